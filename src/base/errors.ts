@@ -1,0 +1,42 @@
+// The closed set of named errors every surface reports: a stable code, a message and a
+// recovery hint. Tests assert codes, never prose; surfaces map codes to exit codes.
+
+export const ERROR_CODES = {
+  INVALID_ARGUMENT: "Check the argument against the command's --help.",
+  FILE_NOT_FOUND: "Check the path; paths are relative to the project root.",
+  NOT_A_DIRECTORY: "Pass the project's root directory.",
+  PATH_DENIED: "Only paths inside the project root can be used.",
+  CONFIG_INVALID: "Fix the JSON in the named config file, or delete it to use the defaults.",
+  STATE_DIR_INVALID: "Pass a --state-dir that is a directory (or does not exist yet) and is writable.",
+  LOCK_HELD: "Another indexer holds the lock; wait for it to finish and retry.",
+  LOCK_COMPROMISED: "The index lock was taken over mid-run; run the command again.",
+  NOT_INDEXED: "Run `mast init` (or `mast index`) on the project first.",
+  READ_FAILED: "Check the file's permissions and that it still exists.",
+  WRITE_FAILED: "Check disk space and permissions of the state directory.",
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class MastError extends Error {
+  readonly code: ErrorCode;
+  readonly hint: string;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { hint?: string; details?: Record<string, unknown>; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "MastError";
+    this.code = code;
+    this.hint = options.hint ?? ERROR_CODES[code];
+    this.details = options.details;
+  }
+}
+
+export function isMastError(err: unknown): err is MastError {
+  return err instanceof MastError;
+}
+
+/** A short message for any thrown value (errors from libraries, strings, ...). */
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+// The `mast` CLI: argv → config → index/status → human text or JSON. Only this layer knows
+// about exit codes; every error leaves as one line on stderr naming its code and a hint.
+import { Command, CommanderError, Option } from "commander";
+import { existsSync } from "node:fs";
+import { errorMessage, isMastError } from "../base/errors.js";
+import { parseList, resolveConfig, resolveProjectRoot, type ConfigOverrides, type ResolvedConfig } from "../index/config.js";
+import { measureFreshness } from "../index/freshness.js";
+import { runIndex, type IndexReport } from "../index/run.js";
+import { readIndexJson, statePaths } from "../index/state.js";
+import { CURRENT_SCHEMA_VERSION } from "../store/db.js";
+import { progressReporter } from "./progress.js";
+
+const VERSION = "0.1.0";
+
+interface CommonOptions {
+  stateDir?: string;
+  json?: boolean;
+}
+
+function loadConfig(path: string | undefined, overrides: ConfigOverrides): ResolvedConfig {
+  return resolveConfig(resolveProjectRoot(path), overrides);
+}
+
+function print(json: boolean | undefined, data: unknown, human: () => string): void {
+  process.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${human()}\n`);
+}
+
+async function indexCommand(config: ResolvedConfig, incremental: boolean, showProgress: boolean, json: boolean | undefined, operation: string): Promise<void> {
+  const progress = showProgress ? progressReporter() : null;
+  const report = await runIndex(config, {
+    mode: incremental ? "incremental" : "full",
+    operation,
+    ...(progress ? { onProgress: progress.update } : {}),
+  });
+  progress?.finish();
+  for (const p of report.problems) process.stderr.write(`mast: warning: ${p.kind} ${p.path}: ${p.message}\n`);
+  print(json, report, () => renderReport(report));
+}
+
+const n = (x: number) => x.toLocaleString("en-US");
+
+function renderReport(r: IndexReport): string {
+  const lines = [
+    `indexed ${n(r.files_indexed)} of ${n(r.files_walked)} files (${r.mode}${r.schema_reset ? ", schema reset" : ""}) in ${(r.duration_ms / 1000).toFixed(2)} s: ` +
+      `${n(r.files_unchanged)} unchanged, ${n(r.files_deleted)} removed`,
+    `index now holds ${n(r.file_count)} files, ${n(r.chunk_count)} chunks, ${n(r.symbol_count)} symbols`,
+    `parse_errors: ${r.parse_errors}  write_errors: ${r.write_errors}  read_errors: ${r.read_errors}  ` +
+      `skipped: ${r.skipped_binary} binary, ${r.skipped_too_large} too large, ${r.skipped_symlinks} symlinks`,
+    `state_dir: ${r.state_dir}`,
+  ];
+  if (r.problems_truncated) lines.push(`(${r.problems_truncated} more problems not listed)`);
+  return lines.join("\n");
+}
+
+function ago(iso: string): string {
+  const secs = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
+  if (secs < 60) return `${secs} seconds ago`;
+  if (secs < 3600) return `${Math.round(secs / 60)} minutes ago`;
+  if (secs < 86400) return `${Math.round(secs / 3600)} hours ago`;
+  return `${Math.round(secs / 86400)} days ago`;
+}
+
+function statusCommand(config: ResolvedConfig, json: boolean | undefined): void {
+  const paths = statePaths(config.state_dir);
+  const index = existsSync(paths.graphDb) ? readIndexJson(paths) : null;
+  const fresh = measureFreshness(config);
+  const indexed = index !== null && index.last_indexed !== null;
+  const status = {
+    state_dir: config.state_dir,
+    schema_version: CURRENT_SCHEMA_VERSION,
+    last_indexed: index?.last_indexed ?? null,
+    indexed_files: index?.file_count ?? 0,
+    chunk_count: index?.chunk_count ?? 0,
+    stale_files: fresh.stale_files,
+    parse_errors: index?.parse_errors ?? 0,
+    write_errors: index?.write_errors ?? 0,
+    index_fresh: indexed && fresh.stale_files === 0,
+    freshness_cause: fresh.stale_files > 0 ? "phase1_stale" : null,
+    stale_breakdown: { changed: fresh.changed, unindexed: fresh.unindexed, vanished: fresh.vanished },
+    ...(index?.seed_commit ? { seed_commit: index.seed_commit } : {}),
+  };
+  print(json, status, () => {
+    const rows: Array<[string, string]> = [
+      ["state_dir", status.state_dir],
+      ["schema_version", status.schema_version],
+      ["last_indexed", status.last_indexed ? `${status.last_indexed} (${ago(status.last_indexed)})` : "never"],
+      ["indexed_files", String(status.indexed_files)],
+      ["chunk_count", String(status.chunk_count)],
+      ["stale_files", `${status.stale_files}${status.stale_files ? ` (${fresh.changed} changed, ${fresh.unindexed} not indexed, ${fresh.vanished} gone)` : ""}`],
+      ["parse_errors", String(status.parse_errors)],
+      ["write_errors", String(status.write_errors)],
+      ["index_fresh", String(status.index_fresh)],
+      ["freshness_cause", status.freshness_cause ?? "none"],
+    ];
+    if (status.seed_commit) rows.push(["seed_commit", status.seed_commit]);
+    if (!indexed) rows.push(["hint", "not indexed yet: run `mast init` or `mast index`"]);
+    return rows.map(([k, v]) => `${`${k}:`.padEnd(17)}${v}`).join("\n");
+  });
+}
+
+function buildProgram(): Command {
+  const program = new Command("mast")
+    .description("Code intelligence for coding agents: index a project, then answer with chunks instead of files.")
+    .version(VERSION)
+    .showHelpAfterError()
+    .exitOverride();
+
+  const stateDirOption = () => new Option("--state-dir <dir>", "state directory (default: $MAST_STATE_DIR, mast.config.json, or <path>/.mast)");
+
+  program
+    .command("init [path]")
+    .description("create the state directory, persist the config and run a full index")
+    .addOption(stateDirOption())
+    .option("--extensions <ext,...>", "file extensions to index (e.g. ts,tsx,md)")
+    .option("--exclude <pattern,...>", "glob patterns to exclude (replaces the defaults)")
+    .option("--no-index", "create the config only, skip the initial index")
+    .option("--show-progress", "print a progress bar to stderr")
+    .option("--json", "print the result as JSON")
+    .action(async (path: string | undefined, opts: CommonOptions & { extensions?: string; exclude?: string; index: boolean; showProgress?: boolean }) => {
+      const config = loadConfig(path, {
+        stateDir: opts.stateDir,
+        extensions: opts.extensions === undefined ? undefined : parseList(opts.extensions),
+        exclude: opts.exclude === undefined ? undefined : parseList(opts.exclude),
+      });
+      if (!opts.index) {
+        const { ensureStateDir, guardSchema } = await import("../index/state.js");
+        const paths = ensureStateDir(config);
+        guardSchema(paths);
+        print(opts.json, { state_dir: config.state_dir, indexed: false }, () => `initialised ${config.state_dir} (not indexed: run \`mast index\`)`);
+        return;
+      }
+      await indexCommand(config, false, opts.showProgress ?? false, opts.json, "mast init");
+    });
+
+  program
+    .command("index [path]")
+    .description("build or update the index")
+    .addOption(stateDirOption())
+    .option("--incremental", "only reindex files whose content changed since the last run")
+    .option("--show-progress", "print a progress bar to stderr")
+    .option("--json", "print the result as JSON")
+    .action(async (path: string | undefined, opts: CommonOptions & { incremental?: boolean; showProgress?: boolean }) => {
+      const config = loadConfig(path, { stateDir: opts.stateDir });
+      await indexCommand(config, opts.incremental ?? false, opts.showProgress ?? false, opts.json, opts.incremental ? "mast index --incremental" : "mast index");
+    });
+
+  program
+    .command("status [path]")
+    .description("print index health: freshness, counts, errors (creates nothing)")
+    .addOption(stateDirOption())
+    .option("--json", "print the result as JSON")
+    .action((path: string | undefined, opts: CommonOptions) => {
+      statusCommand(loadConfig(path, { stateDir: opts.stateDir }), opts.json);
+    });
+
+  return program;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Commander already printed its message (help, version, or a usage error).
+      return err.exitCode === 0 ? 0 : 2;
+    }
+    if (isMastError(err)) {
+      process.stderr.write(`mast: error ${err.code}: ${err.message} (hint: ${err.hint})\n`);
+      return 1;
+    }
+    process.stderr.write(`mast: internal error: ${errorMessage(err)}\n`);
+    if (process.env.MAST_DEBUG) process.stderr.write(`${(err as Error).stack ?? ""}\n`);
+    return 1;
+  }
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`mast: internal error: ${errorMessage(err)}\n`);
+    process.exitCode = 1;
+  },
+);

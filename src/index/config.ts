@@ -1,0 +1,178 @@
+// Configuration resolution (spec §4): the state directory first (flag/env, mast.config.json,
+// default), then every other key by priority — CLI overrides, mast.config.json, the persisted
+// <state_dir>/config.json (customisation keys only, never paths), built-in defaults.
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { MastError, errorMessage } from "../base/errors.js";
+import { SUPPORTED_EXTENSIONS } from "../lang/languages.js";
+
+export const PROJECT_CONFIG_FILE = "mast.config.json";
+export const STATE_CONFIG_FILE = "config.json";
+
+export interface MastSettings {
+  readonly file_extensions: readonly string[];
+  readonly exclude_patterns: readonly string[];
+  readonly rrf_k: number;
+  readonly declaration_exact_ranker: boolean;
+  readonly chunk_split_threshold: number;
+  readonly context_lines: number;
+  readonly markdown_heading_depth: number;
+  /** Honour .gitignore files and .git/info/exclude while walking (ripgrep-like). */
+  readonly respect_gitignore: boolean;
+  /** Per-file parse budget; a parse that runs longer is a counted parse error. */
+  readonly parse_timeout_ms: number;
+  /** Files larger than this are skipped and counted, never parsed. */
+  readonly max_file_bytes: number;
+}
+
+export interface ResolvedConfig extends MastSettings {
+  /** Absolute, symlink-resolved project root. */
+  readonly project_root: string;
+  /** Absolute state directory. */
+  readonly state_dir: string;
+}
+
+export interface ConfigOverrides {
+  readonly stateDir?: string | undefined;
+  readonly extensions?: readonly string[] | undefined;
+  readonly exclude?: readonly string[] | undefined;
+}
+
+export const DEFAULT_SETTINGS: MastSettings = {
+  file_extensions: [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".md"],
+  exclude_patterns: [
+    "**/node_modules/**",
+    "**/dist/**",
+    "**/build/**",
+    "**/coverage/**",
+    "**/.next/**",
+    "**/.turbo/**",
+    ".mast/**",
+    "**/*.test.ts",
+    "**/*.spec.ts",
+  ],
+  rrf_k: 60,
+  declaration_exact_ranker: true,
+  chunk_split_threshold: 100,
+  context_lines: 3,
+  markdown_heading_depth: 2,
+  respect_gitignore: true,
+  parse_timeout_ms: 10_000,
+  max_file_bytes: 20 * 1024 * 1024,
+};
+
+type Validator = (value: unknown) => string | null;
+
+const isInt = (min: number, max: number): Validator => (v) =>
+  typeof v === "number" && Number.isInteger(v) && v >= min && v <= max ? null : `an integer from ${min} to ${max}`;
+const isBool: Validator = (v) => (typeof v === "boolean" ? null : "true or false");
+const isStringList: Validator = (v) => (Array.isArray(v) && v.every((x) => typeof x === "string") ? null : "an array of strings");
+
+const VALIDATORS: Record<keyof MastSettings, Validator> = {
+  file_extensions: (v) => isStringList(v) ?? unsupportedExtension(v as string[]),
+  exclude_patterns: isStringList,
+  rrf_k: isInt(1, 100_000),
+  declaration_exact_ranker: isBool,
+  chunk_split_threshold: isInt(20, 1_000_000),
+  context_lines: isInt(0, 1_000),
+  markdown_heading_depth: isInt(1, 6),
+  respect_gitignore: isBool,
+  parse_timeout_ms: isInt(1, 3_600_000),
+  max_file_bytes: isInt(1, 2 ** 31 - 1),
+};
+
+function unsupportedExtension(list: string[]): string | null {
+  const bad = normalizeExtensions(list).filter((e) => !SUPPORTED_EXTENSIONS.includes(e));
+  return bad.length ? `a list of supported extensions (${SUPPORTED_EXTENSIONS.join(", ")}); not ${bad.join(", ")}` : null;
+}
+
+/** Comma-separated CLI list: trimmed, empty entries dropped. */
+export function parseList(csv: string): string[] {
+  return csv
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/** `py` and `.py` both mean `.py`; duplicates are dropped, order kept. */
+export function normalizeExtensions(list: readonly string[]): string[] {
+  return [...new Set(list.map((e) => e.trim()).filter((e) => e.length > 0).map((e) => (e.startsWith(".") ? e : `.${e}`)))];
+}
+
+/** The project root: the given directory (default: cwd), resolved through symlinks. */
+export function resolveProjectRoot(path: string | undefined): string {
+  const abs = resolve(path ?? ".");
+  if (!existsSync(abs)) throw new MastError("FILE_NOT_FOUND", `project path does not exist: ${abs}`);
+  if (!statSync(abs).isDirectory()) throw new MastError("NOT_A_DIRECTORY", `project path is not a directory: ${abs}`);
+  return realpathSync(abs);
+}
+
+function readJsonObject(path: string): Record<string, unknown> | null {
+  if (!existsSync(path)) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (err) {
+    throw new MastError("CONFIG_INVALID", `${path} is not valid JSON: ${errorMessage(err)}`);
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new MastError("CONFIG_INVALID", `${path} must contain a JSON object`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** Step 1 of §4: flag, then MAST_STATE_DIR, then mast.config.json's state_dir, then <root>/.mast. */
+export function resolveStateDir(projectRoot: string, flag: string | undefined): string {
+  if (flag !== undefined && flag.trim() !== "") return resolve(flag);
+  const env = process.env.MAST_STATE_DIR;
+  if (env !== undefined && env.trim() !== "") return resolve(env);
+  const projectConfig = readJsonObject(join(projectRoot, PROJECT_CONFIG_FILE));
+  const fromFile = projectConfig?.state_dir;
+  if (fromFile !== undefined) {
+    if (typeof fromFile !== "string" || fromFile.trim() === "") {
+      throw new MastError("CONFIG_INVALID", `${join(projectRoot, PROJECT_CONFIG_FILE)}: state_dir must be a non-empty string`);
+    }
+    return resolve(projectRoot, fromFile);
+  }
+  return join(projectRoot, ".mast");
+}
+
+/** Picks the known customisation keys out of a config object, validating each. */
+function settingsFrom(source: string, obj: Record<string, unknown> | null): Partial<MastSettings> {
+  if (!obj) return {};
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(VALIDATORS) as Array<keyof MastSettings>) {
+    if (!(key in obj) || obj[key] === undefined) continue;
+    const problem = VALIDATORS[key](obj[key]);
+    if (problem) throw new MastError("CONFIG_INVALID", `${source}: ${key} must be ${problem}`);
+    out[key] = key === "file_extensions" ? normalizeExtensions(obj[key] as string[]) : obj[key];
+  }
+  return out as Partial<MastSettings>;
+}
+
+/** Resolves the full configuration for a project root (already resolved by resolveProjectRoot). */
+export function resolveConfig(projectRoot: string, overrides: ConfigOverrides = {}): ResolvedConfig {
+  const stateDir = resolveStateDir(projectRoot, overrides.stateDir);
+  const projectFile = join(projectRoot, PROJECT_CONFIG_FILE);
+  const stateFile = join(stateDir, STATE_CONFIG_FILE);
+  const cli: Record<string, unknown> = {};
+  if (overrides.extensions !== undefined) cli.file_extensions = normalizeExtensions(overrides.extensions);
+  if (overrides.exclude !== undefined) cli.exclude_patterns = [...overrides.exclude];
+  const settings: MastSettings = {
+    ...DEFAULT_SETTINGS,
+    ...settingsFrom(stateFile, readJsonObject(stateFile)),
+    ...settingsFrom(projectFile, readJsonObject(projectFile)),
+    ...settingsFrom("command line", cli),
+  };
+  if (settings.file_extensions.length === 0) throw new MastError("INVALID_ARGUMENT", "no file extensions to index", { hint: `Pass some of: ${SUPPORTED_EXTENSIONS.join(",")}` });
+  return { ...settings, project_root: projectRoot, state_dir: stateDir };
+}
+
+/** The object persisted to <state_dir>/config.json: the full resolved config (paths included, never read back). */
+export function persistedConfig(config: ResolvedConfig): Record<string, unknown> {
+  return {
+    ...config,
+    resolved_project_root: config.project_root,
+    resolved_state_dir: config.state_dir,
+  };
+}

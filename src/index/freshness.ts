@@ -1,0 +1,66 @@
+// measureFreshness: the one producer of `stale_files` for `mast status` and mast_status. A file
+// is stale when its content differs from what was indexed, when it is on disk but not indexed,
+// or when the index (rows or manifest) still lists it but it is gone. Read-only: creates nothing.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { Store, type FileStamp } from "../store/db.js";
+import type { ResolvedConfig } from "./config.js";
+import { readForIndex } from "./parse-task.js";
+import { walkForConfig } from "./run.js";
+import { readManifest, statePaths } from "./state.js";
+
+export interface Freshness {
+  readonly stale_files: number;
+  readonly changed: number;
+  readonly unindexed: number;
+  readonly vanished: number;
+  /** Up to 20 example paths per category, for humans. */
+  readonly examples: { readonly changed: string[]; readonly unindexed: string[]; readonly vanished: string[] };
+}
+
+const MAX_EXAMPLES = 20;
+
+export function measureFreshness(config: ResolvedConfig): Freshness {
+  const paths = statePaths(config.state_dir);
+  let stamps = new Map<string, FileStamp>();
+  if (existsSync(paths.graphDb)) {
+    const store = Store.open(paths.graphDb, { readonly: true });
+    try {
+      stamps = store.fileStamps();
+    } finally {
+      store.close();
+    }
+  }
+  const manifest = readManifest(paths);
+  const walk = walkForConfig(config);
+  const onDisk = new Set<string>();
+  const examples = { changed: [] as string[], unindexed: [] as string[], vanished: [] as string[] };
+  const note = (list: string[], path: string) => {
+    if (list.length < MAX_EXAMPLES) list.push(path);
+  };
+  let changed = 0;
+  let unindexed = 0;
+  for (const file of walk.files) {
+    onDisk.add(file.path);
+    const read = readForIndex(file.path, join(config.project_root, file.path), config.max_file_bytes);
+    if (read.kind !== "read") continue; // binary, too large or unreadable: never indexable, so never stale
+    const stamp = stamps.get(file.path);
+    const hash = stamp?.contentHash ?? manifest[file.path]?.hash;
+    if (!stamp) {
+      unindexed++;
+      note(examples.unindexed, file.path);
+    } else if (hash !== read.stamp.contentHash) {
+      changed++;
+      note(examples.changed, file.path);
+    }
+  }
+  let vanished = 0;
+  for (const path of new Set([...stamps.keys(), ...Object.keys(manifest)])) {
+    if (!onDisk.has(path)) {
+      vanished++;
+      note(examples.vanished, path);
+    }
+  }
+  for (const list of Object.values(examples)) list.sort();
+  return { stale_files: changed + unindexed + vanished, changed, unindexed, vanished, examples };
+}

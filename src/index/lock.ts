@@ -1,0 +1,98 @@
+// structure.lock (spec §7.6): the advisory lock coarse writers hold, via proper-lockfile with
+// `stale: 10000`. The marker file names the holder; a holder whose process is gone is broken
+// at once; a lock compromised mid-run is recorded and raised at release, never thrown async.
+import { readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import lockfile from "proper-lockfile";
+import { MastError, errorMessage } from "../base/errors.js";
+
+export const LOCK_STALE_MS = 10_000;
+
+export interface LockPolicy {
+  /** Give up after this long (the CLI's 2 s). */
+  readonly timeoutMs: number;
+  /** Pause between attempts. */
+  readonly retryDelayMs: number;
+}
+
+export const CLI_LOCK_POLICY: LockPolicy = { timeoutMs: 2_000, retryDelayMs: 100 };
+/** mast_reindex and the serve startup reindex: 5 attempts, 1 s apart (spec §7.6). */
+export const SERVER_LOCK_POLICY: LockPolicy = { timeoutMs: 5_000, retryDelayMs: 1_000 };
+
+interface Holder {
+  pid: number;
+  host: string;
+  operation: string;
+  since: string;
+}
+
+function readHolder(markerPath: string): Holder | null {
+  try {
+    const h = JSON.parse(readFileSync(markerPath, "utf8")) as Holder;
+    return typeof h.pid === "number" ? h : null;
+  } catch {
+    return null;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs `fn` while holding structure.lock; throws LOCK_HELD naming the holder when it cannot get it. */
+export async function withStructureLock<T>(markerPath: string, operation: string, policy: LockPolicy, fn: () => Promise<T>): Promise<T> {
+  let compromised: Error | null = null;
+  const options = {
+    stale: LOCK_STALE_MS,
+    realpath: false,
+    onCompromised: (err: Error) => {
+      compromised = err; // recorded here, raised at release (the library's default rethrow would crash the process)
+    },
+  };
+  const deadline = Date.now() + policy.timeoutMs;
+  let release: (() => Promise<void>) | null = null;
+  for (;;) {
+    try {
+      release = await lockfile.lock(markerPath, options);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ELOCKED") {
+        throw new MastError("WRITE_FAILED", `cannot take ${markerPath}: ${errorMessage(err)}`);
+      }
+      const holder = readHolder(markerPath);
+      if (holder && holder.host === hostname() && holder.pid !== process.pid && !processAlive(holder.pid)) {
+        // The holder was killed; its lock directory is left behind. Break it now rather than wait for staleness.
+        await lockfile.unlock(markerPath, { realpath: false }).catch(() => undefined);
+        continue;
+      }
+      if (Date.now() >= deadline) {
+        const who = holder ? `${holder.operation} (pid ${holder.pid} on ${holder.host}, since ${holder.since})` : "another process";
+        throw new MastError("LOCK_HELD", `index is locked by ${who}; gave up after ${policy.timeoutMs} ms`, { details: { holder } });
+      }
+      await sleep(policy.retryDelayMs);
+    }
+  }
+  writeFileSync(markerPath, JSON.stringify({ pid: process.pid, host: hostname(), operation, since: new Date().toISOString() } satisfies Holder));
+  let result: T;
+  try {
+    result = await fn();
+  } finally {
+    if (!compromised) {
+      writeFileSync(markerPath, "");
+      await release().catch((err: unknown) => {
+        compromised = err instanceof Error ? err : new Error(String(err));
+      });
+    }
+  }
+  if (compromised) {
+    throw new MastError("LOCK_COMPROMISED", `structure.lock was compromised during ${operation}: ${errorMessage(compromised)}`);
+  }
+  return result;
+}

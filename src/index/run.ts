@@ -1,0 +1,265 @@
+// runIndex (spec §7.1): under structure.lock, walk the project, drop vanished files, decide the
+// work set by content hash, parse it in the pool, write each file in path order, relink imports,
+// then write file_manifest.json and index.json. Failures are counted per file, never fatal.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { compileGlobs } from "../base/glob.js";
+import { createImportResolver } from "../resolve/imports.js";
+import { CURRENT_SCHEMA_VERSION, Store } from "../store/db.js";
+import type { ExtractOptions } from "../syntax/types.js";
+import type { ResolvedConfig } from "./config.js";
+import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy } from "./lock.js";
+import { createParsePool } from "./pool.js";
+import { readForIndex, type ParseOutcome, type ParseTask } from "./parse-task.js";
+import { ensureStateDir, guardSchema, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths } from "./state.js";
+import { walkProject, type WalkedFile } from "./walk.js";
+
+export type IndexMode = "full" | "incremental";
+
+export interface IndexProblem {
+  readonly path: string;
+  readonly kind: "parse_error" | "write_error" | "read_error" | "walk_error";
+  readonly message: string;
+}
+
+export interface IndexReport {
+  readonly mode: IndexMode;
+  readonly state_dir: string;
+  readonly schema_reset: boolean;
+  readonly files_walked: number;
+  readonly files_indexed: number;
+  readonly files_unchanged: number;
+  readonly files_deleted: number;
+  readonly parse_errors: number;
+  readonly write_errors: number;
+  readonly read_errors: number;
+  readonly skipped_binary: number;
+  readonly skipped_too_large: number;
+  readonly skipped_symlinks: number;
+  readonly files_with_syntax_errors: number;
+  readonly file_count: number;
+  readonly chunk_count: number;
+  readonly symbol_count: number;
+  readonly bytes_parsed: number;
+  readonly threads: number;
+  readonly duration_ms: number;
+  readonly problems: readonly IndexProblem[];
+  readonly problems_truncated?: number;
+}
+
+export interface IndexProgress {
+  readonly done: number;
+  readonly total: number;
+  readonly bytes: number;
+}
+
+export interface RunIndexOptions {
+  readonly mode: IndexMode;
+  readonly operation?: string;
+  readonly lockPolicy?: LockPolicy;
+  readonly onProgress?: (p: IndexProgress) => void;
+  /** Parse threads; 0 parses on the main thread. */
+  readonly threads?: number;
+}
+
+/** Problems listed in a report; the counters always carry the full numbers. */
+const MAX_LISTED_PROBLEMS = 50;
+
+export function extractOptionsOf(config: ResolvedConfig): ExtractOptions {
+  return {
+    chunkSplitThreshold: config.chunk_split_threshold,
+    contextLines: config.context_lines,
+    markdownHeadingDepth: config.markdown_heading_depth,
+    parseTimeoutMs: config.parse_timeout_ms,
+  };
+}
+
+/** Walks the project exactly as the indexer does (shared with freshness checks). */
+export function walkForConfig(config: ResolvedConfig) {
+  return walkProject({
+    root: config.project_root,
+    extensions: config.file_extensions,
+    exclude: compileGlobs(config.exclude_patterns),
+    respectGitignore: config.respect_gitignore,
+    skipDirs: [config.state_dir],
+  });
+}
+
+export async function runIndex(config: ResolvedConfig, options: RunIndexOptions): Promise<IndexReport> {
+  const paths = ensureStateDir(config);
+  return withStructureLock(paths.lock, options.operation ?? `mast index (${options.mode})`, options.lockPolicy ?? CLI_LOCK_POLICY, () => indexLocked(config, paths, options));
+}
+
+async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: RunIndexOptions): Promise<IndexReport> {
+  const started = performance.now();
+  let schemaReset = guardSchema(paths);
+  let store = Store.open(paths.graphDb);
+  if (store.schemaVersion() !== CURRENT_SCHEMA_VERSION) {
+    store.close();
+    wipeDerivedState(paths);
+    schemaReset = true;
+    store = Store.open(paths.graphDb);
+  }
+  const mode: IndexMode = schemaReset ? "full" : options.mode;
+  const problems: IndexProblem[] = [];
+  const counts = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0 };
+  let threads = 0;
+  try {
+    const walk = walkForConfig(config);
+    for (const p of walk.problems) {
+      problems.push({ path: p.path, kind: "walk_error", message: p.error });
+      counts.read++;
+    }
+    const walked = new Map<string, WalkedFile>(walk.files.map((f) => [f.path, f]));
+    const stamps = store.fileStamps();
+
+    // Files the index holds that the walk no longer finds (deleted, excluded, or no longer matched).
+    for (const path of [...stamps.keys()].sort()) {
+      if (!walked.has(path)) {
+        store.deleteFile(path);
+        stamps.delete(path);
+        counts.deleted++;
+      }
+    }
+
+    // The work set: every file on a full run; on an incremental run, files whose content hash changed.
+    const work: WalkedFile[] = [];
+    for (const file of walk.files) {
+      const stamp = stamps.get(file.path);
+      if (mode === "full" || !stamp) {
+        work.push(file);
+        continue;
+      }
+      // Freshness is by content: a file whose bytes hash the same is unchanged whatever its mtime says.
+      const read = readForIndex(file.path, join(config.project_root, file.path), config.max_file_bytes);
+      if (read.kind === "read" && read.stamp.contentHash === stamp.contentHash) {
+        if (read.stamp.mtime !== stamp.mtime || read.stamp.size !== stamp.size) {
+          store.touchFile({ path: file.path, ...read.stamp });
+        }
+        counts.unchanged++;
+        continue;
+      }
+      work.push(file);
+    }
+
+    const extractOptions = extractOptionsOf(config);
+    const pool = createParsePool(work.length, options.threads);
+    threads = pool.threads;
+    const tasks: ParseTask[] = work.map((f) => ({ path: f.path, abs: join(config.project_root, f.path), options: extractOptions, maxFileBytes: config.max_file_bytes }));
+    const outcomes = tasks.map((t) =>
+      pool.run(t).catch((err: unknown): ParseOutcome => ({ kind: "read_error", path: t.path, error: `parse worker failed: ${String(err)}` })),
+    );
+    let done = 0;
+    try {
+      // Written strictly in path order, so two runs over one tree build the same store.
+      for (const pending of outcomes) {
+        const outcome = await pending;
+        applyOutcome(store, outcome, stamps.get(outcome.path)?.fingerprint ?? null, mode, counts, problems);
+        done++;
+        options.onProgress?.({ done, total: work.length, bytes: counts.bytes });
+      }
+    } finally {
+      await pool.close();
+    }
+
+    store.relinkImports(createImportResolver(new Set(store.fileStamps().keys())));
+    const finalStamps = store.fileStamps();
+    const manifest: Manifest = {};
+    for (const [path, s] of [...finalStamps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      manifest[path] = { mtime: s.mtime, size: s.size, hash: s.contentHash };
+    }
+    const totals = store.counts();
+    writeJsonAtomic(paths.manifest, manifest);
+    const previous = readIndexJson(paths);
+    const indexJson: IndexJson = {
+      schema_version: CURRENT_SCHEMA_VERSION,
+      last_indexed: new Date().toISOString(),
+      file_count: totals.files,
+      chunk_count: totals.chunks,
+      parse_errors: counts.parse,
+      write_errors: counts.write,
+      ...(previous?.seed_commit ? { seed_commit: previous.seed_commit } : {}),
+    };
+    writeJsonAtomic(paths.indexJson, indexJson);
+    return {
+      mode,
+      state_dir: paths.dir,
+      schema_reset: schemaReset,
+      files_walked: walk.files.length,
+      files_indexed: counts.indexed,
+      files_unchanged: counts.unchanged,
+      files_deleted: counts.deleted,
+      parse_errors: counts.parse,
+      write_errors: counts.write,
+      read_errors: counts.read,
+      skipped_binary: counts.binary,
+      skipped_too_large: counts.large,
+      skipped_symlinks: walk.skippedSymlinks,
+      files_with_syntax_errors: counts.syntax,
+      file_count: totals.files,
+      chunk_count: totals.chunks,
+      symbol_count: totals.symbols,
+      bytes_parsed: counts.bytes,
+      threads,
+      duration_ms: Math.round(performance.now() - started),
+      problems: problems.slice(0, MAX_LISTED_PROBLEMS),
+      ...(problems.length > MAX_LISTED_PROBLEMS ? { problems_truncated: problems.length - MAX_LISTED_PROBLEMS } : {}),
+    };
+  } finally {
+    store.close();
+  }
+}
+
+type Counters = { indexed: number; unchanged: number; deleted: number; parse: number; write: number; read: number; binary: number; large: number; syntax: number; bytes: number };
+
+function applyOutcome(store: Store, outcome: ParseOutcome, previousFingerprint: string | null, mode: IndexMode, counts: Counters, problems: IndexProblem[]): void {
+  switch (outcome.kind) {
+    case "parsed": {
+      const meta = { path: outcome.path, language: outcome.language, ...outcome.stamp };
+      try {
+        if (mode === "incremental" && previousFingerprint === outcome.fingerprint) {
+          store.touchFile(meta); // byte-identical chunking: only the stamps move
+          counts.unchanged++;
+        } else {
+          store.writeFile(meta, outcome.extraction, outcome.fingerprint);
+          counts.indexed++;
+        }
+        counts.bytes += outcome.stamp.size;
+        if (outcome.extraction.hasSyntaxErrors) counts.syntax++;
+      } catch (err) {
+        counts.write++;
+        problems.push({ path: outcome.path, kind: "write_error", message: String(err instanceof Error ? err.message : err) });
+      }
+      return;
+    }
+    case "parse_error":
+      counts.parse++;
+      problems.push({ path: outcome.path, kind: "parse_error", message: outcome.error });
+      return;
+    case "binary":
+      counts.binary++;
+      store.deleteFile(outcome.path);
+      return;
+    case "too_large":
+      counts.large++;
+      store.deleteFile(outcome.path);
+      return;
+    case "vanished":
+      counts.read++;
+      problems.push({ path: outcome.path, kind: "read_error", message: outcome.error });
+      store.deleteFile(outcome.path);
+      return;
+    case "read_error":
+      counts.read++;
+      problems.push({ path: outcome.path, kind: "read_error", message: outcome.error });
+      return;
+  }
+}
+
+/** True when a state dir has never completed an index run. */
+export function isNeverIndexed(paths: StatePaths): boolean {
+  if (!existsSync(paths.graphDb)) return true;
+  const index = readIndexJson(paths);
+  return !index || (index.chunk_count === 0 && !index.last_indexed);
+}
+

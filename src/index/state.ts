@@ -1,0 +1,115 @@
+// The state directory's files (spec §5): config.json, index.json, file_manifest.json,
+// structure.lock and graph.db — their paths, atomic JSON writes, and the schema-version guard
+// that wipes derived state when the binary's schema differs from what is on disk.
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { MastError, errorMessage } from "../base/errors.js";
+import { CURRENT_SCHEMA_VERSION } from "../store/db.js";
+import { STATE_CONFIG_FILE, persistedConfig, type ResolvedConfig } from "./config.js";
+
+export interface StatePaths {
+  readonly dir: string;
+  readonly config: string;
+  readonly indexJson: string;
+  readonly manifest: string;
+  readonly lock: string;
+  readonly graphDb: string;
+}
+
+export interface IndexJson {
+  schema_version: string;
+  last_indexed: string | null;
+  file_count: number;
+  chunk_count: number;
+  parse_errors: number;
+  write_errors: number;
+  seed_commit?: string;
+}
+
+export interface ManifestEntry {
+  readonly mtime: number;
+  readonly size: number;
+  readonly hash: string;
+}
+export type Manifest = Record<string, ManifestEntry>;
+
+export function statePaths(stateDir: string): StatePaths {
+  return {
+    dir: stateDir,
+    config: join(stateDir, STATE_CONFIG_FILE),
+    indexJson: join(stateDir, "index.json"),
+    manifest: join(stateDir, "file_manifest.json"),
+    lock: join(stateDir, "structure.lock"),
+    graphDb: join(stateDir, "graph.db"),
+  };
+}
+
+/** Writes JSON through a temp file and a rename, so a killed process never leaves half a file. */
+export function writeJsonAtomic(path: string, value: unknown): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, JSON.stringify(value, null, 2) + "\n");
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw new MastError("WRITE_FAILED", `cannot write ${path}: ${errorMessage(err)}`);
+  }
+}
+
+function readJson<T>(path: string): T | null {
+  if (!existsSync(path)) return null;
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as T;
+  } catch {
+    return null; // a torn or hand-edited state file is treated as absent and rebuilt
+  }
+}
+
+export function readIndexJson(paths: StatePaths): IndexJson | null {
+  return readJson<IndexJson>(paths.indexJson);
+}
+
+export function readManifest(paths: StatePaths): Manifest {
+  return readJson<Manifest>(paths.manifest) ?? {};
+}
+
+export function emptyIndexJson(): IndexJson {
+  return { schema_version: CURRENT_SCHEMA_VERSION, last_indexed: null, file_count: 0, chunk_count: 0, parse_errors: 0, write_errors: 0 };
+}
+
+/** Creates the state dir and its marker files, persists the resolved config. */
+export function ensureStateDir(config: ResolvedConfig): StatePaths {
+  const paths = statePaths(config.state_dir);
+  if (existsSync(paths.dir) && !statSync(paths.dir).isDirectory()) {
+    throw new MastError("STATE_DIR_INVALID", `state dir is not a directory: ${paths.dir}`);
+  }
+  try {
+    mkdirSync(paths.dir, { recursive: true });
+    if (!existsSync(paths.lock)) writeFileSync(paths.lock, "");
+  } catch (err) {
+    throw new MastError("STATE_DIR_INVALID", `cannot create state dir ${paths.dir}: ${errorMessage(err)}`);
+  }
+  writeJsonAtomic(paths.config, persistedConfig(config));
+  return paths;
+}
+
+/**
+ * The schema guard: when index.json names another schema version (or graph.db exists without
+ * a readable index.json), graph.db and the manifest are wiped. Returns true when it wiped.
+ */
+export function guardSchema(paths: StatePaths): boolean {
+  const index = readIndexJson(paths);
+  const hasDb = existsSync(paths.graphDb);
+  if (index?.schema_version === CURRENT_SCHEMA_VERSION) return false;
+  if (!index && !hasDb) {
+    writeJsonAtomic(paths.indexJson, emptyIndexJson());
+    return false;
+  }
+  wipeDerivedState(paths);
+  writeJsonAtomic(paths.indexJson, { ...emptyIndexJson(), ...(index?.seed_commit ? { seed_commit: index.seed_commit } : {}) });
+  return true;
+}
+
+export function wipeDerivedState(paths: StatePaths): void {
+  for (const f of [paths.graphDb, `${paths.graphDb}-wal`, `${paths.graphDb}-shm`, paths.manifest]) rmSync(f, { force: true });
+}

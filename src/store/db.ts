@@ -1,0 +1,295 @@
+// The only importer of better-sqlite3: opens graph.db (WAL), owns the schema and its version,
+// and performs every write of the index — per-file delete-and-replace in one BEGIN IMMEDIATE
+// transaction, FTS rows removed by exact rowid, multi-row inserts under SQLite's parameter cap.
+import Database from "better-sqlite3";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { isExternalSpecifier } from "../base/paths.js";
+import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../syntax/types.js";
+
+/** Bumped whenever the tables or index.json change incompatibly; a mismatch wipes derived state. */
+export const CURRENT_SCHEMA_VERSION = "1.3.0";
+
+/** SQLite's bound-parameter ceiling (SQLITE_MAX_VARIABLE_NUMBER). */
+const MAX_PARAMS = 32_766;
+/** Busy wait of the shared connection; JIT writes use their own short budget (spec §7.6). */
+const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
+
+const SCHEMA_SQL = readFileSync(fileURLToPath(new URL("./schema.sql", import.meta.url)), "utf8");
+
+export type Db = Database.Database;
+
+export interface FileStamp {
+  readonly id: number;
+  readonly path: string;
+  readonly mtime: number;
+  readonly size: number;
+  readonly contentHash: string;
+  readonly fingerprint: string;
+}
+
+export interface FileMeta {
+  readonly path: string;
+  readonly language: string;
+  readonly mtime: number;
+  readonly size: number;
+  readonly contentHash: string;
+}
+
+export interface StoreCounts {
+  readonly files: number;
+  readonly chunks: number;
+  readonly symbols: number;
+}
+
+export class Store {
+  readonly db: Db;
+  private readonly batchers = new Map<string, Batcher>();
+
+  private constructor(db: Db) {
+    this.db = db;
+  }
+
+  /** Opens (creating when allowed) graph.db with the schema in place. */
+  static open(path: string, options: { readonly?: boolean } = {}): Store {
+    const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    db.pragma(`busy_timeout = ${DEFAULT_BUSY_TIMEOUT_MS}`);
+    if (!options.readonly) {
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+      db.pragma("foreign_keys = ON");
+      db.exec(SCHEMA_SQL);
+      db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)").run(CURRENT_SCHEMA_VERSION);
+    }
+    return new Store(db);
+  }
+
+  close(): void {
+    if (!this.db.readonly && this.db.open) {
+      try {
+        this.db.pragma("wal_checkpoint(TRUNCATE)");
+      } catch {
+        // Another connection is reading; the checkpoint happens on a later close.
+      }
+    }
+    this.db.close();
+  }
+
+  schemaVersion(): string | null {
+    const row = this.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
+    return row?.value ?? null;
+  }
+
+  counts(): StoreCounts {
+    const one = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n;
+    return {
+      files: one("SELECT count(*) AS n FROM files"),
+      chunks: one("SELECT count(*) AS n FROM chunks"),
+      symbols: one("SELECT count(*) AS n FROM symbols"),
+    };
+  }
+
+  fileStamps(): Map<string, FileStamp> {
+    const rows = this.db.prepare("SELECT id, path, mtime, size, content_hash AS contentHash, fingerprint FROM files").all() as FileStamp[];
+    return new Map(rows.map((r) => [r.path, r]));
+  }
+
+  /** Replaces everything indexed for one file in a single BEGIN IMMEDIATE transaction. */
+  writeFile(meta: FileMeta, extraction: FileExtraction, fingerprint: string): void {
+    this.db.transaction(() => {
+      const fileId = this.upsertFileRow(meta, extraction, fingerprint);
+      this.deleteFileContents(fileId);
+      this.insertChunks(fileId, extraction.chunks);
+      this.insertSymbols(fileId, extraction.symbols);
+      this.insertImports(fileId, extraction.imports);
+    }).immediate();
+  }
+
+  /** Content changed but chunking did not: only the file's stamps move. */
+  touchFile(meta: Omit<FileMeta, "language">): void {
+    this.db.prepare("UPDATE files SET mtime = ?, size = ?, content_hash = ? WHERE path = ?").run(meta.mtime, meta.size, meta.contentHash, meta.path);
+  }
+
+  /** Removes a file and everything derived from it. */
+  deleteFile(path: string): void {
+    this.db.transaction(() => {
+      const row = this.db.prepare("SELECT id FROM files WHERE path = ?").get(path) as { id: number } | undefined;
+      if (!row) return;
+      this.deleteFileContents(row.id);
+      this.db.prepare("DELETE FROM files WHERE id = ?").run(row.id);
+    }).immediate();
+  }
+
+  /** Re-resolves every non-external import against the current file set; returns rows changed. */
+  relinkImports(resolve: (fromPath: string, module: string) => string | null): number {
+    const rows = this.db
+      .prepare("SELECT i.id, i.module, i.resolved_path AS resolved, f.path FROM imports i JOIN files f ON f.id = i.file_id WHERE i.is_external = 0")
+      .all() as Array<{ id: number; module: string; resolved: string | null; path: string }>;
+    const update = this.db.prepare("UPDATE imports SET resolved_path = ? WHERE id = ?");
+    let changed = 0;
+    this.db.transaction(() => {
+      for (const r of rows) {
+        const next = resolve(r.path, r.module);
+        if (next !== r.resolved) {
+          update.run(next, r.id);
+          changed++;
+        }
+      }
+      // `export * from` rows are file-level edges, derived from the resolved imports.
+      this.db.exec("DELETE FROM re_export_files");
+      this.db.exec(
+        "INSERT OR IGNORE INTO re_export_files(from_file_id, to_file_id) " +
+          "SELECT i.file_id, f.id FROM imports i JOIN files f ON f.path = i.resolved_path WHERE i.kind = 'export_star' ORDER BY i.file_id, f.id",
+      );
+    }).immediate();
+    return changed;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db.prepare("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
+  }
+
+  // ---- internals ----
+
+  private upsertFileRow(meta: FileMeta, extraction: FileExtraction, fingerprint: string): number {
+    const existing = this.db.prepare("SELECT id FROM files WHERE path = ?").get(meta.path) as { id: number } | undefined;
+    const values = [meta.language, meta.mtime, meta.size, meta.contentHash, fingerprint, extraction.lineCount, extraction.hasSyntaxErrors ? 1 : 0];
+    if (existing) {
+      this.db
+        .prepare("UPDATE files SET language = ?, mtime = ?, size = ?, content_hash = ?, fingerprint = ?, line_count = ?, has_syntax_errors = ? WHERE id = ?")
+        .run(...values, existing.id);
+      return existing.id;
+    }
+    const info = this.db
+      .prepare("INSERT INTO files(path, language, mtime, size, content_hash, fingerprint, line_count, has_syntax_errors) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+      .run(meta.path, ...values);
+    return Number(info.lastInsertRowid);
+  }
+
+  private deleteFileContents(fileId: number): void {
+    const chunkIds = this.db.prepare("SELECT id FROM chunks WHERE file_id = ?").pluck().all(fileId) as number[];
+    const delChunkFts = this.db.prepare("DELETE FROM chunk_fts WHERE rowid = ?");
+    const delIdentFts = this.db.prepare("DELETE FROM identifier_fts WHERE rowid = ?");
+    for (const id of chunkIds) {
+      delChunkFts.run(id);
+      delIdentFts.run(id);
+    }
+    this.db.prepare("DELETE FROM chunks WHERE file_id = ?").run(fileId);
+    this.db.prepare("DELETE FROM symbols WHERE file_id = ?").run(fileId);
+    this.db.prepare("DELETE FROM imports WHERE file_id = ?").run(fileId);
+  }
+
+  private nextId(table: "chunks" | "symbols"): number {
+    return ((this.db.prepare(`SELECT max(id) AS m FROM ${table}`).get() as { m: number | null }).m ?? 0) + 1;
+  }
+
+  private insertChunks(fileId: number, chunks: readonly Chunk[]): void {
+    let id = this.nextId("chunks");
+    const chunkRows: unknown[][] = [];
+    const ftsRows: unknown[][] = [];
+    const identRows: unknown[][] = [];
+    for (const c of chunks) {
+      chunkRows.push([id, c.chunkId, fileId, c.startLine, c.endLine, c.contentStartLine, c.content, c.chunkType, c.symbolName, c.parentSymbol, c.isExported ? 1 : 0, c.part]);
+      ftsRows.push([id, c.content, c.symbolName, c.chunkId]);
+      if (c.identifiers.length) identRows.push([id, c.identifiers.join(" "), c.chunkId]);
+      id++;
+    }
+    this.batcher("chunks", ["id", "chunk_id", "file_id", "start_line", "end_line", "content_start_line", "content", "chunk_type", "symbol_name", "parent_symbol", "is_exported", "part"]).insert(chunkRows);
+    this.batcher("chunk_fts", ["rowid", "content", "symbol_name", "chunk_id"]).insert(ftsRows);
+    this.batcher("identifier_fts", ["rowid", "identifiers", "chunk_id"]).insert(identRows);
+  }
+
+  private insertSymbols(fileId: number, symbols: readonly SymbolRecord[]): void {
+    let id = this.nextId("symbols");
+    const rows: unknown[][] = [];
+    const classIds = new Map<string, number>();
+    const edges: unknown[][] = [];
+    for (const s of symbols) {
+      rows.push([
+        id,
+        s.name,
+        s.kind,
+        fileId,
+        s.line,
+        s.endLine,
+        s.isExported ? 1 : 0,
+        s.signature,
+        s.doc,
+        s.declarationHash,
+        s.bodyHash,
+        s.parent,
+        s.reExport?.module ?? null,
+        s.reExport?.importedName ?? null,
+      ]);
+      if (s.kind === "class" && !classIds.has(s.name)) classIds.set(s.name, id);
+      if (s.kind === "method" && s.parent !== null) {
+        const parentId = classIds.get(s.parent);
+        if (parentId !== undefined) edges.push([parentId, id, "PARENT_OF"]);
+      }
+      id++;
+    }
+    this.batcher("symbols", [
+      "id",
+      "name",
+      "kind",
+      "file_id",
+      "line",
+      "end_line",
+      "is_exported",
+      "signature",
+      "doc",
+      "declaration_hash",
+      "body_hash",
+      "parent_name",
+      "reexport_module",
+      "reexport_name",
+    ]).insert(rows);
+    this.batcher("edges", ["from_id", "to_id", "edge_type"], "INSERT OR IGNORE").insert(edges);
+  }
+
+  private insertImports(fileId: number, imports: readonly ImportRecord[]): void {
+    const rows = imports.map((i) => [fileId, i.module, JSON.stringify(i.names), i.kind, i.line, isExternalSpecifier(i.module) ? 1 : 0]);
+    this.batcher("imports", ["file_id", "module", "symbols", "kind", "line", "is_external"]).insert(rows);
+  }
+
+  private batcher(table: string, columns: readonly string[], verb = "INSERT"): Batcher {
+    const key = `${verb} ${table}`;
+    let b = this.batchers.get(key);
+    if (!b) {
+      b = new Batcher(this.db, `${verb} INTO ${table}(${columns.join(", ")})`, columns.length);
+      this.batchers.set(key, b);
+    }
+    return b;
+  }
+}
+
+/** Multi-row INSERTs in batches that stay under SQLite's bound-parameter ceiling. */
+class Batcher {
+  private readonly rowsPerBatch: number;
+  private readonly statements = new Map<number, Database.Statement>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly head: string,
+    private readonly width: number,
+  ) {
+    this.rowsPerBatch = Math.max(1, Math.min(500, Math.floor(MAX_PARAMS / width)));
+  }
+
+  insert(rows: readonly unknown[][]): void {
+    for (let i = 0; i < rows.length; i += this.rowsPerBatch) {
+      const batch = rows.slice(i, i + this.rowsPerBatch);
+      this.statement(batch.length).run(batch.flat());
+    }
+  }
+
+  private statement(n: number): Database.Statement {
+    let st = this.statements.get(n);
+    if (!st) {
+      const row = `(${new Array(this.width).fill("?").join(", ")})`;
+      st = this.db.prepare(`${this.head} VALUES ${new Array(n).fill(row).join(", ")}`);
+      this.statements.set(n, st);
+    }
+    return st;
+  }
+}

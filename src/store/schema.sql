@@ -1,0 +1,101 @@
+-- graph.db: files, symbols, chunks, imports, edges and the two FTS5 indexes (spec §6).
+-- chunk_fts and identifier_fts rows share their rowid with chunks.id, so deleting a file's
+-- FTS rows is a set of exact-rowid deletes, never a scan.
+
+CREATE TABLE IF NOT EXISTS meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS files (
+  id                INTEGER PRIMARY KEY,
+  path              TEXT NOT NULL UNIQUE,
+  language          TEXT NOT NULL,
+  mtime             REAL NOT NULL,
+  size              INTEGER NOT NULL,
+  content_hash      TEXT NOT NULL,   -- sha256 of the file's bytes: freshness is by content
+  fingerprint       TEXT NOT NULL,   -- sha256 of the extraction: identical chunking skips the rewrite
+  line_count        INTEGER NOT NULL,
+  has_syntax_errors INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE IF NOT EXISTS symbols (
+  id               INTEGER PRIMARY KEY,
+  name             TEXT NOT NULL,
+  kind             TEXT NOT NULL,   -- function | class | interface | type | const | variable | enum | namespace | method | export
+  file_id          INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  line             INTEGER NOT NULL,
+  end_line         INTEGER NOT NULL,
+  is_exported      INTEGER NOT NULL DEFAULT 0,
+  signature        TEXT,
+  doc              TEXT,
+  declaration_hash TEXT,
+  body_hash        TEXT,
+  parent_name      TEXT,            -- enclosing class for methods
+  reexport_module  TEXT,            -- marker symbols (kind export): the module re-exported from
+  reexport_name    TEXT             -- ... and the name taken from it ('*' for a namespace)
+);
+
+CREATE TABLE IF NOT EXISTS edges (
+  from_id    INTEGER NOT NULL REFERENCES symbols(id) ON DELETE CASCADE,
+  to_id      INTEGER NOT NULL REFERENCES symbols(id) ON DELETE CASCADE,
+  edge_type  TEXT NOT NULL,         -- POTENTIAL_CALL | IMPLEMENTS | EXTENDS | RE_EXPORTS | PARENT_OF
+  resolution TEXT,
+  call_line  INTEGER,
+  context    TEXT,
+  PRIMARY KEY (from_id, to_id, edge_type)
+);
+
+CREATE TABLE IF NOT EXISTS re_export_files (
+  from_file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  to_file_id   INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  PRIMARY KEY (from_file_id, to_file_id)
+);
+
+CREATE TABLE IF NOT EXISTS imports (
+  id            INTEGER PRIMARY KEY,
+  file_id       INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  module        TEXT NOT NULL,
+  symbols       TEXT NOT NULL,      -- JSON array of imported names ('default', '*', or the exported name)
+  kind          TEXT NOT NULL,      -- import | export_from | export_star | require | dynamic_import
+  line          INTEGER NOT NULL,
+  is_external   INTEGER NOT NULL DEFAULT 0,
+  resolved_path TEXT                -- project-relative; NULL for external or unresolvable modules
+);
+
+CREATE TABLE IF NOT EXISTS chunks (
+  id                 INTEGER PRIMARY KEY,   -- also the rowid of the chunk's chunk_fts and identifier_fts rows
+  chunk_id           TEXT NOT NULL UNIQUE,  -- sha256(file_path + ":" + start_line)
+  file_id            INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  start_line         INTEGER NOT NULL,
+  end_line           INTEGER NOT NULL,
+  content_start_line INTEGER NOT NULL,
+  content            TEXT NOT NULL,
+  chunk_type         TEXT NOT NULL,
+  symbol_name        TEXT,
+  parent_symbol      TEXT,
+  is_exported        INTEGER NOT NULL DEFAULT 0,
+  part               INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE VIRTUAL TABLE IF NOT EXISTS chunk_fts USING fts5(
+  content,
+  symbol_name UNINDEXED,
+  chunk_id    UNINDEXED,
+  tokenize    = 'trigram'
+);
+
+CREATE VIRTUAL TABLE IF NOT EXISTS identifier_fts USING fts5(
+  identifiers,
+  chunk_id    UNINDEXED,
+  tokenize    = "unicode61 separators '.-_/()[]{}<>:;,=+*&|!?'"
+);
+
+CREATE INDEX IF NOT EXISTS idx_symbols_lookup   ON symbols(name, file_id, line, kind);
+CREATE INDEX IF NOT EXISTS idx_symbols_file     ON symbols(file_id);
+CREATE INDEX IF NOT EXISTS idx_edges_from       ON edges(from_id);
+CREATE INDEX IF NOT EXISTS idx_edges_to         ON edges(to_id);
+CREATE INDEX IF NOT EXISTS idx_imports_file     ON imports(file_id);
+CREATE INDEX IF NOT EXISTS idx_imports_resolved ON imports(resolved_path);
+CREATE INDEX IF NOT EXISTS idx_chunks_file      ON chunks(file_id, start_line);
+CREATE INDEX IF NOT EXISTS idx_chunks_symbol    ON chunks(symbol_name);

@@ -1,0 +1,48 @@
+// The only importer of tree-sitter: loads each grammar once per thread and parses text
+// under a time budget. A parse that cannot finish returns null instead of throwing.
+import Parser from "tree-sitter";
+import TypeScriptGrammars from "tree-sitter-typescript";
+import JavaScriptGrammar from "tree-sitter-javascript";
+import type { Grammar } from "../lang/languages.js";
+
+export type SyntaxNode = Parser.SyntaxNode;
+export type Tree = Parser.Tree;
+export type TreeCursor = Parser.TreeCursor;
+
+const LANGUAGES: Record<Grammar, unknown> = {
+  typescript: TypeScriptGrammars.typescript,
+  tsx: TypeScriptGrammars.tsx,
+  javascript: JavaScriptGrammar,
+};
+
+const parsers = new Map<Grammar, Parser>();
+
+function parserFor(grammar: Grammar): Parser {
+  let parser = parsers.get(grammar);
+  if (!parser) {
+    parser = new Parser();
+    parser.setLanguage(LANGUAGES[grammar] as Parser.Language);
+    parsers.set(grammar, parser);
+  }
+  return parser;
+}
+
+/** Parses text with the grammar; null when the parse exceeded `timeoutMs` or the parser gave up. */
+export function parseSource(grammar: Grammar, text: string, timeoutMs: number): Tree | null {
+  const deadline = Date.now() + timeoutMs;
+  const parser = parserFor(grammar);
+  // bufferSize: large enough that big files are handed to the parser in few slices.
+  const tree = parser.parse(text, null, {
+    bufferSize: Math.min(Math.max(text.length + 1, 32 * 1024), 16 * 1024 * 1024),
+    progressCallback: () => Date.now() > deadline,
+  });
+  return tree ?? null;
+}
+
+/** Loads every grammar (used by `doctor`-style checks and tests); throws if one fails to load. */
+export function loadAllGrammars(): Grammar[] {
+  return (Object.keys(LANGUAGES) as Grammar[]).map((g) => {
+    parserFor(g);
+    return g;
+  });
+}

@@ -1,0 +1,93 @@
+// The plain-data result of extracting one file: chunks, symbols and imports. Everything
+// downstream (store, queries) consumes these records and never sees a syntax tree.
+import type { Language } from "../lang/languages.js";
+
+export type ChunkType = "function" | "method" | "class_shell" | "interface" | "type" | "export" | "block" | "doc";
+
+export interface Chunk {
+  /** sha256(file_path + ":" + start_line); a later chunk starting on the same line appends ":" + n. */
+  readonly chunkId: string;
+  /** The declaration's AST span, 1-based and inclusive (for a sub-chunk: its window). */
+  readonly startLine: number;
+  readonly endLine: number;
+  /** Stored text: the span expanded by `context_lines` (raw source), or the synthesized class outline. */
+  readonly content: string;
+  /** The file line the first line of `content` comes from. */
+  readonly contentStartLine: number;
+  readonly chunkType: ChunkType;
+  readonly symbolName: string | null;
+  readonly parentSymbol: string | null;
+  readonly isExported: boolean;
+  /** Sub-chunk index within a split declaration; 0 for an unsplit chunk. */
+  readonly part: number;
+  /** Deduplicated identifier tokens in the chunk's span (the identifier_fts bag); empty for docs. */
+  readonly identifiers: readonly string[];
+}
+
+export type SymbolKind =
+  | "function"
+  | "class"
+  | "interface"
+  | "type"
+  | "const"
+  | "variable"
+  | "enum"
+  | "namespace"
+  | "method"
+  | "export";
+
+export interface SymbolRecord {
+  /** Declared name; `Class.member` for methods; the file stem for anonymous default exports. */
+  readonly name: string;
+  readonly kind: SymbolKind;
+  /** Declaration line (1-based) and last line of the declaration. */
+  readonly line: number;
+  readonly endLine: number;
+  readonly isExported: boolean;
+  /** Declaration text up to (not including) its body; the whole text for interfaces and types. */
+  readonly signature: string | null;
+  /** The immediately preceding `/** *\/` or `//` comment, verbatim. */
+  readonly doc: string | null;
+  readonly declarationHash: string | null;
+  readonly bodyHash: string | null;
+  /** The enclosing class for methods (drives the PARENT_OF edge). */
+  readonly parent: string | null;
+  /** For re-export marker symbols (`export { a as b } from './x'`): where the name comes from. */
+  readonly reExport: { readonly module: string; readonly importedName: string } | null;
+}
+
+export type ImportKind = "import" | "export_from" | "export_star" | "require" | "dynamic_import";
+
+export interface ImportRecord {
+  readonly module: string;
+  /** Names taken from the module: `default`, `*` for a namespace or star, or the exported name. */
+  readonly names: readonly string[];
+  readonly kind: ImportKind;
+  readonly line: number;
+}
+
+export interface FileExtraction {
+  readonly language: Language;
+  readonly chunks: readonly Chunk[];
+  readonly symbols: readonly SymbolRecord[];
+  readonly imports: readonly ImportRecord[];
+  readonly lineCount: number;
+  /** True when the tree had ERROR or MISSING nodes; the file is still indexed from what parsed. */
+  readonly hasSyntaxErrors: boolean;
+}
+
+export interface ExtractOptions {
+  /** A declaration longer than this many lines is split into overlapping sub-chunks. */
+  readonly chunkSplitThreshold: number;
+  /** Source lines added before and after a chunk's span in its stored content. */
+  readonly contextLines: number;
+  /** Deepest ATX heading level that starts a markdown `doc` chunk. */
+  readonly markdownHeadingDepth: number;
+  /** Parse budget per file; a parse that runs longer fails the file (a counted parse error). */
+  readonly parseTimeoutMs: number;
+}
+
+/** Lines shared by consecutive sub-chunks of a split declaration. */
+export const SPLIT_OVERLAP_LINES = 10;
+/** A chunk whose content exceeds this many characters (e.g. one minified line) is cut into pieces. */
+export const MAX_CHUNK_CHARS = 32_768;

@@ -1,0 +1,783 @@
+// TypeScript/JavaScript extraction (spec §10.1, §10.2): declaration-first chunks with synthesized
+// class shells and per-method chunks, the two-pass `is_exported` walk, symbols with signatures,
+// docs and stability hashes, imports, and the per-chunk identifier bags.
+import { sha256 } from "../base/hash.js";
+import type { Grammar, Language } from "../lang/languages.js";
+import { materializeChunks, type ChunkDraft } from "./chunking.js";
+import { parseSource, type SyntaxNode, type Tree } from "./parser.js";
+import type { ExtractOptions, FileExtraction, ImportRecord, SymbolKind, SymbolRecord } from "./types.js";
+
+/** Leaf node types whose text is an identifier token in the identifier_fts bag. */
+const IDENTIFIER_TYPES = new Set([
+  "identifier",
+  "property_identifier",
+  "type_identifier",
+  "shorthand_property_identifier",
+  "shorthand_property_identifier_pattern",
+  "private_property_identifier",
+]);
+
+const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function", "generator_function"]);
+const CLASS_TYPES = new Set(["class_declaration", "abstract_class_declaration", "class"]);
+
+type Draft = { -readonly [K in keyof ChunkDraft]: ChunkDraft[K] };
+type Sym = { -readonly [K in keyof SymbolRecord]: SymbolRecord[K] };
+
+interface Member {
+  draft: Draft | null;
+  symbol: Sym;
+  isPrivate: boolean;
+}
+
+/** A top-level declared name, kept mutable until pass 2 has settled exportedness. */
+interface Decl {
+  name: string;
+  draft: Draft;
+  symbol: Sym;
+  members: Member[];
+}
+
+interface Token {
+  line: number;
+  index: number;
+  text: string;
+}
+
+export type TsExtractResult = { ok: true; extraction: FileExtraction } | { ok: false; error: string };
+
+export function extractTypeScript(filePath: string, text: string, grammar: Grammar, language: Language, options: ExtractOptions): TsExtractResult {
+  const tree = parseSource(grammar, text, options.parseTimeoutMs);
+  if (tree === null) return { ok: false, error: `tree-sitter did not finish parsing within ${options.parseTimeoutMs} ms` };
+  return { ok: true, extraction: new FileExtractor(filePath, text, tree, language, options).run() };
+}
+
+class FileExtractor {
+  private readonly lines: string[];
+  private readonly drafts: Draft[] = [];
+  private readonly symbols: Sym[] = [];
+  private readonly imports: ImportRecord[] = [];
+  private readonly decls = new Map<string, Decl[]>();
+  /** Local names bound by imports: local → where they come from. */
+  private readonly importBindings = new Map<string, { module: string; importedName: string }>();
+  /** Character ranges whose identifiers do not belong to a draft's bag (method bodies for shells). */
+  private readonly bagExclusions = new Map<Draft, Array<[number, number]>>();
+  private readonly tokens: Token[] = [];
+  private readonly exportStatements: SyntaxNode[] = [];
+  private pendingGroup: { type: "block" | "export"; start: number; end: number } | null = null;
+
+  constructor(
+    private readonly filePath: string,
+    private readonly text: string,
+    private readonly tree: Tree,
+    private readonly language: Language,
+    private readonly options: ExtractOptions,
+  ) {
+    this.lines = text.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+    if (text.endsWith("\n")) this.lines.pop();
+  }
+
+  run(): FileExtraction {
+    this.collectTokensAndCalls();
+    this.walkTopLevel();
+    this.applyExportClauses();
+    const chunks = materializeChunks(this.filePath, { lines: this.lines }, this.drafts, {
+      chunkSplitThreshold: this.options.chunkSplitThreshold,
+      contextLines: this.options.contextLines,
+      identifiers: (draft, s, e) => this.bag(draft, s, e),
+    });
+    this.imports.sort((a, b) => a.line - b.line);
+    return {
+      language: this.language,
+      chunks,
+      symbols: this.symbols,
+      imports: this.imports,
+      lineCount: this.lines.length,
+      hasSyntaxErrors: this.tree.rootNode.hasError,
+    };
+  }
+
+  // ---- whole-tree pass: identifier tokens and require()/import() calls ----
+
+  private collectTokensAndCalls(): void {
+    const cursor = this.tree.walk();
+    for (;;) {
+      const type = cursor.nodeType;
+      if (IDENTIFIER_TYPES.has(type)) {
+        this.tokens.push({ line: cursor.startPosition.row + 1, index: cursor.startIndex, text: cursor.nodeText });
+      } else if (type === "call_expression") {
+        this.recordDynamicImport(cursor.currentNode);
+      }
+      if (cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return;
+      }
+    }
+  }
+
+  private recordDynamicImport(call: SyntaxNode): void {
+    const fn = call.childForFieldName("function");
+    if (!fn) return;
+    const isRequire = fn.type === "identifier" && fn.text === "require";
+    if (!isRequire && fn.type !== "import") return;
+    const arg = call.childForFieldName("arguments")?.firstNamedChild;
+    if (!arg || arg.type !== "string") return;
+    this.imports.push({
+      module: stringValue(arg),
+      names: [],
+      kind: isRequire ? "require" : "dynamic_import",
+      line: call.startPosition.row + 1,
+    });
+  }
+
+  private bag(draft: ChunkDraft, startLine: number, endLine: number): string[] {
+    const excluded = this.bagExclusions.get(draft as Draft);
+    const seen = new Set<string>();
+    let i = lowerBound(this.tokens, startLine);
+    for (; i < this.tokens.length; i++) {
+      const tok = this.tokens[i]!;
+      if (tok.line > endLine) break;
+      if (excluded && excluded.some(([from, to]) => tok.index >= from && tok.index < to)) continue;
+      seen.add(tok.text);
+    }
+    return [...seen];
+  }
+
+  // ---- pass 1: top-level statements ----
+
+  private walkTopLevel(): void {
+    const statements = this.tree.rootNode.namedChildren;
+    let pendingComments: SyntaxNode[] = [];
+    // Overload signatures of one function, merged into the declaration that ends the run.
+    let overloads: SyntaxNode[] = [];
+    let overloadDoc: SyntaxNode[] = [];
+    for (let i = 0; i < statements.length; i++) {
+      const stmt = statements[i]!;
+      if (stmt.type === "comment") {
+        // A blank line between comments breaks the doc run.
+        const last = pendingComments[pendingComments.length - 1];
+        if (last && last.endPosition.row + 1 < stmt.startPosition.row) {
+          for (const c of pendingComments) this.addToGroup("block", c);
+          pendingComments = [];
+        }
+        pendingComments.push(stmt);
+        continue;
+      }
+      const doc = attachedDoc(pendingComments, stmt);
+      for (const c of pendingComments.slice(0, pendingComments.length - doc.length)) this.addToGroup("block", c);
+      pendingComments = [];
+      const inner = declarationOf(stmt);
+      if (inner?.type === "function_signature") {
+        const next = statements[i + 1];
+        const nextInner = next ? declarationOf(next) : null;
+        const name = inner.childForFieldName("name")?.text;
+        const continues = nextInner && (nextInner.type === "function_declaration" || nextInner.type === "function_signature");
+        if (continues && nextInner.childForFieldName("name")?.text === name) {
+          if (!overloads.length) overloadDoc = doc;
+          overloads.push(stmt);
+          continue;
+        }
+      }
+      this.classifyStatement(stmt, overloads.length ? overloadDoc : doc, overloads);
+      overloads = [];
+      overloadDoc = [];
+    }
+    for (const c of pendingComments) this.addToGroup("block", c);
+    this.flushGroup();
+  }
+
+  private classifyStatement(stmt: SyntaxNode, doc: SyntaxNode[], overloads: SyntaxNode[]): void {
+    if (stmt.type === "export_statement") {
+      const declaration = stmt.childForFieldName("declaration");
+      if (declaration) {
+        this.declare(stmt, unwrapAmbient(declaration), true, doc, overloads);
+        return;
+      }
+      const value = stmt.childForFieldName("value");
+      const isDefault = stmt.children.some((c) => c.type === "default");
+      if (value && isDefault && (FUNCTION_VALUES.has(value.type) || CLASS_TYPES.has(value.type))) {
+        this.declare(stmt, value, true, doc, overloads, this.fileStem());
+        return;
+      }
+      this.exportStatements.push(stmt);
+      if (value && isDefault && value.type !== "identifier") {
+        // `export default <expression>`: an anonymous default export named after the file.
+        this.flushGroup();
+        const draft = this.addDraft(stmt, "export", this.fileStem(), true, doc);
+        this.addSymbol(stmt, "const", this.fileStem(), true, doc, { signature: firstLine(stmt.text), body: stmt.text });
+        void draft;
+        return;
+      }
+      this.recordExportSource(stmt);
+      this.addToGroup("export", stmt, doc);
+      return;
+    }
+    const inner = unwrapAmbient(stmt);
+    if (this.declare(stmt, inner, false, doc, overloads)) return;
+    if (stmt.type === "import_statement") this.recordImport(stmt);
+    this.addToGroup("block", stmt, doc);
+  }
+
+  /** Handles a declaration; false when the statement is not a declaration (it then joins a block group). */
+  private declare(outer: SyntaxNode, decl: SyntaxNode, exported: boolean, doc: SyntaxNode[], overloads: SyntaxNode[], defaultName: string | null = null): boolean {
+    switch (decl.type) {
+      case "function_declaration":
+      case "generator_function_declaration":
+      case "function_signature":
+      case "function_expression":
+      case "function":
+      case "generator_function":
+      case "arrow_function":
+        this.declareFunctionLike(outer, decl, exported, defaultName, doc, overloads);
+        return true;
+      case "class_declaration":
+      case "abstract_class_declaration":
+      case "class":
+        this.declareClass(outer, decl, exported, doc, defaultName);
+        return true;
+      case "interface_declaration":
+      case "type_alias_declaration": {
+        const name = decl.childForFieldName("name")?.text ?? defaultName ?? this.fileStem();
+        const body = decl.childForFieldName(decl.type === "interface_declaration" ? "body" : "value");
+        this.flushGroup();
+        const draft = this.addDraft(outer, decl.type === "interface_declaration" ? "interface" : "type", name, exported, doc);
+        const sym = this.addSymbol(outer, decl.type === "interface_declaration" ? "interface" : "type", name, exported, doc, {
+          signature: outer.text,
+          declaration: body ? this.slice(outer.startIndex, body.startIndex).trimEnd() : outer.text,
+          body: body?.text ?? "",
+        });
+        this.remember({ name, draft, symbol: sym, members: [] });
+        return true;
+      }
+      case "lexical_declaration":
+      case "variable_declaration":
+        this.declareVariables(outer, decl, exported, doc);
+        return true;
+      case "enum_declaration":
+      case "internal_module":
+      case "module": {
+        const nameNode = decl.childForFieldName("name");
+        if (!nameNode) return false;
+        const name = nameNode.type === "string" ? stringValue(nameNode) : nameNode.text;
+        const body = decl.childForFieldName("body");
+        const kind: SymbolKind = decl.type === "enum_declaration" ? "enum" : "namespace";
+        this.flushGroup();
+        const draft = this.addDraft(outer, "block", name, exported, doc);
+        const declaration = body ? this.slice(outer.startIndex, body.startIndex).trimEnd() : outer.text;
+        const sym = this.addSymbol(outer, kind, name, exported, doc, {
+          signature: kind === "enum" ? outer.text : declaration,
+          declaration,
+          body: body?.text ?? "",
+        });
+        this.remember({ name, draft, symbol: sym, members: [] });
+        return true;
+      }
+      case "expression_statement": {
+        const only = decl.namedChildCount === 1 ? decl.namedChild(0) : null;
+        return only !== null && only.type === "internal_module" ? this.declare(outer, only, exported, doc, overloads) : false;
+      }
+      default:
+        return false;
+    }
+  }
+
+  private declareFunctionLike(outer: SyntaxNode, decl: SyntaxNode, exported: boolean, defaultName: string | null, doc: SyntaxNode[], overloads: SyntaxNode[]): void {
+    const name = decl.childForFieldName("name")?.text ?? defaultName ?? this.fileStem();
+    const body = decl.childForFieldName("body");
+    const start = overloads[0] ?? outer;
+    this.flushGroup();
+    const draft = this.addDraft(outer, "function", name, exported, doc, start, body);
+    const signatureEnd = body ? body.startIndex : outer.endIndex;
+    const sym = this.addSymbol(outer, "function", name, exported, doc, {
+      signature: this.slice(start.startIndex, signatureEnd).trimEnd(),
+      declaration: this.slice(outer.startIndex, signatureEnd).trimEnd(),
+      body: body?.text ?? "",
+    });
+    sym.line = start.startPosition.row + 1;
+    this.remember({ name, draft, symbol: sym, members: [] });
+  }
+
+  private declareVariables(outer: SyntaxNode, decl: SyntaxNode, exported: boolean, doc: SyntaxNode[]): void {
+    const declarators = decl.namedChildren.filter((c) => c.type === "variable_declarator");
+    const named = declarators.filter((d) => d.childForFieldName("name")?.type === "identifier");
+    const only = declarators.length === 1 ? named[0] : undefined;
+    const onlyValue = only?.childForFieldName("value");
+    this.flushGroup();
+    if (only && onlyValue && FUNCTION_VALUES.has(onlyValue.type)) {
+      // `const f = (...) => ...` is a function chunk named after the variable.
+      const name = only.childForFieldName("name")!.text;
+      const body = onlyValue.childForFieldName("body");
+      const draft = this.addDraft(outer, "function", name, exported, doc, outer, body);
+      const signatureEnd = body ? body.startIndex : outer.endIndex;
+      const sym = this.addSymbol(outer, "function", name, exported, doc, {
+        signature: this.slice(outer.startIndex, signatureEnd).trimEnd(),
+        body: body?.text ?? "",
+      });
+      this.remember({ name, draft, symbol: sym, members: [] });
+      return;
+    }
+    const isConst = decl.type === "lexical_declaration" && decl.child(0)?.type === "const";
+    const draft = this.addDraft(outer, "block", only ? only.childForFieldName("name")!.text : null, only ? exported : false, doc);
+    for (const d of named) {
+      const name = d.childForFieldName("name")!.text;
+      const value = d.childForFieldName("value");
+      const declaration = (this.keywordPrefix(outer, decl) + this.slice(d.startIndex, value ? value.startIndex : d.endIndex)).replace(/\s*=\s*$/, "").trimEnd();
+      const sym = this.addSymbol(d, isConst ? "const" : "variable", name, exported, doc, { signature: declaration, body: value?.text ?? "" });
+      sym.line = d.startPosition.row + 1;
+      this.remember({ name, draft, symbol: sym, members: [] });
+    }
+    if (!only && draft.symbolName === null) draft.isExported = false;
+  }
+
+  private keywordPrefix(outer: SyntaxNode, decl: SyntaxNode): string {
+    const firstDeclarator = decl.namedChildren.find((c) => c.type === "variable_declarator");
+    return firstDeclarator ? this.slice(outer.startIndex, firstDeclarator.startIndex) : "";
+  }
+
+  private declareClass(outer: SyntaxNode, decl: SyntaxNode, exported: boolean, doc: SyntaxNode[], defaultName: string | null): void {
+    const className = decl.childForFieldName("name")?.text ?? defaultName ?? this.fileStem();
+    const body = decl.childForFieldName("body");
+    this.flushGroup();
+    const header = this.slice(outer.startIndex, body ? body.startIndex : outer.endIndex).trimEnd();
+    const shell = this.addDraft(outer, "class_shell", className, exported, doc, outer, body);
+    const classSym = this.addSymbol(outer, "class", className, exported, doc, { signature: header, body: "" });
+    const decl_: Decl = { name: className, draft: shell, symbol: classSym, members: [] };
+    const outline: string[] = [];
+    if (doc.length) outline.push(...this.docLines(doc));
+    outline.push(body ? `${header} {` : header);
+    const memberHashes: string[] = [];
+    const exclusions: Array<[number, number]> = [];
+    if (body) {
+      const members = body.namedChildren;
+      let pendingDoc: SyntaxNode[] = [];
+      let pendingDecorators: SyntaxNode[] = [];
+      for (let i = 0; i < members.length; i++) {
+        const m = members[i]!;
+        if (m.type === "comment") {
+          const last = pendingDoc[pendingDoc.length - 1];
+          if (last && last.endPosition.row + 1 < m.startPosition.row) pendingDoc = [];
+          pendingDoc.push(m);
+          continue;
+        }
+        if (m.type === "decorator") {
+          pendingDecorators.push(m);
+          continue;
+        }
+        const start = pendingDecorators[0] ?? m;
+        const memberDoc = attachedDoc(pendingDoc, start).filter(isDocComment);
+        pendingDoc = [];
+        pendingDecorators = [];
+        const member = this.classMember(m, start, className, exported, memberDoc, members[i + 1]);
+        if (!member) continue;
+        if (member.signature === null) continue; // an overload merged into the next member
+        const lineIndent = indentOf(this.lines[start.startPosition.row] ?? "");
+        for (const d of this.docLines(memberDoc)) outline.push(d);
+        const sigLines = member.signature.split("\n");
+        outline.push(lineIndent + sigLines[0], ...sigLines.slice(1));
+        memberHashes.push(member.signature + "\n" + memberDoc.map((d) => d.text).join("\n"));
+        if (member.bodyRange) exclusions.push(member.bodyRange);
+        if (member.member) decl_.members.push(member.member);
+      }
+      outline.push(indentOf(this.lines[body.endPosition.row] ?? "") + "}");
+    }
+    shell.synthesized = outline.join("\n");
+    classSym.declarationHash = sha256(header);
+    classSym.bodyHash = sha256(memberHashes.sort().join("\n"));
+    this.bagExclusions.set(shell, exclusions);
+    this.remember(decl_);
+  }
+
+  /** One class member: its outline signature, and for methods a chunk and a symbol. */
+  private classMember(
+    m: SyntaxNode,
+    start: SyntaxNode,
+    className: string,
+    classExported: boolean,
+    doc: SyntaxNode[],
+    next: SyntaxNode | undefined,
+  ): { signature: string | null; bodyRange: [number, number] | null; member: Member | null } | null {
+    const nameNode = m.childForFieldName("name") ?? m.childForFieldName("property");
+    const name = nameNode?.text ?? null;
+    const isPrivate = nameNode?.type === "private_property_identifier" || m.namedChildren.some((c) => c.type === "accessibility_modifier" && c.text === "private");
+    let body: SyntaxNode | null = null;
+    let isMethod = false;
+    switch (m.type) {
+      case "method_definition":
+        body = m.childForFieldName("body");
+        isMethod = true;
+        break;
+      case "method_signature":
+      case "abstract_method_signature": {
+        if (next && next.type === "method_definition" && (next.childForFieldName("name")?.text ?? null) === name) {
+          return { signature: null, bodyRange: null, member: null };
+        }
+        isMethod = true;
+        break;
+      }
+      case "public_field_definition":
+      case "field_definition": {
+        const value = m.childForFieldName("value");
+        if (value && FUNCTION_VALUES.has(value.type)) {
+          body = value.childForFieldName("body");
+          isMethod = true;
+        } else {
+          const text = this.slice(start.startIndex, m.endIndex);
+          const oneLine = !text.includes("\n") ? text : value ? `${this.slice(start.startIndex, value.startIndex).trimEnd()} …` : firstLine(text);
+          const signature = oneLine.replace(/;$/, "") + ";";
+          return { signature, bodyRange: null, member: null };
+        }
+        break;
+      }
+      case "class_static_block":
+        return { signature: "static { … }", bodyRange: [m.startIndex, m.endIndex], member: null };
+      default:
+        return { signature: this.slice(start.startIndex, m.endIndex).trim(), bodyRange: null, member: null };
+    }
+    if (!isMethod || name === null) return null;
+    // Overload signatures directly before this implementation extend its span.
+    let spanStart = start;
+    let prev = start.previousNamedSibling;
+    while (prev && (prev.type === "method_signature" || prev.type === "decorator") && (prev.type === "decorator" || prev.childForFieldName("name")?.text === name)) {
+      spanStart = prev;
+      prev = prev.previousNamedSibling;
+    }
+    const signature = (body ? this.slice(start.startIndex, body.startIndex) : this.slice(start.startIndex, m.endIndex)).trimEnd().replace(/;$/, "") + ";";
+    const qualified = `${className}.${name}`;
+    const exported = classExported && !isPrivate;
+    const docNodes = spanStart === start ? doc : precedingDoc(spanStart).filter(isDocComment);
+    const draft = this.addDraft(m, "method", qualified, exported, docNodes, spanStart, body, className);
+    const sym = this.addSymbol(m, "method", qualified, exported, docNodes, {
+      signature: signature.slice(0, -1),
+      body: body?.text ?? "",
+    });
+    sym.parent = className;
+    sym.line = spanStart.startPosition.row + 1;
+    const bodyRange: [number, number] | null = body ? [body.startIndex, body.endIndex] : null;
+    return { signature, bodyRange, member: { draft, symbol: sym, isPrivate } };
+  }
+
+  // ---- pass 2: export clauses ----
+
+  private applyExportClauses(): void {
+    for (const stmt of this.exportStatements) {
+      const source = stmt.childForFieldName("source");
+      const value = stmt.childForFieldName("value");
+      if (source) {
+        const module = stringValue(source);
+        const clause = stmt.namedChildren.find((c) => c.type === "export_clause");
+        for (const spec of clause ? exportSpecifiers(clause) : []) {
+          this.addMarker(stmt, spec.exported, { module, importedName: spec.local });
+        }
+        const ns = stmt.namedChildren.find((c) => c.type === "namespace_export");
+        if (ns) this.addMarker(stmt, ns.namedChildren[0]?.text ?? ns.text.replace(/^\*\s*as\s*/, ""), { module, importedName: "*" });
+        continue;
+      }
+      if (value?.type === "identifier") {
+        this.markExported(value.text);
+        continue;
+      }
+      const clause = stmt.namedChildren.find((c) => c.type === "export_clause");
+      if (clause) {
+        for (const spec of exportSpecifiers(clause)) this.exportLocal(stmt, spec.local, spec.exported);
+        continue;
+      }
+      // `export = name` (TypeScript)
+      const target = stmt.namedChildren.find((c) => c.type === "identifier");
+      if (target) this.markExported(target.text);
+    }
+  }
+
+  private exportLocal(stmt: SyntaxNode, local: string, exported: string): void {
+    const decls = this.decls.get(local);
+    if (!decls) {
+      const binding = this.importBindings.get(local);
+      if (binding) this.addMarker(stmt, exported, binding);
+      return;
+    }
+    if (exported === local || exported === "default") {
+      this.markExported(local);
+      return;
+    }
+    // A local alias: a mirror chunk and symbol under the exported name; the local name stays unexported.
+    for (const d of decls) {
+      const mirror: Draft = { ...d.draft, symbolName: exported, isExported: true };
+      this.drafts.push(mirror);
+      const exclusions = this.bagExclusions.get(d.draft);
+      if (exclusions) this.bagExclusions.set(mirror, exclusions);
+      this.symbols.push({ ...d.symbol, name: exported, isExported: true });
+    }
+  }
+
+  private markExported(name: string): void {
+    for (const d of this.decls.get(name) ?? []) {
+      d.draft.isExported = true;
+      d.symbol.isExported = true;
+      for (const m of d.members) {
+        if (m.isPrivate) continue;
+        if (m.draft) m.draft.isExported = true;
+        m.symbol.isExported = true;
+      }
+    }
+  }
+
+  private addMarker(stmt: SyntaxNode, name: string, reExport: { module: string; importedName: string }): void {
+    this.symbols.push({
+      name,
+      kind: "export",
+      line: stmt.startPosition.row + 1,
+      endLine: stmt.endPosition.row + 1,
+      isExported: true,
+      signature: firstLine(stmt.text),
+      doc: null,
+      declarationHash: null,
+      bodyHash: null,
+      parent: null,
+      reExport,
+    });
+  }
+
+  // ---- imports ----
+
+  private recordImport(stmt: SyntaxNode): void {
+    const line = stmt.startPosition.row + 1;
+    const requireClause = stmt.namedChildren.find((c) => c.type === "import_require_clause");
+    if (requireClause) {
+      const source = requireClause.childForFieldName("source");
+      const local = requireClause.namedChildren.find((c) => c.type === "identifier")?.text;
+      if (!source) return;
+      const module = stringValue(source);
+      this.imports.push({ module, names: ["default"], kind: "require", line });
+      if (local) this.importBindings.set(local, { module, importedName: "default" });
+      return;
+    }
+    const source = stmt.childForFieldName("source");
+    if (!source) return;
+    const module = stringValue(source);
+    const names: string[] = [];
+    const clause = stmt.namedChildren.find((c) => c.type === "import_clause");
+    for (const part of clause?.namedChildren ?? []) {
+      if (part.type === "identifier") {
+        names.push("default");
+        this.importBindings.set(part.text, { module, importedName: "default" });
+      } else if (part.type === "namespace_import") {
+        names.push("*");
+        const local = part.namedChildren.find((c) => c.type === "identifier")?.text;
+        if (local) this.importBindings.set(local, { module, importedName: "*" });
+      } else if (part.type === "named_imports") {
+        for (const spec of part.namedChildren) {
+          if (spec.type !== "import_specifier") continue;
+          const imported = spec.childForFieldName("name");
+          if (!imported) continue;
+          const importedName = imported.type === "string" ? stringValue(imported) : imported.text;
+          const alias = spec.childForFieldName("alias")?.text ?? importedName;
+          names.push(importedName);
+          this.importBindings.set(alias, { module, importedName });
+        }
+      }
+    }
+    this.imports.push({ module, names, kind: "import", line });
+  }
+
+  private recordExportSource(stmt: SyntaxNode): void {
+    const source = stmt.childForFieldName("source");
+    if (!source) return;
+    const module = stringValue(source);
+    const line = stmt.startPosition.row + 1;
+    const clause = stmt.namedChildren.find((c) => c.type === "export_clause");
+    if (clause) {
+      this.imports.push({ module, names: exportSpecifiers(clause).map((s) => s.local), kind: "export_from", line });
+    } else if (stmt.namedChildren.some((c) => c.type === "namespace_export")) {
+      this.imports.push({ module, names: ["*"], kind: "export_from", line });
+    } else {
+      this.imports.push({ module, names: ["*"], kind: "export_star", line });
+    }
+  }
+
+  // ---- drafts and symbols ----
+
+  private addDraft(
+    node: SyntaxNode,
+    chunkType: ChunkDraft["chunkType"],
+    symbolName: string | null,
+    isExported: boolean,
+    doc: SyntaxNode[],
+    spanStart: SyntaxNode = node,
+    body: SyntaxNode | null = null,
+    parentSymbol: string | null = null,
+  ): Draft {
+    const draft: Draft = {
+      startLine: spanStart.startPosition.row + 1,
+      endLine: endLineOf(node),
+      chunkType,
+      symbolName,
+      parentSymbol,
+      isExported,
+      headerEndLine: body ? body.startPosition.row + 1 : spanStart.startPosition.row + 1,
+    };
+    if (doc.length) draft.docStartLine = doc[0]!.startPosition.row + 1;
+    this.drafts.push(draft);
+    return draft;
+  }
+
+  private addSymbol(
+    node: SyntaxNode,
+    kind: SymbolKind,
+    name: string,
+    isExported: boolean,
+    doc: SyntaxNode[],
+    parts: { signature: string; body: string; declaration?: string },
+  ): Sym {
+    const sym: Sym = {
+      name,
+      kind,
+      line: node.startPosition.row + 1,
+      endLine: endLineOf(node),
+      isExported,
+      signature: parts.signature,
+      doc: doc.length ? doc.map((d) => d.text).join("\n") : null,
+      declarationHash: sha256(parts.declaration ?? parts.signature),
+      bodyHash: sha256(parts.body),
+      parent: null,
+      reExport: null,
+    };
+    this.symbols.push(sym);
+    return sym;
+  }
+
+  private remember(decl: Decl): void {
+    const list = this.decls.get(decl.name);
+    if (list) list.push(decl);
+    else this.decls.set(decl.name, [decl]);
+  }
+
+  /** Consecutive non-declaration statements share one block (or export) chunk. */
+  private addToGroup(type: "block" | "export", node: SyntaxNode, doc: SyntaxNode[] = []): void {
+    const start = (doc[0] ?? node).startPosition.row + 1;
+    const end = endLineOf(node);
+    if (this.pendingGroup && this.pendingGroup.type === type) {
+      this.pendingGroup.end = Math.max(this.pendingGroup.end, end);
+      return;
+    }
+    this.flushGroup();
+    this.pendingGroup = { type, start, end };
+  }
+
+  private flushGroup(): void {
+    const g = this.pendingGroup;
+    if (!g) return;
+    this.pendingGroup = null;
+    this.drafts.push({
+      startLine: g.start,
+      endLine: g.end,
+      chunkType: g.type,
+      symbolName: null,
+      parentSymbol: null,
+      isExported: g.type === "export",
+    });
+  }
+
+  private docLines(doc: SyntaxNode[]): string[] {
+    if (!doc.length) return [];
+    const first = doc[0]!;
+    return (indentOf(this.lines[first.startPosition.row] ?? "") + this.slice(first.startIndex, doc[doc.length - 1]!.endIndex)).split("\n").map((l) => l.replace(/\r$/, ""));
+  }
+
+  private slice(from: number, to: number): string {
+    return this.text.slice(from, to).replace(/\r\n/g, "\n");
+  }
+
+  private fileStem(): string {
+    const base = this.filePath.slice(this.filePath.lastIndexOf("/") + 1);
+    const dot = base.lastIndexOf(".");
+    return dot > 0 ? base.slice(0, dot) : base;
+  }
+}
+
+// ---- small pure helpers over nodes ----
+
+/** The declaration inside an export/ambient wrapper, or the statement itself. */
+function declarationOf(stmt: SyntaxNode): SyntaxNode | null {
+  if (stmt.type === "export_statement") {
+    const d = stmt.childForFieldName("declaration");
+    return d ? unwrapAmbient(d) : null;
+  }
+  return unwrapAmbient(stmt);
+}
+
+function unwrapAmbient(node: SyntaxNode): SyntaxNode {
+  if (node.type !== "ambient_declaration") return node;
+  return node.namedChildren.find((c) => c.type !== "comment") ?? node;
+}
+
+/** The trailing comments that touch `node` (no blank line between), i.e. its doc comment run. */
+function attachedDoc(comments: SyntaxNode[], node: SyntaxNode): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  let nextStart = node.startPosition.row;
+  for (let i = comments.length - 1; i >= 0; i--) {
+    const c = comments[i]!;
+    if (c.endPosition.row + 1 < nextStart || !isDocComment(c)) break;
+    out.unshift(c);
+    nextStart = c.startPosition.row;
+  }
+  return out;
+}
+
+function precedingDoc(node: SyntaxNode): SyntaxNode[] {
+  const comments: SyntaxNode[] = [];
+  let prev = node.previousNamedSibling;
+  while (prev && prev.type === "comment") {
+    comments.unshift(prev);
+    prev = prev.previousNamedSibling;
+  }
+  return attachedDoc(comments, node);
+}
+
+/** Docs are `/** ... *\/` blocks or `//` line comments (spec §10.2); plain `/* *\/` blocks are not. */
+function isDocComment(node: SyntaxNode): boolean {
+  const t = node.text;
+  return t.startsWith("/**") || t.startsWith("//");
+}
+
+function exportSpecifiers(clause: SyntaxNode): Array<{ local: string; exported: string }> {
+  const out: Array<{ local: string; exported: string }> = [];
+  for (const spec of clause.namedChildren) {
+    if (spec.type !== "export_specifier") continue;
+    const nameNode = spec.childForFieldName("name");
+    if (!nameNode) continue;
+    const local = nameNode.type === "string" ? stringValue(nameNode) : nameNode.text;
+    const aliasNode = spec.childForFieldName("alias");
+    const exported = aliasNode ? (aliasNode.type === "string" ? stringValue(aliasNode) : aliasNode.text) : local;
+    out.push({ local, exported });
+  }
+  return out;
+}
+
+function stringValue(node: SyntaxNode): string {
+  const t = node.text;
+  return t.length >= 2 && (t[0] === '"' || t[0] === "'" || t[0] === "`") ? t.slice(1, -1) : t;
+}
+
+/** Last line of a node; a node ending at column 0 ends on the previous line. */
+function endLineOf(node: SyntaxNode): number {
+  const end = node.endPosition;
+  return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
+}
+
+function firstLine(text: string): string {
+  const i = text.indexOf("\n");
+  return (i === -1 ? text : text.slice(0, i)).replace(/\r$/, "").trimEnd();
+}
+
+function indentOf(line: string): string {
+  return /^[ \t]*/.exec(line)![0];
+}
+
+function lowerBound(tokens: Token[], line: number): number {
+  let lo = 0;
+  let hi = tokens.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (tokens[mid]!.line < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,372 @@
+// Tests for the file walker on real temp directories: extension and glob filtering with pruning,
+// .gitignore semantics, skipped directories and symlinks, I/O problems (provoked without fs mocks,
+// also as root) and deterministic ordering.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { walkProject, type WalkOptions } from "../../src/index/walk.js";
+import { compileGlobs } from "../../src/base/glob.js";
+import { MastError } from "../../src/base/errors.js";
+
+/** Whether chmod 000 actually blocks reading a directory here (it does not for root). */
+const chmodBlocksReads = (() => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mast-walk-probe-"));
+  try {
+    fs.chmodSync(dir, 0o000);
+    try {
+      fs.readdirSync(dir);
+      return false;
+    } catch {
+      return true;
+    }
+  } finally {
+    fs.chmodSync(dir, 0o700);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+})();
+
+/** Whether this filesystem stores names that are not valid UTF-8 (Linux filesystems do). */
+const rawNamesSupported = (() => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mast-walk-probe-"));
+  try {
+    fs.writeFileSync(Buffer.concat([Buffer.from(dir + "/bad"), Buffer.from([0xff]), Buffer.from(".ts")]), "x");
+    return fs.readdirSync(dir)[0] === "bad\uFFFD.ts";
+  } catch {
+    return false;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+})();
+
+const isLinux = process.platform === "linux";
+const LINUX_PATH_MAX = 4095; // longest path (without the NUL) a syscall accepts
+
+let root: string;
+/** Undo steps (renames back under PATH_MAX, chmods) run before the temp dir is removed. */
+let undo: Array<() => void>;
+
+beforeEach(() => {
+  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "mast-walk-")));
+  undo = [];
+});
+
+afterEach(() => {
+  for (const step of undo.reverse()) step();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+function write(rel: string, content = "x"): void {
+  const abs = path.join(root, rel);
+  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  fs.writeFileSync(abs, content);
+}
+
+function walk(options: Partial<Omit<WalkOptions, "exclude">> & { exclude?: string[] } = {}) {
+  return walkProject({
+    root,
+    extensions: options.extensions ?? [".ts"],
+    exclude: compileGlobs(options.exclude ?? []),
+    respectGitignore: options.respectGitignore ?? true,
+    skipDirs: options.skipDirs ?? [],
+  });
+}
+
+const paths = (options: Parameters<typeof walk>[0] = {}) => walk(options).files.map((f) => f.path);
+
+/**
+ * Builds `<root>/<parentRel>/<250 chars>/<segments…>` whose deepest directory is `length`
+ * characters long (absolute), which may exceed PATH_MAX: the chain is created under a 1-char
+ * name while it still fits, with `files` (names) in the deepest directory, then the top is
+ * renamed to its 250-char name. The rename is undone in afterEach so the tree can be removed.
+ * Returns the project-relative directories of the chain, shallowest first.
+ */
+function longChain(parentRel: string, length: number, files: string[] = []): string[] {
+  const top = "L".repeat(250);
+  const parentAbs = path.join(root, parentRel);
+  const segments: string[] = [];
+  let remaining = length - (parentAbs.length + 1 + top.length);
+  while (remaining > 201) {
+    const n = remaining - 201 === 1 ? 199 : 200; // never leave a lone separator
+    segments.push("d".repeat(n));
+    remaining -= n + 1;
+  }
+  if (remaining > 0) segments.push("e".repeat(remaining - 1));
+  const shortDeep = path.join(parentAbs, "s", ...segments);
+  fs.mkdirSync(shortDeep, { recursive: true });
+  for (const name of files) fs.writeFileSync(path.join(shortDeep, name), "x");
+  fs.renameSync(path.join(parentAbs, "s"), path.join(parentAbs, top));
+  undo.push(() => fs.renameSync(path.join(parentAbs, top), path.join(parentAbs, "s")));
+  const rels: string[] = [];
+  let rel = parentRel === "" ? top : `${parentRel}/${top}`;
+  rels.push(rel);
+  for (const segment of segments) rels.push((rel = `${rel}/${segment}`));
+  expect(path.join(root, rel).length).toBe(length);
+  return rels;
+}
+
+/** The first directory of a chain a syscall cannot reach. */
+const firstTooLong = (rels: string[]) => rels.find((rel) => path.join(root, rel).length > LINUX_PATH_MAX)!;
+
+describe("walkProject: selection", () => {
+  it("keeps files whose name ends with a listed extension, case-sensitively (.d.ts ends in .ts)", () => {
+    for (const name of ["a.ts", "b.tsx", "c.d.ts", "d.js", "e.TS", "README.md", "notes.markdown", "ts", "Makefile"]) write(name);
+    expect(paths({ extensions: [".ts"] })).toEqual(["a.ts", "c.d.ts"]);
+    expect(paths({ extensions: [".tsx"] })).toEqual(["b.tsx"]);
+    expect(paths({ extensions: [".ts", ".tsx", ".md"] })).toEqual(["README.md", "a.ts", "b.tsx", "c.d.ts"]);
+    expect(paths({ extensions: [".TS"] })).toEqual(["e.TS"]);
+    expect(paths({ extensions: [] })).toEqual([]);
+  });
+
+  it("lists files only, with size and mtime from stat", () => {
+    write("src/a.ts", "hello");
+    fs.mkdirSync(path.join(root, "empty.ts"));
+    const mtime = new Date("2024-01-02T03:04:05.000Z");
+    fs.utimesSync(path.join(root, "src/a.ts"), mtime, mtime);
+    expect(walk().files).toEqual([{ path: "src/a.ts", size: 5, mtimeMs: mtime.getTime() }]);
+  });
+
+  it("excludes **/node_modules/** at any depth and dist/** only at the root", () => {
+    for (const rel of ["src/a.ts", "node_modules/x/index.ts", "pkg/node_modules/y.ts", "dist/out.ts", "dist/sub/deep.ts", "src/dist/keep.ts", "distance.ts"]) write(rel);
+    expect(paths({ exclude: ["**/node_modules/**", "dist/**"] })).toEqual(["distance.ts", "src/a.ts", "src/dist/keep.ts"]);
+  });
+
+  it.skipIf(!isLinux)("prunes excluded directories: an unreadable directory inside one is never read", () => {
+    write("src/a.ts");
+    const chain = longChain("node_modules/pkg", 4200, ["f.ts"]);
+    // Control: without the exclude the walker does reach the unreadable directory.
+    expect(walk().problems).toEqual([{ path: firstTooLong(chain), error: "ENAMETOOLONG: name too long" }]);
+    const result = walk({ exclude: ["**/node_modules/**"] });
+    expect(result.files.map((f) => f.path)).toEqual(["src/a.ts"]);
+    expect(result.problems).toEqual([]);
+  });
+
+  it.skipIf(!chmodBlocksReads)("prunes excluded directories: a chmod 000 directory inside one is never read", () => {
+    write("src/a.ts");
+    write("dist/locked/x.ts");
+    fs.chmodSync(path.join(root, "dist/locked"), 0o000);
+    undo.push(() => fs.chmodSync(path.join(root, "dist/locked"), 0o700));
+    expect(walk().problems).toEqual([{ path: "dist/locked", error: "EACCES: permission denied" }]);
+    expect(walk({ exclude: ["dist/**"] })).toEqual({ files: [{ path: "src/a.ts", size: 1, mtimeMs: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
+  });
+
+  it("* does not cross /, ** does", () => {
+    for (const rel of ["a.ts", "b.ts", "src/c.ts", "src/deep/d.ts"]) write(rel);
+    expect(paths({ exclude: ["*.ts"] })).toEqual(["src/c.ts", "src/deep/d.ts"]);
+    expect(paths({ exclude: ["src/*.ts"] })).toEqual(["a.ts", "b.ts", "src/deep/d.ts"]);
+    expect(paths({ exclude: ["**/*.ts"] })).toEqual([]);
+  });
+
+  it("? matches exactly one character and never /", () => {
+    for (const rel of ["src/a.ts", "src/ab.ts", "src/sub/a.ts", "src/.ts"]) write(rel);
+    expect(paths({ exclude: ["src/?.ts"] })).toEqual(["src/.ts", "src/ab.ts", "src/sub/a.ts"]);
+    expect(paths({ exclude: ["src?a.ts"] })).toEqual(["src/.ts", "src/a.ts", "src/ab.ts", "src/sub/a.ts"]);
+  });
+
+  it("exclude patterns are case-sensitive", () => {
+    for (const rel of ["build/a.ts", "Build/b.ts", "src/Gen.ts", "src/gen.ts"]) write(rel);
+    expect(paths({ exclude: ["Build/**", "**/gen.ts"] })).toEqual(["build/a.ts", "src/Gen.ts"]);
+  });
+
+  it("never enters .git, .hg or .svn, even without .gitignore handling", () => {
+    for (const rel of [".git/hooks/h.ts", ".hg/x.ts", ".svn/y.ts", "sub/.git/z.ts", "src/a.ts", ".github/w.ts"]) write(rel);
+    expect(paths({ respectGitignore: false })).toEqual([".github/w.ts", "src/a.ts"]);
+  });
+
+  it("never enters skipDirs (given with or without a trailing slash)", () => {
+    for (const rel of [".mast/index.ts", "a/state/s.ts", "a/stateful.ts", "src/a.ts"]) write(rel);
+    expect(paths({ skipDirs: [path.join(root, ".mast"), path.join(root, "a/state") + "/"] })).toEqual(["a/stateful.ts", "src/a.ts"]);
+    expect(paths({ skipDirs: [root] })).toEqual([]);
+  });
+
+  it("skips FIFOs without opening them or reporting them", () => {
+    write("a.ts");
+    execFileSync("mkfifo", [path.join(root, "pipe.ts")]);
+    expect(walk()).toEqual({ files: [{ path: "a.ts", size: 1, mtimeMs: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
+  });
+});
+
+describe("walkProject: .gitignore", () => {
+  function gitignoreTree(): void {
+    write(".gitignore", ["*.log", "build/", "generated.ts", "vendor/", "# a comment", ""].join("\n"));
+    for (const rel of ["app.log", "main.ts", "build/out.ts", "src/build/deep.ts", "src/build.ts", "src/generated.ts", "vendor/v.ts"]) write(rel);
+    write("pkg/.gitignore", ["!generated.ts", "!debug.log", "!vendor/", "/local.ts"].join("\r\n") + "\r\n");
+    for (const rel of ["pkg/generated.ts", "pkg/debug.log", "pkg/other.log", "pkg/vendor/v.ts", "pkg/local.ts", "pkg/sub/local.ts", "local.ts"]) write(rel);
+  }
+
+  it("scopes nested .gitignore files to their directory, with ! re-includes and dir-only patterns", () => {
+    gitignoreTree();
+    expect(paths({ extensions: [".ts", ".log"] })).toEqual([
+      "local.ts", // /local.ts in pkg/.gitignore is anchored to pkg/
+      "main.ts",
+      "pkg/debug.log", // re-included below the root's *.log
+      "pkg/generated.ts", // re-included
+      "pkg/sub/local.ts",
+      "pkg/vendor/v.ts", // a deeper !vendor/ re-includes a directory the root ignored
+      "src/build.ts", // build/ matches directories only
+    ]);
+  });
+
+  it("ignores nothing when respectGitignore is false", () => {
+    gitignoreTree();
+    expect(paths({ extensions: [".ts", ".log"], respectGitignore: false })).toEqual([
+      "app.log",
+      "build/out.ts",
+      "local.ts",
+      "main.ts",
+      "pkg/debug.log",
+      "pkg/generated.ts",
+      "pkg/local.ts",
+      "pkg/other.log",
+      "pkg/sub/local.ts",
+      "pkg/vendor/v.ts",
+      "src/build.ts",
+      "src/build/deep.ts",
+      "src/generated.ts",
+      "vendor/v.ts",
+    ]);
+  });
+
+  it("matches .gitignore patterns case-sensitively, as git does on Linux", () => {
+    write(".gitignore", "Secret.ts\n");
+    write("Secret.ts");
+    write("secret.ts");
+    expect(paths()).toEqual(["secret.ts"]);
+  });
+
+  it("reads .git/info/exclude with lower precedence than .gitignore", () => {
+    write(".git/info/exclude", "*.gen.ts\nprivate/\n");
+    write(".gitignore", "!keep.gen.ts\n");
+    for (const rel of ["a.ts", "x.gen.ts", "keep.gen.ts", "private/p.ts", "sub/y.gen.ts"]) write(rel);
+    expect(paths()).toEqual(["a.ts", "keep.gen.ts"]);
+    expect(paths({ respectGitignore: false })).toEqual(["a.ts", "keep.gen.ts", "private/p.ts", "sub/y.gen.ts", "x.gen.ts"]);
+  });
+
+  it("treats a .git file (worktree/submodule) as having no info/exclude", () => {
+    write(".git", "gitdir: /elsewhere\n");
+    write("a.ts");
+    expect(walk()).toEqual({ files: [{ path: "a.ts", size: 1, mtimeMs: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
+  });
+
+  it.skipIf(!chmodBlocksReads)("reports an unreadable .gitignore (chmod 000) as a problem and walks on", () => {
+    write("a.ts");
+    write("sub/.gitignore", "b.ts\n");
+    write("sub/b.ts");
+    fs.chmodSync(path.join(root, "sub/.gitignore"), 0o000);
+    expect(walk()).toEqual({
+      files: [expect.objectContaining({ path: "a.ts" }), expect.objectContaining({ path: "sub/b.ts" })],
+      problems: [{ path: "sub/.gitignore", error: "EACCES: permission denied" }],
+      skippedSymlinks: 0,
+    });
+  });
+
+  it.skipIf(!isLinux)("reports a .gitignore that cannot be opened (path over PATH_MAX) as a problem, also as root", () => {
+    write("a.ts");
+    // The directory itself is readable (4090 chars), its .gitignore is not (4101 chars).
+    const chain = longChain("", 4090, [".gitignore"]);
+    const result = walk();
+    expect(result.files.map((f) => f.path)).toEqual(["a.ts"]);
+    expect(result.problems).toEqual([{ path: `${chain[chain.length - 1]}/.gitignore`, error: "ENAMETOOLONG: name too long" }]);
+  });
+});
+
+describe("walkProject: symlinks", () => {
+  it("follows neither file nor directory links (a cycle is harmless) and counts them", () => {
+    write("real.ts");
+    write("src/b.ts");
+    fs.symlinkSync("real.ts", path.join(root, "link.ts"));
+    fs.symlinkSync("..", path.join(root, "src/loop")); // src/loop -> root: a cycle
+    fs.symlinkSync(os.tmpdir(), path.join(root, "outside")); // would escape the root
+    fs.symlinkSync("missing.ts", path.join(root, "dangling.ts"));
+    expect(walk()).toEqual({
+      files: [expect.objectContaining({ path: "real.ts" }), expect.objectContaining({ path: "src/b.ts" })],
+      problems: [],
+      skippedSymlinks: 4,
+    });
+  });
+
+  it("does not count links that are excluded or inside pruned directories", () => {
+    write("a.ts");
+    write(".gitignore", "ignored-link.ts\n");
+    fs.mkdirSync(path.join(root, "node_modules/.bin"), { recursive: true });
+    fs.symlinkSync("../../a.ts", path.join(root, "node_modules/.bin/tool"));
+    fs.symlinkSync("a.ts", path.join(root, "excluded-link.ts"));
+    fs.symlinkSync("a.ts", path.join(root, "ignored-link.ts"));
+    fs.symlinkSync("a.ts", path.join(root, "counted-link.ts"));
+    expect(walk({ exclude: ["**/node_modules/**", "excluded-*"] }).skippedSymlinks).toBe(1);
+  });
+});
+
+describe("walkProject: I/O problems", () => {
+  it.skipIf(!chmodBlocksReads)("reports a chmod 000 directory as EACCES and walks on", () => {
+    for (const rel of ["a.ts", "locked/x.ts", "z/z.ts"]) write(rel);
+    fs.chmodSync(path.join(root, "locked"), 0o000);
+    undo.push(() => fs.chmodSync(path.join(root, "locked"), 0o700));
+    const result = walk();
+    expect(result.files.map((f) => f.path)).toEqual(["a.ts", "z/z.ts"]);
+    expect(result.problems).toEqual([{ path: "locked", error: "EACCES: permission denied" }]);
+  });
+
+  it.skipIf(!isLinux)("reports a directory that cannot be read (path over PATH_MAX) and walks on, also as root", () => {
+    for (const rel of ["a.ts", "z/z.ts"]) write(rel);
+    const chain = longChain("deep", 4200, ["f.ts"]);
+    const result = walk();
+    expect(result.files.map((f) => f.path)).toEqual(["a.ts", "z/z.ts"]);
+    expect(result.problems).toEqual([{ path: firstTooLong(chain), error: "ENAMETOOLONG: name too long" }]);
+  });
+
+  it.skipIf(!isLinux)("reports a file whose stat fails (path over PATH_MAX) and walks on", () => {
+    write("a.ts");
+    // The directory is readable (4080 chars); its 20-char file name takes the path past PATH_MAX.
+    const name = "f".repeat(17) + ".ts";
+    const chain = longChain("", 4080, [name, "ok.ts"]);
+    const deepest = chain[chain.length - 1]!;
+    const result = walk();
+    expect(result.files.map((f) => f.path)).toEqual([`${deepest}/ok.ts`, "a.ts"]); // "L…" sorts before "a"
+    expect(result.problems).toEqual([{ path: `${deepest}/${name}`, error: "ENAMETOOLONG: name too long" }]);
+  });
+
+  it.skipIf(!rawNamesSupported)(
+    "reports a listed file that stat cannot find (ENOENT, as for a file deleted after readdir): provoked with a non-UTF-8 name",
+    () => {
+      // readdir decodes the name lossily (0xFF -> U+FFFD), so stat looks up a name that does not exist,
+      // exactly like a file that vanished between readdir and stat.
+      write("a.ts");
+      write("sub/b.ts");
+      fs.writeFileSync(Buffer.concat([Buffer.from(path.join(root, "sub", "bad")), Buffer.from([0xff]), Buffer.from(".ts")]), "x");
+      const result = walk();
+      expect(result.files.map((f) => f.path)).toEqual(["a.ts", "sub/b.ts"]);
+      expect(result.problems).toEqual([{ path: "sub/bad\uFFFD.ts", error: "ENOENT: no such file or directory" }]);
+    },
+  );
+
+  it("throws READ_FAILED when the root itself cannot be read", () => {
+    const missing = path.join(root, "missing");
+    const read = (dir: string) => () => walkProject({ root: dir, extensions: [".ts"], exclude: compileGlobs([]), respectGitignore: true, skipDirs: [] });
+    expect(read(missing)).toThrow(MastError);
+    expect(read(missing)).toThrow(expect.objectContaining({ code: "READ_FAILED" }));
+    write("file.ts");
+    expect(read(path.join(root, "file.ts"))).toThrow(expect.objectContaining({ code: "READ_FAILED" }));
+  });
+});
+
+describe("walkProject: determinism", () => {
+  it("sorts by plain code-unit order and two walks are equal", () => {
+    for (const rel of ["b.ts", "a0.ts", "a/b.ts", "a.ts", "a-b.ts", "B.ts", "é.ts", "\uFF61.ts", "\u{1F600}.ts", "z/y/x.ts"]) write(rel);
+    const first = walk();
+    expect(first.files.map((f) => f.path)).toEqual([
+      "B.ts",
+      "a-b.ts", // '-' 0x2D
+      "a.ts", // '.' 0x2E
+      "a/b.ts", // '/' 0x2F
+      "a0.ts", // '0' 0x30
+      "b.ts",
+      "z/y/x.ts",
+      "é.ts", // U+00E9
+      "\u{1F600}.ts", // surrogate 0xD83D sorts before U+FF61 by code unit (not by code point)
+      "\uFF61.ts",
+    ]);
+    expect(walk()).toEqual(first);
+  });
+});

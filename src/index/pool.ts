@@ -1,13 +1,16 @@
-// The parse pool: worker threads that turn files into extractions while the main thread writes.
+// The parse pool: worker threads turn files into extractions while the main thread writes.
+// Results come back in task order through a bounded window, so memory stays flat on big trees.
 // Small work sets (and runs from TypeScript sources, where no compiled worker exists) parse inline.
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { errorMessage } from "../base/errors.js";
 import { runParseTask, type ParseOutcome, type ParseTask } from "./parse-task.js";
 
 export interface ParsePool {
-  run(task: ParseTask): Promise<ParseOutcome>;
+  /** Parses every task; yields outcomes in task order. */
+  map(tasks: readonly ParseTask[]): AsyncGenerator<ParseOutcome>;
   close(): Promise<void>;
   readonly threads: number;
 }
@@ -16,59 +19,80 @@ const WORKER_FILE = fileURLToPath(new URL("./worker.js", import.meta.url));
 
 /** Below this many files a run parses inline: starting workers costs more than it saves. */
 export const INLINE_MAX_FILES = 24;
+/** Tasks in flight per thread: enough to keep workers busy while the writer catches up. */
+const WINDOW_PER_THREAD = 8;
 
 export function defaultThreadCount(): number {
   return Math.max(1, Math.min(8, availableParallelism()));
 }
 
+const inlinePool: ParsePool = {
+  threads: 0,
+  async *map(tasks) {
+    for (const task of tasks) yield runParseTask(task);
+  },
+  close: async () => undefined,
+};
+
 export function createParsePool(files: number, threads = defaultThreadCount()): ParsePool {
-  if (files <= INLINE_MAX_FILES || threads < 1 || !existsSync(WORKER_FILE)) {
-    return { threads: 0, run: async (task) => runParseTask(task), close: async () => undefined };
-  }
+  if (files <= INLINE_MAX_FILES || threads < 1 || !existsSync(WORKER_FILE)) return inlinePool;
   const n = Math.min(threads, files);
-  const workers: Worker[] = [];
-  const idle: Worker[] = [];
-  const queue: Array<{ id: number; task: ParseTask }> = [];
-  const pending = new Map<number, { resolve: (o: ParseOutcome) => void; reject: (e: Error) => void; worker?: Worker }>();
-  let nextId = 0;
+  const workers = Array.from({ length: n }, () => new Worker(WORKER_FILE));
+  const idle = [...workers];
+  const dead = new Set<Worker>();
+  const waiting: Array<{ id: number; task: ParseTask; settle: (o: ParseOutcome) => void }> = [];
+  const running = new Map<Worker, { id: number; task: ParseTask; settle: (o: ParseOutcome) => void }>();
   const dispatch = () => {
-    while (idle.length && queue.length) {
-      const w = idle.pop()!;
-      const job = queue.shift()!;
-      pending.get(job.id)!.worker = w;
-      w.postMessage(job);
+    while (waiting.length) {
+      const w = idle.pop();
+      if (!w) {
+        if (dead.size === workers.length) {
+          // Every worker crashed: finish the remaining work inline.
+          for (const job of waiting.splice(0)) job.settle(runParseTask(job.task));
+        }
+        return;
+      }
+      const job = waiting.shift()!;
+      running.set(w, job);
+      w.postMessage({ id: job.id, task: job.task });
     }
   };
-  for (let i = 0; i < n; i++) {
-    const w = new Worker(WORKER_FILE);
+  for (const w of workers) {
     w.on("message", (msg: { id: number; outcome: ParseOutcome }) => {
-      const p = pending.get(msg.id);
-      pending.delete(msg.id);
+      const job = running.get(w);
+      running.delete(w);
       idle.push(w);
-      p?.resolve(msg.outcome);
+      job?.settle(msg.outcome);
       dispatch();
     });
     w.on("error", (err) => {
-      // A crashed worker fails the tasks it held; the run counts them as parse errors.
-      for (const [id, p] of pending) {
-        if (p.worker === w) {
-          pending.delete(id);
-          p.reject(err);
-        }
-      }
+      // A crashed worker fails the file it held (a counted error); the rest go to live workers.
+      dead.add(w);
+      const job = running.get(w);
+      running.delete(w);
+      job?.settle({ kind: "read_error", path: job.task.path, error: `parse worker crashed: ${errorMessage(err)}` });
+      dispatch();
     });
-    workers.push(w);
-    idle.push(w);
   }
+  let nextId = 0;
+  const submit = (task: ParseTask) =>
+    new Promise<ParseOutcome>((settle) => {
+      waiting.push({ id: nextId++, task, settle });
+      dispatch();
+    });
   return {
     threads: n,
-    run: (task) =>
-      new Promise<ParseOutcome>((resolve, reject) => {
-        const id = nextId++;
-        pending.set(id, { resolve, reject });
-        queue.push({ id, task });
-        dispatch();
-      }),
+    async *map(tasks) {
+      const window = n * WINDOW_PER_THREAD;
+      const inFlight: Array<Promise<ParseOutcome>> = [];
+      let next = 0;
+      while (next < tasks.length && inFlight.length < window) inFlight.push(submit(tasks[next++]!));
+      while (inFlight.length) {
+        const outcome = await inFlight.shift()!;
+        if (next < tasks.length) inFlight.push(submit(tasks[next++]!));
+        yield outcome;
+      }
+    },
     close: async () => {
       await Promise.all(workers.map((w) => w.terminate()));
     },

@@ -146,14 +146,10 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
     const pool = createParsePool(work.length, options.threads);
     threads = pool.threads;
     const tasks: ParseTask[] = work.map((f) => ({ path: f.path, abs: join(config.project_root, f.path), options: extractOptions, maxFileBytes: config.max_file_bytes }));
-    const outcomes = tasks.map((t) =>
-      pool.run(t).catch((err: unknown): ParseOutcome => ({ kind: "read_error", path: t.path, error: `parse worker failed: ${String(err)}` })),
-    );
     let done = 0;
     try {
       // Written strictly in path order, so two runs over one tree build the same store.
-      for (const pending of outcomes) {
-        const outcome = await pending;
+      for await (const outcome of pool.map(tasks)) {
         applyOutcome(store, outcome, stamps.get(outcome.path)?.fingerprint ?? null, mode, counts, problems);
         done++;
         options.onProgress?.({ done, total: work.length, bytes: counts.bytes });

@@ -21,15 +21,17 @@ export interface ChunkDraft {
 }
 
 export interface SourceLines {
-  /** Line i (1-based) is lines[i - 1], without its newline. */
+  /** Line i (1-based) is lines[i - 1], without its line terminator. */
   readonly lines: readonly string[];
+  /** Offset in the original text where line i starts is lineStarts[i - 1] (see base/text.ts lineStarts). */
+  readonly lineStarts: readonly number[];
 }
 
 export interface MaterializeOptions {
   readonly chunkSplitThreshold: number;
   readonly contextLines: number;
-  /** Identifier bag for one emitted piece of a draft (its line window). */
-  readonly identifiers: (draft: ChunkDraft, startLine: number, endLine: number) => readonly string[];
+  /** Identifier bag for one emitted piece of a draft: the source text between two offsets of the original text. */
+  readonly identifiers: (draft: ChunkDraft, fromOffset: number, toOffset: number) => readonly string[];
 }
 
 /** Line windows of a declaration: one window, or overlapping windows when it exceeds the threshold. */
@@ -50,21 +52,32 @@ interface Piece {
   endLine: number;
   contentStartLine: number;
   content: string;
+  /** Where the content sits in the file: first line and column, last line and end column (exclusive). */
+  from: [number, number];
+  to: [number, number];
 }
 
-/** Cuts text that exceeds the character cap at line boundaries, and inside a line only when one line alone exceeds it. */
-function capPieces(lines: readonly string[], firstLine: number, spanStart: number, spanEnd: number): Piece[] {
+/**
+ * Cuts text that exceeds the character cap at line boundaries, and inside a line only when one line alone exceeds it.
+ * A line over the cap is stored once per file: `emittedLong` holds the ones already cut, which later pieces skip
+ * (in a minified file every declaration shares one line; re-storing it per declaration is quadratic).
+ */
+function capPieces(lines: readonly string[], firstLine: number, spanStart: number, spanEnd: number, emittedLong: Set<number>): Piece[] {
   const pieces: Piece[] = [];
+  // Pieces are labelled with lines inside the span, so a long context line never reports lines outside it.
+  const clamp = (line: number) => Math.max(spanStart, Math.min(line, spanEnd));
   let buf: string[] = [];
   let bufChars = 0;
   let bufFirst = firstLine;
   const flush = (lastLine: number) => {
     if (buf.length === 0) return;
     pieces.push({
-      startLine: Math.max(spanStart, Math.min(bufFirst, spanEnd)),
-      endLine: Math.min(spanEnd, Math.max(lastLine, spanStart)),
+      startLine: clamp(bufFirst),
+      endLine: clamp(lastLine),
       contentStartLine: bufFirst,
       content: buf.join("\n"),
+      from: [bufFirst, 0],
+      to: [lastLine, buf[buf.length - 1]!.length],
     });
     buf = [];
     bufChars = 0;
@@ -73,18 +86,15 @@ function capPieces(lines: readonly string[], firstLine: number, spanStart: numbe
     const lineNo = firstLine + i;
     if (line.length > MAX_CHUNK_CHARS) {
       flush(lineNo - 1);
+      if (emittedLong.has(lineNo)) return;
+      emittedLong.add(lineNo);
       for (let off = 0; off < line.length; off += MAX_CHUNK_CHARS) {
-        // Clamped to the span like flush(): an over-cap context line must not report lines outside it.
-        const inSpan = Math.max(spanStart, Math.min(lineNo, spanEnd));
-        pieces.push({ startLine: inSpan, endLine: inSpan, contentStartLine: lineNo, content: line.slice(off, off + MAX_CHUNK_CHARS) });
+        const end = Math.min(line.length, off + MAX_CHUNK_CHARS);
+        pieces.push({ startLine: clamp(lineNo), endLine: clamp(lineNo), contentStartLine: lineNo, content: line.slice(off, end), from: [lineNo, off], to: [lineNo, end] });
       }
-      bufFirst = lineNo + 1;
       return;
     }
-    if (bufChars + line.length + 1 > MAX_CHUNK_CHARS) {
-      flush(lineNo - 1);
-      bufFirst = lineNo;
-    }
+    if (buf.length > 0 && bufChars + line.length + 1 > MAX_CHUNK_CHARS) flush(lineNo - 1);
     if (buf.length === 0) bufFirst = lineNo;
     buf.push(line);
     bufChars += line.length + 1;
@@ -98,6 +108,22 @@ export function materializeChunks(filePath: string, source: SourceLines, drafts:
   const chunks: Chunk[] = [];
   const idsUsed = new Map<number, number>();
   const lineCount = source.lines.length;
+  const offset = (line: number, col: number) => (source.lineStarts[line - 1] ?? 0) + col;
+  const lineEnd = (line: number) => offset(line, source.lines[line - 1]?.length ?? 0);
+  const emittedLong = new Set<number>();
+  // Context lines are a convenience: the expansion stops before a line over the cap (a minified line
+  // is stored once, by the declarations on it, not again as every neighbour's context).
+  const fits = (line: number) => (source.lines[line - 1]?.length ?? 0) <= MAX_CHUNK_CHARS;
+  const expandUp = (s: number, ctx: number) => {
+    let from = s;
+    while (from > 1 && s - from < ctx && fits(from - 1)) from--;
+    return from;
+  };
+  const expandDown = (e: number, ctx: number) => {
+    let to = e;
+    while (to < lineCount && to - e < ctx && fits(to + 1)) to++;
+    return to;
+  };
   const idFor = (line: number) => {
     const n = idsUsed.get(line) ?? 0;
     idsUsed.set(line, n + 1);
@@ -111,15 +137,20 @@ export function materializeChunks(filePath: string, source: SourceLines, drafts:
       isExported: draft.isExported,
     };
     if (draft.synthesized !== undefined) {
-      chunks.push({
-        ...base,
-        chunkId: idFor(draft.startLine),
-        startLine: draft.startLine,
-        endLine: draft.endLine,
-        content: draft.synthesized,
-        contentStartLine: draft.startLine,
-        part: 0,
-        identifiers: options.identifiers(draft, draft.startLine, draft.endLine),
+      // Never split by lines or expanded; cut only when over the character cap (a minified class).
+      const identifiers = options.identifiers(draft, offset(draft.startLine, 0), lineEnd(draft.endLine));
+      cutText(draft.synthesized).forEach((content, part) => {
+        chunks.push({
+          ...base,
+          chunkId: idFor(draft.startLine),
+          startLine: draft.startLine,
+          endLine: draft.endLine,
+          content,
+          // A synthesized outline opens with the attached doc comment when there is one.
+          contentStartLine: part === 0 ? (draft.docStartLine ?? draft.startLine) : draft.startLine,
+          part,
+          identifiers,
+        });
       });
       continue;
     }
@@ -127,10 +158,10 @@ export function materializeChunks(filePath: string, source: SourceLines, drafts:
     let part = 0;
     windows.forEach(([s, e], w) => {
       const ctx = draft.noContext ? 0 : options.contextLines;
-      let from = w === 0 ? Math.max(1, s - ctx) : s;
+      let from = w === 0 ? expandUp(s, ctx) : s;
       if (w === 0 && draft.docStartLine !== undefined) from = Math.min(from, draft.docStartLine);
-      const to = w === windows.length - 1 ? Math.min(lineCount, e + ctx) : e;
-      for (const piece of capPieces(source.lines.slice(from - 1, to), from, s, e)) {
+      const to = w === windows.length - 1 ? expandDown(e, ctx) : e;
+      for (const piece of capPieces(source.lines.slice(from - 1, to), from, s, e, emittedLong)) {
         chunks.push({
           ...base,
           chunkId: idFor(piece.startLine),
@@ -139,10 +170,40 @@ export function materializeChunks(filePath: string, source: SourceLines, drafts:
           content: piece.content,
           contentStartLine: piece.contentStartLine,
           part: part++,
-          identifiers: options.identifiers(draft, piece.startLine, piece.endLine),
+          // The bag covers the piece's text inside the declaration's span (context lines excluded).
+          identifiers: options.identifiers(
+            draft,
+            Math.max(offset(...piece.from), offset(s, 0)),
+            Math.min(offset(...piece.to), lineEnd(e)),
+          ),
         });
       }
     });
   }
   return chunks;
+}
+
+/** Text cut into pieces of at most the character cap: at line breaks, and inside a line only when it alone is over. */
+function cutText(text: string): string[] {
+  if (text.length <= MAX_CHUNK_CHARS) return [text];
+  const pieces: string[] = [];
+  let buf: string[] = [];
+  let chars = 0;
+  const flush = () => {
+    if (buf.length > 0) pieces.push(buf.join("\n"));
+    buf = [];
+    chars = 0;
+  };
+  for (const line of text.split("\n")) {
+    if (line.length > MAX_CHUNK_CHARS) {
+      flush();
+      for (let off = 0; off < line.length; off += MAX_CHUNK_CHARS) pieces.push(line.slice(off, off + MAX_CHUNK_CHARS));
+      continue;
+    }
+    if (buf.length > 0 && chars + 1 + line.length > MAX_CHUNK_CHARS) flush();
+    chars += (buf.length > 0 ? 1 : 0) + line.length;
+    buf.push(line);
+  }
+  flush();
+  return pieces;
 }

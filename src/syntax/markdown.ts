@@ -1,7 +1,7 @@
 // Markdown extraction: a line scan (no parser) that cuts a `.md` file into `doc` chunks, one per
 // ATX heading of level <= markdown_heading_depth plus an optional preamble, each named by its
 // heading path. Docs have no graph presence: no symbols, imports or identifiers.
-import { countLines } from "../base/text.js";
+import { countLines, lineStarts } from "../base/text.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import type { ExtractOptions, FileExtraction } from "./types.js";
 
@@ -106,7 +106,7 @@ export function extractMarkdown(filePath: string, text: string, options: Extract
     ancestors.push(h);
   });
 
-  const chunks = materializeChunks(filePath, { lines }, drafts, {
+  const chunks = materializeChunks(filePath, { lines, lineStarts: lineStarts(text) }, drafts, {
     chunkSplitThreshold: options.chunkSplitThreshold,
     contextLines: options.contextLines,
     identifiers: () => [],

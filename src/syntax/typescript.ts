@@ -2,10 +2,11 @@
 // class shells and per-method chunks, the two-pass `is_exported` walk, symbols with signatures,
 // docs and stability hashes, imports, and the per-chunk identifier bags.
 import { sha256 } from "../base/hash.js";
+import { lineStarts } from "../base/text.js";
 import type { Grammar, Language } from "../lang/languages.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { parseSource, type SyntaxNode, type Tree } from "./parser.js";
-import type { ExtractOptions, FileExtraction, ImportRecord, SymbolKind, SymbolRecord } from "./types.js";
+import { MAX_CHUNK_CHARS, type ExtractOptions, type FileExtraction, type ImportRecord, type SymbolKind, type SymbolRecord } from "./types.js";
 
 /** Leaf node types whose text is an identifier token in the identifier_fts bag. */
 const IDENTIFIER_TYPES = new Set([
@@ -38,7 +39,6 @@ interface Decl {
 }
 
 interface Token {
-  line: number;
   index: number;
   text: string;
 }
@@ -78,12 +78,21 @@ class FileExtractor {
 
   run(): FileExtraction {
     this.collectTokensAndCalls();
-    this.walkTopLevel();
-    this.applyExportClauses();
-    const chunks = materializeChunks(this.filePath, { lines: this.lines }, this.drafts, {
+    if (this.isMinified()) {
+      // Minified code: one block chunk (cut into pieces by the character cap), imports, no declarations.
+      for (const stmt of this.tree.rootNode.namedChildren) {
+        if (stmt.type === "import_statement") this.recordImport(stmt);
+        else if (stmt.type === "export_statement") this.recordExportSource(stmt);
+      }
+      this.drafts.push({ startLine: 1, endLine: Math.max(1, this.lines.length), chunkType: "block", symbolName: null, parentSymbol: null, isExported: false, noContext: true });
+    } else {
+      this.walkTopLevel();
+      this.applyExportClauses();
+    }
+    const chunks = materializeChunks(this.filePath, { lines: this.lines, lineStarts: lineStarts(this.text) }, this.drafts, {
       chunkSplitThreshold: this.options.chunkSplitThreshold,
       contextLines: this.options.contextLines,
-      identifiers: (draft, s, e) => this.bag(draft, s, e),
+      identifiers: (draft, from, to) => this.bag(draft, from, to),
     });
     this.imports.sort((a, b) => a.line - b.line);
     return {
@@ -96,14 +105,31 @@ class FileExtractor {
     };
   }
 
+  /**
+   * A file is minified when a line longer than the chunk character cap starts several top-level
+   * statements: chunking it by declaration would repeat that line in every declaration's chunk.
+   */
+  private isMinified(): boolean {
+    const startsPerLongLine = new Map<number, number>();
+    for (const stmt of this.tree.rootNode.namedChildren) {
+      const row = stmt.startPosition.row;
+      if ((this.lines[row]?.length ?? 0) <= MAX_CHUNK_CHARS) continue;
+      const n = (startsPerLongLine.get(row) ?? 0) + 1;
+      if (n > 1) return true;
+      startsPerLongLine.set(row, n);
+    }
+    return false;
+  }
+
   // ---- whole-tree pass: identifier tokens and require()/import() calls ----
 
   private collectTokensAndCalls(): void {
     const cursor = this.tree.walk();
     for (;;) {
       const type = cursor.nodeType;
-      if (IDENTIFIER_TYPES.has(type)) {
-        this.tokens.push({ line: cursor.startPosition.row + 1, index: cursor.startIndex, text: cursor.nodeText });
+      // A MISSING identifier (error recovery) is zero-width: no token.
+      if (IDENTIFIER_TYPES.has(type) && cursor.endIndex > cursor.startIndex) {
+        this.tokens.push({ index: cursor.startIndex, text: cursor.nodeText });
       } else if (type === "call_expression") {
         this.recordDynamicImport(cursor.currentNode);
       }
@@ -129,14 +155,16 @@ class FileExtractor {
     });
   }
 
-  private bag(draft: ChunkDraft, startLine: number, endLine: number): string[] {
-    const excluded = this.bagExclusions.get(draft as Draft);
+  /** Distinct identifier tokens between two offsets, minus the draft's excluded ranges (sorted, disjoint). */
+  private bag(draft: ChunkDraft, from: number, to: number): string[] {
+    const excluded = this.bagExclusions.get(draft as Draft) ?? [];
     const seen = new Set<string>();
-    let i = lowerBound(this.tokens, startLine);
-    for (; i < this.tokens.length; i++) {
+    let x = 0;
+    for (let i = lowerBound(this.tokens, from); i < this.tokens.length; i++) {
       const tok = this.tokens[i]!;
-      if (tok.line > endLine) break;
-      if (excluded && excluded.some(([from, to]) => tok.index >= from && tok.index < to)) continue;
+      if (tok.index >= to) break;
+      while (x < excluded.length && excluded[x]![1] <= tok.index) x++;
+      if (x < excluded.length && tok.index >= excluded[x]![0]) continue;
       seen.add(tok.text);
     }
     return [...seen];
@@ -167,13 +195,17 @@ class FileExtractor {
       pendingComments = [];
       const inner = declarationOf(stmt);
       if (inner?.type === "function_signature") {
-        const next = statements[i + 1];
+        // Comments between overloads (per-overload TSDoc, trailing notes) do not break the run.
+        let j = i + 1;
+        while (statements[j]?.type === "comment") j++;
+        const next = statements[j];
         const nextInner = next ? declarationOf(next) : null;
         const name = inner.childForFieldName("name")?.text;
         const continues = nextInner && (nextInner.type === "function_declaration" || nextInner.type === "function_signature");
         if (continues && nextInner.childForFieldName("name")?.text === name) {
           if (!overloads.length) overloadDoc = doc;
           overloads.push(stmt);
+          i = j - 1; // the skipped comments lie inside the merged chunk
           continue;
         }
       }
@@ -203,7 +235,7 @@ class FileExtractor {
         // `export default <expression>`: an anonymous default export named after the file.
         this.flushGroup();
         const draft = this.addDraft(stmt, "export", this.fileStem(), true, doc);
-        this.addSymbol(stmt, "const", this.fileStem(), true, doc, { signature: firstLine(stmt.text), body: stmt.text });
+        this.addSymbol(stmt, "const", this.fileStem(), true, doc, { signature: firstLine(stmt.text), body: this.nodeText(stmt) });
         void draft;
         return;
       }
@@ -241,9 +273,9 @@ class FileExtractor {
         this.flushGroup();
         const draft = this.addDraft(outer, decl.type === "interface_declaration" ? "interface" : "type", name, exported, doc);
         const sym = this.addSymbol(outer, decl.type === "interface_declaration" ? "interface" : "type", name, exported, doc, {
-          signature: outer.text,
-          declaration: body ? this.slice(outer.startIndex, body.startIndex).trimEnd() : outer.text,
-          body: body?.text ?? "",
+          signature: this.nodeText(outer),
+          declaration: body ? this.slice(outer.startIndex, body.startIndex).trimEnd() : this.nodeText(outer),
+          body: body ? this.nodeText(body) : "",
         });
         this.remember({ name, draft, symbol: sym, members: [] });
         return true;
@@ -262,11 +294,11 @@ class FileExtractor {
         const kind: SymbolKind = decl.type === "enum_declaration" ? "enum" : "namespace";
         this.flushGroup();
         const draft = this.addDraft(outer, "block", name, exported, doc);
-        const declaration = body ? this.slice(outer.startIndex, body.startIndex).trimEnd() : outer.text;
+        const declaration = body ? this.slice(outer.startIndex, body.startIndex).trimEnd() : this.nodeText(outer);
         const sym = this.addSymbol(outer, kind, name, exported, doc, {
-          signature: kind === "enum" ? outer.text : declaration,
+          signature: kind === "enum" ? this.nodeText(outer) : declaration,
           declaration,
-          body: body?.text ?? "",
+          body: body ? this.nodeText(body) : "",
         });
         this.remember({ name, draft, symbol: sym, members: [] });
         return true;
@@ -287,10 +319,10 @@ class FileExtractor {
     this.flushGroup();
     const draft = this.addDraft(outer, "function", name, exported, doc, start, body);
     const signatureEnd = body ? body.startIndex : outer.endIndex;
+    // The signature (and so the declaration hash) spans every overload before the implementation.
     const sym = this.addSymbol(outer, "function", name, exported, doc, {
       signature: this.slice(start.startIndex, signatureEnd).trimEnd(),
-      declaration: this.slice(outer.startIndex, signatureEnd).trimEnd(),
-      body: body?.text ?? "",
+      body: body ? this.nodeText(body) : "",
     });
     sym.line = start.startPosition.row + 1;
     this.remember({ name, draft, symbol: sym, members: [] });
@@ -310,22 +342,23 @@ class FileExtractor {
       const signatureEnd = body ? body.startIndex : outer.endIndex;
       const sym = this.addSymbol(outer, "function", name, exported, doc, {
         signature: this.slice(outer.startIndex, signatureEnd).trimEnd(),
-        body: body?.text ?? "",
+        body: body ? this.nodeText(body) : "",
       });
       this.remember({ name, draft, symbol: sym, members: [] });
       return;
     }
     const isConst = decl.type === "lexical_declaration" && decl.child(0)?.type === "const";
-    const draft = this.addDraft(outer, "block", only ? only.childForFieldName("name")!.text : null, only ? exported : false, doc);
+    // A declaration of several names (or a destructuring) is an unnamed block; it is still exported
+    // when it carries the `export` modifier (§6.1).
+    const draft = this.addDraft(outer, "block", only ? only.childForFieldName("name")!.text : null, exported, doc);
     for (const d of named) {
       const name = d.childForFieldName("name")!.text;
       const value = d.childForFieldName("value");
       const declaration = (this.keywordPrefix(outer, decl) + this.slice(d.startIndex, value ? value.startIndex : d.endIndex)).replace(/\s*=\s*$/, "").trimEnd();
-      const sym = this.addSymbol(d, isConst ? "const" : "variable", name, exported, doc, { signature: declaration, body: value?.text ?? "" });
+      const sym = this.addSymbol(d, isConst ? "const" : "variable", name, exported, doc, { signature: declaration, body: value ? this.nodeText(value) : "" });
       sym.line = d.startPosition.row + 1;
       this.remember({ name, draft, symbol: sym, members: [] });
     }
-    if (!only && draft.symbolName === null) draft.isExported = false;
   }
 
   private keywordPrefix(outer: SyntaxNode, decl: SyntaxNode): string {
@@ -366,14 +399,17 @@ class FileExtractor {
         const memberDoc = attachedDoc(pendingDoc, start).filter(isDocComment);
         pendingDoc = [];
         pendingDecorators = [];
-        const member = this.classMember(m, start, className, exported, memberDoc, members[i + 1]);
+        // Overload signatures merge into the implementation that ends their run (comments and the
+        // implementation's decorators may sit between them): one member spanning from `start`.
+        const impl = m.type === "method_signature" ? overloadImplementation(members, i) : -1;
+        if (impl !== -1) i = impl;
+        const member = this.classMember(members[i]!, start, className, exported, memberDoc);
         if (!member) continue;
-        if (member.signature === null) continue; // an overload merged into the next member
         const lineIndent = indentOf(this.lines[start.startPosition.row] ?? "");
         for (const d of this.docLines(memberDoc)) outline.push(d);
         const sigLines = member.signature.split("\n");
         outline.push(lineIndent + sigLines[0], ...sigLines.slice(1));
-        memberHashes.push(member.signature + "\n" + memberDoc.map((d) => d.text).join("\n"));
+        memberHashes.push(member.signature + "\n" + memberDoc.map((d) => this.nodeText(d)).join("\n"));
         if (member.bodyRange) exclusions.push(member.bodyRange);
         if (member.member) decl_.members.push(member.member);
       }
@@ -386,15 +422,14 @@ class FileExtractor {
     this.remember(decl_);
   }
 
-  /** One class member: its outline signature, and for methods a chunk and a symbol. */
+  /** One class member starting at `start` (its first decorator or overload): its outline signature, and for methods a chunk and a symbol. */
   private classMember(
     m: SyntaxNode,
     start: SyntaxNode,
     className: string,
     classExported: boolean,
     doc: SyntaxNode[],
-    next: SyntaxNode | undefined,
-  ): { signature: string | null; bodyRange: [number, number] | null; member: Member | null } | null {
+  ): { signature: string; bodyRange: [number, number] | null; member: Member | null } | null {
     const nameNode = m.childForFieldName("name") ?? m.childForFieldName("property");
     const name = nameNode?.text ?? null;
     const isPrivate = nameNode?.type === "private_property_identifier" || m.namedChildren.some((c) => c.type === "accessibility_modifier" && c.text === "private");
@@ -406,13 +441,9 @@ class FileExtractor {
         isMethod = true;
         break;
       case "method_signature":
-      case "abstract_method_signature": {
-        if (next && next.type === "method_definition" && (next.childForFieldName("name")?.text ?? null) === name) {
-          return { signature: null, bodyRange: null, member: null };
-        }
+      case "abstract_method_signature":
         isMethod = true;
         break;
-      }
       case "public_field_definition":
       case "field_definition": {
         const value = m.childForFieldName("value");
@@ -428,29 +459,22 @@ class FileExtractor {
         break;
       }
       case "class_static_block":
-        return { signature: "static { … }", bodyRange: [m.startIndex, m.endIndex], member: null };
+        // Not decomposed into a chunk, so its identifiers stay in the shell's bag (no body range).
+        return { signature: "static { … }", bodyRange: null, member: null };
       default:
-        return { signature: this.slice(start.startIndex, m.endIndex).trim(), bodyRange: null, member: null };
+        return { signature: this.slice(start.startIndex, m.endIndex).trim().replace(/;$/, "") + ";", bodyRange: null, member: null };
     }
     if (!isMethod || name === null) return null;
-    // Overload signatures directly before this implementation extend its span.
-    let spanStart = start;
-    let prev = start.previousNamedSibling;
-    while (prev && (prev.type === "method_signature" || prev.type === "decorator") && (prev.type === "decorator" || prev.childForFieldName("name")?.text === name)) {
-      spanStart = prev;
-      prev = prev.previousNamedSibling;
-    }
     const signature = (body ? this.slice(start.startIndex, body.startIndex) : this.slice(start.startIndex, m.endIndex)).trimEnd().replace(/;$/, "") + ";";
     const qualified = `${className}.${name}`;
     const exported = classExported && !isPrivate;
-    const docNodes = spanStart === start ? doc : precedingDoc(spanStart).filter(isDocComment);
-    const draft = this.addDraft(m, "method", qualified, exported, docNodes, spanStart, body, className);
-    const sym = this.addSymbol(m, "method", qualified, exported, docNodes, {
+    const draft = this.addDraft(m, "method", qualified, exported, doc, start, body, className);
+    const sym = this.addSymbol(m, "method", qualified, exported, doc, {
       signature: signature.slice(0, -1),
-      body: body?.text ?? "",
+      body: body ? this.nodeText(body) : "",
     });
     sym.parent = className;
-    sym.line = spanStart.startPosition.row + 1;
+    sym.line = start.startPosition.row + 1;
     const bodyRange: [number, number] | null = body ? [body.startIndex, body.endIndex] : null;
     return { signature, bodyRange, member: { draft, symbol: sym, isPrivate } };
   }
@@ -633,7 +657,7 @@ class FileExtractor {
       endLine: endLineOf(node),
       isExported,
       signature: parts.signature,
-      doc: doc.length ? doc.map((d) => d.text).join("\n") : null,
+      doc: doc.length ? doc.map((d) => this.nodeText(d)).join("\n") : null,
       declarationHash: sha256(parts.declaration ?? parts.signature),
       bodyHash: sha256(parts.body),
       parent: null,
@@ -685,6 +709,11 @@ class FileExtractor {
     return this.text.slice(from, to).replace(/\r\n/g, "\n");
   }
 
+  /** A node's source text with CRLF normalized, so stored strings and hashes ignore line endings. */
+  private nodeText(node: SyntaxNode): string {
+    return this.slice(node.startIndex, node.endIndex);
+  }
+
   private fileStem(): string {
     const base = this.filePath.slice(this.filePath.lastIndexOf("/") + 1);
     const dot = base.lastIndexOf(".");
@@ -721,14 +750,19 @@ function attachedDoc(comments: SyntaxNode[], node: SyntaxNode): SyntaxNode[] {
   return out;
 }
 
-function precedingDoc(node: SyntaxNode): SyntaxNode[] {
-  const comments: SyntaxNode[] = [];
-  let prev = node.previousNamedSibling;
-  while (prev && prev.type === "comment") {
-    comments.unshift(prev);
-    prev = prev.previousNamedSibling;
+/**
+ * When class member `i` is a method overload signature: the index of the implementation its run of
+ * same-name overloads ends in (skipping comments and decorators in between), else -1.
+ */
+function overloadImplementation(members: SyntaxNode[], i: number): number {
+  const name = members[i]!.childForFieldName("name")?.text;
+  for (let k = i + 1; k < members.length; k++) {
+    const n = members[k]!;
+    if (n.type === "comment" || n.type === "decorator") continue;
+    if (n.type === "method_signature" && n.childForFieldName("name")?.text === name) continue;
+    return n.type === "method_definition" && n.childForFieldName("name")?.text === name ? k : -1;
   }
-  return attachedDoc(comments, node);
+  return -1;
 }
 
 /** Docs are `/** ... *\/` blocks or `//` line comments (spec §10.2); plain `/* *\/` blocks are not. */
@@ -771,12 +805,12 @@ function indentOf(line: string): string {
   return /^[ \t]*/.exec(line)![0];
 }
 
-function lowerBound(tokens: Token[], line: number): number {
+function lowerBound(tokens: Token[], offset: number): number {
   let lo = 0;
   let hi = tokens.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (tokens[mid]!.line < line) lo = mid + 1;
+    if (tokens[mid]!.index < offset) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -1,0 +1,37 @@
+// Real projects on disk for tests: a temp directory seeded from a file map, with helpers to
+// edit it and resolve a config for it. Every project is removed after its test.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { resolveConfig, type ConfigOverrides, type ResolvedConfig } from "../../src/index/config.js";
+
+export interface TestProject {
+  readonly root: string;
+  write(path: string, content: string | Buffer): void;
+  remove(path: string): void;
+  config(overrides?: ConfigOverrides): ResolvedConfig;
+  cleanup(): void;
+}
+
+export function makeProject(files: Record<string, string | Buffer> = {}): TestProject {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "mast-test-")));
+  const project: TestProject = {
+    root,
+    write(path, content) {
+      const abs = join(root, path);
+      mkdirSync(dirname(abs), { recursive: true });
+      writeFileSync(abs, content);
+    },
+    remove(path) {
+      rmSync(join(root, path), { force: true });
+    },
+    config(overrides = {}) {
+      return resolveConfig(root, overrides);
+    },
+    cleanup() {
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+  for (const [path, content] of Object.entries(files)) project.write(path, content);
+  return project;
+}

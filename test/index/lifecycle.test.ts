@@ -1,0 +1,365 @@
+// The index lifecycle against real files and the real SQLite store: full and incremental runs,
+// incremental-equals-full, deterministic builds, deletion, content-hash freshness, the schema
+// guard, and every per-file failure (binary, invalid UTF-8, parse, write, vanished) counted.
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { runIndex, type IndexReport } from "../../src/index/run.js";
+import { readIndexJson, readManifest, statePaths } from "../../src/index/state.js";
+import { Store } from "../../src/store/db.js";
+import { makeProject, type TestProject } from "../helpers/project.js";
+import { dumpStore } from "../helpers/store-dump.js";
+
+const BASE_FILES: Record<string, string> = {
+  "src/auth.ts": [
+    "import { Repo } from './repo.js';",
+    "",
+    "/** Validates sessions. */",
+    "export class AuthService {",
+    "  constructor(private readonly repo: Repo) {}",
+    "",
+    "  /** Checks a token. */",
+    "  validate(token: string): boolean {",
+    "    return this.repo.find(token) !== null;",
+    "  }",
+    "}",
+    "",
+  ].join("\n"),
+  "src/repo.ts": ["export class Repo {", "  find(id: string): string | null {", "    return id.length ? id : null;", "  }", "}", ""].join("\n"),
+  "src/index.ts": ["export * from './auth.js';", "export { Repo as Repository } from './repo';", ""].join("\n"),
+  "docs/guide.md": ["# Guide", "", "Intro.", "", "## Setup", "", "Run it.", ""].join("\n"),
+};
+
+let projects: TestProject[] = [];
+let scratch: string[] = [];
+function project(files: Record<string, string | Buffer> = BASE_FILES): TestProject {
+  const p = makeProject(files);
+  projects.push(p);
+  return p;
+}
+afterEach(() => {
+  for (const p of projects) p.cleanup();
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+  projects = [];
+  scratch = [];
+});
+
+async function index(p: TestProject, mode: "full" | "incremental", stateDir = join(p.root, ".mast")): Promise<IndexReport> {
+  return runIndex(p.config({ stateDir }), { mode });
+}
+
+function graph(p: TestProject, stateDir = join(p.root, ".mast")): string {
+  return statePaths(stateDir).graphDb;
+}
+
+/** A fresh full build of the project's current tree in a separate state dir. */
+async function freshDump(p: TestProject): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), "mast-fresh-"));
+  scratch.push(dir);
+  await runIndex(p.config({ stateDir: dir }), { mode: "full" });
+  return dumpStore(statePaths(dir).graphDb);
+}
+
+describe("full index", () => {
+  it("indexes every file and writes the state files", async () => {
+    const p = project();
+    const report = await index(p, "full");
+    expect(report).toMatchObject({ mode: "full", files_walked: 4, files_indexed: 4, parse_errors: 0, write_errors: 0, read_errors: 0, file_count: 4 });
+    const paths = statePaths(join(p.root, ".mast"));
+    const idx = readIndexJson(paths)!;
+    expect(idx.schema_version).toBe("1.3.0");
+    expect(idx.file_count).toBe(4);
+    expect(idx.chunk_count).toBe(report.chunk_count);
+    expect(Object.keys(readManifest(paths))).toEqual(["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.ts"]);
+    expect(readManifest(paths)["src/repo.ts"]!.size).toBe(statSync(join(p.root, "src/repo.ts")).size);
+    expect(JSON.parse(readFileSync(paths.config, "utf8")).chunk_split_threshold).toBe(100);
+
+    const store = Store.open(paths.graphDb, { readonly: true });
+    try {
+      const rows = store.db
+        .prepare("SELECT c.chunk_type, c.symbol_name, c.start_line, c.end_line, c.is_exported FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = 'src/auth.ts' ORDER BY c.start_line, c.id")
+        .all();
+      expect(rows).toEqual([
+        { chunk_type: "block", symbol_name: null, start_line: 1, end_line: 1, is_exported: 0 },
+        { chunk_type: "class_shell", symbol_name: "AuthService", start_line: 4, end_line: 11, is_exported: 1 },
+        { chunk_type: "method", symbol_name: "AuthService.constructor", start_line: 5, end_line: 5, is_exported: 1 },
+        { chunk_type: "method", symbol_name: "AuthService.validate", start_line: 8, end_line: 10, is_exported: 1 },
+      ]);
+      // PARENT_OF edges: class → each method.
+      const parentOf = store.db
+        .prepare("SELECT a.name AS parent, b.name AS child FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = 'PARENT_OF' ORDER BY b.name")
+        .all();
+      expect(parentOf).toEqual([
+        { parent: "AuthService", child: "AuthService.constructor" },
+        { parent: "AuthService", child: "AuthService.validate" },
+        { parent: "Repo", child: "Repo.find" },
+      ]);
+      // Imports resolve `.js` specifiers to the .ts source; `export *` becomes a re_export_files row.
+      expect(store.db.prepare("SELECT module, resolved_path, kind, is_external FROM imports ORDER BY module").all()).toEqual([
+        { module: "./auth.js", resolved_path: "src/auth.ts", kind: "export_star", is_external: 0 },
+        { module: "./repo", resolved_path: "src/repo.ts", kind: "export_from", is_external: 0 },
+        { module: "./repo.js", resolved_path: "src/repo.ts", kind: "import", is_external: 0 },
+      ]);
+      expect(store.db.prepare("SELECT a.path AS barrel, b.path AS target FROM re_export_files r JOIN files a ON a.id = r.from_file_id JOIN files b ON b.id = r.to_file_id").all()).toEqual([
+        { barrel: "src/index.ts", target: "src/auth.ts" },
+      ]);
+      // Marker symbol for the aliased re-export.
+      expect(store.db.prepare("SELECT name, kind, reexport_module, reexport_name FROM symbols WHERE kind = 'export'").all()).toEqual([
+        { name: "Repository", kind: "export", reexport_module: "./repo", reexport_name: "Repo" },
+      ]);
+      // Both FTS indexes answer real queries.
+      const hit = store.db.prepare("SELECT symbol_name FROM chunk_fts WHERE chunk_fts MATCH ? ORDER BY bm25(chunk_fts) LIMIT 1").get('"Checks a token"') as { symbol_name: string };
+      expect(hit.symbol_name).toBe("AuthService.validate");
+      const ident = store.db
+        .prepare("SELECT c.symbol_name FROM identifier_fts t JOIN chunks c ON c.id = t.rowid WHERE identifier_fts MATCH ? ORDER BY c.symbol_name")
+        .all("find") as Array<{ symbol_name: string }>;
+      expect(ident.map((r) => r.symbol_name)).toEqual(["AuthService.validate", "Repo", "Repo.find"]);
+      // Markdown: doc chunks, no symbols, no identifiers.
+      expect(
+        store.db.prepare("SELECT c.symbol_name, c.chunk_type FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = 'docs/guide.md' ORDER BY c.start_line").all(),
+      ).toEqual([
+        { symbol_name: "guide.md > Guide", chunk_type: "doc" },
+        { symbol_name: "guide.md > Guide > Setup", chunk_type: "doc" },
+      ]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("two full builds of one tree are byte-for-byte the same store", async () => {
+    const p = project();
+    await index(p, "full", join(p.root, "s1"));
+    await index(p, "full", join(p.root, "s2"));
+    // Each build excludes only its own state dir; the other one holds no indexable files.
+    expect(readFileSync(graph(p, join(p.root, "s1")))).toEqual(readFileSync(graph(p, join(p.root, "s2"))));
+  });
+});
+
+describe("incremental index", () => {
+  it("equals a fresh full build after edits, additions, deletions and renames", async () => {
+    const p = project();
+    await index(p, "full");
+    p.write("src/repo.ts", ["export class Repo {", "  find(id: string): string | null {", "    return null;", "  }", "  /** new */", "  all(): string[] { return []; }", "}", ""].join("\n"));
+    p.write("src/extra.ts", "export const extra = () => 1;\nexport * from './repo.js';\n");
+    p.remove("docs/guide.md");
+    p.write("src/auth.ts", BASE_FILES["src/auth.ts"]!.replace("validate", "check"));
+    const report = await index(p, "incremental");
+    expect(report).toMatchObject({ mode: "incremental", files_indexed: 3, files_unchanged: 1, files_deleted: 1 });
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+  });
+
+  it("links an import to a file added later without re-parsing the importer", async () => {
+    const p = project({ "a.ts": "export * from './b';\nimport { b } from './b';\n" });
+    await index(p, "full");
+    p.write("b.ts", "export const b = 1;\n");
+    const report = await index(p, "incremental");
+    expect(report.files_indexed).toBe(1);
+    const store = Store.open(graph(p), { readonly: true });
+    try {
+      expect(store.db.prepare("SELECT resolved_path FROM imports ORDER BY line").pluck().all()).toEqual(["b.ts", "b.ts"]);
+      expect((store.db.prepare("SELECT count(*) AS n FROM re_export_files").get() as { n: number }).n).toBe(1);
+    } finally {
+      store.close();
+    }
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+  });
+
+  it("re-parses a file whose content changed even when size and mtime did not", async () => {
+    const p = project({ "a.ts": "export const a = 1;\n" });
+    await index(p, "full");
+    const abs = join(p.root, "a.ts");
+    const { mtime } = statSync(abs);
+    writeFileSync(abs, "export const b = 2;\n");
+    utimesSync(abs, mtime, mtime);
+    const report = await index(p, "incremental");
+    expect(report.files_indexed).toBe(1);
+    const store = Store.open(graph(p), { readonly: true });
+    try {
+      expect(store.db.prepare("SELECT name FROM symbols").pluck().all()).toEqual(["b"]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("does not re-parse a file that was only touched, but records its new mtime", async () => {
+    const p = project({ "a.ts": "export const a = 1;\n" });
+    await index(p, "full");
+    const abs = join(p.root, "a.ts");
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(abs, later, later);
+    const report = await index(p, "incremental");
+    expect(report).toMatchObject({ files_indexed: 0, files_unchanged: 1 });
+    expect(readManifest(statePaths(join(p.root, ".mast")))["a.ts"]!.mtime).toBe(statSync(abs).mtimeMs);
+  });
+
+  it("a no-change run touches nothing", async () => {
+    const p = project();
+    await index(p, "full");
+    const before = dumpStore(graph(p));
+    const report = await index(p, "incremental");
+    expect(report).toMatchObject({ files_indexed: 0, files_unchanged: 4, files_deleted: 0 });
+    expect(dumpStore(graph(p))).toBe(before);
+  });
+
+  it("drops files that become excluded", async () => {
+    const p = project();
+    await index(p, "full");
+    p.write("mast.config.json", JSON.stringify({ exclude_patterns: ["docs/**"] }));
+    const report = await index(p, "incremental");
+    expect(report.files_deleted).toBe(1);
+    expect(Object.keys(readManifest(statePaths(join(p.root, ".mast"))))).not.toContain("docs/guide.md");
+  });
+});
+
+describe("schema guard", () => {
+  it("wipes derived state and runs a full index when the schema version differs", async () => {
+    const p = project();
+    await index(p, "full");
+    const paths = statePaths(join(p.root, ".mast"));
+    const idx = JSON.parse(readFileSync(paths.indexJson, "utf8"));
+    writeFileSync(paths.indexJson, JSON.stringify({ ...idx, schema_version: "0.9.0" }));
+    const report = await index(p, "incremental");
+    expect(report).toMatchObject({ mode: "full", schema_reset: true, files_indexed: 4 });
+    expect(readIndexJson(paths)!.schema_version).toBe("1.3.0");
+  });
+
+  it("wipes a graph.db whose own schema version differs", async () => {
+    const p = project();
+    await index(p, "full");
+    const store = Store.open(graph(p));
+    store.setMeta("schema_version", "1.0.0");
+    store.close();
+    const report = await index(p, "incremental");
+    expect(report).toMatchObject({ mode: "full", schema_reset: true, files_indexed: 4 });
+  });
+});
+
+describe("bad input", () => {
+  it("skips binary files and files with NUL bytes, and counts them", async () => {
+    const p = project({ "ok.ts": "export const ok = 1;\n", "nul.ts": "export const a = 1;\0\n", "img.js": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]) });
+    const report = await index(p, "full");
+    expect(report).toMatchObject({ files_walked: 3, files_indexed: 1, skipped_binary: 2, parse_errors: 0 });
+    expect(Object.keys(readManifest(statePaths(join(p.root, ".mast"))))).toEqual(["ok.ts"]);
+  });
+
+  it("a file that turns binary loses its rows", async () => {
+    const p = project({ "a.ts": "export const a = 1;\n" });
+    await index(p, "full");
+    p.write("a.ts", Buffer.from("export const a = 1;\0"));
+    const report = await index(p, "incremental");
+    expect(report.skipped_binary).toBe(1);
+    expect(report.file_count).toBe(0);
+  });
+
+  it("decodes invalid UTF-8 with replacement characters and still indexes the file", async () => {
+    const p = project({ "bad.ts": Buffer.concat([Buffer.from("export function caf"), Buffer.from([0xe9]), Buffer.from("() { return 1; }\n")]) });
+    const report = await index(p, "full");
+    expect(report).toMatchObject({ files_indexed: 1, parse_errors: 0 });
+    const store = Store.open(graph(p), { readonly: true });
+    try {
+      expect(store.db.prepare("SELECT name FROM symbols").pluck().all()).toEqual(["caf\uFFFD"]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("splits a 5 MB minified bundle instead of dropping it", async () => {
+    const line = Array.from({ length: 300_000 }, (_, i) => `var v${i}=${i};`).join("");
+    expect(line.length).toBeGreaterThan(5_000_000);
+    const p = project({ "bundle.js": line + "\n" });
+    const report = await index(p, "full");
+    expect(report).toMatchObject({ files_indexed: 1, parse_errors: 0 });
+    const store = Store.open(graph(p), { readonly: true });
+    try {
+      const rows = store.db.prepare("SELECT length(content) AS len FROM chunks").all() as Array<{ len: number }>;
+      expect(Math.max(...rows.map((r) => r.len))).toBeLessThanOrEqual(32_768);
+      expect(rows.reduce((a, r) => a + r.len, 0)).toBeGreaterThanOrEqual(line.length);
+      expect(store.db.prepare("SELECT count(*) FROM chunk_fts WHERE chunk_fts MATCH ?").pluck().get('"v299999=299999"')).toBe(1);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("indexes 5,000-deep nesting without overflowing", async () => {
+    const depth = 5_000;
+    const p = project({
+      "arrays.ts": `export const deep = ${"[".repeat(depth)}1${"]".repeat(depth)};\n`,
+      "calls.js": `export function deep() { return ${"f(".repeat(depth)}1${")".repeat(depth)}; }\n`,
+      "blocks.ts": `export function blocks() {\n${"{\n".repeat(depth)}${"}\n".repeat(depth)}}\n`,
+    });
+    const report = await index(p, "full");
+    expect(report).toMatchObject({ files_indexed: 3, parse_errors: 0, write_errors: 0 });
+  });
+
+  it("counts a parse that exceeds its budget as a parse error, keeps it out of the manifest, and retries it next run", async () => {
+    const big = Array.from({ length: 8_000 }, (_, i) => `export function f${i}(a: number) { return a + ${i}; }`).join("\n");
+    const p = project({ "big.ts": big, "small.ts": "export const s = 1;\n", "mast.config.json": JSON.stringify({ parse_timeout_ms: 1 }) });
+    const report = await index(p, "full");
+    expect(report).toMatchObject({ parse_errors: 1, write_errors: 0, files_indexed: 1 });
+    expect(report.problems).toEqual([{ path: "big.ts", kind: "parse_error", message: "tree-sitter did not finish parsing within 1 ms" }]);
+    const paths = statePaths(join(p.root, ".mast"));
+    expect(Object.keys(readManifest(paths))).toEqual(["small.ts"]);
+    expect(readIndexJson(paths)!.parse_errors).toBe(1);
+    p.write("mast.config.json", JSON.stringify({ parse_timeout_ms: 60_000 }));
+    const retry = await index(p, "incremental");
+    expect(retry).toMatchObject({ parse_errors: 0, files_indexed: 1, files_unchanged: 1 });
+    expect(readIndexJson(paths)!.parse_errors).toBe(0);
+  });
+
+  it("counts a failed write as a write error, not a parse error, and retries it next run", async () => {
+    const p = project({ "a.ts": "export const a = 1;\n", "b.ts": "export const b = 2;\n", "c.ts": "export const c = 3;\n" });
+    await index(p, "full");
+    // A real SQLite failure for one file: a trigger that aborts its file-row update.
+    const store = Store.open(graph(p));
+    store.db.exec("CREATE TRIGGER no_b BEFORE UPDATE ON files WHEN NEW.path = 'b.ts' BEGIN SELECT RAISE(ABORT, 'disk says no'); END;");
+    store.close();
+    p.write("a.ts", "export const a = 10;\n");
+    p.write("b.ts", "export const b = 20;\n");
+    const report = await index(p, "incremental");
+    expect(report).toMatchObject({ write_errors: 1, parse_errors: 0, files_indexed: 1 });
+    expect(report.problems).toEqual([{ path: "b.ts", kind: "write_error", message: "disk says no" }]);
+    // The failed file keeps its previous rows intact (the transaction rolled back) and stays stale.
+    const check = Store.open(graph(p), { readonly: true });
+    try {
+      expect(check.db.prepare("SELECT name FROM symbols ORDER BY name").pluck().all()).toEqual(["a", "b", "c"]);
+      expect(check.db.prepare("SELECT content FROM chunks WHERE symbol_name = 'b'").pluck().get()).toBe("export const b = 2;");
+    } finally {
+      check.close();
+    }
+    const manifest = readManifest(statePaths(join(p.root, ".mast")));
+    expect(manifest["b.ts"]!.hash).not.toBe(createHash("sha256").update("export const b = 20;\n").digest("hex"));
+    const fix = Store.open(graph(p));
+    fix.db.exec("DROP TRIGGER no_b");
+    fix.close();
+    const retry = await index(p, "incremental");
+    expect(retry).toMatchObject({ write_errors: 0, files_indexed: 1 });
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+  });
+
+  it("counts a file deleted mid-run as a read error and drops its rows", async () => {
+    const p = project({ "a.ts": "export const a = 1;\n", "b.ts": "export const b = 2;\n" });
+    await index(p, "full");
+    p.write("a.ts", "export const a = 2;\n");
+    p.write("b.ts", "export const b = 3;\n");
+    const report = await runIndex(p.config(), {
+      mode: "incremental",
+      onProgress: ({ done }) => {
+        if (done === 1) p.remove("b.ts"); // b.ts was walked and queued; it vanishes before it is read
+      },
+    });
+    expect(report).toMatchObject({ files_indexed: 1, read_errors: 1 });
+    expect(report.problems[0]).toMatchObject({ path: "b.ts", kind: "read_error" });
+    expect(report.file_count).toBe(1);
+  });
+});
+
+describe("state dir", () => {
+  it("is never indexed, even when it holds source files", async () => {
+    const p = project({ "a.ts": "export const a = 1;\n", "state/x.ts": "export const x = 1;\n" });
+    const report = await runIndex(p.config({ stateDir: join(p.root, "state") }), { mode: "full" });
+    expect(report.files_walked).toBe(1);
+    expect(existsSync(join(p.root, "state", "graph.db"))).toBe(true);
+  });
+});

@@ -1,0 +1,80 @@
+// Architecture rules as a test: imports flow one way between layers, each outside dependency
+// has exactly one importer, and every module opens with a header comment saying what it owns.
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const SRC = join(import.meta.dirname, "..", "src");
+
+/** Layers each layer may import from (besides itself). */
+const ALLOWED: Record<string, readonly string[]> = {
+  base: [],
+  lang: ["base"],
+  syntax: ["base", "lang"],
+  store: ["base", "lang", "syntax"],
+  resolve: ["base", "lang"],
+  index: ["base", "lang", "syntax", "store", "resolve"],
+  cli: ["base", "lang", "syntax", "store", "resolve", "index"],
+};
+
+/** Outside packages and the one module allowed to import each. */
+const SOLE_IMPORTER: Record<string, string> = {
+  "tree-sitter": "syntax/parser.ts",
+  "tree-sitter-typescript": "syntax/parser.ts",
+  "tree-sitter-javascript": "syntax/parser.ts",
+  "better-sqlite3": "store/db.ts",
+  "proper-lockfile": "index/lock.ts",
+  picomatch: "base/glob.ts",
+  ignore: "index/walk.ts",
+  commander: "cli/mast.ts",
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
+}
+
+const files = sourceFiles(SRC).map((abs) => ({ rel: relative(SRC, abs), text: readFileSync(abs, "utf8") }));
+
+function importsOf(text: string): string[] {
+  return [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|^\s*import\s*\(?\s*["']([^"']+)["']/gm)].map((m) => m[1] ?? m[2]!);
+}
+
+describe("architecture", () => {
+  it("every source file sits in a known layer", () => {
+    const unknown = files.map((f) => f.rel.split("/")[0]!).filter((layer) => !(layer in ALLOWED));
+    expect(unknown).toEqual([]);
+  });
+
+  it("imports flow one way between layers", () => {
+    const violations: string[] = [];
+    for (const f of files) {
+      const layer = f.rel.split("/")[0]!;
+      for (const spec of importsOf(f.text)) {
+        if (!spec.startsWith(".")) continue;
+        const target = relative(SRC, join(SRC, f.rel, "..", spec)).split("/")[0]!;
+        if (target !== layer && !ALLOWED[layer]!.includes(target)) violations.push(`${f.rel} imports ${spec}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it("each outside dependency has one importer", () => {
+    const violations: string[] = [];
+    for (const f of files) {
+      for (const spec of importsOf(f.text)) {
+        if (spec.startsWith(".") || spec.startsWith("node:")) continue;
+        const owner = SOLE_IMPORTER[spec];
+        if (owner === undefined) violations.push(`${f.rel} imports unlisted package ${spec}`);
+        else if (owner !== f.rel) violations.push(`${f.rel} imports ${spec} (only ${owner} may)`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it("every module opens with a header comment", () => {
+    const missing = files.filter((f) => !/^(#![^\n]*\n)?\/\/ \S/.test(f.text)).map((f) => f.rel);
+    expect(missing).toEqual([]);
+  });
+});

@@ -93,12 +93,12 @@ export async function runIndex(config: ResolvedConfig, options: RunIndexOptions)
 async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: RunIndexOptions): Promise<IndexReport> {
   const started = performance.now();
   let schemaReset = guardSchema(paths);
-  let store = Store.open(paths.graphDb);
+  let store = Store.open(paths.graphDb, { bulk: true });
   if (store.schemaVersion() !== CURRENT_SCHEMA_VERSION) {
     store.close();
     wipeDerivedState(paths);
     schemaReset = true;
-    store = Store.open(paths.graphDb);
+    store = Store.open(paths.graphDb, { bulk: true });
   }
   const mode: IndexMode = schemaReset ? "full" : options.mode;
   const problems: IndexProblem[] = [];

@@ -36,7 +36,12 @@ export function parseSource(grammar: Grammar, text: string, timeoutMs: number): 
     bufferSize: Math.min(Math.max(text.length + 1, 32 * 1024), 16 * 1024 * 1024),
     progressCallback: () => Date.now() > deadline,
   });
-  return tree ?? null;
+  if (!tree) {
+    // An abandoned parse leaves state in the parser that the next parse would resume from.
+    parser.reset();
+    return null;
+  }
+  return tree;
 }
 
 /** Loads every grammar (used by `doctor`-style checks and tests); throws if one fails to load. */

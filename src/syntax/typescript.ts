@@ -18,6 +18,11 @@ const IDENTIFIER_TYPES = new Set([
   "private_property_identifier",
 ]);
 
+const NodeKind = { Other: 0, Identifier: 1, Call: 2 } as const;
+type NodeKind = (typeof NodeKind)[keyof typeof NodeKind];
+/** Per grammar: node type id → what the token pass does with it, filled as ids are first seen. */
+const NODE_KINDS: Partial<Record<Grammar, NodeKind[]>> = {};
+
 const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function", "generator_function"]);
 const CLASS_TYPES = new Set(["class_declaration", "abstract_class_declaration", "class"]);
 
@@ -48,7 +53,7 @@ export type TsExtractResult = { ok: true; extraction: FileExtraction } | { ok: f
 export function extractTypeScript(filePath: string, text: string, grammar: Grammar, language: Language, options: ExtractOptions): TsExtractResult {
   const tree = parseSource(grammar, text, options.parseTimeoutMs);
   if (tree === null) return { ok: false, error: `tree-sitter did not finish parsing within ${options.parseTimeoutMs} ms` };
-  return { ok: true, extraction: new FileExtractor(filePath, text, tree, language, options).run() };
+  return { ok: true, extraction: new FileExtractor(filePath, text, tree, grammar, language, options).run() };
 }
 
 class FileExtractor {
@@ -69,6 +74,7 @@ class FileExtractor {
     private readonly filePath: string,
     private readonly text: string,
     private readonly tree: Tree,
+    private readonly grammar: Grammar,
     private readonly language: Language,
     private readonly options: ExtractOptions,
   ) {
@@ -124,13 +130,22 @@ class FileExtractor {
   // ---- whole-tree pass: identifier tokens and require()/import() calls ----
 
   private collectTokensAndCalls(): void {
+    const nodeKinds = (NODE_KINDS[this.grammar] ??= []);
     const cursor = this.tree.walk();
     for (;;) {
-      const type = cursor.nodeType;
-      // A MISSING identifier (error recovery) is zero-width: no token.
-      if (IDENTIFIER_TYPES.has(type) && cursor.endIndex > cursor.startIndex) {
-        this.tokens.push({ index: cursor.startIndex, text: cursor.nodeText });
-      } else if (type === "call_expression") {
+      // Classify by numeric type id (cached per grammar): far cheaper than the type name per node.
+      const typeId = cursor.nodeTypeId;
+      let kind = nodeKinds[typeId];
+      if (kind === undefined) {
+        const type = cursor.nodeType;
+        kind = nodeKinds[typeId] = IDENTIFIER_TYPES.has(type) ? NodeKind.Identifier : type === "call_expression" ? NodeKind.Call : NodeKind.Other;
+      }
+      if (kind === NodeKind.Identifier) {
+        const start = cursor.startIndex;
+        const end = cursor.endIndex;
+        // A MISSING identifier (error recovery) is zero-width: no token.
+        if (end > start) this.tokens.push({ index: start, text: this.text.slice(start, end) });
+      } else if (kind === NodeKind.Call) {
         this.recordDynamicImport(cursor.currentNode);
       }
       if (cursor.gotoFirstChild()) continue;

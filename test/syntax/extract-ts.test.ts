@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { sha256 } from "../../src/base/hash.js";
 import type { FileExtraction } from "../../src/syntax/types.js";
 import { checkExtraction, checkInvariants, extractOk, fixturePath, lookup, readFixture, renderExtraction } from "../helpers/extraction.js";
+import { expectGolden, UPDATING_GOLDENS } from "../helpers/golden.js";
 
 /** Golden check of a fixture plus name lookups over its extraction. */
 function check(fixture: string, options?: Parameters<typeof checkExtraction>[1], variant?: string) {
@@ -524,5 +525,11 @@ describe("stability hashes", () => {
     expect(a.bodyHash).toBe(sha256("{\n  return a;\n}"));
     expect([bodyEdit.declarationHash === a.declarationHash, bodyEdit.bodyHash === a.bodyHash]).toEqual([true, false]);
     expect([sigEdit.declarationHash === a.declarationHash, sigEdit.bodyHash === a.bodyHash]).toEqual([false, true]);
+  });
+});
+
+describe("golden helper", () => {
+  it.skipIf(UPDATING_GOLDENS)("fails on a missing golden and says how to create it", () => {
+    expect(() => expectGolden("extract/no-such-fixture.txt", "x")).toThrow(/does not exist.*UPDATE_GOLDENS=1/);
   });
 });

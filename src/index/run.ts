@@ -62,6 +62,10 @@ export interface RunIndexOptions {
   readonly threads?: number;
 }
 
+/** Files (or bytes of source) per write transaction. */
+const WRITE_BATCH_FILES = 64;
+const WRITE_BATCH_BYTES = 2 * 1024 * 1024;
+
 /** Problems listed in a report; the counters always carry the full numbers. */
 const MAX_LISTED_PROBLEMS = 50;
 
@@ -147,13 +151,26 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
     threads = pool.threads;
     const tasks: ParseTask[] = work.map((f) => ({ path: f.path, abs: join(config.project_root, f.path), options: extractOptions, maxFileBytes: config.max_file_bytes }));
     let done = 0;
+    let batch: ParseOutcome[] = [];
+    let batchBytes = 0;
+    // Written strictly in path order, so two runs over one tree build the same store; committed in
+    // batches (each file still atomic on its own savepoint).
+    const flush = () => {
+      const outcomes = batch;
+      batch = [];
+      batchBytes = 0;
+      store.batch(() => {
+        for (const o of outcomes) applyOutcome(store, o, stamps.get(o.path)?.fingerprint ?? null, mode, counts, problems);
+      });
+    };
     try {
-      // Written strictly in path order, so two runs over one tree build the same store.
       for await (const outcome of pool.map(tasks)) {
-        applyOutcome(store, outcome, stamps.get(outcome.path)?.fingerprint ?? null, mode, counts, problems);
-        done++;
-        options.onProgress?.({ done, total: work.length, bytes: counts.bytes });
+        batch.push(outcome);
+        batchBytes += outcome.kind === "parsed" ? outcome.stamp.size : 0;
+        if (batch.length >= WRITE_BATCH_FILES || batchBytes >= WRITE_BATCH_BYTES) flush();
+        options.onProgress?.({ done: ++done, total: work.length, bytes: counts.bytes + batchBytes });
       }
+      if (batch.length) flush();
     } finally {
       await pool.close();
     }

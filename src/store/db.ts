@@ -111,7 +111,15 @@ export class Store {
     return new Map(rows.map((r) => [r.path, r]));
   }
 
-  /** Replaces everything indexed for one file in a single BEGIN IMMEDIATE transaction. */
+  /**
+   * Runs several file writes in one BEGIN IMMEDIATE transaction. Each write inside keeps its own
+   * savepoint, so a file that fails rolls back alone; committing in batches amortises the FTS flush.
+   */
+  batch<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  /** Replaces everything indexed for one file, atomically (its own transaction, or a savepoint inside a batch). */
   writeFile(meta: FileMeta, extraction: FileExtraction, fingerprint: string): void {
     this.db.transaction(() => {
       const fileId = this.upsertFileRow(meta, extraction, fingerprint);

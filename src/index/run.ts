@@ -62,6 +62,9 @@ export interface RunIndexOptions {
   readonly threads?: number;
 }
 
+/** Meta key set before any row changes and cleared after imports are relinked. */
+const LINKS_DIRTY = "links_dirty";
+
 /** Files (or bytes of source) per write transaction. */
 const WRITE_BATCH_FILES = 64;
 const WRITE_BATCH_BYTES = 2 * 1024 * 1024;
@@ -118,13 +121,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
     const stamps = store.fileStamps();
 
     // Files the index holds that the walk no longer finds (deleted, excluded, or no longer matched).
-    for (const path of [...stamps.keys()].sort()) {
-      if (!walked.has(path)) {
-        store.deleteFile(path);
-        stamps.delete(path);
-        counts.deleted++;
-      }
-    }
+    const vanished = [...stamps.keys()].filter((path) => !walked.has(path)).sort();
 
     // The work set: every file on a full run; on an incremental run, files whose content hash changed.
     const work: WalkedFile[] = [];
@@ -146,6 +143,12 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       work.push(file);
     }
 
+    if (vanished.length > 0 || work.length > 0) store.setMeta(LINKS_DIRTY, "1");
+    for (const path of vanished) {
+      store.deleteFile(path);
+      stamps.delete(path);
+      counts.deleted++;
+    }
     const extractOptions = extractOptionsOf(config);
     const pool = createParsePool(work.length, options.threads);
     threads = pool.threads;
@@ -175,7 +178,12 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       await pool.close();
     }
 
-    store.relinkImports(createImportResolver(new Set(store.fileStamps().keys())));
+    // Resolution depends only on the file set and the import rows: relink when a run (this one,
+    // or an earlier one that was killed before relinking) changed either.
+    if (store.getMeta(LINKS_DIRTY) === "1") {
+      store.relinkImports(createImportResolver(new Set(store.fileStamps().keys())));
+      store.setMeta(LINKS_DIRTY, "0");
+    }
     const finalStamps = store.fileStamps();
     const manifest: Manifest = {};
     for (const [path, s] of [...finalStamps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

@@ -170,6 +170,11 @@ export class Store {
     return changed;
   }
 
+  getMeta(key: string): string | null {
+    const row = this.sql("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
+    return row?.value ?? null;
+  }
+
   setMeta(key: string, value: string): void {
     this.db.prepare("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
   }

@@ -374,7 +374,12 @@ function benchCtags(corpus, languages, useTime) {
 // ---------------------------------------------------------------------------------------------
 // main
 
-function environment() {
+/** Newest mtime under dist/: a change during the run means mast was rebuilt under the bench. */
+function distStamp() {
+  return Math.max(...listFiles(path.join(REPO, "dist")).map((rel) => fs.statSync(path.join(REPO, "dist", rel)).mtimeMs));
+}
+
+function environment(distAtStart) {
   const nprocOut = have("nproc", []);
   const rev = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO, encoding: "utf8" });
   return {
@@ -385,7 +390,7 @@ function environment() {
     nproc: nprocOut ? Number(nprocOut.trim()) : os.availableParallelism(),
     total_mem_gb: Number((os.totalmem() / 2 ** 30).toFixed(1)),
     mast_commit: rev.status === 0 ? rev.stdout.trim() : null,
-    mast_dist_built: fs.statSync(MAST).mtime.toISOString(),
+    mast_dist_built: new Date(distAtStart).toISOString(),
     loadavg_1m_at_start: Number(os.loadavg()[0].toFixed(2)),
   };
 }
@@ -401,7 +406,8 @@ function main() {
   const useTime = fs.existsSync(TIME);
   if (!useTime) missing.push(`${TIME} for peak RSS (apt-get install time)`);
 
-  const env = environment();
+  const distAtStart = distStamp();
+  const env = environment(distAtStart);
   const fetched = ensureCorpus();
   repairInterruptedEdit();
   const corpus = describeCorpus();
@@ -416,6 +422,7 @@ function main() {
   }
 
   env.loadavg_1m_at_end = Number(os.loadavg()[0].toFixed(2));
+  const distRebuilt = distStamp() !== distAtStart;
   const full = summarize(mast.full);
   const nochange = summarize(mast.nochange);
   const onefile = summarize(mast.onefile);
@@ -442,6 +449,7 @@ function main() {
   if (last.files_with_syntax_errors) notes.push(`${last.files_with_syntax_errors} files parsed with tree-sitter syntax errors (indexed anyway)`);
   const counts = new Set(mast.full.map((r) => `${r.report.chunk_count}/${r.report.symbol_count}`));
   if (counts.size > 1) notes.push(`full runs disagree on chunk/symbol counts: ${[...counts].join(", ")}`);
+  if (distRebuilt) notes.push("dist/ changed while the bench ran (someone rebuilt mast): the figures may mix two builds, run again");
   // The end figure includes the bench's own load; only the start one says the machine was busy.
   if (env.loadavg_1m_at_start > env.nproc / 2) notes.push(`1-minute load average was ${env.loadavg_1m_at_start} at start on ${env.nproc} CPUs: other work was running, timings are noisy`);
   const warned = mast.full.find((r) => r.warnings);

@@ -40,3 +40,14 @@ export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
 }
+
+/** An I/O error as "CODE: description", without the syscall and absolute path Node appends. */
+export function ioErrorMessage(err: unknown): string {
+  const message = errorMessage(err);
+  const syscall = (err as NodeJS.ErrnoException | undefined)?.syscall;
+  if (typeof syscall === "string") {
+    const cut = message.indexOf(`, ${syscall}`);
+    if (cut > 0) return message.slice(0, cut);
+  }
+  return message;
+}

@@ -6,8 +6,9 @@ import { existsSync } from "node:fs";
 import { errorMessage, isMastError } from "../base/errors.js";
 import { parseList, resolveConfig, resolveProjectRoot, type ConfigOverrides, type ResolvedConfig } from "../index/config.js";
 import { measureFreshness } from "../index/freshness.js";
-import { runIndex, type IndexReport } from "../index/run.js";
-import { readIndexJson, statePaths } from "../index/state.js";
+import { isNeverIndexed, runIndex, type IndexReport } from "../index/run.js";
+import { CLI_LOCK_POLICY, withStructureLock } from "../index/lock.js";
+import { ensureStateDir, guardSchema, readIndexJson, statePaths } from "../index/state.js";
 import { CURRENT_SCHEMA_VERSION } from "../store/db.js";
 import { progressReporter } from "./progress.js";
 
@@ -95,7 +96,8 @@ function statusCommand(config: ResolvedConfig, json: boolean | undefined): void 
     ];
     if (status.seed_commit) rows.push(["seed_commit", status.seed_commit]);
     if (!indexed) rows.push(["hint", "not indexed yet: run `mast init` or `mast index`"]);
-    return rows.map(([k, v]) => `${`${k}:`.padEnd(17)}${v}`).join("\n");
+    // Values start at column 17, as in the spec's sample; a longer label keeps one space.
+    return rows.map(([k, v]) => `${`${k}:`.padEnd(15)} ${v}`).join("\n");
   });
 }
 
@@ -124,10 +126,13 @@ function buildProgram(): Command {
         exclude: opts.exclude === undefined ? undefined : parseList(opts.exclude),
       });
       if (!opts.index) {
-        const { ensureStateDir, guardSchema } = await import("../index/state.js");
         const paths = ensureStateDir(config);
-        guardSchema(paths);
-        print(opts.json, { state_dir: config.state_dir, indexed: false }, () => `initialised ${config.state_dir} (not indexed: run \`mast index\`)`);
+        // The schema guard may wipe graph.db and the manifest: a coarse write, so it runs under structure.lock (§7.6).
+        await withStructureLock(paths.lock, "mast init --no-index", CLI_LOCK_POLICY, async () => guardSchema(paths));
+        const indexed = !isNeverIndexed(paths);
+        print(opts.json, { state_dir: config.state_dir, indexed }, () =>
+          indexed ? `initialised ${config.state_dir} (index kept: run \`mast index --incremental\` to refresh it)` : `initialised ${config.state_dir} (not indexed: run \`mast index\`)`,
+        );
         return;
       }
       await indexCommand(config, false, opts.showProgress ?? false, opts.json, "mast init");

@@ -138,13 +138,13 @@ export function resolveStateDir(projectRoot: string, flag: string | undefined): 
 }
 
 /** Picks the known customisation keys out of a config object, validating each. */
-function settingsFrom(source: string, obj: Record<string, unknown> | null): Partial<MastSettings> {
+function settingsFrom(source: string, obj: Record<string, unknown> | null, code: "CONFIG_INVALID" | "INVALID_ARGUMENT" = "CONFIG_INVALID"): Partial<MastSettings> {
   if (!obj) return {};
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(VALIDATORS) as Array<keyof MastSettings>) {
     if (!(key in obj) || obj[key] === undefined) continue;
     const problem = VALIDATORS[key](obj[key]);
-    if (problem) throw new MastError("CONFIG_INVALID", `${source}: ${key} must be ${problem}`);
+    if (problem) throw new MastError(code, `${source}: ${key} must be ${problem}`);
     out[key] = key === "file_extensions" ? normalizeExtensions(obj[key] as string[]) : obj[key];
   }
   return out as Partial<MastSettings>;
@@ -162,7 +162,7 @@ export function resolveConfig(projectRoot: string, overrides: ConfigOverrides = 
     ...DEFAULT_SETTINGS,
     ...settingsFrom(stateFile, readJsonObject(stateFile)),
     ...settingsFrom(projectFile, readJsonObject(projectFile)),
-    ...settingsFrom("command line", cli),
+    ...settingsFrom("command line", cli, "INVALID_ARGUMENT"),
   };
   if (settings.file_extensions.length === 0) throw new MastError("INVALID_ARGUMENT", "no file extensions to index", { hint: `Pass some of: ${SUPPORTED_EXTENSIONS.join(",")}` });
   return { ...settings, project_root: projectRoot, state_dir: stateDir };

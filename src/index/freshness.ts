@@ -3,7 +3,7 @@
 // or when the index (rows or manifest) still lists it but it is gone. Read-only: creates nothing.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { Store, type FileStamp } from "../store/db.js";
+import { CURRENT_SCHEMA_VERSION, Store, type FileStamp } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { readForIndex } from "./parse-task.js";
 import { walkForConfig } from "./run.js";
@@ -20,17 +20,26 @@ export interface Freshness {
 
 const MAX_EXAMPLES = 20;
 
+/**
+ * The stamps of every indexed file. A graph.db without its tables (a run killed between creating
+ * the file and writing the schema), of another schema version (which the next run wipes), or not a
+ * database at all holds nothing this binary can use, so it reads as empty: every file on disk
+ * counts as not indexed.
+ */
+function readStamps(graphDb: string): Map<string, FileStamp> {
+  if (!existsSync(graphDb)) return new Map();
+  const store = Store.open(graphDb, { readonly: true });
+  try {
+    if (store.schemaVersion() !== CURRENT_SCHEMA_VERSION) return new Map();
+    return store.fileStamps();
+  } finally {
+    store.close();
+  }
+}
+
 export function measureFreshness(config: ResolvedConfig): Freshness {
   const paths = statePaths(config.state_dir);
-  let stamps = new Map<string, FileStamp>();
-  if (existsSync(paths.graphDb)) {
-    const store = Store.open(paths.graphDb, { readonly: true });
-    try {
-      stamps = store.fileStamps();
-    } finally {
-      store.close();
-    }
-  }
+  const stamps = readStamps(paths.graphDb);
   const manifest = readManifest(paths);
   const walk = walkForConfig(config);
   const onDisk = new Set<string>();
@@ -43,13 +52,15 @@ export function measureFreshness(config: ResolvedConfig): Freshness {
   for (const file of walk.files) {
     onDisk.add(file.path);
     const read = readForIndex(file.path, join(config.project_root, file.path), config.max_file_bytes);
-    if (read.kind !== "read") continue; // binary, too large or unreadable: never indexable, so never stale
+    // Binary and oversized files are never indexed, so never stale. An unreadable or vanishing
+    // file cannot be verified: it counts as changed when indexed, as not indexed otherwise.
+    if (read.kind === "binary" || read.kind === "too_large") continue;
     const stamp = stamps.get(file.path);
     const hash = stamp?.contentHash ?? manifest[file.path]?.hash;
     if (!stamp) {
       unindexed++;
       note(examples.unindexed, file.path);
-    } else if (hash !== read.stamp.contentHash) {
+    } else if (read.kind !== "read" || hash !== read.stamp.contentHash) {
       changed++;
       note(examples.changed, file.path);
     }

@@ -1,12 +1,18 @@
 // structure.lock (spec §7.6): the advisory lock coarse writers hold, via proper-lockfile with
 // `stale: 10000`. The marker file names the holder; a holder whose process is gone is broken
-// at once; a lock compromised mid-run is recorded and raised at release, never thrown async.
-import { readFileSync, writeFileSync } from "node:fs";
+// within a second, not waited out; a lock compromised mid-run is raised at release, never async.
+import { readFileSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import lockfile from "proper-lockfile";
 import { MastError, errorMessage } from "../base/errors.js";
 
 export const LOCK_STALE_MS = 10_000;
+/**
+ * A dead holder's lock directory is broken only once it is this old. A fresh acquirer writes its
+ * marker right after proper-lockfile's mkdir; until then the marker still names the previous
+ * (dead) holder, and breaking a younger directory could remove a live lock taken a moment ago.
+ */
+export const DEAD_HOLDER_GRACE_MS = 1_000;
 
 export interface LockPolicy {
   /** Give up after this long (the CLI's 2 s). */
@@ -46,6 +52,22 @@ function processAlive(pid: number): boolean {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Removes the lock directory a dead holder left behind. proper-lockfile's unlock() only releases
+ * locks this process owns (anything else is a silent ENOTACQUIRED), so the directory is removed
+ * directly — the same stat-then-rmdir the library itself does for a stale lock. Returns false
+ * when the directory is too young to break or cannot be removed (the caller then waits).
+ */
+function breakDeadLock(lockDir: string): boolean {
+  try {
+    if (Date.now() - statSync(lockDir).mtimeMs < DEAD_HOLDER_GRACE_MS) return false;
+    rmdirSync(lockDir);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ENOENT"; // already gone: just retry
+  }
+}
+
 /** Runs `fn` while holding structure.lock; throws LOCK_HELD naming the holder when it cannot get it. */
 export async function withStructureLock<T>(markerPath: string, operation: string, policy: LockPolicy, fn: () => Promise<T>): Promise<T> {
   let compromised: Error | null = null;
@@ -67,9 +89,8 @@ export async function withStructureLock<T>(markerPath: string, operation: string
         throw new MastError("WRITE_FAILED", `cannot take ${markerPath}: ${errorMessage(err)}`);
       }
       const holder = readHolder(markerPath);
-      if (holder && holder.host === hostname() && holder.pid !== process.pid && !processAlive(holder.pid)) {
-        // The holder was killed; its lock directory is left behind. Break it now rather than wait for staleness.
-        await lockfile.unlock(markerPath, { realpath: false }).catch(() => undefined);
+      if (holder && holder.host === hostname() && holder.pid !== process.pid && !processAlive(holder.pid) && breakDeadLock(`${markerPath}.lock`)) {
+        // The holder was killed; its lock directory was left behind and is now removed, rather than waited out to staleness.
         continue;
       }
       if (Date.now() >= deadline) {

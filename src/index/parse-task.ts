@@ -1,7 +1,7 @@
 // One file's trip from disk to extraction: stat, read, binary and size checks, content hash,
 // decode, extract, fingerprint. Runs inside worker threads or inline; returns data, never throws.
 import { readFileSync, statSync } from "node:fs";
-import { errorMessage } from "../base/errors.js";
+import { ioErrorMessage } from "../base/errors.js";
 import { sha256 } from "../base/hash.js";
 import { decodeSource } from "../base/text.js";
 import { extensionInfo } from "../lang/languages.js";
@@ -45,8 +45,8 @@ export function readForIndex(path: string, abs: string, maxFileBytes: number): R
     return { kind: "read", bytes, stamp: { mtime: st.mtimeMs, size: bytes.length, contentHash: sha256(bytes) } };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "vanished", path, error: errorMessage(err) };
-    return { kind: "read_error", path, error: errorMessage(err) };
+    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "vanished", path, error: ioErrorMessage(err) };
+    return { kind: "read_error", path, error: ioErrorMessage(err) };
   }
 }
 

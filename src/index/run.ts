@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { compileGlobs } from "../base/glob.js";
 import { createImportResolver } from "../resolve/imports.js";
-import { CURRENT_SCHEMA_VERSION, Store } from "../store/db.js";
+import { CURRENT_SCHEMA_VERSION, Store, UNUSABLE_DATABASE_CODES } from "../store/db.js";
 import type { ExtractOptions } from "../syntax/types.js";
 import type { ResolvedConfig } from "./config.js";
 import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy } from "./lock.js";
@@ -99,14 +99,9 @@ export async function runIndex(config: ResolvedConfig, options: RunIndexOptions)
 
 async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: RunIndexOptions): Promise<IndexReport> {
   const started = performance.now();
-  let schemaReset = guardSchema(paths);
-  let store = Store.open(paths.graphDb, { bulk: true });
-  if (store.schemaVersion() !== CURRENT_SCHEMA_VERSION) {
-    store.close();
-    wipeDerivedState(paths);
-    schemaReset = true;
-    store = Store.open(paths.graphDb, { bulk: true });
-  }
+  const opened = openIndexStore(paths, guardSchema(paths));
+  const store = opened.store;
+  const schemaReset = opened.reset;
   const mode: IndexMode = schemaReset ? "full" : options.mode;
   const problems: IndexProblem[] = [];
   const counts = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0 };
@@ -229,6 +224,22 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
   } finally {
     store.close();
   }
+}
+
+/**
+ * Opens graph.db for an index run. A database of another schema version, without a schema, or
+ * that SQLite cannot read as a database is derived state: it is wiped and rebuilt by a full run.
+ */
+function openIndexStore(paths: StatePaths, alreadyReset: boolean): { store: Store; reset: boolean } {
+  try {
+    const store = Store.open(paths.graphDb, { bulk: true });
+    if (store.schemaVersion() === CURRENT_SCHEMA_VERSION) return { store, reset: alreadyReset };
+    store.close();
+  } catch (err) {
+    if (!UNUSABLE_DATABASE_CODES.has((err as { code?: string }).code ?? "")) throw err;
+  }
+  wipeDerivedState(paths);
+  return { store: Store.open(paths.graphDb, { bulk: true }), reset: true };
 }
 
 type Counters = { indexed: number; unchanged: number; deleted: number; parse: number; write: number; read: number; binary: number; large: number; syntax: number; bytes: number };

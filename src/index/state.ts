@@ -85,7 +85,9 @@ export function ensureStateDir(config: ResolvedConfig): StatePaths {
   }
   try {
     mkdirSync(paths.dir, { recursive: true });
-    if (!existsSync(paths.lock)) writeFileSync(paths.lock, "");
+    // Append mode creates the marker when missing and never truncates it: a check-then-write could
+    // wipe the holder record a concurrent indexer wrote in between (LOCK_HELD would lose its name).
+    writeFileSync(paths.lock, "", { flag: "a" });
   } catch (err) {
     throw new MastError("STATE_DIR_INVALID", `cannot create state dir ${paths.dir}: ${errorMessage(err)}`);
   }

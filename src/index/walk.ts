@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import ignore from "ignore";
-import { MastError, errorMessage } from "../base/errors.js";
+import { MastError, ioErrorMessage } from "../base/errors.js";
 import type { GlobSet } from "../base/glob.js";
 
 export interface WalkOptions {
@@ -83,12 +83,12 @@ export function walkProject(options: WalkOptions): WalkResult {
       entries = fs.readdirSync(frame.abs, { withFileTypes: true });
     } catch (err) {
       if (frame.rel === "") {
-        throw new MastError("READ_FAILED", `Cannot read the project root ${root}: ${describeError(err)}`, {
+        throw new MastError("READ_FAILED", `Cannot read the project root ${root}: ${ioErrorMessage(err)}`, {
           details: { path: root },
           cause: err,
         });
       }
-      problems.push({ path: frame.rel, error: describeError(err) });
+      problems.push({ path: frame.rel, error: ioErrorMessage(err) });
       continue;
     }
 
@@ -111,7 +111,7 @@ export function walkProject(options: WalkOptions): WalkResult {
       try {
         kind = kindOf(entry, abs);
       } catch (err) {
-        problems.push({ path: rel, error: describeError(err) });
+        problems.push({ path: rel, error: ioErrorMessage(err) });
         continue;
       }
 
@@ -129,7 +129,7 @@ export function walkProject(options: WalkOptions): WalkResult {
           stats = fs.lstatSync(abs);
         } catch (err) {
           // Typically ENOENT: the file vanished between readdir and stat.
-          problems.push({ path: rel, error: describeError(err) });
+          problems.push({ path: rel, error: ioErrorMessage(err) });
           continue;
         }
         if (stats.isFile()) files.push({ path: rel, size: stats.size, mtimeMs: stats.mtimeMs });
@@ -180,7 +180,7 @@ function readRuleFile(abs: string, rel: string, problems: WalkProblem[], optiona
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (optional && (code === "ENOENT" || code === "ENOTDIR")) return null;
-    problems.push({ path: rel, error: describeError(err) });
+    problems.push({ path: rel, error: ioErrorMessage(err) });
     return null;
   }
 }
@@ -223,15 +223,4 @@ function scopePattern(line: string, dirRel: string): string | null {
 /** A literal path as a gitignore pattern: glob characters, and `!`/`#` that could lead it, escaped. */
 function escapeGlob(literal: string): string {
   return literal.replace(/[\\*?[\]!#]/g, "\\$&");
-}
-
-/** "CODE: description" without the syscall and absolute path Node appends to the message. */
-function describeError(err: unknown): string {
-  const message = errorMessage(err);
-  const syscall = (err as NodeJS.ErrnoException | undefined)?.syscall;
-  if (typeof syscall === "string") {
-    const cut = message.indexOf(`, ${syscall}`);
-    if (cut > 0) return message.slice(0, cut);
-  }
-  return message;
 }

@@ -19,6 +19,9 @@ const SCHEMA_SQL = readFileSync(fileURLToPath(new URL("./schema.sql", import.met
 
 export type Db = Database.Database;
 
+/** SQLite error codes meaning the file is not a usable database (it is rebuilt, never repaired). */
+export const UNUSABLE_DATABASE_CODES: ReadonlySet<string> = new Set(["SQLITE_NOTADB", "SQLITE_CORRUPT"]);
+
 export interface FileStamp {
   readonly id: number;
   readonly path: string;
@@ -54,6 +57,16 @@ export class Store {
   /** Opens (creating when allowed) graph.db with the schema in place. */
   static open(path: string, options: { readonly?: boolean; bulk?: boolean } = {}): Store {
     const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    try {
+      Store.prepareConnection(db, options);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    return new Store(db);
+  }
+
+  private static prepareConnection(db: Db, options: { readonly?: boolean; bulk?: boolean }): void {
     db.pragma(`busy_timeout = ${DEFAULT_BUSY_TIMEOUT_MS}`);
     if (!options.readonly) {
       db.pragma("journal_mode = WAL");
@@ -68,7 +81,6 @@ export class Store {
       db.exec(SCHEMA_SQL);
       db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)").run(CURRENT_SCHEMA_VERSION);
     }
-    return new Store(db);
   }
 
   /** A prepared statement, prepared once per connection. */
@@ -92,9 +104,14 @@ export class Store {
     this.db.close();
   }
 
+  /** The schema version this database was built with; null when it has no readable schema. */
   schemaVersion(): string | null {
-    const row = this.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
-    return row?.value ?? null;
+    try {
+      const row = this.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
+      return row?.value ?? null;
+    } catch {
+      return null; // no meta table (a file killed before its schema was written), or not a database
+    }
   }
 
   counts(): StoreCounts {

@@ -236,6 +236,18 @@ describe("schema guard", () => {
   });
 });
 
+describe("unusable graph.db", () => {
+  it("rebuilds a graph.db that is not a database", async () => {
+    const p = project();
+    await index(p, "full");
+    writeFileSync(graph(p), "this is not a database, it is a text file that happens to be named graph.db\n".repeat(100));
+    for (const suffix of ["-wal", "-shm"]) rmSync(graph(p) + suffix, { force: true });
+    const report = await index(p, "incremental");
+    expect(report).toMatchObject({ mode: "full", schema_reset: true, files_indexed: 4, file_count: 4 });
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+  });
+});
+
 describe("bad input", () => {
   it("skips binary files and files with NUL bytes, and counts them", async () => {
     const p = project({ "ok.ts": "export const ok = 1;\n", "nul.ts": "export const a = 1;\0\n", "img.js": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]) });

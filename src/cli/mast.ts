@@ -3,7 +3,7 @@
 // about exit codes; every error leaves as one line on stderr naming its code and a hint.
 import { Command, CommanderError, Option } from "commander";
 import { existsSync } from "node:fs";
-import { errorMessage, isMastError } from "../base/errors.js";
+import { MastError, errorMessage, isMastError } from "../base/errors.js";
 import { parseList, resolveConfig, resolveProjectRoot, type ConfigOverrides, type ResolvedConfig } from "../index/config.js";
 import { measureFreshness } from "../index/freshness.js";
 import { isNeverIndexed, runIndex, type IndexReport } from "../index/run.js";
@@ -27,11 +27,26 @@ function print(json: boolean | undefined, data: unknown, human: () => string): v
   process.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${human()}\n`);
 }
 
-async function indexCommand(config: ResolvedConfig, incremental: boolean, showProgress: boolean, json: boolean | undefined, operation: string): Promise<void> {
-  const progress = showProgress ? progressReporter() : null;
+interface IndexFlags {
+  incremental?: boolean;
+  showProgress?: boolean;
+  threads?: number;
+}
+
+function parseThreads(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 64) {
+    throw new MastError("INVALID_ARGUMENT", `--threads must be an integer from 0 to 64, not ${JSON.stringify(value)}`, { hint: "0 parses on the main thread; the default is one thread per core beyond the first." });
+  }
+  return n;
+}
+
+async function indexCommand(config: ResolvedConfig, flags: IndexFlags, json: boolean | undefined, operation: string): Promise<void> {
+  const progress = flags.showProgress ? progressReporter() : null;
   const report = await runIndex(config, {
-    mode: incremental ? "incremental" : "full",
+    mode: flags.incremental ? "incremental" : "full",
     operation,
+    ...(flags.threads === undefined ? {} : { threads: flags.threads }),
     ...(progress ? { onProgress: progress.update } : {}),
   });
   progress?.finish();
@@ -119,7 +134,8 @@ function buildProgram(): Command {
     .option("--no-index", "create the config only, skip the initial index")
     .option("--show-progress", "print a progress bar to stderr")
     .option("--json", "print the result as JSON")
-    .action(async (path: string | undefined, opts: CommonOptions & { extensions?: string; exclude?: string; index: boolean; showProgress?: boolean }) => {
+    .option("--threads <n>", "parse threads (0: parse on the main thread)", parseThreads)
+    .action(async (path: string | undefined, opts: CommonOptions & IndexFlags & { extensions?: string; exclude?: string; index: boolean }) => {
       const config = loadConfig(path, {
         stateDir: opts.stateDir,
         extensions: opts.extensions === undefined ? undefined : parseList(opts.extensions),
@@ -135,7 +151,7 @@ function buildProgram(): Command {
         );
         return;
       }
-      await indexCommand(config, false, opts.showProgress ?? false, opts.json, "mast init");
+      await indexCommand(config, { showProgress: opts.showProgress, threads: opts.threads }, opts.json, "mast init");
     });
 
   program
@@ -144,10 +160,11 @@ function buildProgram(): Command {
     .addOption(stateDirOption())
     .option("--incremental", "only reindex files whose content changed since the last run")
     .option("--show-progress", "print a progress bar to stderr")
+    .option("--threads <n>", "parse threads (0: parse on the main thread)", parseThreads)
     .option("--json", "print the result as JSON")
-    .action(async (path: string | undefined, opts: CommonOptions & { incremental?: boolean; showProgress?: boolean }) => {
+    .action(async (path: string | undefined, opts: CommonOptions & IndexFlags) => {
       const config = loadConfig(path, { stateDir: opts.stateDir });
-      await indexCommand(config, opts.incremental ?? false, opts.showProgress ?? false, opts.json, opts.incremental ? "mast index --incremental" : "mast index");
+      await indexCommand(config, opts, opts.json, opts.incremental ? "mast index --incremental" : "mast index");
     });
 
   program

@@ -19,11 +19,14 @@ const WORKER_FILE = fileURLToPath(new URL("./worker.js", import.meta.url));
 
 /** Below this many files a run parses inline: starting workers costs more than it saves. */
 export const INLINE_MAX_FILES = 24;
-/** Tasks in flight per thread: enough to keep workers busy while the writer catches up. */
-const WINDOW_PER_THREAD = 8;
+/** Tasks posted to one worker ahead of its results. */
+const QUEUE_PER_WORKER = 48;
+/** Tasks submitted ahead of the one the writer waits for, per thread (bounds buffered results). */
+const WINDOW_PER_THREAD = 96;
 
+/** One parse thread per core beyond the main thread, which spends the run writing. */
 export function defaultThreadCount(): number {
-  return Math.max(1, Math.min(8, availableParallelism()));
+  return Math.max(1, Math.min(8, availableParallelism() - 1));
 }
 
 const inlinePool: ParsePool = {
@@ -38,39 +41,35 @@ export function createParsePool(files: number, threads = defaultThreadCount()): 
   if (files <= INLINE_MAX_FILES || threads < 1 || !existsSync(WORKER_FILE)) return inlinePool;
   const n = Math.min(threads, files);
   const workers = Array.from({ length: n }, () => new Worker(WORKER_FILE));
-  const idle = [...workers];
-  const dead = new Set<Worker>();
+  // Each live worker holds up to QUEUE_PER_WORKER posted tasks, so it keeps parsing while the main
+  // thread is busy writing and cannot hand out work.
+  const posted = new Map<Worker, Array<{ id: number; task: ParseTask; settle: (o: ParseOutcome) => void }>>(workers.map((w) => [w, []]));
   const waiting: Array<{ id: number; task: ParseTask; settle: (o: ParseOutcome) => void }> = [];
-  const running = new Map<Worker, { id: number; task: ParseTask; settle: (o: ParseOutcome) => void }>();
   const dispatch = () => {
     while (waiting.length) {
-      const w = idle.pop();
-      if (!w) {
-        if (dead.size === workers.length) {
-          // Every worker crashed: finish the remaining work inline.
-          for (const job of waiting.splice(0)) job.settle(runParseTask(job.task));
-        }
+      let target: Worker | null = null;
+      for (const [w, queue] of posted) if (queue.length < QUEUE_PER_WORKER && (!target || queue.length < posted.get(target)!.length)) target = w;
+      if (!target) {
+        if (posted.size === 0) for (const job of waiting.splice(0)) job.settle(runParseTask(job.task)); // every worker crashed: finish inline
         return;
       }
       const job = waiting.shift()!;
-      running.set(w, job);
-      w.postMessage({ id: job.id, task: job.task });
+      posted.get(target)!.push(job);
+      target.postMessage({ id: job.id, task: job.task });
     }
   };
   for (const w of workers) {
     w.on("message", (msg: { id: number; outcome: ParseOutcome }) => {
-      const job = running.get(w);
-      running.delete(w);
-      idle.push(w);
-      job?.settle(msg.outcome);
+      posted.get(w)?.shift()?.settle(msg.outcome);
       dispatch();
     });
     w.on("error", (err) => {
-      // A crashed worker fails the file it held (a counted error); the rest go to live workers.
-      dead.add(w);
-      const job = running.get(w);
-      running.delete(w);
-      job?.settle({ kind: "read_error", path: job.task.path, error: `parse worker crashed: ${errorMessage(err)}` });
+      // A crashed worker fails the file it was parsing (a counted error); its other tasks go to live workers.
+      const queue = posted.get(w) ?? [];
+      posted.delete(w);
+      const [current, ...rest] = queue;
+      current?.settle({ kind: "read_error", path: current.task.path, error: `parse worker crashed: ${errorMessage(err)}` });
+      waiting.unshift(...rest);
       dispatch();
     });
   }

@@ -62,12 +62,12 @@ export interface RunIndexOptions {
   readonly threads?: number;
 }
 
-/** Meta key set before any row changes and cleared after imports are relinked. */
+/** Meta key set before the set of indexed paths changes, cleared once every import is relinked. */
 const LINKS_DIRTY = "links_dirty";
 
 /** Files (or bytes of source) per write transaction. */
-const WRITE_BATCH_FILES = 64;
-const WRITE_BATCH_BYTES = 2 * 1024 * 1024;
+const WRITE_BATCH_FILES = 32;
+const WRITE_BATCH_BYTES = 1024 * 1024;
 
 /** Problems listed in a report; the counters always carry the full numbers. */
 const MAX_LISTED_PROBLEMS = 50;
@@ -138,7 +138,8 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       work.push(file);
     }
 
-    if (vanished.length > 0 || work.length > 0) store.setMeta(LINKS_DIRTY, "1");
+    // New or vanishing paths can change how any import resolves.
+    if (vanished.length > 0 || work.some((f) => !stamps.has(f.path))) store.setMeta(LINKS_DIRTY, "1");
     for (const path of vanished) {
       store.deleteFile(path);
       stamps.delete(path);
@@ -173,11 +174,13 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       await pool.close();
     }
 
-    // Resolution depends only on the file set and the import rows: relink when a run (this one,
-    // or an earlier one that was killed before relinking) changed either.
-    if (store.getMeta(LINKS_DIRTY) === "1") {
-      store.relinkImports(createImportResolver(new Set(store.fileStamps().keys())));
-      store.setMeta(LINKS_DIRTY, "0");
+    // Resolution depends only on the set of paths and the import rows. A changed path set (now, or
+    // in an earlier run killed before it relinked) re-resolves everything; otherwise only the rows
+    // without a resolution, which include every row this run wrote.
+    const fullRelink = store.getMeta(LINKS_DIRTY) === "1";
+    if (fullRelink || counts.indexed > 0) {
+      store.relinkImports(createImportResolver(new Set(store.fileStamps().keys())), fullRelink ? "all" : "unresolved");
+      if (fullRelink) store.setMeta(LINKS_DIRTY, "0");
     }
     const finalStamps = store.fileStamps();
     const manifest: Manifest = {};
@@ -242,6 +245,13 @@ function openIndexStore(paths: StatePaths, alreadyReset: boolean): { store: Stor
   return { store: Store.open(paths.graphDb, { bulk: true }), reset: true };
 }
 
+/** Removes a file that can no longer be indexed; an indexed one changes the path set, so imports need a full relink. */
+function dropFile(store: Store, path: string, wasIndexed: boolean): void {
+  if (!wasIndexed) return;
+  store.setMeta(LINKS_DIRTY, "1");
+  store.deleteFile(path);
+}
+
 type Counters = { indexed: number; unchanged: number; deleted: number; parse: number; write: number; read: number; binary: number; large: number; syntax: number; bytes: number };
 
 function applyOutcome(store: Store, outcome: ParseOutcome, previousFingerprint: string | null, mode: IndexMode, counts: Counters, problems: IndexProblem[]): void {
@@ -270,16 +280,16 @@ function applyOutcome(store: Store, outcome: ParseOutcome, previousFingerprint: 
       return;
     case "binary":
       counts.binary++;
-      store.deleteFile(outcome.path);
+      dropFile(store, outcome.path, previousFingerprint !== null);
       return;
     case "too_large":
       counts.large++;
-      store.deleteFile(outcome.path);
+      dropFile(store, outcome.path, previousFingerprint !== null);
       return;
     case "vanished":
       counts.read++;
       problems.push({ path: outcome.path, kind: "read_error", message: outcome.error });
-      store.deleteFile(outcome.path);
+      dropFile(store, outcome.path, previousFingerprint !== null);
       return;
     case "read_error":
       counts.read++;

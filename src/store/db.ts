@@ -162,11 +162,16 @@ export class Store {
     }).immediate();
   }
 
-  /** Re-resolves every non-external import against the current file set; returns rows changed. */
-  relinkImports(resolve: (fromPath: string, module: string) => string | null): number {
-    const rows = this.db
-      .prepare("SELECT i.id, i.module, i.resolved_path AS resolved, f.path FROM imports i JOIN files f ON f.id = i.file_id WHERE i.is_external = 0")
-      .all() as Array<{ id: number; module: string; resolved: string | null; path: string }>;
+  /**
+   * Re-resolves local imports against the current file set — all of them, or (when the set of
+   * paths is unchanged) only the unresolved ones, which include every row written since — then
+   * rebuilds `re_export_files`. Returns the rows changed.
+   */
+  relinkImports(resolve: (fromPath: string, module: string) => string | null, scope: "all" | "unresolved"): number {
+    const rows = this.sql(
+      "SELECT i.id, i.module, i.resolved_path AS resolved, f.path FROM imports i JOIN files f ON f.id = i.file_id WHERE i.is_external = 0" +
+        (scope === "unresolved" ? " AND i.resolved_path IS NULL" : ""),
+    ).all() as Array<{ id: number; module: string; resolved: string | null; path: string }>;
     const update = this.db.prepare("UPDATE imports SET resolved_path = ? WHERE id = ?");
     let changed = 0;
     this.db.transaction(() => {

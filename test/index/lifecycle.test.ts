@@ -166,6 +166,28 @@ describe("incremental index", () => {
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
   });
 
+  it("unlinks imports of a file that turned binary", async () => {
+    const p = project({ "a.ts": "import { b } from './b';\nexport * from './b';\n", "b.ts": "export const b = 1;\n" });
+    await index(p, "full");
+    p.write("b.ts", Buffer.from("export const b = 1;\0"));
+    const report = await index(p, "incremental");
+    expect(report).toMatchObject({ skipped_binary: 1, file_count: 1 });
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+  });
+
+  it("finishes the relink of a run killed after it changed the path set", async () => {
+    const p = project({ "a.ts": "import { b } from './b';\n", "b.ts": "export const b = 1;\n" });
+    await index(p, "full");
+    // What a run killed between writing rows and relinking leaves: a stale resolution and the marker.
+    const store = Store.open(graph(p));
+    store.db.exec("UPDATE imports SET resolved_path = 'gone.ts'");
+    store.setMeta("links_dirty", "1");
+    store.close();
+    const report = await index(p, "incremental");
+    expect(report).toMatchObject({ files_indexed: 0, files_unchanged: 2 });
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+  });
+
   it("re-parses a file whose content changed even when size and mtime did not", async () => {
     const p = project({ "a.ts": "export const a = 1;\n" });
     await index(p, "full");

@@ -158,9 +158,18 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       const outcomes = batch;
       batch = [];
       batchBytes = 0;
-      store.batch(() => {
-        for (const o of outcomes) applyOutcome(store, o, stamps.get(o.path)?.fingerprint ?? null, mode, counts, problems);
-      });
+      const before = { ...counts, problems: problems.length };
+      try {
+        store.batch(() => {
+          for (const o of outcomes) applyOutcome(store, o, stamps.get(o.path)?.fingerprint ?? null, mode, counts, problems, "batched");
+        });
+      } catch {
+        // A write failed and the whole batch rolled back: redo it file by file, each in its own
+        // transaction, so only the failing file is lost (and counted as a write error).
+        Object.assign(counts, before);
+        problems.length = before.problems;
+        for (const o of outcomes) applyOutcome(store, o, stamps.get(o.path)?.fingerprint ?? null, mode, counts, problems, "atomic");
+      }
     };
     try {
       for await (const outcome of pool.map(tasks)) {
@@ -254,7 +263,20 @@ function dropFile(store: Store, path: string, wasIndexed: boolean): void {
 
 type Counters = { indexed: number; unchanged: number; deleted: number; parse: number; write: number; read: number; binary: number; large: number; syntax: number; bytes: number };
 
-function applyOutcome(store: Store, outcome: ParseOutcome, previousFingerprint: string | null, mode: IndexMode, counts: Counters, problems: IndexProblem[]): void {
+/**
+ * Records one parse outcome in the store and the counters. "batched" runs inside an open batch
+ * transaction and lets a write failure propagate (the caller rolls the batch back); "atomic" gives
+ * each file its own transaction and counts a failure as a write error.
+ */
+function applyOutcome(
+  store: Store,
+  outcome: ParseOutcome,
+  previousFingerprint: string | null,
+  mode: IndexMode,
+  counts: Counters,
+  problems: IndexProblem[],
+  writes: "batched" | "atomic",
+): void {
   switch (outcome.kind) {
     case "parsed": {
       const meta = { path: outcome.path, language: outcome.language, ...outcome.stamp };
@@ -262,6 +284,9 @@ function applyOutcome(store: Store, outcome: ParseOutcome, previousFingerprint: 
         if (mode === "incremental" && previousFingerprint === outcome.fingerprint) {
           store.touchFile(meta); // byte-identical chunking: only the stamps move
           counts.unchanged++;
+        } else if (writes === "batched") {
+          store.replaceFileRows(meta, outcome.extraction, outcome.fingerprint);
+          counts.indexed++;
         } else {
           store.writeFile(meta, outcome.extraction, outcome.fingerprint);
           counts.indexed++;
@@ -269,6 +294,7 @@ function applyOutcome(store: Store, outcome: ParseOutcome, previousFingerprint: 
         counts.bytes += outcome.stamp.size;
         if (outcome.extraction.hasSyntaxErrors) counts.syntax++;
       } catch (err) {
+        if (writes === "batched") throw err;
         counts.write++;
         problems.push({ path: outcome.path, kind: "write_error", message: String(err instanceof Error ? err.message : err) });
       }

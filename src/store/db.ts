@@ -129,22 +129,26 @@ export class Store {
   }
 
   /**
-   * Runs several file writes in one BEGIN IMMEDIATE transaction. Each write inside keeps its own
-   * savepoint, so a file that fails rolls back alone; committing in batches amortises the FTS flush.
+   * Runs `fn` in one BEGIN IMMEDIATE transaction: all of it commits or none of it does. Index runs
+   * write batches of files this way (with `replaceFileRows`, no savepoint per file: FTS5 flushes
+   * its pending terms at every savepoint, which made per-file savepoints cost more than the rows).
    */
   batch<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
   }
 
-  /** Replaces everything indexed for one file, atomically (its own transaction, or a savepoint inside a batch). */
+  /** Replaces everything indexed for one file in its own BEGIN IMMEDIATE transaction. */
   writeFile(meta: FileMeta, extraction: FileExtraction, fingerprint: string): void {
-    this.db.transaction(() => {
-      const fileId = this.upsertFileRow(meta, extraction, fingerprint);
-      this.deleteFileContents(fileId);
-      this.insertChunks(fileId, extraction.chunks);
-      this.insertSymbols(fileId, extraction.symbols);
-      this.insertImports(fileId, extraction.imports);
-    }).immediate();
+    this.batch(() => this.replaceFileRows(meta, extraction, fingerprint));
+  }
+
+  /** The body of writeFile without a transaction of its own: only call it inside `batch`. */
+  replaceFileRows(meta: FileMeta, extraction: FileExtraction, fingerprint: string): void {
+    const fileId = this.upsertFileRow(meta, extraction, fingerprint);
+    this.deleteFileContents(fileId);
+    this.insertChunks(fileId, extraction.chunks);
+    this.insertSymbols(fileId, extraction.symbols);
+    this.insertImports(fileId, extraction.imports);
   }
 
   /** Content changed but chunking did not: only the file's stamps move. */

@@ -8,28 +8,12 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Store } from "../../src/store/db.js";
 import { assertBuilt, lines, runMast, spawnMast, startLockHolder, type CliResult } from "../helpers/cli.js";
-import { makeProject, type TestProject } from "../helpers/project.js";
+import { BASE_FILES as SHARED_FILES, makeProject, type TestProject } from "../helpers/project.js";
 import { dumpStore } from "../helpers/store-dump.js";
 import { syntheticProject } from "../helpers/synthetic-project.js";
 
 const BASE_FILES: Record<string, string> = {
-  "src/auth.ts": [
-    "import { Repo } from './repo.js';",
-    "",
-    "/** Validates sessions. */",
-    "export class AuthService {",
-    "  constructor(private readonly repo: Repo) {}",
-    "",
-    "  /** Checks a token. */",
-    "  validate(token: string): boolean {",
-    "    return this.repo.find(token) !== null;",
-    "  }",
-    "}",
-    "",
-  ].join("\n"),
-  "src/repo.ts": ["export class Repo {", "  find(id: string): string | null {", "    return id.length ? id : null;", "  }", "}", ""].join("\n"),
-  "src/index.ts": ["export * from './auth.js';", "export { Repo as Repository } from './repo';", ""].join("\n"),
-  "docs/guide.md": ["# Guide", "", "Intro.", "", "## Setup", "", "Run it.", ""].join("\n"),
+  ...SHARED_FILES,
   // Excluded by the default exclude_patterns.
   "src/auth.test.ts": "export const t = 1;\n",
   "node_modules/pkg/index.js": "module.exports = 1;\n",

@@ -35,3 +35,24 @@ export function makeProject(files: Record<string, string | Buffer> = {}): TestPr
   for (const [path, content] of Object.entries(files)) project.write(path, content);
   return project;
 }
+
+/** A small TypeScript + markdown project used across lifecycle and CLI tests. */
+export const BASE_FILES: Record<string, string> = {
+  "src/auth.ts": [
+    "import { Repo } from './repo.js';",
+    "",
+    "/** Validates sessions. */",
+    "export class AuthService {",
+    "  constructor(private readonly repo: Repo) {}",
+    "",
+    "  /** Checks a token. */",
+    "  validate(token: string): boolean {",
+    "    return this.repo.find(token) !== null;",
+    "  }",
+    "}",
+    "",
+  ].join("\n"),
+  "src/repo.ts": ["export class Repo {", "  find(id: string): string | null {", "    return id.length ? id : null;", "  }", "}", ""].join("\n"),
+  "src/index.ts": ["export * from './auth.js';", "export { Repo as Repository } from './repo';", ""].join("\n"),
+  "docs/guide.md": ["# Guide", "", "Intro.", "", "## Setup", "", "Run it.", ""].join("\n"),
+};

@@ -9,28 +9,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runIndex, type IndexReport } from "../../src/index/run.js";
 import { readIndexJson, readManifest, statePaths } from "../../src/index/state.js";
 import { Store } from "../../src/store/db.js";
-import { makeProject, type TestProject } from "../helpers/project.js";
+import { BASE_FILES, makeProject, type TestProject } from "../helpers/project.js";
 import { dumpStore } from "../helpers/store-dump.js";
 
-const BASE_FILES: Record<string, string> = {
-  "src/auth.ts": [
-    "import { Repo } from './repo.js';",
-    "",
-    "/** Validates sessions. */",
-    "export class AuthService {",
-    "  constructor(private readonly repo: Repo) {}",
-    "",
-    "  /** Checks a token. */",
-    "  validate(token: string): boolean {",
-    "    return this.repo.find(token) !== null;",
-    "  }",
-    "}",
-    "",
-  ].join("\n"),
-  "src/repo.ts": ["export class Repo {", "  find(id: string): string | null {", "    return id.length ? id : null;", "  }", "}", ""].join("\n"),
-  "src/index.ts": ["export * from './auth.js';", "export { Repo as Repository } from './repo';", ""].join("\n"),
-  "docs/guide.md": ["# Guide", "", "Intro.", "", "## Setup", "", "Run it.", ""].join("\n"),
-};
 
 let projects: TestProject[] = [];
 let scratch: string[] = [];

@@ -71,10 +71,11 @@ function renderReport(r: IndexReport): string {
 
 function ago(iso: string): string {
   const secs = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
-  if (secs < 60) return `${secs} seconds ago`;
-  if (secs < 3600) return `${Math.round(secs / 60)} minutes ago`;
-  if (secs < 86400) return `${Math.round(secs / 3600)} hours ago`;
-  return `${Math.round(secs / 86400)} days ago`;
+  const unit = (n: number, name: string) => `${n} ${name}${n === 1 ? "" : "s"} ago`;
+  if (secs < 60) return unit(secs, "second");
+  if (secs < 3600) return unit(Math.round(secs / 60), "minute");
+  if (secs < 86400) return unit(Math.round(secs / 3600), "hour");
+  return unit(Math.round(secs / 86400), "day");
 }
 
 function statusCommand(config: ResolvedConfig, json: boolean | undefined): void {

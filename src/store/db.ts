@@ -276,6 +276,8 @@ export class Store {
         s.parent,
         s.reExport?.module ?? null,
         s.reExport?.importedName ?? null,
+        s.params === null ? null : JSON.stringify(s.params),
+        s.returnType,
       ]);
       if (s.kind === "class" && !classIds.has(s.name)) classIds.set(s.name, id);
       if (s.kind === "method" && s.parent !== null) {
@@ -299,6 +301,8 @@ export class Store {
       "parent_name",
       "reexport_module",
       "reexport_name",
+      "params",
+      "return_type",
     ]).insert(rows);
     this.batcher("edges", ["from_id", "to_id", "edge_type"], "INSERT OR IGNORE").insert(edges);
   }

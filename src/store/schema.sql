@@ -33,7 +33,9 @@ CREATE TABLE IF NOT EXISTS symbols (
   body_hash        TEXT,
   parent_name      TEXT,            -- enclosing class for methods
   reexport_module  TEXT,            -- marker symbols (kind export): the module re-exported from
-  reexport_name    TEXT             -- ... and the name taken from it ('*' for a namespace)
+  reexport_name    TEXT,            -- ... and the name taken from it ('*' for a namespace)
+  params           TEXT,            -- functions and methods: JSON [{name, type, optional}]
+  return_type      TEXT             -- functions and methods: the annotated return type, as written
 );
 
 CREATE TABLE IF NOT EXISTS edges (

@@ -54,6 +54,19 @@ export interface SymbolRecord {
   readonly parent: string | null;
   /** For re-export marker symbols (`export { a as b } from './x'`): where the name comes from. */
   readonly reExport: { readonly module: string; readonly importedName: string } | null;
+  /** Parameters of functions and methods, in order; null for other kinds. */
+  readonly params: readonly ParamRecord[] | null;
+  /** The annotated return type of a function or method, as written; null when absent. */
+  readonly returnType: string | null;
+}
+
+export interface ParamRecord {
+  /** The parameter as named in source: `x`, `...rest`, or a destructuring pattern's text. */
+  readonly name: string;
+  /** The annotated type as written (whitespace collapsed), or null. */
+  readonly type: string | null;
+  /** True for `x?`, a default value, or a rest parameter. */
+  readonly optional: boolean;
 }
 
 export type ImportKind = "import" | "export_from" | "export_star" | "require" | "dynamic_import";

@@ -6,7 +6,7 @@ import { lineStarts } from "../base/text.js";
 import type { Grammar, Language } from "../lang/languages.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { parseSource, type SyntaxNode, type Tree } from "./parser.js";
-import { MAX_CHUNK_CHARS, type ExtractOptions, type FileExtraction, type ImportRecord, type SymbolKind, type SymbolRecord } from "./types.js";
+import { MAX_CHUNK_CHARS, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolKind, type SymbolRecord } from "./types.js";
 
 /** Leaf node types whose text is an identifier token in the identifier_fts bag. */
 const IDENTIFIER_TYPES = new Set([
@@ -340,6 +340,7 @@ class FileExtractor {
       body: body ? this.nodeText(body) : "",
     });
     sym.line = start.startPosition.row + 1;
+    this.setCallable(sym, decl);
     this.remember({ name, draft, symbol: sym, members: [] });
   }
 
@@ -359,6 +360,7 @@ class FileExtractor {
         signature: this.slice(outer.startIndex, signatureEnd).trimEnd(),
         body: body ? this.nodeText(body) : "",
       });
+      this.setCallable(sym, onlyValue);
       this.remember({ name, draft, symbol: sym, members: [] });
       return;
     }
@@ -490,6 +492,8 @@ class FileExtractor {
     });
     sym.parent = className;
     sym.line = start.startPosition.row + 1;
+    const fieldValue = m.type === "public_field_definition" || m.type === "field_definition" ? m.childForFieldName("value") : null;
+    this.setCallable(sym, fieldValue ?? m);
     const bodyRange: [number, number] | null = body ? [body.startIndex, body.endIndex] : null;
     return { signature, bodyRange, member: { draft, symbol: sym, isPrivate } };
   }
@@ -571,6 +575,8 @@ class FileExtractor {
       bodyHash: null,
       parent: null,
       reExport,
+      params: null,
+      returnType: null,
     });
   }
 
@@ -677,9 +683,18 @@ class FileExtractor {
       bodyHash: sha256(parts.body),
       parent: null,
       reExport: null,
+      params: null,
+      returnType: null,
     };
     this.symbols.push(sym);
     return sym;
+  }
+
+  /** Records the parameters and return type of the function-like node behind a symbol. */
+  private setCallable(sym: Sym, fn: SyntaxNode): void {
+    sym.params = paramsOf(fn);
+    const ret = fn.childForFieldName("return_type");
+    sym.returnType = ret ? collapse(this.nodeText(ret).replace(/^:\s*/, "")) : null;
   }
 
   private remember(decl: Decl): void {
@@ -737,6 +752,50 @@ class FileExtractor {
 }
 
 // ---- small pure helpers over nodes ----
+
+/** Parameters of a function-like node: `(a: T, b?: U, ...rest)` or an arrow's lone `x`. */
+function paramsOf(fn: SyntaxNode): ParamRecord[] {
+  const lone = fn.childForFieldName("parameter");
+  if (lone) return [{ name: lone.text, type: null, optional: false }];
+  const list = fn.childForFieldName("parameters");
+  if (!list) return [];
+  const out: ParamRecord[] = [];
+  for (const p of list.namedChildren) {
+    switch (p.type) {
+      case "required_parameter":
+      case "optional_parameter": {
+        const pattern = p.childForFieldName("pattern");
+        const type = p.childForFieldName("type");
+        const name = collapse(pattern?.text ?? p.text);
+        out.push({
+          name,
+          type: type ? collapse(type.text.replace(/^:\s*/, "")) : null,
+          optional: p.type === "optional_parameter" || p.childForFieldName("value") !== null || name.startsWith("..."),
+        });
+        break;
+      }
+      case "identifier":
+        out.push({ name: p.text, type: null, optional: false });
+        break;
+      case "assignment_pattern":
+        out.push({ name: collapse(p.childForFieldName("left")?.text ?? p.text), type: null, optional: true });
+        break;
+      case "rest_pattern":
+        out.push({ name: collapse(p.text), type: null, optional: true });
+        break;
+      case "comment":
+        break;
+      default:
+        out.push({ name: collapse(p.text), type: null, optional: false });
+    }
+  }
+  return out;
+}
+
+/** Source text on one line: runs of whitespace (newlines included) become one space. */
+function collapse(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
 
 /** The declaration inside an export/ambient wrapper, or the statement itself. */
 function declarationOf(stmt: SyntaxNode): SyntaxNode | null {

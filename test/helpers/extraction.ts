@@ -51,6 +51,10 @@ export function renderExtraction(filePath: string, x: FileExtraction): string {
       `${s.kind} ${s.name} ${s.line}-${s.endLine} exported=${s.isExported} sig=${quote(s.signature)} doc=${s.doc === null ? "no" : "yes"} ` +
         `hashes=${short(s.declarationHash)}/${short(s.bodyHash)} parent=${orDash(s.parent)} reExport=${reExport}`,
     );
+    if (s.params !== null) {
+      const params = s.params.map((p) => `${p.name}${p.optional ? "?" : ""}: ${p.type ?? "-"}`).join(", ");
+      out.push(`    params=(${params}) returns=${s.returnType ?? "-"}`);
+    }
   }
   out.push("", "## imports");
   for (const imp of x.imports) out.push(`${imp.kind} ${JSON.stringify(imp.module)} [${imp.names.join(", ")}] line=${imp.line}`);

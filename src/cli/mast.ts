@@ -2,14 +2,12 @@
 // The `mast` CLI: argv → config → index/status → human text or JSON. Only this layer knows
 // about exit codes; every error leaves as one line on stderr naming its code and a hint.
 import { Command, CommanderError, Option } from "commander";
-import { existsSync } from "node:fs";
 import { MastError, errorMessage, isMastError } from "../base/errors.js";
 import { parseList, resolveConfig, resolveProjectRoot, type ConfigOverrides, type ResolvedConfig } from "../index/config.js";
-import { measureFreshness } from "../index/freshness.js";
 import { isNeverIndexed, runIndex, type IndexReport } from "../index/run.js";
 import { CLI_LOCK_POLICY, withStructureLock } from "../index/lock.js";
-import { ensureStateDir, guardSchema, readIndexJson, statePaths } from "../index/state.js";
-import { CURRENT_SCHEMA_VERSION } from "../store/db.js";
+import { ensureStateDir, guardSchema } from "../index/state.js";
+import { indexStatus } from "../index/status.js";
 import { progressReporter } from "./progress.js";
 
 const VERSION = "0.1.0";
@@ -79,24 +77,8 @@ function ago(iso: string): string {
 }
 
 function statusCommand(config: ResolvedConfig, json: boolean | undefined): void {
-  const paths = statePaths(config.state_dir);
-  const index = existsSync(paths.graphDb) ? readIndexJson(paths) : null;
-  const fresh = measureFreshness(config);
-  const indexed = index !== null && index.last_indexed !== null;
-  const status = {
-    state_dir: config.state_dir,
-    schema_version: CURRENT_SCHEMA_VERSION,
-    last_indexed: index?.last_indexed ?? null,
-    indexed_files: index?.file_count ?? 0,
-    chunk_count: index?.chunk_count ?? 0,
-    stale_files: fresh.stale_files,
-    parse_errors: index?.parse_errors ?? 0,
-    write_errors: index?.write_errors ?? 0,
-    index_fresh: indexed && fresh.stale_files === 0,
-    freshness_cause: fresh.stale_files > 0 ? "phase1_stale" : null,
-    stale_breakdown: { changed: fresh.changed, unindexed: fresh.unindexed, vanished: fresh.vanished },
-    ...(index?.seed_commit ? { seed_commit: index.seed_commit } : {}),
-  };
+  const status = indexStatus(config);
+  const { changed, unindexed, vanished } = status.stale_breakdown;
   print(json, status, () => {
     const rows: Array<[string, string]> = [
       ["state_dir", status.state_dir],
@@ -104,14 +86,14 @@ function statusCommand(config: ResolvedConfig, json: boolean | undefined): void 
       ["last_indexed", status.last_indexed ? `${status.last_indexed} (${ago(status.last_indexed)})` : "never"],
       ["indexed_files", String(status.indexed_files)],
       ["chunk_count", String(status.chunk_count)],
-      ["stale_files", `${status.stale_files}${status.stale_files ? ` (${fresh.changed} changed, ${fresh.unindexed} not indexed, ${fresh.vanished} gone)` : ""}`],
+      ["stale_files", `${status.stale_files}${status.stale_files ? ` (${changed} changed, ${unindexed} not indexed, ${vanished} gone)` : ""}`],
       ["parse_errors", String(status.parse_errors)],
       ["write_errors", String(status.write_errors)],
       ["index_fresh", String(status.index_fresh)],
       ["freshness_cause", status.freshness_cause ?? "none"],
     ];
     if (status.seed_commit) rows.push(["seed_commit", status.seed_commit]);
-    if (!indexed) rows.push(["hint", "not indexed yet: run `mast init` or `mast index`"]);
+    if (status.last_indexed === null) rows.push(["hint", "not indexed yet: run `mast init` or `mast index`"]);
     // Values start at column 17, as in the spec's sample; a longer label keeps one space.
     return rows.map(([k, v]) => `${`${k}:`.padEnd(15)} ${v}`).join("\n");
   });

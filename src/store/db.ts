@@ -245,12 +245,12 @@ export class Store {
     const ftsRows: unknown[][] = [];
     const identRows: unknown[][] = [];
     for (const c of chunks) {
-      chunkRows.push([id, c.chunkId, fileId, c.startLine, c.endLine, c.contentStartLine, c.content, c.chunkType, c.symbolName, c.parentSymbol, c.isExported ? 1 : 0, c.part]);
+      chunkRows.push([id, c.chunkId, fileId, c.startLine, c.endLine, c.contentStartLine, c.content, c.chunkType, c.symbolName, symbolTail(c.symbolName), c.parentSymbol, c.isExported ? 1 : 0, c.part]);
       ftsRows.push([id, c.content, c.symbolName, c.chunkId]);
       if (c.identifiers.length) identRows.push([id, c.identifiers.join(" "), c.chunkId]);
       id++;
     }
-    this.batcher("chunks", ["id", "chunk_id", "file_id", "start_line", "end_line", "content_start_line", "content", "chunk_type", "symbol_name", "parent_symbol", "is_exported", "part"]).insert(chunkRows);
+    this.batcher("chunks", ["id", "chunk_id", "file_id", "start_line", "end_line", "content_start_line", "content", "chunk_type", "symbol_name", "symbol_tail", "parent_symbol", "is_exported", "part"]).insert(chunkRows);
     this.batcher("chunk_fts", ["rowid", "content", "symbol_name", "chunk_id"]).insert(ftsRows);
     this.batcher("identifier_fts", ["rowid", "identifiers", "chunk_id"]).insert(identRows);
   }
@@ -321,6 +321,12 @@ export class Store {
     }
     return b;
   }
+}
+
+/** The lower-cased last '.'-segment of a symbol name: `AuthService.validate` → `validate`. */
+export function symbolTail(name: string | null): string | null {
+  if (name === null) return null;
+  return name.slice(name.lastIndexOf(".") + 1).toLowerCase();
 }
 
 /**

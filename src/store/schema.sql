@@ -75,6 +75,7 @@ CREATE TABLE IF NOT EXISTS chunks (
   content            TEXT NOT NULL,
   chunk_type         TEXT NOT NULL,
   symbol_name        TEXT,
+  symbol_tail        TEXT,                  -- lower-cased last '.'-segment of symbol_name (ranker D's key)
   parent_symbol      TEXT,
   is_exported        INTEGER NOT NULL DEFAULT 0,
   part               INTEGER NOT NULL DEFAULT 0
@@ -101,3 +102,4 @@ CREATE INDEX IF NOT EXISTS idx_imports_file     ON imports(file_id);
 CREATE INDEX IF NOT EXISTS idx_imports_resolved ON imports(resolved_path);
 CREATE INDEX IF NOT EXISTS idx_chunks_file      ON chunks(file_id, start_line);
 CREATE INDEX IF NOT EXISTS idx_chunks_symbol    ON chunks(symbol_name);
+CREATE INDEX IF NOT EXISTS idx_chunks_tail      ON chunks(symbol_tail);

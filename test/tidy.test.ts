@@ -14,7 +14,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   store: ["base", "lang", "syntax"],
   resolve: ["base", "lang"],
   index: ["base", "lang", "syntax", "store", "resolve"],
-  cli: ["base", "lang", "syntax", "store", "resolve", "index"],
+  query: ["base", "lang", "syntax", "store", "resolve", "index"],
+  tools: ["base", "lang", "syntax", "store", "resolve", "index", "query"],
+  mcp: ["base", "lang", "syntax", "store", "resolve", "index", "query", "tools"],
+  cli: ["base", "lang", "syntax", "store", "resolve", "index", "query", "tools", "mcp"],
 };
 
 /** Outside packages and the one module allowed to import each. */
@@ -27,6 +30,9 @@ const SOLE_IMPORTER: Record<string, string> = {
   picomatch: "base/glob.ts",
   ignore: "index/walk.ts",
   commander: "cli/mast.ts",
+  zod: "tools/schema.ts",
+  "@modelcontextprotocol/sdk/server/mcp.js": "mcp/server.ts",
+  "@modelcontextprotocol/sdk/server/stdio.js": "mcp/server.ts",
 };
 
 function sourceFiles(dir: string): string[] {

@@ -2,12 +2,15 @@
 // The `mast` CLI: argv → config → index/status → human text or JSON. Only this layer knows
 // about exit codes; every error leaves as one line on stderr naming its code and a hint.
 import { Command, CommanderError, Option } from "commander";
+import { existsSync } from "node:fs";
 import { MastError, errorMessage, isMastError } from "../base/errors.js";
 import { parseList, resolveConfig, resolveProjectRoot, type ConfigOverrides, type ResolvedConfig } from "../index/config.js";
 import { isNeverIndexed, runIndex, type IndexReport } from "../index/run.js";
 import { CLI_LOCK_POLICY, withStructureLock } from "../index/lock.js";
-import { ensureStateDir, guardSchema } from "../index/state.js";
+import { ensureStateDir, guardSchema, statePaths } from "../index/state.js";
 import { indexStatus } from "../index/status.js";
+import { createToolContext } from "../tools/context.js";
+import { TOOLS, callTool, findTool } from "../tools/registry.js";
 import { progressReporter } from "./progress.js";
 
 const VERSION = "0.1.0";
@@ -157,6 +160,33 @@ function buildProgram(): Command {
     .option("--json", "print the result as JSON")
     .action((path: string | undefined, opts: CommonOptions) => {
       statusCommand(loadConfig(path, { stateDir: opts.stateDir }), opts.json);
+    });
+
+  program
+    .command("query <tool> [json] [path]")
+    .description("call any tool by its MCP name with a JSON argument object, exactly as an MCP client would")
+    .addOption(stateDirOption())
+    .option("--json", "print the exact single-line response text (default: pretty-printed)")
+    .addHelpText("after", `\nTools:\n${TOOLS.map((t) => `  ${t.name.padEnd(24)}${t.title}`).join("\n")}\n\nExample:\n  mast query mast_search '{"query":"validate","limit":5}' .`)
+    .action(async (toolName: string, json: string | undefined, path: string | undefined, opts: CommonOptions) => {
+      findTool(toolName);
+      let args: unknown;
+      try {
+        args = JSON.parse(json ?? "{}");
+      } catch (err) {
+        throw new MastError("INVALID_ARGUMENT", `the tool arguments are not valid JSON: ${errorMessage(err)}`, { hint: `Pass one JSON object, e.g. '{"query":"validate"}'.` });
+      }
+      const config = loadConfig(path, { stateDir: opts.stateDir });
+      if (!existsSync(statePaths(config.state_dir).graphDb)) {
+        throw new MastError("NOT_INDEXED", `no index found at ${config.state_dir}; run \`mast init\` / \`mast index\` first`);
+      }
+      const ctx = createToolContext(config);
+      try {
+        const result = await callTool(ctx, toolName, args);
+        process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
+      } finally {
+        ctx.close();
+      }
     });
 
   return program;

@@ -3,7 +3,7 @@
 // or when the index (rows or manifest) still lists it but it is gone. Read-only: creates nothing.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { CURRENT_SCHEMA_VERSION, Store, type FileStamp } from "../store/db.js";
+import { Store, type FileStamp } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { readForIndex } from "./parse-task.js";
 import { walkForConfig } from "./run.js";
@@ -30,7 +30,7 @@ function readStamps(graphDb: string): Map<string, FileStamp> {
   if (!existsSync(graphDb)) return new Map();
   const store = Store.open(graphDb, { readonly: true });
   try {
-    if (store.schemaVersion() !== CURRENT_SCHEMA_VERSION) return new Map();
+    if (!store.hasCurrentSchema()) return new Map();
     return store.fileStamps();
   } finally {
     store.close();

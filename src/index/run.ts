@@ -245,7 +245,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
 function openIndexStore(paths: StatePaths, alreadyReset: boolean): { store: Store; reset: boolean } {
   try {
     const store = Store.open(paths.graphDb, { bulk: true });
-    if (store.schemaVersion() === CURRENT_SCHEMA_VERSION) return { store, reset: alreadyReset };
+    if (store.hasCurrentSchema()) return { store, reset: alreadyReset };
     store.close();
   } catch (err) {
     if (!UNUSABLE_DATABASE_CODES.has((err as { code?: string }).code ?? "")) throw err;

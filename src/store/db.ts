@@ -4,6 +4,7 @@
 import Database from "better-sqlite3";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { sha256 } from "../base/hash.js";
 import { isExternalSpecifier } from "../base/paths.js";
 import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../syntax/types.js";
 
@@ -16,6 +17,8 @@ const MAX_PARAMS = 32_766;
 const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 
 const SCHEMA_SQL = readFileSync(fileURLToPath(new URL("./schema.sql", import.meta.url)), "utf8");
+/** Any edit of schema.sql changes this hash, so a database built by another schema is never misread. */
+const SCHEMA_HASH = sha256(SCHEMA_SQL);
 
 export type Db = Database.Database;
 
@@ -78,8 +81,14 @@ export class Store {
         db.pragma("cache_size = -65536");
         db.pragma("wal_autocheckpoint = 16384");
       }
-      db.exec(SCHEMA_SQL);
-      db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)").run(CURRENT_SCHEMA_VERSION);
+      // A database built by another schema is left untouched (hasCurrentSchema() says so, and index
+      // runs rebuild it): applying this schema to its tables could fail or half-migrate them.
+      const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !== undefined;
+      const foreign = hasMeta && db.prepare("SELECT value FROM meta WHERE key = 'schema_hash'").pluck().get() !== SCHEMA_HASH;
+      if (!foreign) {
+        db.exec(SCHEMA_SQL);
+        db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?), ('schema_hash', ?)").run(CURRENT_SCHEMA_VERSION, SCHEMA_HASH);
+      }
     }
   }
 
@@ -106,8 +115,17 @@ export class Store {
 
   /** The schema version this database was built with; null when it has no readable schema. */
   schemaVersion(): string | null {
+    return this.metaOrNull("schema_version");
+  }
+
+  /** True when this database was built by this binary's schema (version and schema.sql alike). */
+  hasCurrentSchema(): boolean {
+    return this.schemaVersion() === CURRENT_SCHEMA_VERSION && this.metaOrNull("schema_hash") === SCHEMA_HASH;
+  }
+
+  private metaOrNull(key: string): string | null {
     try {
-      const row = this.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
+      const row = this.db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
       return row?.value ?? null;
     } catch {
       return null; // no meta table (a file killed before its schema was written), or not a database

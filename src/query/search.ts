@@ -1,0 +1,363 @@
+// mast_search (spec §7.3, §9): BM25 over chunk_fts and the declaration-exact ranker D, fused by
+// Reciprocal Rank Fusion over pools of 4x the limit; scope filters before ranking, chunk_type
+// and only_exported after; shell/method dedup with backfill; zero-result suggestions.
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import type { Db } from "../store/db.js";
+import { scopeCondition, scopeFileIds, type ScopeInput } from "./scope.js";
+
+export interface SearchInput extends ScopeInput {
+  readonly query: string;
+  readonly limit: number;
+  readonly chunk_type?: string | null | undefined;
+  readonly only_exported?: boolean | undefined;
+}
+
+export interface SearchOptions {
+  readonly projectRoot: string;
+  readonly rrfK: number;
+  readonly declarationExactRanker: boolean;
+}
+
+export interface SearchResult {
+  file_path: string;
+  start_line: number;
+  end_line: number;
+  content: string;
+  chunk_type: string;
+  symbol_name: string | null;
+  parent_symbol: string | null;
+  is_exported: boolean;
+  match_score: number | null;
+  rank: number;
+  match_snippet: string | null;
+  related?: { parent_symbol: string } | { methods_matched: string[] };
+  stale?: true;
+}
+
+export interface Suggestion {
+  symbol: string;
+  file_path: string;
+  reason: "similar symbol name" | "matched split query terms" | "identifier near-miss";
+}
+
+export interface SearchResponse {
+  results: SearchResult[];
+  suggestions?: Suggestion[];
+  index_empty?: true;
+}
+
+interface Candidate {
+  id: number;
+  bm25: number | null;
+  snippet: string | null;
+  rrf: number;
+  bestRank: number;
+}
+
+interface ChunkRow {
+  id: number;
+  chunk_id: string;
+  path: string;
+  mtime: number;
+  start_line: number;
+  end_line: number;
+  content: string;
+  chunk_type: string;
+  symbol_name: string | null;
+  parent_symbol: string | null;
+  is_exported: number;
+}
+
+/** Characters FTS5 trigram needs for one term; shorter terms cannot use the index. */
+const TRIGRAM = 3;
+
+/**
+ * The user's text as an FTS5 expression: each whitespace-separated term becomes a quoted string
+ * (FTS5 syntax in it is literal), OR-ed so BM25 ranks chunks matching more terms higher.
+ */
+export function ftsExpression(query: string): string | null {
+  const terms = query.split(/\s+/).filter((t) => t.length >= TRIGRAM);
+  if (terms.length === 0) return null;
+  return [...new Set(terms)].map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
+}
+
+/** Ranker D's eligible tokens: identifier runs with an uppercase letter, `_`, `$`, or a digit next to a letter. */
+export function symbolShapedTokens(query: string): string[] {
+  const runs = query.match(/[A-Za-z0-9_$]+/g) ?? [];
+  return [...new Set(runs.filter((t) => /[A-Z_$]/.test(t) || /[0-9][A-Za-z]|[A-Za-z][0-9]/.test(t)))];
+}
+
+function bm25Ranking(db: Db, query: string, scopeIds: number[] | null, pool: number): Candidate[] {
+  const scope = scopeCondition("c.file_id", scopeIds);
+  const expression = ftsExpression(query);
+  if (expression !== null) {
+    const rows = db
+      .prepare(
+        `SELECT c.id AS id, bm25(chunk_fts) AS score, snippet(chunk_fts, 0, '**', '**', '...', 12) AS snippet
+         FROM chunk_fts JOIN chunks c ON c.id = chunk_fts.rowid
+         WHERE chunk_fts MATCH ? AND ${scope.sql}
+         ORDER BY score ASC, c.chunk_id ASC LIMIT ?`,
+      )
+      .all(expression, ...scope.params, pool) as Array<{ id: number; score: number; snippet: string }>;
+    return rows.map((r, i) => ({ id: r.id, bm25: r.score, snippet: r.snippet, rrf: 0, bestRank: i + 1 }));
+  }
+  // Terms too short for the trigram index: a literal substring scan, in chunk order.
+  const needle = query.trim();
+  if (needle === "") return [];
+  const rows = db
+    .prepare(
+      `SELECT c.id AS id FROM chunks c WHERE instr(lower(c.content), lower(?)) > 0 AND ${scope.sql} ORDER BY c.chunk_id LIMIT ?`,
+    )
+    .all(needle, ...scope.params, pool) as Array<{ id: number }>;
+  return rows.map((r, i) => ({ id: r.id, bm25: null, snippet: null, rrf: 0, bestRank: i + 1 }));
+}
+
+/** Ranker D: chunks whose symbol name equals a token, or ends with `.` + token (case-insensitive). */
+function declarationExactRanking(db: Db, query: string, scopeIds: number[] | null, pool: number): number[] {
+  const tokens = symbolShapedTokens(query);
+  if (tokens.length === 0) return [];
+  const scope = scopeCondition("c.file_id", scopeIds);
+  const stmt = db.prepare(`SELECT c.id AS id, c.chunk_id AS chunkId, c.symbol_name AS name FROM chunks c WHERE c.symbol_tail = ? AND ${scope.sql}`);
+  const best = new Map<number, { full: boolean; multiplicity: number; chunkId: string }>();
+  for (const token of tokens) {
+    const rows = stmt.all(token.toLowerCase(), ...scope.params) as Array<{ id: number; chunkId: string; name: string }>;
+    const full = rows.filter((r) => !r.name.includes("."));
+    const segment = rows.filter((r) => r.name.includes("."));
+    for (const [group, isFull] of [
+      [full, true],
+      [segment, false],
+    ] as const) {
+      for (const r of group) {
+        const entry = { full: isFull, multiplicity: group.length, chunkId: r.chunkId };
+        const prev = best.get(r.id);
+        if (!prev || compareDeclex(entry, prev) < 0) best.set(r.id, entry);
+      }
+    }
+  }
+  return [...best]
+    .sort(([, a], [, b]) => compareDeclex(a, b))
+    .slice(0, pool)
+    .map(([id]) => id);
+}
+
+function compareDeclex(a: { full: boolean; multiplicity: number; chunkId: string }, b: { full: boolean; multiplicity: number; chunkId: string }): number {
+  if (a.full !== b.full) return a.full ? -1 : 1;
+  if (a.multiplicity !== b.multiplicity) return a.multiplicity - b.multiplicity;
+  return a.chunkId < b.chunkId ? -1 : a.chunkId > b.chunkId ? 1 : 0;
+}
+
+export function searchChunks(db: Db, input: SearchInput, options: SearchOptions): SearchResponse {
+  const pool = input.limit * 4;
+  const scopeIds = scopeFileIds(db, input);
+  const candidates = new Map<number, Candidate>();
+  const bm25 = bm25Ranking(db, input.query, scopeIds, pool);
+  bm25.forEach((c, i) => {
+    c.rrf = 1 / (options.rrfK + i + 1);
+    candidates.set(c.id, c);
+  });
+  if (options.declarationExactRanker) {
+    declarationExactRanking(db, input.query, scopeIds, pool).forEach((id, i) => {
+      const rank = i + 1;
+      const existing = candidates.get(id);
+      if (existing) {
+        existing.rrf += 1 / (options.rrfK + rank);
+        existing.bestRank = Math.min(existing.bestRank, rank);
+      } else {
+        candidates.set(id, { id, bm25: null, snippet: null, rrf: 1 / (options.rrfK + rank), bestRank: rank });
+      }
+    });
+  }
+  const rows = loadChunks(db, [...candidates.keys()]);
+  const fused = [...candidates.values()]
+    .filter((c) => rows.has(c.id))
+    .sort((a, b) => b.rrf - a.rrf || a.bestRank - b.bestRank || cmp(rows.get(a.id)!.chunk_id, rows.get(b.id)!.chunk_id))
+    .filter((c) => {
+      const row = rows.get(c.id)!;
+      return (!input.chunk_type || row.chunk_type === input.chunk_type) && (!input.only_exported || row.is_exported === 1);
+    });
+  const results = dedupShellsAndMethods(fused, rows, input.limit).map((entry, i) => toResult(entry.candidate, rows.get(entry.candidate.id)!, i + 1, entry.related));
+  flagStale(results, rows, fused, options.projectRoot);
+  const response: SearchResponse = { results };
+  if (results.length === 0) {
+    response.suggestions = suggest(db, input.query, scopeIds, input.limit);
+    if (isIndexEmpty(db)) response.index_empty = true;
+  }
+  return response;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function loadChunks(db: Db, ids: number[]): Map<number, ChunkRow> {
+  if (ids.length === 0) return new Map();
+  const rows = db
+    .prepare(
+      `SELECT c.id, c.chunk_id, f.path, f.mtime, c.start_line, c.end_line, c.content, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported
+       FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify(ids)) as ChunkRow[];
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+interface Kept {
+  candidate: Candidate;
+  related?: SearchResult["related"];
+}
+
+/**
+ * Keeps the higher-ranked half of every class_shell ↔ method pair (same class, same file) and
+ * tells the survivor what was folded into it; suppressed slots are backfilled from the tail.
+ */
+function dedupShellsAndMethods(fused: Candidate[], rows: Map<number, ChunkRow>, limit: number): Kept[] {
+  const kept: Kept[] = [];
+  const shellOf = new Map<string, Kept>(); // "path\0Class" → kept shell
+  const methodsOf = new Map<string, Kept[]>(); // "path\0Class" → kept methods
+  const key = (row: ChunkRow, cls: string) => `${row.path}\0${cls}`;
+  for (const c of fused) {
+    if (kept.length >= limit) break;
+    const row = rows.get(c.id)!;
+    if (row.chunk_type === "method" && row.parent_symbol !== null) {
+      const shell = shellOf.get(key(row, row.parent_symbol));
+      if (shell) {
+        const related = (shell.related ?? { methods_matched: [] }) as { methods_matched: string[] };
+        if (row.symbol_name && !related.methods_matched.includes(row.symbol_name)) related.methods_matched.push(row.symbol_name);
+        shell.related = related;
+        continue;
+      }
+      const entry: Kept = { candidate: c };
+      const list = methodsOf.get(key(row, row.parent_symbol)) ?? [];
+      list.push(entry);
+      methodsOf.set(key(row, row.parent_symbol), list);
+      kept.push(entry);
+      continue;
+    }
+    if (row.chunk_type === "class_shell" && row.symbol_name !== null) {
+      const methods = methodsOf.get(key(row, row.symbol_name));
+      if (methods && methods.length > 0) {
+        methods[0]!.related = { parent_symbol: row.symbol_name };
+        continue;
+      }
+      const entry: Kept = { candidate: c };
+      shellOf.set(key(row, row.symbol_name), entry);
+      kept.push(entry);
+      continue;
+    }
+    kept.push({ candidate: c });
+  }
+  return kept;
+}
+
+function toResult(c: Candidate, row: ChunkRow, rank: number, related: SearchResult["related"] | undefined): SearchResult {
+  return {
+    file_path: row.path,
+    start_line: row.start_line,
+    end_line: row.end_line,
+    content: row.content,
+    chunk_type: row.chunk_type,
+    symbol_name: row.symbol_name,
+    parent_symbol: row.parent_symbol,
+    is_exported: row.is_exported === 1,
+    match_score: c.bm25,
+    rank,
+    match_snippet: c.snippet,
+    ...(related ? { related } : {}),
+  };
+}
+
+/** Stat-and-flag (spec §9.0): a result whose file is newer on disk than indexed, or gone, is `stale`. */
+function flagStale(results: SearchResult[], rows: Map<number, ChunkRow>, fused: Candidate[], projectRoot: string): void {
+  const indexedMtime = new Map<string, number>();
+  for (const c of fused) {
+    const row = rows.get(c.id)!;
+    indexedMtime.set(row.path, row.mtime);
+  }
+  const staleByPath = new Map<string, boolean>();
+  for (const r of results) {
+    let stale = staleByPath.get(r.file_path);
+    if (stale === undefined) {
+      try {
+        stale = statSync(join(projectRoot, r.file_path)).mtimeMs > (indexedMtime.get(r.file_path) ?? Infinity);
+      } catch {
+        stale = true;
+      }
+      staleByPath.set(r.file_path, stale);
+    }
+    if (stale) r.stale = true;
+  }
+}
+
+export function isIndexEmpty(db: Db): boolean {
+  return db.prepare("SELECT 1 FROM chunks LIMIT 1").get() === undefined;
+}
+
+/** Splits identifiers on camelCase, acronym, digit and snake/kebab boundaries: getUserByID → get, user, by, id. */
+export function splitTerms(query: string): string[] {
+  const parts = query
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9$]+/)
+    .map((t) => t.toLowerCase())
+    .filter((t) => t.length > 0);
+  return [...new Set(parts)];
+}
+
+function trigrams(s: string): Set<string> {
+  const t = `  ${s.toLowerCase()} `;
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= t.length; i++) out.add(t.slice(i, i + 3));
+  return out;
+}
+
+function dice(a: Set<string>, b: Set<string>): number {
+  let shared = 0;
+  for (const g of a) if (b.has(g)) shared++;
+  return (2 * shared) / (a.size + b.size || 1);
+}
+
+/** Zero-result assist: "did you mean" symbols from three relaxations, de-duplicated, capped at `limit`. */
+function suggest(db: Db, query: string, scopeIds: number[] | null, limit: number): Suggestion[] {
+  const out: Suggestion[] = [];
+  const seen = new Set<string>();
+  const add = (symbol: string | null, file_path: string, reason: Suggestion["reason"]) => {
+    if (symbol === null || out.length >= limit) return;
+    const k = `${symbol}\0${file_path}`;
+    if (seen.has(k)) return;
+    seen.add(k);
+    out.push({ symbol, file_path, reason });
+  };
+  const scope = scopeCondition("s.file_id", scopeIds);
+  const q = trigrams(query.trim());
+  if (q.size > 0) {
+    const symbols = db
+      .prepare(`SELECT s.name, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind != 'export' AND ${scope.sql}`)
+      .all(...scope.params) as Array<{ name: string; path: string }>;
+    symbols
+      .map((s) => ({ ...s, score: dice(q, trigrams(s.name)) }))
+      .filter((s) => s.score >= 0.3)
+      .sort((a, b) => b.score - a.score || cmp(a.name, b.name) || cmp(a.path, b.path))
+      .slice(0, limit)
+      .forEach((s) => add(s.name, s.path, "similar symbol name"));
+  }
+  const terms = splitTerms(query).filter((t) => t.length >= TRIGRAM);
+  if (terms.length > 0) {
+    const chunkScope = scopeCondition("c.file_id", scopeIds);
+    const expression = terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
+    const hits = db
+      .prepare(
+        `SELECT c.symbol_name AS name, f.path FROM chunk_fts JOIN chunks c ON c.id = chunk_fts.rowid JOIN files f ON f.id = c.file_id
+         WHERE chunk_fts MATCH ? AND c.symbol_name IS NOT NULL AND ${chunkScope.sql} ORDER BY bm25(chunk_fts), c.chunk_id LIMIT ?`,
+      )
+      .all(expression, ...chunkScope.params, limit) as Array<{ name: string; path: string }>;
+    hits.forEach((h) => add(h.name, h.path, "matched split query terms"));
+    const identHits = db
+      .prepare(
+        `SELECT c.symbol_name AS name, f.path FROM identifier_fts JOIN chunks c ON c.id = identifier_fts.rowid JOIN files f ON f.id = c.file_id
+         WHERE identifier_fts MATCH ? AND c.symbol_name IS NOT NULL AND ${chunkScope.sql} ORDER BY bm25(identifier_fts), c.chunk_id LIMIT ?`,
+      )
+      .all(expression, ...chunkScope.params, limit) as Array<{ name: string; path: string }>;
+    identHits.forEach((h) => add(h.name, h.path, "identifier near-miss"));
+  }
+  return out;
+}

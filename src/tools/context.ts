@@ -1,0 +1,39 @@
+// What every tool handler receives: the resolved config and a lazily opened store. Surfaces
+// (CLI, MCP) build one context per process and close it when they are done.
+import { existsSync } from "node:fs";
+import { MastError } from "../base/errors.js";
+import type { ResolvedConfig } from "../index/config.js";
+import { statePaths } from "../index/state.js";
+import { Store } from "../store/db.js";
+
+export interface ToolContext {
+  readonly config: ResolvedConfig;
+  /** The index store; NOT_INDEXED when the state dir has no graph.db. */
+  store(): Store;
+  close(): void;
+}
+
+export function createToolContext(config: ResolvedConfig): ToolContext {
+  let store: Store | null = null;
+  return {
+    config,
+    store() {
+      if (store) return store;
+      const path = statePaths(config.state_dir).graphDb;
+      if (!existsSync(path)) {
+        throw new MastError("NOT_INDEXED", `no index found at ${config.state_dir}; run \`mast init\` / \`mast index\` first`);
+      }
+      const opened = Store.open(path);
+      if (!opened.hasCurrentSchema()) {
+        opened.close();
+        throw new MastError("NOT_INDEXED", `the index at ${config.state_dir} was built by another version of mast; run \`mast index\` to rebuild it`);
+      }
+      store = opened;
+      return store;
+    },
+    close() {
+      store?.close();
+      store = null;
+    },
+  };
+}

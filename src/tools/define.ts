@@ -1,0 +1,27 @@
+// How a tool is declared: name, description, zod input schema, annotations and a handler over a
+// ToolContext. Kept apart from the registry so tool modules can import it without a cycle.
+import type { ToolContext } from "./context.js";
+import type { z, ZodType } from "./schema.js";
+
+export interface ToolAnnotations {
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint: boolean;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: boolean;
+}
+
+export interface ToolDefinition<S extends ZodType = ZodType, O = unknown> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly input: S;
+  readonly annotations: ToolAnnotations;
+  handler(ctx: ToolContext, args: z.infer<S>): O | Promise<O>;
+}
+
+export function defineTool<S extends ZodType, O>(tool: ToolDefinition<S, O>): ToolDefinition<S, O> {
+  return tool;
+}
+
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+

@@ -1,0 +1,34 @@
+// mast_search: ranked chunks for a query — BM25 fused with the declaration-exact ranker (spec §7.3, §9).
+import { searchChunks } from "../query/search.js";
+import { READ_ONLY, defineTool } from "./define.js";
+import { z } from "./schema.js";
+
+export const searchTool = defineTool({
+  name: "mast_search",
+  title: "Search code",
+  description:
+    "Search the index and get back chunks (a function, a method, a class outline, a doc section), not whole files. " +
+    "Ranks by BM25 over chunk text fused with exact symbol-name matches. Scope with file_pattern (glob: * stays in one " +
+    "path segment, ** crosses them) and language; narrow with chunk_type and only_exported. Any text is searched literally. " +
+    "An empty result carries `suggestions` to re-query with; a result whose file changed since indexing carries `stale: true`.",
+  input: z
+    .object({
+      query: z.string().min(1).describe("Text to search for: a symbol name, part of an identifier, or words from comments."),
+      limit: z.number().int().min(1).max(100).default(10).describe("Maximum results (default 10)."),
+      language: z.enum(["typescript", "javascript", "markdown"]).nullish().describe("Only chunks of files in this language."),
+      file_pattern: z.string().min(1).nullish().describe("Only files whose project-relative path matches this glob."),
+      chunk_type: z
+        .enum(["function", "method", "class_shell", "interface", "type", "export", "block", "doc"])
+        .nullish()
+        .describe("Only chunks of this type (applied after ranking)."),
+      only_exported: z.boolean().default(false).describe("Only exported declarations (the public API surface)."),
+    })
+    .strict(),
+  annotations: READ_ONLY,
+  handler: (ctx, args) =>
+    searchChunks(ctx.store().db, args, {
+      projectRoot: ctx.config.project_root,
+      rrfK: ctx.config.rrf_k,
+      declarationExactRanker: ctx.config.declaration_exact_ranker,
+    }),
+});

@@ -1,0 +1,14 @@
+// mast_status: the index health snapshot (spec §9), the same producer as `mast status`.
+import { indexStatus } from "../index/status.js";
+import { READ_ONLY, defineTool } from "./define.js";
+import { z } from "./schema.js";
+
+export const statusTool = defineTool({
+  name: "mast_status",
+  title: "Index status",
+  description:
+    "Index health: state dir, schema version of this binary, last index run, file and chunk counts, stale_files (changed, not yet indexed, or gone), parse and write errors. Check it when results look wrong or before a long task.",
+  input: z.object({}).strict(),
+  annotations: READ_ONLY,
+  handler: (ctx) => indexStatus(ctx.config),
+});

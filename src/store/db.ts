@@ -264,7 +264,7 @@ export class Store {
     const identRows: unknown[][] = [];
     for (const c of chunks) {
       chunkRows.push([id, c.chunkId, fileId, c.startLine, c.endLine, c.contentStartLine, c.content, c.chunkType, c.symbolName, symbolTail(c.symbolName), c.parentSymbol, c.isExported ? 1 : 0, c.part]);
-      ftsRows.push([id, c.content, c.symbolName, c.chunkId]);
+      ftsRows.push([id, c.content.slice(c.searchStart, c.searchEnd), c.symbolName, c.chunkId]);
       if (c.identifiers.length) identRows.push([id, c.identifiers.join(" "), c.chunkId]);
       id++;
     }

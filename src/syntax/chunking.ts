@@ -146,6 +146,8 @@ export function materializeChunks(filePath: string, source: SourceLines, drafts:
           startLine: draft.startLine,
           endLine: draft.endLine,
           content,
+          searchStart: 0,
+          searchEnd: content.length,
           // A synthesized outline opens with the attached doc comment when there is one.
           contentStartLine: part === 0 ? (draft.docStartLine ?? draft.startLine) : draft.startLine,
           part,
@@ -161,7 +163,9 @@ export function materializeChunks(filePath: string, source: SourceLines, drafts:
       let from = w === 0 ? expandUp(s, ctx) : s;
       if (w === 0 && draft.docStartLine !== undefined) from = Math.min(from, draft.docStartLine);
       const to = w === windows.length - 1 ? expandDown(e, ctx) : e;
+      const searchFrom = w === 0 && draft.docStartLine !== undefined ? Math.min(s, draft.docStartLine) : s;
       for (const piece of capPieces(source.lines.slice(from - 1, to), from, s, e, emittedLong)) {
+        const [searchStart, searchEnd] = searchRange(piece, searchFrom, e);
         chunks.push({
           ...base,
           chunkId: idFor(piece.startLine),
@@ -169,6 +173,8 @@ export function materializeChunks(filePath: string, source: SourceLines, drafts:
           endLine: piece.endLine,
           content: piece.content,
           contentStartLine: piece.contentStartLine,
+          searchStart,
+          searchEnd,
           part: part++,
           // The bag covers the piece's text inside the declaration's span (context lines excluded).
           identifiers: options.identifiers(
@@ -181,6 +187,19 @@ export function materializeChunks(filePath: string, source: SourceLines, drafts:
     });
   }
   return chunks;
+}
+
+/** Character offsets in a piece's content of the lines `fromLine`..`toLine` (clamped to the piece). */
+function searchRange(piece: Piece, fromLine: number, toLine: number): [number, number] {
+  if (piece.from[0] === piece.to[0]) return [0, piece.content.length];
+  const lines = piece.content.split("\n");
+  const first = Math.max(0, fromLine - piece.from[0]);
+  const last = Math.min(lines.length - 1, toLine - piece.from[0]);
+  let start = 0;
+  for (let i = 0; i < first; i++) start += lines[i]!.length + 1;
+  let end = start;
+  for (let i = first; i <= last; i++) end += lines[i]!.length + (i < last ? 1 : 0);
+  return end < start ? [start, start] : [start, end];
 }
 
 /** Text cut into pieces of at most the character cap: at line breaks, and inside a line only when it alone is over. */

@@ -18,6 +18,12 @@ export interface Chunk {
   readonly symbolName: string | null;
   readonly parentSymbol: string | null;
   readonly isExported: boolean;
+  /**
+   * The part of `content` that full-text search indexes, as character offsets: the declaration and
+   * its doc comment, without the context lines (which belong to neighbouring chunks).
+   */
+  readonly searchStart: number;
+  readonly searchEnd: number;
   /** Sub-chunk index within a split declaration; 0 for an unsplit chunk. */
   readonly part: number;
   /** Deduplicated identifier tokens in the chunk's span (the identifier_fts bag); empty for docs. */

@@ -34,7 +34,13 @@ const quote = (s: string | null): string => (s === null ? "-" : JSON.stringify(s
 
 function chunkHeader(c: Chunk, i: number): string {
   const from = c.contentStartLine === c.startLine ? "" : ` content@${c.contentStartLine}`;
-  return `[${i}] ${c.chunkType} ${orDash(c.symbolName)} parent=${orDash(c.parentSymbol)} exported=${c.isExported} ${c.startLine}-${c.endLine} part=${c.part} id=${short(c.chunkId)}${from}`;
+  // The searched text, when it is not the whole content: its first and last lines, quoted.
+  const searched = c.content.slice(c.searchStart, c.searchEnd);
+  const search =
+    c.searchStart === 0 && c.searchEnd === c.content.length
+      ? ""
+      : ` search=${JSON.stringify(searched.split("\n")[0])}..${JSON.stringify(searched.split("\n").pop())}`;
+  return `[${i}] ${c.chunkType} ${orDash(c.symbolName)} parent=${orDash(c.parentSymbol)} exported=${c.isExported} ${c.startLine}-${c.endLine} part=${c.part} id=${short(c.chunkId)}${from}${search}`;
 }
 
 /** Renders an extraction: chunks with indented contents, then symbols, imports and identifier bags. */

@@ -25,7 +25,7 @@ export function dumpStore(graphDbPath: string): string {
       imports: q("SELECT f.path, i.module, i.symbols, i.kind, i.line, i.is_external, i.resolved_path FROM imports i JOIN files f ON f.id = i.file_id ORDER BY f.path, i.line, i.module"),
       re_export_files: q("SELECT a.path AS from_path, b.path AS to_path FROM re_export_files r JOIN files a ON a.id = r.from_file_id JOIN files b ON b.id = r.to_file_id ORDER BY 1, 2"),
       chunk_fts: q(
-        "SELECT f.path, c.chunk_id, t.content = c.content AS same_content, t.symbol_name IS c.symbol_name AS same_symbol, t.chunk_id = c.chunk_id AS same_id " +
+        "SELECT f.path, c.chunk_id, t.content AS fts_content, t.symbol_name IS c.symbol_name AS same_symbol, t.chunk_id = c.chunk_id AS same_id " +
           "FROM chunks c JOIN files f ON f.id = c.file_id LEFT JOIN chunk_fts t ON t.rowid = c.id ORDER BY f.path, c.start_line, c.chunk_id",
       ),
       identifier_fts: q(

@@ -1,0 +1,217 @@
+// mast_search through the registry against a real index: ranking (BM25 + ranker D), scope and
+// post filters, shell/method dedup with backfill, stale flags, suggestions, index_empty, and
+// FTS5 syntax in user text searched literally.
+import { utimesSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runIndex } from "../../src/index/run.js";
+import type { SearchResponse } from "../../src/query/search.js";
+import { ftsExpression, splitTerms, symbolShapedTokens } from "../../src/query/search.js";
+import { createToolContext, type ToolContext } from "../../src/tools/context.js";
+import { callTool } from "../../src/tools/registry.js";
+import { makeProject, type TestProject } from "../helpers/project.js";
+
+const FILES: Record<string, string> = {
+  "src/auth/service.ts": [
+    "import { SessionStore } from './store';",
+    "",
+    "/** Validates sessions and issues tokens. */",
+    "export class AuthService {",
+    "  constructor(private readonly store: SessionStore) {}",
+    "",
+    "  /** Checks that a session token is still valid. */",
+    "  validateSession(token: string): boolean {",
+    "    return this.store.has(token);",
+    "  }",
+    "",
+    "  private rotate(): void {}",
+    "}",
+    "",
+  ].join("\n"),
+  "src/auth/store.ts": [
+    "/** Where sessions live. */",
+    "export class SessionStore {",
+    "  private readonly tokens = new Set<string>();",
+    "  has(token: string): boolean {",
+    "    return this.tokens.has(token);",
+    "  }",
+    "}",
+    "",
+  ].join("\n"),
+  "src/util/strings.ts": [
+    "/** Converts a name to kebab case. */",
+    "export function toKebabCase(name: string): string {",
+    "  return name.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();",
+    "}",
+    "",
+    "function internalHelper(): number {",
+    "  return 42;",
+    "}",
+    "",
+  ].join("\n"),
+  "lib/legacy.js": ["export function validateSession(token) {", "  return Boolean(token);", "}", ""].join("\n"),
+  "docs/auth.md": ["# Auth", "", "Sessions are validated by the AuthService.", ""].join("\n"),
+};
+
+let project: TestProject;
+let ctx: ToolContext;
+
+async function search(args: Record<string, unknown>): Promise<SearchResponse> {
+  return (await callTool(ctx, "mast_search", args)) as SearchResponse;
+}
+
+beforeAll(async () => {
+  project = makeProject(FILES);
+  const config = project.config();
+  await runIndex(config, { mode: "full" });
+  ctx = createToolContext(config);
+});
+afterAll(() => {
+  ctx.close();
+  project.cleanup();
+});
+
+describe("mast_search ranking", () => {
+  it("puts the exact declaration first for a symbol query, with a contiguous rank", async () => {
+    const r = await search({ query: "validateSession", limit: 5 });
+    expect(r.results.map((x) => [x.file_path, x.symbol_name, x.rank])).toEqual([
+      ["lib/legacy.js", "validateSession", 1],
+      ["src/auth/service.ts", "AuthService.validateSession", 2],
+    ]);
+    expect(r.results[0]).toMatchObject({ chunk_type: "function", start_line: 1, end_line: 3, is_exported: true, parent_symbol: null });
+    expect(r.results[1]).toMatchObject({ chunk_type: "method", parent_symbol: "AuthService", start_line: 8, end_line: 10 });
+    expect(r.results[1]!.match_snippet).toContain("**");
+    expect(r.results[1]!.match_score).toBeLessThan(0);
+    expect(r.suggestions).toBeUndefined();
+  });
+
+  it("finds a declaration by words from its doc comment", async () => {
+    const r = await search({ query: "kebab case", limit: 3 });
+    expect(r.results[0]).toMatchObject({ file_path: "src/util/strings.ts", symbol_name: "toKebabCase", start_line: 2, end_line: 4 });
+  });
+
+  it("reaches a ranker-D-only hit with a null match_score", async () => {
+    // "SessionStoreX" matches no text, but "has" is too short for the trigram index; D matches SessionStore.has by tail.
+    const r = await search({ query: "Has", limit: 3 });
+    const has = r.results.find((x) => x.symbol_name === "SessionStore.has");
+    expect(has).toBeDefined();
+  });
+
+  it("scopes by file_pattern and language before ranking", async () => {
+    const ts = await search({ query: "validateSession", file_pattern: "src/**/*.ts" });
+    expect(ts.results.map((x) => x.file_path)).toEqual(["src/auth/service.ts"]);
+    const js = await search({ query: "validateSession", language: "javascript" });
+    expect(js.results.map((x) => x.file_path)).toEqual(["lib/legacy.js"]);
+    const rootOnly = await search({ query: "validateSession", file_pattern: "*.js" });
+    expect(rootOnly.results).toEqual([]);
+  });
+
+  it("applies chunk_type and only_exported after ranking", async () => {
+    const methods = await search({ query: "validateSession", chunk_type: "method" });
+    expect(methods.results.map((x) => x.symbol_name)).toEqual(["AuthService.validateSession"]);
+    const internal = await search({ query: "internalHelper" });
+    expect(internal.results[0]).toMatchObject({ symbol_name: "internalHelper", is_exported: false });
+    const exportedOnly = await search({ query: "internalHelper", only_exported: true });
+    expect(exportedOnly.results.map((x) => x.symbol_name)).not.toContain("internalHelper");
+  });
+});
+
+describe("shell/method dedup", () => {
+  it("keeps the higher-ranked half of a class_shell/method pair and says what it absorbed", async () => {
+    const r = await search({ query: "AuthService validateSession", limit: 10 });
+    const service = r.results.filter((x) => x.file_path === "src/auth/service.ts");
+    expect(service).toHaveLength(1);
+    const survivor = service[0]!;
+    if (survivor.chunk_type === "class_shell") expect(survivor.related).toEqual({ methods_matched: ["AuthService.validateSession"] });
+    else expect(survivor.related).toEqual({ parent_symbol: "AuthService" });
+    expect(r.results.map((x) => x.rank)).toEqual(r.results.map((_, i) => i + 1));
+  });
+});
+
+describe("zero results", () => {
+  it("suggests similar symbols and never promotes them into results", async () => {
+    const r = await search({ query: "validateSesion" });
+    expect(r.results).toEqual([]);
+    expect(r.suggestions!.length).toBeGreaterThan(0);
+    expect(r.suggestions![0]).toEqual({ symbol: "validateSession", file_path: "lib/legacy.js", reason: "similar symbol name" });
+    expect(r.index_empty).toBeUndefined();
+  });
+});
+
+describe("literal queries", () => {
+  it.each([
+    ['"unbalanced'],
+    ["a* OR b"],
+    ["NEAR(x y)"],
+    ["-token"],
+    ["(store"],
+    ["content:has"],
+    ["token AND"],
+    ["^start"],
+    ["{}[]"],
+  ])("searches %j literally without an error", async (query) => {
+    const r = await search({ query });
+    expect(Array.isArray(r.results)).toBe(true);
+  });
+
+  it("matches FTS5 operator words as text", async () => {
+    const r = await search({ query: "content:has" });
+    expect(r.results).toEqual([]);
+    const token = await search({ query: "(token" });
+    expect(token.results.map((x) => x.symbol_name)).toContain("SessionStore.has");
+  });
+});
+
+describe("stale results", () => {
+  it("flags a result whose file is newer on disk than indexed", async () => {
+    const later = new Date(Date.now() + 120_000);
+    utimesSync(join(project.root, "src/util/strings.ts"), later, later);
+    const r = await search({ query: "toKebabCase" });
+    expect(r.results[0]).toMatchObject({ symbol_name: "toKebabCase", stale: true });
+    const other = await search({ query: "internalHelper" });
+    expect(other.results[0]!.stale).toBe(true); // same file
+    const fresh = await search({ query: "SessionStore" });
+    expect(fresh.results.every((x) => x.stale === undefined)).toBe(true);
+  });
+});
+
+describe("argument validation", () => {
+  it("rejects a bad argument with INVALID_ARGUMENT naming the field", async () => {
+    await expect(callTool(ctx, "mast_search", { query: "x", limit: 0 })).rejects.toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringContaining("limit") });
+    await expect(callTool(ctx, "mast_search", {})).rejects.toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringContaining("query") });
+    await expect(callTool(ctx, "mast_search", { query: "x", bogus: 1 })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    await expect(callTool(ctx, "mast_nope", {})).rejects.toMatchObject({ code: "INVALID_ARGUMENT", hint: expect.stringContaining("mast_search") });
+  });
+});
+
+describe("empty index", () => {
+  it("marks an empty result over an empty index with index_empty", async () => {
+    const empty = makeProject({ "README.txt": "nothing indexable\n" });
+    try {
+      const config = empty.config();
+      await runIndex(config, { mode: "full" });
+      const c = createToolContext(config);
+      try {
+        const r = (await callTool(c, "mast_search", { query: "anything" })) as SearchResponse;
+        expect(r).toEqual({ results: [], suggestions: [], index_empty: true });
+      } finally {
+        c.close();
+      }
+    } finally {
+      empty.cleanup();
+    }
+  });
+});
+
+describe("query helpers", () => {
+  it("quotes every term and drops terms too short for trigrams", () => {
+    expect(ftsExpression('say "hi" NEAR(x)')).toBe('"say" OR """hi""" OR "NEAR(x)"');
+    expect(ftsExpression("a b")).toBeNull();
+  });
+  it("keeps only symbol-shaped tokens for ranker D", () => {
+    expect(symbolShapedTokens("validate the AuthService session_id v2 plain")).toEqual(["AuthService", "session_id", "v2"]);
+  });
+  it("splits identifiers on case, acronym and separator boundaries", () => {
+    expect(splitTerms("getUserByID parse_html-doc")).toEqual(["get", "user", "by", "id", "parse", "html", "doc"]);
+  });
+});

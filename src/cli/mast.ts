@@ -9,6 +9,7 @@ import { isNeverIndexed, runIndex, type IndexReport } from "../index/run.js";
 import { CLI_LOCK_POLICY, withStructureLock } from "../index/lock.js";
 import { ensureStateDir, guardSchema, statePaths } from "../index/state.js";
 import { indexStatus } from "../index/status.js";
+import { DEFAULT_SEED_DIR, serve } from "../mcp/server.js";
 import { createToolContext } from "../tools/context.js";
 import { TOOLS, callTool, findTool } from "../tools/registry.js";
 import { progressReporter } from "./progress.js";
@@ -160,6 +161,21 @@ function buildProgram(): Command {
     .option("--json", "print the result as JSON")
     .action((path: string | undefined, opts: CommonOptions) => {
       statusCommand(loadConfig(path, { stateDir: opts.stateDir }), opts.json);
+    });
+
+  program
+    .command("serve [path]")
+    .description("serve every tool over MCP on stdio until stdin closes (reindexes in the background at startup)")
+    .addOption(stateDirOption())
+    .option("--no-startup-reindex", "skip the background reindex at startup (refused on a never-indexed state dir)")
+    .action(async (path: string | undefined, opts: CommonOptions & { startupReindex: boolean }) => {
+      const config = loadConfig(path, { stateDir: opts.stateDir });
+      await serve(config, {
+        startupReindex: opts.startupReindex,
+        version: VERSION,
+        seedDir: process.env.MAST_SEED_DIR && process.env.MAST_SEED_DIR.trim() !== "" ? process.env.MAST_SEED_DIR : DEFAULT_SEED_DIR,
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
     });
 
   program

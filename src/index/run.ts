@@ -11,7 +11,7 @@ import type { ResolvedConfig } from "./config.js";
 import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy } from "./lock.js";
 import { createParsePool } from "./pool.js";
 import { readForIndex, type ParseOutcome, type ParseTask } from "./parse-task.js";
-import { ensureStateDir, guardSchema, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths } from "./state.js";
+import { ensureStateDir, guardSchema, readGitHead, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths } from "./state.js";
 import { walkProject, type WalkedFile } from "./walk.js";
 
 export type IndexMode = "full" | "incremental";
@@ -199,6 +199,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
     const totals = store.counts();
     writeJsonAtomic(paths.manifest, manifest);
     const previous = readIndexJson(paths);
+    const sourceCommit = readGitHead(config.project_root);
     const indexJson: IndexJson = {
       schema_version: CURRENT_SCHEMA_VERSION,
       last_indexed: new Date().toISOString(),
@@ -207,6 +208,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       parse_errors: counts.parse,
       write_errors: counts.write,
       ...(previous?.seed_commit ? { seed_commit: previous.seed_commit } : {}),
+      ...(sourceCommit ? { source_commit: sourceCommit } : {}),
     };
     writeJsonAtomic(paths.indexJson, indexJson);
     return {

@@ -24,6 +24,8 @@ export interface IndexJson {
   parse_errors: number;
   write_errors: number;
   seed_commit?: string;
+  /** The project's git HEAD commit when it was indexed (read from .git, no git binary needed). */
+  source_commit?: string;
 }
 
 export interface ManifestEntry {
@@ -114,4 +116,21 @@ export function guardSchema(paths: StatePaths): boolean {
 
 export function wipeDerivedState(paths: StatePaths): void {
   for (const f of [paths.graphDb, `${paths.graphDb}-wal`, `${paths.graphDb}-shm`, paths.manifest]) rmSync(f, { force: true });
+}
+
+/** The commit a git checkout's HEAD points at, read from .git without running git; null otherwise. */
+export function readGitHead(projectRoot: string): string | null {
+  try {
+    const gitDir = join(projectRoot, ".git");
+    const head = readFileSync(join(gitDir, "HEAD"), "utf8").trim();
+    if (/^[0-9a-f]{40}$/.test(head)) return head;
+    const ref = /^ref: (.+)$/.exec(head)?.[1];
+    if (!ref) return null;
+    const loose = join(gitDir, ref);
+    if (existsSync(loose)) return readFileSync(loose, "utf8").trim();
+    const packed = readFileSync(join(gitDir, "packed-refs"), "utf8");
+    return packed.split("\n").find((l) => l.endsWith(` ${ref}`))?.split(" ")[0] ?? null;
+  } catch {
+    return null;
+  }
 }

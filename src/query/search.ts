@@ -216,7 +216,8 @@ function dedupShellsAndMethods(fused: Candidate[], rows: Map<number, ChunkRow>, 
   const methodsOf = new Map<string, Kept[]>(); // "path\0Class" → kept methods
   const key = (row: ChunkRow, cls: string) => `${row.path}\0${cls}`;
   for (const c of fused) {
-    if (kept.length >= limit) break;
+    // Past the limit, candidates only annotate the kept half of their pair (nothing new is kept).
+    const full = kept.length >= limit;
     const row = rows.get(c.id)!;
     if (row.chunk_type === "method" && row.parent_symbol !== null) {
       const shell = shellOf.get(key(row, row.parent_symbol));
@@ -226,6 +227,7 @@ function dedupShellsAndMethods(fused: Candidate[], rows: Map<number, ChunkRow>, 
         shell.related = related;
         continue;
       }
+      if (full) continue;
       const entry: Kept = { candidate: c };
       const list = methodsOf.get(key(row, row.parent_symbol)) ?? [];
       list.push(entry);
@@ -239,12 +241,13 @@ function dedupShellsAndMethods(fused: Candidate[], rows: Map<number, ChunkRow>, 
         methods[0]!.related = { parent_symbol: row.symbol_name };
         continue;
       }
+      if (full) continue;
       const entry: Kept = { candidate: c };
       shellOf.set(key(row, row.symbol_name), entry);
       kept.push(entry);
       continue;
     }
-    kept.push({ candidate: c });
+    if (!full) kept.push({ candidate: c });
   }
   return kept;
 }

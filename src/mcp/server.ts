@@ -1,0 +1,93 @@
+// `mast serve`: the MCP server over stdio (spec §7.4). The only importer of the MCP SDK. Its
+// startup ladder bootstraps the state dir (copying a seed index when one exists), guards the
+// schema, opens the transport with every registry tool, then reindexes in the background.
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { cpSync, existsSync, readdirSync } from "node:fs";
+import { MastError, errorMessage, isMastError } from "../base/errors.js";
+import type { ResolvedConfig } from "../index/config.js";
+import { SERVER_LOCK_POLICY } from "../index/lock.js";
+import { isNeverIndexed, runIndex } from "../index/run.js";
+import { ensureStateDir, guardSchema, readIndexJson, statePaths, writeJsonAtomic } from "../index/state.js";
+import { createToolContext } from "../tools/context.js";
+import { TOOLS, callTool } from "../tools/registry.js";
+import { z } from "../tools/schema.js";
+
+export const DEFAULT_SEED_DIR = "/opt/mast-seed";
+
+export interface ServeOptions {
+  readonly startupReindex: boolean;
+  readonly version: string;
+  /** Where a pre-built seed index may be found (MAST_SEED_DIR, default /opt/mast-seed). */
+  readonly seedDir: string;
+  readonly log: (line: string) => void;
+}
+
+/** Step 1: a missing or empty state dir is filled from the seed index when one exists. */
+function bootstrapStateDir(config: ResolvedConfig, seedDir: string, log: (line: string) => void): void {
+  const dir = config.state_dir;
+  const empty = !existsSync(dir) || readdirSync(dir).length === 0;
+  const seed = statePaths(seedDir);
+  if (empty && existsSync(seed.graphDb) && existsSync(seed.indexJson)) {
+    cpSync(seedDir, dir, { recursive: true });
+    const paths = statePaths(dir);
+    const index = readIndexJson(paths);
+    if (index) writeJsonAtomic(paths.indexJson, { ...index, seed_commit: index.seed_commit ?? index.source_commit ?? "unknown" });
+    log(`mast serve: state dir seeded from ${seedDir}`);
+  }
+  ensureStateDir(config);
+}
+
+export async function serve(config: ResolvedConfig, options: ServeOptions): Promise<void> {
+  bootstrapStateDir(config, options.seedDir, options.log);
+  const paths = statePaths(config.state_dir);
+  if (!options.startupReindex && isNeverIndexed(paths)) {
+    throw new MastError("NOT_INDEXED", `--no-startup-reindex with a never-indexed state dir (${config.state_dir}) would answer every query with nothing`, {
+      hint: "Run `mast init` / `mast index` first, or drop --no-startup-reindex.",
+    });
+  }
+  guardSchema(paths);
+
+  const ctx = createToolContext(config);
+  const server = new Server({ name: "mast", version: options.version }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: TOOLS.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: z.toJSONSchema(t.input, { io: "input" }) as { type: "object"; [k: string]: unknown },
+      annotations: { title: t.title, ...t.annotations },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    try {
+      const result = await callTool(ctx, request.params.name, request.params.arguments ?? {});
+      return { content: [{ type: "text", text: JSON.stringify(result) }] };
+    } catch (err) {
+      // A tool error is an answer, never a crash: the code and hint tell the agent what to do.
+      const error = isMastError(err) ? { code: err.code, message: err.message, hint: err.hint } : { code: "INTERNAL", message: errorMessage(err), hint: "This is a bug in mast; please report it." };
+      return { isError: true, content: [{ type: "text", text: JSON.stringify({ error }) }] };
+    }
+  });
+
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once("end", () => resolve());
+  });
+  await server.connect(transport);
+  options.log(`mast serve: ready (${TOOLS.length} tools) for ${config.project_root}`);
+
+  if (options.startupReindex) {
+    // Step 4: catch up with the tree in the background; queries are served meanwhile.
+    void runIndex(config, { mode: "incremental", operation: "mast serve startup reindex", lockPolicy: SERVER_LOCK_POLICY }).then(
+      (r) => options.log(`mast serve: startup reindex done: ${r.files_indexed} indexed, ${r.files_deleted} removed, ${r.parse_errors + r.write_errors + r.read_errors} errors`),
+      (err: unknown) => options.log(`mast serve: startup reindex failed: ${errorMessage(err)}`),
+    );
+  }
+  await closed;
+  ctx.close();
+  await server.close().catch(() => undefined);
+}
+

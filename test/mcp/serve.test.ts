@@ -1,0 +1,141 @@
+// `mast serve` end to end with the real MCP SDK client over stdio: the startup ladder (seed copy,
+// background reindex, the --no-startup-reindex refusal), every registry tool listed, tool errors
+// returned as MCP tool errors without killing the server, and a clean exit when stdin closes.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { runIndex } from "../../src/index/run.js";
+import { TOOLS } from "../../src/tools/registry.js";
+import { BASE_FILES, makeProject, type TestProject } from "../helpers/project.js";
+
+const MAST = join(import.meta.dirname, "..", "..", "dist", "cli", "mast.js");
+
+let cleanups: Array<() => void | Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c();
+  cleanups = [];
+});
+
+function project(): TestProject {
+  const p = makeProject(BASE_FILES);
+  cleanups.push(() => p.cleanup());
+  return p;
+}
+
+function scratchDir(): string {
+  const d = mkdtempSync(join(tmpdir(), "mast-serve-"));
+  cleanups.push(() => rmSync(d, { recursive: true, force: true }));
+  return d;
+}
+
+async function connect(args: string[], env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string; transport: StdioClientTransport }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAST, "serve", ...args],
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stderr: "pipe",
+  });
+  let err = "";
+  transport.stderr?.on("data", (d: Buffer) => (err += d.toString()));
+  const client = new Client({ name: "mast-test", version: "1.0.0" });
+  await client.connect(transport);
+  cleanups.push(() => client.close());
+  return { client, stderr: () => err, transport };
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; data: any }> {
+  const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text: string }> };
+  return { isError: r.isError === true, data: JSON.parse(r.content[0]!.text) };
+}
+
+async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (ok(v) || Date.now() > deadline) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("mast serve", () => {
+  it("lists every registry tool, indexes in the background and answers queries", async () => {
+    const p = project();
+    const { client, stderr } = await connect([p.root]);
+    const tools = await client.listTools();
+    expect(tools.tools.map((t) => t.name).sort()).toEqual(TOOLS.map((t) => t.name).sort());
+    const search = tools.tools.find((t) => t.name === "mast_search")!;
+    expect(search.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(search.inputSchema.required).toEqual(["query"]);
+
+    const status = await until(
+      () => call(client, "mast_status", {}),
+      (r) => r.data.indexed_files === 4,
+    );
+    expect(status.data).toMatchObject({ indexed_files: 4, stale_files: 0, index_fresh: true, schema_version: "1.3.0" });
+    const r = await call(client, "mast_search", { query: "validate", limit: 1 });
+    expect(r.isError).toBe(false);
+    // The class outline outranks its method here (its doc says "Validates"); the method folds into it.
+    expect(r.data.results[0]).toMatchObject({ file_path: "src/auth.ts", symbol_name: "AuthService", rank: 1, related: { methods_matched: ["AuthService.validate"] } });
+    expect(stderr()).toContain("mast serve: ready (");
+  });
+
+  it("returns a bad call as a tool error with a code and keeps serving", async () => {
+    const p = project();
+    await runIndex(p.config(), { mode: "full" });
+    const { client } = await connect([p.root, "--no-startup-reindex"]);
+    const bad = await call(client, "mast_search", { query: "" });
+    expect(bad.isError).toBe(true);
+    expect(bad.data.error).toMatchObject({ code: "INVALID_ARGUMENT" });
+    expect(bad.data.error.message).toContain("query");
+    const unknown = await call(client, "mast_nothing", {});
+    expect(unknown.isError).toBe(true);
+    expect(unknown.data.error.code).toBe("INVALID_ARGUMENT");
+    const good = await call(client, "mast_search", { query: "Repo" });
+    expect(good.isError).toBe(false);
+    expect(good.data.results[0].symbol_name).toBe("Repo");
+  });
+
+  it("refuses --no-startup-reindex on a never-indexed state dir", () => {
+    const p = project();
+    const r = spawnSync(process.execPath, [MAST, "serve", p.root, "--no-startup-reindex"], { input: "", encoding: "utf8", timeout: 20_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^mast: error NOT_INDEXED: --no-startup-reindex with a never-indexed state dir/);
+  });
+
+  it("seeds an empty state dir from MAST_SEED_DIR and reports the seed", async () => {
+    const p = project();
+    const seed = scratchDir();
+    await runIndex(p.config({ stateDir: seed }), { mode: "full" });
+    const state = join(scratchDir(), "state");
+    const { client, stderr } = await connect([p.root, "--state-dir", state, "--no-startup-reindex"], { MAST_SEED_DIR: seed });
+    const status = await call(client, "mast_status", {});
+    expect(status.data).toMatchObject({ state_dir: state, indexed_files: 4, seed_commit: "unknown" });
+    expect(existsSync(join(state, "graph.db"))).toBe(true);
+    expect(stderr()).toContain(`state dir seeded from ${seed}`);
+  });
+
+  it("exits cleanly when stdin closes", async () => {
+    const p = project();
+    await runIndex(p.config(), { mode: "full" });
+    const { client, transport } = await connect([p.root, "--no-startup-reindex"]);
+    const pid = transport.pid!;
+    await client.close();
+    const gone = await until(
+      async () => {
+        try {
+          process.kill(pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      (v) => v,
+      10_000,
+    );
+    expect(gone).toBe(true);
+  });
+});

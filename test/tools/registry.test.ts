@@ -1,0 +1,32 @@
+// The registry is the one definition of every tool: docs/tools.md and the CLI help are derived
+// from it, and this test fails when either drifts.
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { renderToolsDoc } from "../../src/tools/docs.js";
+import { TOOLS } from "../../src/tools/registry.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+describe("tool registry", () => {
+  it("docs/tools.md is generated from the registry (run `npm run docs:tools` after changing a tool)", () => {
+    expect(readFileSync(join(ROOT, "docs", "tools.md"), "utf8")).toBe(renderToolsDoc());
+  });
+
+  it("names are unique, mast_-prefixed, and every tool has a description and an object schema", () => {
+    const names = TOOLS.map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const t of TOOLS) {
+      expect(t.name).toMatch(/^mast_[a-z_]+$/);
+      expect(t.description.length).toBeGreaterThan(40);
+      expect(t.input.safeParse(null).success).toBe(false);
+    }
+  });
+
+  it("`mast query --help` lists every tool", () => {
+    const r = spawnSync(process.execPath, [join(ROOT, "dist", "cli", "mast.js"), "query", "--help"], { encoding: "utf8" });
+    expect(r.status).toBe(0);
+    for (const t of TOOLS) expect(r.stdout).toContain(`  ${t.name}`);
+  });
+});

@@ -37,6 +37,8 @@ export interface IndexReport {
   readonly skipped_too_large: number;
   readonly skipped_symlinks: number;
   readonly files_with_syntax_errors: number;
+  readonly chunks_added: number;
+  readonly chunks_removed: number;
   readonly file_count: number;
   readonly chunk_count: number;
   readonly symbol_count: number;
@@ -104,7 +106,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
   const schemaReset = opened.reset;
   const mode: IndexMode = schemaReset ? "full" : options.mode;
   const problems: IndexProblem[] = [];
-  const counts = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0 };
+  const counts = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0, added: 0, removed: 0 };
   let threads = 0;
   try {
     const walk = walkForConfig(config);
@@ -141,7 +143,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
     // New or vanishing paths can change how any import resolves.
     if (vanished.length > 0 || work.some((f) => !stamps.has(f.path))) store.setMeta(LINKS_DIRTY, "1");
     for (const path of vanished) {
-      store.deleteFile(path);
+      counts.removed += store.deleteFile(path);
       stamps.delete(path);
       counts.deleted++;
     }
@@ -226,6 +228,8 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       skipped_too_large: counts.large,
       skipped_symlinks: walk.skippedSymlinks,
       files_with_syntax_errors: counts.syntax,
+      chunks_added: counts.added,
+      chunks_removed: counts.removed,
       file_count: totals.files,
       chunk_count: totals.chunks,
       symbol_count: totals.symbols,
@@ -257,13 +261,26 @@ function openIndexStore(paths: StatePaths, alreadyReset: boolean): { store: Stor
 }
 
 /** Removes a file that can no longer be indexed; an indexed one changes the path set, so imports need a full relink. */
-function dropFile(store: Store, path: string, wasIndexed: boolean): void {
+function dropFile(store: Store, path: string, wasIndexed: boolean, counts: Counters): void {
   if (!wasIndexed) return;
   store.setMeta(LINKS_DIRTY, "1");
-  store.deleteFile(path);
+  counts.removed += store.deleteFile(path);
 }
 
-type Counters = { indexed: number; unchanged: number; deleted: number; parse: number; write: number; read: number; binary: number; large: number; syntax: number; bytes: number };
+type Counters = {
+  indexed: number;
+  unchanged: number;
+  deleted: number;
+  parse: number;
+  write: number;
+  read: number;
+  binary: number;
+  large: number;
+  syntax: number;
+  bytes: number;
+  added: number;
+  removed: number;
+};
 
 /**
  * Records one parse outcome in the store and the counters. "batched" runs inside an open batch
@@ -286,12 +303,11 @@ function applyOutcome(
         if (mode === "incremental" && previousFingerprint === outcome.fingerprint) {
           store.touchFile(meta); // byte-identical chunking: only the stamps move
           counts.unchanged++;
-        } else if (writes === "batched") {
-          store.replaceFileRows(meta, outcome.extraction, outcome.fingerprint);
-          counts.indexed++;
         } else {
-          store.writeFile(meta, outcome.extraction, outcome.fingerprint);
+          const delta = writes === "batched" ? store.replaceFileRows(meta, outcome.extraction, outcome.fingerprint) : store.writeFile(meta, outcome.extraction, outcome.fingerprint);
           counts.indexed++;
+          counts.added += delta.added;
+          counts.removed += delta.removed;
         }
         counts.bytes += outcome.stamp.size;
         if (outcome.extraction.hasSyntaxErrors) counts.syntax++;
@@ -308,16 +324,16 @@ function applyOutcome(
       return;
     case "binary":
       counts.binary++;
-      dropFile(store, outcome.path, previousFingerprint !== null);
+      dropFile(store, outcome.path, previousFingerprint !== null, counts);
       return;
     case "too_large":
       counts.large++;
-      dropFile(store, outcome.path, previousFingerprint !== null);
+      dropFile(store, outcome.path, previousFingerprint !== null, counts);
       return;
     case "vanished":
       counts.read++;
       problems.push({ path: outcome.path, kind: "read_error", message: outcome.error });
-      dropFile(store, outcome.path, previousFingerprint !== null);
+      dropFile(store, outcome.path, previousFingerprint !== null, counts);
       return;
     case "read_error":
       counts.read++;

@@ -42,6 +42,11 @@ export interface FileMeta {
   readonly contentHash: string;
 }
 
+export interface ChunkDelta {
+  readonly added: number;
+  readonly removed: number;
+}
+
 export interface StoreCounts {
   readonly files: number;
   readonly chunks: number;
@@ -156,17 +161,33 @@ export class Store {
   }
 
   /** Replaces everything indexed for one file in its own BEGIN IMMEDIATE transaction. */
-  writeFile(meta: FileMeta, extraction: FileExtraction, fingerprint: string): void {
-    this.batch(() => this.replaceFileRows(meta, extraction, fingerprint));
+  writeFile(meta: FileMeta, extraction: FileExtraction, fingerprint: string): ChunkDelta {
+    return this.batch(() => this.replaceFileRows(meta, extraction, fingerprint));
   }
 
   /** The body of writeFile without a transaction of its own: only call it inside `batch`. */
-  replaceFileRows(meta: FileMeta, extraction: FileExtraction, fingerprint: string): void {
+  replaceFileRows(meta: FileMeta, extraction: FileExtraction, fingerprint: string): ChunkDelta {
     const fileId = this.upsertFileRow(meta, extraction, fingerprint);
-    this.deleteFileContents(fileId);
+    const removed = this.deleteFileContents(fileId);
     this.insertChunks(fileId, extraction.chunks);
     this.insertSymbols(fileId, extraction.symbols);
     this.insertImports(fileId, extraction.imports);
+    return { added: extraction.chunks.length, removed };
+  }
+
+  /**
+   * writeFile for a read tool's just-in-time refresh (spec §7.6, §9.0): the write waits at most
+   * `busyTimeoutMs` for another writer instead of the connection's shared 5 s, then fails with
+   * SQLITE_BUSY so the caller can answer from the stale rows.
+   */
+  writeFileQuickly(meta: FileMeta, extraction: FileExtraction, fingerprint: string, busyTimeoutMs: number): ChunkDelta {
+    const previous = this.db.pragma("busy_timeout", { simple: true }) as number;
+    this.db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    try {
+      return this.writeFile(meta, extraction, fingerprint);
+    } finally {
+      this.db.pragma(`busy_timeout = ${previous}`);
+    }
   }
 
   /** Content changed but chunking did not: only the file's stamps move. */
@@ -174,13 +195,14 @@ export class Store {
     this.sql("UPDATE files SET mtime = ?, size = ?, content_hash = ? WHERE path = ?").run(meta.mtime, meta.size, meta.contentHash, meta.path);
   }
 
-  /** Removes a file and everything derived from it. */
-  deleteFile(path: string): void {
-    this.db.transaction(() => {
+  /** Removes a file and everything derived from it; returns how many chunks went. */
+  deleteFile(path: string): number {
+    return this.db.transaction(() => {
       const row = this.sql("SELECT id FROM files WHERE path = ?").get(path) as { id: number } | undefined;
-      if (!row) return;
-      this.deleteFileContents(row.id);
+      if (!row) return 0;
+      const removed = this.deleteFileContents(row.id);
       this.sql("DELETE FROM files WHERE id = ?").run(row.id);
+      return removed;
     }).immediate();
   }
 
@@ -240,7 +262,8 @@ export class Store {
     return Number(info.lastInsertRowid);
   }
 
-  private deleteFileContents(fileId: number): void {
+  /** Deletes a file's derived rows; returns how many chunks went. */
+  private deleteFileContents(fileId: number): number {
     const chunkIds = this.sql("SELECT id FROM chunks WHERE file_id = ?").pluck().all(fileId) as number[];
     const delChunkFts = this.sql("DELETE FROM chunk_fts WHERE rowid = ?");
     const delIdentFts = this.sql("DELETE FROM identifier_fts WHERE rowid = ?");
@@ -251,6 +274,7 @@ export class Store {
     this.sql("DELETE FROM chunks WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM symbols WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM imports WHERE file_id = ?").run(fileId);
+    return chunkIds.length;
   }
 
   private nextId(table: "chunks" | "symbols"): number {

@@ -4,10 +4,20 @@
 import { MastError } from "../base/errors.js";
 import type { ToolContext } from "./context.js";
 import type { ToolDefinition } from "./define.js";
+import { dependenciesTool, exportsTool, signatureTool, skeletonTool } from "./navigation.js";
+import { reindexTool } from "./reindex.js";
 import { searchTool } from "./search.js";
 import { statusTool } from "./status.js";
 
-export const TOOLS: readonly ToolDefinition[] = [searchTool, statusTool] as unknown as ToolDefinition[];
+export const TOOLS: readonly ToolDefinition[] = [
+  searchTool,
+  skeletonTool,
+  exportsTool,
+  signatureTool,
+  dependenciesTool,
+  reindexTool,
+  statusTool,
+] as unknown as ToolDefinition[];
 
 export function findTool(name: string): ToolDefinition {
   const tool = TOOLS.find((t) => t.name === name);

@@ -1,0 +1,57 @@
+// Just-in-time refresh for single-file read tools (spec §9.0): a file newer on disk than its rows
+// is re-parsed and rewritten before the tool answers — without structure.lock, with a 200 ms
+// write budget, one 50 ms retry for a file caught mid-write, and the stale rows (flagged) as the
+// answer when the refresh cannot win. A file gone from disk loses its rows.
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { createImportResolver } from "../resolve/imports.js";
+import type { Store } from "../store/db.js";
+import type { ResolvedConfig } from "./config.js";
+import { runParseTask } from "./parse-task.js";
+import { extractOptionsOf } from "./run.js";
+
+/** The JIT write's own busy budget (IMMEDIATE_WRITE_BUSY_TIMEOUT_MS), distinct from the connection's 5 s. */
+export const JIT_WRITE_BUSY_TIMEOUT_MS = 200;
+const RETRY_DELAY_MS = 50;
+
+export type Refresh = "fresh" | "refreshed" | "deleted" | "busy" | "unknown";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Brings one indexed file's rows up to date with the disk. "unknown": the index has no row for
+ * it (new files are discovered by a reindex, not here); "busy": the refresh lost, rows are stale.
+ */
+export async function refreshFile(store: Store, config: ResolvedConfig, path: string): Promise<Refresh> {
+  const row = store.db.prepare("SELECT mtime, size FROM files WHERE path = ?").get(path) as { mtime: number; size: number } | undefined;
+  if (!row) return "unknown";
+  const abs = join(config.project_root, path);
+  let mtime: number;
+  try {
+    mtime = statSync(abs).mtimeMs;
+  } catch {
+    store.deleteFile(path);
+    return "deleted";
+  }
+  if (mtime <= row.mtime) return "fresh";
+  const task = { path, abs, options: extractOptionsOf(config), maxFileBytes: config.max_file_bytes };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (attempt > 0) await sleep(RETRY_DELAY_MS);
+    const outcome = runParseTask(task);
+    if (outcome.kind === "vanished") {
+      store.deleteFile(path);
+      return "deleted";
+    }
+    if (outcome.kind !== "parsed") continue; // mid-write, unreadable, or unparseable: retry once
+    try {
+      store.writeFileQuickly({ path, language: outcome.language, ...outcome.stamp }, outcome.extraction, outcome.fingerprint, JIT_WRITE_BUSY_TIMEOUT_MS);
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? "";
+      if (code.startsWith("SQLITE_BUSY")) return "busy";
+      throw err;
+    }
+    store.relinkImports(createImportResolver(new Set(store.fileStamps().keys())), "unresolved");
+    return "refreshed";
+  }
+  return "busy";
+}

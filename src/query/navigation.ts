@@ -1,0 +1,311 @@
+// The navigation answers (spec §9): project skeleton, a file's exports, a symbol's signature with
+// its type context, a file's imports. Read-only over the store; every unbounded list is capped
+// with an explicit truncation count.
+import { MastError } from "../base/errors.js";
+import type { Db } from "../store/db.js";
+import type { ParamRecord } from "../syntax/types.js";
+import { scopeFileIds } from "./scope.js";
+
+// ---- mast_project_skeleton ----
+
+export interface SkeletonInput {
+  readonly directory?: string | null | undefined;
+  readonly max_depth?: number | null | undefined;
+  readonly file_pattern?: string | null | undefined;
+  readonly limit: number;
+}
+
+export interface SkeletonResponse {
+  files: Array<{ file_path: string; exports: string[] }>;
+  files_truncated?: number;
+  index_empty?: true;
+}
+
+export function projectSkeleton(db: Db, input: SkeletonInput): SkeletonResponse {
+  const directory = normaliseDirectory(input.directory);
+  const ids = scopeFileIds(db, { file_pattern: input.file_pattern, directory });
+  const rows = db
+    .prepare(
+      `SELECT f.path, c.symbol_name AS name FROM chunks c JOIN files f ON f.id = c.file_id
+       WHERE c.is_exported = 1 AND c.symbol_name IS NOT NULL AND c.chunk_type NOT IN ('method', 'doc')
+       ${ids === null ? "" : "AND c.file_id IN (SELECT value FROM json_each(?))"}
+       ORDER BY f.path, c.start_line, c.id`,
+    )
+    .all(...(ids === null ? [] : [JSON.stringify(ids)])) as Array<{ path: string; name: string }>;
+  const byFile = new Map<string, string[]>();
+  for (const r of rows) {
+    if (input.max_depth !== null && input.max_depth !== undefined && depthBelow(directory, r.path) > input.max_depth) continue;
+    const list = byFile.get(r.path) ?? [];
+    if (!list.includes(r.name)) list.push(r.name);
+    byFile.set(r.path, list);
+  }
+  const all = [...byFile].map(([file_path, exports]) => ({ file_path, exports }));
+  const response: SkeletonResponse = { files: all.slice(0, input.limit) };
+  if (all.length > input.limit) response.files_truncated = all.length - input.limit;
+  if (all.length === 0 && isEmpty(db)) response.index_empty = true;
+  return response;
+}
+
+function normaliseDirectory(directory: string | null | undefined): string | null {
+  if (directory === null || directory === undefined) return null;
+  const d = directory.replace(/\\/g, "/").replace(/^\.\/+/, "").replace(/\/+$/, "");
+  if (d.startsWith("/") || d === ".." || d.startsWith("../")) {
+    throw new MastError("PATH_DENIED", `directory must be inside the project: ${directory}`);
+  }
+  return d === "." ? "" : d;
+}
+
+/** Directories between `directory` and the file: a file directly inside it has depth 0. */
+function depthBelow(directory: string | null, path: string): number {
+  const rel = directory ? path.slice(directory.length + 1) : path;
+  return rel.split("/").length - 1;
+}
+
+function isEmpty(db: Db): boolean {
+  return db.prepare("SELECT 1 FROM chunks LIMIT 1").get() === undefined;
+}
+
+// ---- shared symbol rows ----
+
+interface SymbolRow {
+  id: number;
+  name: string;
+  kind: string;
+  path: string;
+  file_id: number;
+  line: number;
+  end_line: number;
+  is_exported: number;
+  signature: string | null;
+  doc: string | null;
+  params: string | null;
+  return_type: string | null;
+  reexport_module: string | null;
+  reexport_name: string | null;
+}
+
+const SYMBOL_COLUMNS = `s.id, s.name, s.kind, f.path, s.file_id, s.line, s.end_line, s.is_exported, s.signature, s.doc, s.params, s.return_type, s.reexport_module, s.reexport_name`;
+
+/** The indexed file row for a project-relative path; FILE_NOT_FOUND when it is not indexed. */
+export function requireIndexedFile(db: Db, path: string): { id: number; path: string } {
+  const row = db.prepare("SELECT id, path FROM files WHERE path = ?").get(normalisePath(path)) as { id: number; path: string } | undefined;
+  if (!row) {
+    throw new MastError("FILE_NOT_FOUND", `not in the index: ${path}`, { hint: "Paths are relative to the project root; a new file is indexed by mast_reindex." });
+  }
+  return row;
+}
+
+export function normalisePath(path: string): string {
+  const p = path.replace(/\\/g, "/").replace(/^\.\/+/, "");
+  if (p.startsWith("/") || p === ".." || p.startsWith("../")) throw new MastError("PATH_DENIED", `path must be inside the project: ${path}`);
+  return p;
+}
+
+// ---- mast_exports ----
+
+export interface ExportEntry {
+  name: string;
+  kind: string;
+  signature: string | null;
+  line: number;
+  doc: string | null;
+  /** Re-exports: the module the name comes from. */
+  from?: string;
+}
+
+export interface ExportsResponse {
+  file_path: string;
+  exports: ExportEntry[];
+  /** `export * from` modules: names not listed one by one. */
+  star_exports: string[];
+}
+
+export function fileExports(db: Db, filePath: string): ExportsResponse {
+  const file = requireIndexedFile(db, filePath);
+  const rows = db
+    .prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.is_exported = 1 AND s.kind != 'method' ORDER BY s.line, s.id`)
+    .all(file.id) as SymbolRow[];
+  const stars = db.prepare("SELECT module FROM imports WHERE file_id = ? AND kind = 'export_star' ORDER BY line, id").pluck().all(file.id) as string[];
+  return {
+    file_path: file.path,
+    exports: rows.map((r) => ({
+      name: r.name,
+      kind: r.kind,
+      signature: r.signature,
+      line: r.line,
+      doc: r.doc,
+      ...(r.reexport_module !== null ? { from: r.reexport_module } : {}),
+    })),
+    star_exports: stars,
+  };
+}
+
+// ---- mast_signature ----
+
+export interface TypeContextEntry {
+  name: string;
+  signature: string;
+  file_path: string;
+  line: number;
+  truncated: boolean;
+}
+
+export interface SignatureEntry {
+  symbol: string;
+  kind: string;
+  file_path: string;
+  line: number;
+  is_exported: boolean;
+  signature: string | null;
+  doc: string | null;
+  params: ParamRecord[] | null;
+  return_type: string | null;
+  type_context: TypeContextEntry[];
+}
+
+export interface SignatureResponse {
+  results: SignatureEntry[];
+  results_truncated?: number;
+}
+
+/** Lines of a type declaration kept in type_context before it is cut (rule 8). */
+const TYPE_CONTEXT_MAX_LINES = 50;
+/** Names in type expressions that are the language's, not the project's. */
+const BUILTIN_TYPES = new Set(
+  "string number boolean bigint symbol object unknown any never void undefined null true false this keyof typeof infer readonly unique asserts is extends in out Array ReadonlyArray Promise PromiseLike Record Partial Required Readonly Pick Omit Exclude Extract NonNullable ReturnType Parameters InstanceType Awaited Map Set WeakMap WeakSet Date RegExp Error Function Object String Number Boolean Symbol Iterable Iterator AsyncIterable AsyncIterator Generator AsyncGenerator IterableIterator Uint8Array ArrayBuffer".split(
+    " ",
+  ),
+);
+const TYPE_KINDS = ["interface", "type", "class", "enum"];
+
+export function symbolSignatures(db: Db, symbol: string, filePath: string | null, limit: number): SignatureResponse {
+  const file = filePath === null ? null : requireIndexedFile(db, filePath);
+  let rows = db
+    .prepare(
+      `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+       WHERE s.name = ? AND s.kind != 'export' ${file ? "AND s.file_id = ?" : ""}
+       ORDER BY s.is_exported DESC, f.path, s.line, s.id`,
+    )
+    .all(...(file ? [symbol, file.id] : [symbol])) as SymbolRow[];
+  if (rows.length === 0 && file) {
+    // A barrel: follow its re-exports to the declaration.
+    const target = resolveThroughReExports(db, file.id, symbol, new Set());
+    rows = target ? [target] : [];
+  }
+  const results = rows.slice(0, limit).map((r) => ({
+    symbol: r.name,
+    kind: r.kind,
+    file_path: r.path,
+    line: r.line,
+    is_exported: r.is_exported === 1,
+    signature: r.signature,
+    doc: r.doc,
+    params: r.params === null ? null : (JSON.parse(r.params) as ParamRecord[]),
+    return_type: r.return_type,
+    type_context: typeContext(db, r),
+  }));
+  const response: SignatureResponse = { results };
+  if (rows.length > limit) response.results_truncated = rows.length - limit;
+  return response;
+}
+
+/** The declaration of `name` as seen from a file: in it, or through its named and star re-exports. */
+function resolveThroughReExports(db: Db, fileId: number, name: string, seen: Set<number>): SymbolRow | null {
+  if (seen.has(fileId)) return null;
+  seen.add(fileId);
+  const local = db
+    .prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.name = ? AND s.kind != 'method' ORDER BY s.line LIMIT 1`)
+    .get(fileId, name) as SymbolRow | undefined;
+  if (local && local.kind !== "export") return local;
+  if (local && local.reexport_module !== null && local.reexport_name !== null && local.reexport_name !== "*") {
+    const target = resolvedFileId(db, fileId, local.reexport_module);
+    if (target !== null) return resolveThroughReExports(db, target, local.reexport_name, seen);
+  }
+  const stars = db.prepare("SELECT to_file_id FROM re_export_files WHERE from_file_id = ? ORDER BY to_file_id").pluck().all(fileId) as number[];
+  for (const next of stars) {
+    const found = resolveThroughReExports(db, next, name, seen);
+    if (found) return found;
+  }
+  return null;
+}
+
+function resolvedFileId(db: Db, fromFileId: number, module: string): number | null {
+  const row = db
+    .prepare("SELECT f.id FROM imports i JOIN files f ON f.path = i.resolved_path WHERE i.file_id = ? AND i.module = ? LIMIT 1")
+    .get(fromFileId, module) as { id: number } | undefined;
+  return row?.id ?? null;
+}
+
+/** Named types in a symbol's parameters and return type, resolved one level deep (spec §9 rules 1-8). */
+function typeContext(db: Db, sym: SymbolRow): TypeContextEntry[] {
+  const texts: string[] = [];
+  if (sym.params !== null) for (const p of JSON.parse(sym.params) as ParamRecord[]) if (p.type) texts.push(p.type);
+  if (sym.return_type) texts.push(sym.return_type);
+  const names = [...new Set(texts.flatMap((t) => t.match(/[A-Za-z_$][\w$]*/g) ?? []))].filter((n) => !BUILTIN_TYPES.has(n));
+  const out: TypeContextEntry[] = [];
+  for (const name of names) {
+    const decl = resolveType(db, sym.file_id, name);
+    if (!decl || decl.signature === null) continue;
+    const lines = decl.signature.split("\n");
+    out.push({
+      name,
+      signature: lines.slice(0, TYPE_CONTEXT_MAX_LINES).join("\n"),
+      file_path: decl.path,
+      line: decl.line,
+      truncated: lines.length > TYPE_CONTEXT_MAX_LINES,
+    });
+  }
+  return out;
+}
+
+function resolveType(db: Db, fileId: number, name: string): SymbolRow | null {
+  const kinds = TYPE_KINDS.map(() => "?").join(", ");
+  const sameFile = db
+    .prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.name = ? AND s.kind IN (${kinds}) ORDER BY s.line LIMIT 1`)
+    .get(fileId, name, ...TYPE_KINDS) as SymbolRow | undefined;
+  if (sameFile) return sameFile;
+  const imports = db
+    .prepare("SELECT f.id FROM imports i JOIN json_each(i.symbols) j JOIN files f ON f.path = i.resolved_path WHERE i.file_id = ? AND j.value = ? ORDER BY i.line")
+    .pluck()
+    .all(fileId, name) as number[];
+  for (const target of imports) {
+    const found = resolveThroughReExports(db, target, name, new Set());
+    if (found && TYPE_KINDS.includes(found.kind)) return found;
+  }
+  const viaStars = resolveThroughReExports(db, fileId, name, new Set());
+  return viaStars && TYPE_KINDS.includes(viaStars.kind) ? viaStars : null;
+}
+
+// ---- mast_dependencies ----
+
+export interface DependencyEntry {
+  module: string;
+  symbols: string[];
+  kind: string;
+  line: number;
+  is_external: boolean;
+  resolved_path?: string;
+}
+
+export interface DependenciesResponse {
+  file_path: string;
+  imports: DependencyEntry[];
+}
+
+export function fileDependencies(db: Db, filePath: string): DependenciesResponse {
+  const file = requireIndexedFile(db, filePath);
+  const rows = db
+    .prepare("SELECT module, symbols, kind, line, is_external, resolved_path FROM imports WHERE file_id = ? ORDER BY line, id")
+    .all(file.id) as Array<{ module: string; symbols: string; kind: string; line: number; is_external: number; resolved_path: string | null }>;
+  return {
+    file_path: file.path,
+    imports: rows.map((r) => ({
+      module: r.module,
+      symbols: JSON.parse(r.symbols) as string[],
+      kind: r.kind,
+      line: r.line,
+      is_external: r.is_external === 1,
+      ...(r.resolved_path !== null ? { resolved_path: r.resolved_path } : {}),
+    })),
+  };
+}

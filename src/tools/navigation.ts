@@ -1,0 +1,93 @@
+// The navigation tools (spec §9): mast_project_skeleton, mast_exports, mast_signature and
+// mast_dependencies. Single-file answers refresh their file just in time (spec §9.0).
+import { refreshFile, type Refresh } from "../index/jit.js";
+import { fileDependencies, fileExports, normalisePath, projectSkeleton, symbolSignatures } from "../query/navigation.js";
+import { isIndexEmpty } from "../query/search.js";
+import type { ToolContext } from "./context.js";
+import { READ_ONLY, defineTool } from "./define.js";
+import { z } from "./schema.js";
+
+/** Envelope flags of a JIT-refreshed single-file answer: present only when true (spec §9.0). */
+function busyFlag(refresh: Refresh): { file_busy_returning_stale_cache?: true } {
+  return refresh === "busy" ? { file_busy_returning_stale_cache: true } : {};
+}
+
+async function refreshed(ctx: ToolContext, path: string): Promise<Refresh> {
+  return refreshFile(ctx.store(), ctx.config, normalisePath(path));
+}
+
+export const skeletonTool = defineTool({
+  name: "mast_project_skeleton",
+  title: "Project skeleton",
+  description:
+    "Every indexed file with the names it exports — names only, no signatures or bodies: an architectural overview in one call. " +
+    "Scope with directory (a subtree), max_depth (directory levels below it; 0 = only files directly in it) and file_pattern (glob).",
+  input: z
+    .object({
+      directory: z.string().nullish().describe("Project-relative subtree to list (default: the whole project)."),
+      max_depth: z.number().int().min(0).nullish().describe("Directory levels below `directory` to include (default: all)."),
+      file_pattern: z.string().min(1).nullish().describe("Only files whose project-relative path matches this glob."),
+      limit: z.number().int().min(1).max(10_000).default(500).describe("Maximum files listed; the rest is counted in files_truncated."),
+    })
+    .strict(),
+  annotations: READ_ONLY,
+  handler: (ctx, args) => projectSkeleton(ctx.store().db, args),
+});
+
+export const exportsTool = defineTool({
+  name: "mast_exports",
+  title: "File exports",
+  description:
+    "What one file exports: each name with its kind, signature (no body), line and doc comment; re-exports say where they come from, and `export *` modules are listed in star_exports.",
+  input: z.object({ file_path: z.string().min(1).describe("Project-relative path of an indexed file.") }).strict(),
+  annotations: READ_ONLY,
+  handler: async (ctx, args) => {
+    const refresh = await refreshed(ctx, args.file_path);
+    return { ...fileExports(ctx.store().db, args.file_path), ...busyFlag(refresh) };
+  },
+});
+
+export const signatureTool = defineTool({
+  name: "mast_signature",
+  title: "Symbol signature",
+  description:
+    "A symbol's declaration, doc comment, parameters and return type, plus the declarations of the project types they name (one level deep, 50 lines each). " +
+    "Methods are addressed as Class.method. Every match is returned (exported first, then by path); pass file_path to pick one — a barrel file is followed to the declaration.",
+  input: z
+    .object({
+      symbol: z.string().min(1).describe("Symbol name, e.g. handleLogin or AuthService.validate."),
+      file_path: z.string().min(1).nullish().describe("Only the symbol in (or re-exported by) this file."),
+      limit: z.number().int().min(1).max(500).default(50).describe("Maximum matches; the rest is counted in results_truncated."),
+    })
+    .strict(),
+  annotations: READ_ONLY,
+  handler: async (ctx, args) => {
+    const db = ctx.store().db;
+    const paths = args.file_path
+      ? [normalisePath(args.file_path)]
+      : (db.prepare("SELECT DISTINCT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? ORDER BY f.path LIMIT ?").pluck().all(args.symbol, args.limit) as string[]);
+    const busy = new Set<string>();
+    for (const path of paths) if ((await refreshFile(ctx.store(), ctx.config, path)) === "busy") busy.add(path);
+    const response = symbolSignatures(db, args.symbol, args.file_path ?? null, args.limit);
+    const results = response.results.map((r) => (busy.has(r.file_path) ? { ...r, file_busy_returning_stale_cache: true as const } : r));
+    return {
+      ...response,
+      results,
+      ...(results.length === 0 && busy.size > 0 ? { file_busy_returning_stale_cache: true as const } : {}),
+      ...(results.length === 0 && isIndexEmpty(db) ? { index_empty: true as const } : {}),
+    };
+  },
+});
+
+export const dependenciesTool = defineTool({
+  name: "mast_dependencies",
+  title: "File dependencies",
+  description:
+    "What one file imports and from where: each module with the names taken, its kind (import, export_from, export_star, require, dynamic_import), line, whether it is external, and the project file it resolves to.",
+  input: z.object({ file_path: z.string().min(1).describe("Project-relative path of an indexed file.") }).strict(),
+  annotations: READ_ONLY,
+  handler: async (ctx, args) => {
+    const refresh = await refreshed(ctx, args.file_path);
+    return { ...fileDependencies(ctx.store().db, args.file_path), ...busyFlag(refresh) };
+  },
+});

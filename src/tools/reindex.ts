@@ -1,0 +1,31 @@
+// mast_reindex: a synchronous reindex the agent calls after writing files (spec §7.5, §9);
+// incremental unless `full`, under structure.lock with the server retry policy.
+import { SERVER_LOCK_POLICY } from "../index/lock.js";
+import { runIndex } from "../index/run.js";
+import { defineTool } from "./define.js";
+import { z } from "./schema.js";
+
+export const reindexTool = defineTool({
+  name: "mast_reindex",
+  title: "Reindex",
+  description:
+    "Bring the index up to date with the files on disk and return when done: call it after writing or creating files, before searching for what you wrote. " +
+    "Incremental (files whose content changed, new and deleted files) unless full is true.",
+  input: z.object({ full: z.boolean().default(false).describe("Re-parse every file instead of only changed ones.") }).strict(),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler: async (ctx, args) => {
+    const r = await runIndex(ctx.config, { mode: args.full ? "full" : "incremental", operation: "mast_reindex", lockPolicy: SERVER_LOCK_POLICY });
+    return {
+      files_indexed: r.files_indexed,
+      files_skipped: r.files_unchanged,
+      files_deleted: r.files_deleted,
+      chunks_added: r.chunks_added,
+      chunks_removed: r.chunks_removed,
+      parse_errors: r.parse_errors,
+      write_errors: r.write_errors,
+      read_errors: r.read_errors,
+      duration_ms: r.duration_ms,
+      ...(r.problems.length ? { problems: r.problems } : {}),
+    };
+  },
+});

@@ -1,0 +1,190 @@
+// The navigation tools through the registry against a real index: skeleton scoping and caps,
+// exports with re-exports, signatures with params and type_context (same file, imports,
+// barrels, truncation), dependencies, reindex figures, and the JIT refresh contract of §9.0.
+import { utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runIndex } from "../../src/index/run.js";
+import { statePaths } from "../../src/index/state.js";
+import { Store } from "../../src/store/db.js";
+import { createToolContext, type ToolContext } from "../../src/tools/context.js";
+import { callTool } from "../../src/tools/registry.js";
+import { makeProject, type TestProject } from "../helpers/project.js";
+
+const bigInterface = ["export interface Big {", ...Array.from({ length: 60 }, (_, i) => `  f${i}: number;`), "}", ""].join("\n");
+
+const FILES: Record<string, string> = {
+  "src/types.ts": ["/** A login attempt. */", "export interface LoginRequest {", "  email: string;", "  password: string;", "}", "", bigInterface].join("\n"),
+  "src/auth/handler.ts": [
+    "import { LoginRequest, Big } from '../types.js';",
+    "import express from 'express';",
+    "",
+    "export type Reply = { ok: boolean };",
+    "",
+    "/** Validates credentials. */",
+    "export async function handleLogin(req: LoginRequest, big: Big, opts?: Reply): Promise<Reply> {",
+    "  return { ok: req.email.length > 0 };",
+    "}",
+    "",
+    "function hidden(): void {}",
+    "",
+  ].join("\n"),
+  "src/auth/index.ts": ["export * from './handler.js';", "export { LoginRequest as Credentials } from '../types.js';", ""].join("\n"),
+  "src/deep/a/b/c.ts": "export const deep = 1;\n",
+  "README.md": "# Readme\n",
+};
+
+let project: TestProject;
+let ctx: ToolContext;
+const call = (name: string, args: Record<string, unknown>) => callTool(ctx, name, args) as Promise<any>;
+
+beforeAll(async () => {
+  project = makeProject(FILES);
+  await runIndex(project.config(), { mode: "full" });
+  ctx = createToolContext(project.config());
+});
+afterAll(() => {
+  ctx.close();
+  project.cleanup();
+});
+
+describe("mast_project_skeleton", () => {
+  it("lists exported top-level names per file", async () => {
+    const r = await call("mast_project_skeleton", {});
+    expect(r.files).toEqual([
+      { file_path: "src/auth/handler.ts", exports: ["Reply", "handleLogin"] },
+      { file_path: "src/deep/a/b/c.ts", exports: ["deep"] },
+      { file_path: "src/types.ts", exports: ["LoginRequest", "Big"] },
+    ]);
+  });
+  it("scopes by directory and max_depth, and counts what the limit cut", async () => {
+    expect((await call("mast_project_skeleton", { directory: "src", max_depth: 0 })).files.map((f: any) => f.file_path)).toEqual(["src/types.ts"]);
+    expect((await call("mast_project_skeleton", { directory: "src/", max_depth: 1 })).files.map((f: any) => f.file_path)).toEqual(["src/auth/handler.ts", "src/types.ts"]);
+    const capped = await call("mast_project_skeleton", { limit: 1 });
+    expect(capped.files).toHaveLength(1);
+    expect(capped.files_truncated).toBe(2);
+  });
+  it("refuses a directory outside the project", async () => {
+    await expect(call("mast_project_skeleton", { directory: "../etc" })).rejects.toMatchObject({ code: "PATH_DENIED" });
+  });
+});
+
+describe("mast_exports", () => {
+  it("gives kind, signature, line and doc of each export", async () => {
+    const r = await call("mast_exports", { file_path: "src/auth/handler.ts" });
+    expect(r).toEqual({
+      file_path: "src/auth/handler.ts",
+      exports: [
+        { name: "Reply", kind: "type", signature: "export type Reply = { ok: boolean };", line: 4, doc: null },
+        {
+          name: "handleLogin",
+          kind: "function",
+          signature: "export async function handleLogin(req: LoginRequest, big: Big, opts?: Reply): Promise<Reply>",
+          line: 7,
+          doc: "/** Validates credentials. */",
+        },
+      ],
+      star_exports: [],
+    });
+  });
+  it("lists re-exports with their source and star exports", async () => {
+    const r = await call("mast_exports", { file_path: "src/auth/index.ts" });
+    expect(r.exports).toEqual([{ name: "Credentials", kind: "export", signature: "export { LoginRequest as Credentials } from '../types.js';", line: 2, doc: null, from: "../types.js" }]);
+    expect(r.star_exports).toEqual(["./handler.js"]);
+  });
+  it("names an unknown file with FILE_NOT_FOUND", async () => {
+    await expect(call("mast_exports", { file_path: "src/nope.ts" })).rejects.toMatchObject({ code: "FILE_NOT_FOUND" });
+  });
+});
+
+describe("mast_signature", () => {
+  it("returns params, return type and the project types they name", async () => {
+    const r = await call("mast_signature", { symbol: "handleLogin" });
+    expect(r.results).toHaveLength(1);
+    const s = r.results[0];
+    expect(s).toMatchObject({ symbol: "handleLogin", file_path: "src/auth/handler.ts", line: 7, is_exported: true, return_type: "Promise<Reply>" });
+    expect(s.params).toEqual([
+      { name: "req", type: "LoginRequest", optional: false },
+      { name: "big", type: "Big", optional: false },
+      { name: "opts", type: "Reply", optional: true },
+    ]);
+    expect(s.type_context.map((t: any) => [t.name, t.file_path, t.line, t.truncated])).toEqual([
+      ["LoginRequest", "src/types.ts", 2, false],
+      ["Big", "src/types.ts", 7, true],
+      ["Reply", "src/auth/handler.ts", 4, false],
+    ]);
+    expect(s.type_context[1].signature.split("\n")).toHaveLength(50);
+  });
+  it("follows a barrel to the declaration", async () => {
+    const viaStar = await call("mast_signature", { symbol: "handleLogin", file_path: "src/auth/index.ts" });
+    expect(viaStar.results.map((r: any) => [r.symbol, r.file_path])).toEqual([["handleLogin", "src/auth/handler.ts"]]);
+    const viaAlias = await call("mast_signature", { symbol: "Credentials", file_path: "src/auth/index.ts" });
+    expect(viaAlias.results.map((r: any) => [r.symbol, r.file_path, r.kind])).toEqual([["LoginRequest", "src/types.ts", "interface"]]);
+  });
+  it("returns an empty list for an unknown symbol", async () => {
+    expect(await call("mast_signature", { symbol: "nothingLikeThis" })).toEqual({ results: [] });
+  });
+});
+
+describe("mast_dependencies", () => {
+  it("lists imports with their resolution", async () => {
+    const r = await call("mast_dependencies", { file_path: "src/auth/handler.ts" });
+    expect(r).toEqual({
+      file_path: "src/auth/handler.ts",
+      imports: [
+        { module: "../types.js", symbols: ["LoginRequest", "Big"], kind: "import", line: 1, is_external: false, resolved_path: "src/types.ts" },
+        { module: "express", symbols: ["default"], kind: "import", line: 2, is_external: true },
+      ],
+    });
+  });
+});
+
+describe("just-in-time refresh", () => {
+  it("answers from the file on disk after an edit, without a reindex", async () => {
+    const path = join(project.root, "src/auth/handler.ts");
+    writeFileSync(path, FILES["src/auth/handler.ts"]!.replace("handleLogin(req: LoginRequest", "handleLogin(request: LoginRequest"));
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(path, later, later);
+    const r = await call("mast_exports", { file_path: "src/auth/handler.ts" });
+    expect(r.exports[1].signature).toBe("export async function handleLogin(request: LoginRequest, big: Big, opts?: Reply): Promise<Reply>");
+    expect(r.file_busy_returning_stale_cache).toBeUndefined();
+  });
+
+  it("returns the stale answer, flagged, when another writer holds the database", async () => {
+    const path = join(project.root, "src/types.ts");
+    writeFileSync(path, FILES["src/types.ts"]!.replace("A login attempt", "A sign-in attempt"));
+    const later = new Date(Date.now() + 120_000);
+    utimesSync(path, later, later);
+    const other = Store.open(statePaths(project.config().state_dir).graphDb);
+    other.db.prepare("BEGIN IMMEDIATE").run();
+    try {
+      const started = Date.now();
+      const r = await call("mast_signature", { symbol: "LoginRequest", file_path: "src/types.ts" });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(r.results[0]).toMatchObject({ doc: "/** A login attempt. */", file_busy_returning_stale_cache: true });
+    } finally {
+      other.db.prepare("ROLLBACK").run();
+      other.close();
+    }
+    const after = await call("mast_signature", { symbol: "LoginRequest", file_path: "src/types.ts" });
+    expect(after.results[0].doc).toBe("/** A sign-in attempt. */");
+    expect(after.results[0].file_busy_returning_stale_cache).toBeUndefined();
+  });
+
+  it("drops a deleted file's rows and then says it is not indexed", async () => {
+    project.remove("src/deep/a/b/c.ts");
+    await expect(call("mast_exports", { file_path: "src/deep/a/b/c.ts" })).rejects.toMatchObject({ code: "FILE_NOT_FOUND" });
+    expect((await call("mast_project_skeleton", {})).files.map((f: any) => f.file_path)).not.toContain("src/deep/a/b/c.ts");
+  });
+});
+
+describe("mast_reindex", () => {
+  it("reports what a reindex changed", async () => {
+    project.write("src/new.ts", "export function fresh(): number { return 1; }\n");
+    const r = await call("mast_reindex", {});
+    expect(r).toMatchObject({ files_indexed: 1, chunks_added: 1, chunks_removed: 0, parse_errors: 0, write_errors: 0 });
+    expect((await call("mast_signature", { symbol: "fresh" })).results[0].return_type).toBe("number");
+    const full = await call("mast_reindex", { full: true });
+    expect(full.files_indexed).toBe(5);
+  });
+});

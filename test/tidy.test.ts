@@ -31,8 +31,9 @@ const SOLE_IMPORTER: Record<string, string> = {
   ignore: "index/walk.ts",
   commander: "cli/mast.ts",
   zod: "tools/schema.ts",
-  "@modelcontextprotocol/sdk/server/mcp.js": "mcp/server.ts",
+  "@modelcontextprotocol/sdk/server/index.js": "mcp/server.ts",
   "@modelcontextprotocol/sdk/server/stdio.js": "mcp/server.ts",
+  "@modelcontextprotocol/sdk/types.js": "mcp/server.ts",
 };
 
 function sourceFiles(dir: string): string[] {

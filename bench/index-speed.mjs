@@ -6,49 +6,25 @@
 //
 // The corpus is the TypeScript source that eleven npm packages ship in their tarballs, fetched
 // with `npm pack <name>@<exact version>` into bench/.corpus/ (gitignored) and checked against the
-// integrity hashes pinned below. Only src/**/*.{ts,tsx,mts,cts} (minus .d.ts and *.test/*.spec
-// files) plus each package's package.json and LICENSE are kept; compiled output (.js, .d.ts,
-// dist/, build/), READMEs and source maps are deleted, so mast and ctags read exactly the same
-// files. The download is skipped when bench/.corpus/.stamp.json matches the pinned list.
+// integrity hashes pinned in bench/corpus.mjs (shared with bench/query-latency.mjs). Only
+// src/**/*.{ts,tsx,mts,cts} (minus .d.ts and *.test/*.spec files) plus each package's
+// package.json and LICENSE are kept; compiled output (.js, .d.ts, dist/, build/), READMEs and
+// source maps are deleted, so mast and ctags read exactly the same files. The download is skipped
+// when bench/.corpus/.stamp.json matches the pinned list.
 //
 // This is a report, not a test: it exits 0 whether targets PASS or MISS, and non-zero only when
 // something could not run (no build, npm/tar/ctags/time missing, mast failing). Figures also go
 // to bench/.out/index-speed.json.
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { BENCH_DIR, BenchError, CORPUS, CORPUS_FORMAT, EDIT_MARK, PACKAGES, REPO, describeCorpus, ensureCorpus, have, listFiles, repairInterruptedEdit } from "./corpus.mjs";
 
-const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
-const REPO = path.resolve(BENCH_DIR, "..");
-const CORPUS = path.join(BENCH_DIR, ".corpus");
 const OUT_DIR = path.join(BENCH_DIR, ".out");
 const OUT_JSON = path.join(OUT_DIR, "index-speed.json");
 const MAST = path.join(REPO, "dist", "cli", "mast.js");
 const TIME = "/usr/bin/time";
-
-/** Bump when the pruning rule changes, so an old corpus is rebuilt. */
-const CORPUS_FORMAT = 2;
-
-/** Pinned corpus: exact versions and the registry's sha512 integrity of each tarball. */
-const PACKAGES = [
-  { name: "rxjs", version: "7.8.1", integrity: "sha512-AA3TVj+0A2iuIoQkWEK/tqFjBq2j+6PO6Y0zJcvzLAFhEFIO3HL0vls9hWLncZbAAbK0mar7oZ4V079I/qPMxg==" },
-  { name: "zod", version: "3.25.76", integrity: "sha512-gzUt/qt81nXsFGKIFcC3YnfEAx5NkunCfnDlvuBSSFS02bcXu4Lmea0AFIUwbLWxWPx3d9p8S5QoaujKcNQxcQ==" },
-  { name: "@reduxjs/toolkit", version: "2.15.0", integrity: "sha512-tHrFdR/AAbhhnL0/D3Abu60mAeyRqMAaq3pMeIKWRFWpzZek9LbGKk9J2U+Cl43FixzEDaYKk3zUoK7sFl98FA==" },
-  { name: "@tiptap/core", version: "3.35.0", integrity: "sha512-jrtRrAfgL7bXd2ecy0T7G4b6ozwzW9h67B3iQsDmgu7PWytkqbrUPFrki6LjyysrxZEK4jqgRMNCvfe2Yx2fKg==" },
-  { name: "@trpc/server", version: "11.25.2", integrity: "sha512-zfFwyroSYSYlsAGo7yezGM+gAhHRBD9LyVMkXyCjWM2JuhorKGzl2fBzEUjHSKTtYlJ8l6DR3LHsBHBCTmAofQ==" },
-  { name: "@trpc/client", version: "11.25.2", integrity: "sha512-x601Z/ZURzf+wMVk5LX3j/ujh/SrUy6D/ygN/YDq1WfQ2csSVTduMLLNnF0OD0FyszffUM5PoUnoabH3ZbLHJQ==" },
-  { name: "@tanstack/query-core", version: "5.108.4", integrity: "sha512-2Ks5dlLWz4eXJrthOyG0qW3SLt3xx0RrQmAmN0rnmogiaaOYuWiAe6HAm9KE2b2v8nig+vraNz8fsfZ6fF6zFg==" },
-  { name: "@tanstack/react-query", version: "5.108.4", integrity: "sha512-GlTa94kfEKTVsbzXe58rFA3GZ0ZE7N1aFtbZAfOS3XxMv8YNn4C+8rsz40LorHLazdm5PsqCroWaYAR+ZkMXMQ==" },
-  { name: "mobx", version: "7.1.3", integrity: "sha512-H2NcS5ylMsqYn7v4WpSdzv5YWPmw5XTV6pG2NvY0qYbh95FXbswZJ7pn7wU0rOtUvRzk+3t4AOX2eircoN+vBg==" },
-  { name: "immer", version: "11.2.13", integrity: "sha512-APCAndbWjj/fqxe7EXYq1TesdC30XCMPifhd0lyGVELvwLu6d5URaTzdvm6TX78NmuuuMa0/Nxv/D7BcXx5NnQ==" },
-  { name: "@mswjs/interceptors", version: "0.41.9", integrity: "sha512-VVPPgHyQ6ShqnrmDWuxjmUIsO9gWyOZFmuOfLd9LfBGQJwZfy0gvv9pbHSJuoFNIYC7ZDX9aoFwowjcdSC4E8w==" },
-];
-
-/** The comment the one-file-change step appends (and removes again). */
-const EDIT_MARK = "\n// mast bench edit ";
 
 const FULL_RUNS = 3;
 const INCREMENTAL_RUNS = 5;
@@ -61,19 +37,6 @@ const TARGETS = {
   nochange_ms: 300,
   onefile_ms: 100,
 };
-
-// What mast indexes by default (src/index/config.ts DEFAULT_SETTINGS), mirrored to describe the corpus.
-const MAST_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".md"];
-const MAST_EXCLUDED_DIRS = new Set(["node_modules", "dist", "build", "coverage", ".next", ".turbo", ".mast", ".git"]);
-const MAST_EXCLUDED_FILE = /\.(test|spec)\.ts$/;
-
-// The corpus pruning rule: TypeScript sources under src/, no declarations, no tests.
-const KEEP_SOURCE = /\.(ts|tsx|mts|cts)$/;
-const DECLARATION = /\.d\.(ts|mts|cts)$/;
-const TEST_FILE = /\.(test|spec)\.(ts|tsx|mts|cts)$/;
-const KEEP_TOP = /^(package\.json|LICEN[CS]E(\.[a-z]+)?)$/i;
-
-class BenchError extends Error {}
 
 // Ctrl-C reaches the child too; let the current step fail so `finally` restores the edited file.
 let interrupted = false;
@@ -93,143 +56,6 @@ const fmt = (x, digits = 2) => (x === null || x === undefined || Number.isNaN(x)
 const pad = (s, n) => String(s).padEnd(n);
 const lpad = (s, n) => String(s).padStart(n);
 const verdict = (ok) => (ok === null ? "n/a " : ok ? "PASS" : "MISS");
-
-function run(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, ...opts });
-  if (r.error) throw new BenchError(`cannot run ${cmd}: ${r.error.message}`);
-  return r;
-}
-
-function have(cmd, args) {
-  const r = spawnSync(cmd, args, { encoding: "utf8" });
-  return r.error ? null : `${r.stdout}${r.stderr}`;
-}
-
-function listFiles(dir, rel = "") {
-  const out = [];
-  for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-    const r = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...listFiles(dir, r));
-    else if (entry.isFile()) out.push(r);
-  }
-  return out;
-}
-
-function removeEmptyDirs(dir) {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.isDirectory()) removeEmptyDirs(path.join(dir, entry.name));
-  }
-  if (fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
-}
-
-// ---------------------------------------------------------------------------------------------
-// corpus
-
-function stampOf() {
-  return { format: CORPUS_FORMAT, packages: PACKAGES.map((p) => `${p.name}@${p.version} ${p.integrity}`) };
-}
-
-function ensureCorpus() {
-  const stampFile = path.join(CORPUS, ".stamp.json");
-  const want = JSON.stringify(stampOf());
-  if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, "utf8").trim() === want && PACKAGES.every((p) => fs.existsSync(path.join(CORPUS, p.name)))) {
-    return { downloaded: false };
-  }
-  if (!have("npm", ["--version"])) throw new BenchError("npm is not on PATH; it is needed to fetch the corpus");
-  if (!have("tar", ["--version"])) throw new BenchError("tar is not on PATH; it is needed to unpack the corpus");
-  fs.rmSync(CORPUS, { recursive: true, force: true });
-  fs.mkdirSync(CORPUS, { recursive: true });
-  const packDir = fs.mkdtempSync(path.join(os.tmpdir(), "mast-bench-pack-"));
-  try {
-    for (const pkg of PACKAGES) {
-      const spec = `${pkg.name}@${pkg.version}`;
-      process.stderr.write(`fetching ${spec} ...\n`);
-      const r = run("npm", ["pack", spec, "--ignore-scripts", "--json", "--pack-destination", packDir], { cwd: packDir });
-      if (r.status !== 0) throw new BenchError(`npm pack ${spec} failed (exit ${r.status}):\n${r.stderr.trim()}`);
-      const filename = JSON.parse(r.stdout)[0]?.filename;
-      const tgz = path.join(packDir, filename ?? "");
-      if (!filename || !fs.existsSync(tgz)) throw new BenchError(`npm pack ${spec} produced no tarball`);
-      const integrity = `sha512-${createHash("sha512").update(fs.readFileSync(tgz)).digest("base64")}`;
-      if (integrity !== pkg.integrity) throw new BenchError(`${spec}: tarball integrity ${integrity} does not match the pinned ${pkg.integrity}`);
-      const dest = path.join(CORPUS, pkg.name);
-      fs.mkdirSync(dest, { recursive: true });
-      const t = run("tar", ["-xzf", tgz, "-C", dest, "--strip-components=1", "--no-same-owner"]);
-      if (t.status !== 0) throw new BenchError(`tar -xzf ${filename} failed:\n${t.stderr.trim()}`);
-      prunePackage(dest);
-    }
-  } finally {
-    fs.rmSync(packDir, { recursive: true, force: true });
-  }
-  fs.writeFileSync(stampFile, `${want}\n`);
-  return { downloaded: true };
-}
-
-/**
- * Keeps src/**\/*.{ts,tsx,mts,cts} (no declarations, no tests) and the top-level package.json and
- * LICENSE (a LICENSE.md becomes LICENSE.txt, which mast does not index); deletes everything else.
- */
-function prunePackage(dir) {
-  for (const rel of listFiles(dir)) {
-    const abs = path.join(dir, rel);
-    const keep = rel.includes("/")
-      ? rel.startsWith("src/") && KEEP_SOURCE.test(rel) && !DECLARATION.test(rel) && !TEST_FILE.test(rel)
-      : KEEP_TOP.test(rel);
-    if (!keep) fs.rmSync(abs);
-    else if (/\.md$/i.test(rel)) fs.renameSync(abs, abs.replace(/\.md$/i, ".txt"));
-  }
-  removeEmptyDirs(dir);
-}
-
-/** A run killed mid-edit (SIGKILL) may have left its comment in a corpus file: cut it off. */
-function repairInterruptedEdit() {
-  for (const rel of listFiles(CORPUS)) {
-    if (!KEEP_SOURCE.test(rel)) continue;
-    const abs = path.join(CORPUS, rel);
-    const text = fs.readFileSync(abs);
-    const cut = text.indexOf(EDIT_MARK);
-    if (cut >= 0) {
-      fs.writeFileSync(abs, text.subarray(0, cut));
-      process.stderr.write(`bench: removed a leftover bench edit from ${rel}\n`);
-    }
-  }
-}
-
-/** The files mast would index with its default config, walked the way mast does (no symlinks). */
-function describeCorpus() {
-  const all = listFiles(CORPUS);
-  const indexable = all.filter((rel) => {
-    const parts = rel.split("/");
-    if (parts.slice(0, -1).some((d) => MAST_EXCLUDED_DIRS.has(d))) return false;
-    const name = parts.at(-1);
-    return MAST_EXTENSIONS.some((e) => name.endsWith(e)) && !MAST_EXCLUDED_FILE.test(name);
-  });
-  const sized = indexable.map((rel) => ({ rel, size: fs.statSync(path.join(CORPUS, rel)).size }));
-  const packages = PACKAGES.map((p) => {
-    const mine = sized.filter((f) => f.rel.startsWith(`${p.name}/`));
-    const byExt = {};
-    for (const f of mine) {
-      const ext = path.extname(f.rel);
-      byExt[ext] = (byExt[ext] ?? 0) + 1;
-    }
-    const largest = mine.reduce((a, f) => (a === null || f.size > a.size ? f : a), null);
-    return { name: p.name, version: p.version, files: mine.length, bytes: mine.reduce((a, f) => a + f.size, 0), by_extension: byExt, largest: largest && { path: largest.rel, bytes: largest.size } };
-  });
-  const byExt = {};
-  for (const f of sized) byExt[path.extname(f.rel)] = (byExt[path.extname(f.rel)] ?? 0) + 1;
-  // The one-file-change target: the median-size file (ties broken by path), a typical edit.
-  const bySize = [...sized].sort((a, b) => a.size - b.size || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-  const editTarget = bySize[bySize.length >> 1];
-  return {
-    root: CORPUS,
-    files: sized.length,
-    bytes: sized.reduce((a, f) => a + f.size, 0),
-    by_extension: byExt,
-    has_js: sized.some((f) => /\.(js|jsx|mjs|cjs)$/.test(f.rel)),
-    has_tsx: sized.some((f) => f.rel.endsWith(".tsx")),
-    packages,
-    edit_target: editTarget && { path: editTarget.rel, bytes: editTarget.size },
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // measuring

@@ -50,7 +50,7 @@ export async function refreshFile(store: Store, config: ResolvedConfig, path: st
       if (code.startsWith("SQLITE_BUSY")) return "busy";
       throw err;
     }
-    store.relinkImports(createImportResolver(new Set(store.fileStamps().keys())), "unresolved");
+    store.relinkImports(createImportResolver(new Set(store.fileStamps().keys()), config.project_root).resolve, "unresolved");
     return "refreshed";
   }
   return "busy";

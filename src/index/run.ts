@@ -66,6 +66,8 @@ export interface RunIndexOptions {
 
 /** Meta key set before the set of indexed paths changes, cleared once every import is relinked. */
 const LINKS_DIRTY = "links_dirty";
+/** Meta key holding the resolver's config fingerprint: a changed tsconfig or workspace relinks everything. */
+const RESOLVER_FINGERPRINT = "resolver_fingerprint";
 
 /** Files (or bytes of source) per write transaction. */
 const WRITE_BATCH_FILES = 32;
@@ -188,10 +190,14 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
     // Resolution depends only on the set of paths and the import rows. A changed path set (now, or
     // in an earlier run killed before it relinked) re-resolves everything; otherwise only the rows
     // without a resolution, which include every row this run wrote.
-    const fullRelink = store.getMeta(LINKS_DIRTY) === "1";
+    const resolver = createImportResolver(new Set(store.fileStamps().keys()), config.project_root);
+    const fullRelink = store.getMeta(LINKS_DIRTY) === "1" || store.getMeta(RESOLVER_FINGERPRINT) !== resolver.fingerprint;
     if (fullRelink || counts.indexed > 0) {
-      store.relinkImports(createImportResolver(new Set(store.fileStamps().keys())), fullRelink ? "all" : "unresolved");
-      if (fullRelink) store.setMeta(LINKS_DIRTY, "0");
+      store.relinkImports(resolver.resolve, fullRelink ? "all" : "unresolved");
+      if (fullRelink) {
+        store.setMeta(RESOLVER_FINGERPRINT, resolver.fingerprint);
+        store.setMeta(LINKS_DIRTY, "0");
+      }
     }
     const finalStamps = store.fileStamps();
     const manifest: Manifest = {};

@@ -1,7 +1,11 @@
-// Module-specifier resolution against the indexed file set: relative specifiers with TypeScript's
-// NodeNext extension substitution (spec §13.7 table), extension probing and directory index files.
-import { posix } from "node:path";
-import { isExternalSpecifier } from "../base/paths.js";
+// Module-specifier resolution (spec §13.7) against the indexed file set: relative specifiers with
+// TypeScript's NodeNext extension substitution, the nearest tsconfig's `paths`/`baseUrl`
+// (following `extends`), npm/yarn/pnpm workspace packages, and realpath applied last.
+// It also fingerprints every config file it read, so a changed tsconfig triggers a relink.
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { dirname, join, posix } from "node:path";
+import { sha256 } from "../base/hash.js";
+import { isExternalSpecifier, relativeInside } from "../base/paths.js";
 
 /** `.js` names the compiled output: its TypeScript source is looked up first (tsc's order). */
 const SUBSTITUTIONS: Readonly<Record<string, readonly string[]>> = {
@@ -14,17 +18,75 @@ const SUBSTITUTIONS: Readonly<Record<string, readonly string[]>> = {
 /** Extensions tried for an extensionless specifier, in tsc's preference order. */
 const PROBE_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs"];
 
-export type ImportResolver = (fromPath: string, specifier: string) => string | null;
+export interface ImportResolver {
+  /** The project file a specifier imported from `fromPath` names, or null (external or missing). */
+  resolve(fromPath: string, specifier: string): string | null;
+  /** A hash of every tsconfig and package manifest the resolver depends on. */
+  readonly fingerprint: string;
+}
 
-/** A resolver over project-relative paths; unresolvable or external specifiers give null. */
-export function createImportResolver(files: ReadonlySet<string>): ImportResolver {
+interface PathsConfig {
+  /** Directory (project-relative) that `paths` substitutions are relative to. */
+  readonly base: string;
+  readonly paths: ReadonlyArray<readonly [pattern: string, substitutions: readonly string[]]>;
+  /** baseUrl (project-relative) for bare non-relative lookups, or null. */
+  readonly baseUrl: string | null;
+}
+
+/** Strips comments and trailing commas from JSONC (tsconfig.json) text, leaving strings intact. */
+export function parseJsonc(text: string): unknown {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '"') {
+      const start = i;
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+      out += text.slice(start, i + 1);
+    } else if (ch === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+      out += "\n";
+    } else if (ch === "/" && text[i + 1] === "*") {
+      i = text.indexOf("*/", i + 2);
+      if (i === -1) break;
+      i++;
+    } else {
+      out += ch;
+    }
+  }
+  return JSON.parse(out.replace(/,(\s*[}\]])/g, "$1"));
+}
+
+export function createImportResolver(files: ReadonlySet<string>, projectRoot: string): ImportResolver {
+  const read = new Map<string, string | null>();
+  const readText = (abs: string): string | null => {
+    if (!read.has(abs)) {
+      let text: string | null = null;
+      try {
+        if (statSync(abs).isFile()) text = readFileSync(abs, "utf8");
+      } catch {
+        text = null;
+      }
+      read.set(abs, text);
+    }
+    return read.get(abs)!;
+  };
+  const readJson = (abs: string, jsonc = false): Record<string, unknown> | null => {
+    const text = readText(abs);
+    if (text === null) return null;
+    try {
+      const v = jsonc ? parseJsonc(text) : JSON.parse(text);
+      return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+    } catch {
+      return null;
+    }
+  };
+
   const probe = (base: string): string | null => {
     for (const ext of PROBE_EXTENSIONS) if (files.has(base + ext)) return base + ext;
     return null;
   };
-  return (fromPath, specifier) => {
-    if (isExternalSpecifier(specifier) || specifier.startsWith("/")) return null;
-    const target = posix.normalize(posix.join(posix.dirname(fromPath), specifier.split("?")[0]!));
+  /** A project-relative target path to an indexed file: substitution, exact, extensions, index files. */
+  const lookup = (target: string): string | null => {
     if (target === ".." || target.startsWith("../")) return null;
     const ext = posix.extname(target);
     const substitutes = SUBSTITUTIONS[ext];
@@ -33,6 +95,156 @@ export function createImportResolver(files: ReadonlySet<string>): ImportResolver
       for (const s of substitutes) if (files.has(stem + s)) return stem + s;
     }
     if (files.has(target)) return target;
-    return probe(target) ?? probe(target === "." ? "index" : `${target}/index`);
+    return probe(target) ?? probe(target === "." || target === "" ? "index" : `${target}/index`);
   };
+  /** realpath last (spec §13.7): a symlinked location collapses to its canonical, indexed path. */
+  const canonical = (rel: string | null): string | null => {
+    if (rel === null) return null;
+    try {
+      const real = relativeInside(realpathSync(projectRoot), realpathSync(join(projectRoot, rel)));
+      return real !== null && files.has(real) ? real : rel;
+    } catch {
+      return rel;
+    }
+  };
+
+  // ---- tsconfig: the nearest tsconfig.json above a file, with `extends` followed ----
+  const tsconfigAt = new Map<string, PathsConfig | null>();
+  const loadTsconfig = (abs: string, depth: number): { paths?: PathsConfig["paths"]; pathsBase?: string; baseUrl?: string } | null => {
+    const json = readJson(abs, true);
+    if (!json || depth > 8) return null;
+    let inherited: { paths?: PathsConfig["paths"]; pathsBase?: string; baseUrl?: string } = {};
+    const ext = json.extends;
+    for (const parent of (Array.isArray(ext) ? ext : ext === undefined ? [] : [ext]).filter((e): e is string => typeof e === "string")) {
+      const parentAbs = parent.startsWith(".") || parent.startsWith("/") ? join(dirname(abs), parent) : join(projectRoot, "node_modules", parent);
+      const candidates = parentAbs.endsWith(".json") ? [parentAbs] : [parentAbs, `${parentAbs}.json`, join(parentAbs, "tsconfig.json")];
+      const found = candidates.find((c) => readText(c) !== null);
+      const loaded = found ? loadTsconfig(found, depth + 1) : null;
+      if (loaded) inherited = { ...inherited, ...loaded };
+    }
+    const options = (json.compilerOptions ?? {}) as Record<string, unknown>;
+    const dir = dirname(abs);
+    const result = { ...inherited };
+    if (typeof options.baseUrl === "string") result.baseUrl = join(dir, options.baseUrl);
+    if (options.paths && typeof options.paths === "object") {
+      result.paths = Object.entries(options.paths as Record<string, unknown>)
+        .filter((e): e is [string, string[]] => Array.isArray(e[1]) && e[1].every((s) => typeof s === "string"))
+        .map(([k, v]) => [k, v] as const);
+      result.pathsBase = typeof options.baseUrl === "string" ? join(dir, options.baseUrl) : dir;
+    }
+    return result;
+  };
+  const toRel = (abs: string) => relativeInside(projectRoot, abs) ?? "..";
+  const configFor = (dirRel: string): PathsConfig | null => {
+    if (tsconfigAt.has(dirRel)) return tsconfigAt.get(dirRel)!;
+    const abs = join(projectRoot, dirRel, "tsconfig.json");
+    let config: PathsConfig | null;
+    const loaded = readText(abs) !== null ? loadTsconfig(abs, 0) : null;
+    if (loaded) {
+      const baseUrl = loaded.baseUrl !== undefined ? toRel(loaded.baseUrl) : null;
+      config = { base: loaded.pathsBase !== undefined ? toRel(loaded.pathsBase) : (baseUrl ?? dirRel), paths: loaded.paths ?? [], baseUrl };
+    } else {
+      config = dirRel === "" ? null : configFor(posix.dirname(dirRel) === "." ? "" : posix.dirname(dirRel));
+    }
+    tsconfigAt.set(dirRel, config);
+    return config;
+  };
+  const viaTsconfig = (fromPath: string, specifier: string): string | null => {
+    const dir = posix.dirname(fromPath);
+    const config = configFor(dir === "." ? "" : dir);
+    if (!config) return null;
+    let best: { prefix: string; suffix: string; subs: readonly string[] } | null = null;
+    for (const [pattern, subs] of config.paths) {
+      const star = pattern.indexOf("*");
+      const prefix = star === -1 ? pattern : pattern.slice(0, star);
+      const suffix = star === -1 ? "" : pattern.slice(star + 1);
+      const matches = star === -1 ? specifier === pattern : specifier.startsWith(prefix) && specifier.endsWith(suffix) && specifier.length >= prefix.length + suffix.length;
+      if (matches && (!best || prefix.length > best.prefix.length)) best = { prefix, suffix, subs };
+    }
+    if (best) {
+      const captured = specifier.slice(best.prefix.length, specifier.length - best.suffix.length);
+      for (const sub of best.subs) {
+        const found = lookup(posix.normalize(posix.join(config.base, sub.replace("*", captured))));
+        if (found) return found;
+      }
+    }
+    return config.baseUrl !== null ? lookup(posix.normalize(posix.join(config.baseUrl, specifier))) : null;
+  };
+
+  // ---- workspaces: package name → directory ----
+  const workspaces = new Map<string, string>();
+  const rootPkg = readJson(join(projectRoot, "package.json"));
+  const patterns: string[] = [];
+  const ws = rootPkg?.workspaces;
+  if (Array.isArray(ws)) patterns.push(...ws.filter((p): p is string => typeof p === "string"));
+  else if (ws && typeof ws === "object" && Array.isArray((ws as { packages?: unknown }).packages)) {
+    patterns.push(...((ws as { packages: unknown[] }).packages.filter((p): p is string => typeof p === "string")));
+  }
+  const pnpm = readText(join(projectRoot, "pnpm-workspace.yaml"));
+  if (pnpm !== null) {
+    // The packages list of pnpm-workspace.yaml: `- 'glob'` lines under `packages:`.
+    let inPackages = false;
+    for (const line of pnpm.split(/\r?\n/)) {
+      if (/^packages\s*:/.test(line)) inPackages = true;
+      else if (/^\S/.test(line)) inPackages = false;
+      else if (inPackages) {
+        const m = /^\s*-\s*['"]?([^'"#]+?)['"]?\s*(#.*)?$/.exec(line);
+        if (m && !m[1]!.startsWith("!")) patterns.push(m[1]!.trim());
+      }
+    }
+  }
+  if (patterns.length) {
+    const dirs = new Set<string>();
+    for (const f of files) for (let d = posix.dirname(f); d !== "." && d !== ""; d = posix.dirname(d)) dirs.add(d);
+    for (const pattern of patterns) {
+      const p = pattern.replace(/^\.\//, "").replace(/\/+$/, "");
+      const re = new RegExp(`^${p.split("/").map((seg) => (seg === "**" ? ".*" : seg.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*"))).join("/")}$`);
+      for (const d of dirs) {
+        if (!re.test(d)) continue;
+        const name = readJson(join(projectRoot, d, "package.json"))?.name;
+        if (typeof name === "string" && !workspaces.has(name)) workspaces.set(name, d);
+      }
+    }
+  }
+  const viaWorkspace = (specifier: string): string | null => {
+    for (const [name, dir] of workspaces) {
+      if (specifier !== name && !specifier.startsWith(`${name}/`)) continue;
+      const sub = specifier.slice(name.length + 1);
+      if (sub) return lookup(posix.join(dir, sub)) ?? lookup(posix.join(dir, "src", sub));
+      const pkg = readJson(join(projectRoot, dir, "package.json")) ?? {};
+      const exp = pkg.exports;
+      const dot = typeof exp === "string" ? exp : exp && typeof exp === "object" ? (exp as Record<string, unknown>)["."] : undefined;
+      const entry = typeof dot === "string" ? dot : dot && typeof dot === "object" ? ((dot as Record<string, unknown>).import ?? (dot as Record<string, unknown>).default ?? (dot as Record<string, unknown>).types) : undefined;
+      for (const field of [entry, pkg.source, pkg.module, pkg.main, pkg.types]) {
+        if (typeof field !== "string") continue;
+        const found = lookup(posix.normalize(posix.join(dir, field)));
+        if (found) return found;
+      }
+      return lookup(posix.join(dir, "src", "index")) ?? lookup(posix.join(dir, "index"));
+    }
+    return null;
+  };
+
+  const resolve = (fromPath: string, specifier: string): string | null => {
+    const clean = specifier.split("?")[0]!;
+    if (!isExternalSpecifier(clean)) {
+      if (clean.startsWith("/")) return null;
+      return canonical(lookup(posix.normalize(posix.join(posix.dirname(fromPath), clean))));
+    }
+    return canonical(viaTsconfig(fromPath, clean) ?? viaWorkspace(clean));
+  };
+
+  // Read every config the resolver can depend on now, so the fingerprint covers them all.
+  const dirsWithFiles = new Set<string>([""]);
+  for (const f of files) for (let d = posix.dirname(f); d !== "." && d !== ""; d = posix.dirname(d)) dirsWithFiles.add(d);
+  for (const d of dirsWithFiles) configFor(d);
+  const fingerprint = sha256(
+    [...read]
+      .filter(([, text]) => text !== null)
+      .map(([abs, text]) => `${toRel(abs)}\0${text}`)
+      .sort()
+      .join("\0\0") + `\0workspaces:${[...workspaces].sort().join(",")}`,
+  );
+  return { resolve, fingerprint };
 }
+

@@ -207,22 +207,24 @@ export class Store {
   }
 
   /**
-   * Re-resolves local imports against the current file set — all of them, or (when the set of
-   * paths is unchanged) only the unresolved ones, which include every row written since — then
-   * rebuilds `re_export_files`. Returns the rows changed.
+   * Re-resolves imports against the current file set — all of them, or only those without a
+   * resolution (which include every row written since) — setting `resolved_path` and
+   * `is_external` (a bare specifier no alias or workspace maps into the project), then rebuilds
+   * `re_export_files`. Returns the rows changed.
    */
   relinkImports(resolve: (fromPath: string, module: string) => string | null, scope: "all" | "unresolved"): number {
     const rows = this.sql(
-      "SELECT i.id, i.module, i.resolved_path AS resolved, f.path FROM imports i JOIN files f ON f.id = i.file_id WHERE i.is_external = 0" +
-        (scope === "unresolved" ? " AND i.resolved_path IS NULL" : ""),
-    ).all() as Array<{ id: number; module: string; resolved: string | null; path: string }>;
-    const update = this.db.prepare("UPDATE imports SET resolved_path = ? WHERE id = ?");
+      "SELECT i.id, i.module, i.resolved_path AS resolved, i.is_external AS external, f.path FROM imports i JOIN files f ON f.id = i.file_id" +
+        (scope === "unresolved" ? " WHERE i.resolved_path IS NULL" : ""),
+    ).all() as Array<{ id: number; module: string; resolved: string | null; external: number; path: string }>;
+    const update = this.sql("UPDATE imports SET resolved_path = ?, is_external = ? WHERE id = ?");
     let changed = 0;
     this.db.transaction(() => {
       for (const r of rows) {
         const next = resolve(r.path, r.module);
-        if (next !== r.resolved) {
-          update.run(next, r.id);
+        const external = next === null && isExternalSpecifier(r.module) ? 1 : 0;
+        if (next !== r.resolved || external !== r.external) {
+          update.run(next, external, r.id);
           changed++;
         }
       }

@@ -1,0 +1,147 @@
+// Import resolution against real files on disk: NodeNext extension substitution, index files,
+// tsconfig paths/baseUrl through `extends` (JSONC), npm/yarn/pnpm workspaces with package entry
+// fields, and a tsconfig change relinking on an incremental run exactly like a full one.
+import { afterEach, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { runIndex } from "../../src/index/run.js";
+import { statePaths } from "../../src/index/state.js";
+import { createImportResolver, parseJsonc } from "../../src/resolve/imports.js";
+import { Store } from "../../src/store/db.js";
+import { makeProject, type TestProject } from "../helpers/project.js";
+import { dumpStore } from "../helpers/store-dump.js";
+
+let cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const c of cleanups) c();
+  cleanups = [];
+});
+
+function project(files: Record<string, string>): TestProject {
+  const p = makeProject(files);
+  cleanups.push(() => p.cleanup());
+  return p;
+}
+
+function resolverFor(p: TestProject, files: string[]) {
+  return createImportResolver(new Set(files), p.root);
+}
+
+describe("relative specifiers", () => {
+  it("substitutes TypeScript sources for JS-family extensions, source first", () => {
+    const files = ["src/a.ts", "src/repo.ts", "src/repo.js", "src/view.tsx", "src/m.mts", "src/c.cts", "src/plain.js", "src/dir/index.ts"];
+    const p = project(Object.fromEntries(files.map((f) => [f, "export {};\n"])));
+    const r = resolverFor(p, files);
+    expect(r.resolve("src/a.ts", "./repo.js")).toBe("src/repo.ts");
+    expect(r.resolve("src/a.ts", "./view.jsx")).toBe("src/view.tsx");
+    expect(r.resolve("src/a.ts", "./view.js")).toBe("src/view.tsx");
+    expect(r.resolve("src/a.ts", "./m.mjs")).toBe("src/m.mts");
+    expect(r.resolve("src/a.ts", "./c.cjs")).toBe("src/c.cts");
+    expect(r.resolve("src/a.ts", "./plain.js")).toBe("src/plain.js");
+    expect(r.resolve("src/a.ts", "./repo")).toBe("src/repo.ts");
+    expect(r.resolve("src/a.ts", "./dir")).toBe("src/dir/index.ts");
+    expect(r.resolve("src/a.ts", "./dir/index.js")).toBe("src/dir/index.ts");
+    expect(r.resolve("src/a.ts", "./missing.js")).toBeNull();
+    expect(r.resolve("src/a.ts", "../../outside.js")).toBeNull();
+    expect(r.resolve("src/a.ts", "react")).toBeNull();
+  });
+});
+
+describe("tsconfig paths", () => {
+  it("maps aliases through extends, baseUrl and the longest matching pattern", () => {
+    const files = ["apps/web/src/main.ts", "apps/web/src/ui/button.tsx", "libs/core/src/index.ts", "libs/core/src/deep/util.ts", "shared/types.ts"];
+    const p = project({
+      ...Object.fromEntries(files.map((f) => [f, "export {};\n"])),
+      "tsconfig.base.json": `{
+        // comments and trailing commas are fine in tsconfig
+        "compilerOptions": {
+          "baseUrl": ".",
+          "paths": {
+            "@core": ["libs/core/src/index.ts"],
+            "@core/*": ["libs/core/src/*",],
+            "@core/deep/*": ["libs/core/src/deep/*"],
+            "~/*": ["missing/*", "shared/*"],
+          },
+        },
+      }`,
+      "apps/web/tsconfig.json": `{ "extends": "../../tsconfig.base.json", "compilerOptions": { "strict": true } }`,
+    });
+    const r = resolverFor(p, files);
+    expect(r.resolve("apps/web/src/main.ts", "@core")).toBe("libs/core/src/index.ts");
+    expect(r.resolve("apps/web/src/main.ts", "@core/deep/util")).toBe("libs/core/src/deep/util.ts");
+    expect(r.resolve("apps/web/src/main.ts", "@core/deep/util.js")).toBe("libs/core/src/deep/util.ts");
+    expect(r.resolve("apps/web/src/main.ts", "~/types")).toBe("shared/types.ts");
+    // baseUrl lookups for bare paths
+    expect(r.resolve("apps/web/src/main.ts", "shared/types")).toBe("shared/types.ts");
+    expect(r.resolve("apps/web/src/main.ts", "lodash")).toBeNull();
+  });
+
+  it("uses paths relative to the tsconfig that declares them when there is no baseUrl", () => {
+    const files = ["pkg/src/a.ts", "pkg/src/lib/b.ts"];
+    const p = project({ ...Object.fromEntries(files.map((f) => [f, "export {};\n"])), "pkg/tsconfig.json": `{ "compilerOptions": { "paths": { "#lib/*": ["./src/lib/*"] } } }` });
+    expect(resolverFor(p, files).resolve("pkg/src/a.ts", "#lib/b")).toBe("pkg/src/lib/b.ts");
+  });
+
+  it("parses JSONC without touching strings that look like comments", () => {
+    expect(parseJsonc('{ "a": "http://x/*y*/", /* c */ "b": [1, 2,], // end\n }')).toEqual({ a: "http://x/*y*/", b: [1, 2] });
+  });
+});
+
+describe("workspaces", () => {
+  it("resolves npm/yarn workspace packages by name, entry field and subpath", () => {
+    const files = ["packages/shared/src/index.ts", "packages/shared/src/ids.ts", "packages/ui/lib/main.ts", "apps/api/src/server.ts"];
+    const p = project({
+      ...Object.fromEntries(files.map((f) => [f, "export {};\n"])),
+      "package.json": JSON.stringify({ name: "root", private: true, workspaces: { packages: ["packages/*", "apps/*"] } }),
+      "packages/shared/package.json": JSON.stringify({ name: "@acme/shared", main: "./dist/index.js" }),
+      "packages/ui/package.json": JSON.stringify({ name: "@acme/ui", exports: { ".": { import: "./lib/main.js" } } }),
+      "apps/api/package.json": JSON.stringify({ name: "api" }),
+    });
+    const r = resolverFor(p, files);
+    expect(r.resolve("apps/api/src/server.ts", "@acme/shared")).toBe("packages/shared/src/index.ts");
+    expect(r.resolve("apps/api/src/server.ts", "@acme/shared/ids")).toBe("packages/shared/src/ids.ts");
+    expect(r.resolve("apps/api/src/server.ts", "@acme/ui")).toBe("packages/ui/lib/main.ts");
+    expect(r.resolve("apps/api/src/server.ts", "@acme/other")).toBeNull();
+  });
+
+  it("reads pnpm-workspace.yaml", () => {
+    const files = ["libs/log/src/index.ts", "app/main.ts"];
+    const p = project({
+      ...Object.fromEntries(files.map((f) => [f, "export {};\n"])),
+      "pnpm-workspace.yaml": "packages:\n  - 'libs/*'\n  - \"!libs/ignored\"\n",
+      "libs/log/package.json": JSON.stringify({ name: "@acme/log" }),
+    });
+    expect(resolverFor(p, files).resolve("app/main.ts", "@acme/log")).toBe("libs/log/src/index.ts");
+  });
+});
+
+describe("relinking after a config change", () => {
+  it("an edited tsconfig relinks every import on the next incremental run", async () => {
+    const p = project({
+      "src/a.ts": "import { b } from '@x/b';\nexport const a = b;\n",
+      "src/lib/b.ts": "export const b = 1;\n",
+      "tsconfig.json": `{ "compilerOptions": { "paths": { "@y/*": ["src/lib/*"] } } }`,
+    });
+    const state = mkdtempSync(join(tmpdir(), "mast-resolve-"));
+    cleanups.push(() => rmSync(state, { recursive: true, force: true }));
+    await runIndex(p.config({ stateDir: state }), { mode: "full" });
+    const resolvedPath = () => {
+      const s = Store.open(statePaths(state).graphDb, { readonly: true });
+      try {
+        return s.db.prepare("SELECT resolved_path, is_external FROM imports").get();
+      } finally {
+        s.close();
+      }
+    };
+    expect(resolvedPath()).toEqual({ resolved_path: null, is_external: 1 });
+    p.write("tsconfig.json", `{ "compilerOptions": { "paths": { "@x/*": ["src/lib/*"] } } }`);
+    const report = await runIndex(p.config({ stateDir: state }), { mode: "incremental" });
+    expect(report.files_indexed).toBe(0);
+    expect(resolvedPath()).toEqual({ resolved_path: "src/lib/b.ts", is_external: 0 });
+    const fresh = mkdtempSync(join(tmpdir(), "mast-resolve-fresh-"));
+    cleanups.push(() => rmSync(fresh, { recursive: true, force: true }));
+    await runIndex(p.config({ stateDir: fresh }), { mode: "full" });
+    expect(dumpStore(statePaths(state).graphDb)).toEqual(dumpStore(statePaths(fresh).graphDb));
+  });
+});

@@ -1,0 +1,69 @@
+// `mast query` end to end: the same handler an MCP client reaches, pretty or single-line output,
+// and its error contract (unknown tool, malformed JSON, schema failure, no index), each one line
+// on stderr with exit 1.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { runIndex } from "../../src/index/run.js";
+import { runMast } from "../helpers/cli.js";
+import { BASE_FILES, makeProject, type TestProject } from "../helpers/project.js";
+
+let projects: TestProject[] = [];
+afterEach(() => {
+  for (const p of projects) p.cleanup();
+  projects = [];
+});
+function project(): TestProject {
+  const p = makeProject(BASE_FILES);
+  projects.push(p);
+  return p;
+}
+
+describe("mast query", () => {
+  it("prints the tool's response, pretty by default and as one line with --json", async () => {
+    const p = project();
+    await runIndex(p.config(), { mode: "full" });
+    const args = ["query", "mast_signature", '{"symbol":"Repo.find"}', p.root];
+    const pretty = await runMast(args);
+    expect(pretty.code).toBe(0);
+    expect(pretty.stdout.split("\n").length).toBeGreaterThan(5);
+    const line = await runMast([...args, "--json"]);
+    expect(line.code).toBe(0);
+    expect(line.stdout.trimEnd().split("\n")).toHaveLength(1);
+    const data = JSON.parse(line.stdout);
+    expect(JSON.parse(pretty.stdout)).toEqual(data);
+    expect(data.results[0]).toMatchObject({
+      symbol: "Repo.find",
+      kind: "method",
+      file_path: "src/repo.ts",
+      line: 2,
+      signature: "find(id: string): string | null",
+      params: [{ name: "id", type: "string", optional: false }],
+      return_type: "string | null",
+    });
+  });
+
+  it("names every failure on one stderr line with exit 1", async () => {
+    const p = project();
+    const notIndexed = await runMast(["query", "mast_search", '{"query":"x"}', p.root]);
+    expect(notIndexed.code).toBe(1);
+    expect(notIndexed.stderr).toBe(`mast: error NOT_INDEXED: no index found at ${join(p.root, ".mast")}; run \`mast init\` / \`mast index\` first (hint: Run \`mast init\` (or \`mast index\`) on the project first.)\n`);
+    expect(existsSync(join(p.root, ".mast"))).toBe(false);
+    await runIndex(p.config(), { mode: "full" });
+    const cases: Array<[string[], string, string]> = [
+      [["query", "mast_nope", "{}", p.root], "INVALID_ARGUMENT", "mast_search, mast_project_skeleton"],
+      [["query", "mast_search", "{not json", p.root], "INVALID_ARGUMENT", "not valid JSON"],
+      [["query", "mast_search", '{"query": 5}', p.root], "INVALID_ARGUMENT", "query: Invalid input: expected string, received number"],
+      [["query", "mast_exports", '{"file_path":"src/none.ts"}', p.root], "FILE_NOT_FOUND", "not in the index: src/none.ts"],
+    ];
+    for (const [args, code, text] of cases) {
+      const r = await runMast(args);
+      expect(r.code, args.join(" ")).toBe(1);
+      expect(r.stdout).toBe("");
+      const lines = r.stderr.trimEnd().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^mast: error ${code}: `));
+      expect(lines[0]).toContain(text);
+    }
+  });
+});

@@ -1,8 +1,11 @@
 // Module-specifier resolution (spec §13.7) against the indexed file set: relative specifiers with
 // TypeScript's NodeNext extension substitution, the nearest tsconfig's `paths`/`baseUrl`
-// (following `extends`), npm/yarn/pnpm workspace packages, and realpath applied last.
-// It also fingerprints every config file it read, so a changed tsconfig triggers a relink.
-import { readFileSync, realpathSync, statSync } from "node:fs";
+// (following `extends`) and npm/yarn/pnpm workspace packages. Every answer is a member of the
+// indexed file set, whose paths are canonical already (the walker starts from the realpath'd
+// root and never follows a symlink), so "realpath applied last" holds by construction; workspace
+// names map to their real directories, never to node_modules links. The resolver fingerprints
+// every config file it read, so a changed tsconfig triggers a relink.
+import { readFileSync, statSync } from "node:fs";
 import { dirname, join, posix } from "node:path";
 import { sha256 } from "../base/hash.js";
 import { isExternalSpecifier, relativeInside } from "../base/paths.js";
@@ -97,17 +100,6 @@ export function createImportResolver(files: ReadonlySet<string>, projectRoot: st
     if (files.has(target)) return target;
     return probe(target) ?? probe(target === "." || target === "" ? "index" : `${target}/index`);
   };
-  /** realpath last (spec §13.7): a symlinked location collapses to its canonical, indexed path. */
-  const canonical = (rel: string | null): string | null => {
-    if (rel === null) return null;
-    try {
-      const real = relativeInside(realpathSync(projectRoot), realpathSync(join(projectRoot, rel)));
-      return real !== null && files.has(real) ? real : rel;
-    } catch {
-      return rel;
-    }
-  };
-
   // ---- tsconfig: the nearest tsconfig.json above a file, with `extends` followed ----
   const tsconfigAt = new Map<string, PathsConfig | null>();
   const loadTsconfig = (abs: string, depth: number): { paths?: PathsConfig["paths"]; pathsBase?: string; baseUrl?: string } | null => {
@@ -229,9 +221,9 @@ export function createImportResolver(files: ReadonlySet<string>, projectRoot: st
     const clean = specifier.split("?")[0]!;
     if (!isExternalSpecifier(clean)) {
       if (clean.startsWith("/")) return null;
-      return canonical(lookup(posix.normalize(posix.join(posix.dirname(fromPath), clean))));
+      return lookup(posix.normalize(posix.join(posix.dirname(fromPath), clean)));
     }
-    return canonical(viaTsconfig(fromPath, clean) ?? viaWorkspace(clean));
+    return viaTsconfig(fromPath, clean) ?? viaWorkspace(clean);
   };
 
   // Read every config the resolver can depend on now, so the fingerprint covers them all.

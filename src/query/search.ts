@@ -113,26 +113,49 @@ function bm25Ranking(db: Db, query: string, scopeIds: number[] | null, pool: num
   return rows.map((r, i) => ({ id: r.id, bm25: null, snippet: null, rrf: 0, bestRank: i + 1 }));
 }
 
-/** Ranker D: chunks whose symbol name equals a token, or ends with `.` + token (case-insensitive). */
+/** Qualified names in a query (`AuthService.refresh`): matched whole against symbol names by ranker D. */
+export function qualifiedTokens(query: string): string[] {
+  return [...new Set(query.match(/[A-Za-z0-9_$]+(?:\.[A-Za-z0-9_$]+)+/g) ?? [])];
+}
+
+interface DeclexRank {
+  /** 0: the whole name, same case; 1: the whole name, other case; 2: the last `.`-segment only. */
+  tier: number;
+  multiplicity: number;
+  chunkId: string;
+}
+
+/**
+ * Ranker D: chunks whose symbol name equals a token or ends with `.` + token (case-insensitive),
+ * whole names before segments, exact case first, rarer names first, then chunk id. A qualified
+ * token (`Class.method`) must equal the whole name; its parts are not matched on their own.
+ */
 function declarationExactRanking(db: Db, query: string, scopeIds: number[] | null, pool: number): number[] {
-  const tokens = symbolShapedTokens(query);
+  const qualified = qualifiedTokens(query);
+  const rest = qualified.reduce((q, t) => q.split(t).join(" "), query);
+  const tokens = [...qualified, ...symbolShapedTokens(rest)];
   if (tokens.length === 0) return [];
   const scope = scopeCondition("c.file_id", scopeIds);
   const stmt = db.prepare(`SELECT c.id AS id, c.chunk_id AS chunkId, c.symbol_name AS name FROM chunks c WHERE c.symbol_tail = ? AND ${scope.sql}`);
-  const best = new Map<number, { full: boolean; multiplicity: number; chunkId: string }>();
+  const best = new Map<number, DeclexRank>();
   for (const token of tokens) {
-    const rows = stmt.all(token.toLowerCase(), ...scope.params) as Array<{ id: number; chunkId: string; name: string }>;
-    const full = rows.filter((r) => !r.name.includes("."));
-    const segment = rows.filter((r) => r.name.includes("."));
-    for (const [group, isFull] of [
-      [full, true],
-      [segment, false],
-    ] as const) {
-      for (const r of group) {
-        const entry = { full: isFull, multiplicity: group.length, chunkId: r.chunkId };
-        const prev = best.get(r.id);
-        if (!prev || compareDeclex(entry, prev) < 0) best.set(r.id, entry);
-      }
+    const isQualified = token.includes(".");
+    const lower = token.toLowerCase();
+    const rows = stmt.all(lower.slice(lower.lastIndexOf(".") + 1), ...scope.params) as Array<{ id: number; chunkId: string; name: string }>;
+    const tierOf = (name: string): number | null => {
+      if (name === token) return 0;
+      if (name.toLowerCase() === lower) return 1;
+      return isQualified || !name.includes(".") ? null : 2;
+    };
+    const tiers = rows.map((r) => tierOf(r.name));
+    for (let i = 0; i < rows.length; i++) {
+      const tier = tiers[i];
+      if (tier === null || tier === undefined) continue;
+      // Multiplicity: how many chunks this token matches the same way (whole name vs segment).
+      const multiplicity = tiers.filter((t) => t !== null && (t === 2) === (tier === 2)).length;
+      const entry = { tier, multiplicity, chunkId: rows[i]!.chunkId };
+      const prev = best.get(rows[i]!.id);
+      if (!prev || compareDeclex(entry, prev) < 0) best.set(rows[i]!.id, entry);
     }
   }
   return [...best]
@@ -141,9 +164,10 @@ function declarationExactRanking(db: Db, query: string, scopeIds: number[] | nul
     .map(([id]) => id);
 }
 
-function compareDeclex(a: { full: boolean; multiplicity: number; chunkId: string }, b: { full: boolean; multiplicity: number; chunkId: string }): number {
-  if (a.full !== b.full) return a.full ? -1 : 1;
+function compareDeclex(a: DeclexRank, b: DeclexRank): number {
+  if ((a.tier === 2) !== (b.tier === 2)) return a.tier === 2 ? 1 : -1;
   if (a.multiplicity !== b.multiplicity) return a.multiplicity - b.multiplicity;
+  if (a.tier !== b.tier) return a.tier - b.tier;
   return a.chunkId < b.chunkId ? -1 : a.chunkId > b.chunkId ? 1 : 0;
 }
 

@@ -69,6 +69,11 @@ interface ChunkRow {
   is_exported: number;
 }
 
+/** English function words of 3+ letters, dropped from multi-word queries (see ftsExpression). */
+const STOP_WORDS = new Set(
+  "the and for from with that this into onto over when then than what which who whom whose where why how are was were been being has have had does did doing not but all any each its our out off can could should would will shall may might must per via".split(" "),
+);
+
 /** Characters FTS5 trigram needs for one term; shorter terms cannot use the index. */
 const TRIGRAM = 3;
 
@@ -77,7 +82,11 @@ const TRIGRAM = 3;
  * (FTS5 syntax in it is literal), OR-ed so BM25 ranks chunks matching more terms higher.
  */
 export function ftsExpression(query: string): string | null {
-  const terms = query.split(/\s+/).filter((t) => t.length >= TRIGRAM);
+  const all = query.split(/\s+/).filter((t) => t.length >= TRIGRAM);
+  // Function words match nearly every chunk ("from" is on every import line); they are dropped
+  // from multi-word queries unless nothing else is left.
+  const content = all.filter((t) => !STOP_WORDS.has(t.toLowerCase()));
+  const terms = content.length > 0 ? content : all;
   if (terms.length === 0) return null;
   return [...new Set(terms)].map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
 }

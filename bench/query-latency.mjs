@@ -637,6 +637,8 @@ async function main() {
   if (mcp.search_symbols.errors.length === qs.symbols.length) failed.push({ label: "mast_search over MCP" });
   for (const f of failed) notes.push(`${f.label} answered every query with an error: its timings measure the error path, not the tool`);
   if (distStamp() !== distAtStart) notes.push("dist/ changed while the bench ran (someone rebuilt mast): the figures may mix two builds, run again");
+  const srcNewer = listFiles(path.join(REPO, "src")).filter((rel) => fs.statSync(path.join(REPO, "src", rel)).mtimeMs > distAtStart);
+  if (srcNewer.length) notes.push(`src/ is newer than dist/ (${srcNewer.slice(0, 3).map((r) => `src/${r}`).join(", ")}${srcNewer.length > 3 ? ", ..." : ""}): the figures are for an older build, run \`npm run build\` first`);
   if (env.src_modified) notes.push("src/ has uncommitted changes: dist/ may be built from a work in progress, not from the commit shown");
   if (env.loadavg_at_start[0] > env.nproc / 2) notes.push(`1-minute load average was ${env.loadavg_at_start[0]} at start on ${env.nproc} CPUs: other work was running, timings are noisy`);
 

@@ -22,14 +22,13 @@ export function lineStarts(text: string): number[] {
   return starts;
 }
 
-/** Number of lines as editors count them: a trailing newline does not open a new line. */
-export function countLines(text: string): number {
-  if (text.length === 0) return 0;
-  let n = 1;
-  let i = text.indexOf("\n");
-  while (i !== -1) {
-    if (i < text.length - 1) n++;
-    i = text.indexOf("\n", i + 1);
-  }
-  return n;
+/**
+ * The lines of a text as editors count them, without terminators: split on \n, a trailing \r
+ * stripped (CRLF files read like LF ones), and a final newline does not open another line.
+ */
+export function splitLines(text: string): string[] {
+  if (text.length === 0) return [];
+  const lines = text.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+  if (text.endsWith("\n")) lines.pop();
+  return lines;
 }

@@ -7,7 +7,7 @@ import { MastError, errorMessage, isMastError } from "../base/errors.js";
 import { parseList, resolveConfig, resolveProjectRoot, type ConfigOverrides, type ResolvedConfig } from "../index/config.js";
 import { isNeverIndexed, runIndex, type IndexReport } from "../index/run.js";
 import { CLI_LOCK_POLICY, withStructureLock } from "../index/lock.js";
-import { ensureStateDir, guardSchema, statePaths } from "../index/state.js";
+import { ensureStateDir, guardSchema, persistConfig, statePaths } from "../index/state.js";
 import { indexStatus } from "../index/status.js";
 import { DEFAULT_SEED_DIR, serve } from "../mcp/server.js";
 import { createToolContext } from "../tools/context.js";
@@ -46,6 +46,7 @@ function parseThreads(value: string): number {
 async function indexCommand(config: ResolvedConfig, flags: IndexFlags, json: boolean | undefined, operation: string): Promise<void> {
   const progress = flags.showProgress ? progressReporter() : null;
   const report = await runIndex(config, {
+    persistConfig: operation === "mast init",
     mode: flags.incremental ? "incremental" : "full",
     operation,
     ...(flags.threads === undefined ? {} : { threads: flags.threads }),
@@ -117,7 +118,7 @@ function buildProgram(): Command {
     .description("create the state directory, persist the config and run a full index")
     .addOption(stateDirOption())
     .option("--extensions <ext,...>", "file extensions to index (e.g. ts,tsx,md)")
-    .option("--exclude <pattern,...>", "glob patterns to exclude (replaces the defaults)")
+    .option("--exclude <pattern,...>", "glob patterns to exclude, replacing the defaults (* stays in one path segment, ** crosses them: **/gen/** for a directory anywhere)")
     .option("--no-index", "create the config only, skip the initial index")
     .option("--show-progress", "print a progress bar to stderr")
     .option("--json", "print the result as JSON")
@@ -131,7 +132,10 @@ function buildProgram(): Command {
       if (!opts.index) {
         const paths = ensureStateDir(config);
         // The schema guard may wipe graph.db and the manifest: a coarse write, so it runs under structure.lock (§7.6).
-        await withStructureLock(paths.lock, "mast init --no-index", CLI_LOCK_POLICY, async () => guardSchema(paths));
+        await withStructureLock(paths.lock, "mast init --no-index", CLI_LOCK_POLICY, async () => {
+          persistConfig(config);
+          guardSchema(paths);
+        });
         const indexed = !isNeverIndexed(paths);
         print(opts.json, { state_dir: config.state_dir, indexed }, () =>
           indexed ? `initialised ${config.state_dir} (index kept: run \`mast index --incremental\` to refresh it)` : `initialised ${config.state_dir} (not indexed: run \`mast index\`)`,

@@ -70,7 +70,8 @@ const isStringList: Validator = (v) => (Array.isArray(v) && v.every((x) => typeo
 
 const VALIDATORS: Record<keyof MastSettings, Validator> = {
   file_extensions: (v) => isStringList(v) ?? unsupportedExtension(v as string[]),
-  exclude_patterns: isStringList,
+  exclude_patterns: (v) =>
+    isStringList(v) ?? ((v as string[]).some((p) => p.startsWith("!")) ? "a list of globs to exclude; `!` re-includes are not supported (use .gitignore for those)" : null),
   rrf_k: isInt(1, 100_000),
   declaration_exact_ranker: isBool,
   chunk_split_threshold: isInt(20, 1_000_000),
@@ -150,6 +151,19 @@ function settingsFrom(source: string, obj: Record<string, unknown> | null, code:
   return out as Partial<MastSettings>;
 }
 
+/**
+ * The persisted <state_dir>/config.json is derived state: when it is unreadable or holds values
+ * this binary rejects, it is ignored (the next init or serve rewrites it) instead of blocking
+ * every command, including the `mast init` that would repair it.
+ */
+function persistedSettings(stateFile: string): Partial<MastSettings> {
+  try {
+    return settingsFrom(stateFile, readJsonObject(stateFile));
+  } catch {
+    return {};
+  }
+}
+
 /** Resolves the full configuration for a project root (already resolved by resolveProjectRoot). */
 export function resolveConfig(projectRoot: string, overrides: ConfigOverrides = {}): ResolvedConfig {
   const stateDir = resolveStateDir(projectRoot, overrides.stateDir);
@@ -160,7 +174,7 @@ export function resolveConfig(projectRoot: string, overrides: ConfigOverrides = 
   if (overrides.exclude !== undefined) cli.exclude_patterns = [...overrides.exclude];
   const settings: MastSettings = {
     ...DEFAULT_SETTINGS,
-    ...settingsFrom(stateFile, readJsonObject(stateFile)),
+    ...persistedSettings(stateFile),
     ...settingsFrom(projectFile, readJsonObject(projectFile)),
     ...settingsFrom("command line", cli, "INVALID_ARGUMENT"),
   };

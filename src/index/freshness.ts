@@ -52,15 +52,15 @@ export function measureFreshness(config: ResolvedConfig): Freshness {
   for (const file of walk.files) {
     onDisk.add(file.path);
     const read = readForIndex(file.path, join(config.project_root, file.path), config.max_file_bytes);
-    // Binary and oversized files are never indexed, so never stale. An unreadable or vanishing
-    // file cannot be verified: it counts as changed when indexed, as not indexed otherwise.
-    if (read.kind === "binary" || read.kind === "too_large") continue;
+    // A binary or oversized file is never indexed: not stale, unless the index still holds rows
+    // for it (the next run drops them). An unreadable or vanishing file cannot be verified: it
+    // counts as changed when indexed, as not indexed otherwise.
     const stamp = stamps.get(file.path);
-    const hash = stamp?.contentHash ?? manifest[file.path]?.hash;
+    if ((read.kind === "binary" || read.kind === "too_large") && !stamp) continue;
     if (!stamp) {
       unindexed++;
       note(examples.unindexed, file.path);
-    } else if (read.kind !== "read" || hash !== read.stamp.contentHash) {
+    } else if (read.kind !== "read" || stamp.contentHash !== read.stamp.contentHash) {
       changed++;
       note(examples.changed, file.path);
     }

@@ -29,10 +29,16 @@ export function defaultThreadCount(): number {
   return Math.max(1, Math.min(8, availableParallelism() - 1));
 }
 
+/** One event-loop turn: timers (the lock refresh), signals and tree finalizers get to run. */
+export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const inlinePool: ParsePool = {
   threads: 0,
   async *map(tasks) {
-    for (const task of tasks) yield runParseTask(task);
+    for (const task of tasks) {
+      yield runParseTask(task);
+      await yieldToLoop();
+    }
   },
   close: async () => undefined,
 };

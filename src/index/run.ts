@@ -9,9 +9,9 @@ import { CURRENT_SCHEMA_VERSION, Store, UNUSABLE_DATABASE_CODES } from "../store
 import type { ExtractOptions } from "../syntax/types.js";
 import type { ResolvedConfig } from "./config.js";
 import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy } from "./lock.js";
-import { createParsePool } from "./pool.js";
+import { createParsePool, yieldToLoop } from "./pool.js";
 import { readForIndex, type ParseOutcome, type ParseTask } from "./parse-task.js";
-import { ensureStateDir, guardSchema, readGitHead, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths } from "./state.js";
+import { ensureStateDir, guardSchema, persistConfig, readGitHead, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths } from "./state.js";
 import { walkProject, type WalkedFile } from "./walk.js";
 
 export type IndexMode = "full" | "incremental";
@@ -62,10 +62,14 @@ export interface RunIndexOptions {
   readonly onProgress?: (p: IndexProgress) => void;
   /** Parse threads; 0 parses on the main thread. */
   readonly threads?: number;
+  /** Persist the resolved config to <state_dir>/config.json once the lock is held (init, serve). */
+  readonly persistConfig?: boolean;
 }
 
 /** Meta key set before the set of indexed paths changes, cleared once every import is relinked. */
 const LINKS_DIRTY = "links_dirty";
+/** Meta key holding the extraction settings the stored chunks were made with. */
+const EXTRACT_SETTINGS = "extract_settings";
 /** Meta key holding the resolver's config fingerprint: a changed tsconfig or workspace relinks everything. */
 const RESOLVER_FINGERPRINT = "resolver_fingerprint";
 
@@ -98,7 +102,10 @@ export function walkForConfig(config: ResolvedConfig) {
 
 export async function runIndex(config: ResolvedConfig, options: RunIndexOptions): Promise<IndexReport> {
   const paths = ensureStateDir(config);
-  return withStructureLock(paths.lock, options.operation ?? `mast index (${options.mode})`, options.lockPolicy ?? CLI_LOCK_POLICY, () => indexLocked(config, paths, options));
+  return withStructureLock(paths.lock, options.operation ?? `mast index (${options.mode})`, options.lockPolicy ?? CLI_LOCK_POLICY, () => {
+    if (options.persistConfig) persistConfig(config);
+    return indexLocked(config, paths, options);
+  });
 }
 
 async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: RunIndexOptions): Promise<IndexReport> {
@@ -106,7 +113,10 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
   const opened = openIndexStore(paths, guardSchema(paths));
   const store = opened.store;
   const schemaReset = opened.reset;
-  const mode: IndexMode = schemaReset ? "full" : options.mode;
+  // Chunks depend on these settings as much as on the files: a change re-extracts everything.
+  const extractKey = JSON.stringify({ ...extractOptionsOf(config), parseTimeoutMs: undefined, maxFileBytes: config.max_file_bytes });
+  const settingsChanged = store.getMeta(EXTRACT_SETTINGS) !== extractKey;
+  const mode: IndexMode = schemaReset || settingsChanged ? "full" : options.mode;
   const problems: IndexProblem[] = [];
   const counts = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0, added: 0, removed: 0 };
   let threads = 0;
@@ -118,9 +128,14 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
     }
     const walked = new Map<string, WalkedFile>(walk.files.map((f) => [f.path, f]));
     const stamps = store.fileStamps();
+    // An empty store takes the current settings at once: every row it will hold is made with them,
+    // so a run killed midway is healed by an incremental run. Otherwise they are recorded at the end.
+    if (settingsChanged && stamps.size === 0) store.setMeta(EXTRACT_SETTINGS, extractKey);
 
     // Files the index holds that the walk no longer finds (deleted, excluded, or no longer matched).
-    const vanished = [...stamps.keys()].filter((path) => !walked.has(path)).sort();
+    // Under a directory the walk could not read nothing is known, so nothing there is dropped.
+    const unreadable = walk.problems.map((p) => p.path);
+    const vanished = [...stamps.keys()].filter((path) => !walked.has(path) && !unreadable.some((u) => path === u || path.startsWith(`${u}/`))).sort();
 
     // The work set: every file on a full run; on an incremental run, files whose content hash changed.
     const work: WalkedFile[] = [];
@@ -144,10 +159,14 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
 
     // New or vanishing paths can change how any import resolves.
     if (vanished.length > 0 || work.some((f) => !stamps.has(f.path))) store.setMeta(LINKS_DIRTY, "1");
-    for (const path of vanished) {
-      counts.removed += store.deleteFile(path);
-      stamps.delete(path);
-      counts.deleted++;
+    for (let i = 0; i < vanished.length; i += WRITE_BATCH_FILES * 16) {
+      const slice = vanished.slice(i, i + WRITE_BATCH_FILES * 16);
+      store.batch(() => {
+        for (const path of slice) counts.removed += store.removeFileRows(path);
+      });
+      for (const path of slice) stamps.delete(path);
+      counts.deleted += slice.length;
+      await yieldToLoop();
     }
     const extractOptions = extractOptionsOf(config);
     const pool = createParsePool(work.length, options.threads);
@@ -204,6 +223,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
     for (const [path, s] of [...finalStamps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       manifest[path] = { mtime: s.mtime, size: s.size, hash: s.contentHash };
     }
+    if (settingsChanged) store.setMeta(EXTRACT_SETTINGS, extractKey);
     const totals = store.counts();
     writeJsonAtomic(paths.manifest, manifest);
     const previous = readIndexJson(paths);

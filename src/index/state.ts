@@ -79,7 +79,7 @@ export function emptyIndexJson(): IndexJson {
   return { schema_version: CURRENT_SCHEMA_VERSION, last_indexed: null, file_count: 0, chunk_count: 0, parse_errors: 0, write_errors: 0 };
 }
 
-/** Creates the state dir and its marker files, persists the resolved config. */
+/** Creates the state dir and its lock marker (the config is persisted separately, under the lock). */
 export function ensureStateDir(config: ResolvedConfig): StatePaths {
   const paths = statePaths(config.state_dir);
   if (existsSync(paths.dir) && !statSync(paths.dir).isDirectory()) {
@@ -93,8 +93,12 @@ export function ensureStateDir(config: ResolvedConfig): StatePaths {
   } catch (err) {
     throw new MastError("STATE_DIR_INVALID", `cannot create state dir ${paths.dir}: ${errorMessage(err)}`);
   }
-  writeJsonAtomic(paths.config, persistedConfig(config));
   return paths;
+}
+
+/** Persists the resolved config (spec §5: written by init and serve, read back by every command). */
+export function persistConfig(config: ResolvedConfig): void {
+  writeJsonAtomic(statePaths(config.state_dir).config, persistedConfig(config));
 }
 
 /**

@@ -7,9 +7,9 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 import { cpSync, existsSync, readdirSync } from "node:fs";
 import { MastError, errorMessage, isMastError } from "../base/errors.js";
 import type { ResolvedConfig } from "../index/config.js";
-import { SERVER_LOCK_POLICY } from "../index/lock.js";
+import { SERVER_LOCK_POLICY, withStructureLock } from "../index/lock.js";
 import { isNeverIndexed, runIndex } from "../index/run.js";
-import { ensureStateDir, guardSchema, readIndexJson, statePaths, writeJsonAtomic } from "../index/state.js";
+import { ensureStateDir, guardSchema, persistConfig, readIndexJson, statePaths, writeJsonAtomic } from "../index/state.js";
 import { createToolContext } from "../tools/context.js";
 import { TOOLS, callTool } from "../tools/registry.js";
 import { z } from "../tools/schema.js";
@@ -25,7 +25,7 @@ export interface ServeOptions {
 }
 
 /** Step 1: a missing or empty state dir is filled from the seed index when one exists. */
-function bootstrapStateDir(config: ResolvedConfig, seedDir: string, log: (line: string) => void): void {
+async function bootstrapStateDir(config: ResolvedConfig, seedDir: string, log: (line: string) => void): Promise<void> {
   const dir = config.state_dir;
   const empty = !existsSync(dir) || readdirSync(dir).length === 0;
   const seed = statePaths(seedDir);
@@ -36,11 +36,17 @@ function bootstrapStateDir(config: ResolvedConfig, seedDir: string, log: (line: 
     if (index) writeJsonAtomic(paths.indexJson, { ...index, seed_commit: index.seed_commit ?? index.source_commit ?? "unknown" });
     log(`mast serve: state dir seeded from ${seedDir}`);
   }
-  ensureStateDir(config);
+  const paths = ensureStateDir(config);
+  try {
+    await withStructureLock(paths.lock, "mast serve startup", SERVER_LOCK_POLICY, async () => persistConfig(config));
+  } catch (err) {
+    // Another indexer holds the lock: the config it runs with stands; serving goes on.
+    log(`mast serve: config not persisted: ${errorMessage(err)}`);
+  }
 }
 
 export async function serve(config: ResolvedConfig, options: ServeOptions): Promise<void> {
-  bootstrapStateDir(config, options.seedDir, options.log);
+  await bootstrapStateDir(config, options.seedDir, options.log);
   const paths = statePaths(config.state_dir);
   if (!options.startupReindex && isNeverIndexed(paths)) {
     throw new MastError("NOT_INDEXED", `--no-startup-reindex with a never-indexed state dir (${config.state_dir}) would answer every query with nothing`, {

@@ -195,15 +195,18 @@ export class Store {
     this.sql("UPDATE files SET mtime = ?, size = ?, content_hash = ? WHERE path = ?").run(meta.mtime, meta.size, meta.contentHash, meta.path);
   }
 
-  /** Removes a file and everything derived from it; returns how many chunks went. */
+  /** Removes a file and everything derived from it in its own transaction; returns how many chunks went. */
   deleteFile(path: string): number {
-    return this.db.transaction(() => {
-      const row = this.sql("SELECT id FROM files WHERE path = ?").get(path) as { id: number } | undefined;
-      if (!row) return 0;
-      const removed = this.deleteFileContents(row.id);
-      this.sql("DELETE FROM files WHERE id = ?").run(row.id);
-      return removed;
-    }).immediate();
+    return this.batch(() => this.removeFileRows(path));
+  }
+
+  /** The body of deleteFile without a transaction of its own: only call it inside `batch`. */
+  removeFileRows(path: string): number {
+    const row = this.sql("SELECT id FROM files WHERE path = ?").get(path) as { id: number } | undefined;
+    if (!row) return 0;
+    const removed = this.deleteFileContents(row.id);
+    this.sql("DELETE FROM files WHERE id = ?").run(row.id);
+    return removed;
   }
 
   /**

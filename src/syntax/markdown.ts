@@ -1,7 +1,7 @@
 // Markdown extraction: a line scan (no parser) that cuts a `.md` file into `doc` chunks, one per
 // ATX heading of level <= markdown_heading_depth plus an optional preamble, each named by its
 // heading path. Docs have no graph presence: no symbols, imports or identifiers.
-import { countLines, lineStarts } from "../base/text.js";
+import { lineStarts, splitLines } from "../base/text.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import type { ExtractOptions, FileExtraction } from "./types.js";
 
@@ -77,13 +77,8 @@ function findHeadings(lines: readonly string[], depth: number): Heading[] {
  * preamble (lines before the first boundary heading) is emitted only if it has a non-blank line.
  */
 export function extractMarkdown(filePath: string, text: string, options: ExtractOptions): FileExtraction {
-  const lineCount = countLines(text);
-  const lines = text.length === 0 ? [] : text.split("\n");
-  if (text.endsWith("\n")) lines.pop();
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? "";
-    if (line.endsWith("\r")) lines[i] = line.slice(0, -1);
-  }
+  const lines = splitLines(text);
+  const lineCount = lines.length;
 
   const fileName = filePath.slice(filePath.lastIndexOf("/") + 1);
   const headings = findHeadings(lines, options.markdownHeadingDepth);

@@ -2,7 +2,7 @@
 // class shells and per-method chunks, the two-pass `is_exported` walk, symbols with signatures,
 // docs and stability hashes, imports, and the per-chunk identifier bags.
 import { sha256 } from "../base/hash.js";
-import { lineStarts } from "../base/text.js";
+import { lineStarts, splitLines } from "../base/text.js";
 import type { Grammar, Language } from "../lang/languages.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { parseSource, type SyntaxNode, type Tree } from "./parser.js";
@@ -78,8 +78,7 @@ class FileExtractor {
     private readonly language: Language,
     private readonly options: ExtractOptions,
   ) {
-    this.lines = text.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
-    if (text.endsWith("\n")) this.lines.pop();
+    this.lines = splitLines(text);
   }
 
   run(): FileExtraction {
@@ -249,9 +248,8 @@ class FileExtractor {
       if (value && isDefault && value.type !== "identifier") {
         // `export default <expression>`: an anonymous default export named after the file.
         this.flushGroup();
-        const draft = this.addDraft(stmt, "export", this.fileStem(), true, doc);
+        this.addDraft(stmt, "export", this.fileStem(), true, doc);
         this.addSymbol(stmt, "const", this.fileStem(), true, doc, { signature: firstLine(stmt.text), body: this.nodeText(stmt) });
-        void draft;
         return;
       }
       this.recordExportSource(stmt);

@@ -182,7 +182,7 @@ describe("configuration priority", () => {
     const bigParts = () => query<{ part: number }>(state, "SELECT part FROM chunks WHERE symbol_name = 'big' ORDER BY part").map((r) => r.part);
 
     // Defaults: 3 context lines (clamped at line 1), `big` (43 lines) stays one chunk under the 100-line threshold.
-    ok(await runMast(["index", p.root, "--json"]));
+    ok(await runMast(["init", p.root, "--json"]));
     expect(fStart()).toEqual([1]);
     expect(bigParts()).toEqual([0]);
 
@@ -198,7 +198,8 @@ describe("configuration priority", () => {
     ok(await runMast(["index", p.root, "--json"]));
     expect(fStart()).toEqual([4]);
     expect(bigParts()).toEqual([0, 1, 2, 3]);
-    expect(readJson(join(state, "config.json"))).toMatchObject({ context_lines: 0, chunk_split_threshold: 20 });
+    // `mast index` reads the persisted config but never rewrites it (only init and serve do).
+    expect(readJson(join(state, "config.json"))).toMatchObject({ context_lines: 2, chunk_split_threshold: 20 });
   }, 30_000);
 
   it("never takes path keys from a persisted config.json", async () => {
@@ -211,7 +212,7 @@ describe("configuration priority", () => {
       join(state, "config.json"),
       JSON.stringify({ ...persisted, state_dir: join(elsewhere, "state"), project_root: elsewhere, resolved_state_dir: join(elsewhere, "state"), resolved_project_root: elsewhere, context_lines: 5 }),
     );
-    const report = ok(await runMast(["index", p.root, "--json"]));
+    const report = ok(await runMast(["init", p.root, "--json"]));
     expect(report).toMatchObject({ state_dir: state, files_walked: 4, files_indexed: 4 });
     expect(existsSync(elsewhere)).toBe(false);
     // The customisation key was read back; the paths were rewritten from the current resolution.
@@ -597,6 +598,15 @@ describe("unreadable files", () => {
       index_fresh: false,
     });
   }, 20_000);
+});
+
+describe("exclude patterns", () => {
+  it("refuses a negated pattern instead of excluding everything", async () => {
+    const p = project();
+    const line = expectError(await runMast(["init", p.root, "--exclude", "**/*.test.ts,!src/keep.test.ts"]), "INVALID_ARGUMENT");
+    expect(line).toContain("`!` re-includes are not supported");
+    expect(existsSync(join(p.root, ".mast"))).toBe(false);
+  });
 });
 
 describe("error output", () => {

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { measureFreshness } from "../../src/index/freshness.js";
 import { runIndex, type IndexReport } from "../../src/index/run.js";
 import { readIndexJson, readManifest, statePaths } from "../../src/index/state.js";
 import { Store } from "../../src/store/db.js";
@@ -55,7 +56,7 @@ describe("full index", () => {
     expect(idx.chunk_count).toBe(report.chunk_count);
     expect(Object.keys(readManifest(paths))).toEqual(["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.ts"]);
     expect(readManifest(paths)["src/repo.ts"]!.size).toBe(statSync(join(p.root, "src/repo.ts")).size);
-    expect(JSON.parse(readFileSync(paths.config, "utf8")).chunk_split_threshold).toBe(100);
+    expect(existsSync(paths.config)).toBe(false); // only init and serve persist the config
 
     const store = Store.open(paths.graphDb, { readonly: true });
     try {
@@ -216,6 +217,37 @@ describe("incremental index", () => {
   });
 });
 
+describe("extraction settings", () => {
+  it("a changed setting makes an incremental run re-extract everything, like a full one", async () => {
+    const p = project();
+    await index(p, "full");
+    p.write("mast.config.json", JSON.stringify({ context_lines: 0 }));
+    const report = await index(p, "incremental");
+    expect(report).toMatchObject({ mode: "full", files_indexed: 4 });
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+    const again = await index(p, "incremental");
+    expect(again).toMatchObject({ mode: "incremental", files_indexed: 0 });
+  });
+});
+
+describe("event loop", () => {
+  it("an inline run gives timers a turn between files (the lock refresh, Ctrl-C)", async () => {
+    const files = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`f${i}.ts`, `export function f${i}() { return ${i}; }\n`.repeat(400)]));
+    const p = project(files);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    let ticksAtEnd = -1;
+    try {
+      await runIndex(p.config(), { mode: "full", threads: 0, onProgress: ({ done, total }) => {
+        if (done === total) ticksAtEnd = ticks;
+      } });
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticksAtEnd).toBeGreaterThan(3);
+  });
+});
+
 describe("schema guard", () => {
   it("wipes derived state and runs a full index when the schema version differs", async () => {
     const p = project();
@@ -236,6 +268,17 @@ describe("schema guard", () => {
     store.close();
     const report = await index(p, "incremental");
     expect(report).toMatchObject({ mode: "full", schema_reset: true, files_indexed: 4 });
+  });
+});
+
+describe("freshness", () => {
+  it("an indexed file that turned binary is stale until the next run drops it", async () => {
+    const p = project({ "a.ts": "export const a = 1;\n", "b.ts": "export const b = 1;\n" });
+    await index(p, "full");
+    p.write("a.ts", Buffer.from("export const a = 1;\0"));
+    expect(measureFreshness(p.config())).toMatchObject({ stale_files: 1, changed: 1, unindexed: 0, vanished: 0 });
+    await index(p, "incremental");
+    expect(measureFreshness(p.config())).toMatchObject({ stale_files: 0 });
   });
 });
 

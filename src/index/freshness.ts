@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Store, type FileStamp } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
-import { readForIndex } from "./parse-task.js";
+import { compareWithIndex } from "./parse-task.js";
 import { walkForConfig } from "./run.js";
 import { readManifest, statePaths } from "./state.js";
 
@@ -51,16 +51,13 @@ export function measureFreshness(config: ResolvedConfig): Freshness {
   let unindexed = 0;
   for (const file of walk.files) {
     onDisk.add(file.path);
-    const read = readForIndex(file.path, join(config.project_root, file.path), config.max_file_bytes);
-    // A binary or oversized file is never indexed: not stale, unless the index still holds rows
-    // for it (the next run drops them). An unreadable or vanishing file cannot be verified: it
-    // counts as changed when indexed, as not indexed otherwise.
-    const stamp = stamps.get(file.path);
-    if ((read.kind === "binary" || read.kind === "too_large") && !stamp) continue;
-    if (!stamp) {
+    const current = compareWithIndex(file.path, join(config.project_root, file.path), config.max_file_bytes, stamps.get(file.path)?.contentHash ?? null);
+    // Binary and oversized files are never indexed, so never stale unless the index still holds
+    // rows for them; an unreadable file cannot be verified, so an indexed one counts as changed.
+    if (current.state === "unindexed") {
       unindexed++;
       note(examples.unindexed, file.path);
-    } else if (read.kind !== "read" || stamp.contentHash !== read.stamp.contentHash) {
+    } else if (current.state === "changed") {
       changed++;
       note(examples.changed, file.path);
     }

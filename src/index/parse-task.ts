@@ -66,3 +66,20 @@ export function runParseTask(task: ParseTask): ParseOutcome {
     fingerprint: extractionFingerprint(result.extraction),
   };
 }
+
+export type IndexedState =
+  | { state: "unchanged"; stamp: FileStampData }
+  | { state: "changed" }
+  | { state: "unindexed" }
+  | { state: "unindexable" };
+
+/**
+ * How a file on disk compares with its indexed stamp — by content hash, never by mtime alone.
+ * "unindexable": binary or over the size cap, and not indexed. The indexer's work set and
+ * `mast status`'s stale count both come from this one decision.
+ */
+export function compareWithIndex(path: string, abs: string, maxFileBytes: number, indexedHash: string | null): IndexedState {
+  const read = readForIndex(path, abs, maxFileBytes);
+  if (indexedHash === null) return read.kind === "binary" || read.kind === "too_large" ? { state: "unindexable" } : { state: "unindexed" };
+  return read.kind === "read" && read.stamp.contentHash === indexedHash ? { state: "unchanged", stamp: read.stamp } : { state: "changed" };
+}

@@ -10,7 +10,7 @@ import type { ExtractOptions } from "../syntax/types.js";
 import type { ResolvedConfig } from "./config.js";
 import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy } from "./lock.js";
 import { createParsePool, yieldToLoop } from "./pool.js";
-import { readForIndex, type ParseOutcome, type ParseTask } from "./parse-task.js";
+import { compareWithIndex, type ParseOutcome, type ParseTask } from "./parse-task.js";
 import { ensureStateDir, guardSchema, persistConfig, readGitHead, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths } from "./state.js";
 import { walkProject, type WalkedFile } from "./walk.js";
 
@@ -146,10 +146,10 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
         continue;
       }
       // Freshness is by content: a file whose bytes hash the same is unchanged whatever its mtime says.
-      const read = readForIndex(file.path, join(config.project_root, file.path), config.max_file_bytes);
-      if (read.kind === "read" && read.stamp.contentHash === stamp.contentHash) {
-        if (read.stamp.mtime !== stamp.mtime || read.stamp.size !== stamp.size) {
-          store.touchFile({ path: file.path, ...read.stamp });
+      const current = compareWithIndex(file.path, join(config.project_root, file.path), config.max_file_bytes, stamp.contentHash);
+      if (current.state === "unchanged") {
+        if (current.stamp.mtime !== stamp.mtime || current.stamp.size !== stamp.size) {
+          store.touchFile({ path: file.path, ...current.stamp });
         }
         counts.unchanged++;
         continue;

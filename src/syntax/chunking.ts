@@ -18,6 +18,8 @@ export interface ChunkDraft {
   readonly synthesized?: string;
   /** Skip context_lines expansion (markdown sections are self-delimiting). */
   readonly noContext?: boolean;
+  /** A mirror of another draft (an export alias): it stores its own copy of long lines. */
+  readonly mirror?: boolean;
 }
 
 export interface SourceLines {
@@ -164,7 +166,8 @@ export function materializeChunks(filePath: string, source: SourceLines, drafts:
       if (w === 0 && draft.docStartLine !== undefined) from = Math.min(from, draft.docStartLine);
       const to = w === windows.length - 1 ? expandDown(e, ctx) : e;
       const searchFrom = w === 0 && draft.docStartLine !== undefined ? Math.min(s, draft.docStartLine) : s;
-      for (const piece of capPieces(source.lines.slice(from - 1, to), from, s, e, emittedLong)) {
+      for (const piece of capPieces(source.lines.slice(from - 1, to), from, s, e, draft.mirror ? new Set<number>() : emittedLong)) {
+        if (piece.to[0] < s || piece.from[0] > e) continue; // context alone, cut off by a long line: not this chunk's text
         const [searchStart, searchEnd] = searchRange(piece, searchFrom, e);
         chunks.push({
           ...base,

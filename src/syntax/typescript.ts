@@ -540,7 +540,7 @@ class FileExtractor {
     }
     // A local alias: a mirror chunk and symbol under the exported name; the local name stays unexported.
     for (const d of decls) {
-      const mirror: Draft = { ...d.draft, symbolName: exported, isExported: true };
+      const mirror: Draft = { ...d.draft, symbolName: exported, isExported: true, mirror: true };
       this.drafts.push(mirror);
       const exclusions = this.bagExclusions.get(d.draft);
       if (exclusions) this.bagExclusions.set(mirror, exclusions);

@@ -73,12 +73,18 @@ describe("minified input", () => {
     const after = x.chunks.find((c) => c.symbolName === "after")!;
     expect(before.content).toBe("function before() {}");
     expect(after.content).toBe("function after() {}");
-    // The long line's own chunk still gets its (short) neighbours as context, in separate pieces.
-    expect(x.chunks.filter((c) => c.symbolName === "blob").map((c) => c.content)).toEqual([
-      "function before() {}",
-      ...Array.from({ length: Math.ceil(long.length / MAX_CHUNK_CHARS) }, (_, i) => long.slice(i * MAX_CHUNK_CHARS, (i + 1) * MAX_CHUNK_CHARS)),
-      "function after() {}",
-    ]);
+    // The long line's own chunk is its pieces alone: a piece holding only context lines (cut off
+    // by the long line) would be labelled with lines it does not contain.
+    expect(x.chunks.filter((c) => c.symbolName === "blob").map((c) => c.content)).toEqual(
+      Array.from({ length: Math.ceil(long.length / MAX_CHUNK_CHARS) }, (_, i) => long.slice(i * MAX_CHUNK_CHARS, (i + 1) * MAX_CHUNK_CHARS)),
+    );
+  });
+
+  it("gives an export alias of a long-line declaration its own chunk", () => {
+    const x = extract("src/alias.ts", `const DATA = "${"x".repeat(MAX_CHUNK_CHARS + 10)}";\nexport { DATA as D };\n`);
+    const pieces = (name: string) => x.chunks.filter((c) => c.symbolName === name).map((c) => c.content.length);
+    expect(pieces("D")).toEqual(pieces("DATA"));
+    expect(pieces("D")).toEqual([MAX_CHUNK_CHARS, 26]);
   });
 });
 

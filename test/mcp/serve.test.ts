@@ -99,6 +99,22 @@ describe("mast serve", () => {
     expect(good.data.results[0].symbol_name).toBe("Repo");
   });
 
+  it("answers exactly what `mast query --json` prints for the same call", async () => {
+    const p = project();
+    await runIndex(p.config(), { mode: "full" });
+    const { client } = await connect([p.root, "--no-startup-reindex"]);
+    for (const [tool, args] of [
+      ["mast_signature", { symbol: "AuthService.validate" }],
+      ["mast_exports", { file_path: "src/index.ts" }],
+      ["mast_search", { query: "find", limit: 3 }],
+    ] as const) {
+      const viaMcp = ((await client.callTool({ name: tool, arguments: args })) as { content: Array<{ text: string }> }).content[0]!.text;
+      const viaCli = spawnSync(process.execPath, [MAST, "query", tool, JSON.stringify(args), p.root, "--json"], { encoding: "utf8" });
+      expect(viaCli.status).toBe(0);
+      expect(viaCli.stdout).toBe(`${viaMcp}\n`);
+    }
+  });
+
   it("refuses --no-startup-reindex on a never-indexed state dir", () => {
     const p = project();
     const r = spawnSync(process.execPath, [MAST, "serve", p.root, "--no-startup-reindex"], { input: "", encoding: "utf8", timeout: 20_000 });

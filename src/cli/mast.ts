@@ -9,9 +9,7 @@ import { isNeverIndexed, runIndex, type IndexReport } from "../index/run.js";
 import { CLI_LOCK_POLICY, withStructureLock } from "../index/lock.js";
 import { ensureStateDir, guardSchema, persistConfig, statePaths } from "../index/state.js";
 import { indexStatus } from "../index/status.js";
-import { DEFAULT_SEED_DIR, serve } from "../mcp/server.js";
-import { createToolContext } from "../tools/context.js";
-import { TOOLS, callTool, findTool } from "../tools/registry.js";
+import type { ToolDefinition } from "../tools/define.js";
 import { progressReporter } from "./progress.js";
 
 const VERSION = "0.1.0";
@@ -104,7 +102,12 @@ function statusCommand(config: ResolvedConfig, json: boolean | undefined): void 
   });
 }
 
-function buildProgram(): Command {
+/** The tool list for `mast query`'s help; the registry (zod, every tool) loads only for commands that use it. */
+async function loadTools(argv: string[]): Promise<readonly ToolDefinition[]> {
+  return argv[2] === "query" ? (await import("../tools/registry.js")).TOOLS : [];
+}
+
+function buildProgram(tools: readonly ToolDefinition[]): Command {
   const program = new Command("mast")
     .description("Code intelligence for coding agents: index a project, then answer with chunks instead of files.")
     .version(VERSION)
@@ -174,6 +177,7 @@ function buildProgram(): Command {
     .option("--no-startup-reindex", "skip the background reindex at startup (refused on a never-indexed state dir)")
     .action(async (path: string | undefined, opts: CommonOptions & { startupReindex: boolean }) => {
       const config = loadConfig(path, { stateDir: opts.stateDir });
+      const { DEFAULT_SEED_DIR, serve } = await import("../mcp/server.js");
       await serve(config, {
         startupReindex: opts.startupReindex,
         version: VERSION,
@@ -187,8 +191,10 @@ function buildProgram(): Command {
     .description("call any tool by its MCP name with a JSON argument object, exactly as an MCP client would")
     .addOption(stateDirOption())
     .option("--json", "print the exact single-line response text (default: pretty-printed)")
-    .addHelpText("after", `\nTools:\n${TOOLS.map((t) => `  ${t.name.padEnd(24)}${t.title}`).join("\n")}\n\nExample:\n  mast query mast_search '{"query":"validate","limit":5}' .`)
+    .addHelpText("after", `\nTools:\n${tools.map((t) => `  ${t.name.padEnd(24)}${t.title}`).join("\n")}\n\nExample:\n  mast query mast_search '{"query":"validate","limit":5}' .`)
     .action(async (toolName: string, json: string | undefined, path: string | undefined, opts: CommonOptions) => {
+      const { callTool, findTool } = await import("../tools/registry.js");
+      const { createToolContext } = await import("../tools/context.js");
       findTool(toolName);
       let args: unknown;
       try {
@@ -213,7 +219,7 @@ function buildProgram(): Command {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const program = buildProgram(await loadTools(argv));
   try {
     await program.parseAsync(argv);
     return 0;

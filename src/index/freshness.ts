@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Store, type FileStamp } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
-import { compareWithIndex } from "./parse-task.js";
+import { compareWithIndex } from "./read.js";
 import { walkForConfig } from "./run.js";
 import { readManifest, statePaths } from "./state.js";
 

@@ -6,6 +6,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { errorMessage } from "../base/errors.js";
+import { yieldToLoop } from "../base/loop.js";
 import { runParseTask, type ParseOutcome, type ParseTask } from "./parse-task.js";
 
 export interface ParsePool {
@@ -28,9 +29,6 @@ const WINDOW_PER_THREAD = 96;
 export function defaultThreadCount(): number {
   return Math.max(1, Math.min(8, availableParallelism() - 1));
 }
-
-/** One event-loop turn: timers (the lock refresh), signals and tree finalizers get to run. */
-export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const inlinePool: ParsePool = {
   threads: 0,

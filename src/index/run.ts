@@ -4,13 +4,14 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { compileGlobs } from "../base/glob.js";
+import { yieldToLoop } from "../base/loop.js";
 import { createImportResolver } from "../resolve/imports.js";
 import { CURRENT_SCHEMA_VERSION, Store, UNUSABLE_DATABASE_CODES } from "../store/db.js";
 import type { ExtractOptions } from "../syntax/types.js";
 import type { ResolvedConfig } from "./config.js";
 import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy } from "./lock.js";
-import { createParsePool, yieldToLoop } from "./pool.js";
-import { compareWithIndex, type ParseOutcome, type ParseTask } from "./parse-task.js";
+import type { ParseOutcome, ParseTask } from "./parse-task.js";
+import { compareWithIndex } from "./read.js";
 import { ensureStateDir, guardSchema, persistConfig, readGitHead, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths } from "./state.js";
 import { walkProject, type WalkedFile } from "./walk.js";
 
@@ -168,42 +169,46 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       counts.deleted += slice.length;
       await yieldToLoop();
     }
-    const extractOptions = extractOptionsOf(config);
-    const pool = createParsePool(work.length, options.threads);
-    threads = pool.threads;
-    const tasks: ParseTask[] = work.map((f) => ({ path: f.path, abs: join(config.project_root, f.path), options: extractOptions, maxFileBytes: config.max_file_bytes }));
-    let done = 0;
-    let batch: ParseOutcome[] = [];
-    let batchBytes = 0;
-    // Written strictly in path order, so two runs over one tree build the same store; committed in
-    // batches (each file still atomic on its own savepoint).
-    const flush = () => {
-      const outcomes = batch;
-      batch = [];
-      batchBytes = 0;
-      const before = { ...counts, problems: problems.length };
+    // The parser loads only when there is something to parse (no-change runs never pay for it).
+    if (work.length > 0) {
+      const extractOptions = extractOptionsOf(config);
+      const { createParsePool } = await import("./pool.js");
+      const pool = createParsePool(work.length, options.threads);
+      threads = pool.threads;
+      const tasks: ParseTask[] = work.map((f) => ({ path: f.path, abs: join(config.project_root, f.path), options: extractOptions, maxFileBytes: config.max_file_bytes }));
+      let done = 0;
+      let batch: ParseOutcome[] = [];
+      let batchBytes = 0;
+      // Written strictly in path order, so two runs over one tree build the same store; committed in
+      // batches (each file still atomic on its own savepoint).
+      const flush = () => {
+        const outcomes = batch;
+        batch = [];
+        batchBytes = 0;
+        const before = { ...counts, problems: problems.length };
+        try {
+          store.batch(() => {
+            for (const o of outcomes) applyOutcome(store, o, stamps.get(o.path)?.fingerprint ?? null, mode, counts, problems, "batched");
+          });
+        } catch {
+          // A write failed and the whole batch rolled back: redo it file by file, each in its own
+          // transaction, so only the failing file is lost (and counted as a write error).
+          Object.assign(counts, before);
+          problems.length = before.problems;
+          for (const o of outcomes) applyOutcome(store, o, stamps.get(o.path)?.fingerprint ?? null, mode, counts, problems, "atomic");
+        }
+      };
       try {
-        store.batch(() => {
-          for (const o of outcomes) applyOutcome(store, o, stamps.get(o.path)?.fingerprint ?? null, mode, counts, problems, "batched");
-        });
-      } catch {
-        // A write failed and the whole batch rolled back: redo it file by file, each in its own
-        // transaction, so only the failing file is lost (and counted as a write error).
-        Object.assign(counts, before);
-        problems.length = before.problems;
-        for (const o of outcomes) applyOutcome(store, o, stamps.get(o.path)?.fingerprint ?? null, mode, counts, problems, "atomic");
+        for await (const outcome of pool.map(tasks)) {
+          batch.push(outcome);
+          batchBytes += outcome.kind === "parsed" ? outcome.stamp.size : 0;
+          if (batch.length >= WRITE_BATCH_FILES || batchBytes >= WRITE_BATCH_BYTES) flush();
+          options.onProgress?.({ done: ++done, total: work.length, bytes: counts.bytes + batchBytes });
+        }
+        if (batch.length) flush();
+      } finally {
+        await pool.close();
       }
-    };
-    try {
-      for await (const outcome of pool.map(tasks)) {
-        batch.push(outcome);
-        batchBytes += outcome.kind === "parsed" ? outcome.stamp.size : 0;
-        if (batch.length >= WRITE_BATCH_FILES || batchBytes >= WRITE_BATCH_BYTES) flush();
-        options.onProgress?.({ done: ++done, total: work.length, bytes: counts.bytes + batchBytes });
-      }
-      if (batch.length) flush();
-    } finally {
-      await pool.close();
     }
 
     // Resolution depends only on the set of paths and the import rows. A changed path set (now, or

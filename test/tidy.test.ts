@@ -45,7 +45,9 @@ function sourceFiles(dir: string): string[] {
 const files = sourceFiles(SRC).map((abs) => ({ rel: relative(SRC, abs), text: readFileSync(abs, "utf8") }));
 
 function importsOf(text: string): string[] {
-  return [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|^\s*import\s*\(?\s*["']([^"']+)["']/gm)].map((m) => m[1] ?? m[2]!);
+  const staticOrDynamic = [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|^\s*import\s*\(?\s*["']([^"']+)["']/gm)].map((m) => m[1] ?? m[2]!);
+  const required = [...text.matchAll(/\b(?:require|import)\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]!);
+  return [...staticOrDynamic, ...required];
 }
 
 describe("architecture", () => {

@@ -1,18 +1,20 @@
 // The only importer of tree-sitter: loads each grammar once per thread and parses text
 // under a time budget. A parse that cannot finish returns null instead of throwing.
+import { createRequire } from "node:module";
 import Parser from "tree-sitter";
-import TypeScriptGrammars from "tree-sitter-typescript";
-import JavaScriptGrammar from "tree-sitter-javascript";
 import type { Grammar } from "../lang/languages.js";
 
 export type SyntaxNode = Parser.SyntaxNode;
 export type Tree = Parser.Tree;
 export type TreeCursor = Parser.TreeCursor;
 
-const LANGUAGES: Record<Grammar, unknown> = {
-  typescript: TypeScriptGrammars.typescript,
-  tsx: TypeScriptGrammars.tsx,
-  javascript: JavaScriptGrammar,
+const require = createRequire(import.meta.url);
+
+/** Each grammar's native binding loads on first use: a run that parses only .ts never loads JavaScript's. */
+const LANGUAGES: Record<Grammar, () => unknown> = {
+  typescript: () => (require("tree-sitter-typescript") as { typescript: unknown }).typescript,
+  tsx: () => (require("tree-sitter-typescript") as { tsx: unknown }).tsx,
+  javascript: () => require("tree-sitter-javascript") as unknown,
 };
 
 const parsers = new Map<Grammar, Parser>();
@@ -21,7 +23,7 @@ function parserFor(grammar: Grammar): Parser {
   let parser = parsers.get(grammar);
   if (!parser) {
     parser = new Parser();
-    parser.setLanguage(LANGUAGES[grammar] as Parser.Language);
+    parser.setLanguage(LANGUAGES[grammar]() as Parser.Language);
     parsers.set(grammar, parser);
   }
   return parser;

@@ -391,19 +391,15 @@ function suggest(db: Db, query: string, scopeIds: number[] | null, limit: number
   if (terms.length > 0) {
     const chunkScope = scopeCondition("c.file_id", scopeIds);
     const expression = terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
-    const hits = db
-      .prepare(
-        `SELECT c.symbol_name AS name, f.path FROM chunk_fts JOIN chunks c ON c.id = chunk_fts.rowid JOIN files f ON f.id = c.file_id
-         WHERE chunk_fts MATCH ? AND c.symbol_name IS NOT NULL AND ${chunkScope.sql} ORDER BY bm25(chunk_fts), c.chunk_id LIMIT ?`,
-      )
-      .all(expression, ...chunkScope.params, limit) as Array<{ name: string; path: string }>;
-    hits.forEach((h) => add(h.name, h.path, "matched split query terms"));
-    const identHits = db
-      .prepare(
-        `SELECT c.symbol_name AS name, f.path FROM identifier_fts JOIN chunks c ON c.id = identifier_fts.rowid JOIN files f ON f.id = c.file_id
-         WHERE identifier_fts MATCH ? AND c.symbol_name IS NOT NULL AND ${chunkScope.sql} ORDER BY bm25(identifier_fts), c.chunk_id LIMIT ?`,
-      )
-      .all(expression, ...chunkScope.params, limit) as Array<{ name: string; path: string }>;
+    const named = (table: "chunk_fts" | "identifier_fts") =>
+      db
+        .prepare(
+          `SELECT c.symbol_name AS name, f.path FROM ${table} JOIN chunks c ON c.id = ${table}.rowid JOIN files f ON f.id = c.file_id
+           WHERE ${table} MATCH ? AND c.symbol_name IS NOT NULL AND ${chunkScope.sql} ORDER BY bm25(${table}), c.chunk_id LIMIT ?`,
+        )
+        .all(expression, ...chunkScope.params, limit) as Array<{ name: string; path: string }>;
+    named("chunk_fts").forEach((h) => add(h.name, h.path, "matched split query terms"));
+    const identHits = named("identifier_fts");
     identHits.forEach((h) => add(h.name, h.path, "identifier near-miss"));
   }
   return out;

@@ -1,0 +1,322 @@
+// Call sites of a TypeScript/JavaScript file with the local type environment of spec §10.3.1:
+// for every call (and `new`), the enclosing declaration, the called name and what its receiver
+// is known to be — `this`, `super`, a typed field, parameter or `new` binding, a namespace
+// import, a class, or nothing (a bare call). Linking names to symbols happens in the store;
+// this module only reads the tree, and when in doubt it records no receiver type.
+import type { SyntaxNode } from "./parser.js";
+
+export type CallReceiver =
+  /** `foo()`: an imported or same-file function, decided when linking. */
+  | { readonly kind: "bare" }
+  /** `this.foo()` inside a class (not inside a nested non-arrow function). */
+  | { readonly kind: "this"; readonly className: string }
+  /** `super.foo()` in a class that extends `className`. */
+  | { readonly kind: "super"; readonly className: string }
+  /** `x.foo()` where x's type is a named type known from an annotation or a `new`. */
+  | { readonly kind: "typed"; readonly typeName: string; readonly resolution: "field_type" | "parameter_type" | "new_expression" }
+  /** `ns.foo()` where `ns` is `import * as ns`. */
+  | { readonly kind: "namespace"; readonly local: string }
+  /** `Foo.bar()` where `Foo` names a class, imported or declared in the file. */
+  | { readonly kind: "static"; readonly className: string };
+
+export interface CallSite {
+  /** The enclosing declaration (`fn`, `Class.method`, `Class` for field initialisers), null at top level. */
+  readonly caller: string | null;
+  readonly callee: string;
+  readonly receiver: CallReceiver;
+  /** `new Foo()` rather than a call. */
+  readonly isNew: boolean;
+  readonly line: number;
+  /** The trimmed source line of the call. */
+  readonly context: string;
+}
+
+export interface ClassHeritage {
+  readonly className: string;
+  readonly line: number;
+  readonly extends: string | null;
+  readonly implements: readonly string[];
+}
+
+export interface CallExtraction {
+  readonly calls: CallSite[];
+  readonly classes: ClassHeritage[];
+}
+
+interface Container {
+  readonly caller: string | null;
+  readonly node: SyntaxNode;
+  readonly cls: ClassEnv | null;
+}
+
+interface ClassEnv {
+  readonly name: string;
+  readonly parent: string | null;
+  /** Field and parameter-property names → their annotated type name. */
+  readonly fields: ReadonlyMap<string, string>;
+}
+
+const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function", "generator_function"]);
+const CLASS_TYPES = new Set(["class_declaration", "abstract_class_declaration", "class"]);
+/** Node types whose body has its own `this` (an arrow function keeps the enclosing one). */
+const THIS_BOUNDARIES = new Set(["function_expression", "function", "function_declaration", "generator_function", "generator_function_declaration", "method_definition", "class_declaration", "class", "abstract_class_declaration"]);
+/** Wrappers looked through to find a receiver: `(x)`, `x!`, `x as T`, `await x`, `x satisfies T`. */
+const TRANSPARENT = new Set(["parenthesized_expression", "non_null_expression", "as_expression", "await_expression", "satisfies_expression"]);
+
+export function extractCalls(root: SyntaxNode, lines: readonly string[], fileStem: string): CallExtraction {
+  const namespaces = new Set<string>();
+  const classNames = new Set<string>();
+  const importedNames = new Set<string>();
+  const containers: Container[] = [];
+  const classes: ClassHeritage[] = [];
+
+  for (const stmt of root.namedChildren) {
+    if (stmt.type === "import_statement") {
+      for (const part of stmt.namedChildren.find((c) => c.type === "import_clause")?.namedChildren ?? []) {
+        if (part.type === "namespace_import") {
+          const local = part.namedChildren.find((c) => c.type === "identifier")?.text;
+          if (local) namespaces.add(local);
+        } else if (part.type === "identifier") importedNames.add(part.text);
+        else if (part.type === "named_imports") {
+          for (const spec of part.namedChildren) {
+            const local = spec.childForFieldName("alias") ?? spec.childForFieldName("name");
+            if (local) importedNames.add(local.text);
+          }
+        }
+      }
+      continue;
+    }
+    const decl = unwrap(stmt);
+    if (CLASS_TYPES.has(decl.type)) {
+      const cls = classEnv(decl, fileStem);
+      classNames.add(cls.name);
+      classes.push(heritage(decl, cls));
+      for (const member of decl.childForFieldName("body")?.namedChildren ?? []) {
+        const name = (member.childForFieldName("name") ?? member.childForFieldName("property"))?.text;
+        if (member.type === "method_definition" && name) containers.push({ caller: `${cls.name}.${name}`, node: member, cls });
+        else if ((member.type === "public_field_definition" || member.type === "field_definition") && name) {
+          const value = member.childForFieldName("value");
+          if (value) containers.push({ caller: FUNCTION_VALUES.has(value.type) ? `${cls.name}.${name}` : cls.name, node: value, cls });
+        } else if (member.type === "class_static_block") containers.push({ caller: cls.name, node: member, cls });
+      }
+      continue;
+    }
+    if (decl.type === "function_declaration" || decl.type === "generator_function_declaration" || FUNCTION_VALUES.has(decl.type)) {
+      containers.push({ caller: decl.childForFieldName("name")?.text ?? fileStem, node: decl, cls: null });
+      continue;
+    }
+    if (decl.type === "lexical_declaration" || decl.type === "variable_declaration") {
+      const declarators = decl.namedChildren.filter((c) => c.type === "variable_declarator");
+      const only = declarators.length === 1 ? declarators[0]! : null;
+      const value = only?.childForFieldName("value");
+      const name = only?.childForFieldName("name");
+      if (only && value && name?.type === "identifier" && (FUNCTION_VALUES.has(value.type) || CLASS_TYPES.has(value.type))) {
+        containers.push({ caller: name.text, node: value, cls: null });
+        continue;
+      }
+    }
+    containers.push({ caller: null, node: stmt, cls: null });
+  }
+
+  const calls: CallSite[] = [];
+  for (const c of containers) collectContainer(c, { namespaces, classNames, importedNames, lines }, calls);
+  return { calls, classes };
+}
+
+interface FileEnv {
+  readonly namespaces: ReadonlySet<string>;
+  readonly classNames: ReadonlySet<string>;
+  readonly importedNames: ReadonlySet<string>;
+  readonly lines: readonly string[];
+}
+
+function unwrap(stmt: SyntaxNode): SyntaxNode {
+  let node = stmt;
+  if (node.type === "export_statement") node = node.childForFieldName("declaration") ?? node.childForFieldName("value") ?? node;
+  if (node.type === "ambient_declaration") node = node.namedChildren.find((c) => c.type !== "comment") ?? node;
+  return node;
+}
+
+function classEnv(decl: SyntaxNode, fileStem: string): ClassEnv {
+  const name = decl.childForFieldName("name")?.text ?? fileStem;
+  const fields = new Map<string, string>();
+  for (const member of decl.childForFieldName("body")?.namedChildren ?? []) {
+    if (member.type === "public_field_definition" || member.type === "field_definition") {
+      const fieldName = (member.childForFieldName("name") ?? member.childForFieldName("property"))?.text;
+      const type = namedType(member.childForFieldName("type"));
+      if (fieldName && type) fields.set(fieldName, type);
+    }
+    if (member.type === "method_definition" && member.childForFieldName("name")?.text === "constructor") {
+      for (const p of member.childForFieldName("parameters")?.namedChildren ?? []) {
+        const isProperty = p.namedChildren.some((c) => c.type === "accessibility_modifier" || c.type === "override_modifier") || p.children.some((c) => c.type === "readonly");
+        const pattern = p.childForFieldName("pattern");
+        const type = namedType(p.childForFieldName("type"));
+        if (isProperty && pattern?.type === "identifier" && type) fields.set(pattern.text, type);
+      }
+    }
+  }
+  return { name, parent: heritageNames(decl).extends, fields };
+}
+
+function heritageNames(decl: SyntaxNode): { extends: string | null; implements: string[] } {
+  const heritage = decl.namedChildren.find((c) => c.type === "class_heritage");
+  let ext: string | null = null;
+  const impl: string[] = [];
+  for (const clause of heritage?.namedChildren ?? []) {
+    if (clause.type === "extends_clause") {
+      const value = clause.childForFieldName("value") ?? clause.namedChildren[0];
+      if (value?.type === "identifier") ext = value.text;
+    } else if (clause.type === "implements_clause") {
+      for (const t of clause.namedChildren) {
+        const name = t.type === "generic_type" ? t.childForFieldName("name")?.text : t.type === "type_identifier" ? t.text : undefined;
+        if (name) impl.push(name);
+      }
+    }
+  }
+  // JavaScript: `class A extends B` has the identifier directly under class_heritage.
+  if (!ext && heritage && heritage.namedChildren.length === 1 && heritage.namedChildren[0]!.type === "identifier") ext = heritage.namedChildren[0]!.text;
+  return { extends: ext, implements: impl };
+}
+
+function heritage(decl: SyntaxNode, cls: ClassEnv): ClassHeritage {
+  const names = heritageNames(decl);
+  return { className: cls.name, line: decl.startPosition.row + 1, extends: names.extends, implements: names.implements };
+}
+
+/** The named type of an annotation: `Foo` or `Foo<T>`; null for unions, arrays, literals and the like. */
+function namedType(annotation: SyntaxNode | null): string | null {
+  const t = annotation?.type === "type_annotation" ? annotation.namedChildren[0] : annotation;
+  if (!t) return null;
+  if (t.type === "type_identifier") return t.text;
+  if (t.type === "generic_type") {
+    const name = t.childForFieldName("name");
+    return name?.type === "type_identifier" ? name.text : null;
+  }
+  return null;
+}
+
+function receiverOf(node: SyntaxNode): SyntaxNode {
+  let n = node;
+  while (TRANSPARENT.has(n.type)) {
+    const inner = n.namedChildren[0];
+    if (!inner) break;
+    n = inner;
+  }
+  return n;
+}
+
+/** Local names declared in a container: how often each is bound, and the type a single binding gives it. */
+function localBindings(root: SyntaxNode): { counts: Map<string, number>; types: Map<string, { type: string; resolution: "parameter_type" | "new_expression" }> } {
+  const counts = new Map<string, number>();
+  const types = new Map<string, { type: string; resolution: "parameter_type" | "new_expression" }>();
+  const bind = (name: string, type: { type: string; resolution: "parameter_type" | "new_expression" } | null) => {
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+    if (type) types.set(name, type);
+  };
+  const cursor = root.walk();
+  for (;;) {
+    const type = cursor.nodeType;
+    if (type === "required_parameter" || type === "optional_parameter") {
+      const p = cursor.currentNode;
+      const pattern = p.childForFieldName("pattern");
+      if (pattern?.type === "identifier") {
+        const t = namedType(p.childForFieldName("type"));
+        bind(pattern.text, t ? { type: t, resolution: "parameter_type" } : null);
+      }
+    } else if (type === "variable_declarator") {
+      const d = cursor.currentNode;
+      const name = d.childForFieldName("name");
+      const value = d.childForFieldName("value");
+      if (name?.type === "identifier") {
+        const ctor = value?.type === "new_expression" ? value.childForFieldName("constructor") : null;
+        const annotated = namedType(d.childForFieldName("type"));
+        bind(name.text, ctor?.type === "identifier" ? { type: ctor.text, resolution: "new_expression" } : annotated ? { type: annotated, resolution: "parameter_type" } : null);
+      }
+    } else if (type === "function_declaration") {
+      // The container's own name is not a local: `function fact() { fact() }` calls itself.
+      const name = cursor.currentDepth > 0 ? cursor.currentNode.childForFieldName("name") : null;
+      if (name) bind(name.text, null);
+    } else if (type === "formal_parameters") {
+      // JavaScript parameters are bare identifiers directly in formal_parameters.
+      for (const p of cursor.currentNode.namedChildren) if (p.type === "identifier") bind(p.text, null);
+    }
+    if (cursor.gotoFirstChild()) continue;
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) return { counts, types };
+    }
+  }
+}
+
+function collectContainer(container: Container, file: FileEnv, out: CallSite[]): void {
+  const { counts, types } = localBindings(container.node);
+  const locals: Locals = {
+    has: (name) => counts.has(name),
+    typeOf: (name) => ((counts.get(name) ?? 0) === 1 ? types.get(name) : undefined),
+  };
+  const boundaries: number[] = [];
+  const cursor = container.node.walk();
+  for (;;) {
+    const depth = cursor.currentDepth;
+    while (boundaries.length && boundaries[boundaries.length - 1]! >= depth) boundaries.pop();
+    const type = cursor.nodeType;
+    if (depth > 0 && THIS_BOUNDARIES.has(type)) boundaries.push(depth);
+    if (type === "call_expression" || type === "new_expression") {
+      const site = classify(cursor.currentNode, container, file, locals, boundaries.length === 0);
+      if (site) out.push(site);
+    }
+    if (cursor.gotoFirstChild()) continue;
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) return;
+    }
+  }
+}
+
+interface Locals {
+  /** The name is bound inside the container (a parameter, variable or function). */
+  has(name: string): boolean;
+  /** The type a name's single binding gives it; undefined when untyped or bound more than once. */
+  typeOf(name: string): { type: string; resolution: "parameter_type" | "new_expression" } | undefined;
+}
+
+function classify(call: SyntaxNode, container: Container, file: FileEnv, locals: Locals, thisIsInstance: boolean): CallSite | null {
+  const isNew = call.type === "new_expression";
+  const target = call.childForFieldName(isNew ? "constructor" : "function");
+  if (!target) return null;
+  const line = call.startPosition.row + 1;
+  const site = (callee: string, receiver: CallReceiver): CallSite => ({
+    caller: container.caller,
+    callee,
+    receiver,
+    isNew,
+    line,
+    context: (file.lines[line - 1] ?? "").trim(),
+  });
+  if (target.type === "identifier") {
+    // A local binding (a parameter, a variable) shadows any function of that name.
+    if (!isNew && locals.has(target.text)) return null;
+    return site(target.text, { kind: "bare" });
+  }
+  if (target.type !== "member_expression" || isNew) return null;
+  const property = target.childForFieldName("property");
+  const object = target.childForFieldName("object");
+  if (!property || !object || property.type !== "property_identifier") return null;
+  const callee = property.text;
+  const recv = receiverOf(object);
+  const cls = container.cls;
+  if (recv.type === "this") return thisIsInstance && cls ? site(callee, { kind: "this", className: cls.name }) : null;
+  if (recv.type === "super") return cls?.parent ? site(callee, { kind: "super", className: cls.parent }) : null;
+  if (recv.type === "member_expression" && thisIsInstance && cls) {
+    const inner = receiverOf(recv.childForFieldName("object") ?? recv);
+    const field = recv.childForFieldName("property")?.text;
+    const fieldType = inner.type === "this" && field ? cls.fields.get(field) : undefined;
+    return fieldType ? site(callee, { kind: "typed", typeName: fieldType, resolution: "field_type" }) : null;
+  }
+  if (recv.type === "identifier") {
+    const bound = locals.typeOf(recv.text);
+    if (bound) return site(callee, { kind: "typed", typeName: bound.type, resolution: bound.resolution });
+    if (locals.has(recv.text)) return null;
+    if (file.namespaces.has(recv.text)) return site(callee, { kind: "namespace", local: recv.text });
+    if (file.classNames.has(recv.text) || file.importedNames.has(recv.text)) return site(callee, { kind: "static", className: recv.text });
+  }
+  return null;
+}

@@ -1,0 +1,107 @@
+// Call-site extraction with the local type environment (spec §10.3.1): each resolution rule
+// records its receiver, and every "does NOT catch" case records none — asserted as values.
+import { describe, expect, it } from "vitest";
+import { splitLines } from "../../src/base/text.js";
+import { extractCalls, type CallSite } from "../../src/syntax/calls.js";
+import { parseSource } from "../../src/syntax/parser.js";
+
+function calls(source: string, grammar: "typescript" | "javascript" = "typescript") {
+  const tree = parseSource(grammar, source, 10_000)!;
+  return extractCalls(tree.rootNode, splitLines(source), "file");
+}
+
+const brief = (c: CallSite) => {
+  const r = c.receiver;
+  const how = r.kind === "typed" ? `${r.resolution}:${r.typeName}` : r.kind === "this" || r.kind === "super" || r.kind === "static" ? `${r.kind}:${r.className}` : r.kind === "namespace" ? `namespace:${r.local}` : r.kind;
+  return `${c.caller ?? "<top>"} -> ${c.isNew ? "new " : ""}${c.callee} [${how}] @${c.line}`;
+};
+
+const SOURCE = `import { handleLogin } from './handler';
+import * as util from './util';
+import { UserRepository } from './repo';
+
+export class AuthService extends BaseService implements Auth, Disposable<X> {
+  private readonly cache: Cache;
+  count = countAll();
+  constructor(private readonly users: UserRepository, plain: string) {
+    super();
+  }
+  login(req: Request, repo: UserRepository) {
+    handleLogin(req);
+    this.validate(req);
+    this.users.findByEmail(req.email);
+    (await this.cache)!.get('k');
+    repo.findById(1);
+    (repo as UserRepository).save();
+    super.login(req);
+    util.hash(req);
+    UserRepository.create();
+    const fresh = new SessionStore();
+    fresh.open();
+    function nested() { this.validate(); }
+    const arrow = () => this.validate();
+  }
+  validate(x: unknown) {}
+}
+
+function helper(cb: () => void, items: Item[]) {
+  cb();
+  helper(cb, items);
+  format(items);
+  makeRepository().findById(1);
+  container.get(UserRepository).findById(2);
+  repos[name].findById(3);
+  items.forEach((item: Item) => item.save());
+  let shadow = new Shadow();
+  if (items) { let shadow = other(); shadow.run(); }
+}
+
+function format(x) { return x; }
+helper(() => {}, []);
+`;
+
+describe("call sites", () => {
+  it("records each resolution rule with its receiver, and nothing it cannot resolve", () => {
+    expect(calls(SOURCE).calls.map(brief)).toEqual([
+      "AuthService -> countAll [bare] @7",
+      "AuthService.login -> handleLogin [bare] @12",
+      "AuthService.login -> validate [this:AuthService] @13",
+      "AuthService.login -> findByEmail [field_type:UserRepository] @14",
+      "AuthService.login -> get [field_type:Cache] @15",
+      "AuthService.login -> findById [parameter_type:UserRepository] @16",
+      "AuthService.login -> save [parameter_type:UserRepository] @17",
+      "AuthService.login -> login [super:BaseService] @18",
+      "AuthService.login -> hash [namespace:util] @19",
+      "AuthService.login -> create [static:UserRepository] @20",
+      "AuthService.login -> new SessionStore [bare] @21",
+      "AuthService.login -> open [new_expression:SessionStore] @22",
+      "AuthService.login -> validate [this:AuthService] @24",
+      "helper -> helper [bare] @31",
+      "helper -> format [bare] @32",
+      "helper -> makeRepository [bare] @33",
+      "helper -> save [parameter_type:Item] @36",
+      // `shadow` is bound twice (the outer `new Shadow()` and an inner `let`): no type, no receiver.
+      "helper -> new Shadow [bare] @37",
+      "helper -> other [bare] @38",
+      "<top> -> helper [bare] @42",
+    ]);
+  });
+
+  it("keeps the call line's text as context", () => {
+    const c = calls(SOURCE).calls.find((x) => x.callee === "findByEmail")!;
+    expect(c.context).toBe("this.users.findByEmail(req.email);");
+  });
+
+  it("reads class heritage", () => {
+    expect(calls(SOURCE).classes).toEqual([{ className: "AuthService", line: 5, extends: "BaseService", implements: ["Auth", "Disposable"] }]);
+  });
+
+  it("gives super no receiver in a class without extends", () => {
+    expect(calls("class A { m() { super.m(); this.n(); } n() {} }").calls.map(brief)).toEqual(["A.m -> n [this:A] @1"]);
+  });
+
+  it("handles JavaScript classes and parameters", () => {
+    const src = "class B extends A { run(cb) { cb(); this.go(); super.run(); } go() {} }\nexport default function (x) { x(); go(); }\n";
+    expect(calls(src, "javascript").calls.map(brief)).toEqual(["B.run -> go [this:B] @1", "B.run -> run [super:A] @1", "file -> go [bare] @2"]);
+  });
+});

@@ -31,6 +31,8 @@ interface IndexFlags {
   incremental?: boolean;
   showProgress?: boolean;
   threads?: number;
+  /** `mast init` persists the resolved config; `mast index` only reads it. */
+  persistConfig?: boolean;
 }
 
 function parseThreads(value: string): number {
@@ -44,7 +46,7 @@ function parseThreads(value: string): number {
 async function indexCommand(config: ResolvedConfig, flags: IndexFlags, json: boolean | undefined, operation: string): Promise<void> {
   const progress = flags.showProgress ? progressReporter() : null;
   const report = await runIndex(config, {
-    persistConfig: operation === "mast init",
+    persistConfig: flags.persistConfig ?? false,
     mode: flags.incremental ? "incremental" : "full",
     operation,
     ...(flags.threads === undefined ? {} : { threads: flags.threads }),
@@ -145,7 +147,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
         );
         return;
       }
-      await indexCommand(config, { showProgress: opts.showProgress, threads: opts.threads }, opts.json, "mast init");
+      await indexCommand(config, { showProgress: opts.showProgress, threads: opts.threads, persistConfig: true }, opts.json, "mast init");
     });
 
   program

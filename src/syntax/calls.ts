@@ -63,7 +63,31 @@ const THIS_BOUNDARIES = new Set(["function_expression", "function", "function_de
 /** Wrappers looked through to find a receiver: `(x)`, `x!`, `x as T`, `await x`, `x satisfies T`. */
 const TRANSPARENT = new Set(["parenthesized_expression", "non_null_expression", "as_expression", "await_expression", "satisfies_expression"]);
 
-export function extractCalls(root: SyntaxNode, lines: readonly string[], fileStem: string): CallExtraction {
+/** The nodes call extraction needs, gathered by one walk of the tree (the extractor's token walk). */
+export interface CallNodes {
+  readonly calls: SyntaxNode[];
+  readonly bindings: SyntaxNode[];
+}
+
+export const CALL_NODE_TYPES: ReadonlySet<string> = new Set(["call_expression", "new_expression"]);
+export const BINDING_NODE_TYPES: ReadonlySet<string> = new Set(["required_parameter", "optional_parameter", "variable_declarator", "function_declaration", "formal_parameters"]);
+
+/** Gathers CallNodes with a walk of its own, for callers that do not walk the tree already. */
+export function collectCallNodes(root: SyntaxNode): CallNodes {
+  const nodes: CallNodes = { calls: [], bindings: [] };
+  const cursor = root.walk();
+  for (;;) {
+    const type = cursor.nodeType;
+    if (CALL_NODE_TYPES.has(type)) nodes.calls.push(cursor.currentNode);
+    else if (BINDING_NODE_TYPES.has(type)) nodes.bindings.push(cursor.currentNode);
+    if (cursor.gotoFirstChild()) continue;
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) return nodes;
+    }
+  }
+}
+
+export function extractCalls(root: SyntaxNode, lines: readonly string[], fileStem: string, nodes: CallNodes = collectCallNodes(root)): CallExtraction {
   const namespaces = new Set<string>();
   const classNames = new Set<string>();
   const importedNames = new Set<string>();
@@ -118,9 +142,57 @@ export function extractCalls(root: SyntaxNode, lines: readonly string[], fileSte
     containers.push({ caller: null, node: stmt, cls: null });
   }
 
+  // Every gathered node belongs to the container whose span holds it (containers never overlap).
+  containers.sort((a, b) => a.node.startIndex - b.node.startIndex);
+  const containerOf = (index: number): Container | null => {
+    let lo = 0;
+    let hi = containers.length - 1;
+    let found: Container | null = null;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (containers[mid]!.node.startIndex <= index) {
+        found = containers[mid]!;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found && index < found.node.endIndex ? found : null;
+  };
+  const envs = new Map<Container, LocalEnv>();
+  const envOf = (c: Container) => {
+    let env = envs.get(c);
+    if (!env) {
+      env = { counts: new Map(), types: new Map() };
+      envs.set(c, env);
+    }
+    return env;
+  };
+  for (const b of nodes.bindings) {
+    const c = containerOf(b.startIndex);
+    if (c) bindNode(envOf(c), b, c.node);
+  }
+  const file: FileEnv = { namespaces, classNames, importedNames, lines };
   const calls: CallSite[] = [];
-  for (const c of containers) collectContainer(c, { namespaces, classNames, importedNames, lines }, calls);
+  for (const call of nodes.calls) {
+    const c = containerOf(call.startIndex);
+    if (!c) continue;
+    const env = envOf(c);
+    const locals: Locals = {
+      has: (name) => env.counts.has(name),
+      typeOf: (name) => ((env.counts.get(name) ?? 0) === 1 ? env.types.get(name) : undefined),
+    };
+    const site = classify(call, c, file, locals, thisIsInstance(call, c.node));
+    if (site) calls.push(site);
+  }
   return { calls, classes };
+}
+
+/** `this` is the class instance unless a non-arrow function (or a nested class) lies between it and the container. */
+function thisIsInstance(node: SyntaxNode, container: SyntaxNode): boolean {
+  for (let n = node.parent; n !== null; n = n.parent) {
+    if (n.startIndex === container.startIndex && n.endIndex === container.endIndex && n.type === container.type) return true;
+    if (THIS_BOUNDARIES.has(n.type)) return false;
+  }
+  return true;
 }
 
 interface FileEnv {
@@ -205,69 +277,49 @@ function receiverOf(node: SyntaxNode): SyntaxNode {
   return n;
 }
 
-/** Local names declared in a container: how often each is bound, and the type a single binding gives it. */
-function localBindings(root: SyntaxNode): { counts: Map<string, number>; types: Map<string, { type: string; resolution: "parameter_type" | "new_expression" }> } {
-  const counts = new Map<string, number>();
-  const types = new Map<string, { type: string; resolution: "parameter_type" | "new_expression" }>();
-  const bind = (name: string, type: { type: string; resolution: "parameter_type" | "new_expression" } | null) => {
-    counts.set(name, (counts.get(name) ?? 0) + 1);
-    if (type) types.set(name, type);
-  };
-  const cursor = root.walk();
-  for (;;) {
-    const type = cursor.nodeType;
-    if (type === "required_parameter" || type === "optional_parameter") {
-      const p = cursor.currentNode;
-      const pattern = p.childForFieldName("pattern");
-      if (pattern?.type === "identifier") {
-        const t = namedType(p.childForFieldName("type"));
-        bind(pattern.text, t ? { type: t, resolution: "parameter_type" } : null);
-      }
-    } else if (type === "variable_declarator") {
-      const d = cursor.currentNode;
-      const name = d.childForFieldName("name");
-      const value = d.childForFieldName("value");
-      if (name?.type === "identifier") {
-        const ctor = value?.type === "new_expression" ? value.childForFieldName("constructor") : null;
-        const annotated = namedType(d.childForFieldName("type"));
-        bind(name.text, ctor?.type === "identifier" ? { type: ctor.text, resolution: "new_expression" } : annotated ? { type: annotated, resolution: "parameter_type" } : null);
-      }
-    } else if (type === "function_declaration") {
-      // The container's own name is not a local: `function fact() { fact() }` calls itself.
-      const name = cursor.currentDepth > 0 ? cursor.currentNode.childForFieldName("name") : null;
-      if (name) bind(name.text, null);
-    } else if (type === "formal_parameters") {
-      // JavaScript parameters are bare identifiers directly in formal_parameters.
-      for (const p of cursor.currentNode.namedChildren) if (p.type === "identifier") bind(p.text, null);
-    }
-    if (cursor.gotoFirstChild()) continue;
-    while (!cursor.gotoNextSibling()) {
-      if (!cursor.gotoParent()) return { counts, types };
-    }
-  }
+interface LocalEnv {
+  /** How often each name is bound in the container (a parameter, variable or function). */
+  readonly counts: Map<string, number>;
+  /** The type a binding gives a name (used only when the name is bound exactly once). */
+  readonly types: Map<string, { type: string; resolution: "parameter_type" | "new_expression" }>;
 }
 
-function collectContainer(container: Container, file: FileEnv, out: CallSite[]): void {
-  const { counts, types } = localBindings(container.node);
-  const locals: Locals = {
-    has: (name) => counts.has(name),
-    typeOf: (name) => ((counts.get(name) ?? 0) === 1 ? types.get(name) : undefined),
+/** Records the names one binding node declares in its container's environment. */
+function bindNode(env: LocalEnv, node: SyntaxNode, container: SyntaxNode): void {
+  const bind = (name: string, type: { type: string; resolution: "parameter_type" | "new_expression" } | null) => {
+    env.counts.set(name, (env.counts.get(name) ?? 0) + 1);
+    if (type) env.types.set(name, type);
   };
-  const boundaries: number[] = [];
-  const cursor = container.node.walk();
-  for (;;) {
-    const depth = cursor.currentDepth;
-    while (boundaries.length && boundaries[boundaries.length - 1]! >= depth) boundaries.pop();
-    const type = cursor.nodeType;
-    if (depth > 0 && THIS_BOUNDARIES.has(type)) boundaries.push(depth);
-    if (type === "call_expression" || type === "new_expression") {
-      const site = classify(cursor.currentNode, container, file, locals, boundaries.length === 0);
-      if (site) out.push(site);
+  switch (node.type) {
+    case "required_parameter":
+    case "optional_parameter": {
+      const pattern = node.childForFieldName("pattern");
+      if (pattern?.type === "identifier") {
+        const t = namedType(node.childForFieldName("type"));
+        bind(pattern.text, t ? { type: t, resolution: "parameter_type" } : null);
+      }
+      return;
     }
-    if (cursor.gotoFirstChild()) continue;
-    while (!cursor.gotoNextSibling()) {
-      if (!cursor.gotoParent()) return;
+    case "variable_declarator": {
+      const name = node.childForFieldName("name");
+      if (name?.type !== "identifier") return;
+      const value = node.childForFieldName("value");
+      const ctor = value?.type === "new_expression" ? value.childForFieldName("constructor") : null;
+      const annotated = namedType(node.childForFieldName("type"));
+      bind(name.text, ctor?.type === "identifier" ? { type: ctor.text, resolution: "new_expression" } : annotated ? { type: annotated, resolution: "parameter_type" } : null);
+      return;
     }
+    case "function_declaration": {
+      // The container's own name is not a local: `function fact() { fact() }` calls itself.
+      if (node.startIndex === container.startIndex && node.type === container.type) return;
+      const name = node.childForFieldName("name");
+      if (name) bind(name.text, null);
+      return;
+    }
+    case "formal_parameters":
+      // JavaScript parameters are bare identifiers directly in formal_parameters.
+      for (const p of node.namedChildren) if (p.type === "identifier") bind(p.text, null);
+      return;
   }
 }
 

@@ -180,7 +180,7 @@ export function extractCalls(root: SyntaxNode, lines: readonly string[], fileSte
       has: (name) => env.counts.has(name),
       typeOf: (name) => ((env.counts.get(name) ?? 0) === 1 ? env.types.get(name) : undefined),
     };
-    const site = classify(call, c, file, locals, thisIsInstance(call, c.node));
+    const site = classify(call, c, file, locals, () => thisIsInstance(call, c.node));
     if (site) calls.push(site);
   }
   return { calls, classes };
@@ -330,7 +330,7 @@ interface Locals {
   typeOf(name: string): { type: string; resolution: "parameter_type" | "new_expression" } | undefined;
 }
 
-function classify(call: SyntaxNode, container: Container, file: FileEnv, locals: Locals, thisIsInstance: boolean): CallSite | null {
+function classify(call: SyntaxNode, container: Container, file: FileEnv, locals: Locals, thisIsInstance: () => boolean): CallSite | null {
   const isNew = call.type === "new_expression";
   const target = call.childForFieldName(isNew ? "constructor" : "function");
   if (!target) return null;
@@ -355,9 +355,10 @@ function classify(call: SyntaxNode, container: Container, file: FileEnv, locals:
   const callee = property.text;
   const recv = receiverOf(object);
   const cls = container.cls;
-  if (recv.type === "this") return thisIsInstance && cls ? site(callee, { kind: "this", className: cls.name }) : null;
+  // Whether `this` is the instance is asked only of receivers that use it (walking up is costly).
+  if (recv.type === "this") return cls && thisIsInstance() ? site(callee, { kind: "this", className: cls.name }) : null;
   if (recv.type === "super") return cls?.parent ? site(callee, { kind: "super", className: cls.parent }) : null;
-  if (recv.type === "member_expression" && thisIsInstance && cls) {
+  if (recv.type === "member_expression" && cls && receiverOf(recv.childForFieldName("object") ?? recv).type === "this" && thisIsInstance()) {
     const inner = receiverOf(recv.childForFieldName("object") ?? recv);
     const field = recv.childForFieldName("property")?.text;
     const fieldType = inner.type === "this" && field ? cls.fields.get(field) : undefined;

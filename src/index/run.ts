@@ -214,7 +214,9 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
     // Resolution depends only on the set of paths and the import rows. A changed path set (now, or
     // in an earlier run killed before it relinked) re-resolves everything; otherwise only the rows
     // without a resolution, which include every row this run wrote.
-    const resolver = createImportResolver(new Set(store.fileStamps().keys()), config.project_root);
+    // The indexed files as they stand now: the resolver's file set and the manifest's source.
+    const finalStamps = store.fileStamps();
+    const resolver = createImportResolver(new Set(finalStamps.keys()), config.project_root);
     const fullRelink = store.getMeta(LINKS_DIRTY) === "1" || store.getMeta(RESOLVER_FINGERPRINT) !== resolver.fingerprint;
     if (fullRelink || counts.indexed > 0) {
       store.relinkImports(resolver.resolve, fullRelink ? "all" : "unresolved");
@@ -223,7 +225,6 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
         store.setMeta(LINKS_DIRTY, "0");
       }
     }
-    const finalStamps = store.fileStamps();
     const manifest: Manifest = {};
     for (const [path, s] of [...finalStamps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       manifest[path] = { mtime: s.mtime, size: s.size, hash: s.contentHash };

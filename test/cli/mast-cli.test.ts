@@ -5,10 +5,10 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Store } from "../../src/store/db.js";
 import { assertBuilt, lines, runMast, spawnMast, startLockHolder, type CliResult } from "../helpers/cli.js";
-import { BASE_FILES as SHARED_FILES, makeProject, type TestProject } from "../helpers/project.js";
+import { BASE_FILES as SHARED_FILES, makeProject, tempSpace, type TestProject } from "../helpers/project.js";
 import { dumpStore } from "../helpers/store-dump.js";
 import { syntheticProject } from "../helpers/synthetic-project.js";
 
@@ -22,24 +22,9 @@ const BASE_INDEXED = ["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.
 const SCHEMA_VERSION = "1.3.0";
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-let projects: TestProject[] = [];
-let scratch: string[] = [];
-function project(files: Record<string, string | Buffer> = BASE_FILES): TestProject {
-  const p = makeProject(files);
-  projects.push(p);
-  return p;
-}
-function tempDir(prefix = "mast-cli-"): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  scratch.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const p of projects) p.cleanup();
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
-  projects = [];
-  scratch = [];
-});
+const space = tempSpace(BASE_FILES);
+const project = space.project;
+const tempDir = (prefix = "mast-cli-"): string => space.dir(prefix);
 beforeAll(() => assertBuilt());
 
 /** Parses stdout as JSON after checking the run succeeded (with stderr in the failure message). */

@@ -1,6 +1,7 @@
 // Real projects on disk for tests: a temp directory seeded from a file map, with helpers to
 // edit it and resolve a config for it. Every project is removed after its test.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, realpathSync } from "node:fs";
+import { afterEach } from "vitest";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { resolveConfig, type ConfigOverrides, type ResolvedConfig } from "../../src/index/config.js";
@@ -56,3 +57,30 @@ export const BASE_FILES: Record<string, string> = {
   "src/index.ts": ["export * from './auth.js';", "export { Repo as Repository } from './repo';", ""].join("\n"),
   "docs/guide.md": ["# Guide", "", "Intro.", "", "## Setup", "", "Run it.", ""].join("\n"),
 };
+
+/** Temp projects and directories for one test file, all removed after each test. */
+export function tempSpace(defaultFiles: Record<string, string | Buffer> = BASE_FILES): {
+  project(files?: Record<string, string | Buffer>): TestProject;
+  dir(prefix?: string): string;
+} {
+  let projects: TestProject[] = [];
+  let dirs: string[] = [];
+  afterEach(() => {
+    for (const p of projects) p.cleanup();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    projects = [];
+    dirs = [];
+  });
+  return {
+    project(files = defaultFiles) {
+      const p = makeProject(files);
+      projects.push(p);
+      return p;
+    },
+    dir(prefix = "mast-test-") {
+      const d = mkdtempSync(join(tmpdir(), prefix));
+      dirs.push(d);
+      return d;
+    },
+  };
+}

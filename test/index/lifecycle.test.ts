@@ -2,31 +2,19 @@
 // incremental-equals-full, deterministic builds, deletion, content-hash freshness, the schema
 // guard, and every per-file failure (binary, invalid UTF-8, parse, write, vanished) counted.
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { measureFreshness } from "../../src/index/freshness.js";
 import { runIndex, type IndexReport } from "../../src/index/run.js";
 import { readIndexJson, readManifest, statePaths } from "../../src/index/state.js";
 import { Store } from "../../src/store/db.js";
-import { BASE_FILES, makeProject, type TestProject } from "../helpers/project.js";
+import { BASE_FILES, tempSpace, type TestProject } from "../helpers/project.js";
 import { dumpStore } from "../helpers/store-dump.js";
 
 
-let projects: TestProject[] = [];
-let scratch: string[] = [];
-function project(files: Record<string, string | Buffer> = BASE_FILES): TestProject {
-  const p = makeProject(files);
-  projects.push(p);
-  return p;
-}
-afterEach(() => {
-  for (const p of projects) p.cleanup();
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
-  projects = [];
-  scratch = [];
-});
+const space = tempSpace();
+const project = space.project;
 
 async function index(p: TestProject, mode: "full" | "incremental", stateDir = join(p.root, ".mast")): Promise<IndexReport> {
   return runIndex(p.config({ stateDir }), { mode });
@@ -38,8 +26,7 @@ function graph(p: TestProject, stateDir = join(p.root, ".mast")): string {
 
 /** A fresh full build of the project's current tree in a separate state dir. */
 async function freshDump(p: TestProject): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "mast-fresh-"));
-  scratch.push(dir);
+  const dir = space.dir("mast-fresh-");
   await runIndex(p.config({ stateDir: dir }), { mode: "full" });
   return dumpStore(statePaths(dir).graphDb);
 }

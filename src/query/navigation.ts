@@ -5,6 +5,7 @@ import { MastError } from "../base/errors.js";
 import type { Db } from "../store/db.js";
 import type { ParamRecord } from "../syntax/types.js";
 import { scopeFileIds } from "./scope.js";
+import { isIndexEmpty } from "./search.js";
 
 // ---- mast_project_skeleton ----
 
@@ -42,7 +43,7 @@ export function projectSkeleton(db: Db, input: SkeletonInput): SkeletonResponse 
   const all = [...byFile].map(([file_path, exports]) => ({ file_path, exports }));
   const response: SkeletonResponse = { files: all.slice(0, input.limit) };
   if (all.length > input.limit) response.files_truncated = all.length - input.limit;
-  if (all.length === 0 && isEmpty(db)) response.index_empty = true;
+  if (all.length === 0 && isIndexEmpty(db)) response.index_empty = true;
   return response;
 }
 
@@ -59,10 +60,6 @@ function normaliseDirectory(directory: string | null | undefined): string | null
 function depthBelow(directory: string | null, path: string): number {
   const rel = directory ? path.slice(directory.length + 1) : path;
   return rel.split("/").length - 1;
-}
-
-function isEmpty(db: Db): boolean {
-  return db.prepare("SELECT 1 FROM chunks LIMIT 1").get() === undefined;
 }
 
 // ---- shared symbol rows ----

@@ -49,6 +49,8 @@ const FILES: Record<string, string> = {
     "}",
     "",
   ].join("\n"),
+  // An anonymous default export is named after its file: a name that appears nowhere in its text.
+  "src/billing.ts": "export default function () {\n  return 1;\n}\n",
   "lib/legacy.js": ["export function validateSession(token) {", "  return Boolean(token);", "}", ""].join("\n"),
   "docs/auth.md": ["# Auth", "", "Sessions are validated by the AuthService.", ""].join("\n"),
 };
@@ -90,11 +92,15 @@ describe("mast_search ranking", () => {
     expect(r.results[0]).toMatchObject({ file_path: "src/util/strings.ts", symbol_name: "toKebabCase", start_line: 2, end_line: 4 });
   });
 
-  it("reaches a ranker-D-only hit with a null match_score", async () => {
-    // "SessionStoreX" matches no text, but "has" is too short for the trigram index; D matches SessionStore.has by tail.
+  it("reaches a ranker-D-only hit with a null match_score and no snippet", async () => {
+    // `billing` is the file stem of an anonymous default export: only ranker D can find it.
+    const r = await search({ query: "Billing", limit: 3 });
+    expect(r.results.map((x) => [x.file_path, x.symbol_name, x.match_score, x.match_snippet, x.rank])).toEqual([["src/billing.ts", "billing", null, null, 1]]);
+  });
+
+  it("finds a method by its bare name", async () => {
     const r = await search({ query: "Has", limit: 3 });
-    const has = r.results.find((x) => x.symbol_name === "SessionStore.has");
-    expect(has).toBeDefined();
+    expect(r.results.map((x) => x.symbol_name)).toEqual(["SessionStore.has", "AuthService.validateSession"]);
   });
 
   it("scopes by file_pattern and language before ranking", async () => {
@@ -140,18 +146,19 @@ describe("zero results", () => {
 
 describe("literal queries", () => {
   it.each([
-    ['"unbalanced'],
-    ["a* OR b"],
-    ["NEAR(x y)"],
-    ["-token"],
-    ["(store"],
-    ["content:has"],
-    ["token AND"],
-    ["^start"],
-    ["{}[]"],
-  ])("searches %j literally without an error", async (query) => {
-    const r = await search({ query });
-    expect(Array.isArray(r.results)).toBe(true);
+    ['"unbalanced', []],
+    ["a* OR b", []],
+    ["NEAR(x y)", []],
+    ["-token", []],
+    ["(store", []],
+    ["content:has", []],
+    ["^start", []],
+    ["{}[]", []],
+    // "AND" is too short for the trigram index and is no operator here: "token" alone matches.
+    ["token AND", ["SessionStore.has", "validateSession", "AuthService.validateSession"]],
+  ])("searches %j literally", async (query, expected) => {
+    const r = await search({ query, limit: 3 });
+    expect(r.results.map((x) => x.symbol_name)).toEqual(expected);
   });
 
   it("matches FTS5 operator words as text", async () => {

@@ -90,27 +90,34 @@ describe("minified input", () => {
 
 describe("deep nesting", () => {
   const depth = 5000;
-  const cases: Array<[string, string, string]> = [
-    ["arrays", "deep.js", `const a = ${"[".repeat(depth)}${"]".repeat(depth)};\n`],
-    ["parentheses", "deep.js", `const p = ${"(".repeat(depth)}1${")".repeat(depth)};\n`],
-    ["arrow functions", "deep.ts", `const f = ${"() => ".repeat(depth)}1;\n`],
-    ["blocks", "deep.js", `${"{".repeat(depth)}${"}".repeat(depth)}\n`],
-    ["functions", "deep.js", `${"function g(){".repeat(depth)}${"}".repeat(depth)}\n`],
-    ["multi-line blocks", "deep.ts", `${"if (x) {\n".repeat(depth)}${"}\n".repeat(depth)}`],
+  const cases: Array<[string, string, string, [string, string | null]]> = [
+    ["arrays", "deep.js", `const a = ${"[".repeat(depth)}${"]".repeat(depth)};\n`, ["block", "a"]],
+    ["parentheses", "deep.js", `const p = ${"(".repeat(depth)}1${")".repeat(depth)};\n`, ["block", "p"]],
+    ["arrow functions", "deep.ts", `const f = ${"() => ".repeat(depth)}1;\n`, ["function", "f"]],
+    ["blocks", "deep.js", `${"{".repeat(depth)}${"}".repeat(depth)}\n`, ["block", null]],
+    ["functions", "deep.js", `${"function g(){".repeat(depth)}${"}".repeat(depth)}\n`, ["function", "g"]],
+    ["multi-line blocks", "deep.ts", `${"if (x) {\n".repeat(depth)}${"}\n".repeat(depth)}`, ["block", null]],
   ];
-  it.each(cases)("%s: extracts without overflowing the stack", (_name, file, text) => {
+  it.each(cases)("%s: extracts without overflowing the stack", (_name, file, text, first) => {
     const result = extractFile(`src/${file}`, text, OPTIONS);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.extraction.chunks.length).toBeGreaterThan(0);
+    const c = result.extraction.chunks[0]!;
+    expect([c.chunkType, c.symbolName]).toEqual(first);
     checkInvariants(`src/${file}`, result.extraction);
   });
 
   it("splits a 10,000-line nested block by the split rule", () => {
     const text = `${"if (x) {\n".repeat(depth)}${"}\n".repeat(depth)}`;
     const x = extract("src/deep.ts", text);
-    expect(x.chunks.length).toBeGreaterThan(100);
-    expect(x.chunks.every((c) => c.endLine - c.startLine + 1 <= 100)).toBe(true);
+    // 10,000 lines in 100-line windows that overlap by 10: a window starts every 90 lines.
+    expect(x.chunks.map((c) => [c.startLine, c.endLine]).slice(0, 3)).toEqual([
+      [1, 100],
+      [91, 190],
+      [181, 280],
+    ]);
+    expect(x.chunks.length).toBe(111);
+    expect(x.chunks.at(-1)!.endLine).toBe(10_000);
   });
 });
 

@@ -189,3 +189,24 @@ export function describeCorpus() {
     edit_target: editTarget && { path: editTarget.rel, bytes: editTarget.size },
   };
 }
+
+/** Newest mtime under dist/: a change during a run means mast was rebuilt under the bench. */
+export function distStamp() {
+  const dist = path.join(REPO, "dist");
+  return Math.max(...listFiles(dist).map((rel) => fs.statSync(path.join(dist, rel)).mtimeMs));
+}
+
+/** The machine and build a bench ran on, for its JSON report. */
+export function machineFacts() {
+  const nprocOut = have("nproc", []);
+  const rev = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO, encoding: "utf8" });
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    cpu: os.cpus()[0]?.model ?? "unknown",
+    nproc: nprocOut ? Number(nprocOut.trim()) : os.availableParallelism(),
+    total_mem_gb: Number((os.totalmem() / 2 ** 30).toFixed(1)),
+    mast_commit: rev.status === 0 ? rev.stdout.trim() : null,
+  };
+}

@@ -19,7 +19,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BENCH_DIR, BenchError, CORPUS, CORPUS_FORMAT, EDIT_MARK, PACKAGES, REPO, describeCorpus, ensureCorpus, have, listFiles, repairInterruptedEdit } from "./corpus.mjs";
+import { BENCH_DIR, BenchError, CORPUS, CORPUS_FORMAT, EDIT_MARK, PACKAGES, REPO, describeCorpus, distStamp, ensureCorpus, have, machineFacts, repairInterruptedEdit } from "./corpus.mjs";
 
 const OUT_DIR = path.join(BENCH_DIR, ".out");
 const OUT_JSON = path.join(OUT_DIR, "index-speed.json");
@@ -200,25 +200,8 @@ function benchCtags(corpus, languages, useTime) {
 // ---------------------------------------------------------------------------------------------
 // main
 
-/** Newest mtime under dist/: a change during the run means mast was rebuilt under the bench. */
-function distStamp() {
-  return Math.max(...listFiles(path.join(REPO, "dist")).map((rel) => fs.statSync(path.join(REPO, "dist", rel)).mtimeMs));
-}
-
 function environment(distAtStart) {
-  const nprocOut = have("nproc", []);
-  const rev = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO, encoding: "utf8" });
-  return {
-    date: new Date().toISOString(),
-    node: process.version,
-    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-    cpu: os.cpus()[0]?.model ?? "unknown",
-    nproc: nprocOut ? Number(nprocOut.trim()) : os.availableParallelism(),
-    total_mem_gb: Number((os.totalmem() / 2 ** 30).toFixed(1)),
-    mast_commit: rev.status === 0 ? rev.stdout.trim() : null,
-    mast_dist_built: new Date(distAtStart).toISOString(),
-    loadavg_1m_at_start: Number(os.loadavg()[0].toFixed(2)),
-  };
+  return { ...machineFacts(), mast_dist_built: new Date(distAtStart).toISOString(), loadavg_1m_at_start: Number(os.loadavg()[0].toFixed(2)) };
 }
 
 function main() {

@@ -26,7 +26,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
-import { BENCH_DIR, BenchError, CORPUS, PACKAGES, REPO, describeCorpus, ensureCorpus, have, listFiles, repairInterruptedEdit } from "./corpus.mjs";
+import { BENCH_DIR, BenchError, CORPUS, PACKAGES, REPO, describeCorpus, distStamp, ensureCorpus, have, listFiles, machineFacts, repairInterruptedEdit } from "./corpus.mjs";
 
 const OUT_DIR = path.join(BENCH_DIR, ".out");
 const OUT_JSON = path.join(OUT_DIR, "query-latency.json");
@@ -532,25 +532,9 @@ function benchRg(qs) {
 // ---------------------------------------------------------------------------------------------
 // main
 
-function distStamp() {
-  return Math.max(...listFiles(DIST).map((rel) => fs.statSync(path.join(DIST, rel)).mtimeMs));
-}
-
 function environment() {
-  const nprocOut = have("nproc", []);
-  const rev = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO, encoding: "utf8" });
   const dirty = spawnSync("git", ["status", "--porcelain", "--", "src"], { cwd: REPO, encoding: "utf8" });
-  return {
-    date: new Date().toISOString(),
-    node: process.version,
-    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-    cpu: os.cpus()[0]?.model ?? "unknown",
-    nproc: nprocOut ? Number(nprocOut.trim()) : os.availableParallelism(),
-    total_mem_gb: Number((os.totalmem() / 2 ** 30).toFixed(1)),
-    mast_commit: rev.status === 0 ? rev.stdout.trim() : null,
-    src_modified: dirty.status === 0 ? dirty.stdout.trim() !== "" : null,
-    loadavg_at_start: loadavg(),
-  };
+  return { ...machineFacts(), src_modified: dirty.status === 0 ? dirty.stdout.trim() !== "" : null, loadavg_at_start: loadavg() };
 }
 
 async function main() {

@@ -1,19 +1,26 @@
-// The index-speed and query-latency benches' shared corpus: the TypeScript source that eleven npm
-// packages ship in their tarballs, fetched with `npm pack <name>@<exact version>` into
-// bench/.corpus/ (gitignored) and checked against the integrity hashes pinned below. Only
+// The benches' shared corpus (index-speed, query-latency, callers-accuracy): the TypeScript source
+// that eleven npm packages ship in their tarballs, fetched with `npm pack <name>@<exact version>`
+// into bench/.corpus/ (gitignored) and checked against the integrity hashes pinned below. Only
 // src/**/*.{ts,tsx,mts,cts} (minus .d.ts and *.test/*.spec files) plus each package's package.json
 // and LICENSE are kept; compiled output (.js, .d.ts, dist/, build/), READMEs and source maps are
 // deleted. The download is skipped when bench/.corpus/.stamp.json matches the pinned list.
+// Also the helpers the benches share: statistics and formatting, the seeded PRNG, indexing the
+// corpus and loading mast's tools from dist/, the run's environment and its build notes.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const REPO = path.resolve(BENCH_DIR, "..");
 export const CORPUS = path.join(BENCH_DIR, ".corpus");
+export const OUT_DIR = path.join(BENCH_DIR, ".out");
+export const DIST = path.join(REPO, "dist");
+export const MAST = path.join(DIST, "cli", "mast.js");
+export const RG_INSTALL = "apt-get install -y ripgrep";
 
 /** Bump when the pruning rule changes, so an old corpus is rebuilt. */
 export const CORPUS_FORMAT = 2;
@@ -69,6 +76,50 @@ export function listFiles(dir, rel = "") {
     const r = rel ? `${rel}/${entry.name}` : entry.name;
     if (entry.isDirectory()) out.push(...listFiles(dir, r));
     else if (entry.isFile()) out.push(r);
+  }
+  return out;
+}
+
+/** Nearest-rank percentile: the smallest sample with at least p of the samples at or below it. */
+export const percentile = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.max(0, Math.ceil(p * s.length) - 1)];
+};
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+export const stats = (xs) =>
+  xs.length === 0
+    ? null
+    : { n: xs.length, p50: percentile(xs, 0.5), p95: percentile(xs, 0.95), max: Math.max(...xs), min: Math.min(...xs), mean: xs.reduce((a, b) => a + b, 0) / xs.length };
+export const round = (x, d = 3) => (x === null || x === undefined ? null : Number(x.toFixed(d)));
+export const roundStats = (s) => s && Object.fromEntries(Object.entries(s).map(([k, v]) => [k, k === "n" ? v : round(v)]));
+export const fmt = (x, digits = 2) => (x === null || x === undefined || Number.isNaN(x) ? "n/a" : x.toFixed(digits));
+export const pad = (s, n) => String(s).padEnd(n);
+export const lpad = (s, n) => String(s).padStart(n);
+export const verdict = (ok) => (ok === null ? "n/a " : ok ? "PASS" : "MISS");
+export const loadavg = () => os.loadavg().map((x) => Number(x.toFixed(2)));
+
+/** mulberry32: a small seeded PRNG, so a drawn set is the same on every machine. */
+export function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A seeded Fisher-Yates shuffle of a copy of xs (which must already be in a fixed order). */
+export function shuffled(xs, rand) {
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
   }
   return out;
 }
@@ -209,4 +260,56 @@ export function machineFacts() {
     total_mem_gb: Number((os.totalmem() / 2 ** 30).toFixed(1)),
     mast_commit: rev.status === 0 ? rev.stdout.trim() : null,
   };
+}
+
+/** The machine, build and load a bench's run starts on (machineFacts plus src/ state and load). */
+export function benchEnvironment() {
+  const dirty = spawnSync("git", ["status", "--porcelain", "--", "src"], { cwd: REPO, encoding: "utf8" });
+  return { ...machineFacts(), src_modified: dirty.status === 0 ? dirty.stdout.trim() !== "" : null, loadavg_at_start: loadavg() };
+}
+
+/** Notes on the build and the machine that make a run's figures doubtful (env from benchEnvironment). */
+export function buildNotes(env, distAtStart) {
+  const notes = [];
+  if (distStamp() !== distAtStart) notes.push("dist/ changed while the bench ran (someone rebuilt mast): the figures may mix two builds, run again");
+  const srcNewer = listFiles(path.join(REPO, "src")).filter((rel) => fs.statSync(path.join(REPO, "src", rel)).mtimeMs > distAtStart);
+  if (srcNewer.length) notes.push(`src/ is newer than dist/ (${srcNewer.slice(0, 3).map((r) => `src/${r}`).join(", ")}${srcNewer.length > 3 ? ", ..." : ""}): the figures are for an older build, run \`npm run build\` first`);
+  if (env.src_modified) notes.push("src/ has uncommitted changes: dist/ may be built from a work in progress, not from the commit shown");
+  if (env.loadavg_at_start[0] > env.nproc / 2) notes.push(`1-minute load average was ${env.loadavg_at_start[0]} at start on ${env.nproc} CPUs: other work was running, timings are noisy`);
+  return notes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// mast from dist/
+
+const TOOL_MODULES = [path.join(DIST, "tools", "context.js"), path.join(DIST, "tools", "registry.js"), path.join(DIST, "index", "config.js")];
+
+/** The first dist/ file the in-process benches need that is missing (repo-relative), or null. */
+export function missingBuild() {
+  const missing = [MAST, ...TOOL_MODULES].find((f) => !fs.existsSync(f));
+  return missing ? path.relative(REPO, missing) : null;
+}
+
+/** A fresh `mast index <corpus> --state-dir <stateDir> --json`: its wall time and JSON report. */
+export function indexCorpus(stateDir) {
+  const argv = [MAST, "index", CORPUS, "--state-dir", stateDir, "--json"];
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, argv, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const wallMs = performance.now() - t0;
+  if (r.error) throw new BenchError(`cannot run mast index: ${r.error.message}`);
+  if (r.status !== 0) throw new BenchError(`mast index failed (exit ${r.status}):\n${r.stderr.trim()}\n${r.stdout.slice(0, 2000)}`);
+  let report;
+  try {
+    report = JSON.parse(r.stdout);
+  } catch {
+    throw new BenchError(`mast index printed no JSON report:\n${r.stdout.slice(0, 2000)}\n${r.stderr.slice(0, 2000)}`);
+  }
+  return { wall_ms: wallMs, report };
+}
+
+/** A ToolContext on the corpus's index in stateDir and dist/'s callTool; close the context when done. */
+export async function openTools(stateDir) {
+  const [{ createToolContext }, { callTool }, { resolveConfig, resolveProjectRoot }] = await Promise.all(TOOL_MODULES.map((f) => import(pathToFileURL(f).href)));
+  const ctx = createToolContext(resolveConfig(resolveProjectRoot(CORPUS), { stateDir }));
+  return { ctx, callTool };
 }

@@ -24,15 +24,39 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
-import { BENCH_DIR, BenchError, CORPUS, PACKAGES, REPO, describeCorpus, distStamp, ensureCorpus, have, listFiles, machineFacts, repairInterruptedEdit } from "./corpus.mjs";
+import {
+  BenchError,
+  CORPUS,
+  MAST,
+  OUT_DIR,
+  PACKAGES,
+  REPO,
+  RG_INSTALL,
+  benchEnvironment,
+  buildNotes,
+  describeCorpus,
+  distStamp,
+  ensureCorpus,
+  fmt,
+  have,
+  indexCorpus,
+  loadavg,
+  lpad,
+  median,
+  missingBuild,
+  openTools,
+  pad,
+  prng,
+  repairInterruptedEdit,
+  round,
+  roundStats,
+  shuffled,
+  stats,
+  verdict,
+} from "./corpus.mjs";
 
-const OUT_DIR = path.join(BENCH_DIR, ".out");
 const OUT_JSON = path.join(OUT_DIR, "query-latency.json");
-const DIST = path.join(REPO, "dist");
-const MAST = path.join(DIST, "cli", "mast.js");
-const RG_INSTALL = "apt-get install -y ripgrep";
 
 /** The query set's seed ("mast"); change it and the set changes. */
 const SEED = 0x6d617374;
@@ -59,70 +83,7 @@ const TARGETS = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// small helpers
-
-/** Nearest-rank percentile: the smallest sample with at least p of the samples at or below it. */
-const percentile = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.max(0, Math.ceil(p * s.length) - 1)];
-};
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const stats = (xs) =>
-  xs.length === 0
-    ? null
-    : { n: xs.length, p50: percentile(xs, 0.5), p95: percentile(xs, 0.95), max: Math.max(...xs), min: Math.min(...xs), mean: xs.reduce((a, b) => a + b, 0) / xs.length };
-const round = (x, d = 3) => (x === null || x === undefined ? null : Number(x.toFixed(d)));
-const roundStats = (s) => s && Object.fromEntries(Object.entries(s).map(([k, v]) => [k, k === "n" ? v : round(v)]));
-const fmt = (x, digits = 2) => (x === null || x === undefined || Number.isNaN(x) ? "n/a" : x.toFixed(digits));
-const pad = (s, n) => String(s).padEnd(n);
-const lpad = (s, n) => String(s).padStart(n);
-const verdict = (ok) => (ok === null ? "n/a " : ok ? "PASS" : "MISS");
-const loadavg = () => os.loadavg().map((x) => Number(x.toFixed(2)));
-
-/** mulberry32: a small seeded PRNG, so the query set is the same on every machine. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A seeded Fisher-Yates shuffle of a copy of xs (which must already be in a fixed order). */
-function shuffled(xs, rand) {
-  const out = [...xs];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// index and query set
-
-function buildIndex(stateDir) {
-  const argv = [MAST, "index", CORPUS, "--state-dir", stateDir, "--json"];
-  const t0 = performance.now();
-  const r = spawnSync(process.execPath, argv, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  const wallMs = performance.now() - t0;
-  if (r.error) throw new BenchError(`cannot run mast index: ${r.error.message}`);
-  if (r.status !== 0) throw new BenchError(`mast index failed (exit ${r.status}):\n${r.stderr.trim()}\n${r.stdout.slice(0, 2000)}`);
-  let report;
-  try {
-    report = JSON.parse(r.stdout);
-  } catch {
-    throw new BenchError(`mast index printed no JSON report:\n${r.stdout.slice(0, 2000)}\n${r.stderr.slice(0, 2000)}`);
-  }
-  return { wall_ms: wallMs, report };
-}
+// query set
 
 // Plain identifiers only (an optional Class. prefix): every name is also a safe rg regex and -w word.
 const IDENT = "[A-Za-z_][A-Za-z0-9_]*";
@@ -280,13 +241,7 @@ function inProcessSeries(qs) {
 }
 
 async function benchInProcess(qs, stateDir) {
-  const [{ createToolContext }, { callTool }, { resolveConfig, resolveProjectRoot }] = await Promise.all([
-    import(pathToFileURL(path.join(DIST, "tools", "context.js")).href),
-    import(pathToFileURL(path.join(DIST, "tools", "registry.js")).href),
-    import(pathToFileURL(path.join(DIST, "index", "config.js")).href),
-  ]);
-  const config = resolveConfig(resolveProjectRoot(CORPUS), { stateDir });
-  const ctx = createToolContext(config);
+  const { ctx, callTool } = await openTools(stateDir);
   const series = inProcessSeries(qs);
   try {
     // Warm-up: every call once (opens the store, fills the page cache, JITs the handlers).
@@ -532,22 +487,16 @@ function benchRg(qs) {
 // ---------------------------------------------------------------------------------------------
 // main
 
-function environment() {
-  const dirty = spawnSync("git", ["status", "--porcelain", "--", "src"], { cwd: REPO, encoding: "utf8" });
-  return { ...machineFacts(), src_modified: dirty.status === 0 ? dirty.stdout.trim() !== "" : null, loadavg_at_start: loadavg() };
-}
-
 async function main() {
-  for (const f of [MAST, path.join(DIST, "tools", "context.js"), path.join(DIST, "tools", "registry.js"), path.join(DIST, "index", "config.js")]) {
-    if (!fs.existsSync(f)) {
-      process.stderr.write(`bench: ${path.relative(REPO, f)} is missing: run \`npm run build\` first\n`);
-      return 2;
-    }
+  const missing = missingBuild();
+  if (missing) {
+    process.stderr.write(`bench: ${missing} is missing: run \`npm run build\` first\n`);
+    return 2;
   }
   const rgVersion = have("rg", ["--version"]);
   if (!rgVersion) process.stdout.write(`ripgrep (rg) is not on PATH: the baseline is skipped. Install it with: ${RG_INSTALL}\n`);
 
-  const env = environment();
+  const env = benchEnvironment();
   const distAtStart = distStamp();
   env.mast_dist_built = new Date(distAtStart).toISOString();
   const fetched = ensureCorpus();
@@ -567,7 +516,7 @@ async function main() {
   let index, qs, inproc, mcp, rg;
   try {
     process.stderr.write(`mast index (fresh state dir) ...\n`);
-    index = buildIndex(stateDir);
+    index = indexCorpus(stateDir);
     qs = drawQuerySet(path.join(stateDir, "graph.db"));
     process.stderr.write(`in-process: 1 warm-up + ${TIMED_PASSES} timed passes ...\n`);
     inproc = await benchInProcess(qs, stateDir);
@@ -620,11 +569,7 @@ async function main() {
   const failed = Object.values(S).filter((s) => s.errors.length === s.queries);
   if (mcp.search_symbols.errors.length === qs.symbols.length) failed.push({ label: "mast_search over MCP" });
   for (const f of failed) notes.push(`${f.label} answered every query with an error: its timings measure the error path, not the tool`);
-  if (distStamp() !== distAtStart) notes.push("dist/ changed while the bench ran (someone rebuilt mast): the figures may mix two builds, run again");
-  const srcNewer = listFiles(path.join(REPO, "src")).filter((rel) => fs.statSync(path.join(REPO, "src", rel)).mtimeMs > distAtStart);
-  if (srcNewer.length) notes.push(`src/ is newer than dist/ (${srcNewer.slice(0, 3).map((r) => `src/${r}`).join(", ")}${srcNewer.length > 3 ? ", ..." : ""}): the figures are for an older build, run \`npm run build\` first`);
-  if (env.src_modified) notes.push("src/ has uncommitted changes: dist/ may be built from a work in progress, not from the commit shown");
-  if (env.loadavg_at_start[0] > env.nproc / 2) notes.push(`1-minute load average was ${env.loadavg_at_start[0]} at start on ${env.nproc} CPUs: other work was running, timings are noisy`);
+  notes.push(...buildNotes(env, distAtStart));
 
   // ----- print
   const L = [];

@@ -8,6 +8,7 @@ import { createImportResolver } from "../resolve/imports.js";
 import type { Store } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { runParseTask } from "./parse-task.js";
+import { EDGES_DIRTY, linkEdges } from "./link.js";
 import { extractOptionsOf } from "./run.js";
 
 /** The JIT write's own busy budget (IMMEDIATE_WRITE_BUSY_TIMEOUT_MS), distinct from the connection's 5 s. */
@@ -23,14 +24,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * it (new files are discovered by a reindex, not here); "busy": the refresh lost, rows are stale.
  */
 export async function refreshFile(store: Store, config: ResolvedConfig, path: string): Promise<Refresh> {
-  const row = store.db.prepare("SELECT mtime, size FROM files WHERE path = ?").get(path) as { mtime: number; size: number } | undefined;
+  const row = store.db.prepare("SELECT id, mtime, size FROM files WHERE path = ?").get(path) as { id: number; mtime: number; size: number } | undefined;
   if (!row) return "unknown";
   const abs = join(config.project_root, path);
   let mtime: number;
   try {
     mtime = statSync(abs).mtimeMs;
   } catch {
-    store.deleteFile(path);
+    dropVanished(store, path);
     return "deleted";
   }
   if (mtime <= row.mtime) return "fresh";
@@ -39,19 +40,40 @@ export async function refreshFile(store: Store, config: ResolvedConfig, path: st
     if (attempt > 0) await sleep(RETRY_DELAY_MS);
     const outcome = runParseTask(task);
     if (outcome.kind === "vanished") {
-      store.deleteFile(path);
+      dropVanished(store, path);
       return "deleted";
     }
     if (outcome.kind !== "parsed") continue; // mid-write, unreadable, or unparseable: retry once
+    const edgesWereDirty = store.getMeta(EDGES_DIRTY) === "1";
     try {
-      store.writeFileQuickly({ path, language: outcome.language, ...outcome.stamp }, outcome.extraction, outcome.fingerprint, JIT_WRITE_BUSY_TIMEOUT_MS);
+      // The file's symbols get new ids, so its edges (both ways) are stale until relinked below;
+      // the flag commits with the rows, so a relink that loses leaves the next graph query to heal it.
+      store.writeFileQuickly({ path, language: outcome.language, ...outcome.stamp }, outcome.extraction, outcome.fingerprint, JIT_WRITE_BUSY_TIMEOUT_MS, () =>
+        store.setMeta(EDGES_DIRTY, "1"),
+      );
     } catch (err) {
-      const code = (err as { code?: string }).code ?? "";
-      if (code.startsWith("SQLITE_BUSY")) return "busy";
+      if (isBusy(err)) return "busy";
       throw err;
     }
     store.relinkImports(createImportResolver(new Set(store.fileStamps().keys()), config.project_root).resolve, "unresolved");
+    try {
+      linkEdges(store, edgesWereDirty ? "all" : [row.id]);
+    } catch (err) {
+      if (!isBusy(err)) throw err;
+    }
     return "refreshed";
   }
   return "busy";
+}
+
+/** A file gone from disk loses its rows; edges that reached it through other names are rebuilt whole before the next graph query. */
+function dropVanished(store: Store, path: string): void {
+  store.batch(() => {
+    store.removeFileRows(path);
+    store.setMeta(EDGES_DIRTY, "1");
+  });
+}
+
+function isBusy(err: unknown): boolean {
+  return ((err as { code?: string }).code ?? "").startsWith("SQLITE_BUSY");
 }

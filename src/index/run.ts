@@ -11,6 +11,7 @@ import type { ExtractOptions } from "../syntax/types.js";
 import type { ResolvedConfig } from "./config.js";
 import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy } from "./lock.js";
 import type { ParseOutcome, ParseTask } from "./parse-task.js";
+import { EDGES_DIRTY, linkEdges } from "./link.js";
 import { compareWithIndex } from "./read.js";
 import { ensureStateDir, guardSchema, persistConfig, readGitHead, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths } from "./state.js";
 import { walkProject, type WalkedFile } from "./walk.js";
@@ -158,6 +159,10 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       work.push(file);
     }
 
+    // Edges left stale by an earlier run (killed, or a JIT link that lost) are rebuilt whole; any
+    // row change marks them stale before writing, so a run killed now relinks next time.
+    const edgesWereDirty = store.getMeta(EDGES_DIRTY) === "1";
+    if (vanished.length > 0 || work.length > 0) store.setMeta(EDGES_DIRTY, "1");
     // New or vanishing paths can change how any import resolves.
     if (vanished.length > 0 || work.some((f) => !stamps.has(f.path))) store.setMeta(LINKS_DIRTY, "1");
     for (let i = 0; i < vanished.length; i += WRITE_BATCH_FILES * 16) {
@@ -225,6 +230,10 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
         store.setMeta(LINKS_DIRTY, "0");
       }
     }
+    // Call-graph edges: a changed path set or resolver re-links everything; otherwise only what the
+    // rewritten files can reach.
+    if (edgesWereDirty || fullRelink || mode === "full") linkEdges(store, "all");
+    else if (work.length > 0) linkEdges(store, work.flatMap((f) => finalStamps.get(f.path)?.id ?? []));
     const manifest: Manifest = {};
     for (const [path, s] of [...finalStamps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       manifest[path] = { mtime: s.mtime, size: s.size, hash: s.contentHash };

@@ -172,6 +172,7 @@ export class Store {
     this.insertChunks(fileId, extraction.chunks);
     this.insertSymbols(fileId, extraction.symbols);
     this.insertImports(fileId, extraction.imports);
+    this.insertCalls(fileId, extraction);
     return { added: extraction.chunks.length, removed };
   }
 
@@ -180,11 +181,15 @@ export class Store {
    * `busyTimeoutMs` for another writer instead of the connection's shared 5 s, then fails with
    * SQLITE_BUSY so the caller can answer from the stale rows.
    */
-  writeFileQuickly(meta: FileMeta, extraction: FileExtraction, fingerprint: string, busyTimeoutMs: number): ChunkDelta {
+  writeFileQuickly(meta: FileMeta, extraction: FileExtraction, fingerprint: string, busyTimeoutMs: number, alsoInTransaction?: () => void): ChunkDelta {
     const previous = this.db.pragma("busy_timeout", { simple: true }) as number;
     this.db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     try {
-      return this.writeFile(meta, extraction, fingerprint);
+      return this.batch(() => {
+        const delta = this.replaceFileRows(meta, extraction, fingerprint);
+        alsoInTransaction?.();
+        return delta;
+      });
     } finally {
       this.db.pragma(`busy_timeout = ${previous}`);
     }
@@ -279,6 +284,8 @@ export class Store {
     this.sql("DELETE FROM chunks WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM symbols WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM imports WHERE file_id = ?").run(fileId);
+    this.sql("DELETE FROM calls WHERE file_id = ?").run(fileId);
+    this.sql("DELETE FROM heritage WHERE file_id = ?").run(fileId);
     return chunkIds.length;
   }
 
@@ -355,8 +362,22 @@ export class Store {
   }
 
   private insertImports(fileId: number, imports: readonly ImportRecord[]): void {
-    const rows = imports.map((i) => [fileId, i.module, JSON.stringify(i.names), i.kind, i.line, isExternalSpecifier(i.module) ? 1 : 0]);
-    this.batcher("imports", ["file_id", "module", "symbols", "kind", "line", "is_external"]).insert(rows);
+    const rows = imports.map((i) => [fileId, i.module, JSON.stringify(i.names), JSON.stringify(i.locals), i.kind, i.line, isExternalSpecifier(i.module) ? 1 : 0]);
+    this.batcher("imports", ["file_id", "module", "symbols", "locals", "kind", "line", "is_external"]).insert(rows);
+  }
+
+  private insertCalls(fileId: number, extraction: FileExtraction): void {
+    const calls = extraction.calls.map((c) => {
+      const r = c.receiver;
+      const name = r.kind === "typed" ? r.typeName : r.kind === "namespace" ? r.local : r.kind === "bare" ? null : r.className;
+      return [fileId, c.caller, c.callee, r.kind, name, r.kind === "typed" ? r.resolution : null, c.isNew ? 1 : 0, c.line, c.context];
+    });
+    this.batcher("calls", ["file_id", "caller", "callee", "receiver", "receiver_name", "resolution", "is_new", "line", "context"]).insert(calls);
+    const heritage = extraction.heritage.flatMap((h) => [
+      ...(h.extends ? [[fileId, h.className, "extends", h.extends]] : []),
+      ...h.implements.map((t) => [fileId, h.className, "implements", t]),
+    ]);
+    this.batcher("heritage", ["file_id", "class_name", "relation", "target"]).insert(heritage);
   }
 
   private batcher(table: string, columns: readonly string[], verb = "INSERT"): Batcher {

@@ -43,9 +43,9 @@ CREATE TABLE IF NOT EXISTS edges (
   to_id      INTEGER NOT NULL REFERENCES symbols(id) ON DELETE CASCADE,
   edge_type  TEXT NOT NULL,         -- POTENTIAL_CALL | IMPLEMENTS | EXTENDS | RE_EXPORTS | PARENT_OF
   resolution TEXT,
-  call_line  INTEGER,
+  call_line  INTEGER,                -- POTENTIAL_CALL: the call site's line (one edge per site); NULL otherwise
   context    TEXT,
-  PRIMARY KEY (from_id, to_id, edge_type)
+  UNIQUE (from_id, to_id, edge_type, call_line)
 );
 
 CREATE TABLE IF NOT EXISTS re_export_files (
@@ -59,10 +59,34 @@ CREATE TABLE IF NOT EXISTS imports (
   file_id       INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
   module        TEXT NOT NULL,
   symbols       TEXT NOT NULL,      -- JSON array of imported names ('default', '*', or the exported name)
+  locals        TEXT NOT NULL,      -- JSON array of the local binding of each name (same order)
   kind          TEXT NOT NULL,      -- import | export_from | export_star | require | dynamic_import
   line          INTEGER NOT NULL,
   is_external   INTEGER NOT NULL DEFAULT 0,
   resolved_path TEXT                -- project-relative; NULL for external or unresolvable modules
+);
+
+-- Call sites and `new` expressions (the call graph's input): edges are derived from these rows,
+-- the symbols and the imports by index/link.ts after every run that changed any of them.
+CREATE TABLE IF NOT EXISTS calls (
+  id            INTEGER PRIMARY KEY,
+  file_id       INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  caller        TEXT,               -- enclosing declaration (`fn`, `Class.method`, `Class`); NULL at top level
+  callee        TEXT NOT NULL,
+  receiver      TEXT NOT NULL,      -- bare | this | super | typed | namespace | static
+  receiver_name TEXT,               -- the class, type or namespace-import name the receiver refers to
+  resolution    TEXT,               -- typed receivers: field_type | parameter_type | new_expression
+  is_new        INTEGER NOT NULL DEFAULT 0,
+  line          INTEGER NOT NULL,
+  context       TEXT NOT NULL
+);
+
+-- `class A extends B implements C`: one row per relation.
+CREATE TABLE IF NOT EXISTS heritage (
+  file_id    INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  class_name TEXT NOT NULL,
+  relation   TEXT NOT NULL,         -- extends | implements
+  target     TEXT NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS chunks (
@@ -101,5 +125,7 @@ CREATE INDEX IF NOT EXISTS idx_edges_to         ON edges(to_id);
 CREATE INDEX IF NOT EXISTS idx_imports_file     ON imports(file_id);
 CREATE INDEX IF NOT EXISTS idx_imports_resolved ON imports(resolved_path);
 CREATE INDEX IF NOT EXISTS idx_chunks_file      ON chunks(file_id, start_line);
+CREATE INDEX IF NOT EXISTS idx_calls_file       ON calls(file_id);
+CREATE INDEX IF NOT EXISTS idx_heritage_file    ON heritage(file_id);
 CREATE INDEX IF NOT EXISTS idx_chunks_symbol    ON chunks(symbol_name);
 CREATE INDEX IF NOT EXISTS idx_chunks_tail      ON chunks(symbol_tail);

@@ -4,39 +4,7 @@
 // import, a class, or nothing (a bare call). Linking names to symbols happens in the store;
 // this module only reads the tree, and when in doubt it records no receiver type.
 import type { SyntaxNode } from "./parser.js";
-
-export type CallReceiver =
-  /** `foo()`: an imported or same-file function, decided when linking. */
-  | { readonly kind: "bare" }
-  /** `this.foo()` inside a class (not inside a nested non-arrow function). */
-  | { readonly kind: "this"; readonly className: string }
-  /** `super.foo()` in a class that extends `className`. */
-  | { readonly kind: "super"; readonly className: string }
-  /** `x.foo()` where x's type is a named type known from an annotation or a `new`. */
-  | { readonly kind: "typed"; readonly typeName: string; readonly resolution: "field_type" | "parameter_type" | "new_expression" }
-  /** `ns.foo()` where `ns` is `import * as ns`. */
-  | { readonly kind: "namespace"; readonly local: string }
-  /** `Foo.bar()` where `Foo` names a class, imported or declared in the file. */
-  | { readonly kind: "static"; readonly className: string };
-
-export interface CallSite {
-  /** The enclosing declaration (`fn`, `Class.method`, `Class` for field initialisers), null at top level. */
-  readonly caller: string | null;
-  readonly callee: string;
-  readonly receiver: CallReceiver;
-  /** `new Foo()` rather than a call. */
-  readonly isNew: boolean;
-  readonly line: number;
-  /** The trimmed source line of the call. */
-  readonly context: string;
-}
-
-export interface ClassHeritage {
-  readonly className: string;
-  readonly line: number;
-  readonly extends: string | null;
-  readonly implements: readonly string[];
-}
+import type { CallReceiver, CallSite, ClassHeritage } from "./types.js";
 
 export interface CallExtraction {
   readonly calls: CallSite[];
@@ -70,6 +38,7 @@ export interface CallNodes {
 }
 
 export const CALL_NODE_TYPES: ReadonlySet<string> = new Set(["call_expression", "new_expression"]);
+/** Binding nodes; `formal_parameters` matters only in JavaScript, where parameters are bare identifiers. */
 export const BINDING_NODE_TYPES: ReadonlySet<string> = new Set(["required_parameter", "optional_parameter", "variable_declarator", "function_declaration", "formal_parameters"]);
 
 /** Gathers CallNodes with a walk of its own, for callers that do not walk the tree already. */
@@ -91,6 +60,8 @@ export function extractCalls(root: SyntaxNode, lines: readonly string[], fileSte
   const namespaces = new Set<string>();
   const classNames = new Set<string>();
   const importedNames = new Set<string>();
+  /** Names a bare call can resolve to: imports and top-level declarations (anything else is a global or a local). */
+  const callable = new Set<string>();
   const containers: Container[] = [];
   const classes: ClassHeritage[] = [];
 
@@ -114,6 +85,7 @@ export function extractCalls(root: SyntaxNode, lines: readonly string[], fileSte
     if (CLASS_TYPES.has(decl.type)) {
       const cls = classEnv(decl, fileStem);
       classNames.add(cls.name);
+      callable.add(cls.name);
       classes.push(heritage(decl, cls));
       for (const member of decl.childForFieldName("body")?.namedChildren ?? []) {
         const name = (member.childForFieldName("name") ?? member.childForFieldName("property"))?.text;
@@ -126,11 +98,17 @@ export function extractCalls(root: SyntaxNode, lines: readonly string[], fileSte
       continue;
     }
     if (decl.type === "function_declaration" || decl.type === "generator_function_declaration" || FUNCTION_VALUES.has(decl.type)) {
-      containers.push({ caller: decl.childForFieldName("name")?.text ?? fileStem, node: decl, cls: null });
+      const caller = decl.childForFieldName("name")?.text ?? fileStem;
+      callable.add(caller);
+      containers.push({ caller, node: decl, cls: null });
       continue;
     }
     if (decl.type === "lexical_declaration" || decl.type === "variable_declaration") {
       const declarators = decl.namedChildren.filter((c) => c.type === "variable_declarator");
+      for (const d of declarators) {
+        const name = d.childForFieldName("name");
+        if (name?.type === "identifier") callable.add(name.text);
+      }
       const only = declarators.length === 1 ? declarators[0]! : null;
       const value = only?.childForFieldName("value");
       const name = only?.childForFieldName("name");
@@ -157,28 +135,34 @@ export function extractCalls(root: SyntaxNode, lines: readonly string[], fileSte
     }
     return found && index < found.node.endIndex ? found : null;
   };
+  for (const name of importedNames) callable.add(name);
+  // A container's bindings are read only when one of its calls asks about a local name.
+  const bindingsOf = new Map<Container, SyntaxNode[]>();
+  for (const b of nodes.bindings) {
+    const c = containerOf(b.startIndex);
+    if (c) (bindingsOf.get(c) ?? bindingsOf.set(c, []).get(c)!).push(b);
+  }
   const envs = new Map<Container, LocalEnv>();
-  const envOf = (c: Container) => {
+  const envOf = (c: Container): LocalEnv => {
     let env = envs.get(c);
     if (!env) {
       env = { counts: new Map(), types: new Map() };
+      for (const b of bindingsOf.get(c) ?? []) bindNode(env, b, c.node);
       envs.set(c, env);
     }
     return env;
   };
-  for (const b of nodes.bindings) {
-    const c = containerOf(b.startIndex);
-    if (c) bindNode(envOf(c), b, c.node);
-  }
-  const file: FileEnv = { namespaces, classNames, importedNames, lines };
+  const file: FileEnv = { namespaces, classNames, importedNames, callable, lines };
   const calls: CallSite[] = [];
   for (const call of nodes.calls) {
     const c = containerOf(call.startIndex);
     if (!c) continue;
-    const env = envOf(c);
     const locals: Locals = {
-      has: (name) => env.counts.has(name),
-      typeOf: (name) => ((env.counts.get(name) ?? 0) === 1 ? env.types.get(name) : undefined),
+      has: (name) => envOf(c).counts.has(name),
+      typeOf: (name) => {
+        const env = envOf(c);
+        return (env.counts.get(name) ?? 0) === 1 ? env.types.get(name) : undefined;
+      },
     };
     const site = classify(call, c, file, locals, () => thisIsInstance(call, c.node));
     if (site) calls.push(site);
@@ -199,6 +183,7 @@ interface FileEnv {
   readonly namespaces: ReadonlySet<string>;
   readonly classNames: ReadonlySet<string>;
   readonly importedNames: ReadonlySet<string>;
+  readonly callable: ReadonlySet<string>;
   readonly lines: readonly string[];
 }
 
@@ -344,9 +329,11 @@ function classify(call: SyntaxNode, container: Container, file: FileEnv, locals:
     context: (file.lines[line - 1] ?? "").trim(),
   });
   if (target.type === "identifier") {
-    // A local binding (a parameter, a variable) shadows any function of that name.
-    if (!isNew && locals.has(target.text)) return null;
-    return site(target.text, { kind: "bare" });
+    const name = target.text;
+    // Only imports and top-level declarations can be linked; a local binding (a parameter, a
+    // variable) shadows any function of that name.
+    if (!file.callable.has(name) || (!isNew && locals.has(name))) return null;
+    return site(name, { kind: "bare" });
   }
   if (target.type !== "member_expression" || isNew) return null;
   const property = target.childForFieldName("property");

@@ -107,5 +107,5 @@ export function extractMarkdown(filePath: string, text: string, options: Extract
     identifiers: () => [],
   });
 
-  return { language: "markdown", chunks, symbols: [], imports: [], lineCount, hasSyntaxErrors: false };
+  return { language: "markdown", chunks, symbols: [], imports: [], calls: [], heritage: [], lineCount, hasSyntaxErrors: false };
 }

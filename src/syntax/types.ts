@@ -81,8 +81,43 @@ export interface ImportRecord {
   readonly module: string;
   /** Names taken from the module: `default`, `*` for a namespace or star, or the exported name. */
   readonly names: readonly string[];
+  /** The local binding of each name (same order as `names`; empty when the statement binds nothing). */
+  readonly locals: readonly string[];
   readonly kind: ImportKind;
   readonly line: number;
+}
+
+export type CallReceiver =
+  /** `foo()`: an imported or same-file function, decided when linking. */
+  | { readonly kind: "bare" }
+  /** `this.foo()` inside a class (not inside a nested non-arrow function). */
+  | { readonly kind: "this"; readonly className: string }
+  /** `super.foo()` in a class that extends `className`. */
+  | { readonly kind: "super"; readonly className: string }
+  /** `x.foo()` where x's type is a named type known from an annotation or a `new`. */
+  | { readonly kind: "typed"; readonly typeName: string; readonly resolution: "field_type" | "parameter_type" | "new_expression" }
+  /** `ns.foo()` where `ns` is `import * as ns`. */
+  | { readonly kind: "namespace"; readonly local: string }
+  /** `Foo.bar()` where `Foo` names a class, imported or declared in the file. */
+  | { readonly kind: "static"; readonly className: string };
+
+export interface CallSite {
+  /** The enclosing declaration (`fn`, `Class.method`, `Class` for field initialisers), null at top level. */
+  readonly caller: string | null;
+  readonly callee: string;
+  readonly receiver: CallReceiver;
+  /** `new Foo()` rather than a call. */
+  readonly isNew: boolean;
+  readonly line: number;
+  /** The trimmed source line of the call. */
+  readonly context: string;
+}
+
+export interface ClassHeritage {
+  readonly className: string;
+  readonly line: number;
+  readonly extends: string | null;
+  readonly implements: readonly string[];
 }
 
 export interface FileExtraction {
@@ -90,6 +125,10 @@ export interface FileExtraction {
   readonly chunks: readonly Chunk[];
   readonly symbols: readonly SymbolRecord[];
   readonly imports: readonly ImportRecord[];
+  /** Call sites and `new` expressions with what their receivers are known to be (the call graph's input). */
+  readonly calls: readonly CallSite[];
+  /** Each class's `extends` and `implements`. */
+  readonly heritage: readonly ClassHeritage[];
   readonly lineCount: number;
   /** True when the tree had ERROR or MISSING nodes; the file is still indexed from what parsed. */
   readonly hasSyntaxErrors: boolean;

@@ -4,9 +4,10 @@
 import { sha256 } from "../base/hash.js";
 import { lineStarts, splitLines } from "../base/text.js";
 import type { Grammar, Language } from "../lang/languages.js";
+import { BINDING_NODE_TYPES, extractCalls, type CallNodes } from "./calls.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { parseSource, type SyntaxNode, type Tree } from "./parser.js";
-import { MAX_CHUNK_CHARS, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolKind, type SymbolRecord } from "./types.js";
+import { MAX_CHUNK_CHARS, type CallSite, type Chunk, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolKind, type SymbolRecord } from "./types.js";
 
 /** Leaf node types whose text is an identifier token in the identifier_fts bag. */
 const IDENTIFIER_TYPES = new Set([
@@ -18,7 +19,7 @@ const IDENTIFIER_TYPES = new Set([
   "private_property_identifier",
 ]);
 
-const NodeKind = { Other: 0, Identifier: 1, Call: 2 } as const;
+const NodeKind = { Other: 0, Identifier: 1, Call: 2, New: 3, Binding: 4 } as const;
 type NodeKind = (typeof NodeKind)[keyof typeof NodeKind];
 /** Per grammar: node type id → what the token pass does with it, filled as ids are first seen. */
 const NODE_KINDS: Partial<Record<Grammar, NodeKind[]>> = {};
@@ -67,6 +68,8 @@ class FileExtractor {
   /** Character ranges whose identifiers do not belong to a draft's bag (method bodies for shells). */
   private readonly bagExclusions = new Map<Draft, Array<[number, number]>>();
   private readonly tokens: Token[] = [];
+  /** Call and binding nodes gathered by the token walk, for the call-site pass. */
+  private readonly callNodes: CallNodes = { calls: [], bindings: [] };
   private readonly exportStatements: SyntaxNode[] = [];
   private pendingGroup: { type: "block" | "export"; start: number; end: number } | null = null;
 
@@ -83,7 +86,8 @@ class FileExtractor {
 
   run(): FileExtraction {
     this.collectTokensAndCalls();
-    if (this.isMinified()) {
+    const minified = this.isMinified();
+    if (minified) {
       // Minified code: one block chunk (cut into pieces by the character cap), imports, no declarations.
       for (const stmt of this.tree.rootNode.namedChildren) {
         if (stmt.type === "import_statement") this.recordImport(stmt);
@@ -94,17 +98,23 @@ class FileExtractor {
       this.walkTopLevel();
       this.applyExportClauses();
     }
-    const chunks = materializeChunks(this.filePath, { lines: this.lines, lineStarts: lineStarts(this.text) }, this.drafts, {
-      chunkSplitThreshold: this.options.chunkSplitThreshold,
-      contextLines: this.options.contextLines,
-      identifiers: (draft, from, to) => this.bag(draft, from, to),
-    });
+    const { calls, classes } = minified ? { calls: [], classes: [] } : extractCalls(this.tree.rootNode, this.lines, this.fileStem(), this.callNodes);
+    const chunks = withQualifiedNames(
+      materializeChunks(this.filePath, { lines: this.lines, lineStarts: lineStarts(this.text) }, this.drafts, {
+        chunkSplitThreshold: this.options.chunkSplitThreshold,
+        contextLines: this.options.contextLines,
+        identifiers: (draft, from, to) => this.bag(draft, from, to),
+      }),
+      calls,
+    );
     this.imports.sort((a, b) => a.line - b.line);
     return {
       language: this.language,
       chunks,
       symbols: this.symbols,
       imports: this.imports,
+      calls,
+      heritage: classes,
       lineCount: this.lines.length,
       hasSyntaxErrors: this.tree.rootNode.hasError,
     };
@@ -137,7 +147,15 @@ class FileExtractor {
       let kind = nodeKinds[typeId];
       if (kind === undefined) {
         const type = cursor.nodeType;
-        kind = nodeKinds[typeId] = IDENTIFIER_TYPES.has(type) ? NodeKind.Identifier : type === "call_expression" ? NodeKind.Call : NodeKind.Other;
+        kind = nodeKinds[typeId] = IDENTIFIER_TYPES.has(type)
+          ? NodeKind.Identifier
+          : type === "call_expression"
+            ? NodeKind.Call
+            : type === "new_expression"
+              ? NodeKind.New
+              : BINDING_NODE_TYPES.has(type) && (type !== "formal_parameters" || this.grammar === "javascript")
+                ? NodeKind.Binding
+                : NodeKind.Other;
       }
       if (kind === NodeKind.Identifier) {
         const start = cursor.startIndex;
@@ -145,7 +163,13 @@ class FileExtractor {
         // A MISSING identifier (error recovery) is zero-width: no token.
         if (end > start) this.tokens.push({ index: start, text: this.text.slice(start, end) });
       } else if (kind === NodeKind.Call) {
-        this.recordDynamicImport(cursor.currentNode);
+        const call = cursor.currentNode;
+        this.callNodes.calls.push(call);
+        this.recordDynamicImport(call);
+      } else if (kind === NodeKind.New) {
+        this.callNodes.calls.push(cursor.currentNode);
+      } else if (kind === NodeKind.Binding) {
+        this.callNodes.bindings.push(cursor.currentNode);
       }
       if (cursor.gotoFirstChild()) continue;
       while (!cursor.gotoNextSibling()) {
@@ -164,6 +188,7 @@ class FileExtractor {
     this.imports.push({
       module: stringValue(arg),
       names: [],
+      locals: [],
       kind: isRequire ? "require" : "dynamic_import",
       line: call.startPosition.row + 1,
     });
@@ -588,7 +613,7 @@ class FileExtractor {
       const local = requireClause.namedChildren.find((c) => c.type === "identifier")?.text;
       if (!source) return;
       const module = stringValue(source);
-      this.imports.push({ module, names: ["default"], kind: "require", line });
+      this.imports.push({ module, names: ["default"], locals: local ? [local] : [], kind: "require", line });
       if (local) this.importBindings.set(local, { module, importedName: "default" });
       return;
     }
@@ -596,14 +621,17 @@ class FileExtractor {
     if (!source) return;
     const module = stringValue(source);
     const names: string[] = [];
+    const locals: string[] = [];
     const clause = stmt.namedChildren.find((c) => c.type === "import_clause");
     for (const part of clause?.namedChildren ?? []) {
       if (part.type === "identifier") {
         names.push("default");
+        locals.push(part.text);
         this.importBindings.set(part.text, { module, importedName: "default" });
       } else if (part.type === "namespace_import") {
         names.push("*");
         const local = part.namedChildren.find((c) => c.type === "identifier")?.text;
+        locals.push(local ?? "*");
         if (local) this.importBindings.set(local, { module, importedName: "*" });
       } else if (part.type === "named_imports") {
         for (const spec of part.namedChildren) {
@@ -613,11 +641,12 @@ class FileExtractor {
           const importedName = imported.type === "string" ? stringValue(imported) : imported.text;
           const alias = spec.childForFieldName("alias")?.text ?? importedName;
           names.push(importedName);
+          locals.push(alias);
           this.importBindings.set(alias, { module, importedName });
         }
       }
     }
-    this.imports.push({ module, names, kind: "import", line });
+    this.imports.push({ module, names, locals, kind: "import", line });
   }
 
   private recordExportSource(stmt: SyntaxNode): void {
@@ -627,11 +656,11 @@ class FileExtractor {
     const line = stmt.startPosition.row + 1;
     const clause = stmt.namedChildren.find((c) => c.type === "export_clause");
     if (clause) {
-      this.imports.push({ module, names: exportSpecifiers(clause).map((s) => s.local), kind: "export_from", line });
+      this.imports.push({ module, names: exportSpecifiers(clause).map((s) => s.local), locals: [], kind: "export_from", line });
     } else if (stmt.namedChildren.some((c) => c.type === "namespace_export")) {
-      this.imports.push({ module, names: ["*"], kind: "export_from", line });
+      this.imports.push({ module, names: ["*"], locals: [], kind: "export_from", line });
     } else {
-      this.imports.push({ module, names: ["*"], kind: "export_star", line });
+      this.imports.push({ module, names: ["*"], locals: [], kind: "export_star", line });
     }
   }
 
@@ -747,6 +776,28 @@ class FileExtractor {
     const dot = base.lastIndexOf(".");
     return dot > 0 ? base.slice(0, dot) : base;
   }
+}
+
+/**
+ * Qualified compounds appended to identifier bags (spec §10.3 F5): a method chunk's own
+ * `Class.method`, and `Type.method` for every call in the chunk whose receiver type is known, so a
+ * phrase query for `Class.method` finds its mentions. Class outlines get no call compounds.
+ */
+function withQualifiedNames(chunks: Chunk[], calls: readonly CallSite[]): Chunk[] {
+  return chunks.map((c) => {
+    const extra: string[] = [];
+    if (c.chunkType === "method" && c.symbolName !== null) extra.push(c.symbolName);
+    if (c.chunkType !== "class_shell" && c.chunkType !== "doc") {
+      for (const call of calls) {
+        if (call.line < c.startLine || call.line > c.endLine) continue;
+        const r = call.receiver;
+        const type = r.kind === "typed" ? r.typeName : r.kind === "this" || r.kind === "super" || r.kind === "static" ? r.className : null;
+        if (type !== null) extra.push(`${type}.${call.callee}`);
+      }
+    }
+    const added = extra.filter((x, i) => extra.indexOf(x) === i && !c.identifiers.includes(x));
+    return added.length ? { ...c, identifiers: [...c.identifiers, ...added] } : c;
+  });
 }
 
 // ---- small pure helpers over nodes ----

@@ -46,8 +46,8 @@ describe("minified input", () => {
     const line = `import{a as b}from"./dep";${"var v=1;".repeat(5000)}export*from"./star";`;
     const x = extract("dist/min.js", line);
     expect(x.imports).toEqual([
-      { module: "./dep", names: ["a"], kind: "import", line: 1 },
-      { module: "./star", names: ["*"], kind: "export_star", line: 1 },
+      { module: "./dep", names: ["a"], locals: ["b"], kind: "import", line: 1 },
+      { module: "./star", names: ["*"], locals: [], kind: "export_star", line: 1 },
     ]);
     expect(x.chunks.map((c) => c.content).join("")).toBe(line);
   });

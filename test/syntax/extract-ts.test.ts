@@ -319,12 +319,12 @@ describe("export forms", () => {
     expect(symbol("Def").reExport).toEqual({ module: "./def", importedName: "default" });
     expect(symbols("x")).toEqual([]);
     expect(x.imports.filter((i) => i.kind !== "import")).toEqual([
-      { module: "./m", names: ["x", "z"], kind: "export_from", line: 4 },
-      { module: "./star", names: ["*"], kind: "export_star", line: 5 },
-      { module: "./ns", names: ["*"], kind: "export_from", line: 6 },
-      { module: "./default-src", names: ["default"], kind: "export_from", line: 7 },
-      { module: "./widget", names: ["default"], kind: "export_from", line: 8 },
-      { module: "./types", names: ["T"], kind: "export_from", line: 9 },
+      { module: "./m", names: ["x", "z"], locals: [], kind: "export_from", line: 4 },
+      { module: "./star", names: ["*"], locals: [], kind: "export_star", line: 5 },
+      { module: "./ns", names: ["*"], locals: [], kind: "export_from", line: 6 },
+      { module: "./default-src", names: ["default"], locals: [], kind: "export_from", line: 7 },
+      { module: "./widget", names: ["default"], locals: [], kind: "export_from", line: 8 },
+      { module: "./types", names: ["T"], locals: [], kind: "export_from", line: 9 },
     ]);
     expect(x.chunks.map((c) => [c.chunkType, c.startLine, c.endLine, c.isExported])).toEqual([
       ["block", 1, 2, false],
@@ -337,14 +337,14 @@ describe("imports", () => {
   it("records every import form with the names taken from the module", () => {
     const { x } = check("imports.ts");
     expect(x.imports).toEqual([
-      { module: "./named", names: ["default", "a", "c"], kind: "import", line: 1 },
-      { module: "./ns", names: ["*"], kind: "import", line: 2 },
-      { module: "./legacy", names: ["default"], kind: "require", line: 3 },
-      { module: "./side-effect", names: [], kind: "import", line: 4 },
-      { module: "./types", names: ["Only"], kind: "import", line: 5 },
-      { module: "lodash", names: ["Mixed", "value"], kind: "import", line: 6 },
-      { module: "fs", names: [], kind: "require", line: 8 },
-      { module: "./lazy", names: [], kind: "dynamic_import", line: 11 },
+      { module: "./named", names: ["default", "a", "c"], locals: ["x", "b", "c"], kind: "import", line: 1 },
+      { module: "./ns", names: ["*"], locals: ["ns"], kind: "import", line: 2 },
+      { module: "./legacy", names: ["default"], locals: ["t"], kind: "require", line: 3 },
+      { module: "./side-effect", names: [], locals: [], kind: "import", line: 4 },
+      { module: "./types", names: ["Only"], locals: ["Only"], kind: "import", line: 5 },
+      { module: "lodash", names: ["Mixed", "value"], locals: ["Mixed", "value"], kind: "import", line: 6 },
+      { module: "fs", names: [], locals: [], kind: "require", line: 8 },
+      { module: "./lazy", names: [], locals: [], kind: "dynamic_import", line: 11 },
     ]);
   });
 
@@ -360,10 +360,10 @@ describe("imports", () => {
     expect(cjs.chunk("resolve").isExported).toBe(false);
     const mts = check("module-ts.mts");
     expect(mts.x.language).toBe("typescript");
-    expect(mts.x.imports).toEqual([{ module: "./other.mjs", names: ["*"], kind: "export_star", line: 7 }]);
+    expect(mts.x.imports).toEqual([{ module: "./other.mjs", names: ["*"], locals: [], kind: "export_star", line: 7 }]);
     const cts = check("commonjs-ts.cts");
     expect(cts.chunk("size").isExported).toBe(true); // `export = size`
-    expect(cts.x.imports).toEqual([{ module: "fs", names: ["default"], kind: "require", line: 1 }]);
+    expect(cts.x.imports).toEqual([{ module: "fs", names: ["default"], locals: ["fs"], kind: "require", line: 1 }]);
   });
 });
 

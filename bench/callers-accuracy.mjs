@@ -1,0 +1,687 @@
+#!/usr/bin/env node
+// Callers-accuracy bench: how right mast_callers is about who calls a function or method, on the
+// index of ~1,000 real TypeScript files (the corpus of bench/index-speed.mjs, shared through
+// bench/corpus.mjs), judged against the TypeScript compiler's own answer, next to a ripgrep
+// baseline on the same symbols in the same run.
+//
+//   npm run build && npm run bench:callers
+//
+// 1. The corpus is reused (downloaded when missing) and indexed fresh into a temp --state-dir.
+// 2. Functions and methods are drawn from the built graph.db with a seeded PRNG (overloads folded,
+//    constructors and computed names left out) until TARGET_WITH_SITES of them have at least one
+//    call site; the draws without any stay in the sample (they can only cost precision).
+// 3. Ground truth: one ts.LanguageService over every corpus .ts/.tsx file. findReferences on the
+//    declaration's name; a reference is a call site when it is the callee of a call, `new`,
+//    decorator or tagged template, and the checker resolves that callee (through import aliases)
+//    to this very declaration: calls that TypeScript files under an overridden, overriding or
+//    interface member are counted apart ("related"), not as the symbol's call sites.
+// 4. mast_callers is called in-process (dist/tools/registry.js callTool) per symbol with
+//    include_potential: the warm-up pass's answers are scored, then TIMED_PASSES timed passes.
+//    Until the tool is registered the bench says so and reports the oracle and rg only.
+// 5. ripgrep baseline: `rg -n --no-heading -e '\bNAME\s*\(' <corpus>` (a method by its name).
+// 6. Per-symbol precision and recall (macro averages) and pooled (micro) totals, for mast's
+//    verified callers, verified + potential matches, and rg; the verified false positives and the
+//    missed sites are listed for the resolver's author.
+//
+// This is a report, not a test: it exits 0 whether targets PASS or MISS, when mast_callers is not
+// registered yet and when rg is missing (the baseline is skipped), non-zero only when something
+// could not run. Figures also go to bench/.out/callers-accuracy.json.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import Database from "better-sqlite3";
+import ts from "typescript";
+import {
+  BenchError,
+  CORPUS,
+  KEEP_SOURCE,
+  OUT_DIR,
+  PACKAGES,
+  REPO,
+  RG_INSTALL,
+  benchEnvironment,
+  buildNotes,
+  describeCorpus,
+  distStamp,
+  ensureCorpus,
+  fmt,
+  have,
+  indexCorpus,
+  loadavg,
+  lpad,
+  median,
+  missingBuild,
+  openTools,
+  pad,
+  prng,
+  repairInterruptedEdit,
+  round,
+  roundStats,
+  run,
+  shuffled,
+  stats,
+  verdict,
+} from "./corpus.mjs";
+
+const OUT_JSON = path.join(OUT_DIR, "callers-accuracy.json");
+const TOOL = "mast_callers";
+
+/** The sample's seed ("call"); change it and the sample changes. */
+const SEED = 0x63616c6c;
+/** Draw until this many sampled symbols have at least one call site ... */
+const TARGET_WITH_SITES = 200;
+/** ... and note it when the population runs out below this many. */
+const MIN_WITH_SITES = 150;
+/** The declaration's name is looked for on the symbol row's line and this many lines after it. */
+const DECLARATION_LOOKAHEAD = 6;
+const POTENTIAL_LIMIT = 1000;
+const TIMED_PASSES = 3;
+const LIST_LIMIT = 10;
+
+const TARGETS = {
+  verified_precision: 0.98,
+  verified_recall: 0.8,
+  all_recall: 0.98,
+  callers_p50_ms: 5,
+};
+
+const COMPILER_OPTIONS = {
+  allowJs: false,
+  target: ts.ScriptTarget.ES2022,
+  // Bundler resolution maps both `./x` and `./x.js` to x.ts, the two styles the corpus mixes.
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  jsx: ts.JsxEmit.Preserve,
+  skipLibCheck: true,
+  noEmit: true,
+  types: [],
+};
+
+// ---------------------------------------------------------------------------------------------
+// sample population
+
+const IDENT = /^#?[A-Za-z_$][\w$]*$/;
+const posix = (p) => p.split(path.sep).join("/");
+const siteKey = (file, line) => `${file}:${line}`;
+
+/** Functions and methods of graph.db in a fixed order, overloads (same file and name) folded. */
+function readPopulation(graphDb) {
+  const db = new Database(graphDb, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db
+      .prepare(
+        `SELECT s.name, s.kind, f.path AS file, MIN(s.line) AS line, COUNT(*) AS declarations
+         FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.kind IN ('function', 'method')
+         GROUP BY s.file_id, s.name ORDER BY f.path, line, s.name`,
+      )
+      .all();
+    const files = new Set(db.prepare("SELECT path FROM files").pluck().all());
+    const left = { constructors: 0, computed_names: 0 };
+    const population = [];
+    for (const r of rows) {
+      const dot = r.kind === "method" ? r.name.lastIndexOf(".") : -1;
+      const member = r.name.slice(dot + 1);
+      if (member === "constructor") left.constructors++;
+      else if (!IDENT.test(member) || (dot >= 0 && r.name.includes("["))) left.computed_names++;
+      else population.push({ name: r.name, kind: r.kind, file: r.file, line: r.line, member, owner: dot >= 0 ? r.name.slice(0, dot) : null, overloads: r.declarations });
+    }
+    const folded = rows.reduce((a, r) => a + r.declarations - 1, 0);
+    return { population, files, left: { ...left, overloads_folded: folded } };
+  } finally {
+    db.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// ground truth: the TypeScript language service
+
+const NAMED_DECLARATION = [
+  ts.isFunctionDeclaration,
+  ts.isMethodDeclaration,
+  ts.isPropertyDeclaration,
+  ts.isVariableDeclaration,
+  ts.isGetAccessorDeclaration,
+  ts.isSetAccessorDeclaration,
+  ts.isMethodSignature,
+  ts.isPropertySignature,
+  ts.isPropertyAssignment,
+  ts.isFunctionExpression,
+];
+
+/** The Identifier (or private name, or string literal) that starts at pos, or null. */
+function nameAt(sf, pos) {
+  let node = sf;
+  for (;;) {
+    const next = ts.forEachChild(node, (c) => (c.pos <= pos && pos < c.end ? c : undefined));
+    if (!next) return (ts.isIdentifier(node) || ts.isPrivateIdentifier(node) || ts.isStringLiteral(node)) && node.getStart(sf) === pos ? node : null;
+    node = next;
+  }
+}
+
+/** A symbol as "Owner.member (path:line)" of its first declaration (a lib file by its name), for the related call sites. */
+function describe(checker, symbol) {
+  const d = symbol.declarations?.[0];
+  if (!d) return checker.symbolToString(symbol);
+  const sf = d.getSourceFile();
+  const owner = (ts.isClassLike(d.parent) || ts.isInterfaceDeclaration(d.parent)) && d.parent.name ? `${d.parent.name.text}.` : "";
+  const file = sf.fileName.startsWith(`${CORPUS}${path.sep}`) ? posix(path.relative(CORPUS, sf.fileName)) : path.basename(sf.fileName);
+  return `${owner}${checker.symbolToString(symbol)} (${file}:${sf.getLineAndCharacterOfPosition(d.getStart(sf)).line + 1})`;
+}
+
+/** The call, `new`, decorator or tagged template whose callee is this reference, or null. */
+function callOf(ref) {
+  let n = ref;
+  const p = n.parent;
+  if ((ts.isPropertyAccessExpression(p) && p.name === n) || (ts.isElementAccessExpression(p) && p.argumentExpression === n)) n = p;
+  while (ts.isParenthesizedExpression(n.parent) || ts.isNonNullExpression(n.parent)) n = n.parent;
+  const q = n.parent;
+  if ((ts.isCallExpression(q) || ts.isNewExpression(q)) && q.expression === n) return q;
+  if (ts.isDecorator(q) || (ts.isTaggedTemplateExpression(q) && q.tag === n)) return q;
+  return null;
+}
+
+function createOracle(corpusFiles, mastFiles) {
+  const names = corpusFiles.map((rel) => path.join(CORPUS, rel));
+  const snapshots = new Map();
+  const inCorpus = (f) => f.startsWith(`${CORPUS}${path.sep}`);
+  const cache = ts.createModuleResolutionCache(CORPUS, (f) => f, COMPILER_OPTIONS);
+  const host = {
+    getScriptFileNames: () => names,
+    getScriptVersion: () => "1",
+    getScriptSnapshot: (f) => {
+      if (!snapshots.has(f)) {
+        const text = ts.sys.readFile(f);
+        snapshots.set(f, text === undefined ? undefined : ts.ScriptSnapshot.fromString(text));
+      }
+      return snapshots.get(f);
+    },
+    getCurrentDirectory: () => CORPUS,
+    getCompilationSettings: () => COMPILER_OPTIONS,
+    getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+    fileExists: ts.sys.fileExists,
+    readFile: ts.sys.readFile,
+    directoryExists: ts.sys.directoryExists,
+    getDirectories: ts.sys.getDirectories,
+    readDirectory: ts.sys.readDirectory,
+    realpath: ts.sys.realpath,
+    // Corpus files only: the corpus has no node_modules, and the repo's own (above it) must not leak in.
+    resolveModuleNameLiterals: (literals, containingFile, redirected, options) =>
+      literals.map((lit) => {
+        const r = ts.resolveModuleName(lit.text, containingFile, options, ts.sys, cache, redirected);
+        return r.resolvedModule && inCorpus(r.resolvedModule.resolvedFileName) ? r : { resolvedModule: undefined };
+      }),
+  };
+  const ls = ts.createLanguageService(host, ts.createDocumentRegistry());
+  const t0 = performance.now();
+  const program = ls.getProgram();
+  program.getTypeChecker();
+  const programMs = performance.now() - t0;
+  const referenceMs = [];
+
+  const lineOf = (sf, pos) => sf.getLineAndCharacterOfPosition(pos).line + 1;
+  const textOf = (sf, line) => sf.text.slice(sf.getLineStarts()[line - 1], sf.getLineStarts()[line] ?? sf.text.length).trim();
+
+  /** The declaration a symbol row names: its member name on the row's line or a few after, nearest first, its own class preferred. */
+  function locate(sym) {
+    const sf = program.getSourceFile(path.join(CORPUS, sym.file));
+    if (!sf) return null;
+    const starts = sf.getLineStarts();
+    if (sym.line > starts.length) return null;
+    const from = starts[sym.line - 1];
+    const to = starts[sym.line + DECLARATION_LOOKAHEAD] ?? sf.text.length;
+    let best = null;
+    const rank = (d) => [lineOf(sf, d.name.getStart(sf)), sym.owner !== null && d.parent?.name?.text === sym.owner ? 0 : 1];
+    const visit = (node) => {
+      if (node.end < from || node.pos > to) return;
+      if (node.name && NAMED_DECLARATION.some((is) => is(node)) && node.name.text === sym.member) {
+        const start = node.name.getStart(sf);
+        if (start >= from && start < to) {
+          const [l, own] = rank(node);
+          if (best === null || own < best.own || (own === best.own && l < best.line)) best = { node, line: l, own };
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+    return best && { sf, decl: best.node, line: best.line };
+  }
+
+  /** The declaration's call sites (path:line of the call, plus the line of the called name), and how many calls went to related declarations. */
+  function callSites(sf, decl) {
+    const t0 = performance.now();
+    const groups = ls.findReferences(sf.fileName, decl.name.getStart(sf)) ?? [];
+    // Declarations are compared by identity: the service must still answer from the same program.
+    if (ls.getProgram() !== program) throw new BenchError("the TypeScript language service rebuilt its program mid-run");
+    const checker = program.getTypeChecker();
+    const sites = new Map();
+    const related = new Map();
+    for (const g of groups) {
+      for (const ref of g.references) {
+        if (ref.isDefinition) continue;
+        const file = posix(path.relative(CORPUS, ref.fileName));
+        if (!mastFiles.has(file)) continue;
+        const rsf = program.getSourceFile(ref.fileName);
+        const name = rsf && nameAt(rsf, ref.textSpan.start);
+        const call = name && callOf(name);
+        if (!call) continue;
+        const line = lineOf(rsf, call.getStart(rsf));
+        const site = { file, line, name_line: lineOf(rsf, ref.textSpan.start), context: textOf(rsf, line) };
+        let target = checker.getSymbolAtLocation(name);
+        if (target && target.flags & ts.SymbolFlags.Alias) target = checker.getAliasedSymbol(target);
+        const key = `${siteKey(file, line)}@${site.name_line}`;
+        if (target?.declarations?.some((d) => d === decl)) sites.set(key, site);
+        else related.set(key, { ...site, calls: target ? describe(checker, target) : null });
+      }
+    }
+    referenceMs.push(performance.now() - t0);
+    return { sites: [...sites.values()], related: [...related.values()] };
+  }
+
+  return { programMs, referenceMs, files: names.length, locate, callSites, textOf: (file, line) => textOf(program.getSourceFile(path.join(CORPUS, file)), line) };
+}
+
+/** Draws symbols in a seeded order until TARGET_WITH_SITES of them have a call site. */
+function drawSample(population, oracle) {
+  const sample = [];
+  const unlocated = [];
+  let withSites = 0;
+  for (const sym of shuffled(population, prng(SEED))) {
+    if (withSites >= TARGET_WITH_SITES) break;
+    const at = oracle.locate(sym);
+    if (!at) {
+      unlocated.push(`${sym.name} (${sym.file}:${sym.line})`);
+      continue;
+    }
+    const { sites, related } = oracle.callSites(at.sf, at.decl);
+    if (sites.length) withSites++;
+    sample.push({ ...sym, name_line: at.line, sites, related_sites: related });
+  }
+  return { sample, unlocated, with_sites: withSites };
+}
+
+// ---------------------------------------------------------------------------------------------
+// mast_callers
+
+async function runMast(sample, stateDir) {
+  const { ctx, callTool } = await openTools(stateDir);
+  const args = (s) => ({ symbol: s.name, file_path: s.file, include_potential: true, potential_limit: POTENTIAL_LIMIT });
+  try {
+    // Warm-up: every symbol once; these are the answers scored.
+    const answers = [];
+    const errors = [];
+    for (const s of sample) {
+      try {
+        answers.push(await callTool(ctx, TOOL, args(s)));
+      } catch (err) {
+        if (answers.length === 0 && /unknown tool/i.test(err.message)) return { registered: false, message: err.message };
+        answers.push(null);
+        errors.push(`${s.name} (${s.file}): ${err.message}`);
+      }
+    }
+    const times = [];
+    for (let pass = 0; pass < TIMED_PASSES; pass++) {
+      for (const s of sample) {
+        const t0 = performance.now();
+        try {
+          await callTool(ctx, TOOL, args(s));
+        } catch {
+          // counted in the warm-up pass
+        }
+        times.push(performance.now() - t0);
+      }
+    }
+    return { registered: true, answers, errors, calls: times.length, ms: roundStats(stats(times)), samples_ms: times.map((t) => round(t)) };
+  } finally {
+    ctx.close();
+  }
+}
+
+/** The summary's numbers summed (and its flags counted) over every answer. */
+function summaryTotals(answers) {
+  const totals = {};
+  for (const a of answers) {
+    for (const [k, v] of Object.entries(a?.summary ?? {})) {
+      if (typeof v === "number" || typeof v === "boolean") totals[k] = (totals[k] ?? 0) + Number(v);
+    }
+  }
+  return totals;
+}
+
+// ---------------------------------------------------------------------------------------------
+// ripgrep
+
+const rgPattern = (member) => `${/^\w/.test(member) ? "\\b" : ""}${member.replace(/\$/g, "\\$")}\\s*\\(`;
+
+function runRg(sample, mastFiles) {
+  const prefix = `${CORPUS}${path.sep}`;
+  const times = [];
+  const keys = sample.map((s) => {
+    const t0 = performance.now();
+    const r = run("rg", ["-n", "--no-heading", "--with-filename", "--color", "never", "-e", rgPattern(s.member), CORPUS]);
+    times.push(performance.now() - t0);
+    if (r.status !== 0 && r.status !== 1) throw new BenchError(`rg for ${s.member} failed (exit ${r.status}): ${r.stderr.trim()}`);
+    const out = [];
+    for (const line of r.stdout.split("\n")) {
+      const m = /^(.+?):(\d+):/.exec(line);
+      const file = m && m[1].startsWith(prefix) ? posix(m[1].slice(prefix.length)) : null;
+      if (file && mastFiles.has(file)) out.push(siteKey(file, Number(m[2])));
+    }
+    return out;
+  });
+  return { keys, ms: roundStats(stats(times)) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// scoring
+
+/** Every line a site may be reported at: where its call starts and where the called name is (they differ in `a\n  .b()`). */
+const siteLines = (s) => [siteKey(s.file, s.line), siteKey(s.file, s.name_line)];
+
+/** Precision and recall of one predictor: preds[i] is the list of path:line keys predicted for sample[i] (null: no answer). */
+function score(sample, preds) {
+  const perSymbol = sample.map((s, i) => {
+    const truth = new Set(s.sites.flatMap(siteLines));
+    const pred = new Set(preds[i] ?? []);
+    const hits = [...pred].filter((k) => truth.has(k)).length;
+    const missed = s.sites.filter((site) => !siteLines(site).some((k) => pred.has(k)));
+    return { pred: pred.size, hits, truth: s.sites.length, found: s.sites.length - missed.length, missed };
+  });
+  const scored = perSymbol.filter((_, i) => preds[i] !== null);
+  const withPred = scored.filter((p) => p.pred > 0);
+  const withTruth = scored.filter((p) => p.truth > 0);
+  const sum = (xs, f) => xs.reduce((a, x) => a + f(x), 0);
+  const mean = (xs, f) => (xs.length ? sum(xs, f) / xs.length : null);
+  const ratio = (a, b) => (b ? a / b : null);
+  return {
+    answered: scored.length,
+    symbols_with_prediction: withPred.length,
+    symbols_with_sites: withTruth.length,
+    precision: mean(withPred, (p) => p.hits / p.pred),
+    recall: mean(withTruth, (p) => p.found / p.truth),
+    precision_micro: ratio(sum(scored, (p) => p.hits), sum(scored, (p) => p.pred)),
+    recall_micro: ratio(sum(scored, (p) => p.found), sum(scored, (p) => p.truth)),
+    predicted: sum(scored, (p) => p.pred),
+    true_positives: sum(scored, (p) => p.hits),
+    sites: sum(scored, (p) => p.truth),
+    sites_found: sum(scored, (p) => p.found),
+    per_symbol: perSymbol,
+  };
+}
+
+const keysOf = (entries) => (entries ?? []).map((e) => siteKey(e.file_path, e.line));
+
+/** Up to `limit` items, at most two per symbol, the symbols with the most items first. */
+function worstFirst(items, limit) {
+  const bySymbol = new Map();
+  for (const it of items) bySymbol.set(it.symbol, [...(bySymbol.get(it.symbol) ?? []), it]);
+  return [...bySymbol.values()]
+    .sort((a, b) => b.length - a.length)
+    .flatMap((xs) => xs.slice(0, 2))
+    .slice(0, limit);
+}
+
+/** mast's predictions, the verified callers by resolution, and its worst offenders. */
+function scoreMast(sample, answers, oracle) {
+  const verified = answers.map((a) => (a ? keysOf(a.verified_callers) : null));
+  const all = answers.map((a) => (a ? [...keysOf(a.verified_callers), ...keysOf(a.potential_matches)] : null));
+  const byResolution = {};
+  const falsePositives = [];
+  const missed = [];
+  sample.forEach((s, i) => {
+    const a = answers[i];
+    if (!a) return;
+    const truth = new Set(s.sites.flatMap(siteLines));
+    const related = new Map(s.related_sites.flatMap((r) => siteLines(r).map((k) => [k, r.calls])));
+    for (const c of a.verified_callers ?? []) {
+      const key = siteKey(c.file_path, c.line);
+      const ok = truth.has(key);
+      const r = (byResolution[c.resolution ?? "(none)"] ??= { count: 0, true_positives: 0 });
+      r.count++;
+      if (ok) r.true_positives++;
+      else falsePositives.push({ symbol: s.name, site: key, resolution: c.resolution ?? null, caller_symbol: c.caller_symbol ?? null, context: c.context ?? "", typescript_calls: related.get(key) ?? null });
+    }
+    const predicted = new Set(all[i]);
+    for (const site of s.sites) {
+      if (!siteLines(site).some((k) => predicted.has(k))) missed.push({ symbol: s.name, site: siteKey(site.file, site.line), source: oracle.textOf(site.file, site.name_line), name_line: site.name_line });
+    }
+  });
+  for (const r of Object.values(byResolution)) r.precision = round(r.true_positives / r.count);
+  return { verified: score(sample, verified), all: score(sample, all), by_resolution: byResolution, false_positives: falsePositives, missed, summary_totals: summaryTotals(answers) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// main
+
+async function main() {
+  const missing = missingBuild();
+  if (missing) {
+    process.stderr.write(`bench: ${missing} is missing: run \`npm run build\` first\n`);
+    return 2;
+  }
+  const rgVersion = have("rg", ["--version"]);
+  if (!rgVersion) process.stdout.write(`ripgrep (rg) is not on PATH: the baseline is skipped. Install it with: ${RG_INSTALL}\n`);
+
+  const env = benchEnvironment();
+  const distAtStart = distStamp();
+  env.mast_dist_built = new Date(distAtStart).toISOString();
+  env.typescript = ts.version;
+  const fetched = ensureCorpus();
+  repairInterruptedEdit();
+  const corpus = describeCorpus();
+  if (corpus.files === 0) throw new BenchError(`the corpus in ${CORPUS} holds no indexable file`);
+
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "mast-bench-callers-"));
+  const cleanup = () => fs.rmSync(stateDir, { recursive: true, force: true });
+  for (const sig of ["SIGINT", "SIGTERM"]) {
+    process.once(sig, () => {
+      cleanup();
+      process.exit(130);
+    });
+  }
+  let index, pop, oracle, drawn, mast, rg;
+  try {
+    process.stderr.write(`mast index (fresh state dir) ...\n`);
+    index = indexCorpus(stateDir);
+    pop = readPopulation(path.join(stateDir, "graph.db"));
+    const tsFiles = [...pop.files].filter((f) => KEEP_SOURCE.test(f) && !f.endsWith(".d.ts")).sort();
+    process.stderr.write(`oracle: TypeScript ${ts.version} language service over ${tsFiles.length} files ...\n`);
+    oracle = createOracle(tsFiles, pop.files);
+    drawn = drawSample(pop.population, oracle);
+    process.stderr.write(`${TOOL}: 1 warm-up + ${TIMED_PASSES} timed passes over ${drawn.sample.length} symbols ...\n`);
+    mast = await runMast(drawn.sample, stateDir);
+    if (rgVersion) rg = runRg(drawn.sample, pop.files);
+  } finally {
+    cleanup();
+  }
+  env.loadavg_at_end = loadavg();
+
+  const { sample } = drawn;
+  const withSites = sample.filter((s) => s.sites.length > 0);
+  const sitesPer = withSites.map((s) => s.sites.length);
+  const allSites = sample.flatMap((s) => s.sites);
+  const scoredMast = mast.registered ? scoreMast(sample, mast.answers, oracle) : null;
+  const scoredRg = rg ? score(sample, rg.keys) : null;
+  const rgMissed = scoredRg ? sample.flatMap((s, i) => scoredRg.per_symbol[i].missed.map((site) => ({ symbol: s.name, site: siteKey(site.file, site.line), source: oracle.textOf(site.file, site.name_line) }))) : [];
+  const refMs = stats(oracle.referenceMs);
+
+  const V = scoredMast?.verified;
+  const A = scoredMast?.all;
+  const t = (name, target, value, limit, better) => ({ name, target, value: round(value), pass: value === null || value === undefined ? null : better === "high" ? value >= limit : value <= limit });
+  const targets = [
+    t("verified precision (macro)", `>= ${TARGETS.verified_precision}`, V?.precision, TARGETS.verified_precision, "high"),
+    t("verified recall (macro)", `>= ${TARGETS.verified_recall}`, V?.recall, TARGETS.verified_recall, "high"),
+    t("verified + potential recall (macro)", `>= ${TARGETS.all_recall}`, A?.recall, TARGETS.all_recall, "high"),
+    t(`${TOOL} p50 (in-process)`, `<= ${TARGETS.callers_p50_ms} ms`, mast.ms?.p50, TARGETS.callers_p50_ms, "low"),
+  ];
+
+  const notes = [];
+  if (!mast.registered) notes.push(`${TOOL} is not registered in dist/ (${mast.message}): mast is not scored; the oracle and rg figures stand on their own`);
+  // A tool that failed on every symbol did not run: that, unlike a MISS, makes the exit code non-zero.
+  const failed = mast.registered && mast.errors.length === sample.length;
+  if (mast.registered && mast.errors.length) notes.push(`${TOOL} answered ${mast.errors.length} of ${sample.length} calls with an error (left out of the scores), e.g. ${mast.errors[0]}`);
+  if (failed) notes.push(`${TOOL} answered every call with an error: nothing was scored and its timings measure the error path`);
+  if (drawn.with_sites < MIN_WITH_SITES) notes.push(`only ${drawn.with_sites} drawn symbols have a call site (wanted ${MIN_WITH_SITES}): the population ran out`);
+  if (drawn.unlocated.length) notes.push(`${drawn.unlocated.length} drawn symbol row(s) name no declaration near their line in the source (typically an anonymous default export, which mast names after its file, or an export alias such as \`export { _catch as catch }\`), left out: ${drawn.unlocated.slice(0, 5).join(", ")}${drawn.unlocated.length > 5 ? ", ..." : ""}`);
+  if (index.report.files_indexed !== corpus.files) notes.push(`mast indexed ${index.report.files_indexed} files, the corpus walk counted ${corpus.files}`);
+  notes.push(...buildNotes(env, distAtStart));
+
+  // ----- print
+  const L = [];
+  const pct = (x) => fmt(x, 3);
+  L.push(`mast callers-accuracy bench — ${env.date}`);
+  L.push(`machine: nproc ${env.nproc}, ${env.cpu}, ${env.total_mem_gb} GiB, ${env.platform}, node ${env.node}, typescript ${ts.version}`);
+  L.push(`mast ${env.mast_commit ?? "?"}${env.src_modified ? " (src/ modified)" : ""}, dist built ${env.mast_dist_built}`);
+  L.push(`load average (1/5/15 min): start ${env.loadavg_at_start.join(" ")}, end ${env.loadavg_at_end.join(" ")}`);
+  L.push("");
+  L.push(
+    `corpus: ${path.relative(REPO, CORPUS)}/ (${fetched.downloaded ? "downloaded now" : "cached, stamp matches"}) — ${PACKAGES.length} npm packages, ${corpus.files} files, ${fmt(corpus.bytes / 1e6)} MB (${Object.entries(corpus.by_extension).map(([e, n]) => `${n} ${e}`).join(", ")})`,
+  );
+  L.push(`index: fresh temp --state-dir, ${index.report.files_indexed} files, ${index.report.symbol_count} symbols; wall ${fmt(index.wall_ms / 1000)} s, not a target here`);
+  L.push("");
+  const nFn = pop.population.filter((s) => s.kind === "function").length;
+  L.push(
+    `population: ${pop.population.length} functions and methods in graph.db (${nFn} functions, ${pop.population.length - nFn} methods; ${pop.left.overloads_folded} overload rows folded, ${pop.left.constructors} constructors and ${pop.left.computed_names} computed names left out)`,
+  );
+  const kinds = (xs) => `${xs.filter((s) => s.kind === "function").length} functions, ${xs.filter((s) => s.kind === "method").length} methods`;
+  L.push(`sample (seed 0x${SEED.toString(16)}): ${sample.length} symbols drawn until ${TARGET_WITH_SITES} had a call site`);
+  L.push(`  with >= 1 call site   ${lpad(withSites.length, 4)}  (${kinds(withSites)}); ${allSites.length} sites, median ${sitesPer.length ? median(sitesPer) : "n/a"} per symbol, max ${sitesPer.length ? Math.max(...sitesPer) : "n/a"}`);
+  L.push(`  with no call site     ${lpad(sample.length - withSites.length, 4)}  (${kinds(sample.filter((s) => s.sites.length === 0))}); scored for precision only`);
+  if (drawn.unlocated.length) L.push(`  not located           ${lpad(drawn.unlocated.length, 4)}  (left out)`);
+  const related = sample.reduce((a, s) => a + s.related_sites.length, 0);
+  L.push(`  ${related} further call sites that TypeScript files under a related declaration (an overridden, overriding or interface member) are not counted`);
+  const split = allSites.filter((s) => s.line !== s.name_line).length;
+  L.push(`  a site counts at the line its call starts on or the line of the called name (they differ for ${split} of ${allSites.length} sites)`);
+  L.push("");
+  L.push(
+    `oracle: ts.LanguageService over ${oracle.files} files; program + checker built in ${fmt(oracle.programMs / 1000)} s; ${oracle.referenceMs.length} findReferences in ${fmt(oracle.referenceMs.reduce((a, b) => a + b, 0) / 1000)} s (p50 ${fmt(refMs?.p50, 1)} ms, max ${fmt(refMs?.max, 0)} ms)`,
+  );
+  L.push("");
+  L.push(`accuracy — precision is the mean over symbols with a prediction, recall over symbols with a call site; micro pools all sites`);
+  L.push(`  ${pad("predictor", 36)}${lpad("symbols", 8)}${lpad("precision", 11)}${lpad("micro", 8)}${lpad("recall", 9)}${lpad("micro", 8)}${lpad("predicted", 11)}${lpad("correct", 9)}${lpad("sites found", 14)}`);
+  const row = (label, s) =>
+    `  ${pad(label, 36)}${lpad(s.symbols_with_prediction, 8)}${lpad(pct(s.precision), 11)}${lpad(pct(s.precision_micro), 8)}${lpad(pct(s.recall), 9)}${lpad(pct(s.recall_micro), 8)}${lpad(s.predicted, 11)}${lpad(s.true_positives, 9)}${lpad(`${s.sites_found}/${s.sites}`, 14)}`;
+  if (scoredMast) {
+    L.push(row(`${TOOL} verified`, V));
+    L.push(row(`${TOOL} verified + potential`, A));
+  } else {
+    L.push(`  ${pad(TOOL, 36)}not registered in dist/ yet: not scored`);
+  }
+  if (scoredRg) L.push(row(`rg '\\bNAME\\s*\\('`, scoredRg));
+  else L.push(`  ${pad("rg", 36)}skipped: rg is not on PATH (${RG_INSTALL})`);
+  L.push(`  (symbols = symbols with a non-empty prediction; rg gets a method's name without its class; rg wall p50 ${fmt(rg?.ms?.p50, 1)} ms per symbol, spawn included)`);
+  if (scoredMast) {
+    L.push("");
+    L.push(`${TOOL} latency (in-process, 1 warm-up + ${TIMED_PASSES} timed passes, ${mast.calls} calls): p50 ${fmt(mast.ms?.p50)} ms, p95 ${fmt(mast.ms?.p95)} ms, max ${fmt(mast.ms?.max)} ms`);
+    L.push(`summary totals: ${Object.entries(scoredMast.summary_totals).map(([k, v]) => `${k} ${v}`).join(", ") || "none"}`);
+    L.push("");
+    L.push("verified callers by resolution");
+    L.push(`  ${pad("resolution", 28)}${lpad("count", 7)}${lpad("correct", 9)}${lpad("precision", 11)}`);
+    for (const [r, x] of Object.entries(scoredMast.by_resolution).sort((a, b) => b[1].count - a[1].count)) L.push(`  ${pad(r, 28)}${lpad(x.count, 7)}${lpad(x.true_positives, 9)}${lpad(pct(x.precision), 11)}`);
+    L.push("");
+    L.push(`verified false positives: ${scoredMast.false_positives.length}${scoredMast.false_positives.length ? ` (up to ${LIST_LIMIT} shown, at most 2 per symbol, worst symbols first)` : ""}`);
+    for (const f of worstFirst(scoredMast.false_positives, LIST_LIMIT)) {
+      L.push(`  ${f.symbol}  ${f.site}  [${f.resolution ?? "-"}]  ${f.context}${f.typescript_calls ? `\n      (TypeScript: calls ${f.typescript_calls})` : ""}`);
+    }
+    L.push(`missed sites (in neither verified nor potential): ${scoredMast.missed.length}${scoredMast.missed.length ? ` (up to ${LIST_LIMIT} shown)` : ""}`);
+    for (const m of worstFirst(scoredMast.missed, LIST_LIMIT)) L.push(`  ${m.symbol}  ${m.site}  ${m.source}`);
+  }
+  if (scoredRg) {
+    L.push("");
+    L.push(`rg missed ${rgMissed.length} sites, e.g.:`);
+    for (const m of worstFirst(rgMissed, 5)) L.push(`  ${m.symbol}  ${m.site}  ${m.source}`);
+  }
+  L.push("");
+  L.push("targets");
+  for (const x of targets) L.push(`  ${verdict(x.pass)}  ${pad(x.name, 40)}${pad(x.target, 12)}${lpad(x.value === null ? "n/a" : fmt(x.value, 3), 8)}`);
+  if (notes.length) {
+    L.push("");
+    L.push("notes");
+    for (const n of notes) L.push(`  - ${n}`);
+  }
+  L.push("");
+  L.push(`figures written to ${path.relative(REPO, OUT_JSON)}`);
+  process.stdout.write(`${L.join("\n")}\n`);
+
+  // ----- JSON
+  const strip = (s) => s && { ...s, per_symbol: undefined };
+  fs.mkdirSync(OUT_DIR, { recursive: true });
+  fs.writeFileSync(
+    OUT_JSON,
+    `${JSON.stringify(
+      {
+        environment: env,
+        corpus: { root: path.relative(REPO, corpus.root), files: corpus.files, bytes: corpus.bytes, by_extension: corpus.by_extension, packages: PACKAGES.map((p) => `${p.name}@${p.version}`) },
+        index: { wall_ms: round(index.wall_ms), report: index.report },
+        settings: {
+          seed: SEED,
+          target_with_sites: TARGET_WITH_SITES,
+          min_with_sites: MIN_WITH_SITES,
+          declaration_lookahead: DECLARATION_LOOKAHEAD,
+          potential_limit: POTENTIAL_LIMIT,
+          timed_passes: TIMED_PASSES,
+          compiler_options: COMPILER_OPTIONS,
+          rg_pattern: "\\bNAME\\s*\\(",
+          percentile: "nearest-rank",
+        },
+        population: { symbols: pop.population.length, functions: nFn, methods: pop.population.length - nFn, ...pop.left },
+        oracle: {
+          typescript: ts.version,
+          files: oracle.files,
+          program_ms: round(oracle.programMs),
+          find_references: { calls: oracle.referenceMs.length, total_ms: round(oracle.referenceMs.reduce((a, b) => a + b, 0)), ms: roundStats(refMs) },
+        },
+        sample: {
+          drawn: sample.length,
+          with_sites: withSites.length,
+          without_sites: sample.length - withSites.length,
+          unlocated: drawn.unlocated,
+          sites: allSites.length,
+          related_sites: related,
+          symbols: sample.map((s, i) => ({
+            name: s.name,
+            kind: s.kind,
+            file: s.file,
+            line: s.line,
+            name_line: s.name_line,
+            sites: s.sites,
+            related_sites: s.related_sites,
+            mast: mast.registered ? { verified: keysOf(mast.answers[i]?.verified_callers), potential: keysOf(mast.answers[i]?.potential_matches), summary: mast.answers[i]?.summary ?? null } : undefined,
+            rg: rg?.keys[i],
+          })),
+        },
+        mast: mast.registered
+          ? {
+              tool: TOOL,
+              verified: strip(scoredMast.verified),
+              verified_and_potential: strip(scoredMast.all),
+              by_resolution: scoredMast.by_resolution,
+              summary_totals: scoredMast.summary_totals,
+              false_positives: scoredMast.false_positives,
+              missed: scoredMast.missed,
+              latency: { calls: mast.calls, ms: mast.ms, samples_ms: mast.samples_ms },
+              errors: mast.errors,
+            }
+          : { tool: TOOL, registered: false, message: mast.message },
+        ripgrep: rg ? { version: rgVersion.split("\n")[0], ...strip(scoredRg), missed: rgMissed, wall_ms: rg.ms } : { skipped: `rg is not on PATH (${RG_INSTALL})` },
+        targets,
+        notes,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  return failed ? 1 : 0;
+}
+
+try {
+  process.exitCode = await main();
+} catch (err) {
+  if (err instanceof BenchError) {
+    process.stderr.write(`bench: ${err.message}\n`);
+    process.exitCode = 1;
+  } else {
+    throw err;
+  }
+}

@@ -1,0 +1,343 @@
+// The call graph's second pass (spec §6.3, §10.3, §10.3.1): turns stored call sites, class
+// heritage and re-export markers into POTENTIAL_CALL, EXTENDS, IMPLEMENTS and RE_EXPORTS edges
+// once every file's symbols are in the store. Names resolve with their own file's evidence — the
+// same file, the import's resolved file (through barrels), the receiver's type traced the same
+// way — and a name that cannot be traced gets no edge: a missing verified caller is better than a
+// false one. A full build links every file; an incremental one only the files a change can reach.
+import type { Db, Store } from "../store/db.js";
+
+interface Sym {
+  readonly id: number;
+  readonly name: string;
+  readonly kind: string;
+  readonly fileId: number;
+}
+
+interface Marker {
+  readonly id: number;
+  readonly module: string;
+  readonly imported: string;
+}
+
+interface ImportBinding {
+  readonly target: number | null;
+  readonly imported: string;
+}
+
+/** What one file contributes to name resolution. */
+interface FileFacts {
+  readonly stem: string;
+  /** First declaration of each name (methods as `Class.method`); markers excluded. */
+  readonly declared: Map<string, Sym>;
+  /** Re-export markers by exported name. */
+  readonly markers: Map<string, Marker>;
+  /** Local name → the import that binds it. */
+  readonly bindings: Map<string, ImportBinding>;
+  /** Module specifier → the file it resolved to. */
+  readonly moduleTargets: Map<string, number>;
+  /** `export * from` targets. */
+  readonly stars: number[];
+  /** Class name → the name its `extends` clause gives. */
+  readonly parents: Map<string, string>;
+}
+
+export type EdgeResolution = "import" | "field_type" | "parameter_type" | "new_expression" | "same_file" | "this_method" | "super_method";
+
+const TYPE_KINDS = new Set(["class", "interface", "type", "enum"]);
+const CALLABLE_KINDS = new Set(["function", "class", "const", "variable"]);
+/** The edges this module derives (PARENT_OF is written with the symbols). */
+const DERIVED = "('POTENTIAL_CALL', 'EXTENDS', 'IMPLEMENTS', 'RE_EXPORTS')";
+/** Inheritance chains followed when a method is not declared on the receiver's own class. */
+const MAX_INHERITANCE_DEPTH = 16;
+
+/** Everything name resolution needs, read from the store per file on first use. */
+class Graph {
+  private readonly facts = new Map<number, FileFacts>();
+
+  constructor(
+    private readonly db: Db,
+    preloadAll: boolean,
+  ) {
+    if (preloadAll) this.load(null);
+  }
+
+  private file(fileId: number): FileFacts {
+    let facts = this.facts.get(fileId);
+    if (!facts) {
+      this.load(fileId);
+      facts = this.facts.get(fileId) ?? { stem: "", declared: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map() };
+      this.facts.set(fileId, facts);
+    }
+    return facts;
+  }
+
+  /** Reads the facts of one file, or of every file (null) in one pass per table. */
+  private load(fileId: number | null): void {
+    const only = (column: string, joiner: "WHERE" | "AND" = "WHERE") => (fileId === null ? "" : ` ${joiner} ${column} = ?`);
+    const args = fileId === null ? [] : [fileId];
+    for (const f of this.db.prepare(`SELECT id, path FROM files${only("id")}`).all(...args) as Array<{ id: number; path: string }>) {
+      this.facts.set(f.id, { stem: stemOf(f.path), declared: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map() });
+    }
+    const symbols = this.db
+      .prepare(
+        `SELECT id, name, kind, file_id AS fileId, reexport_module AS module, reexport_name AS imported FROM symbols${only("file_id")} ORDER BY file_id, line, id`,
+      )
+      .all(...args) as Array<Sym & { module: string | null; imported: string | null }>;
+    for (const s of symbols) {
+      const facts = this.facts.get(s.fileId);
+      if (!facts) continue;
+      if (s.kind === "export") {
+        if (s.module !== null && s.imported !== null && !facts.markers.has(s.name)) facts.markers.set(s.name, { id: s.id, module: s.module, imported: s.imported });
+      } else if (!facts.declared.has(s.name)) facts.declared.set(s.name, { id: s.id, name: s.name, kind: s.kind, fileId: s.fileId });
+    }
+    const imports = this.db
+      .prepare(
+        `SELECT i.file_id AS fileId, i.module, i.symbols, i.locals, i.kind, t.id AS target
+         FROM imports i LEFT JOIN files t ON t.path = i.resolved_path${only("i.file_id")} ORDER BY i.file_id, i.line, i.id`,
+      )
+      .all(...args) as Array<{ fileId: number; module: string; symbols: string; locals: string; kind: string; target: number | null }>;
+    for (const i of imports) {
+      const facts = this.facts.get(i.fileId);
+      if (!facts) continue;
+      if (i.target !== null) {
+        facts.moduleTargets.set(i.module, i.target);
+        if (i.kind === "export_star" && !facts.stars.includes(i.target)) facts.stars.push(i.target);
+      }
+      const names = JSON.parse(i.symbols) as string[];
+      (JSON.parse(i.locals) as string[]).forEach((local, k) => facts.bindings.set(local, { target: i.target, imported: names[k] ?? local }));
+    }
+    const parents = this.db
+      .prepare(`SELECT file_id AS fileId, class_name AS className, target FROM heritage WHERE relation = 'extends'${only("file_id", "AND")} ORDER BY file_id, rowid`)
+      .all(...args) as Array<{ fileId: number; className: string; target: string }>;
+    for (const p of parents) this.facts.get(p.fileId)?.parents.set(p.className, p.target);
+  }
+
+  /** A top-level declaration named `name` as a file exports it: its own, or through its re-exports. */
+  exported(fileId: number, name: string, seen = new Set<number>()): Sym | null {
+    if (seen.has(fileId)) return null;
+    seen.add(fileId);
+    const facts = this.file(fileId);
+    if (name === "default") return this.defaultExport(fileId);
+    const own = facts.declared.get(name);
+    if (own && own.kind !== "method") return own;
+    const marker = facts.markers.get(name);
+    if (marker && marker.imported !== "*") {
+      const target = facts.moduleTargets.get(marker.module);
+      if (target !== undefined) return this.exported(target, marker.imported, seen);
+    }
+    for (const next of facts.stars) {
+      const found = this.exported(next, name, seen);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  /**
+   * What `import x from './f'` binds: the store does not record which declaration is the default
+   * export, so only the unambiguous case links — an anonymous default export (named after the file).
+   */
+  private defaultExport(fileId: number): Sym | null {
+    const facts = this.file(fileId);
+    const own = facts.declared.get(facts.stem);
+    return own && own.kind !== "method" ? own : null;
+  }
+
+  /** What a name means in a file: its own declaration, or the declaration its import binds. */
+  resolveName(fileId: number, name: string): { sym: Sym; via: "same_file" | "import" } | null {
+    const facts = this.file(fileId);
+    const own = facts.declared.get(name);
+    if (own && own.kind !== "method") return { sym: own, via: "same_file" };
+    const binding = facts.bindings.get(name);
+    if (!binding || binding.imported === "*" || binding.target === null) return null;
+    const sym = this.exported(binding.target, binding.imported);
+    return sym ? { sym, via: "import" } : null;
+  }
+
+  /** `Class.name` on the class itself or, failing that, up its `extends` chain. */
+  member(cls: Sym, name: string): Sym | null {
+    let current: Sym | null = cls;
+    for (let depth = 0; current && depth < MAX_INHERITANCE_DEPTH; depth++) {
+      const facts = this.file(current.fileId);
+      const own = facts.declared.get(`${current.name}.${name}`);
+      if (own) return own;
+      const parent = facts.parents.get(current.name);
+      const next: { sym: Sym } | null = parent === undefined ? null : this.resolveName(current.fileId, parent);
+      current = next && next.sym.kind === "class" ? next.sym : null;
+    }
+    return null;
+  }
+
+  declaredIn(fileId: number, name: string): Sym | null {
+    return this.file(fileId).declared.get(name) ?? null;
+  }
+
+  namespaceTarget(fileId: number, local: string): number | null {
+    const binding = this.file(fileId).bindings.get(local);
+    return binding && binding.imported === "*" ? binding.target : null;
+  }
+
+  markersOf(fileId: number): ReadonlyMap<string, Marker> {
+    return this.file(fileId).markers;
+  }
+
+  moduleTarget(fileId: number, module: string): number | null {
+    return this.file(fileId).moduleTargets.get(module) ?? null;
+  }
+}
+
+/** `src/a/foo.test.ts` → `foo.test`: the name extraction gives an anonymous default export. */
+function stemOf(path: string): string {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+interface CallRow {
+  fileId: number;
+  caller: string | null;
+  callee: string;
+  receiver: string;
+  receiverName: string | null;
+  resolution: string | null;
+  line: number;
+  context: string;
+}
+
+/** The callee symbol and how it was found, or null when the call cannot be traced. */
+function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResolution } | null {
+  switch (c.receiver) {
+    case "bare": {
+      const r = g.resolveName(c.fileId, c.callee);
+      return r && CALLABLE_KINDS.has(r.sym.kind) ? { target: r.sym, resolution: r.via } : null;
+    }
+    case "this": {
+      const cls = g.declaredIn(c.fileId, c.receiverName ?? "");
+      const target = cls ? g.member(cls, c.callee) : null;
+      return target ? { target, resolution: "this_method" } : null;
+    }
+    case "super":
+    case "typed":
+    case "static": {
+      const type = g.resolveName(c.fileId, c.receiverName ?? "");
+      if (!type || !TYPE_KINDS.has(type.sym.kind)) return null;
+      const target = g.member(type.sym, c.callee);
+      if (!target) return null;
+      const resolution: EdgeResolution = c.receiver === "super" ? "super_method" : c.receiver === "static" ? type.via : (c.resolution as EdgeResolution);
+      return { target, resolution };
+    }
+    case "namespace": {
+      const file = g.namespaceTarget(c.fileId, c.receiverName ?? "");
+      const target = file === null ? null : g.exported(file, c.callee);
+      return target && CALLABLE_KINDS.has(target.kind) ? { target, resolution: "import" } : null;
+    }
+    default:
+      return null;
+  }
+}
+
+type EdgeRow = [from: number, to: number, type: string, resolution: string | null, line: number | null, context: string | null];
+
+/** Every derived edge whose source lies in the given files (all files when null). */
+function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null): EdgeRow[] {
+  const scope = fileIds === null ? "" : ` WHERE x.file_id IN (SELECT value FROM json_each(?))`;
+  const args = fileIds === null ? [] : [JSON.stringify(fileIds)];
+  const edges: EdgeRow[] = [];
+  const seen = new Set<string>();
+  const add = (e: EdgeRow) => {
+    const key = `${e[0]} ${e[1]} ${e[2]} ${e[4]}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      edges.push(e);
+    }
+  };
+  const calls = db
+    .prepare(
+      `SELECT x.file_id AS fileId, x.caller, x.callee, x.receiver, x.receiver_name AS receiverName, x.resolution, x.line, x.context
+       FROM calls x${scope} ORDER BY x.file_id, x.line, x.id`,
+    )
+    .all(...args) as CallRow[];
+  for (const c of calls) {
+    if (c.caller === null) continue; // top-level code has no symbol to call from: those sites stay potential
+    const from = g.declaredIn(c.fileId, c.caller);
+    const hit = from ? resolveCall(g, c) : null;
+    if (from && hit) add([from.id, hit.target.id, "POTENTIAL_CALL", hit.resolution, c.line, c.context]);
+  }
+  const heritage = db
+    .prepare(`SELECT x.file_id AS fileId, x.class_name AS className, x.relation, x.target FROM heritage x${scope} ORDER BY x.file_id, x.class_name, x.relation, x.target`)
+    .all(...args) as Array<{ fileId: number; className: string; relation: string; target: string }>;
+  for (const h of heritage) {
+    const from = g.declaredIn(h.fileId, h.className);
+    const to = g.resolveName(h.fileId, h.target);
+    if (from && to && TYPE_KINDS.has(to.sym.kind)) add([from.id, to.sym.id, h.relation === "extends" ? "EXTENDS" : "IMPLEMENTS", null, null, null]);
+  }
+  const markerFiles = db.prepare(`SELECT DISTINCT x.file_id FROM symbols x${scope}${scope ? " AND" : " WHERE"} x.kind = 'export' ORDER BY x.file_id`).pluck().all(...args) as number[];
+  for (const fileId of markerFiles) {
+    for (const m of g.markersOf(fileId).values()) {
+      if (m.imported === "*") continue;
+      const target = g.moduleTarget(fileId, m.module);
+      const sym = target === null ? null : g.exported(target, m.imported);
+      if (sym) add([m.id, sym.id, "RE_EXPORTS", null, null, null]);
+    }
+  }
+  return edges;
+}
+
+/**
+ * Files whose edges a change to `changed` can alter: the changed files, every file that
+ * re-exports from them (transitively — a barrel passes their names on), and every file that
+ * imports from any of those.
+ */
+function reachableFiles(db: Db, changed: readonly number[]): number[] {
+  return db
+    .prepare(
+      `WITH RECURSIVE reexporters(id, path) AS (
+         SELECT id, path FROM files WHERE id IN (SELECT value FROM json_each(?))
+         UNION
+         SELECT f.id, f.path FROM reexporters r
+         JOIN imports i ON i.resolved_path = r.path
+         JOIN files f ON f.id = i.file_id
+         WHERE i.kind IN ('export_from', 'export_star')
+            OR EXISTS (SELECT 1 FROM symbols s WHERE s.file_id = i.file_id AND s.kind = 'export')
+       )
+       SELECT id FROM reexporters
+       UNION
+       SELECT i.file_id FROM imports i JOIN reexporters r ON i.resolved_path = r.path
+       ORDER BY 1`,
+    )
+    .pluck()
+    .all(JSON.stringify(changed)) as number[];
+}
+
+/**
+ * Rebuilds the derived edges: of every file ("all"), or of the files the given changed files can
+ * reach (their own edges went with their old symbols). Runs in one transaction and clears
+ * EDGES_DIRTY; returns the edges written.
+ */
+export function linkEdges(store: Store, scope: "all" | readonly number[]): number {
+  const db = store.db;
+  return store.batch(() => {
+    const files = scope === "all" ? null : reachableFiles(db, scope);
+    const g = new Graph(db, files === null);
+    if (files === null) db.prepare(`DELETE FROM edges WHERE edge_type IN ${DERIVED}`).run();
+    else {
+      db.prepare(`DELETE FROM edges WHERE edge_type IN ${DERIVED} AND from_id IN (SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?)))`).run(
+        JSON.stringify(files),
+      );
+    }
+    const edges = files === null || files.length > 0 ? deriveEdges(db, g, files) : [];
+    const insert = db.prepare("INSERT OR IGNORE INTO edges(from_id, to_id, edge_type, resolution, call_line, context) VALUES (?, ?, ?, ?, ?, ?)");
+    for (const e of edges) insert.run(...e);
+    store.setMeta(EDGES_DIRTY, "0");
+    return edges.length;
+  });
+}
+
+/** Meta key set before any row changes and cleared once the edges are rebuilt (a killed run or a failed JIT link leaves it set). */
+export const EDGES_DIRTY = "edges_dirty";
+
+/** Rebuilds every edge when a write since the last build left them stale; returns whether it did. */
+export function relinkEdgesIfDirty(store: Store): boolean {
+  if (store.getMeta(EDGES_DIRTY) !== "1") return false;
+  linkEdges(store, "all");
+  return true;
+}

@@ -1,0 +1,139 @@
+// Call-graph edges (spec §10.3, §10.3.1) built from a real index: each resolution rule yields its
+// edge with the right resolution, line and context; same-named symbols route by file evidence;
+// barrels (named and star), `.js` specifiers and tsconfig paths are followed; what cannot be
+// traced yields no edge; and edges survive incremental runs exactly as a full build makes them.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { runIndex } from "../../src/index/run.js";
+import { statePaths } from "../../src/index/state.js";
+import { Store } from "../../src/store/db.js";
+import { makeProject, type TestProject } from "../helpers/project.js";
+import { dumpStore } from "../helpers/store-dump.js";
+
+const FILES: Record<string, string> = {
+  "tsconfig.json": `{ "compilerOptions": { "baseUrl": ".", "paths": { "@lib/*": ["src/lib/*"] } } }`,
+  "src/lib/repo.ts": [
+    "export class UserRepository {",
+    "  findById(id: string) { return id; }",
+    "  save() {}",
+    "  static create() { return new UserRepository(); }",
+    "}",
+    "export function audit(x: string) { return x; }",
+    "export function track(x: string) { return x; }",
+    "export function note(x: string) { return x; }",
+    "",
+  ].join("\n"),
+  "src/lib/index.ts": ["export * from './repo.js';", "export { track as record } from './repo.js';", ""].join("\n"),
+  "src/other/repo.ts": ["export class UserRepository {", "  findById(id: string) { return id; }", "}", "export function audit() {}", ""].join("\n"),
+  "src/base.ts": ["export abstract class BaseService {", "  start() {}", "}", "export interface Service { start(): void }", ""].join("\n"),
+  "src/service.ts": [
+    "import { UserRepository, record } from './lib/index.js';",
+    "import { audit } from '@lib/repo';",
+    "import * as lib from './lib/repo.js';",
+    "import { BaseService, Service } from './base';",
+    "",
+    "export class AccountService extends BaseService implements Service {",
+    "  private readonly repo: UserRepository;",
+    "  constructor(private readonly users: UserRepository) { super(); }",
+    "  start() {",
+    "    super.start();",
+    "    this.repo.findById('a');",
+    "    this.users.save();",
+    "    this.helper();",
+    "    audit('x');",
+    "    record('y');",
+    "    lib.note('z');",
+    "    UserRepository.create();",
+    "  }",
+    "  helper(r: UserRepository) {",
+    "    r.findById('b');",
+    "    const fresh = new UserRepository();",
+    "    fresh.save();",
+    "    makeRepo().findById('c');",
+    "    local();",
+    "  }",
+    "}",
+    "function local() { return 1; }",
+    "function makeRepo(): any { return null; }",
+    "",
+  ].join("\n"),
+};
+
+let cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const c of cleanups) c();
+  cleanups = [];
+});
+
+function project(files = FILES): TestProject {
+  const p = makeProject(files);
+  cleanups.push(() => p.cleanup());
+  return p;
+}
+
+function edges(p: TestProject): string[] {
+  const store = Store.open(statePaths(join(p.root, ".mast")).graphDb, { readonly: true });
+  try {
+    return (
+      store.db
+        .prepare(
+          `SELECT a.name AS f, tf.path AS tp, b.name AS t, e.edge_type AS type, e.resolution AS res, e.call_line AS line
+           FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id JOIN files tf ON tf.id = b.file_id
+           WHERE e.edge_type != 'PARENT_OF' ORDER BY a.name, e.call_line, tf.path, b.name`,
+        )
+        .all() as Array<{ f: string; tp: string; t: string; type: string; res: string | null; line: number | null }>
+    ).map((e) => `${e.f} -> ${e.tp}:${e.t} ${e.type}${e.res ? `/${e.res}` : ""}${e.line ? ` @${e.line}` : ""}`);
+  } finally {
+    store.close();
+  }
+}
+
+describe("call-graph edges", () => {
+  it("links each resolution rule to the declaration its file evidence names", async () => {
+    const p = project();
+    await runIndex(p.config(), { mode: "full" });
+    expect(edges(p)).toEqual([
+      "AccountService -> src/base.ts:BaseService EXTENDS",
+      "AccountService -> src/base.ts:Service IMPLEMENTS",
+      "AccountService.helper -> src/lib/repo.ts:UserRepository.findById POTENTIAL_CALL/parameter_type @20",
+      "AccountService.helper -> src/lib/repo.ts:UserRepository POTENTIAL_CALL/import @21",
+      "AccountService.helper -> src/lib/repo.ts:UserRepository.save POTENTIAL_CALL/new_expression @22",
+      "AccountService.helper -> src/service.ts:makeRepo POTENTIAL_CALL/same_file @23",
+      "AccountService.helper -> src/service.ts:local POTENTIAL_CALL/same_file @24",
+      "AccountService.start -> src/base.ts:BaseService.start POTENTIAL_CALL/super_method @10",
+      "AccountService.start -> src/lib/repo.ts:UserRepository.findById POTENTIAL_CALL/field_type @11",
+      "AccountService.start -> src/lib/repo.ts:UserRepository.save POTENTIAL_CALL/field_type @12",
+      "AccountService.start -> src/service.ts:AccountService.helper POTENTIAL_CALL/this_method @13",
+      // tsconfig path, barrel alias, namespace import: each to its own declaration.
+      "AccountService.start -> src/lib/repo.ts:audit POTENTIAL_CALL/import @14",
+      "AccountService.start -> src/lib/repo.ts:track POTENTIAL_CALL/import @15",
+      "AccountService.start -> src/lib/repo.ts:note POTENTIAL_CALL/import @16",
+      "AccountService.start -> src/lib/repo.ts:UserRepository.create POTENTIAL_CALL/import @17",
+      "UserRepository.create -> src/lib/repo.ts:UserRepository POTENTIAL_CALL/same_file @4",
+      // `export { track as record } from './repo.js'`: the barrel's marker to the declaration.
+      "record -> src/lib/repo.ts:track RE_EXPORTS",
+    ]);
+  });
+
+  it("keeps one edge per call site, so every line that calls is listed", async () => {
+    const p = project({ "a.ts": "export function f() {}\nexport function g() {\n  f();\n  f(); f();\n}\n" });
+    await runIndex(p.config(), { mode: "full" });
+    expect(edges(p)).toEqual(["g -> a.ts:f POTENTIAL_CALL/same_file @3", "g -> a.ts:f POTENTIAL_CALL/same_file @4"]);
+  });
+
+  it("an incremental run keeps the edges a full build makes, through edits on both ends", async () => {
+    const p = project();
+    const config = p.config();
+    await runIndex(config, { mode: "full" });
+    p.write("src/lib/repo.ts", FILES["src/lib/repo.ts"]!.replace("save() {}", "save() {}\n  extra() {}"));
+    p.write("src/service.ts", FILES["src/service.ts"]!.replace("    local();\n", "    local();\n    this.users.extra();\n"));
+    await runIndex(config, { mode: "incremental" });
+    const fresh = mkdtempSync(join(tmpdir(), "mast-link-"));
+    cleanups.push(() => rmSync(fresh, { recursive: true, force: true }));
+    await runIndex(p.config({ stateDir: fresh }), { mode: "full" });
+    expect(dumpStore(statePaths(config.state_dir).graphDb)).toEqual(dumpStore(statePaths(fresh).graphDb));
+    expect(edges(p)).toContain("AccountService.helper -> src/lib/repo.ts:UserRepository.extra POTENTIAL_CALL/field_type @25");
+  });
+});

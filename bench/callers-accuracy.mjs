@@ -124,8 +124,8 @@ function readPopulation(graphDb) {
       const dot = r.kind === "method" ? r.name.lastIndexOf(".") : -1;
       const member = r.name.slice(dot + 1);
       if (member === "constructor") left.constructors++;
-      else if (!IDENT.test(member) || (dot >= 0 && r.name.includes("["))) left.computed_names++;
-      else population.push({ name: r.name, kind: r.kind, file: r.file, line: r.line, member, owner: dot >= 0 ? r.name.slice(0, dot) : null, overloads: r.declarations });
+      else if (!IDENT.test(member) || r.name.includes("[")) left.computed_names++;
+      else population.push({ name: r.name, kind: r.kind, file: r.file, line: r.line, member, owner: dot >= 0 ? r.name.slice(0, dot) : null });
     }
     const folded = rows.reduce((a, r) => a + r.declarations - 1, 0);
     return { population, files, left: { ...left, overloads_folded: folded } };
@@ -232,14 +232,14 @@ function createOracle(corpusFiles, mastFiles) {
     const from = starts[sym.line - 1];
     const to = starts[sym.line + DECLARATION_LOOKAHEAD] ?? sf.text.length;
     let best = null;
-    const rank = (d) => [lineOf(sf, d.name.getStart(sf)), sym.owner !== null && d.parent?.name?.text === sym.owner ? 0 : 1];
     const visit = (node) => {
       if (node.end < from || node.pos > to) return;
       if (node.name && NAMED_DECLARATION.some((is) => is(node)) && node.name.text === sym.member) {
         const start = node.name.getStart(sf);
         if (start >= from && start < to) {
-          const [l, own] = rank(node);
-          if (best === null || own < best.own || (own === best.own && l < best.line)) best = { node, line: l, own };
+          const line = lineOf(sf, start);
+          const own = sym.owner !== null && node.parent?.name?.text === sym.owner ? 0 : 1;
+          if (best === null || own < best.own || (own === best.own && line < best.line)) best = { node, line, own };
         }
       }
       ts.forEachChild(node, visit);
@@ -248,7 +248,7 @@ function createOracle(corpusFiles, mastFiles) {
     return best && { sf, decl: best.node, line: best.line };
   }
 
-  /** The declaration's call sites (path:line of the call, plus the line of the called name), and how many calls went to related declarations. */
+  /** The declaration's call sites (the line of the call and of the called name), and the calls findReferences gave that resolve to related declarations. */
   function callSites(sf, decl) {
     const t0 = performance.now();
     const groups = ls.findReferences(sf.fileName, decl.name.getStart(sf)) ?? [];

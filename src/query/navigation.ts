@@ -207,7 +207,7 @@ export function symbolSignatures(db: Db, symbol: string, filePath: string | null
 }
 
 /** The declaration of `name` as seen from a file: in it, or through its named and star re-exports. */
-function resolveThroughReExports(db: Db, fileId: number, name: string, seen: Set<number>): SymbolRow | null {
+export function resolveThroughReExports(db: Db, fileId: number, name: string, seen: Set<number>): SymbolRow | null {
   if (seen.has(fileId)) return null;
   seen.add(fileId);
   const local = db

@@ -324,14 +324,19 @@ function flagStale(results: SearchResult[], rows: Map<number, ChunkRow>, fused: 
   for (const r of results) {
     let stale = staleByPath.get(r.file_path);
     if (stale === undefined) {
-      try {
-        stale = statSync(join(projectRoot, r.file_path)).mtimeMs > (indexedMtime.get(r.file_path) ?? Infinity);
-      } catch {
-        stale = true;
-      }
+      stale = staleOnDisk(projectRoot, r.file_path, indexedMtime.get(r.file_path) ?? Infinity);
       staleByPath.set(r.file_path, stale);
     }
     if (stale) r.stale = true;
+  }
+}
+
+/** A file's indexed line coordinates are untrustworthy: it is newer on disk than indexed, or gone. */
+export function staleOnDisk(projectRoot: string, path: string, indexedMtime: number): boolean {
+  try {
+    return statSync(join(projectRoot, path)).mtimeMs > indexedMtime;
+  } catch {
+    return true;
   }
 }
 

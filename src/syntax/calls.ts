@@ -105,17 +105,16 @@ export function extractCalls(root: SyntaxNode, lines: readonly string[], fileSte
     }
     if (decl.type === "lexical_declaration" || decl.type === "variable_declaration") {
       const declarators = decl.namedChildren.filter((c) => c.type === "variable_declarator");
+      // Each declarator is its own container: calls in `const x = f(() => g())` are made by `x`.
+      let named = false;
       for (const d of declarators) {
         const name = d.childForFieldName("name");
-        if (name?.type === "identifier") callable.add(name.text);
+        if (name?.type !== "identifier") continue;
+        callable.add(name.text);
+        containers.push({ caller: name.text, node: d, cls: null });
+        named = true;
       }
-      const only = declarators.length === 1 ? declarators[0]! : null;
-      const value = only?.childForFieldName("value");
-      const name = only?.childForFieldName("name");
-      if (only && value && name?.type === "identifier" && (FUNCTION_VALUES.has(value.type) || CLASS_TYPES.has(value.type))) {
-        containers.push({ caller: name.text, node: value, cls: null });
-        continue;
-      }
+      if (named) continue;
     }
     containers.push({ caller: null, node: stmt, cls: null });
   }
@@ -271,6 +270,8 @@ interface LocalEnv {
 
 /** Records the names one binding node declares in its container's environment. */
 function bindNode(env: LocalEnv, node: SyntaxNode, container: SyntaxNode): void {
+  // The container's own name is not a local: `function fact() { fact() }` calls itself.
+  if (node.type === container.type && node.startIndex === container.startIndex) return;
   const bind = (name: string, type: { type: string; resolution: "parameter_type" | "new_expression" } | null) => {
     env.counts.set(name, (env.counts.get(name) ?? 0) + 1);
     if (type) env.types.set(name, type);
@@ -295,8 +296,6 @@ function bindNode(env: LocalEnv, node: SyntaxNode, container: SyntaxNode): void 
       return;
     }
     case "function_declaration": {
-      // The container's own name is not a local: `function fact() { fact() }` calls itself.
-      if (node.startIndex === container.startIndex && node.type === container.type) return;
       const name = node.childForFieldName("name");
       if (name) bind(name.text, null);
       return;
@@ -338,7 +337,7 @@ function classify(call: SyntaxNode, container: Container, file: FileEnv, locals:
   if (target.type !== "member_expression" || isNew) return null;
   const property = target.childForFieldName("property");
   const object = target.childForFieldName("object");
-  if (!property || !object || property.type !== "property_identifier") return null;
+  if (!property || !object || (property.type !== "property_identifier" && property.type !== "private_property_identifier")) return null;
   const callee = property.text;
   const recv = receiverOf(object);
   const cls = container.cls;

@@ -4,6 +4,7 @@
 import { MastError } from "../base/errors.js";
 import type { ToolContext } from "./context.js";
 import type { ToolDefinition } from "./define.js";
+import { callersTool, implementorsTool, renameImpactTool } from "./graph.js";
 import { dependenciesTool, exportsTool, signatureTool, skeletonTool } from "./navigation.js";
 import { reindexTool } from "./reindex.js";
 import { searchTool } from "./search.js";
@@ -14,7 +15,10 @@ export const TOOLS: readonly ToolDefinition[] = [
   skeletonTool,
   exportsTool,
   signatureTool,
+  callersTool,
   dependenciesTool,
+  implementorsTool,
+  renameImpactTool,
   reindexTool,
   statusTool,
 ] as unknown as ToolDefinition[];

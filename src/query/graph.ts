@@ -1,0 +1,316 @@
+// The call-graph answers (spec §6.3, §9): mast_callers, mast_implementors and mast_rename_impact.
+// Verified callers come from POTENTIAL_CALL edges only (and recurse over them alone); potential
+// matches are every line of an identifier_fts hit that names the symbol and no verified edge
+// explains, so a real call site the resolver missed is listed for review, never silently absent.
+import type { Db } from "../store/db.js";
+import { requireIndexedFile, resolveThroughReExports } from "./navigation.js";
+
+/** Default cap on potential_matches (spec: 50); the real count goes to summary.potential_truncated. */
+export const POTENTIAL_LIMIT = 50;
+/** Levels a transitive callers query follows before it stops. */
+export const MAX_TRANSITIVE_DEPTH = 32;
+
+// ---- declarations ----
+
+interface DeclarationRow {
+  id: number;
+  name: string;
+  kind: string;
+  file_id: number;
+  path: string;
+  line: number;
+  is_exported: number;
+}
+
+export interface DeclarationSite {
+  file_path: string;
+  line: number;
+  kind: string;
+  is_exported: boolean;
+}
+
+export interface Target {
+  /** Every declaration of the name (in `file_path` when given), the one answered for first. */
+  readonly sites: DeclarationRow[];
+  /**
+   * The ids edges to the first declaration point to: it, its overloads (same name, same file) and
+   * its export aliases (`export { local as alias }` copies the declaration under the alias).
+   */
+  readonly ids: number[];
+  /** Every name the declaration is called by: its own and its aliases, local and re-exported. */
+  readonly names: string[];
+}
+
+/**
+ * The declarations a query names: `symbol` (a name, or `Class.method`) everywhere — exported first,
+ * then by path — or in `filePath`, following a barrel's re-exports to the declaration.
+ */
+export function findTarget(db: Db, symbol: string, filePath: string | null): Target {
+  const file = filePath === null ? null : requireIndexedFile(db, filePath);
+  let sites = db
+    .prepare(
+      `SELECT s.id, s.name, s.kind, s.file_id, f.path, s.line, s.is_exported FROM symbols s JOIN files f ON f.id = s.file_id
+       WHERE s.name = ? AND s.kind != 'export' ${file ? "AND s.file_id = ?" : ""}
+       ORDER BY s.is_exported DESC, f.path, s.line, s.id`,
+    )
+    .all(...(file ? [symbol, file.id] : [symbol])) as DeclarationRow[];
+  if (sites.length === 0 && file) {
+    const found = resolveThroughReExports(db, file.id, symbol, new Set());
+    sites = found ? [{ id: found.id, name: found.name, kind: found.kind, file_id: found.file_id, path: found.path, line: found.line, is_exported: found.is_exported }] : [];
+  }
+  const first = sites[0];
+  if (!first) return { sites, ids: [], names: [symbol] };
+  const group = db
+    .prepare(
+      `SELECT s.id, s.name FROM symbols s JOIN symbols d ON d.id = ?
+       WHERE s.file_id = d.file_id AND s.kind = d.kind
+         AND (s.name = d.name OR (s.line = d.line AND s.end_line = d.end_line AND s.signature IS d.signature AND s.body_hash IS d.body_hash))
+       ORDER BY s.line, s.id`,
+    )
+    .all(first.id) as Array<{ id: number; name: string }>;
+  const ids = group.map((g) => g.id);
+  const reExported = db
+    .prepare("SELECT DISTINCT m.name FROM edges e JOIN symbols m ON m.id = e.from_id WHERE e.edge_type = 'RE_EXPORTS' AND e.to_id IN (SELECT value FROM json_each(?)) ORDER BY m.name")
+    .pluck()
+    .all(JSON.stringify(ids)) as string[];
+  return { sites, ids, names: [...new Set([first.name, ...group.map((g) => g.name), ...reExported])] };
+}
+
+export function declarationSite(row: DeclarationRow): DeclarationSite {
+  return { file_path: row.path, line: row.line, kind: row.kind, is_exported: row.is_exported === 1 };
+}
+
+// ---- verified callers ----
+
+export interface VerifiedCaller {
+  file_path: string;
+  line: number;
+  caller_symbol: string;
+  context: string;
+  resolution: string;
+  /** Transitive queries: 1 for a direct caller, 2 for a caller's caller, ... */
+  depth?: number;
+  /** Transitive queries: the symbol this site calls (the target, or a caller nearer to it). */
+  callee_symbol?: string;
+}
+
+interface EdgeSiteRow {
+  file_path: string;
+  line: number;
+  caller_symbol: string;
+  context: string;
+  resolution: string;
+  depth: number;
+  callee_symbol: string;
+}
+
+/** Call sites linked to the target by POTENTIAL_CALL edges; with `transitive`, their callers too (verified edges only). */
+export function verifiedCallers(db: Db, ids: readonly number[], transitive: boolean): VerifiedCaller[] {
+  if (ids.length === 0) return [];
+  const rows = db
+    .prepare(
+      `WITH RECURSIVE reach(id, depth) AS (
+         SELECT value, 0 FROM json_each(?)
+         UNION
+         SELECT e.from_id, r.depth + 1 FROM edges e JOIN reach r ON e.to_id = r.id
+         WHERE e.edge_type = 'POTENTIAL_CALL' AND r.depth + 1 < ?
+       ),
+       nearest(id, depth) AS (SELECT id, min(depth) FROM reach GROUP BY id)
+       SELECT f.path AS file_path, e.call_line AS line, a.name AS caller_symbol, e.context, e.resolution,
+              n.depth + 1 AS depth, b.name AS callee_symbol
+       FROM nearest n
+       JOIN edges e ON e.to_id = n.id AND e.edge_type = 'POTENTIAL_CALL'
+       JOIN symbols a ON a.id = e.from_id
+       JOIN symbols b ON b.id = e.to_id
+       JOIN files f ON f.id = a.file_id
+       ORDER BY depth, f.path, e.call_line, a.name, b.name`,
+    )
+    .all(JSON.stringify(ids), transitive ? MAX_TRANSITIVE_DEPTH : 1) as EdgeSiteRow[];
+  const seen = new Set<string>();
+  const out: VerifiedCaller[] = [];
+  for (const r of rows) {
+    const key = `${r.file_path}:${r.line}:${r.caller_symbol}:${r.callee_symbol}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const entry: VerifiedCaller = { file_path: r.file_path, line: r.line, caller_symbol: r.caller_symbol, context: r.context, resolution: r.resolution };
+    out.push(transitive ? { ...entry, depth: r.depth, callee_symbol: r.callee_symbol } : entry);
+  }
+  return out;
+}
+
+// ---- potential matches ----
+
+export interface PotentialMatch {
+  file_path: string;
+  line: number;
+  context: string;
+  reason: "identifier_match_no_resolved_edge";
+}
+
+export interface PotentialSet {
+  matches: PotentialMatch[];
+  /** Every unexplained line found (the cap applies to `matches` only). */
+  total: number;
+}
+
+/** A name as source code spells it: an identifier, or a `#private` member name. */
+const IDENTIFIER = /^#?[A-Za-z_$][\w$]*$/;
+
+/** The last `.` segment of a qualified name (`Class.method` → `method`). */
+function tailOf(name: string): string {
+  return name.slice(name.lastIndexOf(".") + 1);
+}
+
+/**
+ * Lines that name the symbol (the last `.` segment of any of `names`, as a whole identifier) in
+ * chunks identifier_fts finds for it, minus the lines verified edges already explain: sites linked
+ * to the target, and lines whose every call of that name the resolver linked to another
+ * declaration. Call-shaped lines (`name(`, `name<T>(`, `new name`, `` name` ``) come first, then by
+ * path and line.
+ */
+export function potentialMatches(db: Db, names: readonly string[], targetIds: readonly number[], verified: readonly VerifiedCaller[], limit: number): PotentialSet {
+  const tails = [...new Set(names.map(tailOf))].filter((t) => IDENTIFIER.test(t));
+  if (tails.length === 0) return { matches: [], total: 0 };
+  // identifier_fts splits on `#`, `_` and `$`-free punctuation: a phrase of the name's own tokens.
+  const expression = tails.map((t) => `"${t.replace(/^#/, "")}"`).join(" OR ");
+  const chunks = db
+    .prepare(
+      `SELECT c.file_id AS fileId, f.path, c.content, c.content_start_line AS start FROM identifier_fts
+       JOIN chunks c ON c.id = identifier_fts.rowid JOIN files f ON f.id = c.file_id
+       WHERE identifier_fts MATCH ? ORDER BY f.path, c.start_line, c.id`,
+    )
+    .all(expression) as Array<{ fileId: number; path: string; content: string; start: number }>;
+  const alternatives = tails.map((t) => t.replace(/\$/g, "\\$")).join("|");
+  const mention = new RegExp(`(?<![\\w$#])(?:${alternatives})(?![\\w$])`);
+  const callShaped = new RegExp(`(?<![\\w$#])(?:${alternatives})\\s*(?:<[^()]*>\\s*)?(?:\\?\\.\\s*)?[(\`]|\\bnew\\s+(?:${alternatives})(?![\\w$])`, "g");
+  const explained = new Set(verified.filter((v) => v.depth === undefined || v.depth === 1).map((v) => `${v.file_path}:${v.line}`));
+  const candidates: Array<PotentialMatch & { fileId: number; calls: number }> = [];
+  const seen = new Set<string>();
+  for (const c of chunks) {
+    const lines = c.content.split("\n");
+    for (let i = 0; i < lines.length; i++) {
+      const text = lines[i]!;
+      if (!tails.some((t) => text.includes(t)) || !mention.test(text)) continue;
+      const line = c.start + i;
+      const key = `${c.path}:${line}`;
+      if (seen.has(key) || explained.has(key)) continue;
+      seen.add(key);
+      const calls = text.match(callShaped)?.length ?? 0;
+      candidates.push({ file_path: c.path, line, context: text.trim(), reason: "identifier_match_no_resolved_edge", fileId: c.fileId, calls });
+    }
+  }
+  const elsewhere = linkedElsewhere(db, tails, targetIds, [...new Set(candidates.map((c) => c.fileId))]);
+  const open = candidates.filter((c) => !(c.calls > 0 && (elsewhere.get(`${c.file_path}:${c.line}`) ?? 0) >= c.calls));
+  open.sort((a, b) => Number(b.calls > 0) - Number(a.calls > 0) || (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : a.line - b.line));
+  return {
+    matches: open.slice(0, limit).map(({ file_path, line, context, reason }) => ({ file_path, line, context, reason })),
+    total: open.length,
+  };
+}
+
+/** Per `path:line`: verified call sites in these files that call a same-named declaration other than the target. */
+function linkedElsewhere(db: Db, tails: readonly string[], targetIds: readonly number[], fileIds: readonly number[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  if (fileIds.length === 0) return counts;
+  const rows = db
+    .prepare(
+      `SELECT f.path, e.call_line AS line, b.name FROM symbols a
+       JOIN edges e ON e.from_id = a.id AND e.edge_type = 'POTENTIAL_CALL'
+       JOIN symbols b ON b.id = e.to_id
+       JOIN files f ON f.id = a.file_id
+       WHERE a.file_id IN (SELECT value FROM json_each(?)) AND e.to_id NOT IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify(fileIds), JSON.stringify(targetIds)) as Array<{ path: string; line: number; name: string }>;
+  for (const r of rows) {
+    if (!tails.includes(tailOf(r.name))) continue;
+    const key = `${r.path}:${r.line}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+// ---- implementors ----
+
+export interface Implementor {
+  class_name: string;
+  file_path: string;
+  line: number;
+  /** implements: names the type in its `implements` clause; extends: a subclass of it or of an implementor. */
+  relation: "implements" | "extends";
+  /** Indirect results: the class it inherits the relation through. */
+  via?: string;
+  methods: string[];
+}
+
+/** Classes that implement (or extend) the target type, then their subclasses, breadth first. */
+export function implementorsOf(db: Db, ids: readonly number[]): Implementor[] {
+  const direct = db.prepare(
+    `SELECT a.id, a.name, f.path, a.line, a.file_id AS fileId, e.edge_type AS type FROM edges e JOIN symbols a ON a.id = e.from_id JOIN files f ON f.id = a.file_id
+     WHERE e.to_id IN (SELECT value FROM json_each(?)) AND e.edge_type IN ('IMPLEMENTS', 'EXTENDS') ORDER BY f.path, a.line, a.id`,
+  );
+  const methods = db.prepare("SELECT name FROM symbols WHERE file_id = ? AND kind = 'method' AND parent_name = ? ORDER BY line, id").pluck();
+  const out: Implementor[] = [];
+  const seen = new Set<number>(ids);
+  let frontier: Array<{ ids: number[]; via: string | null }> = [{ ids: [...ids], via: null }];
+  while (frontier.length > 0) {
+    const next: Array<{ ids: number[]; via: string | null }> = [];
+    for (const level of frontier) {
+      const rows = direct.all(JSON.stringify(level.ids)) as Array<{ id: number; name: string; path: string; line: number; fileId: number; type: string }>;
+      for (const r of rows) {
+        if (seen.has(r.id)) continue;
+        seen.add(r.id);
+        const names = (methods.all(r.fileId, r.name) as string[]).map((m) => m.slice(r.name.length + 1));
+        out.push({
+          class_name: r.name,
+          file_path: r.path,
+          line: r.line,
+          relation: level.via === null && r.type === "IMPLEMENTS" ? "implements" : "extends",
+          ...(level.via === null ? {} : { via: level.via }),
+          methods: [...new Set(names)],
+        });
+        next.push({ ids: [r.id], via: r.name });
+      }
+    }
+    frontier = next;
+  }
+  return out;
+}
+
+// ---- barrel exports ----
+
+export interface BarrelExport {
+  file_path: string;
+  /** The export statement's line; null for `export *` (a file-level re-export). */
+  line: number | null;
+  exported_as: string;
+  via: "named" | "star";
+}
+
+/**
+ * Files that re-export the target: `named` from RE_EXPORTS edges (the statement names it and must
+ * be edited in a rename), then `star` from a walk up `re_export_files` from the declaring file and
+ * from each named barrel (no edit needed, but consumers reach the symbol through them).
+ */
+export function barrelExports(db: Db, ids: readonly number[], declaringFileId: number | null, name: string): BarrelExport[] {
+  if (ids.length === 0 || declaringFileId === null || name.includes(".")) return [];
+  const named = db
+    .prepare(
+      `SELECT m.name AS exported_as, f.path, m.line, m.file_id AS fileId FROM edges e JOIN symbols m ON m.id = e.from_id JOIN files f ON f.id = m.file_id
+       WHERE e.to_id IN (SELECT value FROM json_each(?)) AND e.edge_type = 'RE_EXPORTS' ORDER BY f.path, m.line`,
+    )
+    .all(JSON.stringify(ids)) as Array<{ exported_as: string; path: string; line: number; fileId: number }>;
+  const out: BarrelExport[] = named.map((r) => ({ file_path: r.path, line: r.line, exported_as: r.exported_as, via: "named" }));
+  const stars = db.prepare("SELECT r.from_file_id AS id, f.path FROM re_export_files r JOIN files f ON f.id = r.from_file_id WHERE r.to_file_id = ? ORDER BY f.path");
+  const seen = new Set<number>([declaringFileId, ...named.map((r) => r.fileId)]);
+  const queue: Array<{ fileId: number; as: string }> = [{ fileId: declaringFileId, as: name }, ...named.map((r) => ({ fileId: r.fileId, as: r.exported_as }))];
+  for (let i = 0; i < queue.length; i++) {
+    const { fileId, as } = queue[i]!;
+    for (const s of stars.all(fileId) as Array<{ id: number; path: string }>) {
+      if (seen.has(s.id)) continue;
+      seen.add(s.id);
+      out.push({ file_path: s.path, line: null, exported_as: as, via: "star" });
+      queue.push({ fileId: s.id, as });
+    }
+  }
+  return out;
+}

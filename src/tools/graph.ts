@@ -1,0 +1,231 @@
+// The call-graph tools (spec §9): mast_callers, mast_implementors and mast_rename_impact. Edges a
+// write left stale are relinked before any graph query; mast_callers and mast_rename_impact
+// refresh the files their answer names just in time (spec §9.0) and flag the whole answer when a
+// refresh loses; mast_implementors stats and flags each result instead.
+import { refreshFile } from "../index/jit.js";
+import { relinkEdgesIfDirty } from "../index/link.js";
+import {
+  POTENTIAL_LIMIT,
+  barrelExports,
+  declarationSite,
+  findTarget,
+  implementorsOf,
+  potentialMatches,
+  verifiedCallers,
+  type BarrelExport,
+  type DeclarationSite,
+  type PotentialMatch,
+  type Target,
+  type VerifiedCaller,
+} from "../query/graph.js";
+import { normalisePath } from "../query/navigation.js";
+import { isIndexEmpty, staleOnDisk } from "../query/search.js";
+import type { ToolContext } from "./context.js";
+import { READ_ONLY, defineTool } from "./define.js";
+import { z } from "./schema.js";
+
+/** The flags every graph answer may carry, present only when true (spec §9.0). */
+interface Flags {
+  file_busy_returning_stale_cache?: true;
+  index_empty?: true;
+}
+
+/** summary fields the opt-in checker pass (a later feature) would fill; 0 until it exists. */
+const CHECKER_COUNTS = { checker_classified_non_call_site: 0, checker_classified_different_declaration: 0 } as const;
+
+/**
+ * Computes an answer, refreshes every file it names (a no-op stat for files that did not change),
+ * and computes it again when any refresh rewrote rows. A refresh that loses to another writer
+ * flags the whole answer.
+ */
+async function freshAnswer<T>(ctx: ToolContext, compute: () => T, filesOf: (answer: T) => Iterable<string>): Promise<{ answer: T; busy: boolean }> {
+  const store = ctx.store();
+  relinkEdgesIfDirty(store);
+  let answer = compute();
+  let changed = false;
+  let busy = false;
+  for (const path of new Set(filesOf(answer))) {
+    const refresh = await refreshFile(store, ctx.config, path);
+    if (refresh === "busy") busy = true;
+    else if (refresh === "refreshed" || refresh === "deleted") changed = true;
+  }
+  if (changed) {
+    relinkEdgesIfDirty(store);
+    answer = compute();
+  }
+  return { answer, busy };
+}
+
+function flags(ctx: ToolContext, busy: boolean, empty: boolean): Flags {
+  return {
+    ...(busy ? { file_busy_returning_stale_cache: true as const } : {}),
+    ...(empty && isIndexEmpty(ctx.store().db) ? { index_empty: true as const } : {}),
+  };
+}
+
+const symbolInput = z.string().min(1).describe("Symbol name: a function, class or const, or a method as Class.method.");
+const filePathInput = z
+  .string()
+  .min(1)
+  .nullish()
+  .describe("Disambiguates a name declared in several files: the declaration in (or re-exported by) this file.");
+const potentialLimitInput = z
+  .number()
+  .int()
+  .min(1)
+  .max(1000)
+  .default(POTENTIAL_LIMIT)
+  .describe("Maximum potential_matches (default 50); the real count is in summary.potential_truncated when more exist.");
+
+interface CallersAnswer {
+  target: Target;
+  verified: VerifiedCaller[];
+  potential: { matches: PotentialMatch[]; total: number } | null;
+}
+
+function declarationFiles(target: Target): string[] {
+  return target.sites.map((s) => s.path);
+}
+
+export const callersTool = defineTool({
+  name: "mast_callers",
+  title: "Callers of a symbol",
+  description:
+    "Call sites of a function, class or method, in two sets. verified_callers: sites the resolver linked to this declaration " +
+    "(through an import, an annotated field or parameter, a `new` binding, the same file, this or super) — safe to act on. " +
+    "potential_matches: other lines naming it (factories, DI, inferred types, dynamic dispatch, comments) — review each before a refactor. " +
+    "transitive follows callers of callers over verified edges only. The answer is for the first declaration (exported first, then by path); " +
+    "others are listed in other_declarations — pass file_path to pick one.",
+  input: z
+    .object({
+      symbol: symbolInput,
+      file_path: filePathInput,
+      transitive: z.boolean().default(false).describe("Also callers of callers (verified edges only), each with its depth."),
+      include_potential: z.boolean().default(true).describe("false skips the identifier search: verified callers only."),
+      potential_limit: potentialLimitInput,
+    })
+    .strict(),
+  annotations: READ_ONLY,
+  handler: async (ctx, args) => {
+    const db = ctx.store().db;
+    const filePath = args.file_path ? normalisePath(args.file_path) : null;
+    const { answer, busy } = await freshAnswer<CallersAnswer>(
+      ctx,
+      () => {
+        const target = findTarget(db, args.symbol, filePath);
+        const verified = verifiedCallers(db, target.ids, args.transitive);
+        const potential = args.include_potential ? potentialMatches(db, target.names, target.ids, verified, args.potential_limit) : null;
+        return { target, verified, potential };
+      },
+      (a) => [...declarationFiles(a.target), ...a.verified.map((v) => v.file_path), ...(a.potential?.matches.map((p) => p.file_path) ?? [])],
+    );
+    const [first, ...others] = answer.target.sites;
+    const potential = answer.potential?.matches ?? [];
+    return {
+      symbol: args.symbol,
+      declaration: first ? declarationSite(first) : null,
+      ...(others.length > 0 ? { other_declarations: others.map(declarationSite) } : {}),
+      verified_callers: answer.verified,
+      potential_matches: potential,
+      summary: {
+        verified_count: answer.verified.length,
+        potential_count: potential.length,
+        transitive: args.transitive,
+        ...CHECKER_COUNTS,
+        ...(answer.potential && answer.potential.total > potential.length ? { potential_truncated: answer.potential.total } : {}),
+      },
+      ...flags(ctx, busy, answer.verified.length === 0 && potential.length === 0),
+    };
+  },
+});
+
+export const implementorsTool = defineTool({
+  name: "mast_implementors",
+  title: "Implementors of a type",
+  description:
+    "Classes that implement an interface (or extend a class), then their subclasses, each with its methods. " +
+    "relation is implements or extends; via names the class an indirect result inherits through. A result whose file changed since indexing carries stale: true.",
+  input: z
+    .object({
+      interface_name: z.string().min(1).describe("The interface (or class) name."),
+      file_path: filePathInput,
+    })
+    .strict(),
+  annotations: READ_ONLY,
+  handler: (ctx, args) => {
+    const store = ctx.store();
+    relinkEdgesIfDirty(store);
+    const db = store.db;
+    const target = findTarget(db, args.interface_name, args.file_path ? normalisePath(args.file_path) : null);
+    const mtimes = db.prepare("SELECT mtime FROM files WHERE path = ?").pluck();
+    const stale = new Map<string, boolean>();
+    const implementors = implementorsOf(db, target.ids).map((r) => {
+      let flag = stale.get(r.file_path);
+      if (flag === undefined) stale.set(r.file_path, (flag = staleOnDisk(ctx.config.project_root, r.file_path, (mtimes.get(r.file_path) as number | undefined) ?? Infinity)));
+      return flag ? { ...r, stale: true as const } : r;
+    });
+    const [first, ...others] = target.sites;
+    return {
+      interface_name: args.interface_name,
+      declaration: first ? declarationSite(first) : null,
+      ...(others.length > 0 ? { other_declarations: others.map(declarationSite) } : {}),
+      implementors,
+      ...flags(ctx, false, implementors.length === 0),
+    };
+  },
+});
+
+interface RenameAnswer {
+  target: Target;
+  verified: VerifiedCaller[];
+  potential: { matches: PotentialMatch[]; total: number };
+  barrels: BarrelExport[];
+}
+
+export const renameImpactTool = defineTool({
+  name: "mast_rename_impact",
+  title: "Rename impact",
+  description:
+    "Everything a rename of a symbol touches, in one call: declaration_sites, verified_callers (direct call sites to edit), " +
+    "potential_matches (identifier matches the resolver could not prove — review each; the declaration itself is one), " +
+    "barrel_exports (named re-exports to edit, and export * files consumers reach it through) and a checklist sentence. " +
+    "Run it again after the rename: the old name should come back empty.",
+  input: z.object({ symbol: symbolInput, file_path: filePathInput, potential_limit: potentialLimitInput }).strict(),
+  annotations: READ_ONLY,
+  handler: async (ctx, args) => {
+    const db = ctx.store().db;
+    const filePath = args.file_path ? normalisePath(args.file_path) : null;
+    const { answer, busy } = await freshAnswer<RenameAnswer>(
+      ctx,
+      () => {
+        const target = findTarget(db, args.symbol, filePath);
+        const verified = verifiedCallers(db, target.ids, false);
+        const potential = potentialMatches(db, target.names, target.ids, verified, args.potential_limit);
+        const barrels = barrelExports(db, target.ids, target.sites[0]?.file_id ?? null, args.symbol);
+        return { target, verified, potential, barrels };
+      },
+      (a) => [...declarationFiles(a.target), ...a.verified.map((v) => v.file_path), ...a.potential.matches.map((p) => p.file_path), ...a.barrels.map((b) => b.file_path)],
+    );
+    const declarations: DeclarationSite[] = answer.target.sites.map(declarationSite);
+    const { verified, barrels } = answer;
+    const potential = answer.potential.matches;
+    const empty = declarations.length === 0 && verified.length === 0 && potential.length === 0 && barrels.length === 0;
+    return {
+      symbol: args.symbol,
+      declaration_sites: declarations,
+      verified_callers: verified,
+      potential_matches: potential,
+      barrel_exports: barrels,
+      summary: {
+        declaration_count: declarations.length,
+        verified_count: verified.length,
+        potential_count: potential.length,
+        barrel_count: barrels.length,
+        checklist: `${verified.length} verified call site(s) to update, ${potential.length} review-required identifier match(es), ${barrels.length} barrel export(s) to update.`,
+        ...CHECKER_COUNTS,
+        ...(answer.potential.total > potential.length ? { potential_truncated: answer.potential.total } : {}),
+      },
+      ...flags(ctx, busy, empty),
+    };
+  },
+});

@@ -45,8 +45,6 @@ export type EdgeResolution = "import" | "field_type" | "parameter_type" | "new_e
 
 const TYPE_KINDS = new Set(["class", "interface", "type", "enum"]);
 const CALLABLE_KINDS = new Set(["function", "class", "const", "variable"]);
-/** The edges this module derives (PARENT_OF is written with the symbols). */
-const DERIVED = "('POTENTIAL_CALL', 'EXTENDS', 'IMPLEMENTS', 'RE_EXPORTS')";
 /** Inheritance chains followed when a method is not declared on the receiver's own class. */
 const MAX_INHERITANCE_DEPTH = 16;
 
@@ -54,27 +52,29 @@ const MAX_INHERITANCE_DEPTH = 16;
 class Graph {
   private readonly facts = new Map<number, FileFacts>();
 
+  /** `preload`: files read up front in one pass per table (null: every file); others are read on first use. */
   constructor(
     private readonly db: Db,
-    preloadAll: boolean,
+    preload: readonly number[] | null,
   ) {
-    if (preloadAll) this.load(null);
+    this.load(preload);
   }
 
   private file(fileId: number): FileFacts {
     let facts = this.facts.get(fileId);
     if (!facts) {
-      this.load(fileId);
+      this.load([fileId]);
       facts = this.facts.get(fileId) ?? { stem: "", declared: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map() };
       this.facts.set(fileId, facts);
     }
     return facts;
   }
 
-  /** Reads the facts of one file, or of every file (null) in one pass per table. */
-  private load(fileId: number | null): void {
-    const only = (column: string, joiner: "WHERE" | "AND" = "WHERE") => (fileId === null ? "" : ` ${joiner} ${column} = ?`);
-    const args = fileId === null ? [] : [fileId];
+  /** Reads the facts of the given files, or of every file (null), in one pass per table. */
+  private load(fileIds: readonly number[] | null): void {
+    if (fileIds !== null && fileIds.length === 0) return;
+    const only = (column: string, joiner: "WHERE" | "AND" = "WHERE") => (fileIds === null ? "" : ` ${joiner} ${column} IN (SELECT value FROM json_each(?))`);
+    const args = fileIds === null ? [] : [JSON.stringify(fileIds)];
     for (const f of this.db.prepare(`SELECT id, path FROM files${only("id")}`).all(...args) as Array<{ id: number; path: string }>) {
       this.facts.set(f.id, { stem: stemOf(f.path), declared: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map() });
     }
@@ -317,16 +317,8 @@ export function linkEdges(store: Store, scope: "all" | readonly number[]): numbe
   const db = store.db;
   return store.batch(() => {
     const files = scope === "all" ? null : reachableFiles(db, scope);
-    const g = new Graph(db, files === null);
-    if (files === null) db.prepare(`DELETE FROM edges WHERE edge_type IN ${DERIVED}`).run();
-    else {
-      db.prepare(`DELETE FROM edges WHERE edge_type IN ${DERIVED} AND from_id IN (SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?)))`).run(
-        JSON.stringify(files),
-      );
-    }
-    const edges = files === null || files.length > 0 ? deriveEdges(db, g, files) : [];
-    const insert = db.prepare("INSERT OR IGNORE INTO edges(from_id, to_id, edge_type, resolution, call_line, context) VALUES (?, ?, ?, ?, ?, ?)");
-    for (const e of edges) insert.run(...e);
+    const edges = files === null || files.length > 0 ? deriveEdges(db, new Graph(db, files), files) : [];
+    store.replaceDerivedEdges(files, edges);
     store.setMeta(EDGES_DIRTY, "0");
     return edges.length;
   });

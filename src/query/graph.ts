@@ -2,6 +2,9 @@
 // Verified callers come from POTENTIAL_CALL edges only (and recurse over them alone); potential
 // matches are every line of an identifier_fts hit that names the symbol and no verified edge
 // explains, so a real call site the resolver missed is listed for review, never silently absent.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { decodeSource, splitLines } from "../base/text.js";
 import type { Db } from "../store/db.js";
 import { requireIndexedFile, resolveThroughReExports } from "./navigation.js";
 
@@ -168,18 +171,26 @@ function tailOf(name: string): string {
  * declaration. Call-shaped lines (`name(`, `name<T>(`, `new name`, `` name` ``) come first, then by
  * path and line.
  */
-export function potentialMatches(db: Db, names: readonly string[], targetIds: readonly number[], verified: readonly VerifiedCaller[], limit: number): PotentialSet {
+export function potentialMatches(
+  db: Db,
+  projectRoot: string,
+  names: readonly string[],
+  targetIds: readonly number[],
+  verified: readonly VerifiedCaller[],
+  limit: number,
+): PotentialSet {
   const tails = [...new Set(names.map(tailOf))].filter((t) => IDENTIFIER.test(t));
   if (tails.length === 0) return { matches: [], total: 0 };
   // identifier_fts splits on `#`, `_` and `$`-free punctuation: a phrase of the name's own tokens.
   const expression = tails.map((t) => `"${t.replace(/^#/, "")}"`).join(" OR ");
   const chunks = db
     .prepare(
-      `SELECT c.file_id AS fileId, f.path, c.content, c.content_start_line AS start FROM identifier_fts
-       JOIN chunks c ON c.id = identifier_fts.rowid JOIN files f ON f.id = c.file_id
+      `SELECT c.file_id AS fileId, f.path, c.chunk_type AS type, c.content, c.content_start_line AS contentStart, c.start_line AS start, c.end_line AS end
+       FROM identifier_fts JOIN chunks c ON c.id = identifier_fts.rowid JOIN files f ON f.id = c.file_id
        WHERE identifier_fts MATCH ? ORDER BY f.path, c.start_line, c.id`,
     )
-    .all(expression) as Array<{ fileId: number; path: string; content: string; start: number }>;
+    .all(expression) as Array<{ fileId: number; path: string; type: string; content: string; contentStart: number; start: number; end: number }>;
+  const source = new SourceLines(projectRoot);
   const alternatives = tails.map((t) => t.replace(/\$/g, "\\$")).join("|");
   const mention = new RegExp(`(?<![\\w$#])(?:${alternatives})(?![\\w$])`);
   const callShaped = new RegExp(`(?<![\\w$#])(?:${alternatives})\\s*(?:<[^()]*>\\s*)?(?:\\?\\.\\s*)?[(\`]|\\bnew\\s+(?:${alternatives})(?![\\w$])`, "g");
@@ -187,11 +198,16 @@ export function potentialMatches(db: Db, names: readonly string[], targetIds: re
   const candidates: Array<PotentialMatch & { fileId: number; calls: number }> = [];
   const seen = new Set<string>();
   for (const c of chunks) {
-    const lines = c.content.split("\n");
+    // A class outline is a summary (members' signatures without bodies), not the file's text: its
+    // lines are read from the file over the class's range. Every other chunk is verbatim.
+    const fileLines = c.type === "class_shell" ? source.of(c.path) : null;
+    if (c.type === "class_shell" && fileLines === null) continue;
+    const lines = fileLines ? fileLines.slice(c.start - 1, c.end) : c.content.split("\n");
+    const first = fileLines ? c.start : c.contentStart;
     for (let i = 0; i < lines.length; i++) {
       const text = lines[i]!;
       if (!tails.some((t) => text.includes(t)) || !mention.test(text)) continue;
-      const line = c.start + i;
+      const line = first + i;
       const key = `${c.path}:${line}`;
       if (seen.has(key) || explained.has(key)) continue;
       seen.add(key);
@@ -206,6 +222,26 @@ export function potentialMatches(db: Db, names: readonly string[], targetIds: re
     matches: open.slice(0, limit).map(({ file_path, line, context, reason }) => ({ file_path, line, context, reason })),
     total: open.length,
   };
+}
+
+/** Project files' lines as decoded for indexing, read once per query; null when unreadable or binary. */
+class SourceLines {
+  private readonly cache = new Map<string, string[] | null>();
+  constructor(private readonly root: string) {}
+
+  of(path: string): string[] | null {
+    let lines = this.cache.get(path);
+    if (lines === undefined) {
+      try {
+        const decoded = decodeSource(readFileSync(join(this.root, path)));
+        lines = decoded.kind === "text" ? splitLines(decoded.text) : null;
+      } catch {
+        lines = null;
+      }
+      this.cache.set(path, lines);
+    }
+    return lines;
+  }
 }
 
 /** Per `path:line`: verified call sites in these files that call a same-named declaration other than the target. */
@@ -291,8 +327,8 @@ export interface BarrelExport {
  * be edited in a rename), then `star` from a walk up `re_export_files` from the declaring file and
  * from each named barrel (no edit needed, but consumers reach the symbol through them).
  */
-export function barrelExports(db: Db, ids: readonly number[], declaringFileId: number | null, name: string): BarrelExport[] {
-  if (ids.length === 0 || declaringFileId === null || name.includes(".")) return [];
+export function barrelExports(db: Db, ids: readonly number[], declaringFileId: number, name: string): BarrelExport[] {
+  if (ids.length === 0 || name.includes(".")) return [];
   const named = db
     .prepare(
       `SELECT m.name AS exported_as, f.path, m.line, m.file_id AS fileId FROM edges e JOIN symbols m ON m.id = e.from_id JOIN files f ON f.id = m.file_id

@@ -246,6 +246,18 @@ export class Store {
     return changed;
   }
 
+  /**
+   * Replaces the edges derived across files (`POTENTIAL_CALL`, `EXTENDS`, `IMPLEMENTS`,
+   * `RE_EXPORTS`) whose source symbol lies in `fileIds` (every file when null) with `rows`
+   * [from_id, to_id, edge_type, resolution, call_line, context]. Only call inside `batch`.
+   */
+  replaceDerivedEdges(fileIds: readonly number[] | null, rows: readonly unknown[][]): void {
+    const derived = "edge_type IN ('POTENTIAL_CALL', 'EXTENDS', 'IMPLEMENTS', 'RE_EXPORTS')";
+    if (fileIds === null) this.sql(`DELETE FROM edges WHERE ${derived}`).run();
+    else this.sql(`DELETE FROM edges WHERE ${derived} AND from_id IN (SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?)))`).run(JSON.stringify(fileIds));
+    this.batcher("edges", ["from_id", "to_id", "edge_type", "resolution", "call_line", "context"]).insert(rows);
+  }
+
   getMeta(key: string): string | null {
     const row = this.sql("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
     return row?.value ?? null;

@@ -44,8 +44,7 @@ CREATE TABLE IF NOT EXISTS edges (
   edge_type  TEXT NOT NULL,         -- POTENTIAL_CALL | IMPLEMENTS | EXTENDS | RE_EXPORTS | PARENT_OF
   resolution TEXT,
   call_line  INTEGER,                -- POTENTIAL_CALL: the call site's line (one edge per site); NULL otherwise
-  context    TEXT,
-  UNIQUE (from_id, to_id, edge_type, call_line)
+  context    TEXT                   -- unique per (from_id, to_id, edge_type, call_line): index/link.ts writes each once
 );
 
 CREATE TABLE IF NOT EXISTS re_export_files (

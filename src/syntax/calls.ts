@@ -3,7 +3,7 @@
 // is known to be — `this`, `super`, a typed field, parameter or `new` binding, a namespace
 // import, a class, or nothing (a bare call). Linking names to symbols happens in the store;
 // this module only reads the tree, and when in doubt it records no receiver type.
-import type { SyntaxNode } from "./parser.js";
+import { field, type SyntaxNode } from "./parser.js";
 import type { CallReceiver, CallSite, ClassHeritage } from "./types.js";
 
 export interface CallExtraction {
@@ -15,6 +15,9 @@ interface Container {
   readonly caller: string | null;
   readonly node: SyntaxNode;
   readonly cls: ClassEnv | null;
+  /** The node's character range, read once (each read crosses into the parser binding). */
+  start: number;
+  end: number;
 }
 
 interface ClassEnv {
@@ -27,7 +30,7 @@ interface ClassEnv {
 const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function", "generator_function"]);
 const CLASS_TYPES = new Set(["class_declaration", "abstract_class_declaration", "class"]);
 /** Node types whose body has its own `this` (an arrow function keeps the enclosing one). */
-const THIS_BOUNDARIES = new Set(["function_expression", "function", "function_declaration", "generator_function", "generator_function_declaration", "method_definition", "class_declaration", "class", "abstract_class_declaration"]);
+export const THIS_BOUNDARIES: ReadonlySet<string> = new Set(["function_expression", "function", "function_declaration", "generator_function", "generator_function_declaration", "method_definition", "class_declaration", "class", "abstract_class_declaration"]);
 /** Wrappers looked through to find a receiver: `(x)`, `x!`, `x as T`, `await x`, `x satisfies T`. */
 const TRANSPARENT = new Set(["parenthesized_expression", "non_null_expression", "as_expression", "await_expression", "satisfies_expression"]);
 
@@ -35,6 +38,8 @@ const TRANSPARENT = new Set(["parenthesized_expression", "non_null_expression", 
 export interface CallNodes {
   readonly calls: SyntaxNode[];
   readonly bindings: SyntaxNode[];
+  /** Start and end index of every THIS_BOUNDARIES node, flat pairs in document order. */
+  readonly boundaries: number[];
 }
 
 export const CALL_NODE_TYPES: ReadonlySet<string> = new Set(["call_expression", "new_expression"]);
@@ -43,12 +48,13 @@ export const BINDING_NODE_TYPES: ReadonlySet<string> = new Set(["required_parame
 
 /** Gathers CallNodes with a walk of its own, for callers that do not walk the tree already. */
 export function collectCallNodes(root: SyntaxNode): CallNodes {
-  const nodes: CallNodes = { calls: [], bindings: [] };
+  const nodes: CallNodes = { calls: [], bindings: [], boundaries: [] };
   const cursor = root.walk();
   for (;;) {
     const type = cursor.nodeType;
     if (CALL_NODE_TYPES.has(type)) nodes.calls.push(cursor.currentNode);
     else if (BINDING_NODE_TYPES.has(type)) nodes.bindings.push(cursor.currentNode);
+    if (THIS_BOUNDARIES.has(type)) nodes.boundaries.push(cursor.startIndex, cursor.endIndex);
     if (cursor.gotoFirstChild()) continue;
     while (!cursor.gotoNextSibling()) {
       if (!cursor.gotoParent()) return nodes;
@@ -74,7 +80,7 @@ export function extractCalls(root: SyntaxNode, lines: readonly string[], fileSte
         } else if (part.type === "identifier") importedNames.add(part.text);
         else if (part.type === "named_imports") {
           for (const spec of part.namedChildren) {
-            const local = spec.childForFieldName("alias") ?? spec.childForFieldName("name");
+            const local = field(spec, "alias") ?? field(spec, "name");
             if (local) importedNames.add(local.text);
           }
         }
@@ -87,20 +93,20 @@ export function extractCalls(root: SyntaxNode, lines: readonly string[], fileSte
       classNames.add(cls.name);
       callable.add(cls.name);
       classes.push(heritage(decl, cls));
-      for (const member of decl.childForFieldName("body")?.namedChildren ?? []) {
-        const name = (member.childForFieldName("name") ?? member.childForFieldName("property"))?.text;
-        if (member.type === "method_definition" && name) containers.push({ caller: `${cls.name}.${name}`, node: member, cls });
+      for (const member of field(decl, "body")?.namedChildren ?? []) {
+        const name = (field(member, "name") ?? field(member, "property"))?.text;
+        if (member.type === "method_definition" && name) containers.push({ caller: `${cls.name}.${name}`, node: member, cls, start: 0, end: 0 });
         else if ((member.type === "public_field_definition" || member.type === "field_definition") && name) {
-          const value = member.childForFieldName("value");
-          if (value) containers.push({ caller: FUNCTION_VALUES.has(value.type) ? `${cls.name}.${name}` : cls.name, node: value, cls });
-        } else if (member.type === "class_static_block") containers.push({ caller: cls.name, node: member, cls });
+          const value = field(member, "value");
+          if (value) containers.push({ caller: FUNCTION_VALUES.has(value.type) ? `${cls.name}.${name}` : cls.name, node: value, cls, start: 0, end: 0 });
+        } else if (member.type === "class_static_block") containers.push({ caller: cls.name, node: member, cls, start: 0, end: 0 });
       }
       continue;
     }
     if (decl.type === "function_declaration" || decl.type === "generator_function_declaration" || FUNCTION_VALUES.has(decl.type)) {
-      const caller = decl.childForFieldName("name")?.text ?? fileStem;
+      const caller = field(decl, "name")?.text ?? fileStem;
       callable.add(caller);
-      containers.push({ caller, node: decl, cls: null });
+      containers.push({ caller, node: decl, cls: null, start: 0, end: 0 });
       continue;
     }
     if (decl.type === "lexical_declaration" || decl.type === "variable_declaration") {
@@ -108,31 +114,35 @@ export function extractCalls(root: SyntaxNode, lines: readonly string[], fileSte
       // Each declarator is its own container: calls in `const x = f(() => g())` are made by `x`.
       let named = false;
       for (const d of declarators) {
-        const name = d.childForFieldName("name");
+        const name = field(d, "name");
         if (name?.type !== "identifier") continue;
         callable.add(name.text);
-        containers.push({ caller: name.text, node: d, cls: null });
+        containers.push({ caller: name.text, node: d, cls: null, start: 0, end: 0 });
         named = true;
       }
       if (named) continue;
     }
-    containers.push({ caller: null, node: stmt, cls: null });
+    containers.push({ caller: null, node: stmt, cls: null, start: 0, end: 0 });
   }
 
   // Every gathered node belongs to the container whose span holds it (containers never overlap).
-  containers.sort((a, b) => a.node.startIndex - b.node.startIndex);
+  for (const c of containers) {
+    c.start = c.node.startIndex;
+    c.end = c.node.endIndex;
+  }
+  containers.sort((a, b) => a.start - b.start);
   const containerOf = (index: number): Container | null => {
     let lo = 0;
     let hi = containers.length - 1;
     let found: Container | null = null;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (containers[mid]!.node.startIndex <= index) {
+      if (containers[mid]!.start <= index) {
         found = containers[mid]!;
         lo = mid + 1;
       } else hi = mid - 1;
     }
-    return found && index < found.node.endIndex ? found : null;
+    return found && index < found.end ? found : null;
   };
   for (const name of importedNames) callable.add(name);
   // A container's bindings are read only when one of its calls asks about a local name.
@@ -146,7 +156,7 @@ export function extractCalls(root: SyntaxNode, lines: readonly string[], fileSte
     let env = envs.get(c);
     if (!env) {
       env = { counts: new Map(), types: new Map() };
-      for (const b of bindingsOf.get(c) ?? []) bindNode(env, b, c.node);
+      for (const b of bindingsOf.get(c) ?? []) bindNode(env, b, c);
       envs.set(c, env);
     }
     return env;
@@ -154,7 +164,8 @@ export function extractCalls(root: SyntaxNode, lines: readonly string[], fileSte
   const file: FileEnv = { namespaces, classNames, importedNames, callable, lines };
   const calls: CallSite[] = [];
   for (const call of nodes.calls) {
-    const c = containerOf(call.startIndex);
+    const start = call.startIndex;
+    const c = containerOf(start);
     if (!c) continue;
     const locals: Locals = {
       has: (name) => envOf(c).counts.has(name),
@@ -163,17 +174,30 @@ export function extractCalls(root: SyntaxNode, lines: readonly string[], fileSte
         return (env.counts.get(name) ?? 0) === 1 ? env.types.get(name) : undefined;
       },
     };
-    const site = classify(call, c, file, locals, () => thisIsInstance(call, c.node));
+    const site = classify(call, c, file, locals, () => thisIsInstance(start, c, nodes.boundaries));
     if (site) calls.push(site);
   }
   return { calls, classes };
 }
 
-/** `this` is the class instance unless a non-arrow function (or a nested class) lies between it and the container. */
-function thisIsInstance(node: SyntaxNode, container: SyntaxNode): boolean {
-  for (let n = node.parent; n !== null; n = n.parent) {
-    if (n.startIndex === container.startIndex && n.endIndex === container.endIndex && n.type === container.type) return true;
-    if (THIS_BOUNDARIES.has(n.type)) return false;
+/**
+ * `this` at `index` is the class instance unless a non-arrow function (or a nested class) inside
+ * the container encloses it. `boundaries` holds the boundary nodes' ranges in document order.
+ */
+function thisIsInstance(index: number, container: Container, boundaries: readonly number[]): boolean {
+  // First boundary starting at or after the container's start.
+  let lo = 0;
+  let hi = boundaries.length / 2;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (boundaries[mid * 2]! < container.start) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo * 2; i < boundaries.length && boundaries[i]! <= index; i += 2) {
+    const start = boundaries[i]!;
+    const end = boundaries[i + 1]!;
+    if (start === container.start && end === container.end) continue; // the container itself (a method)
+    if (end <= container.end && index < end) return false;
   }
   return true;
 }
@@ -188,25 +212,25 @@ interface FileEnv {
 
 function unwrap(stmt: SyntaxNode): SyntaxNode {
   let node = stmt;
-  if (node.type === "export_statement") node = node.childForFieldName("declaration") ?? node.childForFieldName("value") ?? node;
+  if (node.type === "export_statement") node = field(node, "declaration") ?? field(node, "value") ?? node;
   if (node.type === "ambient_declaration") node = node.namedChildren.find((c) => c.type !== "comment") ?? node;
   return node;
 }
 
 function classEnv(decl: SyntaxNode, fileStem: string): ClassEnv {
-  const name = decl.childForFieldName("name")?.text ?? fileStem;
+  const name = field(decl, "name")?.text ?? fileStem;
   const fields = new Map<string, string>();
-  for (const member of decl.childForFieldName("body")?.namedChildren ?? []) {
+  for (const member of field(decl, "body")?.namedChildren ?? []) {
     if (member.type === "public_field_definition" || member.type === "field_definition") {
-      const fieldName = (member.childForFieldName("name") ?? member.childForFieldName("property"))?.text;
-      const type = namedType(member.childForFieldName("type"));
+      const fieldName = (field(member, "name") ?? field(member, "property"))?.text;
+      const type = namedType(field(member, "type"));
       if (fieldName && type) fields.set(fieldName, type);
     }
-    if (member.type === "method_definition" && member.childForFieldName("name")?.text === "constructor") {
-      for (const p of member.childForFieldName("parameters")?.namedChildren ?? []) {
+    if (member.type === "method_definition" && field(member, "name")?.text === "constructor") {
+      for (const p of field(member, "parameters")?.namedChildren ?? []) {
         const isProperty = p.namedChildren.some((c) => c.type === "accessibility_modifier" || c.type === "override_modifier") || p.children.some((c) => c.type === "readonly");
-        const pattern = p.childForFieldName("pattern");
-        const type = namedType(p.childForFieldName("type"));
+        const pattern = field(p, "pattern");
+        const type = namedType(field(p, "type"));
         if (isProperty && pattern?.type === "identifier" && type) fields.set(pattern.text, type);
       }
     }
@@ -220,11 +244,11 @@ function heritageNames(decl: SyntaxNode): { extends: string | null; implements: 
   const impl: string[] = [];
   for (const clause of heritage?.namedChildren ?? []) {
     if (clause.type === "extends_clause") {
-      const value = clause.childForFieldName("value") ?? clause.namedChildren[0];
+      const value = field(clause, "value") ?? clause.namedChildren[0];
       if (value?.type === "identifier") ext = value.text;
     } else if (clause.type === "implements_clause") {
       for (const t of clause.namedChildren) {
-        const name = t.type === "generic_type" ? t.childForFieldName("name")?.text : t.type === "type_identifier" ? t.text : undefined;
+        const name = t.type === "generic_type" ? field(t, "name")?.text : t.type === "type_identifier" ? t.text : undefined;
         if (name) impl.push(name);
       }
     }
@@ -245,7 +269,7 @@ function namedType(annotation: SyntaxNode | null): string | null {
   if (!t) return null;
   if (t.type === "type_identifier") return t.text;
   if (t.type === "generic_type") {
-    const name = t.childForFieldName("name");
+    const name = field(t, "name");
     return name?.type === "type_identifier" ? name.text : null;
   }
   return null;
@@ -269,9 +293,9 @@ interface LocalEnv {
 }
 
 /** Records the names one binding node declares in its container's environment. */
-function bindNode(env: LocalEnv, node: SyntaxNode, container: SyntaxNode): void {
+function bindNode(env: LocalEnv, node: SyntaxNode, container: Container): void {
   // The container's own name is not a local: `function fact() { fact() }` calls itself.
-  if (node.type === container.type && node.startIndex === container.startIndex) return;
+  if (node.type === container.node.type && node.startIndex === container.start) return;
   const bind = (name: string, type: { type: string; resolution: "parameter_type" | "new_expression" } | null) => {
     env.counts.set(name, (env.counts.get(name) ?? 0) + 1);
     if (type) env.types.set(name, type);
@@ -279,24 +303,24 @@ function bindNode(env: LocalEnv, node: SyntaxNode, container: SyntaxNode): void 
   switch (node.type) {
     case "required_parameter":
     case "optional_parameter": {
-      const pattern = node.childForFieldName("pattern");
+      const pattern = field(node, "pattern");
       if (pattern?.type === "identifier") {
-        const t = namedType(node.childForFieldName("type"));
+        const t = namedType(field(node, "type"));
         bind(pattern.text, t ? { type: t, resolution: "parameter_type" } : null);
       }
       return;
     }
     case "variable_declarator": {
-      const name = node.childForFieldName("name");
+      const name = field(node, "name");
       if (name?.type !== "identifier") return;
-      const value = node.childForFieldName("value");
-      const ctor = value?.type === "new_expression" ? value.childForFieldName("constructor") : null;
-      const annotated = namedType(node.childForFieldName("type"));
+      const value = field(node, "value");
+      const ctor = value?.type === "new_expression" ? field(value, "constructor") : null;
+      const annotated = namedType(field(node, "type"));
       bind(name.text, ctor?.type === "identifier" ? { type: ctor.text, resolution: "new_expression" } : annotated ? { type: annotated, resolution: "parameter_type" } : null);
       return;
     }
     case "function_declaration": {
-      const name = node.childForFieldName("name");
+      const name = field(node, "name");
       if (name) bind(name.text, null);
       return;
     }
@@ -316,7 +340,7 @@ interface Locals {
 
 function classify(call: SyntaxNode, container: Container, file: FileEnv, locals: Locals, thisIsInstance: () => boolean): CallSite | null {
   const isNew = call.type === "new_expression";
-  const target = call.childForFieldName(isNew ? "constructor" : "function");
+  const target = field(call, isNew ? "constructor" : "function");
   if (!target) return null;
   const line = call.startPosition.row + 1;
   const site = (callee: string, receiver: CallReceiver): CallSite => ({
@@ -335,8 +359,8 @@ function classify(call: SyntaxNode, container: Container, file: FileEnv, locals:
     return site(name, { kind: "bare" });
   }
   if (target.type !== "member_expression" || isNew) return null;
-  const property = target.childForFieldName("property");
-  const object = target.childForFieldName("object");
+  const property = field(target, "property");
+  const object = field(target, "object");
   if (!property || !object || (property.type !== "property_identifier" && property.type !== "private_property_identifier")) return null;
   const callee = property.text;
   const recv = receiverOf(object);
@@ -344,10 +368,10 @@ function classify(call: SyntaxNode, container: Container, file: FileEnv, locals:
   // Whether `this` is the instance is asked only of receivers that use it (walking up is costly).
   if (recv.type === "this") return cls && thisIsInstance() ? site(callee, { kind: "this", className: cls.name }) : null;
   if (recv.type === "super") return cls?.parent ? site(callee, { kind: "super", className: cls.parent }) : null;
-  if (recv.type === "member_expression" && cls && receiverOf(recv.childForFieldName("object") ?? recv).type === "this" && thisIsInstance()) {
-    const inner = receiverOf(recv.childForFieldName("object") ?? recv);
-    const field = recv.childForFieldName("property")?.text;
-    const fieldType = inner.type === "this" && field ? cls.fields.get(field) : undefined;
+  if (recv.type === "member_expression" && cls && receiverOf(field(recv, "object") ?? recv).type === "this" && thisIsInstance()) {
+    const inner = receiverOf(field(recv, "object") ?? recv);
+    const member = field(recv, "property")?.text;
+    const fieldType = inner.type === "this" && member ? cls.fields.get(member) : undefined;
     return fieldType ? site(callee, { kind: "typed", typeName: fieldType, resolution: "field_type" }) : null;
   }
   if (recv.type === "identifier") {

@@ -53,3 +53,16 @@ export function loadAllGrammars(): Grammar[] {
     return g;
   });
 }
+
+const FIELD_GETTERS: Record<string, string> = {};
+
+/**
+ * `node.childForFieldName(name)` through the binding's generated per-type getter (`functionNode`
+ * for `function`), which skips the field-name lookup on every call — call-site extraction does
+ * this for every call in the project. Falls back to the lookup when the type has no such getter.
+ */
+export function field(node: SyntaxNode, name: string): SyntaxNode | null {
+  const getter = (FIELD_GETTERS[name] ??= `${name.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase())}Node`);
+  const value = (node as unknown as Record<string, SyntaxNode | null | undefined>)[getter];
+  return value === undefined ? node.childForFieldName(name) : value;
+}

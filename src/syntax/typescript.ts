@@ -4,7 +4,7 @@
 import { sha256 } from "../base/hash.js";
 import { lineStarts, splitLines } from "../base/text.js";
 import type { Grammar, Language } from "../lang/languages.js";
-import { BINDING_NODE_TYPES, extractCalls, type CallNodes } from "./calls.js";
+import { BINDING_NODE_TYPES, THIS_BOUNDARIES, extractCalls, type CallNodes } from "./calls.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { parseSource, type SyntaxNode, type Tree } from "./parser.js";
 import { MAX_CHUNK_CHARS, type CallSite, type Chunk, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolKind, type SymbolRecord } from "./types.js";
@@ -19,7 +19,7 @@ const IDENTIFIER_TYPES = new Set([
   "private_property_identifier",
 ]);
 
-const NodeKind = { Other: 0, Identifier: 1, Call: 2, New: 3, Binding: 4 } as const;
+const NodeKind = { Other: 0, Identifier: 1, Call: 2, New: 3, Binding: 4, Boundary: 5, BindingBoundary: 6 } as const;
 type NodeKind = (typeof NodeKind)[keyof typeof NodeKind];
 /** Per grammar: node type id → what the token pass does with it, filled as ids are first seen. */
 const NODE_KINDS: Partial<Record<Grammar, NodeKind[]>> = {};
@@ -69,7 +69,7 @@ class FileExtractor {
   private readonly bagExclusions = new Map<Draft, Array<[number, number]>>();
   private readonly tokens: Token[] = [];
   /** Call and binding nodes gathered by the token walk, for the call-site pass. */
-  private readonly callNodes: CallNodes = { calls: [], bindings: [] };
+  private readonly callNodes: CallNodes = { calls: [], bindings: [], boundaries: [] };
   private readonly exportStatements: SyntaxNode[] = [];
   private pendingGroup: { type: "block" | "export"; start: number; end: number } | null = null;
 
@@ -154,8 +154,12 @@ class FileExtractor {
             : type === "new_expression"
               ? NodeKind.New
               : BINDING_NODE_TYPES.has(type) && (type !== "formal_parameters" || this.grammar === "javascript")
-                ? NodeKind.Binding
-                : NodeKind.Other;
+                ? THIS_BOUNDARIES.has(type)
+                  ? NodeKind.BindingBoundary
+                  : NodeKind.Binding
+                : THIS_BOUNDARIES.has(type)
+                  ? NodeKind.Boundary
+                  : NodeKind.Other;
       }
       if (kind === NodeKind.Identifier) {
         const start = cursor.startIndex;
@@ -168,8 +172,9 @@ class FileExtractor {
         this.recordDynamicImport(call);
       } else if (kind === NodeKind.New) {
         this.callNodes.calls.push(cursor.currentNode);
-      } else if (kind === NodeKind.Binding) {
-        this.callNodes.bindings.push(cursor.currentNode);
+      } else if (kind !== NodeKind.Other) {
+        if (kind !== NodeKind.Boundary) this.callNodes.bindings.push(cursor.currentNode);
+        if (kind !== NodeKind.Binding) this.callNodes.boundaries.push(cursor.startIndex, cursor.endIndex);
       }
       if (cursor.gotoFirstChild()) continue;
       while (!cursor.gotoNextSibling()) {

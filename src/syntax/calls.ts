@@ -34,26 +34,71 @@ export const THIS_BOUNDARIES: ReadonlySet<string> = new Set(["function_expressio
 /** Wrappers looked through to find a receiver: `(x)`, `x!`, `x as T`, `await x`, `x satisfies T`. */
 const TRANSPARENT = new Set(["parenthesized_expression", "non_null_expression", "as_expression", "await_expression", "satisfies_expression"]);
 
-/** The nodes call extraction needs, gathered by one walk of the tree (the extractor's token walk). */
+/**
+ * A binding node seen by the walk: its type, character range and the name it declares, read from
+ * the source text at its start (null for destructuring patterns, which bind no tracked name, and
+ * for JavaScript `formal_parameters`, whose identifiers are read from the tree when needed).
+ * Only a name bound once is ever asked for its type, and that is read from the tree.
+ */
+export interface BindingSite {
+  readonly kind: string;
+  readonly start: number;
+  readonly end: number;
+  readonly name: string | null;
+  /** The text after the name starts an annotation or `= new`: the tree may give it a type. */
+  readonly typed: boolean;
+}
+
+/** What call extraction needs from one walk of the tree (the extractor's token walk). */
 export interface CallNodes {
   readonly calls: SyntaxNode[];
-  readonly bindings: SyntaxNode[];
+  readonly bindings: BindingSite[];
   /** Start and end index of every THIS_BOUNDARIES node, flat pairs in document order. */
   readonly boundaries: number[];
 }
+
+const DECORATORS_AND_MODIFIERS = /^(?:@[\w$.]+(?:\([^()]*\))?\s*|(?:public|private|protected|readonly|override)\s+)*(?:\.\.\.\s*)?/;
+/** A leading identifier that is the whole pattern (not the start of `f(x)` or `a.b` in a tree recovered from errors). */
+const LEADING_NAME = /^[A-Za-z_$][\w$]*(?![\w$])(?!\s*[(.[<`])/;
+const FUNCTION_NAME = /^(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)/;
+
+const TYPE_HINT = /^[!?]?\s*(?::|=\s*new\b)/;
+
+/** A binding site read from the source text at its start (`text` starts at the node). */
+export function bindingSite(kind: string, start: number, end: number, text: string): BindingSite {
+  let name: string | null = null;
+  let after = "";
+  if (kind === "required_parameter" || kind === "optional_parameter" || kind === "variable_declarator") {
+    const rest = kind === "variable_declarator" ? text : text.slice(DECORATORS_AND_MODIFIERS.exec(text)![0].length);
+    name = LEADING_NAME.exec(rest)?.[0] ?? null;
+    if (name === "this") name = null;
+    if (name !== null) after = rest.slice(name.length);
+  } else if (kind === "function_declaration") name = FUNCTION_NAME.exec(text)?.[1] ?? null;
+  return { kind, start, end, name, typed: name !== null && TYPE_HINT.test(after) };
+}
+
+/** The character range a binding's name is read from (its first line is enough). */
+export const BINDING_TEXT_CHARS = 200;
+
+/** The first name of a call's receiver chain (`this` in `(await this.repo).find()`). */
+const LEADING_RECEIVER = /^[\s(]*(?:(?:await|new)\s+[\s(]*)*(#?[A-Za-z_$][\w$]*)/;
+const LEADING_RECEIVER_CHARS = 120;
 
 export const CALL_NODE_TYPES: ReadonlySet<string> = new Set(["call_expression", "new_expression"]);
 /** Binding nodes; `formal_parameters` matters only in JavaScript, where parameters are bare identifiers. */
 export const BINDING_NODE_TYPES: ReadonlySet<string> = new Set(["required_parameter", "optional_parameter", "variable_declarator", "function_declaration", "formal_parameters"]);
 
 /** Gathers CallNodes with a walk of its own, for callers that do not walk the tree already. */
-export function collectCallNodes(root: SyntaxNode): CallNodes {
+export function collectCallNodes(root: SyntaxNode, text: string): CallNodes {
   const nodes: CallNodes = { calls: [], bindings: [], boundaries: [] };
   const cursor = root.walk();
   for (;;) {
     const type = cursor.nodeType;
     if (CALL_NODE_TYPES.has(type)) nodes.calls.push(cursor.currentNode);
-    else if (BINDING_NODE_TYPES.has(type)) nodes.bindings.push(cursor.currentNode);
+    else if (BINDING_NODE_TYPES.has(type)) {
+      const start = cursor.startIndex;
+      nodes.bindings.push(bindingSite(type, start, cursor.endIndex, text.slice(start, start + BINDING_TEXT_CHARS)));
+    }
     if (THIS_BOUNDARIES.has(type)) nodes.boundaries.push(cursor.startIndex, cursor.endIndex);
     if (cursor.gotoFirstChild()) continue;
     while (!cursor.gotoNextSibling()) {
@@ -62,7 +107,7 @@ export function collectCallNodes(root: SyntaxNode): CallNodes {
   }
 }
 
-export function extractCalls(root: SyntaxNode, lines: readonly string[], fileStem: string, nodes: CallNodes = collectCallNodes(root)): CallExtraction {
+export function extractCalls(root: SyntaxNode, text: string, lines: readonly string[], fileStem: string, nodes: CallNodes = collectCallNodes(root, text)): CallExtraction {
   const namespaces = new Set<string>();
   const classNames = new Set<string>();
   const importedNames = new Set<string>();
@@ -146,17 +191,21 @@ export function extractCalls(root: SyntaxNode, lines: readonly string[], fileSte
   };
   for (const name of importedNames) callable.add(name);
   // A container's bindings are read only when one of its calls asks about a local name.
-  const bindingsOf = new Map<Container, SyntaxNode[]>();
+  // Names some binding in the file gives a type to: a call on any other local cannot be typed.
+  const typable = new Set<string>();
+  const bindingsOf = new Map<Container, BindingSite[]>();
   for (const b of nodes.bindings) {
-    const c = containerOf(b.startIndex);
-    if (c) (bindingsOf.get(c) ?? bindingsOf.set(c, []).get(c)!).push(b);
+    const c = containerOf(b.start);
+    if (!c) continue;
+    (bindingsOf.get(c) ?? bindingsOf.set(c, []).get(c)!).push(b);
+    if (b.typed) typable.add(b.name!);
   }
   const envs = new Map<Container, LocalEnv>();
   const envOf = (c: Container): LocalEnv => {
     let env = envs.get(c);
     if (!env) {
-      env = { counts: new Map(), types: new Map() };
-      for (const b of bindingsOf.get(c) ?? []) bindNode(env, b, c);
+      env = { counts: new Map(), sites: new Map(), types: new Map() };
+      for (const b of bindingsOf.get(c) ?? []) bindSite(env, b, c, root);
       envs.set(c, env);
     }
     return env;
@@ -165,13 +214,17 @@ export function extractCalls(root: SyntaxNode, lines: readonly string[], fileSte
   const calls: CallSite[] = [];
   for (const call of nodes.calls) {
     const start = call.startIndex;
+    // Only a call whose receiver chain starts with `this`, `super`, an import, a top-level name
+    // or a local some binding types can link: anything else is not classified at all.
+    const lead = LEADING_RECEIVER.exec(text.slice(start, start + LEADING_RECEIVER_CHARS))?.[1];
+    if (lead === undefined || !(lead === "this" || lead === "super" || callable.has(lead) || namespaces.has(lead) || typable.has(lead))) continue;
     const c = containerOf(start);
     if (!c) continue;
     const locals: Locals = {
       has: (name) => envOf(c).counts.has(name),
       typeOf: (name) => {
         const env = envOf(c);
-        return (env.counts.get(name) ?? 0) === 1 ? env.types.get(name) : undefined;
+        return (env.counts.get(name) ?? 0) === 1 ? typeOfBinding(env, name, root) : undefined;
       },
     };
     const site = classify(call, c, file, locals, () => thisIsInstance(start, c, nodes.boundaries));
@@ -288,47 +341,50 @@ function receiverOf(node: SyntaxNode): SyntaxNode {
 interface LocalEnv {
   /** How often each name is bound in the container (a parameter, variable or function). */
   readonly counts: Map<string, number>;
-  /** The type a binding gives a name (used only when the name is bound exactly once). */
-  readonly types: Map<string, { type: string; resolution: "parameter_type" | "new_expression" }>;
+  /** The (last) binding site of each name. */
+  readonly sites: Map<string, BindingSite>;
+  /** The type a name's only binding gives it, once read from the tree (null: none). */
+  readonly types: Map<string, { type: string; resolution: "parameter_type" | "new_expression" } | null>;
 }
 
 /** Records the names one binding node declares in its container's environment. */
-function bindNode(env: LocalEnv, node: SyntaxNode, container: Container): void {
+/** Records the name one binding declares in its container's environment. */
+function bindSite(env: LocalEnv, b: BindingSite, container: Container, root: SyntaxNode): void {
   // The container's own name is not a local: `function fact() { fact() }` calls itself.
-  if (node.type === container.node.type && node.startIndex === container.start) return;
-  const bind = (name: string, type: { type: string; resolution: "parameter_type" | "new_expression" } | null) => {
-    env.counts.set(name, (env.counts.get(name) ?? 0) + 1);
-    if (type) env.types.set(name, type);
-  };
-  switch (node.type) {
-    case "required_parameter":
-    case "optional_parameter": {
-      const pattern = field(node, "pattern");
-      if (pattern?.type === "identifier") {
-        const t = namedType(field(node, "type"));
-        bind(pattern.text, t ? { type: t, resolution: "parameter_type" } : null);
-      }
-      return;
-    }
-    case "variable_declarator": {
-      const name = field(node, "name");
-      if (name?.type !== "identifier") return;
-      const value = field(node, "value");
-      const ctor = value?.type === "new_expression" ? field(value, "constructor") : null;
-      const annotated = namedType(field(node, "type"));
-      bind(name.text, ctor?.type === "identifier" ? { type: ctor.text, resolution: "new_expression" } : annotated ? { type: annotated, resolution: "parameter_type" } : null);
-      return;
-    }
-    case "function_declaration": {
-      const name = field(node, "name");
-      if (name) bind(name.text, null);
-      return;
-    }
-    case "formal_parameters":
-      // JavaScript parameters are bare identifiers directly in formal_parameters.
-      for (const p of node.namedChildren) if (p.type === "identifier") bind(p.text, null);
-      return;
+  if (b.start === container.start && b.kind === container.node.type) return;
+  if (b.kind === "formal_parameters") {
+    // JavaScript parameters are bare identifiers directly in formal_parameters.
+    for (const p of nodeOf(b, root)?.namedChildren ?? []) if (p.type === "identifier") env.counts.set(p.text, (env.counts.get(p.text) ?? 0) + 1);
+    return;
   }
+  if (b.name === null) return;
+  env.counts.set(b.name, (env.counts.get(b.name) ?? 0) + 1);
+  env.sites.set(b.name, b);
+}
+
+/** The binding node a site was read from. */
+function nodeOf(b: BindingSite, root: SyntaxNode): SyntaxNode | null {
+  for (let n: SyntaxNode | null = root.descendantForIndex(b.start, b.end); n !== null; n = n.parent) {
+    if (n.type === b.kind && n.startIndex === b.start) return n;
+    if (n.startIndex < b.start) return null;
+  }
+  return null;
+}
+
+/** The type a name's only binding gives it, read from the tree: an annotation, or a `new` of a named class. */
+function typeOfBinding(env: LocalEnv, name: string, root: SyntaxNode): { type: string; resolution: "parameter_type" | "new_expression" } | undefined {
+  if (env.types.has(name)) return env.types.get(name) ?? undefined;
+  const b = env.sites.get(name);
+  const node = b?.typed ? nodeOf(b, root) : null;
+  let type: { type: string; resolution: "parameter_type" | "new_expression" } | null = null;
+  if (node && field(node, b!.kind === "variable_declarator" ? "name" : "pattern")?.type === "identifier") {
+    const value = b!.kind === "variable_declarator" ? field(node, "value") : null;
+    const ctor = value?.type === "new_expression" ? field(value, "constructor") : null;
+    const annotated = namedType(field(node, "type"));
+    type = ctor?.type === "identifier" ? { type: ctor.text, resolution: "new_expression" } : annotated ? { type: annotated, resolution: "parameter_type" } : null;
+  }
+  env.types.set(name, type);
+  return type ?? undefined;
 }
 
 interface Locals {

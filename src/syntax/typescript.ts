@@ -4,7 +4,7 @@
 import { sha256 } from "../base/hash.js";
 import { lineStarts, splitLines } from "../base/text.js";
 import type { Grammar, Language } from "../lang/languages.js";
-import { BINDING_NODE_TYPES, THIS_BOUNDARIES, extractCalls, type CallNodes } from "./calls.js";
+import { BINDING_NODE_TYPES, BINDING_TEXT_CHARS, THIS_BOUNDARIES, bindingSite, extractCalls, type CallNodes } from "./calls.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { parseSource, type SyntaxNode, type Tree } from "./parser.js";
 import { MAX_CHUNK_CHARS, type CallSite, type Chunk, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolKind, type SymbolRecord } from "./types.js";
@@ -98,7 +98,7 @@ class FileExtractor {
       this.walkTopLevel();
       this.applyExportClauses();
     }
-    const { calls, classes } = minified ? { calls: [], classes: [] } : extractCalls(this.tree.rootNode, this.lines, this.fileStem(), this.callNodes);
+    const { calls, classes } = minified ? { calls: [], classes: [] } : extractCalls(this.tree.rootNode, this.text, this.lines, this.fileStem(), this.callNodes);
     const chunks = withQualifiedNames(
       materializeChunks(this.filePath, { lines: this.lines, lineStarts: lineStarts(this.text) }, this.drafts, {
         chunkSplitThreshold: this.options.chunkSplitThreshold,
@@ -173,8 +173,10 @@ class FileExtractor {
       } else if (kind === NodeKind.New) {
         this.callNodes.calls.push(cursor.currentNode);
       } else if (kind !== NodeKind.Other) {
-        if (kind !== NodeKind.Boundary) this.callNodes.bindings.push(cursor.currentNode);
-        if (kind !== NodeKind.Binding) this.callNodes.boundaries.push(cursor.startIndex, cursor.endIndex);
+        const start = cursor.startIndex;
+        const end = cursor.endIndex;
+        if (kind !== NodeKind.Boundary) this.callNodes.bindings.push(bindingSite(cursor.nodeType, start, end, this.text.slice(start, start + BINDING_TEXT_CHARS)));
+        if (kind !== NodeKind.Binding) this.callNodes.boundaries.push(start, end);
       }
       if (cursor.gotoFirstChild()) continue;
       while (!cursor.gotoNextSibling()) {

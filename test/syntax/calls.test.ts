@@ -7,7 +7,7 @@ import { parseSource } from "../../src/syntax/parser.js";
 
 function calls(source: string, grammar: "typescript" | "javascript" = "typescript") {
   const tree = parseSource(grammar, source, 10_000)!;
-  return extractCalls(tree.rootNode, splitLines(source), "file");
+  return extractCalls(tree.rootNode, source, splitLines(source), "file");
 }
 
 const brief = (c: CallSite) => {
@@ -91,6 +91,19 @@ describe("call sites", () => {
 
   it("reads class heritage", () => {
     expect(calls(SOURCE).classes).toEqual([{ className: "AuthService", line: 5, extends: "BaseService", implements: ["Auth", "Disposable"] }]);
+  });
+
+  it("treats rest parameters, decorated and modifier parameters as locals that shadow imports", () => {
+    const src = [
+      "import * as util from './util';",
+      "import { save } from './save';",
+      "export const a = (...util: unknown[]) => util.hash();",
+      "export class C { constructor(@Inject() private readonly save: Saver) { save.run(); } m() { util.hash(); } }",
+      "",
+    ].join("\n");
+    // `save.run()` is the decorated parameter's (typed Saver), not the import's; `util.hash()` in
+    // the arrow is the rest parameter's and yields nothing.
+    expect(calls(src).calls.map(brief)).toEqual(["C.constructor -> run [parameter_type:Saver] @4", "C.m -> hash [namespace:util] @4"]);
   });
 
   it("gives super no receiver in a class without extends", () => {

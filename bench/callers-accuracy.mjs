@@ -76,6 +76,8 @@ const MIN_WITH_SITES = 150;
 /** The declaration's name is looked for on the symbol row's line and this many lines after it. */
 const DECLARATION_LOOKAHEAD = 6;
 const POTENTIAL_LIMIT = 1000;
+/** mast_callers' default potential_limit. */
+const DEFAULT_CAP = 50;
 const TIMED_PASSES = 3;
 const LIST_LIMIT = 10;
 
@@ -426,6 +428,9 @@ function worstFirst(items, limit) {
 function scoreMast(sample, answers, oracle) {
   const verified = answers.map((a) => (a ? keysOf(a.verified_callers) : null));
   const all = answers.map((a) => (a ? [...keysOf(a.verified_callers), ...keysOf(a.potential_matches)] : null));
+  // What an agent gets by default: potential_matches are ordered call-shaped lines first, and the
+  // cap applies after the order, so the first DEFAULT_CAP entries are the default answer's.
+  const capped = answers.map((a) => (a ? [...keysOf(a.verified_callers), ...keysOf(a.potential_matches.slice(0, DEFAULT_CAP))] : null));
   const byResolution = {};
   const falsePositives = [];
   const missed = [];
@@ -448,7 +453,7 @@ function scoreMast(sample, answers, oracle) {
     }
   });
   for (const r of Object.values(byResolution)) r.precision = round(r.true_positives / r.count);
-  return { verified: score(sample, verified), all: score(sample, all), by_resolution: byResolution, false_positives: falsePositives, missed, summary_totals: summaryTotals(answers) };
+  return { verified: score(sample, verified), all: score(sample, all), all_default_cap: score(sample, capped), by_resolution: byResolution, false_positives: falsePositives, missed, summary_totals: summaryTotals(answers) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -565,6 +570,7 @@ async function main() {
   if (scoredMast) {
     L.push(row(`${TOOL} verified`, V));
     L.push(row(`${TOOL} verified + potential`, A));
+    L.push(row(`  ... potential capped at ${DEFAULT_CAP} (default)`, scoredMast.all_default_cap));
   } else {
     L.push(`  ${pad(TOOL, 36)}not registered in dist/ yet: not scored`);
   }

@@ -287,7 +287,7 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null): EdgeR
  * re-exports from them (transitively — a barrel passes their names on), and every file that
  * imports from any of those.
  */
-function reachableFiles(db: Db, changed: readonly number[]): number[] {
+export function reachableFiles(db: Db, changed: readonly number[]): number[] {
   return db
     .prepare(
       `WITH RECURSIVE reexporters(id, path) AS (

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decodeSource, splitLines } from "../base/text.js";
+import { reachableFiles } from "../index/link.js";
 import type { Db } from "../store/db.js";
 import { requireIndexedFile, resolveThroughReExports } from "./navigation.js";
 
@@ -168,17 +169,19 @@ function tailOf(name: string): string {
  * Lines that name the symbol (the last `.` segment of any of `names`, as a whole identifier) in
  * chunks identifier_fts finds for it, minus the lines verified edges already explain: sites linked
  * to the target, and lines whose every call of that name the resolver linked to another
- * declaration. Call-shaped lines (`name(`, `name<T>(`, `new name`, `` name` ``) come first, then by
- * path and line.
+ * declaration. Order (the cap keeps the first): call-shaped lines (`name(`, `name<T>(`, `new name`,
+ * `` name` ``) before mere mentions, and within each, lines in files that can see the declaration
+ * (its own, its importers, through barrels) first; then by path and line.
  */
 export function potentialMatches(
   db: Db,
   projectRoot: string,
   names: readonly string[],
-  targetIds: readonly number[],
+  target: { readonly ids: readonly number[]; readonly fileId: number | null },
   verified: readonly VerifiedCaller[],
   limit: number,
 ): PotentialSet {
+  const targetIds = target.ids;
   const tails = [...new Set(names.map(tailOf))].filter((t) => IDENTIFIER.test(t));
   if (tails.length === 0) return { matches: [], total: 0 };
   // identifier_fts splits on `#`, `_` and `$`-free punctuation: a phrase of the name's own tokens.
@@ -215,9 +218,15 @@ export function potentialMatches(
       candidates.push({ file_path: c.path, line, context: text.trim(), reason: "identifier_match_no_resolved_edge", fileId: c.fileId, calls });
     }
   }
-  const elsewhere = linkedElsewhere(db, tails, targetIds, [...new Set(candidates.map((c) => c.fileId))]);
+  const fileIds = [...new Set(candidates.map((c) => c.fileId))];
+  const elsewhere = linkedElsewhere(db, tails, targetIds, fileIds);
+  // A declaration's own line (`function audit(`, `find(id) {`) is shaped like a call but is not one.
+  const declarations = declarationLines(db, tails, fileIds);
+  for (const c of candidates) if (declarations.has(`${c.file_path}:${c.line}`)) c.calls = 0;
   const open = candidates.filter((c) => !(c.calls > 0 && (elsewhere.get(`${c.file_path}:${c.line}`) ?? 0) >= c.calls));
-  open.sort((a, b) => Number(b.calls > 0) - Number(a.calls > 0) || (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : a.line - b.line));
+  const sees = new Set(target.fileId === null ? [] : reachableFiles(db, [target.fileId]));
+  const tier = (c: (typeof open)[number]) => (c.calls > 0 ? 0 : 2) + (sees.has(c.fileId) ? 0 : 1);
+  open.sort((a, b) => tier(a) - tier(b) || (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : a.line - b.line));
   return {
     matches: open.slice(0, limit).map(({ file_path, line, context, reason }) => ({ file_path, line, context, reason })),
     total: open.length,
@@ -242,6 +251,15 @@ class SourceLines {
     }
     return lines;
   }
+}
+
+/** `path:line` of every declaration named by one of the tails (methods by their last segment) in these files. */
+function declarationLines(db: Db, tails: readonly string[], fileIds: readonly number[]): Set<string> {
+  if (fileIds.length === 0) return new Set();
+  const rows = db
+    .prepare(`SELECT f.path, s.line, s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id IN (SELECT value FROM json_each(?)) AND s.kind != 'export'`)
+    .all(JSON.stringify(fileIds)) as Array<{ path: string; line: number; name: string }>;
+  return new Set(rows.filter((r) => tails.includes(tailOf(r.name))).map((r) => `${r.path}:${r.line}`));
 }
 
 /** Per `path:line`: verified call sites in these files that call a same-named declaration other than the target. */

@@ -114,7 +114,7 @@ export const callersTool = defineTool({
       () => {
         const target = findTarget(db, args.symbol, filePath);
         const verified = verifiedCallers(db, target.ids, args.transitive);
-        const potential = args.include_potential ? potentialMatches(db, ctx.config.project_root, target.names, target.ids, verified, args.potential_limit) : null;
+        const potential = args.include_potential ? potentialMatches(db, ctx.config.project_root, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null }, verified, args.potential_limit) : null;
         return { target, verified, potential };
       },
       (a) => [...declarationFiles(a.target), ...a.verified.map((v) => v.file_path), ...(a.potential?.matches.map((p) => p.file_path) ?? [])],
@@ -200,7 +200,7 @@ export const renameImpactTool = defineTool({
       () => {
         const target = findTarget(db, args.symbol, filePath);
         const verified = verifiedCallers(db, target.ids, false);
-        const potential = potentialMatches(db, ctx.config.project_root, target.names, target.ids, verified, args.potential_limit);
+        const potential = potentialMatches(db, ctx.config.project_root, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null }, verified, args.potential_limit);
         const declared = target.sites[0];
         const barrels = declared ? barrelExports(db, target.ids, declared.file_id, declared.name) : [];
         return { target, verified, potential, barrels };

@@ -521,13 +521,14 @@ describe("on a project with same-named declarations, barrels and module specifie
       expect(r.declaration).toEqual(declared("src/lib/repo.ts", 7, "function"));
       expect(r.other_declarations).toEqual([declared("src/other/repo.ts", 7, "function"), declared("scripts/seed.ts", 1, "function", false)]);
       expect(r.verified_callers).toEqual([site("src/app.ts", 12, "main", "audit('c');", "import")]);
-      // Every other line naming `audit` is for review, except seed's own call, linked to its own audit.
+      // Every other line naming `audit` is for review, except seed's own call, linked to its own
+      // audit: first the files that see src/lib/repo.ts (it, and app.ts importing it), then the rest.
       expect(r.potential_matches).toEqual([
-        mention("scripts/seed.ts", 1, "function audit(): void {}"),
-        mention("src/lib/repo.ts", 7, "export function audit(event: string): void {}"),
-        mention("src/other/repo.ts", 7, "export function audit(): void {}"),
         mention("src/app.ts", 3, "import { audit } from '@lib/repo';"),
         mention("src/app.ts", 4, "import { UserRepository as LegacyRepository, audit as legacyAudit } from './other/repo.js';"),
+        mention("src/lib/repo.ts", 7, "export function audit(event: string): void {}"),
+        mention("scripts/seed.ts", 1, "function audit(): void {}"),
+        mention("src/other/repo.ts", 7, "export function audit(): void {}"),
       ]);
     });
 
@@ -589,10 +590,11 @@ describe("on a project with same-named declarations, barrels and module specifie
           site("src/app.ts", 11, "main", "record('a');", "import"),
         ],
         potential_matches: [
-          mention("src/lib/repo.ts", 9, "export function track(event: string): void {}"),
+          // Mentions in files that see the declaration (itself, its importers, through barrels), by path.
           mention("src/app.ts", 1, "import { UserRepository, track } from './lib/all.js';"),
           mention("src/app.ts", 2, "import { record } from './lib/index.js';"),
           mention("src/lib/index.ts", 1, "export { track as record } from './repo.js';"),
+          mention("src/lib/repo.ts", 9, "export function track(event: string): void {}"),
         ],
         barrel_exports: TRACK_BARRELS,
         summary: {

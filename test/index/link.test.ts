@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { EDGES_DIRTY } from "../../src/index/link.js";
 import { runIndex } from "../../src/index/run.js";
 import { statePaths } from "../../src/index/state.js";
 import { Store } from "../../src/store/db.js";
@@ -121,6 +122,22 @@ describe("call-graph edges", () => {
     const p = project({ "a.ts": "export function f() {}\nexport function g() {\n  f();\n  f(); f();\n}\n" });
     await runIndex(p.config(), { mode: "full" });
     expect(edges(p)).toEqual(["g -> a.ts:f POTENTIAL_CALL/same_file @3", "g -> a.ts:f POTENTIAL_CALL/same_file @4"]);
+  });
+
+  it("a run killed after writing rows but before linking is healed by the next run, even with nothing to reindex", async () => {
+    const p = project();
+    const config = p.config();
+    await runIndex(config, { mode: "full" });
+    const linked = edges(p);
+    // What a run killed between its row writes and its edge pass leaves: the flag set, edges gone.
+    const store = Store.open(statePaths(config.state_dir).graphDb);
+    store.db.prepare("DELETE FROM edges WHERE edge_type != 'PARENT_OF'").run();
+    store.setMeta(EDGES_DIRTY, "1");
+    store.close();
+    expect(edges(p)).toEqual([]);
+    const report = await runIndex(config, { mode: "incremental" });
+    expect(report.files_indexed).toBe(0);
+    expect(edges(p)).toEqual(linked);
   });
 
   it("an incremental run keeps the edges a full build makes, through edits on both ends", async () => {

@@ -676,6 +676,18 @@ describe("files changed on disk after indexing", () => {
     expect(normalise.declaration).toEqual(declared("src/helpers.ts", 5, "function", false));
     expect(normalise.verified_callers).toEqual([site("src/helpers.ts", 11, "lookup", "return repo.find(normalise(id));", "same_file")]);
   });
+
+  it("mast_callers refreshes the declaring file just in time and keeps every caller linked to the new declaration", async () => {
+    const before = await p.call("mast_callers", { symbol: "audit" });
+    // Two lines above the declaration: its symbol is rewritten (new id, new line), callers elsewhere untouched.
+    p.project.write("src/audit.ts", `// Audit log.\n\n${RESOLVER["src/audit.ts"]!}`);
+    touch("src/audit.ts");
+    const after = await p.call("mast_callers", { symbol: "audit" });
+    expect(before.declaration).toEqual(declared("src/audit.ts", 1, "function"));
+    expect(after.declaration).toEqual(declared("src/audit.ts", 3, "function"));
+    expect(after.verified_callers).toEqual(before.verified_callers);
+    expect(after.verified_callers.length).toBeGreaterThan(0);
+  });
 });
 
 // ---- an empty index ----

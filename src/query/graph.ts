@@ -283,6 +283,31 @@ function linkedElsewhere(db: Db, tails: readonly string[], targetIds: readonly n
   return counts;
 }
 
+// ---- callers: the answer mast_callers and mast_rename_impact share ----
+
+export interface CallersQuery {
+  readonly symbol: string;
+  readonly filePath: string | null;
+  readonly transitive: boolean;
+  /** null skips the identifier search (include_potential: false). */
+  readonly potentialLimit: number | null;
+}
+
+export interface Callers {
+  readonly target: Target;
+  readonly verified: VerifiedCaller[];
+  readonly potential: PotentialSet | null;
+}
+
+/** The declaration a query names, its verified callers and (unless skipped) its potential matches. */
+export function callersOf(db: Db, projectRoot: string, query: CallersQuery): Callers {
+  const target = findTarget(db, query.symbol, query.filePath);
+  const verified = verifiedCallers(db, target.ids, query.transitive);
+  const potential =
+    query.potentialLimit === null ? null : potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null }, verified, query.potentialLimit);
+  return { target, verified, potential };
+}
+
 // ---- implementors ----
 
 export interface Implementor {

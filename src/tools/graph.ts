@@ -4,20 +4,7 @@
 // refresh loses; mast_implementors stats and flags each result instead.
 import { refreshFile } from "../index/jit.js";
 import { relinkEdgesIfDirty } from "../index/link.js";
-import {
-  POTENTIAL_LIMIT,
-  barrelExports,
-  declarationSite,
-  findTarget,
-  implementorsOf,
-  potentialMatches,
-  verifiedCallers,
-  type BarrelExport,
-  type DeclarationSite,
-  type PotentialMatch,
-  type Target,
-  type VerifiedCaller,
-} from "../query/graph.js";
+import { POTENTIAL_LIMIT, barrelExports, callersOf, declarationSite, findTarget, implementorsOf, type DeclarationSite, type Target } from "../query/graph.js";
 import { normalisePath } from "../query/navigation.js";
 import { isIndexEmpty, staleOnDisk } from "../query/search.js";
 import type { ToolContext } from "./context.js";
@@ -77,11 +64,6 @@ const potentialLimitInput = z
   .default(POTENTIAL_LIMIT)
   .describe("Maximum potential_matches (default 50); the real count is in summary.potential_truncated when more exist.");
 
-interface CallersAnswer {
-  target: Target;
-  verified: VerifiedCaller[];
-  potential: { matches: PotentialMatch[]; total: number } | null;
-}
 
 function declarationFiles(target: Target): string[] {
   return target.sites.map((s) => s.path);
@@ -109,14 +91,15 @@ export const callersTool = defineTool({
   handler: async (ctx, args) => {
     const db = ctx.store().db;
     const filePath = args.file_path ? normalisePath(args.file_path) : null;
-    const { answer, busy } = await freshAnswer<CallersAnswer>(
+    const { answer, busy } = await freshAnswer(
       ctx,
-      () => {
-        const target = findTarget(db, args.symbol, filePath);
-        const verified = verifiedCallers(db, target.ids, args.transitive);
-        const potential = args.include_potential ? potentialMatches(db, ctx.config.project_root, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null }, verified, args.potential_limit) : null;
-        return { target, verified, potential };
-      },
+      () =>
+        callersOf(db, ctx.config.project_root, {
+          symbol: args.symbol,
+          filePath,
+          transitive: args.transitive,
+          potentialLimit: args.include_potential ? args.potential_limit : null,
+        }),
       (a) => [...declarationFiles(a.target), ...a.verified.map((v) => v.file_path), ...(a.potential?.matches.map((p) => p.file_path) ?? [])],
     );
     const [first, ...others] = answer.target.sites;
@@ -175,12 +158,6 @@ export const implementorsTool = defineTool({
   },
 });
 
-interface RenameAnswer {
-  target: Target;
-  verified: VerifiedCaller[];
-  potential: { matches: PotentialMatch[]; total: number };
-  barrels: BarrelExport[];
-}
 
 export const renameImpactTool = defineTool({
   name: "mast_rename_impact",
@@ -195,15 +172,12 @@ export const renameImpactTool = defineTool({
   handler: async (ctx, args) => {
     const db = ctx.store().db;
     const filePath = args.file_path ? normalisePath(args.file_path) : null;
-    const { answer, busy } = await freshAnswer<RenameAnswer>(
+    const { answer, busy } = await freshAnswer(
       ctx,
       () => {
-        const target = findTarget(db, args.symbol, filePath);
-        const verified = verifiedCallers(db, target.ids, false);
-        const potential = potentialMatches(db, ctx.config.project_root, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null }, verified, args.potential_limit);
-        const declared = target.sites[0];
-        const barrels = declared ? barrelExports(db, target.ids, declared.file_id, declared.name) : [];
-        return { target, verified, potential, barrels };
+        const callers = callersOf(db, ctx.config.project_root, { symbol: args.symbol, filePath, transitive: false, potentialLimit: args.potential_limit });
+        const declared = callers.target.sites[0];
+        return { ...callers, potential: callers.potential!, barrels: declared ? barrelExports(db, callers.target.ids, declared.file_id, declared.name) : [] };
       },
       (a) => [...declarationFiles(a.target), ...a.verified.map((v) => v.file_path), ...a.potential.matches.map((p) => p.file_path), ...a.barrels.map((b) => b.file_path)],
     );

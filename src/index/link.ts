@@ -171,9 +171,30 @@ class Graph {
     return this.file(fileId).declared.get(name) ?? null;
   }
 
+  /** The file a namespace name stands for: `import * as ns`, or a named import of `export * as ns from`. */
   namespaceTarget(fileId: number, local: string): number | null {
     const binding = this.file(fileId).bindings.get(local);
-    return binding && binding.imported === "*" ? binding.target : null;
+    if (!binding || binding.target === null) return null;
+    return binding.imported === "*" ? binding.target : this.exportedNamespace(binding.target, binding.imported, new Set());
+  }
+
+  /** The file behind `export * as name from './f'` (or an alias of one) as a file exports it. */
+  private exportedNamespace(fileId: number, name: string, seen: Set<number>): number | null {
+    if (seen.has(fileId)) return null;
+    seen.add(fileId);
+    const facts = this.file(fileId);
+    if (facts.declared.has(name)) return null;
+    const marker = facts.markers.get(name);
+    if (marker) {
+      const target = facts.moduleTargets.get(marker.module);
+      if (target === undefined) return null;
+      return marker.imported === "*" ? target : this.exportedNamespace(target, marker.imported, seen);
+    }
+    for (const next of facts.stars) {
+      const found = this.exportedNamespace(next, name, seen);
+      if (found !== null) return found;
+    }
+    return null;
   }
 
   markersOf(fileId: number): ReadonlyMap<string, Marker> {
@@ -219,6 +240,7 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
     case "typed":
     case "static": {
       const type = g.resolveName(c.fileId, c.receiverName ?? "");
+      if (!type && c.receiver === "static") return resolveCall(g, { ...c, receiver: "namespace" });
       if (!type || !TYPE_KINDS.has(type.sym.kind)) return null;
       const target = g.member(type.sym, c.callee);
       if (!target) return null;

@@ -124,6 +124,17 @@ describe("call-graph edges", () => {
     expect(edges(p)).toEqual(["g -> a.ts:f POTENTIAL_CALL/same_file @3", "g -> a.ts:f POTENTIAL_CALL/same_file @4"]);
   });
 
+  it("follows a named import of a namespace re-export (`export * as util from`) to the module's declaration", async () => {
+    const p = project({
+      "src/core/util.ts": "export function assignProp() {}\n",
+      "src/core/index.ts": "export * as util from './util.js';\n",
+      "src/core/barrel.ts": "export * from './index.js';\n",
+      "src/app.ts": "import { util } from './core/barrel.js';\nexport function main() {\n  util.assignProp();\n}\n",
+    });
+    await runIndex(p.config(), { mode: "full" });
+    expect(edges(p)).toEqual(["main -> src/core/util.ts:assignProp POTENTIAL_CALL/import @3"]);
+  });
+
   it("a run killed after writing rows but before linking is healed by the next run, even with nothing to reindex", async () => {
     const p = project();
     const config = p.config();

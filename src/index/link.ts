@@ -41,7 +41,7 @@ interface FileFacts {
   readonly parents: Map<string, string>;
 }
 
-export type EdgeResolution = "import" | "field_type" | "parameter_type" | "new_expression" | "same_file" | "this_method" | "super_method";
+type EdgeResolution = "import" | "field_type" | "parameter_type" | "new_expression" | "same_file" | "this_method" | "super_method";
 
 const TYPE_KINDS = new Set(["class", "interface", "type", "enum"]);
 const CALLABLE_KINDS = new Set(["function", "class", "const", "variable"]);

@@ -12,7 +12,7 @@ import { requireIndexedFile, resolveThroughReExports } from "./navigation.js";
 /** Default cap on potential_matches (spec: 50); the real count goes to summary.potential_truncated. */
 export const POTENTIAL_LIMIT = 50;
 /** Levels a transitive callers query follows before it stops. */
-export const MAX_TRANSITIVE_DEPTH = 32;
+const MAX_TRANSITIVE_DEPTH = 32;
 
 // ---- declarations ----
 

@@ -1,8 +1,9 @@
 // Call sites of a TypeScript/JavaScript file with the local type environment of spec §10.3.1:
 // for every call (and `new`), the enclosing declaration, the called name and what its receiver
 // is known to be — `this`, `super`, a typed field, parameter or `new` binding, a namespace
-// import, a class, or nothing (a bare call). Linking names to symbols happens in the store;
-// this module only reads the tree, and when in doubt it records no receiver type.
+// import, a class, or nothing (a bare call). Only calls that could link are recorded; linking
+// names to symbols is index/link.ts's. This module reads the tree (binding names from the source
+// text at each binding's start, types from the tree), and when in doubt records no receiver type.
 import { field, type SyntaxNode } from "./parser.js";
 import type { CallReceiver, CallSite, ClassHeritage } from "./types.js";
 
@@ -84,7 +85,7 @@ export const BINDING_TEXT_CHARS = 200;
 const LEADING_RECEIVER = /^[\s(]*(?:(?:await|new)\s+[\s(]*)*(#?[A-Za-z_$][\w$]*)/;
 const LEADING_RECEIVER_CHARS = 120;
 
-export const CALL_NODE_TYPES: ReadonlySet<string> = new Set(["call_expression", "new_expression"]);
+const CALL_NODE_TYPES: ReadonlySet<string> = new Set(["call_expression", "new_expression"]);
 /** Binding nodes; `formal_parameters` matters only in JavaScript, where parameters are bare identifiers. */
 export const BINDING_NODE_TYPES: ReadonlySet<string> = new Set(["required_parameter", "optional_parameter", "variable_declarator", "function_declaration", "formal_parameters"]);
 

@@ -204,17 +204,20 @@ export function repairInterruptedEdit() {
   }
 }
 
-/** The files mast would index with its default config, walked the way mast does (no symlinks). */
-export function describeCorpus() {
-  const all = listFiles(CORPUS);
+/**
+ * The files mast would index with its default config, walked the way mast does (no symlinks).
+ * root defaults to the pinned corpus; for another directory `packages` is null.
+ */
+export function describeCorpus(root = CORPUS) {
+  const all = listFiles(root);
   const indexable = all.filter((rel) => {
     const parts = rel.split("/");
     if (parts.slice(0, -1).some((d) => MAST_EXCLUDED_DIRS.has(d))) return false;
     const name = parts.at(-1);
     return MAST_EXTENSIONS.some((e) => name.endsWith(e)) && !MAST_EXCLUDED_FILE.test(name);
   });
-  const sized = indexable.map((rel) => ({ rel, size: fs.statSync(path.join(CORPUS, rel)).size }));
-  const packages = PACKAGES.map((p) => {
+  const sized = indexable.map((rel) => ({ rel, size: fs.statSync(path.join(root, rel)).size }));
+  const packages = root !== CORPUS ? null : PACKAGES.map((p) => {
     const mine = sized.filter((f) => f.rel.startsWith(`${p.name}/`));
     const byExt = {};
     for (const f of mine) {
@@ -230,7 +233,7 @@ export function describeCorpus() {
   const bySize = [...sized].sort((a, b) => a.size - b.size || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   const editTarget = bySize[bySize.length >> 1];
   return {
-    root: CORPUS,
+    root,
     files: sized.length,
     bytes: sized.reduce((a, f) => a + f.size, 0),
     by_extension: byExt,
@@ -290,9 +293,9 @@ export function missingBuild() {
   return missing ? path.relative(REPO, missing) : null;
 }
 
-/** A fresh `mast index <corpus> --state-dir <stateDir> --json`: its wall time and JSON report. */
-export function indexCorpus(stateDir) {
-  const argv = [MAST, "index", CORPUS, "--state-dir", stateDir, "--json"];
+/** A fresh `mast index <root> --state-dir <stateDir> --json` (root: the pinned corpus by default): its wall time and JSON report. */
+export function indexCorpus(stateDir, root = CORPUS) {
+  const argv = [MAST, "index", root, "--state-dir", stateDir, "--json"];
   const t0 = performance.now();
   const r = spawnSync(process.execPath, argv, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   const wallMs = performance.now() - t0;
@@ -307,9 +310,9 @@ export function indexCorpus(stateDir) {
   return { wall_ms: wallMs, report };
 }
 
-/** A ToolContext on the corpus's index in stateDir and dist/'s callTool; close the context when done. */
-export async function openTools(stateDir) {
+/** A ToolContext on root's (by default the pinned corpus's) index in stateDir and dist/'s callTool; close the context when done. */
+export async function openTools(stateDir, root = CORPUS) {
   const [{ createToolContext }, { callTool }, { resolveConfig, resolveProjectRoot }] = await Promise.all(TOOL_MODULES.map((f) => import(pathToFileURL(f).href)));
-  const ctx = createToolContext(resolveConfig(resolveProjectRoot(CORPUS), { stateDir }));
+  const ctx = createToolContext(resolveConfig(resolveProjectRoot(root), { stateDir }));
   return { ctx, callTool };
 }

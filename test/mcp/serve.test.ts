@@ -107,11 +107,19 @@ describe("mast serve", () => {
       ["mast_signature", { symbol: "AuthService.validate" }],
       ["mast_exports", { file_path: "src/index.ts" }],
       ["mast_search", { query: "find", limit: 3 }],
+      ["mast_callers", { symbol: "Repo.find" }],
+      ["mast_implementors", { interface_name: "Repo" }],
+      ["mast_rename_impact", { symbol: "Repo" }],
     ] as const) {
       const viaMcp = ((await client.callTool({ name: tool, arguments: args })) as { content: Array<{ text: string }> }).content[0]!.text;
       const viaCli = spawnSync(process.execPath, [MAST, "query", tool, JSON.stringify(args), p.root, "--json"], { encoding: "utf8" });
       expect(viaCli.status).toBe(0);
       expect(viaCli.stdout).toBe(`${viaMcp}\n`);
+      if (tool === "mast_callers") {
+        expect(JSON.parse(viaMcp).verified_callers).toEqual([
+          { file_path: "src/auth.ts", line: 9, caller_symbol: "AuthService.validate", context: "return this.repo.find(token) !== null;", resolution: "field_type" },
+        ]);
+      }
     }
   });
 

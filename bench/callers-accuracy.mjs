@@ -5,6 +5,12 @@
 // baseline on the same symbols in the same run.
 //
 //   npm run build && npm run bench:callers
+//   npm run bench:callers -- --corpus <dir>     (or: node bench/callers-accuracy.mjs --corpus <dir>)
+//
+// --corpus <dir> runs it on any directory of TypeScript sources instead of the pinned corpus: no
+// download, no stamp check, no repair of an interrupted index-speed edit; the directory must exist
+// and hold .ts/.tsx files. The figures then go to bench/.out/callers-accuracy.<basename>.json, so
+// the pinned corpus's reference figures are never overwritten.
 //
 // 1. The corpus is reused (downloaded when missing) and indexed fresh into a temp --state-dir.
 // 2. Functions and methods are drawn from the built graph.db with a seeded PRNG (overloads folded,
@@ -25,17 +31,20 @@
 //
 // This is a report, not a test: it exits 0 whether targets PASS or MISS, when mast_callers is not
 // registered yet and when rg is missing (the baseline is skipped), non-zero only when something
-// could not run. Figures also go to bench/.out/callers-accuracy.json.
+// could not run. Figures also go to bench/.out/callers-accuracy.json (callers-accuracy.<basename>.json
+// with --corpus).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import ts from "typescript";
 import {
   BenchError,
   CORPUS,
   KEEP_SOURCE,
+  MAST_EXCLUDED_DIRS,
   OUT_DIR,
   PACKAGES,
   REPO,
@@ -48,6 +57,7 @@ import {
   fmt,
   have,
   indexCorpus,
+  listFiles,
   loadavg,
   lpad,
   median,
@@ -64,7 +74,7 @@ import {
   verdict,
 } from "./corpus.mjs";
 
-const OUT_JSON = path.join(OUT_DIR, "callers-accuracy.json");
+const DEFAULT_OUT_JSON = path.join(OUT_DIR, "callers-accuracy.json");
 const TOOL = "mast_callers";
 
 /** The sample's seed ("call"); change it and the sample changes. */
@@ -163,12 +173,12 @@ function nameAt(sf, pos) {
 }
 
 /** A symbol as "Owner.member (path:line)" of its first declaration (a lib file by its name), for the related call sites. */
-function describe(checker, symbol) {
+function describe(checker, symbol, root) {
   const d = symbol.declarations?.[0];
   if (!d) return checker.symbolToString(symbol);
   const sf = d.getSourceFile();
   const owner = (ts.isClassLike(d.parent) || ts.isInterfaceDeclaration(d.parent)) && d.parent.name ? `${d.parent.name.text}.` : "";
-  const file = sf.fileName.startsWith(`${CORPUS}${path.sep}`) ? posix(path.relative(CORPUS, sf.fileName)) : path.basename(sf.fileName);
+  const file = sf.fileName.startsWith(`${root}${path.sep}`) ? posix(path.relative(root, sf.fileName)) : path.basename(sf.fileName);
   return `${owner}${checker.symbolToString(symbol)} (${file}:${sf.getLineAndCharacterOfPosition(d.getStart(sf)).line + 1})`;
 }
 
@@ -184,11 +194,11 @@ function callOf(ref) {
   return null;
 }
 
-function createOracle(corpusFiles, mastFiles) {
-  const names = corpusFiles.map((rel) => path.join(CORPUS, rel));
+function createOracle(root, corpusFiles, mastFiles) {
+  const names = corpusFiles.map((rel) => path.join(root, rel));
   const snapshots = new Map();
-  const inCorpus = (f) => f.startsWith(`${CORPUS}${path.sep}`);
-  const cache = ts.createModuleResolutionCache(CORPUS, (f) => f, COMPILER_OPTIONS);
+  const inCorpus = (f) => f.startsWith(`${root}${path.sep}`);
+  const cache = ts.createModuleResolutionCache(root, (f) => f, COMPILER_OPTIONS);
   const host = {
     getScriptFileNames: () => names,
     getScriptVersion: () => "1",
@@ -199,7 +209,7 @@ function createOracle(corpusFiles, mastFiles) {
       }
       return snapshots.get(f);
     },
-    getCurrentDirectory: () => CORPUS,
+    getCurrentDirectory: () => root,
     getCompilationSettings: () => COMPILER_OPTIONS,
     getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
     fileExists: ts.sys.fileExists,
@@ -227,7 +237,7 @@ function createOracle(corpusFiles, mastFiles) {
 
   /** The declaration a symbol row names: its member name on the row's line or a few after, nearest first, its own class preferred. */
   function locate(sym) {
-    const sf = program.getSourceFile(path.join(CORPUS, sym.file));
+    const sf = program.getSourceFile(path.join(root, sym.file));
     if (!sf) return null;
     const starts = sf.getLineStarts();
     if (sym.line > starts.length) return null;
@@ -262,7 +272,7 @@ function createOracle(corpusFiles, mastFiles) {
     for (const g of groups) {
       for (const ref of g.references) {
         if (ref.isDefinition) continue;
-        const file = posix(path.relative(CORPUS, ref.fileName));
+        const file = posix(path.relative(root, ref.fileName));
         if (!mastFiles.has(file)) continue;
         const rsf = program.getSourceFile(ref.fileName);
         const name = rsf && nameAt(rsf, ref.textSpan.start);
@@ -274,14 +284,14 @@ function createOracle(corpusFiles, mastFiles) {
         if (target && target.flags & ts.SymbolFlags.Alias) target = checker.getAliasedSymbol(target);
         const key = `${siteKey(file, line)}@${site.name_line}`;
         if (target?.declarations?.some((d) => d === decl)) sites.set(key, site);
-        else related.set(key, { ...site, calls: target ? describe(checker, target) : null });
+        else related.set(key, { ...site, calls: target ? describe(checker, target, root) : null });
       }
     }
     referenceMs.push(performance.now() - t0);
     return { sites: [...sites.values()], related: [...related.values()] };
   }
 
-  return { programMs, referenceMs, files: names.length, locate, callSites, textOf: (file, line) => textOf(program.getSourceFile(path.join(CORPUS, file)), line) };
+  return { programMs, referenceMs, files: names.length, locate, callSites, textOf: (file, line) => textOf(program.getSourceFile(path.join(root, file)), line) };
 }
 
 /** Draws symbols in a seeded order until TARGET_WITH_SITES of them have a call site. */
@@ -306,8 +316,8 @@ function drawSample(population, oracle) {
 // ---------------------------------------------------------------------------------------------
 // mast_callers
 
-async function runMast(sample, stateDir) {
-  const { ctx, callTool } = await openTools(stateDir);
+async function runMast(sample, stateDir, root) {
+  const { ctx, callTool } = await openTools(stateDir, root);
   const args = (s) => ({ symbol: s.name, file_path: s.file, include_potential: true, potential_limit: POTENTIAL_LIMIT });
   try {
     // Warm-up: every symbol once; these are the answers scored.
@@ -356,12 +366,12 @@ function summaryTotals(answers) {
 
 const rgPattern = (member) => `${/^\w/.test(member) ? "\\b" : ""}${member.replace(/\$/g, "\\$")}\\s*\\(`;
 
-function runRg(sample, mastFiles) {
-  const prefix = `${CORPUS}${path.sep}`;
+function runRg(sample, mastFiles, root) {
+  const prefix = `${root}${path.sep}`;
   const times = [];
   const keys = sample.map((s) => {
     const t0 = performance.now();
-    const r = run("rg", ["-n", "--no-heading", "--with-filename", "--color", "never", "-e", rgPattern(s.member), CORPUS]);
+    const r = run("rg", ["-n", "--no-heading", "--with-filename", "--color", "never", "-e", rgPattern(s.member), root]);
     times.push(performance.now() - t0);
     if (r.status !== 0 && r.status !== 1) throw new BenchError(`rg for ${s.member} failed (exit ${r.status}): ${r.stderr.trim()}`);
     const out = [];
@@ -459,7 +469,44 @@ function scoreMast(sample, answers, oracle) {
 // ---------------------------------------------------------------------------------------------
 // main
 
+const USAGE = "usage: node bench/callers-accuracy.mjs [--corpus <dir>]";
+
+/** The command line: { root } of a user-given corpus (--corpus <dir>, resolved), or { root: null } for the pinned one. */
+function parseCommandLine(argv) {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: { corpus: { type: "string" } }, strict: true, allowPositionals: false }));
+  } catch (err) {
+    throw new BenchError(`${err.message}\n${USAGE}`);
+  }
+  if (values.corpus === undefined) return { root: null };
+  if (values.corpus.trim() === "") throw new BenchError(`--corpus needs a directory\n${USAGE}`);
+  const abs = path.resolve(values.corpus);
+  if (!fs.existsSync(abs)) throw new BenchError(`--corpus ${values.corpus}: ${abs} does not exist`);
+  if (!fs.statSync(abs).isDirectory()) throw new BenchError(`--corpus ${values.corpus}: ${abs} is not a directory`);
+  // mast reports paths under the real root (resolveProjectRoot), so the oracle and rg work there too.
+  return { root: fs.realpathSync(abs) };
+}
+
+/** Whether root holds a TypeScript source (.ts/.tsx/.mts/.cts, not a declaration) where mast would look. */
+function hasTypeScript(root) {
+  return listFiles(root).some((rel) => KEEP_SOURCE.test(rel) && !/\.d\.(ts|mts|cts)$/.test(rel) && !rel.split("/").slice(0, -1).some((d) => MAST_EXCLUDED_DIRS.has(d)));
+}
+
+/** A directory as printed: project-relative when inside the repo, else absolute. */
+function shownDir(dir) {
+  const rel = path.relative(REPO, dir);
+  if (rel === "") return ".";
+  return rel.startsWith("..") || path.isAbsolute(rel) ? dir : rel;
+}
+
 async function main() {
+  const cli = parseCommandLine(process.argv.slice(2));
+  const userCorpus = cli.root !== null;
+  const root = cli.root ?? CORPUS;
+  if (userCorpus && !hasTypeScript(root)) throw new BenchError(`--corpus ${root} holds no .ts/.tsx source file (declarations and files under ${[...MAST_EXCLUDED_DIRS].join(", ")} do not count)`);
+  const outJson = userCorpus ? path.join(OUT_DIR, `callers-accuracy.${path.basename(root) || "root"}.json`) : DEFAULT_OUT_JSON;
+
   const missing = missingBuild();
   if (missing) {
     process.stderr.write(`bench: ${missing} is missing: run \`npm run build\` first\n`);
@@ -472,10 +519,12 @@ async function main() {
   const distAtStart = distStamp();
   env.mast_dist_built = new Date(distAtStart).toISOString();
   env.typescript = ts.version;
-  const fetched = ensureCorpus();
-  repairInterruptedEdit();
-  const corpus = describeCorpus();
-  if (corpus.files === 0) throw new BenchError(`the corpus in ${CORPUS} holds no indexable file`);
+  // A user corpus is taken as it is: no download or stamp check, and no repair (only index-speed
+  // edits a corpus file, and only the pinned corpus's).
+  const fetched = userCorpus ? null : ensureCorpus();
+  if (!userCorpus) repairInterruptedEdit();
+  const corpus = describeCorpus(root);
+  if (corpus.files === 0) throw new BenchError(`the corpus in ${root} holds no indexable file`);
 
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "mast-bench-callers-"));
   const cleanup = () => fs.rmSync(stateDir, { recursive: true, force: true });
@@ -488,15 +537,15 @@ async function main() {
   let index, pop, oracle, drawn, mast, rg;
   try {
     process.stderr.write(`mast index (fresh state dir) ...\n`);
-    index = indexCorpus(stateDir);
+    index = indexCorpus(stateDir, root);
     pop = readPopulation(path.join(stateDir, "graph.db"));
     const tsFiles = [...pop.files].filter((f) => KEEP_SOURCE.test(f) && !f.endsWith(".d.ts")).sort();
     process.stderr.write(`oracle: TypeScript ${ts.version} language service over ${tsFiles.length} files ...\n`);
-    oracle = createOracle(tsFiles, pop.files);
+    oracle = createOracle(root, tsFiles, pop.files);
     drawn = drawSample(pop.population, oracle);
     process.stderr.write(`${TOOL}: 1 warm-up + ${TIMED_PASSES} timed passes over ${drawn.sample.length} symbols ...\n`);
-    mast = await runMast(drawn.sample, stateDir);
-    if (rgVersion) rg = runRg(drawn.sample, pop.files);
+    mast = await runMast(drawn.sample, stateDir, root);
+    if (rgVersion) rg = runRg(drawn.sample, pop.files, root);
   } finally {
     cleanup();
   }
@@ -540,8 +589,11 @@ async function main() {
   L.push(`mast ${env.mast_commit ?? "?"}${env.src_modified ? " (src/ modified)" : ""}, dist built ${env.mast_dist_built}`);
   L.push(`load average (1/5/15 min): start ${env.loadavg_at_start.join(" ")}, end ${env.loadavg_at_end.join(" ")}`);
   L.push("");
+  const sizes = `${corpus.files} files, ${fmt(corpus.bytes / 1e6)} MB (${Object.entries(corpus.by_extension).map(([e, n]) => `${n} ${e}`).join(", ")})`;
   L.push(
-    `corpus: ${path.relative(REPO, CORPUS)}/ (${fetched.downloaded ? "downloaded now" : "cached, stamp matches"}) — ${PACKAGES.length} npm packages, ${corpus.files} files, ${fmt(corpus.bytes / 1e6)} MB (${Object.entries(corpus.by_extension).map(([e, n]) => `${n} ${e}`).join(", ")})`,
+    userCorpus
+      ? `corpus: ${shownDir(root)}/ (user-given with --corpus, not the pinned package list; no download or stamp check) — ${sizes}`
+      : `corpus: ${path.relative(REPO, CORPUS)}/ (${fetched.downloaded ? "downloaded now" : "cached, stamp matches"}) — ${PACKAGES.length} npm packages, ${sizes}`,
   );
   L.push(`index: fresh temp --state-dir, ${index.report.files_indexed} files, ${index.report.symbol_count} symbols; wall ${fmt(index.wall_ms / 1000)} s, not a target here`);
   L.push("");
@@ -607,18 +659,20 @@ async function main() {
     for (const n of notes) L.push(`  - ${n}`);
   }
   L.push("");
-  L.push(`figures written to ${path.relative(REPO, OUT_JSON)}`);
+  L.push(`figures written to ${path.relative(REPO, outJson)}`);
   process.stdout.write(`${L.join("\n")}\n`);
 
   // ----- JSON
   const strip = (s) => s && { ...s, per_symbol: undefined };
   fs.mkdirSync(OUT_DIR, { recursive: true });
   fs.writeFileSync(
-    OUT_JSON,
+    outJson,
     `${JSON.stringify(
       {
         environment: env,
-        corpus: { root: path.relative(REPO, corpus.root), files: corpus.files, bytes: corpus.bytes, by_extension: corpus.by_extension, packages: PACKAGES.map((p) => `${p.name}@${p.version}`) },
+        corpus: userCorpus
+          ? { root: shownDir(corpus.root), user_given: true, files: corpus.files, bytes: corpus.bytes, by_extension: corpus.by_extension }
+          : { root: path.relative(REPO, corpus.root), files: corpus.files, bytes: corpus.bytes, by_extension: corpus.by_extension, packages: PACKAGES.map((p) => `${p.name}@${p.version}`) },
         index: { wall_ms: round(index.wall_ms), report: index.report },
         settings: {
           seed: SEED,

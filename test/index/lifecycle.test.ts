@@ -85,6 +85,13 @@ describe("full index", () => {
         .prepare("SELECT c.symbol_name FROM identifier_fts t JOIN chunks c ON c.id = t.rowid WHERE identifier_fts MATCH ? ORDER BY c.symbol_name")
         .all("find") as Array<{ symbol_name: string }>;
       expect(ident.map((r) => r.symbol_name)).toEqual(["AuthService.validate", "Repo", "Repo.find"]);
+      // Qualified compounds (spec §6.3 F5): a phrase query for `Repo.find` finds the method's own
+      // chunk, the chunk whose call the resolver typed (`this.repo.find()`, repo: Repo) and the
+      // class outline (its bag starts `Repo find`).
+      const qualified = store.db
+        .prepare("SELECT c.symbol_name FROM identifier_fts t JOIN chunks c ON c.id = t.rowid WHERE identifier_fts MATCH ? ORDER BY c.symbol_name")
+        .all('"Repo.find"') as Array<{ symbol_name: string }>;
+      expect(qualified.map((r) => r.symbol_name)).toEqual(["AuthService.validate", "Repo", "Repo.find"]);
       // Markdown: doc chunks, no symbols, no identifiers.
       expect(
         store.db.prepare("SELECT c.symbol_name, c.chunk_type FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = 'docs/guide.md' ORDER BY c.start_line").all(),

@@ -27,8 +27,10 @@ interface ImportBinding {
 /** What one file contributes to name resolution. */
 interface FileFacts {
   readonly stem: string;
-  /** First declaration of each name (methods as `Class.method`); markers excluded. */
+  /** First declaration of each name in the file's scope (methods as `Class.method`); markers and export aliases excluded. */
   readonly declared: Map<string, Sym>;
+  /** Export aliases (`export { local as name }`): exported name → the local name. */
+  readonly aliases: Map<string, string>;
   /** Re-export markers by exported name. */
   readonly markers: Map<string, Marker>;
   /** Local name → the import that binds it. */
@@ -64,7 +66,7 @@ class Graph {
     let facts = this.facts.get(fileId);
     if (!facts) {
       this.load([fileId]);
-      facts = this.facts.get(fileId) ?? { stem: "", declared: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map() };
+      facts = this.facts.get(fileId) ?? { stem: "", declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map() };
       this.facts.set(fileId, facts);
     }
     return facts;
@@ -76,17 +78,19 @@ class Graph {
     const only = (column: string, joiner: "WHERE" | "AND" = "WHERE") => (fileIds === null ? "" : ` ${joiner} ${column} IN (SELECT value FROM json_each(?))`);
     const args = fileIds === null ? [] : [JSON.stringify(fileIds)];
     for (const f of this.db.prepare(`SELECT id, path FROM files${only("id")}`).all(...args) as Array<{ id: number; path: string }>) {
-      this.facts.set(f.id, { stem: stemOf(f.path), declared: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map() });
+      this.facts.set(f.id, { stem: stemOf(f.path), declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map() });
     }
     const symbols = this.db
       .prepare(
-        `SELECT id, name, kind, file_id AS fileId, reexport_module AS module, reexport_name AS imported FROM symbols${only("file_id")} ORDER BY file_id, line, id`,
+        `SELECT id, name, kind, file_id AS fileId, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf FROM symbols${only("file_id")} ORDER BY file_id, line, id`,
       )
-      .all(...args) as Array<Sym & { module: string | null; imported: string | null }>;
+      .all(...args) as Array<Sym & { module: string | null; imported: string | null; aliasOf: string | null }>;
     for (const s of symbols) {
       const facts = this.facts.get(s.fileId);
       if (!facts) continue;
-      if (s.kind === "export") {
+      if (s.aliasOf !== null) {
+        if (!facts.aliases.has(s.name)) facts.aliases.set(s.name, s.aliasOf);
+      } else if (s.kind === "export") {
         if (s.module !== null && s.imported !== null && !facts.markers.has(s.name)) facts.markers.set(s.name, { id: s.id, module: s.module, imported: s.imported });
       } else if (!facts.declared.has(s.name)) facts.declared.set(s.name, { id: s.id, name: s.name, kind: s.kind, fileId: s.fileId });
     }
@@ -118,7 +122,7 @@ class Graph {
     seen.add(fileId);
     const facts = this.file(fileId);
     if (name === "default") return this.defaultExport(fileId);
-    const own = facts.declared.get(name);
+    const own = facts.declared.get(facts.aliases.get(name) ?? name);
     if (own && own.kind !== "method") return own;
     const marker = facts.markers.get(name);
     if (marker && marker.imported !== "*") {
@@ -183,7 +187,7 @@ class Graph {
     if (seen.has(fileId)) return null;
     seen.add(fileId);
     const facts = this.file(fileId);
-    if (facts.declared.has(name)) return null;
+    if (facts.declared.has(facts.aliases.get(name) ?? name)) return null;
     const marker = facts.markers.get(name);
     if (marker) {
       const target = facts.moduleTargets.get(marker.module);

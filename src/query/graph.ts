@@ -68,16 +68,30 @@ export function findTarget(db: Db, symbol: string, filePath: string | null): Tar
     .prepare(
       `SELECT s.id, s.name FROM symbols s JOIN symbols d ON d.id = ?
        WHERE s.file_id = d.file_id AND s.kind = d.kind
-         AND (s.name = d.name OR (s.line = d.line AND s.end_line = d.end_line AND s.signature IS d.signature AND s.body_hash IS d.body_hash))
+         AND (s.name = d.name OR s.name = coalesce(d.alias_of, d.name) OR s.alias_of = coalesce(d.alias_of, d.name))
        ORDER BY s.line, s.id`,
     )
     .all(first.id) as Array<{ id: number; name: string }>;
   const ids = group.map((g) => g.id);
-  const reExported = db
-    .prepare("SELECT DISTINCT m.name FROM edges e JOIN symbols m ON m.id = e.from_id WHERE e.edge_type = 'RE_EXPORTS' AND e.to_id IN (SELECT value FROM json_each(?)) ORDER BY m.name")
-    .pluck()
-    .all(JSON.stringify(ids)) as string[];
-  return { sites, ids, names: [...new Set([first.name, ...group.map((g) => g.name), ...reExported])] };
+  // Every file that exports it (its own, named and star barrels) under the name it exports it as,
+  // and the local names imports give it there (`import { cloneElement as cloneForDom }`).
+  const exporters = [
+    ...group.map((g) => ({ path: first.path, as: g.name })),
+    ...barrelExports(db, ids, first.file_id, first.name).map((b) => ({ path: b.file_path, as: b.exported_as })),
+  ];
+  const importAliases = db
+    .prepare("SELECT i.symbols, i.locals FROM imports i WHERE i.resolved_path = ? AND i.kind IN ('import', 'require') AND EXISTS (SELECT 1 FROM json_each(i.symbols) j WHERE j.value = ?)")
+    .raw();
+  const names = new Set([first.name, ...exporters.map((e) => e.as)]);
+  for (const e of exporters) {
+    for (const [symbols, locals] of importAliases.all(e.path, e.as) as Array<[string, string]>) {
+      const imported = JSON.parse(symbols) as string[];
+      (JSON.parse(locals) as string[]).forEach((local, k) => {
+        if (imported[k] === e.as) names.add(local);
+      });
+    }
+  }
+  return { sites, ids, names: [...names] };
 }
 
 export function declarationSite(row: DeclarationRow): DeclarationSite {

@@ -342,6 +342,7 @@ export class Store {
         s.parent,
         s.reExport?.module ?? null,
         s.reExport?.importedName ?? null,
+        s.aliasOf,
         s.params === null ? null : JSON.stringify(s.params),
         s.returnType,
       ]);
@@ -367,6 +368,7 @@ export class Store {
       "parent_name",
       "reexport_module",
       "reexport_name",
+      "alias_of",
       "params",
       "return_type",
     ]).insert(rows);

@@ -34,6 +34,7 @@ CREATE TABLE IF NOT EXISTS symbols (
   parent_name      TEXT,            -- enclosing class for methods
   reexport_module  TEXT,            -- marker symbols (kind export): the module re-exported from
   reexport_name    TEXT,            -- ... and the name taken from it ('*' for a namespace)
+  alias_of         TEXT,            -- export aliases (`export { local as name }`): the local name this row copies
   params           TEXT,            -- functions and methods: JSON [{name, type, optional}]
   return_type      TEXT             -- functions and methods: the annotated return type, as written
 );

@@ -60,6 +60,8 @@ export interface SymbolRecord {
   readonly parent: string | null;
   /** For re-export marker symbols (`export { a as b } from './x'`): where the name comes from. */
   readonly reExport: { readonly module: string; readonly importedName: string } | null;
+  /** Export aliases (`export { local as name }`): the local declaration this copy exports under `name`. */
+  readonly aliasOf: string | null;
   /** Parameters of functions and methods, in order; null for other kinds. */
   readonly params: readonly ParamRecord[] | null;
   /** The annotated return type of a function or method, as written; null when absent. */

@@ -576,7 +576,7 @@ class FileExtractor {
       this.drafts.push(mirror);
       const exclusions = this.bagExclusions.get(d.draft);
       if (exclusions) this.bagExclusions.set(mirror, exclusions);
-      this.symbols.push({ ...d.symbol, name: exported, isExported: true });
+      this.symbols.push({ ...d.symbol, name: exported, isExported: true, aliasOf: local });
     }
   }
 
@@ -605,6 +605,7 @@ class FileExtractor {
       bodyHash: null,
       parent: null,
       reExport,
+      aliasOf: null,
       params: null,
       returnType: null,
     });
@@ -717,6 +718,7 @@ class FileExtractor {
       bodyHash: sha256(parts.body),
       parent: null,
       reExport: null,
+      aliasOf: null,
       params: null,
       returnType: null,
     };

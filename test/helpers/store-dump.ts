@@ -14,7 +14,7 @@ export function dumpStore(graphDbPath: string): string {
           "FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.start_line, c.chunk_id",
       ),
       symbols: q(
-        "SELECT f.path, s.name, s.kind, s.line, s.end_line, s.is_exported, s.signature, s.doc, s.declaration_hash, s.body_hash, s.parent_name, s.reexport_module, s.reexport_name, s.params, s.return_type " +
+        "SELECT f.path, s.name, s.kind, s.line, s.end_line, s.is_exported, s.signature, s.doc, s.declaration_hash, s.body_hash, s.parent_name, s.reexport_module, s.reexport_name, s.alias_of, s.params, s.return_type " +
           "FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.line, s.name, s.kind",
       ),
       edges: q(

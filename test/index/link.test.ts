@@ -135,6 +135,27 @@ describe("call-graph edges", () => {
     expect(edges(p)).toEqual(["main -> src/core/util.ts:assignProp POTENTIAL_CALL/import @3"]);
   });
 
+  it("an export alias is an exported name, not a local: a same-named import still wins inside the file", async () => {
+    const p = project({
+      "src/base.ts": "export function serveStatic() {}\n",
+      "src/module.ts": [
+        "import { serveStatic } from './base';",
+        "const module = () => {",
+        "  return serveStatic();",
+        "};",
+        "export { module as serveStatic };",
+        "",
+      ].join("\n"),
+      "src/app.ts": "import { serveStatic } from './module';\nexport function main() {\n  serveStatic();\n}\n",
+    });
+    await runIndex(p.config(), { mode: "full" });
+    expect(edges(p)).toEqual([
+      // app.ts's serveStatic is module.ts's alias of `module`: the edge goes to the declaration.
+      "main -> src/module.ts:module POTENTIAL_CALL/import @3",
+      "module -> src/base.ts:serveStatic POTENTIAL_CALL/import @3",
+    ]);
+  });
+
   it("a run killed after writing rows but before linking is healed by the next run, even with nothing to reindex", async () => {
     const p = project();
     const config = p.config();

@@ -708,3 +708,22 @@ describe("an indexed project with no source files", () => {
     expect((await p.call("mast_rename_impact", { symbol: "find" })).index_empty).toBe(true);
   });
 });
+
+// ---- names a declaration is known by elsewhere ----
+
+describe("a declaration imported under another name", () => {
+  const p = indexedProject({
+    "src/dom.ts": source("export function cloneElement(): void {}"),
+    "src/view.ts": source("import { cloneElement as cloneForDom } from './dom.js';", "", "export const handlers = [1].map(cloneForDom);"),
+  });
+
+  it("lists the alias's mentions among the potential matches (a callback is not a call the resolver can link)", async () => {
+    const r = await p.call("mast_callers", { symbol: "cloneElement" });
+    expect(r.verified_callers).toEqual([]);
+    expect(r.potential_matches).toEqual([
+      mention("src/dom.ts", 1, "export function cloneElement(): void {}"),
+      mention("src/view.ts", 1, "import { cloneElement as cloneForDom } from './dom.js';"),
+      mention("src/view.ts", 3, "export const handlers = [1].map(cloneForDom);"),
+    ]);
+  });
+});

@@ -5,6 +5,7 @@
 // way — and a name that cannot be traced gets no edge: a missing verified caller is better than a
 // false one. A full build links every file; an incremental one only the files a change can reach.
 import type { Db, Store } from "../store/db.js";
+import { MODULE_SYMBOL } from "../syntax/types.js";
 
 interface Sym {
   readonly id: number;
@@ -283,8 +284,7 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null): EdgeR
     )
     .all(...args) as CallRow[];
   for (const c of calls) {
-    if (c.caller === null) continue; // top-level code has no symbol to call from: those sites stay potential
-    const from = g.declaredIn(c.fileId, c.caller);
+    const from = g.declaredIn(c.fileId, c.caller ?? MODULE_SYMBOL);
     const hit = from ? resolveCall(g, c) : null;
     if (from && hit) add([from.id, hit.target.id, "POTENTIAL_CALL", hit.resolution, c.line, c.context]);
   }

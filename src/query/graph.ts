@@ -103,7 +103,8 @@ export function declarationSite(row: DeclarationRow): DeclarationSite {
 export interface VerifiedCaller {
   file_path: string;
   line: number;
-  caller_symbol: string;
+  /** The declaration the call is in; null for a call in the file's top-level code. */
+  caller_symbol: string | null;
   context: string;
   resolution: string;
   /** Transitive queries: 1 for a direct caller, 2 for a caller's caller, ... */
@@ -115,7 +116,7 @@ export interface VerifiedCaller {
 interface EdgeSiteRow {
   file_path: string;
   line: number;
-  caller_symbol: string;
+  caller_symbol: string | null;
   context: string;
   resolution: string;
   depth: number;
@@ -134,7 +135,7 @@ export function verifiedCallers(db: Db, ids: readonly number[], transitive: bool
          WHERE e.edge_type = 'POTENTIAL_CALL' AND r.depth + 1 < ?
        ),
        nearest(id, depth) AS (SELECT id, min(depth) FROM reach GROUP BY id)
-       SELECT f.path AS file_path, e.call_line AS line, a.name AS caller_symbol, e.context, e.resolution,
+       SELECT f.path AS file_path, e.call_line AS line, CASE a.kind WHEN 'module' THEN NULL ELSE a.name END AS caller_symbol, e.context, e.resolution,
               n.depth + 1 AS depth, b.name AS callee_symbol
        FROM nearest n
        JOIN edges e ON e.to_id = n.id AND e.edge_type = 'POTENTIAL_CALL'

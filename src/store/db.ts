@@ -142,7 +142,7 @@ export class Store {
     return {
       files: one("SELECT count(*) AS n FROM files"),
       chunks: one("SELECT count(*) AS n FROM chunks"),
-      symbols: one("SELECT count(*) AS n FROM symbols"),
+      symbols: one("SELECT count(*) AS n FROM symbols WHERE kind != 'module'"),
     };
   }
 

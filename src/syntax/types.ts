@@ -40,7 +40,12 @@ export type SymbolKind =
   | "enum"
   | "namespace"
   | "method"
-  | "export";
+  | "export"
+  /** The file's top-level code, as the caller of the calls made there (name `MODULE_SYMBOL`). */
+  | "module";
+
+/** The name of a file's `module` symbol: no declaration can have it, no query can ask for it. */
+export const MODULE_SYMBOL = "";
 
 export interface SymbolRecord {
   /** Declared name; `Class.member` for methods; the file stem for anonymous default exports. */

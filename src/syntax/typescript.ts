@@ -7,7 +7,7 @@ import type { Grammar, Language } from "../lang/languages.js";
 import { BINDING_NODE_TYPES, BINDING_TEXT_CHARS, THIS_BOUNDARIES, bindingSite, extractCalls, type CallNodes } from "./calls.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { parseSource, type SyntaxNode, type Tree } from "./parser.js";
-import { MAX_CHUNK_CHARS, type CallSite, type Chunk, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolKind, type SymbolRecord } from "./types.js";
+import { MAX_CHUNK_CHARS, MODULE_SYMBOL, type CallSite, type Chunk, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolKind, type SymbolRecord } from "./types.js";
 
 /** Leaf node types whose text is an identifier token in the identifier_fts bag. */
 const IDENTIFIER_TYPES = new Set([
@@ -99,6 +99,7 @@ class FileExtractor {
       this.applyExportClauses();
     }
     const { calls, classes } = minified ? { calls: [], classes: [] } : extractCalls(this.tree.rootNode, this.text, this.lines, this.fileStem(), this.callNodes);
+    if (calls.some((c) => c.caller === null)) this.addModuleSymbol();
     const chunks = withQualifiedNames(
       materializeChunks(this.filePath, { lines: this.lines, lineStarts: lineStarts(this.text) }, this.drafts, {
         chunkSplitThreshold: this.options.chunkSplitThreshold,
@@ -118,6 +119,26 @@ class FileExtractor {
       lineCount: this.lines.length,
       hasSyntaxErrors: this.tree.rootNode.hasError,
     };
+  }
+
+  /** The file's top-level code as a symbol, so calls made there have a caller to link from. */
+  private addModuleSymbol(): void {
+    this.symbols.push({
+      name: MODULE_SYMBOL,
+      kind: "module",
+      line: 1,
+      endLine: this.lines.length,
+      isExported: false,
+      signature: null,
+      doc: null,
+      declarationHash: null,
+      bodyHash: null,
+      parent: null,
+      reExport: null,
+      aliasOf: null,
+      params: null,
+      returnType: null,
+    });
   }
 
   /**

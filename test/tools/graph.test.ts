@@ -727,3 +727,22 @@ describe("a declaration imported under another name", () => {
     ]);
   });
 });
+
+// ---- calls in a file's top-level code ----
+
+describe("calls made by a file's top-level code", () => {
+  const p = indexedProject({
+    "src/dom.ts": source("export function render(): void {}"),
+    "src/main.ts": source("import { render } from './dom.js';", "", "describe('view', () => {", "  it('renders', () => render());", "});", "render();"),
+  });
+
+  it("are verified callers with caller_symbol null", async () => {
+    const r = await p.call("mast_callers", { symbol: "render" });
+    expect(r.verified_callers).toEqual([
+      { file_path: "src/main.ts", line: 4, caller_symbol: null, context: "it('renders', () => render());", resolution: "import" },
+      { file_path: "src/main.ts", line: 6, caller_symbol: null, context: "render();", resolution: "import" },
+    ]);
+    // The file's top-level code is not a symbol anyone can look up.
+    expect((await p.call("mast_signature", { symbol: "render" })).results.map((s: any) => s.kind)).toEqual(["function"]);
+  });
+});

@@ -55,12 +55,23 @@ const MAX_INHERITANCE_DEPTH = 16;
 class Graph {
   private readonly facts = new Map<number, FileFacts>();
 
-  /** `preload`: files read up front in one pass per table (null: every file); others are read on first use. */
+  /**
+   * `preload`: files read up front in one pass per table, with the files they import from (where
+   * most names resolve); null: every file. Any other file is read on first use.
+   */
   constructor(
     private readonly db: Db,
     preload: readonly number[] | null,
   ) {
-    this.load(preload);
+    if (preload === null || preload.length === 0) {
+      this.load(preload);
+      return;
+    }
+    const imported = db
+      .prepare("SELECT DISTINCT t.id FROM imports i JOIN files t ON t.path = i.resolved_path WHERE i.file_id IN (SELECT value FROM json_each(?))")
+      .pluck()
+      .all(JSON.stringify(preload)) as number[];
+    this.load([...new Set([...preload, ...imported])]);
   }
 
   private file(fileId: number): FileFacts {

@@ -25,9 +25,14 @@ const QUEUE_PER_WORKER = 48;
 /** Tasks submitted ahead of the one the writer waits for, per thread (bounds buffered results). */
 const WINDOW_PER_THREAD = 96;
 
-/** One parse thread per core beyond the main thread, which spends the run writing. */
+/**
+ * One parse thread per core beyond the main thread, which spends the run writing — but at least
+ * two on a machine with two cores: the writer waits on the parser a third of a full run, so a
+ * second parse thread shares its core (docs/decisions.md, "Parse threads").
+ */
 export function defaultThreadCount(): number {
-  return Math.max(1, Math.min(8, availableParallelism() - 1));
+  const cores = availableParallelism();
+  return cores < 2 ? 1 : Math.min(8, Math.max(2, cores - 1));
 }
 
 const inlinePool: ParsePool = {

@@ -4,7 +4,7 @@
 // same file, the import's resolved file (through barrels), the receiver's type traced the same
 // way — and a name that cannot be traced gets no edge: a missing verified caller is better than a
 // false one. A full build links every file; an incremental one only the files a change can reach.
-import type { Db, Store } from "../store/db.js";
+import { prepared, type Db, type Store } from "../store/db.js";
 import { MODULE_SYMBOL } from "../syntax/types.js";
 
 interface Sym {
@@ -67,8 +67,7 @@ class Graph {
       this.load(preload);
       return;
     }
-    const imported = db
-      .prepare("SELECT DISTINCT t.id FROM imports i JOIN files t ON t.path = i.resolved_path WHERE i.file_id IN (SELECT value FROM json_each(?))")
+    const imported = prepared(db, "SELECT DISTINCT t.id FROM imports i JOIN files t ON t.path = i.resolved_path WHERE i.file_id IN (SELECT value FROM json_each(?))")
       .pluck()
       .all(JSON.stringify(preload)) as number[];
     this.load([...new Set([...preload, ...imported])]);
@@ -89,11 +88,10 @@ class Graph {
     if (fileIds !== null && fileIds.length === 0) return;
     const only = (column: string, joiner: "WHERE" | "AND" = "WHERE") => (fileIds === null ? "" : ` ${joiner} ${column} IN (SELECT value FROM json_each(?))`);
     const args = fileIds === null ? [] : [JSON.stringify(fileIds)];
-    for (const f of this.db.prepare(`SELECT id, path FROM files${only("id")}`).all(...args) as Array<{ id: number; path: string }>) {
+    for (const f of prepared(this.db, `SELECT id, path FROM files${only("id")}`).all(...args) as Array<{ id: number; path: string }>) {
       this.facts.set(f.id, { stem: stemOf(f.path), declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map() });
     }
-    const symbols = this.db
-      .prepare(
+    const symbols = prepared(this.db, 
         `SELECT id, name, kind, file_id AS fileId, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf FROM symbols${only("file_id")} ORDER BY file_id, line, id`,
       )
       .all(...args) as Array<Sym & { module: string | null; imported: string | null; aliasOf: string | null }>;
@@ -106,8 +104,7 @@ class Graph {
         if (s.module !== null && s.imported !== null && !facts.markers.has(s.name)) facts.markers.set(s.name, { id: s.id, module: s.module, imported: s.imported });
       } else if (!facts.declared.has(s.name)) facts.declared.set(s.name, { id: s.id, name: s.name, kind: s.kind, fileId: s.fileId });
     }
-    const imports = this.db
-      .prepare(
+    const imports = prepared(this.db, 
         `SELECT i.file_id AS fileId, i.module, i.symbols, i.locals, i.kind, t.id AS target
          FROM imports i LEFT JOIN files t ON t.path = i.resolved_path${only("i.file_id")} ORDER BY i.file_id, i.line, i.id`,
       )
@@ -122,8 +119,7 @@ class Graph {
       const names = JSON.parse(i.symbols) as string[];
       (JSON.parse(i.locals) as string[]).forEach((local, k) => facts.bindings.set(local, { target: i.target, imported: names[k] ?? local }));
     }
-    const parents = this.db
-      .prepare(`SELECT file_id AS fileId, class_name AS className, target FROM heritage WHERE relation = 'extends'${only("file_id", "AND")} ORDER BY file_id, rowid`)
+    const parents = prepared(this.db, `SELECT file_id AS fileId, class_name AS className, target FROM heritage WHERE relation = 'extends'${only("file_id", "AND")} ORDER BY file_id, rowid`)
       .all(...args) as Array<{ fileId: number; className: string; target: string }>;
     for (const p of parents) this.facts.get(p.fileId)?.parents.set(p.className, p.target);
   }
@@ -288,8 +284,7 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null): EdgeR
       edges.push(e);
     }
   };
-  const calls = db
-    .prepare(
+  const calls = prepared(db, 
       `SELECT x.file_id AS fileId, x.caller, x.callee, x.receiver, x.receiver_name AS receiverName, x.resolution, x.line, x.context
        FROM calls x${scope} ORDER BY x.file_id, x.line, x.id`,
     )
@@ -299,15 +294,14 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null): EdgeR
     const hit = from ? resolveCall(g, c) : null;
     if (from && hit) add([from.id, hit.target.id, "POTENTIAL_CALL", hit.resolution, c.line, c.context]);
   }
-  const heritage = db
-    .prepare(`SELECT x.file_id AS fileId, x.class_name AS className, x.relation, x.target FROM heritage x${scope} ORDER BY x.file_id, x.class_name, x.relation, x.target`)
+  const heritage = prepared(db, `SELECT x.file_id AS fileId, x.class_name AS className, x.relation, x.target FROM heritage x${scope} ORDER BY x.file_id, x.class_name, x.relation, x.target`)
     .all(...args) as Array<{ fileId: number; className: string; relation: string; target: string }>;
   for (const h of heritage) {
     const from = g.declaredIn(h.fileId, h.className);
     const to = g.resolveName(h.fileId, h.target);
     if (from && to && TYPE_KINDS.has(to.sym.kind)) add([from.id, to.sym.id, h.relation === "extends" ? "EXTENDS" : "IMPLEMENTS", null, null, null]);
   }
-  const markerFiles = db.prepare(`SELECT DISTINCT x.file_id FROM symbols x${scope}${scope ? " AND" : " WHERE"} x.kind = 'export' ORDER BY x.file_id`).pluck().all(...args) as number[];
+  const markerFiles = prepared(db, `SELECT DISTINCT x.file_id FROM symbols x${scope}${scope ? " AND" : " WHERE"} x.kind = 'export' ORDER BY x.file_id`).pluck().all(...args) as number[];
   for (const fileId of markerFiles) {
     for (const m of g.markersOf(fileId).values()) {
       if (m.imported === "*") continue;
@@ -325,8 +319,7 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null): EdgeR
  * imports from any of those.
  */
 export function reachableFiles(db: Db, changed: readonly number[]): number[] {
-  return db
-    .prepare(
+  return prepared(db, 
       `WITH RECURSIVE reexporters(id, path) AS (
          SELECT id, path FROM files WHERE id IN (SELECT value FROM json_each(?))
          UNION

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decodeSource, splitLines } from "../base/text.js";
 import { reachableFiles } from "../index/link.js";
-import type { Db } from "../store/db.js";
+import { prepared, type Db } from "../store/db.js";
 import { requireIndexedFile, resolveThroughReExports } from "./navigation.js";
 
 /** Default cap on potential_matches (spec: 50); the real count goes to summary.potential_truncated. */
@@ -51,8 +51,7 @@ export interface Target {
  */
 export function findTarget(db: Db, symbol: string, filePath: string | null): Target {
   const file = filePath === null ? null : requireIndexedFile(db, filePath);
-  let sites = db
-    .prepare(
+  let sites = prepared(db, 
       `SELECT s.id, s.name, s.kind, s.file_id, f.path, s.line, s.is_exported FROM symbols s JOIN files f ON f.id = s.file_id
        WHERE s.name = ? AND s.kind != 'export' ${file ? "AND s.file_id = ?" : ""}
        ORDER BY s.is_exported DESC, f.path, s.line, s.id`,
@@ -64,8 +63,7 @@ export function findTarget(db: Db, symbol: string, filePath: string | null): Tar
   }
   const first = sites[0];
   if (!first) return { sites, ids: [], names: [symbol] };
-  const group = db
-    .prepare(
+  const group = prepared(db, 
       `SELECT s.id, s.name FROM symbols s JOIN symbols d ON d.id = ?
        WHERE s.file_id = d.file_id AND s.kind = d.kind
          AND (s.name = d.name OR s.name = coalesce(d.alias_of, d.name) OR s.alias_of = coalesce(d.alias_of, d.name))
@@ -79,8 +77,7 @@ export function findTarget(db: Db, symbol: string, filePath: string | null): Tar
     ...group.map((g) => ({ path: first.path, as: g.name })),
     ...barrelExports(db, ids, first.file_id, first.name).map((b) => ({ path: b.file_path, as: b.exported_as })),
   ];
-  const importAliases = db
-    .prepare("SELECT i.symbols, i.locals FROM imports i WHERE i.resolved_path = ? AND i.kind IN ('import', 'require') AND EXISTS (SELECT 1 FROM json_each(i.symbols) j WHERE j.value = ?)")
+  const importAliases = prepared(db, "SELECT i.symbols, i.locals FROM imports i WHERE i.resolved_path = ? AND i.kind IN ('import', 'require') AND EXISTS (SELECT 1 FROM json_each(i.symbols) j WHERE j.value = ?)")
     .raw();
   const names = new Set([first.name, ...exporters.map((e) => e.as)]);
   for (const e of exporters) {
@@ -126,8 +123,7 @@ interface EdgeSiteRow {
 /** Call sites linked to the target by POTENTIAL_CALL edges; with `transitive`, their callers too (verified edges only). */
 export function verifiedCallers(db: Db, ids: readonly number[], transitive: boolean): VerifiedCaller[] {
   if (ids.length === 0) return [];
-  const rows = db
-    .prepare(
+  const rows = prepared(db, 
       `WITH RECURSIVE reach(id, depth) AS (
          SELECT value, 0 FROM json_each(?)
          UNION
@@ -201,8 +197,7 @@ export function potentialMatches(
   if (tails.length === 0) return { matches: [], total: 0 };
   // identifier_fts splits on `#`, `_` and `$`-free punctuation: a phrase of the name's own tokens.
   const expression = tails.map((t) => `"${t.replace(/^#/, "")}"`).join(" OR ");
-  const chunks = db
-    .prepare(
+  const chunks = prepared(db, 
       `SELECT c.file_id AS fileId, f.path, c.chunk_type AS type, c.content, c.content_start_line AS contentStart, c.start_line AS start, c.end_line AS end
        FROM identifier_fts JOIN chunks c ON c.id = identifier_fts.rowid JOIN files f ON f.id = c.file_id
        WHERE identifier_fts MATCH ? ORDER BY f.path, c.start_line, c.id`,
@@ -271,8 +266,7 @@ class SourceLines {
 /** `path:line` of every declaration named by one of the tails (methods by their last segment) in these files. */
 function declarationLines(db: Db, tails: readonly string[], fileIds: readonly number[]): Set<string> {
   if (fileIds.length === 0) return new Set();
-  const rows = db
-    .prepare(`SELECT f.path, s.line, s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id IN (SELECT value FROM json_each(?)) AND s.kind != 'export'`)
+  const rows = prepared(db, `SELECT f.path, s.line, s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id IN (SELECT value FROM json_each(?)) AND s.kind != 'export'`)
     .all(JSON.stringify(fileIds)) as Array<{ path: string; line: number; name: string }>;
   return new Set(rows.filter((r) => tails.includes(tailOf(r.name))).map((r) => `${r.path}:${r.line}`));
 }
@@ -281,8 +275,7 @@ function declarationLines(db: Db, tails: readonly string[], fileIds: readonly nu
 function linkedElsewhere(db: Db, tails: readonly string[], targetIds: readonly number[], fileIds: readonly number[]): Map<string, number> {
   const counts = new Map<string, number>();
   if (fileIds.length === 0) return counts;
-  const rows = db
-    .prepare(
+  const rows = prepared(db, 
       `SELECT f.path, e.call_line AS line, b.name FROM symbols a
        JOIN edges e ON e.from_id = a.id AND e.edge_type = 'POTENTIAL_CALL'
        JOIN symbols b ON b.id = e.to_id
@@ -338,11 +331,11 @@ export interface Implementor {
 
 /** Classes that implement (or extend) the target type, then their subclasses, breadth first. */
 export function implementorsOf(db: Db, ids: readonly number[]): Implementor[] {
-  const direct = db.prepare(
+  const direct = prepared(db, 
     `SELECT a.id, a.name, f.path, a.line, a.file_id AS fileId, e.edge_type AS type FROM edges e JOIN symbols a ON a.id = e.from_id JOIN files f ON f.id = a.file_id
      WHERE e.to_id IN (SELECT value FROM json_each(?)) AND e.edge_type IN ('IMPLEMENTS', 'EXTENDS') ORDER BY f.path, a.line, a.id`,
   );
-  const methods = db.prepare("SELECT name FROM symbols WHERE file_id = ? AND kind = 'method' AND parent_name = ? ORDER BY line, id").pluck();
+  const methods = prepared(db, "SELECT name FROM symbols WHERE file_id = ? AND kind = 'method' AND parent_name = ? ORDER BY line, id").pluck();
   const out: Implementor[] = [];
   const seen = new Set<number>(ids);
   let frontier: Array<{ ids: number[]; via: string | null }> = [{ ids: [...ids], via: null }];
@@ -387,14 +380,13 @@ export interface BarrelExport {
  */
 export function barrelExports(db: Db, ids: readonly number[], declaringFileId: number, name: string): BarrelExport[] {
   if (ids.length === 0 || name.includes(".")) return [];
-  const named = db
-    .prepare(
+  const named = prepared(db, 
       `SELECT m.name AS exported_as, f.path, m.line, m.file_id AS fileId FROM edges e JOIN symbols m ON m.id = e.from_id JOIN files f ON f.id = m.file_id
        WHERE e.to_id IN (SELECT value FROM json_each(?)) AND e.edge_type = 'RE_EXPORTS' ORDER BY f.path, m.line`,
     )
     .all(JSON.stringify(ids)) as Array<{ exported_as: string; path: string; line: number; fileId: number }>;
   const out: BarrelExport[] = named.map((r) => ({ file_path: r.path, line: r.line, exported_as: r.exported_as, via: "named" }));
-  const stars = db.prepare("SELECT r.from_file_id AS id, f.path FROM re_export_files r JOIN files f ON f.id = r.from_file_id WHERE r.to_file_id = ? ORDER BY f.path");
+  const stars = prepared(db, "SELECT r.from_file_id AS id, f.path FROM re_export_files r JOIN files f ON f.id = r.from_file_id WHERE r.to_file_id = ? ORDER BY f.path");
   const seen = new Set<number>([declaringFileId, ...named.map((r) => r.fileId)]);
   const queue: Array<{ fileId: number; as: string }> = [{ fileId: declaringFileId, as: name }, ...named.map((r) => ({ fileId: r.fileId, as: r.exported_as }))];
   for (let i = 0; i < queue.length; i++) {

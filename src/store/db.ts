@@ -22,6 +22,21 @@ const SCHEMA_HASH = sha256(SCHEMA_SQL);
 
 export type Db = Database.Database;
 
+const STATEMENTS = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/**
+ * `db.prepare(text)`, compiled once per connection: queries that run on every tool call or link
+ * pass would otherwise spend more time compiling SQL than running it. A statement's mode
+ * (`pluck`, `raw`) sticks to it, so each text is used one way.
+ */
+export function prepared(db: Db, text: string): Database.Statement {
+  let cache = STATEMENTS.get(db);
+  if (!cache) STATEMENTS.set(db, (cache = new Map()));
+  let st = cache.get(text);
+  if (!st) cache.set(text, (st = db.prepare(text)));
+  return st;
+}
+
 /** SQLite error codes meaning the file is not a usable database (it is rebuilt, never repaired). */
 export const UNUSABLE_DATABASE_CODES: ReadonlySet<string> = new Set(["SQLITE_NOTADB", "SQLITE_CORRUPT"]);
 

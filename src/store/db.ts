@@ -71,7 +71,6 @@ export interface StoreCounts {
 export class Store {
   readonly db: Db;
   private readonly batchers = new Map<string, Batcher>();
-  private readonly statements = new Map<string, Database.Statement>();
 
   private constructor(db: Db) {
     this.db = db;
@@ -114,12 +113,7 @@ export class Store {
 
   /** A prepared statement, prepared once per connection. */
   private sql(text: string): Database.Statement {
-    let st = this.statements.get(text);
-    if (!st) {
-      st = this.db.prepare(text);
-      this.statements.set(text, st);
-    }
-    return st;
+    return prepared(this.db, text);
   }
 
   close(): void {

@@ -15,9 +15,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   resolve: ["base", "lang"],
   index: ["base", "lang", "syntax", "store", "resolve"],
   query: ["base", "lang", "syntax", "store", "resolve", "index"],
-  tools: ["base", "lang", "syntax", "store", "resolve", "index", "query"],
-  mcp: ["base", "lang", "syntax", "store", "resolve", "index", "query", "tools"],
-  cli: ["base", "lang", "syntax", "store", "resolve", "index", "query", "tools", "mcp"],
+  edit: ["base", "lang", "syntax", "store", "resolve", "index"],
+  tools: ["base", "lang", "syntax", "store", "resolve", "index", "query", "edit"],
+  mcp: ["base", "lang", "syntax", "store", "resolve", "index", "query", "edit", "tools"],
+  cli: ["base", "lang", "syntax", "store", "resolve", "index", "query", "edit", "tools", "mcp"],
 };
 
 /** Outside packages and the one module allowed to import each. */

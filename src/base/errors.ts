@@ -13,6 +13,10 @@ export const ERROR_CODES = {
   NOT_INDEXED: "Run `mast init` (or `mast index`) on the project first.",
   READ_FAILED: "Check the file's permissions and that it still exists.",
   WRITE_FAILED: "Check disk space and permissions of the state directory.",
+  STALE_ANCHOR: "Re-read the file and retry with the fresh hash.",
+  AMBIGUOUS_ANCHOR: "Re-read the file and retry with a range whose content is unique.",
+  PARSE_ERROR: "Fix the syntax the edit would break, or pass --allow-parse-errors to edit a knowingly broken file.",
+  HASH_MISMATCH: "The file changed after the edit; inspect it, then retry with --force to overwrite.",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

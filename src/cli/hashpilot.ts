@@ -1,5 +1,262 @@
 #!/usr/bin/env node
-// The `hashpilot` editing CLI. Its contract lands with the editing issue; until then the bin
-// exists so installs are complete, and says plainly that it does nothing yet.
-process.stderr.write("hashpilot: not implemented yet (the editing commands land in a later release)\n");
-process.exit(1);
+// The `hashpilot` editing CLI (hashpilot contract): argv → an edit operation → the apiVersion 1
+// envelope on stdout, whose `ok` always agrees with the exit code. Output is JSON or text by the
+// contract's --format precedence; errors are always JSON; diagnostics go to stderr only. The
+// commands here are the ones that exist so far: read-many, read-hash, grep-many, replace-hash.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
+import type { LineRange } from "../edit/anchor.js";
+import { grepMany, readHash, readMany, replaceHash, type OpContext, type OpResult, type Warning } from "../edit/operations.js";
+
+const API_VERSION = "1";
+
+interface Envelope {
+  apiVersion: typeof API_VERSION;
+  ok: boolean;
+  command: string;
+  data: unknown;
+  error: { code: ErrorCode | "INTERNAL"; message: string; recovery?: string; details?: Record<string, unknown> } | null;
+  warnings: readonly Warning[];
+}
+
+/** Exit codes by error (contract "Exit Codes"): usage 1, edit failed 2, stale/precondition 3, I/O 5, internal 70. */
+const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
+  INVALID_ARGUMENT: 1,
+  PATH_DENIED: 1,
+  NOT_A_DIRECTORY: 1,
+  CONFIG_INVALID: 1,
+  PARSE_ERROR: 2,
+  STALE_ANCHOR: 3,
+  AMBIGUOUS_ANCHOR: 3,
+  HASH_MISMATCH: 3,
+  LOCK_HELD: 3,
+  FILE_NOT_FOUND: 5,
+  READ_FAILED: 5,
+  WRITE_FAILED: 5,
+};
+const INTERNAL_EXIT = 70;
+
+function exitCodeOf(code: ErrorCode | "INTERNAL"): number {
+  return code === "INTERNAL" ? INTERNAL_EXIT : (EXIT_CODES[code] ?? INTERNAL_EXIT);
+}
+
+type Format = "json" | "text";
+
+interface Command {
+  readonly summary: string;
+  readonly usage: string;
+  readonly options: NonNullable<ParseArgsConfig["options"]>;
+  run(ctx: OpContext, positionals: string[], values: Record<string, string | boolean | undefined>, globals: Globals): Promise<OpResult<unknown>> | OpResult<unknown>;
+  text?(data: never): string;
+}
+
+interface Globals {
+  readonly allowParseErrors: boolean;
+}
+
+const PROVENANCE = { actor: { type: "string" }, "task-id": { type: "string" }, reason: { type: "string" } } as const;
+
+const COMMANDS: Record<string, Command> = {
+  "read-many": {
+    summary: "Read files with their content hashes.",
+    usage: "hashpilot read-many <file> [file ...]",
+    options: {},
+    run: (ctx, files) => readMany(ctx, files),
+    text: (data: Array<{ path: string; hash: string | null; lines: number; error: { code: string } | null }>) =>
+      data.map((d) => (d.error ? `${d.path}  error ${d.error.code}` : `${d.path}  ${d.hash}  ${d.lines} lines`)).join("\n"),
+  },
+  "read-hash": {
+    summary: "Read one line with its hash and the hash of its context.",
+    usage: "hashpilot read-hash <file> <line> [-c <context-lines>]",
+    options: { context: { type: "string", short: "c" } },
+    run: (ctx, [file, line, ...rest], values) => {
+      expectArgs("read-hash", [file, line], rest);
+      return readHash(ctx, file!, wholeNumber("line", line!), values.context === undefined ? 3 : wholeNumber("-c", String(values.context)));
+    },
+    text: (d: { path: string; line: number; content: string; lineHash: string; contextHash: string; contextRange: LineRange }) =>
+      `${d.path}:${d.line}  lineHash ${d.lineHash}  contextHash ${d.contextHash} (lines ${d.contextRange.start}-${d.contextRange.end})\n${d.content}`,
+  },
+  "grep-many": {
+    summary: "Search a regular expression across files and directories.",
+    usage: "hashpilot grep-many <pattern> <path> [path ...] [-i] [--file-pattern <glob>] [--max-results <n>]",
+    options: { "ignore-case": { type: "boolean", short: "i" }, "file-pattern": { type: "string" }, "max-results": { type: "string" } },
+    run: (ctx, [pattern, ...paths], values) => {
+      if (pattern === undefined) throw usage("grep-many", "a pattern is required");
+      return grepMany(ctx, pattern, paths, {
+        ignoreCase: values["ignore-case"] === true,
+        filePattern: typeof values["file-pattern"] === "string" ? values["file-pattern"] : null,
+        maxResults: values["max-results"] === undefined ? 1000 : wholeNumber("--max-results", String(values["max-results"])),
+      });
+    },
+    text: (d: { results: Array<{ path: string; line: number; column: number; content: string }> }) => d.results.map((r) => `${r.path}:${r.line}:${r.column}: ${r.content}`).join("\n"),
+  },
+  "replace-hash": {
+    summary: "Replace the lines a hash anchors (relocating a moved anchor) with new content.",
+    usage: "hashpilot replace-hash <file> <old-hash> <new-content|@file> [--range start:end] [--dry-run] [--no-recovery]",
+    options: { range: { type: "string" }, "dry-run": { type: "boolean" }, "no-recovery": { type: "boolean" }, ...PROVENANCE },
+    run: (ctx, [file, oldHash, content, ...rest], values, globals) => {
+      expectArgs("replace-hash", [file, oldHash, content], rest);
+      return replaceHash(ctx, file!, oldHash!, contentArg(ctx, content!), {
+        range: values.range === undefined ? null : parseRange(String(values.range)),
+        dryRun: values["dry-run"] === true,
+        recovery: values["no-recovery"] !== true,
+        allowParseErrors: globals.allowParseErrors,
+      });
+    },
+    text: (d: { message: string; diff: string }) => `${d.message}\n${d.diff}`,
+  },
+};
+
+const GLOBAL_OPTIONS = {
+  format: { type: "string" },
+  json: { type: "boolean" },
+  "allow-parse-errors": { type: "boolean" },
+  root: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function usage(command: string, message: string): MastError {
+  return new MastError("INVALID_ARGUMENT", `${command}: ${message}`, { hint: `Usage: ${COMMANDS[command]?.usage ?? "hashpilot --help"}` });
+}
+
+function expectArgs(command: string, required: Array<string | undefined>, extra: string[]): void {
+  if (required.some((a) => a === undefined)) throw usage(command, "missing arguments");
+  if (extra.length) throw usage(command, `unexpected arguments: ${extra.join(" ")}`);
+}
+
+function wholeNumber(name: string, value: string): number {
+  if (!/^\d+$/.test(value)) throw new MastError("INVALID_ARGUMENT", `${name} must be a whole number, not ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+/** `10:15` is lines 10 to 15; `7` is line 7 alone (1-based, inclusive). */
+function parseRange(value: string): LineRange {
+  const m = /^(\d+)(?::(\d+))?$/.exec(value);
+  if (!m) throw new MastError("INVALID_ARGUMENT", `--range must be <start>:<end> or <line>, not ${JSON.stringify(value)}`, { hint: "Ranges are 1-based and inclusive: --range 10:15 is six lines." });
+  const start = Number(m[1]);
+  return { start, end: m[2] === undefined ? start : Number(m[2]) };
+}
+
+/** `@path` reads the new content from a file (relative to the working directory); anything else is the content. */
+function contentArg(ctx: OpContext, value: string): string {
+  if (!value.startsWith("@")) return value;
+  const path = resolve(ctx.cwd, value.slice(1));
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code === "ENOENT" ? "FILE_NOT_FOUND" : "READ_FAILED";
+    throw new MastError(code, `cannot read the new content from ${path}: ${errorMessage(err)}`);
+  }
+}
+
+/** The project root edits must stay in: --root, else the nearest ancestor with a .git, else the working directory. */
+function projectRoot(cwd: string, explicit: string | undefined): string {
+  if (explicit !== undefined) {
+    const root = resolve(cwd, explicit);
+    if (!existsSync(root) || !statSync(root).isDirectory()) throw new MastError("NOT_A_DIRECTORY", `--root ${explicit} is not a directory`);
+    return root;
+  }
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    if (dirname(dir) === dir) return cwd;
+  }
+}
+
+/** The contract's precedence: --format, then the deprecated --json, then $CI, then a TTY, then JSON. */
+function chooseFormat(values: Record<string, unknown>, stderr: NodeJS.WritableStream, isTTY: boolean): Format {
+  if (typeof values.format === "string") {
+    if (values.format !== "json" && values.format !== "text") throw new MastError("INVALID_ARGUMENT", `--format must be json or text, not ${JSON.stringify(values.format)}`);
+    return values.format;
+  }
+  if (values.json === true) {
+    stderr.write("[deprecation] --json is deprecated; use --format json\n");
+    return "json";
+  }
+  const ci = process.env.CI;
+  if (ci && ci !== "0" && ci.toLowerCase() !== "false") return "json";
+  return isTTY ? "text" : "json";
+}
+
+/** A compact key/value dump for results without a renderer of their own. */
+function dump(data: unknown): string {
+  if (data === null || typeof data !== "object") return String(data);
+  if (Array.isArray(data)) return data.map((d) => JSON.stringify(d)).join("\n");
+  return Object.entries(data)
+    .map(([k, v]) => `${k}: ${typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)}`)
+    .join("\n");
+}
+
+function helpText(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  return [
+    "hashpilot — hash-anchored reads and edits that never land on the wrong lines",
+    "",
+    "Commands:",
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}\n  ${" ".repeat(width)}  ${c.usage}`),
+    "",
+    "Global options: --format json|text, --allow-parse-errors, --root <dir>",
+    "Every command prints the apiVersion 1 envelope; the exit code says how it ended (0 ok, 1 usage, 2 edit failed, 3 stale anchor, 5 I/O).",
+  ].join("\n");
+}
+
+interface CliIo {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WritableStream;
+  readonly cwd: string;
+}
+
+/** Runs one invocation; returns the exit code. */
+async function runHashpilot(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  let format: Format = "json";
+  const commandName = name ?? "";
+  const finish = (envelope: Envelope): number => {
+    const exit = envelope.ok ? 0 : exitCodeOf(envelope.error!.code);
+    const command = COMMANDS[envelope.command];
+    const text = envelope.ok && format === "text" ? (command?.text ? command.text(envelope.data as never) : dump(envelope.data)) : null;
+    io.stdout.write(`${text ?? JSON.stringify(envelope)}\n`);
+    for (const w of envelope.warnings) if (format === "text") io.stderr.write(`warning ${w.code}: ${w.message}\n`);
+    return exit;
+  };
+  try {
+    if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+      io.stdout.write(`${helpText()}\n`);
+      return name === undefined ? 1 : 0;
+    }
+    const command = COMMANDS[name];
+    if (!command) throw new MastError("INVALID_ARGUMENT", `unknown command ${JSON.stringify(name)}`, { hint: `Commands: ${Object.keys(COMMANDS).join(", ")}` });
+    let parsed;
+    try {
+      parsed = parseArgs({ args: [...rest], options: { ...GLOBAL_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
+    } catch (err) {
+      throw usage(name, errorMessage(err));
+    }
+    const values = parsed.values as Record<string, string | boolean | undefined>;
+    format = chooseFormat(values, io.stderr, io.stdout.isTTY === true);
+    if (values.help) {
+      io.stdout.write(`${command.usage}\n${command.summary}\n`);
+      return 0;
+    }
+    const ctx: OpContext = { root: projectRoot(io.cwd, typeof values.root === "string" ? values.root : undefined), cwd: io.cwd };
+    const result = await command.run(ctx, parsed.positionals, values, { allowParseErrors: values["allow-parse-errors"] === true });
+    return finish({ apiVersion: API_VERSION, ok: true, command: name, data: result.data, error: null, warnings: result.warnings });
+  } catch (err) {
+    const error = isMastError(err)
+      ? { code: err.code, message: err.message, recovery: err.hint, ...(err.details ? { details: err.details } : {}) }
+      : { code: "INTERNAL" as const, message: errorMessage(err) };
+    if (!isMastError(err)) io.stderr.write(`hashpilot: internal error: ${err instanceof Error && err.stack ? err.stack : String(err)}\n`);
+    return finish({ apiVersion: API_VERSION, ok: false, command: commandName, data: null, error, warnings: [] });
+  }
+}
+
+runHashpilot(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() }).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`hashpilot: internal error: ${errorMessage(err)}\n`);
+    process.exitCode = INTERNAL_EXIT;
+  },
+);

@@ -1,5 +1,5 @@
-// structure.lock (spec §7.6): the advisory lock coarse writers hold, via proper-lockfile with
-// `stale: 10000`. The marker file names the holder; a holder whose process is gone is broken
+// structure.lock (spec §7.6) and the editing commands' per-file locks: advisory locks via
+// proper-lockfile with `stale: 10000`. The marker file names the holder; a holder whose process is gone is broken
 // within a second, not waited out; a lock compromised mid-run is raised at release, never async.
 import { readFileSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
@@ -19,6 +19,8 @@ export interface LockPolicy {
   readonly timeoutMs: number;
   /** Pause between attempts. */
   readonly retryDelayMs: number;
+  /** What the lock guards, for messages ("index" when absent). */
+  readonly label?: string;
 }
 
 export const CLI_LOCK_POLICY: LockPolicy = { timeoutMs: 2_000, retryDelayMs: 100 };
@@ -95,7 +97,7 @@ export async function withStructureLock<T>(markerPath: string, operation: string
       }
       if (Date.now() >= deadline) {
         const who = holder ? `${holder.operation} (pid ${holder.pid} on ${holder.host}, since ${holder.since})` : "another process";
-        throw new MastError("LOCK_HELD", `index is locked by ${who}; gave up after ${policy.timeoutMs} ms`, { details: { holder } });
+        throw new MastError("LOCK_HELD", `${policy.label ?? "index"} is locked by ${who}; gave up after ${policy.timeoutMs} ms`, { details: { holder } });
       }
       await sleep(policy.retryDelayMs);
     }

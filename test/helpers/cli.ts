@@ -1,16 +1,17 @@
-// Runs the BUILT `mast` CLI (dist/cli/mast.js) as a child process and collects its exit code,
-// signal, output and wall time; also starts a separate process that holds structure.lock, for
+// Runs the BUILT `mast` and `hashpilot` CLIs (dist/cli/) as child processes and collects their
+// exit code, signal, output and wall time; also starts a separate process that holds structure.lock, for
 // lock-contention tests. Needs `npm run build` first.
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const MAST_BIN = fileURLToPath(new URL("../../dist/cli/mast.js", import.meta.url));
+export const HASHPILOT_BIN = fileURLToPath(new URL("../../dist/cli/hashpilot.js", import.meta.url));
 const LOCK_MODULE = fileURLToPath(new URL("../../dist/index/lock.js", import.meta.url));
 
 /** Throws a clear message when the CLI has not been built. */
 export function assertBuilt(): void {
-  for (const f of [MAST_BIN, LOCK_MODULE]) {
+  for (const f of [MAST_BIN, HASHPILOT_BIN, LOCK_MODULE]) {
     if (!existsSync(f)) throw new Error(`${f} is missing: run \`npm run build\` before these tests`);
   }
 }
@@ -51,11 +52,16 @@ export interface RunningCli {
 
 /** Starts `node dist/cli/mast.js ...args` without waiting for it. */
 export function spawnMast(args: readonly string[], options: CliOptions = {}): RunningCli {
+  return spawnBin(MAST_BIN, args, options);
+}
+
+/** Starts `node <bin> ...args` without waiting for it. */
+export function spawnBin(bin: string, args: readonly string[], options: CliOptions = {}): RunningCli {
   const started = performance.now();
   const spawnOptions: SpawnOptions = { cwd: options.cwd ?? process.cwd(), env: childEnv(options.env), stdio: ["ignore", "pipe", "pipe"] };
   if (options.uid !== undefined) spawnOptions.uid = options.uid;
   if (options.gid !== undefined) spawnOptions.gid = options.gid;
-  const child = spawn(process.execPath, [MAST_BIN, ...args], spawnOptions);
+  const child = spawn(process.execPath, [bin, ...args], spawnOptions);
   let stdout = "";
   let stderr = "";
   child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
@@ -72,6 +78,11 @@ export function spawnMast(args: readonly string[], options: CliOptions = {}): Ru
 /** Runs the CLI to completion. */
 export function runMast(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
   return spawnMast(args, options).done;
+}
+
+/** Runs `hashpilot` to completion. */
+export function runHashpilot(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  return spawnBin(HASHPILOT_BIN, args, options).done;
 }
 
 /** The lines of a stream's text, without the empty string after a final newline. */

@@ -1,0 +1,285 @@
+// The hashpilot read and hash-edit operations (contract: read-many, read-hash, grep-many,
+// replace-hash), as plain functions from arguments to the contract's `data` payloads. Paths in
+// answers are absolute, as the contract's adapters expect. Writes go through the one writer.
+import { readdirSync, statSync } from "node:fs";
+import { basename, join, relative, resolve } from "node:path";
+import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
+import { compileGlobs } from "../base/glob.js";
+import { planReplace, previewDiff, type LineRange } from "./anchor.js";
+import { checkParseValidity } from "./gate.js";
+import { writablePath } from "./paths.js";
+import { decodeForEdit, fileHash, hash12, rangeHash, renderText, type EditableText } from "./text.js";
+import { readBytes, withFileLock, writeAtomic } from "./writer.js";
+
+export interface OpContext {
+  /** The project root: writes must stay inside it. */
+  readonly root: string;
+  /** Relative paths in arguments are resolved against this. */
+  readonly cwd: string;
+}
+
+/** A non-fatal notice carried in the envelope's `warnings`. */
+export interface Warning {
+  readonly code: "ANCHOR_RELOCATED";
+  readonly message: string;
+  readonly [key: string]: unknown;
+}
+
+export interface OpResult<T> {
+  readonly data: T;
+  readonly warnings: readonly Warning[];
+}
+
+/** Reads a file as editable text; FILE_NOT_FOUND when it does not exist. */
+export function readEditable(abs: string): EditableText {
+  const bytes = readBytes(abs);
+  if (bytes === null) throw new MastError("FILE_NOT_FOUND", `${abs} does not exist`);
+  return decodeForEdit(abs, bytes);
+}
+
+// ---- read-many ----
+
+export interface ReadManyEntry {
+  path: string;
+  content: string | null;
+  hash: string | null;
+  lines: number;
+  error: { code: ErrorCode; message: string } | null;
+}
+
+/** Every file with its content and whole-file hash; a file that cannot be read carries its error. */
+export function readMany(ctx: OpContext, files: readonly string[]): OpResult<ReadManyEntry[]> {
+  if (files.length === 0) throw new MastError("INVALID_ARGUMENT", "read-many needs at least one file");
+  const data = files.map((file): ReadManyEntry => {
+    const path = resolve(ctx.cwd, file);
+    try {
+      const t = readEditable(path);
+      return { path, content: renderText({ ...t, bom: false }), hash: fileHash(t), lines: t.lines.length, error: null };
+    } catch (err) {
+      if (!isMastError(err)) throw err;
+      return { path, content: null, hash: null, lines: 0, error: { code: err.code, message: err.message } };
+    }
+  });
+  if (data.every((d) => d.error !== null)) {
+    const first = data[0]!.error!;
+    throw new MastError(first.code, first.message, { details: { files: data } });
+  }
+  return { data, warnings: [] };
+}
+
+// ---- read-hash ----
+
+export interface ReadHashData {
+  path: string;
+  line: number;
+  content: string;
+  lineHash: string;
+  contextHash: string;
+  /** The lines contextHash covers (the context clamped to the file): pass it as `--range`. */
+  contextRange: LineRange;
+  contextBefore: string[];
+  contextAfter: string[];
+  error: null;
+}
+
+export function readHash(ctx: OpContext, file: string, line: number, context: number): OpResult<ReadHashData> {
+  if (!Number.isInteger(context) || context < 0) throw new MastError("INVALID_ARGUMENT", `-c must be a whole number of lines, not ${context}`);
+  const path = resolve(ctx.cwd, file);
+  const t = readEditable(path);
+  if (!Number.isInteger(line) || line < 1 || line > t.lines.length) {
+    throw new MastError("INVALID_ARGUMENT", `line ${line} is not within ${path} (lines 1-${t.lines.length})`);
+  }
+  const start = Math.max(1, line - context);
+  const end = Math.min(t.lines.length, line + context);
+  return {
+    data: {
+      path,
+      line,
+      content: t.lines[line - 1]!,
+      lineHash: hash12(t.lines[line - 1]!),
+      contextHash: rangeHash(t, start, end),
+      contextRange: { start, end },
+      contextBefore: t.lines.slice(start - 1, line - 1),
+      contextAfter: t.lines.slice(line, end),
+      error: null,
+    },
+    warnings: [],
+  };
+}
+
+// ---- grep-many ----
+
+export interface GrepOptions {
+  readonly ignoreCase: boolean;
+  /** Only files whose path (relative to the searched directory) or name matches this glob. */
+  readonly filePattern: string | null;
+  readonly maxResults: number;
+}
+
+export interface GrepMatch {
+  path: string;
+  line: number;
+  column: number;
+  content: string;
+  match: string;
+}
+
+export interface GrepData {
+  pattern: string;
+  results: GrepMatch[];
+  /** Present when maxResults cut the search short. */
+  truncated?: true;
+  error: null;
+  elapsed_ms: number;
+}
+
+/** POSIX bracket classes grep users write, as JavaScript classes (#105: columns stay exact). */
+const POSIX_CLASSES: Record<string, string> = {
+  alpha: "A-Za-z",
+  digit: "0-9",
+  alnum: "A-Za-z0-9",
+  upper: "A-Z",
+  lower: "a-z",
+  space: "\\s",
+  blank: " \\t",
+  punct: "!-\\/:-@\\[-`{-~",
+  xdigit: "0-9A-Fa-f",
+  word: "\\w",
+};
+
+/** A grep pattern as a JavaScript RegExp; INVALID_ARGUMENT when it does not compile. */
+export function grepRegExp(pattern: string, ignoreCase: boolean): RegExp {
+  const translated = pattern.replace(/\[:([a-z]+):\]/g, (m, name: string) => POSIX_CLASSES[name] ?? m);
+  try {
+    return new RegExp(translated, ignoreCase ? "i" : "");
+  } catch (err) {
+    throw new MastError("INVALID_ARGUMENT", `pattern ${JSON.stringify(pattern)} does not compile: ${errorMessage(err)}`);
+  }
+}
+
+/** Directories a search never descends into. */
+const SKIPPED_DIRS = new Set([".git", "node_modules", ".mast", ".hg", ".svn"]);
+
+export function grepMany(ctx: OpContext, pattern: string, paths: readonly string[], options: GrepOptions): OpResult<GrepData> {
+  const started = performance.now();
+  if (paths.length === 0) throw new MastError("INVALID_ARGUMENT", "grep-many needs at least one path");
+  if (!Number.isInteger(options.maxResults) || options.maxResults < 1) throw new MastError("INVALID_ARGUMENT", `--max-results must be a positive integer`);
+  const re = grepRegExp(pattern, options.ignoreCase);
+  const glob = options.filePattern === null ? null : compileGlobs([options.filePattern]);
+  const results: GrepMatch[] = [];
+  let truncated = false;
+  const searchFile = (abs: string) => {
+    const bytes = readBytes(abs);
+    if (bytes === null) return;
+    let t: EditableText;
+    try {
+      t = decodeForEdit(abs, bytes);
+    } catch {
+      return; // binary or not UTF-8: not searched, as grep -I does
+    }
+    for (let i = 0; i < t.lines.length; i++) {
+      const m = re.exec(t.lines[i]!);
+      if (!m) continue;
+      if (results.length === options.maxResults) {
+        truncated = true;
+        return;
+      }
+      results.push({ path: abs, line: i + 1, column: m.index + 1, content: t.lines[i]!, match: pattern });
+    }
+  };
+  for (const p of paths) {
+    const abs = resolve(ctx.cwd, p);
+    let isDir: boolean;
+    try {
+      isDir = statSync(abs).isDirectory();
+    } catch {
+      throw new MastError("FILE_NOT_FOUND", `${abs} does not exist`);
+    }
+    const files = isDir ? listFiles(abs) : [abs];
+    for (const f of files) {
+      if (glob && !glob.matches(relative(isDir ? abs : resolve(abs, ".."), f)) && !glob.matches(basename(f))) continue;
+      if (truncated) break;
+      searchFile(f);
+    }
+  }
+  return { data: { pattern, results, ...(truncated ? { truncated: true as const } : {}), error: null, elapsed_ms: Math.round(performance.now() - started) }, warnings: [] };
+}
+
+/** Files under a directory, sorted, without the skipped directories and without following symlinks. */
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const stack = [dir];
+  while (stack.length) {
+    const d = stack.pop()!;
+    let entries;
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (e.isDirectory() && !SKIPPED_DIRS.has(e.name)) stack.push(join(d, e.name));
+      else if (e.isFile()) out.push(join(d, e.name));
+    }
+  }
+  return out.sort();
+}
+
+// ---- replace-hash ----
+
+export interface ReplaceHashOptions {
+  readonly range: LineRange | null;
+  readonly dryRun: boolean;
+  readonly recovery: boolean;
+  readonly allowParseErrors: boolean;
+}
+
+export interface ReplaceHashData {
+  path: string;
+  success: true;
+  dryRun?: true;
+  oldHash: string;
+  newHash: string;
+  fileHash: string;
+  newRange: LineRange;
+  linesChanged: number;
+  stale: boolean;
+  retries: number;
+  relocatedTo?: LineRange;
+  message: string;
+  diff: string;
+}
+
+export async function replaceHash(ctx: OpContext, file: string, oldHash: string, content: string, options: ReplaceHashOptions): Promise<OpResult<ReplaceHashData>> {
+  const path = writablePath(file, ctx.root, ctx.cwd);
+  return withFileLock(path, "replace-hash", () => {
+    const before = readEditable(path);
+    const plan = planReplace(before, { oldHash, range: options.range, content, recovery: options.recovery });
+    const afterText = renderText(plan.after);
+    checkParseValidity(path, renderText(before), afterText, options.allowParseErrors);
+    if (!options.dryRun) writeAtomic(path, Buffer.from(afterText, "utf8"));
+    const { region, newRange } = plan;
+    const replaced = region.end - region.start + 1;
+    const written = newRange.end - newRange.start + 1;
+    const where = plan.relocated ? `anchor relocated to ${region.start}-${region.end}` : `range ${region.start}-${region.end}`;
+    const data: ReplaceHashData = {
+      path,
+      success: true,
+      ...(options.dryRun ? { dryRun: true as const } : {}),
+      oldHash,
+      newHash: hash12(plan.after.lines.slice(newRange.start - 1, newRange.end).join("\n")),
+      fileHash: fileHash(plan.after),
+      newRange,
+      linesChanged: written,
+      stale: plan.relocated,
+      retries: plan.relocated ? 1 : 0,
+      ...(plan.relocated ? { relocatedTo: region } : {}),
+      message: `${options.dryRun ? "Would replace" : "Replaced"} ${replaced} line${replaced === 1 ? "" : "s"} with ${written} line${written === 1 ? "" : "s"} (${where})`,
+      diff: previewDiff(plan),
+    };
+    const warnings: Warning[] = plan.relocated
+      ? [{ code: "ANCHOR_RELOCATED", message: `the anchor moved: the edit applied at lines ${region.start}-${region.end}, not ${options.range!.start}-${options.range!.end}`, relocatedTo: region }]
+      : [];
+    return { data, warnings };
+  });
+}

@@ -1,0 +1,116 @@
+// A file as the editing commands see it (hashpilot contract): lines of text with the BOM
+// stripped and every line ending normalised to LF for hashing, while each line's own ending,
+// the BOM and the trailing-newline state are kept so a write restores them byte for byte.
+// Hashes are SHA-256 hex cut to 12 characters, over LF-joined lines with no trailing newline.
+import { sha256 } from "../base/hash.js";
+import { MastError } from "../base/errors.js";
+
+/** The width of every hash the editing commands report or accept. */
+export const HASH_WIDTH = 12;
+
+export type LineEnding = "\n" | "\r\n" | "\r";
+
+export interface EditableText {
+  /** Lines without their endings. A file ending in a newline has no empty last line here. */
+  readonly lines: readonly string[];
+  /** Each line's own ending; the last is "" when the file does not end with a newline. */
+  readonly endings: readonly (LineEnding | "")[];
+  readonly bom: boolean;
+  /** The ending new lines get: the file's most common one (LF for a file with none). */
+  readonly eol: LineEnding;
+}
+
+const BOM = "\uFEFF";
+
+/** SHA-256 of text, hex, cut to HASH_WIDTH. */
+export function hash12(text: string): string {
+  return sha256(text).slice(0, HASH_WIDTH);
+}
+
+/** Splits decoded text into lines, remembering each line's ending and the BOM. */
+export function parseText(raw: string): EditableText {
+  const bom = raw.startsWith(BOM);
+  const text = bom ? raw.slice(1) : raw;
+  const lines: string[] = [];
+  const endings: (LineEnding | "")[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 10 && c !== 13) continue;
+    const ending: LineEnding = c === 13 && text.charCodeAt(i + 1) === 10 ? "\r\n" : c === 13 ? "\r" : "\n";
+    lines.push(text.slice(start, i));
+    endings.push(ending);
+    i += ending.length - 1;
+    start = i + 1;
+  }
+  if (start < text.length || lines.length === 0) {
+    lines.push(text.slice(start));
+    endings.push("");
+  }
+  return { lines, endings, bom, eol: dominantEnding(endings) };
+}
+
+function dominantEnding(endings: readonly (LineEnding | "")[]): LineEnding {
+  const counts = { "\n": 0, "\r\n": 0, "\r": 0 };
+  for (const e of endings) if (e !== "") counts[e]++;
+  return counts["\r\n"] > counts["\n"] && counts["\r\n"] >= counts["\r"] ? "\r\n" : counts["\r"] > counts["\n"] ? "\r" : "\n";
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * A file's bytes as editable text. Only UTF-8 text is edited: a NUL byte or an invalid UTF-8
+ * sequence is READ_FAILED (writing it back would replace bytes the editor never saw).
+ */
+export function decodeForEdit(path: string, bytes: Uint8Array): EditableText {
+  if (bytes.indexOf(0) !== -1) throw new MastError("READ_FAILED", `${path} is binary (it has a NUL byte); only text files are edited`);
+  try {
+    return parseText(strictUtf8.decode(bytes));
+  } catch {
+    throw new MastError("READ_FAILED", `${path} is not valid UTF-8; only UTF-8 text is edited`);
+  }
+}
+
+/** The file's text back, byte for byte as read when nothing changed. */
+export function renderText(t: EditableText): string {
+  let out = t.bom ? BOM : "";
+  for (let i = 0; i < t.lines.length; i++) out += t.lines[i]! + t.endings[i]!;
+  return out;
+}
+
+/** The whole file's hash: its lines joined by LF, BOM and original endings ignored. */
+export function fileHash(t: EditableText): string {
+  return hash12(t.lines.join("\n"));
+}
+
+/** The hash of lines start..end (1-based, inclusive). */
+export function rangeHash(t: EditableText, start: number, end: number): string {
+  return hash12(t.lines.slice(start - 1, end).join("\n"));
+}
+
+/** Checks a 1-based inclusive range against the file; INVALID_ARGUMENT when it does not fit. */
+export function checkRange(t: EditableText, start: number, end: number): void {
+  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 1 || end < start || end > t.lines.length) {
+    throw new MastError("INVALID_ARGUMENT", `range ${start}:${end} is not within the file's lines 1:${t.lines.length}`, {
+      hint: "Ranges are 1-based and inclusive at both ends, start <= end <= the last line.",
+    });
+  }
+}
+
+/**
+ * Replaces lines start..end with the lines of `content` (LF, CRLF or CR separated; one trailing
+ * line break is the end of the last line, not an extra empty line). Untouched lines keep their
+ * endings; the last line keeps the file's trailing-newline state.
+ */
+export function replaceLines(t: EditableText, start: number, end: number, content: string): EditableText {
+  const incoming = content === "" ? [] : parseText(content).lines;
+  const lines = [...t.lines.slice(0, start - 1), ...incoming, ...t.lines.slice(end)];
+  if (lines.length === 0) return { lines: [""], endings: [""], bom: t.bom, eol: t.eol };
+  // A written line takes the ending of the line it replaces (a mixed-ending file stays as it was
+  // where the edit did not reach); lines beyond the replaced count take the dominant ending.
+  const replaced = t.endings.slice(start - 1, end);
+  const endings: (LineEnding | "")[] = [...t.endings.slice(0, start - 1), ...incoming.map((_, i) => replaced[i] || t.eol), ...t.endings.slice(end)];
+  const terminated = t.endings.at(-1) !== "";
+  endings[endings.length - 1] = terminated ? endings.at(-1) || t.eol : "";
+  return { lines, endings, bom: t.bom, eol: t.eol };
+}

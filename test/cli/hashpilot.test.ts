@@ -1,0 +1,243 @@
+// The built `hashpilot` bin end to end, on real files in temp projects: every output is the
+// apiVersion 1 envelope (validated against the shipped JSON Schema) and `ok` agrees with the exit
+// code; each error code has its exit code and leaves the file byte-identical; hashes chain
+// (#60, #101); anchors relocate, or refuse when ambiguous or gone; writes keep line endings, BOM,
+// mode and the final-newline state, stay inside the project, pass the parse gate, and never lose
+// an update under concurrent editors; grep-many's columns are exact (#105); --format precedence.
+import { createHash } from "node:crypto";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Ajv } from "ajv";
+import { beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, runHashpilot, type CliResult } from "../helpers/cli.js";
+import { tempSpace } from "../helpers/project.js";
+
+const space = tempSpace({});
+const schema = JSON.parse(readFileSync(new URL("../../schema/hashpilot-envelope.schema.json", import.meta.url), "utf8")) as object;
+const validate = new Ajv({ allErrors: true }).compile(schema);
+const sha12 = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 12);
+
+interface Envelope {
+  apiVersion: string;
+  ok: boolean;
+  command: string;
+  data: any;
+  error: { code: string; message: string; recovery?: string; details?: any } | null;
+  warnings: Array<{ code: string; message: string }>;
+}
+
+/** A project with a .git marker (the project root) and a private HASHPILOT_HOME. */
+function project(files: Record<string, string>): { root: string; home: string; path(rel: string): string; read(rel: string): string } {
+  const root = space.dir("hashpilot-project-");
+  const home = space.dir("hashpilot-home-");
+  mkdirSync(join(root, ".git"));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(join(root, rel, ".."), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  return { root, home, path: (rel) => join(root, rel), read: (rel) => readFileSync(join(root, rel), "utf8") };
+}
+
+async function hp(p: { root: string; home: string }, args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult & { envelope: Envelope }> {
+  const r = await runHashpilot(args, { cwd: p.root, env: { HASHPILOT_HOME: p.home, CI: undefined, ...env } });
+  let envelope: Envelope;
+  try {
+    envelope = JSON.parse(r.stdout) as Envelope;
+  } catch {
+    throw new Error(`not JSON (exit ${r.code}): ${r.stdout}\n${r.stderr}`);
+  }
+  expect(validate(envelope), JSON.stringify(validate.errors)).toBe(true);
+  expect(envelope.ok).toBe(r.code === 0);
+  return { ...r, envelope };
+}
+
+const SOURCE = ["export function add(a: number, b: number): number {", "  return a + b;", "}", "", "export function sub(a: number, b: number): number {", "  return a - b;", "}", ""].join("\n");
+
+beforeAll(() => assertBuilt());
+
+describe("hashpilot read-hash and replace-hash", () => {
+  it("chains: read-hash's 12-character lineHash anchors an edit (#60), and newHash/newRange anchor the next (#101)", async () => {
+    const p = project({ "src/math.ts": SOURCE });
+    const read = await hp(p, ["read-hash", "src/math.ts", "2", "-c", "1"]);
+    expect(read.envelope.data).toEqual({
+      path: p.path("src/math.ts"),
+      line: 2,
+      content: "  return a + b;",
+      lineHash: sha12("  return a + b;"),
+      contextHash: sha12(["export function add(a: number, b: number): number {", "  return a + b;", "}"].join("\n")),
+      contextRange: { start: 1, end: 3 },
+      contextBefore: ["export function add(a: number, b: number): number {"],
+      contextAfter: ["}"],
+      error: null,
+    });
+    const first = await hp(p, ["replace-hash", "src/math.ts", read.envelope.data.lineHash, "  const sum = a + b;\n  return sum;", "--range", "2"]);
+    expect(first.code).toBe(0);
+    expect(first.envelope.data).toMatchObject({ success: true, oldHash: sha12("  return a + b;"), newHash: sha12("  const sum = a + b;\n  return sum;"), newRange: { start: 2, end: 3 }, linesChanged: 2, stale: false, retries: 0 });
+    expect(first.envelope.data.fileHash).toBe(sha12(p.read("src/math.ts").replace(/\n$/, "")));
+    const { newHash, newRange } = first.envelope.data;
+    const second = await hp(p, ["replace-hash", "src/math.ts", newHash, "  return a + b + 0;", "--range", `${newRange.start}:${newRange.end}`]);
+    expect(second.code).toBe(0);
+    expect(p.read("src/math.ts")).toBe(SOURCE.replace("  return a + b;", "  return a + b + 0;"));
+  });
+
+  it("relocates an anchor whose lines moved, with ANCHOR_RELOCATED; refuses one that is ambiguous or gone (exit 3, file untouched)", async () => {
+    const p = project({ "src/math.ts": SOURCE });
+    const anchor = sha12(["export function sub(a: number, b: number): number {", "  return a - b;", "}"].join("\n"));
+    writeFileSync(p.path("src/math.ts"), `// a header line\n${SOURCE}`);
+    const moved = await hp(p, ["replace-hash", "src/math.ts", anchor, "export const sub = (a: number, b: number) => a - b;", "--range", "5:7"]);
+    expect(moved.code).toBe(0);
+    expect(moved.envelope.data).toMatchObject({ stale: true, retries: 1, relocatedTo: { start: 6, end: 8 }, newRange: { start: 6, end: 6 } });
+    expect(moved.envelope.warnings.map((w) => w.code)).toEqual(["ANCHOR_RELOCATED"]);
+
+    const twice = project({ "a.ts": "let x = 1;\nlet y = 2;\nlet x = 1;\nlet y = 2;\n" });
+    const before = twice.read("a.ts");
+    const ambiguous = await hp(twice, ["replace-hash", "a.ts", sha12("let x = 1;\nlet y = 2;"), "let z = 3;", "--range", "2:3"]);
+    expect([ambiguous.code, ambiguous.envelope.error!.code]).toEqual([3, "AMBIGUOUS_ANCHOR"]);
+    const gone = await hp(twice, ["replace-hash", "a.ts", sha12("nothing like this"), "x", "--range", "1:1"]);
+    expect([gone.code, gone.envelope.error!.code]).toEqual([3, "STALE_ANCHOR"]);
+    const noRecovery = await hp(twice, ["replace-hash", "a.ts", sha12("let y = 2;\nlet x = 1;"), "x", "--range", "1:2", "--no-recovery"]);
+    expect([noRecovery.code, noRecovery.envelope.error!.code]).toEqual([3, "STALE_ANCHOR"]);
+    expect(twice.read("a.ts")).toBe(before);
+  });
+
+  it("validates arguments before touching anything (INVALID_ARGUMENT, exit 1)", async () => {
+    const p = project({ "a.ts": SOURCE });
+    const anchor = sha12("  return a + b;");
+    for (const args of [
+      ["replace-hash", "a.ts", anchor, "x", "--range", "0:2"],
+      ["replace-hash", "a.ts", anchor, "x", "--range", "3:2"],
+      ["replace-hash", "a.ts", anchor, "x", "--range", "2:99"],
+      ["replace-hash", "a.ts", anchor, "x", "--range", "two"],
+      ["replace-hash", "a.ts", anchor.slice(0, 8), "x", "--range", "2"],
+      ["replace-hash", "a.ts", anchor],
+      ["replace-hash", "a.ts", anchor, "x", "--bogus"],
+      ["read-hash", "a.ts", "0"],
+      ["frobnicate"],
+    ]) {
+      const r = await hp(p, args);
+      expect([args.join(" "), r.code, r.envelope.error!.code]).toEqual([args.join(" "), 1, "INVALID_ARGUMENT"]);
+    }
+    expect(p.read("a.ts")).toBe(SOURCE);
+  });
+
+  it("writes nothing outside the project, through a symlink that leaves it, or under .git (PATH_DENIED, exit 1)", async () => {
+    const p = project({ "a.ts": SOURCE });
+    const outside = space.dir("hashpilot-outside-");
+    writeFileSync(join(outside, "b.ts"), SOURCE);
+    symlinkSync(outside, p.path("linked"));
+    writeFileSync(p.path(".git/config"), "[core]\n");
+    const whole = sha12(SOURCE.replace(/\n$/, ""));
+    for (const target of [join(outside, "b.ts"), "../b.ts", "linked/b.ts", ".git/config"]) {
+      const r = await hp(p, ["replace-hash", target, whole, "x"]);
+      expect([target, r.code, r.envelope.error!.code]).toEqual([target, 1, "PATH_DENIED"]);
+    }
+    expect(readFileSync(join(outside, "b.ts"), "utf8")).toBe(SOURCE);
+    expect(p.read(".git/config")).toBe("[core]\n");
+  });
+
+  it("never writes an edit that breaks a cleanly parsing file (PARSE_ERROR, exit 2); --allow-parse-errors waives the gate", async () => {
+    const p = project({ "a.ts": SOURCE, "notes.txt": "plain text\n" });
+    const anchor = sha12("  return a + b;");
+    const broken = await hp(p, ["replace-hash", "a.ts", anchor, "  return (a + ;", "--range", "2"]);
+    expect([broken.code, broken.envelope.error!.code]).toEqual([2, "PARSE_ERROR"]);
+    expect(p.read("a.ts")).toBe(SOURCE);
+    const waived = await hp(p, ["replace-hash", "a.ts", anchor, "  return (a + ;", "--range", "2", "--allow-parse-errors"]);
+    expect(waived.code).toBe(0);
+    // Files without a grammar are never gated.
+    const text = await hp(p, ["replace-hash", "notes.txt", sha12("plain text"), "function (", "--range", "1"]);
+    expect(text.code).toBe(0);
+  });
+
+  it("--dry-run previews the diff and writes nothing", async () => {
+    const p = project({ "a.ts": SOURCE });
+    const r = await hp(p, ["replace-hash", "a.ts", sha12("  return a + b;"), "  return b + a;", "--range", "2", "--dry-run"]);
+    expect(r.envelope.data).toMatchObject({ dryRun: true, message: "Would replace 1 line with 1 line (range 2-2)" });
+    expect(r.envelope.data.diff).toBe(["  1 | export function add(a: number, b: number): number {", "- 2 |   return a + b;", "+ 2 |   return b + a;", "  3 | }", "  4 | "].join("\n"));
+    expect(p.read("a.ts")).toBe(SOURCE);
+  });
+
+  it("keeps CRLF and CR endings, the BOM, the missing final newline and the file mode; reads content from @file", async () => {
+    const raw = "\uFEFFline one\r\nline two\r\nline three";
+    const p = project({ "a.txt": raw, "new.txt": "LINE TWO\n" });
+    chmodSync(p.path("a.txt"), 0o751);
+    const r = await hp(p, ["replace-hash", "a.txt", sha12("line two"), "@new.txt", "--range", "2:2"]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(p.path("a.txt"), "utf8")).toBe("\uFEFFline one\r\nLINE TWO\r\nline three");
+    expect(statSync(p.path("a.txt")).mode & 0o777).toBe(0o751);
+    // No temp file is left beside it.
+    expect(readdirSync(p.root).filter((n) => n.includes("hashpilot"))).toEqual([]);
+  });
+
+  it("removes a temp file a killed writer left behind", async () => {
+    const p = project({ "a.ts": SOURCE });
+    const orphan = p.path(".a.ts.hashpilot-999999-0123abcd.tmp");
+    writeFileSync(orphan, "half a file");
+    await hp(p, ["replace-hash", "a.ts", sha12("  return a + b;"), "  return a + b;", "--range", "2"]);
+    expect(readdirSync(p.root).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("reports a missing file or content file as an I/O error (exit 5)", async () => {
+    const p = project({ "a.ts": SOURCE });
+    const missing = await hp(p, ["replace-hash", "nope.ts", sha12("x"), "y"]);
+    expect([missing.code, missing.envelope.error!.code]).toEqual([5, "FILE_NOT_FOUND"]);
+    const content = await hp(p, ["replace-hash", "a.ts", sha12("x"), "@nope.txt"]);
+    expect([content.code, content.envelope.error!.code]).toEqual([5, "FILE_NOT_FOUND"]);
+    const read = await hp(p, ["read-hash", "nope.ts", "1"]);
+    expect([read.code, read.envelope.error!.code]).toEqual([5, "FILE_NOT_FOUND"]);
+  });
+
+  it("8 processes editing one file at once never lose an update", async () => {
+    const lines = Array.from({ length: 8 }, (_, i) => `const v${i} = ${i};`);
+    const p = project({ "a.ts": `${lines.join("\n")}\n` });
+    const results = await Promise.all(lines.map((line, i) => hp(p, ["replace-hash", "a.ts", sha12(line), `const v${i} = ${i * 10};`, "--range", String(i + 1)])));
+    expect(results.map((r) => r.code)).toEqual(Array(8).fill(0));
+    expect(p.read("a.ts")).toBe(`${lines.map((_, i) => `const v${i} = ${i * 10};`).join("\n")}\n`);
+  });
+});
+
+describe("hashpilot read-many and grep-many", () => {
+  it("read-many returns each file's content and hash, and a per-file error for one it cannot read", async () => {
+    const p = project({ "a.ts": SOURCE, "b.md": "# B\r\n" });
+    const r = await hp(p, ["read-many", "a.ts", "b.md", "missing.ts"]);
+    expect(r.code).toBe(0);
+    expect(r.envelope.data).toEqual([
+      { path: p.path("a.ts"), content: SOURCE, hash: sha12(SOURCE.replace(/\n$/, "")), lines: 7, error: null },
+      { path: p.path("b.md"), content: "# B\r\n", hash: sha12("# B"), lines: 1, error: null },
+      { path: p.path("missing.ts"), content: null, hash: null, lines: 0, error: { code: "FILE_NOT_FOUND", message: `${p.path("missing.ts")} does not exist` } },
+    ]);
+    const none = await hp(p, ["read-many", "missing.ts"]);
+    expect([none.code, none.envelope.error!.code]).toEqual([5, "FILE_NOT_FOUND"]);
+  });
+
+  it("grep-many reports verbatim lines with exact 1-based columns, -i, --file-pattern, POSIX classes (#105) and the cap", async () => {
+    const p = project({ "src/a.ts": "const alpha = 1;\n12: not a line number\n  function beta() {}\n", "src/b.js": "function Gamma() {}\n", "README.md": "function in prose\n" });
+    const r = await hp(p, ["grep-many", "function\\s+\\w+", "src", "--file-pattern", "*.ts"]);
+    expect(r.envelope.data.results).toEqual([{ path: p.path("src/a.ts"), line: 3, column: 3, content: "  function beta() {}", match: "function\\s+\\w+" }]);
+    const verbatim = await hp(p, ["grep-many", "not a line", "src"]);
+    expect(verbatim.envelope.data.results.map((m: any) => [m.content, m.column])).toEqual([["12: not a line number", 5]]);
+    const posix = await hp(p, ["grep-many", "[[:upper:]][[:alpha:]]+\\(", "src"]);
+    expect(posix.envelope.data.results.map((m: any) => [m.path, m.line, m.column])).toEqual([[p.path("src/b.js"), 1, 10]]);
+    const ci = await hp(p, ["grep-many", "GAMMA", ".", "-i"]);
+    expect(ci.envelope.data.results.map((m: any) => m.path)).toEqual([p.path("src/b.js")]);
+    const capped = await hp(p, ["grep-many", "function", ".", "--max-results", "2"]);
+    expect([capped.envelope.data.results.length, capped.envelope.data.truncated]).toEqual([2, true]);
+    const bad = await hp(p, ["grep-many", "(unclosed", "."]);
+    expect([bad.code, bad.envelope.error!.code]).toEqual([1, "INVALID_ARGUMENT"]);
+  });
+});
+
+describe("hashpilot output format", () => {
+  it("follows the precedence --format, then --json (deprecated, one stderr notice), then $CI, then JSON when piped; errors are always JSON", async () => {
+    const p = project({ "a.ts": SOURCE });
+    const text = await runHashpilot(["read-hash", "a.ts", "2", "--format", "text"], { cwd: p.root, env: { HASHPILOT_HOME: p.home } });
+    expect(text.stdout).toBe(`${p.path("a.ts")}:2  lineHash ${sha12("  return a + b;")}  contextHash ${sha12(SOURCE.split("\n").slice(0, 5).join("\n"))} (lines 1-5)\n  return a + b;\n`);
+    const json = await runHashpilot(["read-hash", "a.ts", "2", "--json"], { cwd: p.root, env: { HASHPILOT_HOME: p.home } });
+    expect(JSON.parse(json.stdout).ok).toBe(true);
+    expect(json.stderr).toBe("[deprecation] --json is deprecated; use --format json\n");
+    const ci = await runHashpilot(["read-hash", "a.ts", "2"], { cwd: p.root, env: { HASHPILOT_HOME: p.home, CI: "true" } });
+    expect(JSON.parse(ci.stdout).command).toBe("read-hash");
+    const error = await runHashpilot(["read-hash", "a.ts", "99", "--format", "text"], { cwd: p.root, env: { HASHPILOT_HOME: p.home } });
+    expect([error.code, JSON.parse(error.stdout).error.code]).toEqual([1, "INVALID_ARGUMENT"]);
+    expect(error.stderr).toBe("");
+  });
+});

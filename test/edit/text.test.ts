@@ -1,0 +1,111 @@
+// The editable-text model and anchor planning of the hashpilot commands, as values: byte-exact
+// round trips (LF, CRLF, CR, mixed endings, BOM, no final newline), the 12-character hashes over
+// LF-joined lines, replacements that keep every untouched byte, and replace-hash's plans —
+// exact anchors, relocation, ambiguity, staleness, whole-file anchors and range validation.
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { MastError } from "../../src/base/errors.js";
+import { planReplace, previewDiff } from "../../src/edit/anchor.js";
+import { decodeForEdit, fileHash, hash12, parseText, rangeHash, renderText, replaceLines } from "../../src/edit/text.js";
+
+const sha12 = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 12);
+
+function codeOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof MastError) return err.code;
+    throw err;
+  }
+  return "no error";
+}
+
+describe("editable text", () => {
+  it.each([
+    ["LF", "a\nb\n"],
+    ["CRLF", "a\r\nb\r\n"],
+    ["CR", "a\rb\r"],
+    ["mixed", "a\r\nb\nc\rd"],
+    ["BOM and CRLF", "\uFEFFa\r\nb"],
+    ["no final newline", "a\nb"],
+    ["empty", ""],
+    ["only a newline", "\n"],
+    ["blank lines at the end", "a\n\n\n"],
+  ])("renders a %s file back byte for byte", (_, raw) => {
+    expect(renderText(parseText(raw))).toBe(raw);
+  });
+
+  it("hashes lines joined by LF, whatever the file's endings and BOM", () => {
+    const crlf = parseText("\uFEFFone\r\ntwo\r\nthree\r\n");
+    const lf = parseText("one\ntwo\nthree\n");
+    expect(crlf.lines).toEqual(["one", "two", "three"]);
+    expect(fileHash(crlf)).toBe(sha12("one\ntwo\nthree"));
+    expect(fileHash(lf)).toBe(fileHash(crlf));
+    expect(rangeHash(crlf, 2, 3)).toBe(sha12("two\nthree"));
+    expect(hash12("two")).toBe(sha12("two"));
+    expect(hash12("two")).toHaveLength(12);
+  });
+
+  it("replaces lines keeping untouched endings, the BOM and the missing final newline", () => {
+    const t = parseText("\uFEFFa\r\nb\nc\r\nd");
+    expect(renderText(replaceLines(t, 2, 2, "B1\nB2"))).toBe("\uFEFFa\r\nB1\nB2\r\nc\r\nd");
+    expect(renderText(replaceLines(t, 4, 4, "D\n"))).toBe("\uFEFFa\r\nb\nc\r\nD");
+    expect(renderText(replaceLines(t, 1, 4, ""))).toBe("\uFEFF");
+    expect(renderText(replaceLines(parseText("a\nb\n"), 2, 2, ""))).toBe("a\n");
+    expect(renderText(replaceLines(parseText("a\nb\n"), 1, 1, "x\r\ny"))).toBe("x\ny\nb\n");
+  });
+
+  it("refuses binary and non-UTF-8 bytes (READ_FAILED): writing them back would change bytes nobody saw", () => {
+    expect(codeOf(() => decodeForEdit("a.bin", Buffer.from([0x61, 0x00, 0x62])))).toBe("READ_FAILED");
+    expect(codeOf(() => decodeForEdit("a.txt", Buffer.from([0x61, 0xff, 0x62])))).toBe("READ_FAILED");
+    expect(decodeForEdit("a.ts", Buffer.from("\uFEFFx\n", "utf8")).bom).toBe(true);
+  });
+});
+
+describe("replace-hash plans", () => {
+  const file = parseText(["function a() {", "  return 1;", "}", "", "function b() {", "  return 1;", "}", ""].join("\n"));
+
+  it("applies at the requested range when its hash matches, and reports the written region", () => {
+    const plan = planReplace(file, { oldHash: rangeHash(file, 1, 3), range: { start: 1, end: 3 }, content: "const a = () => 1;\n", recovery: true });
+    expect(plan.relocated).toBe(false);
+    expect(plan.region).toEqual({ start: 1, end: 3 });
+    expect(plan.newRange).toEqual({ start: 1, end: 1 });
+    expect(renderText(plan.after)).toBe(["const a = () => 1;", "", "function b() {", "  return 1;", "}", ""].join("\n"));
+    expect(previewDiff(plan)).toBe(["- 1 | function a() {", "- 2 |   return 1;", "- 3 | }", "+ 1 | const a = () => 1;", "  2 | ", "  3 | function b() {"].join("\n"));
+  });
+
+  it("relocates a moved anchor when exactly one same-height window matches", () => {
+    const moved = parseText(`// header\n// more\n${renderText(file)}`);
+    const plan = planReplace(moved, { oldHash: rangeHash(file, 5, 7), range: { start: 5, end: 7 }, content: "function b() { return 2; }", recovery: true });
+    expect(plan.relocated).toBe(true);
+    expect(plan.region).toEqual({ start: 7, end: 9 });
+    expect(plan.newRange).toEqual({ start: 7, end: 7 });
+  });
+
+  it("refuses an anchor that matches twice (AMBIGUOUS_ANCHOR) or nowhere (STALE_ANCHOR), and never relocates with recovery off", () => {
+    const shifted = parseText(`\n${renderText(file)}`);
+    // "  return 1;" appears on two lines: a one-line anchor on it cannot be placed.
+    expect(codeOf(() => planReplace(shifted, { oldHash: rangeHash(file, 2, 2), range: { start: 2, end: 2 }, content: "x", recovery: true }))).toBe("AMBIGUOUS_ANCHOR");
+    expect(codeOf(() => planReplace(file, { oldHash: hash12("gone"), range: { start: 2, end: 2 }, content: "x", recovery: true }))).toBe("STALE_ANCHOR");
+    expect(codeOf(() => planReplace(shifted, { oldHash: rangeHash(file, 1, 3), range: { start: 1, end: 3 }, content: "x", recovery: false }))).toBe("STALE_ANCHOR");
+  });
+
+  it("never relocates a whole-file anchor: a changed file is STALE_ANCHOR", () => {
+    expect(renderText(planReplace(file, { oldHash: fileHash(file), range: null, content: "x\n", recovery: true }).after)).toBe("x\n");
+    const changed = parseText(`${renderText(file)}// tail\n`);
+    expect(codeOf(() => planReplace(changed, { oldHash: fileHash(file), range: null, content: "x\n", recovery: true }))).toBe("STALE_ANCHOR");
+  });
+
+  it("validates ranges (1 <= start <= end <= last line) and hashes (12 hex) before anything else", () => {
+    const h = rangeHash(file, 2, 2);
+    for (const range of [
+      { start: 0, end: 1 },
+      { start: 3, end: 2 },
+      { start: 8, end: 9 },
+      { start: 1.5, end: 2 },
+    ]) {
+      expect(codeOf(() => planReplace(file, { oldHash: h, range, content: "x", recovery: true }))).toBe("INVALID_ARGUMENT");
+    }
+    expect(codeOf(() => planReplace(file, { oldHash: h.slice(0, 8), range: { start: 2, end: 2 }, content: "x", recovery: true }))).toBe("INVALID_ARGUMENT");
+  });
+});

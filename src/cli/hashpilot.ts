@@ -8,7 +8,8 @@ import { dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
 import type { LineRange } from "../edit/anchor.js";
-import { grepMany, readHash, readMany, replaceHash, type OpContext, type OpResult, type Warning } from "../edit/operations.js";
+import { changeSets, grepMany, readHash, readMany, replaceHash, undo, type OpContext, type OpResult, type Warning } from "../edit/operations.js";
+import { ChangeSet, mintChangeSetId } from "../edit/snapshots.js";
 
 const API_VERSION = "1";
 
@@ -106,6 +107,28 @@ const COMMANDS: Record<string, Command> = {
       });
     },
     text: (d: { message: string; diff: string }) => `${d.message}\n${d.diff}`,
+  },
+  changesets: {
+    summary: "List recorded changeSets (one per editing invocation), newest first.",
+    usage: "hashpilot changesets [--limit <n>]",
+    options: { limit: { type: "string" } },
+    run: (_ctx, rest, values) => {
+      expectArgs("changesets", [], rest);
+      return changeSets(values.limit === undefined ? 20 : wholeNumber("--limit", String(values.limit)));
+    },
+    text: (d: { changeSets: Array<{ changeSetId: string; timestamp: string; command: string; files: string[]; undoneAt?: string }> }) =>
+      d.changeSets.map((c) => `${c.changeSetId}  ${c.timestamp}  ${c.command}${c.undoneAt ? "  (undone)" : ""}\n  ${c.files.join("\n  ")}`).join("\n"),
+  },
+  undo: {
+    summary: "Restore the files of a changeSet as they were before it (files it created are deleted).",
+    usage: "hashpilot undo <changeSetId> | --last [--force] [--dry-run]",
+    options: { last: { type: "boolean" }, force: { type: "boolean" }, "dry-run": { type: "boolean" } },
+    run: (_ctx, [id, ...rest], values) => {
+      if ((id === undefined) === (values.last !== true)) throw usage("undo", "pass a changeSet id or --last");
+      expectArgs("undo", [], rest);
+      return undo(id ?? "last", { force: values.force === true, dryRun: values["dry-run"] === true });
+    },
+    text: (d: { message: string; files: Array<{ path: string; action: string }> }) => [d.message, ...d.files.map((f) => `  ${f.action} ${f.path}`)].join("\n"),
   },
 };
 
@@ -239,7 +262,11 @@ async function runHashpilot(argv: readonly string[], io: CliIo): Promise<number>
       io.stdout.write(`${command.usage}\n${command.summary}\n`);
       return 0;
     }
-    const ctx: OpContext = { root: projectRoot(io.cwd, typeof values.root === "string" ? values.root : undefined), cwd: io.cwd };
+    const ctx: OpContext = {
+      root: projectRoot(io.cwd, typeof values.root === "string" ? values.root : undefined),
+      cwd: io.cwd,
+      changeSet: new ChangeSet(mintChangeSetId(), name),
+    };
     const result = await command.run(ctx, parsed.positionals, values, { allowParseErrors: values["allow-parse-errors"] === true });
     return finish({ apiVersion: API_VERSION, ok: true, command: name, data: result.data, error: null, warnings: result.warnings });
   } catch (err) {

@@ -1,13 +1,14 @@
 // The hashpilot read and hash-edit operations (contract: read-many, read-hash, grep-many,
 // replace-hash), as plain functions from arguments to the contract's `data` payloads. Paths in
 // answers are absolute, as the contract's adapters expect. Writes go through the one writer.
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync, unlinkSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
 import { compileGlobs } from "../base/glob.js";
 import { planReplace, previewDiff, type LineRange } from "./anchor.js";
 import { checkParseValidity } from "./gate.js";
 import { writablePath } from "./paths.js";
+import { currentHash, listChangeSets, markUndone, planUndo, type ChangeSet, type UndoFile } from "./snapshots.js";
 import { decodeForEdit, fileHash, hash12, rangeHash, renderText, type EditableText } from "./text.js";
 import { readBytes, withFileLock, writeAtomic } from "./writer.js";
 
@@ -16,6 +17,8 @@ export interface OpContext {
   readonly root: string;
   /** Relative paths in arguments are resolved against this. */
   readonly cwd: string;
+  /** This invocation's changeSet: every write is snapshotted into it first. */
+  readonly changeSet: ChangeSet;
 }
 
 /** A non-fatal notice carried in the envelope's `warnings`. */
@@ -30,11 +33,22 @@ export interface OpResult<T> {
   readonly warnings: readonly Warning[];
 }
 
-/** Reads a file as editable text; FILE_NOT_FOUND when it does not exist. */
-export function readEditable(abs: string): EditableText {
+/** A file's bytes; FILE_NOT_FOUND when it does not exist. */
+function existingBytes(abs: string): Buffer {
   const bytes = readBytes(abs);
   if (bytes === null) throw new MastError("FILE_NOT_FOUND", `${abs} does not exist`);
-  return decodeForEdit(abs, bytes);
+  return bytes;
+}
+
+/** Reads a file as editable text; FILE_NOT_FOUND when it does not exist. */
+export function readEditable(abs: string): EditableText {
+  return decodeForEdit(abs, existingBytes(abs));
+}
+
+/** Every edit's write: the original bytes into the changeSet first, then the atomic write. Call inside the file's lock. */
+function commitWrite(ctx: OpContext, path: string, before: Uint8Array | null, after: Uint8Array): void {
+  ctx.changeSet.recordWrite(path, before, after);
+  writeAtomic(path, after);
 }
 
 // ---- read-many ----
@@ -253,11 +267,12 @@ export interface ReplaceHashData {
 export async function replaceHash(ctx: OpContext, file: string, oldHash: string, content: string, options: ReplaceHashOptions): Promise<OpResult<ReplaceHashData>> {
   const path = writablePath(file, ctx.root, ctx.cwd);
   return withFileLock(path, "replace-hash", () => {
-    const before = readEditable(path);
+    const beforeBytes = existingBytes(path);
+    const before = decodeForEdit(path, beforeBytes);
     const plan = planReplace(before, { oldHash, range: options.range, content, recovery: options.recovery });
     const afterText = renderText(plan.after);
     checkParseValidity(path, renderText(before), afterText, options.allowParseErrors);
-    if (!options.dryRun) writeAtomic(path, Buffer.from(afterText, "utf8"));
+    if (!options.dryRun) commitWrite(ctx, path, beforeBytes, Buffer.from(afterText, "utf8"));
     const { region, newRange } = plan;
     const replaced = region.end - region.start + 1;
     const written = newRange.end - newRange.start + 1;
@@ -282,4 +297,60 @@ export async function replaceHash(ctx: OpContext, file: string, oldHash: string,
       : [];
     return { data, warnings };
   });
+}
+
+// ---- changesets and undo ----
+
+export interface ChangeSetsData {
+  changeSets: Array<{ changeSetId: string; timestamp: string; command: string; files: string[]; undoneAt?: string }>;
+}
+
+/** Recorded changeSets, newest first. */
+export function changeSets(limit: number): OpResult<ChangeSetsData> {
+  if (!Number.isInteger(limit) || limit < 1) throw new MastError("INVALID_ARGUMENT", "--limit must be a positive integer");
+  const data = listChangeSets()
+    .slice(0, limit)
+    .map((c) => ({ changeSetId: c.changeSetId, timestamp: c.timestamp, command: c.command, files: [...new Set(c.files.map((f) => f.path))], ...(c.undoneAt ? { undoneAt: c.undoneAt } : {}) }));
+  return { data: { changeSets: data }, warnings: [] };
+}
+
+export interface UndoData {
+  success: true;
+  changeSetId: string;
+  dryRun?: true;
+  files: UndoFile[];
+  message: string;
+}
+
+/**
+ * Restores every file of a changeSet (the newest not yet undone for "last") to its bytes before
+ * the changeSet, deleting files it created. Each file is checked again inside its lock; an undo
+ * is not itself snapshotted.
+ */
+export async function undo(idOrLast: string, options: { force: boolean; dryRun: boolean }): Promise<OpResult<UndoData>> {
+  const plan = planUndo(idOrLast, options.force);
+  const files = plan.steps.map((s) => s.report);
+  if (!options.dryRun) {
+    for (const step of plan.steps) {
+      await withFileLock(step.path, "undo", () => {
+        if (step.expect !== null && currentHash(step.path) !== step.expect) {
+          throw new MastError("HASH_MISMATCH", `${step.path} changed while the undo ran; it was left as found`, { details: { changeSetId: plan.record.changeSetId, files } });
+        }
+        if (step.bytes !== null) writeAtomic(step.path, step.bytes);
+        else {
+          try {
+            unlinkSync(step.path);
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw new MastError("WRITE_FAILED", `cannot delete ${step.path}: ${errorMessage(err)}`);
+          }
+        }
+      });
+    }
+    markUndone(plan.record);
+  }
+  const verb = options.dryRun ? "Would undo" : "Undid";
+  return {
+    data: { success: true, changeSetId: plan.record.changeSetId, ...(options.dryRun ? { dryRun: true as const } : {}), files, message: `${verb} changeSet ${plan.record.changeSetId}: ${files.length} file(s)` },
+    warnings: [],
+  };
 }

@@ -195,6 +195,51 @@ describe("hashpilot read-hash and replace-hash", () => {
   });
 });
 
+describe("hashpilot changesets and undo", () => {
+  it("snapshots every write, lists it, and undoes it byte for byte (CRLF and BOM); an undone changeSet is not undone twice", async () => {
+    const raw = "\uFEFFfirst\r\nsecond\r\nthird\r\n";
+    const p = project({ "a.txt": raw });
+    const edit = await hp(p, ["replace-hash", "a.txt", sha12("second"), "SECOND", "--range", "2"]);
+    expect(edit.code).toBe(0);
+    const list = await hp(p, ["changesets"]);
+    expect(list.envelope.data.changeSets).toHaveLength(1);
+    const [cs] = list.envelope.data.changeSets;
+    expect(cs).toMatchObject({ command: "replace-hash", files: [p.path("a.txt")] });
+    expect(cs.changeSetId).toMatch(/^cs-\d{8}T\d{6}Z-[0-9a-f]{8}$/);
+    const dry = await hp(p, ["undo", "--last", "--dry-run"]);
+    expect(dry.envelope.data).toMatchObject({ dryRun: true, files: [{ path: p.path("a.txt"), action: "restored" }] });
+    expect(p.read("a.txt")).toBe("\uFEFFfirst\r\nSECOND\r\nthird\r\n");
+    const undone = await hp(p, ["undo", cs.changeSetId]);
+    expect(undone.envelope.data).toEqual({ success: true, changeSetId: cs.changeSetId, files: [{ path: p.path("a.txt"), action: "restored" }], message: `Undid changeSet ${cs.changeSetId}: 1 file(s)` });
+    expect(readFileSync(p.path("a.txt"))).toEqual(Buffer.from(raw, "utf8"));
+    // The undo is not a changeSet of its own, so --last cannot ping-pong.
+    const again = await hp(p, ["undo", "--last"]);
+    expect([again.code, again.envelope.error!.code]).toEqual([1, "INVALID_ARGUMENT"]);
+    expect((await hp(p, ["changesets"])).envelope.data.changeSets[0].undoneAt).toEqual(expect.any(String));
+  });
+
+  it("refuses to undo over a file changed after the edit (HASH_MISMATCH, exit 3, file as found); --force restores it", async () => {
+    const p = project({ "a.ts": SOURCE });
+    await hp(p, ["replace-hash", "a.ts", sha12("  return a + b;"), "  return a + b + 1;", "--range", "2"]);
+    const changed = p.read("a.ts").replace("a - b", "a - b - 1");
+    writeFileSync(p.path("a.ts"), changed);
+    const refused = await hp(p, ["undo", "--last"]);
+    expect([refused.code, refused.envelope.error!.code]).toEqual([3, "HASH_MISMATCH"]);
+    expect(refused.envelope.error!.details.files).toEqual([{ path: p.path("a.ts"), action: "skipped", reason: "the file changed after the edit" }]);
+    expect(p.read("a.ts")).toBe(changed);
+    const forced = await hp(p, ["undo", "--last", "--force"]);
+    expect(forced.code).toBe(0);
+    expect(p.read("a.ts")).toBe(SOURCE);
+  });
+
+  it("keeps snapshots out of the project and a dry run out of the changeSets", async () => {
+    const p = project({ "a.ts": SOURCE });
+    await hp(p, ["replace-hash", "a.ts", sha12("  return a + b;"), "  return b + a;", "--range", "2", "--dry-run"]);
+    expect((await hp(p, ["changesets"])).envelope.data.changeSets).toEqual([]);
+    expect(readdirSync(p.root).sort()).toEqual([".git", "a.ts"]);
+  });
+});
+
 describe("hashpilot read-many and grep-many", () => {
   it("read-many returns each file's content and hash, and a per-file error for one it cannot read", async () => {
     const p = project({ "a.ts": SOURCE, "b.md": "# B\r\n" });

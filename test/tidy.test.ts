@@ -31,6 +31,7 @@ const SOLE_IMPORTER: Record<string, string> = {
   picomatch: "base/glob.ts",
   ignore: "index/walk.ts",
   commander: "cli/mast.ts",
+  diff: "edit/diff.ts",
   zod: "tools/schema.ts",
   "@modelcontextprotocol/sdk/server/index.js": "mcp/server.ts",
   "@modelcontextprotocol/sdk/server/stdio.js": "mcp/server.ts",

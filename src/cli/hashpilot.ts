@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
 import type { LineRange } from "../edit/anchor.js";
-import { changeSets, grepMany, readHash, readMany, replaceHash, undo, type OpContext, type OpResult, type Warning } from "../edit/operations.js";
+import { changeSets, diffApply, diffGenerate, grepMany, readHash, readMany, replaceHash, undo, type OpContext, type OpResult, type Warning } from "../edit/operations.js";
 import { ChangeSet, mintChangeSetId } from "../edit/snapshots.js";
 
 const API_VERSION = "1";
@@ -51,6 +51,8 @@ interface Command {
   readonly options: NonNullable<ParseArgsConfig["options"]>;
   run(ctx: OpContext, positionals: string[], values: Record<string, string | boolean | undefined>, globals: Globals): Promise<OpResult<unknown>> | OpResult<unknown>;
   text?(data: never): string;
+  /** With --raw: the payload's raw text instead of the envelope (diff generate). */
+  raw?(data: never): string;
 }
 
 interface Globals {
@@ -108,6 +110,32 @@ const COMMANDS: Record<string, Command> = {
     },
     text: (d: { message: string; diff: string }) => `${d.message}\n${d.diff}`,
   },
+  "diff generate": {
+    summary: "A unified diff between two contents (--raw prints the diff alone, not the envelope).",
+    usage: "hashpilot diff generate <file> <old-content|@file> <new-content|@file> [-c <context-lines>] [--raw]",
+    options: { context: { type: "string", short: "c" }, raw: { type: "boolean" } },
+    run: (ctx, [file, oldContent, newContent, ...rest], values) => {
+      expectArgs("diff generate", [file, oldContent, newContent], rest);
+      return diffGenerate(ctx, file!, contentArg(ctx, oldContent!), contentArg(ctx, newContent!), values.context === undefined ? 3 : wholeNumber("-c", String(values.context)));
+    },
+    text: (d: { diff: string }) => d.diff.replace(/\n$/, ""),
+    raw: (d: { diff: string }) => (d.diff.endsWith("\n") ? d.diff : `${d.diff}\n`),
+  },
+  "diff apply": {
+    summary: "Apply a one-file unified diff; a hunk that moved is placed within --fuzzy lines, or the patch is refused.",
+    usage: "hashpilot diff apply <file> [--patch <file>|-] [--dry-run] [-f <fuzzy>]",
+    options: { patch: { type: "string" }, "dry-run": { type: "boolean" }, fuzzy: { type: "string", short: "f" }, ...PROVENANCE },
+    run: (ctx, [file, ...rest], values, globals) => {
+      expectArgs("diff apply", [file], rest);
+      const source = typeof values.patch === "string" ? values.patch : "-";
+      return diffApply(ctx, file!, source === "-" ? readStdin() : contentArg(ctx, `@${source}`), {
+        dryRun: values["dry-run"] === true,
+        fuzzy: values.fuzzy === undefined ? 3 : wholeNumber("--fuzzy", String(values.fuzzy)),
+        allowParseErrors: globals.allowParseErrors,
+      });
+    },
+    text: (d: { message: string }) => d.message,
+  },
   changesets: {
     summary: "List recorded changeSets (one per editing invocation), newest first.",
     usage: "hashpilot changesets [--limit <n>]",
@@ -147,6 +175,15 @@ function usage(command: string, message: string): MastError {
 function expectArgs(command: string, required: Array<string | undefined>, extra: string[]): void {
   if (required.some((a) => a === undefined)) throw usage(command, "missing arguments");
   if (extra.length) throw usage(command, `unexpected arguments: ${extra.join(" ")}`);
+}
+
+/** The patch piped to `diff apply` (`--patch -`, or no --patch). */
+function readStdin(): string {
+  try {
+    return readFileSync(0, "utf8");
+  } catch (err) {
+    throw new MastError("READ_FAILED", `cannot read the patch from stdin: ${errorMessage(err)}`);
+  }
 }
 
 function wholeNumber(name: string, value: string): number {
@@ -232,12 +269,19 @@ interface CliIo {
 
 /** Runs one invocation; returns the exit code. */
 async function runHashpilot(argv: readonly string[], io: CliIo): Promise<number> {
-  const [name, ...rest] = argv;
+  // Two-word commands (`diff generate`) are looked up before one-word ones.
+  const twoWords = argv.length >= 2 ? `${argv[0]} ${argv[1]}` : "";
+  const [name, ...rest] = twoWords in COMMANDS ? [twoWords, ...argv.slice(2)] : argv;
   let format: Format = "json";
+  let raw = false;
   const commandName = name ?? "";
   const finish = (envelope: Envelope): number => {
     const exit = envelope.ok ? 0 : exitCodeOf(envelope.error!.code);
     const command = COMMANDS[envelope.command];
+    if (envelope.ok && raw && command?.raw) {
+      io.stdout.write(command.raw(envelope.data as never));
+      return exit;
+    }
     const text = envelope.ok && format === "text" ? (command?.text ? command.text(envelope.data as never) : dump(envelope.data)) : null;
     io.stdout.write(`${text ?? JSON.stringify(envelope)}\n`);
     for (const w of envelope.warnings) if (format === "text") io.stderr.write(`warning ${w.code}: ${w.message}\n`);
@@ -258,6 +302,7 @@ async function runHashpilot(argv: readonly string[], io: CliIo): Promise<number>
     }
     const values = parsed.values as Record<string, string | boolean | undefined>;
     format = chooseFormat(values, io.stderr, io.stdout.isTTY === true);
+    raw = values.raw === true;
     if (values.help) {
       io.stdout.write(`${command.usage}\n${command.summary}\n`);
       return 0;

@@ -6,6 +6,7 @@ import { basename, join, relative, resolve } from "node:path";
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
 import { compileGlobs } from "../base/glob.js";
 import { planReplace, previewDiff, type LineRange } from "./anchor.js";
+import { generateDiff, planPatch, type Placement } from "./diff.js";
 import { checkParseValidity } from "./gate.js";
 import { writablePath } from "./paths.js";
 import { currentHash, listChangeSets, markUndone, planUndo, type ChangeSet, type UndoFile } from "./snapshots.js";
@@ -353,4 +354,66 @@ export async function undo(idOrLast: string, options: { force: boolean; dryRun: 
     data: { success: true, changeSetId: plan.record.changeSetId, ...(options.dryRun ? { dryRun: true as const } : {}), files, message: `${verb} changeSet ${plan.record.changeSetId}: ${files.length} file(s)` },
     warnings: [],
   };
+}
+
+// ---- diff generate / diff apply ----
+
+export interface DiffGenerateData {
+  diff: string;
+}
+
+/** A unified diff between two contents (headers name `file` as a/ and b/). */
+export function diffGenerate(ctx: OpContext, file: string, oldContent: string, newContent: string, context: number): OpResult<DiffGenerateData> {
+  if (!Number.isInteger(context) || context < 0) throw new MastError("INVALID_ARGUMENT", `-c must be a whole number of lines, not ${context}`);
+  const rel = relative(ctx.root, resolve(ctx.cwd, file)) || basename(file);
+  return { data: { diff: generateDiff(`a/${rel}`, `b/${rel}`, oldContent, newContent, context) }, warnings: [] };
+}
+
+export interface DiffApplyData {
+  success: true;
+  dryRun?: true;
+  hunksApplied: number;
+  hunksFailed: 0;
+  message: string;
+  newSource: string;
+  placements: Placement[];
+  fuzzyPlacements: Placement[];
+}
+
+export interface DiffApplyOptions {
+  readonly dryRun: boolean;
+  readonly fuzzy: number;
+  readonly allowParseErrors: boolean;
+}
+
+/** Applies a one-file unified diff: every hunk placed (exactly or within the fuzzy window) or nothing written. */
+export async function diffApply(ctx: OpContext, file: string, patch: string, options: DiffApplyOptions): Promise<OpResult<DiffApplyData>> {
+  const path = writablePath(file, ctx.root, ctx.cwd);
+  return withFileLock(path, "diff apply", () => {
+    const beforeBytes = readBytes(path);
+    const before = beforeBytes === null ? null : decodeForEdit(path, beforeBytes);
+    const plan = planPatch(before, patch, options.fuzzy);
+    if (before === null && !plan.creates) throw new MastError("FILE_NOT_FOUND", `${path} does not exist (the patch does not create it)`);
+    if (before !== null && plan.creates && !(before.lines.length === 1 && before.lines[0] === "")) {
+      throw new MastError("STALE_ANCHOR", `the patch creates ${path}, which already exists; nothing was written`, { hint: "Re-read the file and regenerate the patch against it." });
+    }
+    const afterText = renderText(plan.after);
+    if (before !== null) checkParseValidity(path, renderText(before), afterText, options.allowParseErrors);
+    if (!options.dryRun) commitWrite(ctx, path, beforeBytes, Buffer.from(afterText, "utf8"));
+    const fuzzyPlacements = plan.placements.filter((p) => p.offset !== 0);
+    const n = plan.placements.length;
+    return {
+      data: {
+        success: true,
+        ...(options.dryRun ? { dryRun: true as const } : {}),
+        hunksApplied: n,
+        hunksFailed: 0,
+        message: `${options.dryRun ? "Would apply" : "Applied"} ${n} hunk(s)${fuzzyPlacements.length ? `; ${fuzzyPlacements.length} slid from where the patch placed them (${fuzzyPlacements.map((p) => `${p.expectedAt}→${p.appliedAt}`).join(", ")})` : ""}`,
+        newSource: renderText({ ...plan.after, bom: false }),
+        placements: plan.placements,
+        fuzzyPlacements,
+      },
+      warnings: [],
+    };
+  });
 }

@@ -36,11 +36,11 @@ function storeDir(): string {
 }
 const blobsDir = () => join(storeDir(), "blobs");
 const changeSetsDir = () => join(storeDir(), "changesets");
-const ID = /^cs-\d{8}T\d{6}Z-[0-9a-f]{8}$/;
+const ID = /^cs-\d{8}T\d{9}Z-[0-9a-f]{8}$/;
 
-/** A new changeSet id: sortable by time, unique per invocation. */
+/** A new changeSet id: sortable by time (to the millisecond), unique per invocation. */
 export function mintChangeSetId(now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  const stamp = now.toISOString().replace(/[-:.]/g, "");
   return `cs-${stamp}-${sha256(`${process.pid}${now.getTime()}${Math.random()}`).slice(0, 8)}`;
 }
 

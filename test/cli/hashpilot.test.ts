@@ -195,6 +195,59 @@ describe("hashpilot read-hash and replace-hash", () => {
   });
 });
 
+describe("hashpilot diff generate and diff apply", () => {
+  it("generates a unified diff (--raw prints it alone; identical inputs say so) that diff apply applies", async () => {
+    const p = project({ "a.ts": SOURCE, "new.ts": SOURCE.replace("a - b", "b - a") });
+    const gen = await hp(p, ["diff", "generate", "a.ts", "@a.ts", "@new.ts", "-c", "1"]);
+    expect(gen.envelope.data.diff).toBe(["--- a/a.ts", "+++ b/a.ts", "@@ -5,3 +5,3 @@", " export function sub(a: number, b: number): number {", "-  return a - b;", "+  return b - a;", " }", ""].join("\n"));
+    const raw = await runHashpilot(["diff", "generate", "a.ts", "@a.ts", "@new.ts", "--raw"], { cwd: p.root, env: { HASHPILOT_HOME: p.home } });
+    expect(raw.stdout.startsWith("--- a/a.ts\n+++ b/a.ts\n@@ -3,5 +3,5 @@")).toBe(true);
+    const same = await runHashpilot(["diff", "generate", "a.ts", "@a.ts", "@a.ts", "--raw"], { cwd: p.root, env: { HASHPILOT_HOME: p.home } });
+    expect(same.stdout).toBe("(no changes)\n");
+    writeFileSync(p.path("fix.patch"), gen.envelope.data.diff);
+    const applied = await hp(p, ["diff", "apply", "a.ts", "--patch", "fix.patch"]);
+    expect(applied.envelope.data).toMatchObject({ success: true, hunksApplied: 1, hunksFailed: 0, message: "Applied 1 hunk(s)", placements: [{ expectedAt: 5, appliedAt: 5, offset: 0 }], fuzzyPlacements: [] });
+    expect(p.read("a.ts")).toBe(p.read("new.ts"));
+  });
+
+  it("places a hunk that moved within --fuzzy lines and says so; refuses one that is gone or ambiguous (exit 3, untouched)", async () => {
+    const p = project({ "a.ts": SOURCE });
+    const patch = (await hp(p, ["diff", "generate", "a.ts", "@a.ts", SOURCE.replace("a - b", "b - a"), "-c", "1"])).envelope.data.diff as string;
+    writeFileSync(p.path("fix.patch"), patch);
+    writeFileSync(p.path("a.ts"), `// one\n// two\n${SOURCE}`);
+    const slid = await hp(p, ["diff", "apply", "a.ts", "--patch", "fix.patch"]);
+    expect(slid.envelope.data).toMatchObject({ placements: [{ expectedAt: 5, appliedAt: 7, offset: 2 }], fuzzyPlacements: [{ expectedAt: 5, appliedAt: 7, offset: 2 }], message: "Applied 1 hunk(s); 1 slid from where the patch placed them (5→7)" });
+    expect(p.read("a.ts")).toBe(`// one\n// two\n${SOURCE.replace("a - b", "b - a")}`);
+
+    const far = project({ "a.ts": `${"// pad\n".repeat(6)}${SOURCE}`, "fix.patch": patch });
+    const tooFar = await hp(far, ["diff", "apply", "a.ts", "--patch", "fix.patch", "-f", "3"]);
+    expect([tooFar.code, tooFar.envelope.error!.code]).toEqual([3, "STALE_ANCHOR"]);
+    const twice = project({ "a.ts": "x\ny\nx\ny\n", "p.patch": "--- a/a.ts\n+++ b/a.ts\n@@ -1,1 +1,1 @@\n-x\n+X\n" });
+    const ambiguous = await hp(twice, ["diff", "apply", "a.ts", "--patch", "p.patch", "-f", "2"]);
+    expect([ambiguous.code, ambiguous.envelope.error!.code, ambiguous.envelope.error!.details]).toEqual([3, "AMBIGUOUS_ANCHOR", { hunk: 1, candidates: [1, 3] }]);
+    expect(far.read("a.ts")).toBe(`${"// pad\n".repeat(6)}${SOURCE}`);
+    expect(twice.read("a.ts")).toBe("x\ny\nx\ny\n");
+  });
+
+  it("reads the patch from stdin, keeps CRLF endings, creates a file from a /dev/null patch, and undo deletes it", async () => {
+    const p = project({ "a.txt": "one\r\ntwo\r\n" });
+    const r = await runHashpilot(["diff", "apply", "a.txt", "--patch", "-"], {
+      cwd: p.root,
+      env: { HASHPILOT_HOME: p.home },
+      input: "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n",
+    });
+    expect(r.code).toBe(0);
+    expect(p.read("a.txt")).toBe("one\r\nTWO\r\n");
+    writeFileSync(p.path("new.patch"), "--- /dev/null\n+++ b/created.ts\n@@ -0,0 +1,2 @@\n+export const created = 1;\n+export const also = 2;\n");
+    const created = await hp(p, ["diff", "apply", "created.ts", "--patch", "new.patch"]);
+    expect(created.code).toBe(0);
+    expect(p.read("created.ts")).toBe("export const created = 1;\nexport const also = 2;\n");
+    const undone = await hp(p, ["undo", "--last"]);
+    expect(undone.envelope.data.files).toEqual([{ path: p.path("created.ts"), action: "deleted" }]);
+    expect(readdirSync(p.root)).not.toContain("created.ts");
+  });
+});
+
 describe("hashpilot changesets and undo", () => {
   it("snapshots every write, lists it, and undoes it byte for byte (CRLF and BOM); an undone changeSet is not undone twice", async () => {
     const raw = "\uFEFFfirst\r\nsecond\r\nthird\r\n";
@@ -205,7 +258,7 @@ describe("hashpilot changesets and undo", () => {
     expect(list.envelope.data.changeSets).toHaveLength(1);
     const [cs] = list.envelope.data.changeSets;
     expect(cs).toMatchObject({ command: "replace-hash", files: [p.path("a.txt")] });
-    expect(cs.changeSetId).toMatch(/^cs-\d{8}T\d{6}Z-[0-9a-f]{8}$/);
+    expect(cs.changeSetId).toMatch(/^cs-\d{8}T\d{9}Z-[0-9a-f]{8}$/);
     const dry = await hp(p, ["undo", "--last", "--dry-run"]);
     expect(dry.envelope.data).toMatchObject({ dryRun: true, files: [{ path: p.path("a.txt"), action: "restored" }] });
     expect(p.read("a.txt")).toBe("\uFEFFfirst\r\nSECOND\r\nthird\r\n");

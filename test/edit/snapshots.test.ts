@@ -54,10 +54,10 @@ describe("snapshots", () => {
     const dir = space.dir("hashpilot-files-");
     const file = join(dir, "a.ts");
     writeFileSync(file, "v0\n");
-    const old = new ChangeSet("cs-20200101T000000Z-0000aaaa", "replace-hash");
+    const old = new ChangeSet("cs-20200101T000000000Z-0000aaaa", "replace-hash");
     edit(old, file, "v1\n");
     // Backdate the old manifest beyond the retention age.
-    const manifest = join(home, "snapshots", "changesets", "cs-20200101T000000Z-0000aaaa.json");
+    const manifest = join(home, "snapshots", "changesets", "cs-20200101T000000000Z-0000aaaa.json");
     const record = JSON.parse(readFileSync(manifest, "utf8"));
     record.timestamp = new Date(Date.now() - (RETAIN_DAYS + 1) * 86_400_000).toISOString();
     writeFileSync(manifest, JSON.stringify(record));

@@ -31,6 +31,8 @@ export interface CliOptions {
   readonly cwd?: string;
   readonly uid?: number;
   readonly gid?: number;
+  /** Written to the child's stdin (which is otherwise closed). */
+  readonly input?: string;
 }
 
 function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
@@ -58,10 +60,11 @@ export function spawnMast(args: readonly string[], options: CliOptions = {}): Ru
 /** Starts `node <bin> ...args` without waiting for it. */
 export function spawnBin(bin: string, args: readonly string[], options: CliOptions = {}): RunningCli {
   const started = performance.now();
-  const spawnOptions: SpawnOptions = { cwd: options.cwd ?? process.cwd(), env: childEnv(options.env), stdio: ["ignore", "pipe", "pipe"] };
+  const spawnOptions: SpawnOptions = { cwd: options.cwd ?? process.cwd(), env: childEnv(options.env), stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"] };
   if (options.uid !== undefined) spawnOptions.uid = options.uid;
   if (options.gid !== undefined) spawnOptions.gid = options.gid;
   const child = spawn(process.execPath, [bin, ...args], spawnOptions);
+  if (options.input !== undefined) child.stdin!.end(options.input);
   let stdout = "";
   let stderr = "";
   child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));

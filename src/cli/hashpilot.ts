@@ -1,26 +1,17 @@
 #!/usr/bin/env node
-// The `hashpilot` editing CLI (hashpilot contract): argv → an edit operation → the apiVersion 1
-// envelope on stdout, whose `ok` always agrees with the exit code. Output is JSON or text by the
-// contract's --format precedence; errors are always JSON; diagnostics go to stderr only. The
-// commands here are the ones that exist so far: read-many, read-hash, grep-many, replace-hash.
+// The `hashpilot` editing CLI (hashpilot contract): argv → the input of an `edit` tool of the one
+// registry → the apiVersion 1 envelope on stdout, whose `ok` always agrees with the exit code.
+// Output is JSON or text by the contract's --format precedence; errors are always JSON;
+// diagnostics go to stderr only.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
 import type { LineRange } from "../edit/anchor.js";
-import { changeSets, diffApply, diffGenerate, grepMany, readHash, readMany, replaceHash, undo, type OpContext, type OpResult, type Warning } from "../edit/operations.js";
-import { ChangeSet, mintChangeSetId } from "../edit/snapshots.js";
-
-const API_VERSION = "1";
-
-interface Envelope {
-  apiVersion: typeof API_VERSION;
-  ok: boolean;
-  command: string;
-  data: unknown;
-  error: { code: ErrorCode | "INTERNAL"; message: string; recovery?: string; details?: Record<string, unknown> } | null;
-  warnings: readonly Warning[];
-}
+import { resolveConfig } from "../index/config.js";
+import { createToolContext } from "../tools/context.js";
+import { errorEnvelope, type Envelope } from "../tools/envelope.js";
+import { callTool } from "../tools/registry.js";
 
 /** Exit codes by error (contract "Exit Codes"): usage 1, edit failed 2, stale/precondition 3, I/O 5, internal 70. */
 const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
@@ -46,115 +37,148 @@ function exitCodeOf(code: ErrorCode | "INTERNAL"): number {
 type Format = "json" | "text";
 
 interface Command {
+  /** The registry tool the command calls. */
+  readonly tool: string;
   readonly summary: string;
   readonly usage: string;
   readonly options: NonNullable<ParseArgsConfig["options"]>;
-  run(ctx: OpContext, positionals: string[], values: Record<string, string | boolean | undefined>, globals: Globals): Promise<OpResult<unknown>> | OpResult<unknown>;
+  /** argv → the tool's input object. */
+  input(positionals: string[], values: Record<string, string | boolean | undefined>, cwd: string): Record<string, unknown>;
   text?(data: never): string;
   /** With --raw: the payload's raw text instead of the envelope (diff generate). */
   raw?(data: never): string;
 }
 
-interface Globals {
-  readonly allowParseErrors: boolean;
-}
-
 const PROVENANCE = { actor: { type: "string" }, "task-id": { type: "string" }, reason: { type: "string" } } as const;
+
+/** The provenance options a write command was given, as tool input. */
+function provenance(values: Record<string, string | boolean | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof values.actor === "string") out.actor = values.actor;
+  if (typeof values["task-id"] === "string") out.task_id = values["task-id"];
+  if (typeof values.reason === "string") out.reason = values.reason;
+  return out;
+}
 
 const COMMANDS: Record<string, Command> = {
   "read-many": {
+    tool: "read_many",
     summary: "Read files with their content hashes.",
     usage: "hashpilot read-many <file> [file ...]",
     options: {},
-    run: (ctx, files) => readMany(ctx, files),
+    input: (files) => {
+      if (files.length === 0) throw usage("read-many", "at least one file is required");
+      return { files };
+    },
     text: (data: Array<{ path: string; hash: string | null; lines: number; error: { code: string } | null }>) =>
       data.map((d) => (d.error ? `${d.path}  error ${d.error.code}` : `${d.path}  ${d.hash}  ${d.lines} lines`)).join("\n"),
   },
   "read-hash": {
+    tool: "read_hash",
     summary: "Read one line with its hash and the hash of its context.",
     usage: "hashpilot read-hash <file> <line> [-c <context-lines>]",
     options: { context: { type: "string", short: "c" } },
-    run: (ctx, [file, line, ...rest], values) => {
+    input: ([file, line, ...rest], values) => {
       expectArgs("read-hash", [file, line], rest);
-      return readHash(ctx, file!, wholeNumber("line", line!), values.context === undefined ? 3 : wholeNumber("-c", String(values.context)));
+      return { file, line: wholeNumber("line", line!), ...(values.context === undefined ? {} : { context: wholeNumber("-c", String(values.context)) }) };
     },
     text: (d: { path: string; line: number; content: string; lineHash: string; contextHash: string; contextRange: LineRange }) =>
       `${d.path}:${d.line}  lineHash ${d.lineHash}  contextHash ${d.contextHash} (lines ${d.contextRange.start}-${d.contextRange.end})\n${d.content}`,
   },
   "grep-many": {
+    tool: "grep_many",
     summary: "Search a regular expression across files and directories.",
     usage: "hashpilot grep-many <pattern> <path> [path ...] [-i] [--file-pattern <glob>] [--max-results <n>]",
     options: { "ignore-case": { type: "boolean", short: "i" }, "file-pattern": { type: "string" }, "max-results": { type: "string" } },
-    run: (ctx, [pattern, ...paths], values) => {
-      if (pattern === undefined) throw usage("grep-many", "a pattern is required");
-      return grepMany(ctx, pattern, paths, {
-        ignoreCase: values["ignore-case"] === true,
-        filePattern: typeof values["file-pattern"] === "string" ? values["file-pattern"] : null,
-        maxResults: values["max-results"] === undefined ? 1000 : wholeNumber("--max-results", String(values["max-results"])),
-      });
+    input: ([pattern, ...paths], values) => {
+      if (pattern === undefined || paths.length === 0) throw usage("grep-many", "a pattern and at least one path are required");
+      return {
+        pattern,
+        paths,
+        ignore_case: values["ignore-case"] === true,
+        ...(typeof values["file-pattern"] === "string" ? { file_pattern: values["file-pattern"] } : {}),
+        ...(values["max-results"] === undefined ? {} : { max_results: wholeNumber("--max-results", String(values["max-results"])) }),
+      };
     },
     text: (d: { results: Array<{ path: string; line: number; column: number; content: string }> }) => d.results.map((r) => `${r.path}:${r.line}:${r.column}: ${r.content}`).join("\n"),
   },
   "replace-hash": {
+    tool: "replace_hash",
     summary: "Replace the lines a hash anchors (relocating a moved anchor) with new content.",
     usage: "hashpilot replace-hash <file> <old-hash> <new-content|@file> [--range start:end] [--dry-run] [--no-recovery]",
     options: { range: { type: "string" }, "dry-run": { type: "boolean" }, "no-recovery": { type: "boolean" }, ...PROVENANCE },
-    run: (ctx, [file, oldHash, content, ...rest], values, globals) => {
+    input: ([file, oldHash, content, ...rest], values, cwd) => {
       expectArgs("replace-hash", [file, oldHash, content], rest);
-      return replaceHash(ctx, file!, oldHash!, contentArg(ctx, content!), {
-        range: values.range === undefined ? null : parseRange(String(values.range)),
-        dryRun: values["dry-run"] === true,
+      return {
+        file,
+        old_hash: oldHash,
+        new_content: contentArg(cwd, content!),
+        ...(values.range === undefined ? {} : { range: String(values.range) }),
+        dry_run: values["dry-run"] === true,
         recovery: values["no-recovery"] !== true,
-        allowParseErrors: globals.allowParseErrors,
-      });
+        allow_parse_errors: values["allow-parse-errors"] === true,
+        ...provenance(values),
+      };
     },
     text: (d: { message: string; diff: string }) => `${d.message}\n${d.diff}`,
   },
   "diff generate": {
+    tool: "diff_generate",
     summary: "A unified diff between two contents (--raw prints the diff alone, not the envelope).",
     usage: "hashpilot diff generate <file> <old-content|@file> <new-content|@file> [-c <context-lines>] [--raw]",
     options: { context: { type: "string", short: "c" }, raw: { type: "boolean" } },
-    run: (ctx, [file, oldContent, newContent, ...rest], values) => {
+    input: ([file, oldContent, newContent, ...rest], values, cwd) => {
       expectArgs("diff generate", [file, oldContent, newContent], rest);
-      return diffGenerate(ctx, file!, contentArg(ctx, oldContent!), contentArg(ctx, newContent!), values.context === undefined ? 3 : wholeNumber("-c", String(values.context)));
+      return {
+        file,
+        old_content: contentArg(cwd, oldContent!),
+        new_content: contentArg(cwd, newContent!),
+        ...(values.context === undefined ? {} : { context: wholeNumber("-c", String(values.context)) }),
+      };
     },
     text: (d: { diff: string }) => d.diff.replace(/\n$/, ""),
     raw: (d: { diff: string }) => (d.diff.endsWith("\n") ? d.diff : `${d.diff}\n`),
   },
   "diff apply": {
+    tool: "diff_apply",
     summary: "Apply a one-file unified diff; a hunk that moved is placed within --fuzzy lines, or the patch is refused.",
     usage: "hashpilot diff apply <file> [--patch <file>|-] [--dry-run] [-f <fuzzy>]",
     options: { patch: { type: "string" }, "dry-run": { type: "boolean" }, fuzzy: { type: "string", short: "f" }, ...PROVENANCE },
-    run: (ctx, [file, ...rest], values, globals) => {
+    input: ([file, ...rest], values, cwd) => {
       expectArgs("diff apply", [file], rest);
       const source = typeof values.patch === "string" ? values.patch : "-";
-      return diffApply(ctx, file!, source === "-" ? readStdin() : contentArg(ctx, `@${source}`), {
-        dryRun: values["dry-run"] === true,
-        fuzzy: values.fuzzy === undefined ? 3 : wholeNumber("--fuzzy", String(values.fuzzy)),
-        allowParseErrors: globals.allowParseErrors,
-      });
+      return {
+        file,
+        patch: source === "-" ? readStdin() : contentArg(cwd, `@${source}`),
+        dry_run: values["dry-run"] === true,
+        ...(values.fuzzy === undefined ? {} : { fuzzy: wholeNumber("--fuzzy", String(values.fuzzy)) }),
+        allow_parse_errors: values["allow-parse-errors"] === true,
+        ...provenance(values),
+      };
     },
     text: (d: { message: string }) => d.message,
   },
   changesets: {
+    tool: "changesets",
     summary: "List recorded changeSets (one per editing invocation), newest first.",
     usage: "hashpilot changesets [--limit <n>]",
     options: { limit: { type: "string" } },
-    run: (_ctx, rest, values) => {
+    input: (rest, values) => {
       expectArgs("changesets", [], rest);
-      return changeSets(values.limit === undefined ? 20 : wholeNumber("--limit", String(values.limit)));
+      return values.limit === undefined ? {} : { limit: wholeNumber("--limit", String(values.limit)) };
     },
     text: (d: { changeSets: Array<{ changeSetId: string; timestamp: string; command: string; files: string[]; undoneAt?: string }> }) =>
       d.changeSets.map((c) => `${c.changeSetId}  ${c.timestamp}  ${c.command}${c.undoneAt ? "  (undone)" : ""}\n  ${c.files.join("\n  ")}`).join("\n"),
   },
   undo: {
+    tool: "undo",
     summary: "Restore the files of a changeSet as they were before it (files it created are deleted).",
     usage: "hashpilot undo <changeSetId> | --last [--force] [--dry-run]",
     options: { last: { type: "boolean" }, force: { type: "boolean" }, "dry-run": { type: "boolean" } },
-    run: (_ctx, [id, ...rest], values) => {
+    input: ([id, ...rest], values) => {
       if ((id === undefined) === (values.last !== true)) throw usage("undo", "pass a changeSet id or --last");
       expectArgs("undo", [], rest);
-      return undo(id ?? "last", { force: values.force === true, dryRun: values["dry-run"] === true });
+      return { ...(id === undefined ? { last: true } : { change_set_id: id }), force: values.force === true, dry_run: values["dry-run"] === true };
     },
     text: (d: { message: string; files: Array<{ path: string; action: string }> }) => [d.message, ...d.files.map((f) => `  ${f.action} ${f.path}`)].join("\n"),
   },
@@ -191,23 +215,15 @@ function wholeNumber(name: string, value: string): number {
   return Number(value);
 }
 
-/** `10:15` is lines 10 to 15; `7` is line 7 alone (1-based, inclusive). */
-function parseRange(value: string): LineRange {
-  const m = /^(\d+)(?::(\d+))?$/.exec(value);
-  if (!m) throw new MastError("INVALID_ARGUMENT", `--range must be <start>:<end> or <line>, not ${JSON.stringify(value)}`, { hint: "Ranges are 1-based and inclusive: --range 10:15 is six lines." });
-  const start = Number(m[1]);
-  return { start, end: m[2] === undefined ? start : Number(m[2]) };
-}
-
-/** `@path` reads the new content from a file (relative to the working directory); anything else is the content. */
-function contentArg(ctx: OpContext, value: string): string {
+/** `@path` reads content from a file (relative to the working directory); anything else is the content. */
+function contentArg(cwd: string, value: string): string {
   if (!value.startsWith("@")) return value;
-  const path = resolve(ctx.cwd, value.slice(1));
+  const path = resolve(cwd, value.slice(1));
   try {
     return readFileSync(path, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code === "ENOENT" ? "FILE_NOT_FOUND" : "READ_FAILED";
-    throw new MastError(code, `cannot read the new content from ${path}: ${errorMessage(err)}`);
+    throw new MastError(code, `cannot read content from ${path}: ${errorMessage(err)}`);
   }
 }
 
@@ -307,19 +323,18 @@ async function runHashpilot(argv: readonly string[], io: CliIo): Promise<number>
       io.stdout.write(`${command.usage}\n${command.summary}\n`);
       return 0;
     }
-    const ctx: OpContext = {
-      root: projectRoot(io.cwd, typeof values.root === "string" ? values.root : undefined),
-      cwd: io.cwd,
-      changeSet: new ChangeSet(mintChangeSetId(), name),
-    };
-    const result = await command.run(ctx, parsed.positionals, values, { allowParseErrors: values["allow-parse-errors"] === true });
-    return finish({ apiVersion: API_VERSION, ok: true, command: name, data: result.data, error: null, warnings: result.warnings });
+    const input = command.input(parsed.positionals, values, io.cwd);
+    const root = projectRoot(io.cwd, typeof values.root === "string" ? values.root : undefined);
+    const ctx = createToolContext(resolveConfig(root, {}), io.cwd);
+    try {
+      const envelope = (await callTool(ctx, command.tool, input)) as Envelope;
+      return finish({ ...envelope, command: name });
+    } finally {
+      ctx.close();
+    }
   } catch (err) {
-    const error = isMastError(err)
-      ? { code: err.code, message: err.message, recovery: err.hint, ...(err.details ? { details: err.details } : {}) }
-      : { code: "INTERNAL" as const, message: errorMessage(err) };
     if (!isMastError(err)) io.stderr.write(`hashpilot: internal error: ${err instanceof Error && err.stack ? err.stack : String(err)}\n`);
-    return finish({ apiVersion: API_VERSION, ok: false, command: commandName, data: null, error, warnings: [] });
+    return finish(errorEnvelope(commandName, err));
   }
 }
 

@@ -177,7 +177,13 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     .description("serve every tool over MCP on stdio until stdin closes (reindexes in the background at startup)")
     .addOption(stateDirOption())
     .option("--no-startup-reindex", "skip the background reindex at startup (refused on a never-indexed state dir)")
-    .action(async (path: string | undefined, opts: CommonOptions & { startupReindex: boolean }) => {
+    .option("--toolsets <list>", "toolsets to offer: read (the index tools), edit (hashpilot's operations)", "read,edit")
+    .action(async (path: string | undefined, opts: CommonOptions & { startupReindex: boolean; toolsets: string }) => {
+      const toolsets = opts.toolsets.split(",").map((t) => t.trim());
+      const unknown = toolsets.filter((t) => t !== "read" && t !== "edit");
+      if (unknown.length > 0 || toolsets.length === 0) {
+        throw new MastError("INVALID_ARGUMENT", `--toolsets takes read and/or edit, not ${JSON.stringify(opts.toolsets)}`, { hint: "e.g. --toolsets read" });
+      }
       const config = loadConfig(path, { stateDir: opts.stateDir });
       const { DEFAULT_SEED_DIR, serve } = await import("../mcp/server.js");
       await serve(config, {
@@ -185,6 +191,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
         version: VERSION,
         seedDir: process.env.MAST_SEED_DIR && process.env.MAST_SEED_DIR.trim() !== "" ? process.env.MAST_SEED_DIR : DEFAULT_SEED_DIR,
         log: (line) => process.stderr.write(`${line}\n`),
+        toolsets: toolsets as Array<"read" | "edit">,
       });
     });
 

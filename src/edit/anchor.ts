@@ -29,6 +29,14 @@ export interface ReplacePlan {
   readonly relocated: boolean;
 }
 
+/** `10:15` is lines 10 to 15; `7` is line 7 alone (1-based, inclusive). */
+export function parseRange(value: string): LineRange {
+  const m = /^(\d+)(?::(\d+))?$/.exec(value);
+  if (!m) throw new MastError("INVALID_ARGUMENT", `--range must be <start>:<end> or <line>, not ${JSON.stringify(value)}`, { hint: "Ranges are 1-based and inclusive: --range 10:15 is six lines." });
+  const start = Number(m[1]);
+  return { start, end: m[2] === undefined ? start : Number(m[2]) };
+}
+
 const HEX = new RegExp(`^[0-9a-f]{${HASH_WIDTH}}$`);
 
 export function planReplace(t: EditableText, req: ReplaceRequest): ReplacePlan {

@@ -11,6 +11,8 @@ import { SERVER_LOCK_POLICY, withStructureLock } from "../index/lock.js";
 import { isNeverIndexed, runIndex } from "../index/run.js";
 import { ensureStateDir, guardSchema, persistConfig, readIndexJson, statePaths, writeJsonAtomic } from "../index/state.js";
 import { createToolContext } from "../tools/context.js";
+import { errorEnvelope } from "../tools/envelope.js";
+import type { Toolset } from "../tools/define.js";
 import { TOOLS, callTool } from "../tools/registry.js";
 import { z } from "../tools/schema.js";
 
@@ -22,6 +24,8 @@ export interface ServeOptions {
   /** Where a pre-built seed index may be found (MAST_SEED_DIR, default /opt/mast-seed). */
   readonly seedDir: string;
   readonly log: (line: string) => void;
+  /** The toolsets offered (default: all): `read` (the index tools) and `edit` (hashpilot's operations). */
+  readonly toolsets?: readonly Toolset[];
 }
 
 /** Step 1: a missing or empty state dir is filled from the seed index when one exists. */
@@ -56,9 +60,10 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
   guardSchema(paths);
 
   const ctx = createToolContext(config);
+  const offered = TOOLS.filter((t) => (options.toolsets ?? ["read", "edit"]).includes(t.toolset ?? "read"));
   const server = new Server({ name: "mast", version: options.version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: TOOLS.map((t) => ({
+    tools: offered.map((t) => ({
       name: t.name,
       title: t.title,
       description: t.description,
@@ -68,9 +73,16 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     try {
+      if (!offered.some((t) => t.name === request.params.name)) {
+        throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(request.params.name)}`, { hint: `This server offers: ${offered.map((t) => t.name).join(", ")}` });
+      }
       const result = await callTool(ctx, request.params.name, request.params.arguments ?? {});
       return { content: [{ type: "text", text: JSON.stringify(result) }] };
     } catch (err) {
+      // The edit toolset answers failures with the apiVersion 1 envelope, as its CLI does.
+      if (offered.find((t) => t.name === request.params.name)?.toolset === "edit") {
+        return { isError: true, content: [{ type: "text", text: JSON.stringify(errorEnvelope(request.params.name, err)) }] };
+      }
       // A tool error is an answer, never a crash: the code and hint tell the agent what to do.
       const error = isMastError(err) ? { code: err.code, message: err.message, hint: err.hint } : { code: "INTERNAL", message: errorMessage(err), hint: "This is a bug in mast; please report it." };
       return { isError: true, content: [{ type: "text", text: JSON.stringify({ error }) }] };
@@ -83,7 +95,7 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
     process.stdin.once("end", () => resolve());
   });
   await server.connect(transport);
-  options.log(`mast serve: ready (${TOOLS.length} tools) for ${config.project_root}`);
+  options.log(`mast serve: ready (${offered.length} tools) for ${config.project_root}`);
 
   if (options.startupReindex) {
     // Step 4: catch up with the tree in the background; queries are served meanwhile.

@@ -8,15 +8,18 @@ import { Store } from "../store/db.js";
 
 export interface ToolContext {
   readonly config: ResolvedConfig;
+  /** Relative file arguments of the editing tools resolve against this (the project root over MCP). */
+  readonly cwd: string;
   /** The index store; NOT_INDEXED when the state dir has no graph.db. */
   store(): Store;
   close(): void;
 }
 
-export function createToolContext(config: ResolvedConfig): ToolContext {
+export function createToolContext(config: ResolvedConfig, cwd: string = config.project_root): ToolContext {
   let store: Store | null = null;
   return {
     config,
+    cwd,
     store() {
       if (store) return store;
       const path = statePaths(config.state_dir).graphDb;

@@ -10,8 +10,13 @@ export interface ToolAnnotations {
   readonly openWorldHint: boolean;
 }
 
+/** `read`: mast's index tools; `edit`: hashpilot's operations, whose answers are the apiVersion 1 envelope. */
+export type Toolset = "read" | "edit";
+
 export interface ToolDefinition<S extends ZodType = ZodType, O = unknown> {
   readonly name: string;
+  /** Absent means "read". */
+  readonly toolset?: Toolset;
   readonly title: string;
   readonly description: string;
   readonly input: S;
@@ -24,4 +29,6 @@ export function defineTool<S extends ZodType, O>(tool: ToolDefinition<S, O>): To
 }
 
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Tools that change files on disk. */
+export const DESTRUCTIVE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 

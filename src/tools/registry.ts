@@ -4,6 +4,7 @@
 import { MastError } from "../base/errors.js";
 import type { ToolContext } from "./context.js";
 import type { ToolDefinition } from "./define.js";
+import { EDIT_TOOLS } from "./edit.js";
 import { callersTool, implementorsTool, renameImpactTool } from "./graph.js";
 import { dependenciesTool, exportsTool, signatureTool, skeletonTool } from "./navigation.js";
 import { reindexTool } from "./reindex.js";
@@ -21,6 +22,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   renameImpactTool,
   reindexTool,
   statusTool,
+  ...EDIT_TOOLS,
 ] as unknown as ToolDefinition[];
 
 export function findTool(name: string): ToolDefinition {

@@ -257,7 +257,7 @@ describe("hashpilot changesets and undo", () => {
     const list = await hp(p, ["changesets"]);
     expect(list.envelope.data.changeSets).toHaveLength(1);
     const [cs] = list.envelope.data.changeSets;
-    expect(cs).toMatchObject({ command: "replace-hash", files: [p.path("a.txt")] });
+    expect(cs).toMatchObject({ command: "replace_hash", files: [p.path("a.txt")] });
     expect(cs.changeSetId).toMatch(/^cs-\d{8}T\d{9}Z-[0-9a-f]{8}$/);
     const dry = await hp(p, ["undo", "--last", "--dry-run"]);
     expect(dry.envelope.data).toMatchObject({ dryRun: true, files: [{ path: p.path("a.txt"), action: "restored" }] });

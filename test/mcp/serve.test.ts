@@ -4,7 +4,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import { TOOLS } from "../../src/tools/registry.js";
 import { BASE_FILES, makeProject, type TestProject } from "../helpers/project.js";
 
 const MAST = join(import.meta.dirname, "..", "..", "dist", "cli", "mast.js");
+const HASHPILOT = join(import.meta.dirname, "..", "..", "dist", "cli", "hashpilot.js");
 
 let cleanups: Array<() => void | Promise<void>> = [];
 afterEach(async () => {
@@ -121,6 +122,41 @@ describe("mast serve", () => {
         ]);
       }
     }
+  });
+
+  it("serves the edit toolset: the same data as the hashpilot CLI for the same call, writes through the one writer, errors as envelopes", async () => {
+    const p = project();
+    mkdirSync(join(p.root, ".git"));
+    await runIndex(p.config(), { mode: "full" });
+    const home = scratchDir();
+    const { client } = await connect([p.root, "--no-startup-reindex"], { HASHPILOT_HOME: home });
+    const viaCli = (args: string[]) => JSON.parse(spawnSync(process.execPath, [HASHPILOT, ...args], { cwd: p.root, encoding: "utf8", env: { ...process.env, HASHPILOT_HOME: home } }).stdout);
+    const read = await call(client, "read_hash", { file: "src/auth.ts", line: 9, context: 1 });
+    expect(read.isError).toBe(false);
+    expect(read.data).toMatchObject({ apiVersion: "1", ok: true, command: "read_hash", error: null, warnings: [] });
+    expect(read.data.data).toEqual(viaCli(["read-hash", "src/auth.ts", "9", "-c", "1"]).data);
+    const dry = { file: "src/auth.ts", old_hash: read.data.data.lineHash, new_content: "    return this.repo.find(token) != null;", range: "9", dry_run: true };
+    const mcpDry = await call(client, "replace_hash", dry);
+    expect(mcpDry.data.data).toEqual(viaCli(["replace-hash", "src/auth.ts", dry.old_hash, dry.new_content, "--range", "9", "--dry-run"]).data);
+    const write = await call(client, "replace_hash", { ...dry, dry_run: false });
+    expect(write.data.data).toMatchObject({ success: true, newRange: { start: 9, end: 9 } });
+    expect(readFileSync(join(p.root, "src/auth.ts"), "utf8").split("\n")[8]).toBe("    return this.repo.find(token) != null;");
+    const stale = await call(client, "replace_hash", { ...dry, dry_run: false });
+    expect(stale.isError).toBe(true);
+    expect(stale.data).toMatchObject({ apiVersion: "1", ok: false, command: "replace_hash", data: null, error: { code: "STALE_ANCHOR" } });
+    const tools = await client.listTools();
+    const annotations = Object.fromEntries(tools.tools.filter((t) => ["read_hash", "replace_hash", "undo"].includes(t.name)).map((t) => [t.name, t.annotations?.destructiveHint]));
+    expect(annotations).toEqual({ read_hash: false, replace_hash: true, undo: true });
+  });
+
+  it("--toolsets read offers only the index tools", async () => {
+    const p = project();
+    await runIndex(p.config(), { mode: "full" });
+    const { client } = await connect([p.root, "--no-startup-reindex", "--toolsets", "read"]);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(TOOLS.filter((t) => (t.toolset ?? "read") === "read").map((t) => t.name));
+    const refused = await call(client, "replace_hash", { file: "src/auth.ts", old_hash: "000000000000", new_content: "x" });
+    expect([refused.isError, refused.data.error.code]).toEqual([true, "INVALID_ARGUMENT"]);
   });
 
   it("refuses --no-startup-reindex on a never-indexed state dir", () => {

@@ -14,11 +14,12 @@ describe("tool registry", () => {
     expect(readFileSync(join(ROOT, "docs", "tools.md"), "utf8")).toBe(renderToolsDoc());
   });
 
-  it("names are unique, mast_-prefixed, and every tool has a description and an object schema", () => {
+  it("names are unique (mast_-prefixed index tools, the contract's names for the edit toolset), and every tool has a description and an object schema", () => {
     const names = TOOLS.map((t) => t.name);
     expect(new Set(names).size).toBe(names.length);
+    expect(TOOLS.filter((t) => t.toolset === "edit").map((t) => t.name)).toEqual(["read_many", "read_hash", "grep_many", "replace_hash", "diff_generate", "diff_apply", "changesets", "undo"]);
     for (const t of TOOLS) {
-      expect(t.name).toMatch(/^mast_[a-z_]+$/);
+      expect(t.name).toMatch(t.toolset === "edit" ? /^[a-z_]+$/ : /^mast_[a-z_]+$/);
       expect(t.description.length).toBeGreaterThan(40);
       expect(t.input.safeParse(null).success).toBe(false);
     }

@@ -1,0 +1,34 @@
+// The apiVersion 1 envelope every editing tool answers with (hashpilot contract): `ok`, the
+// command (the CLI's subcommand path, or the tool name over MCP), the payload or the error, and
+// warnings. One builder for the hashpilot CLI, `mast query` and the MCP server.
+import { errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
+import type { Warning } from "../edit/operations.js";
+
+export const API_VERSION = "1";
+
+export interface EnvelopeError {
+  code: ErrorCode | "INTERNAL";
+  message: string;
+  recovery?: string;
+  details?: Record<string, unknown>;
+}
+
+export interface Envelope {
+  apiVersion: typeof API_VERSION;
+  ok: boolean;
+  command: string;
+  data: unknown;
+  error: EnvelopeError | null;
+  warnings: readonly Warning[];
+}
+
+export function okEnvelope(command: string, data: unknown, warnings: readonly Warning[]): Envelope {
+  return { apiVersion: API_VERSION, ok: true, command, data, error: null, warnings };
+}
+
+export function errorEnvelope(command: string, err: unknown): Envelope {
+  const error: EnvelopeError = isMastError(err)
+    ? { code: err.code, message: err.message, recovery: err.hint, ...(err.details ? { details: err.details } : {}) }
+    : { code: "INTERNAL", message: errorMessage(err), recovery: "This is a bug in mast; please report it." };
+  return { apiVersion: API_VERSION, ok: false, command, data: null, error, warnings: [] };
+}

@@ -32,6 +32,8 @@ export interface Warning {
 export interface OpResult<T> {
   readonly data: T;
   readonly warnings: readonly Warning[];
+  /** Absolute paths the operation wrote or deleted (the index refreshes them). */
+  readonly written?: readonly string[];
 }
 
 /** A file's bytes; FILE_NOT_FOUND when it does not exist. */
@@ -296,7 +298,7 @@ export async function replaceHash(ctx: OpContext, file: string, oldHash: string,
     const warnings: Warning[] = plan.relocated
       ? [{ code: "ANCHOR_RELOCATED", message: `the anchor moved: the edit applied at lines ${region.start}-${region.end}, not ${options.range!.start}-${options.range!.end}`, relocatedTo: region }]
       : [];
-    return { data, warnings };
+    return { data, warnings, written: options.dryRun ? [] : [path] };
   });
 }
 
@@ -353,6 +355,7 @@ export async function undo(idOrLast: string, options: { force: boolean; dryRun: 
   return {
     data: { success: true, changeSetId: plan.record.changeSetId, ...(options.dryRun ? { dryRun: true as const } : {}), files, message: `${verb} changeSet ${plan.record.changeSetId}: ${files.length} file(s)` },
     warnings: [],
+    written: options.dryRun ? [] : plan.steps.map((s) => s.path),
   };
 }
 
@@ -414,6 +417,7 @@ export async function diffApply(ctx: OpContext, file: string, patch: string, opt
         fuzzyPlacements,
       },
       warnings: [],
+      written: options.dryRun ? [] : [path],
     };
   });
 }

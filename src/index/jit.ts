@@ -2,14 +2,15 @@
 // is re-parsed and rewritten before the tool answers — without structure.lock, with a 200 ms
 // write budget, one 50 ms retry for a file caught mid-write, and the stale rows (flagged) as the
 // answer when the refresh cannot win. A file gone from disk loses its rows.
-import { statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
 import { createImportResolver } from "../resolve/imports.js";
-import type { Store } from "../store/db.js";
+import { Store } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { runParseTask } from "./parse-task.js";
 import { EDGES_DIRTY, linkEdges } from "./link.js";
-import { extractOptionsOf } from "./run.js";
+import { extractOptionsOf, runIndex } from "./run.js";
+import { statePaths } from "./state.js";
 
 /** The JIT write's own busy budget (IMMEDIATE_WRITE_BUSY_TIMEOUT_MS), distinct from the connection's 5 s. */
 export const JIT_WRITE_BUSY_TIMEOUT_MS = 200;
@@ -76,4 +77,33 @@ function dropVanished(store: Store, path: string): void {
 
 function isBusy(err: unknown): boolean {
   return ((err as { code?: string }).code ?? "").startsWith("SQLITE_BUSY");
+}
+
+/**
+ * After an edit: brings the project's mast index (when it has one) up to date with the files the
+ * edit wrote or deleted — indexed files refreshed in place, a file the index has never seen
+ * picked up by an incremental run. Never throws: an index that cannot catch up now is caught up
+ * by the next run or the next read's just-in-time refresh.
+ */
+export async function refreshIndexedFiles(config: ResolvedConfig, absPaths: readonly string[]): Promise<void> {
+  const graphDb = statePaths(config.state_dir).graphDb;
+  if (!existsSync(graphDb)) return;
+  let unseen = false;
+  try {
+    const store = Store.open(graphDb);
+    try {
+      if (!store.hasCurrentSchema()) return;
+      for (const abs of absPaths) {
+        const rel = relative(config.project_root, abs);
+        if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) continue;
+        const path = rel.split("\\").join("/");
+        if ((await refreshFile(store, config, path)) === "unknown" && existsSync(abs)) unseen = true;
+      }
+    } finally {
+      store.close();
+    }
+    if (unseen) await runIndex(config, { mode: "incremental", operation: "index after an edit", lockPolicy: { timeoutMs: 0, retryDelayMs: 0 } });
+  } catch {
+    // The index heals on its next run or read.
+  }
 }

@@ -5,6 +5,7 @@
 import { parseRange } from "../edit/anchor.js";
 import { changeSets, diffApply, diffGenerate, grepMany, readHash, readMany, replaceHash, undo, type OpContext, type OpResult } from "../edit/operations.js";
 import { ChangeSet, mintChangeSetId } from "../edit/snapshots.js";
+import { refreshIndexedFiles } from "../index/jit.js";
 import type { ToolContext } from "./context.js";
 import { DESTRUCTIVE, READ_ONLY, defineTool } from "./define.js";
 import { okEnvelope, type Envelope } from "./envelope.js";
@@ -14,8 +15,13 @@ function opContext(ctx: ToolContext, tool: string): OpContext {
   return { root: ctx.config.project_root, cwd: ctx.cwd, changeSet: new ChangeSet(mintChangeSetId(), tool) };
 }
 
-async function enveloped(tool: string, result: OpResult<unknown> | Promise<OpResult<unknown>>): Promise<Envelope> {
-  const { data, warnings } = await result;
+/**
+ * The envelope of an operation's result, once the project's mast index (when it has one) has
+ * caught up with the files it wrote: a search right after an edit sees the new code.
+ */
+async function enveloped(ctx: ToolContext, tool: string, result: OpResult<unknown> | Promise<OpResult<unknown>>): Promise<Envelope> {
+  const { data, warnings, written } = await result;
+  if (written && written.length > 0) await refreshIndexedFiles(ctx.config, written);
   return okEnvelope(tool, data, warnings);
 }
 
@@ -34,7 +40,7 @@ export const readManyTool = defineTool({
   description: "Reads files whole, each with its 12-character content hash (the anchor for a whole-file replace_hash) and line count; a file that cannot be read carries its error.",
   input: z.object({ files: z.array(file).min(1).describe("Files to read.") }).strict(),
   annotations: READ_ONLY,
-  handler: (ctx, args) => enveloped("read_many", readMany(opContext(ctx, "read_many"), args.files)),
+  handler: (ctx, args) => enveloped(ctx, "read_many", readMany(opContext(ctx, "read_many"), args.files)),
 });
 
 export const readHashTool = defineTool({
@@ -51,7 +57,7 @@ export const readHashTool = defineTool({
     })
     .strict(),
   annotations: READ_ONLY,
-  handler: (ctx, args) => enveloped("read_hash", readHash(opContext(ctx, "read_hash"), args.file, args.line, args.context)),
+  handler: (ctx, args) => enveloped(ctx, "read_hash", readHash(opContext(ctx, "read_hash"), args.file, args.line, args.context)),
 });
 
 export const grepManyTool = defineTool({
@@ -70,7 +76,7 @@ export const grepManyTool = defineTool({
     .strict(),
   annotations: READ_ONLY,
   handler: (ctx, args) =>
-    enveloped("grep_many", grepMany(opContext(ctx, "grep_many"), args.pattern, args.paths, { ignoreCase: args.ignore_case, filePattern: args.file_pattern ?? null, maxResults: args.max_results })),
+    enveloped(ctx, "grep_many", grepMany(opContext(ctx, "grep_many"), args.pattern, args.paths, { ignoreCase: args.ignore_case, filePattern: args.file_pattern ?? null, maxResults: args.max_results })),
 });
 
 export const replaceHashTool = defineTool({
@@ -93,8 +99,7 @@ export const replaceHashTool = defineTool({
     .strict(),
   annotations: DESTRUCTIVE,
   handler: (ctx, args) =>
-    enveloped(
-      "replace_hash",
+    enveloped(ctx, "replace_hash",
       replaceHash(opContext(ctx, "replace_hash"), args.file, args.old_hash, args.new_content, {
         range: args.range === null || args.range === undefined ? null : parseRange(args.range),
         dryRun: args.dry_run,
@@ -118,7 +123,7 @@ export const diffGenerateTool = defineTool({
     })
     .strict(),
   annotations: READ_ONLY,
-  handler: (ctx, args) => enveloped("diff_generate", diffGenerate(opContext(ctx, "diff_generate"), args.file, args.old_content, args.new_content, args.context)),
+  handler: (ctx, args) => enveloped(ctx, "diff_generate", diffGenerate(opContext(ctx, "diff_generate"), args.file, args.old_content, args.new_content, args.context)),
 });
 
 export const diffApplyTool = defineTool({
@@ -139,7 +144,7 @@ export const diffApplyTool = defineTool({
     .strict(),
   annotations: DESTRUCTIVE,
   handler: (ctx, args) =>
-    enveloped("diff_apply", diffApply(opContext(ctx, "diff_apply"), args.file, args.patch, { dryRun: args.dry_run, fuzzy: args.fuzzy, allowParseErrors: args.allow_parse_errors })),
+    enveloped(ctx, "diff_apply", diffApply(opContext(ctx, "diff_apply"), args.file, args.patch, { dryRun: args.dry_run, fuzzy: args.fuzzy, allowParseErrors: args.allow_parse_errors })),
 });
 
 export const changeSetsTool = defineTool({
@@ -149,7 +154,7 @@ export const changeSetsTool = defineTool({
   description: "The changeSets (one per editing call) whose original bytes are kept for undo, newest first.",
   input: z.object({ limit: z.number().int().min(1).max(1000).default(20) }).strict(),
   annotations: READ_ONLY,
-  handler: (_ctx, args) => enveloped("changesets", changeSets(args.limit)),
+  handler: (ctx, args) => enveloped(ctx, "changesets", changeSets(args.limit)),
 });
 
 export const undoTool = defineTool({
@@ -168,7 +173,7 @@ export const undoTool = defineTool({
     .strict()
     .refine((a) => (a.change_set_id ? !a.last : a.last), { message: "pass change_set_id or last: true (not both)" }),
   annotations: DESTRUCTIVE,
-  handler: (_ctx, args) => enveloped("undo", undo(args.change_set_id ?? "last", { force: args.force, dryRun: args.dry_run })),
+  handler: (ctx, args) => enveloped(ctx, "undo", undo(args.change_set_id ?? "last", { force: args.force, dryRun: args.dry_run })),
 });
 
 export const EDIT_TOOLS = [readManyTool, readHashTool, grepManyTool, replaceHashTool, diffGenerateTool, diffApplyTool, changeSetsTool, undoTool];

@@ -9,6 +9,10 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync,
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { beforeAll, describe, expect, it } from "vitest";
+import { resolveConfig } from "../../src/index/config.js";
+import { runIndex } from "../../src/index/run.js";
+import { statePaths } from "../../src/index/state.js";
+import { Store } from "../../src/store/db.js";
 import { assertBuilt, runHashpilot, type CliResult } from "../helpers/cli.js";
 import { tempSpace } from "../helpers/project.js";
 
@@ -245,6 +249,29 @@ describe("hashpilot diff generate and diff apply", () => {
     const undone = await hp(p, ["undo", "--last"]);
     expect(undone.envelope.data.files).toEqual([{ path: p.path("created.ts"), action: "deleted" }]);
     expect(readdirSync(p.root)).not.toContain("created.ts");
+  });
+});
+
+describe("hashpilot and the mast index", () => {
+  it("reindexes what an edit writes: a new declaration in an indexed file, and a file the edit created, are found right after", async () => {
+    const p = project({ "src/a.ts": SOURCE });
+    const config = resolveConfig(p.root);
+    await runIndex(config, { mode: "full" });
+    const names = () => {
+      const store = Store.open(statePaths(config.state_dir).graphDb, { readonly: true });
+      try {
+        return store.db.prepare("SELECT s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind = 'function' ORDER BY f.path, s.line").pluck().all();
+      } finally {
+        store.close();
+      }
+    };
+    expect(names()).toEqual(["add", "sub"]);
+    const edit = await hp(p, ["replace-hash", "src/a.ts", sha12("}"), "}\n\nexport function mul(a: number, b: number): number {\n  return a * b;\n}", "--range", "7"]);
+    expect(edit.code).toBe(0);
+    expect(names()).toEqual(["add", "sub", "mul"]);
+    writeFileSync(p.path("new.patch"), "--- /dev/null\n+++ b/src/b.ts\n@@ -0,0 +1,1 @@\n+export function div(a: number, b: number): number { return a / b; }\n");
+    expect((await hp(p, ["diff", "apply", "src/b.ts", "--patch", "new.patch"])).code).toBe(0);
+    expect(names()).toEqual(["add", "sub", "mul", "div"]);
   });
 });
 

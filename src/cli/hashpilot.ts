@@ -184,7 +184,117 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+type ProvenanceRow = { timestamp: string; actor: string | null; taskId: string | null; reason: string | null; operation: string; success: boolean; changeSetId: string | null };
+const provenanceText = (rows: ProvenanceRow[]) =>
+  rows.length === 0
+    ? "(no recorded edits)"
+    : rows.map((r) => `${r.timestamp}  ${r.operation.padEnd(13)} ${r.success ? "ok  " : "FAIL"}  ${r.actor ?? "-"}  ${r.taskId ?? "-"}  ${r.reason ?? ""}  ${r.changeSetId ?? ""}`.trimEnd()).join("\n");
+
+Object.assign(COMMANDS, {
+  "provenance query": {
+    tool: "provenance_query",
+    summary: "Who changed a file (or one line of it), when and why, newest first.",
+    usage: "hashpilot provenance query <file> [<line>] [--human] [--fuzzy] [--limit <n>]",
+    options: { human: { type: "boolean" }, fuzzy: { type: "boolean" }, limit: { type: "string" } },
+    input: ([file, line, ...rest], values) => {
+      expectArgs("provenance query", [file], rest);
+      return {
+        file,
+        ...(line === undefined ? {} : { line: wholeNumber("line", line) }),
+        fuzzy: values.fuzzy === true,
+        ...(values.limit === undefined ? {} : { limit: wholeNumber("--limit", String(values.limit)) }),
+      };
+    },
+    text: provenanceText,
+  },
+  "provenance changeset": {
+    tool: "provenance_changeset",
+    summary: "Every recorded edit of one changeSet.",
+    usage: "hashpilot provenance changeset <changeSetId> [--human]",
+    options: { human: { type: "boolean" } },
+    input: ([id, ...rest]) => {
+      expectArgs("provenance changeset", [id], rest);
+      return { change_set_id: id };
+    },
+    text: provenanceText,
+  },
+  "telemetry show": {
+    tool: "telemetry_show",
+    summary: "Recent telemetry events (default 20), newest first.",
+    usage: "hashpilot telemetry show [-n <limit>]",
+    options: { limit: { type: "string", short: "n" } },
+    input: (rest, values) => {
+      expectArgs("telemetry show", [], rest);
+      return values.limit === undefined ? {} : { limit: wholeNumber("-n", String(values.limit)) };
+    },
+    text: (d: { events: Array<{ timestamp: string; operation: string; route: string; file: string | null; success: boolean; errorCode: string | null; elapsed_ms: number }> }) =>
+      d.events.map((e) => `${e.timestamp}  ${e.route}:${e.operation}  ${e.success ? "ok" : e.errorCode ?? "FAIL"}  ${e.elapsed_ms} ms  ${e.file ?? ""}`.trimEnd()).join("\n"),
+  },
+  "telemetry summary": {
+    tool: "telemetry_summary",
+    summary: "Counts by route:operation with success rate and average time.",
+    usage: "hashpilot telemetry summary",
+    options: {},
+    input: (rest) => (expectArgs("telemetry summary", [], rest), {}),
+    text: (d: { byRouteOperation: Array<{ key: string; count: number; successRate: number; avgElapsedMs: number }> }) =>
+      d.byRouteOperation.map((r) => `${r.key.padEnd(28)} ${String(r.count).padStart(6)}  ${r.successRate}% ok  ${r.avgElapsedMs} ms avg`).join("\n"),
+  },
+  "telemetry health": {
+    tool: "telemetry_health",
+    summary: "Health report over a window of days, with threshold warnings (--trend: against the previous window).",
+    usage: "hashpilot telemetry health [-w <days>] [--trend]",
+    options: { window: { type: "string", short: "w" }, trend: { type: "boolean", short: "t" } },
+    input: (rest, values) => {
+      expectArgs("telemetry health", [], rest);
+      return { ...(values.window === undefined ? {} : { window: wholeNumber("-w", String(values.window)) }), trend: values.trend === true };
+    },
+  },
+  "telemetry sessions": {
+    tool: "telemetry_sessions",
+    summary: "Per-session event counts, error rates and durations.",
+    usage: "hashpilot telemetry sessions",
+    options: {},
+    input: (rest) => (expectArgs("telemetry sessions", [], rest), {}),
+  },
+  "telemetry export": {
+    tool: "telemetry_export",
+    summary: "Every event, optionally by date range or session (--ndjson: one compact event per line).",
+    usage: "hashpilot telemetry export [--from <date>] [--to <date>] [--session <id>] [--ndjson]",
+    options: { from: { type: "string" }, to: { type: "string" }, session: { type: "string" }, ndjson: { type: "boolean" } },
+    input: (rest, values) => {
+      expectArgs("telemetry export", [], rest);
+      return Object.fromEntries((["from", "to", "session"] as const).filter((k) => typeof values[k] === "string").map((k) => [k, values[k]]));
+    },
+    raw: (d: { events: unknown[] }) => d.events.map((e) => `${JSON.stringify(e)}\n`).join(""),
+  },
+  "telemetry prune": {
+    tool: "telemetry_prune",
+    summary: "Delete rotated telemetry logs older than N days (default 30).",
+    usage: "hashpilot telemetry prune [--older-than <days>]",
+    options: { "older-than": { type: "string" } },
+    input: (rest, values) => {
+      expectArgs("telemetry prune", [], rest);
+      return values["older-than"] === undefined ? {} : { older_than: wholeNumber("--older-than", String(values["older-than"])) };
+    },
+  },
+  "telemetry clear": {
+    tool: "telemetry_clear",
+    summary: "Delete every telemetry log.",
+    usage: "hashpilot telemetry clear",
+    options: {},
+    input: (rest) => (expectArgs("telemetry clear", [], rest), {}),
+  },
+  config: {
+    tool: "config",
+    summary: "The configuration after merging the global file, .hashpilot.json, --config and HASHPILOT_ROUTE_POLICY.",
+    usage: "hashpilot config [--config <path>]",
+    options: {},
+    input: (rest) => (expectArgs("config", [], rest), {}),
+  },
+} satisfies Record<string, Command>);
+
 const GLOBAL_OPTIONS = {
+  config: { type: "string" },
   format: { type: "string" },
   json: { type: "boolean" },
   "allow-parse-errors": { type: "boolean" },
@@ -317,15 +427,16 @@ async function runHashpilot(argv: readonly string[], io: CliIo): Promise<number>
       throw usage(name, errorMessage(err));
     }
     const values = parsed.values as Record<string, string | boolean | undefined>;
-    format = chooseFormat(values, io.stderr, io.stdout.isTTY === true);
-    raw = values.raw === true;
+    // --human (provenance) is text; --raw and --ndjson print the payload's raw form.
+    format = values.human === true ? "text" : chooseFormat(values, io.stderr, io.stdout.isTTY === true);
+    raw = values.raw === true || values.ndjson === true;
     if (values.help) {
       io.stdout.write(`${command.usage}\n${command.summary}\n`);
       return 0;
     }
     const input = command.input(parsed.positionals, values, io.cwd);
     const root = projectRoot(io.cwd, typeof values.root === "string" ? values.root : undefined);
-    const ctx = createToolContext(resolveConfig(root, {}), io.cwd);
+    const ctx = createToolContext(resolveConfig(root, {}), io.cwd, typeof values.config === "string" ? values.config : undefined);
     try {
       const envelope = (await callTool(ctx, command.tool, input)) as Envelope;
       return finish({ ...envelope, command: name });

@@ -24,7 +24,7 @@ export interface OpContext {
 
 /** A non-fatal notice carried in the envelope's `warnings`. */
 export interface Warning {
-  readonly code: "ANCHOR_RELOCATED";
+  readonly code: "ANCHOR_RELOCATED" | "TELEMETRY_LOG_CORRUPT" | "ROUTE_FALLBACK" | "VERIFY_NO_CHECKS";
   readonly message: string;
   readonly [key: string]: unknown;
 }
@@ -34,6 +34,8 @@ export interface OpResult<T> {
   readonly warnings: readonly Warning[];
   /** Absolute paths the operation wrote or deleted (the index refreshes them). */
   readonly written?: readonly string[];
+  /** The unified diff of what a write changed (provenance). */
+  readonly unifiedDiff?: string;
 }
 
 /** A file's bytes; FILE_NOT_FOUND when it does not exist. */
@@ -298,7 +300,7 @@ export async function replaceHash(ctx: OpContext, file: string, oldHash: string,
     const warnings: Warning[] = plan.relocated
       ? [{ code: "ANCHOR_RELOCATED", message: `the anchor moved: the edit applied at lines ${region.start}-${region.end}, not ${options.range!.start}-${options.range!.end}`, relocatedTo: region }]
       : [];
-    return { data, warnings, written: options.dryRun ? [] : [path] };
+    return { data, warnings, written: options.dryRun ? [] : [path], unifiedDiff: generateDiff(path, path, renderText(before), afterText, 0) };
   });
 }
 
@@ -418,6 +420,7 @@ export async function diffApply(ctx: OpContext, file: string, patch: string, opt
       },
       warnings: [],
       written: options.dryRun ? [] : [path],
+      unifiedDiff: generateDiff(path, path, before === null ? "" : renderText(before), afterText, 0),
     };
   });
 }

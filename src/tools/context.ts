@@ -10,16 +10,19 @@ export interface ToolContext {
   readonly config: ResolvedConfig;
   /** Relative file arguments of the editing tools resolve against this (the project root over MCP). */
   readonly cwd: string;
+  /** hashpilot's `--config <path>` (merged over the global and project config files). */
+  readonly editConfigPath?: string;
   /** The index store; NOT_INDEXED when the state dir has no graph.db. */
   store(): Store;
   close(): void;
 }
 
-export function createToolContext(config: ResolvedConfig, cwd: string = config.project_root): ToolContext {
+export function createToolContext(config: ResolvedConfig, cwd: string = config.project_root, editConfigPath?: string): ToolContext {
   let store: Store | null = null;
   return {
     config,
     cwd,
+    ...(editConfigPath === undefined ? {} : { editConfigPath }),
     store() {
       if (store) return store;
       const path = statePaths(config.state_dir).graphDb;

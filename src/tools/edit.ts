@@ -4,24 +4,84 @@
 // its own changeSet. Writing tools are annotated destructive, the rest read-only.
 import { parseRange } from "../edit/anchor.js";
 import { changeSets, diffApply, diffGenerate, grepMany, readHash, readMany, replaceHash, undo, type OpContext, type OpResult } from "../edit/operations.js";
+import { extname, resolve } from "node:path";
 import { ChangeSet, mintChangeSetId } from "../edit/snapshots.js";
+import { isMastError } from "../base/errors.js";
+import { loadHashpilotConfig } from "../edit/config.js";
+import { provenanceChangeSet, provenanceQuery, telemetryExport, telemetryHealth, telemetrySessions, telemetryShow, telemetrySummary } from "../edit/reports.js";
+import { clearLogs, pruneLogs, recordEvent, type TelemetryEvent } from "../edit/telemetry.js";
 import { refreshIndexedFiles } from "../index/jit.js";
+import { extensionInfo } from "../lang/languages.js";
 import type { ToolContext } from "./context.js";
 import { DESTRUCTIVE, READ_ONLY, defineTool } from "./define.js";
 import { okEnvelope, type Envelope } from "./envelope.js";
 import { z } from "./schema.js";
 
-function opContext(ctx: ToolContext, tool: string): OpContext {
-  return { root: ctx.config.project_root, cwd: ctx.cwd, changeSet: new ChangeSet(mintChangeSetId(), tool) };
+/** What one call is, for its telemetry event. */
+interface CallMeta {
+  /** The contract's operation name (`replace-hash`). */
+  readonly operation: string;
+  /** read | hash | diff | undo. */
+  readonly route: string;
+  /** The files the call is about (the first is the event's `file`). */
+  readonly files: readonly string[];
+  readonly actor?: string | undefined;
+  readonly task_id?: string | undefined;
+  readonly reason?: string | undefined;
 }
 
+const FALLBACK_REASONS: Partial<Record<string, string>> = { STALE_ANCHOR: "stale-anchor", AMBIGUOUS_ANCHOR: "ambiguous-anchor", PARSE_ERROR: "parse-error" };
+
 /**
- * The envelope of an operation's result, once the project's mast index (when it has one) has
- * caught up with the files it wrote: a search right after an edit sees the new code.
+ * Runs one operation as a tool call: its own changeSet, the project's mast index caught up with
+ * what it wrote, one telemetry event (unless `telemetry.enabled` is false), and the envelope.
  */
-async function enveloped(ctx: ToolContext, tool: string, result: OpResult<unknown> | Promise<OpResult<unknown>>): Promise<Envelope> {
-  const { data, warnings, written } = await result;
-  if (written && written.length > 0) await refreshIndexedFiles(ctx.config, written);
+async function run(ctx: ToolContext, tool: string, meta: CallMeta, op: (oc: OpContext) => OpResult<unknown> | Promise<OpResult<unknown>>): Promise<Envelope> {
+  const config = loadHashpilotConfig({ cwd: ctx.cwd, configPath: ctx.editConfigPath });
+  const oc: OpContext = { root: ctx.config.project_root, cwd: ctx.cwd, changeSet: new ChangeSet(mintChangeSetId(), tool) };
+  const started = performance.now();
+  const file = meta.files[0] === undefined ? null : resolve(ctx.cwd, meta.files[0]);
+  const event = (success: boolean, extra: Partial<TelemetryEvent>): TelemetryEvent => ({
+    timestamp: new Date().toISOString(),
+    session: process.env.HASHPILOT_SESSION || `ppid-${process.ppid}`,
+    operation: meta.operation,
+    route: meta.route,
+    file,
+    files_count: meta.files.length,
+    language: file === null ? null : (extensionInfo(file)?.language ?? (extname(file).slice(1) || null)),
+    success,
+    errorCode: null,
+    fallback_reason: null,
+    retries: 0,
+    verification_result: null,
+    elapsed_ms: Math.round(performance.now() - started),
+    changeSetId: null,
+    actor: meta.actor ?? null,
+    taskId: meta.task_id ?? null,
+    reason: meta.reason ?? null,
+    diff: null,
+    ...extra,
+  });
+  let result: OpResult<unknown>;
+  try {
+    result = await op(oc);
+  } catch (err) {
+    const code = isMastError(err) ? err.code : "INTERNAL";
+    if (config.telemetry.enabled) recordEvent(event(false, { errorCode: code, fallback_reason: FALLBACK_REASONS[code] ?? null }));
+    throw err;
+  }
+  const wrote = result.written !== undefined && result.written.length > 0;
+  if (wrote) await refreshIndexedFiles(ctx.config, result.written!);
+  if (config.telemetry.enabled) {
+    const retries = (result.data as { retries?: unknown } | null)?.retries;
+    recordEvent(event(true, { retries: typeof retries === "number" ? retries : 0, changeSetId: wrote ? oc.changeSet.id : null, diff: wrote ? (result.unifiedDiff ?? null) : null }));
+  }
+  return okEnvelope(tool, result.data, result.warnings);
+}
+
+/** A report over hashpilot's own stores: no event, no changeSet. */
+async function report(tool: string, result: OpResult<unknown> | Promise<OpResult<unknown>>): Promise<Envelope> {
+  const { data, warnings } = await result;
   return okEnvelope(tool, data, warnings);
 }
 
@@ -40,7 +100,7 @@ export const readManyTool = defineTool({
   description: "Reads files whole, each with its 12-character content hash (the anchor for a whole-file replace_hash) and line count; a file that cannot be read carries its error.",
   input: z.object({ files: z.array(file).min(1).describe("Files to read.") }).strict(),
   annotations: READ_ONLY,
-  handler: (ctx, args) => enveloped(ctx, "read_many", readMany(opContext(ctx, "read_many"), args.files)),
+  handler: (ctx, args) => run(ctx, "read_many", { operation: "read-many", route: "read", files: args.files }, (oc) => readMany(oc, args.files)),
 });
 
 export const readHashTool = defineTool({
@@ -57,7 +117,7 @@ export const readHashTool = defineTool({
     })
     .strict(),
   annotations: READ_ONLY,
-  handler: (ctx, args) => enveloped(ctx, "read_hash", readHash(opContext(ctx, "read_hash"), args.file, args.line, args.context)),
+  handler: (ctx, args) => run(ctx, "read_hash", { operation: "read-hash", route: "read", files: [args.file] }, (oc) => readHash(oc, args.file, args.line, args.context)),
 });
 
 export const grepManyTool = defineTool({
@@ -76,7 +136,9 @@ export const grepManyTool = defineTool({
     .strict(),
   annotations: READ_ONLY,
   handler: (ctx, args) =>
-    enveloped(ctx, "grep_many", grepMany(opContext(ctx, "grep_many"), args.pattern, args.paths, { ignoreCase: args.ignore_case, filePattern: args.file_pattern ?? null, maxResults: args.max_results })),
+    run(ctx, "grep_many", { operation: "grep-many", route: "read", files: args.paths }, (oc) =>
+      grepMany(oc, args.pattern, args.paths, { ignoreCase: args.ignore_case, filePattern: args.file_pattern ?? null, maxResults: args.max_results }),
+    ),
 });
 
 export const replaceHashTool = defineTool({
@@ -99,8 +161,8 @@ export const replaceHashTool = defineTool({
     .strict(),
   annotations: DESTRUCTIVE,
   handler: (ctx, args) =>
-    enveloped(ctx, "replace_hash",
-      replaceHash(opContext(ctx, "replace_hash"), args.file, args.old_hash, args.new_content, {
+    run(ctx, "replace_hash", { operation: "replace-hash", route: "hash", files: [args.file], ...args }, (oc) =>
+      replaceHash(oc, args.file, args.old_hash, args.new_content, {
         range: args.range === null || args.range === undefined ? null : parseRange(args.range),
         dryRun: args.dry_run,
         recovery: args.recovery,
@@ -123,7 +185,8 @@ export const diffGenerateTool = defineTool({
     })
     .strict(),
   annotations: READ_ONLY,
-  handler: (ctx, args) => enveloped(ctx, "diff_generate", diffGenerate(opContext(ctx, "diff_generate"), args.file, args.old_content, args.new_content, args.context)),
+  handler: (ctx, args) =>
+    run(ctx, "diff_generate", { operation: "diff generate", route: "diff", files: [args.file] }, (oc) => diffGenerate(oc, args.file, args.old_content, args.new_content, args.context)),
 });
 
 export const diffApplyTool = defineTool({
@@ -144,7 +207,9 @@ export const diffApplyTool = defineTool({
     .strict(),
   annotations: DESTRUCTIVE,
   handler: (ctx, args) =>
-    enveloped(ctx, "diff_apply", diffApply(opContext(ctx, "diff_apply"), args.file, args.patch, { dryRun: args.dry_run, fuzzy: args.fuzzy, allowParseErrors: args.allow_parse_errors })),
+    run(ctx, "diff_apply", { operation: "diff apply", route: "diff", files: [args.file], ...args }, (oc) =>
+      diffApply(oc, args.file, args.patch, { dryRun: args.dry_run, fuzzy: args.fuzzy, allowParseErrors: args.allow_parse_errors }),
+    ),
 });
 
 export const changeSetsTool = defineTool({
@@ -154,7 +219,7 @@ export const changeSetsTool = defineTool({
   description: "The changeSets (one per editing call) whose original bytes are kept for undo, newest first.",
   input: z.object({ limit: z.number().int().min(1).max(1000).default(20) }).strict(),
   annotations: READ_ONLY,
-  handler: (ctx, args) => enveloped(ctx, "changesets", changeSets(args.limit)),
+  handler: (_ctx, args) => report("changesets", changeSets(args.limit)),
 });
 
 export const undoTool = defineTool({
@@ -173,7 +238,135 @@ export const undoTool = defineTool({
     .strict()
     .refine((a) => (a.change_set_id ? !a.last : a.last), { message: "pass change_set_id or last: true (not both)" }),
   annotations: DESTRUCTIVE,
-  handler: (ctx, args) => enveloped(ctx, "undo", undo(args.change_set_id ?? "last", { force: args.force, dryRun: args.dry_run })),
+  handler: (ctx, args) => run(ctx, "undo", { operation: "undo", route: "undo", files: [] }, () => undo(args.change_set_id ?? "last", { force: args.force, dryRun: args.dry_run })),
 });
 
-export const EDIT_TOOLS = [readManyTool, readHashTool, grepManyTool, replaceHashTool, diffGenerateTool, diffApplyTool, changeSetsTool, undoTool];
+export const provenanceQueryTool = defineTool({
+  name: "provenance_query",
+  toolset: "edit",
+  title: "Who edited a file or line",
+  description: "The recorded writes of a file, newest first — actor, task, reason, operation, changeSet and diff — like git blame for agent edits. With line, only writes whose diff touched it (fuzzy: also writes recorded without a diff).",
+  input: z
+    .object({
+      file,
+      line: z.number().int().min(1).nullish(),
+      fuzzy: z.boolean().default(false),
+      limit: z.number().int().min(1).max(10_000).default(20),
+    })
+    .strict(),
+  annotations: READ_ONLY,
+  handler: (ctx, args) => report("provenance_query", provenanceQuery(ctx.cwd, args.file, args.line ?? null, args.fuzzy, args.limit)),
+});
+
+export const provenanceChangeSetTool = defineTool({
+  name: "provenance_changeset",
+  toolset: "edit",
+  title: "Edits of a changeSet",
+  description: "Every recorded edit of one changeSet, in order, with its provenance and diff.",
+  input: z.object({ change_set_id: z.string().min(1) }).strict(),
+  annotations: READ_ONLY,
+  handler: (_ctx, args) => report("provenance_changeset", provenanceChangeSet(args.change_set_id)),
+});
+
+export const telemetryShowTool = defineTool({
+  name: "telemetry_show",
+  toolset: "edit",
+  title: "Recent telemetry events",
+  description: "The most recent editing events (operation, route, file, language, success, error code, retries, elapsed time), newest first.",
+  input: z.object({ limit: z.number().int().min(1).max(10_000).default(20) }).strict(),
+  annotations: READ_ONLY,
+  handler: (_ctx, args) => report("telemetry_show", telemetryShow(args.limit)),
+});
+
+export const telemetrySummaryTool = defineTool({
+  name: "telemetry_summary",
+  toolset: "edit",
+  title: "Telemetry by route and operation",
+  description: "Event counts by route:operation with success rate and average time.",
+  input: z.object({}).strict(),
+  annotations: READ_ONLY,
+  handler: () => report("telemetry_summary", telemetrySummary()),
+});
+
+export const telemetryHealthTool = defineTool({
+  name: "telemetry_health",
+  toolset: "edit",
+  title: "Editing health report",
+  description:
+    "Per-route, per-language and stale-anchor figures over a window of days, with warnings past the thresholds (stale anchors > 10% of replace-hash calls, per-language failures > 30%, store > 100 MB, ...); trend compares with the window before.",
+  input: z.object({ window: z.number().int().min(1).max(3650).default(7), trend: z.boolean().default(false) }).strict(),
+  annotations: READ_ONLY,
+  handler: (_ctx, args) => report("telemetry_health", telemetryHealth(args.window, args.trend)),
+});
+
+export const telemetrySessionsTool = defineTool({
+  name: "telemetry_sessions",
+  toolset: "edit",
+  title: "Editing sessions",
+  description: "Per-session event counts, error rates and durations (a session is HASHPILOT_SESSION, or the calling process).",
+  input: z.object({}).strict(),
+  annotations: READ_ONLY,
+  handler: () => report("telemetry_sessions", telemetrySessions()),
+});
+
+export const telemetryExportTool = defineTool({
+  name: "telemetry_export",
+  toolset: "edit",
+  title: "Export telemetry events",
+  description: "Every event, optionally between two dates and for one session.",
+  input: z.object({ from: z.string().min(1).nullish(), to: z.string().min(1).nullish(), session: z.string().min(1).nullish() }).strict(),
+  annotations: READ_ONLY,
+  handler: (_ctx, args) =>
+    report("telemetry_export", telemetryExport({ ...(args.from ? { from: args.from } : {}), ...(args.to ? { to: args.to } : {}), ...(args.session ? { session: args.session } : {}) })),
+});
+
+export const telemetryPruneTool = defineTool({
+  name: "telemetry_prune",
+  toolset: "edit",
+  title: "Prune old telemetry logs",
+  description: "Deletes rotated telemetry logs older than older_than days (default 30).",
+  input: z.object({ older_than: z.number().int().min(0).max(36500).default(30) }).strict(),
+  annotations: DESTRUCTIVE,
+  handler: async (_ctx, args) => okEnvelope("telemetry_prune", { removed: pruneLogs(args.older_than) }, []),
+});
+
+export const telemetryClearTool = defineTool({
+  name: "telemetry_clear",
+  toolset: "edit",
+  title: "Clear telemetry",
+  description: "Deletes every telemetry log.",
+  input: z.object({}).strict(),
+  annotations: DESTRUCTIVE,
+  handler: async () => okEnvelope("telemetry_clear", { removedFiles: clearLogs() }, []),
+});
+
+export const configTool = defineTool({
+  name: "config",
+  toolset: "edit",
+  title: "hashpilot configuration",
+  description: "The configuration after merging the defaults, the global file, the project's .hashpilot.json, --config and HASHPILOT_ROUTE_POLICY.",
+  input: z.object({ config_path: z.string().min(1).nullish() }).strict(),
+  annotations: READ_ONLY,
+  handler: async (ctx, args) => okEnvelope("config", loadHashpilotConfig({ cwd: ctx.cwd, configPath: args.config_path ?? ctx.editConfigPath }), []),
+});
+
+export const EDIT_TOOLS = [
+  readManyTool,
+  readHashTool,
+  grepManyTool,
+  replaceHashTool,
+  diffGenerateTool,
+  diffApplyTool,
+  changeSetsTool,
+  undoTool,
+  provenanceQueryTool,
+  provenanceChangeSetTool,
+  telemetryShowTool,
+  telemetrySummaryTool,
+  telemetryHealthTool,
+  telemetrySessionsTool,
+  telemetryExportTool,
+  telemetryPruneTool,
+  telemetryClearTool,
+  configTool,
+];

@@ -4,56 +4,15 @@
 // (#60, #101); anchors relocate, or refuse when ambiguous or gone; writes keep line endings, BOM,
 // mode and the final-newline state, stay inside the project, pass the parse gate, and never lose
 // an update under concurrent editors; grep-many's columns are exact (#105); --format precedence.
-import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Ajv } from "ajv";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/index/config.js";
 import { runIndex } from "../../src/index/run.js";
 import { statePaths } from "../../src/index/state.js";
 import { Store } from "../../src/store/db.js";
-import { assertBuilt, runHashpilot, type CliResult } from "../helpers/cli.js";
-import { tempSpace } from "../helpers/project.js";
-
-const space = tempSpace({});
-const schema = JSON.parse(readFileSync(new URL("../../schema/hashpilot-envelope.schema.json", import.meta.url), "utf8")) as object;
-const validate = new Ajv({ allErrors: true }).compile(schema);
-const sha12 = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 12);
-
-interface Envelope {
-  apiVersion: string;
-  ok: boolean;
-  command: string;
-  data: any;
-  error: { code: string; message: string; recovery?: string; details?: any } | null;
-  warnings: Array<{ code: string; message: string }>;
-}
-
-/** A project with a .git marker (the project root) and a private HASHPILOT_HOME. */
-function project(files: Record<string, string>): { root: string; home: string; path(rel: string): string; read(rel: string): string } {
-  const root = space.dir("hashpilot-project-");
-  const home = space.dir("hashpilot-home-");
-  mkdirSync(join(root, ".git"));
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(join(root, rel, ".."), { recursive: true });
-    writeFileSync(join(root, rel), text);
-  }
-  return { root, home, path: (rel) => join(root, rel), read: (rel) => readFileSync(join(root, rel), "utf8") };
-}
-
-async function hp(p: { root: string; home: string }, args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult & { envelope: Envelope }> {
-  const r = await runHashpilot(args, { cwd: p.root, env: { HASHPILOT_HOME: p.home, CI: undefined, ...env } });
-  let envelope: Envelope;
-  try {
-    envelope = JSON.parse(r.stdout) as Envelope;
-  } catch {
-    throw new Error(`not JSON (exit ${r.code}): ${r.stdout}\n${r.stderr}`);
-  }
-  expect(validate(envelope), JSON.stringify(validate.errors)).toBe(true);
-  expect(envelope.ok).toBe(r.code === 0);
-  return { ...r, envelope };
-}
+import { assertBuilt, runHashpilot } from "../helpers/cli.js";
+import { hashpilotProject as project, hp, sha12, space } from "../helpers/hashpilot.js";
 
 const SOURCE = ["export function add(a: number, b: number): number {", "  return a + b;", "}", "", "export function sub(a: number, b: number): number {", "  return a - b;", "}", ""].join("\n");
 

@@ -17,7 +17,26 @@ describe("tool registry", () => {
   it("names are unique (mast_-prefixed index tools, the contract's names for the edit toolset), and every tool has a description and an object schema", () => {
     const names = TOOLS.map((t) => t.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(TOOLS.filter((t) => t.toolset === "edit").map((t) => t.name)).toEqual(["read_many", "read_hash", "grep_many", "replace_hash", "diff_generate", "diff_apply", "changesets", "undo"]);
+    expect(TOOLS.filter((t) => t.toolset === "edit").map((t) => t.name)).toEqual([
+      "read_many",
+      "read_hash",
+      "grep_many",
+      "replace_hash",
+      "diff_generate",
+      "diff_apply",
+      "changesets",
+      "undo",
+      "provenance_query",
+      "provenance_changeset",
+      "telemetry_show",
+      "telemetry_summary",
+      "telemetry_health",
+      "telemetry_sessions",
+      "telemetry_export",
+      "telemetry_prune",
+      "telemetry_clear",
+      "config",
+    ]);
     for (const t of TOOLS) {
       expect(t.name).toMatch(t.toolset === "edit" ? /^[a-z_]+$/ : /^mast_[a-z_]+$/);
       expect(t.description.length).toBeGreaterThan(40);

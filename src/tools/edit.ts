@@ -334,7 +334,7 @@ export const telemetryClearTool = defineTool({
   name: "telemetry_clear",
   toolset: "edit",
   title: "Clear telemetry",
-  description: "Deletes every telemetry log.",
+  description: "Deletes every telemetry log, the active one and all rotated ones; the provenance they held goes with them.",
   input: z.object({}).strict(),
   annotations: DESTRUCTIVE,
   handler: async () => okEnvelope("telemetry_clear", { removedFiles: clearLogs() }, []),

@@ -10,7 +10,9 @@ import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/er
 import type { LineRange } from "../edit/anchor.js";
 import { resolveConfig } from "../index/config.js";
 import { createToolContext } from "../tools/context.js";
-import { errorEnvelope, type Envelope } from "../tools/envelope.js";
+import { errorEnvelope, okEnvelope, type Envelope } from "../tools/envelope.js";
+import { VERSION } from "../base/version.js";
+import { doctor, doctorText, removeComponents, runNpm, uninstallPlan, upgradeCommand } from "./admin.js";
 import { callTool } from "../tools/registry.js";
 
 /** Exit codes by error (contract "Exit Codes"): usage 1, edit failed 2, stale/precondition 3, I/O 5, internal 70. */
@@ -37,8 +39,10 @@ function exitCodeOf(code: ErrorCode | "INTERNAL"): number {
 type Format = "json" | "text";
 
 interface Command {
-  /** The registry tool the command calls. */
-  readonly tool: string;
+  /** The registry tool the command calls (absent for the install-management commands, which run here). */
+  readonly tool?: string;
+  /** Runs a command that is not a registry tool (doctor, upgrade, uninstall); returns its payload. */
+  local?(positionals: string[], values: Record<string, string | boolean | undefined>, cwd: string): Promise<unknown>;
   readonly summary: string;
   readonly usage: string;
   readonly options: NonNullable<ParseArgsConfig["options"]>;
@@ -284,6 +288,62 @@ Object.assign(COMMANDS, {
     options: {},
     input: (rest) => (expectArgs("telemetry clear", [], rest), {}),
   },
+  "symbol-lookup-many": {
+    tool: "symbol_lookup_many",
+    summary: "Where named declarations are, across files and directories.",
+    usage: "hashpilot symbol-lookup-many <path> [path ...] --names <name1,name2>",
+    options: { names: { type: "string" } },
+    input: (paths, values) => {
+      if (paths.length === 0 || typeof values.names !== "string") throw usage("symbol-lookup-many", "at least one path and --names are required");
+      return { paths, names: values.names.split(",").map((n) => n.trim()).filter((n) => n !== "") };
+    },
+    text: (d: Array<{ name: string; path: string; line: number; kind: string }>) => d.map((h) => `${h.path}:${h.line}  ${h.kind} ${h.name}`).join("\n"),
+  },
+  route: {
+    tool: "route",
+    summary: "Which route (ast, hash, diff) an operation on a file would take, and why.",
+    usage: "hashpilot route <file> <operation> [--policy <json>] [--no-default-config]",
+    options: { policy: { type: "string" }, "no-default-config": { type: "boolean" } },
+    input: ([file, operation, ...rest], values) => {
+      expectArgs("route", [file, operation], rest);
+      return { file, operation, ...(typeof values.policy === "string" ? { policy: values.policy } : {}), no_default_config: values["no-default-config"] === true };
+    },
+    text: (d: { route: string; explanation: { reasons: string[] } }) => [`route: ${d.route}`, ...d.explanation.reasons.map((r) => `  ${r}`)].join("\n"),
+  },
+  doctor: {
+    summary: "Check this install: bins on PATH, config, snapshot and telemetry stores, grammars, the MCP server. Always exits 0.",
+    usage: "hashpilot doctor [--json]",
+    options: {},
+    input: (rest) => (expectArgs("doctor", [], rest), {}),
+    local: (_rest, _values, cwd) => doctor(VERSION, cwd),
+    text: doctorText,
+  },
+  upgrade: {
+    summary: "Upgrade through npm (`npm install --global mast@<tag>`); --dry-run shows the command.",
+    usage: "hashpilot upgrade [--channel <channel>] [--target <dir>] [--keep-telemetry] [--force] [--dry-run]",
+    options: { channel: { type: "string" }, target: { type: "string" }, "keep-telemetry": { type: "boolean" }, force: { type: "boolean" }, "dry-run": { type: "boolean" } },
+    input: (rest) => (expectArgs("upgrade", [], rest), {}),
+    local: async (_rest, values) => {
+      const command = upgradeCommand(typeof values.channel === "string" ? values.channel : "main", typeof values.target === "string" ? values.target : null);
+      if (values["dry-run"] !== true) runNpm(command);
+      // Telemetry and snapshots live outside the package: an upgrade keeps them either way.
+      return { success: true, ...(values["dry-run"] === true ? { dryRun: true } : {}), command };
+    },
+  },
+  uninstall: {
+    summary: "Remove the package through npm and hashpilot's data (--keep-config keeps config and telemetry); --dry-run lists it.",
+    usage: "hashpilot uninstall [--keep-config] [--force] [--dry-run] [--target <dir>]",
+    options: { "keep-config": { type: "boolean" }, force: { type: "boolean" }, "dry-run": { type: "boolean" }, target: { type: "string" } },
+    input: (rest) => (expectArgs("uninstall", [], rest), {}),
+    local: async (_rest, values) => {
+      const plan = uninstallPlan(typeof values.target === "string" ? values.target : null, values["keep-config"] === true);
+      if (values["dry-run"] !== true) {
+        removeComponents(plan.components);
+        runNpm(plan.command);
+      }
+      return { success: true, ...(values["dry-run"] === true ? { dryRun: true } : {}), command: plan.command, components: plan.components };
+    },
+  },
   config: {
     tool: "config",
     summary: "The configuration after merging the global file, .hashpilot.json, --config and HASHPILOT_ROUTE_POLICY.",
@@ -428,17 +488,20 @@ async function runHashpilot(argv: readonly string[], io: CliIo): Promise<number>
     }
     const values = parsed.values as Record<string, string | boolean | undefined>;
     // --human (provenance) is text; --raw and --ndjson print the payload's raw form.
-    format = values.human === true ? "text" : chooseFormat(values, io.stderr, io.stdout.isTTY === true);
+    // doctor reads as a summary unless asked for JSON (its --json is not the deprecated alias).
+    const doctorJson = name === "doctor" && values.json === true;
+    format = doctorJson ? "json" : values.human === true || (name === "doctor" && values.format === undefined) ? "text" : chooseFormat(values, io.stderr, io.stdout.isTTY === true);
     raw = values.raw === true || values.ndjson === true;
     if (values.help) {
       io.stdout.write(`${command.usage}\n${command.summary}\n`);
       return 0;
     }
     const input = command.input(parsed.positionals, values, io.cwd);
+    if (command.local) return finish(okEnvelope(name, await command.local(parsed.positionals, values, io.cwd), []));
     const root = projectRoot(io.cwd, typeof values.root === "string" ? values.root : undefined);
     const ctx = createToolContext(resolveConfig(root, {}), io.cwd, typeof values.config === "string" ? values.config : undefined);
     try {
-      const envelope = (await callTool(ctx, command.tool, input)) as Envelope;
+      const envelope = (await callTool(ctx, command.tool!, input)) as Envelope;
       return finish({ ...envelope, command: name });
     } finally {
       ctx.close();

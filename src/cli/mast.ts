@@ -4,6 +4,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { existsSync } from "node:fs";
 import { MastError, errorMessage, isMastError } from "../base/errors.js";
+import { VERSION } from "../base/version.js";
 import { parseList, resolveConfig, resolveProjectRoot, type ConfigOverrides, type ResolvedConfig } from "../index/config.js";
 import { isNeverIndexed, runIndex, type IndexReport } from "../index/run.js";
 import { CLI_LOCK_POLICY, withStructureLock } from "../index/lock.js";
@@ -12,7 +13,6 @@ import { indexStatus } from "../index/status.js";
 import type { ToolDefinition } from "../tools/define.js";
 import { progressReporter } from "./progress.js";
 
-const VERSION = "0.1.0";
 
 interface CommonOptions {
   stateDir?: string;

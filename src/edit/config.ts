@@ -81,6 +81,17 @@ function merge(into: HashpilotConfig, layer: Record<string, unknown>, where: str
   }
 }
 
+/** A route policy given as JSON text (`route --policy`); CONFIG_INVALID when it is not one. */
+export function parsePolicy(json: string): RoutePolicy {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (err) {
+    throw new MastError("CONFIG_INVALID", `the route policy is not valid JSON: ${errorMessage(err)}`);
+  }
+  return checkPolicy(value, "the route policy");
+}
+
 /** The merged configuration. */
 export function loadHashpilotConfig(sources: ConfigSources): HashpilotConfig {
   const config: HashpilotConfig = { routePolicy: { languageOverrides: {}, operationOverrides: {} }, telemetry: { enabled: true } };
@@ -97,13 +108,7 @@ export function loadHashpilotConfig(sources: ConfigSources): HashpilotConfig {
   }
   const env = process.env.HASHPILOT_ROUTE_POLICY;
   if (env !== undefined && env.trim() !== "") {
-    let policy: unknown;
-    try {
-      policy = JSON.parse(env);
-    } catch (err) {
-      throw new MastError("CONFIG_INVALID", `HASHPILOT_ROUTE_POLICY is not valid JSON: ${errorMessage(err)}`);
-    }
-    merge(config, { routePolicy: policy }, "HASHPILOT_ROUTE_POLICY");
+    merge(config, { routePolicy: parsePolicy(env) }, "HASHPILOT_ROUTE_POLICY");
   }
   return config;
 }

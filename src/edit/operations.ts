@@ -11,6 +11,8 @@ import { checkParseValidity } from "./gate.js";
 import { writablePath } from "./paths.js";
 import { currentHash, listChangeSets, markUndone, planUndo, type ChangeSet, type UndoFile } from "./snapshots.js";
 import { decodeForEdit, fileHash, hash12, rangeHash, renderText, type EditableText } from "./text.js";
+import { extensionInfo } from "../lang/languages.js";
+import { extractFile } from "../syntax/extract.js";
 import { readBytes, withFileLock, writeAtomic } from "./writer.js";
 
 export interface OpContext {
@@ -424,3 +426,47 @@ export async function diffApply(ctx: OpContext, file: string, patch: string, opt
     };
   });
 }
+
+// ---- symbol-lookup-many ----
+
+export interface SymbolHit {
+  name: string;
+  path: string;
+  line: number;
+  kind: string;
+}
+
+/** Declarations named `names` (a method by `Class.method` or by its own name) in the files under `paths`. */
+export function symbolLookupMany(ctx: OpContext, paths: readonly string[], names: readonly string[]): OpResult<SymbolHit[]> {
+  if (paths.length === 0 || names.length === 0) throw new MastError("INVALID_ARGUMENT", "symbol-lookup-many needs at least one path and one name (--names a,b)");
+  const wanted = new Set(names);
+  const hits: SymbolHit[] = [];
+  for (const p of paths) {
+    const abs = resolve(ctx.cwd, p);
+    let isDir: boolean;
+    try {
+      isDir = statSync(abs).isDirectory();
+    } catch {
+      throw new MastError("FILE_NOT_FOUND", `${abs} does not exist`);
+    }
+    for (const path of isDir ? listFiles(abs) : [abs]) {
+      if (extensionInfo(path)?.grammar == null) continue;
+      let t: EditableText;
+      try {
+        t = readEditable(path);
+      } catch {
+        continue;
+      }
+      const result = extractFile(path, t.lines.join("\n"), SYMBOL_EXTRACT_OPTIONS);
+      if (!result.ok) continue;
+      for (const s of result.extraction.symbols) {
+        if (s.kind === "export" || s.kind === "module") continue;
+        if (wanted.has(s.name) || wanted.has(s.name.slice(s.name.lastIndexOf(".") + 1))) hits.push({ name: s.name, path, line: s.line, kind: s.kind });
+      }
+    }
+  }
+  return { data: hits, warnings: [] };
+}
+
+/** Extraction settings for a symbol lookup (chunking does not matter here). */
+const SYMBOL_EXTRACT_OPTIONS = { chunkSplitThreshold: 100, contextLines: 0, markdownHeadingDepth: 2, parseTimeoutMs: 10_000 };

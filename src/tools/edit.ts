@@ -3,11 +3,12 @@
 // Each answers with the apiVersion 1 envelope (command = the tool name); each call that writes is
 // its own changeSet. Writing tools are annotated destructive, the rest read-only.
 import { parseRange } from "../edit/anchor.js";
-import { changeSets, diffApply, diffGenerate, grepMany, readHash, readMany, replaceHash, undo, type OpContext, type OpResult } from "../edit/operations.js";
+import { changeSets, diffApply, diffGenerate, grepMany, readHash, readMany, replaceHash, symbolLookupMany, undo, type OpContext, type OpResult } from "../edit/operations.js";
 import { extname, resolve } from "node:path";
 import { ChangeSet, mintChangeSetId } from "../edit/snapshots.js";
 import { isMastError } from "../base/errors.js";
-import { loadHashpilotConfig } from "../edit/config.js";
+import { loadHashpilotConfig, parsePolicy } from "../edit/config.js";
+import { chooseRoute } from "../edit/route.js";
 import { provenanceChangeSet, provenanceQuery, telemetryExport, telemetryHealth, telemetrySessions, telemetryShow, telemetrySummary } from "../edit/reports.js";
 import { clearLogs, pruneLogs, recordEvent, type TelemetryEvent } from "../edit/telemetry.js";
 import { refreshIndexedFiles } from "../index/jit.js";
@@ -241,6 +242,44 @@ export const undoTool = defineTool({
   handler: (ctx, args) => run(ctx, "undo", { operation: "undo", route: "undo", files: [] }, () => undo(args.change_set_id ?? "last", { force: args.force, dryRun: args.dry_run })),
 });
 
+export const symbolLookupManyTool = defineTool({
+  name: "symbol_lookup_many",
+  toolset: "edit",
+  title: "Find declarations by name",
+  description: "Where the named functions, classes, types and methods (Class.method, or the method's own name) are declared in the TypeScript/JavaScript files under the given paths.",
+  input: z.object({ paths: z.array(file).min(1), names: z.array(z.string().min(1)).min(1) }).strict(),
+  annotations: READ_ONLY,
+  handler: (ctx, args) => run(ctx, "symbol_lookup_many", { operation: "symbol-lookup-many", route: "read", files: args.paths }, (oc) => symbolLookupMany(oc, args.paths, args.names)),
+});
+
+export const routeTool = defineTool({
+  name: "route",
+  toolset: "edit",
+  title: "Which route an edit takes",
+  description:
+    "The route (ast, hash or diff) an operation on a file would take, and why: the file's language, the operation, and the route policy's language and operation overrides (policy: inline policy JSON merged over the configured one; no_default_config: ignore the config files).",
+  input: z
+    .object({
+      file,
+      operation: z.string().min(1).describe("e.g. replace-hash, rename-symbol, add-import."),
+      policy: z.string().min(1).nullish().describe("Route policy JSON to merge over the configured one."),
+      no_default_config: z.boolean().default(false),
+    })
+    .strict(),
+  annotations: READ_ONLY,
+  handler: async (ctx, args) => {
+    const config = loadHashpilotConfig({ cwd: ctx.cwd, configPath: ctx.editConfigPath, noFiles: args.no_default_config });
+    const inline = args.policy ? parsePolicy(args.policy) : {};
+    const policy = {
+      ...config.routePolicy,
+      ...inline,
+      languageOverrides: { ...config.routePolicy.languageOverrides, ...inline.languageOverrides },
+      operationOverrides: { ...config.routePolicy.operationOverrides, ...inline.operationOverrides },
+    };
+    return okEnvelope("route", chooseRoute(args.file, args.operation, policy), []);
+  },
+});
+
 export const provenanceQueryTool = defineTool({
   name: "provenance_query",
   toolset: "edit",
@@ -369,4 +408,6 @@ export const EDIT_TOOLS = [
   telemetryPruneTool,
   telemetryClearTool,
   configTool,
+  symbolLookupManyTool,
+  routeTool,
 ];

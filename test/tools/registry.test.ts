@@ -36,6 +36,8 @@ describe("tool registry", () => {
       "telemetry_prune",
       "telemetry_clear",
       "config",
+      "symbol_lookup_many",
+      "route",
     ]);
     for (const t of TOOLS) {
       expect(t.name).toMatch(t.toolset === "edit" ? /^[a-z_]+$/ : /^mast_[a-z_]+$/);

@@ -1,0 +1,173 @@
+// hashpilot's install-management commands (contract "doctor", "upgrade", "uninstall"): the doctor's
+// checks of what this install needs to work — bins on PATH, the config parsing, the snapshot and
+// telemetry stores writable, every grammar loading, the MCP server starting and listing its tools —
+// and the npm commands (never a downloaded script) that upgrade or remove the package.
+import { spawn, spawnSync } from "node:child_process";
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { errorMessage } from "../base/errors.js";
+import { globalConfigPath, loadHashpilotConfig } from "../edit/config.js";
+import { hashpilotHome } from "../edit/writer.js";
+import { loadAllGrammars } from "../syntax/parser.js";
+
+/** The npm package this install came from. */
+export const PACKAGE_NAME = "mast";
+
+export interface Check {
+  name: string;
+  status: "pass" | "fail" | "warn" | "skip";
+  message: string;
+}
+
+export interface DoctorReport {
+  checks: Check[];
+  healthy: boolean;
+  timestamp: string;
+  version: string;
+}
+
+const MAST_BIN = fileURLToPath(new URL("./mast.js", import.meta.url));
+const SERVE_TIMEOUT_MS = 15_000;
+
+function onPath(name: string): string | null {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+function writable(dir: string): string | null {
+  try {
+    mkdirSync(dir, { recursive: true });
+    const probe = join(dir, `.doctor-${process.pid}`);
+    writeFileSync(probe, "ok");
+    rmSync(probe);
+    return null;
+  } catch (err) {
+    return errorMessage(err);
+  }
+}
+
+/** Starts `mast serve` on an empty temp project and asks it for its tools over MCP stdio. */
+function serveListsTools(): Promise<Check> {
+  const dir = mkdtempSync(join(tmpdir(), "hashpilot-doctor-"));
+  return new Promise<Check>((resolve) => {
+    const child = spawn(process.execPath, [MAST_BIN, "serve", dir, "--state-dir", join(dir, ".mast")], { stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    const finish = (check: Check) => {
+      clearTimeout(timer);
+      child.kill();
+      rmSync(dir, { recursive: true, force: true });
+      resolve(check);
+    };
+    const timer = setTimeout(() => finish({ name: "mcp-server", status: "fail", message: `mast serve did not list its tools within ${SERVE_TIMEOUT_MS / 1000} s` }), SERVE_TIMEOUT_MS);
+    child.on("error", (err) => finish({ name: "mcp-server", status: "fail", message: `cannot start mast serve: ${err.message}` }));
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      out += d;
+      for (const line of out.split("\n")) {
+        try {
+          const msg = JSON.parse(line) as { id?: number; result?: { tools?: unknown[] } };
+          if (msg.id === 2 && Array.isArray(msg.result?.tools)) finish({ name: "mcp-server", status: "pass", message: `mast serve started and listed ${msg.result.tools.length} tools` });
+        } catch {
+          // a partial line
+        }
+      }
+    });
+    const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
+    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "hashpilot-doctor", version: "1" } } });
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+  });
+}
+
+export async function doctor(version: string, cwd: string): Promise<DoctorReport> {
+  const checks: Check[] = [];
+  const bins = ["mast", "hashpilot"].map((b) => [b, onPath(b)] as const);
+  const missing = bins.filter(([, p]) => p === null).map(([b]) => b);
+  checks.push(
+    missing.length === 0
+      ? { name: "cli-executable", status: "pass", message: `On PATH: ${bins.map(([, p]) => p).join(", ")}` }
+      : { name: "cli-executable", status: "warn", message: `Not on PATH: ${missing.join(", ")} (install globally with \`npm install --global ${PACKAGE_NAME}\`, or run them through npx)` },
+  );
+  const configFiles = [globalConfigPath(), join(cwd, ".hashpilot.json")].filter((p) => existsSync(p));
+  let telemetryEnabled = true;
+  try {
+    telemetryEnabled = loadHashpilotConfig({ cwd }).telemetry.enabled;
+    checks.push(configFiles.length === 0 ? { name: "config-file", status: "skip", message: "No config file — using defaults" } : { name: "config-file", status: "pass", message: `Parses: ${configFiles.join(", ")}` });
+  } catch (err) {
+    checks.push({ name: "config-file", status: "fail", message: errorMessage(err) });
+  }
+  const home = hashpilotHome();
+  const snapshots = writable(join(home, "snapshots"));
+  checks.push(snapshots === null ? { name: "snapshot-store", status: "pass", message: `Writable: ${join(home, "snapshots")}` } : { name: "snapshot-store", status: "fail", message: `${join(home, "snapshots")}: ${snapshots}` });
+  if (!telemetryEnabled) checks.push({ name: "telemetry-store", status: "skip", message: "Telemetry is disabled in the config" });
+  else {
+    const telemetry = writable(join(home, "telemetry"));
+    checks.push(telemetry === null ? { name: "telemetry-store", status: "pass", message: `Writable: ${join(home, "telemetry")}` } : { name: "telemetry-store", status: "fail", message: `${join(home, "telemetry")}: ${telemetry}` });
+  }
+  try {
+    checks.push({ name: "grammars", status: "pass", message: `Loaded: ${loadAllGrammars().join(", ")}` });
+  } catch (err) {
+    checks.push({ name: "grammars", status: "fail", message: `A grammar does not load (rebuild with \`npm rebuild\`): ${errorMessage(err)}` });
+  }
+  checks.push(await serveListsTools());
+  return { checks, healthy: checks.every((c) => c.status !== "fail"), timestamp: new Date().toISOString(), version };
+}
+
+export function doctorText(r: DoctorReport): string {
+  const mark = { pass: "ok  ", fail: "FAIL", warn: "warn", skip: "skip" } as const;
+  return [...r.checks.map((c) => `${mark[c.status]}  ${c.name.padEnd(16)} ${c.message}`), "", r.healthy ? `healthy (hashpilot ${r.version})` : `NOT healthy (hashpilot ${r.version}): fix the FAIL lines above`].join("\n");
+}
+
+// ---- upgrade / uninstall ----
+
+export interface NpmPlan {
+  dryRun: boolean;
+  command: string[];
+}
+
+/** `npm install --global mast@<tag>`: channel `main` is the `latest` dist-tag, any other channel is a dist-tag of its own. */
+export function upgradeCommand(channel: string, target: string | null): string[] {
+  return ["npm", "install", "--global", ...(target ? ["--prefix", target] : []), `${PACKAGE_NAME}@${channel === "main" ? "latest" : channel}`];
+}
+
+export interface UninstallComponent {
+  name: string;
+  path: string | null;
+  action: "remove" | "preserve";
+}
+
+/** What uninstall removes: the package, and hashpilot's data (snapshots, locks; telemetry and config unless kept). */
+export function uninstallPlan(target: string | null, keepConfig: boolean): { command: string[]; components: UninstallComponent[] } {
+  const home = hashpilotHome();
+  return {
+    command: ["npm", "uninstall", "--global", ...(target ? ["--prefix", target] : []), PACKAGE_NAME],
+    components: [
+      { name: "package", path: null, action: "remove" },
+      { name: "snapshots", path: join(home, "snapshots"), action: "remove" },
+      { name: "locks", path: join(home, "locks"), action: "remove" },
+      { name: "telemetry", path: join(home, "telemetry"), action: keepConfig ? "preserve" : "remove" },
+      { name: "config", path: join(globalConfigPath(), ".."), action: keepConfig ? "preserve" : "remove" },
+    ],
+  };
+}
+
+/** Runs an npm command with its output on stderr; throws with npm's exit status when it fails. */
+export function runNpm(command: string[]): void {
+  const r = spawnSync(command[0]!, command.slice(1), { stdio: ["ignore", process.stderr, process.stderr] });
+  if (r.error) throw new Error(`cannot run npm: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`${command.join(" ")} failed with exit status ${r.status}`);
+}
+
+export function removeComponents(components: readonly UninstallComponent[]): void {
+  for (const c of components) if (c.action === "remove" && c.path !== null) rmSync(c.path, { recursive: true, force: true });
+}

@@ -146,8 +146,8 @@ const COMMANDS: Record<string, Command> = {
   "diff apply": {
     tool: "diff_apply",
     summary: "Apply a one-file unified diff; a hunk that moved is placed within --fuzzy lines, or the patch is refused.",
-    usage: "hashpilot diff apply <file> [--patch <file>|-] [--dry-run] [-f <fuzzy>]",
-    options: { patch: { type: "string" }, "dry-run": { type: "boolean" }, fuzzy: { type: "string", short: "f" }, ...PROVENANCE },
+    usage: "hashpilot diff apply <file> [--patch <file>|-] [--dry-run [--include-source]] [-f <fuzzy>]",
+    options: { patch: { type: "string" }, "dry-run": { type: "boolean" }, "include-source": { type: "boolean" }, fuzzy: { type: "string", short: "f" }, ...PROVENANCE },
     input: ([file, ...rest], values, cwd) => {
       expectArgs("diff apply", [file], rest);
       const source = typeof values.patch === "string" ? values.patch : "-";
@@ -155,6 +155,7 @@ const COMMANDS: Record<string, Command> = {
         file,
         patch: source === "-" ? readStdin() : contentArg(cwd, `@${source}`),
         dry_run: values["dry-run"] === true,
+        include_source: values["include-source"] === true,
         ...(values.fuzzy === undefined ? {} : { fuzzy: wholeNumber("--fuzzy", String(values.fuzzy)) }),
         allow_parse_errors: values["allow-parse-errors"] === true,
         ...provenance(values),

@@ -382,13 +382,19 @@ export interface DiffApplyData {
   hunksApplied: number;
   hunksFailed: 0;
   message: string;
-  newSource: string;
+  /** The file after the patch: on a dry run only with includeSource (#98). */
+  newSource?: string;
+  /** A dry run's unified diff of what would change, in place of the file (#98). */
+  diff?: string;
+  sourceOmitted?: true;
   placements: Placement[];
   fuzzyPlacements: Placement[];
 }
 
 export interface DiffApplyOptions {
   readonly dryRun: boolean;
+  /** On a dry run, answer the whole post-patch file instead of the diff. */
+  readonly includeSource: boolean;
   readonly fuzzy: number;
   readonly allowParseErrors: boolean;
 }
@@ -416,7 +422,9 @@ export async function diffApply(ctx: OpContext, file: string, patch: string, opt
         hunksApplied: n,
         hunksFailed: 0,
         message: `${options.dryRun ? "Would apply" : "Applied"} ${n} hunk(s)${fuzzyPlacements.length ? `; ${fuzzyPlacements.length} slid from where the patch placed them (${fuzzyPlacements.map((p) => `${p.expectedAt}→${p.appliedAt}`).join(", ")})` : ""}`,
-        newSource: renderText({ ...plan.after, bom: false }),
+        ...(options.dryRun && !options.includeSource
+          ? { diff: generateDiff(path, path, before === null ? "" : renderText(before), afterText, 3), sourceOmitted: true as const }
+          : { newSource: renderText({ ...plan.after, bom: false }) }),
         placements: plan.placements,
         fuzzyPlacements,
       },

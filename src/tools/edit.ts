@@ -200,7 +200,8 @@ export const diffApplyTool = defineTool({
     .object({
       file,
       patch: z.string().min(1).describe("The unified diff."),
-      dry_run: z.boolean().default(false),
+      dry_run: z.boolean().default(false).describe("Place the hunks without writing; the answer carries the unified diff, not the file (#98)."),
+      include_source: z.boolean().default(false).describe("On a dry run, answer the whole post-patch file as newSource instead of the diff."),
       fuzzy: z.number().int().min(0).max(1000).default(3).describe("How far a hunk may slide (default 3 lines)."),
       allow_parse_errors: allowParseErrors,
       ...provenance,
@@ -209,7 +210,7 @@ export const diffApplyTool = defineTool({
   annotations: DESTRUCTIVE,
   handler: (ctx, args) =>
     run(ctx, "diff_apply", { operation: "diff apply", route: "diff", files: [args.file], ...args }, (oc) =>
-      diffApply(oc, args.file, args.patch, { dryRun: args.dry_run, fuzzy: args.fuzzy, allowParseErrors: args.allow_parse_errors }),
+      diffApply(oc, args.file, args.patch, { dryRun: args.dry_run, includeSource: args.include_source, fuzzy: args.fuzzy, allowParseErrors: args.allow_parse_errors }),
     ),
 });
 

@@ -211,6 +211,28 @@ describe("hashpilot diff generate and diff apply", () => {
   });
 });
 
+describe("hashpilot regressions", () => {
+  it("#98: a diff apply dry run answers the unified diff with sourceOmitted, not the file (--include-source gives it back)", async () => {
+    const p = project({ "a.ts": SOURCE, "fix.patch": "--- a/a.ts\n+++ b/a.ts\n@@ -6,1 +6,1 @@\n-  return a - b;\n+  return b - a;\n" });
+    const dry = await hp(p, ["diff", "apply", "a.ts", "--patch", "fix.patch", "--dry-run"]);
+    expect(dry.envelope.data).toMatchObject({ dryRun: true, sourceOmitted: true, message: "Would apply 1 hunk(s)" });
+    expect(dry.envelope.data.newSource).toBeUndefined();
+    expect(dry.envelope.data.diff).toContain("-  return a - b;\n+  return b - a;\n");
+    const withSource = await hp(p, ["diff", "apply", "a.ts", "--patch", "fix.patch", "--dry-run", "--include-source"]);
+    expect(withSource.envelope.data.newSource).toBe(SOURCE.replace("a - b", "b - a"));
+    expect(p.read("a.ts")).toBe(SOURCE);
+  });
+
+  it("#99: a range off by one (a 0-based row) lands on the anchored line, relocated and said so — never on the line above", async () => {
+    const p = project({ "a.ts": SOURCE });
+    // The anchor is line 6's hash; the caller passes 5 (its 0-based row), whose content differs.
+    const r = await hp(p, ["replace-hash", "a.ts", sha12("  return a - b;"), "  return b - a;", "--range", "5"]);
+    expect(r.envelope.data).toMatchObject({ stale: true, relocatedTo: { start: 6, end: 6 } });
+    expect(r.envelope.warnings.map((w) => w.code)).toEqual(["ANCHOR_RELOCATED"]);
+    expect(p.read("a.ts")).toBe(SOURCE.replace("a - b", "b - a"));
+  });
+});
+
 describe("hashpilot and the mast index", () => {
   it("reindexes what an edit writes: a new declaration in an indexed file, and a file the edit created, are found right after", async () => {
     const p = project({ "src/a.ts": SOURCE });

@@ -1,0 +1,959 @@
+#!/usr/bin/env node
+// Edit-safety bench: does hashpilot put an edit on the right lines, refuse the edits it cannot
+// place, never half-write a file, and undo what it wrote — on real source files nobody here wrote
+// (a seeded sample of the pinned corpus shared through bench/corpus.mjs).
+//
+//   npm run build && npm run bench:edits
+//
+// 1. SAMPLE_FILES .ts files of the corpus are drawn with a seeded PRNG and copied into a temp
+//    project (a directory holding `.git`, so hashpilot takes it as the root); CRLF_FILES of them are
+//    converted to CRLF (the first of those also gets a BOM) and BOM_FILES get a BOM alone. Every
+//    hashpilot process gets HASHPILOT_HOME in the temp dir (one per sampled file, so `undo --last`
+//    is that file's own), never ~/.agentic-tools.
+// 2. One mutation task per file, the kinds balanced: delete a statement line, flip a condition
+//    (=== / !==, < / >=, && / ||), swap two call arguments, replace a function body (a multi-line
+//    range), insert a line. The intended text is computed here, and must parse (TypeScript's
+//    parser) as the original does.
+// 3. Each task goes through two routes: `replace-hash` (the anchor is a window around the target,
+//    widened until its content is unique in the file; single-line targets read it with
+//    `read-hash -c`, a body range is hashed here: sha256 of the lines joined by "\n", 12 hex) and
+//    `diff apply` (the patch from `diff generate <file> @old @new --raw`). The result must equal
+//    the intended text byte for byte; then `undo --last` must bring the original bytes back.
+// 4. Perturbations, between computing the anchor/patch and running the edit: lines inserted above
+//    the target (shift), unrelated lines reformatted far from it, the target line itself edited,
+//    the target block (the anchor window and the hunk's old lines) duplicated elsewhere. Outcomes
+//    are classified against what a correct tool must do (see classify()).
+// 5. Crash run: CRASH_RUNS replace-hash edits on the largest corpus files, each SIGKILLed a seeded
+//    0-150 ms after it takes the file's lock (seen with fs.watch on $HASHPILOT_HOME/locks); the
+//    file must then hold its old or its new bytes, and no `.<name>.hashpilot-*.tmp` may remain
+//    after the next successful edit in that directory.
+//
+// This is a report, not a test: it exits 0 whether targets PASS or MISS, non-zero only when
+// something could not run (no build, no corpus, hashpilot failing every call). Figures also go to
+// bench/.out/edit-safety.json.
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import ts from "typescript";
+import {
+  BenchError,
+  CORPUS,
+  DIST,
+  OUT_DIR,
+  REPO,
+  benchEnvironment,
+  buildNotes,
+  distStamp,
+  ensureCorpus,
+  fmt,
+  listFiles,
+  loadavg,
+  lpad,
+  median,
+  pad,
+  prng,
+  repairInterruptedEdit,
+  round,
+  roundStats,
+  shuffled,
+  stats,
+  verdict,
+} from "./corpus.mjs";
+
+const HASHPILOT = path.join(DIST, "cli", "hashpilot.js");
+const OUT_JSON = path.join(OUT_DIR, "edit-safety.json");
+
+/** The sample's seed ("edit") and the crash run's ("kill"); change one and its draws change. */
+const SEED = 0x65646974;
+const CRASH_SEED = 0x6b696c6c;
+
+const SAMPLE_FILES = 60;
+/** Sampled files converted to CRLF (the first of them also gets a BOM), and LF files given a BOM. */
+const CRLF_FILES = 3;
+const BOM_FILES = 1;
+/** Files eligible for the sample: at least this many lines, at most this many bytes. */
+const MIN_LINES = 40;
+const MAX_BYTES = 60_000;
+/** hashpilot processes at a time (each file's calls stay sequential). */
+const CONCURRENCY = 4;
+const CALL_TIMEOUT_MS = 60_000;
+/** Context lines of a single-line anchor window (widened up to MAX_CONTEXT until unique). */
+const MIN_CONTEXT = 2;
+const MAX_CONTEXT = 8;
+/** diff apply's documented default --fuzzy window (the bench passes none). */
+const DEFAULT_FUZZY = 3;
+
+const CRASH_RUNS = 200;
+const CRASH_LANES = 4;
+const KILL_MAX_MS = 150;
+
+const KINDS = ["delete", "flip", "swap", "body", "insert"];
+const SCENARIOS = ["none", "shift", "reformat", "edited", "duplicate"];
+const PERTURBATIONS = SCENARIOS.slice(1);
+const ROUTES = ["replace-hash", "diff apply"];
+const OUTCOMES = ["applied", "relocated", "refused", "false_refusal", "corruption", "wrong_refusal"];
+
+const TARGETS = { corruptions: 0, shift_relocated: 0.99, torn: 0, temp_left_after_next_edit: 0 };
+
+const MARK = "edit-safety";
+const LIST_LIMIT = 12;
+
+// ---------------------------------------------------------------------------------------------
+// files as lines (every sampled file has one line ending throughout)
+
+const BOM = "\uFEFF";
+
+function parseModel(buf) {
+  let text = buf.toString("utf8");
+  const bom = text.startsWith(BOM);
+  if (bom) text = text.slice(1);
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const lines = text.split(eol);
+  const final = lines.length > 1 && lines.at(-1) === "";
+  if (final) lines.pop();
+  return { bom, eol, final, lines };
+}
+
+const render = (m, lines = m.lines) => Buffer.from(`${m.bom ? BOM : ""}${lines.join(m.eol)}${m.final ? m.eol : ""}`, "utf8");
+
+/** hashpilot's range hash: sha256 of the lines joined by "\n", 12 hex characters. */
+const hash12 = (lines) => createHash("sha256").update(lines.join("\n")).digest("hex").slice(0, 12);
+
+/** An edit replaces `del` lines from line `at` (1-based) with `ins`; `shift` moves it down. */
+function applyEdit(lines, edit, shift = 0) {
+  const out = [...lines];
+  out.splice(edit.at - 1 + shift, edit.del, ...edit.ins);
+  return out;
+}
+
+/** The text as TypeScript's parser sees it: true when it has no syntax error. */
+function parses(lines) {
+  const sf = ts.createSourceFile("x.ts", lines.join("\n"), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  return sf.parseDiagnostics.length === 0;
+}
+
+/** Content for `replace-hash @file`: one trailing "\n" always, so a last empty line is kept (none for no lines). */
+const contentOf = (lines) => (lines.length === 0 ? "" : `${lines.join("\n")}\n`);
+
+// ---------------------------------------------------------------------------------------------
+// mutation candidates
+
+const indentOf = (l) => /^\s*/.exec(l)[0];
+const stripStrings = (l) => l.replace(/\\./g, "").replace(/'[^']*'|"[^"]*"/g, "''");
+function balanced(l) {
+  let depth = 0;
+  for (const c of stripStrings(l)) {
+    if ("([{".includes(c)) depth++;
+    else if (")]}".includes(c) && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+/** A line of code: not blank, not a comment, no template literal, no trailing comment. */
+function codeLine(l) {
+  const t = l.trim();
+  return t !== "" && !/^(\/\/|\/\*|\*)/.test(t) && !l.includes("`") && !l.includes("//") && !l.includes("/*");
+}
+const statementLine = (l) => codeLine(l) && indentOf(l).length > 0 && l.trimEnd().endsWith(";") && balanced(l) && !/^\s*(import|export)\b/.test(l);
+
+const FLIPS = [
+  [" === ", " !== "],
+  [" !== ", " === "],
+  [" && ", " || "],
+  [" || ", " && "],
+  [" < ", " >= "],
+  [" >= ", " < "],
+];
+const CALL_ARGS = /(?<![\w$])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(\s*([^(),\s][^(),]*?)\s*,\s*([^(),\s][^(),]*?)\s*\)/;
+const NOT_CALLEES = new Set(["if", "for", "while", "switch", "catch", "function", "return", "typeof", "new"]);
+const FUNCTION_HEADER =
+  /(\bfunction\b[^;]*\{$|=>\s*\{$|^\s*(?:(?:public|private|protected|static|async|get|set|override|readonly)\s+)*[A-Za-z_$#][\w$]*\s*(?:<[^>]*>)?\([^)]*\)\s*(?::\s*[^={;]+)?\{$)/;
+const CONTROL = /^\s*(\}\s*)?(if|for|while|switch|catch|else|do|try|finally)\b/;
+
+/** Every candidate edit of a kind in a file: { edit, target (the line perturbation (iii) edits), describe }. */
+function candidates(kind, lines) {
+  const out = [];
+  const n = lines.length;
+  for (let i = 2; i <= n - 2; i++) {
+    const l = lines[i - 1];
+    if (kind === "delete" && statementLine(l)) out.push({ edit: { at: i, del: 1, ins: [] }, target: i, describe: `delete line ${i}` });
+    else if (kind === "flip" && codeLine(l)) {
+      let best = null;
+      for (const [from, to] of FLIPS) {
+        const at = l.indexOf(from);
+        if (at >= 0 && (best === null || at < best.at)) best = { at, from, to };
+      }
+      if (best) out.push({ edit: { at: i, del: 1, ins: [l.slice(0, best.at) + best.to + l.slice(best.at + best.from.length)] }, target: i, describe: `flip "${best.from.trim()}" on line ${i}` });
+    } else if (kind === "swap" && codeLine(l)) {
+      const m = CALL_ARGS.exec(l);
+      if (!m || NOT_CALLEES.has(m[1]) || m[2] === m[3] || /[:=?{}<>]|\.\.\./.test(m[2] + m[3])) continue;
+      const open = m.index + m[1].length;
+      const swapped = `${l.slice(0, open)}(${m[3]}, ${m[2]})${l.slice(m.index + m[0].length)}`;
+      out.push({ edit: { at: i, del: 1, ins: [swapped] }, target: i, describe: `swap the arguments of ${m[1]}() on line ${i}` });
+    } else if (kind === "insert" && statementLine(l)) {
+      out.push({ edit: { at: i + 1, del: 0, ins: [`${indentOf(l)}void 0; // ${MARK}: inserted line`] }, target: i, describe: `insert a line after line ${i}` });
+    } else if (kind === "body" && codeLine(l.replace(/\{$/, "{ ")) && l.trimEnd().endsWith("{") && FUNCTION_HEADER.test(l.trimEnd()) && !CONTROL.test(l)) {
+      const indent = indentOf(l);
+      let close = -1;
+      for (let j = i + 1; j <= n; j++) {
+        const k = lines[j - 1];
+        if (k.trim() === "") continue;
+        if (indentOf(k) === indent && k.trim().startsWith("}")) {
+          close = j;
+          break;
+        }
+        if (indentOf(k).length <= indent.length) break;
+      }
+      const height = close - i - 1;
+      if (close < 0 || height < 2 || height > 40) continue;
+      const inner = indentOf(lines.slice(i, close - 1).find((k) => k.trim() !== "") ?? `${indent}  `);
+      out.push({
+        edit: { at: i + 1, del: height, ins: [`${inner}throw new Error("${MARK}: body replaced");`] },
+        target: i + 1,
+        body: { start: i + 1, end: close - 1 },
+        describe: `replace the ${height}-line body at lines ${i + 1}-${close - 1}`,
+      });
+    }
+  }
+  return out;
+}
+
+/** The narrowest window around lines lo..hi (widened by ctx each side) whose content appears once in the file. */
+function uniqueWindow(lines, lo, hi, minCtx) {
+  const n = lines.length;
+  for (let c = minCtx; c <= MAX_CONTEXT; c++) {
+    const ws = Math.max(1, lo - c);
+    const we = Math.min(n, hi + c);
+    const h = we - ws + 1;
+    const key = lines.slice(ws - 1, we).join("\n");
+    let count = 0;
+    for (let s = 0; s + h <= n && count < 2; s++) if (lines[s] === lines[ws - 1] && lines.slice(s, s + h).join("\n") === key) count++;
+    if (count === 1) return { start: ws, end: we, context: c };
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the sample
+
+function eligibleFiles() {
+  return listFiles(CORPUS)
+    .filter((rel) => /\.ts$/.test(rel) && !/\.d\.ts$/.test(rel))
+    .sort()
+    .filter((rel) => {
+      const abs = path.join(CORPUS, rel);
+      if (fs.statSync(abs).size > MAX_BYTES) return false;
+      const text = fs.readFileSync(abs, "utf8");
+      return !text.includes("\r") && !text.startsWith(BOM) && text.split("\n").length >= MIN_LINES;
+    });
+}
+
+/** Draws files in seeded order, giving each the least-served kind it supports, until SAMPLE_FILES tasks. */
+function drawTasks(rand) {
+  const counts = Object.fromEntries(KINDS.map((k) => [k, 0]));
+  const tasks = [];
+  let skipped = 0;
+  for (const rel of shuffled(eligibleFiles(), rand)) {
+    if (tasks.length === SAMPLE_FILES) break;
+    const lines = parseModel(fs.readFileSync(path.join(CORPUS, rel))).lines;
+    if (!parses(lines)) {
+      skipped++;
+      continue;
+    }
+    const order = [...KINDS].sort((a, b) => counts[a] - counts[b] || KINDS.indexOf(a) - KINDS.indexOf(b));
+    let task = null;
+    for (const kind of order) {
+      for (const c of shuffled(candidates(kind, lines), rand).slice(0, 30)) {
+        const intended = applyEdit(lines, c.edit);
+        if (!parses(intended)) continue;
+        const lo = c.body ? c.body.start : c.target;
+        const hi = c.body ? c.body.end : c.target;
+        const win = uniqueWindow(lines, lo, hi, c.body ? 0 : MIN_CONTEXT);
+        if (!win) continue;
+        task = { rel, kind, ...c, window: win };
+        break;
+      }
+      if (task) break;
+    }
+    if (!task) {
+      skipped++;
+      continue;
+    }
+    counts[task.kind]++;
+    tasks.push(task);
+  }
+  return { tasks, skipped };
+}
+
+// ---------------------------------------------------------------------------------------------
+// running hashpilot
+
+const calls = []; // { command, ms, exit }
+
+function childEnv(home) {
+  const env = { ...process.env, HASHPILOT_HOME: home, HASHPILOT_SESSION: `${MARK}-bench` };
+  for (const k of ["MAST_STATE_DIR", "HASHPILOT_ROUTE_POLICY", "CI"]) delete env[k];
+  return env;
+}
+
+/** One hashpilot process: exit code, the parsed envelope (null for --raw or no JSON), stdout, wall ms. */
+function hashpilot(args, { cwd, home, label }) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [HASHPILOT, ...args], { cwd, env: childEnv(home), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), CALL_TIMEOUT_MS);
+    child.on("error", (err) => reject(new BenchError(`cannot run hashpilot: ${err.message}`)));
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      const ms = performance.now() - t0;
+      let envelope = null;
+      try {
+        envelope = JSON.parse(stdout);
+      } catch {
+        // --raw output, or no JSON at all
+      }
+      calls.push({ command: label, ms, exit: code });
+      resolve({ exit: signal ? `killed (${signal}, timeout)` : code, envelope, stdout, stderr, ms });
+    });
+  });
+}
+
+/** Runs fn over items with at most `n` in flight. */
+async function pool(items, n, fn) {
+  const out = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i], i);
+      }
+    }),
+  );
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// perturbations
+
+/** Builds the four perturbed files of a task: { lines, expected (null: must refuse), moved, info }. */
+function perturb(task, lines, span, rand) {
+  const n = lines.length;
+  const out = {};
+  // (i) shift: k comment lines inserted at or above the first line of the target block
+  {
+    const k = rand() < 0.5 ? 1 + Math.floor(rand() * 3) : 4 + Math.floor(rand() * 17);
+    const p = 1 + Math.floor(rand() * span.start);
+    const ins = Array.from({ length: k }, (_, j) => `// ${MARK}: shifted line ${j + 1} of ${k}`);
+    const perturbed = [...lines.slice(0, p - 1), ...ins, ...lines.slice(p - 1)];
+    out.shift = { lines: perturbed, expected: applyEdit(perturbed, task.edit, k), moved: true, info: { lines_inserted: k, before_line: p } };
+  }
+  // (ii) reformat: up to 3 non-blank lines far from the block get trailing spaces or a new indentation
+  {
+    const far = (i) => i < span.start - 3 || i > span.end + 3;
+    const pool = [];
+    for (let i = 1; i <= n; i++) if (lines[i - 1].trim() !== "" && far(i)) pool.push(i);
+    const preferred = pool.filter((i) => i < span.start - 10 || i > span.end + 10);
+    const chosen = shuffled(preferred.length >= 3 ? preferred : pool, rand).slice(0, 3).sort((a, b) => a - b);
+    const perturbed = [...lines];
+    const how = [];
+    for (const i of chosen) {
+      const l = perturbed[i - 1];
+      const v = Math.floor(rand() * 3);
+      if (v === 0) perturbed[i - 1] = `${l}  `;
+      else if (v === 1 || !l.startsWith(" ")) perturbed[i - 1] = `  ${l}`;
+      else perturbed[i - 1] = l.replace(/^ +/, "\t");
+      how.push(`${i}:${["trailing spaces", "indent +2", "indent -> tab"][v === 2 && !l.startsWith(" ") ? 1 : v]}`);
+    }
+    out.reformat = chosen.length ? { lines: perturbed, expected: applyEdit(perturbed, task.edit, 0), moved: false, info: { lines: how } } : null;
+  }
+  // (iii) edited: the target line itself changed
+  {
+    const perturbed = [...lines];
+    perturbed[task.target - 1] = `${perturbed[task.target - 1]} // ${MARK}: edited`;
+    out.edited = { lines: perturbed, expected: null, moved: false, info: { line: task.target } };
+  }
+  // (iv) duplicate: the whole block (anchor window and hunk) copied elsewhere, never onto its own lines
+  {
+    const block = lines.slice(span.start - 1, span.end);
+    const h = block.length;
+    const places = [];
+    if (span.start >= 9) places.push(["above, far", () => 1 + Math.floor(rand() * (span.start - 8))]);
+    if (span.start >= 2) places.push(["above, near", () => span.start - (1 + Math.floor(rand() * Math.min(3, span.start - 1)))]);
+    places.push(["below, near", () => Math.min(n + 1, span.end + 1 + Math.floor(rand() * 4))]);
+    if (span.end + 9 <= n + 1) places.push(["below, far", () => span.end + 9 + Math.floor(rand() * (n + 1 - (span.end + 9) + 1))]);
+    const [placement, at] = places[Math.floor(rand() * places.length)];
+    const p = at(); // the copy goes before line p
+    const perturbed = [...lines.slice(0, p - 1), ...block, ...lines.slice(p - 1)];
+    const moved = p <= span.start;
+    out.duplicate = { lines: perturbed, expected: applyEdit(perturbed, task.edit, moved ? h : 0), moved, info: { placement, before_line: p, block: `${span.start}-${span.end}`, height: h } };
+  }
+  return out;
+}
+
+/**
+ * What a correct tool must do, and what this one did:
+ * - no perturbation, shift, reformat: land the intended change (on the moved target after a
+ *   shift) — `applied`, or `relocated` when the target had moved; a refusal is a `false_refusal`;
+ * - edited: refuse with exit 3 and the file untouched — `refused` (another non-zero exit with the
+ *   file untouched is a `wrong_refusal`);
+ * - duplicate: refuse (exit 3, untouched) or land on the original block, never on the copy;
+ * - `corruption`: exit 0 and the file is not the intended text, or a refusal that changed the file.
+ */
+function classify(scenario, exit, before, after, expected, moved) {
+  if (exit === 0) return expected && after.equals(expected) ? (moved ? "relocated" : "applied") : "corruption";
+  if (!after.equals(before)) return "corruption";
+  if (scenario === "edited" || scenario === "duplicate") return exit === 3 ? "refused" : "wrong_refusal";
+  return "false_refusal";
+}
+
+/** Where two texts first differ, for the report. */
+function firstDifference(a, b) {
+  const x = parseModel(a).lines;
+  const y = parseModel(b).lines;
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return { line: i + 1, expected: x[i] ?? null, actual: y[i] ?? null, expected_lines: x.length, actual_lines: y.length };
+  }
+  return { line: null, note: "same lines, different bytes (line endings, BOM or final newline)" };
+}
+
+// ---------------------------------------------------------------------------------------------
+// one file: its task through both routes, every scenario
+
+async function runTask(task, ctx) {
+  const { proj, scratch, homes } = ctx;
+  const home = homes(task);
+  const abs = path.join(proj, task.rel);
+  const original = fs.readFileSync(abs);
+  const m = parseModel(original);
+  const { lines } = m;
+  const rand = prng(SEED ^ (task.index + 1) * 0x9e3779b1);
+  const intended = applyEdit(lines, task.edit);
+  const intendedBytes = render(m, intended);
+  const opts = (label) => ({ cwd: proj, home, label });
+  const tmp = (name) => path.join(scratch, `${task.index}-${name}`);
+  const result = { file: task.rel, kind: task.kind, describe: task.describe, eol: m.eol === "\r\n" ? "CRLF" : "LF", bom: m.bom, lines: lines.length, harness_errors: [], cases: [], undo: [] };
+
+  // replace-hash anchor: the window's hash, read with read-hash -c for a single-line target
+  const win = task.window;
+  let anchor = hash12(lines.slice(win.start - 1, win.end));
+  if (!task.body) {
+    const r = await hashpilot(["read-hash", task.rel, String(task.target), "-c", String(win.context), "--format", "json"], opts("read-hash"));
+    const d = r.envelope?.data;
+    if (r.exit !== 0 || !d) result.harness_errors.push(`read-hash exited ${r.exit}: ${r.stdout.slice(0, 300)}`);
+    else if (d.contextHash !== anchor || d.contextRange?.start !== win.start || d.contextRange?.end !== win.end) {
+      result.harness_errors.push(`read-hash says ${d.contextHash} for lines ${d.contextRange?.start}-${d.contextRange?.end}; the bench computed ${anchor} for ${win.start}-${win.end}`);
+      result.hash_disagreement = true;
+      anchor = d.contextHash;
+    }
+  }
+  const windowNew = applyEdit(lines.slice(win.start - 1, win.end), { ...task.edit, at: task.edit.at - win.start + 1 });
+  const viaWindow = [...lines.slice(0, win.start - 1), ...windowNew, ...lines.slice(win.end)];
+  if (viaWindow.join("\n") !== intended.join("\n")) throw new BenchError(`${task.rel}: the window edit does not give the intended text (bench bug)`);
+  fs.writeFileSync(tmp("content"), contentOf(windowNew));
+
+  // diff apply patch: diff generate between the file and the intended text
+  fs.writeFileSync(tmp("old"), original);
+  fs.writeFileSync(tmp("new"), intendedBytes);
+  const g = await hashpilot(["diff", "generate", task.rel, `@${tmp("old")}`, `@${tmp("new")}`, "--raw"], opts("diff generate"));
+  let patchOk = g.exit === 0 && g.stdout.startsWith("---");
+  const hunks = [...g.stdout.matchAll(/^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@/gm)].map((h) => ({ start: Number(h[1]), count: h[2] === undefined ? 1 : Number(h[2]) }));
+  if (!patchOk || hunks.length === 0) {
+    result.harness_errors.push(`diff generate exited ${g.exit}: ${g.stdout.slice(0, 300)} ${g.stderr.slice(0, 300)}`);
+    patchOk = false;
+  }
+  fs.writeFileSync(tmp("patch"), g.stdout);
+  const hunkSpan = hunks.length
+    ? { start: Math.min(...hunks.map((h) => (h.count ? h.start : h.start + 1))), end: Math.max(...hunks.map((h) => (h.count ? h.start + h.count - 1 : h.start))) }
+    : { start: task.target, end: task.target };
+  result.anchor = { range: `${win.start}:${win.end}`, hash: anchor, context: win.context };
+  result.patch = { hunks: hunks.length, old_lines: `${hunkSpan.start}-${hunkSpan.end}` };
+  const span = { start: Math.min(win.start, hunkSpan.start), end: Math.max(win.end, hunkSpan.end) };
+  const perturbed = perturb(task, lines, span, rand);
+
+  const runRoute = (route) =>
+    route === "replace-hash"
+      ? hashpilot(["replace-hash", task.rel, anchor, `@${tmp("content")}`, "--range", `${win.start}:${win.end}`, "--format", "json"], opts("replace-hash"))
+      : hashpilot(["diff", "apply", task.rel, "--patch", tmp("patch"), "--format", "json"], opts("diff apply"));
+
+  for (const route of ROUTES) {
+    if (route === "diff apply" && !patchOk) continue;
+    for (const scenario of SCENARIOS) {
+      const p = scenario === "none" ? { lines, expected: intended, moved: false, info: null } : perturbed[scenario];
+      if (!p) continue;
+      const before = scenario === "none" ? original : render(m, p.lines);
+      fs.writeFileSync(abs, before);
+      const r = await runRoute(route);
+      const after = fs.existsSync(abs) ? fs.readFileSync(abs) : Buffer.alloc(0);
+      const expected = p.expected ? render(m, p.expected) : null;
+      const outcome = classify(scenario, r.exit, before, after, expected, p.moved);
+      const d = r.envelope?.data;
+      const reportedRelocation = r.exit === 0 ? (route === "replace-hash" ? d?.relocatedTo !== undefined : (d?.fuzzyPlacements?.length ?? 0) > 0) : null;
+      const c = {
+        route,
+        scenario,
+        outcome,
+        exit: r.exit,
+        error_code: r.envelope?.error?.code ?? null,
+        ok_agrees: r.envelope ? r.envelope.ok === (r.exit === 0) : null,
+        relocation_reported: reportedRelocation,
+        ms: round(r.ms, 1),
+        info: p.info,
+      };
+      if (r.exit !== 0) c.message = r.envelope?.error?.message ?? r.stderr.slice(0, 300);
+      if (outcome === "corruption") c.difference = expected ? firstDifference(expected, after) : { note: "the file was written although the edit had to be refused", ...firstDifference(before, after) };
+      if (r.exit !== 0 && r.exit !== 3 && ![2, 5].includes(r.exit)) result.harness_errors.push(`${route} (${scenario}) exited ${r.exit}: ${c.message}`);
+      result.cases.push(c);
+      // undo: every edit of the unperturbed task, back to the bytes before it
+      if (scenario === "none" && r.exit === 0) {
+        const u = await hashpilot(["undo", "--last", "--format", "json"], opts("undo"));
+        const back = fs.readFileSync(abs);
+        result.undo.push({ route, exit: u.exit, restored: back.equals(before), error_code: u.envelope?.error?.code ?? null });
+      }
+      fs.writeFileSync(abs, original);
+    }
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// crash run
+
+/** Temp files of the writer left in a directory for `name`. */
+const tempsOf = (dir, name) => fs.readdirSync(dir).filter((f) => f.startsWith(`.${name}.hashpilot-`) && f.endsWith(".tmp"));
+
+/**
+ * Starts a replace-hash that turns the lane's file from state `from` into the other state; kills
+ * it `delayMs` after it takes the file's lock (null: never). Resolves when the process is gone.
+ */
+function crashEdit(lane, from, delayMs) {
+  const to = from === "A" ? "B" : "A";
+  const args = ["replace-hash", lane.rel, lane.hash[from], `@${lane.content[to]}`, "--range", `${lane.range.start}:${lane.range.end}`, "--format", "json"];
+  const locks = path.join(lane.home, "locks");
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    let tLock = null;
+    let tKill = null;
+    let timer = null;
+    let done = false;
+    const child = spawn(process.execPath, [HASHPILOT, ...args], { cwd: lane.proj, env: childEnv(lane.home), stdio: ["ignore", "ignore", "ignore"] });
+    const arm = () => {
+      if (tLock !== null || done) return;
+      tLock = performance.now();
+      if (delayMs !== null) {
+        timer = setTimeout(() => {
+          if (done) return;
+          tKill = performance.now();
+          child.kill("SIGKILL");
+        }, delayMs);
+      }
+    };
+    const check = (tries) => {
+      if (tLock !== null || done) return;
+      if (fs.readdirSync(locks).some((f) => f.endsWith(".lock"))) arm();
+      else if (tries > 0) setTimeout(() => check(tries - 1), 1);
+    };
+    const watcher = fs.watch(locks, (_event, f) => {
+      if (f && String(f).endsWith(".lock")) check(50);
+    });
+    const guard = setTimeout(() => child.kill("SIGKILL"), CALL_TIMEOUT_MS);
+    child.on("error", (err) => reject(new BenchError(`cannot run hashpilot: ${err.message}`)));
+    child.on("exit", (code, signal) => {
+      done = true;
+      clearTimeout(timer);
+      clearTimeout(guard);
+      watcher.close();
+      const tEnd = performance.now();
+      calls.push({ command: delayMs === null ? "replace-hash (crash lane, not killed)" : "replace-hash (crash run)", ms: tEnd - t0, exit: code });
+      resolve({
+        exit: code,
+        killed: signal === "SIGKILL" && tKill !== null,
+        to,
+        ms_to_lock: tLock === null ? null : tLock - t0,
+        ms_lock_to_exit: tLock === null || tKill !== null ? null : tEnd - tLock,
+        delay_ms: delayMs,
+      });
+    });
+  });
+}
+
+async function crashLane(lane, runs, rand) {
+  const r = { file: lane.rel, bytes: lane.A.length, eol: lane.eol, runs: 0, killed: 0, completed: 0, failed: [], old: 0, new: 0, torn: [], temps_left_by_kill: 0, cleanups: [], ms_to_lock: [], ms_lock_to_exit: [], slow_locks: 0 };
+  const stateOf = (b) => (b === null ? null : b.equals(lane.A) ? "A" : b.equals(lane.B) ? "B" : null);
+  const read = () => (fs.existsSync(lane.abs) ? fs.readFileSync(lane.abs) : null);
+  /** An edit nobody kills: must succeed and leave no temp file behind. */
+  const cleanEdit = async (why) => {
+    const from = stateOf(read());
+    const e = await crashEdit(lane, from ?? "A", null);
+    const after = stateOf(read());
+    const left = tempsOf(lane.dir, lane.name);
+    r.cleanups.push({ why, exit: e.exit, landed: e.exit === 0 && after === e.to, temps_remaining: left });
+  };
+  for (let i = 0; i < runs; i++) {
+    const before = read();
+    const from = stateOf(before);
+    const delay = rand() * KILL_MAX_MS;
+    const e = await crashEdit(lane, from, delay);
+    r.runs++;
+    if (e.ms_to_lock !== null) r.ms_to_lock.push(e.ms_to_lock);
+    if (e.ms_to_lock !== null && e.ms_to_lock > 2_000) r.slow_locks++;
+    if (e.ms_lock_to_exit !== null) r.ms_lock_to_exit.push(e.ms_lock_to_exit);
+    const after = read();
+    const state = stateOf(after);
+    if (e.killed) r.killed++;
+    else if (e.exit === 0) r.completed++;
+    else r.failed.push({ run: i, exit: e.exit });
+    if (state === from) r.old++;
+    else if (state === e.to) r.new++;
+    else {
+      r.torn.push({ run: i, delay_ms: round(delay, 1), bytes: after === null ? null : after.length, missing: after === null, empty: after !== null && after.length === 0 });
+      fs.writeFileSync(lane.abs, lane.A);
+    }
+    if (!e.killed && e.exit === 0 && state !== e.to) r.failed.push({ run: i, exit: 0, note: "exit 0 but the new content is not there" });
+    const temps = tempsOf(lane.dir, lane.name);
+    if (temps.length) {
+      r.temps_left_by_kill++;
+      await cleanEdit(`after run ${i} (${temps.join(", ")})`);
+    }
+  }
+  await cleanEdit("end of lane");
+  return r;
+}
+
+/** The CRASH_LANES largest corpus .ts files, each in its own directory of the project; the first is CRLF. */
+function crashLanes(proj, tmpRoot, rand) {
+  const bySize = listFiles(CORPUS)
+    .filter((rel) => /\.ts$/.test(rel) && !/\.d\.ts$/.test(rel))
+    .map((rel) => ({ rel, size: fs.statSync(path.join(CORPUS, rel)).size }))
+    .sort((a, b) => b.size - a.size || (a.rel < b.rel ? -1 : 1))
+    .slice(0, CRASH_LANES);
+  return bySize.map((f, i) => {
+    const dir = path.join(proj, "crash", `lane-${i + 1}`);
+    fs.mkdirSync(dir, { recursive: true });
+    const name = path.basename(f.rel);
+    const abs = path.join(dir, name);
+    let text = fs.readFileSync(path.join(CORPUS, f.rel), "utf8");
+    if (i === 0) text = text.replace(/\n/g, "\r\n");
+    const A = Buffer.from(text, "utf8");
+    const m = parseModel(A);
+    // The toggled block: a statement line with a line of context each side, unique in the file.
+    const mid = Math.floor(m.lines.length / 2);
+    const order = [...Array(m.lines.length).keys()].map((k) => k + 1).sort((a, b) => Math.abs(a - mid) - Math.abs(b - mid) || a - b);
+    let range = null;
+    for (const t of order) {
+      if (t < 3 || t > m.lines.length - 2 || !statementLine(m.lines[t - 1])) continue;
+      const w = uniqueWindow(m.lines, t, t, 1);
+      const toggled = [...m.lines];
+      toggled[t - 1] = `${toggled[t - 1]} // ${MARK}: crash toggle`;
+      if (w && w.context === 1 && parses(toggled)) {
+        range = { start: t - 1, end: t + 1, toggled };
+        break;
+      }
+    }
+    if (!range) throw new BenchError(`${f.rel}: no statement line to toggle for the crash run`);
+    const B = render(m, range.toggled);
+    fs.writeFileSync(abs, A);
+    const home = path.join(tmpRoot, `home-crash-${i + 1}`);
+    fs.mkdirSync(path.join(home, "locks"), { recursive: true });
+    const content = { A: path.join(tmpRoot, "scratch", `crash-${i + 1}-A`), B: path.join(tmpRoot, "scratch", `crash-${i + 1}-B`) };
+    fs.writeFileSync(content.A, contentOf(m.lines.slice(range.start - 1, range.end)));
+    fs.writeFileSync(content.B, contentOf(range.toggled.slice(range.start - 1, range.end)));
+    return {
+      corpus: f.rel,
+      rel: path.relative(proj, abs),
+      abs,
+      dir,
+      name,
+      proj,
+      home,
+      A,
+      B,
+      eol: i === 0 ? "CRLF" : "LF",
+      range: { start: range.start, end: range.end },
+      hash: { A: hash12(m.lines.slice(range.start - 1, range.end)), B: hash12(range.toggled.slice(range.start - 1, range.end)) },
+      content,
+      rand: prng(CRASH_SEED + i + Math.floor(rand() * 0)),
+    };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// report
+
+function tally(cases) {
+  const t = Object.fromEntries(OUTCOMES.map((o) => [o, 0]));
+  for (const c of cases) t[c.outcome]++;
+  return { cases: cases.length, ...t };
+}
+
+async function main() {
+  if (!fs.existsSync(HASHPILOT)) {
+    process.stderr.write(`bench: ${path.relative(REPO, HASHPILOT)} is missing: run \`npm run build\` first\n`);
+    return 2;
+  }
+  const env = benchEnvironment();
+  const distAtStart = distStamp();
+  env.mast_dist_built = new Date(distAtStart).toISOString();
+  env.typescript = ts.version;
+  const fetched = ensureCorpus();
+  repairInterruptedEdit();
+
+  const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), "mast-bench-edits-"));
+  const cleanup = () => fs.rmSync(tmpRoot, { recursive: true, force: true });
+  for (const sig of ["SIGINT", "SIGTERM"]) {
+    process.once(sig, () => {
+      cleanup();
+      process.exit(130);
+    });
+  }
+  const proj = path.join(tmpRoot, "project");
+  const scratch = path.join(tmpRoot, "scratch");
+  fs.mkdirSync(path.join(proj, ".git"), { recursive: true });
+  fs.mkdirSync(scratch, { recursive: true });
+
+  let drawn, results, lanes, crash, wallTasks, wallCrash;
+  try {
+    // ----- the sample
+    const rand = prng(SEED);
+    drawn = drawTasks(rand);
+    if (drawn.tasks.length === 0) throw new BenchError("no corpus file offered a mutation task");
+    const picks = shuffled([...drawn.tasks.keys()], rand);
+    const crlf = new Set(picks.slice(0, CRLF_FILES));
+    const bom = new Set([picks[0], ...picks.slice(CRLF_FILES, CRLF_FILES + BOM_FILES)]);
+    drawn.tasks.forEach((t, i) => {
+      t.index = i;
+      let text = fs.readFileSync(path.join(CORPUS, t.rel), "utf8");
+      if (crlf.has(i)) text = text.replace(/\n/g, "\r\n");
+      if (bom.has(i)) text = BOM + text;
+      fs.mkdirSync(path.dirname(path.join(proj, t.rel)), { recursive: true });
+      fs.writeFileSync(path.join(proj, t.rel), text);
+    });
+    const homes = (task) => path.join(tmpRoot, `home-${task.index + 1}`);
+
+    process.stderr.write(`edit-safety: ${drawn.tasks.length} tasks x ${ROUTES.length} routes x ${SCENARIOS.length} scenarios, ${CONCURRENCY} files at a time ...\n`);
+    const t0 = performance.now();
+    let done = 0;
+    results = await pool(drawn.tasks, CONCURRENCY, async (task) => {
+      const r = await runTask(task, { proj, scratch, homes });
+      if (++done % 10 === 0) process.stderr.write(`  ${done}/${drawn.tasks.length} files\n`);
+      return r;
+    });
+    wallTasks = performance.now() - t0;
+
+    // ----- crash run
+    process.stderr.write(`crash run: ${CRASH_RUNS} replace-hash runs SIGKILLed 0-${KILL_MAX_MS} ms after taking the lock, ${CRASH_LANES} lanes ...\n`);
+    const t1 = performance.now();
+    lanes = crashLanes(proj, tmpRoot, rand);
+    const perLane = lanes.map((_, i) => Math.floor(CRASH_RUNS / CRASH_LANES) + (i < CRASH_RUNS % CRASH_LANES ? 1 : 0));
+    crash = await Promise.all(lanes.map((lane, i) => crashLane(lane, perLane[i], lane.rand)));
+    wallCrash = performance.now() - t1;
+  } finally {
+    cleanup();
+  }
+  env.loadavg_at_end = loadavg();
+
+  // ----- figures
+  const cases = results.flatMap((r) => r.cases.map((c) => ({ ...c, file: r.file, kind: r.kind, describe: r.describe, eol: r.eol, bom: r.bom })));
+  const by = (f) => cases.filter(f);
+  const table = {};
+  for (const s of SCENARIOS) for (const route of ROUTES) table[`${s}|${route}`] = tally(by((c) => c.scenario === s && c.route === route));
+  const totals = tally(cases);
+  const perRoute = Object.fromEntries(ROUTES.map((route) => [route, tally(by((c) => c.route === route))]));
+  const shiftRate = Object.fromEntries(
+    ROUTES.map((route) => {
+      const s = table[`shift|${route}`];
+      return [route, s.cases ? s.relocated / s.cases : null];
+    }),
+  );
+  const shiftBuckets = Object.fromEntries(
+    ROUTES.map((route) => {
+      const xs = by((c) => c.scenario === "shift" && c.route === route);
+      const small = xs.filter((c) => c.info.lines_inserted <= DEFAULT_FUZZY);
+      const large = xs.filter((c) => c.info.lines_inserted > DEFAULT_FUZZY);
+      return [route, { [`<=${DEFAULT_FUZZY}`]: tally(small), [`>${DEFAULT_FUZZY}`]: tally(large) }];
+    }),
+  );
+  const placements = [...new Set(by((c) => c.scenario === "duplicate").map((c) => c.info.placement))].sort();
+  const dupByPlacement = Object.fromEntries(ROUTES.map((route) => [route, Object.fromEntries(placements.map((pl) => [pl, tally(by((c) => c.scenario === "duplicate" && c.route === route && c.info.placement === pl))]))]));
+  const controlByKind = Object.fromEntries(KINDS.map((k) => [k, Object.fromEntries(ROUTES.map((route) => [route, tally(by((c) => c.scenario === "none" && c.route === route && c.kind === k))]))]));
+  const endings = Object.fromEntries(
+    ["LF", "CRLF"].flatMap((e) => [false, true].map((b) => [`${e}${b ? "+BOM" : ""}`, tally(by((c) => c.eol === e && c.bom === b))])).filter(([, t]) => t.cases > 0),
+  );
+  const undos = results.flatMap((r) => r.undo);
+  const undoOk = undos.filter((u) => u.exit === 0 && u.restored).length;
+  const unreported = by((c) => c.outcome === "relocated" && c.relocation_reported === false);
+  const misreported = by((c) => c.outcome === "applied" && c.relocation_reported === true);
+  const disagreements = by((c) => c.ok_agrees === false);
+  const harness = results.flatMap((r) => r.harness_errors.map((e) => `${r.file}: ${e}`));
+  const hashDisagreements = results.filter((r) => r.hash_disagreement).length;
+  const errorCodes = {};
+  for (const c of cases) if (c.exit !== 0) errorCodes[`${c.route} ${c.error_code ?? `exit ${c.exit}`}`] = (errorCodes[`${c.route} ${c.error_code ?? `exit ${c.exit}`}`] ?? 0) + 1;
+
+  const crashTotals = {
+    runs: crash.reduce((a, l) => a + l.runs, 0),
+    killed: crash.reduce((a, l) => a + l.killed, 0),
+    completed_before_kill: crash.reduce((a, l) => a + l.completed, 0),
+    failed: crash.flatMap((l) => l.failed.map((f) => ({ file: l.file, ...f }))),
+    old: crash.reduce((a, l) => a + l.old, 0),
+    new: crash.reduce((a, l) => a + l.new, 0),
+    torn: crash.flatMap((l) => l.torn.map((t) => ({ file: l.file, ...t }))),
+    temps_left_by_kill: crash.reduce((a, l) => a + l.temps_left_by_kill, 0),
+    cleanups: crash.flatMap((l) => l.cleanups.map((c) => ({ file: l.file, ...c }))),
+    slow_locks: crash.reduce((a, l) => a + l.slow_locks, 0),
+  };
+  const tempsRemaining = crashTotals.cleanups.filter((c) => c.temps_remaining.length > 0).length;
+  const cleanupFailed = crashTotals.cleanups.filter((c) => !c.landed).length;
+
+  const timing = {};
+  for (const label of [...new Set(calls.map((c) => c.command))]) {
+    const xs = calls.filter((c) => c.command === label).map((c) => c.ms);
+    timing[label] = roundStats(stats(xs));
+  }
+  const lockMs = crash.flatMap((l) => l.ms_to_lock);
+  const lockToExit = crash.flatMap((l) => l.ms_lock_to_exit);
+
+  const targets = [
+    { name: "silent corruptions (all routes and scenarios)", target: `= ${TARGETS.corruptions}`, value: totals.corruption, pass: totals.corruption <= TARGETS.corruptions },
+    ...ROUTES.map((route) => ({ name: `shift-only relocated correctly, ${route}`, target: `>= ${TARGETS.shift_relocated * 100}%`, value: shiftRate[route] === null ? null : round(shiftRate[route] * 100, 1), pass: shiftRate[route] === null ? null : shiftRate[route] >= TARGETS.shift_relocated })),
+    { name: "torn files after SIGKILL", target: `= ${TARGETS.torn}`, value: crashTotals.torn.length, pass: crashTotals.torn.length <= TARGETS.torn },
+    { name: "temp files left after the next successful edit", target: `= ${TARGETS.temp_left_after_next_edit}`, value: tempsRemaining, pass: tempsRemaining <= TARGETS.temp_left_after_next_edit },
+  ];
+
+  const notes = [];
+  const controls = by((c) => c.scenario === "none");
+  const controlOk = controls.filter((c) => c.exit === 0).length;
+  const failedToRun = controlOk === 0 || crashTotals.runs === 0;
+  if (failedToRun) notes.push("no unperturbed edit succeeded (or the crash run did not run): hashpilot is not working; the figures measure its error path");
+  if (harness.length) notes.push(`${harness.length} unexpected answer(s) (usage/internal errors, failed reads or generates), e.g. ${harness[0]}`);
+  if (hashDisagreements) notes.push(`read-hash's contextHash disagreed with sha256(lines joined by "\\n") for ${hashDisagreements} file(s)`);
+  if (disagreements.length) notes.push(`${disagreements.length} answer(s) whose envelope ok disagreed with the exit code`);
+  if (unreported.length) notes.push(`${unreported.length} edit(s) landed on a moved target without reporting a relocation (relocatedTo / fuzzyPlacements)`);
+  if (misreported.length) notes.push(`${misreported.length} edit(s) on an unmoved target reported a relocation`);
+  if (crashTotals.slow_locks) notes.push(`${crashTotals.slow_locks} crash run(s) waited over 2 s for the file's lock a killed run left (a kill right after the lock is taken, before its holder is recorded, is only broken once stale)`);
+  if (crashTotals.failed.length) notes.push(`${crashTotals.failed.length} crash-lane edit(s) ended with an unexpected exit before the kill, e.g. ${JSON.stringify(crashTotals.failed[0])}`);
+  if (cleanupFailed) notes.push(`${cleanupFailed} unkilled crash-lane edit(s) did not land`);
+  if (drawn.tasks.length < SAMPLE_FILES) notes.push(`only ${drawn.tasks.length} files offered a task (wanted ${SAMPLE_FILES})`);
+  notes.push(...buildNotes(env, distAtStart));
+
+  // ----- print
+  const L = [];
+  const cols = ["cases", "applied", "relocated", "refused", "false_refusal", "corruption", "wrong_refusal"];
+  const head = (first, w = 24) => `  ${pad(first, w)}${pad("route", 14)}${cols.map((c, i) => lpad(["cases", "applied", "relocated", "refused", "false ref.", "corrupt", "wrong ref."][i], 11)).join("")}`;
+  const row = (first, route, t, w = 24) => `  ${pad(first, w)}${pad(route, 14)}${cols.map((c) => lpad(t[c], 11)).join("")}`;
+  L.push(`mast edit-safety bench — ${env.date}`);
+  L.push(`machine: nproc ${env.nproc}, ${env.cpu}, ${env.total_mem_gb} GiB, ${env.platform}, node ${env.node}, typescript ${ts.version}`);
+  L.push(`mast ${env.mast_commit ?? "?"}${env.src_modified ? " (src/ modified)" : ""}, dist built ${env.mast_dist_built}`);
+  L.push(`load average (1/5/15 min): start ${env.loadavg_at_start.join(" ")}, end ${env.loadavg_at_end.join(" ")}`);
+  L.push("");
+  const eols = results.reduce((a, r) => ((a[`${r.eol}${r.bom ? "+BOM" : ""}`] = (a[`${r.eol}${r.bom ? "+BOM" : ""}`] ?? 0) + 1), a), {});
+  L.push(`corpus: ${path.relative(REPO, CORPUS)}/ (${fetched.downloaded ? "downloaded now" : "cached, stamp matches"}); sample (seed 0x${SEED.toString(16)}): ${drawn.tasks.length} .ts files (${Object.entries(eols).map(([k, v]) => `${v} ${k}`).join(", ")}), ${drawn.skipped} drawn files offered no task`);
+  L.push(`tasks: ${KINDS.map((k) => `${drawn.tasks.filter((t) => t.kind === k).length} ${k}`).join(", ")}; replace-hash anchors: ${results.filter((r) => !drawn.tasks[results.indexOf(r)].body).length} via read-hash -c, ${results.filter((r, i) => drawn.tasks[i].body).length} body ranges hashed here`);
+  L.push(`every hashpilot process: temp HASHPILOT_HOME (one per file), cwd = temp project with .git; ${calls.length} processes; tasks ${fmt(wallTasks / 1000, 1)} s wall, crash run ${fmt(wallCrash / 1000, 1)} s`);
+  L.push("");
+  L.push("unperturbed edits and undo");
+  L.push(head("mutation kind"));
+  for (const k of KINDS) for (const route of ROUTES) L.push(row(k, route, controlByKind[k][route]));
+  L.push(`  undo --last after each successful unperturbed edit: ${undoOk}/${undos.length} restored the bytes before the edit`);
+  L.push(`  by line endings (all scenarios): ${Object.entries(endings).map(([k, t]) => `${k} ${t.cases} cases, ${t.corruption} corrupt, ${t.false_refusal} false ref.`).join("; ")}`);
+  L.push("");
+  L.push("perturbations (anchor/patch computed on the original, the file changed, then the edit run)");
+  L.push(head("perturbation"));
+  for (const s of SCENARIOS) for (const route of ROUTES) L.push(row(s === "none" ? "none (control)" : s, route, table[`${s}|${route}`]));
+  L.push(row("total", "both", totals));
+  for (const route of ROUTES) L.push(row("total", route, perRoute[route]));
+  L.push("");
+  L.push(`shift by lines inserted (diff apply's default --fuzzy is ${DEFAULT_FUZZY})`);
+  for (const route of ROUTES) for (const [b, t] of Object.entries(shiftBuckets[route])) L.push(row(`  ${b} lines`, route, t));
+  L.push("duplicate by where the copy went");
+  for (const route of ROUTES) for (const pl of placements) L.push(row(`  ${pl}`, route, dupByPlacement[route][pl]));
+  L.push(`refusal codes: ${Object.entries(errorCodes).sort().map(([k, v]) => `${k} ${v}`).join(", ") || "none"}`);
+  L.push("");
+  const bad = cases.filter((c) => c.outcome === "corruption" || c.outcome === "false_refusal" || c.outcome === "wrong_refusal");
+  L.push(`corruptions, false and wrong refusals: ${bad.length}${bad.length > LIST_LIMIT ? ` (first ${LIST_LIMIT} shown; all in the JSON)` : ""}`);
+  for (const c of bad.slice(0, LIST_LIMIT)) {
+    L.push(`  ${c.outcome}  ${c.route}  ${c.scenario}  ${c.file} (${c.describe}${c.eol === "CRLF" ? ", CRLF" : ""}${c.bom ? ", BOM" : ""})  exit ${c.exit}${c.error_code ? ` ${c.error_code}` : ""}${c.info ? `  ${JSON.stringify(c.info)}` : ""}`);
+    if (c.difference) L.push(`      first difference: ${JSON.stringify(c.difference)}`);
+    else if (c.message) L.push(`      ${c.message.slice(0, 200)}`);
+  }
+  L.push("");
+  L.push(`crash run (seed 0x${CRASH_SEED.toString(16)}): ${crashTotals.runs} replace-hash runs on ${lanes.length} files, SIGKILL 0-${KILL_MAX_MS} ms after the edit took the file's lock`);
+  for (const l of crash) L.push(`  ${pad(l.file, 70)}${lpad(`${Math.round(l.bytes / 1000)} KB`, 8)} ${pad(l.eol, 5)} runs ${lpad(l.runs, 3)}  old ${lpad(l.old, 3)}  new ${lpad(l.new, 3)}  torn ${l.torn.length}  temp left ${l.temps_left_by_kill}`);
+  L.push(`  killed ${crashTotals.killed}, finished before the kill ${crashTotals.completed_before_kill}, other exits ${crashTotals.failed.length}; file afterwards: old ${crashTotals.old}, new ${crashTotals.new}, torn ${crashTotals.torn.length} (empty ${crashTotals.torn.filter((t) => t.empty).length}, missing ${crashTotals.torn.filter((t) => t.missing).length})`);
+  L.push(`  temp files left by a kill: ${crashTotals.temps_left_by_kill}; still there after the next successful edit: ${tempsRemaining} (of ${crashTotals.cleanups.length} unkilled edits, ${crashTotals.cleanups.length - cleanupFailed} landed)`);
+  L.push(`  spawn -> lock taken: median ${fmt(lockMs.length ? median(lockMs) : null, 0)} ms (max ${fmt(lockMs.length ? Math.max(...lockMs) : null, 0)} ms); lock -> exit when not killed: median ${fmt(lockToExit.length ? median(lockToExit) : null, 0)} ms`);
+  L.push("");
+  L.push(`timings: wall ms per hashpilot process (${CONCURRENCY} at a time during the tasks, ${CRASH_LANES} lanes in the crash run)`);
+  L.push(`  ${pad("command", 40)}${lpad("calls", 7)}${lpad("median", 9)}${lpad("p95", 9)}${lpad("max", 9)}`);
+  for (const [label, s] of Object.entries(timing)) L.push(`  ${pad(label, 40)}${lpad(s.n, 7)}${lpad(fmt(s.p50, 0), 9)}${lpad(fmt(s.p95, 0), 9)}${lpad(fmt(s.max, 0), 9)}`);
+  L.push("");
+  L.push("targets");
+  for (const x of targets) L.push(`  ${verdict(x.pass)}  ${pad(x.name, 50)}${pad(x.target, 10)}${lpad(x.value === null ? "n/a" : x.value, 8)}`);
+  if (notes.length) {
+    L.push("");
+    L.push("notes");
+    for (const n of notes) L.push(`  - ${n}`);
+  }
+  L.push("");
+  L.push(`figures written to ${path.relative(REPO, OUT_JSON)}`);
+  process.stdout.write(`${L.join("\n")}\n`);
+
+  // ----- JSON
+  fs.mkdirSync(OUT_DIR, { recursive: true });
+  fs.writeFileSync(
+    OUT_JSON,
+    `${JSON.stringify(
+      {
+        environment: env,
+        dist_stamp: { at_start: new Date(distAtStart).toISOString(), at_end: new Date(distStamp()).toISOString() },
+        settings: {
+          seed: SEED,
+          crash_seed: CRASH_SEED,
+          sample_files: SAMPLE_FILES,
+          crlf_files: CRLF_FILES,
+          bom_files: BOM_FILES,
+          min_lines: MIN_LINES,
+          max_bytes: MAX_BYTES,
+          concurrency: CONCURRENCY,
+          anchor_context: { min: MIN_CONTEXT, max: MAX_CONTEXT },
+          diff_apply_fuzzy: `default (${DEFAULT_FUZZY})`,
+          crash_runs: CRASH_RUNS,
+          crash_lanes: CRASH_LANES,
+          kill_delay_ms: `0-${KILL_MAX_MS} after the lock is taken`,
+          percentile: "nearest-rank",
+        },
+        sample: results.map((r, i) => ({ file: r.file, kind: r.kind, describe: r.describe, eol: r.eol, bom: r.bom, lines: r.lines, anchor: r.anchor, patch: r.patch, undo: r.undo, harness_errors: r.harness_errors, task: { edit: drawn.tasks[i].edit, target: drawn.tasks[i].target } })),
+        outcomes: { totals, per_route: perRoute, by_scenario_and_route: table, control_by_kind: controlByKind, shift_by_lines_inserted: shiftBuckets, duplicate_by_placement: dupByPlacement, by_line_endings: endings, refusal_codes: errorCodes },
+        undo: { runs: undos.length, restored: undoOk, failures: undos.filter((u) => !(u.exit === 0 && u.restored)) },
+        cases,
+        crash: {
+          totals: { ...crashTotals, temps_remaining_after_next_edit: tempsRemaining },
+          lanes: crash.map((l, i) => ({ ...l, corpus: lanes[i].corpus, range: lanes[i].range, ms_to_lock: roundStats(stats(l.ms_to_lock)), ms_lock_to_exit: roundStats(stats(l.ms_lock_to_exit)) })),
+        },
+        timings_ms: timing,
+        wall_ms: { tasks: round(wallTasks), crash: round(wallCrash) },
+        targets,
+        notes,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  return failedToRun ? 1 : 0;
+}
+
+try {
+  process.exitCode = await main();
+} catch (err) {
+  if (err instanceof BenchError) {
+    process.stderr.write(`bench: ${err.message}\n`);
+    process.exitCode = 1;
+  } else {
+    throw err;
+  }
+}

@@ -87,7 +87,11 @@ const MAX_CONTEXT = 8;
 const DEFAULT_FUZZY = 3;
 
 const CRASH_RUNS = 200;
-const CRASH_LANES = 4;
+/**
+ * Files killed in parallel, one directory each. A run mostly waits: the lock a killed run leaves is
+ * broken only once it is 1 s old (10 s when the kill came before the holder was recorded).
+ */
+const CRASH_LANES = 8;
 const KILL_MAX_MS = 150;
 
 const KINDS = ["delete", "flip", "swap", "body", "insert"];
@@ -365,11 +369,10 @@ function perturb(task, lines, span, rand) {
     const how = [];
     for (const i of chosen) {
       const l = perturbed[i - 1];
-      const v = Math.floor(rand() * 3);
-      if (v === 0) perturbed[i - 1] = `${l}  `;
-      else if (v === 1 || !l.startsWith(" ")) perturbed[i - 1] = `  ${l}`;
-      else perturbed[i - 1] = l.replace(/^ +/, "\t");
-      how.push(`${i}:${["trailing spaces", "indent +2", "indent -> tab"][v === 2 && !l.startsWith(" ") ? 1 : v]}`);
+      let v = Math.floor(rand() * 3);
+      if (v === 2 && !l.startsWith(" ")) v = 1;
+      perturbed[i - 1] = v === 0 ? `${l}  ` : v === 1 ? `  ${l}` : l.replace(/^ +/, "\t");
+      how.push(`${i}: ${["trailing spaces", "indent +2", "indent -> tab"][v]}`);
     }
     out.reformat = chosen.length ? { lines: perturbed, expected: applyEdit(perturbed, task.edit, 0), moved: false, info: { lines: how } } : null;
   }
@@ -584,7 +587,8 @@ function crashEdit(lane, from, delayMs) {
 }
 
 async function crashLane(lane, runs, rand) {
-  const r = { file: lane.rel, bytes: lane.A.length, eol: lane.eol, runs: 0, killed: 0, completed: 0, failed: [], old: 0, new: 0, torn: [], temps_left_by_kill: 0, cleanups: [], ms_to_lock: [], ms_lock_to_exit: [], slow_locks: 0 };
+  const r = { file: lane.rel, bytes: lane.A.length, eol: lane.eol, runs: 0, killed: 0, completed: 0, failed: [], old: 0, new: 0, torn: [], temps_left_by_kill: 0, cleanups: [], ms_to_lock: [], ms_lock_to_exit: [], slow_locks: [], detail: [] };
+  let previous = null;
   const stateOf = (b) => (b === null ? null : b.equals(lane.A) ? "A" : b.equals(lane.B) ? "B" : null);
   const read = () => (fs.existsSync(lane.abs) ? fs.readFileSync(lane.abs) : null);
   /** An edit nobody kills: must succeed and leave no temp file behind. */
@@ -596,13 +600,16 @@ async function crashLane(lane, runs, rand) {
     r.cleanups.push({ why, exit: e.exit, landed: e.exit === 0 && after === e.to, temps_remaining: left });
   };
   for (let i = 0; i < runs; i++) {
-    const before = read();
-    const from = stateOf(before);
+    let from = stateOf(read());
+    if (from === null) {
+      fs.writeFileSync(lane.abs, lane.A);
+      from = "A";
+    }
     const delay = rand() * KILL_MAX_MS;
     const e = await crashEdit(lane, from, delay);
     r.runs++;
     if (e.ms_to_lock !== null) r.ms_to_lock.push(e.ms_to_lock);
-    if (e.ms_to_lock !== null && e.ms_to_lock > 2_000) r.slow_locks++;
+    if (e.ms_to_lock !== null && e.ms_to_lock > 2_000) r.slow_locks.push({ run: i, ms_to_lock: round(e.ms_to_lock, 0), previous_run: previous });
     if (e.ms_lock_to_exit !== null) r.ms_lock_to_exit.push(e.ms_lock_to_exit);
     const after = read();
     const state = stateOf(after);
@@ -617,6 +624,9 @@ async function crashLane(lane, runs, rand) {
     }
     if (!e.killed && e.exit === 0 && state !== e.to) r.failed.push({ run: i, exit: 0, note: "exit 0 but the new content is not there" });
     const temps = tempsOf(lane.dir, lane.name);
+    const outcome = state === from ? "old" : state === e.to ? "new" : "torn";
+    previous = { run: i, killed: e.killed, delay_ms: round(delay, 1), exit: e.exit, outcome };
+    r.detail.push({ ...previous, ms_to_lock: e.ms_to_lock === null ? null : round(e.ms_to_lock, 1), temps_left: temps.length });
     if (temps.length) {
       r.temps_left_by_kill++;
       await cleanEdit(`after run ${i} (${temps.join(", ")})`);
@@ -627,7 +637,7 @@ async function crashLane(lane, runs, rand) {
 }
 
 /** The CRASH_LANES largest corpus .ts files, each in its own directory of the project; the first is CRLF. */
-function crashLanes(proj, tmpRoot, rand) {
+function crashLanes(proj, tmpRoot) {
   const bySize = listFiles(CORPUS)
     .filter((rel) => /\.ts$/.test(rel) && !/\.d\.ts$/.test(rel))
     .map((rel) => ({ rel, size: fs.statSync(path.join(CORPUS, rel)).size }))
@@ -642,12 +652,13 @@ function crashLanes(proj, tmpRoot, rand) {
     if (i === 0) text = text.replace(/\n/g, "\r\n");
     const A = Buffer.from(text, "utf8");
     const m = parseModel(A);
-    // The toggled block: a statement line with a line of context each side, unique in the file.
+    // The toggled block: a line of code with a line of context each side, unique in the file.
     const mid = Math.floor(m.lines.length / 2);
     const order = [...Array(m.lines.length).keys()].map((k) => k + 1).sort((a, b) => Math.abs(a - mid) - Math.abs(b - mid) || a - b);
     let range = null;
     for (const t of order) {
-      if (t < 3 || t > m.lines.length - 2 || !statementLine(m.lines[t - 1])) continue;
+      const l = m.lines[t - 1];
+      if (t < 3 || t > m.lines.length - 2 || !codeLine(l) || !balanced(l) || indentOf(l) === "") continue;
       const w = uniqueWindow(m.lines, t, t, 1);
       const toggled = [...m.lines];
       toggled[t - 1] = `${toggled[t - 1]} // ${MARK}: crash toggle`;
@@ -678,7 +689,7 @@ function crashLanes(proj, tmpRoot, rand) {
       range: { start: range.start, end: range.end },
       hash: { A: hash12(m.lines.slice(range.start - 1, range.end)), B: hash12(range.toggled.slice(range.start - 1, range.end)) },
       content,
-      rand: prng(CRASH_SEED + i + Math.floor(rand() * 0)),
+      rand: prng(CRASH_SEED + i),
     };
   });
 }
@@ -749,7 +760,7 @@ async function main() {
     // ----- crash run
     process.stderr.write(`crash run: ${CRASH_RUNS} replace-hash runs SIGKILLed 0-${KILL_MAX_MS} ms after taking the lock, ${CRASH_LANES} lanes ...\n`);
     const t1 = performance.now();
-    lanes = crashLanes(proj, tmpRoot, rand);
+    lanes = crashLanes(proj, tmpRoot);
     const perLane = lanes.map((_, i) => Math.floor(CRASH_RUNS / CRASH_LANES) + (i < CRASH_RUNS % CRASH_LANES ? 1 : 0));
     crash = await Promise.all(lanes.map((lane, i) => crashLane(lane, perLane[i], lane.rand)));
     wallCrash = performance.now() - t1;
@@ -805,7 +816,7 @@ async function main() {
     torn: crash.flatMap((l) => l.torn.map((t) => ({ file: l.file, ...t }))),
     temps_left_by_kill: crash.reduce((a, l) => a + l.temps_left_by_kill, 0),
     cleanups: crash.flatMap((l) => l.cleanups.map((c) => ({ file: l.file, ...c }))),
-    slow_locks: crash.reduce((a, l) => a + l.slow_locks, 0),
+    slow_locks: crash.flatMap((l) => l.slow_locks.map((x) => ({ file: l.file, ...x }))),
   };
   const tempsRemaining = crashTotals.cleanups.filter((c) => c.temps_remaining.length > 0).length;
   const cleanupFailed = crashTotals.cleanups.filter((c) => !c.landed).length;
@@ -835,7 +846,12 @@ async function main() {
   if (disagreements.length) notes.push(`${disagreements.length} answer(s) whose envelope ok disagreed with the exit code`);
   if (unreported.length) notes.push(`${unreported.length} edit(s) landed on a moved target without reporting a relocation (relocatedTo / fuzzyPlacements)`);
   if (misreported.length) notes.push(`${misreported.length} edit(s) on an unmoved target reported a relocation`);
-  if (crashTotals.slow_locks) notes.push(`${crashTotals.slow_locks} crash run(s) waited over 2 s for the file's lock a killed run left (a kill right after the lock is taken, before its holder is recorded, is only broken once stale)`);
+  if (crashTotals.slow_locks.length) {
+    const after = crashTotals.slow_locks.map((x) => x.previous_run?.delay_ms).filter((d) => d !== undefined && d !== null);
+    notes.push(
+      `${crashTotals.slow_locks.length} crash run(s) waited over 2 s (max ${Math.max(...crashTotals.slow_locks.map((x) => x.ms_to_lock))} ms) for the lock a killed run left; the kills before them came ${after.length ? `${fmt(Math.min(...after), 1)}-${fmt(Math.max(...after), 1)} ms` : "?"} after the lock was taken (a holder killed before it recorded its pid is waited out until the lock is stale, ~10 s, next to the 10 s lock timeout)`,
+    );
+  }
   if (crashTotals.failed.length) notes.push(`${crashTotals.failed.length} crash-lane edit(s) ended with an unexpected exit before the kill, e.g. ${JSON.stringify(crashTotals.failed[0])}`);
   if (cleanupFailed) notes.push(`${cleanupFailed} unkilled crash-lane edit(s) did not land`);
   if (drawn.tasks.length < SAMPLE_FILES) notes.push(`only ${drawn.tasks.length} files offered a task (wanted ${SAMPLE_FILES})`);
@@ -853,7 +869,8 @@ async function main() {
   L.push("");
   const eols = results.reduce((a, r) => ((a[`${r.eol}${r.bom ? "+BOM" : ""}`] = (a[`${r.eol}${r.bom ? "+BOM" : ""}`] ?? 0) + 1), a), {});
   L.push(`corpus: ${path.relative(REPO, CORPUS)}/ (${fetched.downloaded ? "downloaded now" : "cached, stamp matches"}); sample (seed 0x${SEED.toString(16)}): ${drawn.tasks.length} .ts files (${Object.entries(eols).map(([k, v]) => `${v} ${k}`).join(", ")}), ${drawn.skipped} drawn files offered no task`);
-  L.push(`tasks: ${KINDS.map((k) => `${drawn.tasks.filter((t) => t.kind === k).length} ${k}`).join(", ")}; replace-hash anchors: ${results.filter((r) => !drawn.tasks[results.indexOf(r)].body).length} via read-hash -c, ${results.filter((r, i) => drawn.tasks[i].body).length} body ranges hashed here`);
+  const bodies = drawn.tasks.filter((t) => t.body).length;
+  L.push(`tasks: ${KINDS.map((k) => `${drawn.tasks.filter((t) => t.kind === k).length} ${k}`).join(", ")}; replace-hash anchors: ${drawn.tasks.length - bodies} read with read-hash -c, ${bodies} body ranges hashed here`);
   L.push(`every hashpilot process: temp HASHPILOT_HOME (one per file), cwd = temp project with .git; ${calls.length} processes; tasks ${fmt(wallTasks / 1000, 1)} s wall, crash run ${fmt(wallCrash / 1000, 1)} s`);
   L.push("");
   L.push("unperturbed edits and undo");
@@ -888,7 +905,7 @@ async function main() {
   L.push(`  temp files left by a kill: ${crashTotals.temps_left_by_kill}; still there after the next successful edit: ${tempsRemaining} (of ${crashTotals.cleanups.length} unkilled edits, ${crashTotals.cleanups.length - cleanupFailed} landed)`);
   L.push(`  spawn -> lock taken: median ${fmt(lockMs.length ? median(lockMs) : null, 0)} ms (max ${fmt(lockMs.length ? Math.max(...lockMs) : null, 0)} ms); lock -> exit when not killed: median ${fmt(lockToExit.length ? median(lockToExit) : null, 0)} ms`);
   L.push("");
-  L.push(`timings: wall ms per hashpilot process (${CONCURRENCY} at a time during the tasks, ${CRASH_LANES} lanes in the crash run)`);
+  L.push(`timings: wall ms per hashpilot process (${CONCURRENCY} at a time during the tasks, ${CRASH_LANES} lanes in the crash run, where a run includes its wait for the lock)`);
   L.push(`  ${pad("command", 40)}${lpad("calls", 7)}${lpad("median", 9)}${lpad("p95", 9)}${lpad("max", 9)}`);
   for (const [label, s] of Object.entries(timing)) L.push(`  ${pad(label, 40)}${lpad(s.n, 7)}${lpad(fmt(s.p50, 0), 9)}${lpad(fmt(s.p95, 0), 9)}${lpad(fmt(s.max, 0), 9)}`);
   L.push("");

@@ -62,24 +62,29 @@ function serveListsTools(): Promise<Check> {
   const dir = mkdtempSync(join(tmpdir(), "hashpilot-doctor-"));
   return new Promise<Check>((resolve) => {
     const child = spawn(process.execPath, [MAST_BIN, "serve", dir, "--state-dir", join(dir, ".mast")], { stdio: ["pipe", "pipe", "pipe"] });
+    // The temp project goes once the server has exited (it may still be writing its index).
+    child.on("exit", () => rmSync(dir, { recursive: true, force: true, maxRetries: 3 }));
     let out = "";
+    let settled = false;
     const finish = (check: Check) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      child.kill();
-      rmSync(dir, { recursive: true, force: true });
       resolve(check);
+      child.kill();
     };
     const timer = setTimeout(() => finish({ name: "mcp-server", status: "fail", message: `mast serve did not list its tools within ${SERVE_TIMEOUT_MS / 1000} s` }), SERVE_TIMEOUT_MS);
     child.on("error", (err) => finish({ name: "mcp-server", status: "fail", message: `cannot start mast serve: ${err.message}` }));
     child.stdout.setEncoding("utf8").on("data", (d: string) => {
       out += d;
       for (const line of out.split("\n")) {
+        let msg: { id?: number; result?: { tools?: unknown[] } };
         try {
-          const msg = JSON.parse(line) as { id?: number; result?: { tools?: unknown[] } };
-          if (msg.id === 2 && Array.isArray(msg.result?.tools)) finish({ name: "mcp-server", status: "pass", message: `mast serve started and listed ${msg.result.tools.length} tools` });
+          msg = JSON.parse(line) as typeof msg;
         } catch {
-          // a partial line
+          continue; // a partial line
         }
+        if (msg.id === 2 && Array.isArray(msg.result?.tools)) finish({ name: "mcp-server", status: "pass", message: `mast serve started and listed ${msg.result.tools.length} tools` });
       }
     });
     const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);

@@ -4,6 +4,7 @@
 // (#60, #101); anchors relocate, or refuse when ambiguous or gone; writes keep line endings, BOM,
 // mode and the final-newline state, stay inside the project, pass the parse gate, and never lose
 // an update under concurrent editors; grep-many's columns are exact (#105); --format precedence.
+import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -208,6 +209,47 @@ describe("hashpilot diff generate and diff apply", () => {
     const undone = await hp(p, ["undo", "--last"]);
     expect(undone.envelope.data.files).toEqual([{ path: p.path("created.ts"), action: "deleted" }]);
     expect(readdirSync(p.root)).not.toContain("created.ts");
+  });
+});
+
+const IS_ROOT = process.getuid?.() === 0;
+const NOBODY = 65534;
+/** As root a refused write needs another user: the test runs the bin as nobody, when it can. */
+const canBeRefused = !IS_ROOT || spawnSync(process.execPath, ["-e", ""], { uid: NOBODY, gid: NOBODY }).status === 0;
+
+describe("hashpilot I/O and argument errors", () => {
+  it("refuses binary and non-UTF-8 files (READ_FAILED, exit 5) and a --root that is not a directory (NOT_A_DIRECTORY, exit 1)", async () => {
+    const p = project({ "a.ts": SOURCE });
+    writeFileSync(p.path("blob.bin"), Buffer.from([0x61, 0x00, 0x62, 0x0a]));
+    writeFileSync(p.path("latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    for (const file of ["blob.bin", "latin1.txt"]) {
+      const before = readFileSync(p.path(file));
+      const r = await hp(p, ["replace-hash", file, sha12("x"), "y"]);
+      expect([file, r.code, r.envelope.error!.code]).toEqual([file, 5, "READ_FAILED"]);
+      expect(readFileSync(p.path(file))).toEqual(before);
+    }
+    const root = await hp(p, ["read-hash", "a.ts", "1", "--root", "a.ts"]);
+    expect([root.code, root.envelope.error!.code]).toEqual([1, "NOT_A_DIRECTORY"]);
+  });
+
+  it.runIf(canBeRefused)("reports a write the file system refuses (WRITE_FAILED, exit 5) and leaves the file as it was", async () => {
+    const p = project({ "a.ts": SOURCE });
+    chmodSync(p.home, 0o777);
+    chmodSync(p.path("a.ts"), 0o644);
+    // The directory refuses new files (the temp file); as root the bin runs as nobody to be refused.
+    chmodSync(p.root, 0o555);
+    try {
+      const r = await runHashpilot(["replace-hash", "a.ts", sha12("  return a + b;"), "  return b + a;", "--range", "2"], {
+        cwd: p.root,
+        env: { HASHPILOT_HOME: p.home, CI: undefined },
+        ...(IS_ROOT ? { uid: NOBODY, gid: NOBODY } : {}),
+      });
+      const envelope = JSON.parse(r.stdout);
+      expect([r.code, envelope.ok, envelope.error.code]).toEqual([5, false, "WRITE_FAILED"]);
+      expect(p.read("a.ts")).toBe(SOURCE);
+    } finally {
+      chmodSync(p.root, 0o755);
+    }
   });
 });
 

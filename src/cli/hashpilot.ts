@@ -26,6 +26,7 @@ const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
   AMBIGUOUS_ANCHOR: 3,
   HASH_MISMATCH: 3,
   LOCK_HELD: 3,
+  LOCK_COMPROMISED: 3,
   FILE_NOT_FOUND: 5,
   READ_FAILED: 5,
   WRITE_FAILED: 5,

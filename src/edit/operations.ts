@@ -209,14 +209,7 @@ export function grepMany(ctx: OpContext, pattern: string, paths: readonly string
     }
   };
   for (const p of paths) {
-    const abs = resolve(ctx.cwd, p);
-    let isDir: boolean;
-    try {
-      isDir = statSync(abs).isDirectory();
-    } catch {
-      throw new MastError("FILE_NOT_FOUND", `${abs} does not exist`);
-    }
-    const files = isDir ? listFiles(abs) : [abs];
+    const { abs, isDir, files } = filesUnder(ctx, p);
     for (const f of files) {
       if (glob && !glob.matches(relative(isDir ? abs : resolve(abs, ".."), f)) && !glob.matches(basename(f))) continue;
       if (truncated) break;
@@ -224,6 +217,18 @@ export function grepMany(ctx: OpContext, pattern: string, paths: readonly string
     }
   }
   return { data: { pattern, results, ...(truncated ? { truncated: true as const } : {}), error: null, elapsed_ms: Math.round(performance.now() - started) }, warnings: [] };
+}
+
+/** A path argument of a search: the file itself, or the files under the directory; FILE_NOT_FOUND when it is neither. */
+function filesUnder(ctx: OpContext, p: string): { abs: string; isDir: boolean; files: string[] } {
+  const abs = resolve(ctx.cwd, p);
+  let isDir: boolean;
+  try {
+    isDir = statSync(abs).isDirectory();
+  } catch {
+    throw new MastError("FILE_NOT_FOUND", `${abs} does not exist`);
+  }
+  return { abs, isDir, files: isDir ? listFiles(abs) : [abs] };
 }
 
 /** Files under a directory, sorted, without the skipped directories and without following symlinks. */
@@ -450,14 +455,7 @@ export function symbolLookupMany(ctx: OpContext, paths: readonly string[], names
   const wanted = new Set(names);
   const hits: SymbolHit[] = [];
   for (const p of paths) {
-    const abs = resolve(ctx.cwd, p);
-    let isDir: boolean;
-    try {
-      isDir = statSync(abs).isDirectory();
-    } catch {
-      throw new MastError("FILE_NOT_FOUND", `${abs} does not exist`);
-    }
-    for (const path of isDir ? listFiles(abs) : [abs]) {
+    for (const path of filesUnder(ctx, p).files) {
       if (extensionInfo(path)?.grammar == null) continue;
       let t: EditableText;
       try {

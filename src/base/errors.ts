@@ -15,7 +15,7 @@ export const ERROR_CODES = {
   WRITE_FAILED: "Check disk space and permissions of the state directory.",
   STALE_ANCHOR: "Re-read the file and retry with the fresh hash.",
   AMBIGUOUS_ANCHOR: "Re-read the file and retry with a range whose content is unique.",
-  PARSE_ERROR: "Fix the syntax the edit would break, or pass --allow-parse-errors to edit a knowingly broken file.",
+  PARSE_ERROR: "The edit would turn a cleanly parsing file into a broken one: fix the new content and retry.",
   HASH_MISMATCH: "The file changed after the edit; inspect it, then retry with --force to overwrite.",
 } as const;
 

@@ -121,7 +121,6 @@ const COMMANDS: Record<string, Command> = {
         ...(values.range === undefined ? {} : { range: String(values.range) }),
         dry_run: values["dry-run"] === true,
         recovery: values["no-recovery"] !== true,
-        allow_parse_errors: values["allow-parse-errors"] === true,
         ...provenance(values),
       };
     },
@@ -158,7 +157,6 @@ const COMMANDS: Record<string, Command> = {
         dry_run: values["dry-run"] === true,
         include_source: values["include-source"] === true,
         ...(values.fuzzy === undefined ? {} : { fuzzy: wholeNumber("--fuzzy", String(values.fuzzy)) }),
-        allow_parse_errors: values["allow-parse-errors"] === true,
         ...provenance(values),
       };
     },
@@ -444,7 +442,7 @@ function helpText(): string {
     "Commands:",
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}\n  ${" ".repeat(width)}  ${c.usage}`),
     "",
-    "Global options: --format json|text, --allow-parse-errors, --root <dir>",
+    "Global options: --format json|text, --root <dir>, --config <file>, --allow-parse-errors (waives the AST edits' pre-check; hash and diff edits have none to waive)",
     "Every command prints the apiVersion 1 envelope; the exit code says how it ended (0 ok, 1 usage, 2 edit failed, 3 stale anchor, 5 I/O).",
   ].join("\n");
 }

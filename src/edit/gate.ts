@@ -1,6 +1,7 @@
 // The parse-validity gate (hashpilot contract): an edit to a file in a language with a grammar
-// is never written when the file parsed cleanly before and would not parse after. A file that was
-// already broken may be edited (the edit may be its repair); `.d.ts` files are never gated.
+// is never written when the file parsed cleanly before and would not parse after — no flag waives
+// that. A file that was already broken may be edited (the edit may be its repair); `.d.ts` files
+// are never gated.
 import { MastError } from "../base/errors.js";
 import { extensionInfo } from "../lang/languages.js";
 import { parseSource, type SyntaxNode } from "../syntax/parser.js";
@@ -32,12 +33,8 @@ function firstError(root: SyntaxNode): SyntaxNode | null {
   }
 }
 
-/**
- * Refuses (PARSE_ERROR) an edit that would leave a cleanly parsing file with a syntax error.
- * `allowParseErrors` waives the check.
- */
-export function checkParseValidity(path: string, before: string, after: string, allowParseErrors: boolean): void {
-  if (allowParseErrors) return;
+/** Refuses (PARSE_ERROR) an edit that would leave a cleanly parsing file with a syntax error. */
+export function checkParseValidity(path: string, before: string, after: string): void {
   const was = syntaxErrorOf(path, before);
   if (was !== null) return; // no grammar, or already broken
   const now = syntaxErrorOf(path, after);

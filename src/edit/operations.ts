@@ -257,7 +257,6 @@ export interface ReplaceHashOptions {
   readonly range: LineRange | null;
   readonly dryRun: boolean;
   readonly recovery: boolean;
-  readonly allowParseErrors: boolean;
 }
 
 export interface ReplaceHashData {
@@ -283,7 +282,7 @@ export async function replaceHash(ctx: OpContext, file: string, oldHash: string,
     const before = decodeForEdit(path, beforeBytes);
     const plan = planReplace(before, { oldHash, range: options.range, content, recovery: options.recovery });
     const afterText = renderText(plan.after);
-    checkParseValidity(path, renderText(before), afterText, options.allowParseErrors);
+    checkParseValidity(path, renderText(before), afterText);
     if (!options.dryRun) commitWrite(ctx, path, beforeBytes, Buffer.from(afterText, "utf8"));
     const { region, newRange } = plan;
     const replaced = region.end - region.start + 1;
@@ -401,7 +400,6 @@ export interface DiffApplyOptions {
   /** On a dry run, answer the whole post-patch file instead of the diff. */
   readonly includeSource: boolean;
   readonly fuzzy: number;
-  readonly allowParseErrors: boolean;
 }
 
 /** Applies a one-file unified diff: every hunk placed (exactly or within the fuzzy window) or nothing written. */
@@ -416,7 +414,7 @@ export async function diffApply(ctx: OpContext, file: string, patch: string, opt
       throw new MastError("STALE_ANCHOR", `the patch creates ${path}, which already exists; nothing was written`, { hint: "Re-read the file and regenerate the patch against it." });
     }
     const afterText = renderText(plan.after);
-    if (before !== null) checkParseValidity(path, renderText(before), afterText, options.allowParseErrors);
+    if (before !== null) checkParseValidity(path, renderText(before), afterText);
     if (!options.dryRun) commitWrite(ctx, path, beforeBytes, Buffer.from(afterText, "utf8"));
     const fuzzyPlacements = plan.placements.filter((p) => p.offset !== 0);
     const n = plan.placements.length;

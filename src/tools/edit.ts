@@ -92,7 +92,6 @@ const provenance = {
   task_id: z.string().min(1).optional().describe("The task or issue the edit belongs to."),
   reason: z.string().min(1).optional().describe("Why the edit is made."),
 };
-const allowParseErrors = z.boolean().default(false).describe("Write even when the edit leaves a cleanly parsing file with a syntax error.");
 
 export const readManyTool = defineTool({
   name: "read_many",
@@ -156,7 +155,6 @@ export const replaceHashTool = defineTool({
       range: z.string().nullish().describe('"start:end" (1-based, inclusive) or "line"; omit to anchor the whole file.'),
       dry_run: z.boolean().default(false).describe("Plan and preview the diff without writing."),
       recovery: z.boolean().default(true).describe("Relocate a moved range anchor (false: any mismatch is STALE_ANCHOR)."),
-      allow_parse_errors: allowParseErrors,
       ...provenance,
     })
     .strict(),
@@ -167,7 +165,6 @@ export const replaceHashTool = defineTool({
         range: args.range === null || args.range === undefined ? null : parseRange(args.range),
         dryRun: args.dry_run,
         recovery: args.recovery,
-        allowParseErrors: args.allow_parse_errors,
       }),
     ),
 });
@@ -203,14 +200,13 @@ export const diffApplyTool = defineTool({
       dry_run: z.boolean().default(false).describe("Place the hunks without writing; the answer carries the unified diff, not the file (#98)."),
       include_source: z.boolean().default(false).describe("On a dry run, answer the whole post-patch file as newSource instead of the diff."),
       fuzzy: z.number().int().min(0).max(1000).default(3).describe("How far a hunk may slide (default 3 lines)."),
-      allow_parse_errors: allowParseErrors,
       ...provenance,
     })
     .strict(),
   annotations: DESTRUCTIVE,
   handler: (ctx, args) =>
     run(ctx, "diff_apply", { operation: "diff apply", route: "diff", files: [args.file], ...args }, (oc) =>
-      diffApply(oc, args.file, args.patch, { dryRun: args.dry_run, includeSource: args.include_source, fuzzy: args.fuzzy, allowParseErrors: args.allow_parse_errors }),
+      diffApply(oc, args.file, args.patch, { dryRun: args.dry_run, includeSource: args.include_source, fuzzy: args.fuzzy }),
     ),
 });
 

@@ -99,14 +99,19 @@ describe("hashpilot read-hash and replace-hash", () => {
     expect(p.read(".git/config")).toBe("[core]\n");
   });
 
-  it("never writes an edit that breaks a cleanly parsing file (PARSE_ERROR, exit 2); --allow-parse-errors waives the gate", async () => {
+  it("never writes an edit that breaks a cleanly parsing file (PARSE_ERROR, exit 2), not even with --allow-parse-errors; a broken file may be repaired", async () => {
     const p = project({ "a.ts": SOURCE, "notes.txt": "plain text\n" });
     const anchor = sha12("  return a + b;");
-    const broken = await hp(p, ["replace-hash", "a.ts", anchor, "  return (a + ;", "--range", "2"]);
-    expect([broken.code, broken.envelope.error!.code]).toEqual([2, "PARSE_ERROR"]);
+    for (const extra of [[], ["--allow-parse-errors"]]) {
+      const broken = await hp(p, ["replace-hash", "a.ts", anchor, "  return (a + ;", "--range", "2", ...extra]);
+      expect([broken.code, broken.envelope.error!.code]).toEqual([2, "PARSE_ERROR"]);
+      expect(p.read("a.ts")).toBe(SOURCE);
+    }
+    // A file already broken may be edited, including by the edit that breaks it further or repairs it.
+    writeFileSync(p.path("a.ts"), SOURCE.replace("  return a + b;", "  return (a + ;"));
+    const repaired = await hp(p, ["replace-hash", "a.ts", sha12("  return (a + ;"), "  return a + b;", "--range", "2"]);
+    expect(repaired.code).toBe(0);
     expect(p.read("a.ts")).toBe(SOURCE);
-    const waived = await hp(p, ["replace-hash", "a.ts", anchor, "  return (a + ;", "--range", "2", "--allow-parse-errors"]);
-    expect(waived.code).toBe(0);
     // Files without a grammar are never gated.
     const text = await hp(p, ["replace-hash", "notes.txt", sha12("plain text"), "function (", "--range", "1"]);
     expect(text.code).toBe(0);

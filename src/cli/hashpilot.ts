@@ -145,7 +145,7 @@ const COMMANDS: Record<string, Command> = {
   },
   "diff apply": {
     tool: "diff_apply",
-    summary: "Apply a one-file unified diff; a hunk that moved is placed within --fuzzy lines, or the patch is refused.",
+    summary: "Apply a one-file unified diff; a hunk that moved goes where its lines are when they are in one place (within --fuzzy lines if given), or the patch is refused.",
     usage: "hashpilot diff apply <file> [--patch <file>|-] [--dry-run [--include-source]] [-f <fuzzy>]",
     options: { patch: { type: "string" }, "dry-run": { type: "boolean" }, "include-source": { type: "boolean" }, fuzzy: { type: "string", short: "f" }, ...PROVENANCE },
     input: ([file, ...rest], values, cwd) => {

@@ -1,7 +1,7 @@
 // Unified diffs for hashpilot's `diff generate` and `diff apply` (the only importer of `diff`):
 // generating a patch between two texts, and placing a patch's hunks on a file's lines — at the
-// line the patch expects, or within a fuzzy window of it when the file moved, refusing a hunk
-// whose context is missing or matches more than once in the window. Planning only: no disk.
+// line the patch expects, or where the hunk's lines moved to when they are in exactly one place,
+// refusing a hunk whose lines are gone or ambiguous. Planning only: no disk.
 import { FILE_HEADERS_ONLY, createTwoFilesPatch, parsePatch } from "diff";
 import { MastError, errorMessage } from "../base/errors.js";
 import { parseText, type EditableText, type LineEnding } from "./text.js";
@@ -51,12 +51,14 @@ function parseSingle(patch: string): { hunks: Hunk[]; creates: boolean } {
 
 /**
  * Places every hunk of `patch` on `t` (null: the file does not exist yet). A hunk lands where the
- * patch says (shifted by earlier hunks) or, within `fuzzy` lines of it, where its old lines match
- * exactly once; otherwise the whole patch is refused — STALE_ANCHOR when a hunk's context is not
- * there, AMBIGUOUS_ANCHOR when it is there more than once.
+ * patch says (shifted by the earlier hunks' sizes and by how far the previous hunk slid) when its
+ * old lines are there; otherwise where they are, if they are in exactly one place in the whole
+ * file and, with `fuzzy`, within that many lines. Otherwise the whole patch is refused —
+ * STALE_ANCHOR when the lines are gone (or too far), AMBIGUOUS_ANCHOR when they are in several
+ * places — because landing on the wrong copy is worse than not landing.
  */
-export function planPatch(t: EditableText | null, patch: string, fuzzy: number): PatchPlan {
-  if (!Number.isInteger(fuzzy) || fuzzy < 0) throw new MastError("INVALID_ARGUMENT", `--fuzzy must be a whole number of lines, not ${fuzzy}`);
+export function planPatch(t: EditableText | null, patch: string, fuzzy: number | null): PatchPlan {
+  if (fuzzy !== null && (!Number.isInteger(fuzzy) || fuzzy < 0)) throw new MastError("INVALID_ARGUMENT", `--fuzzy must be a whole number of lines, not ${fuzzy}`);
   const { hunks, creates } = parseSingle(patch);
   const base = t ?? { lines: [], endings: [], bom: false, eol: "\n" as LineEnding };
   const lines = [...base.lines];
@@ -77,26 +79,32 @@ export function planPatch(t: EditableText | null, patch: string, fuzzy: number):
     const expected = hunk.oldStart + sizeShift;
     const center = expected + carried;
     const name = `hunk ${index + 1} (@@ -${hunk.oldStart},${hunk.oldLines})`;
-    const candidates: number[] = [];
+    const matchesAt = (at: number) => at >= 1 && at + oldLines.length - 1 <= lines.length && oldLines.every((l, k) => lines[at - 1 + k] === l);
+    let at: number;
     if (oldLines.length === 0) {
-      if (center >= 1 && center <= lines.length + 1) candidates.push(center); // nothing to match: it goes where the patch says
+      // Nothing to match: it goes where the patch says.
+      if (center < 1 || center > lines.length + 1) throw new MastError("STALE_ANCHOR", `${name}: line ${center} is past the end of the file; nothing was written`);
+      at = center;
+    } else if (matchesAt(center)) {
+      at = center; // where the patch says (shifted like the hunks before it): as replace-hash trusts a matching range
     } else {
-      for (let at = Math.max(1, center - fuzzy); at <= center + fuzzy && at + oldLines.length - 1 <= lines.length; at++) {
-        if (oldLines.every((l, k) => lines[at - 1 + k] === l)) candidates.push(at);
+      // It moved: it goes where its lines are, if they are in exactly one place in the whole file.
+      const found: number[] = [];
+      for (let k = 1; k + oldLines.length - 1 <= lines.length; k++) if (matchesAt(k)) found.push(k);
+      const inReach = fuzzy === null ? found : found.filter((k) => Math.abs(k - center) <= fuzzy);
+      if (found.length > 1) {
+        throw new MastError("AMBIGUOUS_ANCHOR", `${name}: its lines are not at line ${center} and match at lines ${found.join(", ")}; nothing was written`, {
+          hint: "Re-read the file and regenerate the patch with more context (-c).",
+          details: { hunk: index + 1, candidates: found },
+        });
       }
+      if (inReach.length === 0) {
+        throw new MastError("STALE_ANCHOR", `${name}: its lines are ${found.length ? `at line ${found[0]}, more than ${fuzzy} line(s) from line ${center}` : "no longer in the file"}; nothing was written`, {
+          hint: "Re-read the file and regenerate the patch.",
+        });
+      }
+      at = inReach[0]!;
     }
-    if (candidates.length === 0) {
-      throw new MastError("STALE_ANCHOR", `${name}: its lines are not within ${fuzzy} line(s) of line ${center}; nothing was written`, {
-        hint: "Re-read the file and regenerate the patch, or widen --fuzzy.",
-      });
-    }
-    if (candidates.length > 1) {
-      throw new MastError("AMBIGUOUS_ANCHOR", `${name}: its lines match at lines ${candidates.join(", ")} within the fuzzy window; nothing was written`, {
-        hint: "Regenerate the patch with more context (-c), or narrow --fuzzy.",
-        details: { hunk: index + 1, candidates },
-      });
-    }
-    const at = candidates[0]!;
     const replaced = endings.slice(at - 1, at - 1 + oldLines.length);
     lines.splice(at - 1, oldLines.length, ...newLines);
     endings.splice(at - 1, oldLines.length, ...newLines.map((_, k) => replaced[k] || base.eol));

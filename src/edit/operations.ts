@@ -399,7 +399,8 @@ export interface DiffApplyOptions {
   readonly dryRun: boolean;
   /** On a dry run, answer the whole post-patch file instead of the diff. */
   readonly includeSource: boolean;
-  readonly fuzzy: number;
+  /** How far a hunk may slide from where the patch puts it; null: anywhere it is unambiguous. */
+  readonly fuzzy: number | null;
 }
 
 /** Applies a one-file unified diff: every hunk placed (exactly or within the fuzzy window) or nothing written. */

@@ -192,21 +192,21 @@ export const diffApplyTool = defineTool({
   toolset: "edit",
   title: "Apply a unified diff",
   description:
-    "Applies a one-file unified diff. A hunk lands where the patch says or, when the file moved, where its lines match exactly once within fuzzy lines (placements, fuzzyPlacements); otherwise nothing is written (STALE_ANCHOR, AMBIGUOUS_ANCHOR). A --- /dev/null patch creates the file.",
+    "Applies a one-file unified diff. A hunk lands where the patch says or, when the file moved, where its lines are if they are in exactly one place (placements; fuzzyPlacements for hunks that slid); otherwise nothing is written (STALE_ANCHOR when gone, AMBIGUOUS_ANCHOR when in several places). A --- /dev/null patch creates the file.",
   input: z
     .object({
       file,
       patch: z.string().min(1).describe("The unified diff."),
       dry_run: z.boolean().default(false).describe("Place the hunks without writing; the answer carries the unified diff, not the file (#98)."),
       include_source: z.boolean().default(false).describe("On a dry run, answer the whole post-patch file as newSource instead of the diff."),
-      fuzzy: z.number().int().min(0).max(1000).default(3).describe("How far a hunk may slide (default 3 lines)."),
+      fuzzy: z.number().int().min(0).max(1_000_000).nullish().describe("How far a hunk may slide from where the patch puts it (default: anywhere its lines are unambiguous)."),
       ...provenance,
     })
     .strict(),
   annotations: DESTRUCTIVE,
   handler: (ctx, args) =>
     run(ctx, "diff_apply", { operation: "diff apply", route: "diff", files: [args.file], ...args }, (oc) =>
-      diffApply(oc, args.file, args.patch, { dryRun: args.dry_run, includeSource: args.include_source, fuzzy: args.fuzzy }),
+      diffApply(oc, args.file, args.patch, { dryRun: args.dry_run, includeSource: args.include_source, fuzzy: args.fuzzy ?? null }),
     ),
 });
 

@@ -179,7 +179,7 @@ describe("hashpilot diff generate and diff apply", () => {
     expect(p.read("a.ts")).toBe(p.read("new.ts"));
   });
 
-  it("places a hunk that moved within --fuzzy lines and says so; refuses one that is gone or ambiguous (exit 3, untouched)", async () => {
+  it("places a hunk that moved and says so (within --fuzzy lines when given); refuses one that is gone, too far or ambiguous (exit 3, untouched)", async () => {
     const p = project({ "a.ts": SOURCE });
     const patch = (await hp(p, ["diff", "generate", "a.ts", "@a.ts", SOURCE.replace("a - b", "b - a"), "-c", "1"])).envelope.data.diff as string;
     writeFileSync(p.path("fix.patch"), patch);
@@ -188,14 +188,18 @@ describe("hashpilot diff generate and diff apply", () => {
     expect(slid.envelope.data).toMatchObject({ placements: [{ expectedAt: 5, appliedAt: 7, offset: 2 }], fuzzyPlacements: [{ expectedAt: 5, appliedAt: 7, offset: 2 }], message: "Applied 1 hunk(s); 1 slid from where the patch placed them (5→7)" });
     expect(p.read("a.ts")).toBe(`// one\n// two\n${SOURCE.replace("a - b", "b - a")}`);
 
-    const far = project({ "a.ts": `${"// pad\n".repeat(6)}${SOURCE}`, "fix.patch": patch });
+    const far = project({ "a.ts": `${"// pad\n".repeat(40)}${SOURCE}`, "fix.patch": patch });
     const tooFar = await hp(far, ["diff", "apply", "a.ts", "--patch", "fix.patch", "-f", "3"]);
     expect([tooFar.code, tooFar.envelope.error!.code]).toEqual([3, "STALE_ANCHOR"]);
-    const twice = project({ "a.ts": "x\ny\nx\ny\n", "p.patch": "--- a/a.ts\n+++ b/a.ts\n@@ -1,1 +1,1 @@\n-x\n+X\n" });
-    const ambiguous = await hp(twice, ["diff", "apply", "a.ts", "--patch", "p.patch", "-f", "2"]);
+    expect(far.read("a.ts")).toBe(`${"// pad\n".repeat(40)}${SOURCE}`);
+    const anywhere = await hp(far, ["diff", "apply", "a.ts", "--patch", "fix.patch"]);
+    expect(anywhere.envelope.data.placements).toEqual([{ expectedAt: 5, appliedAt: 45, offset: 40 }]);
+    expect(far.read("a.ts")).toBe(`${"// pad\n".repeat(40)}${SOURCE.replace("a - b", "b - a")}`);
+    // Not where the patch says, and in two places: which copy is meant cannot be known.
+    const twice = project({ "a.ts": "x\ny\nx\ny\nz\n", "p.patch": "--- a/a.ts\n+++ b/a.ts\n@@ -5,1 +5,1 @@\n-x\n+X\n" });
+    const ambiguous = await hp(twice, ["diff", "apply", "a.ts", "--patch", "p.patch"]);
     expect([ambiguous.code, ambiguous.envelope.error!.code, ambiguous.envelope.error!.details]).toEqual([3, "AMBIGUOUS_ANCHOR", { hunk: 1, candidates: [1, 3] }]);
-    expect(far.read("a.ts")).toBe(`${"// pad\n".repeat(6)}${SOURCE}`);
-    expect(twice.read("a.ts")).toBe("x\ny\nx\ny\n");
+    expect(twice.read("a.ts")).toBe("x\ny\nx\ny\nz\n");
   });
 
   it("reads the patch from stdin, keeps CRLF endings, creates a file from a /dev/null patch, and undo deletes it", async () => {

@@ -23,10 +23,11 @@
 //    the target (shift), unrelated lines reformatted far from it, the target line itself edited,
 //    the target block (the anchor window and the hunk's old lines) duplicated elsewhere. Outcomes
 //    are classified against what a correct tool must do (see classify()).
-// 5. Crash run: CRASH_RUNS replace-hash edits on the largest corpus files, each SIGKILLed a seeded
-//    0-150 ms after it takes the file's lock (seen with fs.watch on $HASHPILOT_HOME/locks); the
-//    file must then hold its old or its new bytes, and no `.<name>.hashpilot-*.tmp` may remain
-//    after the next successful edit in that directory.
+// 5. Crash run: CRASH_RUNS replace-hash edits on the CRASH_LANES largest corpus files (one directory
+//    and HASHPILOT_HOME each, run in parallel), each SIGKILLed a seeded 0-150 ms after it takes the
+//    file's lock (seen with fs.watch on $HASHPILOT_HOME/locks); the file must then hold its old or
+//    its new bytes, and no `.<name>.hashpilot-*.tmp` may remain after the next successful edit in
+//    that directory (checked after every kill that left one, and on a planted orphan per lane).
 //
 // This is a report, not a test: it exits 0 whether targets PASS or MISS, non-zero only when
 // something could not run (no build, no corpus, hashpilot failing every call). Figures also go to
@@ -83,8 +84,11 @@ const CALL_TIMEOUT_MS = 60_000;
 /** Context lines of a single-line anchor window (widened up to MAX_CONTEXT until unique). */
 const MIN_CONTEXT = 2;
 const MAX_CONTEXT = 8;
-/** diff apply's documented default --fuzzy window (the bench passes none). */
-const DEFAULT_FUZZY = 3;
+/**
+ * Shifts are reported up to and beyond this many lines: the contract's documented --fuzzy default
+ * (a window diff apply once searched alone). The bench passes no --fuzzy: diff apply's own default.
+ */
+const FUZZY_BUCKET = 3;
 
 const CRASH_RUNS = 200;
 /**
@@ -93,10 +97,13 @@ const CRASH_RUNS = 200;
  */
 const CRASH_LANES = 8;
 const KILL_MAX_MS = 150;
+/** Attempts of an unkilled crash-lane edit that gives up with LOCK_HELD. */
+const CLEAN_ATTEMPTS = 3;
+/** A crash run that waited longer than this for the file's lock is listed. */
+const SLOW_LOCK_MS = 5_000;
 
 const KINDS = ["delete", "flip", "swap", "body", "insert"];
 const SCENARIOS = ["none", "shift", "reformat", "edited", "duplicate"];
-const PERTURBATIONS = SCENARIOS.slice(1);
 const ROUTES = ["replace-hash", "diff apply"];
 const OUTCOMES = ["applied", "relocated", "refused", "false_refusal", "corruption", "wrong_refusal"];
 
@@ -436,7 +443,7 @@ async function runTask(task, ctx) {
   const original = fs.readFileSync(abs);
   const m = parseModel(original);
   const { lines } = m;
-  const rand = prng(SEED ^ (task.index + 1) * 0x9e3779b1);
+  const rand = prng((SEED ^ Math.imul(task.index + 1, 0x9e3779b1)) >>> 0);
   const intended = applyEdit(lines, task.edit);
   const intendedBytes = render(m, intended);
   const opts = (label) => ({ cwd: proj, home, label });
@@ -545,7 +552,9 @@ function crashEdit(lane, from, delayMs) {
     let tKill = null;
     let timer = null;
     let done = false;
-    const child = spawn(process.execPath, [HASHPILOT, ...args], { cwd: lane.proj, env: childEnv(lane.home), stdio: ["ignore", "ignore", "ignore"] });
+    const child = spawn(process.execPath, [HASHPILOT, ...args], { cwd: lane.proj, env: childEnv(lane.home), stdio: ["ignore", "pipe", "ignore"] });
+    let stdout = "";
+    child.stdout.on("data", (d) => (stdout += d));
     const arm = () => {
       if (tLock !== null || done) return;
       tLock = performance.now();
@@ -567,15 +576,23 @@ function crashEdit(lane, from, delayMs) {
     });
     const guard = setTimeout(() => child.kill("SIGKILL"), CALL_TIMEOUT_MS);
     child.on("error", (err) => reject(new BenchError(`cannot run hashpilot: ${err.message}`)));
-    child.on("exit", (code, signal) => {
+    child.on("close", (code, signal) => {
       done = true;
       clearTimeout(timer);
       clearTimeout(guard);
       watcher.close();
       const tEnd = performance.now();
       calls.push({ command: delayMs === null ? "replace-hash (crash lane, not killed)" : "replace-hash (crash run)", ms: tEnd - t0, exit: code });
+      let errorCode = null;
+      try {
+        errorCode = JSON.parse(stdout).error?.code ?? null;
+      } catch {
+        // killed before it answered
+      }
       resolve({
         exit: code,
+        pid: child.pid,
+        error_code: errorCode,
         killed: signal === "SIGKILL" && tKill !== null,
         to,
         ms_to_lock: tLock === null ? null : tLock - t0,
@@ -587,17 +604,48 @@ function crashEdit(lane, from, delayMs) {
 }
 
 async function crashLane(lane, runs, rand) {
-  const r = { file: lane.rel, bytes: lane.A.length, eol: lane.eol, runs: 0, killed: 0, completed: 0, failed: [], old: 0, new: 0, torn: [], temps_left_by_kill: 0, cleanups: [], ms_to_lock: [], ms_lock_to_exit: [], slow_locks: [], detail: [] };
+  const r = {
+    file: lane.rel,
+    bytes: lane.A.length,
+    eol: lane.eol,
+    runs: 0,
+    killed: 0,
+    completed: 0,
+    refused: [],
+    inconsistent: [],
+    old: 0,
+    new: 0,
+    torn: [],
+    temps_left_by_kill: 0,
+    cleanups: [],
+    planted_orphan: null,
+    ms_to_lock: [],
+    ms_lock_to_exit: [],
+    slow_locks: [],
+    detail: [],
+  };
   let previous = null;
+  let deadPid = null;
   const stateOf = (b) => (b === null ? null : b.equals(lane.A) ? "A" : b.equals(lane.B) ? "B" : null);
   const read = () => (fs.existsSync(lane.abs) ? fs.readFileSync(lane.abs) : null);
-  /** An edit nobody kills: must succeed and leave no temp file behind. */
+  /**
+   * An edit nobody kills, retried (up to CLEAN_ATTEMPTS) while a killed run's lock makes it give up
+   * with LOCK_HELD: once it succeeds, no temp file may be left.
+   */
   const cleanEdit = async (why) => {
-    const from = stateOf(read());
-    const e = await crashEdit(lane, from ?? "A", null);
-    const after = stateOf(read());
-    const left = tempsOf(lane.dir, lane.name);
-    r.cleanups.push({ why, exit: e.exit, landed: e.exit === 0 && after === e.to, temps_remaining: left });
+    const refusals = [];
+    for (;;) {
+      const from = stateOf(read());
+      const e = await crashEdit(lane, from ?? "A", null);
+      const after = stateOf(read());
+      if (e.exit !== 0 && e.error_code === "LOCK_HELD" && refusals.length + 1 < CLEAN_ATTEMPTS) {
+        refusals.push(e.error_code);
+        continue;
+      }
+      const c = { why, exit: e.exit, error_code: e.error_code, refused_first: refusals, landed: e.exit === 0 && after === e.to, temps_remaining: e.exit === 0 ? tempsOf(lane.dir, lane.name) : null };
+      r.cleanups.push(c);
+      return c;
+    }
   };
   for (let i = 0; i < runs; i++) {
     let from = stateOf(read());
@@ -609,30 +657,37 @@ async function crashLane(lane, runs, rand) {
     const e = await crashEdit(lane, from, delay);
     r.runs++;
     if (e.ms_to_lock !== null) r.ms_to_lock.push(e.ms_to_lock);
-    if (e.ms_to_lock !== null && e.ms_to_lock > 2_000) r.slow_locks.push({ run: i, ms_to_lock: round(e.ms_to_lock, 0), previous_run: previous });
+    if (e.killed) deadPid = e.pid;
+    if ((e.ms_to_lock ?? 0) > SLOW_LOCK_MS || e.error_code === "LOCK_HELD") r.slow_locks.push({ run: i, ms_to_lock: e.ms_to_lock === null ? null : round(e.ms_to_lock, 0), error_code: e.error_code, previous_run: previous });
     if (e.ms_lock_to_exit !== null) r.ms_lock_to_exit.push(e.ms_lock_to_exit);
     const after = read();
     const state = stateOf(after);
     if (e.killed) r.killed++;
     else if (e.exit === 0) r.completed++;
-    else r.failed.push({ run: i, exit: e.exit });
+    else r.refused.push({ run: i, exit: e.exit, error_code: e.error_code });
     if (state === from) r.old++;
     else if (state === e.to) r.new++;
     else {
       r.torn.push({ run: i, delay_ms: round(delay, 1), bytes: after === null ? null : after.length, missing: after === null, empty: after !== null && after.length === 0 });
       fs.writeFileSync(lane.abs, lane.A);
     }
-    if (!e.killed && e.exit === 0 && state !== e.to) r.failed.push({ run: i, exit: 0, note: "exit 0 but the new content is not there" });
+    if (!e.killed && e.exit === 0 && state !== e.to) r.inconsistent.push({ run: i, exit: 0, note: "exit 0 but the new content is not there" });
+    if (!e.killed && e.exit !== 0 && state !== from) r.inconsistent.push({ run: i, exit: e.exit, note: "a refusal that changed the file" });
     const temps = tempsOf(lane.dir, lane.name);
     const outcome = state === from ? "old" : state === e.to ? "new" : "torn";
     previous = { run: i, killed: e.killed, delay_ms: round(delay, 1), exit: e.exit, outcome };
-    r.detail.push({ ...previous, ms_to_lock: e.ms_to_lock === null ? null : round(e.ms_to_lock, 1), temps_left: temps.length });
+    r.detail.push({ ...previous, error_code: e.error_code, ms_to_lock: e.ms_to_lock === null ? null : round(e.ms_to_lock, 1), temps_left: temps.length });
     if (temps.length) {
       r.temps_left_by_kill++;
       await cleanEdit(`after run ${i} (${temps.join(", ")})`);
     }
   }
-  await cleanEdit("end of lane");
+  // Kills rarely land in the ~1 ms between the temp file's creation and its rename, so the cleanup
+  // rule is also checked on a planted orphan: a temp file named for a killed run's (dead) pid.
+  const planted = `.${lane.name}.hashpilot-${deadPid ?? 999999}-deadbeef.tmp`;
+  fs.writeFileSync(path.join(lane.dir, planted), lane.A.subarray(0, lane.A.length >> 1));
+  const c = await cleanEdit(`end of lane, with the planted orphan ${planted}`);
+  r.planted_orphan = { name: planted, removed: c.landed && !fs.existsSync(path.join(lane.dir, planted)) };
   return r;
 }
 
@@ -785,9 +840,9 @@ async function main() {
   const shiftBuckets = Object.fromEntries(
     ROUTES.map((route) => {
       const xs = by((c) => c.scenario === "shift" && c.route === route);
-      const small = xs.filter((c) => c.info.lines_inserted <= DEFAULT_FUZZY);
-      const large = xs.filter((c) => c.info.lines_inserted > DEFAULT_FUZZY);
-      return [route, { [`<=${DEFAULT_FUZZY}`]: tally(small), [`>${DEFAULT_FUZZY}`]: tally(large) }];
+      const small = xs.filter((c) => c.info.lines_inserted <= FUZZY_BUCKET);
+      const large = xs.filter((c) => c.info.lines_inserted > FUZZY_BUCKET);
+      return [route, { [`<=${FUZZY_BUCKET}`]: tally(small), [`>${FUZZY_BUCKET}`]: tally(large) }];
     }),
   );
   const placements = [...new Set(by((c) => c.scenario === "duplicate").map((c) => c.info.placement))].sort();
@@ -810,7 +865,8 @@ async function main() {
     runs: crash.reduce((a, l) => a + l.runs, 0),
     killed: crash.reduce((a, l) => a + l.killed, 0),
     completed_before_kill: crash.reduce((a, l) => a + l.completed, 0),
-    failed: crash.flatMap((l) => l.failed.map((f) => ({ file: l.file, ...f }))),
+    refused: crash.flatMap((l) => l.refused.map((f) => ({ file: l.file, ...f }))),
+    inconsistent: crash.flatMap((l) => l.inconsistent.map((f) => ({ file: l.file, ...f }))),
     old: crash.reduce((a, l) => a + l.old, 0),
     new: crash.reduce((a, l) => a + l.new, 0),
     torn: crash.flatMap((l) => l.torn.map((t) => ({ file: l.file, ...t }))),
@@ -818,7 +874,8 @@ async function main() {
     cleanups: crash.flatMap((l) => l.cleanups.map((c) => ({ file: l.file, ...c }))),
     slow_locks: crash.flatMap((l) => l.slow_locks.map((x) => ({ file: l.file, ...x }))),
   };
-  const tempsRemaining = crashTotals.cleanups.filter((c) => c.temps_remaining.length > 0).length;
+  const tempsRemaining = crashTotals.cleanups.filter((c) => c.landed && c.temps_remaining.length > 0).length;
+  const plantedRemoved = crash.filter((l) => l.planted_orphan?.removed).length;
   const cleanupFailed = crashTotals.cleanups.filter((c) => !c.landed).length;
 
   const timing = {};
@@ -831,7 +888,12 @@ async function main() {
 
   const targets = [
     { name: "silent corruptions (all routes and scenarios)", target: `= ${TARGETS.corruptions}`, value: totals.corruption, pass: totals.corruption <= TARGETS.corruptions },
-    ...ROUTES.map((route) => ({ name: `shift-only relocated correctly, ${route}`, target: `>= ${TARGETS.shift_relocated * 100}%`, value: shiftRate[route] === null ? null : round(shiftRate[route] * 100, 1), pass: shiftRate[route] === null ? null : shiftRate[route] >= TARGETS.shift_relocated })),
+    ...ROUTES.map((route) => ({
+      name: `shift-only relocated correctly, ${route}`,
+      target: `>= ${TARGETS.shift_relocated * 100}%`,
+      value: shiftRate[route] === null ? null : round(shiftRate[route] * 100, 1),
+      pass: shiftRate[route] === null ? null : shiftRate[route] >= TARGETS.shift_relocated,
+    })),
     { name: "torn files after SIGKILL", target: `= ${TARGETS.torn}`, value: crashTotals.torn.length, pass: crashTotals.torn.length <= TARGETS.torn },
     { name: "temp files left after the next successful edit", target: `= ${TARGETS.temp_left_after_next_edit}`, value: tempsRemaining, pass: tempsRemaining <= TARGETS.temp_left_after_next_edit },
   ];
@@ -847,13 +909,19 @@ async function main() {
   if (unreported.length) notes.push(`${unreported.length} edit(s) landed on a moved target without reporting a relocation (relocatedTo / fuzzyPlacements)`);
   if (misreported.length) notes.push(`${misreported.length} edit(s) on an unmoved target reported a relocation`);
   if (crashTotals.slow_locks.length) {
-    const after = crashTotals.slow_locks.map((x) => x.previous_run?.delay_ms).filter((d) => d !== undefined && d !== null);
+    const held = crashTotals.slow_locks.filter((x) => x.error_code === "LOCK_HELD").length;
+    const before = crashTotals.slow_locks.map((x) => x.previous_run?.delay_ms).filter((d) => d !== undefined && d !== null);
     notes.push(
-      `${crashTotals.slow_locks.length} crash run(s) waited over 2 s (max ${Math.max(...crashTotals.slow_locks.map((x) => x.ms_to_lock))} ms) for the lock a killed run left; the kills before them came ${after.length ? `${fmt(Math.min(...after), 1)}-${fmt(Math.max(...after), 1)} ms` : "?"} after the lock was taken (a holder killed before it recorded its pid is waited out until the lock is stale, ~10 s, next to the 10 s lock timeout)`,
+      `${crashTotals.slow_locks.length} crash run(s) found the file locked by the run killed before them for over ${SLOW_LOCK_MS / 1000} s (${held} gave up with LOCK_HELD, exit 3); ` +
+        `those kills came ${before.length ? `${fmt(Math.min(...before), 1)}-${fmt(Math.max(...before), 1)} ms` : "?"} after the lock was taken. ` +
+        "A dead holder's lock is broken after 1 s only when its marker names it; a kill after the lock is taken but before the pid is recorded, " +
+        "or after the marker is cleared at release but before the lock is removed, leaves a lock that is waited out until stale (10 s), racing the 10 s lock timeout",
     );
   }
-  if (crashTotals.failed.length) notes.push(`${crashTotals.failed.length} crash-lane edit(s) ended with an unexpected exit before the kill, e.g. ${JSON.stringify(crashTotals.failed[0])}`);
-  if (cleanupFailed) notes.push(`${cleanupFailed} unkilled crash-lane edit(s) did not land`);
+  if (crashTotals.inconsistent.length) notes.push(`${crashTotals.inconsistent.length} crash-lane edit(s) not killed left the file inconsistent with their exit code, e.g. ${JSON.stringify(crashTotals.inconsistent[0])}`);
+  if (cleanupFailed) notes.push(`${cleanupFailed} unkilled crash-lane edit(s) did not land (after up to ${CLEAN_ATTEMPTS} attempts): ${JSON.stringify(crashTotals.cleanups.filter((c) => !c.landed)[0])}`);
+  const retried = crashTotals.cleanups.filter((c) => c.refused_first.length).length;
+  if (retried) notes.push(`${retried} unkilled crash-lane edit(s) gave up with LOCK_HELD first and were run again`);
   if (drawn.tasks.length < SAMPLE_FILES) notes.push(`only ${drawn.tasks.length} files offered a task (wanted ${SAMPLE_FILES})`);
   notes.push(...buildNotes(env, distAtStart));
 
@@ -868,7 +936,8 @@ async function main() {
   L.push(`load average (1/5/15 min): start ${env.loadavg_at_start.join(" ")}, end ${env.loadavg_at_end.join(" ")}`);
   L.push("");
   const eols = results.reduce((a, r) => ((a[`${r.eol}${r.bom ? "+BOM" : ""}`] = (a[`${r.eol}${r.bom ? "+BOM" : ""}`] ?? 0) + 1), a), {});
-  L.push(`corpus: ${path.relative(REPO, CORPUS)}/ (${fetched.downloaded ? "downloaded now" : "cached, stamp matches"}); sample (seed 0x${SEED.toString(16)}): ${drawn.tasks.length} .ts files (${Object.entries(eols).map(([k, v]) => `${v} ${k}`).join(", ")}), ${drawn.skipped} drawn files offered no task`);
+  const eolList = Object.entries(eols).map(([k, v]) => `${v} ${k}`).join(", ");
+  L.push(`corpus: ${path.relative(REPO, CORPUS)}/ (${fetched.downloaded ? "downloaded now" : "cached, stamp matches"}); sample (seed 0x${SEED.toString(16)}): ${drawn.tasks.length} .ts files (${eolList}), ${drawn.skipped} drawn files offered no task`);
   const bodies = drawn.tasks.filter((t) => t.body).length;
   L.push(`tasks: ${KINDS.map((k) => `${drawn.tasks.filter((t) => t.kind === k).length} ${k}`).join(", ")}; replace-hash anchors: ${drawn.tasks.length - bodies} read with read-hash -c, ${bodies} body ranges hashed here`);
   L.push(`every hashpilot process: temp HASHPILOT_HOME (one per file), cwd = temp project with .git; ${calls.length} processes; tasks ${fmt(wallTasks / 1000, 1)} s wall, crash run ${fmt(wallCrash / 1000, 1)} s`);
@@ -885,25 +954,36 @@ async function main() {
   L.push(row("total", "both", totals));
   for (const route of ROUTES) L.push(row("total", route, perRoute[route]));
   L.push("");
-  L.push(`shift by lines inserted (diff apply's default --fuzzy is ${DEFAULT_FUZZY})`);
+  L.push(`shift by lines inserted (diff apply runs without --fuzzy; the contract documents a default of ${FUZZY_BUCKET})`);
   for (const route of ROUTES) for (const [b, t] of Object.entries(shiftBuckets[route])) L.push(row(`  ${b} lines`, route, t));
   L.push("duplicate by where the copy went");
   for (const route of ROUTES) for (const pl of placements) L.push(row(`  ${pl}`, route, dupByPlacement[route][pl]));
   L.push(`refusal codes: ${Object.entries(errorCodes).sort().map(([k, v]) => `${k} ${v}`).join(", ") || "none"}`);
   L.push("");
-  const bad = cases.filter((c) => c.outcome === "corruption" || c.outcome === "false_refusal" || c.outcome === "wrong_refusal");
-  L.push(`corruptions, false and wrong refusals: ${bad.length}${bad.length > LIST_LIMIT ? ` (first ${LIST_LIMIT} shown; all in the JSON)` : ""}`);
-  for (const c of bad.slice(0, LIST_LIMIT)) {
-    L.push(`  ${c.outcome}  ${c.route}  ${c.scenario}  ${c.file} (${c.describe}${c.eol === "CRLF" ? ", CRLF" : ""}${c.bom ? ", BOM" : ""})  exit ${c.exit}${c.error_code ? ` ${c.error_code}` : ""}${c.info ? `  ${JSON.stringify(c.info)}` : ""}`);
-    if (c.difference) L.push(`      first difference: ${JSON.stringify(c.difference)}`);
-    else if (c.message) L.push(`      ${c.message.slice(0, 200)}`);
+  if (!cases.some((c) => ["corruption", "wrong_refusal", "false_refusal"].includes(c.outcome))) L.push("corruptions, wrong refusals, false refusals: none");
+  for (const outcome of ["corruption", "wrong_refusal", "false_refusal"]) {
+    const bad = cases.filter((c) => c.outcome === outcome);
+    if (bad.length === 0) continue;
+    L.push(`${outcome.replace("_", " ")}s: ${bad.length}${bad.length > LIST_LIMIT / 2 ? ` (first ${LIST_LIMIT / 2} shown; all in the JSON)` : ""}`);
+    for (const c of bad.slice(0, LIST_LIMIT / 2)) {
+      const reported = c.relocation_reported === null ? "" : `, relocation ${c.relocation_reported ? "reported" : "not reported"}`;
+      L.push(`  ${c.route}  ${c.scenario}  ${c.file} (${c.describe}${c.eol === "CRLF" ? ", CRLF" : ""}${c.bom ? ", BOM" : ""})  exit ${c.exit}${c.error_code ? ` ${c.error_code}` : ""}${reported}${c.info ? `  ${JSON.stringify(c.info)}` : ""}`);
+      if (c.difference) L.push(`      first difference: ${JSON.stringify(c.difference)}`);
+      else if (c.message) L.push(`      ${c.message.slice(0, 200)}`);
+    }
   }
   L.push("");
   L.push(`crash run (seed 0x${CRASH_SEED.toString(16)}): ${crashTotals.runs} replace-hash runs on ${lanes.length} files, SIGKILL 0-${KILL_MAX_MS} ms after the edit took the file's lock`);
   for (const l of crash) L.push(`  ${pad(l.file, 70)}${lpad(`${Math.round(l.bytes / 1000)} KB`, 8)} ${pad(l.eol, 5)} runs ${lpad(l.runs, 3)}  old ${lpad(l.old, 3)}  new ${lpad(l.new, 3)}  torn ${l.torn.length}  temp left ${l.temps_left_by_kill}`);
-  L.push(`  killed ${crashTotals.killed}, finished before the kill ${crashTotals.completed_before_kill}, other exits ${crashTotals.failed.length}; file afterwards: old ${crashTotals.old}, new ${crashTotals.new}, torn ${crashTotals.torn.length} (empty ${crashTotals.torn.filter((t) => t.empty).length}, missing ${crashTotals.torn.filter((t) => t.missing).length})`);
-  L.push(`  temp files left by a kill: ${crashTotals.temps_left_by_kill}; still there after the next successful edit: ${tempsRemaining} (of ${crashTotals.cleanups.length} unkilled edits, ${crashTotals.cleanups.length - cleanupFailed} landed)`);
-  L.push(`  spawn -> lock taken: median ${fmt(lockMs.length ? median(lockMs) : null, 0)} ms (max ${fmt(lockMs.length ? Math.max(...lockMs) : null, 0)} ms); lock -> exit when not killed: median ${fmt(lockToExit.length ? median(lockToExit) : null, 0)} ms`);
+  const refusedCodes = Object.entries(crashTotals.refused.reduce((a, x) => ((a[x.error_code ?? `exit ${x.exit}`] = (a[x.error_code ?? `exit ${x.exit}`] ?? 0) + 1), a), {}));
+  const refusedList = refusedCodes.length ? ` (${refusedCodes.map(([k, v]) => `${k} ${v}`).join(", ")})` : "";
+  L.push(`  killed ${crashTotals.killed}, finished before the kill ${crashTotals.completed_before_kill}, refused before the kill ${crashTotals.refused.length}${refusedList}`);
+  const tornKinds = `empty ${crashTotals.torn.filter((t) => t.empty).length}, missing ${crashTotals.torn.filter((t) => t.missing).length}`;
+  L.push(`  file afterwards: old ${crashTotals.old}, new ${crashTotals.new}, torn ${crashTotals.torn.length} (${tornKinds}); exit code and file disagreeing: ${crashTotals.inconsistent.length}`);
+  L.push(`  temp files left by a kill: ${crashTotals.temps_left_by_kill}; planted orphans (named for a killed run's pid) removed by the next edit: ${plantedRemoved}/${crash.length}`);
+  L.push(`  temp files still there after the next successful edit: ${tempsRemaining} (${crashTotals.cleanups.length} unkilled edits, ${crashTotals.cleanups.length - cleanupFailed} landed)`);
+  const ms = (xs, f) => fmt(xs.length ? f(xs) : null, 0);
+  L.push(`  spawn -> lock taken: median ${ms(lockMs, median)} ms (max ${ms(lockMs, (xs) => Math.max(...xs))} ms); lock -> exit when not killed: median ${ms(lockToExit, median)} ms`);
   L.push("");
   L.push(`timings: wall ms per hashpilot process (${CONCURRENCY} at a time during the tasks, ${CRASH_LANES} lanes in the crash run, where a run includes its wait for the lock)`);
   L.push(`  ${pad("command", 40)}${lpad("calls", 7)}${lpad("median", 9)}${lpad("p95", 9)}${lpad("max", 9)}`);
@@ -938,13 +1018,16 @@ async function main() {
           max_bytes: MAX_BYTES,
           concurrency: CONCURRENCY,
           anchor_context: { min: MIN_CONTEXT, max: MAX_CONTEXT },
-          diff_apply_fuzzy: `default (${DEFAULT_FUZZY})`,
+          diff_apply_fuzzy: "none passed (the tool's default)",
           crash_runs: CRASH_RUNS,
           crash_lanes: CRASH_LANES,
           kill_delay_ms: `0-${KILL_MAX_MS} after the lock is taken`,
           percentile: "nearest-rank",
         },
-        sample: results.map((r, i) => ({ file: r.file, kind: r.kind, describe: r.describe, eol: r.eol, bom: r.bom, lines: r.lines, anchor: r.anchor, patch: r.patch, undo: r.undo, harness_errors: r.harness_errors, task: { edit: drawn.tasks[i].edit, target: drawn.tasks[i].target } })),
+        sample: results.map((r, i) => {
+          const { cases: _cases, ...rest } = r;
+          return { ...rest, task: { edit: drawn.tasks[i].edit, target: drawn.tasks[i].target } };
+        }),
         outcomes: { totals, per_route: perRoute, by_scenario_and_route: table, control_by_kind: controlByKind, shift_by_lines_inserted: shiftBuckets, duplicate_by_placement: dupByPlacement, by_line_endings: endings, refusal_codes: errorCodes },
         undo: { runs: undos.length, restored: undoOk, failures: undos.filter((u) => !(u.exit === 0 && u.restored)) },
         cases,

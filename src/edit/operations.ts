@@ -13,7 +13,8 @@ import { currentHash, listChangeSets, markUndone, planUndo, type ChangeSet, type
 import { decodeForEdit, fileHash, hash12, rangeHash, renderText, type EditableText } from "./text.js";
 import { extensionInfo } from "../lang/languages.js";
 import { extractFile } from "../syntax/extract.js";
-import { readBytes, withFileLock, writeAtomic } from "./writer.js";
+import { writeAtomic } from "../base/atomic.js";
+import { readBytes, withFileLock } from "./writer.js";
 
 export interface OpContext {
   /** The project root: writes must stay inside it. */

@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { join } from "node:path";
 import { sha256 } from "../base/hash.js";
 import { MastError, errorMessage } from "../base/errors.js";
-import { hashpilotHome, writeAtomic } from "./writer.js";
+import { writeAtomic } from "../base/atomic.js";
+import { hashpilotHome } from "./writer.js";
 
 /** ChangeSets kept at most, and their longest life. */
 export const RETAIN_CHANGESETS = 200;

@@ -1,7 +1,8 @@
 // The state directory's files (spec §5): config.json, index.json, file_manifest.json,
 // structure.lock and graph.db — their paths, atomic JSON writes, and the schema-version guard
 // that wipes derived state when the binary's schema differs from what is on disk.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { writeAtomic } from "../base/atomic.js";
 import { join } from "node:path";
 import { MastError, errorMessage } from "../base/errors.js";
 import { CURRENT_SCHEMA_VERSION } from "../store/db.js";
@@ -48,14 +49,7 @@ export function statePaths(stateDir: string): StatePaths {
 
 /** Writes JSON through a temp file and a rename, so a killed process never leaves half a file. */
 export function writeJsonAtomic(path: string, value: unknown): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, JSON.stringify(value, null, 2) + "\n");
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw new MastError("WRITE_FAILED", `cannot write ${path}: ${errorMessage(err)}`);
-  }
+  writeAtomic(path, Buffer.from(JSON.stringify(value, null, 2) + "\n"));
 }
 
 function readJson<T>(path: string): T | null {

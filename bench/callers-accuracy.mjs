@@ -65,10 +65,12 @@ import {
   openTools,
   pad,
   prng,
+  publish,
   repairInterruptedEdit,
   round,
   roundStats,
   run,
+  runBench,
   shuffled,
   stats,
   verdict,
@@ -653,95 +655,70 @@ async function main() {
   L.push("");
   L.push("targets");
   for (const x of targets) L.push(`  ${verdict(x.pass)}  ${pad(x.name, 40)}${pad(x.target, 12)}${lpad(x.value === null ? "n/a" : fmt(x.value, 3), 8)}`);
-  if (notes.length) {
-    L.push("");
-    L.push("notes");
-    for (const n of notes) L.push(`  - ${n}`);
-  }
-  L.push("");
-  L.push(`figures written to ${path.relative(REPO, outJson)}`);
-  process.stdout.write(`${L.join("\n")}\n`);
 
   // ----- JSON
   const strip = (s) => s && { ...s, per_symbol: undefined };
-  fs.mkdirSync(OUT_DIR, { recursive: true });
-  fs.writeFileSync(
-    outJson,
-    `${JSON.stringify(
-      {
-        environment: env,
-        corpus: userCorpus
-          ? { root: shownDir(corpus.root), user_given: true, files: corpus.files, bytes: corpus.bytes, by_extension: corpus.by_extension }
-          : { root: path.relative(REPO, corpus.root), files: corpus.files, bytes: corpus.bytes, by_extension: corpus.by_extension, packages: PACKAGES.map((p) => `${p.name}@${p.version}`) },
-        index: { wall_ms: round(index.wall_ms), report: index.report },
-        settings: {
-          seed: SEED,
-          target_with_sites: TARGET_WITH_SITES,
-          min_with_sites: MIN_WITH_SITES,
-          declaration_lookahead: DECLARATION_LOOKAHEAD,
-          potential_limit: POTENTIAL_LIMIT,
-          timed_passes: TIMED_PASSES,
-          compiler_options: COMPILER_OPTIONS,
-          rg_pattern: "\\bNAME\\s*\\(",
-          percentile: "nearest-rank",
-        },
-        population: { symbols: pop.population.length, functions: nFn, methods: pop.population.length - nFn, ...pop.left },
-        oracle: {
-          typescript: ts.version,
-          files: oracle.files,
-          program_ms: round(oracle.programMs),
-          find_references: { calls: oracle.referenceMs.length, total_ms: round(oracle.referenceMs.reduce((a, b) => a + b, 0)), ms: roundStats(refMs) },
-        },
-        sample: {
-          drawn: sample.length,
-          with_sites: withSites.length,
-          without_sites: sample.length - withSites.length,
-          unlocated: drawn.unlocated,
-          sites: allSites.length,
-          related_sites: related,
-          symbols: sample.map((s, i) => ({
-            name: s.name,
-            kind: s.kind,
-            file: s.file,
-            line: s.line,
-            name_line: s.name_line,
-            sites: s.sites,
-            related_sites: s.related_sites,
-            mast: mast.registered ? { verified: keysOf(mast.answers[i]?.verified_callers), potential: keysOf(mast.answers[i]?.potential_matches), summary: mast.answers[i]?.summary ?? null } : undefined,
-            rg: rg?.keys[i],
-          })),
-        },
-        mast: mast.registered
-          ? {
-              tool: TOOL,
-              verified: strip(scoredMast.verified),
-              verified_and_potential: strip(scoredMast.all),
-              by_resolution: scoredMast.by_resolution,
-              summary_totals: scoredMast.summary_totals,
-              false_positives: scoredMast.false_positives,
-              missed: scoredMast.missed,
-              latency: { calls: mast.calls, ms: mast.ms, samples_ms: mast.samples_ms },
-              errors: mast.errors,
-            }
-          : { tool: TOOL, registered: false, message: mast.message },
-        ripgrep: rg ? { version: rgVersion.split("\n")[0], ...strip(scoredRg), missed: rgMissed, wall_ms: rg.ms } : { skipped: `rg is not on PATH (${RG_INSTALL})` },
-        targets,
-        notes,
+  publish(L, notes, outJson, {
+      environment: env,
+      corpus: userCorpus
+        ? { root: shownDir(corpus.root), user_given: true, files: corpus.files, bytes: corpus.bytes, by_extension: corpus.by_extension }
+        : { root: path.relative(REPO, corpus.root), files: corpus.files, bytes: corpus.bytes, by_extension: corpus.by_extension, packages: PACKAGES.map((p) => `${p.name}@${p.version}`) },
+      index: { wall_ms: round(index.wall_ms), report: index.report },
+      settings: {
+        seed: SEED,
+        target_with_sites: TARGET_WITH_SITES,
+        min_with_sites: MIN_WITH_SITES,
+        declaration_lookahead: DECLARATION_LOOKAHEAD,
+        potential_limit: POTENTIAL_LIMIT,
+        timed_passes: TIMED_PASSES,
+        compiler_options: COMPILER_OPTIONS,
+        rg_pattern: "\\bNAME\\s*\\(",
+        percentile: "nearest-rank",
       },
-      null,
-      2,
-    )}\n`,
-  );
+      population: { symbols: pop.population.length, functions: nFn, methods: pop.population.length - nFn, ...pop.left },
+      oracle: {
+        typescript: ts.version,
+        files: oracle.files,
+        program_ms: round(oracle.programMs),
+        find_references: { calls: oracle.referenceMs.length, total_ms: round(oracle.referenceMs.reduce((a, b) => a + b, 0)), ms: roundStats(refMs) },
+      },
+      sample: {
+        drawn: sample.length,
+        with_sites: withSites.length,
+        without_sites: sample.length - withSites.length,
+        unlocated: drawn.unlocated,
+        sites: allSites.length,
+        related_sites: related,
+        symbols: sample.map((s, i) => ({
+          name: s.name,
+          kind: s.kind,
+          file: s.file,
+          line: s.line,
+          name_line: s.name_line,
+          sites: s.sites,
+          related_sites: s.related_sites,
+          mast: mast.registered ? { verified: keysOf(mast.answers[i]?.verified_callers), potential: keysOf(mast.answers[i]?.potential_matches), summary: mast.answers[i]?.summary ?? null } : undefined,
+          rg: rg?.keys[i],
+        })),
+      },
+      mast: mast.registered
+        ? {
+            tool: TOOL,
+            verified: strip(scoredMast.verified),
+            verified_and_potential: strip(scoredMast.all),
+            by_resolution: scoredMast.by_resolution,
+            summary_totals: scoredMast.summary_totals,
+            false_positives: scoredMast.false_positives,
+            missed: scoredMast.missed,
+            latency: { calls: mast.calls, ms: mast.ms, samples_ms: mast.samples_ms },
+            errors: mast.errors,
+          }
+        : { tool: TOOL, registered: false, message: mast.message },
+      ripgrep: rg ? { version: rgVersion.split("\n")[0], ...strip(scoredRg), missed: rgMissed, wall_ms: rg.ms } : { skipped: `rg is not on PATH (${RG_INSTALL})` },
+      targets,
+      notes,
+  });
   return failed ? 1 : 0;
 }
 
-try {
-  process.exitCode = await main();
-} catch (err) {
-  if (err instanceof BenchError) {
-    process.stderr.write(`bench: ${err.message}\n`);
-    process.exitCode = 1;
-  } else {
-    throw err;
-  }
-}
+await runBench(main);

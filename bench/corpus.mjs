@@ -316,3 +316,30 @@ export async function openTools(stateDir, root = CORPUS) {
   const ctx = createToolContext(resolveConfig(resolveProjectRoot(root), { stateDir }));
   return { ctx, callTool };
 }
+
+// ---------------------------------------------------------------------------------------------
+// reports
+
+/** Prints a bench's report lines (its notes last) and writes its figures as JSON to `outJson`. */
+export function publish(lines, notes, outJson, figures) {
+  if (notes.length) lines.push("", "notes", ...notes.map((n) => `  - ${n}`));
+  lines.push("", `figures written to ${path.relative(REPO, outJson)}`);
+  process.stdout.write(`${lines.join("\n")}\n`);
+  fs.mkdirSync(path.dirname(outJson), { recursive: true });
+  fs.writeFileSync(outJson, `${JSON.stringify(figures, null, 2)}\n`);
+}
+
+/**
+ * Runs a bench's main and sets the exit code from it; a BenchError is one line on stderr and exit
+ * 1. `onError` runs first on any failure (e.g. to kill child processes the bench started).
+ */
+export async function runBench(main, onError = () => {}) {
+  try {
+    process.exitCode = await main();
+  } catch (err) {
+    onError();
+    if (!(err instanceof BenchError)) throw err;
+    process.stderr.write(`bench: ${err.message}\n`);
+    process.exitCode = 1;
+  }
+}

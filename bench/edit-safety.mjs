@@ -56,9 +56,11 @@ import {
   median,
   pad,
   prng,
+  publish,
   repairInterruptedEdit,
   round,
   roundStats,
+  runBench,
   shuffled,
   stats,
   verdict,
@@ -991,69 +993,44 @@ async function main() {
   L.push("");
   L.push("targets");
   for (const x of targets) L.push(`  ${verdict(x.pass)}  ${pad(x.name, 50)}${pad(x.target, 10)}${lpad(x.value === null ? "n/a" : x.value, 8)}`);
-  if (notes.length) {
-    L.push("");
-    L.push("notes");
-    for (const n of notes) L.push(`  - ${n}`);
-  }
-  L.push("");
-  L.push(`figures written to ${path.relative(REPO, OUT_JSON)}`);
-  process.stdout.write(`${L.join("\n")}\n`);
 
   // ----- JSON
-  fs.mkdirSync(OUT_DIR, { recursive: true });
-  fs.writeFileSync(
-    OUT_JSON,
-    `${JSON.stringify(
-      {
-        environment: env,
-        dist_stamp: { at_start: new Date(distAtStart).toISOString(), at_end: new Date(distStamp()).toISOString() },
-        settings: {
-          seed: SEED,
-          crash_seed: CRASH_SEED,
-          sample_files: SAMPLE_FILES,
-          crlf_files: CRLF_FILES,
-          bom_files: BOM_FILES,
-          min_lines: MIN_LINES,
-          max_bytes: MAX_BYTES,
-          concurrency: CONCURRENCY,
-          anchor_context: { min: MIN_CONTEXT, max: MAX_CONTEXT },
-          diff_apply_fuzzy: "none passed (the tool's default)",
-          crash_runs: CRASH_RUNS,
-          crash_lanes: CRASH_LANES,
-          kill_delay_ms: `0-${KILL_MAX_MS} after the lock is taken`,
-          percentile: "nearest-rank",
-        },
-        sample: results.map((r, i) => {
-          const { cases: _cases, ...rest } = r;
-          return { ...rest, task: { edit: drawn.tasks[i].edit, target: drawn.tasks[i].target } };
-        }),
-        outcomes: { totals, per_route: perRoute, by_scenario_and_route: table, control_by_kind: controlByKind, shift_by_lines_inserted: shiftBuckets, duplicate_by_placement: dupByPlacement, by_line_endings: endings, refusal_codes: errorCodes },
-        undo: { runs: undos.length, restored: undoOk, failures: undos.filter((u) => !(u.exit === 0 && u.restored)) },
-        cases,
-        crash: {
-          totals: { ...crashTotals, temps_remaining_after_next_edit: tempsRemaining },
-          lanes: crash.map((l, i) => ({ ...l, corpus: lanes[i].corpus, range: lanes[i].range, ms_to_lock: roundStats(stats(l.ms_to_lock)), ms_lock_to_exit: roundStats(stats(l.ms_lock_to_exit)) })),
-        },
-        timings_ms: timing,
-        wall_ms: { tasks: round(wallTasks), crash: round(wallCrash) },
-        targets,
-        notes,
+  publish(L, notes, OUT_JSON, {
+      environment: env,
+      dist_stamp: { at_start: new Date(distAtStart).toISOString(), at_end: new Date(distStamp()).toISOString() },
+      settings: {
+        seed: SEED,
+        crash_seed: CRASH_SEED,
+        sample_files: SAMPLE_FILES,
+        crlf_files: CRLF_FILES,
+        bom_files: BOM_FILES,
+        min_lines: MIN_LINES,
+        max_bytes: MAX_BYTES,
+        concurrency: CONCURRENCY,
+        anchor_context: { min: MIN_CONTEXT, max: MAX_CONTEXT },
+        diff_apply_fuzzy: "none passed (the tool's default)",
+        crash_runs: CRASH_RUNS,
+        crash_lanes: CRASH_LANES,
+        kill_delay_ms: `0-${KILL_MAX_MS} after the lock is taken`,
+        percentile: "nearest-rank",
       },
-      null,
-      2,
-    )}\n`,
-  );
+      sample: results.map((r, i) => {
+        const { cases: _cases, ...rest } = r;
+        return { ...rest, task: { edit: drawn.tasks[i].edit, target: drawn.tasks[i].target } };
+      }),
+      outcomes: { totals, per_route: perRoute, by_scenario_and_route: table, control_by_kind: controlByKind, shift_by_lines_inserted: shiftBuckets, duplicate_by_placement: dupByPlacement, by_line_endings: endings, refusal_codes: errorCodes },
+      undo: { runs: undos.length, restored: undoOk, failures: undos.filter((u) => !(u.exit === 0 && u.restored)) },
+      cases,
+      crash: {
+        totals: { ...crashTotals, temps_remaining_after_next_edit: tempsRemaining },
+        lanes: crash.map((l, i) => ({ ...l, corpus: lanes[i].corpus, range: lanes[i].range, ms_to_lock: roundStats(stats(l.ms_to_lock)), ms_lock_to_exit: roundStats(stats(l.ms_lock_to_exit)) })),
+      },
+      timings_ms: timing,
+      wall_ms: { tasks: round(wallTasks), crash: round(wallCrash) },
+      targets,
+      notes,
+  });
   return failedToRun ? 1 : 0;
 }
 
-try {
-  process.exitCode = await main();
-} catch (err) {
-  if (err instanceof BenchError) {
-    process.stderr.write(`bench: ${err.message}\n`);
-    process.exitCode = 1;
-  } else {
-    throw err;
-  }
-}
+await runBench(main);

@@ -19,7 +19,23 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BENCH_DIR, BenchError, CORPUS, CORPUS_FORMAT, EDIT_MARK, PACKAGES, REPO, describeCorpus, distStamp, ensureCorpus, have, machineFacts, repairInterruptedEdit } from "./corpus.mjs";
+import {
+  BENCH_DIR,
+  BenchError,
+  CORPUS,
+  CORPUS_FORMAT,
+  EDIT_MARK,
+  PACKAGES,
+  REPO,
+  describeCorpus,
+  distStamp,
+  ensureCorpus,
+  have,
+  machineFacts,
+  publish,
+  repairInterruptedEdit,
+  runBench,
+} from "./corpus.mjs";
 
 const OUT_DIR = path.join(BENCH_DIR, ".out");
 const OUT_JSON = path.join(OUT_DIR, "index-speed.json");
@@ -313,53 +329,28 @@ function main() {
     const extra = t.wall_ms !== undefined ? `   (wall ${fmt(t.wall_ms, 0)} ms incl. Node startup)` : "";
     L.push(`  ${verdict(t.pass)}  ${pad(t.name, 45)}${pad(t.target, 11)}${lpad(value, 9)}${extra}`);
   }
-  if (notes.length) {
-    L.push("");
-    L.push("notes");
-    for (const n of notes) L.push(`  - ${n}`);
-  }
   if (missing.length) {
     L.push("");
     L.push(`could not run: ${missing.join("; ")}`);
   }
-  L.push("");
-  L.push(`figures written to ${path.relative(REPO, OUT_JSON)}`);
-  process.stdout.write(`${L.join("\n")}\n`);
 
   // ----- JSON
   const strip = (runs) => runs.map(({ wall_ms, rss_kb, report }) => ({ wall_ms, rss_kb, report }));
-  fs.mkdirSync(OUT_DIR, { recursive: true });
-  fs.writeFileSync(
-    OUT_JSON,
-    `${JSON.stringify(
-      {
-        environment: env,
-        corpus: { ...corpus, root: path.relative(REPO, corpus.root), format: CORPUS_FORMAT, pinned: PACKAGES },
-        mast: {
-          full: { ...full, files_indexed: last.files_indexed, bytes_parsed: last.bytes_parsed, chunk_count: last.chunk_count, symbol_count: last.symbol_count, threads: last.threads, mb_per_s: mb(last.bytes_parsed) / (full.wall_ms.median / 1000), peak_rss_mb: peakRssMb, runs_detail: strip(mast.full) },
-          incremental_nochange: { ...nochange, runs_detail: strip(mast.nochange) },
-          incremental_onefile: { ...onefile, file: corpus.edit_target, runs_detail: strip(mast.onefile) },
-        },
-        ctags,
-        ratio_mast_over_ctags: ratio,
-        targets,
-        notes,
-        could_not_run: missing,
+  publish(L, notes, OUT_JSON, {
+      environment: env,
+      corpus: { ...corpus, root: path.relative(REPO, corpus.root), format: CORPUS_FORMAT, pinned: PACKAGES },
+      mast: {
+        full: { ...full, files_indexed: last.files_indexed, bytes_parsed: last.bytes_parsed, chunk_count: last.chunk_count, symbol_count: last.symbol_count, threads: last.threads, mb_per_s: mb(last.bytes_parsed) / (full.wall_ms.median / 1000), peak_rss_mb: peakRssMb, runs_detail: strip(mast.full) },
+        incremental_nochange: { ...nochange, runs_detail: strip(mast.nochange) },
+        incremental_onefile: { ...onefile, file: corpus.edit_target, runs_detail: strip(mast.onefile) },
       },
-      null,
-      2,
-    )}\n`,
-  );
+      ctags,
+      ratio_mast_over_ctags: ratio,
+      targets,
+      notes,
+      could_not_run: missing,
+  });
   return missing.length ? 1 : 0;
 }
 
-try {
-  process.exitCode = main();
-} catch (err) {
-  if (err instanceof BenchError) {
-    process.stderr.write(`bench: ${err.message}\n`);
-    process.exitCode = 1;
-  } else {
-    throw err;
-  }
-}
+await runBench(main);

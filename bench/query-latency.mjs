@@ -48,9 +48,11 @@ import {
   openTools,
   pad,
   prng,
+  publish,
   repairInterruptedEdit,
   round,
   roundStats,
+  runBench,
   shuffled,
   stats,
   verdict,
@@ -630,48 +632,24 @@ async function main() {
   L.push("");
   L.push("targets");
   for (const x of targets) L.push(`  ${verdict(x.pass)}  ${pad(x.name, 44)}${pad(x.target, 12)}${lpad(x.value === null ? "n/a" : `${fmt(x.value, 2)} ms`, 11)}`);
-  if (notes.length) {
-    L.push("");
-    L.push("notes");
-    for (const n of notes) L.push(`  - ${n}`);
-  }
-  L.push("");
-  L.push(`figures written to ${path.relative(REPO, OUT_JSON)}`);
-  process.stdout.write(`${L.join("\n")}\n`);
 
   // ----- JSON
-  fs.mkdirSync(OUT_DIR, { recursive: true });
-  fs.writeFileSync(
-    OUT_JSON,
-    `${JSON.stringify(
-      {
-        environment: env,
-        corpus: { root: path.relative(REPO, corpus.root), files: corpus.files, bytes: corpus.bytes, by_extension: corpus.by_extension, packages: PACKAGES.map((p) => `${p.name}@${p.version}`) },
-        index: { wall_ms: round(index.wall_ms), report: index.report },
-        settings: { seed: SEED, search_limit: SEARCH_LIMIT, timed_passes: TIMED_PASSES, serve_spawns: SERVE_SPAWNS, percentile: "nearest-rank" },
-        query_set: qs,
-        in_process: inproc,
-        mcp,
-        ripgrep: rg ? { version: rgVersion.split("\n")[0], ...rg } : { skipped: `rg is not on PATH (${RG_INSTALL})` },
-        ratio_mast_over_rg: ratios,
-        targets,
-        notes,
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  publish(L, notes, OUT_JSON, {
+      environment: env,
+      corpus: { root: path.relative(REPO, corpus.root), files: corpus.files, bytes: corpus.bytes, by_extension: corpus.by_extension, packages: PACKAGES.map((p) => `${p.name}@${p.version}`) },
+      index: { wall_ms: round(index.wall_ms), report: index.report },
+      settings: { seed: SEED, search_limit: SEARCH_LIMIT, timed_passes: TIMED_PASSES, serve_spawns: SERVE_SPAWNS, percentile: "nearest-rank" },
+      query_set: qs,
+      in_process: inproc,
+      mcp,
+      ripgrep: rg ? { version: rgVersion.split("\n")[0], ...rg } : { skipped: `rg is not on PATH (${RG_INSTALL})` },
+      ratio_mast_over_rg: ratios,
+      targets,
+      notes,
+  });
   return failed.length ? 1 : 0;
 }
 
-try {
-  process.exitCode = await main();
-} catch (err) {
+await runBench(main, () => {
   for (const c of liveChildren) c.child.kill("SIGKILL");
-  if (err instanceof BenchError) {
-    process.stderr.write(`bench: ${err.message}\n`);
-    process.exitCode = 1;
-  } else {
-    throw err;
-  }
-}
+});

@@ -151,7 +151,7 @@ export const replaceHashTool = defineTool({
     .object({
       file,
       old_hash: z.string().describe("The 12-character hash read_hash or read_many reported."),
-      new_content: z.string().describe("The replacement lines."),
+      new_content: z.string().describe('The replacement lines. One trailing line break ends the last line, it does not add an empty one: "a\\n" and "a" are the same single line; "a\\n\\n" is "a" and an empty line.'),
       range: z.string().nullish().describe('"start:end" (1-based, inclusive) or "line"; omit to anchor the whole file.'),
       dry_run: z.boolean().default(false).describe("Plan and preview the diff without writing."),
       recovery: z.boolean().default(true).describe("Relocate a moved range anchor (false: any mismatch is STALE_ANCHOR)."),

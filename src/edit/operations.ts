@@ -1,8 +1,8 @@
 // The hashpilot read and hash-edit operations (contract: read-many, read-hash, grep-many,
 // replace-hash), as plain functions from arguments to the contract's `data` payloads. Paths in
 // answers are absolute, as the contract's adapters expect. Writes go through the one writer.
-import { readdirSync, statSync, unlinkSync } from "node:fs";
-import { basename, join, relative, resolve } from "node:path";
+import { mkdirSync, readdirSync, statSync, unlinkSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
 import { compileGlobs } from "../base/glob.js";
 import { planReplace, previewDiff, type LineRange } from "./anchor.js";
@@ -417,7 +417,11 @@ export async function diffApply(ctx: OpContext, file: string, patch: string, opt
     }
     const afterText = renderText(plan.after);
     if (before !== null) checkParseValidity(path, renderText(before), afterText);
-    if (!options.dryRun) commitWrite(ctx, path, beforeBytes, Buffer.from(afterText, "utf8"));
+    if (!options.dryRun) {
+      // A file the patch creates may live in directories that do not exist yet (inside the root: checked above).
+      if (before === null) mkdirSync(dirname(path), { recursive: true });
+      commitWrite(ctx, path, beforeBytes, Buffer.from(afterText, "utf8"));
+    }
     const fuzzyPlacements = plan.placements.filter((p) => p.offset !== 0);
     const n = plan.placements.length;
     return {

@@ -211,13 +211,13 @@ describe("hashpilot diff generate and diff apply", () => {
     });
     expect(r.code).toBe(0);
     expect(p.read("a.txt")).toBe("one\r\nTWO\r\n");
-    writeFileSync(p.path("new.patch"), "--- /dev/null\n+++ b/created.ts\n@@ -0,0 +1,2 @@\n+export const created = 1;\n+export const also = 2;\n");
-    const created = await hp(p, ["diff", "apply", "created.ts", "--patch", "new.patch"]);
+    writeFileSync(p.path("new.patch"), "--- /dev/null\n+++ b/src/new/created.ts\n@@ -0,0 +1,2 @@\n+export const created = 1;\n+export const also = 2;\n");
+    const created = await hp(p, ["diff", "apply", "src/new/created.ts", "--patch", "new.patch"]);
     expect(created.code).toBe(0);
-    expect(p.read("created.ts")).toBe("export const created = 1;\nexport const also = 2;\n");
+    expect(p.read("src/new/created.ts")).toBe("export const created = 1;\nexport const also = 2;\n");
     const undone = await hp(p, ["undo", "--last"]);
-    expect(undone.envelope.data.files).toEqual([{ path: p.path("created.ts"), action: "deleted" }]);
-    expect(readdirSync(p.root)).not.toContain("created.ts");
+    expect(undone.envelope.data.files).toEqual([{ path: p.path("src/new/created.ts"), action: "deleted" }]);
+    expect(readdirSync(p.path("src/new"))).toEqual([]);
   });
 });
 

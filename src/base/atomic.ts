@@ -19,7 +19,8 @@ export function writeAtomic(abs: string, bytes: Uint8Array): void {
   } catch {
     mode = undefined;
   }
-  const tmp = join(dir, `.${basename(abs)}.hashpilot-${process.pid}-${sha256(`${abs}${Date.now()}${Math.random()}`).slice(0, 8)}.tmp`);
+  // The temp name carries at most 64 characters of the file's: a long name must not make it too long for the file system.
+  const tmp = join(dir, `.${basename(abs).slice(0, 64)}.hashpilot-${process.pid}-${sha256(`${abs}${Date.now()}${Math.random()}`).slice(0, 8)}.tmp`);
   let fd: number | null = null;
   try {
     fd = openSync(tmp, "wx", mode ?? 0o666);

@@ -113,7 +113,9 @@ export function planPatch(t: EditableText | null, patch: string, fuzzy: number |
     carried = at - expected;
   });
   if (lines.length === 0) return { after: { lines: [""], endings: [""], bom: base.bom, eol: base.eol }, placements, creates };
-  // The file keeps its final-newline state (a new file ends with one).
+  // Every line but the last ends with a line break (lines added after an unterminated last line
+  // must not be joined to it); the file keeps its final-newline state (a new file ends with one).
+  for (let i = 0; i < endings.length - 1; i++) if (endings[i] === "") endings[i] = base.eol;
   const terminated = t === null || t.endings.at(-1) !== "";
   endings[endings.length - 1] = terminated ? endings.at(-1) || base.eol : "";
   return { after: { lines, endings, bom: base.bom, eol: base.eol }, placements, creates };

@@ -14,7 +14,7 @@ import { decodeForEdit, fileHash, hash12, rangeHash, renderText, type EditableTe
 import { extensionInfo } from "../lang/languages.js";
 import { extractFile } from "../syntax/extract.js";
 import { writeAtomic } from "../base/atomic.js";
-import { readBytes, withFileLock } from "./writer.js";
+import { readBytes, withFileLock, withFileLocks } from "./writer.js";
 
 export interface OpContext {
   /** The project root: writes must stay inside it. */
@@ -56,7 +56,12 @@ export function readEditable(abs: string): EditableText {
 /** Every edit's write: the original bytes into the changeSet first, then the atomic write. Call inside the file's lock. */
 function commitWrite(ctx: OpContext, path: string, before: Uint8Array | null, after: Uint8Array): void {
   ctx.changeSet.recordWrite(path, before, after);
-  writeAtomic(path, after);
+  try {
+    writeAtomic(path, after);
+  } catch (err) {
+    ctx.changeSet.forgetLast();
+    throw err;
+  }
 }
 
 // ---- read-many ----
@@ -343,21 +348,29 @@ export async function undo(idOrLast: string, options: { force: boolean; dryRun: 
   const plan = planUndo(idOrLast, options.force);
   const files = plan.steps.map((s) => s.report);
   if (!options.dryRun) {
-    for (const step of plan.steps) {
-      await withFileLock(step.path, "undo", () => {
-        if (step.expect !== null && currentHash(step.path) !== step.expect) {
-          throw new MastError("HASH_MISMATCH", `${step.path} changed while the undo ran; it was left as found`, { details: { changeSetId: plan.record.changeSetId, files } });
+    // Every file is locked and checked again before any is written: an undo restores all or none.
+    await withFileLocks(
+      plan.steps.map((s) => s.path),
+      "undo",
+      () => {
+        const changed = plan.steps.filter((s) => s.expect !== null && currentHash(s.path) !== s.expect);
+        if (changed.length > 0) {
+          throw new MastError("HASH_MISMATCH", `${changed.map((s) => s.path).join(", ")} changed while the undo ran; nothing was restored`, {
+            details: { changeSetId: plan.record.changeSetId, files: plan.steps.map((s) => ({ path: s.path, action: "skipped", reason: changed.includes(s) ? "the file changed after the edit" : "not restored: another file of the changeSet changed" })) },
+          });
         }
-        if (step.bytes !== null) writeAtomic(step.path, step.bytes);
-        else {
-          try {
-            unlinkSync(step.path);
-          } catch (err) {
-            if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw new MastError("WRITE_FAILED", `cannot delete ${step.path}: ${errorMessage(err)}`);
+        for (const step of plan.steps) {
+          if (step.bytes !== null) writeAtomic(step.path, step.bytes);
+          else {
+            try {
+              unlinkSync(step.path);
+            } catch (err) {
+              if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw new MastError("WRITE_FAILED", `cannot delete ${step.path}: ${errorMessage(err)}`);
+            }
           }
         }
-      });
-    }
+      },
+    );
     markUndone(plan.record);
   }
   const verb = options.dryRun ? "Would undo" : "Undid";

@@ -41,7 +41,11 @@ function realPath(abs: string): string {
   return join(realpathSync(existing), ...rest);
 }
 
-/** The absolute path an edit of `file` (relative to `cwd`) writes; PATH_DENIED when it may not. */
+/**
+ * The absolute path an edit of `file` (relative to `cwd`) writes — the real file when `file` is a
+ * symlink inside the project, so the edit lands on the target instead of replacing the link;
+ * PATH_DENIED when it may not.
+ */
 export function writablePath(file: string, root: string, cwd = process.cwd()): string {
   const abs = resolve(cwd, file);
   const realRoot = realpathSync(root);
@@ -51,5 +55,5 @@ export function writablePath(file: string, root: string, cwd = process.cwd()): s
   if (!within(abs, root) && !within(abs, realRoot)) throw deny(`it is outside the project root ${root}`);
   if (!within(real, realRoot)) throw deny(`it resolves through a symlink to ${real}, outside the project root`);
   if (relative(realRoot, real).split(sep).includes(".git")) throw deny("files under .git are never edited");
-  return abs;
+  return real;
 }

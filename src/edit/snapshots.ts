@@ -71,6 +71,17 @@ export class ChangeSet {
       throw new MastError("WRITE_FAILED", `cannot snapshot ${path} before writing it (${storeDir()}): ${errorMessage(err)}; nothing was written`);
     }
   }
+
+  /** Takes back the last recorded write, whose file write failed: undo must not expect it. */
+  forgetLast(): void {
+    if (this.record === null) return;
+    this.record.files.pop();
+    if (this.record.files.length > 0) saveRecord(this.record);
+    else {
+      rmSync(join(changeSetsDir(), `${this.record.changeSetId}.json`), { force: true });
+      this.record = null;
+    }
+  }
 }
 
 function storeBlob(bytes: Uint8Array): string {

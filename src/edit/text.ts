@@ -110,6 +110,7 @@ export function replaceLines(t: EditableText, start: number, end: number, conten
   // where the edit did not reach); lines beyond the replaced count take the dominant ending.
   const replaced = t.endings.slice(start - 1, end);
   const endings: (LineEnding | "")[] = [...t.endings.slice(0, start - 1), ...incoming.map((_, i) => replaced[i] || t.eol), ...t.endings.slice(end)];
+  for (let i = 0; i < endings.length - 1; i++) if (endings[i] === "") endings[i] = t.eol;
   const terminated = t.endings.at(-1) !== "";
   endings[endings.length - 1] = terminated ? endings.at(-1) || t.eol : "";
   return { lines, endings, bom: t.bom, eol: t.eol };

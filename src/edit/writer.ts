@@ -30,6 +30,13 @@ export async function withFileLock<T>(abs: string, operation: string, fn: () => 
   return withStructureLock(join(dir, sha256(abs).slice(0, 32)), `${operation} ${abs}`, FILE_LOCK_POLICY, async () => fn());
 }
 
+/** Runs `fn` holding the locks of several files, taken in path order (so two such calls cannot deadlock). */
+export async function withFileLocks<T>(paths: readonly string[], operation: string, fn: () => Promise<T> | T): Promise<T> {
+  const sorted = [...new Set(paths)].sort();
+  const take = (i: number): Promise<T> => (i === sorted.length ? Promise.resolve(fn()) : withFileLock(sorted[i]!, operation, () => take(i + 1)));
+  return take(0);
+}
+
 /** The file's current bytes, or null when it does not exist; READ_FAILED when it cannot be read. */
 export function readBytes(abs: string): Buffer | null {
   try {

@@ -5,7 +5,7 @@
 // mode and the final-newline state, stay inside the project, pass the parse gate, and never lose
 // an update under concurrent editors; grep-many's columns are exact (#105); --format precedence.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/index/config.js";
@@ -259,6 +259,57 @@ describe("hashpilot I/O and argument errors", () => {
     } finally {
       chmodSync(p.root, 0o755);
     }
+  });
+});
+
+describe("hashpilot review fixes", () => {
+  it("diff apply adding lines after an unterminated last line does not join them to it", async () => {
+    const p = project({ "f.txt": "a", "p.patch": "--- a/f.txt\n+++ b/f.txt\n@@ -1 +1,2 @@\n a\n+b\n\\ No newline at end of file\n" });
+    const r = await hp(p, ["diff", "apply", "f.txt", "--patch", "p.patch"]);
+    expect(r.code).toBe(0);
+    expect(p.read("f.txt")).toBe("a\nb");
+  });
+
+  it("an edit through a symlink inside the project changes the target and keeps the link", async () => {
+    const p = project({ "real.txt": "x\ny\n" });
+    symlinkSync("real.txt", p.path("link.txt"));
+    const r = await hp(p, ["replace-hash", "link.txt", sha12("y"), "z", "--range", "2"]);
+    expect([r.code, r.envelope.data.path]).toEqual([0, p.path("real.txt")]);
+    expect(p.read("real.txt")).toBe("x\nz\n");
+    expect(readlinkSync(p.path("link.txt"))).toBe("real.txt");
+  });
+
+  it("a file with a 240-character name is edited, and a failed write leaves no changeSet behind", async () => {
+    const name = `${"a".repeat(240)}.txt`;
+    const p = project({ [name]: "hi\n" });
+    const r = await hp(p, ["replace-hash", name, sha12("hi"), "ho", "--range", "1"]);
+    expect(r.code).toBe(0);
+    expect(p.read(name)).toBe("ho\n");
+    const ro = project({ "a.ts": SOURCE });
+    chmodSync(ro.home, 0o777);
+    chmodSync(ro.root, 0o555);
+    try {
+      if (!canBeRefused) return;
+      const failed = await runHashpilot(["replace-hash", "a.ts", sha12("  return a + b;"), "  return b + a;", "--range", "2"], {
+        cwd: ro.root,
+        env: { HASHPILOT_HOME: ro.home, CI: undefined },
+        ...(IS_ROOT ? { uid: NOBODY, gid: NOBODY } : {}),
+      });
+      expect(JSON.parse(failed.stdout).error.code).toBe("WRITE_FAILED");
+    } finally {
+      chmodSync(ro.root, 0o755);
+    }
+    expect((await hp(ro, ["changesets"])).envelope.data.changeSets).toEqual([]);
+  });
+
+  it("undo over a file changed since its edit leaves every file as found (the check runs again under the locks)", async () => {
+    const p = project({ "a.txt": "one\n", "b.txt": "two\n", "fix.patch": "--- /dev/null\n+++ b/c.txt\n@@ -0,0 +1 @@\n+three\n" });
+    await hp(p, ["replace-hash", "a.txt", sha12("one"), "ONE", "--range", "1"]);
+    await hp(p, ["diff", "apply", "c.txt", "--patch", "fix.patch"]);
+    writeFileSync(p.path("c.txt"), "changed\n");
+    const refused = await hp(p, ["undo", "--last"]);
+    expect([refused.code, refused.envelope.error!.code]).toEqual([3, "HASH_MISMATCH"]);
+    expect([p.read("a.txt"), p.read("c.txt")]).toEqual(["ONE\n", "changed\n"]);
   });
 });
 

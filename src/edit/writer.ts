@@ -1,7 +1,7 @@
 // The editing commands' side of the one writer: every edit reads, plans and writes a file inside
 // that file's advisory lock (so concurrent editors serialise and none loses an update), and the
 // write itself is base/atomic.ts's (temp file, fsync, rename, directory fsync, mode kept).
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { sha256 } from "../base/hash.js";
@@ -27,7 +27,18 @@ export async function withFileLock<T>(abs: string, operation: string, fn: () => 
   } catch (err) {
     throw new MastError("WRITE_FAILED", `cannot create the lock directory ${dir}: ${errorMessage(err)}`);
   }
-  return withStructureLock(join(dir, sha256(abs).slice(0, 32)), `${operation} ${abs}`, FILE_LOCK_POLICY, async () => fn());
+  const marker = join(dir, sha256(abs).slice(0, 32));
+  try {
+    return await withStructureLock(marker, `${operation} ${abs}`, FILE_LOCK_POLICY, async () => fn());
+  } finally {
+    // An idle lock's marker is empty: removed, so the lock directory does not grow with every file
+    // ever edited (a marker another editor has just named itself in is left alone).
+    try {
+      if (readFileSync(marker, "utf8") === "") rmSync(marker, { force: true });
+    } catch {
+      // already gone
+    }
+  }
 }
 
 /** Runs `fn` holding the locks of several files, taken in path order (so two such calls cannot deadlock). */

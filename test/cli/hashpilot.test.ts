@@ -160,6 +160,8 @@ describe("hashpilot read-hash and replace-hash", () => {
     const p = project({ "a.ts": `${lines.join("\n")}\n` });
     const results = await Promise.all(lines.map((line, i) => hp(p, ["replace-hash", "a.ts", sha12(line), `const v${i} = ${i * 10};`, "--range", String(i + 1)])));
     expect(results.map((r) => r.code)).toEqual(Array(8).fill(0));
+    // No lock is left behind once every editor is done.
+    expect(readdirSync(join(p.home, "locks"))).toEqual([]);
     expect(p.read("a.ts")).toBe(`${lines.map((_, i) => `const v${i} = ${i * 10};`).join("\n")}\n`);
   });
 });

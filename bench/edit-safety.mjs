@@ -917,7 +917,7 @@ async function main() {
       `${crashTotals.slow_locks.length} crash run(s) found the file locked by the run killed before them for over ${SLOW_LOCK_MS / 1000} s (${held} gave up with LOCK_HELD, exit 3); ` +
         `those kills came ${before.length ? `${fmt(Math.min(...before), 1)}-${fmt(Math.max(...before), 1)} ms` : "?"} after the lock was taken. ` +
         "A dead holder's lock is broken after 1 s only when its marker names it; a kill after the lock is taken but before the pid is recorded, " +
-        "or after the marker is cleared at release but before the lock is removed, leaves a lock that is waited out until stale (10 s), racing the 10 s lock timeout",
+        "or after the marker is cleared at release but before the lock is removed, leaves a lock that is waited out until stale (10 s), which the next edit waits out (its lock timeout is 2 s longer than the staleness)",
     );
   }
   if (crashTotals.inconsistent.length) notes.push(`${crashTotals.inconsistent.length} crash-lane edit(s) not killed left the file inconsistent with their exit code, e.g. ${JSON.stringify(crashTotals.inconsistent[0])}`);

@@ -65,6 +65,12 @@ function provenance(values: Record<string, string | boolean | undefined>): Recor
   return out;
 }
 
+type ProvenanceRow = { timestamp: string; actor: string | null; taskId: string | null; reason: string | null; operation: string; success: boolean; changeSetId: string | null };
+const provenanceText = (rows: ProvenanceRow[]) =>
+  rows.length === 0
+    ? "(no recorded edits)"
+    : rows.map((r) => `${r.timestamp}  ${r.operation.padEnd(13)} ${r.success ? "ok  " : "FAIL"}  ${r.actor ?? "-"}  ${r.taskId ?? "-"}  ${r.reason ?? ""}  ${r.changeSetId ?? ""}`.trimEnd()).join("\n");
+
 const COMMANDS: Record<string, Command> = {
   "read-many": {
     tool: "read_many",
@@ -186,15 +192,6 @@ const COMMANDS: Record<string, Command> = {
     },
     text: (d: { message: string; files: Array<{ path: string; action: string }> }) => [d.message, ...d.files.map((f) => `  ${f.action} ${f.path}`)].join("\n"),
   },
-};
-
-type ProvenanceRow = { timestamp: string; actor: string | null; taskId: string | null; reason: string | null; operation: string; success: boolean; changeSetId: string | null };
-const provenanceText = (rows: ProvenanceRow[]) =>
-  rows.length === 0
-    ? "(no recorded edits)"
-    : rows.map((r) => `${r.timestamp}  ${r.operation.padEnd(13)} ${r.success ? "ok  " : "FAIL"}  ${r.actor ?? "-"}  ${r.taskId ?? "-"}  ${r.reason ?? ""}  ${r.changeSetId ?? ""}`.trimEnd()).join("\n");
-
-Object.assign(COMMANDS, {
   "provenance query": {
     tool: "provenance_query",
     summary: "Who changed a file (or one line of it), when and why, newest first.",
@@ -351,7 +348,8 @@ Object.assign(COMMANDS, {
     options: {},
     input: (rest) => (expectArgs("config", [], rest), {}),
   },
-} satisfies Record<string, Command>);
+};
+
 
 const GLOBAL_OPTIONS = {
   config: { type: "string" },

@@ -9,15 +9,20 @@ import { sha256 } from "./hash.js";
 
 const TEMP = /^\.(.+)\.hashpilot-(\d+)-[0-9a-f]{8}\.tmp$/;
 
-/** Replaces (or creates) a file atomically with `bytes`, keeping an existing file's mode. */
-export function writeAtomic(abs: string, bytes: Uint8Array): void {
+/**
+ * Replaces (or creates) a file atomically with `bytes`, keeping an existing file's mode — or
+ * giving it `options.mode` (private stores write 0600 whatever an older file had).
+ */
+export function writeAtomic(abs: string, bytes: Uint8Array, options: { mode?: number } = {}): void {
   const dir = dirname(abs);
   removeOrphans(dir);
-  let mode: number | undefined;
-  try {
-    mode = statSync(abs).mode & 0o7777;
-  } catch {
-    mode = undefined;
+  let mode: number | undefined = options.mode;
+  if (mode === undefined) {
+    try {
+      mode = statSync(abs).mode & 0o7777;
+    } catch {
+      mode = undefined;
+    }
   }
   // The temp name carries at most 64 characters of the file's: a long name must not make it too long for the file system.
   const tmp = join(dir, `.${basename(abs).slice(0, 64)}.hashpilot-${process.pid}-${sha256(`${abs}${Date.now()}${Math.random()}`).slice(0, 8)}.tmp`);

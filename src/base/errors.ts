@@ -17,6 +17,10 @@ export const ERROR_CODES = {
   AMBIGUOUS_ANCHOR: "Re-read the file and retry with a range whose content is unique.",
   PARSE_ERROR: "The edit would turn a cleanly parsing file into a broken one: fix the new content and retry.",
   HASH_MISMATCH: "The file changed after the edit; inspect it, then retry with --force to overwrite.",
+  FILE_TOO_LARGE: "The file is over the size cap for this operation; edit or read a smaller file, or use the index tools (mast_search, mast_signature) for parts of it.",
+  RESULT_TOO_LARGE: "The answer would be over the answer cap; ask for less (fewer files, a narrower path or pattern, a lower limit).",
+  REGEX_TIMEOUT: "The pattern backtracks catastrophically (nested quantifiers such as (a+)+ or (.*a){20}); simplify it and retry.",
+  SNAPSHOT_INVALID: "hashpilot's snapshot store holds a manifest or blob that fails validation; it is never trusted. Inspect or delete it under $HASHPILOT_HOME/snapshots.",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

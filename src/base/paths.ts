@@ -1,6 +1,7 @@
 // Path helpers shared by every layer: project-relative POSIX paths, the inside-the-root check,
 // and the local-versus-external classification of module specifiers.
 import { isAbsolute, relative, sep } from "node:path";
+import { MastError } from "./errors.js";
 
 /** Project-relative path with "/" separators for an absolute path, or null when it is outside the root. */
 export function relativeInside(root: string, absolute: string): string | null {
@@ -13,4 +14,22 @@ export function relativeInside(root: string, absolute: string): string | null {
 /** Bare specifiers (packages, node: builtins) are external; relative and absolute ones are local. */
 export function isExternalSpecifier(module: string): boolean {
   return !(module.startsWith("./") || module.startsWith("../") || module === "." || module === ".." || module.startsWith("/"));
+}
+
+/**
+ * A path argument as a project-relative POSIX path: `\\` and leading `./` normalised, an absolute
+ * path inside `root` made relative (when the root is known); PATH_DENIED for a path outside the
+ * project, INVALID_ARGUMENT for a NUL byte.
+ */
+export function projectPath(path: string, root: string | null): string {
+  if (path.includes("\0")) throw new MastError("INVALID_ARGUMENT", "a path has a NUL byte");
+  let p = path.replace(/\\/g, "/");
+  if (root !== null && isAbsolute(p)) {
+    const rel = relativeInside(root, p);
+    if (rel === null) throw new MastError("PATH_DENIED", `path must be inside the project ${root}: ${path}`);
+    p = rel;
+  }
+  p = p.replace(/^(\.\/+)+/, "").replace(/\/+$/, "");
+  if (p.startsWith("/") || p === ".." || p.startsWith("../") || p.includes("/../")) throw new MastError("PATH_DENIED", `path must be inside the project: ${path}`);
+  return p;
 }

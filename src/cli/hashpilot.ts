@@ -8,6 +8,8 @@ import { dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
 import type { LineRange } from "../edit/anchor.js";
+import { checkPathArgument } from "../edit/paths.js";
+import { readBytes } from "../edit/writer.js";
 import { resolveConfig } from "../index/config.js";
 import { createToolContext } from "../tools/context.js";
 import { errorEnvelope, okEnvelope, type Envelope } from "../tools/envelope.js";
@@ -27,9 +29,13 @@ const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
   HASH_MISMATCH: 3,
   LOCK_HELD: 3,
   LOCK_COMPROMISED: 3,
+  FILE_TOO_LARGE: 1,
+  RESULT_TOO_LARGE: 1,
+  REGEX_TIMEOUT: 1,
   FILE_NOT_FOUND: 5,
   READ_FAILED: 5,
   WRITE_FAILED: 5,
+  SNAPSHOT_INVALID: 5,
 };
 const INTERNAL_EXIT = 70;
 
@@ -99,8 +105,8 @@ const COMMANDS: Record<string, Command> = {
   "grep-many": {
     tool: "grep_many",
     summary: "Search a regular expression across files and directories.",
-    usage: "hashpilot grep-many <pattern> <path> [path ...] [-i] [--file-pattern <glob>] [--max-results <n>]",
-    options: { "ignore-case": { type: "boolean", short: "i" }, "file-pattern": { type: "string" }, "max-results": { type: "string" } },
+    usage: "hashpilot grep-many <pattern> <path> [path ...] [-i] [--file-pattern <glob>] [--max-results <n>] [--timeout <ms>]",
+    options: { "ignore-case": { type: "boolean", short: "i" }, "file-pattern": { type: "string" }, "max-results": { type: "string" }, timeout: { type: "string" } },
     input: ([pattern, ...paths], values) => {
       if (pattern === undefined || paths.length === 0) throw usage("grep-many", "a pattern and at least one path are required");
       return {
@@ -109,6 +115,7 @@ const COMMANDS: Record<string, Command> = {
         ignore_case: values["ignore-case"] === true,
         ...(typeof values["file-pattern"] === "string" ? { file_pattern: values["file-pattern"] } : {}),
         ...(values["max-results"] === undefined ? {} : { max_results: wholeNumber("--max-results", String(values["max-results"])) }),
+        ...(values.timeout === undefined ? {} : { timeout_ms: wholeNumber("--timeout", String(values.timeout)) }),
       };
     },
     text: (d: { results: Array<{ path: string; line: number; column: number; content: string }> }) => d.results.map((r) => `${r.path}:${r.line}:${r.column}: ${r.content}`).join("\n"),
@@ -116,8 +123,17 @@ const COMMANDS: Record<string, Command> = {
   "replace-hash": {
     tool: "replace_hash",
     summary: "Replace the lines a hash anchors (relocating a moved anchor) with new content.",
-    usage: "hashpilot replace-hash <file> <old-hash> <new-content|@file> [--range start:end] [--dry-run] [--no-recovery]",
-    options: { range: { type: "string" }, "dry-run": { type: "boolean" }, "no-recovery": { type: "boolean" }, ...PROVENANCE },
+    usage:
+      "hashpilot replace-hash <file> <old-hash> <new-content|@file|@@literal> [--range start:end] [--file-hash <hash>] [--context-hash <hash> --context-range start:end] [--dry-run] [--no-recovery]",
+    options: {
+      range: { type: "string" },
+      "file-hash": { type: "string" },
+      "context-hash": { type: "string" },
+      "context-range": { type: "string" },
+      "dry-run": { type: "boolean" },
+      "no-recovery": { type: "boolean" },
+      ...PROVENANCE,
+    },
     input: ([file, oldHash, content, ...rest], values, cwd) => {
       expectArgs("replace-hash", [file, oldHash, content], rest);
       return {
@@ -125,6 +141,9 @@ const COMMANDS: Record<string, Command> = {
         old_hash: oldHash,
         new_content: contentArg(cwd, content!),
         ...(values.range === undefined ? {} : { range: String(values.range) }),
+        ...(typeof values["file-hash"] === "string" ? { expected_file_hash: values["file-hash"] } : {}),
+        ...(typeof values["context-hash"] === "string" ? { context_hash: values["context-hash"] } : {}),
+        ...(typeof values["context-range"] === "string" ? { context_range: values["context-range"] } : {}),
         dry_run: values["dry-run"] === true,
         recovery: values["no-recovery"] !== true,
         ...provenance(values),
@@ -135,7 +154,7 @@ const COMMANDS: Record<string, Command> = {
   "diff generate": {
     tool: "diff_generate",
     summary: "A unified diff between two contents (--raw prints the diff alone, not the envelope).",
-    usage: "hashpilot diff generate <file> <old-content|@file> <new-content|@file> [-c <context-lines>] [--raw]",
+    usage: "hashpilot diff generate <file> <old-content|@file|@@literal> <new-content|@file|@@literal> [-c <context-lines>] [--raw]",
     options: { context: { type: "string", short: "c" }, raw: { type: "boolean" } },
     input: ([file, oldContent, newContent, ...rest], values, cwd) => {
       expectArgs("diff generate", [file, oldContent, newContent], rest);
@@ -152,14 +171,15 @@ const COMMANDS: Record<string, Command> = {
   "diff apply": {
     tool: "diff_apply",
     summary: "Apply a one-file unified diff; a hunk that moved goes where its lines are when they are in one place (within --fuzzy lines if given), or the patch is refused.",
-    usage: "hashpilot diff apply <file> [--patch <file>|-] [--dry-run [--include-source]] [-f <fuzzy>]",
-    options: { patch: { type: "string" }, "dry-run": { type: "boolean" }, "include-source": { type: "boolean" }, fuzzy: { type: "string", short: "f" }, ...PROVENANCE },
+    usage: "hashpilot diff apply <file> [--patch <file>|-] [--file-hash <hash>] [--dry-run] [--include-source] [-f <fuzzy>]",
+    options: { patch: { type: "string" }, "file-hash": { type: "string" }, "dry-run": { type: "boolean" }, "include-source": { type: "boolean" }, fuzzy: { type: "string", short: "f" }, ...PROVENANCE },
     input: ([file, ...rest], values, cwd) => {
       expectArgs("diff apply", [file], rest);
       const source = typeof values.patch === "string" ? values.patch : "-";
       return {
         file,
         patch: source === "-" ? readStdin() : contentArg(cwd, `@${source}`),
+        ...(typeof values["file-hash"] === "string" ? { expected_file_hash: values["file-hash"] } : {}),
         dry_run: values["dry-run"] === true,
         include_source: values["include-source"] === true,
         ...(values.fuzzy === undefined ? {} : { fuzzy: wholeNumber("--fuzzy", String(values.fuzzy)) }),
@@ -253,18 +273,24 @@ const COMMANDS: Record<string, Command> = {
   "telemetry sessions": {
     tool: "telemetry_sessions",
     summary: "Per-session event counts, error rates and durations.",
-    usage: "hashpilot telemetry sessions",
-    options: {},
-    input: (rest) => (expectArgs("telemetry sessions", [], rest), {}),
+    usage: "hashpilot telemetry sessions [-n <limit>]",
+    options: { limit: { type: "string", short: "n" } },
+    input: (rest, values) => {
+      expectArgs("telemetry sessions", [], rest);
+      return values.limit === undefined ? {} : { limit: wholeNumber("-n", String(values.limit)) };
+    },
   },
   "telemetry export": {
     tool: "telemetry_export",
     summary: "Every event, optionally by date range or session (--ndjson: one compact event per line).",
-    usage: "hashpilot telemetry export [--from <date>] [--to <date>] [--session <id>] [--ndjson]",
-    options: { from: { type: "string" }, to: { type: "string" }, session: { type: "string" }, ndjson: { type: "boolean" } },
+    usage: "hashpilot telemetry export [--from <date>] [--to <date>] [--session <id>] [--limit <n>] [--ndjson]",
+    options: { from: { type: "string" }, to: { type: "string" }, session: { type: "string" }, limit: { type: "string" }, ndjson: { type: "boolean" } },
     input: (rest, values) => {
       expectArgs("telemetry export", [], rest);
-      return Object.fromEntries((["from", "to", "session"] as const).filter((k) => typeof values[k] === "string").map((k) => [k, values[k]]));
+      return {
+        ...Object.fromEntries((["from", "to", "session"] as const).filter((k) => typeof values[k] === "string").map((k) => [k, values[k]])),
+        ...(values.limit === undefined ? {} : { limit: wholeNumber("--limit", String(values.limit)) }),
+      };
     },
     raw: (d: { events: unknown[] }) => d.events.map((e) => `${JSON.stringify(e)}\n`).join(""),
   },
@@ -288,11 +314,16 @@ const COMMANDS: Record<string, Command> = {
   "symbol-lookup-many": {
     tool: "symbol_lookup_many",
     summary: "Where named declarations are, across files and directories.",
-    usage: "hashpilot symbol-lookup-many <path> [path ...] --names <name1,name2>",
-    options: { names: { type: "string" } },
+    usage: "hashpilot symbol-lookup-many <path> [path ...] --names <name1,name2> [--limit <n>] [--timeout <ms>]",
+    options: { names: { type: "string" }, limit: { type: "string" }, timeout: { type: "string" } },
     input: (paths, values) => {
       if (paths.length === 0 || typeof values.names !== "string") throw usage("symbol-lookup-many", "at least one path and --names are required");
-      return { paths, names: values.names.split(",").map((n) => n.trim()).filter((n) => n !== "") };
+      return {
+        paths,
+        names: values.names.split(",").map((n) => n.trim()).filter((n) => n !== ""),
+        ...(values.limit === undefined ? {} : { limit: wholeNumber("--limit", String(values.limit)) }),
+        ...(values.timeout === undefined ? {} : { timeout_ms: wholeNumber("--timeout", String(values.timeout)) }),
+      };
     },
     text: (d: Array<{ name: string; path: string; line: number; kind: string }>) => d.map((h) => `${h.path}:${h.line}  ${h.kind} ${h.name}`).join("\n"),
   },
@@ -383,15 +414,21 @@ function wholeNumber(name: string, value: string): number {
   return Number(value);
 }
 
-/** `@path` reads content from a file (relative to the working directory); anything else is the content. */
+/**
+ * `@path` reads content from a file (relative to the working directory); `@@text` is the literal
+ * text `@text` (content that starts with `@`); anything else is the content itself.
+ */
 function contentArg(cwd: string, value: string): string {
+  if (value.startsWith("@@")) return value.slice(1);
   if (!value.startsWith("@")) return value;
+  checkPathArgument(value.slice(1));
   const path = resolve(cwd, value.slice(1));
+  const bytes = readBytes(path);
+  if (bytes === null) throw new MastError("FILE_NOT_FOUND", `cannot read content from ${path}: it does not exist`, { hint: "Content that starts with @ is written @@ (\"@@log\" is the text \"@log\")." });
   try {
-    return readFileSync(path, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code === "ENOENT" ? "FILE_NOT_FOUND" : "READ_FAILED";
-    throw new MastError(code, `cannot read content from ${path}: ${errorMessage(err)}`);
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new MastError("READ_FAILED", `cannot read content from ${path}: it is not valid UTF-8`);
   }
 }
 
@@ -466,7 +503,14 @@ async function runHashpilot(argv: readonly string[], io: CliIo): Promise<number>
       io.stdout.write(command.raw(envelope.data as never));
       return exit;
     }
-    const text = envelope.ok && format === "text" ? (command?.text ? command.text(envelope.data as never) : dump(envelope.data)) : null;
+    const text =
+      format !== "text"
+        ? null
+        : envelope.ok
+          ? command?.text
+            ? command.text(envelope.data as never)
+            : dump(envelope.data)
+          : `error ${envelope.error!.code}: ${envelope.error!.message}${envelope.error!.recovery ? `\n  hint: ${envelope.error!.recovery}` : ""}`;
     io.stdout.write(`${text ?? JSON.stringify(envelope)}\n`);
     for (const w of envelope.warnings) if (format === "text") io.stderr.write(`warning ${w.code}: ${w.message}\n`);
     return exit;

@@ -1,7 +1,10 @@
 // Hash-anchored replacement, planned without touching the disk (hashpilot `replace-hash`): the
-// anchor is the hash of the range the caller read (or of the whole file); a range whose content
-// moved is relocated by sliding a same-height window, applied only when exactly one window
-// matches. A whole-file anchor is never relocated: a mismatch there means the file changed.
+// anchor is the hash of the range the caller read (or of the whole file). An anchor's text is
+// not its identity — `}` or a blank line occurs many times — so a range anchor is applied only
+// where something pins it: its content is in one place in the file, or the file is still as the
+// caller read it (the file hash of the read), or its context (the read's contextHash) is in one
+// place. A range whose content moved is relocated the same way; anything else is refused with
+// the candidates. A whole-file anchor is never relocated: a mismatch there means the file changed.
 import { MastError } from "../base/errors.js";
 import { HASH_WIDTH, checkRange, fileHash, hash12, rangeHash, replaceLines, type EditableText } from "./text.js";
 
@@ -17,6 +20,10 @@ export interface ReplaceRequest {
   readonly content: string;
   /** Relocate a moved range anchor (`--no-recovery` turns it off). */
   readonly recovery: boolean;
+  /** The whole-file hash of the read the anchor came from: while it matches, the range is where the caller saw it. */
+  readonly expectedFileHash?: string | null;
+  /** The read's contextHash and the lines it covered (they must contain the range). */
+  readonly context?: { readonly hash: string; readonly range: LineRange } | null;
 }
 
 export interface ReplacePlan {
@@ -39,37 +46,89 @@ export function parseRange(value: string): LineRange {
 
 const HEX = new RegExp(`^[0-9a-f]{${HASH_WIDTH}}$`);
 
-export function planReplace(t: EditableText, req: ReplaceRequest): ReplacePlan {
-  if (!HEX.test(req.oldHash)) {
-    throw new MastError("INVALID_ARGUMENT", `old hash ${JSON.stringify(req.oldHash)} is not ${HASH_WIDTH} lowercase hex characters`, {
-      hint: `Pass the lineHash, contextHash or hash that read-hash/read-many reported (${HASH_WIDTH} characters).`,
+function checkHash(value: string, what: string): void {
+  if (!HEX.test(value)) {
+    throw new MastError("INVALID_ARGUMENT", `${what} ${JSON.stringify(value.slice(0, 40))} is not ${HASH_WIDTH} lowercase hex characters`, {
+      hint: `Pass the lineHash, contextHash, fileHash or hash that read-hash/read-many reported (${HASH_WIDTH} characters).`,
     });
   }
+}
+
+const rangeText = (r: LineRange) => `${r.start}-${r.end}`;
+
+export function planReplace(t: EditableText, req: ReplaceRequest): ReplacePlan {
+  checkHash(req.oldHash, "old hash");
+  if (req.expectedFileHash) checkHash(req.expectedFileHash, "expected file hash");
+  if (req.context) checkHash(req.context.hash, "context hash");
   if (req.range === null) {
     const current = fileHash(t);
     if (current !== req.oldHash) throw stale(req.oldHash, current, "the file changed since it was read");
     return apply(t, { start: 1, end: t.lines.length }, req.content, false);
   }
-  checkRange(t, req.range.start, req.range.end);
-  const current = rangeHash(t, req.range.start, req.range.end);
-  if (current === req.oldHash) return apply(t, req.range, req.content, false);
-  if (!req.recovery) throw stale(req.oldHash, current, `lines ${req.range.start}-${req.range.end} changed since they were read`);
-  const matches = relocate(t, req.range.end - req.range.start + 1, req.oldHash);
-  if (matches.length === 0) throw stale(req.oldHash, current, "no range of the same height has it, so it could not be relocated");
-  if (matches.length > 1) {
-    throw new MastError("AMBIGUOUS_ANCHOR", `anchor ${req.oldHash} matches ${matches.length} places (lines ${matches.map((m) => `${m.start}-${m.end}`).join(", ")})`, {
-      hint: "Re-read the file and retry with a range whose content is unique.",
-      details: { matches },
-    });
+  const range = req.range;
+  checkRange(t, range.start, range.end);
+  const ctx = req.context ?? null;
+  if (ctx && (ctx.range.start > range.start || ctx.range.end < range.end || ctx.range.start < 1)) {
+    throw new MastError("INVALID_ARGUMENT", `the context range ${rangeText(ctx.range)} does not contain the range ${rangeText(range)}`, { hint: "Pass read-hash's contextRange with its contextHash." });
   }
-  return apply(t, matches[0]!, req.content, true);
+  const current = rangeHash(t, range.start, range.end);
+  const height = range.end - range.start + 1;
+  // Where the anchor's content is now; a fast path when it is at the range and the file is as read.
+  const unchanged = req.expectedFileHash ? fileHash(t) === req.expectedFileHash : false;
+  if (unchanged) {
+    if (current === req.oldHash) return apply(t, range, req.content, false);
+    throw stale(req.oldHash, current, `the file is as it was read, but lines ${rangeText(range)} do not have this hash (the range or the hash is wrong)`);
+  }
+  const candidates = windows(t, height, req.oldHash, current === req.oldHash ? t.lines.slice(range.start - 1, range.end) : undefined);
+  if (candidates.length === 0) throw stale(req.oldHash, current, `lines ${rangeText(range)} changed since they were read, and no range of the same height has it, so it could not be relocated`);
+  const atRange = candidates.some((c) => c.start === range.start);
+  const allowed = req.recovery ? candidates : candidates.filter((c) => c.start === range.start);
+  if (allowed.length === 0) throw stale(req.oldHash, current, `lines ${rangeText(range)} changed since they were read`);
+  // The context pin: the read's context, shifted with the anchor, must be there too.
+  if (ctx) {
+    const before = range.start - ctx.range.start;
+    const ctxHeight = ctx.range.end - ctx.range.start + 1;
+    const pinned = allowed.filter((c) => {
+      const start = c.start - before;
+      return start >= 1 && start + ctxHeight - 1 <= t.lines.length && rangeHash(t, start, start + ctxHeight - 1) === ctx.hash;
+    });
+    if (pinned.length === 1) return apply(t, pinned[0]!, req.content, pinned[0]!.start !== range.start);
+    if (pinned.length > 1) throw ambiguous(req.oldHash, pinned, "its content and its context");
+    // The context changed around every copy: the anchor alone decides below.
+  }
+  if (allowed.length === 1) return apply(t, allowed[0]!, req.content, allowed[0]!.start !== range.start);
+  throw ambiguous(req.oldHash, allowed, atRange ? "its content (also at the range you read, but the file may have moved since)" : "its content");
 }
 
-/** Every same-height window whose hash is the anchor. */
-function relocate(t: EditableText, height: number, anchor: string): LineRange[] {
+/** Candidates listed in an AMBIGUOUS_ANCHOR error at most (the rest are counted). */
+export const MAX_LISTED_CANDIDATES = 50;
+
+/** A candidate list for a message: the first few, and how many more. */
+export function listed(items: readonly string[], shown = 10): string {
+  return items.length <= shown ? items.join(", ") : `${items.slice(0, shown).join(", ")} and ${items.length - shown} more`;
+}
+
+function ambiguous(anchor: string, matches: LineRange[], what: string): MastError {
+  return new MastError("AMBIGUOUS_ANCHOR", `anchor ${anchor}: ${what} matches ${matches.length} places (lines ${listed(matches.map(rangeText))}); nothing was written`, {
+    hint: "Pass the fileHash of your read (expected_file_hash / --file-hash) so the range can be trusted while the file is unchanged, or the read's contextHash and contextRange, or re-read and anchor a range whose content is unique.",
+    details: { matches: matches.slice(0, MAX_LISTED_CANDIDATES), total: matches.length },
+  });
+}
+
+/**
+ * Every same-height window whose hash is the anchor. With `text` (the anchor's lines, when the
+ * range still holds them) windows are compared line by line instead of hashed.
+ */
+export function windows(t: EditableText, height: number, anchor: string, text?: readonly string[]): LineRange[] {
   const out: LineRange[] = [];
-  for (let start = 1; start + height - 1 <= t.lines.length; start++) {
-    if (hash12(t.lines.slice(start - 1, start - 1 + height).join("\n")) === anchor) out.push({ start, end: start + height - 1 });
+  const lines = t.lines;
+  for (let start = 1; start + height - 1 <= lines.length; start++) {
+    if (text) {
+      let k = 0;
+      while (k < height && lines[start - 1 + k] === text[k]) k++;
+      if (k < height) continue;
+    } else if (hash12(lines.slice(start - 1, start - 1 + height).join("\n")) !== anchor) continue;
+    out.push({ start, end: start + height - 1 });
   }
   return out;
 }

@@ -1,11 +1,14 @@
 // hashpilot's configuration (contract "Configuration"): defaults, then the global file, the
 // project's .hashpilot.json, a --config file and the HASHPILOT_ROUTE_POLICY environment variable,
 // each overriding the one before. A file that is not valid JSON (or not an object) is
-// CONFIG_INVALID naming it; a missing file is skipped.
-import { existsSync, readFileSync } from "node:fs";
+// CONFIG_INVALID naming it — never quoting its bytes; a missing file is skipped. `readRoots`
+// (extra directories the read tools may reach) is honoured only from the global file and a
+// --config given on the command line: a file inside the project cannot widen its own boundary.
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
-import { MastError, errorMessage } from "../base/errors.js";
+import { isAbsolute, join, resolve } from "node:path";
+import { MastError } from "../base/errors.js";
+import { readRegularFile } from "../base/read.js";
 
 export type Route = "ast" | "hash" | "diff";
 
@@ -17,12 +20,17 @@ export interface RoutePolicy {
 
 export interface HashpilotConfig {
   routePolicy: RoutePolicy;
-  telemetry: { enabled: boolean };
+  /** recordContent: events also carry each write's unified diff (file content); off by default. */
+  telemetry: { enabled: boolean; recordContent: boolean };
+  /** Absolute directories outside the project the read tools may also read (never write). */
+  readRoots: string[];
 }
 
 export interface ConfigSources {
   /** --config <path>, relative to the working directory. */
   readonly configPath?: string | undefined;
+  /** Whether configPath was given by the user on a command line (it may then set readRoots); default true. */
+  readonly configTrusted?: boolean;
   readonly cwd: string;
   /** Skip the files (defaults and environment only): `route --no-default-config`. */
   readonly noFiles?: boolean;
@@ -35,13 +43,25 @@ export function globalConfigPath(): string {
 
 const ROUTES = new Set(["ast", "hash", "diff"]);
 
-function readJsonObject(path: string, what: string): Record<string, unknown> {
-  let value: unknown;
+/** The largest config file read. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** JSON text parsed; CONFIG_INVALID naming `where` and the failing position, never the text itself. */
+function parseJson(text: string, where: string): unknown {
   try {
-    value = JSON.parse(readFileSync(path, "utf8"));
+    return JSON.parse(text);
   } catch (err) {
-    throw new MastError("CONFIG_INVALID", `${what} ${path} is not valid JSON: ${errorMessage(err)}`);
+    const at = /position (\d+)/.exec(err instanceof Error ? err.message : "")?.[1];
+    throw new MastError("CONFIG_INVALID", `${where} is not valid JSON${at === undefined ? "" : ` (at character ${at})`}`);
   }
+}
+
+function readJsonObject(path: string, what: string): Record<string, unknown> {
+  const r = readRegularFile(path, { maxBytes: MAX_CONFIG_BYTES });
+  if (r.kind === "too_large") throw new MastError("CONFIG_INVALID", `${what} ${path} is over ${MAX_CONFIG_BYTES} bytes`);
+  if (r.kind === "not_regular") throw new MastError("CONFIG_INVALID", `${what} ${path} is ${r.what}, not a file`);
+  if (r.kind !== "read") throw new MastError("READ_FAILED", `cannot read ${what} ${path}${r.kind === "error" || r.kind === "missing" ? `: ${r.error}` : ""}`);
+  const value = parseJson(r.bytes.toString("utf8"), `${what} ${path}`);
   if (value === null || typeof value !== "object" || Array.isArray(value)) throw new MastError("CONFIG_INVALID", `${what} ${path} must hold a JSON object`);
   return value as Record<string, unknown>;
 }
@@ -64,7 +84,7 @@ function checkPolicy(policy: unknown, where: string): RoutePolicy {
   return p as RoutePolicy;
 }
 
-function merge(into: HashpilotConfig, layer: Record<string, unknown>, where: string): void {
+function merge(into: HashpilotConfig, layer: Record<string, unknown>, where: string, trusted: boolean): void {
   const policy = checkPolicy(layer.routePolicy, where);
   into.routePolicy = {
     ...into.routePolicy,
@@ -72,43 +92,52 @@ function merge(into: HashpilotConfig, layer: Record<string, unknown>, where: str
     languageOverrides: { ...into.routePolicy.languageOverrides, ...policy.languageOverrides },
     operationOverrides: { ...into.routePolicy.operationOverrides, ...policy.operationOverrides },
   };
-  const telemetry = layer.telemetry as { enabled?: unknown } | undefined;
+  const telemetry = layer.telemetry as { enabled?: unknown; recordContent?: unknown } | undefined;
   if (telemetry !== undefined) {
-    if (telemetry === null || typeof telemetry !== "object" || (telemetry.enabled !== undefined && typeof telemetry.enabled !== "boolean")) {
-      throw new MastError("CONFIG_INVALID", `${where}: telemetry.enabled must be true or false`);
+    if (telemetry === null || typeof telemetry !== "object") throw new MastError("CONFIG_INVALID", `${where}: telemetry must be an object`);
+    for (const key of ["enabled", "recordContent"] as const) {
+      const v = telemetry[key];
+      if (v === undefined) continue;
+      if (typeof v !== "boolean") throw new MastError("CONFIG_INVALID", `${where}: telemetry.${key} must be true or false`);
+      into.telemetry = { ...into.telemetry, [key]: v };
     }
-    if (telemetry.enabled !== undefined) into.telemetry = { enabled: telemetry.enabled };
+  }
+  if (layer.readRoots !== undefined) {
+    if (!trusted) {
+      throw new MastError("CONFIG_INVALID", `${where}: readRoots may be set only in the global config (${globalConfigPath()}) or a --config given on the command line`, {
+        hint: "A file the tools can edit cannot widen what they read: move readRoots to the global config.",
+      });
+    }
+    const roots = layer.readRoots;
+    if (!Array.isArray(roots) || roots.some((r) => typeof r !== "string" || !isAbsolute(r) || r.includes("\0"))) {
+      throw new MastError("CONFIG_INVALID", `${where}: readRoots must be an array of absolute directory paths`);
+    }
+    into.readRoots = [...roots] as string[];
   }
 }
 
 /** A route policy given as JSON text (`route --policy`); CONFIG_INVALID when it is not one. */
 export function parsePolicy(json: string): RoutePolicy {
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch (err) {
-    throw new MastError("CONFIG_INVALID", `the route policy is not valid JSON: ${errorMessage(err)}`);
-  }
-  return checkPolicy(value, "the route policy");
+  return checkPolicy(parseJson(json, "the route policy"), "the route policy");
 }
 
 /** The merged configuration. */
 export function loadHashpilotConfig(sources: ConfigSources): HashpilotConfig {
-  const config: HashpilotConfig = { routePolicy: { languageOverrides: {}, operationOverrides: {} }, telemetry: { enabled: true } };
+  const config: HashpilotConfig = { routePolicy: { languageOverrides: {}, operationOverrides: {} }, telemetry: { enabled: true, recordContent: false }, readRoots: [] };
   if (!sources.noFiles) {
     const global = globalConfigPath();
-    if (existsSync(global)) merge(config, readJsonObject(global, "the global config"), global);
+    if (existsSync(global)) merge(config, readJsonObject(global, "the global config"), global, true);
     const project = join(sources.cwd, ".hashpilot.json");
-    if (existsSync(project)) merge(config, readJsonObject(project, "the project config"), project);
+    if (existsSync(project)) merge(config, readJsonObject(project, "the project config"), project, false);
     if (sources.configPath !== undefined) {
       const path = resolve(sources.cwd, sources.configPath);
       if (!existsSync(path)) throw new MastError("FILE_NOT_FOUND", `--config ${path} does not exist`);
-      merge(config, readJsonObject(path, "--config"), path);
+      merge(config, readJsonObject(path, "--config"), path, sources.configTrusted !== false);
     }
   }
   const env = process.env.HASHPILOT_ROUTE_POLICY;
   if (env !== undefined && env.trim() !== "") {
-    merge(config, { routePolicy: parsePolicy(env) }, "HASHPILOT_ROUTE_POLICY");
+    merge(config, { routePolicy: parsePolicy(env) }, "HASHPILOT_ROUTE_POLICY", false);
   }
   return config;
 }

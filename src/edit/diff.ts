@@ -1,17 +1,27 @@
 // Unified diffs for hashpilot's `diff generate` and `diff apply` (the only importer of `diff`):
-// generating a patch between two texts, and placing a patch's hunks on a file's lines — at the
-// line the patch expects, or where the hunk's lines moved to when they are in exactly one place,
-// refusing a hunk whose lines are gone or ambiguous. Planning only: no disk.
+// generating a patch between two texts (a missing final newline is a change, marked as `\ No
+// newline at end of file`), and placing a patch's hunks on a file's lines — where the patch says
+// while the file is as the patch's author read it (its file hash), otherwise where the hunk's
+// lines are when they are in exactly one place — refusing a hunk whose lines are gone or
+// ambiguous, and a patch whose end-of-file newline markers do not fit the file. Planning only.
 import { FILE_HEADERS_ONLY, createTwoFilesPatch, parsePatch } from "diff";
 import { MastError, errorMessage } from "../base/errors.js";
-import { parseText, type EditableText, type LineEnding } from "./text.js";
+import { listed } from "./anchor.js";
+import { fileHash, parseText, type EditableText, type LineEnding } from "./text.js";
 
-/** A unified diff of two texts (compared as LF lines), or "(no changes)". */
+/** A text as LF lines, ending with "\n" unless its last line has no line break (an empty text is ""). */
+function lfText(text: string): string {
+  const t = parseText(text);
+  if (t.lines.length === 1 && t.lines[0] === "") return "";
+  return t.lines.join("\n") + (t.endings.at(-1) === "" ? "" : "\n");
+}
+
+/** A unified diff of two texts (compared as LF lines, the final newline included), or "(no changes)". */
 export function generateDiff(oldName: string, newName: string, oldText: string, newText: string, context: number): string {
-  const a = parseText(oldText).lines.join("\n");
-  const b = parseText(newText).lines.join("\n");
+  const a = lfText(oldText);
+  const b = lfText(newText);
   if (a === b) return "(no changes)";
-  return createTwoFilesPatch(oldName, newName, `${a}\n`, `${b}\n`, "", "", { context, headerOptions: FILE_HEADERS_ONLY });
+  return createTwoFilesPatch(oldName, newName, a, b, "", "", { context, headerOptions: FILE_HEADERS_ONLY });
 }
 
 export interface Placement {
@@ -24,6 +34,8 @@ export interface PatchPlan {
   /** The file after every hunk (a patch that removes every line leaves it empty). */
   readonly after: EditableText;
   readonly placements: Placement[];
+  /** The lines of the new file each hunk wrote (start > end: the hunk only removed lines there). */
+  readonly written: Array<{ start: number; end: number }>;
   /** The patch creates the file (`--- /dev/null`). */
   readonly creates: boolean;
 }
@@ -49,16 +61,54 @@ function parseSingle(patch: string): { hunks: Hunk[]; creates: boolean } {
   return { hunks: p.hunks, creates: p.oldFileName === "/dev/null" };
 }
 
+/** Whether a one-file patch creates its file (`--- /dev/null`); INVALID_ARGUMENT when it is not a patch. */
+export function patchCreatesFile(patch: string): boolean {
+  return parseSingle(patch).creates;
+}
+
+export interface PatchOptions {
+  /** How far a hunk may slide from where the patch puts it; null: anywhere it is unambiguous. */
+  readonly fuzzy: number | null;
+  /** The file hash of the read the patch was made against: while it matches, hunks go exactly where the patch says. */
+  readonly expectedFileHash?: string | null;
+}
+
+/** A hunk's old and new lines, and whether each side's last line lacks its newline (`\ No newline at end of file`). */
+function sidesOf(hunk: Hunk): { oldLines: string[]; newLines: string[]; oldNoEol: boolean; newNoEol: boolean } {
+  const oldLines: string[] = [];
+  const newLines: string[] = [];
+  let oldNoEol = false;
+  let newNoEol = false;
+  hunk.lines.forEach((l, i) => {
+    if (l.startsWith("\\")) {
+      const prev = hunk.lines[i - 1]?.[0];
+      if (prev === "-" || prev === " ") oldNoEol = true;
+      if (prev === "+" || prev === " ") newNoEol = true;
+      return;
+    }
+    if (l[0] === " " || l[0] === "-") oldLines.push(l.slice(1));
+    if (l[0] === " " || l[0] === "+") newLines.push(l.slice(1));
+  });
+  return { oldLines, newLines, oldNoEol, newNoEol };
+}
+
 /**
- * Places every hunk of `patch` on `t` (null: the file does not exist yet). A hunk lands where the
- * patch says (shifted by the earlier hunks' sizes and by how far the previous hunk slid) when its
- * old lines are there; otherwise where they are, if they are in exactly one place in the whole
- * file and, with `fuzzy`, within that many lines. Otherwise the whole patch is refused —
- * STALE_ANCHOR when the lines are gone (or too far), AMBIGUOUS_ANCHOR when they are in several
- * places — because landing on the wrong copy is worse than not landing.
+ * Places every hunk of `patch` on `t` (null: the file does not exist yet). While the file is as
+ * the patch was made against (`expectedFileHash` matches), each hunk goes exactly where the patch
+ * says (shifted by the earlier hunks' sizes) and must match there. Otherwise a hunk goes where its
+ * old lines are, if they are in exactly one place after the previous hunk (and, with `fuzzy`,
+ * within that many lines of where the patch expects it); a hunk with no old lines (a `-U0`
+ * insertion) has nothing to be placed by and needs the file hash. Otherwise the whole patch is
+ * refused — STALE_ANCHOR when the lines are gone (or too far), AMBIGUOUS_ANCHOR when they are in
+ * several places — because landing on the wrong copy is worse than not landing. The `\ No
+ * newline at end of file` markers must fit the file and decide the result's final newline.
  */
-export function planPatch(t: EditableText | null, patch: string, fuzzy: number | null): PatchPlan {
+export function planPatch(t: EditableText | null, patch: string, options: PatchOptions): PatchPlan {
+  const { fuzzy } = options;
   if (fuzzy !== null && (!Number.isInteger(fuzzy) || fuzzy < 0)) throw new MastError("INVALID_ARGUMENT", `--fuzzy must be a whole number of lines, not ${fuzzy}`);
+  if (options.expectedFileHash && !/^[0-9a-f]{12}$/.test(options.expectedFileHash)) {
+    throw new MastError("INVALID_ARGUMENT", `expected file hash ${JSON.stringify(options.expectedFileHash.slice(0, 40))} is not 12 lowercase hex characters`);
+  }
   const { hunks, creates } = parseSingle(patch);
   const base = t ?? { lines: [], endings: [], bom: false, eol: "\n" as LineEnding };
   const lines = [...base.lines];
@@ -68,36 +118,49 @@ export function planPatch(t: EditableText | null, patch: string, fuzzy: number |
     lines.length = 0;
     endings.length = 0;
   }
+  const unchanged = t !== null && !!options.expectedFileHash && fileHash(t) === options.expectedFileHash;
+  // Whether the file's last line ends with a line break (an empty file has no line that lacks one).
+  let terminated = lines.length === 0 || endings.at(-1) !== "";
   const placements: Placement[] = [];
+  const written: Array<{ start: number; end: number }> = [];
   let sizeShift = 0; // line-count change of the hunks placed so far
   let carried = 0; // where the previous hunk landed relative to where it was expected
+  let floor = 1; // the first line the next hunk may start at: hunks are in order and never overlap
   hunks.forEach((hunk, index) => {
-    const body = hunk.lines.filter((l) => !l.startsWith("\\"));
-    const oldLines = body.filter((l) => l[0] === " " || l[0] === "-").map((l) => l.slice(1));
-    const newLines = body.filter((l) => l[0] === " " || l[0] === "+").map((l) => l.slice(1));
+    const { oldLines, newLines, oldNoEol, newNoEol } = sidesOf(hunk);
     // (The parser turns a pure insertion's "after line N" into "at line N + 1", so oldStart is where the hunk's first line goes.)
     const expected = hunk.oldStart + sizeShift;
     const center = expected + carried;
     const name = `hunk ${index + 1} (@@ -${hunk.oldStart},${hunk.oldLines})`;
     const matchesAt = (at: number) => at >= 1 && at + oldLines.length - 1 <= lines.length && oldLines.every((l, k) => lines[at - 1 + k] === l);
     let at: number;
-    if (oldLines.length === 0) {
-      // Nothing to match: it goes where the patch says.
-      if (center < 1 || center > lines.length + 1) throw new MastError("STALE_ANCHOR", `${name}: line ${center} is past the end of the file; nothing was written`);
-      at = center;
-    } else if (matchesAt(center)) {
-      at = center; // where the patch says (shifted like the hunks before it): as replace-hash trusts a matching range
-    } else {
-      // It moved: it goes where its lines are, if they are in exactly one place in the whole file.
-      const found: number[] = [];
-      for (let k = 1; k + oldLines.length - 1 <= lines.length; k++) if (matchesAt(k)) found.push(k);
-      const inReach = fuzzy === null ? found : found.filter((k) => Math.abs(k - center) <= fuzzy);
-      if (found.length > 1) {
-        throw new MastError("AMBIGUOUS_ANCHOR", `${name}: its lines are not at line ${center} and match at lines ${found.join(", ")}; nothing was written`, {
-          hint: "Re-read the file and regenerate the patch with more context (-c).",
-          details: { hunk: index + 1, candidates: found },
+    if (unchanged) {
+      // The file is the one the patch was made against: the patch's own line numbers hold.
+      if (oldLines.length === 0 ? expected < 1 || expected > lines.length + 1 : !matchesAt(expected)) {
+        throw new MastError("STALE_ANCHOR", `${name}: the file is as it was read, but the hunk's lines are not at line ${expected}: the patch was not made against this file; nothing was written`, {
+          hint: "Regenerate the patch against the file as it is (hashpilot diff generate).",
         });
       }
+      at = expected;
+    } else if (oldLines.length === 0) {
+      // Nothing to match: certain only in a file with no lines.
+      if (lines.length > 0) {
+        throw new MastError("AMBIGUOUS_ANCHOR", `${name} has no old lines to place it by (a -U0 insertion), and the file's hash was not given; nothing was written`, {
+          hint: "Pass the fileHash of the read the patch was made against (expected_file_hash / --file-hash), or regenerate the patch with context lines (-c 3).",
+          details: { hunk: index + 1, candidates: [] },
+        });
+      }
+      at = 1;
+    } else {
+      const found: number[] = [];
+      for (let k = floor; k + oldLines.length - 1 <= lines.length; k++) if (matchesAt(k)) found.push(k);
+      if (found.length > 1) {
+        throw new MastError("AMBIGUOUS_ANCHOR", `${name}: its lines match at lines ${listed(found.map(String))}; nothing was written`, {
+          hint: "Pass the fileHash of the read the patch was made against (expected_file_hash / --file-hash), or regenerate the patch with more context (-c).",
+          details: { hunk: index + 1, candidates: found.slice(0, 50), total: found.length },
+        });
+      }
+      const inReach = fuzzy === null ? found : found.filter((k) => Math.abs(k - center) <= fuzzy);
       if (inReach.length === 0) {
         throw new MastError("STALE_ANCHOR", `${name}: its lines are ${found.length ? `at line ${found[0]}, more than ${fuzzy} line(s) from line ${center}` : "no longer in the file"}; nothing was written`, {
           hint: "Re-read the file and regenerate the patch.",
@@ -105,18 +168,27 @@ export function planPatch(t: EditableText | null, patch: string, fuzzy: number |
       }
       at = inReach[0]!;
     }
+    // The end-of-file markers: a hunk reaching the file's end must agree with its final newline.
+    const reachesEnd = at + oldLines.length - 1 === lines.length;
+    if (reachesEnd ? oldNoEol === terminated : oldNoEol) {
+      throw new MastError("STALE_ANCHOR", `${name}: the patch says the file's last line ${oldNoEol ? "has no" : "has a"} line break, and the file's ${reachesEnd ? (terminated ? "has one" : "has none") : "last line is not in this hunk"}; nothing was written`, {
+        hint: "Regenerate the patch against the file as it is (hashpilot diff generate).",
+      });
+    }
     const replaced = endings.slice(at - 1, at - 1 + oldLines.length);
     lines.splice(at - 1, oldLines.length, ...newLines);
     endings.splice(at - 1, oldLines.length, ...newLines.map((_, k) => replaced[k] || base.eol));
+    if (reachesEnd) terminated = !newNoEol;
     placements.push({ expectedAt: expected, appliedAt: at, offset: at - expected });
+    written.push({ start: at, end: at + newLines.length - 1 });
     sizeShift += newLines.length - oldLines.length;
     carried = at - expected;
+    floor = at + newLines.length;
   });
-  if (lines.length === 0) return { after: { lines: [""], endings: [""], bom: base.bom, eol: base.eol }, placements, creates };
+  if (lines.length === 0) return { after: { lines: [""], endings: [""], bom: base.bom, eol: base.eol }, placements, written, creates };
   // Every line but the last ends with a line break (lines added after an unterminated last line
-  // must not be joined to it); the file keeps its final-newline state (a new file ends with one).
+  // must not be joined to it); the last has one unless the file ends without it.
   for (let i = 0; i < endings.length - 1; i++) if (endings[i] === "") endings[i] = base.eol;
-  const terminated = t === null || t.endings.at(-1) !== "";
   endings[endings.length - 1] = terminated ? endings.at(-1) || base.eol : "";
-  return { after: { lines, endings, bom: base.bom, eol: base.eol }, placements, creates };
+  return { after: { lines, endings, bom: base.bom, eol: base.eol }, placements, written, creates };
 }

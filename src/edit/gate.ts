@@ -9,35 +9,68 @@ import { parseSource, type SyntaxNode } from "../syntax/parser.js";
 /** How long one gate parse may take before the file counts as unparseable. */
 const GATE_PARSE_TIMEOUT_MS = 10_000;
 
-/** The first syntax error of a source as `line:column (node)`, null when it parses cleanly; undefined when no grammar applies. */
-export function syntaxErrorOf(path: string, text: string): string | null | undefined {
+/** A span of 1-based lines an edit wrote (empty when start > end: lines were removed there). */
+export interface EditedLines {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Error nodes looked at most when picking the one to report. */
+const MAX_ERROR_NODES = 10_000;
+
+/**
+ * The syntax error of a source nearest the edited lines as `line:column (node)` — the smallest
+ * ERROR or MISSING node closest to them (all of them when none are given) — null when it parses
+ * cleanly; undefined when no grammar applies.
+ */
+export function syntaxErrorOf(path: string, text: string, edited: readonly EditedLines[] = []): string | null | undefined {
   const grammar = path.endsWith(".d.ts") ? null : (extensionInfo(path)?.grammar ?? null);
   if (grammar === null) return undefined;
   const tree = parseSource(grammar, text, GATE_PARSE_TIMEOUT_MS);
   if (!tree) return "1:1 (parse timed out)";
   if (!tree.rootNode.hasError) return null;
-  const bad = firstError(tree.rootNode);
+  const bad = nearestError(tree.rootNode, edited);
   return bad ? `${bad.startPosition.row + 1}:${bad.startPosition.column + 1} (${bad.isMissing ? `missing ${bad.type}` : bad.type})` : "1:1 (ERROR)";
 }
 
-/** The first ERROR or MISSING node in document order, walked without recursion. */
-function firstError(root: SyntaxNode): SyntaxNode | null {
+/** Lines between a node and the nearest edited span (0 when they overlap). */
+function distance(node: SyntaxNode, edited: readonly EditedLines[]): number {
+  if (edited.length === 0) return 0;
+  const first = node.startPosition.row + 1;
+  const last = node.endPosition.row + 1;
+  let best = Infinity;
+  for (const e of edited) {
+    const end = Math.max(e.start, e.end);
+    best = Math.min(best, last < e.start ? e.start - last : first > end ? first - end : 0);
+  }
+  return best;
+}
+
+/** The ERROR or MISSING node nearest the edited lines, smallest first, then first in the file; walked without recursion. */
+function nearestError(root: SyntaxNode, edited: readonly EditedLines[]): SyntaxNode | null {
   const cursor = root.walk();
+  let best: { node: SyntaxNode; distance: number; size: number } | null = null;
+  let seen = 0;
   for (;;) {
     const node = cursor.currentNode;
-    if (node.type === "ERROR" || node.isMissing) return node;
+    if (node.type === "ERROR" || node.isMissing) {
+      const d = distance(node, edited);
+      const size = node.endIndex - node.startIndex;
+      if (best === null || d < best.distance || (d === best.distance && size < best.size)) best = { node, distance: d, size };
+      if (++seen >= MAX_ERROR_NODES) return best.node;
+    }
     if (node.hasError && cursor.gotoFirstChild()) continue;
     while (!cursor.gotoNextSibling()) {
-      if (!cursor.gotoParent()) return null;
+      if (!cursor.gotoParent()) return best?.node ?? null;
     }
   }
 }
 
-/** Refuses (PARSE_ERROR) an edit that would leave a cleanly parsing file with a syntax error. */
-export function checkParseValidity(path: string, before: string, after: string): void {
+/** Refuses (PARSE_ERROR) an edit that would leave a cleanly parsing file with a syntax error, naming the error nearest the edited lines. */
+export function checkParseValidity(path: string, before: string, after: string, edited: readonly EditedLines[] = []): void {
   const was = syntaxErrorOf(path, before);
   if (was !== null) return; // no grammar, or already broken
-  const now = syntaxErrorOf(path, after);
+  const now = syntaxErrorOf(path, after, edited);
   if (now) {
     throw new MastError("PARSE_ERROR", `the edit would break ${path}: syntax error at ${now}; nothing was written`, {
       details: { at: now },

@@ -1,24 +1,29 @@
 // The hashpilot read and hash-edit operations (contract: read-many, read-hash, grep-many,
-// replace-hash), as plain functions from arguments to the contract's `data` payloads. Paths in
-// answers are absolute, as the contract's adapters expect. Writes go through the one writer.
-import { mkdirSync, readdirSync, statSync, unlinkSync } from "node:fs";
-import { basename, dirname, join, relative, resolve } from "node:path";
+// replace-hash, diff generate/apply, changesets, undo, symbol-lookup-many), as plain functions
+// from arguments to the contract's `data` payloads. Every path passes the project boundary
+// (edit/paths.ts) before it is read or written; every list is cut to its limit and the answer
+// budget with the count left out; paths in answers are absolute, as the contract's adapters
+// expect. Writes go through the one writer, recorded in the changeSet before and confirmed after.
+import { mkdirSync, statSync, unlinkSync } from "node:fs";
+import { basename, dirname, relative, resolve } from "node:path";
+import { LIST_BUDGET_BYTES, fitList, jsonBytes } from "../base/budget.js";
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
-import { compileGlobs } from "../base/glob.js";
-import { planReplace, previewDiff, type LineRange } from "./anchor.js";
-import { generateDiff, planPatch, type Placement } from "./diff.js";
-import { checkParseValidity } from "./gate.js";
-import { writablePath } from "./paths.js";
+import { yieldToLoop } from "../base/loop.js";
+import { listed, planReplace, previewDiff, windows, type LineRange } from "./anchor.js";
+import { generateDiff, patchCreatesFile, planPatch, type Placement } from "./diff.js";
+import { checkParseValidity, type EditedLines } from "./gate.js";
+import { DEFAULT_GREP_TIMEOUT_MS, filesUnder as walkFiles, grep, type GrepMatch, type GrepSkipped } from "./grep.js";
+import { checkPathArgument, readablePath, writablePath, type Boundary } from "./paths.js";
 import { currentHash, listChangeSets, markUndone, planUndo, type ChangeSet, type UndoFile } from "./snapshots.js";
 import { decodeForEdit, fileHash, hash12, rangeHash, renderText, type EditableText } from "./text.js";
 import { extensionInfo } from "../lang/languages.js";
 import { extractFile } from "../syntax/extract.js";
 import { writeAtomic } from "../base/atomic.js";
-import { readBytes, withFileLock, withFileLocks } from "./writer.js";
+import { EDIT_MAX_FILE_BYTES, readBytes, withFileLock, withFileLocks } from "./writer.js";
 
 export interface OpContext {
-  /** The project root: writes must stay inside it. */
-  readonly root: string;
+  /** Where reads and writes may go: the project root and what is sealed in it. */
+  readonly boundary: Boundary;
   /** Relative paths in arguments are resolved against this. */
   readonly cwd: string;
   /** This invocation's changeSet: every write is snapshotted into it first. */
@@ -27,7 +32,15 @@ export interface OpContext {
 
 /** A non-fatal notice carried in the envelope's `warnings`. */
 export interface Warning {
-  readonly code: "ANCHOR_RELOCATED" | "TELEMETRY_LOG_CORRUPT" | "ROUTE_FALLBACK" | "VERIFY_NO_CHECKS";
+  readonly code:
+    | "ANCHOR_RELOCATED"
+    | "ANCHOR_NOT_UNIQUE"
+    | "TELEMETRY_LOG_CORRUPT"
+    | "ROUTE_FALLBACK"
+    | "VERIFY_NO_CHECKS"
+    | "RESULT_TRUNCATED"
+    | "SEARCH_TRUNCATED"
+    | "INDEX_REFRESH_DEFERRED";
   readonly message: string;
   readonly [key: string]: unknown;
 }
@@ -37,8 +50,18 @@ export interface OpResult<T> {
   readonly warnings: readonly Warning[];
   /** Absolute paths the operation wrote or deleted (the index refreshes them). */
   readonly written?: readonly string[];
-  /** The unified diff of what a write changed (provenance). */
+  /** The new-file lines a write changed (provenance by line). */
+  readonly changedRanges?: readonly LineRange[];
+  /** The unified diff of what a write changed (provenance, recorded only with telemetry.recordContent). */
   readonly unifiedDiff?: string;
+}
+
+/** An array answer cut to `limit` and the answer budget, with a RESULT_TRUNCATED warning saying how many were left out. */
+export function truncatedList<T>(result: OpResult<T[]>, limit: number): OpResult<T[]> {
+  const fit = fitList(result.data, limit);
+  if (fit.omitted === 0) return result;
+  const warning: Warning = { code: "RESULT_TRUNCATED", message: `${fit.omitted} more result(s) were left out (limit ${Number.isFinite(limit) ? limit : "none"}, or the answer cap)`, omitted: fit.omitted };
+  return { ...result, data: fit.items, warnings: [...result.warnings, warning] };
 }
 
 /** A file's bytes; FILE_NOT_FOUND when it does not exist. */
@@ -53,7 +76,19 @@ export function readEditable(abs: string): EditableText {
   return decodeForEdit(abs, existingBytes(abs));
 }
 
-/** Every edit's write: the original bytes into the changeSet first, then the atomic write. Call inside the file's lock. */
+/** A file a read tool may read, as editable text: `path` as named, the text from its real path. */
+function readInside(ctx: OpContext, file: string): { path: string; text: EditableText } {
+  const { abs, real } = readablePath(file, ctx.boundary, ctx.cwd);
+  const bytes = readBytes(real);
+  if (bytes === null) throw new MastError("FILE_NOT_FOUND", `${abs} does not exist`);
+  return { path: abs, text: decodeForEdit(abs, bytes) };
+}
+
+/**
+ * Every edit's write: recorded in the changeSet (original bytes kept) as pending, the atomic
+ * write, then confirmed — a writer killed in between leaves no changeSet undo would trip on.
+ * Call inside the file's lock.
+ */
 function commitWrite(ctx: OpContext, path: string, before: Uint8Array | null, after: Uint8Array): void {
   ctx.changeSet.recordWrite(path, before, after);
   try {
@@ -62,6 +97,7 @@ function commitWrite(ctx: OpContext, path: string, before: Uint8Array | null, af
     ctx.changeSet.forgetLast();
     throw err;
   }
+  ctx.changeSet.confirmLast();
 }
 
 // ---- read-many ----
@@ -74,17 +110,32 @@ export interface ReadManyEntry {
   error: { code: ErrorCode; message: string } | null;
 }
 
-/** Every file with its content and whole-file hash; a file that cannot be read carries its error. */
+/** Files read-many takes in one call at most. */
+export const MAX_READ_FILES = 1000;
+
+/**
+ * Every file with its content and whole-file hash; a file that cannot be read carries its error,
+ * and one whose content no longer fits the answer budget carries RESULT_TOO_LARGE (its hash and
+ * line count are still given).
+ */
 export function readMany(ctx: OpContext, files: readonly string[]): OpResult<ReadManyEntry[]> {
   if (files.length === 0) throw new MastError("INVALID_ARGUMENT", "read-many needs at least one file");
+  if (files.length > MAX_READ_FILES) throw new MastError("INVALID_ARGUMENT", `read-many takes at most ${MAX_READ_FILES} files, not ${files.length}`);
+  let budget = LIST_BUDGET_BYTES;
   const data = files.map((file): ReadManyEntry => {
-    const path = resolve(ctx.cwd, file);
+    const named = typeof file === "string" && !file.includes("\0") ? resolve(ctx.cwd, file) : String(file);
     try {
-      const t = readEditable(path);
-      return { path, content: renderText({ ...t, bom: false }), hash: fileHash(t), lines: t.lines.length, error: null };
+      const { path, text } = readInside(ctx, file);
+      const content = renderText({ ...text, bom: false });
+      const size = jsonBytes(content) + path.length + 64;
+      if (size > budget) {
+        return { path, content: null, hash: fileHash(text), lines: text.lines.length, error: { code: "RESULT_TOO_LARGE", message: `${path}'s content (${content.length} characters) does not fit in what is left of the answer cap; read it alone, or in parts with read-hash or the index tools` } };
+      }
+      budget -= size;
+      return { path, content, hash: fileHash(text), lines: text.lines.length, error: null };
     } catch (err) {
       if (!isMastError(err)) throw err;
-      return { path, content: null, hash: null, lines: 0, error: { code: err.code, message: err.message } };
+      return { path: named, content: null, hash: null, lines: 0, error: { code: err.code, message: err.message } };
     }
   });
   if (data.every((d) => d.error !== null)) {
@@ -102,35 +153,50 @@ export interface ReadHashData {
   content: string;
   lineHash: string;
   contextHash: string;
-  /** The lines contextHash covers (the context clamped to the file): pass it as `--range`. */
+  /** The lines contextHash covers (the context clamped to the file): pass it as `--range`, or as `--context-range` with `--context-hash`. */
   contextRange: LineRange;
   contextBefore: string[];
   contextAfter: string[];
+  /** The whole file's hash: pass it as `--file-hash` so an anchor whose text is not unique can be applied while the file is unchanged. */
+  fileHash: string;
   error: null;
 }
 
 export function readHash(ctx: OpContext, file: string, line: number, context: number): OpResult<ReadHashData> {
   if (!Number.isInteger(context) || context < 0) throw new MastError("INVALID_ARGUMENT", `-c must be a whole number of lines, not ${context}`);
-  const path = resolve(ctx.cwd, file);
-  const t = readEditable(path);
+  const { path, text: t } = readInside(ctx, file);
   if (!Number.isInteger(line) || line < 1 || line > t.lines.length) {
     throw new MastError("INVALID_ARGUMENT", `line ${line} is not within ${path} (lines 1-${t.lines.length})`);
   }
   const start = Math.max(1, line - context);
   const end = Math.min(t.lines.length, line + context);
+  const content = t.lines[line - 1]!;
+  const lineHash = hash12(content);
+  const occurrences = windows(t, 1, lineHash, [content]);
+  const warnings: Warning[] =
+    occurrences.length > 1
+      ? [
+          {
+            code: "ANCHOR_NOT_UNIQUE",
+            message: `line ${line}'s text occurs ${occurrences.length} times in the file (lines ${listed(occurrences.map((o) => String(o.start)))}): its lineHash alone cannot say which; edit with --file-hash ${fileHash(t)}, or anchor on the contextHash`,
+            occurrences: occurrences.length,
+          },
+        ]
+      : [];
   return {
     data: {
       path,
       line,
-      content: t.lines[line - 1]!,
-      lineHash: hash12(t.lines[line - 1]!),
+      content,
+      lineHash,
       contextHash: rangeHash(t, start, end),
       contextRange: { start, end },
       contextBefore: t.lines.slice(start - 1, line - 1),
       contextAfter: t.lines.slice(line, end),
+      fileHash: fileHash(t),
       error: null,
     },
-    warnings: [],
+    warnings,
   };
 }
 
@@ -141,21 +207,29 @@ export interface GrepOptions {
   /** Only files whose path (relative to the searched directory) or name matches this glob. */
   readonly filePattern: string | null;
   readonly maxResults: number;
+  /** The search's time budget; what was found by then is answered with timedOut. */
+  readonly timeoutMs?: number;
 }
 
-export interface GrepMatch {
-  path: string;
-  line: number;
-  column: number;
-  content: string;
-  match: string;
+/** A line longer than this is answered as a slice of it (contentColumn says where it starts). */
+export const MAX_LINE_CHARS = 4096;
+
+export interface GrepResult extends GrepMatch {
+  /** Present when content is a slice of a longer line: the 1-based column the slice starts at. */
+  contentColumn?: number;
+  contentTruncated?: true;
 }
 
 export interface GrepData {
   pattern: string;
-  results: GrepMatch[];
-  /** Present when maxResults cut the search short. */
+  results: GrepResult[];
+  /** Present when maxResults, the time budget or the answer cap cut the search short. */
   truncated?: true;
+  /** Present when the time budget ran out (results are what was found by then). */
+  timedOut?: true;
+  filesSearched: number;
+  /** Files not searched: unreadable, binary or not UTF-8, over the size cap, special (FIFOs, sockets, devices). */
+  skipped: GrepSkipped;
   error: null;
   elapsed_ms: number;
 }
@@ -174,87 +248,62 @@ const POSIX_CLASSES: Record<string, string> = {
   word: "\\w",
 };
 
+/** The longest pattern accepted. */
+export const MAX_PATTERN_LENGTH = 10_000;
+
 /** A grep pattern as a JavaScript RegExp; INVALID_ARGUMENT when it does not compile. */
 export function grepRegExp(pattern: string, ignoreCase: boolean): RegExp {
+  if (pattern.length > MAX_PATTERN_LENGTH) throw new MastError("INVALID_ARGUMENT", `a pattern of ${pattern.length} characters is longer than ${MAX_PATTERN_LENGTH}`);
   const translated = pattern.replace(/\[:([a-z]+):\]/g, (m, name: string) => POSIX_CLASSES[name] ?? m);
   try {
     return new RegExp(translated, ignoreCase ? "i" : "");
   } catch (err) {
-    throw new MastError("INVALID_ARGUMENT", `pattern ${JSON.stringify(pattern)} does not compile: ${errorMessage(err)}`);
+    throw new MastError("INVALID_ARGUMENT", `pattern ${JSON.stringify(pattern.slice(0, 200))} does not compile: ${errorMessage(err)}`);
   }
 }
 
-/** Directories a search never descends into. */
-const SKIPPED_DIRS = new Set([".git", "node_modules", ".mast", ".hg", ".svn"]);
+/** A path argument of a search: the file or directory it names, inside the boundary; FILE_NOT_FOUND when it is neither. */
+function searchTarget(ctx: OpContext, p: string): { abs: string; real: string; isDir: boolean } {
+  const { abs, real } = readablePath(p, ctx.boundary, ctx.cwd);
+  const st = statSync(real, { throwIfNoEntry: false });
+  if (st === undefined) throw new MastError("FILE_NOT_FOUND", `${abs} does not exist`);
+  return { abs, real, isDir: st.isDirectory() };
+}
 
-export function grepMany(ctx: OpContext, pattern: string, paths: readonly string[], options: GrepOptions): OpResult<GrepData> {
+/** A match as answered: a line over MAX_LINE_CHARS becomes a slice around the match. */
+function answerMatch(m: GrepMatch): GrepResult {
+  if (m.content.length <= MAX_LINE_CHARS) return m;
+  const from = Math.max(0, Math.min(m.column - 1 - 256, m.content.length - MAX_LINE_CHARS));
+  return { ...m, content: m.content.slice(from, from + MAX_LINE_CHARS), contentColumn: from + 1, contentTruncated: true };
+}
+
+export async function grepMany(ctx: OpContext, pattern: string, paths: readonly string[], options: GrepOptions): Promise<OpResult<GrepData>> {
   const started = performance.now();
   if (paths.length === 0) throw new MastError("INVALID_ARGUMENT", "grep-many needs at least one path");
   if (!Number.isInteger(options.maxResults) || options.maxResults < 1) throw new MastError("INVALID_ARGUMENT", `--max-results must be a positive integer`);
   const re = grepRegExp(pattern, options.ignoreCase);
-  const glob = options.filePattern === null ? null : compileGlobs([options.filePattern]);
-  const results: GrepMatch[] = [];
-  let truncated = false;
-  const searchFile = (abs: string) => {
-    const bytes = readBytes(abs);
-    if (bytes === null) return;
-    let t: EditableText;
-    try {
-      t = decodeForEdit(abs, bytes);
-    } catch {
-      return; // binary or not UTF-8: not searched, as grep -I does
-    }
-    for (let i = 0; i < t.lines.length; i++) {
-      const m = re.exec(t.lines[i]!);
-      if (!m) continue;
-      if (results.length === options.maxResults) {
-        truncated = true;
-        return;
-      }
-      results.push({ path: abs, line: i + 1, column: m.index + 1, content: t.lines[i]!, match: pattern });
-    }
+  const targets = paths.map((p) => searchTarget(ctx, p));
+  const outcome = await grep(
+    { source: re.source, flags: re.flags, pattern, targets, filePattern: options.filePattern, maxResults: options.maxResults, sealed: ctx.boundary.sealed, maxFileBytes: EDIT_MAX_FILE_BYTES },
+    options.timeoutMs ?? DEFAULT_GREP_TIMEOUT_MS,
+  );
+  const fit = fitList(outcome.results.map(answerMatch), Infinity);
+  const truncated = outcome.truncated || fit.omitted > 0;
+  return {
+    data: {
+      pattern,
+      results: fit.items,
+      ...(truncated ? { truncated: true as const } : {}),
+      ...(outcome.timedOut ? { timedOut: true as const } : {}),
+      filesSearched: outcome.filesSearched,
+      skipped: outcome.skipped,
+      error: null,
+      elapsed_ms: Math.round(performance.now() - started),
+    },
+    warnings: outcome.timedOut
+      ? [{ code: "SEARCH_TRUNCATED", message: `the search ran out of its ${options.timeoutMs ?? DEFAULT_GREP_TIMEOUT_MS} ms budget after ${outcome.filesSearched} file(s); the results are what was found by then (narrow the paths, or raise the time budget)` }]
+      : [],
   };
-  for (const p of paths) {
-    const { abs, isDir, files } = filesUnder(ctx, p);
-    for (const f of files) {
-      if (glob && !glob.matches(relative(isDir ? abs : resolve(abs, ".."), f)) && !glob.matches(basename(f))) continue;
-      if (truncated) break;
-      searchFile(f);
-    }
-  }
-  return { data: { pattern, results, ...(truncated ? { truncated: true as const } : {}), error: null, elapsed_ms: Math.round(performance.now() - started) }, warnings: [] };
-}
-
-/** A path argument of a search: the file itself, or the files under the directory; FILE_NOT_FOUND when it is neither. */
-function filesUnder(ctx: OpContext, p: string): { abs: string; isDir: boolean; files: string[] } {
-  const abs = resolve(ctx.cwd, p);
-  let isDir: boolean;
-  try {
-    isDir = statSync(abs).isDirectory();
-  } catch {
-    throw new MastError("FILE_NOT_FOUND", `${abs} does not exist`);
-  }
-  return { abs, isDir, files: isDir ? listFiles(abs) : [abs] };
-}
-
-/** Files under a directory, sorted, without the skipped directories and without following symlinks. */
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  const stack = [dir];
-  while (stack.length) {
-    const d = stack.pop()!;
-    let entries;
-    try {
-      entries = readdirSync(d, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
-      if (e.isDirectory() && !SKIPPED_DIRS.has(e.name)) stack.push(join(d, e.name));
-      else if (e.isFile()) out.push(join(d, e.name));
-    }
-  }
-  return out.sort();
 }
 
 // ---- replace-hash ----
@@ -263,6 +312,10 @@ export interface ReplaceHashOptions {
   readonly range: LineRange | null;
   readonly dryRun: boolean;
   readonly recovery: boolean;
+  /** The fileHash of the read the anchor came from. */
+  readonly expectedFileHash?: string | null;
+  /** The read's contextHash and contextRange. */
+  readonly context?: { readonly hash: string; readonly range: LineRange } | null;
 }
 
 export interface ReplaceHashData {
@@ -281,14 +334,23 @@ export interface ReplaceHashData {
   diff: string;
 }
 
+/** The lines of a new range as the gate and provenance take them: an empty range (lines removed) is the line where they were. */
+const editedOf = (r: LineRange): EditedLines => ({ start: r.start, end: Math.max(r.start, r.end) });
+
+/** New content is text: a NUL byte is refused (the result could never be read or edited again). */
+function checkText(content: string, what: string): void {
+  if (content.includes("\0")) throw new MastError("INVALID_ARGUMENT", `${what} has a NUL byte; only text is written`);
+}
+
 export async function replaceHash(ctx: OpContext, file: string, oldHash: string, content: string, options: ReplaceHashOptions): Promise<OpResult<ReplaceHashData>> {
-  const path = writablePath(file, ctx.root, ctx.cwd);
+  checkText(content, "the new content");
+  const path = writablePath(file, ctx.boundary, ctx.cwd);
   return withFileLock(path, "replace-hash", () => {
     const beforeBytes = existingBytes(path);
     const before = decodeForEdit(path, beforeBytes);
-    const plan = planReplace(before, { oldHash, range: options.range, content, recovery: options.recovery });
+    const plan = planReplace(before, { oldHash, range: options.range, content, recovery: options.recovery, expectedFileHash: options.expectedFileHash ?? null, context: options.context ?? null });
     const afterText = renderText(plan.after);
-    checkParseValidity(path, renderText(before), afterText);
+    checkParseValidity(path, renderText(before), afterText, [editedOf(plan.newRange)]);
     if (!options.dryRun) commitWrite(ctx, path, beforeBytes, Buffer.from(afterText, "utf8"));
     const { region, newRange } = plan;
     const replaced = region.end - region.start + 1;
@@ -312,7 +374,13 @@ export async function replaceHash(ctx: OpContext, file: string, oldHash: string,
     const warnings: Warning[] = plan.relocated
       ? [{ code: "ANCHOR_RELOCATED", message: `the anchor moved: the edit applied at lines ${region.start}-${region.end}, not ${options.range!.start}-${options.range!.end}`, relocatedTo: region }]
       : [];
-    return { data, warnings, written: options.dryRun ? [] : [path], unifiedDiff: generateDiff(path, path, renderText(before), afterText, 0) };
+    return {
+      data,
+      warnings,
+      written: options.dryRun ? [] : [path],
+      changedRanges: [editedOf(newRange)],
+      unifiedDiff: generateDiff(path, path, renderText(before), afterText, 0),
+    };
   });
 }
 
@@ -320,15 +388,22 @@ export async function replaceHash(ctx: OpContext, file: string, oldHash: string,
 
 export interface ChangeSetsData {
   changeSets: Array<{ changeSetId: string; timestamp: string; command: string; files: string[]; undoneAt?: string }>;
+  truncated?: true;
+  omitted?: number;
 }
 
-/** Recorded changeSets, newest first. */
-export function changeSets(limit: number): OpResult<ChangeSetsData> {
+/** This project's recorded changeSets, newest first. */
+export function changeSets(ctx: OpContext, limit: number): OpResult<ChangeSetsData> {
   if (!Number.isInteger(limit) || limit < 1) throw new MastError("INVALID_ARGUMENT", "--limit must be a positive integer");
-  const data = listChangeSets()
-    .slice(0, limit)
-    .map((c) => ({ changeSetId: c.changeSetId, timestamp: c.timestamp, command: c.command, files: [...new Set(c.files.map((f) => f.path))], ...(c.undoneAt ? { undoneAt: c.undoneAt } : {}) }));
-  return { data: { changeSets: data }, warnings: [] };
+  const all = listChangeSets(ctx.boundary.realRoot).map((c) => ({
+    changeSetId: c.changeSetId,
+    timestamp: c.timestamp,
+    command: c.command,
+    files: [...new Set(c.files.map((f) => f.path))],
+    ...(c.undoneAt ? { undoneAt: c.undoneAt } : {}),
+  }));
+  const fit = fitList(all, limit);
+  return { data: { changeSets: fit.items, ...(fit.omitted > 0 ? { truncated: true as const, omitted: fit.omitted } : {}) }, warnings: [] };
 }
 
 export interface UndoData {
@@ -340,12 +415,13 @@ export interface UndoData {
 }
 
 /**
- * Restores every file of a changeSet (the newest not yet undone for "last") to its bytes before
- * the changeSet, deleting files it created. Each file is checked again inside its lock; an undo
- * is not itself snapshotted.
+ * Restores every file of one of this project's changeSets (the newest not yet undone for "last")
+ * to its bytes before the changeSet, deleting files it created. Every path passes the write
+ * boundary again; each file is locked and checked again before any is written; an undo is not
+ * itself snapshotted.
  */
-export async function undo(idOrLast: string, options: { force: boolean; dryRun: boolean }): Promise<OpResult<UndoData>> {
-  const plan = planUndo(idOrLast, options.force);
+export async function undo(ctx: OpContext, idOrLast: string, options: { force: boolean; dryRun: boolean }): Promise<OpResult<UndoData>> {
+  const plan = planUndo(idOrLast, options.force, ctx.boundary);
   const files = plan.steps.map((s) => s.report);
   if (!options.dryRun) {
     // Every file is locked and checked again before any is written: an undo restores all or none.
@@ -353,6 +429,11 @@ export async function undo(idOrLast: string, options: { force: boolean; dryRun: 
       plan.steps.map((s) => s.path),
       "undo",
       () => {
+        for (const step of plan.steps) {
+          if (writablePath(step.path, ctx.boundary, ctx.boundary.root) !== step.path) {
+            throw new MastError("PATH_DENIED", `${step.path} now resolves elsewhere (a symlink took its place); nothing was restored`, { details: { path: step.path } });
+          }
+        }
         const changed = plan.steps.filter((s) => s.expect !== null && currentHash(s.path) !== s.expect);
         if (changed.length > 0) {
           throw new MastError("HASH_MISMATCH", `${changed.map((s) => s.path).join(", ")} changed while the undo ran; nothing was restored`, {
@@ -387,10 +468,11 @@ export interface DiffGenerateData {
   diff: string;
 }
 
-/** A unified diff between two contents (headers name `file` as a/ and b/). */
+/** A unified diff between two contents (headers name `file`, relative to the root, as a/ and b/). */
 export function diffGenerate(ctx: OpContext, file: string, oldContent: string, newContent: string, context: number): OpResult<DiffGenerateData> {
   if (!Number.isInteger(context) || context < 0) throw new MastError("INVALID_ARGUMENT", `-c must be a whole number of lines, not ${context}`);
-  const rel = relative(ctx.root, resolve(ctx.cwd, file)) || basename(file);
+  checkPathArgument(file);
+  const rel = relative(ctx.boundary.root, resolve(ctx.cwd, file)) || basename(file);
   return { data: { diff: generateDiff(`a/${rel}`, `b/${rel}`, oldContent, newContent, context) }, warnings: [] };
 }
 
@@ -400,7 +482,11 @@ export interface DiffApplyData {
   hunksApplied: number;
   hunksFailed: 0;
   message: string;
-  /** The file after the patch: on a dry run only with includeSource (#98). */
+  /** The file's hash after the patch (the anchor for a next edit's expected file hash). */
+  fileHash: string;
+  /** The new-file lines each hunk wrote. */
+  newRanges: LineRange[];
+  /** The whole file after the patch: only with includeSource. */
   newSource?: string;
   /** A dry run's unified diff of what would change, in place of the file (#98). */
   diff?: string;
@@ -411,25 +497,29 @@ export interface DiffApplyData {
 
 export interface DiffApplyOptions {
   readonly dryRun: boolean;
-  /** On a dry run, answer the whole post-patch file instead of the diff. */
+  /** Answer the whole post-patch file (newSource). */
   readonly includeSource: boolean;
   /** How far a hunk may slide from where the patch puts it; null: anywhere it is unambiguous. */
   readonly fuzzy: number | null;
+  /** The fileHash of the read the patch was made against. */
+  readonly expectedFileHash?: string | null;
 }
 
-/** Applies a one-file unified diff: every hunk placed (exactly or within the fuzzy window) or nothing written. */
+/** Applies a one-file unified diff: every hunk placed with certainty, or nothing written. */
 export async function diffApply(ctx: OpContext, file: string, patch: string, options: DiffApplyOptions): Promise<OpResult<DiffApplyData>> {
-  const path = writablePath(file, ctx.root, ctx.cwd);
+  checkText(patch, "the patch");
+  const path = writablePath(file, ctx.boundary, ctx.cwd);
   return withFileLock(path, "diff apply", () => {
     const beforeBytes = readBytes(path);
+    const creates = patchCreatesFile(patch);
+    if (beforeBytes === null && !creates) throw new MastError("FILE_NOT_FOUND", `${path} does not exist (the patch does not create it)`);
     const before = beforeBytes === null ? null : decodeForEdit(path, beforeBytes);
-    const plan = planPatch(before, patch, options.fuzzy);
-    if (before === null && !plan.creates) throw new MastError("FILE_NOT_FOUND", `${path} does not exist (the patch does not create it)`);
-    if (before !== null && plan.creates && !(before.lines.length === 1 && before.lines[0] === "")) {
+    if (before !== null && creates && !(before.lines.length === 1 && before.lines[0] === "")) {
       throw new MastError("STALE_ANCHOR", `the patch creates ${path}, which already exists; nothing was written`, { hint: "Re-read the file and regenerate the patch against it." });
     }
+    const plan = planPatch(before, patch, { fuzzy: options.fuzzy, expectedFileHash: options.expectedFileHash ?? null });
     const afterText = renderText(plan.after);
-    if (before !== null) checkParseValidity(path, renderText(before), afterText);
+    if (before !== null) checkParseValidity(path, renderText(before), afterText, plan.written.map(editedOf));
     if (!options.dryRun) {
       // A file the patch creates may live in directories that do not exist yet (inside the root: checked above).
       if (before === null) mkdirSync(dirname(path), { recursive: true });
@@ -437,6 +527,7 @@ export async function diffApply(ctx: OpContext, file: string, patch: string, opt
     }
     const fuzzyPlacements = plan.placements.filter((p) => p.offset !== 0);
     const n = plan.placements.length;
+    const beforeText = before === null ? "" : renderText(before);
     return {
       data: {
         success: true,
@@ -444,15 +535,20 @@ export async function diffApply(ctx: OpContext, file: string, patch: string, opt
         hunksApplied: n,
         hunksFailed: 0,
         message: `${options.dryRun ? "Would apply" : "Applied"} ${n} hunk(s)${fuzzyPlacements.length ? `; ${fuzzyPlacements.length} slid from where the patch placed them (${fuzzyPlacements.map((p) => `${p.expectedAt}→${p.appliedAt}`).join(", ")})` : ""}`,
-        ...(options.dryRun && !options.includeSource
-          ? { diff: generateDiff(path, path, before === null ? "" : renderText(before), afterText, 3), sourceOmitted: true as const }
-          : { newSource: renderText({ ...plan.after, bom: false }) }),
+        fileHash: fileHash(plan.after),
+        newRanges: plan.written,
+        ...(options.includeSource
+          ? { newSource: renderText({ ...plan.after, bom: false }) }
+          : options.dryRun
+            ? { diff: generateDiff(path, path, beforeText, afterText, 3), sourceOmitted: true as const }
+            : {}),
         placements: plan.placements,
         fuzzyPlacements,
       },
       warnings: [],
       written: options.dryRun ? [] : [path],
-      unifiedDiff: generateDiff(path, path, before === null ? "" : renderText(before), afterText, 0),
+      changedRanges: plan.written.map(editedOf),
+      unifiedDiff: generateDiff(path, path, beforeText, afterText, 0),
     };
   });
 }
@@ -466,30 +562,65 @@ export interface SymbolHit {
   kind: string;
 }
 
-/** Declarations named `names` (a method by `Class.method` or by its own name) in the files under `paths`. */
-export function symbolLookupMany(ctx: OpContext, paths: readonly string[], names: readonly string[]): OpResult<SymbolHit[]> {
+export interface SymbolLookupOptions {
+  /** Hits answered at most (the rest are counted in a RESULT_TRUNCATED warning). */
+  readonly limit: number;
+  /** The lookup's time budget, checked between files (SEARCH_TRUNCATED when it runs out). */
+  readonly timeoutMs: number;
+}
+
+/** A file over this is not parsed by a lookup (counted as skipped). */
+const LOOKUP_MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Declarations named `names` (a method by `Class.method` or by its own name) in the files under
+ * `paths`, giving the event loop a turn between files and stopping at the time budget.
+ */
+export async function symbolLookupMany(ctx: OpContext, paths: readonly string[], names: readonly string[], options: SymbolLookupOptions): Promise<OpResult<SymbolHit[]>> {
   if (paths.length === 0 || names.length === 0) throw new MastError("INVALID_ARGUMENT", "symbol-lookup-many needs at least one path and one name (--names a,b)");
   const wanted = new Set(names);
   const hits: SymbolHit[] = [];
-  for (const p of paths) {
-    for (const path of filesUnder(ctx, p).files) {
-      if (extensionInfo(path)?.grammar == null) continue;
+  const targets = paths.map((p) => searchTarget(ctx, p));
+  const deadline = Date.now() + options.timeoutMs;
+  const skipped: GrepSkipped = { unreadable: 0, binary: 0, tooLarge: 0, special: 0 };
+  let searched = 0;
+  let timedOut = false;
+  outer: for (const target of targets) {
+    const files = target.isDir ? walkFiles(target.real, ctx.boundary.sealed, skipped) : [target.real];
+    for (const real of files) {
+      if (extensionInfo(real)?.grammar == null) continue;
+      if (Date.now() > deadline) {
+        timedOut = true;
+        break outer;
+      }
+      const shown = target.isDir ? resolve(target.abs, relative(target.real, real)) : target.abs;
       let t: EditableText;
       try {
-        t = readEditable(path);
-      } catch {
+        const bytes = readBytes(real, LOOKUP_MAX_FILE_BYTES);
+        if (bytes === null) continue;
+        t = decodeForEdit(real, bytes);
+      } catch (err) {
+        if (isMastError(err) && err.code === "FILE_TOO_LARGE") skipped.tooLarge++;
+        else skipped.unreadable++;
         continue;
       }
-      const result = extractFile(path, t.lines.join("\n"), SYMBOL_EXTRACT_OPTIONS);
-      if (!result.ok) continue;
-      for (const s of result.extraction.symbols) {
-        if (s.kind === "export" || s.kind === "module") continue;
-        if (wanted.has(s.name) || wanted.has(s.name.slice(s.name.lastIndexOf(".") + 1))) hits.push({ name: s.name, path, line: s.line, kind: s.kind });
+      searched++;
+      const result = extractFile(real, t.lines.join("\n"), SYMBOL_EXTRACT_OPTIONS);
+      if (result.ok) {
+        for (const s of result.extraction.symbols) {
+          if (s.kind === "export" || s.kind === "module") continue;
+          if (wanted.has(s.name) || wanted.has(s.name.slice(s.name.lastIndexOf(".") + 1))) hits.push({ name: s.name, path: shown, line: s.line, kind: s.kind });
+        }
       }
+      await yieldToLoop();
     }
   }
-  return { data: hits, warnings: [] };
+  const result = truncatedList({ data: hits, warnings: [] }, options.limit);
+  return timedOut
+    ? { ...result, warnings: [...result.warnings, { code: "SEARCH_TRUNCATED", message: `the lookup ran out of its ${options.timeoutMs} ms budget after ${searched} file(s); declarations in the files not read are missing (narrow the paths)`, filesSearched: searched }] }
+    : result;
 }
 
 /** Extraction settings for a symbol lookup (chunking does not matter here). */
-const SYMBOL_EXTRACT_OPTIONS = { chunkSplitThreshold: 100, contextLines: 0, markdownHeadingDepth: 2, parseTimeoutMs: 10_000 };
+const SYMBOL_EXTRACT_OPTIONS = { chunkSplitThreshold: 100, contextLines: 0, markdownHeadingDepth: 2, parseTimeoutMs: 2_000 };
+

@@ -1,12 +1,29 @@
-// Where the editing commands may write: inside the project root, never through a symlink that
-// leaves it, never into the version-control directory or a deny-listed system or credential
-// path. Anything else is PATH_DENIED before a byte is read for writing.
+// The boundary of every editing tool, reads and writes alike: a path must lie inside the project
+// root (reads may also reach the read roots a user configured), must not resolve through a
+// symlink out of it, and must not be under `.git`, a deny-listed system or credential path, or a
+// sealed directory (hashpilot's own store, the mast state dir, hashpilot's global config).
+// Anything else is PATH_DENIED before a byte is read or written.
 import { existsSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { MastError } from "../base/errors.js";
+import { MastError, ioErrorMessage } from "../base/errors.js";
+import { globalConfigPath } from "./config.js";
+import { hashpilotHome } from "./writer.js";
 
-/** Paths no edit may touch wherever the project root is (credentials, shell start-up files, the system). */
+/** The longest path argument accepted (Linux PATH_MAX). */
+export const MAX_PATH_LENGTH = 4096;
+
+export interface Boundary {
+  /** The project root as given, and its real path. */
+  readonly root: string;
+  readonly realRoot: string;
+  /** Real paths of the extra directories reads (never writes) may reach. */
+  readonly readRoots: readonly string[];
+  /** Real paths no tool reads or writes. */
+  readonly sealed: readonly string[];
+}
+
+/** Paths no tool touches wherever the project root is (credentials, shell start-up files, the system). */
 function denied(): string[] {
   const home = homedir();
   return [
@@ -38,7 +55,50 @@ function realPath(abs: string): string {
     rest.unshift(existing.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
     existing = parent;
   }
-  return join(realpathSync(existing), ...rest);
+  try {
+    return join(realpathSync(existing), ...rest);
+  } catch (err) {
+    throw new MastError("READ_FAILED", `cannot resolve ${abs}: ${ioErrorMessage(err)}`);
+  }
+}
+
+/** The boundary of a project: its root, the read roots a user configured, and the sealed directories (the state dir among them). */
+export function projectBoundary(root: string, options: { stateDir?: string | undefined; readRoots?: readonly string[] } = {}): Boundary {
+  const sealed = [hashpilotHome(), dirname(globalConfigPath()), ...(options.stateDir ? [options.stateDir] : [])];
+  return {
+    root,
+    realRoot: realPath(resolve(root)),
+    readRoots: (options.readRoots ?? []).map((r) => realPath(resolve(r))),
+    sealed: [...new Set(sealed.flatMap((d) => [resolve(d), realPath(resolve(d))]))],
+  };
+}
+
+/** Checks a path argument's form: INVALID_ARGUMENT for a NUL byte, an empty or an over-long path. */
+export function checkPathArgument(file: string): void {
+  if (file.length === 0) throw new MastError("INVALID_ARGUMENT", "a path is empty");
+  if (file.includes("\0")) throw new MastError("INVALID_ARGUMENT", `the path ${JSON.stringify(file.slice(0, 200))} has a NUL byte`);
+  if (file.length > MAX_PATH_LENGTH) throw new MastError("INVALID_ARGUMENT", `a path of ${file.length} characters is longer than ${MAX_PATH_LENGTH}`);
+}
+
+/** Whether `abs` (an absolute path) lies in a sealed directory of the boundary. */
+export function isSealed(b: Boundary, abs: string): boolean {
+  return b.sealed.some((d) => within(abs, d));
+}
+
+function checked(file: string, b: Boundary, cwd: string, access: "read" | "write"): { abs: string; real: string } {
+  checkPathArgument(file);
+  const abs = resolve(cwd, file);
+  const real = realPath(abs);
+  const nothing = access === "read" ? "nothing was read" : "nothing was written";
+  const deny = (why: string) => new MastError("PATH_DENIED", `${file}: ${why}; ${nothing}`, { details: { path: abs } });
+  for (const d of denied()) if (within(abs, d) || within(real, d)) throw deny(`${d} is never ${access === "read" ? "read" : "edited"}`);
+  if (isSealed(b, abs) || isSealed(b, real)) throw deny("it is in hashpilot's own store or the index's state directory, which no tool reads or edits");
+  const roots = access === "read" ? [b.realRoot, ...b.readRoots] : [b.realRoot];
+  if (!within(abs, b.root) && !roots.some((r) => within(abs, r))) throw deny(`it is outside the project root ${b.root}`);
+  const home = roots.find((r) => within(real, r));
+  if (home === undefined) throw deny(`it resolves through a symlink to ${real}, outside the project root`);
+  if (relative(home, real).split(sep).includes(".git")) throw deny("files under .git are never read or edited");
+  return { abs, real };
 }
 
 /**
@@ -46,14 +106,11 @@ function realPath(abs: string): string {
  * symlink inside the project, so the edit lands on the target instead of replacing the link;
  * PATH_DENIED when it may not.
  */
-export function writablePath(file: string, root: string, cwd = process.cwd()): string {
-  const abs = resolve(cwd, file);
-  const realRoot = realpathSync(root);
-  const real = realPath(abs);
-  const deny = (why: string) => new MastError("PATH_DENIED", `${file}: ${why}; nothing was written`, { details: { path: abs } });
-  for (const d of denied()) if (within(abs, d) || within(real, d)) throw deny(`${d} is never edited`);
-  if (!within(abs, root) && !within(abs, realRoot)) throw deny(`it is outside the project root ${root}`);
-  if (!within(real, realRoot)) throw deny(`it resolves through a symlink to ${real}, outside the project root`);
-  if (relative(realRoot, real).split(sep).includes(".git")) throw deny("files under .git are never edited");
-  return real;
+export function writablePath(file: string, b: Boundary, cwd: string): string {
+  return checked(file, b, cwd, "write").real;
+}
+
+/** A path a read tool may open: `abs` as named (for answers) and `real`, the file to read; PATH_DENIED when it may not. */
+export function readablePath(file: string, b: Boundary, cwd: string): { abs: string; real: string } {
+  return checked(file, b, cwd, "read");
 }

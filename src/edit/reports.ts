@@ -3,8 +3,9 @@
 // thresholds (and the trend against the previous window), and provenance — who changed a file or
 // a line, when and why. Every report warns TELEMETRY_LOG_CORRUPT when it skipped unreadable lines.
 import { resolve } from "node:path";
+import { fitList } from "../base/budget.js";
 import { MastError } from "../base/errors.js";
-import type { OpResult, Warning } from "./operations.js";
+import { truncatedList, type OpResult, type Warning } from "./operations.js";
 import { diffNewRanges, diskBytes, readEvents, type EventLog, type TelemetryEvent } from "./telemetry.js";
 
 function withLog<T>(build: (log: EventLog) => T): OpResult<T> {
@@ -15,9 +16,15 @@ function withLog<T>(build: (log: EventLog) => T): OpResult<T> {
 
 const pct = (n: number, d: number) => (d === 0 ? 0 : Math.round((n / d) * 1000) / 10);
 
-export function telemetryShow(limit: number): OpResult<{ events: TelemetryEvent[] }> {
+/** A list answer cut to `limit` and the answer budget: `truncated` and `omitted` say what was left out. */
+function listAnswer<T>(items: readonly T[], limit: number): { events: T[]; truncated?: true; omitted?: number } {
+  const fit = fitList(items, limit);
+  return { events: fit.items, ...(fit.omitted > 0 ? { truncated: true as const, omitted: fit.omitted } : {}) };
+}
+
+export function telemetryShow(limit: number): OpResult<{ events: TelemetryEvent[]; truncated?: true; omitted?: number }> {
   if (!Number.isInteger(limit) || limit < 1) throw new MastError("INVALID_ARGUMENT", "-n must be a positive integer");
-  return withLog((log) => ({ events: log.events.slice(-limit).reverse() }));
+  return withLog((log) => listAnswer([...log.events].reverse(), limit));
 }
 
 export interface SummaryRow {
@@ -47,7 +54,7 @@ export function telemetrySummary(): OpResult<{ totalEvents: number; byRouteOpera
   });
 }
 
-export function telemetrySessions(): OpResult<{ sessions: Array<{ session: string; events: number; errors: number; errorRate: number; start: string; end: string; durationMs: number }> }> {
+export function telemetrySessions(limit: number): OpResult<{ sessions: Array<{ session: string; events: number; errors: number; errorRate: number; start: string; end: string; durationMs: number }>; truncated?: true; omitted?: number }> {
   return withLog((log) => {
     const groups = new Map<string, TelemetryEvent[]>();
     for (const e of log.events) (groups.get(e.session) ?? groups.set(e.session, []).get(e.session)!).push(e);
@@ -58,7 +65,8 @@ export function telemetrySessions(): OpResult<{ sessions: Array<{ session: strin
       return { session, events: es.length, errors, errorRate: pct(errors, es.length), start, end, durationMs: Date.parse(end) - Date.parse(start) };
     });
     sessions.sort((a, b) => (a.end < b.end ? 1 : -1));
-    return { sessions };
+    const fit = fitList(sessions, limit);
+    return { sessions: fit.items, ...(fit.omitted > 0 ? { truncated: true as const, omitted: fit.omitted } : {}) };
   });
 }
 
@@ -68,15 +76,23 @@ function parseDate(value: string, flag: string): number {
   return t;
 }
 
-export function telemetryExport(filter: { from?: string; to?: string; session?: string }): OpResult<{ events: TelemetryEvent[] }> {
+/**
+ * The events between two dates (and of one session), oldest first, at most `limit` and within
+ * the answer budget; `omitted` counts the later ones left out (export again from the last
+ * timestamp for them).
+ */
+export function telemetryExport(filter: { from?: string; to?: string; session?: string; limit: number }): OpResult<{ events: TelemetryEvent[]; truncated?: true; omitted?: number }> {
   const from = filter.from === undefined ? -Infinity : parseDate(filter.from, "--from");
   const to = filter.to === undefined ? Infinity : parseDate(filter.to, "--to");
-  return withLog((log) => ({
-    events: log.events.filter((e) => {
-      const t = Date.parse(e.timestamp);
-      return t >= from && t <= to && (filter.session === undefined || e.session === filter.session);
-    }),
-  }));
+  return withLog((log) =>
+    listAnswer(
+      log.events.filter((e) => {
+        const t = Date.parse(e.timestamp);
+        return t >= from && t <= to && (filter.session === undefined || e.session === filter.session);
+      }),
+      filter.limit,
+    ),
+  );
 }
 
 // ---- health ----
@@ -204,32 +220,47 @@ export interface ProvenanceEntry {
   route: string;
   success: boolean;
   changeSetId: string | null;
+  /** The lines the write changed in the new file; null when the event recorded neither ranges nor a diff. */
+  ranges: Array<{ start: number; end: number }> | null;
+  /** The write's unified diff: only when telemetry.recordContent was on. */
   diff: string | null;
 }
 
+/** The lines a recorded write changed: its ranges, else its diff's hunks (older events). */
+function rangesOf(e: TelemetryEvent): Array<{ start: number; end: number }> | null {
+  return e.ranges ?? (e.diff ? diffNewRanges(e.diff) : null);
+}
+
 function entryOf(e: TelemetryEvent): ProvenanceEntry {
-  return { timestamp: e.timestamp, actor: e.actor, taskId: e.taskId, reason: e.reason, operation: e.operation, route: e.route, success: e.success, changeSetId: e.changeSetId, diff: e.diff };
+  return { timestamp: e.timestamp, actor: e.actor, taskId: e.taskId, reason: e.reason, operation: e.operation, route: e.route, success: e.success, changeSetId: e.changeSetId, ranges: rangesOf(e), diff: e.diff };
 }
 
 /**
- * The writes recorded for a file, newest first; with a line, those whose diff touched it (edits
- * recorded without a diff only with `fuzzy`).
+ * The writes recorded for a file, newest first; with a line, those whose changed lines include it
+ * (edits recorded without ranges only with `fuzzy`). More than `limit` (or the answer budget) is
+ * a RESULT_TRUNCATED warning with the count left out.
  */
 export function provenanceQuery(cwd: string, file: string, line: number | null, fuzzy: boolean, limit: number): OpResult<ProvenanceEntry[]> {
   if (!Number.isInteger(limit) || limit < 1) throw new MastError("INVALID_ARGUMENT", "--limit must be a positive integer");
   if (line !== null && (!Number.isInteger(line) || line < 1)) throw new MastError("INVALID_ARGUMENT", "the line must be a positive integer");
   const path = resolve(cwd, file);
-  return withLog((log) =>
-    log.events
-      .filter((e) => e.file === path && e.changeSetId !== null)
-      .filter((e) => line === null || (e.diff === null ? fuzzy : diffNewRanges(e.diff).some((r) => line >= r.start && line <= r.end)))
-      .reverse()
-      .slice(0, limit)
-      .map(entryOf),
+  return truncatedList(
+    withLog((log) =>
+      log.events
+        .filter((e) => e.file === path && e.changeSetId !== null)
+        .filter((e) => {
+          if (line === null) return true;
+          const ranges = rangesOf(e);
+          return ranges === null ? fuzzy : ranges.some((r) => line >= r.start && line <= r.end);
+        })
+        .reverse()
+        .map(entryOf),
+    ),
+    limit,
   );
 }
 
 /** Every recorded edit of one changeSet, in order. */
 export function provenanceChangeSet(id: string): OpResult<ProvenanceEntry[]> {
-  return withLog((log) => log.events.filter((e) => e.changeSetId === id).map(entryOf));
+  return truncatedList(withLog((log) => log.events.filter((e) => e.changeSetId === id).map(entryOf)), Infinity);
 }

@@ -1,12 +1,13 @@
 // hashpilot's telemetry and provenance store (contract "telemetry", "provenance"): one JSON event
 // per editing call appended to $HASHPILOT_HOME/telemetry/events.ndjson, rotated past a size cap;
 // the reports read every log in time order, skipping (and counting) lines that do not parse.
-// `telemetry.enabled: false` records nothing at all. Provenance (actor, task, reason, the unified
-// diff of each write) rides on the same events.
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+// `telemetry.enabled: false` records nothing at all. Provenance (actor, task, reason, the lines
+// each write changed) rides on the same events; file content (each write's unified diff) only
+// with `telemetry.recordContent`. The store is owner-only (0700 directory, 0600 logs).
+import { appendFileSync, chmodSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { MastError, errorMessage } from "../base/errors.js";
-import { hashpilotHome } from "./writer.js";
+import { ensurePrivateDir, hashpilotHome } from "./writer.js";
 
 export interface TelemetryEvent {
   timestamp: string;
@@ -26,7 +27,9 @@ export interface TelemetryEvent {
   actor: string | null;
   taskId: string | null;
   reason: string | null;
-  /** The unified diff of a successful write (provenance). */
+  /** The new-file line ranges a successful write changed (provenance by line). */
+  ranges?: Array<{ start: number; end: number }> | null;
+  /** The unified diff of a successful write: only with telemetry.recordContent (it is file content). */
   diff: string | null;
 }
 
@@ -43,12 +46,13 @@ function telemetryDir(): string {
 export function recordEvent(event: TelemetryEvent): void {
   try {
     const dir = telemetryDir();
-    mkdirSync(dir, { recursive: true });
+    ensurePrivateDir(dir);
     const active = join(dir, ACTIVE);
-    if (existsSync(active) && statSync(active).size > MAX_LOG_BYTES) {
+    const st = statSync(active, { throwIfNoEntry: false });
+    if (st && st.size > MAX_LOG_BYTES) {
       renameSync(active, join(dir, `events-${new Date().toISOString().replace(/[-:.]/g, "")}.ndjson`));
-    }
-    appendFileSync(active, `${JSON.stringify(event)}\n`);
+    } else if (st && (st.mode & 0o077) !== 0) chmodSync(active, 0o600);
+    appendFileSync(active, `${JSON.stringify(event)}\n`, { mode: 0o600 });
   } catch {
     // a full disk or a read-only home loses the event, not the edit
   }

@@ -1,16 +1,30 @@
 // The editing commands' side of the one writer: every edit reads, plans and writes a file inside
 // that file's advisory lock (so concurrent editors serialise and none loses an update), and the
 // write itself is base/atomic.ts's (temp file, fsync, rename, directory fsync, mode kept).
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { sha256 } from "../base/hash.js";
 import { MastError, errorMessage } from "../base/errors.js";
+import { readRegularFile } from "../base/read.js";
 import { LOCK_STALE_MS, withStructureLock, type LockPolicy } from "../index/lock.js";
 
 /** Where hashpilot keeps its locks (and, later, snapshots and telemetry): HASHPILOT_HOME or ~/.agentic-tools. */
 export function hashpilotHome(): string {
   return process.env.HASHPILOT_HOME || join(homedir(), ".agentic-tools");
+}
+
+/**
+ * Creates (or tightens) a directory of hashpilot's store as owner-only (0700), with its parents
+ * under HASHPILOT_HOME: snapshots and telemetry hold file contents and must not be world-readable.
+ */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const home = hashpilotHome();
+  for (let d = dir; d.startsWith(home); d = join(d, "..")) {
+    chmodSync(d, 0o700);
+    if (d === home) break;
+  }
 }
 
 /**
@@ -23,7 +37,7 @@ const FILE_LOCK_POLICY: LockPolicy = { timeoutMs: LOCK_STALE_MS + 2_000, retryDe
 export async function withFileLock<T>(abs: string, operation: string, fn: () => Promise<T> | T): Promise<T> {
   const dir = join(hashpilotHome(), "locks");
   try {
-    mkdirSync(dir, { recursive: true });
+    ensurePrivateDir(dir);
   } catch (err) {
     throw new MastError("WRITE_FAILED", `cannot create the lock directory ${dir}: ${errorMessage(err)}`);
   }
@@ -48,14 +62,26 @@ export async function withFileLocks<T>(paths: readonly string[], operation: stri
   return take(0);
 }
 
-/** The file's current bytes, or null when it does not exist; READ_FAILED when it cannot be read. */
-export function readBytes(abs: string): Buffer | null {
-  try {
-    return readFileSync(abs);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return null;
-    throw new MastError("READ_FAILED", `cannot read ${abs}: ${errorMessage(err)}`);
+/** The largest file the editing tools read or edit (the index's default max_file_bytes). */
+export const EDIT_MAX_FILE_BYTES = 20 * 1024 * 1024;
+
+/**
+ * The file's current bytes, or null when it does not exist; READ_FAILED when it is not a regular
+ * file (a FIFO, a device, a directory) or cannot be read, FILE_TOO_LARGE past the cap.
+ */
+export function readBytes(abs: string, maxBytes = EDIT_MAX_FILE_BYTES): Buffer | null {
+  const r = readRegularFile(abs, { maxBytes });
+  switch (r.kind) {
+    case "read":
+      return r.bytes;
+    case "missing":
+      return null;
+    case "not_regular":
+      throw new MastError("READ_FAILED", `${abs} is ${r.what}, not a regular file; only regular files are read or edited`, { hint: "Pass a regular text file." });
+    case "too_large":
+      throw new MastError("FILE_TOO_LARGE", `${abs} has ${r.size} bytes, over the ${maxBytes}-byte cap of the editing tools`);
+    case "symlink":
+    case "error":
+      throw new MastError("READ_FAILED", `cannot read ${abs}: ${r.kind === "error" ? r.error : "it is a symlink"}`);
   }
 }
-

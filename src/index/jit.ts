@@ -82,21 +82,30 @@ function isBusy(err: unknown): boolean {
 /**
  * After an edit: brings the project's mast index (when it has one) up to date with the files the
  * edit wrote or deleted — indexed files refreshed in place, a file the index has never seen
- * picked up by an incremental run. Never throws: an index that cannot catch up now is caught up
- * by the next run or the next read's just-in-time refresh.
+ * picked up by an incremental run — for at most `maxBytes` of written files; bigger files are
+ * left for the next run or read and returned as `deferred`. Never throws: an index that cannot
+ * catch up now is caught up by the next run or the next read's just-in-time refresh.
  */
-export async function refreshIndexedFiles(config: ResolvedConfig, absPaths: readonly string[]): Promise<void> {
+export async function refreshIndexedFiles(config: ResolvedConfig, absPaths: readonly string[], options: { maxBytes: number }): Promise<{ deferred: string[] }> {
+  const deferred: string[] = [];
   const graphDb = statePaths(config.state_dir).graphDb;
-  if (!existsSync(graphDb)) return;
+  if (!existsSync(graphDb)) return { deferred };
   let unseen = false;
+  let budget = options.maxBytes;
   try {
     const store = Store.open(graphDb);
     try {
-      if (!store.hasCurrentSchema()) return;
+      if (!store.hasCurrentSchema()) return { deferred };
       for (const abs of absPaths) {
         const rel = relative(config.project_root, abs);
         if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) continue;
         const path = rel.split("\\").join("/");
+        const size = statSync(abs, { throwIfNoEntry: false })?.size ?? 0;
+        if (size > budget) {
+          deferred.push(path);
+          continue;
+        }
+        budget -= size;
         if ((await refreshFile(store, config, path)) === "unknown" && existsSync(abs)) unseen = true;
       }
     } finally {
@@ -106,4 +115,5 @@ export async function refreshIndexedFiles(config: ResolvedConfig, absPaths: read
   } catch {
     // The index heals on its next run or read.
   }
+  return { deferred };
 }

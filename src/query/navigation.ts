@@ -2,6 +2,7 @@
 // its type context, a file's imports. Read-only over the store; every unbounded list is capped
 // with an explicit truncation count.
 import { MastError } from "../base/errors.js";
+import { projectPath } from "../base/paths.js";
 import type { Db } from "../store/db.js";
 import type { ParamRecord } from "../syntax/types.js";
 import { scopeFileIds } from "./scope.js";
@@ -92,10 +93,9 @@ export function requireIndexedFile(db: Db, path: string): { id: number; path: st
   return row;
 }
 
+/** A project-relative path argument, normalised (tools make absolute in-project paths relative first). */
 export function normalisePath(path: string): string {
-  const p = path.replace(/\\/g, "/").replace(/^\.\/+/, "");
-  if (p.startsWith("/") || p === ".." || p.startsWith("../")) throw new MastError("PATH_DENIED", `path must be inside the project: ${path}`);
-  return p;
+  return projectPath(path, null);
 }
 
 // ---- mast_exports ----

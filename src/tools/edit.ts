@@ -3,11 +3,30 @@
 // Each answers with the apiVersion 1 envelope (command = the tool name); each call that writes is
 // its own changeSet. Writing tools are annotated destructive, the rest read-only.
 import { parseRange } from "../edit/anchor.js";
-import { changeSets, diffApply, diffGenerate, grepMany, readHash, readMany, replaceHash, symbolLookupMany, undo, type OpContext, type OpResult } from "../edit/operations.js";
+import {
+  MAX_PATTERN_LENGTH,
+  MAX_READ_FILES,
+  changeSets,
+  diffApply,
+  diffGenerate,
+  grepMany,
+  readHash,
+  readMany,
+  replaceHash,
+  symbolLookupMany,
+  undo,
+  type OpContext,
+  type OpResult,
+  type Warning,
+} from "../edit/operations.js";
 import { extname, resolve } from "node:path";
 import { ChangeSet, mintChangeSetId } from "../edit/snapshots.js";
 import { isMastError } from "../base/errors.js";
-import { loadHashpilotConfig, parsePolicy } from "../edit/config.js";
+import { MAX_GLOB_LENGTH } from "../base/glob.js";
+import { loadHashpilotConfig, parsePolicy, type HashpilotConfig } from "../edit/config.js";
+import { DEFAULT_GREP_TIMEOUT_MS } from "../edit/grep.js";
+import { MAX_PATH_LENGTH, projectBoundary, readablePath } from "../edit/paths.js";
+import { EDIT_MAX_FILE_BYTES } from "../edit/writer.js";
 import { chooseRoute } from "../edit/route.js";
 import { provenanceChangeSet, provenanceQuery, telemetryExport, telemetryHealth, telemetrySessions, telemetryShow, telemetrySummary } from "../edit/reports.js";
 import { clearLogs, pruneLogs, recordEvent, type TelemetryEvent } from "../edit/telemetry.js";
@@ -33,13 +52,28 @@ interface CallMeta {
 
 const FALLBACK_REASONS: Partial<Record<string, string>> = { STALE_ANCHOR: "stale-anchor", AMBIGUOUS_ANCHOR: "ambiguous-anchor", PARSE_ERROR: "parse-error" };
 
+/** The merged hashpilot configuration of a call. */
+function editConfig(ctx: ToolContext): HashpilotConfig {
+  return loadHashpilotConfig({ cwd: ctx.cwd, configPath: ctx.editConfigPath });
+}
+
+/** The operations' context of a call: the project's boundary (the state dir sealed, the configured read roots open to reads) and a fresh changeSet. */
+function opContext(ctx: ToolContext, tool: string, config: HashpilotConfig): OpContext {
+  const boundary = projectBoundary(ctx.config.project_root, { stateDir: ctx.config.state_dir, readRoots: config.readRoots });
+  return { boundary, cwd: ctx.cwd, changeSet: new ChangeSet(mintChangeSetId(), tool, boundary.realRoot) };
+}
+
+/** Bytes an edit may write and still have the index refreshed before it answers; a bigger write is refreshed by the next run or read. */
+export const REFRESH_BUDGET_BYTES = 1024 * 1024;
+
 /**
  * Runs one operation as a tool call: its own changeSet, the project's mast index caught up with
- * what it wrote, one telemetry event (unless `telemetry.enabled` is false), and the envelope.
+ * what it wrote (within REFRESH_BUDGET_BYTES, else deferred with INDEX_REFRESH_DEFERRED), one
+ * telemetry event (unless `telemetry.enabled` is false), and the envelope.
  */
 async function run(ctx: ToolContext, tool: string, meta: CallMeta, op: (oc: OpContext) => OpResult<unknown> | Promise<OpResult<unknown>>): Promise<Envelope> {
-  const config = loadHashpilotConfig({ cwd: ctx.cwd, configPath: ctx.editConfigPath });
-  const oc: OpContext = { root: ctx.config.project_root, cwd: ctx.cwd, changeSet: new ChangeSet(mintChangeSetId(), tool) };
+  const config = editConfig(ctx);
+  const oc = opContext(ctx, tool, config);
   const started = performance.now();
   const file = meta.files[0] === undefined ? null : resolve(ctx.cwd, meta.files[0]);
   const event = (success: boolean, extra: Partial<TelemetryEvent>): TelemetryEvent => ({
@@ -60,6 +94,7 @@ async function run(ctx: ToolContext, tool: string, meta: CallMeta, op: (oc: OpCo
     actor: meta.actor ?? null,
     taskId: meta.task_id ?? null,
     reason: meta.reason ?? null,
+    ranges: null,
     diff: null,
     ...extra,
   });
@@ -72,12 +107,29 @@ async function run(ctx: ToolContext, tool: string, meta: CallMeta, op: (oc: OpCo
     throw err;
   }
   const wrote = result.written !== undefined && result.written.length > 0;
-  if (wrote) await refreshIndexedFiles(ctx.config, result.written!);
+  const warnings: Warning[] = [...result.warnings];
+  if (wrote) {
+    const { deferred } = await refreshIndexedFiles(ctx.config, result.written!, { maxBytes: REFRESH_BUDGET_BYTES });
+    if (deferred.length > 0) {
+      warnings.push({
+        code: "INDEX_REFRESH_DEFERRED",
+        message: `the mast index was not refreshed for ${deferred.length} file(s) over ${REFRESH_BUDGET_BYTES} bytes written (${deferred.join(", ")}): the next index run or read of them catches up`,
+        files: deferred,
+      });
+    }
+  }
   if (config.telemetry.enabled) {
     const retries = (result.data as { retries?: unknown } | null)?.retries;
-    recordEvent(event(true, { retries: typeof retries === "number" ? retries : 0, changeSetId: wrote ? oc.changeSet.id : null, diff: wrote ? (result.unifiedDiff ?? null) : null }));
+    recordEvent(
+      event(true, {
+        retries: typeof retries === "number" ? retries : 0,
+        changeSetId: wrote ? oc.changeSet.id : null,
+        ranges: wrote ? [...(result.changedRanges ?? [])] : null,
+        diff: wrote && config.telemetry.recordContent ? (result.unifiedDiff ?? null) : null,
+      }),
+    );
   }
-  return okEnvelope(tool, result.data, result.warnings);
+  return okEnvelope(tool, result.data, warnings);
 }
 
 /** A report over hashpilot's own stores: no event, no changeSet. */
@@ -86,19 +138,26 @@ async function report(tool: string, result: OpResult<unknown> | Promise<OpResult
   return okEnvelope(tool, data, warnings);
 }
 
-const file = z.string().min(1).describe("Path of the file (relative to the project root, or absolute).");
+const file = z.string().min(1).max(MAX_PATH_LENGTH).describe("Path of the file (relative to the project root, or absolute inside it).");
+/** File content an argument may carry: no more than the largest file the tools edit. */
+const content = z.string().max(EDIT_MAX_FILE_BYTES);
+const hash = z.string().max(64);
 const provenance = {
-  actor: z.string().min(1).optional().describe("Who makes the edit (e.g. the agent's model name)."),
-  task_id: z.string().min(1).optional().describe("The task or issue the edit belongs to."),
-  reason: z.string().min(1).optional().describe("Why the edit is made."),
+  actor: z.string().min(1).max(200).optional().describe("Who makes the edit (e.g. the agent's model name; at most 200 characters)."),
+  task_id: z.string().min(1).max(200).optional().describe("The task or issue the edit belongs to (at most 200 characters)."),
+  reason: z.string().min(1).max(2000).optional().describe("Why the edit is made (at most 2,000 characters)."),
 };
+const fileHashInput = hash
+  .nullish()
+  .describe("The fileHash (read_hash, replace_hash, diff_apply) or hash (read_many) of the read this edit is based on: while the file still has it, the edit goes exactly where that read saw the lines, even when their text occurs elsewhere too.");
 
 export const readManyTool = defineTool({
   name: "read_many",
   toolset: "edit",
   title: "Read files with hashes",
-  description: "Reads files whole, each with its 12-character content hash (the anchor for a whole-file replace_hash) and line count; a file that cannot be read carries its error.",
-  input: z.object({ files: z.array(file).min(1).describe("Files to read.") }).strict(),
+  description:
+    "Reads files inside the project whole, each with its 12-character content hash (the anchor for a whole-file replace_hash, and the expected_file_hash of later edits) and line count; a file that cannot be read carries its error (PATH_DENIED outside the project, READ_FAILED for FIFOs and devices, RESULT_TOO_LARGE once the answer cap is reached).",
+  input: z.object({ files: z.array(file).min(1).max(MAX_READ_FILES).describe(`Files to read (at most ${MAX_READ_FILES}).`) }).strict(),
   annotations: READ_ONLY,
   handler: (ctx, args) => run(ctx, "read_many", { operation: "read-many", route: "read", files: args.files }, (oc) => readMany(oc, args.files)),
 });
@@ -108,7 +167,7 @@ export const readHashTool = defineTool({
   toolset: "edit",
   title: "Read a line with its hashes",
   description:
-    "One line with its lineHash and the contextHash of the lines around it (contextRange): pass either hash with its range to replace_hash. Ranges are 1-based and inclusive.",
+    "One line with its lineHash, the contextHash of the lines around it (contextRange) and the file's fileHash: pass lineHash or contextHash with its range to replace_hash, with fileHash as expected_file_hash. ANCHOR_NOT_UNIQUE warns when the line's text occurs elsewhere in the file. Ranges are 1-based and inclusive.",
   input: z
     .object({
       file,
@@ -124,20 +183,22 @@ export const grepManyTool = defineTool({
   name: "grep_many",
   toolset: "edit",
   title: "Search files by regular expression",
-  description: "Every line matching a regular expression (POSIX bracket classes allowed) under the given files and directories, with its 1-based line and column; the line is verbatim.",
+  description:
+    "Every line matching a JavaScript regular expression (POSIX bracket classes allowed) under the given files and directories inside the project, with its 1-based line and column; the line is verbatim (a line over 4,096 characters is a slice around the match). The search runs off the server's thread within a time budget (timedOut: what was found by then); a pattern that backtracks catastrophically is stopped with REGEX_TIMEOUT. Binary, unreadable, oversized and special files are skipped and counted.",
   input: z
     .object({
-      pattern: z.string().min(1).describe("Regular expression."),
-      paths: z.array(file).min(1).describe("Files or directories to search."),
+      pattern: z.string().min(1).max(MAX_PATTERN_LENGTH).describe("Regular expression."),
+      paths: z.array(file).min(1).max(100).describe("Files or directories to search."),
       ignore_case: z.boolean().default(false),
-      file_pattern: z.string().min(1).nullish().describe("Only files whose path or name matches this glob."),
+      file_pattern: z.string().min(1).max(MAX_GLOB_LENGTH).nullish().describe("Only files whose path or name matches this glob."),
       max_results: z.number().int().min(1).max(100_000).default(1000).describe("Stop after this many matches (truncated: true)."),
+      timeout_ms: z.number().int().min(100).max(60_000).default(DEFAULT_GREP_TIMEOUT_MS).describe(`The search's time budget in ms (default ${DEFAULT_GREP_TIMEOUT_MS}).`),
     })
     .strict(),
   annotations: READ_ONLY,
   handler: (ctx, args) =>
     run(ctx, "grep_many", { operation: "grep-many", route: "read", files: args.paths }, (oc) =>
-      grepMany(oc, args.pattern, args.paths, { ignoreCase: args.ignore_case, filePattern: args.file_pattern ?? null, maxResults: args.max_results }),
+      grepMany(oc, args.pattern, args.paths, { ignoreCase: args.ignore_case, filePattern: args.file_pattern ?? null, maxResults: args.max_results, timeoutMs: args.timeout_ms }),
     ),
 });
 
@@ -146,25 +207,31 @@ export const replaceHashTool = defineTool({
   toolset: "edit",
   title: "Replace hash-anchored lines",
   description:
-    "Replaces the lines an anchor hash names with new content. With range (\"10:15\", inclusive; \"7\" for one line) the hash is of those lines; a range whose lines moved is relocated when exactly one same-height window has the hash (stale: true, ANCHOR_RELOCATED), refused when several do (AMBIGUOUS_ANCHOR) or none (STALE_ANCHOR). Without range the hash is the whole file's and is never relocated. Answers newHash and newRange, the anchor for a next edit.",
+    "Replaces the lines an anchor hash names with new content. With range (\"10:15\", inclusive; \"7\" for one line) the hash is of those lines. An anchor whose text occurs more than once (`}`, a blank line) is applied only where something pins it: expected_file_hash still matching (the file is as read), or context_hash/context_range found in one place; otherwise AMBIGUOUS_ANCHOR lists the candidates. A unique anchor whose lines moved is relocated (stale: true, ANCHOR_RELOCATED); one that is gone is STALE_ANCHOR. Without range the hash is the whole file's and is never relocated. Answers newHash, newRange and fileHash, the anchors of a next edit.",
   input: z
     .object({
       file,
-      old_hash: z.string().describe("The 12-character hash read_hash or read_many reported."),
-      new_content: z.string().describe('The replacement lines. One trailing line break ends the last line, it does not add an empty one: "a\\n" and "a" are the same single line; "a\\n\\n" is "a" and an empty line.'),
-      range: z.string().nullish().describe('"start:end" (1-based, inclusive) or "line"; omit to anchor the whole file.'),
+      old_hash: hash.describe("The 12-character hash read_hash or read_many reported."),
+      new_content: content.describe('The replacement lines. One trailing line break ends the last line, it does not add an empty one: "a\\n" and "a" are the same single line; "a\\n\\n" is "a" and an empty line.'),
+      range: z.string().max(40).nullish().describe('"start:end" (1-based, inclusive) or "line"; omit to anchor the whole file.'),
+      expected_file_hash: fileHashInput,
+      context_hash: hash.nullish().describe("read_hash's contextHash, with context_range: pins an anchor whose own text is not unique."),
+      context_range: z.string().max(40).nullish().describe("read_hash's contextRange (\"start:end\"), with context_hash."),
       dry_run: z.boolean().default(false).describe("Plan and preview the diff without writing."),
       recovery: z.boolean().default(true).describe("Relocate a moved range anchor (false: any mismatch is STALE_ANCHOR)."),
       ...provenance,
     })
-    .strict(),
+    .strict()
+    .refine((a) => (a.context_hash == null) === (a.context_range == null), { message: "context_hash and context_range go together" }),
   annotations: DESTRUCTIVE,
   handler: (ctx, args) =>
     run(ctx, "replace_hash", { operation: "replace-hash", route: "hash", files: [args.file], ...args }, (oc) =>
       replaceHash(oc, args.file, args.old_hash, args.new_content, {
-        range: args.range === null || args.range === undefined ? null : parseRange(args.range),
+        range: args.range == null ? null : parseRange(args.range),
         dryRun: args.dry_run,
         recovery: args.recovery,
+        expectedFileHash: args.expected_file_hash ?? null,
+        context: args.context_hash == null || args.context_range == null ? null : { hash: args.context_hash, range: parseRange(args.context_range) },
       }),
     ),
 });
@@ -173,12 +240,12 @@ export const diffGenerateTool = defineTool({
   name: "diff_generate",
   toolset: "edit",
   title: "Unified diff of two contents",
-  description: 'A unified diff from old to new content, with headers naming the file; "(no changes)" when they are the same.',
+  description: 'A unified diff from old to new content, with headers naming the file; a missing final newline is a change (`\\ No newline at end of file`); "(no changes)" when they are the same.',
   input: z
     .object({
       file,
-      old_content: z.string(),
-      new_content: z.string(),
+      old_content: content,
+      new_content: content,
       context: z.number().int().min(0).default(3).describe("Context lines around each change (default 3)."),
     })
     .strict(),
@@ -192,13 +259,14 @@ export const diffApplyTool = defineTool({
   toolset: "edit",
   title: "Apply a unified diff",
   description:
-    "Applies a one-file unified diff. A hunk lands where the patch says or, when the file moved, where its lines are if they are in exactly one place (placements; fuzzyPlacements for hunks that slid); otherwise nothing is written (STALE_ANCHOR when gone, AMBIGUOUS_ANCHOR when in several places). A --- /dev/null patch creates the file.",
+    "Applies a one-file unified diff. While the file has expected_file_hash (it is as the patch was made against), each hunk goes exactly where the patch says; otherwise where its lines are if they are in exactly one place (placements; fuzzyPlacements for hunks that slid). Anything else writes nothing: STALE_ANCHOR when the lines are gone, AMBIGUOUS_ANCHOR when they are in several places or a hunk has no context to place it by. `\\ No newline at end of file` markers must fit the file. A --- /dev/null patch creates the file. Answers placements, newRanges and fileHash (the file itself only with include_source).",
   input: z
     .object({
       file,
-      patch: z.string().min(1).describe("The unified diff."),
+      patch: content.min(1).describe("The unified diff."),
+      expected_file_hash: fileHashInput,
       dry_run: z.boolean().default(false).describe("Place the hunks without writing; the answer carries the unified diff, not the file (#98)."),
-      include_source: z.boolean().default(false).describe("On a dry run, answer the whole post-patch file as newSource instead of the diff."),
+      include_source: z.boolean().default(false).describe("Answer the whole post-patch file as newSource (a dry run answers the diff otherwise)."),
       fuzzy: z.number().int().min(0).max(1_000_000).nullish().describe("How far a hunk may slide from where the patch puts it (default: anywhere its lines are unambiguous)."),
       ...provenance,
     })
@@ -206,7 +274,7 @@ export const diffApplyTool = defineTool({
   annotations: DESTRUCTIVE,
   handler: (ctx, args) =>
     run(ctx, "diff_apply", { operation: "diff apply", route: "diff", files: [args.file], ...args }, (oc) =>
-      diffApply(oc, args.file, args.patch, { dryRun: args.dry_run, includeSource: args.include_source, fuzzy: args.fuzzy ?? null }),
+      diffApply(oc, args.file, args.patch, { dryRun: args.dry_run, includeSource: args.include_source, fuzzy: args.fuzzy ?? null, expectedFileHash: args.expected_file_hash ?? null }),
     ),
 });
 
@@ -214,10 +282,10 @@ export const changeSetsTool = defineTool({
   name: "changesets",
   toolset: "edit",
   title: "Recorded changeSets",
-  description: "The changeSets (one per editing call) whose original bytes are kept for undo, newest first.",
+  description: "This project's changeSets (one per editing call) whose original bytes are kept for undo, newest first.",
   input: z.object({ limit: z.number().int().min(1).max(1000).default(20) }).strict(),
   annotations: READ_ONLY,
-  handler: (_ctx, args) => report("changesets", changeSets(args.limit)),
+  handler: (ctx, args) => report("changesets", changeSets(opContext(ctx, "changesets", editConfig(ctx)), args.limit)),
 });
 
 export const undoTool = defineTool({
@@ -225,10 +293,10 @@ export const undoTool = defineTool({
   toolset: "edit",
   title: "Undo a changeSet",
   description:
-    "Puts every file of a changeSet (change_set_id, or last: true for the newest not yet undone) back as it was before it; files it created are deleted. A file changed since is HASH_MISMATCH and nothing is restored, unless force.",
+    "Puts every file of one of this project's changeSets (change_set_id, or last: true for the newest not yet undone) back as it was before it; files it created are deleted. Every path passes the project boundary again (PATH_DENIED for one that left it or became a symlink). A file changed since is HASH_MISMATCH and nothing is restored, unless force.",
   input: z
     .object({
-      change_set_id: z.string().min(1).nullish(),
+      change_set_id: z.string().min(1).max(100).nullish(),
       last: z.boolean().default(false),
       force: z.boolean().default(false),
       dry_run: z.boolean().default(false),
@@ -236,17 +304,28 @@ export const undoTool = defineTool({
     .strict()
     .refine((a) => (a.change_set_id ? !a.last : a.last), { message: "pass change_set_id or last: true (not both)" }),
   annotations: DESTRUCTIVE,
-  handler: (ctx, args) => run(ctx, "undo", { operation: "undo", route: "undo", files: [] }, () => undo(args.change_set_id ?? "last", { force: args.force, dryRun: args.dry_run })),
+  handler: (ctx, args) => run(ctx, "undo", { operation: "undo", route: "undo", files: [] }, (oc) => undo(oc, args.change_set_id ?? "last", { force: args.force, dryRun: args.dry_run })),
 });
 
 export const symbolLookupManyTool = defineTool({
   name: "symbol_lookup_many",
   toolset: "edit",
   title: "Find declarations by name",
-  description: "Where the named functions, classes, types and methods (Class.method, or the method's own name) are declared in the TypeScript/JavaScript files under the given paths.",
-  input: z.object({ paths: z.array(file).min(1), names: z.array(z.string().min(1)).min(1) }).strict(),
+  description:
+    "Where the named functions, classes, types and methods (Class.method, or the method's own name) are declared in the TypeScript/JavaScript files under the given paths inside the project; at most limit hits (RESULT_TRUNCATED counts the rest), within a time budget (SEARCH_TRUNCATED says the search stopped early).",
+  input: z
+    .object({
+      paths: z.array(file).min(1).max(100),
+      names: z.array(z.string().min(1).max(1000)).min(1).max(1000),
+      limit: z.number().int().min(1).max(100_000).default(1000),
+      timeout_ms: z.number().int().min(100).max(60_000).default(DEFAULT_GREP_TIMEOUT_MS),
+    })
+    .strict(),
   annotations: READ_ONLY,
-  handler: (ctx, args) => run(ctx, "symbol_lookup_many", { operation: "symbol-lookup-many", route: "read", files: args.paths }, (oc) => symbolLookupMany(oc, args.paths, args.names)),
+  handler: (ctx, args) =>
+    run(ctx, "symbol_lookup_many", { operation: "symbol-lookup-many", route: "read", files: args.paths }, (oc) =>
+      symbolLookupMany(oc, args.paths, args.names, { limit: args.limit, timeoutMs: args.timeout_ms }),
+    ),
 });
 
 export const routeTool = defineTool({
@@ -281,7 +360,8 @@ export const provenanceQueryTool = defineTool({
   name: "provenance_query",
   toolset: "edit",
   title: "Who edited a file or line",
-  description: "The recorded writes of a file, newest first — actor, task, reason, operation, changeSet and diff — like git blame for agent edits. With line, only writes whose diff touched it (fuzzy: also writes recorded without a diff).",
+  description:
+    "The recorded writes of a file, newest first — actor, task, reason, operation, changeSet and the lines each changed (ranges; the diff only when telemetry.recordContent is on) — like git blame for agent edits. With line, only writes that changed it (fuzzy: also writes recorded without ranges).",
   input: z
     .object({
       file,
@@ -298,8 +378,8 @@ export const provenanceChangeSetTool = defineTool({
   name: "provenance_changeset",
   toolset: "edit",
   title: "Edits of a changeSet",
-  description: "Every recorded edit of one changeSet, in order, with its provenance and diff.",
-  input: z.object({ change_set_id: z.string().min(1) }).strict(),
+  description: "Every recorded edit of one changeSet, in order, with its provenance and changed lines.",
+  input: z.object({ change_set_id: z.string().min(1).max(100) }).strict(),
   annotations: READ_ONLY,
   handler: (_ctx, args) => report("provenance_changeset", provenanceChangeSet(args.change_set_id)),
 });
@@ -340,20 +420,30 @@ export const telemetrySessionsTool = defineTool({
   toolset: "edit",
   title: "Editing sessions",
   description: "Per-session event counts, error rates and durations (a session is HASHPILOT_SESSION, or the calling process).",
-  input: z.object({}).strict(),
+  input: z.object({ limit: z.number().int().min(1).max(10_000).default(100).describe("Sessions answered at most, newest first (the rest are counted in omitted).") }).strict(),
   annotations: READ_ONLY,
-  handler: () => report("telemetry_sessions", telemetrySessions()),
+  handler: (_ctx, args) => report("telemetry_sessions", telemetrySessions(args.limit)),
 });
 
 export const telemetryExportTool = defineTool({
   name: "telemetry_export",
   toolset: "edit",
   title: "Export telemetry events",
-  description: "Every event, optionally between two dates and for one session.",
-  input: z.object({ from: z.string().min(1).nullish(), to: z.string().min(1).nullish(), session: z.string().min(1).nullish() }).strict(),
+  description: "The events, oldest first, optionally between two dates and for one session: at most limit and within the answer cap (truncated and omitted say how many later ones were left out; export again from the last timestamp).",
+  input: z
+    .object({
+      from: z.string().min(1).max(100).nullish(),
+      to: z.string().min(1).max(100).nullish(),
+      session: z.string().min(1).max(200).nullish(),
+      limit: z.number().int().min(1).max(100_000).default(1000),
+    })
+    .strict(),
   annotations: READ_ONLY,
   handler: (_ctx, args) =>
-    report("telemetry_export", telemetryExport({ ...(args.from ? { from: args.from } : {}), ...(args.to ? { to: args.to } : {}), ...(args.session ? { session: args.session } : {}) })),
+    report(
+      "telemetry_export",
+      telemetryExport({ ...(args.from ? { from: args.from } : {}), ...(args.to ? { to: args.to } : {}), ...(args.session ? { session: args.session } : {}), limit: args.limit }),
+    ),
 });
 
 export const telemetryPruneTool = defineTool({
@@ -381,9 +471,14 @@ export const configTool = defineTool({
   toolset: "edit",
   title: "hashpilot configuration",
   description: "The configuration after merging the defaults, the global file, the project's .hashpilot.json, --config and HASHPILOT_ROUTE_POLICY.",
-  input: z.object({ config_path: z.string().min(1).nullish() }).strict(),
+  input: z.object({ config_path: file.nullish().describe("A config file inside the project to merge as --config (it cannot set readRoots).") }).strict(),
   annotations: READ_ONLY,
-  handler: async (ctx, args) => okEnvelope("config", loadHashpilotConfig({ cwd: ctx.cwd, configPath: args.config_path ?? ctx.editConfigPath }), []),
+  handler: async (ctx, args) => {
+    if (args.config_path == null) return okEnvelope("config", editConfig(ctx), []);
+    const boundary = projectBoundary(ctx.config.project_root, { stateDir: ctx.config.state_dir });
+    const { real } = readablePath(args.config_path, boundary, ctx.cwd);
+    return okEnvelope("config", loadHashpilotConfig({ cwd: ctx.cwd, configPath: real, configTrusted: false }), []);
+  },
 });
 
 export const EDIT_TOOLS = [

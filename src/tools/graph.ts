@@ -5,7 +5,7 @@
 import { refreshFile } from "../index/jit.js";
 import { relinkEdgesIfDirty } from "../index/link.js";
 import { POTENTIAL_LIMIT, barrelExports, callersOf, declarationSite, findTarget, implementorsOf, type DeclarationSite, type Target } from "../query/graph.js";
-import { normalisePath } from "../query/navigation.js";
+import { projectPath } from "../base/paths.js";
 import { isIndexEmpty, staleOnDisk } from "../query/search.js";
 import type { ToolContext } from "./context.js";
 import { READ_ONLY, defineTool } from "./define.js";
@@ -90,7 +90,7 @@ export const callersTool = defineTool({
   annotations: READ_ONLY,
   handler: async (ctx, args) => {
     const db = ctx.store().db;
-    const filePath = args.file_path ? normalisePath(args.file_path) : null;
+    const filePath = args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null;
     const { answer, busy } = await freshAnswer(
       ctx,
       () =>
@@ -139,7 +139,7 @@ export const implementorsTool = defineTool({
     const store = ctx.store();
     relinkEdgesIfDirty(store);
     const db = store.db;
-    const target = findTarget(db, args.interface_name, args.file_path ? normalisePath(args.file_path) : null);
+    const target = findTarget(db, args.interface_name, args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null);
     const mtimes = db.prepare("SELECT mtime FROM files WHERE path = ?").pluck();
     const stale = new Map<string, boolean>();
     const implementors = implementorsOf(db, target.ids).map((r) => {
@@ -171,7 +171,7 @@ export const renameImpactTool = defineTool({
   annotations: READ_ONLY,
   handler: async (ctx, args) => {
     const db = ctx.store().db;
-    const filePath = args.file_path ? normalisePath(args.file_path) : null;
+    const filePath = args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null;
     const { answer, busy } = await freshAnswer(
       ctx,
       () => {

@@ -1,7 +1,8 @@
 // The navigation tools (spec §9): mast_project_skeleton, mast_exports, mast_signature and
 // mast_dependencies. Single-file answers refresh their file just in time (spec §9.0).
 import { refreshFile, type Refresh } from "../index/jit.js";
-import { fileDependencies, fileExports, normalisePath, projectSkeleton, symbolSignatures } from "../query/navigation.js";
+import { projectPath } from "../base/paths.js";
+import { fileDependencies, fileExports, projectSkeleton, symbolSignatures } from "../query/navigation.js";
 import { isIndexEmpty } from "../query/search.js";
 import type { ToolContext } from "./context.js";
 import { READ_ONLY, defineTool } from "./define.js";
@@ -13,8 +14,11 @@ function busyFlag(refresh: Refresh): { file_busy_returning_stale_cache?: true } 
 }
 
 async function refreshed(ctx: ToolContext, path: string): Promise<Refresh> {
-  return refreshFile(ctx.store(), ctx.config, normalisePath(path));
+  return refreshFile(ctx.store(), ctx.config, path);
 }
+
+/** A file_path argument as a project-relative path (an absolute path inside the project is accepted). */
+const inProject = (ctx: ToolContext, path: string) => projectPath(path, ctx.config.project_root);
 
 export const skeletonTool = defineTool({
   name: "mast_project_skeleton",
@@ -31,7 +35,7 @@ export const skeletonTool = defineTool({
     })
     .strict(),
   annotations: READ_ONLY,
-  handler: (ctx, args) => projectSkeleton(ctx.store().db, args),
+  handler: (ctx, args) => projectSkeleton(ctx.store().db, { ...args, directory: args.directory ? inProject(ctx, args.directory) : args.directory }),
 });
 
 export const exportsTool = defineTool({
@@ -42,8 +46,9 @@ export const exportsTool = defineTool({
   input: z.object({ file_path: z.string().min(1).describe("Project-relative path of an indexed file.") }).strict(),
   annotations: READ_ONLY,
   handler: async (ctx, args) => {
-    const refresh = await refreshed(ctx, args.file_path);
-    return { ...fileExports(ctx.store().db, args.file_path), ...busyFlag(refresh) };
+    const path = inProject(ctx, args.file_path);
+    const refresh = await refreshed(ctx, path);
+    return { ...fileExports(ctx.store().db, path), ...busyFlag(refresh) };
   },
 });
 
@@ -63,12 +68,13 @@ export const signatureTool = defineTool({
   annotations: READ_ONLY,
   handler: async (ctx, args) => {
     const db = ctx.store().db;
-    const paths = args.file_path
-      ? [normalisePath(args.file_path)]
+    const filePath = args.file_path ? inProject(ctx, args.file_path) : null;
+    const paths = filePath
+      ? [filePath]
       : (db.prepare("SELECT DISTINCT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? ORDER BY f.path LIMIT ?").pluck().all(args.symbol, args.limit) as string[]);
     const busy = new Set<string>();
     for (const path of paths) if ((await refreshFile(ctx.store(), ctx.config, path)) === "busy") busy.add(path);
-    const response = symbolSignatures(db, args.symbol, args.file_path ?? null, args.limit);
+    const response = symbolSignatures(db, args.symbol, filePath, args.limit);
     const results = response.results.map((r) => (busy.has(r.file_path) ? { ...r, file_busy_returning_stale_cache: true as const } : r));
     return {
       ...response,
@@ -87,7 +93,8 @@ export const dependenciesTool = defineTool({
   input: z.object({ file_path: z.string().min(1).describe("Project-relative path of an indexed file.") }).strict(),
   annotations: READ_ONLY,
   handler: async (ctx, args) => {
-    const refresh = await refreshed(ctx, args.file_path);
-    return { ...fileDependencies(ctx.store().db, args.file_path), ...busyFlag(refresh) };
+    const path = inProject(ctx, args.file_path);
+    const refresh = await refreshed(ctx, path);
+    return { ...fileDependencies(ctx.store().db, path), ...busyFlag(refresh) };
   },
 });

@@ -1,6 +1,7 @@
 // The one tool registry: each tool is a name, a description, a zod input schema, annotations
 // and a handler over a ToolContext. The MCP server, `mast query`, the CLI help and
 // docs/tools.md are all derived from this list.
+import { MAX_ANSWER_BYTES, jsonBytes } from "../base/budget.js";
 import { MastError } from "../base/errors.js";
 import type { ToolContext } from "./context.js";
 import type { ToolDefinition } from "./define.js";
@@ -33,13 +34,51 @@ export function findTool(name: string): ToolDefinition {
   return tool;
 }
 
-/** Validates raw arguments against the tool's schema and runs it; bad arguments are INVALID_ARGUMENT with the zod issues. */
+/**
+ * Validates raw arguments against the tool's schema and runs it; bad arguments are
+ * INVALID_ARGUMENT with the zod issues, and an answer over MAX_ANSWER_BYTES of JSON is
+ * RESULT_TOO_LARGE (tools cut their lists below it; this is the guarantee).
+ */
 export async function callTool(ctx: ToolContext, name: string, rawArgs: unknown): Promise<unknown> {
   const tool = findTool(name);
+  const bad = badString(rawArgs, "");
+  if (bad !== null) throw new MastError("INVALID_ARGUMENT", `invalid arguments for ${name}: ${bad}`, { hint: "Arguments are text: no NUL bytes, no unpaired surrogates." });
   const parsed = tool.input.safeParse(rawArgs ?? {});
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.length ? i.path.join(".") : "(arguments)"}: ${i.message}`).join("; ");
-    throw new MastError("INVALID_ARGUMENT", `invalid arguments for ${name}: ${issues}`, { hint: "See docs/tools.md for each tool's input." });
+    const issues = parsed.error.issues
+      .slice(0, 10)
+      .map((i) => `${i.path.length ? i.path.join(".").slice(0, 200) : "(arguments)"}: ${i.message.slice(0, 300)}`)
+      .join("; ");
+    throw new MastError("INVALID_ARGUMENT", `invalid arguments for ${name}: ${issues}${parsed.error.issues.length > 10 ? ` (and ${parsed.error.issues.length - 10} more)` : ""}`, {
+      hint: "See docs/tools.md for each tool's input.",
+    });
   }
-  return tool.handler(ctx, parsed.data);
+  const answer = await tool.handler(ctx, parsed.data);
+  const bytes = jsonBytes(answer);
+  if (bytes > MAX_ANSWER_BYTES) {
+    throw new MastError("RESULT_TOO_LARGE", `the answer of ${name} would be ${bytes} bytes, over the ${MAX_ANSWER_BYTES}-byte answer cap`);
+  }
+  return answer;
+}
+
+/**
+ * Where an argument holds a string no tool accepts — a NUL byte (a path cut short, a file that
+ * could never be read back) or an unpaired UTF-16 surrogate (which UTF-8 cannot carry: it would be
+ * written as U+FFFD) — or null. Arguments nested deeper than 32 levels are refused too.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function badString(value: unknown, at: string, depth = 0): string | null {
+  if (depth > 32) return `${at || "(arguments)"}: nested too deeply`;
+  if (typeof value === "string") {
+    if (value.includes("\0")) return `${at || "(arguments)"}: has a NUL byte`;
+    if (LONE_SURROGATE.test(value)) return `${at || "(arguments)"}: has an unpaired surrogate (not valid Unicode)`;
+    return null;
+  }
+  if (value === null || typeof value !== "object") return null;
+  for (const [k, v] of Object.entries(value)) {
+    const found = badString(v, at ? `${at}.${k.slice(0, 100)}` : k.slice(0, 100), depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
 }

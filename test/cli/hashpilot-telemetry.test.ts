@@ -24,7 +24,10 @@ describe("provenance", () => {
       ["agent-2", null, null, "replace-hash", true],
       ["agent-1", "ISSUE-7", "commute", "replace-hash", true],
     ]);
-    expect(all.envelope.data[1].diff).toBe(`--- ${p.path("a.ts")}\n+++ ${p.path("a.ts")}\n@@ -2,1 +2,1 @@\n-  return a + b;\n+  return b + a;\n`);
+    // No file content in the log by default: the changed lines, not the diff (#9 §5).
+    expect([all.envelope.data[1].ranges, all.envelope.data[1].diff]).toEqual([[{ start: 2, end: 2 }], null]);
+    expect(readFileSync(join(p.home, "telemetry", "events.ndjson"), "utf8")).not.toContain("return b + a");
+    expect(statSync(join(p.home, "telemetry", "events.ndjson")).mode & 0o777).toBe(0o600);
     const line2 = await hp(p, ["provenance", "query", "a.ts", "2"]);
     expect(line2.envelope.data.map((e: any) => e.actor)).toEqual(["agent-1"]);
     const cs = all.envelope.data[0].changeSetId as string;
@@ -32,6 +35,16 @@ describe("provenance", () => {
     expect(byChangeSet.envelope.data.map((e: any) => [e.actor, e.changeSetId])).toEqual([["agent-2", cs]]);
     const human = await runHashpilot(["provenance", "query", "a.ts", "2", "--human"], { cwd: p.root, env: { HASHPILOT_HOME: p.home } });
     expect(human.stdout).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z {2}replace-hash {2}ok {4}agent-1 {2}ISSUE-7 {2}commute {2}cs-\d{8}T\d{9}Z-[0-9a-f]{8}\n$/);
+  });
+
+  it("records each write's diff only with telemetry.recordContent, and caps actor and reason (#9 §5)", async () => {
+    const p = project({ "a.ts": SOURCE, ".hashpilot.json": JSON.stringify({ telemetry: { recordContent: true } }) });
+    await hp(p, ["replace-hash", "a.ts", sha12("  return a + b;"), "  return b + a;", "--range", "2"]);
+    const all = await hp(p, ["provenance", "query", "a.ts"]);
+    expect(all.envelope.data[0].diff).toBe(`--- ${p.path("a.ts")}\n+++ ${p.path("a.ts")}\n@@ -2,1 +2,1 @@\n-  return a + b;\n+  return b + a;\n`);
+    const long = await hp(p, ["replace-hash", "a.ts", sha12("  return b + a;"), "x", "--range", "2", "--reason", "r".repeat(2001)]);
+    expect([long.code, long.envelope.error!.code]).toEqual([1, "INVALID_ARGUMENT"]);
+    expect(p.read("a.ts")).toBe(SOURCE.replace("a + b", "b + a"));
   });
 });
 
@@ -115,7 +128,7 @@ describe("config", () => {
   it("merges defaults, the global file, .hashpilot.json, --config and HASHPILOT_ROUTE_POLICY, each over the one before", async () => {
     const home = space.dir("hashpilot-user-");
     mkdirSync(join(home, ".config", "hashpilot"), { recursive: true });
-    writeFileSync(join(home, ".config", "hashpilot", "config.json"), JSON.stringify({ routePolicy: { languageOverrides: { python: "hash", go: "diff" } }, telemetry: { enabled: false } }));
+    writeFileSync(join(home, ".config", "hashpilot", "config.json"), JSON.stringify({ routePolicy: { languageOverrides: { python: "hash", go: "diff" } }, telemetry: { enabled: false }, readRoots: ["/opt/shared"] }));
     const p = project({
       ".hashpilot.json": JSON.stringify({ routePolicy: { languageOverrides: { go: "ast" }, operationOverrides: { "add-import": "diff" } } }),
       "extra.json": JSON.stringify({ routePolicy: { conflictResolution: "strictest" }, telemetry: { enabled: true } }),
@@ -127,12 +140,28 @@ describe("config", () => {
         operationOverrides: { "add-import": "diff", "rename-symbol": "hash" },
         conflictResolution: "strictest",
       },
-      telemetry: { enabled: true },
+      telemetry: { enabled: true, recordContent: false },
+      readRoots: ["/opt/shared"],
     });
     writeFileSync(p.path(".hashpilot.json"), "{ broken");
     const bad = await hp(p, ["config"], { HOME: home });
     expect([bad.code, bad.envelope.error!.code]).toEqual([1, "CONFIG_INVALID"]);
     expect(bad.envelope.error!.message).toContain(".hashpilot.json");
     expect(readFileSync(join(home, ".config", "hashpilot", "config.json"), "utf8")).toContain("python");
+    // A file inside the project cannot widen what the tools read (#9 §3).
+    writeFileSync(p.path(".hashpilot.json"), JSON.stringify({ readRoots: ["/"] }));
+    const widen = await hp(p, ["config"], { HOME: home });
+    expect([widen.code, widen.envelope.error!.code]).toEqual([1, "CONFIG_INVALID"]);
+  });
+
+  it("never quotes a file's bytes in an error, and reads no config outside the project over a tool (#9 §3)", async () => {
+    const outside = space.dir("hashpilot-outside-");
+    writeFileSync(join(outside, "secret.json"), "root:x:0:0:SECRET-CANARY");
+    const p = project({ "bad.json": "SECRET-CANARY is not json" });
+    const bad = await hp(p, ["config", "--config", "bad.json"]);
+    expect([bad.code, bad.envelope.error!.code]).toEqual([1, "CONFIG_INVALID"]);
+    expect(bad.stdout).not.toContain("SECRET-CANARY");
+    const tool = await runHashpilot(["route", "a.ts", "replace-hash", "--policy", "SECRET-CANARY"], { cwd: p.root, env: { HASHPILOT_HOME: p.home } });
+    expect(tool.stdout).not.toContain("SECRET-CANARY");
   });
 });

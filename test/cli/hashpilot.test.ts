@@ -32,6 +32,7 @@ describe("hashpilot read-hash and replace-hash", () => {
       contextRange: { start: 1, end: 3 },
       contextBefore: ["export function add(a: number, b: number): number {"],
       contextAfter: ["}"],
+      fileHash: sha12(SOURCE.replace(/\n$/, "")),
       error: null,
     });
     const first = await hp(p, ["replace-hash", "src/math.ts", read.envelope.data.lineHash, "  const sum = a + b;\n  return sum;", "--range", "2"]);
@@ -200,7 +201,7 @@ describe("hashpilot diff generate and diff apply", () => {
     // Not where the patch says, and in two places: which copy is meant cannot be known.
     const twice = project({ "a.ts": "x\ny\nx\ny\nz\n", "p.patch": "--- a/a.ts\n+++ b/a.ts\n@@ -5,1 +5,1 @@\n-x\n+X\n" });
     const ambiguous = await hp(twice, ["diff", "apply", "a.ts", "--patch", "p.patch"]);
-    expect([ambiguous.code, ambiguous.envelope.error!.code, ambiguous.envelope.error!.details]).toEqual([3, "AMBIGUOUS_ANCHOR", { hunk: 1, candidates: [1, 3] }]);
+    expect([ambiguous.code, ambiguous.envelope.error!.code, ambiguous.envelope.error!.details]).toEqual([3, "AMBIGUOUS_ANCHOR", { hunk: 1, candidates: [1, 3], total: 2 }]);
     expect(twice.read("a.ts")).toBe("x\ny\nx\ny\nz\n");
   });
 
@@ -266,7 +267,10 @@ describe("hashpilot I/O and argument errors", () => {
 
 describe("hashpilot review fixes", () => {
   it("diff apply adding lines after an unterminated last line does not join them to it", async () => {
-    const p = project({ "f.txt": "a", "p.patch": "--- a/f.txt\n+++ b/f.txt\n@@ -1 +1,2 @@\n a\n+b\n\\ No newline at end of file\n" });
+    const p = project({ "f.txt": "a" });
+    const patch = (await hp(p, ["diff", "generate", "f.txt", "@f.txt", "a\nb"])).envelope.data.diff as string;
+    expect(patch).toBe("--- a/f.txt\n+++ b/f.txt\n@@ -1,1 +1,2 @@\n-a\n\\ No newline at end of file\n+a\n+b\n\\ No newline at end of file\n");
+    writeFileSync(p.path("p.patch"), patch);
     const r = await hp(p, ["diff", "apply", "f.txt", "--patch", "p.patch"]);
     expect(r.code).toBe(0);
     expect(p.read("f.txt")).toBe("a\nb");
@@ -351,7 +355,7 @@ describe("hashpilot and the mast index", () => {
       }
     };
     expect(names()).toEqual(["add", "sub"]);
-    const edit = await hp(p, ["replace-hash", "src/a.ts", sha12("}"), "}\n\nexport function mul(a: number, b: number): number {\n  return a * b;\n}", "--range", "7"]);
+    const edit = await hp(p, ["replace-hash", "src/a.ts", sha12("}"), "}\n\nexport function mul(a: number, b: number): number {\n  return a * b;\n}", "--range", "7", "--file-hash", sha12(SOURCE.replace(/\n$/, ""))]);
     expect(edit.code).toBe(0);
     expect(names()).toEqual(["add", "sub", "mul"]);
     writeFileSync(p.path("new.patch"), "--- /dev/null\n+++ b/src/b.ts\n@@ -0,0 +1,1 @@\n+export function div(a: number, b: number): number { return a / b; }\n");
@@ -437,7 +441,7 @@ describe("hashpilot read-many and grep-many", () => {
 });
 
 describe("hashpilot output format", () => {
-  it("follows the precedence --format, then --json (deprecated, one stderr notice), then $CI, then JSON when piped; errors are always JSON", async () => {
+  it("follows the precedence --format, then --json (deprecated, one stderr notice), then $CI, then JSON when piped; errors follow the format (#9 §5)", async () => {
     const p = project({ "a.ts": SOURCE });
     const text = await runHashpilot(["read-hash", "a.ts", "2", "--format", "text"], { cwd: p.root, env: { HASHPILOT_HOME: p.home } });
     expect(text.stdout).toBe(`${p.path("a.ts")}:2  lineHash ${sha12("  return a + b;")}  contextHash ${sha12(SOURCE.split("\n").slice(0, 5).join("\n"))} (lines 1-5)\n  return a + b;\n`);
@@ -447,7 +451,9 @@ describe("hashpilot output format", () => {
     const ci = await runHashpilot(["read-hash", "a.ts", "2"], { cwd: p.root, env: { HASHPILOT_HOME: p.home, CI: "true" } });
     expect(JSON.parse(ci.stdout).command).toBe("read-hash");
     const error = await runHashpilot(["read-hash", "a.ts", "99", "--format", "text"], { cwd: p.root, env: { HASHPILOT_HOME: p.home } });
-    expect([error.code, JSON.parse(error.stdout).error.code]).toEqual([1, "INVALID_ARGUMENT"]);
+    expect([error.code, error.stdout]).toEqual([1, `error INVALID_ARGUMENT: line 99 is not within ${p.path("a.ts")} (lines 1-7)\n  hint: Check the argument against the command's --help.\n`]);
     expect(error.stderr).toBe("");
+    const piped = await runHashpilot(["read-hash", "a.ts", "99"], { cwd: p.root, env: { HASHPILOT_HOME: p.home, CI: undefined } });
+    expect([piped.code, JSON.parse(piped.stdout).error.code]).toEqual([1, "INVALID_ARGUMENT"]);
   });
 });

@@ -1,0 +1,72 @@
+// The one way the product reads a file's bytes: opened without blocking (a FIFO never hangs the
+// reader), checked to be a regular file on the open descriptor (a device, socket or directory is
+// refused before a byte is read), and read up to a size cap (a file that grows past it mid-read
+// is refused too). Outcomes are plain data; callers turn them into their own errors or rows.
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { ioErrorMessage } from "./errors.js";
+
+export type FileRead =
+  | { readonly kind: "read"; readonly bytes: Buffer; readonly stat: Stats }
+  | { readonly kind: "missing"; readonly error: string }
+  | { readonly kind: "not_regular"; readonly what: string }
+  | { readonly kind: "too_large"; readonly size: number }
+  | { readonly kind: "symlink" }
+  | { readonly kind: "error"; readonly error: string };
+
+export interface ReadOptions {
+  /** Refuse a file over this many bytes. */
+  readonly maxBytes: number;
+  /** Refuse (kind "symlink") when the last path component is a symlink. */
+  readonly noFollow?: boolean;
+}
+
+/** What a non-regular file is, for messages. */
+export function fileKind(st: Stats): string {
+  if (st.isDirectory()) return "a directory";
+  if (st.isFIFO()) return "a FIFO";
+  if (st.isCharacterDevice()) return "a character device";
+  if (st.isBlockDevice()) return "a block device";
+  if (st.isSocket()) return "a socket";
+  if (st.isSymbolicLink()) return "a symlink";
+  return "not a regular file";
+}
+
+export function readRegularFile(abs: string, options: ReadOptions): FileRead {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK | (options.noFollow ? constants.O_NOFOLLOW : 0));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing", error: ioErrorMessage(err) };
+    if (code === "ELOOP" && options.noFollow) return { kind: "symlink" };
+    if (code === "EISDIR") return { kind: "not_regular", what: "a directory" };
+    return { kind: "error", error: ioErrorMessage(err) };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { kind: "not_regular", what: fileKind(stat) };
+    if (stat.size > options.maxBytes) return { kind: "too_large", size: stat.size };
+    // Read to the end, not to the stat's size: the file may have grown (or shrunk) since.
+    let buf = Buffer.allocUnsafe(Math.min(stat.size, options.maxBytes) + 1);
+    let total = 0;
+    for (;;) {
+      if (total === buf.length) {
+        if (total > options.maxBytes) return { kind: "too_large", size: total };
+        const grown = Buffer.allocUnsafe(Math.min(buf.length * 2, options.maxBytes + 1));
+        buf.copy(grown, 0, 0, total);
+        buf = grown;
+      }
+      const n = readSync(fd, buf, total, buf.length - total, null);
+      if (n === 0) break;
+      total += n;
+    }
+    if (total > options.maxBytes) return { kind: "too_large", size: total };
+    return { kind: "read", bytes: buf.subarray(0, total), stat };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EISDIR") return { kind: "not_regular", what: "a directory" };
+    return { kind: "error", error: ioErrorMessage(err) };
+  } finally {
+    closeSync(fd);
+  }
+}

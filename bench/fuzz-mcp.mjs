@@ -96,6 +96,8 @@ const START_TIMEOUT_MS = 30_000;
 const REINDEX_WAIT_MS = 30_000;
 const INTERNAL_EXAMPLES = 20;
 const LIST_LIMIT = 40;
+/** The SDK client's stdio read buffer: an answer over it cannot be received at all. */
+const SDK_READ_BUFFER = 10 * 1024 * 1024;
 const DESTRUCTIVE = new Set(["replace_hash", "diff_apply", "undo", "telemetry_prune", "telemetry_clear"]);
 const PASSWD_MARKER = "root:x:0:0";
 const PLANTED_ID = "cs-20990101T000000000Z-0badf00d";
@@ -161,6 +163,11 @@ function abbrev(value, max = 320) {
   }
   return s === undefined ? String(value) : s.length > max ? `${s.slice(0, max)}…` : s;
 }
+
+const oneLine = (s, max) => {
+  const t = String(s).replace(/\s+/g, " ");
+  return t.length > max ? `${t.slice(0, max)}…` : t;
+};
 
 /** A message with the temp root, numbers and hex ids replaced, for de-duplication. */
 function normalise(msg, world) {
@@ -450,7 +457,7 @@ class Server {
 
   async startOnce() {
     const transport = new StdioClientTransport({ command: process.execPath, args: [MAST, "serve", this.world.project], env: this.env, cwd: this.world.ws, stderr: "pipe" });
-    const live = { transport, client: null, pid: null, stderr: "", exited: false, killed: false, reindexed: false, proc: null };
+    const live = { transport, client: null, pid: null, stderr: "", exited: false, killed: false, reindexed: false, proc: null, overflow: null };
     this.live = live;
     transport.stderr?.on("data", (d) => {
       live.stderr = (live.stderr + d.toString()).slice(-8000);
@@ -460,6 +467,10 @@ class Server {
     live.client = client;
     client.onclose = () => {
       live.exited = true;
+    };
+    // The SDK client refuses a message over its read buffer (10 MiB) and drops the connection.
+    client.onerror = (err) => {
+      if (/ReadBuffer exceeded maximum size/.test(String(err?.message ?? err))) live.overflow = String(err.message ?? err);
     };
     const connect = client.connect(transport);
     connect.catch(() => undefined);
@@ -545,6 +556,10 @@ async function invoke(server, name, args, hangMs) {
     const ms = performance.now() - t0;
     if (got) {
       if (got.kind === "error" && !live.killed) await sleep(100);
+      if (got.kind === "error" && live.overflow) {
+        await server.kill();
+        return { kind: "overflow", ms, rssPeak, error: live.overflow };
+      }
       if (got.kind === "error" && live.exited && !live.killed) {
         const proc = live.proc;
         return { kind: "crash", ms, rssPeak, error: String(got.e?.message ?? got.e), exit: proc ? { code: proc.exitCode, signal: proc.signalCode } : null, stderr: live.stderr.slice(-1500) };
@@ -557,6 +572,10 @@ async function invoke(server, name, args, hangMs) {
       const stderr = live.stderr.slice(-1500);
       await server.kill();
       return { kind: "memory", ms, rssPeak, stderr };
+    }
+    if (live.overflow && ms > 3000) {
+      await server.kill();
+      return { kind: "overflow", ms, rssPeak, error: live.overflow };
     }
     if (live.exited && !live.killed && ms > 2000) {
       const proc = live.proc;
@@ -1123,6 +1142,12 @@ class Generator {
         return { args, mode, tag: `path:${t.tag}`, target: kind === "path" ? t.value : null };
       }
       case "redos": {
+        if (this.chance(0.3)) {
+          // Odd but not catastrophic: invalid syntax, POSIX classes, huge alternations, empty matches.
+          args.pattern = this.pick(REGEXES);
+          args.paths = [this.pick(["fuzz/redos.txt", ".", "src"])];
+          return { args, mode, tag: `pattern:${oneLine(args.pattern, 20)}${args.pattern.length > 20 ? `…${args.pattern.length}` : ""}` };
+        }
         const r = this.pick(REDOS);
         args.pattern = r.re;
         const where = this.pick(["long-lines-file", "long-lines-ts", "project-root", "fuzz-dir"]);
@@ -1322,7 +1347,11 @@ function preState(world, drawn, toolName) {
   const file = args && typeof args === "object" && !Array.isArray(args) && typeof args.file === "string" ? args.file : null;
   const target = drawn.target ?? (["read_hash", "replace_hash", "diff_apply"].includes(toolName) ? file : null);
   const pre = { target, exists: false, isFile: false, dangling: false, special: null, creates: false, outsideTarget: drawn.outsideTarget === true };
-  if (target === null || typeof target !== "string" || target.includes("\u0000") || target.length > 4000) return pre;
+  if (target === null || typeof target !== "string") return pre;
+  if (target.includes("\u0000") || target.length > 4000) {
+    pre.target = null;
+    return pre;
+  }
   const abs = path.resolve(world.project, target);
   try {
     const st = fs.statSync(abs);
@@ -1330,7 +1359,9 @@ function preState(world, drawn, toolName) {
     pre.isFile = st.isFile();
     if (st.isFIFO()) pre.special = "FIFO";
     else if (st.isCharacterDevice()) pre.special = "character device";
-  } catch {
+  } catch (err) {
+    // Only ENOENT says the file is not there (ENAMETOOLONG, ENOTDIR, ... say nothing).
+    if (err?.code !== "ENOENT") pre.target = null;
     try {
       pre.dangling = fs.lstatSync(abs, { throwIfNoEntry: false }) !== undefined;
     } catch {
@@ -1439,6 +1470,7 @@ async function main() {
     const hungCategories = new Set();
     let suppressed = 0;
     let restarts = 0;
+    let overflows = 0;
     let answered = 0;
     let largest = { bytes: 0, tool: null, tag: null };
     let baseline = snapshotOutside(world);
@@ -1511,10 +1543,15 @@ async function main() {
         }
         if (res.bytes > largest.bytes) largest = { bytes: res.bytes, tool: tool.name, tag: drawn.tag, input: abbrev(drawn.args) };
         if (res.bytes > ANSWER_CAP) oversized.add(`${tool.name}|${drawn.tag.replace(/\d+$/, "")}`, { ...example(), bytes: res.bytes });
-        if (res.code === "INTERNAL") internal.add(`${tool.name}|${normalise(res.message, world)}`, { ...example(), message: String(res.message).split(world.T).join("<T>").slice(0, 300) });
-        for (const label of res.reads) outsideReads.add(`${tool.name}|${drawn.tag}|${label}`, { ...example(), read: label, ok: res.ok, code: res.code, excerpt: excerptAround(out.r.content[0].text, world, label) });
+        if (res.code === "INTERNAL") internal.add(`${tool.name}|${normalise(res.message, world)}`, { ...example(), message: oneLine(String(res.message).split(world.T).join("<T>"), 300) });
+        if (res.reads.length) {
+          const key = `${tool.name}|${drawn.tag}`;
+          outsideReads.add(key, { ...example(), read: [], ok: res.ok, code: res.code, excerpt: excerptAround(out.r.content[0].text, world, res.reads[0]) });
+          const entry = outsideReads.map.get(key);
+          if (entry) for (const label of res.reads) if (!entry.read.includes(label)) entry.read.push(label);
+        }
         for (const d of res.defects) defects.add(`${tool.name}|${d.kind}`, { ...example(), kind: d.kind, detail: String(d.detail).split(world.T).join("<T>") });
-        for (const why of wrongClass(tool.name, drawn.args, res, pre)) wrong.add(`${tool.name}|${why}|${res.code}|${normalise(res.message, world).slice(0, 80)}`, { ...example(), why, code: res.code, message: String(res.message ?? "").split(world.T).join("<T>").slice(0, 240) });
+        for (const why of wrongClass(tool.name, drawn.args, res, pre)) wrong.add(`${tool.name}|${why}|${res.code}`, { ...example(), why, code: res.code, message: oneLine(String(res.message ?? "").split(world.T).join("<T>"), 240) });
       } else if (out.kind === "error") {
         stat.protocol_errors++;
         const msg = String(out.e?.message ?? out.e).replace(/\s+/g, " ");
@@ -1523,11 +1560,20 @@ async function main() {
         protocol.add(`${tool.name}|${code}|${normalise(msg, world).slice(0, 60)}`, { ...example(), code, message: msg.split(world.T).join("<T>").slice(0, 240) });
       } else {
         // crash, hung or memory: the server is gone (or killed); restart it.
-        hangCount.set(cls, (hangCount.get(cls) ?? 0) + (out.kind === "crash" ? 0 : 1));
-        if (out.kind !== "crash") hungCategories.add(cat);
+        hangCount.set(cls, (hangCount.get(cls) ?? 0) + (out.kind === "hung" || out.kind === "memory" ? 1 : 0));
+        if (out.kind === "hung" || out.kind === "memory") hungCategories.add(cat);
         if (out.kind === "crash") {
           stat.crashes++;
           crashes.push({ call: i, ...example(), ms: Math.round(out.ms), error: out.error, exit: out.exit, stderr_tail: out.stderr?.split(world.T).join("<T>") });
+        } else if (out.kind === "overflow") {
+          stat.overflow = (stat.overflow ?? 0) + 1;
+          overflows++;
+          oversized.add(`${tool.name}|${drawn.tag.replace(/\d+$/, "")}`, { ...example(), bytes: `> ${SDK_READ_BUFFER} (the SDK client dropped the connection: ${out.error})` });
+          if (largest.bytes <= SDK_READ_BUFFER) largest = { bytes: SDK_READ_BUFFER + 1, lower_bound: true, tool: tool.name, tag: drawn.tag, input: abbrev(drawn.args) };
+          if (stat.max_bytes <= SDK_READ_BUFFER) {
+            stat.max_bytes = SDK_READ_BUFFER + 1;
+            stat.max_bytes_tag = `${drawn.tag} (lower bound)`;
+          }
         } else if (out.kind === "hung") {
           stat.hung++;
           hangs.add(cls, { ...example(), waited_ms: Math.round(out.ms), rss_peak_mb: Math.round(out.rssPeak / 2 ** 20) });
@@ -1600,10 +1646,10 @@ async function main() {
       );
     }
     L.push("");
-    L.push(`calls ${CALLS}, answered ${answered}; restarts ${restarts} (crashes ${crashes.length}, hung ${hungTotal}, memory kills ${memoryKills.total}); unanswered after 5 s ${unansweredTotal}`);
+    L.push(`calls ${CALLS}, answered ${answered}; restarts ${restarts} (crashes ${crashes.length}, hung ${hungTotal}, memory kills ${memoryKills.total}, answers over the SDK client's ${SDK_READ_BUFFER / 2 ** 20} MiB read buffer ${overflows}); unanswered after 5 s ${unansweredTotal}`);
     L.push(`INTERNAL ${internal.total} (${internal.map.size} distinct); protocol errors ${protocol.total}; answer defects ${defects.total}; wrong-class candidates ${wrong.total} (${wrong.map.size} distinct)`);
     L.push(`outside reads ${outsideReads.total} (${outsideReads.map.size} distinct); outside writes ${outsideWriteCount} (${outsideWrites.length} events, ${storeFindings.map.size} store findings); oversized answers ${oversized.total}`);
-    L.push(`largest answer ${largest.bytes} bytes (${largest.tool}, ${largest.tag}) vs cap ${ANSWER_CAP}; latency of answered calls p50 ${fmt(lat?.p50, 1)} ms, p95 ${fmt(lat?.p95, 1)} ms, max ${fmt(lat?.max, 0)} ms`);
+    L.push(`largest answer ${largest.lower_bound ? "over " : ""}${largest.bytes} bytes (${largest.tool}, ${largest.tag}) vs cap ${ANSWER_CAP}; latency of answered calls p50 ${fmt(lat?.p50, 1)} ms, p95 ${fmt(lat?.p95, 1)} ms, max ${fmt(lat?.max, 0)} ms`);
     const section = (title, d, fmtItem, limit = LIST_LIMIT) => {
       const xs = d.list ? d.list() : d;
       if (!xs.length) return;
@@ -1650,6 +1696,7 @@ async function main() {
         crashes: crashes.length,
         hung: hungTotal,
         memory_kills: memoryKills.total,
+        sdk_read_buffer_overflows: overflows,
         unanswered_after_5s: unansweredTotal,
         suppressed_redraws: suppressed,
         internal: internal.total,

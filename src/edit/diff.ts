@@ -16,12 +16,21 @@ function lfText(text: string): string {
   return t.lines.join("\n") + (t.endings.at(-1) === "" ? "" : "\n");
 }
 
-/** A unified diff of two texts (compared as LF lines, the final newline included), or "(no changes)". */
+/** Characters that make a header name quoted C-style (control characters, `"`, `\\`); other non-ASCII names stay as they are, as `git -c core.quotePath=false` writes them. */
+const NEEDS_QUOTES = /[\u0000-\u001f\u007f"\\]/;
+
+/**
+ * A unified diff of two texts (compared as LF lines, the final newline included), or "(no
+ * changes)". Header names are written as they are (UTF-8), quoted only when they hold control
+ * characters, quotes or backslashes.
+ */
 export function generateDiff(oldName: string, newName: string, oldText: string, newText: string, context: number): string {
   const a = lfText(oldText);
   const b = lfText(newText);
   if (a === b) return "(no changes)";
-  return createTwoFilesPatch(oldName, newName, a, b, "", "", { context, headerOptions: FILE_HEADERS_ONLY });
+  if (NEEDS_QUOTES.test(oldName) || NEEDS_QUOTES.test(newName)) return createTwoFilesPatch(oldName, newName, a, b, "", "", { context, headerOptions: FILE_HEADERS_ONLY });
+  const body = createTwoFilesPatch("a", "b", a, b, "", "", { context, headerOptions: FILE_HEADERS_ONLY });
+  return `--- ${oldName}\n+++ ${newName}\n${body.slice("--- a\n+++ b\n".length)}`;
 }
 
 export interface Placement {

@@ -22,7 +22,12 @@ export function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const home = hashpilotHome();
   for (let d = dir; d.startsWith(home); d = join(d, "..")) {
-    chmodSync(d, 0o700);
+    try {
+      chmodSync(d, 0o700);
+    } catch (err) {
+      // Another user's directory (EPERM) stays as its owner set it.
+      if ((err as NodeJS.ErrnoException).code !== "EPERM") throw err;
+    }
     if (d === home) break;
   }
 }

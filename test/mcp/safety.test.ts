@@ -1,0 +1,84 @@
+// `mast serve` under hostile input (issue #9) with the real MCP SDK client: a runaway pattern
+// never stops the server from answering other calls, arguments no tool accepts (NUL bytes,
+// unpaired surrogates, FTS5 syntax) get INVALID_ARGUMENT or a real answer — never INTERNAL —
+// and absolute in-project paths work for the index tools too.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { runIndex } from "../../src/index/run.js";
+import { BASE_FILES, tempSpace } from "../helpers/project.js";
+
+const MAST = join(import.meta.dirname, "..", "..", "dist", "cli", "mast.js");
+const space = tempSpace(BASE_FILES);
+let clients: Client[] = [];
+afterEach(async () => {
+  for (const c of clients) await c.close();
+  clients = [];
+});
+
+async function serve(root: string, home: string): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAST, "serve", root, "--no-startup-reindex"],
+    env: { PATH: process.env.PATH ?? "", HASHPILOT_HOME: home, HOME: home },
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "mast-safety-test", version: "1.0.0" });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; data: any; ms: number }> {
+  const started = performance.now();
+  const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ text: string }> };
+  return { isError: r.isError === true, data: JSON.parse(r.content[0]!.text), ms: performance.now() - started };
+}
+
+/** The error code of an answer: an edit tool's envelope or an index tool's `{ error }`. */
+const codeOf = (r: { data: any }) => r.data.error?.code ?? null;
+
+describe("mast serve under hostile input (#9)", () => {
+  it("keeps answering while a runaway pattern is stopped off its thread (REGEX_TIMEOUT)", async () => {
+    const p = space.project({ ...BASE_FILES, "long.txt": `${"a".repeat(40)}b\n` });
+    mkdirSync(join(p.root, ".git"));
+    await runIndex(p.config(), { mode: "full" });
+    const client = await serve(p.root, space.dir("mast-home-"));
+    const runaway = call(client, "grep_many", { pattern: "(a+)+$", paths: ["long.txt"] });
+    await new Promise((r) => setTimeout(r, 150));
+    const meanwhile = await call(client, "read_hash", { file: "src/repo.ts", line: 1 });
+    expect([meanwhile.isError, meanwhile.data.data.content, meanwhile.ms < 1_000]).toEqual([false, "export class Repo {", true]);
+    const search = await call(client, "mast_search", { query: "Repo", limit: 1 });
+    expect([search.isError, search.data.results[0].symbol_name]).toEqual([false, "Repo"]);
+    const stopped = await runaway;
+    expect([stopped.isError, codeOf(stopped), stopped.ms < 5_000]).toEqual([true, "REGEX_TIMEOUT", true]);
+  });
+
+  it("refuses NUL bytes and unpaired surrogates in any argument; FTS5 syntax in a query is text; absolute in-project paths work", async () => {
+    const p = space.project(BASE_FILES);
+    mkdirSync(join(p.root, ".git"));
+    await runIndex(p.config(), { mode: "full" });
+    const client = await serve(p.root, space.dir("mast-home-"));
+    for (const [tool, args] of [
+      ["mast_search", { query: "Repo\0find" }],
+      ["mast_exports", { file_path: "src/repo.ts\0" }],
+      ["read_hash", { file: "src/repo.ts\0", line: 1 }],
+      ["replace_hash", { file: "src/repo.ts", old_hash: "0123456789ab", new_content: "a\0b", range: "1" }],
+      ["mast_search", { query: "Repo \ud800 find" }],
+      ["diff_apply", { file: "src/new.ts", patch: "--- /dev/null\n+++ b/src/new.ts\n@@ -0,0 +1 @@\n+\udc00\n" }],
+    ] as const) {
+      const r = await call(client, tool, args);
+      expect([tool, r.isError, codeOf(r)]).toEqual([tool, true, "INVALID_ARGUMENT"]);
+    }
+    for (const query of ['"', "NEAR(a b", "a AND OR b", "^x", "col:term", "(((", "*"]) {
+      const r = await call(client, "mast_search", { query });
+      expect([query, codeOf(r) === "INTERNAL"]).toEqual([query, false]);
+    }
+    const exports = await call(client, "mast_exports", { file_path: join(p.root, "src/repo.ts") });
+    expect([exports.isError, exports.data.exports.map((e: { name: string }) => e.name)]).toEqual([false, ["Repo"]]);
+    const outside = await call(client, "mast_exports", { file_path: "/etc/passwd" });
+    expect(codeOf(outside)).toBe("PATH_DENIED");
+  });
+});

@@ -5,6 +5,9 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { ioErrorMessage } from "./errors.js";
 
+/** The default size cap of a source file (the index's `max_file_bytes` default, the editing tools' cap). */
+export const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024;
+
 export type FileRead =
   | { readonly kind: "read"; readonly bytes: Buffer; readonly stat: Stats }
   | { readonly kind: "missing"; readonly error: string }

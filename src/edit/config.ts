@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { MastError } from "../base/errors.js";
-import { readRegularFile } from "../base/read.js";
+import { parseJsonText, readJsonObjectFile } from "../base/json.js";
 
 export type Route = "ast" | "hash" | "diff";
 
@@ -43,27 +43,10 @@ export function globalConfigPath(): string {
 
 const ROUTES = new Set(["ast", "hash", "diff"]);
 
-/** The largest config file read. */
-const MAX_CONFIG_BYTES = 1024 * 1024;
-
-/** JSON text parsed; CONFIG_INVALID naming `where` and the failing position, never the text itself. */
-function parseJson(text: string, where: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    const at = /position (\d+)/.exec(err instanceof Error ? err.message : "")?.[1];
-    throw new MastError("CONFIG_INVALID", `${where} is not valid JSON${at === undefined ? "" : ` (at character ${at})`}`);
-  }
-}
-
 function readJsonObject(path: string, what: string): Record<string, unknown> {
-  const r = readRegularFile(path, { maxBytes: MAX_CONFIG_BYTES });
-  if (r.kind === "too_large") throw new MastError("CONFIG_INVALID", `${what} ${path} is over ${MAX_CONFIG_BYTES} bytes`);
-  if (r.kind === "not_regular") throw new MastError("CONFIG_INVALID", `${what} ${path} is ${r.what}, not a file`);
-  if (r.kind !== "read") throw new MastError("READ_FAILED", `cannot read ${what} ${path}${r.kind === "error" || r.kind === "missing" ? `: ${r.error}` : ""}`);
-  const value = parseJson(r.bytes.toString("utf8"), `${what} ${path}`);
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new MastError("CONFIG_INVALID", `${what} ${path} must hold a JSON object`);
-  return value as Record<string, unknown>;
+  const value = readJsonObjectFile(path, what);
+  if (value === null) throw new MastError("FILE_NOT_FOUND", `${what} ${path} does not exist`);
+  return value;
 }
 
 function checkPolicy(policy: unknown, where: string): RoutePolicy {
@@ -118,7 +101,7 @@ function merge(into: HashpilotConfig, layer: Record<string, unknown>, where: str
 
 /** A route policy given as JSON text (`route --policy`); CONFIG_INVALID when it is not one. */
 export function parsePolicy(json: string): RoutePolicy {
-  return checkPolicy(parseJson(json, "the route policy"), "the route policy");
+  return checkPolicy(parseJsonText(json, "the route policy"), "the route policy");
 }
 
 /** The merged configuration. */

@@ -6,7 +6,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { sha256 } from "../base/hash.js";
 import { MastError, errorMessage } from "../base/errors.js";
-import { readRegularFile } from "../base/read.js";
+import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
 import { LOCK_STALE_MS, withStructureLock, type LockPolicy } from "../index/lock.js";
 
 /** Where hashpilot keeps its locks (and, later, snapshots and telemetry): HASHPILOT_HOME or ~/.agentic-tools. */
@@ -68,7 +68,7 @@ export async function withFileLocks<T>(paths: readonly string[], operation: stri
 }
 
 /** The largest file the editing tools read or edit (the index's default max_file_bytes). */
-export const EDIT_MAX_FILE_BYTES = 20 * 1024 * 1024;
+export const EDIT_MAX_FILE_BYTES = DEFAULT_MAX_FILE_BYTES;
 
 /**
  * The file's current bytes, or null when it does not exist; READ_FAILED when it is not a regular

@@ -1,10 +1,12 @@
 // Configuration resolution (spec §4): the state directory first (flag/env, mast.config.json,
 // default), then every other key by priority — CLI overrides, mast.config.json, the persisted
 // <state_dir>/config.json (customisation keys only, never paths), built-in defaults.
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { MastError, errorMessage } from "../base/errors.js";
+import { MastError } from "../base/errors.js";
 import { SUPPORTED_EXTENSIONS } from "../lang/languages.js";
+import { readJsonObjectFile } from "../base/json.js";
+import { DEFAULT_MAX_FILE_BYTES } from "../base/read.js";
 
 export const PROJECT_CONFIG_FILE = "mast.config.json";
 export const STATE_CONFIG_FILE = "config.json";
@@ -58,7 +60,7 @@ export const DEFAULT_SETTINGS: MastSettings = {
   markdown_heading_depth: 2,
   respect_gitignore: true,
   parse_timeout_ms: 10_000,
-  max_file_bytes: 20 * 1024 * 1024,
+  max_file_bytes: DEFAULT_MAX_FILE_BYTES,
 };
 
 type Validator = (value: unknown) => string | null;
@@ -108,19 +110,7 @@ export function resolveProjectRoot(path: string | undefined): string {
   return realpathSync(abs);
 }
 
-function readJsonObject(path: string): Record<string, unknown> | null {
-  if (!existsSync(path)) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, "utf8"));
-  } catch (err) {
-    throw new MastError("CONFIG_INVALID", `${path} is not valid JSON: ${errorMessage(err)}`);
-  }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw new MastError("CONFIG_INVALID", `${path} must contain a JSON object`);
-  }
-  return parsed as Record<string, unknown>;
-}
+const readJsonObject = (path: string) => readJsonObjectFile(path);
 
 /** Step 1 of §4: flag, then MAST_STATE_DIR, then mast.config.json's state_dir, then <root>/.mast. */
 export function resolveStateDir(projectRoot: string, flag: string | undefined): string {

@@ -1,9 +1,8 @@
 // Reading a file for the index without parsing it: its pre-read stamp, the binary and size
 // checks, the content hash — and whether it differs from what the index holds. Kept free of the
 // parser so freshness checks and no-change runs never load tree-sitter.
-import { readFileSync, statSync } from "node:fs";
-import { ioErrorMessage } from "../base/errors.js";
 import { sha256 } from "../base/hash.js";
+import { readRegularFile } from "../base/read.js";
 
 export interface FileStampData {
   readonly mtime: number;
@@ -24,18 +23,22 @@ export interface ReadOutcome {
   readonly stamp: FileStampData;
 }
 
-/** Reads a file with its pre-read stamp; binary/size/IO problems come back as outcomes. */
+/** Reads a file with its pre-read stamp; binary/size/IO problems come back as outcomes (a FIFO or device never blocks the read). */
 export function readForIndex(path: string, abs: string, maxFileBytes: number): ReadOutcome | ReadProblem {
-  try {
-    const st = statSync(abs);
-    if (st.size > maxFileBytes) return { kind: "too_large", path, size: st.size };
-    const bytes = readFileSync(abs);
-    if (bytes.indexOf(0) !== -1) return { kind: "binary", path };
-    return { kind: "read", bytes, stamp: { mtime: st.mtimeMs, size: bytes.length, contentHash: sha256(bytes) } };
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "vanished", path, error: ioErrorMessage(err) };
-    return { kind: "read_error", path, error: ioErrorMessage(err) };
+  const r = readRegularFile(abs, { maxBytes: maxFileBytes });
+  switch (r.kind) {
+    case "read":
+      if (r.bytes.indexOf(0) !== -1) return { kind: "binary", path };
+      return { kind: "read", bytes: r.bytes, stamp: { mtime: r.stat.mtimeMs, size: r.bytes.length, contentHash: sha256(r.bytes) } };
+    case "too_large":
+      return { kind: "too_large", path, size: r.size };
+    case "missing":
+      return { kind: "vanished", path, error: r.error };
+    case "not_regular":
+      return { kind: "read_error", path, error: `it is ${r.what}, not a regular file` };
+    case "symlink":
+    case "error":
+      return { kind: "read_error", path, error: r.kind === "error" ? r.error : "it is a symlink" };
   }
 }
 

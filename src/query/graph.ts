@@ -2,7 +2,7 @@
 // Verified callers come from POTENTIAL_CALL edges only (and recurse over them alone); potential
 // matches are every line of an identifier_fts hit that names the symbol and no verified edge
 // explains, so a real call site the resolver missed is listed for review, never silently absent.
-import { readFileSync } from "node:fs";
+import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
 import { join } from "node:path";
 import { decodeSource, splitLines } from "../base/text.js";
 import { reachableFiles } from "../index/link.js";
@@ -243,7 +243,7 @@ export function potentialMatches(
   };
 }
 
-/** Project files' lines as decoded for indexing, read once per query; null when unreadable or binary. */
+/** Project files' lines as decoded for indexing, read once per query; null when unreadable, binary, special or too large. */
 class SourceLines {
   private readonly cache = new Map<string, string[] | null>();
   constructor(private readonly root: string) {}
@@ -251,12 +251,9 @@ class SourceLines {
   of(path: string): string[] | null {
     let lines = this.cache.get(path);
     if (lines === undefined) {
-      try {
-        const decoded = decodeSource(readFileSync(join(this.root, path)));
-        lines = decoded.kind === "text" ? splitLines(decoded.text) : null;
-      } catch {
-        lines = null;
-      }
+      const read = readRegularFile(join(this.root, path), { maxBytes: DEFAULT_MAX_FILE_BYTES });
+      const decoded = read.kind === "read" ? decodeSource(read.bytes) : null;
+      lines = decoded?.kind === "text" ? splitLines(decoded.text) : null;
       this.cache.set(path, lines);
     }
     return lines;

@@ -7,30 +7,69 @@
 import { FILE_HEADERS_ONLY, createTwoFilesPatch, parsePatch } from "diff";
 import { MastError, errorMessage } from "../base/errors.js";
 import { listed } from "./anchor.js";
-import { fileHash, parseText, type EditableText, type LineEnding } from "./text.js";
+import { fileHash, isEmptyText, parseText, type EditableText, type LineEnding } from "./text.js";
 
-/** A text as LF lines, ending with "\n" unless its last line has no line break (an empty text is ""). */
-function lfText(text: string): string {
+/** A text as LF line tokens, each with its "\n" — the last without one when the text does not end with a line break (an empty text has none). */
+function lfTokens(text: string): string[] {
   const t = parseText(text);
-  if (t.lines.length === 1 && t.lines[0] === "") return "";
-  return t.lines.join("\n") + (t.endings.at(-1) === "" ? "" : "\n");
+  if (isEmptyText(t)) return [];
+  return t.lines.map((l, i) => (i < t.lines.length - 1 || t.endings[i] !== "" ? `${l}\n` : l));
 }
 
-/** Characters that make a header name quoted C-style (control characters, `"`, `\\`); other non-ASCII names stay as they are, as `git -c core.quotePath=false` writes them. */
-const NEEDS_QUOTES = /[\u0000-\u001f\u007f"\\]/;
+/** How long the minimal-diff search may take on what differs before the differing lines are answered as one replacement. */
+export const DIFF_TIMEOUT_MS = 2_000;
+
+const C_ESCAPES: Record<string, string> = { "\t": "\\t", "\n": "\\n", "\r": "\\r", '"': '\\"', "\\": "\\\\" };
+
+/** A header name as written: as it is (UTF-8, as `git -c core.quotePath=false`), C-quoted only when it holds control characters, quotes or backslashes. */
+function headerName(name: string): string {
+  if (!/[\u0000-\u001f\u007f"\\]/.test(name)) return name;
+  return `"${name.replace(/[\u0000-\u001f\u007f"\\]/g, (c) => C_ESCAPES[c] ?? `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`)}"`;
+}
+
+/** Hunk lines of tokens with a prefix, each followed by the no-newline marker when it has no line break. */
+function marked(prefix: string, tokens: readonly string[]): string[] {
+  return tokens.flatMap((t) => (t.endsWith("\n") ? [`${prefix}${t.slice(0, -1)}`] : [`${prefix}${t}`, "\\ No newline at end of file"]));
+}
 
 /**
  * A unified diff of two texts (compared as LF lines, the final newline included), or "(no
- * changes)". Header names are written as they are (UTF-8), quoted only when they hold control
- * characters, quotes or backslashes.
+ * changes)". The lines both texts share at their start and end are set aside first, so a small
+ * edit of a large file is diffed in what differs; when the minimal-diff search over that runs past
+ * DIFF_TIMEOUT_MS, the differing lines are answered as one replacement hunk (a correct patch, not
+ * a minimal one). Header names are written by headerName.
  */
-export function generateDiff(oldName: string, newName: string, oldText: string, newText: string, context: number): string {
-  const a = lfText(oldText);
-  const b = lfText(newText);
-  if (a === b) return "(no changes)";
-  if (NEEDS_QUOTES.test(oldName) || NEEDS_QUOTES.test(newName)) return createTwoFilesPatch(oldName, newName, a, b, "", "", { context, headerOptions: FILE_HEADERS_ONLY });
-  const body = createTwoFilesPatch("a", "b", a, b, "", "", { context, headerOptions: FILE_HEADERS_ONLY });
-  return `--- ${oldName}\n+++ ${newName}\n${body.slice("--- a\n+++ b\n".length)}`;
+export function generateDiff(oldName: string, newName: string, oldText: string, newText: string, context: number, timeoutMs = DIFF_TIMEOUT_MS): string {
+  const a = lfTokens(oldText);
+  const b = lfTokens(newText);
+  let p = 0;
+  while (p < a.length && p < b.length && a[p] === b[p]) p++;
+  if (p === a.length && p === b.length) return "(no changes)";
+  let s = 0;
+  while (s < a.length - p && s < b.length - p && a[a.length - 1 - s] === b[b.length - 1 - s]) s++;
+  const before = Math.min(context, p);
+  const after = Math.min(context, s);
+  const from = p - before;
+  const oldPart = a.slice(from, a.length - s + after);
+  const newPart = b.slice(from, b.length - s + after);
+  const header = `--- ${headerName(oldName)}\n+++ ${headerName(newName)}\n`;
+  const patch = createTwoFilesPatch("a", "b", oldPart.join(""), newPart.join(""), "", "", { context, headerOptions: FILE_HEADERS_ONLY, timeout: timeoutMs }) as string | undefined;
+  if (patch !== undefined) {
+    // Hunk lines are relative to the parts: shift them by the lines set aside in front.
+    const body = patch.slice("--- a\n+++ b\n".length).replace(/^@@ -(\d+),(\d+) \+(\d+),(\d+) @@/gm, (_m, os: string, oc: string, ns: string, nc: string) => `@@ -${Number(os) + from},${oc} +${Number(ns) + from},${nc} @@`);
+    return header + body;
+  }
+  const oldCount = oldPart.length;
+  const newCount = newPart.length;
+  const start = (count: number) => (count === 0 ? from : from + 1);
+  const lines = [
+    `@@ -${start(oldCount)},${oldCount} +${start(newCount)},${newCount} @@`,
+    ...marked(" ", a.slice(from, p)),
+    ...marked("-", a.slice(p, a.length - s)),
+    ...marked("+", b.slice(p, b.length - s)),
+    ...marked(" ", a.slice(a.length - s, a.length - s + after)),
+  ];
+  return `${header}${lines.join("\n")}\n`;
 }
 
 export interface Placement {
@@ -73,6 +112,13 @@ function parseSingle(patch: string): { hunks: Hunk[]; creates: boolean } {
 /** Whether a one-file patch creates its file (`--- /dev/null`); INVALID_ARGUMENT when it is not a patch. */
 export function patchCreatesFile(patch: string): boolean {
   return parseSingle(patch).creates;
+}
+
+/** `arr.splice(start, deleteCount, ...items)` for any number of items (a spread of 100,000s of arguments overflows the stack). */
+function replaceRange<T>(arr: T[], start: number, deleteCount: number, items: readonly T[]): void {
+  arr.splice(start, deleteCount);
+  const CHUNK = 8192;
+  for (let i = 0; i < items.length; i += CHUNK) arr.splice(start + i, 0, ...items.slice(i, i + CHUNK));
 }
 
 export interface PatchOptions {
@@ -123,7 +169,7 @@ export function planPatch(t: EditableText | null, patch: string, options: PatchO
   const lines = [...base.lines];
   const endings = [...base.endings];
   // An existing file that is empty has one empty line; a patch against it sees none.
-  if (t !== null && lines.length === 1 && lines[0] === "") {
+  if (t !== null && isEmptyText(t)) {
     lines.length = 0;
     endings.length = 0;
   }
@@ -185,8 +231,8 @@ export function planPatch(t: EditableText | null, patch: string, options: PatchO
       });
     }
     const replaced = endings.slice(at - 1, at - 1 + oldLines.length);
-    lines.splice(at - 1, oldLines.length, ...newLines);
-    endings.splice(at - 1, oldLines.length, ...newLines.map((_, k) => replaced[k] || base.eol));
+    replaceRange(lines, at - 1, oldLines.length, newLines);
+    replaceRange(endings, at - 1, oldLines.length, newLines.map((_, k) => replaced[k] || base.eol));
     if (reachesEnd) terminated = !newNoEol;
     placements.push({ expectedAt: expected, appliedAt: at, offset: at - expected });
     written.push({ start: at, end: at + newLines.length - 1 });

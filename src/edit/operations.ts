@@ -15,7 +15,7 @@ import { checkParseValidity, type EditedLines } from "./gate.js";
 import { DEFAULT_GREP_TIMEOUT_MS, filesUnder as walkFiles, grep, type GrepMatch, type GrepSkipped } from "./grep.js";
 import { checkPathArgument, readablePath, writablePath, type Boundary } from "./paths.js";
 import { currentHash, listChangeSets, markUndone, planUndo, type ChangeSet, type UndoFile } from "./snapshots.js";
-import { decodeForEdit, fileHash, hash12, rangeHash, renderText, type EditableText } from "./text.js";
+import { decodeForEdit, fileHash, hash12, isEmptyText, rangeHash, renderText, type EditableText } from "./text.js";
 import { extensionInfo } from "../lang/languages.js";
 import { extractFile } from "../syntax/extract.js";
 import { writeAtomic } from "../base/atomic.js";
@@ -52,8 +52,8 @@ export interface OpResult<T> {
   readonly written?: readonly string[];
   /** The new-file lines a write changed (provenance by line). */
   readonly changedRanges?: readonly LineRange[];
-  /** The unified diff of what a write changed (provenance, recorded only with telemetry.recordContent). */
-  readonly unifiedDiff?: string;
+  /** The unified diff of what a write changed (provenance), made only when telemetry.recordContent asks for it. */
+  readonly unifiedDiff?: () => string;
 }
 
 /** An array answer cut to `limit` and the answer budget, with a RESULT_TRUNCATED warning saying how many were left out. */
@@ -379,7 +379,7 @@ export async function replaceHash(ctx: OpContext, file: string, oldHash: string,
       warnings,
       written: options.dryRun ? [] : [path],
       changedRanges: [editedOf(newRange)],
-      unifiedDiff: generateDiff(path, path, renderText(before), afterText, 0),
+      unifiedDiff: () => generateDiff(path, path, renderText(before), afterText, 0),
     };
   });
 }
@@ -514,7 +514,7 @@ export async function diffApply(ctx: OpContext, file: string, patch: string, opt
     const creates = patchCreatesFile(patch);
     if (beforeBytes === null && !creates) throw new MastError("FILE_NOT_FOUND", `${path} does not exist (the patch does not create it)`);
     const before = beforeBytes === null ? null : decodeForEdit(path, beforeBytes);
-    if (before !== null && creates && !(before.lines.length === 1 && before.lines[0] === "")) {
+    if (before !== null && creates && !isEmptyText(before)) {
       throw new MastError("STALE_ANCHOR", `the patch creates ${path}, which already exists; nothing was written`, { hint: "Re-read the file and regenerate the patch against it." });
     }
     const plan = planPatch(before, patch, { fuzzy: options.fuzzy, expectedFileHash: options.expectedFileHash ?? null });
@@ -548,7 +548,7 @@ export async function diffApply(ctx: OpContext, file: string, patch: string, opt
       warnings: [],
       written: options.dryRun ? [] : [path],
       changedRanges: plan.written.map(editedOf),
-      unifiedDiff: generateDiff(path, path, beforeText, afterText, 0),
+      unifiedDiff: () => generateDiff(path, path, beforeText, afterText, 0),
     };
   });
 }

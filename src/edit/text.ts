@@ -71,6 +71,11 @@ export function decodeForEdit(path: string, bytes: Uint8Array): EditableText {
   }
 }
 
+/** Whether a text has no bytes of lines at all (one empty line without a line break), as opposed to one blank line ("\n"). */
+export function isEmptyText(t: EditableText): boolean {
+  return t.lines.length === 1 && t.lines[0] === "" && t.endings[0] === "";
+}
+
 /** The file's text back, byte for byte as read when nothing changed. */
 export function renderText(t: EditableText): string {
   let out = t.bom ? BOM : "";

@@ -22,10 +22,9 @@ import {
 import { extname, resolve } from "node:path";
 import { ChangeSet, mintChangeSetId } from "../edit/snapshots.js";
 import { isMastError } from "../base/errors.js";
-import { MAX_GLOB_LENGTH } from "../base/glob.js";
 import { loadHashpilotConfig, parsePolicy, type HashpilotConfig } from "../edit/config.js";
 import { DEFAULT_GREP_TIMEOUT_MS } from "../edit/grep.js";
-import { MAX_PATH_LENGTH, projectBoundary, readablePath } from "../edit/paths.js";
+import { projectBoundary, readablePath } from "../edit/paths.js";
 import { EDIT_MAX_FILE_BYTES } from "../edit/writer.js";
 import { chooseRoute } from "../edit/route.js";
 import { provenanceChangeSet, provenanceQuery, telemetryExport, telemetryHealth, telemetrySessions, telemetryShow, telemetrySummary } from "../edit/reports.js";
@@ -35,7 +34,7 @@ import { extensionInfo } from "../lang/languages.js";
 import type { ToolContext } from "./context.js";
 import { DESTRUCTIVE, READ_ONLY, defineTool } from "./define.js";
 import { okEnvelope, type Envelope } from "./envelope.js";
-import { z } from "./schema.js";
+import { globInput, nameInput, pathInput, z } from "./schema.js";
 
 /** What one call is, for its telemetry event. */
 interface CallMeta {
@@ -125,7 +124,7 @@ async function run(ctx: ToolContext, tool: string, meta: CallMeta, op: (oc: OpCo
         retries: typeof retries === "number" ? retries : 0,
         changeSetId: wrote ? oc.changeSet.id : null,
         ranges: wrote ? [...(result.changedRanges ?? [])] : null,
-        diff: wrote && config.telemetry.recordContent ? (result.unifiedDiff ?? null) : null,
+        diff: wrote && config.telemetry.recordContent ? (result.unifiedDiff?.() ?? null) : null,
       }),
     );
   }
@@ -138,7 +137,7 @@ async function report(tool: string, result: OpResult<unknown> | Promise<OpResult
   return okEnvelope(tool, data, warnings);
 }
 
-const file = z.string().min(1).max(MAX_PATH_LENGTH).describe("Path of the file (relative to the project root, or absolute inside it).");
+const file = pathInput().describe("Path of the file (relative to the project root, or absolute inside it).");
 /** File content an argument may carry: no more than the largest file the tools edit. */
 const content = z.string().max(EDIT_MAX_FILE_BYTES);
 const hash = z.string().max(64);
@@ -190,7 +189,7 @@ export const grepManyTool = defineTool({
       pattern: z.string().min(1).max(MAX_PATTERN_LENGTH).describe("Regular expression."),
       paths: z.array(file).min(1).max(100).describe("Files or directories to search."),
       ignore_case: z.boolean().default(false),
-      file_pattern: z.string().min(1).max(MAX_GLOB_LENGTH).nullish().describe("Only files whose path or name matches this glob."),
+      file_pattern: globInput().nullish().describe("Only files whose path or name matches this glob."),
       max_results: z.number().int().min(1).max(100_000).default(1000).describe("Stop after this many matches (truncated: true)."),
       timeout_ms: z.number().int().min(100).max(60_000).default(DEFAULT_GREP_TIMEOUT_MS).describe(`The search's time budget in ms (default ${DEFAULT_GREP_TIMEOUT_MS}).`),
     })
@@ -316,7 +315,7 @@ export const symbolLookupManyTool = defineTool({
   input: z
     .object({
       paths: z.array(file).min(1).max(100),
-      names: z.array(z.string().min(1).max(1000)).min(1).max(1000),
+      names: z.array(nameInput()).min(1).max(1000),
       limit: z.number().int().min(1).max(100_000).default(1000),
       timeout_ms: z.number().int().min(100).max(60_000).default(DEFAULT_GREP_TIMEOUT_MS),
     })
@@ -337,8 +336,8 @@ export const routeTool = defineTool({
   input: z
     .object({
       file,
-      operation: z.string().min(1).describe("e.g. replace-hash, rename-symbol, add-import."),
-      policy: z.string().min(1).nullish().describe("Route policy JSON to merge over the configured one."),
+      operation: nameInput().describe("e.g. replace-hash, rename-symbol, add-import."),
+      policy: z.string().min(1).max(64 * 1024).nullish().describe("Route policy JSON to merge over the configured one."),
       no_default_config: z.boolean().default(false),
     })
     .strict(),

@@ -9,7 +9,7 @@ import { projectPath } from "../base/paths.js";
 import { isIndexEmpty, staleOnDisk } from "../query/search.js";
 import type { ToolContext } from "./context.js";
 import { READ_ONLY, defineTool } from "./define.js";
-import { z } from "./schema.js";
+import { nameInput, pathInput, z } from "./schema.js";
 
 /** The flags every graph answer may carry, present only when true (spec §9.0). */
 interface Flags {
@@ -50,10 +50,8 @@ function flags(ctx: ToolContext, busy: boolean, empty: boolean): Flags {
   };
 }
 
-const symbolInput = z.string().min(1).describe("Symbol name: a function, class or const, or a method as Class.method.");
-const filePathInput = z
-  .string()
-  .min(1)
+const symbolInput = nameInput().describe("Symbol name: a function, class or const, or a method as Class.method.");
+const filePathInput = pathInput()
   .nullish()
   .describe("Disambiguates a name declared in several files: the declaration in (or re-exported by) this file.");
 const potentialLimitInput = z
@@ -130,7 +128,7 @@ export const implementorsTool = defineTool({
     "relation is implements or extends; via names the class an indirect result inherits through. A result whose file changed since indexing carries stale: true.",
   input: z
     .object({
-      interface_name: z.string().min(1).describe("The interface (or class) name."),
+      interface_name: nameInput().describe("The interface (or class) name."),
       file_path: filePathInput,
     })
     .strict(),

@@ -6,7 +6,7 @@ import { fileDependencies, fileExports, projectSkeleton, symbolSignatures } from
 import { isIndexEmpty } from "../query/search.js";
 import type { ToolContext } from "./context.js";
 import { READ_ONLY, defineTool } from "./define.js";
-import { z } from "./schema.js";
+import { MAX_PATH_LENGTH, globInput, nameInput, pathInput, z } from "./schema.js";
 
 /** Envelope flags of a JIT-refreshed single-file answer: present only when true (spec §9.0). */
 function busyFlag(refresh: Refresh): { file_busy_returning_stale_cache?: true } {
@@ -28,9 +28,9 @@ export const skeletonTool = defineTool({
     "Scope with directory (a subtree), max_depth (directory levels below it; 0 = only files directly in it) and file_pattern (glob).",
   input: z
     .object({
-      directory: z.string().nullish().describe("Project-relative subtree to list (default: the whole project)."),
+      directory: z.string().max(MAX_PATH_LENGTH).nullish().describe("Project-relative subtree to list (default: the whole project)."),
       max_depth: z.number().int().min(0).nullish().describe("Directory levels below `directory` to include (default: all)."),
-      file_pattern: z.string().min(1).nullish().describe("Only files whose project-relative path matches this glob."),
+      file_pattern: globInput().nullish().describe("Only files whose project-relative path matches this glob."),
       limit: z.number().int().min(1).max(10_000).default(500).describe("Maximum files listed; the rest is counted in files_truncated."),
     })
     .strict(),
@@ -43,7 +43,7 @@ export const exportsTool = defineTool({
   title: "File exports",
   description:
     "What one file exports: each name with its kind, signature (no body), line and doc comment; re-exports say where they come from, and `export *` modules are listed in star_exports.",
-  input: z.object({ file_path: z.string().min(1).describe("Project-relative path of an indexed file.") }).strict(),
+  input: z.object({ file_path: pathInput().describe("Project-relative path of an indexed file.") }).strict(),
   annotations: READ_ONLY,
   handler: async (ctx, args) => {
     const path = inProject(ctx, args.file_path);
@@ -60,8 +60,8 @@ export const signatureTool = defineTool({
     "Methods are addressed as Class.method. Every match is returned (exported first, then by path); pass file_path to pick one — a barrel file is followed to the declaration.",
   input: z
     .object({
-      symbol: z.string().min(1).describe("Symbol name, e.g. handleLogin or AuthService.validate."),
-      file_path: z.string().min(1).nullish().describe("Only the symbol in (or re-exported by) this file."),
+      symbol: nameInput().describe("Symbol name, e.g. handleLogin or AuthService.validate."),
+      file_path: pathInput().nullish().describe("Only the symbol in (or re-exported by) this file."),
       limit: z.number().int().min(1).max(500).default(50).describe("Maximum matches; the rest is counted in results_truncated."),
     })
     .strict(),
@@ -90,7 +90,7 @@ export const dependenciesTool = defineTool({
   title: "File dependencies",
   description:
     "What one file imports and from where: each module with the names taken, its kind (import, export_from, export_star, require, dynamic_import), line, whether it is external, and the project file it resolves to.",
-  input: z.object({ file_path: z.string().min(1).describe("Project-relative path of an indexed file.") }).strict(),
+  input: z.object({ file_path: pathInput().describe("Project-relative path of an indexed file.") }).strict(),
   annotations: READ_ONLY,
   handler: async (ctx, args) => {
     const path = inProject(ctx, args.file_path);

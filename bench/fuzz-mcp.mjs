@@ -714,6 +714,8 @@ class Generator {
       "100KB-lines": pool(100 * 1024, true),
       "1MB-lines": pool(1024 * 1024, true),
       "1MB-lines-b": pool(1024 * 1024, true),
+      // 1 MB of TypeScript that parses (so an edit passes the parse gate and reaches the diff).
+      "1MB-ts": Array.from({ length: 40_000 }, (_, i) => `export const fz${i} = ${(i * 7919) % 10007};`).join("\n").slice(0, 1024 * 1024).replace(/\n[^\n]*$/, "\n"),
     };
   }
   r() {
@@ -1022,7 +1024,7 @@ class Generator {
       redos: kinds.has("regex"),
       glob: kinds.has("glob"),
       numbers: kinds.has("int"),
-      "big-answer": ["read_many", "grep_many", "mast_project_skeleton", "telemetry_show", "telemetry_export", "provenance_query", "mast_search", "mast_callers", "mast_rename_impact", "diff_apply", "diff_generate", "symbol_lookup_many", "mast_signature"].includes(tool.name),
+      "big-answer": ["read_many", "replace_hash", "grep_many", "mast_project_skeleton", "telemetry_show", "telemetry_export", "provenance_query", "mast_search", "mast_callers", "mast_rename_impact", "diff_apply", "diff_generate", "symbol_lookup_many", "mast_signature"].includes(tool.name),
       "write-outside": ["replace_hash", "diff_apply", "undo"].includes(tool.name),
       "non-object": true,
     };
@@ -1068,7 +1070,13 @@ class Generator {
         return { args, mode, tag: "valid" };
       case "wrong-type": {
         const fields = names.length ? [this.pick(names), ...(this.chance(0.3) ? [this.pick(names)] : [])] : ["bogus"];
-        for (const fld of fields) args[fld] = this.pick(WRONG);
+        const jsonType = (v) => (v === null ? "null" : Array.isArray(v) ? "array" : Number.isInteger(v) ? "integer" : typeof v);
+        for (const fld of fields) {
+          // A value of a JSON type the field does not take (an integer also passes as a number).
+          const types = props[fld] ? propInfo(props[fld]).types : new Set();
+          const wrongOnes = WRONG.filter((v) => !types.has(jsonType(v)) && !(jsonType(v) === "integer" && types.has("number")) && !(typeof v === "number" && !Number.isInteger(v) && types.has("number")));
+          args[fld] = this.pick(wrongOnes.length ? wrongOnes : WRONG);
+        }
         return { args, mode, tag: `wrong-type:${fields.join(",")}` };
       }
       case "missing": {
@@ -1090,6 +1098,11 @@ class Generator {
           return { args, mode, tag: `huge:unknown-field:${size}` };
         }
         const fld = this.pick(fields);
+        if (tool.name === "replace_hash" && this.chance(0.3)) {
+          // A whole-file rewrite of the 2 MB file with 1 MB of different lines (dry run: the diff is the work).
+          const text = readText(this.abs("fuzz/big.ts"));
+          if (text) return { args: { file: "fuzz/big.ts", old_hash: hash12(splitLines(text).lines.join("\n")), new_content: this.huge["1MB-ts"], dry_run: true }, mode, tag: "huge:rewrite-2MB-file" };
+        }
         if (tool.name === "diff_generate" && this.chance(0.5)) {
           args.old_content = this.huge["1MB-lines"];
           args.new_content = this.huge["1MB-lines-b"];
@@ -1202,6 +1215,12 @@ class Generator {
         return { args: { symbol: this.pick(["constructor", "handler", "run", "big1"]), limit: 500 }, mode, tag: "big:signature 500" };
       case "symbol_lookup_many":
         return { args: { paths: ["."], names: w.identifiers.slice(0, 200) }, mode, tag: "big:lookup 200 names everywhere" };
+      case "replace_hash": {
+        // A whole-file rewrite of the 2 MB file with 1 MB of different lines (dry run: the diff is the work and the answer).
+        const text = readText(this.abs("fuzz/big.ts"));
+        if (text) return { args: { file: "fuzz/big.ts", old_hash: hash12(splitLines(text).lines.join("\n")), new_content: this.huge["1MB-ts"], dry_run: true }, mode, tag: "huge:rewrite-2MB-file" };
+        return { args, mode, tag: "big:default" };
+      }
       case "diff_generate":
         return { args: { file: "fuzz/big.ts", old_content: this.huge["1MB-lines"], new_content: "", context: 3 }, mode, tag: "big:diff 1MB to empty" };
       case "diff_apply": {

@@ -23,7 +23,20 @@
 //    the target (shift), unrelated lines reformatted far from it, the target line itself edited,
 //    the target block (the anchor window and the hunk's old lines) duplicated elsewhere. Outcomes
 //    are classified against what a correct tool must do (see classify()).
-// 5. Crash run: CRASH_RUNS replace-hash edits on the CRASH_LANES largest corpus files (one directory
+// 5. Low-entropy anchors: a line's text is not its identity. A second seeded sample (LOW_SEED) picks
+//    lines whose trimmed text is `}`, `});`, `return;`, `break;`, blank, `} else {` or a decorator and
+//    that have an earlier copy in the file (the pinned corpus has no decorators), one per file, at most
+//    LOW_PER_KIND per kind; the edit appends ` // edited` (a blank line becomes `// edited`) and must
+//    parse. Each is read with `read-hash -c 2` (lineHash, contextHash/contextRange, fileHash; the
+//    ANCHOR_NOT_UNIQUE warning must be there) and diffed with `-c 0` and the default context. Then
+//    replace-hash (lineHash alone, + --file-hash, + --context-hash/--context-range, both) and diff
+//    apply (-c 0 and -c 3 patches, without and with --file-hash) run on fresh copies: unchanged;
+//    shifted by 1-3 lines at the top, or by the repeat period (the previous copy lands on the
+//    target's line); an unrelated far line reformatted; the context window copied far away; the
+//    target line changed by another writer. The bench decides which cases the given pins make
+//    certain (lowCertainty) and classifies against that (classifyLow): a write anywhere but the
+//    target is a corruption, a refusal of a certain case a false refusal.
+// 6. Crash run: CRASH_RUNS replace-hash edits on the CRASH_LANES largest corpus files (one directory
 //    and HASHPILOT_HOME each, run in parallel), each SIGKILLed a seeded 0-150 ms after it takes the
 //    file's lock (seen with fs.watch on $HASHPILOT_HOME/locks); the file must then hold its old or
 //    its new bytes, and no `.<name>.hashpilot-*.tmp` may remain after the next successful edit in
@@ -113,6 +126,39 @@ const TARGETS = { corruptions: 0, shift_relocated: 0.99, torn: 0, temp_left_afte
 
 const MARK = "edit-safety";
 const LIST_LIMIT = 12;
+
+/**
+ * The low-entropy class: lines whose text is not their identity (`}`, a blank line, ...) and occurs
+ * 2+ times in the file. Its own seeded sample ("lowe"), at most LOW_PER_KIND targets per kind (one
+ * per file), read with `read-hash -c LOW_CONTEXT`; duplicates and reformats keep LOW_FAR lines away.
+ */
+const LOW_SEED = 0x6c6f7765;
+const LOW_PER_KIND = 11;
+const LOW_CONTEXT = 2;
+const LOW_FAR = 10;
+const LOW_KINDS = {
+  "}": (t) => t === "}",
+  "});": (t) => t === "});",
+  "return;": (t) => t === "return;",
+  "break;": (t) => t === "break;",
+  blank: (t) => t === "",
+  "} else {": (t) => t === "} else {",
+  decorator: (t) => /^@[A-Za-z_$][\w$.]*(\(.*\))?$/.test(t),
+};
+/** shift: 1, 2 or 3 lines at the top (rotating over the targets); shift_period: p lines, the previous copy lands on the target's line. */
+const LOW_SCENARIOS = ["none", "shift", "shift_period", "reformat", "duplicate", "edited"];
+/** Routes x pins: `line` = the lineHash and --range alone; `file` = --file-hash; `ctx` = --context-hash/--context-range; diff -c 0 / default context. */
+const LOW_VARIANTS = [
+  { name: "replace-hash line", route: "replace-hash", file: false, ctx: false },
+  { name: "replace-hash line+file", route: "replace-hash", file: true, ctx: false },
+  { name: "replace-hash line+ctx", route: "replace-hash", file: false, ctx: true },
+  { name: "replace-hash line+file+ctx", route: "replace-hash", file: true, ctx: true },
+  { name: "diff apply -c0", route: "diff apply", patch: "c0", file: false },
+  { name: "diff apply -c0 +file", route: "diff apply", patch: "c0", file: true },
+  { name: "diff apply -c3", route: "diff apply", patch: "c3", file: false },
+  { name: "diff apply -c3 +file", route: "diff apply", patch: "c3", file: true },
+];
+const LOW_TARGETS = { corruptions: 0, false_refusals: 0 };
 
 // ---------------------------------------------------------------------------------------------
 // files as lines (every sampled file has one line ending throughout)
@@ -535,6 +581,260 @@ async function runTask(task, ctx) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// low-entropy anchors: a line whose text occurs many times, pinned (or not) by the file hash or
+// the read's context
+
+const lowKindOf = (l) => Object.keys(LOW_KINDS).find((k) => LOW_KINDS[k](l.trim())) ?? null;
+
+/** Where the lines `seq` occur in `lines` (1-based starts). */
+function occurrencesOf(lines, seq) {
+  const out = [];
+  for (let s = 0; s + seq.length <= lines.length; s++) {
+    let k = 0;
+    while (k < seq.length && lines[s + k] === seq[k]) k++;
+    if (k === seq.length) out.push(s + 1);
+  }
+  return out;
+}
+
+/** Low-entropy lines of a file with an earlier copy of the same text: { kind: [{ line, period }] } (period: lines back to the previous copy). */
+function lowCandidates(lines) {
+  const out = Object.fromEntries(Object.keys(LOW_KINDS).map((k) => [k, []]));
+  const last = new Map();
+  lines.forEach((l, i) => {
+    const kind = lowKindOf(l);
+    if (kind === null) return;
+    if (last.has(l)) out[kind].push({ line: i + 1, period: i - last.get(l) });
+    last.set(l, i);
+  });
+  return out;
+}
+
+/** The line the intended edit writes, and the one "another writer" puts there (scenario edited). */
+const lowEdit = (l) => (l.trim() === "" ? "// edited" : `${l} // edited`);
+const lowOther = (l) => (l.trim() === "" ? `// ${MARK}: another writer` : `${l} // ${MARK}: another writer`);
+
+/**
+ * A seeded sample of corpus files, one target per file, each given the rarest kind it offers (the
+ * kind fewest files offer, so `break;` is not used up on files that also offer `}`) that has fewer
+ * than LOW_PER_KIND targets.
+ */
+function drawLowEntropy() {
+  const rand = prng(LOW_SEED);
+  const kinds = Object.keys(LOW_KINDS);
+  const counts = Object.fromEntries(kinds.map((k) => [k, 0]));
+  const candidatesSeen = Object.fromEntries(kinds.map((k) => [k, 0]));
+  const files = shuffled(eligibleFiles(), rand).map((rel) => {
+    const lines = parseModel(fs.readFileSync(path.join(CORPUS, rel))).lines;
+    return { rel, lines, byKind: lowCandidates(lines) };
+  });
+  const offering = Object.fromEntries(kinds.map((k) => [k, files.filter((f) => f.byKind[k].length).length]));
+  const targets = [];
+  for (const { rel, lines, byKind } of files) {
+    for (const k of kinds) candidatesSeen[k] += byKind[k].length;
+    const order = kinds.filter((k) => counts[k] < LOW_PER_KIND && byKind[k].length).sort((a, b) => offering[a] - offering[b] || counts[a] - counts[b] || kinds.indexOf(a) - kinds.indexOf(b));
+    if (order.length === 0 || !parses(lines)) continue;
+    let target = null;
+    for (const kind of order) {
+      for (const c of shuffled(byKind[kind], rand).slice(0, 30)) {
+        const text = lines[c.line - 1];
+        if (!parses(applyEdit(lines, { at: c.line, del: 1, ins: [lowEdit(text)] }))) continue;
+        target = { rel, kind, line: c.line, period: c.period, text, occurrences: occurrencesOf(lines, [text]).length };
+        break;
+      }
+      if (target) break;
+    }
+    if (!target) continue;
+    counts[target.kind]++;
+    targets.push(target);
+  }
+  return { targets, files: files.length, candidates: candidatesSeen, files_offering: offering };
+}
+
+/**
+ * The perturbed files of a low-entropy target, each from the original: { lines, at (the target's
+ * line in them; null when it is gone), info }. The context window is lines cs..ce.
+ */
+function lowPerturb(tg, lines, cs, ce, rand) {
+  const n = lines.length;
+  const top = (k) => Array.from({ length: k }, (_, j) => `// ${MARK}: shifted line ${j + 1} of ${k}`);
+  const out = { none: { lines, at: tg.line, info: null } };
+  const k = 1 + (tg.index % 3);
+  out.shift = { lines: [...top(k), ...lines], at: tg.line + k, info: { lines_inserted: k } };
+  out.shift_period = { lines: [...top(tg.period), ...lines], at: tg.line + tg.period, info: { lines_inserted: tg.period, note: "the previous copy of the text is now on the target's old line" } };
+  // reformat: one non-blank line far from the context window, of another text, gets two trailing spaces
+  const far = [];
+  for (let i = 1; i <= n; i++) if ((i < cs - LOW_FAR || i > ce + LOW_FAR) && lines[i - 1].trim() !== "" && lines[i - 1] !== tg.text) far.push(i);
+  if (far.length) {
+    const i = far[Math.floor(rand() * far.length)];
+    const perturbed = [...lines];
+    perturbed[i - 1] = `${perturbed[i - 1]}  `;
+    out.reformat = { lines: perturbed, at: tg.line, info: { line: i } };
+  } else out.reformat = null;
+  // duplicate: the context window copied before line q, at least LOW_FAR lines from it
+  const block = lines.slice(cs - 1, ce);
+  const places = [];
+  for (let q = 1; q <= n + 1; q++) if (q <= cs - LOW_FAR || q >= ce + 1 + LOW_FAR) places.push(q);
+  if (places.length) {
+    const q = places[Math.floor(rand() * places.length)];
+    const moved = q <= cs;
+    out.duplicate = { lines: [...lines.slice(0, q - 1), ...block, ...lines.slice(q - 1)], at: tg.line + (moved ? block.length : 0), info: { before_line: q, block: `${cs}-${ce}`, placement: moved ? "above" : "below" } };
+  } else out.duplicate = null;
+  const edited = [...lines];
+  edited[tg.line - 1] = lowOther(tg.text);
+  out.edited = { lines: edited, at: null, info: { line: tg.line } };
+  return out;
+}
+
+/** hashpilot's rule for text that may be relocated by itself: three lines or more, one with a letter or digit. */
+const distinctive = (seq) => seq.length >= 3 && seq.some((l) => /[\p{L}\p{N}]/u.test(l));
+
+/**
+ * Whether the pins given determine the place (computed here, not taken from hashpilot): the file
+ * hash while the file is unchanged; else the context window's content in exactly one place (a
+ * context pin that is nowhere contradicts every copy: not certain); else the anchor's line — for
+ * diff apply the hunk's old lines — in exactly one place, and that place either where the read
+ * saw it or the text distinctive enough to be told from a copy (a lone `}` found elsewhere may be
+ * another one: the line read may have been edited away). Returns what decided it, or null.
+ */
+function lowCertainty(v, perturbed, unchanged, read, patch) {
+  if (v.file && unchanged) return "file hash";
+  const alone = (seq, at) => {
+    const found = occurrencesOf(perturbed, seq);
+    return found.length === 1 && (found[0] === at || distinctive(seq));
+  };
+  if (v.route === "diff apply") return alone(patch.old, patch.start) ? "hunk lines unique" : null;
+  if (v.ctx) {
+    const n = occurrencesOf(perturbed, read.contextLines).length;
+    return n === 1 ? "context unique" : null;
+  }
+  return alone([read.text], read.line) ? "anchor unique" : null;
+}
+
+/**
+ * - exit 0: `applied` / `relocated` when the file is the intended text on the target, else `corruption`;
+ * - a refusal that changed the file: `corruption`;
+ * - a refusal of a certain case (not edited): `false_refusal`; otherwise `refused` (exit 3) or `wrong_refusal` (another exit).
+ * edited: the target is gone, so any write is a corruption and a refusal is right.
+ */
+function classifyLow(scenario, certain, exit, before, after, expected, moved) {
+  if (exit === 0) return expected && after.equals(expected) ? (moved ? "relocated" : "applied") : "corruption";
+  if (!after.equals(before)) return "corruption";
+  if (certain && scenario !== "edited") return "false_refusal";
+  return exit === 3 ? "refused" : "wrong_refusal";
+}
+
+/** The old lines and start of a one-hunk patch (null unless it has exactly one hunk). */
+function hunkOf(patch) {
+  const heads = [...patch.matchAll(/^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@/gm)];
+  if (heads.length !== 1) return null;
+  const body = patch.slice(heads[0].index).split("\n").slice(1);
+  const old = body.filter((l) => l.startsWith(" ") || l.startsWith("-")).map((l) => l.slice(1));
+  return { start: Number(heads[0][1]), old };
+}
+
+async function runLowTarget(tg, { proj, scratch, home }) {
+  const abs = path.join(proj, tg.copy);
+  const original = fs.readFileSync(abs);
+  const m = parseModel(original);
+  const { lines } = m;
+  const rand = prng((LOW_SEED ^ Math.imul(tg.index + 1, 0x9e3779b1)) >>> 0);
+  const opts = (label) => ({ cwd: proj, home, label: `${label} (low-entropy)` });
+  const tmp = (name) => path.join(scratch, `low-${tg.index}-${name}`);
+  const result = { file: tg.rel, line: tg.line, kind: tg.kind, text: tg.text, occurrences: tg.occurrences, period: tg.period, lines: lines.length, harness_errors: [], cases: [] };
+
+  // the read
+  const r = await hashpilot(["read-hash", tg.copy, String(tg.line), "-c", String(LOW_CONTEXT), "--format", "json"], opts("read-hash"));
+  const d = r.envelope?.data;
+  if (r.exit !== 0 || !d?.contextRange || !d.fileHash) {
+    result.harness_errors.push(`read-hash exited ${r.exit}: ${r.stdout.slice(0, 300)}`);
+    return result;
+  }
+  const warning = (r.envelope.warnings ?? []).find((w) => w.code === "ANCHOR_NOT_UNIQUE");
+  const { start: cs, end: ce } = d.contextRange;
+  const read = { text: tg.text, line: tg.line, contextLines: lines.slice(cs - 1, ce) };
+  result.read = { lineHash: d.lineHash, contextHash: d.contextHash, contextRange: `${cs}-${ce}`, fileHash: d.fileHash, warned: !!warning, warned_occurrences: warning?.occurrences ?? null };
+  const want = { start: Math.max(1, tg.line - LOW_CONTEXT), end: Math.min(lines.length, tg.line + LOW_CONTEXT) };
+  if (d.lineHash !== hash12([tg.text]) || d.contextHash !== hash12(read.contextLines) || cs !== want.start || ce !== want.end) {
+    result.harness_errors.push(`read-hash says lineHash ${d.lineHash}, contextHash ${d.contextHash} for ${cs}-${ce}; the bench computed ${hash12([tg.text])}, ${hash12(lines.slice(want.start - 1, want.end))} for ${want.start}-${want.end}`);
+    result.hash_disagreement = true;
+  }
+  if (warning && warning.occurrences !== tg.occurrences) result.harness_errors.push(`ANCHOR_NOT_UNIQUE says ${warning.occurrences} occurrences, the bench counts ${tg.occurrences}`);
+
+  // the edit: content for replace-hash, patches with -c 0 and the default context
+  const edit = { at: tg.line, del: 1, ins: [lowEdit(tg.text)] };
+  fs.writeFileSync(tmp("content"), contentOf(edit.ins));
+  fs.writeFileSync(tmp("old"), original);
+  fs.writeFileSync(tmp("new"), render(m, applyEdit(lines, edit)));
+  const patches = {};
+  for (const [name, extra] of [["c0", ["-c", "0"]], ["c3", []]]) {
+    const g = await hashpilot(["diff", "generate", tg.copy, `@${tmp("old")}`, `@${tmp("new")}`, ...extra, "--raw"], opts("diff generate"));
+    const hunk = g.exit === 0 && g.stdout.startsWith("---") ? hunkOf(g.stdout) : null;
+    if (!hunk) {
+      result.harness_errors.push(`diff generate ${extra.join(" ") || "(default context)"} exited ${g.exit} without one hunk: ${g.stdout.slice(0, 300)}`);
+      continue;
+    }
+    fs.writeFileSync(tmp(`patch-${name}`), g.stdout);
+    patches[name] = { file: tmp(`patch-${name}`), ...hunk };
+  }
+  result.patches = Object.fromEntries(Object.entries(patches).map(([k, p]) => [k, { start: p.start, old_lines: p.old.length }]));
+
+  const perturbed = lowPerturb(tg, lines, cs, ce, rand);
+  for (const v of LOW_VARIANTS) {
+    const patch = v.route === "diff apply" ? patches[v.patch] : null;
+    if (v.route === "diff apply" && !patch) continue;
+    const args =
+      v.route === "replace-hash"
+        ? ["replace-hash", tg.copy, d.lineHash, `@${tmp("content")}`, "--range", `${tg.line}:${tg.line}`, ...(v.file ? ["--file-hash", d.fileHash] : []), ...(v.ctx ? ["--context-hash", d.contextHash, "--context-range", `${cs}:${ce}`] : [])]
+        : ["diff", "apply", tg.copy, "--patch", patch.file, ...(v.file ? ["--file-hash", d.fileHash] : [])];
+    for (const scenario of LOW_SCENARIOS) {
+      const p = perturbed[scenario];
+      if (!p) continue;
+      const before = render(m, p.lines);
+      const unchanged = before.equals(original);
+      const certain = lowCertainty(v, p.lines, unchanged, read, patch);
+      const expected = p.at === null ? null : render(m, applyEdit(p.lines, { ...edit, at: p.at }));
+      const moved = p.at !== null && p.at !== tg.line;
+      fs.writeFileSync(abs, before);
+      const res = await hashpilot([...args, "--format", "json"], opts(v.route));
+      const after = fs.existsSync(abs) ? fs.readFileSync(abs) : Buffer.alloc(0);
+      const outcome = classifyLow(scenario, certain, res.exit, before, after, expected, moved);
+      const data = res.envelope?.data;
+      const error = res.envelope?.error;
+      const c = {
+        variant: v.name,
+        route: v.route,
+        scenario,
+        certain,
+        outcome,
+        exit: res.exit,
+        error_code: error?.code ?? null,
+        ok_agrees: res.envelope ? res.envelope.ok === (res.exit === 0) : null,
+        relocation_reported: res.exit === 0 ? (v.route === "replace-hash" ? data?.relocatedTo !== undefined : (data?.fuzzyPlacements?.length ?? 0) > 0) : null,
+        ms: round(res.ms, 1),
+        info: p.info,
+        context_copies: occurrencesOf(p.lines, read.contextLines).length,
+      };
+      // An ambiguity refusal must list the real target among its candidates (when the list is complete).
+      if (error?.code === "AMBIGUOUS_ANCHOR" && p.at !== null) {
+        const det = error.details ?? {};
+        const listedAll = det.total === undefined || (det.matches ?? det.candidates ?? []).length === det.total;
+        const hunkAt = patch ? patch.start + (p.at - tg.line) : null;
+        const found = v.route === "replace-hash" ? (det.matches ?? []).some((x) => x.start === p.at) : (det.candidates ?? []).includes(hunkAt);
+        c.candidates_include_target = found || (listedAll ? false : null);
+        c.candidates_total = det.total ?? null;
+      }
+      if (res.exit !== 0) c.message = error?.message ?? res.stderr.slice(0, 300);
+      if (outcome === "corruption") c.difference = expected ? firstDifference(expected, after) : { note: "the file was written although its target was gone", ...firstDifference(before, after) };
+      if (![0, 2, 3, 5].includes(res.exit)) result.harness_errors.push(`${v.name} (${scenario}) exited ${res.exit}: ${c.message}`);
+      result.cases.push(c);
+    }
+  }
+  fs.writeFileSync(abs, original);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
 // crash run
 
 /** Temp files of the writer left in a directory for `name`. */
@@ -785,7 +1085,7 @@ async function main() {
   fs.mkdirSync(path.join(proj, ".git"), { recursive: true });
   fs.mkdirSync(scratch, { recursive: true });
 
-  let drawn, results, lanes, crash, wallTasks, wallCrash;
+  let drawn, results, low, lowResults, lanes, crash, wallTasks, wallLow, wallCrash;
   try {
     // ----- the sample
     const rand = prng(SEED);
@@ -813,6 +1113,24 @@ async function main() {
       return r;
     });
     wallTasks = performance.now() - t0;
+
+    // ----- low-entropy anchors: their own sample, one copy and HASHPILOT_HOME per target
+    low = drawLowEntropy();
+    low.targets.forEach((tg, i) => {
+      tg.index = i;
+      tg.copy = path.join("low-entropy", String(i + 1), tg.rel);
+      fs.mkdirSync(path.dirname(path.join(proj, tg.copy)), { recursive: true });
+      fs.copyFileSync(path.join(CORPUS, tg.rel), path.join(proj, tg.copy));
+    });
+    process.stderr.write(`low-entropy anchors: ${low.targets.length} targets x ${LOW_VARIANTS.length} routes/pins x ${LOW_SCENARIOS.length} scenarios, ${CONCURRENCY} at a time ...\n`);
+    const tLow = performance.now();
+    let lowDone = 0;
+    lowResults = await pool(low.targets, CONCURRENCY, async (tg) => {
+      const r = await runLowTarget(tg, { proj, scratch, home: path.join(tmpRoot, `home-low-${tg.index + 1}`) });
+      if (++lowDone % 10 === 0) process.stderr.write(`  ${lowDone}/${low.targets.length} targets\n`);
+      return r;
+    });
+    wallLow = performance.now() - tLow;
 
     // ----- crash run
     process.stderr.write(`crash run: ${CRASH_RUNS} replace-hash runs SIGKILLed 0-${KILL_MAX_MS} ms after taking the lock, ${CRASH_LANES} lanes ...\n`);
@@ -888,6 +1206,38 @@ async function main() {
   const lockMs = crash.flatMap((l) => l.ms_to_lock);
   const lockToExit = crash.flatMap((l) => l.ms_lock_to_exit);
 
+  // low-entropy figures
+  const lowKinds = Object.keys(LOW_KINDS);
+  const lowCases = lowResults.flatMap((r) => r.cases.map((c) => ({ ...c, file: r.file, line: r.line, kind: r.kind, text: r.text, occurrences: r.occurrences, period: r.period })));
+  const lowBy = (f) => lowCases.filter(f);
+  const lowTally = (xs) => ({ ...tally(xs), certain: xs.filter((c) => c.certain && c.scenario !== "edited").length });
+  const lowTable = {};
+  for (const s of LOW_SCENARIOS) for (const v of LOW_VARIANTS) lowTable[`${s}|${v.name}`] = lowTally(lowBy((c) => c.scenario === s && c.variant === v.name));
+  const lowByVariant = Object.fromEntries(LOW_VARIANTS.map((v) => [v.name, lowTally(lowBy((c) => c.variant === v.name))]));
+  const lowByKind = Object.fromEntries(lowKinds.map((k) => [k, lowTally(lowBy((c) => c.kind === k))]));
+  const lowTotals = lowTally(lowCases);
+  const lowShift = {
+    ...Object.fromEntries([1, 2, 3].map((k) => [`${k} line(s)`, lowTally(lowBy((c) => c.scenario === "shift" && c.info.lines_inserted === k))])),
+    "period p": lowTally(lowBy((c) => c.scenario === "shift_period")),
+  };
+  const lowCodes = {};
+  for (const c of lowCases) if (c.exit !== 0) lowCodes[`${c.route} ${c.error_code ?? `exit ${c.exit}`}`] = (lowCodes[`${c.route} ${c.error_code ?? `exit ${c.exit}`}`] ?? 0) + 1;
+  const lowFalseUnchanged = lowBy((c) => c.outcome === "false_refusal" && c.scenario === "none" && c.certain === "file hash").length;
+  // edited: writes where nothing told the copy from the target (its text, or its hunk, in one place once the target changed)
+  const lowEditedWrites = lowBy((c) => c.scenario === "edited" && c.outcome === "corruption");
+  // ... of which the context pin was given and its context is nowhere in the file (the pin contradicts every copy)
+  const lowEditedContradicted = lowEditedWrites.filter((c) => c.variant.includes("ctx") && c.context_copies === 0);
+  // ... and the others: the anchor's text, its context or the hunk left in exactly one place (a repeated block, or the one other copy)
+  const lowEditedLone = lowEditedWrites.filter((c) => !lowEditedContradicted.includes(c) && c.certain !== null);
+  const lowWarned = lowResults.filter((r) => r.read?.warned).length;
+  const lowRead = lowResults.filter((r) => r.read).length;
+  const lowHarness = lowResults.flatMap((r) => r.harness_errors.map((e) => `${r.file}:${r.line}: ${e}`));
+  const lowCandidatesMissed = lowBy((c) => c.candidates_include_target === false);
+  const lowUnreported = lowBy((c) => c.outcome === "relocated" && c.relocation_reported === false);
+  const lowMisreported = lowBy((c) => c.outcome === "applied" && c.relocation_reported === true);
+  const lowDisagree = lowBy((c) => c.ok_agrees === false);
+  const lowStat = (xs) => (xs.length ? `median ${median(xs)} (${Math.min(...xs)}-${Math.max(...xs)})` : "n/a");
+
   const targets = [
     { name: "silent corruptions (all routes and scenarios)", target: `= ${TARGETS.corruptions}`, value: totals.corruption, pass: totals.corruption <= TARGETS.corruptions },
     ...ROUTES.map((route) => ({
@@ -896,6 +1246,8 @@ async function main() {
       value: shiftRate[route] === null ? null : round(shiftRate[route] * 100, 1),
       pass: shiftRate[route] === null ? null : shiftRate[route] >= TARGETS.shift_relocated,
     })),
+    { name: "low-entropy: silent wrong-line edits (corruptions)", target: `= ${LOW_TARGETS.corruptions}`, value: lowTotals.corruption, pass: lowCases.length ? lowTotals.corruption <= LOW_TARGETS.corruptions : null },
+    { name: "low-entropy: false refusals (certain cases)", target: `= ${LOW_TARGETS.false_refusals}`, value: lowTotals.false_refusal, pass: lowCases.length ? lowTotals.false_refusal <= LOW_TARGETS.false_refusals : null },
     { name: "torn files after SIGKILL", target: `= ${TARGETS.torn}`, value: crashTotals.torn.length, pass: crashTotals.torn.length <= TARGETS.torn },
     { name: "temp files left after the next successful edit", target: `= ${TARGETS.temp_left_after_next_edit}`, value: tempsRemaining, pass: tempsRemaining <= TARGETS.temp_left_after_next_edit },
   ];
@@ -924,6 +1276,13 @@ async function main() {
   if (cleanupFailed) notes.push(`${cleanupFailed} unkilled crash-lane edit(s) did not land (after up to ${CLEAN_ATTEMPTS} attempts): ${JSON.stringify(crashTotals.cleanups.filter((c) => !c.landed)[0])}`);
   const retried = crashTotals.cleanups.filter((c) => c.refused_first.length).length;
   if (retried) notes.push(`${retried} unkilled crash-lane edit(s) gave up with LOCK_HELD first and were run again`);
+  if (lowHarness.length) notes.push(`low-entropy: ${lowHarness.length} unexpected answer(s) (failed reads or generates, hash disagreements, odd exit codes), e.g. ${lowHarness[0]}`);
+  if (lowRead - lowWarned) notes.push(`low-entropy: read-hash gave no ANCHOR_NOT_UNIQUE warning for ${lowRead - lowWarned} of ${lowRead} targets whose text occurs 2+ times`);
+  if (lowCandidatesMissed.length) notes.push(`low-entropy: ${lowCandidatesMissed.length} AMBIGUOUS_ANCHOR refusal(s) whose complete candidate list left out the real target, e.g. ${JSON.stringify(lowCandidatesMissed[0])}`);
+  if (lowUnreported.length) notes.push(`low-entropy: ${lowUnreported.length} edit(s) landed on a moved target without reporting a relocation`);
+  if (lowMisreported.length) notes.push(`low-entropy: ${lowMisreported.length} edit(s) on an unmoved target reported a relocation`);
+  if (lowDisagree.length) notes.push(`low-entropy: ${lowDisagree.length} answer(s) whose envelope ok disagreed with the exit code`);
+  if (!lowKinds.every((k) => low.targets.some((t) => t.kind === k))) notes.push(`low-entropy: no target of kind ${lowKinds.filter((k) => !low.targets.some((t) => t.kind === k)).join(", ")}: no such line occurs twice in a file of the eligible corpus`);
   if (drawn.tasks.length < SAMPLE_FILES) notes.push(`only ${drawn.tasks.length} files offered a task (wanted ${SAMPLE_FILES})`);
   notes.push(...buildNotes(env, distAtStart));
 
@@ -942,7 +1301,7 @@ async function main() {
   L.push(`corpus: ${path.relative(REPO, CORPUS)}/ (${fetched.downloaded ? "downloaded now" : "cached, stamp matches"}); sample (seed 0x${SEED.toString(16)}): ${drawn.tasks.length} .ts files (${eolList}), ${drawn.skipped} drawn files offered no task`);
   const bodies = drawn.tasks.filter((t) => t.body).length;
   L.push(`tasks: ${KINDS.map((k) => `${drawn.tasks.filter((t) => t.kind === k).length} ${k}`).join(", ")}; replace-hash anchors: ${drawn.tasks.length - bodies} read with read-hash -c, ${bodies} body ranges hashed here`);
-  L.push(`every hashpilot process: temp HASHPILOT_HOME (one per file), cwd = temp project with .git; ${calls.length} processes; tasks ${fmt(wallTasks / 1000, 1)} s wall, crash run ${fmt(wallCrash / 1000, 1)} s`);
+  L.push(`every hashpilot process: temp HASHPILOT_HOME (one per file), cwd = temp project with .git; ${calls.length} processes; tasks ${fmt(wallTasks / 1000, 1)} s wall, low-entropy ${fmt(wallLow / 1000, 1)} s, crash run ${fmt(wallCrash / 1000, 1)} s`);
   L.push("");
   L.push("unperturbed edits and undo");
   L.push(head("mutation kind"));
@@ -972,6 +1331,45 @@ async function main() {
       L.push(`  ${c.route}  ${c.scenario}  ${c.file} (${c.describe}${c.eol === "CRLF" ? ", CRLF" : ""}${c.bom ? ", BOM" : ""})  exit ${c.exit}${c.error_code ? ` ${c.error_code}` : ""}${reported}${c.info ? `  ${JSON.stringify(c.info)}` : ""}`);
       if (c.difference) L.push(`      first difference: ${JSON.stringify(c.difference)}`);
       else if (c.message) L.push(`      ${c.message.slice(0, 200)}`);
+    }
+  }
+  L.push("");
+  // low-entropy anchors
+  const kindCount = (k) => low.targets.filter((t) => t.kind === k).length;
+  L.push(`low-entropy anchors (seed 0x${LOW_SEED.toString(16)}): ${low.targets.length} targets, one per file, lines whose text occurs 2+ times in the file; edit: the line + " // edited" (a blank line: "// edited")`);
+  L.push(`  targets by kind: ${lowKinds.map((k) => `${k} ${kindCount(k)}`).join(", ")} (at most ${LOW_PER_KIND} each)`);
+  L.push(`  such lines with an earlier copy in the ${low.files} eligible files: ${lowKinds.map((k) => `${k} ${low.candidates[k]} (${low.files_offering[k]} files)`).join(", ")}`);
+  L.push(`  copies of the target's text in its file: ${lowStat(low.targets.map((t) => t.occurrences))}; repeat period (lines back to the previous copy): ${lowStat(low.targets.map((t) => t.period))}`);
+  L.push(`  read-hash -c ${LOW_CONTEXT} warned ANCHOR_NOT_UNIQUE: ${lowWarned}/${lowRead} (misses ${lowRead - lowWarned}); ${lowCases.length} edits, ${fmt(wallLow / 1000, 1)} s wall`);
+  L.push("  pins: line = lineHash + --range; file = --file-hash of the read; ctx = its --context-hash/--context-range; diff -c0 / -c3 = patch context; certain = cases the pins given decide (computed here)");
+  L.push("  shift: 1, 2 or 3 lines at the top (by target); shift_period: the repeat period, so the previous copy lands on the target's line");
+  const lowCols = ["certain", "cases", "applied", "relocated", "refused", "false_refusal", "corruption", "wrong_refusal"];
+  const lowHead = `  ${pad("scenario", 16)}${pad("route + pins", 28)}${["certain", "cases", "applied", "relocated", "refused", "false ref.", "corrupt", "wrong ref."].map((h) => lpad(h, 11)).join("")}`;
+  const lowRow = (first, second, t) => `  ${pad(first, 16)}${pad(second, 28)}${lowCols.map((c) => lpad(t[c], 11)).join("")}`;
+  L.push(lowHead);
+  for (const sc of LOW_SCENARIOS) for (const v of LOW_VARIANTS) L.push(lowRow(sc === "none" ? "none (control)" : sc, v.name, lowTable[`${sc}|${v.name}`]));
+  for (const v of LOW_VARIANTS) L.push(lowRow("total", v.name, lowByVariant[v.name]));
+  L.push(lowRow("total", "all", lowTotals));
+  L.push("  by kind (all routes, pins and scenarios)");
+  for (const k of lowKinds) if (kindCount(k)) L.push(lowRow(`  ${k}`, "all", lowByKind[k]));
+  L.push("  shift by lines inserted (all routes and pins)");
+  for (const [b, t] of Object.entries(lowShift)) L.push(lowRow(`  ${b}`, "all", t));
+  L.push(`  refusal codes: ${Object.entries(lowCodes).sort().map(([k, v]) => `${k} ${v}`).join(", ") || "none"}`);
+  L.push(
+    `  summary: ${low.targets.length} targets, ${lowCases.length} edits: silent wrong-line edits (corruptions) ${lowTotals.corruption}` +
+      `${lowEditedWrites.length ? ` (all ${lowEditedWrites.length === lowTotals.corruption ? "" : `but ${lowTotals.corruption - lowEditedWrites.length} `}in edited: ${lowEditedContradicted.length} with the context pin given and its context nowhere in the file, ${lowEditedLone.length} where the anchor's text, context or hunk was left in exactly one place, ${lowEditedWrites.length - lowEditedContradicted.length - lowEditedLone.length} other)` : ""}, ` +
+      `false refusals ${lowTotals.false_refusal} (${lowFalseUnchanged} with the file unchanged and --file-hash given) — ${verdict(lowTotals.corruption <= LOW_TARGETS.corruptions && lowTotals.false_refusal <= LOW_TARGETS.false_refusals)}`,
+  );
+  for (const outcome of ["corruption", "false_refusal", "wrong_refusal"]) {
+    // corruptions outside edited first, then writes against a contradicted context pin
+    const rank = (c) => (c.scenario !== "edited" ? 0 : lowEditedContradicted.includes(c) ? 1 : 2);
+    const bad = lowBy((c) => c.outcome === outcome).sort((a, b) => rank(a) - rank(b));
+    if (bad.length === 0) continue;
+    L.push(`  ${outcome.replace("_", " ")}s: ${bad.length}${bad.length > LIST_LIMIT / 2 ? ` (first ${LIST_LIMIT / 2} shown; all in the JSON)` : ""}`);
+    for (const c of bad.slice(0, LIST_LIMIT / 2)) {
+      L.push(`    ${c.variant}  ${c.scenario}  ${c.file}:${c.line} (${c.kind}, ${c.occurrences} copies, period ${c.period}${c.certain ? `, ${c.scenario === "edited" ? "left in one place" : "certain"}: ${c.certain}` : ""}, context copies ${c.context_copies})  exit ${c.exit}${c.error_code ? ` ${c.error_code}` : ""}${c.info ? `  ${JSON.stringify(c.info)}` : ""}`);
+      if (c.difference) L.push(`        first difference: ${JSON.stringify(c.difference)}`);
+      if (c.message) L.push(`        ${c.message.slice(0, 200)}`);
     }
   }
   L.push("");
@@ -1021,12 +1419,27 @@ async function main() {
       outcomes: { totals, per_route: perRoute, by_scenario_and_route: table, control_by_kind: controlByKind, shift_by_lines_inserted: shiftBuckets, duplicate_by_placement: dupByPlacement, by_line_endings: endings, refusal_codes: errorCodes },
       undo: { runs: undos.length, restored: undoOk, failures: undos.filter((u) => !(u.exit === 0 && u.restored)) },
       cases,
+      low_entropy: {
+        settings: { seed: LOW_SEED, per_kind: LOW_PER_KIND, read_context: LOW_CONTEXT, far_lines: LOW_FAR, scenarios: LOW_SCENARIOS, variants: LOW_VARIANTS },
+        eligible_files: low.files,
+        candidates_by_kind: low.candidates,
+        files_offering_kind: low.files_offering,
+        targets_by_kind: Object.fromEntries(lowKinds.map((k) => [k, kindCount(k)])),
+        targets: lowResults.map(({ cases: _cases, ...rest }) => rest),
+        anchor_not_unique: { read: lowRead, warned: lowWarned, misses: lowRead - lowWarned },
+        outcomes: { totals: lowTotals, by_variant: lowByVariant, by_scenario_and_variant: lowTable, by_kind: lowByKind, shift_by_lines_inserted: lowShift, refusal_codes: lowCodes },
+        corruptions: lowTotals.corruption,
+        corruptions_in_edited: { total: lowEditedWrites.length, context_pin_contradicted: lowEditedContradicted.length, one_copy_left: lowEditedLone.length },
+        false_refusals: lowTotals.false_refusal,
+        false_refusals_file_unchanged_with_file_hash: lowFalseUnchanged,
+        cases: lowCases,
+      },
       crash: {
         totals: { ...crashTotals, temps_remaining_after_next_edit: tempsRemaining },
         lanes: crash.map((l, i) => ({ ...l, corpus: lanes[i].corpus, range: lanes[i].range, ms_to_lock: roundStats(stats(l.ms_to_lock)), ms_lock_to_exit: roundStats(stats(l.ms_lock_to_exit)) })),
       },
       timings_ms: timing,
-      wall_ms: { tasks: round(wallTasks), crash: round(wallCrash) },
+      wall_ms: { tasks: round(wallTasks), low_entropy: round(wallLow), crash: round(wallCrash) },
       targets,
       notes,
   });

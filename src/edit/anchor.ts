@@ -77,6 +77,10 @@ export function planReplace(t: EditableText, req: ReplaceRequest): ReplacePlan {
   const unchanged = req.expectedFileHash ? fileHash(t) === req.expectedFileHash : false;
   if (unchanged) {
     if (current === req.oldHash) return apply(t, range, req.content, false);
+    // The file is as read, so the anchor is lines the caller saw here: found in one place, it is them (a range given off by one, #99).
+    const found = req.recovery ? windows(t, height, req.oldHash) : [];
+    if (found.length === 1) return apply(t, found[0]!, req.content, true);
+    if (found.length > 1) throw ambiguous(req.oldHash, found, "its content (the file is as read, but the range does not hold it)");
     throw stale(req.oldHash, current, `the file is as it was read, but lines ${rangeText(range)} do not have this hash (the range or the hash is wrong)`);
   }
   const candidates = windows(t, height, req.oldHash, current === req.oldHash ? t.lines.slice(range.start - 1, range.end) : undefined);
@@ -84,7 +88,8 @@ export function planReplace(t: EditableText, req: ReplaceRequest): ReplacePlan {
   const atRange = candidates.some((c) => c.start === range.start);
   const allowed = req.recovery ? candidates : candidates.filter((c) => c.start === range.start);
   if (allowed.length === 0) throw stale(req.oldHash, current, `lines ${rangeText(range)} changed since they were read`);
-  // The context pin: the read's context, shifted with the anchor, must be there too.
+  // The context pin: the read's context, shifted with the anchor, must be there too — and where it
+  // is around no copy, the lines the caller read are gone (a copy elsewhere is not them).
   if (ctx) {
     const before = range.start - ctx.range.start;
     const ctxHeight = ctx.range.end - ctx.range.start + 1;
@@ -94,10 +99,32 @@ export function planReplace(t: EditableText, req: ReplaceRequest): ReplacePlan {
     });
     if (pinned.length === 1) return apply(t, pinned[0]!, req.content, pinned[0]!.start !== range.start);
     if (pinned.length > 1) throw ambiguous(req.oldHash, pinned, "its content and its context");
-    // The context changed around every copy: the anchor alone decides below.
+    throw stale(req.oldHash, current, `the lines around the anchor changed since they were read: its context ${ctx.hash} is around none of its ${allowed.length} cop${allowed.length === 1 ? "y" : "ies"} (lines ${listed(allowed.map(rangeText))})`);
   }
-  if (allowed.length === 1) return apply(t, allowed[0]!, req.content, allowed[0]!.start !== range.start);
-  throw ambiguous(req.oldHash, allowed, atRange ? "its content (also at the range you read, but the file may have moved since)" : "its content");
+  if (atRange) {
+    if (candidates.length === 1) return apply(t, range, req.content, false);
+    throw ambiguous(req.oldHash, candidates, "its content (also at the range you read, but the file may have moved since)");
+  }
+  if (allowed.length > 1) throw ambiguous(req.oldHash, allowed, "its content");
+  // Relocation by the anchor's own text: only text that can be told from a copy.
+  const text = t.lines.slice(allowed[0]!.start - 1, allowed[0]!.end);
+  if (!distinctive(text)) {
+    throw stale(req.oldHash, current, `lines ${rangeText(range)} changed since they were read, and an anchor of ${text.length} line(s) this plain is not relocated to lines ${rangeText(allowed[0]!)} by its text alone (it may be another copy; the lines read may have been edited)`);
+  }
+  return apply(t, allowed[0]!, req.content, true);
+}
+
+/** Lines an anchor (or a hunk's old side) needs, one with a letter or digit among them, to be relocated by its text alone. */
+export const MIN_DISTINCTIVE_LINES = 3;
+
+/**
+ * Whether lines are enough to be told from a copy of themselves when they moved: at least
+ * MIN_DISTINCTIVE_LINES lines, one holding a letter or digit. A `}`, `return;`, a blank line or a
+ * short run of them is not: when such an anchor is not where it was read, the copy found elsewhere
+ * is as likely another one as the one that moved (the lines read may have been edited away).
+ */
+export function distinctive(lines: readonly string[]): boolean {
+  return lines.length >= MIN_DISTINCTIVE_LINES && lines.some((l) => /[\p{L}\p{N}]/u.test(l));
 }
 
 /** Candidates listed in an AMBIGUOUS_ANCHOR error at most (the rest are counted). */

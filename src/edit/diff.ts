@@ -6,7 +6,7 @@
 // ambiguous, and a patch whose end-of-file newline markers do not fit the file. Planning only.
 import { FILE_HEADERS_ONLY, createTwoFilesPatch, parsePatch } from "diff";
 import { MastError, errorMessage } from "../base/errors.js";
-import { listed } from "./anchor.js";
+import { distinctive, listed } from "./anchor.js";
 import { fileHash, isEmptyText, parseText, type EditableText, type LineEnding } from "./text.js";
 
 /** A text as LF line tokens, each with its "\n" — the last without one when the text does not end with a line break (an empty text has none). */
@@ -152,8 +152,9 @@ function sidesOf(hunk: Hunk): { oldLines: string[]; newLines: string[]; oldNoEol
  * the patch was made against (`expectedFileHash` matches), each hunk goes exactly where the patch
  * says (shifted by the earlier hunks' sizes) and must match there. Otherwise a hunk goes where its
  * old lines are, if they are in exactly one place after the previous hunk (and, with `fuzzy`,
- * within that many lines of where the patch expects it); a hunk with no old lines (a `-U0`
- * insertion) has nothing to be placed by and needs the file hash. Otherwise the whole patch is
+ * within that many lines of where the patch expects it) — away from where the patch expects it
+ * only when those lines are distinctive (three, one with a word); a hunk with no old lines (a
+ * `-U0` insertion) has nothing to be placed by and needs the file hash. Otherwise the whole patch is
  * refused — STALE_ANCHOR when the lines are gone (or too far), AMBIGUOUS_ANCHOR when they are in
  * several places — because landing on the wrong copy is worse than not landing. The `\ No
  * newline at end of file` markers must fit the file and decide the result's final newline.
@@ -213,6 +214,13 @@ export function planPatch(t: EditableText | null, patch: string, options: PatchO
         throw new MastError("AMBIGUOUS_ANCHOR", `${name}: its lines match at lines ${listed(found.map(String))}; nothing was written`, {
           hint: "Pass the fileHash of the read the patch was made against (expected_file_hash / --file-hash), or regenerate the patch with more context (-c).",
           details: { hunk: index + 1, candidates: found.slice(0, 50), total: found.length },
+        });
+      }
+      // Slid by its text alone only when that text can be told from a copy (see distinctive).
+      if (found.length === 1 && found[0] !== center && !distinctive(oldLines)) {
+        throw new MastError("STALE_ANCHOR", `${name}: its lines are not at line ${center}, and ${oldLines.length} line(s) this plain are not slid to line ${found[0]} by their text alone; nothing was written`, {
+          hint: "Pass the fileHash of the read the patch was made against (expected_file_hash / --file-hash), or regenerate the patch with more context (-c 3).",
+          details: { hunk: index + 1, candidates: found },
         });
       }
       const inReach = fuzzy === null ? found : found.filter((k) => Math.abs(k - center) <= fuzzy);

@@ -59,9 +59,34 @@ describe("low-entropy anchors (#9 §1)", () => {
     const next = await hp(p, ["replace-hash", "a.ts", sha12("}"), "} // c", "--range", "9", "--file-hash", edit.envelope.data.fileHash]);
     expect(next.code).toBe(0);
     expect(p.read("a.ts")).toBe(THREE.replace("  return 2;\n}", "  return 2;\n} // b").replace("  return 3;\n}", "  return 3;\n} // c"));
-    // A fileHash that matches while the range does not hold the hash: the hash or range is wrong.
-    const wrong = await hp(p, ["replace-hash", "a.ts", sha12("}"), "x", "--range", "2", "--file-hash", next.envelope.data.fileHash]);
-    expect([wrong.code, wrong.envelope.error!.code]).toEqual([3, "STALE_ANCHOR"]);
+    // A fileHash that matches while the range does not hold the hash: the hash is found elsewhere
+    // (several copies: which one is meant cannot be known), or nowhere (the hash or range is wrong).
+    const q = project({ "a.ts": THREE });
+    const wrong = await hp(q, ["replace-hash", "a.ts", sha12("}"), "}", "--range", "2", "--file-hash", fileHashOf(THREE)]);
+    expect([wrong.code, wrong.envelope.error!.code]).toEqual([3, "AMBIGUOUS_ANCHOR"]);
+    const nowhere = await hp(q, ["replace-hash", "a.ts", sha12("no such line"), "x", "--range", "2", "--file-hash", fileHashOf(THREE)]);
+    expect([nowhere.code, nowhere.envelope.error!.code]).toEqual([3, "STALE_ANCHOR"]);
+    // In one place only: the line the caller read, with its range given off by one (#99).
+    const once = await hp(q, ["replace-hash", "a.ts", sha12("  return 2;"), "  return 20;", "--range", "4", "--file-hash", fileHashOf(THREE)]);
+    expect([once.code, once.envelope.data.relocatedTo]).toEqual([0, { start: 5, end: 5 }]);
+  });
+
+  it("a target edited by another writer is never replaced by its one remaining copy: not by the text alone, not against the read's context", async () => {
+    // Two `}` lines: 3 (closing a) and 6 (closing b). The read is of line 6.
+    const TWO = ["function a() {", "  return 1;", "}", "function b() {", "  return 2;", "}", ""].join("\n");
+    const p = project({ "a.ts": TWO });
+    const read = await hp(p, ["read-hash", "a.ts", "6", "-c", "1"]);
+    const edited = TWO.replace("  return 2;\n}", "  return 2;\n} // another writer");
+    writeFileSync(p.path("a.ts"), edited);
+    const { lineHash, contextHash, contextRange, fileHash } = read.envelope.data;
+    for (const pins of [[], ["--file-hash", fileHash], ["--context-hash", contextHash, "--context-range", `${contextRange.start}:${contextRange.end}`, "--file-hash", fileHash]]) {
+      const r = await hp(p, ["replace-hash", "a.ts", lineHash, "} // edited", "--range", "6", ...pins]);
+      expect([pins.length, r.code, r.envelope.error?.code]).toEqual([pins.length, 3, "STALE_ANCHOR"]);
+    }
+    writeFileSync(p.path("p.patch"), "--- a/a.ts\n+++ b/a.ts\n@@ -6,1 +6,1 @@\n-}\n+} // edited\n");
+    const patched = await hp(p, ["diff", "apply", "a.ts", "--patch", "p.patch"]);
+    expect([patched.code, patched.envelope.error?.code]).toEqual([3, "STALE_ANCHOR"]);
+    expect(p.read("a.ts")).toBe(edited);
   });
 
   it("every repeated line the issue found (`}`, `  }`, `});`, `    return;`, a blank line, `  } else {`) is refused after a shift by its repeat period", async () => {

@@ -334,7 +334,11 @@ describe("hashpilot regressions", () => {
   it("#99: a range off by one (a 0-based row) lands on the anchored line, relocated and said so — never on the line above", async () => {
     const p = project({ "a.ts": SOURCE });
     // The anchor is line 6's hash; the caller passes 5 (its 0-based row), whose content differs.
-    const r = await hp(p, ["replace-hash", "a.ts", sha12("  return a - b;"), "  return b - a;", "--range", "5"]);
+    // A one-line anchor is not relocated by its text alone (#9): refused, the file untouched...
+    const blind = await hp(p, ["replace-hash", "a.ts", sha12("  return a - b;"), "  return b - a;", "--range", "5"]);
+    expect([blind.code, blind.envelope.error!.code, p.read("a.ts")]).toEqual([3, "STALE_ANCHOR", SOURCE]);
+    // ...and with the read's file hash (the file is as read) it is the one line that has the hash.
+    const r = await hp(p, ["replace-hash", "a.ts", sha12("  return a - b;"), "  return b - a;", "--range", "5", "--file-hash", sha12(SOURCE.replace(/\n$/, ""))]);
     expect(r.envelope.data).toMatchObject({ stale: true, relocatedTo: { start: 6, end: 6 } });
     expect(r.envelope.warnings.map((w) => w.code)).toEqual(["ANCHOR_RELOCATED"]);
     expect(p.read("a.ts")).toBe(SOURCE.replace("a - b", "b - a"));

@@ -686,8 +686,8 @@ function lowPerturb(tg, lines, cs, ce, rand) {
   return out;
 }
 
-/** hashpilot's rule for text that may be relocated by itself: three lines or more, one with a letter or digit. */
-const distinctive = (seq) => seq.length >= 3 && seq.some((l) => /[\p{L}\p{N}]/u.test(l));
+/** hashpilot's rule for text that may be relocated by itself: at least 12 letters and digits in it. */
+const distinctive = (seq) => seq.join("").match(/[\p{L}\p{N}]/gu)?.length >= 12;
 
 /**
  * Whether the pins given determine the place (computed here, not taken from hashpilot): the file

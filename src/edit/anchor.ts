@@ -109,22 +109,28 @@ export function planReplace(t: EditableText, req: ReplaceRequest): ReplacePlan {
   // Relocation by the anchor's own text: only text that can be told from a copy.
   const text = t.lines.slice(allowed[0]!.start - 1, allowed[0]!.end);
   if (!distinctive(text)) {
-    throw stale(req.oldHash, current, `lines ${rangeText(range)} changed since they were read, and an anchor of ${text.length} line(s) this plain is not relocated to lines ${rangeText(allowed[0]!)} by its text alone (it may be another copy; the lines read may have been edited)`);
+    throw stale(req.oldHash, current, `lines ${rangeText(range)} changed since they were read, and an anchor with fewer than ${MIN_DISTINCTIVE_CHARS} letters and digits is not relocated to lines ${rangeText(allowed[0]!)} by its text alone (it may be another copy: the lines read may have been edited)`);
   }
   return apply(t, allowed[0]!, req.content, true);
 }
 
-/** Lines an anchor (or a hunk's old side) needs, one with a letter or digit among them, to be relocated by its text alone. */
-export const MIN_DISTINCTIVE_LINES = 3;
+/** Letters and digits an anchor (or a hunk's old side) needs to be relocated by its text alone. */
+export const MIN_DISTINCTIVE_CHARS = 12;
 
 /**
  * Whether lines are enough to be told from a copy of themselves when they moved: at least
- * MIN_DISTINCTIVE_LINES lines, one holding a letter or digit. A `}`, `return;`, a blank line or a
- * short run of them is not: when such an anchor is not where it was read, the copy found elsewhere
- * is as likely another one as the one that moved (the lines read may have been edited away).
+ * MIN_DISTINCTIVE_CHARS letters and digits among them. `}`, `});`, `return;`, `break;`,
+ * `} else {`, a blank line, `@Input()` or a short run of them are not: text that plain is repeated
+ * in most files, so when it is not where it was read, the copy found elsewhere is as likely
+ * another one as the one that moved (the lines read may have been edited away).
  */
 export function distinctive(lines: readonly string[]): boolean {
-  return lines.length >= MIN_DISTINCTIVE_LINES && lines.some((l) => /[\p{L}\p{N}]/u.test(l));
+  let n = 0;
+  for (const l of lines) {
+    n += l.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+    if (n >= MIN_DISTINCTIVE_CHARS) return true;
+  }
+  return false;
 }
 
 /** Candidates listed in an AMBIGUOUS_ANCHOR error at most (the rest are counted). */

@@ -6,7 +6,7 @@
 // ambiguous, and a patch whose end-of-file newline markers do not fit the file. Planning only.
 import { FILE_HEADERS_ONLY, createTwoFilesPatch, parsePatch } from "diff";
 import { MastError, errorMessage } from "../base/errors.js";
-import { distinctive, listed } from "./anchor.js";
+import { MIN_DISTINCTIVE_CHARS, distinctive, listed } from "./anchor.js";
 import { fileHash, isEmptyText, parseText, type EditableText, type LineEnding } from "./text.js";
 
 /** A text as LF line tokens, each with its "\n" — the last without one when the text does not end with a line break (an empty text has none). */
@@ -153,7 +153,7 @@ function sidesOf(hunk: Hunk): { oldLines: string[]; newLines: string[]; oldNoEol
  * says (shifted by the earlier hunks' sizes) and must match there. Otherwise a hunk goes where its
  * old lines are, if they are in exactly one place after the previous hunk (and, with `fuzzy`,
  * within that many lines of where the patch expects it) — away from where the patch expects it
- * only when those lines are distinctive (three, one with a word); a hunk with no old lines (a
+ * only when those lines are distinctive (12 letters and digits); a hunk with no old lines (a
  * `-U0` insertion) has nothing to be placed by and needs the file hash. Otherwise the whole patch is
  * refused — STALE_ANCHOR when the lines are gone (or too far), AMBIGUOUS_ANCHOR when they are in
  * several places — because landing on the wrong copy is worse than not landing. The `\ No
@@ -218,7 +218,7 @@ export function planPatch(t: EditableText | null, patch: string, options: PatchO
       }
       // Slid by its text alone only when that text can be told from a copy (see distinctive).
       if (found.length === 1 && found[0] !== center && !distinctive(oldLines)) {
-        throw new MastError("STALE_ANCHOR", `${name}: its lines are not at line ${center}, and ${oldLines.length} line(s) this plain are not slid to line ${found[0]} by their text alone; nothing was written`, {
+        throw new MastError("STALE_ANCHOR", `${name}: its lines are not at line ${center}, and old lines with fewer than ${MIN_DISTINCTIVE_CHARS} letters and digits are not slid to line ${found[0]} by their text alone; nothing was written`, {
           hint: "Pass the fileHash of the read the patch was made against (expected_file_hash / --file-hash), or regenerate the patch with more context (-c 3).",
           details: { hunk: index + 1, candidates: found },
         });

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { MastError } from "../../src/base/errors.js";
-import { planReplace, previewDiff } from "../../src/edit/anchor.js";
+import { distinctive, planReplace, previewDiff } from "../../src/edit/anchor.js";
 import { decodeForEdit, fileHash, hash12, parseText, rangeHash, renderText, replaceLines } from "../../src/edit/text.js";
 
 const sha12 = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 12);
@@ -107,5 +107,9 @@ describe("replace-hash plans", () => {
       expect(codeOf(() => planReplace(file, { oldHash: h, range, content: "x", recovery: true }))).toBe("INVALID_ARGUMENT");
     }
     expect(codeOf(() => planReplace(file, { oldHash: h.slice(0, 8), range: { start: 2, end: 2 }, content: "x", recovery: true }))).toBe("INVALID_ARGUMENT");
+  });
+  it("relocates by its text alone only text distinctive enough to be told from a copy (12 letters and digits)", () => {
+    expect([["}"], ["});"], ["return;", "}"], ["} else {"], [""], ["@Input()"], ["  return a - b;"]].map(distinctive)).toEqual([false, false, false, false, false, false, false]);
+    expect([["  this.listeners.delete(listener)"], ["export function sub(a: number, b: number): number {"], ["x1", "y2", "z3", "w4", "v5", "u6"]].map(distinctive)).toEqual([true, true, true]);
   });
 });

@@ -82,7 +82,8 @@ const OUT_JSON = path.join(OUT_DIR, "fuzz-mcp.json");
 /** "fuzz": change it (or pass --seed) and every draw changes. */
 const DEFAULT_SEED = 0x66757a7a;
 const DEFAULT_CALLS = 4000;
-const ANSWER_CAP = 4 * 1024 * 1024;
+/** The answer cap, read from dist/base/budget.js once the build is known to exist (main). */
+let ANSWER_CAP;
 const UNANSWERED_MS = 5_000;
 /** Hung: not answered within this (the first time a tool hangs on a kind of input) ... */
 const DEFAULT_HANG_MS = 30_000;
@@ -1411,6 +1412,7 @@ async function main() {
     return 2;
   }
   const { ERROR_CODES } = await import(pathToFileURL(path.join(DIST, "base", "errors.js")).href);
+  ({ MAX_ANSWER_BYTES: ANSWER_CAP } = await import(pathToFileURL(path.join(DIST, "base", "budget.js")).href));
   const knownCodes = new Set([...Object.keys(ERROR_CODES), "INTERNAL"]);
   const env = benchEnvironment();
   const distAtStart = distStamp();

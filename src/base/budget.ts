@@ -26,3 +26,8 @@ export function fitList<T>(items: readonly T[], limit: number, maxBytes = LIST_B
   }
   return { items: out, omitted: items.length - out.length };
 }
+
+/** What an object answer says of a cut list: nothing when nothing was left out, else `truncated` and `omitted`. */
+export function cutMarks(omitted: number): { truncated?: true; omitted?: number } {
+  return omitted > 0 ? { truncated: true, omitted } : {};
+}

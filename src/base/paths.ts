@@ -3,6 +3,9 @@
 import { isAbsolute, relative, sep } from "node:path";
 import { MastError } from "./errors.js";
 
+/** The longest path argument any tool accepts (Linux PATH_MAX). */
+export const MAX_PATH_LENGTH = 4096;
+
 /** Project-relative path with "/" separators for an absolute path, or null when it is outside the root. */
 export function relativeInside(root: string, absolute: string): string | null {
   const rel = relative(root, absolute);

@@ -24,7 +24,7 @@ export interface ReadOptions {
 }
 
 /** What a non-regular file is, for messages. */
-export function fileKind(st: Stats): string {
+function fileKind(st: Stats): string {
   if (st.isDirectory()) return "a directory";
   if (st.isFIFO()) return "a FIFO";
   if (st.isCharacterDevice()) return "a character device";

@@ -9,6 +9,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
 import type { LineRange } from "../edit/anchor.js";
 import { checkPathArgument } from "../edit/paths.js";
+import { decodeUtf8 } from "../edit/text.js";
 import { readBytes } from "../edit/writer.js";
 import { resolveConfig } from "../index/config.js";
 import { createToolContext } from "../tools/context.js";
@@ -425,11 +426,9 @@ function contentArg(cwd: string, value: string): string {
   const path = resolve(cwd, value.slice(1));
   const bytes = readBytes(path);
   if (bytes === null) throw new MastError("FILE_NOT_FOUND", `cannot read content from ${path}: it does not exist`, { hint: "Content that starts with @ is written @@ (\"@@log\" is the text \"@log\")." });
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new MastError("READ_FAILED", `cannot read content from ${path}: it is not valid UTF-8`);
-  }
+  const text = decodeUtf8(bytes);
+  if (text === null) throw new MastError("READ_FAILED", `cannot read content from ${path}: it is not valid UTF-8`);
+  return text.startsWith("\uFEFF") ? text.slice(1) : text;
 }
 
 /** The project root edits must stay in: --root, else the nearest ancestor with a .git, else the working directory. */

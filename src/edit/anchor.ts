@@ -46,7 +46,8 @@ export function parseRange(value: string): LineRange {
 
 const HEX = new RegExp(`^[0-9a-f]{${HASH_WIDTH}}$`);
 
-function checkHash(value: string, what: string): void {
+/** INVALID_ARGUMENT unless `value` is a hash the editing commands report (HASH_WIDTH lowercase hex). */
+export function checkHash(value: string, what: string): void {
   if (!HEX.test(value)) {
     throw new MastError("INVALID_ARGUMENT", `${what} ${JSON.stringify(value.slice(0, 40))} is not ${HASH_WIDTH} lowercase hex characters`, {
       hint: `Pass the lineHash, contextHash, fileHash or hash that read-hash/read-many reported (${HASH_WIDTH} characters).`,
@@ -73,7 +74,7 @@ export function planReplace(t: EditableText, req: ReplaceRequest): ReplacePlan {
   }
   const current = rangeHash(t, range.start, range.end);
   const height = range.end - range.start + 1;
-  // Where the anchor's content is now; a fast path when it is at the range and the file is as read.
+  // While the file is as the caller read it, the caller's range (or the one window with the hash) is what they saw.
   const unchanged = req.expectedFileHash ? fileHash(t) === req.expectedFileHash : false;
   if (unchanged) {
     if (current === req.oldHash) return apply(t, range, req.content, false);

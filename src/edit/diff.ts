@@ -6,7 +6,7 @@
 // ambiguous, and a patch whose end-of-file newline markers do not fit the file. Planning only.
 import { FILE_HEADERS_ONLY, createTwoFilesPatch, parsePatch } from "diff";
 import { MastError, errorMessage } from "../base/errors.js";
-import { MIN_DISTINCTIVE_CHARS, distinctive, listed } from "./anchor.js";
+import { MAX_LISTED_CANDIDATES, MIN_DISTINCTIVE_CHARS, checkHash, distinctive, listed } from "./anchor.js";
 import { fileHash, isEmptyText, parseText, type EditableText, type LineEnding } from "./text.js";
 
 /** A text as LF line tokens, each with its "\n" — the last without one when the text does not end with a line break (an empty text has none). */
@@ -162,9 +162,7 @@ function sidesOf(hunk: Hunk): { oldLines: string[]; newLines: string[]; oldNoEol
 export function planPatch(t: EditableText | null, patch: string, options: PatchOptions): PatchPlan {
   const { fuzzy } = options;
   if (fuzzy !== null && (!Number.isInteger(fuzzy) || fuzzy < 0)) throw new MastError("INVALID_ARGUMENT", `--fuzzy must be a whole number of lines, not ${fuzzy}`);
-  if (options.expectedFileHash && !/^[0-9a-f]{12}$/.test(options.expectedFileHash)) {
-    throw new MastError("INVALID_ARGUMENT", `expected file hash ${JSON.stringify(options.expectedFileHash.slice(0, 40))} is not 12 lowercase hex characters`);
-  }
+  if (options.expectedFileHash) checkHash(options.expectedFileHash, "expected file hash");
   const { hunks, creates } = parseSingle(patch);
   const base = t ?? { lines: [], endings: [], bom: false, eol: "\n" as LineEnding };
   const lines = [...base.lines];
@@ -213,7 +211,7 @@ export function planPatch(t: EditableText | null, patch: string, options: PatchO
       if (found.length > 1) {
         throw new MastError("AMBIGUOUS_ANCHOR", `${name}: its lines match at lines ${listed(found.map(String))}; nothing was written`, {
           hint: "Pass the fileHash of the read the patch was made against (expected_file_hash / --file-hash), or regenerate the patch with more context (-c).",
-          details: { hunk: index + 1, candidates: found.slice(0, 50), total: found.length },
+          details: { hunk: index + 1, candidates: found.slice(0, MAX_LISTED_CANDIDATES), total: found.length },
         });
       }
       // Slid by its text alone only when that text can be told from a copy (see distinctive).

@@ -10,17 +10,18 @@ import { existsSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { MastError, errorMessage } from "../base/errors.js";
+import { MastError } from "../base/errors.js";
 import { compileGlobs } from "../base/glob.js";
+import { relativeInside } from "../base/paths.js";
 import { readRegularFile } from "../base/read.js";
 import { decodeForEdit } from "./text.js";
 
 /** How long one line's match may run before the pattern is taken to backtrack catastrophically. */
-export const STALL_MS = 1_000;
+const STALL_MS = 1_000;
 /** The default time budget of one search. */
 export const DEFAULT_GREP_TIMEOUT_MS = 4_000;
 /** Directories a search never descends into. */
-export const SKIPPED_DIRS = new Set([".git", "node_modules", ".mast", ".hg", ".svn"]);
+const SKIPPED_DIRS = new Set([".git", "node_modules", ".mast", ".hg", ".svn"]);
 
 export interface GrepTarget {
   /** The path as the caller named it (answers use it). */
@@ -96,11 +97,6 @@ function outcomeOf(results: GrepMatch[], counts: Counts, truncated: boolean, tim
   return { results, truncated, timedOut, filesSearched: files, skipped };
 }
 
-function within(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
-}
-
 /**
  * Files under `dir` in path order, depth first, without following symlinks or entering skipped
  * and sealed directories; unreadable directories and special files are counted in `skipped`.
@@ -118,14 +114,34 @@ export function* filesUnder(dir: string, sealed: readonly string[], skipped: Gre
   for (const { e } of named) {
     const path = join(dir, e.name);
     if (e.isDirectory()) {
-      if (!SKIPPED_DIRS.has(e.name) && !sealed.some((s) => within(path, s))) yield* filesUnder(path, sealed, skipped);
+      if (!SKIPPED_DIRS.has(e.name) && !sealed.some((s) => relativeInside(s, path) !== null)) yield* filesUnder(path, sealed, skipped);
     } else if (e.isFile()) yield path;
     else if (!e.isSymbolicLink()) skipped.special++;
   }
 }
 
+/**
+ * A file found by a walk, as lines; null (counted in `skipped`) when it is gone, unreadable,
+ * special, over `maxBytes`, or binary or not UTF-8 (not searched, as grep -I does).
+ */
+export function readLines(real: string, maxBytes: number, skipped: GrepSkipped): readonly string[] | null {
+  const r = readRegularFile(real, { maxBytes });
+  if (r.kind !== "read") {
+    if (r.kind === "too_large") skipped.tooLarge++;
+    else if (r.kind === "not_regular") skipped.special++;
+    else if (r.kind !== "missing") skipped.unreadable++;
+    return null;
+  }
+  try {
+    return decodeForEdit(real, r.bytes).lines;
+  } catch {
+    skipped.binary++;
+    return null;
+  }
+}
+
 /** The search itself (in the worker, or inline); stops at maxResults + 1 matches or when the reporter says so. */
-export function runSearch(req: GrepRequest, reporter: Reporter): { counts: Counts; truncated: boolean; stopped: boolean } {
+function runSearch(req: GrepRequest, reporter: Reporter): { counts: Counts; truncated: boolean; stopped: boolean } {
   const re = new RegExp(req.source, req.flags);
   const glob = req.filePattern === null ? null : compileGlobs([req.filePattern]);
   const counts: Counts = { files: 0, unreadable: 0, binary: 0, tooLarge: 0, special: 0 };
@@ -138,20 +154,8 @@ export function runSearch(req: GrepRequest, reporter: Reporter): { counts: Count
       const shown = rel === null ? target.abs : join(target.abs, rel);
       if (glob && !(rel !== null && glob.matches(rel)) && !glob.matches(real.slice(real.lastIndexOf("/") + 1))) continue;
       if (!reporter.tick(shown, 0, 1, counts)) return end(true, true);
-      const r = readRegularFile(real, { maxBytes: req.maxFileBytes });
-      if (r.kind !== "read") {
-        if (r.kind === "too_large") counts.tooLarge++;
-        else if (r.kind === "not_regular") counts.special++;
-        else counts.unreadable++;
-        continue;
-      }
-      let lines: readonly string[];
-      try {
-        lines = decodeForEdit(real, r.bytes).lines;
-      } catch {
-        counts.binary++; // binary or not UTF-8: not searched, as grep -I does
-        continue;
-      }
+      const lines = readLines(real, req.maxFileBytes, counts);
+      if (lines === null) continue;
       counts.files++;
       for (let i = 0; i < lines.length; i++) {
         if (!reporter.tick(shown, i + 1, 2, counts)) return end(true, true);
@@ -202,9 +206,8 @@ const WORKER_FILE = fileURLToPath(new URL("./grep-worker.js", import.meta.url));
 
 /** Runs a search within `timeoutMs`, off this thread when the compiled worker exists. */
 export function grep(req: GrepRequest, timeoutMs: number): Promise<GrepOutcome> {
-  // Compile here first: a pattern or glob that does not compile is the caller's error (thrown
-  // here as INVALID_ARGUMENT by the caller's own compile), never the worker's.
-  new RegExp(req.source, req.flags);
+  // The glob is compiled here first, so one that does not compile is INVALID_ARGUMENT here, not a
+  // worker error (the pattern's source comes from a RegExp the caller compiled).
   if (req.filePattern !== null) compileGlobs([req.filePattern]);
   if (!existsSync(WORKER_FILE)) return Promise.resolve(grepInline(req, timeoutMs));
   return new Promise((resolve, reject) => {
@@ -267,10 +270,6 @@ function grepInline(req: GrepRequest, timeoutMs: number): GrepOutcome {
   const results: GrepMatch[] = [];
   const deadline = Date.now() + timeoutMs;
   let calls = 0;
-  try {
-    const outcome = runSearch(req, { match: (m) => results.push(m), tick: () => (++calls & 255) !== 0 || Date.now() < deadline });
-    return outcomeOf(results, outcome.counts, outcome.truncated, outcome.stopped);
-  } catch (err) {
-    throw new MastError("INVALID_ARGUMENT", `the search failed: ${errorMessage(err)}`);
-  }
+  const outcome = runSearch(req, { match: (m) => results.push(m), tick: () => (++calls & 255) !== 0 || Date.now() < deadline });
+  return outcomeOf(results, outcome.counts, outcome.truncated, outcome.stopped);
 }

@@ -6,15 +6,15 @@
 // expect. Writes go through the one writer, recorded in the changeSet before and confirmed after.
 import { mkdirSync, statSync, unlinkSync } from "node:fs";
 import { basename, dirname, relative, resolve } from "node:path";
-import { LIST_BUDGET_BYTES, fitList, jsonBytes } from "../base/budget.js";
+import { LIST_BUDGET_BYTES, cutMarks, fitList, jsonBytes } from "../base/budget.js";
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
 import { yieldToLoop } from "../base/loop.js";
 import { listed, planReplace, previewDiff, windows, type LineRange } from "./anchor.js";
 import { generateDiff, patchCreatesFile, planPatch, type Placement } from "./diff.js";
 import { checkParseValidity, type EditedLines } from "./gate.js";
-import { DEFAULT_GREP_TIMEOUT_MS, filesUnder as walkFiles, grep, type GrepMatch, type GrepSkipped } from "./grep.js";
+import { DEFAULT_GREP_TIMEOUT_MS, filesUnder as walkFiles, grep, readLines, type GrepMatch, type GrepSkipped } from "./grep.js";
 import { checkPathArgument, readablePath, writablePath, type Boundary } from "./paths.js";
-import { currentHash, listChangeSets, markUndone, planUndo, type ChangeSet, type UndoFile } from "./snapshots.js";
+import { checkRestorable, currentHash, listChangeSets, markUndone, planUndo, type ChangeSet, type UndoFile } from "./snapshots.js";
 import { decodeForEdit, fileHash, hash12, isEmptyText, rangeHash, renderText, type EditableText } from "./text.js";
 import { extensionInfo } from "../lang/languages.js";
 import { extractFile } from "../syntax/extract.js";
@@ -79,9 +79,7 @@ export function readEditable(abs: string): EditableText {
 /** A file a read tool may read, as editable text: `path` as named, the text from its real path. */
 function readInside(ctx: OpContext, file: string): { path: string; text: EditableText } {
   const { abs, real } = readablePath(file, ctx.boundary, ctx.cwd);
-  const bytes = readBytes(real);
-  if (bytes === null) throw new MastError("FILE_NOT_FOUND", `${abs} does not exist`);
-  return { path: abs, text: decodeForEdit(abs, bytes) };
+  return { path: abs, text: decodeForEdit(abs, existingBytes(real)) };
 }
 
 /**
@@ -403,7 +401,7 @@ export function changeSets(ctx: OpContext, limit: number): OpResult<ChangeSetsDa
     ...(c.undoneAt ? { undoneAt: c.undoneAt } : {}),
   }));
   const fit = fitList(all, limit);
-  return { data: { changeSets: fit.items, ...(fit.omitted > 0 ? { truncated: true as const, omitted: fit.omitted } : {}) }, warnings: [] };
+  return { data: { changeSets: fit.items, ...cutMarks(fit.omitted) }, warnings: [] };
 }
 
 export interface UndoData {
@@ -429,11 +427,7 @@ export async function undo(ctx: OpContext, idOrLast: string, options: { force: b
       plan.steps.map((s) => s.path),
       "undo",
       () => {
-        for (const step of plan.steps) {
-          if (writablePath(step.path, ctx.boundary, ctx.boundary.root) !== step.path) {
-            throw new MastError("PATH_DENIED", `${step.path} now resolves elsewhere (a symlink took its place); nothing was restored`, { details: { path: step.path } });
-          }
-        }
+        checkRestorable(plan.steps.map((s) => s.path), ctx.boundary);
         const changed = plan.steps.filter((s) => s.expect !== null && currentHash(s.path) !== s.expect);
         if (changed.length > 0) {
           throw new MastError("HASH_MISMATCH", `${changed.map((s) => s.path).join(", ")} changed while the undo ran; nothing was restored`, {
@@ -594,18 +588,10 @@ export async function symbolLookupMany(ctx: OpContext, paths: readonly string[],
         break outer;
       }
       const shown = target.isDir ? resolve(target.abs, relative(target.real, real)) : target.abs;
-      let t: EditableText;
-      try {
-        const bytes = readBytes(real, LOOKUP_MAX_FILE_BYTES);
-        if (bytes === null) continue;
-        t = decodeForEdit(real, bytes);
-      } catch (err) {
-        if (isMastError(err) && err.code === "FILE_TOO_LARGE") skipped.tooLarge++;
-        else skipped.unreadable++;
-        continue;
-      }
+      const lines = readLines(real, LOOKUP_MAX_FILE_BYTES, skipped);
+      if (lines === null) continue;
       searched++;
-      const result = extractFile(real, t.lines.join("\n"), SYMBOL_EXTRACT_OPTIONS);
+      const result = extractFile(real, lines.join("\n"), SYMBOL_EXTRACT_OPTIONS);
       if (result.ok) {
         for (const s of result.extraction.symbols) {
           if (s.kind === "export" || s.kind === "module") continue;
@@ -616,9 +602,12 @@ export async function symbolLookupMany(ctx: OpContext, paths: readonly string[],
     }
   }
   const result = truncatedList({ data: hits, warnings: [] }, options.limit);
-  return timedOut
-    ? { ...result, warnings: [...result.warnings, { code: "SEARCH_TRUNCATED", message: `the lookup ran out of its ${options.timeoutMs} ms budget after ${searched} file(s); declarations in the files not read are missing (narrow the paths)`, filesSearched: searched }] }
-    : result;
+  const notRead = skipped.unreadable + skipped.binary + skipped.tooLarge + skipped.special;
+  const incomplete: Warning[] = [
+    ...(timedOut ? [{ code: "SEARCH_TRUNCATED" as const, message: `the lookup ran out of its ${options.timeoutMs} ms budget after ${searched} file(s); declarations in the files not read are missing (narrow the paths)`, filesSearched: searched }] : []),
+    ...(notRead > 0 ? [{ code: "SEARCH_TRUNCATED" as const, message: `${notRead} file(s) were not read (unreadable, not text, over ${LOOKUP_MAX_FILE_BYTES} bytes, or special): declarations in them are missing`, skipped }] : []),
+  ];
+  return incomplete.length ? { ...result, warnings: [...result.warnings, ...incomplete] } : result;
 }
 
 /** Extraction settings for a symbol lookup (chunking does not matter here). */

@@ -7,11 +7,10 @@ import { existsSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { MastError, ioErrorMessage } from "../base/errors.js";
+import { MAX_PATH_LENGTH } from "../base/paths.js";
 import { globalConfigPath } from "./config.js";
 import { hashpilotHome } from "./writer.js";
 
-/** The longest path argument accepted (Linux PATH_MAX). */
-export const MAX_PATH_LENGTH = 4096;
 
 export interface Boundary {
   /** The project root as given, and its real path. */
@@ -81,7 +80,7 @@ export function checkPathArgument(file: string): void {
 }
 
 /** Whether `abs` (an absolute path) lies in a sealed directory of the boundary. */
-export function isSealed(b: Boundary, abs: string): boolean {
+function isSealed(b: Boundary, abs: string): boolean {
   return b.sealed.some((d) => within(abs, d));
 }
 

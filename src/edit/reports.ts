@@ -3,7 +3,7 @@
 // thresholds (and the trend against the previous window), and provenance — who changed a file or
 // a line, when and why. Every report warns TELEMETRY_LOG_CORRUPT when it skipped unreadable lines.
 import { resolve } from "node:path";
-import { fitList } from "../base/budget.js";
+import { cutMarks, fitList } from "../base/budget.js";
 import { MastError } from "../base/errors.js";
 import { truncatedList, type OpResult, type Warning } from "./operations.js";
 import { diffNewRanges, diskBytes, readEvents, type EventLog, type TelemetryEvent } from "./telemetry.js";
@@ -19,7 +19,7 @@ const pct = (n: number, d: number) => (d === 0 ? 0 : Math.round((n / d) * 1000) 
 /** A list answer cut to `limit` and the answer budget: `truncated` and `omitted` say what was left out. */
 function listAnswer<T>(items: readonly T[], limit: number): { events: T[]; truncated?: true; omitted?: number } {
   const fit = fitList(items, limit);
-  return { events: fit.items, ...(fit.omitted > 0 ? { truncated: true as const, omitted: fit.omitted } : {}) };
+  return { events: fit.items, ...cutMarks(fit.omitted) };
 }
 
 export function telemetryShow(limit: number): OpResult<{ events: TelemetryEvent[]; truncated?: true; omitted?: number }> {
@@ -66,7 +66,7 @@ export function telemetrySessions(limit: number): OpResult<{ sessions: Array<{ s
     });
     sessions.sort((a, b) => (a.end < b.end ? 1 : -1));
     const fit = fitList(sessions, limit);
-    return { sessions: fit.items, ...(fit.omitted > 0 ? { truncated: true as const, omitted: fit.omitted } : {}) };
+    return { sessions: fit.items, ...cutMarks(fit.omitted) };
   });
 }
 

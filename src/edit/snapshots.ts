@@ -254,10 +254,7 @@ export function planUndo(idOrLast: string | "last", force: boolean, boundary: Bo
     const seen = byPath.get(f.path);
     byPath.set(f.path, { before: seen ? seen.before : f.before, after: f.after });
   }
-  for (const path of byPath.keys()) {
-    const now = writablePath(path, boundary, boundary.root);
-    if (now !== path) throw new MastError("PATH_DENIED", `${path} now resolves to ${now} (a symlink took its place); nothing was restored`, { details: { path } });
-  }
+  checkRestorable([...byPath.keys()], boundary);
   const checked = [...byPath].map(([path, change]) => {
     const current = currentHash(path);
     return { path, change, changed: current !== change.after, reason: current === null ? "the file is gone" : "the file changed after the edit" };
@@ -276,6 +273,18 @@ export function planUndo(idOrLast: string | "last", force: boolean, boundary: Bo
     report: { path: c.path, action: c.change.before === null ? "deleted" : "restored", ...(c.changed ? { reason: `forced: ${c.reason}` } : {}) },
   }));
   return { record, steps };
+}
+
+/**
+ * Every path an undo writes passes the write boundary as it is now: PATH_DENIED for one that left
+ * the project or whose real path is no longer the recorded one (a symlink took its place).
+ * planUndo checks before planning; undo checks again inside the files' locks.
+ */
+export function checkRestorable(paths: readonly string[], boundary: Boundary): void {
+  for (const path of paths) {
+    const now = writablePath(path, boundary, boundary.root);
+    if (now !== path) throw new MastError("PATH_DENIED", `${path} now resolves to ${now} (a symlink took its place); nothing was restored`, { details: { path } });
+  }
 }
 
 /** Records that a changeSet was undone (an undo is not itself a changeSet). */

@@ -58,17 +58,24 @@ function dominantEnding(endings: readonly (LineEnding | "")[]): LineEnding {
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
+/** Bytes as UTF-8 text, the BOM kept; null when they are not valid UTF-8 (nothing is replaced by U+FFFD). */
+export function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * A file's bytes as editable text. Only UTF-8 text is edited: a NUL byte or an invalid UTF-8
  * sequence is READ_FAILED (writing it back would replace bytes the editor never saw).
  */
 export function decodeForEdit(path: string, bytes: Uint8Array): EditableText {
   if (bytes.indexOf(0) !== -1) throw new MastError("READ_FAILED", `${path} is binary (it has a NUL byte); only text files are edited`);
-  try {
-    return parseText(strictUtf8.decode(bytes));
-  } catch {
-    throw new MastError("READ_FAILED", `${path} is not valid UTF-8; only UTF-8 text is edited`);
-  }
+  const text = decodeUtf8(bytes);
+  if (text === null) throw new MastError("READ_FAILED", `${path} is not valid UTF-8; only UTF-8 text is edited`);
+  return parseText(text);
 }
 
 /** Whether a text has no bytes of lines at all (one empty line without a line break), as opposed to one blank line ("\n"). */

@@ -110,14 +110,13 @@ export function resolveProjectRoot(path: string | undefined): string {
   return realpathSync(abs);
 }
 
-const readJsonObject = (path: string) => readJsonObjectFile(path);
 
 /** Step 1 of §4: flag, then MAST_STATE_DIR, then mast.config.json's state_dir, then <root>/.mast. */
 export function resolveStateDir(projectRoot: string, flag: string | undefined): string {
   if (flag !== undefined && flag.trim() !== "") return resolve(flag);
   const env = process.env.MAST_STATE_DIR;
   if (env !== undefined && env.trim() !== "") return resolve(env);
-  const projectConfig = readJsonObject(join(projectRoot, PROJECT_CONFIG_FILE));
+  const projectConfig = readJsonObjectFile(join(projectRoot, PROJECT_CONFIG_FILE));
   const fromFile = projectConfig?.state_dir;
   if (fromFile !== undefined) {
     if (typeof fromFile !== "string" || fromFile.trim() === "") {
@@ -148,7 +147,7 @@ function settingsFrom(source: string, obj: Record<string, unknown> | null, code:
  */
 function persistedSettings(stateFile: string): Partial<MastSettings> {
   try {
-    return settingsFrom(stateFile, readJsonObject(stateFile));
+    return settingsFrom(stateFile, readJsonObjectFile(stateFile));
   } catch {
     return {};
   }
@@ -165,7 +164,7 @@ export function resolveConfig(projectRoot: string, overrides: ConfigOverrides = 
   const settings: MastSettings = {
     ...DEFAULT_SETTINGS,
     ...persistedSettings(stateFile),
-    ...settingsFrom(projectFile, readJsonObject(projectFile)),
+    ...settingsFrom(projectFile, readJsonObjectFile(projectFile)),
     ...settingsFrom("command line", cli, "INVALID_ARGUMENT"),
   };
   if (settings.file_extensions.length === 0) throw new MastError("INVALID_ARGUMENT", "no file extensions to index", { hint: `Pass some of: ${SUPPORTED_EXTENSIONS.join(",")}` });

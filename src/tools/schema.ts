@@ -3,12 +3,13 @@
 // argument is unbounded: a 1 MB query once kept the server busy for 30 s).
 import { z } from "zod";
 import { MAX_GLOB_LENGTH } from "../base/glob.js";
+import { MAX_PATH_LENGTH } from "../base/paths.js";
+
+export { MAX_PATH_LENGTH };
 
 export { z };
 export type { ZodType } from "zod";
 
-/** The longest path argument (Linux PATH_MAX). */
-export const MAX_PATH_LENGTH = 4096;
 /** The longest name or query argument. */
 export const MAX_NAME_LENGTH = 1000;
 

@@ -340,8 +340,8 @@ export function reachableFiles(db: Db, changed: readonly number[]): number[] {
 
 /**
  * Rebuilds the derived edges: of every file ("all"), or of the files the given changed files can
- * reach (their own edges went with their old symbols). Runs in one transaction and clears
- * EDGES_DIRTY; returns the edges written.
+ * reach (their own edges went with their old symbols). Returns the edges written. A savepoint of
+ * the caller's transaction when it has one: the edges commit with the rows they are derived from.
  */
 export function linkEdges(store: Store, scope: "all" | readonly number[]): number {
   const db = store.db;
@@ -349,17 +349,28 @@ export function linkEdges(store: Store, scope: "all" | readonly number[]): numbe
     const files = scope === "all" ? null : reachableFiles(db, scope);
     const edges = files === null || files.length > 0 ? deriveEdges(db, new Graph(db, files), files) : [];
     store.replaceDerivedEdges(files, edges);
-    store.setMeta(EDGES_DIRTY, "0");
     return edges.length;
   });
 }
 
-/** Meta key set before any row changes and cleared once the edges are rebuilt (a killed run or a failed JIT link leaves it set). */
-export const EDGES_DIRTY = "edges_dirty";
+/** What rows a write changed: "all" (a full run, a new resolver), or the files rewritten and whether paths came or went. */
+export type RowChange = "all" | { readonly rewritten: readonly number[]; readonly pathsChanged: boolean };
 
-/** Rebuilds every edge when a write since the last build left them stale; returns whether it did. */
-export function relinkEdgesIfDirty(store: Store): boolean {
-  if (store.getMeta(EDGES_DIRTY) !== "1") return false;
-  linkEdges(store, "all");
-  return true;
+/**
+ * Recomputes everything derived across files after `change`: import resolutions,
+ * `re_export_files` and the derived edges. Call it inside the transaction that wrote the rows, so
+ * no reader ever sees rows without the data derived from them (the one rule of every write path:
+ * index runs, just-in-time refreshes, a vanished file). A path that came or went can change how
+ * any specifier resolves, so every import is re-resolved then; edges are rebuilt for the files
+ * whose rows or resolutions changed and everything they reach.
+ */
+export function rederive(store: Store, resolve: (fromPath: string, module: string) => string | null, change: RowChange): void {
+  if (change === "all") {
+    store.relinkImports(resolve, "all");
+    linkEdges(store, "all");
+    return;
+  }
+  const relinked = store.relinkImports(resolve, change.pathsChanged ? "all" : change.rewritten);
+  const seeds = [...new Set([...change.rewritten, ...relinked])].sort((a, b) => a - b);
+  linkEdges(store, seeds);
 }

@@ -27,7 +27,7 @@ export const CLI_LOCK_POLICY: LockPolicy = { timeoutMs: 2_000, retryDelayMs: 100
 /** mast_reindex and the serve startup reindex: 5 attempts, 1 s apart (spec §7.6). */
 export const SERVER_LOCK_POLICY: LockPolicy = { timeoutMs: 5_000, retryDelayMs: 1_000 };
 
-interface Holder {
+export interface Holder {
   pid: number;
   host: string;
   operation: string;
@@ -53,6 +53,33 @@ function processAlive(pid: number): boolean {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Who holds a lock, read without taking it: "held" by a live process (this one included),
+ * "abandoned" by one that died holding it (its record was never cleared — a killed run), or "free".
+ * A holder on another host is judged by the lock directory's mtime, which a live holder refreshes
+ * every LOCK_STALE_MS / 2.
+ */
+export type LockState = { readonly state: "free" } | { readonly state: "held" | "abandoned"; readonly holder: Holder | null };
+
+export function lockState(markerPath: string): LockState {
+  const holder = readHolder(markerPath);
+  const dirAge = lockDirAge(`${markerPath}.lock`);
+  if (holder) {
+    const live = holder.host === hostname() ? processAlive(holder.pid) : dirAge !== null && dirAge < LOCK_STALE_MS;
+    return { state: live ? "held" : "abandoned", holder };
+  }
+  // Taken a moment ago, its record not yet written.
+  return dirAge !== null && dirAge < LOCK_STALE_MS ? { state: "held", holder: null } : { state: "free" };
+}
+
+function lockDirAge(lockDir: string): number | null {
+  try {
+    return Date.now() - statSync(lockDir).mtimeMs;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Removes the lock directory a dead holder left behind. proper-lockfile's unlock() only releases

@@ -1,17 +1,20 @@
-// runIndex (spec §7.1): under structure.lock, walk the project, drop vanished files, decide the
-// work set by content hash, parse it in the pool, write each file in path order, relink imports,
-// then write file_manifest.json and index.json. Failures are counted per file, never fatal.
+// runIndex (spec §7.1): under structure.lock and inside one write transaction, walk the project,
+// drop vanished files, decide the work set by content hash, parse it in the pool, write each file
+// in path order, re-derive imports and edges, and commit — readers see the index before the run or
+// after it, never between, and a killed run leaves the one before. Then file_manifest.json and
+// index.json. Failures are counted per file, never fatal.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { MastError, errorMessage } from "../base/errors.js";
 import { compileGlobs } from "../base/glob.js";
 import { yieldToLoop } from "../base/loop.js";
 import { createImportResolver } from "../resolve/imports.js";
-import { CURRENT_SCHEMA_VERSION, Store, UNUSABLE_DATABASE_CODES } from "../store/db.js";
+import { CURRENT_SCHEMA_VERSION, Store, UNUSABLE_DATABASE_CODES, type FileStamp, type StoreCounts } from "../store/db.js";
 import type { ExtractOptions } from "../syntax/types.js";
 import type { ResolvedConfig } from "./config.js";
 import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy } from "./lock.js";
 import type { ParseOutcome, ParseTask } from "./parse-task.js";
-import { EDGES_DIRTY, linkEdges } from "./link.js";
+import { rederive } from "./link.js";
 import { compareWithIndex } from "./read.js";
 import { ensureStateDir, guardSchema, persistConfig, readGitHead, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths } from "./state.js";
 import { walkProject, type WalkedFile } from "./walk.js";
@@ -68,8 +71,6 @@ export interface RunIndexOptions {
   readonly persistConfig?: boolean;
 }
 
-/** Meta key set before the set of indexed paths changes, cleared once every import is relinked. */
-const LINKS_DIRTY = "links_dirty";
 /** Meta key holding the extraction settings the stored chunks were made with. */
 const EXTRACT_SETTINGS = "extract_settings";
 /** Meta key holding the resolver's config fingerprint: a changed tsconfig or workspace relinks everything. */
@@ -114,151 +115,38 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
   const started = performance.now();
   const opened = openIndexStore(paths, guardSchema(paths));
   const store = opened.store;
-  const schemaReset = opened.reset;
-  // Chunks depend on these settings as much as on the files: a change re-extracts everything.
-  const extractKey = JSON.stringify({ ...extractOptionsOf(config), parseTimeoutMs: undefined, maxFileBytes: config.max_file_bytes });
-  const settingsChanged = store.getMeta(EXTRACT_SETTINGS) !== extractKey;
-  const mode: IndexMode = schemaReset || settingsChanged ? "full" : options.mode;
-  const problems: IndexProblem[] = [];
-  const counts = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0, added: 0, removed: 0 };
-  let threads = 0;
   try {
-    const walk = walkForConfig(config);
-    for (const p of walk.problems) {
-      problems.push({ path: p.path, kind: "walk_error", message: p.error });
-      counts.read++;
-    }
-    const walked = new Map<string, WalkedFile>(walk.files.map((f) => [f.path, f]));
-    const stamps = store.fileStamps();
-    // An empty store takes the current settings at once: every row it will hold is made with them,
-    // so a run killed midway is healed by an incremental run. Otherwise they are recorded at the end.
-    if (settingsChanged && stamps.size === 0) store.setMeta(EXTRACT_SETTINGS, extractKey);
-
-    // Files the index holds that the walk no longer finds (deleted, excluded, or no longer matched).
-    // Under a directory the walk could not read nothing is known, so nothing there is dropped.
-    const unreadable = walk.problems.map((p) => p.path);
-    const vanished = [...stamps.keys()].filter((path) => !walked.has(path) && !unreadable.some((u) => path === u || path.startsWith(`${u}/`))).sort();
-
-    // The work set: every file on a full run; on an incremental run, files whose content hash changed.
-    const work: WalkedFile[] = [];
-    for (const file of walk.files) {
-      const stamp = stamps.get(file.path);
-      if (mode === "full" || !stamp) {
-        work.push(file);
-        continue;
-      }
-      // Freshness is by content: a file whose bytes hash the same is unchanged whatever its mtime says.
-      const current = compareWithIndex(file.path, join(config.project_root, file.path), config.max_file_bytes, stamp.contentHash);
-      if (current.state === "unchanged") {
-        if (current.stamp.mtime !== stamp.mtime || current.stamp.size !== stamp.size) {
-          store.touchFile({ path: file.path, ...current.stamp });
-        }
-        counts.unchanged++;
-        continue;
-      }
-      work.push(file);
-    }
-
-    // Edges left stale by an earlier run (killed, or a JIT link that lost) are rebuilt whole; any
-    // row change marks them stale before writing, so a run killed now relinks next time.
-    const edgesWereDirty = store.getMeta(EDGES_DIRTY) === "1";
-    if (vanished.length > 0 || work.length > 0) store.setMeta(EDGES_DIRTY, "1");
-    // New or vanishing paths can change how any import resolves.
-    if (vanished.length > 0 || work.some((f) => !stamps.has(f.path))) store.setMeta(LINKS_DIRTY, "1");
-    for (let i = 0; i < vanished.length; i += WRITE_BATCH_FILES * 16) {
-      const slice = vanished.slice(i, i + WRITE_BATCH_FILES * 16);
-      store.batch(() => {
-        for (const path of slice) counts.removed += store.removeFileRows(path);
-      });
-      for (const path of slice) stamps.delete(path);
-      counts.deleted += slice.length;
-      await yieldToLoop();
-    }
-    // The parser loads only when there is something to parse (no-change runs never pay for it).
-    if (work.length > 0) {
-      const extractOptions = extractOptionsOf(config);
-      const { createParsePool } = await import("./pool.js");
-      const pool = createParsePool(work.length, options.threads);
-      threads = pool.threads;
-      const tasks: ParseTask[] = work.map((f) => ({ path: f.path, abs: join(config.project_root, f.path), options: extractOptions, maxFileBytes: config.max_file_bytes }));
-      let done = 0;
-      let batch: ParseOutcome[] = [];
-      let batchBytes = 0;
-      // Written strictly in path order, so two runs over one tree build the same store; committed in
-      // batches (each file still atomic on its own savepoint).
-      const flush = () => {
-        const outcomes = batch;
-        batch = [];
-        batchBytes = 0;
-        const before = { ...counts, problems: problems.length };
-        try {
-          store.batch(() => {
-            for (const o of outcomes) applyOutcome(store, o, stamps.get(o.path)?.fingerprint ?? null, mode, counts, problems, "batched");
-          });
-        } catch {
-          // A write failed and the whole batch rolled back: redo it file by file, each in its own
-          // transaction, so only the failing file is lost (and counted as a write error).
-          Object.assign(counts, before);
-          problems.length = before.problems;
-          for (const o of outcomes) applyOutcome(store, o, stamps.get(o.path)?.fingerprint ?? null, mode, counts, problems, "atomic");
-        }
-      };
-      try {
-        for await (const outcome of pool.map(tasks)) {
-          batch.push(outcome);
-          batchBytes += outcome.kind === "parsed" ? outcome.stamp.size : 0;
-          if (batch.length >= WRITE_BATCH_FILES || batchBytes >= WRITE_BATCH_BYTES) flush();
-          options.onProgress?.({ done: ++done, total: work.length, bytes: counts.bytes + batchBytes });
-        }
-        if (batch.length) flush();
-      } finally {
-        await pool.close();
-      }
-    }
-
-    // Resolution depends only on the set of paths and the import rows. A changed path set (now, or
-    // in an earlier run killed before it relinked) re-resolves everything; otherwise only the rows
-    // without a resolution, which include every row this run wrote.
-    // The indexed files as they stand now: the resolver's file set and the manifest's source.
-    const finalStamps = store.fileStamps();
-    const resolver = createImportResolver(new Set(finalStamps.keys()), config.project_root);
-    const fullRelink = store.getMeta(LINKS_DIRTY) === "1" || store.getMeta(RESOLVER_FINGERPRINT) !== resolver.fingerprint;
-    if (fullRelink || counts.indexed > 0) {
-      store.relinkImports(resolver.resolve, fullRelink ? "all" : "unresolved");
-      if (fullRelink) {
-        store.setMeta(RESOLVER_FINGERPRINT, resolver.fingerprint);
-        store.setMeta(LINKS_DIRTY, "0");
-      }
-    }
-    // Call-graph edges: a changed path set or resolver re-links everything; otherwise only what the
-    // rewritten files can reach.
-    if (edgesWereDirty || fullRelink || mode === "full") linkEdges(store, "all");
-    else if (work.length > 0) linkEdges(store, work.flatMap((f) => finalStamps.get(f.path)?.id ?? []));
+    const run = await store.transaction(() => writeRun(config, store, opened.reset, options)).catch((err: unknown) => {
+      // A database failure (a full disk, an I/O error) ends the run; its transaction rolled back.
+      if (!String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_")) throw err;
+      throw new MastError("WRITE_FAILED", `the index run failed and was rolled back (the index is as it was before it): ${errorMessage(err)}`, { cause: err });
+    });
+    // The rows are committed: the manifest and index.json follow them (a run killed before these
+    // writes leaves the lock's record of a dead holder, which status reports as an interrupted run).
     const manifest: Manifest = {};
-    for (const [path, s] of [...finalStamps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const [path, s] of [...run.stamps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       manifest[path] = { mtime: s.mtime, size: s.size, hash: s.contentHash };
     }
-    if (settingsChanged) store.setMeta(EXTRACT_SETTINGS, extractKey);
-    const totals = store.counts();
     writeJsonAtomic(paths.manifest, manifest);
     const previous = readIndexJson(paths);
     const sourceCommit = readGitHead(config.project_root);
     const indexJson: IndexJson = {
       schema_version: CURRENT_SCHEMA_VERSION,
       last_indexed: new Date().toISOString(),
-      file_count: totals.files,
-      chunk_count: totals.chunks,
-      parse_errors: counts.parse,
-      write_errors: counts.write,
+      file_count: run.totals.files,
+      chunk_count: run.totals.chunks,
+      parse_errors: run.counts.parse,
+      write_errors: run.counts.write,
       ...(previous?.seed_commit ? { seed_commit: previous.seed_commit } : {}),
       ...(sourceCommit ? { source_commit: sourceCommit } : {}),
     };
     writeJsonAtomic(paths.indexJson, indexJson);
+    const { counts, problems } = run;
     return {
-      mode,
+      mode: run.mode,
       state_dir: paths.dir,
-      schema_reset: schemaReset,
-      files_walked: walk.files.length,
+      schema_reset: opened.reset,
+      files_walked: run.walked,
       files_indexed: counts.indexed,
       files_unchanged: counts.unchanged,
       files_deleted: counts.deleted,
@@ -267,15 +155,15 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       read_errors: counts.read,
       skipped_binary: counts.binary,
       skipped_too_large: counts.large,
-      skipped_symlinks: walk.skippedSymlinks,
+      skipped_symlinks: run.skippedSymlinks,
       files_with_syntax_errors: counts.syntax,
       chunks_added: counts.added,
       chunks_removed: counts.removed,
-      file_count: totals.files,
-      chunk_count: totals.chunks,
-      symbol_count: totals.symbols,
+      file_count: run.totals.files,
+      chunk_count: run.totals.chunks,
+      symbol_count: run.totals.symbols,
       bytes_parsed: counts.bytes,
-      threads,
+      threads: run.threads,
       duration_ms: Math.round(performance.now() - started),
       problems: problems.slice(0, MAX_LISTED_PROBLEMS),
       ...(problems.length > MAX_LISTED_PROBLEMS ? { problems_truncated: problems.length - MAX_LISTED_PROBLEMS } : {}),
@@ -283,6 +171,135 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
   } finally {
     store.close();
   }
+}
+
+/** What one run wrote, for its report, the manifest and index.json. */
+interface RunResult {
+  readonly mode: IndexMode;
+  readonly counts: Counters;
+  readonly problems: IndexProblem[];
+  readonly walked: number;
+  readonly skippedSymlinks: number;
+  readonly threads: number;
+  readonly stamps: Map<string, FileStamp>;
+  readonly totals: StoreCounts;
+}
+
+/** The run's writes, all inside the transaction `indexLocked` holds: rows, then what is derived from them. */
+async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boolean, options: RunIndexOptions): Promise<RunResult> {
+  // Chunks depend on these settings as much as on the files: a change re-extracts everything.
+  const extractKey = JSON.stringify({ ...extractOptionsOf(config), parseTimeoutMs: undefined, maxFileBytes: config.max_file_bytes });
+  const settingsChanged = store.getMeta(EXTRACT_SETTINGS) !== extractKey;
+  const mode: IndexMode = schemaReset || settingsChanged ? "full" : options.mode;
+  const problems: IndexProblem[] = [];
+  const counts: Counters = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0, added: 0, removed: 0, pathsChanged: false, rewritten: [] };
+  let threads = 0;
+  const walk = walkForConfig(config);
+  for (const p of walk.problems) {
+    problems.push({ path: p.path, kind: "walk_error", message: p.error });
+    counts.read++;
+  }
+  const walked = new Map<string, WalkedFile>(walk.files.map((f) => [f.path, f]));
+  const stamps = store.fileStamps();
+  const wasEmpty = stamps.size === 0;
+
+  // Files the index holds that the walk no longer finds (deleted, excluded, or no longer matched).
+  // Under a directory the walk could not read nothing is known, so nothing there is dropped.
+  const unreadable = walk.problems.map((p) => p.path);
+  const vanished = [...stamps.keys()].filter((path) => !walked.has(path) && !unreadable.some((u) => path === u || path.startsWith(`${u}/`))).sort();
+
+  // The work set: every file on a full run; on an incremental run, files whose content hash changed.
+  const work: WalkedFile[] = [];
+  for (const file of walk.files) {
+    const stamp = stamps.get(file.path);
+    if (mode === "full" || !stamp) {
+      work.push(file);
+      continue;
+    }
+    // Freshness is by content: a file whose bytes hash the same is unchanged whatever its mtime says.
+    const current = compareWithIndex(file.path, join(config.project_root, file.path), config.max_file_bytes, stamp.contentHash);
+    if (current.state === "unchanged") {
+      if (current.stamp.mtime !== stamp.mtime || current.stamp.size !== stamp.size) {
+        store.touchFile({ path: file.path, ...current.stamp });
+      }
+      counts.unchanged++;
+      continue;
+    }
+    work.push(file);
+  }
+
+  // New or vanishing paths can change how any import resolves.
+  if (vanished.length > 0 || work.some((f) => !stamps.has(f.path))) counts.pathsChanged = true;
+  for (let i = 0; i < vanished.length; i += WRITE_BATCH_FILES * 16) {
+    const slice = vanished.slice(i, i + WRITE_BATCH_FILES * 16);
+    store.batch(() => {
+      for (const path of slice) counts.removed += store.removeFileRows(path);
+    });
+    for (const path of slice) stamps.delete(path);
+    counts.deleted += slice.length;
+    await yieldToLoop();
+  }
+  // The parser loads only when there is something to parse (no-change runs never pay for it).
+  if (work.length > 0) {
+    const extractOptions = extractOptionsOf(config);
+    const { createParsePool } = await import("./pool.js");
+    const pool = createParsePool(work.length, options.threads);
+    threads = pool.threads;
+    const tasks: ParseTask[] = work.map((f) => ({ path: f.path, abs: join(config.project_root, f.path), options: extractOptions, maxFileBytes: config.max_file_bytes }));
+    let done = 0;
+    let batch: ParseOutcome[] = [];
+    let batchBytes = 0;
+    // Written strictly in path order, so two runs over one tree build the same store; each batch is
+    // a savepoint of the run's transaction.
+    const flush = () => {
+      const outcomes = batch;
+      batch = [];
+      batchBytes = 0;
+      const before = { counts: { ...counts }, rewritten: counts.rewritten.length, problems: problems.length };
+      try {
+        store.batch(() => {
+          for (const o of outcomes) applyOutcome(store, o, stamps.get(o.path)?.fingerprint ?? null, mode, counts, problems, "batched");
+        });
+      } catch (err) {
+        // A write failed and the batch rolled back to its savepoint: redo it file by file, each on
+        // its own savepoint, so only the failing file is lost (and counted as a write error). An
+        // error that ended the whole transaction ends the run: nothing of it is committed.
+        store.assertInTransaction(err);
+        Object.assign(counts, before.counts, { rewritten: counts.rewritten.slice(0, before.rewritten) });
+        problems.length = before.problems;
+        for (const o of outcomes) {
+          applyOutcome(store, o, stamps.get(o.path)?.fingerprint ?? null, mode, counts, problems, "atomic");
+          store.assertInTransaction(new Error(`the index transaction ended while writing ${o.path}`));
+        }
+      }
+    };
+    try {
+      for await (const outcome of pool.map(tasks)) {
+        batch.push(outcome);
+        batchBytes += outcome.kind === "parsed" ? outcome.stamp.size : 0;
+        if (batch.length >= WRITE_BATCH_FILES || batchBytes >= WRITE_BATCH_BYTES) flush();
+        options.onProgress?.({ done: ++done, total: work.length, bytes: counts.bytes + batchBytes });
+      }
+      if (batch.length) flush();
+    } finally {
+      await pool.close();
+    }
+  }
+
+  // Derived data, in the same transaction as the rows: import resolutions, `export *` closure and
+  // edges — of everything after a full run, a first build or a new resolver config; otherwise of
+  // what the rewritten files (and any paths that came or went) can reach.
+  const finalStamps = store.fileStamps();
+  const resolver = createImportResolver(new Set(finalStamps.keys()), config.project_root);
+  const resolverChanged = store.getMeta(RESOLVER_FINGERPRINT) !== resolver.fingerprint;
+  if (mode === "full" || wasEmpty || resolverChanged) rederive(store, resolver.resolve, "all");
+  else if (counts.rewritten.length > 0 || counts.pathsChanged) {
+    const ids = counts.rewritten.flatMap((path) => finalStamps.get(path)?.id ?? []);
+    rederive(store, resolver.resolve, { rewritten: ids, pathsChanged: counts.pathsChanged });
+  }
+  if (resolverChanged) store.setMeta(RESOLVER_FINGERPRINT, resolver.fingerprint);
+  if (settingsChanged) store.setMeta(EXTRACT_SETTINGS, extractKey);
+  return { mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, stamps: finalStamps, totals: store.counts() };
 }
 
 /**
@@ -301,10 +318,10 @@ function openIndexStore(paths: StatePaths, alreadyReset: boolean): { store: Stor
   return { store: Store.open(paths.graphDb, { bulk: true }), reset: true };
 }
 
-/** Removes a file that can no longer be indexed; an indexed one changes the path set, so imports need a full relink. */
+/** Removes a file that can no longer be indexed; an indexed one changes the path set, so every import is re-resolved. */
 function dropFile(store: Store, path: string, wasIndexed: boolean, counts: Counters): void {
   if (!wasIndexed) return;
-  store.setMeta(LINKS_DIRTY, "1");
+  counts.pathsChanged = true;
   counts.removed += store.deleteFile(path);
 }
 
@@ -321,6 +338,10 @@ type Counters = {
   bytes: number;
   added: number;
   removed: number;
+  /** A path came or went: every import is re-resolved. */
+  pathsChanged: boolean;
+  /** Files whose rows were rewritten (in write order). */
+  rewritten: string[];
 };
 
 /**
@@ -347,6 +368,7 @@ function applyOutcome(
         } else {
           const delta = writes === "batched" ? store.replaceFileRows(meta, outcome.extraction, outcome.fingerprint) : store.writeFile(meta, outcome.extraction, outcome.fingerprint);
           counts.indexed++;
+          counts.rewritten.push(outcome.path);
           counts.added += delta.added;
           counts.removed += delta.removed;
         }

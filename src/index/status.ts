@@ -1,9 +1,11 @@
-// The index health snapshot behind `mast status` and mast_status: one producer for both.
-// Read-only: it reads index.json and measures freshness; it never creates the state dir.
+// The index health snapshot behind `mast status` and mast_status: one producer for both, and
+// the `indexing` flag every read answer carries while a run is writing. Read-only: it reads
+// index.json, the lock's record and measures freshness; it never creates the state dir.
 import { existsSync } from "node:fs";
 import { CURRENT_SCHEMA_VERSION } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { measureFreshness } from "./freshness.js";
+import { lockState, type LockState } from "./lock.js";
 import { readIndexJson, statePaths } from "./state.js";
 
 export interface IndexStatus {
@@ -17,15 +19,38 @@ export interface IndexStatus {
   readonly parse_errors: number;
   readonly write_errors: number;
   readonly index_fresh: boolean;
-  readonly freshness_cause: "phase1_stale" | null;
+  /** interrupted_run: the last run died before it finished (nothing of it was committed, or its manifest lags). */
+  readonly freshness_cause: "phase1_stale" | "interrupted_run" | null;
+  /** Present while a run is writing: answers come from the index before it. */
+  readonly indexing?: Indexing;
   readonly stale_breakdown: { readonly changed: number; readonly unindexed: number; readonly vanished: number };
   readonly seed_commit?: string;
+}
+
+/** A run in progress: what it is and since when (from structure.lock's record). */
+export interface Indexing {
+  readonly in_progress: true;
+  readonly operation?: string;
+  readonly since?: string;
+}
+
+/** The run writing now, or null. Cheap (one small file read): read answers carry it. */
+export function indexingNow(config: ResolvedConfig): Indexing | null {
+  return indexingOf(lockState(statePaths(config.state_dir).lock));
+}
+
+function indexingOf(lock: LockState): Indexing | null {
+  if (lock.state !== "held") return null;
+  return { in_progress: true, ...(lock.holder ? { operation: lock.holder.operation, since: lock.holder.since } : {}) };
 }
 
 export function indexStatus(config: ResolvedConfig): IndexStatus {
   const paths = statePaths(config.state_dir);
   const index = existsSync(paths.graphDb) ? readIndexJson(paths) : null;
   const fresh = measureFreshness(config);
+  const lock = lockState(paths.lock);
+  const interrupted = lock.state === "abandoned";
+  const indexing = indexingOf(lock);
   const indexed = index !== null && index.last_indexed !== null;
   return {
     state_dir: config.state_dir,
@@ -36,8 +61,9 @@ export function indexStatus(config: ResolvedConfig): IndexStatus {
     stale_files: fresh.stale_files,
     parse_errors: index?.parse_errors ?? 0,
     write_errors: index?.write_errors ?? 0,
-    index_fresh: indexed && fresh.stale_files === 0,
-    freshness_cause: fresh.stale_files > 0 ? "phase1_stale" : null,
+    index_fresh: indexed && fresh.stale_files === 0 && !interrupted,
+    freshness_cause: interrupted ? "interrupted_run" : fresh.stale_files > 0 ? "phase1_stale" : null,
+    ...(indexing ? { indexing } : {}),
     stale_breakdown: { changed: fresh.changed, unindexed: fresh.unindexed, vanished: fresh.vanished },
     ...(index?.seed_commit ? { seed_commit: index.seed_commit } : {}),
   };

@@ -8,7 +8,8 @@ import { cpSync, existsSync, readdirSync } from "node:fs";
 import { MastError, errorMessage, isMastError } from "../base/errors.js";
 import type { ResolvedConfig } from "../index/config.js";
 import { SERVER_LOCK_POLICY, withStructureLock } from "../index/lock.js";
-import { isNeverIndexed, runIndex } from "../index/run.js";
+import { isNeverIndexed } from "../index/run.js";
+import { runIndexOffThread } from "../index/run-thread.js";
 import { ensureStateDir, guardSchema, persistConfig, readIndexJson, statePaths, writeJsonAtomic } from "../index/state.js";
 import { createToolContext } from "../tools/context.js";
 import { errorEnvelope } from "../tools/envelope.js";
@@ -98,8 +99,8 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
   options.log(`mast serve: ready (${offered.length} tools) for ${config.project_root}`);
 
   if (options.startupReindex) {
-    // Step 4: catch up with the tree in the background; queries are served meanwhile.
-    void runIndex(config, { mode: "incremental", operation: "mast serve startup reindex", lockPolicy: SERVER_LOCK_POLICY }).then(
+    // Step 4: catch up with the tree in a worker thread; queries are served meanwhile.
+    void runIndexOffThread(config, { mode: "incremental", operation: "mast serve startup reindex", lockPolicy: SERVER_LOCK_POLICY }).then(
       (r) => options.log(`mast serve: startup reindex done: ${r.files_indexed} indexed, ${r.files_deleted} removed, ${r.parse_errors + r.write_errors + r.read_errors} errors`),
       (err: unknown) => options.log(`mast serve: startup reindex failed: ${errorMessage(err)}`),
     );

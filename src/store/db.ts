@@ -8,8 +8,8 @@ import { sha256 } from "../base/hash.js";
 import { isExternalSpecifier } from "../base/paths.js";
 import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../syntax/types.js";
 
-/** Bumped whenever the tables or index.json change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.3.0";
+/** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
+export const CURRENT_SCHEMA_VERSION = "1.4.0";
 
 /** SQLite's bound-parameter ceiling (SQLITE_MAX_VARIABLE_NUMBER). */
 const MAX_PARAMS = 32_766;
@@ -101,12 +101,14 @@ export class Store {
         db.pragma("wal_autocheckpoint = 16384");
       }
       // A database built by another schema is left untouched (hasCurrentSchema() says so, and index
-      // runs rebuild it): applying this schema to its tables could fail or half-migrate them.
+      // runs rebuild it): applying this schema to its tables could fail or half-migrate them. A
+      // database with its schema gets no write at all, so opening it never waits on a running index.
       const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !== undefined;
-      const foreign = hasMeta && db.prepare("SELECT value FROM meta WHERE key = 'schema_hash'").pluck().get() !== SCHEMA_HASH;
-      if (!foreign) {
-        db.exec(SCHEMA_SQL);
-        db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?), ('schema_hash', ?)").run(CURRENT_SCHEMA_VERSION, SCHEMA_HASH);
+      if (!hasMeta) {
+        db.transaction(() => {
+          db.exec(SCHEMA_SQL);
+          db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?), ('schema_hash', ?)").run(CURRENT_SCHEMA_VERSION, SCHEMA_HASH);
+        }).immediate();
       }
     }
   }
@@ -117,11 +119,13 @@ export class Store {
   }
 
   close(): void {
-    if (!this.db.readonly && this.db.open) {
+    if (!this.db.readonly && this.db.open && !this.db.inTransaction) {
       try {
+        // Without waiting: a checkpoint blocked by a reader or a running index is left to a later close.
+        this.db.pragma("busy_timeout = 0");
         this.db.pragma("wal_checkpoint(TRUNCATE)");
       } catch {
-        // Another connection is reading; the checkpoint happens on a later close.
+        // Another connection is writing; the checkpoint happens on a later close.
       }
     }
     this.db.close();
@@ -161,12 +165,37 @@ export class Store {
   }
 
   /**
-   * Runs `fn` in one BEGIN IMMEDIATE transaction: all of it commits or none of it does. Index runs
-   * write batches of files this way (with `replaceFileRows`, no savepoint per file: FTS5 flushes
-   * its pending terms at every savepoint, which made per-file savepoints cost more than the rows).
+   * Runs `fn` in one BEGIN IMMEDIATE transaction: all of it commits or none of it does. Inside
+   * `transaction` it is a savepoint. Index runs write batches of files this way (with
+   * `replaceFileRows`, no savepoint per file: FTS5 flushes its pending terms at every savepoint,
+   * which made per-file savepoints cost more than the rows).
    */
   batch<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
+  }
+
+  /**
+   * Runs async `fn` inside one BEGIN IMMEDIATE transaction held across its awaits: other
+   * connections read the database as it was until the COMMIT makes all of it visible at once, and
+   * an exception or a killed process leaves none of it. Nothing else may use this connection
+   * meanwhile; `batch` inside it is a savepoint. SQLite rolls a transaction back by itself on some
+   * errors (a full disk, an I/O error): `fn` must stop writing then (see `assertInTransaction`).
+   */
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      const result = await fn();
+      this.db.exec("COMMIT");
+      return result;
+    } catch (err) {
+      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+      throw err;
+    }
+  }
+
+  /** Throws when the transaction `transaction` opened is gone (SQLite rolled it back after an error). */
+  assertInTransaction(cause: unknown): void {
+    if (!this.db.inTransaction) throw cause;
   }
 
   /** Replaces everything indexed for one file in its own BEGIN IMMEDIATE transaction. */
@@ -186,19 +215,15 @@ export class Store {
   }
 
   /**
-   * writeFile for a read tool's just-in-time refresh (spec §7.6, §9.0): the write waits at most
+   * `batch` for a read tool's just-in-time refresh (spec §7.6, §9.0): the transaction waits at most
    * `busyTimeoutMs` for another writer instead of the connection's shared 5 s, then fails with
    * SQLITE_BUSY so the caller can answer from the stale rows.
    */
-  writeFileQuickly(meta: FileMeta, extraction: FileExtraction, fingerprint: string, busyTimeoutMs: number, alsoInTransaction?: () => void): ChunkDelta {
+  quickly<T>(busyTimeoutMs: number, fn: () => T): T {
     const previous = this.db.pragma("busy_timeout", { simple: true }) as number;
     this.db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     try {
-      return this.batch(() => {
-        const delta = this.replaceFileRows(meta, extraction, fingerprint);
-        alsoInTransaction?.();
-        return delta;
-      });
+      return this.batch(fn);
     } finally {
       this.db.pragma(`busy_timeout = ${previous}`);
     }
@@ -224,34 +249,38 @@ export class Store {
   }
 
   /**
-   * Re-resolves imports against the current file set — all of them, or only those without a
-   * resolution (which include every row written since) — setting `resolved_path` and
-   * `is_external` (a bare specifier no alias or workspace maps into the project), then rebuilds
-   * `re_export_files`. Returns the rows changed.
+   * Re-resolves imports against the current file set — all of them, or those of the given files —
+   * setting `resolved_path` and `is_external` (a bare specifier no alias or workspace maps into the
+   * project), then rebuilds `re_export_files`. Returns the ids of the files whose rows changed.
    */
-  relinkImports(resolve: (fromPath: string, module: string) => string | null, scope: "all" | "unresolved"): number {
-    const rows = this.sql(
-      "SELECT i.id, i.module, i.resolved_path AS resolved, i.is_external AS external, f.path FROM imports i JOIN files f ON f.id = i.file_id" +
-        (scope === "unresolved" ? " WHERE i.resolved_path IS NULL" : ""),
-    ).all() as Array<{ id: number; module: string; resolved: string | null; external: number; path: string }>;
+  relinkImports(resolve: (fromPath: string, module: string) => string | null, scope: "all" | readonly number[]): Set<number> {
+    const head = "SELECT i.id, i.file_id AS fileId, i.module, i.resolved_path AS resolved, i.is_external AS external, f.path FROM imports i JOIN files f ON f.id = i.file_id";
+    const rows = (scope === "all" ? this.sql(head).all() : this.sql(`${head} WHERE i.file_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(scope))) as Array<{
+      id: number;
+      fileId: number;
+      module: string;
+      resolved: string | null;
+      external: number;
+      path: string;
+    }>;
     const update = this.sql("UPDATE imports SET resolved_path = ?, is_external = ? WHERE id = ?");
-    let changed = 0;
-    this.db.transaction(() => {
+    const changed = new Set<number>();
+    this.batch(() => {
       for (const r of rows) {
         const next = resolve(r.path, r.module);
         const external = next === null && isExternalSpecifier(r.module) ? 1 : 0;
         if (next !== r.resolved || external !== r.external) {
           update.run(next, external, r.id);
-          changed++;
+          changed.add(r.fileId);
         }
       }
       // `export * from` rows are file-level edges, derived from the resolved imports.
-      this.db.exec("DELETE FROM re_export_files");
-      this.db.exec(
+      this.sql("DELETE FROM re_export_files").run();
+      this.sql(
         "INSERT OR IGNORE INTO re_export_files(from_file_id, to_file_id) " +
           "SELECT i.file_id, f.id FROM imports i JOIN files f ON f.path = i.resolved_path WHERE i.kind = 'export_star' ORDER BY i.file_id, f.id",
-      );
-    }).immediate();
+      ).run();
+    });
     return changed;
   }
 

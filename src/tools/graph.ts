@@ -1,9 +1,9 @@
-// The call-graph tools (spec §9): mast_callers, mast_implementors and mast_rename_impact. Edges a
-// write left stale are relinked before any graph query; mast_callers and mast_rename_impact
-// refresh the files their answer names just in time (spec §9.0) and flag the whole answer when a
-// refresh loses; mast_implementors stats and flags each result instead.
+// The call-graph tools (spec §9): mast_callers, mast_implementors and mast_rename_impact, read
+// from the last committed index (every write commits its edges with its rows, so there is nothing
+// to relink here); mast_callers and mast_rename_impact refresh the files their answer names just
+// in time (spec §9.0) and flag the whole answer when a refresh loses; mast_implementors stats and
+// flags each result instead.
 import { refreshFile } from "../index/jit.js";
-import { relinkEdgesIfDirty } from "../index/link.js";
 import { POTENTIAL_LIMIT, barrelExports, callersOf, declarationSite, findTarget, implementorsOf, type DeclarationSite, type Target } from "../query/graph.js";
 import { projectPath } from "../base/paths.js";
 import { isIndexEmpty, staleOnDisk } from "../query/search.js";
@@ -27,7 +27,6 @@ const CHECKER_COUNTS = { checker_classified_non_call_site: 0, checker_classified
  */
 async function freshAnswer<T>(ctx: ToolContext, compute: () => T, filesOf: (answer: T) => Iterable<string>): Promise<{ answer: T; busy: boolean }> {
   const store = ctx.store();
-  relinkEdgesIfDirty(store);
   let answer = compute();
   let changed = false;
   let busy = false;
@@ -36,10 +35,7 @@ async function freshAnswer<T>(ctx: ToolContext, compute: () => T, filesOf: (answ
     if (refresh === "busy") busy = true;
     else if (refresh === "refreshed" || refresh === "deleted") changed = true;
   }
-  if (changed) {
-    relinkEdgesIfDirty(store);
-    answer = compute();
-  }
+  if (changed) answer = compute();
   return { answer, busy };
 }
 
@@ -134,9 +130,7 @@ export const implementorsTool = defineTool({
     .strict(),
   annotations: READ_ONLY,
   handler: (ctx, args) => {
-    const store = ctx.store();
-    relinkEdgesIfDirty(store);
-    const db = store.db;
+    const db = ctx.store().db;
     const target = findTarget(db, args.interface_name, args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null);
     const mtimes = db.prepare("SELECT mtime FROM files WHERE path = ?").pluck();
     const stale = new Map<string, boolean>();

@@ -3,6 +3,7 @@
 // docs/tools.md are all derived from this list.
 import { MAX_ANSWER_BYTES, jsonBytes } from "../base/budget.js";
 import { MastError } from "../base/errors.js";
+import { indexingNow } from "../index/status.js";
 import type { ToolContext } from "./context.js";
 import type { ToolDefinition } from "./define.js";
 import { EDIT_TOOLS } from "./edit.js";
@@ -35,6 +36,16 @@ export function findTool(name: string): ToolDefinition {
 }
 
 /**
+ * A read tool's answer while an index run is writing says so: it comes from the index as it was
+ * before the run (the run's rows become visible at its commit, all at once).
+ */
+function withIndexing(ctx: ToolContext, tool: ToolDefinition, answer: unknown): unknown {
+  if (tool.toolset === "edit" || !tool.annotations.readOnlyHint || typeof answer !== "object" || answer === null || Array.isArray(answer) || "indexing" in answer) return answer;
+  const indexing = indexingNow(ctx.config);
+  return indexing ? { ...answer, indexing } : answer;
+}
+
+/**
  * Validates raw arguments against the tool's schema and runs it; bad arguments are
  * INVALID_ARGUMENT with the zod issues, and an answer over MAX_ANSWER_BYTES of JSON is
  * RESULT_TOO_LARGE (tools cut their lists below it; this is the guarantee).
@@ -53,7 +64,7 @@ export async function callTool(ctx: ToolContext, name: string, rawArgs: unknown)
       hint: "See docs/tools.md for each tool's input.",
     });
   }
-  const answer = await tool.handler(ctx, parsed.data);
+  const answer = withIndexing(ctx, tool, await tool.handler(ctx, parsed.data));
   const bytes = jsonBytes(answer);
   if (bytes > MAX_ANSWER_BYTES) {
     throw new MastError("RESULT_TOO_LARGE", `the answer of ${name} would be ${bytes} bytes, over the ${MAX_ANSWER_BYTES}-byte answer cap`);

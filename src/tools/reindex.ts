@@ -1,7 +1,8 @@
 // mast_reindex: a synchronous reindex the agent calls after writing files (spec §7.5, §9);
-// incremental unless `full`, under structure.lock with the server retry policy.
+// incremental unless `full`, under structure.lock with the server retry policy, in a worker
+// thread (the server keeps answering meanwhile).
 import { SERVER_LOCK_POLICY } from "../index/lock.js";
-import { runIndex } from "../index/run.js";
+import { runIndexOffThread } from "../index/run-thread.js";
 import { defineTool } from "./define.js";
 import { z } from "./schema.js";
 
@@ -14,7 +15,7 @@ export const reindexTool = defineTool({
   input: z.object({ full: z.boolean().default(false).describe("Re-parse every file instead of only changed ones.") }).strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (ctx, args) => {
-    const r = await runIndex(ctx.config, { mode: args.full ? "full" : "incremental", operation: "mast_reindex", lockPolicy: SERVER_LOCK_POLICY });
+    const r = await runIndexOffThread(ctx.config, { mode: args.full ? "full" : "incremental", operation: "mast_reindex", lockPolicy: SERVER_LOCK_POLICY });
     return {
       files_indexed: r.files_indexed,
       files_skipped: r.files_unchanged,

@@ -19,7 +19,7 @@ const BASE_FILES: Record<string, string> = {
   "node_modules/pkg/index.js": "module.exports = 1;\n",
 };
 const BASE_INDEXED = ["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.ts"];
-const SCHEMA_VERSION = "1.3.0";
+const SCHEMA_VERSION = "1.4.0";
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 const space = tempSpace(BASE_FILES);
@@ -481,34 +481,33 @@ describe("crash recovery and concurrency (400-file project)", () => {
     }
   }
 
-  it("an index killed with SIGKILL mid-run is healed by the next incremental run", async () => {
+  it("an index killed with SIGKILL mid-run commits nothing, status says interrupted_run, and the next incremental run builds it all", async () => {
     const state = tempDir("mast-cli-killed-");
     const graphDb = join(state, "graph.db");
     const run = spawnMast(["index", big.root, "--state-dir", state, "--json"]);
     const deadline = Date.now() + 20_000;
-    while (committedFiles(graphDb) === 0 && Date.now() < deadline && run.child.exitCode === null) await new Promise((r) => setTimeout(r, 25));
-    await new Promise((r) => setTimeout(r, 300));
+    // Rows are being written once the run's write-ahead log grows past 1 MB.
+    const walBytes = () => statSync(`${graphDb}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+    while (walBytes() < 1_000_000 && Date.now() < deadline && run.child.exitCode === null) await new Promise((r) => setTimeout(r, 10));
     run.child.kill("SIGKILL");
     const killed = await run.done;
     expect(killed.signal, `the index finished before it could be killed: ${killed.stdout.slice(0, 200)}`).toBe("SIGKILL");
     expect(existsSync(join(state, "structure.lock.lock"))).toBe(true);
     expect(readJson(join(state, "index.json")).last_indexed).toBeNull();
     expect(existsSync(join(state, "file_manifest.json"))).toBe(false);
+    // Everything the run wrote was one uncommitted transaction: a reader sees no file.
+    expect(committedFiles(graphDb)).toBe(0);
+    expect(ok(await runMast(["status", big.root, "--state-dir", state, "--json"]))).toMatchObject({ index_fresh: false, freshness_cause: "interrupted_run", indexed_files: 0 });
 
     const heal = await runMast(["index", big.root, "--state-dir", state, "--incremental", "--json"]);
     const report = ok(heal);
     expect(heal.stderr).toBe("");
     // The killed run's lock is broken because its pid is gone, not waited out to the 10 s staleness.
     expect(heal.ms).toBeLessThan(9_500);
-    // Files committed before the kill are unchanged; the rest are indexed now.
-    expect(report.mode).toBe("incremental");
-    expect(report.files_unchanged).toBeGreaterThan(0);
-    expect(report.files_unchanged).toBeLessThan(total);
-    expect(report.files_indexed + report.files_unchanged).toBe(total);
-    expect(report).toMatchObject({ files_walked: total, file_count: total, parse_errors: 0, write_errors: 0, read_errors: 0 });
-
+    // An empty store has no recorded extraction settings, so the run is a full one.
+    expect(report).toMatchObject({ mode: "full", files_indexed: total, files_unchanged: 0, files_walked: total, file_count: total, parse_errors: 0, write_errors: 0, read_errors: 0 });
     expect(dumpStore(graphDb)).toEqual(await freshDump());
-    expect(ok(await runMast(["status", big.root, "--state-dir", state, "--json"]))).toMatchObject({ stale_files: 0, index_fresh: true, indexed_files: total });
+    expect(ok(await runMast(["status", big.root, "--state-dir", state, "--json"]))).toMatchObject({ stale_files: 0, index_fresh: true, freshness_cause: null, indexed_files: total });
   }, 60_000);
 
   it("two concurrent `mast index` runs: each succeeds or fails with LOCK_HELD, and the store equals a fresh build", async () => {

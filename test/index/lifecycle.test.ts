@@ -38,7 +38,7 @@ describe("full index", () => {
     expect(report).toMatchObject({ mode: "full", files_walked: 4, files_indexed: 4, parse_errors: 0, write_errors: 0, read_errors: 0, file_count: 4 });
     const paths = statePaths(join(p.root, ".mast"));
     const idx = readIndexJson(paths)!;
-    expect(idx.schema_version).toBe("1.3.0");
+    expect(idx.schema_version).toBe("1.4.0");
     expect(idx.file_count).toBe(4);
     expect(idx.chunk_count).toBe(report.chunk_count);
     expect(Object.keys(readManifest(paths))).toEqual(["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.ts"]);
@@ -151,16 +151,24 @@ describe("incremental index", () => {
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
   });
 
-  it("finishes the relink of a run killed after it changed the path set", async () => {
-    const p = project({ "a.ts": "import { b } from './b';\n", "b.ts": "export const b = 1;\n" });
+  it("a run that fails after writing its rows commits none of them, and the next run completes", async () => {
+    const p = project({ "a.ts": "import { b } from './b';\nexport function a() { return b(); }\n", "b.ts": "export function b() { return 1; }\n" });
     await index(p, "full");
-    // What a run killed between writing rows and relinking leaves: a stale resolution and the marker.
+    const before = dumpStore(graph(p));
+    // A failure in the derived pass, after every row of the run was written: a new path (c.ts)
+    // and a rewritten file (a.ts now calls c).
+    p.write("c.ts", "export function c() { return 2; }\n");
+    p.write("a.ts", "import { b } from './b';\nimport { c } from './c';\nexport function a() { return b() + c(); }\n");
     const store = Store.open(graph(p));
-    store.db.exec("UPDATE imports SET resolved_path = 'gone.ts'");
-    store.setMeta("links_dirty", "1");
+    store.db.exec("CREATE TRIGGER fail_edges BEFORE INSERT ON edges WHEN NEW.edge_type = 'POTENTIAL_CALL' BEGIN SELECT RAISE(ABORT, 'injected failure'); END");
     store.close();
+    await expect(index(p, "incremental")).rejects.toMatchObject({ code: "WRITE_FAILED" });
+    expect(dumpStore(graph(p))).toEqual(before);
+    const fixed = Store.open(graph(p));
+    fixed.db.exec("DROP TRIGGER fail_edges");
+    fixed.close();
     const report = await index(p, "incremental");
-    expect(report).toMatchObject({ files_indexed: 0, files_unchanged: 2 });
+    expect(report).toMatchObject({ files_indexed: 2, files_unchanged: 1 });
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
   });
 
@@ -251,7 +259,7 @@ describe("schema guard", () => {
     writeFileSync(paths.indexJson, JSON.stringify({ ...idx, schema_version: "0.9.0" }));
     const report = await index(p, "incremental");
     expect(report).toMatchObject({ mode: "full", schema_reset: true, files_indexed: 4 });
-    expect(readIndexJson(paths)!.schema_version).toBe("1.3.0");
+    expect(readIndexJson(paths)!.schema_version).toBe("1.4.0");
   });
 
   it("wipes a graph.db whose own schema version differs", async () => {

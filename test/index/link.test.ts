@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { EDGES_DIRTY } from "../../src/index/link.js";
 import { runIndex } from "../../src/index/run.js";
 import { statePaths } from "../../src/index/state.js";
 import { Store } from "../../src/store/db.js";
@@ -156,20 +155,28 @@ describe("call-graph edges", () => {
     ]);
   });
 
-  it("a run killed after writing rows but before linking is healed by the next run, even with nothing to reindex", async () => {
-    const p = project();
+  it("another connection reads the index before a run until the run commits, then the index after it", async () => {
+    // 40 callers of audit() are added by one incremental run; a reader looks in after 35 files
+    // were written (a 32-file batch flushed) and sees none of them.
+    const callers = (body: string) => Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`src/gen/m${i}.ts`, `import { audit } from '../lib/repo.js';\nexport function f${i}() { ${body} }\n`]));
+    const p = project({ ...FILES, ...callers("return 1;") });
     const config = p.config();
     await runIndex(config, { mode: "full" });
-    const linked = edges(p);
-    // What a run killed between its row writes and its edge pass leaves: the flag set, edges gone.
-    const store = Store.open(statePaths(config.state_dir).graphDb);
-    store.db.prepare("DELETE FROM edges WHERE edge_type != 'PARENT_OF'").run();
-    store.setMeta(EDGES_DIRTY, "1");
-    store.close();
-    expect(edges(p)).toEqual([]);
-    const report = await runIndex(config, { mode: "incremental" });
-    expect(report.files_indexed).toBe(0);
-    expect(edges(p)).toEqual(linked);
+    const graphDb = statePaths(config.state_dir).graphDb;
+    const before = dumpStore(graphDb);
+    for (const [path, text] of Object.entries(callers("audit('x');"))) p.write(path, text);
+    let seen: string | null = null;
+    const report = await runIndex(config, {
+      mode: "incremental",
+      onProgress: (progress) => {
+        if (progress.done === 35) seen = dumpStore(graphDb);
+      },
+    });
+    expect(report.files_indexed).toBe(40);
+    expect(seen).toEqual(before);
+    const after = edges(p).filter((e) => e.endsWith("src/lib/repo.ts:audit POTENTIAL_CALL/import @2"));
+    expect(after).toHaveLength(40);
+    expect(after[0]).toBe("f0 -> src/lib/repo.ts:audit POTENTIAL_CALL/import @2");
   });
 
   it("an incremental run keeps the edges a full build makes, through edits on both ends", async () => {

@@ -76,7 +76,7 @@ describe("mast serve", () => {
       () => call(client, "mast_status", {}),
       (r) => r.data.indexed_files === 4,
     );
-    expect(status.data).toMatchObject({ indexed_files: 4, stale_files: 0, index_fresh: true, schema_version: "1.3.0" });
+    expect(status.data).toMatchObject({ indexed_files: 4, stale_files: 0, index_fresh: true, schema_version: "1.4.0" });
     const r = await call(client, "mast_search", { query: "validate", limit: 1 });
     expect(r.isError).toBe(false);
     // The class outline outranks its method here (its doc says "Validates"); the method folds into it.

@@ -93,8 +93,43 @@ export function ftsExpression(query: string): string | null {
 
 /** Ranker D's eligible tokens: identifier runs with an uppercase letter, `_`, `$`, or a digit next to a letter. */
 export function symbolShapedTokens(query: string): string[] {
-  const runs = query.match(/[A-Za-z0-9_$]+/g) ?? [];
+  return symbolShaped(identifierChains(query).plain);
+}
+
+function symbolShaped(runs: readonly string[]): string[] {
   return [...new Set(runs.filter((t) => /[A-Z_$]/.test(t) || /[0-9][A-Za-z]|[A-Za-z][0-9]/.test(t)))];
+}
+
+const isIdentChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
+
+/**
+ * A query's identifier runs (`[A-Za-z0-9_$]+`) in one left-to-right pass: chains of runs joined by
+ * single dots (`AuthService.refresh`) are `qualified`, lone runs `plain`. Linear in the query's
+ * length whatever its shape (a backtracking regex over one 100 K-character token took 22 s).
+ */
+export function identifierChains(query: string): { qualified: string[]; plain: string[] } {
+  const qualified = new Set<string>();
+  const plain: string[] = [];
+  let i = 0;
+  while (i < query.length) {
+    if (!isIdentChar(query.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let parts = 0;
+    for (;;) {
+      while (i < query.length && isIdentChar(query.charCodeAt(i))) i++;
+      parts++;
+      // Another part follows only after exactly one dot.
+      if (query.charCodeAt(i) === 46 && i + 1 < query.length && isIdentChar(query.charCodeAt(i + 1))) i++;
+      else break;
+    }
+    const token = query.slice(start, i);
+    if (parts > 1) qualified.add(token);
+    else plain.push(token);
+  }
+  return { qualified: [...qualified], plain };
 }
 
 function bm25Ranking(db: Db, query: string, scopeIds: number[] | null, pool: number): Candidate[] {
@@ -123,11 +158,6 @@ function bm25Ranking(db: Db, query: string, scopeIds: number[] | null, pool: num
   return rows.map((r, i) => ({ id: r.id, bm25: null, snippet: null, rrf: 0, bestRank: i + 1 }));
 }
 
-/** Qualified names in a query (`AuthService.refresh`): matched whole against symbol names by ranker D. */
-export function qualifiedTokens(query: string): string[] {
-  return [...new Set(query.match(/[A-Za-z0-9_$]+(?:\.[A-Za-z0-9_$]+)+/g) ?? [])];
-}
-
 interface DeclexRank {
   /** 0: the whole name, same case; 1: the whole name, other case; 2: the last `.`-segment only. */
   tier: number;
@@ -141,9 +171,9 @@ interface DeclexRank {
  * token (`Class.method`) must equal the whole name; its parts are not matched on their own.
  */
 function declarationExactRanking(db: Db, query: string, scopeIds: number[] | null, pool: number): number[] {
-  const qualified = qualifiedTokens(query);
-  const rest = qualified.reduce((q, t) => q.split(t).join(" "), query);
-  const tokens = [...qualified, ...symbolShapedTokens(rest)];
+  // A qualified token (`Class.method`) is matched whole; its parts are not tokens of their own.
+  const chains = identifierChains(query);
+  const tokens = [...chains.qualified, ...symbolShaped(chains.plain)];
   if (tokens.length === 0) return [];
   const scope = scopeCondition("c.file_id", scopeIds);
   const stmt = db.prepare(`SELECT c.id AS id, c.chunk_id AS chunkId, c.symbol_name AS name FROM chunks c WHERE c.symbol_tail = ? AND ${scope.sql}`);
@@ -158,11 +188,13 @@ function declarationExactRanking(db: Db, query: string, scopeIds: number[] | nul
       return isQualified || !name.includes(".") ? null : 2;
     };
     const tiers = rows.map((r) => tierOf(r.name));
+    // Multiplicity: how many chunks this token matches the same way (whole name vs segment).
+    const segments = tiers.filter((t) => t === 2).length;
+    const wholes = tiers.filter((t) => t === 0 || t === 1).length;
     for (let i = 0; i < rows.length; i++) {
       const tier = tiers[i];
       if (tier === null || tier === undefined) continue;
-      // Multiplicity: how many chunks this token matches the same way (whole name vs segment).
-      const multiplicity = tiers.filter((t) => t !== null && (t === 2) === (tier === 2)).length;
+      const multiplicity = tier === 2 ? segments : wholes;
       const entry = { tier, multiplicity, chunkId: rows[i]!.chunkId };
       const prev = best.get(rows[i]!.id);
       if (!prev || compareDeclex(entry, prev) < 0) best.set(rows[i]!.id, entry);
@@ -344,15 +376,32 @@ export function isIndexEmpty(db: Db): boolean {
   return db.prepare("SELECT 1 FROM chunks LIMIT 1").get() === undefined;
 }
 
-/** Splits identifiers on camelCase, acronym, digit and snake/kebab boundaries: getUserByID → get, user, by, id. */
+/** Splits identifiers on camelCase, acronym, digit and snake/kebab boundaries, in one pass: getUserByID → get, user, by, id. */
 export function splitTerms(query: string): string[] {
-  const parts = query
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .split(/[^A-Za-z0-9$]+/)
-    .map((t) => t.toLowerCase())
-    .filter((t) => t.length > 0);
-  return [...new Set(parts)];
+  const out = new Set<string>();
+  let start = -1;
+  const isUpper = (c: number) => c >= 65 && c <= 90;
+  const isLower = (c: number) => c >= 97 && c <= 122;
+  const isDigit = (c: number) => c >= 48 && c <= 57;
+  const flush = (end: number) => {
+    if (start >= 0 && end > start) out.add(query.slice(start, end).toLowerCase());
+    start = -1;
+  };
+  for (let i = 0; i < query.length; i++) {
+    const c = query.charCodeAt(i);
+    if (!(isUpper(c) || isLower(c) || isDigit(c) || c === 36)) {
+      flush(i);
+      continue;
+    }
+    if (start >= 0 && isUpper(c)) {
+      const prev = query.charCodeAt(i - 1);
+      // fooBar, v2Beta → a new word at the capital; HTMLParser → at the capital that starts a lower-case run.
+      if (isLower(prev) || isDigit(prev) || (isUpper(prev) && isLower(query.charCodeAt(i + 1)))) flush(i);
+    }
+    if (start < 0) start = i;
+  }
+  flush(query.length);
+  return [...out];
 }
 
 function trigrams(s: string): Set<string> {
@@ -364,7 +413,8 @@ function trigrams(s: string): Set<string> {
 
 function dice(a: Set<string>, b: Set<string>): number {
   let shared = 0;
-  for (const g of a) if (b.has(g)) shared++;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  for (const g of small) if (large.has(g)) shared++;
   return (2 * shared) / (a.size + b.size || 1);
 }
 

@@ -1,7 +1,7 @@
 // mast_search: ranked chunks for a query — BM25 fused with the declaration-exact ranker (spec §7.3, §9).
 import { searchChunks } from "../query/search.js";
 import { READ_ONLY, defineTool } from "./define.js";
-import { globInput, nameInput, z } from "./schema.js";
+import { MAX_NAME_LENGTH, globInput, nameInput, z } from "./schema.js";
 
 export const searchTool = defineTool({
   name: "mast_search",
@@ -13,7 +13,7 @@ export const searchTool = defineTool({
     "An empty result carries `suggestions` to re-query with; a result whose file changed since indexing carries `stale: true`.",
   input: z
     .object({
-      query: nameInput().describe("Text to search for: a symbol name, part of an identifier, or words from comments."),
+      query: nameInput().describe(`Text to search for (at most ${MAX_NAME_LENGTH} characters): a symbol name, part of an identifier, or words from comments.`),
       limit: z.number().int().min(1).max(100).default(10).describe("Maximum results (default 10)."),
       language: z.enum(["typescript", "javascript", "markdown"]).nullish().describe("Only chunks of files in this language."),
       file_pattern: globInput().nullish().describe("Only files whose project-relative path matches this glob."),

@@ -76,6 +76,11 @@ describe("mast serve under hostile input (#9)", () => {
       const r = await call(client, "mast_search", { query });
       expect([query, r.isError, Array.isArray(r.data.results)]).toEqual([query, false, true]);
     }
+    // The documented maximum query length is searched; one character more is refused.
+    const longest = await call(client, "mast_search", { query: "Repo ".repeat(200), limit: 1 });
+    expect([longest.isError, longest.data.results[0].file_path]).toEqual([false, "src/repo.ts"]);
+    const over = await call(client, "mast_search", { query: "x".repeat(1001) });
+    expect([over.isError, codeOf(over)]).toEqual([true, "INVALID_ARGUMENT"]);
     // FTS5 syntax is searched as text: `find(` finds the method that has it.
     const literal = await call(client, "mast_search", { query: "find(", limit: 1 });
     expect(literal.data.results[0].file_path).toBe("src/repo.ts");

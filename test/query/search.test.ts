@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/index/run.js";
 import type { SearchResponse } from "../../src/query/search.js";
-import { ftsExpression, splitTerms, symbolShapedTokens } from "../../src/query/search.js";
+import { ftsExpression, identifierChains, splitTerms, symbolShapedTokens } from "../../src/query/search.js";
 import { createToolContext, type ToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
@@ -220,5 +220,17 @@ describe("query helpers", () => {
   });
   it("splits identifiers on case, acronym and separator boundaries", () => {
     expect(splitTerms("getUserByID parse_html-doc")).toEqual(["get", "user", "by", "id", "parse", "html", "doc"]);
+    expect(splitTerms("HTMLParser v2Beta $ref XMLHttpRequest")).toEqual(["html", "parser", "v2", "beta", "$ref", "xml", "http", "request"]);
+    expect(splitTerms("A".repeat(1000))).toEqual(["a".repeat(1000)]);
+  });
+  it("finds qualified names and lone identifier runs in one pass, whatever the shape", () => {
+    expect(identifierChains("call AuthService.refresh then a.b.c, x..y and z. done")).toEqual({
+      qualified: ["AuthService.refresh", "a.b.c"],
+      plain: ["call", "then", "x", "y", "and", "z", "done"],
+    });
+    // The shapes a backtracking scan is quadratic in: one long run, a long dotted chain, dots only.
+    expect(identifierChains("a".repeat(1000))).toEqual({ qualified: [], plain: ["a".repeat(1000)] });
+    expect(identifierChains("ab.".repeat(333)).qualified).toEqual(["ab.".repeat(333).slice(0, -1)]);
+    expect(identifierChains(".".repeat(1000))).toEqual({ qualified: [], plain: [] });
   });
 });

@@ -1,13 +1,13 @@
 // The editing commands' side of the one writer: every edit reads, plans and writes a file inside
 // that file's advisory lock (so concurrent editors serialise and none loses an update), and the
 // write itself is base/atomic.ts's (temp file, fsync, rename, directory fsync, mode kept).
-import { chmodSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { sha256 } from "../base/hash.js";
 import { MastError, errorMessage } from "../base/errors.js";
 import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
-import { LOCK_STALE_MS, withStructureLock, type LockPolicy } from "../index/lock.js";
+import { LOCK_STALE_MS, lockState, withStructureLock, type LockPolicy } from "../index/lock.js";
 
 /** Where hashpilot keeps its locks (and, later, snapshots and telemetry): HASHPILOT_HOME or ~/.agentic-tools. */
 export function hashpilotHome(): string {
@@ -50,10 +50,10 @@ export async function withFileLock<T>(abs: string, operation: string, fn: () => 
   try {
     return await withStructureLock(marker, `${operation} ${abs}`, FILE_LOCK_POLICY, async () => fn());
   } finally {
-    // An idle lock's marker is empty: removed, so the lock directory does not grow with every file
-    // ever edited (a marker another editor has just named itself in is left alone).
+    // An idle lock's marker is removed, so the lock directory does not grow with every file ever
+    // edited (a marker another editor has just named itself in is left alone).
     try {
-      if (readFileSync(marker, "utf8") === "") rmSync(marker, { force: true });
+      if (lockState(marker).state === "free") rmSync(marker, { force: true });
     } catch {
       // already gone
     }

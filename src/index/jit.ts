@@ -9,7 +9,7 @@ import { isAbsolute, join, relative } from "node:path";
 import { createImportResolver } from "../resolve/imports.js";
 import { Store } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
-import { runParseTask } from "./parse-task.js";
+import { runParseTask, type ParseOutcome } from "./parse-task.js";
 import { rederive } from "./link.js";
 import { lockState } from "./lock.js";
 import { extractOptionsOf } from "./run.js";
@@ -29,62 +29,80 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * it (new files are discovered by a reindex, not here); "busy": the refresh lost, rows are stale.
  */
 export async function refreshFile(store: Store, config: ResolvedConfig, path: string): Promise<Refresh> {
-  const row = store.db.prepare("SELECT id, mtime, size FROM files WHERE path = ?").get(path) as { id: number; mtime: number; size: number } | undefined;
-  if (!row) return "unknown";
-  const abs = join(config.project_root, path);
-  let mtime: number | null;
-  try {
-    mtime = statSync(abs).mtimeMs;
-  } catch {
-    mtime = null;
+  return (await refreshFiles(store, config, [path])).get(path)!;
+}
+
+/**
+ * refreshFile for every file an answer names, in one transaction: another reader sees all of
+ * them refreshed or none (a file at a time, it could see an answer's files half old, half new).
+ */
+export async function refreshFiles(store: Store, config: ResolvedConfig, paths: Iterable<string>): Promise<Map<string, Refresh>> {
+  const result = new Map<string, Refresh>();
+  const stale: Array<{ path: string; id: number; abs: string; gone: boolean }> = [];
+  const rowOf = store.db.prepare("SELECT id, mtime FROM files WHERE path = ?");
+  for (const path of paths) {
+    if (result.has(path)) continue;
+    const row = rowOf.get(path) as { id: number; mtime: number } | undefined;
+    if (!row) {
+      result.set(path, "unknown");
+      continue;
+    }
+    const abs = join(config.project_root, path);
+    const mtime = statSync(abs, { throwIfNoEntry: false })?.mtimeMs ?? null;
+    if (mtime !== null && mtime <= row.mtime) result.set(path, "fresh");
+    else stale.push({ path, id: row.id, abs, gone: mtime === null });
   }
-  if (mtime !== null && mtime <= row.mtime) return "fresh";
-  // An index run holds the write lock until its commit: this refresh could only wait, then lose.
-  if (indexRunning(config)) return "busy";
-  if (mtime === null) return dropVanished(store, config, path);
-  const task = { path, abs, options: extractOptionsOf(config), maxFileBytes: config.max_file_bytes };
-  for (let attempt = 0; attempt < 2; attempt++) {
-    if (attempt > 0) await sleep(RETRY_DELAY_MS);
-    const outcome = runParseTask(task);
-    if (outcome.kind === "vanished") return dropVanished(store, config, path);
-    if (outcome.kind !== "parsed") continue; // mid-write, unreadable, or unparseable: retry once
-    const resolve = resolverOf(store, config);
-    // The file's symbols get new ids, so its edges (both ways) are rebuilt with its rows.
-    const written = quickly(store, () => {
-      store.replaceFileRows({ path, language: outcome.language, ...outcome.stamp }, outcome.extraction, outcome.fingerprint);
-      rederive(store, resolve, { rewritten: [row.id], pathsChanged: false });
+  if (stale.length === 0) return result;
+  const busy = () => {
+    for (const f of stale) result.set(f.path, "busy");
+    return result;
+  };
+  // An index run holds the write lock until its commit: a refresh could only wait, then lose.
+  if (indexRunning(config)) return busy();
+  const rewrites: Array<{ path: string; id: number; outcome: Extract<ParseOutcome, { kind: "parsed" }> }> = [];
+  const removals: string[] = [];
+  for (const f of stale) {
+    if (f.gone) {
+      removals.push(f.path);
+      continue;
+    }
+    const task = { path: f.path, abs: f.abs, options: extractOptionsOf(config), maxFileBytes: config.max_file_bytes };
+    let outcome = runParseTask(task);
+    // Mid-write, unreadable, or unparseable: retried once.
+    if (outcome.kind !== "parsed" && outcome.kind !== "vanished") {
+      await sleep(RETRY_DELAY_MS);
+      outcome = runParseTask(task);
+    }
+    if (outcome.kind === "vanished") removals.push(f.path);
+    else if (outcome.kind === "parsed") rewrites.push({ path: f.path, id: f.id, outcome });
+    else result.set(f.path, "busy");
+  }
+  if (rewrites.length === 0 && removals.length === 0) return result;
+  const resolve = resolverOf(store, config, removals);
+  try {
+    // Rewritten files' symbols get new ids, so their edges (both ways) are rebuilt with their rows;
+    // a path that went re-resolves every import.
+    store.quickly(JIT_WRITE_BUSY_TIMEOUT_MS, () => {
+      for (const r of rewrites) store.replaceFileRows({ path: r.path, language: r.outcome.language, ...r.outcome.stamp }, r.outcome.extraction, r.outcome.fingerprint);
+      for (const path of removals) store.removeFileRows(path);
+      rederive(store, resolve, { rewritten: rewrites.map((r) => r.id), pathsChanged: removals.length > 0 });
     });
-    return written ? "refreshed" : "busy";
-  }
-  return "busy";
-}
-
-/** A file gone from disk loses its rows; every import is re-resolved (a path went) and what reached the file is relinked. */
-function dropVanished(store: Store, config: ResolvedConfig, path: string): Refresh {
-  const resolve = resolverOf(store, config, path);
-  const dropped = quickly(store, () => {
-    store.removeFileRows(path);
-    rederive(store, resolve, { rewritten: [], pathsChanged: true });
-  });
-  return dropped ? "deleted" : "busy";
-}
-
-/** The import resolver over the indexed paths (less `without`, a path about to be dropped). */
-function resolverOf(store: Store, config: ResolvedConfig, without?: string): (fromPath: string, module: string) => string | null {
-  const paths = new Set(store.fileStamps().keys());
-  if (without !== undefined) paths.delete(without);
-  return createImportResolver(paths, config.project_root).resolve;
-}
-
-/** Runs a refresh's transaction with the JIT write budget; false when another writer kept it out. */
-function quickly(store: Store, fn: () => void): boolean {
-  try {
-    store.quickly(JIT_WRITE_BUSY_TIMEOUT_MS, fn);
-    return true;
   } catch (err) {
-    if (isBusy(err)) return false;
-    throw err;
+    if (!isBusy(err)) throw err;
+    for (const r of rewrites) result.set(r.path, "busy");
+    for (const path of removals) result.set(path, "busy");
+    return result;
   }
+  for (const r of rewrites) result.set(r.path, "refreshed");
+  for (const path of removals) result.set(path, "deleted");
+  return result;
+}
+
+/** The import resolver over the indexed paths, less those about to be dropped. */
+function resolverOf(store: Store, config: ResolvedConfig, without: readonly string[]): (fromPath: string, module: string) => string | null {
+  const paths = new Set(store.fileStamps().keys());
+  for (const path of without) paths.delete(path);
+  return createImportResolver(paths, config.project_root).resolve;
 }
 
 /** True while a live process (this one included) holds structure.lock: an index run is writing. */

@@ -1,6 +1,7 @@
 // structure.lock (spec §7.6) and the editing commands' per-file locks: advisory locks via
-// proper-lockfile with `stale: 10000`. The marker file names the holder; a holder whose process is gone is broken
-// within a second, not waited out; a lock compromised mid-run is raised at release, never async.
+// proper-lockfile with `stale: 10000`. The marker file names the holder (and, once it lets go, when
+// it released); a holder whose process is gone is broken within a second, not waited out; a lock
+// compromised mid-run is raised at release, never async. lockState reads it without taking it.
 import { readFileSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import lockfile from "proper-lockfile";
@@ -32,6 +33,8 @@ export interface Holder {
   host: string;
   operation: string;
   since: string;
+  /** Set as the holder lets go: the record stays, so a holder killed while releasing is not taken for one killed mid-run. */
+  released?: string;
 }
 
 function readHolder(markerPath: string): Holder | null {
@@ -65,6 +68,7 @@ export type LockState = { readonly state: "free" } | { readonly state: "held" | 
 export function lockState(markerPath: string): LockState {
   const holder = readHolder(markerPath);
   const dirAge = lockDirAge(`${markerPath}.lock`);
+  if (holder?.released) return { state: "free" };
   if (holder) {
     const live = holder.host === hostname() ? processAlive(holder.pid) : dirAge !== null && dirAge < LOCK_STALE_MS;
     return { state: live ? "held" : "abandoned", holder };
@@ -129,13 +133,14 @@ export async function withStructureLock<T>(markerPath: string, operation: string
       await sleep(policy.retryDelayMs);
     }
   }
-  writeFileSync(markerPath, JSON.stringify({ pid: process.pid, host: hostname(), operation, since: new Date().toISOString() } satisfies Holder));
+  const record: Holder = { pid: process.pid, host: hostname(), operation, since: new Date().toISOString() };
+  writeFileSync(markerPath, JSON.stringify(record));
   let result: T;
   try {
     result = await fn();
   } finally {
     if (!compromised) {
-      writeFileSync(markerPath, "");
+      writeFileSync(markerPath, JSON.stringify({ ...record, released: new Date().toISOString() } satisfies Holder));
       await release().catch((err: unknown) => {
         compromised = err instanceof Error ? err : new Error(String(err));
       });

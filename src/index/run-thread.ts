@@ -7,6 +7,8 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ERROR_CODES, MastError, type ErrorCode } from "../base/errors.js";
 import type { ResolvedConfig } from "./config.js";
+import { SERVER_LOCK_POLICY, lockState } from "./lock.js";
+import { statePaths } from "./state.js";
 import { runIndex, type IndexReport, type RunIndexOptions } from "./run.js";
 
 const WORKER_FILE = fileURLToPath(new URL("./run-worker.js", import.meta.url));
@@ -36,6 +38,22 @@ export function runIndexOffThread(config: ResolvedConfig, options: ThreadRunOpti
       if (!settled) reject(new Error(`the index worker exited with code ${code} before it answered`));
     });
   });
+}
+
+/**
+ * When the last index run died holding the lock (killed, or its machine went down), an incremental
+ * run now: a query after a crash answers from an index that is complete for the files on disk,
+ * not from the one before the crash. Returns whether it ran; a run that cannot start (another
+ * process took the lock meanwhile) leaves the answer to say `indexing`.
+ */
+export async function healInterruptedRun(config: ResolvedConfig): Promise<boolean> {
+  if (lockState(statePaths(config.state_dir).lock).state !== "abandoned") return false;
+  try {
+    await runIndexOffThread(config, { mode: "incremental", operation: "heal an interrupted index run", lockPolicy: SERVER_LOCK_POLICY });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function reviveError(e: Extract<RunMessage, { ok: false }>["error"]): Error {

@@ -21,6 +21,11 @@ export interface ToolDefinition<S extends ZodType = ZodType, O = unknown> {
   readonly description: string;
   readonly input: S;
   readonly annotations: ToolAnnotations;
+  /**
+   * Answers from the index: a call heals an interrupted index run first, and its answer carries
+   * `indexing` while a run is writing (tools/registry.ts).
+   */
+  readonly readsIndex?: true;
   handler(ctx: ToolContext, args: z.infer<S>): O | Promise<O>;
 }
 

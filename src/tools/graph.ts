@@ -3,7 +3,7 @@
 // to relink here); mast_callers and mast_rename_impact refresh the files their answer names just
 // in time (spec §9.0) and flag the whole answer when a refresh loses; mast_implementors stats and
 // flags each result instead.
-import { refreshFile } from "../index/jit.js";
+import { refreshFiles } from "../index/jit.js";
 import { POTENTIAL_LIMIT, barrelExports, callersOf, declarationSite, findTarget, implementorsOf, type DeclarationSite, type Target } from "../query/graph.js";
 import { projectPath } from "../base/paths.js";
 import { isIndexEmpty, staleOnDisk } from "../query/search.js";
@@ -21,22 +21,16 @@ interface Flags {
 const CHECKER_COUNTS = { checker_classified_non_call_site: 0, checker_classified_different_declaration: 0 } as const;
 
 /**
- * Computes an answer, refreshes every file it names (a no-op stat for files that did not change),
- * and computes it again when any refresh rewrote rows. A refresh that loses to another writer
- * flags the whole answer.
+ * Computes an answer, refreshes every file it names in one transaction (a no-op stat for files
+ * that did not change), and computes it again when the refresh rewrote rows. A refresh that loses
+ * to another writer flags the whole answer.
  */
 async function freshAnswer<T>(ctx: ToolContext, compute: () => T, filesOf: (answer: T) => Iterable<string>): Promise<{ answer: T; busy: boolean }> {
   const store = ctx.store();
-  let answer = compute();
-  let changed = false;
-  let busy = false;
-  for (const path of new Set(filesOf(answer))) {
-    const refresh = await refreshFile(store, ctx.config, path);
-    if (refresh === "busy") busy = true;
-    else if (refresh === "refreshed" || refresh === "deleted") changed = true;
-  }
-  if (changed) answer = compute();
-  return { answer, busy };
+  const first = compute();
+  const refreshes = [...(await refreshFiles(store, ctx.config, filesOf(first))).values()];
+  const changed = refreshes.some((r) => r === "refreshed" || r === "deleted");
+  return { answer: changed ? compute() : first, busy: refreshes.includes("busy") };
 }
 
 function flags(ctx: ToolContext, busy: boolean, empty: boolean): Flags {
@@ -82,6 +76,7 @@ export const callersTool = defineTool({
     })
     .strict(),
   annotations: READ_ONLY,
+  readsIndex: true,
   handler: async (ctx, args) => {
     const db = ctx.store().db;
     const filePath = args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null;
@@ -129,6 +124,7 @@ export const implementorsTool = defineTool({
     })
     .strict(),
   annotations: READ_ONLY,
+  readsIndex: true,
   handler: (ctx, args) => {
     const db = ctx.store().db;
     const target = findTarget(db, args.interface_name, args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null);
@@ -161,6 +157,7 @@ export const renameImpactTool = defineTool({
     "Run it again after the rename: the old name should come back empty.",
   input: z.object({ symbol: symbolInput, file_path: filePathInput, potential_limit: potentialLimitInput }).strict(),
   annotations: READ_ONLY,
+  readsIndex: true,
   handler: async (ctx, args) => {
     const db = ctx.store().db;
     const filePath = args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null;

@@ -1,6 +1,6 @@
 // The navigation tools (spec §9): mast_project_skeleton, mast_exports, mast_signature and
 // mast_dependencies. Single-file answers refresh their file just in time (spec §9.0).
-import { refreshFile, type Refresh } from "../index/jit.js";
+import { refreshFile, refreshFiles, type Refresh } from "../index/jit.js";
 import { projectPath } from "../base/paths.js";
 import { fileDependencies, fileExports, projectSkeleton, symbolSignatures } from "../query/navigation.js";
 import { isIndexEmpty } from "../query/search.js";
@@ -35,6 +35,7 @@ export const skeletonTool = defineTool({
     })
     .strict(),
   annotations: READ_ONLY,
+  readsIndex: true,
   handler: (ctx, args) => projectSkeleton(ctx.store().db, { ...args, directory: args.directory ? inProject(ctx, args.directory) : args.directory }),
 });
 
@@ -45,6 +46,7 @@ export const exportsTool = defineTool({
     "What one file exports: each name with its kind, signature (no body), line and doc comment; re-exports say where they come from, and `export *` modules are listed in star_exports.",
   input: z.object({ file_path: pathInput().describe("Project-relative path of an indexed file.") }).strict(),
   annotations: READ_ONLY,
+  readsIndex: true,
   handler: async (ctx, args) => {
     const path = inProject(ctx, args.file_path);
     const refresh = await refreshed(ctx, path);
@@ -66,14 +68,15 @@ export const signatureTool = defineTool({
     })
     .strict(),
   annotations: READ_ONLY,
+  readsIndex: true,
   handler: async (ctx, args) => {
     const db = ctx.store().db;
     const filePath = args.file_path ? inProject(ctx, args.file_path) : null;
     const paths = filePath
       ? [filePath]
       : (db.prepare("SELECT DISTINCT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? ORDER BY f.path LIMIT ?").pluck().all(args.symbol, args.limit) as string[]);
-    const busy = new Set<string>();
-    for (const path of paths) if ((await refreshFile(ctx.store(), ctx.config, path)) === "busy") busy.add(path);
+    const refreshes = await refreshFiles(ctx.store(), ctx.config, paths);
+    const busy = new Set([...refreshes].flatMap(([path, r]) => (r === "busy" ? [path] : [])));
     const response = symbolSignatures(db, args.symbol, filePath, args.limit);
     const results = response.results.map((r) => (busy.has(r.file_path) ? { ...r, file_busy_returning_stale_cache: true as const } : r));
     return {
@@ -92,6 +95,7 @@ export const dependenciesTool = defineTool({
     "What one file imports and from where: each module with the names taken, its kind (import, export_from, export_star, require, dynamic_import), line, whether it is external, and the project file it resolves to.",
   input: z.object({ file_path: pathInput().describe("Project-relative path of an indexed file.") }).strict(),
   annotations: READ_ONLY,
+  readsIndex: true,
   handler: async (ctx, args) => {
     const path = inProject(ctx, args.file_path);
     const refresh = await refreshed(ctx, path);

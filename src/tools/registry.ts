@@ -3,6 +3,7 @@
 // docs/tools.md are all derived from this list.
 import { MAX_ANSWER_BYTES, jsonBytes } from "../base/budget.js";
 import { MastError } from "../base/errors.js";
+import { healInterruptedRun } from "../index/run-thread.js";
 import { indexingNow } from "../index/status.js";
 import type { ToolContext } from "./context.js";
 import type { ToolDefinition } from "./define.js";
@@ -36,11 +37,11 @@ export function findTool(name: string): ToolDefinition {
 }
 
 /**
- * A read tool's answer while an index run is writing says so: it comes from the index as it was
+ * An index tool's answer while an index run is writing says so: it comes from the index as it was
  * before the run (the run's rows become visible at its commit, all at once).
  */
-function withIndexing(ctx: ToolContext, tool: ToolDefinition, answer: unknown): unknown {
-  if (tool.toolset === "edit" || !tool.annotations.readOnlyHint || typeof answer !== "object" || answer === null || Array.isArray(answer) || "indexing" in answer) return answer;
+function withIndexing(ctx: ToolContext, answer: unknown): unknown {
+  if (typeof answer !== "object" || answer === null || Array.isArray(answer) || "indexing" in answer) return answer;
   const indexing = indexingNow(ctx.config);
   return indexing ? { ...answer, indexing } : answer;
 }
@@ -64,7 +65,9 @@ export async function callTool(ctx: ToolContext, name: string, rawArgs: unknown)
       hint: "See docs/tools.md for each tool's input.",
     });
   }
-  const answer = withIndexing(ctx, tool, await tool.handler(ctx, parsed.data));
+  if (tool.readsIndex) await healInterruptedRun(ctx.config);
+  const raw = await tool.handler(ctx, parsed.data);
+  const answer = tool.readsIndex ? withIndexing(ctx, raw) : raw;
   const bytes = jsonBytes(answer);
   if (bytes > MAX_ANSWER_BYTES) {
     throw new MastError("RESULT_TOO_LARGE", `the answer of ${name} would be ${bytes} bytes, over the ${MAX_ANSWER_BYTES}-byte answer cap`);

@@ -25,6 +25,7 @@ export const searchTool = defineTool({
     })
     .strict(),
   annotations: READ_ONLY,
+  readsIndex: true,
   handler: (ctx, args) =>
     searchChunks(ctx.store().db, args, {
       projectRoot: ctx.config.project_root,

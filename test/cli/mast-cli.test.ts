@@ -89,7 +89,7 @@ describe("mast init", () => {
     expect(manifestPaths(state)).toEqual(BASE_INDEXED);
     const config = readJson(join(state, "config.json"));
     expect(config).toMatchObject({ project_root: p.root, state_dir: state, resolved_project_root: p.root, resolved_state_dir: state, context_lines: 3 });
-    expect(readFileSync(join(state, "structure.lock"), "utf8")).toBe(""); // released: the holder record is cleared
+    expect(readJson(join(state, "structure.lock"))).toMatchObject({ operation: "mast init", released: expect.stringMatching(ISO) }); // released: the record says so
   }, 20_000);
 
   it("--no-index writes the config and an empty index.json, but no manifest or graph", async () => {
@@ -437,7 +437,7 @@ describe("structure.lock", () => {
     expect(ok(r)).toMatchObject({ files_indexed: 4 });
     expect(r.ms).toBeLessThan(5_000); // well under the 10 s staleness: the holder's pid is gone
     expect(existsSync(join(state, "structure.lock.lock"))).toBe(false);
-    expect(readFileSync(join(state, "structure.lock"), "utf8")).toBe("");
+    expect(readJson(join(state, "structure.lock"))).toMatchObject({ released: expect.stringMatching(ISO) });
   }, 20_000);
 });
 

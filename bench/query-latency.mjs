@@ -79,6 +79,8 @@ const PROTOCOL_VERSION = "2025-06-18";
 const TARGETS = {
   search_p50_ms: 10,
   search_p95_ms: 40,
+  search_cost_growth: 2.5,
+  search_longest_ms: 250,
   signature_p50_ms: 5,
   exports_p50_ms: 5,
   serve_ready_ms: 1000,
@@ -454,6 +456,51 @@ async function benchMcp(qs, stateDir) {
 // ---------------------------------------------------------------------------------------------
 // ripgrep
 
+// ----- search cost by query length: adversarial shapes up to the documented maximum
+
+/** The query shapes a backtracking or per-pair scan is quadratic in, and plain ones, cut to n characters. */
+const COST_SHAPES = {
+  "one long run": (n) => "a".repeat(n),
+  "capitals": (n) => "A".repeat(n),
+  "dotted chain": (n) => "ab.".repeat(Math.ceil(n / 3)).slice(0, n),
+  "qualified names": (n) => Array.from({ length: Math.ceil(n / 8) }, (_, i) => `X${i}.y${i}`).join(" ").slice(0, n),
+  "distinct words": (n) => Array.from({ length: Math.ceil(n / 7) }, (_, i) => `word${i}`).join(" ").slice(0, n),
+  "camelCase run": (n) => "getUserByID".repeat(Math.ceil(n / 11)).slice(0, n),
+};
+const COST_LENGTHS = [125, 250, 500, 1000];
+
+async function benchSearchCost(stateDir) {
+  const { ctx, callTool } = await openTools(stateDir);
+  const { MAX_NAME_LENGTH } = await import(path.join(REPO, "dist/tools/schema.js"));
+  try {
+    const rows = {};
+    for (const [shape, make] of Object.entries(COST_SHAPES)) {
+      rows[shape] = {};
+      for (const n of COST_LENGTHS.filter((l) => l <= MAX_NAME_LENGTH)) {
+        const query = make(n);
+        await callTool(ctx, "mast_search", { query });
+        const times = [];
+        for (let pass = 0; pass < TIMED_PASSES; pass++) {
+          const t0 = performance.now();
+          await callTool(ctx, "mast_search", { query });
+          times.push(performance.now() - t0);
+        }
+        rows[shape][n] = round(stats(times).p50);
+      }
+    }
+    let overMax = null;
+    try {
+      await callTool(ctx, "mast_search", { query: "x".repeat(MAX_NAME_LENGTH + 1) });
+      overMax = "answered";
+    } catch (err) {
+      overMax = err.code ?? err.message;
+    }
+    return { max_query_length: MAX_NAME_LENGTH, lengths: COST_LENGTHS, p50_ms: rows, over_max: overMax };
+  } finally {
+    ctx.close();
+  }
+}
+
 function rgRun(args) {
   const t0 = performance.now();
   const r = spawnSync("rg", args, { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
@@ -515,13 +562,15 @@ async function main() {
       process.exit(130);
     });
   }
-  let index, qs, inproc, mcp, rg;
+  let index, qs, inproc, mcp, rg, cost;
   try {
     process.stderr.write(`mast index (fresh state dir) ...\n`);
     index = indexCorpus(stateDir);
     qs = drawQuerySet(path.join(stateDir, "graph.db"));
     process.stderr.write(`in-process: 1 warm-up + ${TIMED_PASSES} timed passes ...\n`);
     inproc = await benchInProcess(qs, stateDir);
+    process.stderr.write(`search cost by query length ...\n`);
+    cost = await benchSearchCost(stateDir);
     process.stderr.write(`MCP: ${SERVE_SPAWNS} spawns of mast serve, then mast_search over stdio ...\n`);
     mcp = await benchMcp(qs, stateDir);
     if (rgVersion) {
@@ -557,6 +606,15 @@ async function main() {
     t("mast_exports p50 (in-process)", TARGETS.exports_p50_ms, S.exports.ms.p50, TARGETS.exports_p50_ms),
     t("serve ready, spawn -> tools/list (median)", TARGETS.serve_ready_ms, mcp.serve_ready_ms.median, TARGETS.serve_ready_ms),
   ];
+  // Linear growth: doubling the query from half the maximum to the maximum at most 2.5x the time
+  // (a quadratic scan would take 4x), and the longest query within the bound.
+  const costAt = (n) => Object.values(cost.p50_ms).map((r) => r[n]);
+  const half = cost.max_query_length / 2;
+  const growth = Math.max(...Object.values(cost.p50_ms).map((r) => (r[cost.max_query_length] ?? 0) / Math.max(r[half] ?? 0, 1)));
+  const longest = Math.max(...costAt(cost.max_query_length));
+  targets.push({ name: `mast_search growth, ${half} -> ${cost.max_query_length} chars (worst shape)`, target: `<= ${TARGETS.search_cost_growth}x`, value: round(growth), unit: "x", pass: growth <= TARGETS.search_cost_growth });
+  targets.push(t(`mast_search at ${cost.max_query_length} chars (worst shape)`, TARGETS.search_longest_ms, longest, TARGETS.search_longest_ms));
+  targets.push({ name: `mast_search at ${cost.max_query_length + 1} chars is refused`, target: "INVALID_ARGUMENT", value: cost.over_max, unit: "", pass: cost.over_max === "INVALID_ARGUMENT" });
 
   const notes = [];
   const kinds = Object.entries(SYMBOL_QUOTA).map(([k, n]) => [k, qs.symbols.filter((s) => s.kind === k).length, n]);
@@ -630,8 +688,14 @@ async function main() {
     L.push(`ripgrep baseline — skipped: rg is not on PATH (${RG_INSTALL})`);
   }
   L.push("");
+  L.push(`search cost by query length (in-process, p50 of ${TIMED_PASSES} after a warm-up; the schema's maximum is ${cost.max_query_length} characters), ms`);
+  L.push(`  ${pad("shape", 18)}${cost.lengths.map((n) => lpad(n, 9)).join("")}`);
+  for (const [shape, row] of Object.entries(cost.p50_ms)) L.push(`  ${pad(shape, 18)}${cost.lengths.map((n) => lpad(ms(row[n]), 9)).join("")}`);
+  L.push(`  ${cost.max_query_length + 1} characters: ${cost.over_max}`);
+  L.push("");
   L.push("targets");
-  for (const x of targets) L.push(`  ${verdict(x.pass)}  ${pad(x.name, 44)}${pad(x.target, 12)}${lpad(x.value === null ? "n/a" : `${fmt(x.value, 2)} ms`, 11)}`);
+  const shown = (x) => (x.value === null ? "n/a" : typeof x.value === "string" ? x.value : `${fmt(x.value, 2)} ${x.unit ?? "ms"}`);
+  for (const x of targets) L.push(`  ${verdict(x.pass)}  ${pad(x.name, 56)}${pad(x.target, 18)}${lpad(shown(x), 17)}`);
 
   // ----- JSON
   publish(L, notes, OUT_JSON, {
@@ -642,6 +706,7 @@ async function main() {
       query_set: qs,
       in_process: inproc,
       mcp,
+      search_cost: cost,
       ripgrep: rg ? { version: rgVersion.split("\n")[0], ...rg } : { skipped: `rg is not on PATH (${RG_INSTALL})` },
       ratio_mast_over_rg: ratios,
       targets,

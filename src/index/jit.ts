@@ -1,9 +1,9 @@
-// Just-in-time refresh for single-file read tools (spec §9.0): a file newer on disk than its rows
-// is re-parsed and rewritten before the tool answers — without structure.lock, with a 200 ms
+// Just-in-time refresh for read tools (spec §9.0) and after an edit: a file newer on disk than its
+// rows is re-parsed and rewritten before the tool answers — without structure.lock, with a 200 ms
 // write budget, one 50 ms retry for a file caught mid-write, and the stale rows (flagged) as the
-// answer when the refresh cannot win. A file gone from disk loses its rows. Either way the rows
-// and everything derived from them (imports, edges) change in one transaction, and never while an
-// index run is writing: the run's commit would hide the refresh, and waiting for it would block.
+// answer when the refresh cannot win. A file gone from disk loses its rows. The files one answer
+// names change together with everything derived from them (imports, edges) in one transaction,
+// and never while an index run is writing: waiting for its commit would block the answer.
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { createImportResolver } from "../resolve/imports.js";
@@ -131,6 +131,7 @@ export async function refreshIndexedFiles(config: ResolvedConfig, absPaths: read
     const store = Store.open(graphDb);
     try {
       if (!store.hasCurrentSchema()) return { deferred };
+      const within = new Map<string, string>();
       for (const abs of absPaths) {
         const rel = relative(config.project_root, abs);
         if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) continue;
@@ -141,8 +142,10 @@ export async function refreshIndexedFiles(config: ResolvedConfig, absPaths: read
           continue;
         }
         budget -= size;
-        if ((await refreshFile(store, config, path)) === "unknown" && existsSync(abs)) unseen = true;
+        within.set(path, abs);
       }
+      // One transaction for every file the edit wrote: a reader sees the edit's files all refreshed or none.
+      for (const [path, refresh] of await refreshFiles(store, config, within.keys())) if (refresh === "unknown" && existsSync(within.get(path)!)) unseen = true;
     } finally {
       store.close();
     }

@@ -7,7 +7,8 @@ export const statusTool = defineTool({
   name: "mast_status",
   title: "Index status",
   description:
-    "Index health: state dir, schema version of this binary, last index run, file and chunk counts, stale_files (changed, not yet indexed, or gone), parse and write errors. Check it when results look wrong or before a long task.",
+    "Index health: state dir, schema version of this binary, last index run, file and chunk counts, stale_files (changed, not yet indexed, or gone), parse and write errors; " +
+    "freshness_cause interrupted_run when the last run died before it finished, and indexing while a run is writing. Check it when results look wrong or before a long task.",
   input: z.object({}).strict(),
   annotations: READ_ONLY,
   handler: (ctx) => indexStatus(ctx.config),

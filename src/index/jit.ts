@@ -7,7 +7,7 @@
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { createImportResolver } from "../resolve/imports.js";
-import { Store } from "../store/db.js";
+import { Store, prepared } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { runParseTask, type ParseOutcome } from "./parse-task.js";
 import { rederive } from "./link.js";
@@ -38,11 +38,11 @@ export async function refreshFile(store: Store, config: ResolvedConfig, path: st
  */
 export async function refreshFiles(store: Store, config: ResolvedConfig, paths: Iterable<string>): Promise<Map<string, Refresh>> {
   const result = new Map<string, Refresh>();
-  const stale: Array<{ path: string; id: number; abs: string; gone: boolean }> = [];
-  const rowOf = store.db.prepare("SELECT id, mtime FROM files WHERE path = ?");
+  const stale: Stale[] = [];
+  const rowOf = prepared(store.db, "SELECT id, mtime, content_hash AS hash FROM files WHERE path = ?");
   for (const path of paths) {
     if (result.has(path)) continue;
-    const row = rowOf.get(path) as { id: number; mtime: number } | undefined;
+    const row = rowOf.get(path) as Stale["seen"] | undefined;
     if (!row) {
       result.set(path, "unknown");
       continue;
@@ -50,20 +50,17 @@ export async function refreshFiles(store: Store, config: ResolvedConfig, paths: 
     const abs = join(config.project_root, path);
     const mtime = statSync(abs, { throwIfNoEntry: false })?.mtimeMs ?? null;
     if (mtime !== null && mtime <= row.mtime) result.set(path, "fresh");
-    else stale.push({ path, id: row.id, abs, gone: mtime === null });
+    else stale.push({ path, abs, seen: row, gone: mtime === null });
   }
   if (stale.length === 0) return result;
-  const busy = () => {
-    for (const f of stale) result.set(f.path, "busy");
-    return result;
-  };
+  for (const f of stale) result.set(f.path, "busy"); // until the refresh below says otherwise
   // An index run holds the write lock until its commit: a refresh could only wait, then lose.
-  if (indexRunning(config)) return busy();
-  const rewrites: Array<{ path: string; id: number; outcome: Extract<ParseOutcome, { kind: "parsed" }> }> = [];
-  const removals: string[] = [];
+  if (indexRunning(config)) return result;
+  const rewrites: Array<Stale & { outcome: Extract<ParseOutcome, { kind: "parsed" }> }> = [];
+  const removals: Stale[] = [];
   for (const f of stale) {
     if (f.gone) {
-      removals.push(f.path);
+      removals.push(f);
       continue;
     }
     const task = { path: f.path, abs: f.abs, options: extractOptionsOf(config), maxFileBytes: config.max_file_bytes };
@@ -73,29 +70,45 @@ export async function refreshFiles(store: Store, config: ResolvedConfig, paths: 
       await sleep(RETRY_DELAY_MS);
       outcome = runParseTask(task);
     }
-    if (outcome.kind === "vanished") removals.push(f.path);
-    else if (outcome.kind === "parsed") rewrites.push({ path: f.path, id: f.id, outcome });
-    else result.set(f.path, "busy");
+    if (outcome.kind === "vanished") removals.push({ ...f, gone: true });
+    else if (outcome.kind === "parsed") rewrites.push({ ...f, outcome });
   }
   if (rewrites.length === 0 && removals.length === 0) return result;
-  const resolve = resolverOf(store, config, removals);
+  let applied: { rewritten: Stale[]; removed: Stale[] } | null = null;
   try {
-    // Rewritten files' symbols get new ids, so their edges (both ways) are rebuilt with their rows;
-    // a path that went re-resolves every import.
     store.quickly(JIT_WRITE_BUSY_TIMEOUT_MS, () => {
-      for (const r of rewrites) store.replaceFileRows({ path: r.path, language: r.outcome.language, ...r.outcome.stamp }, r.outcome.extraction, r.outcome.fingerprint);
-      for (const path of removals) store.removeFileRows(path);
-      rederive(store, resolve, { rewritten: rewrites.map((r) => r.id), pathsChanged: removals.length > 0 });
+      // Holding the write lock, each file is checked again: what was seen may be old by now (another
+      // writer refreshed it, or the file changed again on disk). Only what still holds is applied;
+      // the rest stays flagged busy.
+      const current = (f: Stale) => {
+        const row = rowOf.get(f.path) as Stale["seen"] | undefined;
+        return row !== undefined && row.id === f.seen.id && row.mtime === f.seen.mtime && row.hash === f.seen.hash;
+      };
+      const rewritten = rewrites.filter((r) => current(r) && statSync(r.abs, { throwIfNoEntry: false })?.mtimeMs === r.outcome.stamp.mtime);
+      const removed = removals.filter((f) => current(f) && !existsSync(f.abs));
+      const resolve = resolverOf(store, config, removed.map((f) => f.path));
+      // Rewritten files' symbols get new ids, so their edges (both ways) are rebuilt with their rows;
+      // a path that went re-resolves every import.
+      for (const r of rewritten) store.replaceFileRows({ path: r.path, language: r.outcome.language, ...r.outcome.stamp }, r.outcome.extraction, r.outcome.fingerprint);
+      for (const f of removed) store.removeFileRows(f.path);
+      if (rewritten.length > 0 || removed.length > 0) rederive(store, resolve, { rewritten: rewritten.map((r) => r.seen.id), pathsChanged: removed.length > 0 });
+      applied = { rewritten, removed };
     });
   } catch (err) {
     if (!isBusy(err)) throw err;
-    for (const r of rewrites) result.set(r.path, "busy");
-    for (const path of removals) result.set(path, "busy");
     return result;
   }
-  for (const r of rewrites) result.set(r.path, "refreshed");
-  for (const path of removals) result.set(path, "deleted");
+  for (const r of applied!.rewritten) result.set(r.path, "refreshed");
+  for (const f of applied!.removed) result.set(f.path, "deleted");
   return result;
+}
+
+/** A file whose rows may be older than the disk, and its row as first seen. */
+interface Stale {
+  readonly path: string;
+  readonly abs: string;
+  readonly seen: { readonly id: number; readonly mtime: number; readonly hash: string };
+  readonly gone: boolean;
 }
 
 /** The import resolver over the indexed paths, less those about to be dropped. */

@@ -1,33 +1,52 @@
-// Index runs off the caller's thread: the MCP server's startup reindex, mast_reindex and the
-// index run after an edit go through here, so a request never waits behind a walk, a hash pass,
-// a batch write, the relink or the final checkpoint — ping and queries are answered throughout.
-// From TypeScript sources (no compiled worker next to this file) the run happens inline.
+// Index work off the caller's thread: the MCP server's startup reindex, mast_reindex, the index run
+// after an edit, the heal of an interrupted run and mast_status's freshness pass (which hashes
+// every file) run in a worker thread, so a request never waits behind a walk, a hash pass, a batch
+// write, the derived pass or the final checkpoint — ping and queries are answered throughout.
+// From TypeScript sources (no compiled worker next to this file) the work happens inline.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ERROR_CODES, MastError, type ErrorCode } from "../base/errors.js";
 import type { ResolvedConfig } from "./config.js";
 import { SERVER_LOCK_POLICY, lockState } from "./lock.js";
-import { statePaths } from "./state.js";
 import { runIndex, type IndexReport, type RunIndexOptions } from "./run.js";
+import { statePaths } from "./state.js";
+import { indexStatus, type IndexStatus } from "./status.js";
 
 const WORKER_FILE = fileURLToPath(new URL("./run-worker.js", import.meta.url));
 
-/** What the worker posts back: the report, or the error as plain data. */
-export type RunMessage =
-  | { readonly ok: true; readonly report: IndexReport }
-  | { readonly ok: false; readonly error: { readonly code?: string; readonly message: string; readonly hint?: string; readonly details?: Record<string, unknown> } };
-
 export type ThreadRunOptions = Omit<RunIndexOptions, "onProgress">;
 
+/** What a worker is asked to do. */
+export type ThreadJob = { readonly kind: "index"; readonly config: ResolvedConfig; readonly options: ThreadRunOptions } | { readonly kind: "status"; readonly config: ResolvedConfig };
+
+/** What the worker posts back: the job's answer, or its error as plain data. */
+export type ThreadMessage =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly error: { readonly code?: string; readonly message: string; readonly hint?: string; readonly details?: Record<string, unknown> } };
+
+/** The job itself, on whichever thread runs it (the worker's entry calls this too). */
+export function runJob(job: ThreadJob): Promise<unknown> {
+  return job.kind === "index" ? runIndex(job.config, job.options) : Promise.resolve(indexStatus(job.config));
+}
+
 export function runIndexOffThread(config: ResolvedConfig, options: ThreadRunOptions): Promise<IndexReport> {
-  if (!existsSync(WORKER_FILE)) return runIndex(config, options);
-  return new Promise<IndexReport>((resolve, reject) => {
-    const worker = new Worker(WORKER_FILE, { workerData: { config, options } });
+  return offThread({ kind: "index", config, options }) as Promise<IndexReport>;
+}
+
+/** The status snapshot (a walk and a hash of every file) computed off this thread. */
+export function indexStatusOffThread(config: ResolvedConfig): Promise<IndexStatus> {
+  return offThread({ kind: "status", config }) as Promise<IndexStatus>;
+}
+
+function offThread(job: ThreadJob): Promise<unknown> {
+  if (!existsSync(WORKER_FILE)) return runJob(job);
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_FILE, { workerData: job });
     let settled = false;
-    worker.once("message", (msg: RunMessage) => {
+    worker.once("message", (msg: ThreadMessage) => {
       settled = true;
-      if (msg.ok) resolve(msg.report);
+      if (msg.ok) resolve(msg.value);
       else reject(reviveError(msg.error));
     });
     worker.once("error", (err) => {
@@ -56,7 +75,7 @@ export async function healInterruptedRun(config: ResolvedConfig): Promise<boolea
   }
 }
 
-function reviveError(e: Extract<RunMessage, { ok: false }>["error"]): Error {
+function reviveError(e: Extract<ThreadMessage, { ok: false }>["error"]): Error {
   if (e.code !== undefined && e.code in ERROR_CODES) {
     return new MastError(e.code as ErrorCode, e.message, { ...(e.hint === undefined ? {} : { hint: e.hint }), ...(e.details === undefined ? {} : { details: e.details }) });
   }

@@ -1,15 +1,13 @@
-// Worker-thread entry of runIndexOffThread: one index run, its report or its error posted back.
+// Worker-thread entry of run-thread.ts: one job (an index run or a status snapshot), its answer or
+// its error posted back.
 import { parentPort, workerData } from "node:worker_threads";
 import { errorMessage, isMastError } from "../base/errors.js";
-import type { ResolvedConfig } from "./config.js";
-import type { RunMessage, ThreadRunOptions } from "./run-thread.js";
-import { runIndex } from "./run.js";
+import { runJob, type ThreadJob, type ThreadMessage } from "./run-thread.js";
 
-const { config, options } = workerData as { config: ResolvedConfig; options: ThreadRunOptions };
-const post = (msg: RunMessage) => parentPort!.postMessage(msg);
+const post = (msg: ThreadMessage) => parentPort!.postMessage(msg);
 
-runIndex(config, options).then(
-  (report) => post({ ok: true, report }),
+runJob(workerData as ThreadJob).then(
+  (value) => post({ ok: true, value }),
   (err: unknown) =>
     post({
       ok: false,

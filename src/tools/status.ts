@@ -1,5 +1,6 @@
-// mast_status: the index health snapshot (spec §9), the same producer as `mast status`.
-import { indexStatus } from "../index/status.js";
+// mast_status: the index health snapshot (spec §9), the same producer as `mast status`, computed in
+// a worker thread.
+import { indexStatusOffThread } from "../index/run-thread.js";
 import { READ_ONLY, defineTool } from "./define.js";
 import { z } from "./schema.js";
 
@@ -11,5 +12,6 @@ export const statusTool = defineTool({
     "freshness_cause interrupted_run when the last run died before it finished, and indexing while a run is writing. Check it when results look wrong or before a long task.",
   input: z.object({}).strict(),
   annotations: READ_ONLY,
-  handler: (ctx) => indexStatus(ctx.config),
+  // Off the server's thread: the freshness pass walks and hashes every file.
+  handler: (ctx) => indexStatusOffThread(ctx.config),
 });

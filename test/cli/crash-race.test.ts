@@ -304,17 +304,21 @@ describe("crash consistency and reader isolation (built CLI, real MCP server)", 
       else if (answer.indexing?.in_progress === true || answer.file_busy_returning_stale_cache === true) tally[surface].flagged++;
       else {
         tally[surface].mismatch++;
-        if (mismatches.length < 3) mismatches.push(`${surface}: ${answer.verified_callers.length} callers, no flag`);
+        if (mismatches.length < 3) mismatches.push(`${surface}: ${answer.verified_callers.length} callers, no flag, during ${phase}: ${JSON.stringify(answer).slice(0, 3000)}`);
       }
     };
     let writing = true;
+    let phase = "start";
     const writer = (async () => {
       try {
         for (let r = 0; r < ROUNDS; r++) {
           toB();
+          phase = `B${r} incremental`;
           ok(await runMast(["index", project.root, "--state-dir", state, "--incremental", "--json"]));
           toA();
+          phase = `A${r} full`;
           ok(await runMast(["index", project.root, "--state-dir", state, "--json"]));
+          phase = `A${r} done`;
         }
       } finally {
         writing = false;
@@ -354,7 +358,7 @@ describe("crash consistency and reader isolation (built CLI, real MCP server)", 
       (async () => {
         while (reindexing) {
           const answer = await callJson(client, "mast_callers", { symbol: "stamp", include_potential: false });
-          expect(callerSet(answer)).toBe(cleanA.callers);
+          expect(callerSet(answer), JSON.stringify(answer).slice(0, 2000)).toBe(cleanA.callers);
           answersInReindex++;
         }
       })(),
@@ -362,12 +366,13 @@ describe("crash consistency and reader isolation (built CLI, real MCP server)", 
     expect((await reindex).files_indexed).toBe(Object.keys(original).length);
     await client.close();
     figures.race = { rounds: ROUNDS, ...tally, pings, max_ping_ms: Math.round(maxPingMs), full_reindex_over_mcp: { answers: answersInReindex, max_ping_ms: Math.round(maxPingInReindexMs) } };
-    expect(maxPingInReindexMs).toBeLessThan(1_000);
+    expect(maxPingInReindexMs, JSON.stringify(figures.race)).toBeLessThan(1_000);
     expect(answersInReindex).toBeGreaterThan(0);
-    expect(mismatches).toEqual([]);
+    const seen = JSON.stringify(figures.race);
+    expect(mismatches, seen).toEqual([]);
     // Both states were seen, and answers were given while runs were writing.
-    expect([tally.mcp.A > 0, tally.mcp.B > 0, tally.mcp.during_run > 0]).toEqual([true, true, true]);
-    expect(tally.cli.A + tally.cli.B + tally.cli.flagged).toBeGreaterThan(ROUNDS);
-    expect(maxPingMs).toBeLessThan(1_000);
+    expect([tally.mcp.A > 0, tally.mcp.B > 0, tally.mcp.during_run > 0], seen).toEqual([true, true, true]);
+    expect(tally.cli.A + tally.cli.B + tally.cli.flagged, seen).toBeGreaterThan(ROUNDS);
+    expect(maxPingMs, seen).toBeLessThan(1_000);
   }, 120_000 + ROUNDS * 20_000);
 });

@@ -141,12 +141,20 @@ export class Store {
     return this.schemaVersion() === CURRENT_SCHEMA_VERSION && this.metaOrNull("schema_hash") === SCHEMA_HASH;
   }
 
+  /**
+   * A meta value; null when the database has no meta table (a file killed before its schema was
+   * written) or is not a database. Any other failure (busy, I/O) is thrown: taken for "no schema", it would make an
+   * index run wipe a database other connections are reading.
+   */
   private metaOrNull(key: string): string | null {
     try {
+      const hasMeta = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !== undefined;
+      if (!hasMeta) return null;
       const row = this.db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
       return row?.value ?? null;
-    } catch {
-      return null; // no meta table (a file killed before its schema was written), or not a database
+    } catch (err) {
+      if (UNUSABLE_DATABASE_CODES.has((err as { code?: string }).code ?? "")) return null; // not a database at all
+      throw err;
     }
   }
 

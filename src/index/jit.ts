@@ -37,29 +37,59 @@ export async function refreshFile(store: Store, config: ResolvedConfig, path: st
  * them refreshed or none (a file at a time, it could see an answer's files half old, half new).
  */
 export async function refreshFiles(store: Store, config: ResolvedConfig, paths: Iterable<string>): Promise<Map<string, Refresh>> {
+  const names = [...new Set(paths)];
+  for (let attempt = 0; ; attempt++) {
+    const result = await refreshOnce(store, config, names);
+    if (result !== "moved") return result;
+    // The disk or the index moved while the refresh looked at them: looked at again, once.
+    if (attempt > 0) return observe(store, config, names).result;
+  }
+}
+
+/** A named file as the refresh first saw it: its row and its mtime on disk (null: gone). */
+interface Seen {
+  readonly path: string;
+  readonly abs: string;
+  readonly row: { readonly id: number; readonly mtime: number; readonly hash: string };
+  readonly mtime: number | null;
+}
+
+const ROW_SQL = "SELECT id, mtime, content_hash AS hash FROM files WHERE path = ?";
+
+/** Every named file's row and mtime; the stale ones (newer on disk, or gone) marked busy until refreshed. */
+function observe(store: Store, config: ResolvedConfig, names: readonly string[]): { result: Map<string, Refresh>; seen: Seen[]; stale: Seen[] } {
   const result = new Map<string, Refresh>();
-  const stale: Stale[] = [];
-  const rowOf = prepared(store.db, "SELECT id, mtime, content_hash AS hash FROM files WHERE path = ?");
-  for (const path of paths) {
-    if (result.has(path)) continue;
-    const row = rowOf.get(path) as Stale["seen"] | undefined;
+  const seen: Seen[] = [];
+  const stale: Seen[] = [];
+  const rowOf = prepared(store.db, ROW_SQL);
+  for (const path of names) {
+    const row = rowOf.get(path) as Seen["row"] | undefined;
     if (!row) {
       result.set(path, "unknown");
       continue;
     }
     const abs = join(config.project_root, path);
-    const mtime = statSync(abs, { throwIfNoEntry: false })?.mtimeMs ?? null;
-    if (mtime !== null && mtime <= row.mtime) result.set(path, "fresh");
-    else stale.push({ path, abs, seen: row, gone: mtime === null });
+    const file: Seen = { path, abs, row, mtime: statSync(abs, { throwIfNoEntry: false })?.mtimeMs ?? null };
+    seen.push(file);
+    if (file.mtime !== null && file.mtime <= row.mtime) result.set(path, "fresh");
+    else {
+      stale.push(file);
+      result.set(path, "busy"); // until the refresh says otherwise
+    }
   }
+  return { result, seen, stale };
+}
+
+/** One refresh; "moved" when, under the write lock, a named file's row or mtime is not what was seen. */
+async function refreshOnce(store: Store, config: ResolvedConfig, names: readonly string[]): Promise<Map<string, Refresh> | "moved"> {
+  const { result, seen, stale } = observe(store, config, names);
   if (stale.length === 0) return result;
-  for (const f of stale) result.set(f.path, "busy"); // until the refresh below says otherwise
   // An index run holds the write lock until its commit: a refresh could only wait, then lose.
   if (indexRunning(config)) return result;
-  const rewrites: Array<Stale & { outcome: Extract<ParseOutcome, { kind: "parsed" }> }> = [];
-  const removals: Stale[] = [];
+  const rewrites: Array<Seen & { outcome: Extract<ParseOutcome, { kind: "parsed" }> }> = [];
+  const removals: Seen[] = [];
   for (const f of stale) {
-    if (f.gone) {
+    if (f.mtime === null) {
       removals.push(f);
       continue;
     }
@@ -70,45 +100,38 @@ export async function refreshFiles(store: Store, config: ResolvedConfig, paths: 
       await sleep(RETRY_DELAY_MS);
       outcome = runParseTask(task);
     }
-    if (outcome.kind === "vanished") removals.push({ ...f, gone: true });
-    else if (outcome.kind === "parsed") rewrites.push({ ...f, outcome });
+    if (outcome.kind === "vanished" || (outcome.kind === "parsed" && outcome.stamp.mtime !== f.mtime)) return "moved";
+    if (outcome.kind === "parsed") rewrites.push({ ...f, outcome });
   }
   if (rewrites.length === 0 && removals.length === 0) return result;
-  let applied: { rewritten: Stale[]; removed: Stale[] } | null = null;
+  const rowOf = prepared(store.db, ROW_SQL);
+  let moved = false;
   try {
     store.quickly(JIT_WRITE_BUSY_TIMEOUT_MS, () => {
-      // Holding the write lock, each file is checked again: what was seen may be old by now (another
-      // writer refreshed it, or the file changed again on disk). Only what still holds is applied;
-      // the rest stays flagged busy.
-      const current = (f: Stale) => {
-        const row = rowOf.get(f.path) as Stale["seen"] | undefined;
-        return row !== undefined && row.id === f.seen.id && row.mtime === f.seen.mtime && row.hash === f.seen.hash;
-      };
-      const rewritten = rewrites.filter((r) => current(r) && statSync(r.abs, { throwIfNoEntry: false })?.mtimeMs === r.outcome.stamp.mtime);
-      const removed = removals.filter((f) => current(f) && !existsSync(f.abs));
-      const resolve = resolverOf(store, config, removed.map((f) => f.path));
+      // Holding the write lock: what was seen may be old by now (another writer refreshed or
+      // reindexed, a file changed again, a directory was renamed between two stats). Every named
+      // file is looked at again, and the refresh is applied only if all of them are as seen.
+      moved = seen.some((f) => {
+        const row = rowOf.get(f.path) as Seen["row"] | undefined;
+        const mtime = statSync(f.abs, { throwIfNoEntry: false })?.mtimeMs ?? null;
+        return !row || row.id !== f.row.id || row.mtime !== f.row.mtime || row.hash !== f.row.hash || mtime !== f.mtime;
+      });
+      if (moved) return;
+      const resolve = resolverOf(store, config, removals.map((f) => f.path));
       // Rewritten files' symbols get new ids, so their edges (both ways) are rebuilt with their rows;
       // a path that went re-resolves every import.
-      for (const r of rewritten) store.replaceFileRows({ path: r.path, language: r.outcome.language, ...r.outcome.stamp }, r.outcome.extraction, r.outcome.fingerprint);
-      for (const f of removed) store.removeFileRows(f.path);
-      if (rewritten.length > 0 || removed.length > 0) rederive(store, resolve, { rewritten: rewritten.map((r) => r.seen.id), pathsChanged: removed.length > 0 });
-      applied = { rewritten, removed };
+      for (const r of rewrites) store.replaceFileRows({ path: r.path, language: r.outcome.language, ...r.outcome.stamp }, r.outcome.extraction, r.outcome.fingerprint);
+      for (const f of removals) store.removeFileRows(f.path);
+      rederive(store, resolve, { rewritten: rewrites.map((r) => r.row.id), pathsChanged: removals.length > 0 });
     });
   } catch (err) {
     if (!isBusy(err)) throw err;
     return result;
   }
-  for (const r of applied!.rewritten) result.set(r.path, "refreshed");
-  for (const f of applied!.removed) result.set(f.path, "deleted");
+  if (moved) return "moved";
+  for (const r of rewrites) result.set(r.path, "refreshed");
+  for (const f of removals) result.set(f.path, "deleted");
   return result;
-}
-
-/** A file whose rows may be older than the disk, and its row as first seen. */
-interface Stale {
-  readonly path: string;
-  readonly abs: string;
-  readonly seen: { readonly id: number; readonly mtime: number; readonly hash: string };
-  readonly gone: boolean;
 }
 
 /** The import resolver over the indexed paths, less those about to be dropped. */

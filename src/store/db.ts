@@ -201,6 +201,15 @@ export class Store {
     }
   }
 
+  /**
+   * Runs reads in one read transaction, so every statement of an answer sees the same commit: two
+   * queries on either side of a run's commit would mix the index before it with the one after (a
+   * full run gives every symbol a new id, so ids read by one query match nothing in the next).
+   */
+  snapshot<T>(fn: () => T): T {
+    return this.db.transaction(fn).deferred();
+  }
+
   /** Throws when the transaction `transaction` opened is gone (SQLite rolled it back after an error). */
   assertInTransaction(cause: unknown): void {
     if (!this.db.inTransaction) throw cause;

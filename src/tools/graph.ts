@@ -27,10 +27,10 @@ const CHECKER_COUNTS = { checker_classified_non_call_site: 0, checker_classified
  */
 async function freshAnswer<T>(ctx: ToolContext, compute: () => T, filesOf: (answer: T) => Iterable<string>): Promise<{ answer: T; busy: boolean }> {
   const store = ctx.store();
-  const first = compute();
+  const first = store.snapshot(compute);
   const refreshes = [...(await refreshFiles(store, ctx.config, filesOf(first))).values()];
   const changed = refreshes.some((r) => r === "refreshed" || r === "deleted");
-  return { answer: changed ? compute() : first, busy: refreshes.includes("busy") };
+  return { answer: changed ? store.snapshot(compute) : first, busy: refreshes.includes("busy") };
 }
 
 function flags(ctx: ToolContext, busy: boolean, empty: boolean): Flags {
@@ -125,7 +125,7 @@ export const implementorsTool = defineTool({
     .strict(),
   annotations: READ_ONLY,
   readsIndex: true,
-  handler: (ctx, args) => {
+  handler: (ctx, args) => ctx.store().snapshot(() => {
     const db = ctx.store().db;
     const target = findTarget(db, args.interface_name, args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null);
     const mtimes = db.prepare("SELECT mtime FROM files WHERE path = ?").pluck();
@@ -143,7 +143,7 @@ export const implementorsTool = defineTool({
       implementors,
       ...flags(ctx, false, implementors.length === 0),
     };
-  },
+  }),
 });
 
 

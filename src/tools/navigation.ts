@@ -36,7 +36,7 @@ export const skeletonTool = defineTool({
     .strict(),
   annotations: READ_ONLY,
   readsIndex: true,
-  handler: (ctx, args) => projectSkeleton(ctx.store().db, { ...args, directory: args.directory ? inProject(ctx, args.directory) : args.directory }),
+  handler: (ctx, args) => ctx.store().snapshot(() => projectSkeleton(ctx.store().db, { ...args, directory: args.directory ? inProject(ctx, args.directory) : args.directory })),
 });
 
 export const exportsTool = defineTool({
@@ -50,7 +50,7 @@ export const exportsTool = defineTool({
   handler: async (ctx, args) => {
     const path = inProject(ctx, args.file_path);
     const refresh = await refreshed(ctx, path);
-    return { ...fileExports(ctx.store().db, path), ...busyFlag(refresh) };
+    return { ...ctx.store().snapshot(() => fileExports(ctx.store().db, path)), ...busyFlag(refresh) };
   },
 });
 
@@ -77,7 +77,7 @@ export const signatureTool = defineTool({
       : (db.prepare("SELECT DISTINCT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? ORDER BY f.path LIMIT ?").pluck().all(args.symbol, args.limit) as string[]);
     const refreshes = await refreshFiles(ctx.store(), ctx.config, paths);
     const busy = new Set([...refreshes].flatMap(([path, r]) => (r === "busy" ? [path] : [])));
-    const response = symbolSignatures(db, args.symbol, filePath, args.limit);
+    const response = ctx.store().snapshot(() => symbolSignatures(db, args.symbol, filePath, args.limit));
     const results = response.results.map((r) => (busy.has(r.file_path) ? { ...r, file_busy_returning_stale_cache: true as const } : r));
     return {
       ...response,
@@ -99,6 +99,6 @@ export const dependenciesTool = defineTool({
   handler: async (ctx, args) => {
     const path = inProject(ctx, args.file_path);
     const refresh = await refreshed(ctx, path);
-    return { ...fileDependencies(ctx.store().db, path), ...busyFlag(refresh) };
+    return { ...ctx.store().snapshot(() => fileDependencies(ctx.store().db, path)), ...busyFlag(refresh) };
   },
 });

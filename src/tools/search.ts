@@ -27,9 +27,11 @@ export const searchTool = defineTool({
   annotations: READ_ONLY,
   readsIndex: true,
   handler: (ctx, args) =>
-    searchChunks(ctx.store().db, args, {
-      projectRoot: ctx.config.project_root,
-      rrfK: ctx.config.rrf_k,
-      declarationExactRanker: ctx.config.declaration_exact_ranker,
-    }),
+    ctx.store().snapshot(() =>
+      searchChunks(ctx.store().db, args, {
+        projectRoot: ctx.config.project_root,
+        rrfK: ctx.config.rrf_k,
+        declarationExactRanker: ctx.config.declaration_exact_ranker,
+      }),
+    ),
 });

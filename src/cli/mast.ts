@@ -97,6 +97,8 @@ function statusCommand(config: ResolvedConfig, json: boolean | undefined): void 
       ["index_fresh", String(status.index_fresh)],
       ["freshness_cause", status.freshness_cause ?? "none"],
     ];
+    if (status.indexing) rows.push(["indexing", `in progress${status.indexing.operation ? `: ${status.indexing.operation}` : ""}${status.indexing.since ? ` since ${status.indexing.since}` : ""}`]);
+    if (status.freshness_cause === "interrupted_run") rows.push(["hint", "the last index run died before it finished: run `mast index --incremental` (or any query) to bring the index up to date"]);
     if (status.seed_commit) rows.push(["seed_commit", status.seed_commit]);
     if (status.last_indexed === null) rows.push(["hint", "not indexed yet: run `mast init` or `mast index`"]);
     // Values start at column 17, as in the spec's sample; a longer label keeps one space.

@@ -413,6 +413,9 @@ describe("structure.lock", () => {
       expect(r.ms).toBeGreaterThanOrEqual(2_000);
       expect(r.ms).toBeLessThan(3_500);
       expect(readJson(join(state, "index.json")).last_indexed).toBeNull(); // nothing was indexed
+      // Status names the run in progress, as JSON and as text.
+      expect(ok(await runMast(["status", p.root, "--json"])).indexing).toMatchObject({ in_progress: true, operation: "cli-test holder" });
+      expect((await runMast(["status", p.root])).stdout).toMatch(/^indexing: +in progress: cli-test holder since \d{4}-/m);
     } finally {
       const exit = await holder.exited;
       expect(exit).toMatchObject({ code: 0, signal: null });
@@ -498,6 +501,7 @@ describe("crash recovery and concurrency (400-file project)", () => {
     // Everything the run wrote was one uncommitted transaction: a reader sees no file.
     expect(committedFiles(graphDb)).toBe(0);
     expect(ok(await runMast(["status", big.root, "--state-dir", state, "--json"]))).toMatchObject({ index_fresh: false, freshness_cause: "interrupted_run", indexed_files: 0 });
+    expect((await runMast(["status", big.root, "--state-dir", state])).stdout).toContain("hint:           the last index run died before it finished");
 
     const heal = await runMast(["index", big.root, "--state-dir", state, "--incremental", "--json"]);
     const report = ok(heal);

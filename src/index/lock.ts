@@ -49,9 +49,17 @@ function readHolder(markerPath: string): Holder | null {
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+  // A zombie (killed, not yet reaped by its parent) answers signal 0 but runs nothing: on Linux its
+  // state in /proc says so. Elsewhere a signalled process counts as alive.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.charAt(stat.lastIndexOf(")") + 2);
+    return state !== "Z" && state !== "X";
+  } catch {
+    return true;
   }
 }
 

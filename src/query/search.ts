@@ -258,8 +258,15 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
 function addSnippets(db: Db, query: string, candidates: Candidate[]): void {
   const expression = ftsExpression(query);
   if (expression === null) return;
-  const stmt = db.prepare("SELECT snippet(chunk_fts, 0, '**', '**', '...', 12) FROM chunk_fts WHERE chunk_fts MATCH ? AND rowid = ?").pluck();
-  for (const c of candidates) if (c.bm25 !== null) c.snippet = (stmt.get(expression, c.id) as string | undefined) ?? null;
+  const hits = candidates.filter((c) => c.bm25 !== null);
+  if (hits.length === 0) return;
+  // One statement over all of them: FTS5 answers `MATCH ? AND rowid = ?` with the snippet of the
+  // first matching row whatever the rowid (every result carried the same snippet).
+  const rows = db
+    .prepare("SELECT rowid AS id, snippet(chunk_fts, 0, '**', '**', '...', 12) AS snippet FROM chunk_fts WHERE chunk_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))")
+    .all(expression, JSON.stringify(hits.map((c) => c.id))) as Array<{ id: number; snippet: string }>;
+  const byId = new Map(rows.map((r) => [r.id, r.snippet]));
+  for (const c of hits) c.snippet = byId.get(c.id) ?? null;
 }
 
 function cmp(a: string, b: string): number {

@@ -87,6 +87,18 @@ describe("mast_search ranking", () => {
     expect(r.suggestions).toBeUndefined();
   });
 
+  it("gives each result a snippet of its own text", async () => {
+    const r = await search({ query: "validateSession", limit: 5 });
+    const snippets = r.results.map((x) => x.match_snippet);
+    expect(snippets.every((x) => x !== null)).toBe(true);
+    // Every fragment of a snippet (markers and elisions taken out) is text of that result's chunk.
+    for (const x of r.results) {
+      const fragments = x.match_snippet!.replaceAll("**", "").split("...").filter((f) => f.trim() !== "");
+      expect([x.symbol_name, fragments.every((f) => x.content.includes(f))]).toEqual([x.symbol_name, true]);
+    }
+    expect(new Set(snippets).size).toBe(snippets.length);
+  });
+
   it("finds a declaration by words from its doc comment", async () => {
     const r = await search({ query: "kebab case", limit: 3 });
     expect(r.results[0]).toMatchObject({ file_path: "src/util/strings.ts", symbol_name: "toKebabCase", start_line: 2, end_line: 4 });

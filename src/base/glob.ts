@@ -15,11 +15,39 @@ export interface GlobSet {
 
 const OPTIONS = { dot: true, nocase: false, posixSlashes: true } as const;
 
-/** Compiles globs; INVALID_ARGUMENT for one that is too long, has a NUL byte or does not compile. */
+/**
+ * What makes a glob malformed, as ripgrep's globset says it: an unclosed `[` class or `{` group,
+ * or a trailing escape. picomatch would match such a pattern literally, and an answer scoped by a
+ * typo would come back empty as if nothing matched. Null when the pattern is well formed.
+ */
+export function globSyntaxError(pattern: string): string | null {
+  let braces = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") {
+      if (i + 1 >= pattern.length) return "it ends with an escape (\\)";
+      i++;
+    } else if (c === "[") {
+      // A `]` right after `[` (or `[!`, `[^`) is a member of the class, not its end.
+      let j = i + 1;
+      if (pattern[j] === "!" || pattern[j] === "^") j++;
+      if (pattern[j] === "]") j++;
+      while (j < pattern.length && pattern[j] !== "]") j += pattern[j] === "\\" ? 2 : 1;
+      if (j >= pattern.length) return `the character class opened at ${i + 1} is not closed (a literal [ is written \\[)`;
+      i = j;
+    } else if (c === "{") braces++;
+    else if (c === "}" && braces > 0) braces--;
+  }
+  return braces > 0 ? "a {…} group is not closed (a literal { is written \\{)" : null;
+}
+
+/** Compiles globs; INVALID_ARGUMENT for one that is too long, has a NUL byte, is malformed or does not compile. */
 export function compileGlobs(patterns: readonly string[]): GlobSet {
   for (const p of patterns) {
     if (p.length > MAX_GLOB_LENGTH) throw new MastError("INVALID_ARGUMENT", `a glob of ${p.length} characters is longer than ${MAX_GLOB_LENGTH}`);
     if (p.includes("\0")) throw new MastError("INVALID_ARGUMENT", "a glob has a NUL byte");
+    const bad = globSyntaxError(p);
+    if (bad !== null) throw new MastError("INVALID_ARGUMENT", `the glob ${JSON.stringify(p.slice(0, 200))} is malformed: ${bad}`);
   }
   let full: (path: string) => boolean;
   let dirMatch: (path: string) => boolean;

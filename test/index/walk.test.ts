@@ -7,7 +7,7 @@ import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { walkProject, type WalkOptions } from "../../src/index/walk.js";
-import { compileGlobs } from "../../src/base/glob.js";
+import { compileGlobs, globSyntaxError } from "../../src/base/glob.js";
 import { MastError } from "../../src/base/errors.js";
 
 /** Whether chmod 000 actually blocks reading a directory here (it does not for root). */
@@ -156,6 +156,16 @@ describe("walkProject: selection", () => {
     expect(paths({ exclude: ["*.ts"] })).toEqual(["src/c.ts", "src/deep/d.ts"]);
     expect(paths({ exclude: ["src/*.ts"] })).toEqual(["a.ts", "b.ts", "src/deep/d.ts"]);
     expect(paths({ exclude: ["**/*.ts"] })).toEqual([]);
+  });
+
+  it("names what makes a glob malformed, as ripgrep's globset does, and accepts the escaped forms", () => {
+    expect(["src/[", "a[!", "x{a,b", "trail\\"].map(globSyntaxError)).toEqual([
+      "the character class opened at 5 is not closed (a literal [ is written \\[)",
+      "the character class opened at 2 is not closed (a literal [ is written \\[)",
+      "a {…} group is not closed (a literal { is written \\{)",
+      "it ends with an escape (\\)",
+    ]);
+    expect(["src/[ab].ts", "[]]x", "[!]]", "\\[x", "{a,{b,c}}", "a}b", "**/*.ts"].map(globSyntaxError)).toEqual([null, null, null, null, null, null, null]);
   });
 
   it("? matches exactly one character and never /", () => {

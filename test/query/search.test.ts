@@ -124,6 +124,15 @@ describe("mast_search ranking", () => {
     expect(rootOnly.results).toEqual([]);
   });
 
+  it("refuses a malformed file_pattern with INVALID_ARGUMENT instead of answering nothing", async () => {
+    for (const file_pattern of ["src/[", "src/{auth,lib", "src/*.ts\\"]) {
+      await expect(search({ query: "validateSession", file_pattern }), file_pattern).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    }
+    // Escaped, the same characters are literal: well formed, and nothing is named so.
+    expect((await search({ query: "validateSession", file_pattern: "src/\\[x" })).results).toEqual([]);
+    expect((await search({ query: "validateSession", file_pattern: "src/{auth,lib}/*.ts" })).results.map((x) => x.file_path)).toEqual(["src/auth/service.ts"]);
+  });
+
   it("applies chunk_type and only_exported after ranking", async () => {
     const methods = await search({ query: "validateSession", chunk_type: "method" });
     expect(methods.results.map((x) => x.symbol_name)).toEqual(["AuthService.validateSession"]);

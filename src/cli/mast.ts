@@ -97,7 +97,11 @@ function statusCommand(config: ResolvedConfig, json: boolean | undefined): void 
       ["index_fresh", String(status.index_fresh)],
       ["freshness_cause", status.freshness_cause ?? "none"],
     ];
-    if (status.indexing) rows.push(["indexing", `in progress${status.indexing.operation ? `: ${status.indexing.operation}` : ""}${status.indexing.since ? ` since ${status.indexing.since}` : ""}`]);
+    const run = status.indexing;
+    if (run) {
+      const progress = run.files_total !== undefined ? ` (${run.files_done}/${run.files_total} files)` : "";
+      rows.push(["indexing", `in progress${run.operation ? `: ${run.operation}` : ""}${run.since ? ` since ${run.since}` : ""}${progress}`]);
+    }
     if (status.freshness_cause === "interrupted_run") rows.push(["hint", "the last index run died before it finished: run `mast index --incremental` (or any query) to bring the index up to date"]);
     if (status.seed_commit) rows.push(["seed_commit", status.seed_commit]);
     if (status.last_indexed === null) rows.push(["hint", "not indexed yet: run `mast init` or `mast index`"]);

@@ -5,6 +5,7 @@
 import { readFileSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import lockfile from "proper-lockfile";
+import { writeAtomic } from "../base/atomic.js";
 import { MastError, errorMessage } from "../base/errors.js";
 
 export const LOCK_STALE_MS = 10_000;
@@ -35,7 +36,13 @@ export interface Holder {
   since: string;
   /** Set as the holder lets go: the record stays, so a holder killed while releasing is not taken for one killed mid-run. */
   released?: string;
+  /** An index run's progress, noted as it parses (`files_done` of `files_total` files). */
+  files_done?: number;
+  files_total?: number;
 }
+
+/** Adds progress to the holder's record (written whole, through a rename, so a reader never sees half of it). */
+export type NoteProgress = (progress: Pick<Holder, "files_done" | "files_total">) => void;
 
 function readHolder(markerPath: string): Holder | null {
   try {
@@ -110,7 +117,7 @@ function breakDeadLock(lockDir: string): boolean {
 }
 
 /** Runs `fn` while holding structure.lock; throws LOCK_HELD naming the holder when it cannot get it. */
-export async function withStructureLock<T>(markerPath: string, operation: string, policy: LockPolicy, fn: () => Promise<T>): Promise<T> {
+export async function withStructureLock<T>(markerPath: string, operation: string, policy: LockPolicy, fn: (note: NoteProgress) => Promise<T>): Promise<T> {
   let compromised: Error | null = null;
   const options = {
     stale: LOCK_STALE_MS,
@@ -145,7 +152,9 @@ export async function withStructureLock<T>(markerPath: string, operation: string
   writeFileSync(markerPath, JSON.stringify(record));
   let result: T;
   try {
-    result = await fn();
+    result = await fn((progress) => {
+      if (!compromised) writeAtomic(markerPath, Buffer.from(JSON.stringify({ ...record, ...progress } satisfies Holder)));
+    });
   } finally {
     if (!compromised) {
       writeFileSync(markerPath, JSON.stringify({ ...record, released: new Date().toISOString() } satisfies Holder));

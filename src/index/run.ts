@@ -12,7 +12,7 @@ import { createImportResolver } from "../resolve/imports.js";
 import { CURRENT_SCHEMA_VERSION, Store, UNUSABLE_DATABASE_CODES, type FileStamp, type StoreCounts } from "../store/db.js";
 import type { ExtractOptions } from "../syntax/types.js";
 import type { ResolvedConfig } from "./config.js";
-import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy } from "./lock.js";
+import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy, type NoteProgress } from "./lock.js";
 import type { ParseOutcome, ParseTask } from "./parse-task.js";
 import { rederive } from "./link.js";
 import { compareWithIndex } from "./read.js";
@@ -80,6 +80,9 @@ const RESOLVER_FINGERPRINT = "resolver_fingerprint";
 const WRITE_BATCH_FILES = 32;
 const WRITE_BATCH_BYTES = 1024 * 1024;
 
+/** How often a run notes its progress in the lock's record. */
+const PROGRESS_NOTE_MS = 1_000;
+
 /** Problems listed in a report; the counters always carry the full numbers. */
 const MAX_LISTED_PROBLEMS = 50;
 
@@ -105,18 +108,18 @@ export function walkForConfig(config: ResolvedConfig) {
 
 export async function runIndex(config: ResolvedConfig, options: RunIndexOptions): Promise<IndexReport> {
   const paths = ensureStateDir(config);
-  return withStructureLock(paths.lock, options.operation ?? `mast index (${options.mode})`, options.lockPolicy ?? CLI_LOCK_POLICY, () => {
+  return withStructureLock(paths.lock, options.operation ?? `mast index (${options.mode})`, options.lockPolicy ?? CLI_LOCK_POLICY, (note) => {
     if (options.persistConfig) persistConfig(config);
-    return indexLocked(config, paths, options);
+    return indexLocked(config, paths, options, note);
   });
 }
 
-async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: RunIndexOptions): Promise<IndexReport> {
+async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: RunIndexOptions, note: NoteProgress): Promise<IndexReport> {
   const started = performance.now();
   const opened = openIndexStore(paths, guardSchema(paths));
   const store = opened.store;
   try {
-    const run = await store.transaction(() => writeRun(config, store, opened.reset, options)).catch((err: unknown) => {
+    const run = await store.transaction(() => writeRun(config, store, opened.reset, options, note)).catch((err: unknown) => {
       // A database failure (a full disk, an I/O error) ends the run; its transaction rolled back.
       if (!String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_")) throw err;
       throw new MastError("WRITE_FAILED", `the index run failed and was rolled back (the index is as it was before it): ${errorMessage(err)}`, { cause: err });
@@ -186,7 +189,7 @@ interface RunResult {
 }
 
 /** The run's writes, all inside the transaction `indexLocked` holds: rows, then what is derived from them. */
-async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boolean, options: RunIndexOptions): Promise<RunResult> {
+async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boolean, options: RunIndexOptions, note: NoteProgress): Promise<RunResult> {
   // Chunks depend on these settings as much as on the files: a change re-extracts everything.
   const extractKey = JSON.stringify({ ...extractOptionsOf(config), parseTimeoutMs: undefined, maxFileBytes: config.max_file_bytes });
   const settingsChanged = store.getMeta(EXTRACT_SETTINGS) !== extractKey;
@@ -247,6 +250,9 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
     threads = pool.threads;
     const tasks: ParseTask[] = work.map((f) => ({ path: f.path, abs: join(config.project_root, f.path), options: extractOptions, maxFileBytes: config.max_file_bytes }));
     let done = 0;
+    // Readers see the run's progress in the lock's record (their answers' `indexing`), noted at most once a second.
+    let notedAt = performance.now();
+    note({ files_done: 0, files_total: work.length });
     let batch: ParseOutcome[] = [];
     let batchBytes = 0;
     // Written strictly in path order, so two runs over one tree build the same store; each batch is
@@ -279,6 +285,10 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
         batchBytes += outcome.kind === "parsed" ? outcome.stamp.size : 0;
         if (batch.length >= WRITE_BATCH_FILES || batchBytes >= WRITE_BATCH_BYTES) flush();
         options.onProgress?.({ done: ++done, total: work.length, bytes: counts.bytes + batchBytes });
+        if (performance.now() - notedAt >= PROGRESS_NOTE_MS) {
+          notedAt = performance.now();
+          note({ files_done: done, files_total: work.length });
+        }
       }
       if (batch.length) flush();
     } finally {

@@ -32,6 +32,9 @@ export interface Indexing {
   readonly in_progress: true;
   readonly operation?: string;
   readonly since?: string;
+  /** Files parsed so far of those the run parses, as last noted (at most a second old). */
+  readonly files_done?: number;
+  readonly files_total?: number;
 }
 
 /** The run writing now, or null. Cheap (one small file read): read answers carry it. */
@@ -41,7 +44,12 @@ export function indexingNow(config: ResolvedConfig): Indexing | null {
 
 function indexingOf(lock: LockState): Indexing | null {
   if (lock.state !== "held") return null;
-  return { in_progress: true, ...(lock.holder ? { operation: lock.holder.operation, since: lock.holder.since } : {}) };
+  const h = lock.holder;
+  return {
+    in_progress: true,
+    ...(h ? { operation: h.operation, since: h.since } : {}),
+    ...(h?.files_total !== undefined ? { files_done: h.files_done ?? 0, files_total: h.files_total } : {}),
+  };
 }
 
 export function indexStatus(config: ResolvedConfig): IndexStatus {

@@ -288,11 +288,16 @@ describe("crash consistency and reader isolation (built CLI, real MCP server)", 
     // during_run: answers given while a run was writing (they carry `indexing`), whichever state they show.
     const tally = { mcp: { A: 0, B: 0, flagged: 0, mismatch: 0, during_run: 0 }, cli: { A: 0, B: 0, flagged: 0, mismatch: 0, during_run: 0 } };
     const mismatches: string[] = [];
+    // The largest files_total an answer's `indexing` reported: a full run's is every file.
+    let filesTotalSeen = 0;
     let maxPingMs = 0;
     let pings = 0;
     const classify = (surface: "mcp" | "cli", answer: any) => {
       const set = callerSet(answer);
-      if (answer.indexing?.in_progress === true) tally[surface].during_run++;
+      if (answer.indexing?.in_progress === true) {
+        tally[surface].during_run++;
+        filesTotalSeen = Math.max(filesTotalSeen, answer.indexing.files_total ?? 0);
+      }
       if (set === cleanA.callers) tally[surface].A++;
       else if (set === cleanB.callers) tally[surface].B++;
       else if (answer.indexing?.in_progress === true || answer.file_busy_returning_stale_cache === true) tally[surface].flagged++;
@@ -366,6 +371,8 @@ describe("crash consistency and reader isolation (built CLI, real MCP server)", 
     expect(mismatches, seen).toEqual([]);
     // Both states were seen, and answers were given while runs were writing.
     expect([tally.mcp.A > 0, tally.mcp.B > 0, tally.mcp.during_run > 0], seen).toEqual([true, true, true]);
+    // Answers during a run say how far it is.
+    expect(filesTotalSeen, seen).toBe(Object.keys(original).length);
     expect(tally.cli.A + tally.cli.B + tally.cli.flagged, seen).toBeGreaterThan(ROUNDS);
     expect(maxPingMs, seen).toBeLessThan(1_000);
   }, 120_000 + ROUNDS * 20_000);

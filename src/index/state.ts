@@ -84,6 +84,13 @@ export function ensureStateDir(config: ResolvedConfig): StatePaths {
     // Append mode creates the marker when missing and never truncates it: a check-then-write could
     // wipe the holder record a concurrent indexer wrote in between (LOCK_HELD would lose its name).
     writeFileSync(paths.lock, "", { flag: "a" });
+    // Everything here is derived state: git ignores the whole directory (this file included), as
+    // for a virtualenv, without the user editing their .gitignore. Written once, never overwritten.
+    try {
+      writeFileSync(join(paths.dir, ".gitignore"), "# mast's index state: derived, never committed\n*\n", { flag: "wx" });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
   } catch (err) {
     throw new MastError("STATE_DIR_INVALID", `cannot create state dir ${paths.dir}: ${errorMessage(err)}`);
   }

@@ -2,6 +2,7 @@
 // spawned as child processes against real temp projects: init/index/status output, config and
 // state-dir priority, freshness, progress, structure.lock contention, crash recovery, errors.
 import { spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -82,7 +83,9 @@ describe("mast init", () => {
       problems: [],
     });
     expect(report.bytes_parsed).toBe(BASE_INDEXED.reduce((n, f) => n + Buffer.byteLength(BASE_FILES[f]!), 0));
-    expect(readdirSync(state).sort()).toEqual(["config.json", "file_manifest.json", "graph.db", "index.json", "structure.lock"]);
+    expect(readdirSync(state).sort()).toEqual([".gitignore", "config.json", "file_manifest.json", "graph.db", "index.json", "structure.lock"]);
+    // git ignores the whole state dir, this file included.
+    expect(readFileSync(join(state, ".gitignore"), "utf8")).toBe("# mast's index state: derived, never committed\n*\n");
     const index = readJson(join(state, "index.json"));
     expect(index).toMatchObject({ schema_version: SCHEMA_VERSION, file_count: 4, chunk_count: 9, parse_errors: 0, write_errors: 0 });
     expect(index.last_indexed).toMatch(ISO);
@@ -92,12 +95,20 @@ describe("mast init", () => {
     expect(readJson(join(state, "structure.lock"))).toMatchObject({ operation: "mast init", released: expect.stringMatching(ISO) }); // released: the record says so
   }, 20_000);
 
+  it("leaves `git status` clean: the state dir ignores itself", async () => {
+    const p = project();
+    const git = (...args: string[]) => execFileSync("git", ["-C", p.root, ...args], { encoding: "utf8" });
+    git("init", "-q");
+    ok(await runMast(["init", p.root, "--json"]));
+    expect(git("status", "--porcelain", "--untracked-files=all").split("\n").filter((l) => l.includes(".mast"))).toEqual([]);
+  });
+
   it("--no-index writes the config and an empty index.json, but no manifest or graph", async () => {
     const p = project();
     const state = join(p.root, ".mast");
     const out = ok(await runMast(["init", p.root, "--no-index", "--json"]));
     expect(out).toEqual({ state_dir: state, indexed: false });
-    expect(readdirSync(state).sort()).toEqual(["config.json", "index.json", "structure.lock"]);
+    expect(readdirSync(state).sort()).toEqual([".gitignore", "config.json", "index.json", "structure.lock"]);
     expect(readJson(join(state, "index.json"))).toEqual({ schema_version: SCHEMA_VERSION, last_indexed: null, file_count: 0, chunk_count: 0, parse_errors: 0, write_errors: 0 });
     const status = ok(await runMast(["status", p.root, "--json"]));
     expect(status).toMatchObject({ last_indexed: null, indexed_files: 0, index_fresh: false });

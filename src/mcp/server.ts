@@ -50,6 +50,21 @@ async function bootstrapStateDir(config: ResolvedConfig, seedDir: string, log: (
   }
 }
 
+/**
+ * What the server tells a client at initialize: which tool answers what, in a few lines, naming
+ * only the tools it offers (a line whose tools are not all offered is left out).
+ */
+export function serverInstructions(offered: readonly string[]): string {
+  const lines: Array<[string, readonly string[]]> = [
+    ["mast answers from a persistent index of this project: ask it for the code you need instead of reading whole files.", []],
+    ["- Find code: mast_search (ranked chunks, exact names first). Overview: mast_project_skeleton. A file's API: mast_exports; its imports: mast_dependencies. A symbol's signature and types: mast_signature.", ["mast_search", "mast_project_skeleton", "mast_exports", "mast_dependencies", "mast_signature"]],
+    ["- Before changing a symbol: mast_callers (verified_callers are proven; review potential_matches), mast_implementors, mast_rename_impact.", ["mast_callers", "mast_implementors", "mast_rename_impact"]],
+    ["- After writing files by other means: mast_reindex. Health and freshness: mast_status. An answer carrying `indexing` is from the index before a running reindex; `stale` and `file_busy_returning_stale_cache` mark rows older than the disk.", ["mast_reindex", "mast_status"]],
+    ["- Edit safely: read_hash gives line hashes and the file hash; replace_hash and diff_apply write only where the anchor is certain (AMBIGUOUS_ANCHOR or STALE_ANCHOR otherwise: re-read, retry); undo reverts a changeSet.", ["read_hash", "replace_hash", "diff_apply", "undo"]],
+  ];
+  return lines.filter(([, tools]) => tools.every((t) => offered.includes(t))).map(([line]) => line).join("\n");
+}
+
 export async function serve(config: ResolvedConfig, options: ServeOptions): Promise<void> {
   await bootstrapStateDir(config, options.seedDir, options.log);
   const paths = statePaths(config.state_dir);
@@ -62,7 +77,7 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
 
   const ctx = createToolContext(config);
   const offered = TOOLS.filter((t) => (options.toolsets ?? ["read", "edit"]).includes(t.toolset ?? "read"));
-  const server = new Server({ name: "mast", version: options.version }, { capabilities: { tools: {} } });
+  const server = new Server({ name: "mast", version: options.version }, { capabilities: { tools: {} }, instructions: serverInstructions(offered.map((t) => t.name)) });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: offered.map((t) => ({
       name: t.name,

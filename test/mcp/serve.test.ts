@@ -82,6 +82,20 @@ describe("mast serve", () => {
     // The class outline outranks its method here (its doc says "Validates"); the method folds into it.
     expect(r.data.results[0]).toMatchObject({ file_path: "src/auth.ts", symbol_name: "AuthService", rank: 1, related: { methods_matched: ["AuthService.validate"] } });
     expect(stderr()).toContain("mast serve: ready (");
+    // The instructions name tools it offers, and only those.
+    const instructions = client.getInstructions() ?? "";
+    const named = [...new Set(instructions.match(/\b(?:mast_[a-z_]+|read_hash|replace_hash|diff_apply|undo)\b/g) ?? [])];
+    expect(named.length).toBe(14);
+    expect(named.filter((n) => !TOOLS.some((t) => t.name === n))).toEqual([]);
+    expect(Buffer.byteLength(instructions)).toBeLessThan(1_500);
+  });
+
+  it("sends instructions for the toolsets it offers only", async () => {
+    const p = project();
+    const { client } = await connect([p.root, "--toolsets", "read"]);
+    const instructions = client.getInstructions() ?? "";
+    expect(instructions).toContain("mast_callers (verified_callers are proven");
+    expect(instructions).not.toContain("replace_hash");
   });
 
   it("returns a bad call as a tool error with a code and keeps serving", async () => {

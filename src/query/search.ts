@@ -450,6 +450,12 @@ function suggest(db: Db, query: string, scopeIds: number[] | null, limit: number
       .forEach((s) => add(s.name, s.path, "similar symbol name"));
   }
   const terms = splitTerms(query).filter((t) => t.length >= TRIGRAM);
+  // A chunk that matched split terms is suggested only when its own name carries at least half of
+  // them: "xyzzy_no_such_thing" must not suggest useDebugValue because some chunk says "such".
+  const close = (name: string) => {
+    const own = new Set(splitTerms(name));
+    return terms.filter((t) => own.has(t)).length * 2 >= terms.length;
+  };
   if (terms.length > 0) {
     const chunkScope = scopeCondition("c.file_id", scopeIds);
     const expression = terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
@@ -460,9 +466,8 @@ function suggest(db: Db, query: string, scopeIds: number[] | null, limit: number
            WHERE ${table} MATCH ? AND c.symbol_name IS NOT NULL AND ${chunkScope.sql} ORDER BY bm25(${table}), c.chunk_id LIMIT ?`,
         )
         .all(expression, ...chunkScope.params, limit) as Array<{ name: string; path: string }>;
-    named("chunk_fts").forEach((h) => add(h.name, h.path, "matched split query terms"));
-    const identHits = named("identifier_fts");
-    identHits.forEach((h) => add(h.name, h.path, "identifier near-miss"));
+    named("chunk_fts").forEach((h) => close(h.name) && add(h.name, h.path, "matched split query terms"));
+    named("identifier_fts").forEach((h) => close(h.name) && add(h.name, h.path, "identifier near-miss"));
   }
   return out;
 }

@@ -163,6 +163,13 @@ describe("zero results", () => {
     expect(r.suggestions![0]).toEqual({ symbol: "validateSession", file_path: "lib/legacy.js", reason: "similar symbol name" });
     expect(r.index_empty).toBeUndefined();
   });
+
+  it("suggests only close names: none for a query no name resembles", async () => {
+    expect(await search({ query: "xyzzy_no_such_thing" })).toEqual({ results: [], suggestions: [] });
+    // Split terms a name carries (kebab, case) still suggest it.
+    const r = await search({ query: "kebab_case_converter" });
+    expect(r.suggestions?.map((x) => x.symbol)).toContain("toKebabCase");
+  });
 });
 
 describe("literal queries", () => {

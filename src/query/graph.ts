@@ -49,6 +49,46 @@ export interface Target {
  * The declarations a query names: `symbol` (a name, or `Class.method`) everywhere — exported first,
  * then by path — or in `filePath`, following a barrel's re-exports to the declaration.
  */
+/** Did-you-mean candidates offered with `not_found`. */
+export const MAX_DID_YOU_MEAN = 5;
+
+/**
+ * What a graph or signature answer says when no declaration has the name: `not_found: true` and
+ * up to five declared names it may have meant — the same name in another case first, then by
+ * edit distance (at most a third of the name, at least 2), ties by case-sensitive distance, then
+ * by name. An empty success would
+ * read as "no callers".
+ */
+export function notFound(db: Db, symbol: string): { not_found: true; did_you_mean: string[] } {
+  const names = prepared(db, "SELECT DISTINCT name FROM symbols WHERE kind != 'export'").pluck().all() as string[];
+  const lower = symbol.toLowerCase();
+  const limit = Math.max(2, Math.floor(symbol.length / 3));
+  const scored = names
+    .map((name) => ({ name, d: name.toLowerCase() === lower ? -1 : boundedDistance(lower, name.toLowerCase(), limit) }))
+    .filter((x) => x.d <= limit)
+    .map((x) => ({ ...x, exact: boundedDistance(symbol, x.name, symbol.length + x.name.length) }))
+    .sort((a, b) => a.d - b.d || a.exact - b.exact || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { not_found: true, did_you_mean: scored.slice(0, MAX_DID_YOU_MEAN).map((x) => x.name) };
+}
+
+/** Levenshtein distance, or limit + 1 once it must exceed `limit` (rows cut off early). */
+function boundedDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row.push(v);
+      if (v < best) best = v;
+    }
+    if (best > limit) return limit + 1;
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
 export function findTarget(db: Db, symbol: string, filePath: string | null): Target {
   const file = filePath === null ? null : requireIndexedFile(db, filePath);
   let sites = prepared(db, 

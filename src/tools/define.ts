@@ -37,3 +37,6 @@ export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint:
 /** Tools that change files on disk. */
 export const DESTRUCTIVE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 
+
+/** Said by every tool that looks a declaration up by name (signature, callers, implementors, rename impact). */
+export const NOT_FOUND_NOTE = " A name no declaration has answers not_found: true with up to 5 did_you_mean names (another case first, then the nearest spellings).";

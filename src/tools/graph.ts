@@ -4,11 +4,11 @@
 // in time (spec §9.0) and flag the whole answer when a refresh loses; mast_implementors stats and
 // flags each result instead.
 import { refreshFiles } from "../index/jit.js";
-import { POTENTIAL_LIMIT, barrelExports, callersOf, declarationSite, findTarget, implementorsOf, type DeclarationSite, type Target } from "../query/graph.js";
+import { POTENTIAL_LIMIT, barrelExports, notFound, callersOf, declarationSite, findTarget, implementorsOf, type DeclarationSite, type Target } from "../query/graph.js";
 import { projectPath } from "../base/paths.js";
 import { isIndexEmpty, staleOnDisk } from "../query/search.js";
 import type { ToolContext } from "./context.js";
-import { READ_ONLY, defineTool } from "./define.js";
+import { NOT_FOUND_NOTE, READ_ONLY, defineTool } from "./define.js";
 import { nameInput, pathInput, z } from "./schema.js";
 
 /** The flags every graph answer may carry, present only when true (spec §9.0). */
@@ -65,7 +65,7 @@ export const callersTool = defineTool({
     "(through an import, an annotated field or parameter, a `new` binding, the same file, this or super) — safe to act on. " +
     "potential_matches: other lines naming it (factories, DI, inferred types, dynamic dispatch, comments) — review each before a refactor. " +
     "transitive follows callers of callers over verified edges only. The answer is for the first declaration (exported first, then by path); " +
-    "others are listed in other_declarations — pass file_path to pick one.",
+    "others are listed in other_declarations — pass file_path to pick one." + NOT_FOUND_NOTE,
   input: z
     .object({
       symbol: symbolInput,
@@ -96,6 +96,7 @@ export const callersTool = defineTool({
     return {
       symbol: args.symbol,
       declaration: first ? declarationSite(first) : null,
+      ...(first ? {} : notFound(db, args.symbol)),
       ...(others.length > 0 ? { other_declarations: others.map(declarationSite) } : {}),
       verified_callers: answer.verified,
       potential_matches: potential,
@@ -116,7 +117,7 @@ export const implementorsTool = defineTool({
   title: "Implementors of a type",
   description:
     "Classes that implement an interface (or extend a class), then their subclasses, each with its methods. " +
-    "relation is implements or extends; via names the class an indirect result inherits through. A result whose file changed since indexing carries stale: true.",
+    "relation is implements or extends; via names the class an indirect result inherits through. A result whose file changed since indexing carries stale: true." + NOT_FOUND_NOTE,
   input: z
     .object({
       interface_name: nameInput().describe("The interface (or class) name."),
@@ -139,6 +140,7 @@ export const implementorsTool = defineTool({
     return {
       interface_name: args.interface_name,
       declaration: first ? declarationSite(first) : null,
+      ...(first ? {} : notFound(db, args.interface_name)),
       ...(others.length > 0 ? { other_declarations: others.map(declarationSite) } : {}),
       implementors,
       ...flags(ctx, false, implementors.length === 0),
@@ -154,7 +156,7 @@ export const renameImpactTool = defineTool({
     "Everything a rename of a symbol touches, in one call: declaration_sites, verified_callers (direct call sites to edit), " +
     "potential_matches (identifier matches the resolver could not prove — review each; the declaration itself is one), " +
     "barrel_exports (named re-exports to edit, and export * files consumers reach it through) and a checklist sentence. " +
-    "Run it again after the rename: the old name should come back empty.",
+    "Run it again after the rename: the old name should come back empty (not_found)." + NOT_FOUND_NOTE,
   input: z.object({ symbol: symbolInput, file_path: filePathInput, potential_limit: potentialLimitInput }).strict(),
   annotations: READ_ONLY,
   readsIndex: true,
@@ -177,6 +179,7 @@ export const renameImpactTool = defineTool({
     return {
       symbol: args.symbol,
       declaration_sites: declarations,
+      ...(declarations.length > 0 ? {} : notFound(db, args.symbol)),
       verified_callers: verified,
       potential_matches: potential,
       barrel_exports: barrels,

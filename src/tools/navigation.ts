@@ -2,10 +2,11 @@
 // mast_dependencies. Single-file answers refresh their file just in time (spec §9.0).
 import { refreshFile, refreshFiles, type Refresh } from "../index/jit.js";
 import { projectPath } from "../base/paths.js";
+import { notFound } from "../query/graph.js";
 import { fileDependencies, fileExports, projectSkeleton, symbolSignatures } from "../query/navigation.js";
 import { isIndexEmpty } from "../query/search.js";
 import type { ToolContext } from "./context.js";
-import { READ_ONLY, defineTool } from "./define.js";
+import { NOT_FOUND_NOTE, READ_ONLY, defineTool } from "./define.js";
 import { MAX_PATH_LENGTH, globInput, nameInput, pathInput, z } from "./schema.js";
 
 /** Envelope flags of a JIT-refreshed single-file answer: present only when true (spec §9.0). */
@@ -59,7 +60,7 @@ export const signatureTool = defineTool({
   title: "Symbol signature",
   description:
     "A symbol's declaration, doc comment, parameters and return type, plus the declarations of the project types they name (one level deep, 50 lines each). " +
-    "Methods are addressed as Class.method. Every match is returned (exported first, then by path); pass file_path to pick one — a barrel file is followed to the declaration.",
+    "Methods are addressed as Class.method. Every match is returned (exported first, then by path); pass file_path to pick one — a barrel file is followed to the declaration." + NOT_FOUND_NOTE,
   input: z
     .object({
       symbol: nameInput().describe("Symbol name, e.g. handleLogin or AuthService.validate."),
@@ -83,6 +84,7 @@ export const signatureTool = defineTool({
       ...response,
       results,
       ...(results.length === 0 && busy.size > 0 ? { file_busy_returning_stale_cache: true as const } : {}),
+      ...(results.length === 0 && busy.size === 0 ? notFound(db, args.symbol) : {}),
       ...(results.length === 0 && isIndexEmpty(db) ? { index_empty: true as const } : {}),
     };
   },

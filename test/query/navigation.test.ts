@@ -122,7 +122,7 @@ describe("mast_signature", () => {
     expect(viaAlias.results.map((r: any) => [r.symbol, r.file_path, r.kind])).toEqual([["LoginRequest", "src/types.ts", "interface"]]);
   });
   it("returns an empty list for an unknown symbol", async () => {
-    expect(await call("mast_signature", { symbol: "nothingLikeThis" })).toEqual({ results: [] });
+    expect(await call("mast_signature", { symbol: "nothingLikeThis" })).toEqual({ results: [], not_found: true, did_you_mean: [] });
   });
 });
 

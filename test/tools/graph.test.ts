@@ -443,18 +443,31 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
   });
 
   describe("odd inputs", () => {
+    it("a name that is not declared says not_found, with the names it may have meant", async () => {
+      const wrongCase = await p.call("mast_callers", { symbol: "repo.find" });
+      expect([wrongCase.declaration, wrongCase.not_found, wrongCase.did_you_mean[0]]).toEqual([null, true, "Repo.find"]);
+      expect((await p.call("mast_rename_impact", { symbol: "Repo.fnd" })).did_you_mean[0]).toBe("Repo.find");
+      expect((await p.call("mast_implementors", { interface_name: "Stor" })).did_you_mean).toContain("Store");
+      const found = await p.call("mast_callers", { symbol: "Repo.find" });
+      expect([found.not_found, found.did_you_mean]).toEqual([undefined, undefined]);
+    });
+
     it("an unknown name has no declaration and, named nowhere, no matches", async () => {
       expect(await p.call("mast_callers", { symbol: "nothingLikeThis" })).toEqual({
         symbol: "nothingLikeThis",
         declaration: null,
+        not_found: true,
+        did_you_mean: [],
         verified_callers: [],
         potential_matches: [],
         summary: { verified_count: 0, potential_count: 0, transitive: false, ...NO_CHECKER },
       });
-      expect(await p.call("mast_implementors", { interface_name: "NothingLikeThis" })).toEqual({ interface_name: "NothingLikeThis", declaration: null, implementors: [] });
+      expect(await p.call("mast_implementors", { interface_name: "NothingLikeThis" })).toEqual({ interface_name: "NothingLikeThis", declaration: null, not_found: true, did_you_mean: [], implementors: [] });
       expect(await p.call("mast_rename_impact", { symbol: "nothingLikeThis" })).toEqual({
         symbol: "nothingLikeThis",
         declaration_sites: [],
+        not_found: true,
+        did_you_mean: [],
         verified_callers: [],
         potential_matches: [],
         barrel_exports: [],
@@ -701,12 +714,14 @@ describe("an indexed project with no source files", () => {
     expect(await p.call("mast_callers", { symbol: "find" })).toEqual({
       symbol: "find",
       declaration: null,
+      not_found: true,
+      did_you_mean: [],
       verified_callers: [],
       potential_matches: [],
       summary: { verified_count: 0, potential_count: 0, transitive: false, ...NO_CHECKER },
       index_empty: true,
     });
-    expect(await p.call("mast_implementors", { interface_name: "Store" })).toEqual({ interface_name: "Store", declaration: null, implementors: [], index_empty: true });
+    expect(await p.call("mast_implementors", { interface_name: "Store" })).toEqual({ interface_name: "Store", declaration: null, not_found: true, did_you_mean: [], implementors: [], index_empty: true });
     expect((await p.call("mast_rename_impact", { symbol: "find" })).index_empty).toBe(true);
   });
 });

@@ -21,6 +21,8 @@ export interface SkeletonResponse {
   files: Array<{ file_path: string; exports: string[] }>;
   files_truncated?: number;
   index_empty?: true;
+  /** The directory or file_pattern matches no indexed file (not "nothing exported there"). */
+  scope_empty?: true;
 }
 
 export function projectSkeleton(db: Db, input: SkeletonInput): SkeletonResponse {
@@ -45,6 +47,7 @@ export function projectSkeleton(db: Db, input: SkeletonInput): SkeletonResponse 
   const response: SkeletonResponse = { files: all.slice(0, input.limit) };
   if (all.length > input.limit) response.files_truncated = all.length - input.limit;
   if (all.length === 0 && isIndexEmpty(db)) response.index_empty = true;
+  else if (ids !== null && ids.length === 0) response.scope_empty = true;
   return response;
 }
 

@@ -45,6 +45,8 @@ export interface SearchResponse {
   results: SearchResult[];
   suggestions?: Suggestion[];
   index_empty?: true;
+  /** file_pattern or language matches no indexed file: nothing was searched. */
+  scope_empty?: true;
 }
 
 interface Candidate {
@@ -250,6 +252,7 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
   if (results.length === 0) {
     response.suggestions = suggest(db, input.query, scopeIds, input.limit);
     if (isIndexEmpty(db)) response.index_empty = true;
+    else if (scopeIds !== null && scopeIds.length === 0) response.scope_empty = true;
   }
   return response;
 }

@@ -26,7 +26,7 @@ export const skeletonTool = defineTool({
   title: "Project skeleton",
   description:
     "Every indexed file with the names it exports — names only, no signatures or bodies: an architectural overview in one call. " +
-    "Scope with directory (a subtree), max_depth (directory levels below it; 0 = only files directly in it) and file_pattern (glob).",
+    "Scope with directory (a subtree), max_depth (directory levels below it; 0 = only files directly in it) and file_pattern (glob); a scope that matches no indexed file answers scope_empty: true.",
   input: z
     .object({
       directory: z.string().max(MAX_PATH_LENGTH).nullish().describe("Project-relative subtree to list (default: the whole project)."),

@@ -10,7 +10,7 @@ export const searchTool = defineTool({
     "Search the index and get back chunks (a function, a method, a class outline, a doc section), not whole files. " +
     "Ranks by BM25 over chunk text fused with exact symbol-name matches. Scope with file_pattern (glob: * stays in one " +
     "path segment, ** crosses them) and language; narrow with chunk_type and only_exported. Any text is searched literally. " +
-    "An empty result carries `suggestions` to re-query with; a result whose file changed since indexing carries `stale: true`.",
+    "An empty result carries `suggestions` to re-query with (only close names), and `scope_empty: true` when file_pattern or language matches no indexed file; a result whose file changed since indexing carries `stale: true`.",
   input: z
     .object({
       query: nameInput().describe(`Text to search for (at most ${MAX_NAME_LENGTH} characters): a symbol name, part of an identifier, or words from comments.`),

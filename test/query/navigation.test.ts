@@ -64,6 +64,12 @@ describe("mast_project_skeleton", () => {
     expect(capped.files).toHaveLength(1);
     expect(capped.files_truncated).toBe(2);
   });
+  it("says scope_empty when the directory or pattern matches no indexed file", async () => {
+    expect(await call("mast_project_skeleton", { directory: "no/such/dir" })).toEqual({ files: [], scope_empty: true });
+    expect(await call("mast_project_skeleton", { file_pattern: "**/*.rs" })).toEqual({ files: [], scope_empty: true });
+    // A directory that holds files but none exporting anything is not an empty scope.
+    expect((await call("mast_project_skeleton", { directory: "src", max_depth: 0 })).scope_empty).toBeUndefined();
+  });
   it("refuses a directory outside the project", async () => {
     await expect(call("mast_project_skeleton", { directory: "../etc" })).rejects.toMatchObject({ code: "PATH_DENIED" });
   });

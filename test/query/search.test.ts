@@ -122,6 +122,13 @@ describe("mast_search ranking", () => {
     expect(js.results.map((x) => x.file_path)).toEqual(["lib/legacy.js"]);
     const rootOnly = await search({ query: "validateSession", file_pattern: "*.js" });
     expect(rootOnly.results).toEqual([]);
+    // No .js file at the root: nothing was searched, and the answer says so.
+    expect(rootOnly.scope_empty).toBe(true);
+    const nowhere = await search({ query: "validateSession", file_pattern: "**/*.rs" });
+    expect([nowhere.results, nowhere.scope_empty]).toEqual([[], true]);
+    // Files in scope without a match are not an empty scope.
+    const unmatched = await search({ query: "zzqqxxnothing", file_pattern: "src/**/*.ts" });
+    expect([unmatched.results, unmatched.scope_empty]).toEqual([[], undefined]);
   });
 
   it("refuses a malformed file_pattern with INVALID_ARGUMENT instead of answering nothing", async () => {

@@ -9,7 +9,7 @@ import { reachableFiles } from "../index/link.js";
 import { prepared, type Db } from "../store/db.js";
 import { requireIndexedFile, resolveThroughReExports } from "./navigation.js";
 
-/** Default cap on potential_matches (spec: 50); the real count goes to summary.potential_truncated. */
+/** Default cap on potential_matches (spec: 50); the real count goes to summary.potential_total. */
 export const POTENTIAL_LIMIT = 50;
 /** Levels a transitive callers query follows before it stops. */
 const MAX_TRANSITIVE_DEPTH = 32;

@@ -33,6 +33,11 @@ async function freshAnswer<T>(ctx: ToolContext, compute: () => T, filesOf: (answ
   return { answer: changed ? store.snapshot(compute) : first, busy: refreshes.includes("busy") };
 }
 
+/** When the potential list was cut: its real size and how many the cap left out (only then present). */
+function potentialCut(total: number, shown: number): { potential_total?: number; potential_truncated?: number } {
+  return total > shown ? { potential_total: total, potential_truncated: total - shown } : {};
+}
+
 function flags(ctx: ToolContext, busy: boolean, empty: boolean): Flags {
   return {
     ...(busy ? { file_busy_returning_stale_cache: true as const } : {}),
@@ -50,7 +55,7 @@ const potentialLimitInput = z
   .min(1)
   .max(1000)
   .default(POTENTIAL_LIMIT)
-  .describe("Maximum potential_matches (default 50); the real count is in summary.potential_truncated when more exist.");
+  .describe("Maximum potential_matches (default 50); when more exist, summary.potential_total is the real count and summary.potential_truncated how many were left out.");
 
 
 function declarationFiles(target: Target): string[] {
@@ -105,7 +110,7 @@ export const callersTool = defineTool({
         potential_count: potential.length,
         transitive: args.transitive,
         ...CHECKER_COUNTS,
-        ...(answer.potential && answer.potential.total > potential.length ? { potential_truncated: answer.potential.total } : {}),
+        ...(answer.potential ? potentialCut(answer.potential.total, potential.length) : {}),
       },
       ...flags(ctx, busy, answer.verified.length === 0 && potential.length === 0),
     };
@@ -190,7 +195,7 @@ export const renameImpactTool = defineTool({
         barrel_count: barrels.length,
         checklist: `${verified.length} verified call site(s) to update, ${potential.length} review-required identifier match(es), ${barrels.length} barrel export(s) to update.`,
         ...CHECKER_COUNTS,
-        ...(answer.potential.total > potential.length ? { potential_truncated: answer.potential.total } : {}),
+        ...potentialCut(answer.potential.total, potential.length),
       },
       ...flags(ctx, busy, empty),
     };

@@ -408,16 +408,16 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
       expect(r.summary).toEqual({ verified_count: 10, potential_count: 0, transitive: false, ...NO_CHECKER });
     });
 
-    it("potential_limit caps the list and summary.potential_truncated carries the real count", async () => {
+    it("potential_limit caps the list; summary.potential_total is the real count, potential_truncated what was left out", async () => {
       const full = await p.call("mast_callers", { symbol: "Repo.find" });
       expect(full.potential_matches).toHaveLength(7);
       expect(full.summary).toEqual({ verified_count: 10, potential_count: 7, transitive: false, ...NO_CHECKER });
       const capped = await p.call("mast_callers", { symbol: "Repo.find", potential_limit: 2 });
       expect(capped.potential_matches).toEqual(full.potential_matches.slice(0, 2));
-      expect(capped.summary).toEqual({ verified_count: 10, potential_count: 2, transitive: false, ...NO_CHECKER, potential_truncated: 7 });
+      expect(capped.summary).toEqual({ verified_count: 10, potential_count: 2, transitive: false, ...NO_CHECKER, potential_total: 7, potential_truncated: 5 });
       const exact = await p.call("mast_rename_impact", { symbol: "Repo.find", potential_limit: 7 });
       expect(exact.summary.potential_count).toBe(7);
-      expect(exact.summary.potential_truncated).toBeUndefined();
+      expect([exact.summary.potential_total, exact.summary.potential_truncated]).toEqual([undefined, undefined]);
     });
   });
 

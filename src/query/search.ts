@@ -23,6 +23,8 @@ export interface SearchResult {
   file_path: string;
   start_line: number;
   end_line: number;
+  /** The file line `content` starts at: before start_line when content opens with the doc comment and context lines. */
+  content_start_line: number;
   content: string;
   chunk_type: string;
   symbol_name: string | null;
@@ -64,6 +66,7 @@ interface ChunkRow {
   mtime: number;
   start_line: number;
   end_line: number;
+  content_start_line: number;
   content: string;
   chunk_type: string;
   symbol_name: string | null;
@@ -280,7 +283,7 @@ function loadChunks(db: Db, ids: number[]): Map<number, ChunkRow> {
   if (ids.length === 0) return new Map();
   const rows = db
     .prepare(
-      `SELECT c.id, c.chunk_id, f.path, f.mtime, c.start_line, c.end_line, c.content, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported
+      `SELECT c.id, c.chunk_id, f.path, f.mtime, c.start_line, c.end_line, c.content_start_line, c.content, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported
        FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`,
     )
     .all(JSON.stringify(ids)) as ChunkRow[];
@@ -343,6 +346,7 @@ function toResult(c: Candidate, row: ChunkRow, rank: number, related: SearchResu
     file_path: row.path,
     start_line: row.start_line,
     end_line: row.end_line,
+    content_start_line: row.content_start_line,
     content: row.content,
     chunk_type: row.chunk_type,
     symbol_name: row.symbol_name,

@@ -8,6 +8,7 @@ export const searchTool = defineTool({
   title: "Search code",
   description:
     "Search the index and get back chunks (a function, a method, a class outline, a doc section), not whole files. " +
+    "start_line..end_line is the declaration; content begins at content_start_line (its doc comment and context lines come first). " +
     "Ranks by BM25 over chunk text fused with exact symbol-name matches. Scope with file_pattern (glob: * stays in one " +
     "path segment, ** crosses them) and language; narrow with chunk_type and only_exported. Any text is searched literally. " +
     "An empty result carries `suggestions` to re-query with (only close names), and `scope_empty: true` when file_pattern or language matches no indexed file; a result whose file changed since indexing carries `stale: true`.",

@@ -99,6 +99,18 @@ describe("mast_search ranking", () => {
     expect(new Set(snippets).size).toBe(snippets.length);
   });
 
+  it("says where each result's content starts: its lines are the file's lines from content_start_line", async () => {
+    const r = await search({ query: "kebab case", limit: 3 });
+    const first = r.results[0]!;
+    // The doc comment comes before the declaration's own line.
+    expect([first.symbol_name, first.content_start_line, first.start_line]).toEqual(["toKebabCase", 1, 2]);
+    for (const x of r.results) {
+      const lines = FILES[x.file_path]!.split("\n");
+      const content = x.content.split("\n");
+      expect([x.file_path, content]).toEqual([x.file_path, lines.slice(x.content_start_line - 1, x.content_start_line - 1 + content.length)]);
+    }
+  });
+
   it("finds a declaration by words from its doc comment", async () => {
     const r = await search({ query: "kebab case", limit: 3 });
     expect(r.results[0]).toMatchObject({ file_path: "src/util/strings.ts", symbol_name: "toKebabCase", start_line: 2, end_line: 4 });

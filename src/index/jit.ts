@@ -11,7 +11,7 @@ import { Store, prepared } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { runParseTask, type ParseOutcome } from "./parse-task.js";
 import { rederive } from "./link.js";
-import { lockState } from "./lock.js";
+import { indexLock } from "./status.js";
 import { extractOptionsOf } from "./run.js";
 import { runIndexOffThread } from "./run-thread.js";
 import { statePaths } from "./state.js";
@@ -143,7 +143,7 @@ function resolverOf(store: Store, config: ResolvedConfig, without: readonly stri
 
 /** True while a live process (this one included) holds structure.lock: an index run is writing. */
 export function indexRunning(config: ResolvedConfig): boolean {
-  return lockState(statePaths(config.state_dir).lock).state === "held";
+  return indexLock(config).state === "held";
 }
 
 function isBusy(err: unknown): boolean {

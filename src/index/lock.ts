@@ -82,8 +82,8 @@ export type LockState = { readonly state: "free" } | { readonly state: "held" | 
 
 export function lockState(markerPath: string): LockState {
   const holder = readHolder(markerPath);
-  const dirAge = lockDirAge(`${markerPath}.lock`);
   if (holder?.released) return { state: "free" };
+  const dirAge = lockDirAge(`${markerPath}.lock`);
   if (holder) {
     const live = holder.host === hostname() ? processAlive(holder.pid) : dirAge !== null && dirAge < LOCK_STALE_MS;
     return { state: live ? "held" : "abandoned", holder };

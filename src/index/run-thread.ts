@@ -8,10 +8,9 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ERROR_CODES, MastError, type ErrorCode } from "../base/errors.js";
 import type { ResolvedConfig } from "./config.js";
-import { SERVER_LOCK_POLICY, lockState } from "./lock.js";
+import { SERVER_LOCK_POLICY } from "./lock.js";
 import { runIndex, type IndexReport, type RunIndexOptions } from "./run.js";
-import { statePaths } from "./state.js";
-import { indexStatus, type IndexStatus } from "./status.js";
+import { indexLock, indexStatus, type IndexStatus } from "./status.js";
 
 const WORKER_FILE = fileURLToPath(new URL("./run-worker.js", import.meta.url));
 
@@ -66,7 +65,7 @@ function offThread(job: ThreadJob): Promise<unknown> {
  * process took the lock meanwhile) leaves the answer to say `indexing`.
  */
 export async function healInterruptedRun(config: ResolvedConfig): Promise<boolean> {
-  if (lockState(statePaths(config.state_dir).lock).state !== "abandoned") return false;
+  if (indexLock(config).state !== "abandoned") return false;
   try {
     await runIndexOffThread(config, { mode: "incremental", operation: "heal an interrupted index run", lockPolicy: SERVER_LOCK_POLICY });
     return true;

@@ -39,7 +39,12 @@ export interface Indexing {
 
 /** The run writing now, or null. Cheap (one small file read): read answers carry it. */
 export function indexingNow(config: ResolvedConfig): Indexing | null {
-  return indexingOf(lockState(statePaths(config.state_dir).lock));
+  return indexingOf(indexLock(config));
+}
+
+/** structure.lock of the project's state dir, read without taking it. */
+export function indexLock(config: ResolvedConfig): LockState {
+  return lockState(statePaths(config.state_dir).lock);
 }
 
 function indexingOf(lock: LockState): Indexing | null {

@@ -206,8 +206,8 @@ export class Store {
    * queries on either side of a run's commit would mix the index before it with the one after (a
    * full run gives every symbol a new id, so ids read by one query match nothing in the next).
    */
-  snapshot<T>(fn: () => T): T {
-    return this.db.transaction(fn).deferred();
+  snapshot<T>(fn: (db: Db) => T): T {
+    return this.db.transaction(() => fn(this.db)).deferred();
   }
 
   /** Throws when the transaction `transaction` opened is gone (SQLite rolled it back after an error). */

@@ -131,8 +131,7 @@ export const implementorsTool = defineTool({
     .strict(),
   annotations: READ_ONLY,
   readsIndex: true,
-  handler: (ctx, args) => ctx.store().snapshot(() => {
-    const db = ctx.store().db;
+  handler: (ctx, args) => ctx.store().snapshot((db) => {
     const target = findTarget(db, args.interface_name, args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null);
     const mtimes = db.prepare("SELECT mtime FROM files WHERE path = ?").pluck();
     const stale = new Map<string, boolean>();

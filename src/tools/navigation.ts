@@ -37,7 +37,7 @@ export const skeletonTool = defineTool({
     .strict(),
   annotations: READ_ONLY,
   readsIndex: true,
-  handler: (ctx, args) => ctx.store().snapshot(() => projectSkeleton(ctx.store().db, { ...args, directory: args.directory ? inProject(ctx, args.directory) : args.directory })),
+  handler: (ctx, args) => ctx.store().snapshot((db) => projectSkeleton(db, { ...args, directory: args.directory ? inProject(ctx, args.directory) : args.directory })),
 });
 
 export const exportsTool = defineTool({
@@ -51,7 +51,7 @@ export const exportsTool = defineTool({
   handler: async (ctx, args) => {
     const path = inProject(ctx, args.file_path);
     const refresh = await refreshed(ctx, path);
-    return { ...ctx.store().snapshot(() => fileExports(ctx.store().db, path)), ...busyFlag(refresh) };
+    return { ...ctx.store().snapshot((db) => fileExports(db, path)), ...busyFlag(refresh) };
   },
 });
 
@@ -78,7 +78,7 @@ export const signatureTool = defineTool({
       : (db.prepare("SELECT DISTINCT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? ORDER BY f.path LIMIT ?").pluck().all(args.symbol, args.limit) as string[]);
     const refreshes = await refreshFiles(ctx.store(), ctx.config, paths);
     const busy = new Set([...refreshes].flatMap(([path, r]) => (r === "busy" ? [path] : [])));
-    const response = ctx.store().snapshot(() => symbolSignatures(db, args.symbol, filePath, args.limit));
+    const response = ctx.store().snapshot((snap) => symbolSignatures(snap, args.symbol, filePath, args.limit));
     const results = response.results.map((r) => (busy.has(r.file_path) ? { ...r, file_busy_returning_stale_cache: true as const } : r));
     return {
       ...response,
@@ -101,6 +101,6 @@ export const dependenciesTool = defineTool({
   handler: async (ctx, args) => {
     const path = inProject(ctx, args.file_path);
     const refresh = await refreshed(ctx, path);
-    return { ...ctx.store().snapshot(() => fileDependencies(ctx.store().db, path)), ...busyFlag(refresh) };
+    return { ...ctx.store().snapshot((db) => fileDependencies(db, path)), ...busyFlag(refresh) };
   },
 });

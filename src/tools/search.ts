@@ -28,8 +28,8 @@ export const searchTool = defineTool({
   annotations: READ_ONLY,
   readsIndex: true,
   handler: (ctx, args) =>
-    ctx.store().snapshot(() =>
-      searchChunks(ctx.store().db, args, {
+    ctx.store().snapshot((db) =>
+      searchChunks(db, args, {
         projectRoot: ctx.config.project_root,
         rrfK: ctx.config.rrf_k,
         declarationExactRanker: ctx.config.declaration_exact_ranker,

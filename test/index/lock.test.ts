@@ -1,11 +1,12 @@
 // structure.lock in-process: exclusive holding, the holder named on contention, and a lock
 // compromised mid-run raised at release as LOCK_COMPROMISED instead of crashing the process.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MastError } from "../../src/base/errors.js";
-import { withStructureLock } from "../../src/index/lock.js";
+import { lockState, withStructureLock } from "../../src/index/lock.js";
 
 let dirs: string[] = [];
 afterEach(() => {
@@ -66,4 +67,31 @@ describe("structure.lock", () => {
     }
     expect(uncaught).toEqual([]);
   }, 15_000);
+});
+
+describe("lockState", () => {
+  /** A record naming `pid` on this host, with the lock directory its holder would have made. */
+  function heldBy(pid: number, extra: Record<string, unknown> = {}): string {
+    const path = marker();
+    writeFileSync(path, JSON.stringify({ pid, host: hostname(), operation: "mast index (full)", since: "2026-12-01T00:00:00.000Z", ...extra }));
+    mkdirSync(`${path}.lock`);
+    return path;
+  }
+
+  it("reads a live holder as held, a released record as free, a dead holder as abandoned", () => {
+    expect(lockState(heldBy(process.pid))).toMatchObject({ state: "held", holder: { pid: process.pid } });
+    expect(lockState(heldBy(process.pid, { released: "2026-12-01T00:00:01.000Z" }))).toEqual({ state: "free" });
+    expect(lockState(heldBy(2 ** 22 + 1))).toMatchObject({ state: "abandoned" }); // above Linux's pid_max
+  });
+
+  it.runIf(process.platform === "linux")("reads a zombie holder (killed, not yet reaped) as abandoned, its live parent as held", async () => {
+    // sh starts a child that exits at once, then becomes `sleep`, which never reaps it: a zombie.
+    const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 2"], { stdio: ["ignore", "pipe", "ignore"] });
+    const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once("data", (d) => resolve(String(d)))));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(readFileSync(`/proc/${zombie}/stat`, "utf8").split(" ")[2]).toBe("Z");
+    expect(lockState(heldBy(zombie)).state).toBe("abandoned");
+    expect(lockState(heldBy(parent.pid!)).state).toBe("held");
+    parent.kill("SIGKILL");
+  });
 });

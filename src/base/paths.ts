@@ -36,3 +36,18 @@ export function projectPath(path: string, root: string | null): string {
   if (p.startsWith("/") || p === ".." || p.startsWith("../") || p.includes("/../")) throw new MastError("PATH_DENIED", `path must be inside the project: ${path}`);
   return p;
 }
+
+/** Directory names whose files are tests wherever they sit (`test/`, `tests/`, `__tests__/`, `spec/`). */
+const TEST_DIRS = new Set(["test", "tests", "__tests__", "spec", "__mocks__"]);
+
+/**
+ * A project path is a test file when its name has a `.test.` / `.spec.` part (`a.test.ts`,
+ * `a.spec.tsx`), a `_test` / `test_` affix (`a_test.go`, `test_a.py`), or when a directory on
+ * its path is a test directory.
+ */
+export function isTestPath(path: string): boolean {
+  const parts = path.split("/");
+  const name = parts[parts.length - 1] ?? "";
+  if (/\.(test|spec)\.[^/]+$/.test(name) || /_test\.[^./]+$/.test(name) || /^test_[^/]+\.[^./]+$/.test(name)) return true;
+  return parts.slice(0, -1).some((d) => TEST_DIRS.has(d));
+}

@@ -1,5 +1,6 @@
 // Turning file bytes into indexable text: binary detection (a NUL byte, as git and ripgrep do),
-// UTF-8 decoding with replacement characters, BOM removal, and line arithmetic.
+// UTF-8 decoding with replacement characters, BOM removal, line arithmetic, and splitting
+// identifiers into words.
 
 export type Decoded = { kind: "text"; text: string } | { kind: "binary" };
 
@@ -31,4 +32,32 @@ export function splitLines(text: string): string[] {
   const lines = text.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
   if (text.endsWith("\n")) lines.pop();
   return lines;
+}
+
+/** Splits identifiers on camelCase, acronym, digit and snake/kebab boundaries, in one pass: getUserByID → get, user, by, id. */
+export function splitTerms(query: string): string[] {
+  const out = new Set<string>();
+  let start = -1;
+  const isUpper = (c: number) => c >= 65 && c <= 90;
+  const isLower = (c: number) => c >= 97 && c <= 122;
+  const isDigit = (c: number) => c >= 48 && c <= 57;
+  const flush = (end: number) => {
+    if (start >= 0 && end > start) out.add(query.slice(start, end).toLowerCase());
+    start = -1;
+  };
+  for (let i = 0; i < query.length; i++) {
+    const c = query.charCodeAt(i);
+    if (!(isUpper(c) || isLower(c) || isDigit(c) || c === 36)) {
+      flush(i);
+      continue;
+    }
+    if (start >= 0 && isUpper(c)) {
+      const prev = query.charCodeAt(i - 1);
+      // fooBar, v2Beta → a new word at the capital; HTMLParser → at the capital that starts a lower-case run.
+      if (isLower(prev) || isDigit(prev) || (isUpper(prev) && isLower(query.charCodeAt(i + 1)))) flush(i);
+    }
+    if (start < 0) start = i;
+  }
+  flush(query.length);
+  return [...out];
 }

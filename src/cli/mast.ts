@@ -5,7 +5,7 @@ import { Command, CommanderError, Option } from "commander";
 import { existsSync } from "node:fs";
 import { MastError, errorMessage, isMastError } from "../base/errors.js";
 import { VERSION } from "../base/version.js";
-import { parseList, resolveConfig, resolveProjectRoot, type ConfigOverrides, type ResolvedConfig } from "../index/config.js";
+import { findProjectRoot, parseList, resolveConfig, resolveProjectRoot, type ConfigOverrides, type ResolvedConfig } from "../index/config.js";
 import { isNeverIndexed, runIndex, type IndexReport } from "../index/run.js";
 import { CLI_LOCK_POLICY, withStructureLock } from "../index/lock.js";
 import { ensureStateDir, guardSchema, persistConfig, statePaths } from "../index/state.js";
@@ -19,8 +19,9 @@ interface CommonOptions {
   json?: boolean;
 }
 
-function loadConfig(path: string | undefined, overrides: ConfigOverrides): ResolvedConfig {
-  return resolveConfig(resolveProjectRoot(path), overrides);
+/** The config of the project `path` is in (walking up to the nearest `.mast`, like git); `init` passes `walk: false`. */
+function loadConfig(path: string | undefined, overrides: ConfigOverrides, walk = true): ResolvedConfig {
+  return resolveConfig(walk ? findProjectRoot(path) : resolveProjectRoot(path), overrides);
 }
 
 function print(json: boolean | undefined, data: unknown, human: () => string): void {
@@ -139,7 +140,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
         stateDir: opts.stateDir,
         extensions: opts.extensions === undefined ? undefined : parseList(opts.extensions),
         exclude: opts.exclude === undefined ? undefined : parseList(opts.exclude),
-      });
+      }, false);
       if (!opts.index) {
         const paths = ensureStateDir(config);
         // The schema guard may wipe graph.db and the manifest: a coarse write, so it runs under structure.lock (§7.6).

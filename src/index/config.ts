@@ -2,7 +2,7 @@
 // default), then every other key by priority — CLI overrides, mast.config.json, the persisted
 // <state_dir>/config.json (customisation keys only, never paths), built-in defaults.
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { MastError } from "../base/errors.js";
 import { SUPPORTED_EXTENSIONS } from "../lang/languages.js";
 import { readJsonObjectFile } from "../base/json.js";
@@ -50,8 +50,6 @@ export const DEFAULT_SETTINGS: MastSettings = {
     "**/.next/**",
     "**/.turbo/**",
     ".mast/**",
-    "**/*.test.ts",
-    "**/*.spec.ts",
   ],
   rrf_k: 60,
   declaration_exact_ranker: true,
@@ -110,6 +108,28 @@ export function resolveProjectRoot(path: string | undefined): string {
   return realpathSync(abs);
 }
 
+/**
+ * The project a command in `path` (default: cwd) works on, found like git finds a repository:
+ * the nearest of `path` and its ancestors holding a `.mast` directory or a mast.config.json;
+ * `path` itself when none does. `mast init` does not walk (it makes `path` a project).
+ */
+export function findProjectRoot(path: string | undefined): string {
+  const start = resolveProjectRoot(path);
+  for (let dir = start; ; ) {
+    if (isDirectory(join(dir, ".mast")) || existsSync(join(dir, PROJECT_CONFIG_FILE))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return start;
+    dir = parent;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 /** Step 1 of §4: flag, then MAST_STATE_DIR, then mast.config.json's state_dir, then <root>/.mast. */
 export function resolveStateDir(projectRoot: string, flag: string | undefined): string {

@@ -5,7 +5,7 @@
 // way — and a name that cannot be traced gets no edge: a missing verified caller is better than a
 // false one. A full build links every file; an incremental one only the files a change can reach.
 import { prepared, type Db, type Store } from "../store/db.js";
-import { MODULE_SYMBOL } from "../syntax/types.js";
+import { DEFAULT_EXPORT_NAME, MODULE_SYMBOL } from "../syntax/types.js";
 
 interface Sym {
   readonly id: number;
@@ -27,7 +27,6 @@ interface ImportBinding {
 
 /** What one file contributes to name resolution. */
 interface FileFacts {
-  readonly stem: string;
   /** First declaration of each name in the file's scope (methods as `Class.method`); markers and export aliases excluded. */
   readonly declared: Map<string, Sym>;
   /** Export aliases (`export { local as name }`): exported name → the local name. */
@@ -77,7 +76,7 @@ class Graph {
     let facts = this.facts.get(fileId);
     if (!facts) {
       this.load([fileId]);
-      facts = this.facts.get(fileId) ?? { stem: "", declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map() };
+      facts = this.facts.get(fileId) ?? { declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map() };
       this.facts.set(fileId, facts);
     }
     return facts;
@@ -89,7 +88,7 @@ class Graph {
     const only = (column: string, joiner: "WHERE" | "AND" = "WHERE") => (fileIds === null ? "" : ` ${joiner} ${column} IN (SELECT value FROM json_each(?))`);
     const args = fileIds === null ? [] : [JSON.stringify(fileIds)];
     for (const f of prepared(this.db, `SELECT id, path FROM files${only("id")}`).all(...args) as Array<{ id: number; path: string }>) {
-      this.facts.set(f.id, { stem: stemOf(f.path), declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map() });
+      this.facts.set(f.id, { declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map() });
     }
     const symbols = prepared(this.db, 
         `SELECT id, name, kind, file_id AS fileId, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf FROM symbols${only("file_id")} ORDER BY file_id, line, id`,
@@ -150,7 +149,7 @@ class Graph {
    */
   private defaultExport(fileId: number): Sym | null {
     const facts = this.file(fileId);
-    const own = facts.declared.get(facts.stem);
+    const own = facts.declared.get(DEFAULT_EXPORT_NAME);
     return own && own.kind !== "method" ? own : null;
   }
 
@@ -216,13 +215,6 @@ class Graph {
   moduleTarget(fileId: number, module: string): number | null {
     return this.file(fileId).moduleTargets.get(module) ?? null;
   }
-}
-
-/** `src/a/foo.test.ts` → `foo.test`: the name extraction gives an anonymous default export. */
-function stemOf(path: string): string {
-  const base = path.slice(path.lastIndexOf("/") + 1);
-  const dot = base.lastIndexOf(".");
-  return dot > 0 ? base.slice(0, dot) : base;
 }
 
 interface CallRow {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { decodeSource, splitLines } from "../base/text.js";
 import { reachableFiles } from "../index/link.js";
 import { prepared, type Db } from "../store/db.js";
-import { requireIndexedFile, resolveThroughReExports } from "./navigation.js";
+import { declaredName, requireIndexedFile, resolveThroughReExports } from "./navigation.js";
 
 /** Default cap on potential_matches (spec: 50); the real count goes to summary.potential_total. */
 export const POTENTIAL_LIMIT = 50;
@@ -89,8 +89,9 @@ function boundedDistance(a: string, b: string, limit: number): number {
   return prev[b.length]!;
 }
 
-export function findTarget(db: Db, symbol: string, filePath: string | null): Target {
+export function findTarget(db: Db, query: string, filePath: string | null): Target {
   const file = filePath === null ? null : requireIndexedFile(db, filePath);
+  const symbol = declaredName(db, query);
   let sites = prepared(db, 
       `SELECT s.id, s.name, s.kind, s.file_id, f.path, s.line, s.is_exported FROM symbols s JOIN files f ON f.id = s.file_id
        WHERE s.name = ? AND s.kind != 'export' ${file ? "AND s.file_id = ?" : ""}
@@ -396,6 +397,40 @@ export function implementorsOf(db: Db, ids: readonly number[]): Implementor[] {
       }
     }
     frontier = next;
+  }
+  return out;
+}
+
+/** A method that implements (or overrides) the member a query names, in an implementor of its type. */
+export interface MemberImplementation {
+  method: string;
+  file_path: string;
+  line: number;
+  relation: "implements" | "extends";
+  via?: string;
+}
+
+/**
+ * For a member (`Router.match`, an interface or class method): the methods of that name in the
+ * type's implementors and subclasses; null when the target is not a member. Implementors that
+ * only inherit the member are left out.
+ */
+export function memberImplementations(db: Db, target: Target): MemberImplementation[] | null {
+  const site = target.sites[0];
+  if (!site || site.kind !== "method") return null;
+  const dot = site.name.lastIndexOf(".");
+  const owner = site.name.slice(0, dot);
+  const member = site.name.slice(dot + 1);
+  const ownerIds = prepared(db, "SELECT id FROM symbols WHERE file_id = ? AND name = ? AND kind IN ('class', 'interface', 'type') ORDER BY line, id")
+    .pluck()
+    .all(site.file_id, owner) as number[];
+  const find = prepared(db, "SELECT s.line FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name = ? AND s.kind = 'method' ORDER BY s.line LIMIT 1").pluck();
+  const out: MemberImplementation[] = [];
+  for (const impl of implementorsOf(db, ownerIds)) {
+    const method = `${impl.class_name}.${member}`;
+    const line = find.get(impl.file_path, method) as number | undefined;
+    if (line === undefined) continue;
+    out.push({ method, file_path: impl.file_path, line, relation: impl.relation, ...(impl.via === undefined ? {} : { via: impl.via }) });
   }
   return out;
 }

@@ -178,8 +178,27 @@ const BUILTIN_TYPES = new Set(
 );
 const TYPE_KINDS = ["interface", "type", "class", "enum"];
 
-export function symbolSignatures(db: Db, symbol: string, filePath: string | null, limit: number): SignatureResponse {
+/**
+ * The declared name a query means: the name itself when some declaration has it, else for
+ * `Alias.member` where `Alias` is an export alias of a class (`export { Hono as HonoBase }`), the
+ * member under the class's own name (`Hono.member`).
+ */
+export function declaredName(db: Db, symbol: string): string {
+  const dot = symbol.lastIndexOf(".");
+  if (dot <= 0) return symbol;
+  const exists = db.prepare("SELECT 1 FROM symbols WHERE name = ? AND kind != 'export' LIMIT 1");
+  if (exists.get(symbol) !== undefined) return symbol;
+  const origins = db.prepare("SELECT DISTINCT alias_of FROM symbols WHERE name = ? AND alias_of IS NOT NULL ORDER BY alias_of").pluck().all(symbol.slice(0, dot)) as string[];
+  for (const origin of origins) {
+    const member = `${origin}${symbol.slice(dot)}`;
+    if (exists.get(member) !== undefined) return member;
+  }
+  return symbol;
+}
+
+export function symbolSignatures(db: Db, query: string, filePath: string | null, limit: number): SignatureResponse {
   const file = filePath === null ? null : requireIndexedFile(db, filePath);
+  const symbol = declaredName(db, query);
   let rows = db
     .prepare(
       `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id

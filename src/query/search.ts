@@ -3,6 +3,7 @@
 // and only_exported after; shell/method dedup with backfill; zero-result suggestions.
 import { statSync } from "node:fs";
 import { join } from "node:path";
+import { splitTerms } from "../base/text.js";
 import type { Db } from "../store/db.js";
 import { scopeCondition, scopeFileIds, type ScopeInput } from "./scope.js";
 
@@ -30,10 +31,12 @@ export interface SearchResult {
   symbol_name: string | null;
   parent_symbol: string | null;
   is_exported: boolean;
+  /** The chunk is in a test file (base/paths.ts isTestPath). */
+  is_test?: true;
   match_score: number | null;
   rank: number;
   match_snippet: string | null;
-  related?: { parent_symbol: string } | { methods_matched: string[] };
+  related?: { parent_symbol: string } | { methods_matched: string[] } | { parts_matched: number[] };
   stale?: true;
 }
 
@@ -72,6 +75,8 @@ interface ChunkRow {
   symbol_name: string | null;
   parent_symbol: string | null;
   is_exported: number;
+  is_test: number;
+  part: number;
 }
 
 /** English function words of 3+ letters, dropped from multi-word queries (see ftsExpression). */
@@ -170,15 +175,18 @@ interface DeclexRank {
   chunkId: string;
 }
 
+/** Ranker D's tokens: qualified chains whole (their parts are not tokens of their own), and symbol-shaped lone runs. */
+function declexTokens(query: string): string[] {
+  const chains = identifierChains(query);
+  return [...chains.qualified, ...symbolShaped(chains.plain)];
+}
+
 /**
  * Ranker D: chunks whose symbol name equals a token or ends with `.` + token (case-insensitive),
  * whole names before segments, exact case first, rarer names first, then chunk id. A qualified
  * token (`Class.method`) must equal the whole name; its parts are not matched on their own.
  */
-function declarationExactRanking(db: Db, query: string, scopeIds: number[] | null, pool: number): number[] {
-  // A qualified token (`Class.method`) is matched whole; its parts are not tokens of their own.
-  const chains = identifierChains(query);
-  const tokens = [...chains.qualified, ...symbolShaped(chains.plain)];
+function declarationExactRanking(db: Db, tokens: readonly string[], scopeIds: number[] | null, pool: number): number[] {
   if (tokens.length === 0) return [];
   const scope = scopeCondition("c.file_id", scopeIds);
   const stmt = db.prepare(`SELECT c.id AS id, c.chunk_id AS chunkId, c.symbol_name AS name FROM chunks c WHERE c.symbol_tail = ? AND ${scope.sql}`);
@@ -222,13 +230,8 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
   const pool = input.limit * 4;
   const scopeIds = scopeFileIds(db, input);
   const candidates = new Map<number, Candidate>();
-  const bm25 = bm25Ranking(db, input.query, scopeIds, pool);
-  bm25.forEach((c, i) => {
-    c.rrf = 1 / (options.rrfK + i + 1);
-    candidates.set(c.id, c);
-  });
-  if (options.declarationExactRanker) {
-    declarationExactRanking(db, input.query, scopeIds, pool).forEach((id, i) => {
+  const fuse = (ids: readonly number[]) =>
+    ids.forEach((id, i) => {
       const rank = i + 1;
       const existing = candidates.get(id);
       if (existing) {
@@ -238,16 +241,43 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
         candidates.set(id, { id, bm25: null, snippet: null, rrf: 1 / (options.rrfK + rank), bestRank: rank });
       }
     });
+  const bm25 = bm25Ranking(db, input.query, scopeIds, pool);
+  bm25.forEach((c, i) => {
+    c.rrf = 1 / (options.rrfK + i + 1);
+    candidates.set(c.id, c);
+  });
+  fuse(nameTermRanking(db, input.query, scopeIds, pool));
+  const asName = queryAsName(input.query);
+  // A query that is one name is D's one token whatever its shape (`compose`, `error`): the
+  // declarations of that name must be candidates to take the first tier (decisions.md).
+  if (options.declarationExactRanker) {
+    fuse(declarationExactRanking(db, asName !== null ? [asName] : declexTokens(input.query), scopeIds, pool));
+    if (asName !== null) fuse(prefixCandidates(db, asName, scopeIds, pool));
   }
   const rows = loadChunks(db, [...candidates.keys()]);
+  const tierOf = new Map<number, number>();
+  for (const c of candidates.values()) tierOf.set(c.id, asName === null ? NO_NAME_TIER : nameTier(rows.get(c.id)?.symbol_name ?? null, asName));
+  // Test chunks keep their place among equals but yield to source: their fused score counts 0.8.
+  const score = (c: Candidate) => (rows.get(c.id)!.is_test === 1 ? c.rrf * TEST_WEIGHT : c.rrf);
   const fused = [...candidates.values()]
     .filter((c) => rows.has(c.id))
-    .sort((a, b) => b.rrf - a.rrf || a.bestRank - b.bestRank || cmp(rows.get(a.id)!.chunk_id, rows.get(b.id)!.chunk_id))
+    .sort(
+      (a, b) =>
+        tierOf.get(a.id)! - tierOf.get(b.id)! ||
+        score(b) - score(a) ||
+        a.bestRank - b.bestRank ||
+        cmp(rows.get(a.id)!.chunk_id, rows.get(b.id)!.chunk_id),
+    )
     .filter((c) => {
       const row = rows.get(c.id)!;
       return (!input.chunk_type || row.chunk_type === input.chunk_type) && (!input.only_exported || row.is_exported === 1);
     });
-  const kept = dedupShellsAndMethods(fused, rows, input.limit);
+  const { survivors, folded } = foldSplitParts(fused, rows);
+  const kept = dedupShellsAndMethods(survivors, rows, input.limit);
+  for (const k of kept) {
+    const parts = folded.get(k.candidate.id);
+    if (parts && !k.related) k.related = { parts_matched: parts };
+  }
   addSnippets(db, input.query, kept.map((k) => k.candidate));
   const results = kept.map((entry, i) => toResult(entry.candidate, rows.get(entry.candidate.id)!, i + 1, entry.related));
   flagStale(results, rows, fused, options.projectRoot);
@@ -258,6 +288,93 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
     else if (scopeIds !== null && scopeIds.length === 0) response.scope_empty = true;
   }
   return response;
+}
+
+/** A test file's chunk scores this share of its fused score when ordered against source chunks. */
+const TEST_WEIGHT = 0.8;
+/** The tier of every chunk when the query is not one name. */
+const NO_NAME_TIER = 5;
+
+/** The query as one declaration name (`compose`, `TrieRouter`, `Router.match`), or null when it is more than one token. */
+function queryAsName(query: string): string | null {
+  const q = query.trim();
+  const { qualified, plain } = identifierChains(q);
+  const only = qualified.length + plain.length === 1 ? (qualified[0] ?? plain[0]!) : null;
+  return only !== null && only === q ? only : null;
+}
+
+/**
+ * How a chunk's symbol name answers a one-name query: 0 the same name, same case; 1 the same
+ * name in another case; 2 a plain name equal to the last `.`-segment (`match` → `TrieRouter.match`);
+ * 3 a symbol-shaped name that begins the name or its last segment, same case (`hashPass` →
+ * `hashPassword`); 4 the same in another case; 5 anything else. A one-name query ranks its
+ * declarations by this tier first (decisions.md).
+ */
+function nameTier(symbol: string | null, name: string): number {
+  if (symbol === null) return NO_NAME_TIER;
+  if (symbol === name) return 0;
+  const lower = name.toLowerCase();
+  const symbolLower = symbol.toLowerCase();
+  if (symbolLower === lower) return 1;
+  if (name.includes(".")) return NO_NAME_TIER;
+  if (symbol.endsWith(`.${name}`)) return 2;
+  if (!isPartialName(name)) return NO_NAME_TIER;
+  const tail = symbol.slice(symbol.lastIndexOf(".") + 1);
+  if (symbol.startsWith(name) || tail.startsWith(name)) return 3;
+  if (symbolLower.startsWith(lower) || tail.toLowerCase().startsWith(lower)) return 4;
+  return NO_NAME_TIER;
+}
+
+/** A one-name query may be the start of a longer name when it is symbol-shaped and four characters or more (`hashPass`, `OrderRepo`). */
+function isPartialName(name: string): boolean {
+  return name.length >= 4 && !name.includes(".") && symbolShaped([name]).length === 1;
+}
+
+/** Chunks whose name or last segment starts with a partial one-name query, shortest names first (the nearest completions). */
+function prefixCandidates(db: Db, name: string, scopeIds: number[] | null, pool: number): number[] {
+  if (!isPartialName(name)) return [];
+  const scope = scopeCondition("c.file_id", scopeIds);
+  const lower = name.toLowerCase();
+  // symbol_tail is the lower-cased last segment: a range over idx_chunks_tail; whole names through idx_chunks_symbol.
+  return db
+    .prepare(
+      `SELECT c.id FROM chunks c WHERE ((c.symbol_tail >= ? AND c.symbol_tail < ?) OR (c.symbol_name >= ? AND c.symbol_name < ?)) AND ${scope.sql}
+       ORDER BY length(c.symbol_name), c.chunk_id LIMIT ?`,
+    )
+    .pluck()
+    .all(lower, `${lower}\u{10FFFF}`, name, `${name}\u{10FFFF}`, ...scope.params, pool) as number[];
+}
+
+/**
+ * Ranker N's words: only for a query of two or more whitespace-separated terms made of
+ * identifier characters (a lone name is ranker D's and the name tier's; punctuation means a
+ * literal search), split into words, function words dropped.
+ */
+export function proseWords(query: string): string[] {
+  const terms = query.split(/\s+/).filter((t) => t !== "");
+  if (terms.length < 2 || terms.some((t) => !/^[A-Za-z0-9_$.]+$/.test(t))) return [];
+  return splitTerms(query).filter((t) => t.length >= 2 && !STOP_WORDS.has(t));
+}
+
+/**
+ * Ranker N: the query's words (identifiers split on camelCase and `_`, function words dropped)
+ * against each chunk's name words and identifier bag, stemmed (`matching` → `match`); a word in
+ * the symbol's own name weighs six times one in its body, so "router matching" reaches
+ * `TrieRouter.match`.
+ */
+function nameTermRanking(db: Db, query: string, scopeIds: number[] | null, pool: number): number[] {
+  const words = proseWords(query);
+  if (words.length === 0) return [];
+  const scope = scopeCondition("c.file_id", scopeIds);
+  const expression = words.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
+  return db
+    .prepare(
+      `SELECT c.id AS id FROM identifier_fts JOIN chunks c ON c.id = identifier_fts.rowid
+       WHERE identifier_fts MATCH ? AND ${scope.sql}
+       ORDER BY bm25(identifier_fts, 1.0, 6.0) ASC, c.chunk_id ASC LIMIT ?`,
+    )
+    .pluck()
+    .all(expression, ...scope.params, pool) as number[];
 }
 
 /** `match_snippet` for the BM25 hits that made the result list: the matched terms marked with **. */
@@ -283,7 +400,7 @@ function loadChunks(db: Db, ids: number[]): Map<number, ChunkRow> {
   if (ids.length === 0) return new Map();
   const rows = db
     .prepare(
-      `SELECT c.id, c.chunk_id, f.path, f.mtime, c.start_line, c.end_line, c.content_start_line, c.content, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported
+      `SELECT c.id, c.chunk_id, f.path, f.mtime, c.start_line, c.end_line, c.content_start_line, c.content, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported, f.is_test, c.part
        FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`,
     )
     .all(JSON.stringify(ids)) as ChunkRow[];
@@ -341,6 +458,34 @@ function dedupShellsAndMethods(fused: Candidate[], rows: Map<number, ChunkRow>, 
   return kept;
 }
 
+/**
+ * A declaration split into overlapping parts takes one slot: the best-ranked part stays, and the
+ * other matched parts' start lines are returned for its `related.parts_matched`.
+ */
+function foldSplitParts(fused: Candidate[], rows: Map<number, ChunkRow>): { survivors: Candidate[]; folded: Map<number, number[]> } {
+  const survivors: Candidate[] = [];
+  const folded = new Map<number, number[]>();
+  const first = new Map<string, Candidate[]>(); // "path\0type\0name" → kept parts of that name
+  for (const c of fused) {
+    const row = rows.get(c.id)!;
+    const key = row.symbol_name === null ? null : `${row.path}\0${row.chunk_type}\0${row.symbol_name}`;
+    const same = key === null ? [] : (first.get(key) ?? []);
+    const survivor = same.find((k) => partsOfOneDraft(rows.get(k.id)!, row));
+    if (survivor) {
+      folded.set(survivor.id, [...(folded.get(survivor.id) ?? []), row.start_line]);
+      continue;
+    }
+    if (key !== null) first.set(key, [...same, c]);
+    survivors.push(c);
+  }
+  return { survivors, folded };
+}
+
+/** Two chunks of one name, type and file are parts of one split declaration: their part numbers differ and one is a later part. */
+function partsOfOneDraft(a: ChunkRow, b: ChunkRow): boolean {
+  return a.part !== b.part && (a.part > 0 || b.part > 0);
+}
+
 function toResult(c: Candidate, row: ChunkRow, rank: number, related: SearchResult["related"] | undefined): SearchResult {
   return {
     file_path: row.path,
@@ -352,6 +497,7 @@ function toResult(c: Candidate, row: ChunkRow, rank: number, related: SearchResu
     symbol_name: row.symbol_name,
     parent_symbol: row.parent_symbol,
     is_exported: row.is_exported === 1,
+    ...(row.is_test === 1 ? { is_test: true as const } : {}),
     match_score: c.bm25,
     rank,
     match_snippet: c.snippet,
@@ -388,34 +534,6 @@ export function staleOnDisk(projectRoot: string, path: string, indexedMtime: num
 
 export function isIndexEmpty(db: Db): boolean {
   return db.prepare("SELECT 1 FROM chunks LIMIT 1").get() === undefined;
-}
-
-/** Splits identifiers on camelCase, acronym, digit and snake/kebab boundaries, in one pass: getUserByID → get, user, by, id. */
-export function splitTerms(query: string): string[] {
-  const out = new Set<string>();
-  let start = -1;
-  const isUpper = (c: number) => c >= 65 && c <= 90;
-  const isLower = (c: number) => c >= 97 && c <= 122;
-  const isDigit = (c: number) => c >= 48 && c <= 57;
-  const flush = (end: number) => {
-    if (start >= 0 && end > start) out.add(query.slice(start, end).toLowerCase());
-    start = -1;
-  };
-  for (let i = 0; i < query.length; i++) {
-    const c = query.charCodeAt(i);
-    if (!(isUpper(c) || isLower(c) || isDigit(c) || c === 36)) {
-      flush(i);
-      continue;
-    }
-    if (start >= 0 && isUpper(c)) {
-      const prev = query.charCodeAt(i - 1);
-      // fooBar, v2Beta → a new word at the capital; HTMLParser → at the capital that starts a lower-case run.
-      if (isLower(prev) || isDigit(prev) || (isUpper(prev) && isLower(query.charCodeAt(i + 1)))) flush(i);
-    }
-    if (start < 0) start = i;
-  }
-  flush(query.length);
-  return [...out];
 }
 
 function trigrams(s: string): Set<string> {

@@ -5,11 +5,12 @@ import Database from "better-sqlite3";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { sha256 } from "../base/hash.js";
-import { isExternalSpecifier } from "../base/paths.js";
+import { isExternalSpecifier, isTestPath } from "../base/paths.js";
+import { splitTerms } from "../base/text.js";
 import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../syntax/types.js";
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.4.0";
+export const CURRENT_SCHEMA_VERSION = "1.5.0";
 
 /** SQLite's bound-parameter ceiling (SQLITE_MAX_VARIABLE_NUMBER). */
 const MAX_PARAMS = 32_766;
@@ -326,15 +327,15 @@ export class Store {
 
   private upsertFileRow(meta: FileMeta, extraction: FileExtraction, fingerprint: string): number {
     const existing = this.sql("SELECT id FROM files WHERE path = ?").get(meta.path) as { id: number } | undefined;
-    const values = [meta.language, meta.mtime, meta.size, meta.contentHash, fingerprint, extraction.lineCount, extraction.hasSyntaxErrors ? 1 : 0];
+    const values = [meta.language, meta.mtime, meta.size, meta.contentHash, fingerprint, extraction.lineCount, extraction.hasSyntaxErrors ? 1 : 0, isTestPath(meta.path) ? 1 : 0];
     if (existing) {
       this
-        .sql("UPDATE files SET language = ?, mtime = ?, size = ?, content_hash = ?, fingerprint = ?, line_count = ?, has_syntax_errors = ? WHERE id = ?")
+        .sql("UPDATE files SET language = ?, mtime = ?, size = ?, content_hash = ?, fingerprint = ?, line_count = ?, has_syntax_errors = ?, is_test = ? WHERE id = ?")
         .run(...values, existing.id);
       return existing.id;
     }
     const info = this
-      .sql("INSERT INTO files(path, language, mtime, size, content_hash, fingerprint, line_count, has_syntax_errors) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+      .sql("INSERT INTO files(path, language, mtime, size, content_hash, fingerprint, line_count, has_syntax_errors, is_test) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
       .run(meta.path, ...values);
     return Number(info.lastInsertRowid);
   }
@@ -368,12 +369,13 @@ export class Store {
     for (const c of chunks) {
       chunkRows.push([id, c.chunkId, fileId, c.startLine, c.endLine, c.contentStartLine, c.content, c.chunkType, c.symbolName, symbolTail(c.symbolName), c.parentSymbol, c.isExported ? 1 : 0, c.part]);
       ftsRows.push([id, c.content.slice(c.searchStart, c.searchEnd), c.symbolName, c.chunkId]);
-      if (c.identifiers.length) identRows.push([id, c.identifiers.join(" "), c.chunkId]);
+      const nameTerms = c.symbolName === null ? "" : splitTerms(c.symbolName).join(" ");
+      if (c.identifiers.length || nameTerms) identRows.push([id, c.identifiers.join(" "), nameTerms, c.chunkId]);
       id++;
     }
     this.batcher("chunks", ["id", "chunk_id", "file_id", "start_line", "end_line", "content_start_line", "content", "chunk_type", "symbol_name", "symbol_tail", "parent_symbol", "is_exported", "part"]).insert(chunkRows);
     this.batcher("chunk_fts", ["rowid", "content", "symbol_name", "chunk_id"]).insert(ftsRows);
-    this.batcher("identifier_fts", ["rowid", "identifiers", "chunk_id"]).insert(identRows);
+    this.batcher("identifier_fts", ["rowid", "identifiers", "name_terms", "chunk_id"]).insert(identRows);
   }
 
   private insertSymbols(fileId: number, symbols: readonly SymbolRecord[]): void {

@@ -16,7 +16,8 @@ CREATE TABLE IF NOT EXISTS files (
   content_hash      TEXT NOT NULL,   -- sha256 of the file's bytes: freshness is by content
   fingerprint       TEXT NOT NULL,   -- sha256 of the extraction: identical chunking skips the rewrite
   line_count        INTEGER NOT NULL,
-  has_syntax_errors INTEGER NOT NULL DEFAULT 0
+  has_syntax_errors INTEGER NOT NULL DEFAULT 0,
+  is_test           INTEGER NOT NULL DEFAULT 0  -- base/paths.ts isTestPath: a test file by its name or directory
 );
 
 CREATE TABLE IF NOT EXISTS symbols (
@@ -112,10 +113,13 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunk_fts USING fts5(
   tokenize    = 'trigram'
 );
 
+-- identifiers: the chunk's identifier bag; name_terms: its symbol name split into words
+-- (`TrieRouter.match` → trie router match), stemmed, so "router matching" reaches the method.
 CREATE VIRTUAL TABLE IF NOT EXISTS identifier_fts USING fts5(
   identifiers,
+  name_terms,
   chunk_id    UNINDEXED,
-  tokenize    = "unicode61 separators '.-_/()[]{}<>:;,=+*&|!?'"
+  tokenize    = "porter unicode61 separators '.-_/()[]{}<>:;,=+*&|!?'"
 );
 
 CREATE INDEX IF NOT EXISTS idx_symbols_lookup   ON symbols(name, file_id, line, kind);

@@ -156,3 +156,6 @@ export interface ExtractOptions {
 export const SPLIT_OVERLAP_LINES = 10;
 /** A chunk whose content exceeds this many characters (e.g. one minified line) is cut into pieces. */
 export const MAX_CHUNK_CHARS = 32_768;
+
+/** The name of an anonymous default export (`export default () => …`, `export default class {}`), as `mast_exports` lists it. */
+export const DEFAULT_EXPORT_NAME = "default";

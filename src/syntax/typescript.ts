@@ -7,7 +7,7 @@ import type { Grammar, Language } from "../lang/languages.js";
 import { BINDING_NODE_TYPES, BINDING_TEXT_CHARS, THIS_BOUNDARIES, bindingSite, extractCalls, type CallNodes } from "./calls.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { parseSource, type SyntaxNode, type Tree } from "./parser.js";
-import { MAX_CHUNK_CHARS, MODULE_SYMBOL, type CallSite, type Chunk, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolKind, type SymbolRecord } from "./types.js";
+import { DEFAULT_EXPORT_NAME, MAX_CHUNK_CHARS, MODULE_SYMBOL, type CallSite, type Chunk, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolKind, type SymbolRecord } from "./types.js";
 
 /** Leaf node types whose text is an identifier token in the identifier_fts bag. */
 const IDENTIFIER_TYPES = new Set([
@@ -98,7 +98,7 @@ class FileExtractor {
       this.walkTopLevel();
       this.applyExportClauses();
     }
-    const { calls, classes } = minified ? { calls: [], classes: [] } : extractCalls(this.tree.rootNode, this.text, this.lines, this.fileStem(), this.callNodes);
+    const { calls, classes } = minified ? { calls: [], classes: [] } : extractCalls(this.tree.rootNode, this.text, this.lines, DEFAULT_EXPORT_NAME, this.callNodes);
     if (calls.some((c) => c.caller === null)) this.addModuleSymbol();
     const chunks = withQualifiedNames(
       materializeChunks(this.filePath, { lines: this.lines, lineStarts: lineStarts(this.text) }, this.drafts, {
@@ -294,15 +294,15 @@ class FileExtractor {
       const value = stmt.childForFieldName("value");
       const isDefault = stmt.children.some((c) => c.type === "default");
       if (value && isDefault && (FUNCTION_VALUES.has(value.type) || CLASS_TYPES.has(value.type))) {
-        this.declare(stmt, value, true, doc, overloads, this.fileStem());
+        this.declare(stmt, value, true, doc, overloads, DEFAULT_EXPORT_NAME);
         return;
       }
       this.exportStatements.push(stmt);
       if (value && isDefault && value.type !== "identifier") {
-        // `export default <expression>`: an anonymous default export named after the file.
+        // `export default <expression>`: an anonymous default export, named `default`.
         this.flushGroup();
-        this.addDraft(stmt, "export", this.fileStem(), true, doc);
-        this.addSymbol(stmt, "const", this.fileStem(), true, doc, { signature: firstLine(stmt.text), body: this.nodeText(stmt) });
+        this.addDraft(stmt, "export", DEFAULT_EXPORT_NAME, true, doc);
+        this.addSymbol(stmt, "const", DEFAULT_EXPORT_NAME, true, doc, { signature: firstLine(stmt.text), body: this.nodeText(stmt) });
         return;
       }
       this.recordExportSource(stmt);
@@ -334,7 +334,7 @@ class FileExtractor {
         return true;
       case "interface_declaration":
       case "type_alias_declaration": {
-        const name = decl.childForFieldName("name")?.text ?? defaultName ?? this.fileStem();
+        const name = decl.childForFieldName("name")?.text ?? defaultName ?? DEFAULT_EXPORT_NAME;
         const body = decl.childForFieldName(decl.type === "interface_declaration" ? "body" : "value");
         this.flushGroup();
         const draft = this.addDraft(outer, decl.type === "interface_declaration" ? "interface" : "type", name, exported, doc);
@@ -343,7 +343,8 @@ class FileExtractor {
           declaration: body ? this.slice(outer.startIndex, body.startIndex).trimEnd() : this.nodeText(outer),
           body: body ? this.nodeText(body) : "",
         });
-        this.remember({ name, draft, symbol: sym, members: [] });
+        const members = body && (body.type === "interface_body" || body.type === "object_type") ? this.typeMembers(body, name, exported) : [];
+        this.remember({ name, draft, symbol: sym, members });
         return true;
       }
       case "lexical_declaration":
@@ -379,7 +380,7 @@ class FileExtractor {
   }
 
   private declareFunctionLike(outer: SyntaxNode, decl: SyntaxNode, exported: boolean, defaultName: string | null, doc: SyntaxNode[], overloads: SyntaxNode[]): void {
-    const name = decl.childForFieldName("name")?.text ?? defaultName ?? this.fileStem();
+    const name = decl.childForFieldName("name")?.text ?? defaultName ?? DEFAULT_EXPORT_NAME;
     const body = decl.childForFieldName("body");
     const start = overloads[0] ?? outer;
     this.flushGroup();
@@ -435,7 +436,7 @@ class FileExtractor {
   }
 
   private declareClass(outer: SyntaxNode, decl: SyntaxNode, exported: boolean, doc: SyntaxNode[], defaultName: string | null): void {
-    const className = decl.childForFieldName("name")?.text ?? defaultName ?? this.fileStem();
+    const className = decl.childForFieldName("name")?.text ?? defaultName ?? DEFAULT_EXPORT_NAME;
     const body = decl.childForFieldName("body");
     this.flushGroup();
     const header = this.slice(outer.startIndex, body ? body.startIndex : outer.endIndex).trimEnd();
@@ -488,6 +489,36 @@ class FileExtractor {
     classSym.bodyHash = sha256(memberHashes.sort().join("\n"));
     this.bagExclusions.set(shell, exclusions);
     this.remember(decl_);
+  }
+
+  /**
+   * The callable members of an interface or object type (`match(m: string): R`, `match: (m:
+   * string) => R`) as `Type.member` method symbols, so they are addressable like class methods and
+   * a call on a receiver of that type links to them. They have no chunks: the type's own chunk
+   * holds them.
+   */
+  private typeMembers(body: SyntaxNode, typeName: string, exported: boolean): Member[] {
+    const members: Member[] = [];
+    let pendingDoc: SyntaxNode[] = [];
+    for (const m of body.namedChildren) {
+      if (m.type === "comment") {
+        pendingDoc.push(m);
+        continue;
+      }
+      const doc = attachedDoc(pendingDoc, m).filter(isDocComment);
+      pendingDoc = [];
+      const nameNode = m.childForFieldName("name");
+      if (!nameNode || (nameNode.type !== "property_identifier" && nameNode.type !== "identifier")) continue;
+      const annotation = m.type === "property_signature" ? m.childForFieldName("type")?.namedChild(0) ?? null : null;
+      const callable = m.type === "method_signature" ? m : annotation !== null && annotation.type === "function_type" ? annotation : null;
+      if (callable === null) continue;
+      const signature = this.nodeText(m).replace(/[;,]$/, "");
+      const sym = this.addSymbol(m, "method", `${typeName}.${nameNode.text}`, exported, doc, { signature, body: "" });
+      sym.parent = typeName;
+      this.setCallable(sym, callable);
+      members.push({ draft: null, symbol: sym, isPrivate: false });
+    }
+    return members;
   }
 
   /** One class member starting at `start` (its first decorator or overload): its outline signature, and for methods a chunk and a symbol. */
@@ -591,8 +622,14 @@ class FileExtractor {
       this.markExported(local);
       return;
     }
-    // A local alias: a mirror chunk and symbol under the exported name; the local name stays unexported.
+    // A local alias: a mirror chunk and symbol under the exported name; the local name stays
+    // unexported, but a class's public members are reachable through the alias, so they are exported.
     for (const d of decls) {
+      for (const m of d.members) {
+        if (m.isPrivate) continue;
+        if (m.draft) m.draft.isExported = true;
+        m.symbol.isExported = true;
+      }
       const mirror: Draft = { ...d.draft, symbolName: exported, isExported: true, mirror: true };
       this.drafts.push(mirror);
       const exclusions = this.bagExclusions.get(d.draft);
@@ -799,12 +836,6 @@ class FileExtractor {
   /** A node's source text with CRLF normalized, so stored strings and hashes ignore line endings. */
   private nodeText(node: SyntaxNode): string {
     return this.slice(node.startIndex, node.endIndex);
-  }
-
-  private fileStem(): string {
-    const base = this.filePath.slice(this.filePath.lastIndexOf("/") + 1);
-    const dot = base.lastIndexOf(".");
-    return dot > 0 ? base.slice(0, dot) : base;
   }
 }
 

@@ -4,7 +4,7 @@
 // in time (spec §9.0) and flag the whole answer when a refresh loses; mast_implementors stats and
 // flags each result instead.
 import { refreshFiles } from "../index/jit.js";
-import { POTENTIAL_LIMIT, barrelExports, notFound, callersOf, declarationSite, findTarget, implementorsOf, type DeclarationSite, type Target } from "../query/graph.js";
+import { POTENTIAL_LIMIT, barrelExports, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type Target } from "../query/graph.js";
 import { projectPath } from "../base/paths.js";
 import { isIndexEmpty, staleOnDisk } from "../query/search.js";
 import type { ToolContext } from "./context.js";
@@ -121,11 +121,12 @@ export const implementorsTool = defineTool({
   name: "mast_implementors",
   title: "Implementors of a type",
   description:
-    "Classes that implement an interface (or extend a class), then their subclasses, each with its methods. " +
+    "Classes that implement an interface (or extend a class), then their subclasses, each with its methods; " +
+    "for a member (`Router.match`), the methods that implement or override it ({method, file_path, line, relation}). " +
     "relation is implements or extends; via names the class an indirect result inherits through. A result whose file changed since indexing carries stale: true." + NOT_FOUND_NOTE,
   input: z
     .object({
-      interface_name: nameInput().describe("The interface (or class) name."),
+      interface_name: nameInput().describe("The interface (or class) name, or one of its members as `Type.member`."),
       file_path: filePathInput,
     })
     .strict(),
@@ -135,11 +136,14 @@ export const implementorsTool = defineTool({
     const target = findTarget(db, args.interface_name, args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null);
     const mtimes = db.prepare("SELECT mtime FROM files WHERE path = ?").pluck();
     const stale = new Map<string, boolean>();
-    const implementors = implementorsOf(db, target.ids).map((r) => {
+    const flagStale = <R extends { file_path: string }>(r: R): R | (R & { stale: true }) => {
       let flag = stale.get(r.file_path);
       if (flag === undefined) stale.set(r.file_path, (flag = staleOnDisk(ctx.config.project_root, r.file_path, (mtimes.get(r.file_path) as number | undefined) ?? Infinity)));
       return flag ? { ...r, stale: true as const } : r;
-    });
+    };
+    // A member (`Router.match`): the methods that implement it; a type: its implementing classes.
+    const members = memberImplementations(db, target);
+    const implementors = members === null ? implementorsOf(db, target.ids).map(flagStale) : members.map(flagStale);
     const [first, ...others] = target.sites;
     return {
       interface_name: args.interface_name,

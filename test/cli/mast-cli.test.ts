@@ -15,12 +15,12 @@ import { syntheticProject } from "../helpers/synthetic-project.js";
 
 const BASE_FILES: Record<string, string> = {
   ...SHARED_FILES,
-  // Excluded by the default exclude_patterns.
-  "src/auth.test.ts": "export const t = 1;\n",
+  // Excluded by the default exclude_patterns (build output and dependencies; test files are indexed).
+  "dist/auth.js": "export const t = 1;\n",
   "node_modules/pkg/index.js": "module.exports = 1;\n",
 };
 const BASE_INDEXED = ["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.ts"];
-const SCHEMA_VERSION = "1.4.0";
+const SCHEMA_VERSION = "1.5.0";
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 const space = tempSpace(BASE_FILES);
@@ -137,8 +137,8 @@ describe("mast init", () => {
     const state = join(p.root, ".mast");
     const report = ok(await runMast(["init", p.root, "--exclude", "docs/**, **/gen/**", "--json"]));
     expect(readJson(join(state, "config.json")).exclude_patterns).toEqual(["docs/**", "**/gen/**"]);
-    // The defaults no longer apply: the test file and node_modules are indexed; docs and gen are not.
-    expect(manifestPaths(state)).toEqual(["node_modules/pkg/index.js", "src/auth.test.ts", "src/auth.ts", "src/index.ts", "src/repo.ts"]);
+    // The defaults no longer apply: dist and node_modules are indexed; docs and gen are not.
+    expect(manifestPaths(state)).toEqual(["dist/auth.js", "node_modules/pkg/index.js", "src/auth.ts", "src/index.ts", "src/repo.ts"]);
     expect(report.files_indexed).toBe(5);
   }, 20_000);
 });

@@ -76,11 +76,11 @@ describe("mast serve", () => {
       () => call(client, "mast_status", {}),
       (r) => r.data.indexed_files === 4,
     );
-    expect(status.data).toMatchObject({ indexed_files: 4, stale_files: 0, index_fresh: true, schema_version: "1.4.0" });
+    expect(status.data).toMatchObject({ indexed_files: 4, stale_files: 0, index_fresh: true, schema_version: "1.5.0" });
     const r = await call(client, "mast_search", { query: "validate", limit: 1 });
     expect(r.isError).toBe(false);
-    // The class outline outranks its method here (its doc says "Validates"); the method folds into it.
-    expect(r.data.results[0]).toMatchObject({ file_path: "src/auth.ts", symbol_name: "AuthService", rank: 1, related: { methods_matched: ["AuthService.validate"] } });
+    // A one-name query puts the method of that name first; its class outline folds into it.
+    expect(r.data.results[0]).toMatchObject({ file_path: "src/auth.ts", symbol_name: "AuthService.validate", rank: 1, related: { parent_symbol: "AuthService" } });
     expect(stderr()).toContain("mast serve: ready (");
     // The instructions name tools it offers, and only those.
     const instructions = client.getInstructions() ?? "";

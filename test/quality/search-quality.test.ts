@@ -1,15 +1,14 @@
 // Search-quality benchmark: indexes the fixture corpus twice (ranker D on, and BM25 only via
 // mast.config.json), runs every query in queries.json through mast_search, and reports
 // recall@1, recall@10 and MRR per query kind against a golden file and regression floors.
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/index/run.js";
-import type { SearchResponse, SearchResult } from "../../src/query/search.js";
 import { createToolContext, type ToolContext } from "../../src/tools/context.js";
-import { callTool } from "../../src/tools/registry.js";
 import { expectGolden } from "../helpers/golden.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
+import { describeHit, fmt, hitKey, metricsOf, readCorpus, runQueries, type Metrics, type QueryOutcome } from "./metrics.js";
 
 type QueryKind = "exact_symbol" | "partial_identifier" | "prose";
 
@@ -17,20 +16,6 @@ interface BenchQuery {
   readonly query: string;
   readonly expected: readonly string[];
   readonly kind: QueryKind;
-}
-
-/** One configuration's answer to one query: hit keys in rank order and the first relevant rank. */
-interface QueryOutcome {
-  readonly hits: readonly SearchResult[];
-  /** 1-based rank of the first relevant hit; null when none of the hits is relevant. */
-  readonly firstRelevant: number | null;
-}
-
-interface Metrics {
-  readonly n: number;
-  readonly recallAt1: number;
-  readonly recallAt10: number;
-  readonly mrr: number;
 }
 
 const HERE = import.meta.dirname;
@@ -45,32 +30,6 @@ const LIMIT = 10;
  */
 const FLOORS = { overallRecallAt10: 0.95, exactSymbolRecallAt1: 0.9 } as const;
 
-/** Every file of the corpus as a path → content map, for seeding a temp project. */
-function readCorpus(dir: string, root = dir): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const abs = join(dir, entry.name);
-    if (entry.isDirectory()) Object.assign(files, readCorpus(abs, root));
-    else files[relative(root, abs).split("\\").join("/")] = readFileSync(abs, "utf8");
-  }
-  return files;
-}
-
-const hitKey = (r: SearchResult): string => `${r.file_path}:${r.symbol_name ?? "(none)"}`;
-
-function metricsOf(outcomes: readonly QueryOutcome[]): Metrics {
-  const n = outcomes.length;
-  const share = (pred: (o: QueryOutcome) => boolean) => (n === 0 ? 0 : outcomes.filter(pred).length / n);
-  return {
-    n,
-    recallAt1: share((o) => o.firstRelevant === 1),
-    recallAt10: share((o) => o.firstRelevant !== null && o.firstRelevant <= 10),
-    mrr: n === 0 ? 0 : outcomes.reduce((sum, o) => sum + (o.firstRelevant === null ? 0 : 1 / o.firstRelevant), 0) / n,
-  };
-}
-
-const fmt = (x: number): string => x.toFixed(3);
-
 /** A project copy of the corpus, indexed, with a tool context over it. */
 interface IndexedCorpus {
   project: TestProject;
@@ -84,16 +43,6 @@ async function indexCorpus(extraFiles: Record<string, string>): Promise<IndexedC
   return { project, ctx: createToolContext(config) };
 }
 
-async function runQueries(ctx: ToolContext): Promise<QueryOutcome[]> {
-  const outcomes: QueryOutcome[] = [];
-  for (const q of QUERIES) {
-    const response = (await callTool(ctx, "mast_search", { query: q.query, limit: LIMIT })) as SearchResponse;
-    const index = response.results.findIndex((r) => q.expected.includes(hitKey(r)));
-    outcomes.push({ hits: response.results, firstRelevant: index < 0 ? null : index + 1 });
-  }
-  return outcomes;
-}
-
 let withD: IndexedCorpus;
 let withoutD: IndexedCorpus;
 let outcomesD: QueryOutcome[];
@@ -102,8 +51,8 @@ let outcomesBm25: QueryOutcome[];
 beforeAll(async () => {
   withD = await indexCorpus({});
   withoutD = await indexCorpus({ "mast.config.json": JSON.stringify({ declaration_exact_ranker: false }) });
-  outcomesD = await runQueries(withD.ctx);
-  outcomesBm25 = await runQueries(withoutD.ctx);
+  outcomesD = await runQueries(withD.ctx, QUERIES, LIMIT);
+  outcomesBm25 = await runQueries(withoutD.ctx, QUERIES, LIMIT);
 });
 
 afterAll(() => {
@@ -132,11 +81,6 @@ function summaryLines(): string[] {
     }
   }
   return lines;
-}
-
-function describeHit(r: SearchResult, relevant: boolean): string {
-  const folded = r.related && "methods_matched" in r.related ? ` [+${r.related.methods_matched.join(", ")}]` : "";
-  return `${relevant ? "*" : " "} ${hitKey(r)}${folded}`;
 }
 
 function goldenText(): string {

@@ -254,23 +254,23 @@ describe("export forms", () => {
     expect(chunk("run").content).toBe("/** Exported function. */\nexport function run(): void {}");
   });
 
-  it("anonymous `export default function` is named after the file stem", () => {
+  it("anonymous `export default function` is named `default`", () => {
     const { chunk, symbol } = check("handler.ts");
-    expect(chunk("handler")).toMatchObject({ chunkType: "function", isExported: true, startLine: 4, endLine: 6 });
-    expect(symbol("handler")).toMatchObject({ kind: "function", signature: "export default function (req: Request): string" });
+    expect(chunk("default")).toMatchObject({ chunkType: "function", isExported: true, startLine: 4, endLine: 6 });
+    expect(symbol("default")).toMatchObject({ kind: "function", signature: "export default function (req: Request): string" });
   });
 
-  it("anonymous `export default class` is a shell named after the file stem, with stem-qualified methods", () => {
+  it("anonymous `export default class` is a shell named `default`, with `default.`-qualified methods", () => {
     const { chunk } = check("widget.ts");
-    expect(chunk("widget")).toMatchObject({ chunkType: "class_shell", isExported: true });
-    expect(chunk("widget.render")).toMatchObject({ chunkType: "method", parentSymbol: "widget", isExported: true });
-    expect(chunk("widget.hidden").isExported).toBe(false);
+    expect(chunk("default")).toMatchObject({ chunkType: "class_shell", isExported: true });
+    expect(chunk("default.render")).toMatchObject({ chunkType: "method", parentSymbol: "default", isExported: true });
+    expect(chunk("default.hidden").isExported).toBe(false);
   });
 
-  it("`export default {}` is an export chunk named after the file stem", () => {
+  it("`export default {}` is an export chunk named `default`", () => {
     const { chunk, symbol } = check("settings.ts");
-    expect(chunk("settings")).toMatchObject({ chunkType: "export", isExported: true, startLine: 3, endLine: 6 });
-    expect(symbol("settings")).toMatchObject({ kind: "const", isExported: true });
+    expect(chunk("default")).toMatchObject({ chunkType: "export", isExported: true, startLine: 3, endLine: 6 });
+    expect(symbol("default")).toMatchObject({ kind: "const", isExported: true });
     expect(chunk("base").isExported).toBe(false);
   });
 
@@ -351,7 +351,7 @@ describe("imports", () => {
   it("CommonJS and TypeScript module flavours (.mjs, .cjs, .mts, .cts)", () => {
     const mjs = check("esm-module.mjs");
     expect(mjs.x.language).toBe("javascript");
-    expect(mjs.chunk("esm-module")).toMatchObject({ chunkType: "function", isExported: true });
+    expect(mjs.chunk("default")).toMatchObject({ chunkType: "function", isExported: true });
     const cjs = check("commonjs.cjs");
     expect(cjs.x.imports.map((i) => [i.kind, i.module])).toEqual([
       ["require", "path"],
@@ -473,7 +473,7 @@ describe("source shapes", () => {
     expect(chunk("Title")).toMatchObject({ chunkType: "function", isExported: true });
     expect(chunk("Title").content).toContain('<h1 className="title">{title}</h1>');
     expect(chunk("List")).toMatchObject({ chunkType: "function", startLine: 12, endLine: 18 });
-    expect(chunk("component")).toMatchObject({ chunkType: "function", isExported: true });
+    expect(chunk("default")).toMatchObject({ chunkType: "function", isExported: true });
   });
 });
 

@@ -268,6 +268,20 @@ describe("configuration priority", () => {
 });
 
 describe("mast status", () => {
+  it("finds the project's state dir from a subdirectory, like git; init does not walk", async () => {
+    const p = project();
+    ok(await runMast(["init", p.root, "--json"]));
+    const sub = join(p.root, "src");
+    const fromSub = ok(await runMast(["status", "--json"], { cwd: sub }));
+    expect(fromSub).toMatchObject({ state_dir: join(p.root, ".mast"), indexed_files: 4, index_fresh: true });
+    const query = ok(await runMast(["query", "mast_signature", '{"symbol":"AuthService"}', sub, "--json"]));
+    expect(query.results.map((r: { file_path: string }) => r.file_path)).toEqual(["src/auth.ts"]);
+    expect(existsSync(join(sub, ".mast"))).toBe(false);
+    // `mast init` in the subdirectory makes it a project of its own.
+    ok(await runMast(["init", sub, "--json"]));
+    expect(existsSync(join(sub, ".mast"))).toBe(true);
+  }, 30_000);
+
   it("on a never-indexed project reports nothing indexed and creates no state dir", async () => {
     const p = project();
     const status = ok(await runMast(["status", p.root, "--json"]));

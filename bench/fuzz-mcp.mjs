@@ -457,7 +457,7 @@ class Server {
   }
 
   async startOnce() {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [MAST, "serve", this.world.project], env: this.env, cwd: this.world.ws, stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [MAST, "serve", this.world.project, "--toolsets", "read,edit,more,admin"], env: this.env, cwd: this.world.ws, stderr: "pipe" });
     const live = { transport, client: null, pid: null, stderr: "", exited: false, killed: false, reindexed: false, proc: null, overflow: null };
     this.live = live;
     transport.stderr?.on("data", (d) => {

@@ -10,7 +10,7 @@ import { isNeverIndexed, runIndex, type IndexReport } from "../index/run.js";
 import { CLI_LOCK_POLICY, withStructureLock } from "../index/lock.js";
 import { ensureStateDir, guardSchema, persistConfig, statePaths } from "../index/state.js";
 import { indexStatus } from "../index/status.js";
-import type { ToolDefinition } from "../tools/define.js";
+import { TOOLSETS, type ToolDefinition, type Toolset } from "../tools/define.js";
 import { progressReporter } from "./progress.js";
 
 
@@ -184,12 +184,12 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     .description("serve every tool over MCP on stdio until stdin closes (reindexes in the background at startup)")
     .addOption(stateDirOption())
     .option("--no-startup-reindex", "skip the background reindex at startup (refused on a never-indexed state dir)")
-    .option("--toolsets <list>", "toolsets to offer: read (the index tools), edit (hashpilot's operations)", "read,edit")
+    .option("--toolsets <list>", "toolsets to offer: read (the index tools), edit (hashpilot's reads and edits), admin (hashpilot's telemetry, provenance, config and route)", "read,edit")
     .action(async (path: string | undefined, opts: CommonOptions & { startupReindex: boolean; toolsets: string }) => {
       const toolsets = opts.toolsets.split(",").map((t) => t.trim());
-      const unknown = toolsets.filter((t) => t !== "read" && t !== "edit");
+      const unknown = toolsets.filter((t) => !(TOOLSETS as readonly string[]).includes(t));
       if (unknown.length > 0 || toolsets.length === 0) {
-        throw new MastError("INVALID_ARGUMENT", `--toolsets takes read and/or edit, not ${JSON.stringify(opts.toolsets)}`, { hint: "e.g. --toolsets read" });
+        throw new MastError("INVALID_ARGUMENT", `--toolsets takes some of ${TOOLSETS.join(", ")}, not ${JSON.stringify(opts.toolsets)}`, { hint: "e.g. --toolsets read or --toolsets read,edit,admin" });
       }
       const config = loadConfig(path, { stateDir: opts.stateDir });
       const { DEFAULT_SEED_DIR, serve } = await import("../mcp/server.js");
@@ -198,7 +198,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
         version: VERSION,
         seedDir: process.env.MAST_SEED_DIR && process.env.MAST_SEED_DIR.trim() !== "" ? process.env.MAST_SEED_DIR : DEFAULT_SEED_DIR,
         log: (line) => process.stderr.write(`${line}\n`),
-        toolsets: toolsets as Array<"read" | "edit">,
+        toolsets: toolsets as Toolset[],
       });
     });
 

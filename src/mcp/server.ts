@@ -13,9 +13,8 @@ import { runIndexOffThread } from "../index/run-thread.js";
 import { ensureStateDir, guardSchema, persistConfig, readIndexJson, statePaths, writeJsonAtomic } from "../index/state.js";
 import { createToolContext } from "../tools/context.js";
 import { errorEnvelope } from "../tools/envelope.js";
-import type { Toolset } from "../tools/define.js";
-import { TOOLS, callTool } from "../tools/registry.js";
-import { z } from "../tools/schema.js";
+import { DEFAULT_TOOLSETS, type Toolset } from "../tools/define.js";
+import { TOOLS, callTool, listedTools } from "../tools/registry.js";
 
 export const DEFAULT_SEED_DIR = "/opt/mast-seed";
 
@@ -25,7 +24,7 @@ export interface ServeOptions {
   /** Where a pre-built seed index may be found (MAST_SEED_DIR, default /opt/mast-seed). */
   readonly seedDir: string;
   readonly log: (line: string) => void;
-  /** The toolsets offered (default: all): `read` (the index tools) and `edit` (hashpilot's operations). */
+  /** The toolsets offered (default: read and edit): `read` (the index tools), `edit` (hashpilot's reads and edits), `admin` (its reports). */
   readonly toolsets?: readonly Toolset[];
 }
 
@@ -58,7 +57,7 @@ export function serverInstructions(offered: readonly string[]): string {
   const lines: Array<[string, readonly string[]]> = [
     ["mast answers from a persistent index of this project: ask it for the code you need instead of reading whole files.", []],
     ["- Find code: mast_search (ranked chunks, exact names first). Overview: mast_project_skeleton. A file's API: mast_exports; its imports: mast_dependencies. A symbol's signature and types: mast_signature.", ["mast_search", "mast_project_skeleton", "mast_exports", "mast_dependencies", "mast_signature"]],
-    ["- Before changing a symbol: mast_callers (verified_callers are proven; review potential_matches), mast_implementors, mast_rename_impact.", ["mast_callers", "mast_implementors", "mast_rename_impact"]],
+    ["- Before changing a symbol: mast_callers (verified_callers are proven; review potential_matches), mast_implementors, mast_rename_impact. A name no declaration has answers not_found: true with did_you_mean names.", ["mast_callers", "mast_implementors", "mast_rename_impact"]],
     ["- After writing files by other means: mast_reindex. Health and freshness: mast_status. An answer carrying `indexing` is from the index before a running reindex; `stale` and `file_busy_returning_stale_cache` mark rows older than the disk.", ["mast_reindex", "mast_status"]],
     ["- Edit safely: read_hash gives line hashes and the file hash; replace_hash and diff_apply write only where the anchor is certain (AMBIGUOUS_ANCHOR or STALE_ANCHOR otherwise: re-read, retry); undo reverts a changeSet.", ["read_hash", "replace_hash", "diff_apply", "undo"]],
   ];
@@ -76,17 +75,11 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
   guardSchema(paths);
 
   const ctx = createToolContext(config);
-  const offered = TOOLS.filter((t) => (options.toolsets ?? ["read", "edit"]).includes(t.toolset ?? "read"));
+  const toolsets = options.toolsets ?? DEFAULT_TOOLSETS;
+  const offered = TOOLS.filter((t) => toolsets.includes(t.toolset ?? "read"));
+  const listing = listedTools(toolsets);
   const server = new Server({ name: "mast", version: options.version }, { capabilities: { tools: {} }, instructions: serverInstructions(offered.map((t) => t.name)) });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: offered.map((t) => ({
-      name: t.name,
-      title: t.title,
-      description: t.description,
-      inputSchema: z.toJSONSchema(t.input, { io: "input" }) as { type: "object"; [k: string]: unknown },
-      annotations: { title: t.title, ...t.annotations },
-    })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     try {
       if (!offered.some((t) => t.name === request.params.name)) {
@@ -95,8 +88,8 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
       const result = await callTool(ctx, request.params.name, request.params.arguments ?? {});
       return { content: [{ type: "text", text: JSON.stringify(result) }] };
     } catch (err) {
-      // The edit toolset answers failures with the apiVersion 1 envelope, as its CLI does.
-      if (offered.find((t) => t.name === request.params.name)?.toolset === "edit") {
+      // hashpilot's toolsets answer failures with the apiVersion 1 envelope, as its CLI does.
+      if ((offered.find((t) => t.name === request.params.name)?.toolset ?? "read") !== "read") {
         return { isError: true, content: [{ type: "text", text: JSON.stringify(errorEnvelope(request.params.name, err)) }] };
       }
       // A tool error is an answer, never a crash: the code and hint tell the agent what to do.

@@ -10,15 +10,27 @@ export interface ToolAnnotations {
   readonly openWorldHint: boolean;
 }
 
-/** `read`: mast's index tools; `edit`: hashpilot's operations, whose answers are the apiVersion 1 envelope. */
-export type Toolset = "read" | "edit";
+/**
+ * `read`: mast's index tools; `edit`: hashpilot's reads with hashes, edits and undo; `more`: its
+ * grep, diff generation, symbol lookup and changeSet history; `admin`: its telemetry,
+ * provenance, configuration and route reports. All but `read` answer with the apiVersion 1
+ * envelope.
+ */
+export type Toolset = "read" | "edit" | "more" | "admin";
+
+/** What `mast serve` offers unless told otherwise (a listing under 8 KB: test/mcp/serve.test.ts). */
+export const DEFAULT_TOOLSETS: readonly Toolset[] = ["read", "edit"];
+export const TOOLSETS: readonly Toolset[] = ["read", "edit", "more", "admin"];
 
 export interface ToolDefinition<S extends ZodType = ZodType, O = unknown> {
   readonly name: string;
   /** Absent means "read". */
   readonly toolset?: Toolset;
   readonly title: string;
+  /** What the MCP listing says: what the tool answers and how to call it, in a few sentences. */
   readonly description: string;
+  /** More of the answer's contract, for docs/tools.md and `mast query --help` (not in the MCP listing). */
+  readonly details?: string;
   readonly input: S;
   readonly annotations: ToolAnnotations;
   /**

@@ -1,5 +1,6 @@
-// docs/tools.md, derived from the registry: each tool's name, title, description, annotations
-// and input schema (as JSON Schema). A test fails when the committed file drifts from this.
+// docs/tools.md, derived from the registry: each tool's name, title, toolset, description (what
+// the MCP listing says), details, annotations and input schema (as JSON Schema, with every
+// argument's description). A test fails when the committed file drifts from this.
 import { TOOLS } from "./registry.js";
 import { z } from "./schema.js";
 
@@ -14,7 +15,7 @@ export function renderToolsDoc(): string {
   for (const tool of TOOLS) {
     const a = tool.annotations;
     const traits = [a.readOnlyHint ? "read-only" : "writes", a.destructiveHint ? "destructive" : null, a.idempotentHint ? "idempotent" : null].filter(Boolean).join(", ");
-    out.push(`## \`${tool.name}\` — ${tool.title}`, "", tool.description, "", `*${traits}*`, "", "Input:", "", "```json");
+    out.push(`## \`${tool.name}\` — ${tool.title}`, "", `*${tool.toolset ?? "read"} toolset; ${traits}*`, "", tool.description, "", ...(tool.details ? [tool.details, ""] : []), "Input:", "", "```json");
     out.push(JSON.stringify(z.toJSONSchema(tool.input, { io: "input" }), null, 2), "```", "");
   }
   return out.join("\n");

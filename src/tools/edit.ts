@@ -1,4 +1,7 @@
-// The `edit` toolset: hashpilot's operations in the one registry, so `mast serve` offers them
+// The `edit`, `more` and `admin` toolsets: hashpilot's operations in the one registry (`edit`:
+// reads with hashes, edits, undo; `more`: grep, diff generation, symbol lookup, changeSet history;
+// `admin`: telemetry, provenance, configuration and route reports — the last two off by default
+// in `mast serve`), so it offers them
 // over MCP, `mast query` calls them, and the `hashpilot` CLI maps its argv onto the same inputs.
 // Each answers with the apiVersion 1 envelope (command = the tool name); each call that writes is
 // its own changeSet. Writing tools are annotated destructive, the rest read-only.
@@ -154,7 +157,8 @@ export const readManyTool = defineTool({
   name: "read_many",
   toolset: "edit",
   title: "Read files with hashes",
-  description:
+  description: "Reads whole files with each file's 12-character hash: the anchor of a whole-file replace_hash and the expected_file_hash of later edits.",
+  details:
     "Reads files inside the project whole, each with its 12-character content hash (the anchor for a whole-file replace_hash, and the expected_file_hash of later edits) and line count; a file that cannot be read carries its error (PATH_DENIED outside the project, READ_FAILED for FIFOs and devices, RESULT_TOO_LARGE once the answer cap is reached).",
   input: z.object({ files: z.array(file).min(1).max(MAX_READ_FILES).describe(`Files to read (at most ${MAX_READ_FILES}).`) }).strict(),
   annotations: READ_ONLY,
@@ -165,7 +169,8 @@ export const readHashTool = defineTool({
   name: "read_hash",
   toolset: "edit",
   title: "Read a line with its hashes",
-  description:
+  description: "One line's lineHash, its context's contextHash (contextRange) and the fileHash: the anchors replace_hash takes (range is 1-based, inclusive).",
+  details:
     "One line with its lineHash, the contextHash of the lines around it (contextRange) and the file's fileHash: pass lineHash or contextHash with its range to replace_hash, with fileHash as expected_file_hash. ANCHOR_NOT_UNIQUE warns when the line's text occurs elsewhere in the file. Ranges are 1-based and inclusive.",
   input: z
     .object({
@@ -180,7 +185,7 @@ export const readHashTool = defineTool({
 
 export const grepManyTool = defineTool({
   name: "grep_many",
-  toolset: "edit",
+  toolset: "more",
   title: "Search files by regular expression",
   description:
     "Every line matching a JavaScript regular expression (POSIX bracket classes allowed) under the given files and directories inside the project, with its 1-based line and column; the line is verbatim (a line over 4,096 characters is a slice around the match). The search runs off the server's thread within a time budget (timedOut: what was found by then); a pattern that backtracks catastrophically is stopped with REGEX_TIMEOUT. Binary, unreadable, oversized and special files are skipped and counted.",
@@ -205,7 +210,8 @@ export const replaceHashTool = defineTool({
   name: "replace_hash",
   toolset: "edit",
   title: "Replace hash-anchored lines",
-  description:
+  description: "Replaces the lines old_hash names (range \"a:b\"; none: the whole file). Placed only where certain (expected_file_hash, context_hash or a unique anchor), else AMBIGUOUS_ANCHOR or STALE_ANCHOR: re-read.",
+  details:
     "Replaces the lines an anchor hash names with new content. With range (\"10:15\", inclusive; \"7\" for one line) the hash is of those lines. An anchor whose text occurs more than once (`}`, a blank line) is applied only where something pins it: expected_file_hash still matching (the file is as read), or context_hash/context_range found in one place; otherwise AMBIGUOUS_ANCHOR lists the candidates. A unique anchor whose lines moved is relocated (stale: true, ANCHOR_RELOCATED); one that is gone is STALE_ANCHOR. Without range the hash is the whole file's and is never relocated. Answers newHash, newRange and fileHash, the anchors of a next edit.",
   input: z
     .object({
@@ -237,7 +243,7 @@ export const replaceHashTool = defineTool({
 
 export const diffGenerateTool = defineTool({
   name: "diff_generate",
-  toolset: "edit",
+  toolset: "more",
   title: "Unified diff of two contents",
   description: 'A unified diff from old to new content, with headers naming the file; a missing final newline is a change (`\\ No newline at end of file`); "(no changes)" when they are the same.',
   input: z
@@ -257,7 +263,8 @@ export const diffApplyTool = defineTool({
   name: "diff_apply",
   toolset: "edit",
   title: "Apply a unified diff",
-  description:
+  description: "Applies a one-file unified diff: where the patch says while the file has expected_file_hash, else where its lines are unique; anything uncertain writes nothing.",
+  details:
     "Applies a one-file unified diff. While the file has expected_file_hash (it is as the patch was made against), each hunk goes exactly where the patch says; otherwise where its lines are if they are in exactly one place (placements; fuzzyPlacements for hunks that slid). Anything else writes nothing: STALE_ANCHOR when the lines are gone, AMBIGUOUS_ANCHOR when they are in several places or a hunk has no context to place it by. `\\ No newline at end of file` markers must fit the file. A --- /dev/null patch creates the file. Answers placements, newRanges and fileHash (the file itself only with include_source).",
   input: z
     .object({
@@ -279,7 +286,7 @@ export const diffApplyTool = defineTool({
 
 export const changeSetsTool = defineTool({
   name: "changesets",
-  toolset: "edit",
+  toolset: "more",
   title: "Recorded changeSets",
   description: "This project's changeSets (one per editing call) whose original bytes are kept for undo, newest first.",
   input: z.object({ limit: z.number().int().min(1).max(1000).default(20) }).strict(),
@@ -291,7 +298,8 @@ export const undoTool = defineTool({
   name: "undo",
   toolset: "edit",
   title: "Undo a changeSet",
-  description:
+  description: "Restores the files of one changeSet (change_set_id, or last: true) as they were before it; a file changed since is HASH_MISMATCH unless force.",
+  details:
     "Puts every file of one of this project's changeSets (change_set_id, or last: true for the newest not yet undone) back as it was before it; files it created are deleted. Every path passes the project boundary again (PATH_DENIED for one that left it or became a symlink). A file changed since is HASH_MISMATCH and nothing is restored, unless force.",
   input: z
     .object({
@@ -308,7 +316,7 @@ export const undoTool = defineTool({
 
 export const symbolLookupManyTool = defineTool({
   name: "symbol_lookup_many",
-  toolset: "edit",
+  toolset: "more",
   title: "Find declarations by name",
   description:
     "Where the named functions, classes, types and methods (Class.method, or the method's own name) are declared in the TypeScript/JavaScript files under the given paths inside the project; at most limit hits (RESULT_TRUNCATED counts the rest), within a time budget (SEARCH_TRUNCATED says the search stopped early).",
@@ -329,7 +337,7 @@ export const symbolLookupManyTool = defineTool({
 
 export const routeTool = defineTool({
   name: "route",
-  toolset: "edit",
+  toolset: "admin",
   title: "Which route an edit takes",
   description:
     "The route (ast, hash or diff) an operation on a file would take, and why: the file's language, the operation, and the route policy's language and operation overrides (policy: inline policy JSON merged over the configured one; no_default_config: ignore the config files).",
@@ -357,7 +365,7 @@ export const routeTool = defineTool({
 
 export const provenanceQueryTool = defineTool({
   name: "provenance_query",
-  toolset: "edit",
+  toolset: "admin",
   title: "Who edited a file or line",
   description:
     "The recorded writes of a file, newest first — actor, task, reason, operation, changeSet and the lines each changed (ranges; the diff only when telemetry.recordContent is on) — like git blame for agent edits. With line, only writes that changed it (fuzzy: also writes recorded without ranges).",
@@ -375,7 +383,7 @@ export const provenanceQueryTool = defineTool({
 
 export const provenanceChangeSetTool = defineTool({
   name: "provenance_changeset",
-  toolset: "edit",
+  toolset: "admin",
   title: "Edits of a changeSet",
   description: "Every recorded edit of one changeSet, in order, with its provenance and changed lines.",
   input: z.object({ change_set_id: z.string().min(1).max(100) }).strict(),
@@ -385,7 +393,7 @@ export const provenanceChangeSetTool = defineTool({
 
 export const telemetryShowTool = defineTool({
   name: "telemetry_show",
-  toolset: "edit",
+  toolset: "admin",
   title: "Recent telemetry events",
   description: "The most recent editing events (operation, route, file, language, success, error code, retries, elapsed time), newest first.",
   input: z.object({ limit: z.number().int().min(1).max(10_000).default(20) }).strict(),
@@ -395,7 +403,7 @@ export const telemetryShowTool = defineTool({
 
 export const telemetrySummaryTool = defineTool({
   name: "telemetry_summary",
-  toolset: "edit",
+  toolset: "admin",
   title: "Telemetry by route and operation",
   description: "Event counts by route:operation with success rate and average time.",
   input: z.object({}).strict(),
@@ -405,7 +413,7 @@ export const telemetrySummaryTool = defineTool({
 
 export const telemetryHealthTool = defineTool({
   name: "telemetry_health",
-  toolset: "edit",
+  toolset: "admin",
   title: "Editing health report",
   description:
     "Per-route, per-language and stale-anchor figures over a window of days, with warnings past the thresholds (stale anchors > 10% of replace-hash calls, per-language failures > 30%, store > 100 MB, ...); trend compares with the window before.",
@@ -416,7 +424,7 @@ export const telemetryHealthTool = defineTool({
 
 export const telemetrySessionsTool = defineTool({
   name: "telemetry_sessions",
-  toolset: "edit",
+  toolset: "admin",
   title: "Editing sessions",
   description: "Per-session event counts, error rates and durations (a session is HASHPILOT_SESSION, or the calling process).",
   input: z.object({ limit: z.number().int().min(1).max(10_000).default(100).describe("Sessions answered at most, newest first (the rest are counted in omitted).") }).strict(),
@@ -426,7 +434,7 @@ export const telemetrySessionsTool = defineTool({
 
 export const telemetryExportTool = defineTool({
   name: "telemetry_export",
-  toolset: "edit",
+  toolset: "admin",
   title: "Export telemetry events",
   description: "The events, oldest first, optionally between two dates and for one session: at most limit and within the answer cap (truncated and omitted say how many later ones were left out; export again from the last timestamp).",
   input: z
@@ -447,7 +455,7 @@ export const telemetryExportTool = defineTool({
 
 export const telemetryPruneTool = defineTool({
   name: "telemetry_prune",
-  toolset: "edit",
+  toolset: "admin",
   title: "Prune old telemetry logs",
   description: "Deletes rotated telemetry logs older than older_than days (default 30).",
   input: z.object({ older_than: z.number().int().min(0).max(36500).default(30) }).strict(),
@@ -457,7 +465,7 @@ export const telemetryPruneTool = defineTool({
 
 export const telemetryClearTool = defineTool({
   name: "telemetry_clear",
-  toolset: "edit",
+  toolset: "admin",
   title: "Clear telemetry",
   description: "Deletes every telemetry log, the active one and all rotated ones; the provenance they held goes with them.",
   input: z.object({}).strict(),
@@ -467,7 +475,7 @@ export const telemetryClearTool = defineTool({
 
 export const configTool = defineTool({
   name: "config",
-  toolset: "edit",
+  toolset: "admin",
   title: "hashpilot configuration",
   description: "The configuration after merging the defaults, the global file, the project's .hashpilot.json, --config and HASHPILOT_ROUTE_POLICY.",
   input: z.object({ config_path: file.nullish().describe("A config file inside the project to merge as --config (it cannot set readRoots).") }).strict(),

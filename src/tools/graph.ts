@@ -65,7 +65,8 @@ function declarationFiles(target: Target): string[] {
 export const callersTool = defineTool({
   name: "mast_callers",
   title: "Callers of a symbol",
-  description:
+  description: "Call sites of a function, class or method: verified_callers are proven by the resolver (safe to act on); potential_matches are other lines naming it (review). transitive follows callers of callers.",
+  details:
     "Call sites of a function, class or method, in two sets. verified_callers: sites the resolver linked to this declaration " +
     "(through an import, an annotated field or parameter, a `new` binding, the same file, this or super) — safe to act on. " +
     "potential_matches: other lines naming it (factories, DI, inferred types, dynamic dispatch, comments) — review each before a refactor. " +
@@ -120,7 +121,8 @@ export const callersTool = defineTool({
 export const implementorsTool = defineTool({
   name: "mast_implementors",
   title: "Implementors of a type",
-  description:
+  description: "Classes implementing an interface or extending a class (then subclasses), with their methods; for Type.member, the methods implementing it.",
+  details:
     "Classes that implement an interface (or extend a class), then their subclasses, each with its methods; " +
     "for a member (`Router.match`), the methods that implement or override it ({method, file_path, line, relation}). " +
     "relation is implements or extends; via names the class an indirect result inherits through. A result whose file changed since indexing carries stale: true." + NOT_FOUND_NOTE,
@@ -160,7 +162,8 @@ export const implementorsTool = defineTool({
 export const renameImpactTool = defineTool({
   name: "mast_rename_impact",
   title: "Rename impact",
-  description:
+  description: "Everything a rename touches: declaration_sites, verified_callers, potential_matches to review, barrel_exports, and a checklist.",
+  details:
     "Everything a rename of a symbol touches, in one call: declaration_sites, verified_callers (direct call sites to edit), " +
     "potential_matches (identifier matches the resolver could not prove — review each; the declaration itself is one), " +
     "barrel_exports (named re-exports to edit, and export * files consumers reach it through) and a checklist sentence. " +

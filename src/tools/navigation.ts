@@ -24,7 +24,8 @@ const inProject = (ctx: ToolContext, path: string) => projectPath(path, ctx.conf
 export const skeletonTool = defineTool({
   name: "mast_project_skeleton",
   title: "Project skeleton",
-  description:
+  description: "Every indexed file with the names it exports (no bodies): an overview in one call. Scope with directory, max_depth and file_pattern (glob).",
+  details:
     "Every indexed file with the names it exports — names only, no signatures or bodies: an architectural overview in one call. " +
     "Scope with directory (a subtree), max_depth (directory levels below it; 0 = only files directly in it) and file_pattern (glob); a scope that matches no indexed file answers scope_empty: true.",
   input: z
@@ -43,7 +44,8 @@ export const skeletonTool = defineTool({
 export const exportsTool = defineTool({
   name: "mast_exports",
   title: "File exports",
-  description:
+  description: "What one file exports: each name with kind, signature, line and doc; re-exports with their source.",
+  details:
     "What one file exports: each name with its kind, signature (no body), line and doc comment; re-exports say where they come from, and `export *` modules are listed in star_exports.",
   input: z.object({ file_path: pathInput().describe("Project-relative path of an indexed file.") }).strict(),
   annotations: READ_ONLY,
@@ -58,7 +60,8 @@ export const exportsTool = defineTool({
 export const signatureTool = defineTool({
   name: "mast_signature",
   title: "Symbol signature",
-  description:
+  description: "A symbol's declaration, doc, parameters and return type, with the project types they name. Methods and interface members as Type.member.",
+  details:
     "A symbol's declaration, doc comment, parameters and return type, plus the declarations of the project types they name (one level deep, 50 lines each). " +
     "Methods are addressed as Class.method. Every match is returned (exported first, then by path); pass file_path to pick one — a barrel file is followed to the declaration." + NOT_FOUND_NOTE,
   input: z
@@ -93,7 +96,8 @@ export const signatureTool = defineTool({
 export const dependenciesTool = defineTool({
   name: "mast_dependencies",
   title: "File dependencies",
-  description:
+  description: "What one file imports: each module, the names taken, its kind and the project file it resolves to.",
+  details:
     "What one file imports and from where: each module with the names taken, its kind (import, export_from, export_star, require, dynamic_import), line, whether it is external, and the project file it resolves to.",
   input: z.object({ file_path: pathInput().describe("Project-relative path of an indexed file.") }).strict(),
   annotations: READ_ONLY,

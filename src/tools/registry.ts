@@ -6,13 +6,14 @@ import { MastError } from "../base/errors.js";
 import { healInterruptedRun } from "../index/run-thread.js";
 import { indexingNow } from "../index/status.js";
 import type { ToolContext } from "./context.js";
-import type { ToolDefinition } from "./define.js";
+import type { ToolAnnotations, ToolDefinition, Toolset } from "./define.js";
 import { EDIT_TOOLS } from "./edit.js";
 import { callersTool, implementorsTool, renameImpactTool } from "./graph.js";
 import { dependenciesTool, exportsTool, signatureTool, skeletonTool } from "./navigation.js";
 import { reindexTool } from "./reindex.js";
 import { searchTool } from "./search.js";
 import { statusTool } from "./status.js";
+import { z } from "./schema.js";
 
 export const TOOLS: readonly ToolDefinition[] = [
   searchTool,
@@ -34,6 +35,52 @@ export function findTool(name: string): ToolDefinition {
     throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(name)}`, { hint: `Registered tools: ${TOOLS.map((t) => t.name).join(", ")}` });
   }
   return tool;
+}
+
+/** One tool as `tools/list` offers it. */
+export interface ListedTool {
+  name: string;
+  description: string;
+  inputSchema: { type: "object"; [k: string]: unknown };
+  annotations: Partial<ToolAnnotations>;
+}
+
+/**
+ * The tools of `toolsets` as `tools/list` offers them, sized for a context window (the default
+ * listing stays under 8 KB, a test measures it): the short description (details and argument
+ * descriptions are in docs/tools.md), the input schema without what the server enforces and
+ * reports by itself — `$schema`, string length bounds, the `null` alternative of optional
+ * arguments, `additionalProperties` — and the hints that mean something for the tool.
+ */
+export function listedTools(toolsets: readonly Toolset[]): ListedTool[] {
+  return TOOLS.filter((t) => toolsets.includes(t.toolset ?? "read")).map((t) => {
+    // A read-only tool's other hints mean nothing to a client; a writing tool states all of its own.
+    const { readOnlyHint, ...rest } = t.annotations;
+    const hints: Partial<ToolAnnotations> = readOnlyHint ? { readOnlyHint } : rest;
+    return {
+      name: t.name,
+      description: t.description,
+      inputSchema: compactSchema(z.toJSONSchema(t.input, { io: "input" })) as ListedTool["inputSchema"],
+      annotations: hints,
+    };
+  });
+}
+
+/** Left out of listed schemas: enforced and reported by the server (INVALID_ARGUMENT names the rule), and argument descriptions (docs/tools.md has them; the tool's description names what is not obvious). */
+const DROPPED_SCHEMA_KEYS = new Set(["$schema", "minLength", "maxLength", "additionalProperties", "description"]);
+
+function compactSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compactSchema);
+  if (typeof node !== "object" || node === null) return node;
+  const obj = node as Record<string, unknown>;
+  const anyOf = obj["anyOf"];
+  // `X | null` for an optional argument: X (null is still accepted; omitting it says the same).
+  if (Array.isArray(anyOf) && anyOf.length === 2 && anyOf.some((a) => (a as { type?: unknown }).type === "null")) {
+    const { anyOf: _, ...rest } = obj;
+    const kept = anyOf.find((a) => (a as { type?: unknown }).type !== "null") as Record<string, unknown>;
+    return compactSchema({ ...kept, ...rest });
+  }
+  return Object.fromEntries(Object.entries(obj).filter(([k]) => !DROPPED_SCHEMA_KEYS.has(k)).map(([k, v]) => [k, compactSchema(v)]));
 }
 
 /**

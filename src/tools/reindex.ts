@@ -9,7 +9,8 @@ import { z } from "./schema.js";
 export const reindexTool = defineTool({
   name: "mast_reindex",
   title: "Reindex",
-  description:
+  description: "Bring the index up to date with the disk (incremental unless full) and return when done: call it after writing files by other means.",
+  details:
     "Bring the index up to date with the files on disk and return when done: call it after writing or creating files, before searching for what you wrote. " +
     "Incremental (files whose content changed, new and deleted files) unless full is true.",
   input: z.object({ full: z.boolean().default(false).describe("Re-parse every file instead of only changed ones.") }).strict(),

@@ -6,7 +6,8 @@ import { MAX_NAME_LENGTH, globInput, nameInput, z } from "./schema.js";
 export const searchTool = defineTool({
   name: "mast_search",
   title: "Search code",
-  description:
+  description: "Ranked chunks (function, method, class outline, doc section) for a name, part of one, or words; not whole files. A one-name query puts that name's declarations first. content starts at content_start_line.",
+  details:
     "Search the index and get back chunks (a function, a method, a class outline, a doc section), not whole files. " +
     "start_line..end_line is the declaration; content begins at content_start_line (its doc comment and context lines come first). " +
     "Ranks by BM25 over chunk text fused with exact symbol-name matches. Scope with file_pattern (glob: * stays in one " +

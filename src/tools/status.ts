@@ -7,7 +7,8 @@ import { z } from "./schema.js";
 export const statusTool = defineTool({
   name: "mast_status",
   title: "Index status",
-  description:
+  description: "Index health: counts, last run, stale files, errors, interrupted runs, and whether a run is writing now.",
+  details:
     "Index health: state dir, schema version of this binary, last index run, file and chunk counts, stale_files (changed, not yet indexed, or gone), parse and write errors; " +
     "freshness_cause interrupted_run when the last run died before it finished, and indexing while a run is writing. Check it when results look wrong or before a long task.",
   input: z.object({}).strict(),

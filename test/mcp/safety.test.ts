@@ -21,7 +21,7 @@ afterEach(async () => {
 async function serve(root: string, home: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [MAST, "serve", root, "--no-startup-reindex"],
+    args: [MAST, "serve", root, "--no-startup-reindex", "--toolsets", "read,edit,more,admin"],
     env: { PATH: process.env.PATH ?? "", HASHPILOT_HOME: home, HOME: home },
     stderr: "pipe",
   });

@@ -63,14 +63,18 @@ async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs =
 }
 
 describe("mast serve", () => {
-  it("lists every registry tool, indexes in the background and answers queries", async () => {
+  it("lists the read and edit toolsets in under 8 KB, indexes in the background and answers queries", async () => {
     const p = project();
     const { client, stderr } = await connect([p.root]);
     const tools = await client.listTools();
-    expect(tools.tools.map((t) => t.name).sort()).toEqual(TOOLS.map((t) => t.name).sort());
+    expect(tools.tools.map((t) => t.name).sort()).toEqual(TOOLS.filter((t) => ["read", "edit"].includes(t.toolset ?? "read")).map((t) => t.name).sort());
+    // The bytes a client hands the model for the default listing (8,192 is the budget).
+    const bytes = Buffer.byteLength(JSON.stringify(tools.tools));
+    console.log(`default tools/list: ${tools.tools.length} tools, ${bytes} bytes`);
+    expect(bytes).toBeLessThan(8192);
     const search = tools.tools.find((t) => t.name === "mast_search")!;
-    expect(search.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
-    expect(search.inputSchema.required).toEqual(["query"]);
+    expect(search.annotations).toEqual({ readOnlyHint: true });
+    expect(search.inputSchema).toMatchObject({ type: "object", required: ["query"], properties: { query: { type: "string" }, chunk_type: { type: "string", enum: expect.arrayContaining(["method"]) } } });
 
     const status = await until(
       () => call(client, "mast_status", {}),
@@ -159,8 +163,21 @@ describe("mast serve", () => {
     expect(stale.isError).toBe(true);
     expect(stale.data).toMatchObject({ apiVersion: "1", ok: false, command: "replace_hash", data: null, error: { code: "STALE_ANCHOR" } });
     const tools = await client.listTools();
-    const annotations = Object.fromEntries(tools.tools.filter((t) => ["read_hash", "replace_hash", "undo"].includes(t.name)).map((t) => [t.name, t.annotations?.destructiveHint]));
-    expect(annotations).toEqual({ read_hash: false, replace_hash: true, undo: true });
+    const annotations = Object.fromEntries(tools.tools.filter((t) => ["read_hash", "replace_hash", "undo"].includes(t.name)).map((t) => [t.name, t.annotations]));
+    expect(annotations).toEqual({
+      read_hash: { readOnlyHint: true },
+      replace_hash: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
+      undo: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    });
+  });
+
+  it("--toolsets read,edit,more,admin offers every registry tool", async () => {
+    const p = project();
+    await runIndex(p.config(), { mode: "full" });
+    const { client } = await connect([p.root, "--no-startup-reindex", "--toolsets", "read,edit,more,admin"]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+    const r = await call(client, "telemetry_health", {});
+    expect([r.isError, r.data.command]).toEqual([false, "telemetry_health"]);
   });
 
   it("--toolsets read offers only the index tools", async () => {

@@ -17,15 +17,10 @@ describe("tool registry", () => {
   it("names are unique (mast_-prefixed index tools, the contract's names for the edit toolset), and every tool has a description and an object schema", () => {
     const names = TOOLS.map((t) => t.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(TOOLS.filter((t) => t.toolset === "edit").map((t) => t.name)).toEqual([
-      "read_many",
-      "read_hash",
-      "grep_many",
-      "replace_hash",
-      "diff_generate",
-      "diff_apply",
-      "changesets",
-      "undo",
+    const inSet = (set: string) => TOOLS.filter((t) => t.toolset === set).map((t) => t.name);
+    expect(inSet("edit")).toEqual(["read_many", "read_hash", "replace_hash", "diff_apply", "undo"]);
+    expect(inSet("more")).toEqual(["grep_many", "diff_generate", "changesets", "symbol_lookup_many"]);
+    expect(inSet("admin")).toEqual([
       "provenance_query",
       "provenance_changeset",
       "telemetry_show",
@@ -36,11 +31,10 @@ describe("tool registry", () => {
       "telemetry_prune",
       "telemetry_clear",
       "config",
-      "symbol_lookup_many",
       "route",
     ]);
     for (const t of TOOLS) {
-      expect(t.name).toMatch(t.toolset === "edit" ? /^[a-z_]+$/ : /^mast_[a-z_]+$/);
+      expect(t.name).toMatch((t.toolset ?? "read") !== "read" ? /^[a-z_]+$/ : /^mast_[a-z_]+$/);
       expect(t.description.length).toBeGreaterThan(40);
       expect(t.input.safeParse(null).success).toBe(false);
     }

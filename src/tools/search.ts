@@ -1,7 +1,53 @@
-// mast_search: ranked chunks for a query — BM25 fused with the declaration-exact ranker (spec §7.3, §9).
-import { searchChunks } from "../query/search.js";
+// mast_search: ranked chunks for a query — BM25 fused with the declaration-exact ranker (spec §7.3, §9)
+// — shaped for a context window: each content cut to max_chars at a line end, and `fields` for
+// a compact answer.
+import { searchChunks, type SearchResponse, type SearchResult } from "../query/search.js";
 import { READ_ONLY, defineTool } from "./define.js";
 import { MAX_NAME_LENGTH, globInput, nameInput, z } from "./schema.js";
+
+/** A result's content is cut to this many characters unless max_chars says otherwise: ten results stay near 8 KB. */
+export const DEFAULT_MAX_CHARS = 400;
+const MAX_CONTENT_CHARS = 100_000;
+const RESULT_FIELDS = [
+  "file_path",
+  "start_line",
+  "end_line",
+  "content_start_line",
+  "content",
+  "chunk_type",
+  "symbol_name",
+  "parent_symbol",
+  "is_exported",
+  "is_test",
+  "match_score",
+  "rank",
+  "match_snippet",
+  "related",
+  "stale",
+] as const satisfies ReadonlyArray<keyof SearchResult>;
+
+type ShapedResult = Partial<SearchResult> & { content_truncated?: true; content_end_line?: number };
+
+/** Content cut to `max` characters at the last line end inside the budget (mid-line only when the first line is longer). */
+function cutContent(r: SearchResult, max: number): ShapedResult {
+  if (r.content.length <= max) return r;
+  const cut = max === 0 ? 0 : r.content.lastIndexOf("\n", max) > 0 ? r.content.lastIndexOf("\n", max) : max;
+  const content = r.content.slice(0, cut);
+  const lines = content === "" ? 0 : content.split("\n").length;
+  return { ...r, content, content_truncated: true, content_end_line: r.content_start_line + lines - 1 };
+}
+
+function shape(response: SearchResponse, max: number, fields: readonly string[] | null | undefined): SearchResponse {
+  const results = response.results.map((r) => {
+    const cut = cutContent(r, max);
+    if (!fields) return cut;
+    const keep = new Set<string>(fields);
+    // The cut markers travel with the content they describe.
+    if (keep.has("content")) keep.add("content_truncated").add("content_end_line");
+    return Object.fromEntries(Object.entries(cut).filter(([k]) => keep.has(k)));
+  });
+  return { ...response, results: results as SearchResult[] };
+}
 
 export const searchTool = defineTool({
   name: "mast_search",
@@ -12,6 +58,7 @@ export const searchTool = defineTool({
     "start_line..end_line is the declaration; content begins at content_start_line (its doc comment and context lines come first). " +
     "Ranks by BM25 over chunk text fused with exact symbol-name matches. Scope with file_pattern (glob: * stays in one " +
     "path segment, ** crosses them) and language; narrow with chunk_type and only_exported. Any text is searched literally. " +
+    "Each content is cut to max_chars (default 400) at a line end, marked content_truncated with its content_end_line; fields picks the keys of each result for a compact answer. " +
     "An empty result carries `suggestions` to re-query with (only close names), and `scope_empty: true` when file_pattern or language matches no indexed file; a result whose file changed since indexing carries `stale: true`.",
   input: z
     .object({
@@ -24,16 +71,33 @@ export const searchTool = defineTool({
         .nullish()
         .describe("Only chunks of this type (applied after ranking)."),
       only_exported: z.boolean().default(false).describe("Only exported declarations (the public API surface)."),
+      max_chars: z
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_CONTENT_CHARS)
+        .default(DEFAULT_MAX_CHARS)
+        .describe(`Characters of content per result (default ${DEFAULT_MAX_CHARS}; 0 for none): a longer content is cut at a line end, with content_truncated and content_end_line.`),
+      fields: z
+        .array(z.enum(RESULT_FIELDS))
+        .min(1)
+        .max(RESULT_FIELDS.length)
+        .nullish()
+        .describe("Only these fields of each result, e.g. [\"file_path\", \"start_line\", \"symbol_name\"] (default: all)."),
     })
     .strict(),
   annotations: READ_ONLY,
   readsIndex: true,
   handler: (ctx, args) =>
     ctx.store().snapshot((db) =>
-      searchChunks(db, args, {
-        projectRoot: ctx.config.project_root,
-        rrfK: ctx.config.rrf_k,
-        declarationExactRanker: ctx.config.declaration_exact_ranker,
-      }),
+      shape(
+        searchChunks(db, args, {
+          projectRoot: ctx.config.project_root,
+          rrfK: ctx.config.rrf_k,
+          declarationExactRanker: ctx.config.declaration_exact_ranker,
+        }),
+        args.max_chars,
+        args.fields,
+      ),
     ),
 });

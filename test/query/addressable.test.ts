@@ -172,3 +172,25 @@ describe("search answers a name with that name", () => {
     expect([r[0]!.start_line, r[0]!.related]).toEqual([91, { parts_matched: [1] }]);
   });
 });
+
+describe("search answers sized for a context window", () => {
+  it("cuts each content to max_chars at a line end and says where it stops", async () => {
+    const r = ((await call("mast_search", { query: "longProcess", limit: 1, max_chars: 60 })) as SearchResponse).results[0] as unknown as Record<string, unknown>;
+    // Lines 1-2 of src/long.ts are 51 and 26 characters: only the first fits in 60.
+    expect([r["content"], r["content_truncated"], r["content_start_line"], r["content_end_line"]]).toEqual(["export function longProcess(input: number): number {", true, 1, 1]);
+    const none = ((await call("mast_search", { query: "longProcess", limit: 1, max_chars: 0 })) as SearchResponse).results[0] as unknown as Record<string, unknown>;
+    expect([none["content"], none["content_end_line"]]).toEqual(["", 0]);
+    const whole = ((await call("mast_search", { query: "compose", limit: 1, max_chars: 10_000 })) as SearchResponse).results[0] as unknown as Record<string, unknown>;
+    expect([whole["content_truncated"], (whole["content"] as string).includes("  return router.match('POST', '/');\n}")]).toEqual([undefined, true]);
+  });
+
+  it("answers only the fields asked for", async () => {
+    const r = await call("mast_search", { query: "compose", limit: 2, fields: ["file_path", "start_line", "symbol_name"] });
+    expect(r.results).toEqual([
+      { file_path: "src/app.ts", start_line: 11, symbol_name: "compose" },
+      expect.objectContaining({ file_path: expect.any(String) }),
+    ]);
+    expect(Object.keys(r.results[1]).sort()).toEqual(["file_path", "start_line", "symbol_name"]);
+    await expect(call("mast_search", { query: "compose", fields: ["nope"] })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+  });
+});

@@ -4,7 +4,7 @@
 // explains, so a real call site the resolver missed is listed for review, never silently absent.
 import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
 import { join } from "node:path";
-import { decodeSource, splitLines } from "../base/text.js";
+import { decodeSource, splitLines, splitTerms } from "../base/text.js";
 import { reachableFiles } from "../index/link.js";
 import { prepared, type Db } from "../store/db.js";
 import { declaredName, requireIndexedFile, resolveThroughReExports } from "./navigation.js";
@@ -271,17 +271,88 @@ export function potentialMatches(
   }
   const fileIds = [...new Set(candidates.map((c) => c.fileId))];
   const elsewhere = linkedElsewhere(db, tails, targetIds, fileIds);
-  // A declaration's own line (`function audit(`, `find(id) {`) is shaped like a call but is not one.
+  // A declaration's line (`function audit(`, `find(id) {`) is shaped like a call but is not one;
+  // the target's own declaration lines are not potential callers at all.
   const declarations = declarationLines(db, tails, fileIds);
-  for (const c of candidates) if (declarations.has(`${c.file_path}:${c.line}`)) c.calls = 0;
-  const open = candidates.filter((c) => !(c.calls > 0 && (elsewhere.get(`${c.file_path}:${c.line}`) ?? 0) >= c.calls));
+  const own = new Set(ownDeclarationLines(db, targetIds));
+  const open = candidates.filter((c) => !own.has(`${c.file_path}:${c.line}`) && !(c.calls > 0 && (elsewhere.get(`${c.file_path}:${c.line}`) ?? 0) >= c.calls));
   const sees = new Set(target.fileId === null ? [] : reachableFiles(db, [target.fileId]));
-  const tier = (c: (typeof open)[number]) => (c.calls > 0 ? 0 : 2) + (sees.has(c.fileId) ? 0 : 1);
-  open.sort((a, b) => tier(a) - tier(b) || (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : a.line - b.line));
+  const likelihood = new Likelihood(db, names, tails);
+  const rank = new Map(open.map((c) => [c, likelihood.tier(c, declarations.has(`${c.file_path}:${c.line}`), c.fileId === target.fileId, sees.has(c.fileId))]));
+  // Within a tier, source files before test files, then by path and line.
+  const tests = new Set(prepared(db, "SELECT id FROM files WHERE is_test = 1 AND id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(fileIds)) as number[]);
+  const order = (c: (typeof open)[number]) => rank.get(c)! * 2 + (tests.has(c.fileId) ? 1 : 0);
+  open.sort((a, b) => order(a) - order(b) || (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : a.line - b.line));
   return {
     matches: open.slice(0, limit).map(({ file_path, line, context, reason }) => ({ file_path, line, context, reason })),
     total: open.length,
   };
+}
+
+/**
+ * Common methods of JavaScript's built-in types: `str.match(/re/)`, `map.get(k)` and `arr.find(f)`
+ * name them far more often than any project method of that name.
+ */
+const BUILTIN_METHODS = new Set(
+  "match matchAll replace replaceAll split search test exec get set has delete clear add push pop shift unshift map filter find findIndex some every reduce forEach includes indexOf join slice splice concat sort keys values entries then catch finally call apply bind toString parse stringify trim startsWith endsWith padStart padEnd charAt at fill flat flatMap reverse assign freeze".split(" "),
+);
+
+/**
+ * How likely a potential line is a call of the target, as a tier (lower first): 0 a call in the
+ * declaring file; 1 a call on a receiver that may be the declaration's type (or a bare call) in a
+ * file that sees it, 2 the same in a file that does not; 3 a call whose receiver names another type
+ * declaring the same member (`c.req.header(` for `Context.header`) or a built-in's method
+ * (`str.match(`); 4 a mention in code; 5 a mention in a comment or a string only, or another
+ * declaration's line.
+ */
+class Likelihood {
+  private readonly ownerWords: string[];
+  private readonly otherOwnerWords: string[][];
+  private readonly receiver: RegExp;
+  private readonly mention: RegExp;
+  private readonly builtin: boolean;
+
+  constructor(db: Db, names: readonly string[], tails: readonly string[]) {
+    const first = names[0] ?? "";
+    const dot = first.lastIndexOf(".");
+    const owner = dot > 0 ? first.slice(0, dot) : null;
+    this.ownerWords = owner === null ? [] : splitTerms(owner);
+    const owners = prepared(db, "SELECT DISTINCT parent_name FROM symbols WHERE kind = 'method' AND parent_name IS NOT NULL AND name = parent_name || '.' || ?").pluck();
+    const others = new Set<string>();
+    for (const t of tails) for (const o of owners.all(t) as string[]) if (o !== owner) others.add(o);
+    this.otherOwnerWords = [...others].map((o) => splitTerms(o));
+    const alternatives = tails.map((t) => t.replace(/\$/g, "\\$")).join("|");
+    // The receiver's last identifier before `.name(` (`c.req.header(` → req, `this.x(` → this).
+    this.receiver = new RegExp(`([A-Za-z_$][\\w$]*)\\s*(?:\\?\\.|\\.)\\s*(?:${alternatives})\\s*(?:<[^()]*>\\s*)?[(\`]`);
+    this.mention = new RegExp(`(?<![\\w$#])(?:${alternatives})(?![\\w$])`);
+    this.builtin = tails.some((t) => BUILTIN_METHODS.has(t));
+  }
+
+  tier(c: { context: string; calls: number }, isDeclaration: boolean, inDeclaringFile: boolean, sees: boolean): number {
+    const text = c.context;
+    if (isDeclaration || isComment(text) || stringOnly(text, this.mention)) return 5;
+    if (c.calls === 0) return 4;
+    const receiver = this.receiver.exec(text)?.[1] ?? null;
+    if (inDeclaringFile) return 0;
+    if (receiver !== null && receiver !== "this" && receiver !== "super") {
+      const words = splitTerms(receiver);
+      const fits = (owner: string[]) => words.some((w) => owner.some((o) => o.startsWith(w) || w.startsWith(o)));
+      if (this.ownerWords.length > 0 && !fits(this.ownerWords) && this.otherOwnerWords.some(fits)) return 3;
+      if (this.builtin && !fits(this.ownerWords)) return 3;
+    }
+    return sees ? 1 : 2;
+  }
+}
+
+/** A line that is a comment: `//`, `/*`, or a JSDoc continuation `*`. */
+function isComment(text: string): boolean {
+  return text.startsWith("//") || text.startsWith("/*") || text.startsWith("*");
+}
+
+/** The name appears on the line only inside string literals (`'header'`, `"match"`). */
+function stringOnly(text: string, mention: RegExp): boolean {
+  const code = text.replace(/(["'`])(?:\\.|(?!\1)[^\\])*\1/g, '""');
+  return code !== text && !mention.test(code);
 }
 
 /** Project files' lines as decoded for indexing, read once per query; null when unreadable, binary, special or too large. */
@@ -299,6 +370,12 @@ class SourceLines {
     }
     return lines;
   }
+}
+
+/** `path:line` of the target's declarations (with their overloads and aliases). */
+function ownDeclarationLines(db: Db, ids: readonly number[]): string[] {
+  if (ids.length === 0) return [];
+  return prepared(db, "SELECT f.path || ':' || s.line FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(ids)) as string[];
 }
 
 /** `path:line` of every declaration named by one of the tails (methods by their last segment) in these files. */

@@ -165,7 +165,7 @@ export const renameImpactTool = defineTool({
   description: "Everything a rename touches: declaration_sites, verified_callers, potential_matches to review, barrel_exports, and a checklist.",
   details:
     "Everything a rename of a symbol touches, in one call: declaration_sites, verified_callers (direct call sites to edit), " +
-    "potential_matches (identifier matches the resolver could not prove — review each; the declaration itself is one), " +
+    "potential_matches (identifier matches the resolver could not prove — review each; the declaration's own line is in declaration_sites, not here), " +
     "barrel_exports (named re-exports to edit, and export * files consumers reach it through) and a checklist sentence. " +
     "Run it again after the rename: the old name should come back empty (not_found)." + NOT_FOUND_NOTE,
   input: z.object({ symbol: symbolInput, file_path: filePathInput, potential_limit: potentialLimitInput }).strict(),

@@ -321,17 +321,15 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
         // The implicit field a parameter property creates "resolves the same way as (2)" (§10.3.1 item 3).
         site("src/service.ts", 18, "AuthService.check", "return this.users.find(id);", "field_type"),
       ]);
-      expect(r.summary).toEqual({ verified_count: 10, potential_count: 7, transitive: false, ...NO_CHECKER });
+      expect(r.summary).toEqual({ verified_count: 10, potential_count: 6, transitive: false, ...NO_CHECKER });
     });
 
     it("links a call through a named import", async () => {
       const r = await p.call("mast_callers", { symbol: "audit" });
       expect(r.declaration).toEqual(declared("src/audit.ts", 1, "function"));
       expect(r.verified_callers).toEqual([site("src/service.ts", 12, "AuthService.login", "audit('login');", "import")]);
-      expect(r.potential_matches).toEqual([
-        mention("src/audit.ts", 1, "export function audit(event: string): void {"),
-        mention("src/service.ts", 1, "import { audit } from './audit.js';"),
-      ]);
+      // The declaration's own line is not a potential caller.
+      expect(r.potential_matches).toEqual([mention("src/service.ts", 1, "import { audit } from './audit.js';")]);
     });
 
     it("links a call to a function declared in the same file", async () => {
@@ -369,12 +367,12 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
   });
 
   describe("mast_callers: potential_matches quote the source at its line", () => {
-    it("lists a class member's declaration once, at its own line, with the line's text", async () => {
-      // AuthService.check is declared at line 17; line 8 of src/service.ts is `users.find('boot');`.
+    it("leaves a member's own declaration line out, and quotes other declarations of the name at their lines", async () => {
+      // AuthService.check is declared at line 17 of src/service.ts: nothing else names it.
       const check = await p.call("mast_callers", { symbol: "AuthService.check" });
-      expect(check.potential_matches).toEqual([mention("src/service.ts", 17, "check(id: string): string {")]);
+      expect([check.potential_matches, check.summary.potential_count]).toEqual([[], 0]);
       const later = await p.call("mast_callers", { symbol: "Repo.later" });
-      expect(later.potential_matches).toEqual([mention("src/repo.ts", 6, "later(id: string): void {")]);
+      expect(later.potential_matches).toEqual([]);
     });
   });
 
@@ -386,7 +384,7 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
         hop("src/chain.ts", 10, "top", "return middle() * 2;", "same_file", 2, "middle"),
         hop("src/main.ts", 4, "start", "return top();", "import", 3, "top"),
       ]);
-      expect(r.summary).toEqual({ verified_count: 3, potential_count: 1, transitive: true, ...NO_CHECKER });
+      expect(r.summary).toEqual({ verified_count: 3, potential_count: 0, transitive: true, ...NO_CHECKER });
     });
 
     it("terminates on a function calling itself and on a cycle", async () => {
@@ -410,13 +408,13 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
 
     it("potential_limit caps the list; summary.potential_total is the real count, potential_truncated what was left out", async () => {
       const full = await p.call("mast_callers", { symbol: "Repo.find" });
-      expect(full.potential_matches).toHaveLength(7);
-      expect(full.summary).toEqual({ verified_count: 10, potential_count: 7, transitive: false, ...NO_CHECKER });
+      expect(full.potential_matches).toHaveLength(6);
+      expect(full.summary).toEqual({ verified_count: 10, potential_count: 6, transitive: false, ...NO_CHECKER });
       const capped = await p.call("mast_callers", { symbol: "Repo.find", potential_limit: 2 });
       expect(capped.potential_matches).toEqual(full.potential_matches.slice(0, 2));
-      expect(capped.summary).toEqual({ verified_count: 10, potential_count: 2, transitive: false, ...NO_CHECKER, potential_total: 7, potential_truncated: 5 });
-      const exact = await p.call("mast_rename_impact", { symbol: "Repo.find", potential_limit: 7 });
-      expect(exact.summary.potential_count).toBe(7);
+      expect(capped.summary).toEqual({ verified_count: 10, potential_count: 2, transitive: false, ...NO_CHECKER, potential_total: 6, potential_truncated: 4 });
+      const exact = await p.call("mast_rename_impact", { symbol: "Repo.find", potential_limit: 6 });
+      expect(exact.summary.potential_count).toBe(6);
       expect([exact.summary.potential_total, exact.summary.potential_truncated]).toEqual([undefined, undefined]);
     });
   });
@@ -539,7 +537,6 @@ describe("on a project with same-named declarations, barrels and module specifie
       expect(r.potential_matches).toEqual([
         mention("src/app.ts", 3, "import { audit } from '@lib/repo';"),
         mention("src/app.ts", 4, "import { UserRepository as LegacyRepository, audit as legacyAudit } from './other/repo.js';"),
-        mention("src/lib/repo.ts", 7, "export function audit(event: string): void {}"),
         mention("scripts/seed.ts", 1, "function audit(): void {}"),
         mention("src/other/repo.ts", 7, "export function audit(): void {}"),
       ]);
@@ -607,15 +604,14 @@ describe("on a project with same-named declarations, barrels and module specifie
           mention("src/app.ts", 1, "import { UserRepository, track } from './lib/all.js';"),
           mention("src/app.ts", 2, "import { record } from './lib/index.js';"),
           mention("src/lib/index.ts", 1, "export { track as record } from './repo.js';"),
-          mention("src/lib/repo.ts", 9, "export function track(event: string): void {}"),
         ],
         barrel_exports: TRACK_BARRELS,
         summary: {
           declaration_count: 1,
           verified_count: 2,
-          potential_count: 4,
+          potential_count: 3,
           barrel_count: 3,
-          checklist: "2 verified call site(s) to update, 4 review-required identifier match(es), 3 barrel export(s) to update.",
+          checklist: "2 verified call site(s) to update, 3 review-required identifier match(es), 3 barrel export(s) to update.",
           ...NO_CHECKER,
         },
       });
@@ -738,7 +734,6 @@ describe("a declaration imported under another name", () => {
     const r = await p.call("mast_callers", { symbol: "cloneElement" });
     expect(r.verified_callers).toEqual([]);
     expect(r.potential_matches).toEqual([
-      mention("src/dom.ts", 1, "export function cloneElement(): void {}"),
       mention("src/view.ts", 1, "import { cloneElement as cloneForDom } from './dom.js';"),
       mention("src/view.ts", 3, "export const handlers = [1].map(cloneForDom);"),
     ]);

@@ -1,0 +1,78 @@
+// The order of potential matches, most likely calls first: calls in the declaring file, calls on a
+// receiver that may be the declaration's type, calls on a receiver naming another type that
+// declares the member or on a built-in's method, mentions in code, then comments, strings and
+// other declarations; source before tests within a tier.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { runIndex } from "../../src/index/run.js";
+import { createToolContext, type ToolContext } from "../../src/tools/context.js";
+import { callTool } from "../../src/tools/registry.js";
+import { makeProject, type TestProject } from "../helpers/project.js";
+
+const FILES: Record<string, string> = {
+  "src/context.ts": [
+    "export class Context {",
+    "  header(name: string): void {}",
+    "  reset(): void {",
+    "    const self = make();",
+    "    self.header('x');",
+    "  }",
+    "}",
+    "function make(): any { return null; }",
+    "",
+  ].join("\n"),
+  "src/request.ts": ["export class HonoRequest {", "  header(name: string): string { return name; }", "}", ""].join("\n"),
+  "src/use.ts": [
+    "import { Context } from './context';",
+    "/** Call c.header() to set one. */",
+    "export function handle(c: any): void {",
+    "  // c.header is the setter",
+    "  c.req.header('a');",
+    "  const label = 'header';",
+    "  c.header('b');",
+    "  const fn = c.header;",
+    "}",
+    "",
+  ].join("\n"),
+  "src/router.ts": ["export class Router {", "  match(path: string): boolean { return path === '/'; }", "}", ""].join("\n"),
+  "src/route-use.ts": ["export function go(router: any, text: string): void {", "  text.match(/x/);", "  router.match('/');", "}", ""].join("\n"),
+  "src/use.test.ts": ["export function check(c: any): void {", "  c.header('t');", "}", ""].join("\n"),
+};
+
+let project: TestProject;
+let ctx: ToolContext;
+
+beforeAll(async () => {
+  project = makeProject(FILES);
+  const config = project.config();
+  await runIndex(config, { mode: "full" });
+  ctx = createToolContext(config);
+});
+afterAll(() => {
+  ctx.close();
+  project.cleanup();
+});
+
+it("orders potential matches by how likely each is a call of the declaration", async () => {
+  const r = (await callTool(ctx, "mast_callers", { symbol: "Context.header" })) as { potential_matches: Array<{ file_path: string; line: number; context: string }> };
+  expect(r.potential_matches.map((m) => `${m.file_path}:${m.line} ${m.context}`)).toEqual([
+    // A call in the declaring file.
+    "src/context.ts:5 self.header('x');",
+    // A call on a receiver that may be a Context, in a file that sees it; then in a test file.
+    "src/use.ts:7 c.header('b');",
+    "src/use.test.ts:2 c.header('t');",
+    // `c.req` names HonoRequest, which declares header too.
+    "src/use.ts:5 c.req.header('a');",
+    // A mention in code.
+    "src/use.ts:8 const fn = c.header;",
+    // Comments, a string-only mention, and another type's declaration of the name.
+    "src/request.ts:2 header(name: string): string { return name; }",
+    "src/use.ts:2 /** Call c.header() to set one. */",
+    "src/use.ts:4 // c.header is the setter",
+    "src/use.ts:6 const label = 'header';",
+  ]);
+});
+
+it("puts a built-in's method call below a call on a receiver named like the declaring type", async () => {
+  const r = (await callTool(ctx, "mast_callers", { symbol: "Router.match" })) as { potential_matches: Array<{ file_path: string; line: number }> };
+  expect(r.potential_matches.map((m) => `${m.file_path}:${m.line}`)).toEqual(["src/route-use.ts:3", "src/route-use.ts:2"]);
+});

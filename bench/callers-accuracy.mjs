@@ -324,13 +324,17 @@ async function runMast(sample, stateDir, root) {
   try {
     // Warm-up: every symbol once; these are the answers scored.
     const answers = [];
+    // The same call at the default potential_limit: what an agent gets unless it asks for more.
+    const capped = [];
     const errors = [];
     for (const s of sample) {
       try {
         answers.push(await callTool(ctx, TOOL, args(s)));
+        capped.push(await callTool(ctx, TOOL, { ...args(s), potential_limit: DEFAULT_CAP }));
       } catch (err) {
         if (answers.length === 0 && /unknown tool/i.test(err.message)) return { registered: false, message: err.message };
-        answers.push(null);
+        if (answers.length === capped.length) answers.push(null);
+        capped.push(null);
         errors.push(`${s.name} (${s.file}): ${err.message}`);
       }
     }
@@ -346,7 +350,7 @@ async function runMast(sample, stateDir, root) {
         times.push(performance.now() - t0);
       }
     }
-    return { registered: true, answers, errors, calls: times.length, ms: roundStats(stats(times)), samples_ms: times.map((t) => round(t)) };
+    return { registered: true, answers, capped, errors, calls: times.length, ms: roundStats(stats(times)), samples_ms: times.map((t) => round(t)) };
   } finally {
     ctx.close();
   }
@@ -424,7 +428,9 @@ function score(sample, preds) {
   };
 }
 
-const keysOf = (entries) => (entries ?? []).map((e) => siteKey(e.file_path, e.line));
+/** mast_callers groups sites by file ({file_path, sites}): one flat list, each site with its file. */
+const flatSites = (groups) => (groups ?? []).flatMap((g) => g.sites.map((site) => ({ file_path: g.file_path, ...site })));
+const keysOf = (groups) => flatSites(groups).map((e) => siteKey(e.file_path, e.line));
 
 /** Up to `limit` items, at most two per symbol, the symbols with the most items first. */
 function worstFirst(items, limit) {
@@ -437,12 +443,11 @@ function worstFirst(items, limit) {
 }
 
 /** mast's predictions, the verified callers by resolution, and its worst offenders. */
-function scoreMast(sample, answers, oracle) {
+function scoreMast(sample, answers, cappedAnswers, oracle) {
   const verified = answers.map((a) => (a ? keysOf(a.verified_callers) : null));
   const all = answers.map((a) => (a ? [...keysOf(a.verified_callers), ...keysOf(a.potential_matches)] : null));
-  // What an agent gets by default: potential_matches are ordered call-shaped lines first, and the
-  // cap applies after the order, so the first DEFAULT_CAP entries are the default answer's.
-  const capped = answers.map((a) => (a ? [...keysOf(a.verified_callers), ...keysOf(a.potential_matches.slice(0, DEFAULT_CAP))] : null));
+  // What an agent gets by default: the answer at the default potential_limit (most likely first).
+  const capped = answers.map((a, i) => (a && cappedAnswers[i] ? [...keysOf(a.verified_callers), ...keysOf(cappedAnswers[i].potential_matches)] : null));
   const byResolution = {};
   const falsePositives = [];
   const missed = [];
@@ -451,7 +456,7 @@ function scoreMast(sample, answers, oracle) {
     if (!a) return;
     const truth = new Set(s.sites.flatMap(siteLines));
     const related = new Map(s.related_sites.flatMap((r) => siteLines(r).map((k) => [k, r.calls])));
-    for (const c of a.verified_callers ?? []) {
+    for (const c of flatSites(a.verified_callers)) {
       const key = siteKey(c.file_path, c.line);
       const ok = truth.has(key);
       const r = (byResolution[c.resolution ?? "(none)"] ??= { count: 0, true_positives: 0 });
@@ -557,7 +562,7 @@ async function main() {
   const withSites = sample.filter((s) => s.sites.length > 0);
   const sitesPer = withSites.map((s) => s.sites.length);
   const allSites = sample.flatMap((s) => s.sites);
-  const scoredMast = mast.registered ? scoreMast(sample, mast.answers, oracle) : null;
+  const scoredMast = mast.registered ? scoreMast(sample, mast.answers, mast.capped, oracle) : null;
   const scoredRg = rg ? score(sample, rg.keys) : null;
   const rgMissed = scoredRg ? sample.flatMap((s, i) => scoredRg.per_symbol[i].missed.map((site) => ({ symbol: s.name, site: siteKey(site.file, site.line), source: oracle.textOf(site.file, site.name_line) }))) : [];
   const refMs = stats(oracle.referenceMs);

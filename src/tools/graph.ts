@@ -5,7 +5,7 @@
 // flags each result instead.
 import { refreshFiles } from "../index/jit.js";
 import { POTENTIAL_LIMIT, barrelExports, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type Target } from "../query/graph.js";
-import { projectPath } from "../base/paths.js";
+import { isTestPath, projectPath } from "../base/paths.js";
 import { isIndexEmpty, staleOnDisk } from "../query/search.js";
 import type { ToolContext } from "./context.js";
 import { NOT_FOUND_NOTE, READ_ONLY, defineTool } from "./define.js";
@@ -58,6 +58,33 @@ const potentialLimitInput = z
   .describe("Maximum potential_matches (default 50); when more exist, summary.potential_total is the real count and summary.potential_truncated how many were left out.");
 
 
+/** Sites of one file: the file named once, `is_test` when it is a test file. */
+export interface FileSites<S> {
+  file_path: string;
+  is_test?: true;
+  sites: S[];
+}
+
+/**
+ * Entries grouped by file, files in the order of their first entry (so a ranked list stays ranked
+ * by its best site per file), each entry without its file path and without `drop`'s keys.
+ */
+function byFile<T extends { file_path: string }, K extends keyof T>(entries: readonly T[], drop: readonly K[] = []): Array<FileSites<Omit<T, "file_path" | K>>> {
+  const groups = new Map<string, FileSites<Omit<T, "file_path" | K>>>();
+  for (const e of entries) {
+    let group = groups.get(e.file_path);
+    if (!group) {
+      group = { file_path: e.file_path, ...(isTestPath(e.file_path) ? { is_test: true as const } : {}), sites: [] };
+      groups.set(e.file_path, group);
+    }
+    const site = { ...e } as Record<string, unknown>;
+    delete site["file_path"];
+    for (const k of drop) delete site[k as string];
+    group.sites.push(site as Omit<T, "file_path" | K>);
+  }
+  return [...groups.values()];
+}
+
 function declarationFiles(target: Target): string[] {
   return target.sites.map((s) => s.path);
 }
@@ -65,13 +92,15 @@ function declarationFiles(target: Target): string[] {
 export const callersTool = defineTool({
   name: "mast_callers",
   title: "Callers of a symbol",
-  description: "Call sites of a function, class or method: verified_callers are proven by the resolver (safe to act on); potential_matches are other lines naming it (review). transitive follows callers of callers.",
+  description: "Call sites of a function, class or method, grouped by file: verified_callers are proven by the resolver (safe to act on); potential_matches are other lines naming it, most likely calls first (review). transitive follows callers of callers.",
   details:
     "Call sites of a function, class or method, in two sets. verified_callers: sites the resolver linked to this declaration " +
     "(through an import, an annotated field or parameter, a `new` binding, the same file, this or super) — safe to act on. " +
     "potential_matches: other lines naming it (factories, DI, inferred types, dynamic dispatch, comments) — review each before a refactor. " +
     "transitive follows callers of callers over verified edges only. The answer is for the first declaration (exported first, then by path); " +
-    "others are listed in other_declarations — pass file_path to pick one." + NOT_FOUND_NOTE,
+    "others are listed in other_declarations — pass file_path to pick one. Both sets are grouped by file ({file_path, is_test?, sites}), " +
+    "files in the order of their best site; potential matches come most likely first (calls in the declaring file, calls on a receiver that may be its type, " +
+    "calls on other types or built-ins, mentions, then comments and strings)." + NOT_FOUND_NOTE,
   input: z
     .object({
       symbol: symbolInput,
@@ -104,8 +133,8 @@ export const callersTool = defineTool({
       declaration: first ? declarationSite(first) : null,
       ...(first ? {} : notFound(db, args.symbol)),
       ...(others.length > 0 ? { other_declarations: others.map(declarationSite) } : {}),
-      verified_callers: answer.verified,
-      potential_matches: potential,
+      verified_callers: byFile(answer.verified),
+      potential_matches: byFile(potential, ["reason"]),
       summary: {
         verified_count: answer.verified.length,
         potential_count: potential.length,
@@ -164,7 +193,7 @@ export const renameImpactTool = defineTool({
   title: "Rename impact",
   description: "Everything a rename touches: declaration_sites, verified_callers, potential_matches to review, barrel_exports, and a checklist.",
   details:
-    "Everything a rename of a symbol touches, in one call: declaration_sites, verified_callers (direct call sites to edit), " +
+    "Everything a rename of a symbol touches, in one call: declaration_sites, verified_callers (direct call sites to edit, grouped by file like mast_callers'), " +
     "potential_matches (identifier matches the resolver could not prove — review each; the declaration's own line is in declaration_sites, not here), " +
     "barrel_exports (named re-exports to edit, and export * files consumers reach it through) and a checklist sentence. " +
     "Run it again after the rename: the old name should come back empty (not_found)." + NOT_FOUND_NOTE,
@@ -191,8 +220,8 @@ export const renameImpactTool = defineTool({
       symbol: args.symbol,
       declaration_sites: declarations,
       ...(declarations.length > 0 ? {} : notFound(db, args.symbol)),
-      verified_callers: verified,
-      potential_matches: potential,
+      verified_callers: byFile(verified),
+      potential_matches: byFile(potential, ["reason"]),
       barrel_exports: barrels,
       summary: {
         declaration_count: declarations.length,

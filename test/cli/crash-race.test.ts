@@ -20,6 +20,7 @@ import { MAST_BIN, assertBuilt, runMast, spawnMast } from "../helpers/cli.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
 import { dumpStore } from "../helpers/store-dump.js";
 import { syntheticProject } from "../helpers/synthetic-project.js";
+import { flat } from "../helpers/sites.js";
 
 const POINTS = Number(process.env.MAST_CRASH_POINTS ?? 12);
 const ROUNDS = Number(process.env.MAST_RACE_ROUNDS ?? 3);
@@ -86,7 +87,7 @@ function ok(r: { code: number | null; stdout: string; stderr: string }): any {
 const CALLERS_ARGS = JSON.stringify({ symbol: "stamp", include_potential: false });
 /** A mast_callers answer as the set it states: `file:line caller` per verified caller. */
 const callerSet = (answer: any): string =>
-  (answer.verified_callers as Array<{ file_path: string; line: number; caller_symbol: string }>)
+  (flat(answer.verified_callers) as Array<{ file_path: string; line: number; caller_symbol: string }>)
     .map((c) => `${c.file_path}:${c.line} ${c.caller_symbol}`)
     .sort()
     .join("\n");
@@ -303,7 +304,7 @@ describe("crash consistency and reader isolation (built CLI, real MCP server)", 
       else if (answer.indexing?.in_progress === true || answer.file_busy_returning_stale_cache === true) tally[surface].flagged++;
       else {
         tally[surface].mismatch++;
-        if (mismatches.length < 3) mismatches.push(`${surface}: ${answer.verified_callers.length} callers, no flag, during ${phase}: ${JSON.stringify(answer).slice(0, 3000)}`);
+        if (mismatches.length < 3) mismatches.push(`${surface}: ${flat(answer.verified_callers).length} callers, no flag, during ${phase}: ${JSON.stringify(answer).slice(0, 3000)}`);
       }
     };
     let writing = true;

@@ -9,6 +9,7 @@ import type { SearchResponse } from "../../src/query/search.js";
 import { createToolContext, type ToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
+import { flat } from "../helpers/sites.js";
 
 const longBody = Array.from({ length: 150 }, (_, i) => `  const step${i} = input + ${i};`).join("\n");
 
@@ -108,7 +109,7 @@ describe("interface and type-literal members", () => {
   it("lists calls through a receiver typed by the interface as verified callers", async () => {
     const r = await call("mast_callers", { symbol: "Router.match" });
     expect(r.declaration).toEqual({ file_path: "src/router.ts", line: 3, kind: "method", is_exported: true });
-    expect(r.verified_callers.map((c: { file_path: string; line: number; caller_symbol: string; resolution: string }) => [c.file_path, c.line, c.caller_symbol, c.resolution])).toEqual([
+    expect(flat(r.verified_callers).map((c: { file_path: string; line: number; caller_symbol: string; resolution: string }) => [c.file_path, c.line, c.caller_symbol, c.resolution])).toEqual([
       ["src/app.ts", 6, "App.dispatch", "field_type"],
       ["src/app.ts", 12, "compose", "parameter_type"],
     ]);
@@ -162,7 +163,7 @@ describe("search answers a name with that name", () => {
     const compose = await top({ query: "compose", limit: 10 });
     expect(compose.indexOf("src/app.ts:compose")).toBeLessThan(compose.indexOf("src/app.test.ts:composeFixture (test)"));
     const callers = await call("mast_callers", { symbol: "compose" });
-    expect(callers.verified_callers.map((c: { file_path: string; line: number }) => [c.file_path, c.line])).toEqual([["src/app.test.ts", 4]]);
+    expect(flat(callers.verified_callers).map((c: { file_path: string; line: number }) => [c.file_path, c.line])).toEqual([["src/app.test.ts", 4]]);
   });
 
   it("gives a split declaration one slot and names its other matched parts", async () => {

@@ -7,6 +7,7 @@ import { runIndex } from "../../src/index/run.js";
 import { createToolContext, type ToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
+import { flat } from "../helpers/sites.js";
 
 const FILES: Record<string, string> = {
   "src/context.ts": [
@@ -52,27 +53,35 @@ afterAll(() => {
   project.cleanup();
 });
 
-it("orders potential matches by how likely each is a call of the declaration", async () => {
-  const r = (await callTool(ctx, "mast_callers", { symbol: "Context.header" })) as { potential_matches: Array<{ file_path: string; line: number; context: string }> };
-  expect(r.potential_matches.map((m) => `${m.file_path}:${m.line} ${m.context}`)).toEqual([
+it("orders potential matches by how likely each is a call of the declaration, grouped by file in the order of each file's best site", async () => {
+  const r = (await callTool(ctx, "mast_callers", { symbol: "Context.header" })) as { potential_matches: Array<{ file_path: string; sites: Array<{ line: number; context: string }> }> };
+  expect(r.potential_matches.map((g) => [g.file_path, g.sites.map((x) => `${x.line} ${x.context}`)])).toEqual([
     // A call in the declaring file.
-    "src/context.ts:5 self.header('x');",
-    // A call on a receiver that may be a Context, in a file that sees it; then in a test file.
-    "src/use.ts:7 c.header('b');",
-    "src/use.test.ts:2 c.header('t');",
-    // `c.req` names HonoRequest, which declares header too.
-    "src/use.ts:5 c.req.header('a');",
-    // A mention in code.
-    "src/use.ts:8 const fn = c.header;",
-    // Comments, a string-only mention, and another type's declaration of the name.
-    "src/request.ts:2 header(name: string): string { return name; }",
-    "src/use.ts:2 /** Call c.header() to set one. */",
-    "src/use.ts:4 // c.header is the setter",
-    "src/use.ts:6 const label = 'header';",
+    ["src/context.ts", ["5 self.header('x');"]],
+    [
+      "src/use.ts",
+      [
+        // A call on a receiver that may be a Context, in a file that sees it.
+        "7 c.header('b');",
+        // `c.req` names HonoRequest, which declares header too.
+        "5 c.req.header('a');",
+        // A mention in code.
+        "8 const fn = c.header;",
+        // Comments and a string-only mention.
+        "2 /** Call c.header() to set one. */",
+        "4 // c.header is the setter",
+        "6 const label = 'header';",
+      ],
+    ],
+    // The same kind of call in a test file comes after the source file's.
+    ["src/use.test.ts", ["2 c.header('t');"]],
+    // Another type's declaration of the name.
+    ["src/request.ts", ["2 header(name: string): string { return name; }"]],
   ]);
+  expect((r.potential_matches as Array<{ file_path: string; is_test?: true }>).filter((g) => g.is_test).map((g) => g.file_path)).toEqual(["src/use.test.ts"]);
 });
 
 it("puts a built-in's method call below a call on a receiver named like the declaring type", async () => {
-  const r = (await callTool(ctx, "mast_callers", { symbol: "Router.match" })) as { potential_matches: Array<{ file_path: string; line: number }> };
-  expect(r.potential_matches.map((m) => `${m.file_path}:${m.line}`)).toEqual(["src/route-use.ts:3", "src/route-use.ts:2"]);
+  const r = (await callTool(ctx, "mast_callers", { symbol: "Router.match" })) as { potential_matches: Array<{ file_path: string; sites: unknown[] }> };
+  expect(flat(r.potential_matches).map((m) => `${m.file_path}:${m.line}`)).toEqual(["src/route-use.ts:3", "src/route-use.ts:2"]);
 });

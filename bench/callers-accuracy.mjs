@@ -428,9 +428,19 @@ function score(sample, preds) {
   };
 }
 
-/** mast_callers groups sites by file ({file_path, sites}): one flat list, each site with its file. */
-const flatSites = (groups) => (groups ?? []).flatMap((g) => g.sites.map((site) => ({ file_path: g.file_path, ...site })));
-const keysOf = (groups) => flatSites(groups).map((e) => siteKey(e.file_path, e.line));
+/** A verified site as mast_callers writes it: "LINE CALLER: text [resolution] (depth N via CALLEE)". */
+const VERIFIED_SITE = /^(\d+)(?: ([^\s:]+))?: (.*?)(?: \[(\w+)\])?(?: \(depth (\d+) via (\S+)\))?$/;
+/** mast_callers groups verified sites by file ({file_path, resolution?, sites}): one flat list of objects, each site with its file. */
+const flatSites = (groups) =>
+  (groups ?? []).flatMap((g) =>
+    g.sites.map((site) => {
+      const m = VERIFIED_SITE.exec(site) ?? [];
+      return { file_path: g.file_path, line: Number(m[1]), caller_symbol: m[2] ?? null, context: m[3] ?? site, resolution: m[4] ?? g.resolution ?? null };
+    }),
+  );
+/** A site is an object with its line (verified callers) or `"LINE: text"` (potential matches). */
+const lineOf = (site) => (typeof site === "string" ? Number.parseInt(site, 10) : site.line);
+const keysOf = (groups) => (groups ?? []).flatMap((g) => g.sites.map((s) => siteKey(g.file_path, lineOf(s))));
 
 /** Up to `limit` items, at most two per symbol, the symbols with the most items first. */
 function worstFirst(items, limit) {

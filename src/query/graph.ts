@@ -207,7 +207,14 @@ export interface PotentialSet {
   matches: PotentialMatch[];
   /** Every unexplained line found (the cap applies to `matches` only). */
   total: number;
+  /** With `omitImports`: import and export lines left out because their file has a verified caller. */
+  importsOmitted?: number;
+  /** With `omitImports`: comment lines left out. */
+  commentsOmitted?: number;
 }
+
+/** An import, re-export or require line: it binds the name, it does not call it. */
+const IMPORT_LINE = /^(?:import\b|export\s*(?:\{|\*|type\s*\{)[^]*\bfrom\b)|\brequire\s*\(/;
 
 /** A name as source code spells it: an identifier, or a `#private` member name. */
 const IDENTIFIER = /^#?[A-Za-z_$][\w$]*$/;
@@ -232,6 +239,7 @@ export function potentialMatches(
   target: { readonly ids: readonly number[]; readonly fileId: number | null },
   verified: readonly VerifiedCaller[],
   limit: number,
+  omitImports = false,
 ): PotentialSet {
   const targetIds = target.ids;
   const tails = [...new Set(names.map(tailOf))].filter((t) => IDENTIFIER.test(t));
@@ -249,7 +257,7 @@ export function potentialMatches(
   const mention = new RegExp(`(?<![\\w$#])(?:${alternatives})(?![\\w$])`);
   const callShaped = new RegExp(`(?<![\\w$#])(?:${alternatives})\\s*(?:<[^()]*>\\s*)?(?:\\?\\.\\s*)?[(\`]|\\bnew\\s+(?:${alternatives})(?![\\w$])`, "g");
   const explained = new Set(verified.filter((v) => v.depth === undefined || v.depth === 1).map((v) => `${v.file_path}:${v.line}`));
-  const candidates: Array<PotentialMatch & { fileId: number; calls: number }> = [];
+  const candidates: Array<PotentialMatch & { fileId: number; calls: number; inImport: boolean }> = [];
   const seen = new Set<string>();
   for (const c of chunks) {
     // A class outline is a summary (members' signatures without bodies), not the file's text: its
@@ -258,15 +266,21 @@ export function potentialMatches(
     if (c.type === "class_shell" && fileLines === null) continue;
     const lines = fileLines ? fileLines.slice(c.start - 1, c.end) : c.content.split("\n");
     const first = fileLines ? c.start : c.contentStart;
+    // Inside a multi-line `import {` / `export {` clause (until the line with `from` or `}`).
+    let inClause = false;
     for (let i = 0; i < lines.length; i++) {
       const text = lines[i]!;
+      const opensClause = /^\s*(?:import\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?\{|export\s+(?:type\s+)?\{)[^}]*$/.test(text);
+      const inImport = inClause && !opensClause;
+      if (opensClause) inClause = true;
+      else if (inClause && /[}]|\bfrom\b/.test(text)) inClause = false;
       if (!tails.some((t) => text.includes(t)) || !mention.test(text)) continue;
       const line = first + i;
       const key = `${c.path}:${line}`;
       if (seen.has(key) || explained.has(key)) continue;
       seen.add(key);
       const calls = text.match(callShaped)?.length ?? 0;
-      candidates.push({ file_path: c.path, line, context: text.trim(), reason: "identifier_match_no_resolved_edge", fileId: c.fileId, calls });
+      candidates.push({ file_path: c.path, line, context: text.trim(), reason: "identifier_match_no_resolved_edge", fileId: c.fileId, calls, inImport });
     }
   }
   const fileIds = [...new Set(candidates.map((c) => c.fileId))];
@@ -275,7 +289,12 @@ export function potentialMatches(
   // the target's own declaration lines are not potential callers at all.
   const declarations = declarationLines(db, tails, fileIds);
   const own = new Set(ownDeclarationLines(db, targetIds));
-  const open = candidates.filter((c) => !own.has(`${c.file_path}:${c.line}`) && !(c.calls > 0 && (elsewhere.get(`${c.file_path}:${c.line}`) ?? 0) >= c.calls));
+  const unexplained = candidates.filter((c) => !own.has(`${c.file_path}:${c.line}`) && !(c.calls > 0 && (elsewhere.get(`${c.file_path}:${c.line}`) ?? 0) >= c.calls));
+  // The import that a verified call in the same file resolved through says nothing new.
+  const callerFiles = new Set(verified.map((v) => v.file_path));
+  // Comment lines are no calls (the doc comment is the signature's).
+  const withoutImports = omitImports ? unexplained.filter((c) => !(callerFiles.has(c.file_path) && (c.inImport || IMPORT_LINE.test(c.context)))) : unexplained;
+  const open = omitImports ? withoutImports.filter((c) => !isComment(c.context)) : withoutImports;
   const sees = new Set(target.fileId === null ? [] : reachableFiles(db, [target.fileId]));
   const likelihood = new Likelihood(db, names, tails);
   const rank = new Map(open.map((c) => [c, likelihood.tier(c, declarations.has(`${c.file_path}:${c.line}`), c.fileId === target.fileId, sees.has(c.fileId))]));
@@ -286,6 +305,7 @@ export function potentialMatches(
   return {
     matches: open.slice(0, limit).map(({ file_path, line, context, reason }) => ({ file_path, line, context, reason })),
     total: open.length,
+    ...(omitImports ? { importsOmitted: unexplained.length - withoutImports.length, commentsOmitted: withoutImports.length - open.length } : {}),
   };
 }
 
@@ -414,6 +434,8 @@ export interface CallersQuery {
   readonly transitive: boolean;
   /** null skips the identifier search (include_potential: false). */
   readonly potentialLimit: number | null;
+  /** Leave out import lines in files with a verified caller, and comment lines (mast_callers; a rename must edit them). */
+  readonly omitImports?: boolean;
 }
 
 export interface Callers {
@@ -427,7 +449,7 @@ export function callersOf(db: Db, projectRoot: string, query: CallersQuery): Cal
   const target = findTarget(db, query.symbol, query.filePath);
   const verified = verifiedCallers(db, target.ids, query.transitive);
   const potential =
-    query.potentialLimit === null ? null : potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null }, verified, query.potentialLimit);
+    query.potentialLimit === null ? null : potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null }, verified, query.potentialLimit, query.omitImports);
   return { target, verified, potential };
 }
 

@@ -15,10 +15,12 @@ export interface SkeletonInput {
   readonly max_depth?: number | null | undefined;
   readonly file_pattern?: string | null | undefined;
   readonly limit: number;
+  /** Names listed per file; the rest is counted in the file's exports_truncated. */
+  readonly max_exports: number;
 }
 
 export interface SkeletonResponse {
-  files: Array<{ file_path: string; exports: string[] }>;
+  files: Array<{ file_path: string; exports: string[]; exports_truncated?: number }>;
   files_truncated?: number;
   index_empty?: true;
   /** The directory or file_pattern matches no indexed file (not "nothing exported there"). */
@@ -43,7 +45,9 @@ export function projectSkeleton(db: Db, input: SkeletonInput): SkeletonResponse 
     if (!list.includes(r.name)) list.push(r.name);
     byFile.set(r.path, list);
   }
-  const all = [...byFile].map(([file_path, exports]) => ({ file_path, exports }));
+  const all = [...byFile].map(([file_path, exports]) =>
+    exports.length > input.max_exports ? { file_path, exports: exports.slice(0, input.max_exports), exports_truncated: exports.length - input.max_exports } : { file_path, exports },
+  );
   const response: SkeletonResponse = { files: all.slice(0, input.limit) };
   if (all.length > input.limit) response.files_truncated = all.length - input.limit;
   if (all.length === 0 && isIndexEmpty(db)) response.index_empty = true;
@@ -161,6 +165,33 @@ export interface SignatureEntry {
   params: ParamRecord[] | null;
   return_type: string | null;
   type_context: TypeContextEntry[];
+}
+
+/**
+ * A doc comment's summary, as Javadoc defines it: its first sentence (up to a `.` followed by
+ * white space, within the text before the first blank line or `@tag`), without the comment markers
+ * (`/**`, `*` at line starts, `*\/`, `//`), lines joined by spaces. The whole comment when it has no
+ * text before a tag.
+ */
+export function docSummary(doc: string): string {
+  const lines = doc
+    .replace(/^\s*\/\*\*?/, "")
+    .replace(/\*\/\s*$/, "")
+    .split("\n")
+    .map((l) => l.replace(/^\s*(?:\*(?!\/)|\/\/\/?)\s?/, "").trimEnd());
+  const out: string[] = [];
+  for (const line of lines) {
+    if (line.trim() === "") {
+      if (out.length > 0) break;
+      continue;
+    }
+    if (/^\s*@/.test(line)) break;
+    out.push(line.trim());
+  }
+  if (out.length === 0) return lines.map((l) => l.trim()).filter(Boolean).join(" ");
+  const text = out.join(" ");
+  const end = /\.\s/.exec(text);
+  return end === null ? text : text.slice(0, end.index + 1);
 }
 
 export interface SignatureResponse {

@@ -4,7 +4,7 @@
 // in time (spec §9.0) and flag the whole answer when a refresh loses; mast_implementors stats and
 // flags each result instead.
 import { refreshFiles } from "../index/jit.js";
-import { POTENTIAL_LIMIT, barrelExports, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type Target } from "../query/graph.js";
+import { POTENTIAL_LIMIT, barrelExports, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type PotentialMatch, type Target, type VerifiedCaller } from "../query/graph.js";
 import { isTestPath, projectPath } from "../base/paths.js";
 import { isIndexEmpty, staleOnDisk } from "../query/search.js";
 import type { ToolContext } from "./context.js";
@@ -16,9 +16,6 @@ interface Flags {
   file_busy_returning_stale_cache?: true;
   index_empty?: true;
 }
-
-/** summary fields the opt-in checker pass (a later feature) would fill; 0 until it exists. */
-const CHECKER_COUNTS = { checker_classified_non_call_site: 0, checker_classified_different_declaration: 0 } as const;
 
 /**
  * Computes an answer, refreshes every file it names in one transaction (a no-op stat for files
@@ -85,6 +82,30 @@ function byFile<T extends { file_path: string }, K extends keyof T>(entries: rea
   return [...groups.values()];
 }
 
+/**
+ * Verified callers by file, each site one line of text: `"LINE CALLER: text"` (`"LINE: text"` at
+ * top level), then ` [resolution]` unless every site of the file shares one (stated once on the
+ * file as `resolution`), then ` (depth N via CALLEE)` for a transitive caller's caller.
+ */
+function verifiedByFile(callers: readonly VerifiedCaller[]): Array<FileSites<string> & { resolution?: string }> {
+  return byFile<VerifiedCaller, never>(callers).map((g) => {
+    const shared = g.sites.every((x) => x.resolution === g.sites[0]!.resolution) ? g.sites[0]!.resolution : null;
+    const sites = g.sites.map(
+      (c) =>
+        `${c.line}${c.caller_symbol === null ? "" : ` ${c.caller_symbol}`}: ${c.context}` +
+        (shared === null ? ` [${c.resolution}]` : "") +
+        (c.depth === undefined || c.depth === 1 ? "" : ` (depth ${c.depth} via ${c.callee_symbol})`),
+    );
+    const { file_path, is_test } = g;
+    return { file_path, ...(is_test ? { is_test } : {}), ...(shared === null ? {} : { resolution: shared }), sites };
+  });
+}
+
+/** Potential matches by file, each site as `grep -n` writes it: `"LINE: text"`. */
+function potentialByFile(matches: readonly PotentialMatch[]): Array<FileSites<string>> {
+  return byFile(matches, ["reason"]).map((g) => ({ ...g, sites: g.sites.map((m) => `${m.line}: ${m.context}`) }));
+}
+
 function declarationFiles(target: Target): string[] {
   return target.sites.map((s) => s.path);
 }
@@ -98,8 +119,9 @@ export const callersTool = defineTool({
     "(through an import, an annotated field or parameter, a `new` binding, the same file, this or super) — safe to act on. " +
     "potential_matches: other lines naming it (factories, DI, inferred types, dynamic dispatch, comments) — review each before a refactor. " +
     "transitive follows callers of callers over verified edges only. The answer is for the first declaration (exported first, then by path); " +
-    "others are listed in other_declarations — pass file_path to pick one. Both sets are grouped by file ({file_path, is_test?, sites}), " +
-    "files in the order of their best site; potential matches come most likely first (calls in the declaring file, calls on a receiver that may be its type, " +
+    "others are listed in other_declarations — pass file_path to pick one. Import lines in a file with a verified caller and comment lines are left out (counted in summary.imports_omitted, summary.comments_omitted; mast_rename_impact lists them). Both sets are grouped by file ({file_path, is_test?, sites}), each site one line of text: a verified one \"LINE CALLER: text\" " +
+    "(\"LINE: text\" at top level) with [resolution] unless the file states one for all, (depth N via CALLEE) for a caller's caller (transitive); a potential one \"LINE: text\". " +
+    "Files come in the order of their best site; potential matches come most likely first (calls in the declaring file, calls on a receiver that may be its type, " +
     "calls on other types or built-ins, mentions, then comments and strings)." + NOT_FOUND_NOTE,
   input: z
     .object({
@@ -123,24 +145,25 @@ export const callersTool = defineTool({
           filePath,
           transitive: args.transitive,
           potentialLimit: args.include_potential ? args.potential_limit : null,
+          omitImports: true,
         }),
       (a) => [...declarationFiles(a.target), ...a.verified.map((v) => v.file_path), ...(a.potential?.matches.map((p) => p.file_path) ?? [])],
     );
     const [first, ...others] = answer.target.sites;
     const potential = answer.potential?.matches ?? [];
     return {
-      symbol: args.symbol,
       declaration: first ? declarationSite(first) : null,
       ...(first ? {} : notFound(db, args.symbol)),
       ...(others.length > 0 ? { other_declarations: others.map(declarationSite) } : {}),
-      verified_callers: byFile(answer.verified),
-      potential_matches: byFile(potential, ["reason"]),
+      verified_callers: verifiedByFile(answer.verified),
+      potential_matches: potentialByFile(potential),
       summary: {
         verified_count: answer.verified.length,
         potential_count: potential.length,
-        transitive: args.transitive,
-        ...CHECKER_COUNTS,
+        ...(args.transitive ? { transitive: true } : {}),
         ...(answer.potential ? potentialCut(answer.potential.total, potential.length) : {}),
+        ...(answer.potential?.importsOmitted ? { imports_omitted: answer.potential.importsOmitted } : {}),
+        ...(answer.potential?.commentsOmitted ? { comments_omitted: answer.potential.commentsOmitted } : {}),
       },
       ...flags(ctx, busy, answer.verified.length === 0 && potential.length === 0),
     };
@@ -177,7 +200,6 @@ export const implementorsTool = defineTool({
     const implementors = members === null ? implementorsOf(db, target.ids).map(flagStale) : members.map(flagStale);
     const [first, ...others] = target.sites;
     return {
-      interface_name: args.interface_name,
       declaration: first ? declarationSite(first) : null,
       ...(first ? {} : notFound(db, args.interface_name)),
       ...(others.length > 0 ? { other_declarations: others.map(declarationSite) } : {}),
@@ -217,11 +239,10 @@ export const renameImpactTool = defineTool({
     const potential = answer.potential.matches;
     const empty = declarations.length === 0 && verified.length === 0 && potential.length === 0 && barrels.length === 0;
     return {
-      symbol: args.symbol,
       declaration_sites: declarations,
       ...(declarations.length > 0 ? {} : notFound(db, args.symbol)),
-      verified_callers: byFile(verified),
-      potential_matches: byFile(potential, ["reason"]),
+      verified_callers: verifiedByFile(verified),
+      potential_matches: potentialByFile(potential),
       barrel_exports: barrels,
       summary: {
         declaration_count: declarations.length,
@@ -229,7 +250,6 @@ export const renameImpactTool = defineTool({
         potential_count: potential.length,
         barrel_count: barrels.length,
         checklist: `${verified.length} verified call site(s) to update, ${potential.length} review-required identifier match(es), ${barrels.length} barrel export(s) to update.`,
-        ...CHECKER_COUNTS,
         ...potentialCut(answer.potential.total, potential.length),
       },
       ...flags(ctx, busy, empty),

@@ -3,7 +3,7 @@
 import { refreshFile, refreshFiles, type Refresh } from "../index/jit.js";
 import { projectPath } from "../base/paths.js";
 import { notFound } from "../query/graph.js";
-import { fileDependencies, fileExports, projectSkeleton, symbolSignatures } from "../query/navigation.js";
+import { docSummary, fileDependencies, fileExports, projectSkeleton, symbolSignatures, type SignatureEntry } from "../query/navigation.js";
 import { isIndexEmpty } from "../query/search.js";
 import type { ToolContext } from "./context.js";
 import { NOT_FOUND_NOTE, READ_ONLY, defineTool } from "./define.js";
@@ -21,19 +21,29 @@ async function refreshed(ctx: ToolContext, path: string): Promise<Refresh> {
 /** A file_path argument as a project-relative path (an absolute path inside the project is accepted). */
 const inProject = (ctx: ToolContext, path: string) => projectPath(path, ctx.config.project_root);
 
+/** An overview names a file's first exports; a file of 400 (zod's schemas) is mast_exports' to list. */
+const DEFAULT_MAX_EXPORTS = 20;
+
 export const skeletonTool = defineTool({
   name: "mast_project_skeleton",
   title: "Project skeleton",
   description: "Every indexed file with the names it exports (no bodies): an overview in one call. Scope with directory, max_depth and file_pattern (glob).",
   details:
     "Every indexed file with the names it exports — names only, no signatures or bodies: an architectural overview in one call. " +
-    "Scope with directory (a subtree), max_depth (directory levels below it; 0 = only files directly in it) and file_pattern (glob); a scope that matches no indexed file answers scope_empty: true.",
+    "Scope with directory (a subtree), max_depth (directory levels below it; 0 = only files directly in it) and file_pattern (glob); a scope that matches no indexed file answers scope_empty: true. Each file lists its first max_exports names (default 20) and counts the rest in exports_truncated.",
   input: z
     .object({
       directory: z.string().max(MAX_PATH_LENGTH).nullish().describe("Project-relative subtree to list (default: the whole project)."),
       max_depth: z.number().int().min(0).nullish().describe("Directory levels below `directory` to include (default: all)."),
       file_pattern: globInput().nullish().describe("Only files whose project-relative path matches this glob."),
       limit: z.number().int().min(1).max(10_000).default(500).describe("Maximum files listed; the rest is counted in files_truncated."),
+      max_exports: z
+        .number()
+        .int()
+        .min(0)
+        .max(100_000)
+        .default(DEFAULT_MAX_EXPORTS)
+        .describe(`Names listed per file (default ${DEFAULT_MAX_EXPORTS}), in declaration order; the rest is counted in the file's exports_truncated (mast_exports lists them all).`),
     })
     .strict(),
   annotations: READ_ONLY,
@@ -57,18 +67,32 @@ export const exportsTool = defineTool({
   },
 });
 
+/**
+ * A signature without what the query or its signature line already says: no `symbol` when it is
+ * the name asked for, the doc's summary, no params or return type, no empty type context.
+ */
+function briefSignature(entry: SignatureEntry, asked: string): Partial<SignatureEntry> & { file_path: string } {
+  const { symbol, params: _params, return_type: _returns, type_context, ...rest } = entry;
+  return { ...(symbol === asked ? {} : { symbol }), ...rest, doc: entry.doc === null ? null : docSummary(entry.doc), ...(type_context.length > 0 ? { type_context } : {}) };
+}
+
 export const signatureTool = defineTool({
   name: "mast_signature",
   title: "Symbol signature",
   description: "A symbol's declaration, doc, parameters and return type, with the project types they name. Methods and interface members as Type.member.",
   details:
     "A symbol's declaration, doc comment, parameters and return type, plus the declarations of the project types they name (one level deep, 50 lines each). " +
+    "With detail brief (the default) symbol is left out when it is the name asked for, doc is the doc comment's summary (its first sentence, without comment markers) and params/return_type are left out; detail full gives them. " +
     "Methods are addressed as Class.method. Every match is returned (exported first, then by path); pass file_path to pick one — a barrel file is followed to the declaration." + NOT_FOUND_NOTE,
   input: z
     .object({
       symbol: nameInput().describe("Symbol name, e.g. handleLogin or AuthService.validate."),
       file_path: pathInput().nullish().describe("Only the symbol in (or re-exported by) this file."),
       limit: z.number().int().min(1).max(500).default(50).describe("Maximum matches; the rest is counted in results_truncated."),
+      detail: z
+        .enum(["brief", "full"])
+        .default("brief")
+        .describe("brief (default): the doc comment's first sentence, no params/return_type (the signature states them), no empty type_context; full: the doc comment as written, params and return_type."),
     })
     .strict(),
   annotations: READ_ONLY,
@@ -82,7 +106,10 @@ export const signatureTool = defineTool({
     const refreshes = await refreshFiles(ctx.store(), ctx.config, paths);
     const busy = new Set([...refreshes].flatMap(([path, r]) => (r === "busy" ? [path] : [])));
     const response = ctx.store().snapshot((snap) => symbolSignatures(snap, args.symbol, filePath, args.limit));
-    const results = response.results.map((r) => (busy.has(r.file_path) ? { ...r, file_busy_returning_stale_cache: true as const } : r));
+    const results = response.results.map((entry) => {
+      const r = args.detail === "full" ? entry : briefSignature(entry, args.symbol);
+      return busy.has(r.file_path) ? { ...r, file_busy_returning_stale_cache: true as const } : r;
+    });
     return {
       ...response,
       results,

@@ -32,14 +32,14 @@ describe("mast query", () => {
     expect(line.stdout.trimEnd().split("\n")).toHaveLength(1);
     const data = JSON.parse(line.stdout);
     expect(JSON.parse(pretty.stdout)).toEqual(data);
-    expect(data.results[0]).toMatchObject({
-      symbol: "Repo.find",
+    // The brief answer: no `symbol` (it is the name asked for), no params/return_type (the signature states them).
+    expect(data.results[0]).toEqual({
       kind: "method",
       file_path: "src/repo.ts",
       line: 2,
+      is_exported: true,
       signature: "find(id: string): string | null",
-      params: [{ name: "id", type: "string", optional: false }],
-      return_type: "string | null",
+      doc: null,
     });
   });
 

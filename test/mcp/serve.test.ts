@@ -136,7 +136,7 @@ describe("mast serve", () => {
       expect(viaCli.stdout).toBe(`${viaMcp}\n`);
       if (tool === "mast_callers") {
         expect(JSON.parse(viaMcp).verified_callers).toEqual([
-          { file_path: "src/auth.ts", sites: [{ line: 9, caller_symbol: "AuthService.validate", context: "return this.repo.find(token) !== null;", resolution: "field_type" }] },
+          { file_path: "src/auth.ts", resolution: "field_type", sites: ["9 AuthService.validate: return this.repo.find(token) !== null;"] },
         ]);
       }
     }

@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/index/run.js";
+import { callTool } from "../../src/tools/registry.js";
 import { createToolContext, type ToolContext } from "../../src/tools/context.js";
 import { expectGolden } from "../helpers/golden.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
@@ -22,6 +23,8 @@ const EXACT_RANK1_FLOOR = 0.95;
 let project: TestProject;
 let ctx: ToolContext;
 let outcomes: QueryOutcome[];
+/** Bytes of the JSON an agent reads for each answer measured below. */
+let bytes: { search: number[]; skeleton: number; callers: number; renameImpact: number };
 
 beforeAll(async () => {
   project = makeProject(readCorpus(join(ZOD_ROOT, "src"), (p) => p.endsWith(".ts")));
@@ -29,12 +32,25 @@ beforeAll(async () => {
   await runIndex(config, { mode: "full" });
   ctx = createToolContext(config);
   outcomes = await runQueries(ctx, SET.queries, LIMIT);
+  const size = async (tool: string, args: Record<string, unknown>) => Buffer.byteLength(JSON.stringify(await callTool(ctx, tool, args)));
+  const search: number[] = [];
+  for (const q of SET.queries) search.push(await size("mast_search", { query: q.query }));
+  bytes = {
+    search,
+    skeleton: await size("mast_project_skeleton", {}),
+    // A common method name: ZodType.optional is called all over zod's tests.
+    callers: await size("mast_callers", { symbol: "ZodType.optional" }),
+    renameImpact: await size("mast_rename_impact", { symbol: "ZodType.optional" }),
+  };
 }, 120_000);
 
 afterAll(() => {
   ctx?.close();
   project?.cleanup();
 });
+
+/** Nearest-rank percentile. */
+const percentile = (xs: readonly number[], p: number) => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil(p * xs.length) - 1)]!;
 
 const byKind = (kind: string | null) => metricsOf(outcomes.filter((_, i) => kind === null || SET.queries[i]!.kind === kind));
 
@@ -46,6 +62,9 @@ function report(): string {
     `${"kind".padEnd(26)}   n  R@1    R@10   MRR`,
     metricsRow("all", byKind(null)),
     ...kinds.map((k) => metricsRow(k, byKind(k))),
+    "",
+    `Answer bytes: mast_search at the default limit p50 ${percentile(bytes.search, 0.5)}, max ${Math.max(...bytes.search)}; ` +
+      `mast_project_skeleton ${bytes.skeleton}; mast_callers ZodType.optional ${bytes.callers}; mast_rename_impact ZodType.optional ${bytes.renameImpact}`,
     "",
     "Per query: first relevant rank ('-' = not in top 10); for a query not answered first, its top 3.",
   ];
@@ -72,8 +91,15 @@ describe("mast_search quality on zod", () => {
   });
 
   it("matches the golden report", () => {
-    console.log(`\n${report().split("\n").slice(0, 3 + 1 + new Set(SET.queries.map((q) => q.kind)).size + 1).join("\n")}\n`);
+    console.log(`\n${report().split("\n").slice(0, 3 + 1 + new Set(SET.queries.map((q) => q.kind)).size + 3).join("\n")}\n`);
     expectGolden("zod-search-quality.txt", report());
+  });
+
+  it("answers within a context window: every default search under 8 KB, the skeleton of 332 files under 16 KB, callers of a common method under 8 KB", () => {
+    expect(Math.max(...bytes.search)).toBeLessThan(8192);
+    expect(bytes.skeleton).toBeLessThan(16_384);
+    expect(bytes.callers).toBeLessThan(8192);
+    expect(bytes.renameImpact).toBeLessThan(16_384);
   });
 
   it("ranks the declaration first for >= 95% of exact-name queries", () => {

@@ -92,12 +92,12 @@ afterAll(() => {
 
 describe("interface and type-literal members", () => {
   it("answers mast_signature for a method signature and a function-typed property, not for a plain property", async () => {
-    const match = await call("mast_signature", { symbol: "Router.match" });
+    const match = await call("mast_signature", { symbol: "Router.match", detail: "full" });
     expect(match.results.map((r: { file_path: string; line: number; kind: string; signature: string; return_type: string }) => [r.file_path, r.line, r.kind, r.signature, r.return_type])).toEqual([
       ["src/router.ts", 3, "method", "match(method: string, path: string): string[]", "string[]"],
     ]);
     expect(match.results[0].doc).toBe("/** Finds the handlers of a path. */");
-    const add = await call("mast_signature", { symbol: "Router.add" });
+    const add = await call("mast_signature", { symbol: "Router.add", detail: "full" });
     expect(add.results.map((r: { line: number; params: unknown }) => [r.line, r.params])).toEqual([
       [4, [{ name: "method", type: "string", optional: false }, { name: "path", type: "string", optional: false }]],
     ]);

@@ -10,6 +10,7 @@ import { Store } from "../../src/store/db.js";
 import { createToolContext, type ToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
+import { docSummary } from "../../src/query/navigation.js";
 
 const bigInterface = ["export interface Big {", ...Array.from({ length: 60 }, (_, i) => `  f${i}: number;`), "}", ""].join("\n");
 
@@ -55,6 +56,14 @@ describe("mast_project_skeleton", () => {
       { file_path: "src/auth/handler.ts", exports: ["Reply", "handleLogin"] },
       { file_path: "src/deep/a/b/c.ts", exports: ["deep"] },
       { file_path: "src/types.ts", exports: ["LoginRequest", "Big"] },
+    ]);
+  });
+  it("lists a file's first max_exports names and counts the rest", async () => {
+    const r = await call("mast_project_skeleton", { max_exports: 1 });
+    expect(r.files).toEqual([
+      { file_path: "src/auth/handler.ts", exports: ["Reply"], exports_truncated: 1 },
+      { file_path: "src/deep/a/b/c.ts", exports: ["deep"] },
+      { file_path: "src/types.ts", exports: ["LoginRequest"], exports_truncated: 1 },
     ]);
   });
   it("scopes by directory and max_depth, and counts what the limit cut", async () => {
@@ -104,8 +113,8 @@ describe("mast_exports", () => {
 });
 
 describe("mast_signature", () => {
-  it("returns params, return type and the project types they name", async () => {
-    const r = await call("mast_signature", { symbol: "handleLogin" });
+  it("returns params, return type and the project types they name (detail: full)", async () => {
+    const r = await call("mast_signature", { symbol: "handleLogin", detail: "full" });
     expect(r.results).toHaveLength(1);
     const s = r.results[0];
     expect(s).toMatchObject({ symbol: "handleLogin", file_path: "src/auth/handler.ts", line: 7, is_exported: true, return_type: "Promise<Reply>" });
@@ -121,9 +130,22 @@ describe("mast_signature", () => {
     ]);
     expect(s.type_context[1].signature.split("\n")).toHaveLength(50);
   });
+  it("answers briefly by default: no symbol that repeats the query, the doc's first sentence, no params or return type", async () => {
+    const r = await call("mast_signature", { symbol: "handleLogin" });
+    const full = (await call("mast_signature", { symbol: "handleLogin", detail: "full" })).results[0];
+    expect(Object.keys(r.results[0]).sort()).toEqual(["doc", "file_path", "is_exported", "kind", "line", "signature", "type_context"]);
+    expect(r.results[0]).toMatchObject({ kind: full.kind, file_path: full.file_path, line: full.line, signature: full.signature, type_context: full.type_context });
+  });
+  it("cuts a doc comment to its first sentence without its markers", async () => {
+    expect(docSummary("/**\n * Checks a value. Looks further.\n * @param v the value\n */")).toBe("Checks a value.");
+    expect(docSummary("/** One line, no period */")).toBe("One line, no period");
+    expect(docSummary("/**\n * First paragraph\n * goes on.\n *\n * Second.\n */")).toBe("First paragraph goes on.");
+    expect(docSummary("/** @deprecated use b */")).toBe("@deprecated use b");
+    expect(docSummary("// Version 1.2 here. Next")).toBe("Version 1.2 here.");
+  });
   it("follows a barrel to the declaration", async () => {
     const viaStar = await call("mast_signature", { symbol: "handleLogin", file_path: "src/auth/index.ts" });
-    expect(viaStar.results.map((r: any) => [r.symbol, r.file_path])).toEqual([["handleLogin", "src/auth/handler.ts"]]);
+    expect(viaStar.results.map((r: any) => [r.symbol ?? "(as asked)", r.file_path])).toEqual([["(as asked)", "src/auth/handler.ts"]]);
     const viaAlias = await call("mast_signature", { symbol: "Credentials", file_path: "src/auth/index.ts" });
     expect(viaAlias.results.map((r: any) => [r.symbol, r.file_path, r.kind])).toEqual([["LoginRequest", "src/types.ts", "interface"]]);
   });
@@ -167,13 +189,13 @@ describe("just-in-time refresh", () => {
       const started = Date.now();
       const r = await call("mast_signature", { symbol: "LoginRequest", file_path: "src/types.ts" });
       expect(Date.now() - started).toBeLessThan(2_000);
-      expect(r.results[0]).toMatchObject({ doc: "/** A login attempt. */", file_busy_returning_stale_cache: true });
+      expect(r.results[0]).toMatchObject({ doc: "A login attempt.", file_busy_returning_stale_cache: true });
     } finally {
       other.db.prepare("ROLLBACK").run();
       other.close();
     }
     const after = await call("mast_signature", { symbol: "LoginRequest", file_path: "src/types.ts" });
-    expect(after.results[0].doc).toBe("/** A sign-in attempt. */");
+    expect(after.results[0].doc).toBe("A sign-in attempt.");
     expect(after.results[0].file_busy_returning_stale_cache).toBeUndefined();
   });
 
@@ -189,7 +211,7 @@ describe("mast_reindex", () => {
     project.write("src/new.ts", "export function fresh(): number { return 1; }\n");
     const r = await call("mast_reindex", {});
     expect(r).toMatchObject({ files_indexed: 1, chunks_added: 1, chunks_removed: 0, parse_errors: 0, write_errors: 0 });
-    expect((await call("mast_signature", { symbol: "fresh" })).results[0].return_type).toBe("number");
+    expect((await call("mast_signature", { symbol: "fresh", detail: "full" })).results[0].return_type).toBe("number");
     const full = await call("mast_reindex", { full: true });
     expect(full.files_indexed).toBe(5);
   });

@@ -268,18 +268,15 @@ type Resolution = "import" | "field_type" | "parameter_type" | "new_expression" 
 
 /** A verified_callers entry. */
 const site = (file_path: string, line: number, caller_symbol: string, context: string, resolution: Resolution) => ({ file_path, line, caller_symbol, context, resolution });
-/** A transitive verified_callers entry. */
+/** A transitive verified_callers entry (a direct caller, depth 1, states no depth). */
 const hop = (file_path: string, line: number, caller_symbol: string, context: string, resolution: Resolution, depth: number, callee_symbol: string) => ({
   ...site(file_path, line, caller_symbol, context, resolution),
-  depth,
-  callee_symbol,
+  ...(depth === 1 ? {} : { depth, callee_symbol }),
 });
 /** A potential_matches entry. */
 const mention = (file_path: string, line: number, context: string) => ({ file_path, line, context });
 /** A declaration / declaration_sites entry. */
 const declared = (file_path: string, line: number, kind: string, is_exported = true) => ({ file_path, line, kind, is_exported });
-/** The summary counts the checker pass would fill; zero until `mast index --checker` exists. */
-const NO_CHECKER = { checker_classified_non_call_site: 0, checker_classified_different_declaration: 0 };
 /** A result entry as `path:line`. */
 const at = (entry: { file_path: string; line: number }) => `${entry.file_path}:${entry.line}`;
 
@@ -322,15 +319,15 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
         // The implicit field a parameter property creates "resolves the same way as (2)" (§10.3.1 item 3).
         site("src/service.ts", 18, "AuthService.check", "return this.users.find(id);", "field_type"),
       ]);
-      expect(r.summary).toEqual({ verified_count: 10, potential_count: 6, transitive: false, ...NO_CHECKER });
+      expect(r.summary).toEqual({ verified_count: 10, potential_count: 6 });
     });
 
     it("links a call through a named import", async () => {
       const r = await p.call("mast_callers", { symbol: "audit" });
       expect(r.declaration).toEqual(declared("src/audit.ts", 1, "function"));
       expect(flat(r.verified_callers)).toEqual([site("src/service.ts", 12, "AuthService.login", "audit('login');", "import")]);
-      // The declaration's own line is not a potential caller.
-      expect(flat(r.potential_matches)).toEqual([mention("src/service.ts", 1, "import { audit } from './audit.js';")]);
+      // The declaration's own line is not a potential caller, nor is the import the verified call resolved through.
+      expect([r.potential_matches, r.summary]).toEqual([[], { verified_count: 1, potential_count: 0, imports_omitted: 1 }]);
     });
 
     it("links a call to a function declared in the same file", async () => {
@@ -363,7 +360,7 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
     it.each(cases)("%s", async (_case, symbol, expected) => {
       const r = await p.call("mast_callers", { symbol });
       expect(flat(r.verified_callers).map(at)).not.toContain(at(expected));
-      expect(flat(r.potential_matches)).toContainEqual(expected);
+      expect(flat(r.potential_matches, "potential")).toContainEqual(expected);
     });
   });
 
@@ -371,9 +368,9 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
     it("leaves a member's own declaration line out, and quotes other declarations of the name at their lines", async () => {
       // AuthService.check is declared at line 17 of src/service.ts: nothing else names it.
       const check = await p.call("mast_callers", { symbol: "AuthService.check" });
-      expect([flat(check.potential_matches), check.summary.potential_count]).toEqual([[], 0]);
+      expect([flat(check.potential_matches, "potential"), check.summary.potential_count]).toEqual([[], 0]);
       const later = await p.call("mast_callers", { symbol: "Repo.later" });
-      expect(flat(later.potential_matches)).toEqual([]);
+      expect(flat(later.potential_matches, "potential")).toEqual([]);
     });
   });
 
@@ -385,7 +382,7 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
         hop("src/chain.ts", 10, "top", "return middle() * 2;", "same_file", 2, "middle"),
         hop("src/main.ts", 4, "start", "return top();", "import", 3, "top"),
       ]);
-      expect(r.summary).toEqual({ verified_count: 3, potential_count: 0, transitive: true, ...NO_CHECKER });
+      expect(r.summary).toEqual({ verified_count: 3, potential_count: 0, transitive: true });
     });
 
     it("terminates on a function calling itself and on a cycle", async () => {
@@ -402,18 +399,18 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
   describe("mast_callers: the potential set's switches and cap", () => {
     it("include_potential: false returns the verified set alone", async () => {
       const r = await p.call("mast_callers", { symbol: "Repo.find", include_potential: false });
-      expect(flat(r.potential_matches)).toEqual([]);
+      expect(flat(r.potential_matches, "potential")).toEqual([]);
       expect(flat(r.verified_callers)).toHaveLength(10);
-      expect(r.summary).toEqual({ verified_count: 10, potential_count: 0, transitive: false, ...NO_CHECKER });
+      expect(r.summary).toEqual({ verified_count: 10, potential_count: 0 });
     });
 
     it("potential_limit caps the list; summary.potential_total is the real count, potential_truncated what was left out", async () => {
       const full = await p.call("mast_callers", { symbol: "Repo.find" });
-      expect(flat(full.potential_matches)).toHaveLength(6);
-      expect(full.summary).toEqual({ verified_count: 10, potential_count: 6, transitive: false, ...NO_CHECKER });
+      expect(flat(full.potential_matches, "potential")).toHaveLength(6);
+      expect(full.summary).toEqual({ verified_count: 10, potential_count: 6 });
       const capped = await p.call("mast_callers", { symbol: "Repo.find", potential_limit: 2 });
-      expect(flat(capped.potential_matches)).toEqual(flat(full.potential_matches).slice(0, 2));
-      expect(capped.summary).toEqual({ verified_count: 10, potential_count: 2, transitive: false, ...NO_CHECKER, potential_total: 6, potential_truncated: 4 });
+      expect(flat(capped.potential_matches, "potential")).toEqual(flat(full.potential_matches, "potential").slice(0, 2));
+      expect(capped.summary).toEqual({ verified_count: 10, potential_count: 2, potential_total: 6, potential_truncated: 4 });
       const exact = await p.call("mast_rename_impact", { symbol: "Repo.find", potential_limit: 6 });
       expect(exact.summary.potential_count).toBe(6);
       expect([exact.summary.potential_total, exact.summary.potential_truncated]).toEqual([undefined, undefined]);
@@ -424,7 +421,6 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
     it("lists an interface's implementors with their methods in declaration order, then their subclasses", async () => {
       const r = await p.call("mast_implementors", { interface_name: "Store" });
       expect(r).toEqual({
-        interface_name: "Store",
         declaration: declared("src/stores.ts", 1, "interface"),
         implementors: [
           { class_name: "MemoryStore", file_path: "src/stores.ts", line: 6, relation: "implements", methods: ["put", "get"] },
@@ -453,17 +449,15 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
 
     it("an unknown name has no declaration and, named nowhere, no matches", async () => {
       expect(await p.call("mast_callers", { symbol: "nothingLikeThis" })).toEqual({
-        symbol: "nothingLikeThis",
         declaration: null,
         not_found: true,
         did_you_mean: [],
         verified_callers: [],
         potential_matches: [],
-        summary: { verified_count: 0, potential_count: 0, transitive: false, ...NO_CHECKER },
+        summary: { verified_count: 0, potential_count: 0 },
       });
-      expect(await p.call("mast_implementors", { interface_name: "NothingLikeThis" })).toEqual({ interface_name: "NothingLikeThis", declaration: null, not_found: true, did_you_mean: [], implementors: [] });
+      expect(await p.call("mast_implementors", { interface_name: "NothingLikeThis" })).toEqual({ declaration: null, not_found: true, did_you_mean: [], implementors: [] });
       expect(await p.call("mast_rename_impact", { symbol: "nothingLikeThis" })).toEqual({
-        symbol: "nothingLikeThis",
         declaration_sites: [],
         not_found: true,
         did_you_mean: [],
@@ -476,7 +470,6 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
           potential_count: 0,
           barrel_count: 0,
           checklist: "0 verified call site(s) to update, 0 review-required identifier match(es), 0 barrel export(s) to update.",
-          ...NO_CHECKER,
         },
       });
     });
@@ -485,7 +478,7 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
       const r = await p.call("mast_callers", { symbol: "setTimeout" });
       expect(r.declaration).toBeNull();
       expect(flat(r.verified_callers)).toEqual([]);
-      expect(flat(r.potential_matches)).toEqual([mention("src/repo.ts", 7, "setTimeout(() => this.find(id));"), mention("src/repo.ts", 8, "setTimeout(function () {")]);
+      expect(flat(r.potential_matches, "potential")).toEqual([mention("src/repo.ts", 7, "setTimeout(() => this.find(id));"), mention("src/repo.ts", 8, "setTimeout(function () {")]);
     });
 
     const bad: Array<[code: string, tool: string, args: Record<string, unknown>]> = [
@@ -534,13 +527,12 @@ describe("on a project with same-named declarations, barrels and module specifie
       expect(r.other_declarations).toEqual([declared("src/other/repo.ts", 7, "function"), declared("scripts/seed.ts", 1, "function", false)]);
       expect(flat(r.verified_callers)).toEqual([site("src/app.ts", 12, "main", "audit('c');", "import")]);
       // Every other line naming `audit` is for review, except seed's own call, linked to its own
-      // audit: first the files that see src/lib/repo.ts (it, and app.ts importing it), then the rest.
-      expect(flat(r.potential_matches)).toEqual([
-        mention("src/app.ts", 3, "import { audit } from '@lib/repo';"),
-        mention("src/app.ts", 4, "import { UserRepository as LegacyRepository, audit as legacyAudit } from './other/repo.js';"),
+      // audit, and app.ts's imports (app.ts has a verified caller): the other declarations' lines.
+      expect(flat(r.potential_matches, "potential")).toEqual([
         mention("scripts/seed.ts", 1, "function audit(): void {}"),
         mention("src/other/repo.ts", 7, "export function audit(): void {}"),
       ]);
+      expect(r.summary.imports_omitted).toBe(2);
     });
 
     it("file_path picks each declaration, with only its own callers", async () => {
@@ -561,8 +553,8 @@ describe("on a project with same-named declarations, barrels and module specifie
       const other = await p.call("mast_callers", { symbol: "UserRepository.findById", file_path: "src/other/repo.ts" });
       expect(flat(other.verified_callers)).toEqual([site("src/app.ts", 15, "main", "legacy.findById('d');", "new_expression")]);
       // Each call is linked to one declaration, so neither is left for review under the other.
-      expect([...flat(lib.potential_matches), ...flat(other.potential_matches)].map(at)).not.toContain("src/app.ts:9");
-      expect([...flat(lib.potential_matches), ...flat(other.potential_matches)].map(at)).not.toContain("src/app.ts:15");
+      expect([...flat(lib.potential_matches, "potential"), ...flat(other.potential_matches, "potential")].map(at)).not.toContain("src/app.ts:9");
+      expect([...flat(lib.potential_matches, "potential"), ...flat(other.potential_matches, "potential")].map(at)).not.toContain("src/app.ts:15");
     });
   });
 
@@ -592,30 +584,20 @@ describe("on a project with same-named declarations, barrels and module specifie
 
     it("mast_rename_impact lists callers through a named alias and a star barrel, and every barrel", async () => {
       expect(await p.call("mast_rename_impact", { symbol: "track" })).toEqual({
-        symbol: "track",
         declaration_sites: [declared("src/lib/repo.ts", 9, "function")],
-        // Grouped by file: the file once, then its sites.
+        // Grouped by file: the file once (its shared resolution too), then each site as one line.
         verified_callers: [
           {
             file_path: "src/app.ts",
-            sites: [
-              // Through `export * from './repo.js'` (src/lib/all.ts).
-              { line: 10, caller_symbol: "main", context: "track('start');", resolution: "import" },
-              // Through `export { track as record } from './repo.js'` (src/lib/index.ts).
-              { line: 11, caller_symbol: "main", context: "record('a');", resolution: "import" },
-            ],
+            resolution: "import",
+            // Through `export * from './repo.js'` (src/lib/all.ts), then `export { track as record } from './repo.js'` (src/lib/index.ts).
+            sites: ["10 main: track('start');", "11 main: record('a');"],
           },
         ],
+        // Mentions (imports, a re-export), by path: a rename edits them.
         potential_matches: [
-          // Mentions (imports, a re-export), by path.
-          {
-            file_path: "src/app.ts",
-            sites: [
-              { line: 1, context: "import { UserRepository, track } from './lib/all.js';" },
-              { line: 2, context: "import { record } from './lib/index.js';" },
-            ],
-          },
-          { file_path: "src/lib/index.ts", sites: [{ line: 1, context: "export { track as record } from './repo.js';" }] },
+          { file_path: "src/app.ts", sites: ["1: import { UserRepository, track } from './lib/all.js';", "2: import { record } from './lib/index.js';"] },
+          { file_path: "src/lib/index.ts", sites: ["1: export { track as record } from './repo.js';"] },
         ],
         barrel_exports: TRACK_BARRELS,
         summary: {
@@ -624,7 +606,6 @@ describe("on a project with same-named declarations, barrels and module specifie
           potential_count: 3,
           barrel_count: 3,
           checklist: "2 verified call site(s) to update, 3 review-required identifier match(es), 3 barrel export(s) to update.",
-          ...NO_CHECKER,
         },
       });
     });
@@ -646,7 +627,7 @@ describe("on a project with same-named declarations, barrels and module specifie
       const r = await p.call("mast_callers", { symbol: "record" });
       expect(r.declaration).toBeNull();
       expect(flat(r.verified_callers)).toEqual([]);
-      expect(flat(r.potential_matches)).toEqual([
+      expect(flat(r.potential_matches, "potential")).toEqual([
         mention("src/app.ts", 11, "record('a');"),
         mention("src/app.ts", 2, "import { record } from './lib/index.js';"),
         mention("src/lib/index.ts", 1, "export { track as record } from './repo.js';"),
@@ -692,7 +673,7 @@ describe("files changed on disk after indexing", () => {
       site("src/helpers.ts", 22, "unwrapped", "repo!.find('c');", "parameter_type"),
       site("src/helpers.ts", 23, "unwrapped", "(repo as Repo).find('d');", "parameter_type"),
     ]);
-    expect(flat(r.potential_matches).filter((m: any) => m.file_path === "src/helpers.ts")).toEqual([]);
+    expect(flat(r.potential_matches, "potential").filter((m: any) => m.file_path === "src/helpers.ts")).toEqual([]);
     const normalise = await p.call("mast_callers", { symbol: "normalise" });
     expect(normalise.declaration).toEqual(declared("src/helpers.ts", 5, "function", false));
     expect(flat(normalise.verified_callers)).toEqual([site("src/helpers.ts", 11, "lookup", "return repo.find(normalise(id));", "same_file")]);
@@ -720,16 +701,15 @@ describe("an indexed project with no source files", () => {
 
   it("says index_empty instead of a bare empty answer", async () => {
     expect(await p.call("mast_callers", { symbol: "find" })).toEqual({
-      symbol: "find",
       declaration: null,
       not_found: true,
       did_you_mean: [],
       verified_callers: [],
       potential_matches: [],
-      summary: { verified_count: 0, potential_count: 0, transitive: false, ...NO_CHECKER },
+      summary: { verified_count: 0, potential_count: 0 },
       index_empty: true,
     });
-    expect(await p.call("mast_implementors", { interface_name: "Store" })).toEqual({ interface_name: "Store", declaration: null, not_found: true, did_you_mean: [], implementors: [], index_empty: true });
+    expect(await p.call("mast_implementors", { interface_name: "Store" })).toEqual({ declaration: null, not_found: true, did_you_mean: [], implementors: [], index_empty: true });
     expect((await p.call("mast_rename_impact", { symbol: "find" })).index_empty).toBe(true);
   });
 });
@@ -745,7 +725,7 @@ describe("a declaration imported under another name", () => {
   it("lists the alias's mentions among the potential matches (a callback is not a call the resolver can link)", async () => {
     const r = await p.call("mast_callers", { symbol: "cloneElement" });
     expect(flat(r.verified_callers)).toEqual([]);
-    expect(flat(r.potential_matches)).toEqual([
+    expect(flat(r.potential_matches, "potential")).toEqual([
       mention("src/view.ts", 1, "import { cloneElement as cloneForDom } from './dom.js';"),
       mention("src/view.ts", 3, "export const handlers = [1].map(cloneForDom);"),
     ]);

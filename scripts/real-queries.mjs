@@ -2,7 +2,7 @@
 // zod ships in its npm tarball (node_modules/zod/src, pinned by package-lock.json), with the
 // expected answers taken from the TypeScript compiler's syntax tree (not from mast): every
 // declaration of the name, as `path:Name` or `path:Class.method`. The sample is seeded, so a rerun
-// over the same zod version writes the same file. Hand-written prose and partial queries live
+// over the same zod version writes the same file (the benches' seeded PRNG). Hand-written prose and partial queries live
 // beside them in the same file under "kind" != "exact_symbol" and are kept across reruns.
 //
 //   node scripts/real-queries.mjs            # rewrite test/quality/zod-queries.json
@@ -10,6 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { prng } from "../bench/corpus.mjs";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SRC = path.join(REPO, "node_modules", "zod", "src");
@@ -49,18 +50,6 @@ function declarations(abs, into) {
       for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) add(d.name.text, "plain", source);
     }
   }
-}
-
-/** mulberry32: the seeded PRNG of the benches, inlined so the script has no project imports. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function sample(list, n, rand) {

@@ -3,12 +3,9 @@
 // methods), class members through an export alias, anonymous default exports named `default`,
 // test files indexed and marked, one-name queries answered by that name first, split
 // declarations in one slot.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runIndex } from "../../src/index/run.js";
+import { describe, expect, it } from "vitest";
 import type { SearchResponse } from "../../src/query/search.js";
-import { createToolContext, type ToolContext } from "../../src/tools/context.js";
-import { callTool } from "../../src/tools/registry.js";
-import { makeProject, type TestProject } from "../helpers/project.js";
+import { indexedProject } from "../helpers/indexed.js";
 import { flat } from "../helpers/sites.js";
 
 const longBody = Array.from({ length: 150 }, (_, i) => `  const step${i} = input + ${i};`).join("\n");
@@ -71,24 +68,8 @@ const FILES: Record<string, string> = {
   ].join("\n"),
 };
 
-let project: TestProject;
-let ctx: ToolContext;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function call(tool: string, args: Record<string, unknown>): Promise<any> {
-  return callTool(ctx, tool, args);
-}
-
-beforeAll(async () => {
-  project = makeProject(FILES);
-  const config = project.config();
-  await runIndex(config, { mode: "full" });
-  ctx = createToolContext(config);
-});
-afterAll(() => {
-  ctx.close();
-  project.cleanup();
-});
+const p = indexedProject(FILES);
+const call = (tool: string, args: Record<string, unknown>) => p.call(tool, args);
 
 describe("interface and type-literal members", () => {
   it("answers mast_signature for a method signature and a function-typed property, not for a plain property", async () => {

@@ -6,14 +6,11 @@
 // and their stale flag; the just-in-time refresh of §9.0; odd inputs; and `mast query` parity.
 import { utimesSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MastError } from "../../src/base/errors.js";
-import { runIndex } from "../../src/index/run.js";
-import { createToolContext, type ToolContext } from "../../src/tools/context.js";
-import { callTool } from "../../src/tools/registry.js";
 import { assertBuilt, runMast } from "../helpers/cli.js";
-import { makeProject, type TestProject } from "../helpers/project.js";
 import { flat } from "../helpers/sites.js";
+import { indexedProject } from "../helpers/indexed.js";
 
 // ---- fixtures ----
 
@@ -244,26 +241,6 @@ const MODULES: Record<string, string> = {
 // ---- helpers ----
 
 /** Indexes `files` once for the enclosing describe and calls tools on it through the registry. */
-function indexedProject(files: Record<string, string>): { call(tool: string, args: Record<string, unknown>): Promise<any>; readonly project: TestProject } {
-  let project: TestProject;
-  let ctx: ToolContext;
-  beforeAll(async () => {
-    project = makeProject(files);
-    await runIndex(project.config(), { mode: "full" });
-    ctx = createToolContext(project.config());
-  });
-  afterAll(() => {
-    ctx?.close();
-    project?.cleanup();
-  });
-  return {
-    call: (tool, args) => callTool(ctx, tool, args) as Promise<any>,
-    get project() {
-      return project;
-    },
-  };
-}
-
 type Resolution = "import" | "field_type" | "parameter_type" | "new_expression" | "same_file" | "this_method" | "super_method";
 
 /** A verified_callers entry. */

@@ -2,11 +2,8 @@
 // receiver that may be the declaration's type, calls on a receiver naming another type that
 // declares the member or on a built-in's method, mentions in code, then comments, strings and
 // other declarations; source before tests within a tier.
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { runIndex } from "../../src/index/run.js";
-import { createToolContext, type ToolContext } from "../../src/tools/context.js";
-import { callTool } from "../../src/tools/registry.js";
-import { makeProject, type TestProject } from "../helpers/project.js";
+import { expect, it } from "vitest";
+import { indexedProject } from "../helpers/indexed.js";
 import { flat } from "../helpers/sites.js";
 
 const FILES: Record<string, string> = {
@@ -39,22 +36,10 @@ const FILES: Record<string, string> = {
   "src/use.test.ts": ["export function check(c: any): void {", "  c.header('t');", "}", ""].join("\n"),
 };
 
-let project: TestProject;
-let ctx: ToolContext;
-
-beforeAll(async () => {
-  project = makeProject(FILES);
-  const config = project.config();
-  await runIndex(config, { mode: "full" });
-  ctx = createToolContext(config);
-});
-afterAll(() => {
-  ctx.close();
-  project.cleanup();
-});
+const p = indexedProject(FILES);
 
 it("orders potential matches by how likely each is a call of the declaration, grouped by file in the order of each file's best site", async () => {
-  const r = (await callTool(ctx, "mast_callers", { symbol: "Context.header" })) as {
+  const r = (await p.call("mast_callers", { symbol: "Context.header" })) as {
     potential_matches: Array<{ file_path: string; is_test?: true; sites: string[] }>;
     summary: Record<string, number>;
   };
@@ -81,11 +66,11 @@ it("orders potential matches by how likely each is a call of the declaration, gr
   expect(r.potential_matches.filter((g) => g.is_test).map((g) => g.file_path)).toEqual(["src/use.test.ts"]);
   // The two comment lines of src/use.ts are left out of mast_callers and counted; a rename lists them, last.
   expect(r.summary.comments_omitted).toBe(2);
-  const rename = (await callTool(ctx, "mast_rename_impact", { symbol: "Context.header" })) as { potential_matches: Array<{ file_path: string; sites: string[] }> };
+  const rename = (await p.call("mast_rename_impact", { symbol: "Context.header" })) as { potential_matches: Array<{ file_path: string; sites: string[] }> };
   expect(rename.potential_matches.find((g) => g.file_path === "src/use.ts")!.sites.slice(-3)).toEqual(["2: /** Call c.header() to set one. */", "4: // c.header is the setter", "6: const label = 'header';"]);
 });
 
 it("puts a built-in's method call below a call on a receiver named like the declaring type", async () => {
-  const r = (await callTool(ctx, "mast_callers", { symbol: "Router.match" })) as { potential_matches: Array<{ file_path: string; sites: unknown[] }> };
+  const r = (await p.call("mast_callers", { symbol: "Router.match" })) as { potential_matches: Array<{ file_path: string; sites: unknown[] }> };
   expect(flat(r.potential_matches, "potential").map((m) => `${m.file_path}:${m.line}`)).toEqual(["src/route-use.ts:3", "src/route-use.ts:2"]);
 });

@@ -24,8 +24,8 @@ const ALLOWED: Record<string, readonly string[]> = {
 /** Outside packages and the one module allowed to import each. */
 const SOLE_IMPORTER: Record<string, string> = {
   "tree-sitter": "syntax/parser.ts",
-  "tree-sitter-typescript": "syntax/parser.ts",
-  "tree-sitter-javascript": "syntax/parser.ts",
+  "tree-sitter-typescript": "lang/typescript.ts",
+  "tree-sitter-javascript": "lang/javascript.ts",
   "better-sqlite3": "store/db.ts",
   "proper-lockfile": "index/lock.ts",
   picomatch: "base/glob.ts",
@@ -52,7 +52,21 @@ function importsOf(text: string): string[] {
   return [...staticOrDynamic, ...required];
 }
 
+/** Layers that ask a LanguageSpec instead of naming a language. */
+const LANGUAGE_NEUTRAL = ["index", "store", "query", "tools"];
+
 describe("architecture", () => {
+  it("generic layers never name a language or a grammar: they ask its LanguageSpec", async () => {
+    const { LANGUAGE_SPECS } = await import("../src/lang/languages.js");
+    const names = new Set(LANGUAGE_SPECS.flatMap((spec) => [spec.name, ...Object.keys(spec.grammars)]));
+    const violations: string[] = [];
+    for (const f of files) {
+      if (!LANGUAGE_NEUTRAL.includes(f.rel.split("/")[0]!)) continue;
+      for (const m of f.text.matchAll(/["'`]([a-z-]+)["'`]/g)) if (names.has(m[1]!)) violations.push(`${f.rel} names ${m[0]}`);
+    }
+    expect(violations).toEqual([]);
+  });
+
   it("every source file sits in a known layer", () => {
     const unknown = files.map((f) => f.rel.split("/")[0]!).filter((layer) => !(layer in ALLOWED));
     expect(unknown).toEqual([]);

@@ -4,7 +4,7 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { MastError } from "../base/errors.js";
-import { SUPPORTED_EXTENSIONS } from "../lang/languages.js";
+import { DEFAULT_EXTENSIONS, SUPPORTED_EXTENSIONS } from "../lang/languages.js";
 import { readJsonObjectFile } from "../base/json.js";
 import { DEFAULT_MAX_FILE_BYTES } from "../base/read.js";
 
@@ -41,7 +41,7 @@ export interface ConfigOverrides {
 }
 
 export const DEFAULT_SETTINGS: MastSettings = {
-  file_extensions: [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".md"],
+  file_extensions: [...DEFAULT_EXTENSIONS],
   exclude_patterns: [
     "**/node_modules/**",
     "**/dist/**",

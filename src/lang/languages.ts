@@ -1,29 +1,55 @@
-// Languages are data: which extensions exist, which language each belongs to and which
-// grammar parses it. Everything that dispatches on a file's kind reads this table.
+// The registered languages and what is derived from them: which extensions exist, which
+// language each belongs to, which grammar parses it and how that grammar loads. Everything that
+// dispatches on a file's kind reads this table; adding a language is adding its spec here.
+import { JAVASCRIPT } from "./javascript.js";
+import { MARKDOWN } from "./markdown.js";
+import type { LanguageSpec } from "./spec.js";
+import { TYPESCRIPT } from "./typescript.js";
 
-export type Language = "typescript" | "javascript" | "markdown";
-/** The tree-sitter grammar a file is parsed with; markdown is line-scanned, not parsed. */
-export type Grammar = "typescript" | "tsx" | "javascript";
+export type { LanguageSpec } from "./spec.js";
+
+export const LANGUAGE_SPECS: readonly LanguageSpec[] = [TYPESCRIPT, JAVASCRIPT, MARKDOWN];
+
+/** A registered language's name (`LanguageSpec.name`). */
+export type Language = string;
+/** A tree-sitter grammar a registered language declares (`LanguageSpec.grammars`). */
+export type Grammar = string;
 
 export interface ExtensionInfo {
   readonly language: Language;
+  /** null: the language is line-scanned, not parsed. */
   readonly grammar: Grammar | null;
+  readonly spec: LanguageSpec;
 }
 
-export const EXTENSIONS: Readonly<Record<string, ExtensionInfo>> = {
-  ".ts": { language: "typescript", grammar: "typescript" },
-  ".mts": { language: "typescript", grammar: "typescript" },
-  ".cts": { language: "typescript", grammar: "typescript" },
-  ".tsx": { language: "typescript", grammar: "tsx" },
-  ".js": { language: "javascript", grammar: "javascript" },
-  ".jsx": { language: "javascript", grammar: "javascript" },
-  ".mjs": { language: "javascript", grammar: "javascript" },
-  ".cjs": { language: "javascript", grammar: "javascript" },
-  ".md": { language: "markdown", grammar: null },
-  ".markdown": { language: "markdown", grammar: null },
-};
+export const EXTENSIONS: Readonly<Record<string, ExtensionInfo>> = Object.fromEntries(
+  LANGUAGE_SPECS.flatMap((spec) => Object.entries(spec.extensions).map(([ext, grammar]) => [ext, { language: spec.name, grammar, spec }])),
+);
 
 export const SUPPORTED_EXTENSIONS: readonly string[] = Object.keys(EXTENSIONS);
+
+/** What the configuration indexes unless told otherwise. */
+export const DEFAULT_EXTENSIONS: readonly string[] = LANGUAGE_SPECS.flatMap((s) => s.indexedByDefault);
+
+/** The names of the registered languages, for the tools' `language` argument. */
+export const LANGUAGE_NAMES = LANGUAGE_SPECS.map((s) => s.name) as [string, ...string[]];
+
+/** The spec of a language by name, or null. */
+export function languageSpec(name: string): LanguageSpec | null {
+  return LANGUAGE_SPECS.find((s) => s.name === name) ?? null;
+}
+
+/** The loader of a grammar some registered language declares; throws for an unknown grammar. */
+export function grammarLoader(grammar: Grammar): () => unknown {
+  for (const spec of LANGUAGE_SPECS) {
+    const load = spec.grammars[grammar];
+    if (load) return load;
+  }
+  throw new Error(`no registered language declares the grammar ${JSON.stringify(grammar)}`);
+}
+
+/** Every grammar the registered languages declare. */
+export const GRAMMARS: readonly Grammar[] = LANGUAGE_SPECS.flatMap((s) => Object.keys(s.grammars));
 
 /** The extension a path is indexed under (the longest table entry it ends with), or null. */
 export function extensionOf(path: string): string | null {

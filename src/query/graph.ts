@@ -6,6 +6,7 @@ import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
 import { join } from "node:path";
 import { decodeSource, splitLines, splitTerms } from "../base/text.js";
 import { reachableFiles } from "../index/link.js";
+import { LANGUAGE_SPECS, extensionInfo, type LanguageSpec } from "../lang/languages.js";
 import { prepared, type Db } from "../store/db.js";
 import { declaredName, requireIndexedFile, resolveThroughReExports } from "./navigation.js";
 
@@ -216,8 +217,15 @@ export interface PotentialSet {
 /** An import, re-export or require line: it binds the name, it does not call it. */
 const IMPORT_LINE = /^(?:import\b|export\s*(?:\{|\*|type\s*\{)[^]*\bfrom\b)|\brequire\s*\(/;
 
-/** A name as source code spells it: an identifier, or a `#private` member name. */
-const IDENTIFIER = /^#?[A-Za-z_$][\w$]*$/;
+/** A name as source code spells it in the declaring file's language (an identifier, or a `#private` member name). */
+function isIdentifier(spec: LanguageSpec, name: string): boolean {
+  return new RegExp(`^(?:${spec.identifier})$`).test(name);
+}
+
+/** The language of a file by its path (the declaring file's spec decides what a name and a comment look like). */
+function specOf(path: string): LanguageSpec | null {
+  return extensionInfo(path)?.spec ?? null;
+}
 
 /** The last `.` segment of a qualified name (`Class.method` → `method`). */
 function tailOf(name: string): string {
@@ -242,7 +250,9 @@ export function potentialMatches(
   omitImports = false,
 ): PotentialSet {
   const targetIds = target.ids;
-  const tails = [...new Set(names.map(tailOf))].filter((t) => IDENTIFIER.test(t));
+  const declaringPath = target.fileId === null ? null : (prepared(db, "SELECT path FROM files WHERE id = ?").pluck().get(target.fileId) as string | undefined);
+  const spec = declaringPath === undefined || declaringPath === null ? null : specOf(declaringPath);
+  const tails = [...new Set(names.map(tailOf))].filter((t) => (spec ? isIdentifier(spec, t) : LANGUAGE_SPECS.some((s) => isIdentifier(s, t))));
   if (tails.length === 0) return { matches: [], total: 0 };
   // identifier_fts splits on `#`, `_` and `$`-free punctuation: a phrase of the name's own tokens.
   const expression = tails.map((t) => `"${t.replace(/^#/, "")}"`).join(" OR ");
@@ -294,9 +304,9 @@ export function potentialMatches(
   const callerFiles = new Set(verified.map((v) => v.file_path));
   // Comment lines are no calls (the doc comment is the signature's).
   const withoutImports = omitImports ? unexplained.filter((c) => !(callerFiles.has(c.file_path) && (c.inImport || IMPORT_LINE.test(c.context)))) : unexplained;
-  const open = omitImports ? withoutImports.filter((c) => !isComment(c.context)) : withoutImports;
+  const open = omitImports ? withoutImports.filter((c) => !isComment(c.context, c.file_path)) : withoutImports;
   const sees = new Set(target.fileId === null ? [] : reachableFiles(db, [target.fileId]));
-  const likelihood = new Likelihood(db, names, tails);
+  const likelihood = new Likelihood(db, names, tails, spec);
   const rank = new Map(open.map((c) => [c, likelihood.tier(c, declarations.has(`${c.file_path}:${c.line}`), c.fileId === target.fileId, sees.has(c.fileId))]));
   // Within a tier, source files before test files, then by path and line.
   const tests = new Set(prepared(db, "SELECT id FROM files WHERE is_test = 1 AND id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(fileIds)) as number[]);
@@ -308,14 +318,6 @@ export function potentialMatches(
     ...(omitImports ? { importsOmitted: unexplained.length - withoutImports.length, commentsOmitted: withoutImports.length - open.length } : {}),
   };
 }
-
-/**
- * Common methods of JavaScript's built-in types: `str.match(/re/)`, `map.get(k)` and `arr.find(f)`
- * name them far more often than any project method of that name.
- */
-const BUILTIN_METHODS = new Set(
-  "match matchAll replace replaceAll split search test exec get set has delete clear add push pop shift unshift map filter find findIndex some every reduce forEach includes indexOf join slice splice concat sort keys values entries then catch finally call apply bind toString parse stringify trim startsWith endsWith padStart padEnd charAt at fill flat flatMap reverse assign freeze".split(" "),
-);
 
 /**
  * How likely a potential line is a call of the target, as a tier (lower first): 0 a call in the
@@ -332,7 +334,7 @@ class Likelihood {
   private readonly mention: RegExp;
   private readonly builtin: boolean;
 
-  constructor(db: Db, names: readonly string[], tails: readonly string[]) {
+  constructor(db: Db, names: readonly string[], tails: readonly string[], spec: LanguageSpec | null) {
     const first = names[0] ?? "";
     const dot = first.lastIndexOf(".");
     const owner = dot > 0 ? first.slice(0, dot) : null;
@@ -345,12 +347,13 @@ class Likelihood {
     // The receiver's last identifier before `.name(` (`c.req.header(` → req, `this.x(` → this).
     this.receiver = new RegExp(`([A-Za-z_$][\\w$]*)\\s*(?:\\?\\.|\\.)\\s*(?:${alternatives})\\s*(?:<[^()]*>\\s*)?[(\`]`);
     this.mention = new RegExp(`(?<![\\w$#])(?:${alternatives})(?![\\w$])`);
-    this.builtin = tails.some((t) => BUILTIN_METHODS.has(t));
+    // A built-in's method of the declaring file's language (`str.match(` for `Router.match`).
+    this.builtin = spec !== null && tails.some((t) => spec.builtinMethods.has(t));
   }
 
-  tier(c: { context: string; calls: number }, isDeclaration: boolean, inDeclaringFile: boolean, sees: boolean): number {
+  tier(c: { context: string; calls: number; file_path: string }, isDeclaration: boolean, inDeclaringFile: boolean, sees: boolean): number {
     const text = c.context;
-    if (isDeclaration || isComment(text) || stringOnly(text, this.mention)) return 5;
+    if (isDeclaration || isComment(text, c.file_path) || stringOnly(text, this.mention)) return 5;
     if (c.calls === 0) return 4;
     const receiver = this.receiver.exec(text)?.[1] ?? null;
     if (inDeclaringFile) return 0;
@@ -364,9 +367,9 @@ class Likelihood {
   }
 }
 
-/** A line that is a comment: `//`, `/*`, or a JSDoc continuation `*`. */
-function isComment(text: string): boolean {
-  return text.startsWith("//") || text.startsWith("/*") || text.startsWith("*");
+/** A trimmed line that is a comment in its file's language (`//`, `/*`, a JSDoc continuation `*`, ...). */
+function isComment(text: string, path: string): boolean {
+  return specOf(path)?.commentPrefixes.some((p) => text.startsWith(p)) ?? false;
 }
 
 /** The name appears on the line only inside string literals (`'header'`, `"match"`). */

@@ -3,6 +3,7 @@
 // with an explicit truncation count.
 import { MastError } from "../base/errors.js";
 import { projectPath } from "../base/paths.js";
+import { extensionInfo } from "../lang/languages.js";
 import type { Db } from "../store/db.js";
 import type { ParamRecord } from "../syntax/types.js";
 import { scopeFileIds } from "./scope.js";
@@ -201,12 +202,6 @@ export interface SignatureResponse {
 
 /** Lines of a type declaration kept in type_context before it is cut (rule 8). */
 const TYPE_CONTEXT_MAX_LINES = 50;
-/** Names in type expressions that are the language's, not the project's. */
-const BUILTIN_TYPES = new Set(
-  "string number boolean bigint symbol object unknown any never void undefined null true false this keyof typeof infer readonly unique asserts is extends in out Array ReadonlyArray Promise PromiseLike Record Partial Required Readonly Pick Omit Exclude Extract NonNullable ReturnType Parameters InstanceType Awaited Map Set WeakMap WeakSet Date RegExp Error Function Object String Number Boolean Symbol Iterable Iterator AsyncIterable AsyncIterator Generator AsyncGenerator IterableIterator Uint8Array ArrayBuffer".split(
-    " ",
-  ),
-);
 const TYPE_KINDS = ["interface", "type", "class", "enum"];
 
 /**
@@ -291,7 +286,11 @@ function typeContext(db: Db, sym: SymbolRow): TypeContextEntry[] {
   const texts: string[] = [];
   if (sym.params !== null) for (const p of JSON.parse(sym.params) as ParamRecord[]) if (p.type) texts.push(p.type);
   if (sym.return_type) texts.push(sym.return_type);
-  const names = [...new Set(texts.flatMap((t) => t.match(/[A-Za-z_$][\w$]*/g) ?? []))].filter((n) => !BUILTIN_TYPES.has(n));
+  // Names in the type expressions that are the language's own are not the project's.
+  const spec = extensionInfo(sym.path)?.spec;
+  if (!spec) return [];
+  const identifier = new RegExp(spec.identifier, "g");
+  const names = [...new Set(texts.flatMap((t) => t.match(identifier) ?? []))].filter((n) => !spec.builtinTypes.has(n));
   const out: TypeContextEntry[] = [];
   for (const name of names) {
     const decl = resolveType(db, sym.file_id, name);

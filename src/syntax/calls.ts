@@ -85,30 +85,10 @@ export const BINDING_TEXT_CHARS = 200;
 const LEADING_RECEIVER = /^[\s(]*(?:(?:await|new)\s+[\s(]*)*(#?[A-Za-z_$][\w$]*)/;
 const LEADING_RECEIVER_CHARS = 120;
 
-const CALL_NODE_TYPES: ReadonlySet<string> = new Set(["call_expression", "new_expression"]);
 /** Binding nodes; `formal_parameters` matters only in JavaScript, where parameters are bare identifiers. */
 export const BINDING_NODE_TYPES: ReadonlySet<string> = new Set(["required_parameter", "optional_parameter", "variable_declarator", "function_declaration", "formal_parameters"]);
 
-/** Gathers CallNodes with a walk of its own, for callers that do not walk the tree already. */
-export function collectCallNodes(root: SyntaxNode, text: string): CallNodes {
-  const nodes: CallNodes = { calls: [], bindings: [], boundaries: [] };
-  const cursor = root.walk();
-  for (;;) {
-    const type = cursor.nodeType;
-    if (CALL_NODE_TYPES.has(type)) nodes.calls.push(cursor.currentNode);
-    else if (BINDING_NODE_TYPES.has(type)) {
-      const start = cursor.startIndex;
-      nodes.bindings.push(bindingSite(type, start, cursor.endIndex, text.slice(start, start + BINDING_TEXT_CHARS)));
-    }
-    if (THIS_BOUNDARIES.has(type)) nodes.boundaries.push(cursor.startIndex, cursor.endIndex);
-    if (cursor.gotoFirstChild()) continue;
-    while (!cursor.gotoNextSibling()) {
-      if (!cursor.gotoParent()) return nodes;
-    }
-  }
-}
-
-export function extractCalls(root: SyntaxNode, text: string, lines: readonly string[], fileStem: string, nodes: CallNodes = collectCallNodes(root, text)): CallExtraction {
+export function extractCalls(root: SyntaxNode, text: string, lines: readonly string[], fileStem: string, nodes: CallNodes): CallExtraction {
   const namespaces = new Set<string>();
   const classNames = new Set<string>();
   const importedNames = new Set<string>();

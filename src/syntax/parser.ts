@@ -1,21 +1,11 @@
 // The only importer of tree-sitter: loads each grammar once per thread and parses text
 // under a time budget. A parse that cannot finish returns null instead of throwing.
-import { createRequire } from "node:module";
 import Parser from "tree-sitter";
-import type { Grammar } from "../lang/languages.js";
+import { GRAMMARS, grammarLoader, type Grammar } from "../lang/languages.js";
 
 export type SyntaxNode = Parser.SyntaxNode;
 export type Tree = Parser.Tree;
 export type TreeCursor = Parser.TreeCursor;
-
-const require = createRequire(import.meta.url);
-
-/** Each grammar's native binding loads on first use: a run that parses only .ts never loads JavaScript's. */
-const LANGUAGES: Record<Grammar, () => unknown> = {
-  typescript: () => (require("tree-sitter-typescript") as { typescript: unknown }).typescript,
-  tsx: () => (require("tree-sitter-typescript") as { tsx: unknown }).tsx,
-  javascript: () => require("tree-sitter-javascript") as unknown,
-};
 
 const parsers = new Map<Grammar, Parser>();
 
@@ -23,7 +13,8 @@ function parserFor(grammar: Grammar): Parser {
   let parser = parsers.get(grammar);
   if (!parser) {
     parser = new Parser();
-    parser.setLanguage(LANGUAGES[grammar]() as Parser.Language);
+    // Each grammar's native binding loads on first use: a run that parses only .ts never loads JavaScript's.
+    parser.setLanguage(grammarLoader(grammar)() as Parser.Language);
     parsers.set(grammar, parser);
   }
   return parser;
@@ -48,7 +39,7 @@ export function parseSource(grammar: Grammar, text: string, timeoutMs: number): 
 
 /** Loads every grammar (used by `doctor`-style checks and tests); throws if one fails to load. */
 export function loadAllGrammars(): Grammar[] {
-  return (Object.keys(LANGUAGES) as Grammar[]).map((g) => {
+  return GRAMMARS.map((g) => {
     parserFor(g);
     return g;
   });

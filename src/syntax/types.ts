@@ -2,7 +2,9 @@
 // downstream (store, queries) consumes these records and never sees a syntax tree.
 import type { Language } from "../lang/languages.js";
 
-export type ChunkType = "function" | "method" | "class_shell" | "interface" | "type" | "export" | "block" | "doc";
+/** Every kind of chunk extraction makes (the tools' `chunk_type` argument lists these). */
+export const CHUNK_TYPES = ["function", "method", "class_shell", "interface", "type", "export", "block", "doc"] as const;
+export type ChunkType = (typeof CHUNK_TYPES)[number];
 
 export interface Chunk {
   /** sha256(file_path + ":" + start_line); a later chunk starting on the same line appends ":" + n. */

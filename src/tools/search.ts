@@ -1,7 +1,9 @@
 // mast_search: ranked chunks for a query — BM25 fused with the declaration-exact ranker (spec §7.3, §9)
 // — shaped for a context window: each content cut to max_chars at a line end, and `fields` for
 // a compact answer.
+import { LANGUAGE_NAMES } from "../lang/languages.js";
 import { searchChunks, type SearchResponse, type SearchResult } from "../query/search.js";
+import { CHUNK_TYPES } from "../syntax/types.js";
 import { READ_ONLY, defineTool } from "./define.js";
 import { MAX_NAME_LENGTH, globInput, nameInput, z } from "./schema.js";
 
@@ -64,10 +66,10 @@ export const searchTool = defineTool({
     .object({
       query: nameInput().describe(`Text to search for (at most ${MAX_NAME_LENGTH} characters): a symbol name, part of an identifier, or words from comments.`),
       limit: z.number().int().min(1).max(100).default(10).describe("Maximum results (default 10)."),
-      language: z.enum(["typescript", "javascript", "markdown"]).nullish().describe("Only chunks of files in this language."),
+      language: z.enum(LANGUAGE_NAMES).nullish().describe("Only chunks of files in this language."),
       file_pattern: globInput().nullish().describe("Only files whose project-relative path matches this glob."),
       chunk_type: z
-        .enum(["function", "method", "class_shell", "interface", "type", "export", "block", "doc"])
+        .enum(CHUNK_TYPES)
         .nullish()
         .describe("Only chunks of this type (applied after ranking)."),
       only_exported: z.boolean().default(false).describe("Only exported declarations (the public API surface)."),

@@ -1,13 +1,13 @@
 // Call-site extraction with the local type environment (spec §10.3.1): each resolution rule
 // records its receiver, and every "does NOT catch" case records none — asserted as values.
 import { describe, expect, it } from "vitest";
-import { splitLines } from "../../src/base/text.js";
-import { extractCalls, type CallSite } from "../../src/syntax/calls.js";
-import { parseSource } from "../../src/syntax/parser.js";
+import type { CallSite } from "../../src/syntax/calls.js";
+import { extractOk } from "../helpers/extraction.js";
 
-function calls(source: string, grammar: "typescript" | "javascript" = "typescript") {
-  const tree = parseSource(grammar, source, 10_000)!;
-  return extractCalls(tree.rootNode, source, splitLines(source), "file");
+/** The call sites and class heritage production extraction records for one file (the same walk the index runs). */
+function calls(source: string, language: "ts" | "js" = "ts") {
+  const extraction = extractOk(`src/file.${language}`, source);
+  return { calls: extraction.calls, classes: extraction.heritage };
 }
 
 const brief = (c: CallSite) => {
@@ -112,6 +112,6 @@ describe("call sites", () => {
 
   it("handles JavaScript classes and parameters (`go()` in the default export names no top-level function)", () => {
     const src = "class B extends A { run(cb) { cb(); this.go(); super.run(); } go() {} }\nexport default function (x) { x(); go(); }\n";
-    expect(calls(src, "javascript").calls.map(brief)).toEqual(["B.run -> go [this:B] @1", "B.run -> run [super:A] @1"]);
+    expect(calls(src, "js").calls.map(brief)).toEqual(["B.run -> go [this:B] @1", "B.run -> run [super:A] @1"]);
   });
 });

@@ -1,0 +1,16 @@
+// What TypeScript and JavaScript share: the built-in types and methods, identifiers and comments
+// of ECMAScript, used by both specs.
+
+export const ECMASCRIPT_BUILTIN_TYPES: ReadonlySet<string> = new Set(
+  "string number boolean bigint symbol object unknown any never void undefined null true false this keyof typeof infer readonly unique asserts is extends in out Array ReadonlyArray Promise PromiseLike Record Partial Required Readonly Pick Omit Exclude Extract NonNullable ReturnType Parameters InstanceType Awaited Map Set WeakMap WeakSet Date RegExp Error Function Object String Number Boolean Symbol Iterable Iterator AsyncIterable AsyncIterator Generator AsyncGenerator IterableIterator Uint8Array ArrayBuffer".split(
+    " ",
+  ),
+);
+
+/** Common methods of the built-in types: `str.match(/re/)`, `map.get(k)` and `arr.find(f)` name them far more often than any project method. */
+export const ECMASCRIPT_BUILTIN_METHODS: ReadonlySet<string> = new Set(
+  "match matchAll replace replaceAll split search test exec get set has delete clear add push pop shift unshift map filter find findIndex some every reduce forEach includes indexOf join slice splice concat sort keys values entries then catch finally call apply bind toString parse stringify trim startsWith endsWith padStart padEnd charAt at fill flat flatMap reverse assign freeze".split(" "),
+);
+
+export const ECMASCRIPT_IDENTIFIER = "#?[A-Za-z_$][\\w$]*";
+export const ECMASCRIPT_COMMENT_PREFIXES = ["//", "/*", "*"];

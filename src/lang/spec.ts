@@ -1,0 +1,26 @@
+// What mast knows about one language, as data: its extensions and grammars, and the rules the
+// generic layers (index, store, query, tools) ask for instead of naming a language. One file per
+// language in this folder declares one LanguageSpec; registry.ts lists them.
+
+/** How a file of this language is turned into chunks, symbols, imports and calls (syntax/extract.ts). */
+export type Extractor = "ecmascript" | "markdown";
+
+export interface LanguageSpec {
+  /** The language's name in answers and in the `language` argument of the tools. */
+  readonly name: string;
+  /** Extension (with its dot) → the grammar that parses it (null: line-scanned, not parsed). */
+  readonly extensions: Readonly<Record<string, string | null>>;
+  /** Extensions indexed unless the configuration says otherwise. */
+  readonly indexedByDefault: readonly string[];
+  /** Grammar name → its tree-sitter language, loaded on first use (the only importer of the grammar's package). */
+  readonly grammars: Readonly<Record<string, () => unknown>>;
+  readonly extractor: Extractor;
+  /** Type names that are the language's, not the project's (never looked up as project types). */
+  readonly builtinTypes: ReadonlySet<string>;
+  /** Methods of the language's built-in types that project methods of the same name are confused with (`str.match(`). */
+  readonly builtinMethods: ReadonlySet<string>;
+  /** An identifier of the language, as a regular expression source without anchors. */
+  readonly identifier: string;
+  /** Prefixes of a trimmed line that is a comment (`//`, `/*`, `*` in a block comment). */
+  readonly commentPrefixes: readonly string[];
+}

@@ -56,6 +56,14 @@ function importsOf(text: string): string[] {
 const LANGUAGE_NEUTRAL = ["index", "store", "query", "tools"];
 
 describe("architecture", () => {
+  it("SQL has one home per layer: statements are prepared only in store/ (writes and reads) and query/ (reads)", () => {
+    const violations = files
+      .filter((f) => !["store", "query"].includes(f.rel.split("/")[0]!))
+      .filter((f) => /\b(?:prepared\(|\.prepare\(|\.exec\(\s*["'`]|\.pragma\()/.test(f.text))
+      .map((f) => f.rel);
+    expect(violations).toEqual([]);
+  });
+
   it("generic layers never name a language or a grammar: they ask its LanguageSpec", async () => {
     const { LANGUAGE_SPECS } = await import("../src/lang/languages.js");
     const names = new Set(LANGUAGE_SPECS.flatMap((spec) => [spec.name, ...Object.keys(spec.grammars)]));

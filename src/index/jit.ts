@@ -7,7 +7,7 @@
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { createImportResolver } from "../resolve/imports.js";
-import { Store, prepared } from "../store/db.js";
+import { Store } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { runParseTask, type ParseOutcome } from "./parse-task.js";
 import { rederive } from "./link.js";
@@ -54,16 +54,13 @@ interface Seen {
   readonly mtime: number | null;
 }
 
-const ROW_SQL = "SELECT id, mtime, content_hash AS hash FROM files WHERE path = ?";
-
 /** Every named file's row and mtime; the stale ones (newer on disk, or gone) marked busy until refreshed. */
 function observe(store: Store, config: ResolvedConfig, names: readonly string[]): { result: Map<string, Refresh>; seen: Seen[]; stale: Seen[] } {
   const result = new Map<string, Refresh>();
   const seen: Seen[] = [];
   const stale: Seen[] = [];
-  const rowOf = prepared(store.db, ROW_SQL);
   for (const path of names) {
-    const row = rowOf.get(path) as Seen["row"] | undefined;
+    const row = store.fileStamp(path);
     if (!row) {
       result.set(path, "unknown");
       continue;
@@ -104,7 +101,6 @@ async function refreshOnce(store: Store, config: ResolvedConfig, names: readonly
     if (outcome.kind === "parsed") rewrites.push({ ...f, outcome });
   }
   if (rewrites.length === 0 && removals.length === 0) return result;
-  const rowOf = prepared(store.db, ROW_SQL);
   let moved = false;
   try {
     store.quickly(JIT_WRITE_BUSY_TIMEOUT_MS, () => {
@@ -112,7 +108,7 @@ async function refreshOnce(store: Store, config: ResolvedConfig, names: readonly
       // reindexed, a file changed again, a directory was renamed between two stats). Every named
       // file is looked at again, and the refresh is applied only if all of them are as seen.
       moved = seen.some((f) => {
-        const row = rowOf.get(f.path) as Seen["row"] | undefined;
+        const row = store.fileStamp(f.path);
         const mtime = statSync(f.abs, { throwIfNoEntry: false })?.mtimeMs ?? null;
         return !row || row.id !== f.row.id || row.mtime !== f.row.mtime || row.hash !== f.row.hash || mtime !== f.mtime;
       });

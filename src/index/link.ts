@@ -4,7 +4,8 @@
 // same file, the import's resolved file (through barrels), the receiver's type traced the same
 // way — and a name that cannot be traced gets no edge: a missing verified caller is better than a
 // false one. A full build links every file; an incremental one only the files a change can reach.
-import { prepared, type Db, type Store } from "../store/db.js";
+import type { Db, Store } from "../store/db.js";
+import { callRows, extendsFacts, fileRows, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, type CallRow } from "../store/link-inputs.js";
 import { DEFAULT_EXPORT_NAME, MODULE_SYMBOL } from "../syntax/types.js";
 
 interface Sym {
@@ -66,9 +67,7 @@ class Graph {
       this.load(preload);
       return;
     }
-    const imported = prepared(db, "SELECT DISTINCT t.id FROM imports i JOIN files t ON t.path = i.resolved_path WHERE i.file_id IN (SELECT value FROM json_each(?))")
-      .pluck()
-      .all(JSON.stringify(preload)) as number[];
+    const imported = importedFileIds(db, preload);
     this.load([...new Set([...preload, ...imported])]);
   }
 
@@ -85,15 +84,10 @@ class Graph {
   /** Reads the facts of the given files, or of every file (null), in one pass per table. */
   private load(fileIds: readonly number[] | null): void {
     if (fileIds !== null && fileIds.length === 0) return;
-    const only = (column: string, joiner: "WHERE" | "AND" = "WHERE") => (fileIds === null ? "" : ` ${joiner} ${column} IN (SELECT value FROM json_each(?))`);
-    const args = fileIds === null ? [] : [JSON.stringify(fileIds)];
-    for (const f of prepared(this.db, `SELECT id, path FROM files${only("id")}`).all(...args) as Array<{ id: number; path: string }>) {
+    for (const f of fileRows(this.db, fileIds)) {
       this.facts.set(f.id, { declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map() });
     }
-    const symbols = prepared(this.db, 
-        `SELECT id, name, kind, file_id AS fileId, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf FROM symbols${only("file_id")} ORDER BY file_id, line, id`,
-      )
-      .all(...args) as Array<Sym & { module: string | null; imported: string | null; aliasOf: string | null }>;
+    const symbols = symbolFacts(this.db, fileIds);
     for (const s of symbols) {
       const facts = this.facts.get(s.fileId);
       if (!facts) continue;
@@ -103,11 +97,7 @@ class Graph {
         if (s.module !== null && s.imported !== null && !facts.markers.has(s.name)) facts.markers.set(s.name, { id: s.id, module: s.module, imported: s.imported });
       } else if (!facts.declared.has(s.name)) facts.declared.set(s.name, { id: s.id, name: s.name, kind: s.kind, fileId: s.fileId });
     }
-    const imports = prepared(this.db, 
-        `SELECT i.file_id AS fileId, i.module, i.symbols, i.locals, i.kind, t.id AS target
-         FROM imports i LEFT JOIN files t ON t.path = i.resolved_path${only("i.file_id")} ORDER BY i.file_id, i.line, i.id`,
-      )
-      .all(...args) as Array<{ fileId: number; module: string; symbols: string; locals: string; kind: string; target: number | null }>;
+    const imports = importFacts(this.db, fileIds);
     for (const i of imports) {
       const facts = this.facts.get(i.fileId);
       if (!facts) continue;
@@ -118,8 +108,7 @@ class Graph {
       const names = JSON.parse(i.symbols) as string[];
       (JSON.parse(i.locals) as string[]).forEach((local, k) => facts.bindings.set(local, { target: i.target, imported: names[k] ?? local }));
     }
-    const parents = prepared(this.db, `SELECT file_id AS fileId, class_name AS className, target FROM heritage WHERE relation = 'extends'${only("file_id", "AND")} ORDER BY file_id, rowid`)
-      .all(...args) as Array<{ fileId: number; className: string; target: string }>;
+    const parents = extendsFacts(this.db, fileIds);
     for (const p of parents) this.facts.get(p.fileId)?.parents.set(p.className, p.target);
   }
 
@@ -217,17 +206,6 @@ class Graph {
   }
 }
 
-interface CallRow {
-  fileId: number;
-  caller: string | null;
-  callee: string;
-  receiver: string;
-  receiverName: string | null;
-  resolution: string | null;
-  line: number;
-  context: string;
-}
-
 /** The callee symbol and how it was found, or null when the call cannot be traced. */
 function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResolution } | null {
   switch (c.receiver) {
@@ -265,8 +243,6 @@ type EdgeRow = [from: number, to: number, type: string, resolution: string | nul
 
 /** Every derived edge whose source lies in the given files (all files when null). */
 function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null): EdgeRow[] {
-  const scope = fileIds === null ? "" : ` WHERE x.file_id IN (SELECT value FROM json_each(?))`;
-  const args = fileIds === null ? [] : [JSON.stringify(fileIds)];
   const edges: EdgeRow[] = [];
   const seen = new Set<string>();
   const add = (e: EdgeRow) => {
@@ -276,24 +252,19 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null): EdgeR
       edges.push(e);
     }
   };
-  const calls = prepared(db, 
-      `SELECT x.file_id AS fileId, x.caller, x.callee, x.receiver, x.receiver_name AS receiverName, x.resolution, x.line, x.context
-       FROM calls x${scope} ORDER BY x.file_id, x.line, x.id`,
-    )
-    .all(...args) as CallRow[];
+  const calls = callRows(db, fileIds);
   for (const c of calls) {
     const from = g.declaredIn(c.fileId, c.caller ?? MODULE_SYMBOL);
     const hit = from ? resolveCall(g, c) : null;
     if (from && hit) add([from.id, hit.target.id, "POTENTIAL_CALL", hit.resolution, c.line, c.context]);
   }
-  const heritage = prepared(db, `SELECT x.file_id AS fileId, x.class_name AS className, x.relation, x.target FROM heritage x${scope} ORDER BY x.file_id, x.class_name, x.relation, x.target`)
-    .all(...args) as Array<{ fileId: number; className: string; relation: string; target: string }>;
+  const heritage = heritageRows(db, fileIds);
   for (const h of heritage) {
     const from = g.declaredIn(h.fileId, h.className);
     const to = g.resolveName(h.fileId, h.target);
     if (from && to && TYPE_KINDS.has(to.sym.kind)) add([from.id, to.sym.id, h.relation === "extends" ? "EXTENDS" : "IMPLEMENTS", null, null, null]);
   }
-  const markerFiles = prepared(db, `SELECT DISTINCT x.file_id FROM symbols x${scope}${scope ? " AND" : " WHERE"} x.kind = 'export' ORDER BY x.file_id`).pluck().all(...args) as number[];
+  const markerFiles = markerFileIds(db, fileIds);
   for (const fileId of markerFiles) {
     for (const m of g.markersOf(fileId).values()) {
       if (m.imported === "*") continue;
@@ -303,31 +274,6 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null): EdgeR
     }
   }
   return edges;
-}
-
-/**
- * Files whose edges a change to `changed` can alter: the changed files, every file that
- * re-exports from them (transitively — a barrel passes their names on), and every file that
- * imports from any of those.
- */
-export function reachableFiles(db: Db, changed: readonly number[]): number[] {
-  return prepared(db, 
-      `WITH RECURSIVE reexporters(id, path) AS (
-         SELECT id, path FROM files WHERE id IN (SELECT value FROM json_each(?))
-         UNION
-         SELECT f.id, f.path FROM reexporters r
-         JOIN imports i ON i.resolved_path = r.path
-         JOIN files f ON f.id = i.file_id
-         WHERE i.kind IN ('export_from', 'export_star')
-            OR EXISTS (SELECT 1 FROM symbols s WHERE s.file_id = i.file_id AND s.kind = 'export')
-       )
-       SELECT id FROM reexporters
-       UNION
-       SELECT i.file_id FROM imports i JOIN reexporters r ON i.resolved_path = r.path
-       ORDER BY 1`,
-    )
-    .pluck()
-    .all(JSON.stringify(changed)) as number[];
 }
 
 /**

@@ -2,7 +2,7 @@
 // proper-lockfile with `stale: 10000`. The marker file names the holder (and, once it lets go, when
 // it released); a holder whose process is gone is broken within a second, not waited out; a lock
 // compromised mid-run is raised at release, never async. lockState reads it without taking it.
-import { readFileSync, rmdirSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, rmdirSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import lockfile from "proper-lockfile";
 import { writeAtomic } from "../base/atomic.js";
@@ -149,7 +149,7 @@ export async function withStructureLock<T>(markerPath: string, operation: string
     }
   }
   const record: Holder = { pid: process.pid, host: hostname(), operation, since: new Date().toISOString() };
-  writeFileSync(markerPath, JSON.stringify(record));
+  writeAtomic(markerPath, Buffer.from(JSON.stringify(record)));
   let result: T;
   try {
     result = await fn((progress) => {
@@ -157,7 +157,7 @@ export async function withStructureLock<T>(markerPath: string, operation: string
     });
   } finally {
     if (!compromised) {
-      writeFileSync(markerPath, JSON.stringify({ ...record, released: new Date().toISOString() } satisfies Holder));
+      writeAtomic(markerPath, Buffer.from(JSON.stringify({ ...record, released: new Date().toISOString() } satisfies Holder)));
       await release().catch((err: unknown) => {
         compromised = err instanceof Error ? err : new Error(String(err));
       });

@@ -5,7 +5,7 @@
 import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
 import { join } from "node:path";
 import { decodeSource, splitLines, splitTerms } from "../base/text.js";
-import { reachableFiles } from "../index/link.js";
+import { reachableFiles } from "../store/link-inputs.js";
 import { LANGUAGE_SPECS, extensionInfo, type LanguageSpec } from "../lang/languages.js";
 import { prepared, type Db } from "../store/db.js";
 import { declaredName, requireIndexedFile, resolveThroughReExports } from "./navigation.js";

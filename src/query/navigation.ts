@@ -222,6 +222,11 @@ export function declaredName(db: Db, symbol: string): string {
   return symbol;
 }
 
+/** The indexed files declaring a name, by path (at most `limit`). */
+export function declaringPaths(db: Db, symbol: string, limit: number): string[] {
+  return db.prepare("SELECT DISTINCT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? ORDER BY f.path LIMIT ?").pluck().all(symbol, limit) as string[];
+}
+
 export function symbolSignatures(db: Db, query: string, filePath: string | null, limit: number): SignatureResponse {
   const file = filePath === null ? null : requireIndexedFile(db, filePath);
   const symbol = declaredName(db, query);

@@ -532,6 +532,17 @@ export function staleOnDisk(projectRoot: string, path: string, indexedMtime: num
   }
 }
 
+/** A stale check per path, each file stat'ed once: its file is newer on disk than its indexed mtime, or gone, or not indexed. */
+export function staleChecker(db: Db, projectRoot: string): (path: string) => boolean {
+  const mtime = db.prepare("SELECT mtime FROM files WHERE path = ?").pluck();
+  const seen = new Map<string, boolean>();
+  return (path) => {
+    let stale = seen.get(path);
+    if (stale === undefined) seen.set(path, (stale = staleOnDisk(projectRoot, path, (mtime.get(path) as number | undefined) ?? Infinity)));
+    return stale;
+  };
+}
+
 export function isIndexEmpty(db: Db): boolean {
   return db.prepare("SELECT 1 FROM chunks LIMIT 1").get() === undefined;
 }

@@ -314,6 +314,11 @@ export class Store {
     this.batcher("edges", ["from_id", "to_id", "edge_type", "resolution", "call_line", "context"]).insert(rows);
   }
 
+  /** A file's row id, indexed mtime and content hash, or null when it is not indexed. */
+  fileStamp(path: string): { id: number; mtime: number; hash: string } | null {
+    return (this.sql("SELECT id, mtime, content_hash AS hash FROM files WHERE path = ?").get(path) as { id: number; mtime: number; hash: string } | undefined) ?? null;
+  }
+
   getMeta(key: string): string | null {
     const row = this.sql("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
     return row?.value ?? null;

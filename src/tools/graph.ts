@@ -6,7 +6,7 @@
 import { refreshFiles } from "../index/jit.js";
 import { POTENTIAL_LIMIT, barrelExports, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type PotentialMatch, type Target, type VerifiedCaller } from "../query/graph.js";
 import { isTestPath, projectPath } from "../base/paths.js";
-import { isIndexEmpty, staleOnDisk } from "../query/search.js";
+import { isIndexEmpty, staleChecker } from "../query/search.js";
 import type { ToolContext } from "./context.js";
 import { NOT_FOUND_NOTE, READ_ONLY, defineTool } from "./define.js";
 import { nameInput, pathInput, z } from "./schema.js";
@@ -188,13 +188,8 @@ export const implementorsTool = defineTool({
   readsIndex: true,
   handler: (ctx, args) => ctx.store().snapshot((db) => {
     const target = findTarget(db, args.interface_name, args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null);
-    const mtimes = db.prepare("SELECT mtime FROM files WHERE path = ?").pluck();
-    const stale = new Map<string, boolean>();
-    const flagStale = <R extends { file_path: string }>(r: R): R | (R & { stale: true }) => {
-      let flag = stale.get(r.file_path);
-      if (flag === undefined) stale.set(r.file_path, (flag = staleOnDisk(ctx.config.project_root, r.file_path, (mtimes.get(r.file_path) as number | undefined) ?? Infinity)));
-      return flag ? { ...r, stale: true as const } : r;
-    };
+    const isStale = staleChecker(db, ctx.config.project_root);
+    const flagStale = <R extends { file_path: string }>(r: R): R | (R & { stale: true }) => (isStale(r.file_path) ? { ...r, stale: true as const } : r);
     // A member (`Router.match`): the methods that implement it; a type: its implementing classes.
     const members = memberImplementations(db, target);
     const implementors = members === null ? implementorsOf(db, target.ids).map(flagStale) : members.map(flagStale);

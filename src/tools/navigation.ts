@@ -3,7 +3,7 @@
 import { refreshFile, refreshFiles, type Refresh } from "../index/jit.js";
 import { projectPath } from "../base/paths.js";
 import { notFound } from "../query/graph.js";
-import { docSummary, fileDependencies, fileExports, projectSkeleton, symbolSignatures, type SignatureEntry } from "../query/navigation.js";
+import { declaringPaths, docSummary, fileDependencies, fileExports, projectSkeleton, symbolSignatures, type SignatureEntry } from "../query/navigation.js";
 import { isIndexEmpty } from "../query/search.js";
 import type { ToolContext } from "./context.js";
 import { NOT_FOUND_NOTE, READ_ONLY, defineTool } from "./define.js";
@@ -102,7 +102,7 @@ export const signatureTool = defineTool({
     const filePath = args.file_path ? inProject(ctx, args.file_path) : null;
     const paths = filePath
       ? [filePath]
-      : (db.prepare("SELECT DISTINCT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? ORDER BY f.path LIMIT ?").pluck().all(args.symbol, args.limit) as string[]);
+      : declaringPaths(db, args.symbol, args.limit);
     const refreshes = await refreshFiles(ctx.store(), ctx.config, paths);
     const busy = new Set([...refreshes].flatMap(([path, r]) => (r === "busy" ? [path] : [])));
     const response = ctx.store().snapshot((snap) => symbolSignatures(snap, args.symbol, filePath, args.limit));

@@ -1,0 +1,124 @@
+// The reads the call-graph derivation (index/link.ts) runs over the store: per-file symbols,
+// import bindings, class heritage and call sites, for some files (their ids) or for all (null),
+// and the set of files a change can reach. Pure reads; the derivation's writes are db.ts's.
+import { prepared, type Db } from "./db.js";
+
+/** Restricts a query to the given file ids (`column IN (...)`), or to nothing when every file is read. */
+function only(fileIds: readonly number[] | null, column: string, joiner: "WHERE" | "AND" = "WHERE"): { sql: string; args: string[] } {
+  return fileIds === null ? { sql: "", args: [] } : { sql: ` ${joiner} ${column} IN (SELECT value FROM json_each(?))`, args: [JSON.stringify(fileIds)] };
+}
+
+export interface SymbolFactRow {
+  id: number;
+  name: string;
+  kind: string;
+  fileId: number;
+  module: string | null;
+  imported: string | null;
+  aliasOf: string | null;
+}
+
+export interface ImportFactRow {
+  fileId: number;
+  module: string;
+  symbols: string;
+  locals: string;
+  kind: string;
+  target: number | null;
+}
+
+export interface CallRow {
+  fileId: number;
+  caller: string | null;
+  callee: string;
+  receiver: string;
+  receiverName: string | null;
+  resolution: string | null;
+  line: number;
+  context: string;
+}
+
+export interface HeritageRow {
+  fileId: number;
+  className: string;
+  relation: string;
+  target: string;
+}
+
+/** The project files the given files import from (resolved imports). */
+export function importedFileIds(db: Db, fileIds: readonly number[]): number[] {
+  return prepared(db, "SELECT DISTINCT t.id FROM imports i JOIN files t ON t.path = i.resolved_path WHERE i.file_id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(fileIds)) as number[];
+}
+
+export function fileRows(db: Db, fileIds: readonly number[] | null): Array<{ id: number; path: string }> {
+  const w = only(fileIds, "id");
+  return prepared(db, `SELECT id, path FROM files${w.sql}`).all(...w.args) as Array<{ id: number; path: string }>;
+}
+
+/** Every symbol of the files, in file and line order, with its re-export and alias columns. */
+export function symbolFacts(db: Db, fileIds: readonly number[] | null): SymbolFactRow[] {
+  const w = only(fileIds, "file_id");
+  return prepared(db, `SELECT id, name, kind, file_id AS fileId, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf FROM symbols${w.sql} ORDER BY file_id, line, id`).all(...w.args) as SymbolFactRow[];
+}
+
+/** Every import row of the files with the project file it resolved to (null when external or unresolved). */
+export function importFacts(db: Db, fileIds: readonly number[] | null): ImportFactRow[] {
+  const w = only(fileIds, "i.file_id");
+  return prepared(db, `SELECT i.file_id AS fileId, i.module, i.symbols, i.locals, i.kind, t.id AS target FROM imports i LEFT JOIN files t ON t.path = i.resolved_path${w.sql} ORDER BY i.file_id, i.line, i.id`).all(
+    ...w.args,
+  ) as ImportFactRow[];
+}
+
+/** `extends` clauses of the files' classes. */
+export function extendsFacts(db: Db, fileIds: readonly number[] | null): Array<{ fileId: number; className: string; target: string }> {
+  const w = only(fileIds, "file_id", "AND");
+  return prepared(db, `SELECT file_id AS fileId, class_name AS className, target FROM heritage WHERE relation = 'extends'${w.sql} ORDER BY file_id, rowid`).all(...w.args) as Array<{
+    fileId: number;
+    className: string;
+    target: string;
+  }>;
+}
+
+export function callRows(db: Db, fileIds: readonly number[] | null): CallRow[] {
+  const w = only(fileIds, "x.file_id");
+  return prepared(db, `SELECT x.file_id AS fileId, x.caller, x.callee, x.receiver, x.receiver_name AS receiverName, x.resolution, x.line, x.context FROM calls x${w.sql} ORDER BY x.file_id, x.line, x.id`).all(
+    ...w.args,
+  ) as CallRow[];
+}
+
+export function heritageRows(db: Db, fileIds: readonly number[] | null): HeritageRow[] {
+  const w = only(fileIds, "x.file_id");
+  return prepared(db, `SELECT x.file_id AS fileId, x.class_name AS className, x.relation, x.target FROM heritage x${w.sql} ORDER BY x.file_id, x.class_name, x.relation, x.target`).all(...w.args) as HeritageRow[];
+}
+
+/** The files that hold re-export markers (`export { x } from`, kind export symbols). */
+export function markerFileIds(db: Db, fileIds: readonly number[] | null): number[] {
+  const w = only(fileIds, "x.file_id", "AND");
+  return prepared(db, `SELECT DISTINCT x.file_id FROM symbols x WHERE x.kind = 'export'${w.sql} ORDER BY x.file_id`).pluck().all(...w.args) as number[];
+}
+
+/**
+ * Files whose edges a change to `changed` can alter: the changed files, every file that
+ * re-exports from them (transitively — a barrel passes their names on), and every file that
+ * imports from any of those.
+ */
+export function reachableFiles(db: Db, changed: readonly number[]): number[] {
+  return prepared(
+    db,
+    `WITH RECURSIVE reexporters(id, path) AS (
+       SELECT id, path FROM files WHERE id IN (SELECT value FROM json_each(?))
+       UNION
+       SELECT f.id, f.path FROM reexporters r
+       JOIN imports i ON i.resolved_path = r.path
+       JOIN files f ON f.id = i.file_id
+       WHERE i.kind IN ('export_from', 'export_star')
+          OR EXISTS (SELECT 1 FROM symbols s WHERE s.file_id = i.file_id AND s.kind = 'export')
+     )
+     SELECT id FROM reexporters
+     UNION
+     SELECT i.file_id FROM imports i JOIN reexporters r ON i.resolved_path = r.path
+     ORDER BY 1`,
+  )
+    .pluck()
+    .all(JSON.stringify(changed)) as number[];
+}

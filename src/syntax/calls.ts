@@ -5,7 +5,7 @@
 // names to symbols is index/link.ts's. This module reads the tree (binding names from the source
 // text at each binding's start, types from the tree), and when in doubt records no receiver type.
 import { field, type SyntaxNode } from "./parser.js";
-import type { CallReceiver, CallSite, ClassHeritage } from "./types.js";
+import type { CallReceiver, CallSite, ClassHeritage, ImportRecord } from "./types.js";
 
 export interface CallExtraction {
   readonly calls: CallSite[];
@@ -88,7 +88,7 @@ const LEADING_RECEIVER_CHARS = 120;
 /** Binding nodes; `formal_parameters` matters only in JavaScript, where parameters are bare identifiers. */
 export const BINDING_NODE_TYPES: ReadonlySet<string> = new Set(["required_parameter", "optional_parameter", "variable_declarator", "function_declaration", "formal_parameters"]);
 
-export function extractCalls(root: SyntaxNode, text: string, lines: readonly string[], fileStem: string, nodes: CallNodes): CallExtraction {
+export function extractCalls(root: SyntaxNode, text: string, lines: readonly string[], fileStem: string, nodes: CallNodes, imports: readonly ImportRecord[]): CallExtraction {
   const namespaces = new Set<string>();
   const classNames = new Set<string>();
   const importedNames = new Set<string>();
@@ -97,22 +97,14 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
   const containers: Container[] = [];
   const classes: ClassHeritage[] = [];
 
+  // The file's ES imports, as the declaration pass recorded them (the statements are not parsed twice).
+  for (const i of imports) {
+    if (i.kind !== "import") continue;
+    i.locals.forEach((local, k) => (i.names[k] === "*" ? namespaces : importedNames).add(local));
+  }
+
   for (const stmt of root.namedChildren) {
-    if (stmt.type === "import_statement") {
-      for (const part of stmt.namedChildren.find((c) => c.type === "import_clause")?.namedChildren ?? []) {
-        if (part.type === "namespace_import") {
-          const local = part.namedChildren.find((c) => c.type === "identifier")?.text;
-          if (local) namespaces.add(local);
-        } else if (part.type === "identifier") importedNames.add(part.text);
-        else if (part.type === "named_imports") {
-          for (const spec of part.namedChildren) {
-            const local = field(spec, "alias") ?? field(spec, "name");
-            if (local) importedNames.add(local.text);
-          }
-        }
-      }
-      continue;
-    }
+    if (stmt.type === "import_statement") continue;
     const decl = unwrap(stmt);
     if (CLASS_TYPES.has(decl.type)) {
       const cls = classEnv(decl, fileStem);

@@ -98,7 +98,7 @@ class FileExtractor {
       this.walkTopLevel();
       this.applyExportClauses();
     }
-    const { calls, classes } = minified ? { calls: [], classes: [] } : extractCalls(this.tree.rootNode, this.text, this.lines, DEFAULT_EXPORT_NAME, this.callNodes);
+    const { calls, classes } = minified ? { calls: [], classes: [] } : extractCalls(this.tree.rootNode, this.text, this.lines, DEFAULT_EXPORT_NAME, this.callNodes, this.imports);
     if (calls.some((c) => c.caller === null)) this.addModuleSymbol();
     const chunks = withQualifiedNames(
       materializeChunks(this.filePath, { lines: this.lines, lineStarts: lineStarts(this.text) }, this.drafts, {

@@ -1,5 +1,6 @@
 // JavaScript: .js, .jsx, .mjs and .cjs, parsed by tree-sitter-javascript (the only importer of it).
 import { createRequire } from "node:module";
+import { isExternalSpecifier } from "../base/paths.js";
 import { ECMASCRIPT_BUILTIN_METHODS, ECMASCRIPT_BUILTIN_TYPES, ECMASCRIPT_COMMENT_PREFIXES, ECMASCRIPT_IDENTIFIER } from "./ecmascript.js";
 import type { LanguageSpec } from "./spec.js";
 
@@ -15,4 +16,5 @@ export const JAVASCRIPT: LanguageSpec = {
   builtinMethods: ECMASCRIPT_BUILTIN_METHODS,
   identifier: ECMASCRIPT_IDENTIFIER,
   commentPrefixes: ECMASCRIPT_COMMENT_PREFIXES,
+  isExternalImport: isExternalSpecifier,
 };

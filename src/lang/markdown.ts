@@ -11,4 +11,5 @@ export const MARKDOWN: LanguageSpec = {
   builtinMethods: new Set(),
   identifier: "[A-Za-z_][\\w]*",
   commentPrefixes: [],
+  isExternalImport: () => false,
 };

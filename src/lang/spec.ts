@@ -23,4 +23,6 @@ export interface LanguageSpec {
   readonly identifier: string;
   /** Prefixes of a trimmed line that is a comment (`//`, `/*`, `*` in a block comment). */
   readonly commentPrefixes: readonly string[];
+  /** An import of this module names something outside the project (a package, a builtin) unless a resolver maps it in. */
+  isExternalImport(module: string): boolean;
 }

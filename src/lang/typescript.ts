@@ -1,5 +1,6 @@
 // TypeScript: .ts, .mts, .cts and .tsx, parsed by tree-sitter-typescript (the only importer of it).
 import { createRequire } from "node:module";
+import { isExternalSpecifier } from "../base/paths.js";
 import { ECMASCRIPT_BUILTIN_METHODS, ECMASCRIPT_BUILTIN_TYPES, ECMASCRIPT_COMMENT_PREFIXES, ECMASCRIPT_IDENTIFIER } from "./ecmascript.js";
 import type { LanguageSpec } from "./spec.js";
 
@@ -18,4 +19,5 @@ export const TYPESCRIPT: LanguageSpec = {
   builtinMethods: ECMASCRIPT_BUILTIN_METHODS,
   identifier: ECMASCRIPT_IDENTIFIER,
   commentPrefixes: ECMASCRIPT_COMMENT_PREFIXES,
+  isExternalImport: isExternalSpecifier,
 };

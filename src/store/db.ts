@@ -5,7 +5,8 @@ import Database from "better-sqlite3";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { sha256 } from "../base/hash.js";
-import { isExternalSpecifier, isTestPath } from "../base/paths.js";
+import { isTestPath } from "../base/paths.js";
+import { extensionInfo } from "../lang/languages.js";
 import { splitTerms } from "../base/text.js";
 import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../syntax/types.js";
 
@@ -16,6 +17,11 @@ export const CURRENT_SCHEMA_VERSION = "1.5.0";
 const MAX_PARAMS = 32_766;
 /** Busy wait of the shared connection; JIT writes use their own short budget (spec §7.6). */
 const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
+
+/** Whether an import in the file at `path` names something outside the project, by the file's language. */
+function isExternalImport(path: string, module: string): boolean {
+  return extensionInfo(path)?.spec.isExternalImport(module) ?? false;
+}
 
 const SCHEMA_SQL = readFileSync(fileURLToPath(new URL("./schema.sql", import.meta.url)), "utf8");
 /** Any edit of schema.sql changes this hash, so a database built by another schema is never misread. */
@@ -227,7 +233,7 @@ export class Store {
     const removed = this.deleteFileContents(fileId);
     this.insertChunks(fileId, extraction.chunks);
     this.insertSymbols(fileId, extraction.symbols);
-    this.insertImports(fileId, extraction.imports);
+    this.insertImports(fileId, meta.path, extraction.imports);
     this.insertCalls(fileId, extraction);
     return { added: extraction.chunks.length, removed };
   }
@@ -286,7 +292,7 @@ export class Store {
     this.batch(() => {
       for (const r of rows) {
         const next = resolve(r.path, r.module);
-        const external = next === null && isExternalSpecifier(r.module) ? 1 : 0;
+        const external = next === null && isExternalImport(r.path, r.module) ? 1 : 0;
         if (next !== r.resolved || external !== r.external) {
           update.run(next, external, r.id);
           changed.add(r.fileId);
@@ -437,8 +443,8 @@ export class Store {
     this.batcher("edges", ["from_id", "to_id", "edge_type"], "INSERT OR IGNORE").insert(edges);
   }
 
-  private insertImports(fileId: number, imports: readonly ImportRecord[]): void {
-    const rows = imports.map((i) => [fileId, i.module, JSON.stringify(i.names), JSON.stringify(i.locals), i.kind, i.line, isExternalSpecifier(i.module) ? 1 : 0]);
+  private insertImports(fileId: number, path: string, imports: readonly ImportRecord[]): void {
+    const rows = imports.map((i) => [fileId, i.module, JSON.stringify(i.names), JSON.stringify(i.locals), i.kind, i.line, isExternalImport(path, i.module) ? 1 : 0]);
     this.batcher("imports", ["file_id", "module", "symbols", "locals", "kind", "line", "is_external"]).insert(rows);
   }
 

@@ -4,6 +4,7 @@
 // import, a class, or nothing (a bare call). Only calls that could link are recorded; linking
 // names to symbols is index/link.ts's. This module reads the tree (binding names from the source
 // text at each binding's start, types from the tree), and when in doubt records no receiver type.
+import { CLASS_TYPES, FUNCTION_VALUES, unwrapAmbient } from "./es-nodes.js";
 import { field, type SyntaxNode } from "./parser.js";
 import type { CallReceiver, CallSite, ClassHeritage, ImportRecord } from "./types.js";
 
@@ -28,8 +29,6 @@ interface ClassEnv {
   readonly fields: ReadonlyMap<string, string>;
 }
 
-const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function", "generator_function"]);
-const CLASS_TYPES = new Set(["class_declaration", "abstract_class_declaration", "class"]);
 /** Node types whose body has its own `this` (an arrow function keeps the enclosing one). */
 export const THIS_BOUNDARIES: ReadonlySet<string> = new Set(["function_expression", "function", "function_declaration", "generator_function", "generator_function_declaration", "method_definition", "class_declaration", "class", "abstract_class_declaration"]);
 /** Wrappers looked through to find a receiver: `(x)`, `x!`, `x as T`, `await x`, `x satisfies T`. */
@@ -239,8 +238,7 @@ interface FileEnv {
 function unwrap(stmt: SyntaxNode): SyntaxNode {
   let node = stmt;
   if (node.type === "export_statement") node = field(node, "declaration") ?? field(node, "value") ?? node;
-  if (node.type === "ambient_declaration") node = node.namedChildren.find((c) => c.type !== "comment") ?? node;
-  return node;
+  return unwrapAmbient(node);
 }
 
 function classEnv(decl: SyntaxNode, fileStem: string): ClassEnv {

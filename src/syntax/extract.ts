@@ -1,4 +1,4 @@
-// The extraction entry point: dispatches a file to its language's extractor by extension.
+// The extraction entry point: dispatches a file to the extractor its language's spec names.
 // A pure function of (path, text, options); failures come back as data, never as throws.
 import { errorMessage } from "../base/errors.js";
 import { sha256 } from "../base/hash.js";
@@ -13,8 +13,13 @@ export function extractFile(filePath: string, text: string, options: ExtractOpti
   const info = extensionInfo(filePath);
   if (info === null) return { ok: false, error: `no extractor for ${filePath}` };
   try {
-    if (info.grammar === null) return { ok: true, extraction: extractMarkdown(filePath, text, options) };
-    return extractTypeScript(filePath, text, info.grammar, info.language, options);
+    switch (info.spec.extractor) {
+      case "markdown":
+        return { ok: true, extraction: extractMarkdown(filePath, text, options) };
+      case "ecmascript":
+        if (info.grammar === null) return { ok: false, error: `no grammar for ${filePath}` };
+        return extractTypeScript(filePath, text, info.grammar, info.language, options);
+    }
   } catch (err) {
     // An extractor bug must not abort an indexing run: the file becomes a counted parse error.
     return { ok: false, error: `extractor failed: ${errorMessage(err)}` };

@@ -7,6 +7,7 @@ import type { Grammar, Language } from "../lang/languages.js";
 import { BINDING_NODE_TYPES, BINDING_TEXT_CHARS, THIS_BOUNDARIES, bindingSite, extractCalls, type CallNodes } from "./calls.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { parseSource, type SyntaxNode, type Tree } from "./parser.js";
+import { CLASS_TYPES, FUNCTION_VALUES, unwrapAmbient } from "./es-nodes.js";
 import { DEFAULT_EXPORT_NAME, MAX_CHUNK_CHARS, MODULE_SYMBOL, type CallSite, type Chunk, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolKind, type SymbolRecord } from "./types.js";
 
 /** Leaf node types whose text is an identifier token in the identifier_fts bag. */
@@ -24,8 +25,6 @@ type NodeKind = (typeof NodeKind)[keyof typeof NodeKind];
 /** Per grammar: node type id → what the token pass does with it, filled as ids are first seen. */
 const NODE_KINDS: Partial<Record<Grammar, NodeKind[]>> = {};
 
-const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function", "generator_function"]);
-const CLASS_TYPES = new Set(["class_declaration", "abstract_class_declaration", "class"]);
 
 type Draft = { -readonly [K in keyof ChunkDraft]: ChunkDraft[K] };
 type Sym = { -readonly [K in keyof SymbolRecord]: SymbolRecord[K] };
@@ -914,11 +913,6 @@ function declarationOf(stmt: SyntaxNode): SyntaxNode | null {
     return d ? unwrapAmbient(d) : null;
   }
   return unwrapAmbient(stmt);
-}
-
-function unwrapAmbient(node: SyntaxNode): SyntaxNode {
-  if (node.type !== "ambient_declaration") return node;
-  return node.namedChildren.find((c) => c.type !== "comment") ?? node;
 }
 
 /** The trailing comments that touch `node` (no blank line between), i.e. its doc comment run. */

@@ -44,7 +44,7 @@ export const PACKAGES = [
 export const EDIT_MARK = "\n// mast bench edit ";
 
 // What mast indexes by default (src/index/config.ts DEFAULT_SETTINGS), mirrored to describe the corpus.
-export const MAST_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".md"];
+export const MAST_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".py", ".pyi", ".md"];
 export const MAST_EXCLUDED_DIRS = new Set(["node_modules", "dist", "build", "coverage", ".next", ".turbo", ".mast", ".git"]);
 export const MAST_EXCLUDED_FILE = /\.(test|spec)\.ts$/;
 

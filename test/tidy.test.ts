@@ -26,6 +26,7 @@ const SOLE_IMPORTER: Record<string, string> = {
   "tree-sitter": "syntax/parser.ts",
   "tree-sitter-typescript": "lang/typescript.ts",
   "tree-sitter-javascript": "lang/javascript.ts",
+  "tree-sitter-python": "lang/python.ts",
   "better-sqlite3": "store/db.ts",
   "proper-lockfile": "index/lock.ts",
   picomatch: "base/glob.ts",

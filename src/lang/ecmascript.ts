@@ -14,3 +14,6 @@ export const ECMASCRIPT_BUILTIN_METHODS: ReadonlySet<string> = new Set(
 
 export const ECMASCRIPT_IDENTIFIER = "#?[A-Za-z_$][\\w$]*";
 export const ECMASCRIPT_COMMENT_PREFIXES = ["//", "/*", "*"];
+
+/** An import, re-export or require line. */
+export const ECMASCRIPT_IMPORT_LINE = "^(?:import\\b|export\\s*(?:\\{|\\*|type\\s*\\{)[^]*\\bfrom\\b)|\\brequire\\s*\\(";

@@ -3,12 +3,13 @@
 // dispatches on a file's kind reads this table; adding a language is adding its spec here.
 import { JAVASCRIPT } from "./javascript.js";
 import { MARKDOWN } from "./markdown.js";
+import { PYTHON } from "./python.js";
 import type { LanguageSpec } from "./spec.js";
 import { TYPESCRIPT } from "./typescript.js";
 
 export type { LanguageSpec } from "./spec.js";
 
-export const LANGUAGE_SPECS: readonly LanguageSpec[] = [TYPESCRIPT, JAVASCRIPT, MARKDOWN];
+export const LANGUAGE_SPECS: readonly LanguageSpec[] = [TYPESCRIPT, JAVASCRIPT, PYTHON, MARKDOWN];
 
 /** A registered language's name (`LanguageSpec.name`). */
 export type Language = string;

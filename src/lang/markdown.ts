@@ -6,10 +6,12 @@ export const MARKDOWN: LanguageSpec = {
   extensions: { ".md": null, ".markdown": null },
   indexedByDefault: [".md"],
   grammars: {},
+  resolver: "none",
   extractor: "markdown",
   builtinTypes: new Set(),
   builtinMethods: new Set(),
   identifier: "[A-Za-z_][\\w]*",
   commentPrefixes: [],
+  importLine: "(?!)",
   isExternalImport: () => false,
 };

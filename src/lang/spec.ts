@@ -2,8 +2,11 @@
 // generic layers (index, store, query, tools) ask for instead of naming a language. One file per
 // language in this folder declares one LanguageSpec; registry.ts lists them.
 
+/** How a file of this language's import specifiers name project files (resolve/imports.ts). */
+export type Resolver = "ecmascript" | "python" | "none";
+
 /** How a file of this language is turned into chunks, symbols, imports and calls (syntax/extract.ts). */
-export type Extractor = "ecmascript" | "markdown";
+export type Extractor = "ecmascript" | "python" | "markdown";
 
 export interface LanguageSpec {
   /** The language's name in answers and in the `language` argument of the tools. */
@@ -15,6 +18,7 @@ export interface LanguageSpec {
   /** Grammar name → its tree-sitter language, loaded on first use (the only importer of the grammar's package). */
   readonly grammars: Readonly<Record<string, () => unknown>>;
   readonly extractor: Extractor;
+  readonly resolver: Resolver;
   /** Type names that are the language's, not the project's (never looked up as project types). */
   readonly builtinTypes: ReadonlySet<string>;
   /** Methods of the language's built-in types that project methods of the same name are confused with (`str.match(`). */
@@ -23,6 +27,8 @@ export interface LanguageSpec {
   readonly identifier: string;
   /** Prefixes of a trimmed line that is a comment (`//`, `/*`, `*` in a block comment). */
   readonly commentPrefixes: readonly string[];
+  /** A trimmed line that is an import (it binds a name, it does not call it), as a regular expression source. */
+  readonly importLine: string;
   /** An import of this module names something outside the project (a package, a builtin) unless a resolver maps it in. */
   isExternalImport(module: string): boolean;
 }

@@ -214,8 +214,16 @@ export interface PotentialSet {
   commentsOmitted?: number;
 }
 
-/** An import, re-export or require line: it binds the name, it does not call it. */
-const IMPORT_LINE = /^(?:import\b|export\s*(?:\{|\*|type\s*\{)[^]*\bfrom\b)|\brequire\s*\(/;
+const IMPORT_LINES = new Map<LanguageSpec, RegExp>();
+
+/** An import line in its file's language: it binds the name, it does not call it. */
+function isImportLine(text: string, path: string): boolean {
+  const spec = specOf(path);
+  if (spec === null) return false;
+  let re = IMPORT_LINES.get(spec);
+  if (!re) IMPORT_LINES.set(spec, (re = new RegExp(spec.importLine)));
+  return re.test(text);
+}
 
 /** A name as source code spells it in the declaring file's language (an identifier, or a `#private` member name). */
 function isIdentifier(spec: LanguageSpec, name: string): boolean {
@@ -303,7 +311,7 @@ export function potentialMatches(
   // The import that a verified call in the same file resolved through says nothing new.
   const callerFiles = new Set(verified.map((v) => v.file_path));
   // Comment lines are no calls (the doc comment is the signature's).
-  const withoutImports = omitImports ? unexplained.filter((c) => !(callerFiles.has(c.file_path) && (c.inImport || IMPORT_LINE.test(c.context)))) : unexplained;
+  const withoutImports = omitImports ? unexplained.filter((c) => !(callerFiles.has(c.file_path) && (c.inImport || isImportLine(c.context, c.file_path)))) : unexplained;
   const open = omitImports ? withoutImports.filter((c) => !isComment(c.context, c.file_path)) : withoutImports;
   const sees = new Set(target.fileId === null ? [] : reachableFiles(db, [target.fileId]));
   const likelihood = new Likelihood(db, names, tails, spec);

@@ -1,4 +1,5 @@
-// Module-specifier resolution (spec §13.7) against the indexed file set: relative specifiers with
+// Import resolution against the indexed file set, by the importing file's language (its spec's
+// resolver; Python's is resolve/python.ts). ECMAScript module specifiers (spec §13.7): relative specifiers with
 // TypeScript's NodeNext extension substitution, the nearest tsconfig's `paths`/`baseUrl`
 // (following `extends`) and npm/yarn/pnpm workspace packages. Every answer is a member of the
 // indexed file set, whose paths are canonical already (the walker starts from the realpath'd
@@ -9,6 +10,8 @@ import { readFileSync, statSync } from "node:fs";
 import { dirname, join, posix } from "node:path";
 import { sha256 } from "../base/hash.js";
 import { isExternalSpecifier, relativeInside } from "../base/paths.js";
+import { extensionInfo } from "../lang/languages.js";
+import { resolvePythonModule } from "./python.js";
 
 /** `.js` names the compiled output: its TypeScript source is looked up first (tsc's order). */
 const SUBSTITUTIONS: Readonly<Record<string, readonly string[]>> = {
@@ -218,6 +221,9 @@ export function createImportResolver(files: ReadonlySet<string>, projectRoot: st
   };
 
   const resolve = (fromPath: string, specifier: string): string | null => {
+    const resolver = extensionInfo(fromPath)?.spec.resolver ?? "none";
+    if (resolver === "python") return resolvePythonModule(files, fromPath, specifier);
+    if (resolver === "none") return null;
     const clean = specifier.split("?")[0]!;
     if (!isExternalSpecifier(clean)) {
       if (clean.startsWith("/")) return null;

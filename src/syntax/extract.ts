@@ -4,6 +4,7 @@ import { errorMessage } from "../base/errors.js";
 import { sha256 } from "../base/hash.js";
 import { extensionInfo } from "../lang/languages.js";
 import { extractMarkdown } from "./markdown.js";
+import { extractPython } from "./python.js";
 import { extractTypeScript } from "./typescript.js";
 import type { ExtractOptions, FileExtraction } from "./types.js";
 
@@ -16,6 +17,9 @@ export function extractFile(filePath: string, text: string, options: ExtractOpti
     switch (info.spec.extractor) {
       case "markdown":
         return { ok: true, extraction: extractMarkdown(filePath, text, options) };
+      case "python":
+        if (info.grammar === null) return { ok: false, error: `no grammar for ${filePath}` };
+        return extractPython(filePath, text, info.grammar, info.language, options);
       case "ecmascript":
         if (info.grammar === null) return { ok: false, error: `no grammar for ${filePath}` };
         return extractTypeScript(filePath, text, info.grammar, info.language, options);

@@ -125,10 +125,10 @@ describe("mast init", () => {
 
   it("--extensions with an unsupported language fails before anything is created", async () => {
     const p = project();
-    const r = await runMast(["init", p.root, "--extensions", "py", "--json"]);
+    const r = await runMast(["init", p.root, "--extensions", "rb", "--json"]);
     const line = expectError(r, "INVALID_ARGUMENT");
     expect(line).toContain("command line: file_extensions must be a list of supported extensions");
-    expect(line).toContain("not .py");
+    expect(line).toContain("not .rb");
     expect(existsSync(join(p.root, ".mast"))).toBe(false);
   }, 20_000);
 

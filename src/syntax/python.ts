@@ -1,0 +1,476 @@
+// Python extraction: top-level functions and classes (with their decorators) become chunks and
+// symbols with parameters and return types, methods become `Class.method`, docstrings are the
+// docs, `__all__` (else a leading underscore) decides exportedness, `import` / `from … import`
+// become import rows, and calls become call sites (`f()`, `self.m()`, `cls.m()`, `super().m()`,
+// `mod.f()` through `import mod`, `Class.m()`). Other top-level statements are block chunks.
+// Pure: a function of (path, text, options); never touches the disk.
+import { sha256 } from "../base/hash.js";
+import { languageSpec } from "../lang/languages.js";
+import { lineStarts, splitLines } from "../base/text.js";
+import { materializeChunks, type ChunkDraft } from "./chunking.js";
+import { field, parseSource, type SyntaxNode } from "./parser.js";
+import { MODULE_SYMBOL, type CallReceiver, type CallSite, type ClassHeritage, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolRecord } from "./types.js";
+
+export type PyExtractResult = { ok: true; extraction: FileExtraction } | { ok: false; error: string };
+
+type Sym = { -readonly [K in keyof SymbolRecord]: SymbolRecord[K] };
+/** A receiver whose class is known: from a parameter's annotation or a `Name(…)` binding. */
+type Typed = { typeName: string; resolution: "parameter_type" | "new_expression" };
+type Draft = { -readonly [K in keyof ChunkDraft]: ChunkDraft[K] };
+
+/** A top-level declaration: the node its span starts at (its first decorator), the definition, and its docstring. */
+interface Definition {
+  readonly outer: SyntaxNode;
+  readonly def: SyntaxNode;
+}
+
+export function extractPython(filePath: string, text: string, grammar: string, language: string, options: ExtractOptions): PyExtractResult {
+  const tree = parseSource(grammar, text, options.parseTimeoutMs);
+  if (tree === null) return { ok: false, error: `parse timed out after ${options.parseTimeoutMs} ms` };
+  return { ok: true, extraction: new PythonExtractor(filePath, text, language, tree.rootNode, options).run() };
+}
+
+class PythonExtractor {
+  private readonly lines: string[];
+  private readonly drafts: Draft[] = [];
+  private readonly symbols: Sym[] = [];
+  private readonly imports: ImportRecord[] = [];
+  private readonly calls: CallSite[] = [];
+  private readonly heritage: ClassHeritage[] = [];
+  /** Identifier tokens in document order (start offset, text), for the chunks' identifier bags. */
+  private readonly tokens: Array<[number, string]> = [];
+  /** Character ranges left out of a class outline's bag (its methods' bodies have chunks of their own). */
+  private readonly exclusions = new Map<Draft, Array<[number, number]>>();
+  private group: { start: SyntaxNode; end: SyntaxNode } | null = null;
+  /** Locals bound by `import mod` / `import a.b as m`: calls on them are namespace calls. */
+  private readonly moduleLocals = new Set<string>();
+  /** Locals bound by `from m import Name`: `Name.f()` is a call on what the import names. */
+  private readonly importedNames = new Set<string>();
+  private readonly classNames = new Set<string>();
+  private readonly baseOf = new Map<string, string>();
+  private exportList: Set<string> | null = null;
+
+  constructor(
+    private readonly filePath: string,
+    private readonly text: string,
+    private readonly language: string,
+    private readonly root: SyntaxNode,
+    private readonly options: ExtractOptions,
+  ) {
+    this.lines = splitLines(text);
+  }
+
+  run(): FileExtraction {
+    this.collectTokens();
+    const definitions: Definition[] = [];
+    for (const stmt of this.root.namedChildren) {
+      const def = stmt.type === "decorated_definition" ? field(stmt, "definition") : stmt;
+      if (def && (def.type === "function_definition" || def.type === "class_definition")) {
+        this.flushGroup();
+        definitions.push({ outer: stmt, def });
+        continue;
+      }
+      if (stmt.type === "import_statement" || stmt.type === "import_from_statement") this.recordImport(stmt);
+      this.readAll(stmt);
+      // An assignment to one name (`NAME = …`) declares it: a block of its own.
+      if (assignedName(stmt) !== null) {
+        this.flushGroup();
+        this.group = { start: stmt, end: stmt };
+        this.flushGroup();
+        continue;
+      }
+      if (stmt.type === "comment" && this.group === null) continue;
+      this.group = this.group === null ? { start: stmt, end: stmt } : { ...this.group, end: stmt };
+    }
+    this.flushGroup();
+    // Classes first: a bare call `Name()` of a class declared later in the file is still a class.
+    for (const d of definitions) if (d.def.type === "class_definition") this.classNames.add(field(d.def, "name")?.text ?? "");
+    for (const d of definitions) {
+      if (d.def.type === "class_definition") this.declareClass(d);
+      else this.declareFunction(d, null);
+    }
+    this.recordTopLevelCalls(definitions);
+    if (this.calls.some((c) => c.caller === null)) this.addModuleSymbol();
+    this.drafts.sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
+    const chunks = materializeChunks(this.filePath, { lines: this.lines, lineStarts: lineStarts(this.text) }, this.drafts, {
+      chunkSplitThreshold: this.options.chunkSplitThreshold,
+      contextLines: this.options.contextLines,
+      identifiers: (draft, from, to) => this.bag(draft, from, to),
+    });
+    return {
+      language: this.language,
+      chunks,
+      symbols: this.symbols,
+      imports: this.imports,
+      calls: this.calls,
+      heritage: this.heritage,
+      lineCount: this.lines.length,
+      hasSyntaxErrors: this.root.hasError,
+    };
+  }
+
+  // ---- tokens and bags ----
+
+  private collectTokens(): void {
+    const cursor = this.root.walk();
+    for (;;) {
+      if (cursor.nodeType === "identifier") this.tokens.push([cursor.startIndex, cursor.nodeText]);
+      if (cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return;
+      }
+    }
+  }
+
+  private bag(draft: ChunkDraft, from: number, to: number): string[] {
+    const out = new Set<string>();
+    const skip = this.exclusions.get(draft as Draft) ?? [];
+    for (const [at, name] of this.tokens) {
+      if (at < from || at >= to || skip.some(([s, e]) => at >= s && at < e)) continue;
+      out.add(name);
+    }
+    return [...out];
+  }
+
+  // ---- top-level blocks ----
+
+  /** `__all__ = [...]` names the exported ones; a plain single-name assignment is a variable. */
+  private readAll(stmt: SyntaxNode): void {
+    const assign = stmt.type === "expression_statement" ? stmt.namedChild(0) : null;
+    if (assign?.type !== "assignment") return;
+    const left = field(assign, "left");
+    if (left?.type !== "identifier") return;
+    const right = field(assign, "right");
+    if (left.text === "__all__" && right && (right.type === "list" || right.type === "tuple")) {
+      this.exportList = new Set(right.namedChildren.filter((c) => c.type === "string").map((c) => stringText(c)));
+    }
+  }
+
+  private flushGroup(): void {
+    if (this.group === null) return;
+    const { start, end } = this.group;
+    this.group = null;
+    const startLine = start.startPosition.row + 1;
+    const endLine = end.endPosition.row + 1;
+    // A block that is one assignment to one name is that name's chunk and symbol.
+    const name = start === end ? assignedName(start) : null;
+    this.drafts.push({ startLine, endLine, chunkType: "block", symbolName: name, parentSymbol: null, isExported: name !== null && this.isPublic(name) });
+    if (name !== null) {
+      const text = this.slice(start.startIndex, start.endIndex);
+      this.addSymbol(start, /^[A-Z][A-Z0-9_]*$/.test(name) ? "const" : "variable", name, this.isPublic(name), null, firstLine(text), text);
+    }
+  }
+
+  private isPublic(name: string): boolean {
+    return this.exportList ? this.exportList.has(name) : !name.startsWith("_");
+  }
+
+  // ---- declarations ----
+
+  private declareFunction(d: Definition, cls: string | null): Sym {
+    const name = field(d.def, "name")?.text ?? "";
+    const qualified = cls === null ? name : `${cls}.${name}`;
+    const body = field(d.def, "body");
+    const exported = cls === null ? this.isPublic(name) : this.isPublic(cls) && isPublicMember(name);
+    const doc = docstringOf(body);
+    this.drafts.push({
+      startLine: d.outer.startPosition.row + 1,
+      endLine: d.outer.endPosition.row + 1,
+      headerEndLine: (body ?? d.def).startPosition.row + 1,
+      chunkType: cls === null ? "function" : "method",
+      symbolName: qualified,
+      parentSymbol: cls,
+      isExported: exported,
+    });
+    const header = this.header(d, body);
+    const sym = this.addSymbol(d.outer, cls === null ? "function" : "method", qualified, exported, doc, header, body ? this.slice(body.startIndex, body.endIndex) : "");
+    // A definition's line is its `def` line (its decorators sit above it, in its chunk).
+    sym.line = d.def.startPosition.row + 1;
+    sym.parent = cls;
+    sym.params = paramsOf(field(d.def, "parameters"), cls !== null && !isStatic(d.outer));
+    const returns = field(d.def, "return_type");
+    sym.returnType = returns ? collapse(returns.text) : null;
+    // Annotated parameters type their receivers (`def f(ctx: Context): ctx.invoke()`).
+    const types = new Map<string, Typed>();
+    const builtin = languageSpec(this.language)?.builtinTypes;
+    for (const p of sym.params) {
+      const type = annotatedClass(p.type);
+      if (type !== null && !builtin?.has(type) && /^[A-Za-z_]\w*$/.test(p.name)) types.set(p.name, { typeName: type, resolution: "parameter_type" });
+    }
+    this.recordCalls(body ?? d.def, qualified, cls, [], types);
+    return sym;
+  }
+
+  private declareClass(d: Definition): void {
+    const name = field(d.def, "name")?.text ?? "";
+    const body = field(d.def, "body");
+    const exported = this.isPublic(name);
+    const bases = (field(d.def, "superclasses")?.namedChildren ?? []).map(baseName).filter((b): b is string => b !== null);
+    const relevant = bases.filter((b) => b !== "object");
+    this.heritage.push({ className: name, line: d.def.startPosition.row + 1, extends: relevant[0] ?? null, implements: relevant.slice(1) });
+    if (relevant[0]) this.baseOf.set(name, relevant[0]);
+    const header = this.header(d, body);
+    const shell: Draft = { startLine: d.outer.startPosition.row + 1, endLine: d.outer.endPosition.row + 1, chunkType: "class_shell", symbolName: name, parentSymbol: null, isExported: exported };
+    this.drafts.push(shell);
+    const doc = docstringOf(body);
+    const outline = [`${header}:`];
+    const methodRanges: Array<[number, number]> = [];
+    const memberHashes: string[] = [];
+    const classSym = this.addSymbol(d.outer, "class", name, exported, doc, header, "");
+    classSym.line = d.def.startPosition.row + 1;
+    for (const member of body?.namedChildren ?? []) {
+      const def = member.type === "decorated_definition" ? field(member, "definition") : member;
+      if (def?.type !== "function_definition") {
+        if (member.type === "expression_statement" && member !== body?.namedChild(0)) outline.push(" ".repeat(member.startPosition.column) + firstLine(this.slice(member.startIndex, member.endIndex)));
+        continue;
+      }
+      const method = this.declareFunction({ outer: member, def }, name);
+      const methodBody = field(def, "body");
+      if (methodBody) methodRanges.push([methodBody.startIndex, methodBody.endIndex]);
+      // The signature as written (decorators first), at the member's own indentation, its body elided.
+      const sigLines = (method.signature ?? "").split("\n");
+      sigLines[0] = " ".repeat(member.startPosition.column) + sigLines[0];
+      sigLines[sigLines.length - 1] += ": ...";
+      outline.push(...sigLines);
+      memberHashes.push(method.signature ?? "");
+    }
+    // The outline also runs this class body's own calls (class attributes' initialisers).
+    if (body) this.recordCalls(body, name, name, methodRanges);
+    const indent = " ".repeat(body?.startPosition.column ?? 4);
+    shell.synthesized = (doc ? [`${header}:`, `${indent}"""${doc.split("\n")[0]}"""`, ...outline.slice(1)] : outline).join("\n");
+    classSym.bodyHash = sha256(memberHashes.sort().join("\n"));
+    this.exclusions.set(shell, methodRanges);
+  }
+
+  /** The declaration up to its body: decorators and the `def …(…) -> …` / `class …(…)` line(s), without the colon. */
+  private header(d: Definition, body: SyntaxNode | null): string {
+    const end = body ? body.startIndex : d.def.endIndex;
+    return this.slice(d.outer.startIndex, end).trimEnd().replace(/:$/, "");
+  }
+
+  private addSymbol(node: SyntaxNode, kind: Sym["kind"], name: string, isExported: boolean, doc: string | null, signature: string, body: string): Sym {
+    const sym: Sym = {
+      name,
+      kind,
+      line: node.startPosition.row + 1,
+      endLine: node.endPosition.row + 1,
+      isExported,
+      signature,
+      doc,
+      declarationHash: sha256(signature),
+      bodyHash: sha256(body),
+      parent: null,
+      reExport: null,
+      aliasOf: null,
+      params: null,
+      returnType: null,
+    };
+    this.symbols.push(sym);
+    return sym;
+  }
+
+  private addModuleSymbol(): void {
+    this.symbols.push({ name: MODULE_SYMBOL, kind: "module", line: 1, endLine: Math.max(1, this.lines.length), isExported: false, signature: null, doc: null, declarationHash: null, bodyHash: null, parent: null, reExport: null, aliasOf: null, params: null, returnType: null });
+  }
+
+  // ---- imports ----
+
+  private recordImport(stmt: SyntaxNode): void {
+    const line = stmt.startPosition.row + 1;
+    if (stmt.type === "import_statement") {
+      // `import a.b` binds `a`; `import a.b as m` binds `m` to a.b.
+      for (const part of stmt.namedChildren) {
+        const dotted = part.type === "aliased_import" ? field(part, "name") : part.type === "dotted_name" ? part : null;
+        if (!dotted) continue;
+        const alias = part.type === "aliased_import" ? field(part, "alias")?.text : null;
+        const local = alias ?? dotted.text.split(".")[0]!;
+        this.moduleLocals.add(local);
+        this.imports.push({ module: alias ? dotted.text : dotted.text.split(".")[0]!, names: ["*"], locals: [local], kind: "import", line });
+      }
+      return;
+    }
+    const moduleNode = field(stmt, "module_name");
+    if (!moduleNode) return;
+    const module = moduleNode.text.replace(/\s+/g, "");
+    const names: string[] = [];
+    const locals: string[] = [];
+    for (const part of stmt.namedChildren) {
+      if (part === moduleNode) continue;
+      if (part.type === "wildcard_import") {
+        this.imports.push({ module, names: ["*"], locals: [], kind: "export_star", line });
+        return;
+      }
+      const name = part.type === "aliased_import" ? field(part, "name") : part.type === "dotted_name" ? part : null;
+      if (!name) continue;
+      names.push(name.text);
+      const local = part.type === "aliased_import" ? (field(part, "alias")?.text ?? name.text) : name.text;
+      locals.push(local);
+      this.importedNames.add(local);
+    }
+    this.imports.push({ module, names, locals, kind: "import", line });
+  }
+
+  // ---- calls ----
+
+  /** Calls made by top-level statements outside any definition (the module's own code). */
+  private recordTopLevelCalls(definitions: readonly Definition[]): void {
+    const inside = new Set(definitions.map((d) => d.outer));
+    for (const stmt of this.root.namedChildren) if (!inside.has(stmt)) this.recordCalls(stmt, null, null);
+  }
+
+  /**
+   * Every `call` under `node` (not inside the ranges `skip` names) as a call site of `caller`.
+   * `types` holds the receivers known so far: annotated parameters, and locals bound once by
+   * `x = Name(…)` to a class (a name bound twice, or to anything else, has no type).
+   */
+  private recordCalls(node: SyntaxNode, caller: string | null, cls: string | null, skip: ReadonlyArray<[number, number]> = [], types = new Map<string, Typed>()): void {
+    const rebound = new Set<string>();
+    const cursor = node.walk();
+    for (;;) {
+      const start = cursor.startIndex;
+      const skipped = skip.some(([s, e]) => start >= s && start < e);
+      if (!skipped && cursor.nodeType === "assignment") this.noteAssignment(cursor.currentNode, types, rebound);
+      if (!skipped && cursor.nodeType === "call") this.recordCall(cursor.currentNode, caller, cls, types);
+      if (!skipped && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return;
+      }
+    }
+  }
+
+  /** `x = Name(…)` types `x` as the class `Name` (of the file, or a capitalised imported name); any other binding of `x` untypes it. */
+  private noteAssignment(assign: SyntaxNode, types: Map<string, Typed>, rebound: Set<string>): void {
+    const left = field(assign, "left");
+    if (left?.type !== "identifier") return;
+    const right = field(assign, "right");
+    const fn = right?.type === "call" ? field(right, "function") : null;
+    const cls = fn?.type === "identifier" && (this.classNames.has(fn.text) || (this.importedNames.has(fn.text) && /^[A-Z]/.test(fn.text))) ? fn.text : null;
+    if (cls === null || rebound.has(left.text) || types.has(left.text)) {
+      types.delete(left.text);
+      rebound.add(left.text);
+      return;
+    }
+    types.set(left.text, { typeName: cls, resolution: "new_expression" });
+  }
+
+  private recordCall(call: SyntaxNode, caller: string | null, cls: string | null, types: ReadonlyMap<string, Typed>): void {
+    const fn = field(call, "function");
+    if (!fn) return;
+    let callee: string;
+    let receiver: CallReceiver;
+    if (fn.type === "identifier") {
+      if (fn.text === "super") return; // `super()` itself; `super().m()` is the call
+      callee = fn.text;
+      receiver = { kind: "bare" };
+    } else if (fn.type === "attribute") {
+      const object = field(fn, "object");
+      const attribute = field(fn, "attribute");
+      if (!object || !attribute) return;
+      callee = attribute.text;
+      const objectCall = object.type === "call" ? field(object, "function") : null;
+      if (object.type === "identifier" && object.text === "self" && cls !== null) receiver = { kind: "this", className: cls };
+      else if (object.type === "identifier" && object.text === "cls" && cls !== null) receiver = { kind: "static", className: cls };
+      else if (objectCall?.type === "identifier" && objectCall.text === "super" && cls !== null) {
+        const base = this.baseOf.get(cls);
+        if (!base) return;
+        receiver = { kind: "super", className: base };
+      } else if (object.type === "identifier" && types.has(object.text)) receiver = { kind: "typed", ...types.get(object.text)! };
+      else if (object.type === "identifier" && this.moduleLocals.has(object.text)) receiver = { kind: "namespace", local: object.text };
+      // `Name.m()` on a class of the file or an imported name: linked only if the name is a class with that method.
+      else if (object.type === "identifier" && (this.classNames.has(object.text) || this.importedNames.has(object.text))) receiver = { kind: "static", className: object.text };
+      else return; // a receiver whose type is unknown: the potential set covers it
+    } else return;
+    const line = call.startPosition.row + 1;
+    // `Name()` of a class of the file, or of a capitalised imported name, constructs it (linked to the class, as `new` is).
+    const isNew = receiver.kind === "bare" && (this.classNames.has(callee) || (this.importedNames.has(callee) && /^[A-Z]/.test(callee)));
+    this.calls.push({ caller, callee, receiver, isNew, line, context: (this.lines[line - 1] ?? "").trim() });
+  }
+
+  private slice(from: number, to: number): string {
+    return this.text.slice(from, to);
+  }
+}
+
+/** A base class as named in `class C(Base, mod.Base, Generic[T])` (`metaclass=` and other keywords are none). */
+function baseName(node: SyntaxNode): string | null {
+  if (node.type === "identifier" || node.type === "attribute") return node.text;
+  if (node.type === "subscript") {
+    const value = field(node, "value");
+    return value ? baseName(value) : null;
+  }
+  return null;
+}
+
+/** The class an annotation names, when it names one plainly: `User`, `"User"`, `models.User`, `Optional[User]` → its last segment. */
+function annotatedClass(type: string | null): string | null {
+  if (type === null) return null;
+  const inner = /^(?:(?:t|typing)\.)?Optional\[(.+)\]$/.exec(type)?.[1] ?? type;
+  const m = /^["']?([A-Za-z_][\w.]*)["']?$/.exec(inner.trim());
+  return m ? m[1]!.slice(m[1]!.lastIndexOf(".") + 1) : null;
+}
+
+/** The one name a top-level `NAME = …` / `NAME: T = …` statement assigns (not `__all__`), or null. */
+function assignedName(stmt: SyntaxNode): string | null {
+  const assign = stmt.type === "expression_statement" && stmt.namedChildCount === 1 ? stmt.namedChild(0) : null;
+  const left = assign?.type === "assignment" ? field(assign, "left") : null;
+  return left?.type === "identifier" && left.text !== "__all__" ? left.text : null;
+}
+
+/** A method name is public unless it starts with `_` (dunder methods such as `__init__` are public). */
+function isPublicMember(name: string): boolean {
+  return !name.startsWith("_") || (name.startsWith("__") && name.endsWith("__"));
+}
+
+/** A method decorated `@staticmethod` has no `self`/`cls` first parameter to drop. */
+function isStatic(outer: SyntaxNode): boolean {
+  return outer.type === "decorated_definition" && outer.namedChildren.some((c) => c.type === "decorator" && /^@\s*staticmethod\b/.test(c.text));
+}
+
+/** A body's docstring: its first statement when that is a string, as the string's text. */
+function docstringOf(body: SyntaxNode | null): string | null {
+  const first = body?.namedChild(0);
+  const string = first?.type === "expression_statement" ? first.namedChild(0) : null;
+  return string?.type === "string" ? stringText(string).trim() : null;
+}
+
+/** A string literal's content (without its quotes and prefix). */
+function stringText(node: SyntaxNode): string {
+  return node.namedChildren.filter((c) => c.type === "string_content").map((c) => c.text).join("");
+}
+
+/** Parameters as `{name, type, optional}`; a method's first parameter (`self`, `cls`) left out. */
+function paramsOf(params: SyntaxNode | null, dropFirst: boolean): ParamRecord[] {
+  const out: ParamRecord[] = [];
+  for (const p of params?.namedChildren ?? []) {
+    switch (p.type) {
+      case "identifier":
+        out.push({ name: p.text, type: null, optional: false });
+        break;
+      case "typed_parameter": {
+        const name = p.namedChildren.find((c) => c.type !== "type");
+        out.push({ name: name?.text ?? p.text, type: collapse(field(p, "type")?.text ?? "") || null, optional: name?.type !== "identifier" });
+        break;
+      }
+      case "default_parameter":
+      case "typed_default_parameter":
+        out.push({ name: field(p, "name")?.text ?? p.text, type: p.type === "typed_default_parameter" ? collapse(field(p, "type")?.text ?? "") || null : null, optional: true });
+        break;
+      case "list_splat_pattern":
+      case "dictionary_splat_pattern":
+        out.push({ name: p.text, type: null, optional: true });
+        break;
+      default:
+        break; // `*` and `/` separators bind nothing
+    }
+  }
+  return dropFirst ? out.slice(1) : out;
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function firstLine(text: string): string {
+  const nl = text.indexOf("\n");
+  return nl === -1 ? text : text.slice(0, nl);
+}

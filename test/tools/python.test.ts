@@ -1,0 +1,115 @@
+// The index speaks Python through every read tool: skeleton, signature, search, dependencies
+// (relative, absolute and src-layout imports resolved to project files), verified callers
+// (through imports, `self`, `cls`, `super()`, a module alias and a class name) and implementors.
+import { describe, expect, it } from "vitest";
+import { indexedProject } from "../helpers/indexed.js";
+import { flat } from "../helpers/sites.js";
+
+const p = indexedProject({
+  "src/app/__init__.py": ["from .models import User", '__all__ = ["User", "make_user"]', "", "", "def make_user(name: str) -> User:", '    """Make a user. More text."""', "    return User(name)", ""].join("\n"),
+  "src/app/models.py": [
+    "import json",
+    "",
+    "",
+    "class Base:",
+    "    def save(self) -> None:",
+    "        self.validate()",
+    "",
+    "    def validate(self) -> bool:",
+    "        return True",
+    "",
+    "",
+    "class User(Base):",
+    '    """A user of the system."""',
+    "",
+    "    def __init__(self, name: str):",
+    "        super().validate()",
+    "        self.name = name",
+    "",
+    "    @classmethod",
+    '    def parse(cls, raw: str) -> "User":',
+    '        return cls(json.loads(raw)["name"])',
+    "",
+    "    def rename(self, name: str) -> None:",
+    "        self.name = name",
+    "        self.save()",
+    "",
+  ].join("\n"),
+  "src/app/cli.py": [
+    "from app.models import User",
+    "from . import make_user",
+    "import app.models as m",
+    "",
+    "",
+    "def main(argv: list[str]) -> int:",
+    "    u = make_user(argv[0])",
+    '    u.rename("x")',
+    '    User.parse("{}")',
+    "    m.Base().save()",
+    "    return 0",
+    "",
+    "",
+    "def typed(user: User, other: \"Optional[User]\") -> None:",
+    '    user.rename("y")',
+    '    fresh = User("z")',
+    '    fresh.rename("w")',
+    "",
+  ].join("\n"),
+  "tests/test_models.py": ["from app.models import User", "", "", "def test_parse():", '    assert User.parse("{}").name', ""].join("\n"),
+});
+
+describe("python through the read tools", () => {
+  it("lists each module's public names in the skeleton", async () => {
+    expect((await p.call("mast_project_skeleton", {})).files).toEqual([
+      { file_path: "src/app/__init__.py", exports: ["make_user"] },
+      { file_path: "src/app/cli.py", exports: ["main", "typed"] },
+      { file_path: "src/app/models.py", exports: ["Base", "User"] },
+      { file_path: "tests/test_models.py", exports: ["test_parse"] },
+    ]);
+  });
+
+  it("answers a method's signature with its docstring's first sentence and its types (detail full)", async () => {
+    const brief = await p.call("mast_signature", { symbol: "make_user" });
+    expect(brief.results).toEqual([{ kind: "function", file_path: "src/app/__init__.py", line: 5, is_exported: true, signature: "def make_user(name: str) -> User", doc: "Make a user.", type_context: [expect.objectContaining({ name: "User", file_path: "src/app/models.py", line: 12 })] }]);
+    const full = await p.call("mast_signature", { symbol: "User.parse", detail: "full" });
+    expect(full.results[0]).toMatchObject({ line: 20, params: [{ name: "raw", type: "str", optional: false }], return_type: '"User"' });
+  });
+
+  it("resolves relative, absolute and src-layout imports to project files", async () => {
+    const deps = await p.call("mast_dependencies", { file_path: "src/app/cli.py" });
+    expect(deps.imports.map((i: { module: string; resolved_path: string | null; is_external: boolean }) => [i.module, i.resolved_path, i.is_external])).toEqual([
+      ["app.models", "src/app/models.py", false],
+      [".", "src/app/__init__.py", false],
+      ["app.models", "src/app/models.py", false],
+    ]);
+    const models = await p.call("mast_dependencies", { file_path: "src/app/models.py" });
+    expect(models.imports.map((i: { module: string; resolved_path?: string | null; is_external: boolean }) => [i.module, i.resolved_path ?? null, i.is_external])).toEqual([["json", null, true]]);
+  });
+
+  it("verifies calls through an import, self, cls, super(), a module alias and a class name, tests included", async () => {
+    const at = async (symbol: string) => flat((await p.call("mast_callers", { symbol })).verified_callers).map((c: { file_path: string; line: number; caller_symbol: string; resolution: string }) => `${c.file_path}:${c.line} ${c.caller_symbol} [${c.resolution}]`);
+    expect(await at("make_user")).toEqual(["src/app/cli.py:7 main [import]"]);
+    expect(await at("Base.save")).toEqual(["src/app/models.py:25 User.rename [this_method]"]);
+    expect(await at("Base.validate")).toEqual(["src/app/models.py:6 Base.save [this_method]", "src/app/models.py:16 User.__init__ [super_method]"]);
+    expect(await at("User.parse")).toEqual(["src/app/cli.py:9 main [import]", "tests/test_models.py:5 test_parse [import]"]);
+    // `m.Base()` through `import app.models as m`.
+    expect(await at("Base")).toEqual(["src/app/cli.py:10 main [import]"]);
+    // An annotated parameter and a `Name(…)` binding type their receivers; `u = make_user(...)`
+    // has no annotation, so `u.rename` is left to the potential set.
+    expect(await at("User.rename")).toEqual(["src/app/cli.py:15 typed [parameter_type]", "src/app/cli.py:17 typed [new_expression]"]);
+    const rename = await p.call("mast_callers", { symbol: "User.rename" });
+    expect(flat(rename.potential_matches, "potential").map((x: { file_path: string; line: number }) => `${x.file_path}:${x.line}`)).toEqual(["src/app/cli.py:8"]);
+  });
+
+  it("lists subclasses as implementors", async () => {
+    const r = await p.call("mast_implementors", { interface_name: "Base" });
+    expect(r.implementors).toEqual([{ class_name: "User", file_path: "src/app/models.py", line: 12, relation: "extends", methods: ["__init__", "parse", "rename"] }]);
+  });
+
+  it("searches Python by name and by words", async () => {
+    const r = await p.call("mast_search", { query: "make_user", limit: 1, fields: ["file_path", "symbol_name"] });
+    expect(r.results).toEqual([{ file_path: "src/app/__init__.py", symbol_name: "make_user" }]);
+    const lang = await p.call("mast_search", { query: "rename", language: "python", limit: 1, fields: ["symbol_name"] });
+    expect(lang.results).toEqual([{ symbol_name: "User.rename" }]);
+  });
+});

@@ -126,6 +126,21 @@ describe("incremental index", () => {
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
   });
 
+  it("equals a fresh full build with TypeScript, Python and markdown mixed, across edits and a module added later", async () => {
+    const p = project({
+      "py/pkg/__init__.py": "from .core import run\n",
+      "py/pkg/core.py": "class Engine:\n    def start(self) -> None:\n        self.stop()\n\n    def stop(self) -> None:\n        pass\n\n\ndef run(e: Engine) -> None:\n    e.start()\n",
+      "py/main.py": "from pkg import run\nfrom pkg.extra import helper\n\nrun(None)\nhelper()\n",
+    });
+    await index(p, "full");
+    p.write("py/pkg/extra.py", "def helper() -> int:\n    return 1\n");
+    p.write("py/pkg/core.py", "class Engine:\n    def start(self) -> None:\n        self.stop()\n\n    def stop(self) -> None:\n        print('stopped')\n\n\ndef run(e: Engine) -> None:\n    e.stop()\n");
+    p.write("src/index.ts", `${BASE_FILES["src/index.ts"]!}\nexport const more = 1;\n`);
+    const report = await index(p, "incremental");
+    expect(report).toMatchObject({ mode: "incremental", files_indexed: 3, files_deleted: 0 });
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+  });
+
   it("links an import to a file added later without re-parsing the importer", async () => {
     const p = project({ "a.ts": "export * from './b';\nimport { b } from './b';\n" });
     await index(p, "full");

@@ -1,5 +1,8 @@
-// What TypeScript and JavaScript share: the built-in types and methods, identifiers and comments
-// of ECMAScript, used by both specs.
+// What TypeScript and JavaScript share: ECMAScript's extractor and resolver, built-in types and
+// methods, identifier, comment and import-line syntax and external imports — one object both
+// specs spread.
+import { isExternalSpecifier } from "../base/paths.js";
+import type { LanguageSpec } from "./spec.js";
 
 export const ECMASCRIPT_BUILTIN_TYPES: ReadonlySet<string> = new Set(
   "string number boolean bigint symbol object unknown any never void undefined null true false this keyof typeof infer readonly unique asserts is extends in out Array ReadonlyArray Promise PromiseLike Record Partial Required Readonly Pick Omit Exclude Extract NonNullable ReturnType Parameters InstanceType Awaited Map Set WeakMap WeakSet Date RegExp Error Function Object String Number Boolean Symbol Iterable Iterator AsyncIterable AsyncIterator Generator AsyncGenerator IterableIterator Uint8Array ArrayBuffer".split(
@@ -17,3 +20,15 @@ export const ECMASCRIPT_COMMENT_PREFIXES = ["//", "/*", "*"];
 
 /** An import, re-export or require line. */
 export const ECMASCRIPT_IMPORT_LINE = "^(?:import\\b|export\\s*(?:\\{|\\*|type\\s*\\{)[^]*\\bfrom\\b)|\\brequire\\s*\\(";
+
+/** The rules of both ECMAScript specs (each adds its name, extensions and grammars). */
+export const ECMASCRIPT_RULES = {
+  extractor: "ecmascript",
+  resolver: "ecmascript",
+  builtinTypes: ECMASCRIPT_BUILTIN_TYPES,
+  builtinMethods: ECMASCRIPT_BUILTIN_METHODS,
+  identifier: ECMASCRIPT_IDENTIFIER,
+  commentPrefixes: ECMASCRIPT_COMMENT_PREFIXES,
+  importLine: ECMASCRIPT_IMPORT_LINE,
+  isExternalImport: isExternalSpecifier,
+} as const satisfies Partial<LanguageSpec>;

@@ -1,7 +1,6 @@
 // TypeScript: .ts, .mts, .cts and .tsx, parsed by tree-sitter-typescript (the only importer of it).
 import { createRequire } from "node:module";
-import { isExternalSpecifier } from "../base/paths.js";
-import { ECMASCRIPT_BUILTIN_METHODS, ECMASCRIPT_BUILTIN_TYPES, ECMASCRIPT_COMMENT_PREFIXES, ECMASCRIPT_IDENTIFIER, ECMASCRIPT_IMPORT_LINE } from "./ecmascript.js";
+import { ECMASCRIPT_RULES } from "./ecmascript.js";
 import type { LanguageSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
@@ -14,12 +13,5 @@ export const TYPESCRIPT: LanguageSpec = {
     typescript: () => (require("tree-sitter-typescript") as { typescript: unknown }).typescript,
     tsx: () => (require("tree-sitter-typescript") as { tsx: unknown }).tsx,
   },
-  resolver: "ecmascript",
-  extractor: "ecmascript",
-  builtinTypes: ECMASCRIPT_BUILTIN_TYPES,
-  builtinMethods: ECMASCRIPT_BUILTIN_METHODS,
-  identifier: ECMASCRIPT_IDENTIFIER,
-  commentPrefixes: ECMASCRIPT_COMMENT_PREFIXES,
-  importLine: ECMASCRIPT_IMPORT_LINE,
-  isExternalImport: isExternalSpecifier,
+  ...ECMASCRIPT_RULES,
 };

@@ -9,7 +9,7 @@ import { languageSpec } from "../lang/languages.js";
 import { lineStarts, splitLines } from "../base/text.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { field, parseSource, type SyntaxNode } from "./parser.js";
-import { MODULE_SYMBOL, type CallReceiver, type CallSite, type ClassHeritage, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolRecord } from "./types.js";
+import { moduleSymbol, symbolRecord, type CallReceiver, type CallSite, type ClassHeritage, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolRecord } from "./types.js";
 
 export type PyExtractResult = { ok: true; extraction: FileExtraction } | { ok: false; error: string };
 
@@ -249,28 +249,13 @@ class PythonExtractor {
   }
 
   private addSymbol(node: SyntaxNode, kind: Sym["kind"], name: string, isExported: boolean, doc: string | null, signature: string, body: string): Sym {
-    const sym: Sym = {
-      name,
-      kind,
-      line: node.startPosition.row + 1,
-      endLine: node.endPosition.row + 1,
-      isExported,
-      signature,
-      doc,
-      declarationHash: sha256(signature),
-      bodyHash: sha256(body),
-      parent: null,
-      reExport: null,
-      aliasOf: null,
-      params: null,
-      returnType: null,
-    };
+    const sym: Sym = { ...symbolRecord(name, kind, node.startPosition.row + 1, node.endPosition.row + 1, isExported, { signature, doc, declarationHash: sha256(signature), bodyHash: sha256(body) }) };
     this.symbols.push(sym);
     return sym;
   }
 
   private addModuleSymbol(): void {
-    this.symbols.push({ name: MODULE_SYMBOL, kind: "module", line: 1, endLine: Math.max(1, this.lines.length), isExported: false, signature: null, doc: null, declarationHash: null, bodyHash: null, parent: null, reExport: null, aliasOf: null, params: null, returnType: null });
+    this.symbols.push(moduleSymbol(this.lines.length));
   }
 
   // ---- imports ----

@@ -49,6 +49,16 @@ export type SymbolKind =
 /** The name of a file's `module` symbol: no declaration can have it, no query can ask for it. */
 export const MODULE_SYMBOL = "";
 
+/** A symbol with every relation empty (no signature, doc, hashes, parent, re-export, alias, params or return type) but what `fields` gives. */
+export function symbolRecord(name: string, kind: SymbolKind, line: number, endLine: number, isExported: boolean, fields: Partial<SymbolRecord> = {}): SymbolRecord {
+  return { name, kind, line, endLine, isExported, signature: null, doc: null, declarationHash: null, bodyHash: null, parent: null, reExport: null, aliasOf: null, params: null, returnType: null, ...fields };
+}
+
+/** A file's top-level code as a symbol (`MODULE_SYMBOL`), so calls made there have a caller to link from. */
+export function moduleSymbol(lineCount: number): SymbolRecord {
+  return symbolRecord(MODULE_SYMBOL, "module", 1, Math.max(1, lineCount), false);
+}
+
 export interface SymbolRecord {
   /** Declared name; `Class.member` for methods; the file stem for anonymous default exports. */
   readonly name: string;

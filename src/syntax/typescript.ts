@@ -8,7 +8,7 @@ import { BINDING_NODE_TYPES, BINDING_TEXT_CHARS, THIS_BOUNDARIES, bindingSite, e
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { parseSource, type SyntaxNode, type Tree } from "./parser.js";
 import { CLASS_TYPES, FUNCTION_VALUES, unwrapAmbient } from "./es-nodes.js";
-import { DEFAULT_EXPORT_NAME, MAX_CHUNK_CHARS, MODULE_SYMBOL, type CallSite, type Chunk, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolKind, type SymbolRecord } from "./types.js";
+import { DEFAULT_EXPORT_NAME, MAX_CHUNK_CHARS, moduleSymbol, symbolRecord, type CallSite, type Chunk, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolKind, type SymbolRecord } from "./types.js";
 
 /** Leaf node types whose text is an identifier token in the identifier_fts bag. */
 const IDENTIFIER_TYPES = new Set([
@@ -122,22 +122,7 @@ class FileExtractor {
 
   /** The file's top-level code as a symbol, so calls made there have a caller to link from. */
   private addModuleSymbol(): void {
-    this.symbols.push({
-      name: MODULE_SYMBOL,
-      kind: "module",
-      line: 1,
-      endLine: this.lines.length,
-      isExported: false,
-      signature: null,
-      doc: null,
-      declarationHash: null,
-      bodyHash: null,
-      parent: null,
-      reExport: null,
-      aliasOf: null,
-      params: null,
-      returnType: null,
-    });
+    this.symbols.push(moduleSymbol(this.lines.length));
   }
 
   /**
@@ -650,22 +635,7 @@ class FileExtractor {
   }
 
   private addMarker(stmt: SyntaxNode, name: string, reExport: { module: string; importedName: string }): void {
-    this.symbols.push({
-      name,
-      kind: "export",
-      line: stmt.startPosition.row + 1,
-      endLine: stmt.endPosition.row + 1,
-      isExported: true,
-      signature: firstLine(stmt.text),
-      doc: null,
-      declarationHash: null,
-      bodyHash: null,
-      parent: null,
-      reExport,
-      aliasOf: null,
-      params: null,
-      returnType: null,
-    });
+    this.symbols.push(symbolRecord(name, "export", stmt.startPosition.row + 1, stmt.endPosition.row + 1, true, { signature: firstLine(stmt.text), reExport }));
   }
 
   // ---- imports ----
@@ -764,20 +734,12 @@ class FileExtractor {
     parts: { signature: string; body: string; declaration?: string },
   ): Sym {
     const sym: Sym = {
-      name,
-      kind,
-      line: node.startPosition.row + 1,
-      endLine: endLineOf(node),
-      isExported,
-      signature: parts.signature,
-      doc: doc.length ? doc.map((d) => this.nodeText(d)).join("\n") : null,
-      declarationHash: sha256(parts.declaration ?? parts.signature),
-      bodyHash: sha256(parts.body),
-      parent: null,
-      reExport: null,
-      aliasOf: null,
-      params: null,
-      returnType: null,
+      ...symbolRecord(name, kind, node.startPosition.row + 1, endLineOf(node), isExported, {
+        signature: parts.signature,
+        doc: doc.length ? doc.map((d) => this.nodeText(d)).join("\n") : null,
+        declarationHash: sha256(parts.declaration ?? parts.signature),
+        bodyHash: sha256(parts.body),
+      }),
     };
     this.symbols.push(sym);
     return sym;

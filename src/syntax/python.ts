@@ -48,6 +48,8 @@ class PythonExtractor {
   private readonly importedNames = new Set<string>();
   private readonly classNames = new Set<string>();
   private readonly baseOf = new Map<string, string>();
+  /** Per class: `self.attr` → its class, from `self.attr = Name(…)`, `self.attr: T = …`, `self.attr = param` (annotated) and `attr: T` in the class body. */
+  private readonly fieldTypes = new Map<string, Map<string, string>>();
   private exportList: Set<string> | null = null;
 
   constructor(
@@ -218,6 +220,7 @@ class PythonExtractor {
     const memberHashes: string[] = [];
     const classSym = this.addSymbol(d.outer, "class", name, exported, doc, header, "");
     classSym.line = d.def.startPosition.row + 1;
+    if (body) this.fieldTypes.set(name, this.collectFieldTypes(body));
     for (const member of body?.namedChildren ?? []) {
       const def = member.type === "decorated_definition" ? field(member, "definition") : member;
       if (def?.type !== "function_definition") {
@@ -240,6 +243,55 @@ class PythonExtractor {
     shell.synthesized = (doc ? [`${header}:`, `${indent}"""${doc.split("\n")[0]}"""`, ...outline.slice(1)] : outline).join("\n");
     classSym.bodyHash = sha256(memberHashes.sort().join("\n"));
     this.exclusions.set(shell, methodRanges);
+  }
+
+  /** The classes a class's attributes hold, where one binding (or several agreeing ones) says so. */
+  private collectFieldTypes(body: SyntaxNode): Map<string, string> {
+    const seen = new Map<string, string | null>();
+    const note = (attr: string, type: string | null) => {
+      const prev = seen.get(attr);
+      seen.set(attr, prev === undefined || prev === type ? type : null);
+    };
+    const builtin = languageSpec(this.language)?.builtinTypes;
+    const classOf = (type: string | null) => {
+      const c = annotatedClass(type);
+      return c !== null && !builtin?.has(c) ? c : null;
+    };
+    for (const member of body.namedChildren) {
+      // `attr: T` / `attr: T = …` in the class body.
+      const assign = member.type === "expression_statement" ? member.namedChild(0) : null;
+      const left = assign?.type === "assignment" ? field(assign, "left") : null;
+      if (assign && left?.type === "identifier" && field(assign, "type")) note(left.text, classOf(field(assign, "type")!.text));
+      const def = member.type === "decorated_definition" ? field(member, "definition") : member;
+      if (def?.type !== "function_definition") continue;
+      const params = new Map(paramsOf(field(def, "parameters"), true).map((p) => [p.name, classOf(p.type)]));
+      const cursor = (field(def, "body") ?? def).walk();
+      for (;;) {
+        if (cursor.nodeType === "assignment") {
+          const a = cursor.currentNode;
+          const target = field(a, "left");
+          const object = target?.type === "attribute" ? field(target, "object") : null;
+          const attr = target?.type === "attribute" ? field(target, "attribute")?.text : undefined;
+          if (object?.type === "identifier" && object.text === "self" && attr) {
+            const annotation = field(a, "type");
+            const right = field(a, "right");
+            const fn = right?.type === "call" ? field(right, "function") : null;
+            const constructed = fn?.type === "identifier" && (this.classNames.has(fn.text) || (this.importedNames.has(fn.text) && /^[A-Z]/.test(fn.text))) ? fn.text : null;
+            note(attr, annotation ? classOf(annotation.text) : constructed ?? (right?.type === "identifier" ? (params.get(right.text) ?? null) : null));
+          }
+        }
+        if (cursor.gotoFirstChild()) continue;
+        let done = false;
+        while (!cursor.gotoNextSibling()) {
+          if (!cursor.gotoParent()) {
+            done = true;
+            break;
+          }
+        }
+        if (done) break;
+      }
+    }
+    return new Map([...seen].filter((e): e is [string, string] => e[1] !== null));
   }
 
   /** The declaration up to its body: decorators and the `def …(…) -> …` / `class …(…)` line(s), without the colon. */
@@ -353,7 +405,10 @@ class PythonExtractor {
       if (!object || !attribute) return;
       callee = attribute.text;
       const objectCall = object.type === "call" ? field(object, "function") : null;
-      if (object.type === "identifier" && object.text === "self" && cls !== null) receiver = { kind: "this", className: cls };
+      const selfAttr = object.type === "attribute" && field(object, "object")?.text === "self" ? field(object, "attribute")?.text : undefined;
+      const fieldType = selfAttr !== undefined && cls !== null ? this.fieldTypes.get(cls)?.get(selfAttr) : undefined;
+      if (fieldType !== undefined) receiver = { kind: "typed", typeName: fieldType, resolution: "field_type" };
+      else if (object.type === "identifier" && object.text === "self" && cls !== null) receiver = { kind: "this", className: cls };
       else if (object.type === "identifier" && object.text === "cls" && cls !== null) receiver = { kind: "static", className: cls };
       else if (objectCall?.type === "identifier" && objectCall.text === "super" && cls !== null) {
         const base = this.baseOf.get(cls);

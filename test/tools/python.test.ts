@@ -34,6 +34,19 @@ const p = indexedProject({
     "        self.name = name",
     "        self.save()",
     "",
+    "",
+    "class Registry:",
+    '    store: "Base"',
+    "",
+    "    def __init__(self, user: User):",
+    "        self.user = user",
+    '        self.fresh = User("n")',
+    "",
+    "    def touch(self) -> None:",
+    '        self.user.rename("a")',
+    '        self.fresh.rename("b")',
+    "        self.store.save()",
+    "",
   ].join("\n"),
   "src/app/cli.py": [
     "from app.models import User",
@@ -63,7 +76,7 @@ describe("python through the read tools", () => {
     expect((await p.call("mast_project_skeleton", {})).files).toEqual([
       { file_path: "src/app/__init__.py", exports: ["make_user"] },
       { file_path: "src/app/cli.py", exports: ["main", "typed"] },
-      { file_path: "src/app/models.py", exports: ["Base", "User"] },
+      { file_path: "src/app/models.py", exports: ["Base", "User", "Registry"] },
       { file_path: "tests/test_models.py", exports: ["test_parse"] },
     ]);
   });
@@ -89,14 +102,21 @@ describe("python through the read tools", () => {
   it("verifies calls through an import, self, cls, super(), a module alias and a class name, tests included", async () => {
     const at = async (symbol: string) => flat((await p.call("mast_callers", { symbol })).verified_callers).map((c: { file_path: string; line: number; caller_symbol: string; resolution: string }) => `${c.file_path}:${c.line} ${c.caller_symbol} [${c.resolution}]`);
     expect(await at("make_user")).toEqual(["src/app/cli.py:7 main [import]"]);
-    expect(await at("Base.save")).toEqual(["src/app/models.py:25 User.rename [this_method]"]);
     expect(await at("Base.validate")).toEqual(["src/app/models.py:6 Base.save [this_method]", "src/app/models.py:16 User.__init__ [super_method]"]);
     expect(await at("User.parse")).toEqual(["src/app/cli.py:9 main [import]", "tests/test_models.py:5 test_parse [import]"]);
     // `m.Base()` through `import app.models as m`.
     expect(await at("Base")).toEqual(["src/app/cli.py:10 main [import]"]);
     // An annotated parameter and a `Name(…)` binding type their receivers; `u = make_user(...)`
     // has no annotation, so `u.rename` is left to the potential set.
-    expect(await at("User.rename")).toEqual(["src/app/cli.py:15 typed [parameter_type]", "src/app/cli.py:17 typed [new_expression]"]);
+    expect(await at("User.rename")).toEqual([
+      "src/app/cli.py:15 typed [parameter_type]",
+      "src/app/cli.py:17 typed [new_expression]",
+      // `self.user = user` (an annotated parameter) and `self.fresh = User(…)` type the attributes.
+      "src/app/models.py:36 Registry.touch [field_type]",
+      "src/app/models.py:37 Registry.touch [field_type]",
+    ]);
+    // A class-body annotation (`store: "Base"`) types `self.store`.
+    expect(await at("Base.save")).toEqual(["src/app/models.py:25 User.rename [this_method]", "src/app/models.py:38 Registry.touch [field_type]"]);
     const rename = await p.call("mast_callers", { symbol: "User.rename" });
     expect(flat(rename.potential_matches, "potential").map((x: { file_path: string; line: number }) => `${x.file_path}:${x.line}`)).toEqual(["src/app/cli.py:8"]);
   });

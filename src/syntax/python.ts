@@ -39,6 +39,8 @@ class PythonExtractor {
   private readonly heritage: ClassHeritage[] = [];
   /** Identifier tokens in document order (start offset, text), for the chunks' identifier bags. */
   private readonly tokens: Array<[number, string]> = [];
+  /** `call` and `assignment` nodes in document order (a node before the nodes inside it). */
+  private readonly events: Array<{ start: number; node: SyntaxNode }> = [];
   /** Character ranges left out of a class outline's bag (its methods' bodies have chunks of their own). */
   private readonly exclusions = new Map<Draft, Array<[number, number]>>();
   private group: { start: SyntaxNode; end: SyntaxNode } | null = null;
@@ -113,10 +115,13 @@ class PythonExtractor {
 
   // ---- tokens and bags ----
 
+  /** One walk of the whole tree: identifier tokens, and the calls and assignments later passes read by position. */
   private collectTokens(): void {
     const cursor = this.root.walk();
     for (;;) {
-      if (cursor.nodeType === "identifier") this.tokens.push([cursor.startIndex, cursor.nodeText]);
+      const type = cursor.nodeType;
+      if (type === "identifier") this.tokens.push([cursor.startIndex, cursor.nodeText]);
+      else if (type === "call" || type === "assignment") this.events.push({ start: cursor.startIndex, node: cursor.currentNode });
       if (cursor.gotoFirstChild()) continue;
       while (!cursor.gotoNextSibling()) {
         if (!cursor.gotoParent()) return;
@@ -127,8 +132,18 @@ class PythonExtractor {
   private bag(draft: ChunkDraft, from: number, to: number): string[] {
     const out = new Set<string>();
     const skip = this.exclusions.get(draft as Draft) ?? [];
-    for (const [at, name] of this.tokens) {
-      if (at < from || at >= to || skip.some(([s, e]) => at >= s && at < e)) continue;
+    // Tokens are in document order: start at the first one inside the range.
+    let lo = 0;
+    let hi = this.tokens.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.tokens[mid]![0] < from) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < this.tokens.length; i++) {
+      const [at, name] = this.tokens[i]!;
+      if (at >= to) break;
+      if (skip.length > 0 && skip.some(([s, e]) => at >= s && at < e)) continue;
       out.add(name);
     }
     return [...out];
@@ -265,30 +280,18 @@ class PythonExtractor {
       const def = member.type === "decorated_definition" ? field(member, "definition") : member;
       if (def?.type !== "function_definition") continue;
       const params = new Map(paramsOf(field(def, "parameters"), true).map((p) => [p.name, classOf(p.type)]));
-      const cursor = (field(def, "body") ?? def).walk();
-      for (;;) {
-        if (cursor.nodeType === "assignment") {
-          const a = cursor.currentNode;
-          const target = field(a, "left");
-          const object = target?.type === "attribute" ? field(target, "object") : null;
-          const attr = target?.type === "attribute" ? field(target, "attribute")?.text : undefined;
-          if (object?.type === "identifier" && object.text === "self" && attr) {
-            const annotation = field(a, "type");
-            const right = field(a, "right");
-            const fn = right?.type === "call" ? field(right, "function") : null;
-            const constructed = fn?.type === "identifier" && (this.classNames.has(fn.text) || (this.importedNames.has(fn.text) && /^[A-Z]/.test(fn.text))) ? fn.text : null;
-            note(attr, annotation ? classOf(annotation.text) : constructed ?? (right?.type === "identifier" ? (params.get(right.text) ?? null) : null));
-          }
-        }
-        if (cursor.gotoFirstChild()) continue;
-        let done = false;
-        while (!cursor.gotoNextSibling()) {
-          if (!cursor.gotoParent()) {
-            done = true;
-            break;
-          }
-        }
-        if (done) break;
+      const scope = field(def, "body") ?? def;
+      for (const { node: a } of this.eventsIn(scope.startIndex, scope.endIndex)) {
+        if (a.type !== "assignment") continue;
+        const target = field(a, "left");
+        const object = target?.type === "attribute" ? field(target, "object") : null;
+        const attr = target?.type === "attribute" ? field(target, "attribute")?.text : undefined;
+        if (object?.type !== "identifier" || object.text !== "self" || !attr) continue;
+        const annotation = field(a, "type");
+        const right = field(a, "right");
+        const fn = right?.type === "call" ? field(right, "function") : null;
+        const constructed = fn?.type === "identifier" && (this.classNames.has(fn.text) || (this.importedNames.has(fn.text) && /^[A-Z]/.test(fn.text))) ? fn.text : null;
+        note(attr, annotation ? classOf(annotation.text) : (constructed ?? (right?.type === "identifier" ? (params.get(right.text) ?? null) : null)));
       }
     }
     return new Map([...seen].filter((e): e is [string, string] => e[1] !== null));
@@ -362,17 +365,25 @@ class PythonExtractor {
    */
   private recordCalls(node: SyntaxNode, caller: string | null, cls: string | null, skip: ReadonlyArray<[number, number]> = [], types = new Map<string, Typed>()): void {
     const rebound = new Set<string>();
-    const cursor = node.walk();
-    for (;;) {
-      const start = cursor.startIndex;
-      const skipped = skip.some(([s, e]) => start >= s && start < e);
-      if (!skipped && cursor.nodeType === "assignment") this.noteAssignment(cursor.currentNode, types, rebound);
-      if (!skipped && cursor.nodeType === "call") this.recordCall(cursor.currentNode, caller, cls, types);
-      if (!skipped && cursor.gotoFirstChild()) continue;
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return;
-      }
+    for (const e of this.eventsIn(node.startIndex, node.endIndex)) {
+      if (skip.length > 0 && skip.some(([s, t]) => e.start >= s && e.start < t)) continue;
+      if (e.node.type === "assignment") this.noteAssignment(e.node, types, rebound);
+      else this.recordCall(e.node, caller, cls, types);
     }
+  }
+
+  /** The calls and assignments that start in [from, to), in document order. */
+  private eventsIn(from: number, to: number): Array<{ start: number; node: SyntaxNode }> {
+    let lo = 0;
+    let hi = this.events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.events[mid]!.start < from) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: Array<{ start: number; node: SyntaxNode }> = [];
+    for (let i = lo; i < this.events.length && this.events[i]!.start < to; i++) out.push(this.events[i]!);
+    return out;
   }
 
   /** `x = Name(…)` types `x` as the class `Name` (of the file, or a capitalised imported name); any other binding of `x` untypes it. */

@@ -31,4 +31,19 @@ export const ECMASCRIPT_RULES = {
   commentPrefixes: ECMASCRIPT_COMMENT_PREFIXES,
   importLine: ECMASCRIPT_IMPORT_LINE,
   isExternalImport: isExternalSpecifier,
+  callGraph: {
+    verified: [
+      "`f()` of a function declared in the file or imported (named, an anonymous default export, through `export *` and named re-exports, tsconfig `paths`, workspace packages)",
+      "`ns.f()` through `import * as ns`",
+      "`this.m()` and `super.m()` in a class (up its `extends` chain)",
+      "`x.m()` where `x` is a local bound once by `new C()`",
+      "`C.m()` on a class declared or imported",
+      "`new C()`",
+    ],
+    potentialOnly: [
+      "receivers whose type is inferred (factory return values, DI lookups, dynamic dispatch)",
+      "`this.m()` inside a nested non-arrow function",
+      "callbacks passed by name (`xs.map(f)`)",
+    ],
+  },
 } as const satisfies Partial<LanguageSpec>;

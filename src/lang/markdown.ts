@@ -14,4 +14,5 @@ export const MARKDOWN: LanguageSpec = {
   commentPrefixes: [],
   importLine: "(?!)",
   isExternalImport: () => false,
+  callGraph: { verified: [], potentialOnly: ["documentation sections are searched and listed; they have no symbols or calls"] },
 };

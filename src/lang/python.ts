@@ -23,4 +23,20 @@ export const PYTHON: LanguageSpec = {
   // `from . import x`, `from .m import x` are the package's own; any other module is external
   // unless the resolver finds it in the project.
   isExternalImport: (module) => !module.startsWith("."),
+  callGraph: {
+    verified: [
+      "`f()` of a function of the module or imported with `from m import f` (relative, absolute and src-layout modules)",
+      "`mod.f()` through `import mod` / `import a.b as mod`",
+      "`self.m()`, `cls.m()` and `super().m()` in a class (the first base)",
+      "`Name.m()` on a class of the module or an imported class",
+      "`x.m()` where `x` is a parameter annotated with a class or a local bound once by `x = Name(…)`",
+      "`self.attr.m()` where the class binds `self.attr` to one class (`self.attr = Name(…)`, an annotated parameter, `self.attr: T`, or `attr: T` in the class body)",
+      "`Name()` constructing a class of the module or a capitalised imported name",
+    ],
+    potentialOnly: [
+      "receivers without an annotation or a constructor binding (return values, attributes of other objects)",
+      "names imported with `from m import *`, and submodules named in `from pkg import submodule`",
+      "attributes set outside the class's own methods",
+    ],
+  },
 };

@@ -29,6 +29,8 @@ export interface LanguageSpec {
   readonly commentPrefixes: readonly string[];
   /** A trimmed line that is an import (it binds a name, it does not call it), as a regular expression source. */
   readonly importLine: string;
+  /** How the index answers for this language, one line per rule, for docs/languages.md: what a verified caller is proven by, what stays potential. */
+  readonly callGraph: { readonly verified: readonly string[]; readonly potentialOnly: readonly string[] };
   /** An import of this module names something outside the project (a package, a builtin) unless a resolver maps it in. */
   isExternalImport(module: string): boolean;
 }

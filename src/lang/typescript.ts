@@ -14,4 +14,12 @@ export const TYPESCRIPT: LanguageSpec = {
     tsx: () => (require("tree-sitter-typescript") as { tsx: unknown }).tsx,
   },
   ...ECMASCRIPT_RULES,
+  callGraph: {
+    verified: [
+      ...ECMASCRIPT_RULES.callGraph.verified,
+      "`x.m()` where `x` is an annotated parameter or an annotated field (a constructor parameter property too)",
+      "calls on a receiver typed by an interface, to the interface's member",
+    ],
+    potentialOnly: [...ECMASCRIPT_RULES.callGraph.potentialOnly, "receivers typed by a generic type parameter"],
+  },
 };

@@ -4,12 +4,17 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { renderLanguagesDoc } from "../../src/lang/docs.js";
 import { renderToolsDoc } from "../../src/tools/docs.js";
 import { TOOLS } from "../../src/tools/registry.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
 describe("tool registry", () => {
+  it("docs/languages.md is generated from the language specs (run `npm run docs:languages` after changing one)", () => {
+    expect(readFileSync(join(ROOT, "docs", "languages.md"), "utf8")).toBe(renderLanguagesDoc());
+  });
+
   it("docs/tools.md is generated from the registry (run `npm run docs:tools` after changing a tool)", () => {
     expect(readFileSync(join(ROOT, "docs", "tools.md"), "utf8")).toBe(renderToolsDoc());
   });

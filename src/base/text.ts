@@ -61,3 +61,19 @@ export function splitTerms(query: string): string[] {
   flush(query.length);
   return [...out];
 }
+
+/** Source text on one line: runs of whitespace (newlines included) become one space. */
+export function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** The first line of a text, without a trailing `\r` or trailing white space. */
+export function firstLine(text: string): string {
+  const i = text.indexOf("\n");
+  return (i === -1 ? text : text.slice(0, i)).replace(/\r$/, "").trimEnd();
+}
+
+/** The leading spaces and tabs of a line. */
+export function indentOf(line: string): string {
+  return /^[ \t]*/.exec(line)![0];
+}

@@ -1,7 +1,10 @@
-// ECMAScript node-type knowledge shared by the declaration pass (typescript.ts) and call-site
-// extraction (calls.ts): which nodes are function values and classes, and looking through
-// `declare` wrappers. One definition, so the two passes classify a node the same way.
+// ECMAScript node knowledge shared by the declaration pass (typescript.ts) and call-site
+// extraction (calls.ts): which nodes are function values and classes, looking through `declare`
+// and `export` wrappers, parameters, doc comments, overloads and export specifiers. One
+// definition, so every pass reads a node the same way. Pure functions of nodes.
+import { collapseWhitespace } from "../base/text.js";
 import type { SyntaxNode } from "./parser.js";
+import type { ParamRecord } from "./types.js";
 
 /** Expressions that are a function value (`const f = () => …`, `x = function () {}`). */
 export const FUNCTION_VALUES: ReadonlySet<string> = new Set(["arrow_function", "function_expression", "function", "generator_function"]);
@@ -12,4 +15,112 @@ export const CLASS_TYPES: ReadonlySet<string> = new Set(["class_declaration", "a
 export function unwrapAmbient(node: SyntaxNode): SyntaxNode {
   if (node.type !== "ambient_declaration") return node;
   return node.namedChildren.find((c) => c.type !== "comment") ?? node;
+}
+
+
+/** Parameters of a function-like node: `(a: T, b?: U, ...rest)` or an arrow's lone `x`. */
+export function paramsOf(fn: SyntaxNode): ParamRecord[] {
+  const lone = fn.childForFieldName("parameter");
+  if (lone) return [{ name: lone.text, type: null, optional: false }];
+  const list = fn.childForFieldName("parameters");
+  if (!list) return [];
+  const out: ParamRecord[] = [];
+  for (const p of list.namedChildren) {
+    switch (p.type) {
+      case "required_parameter":
+      case "optional_parameter": {
+        const pattern = p.childForFieldName("pattern");
+        const type = p.childForFieldName("type");
+        const name = collapseWhitespace(pattern?.text ?? p.text);
+        out.push({
+          name,
+          type: type ? collapseWhitespace(type.text.replace(/^:\s*/, "")) : null,
+          optional: p.type === "optional_parameter" || p.childForFieldName("value") !== null || name.startsWith("..."),
+        });
+        break;
+      }
+      case "identifier":
+        out.push({ name: p.text, type: null, optional: false });
+        break;
+      case "assignment_pattern":
+        out.push({ name: collapseWhitespace(p.childForFieldName("left")?.text ?? p.text), type: null, optional: true });
+        break;
+      case "rest_pattern":
+        out.push({ name: collapseWhitespace(p.text), type: null, optional: true });
+        break;
+      case "comment":
+        break;
+      default:
+        out.push({ name: collapseWhitespace(p.text), type: null, optional: false });
+    }
+  }
+  return out;
+}
+
+/** The declaration inside an export/ambient wrapper, or the statement itself. */
+export function declarationOf(stmt: SyntaxNode): SyntaxNode | null {
+  if (stmt.type === "export_statement") {
+    const d = stmt.childForFieldName("declaration");
+    return d ? unwrapAmbient(d) : null;
+  }
+  return unwrapAmbient(stmt);
+}
+
+/** The trailing comments that touch `node` (no blank line between), i.e. its doc comment run. */
+export function attachedDoc(comments: SyntaxNode[], node: SyntaxNode): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  let nextStart = node.startPosition.row;
+  for (let i = comments.length - 1; i >= 0; i--) {
+    const c = comments[i]!;
+    if (c.endPosition.row + 1 < nextStart || !isDocComment(c)) break;
+    out.unshift(c);
+    nextStart = c.startPosition.row;
+  }
+  return out;
+}
+
+/**
+ * When class member `i` is a method overload signature: the index of the implementation its run of
+ * same-name overloads ends in (skipping comments and decorators in between), else -1.
+ */
+export function overloadImplementation(members: SyntaxNode[], i: number): number {
+  const name = members[i]!.childForFieldName("name")?.text;
+  for (let k = i + 1; k < members.length; k++) {
+    const n = members[k]!;
+    if (n.type === "comment" || n.type === "decorator") continue;
+    if (n.type === "method_signature" && n.childForFieldName("name")?.text === name) continue;
+    return n.type === "method_definition" && n.childForFieldName("name")?.text === name ? k : -1;
+  }
+  return -1;
+}
+
+/** Docs are `/** ... *\/` blocks or `//` line comments (spec §10.2); plain `/* *\/` blocks are not. */
+export function isDocComment(node: SyntaxNode): boolean {
+  const t = node.text;
+  return t.startsWith("/**") || t.startsWith("//");
+}
+
+export function exportSpecifiers(clause: SyntaxNode): Array<{ local: string; exported: string }> {
+  const out: Array<{ local: string; exported: string }> = [];
+  for (const spec of clause.namedChildren) {
+    if (spec.type !== "export_specifier") continue;
+    const nameNode = spec.childForFieldName("name");
+    if (!nameNode) continue;
+    const local = nameNode.type === "string" ? stringValue(nameNode) : nameNode.text;
+    const aliasNode = spec.childForFieldName("alias");
+    const exported = aliasNode ? (aliasNode.type === "string" ? stringValue(aliasNode) : aliasNode.text) : local;
+    out.push({ local, exported });
+  }
+  return out;
+}
+
+export function stringValue(node: SyntaxNode): string {
+  const t = node.text;
+  return t.length >= 2 && (t[0] === '"' || t[0] === "'" || t[0] === "`") ? t.slice(1, -1) : t;
+}
+
+/** Last line of a node; a node ending at column 0 ends on the previous line. */
+export function endLineOf(node: SyntaxNode): number {
+  const end = node.endPosition;
+  return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
 }

@@ -6,7 +6,7 @@
 // Pure: a function of (path, text, options); never touches the disk.
 import { sha256 } from "../base/hash.js";
 import { languageSpec } from "../lang/languages.js";
-import { lineStarts, splitLines } from "../base/text.js";
+import { collapseWhitespace, firstLine, lineStarts, splitLines } from "../base/text.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { field, parseSource, type SyntaxNode } from "./parser.js";
 import { moduleSymbol, symbolRecord, type CallReceiver, type CallSite, type ClassHeritage, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolRecord } from "./types.js";
@@ -206,7 +206,7 @@ class PythonExtractor {
     sym.parent = cls;
     sym.params = paramsOf(field(d.def, "parameters"), cls !== null && !isStatic(d.outer));
     const returns = field(d.def, "return_type");
-    sym.returnType = returns ? collapse(returns.text) : null;
+    sym.returnType = returns ? collapseWhitespace(returns.text) : null;
     // Annotated parameters type their receivers (`def f(ctx: Context): ctx.invoke()`).
     const types = new Map<string, Typed>();
     const builtin = languageSpec(this.language)?.builtinTypes;
@@ -499,12 +499,12 @@ function paramsOf(params: SyntaxNode | null, dropFirst: boolean): ParamRecord[] 
         break;
       case "typed_parameter": {
         const name = p.namedChildren.find((c) => c.type !== "type");
-        out.push({ name: name?.text ?? p.text, type: collapse(field(p, "type")?.text ?? "") || null, optional: name?.type !== "identifier" });
+        out.push({ name: name?.text ?? p.text, type: collapseWhitespace(field(p, "type")?.text ?? "") || null, optional: name?.type !== "identifier" });
         break;
       }
       case "default_parameter":
       case "typed_default_parameter":
-        out.push({ name: field(p, "name")?.text ?? p.text, type: p.type === "typed_default_parameter" ? collapse(field(p, "type")?.text ?? "") || null : null, optional: true });
+        out.push({ name: field(p, "name")?.text ?? p.text, type: p.type === "typed_default_parameter" ? collapseWhitespace(field(p, "type")?.text ?? "") || null : null, optional: true });
         break;
       case "list_splat_pattern":
       case "dictionary_splat_pattern":
@@ -515,13 +515,4 @@ function paramsOf(params: SyntaxNode | null, dropFirst: boolean): ParamRecord[] 
     }
   }
   return dropFirst ? out.slice(1) : out;
-}
-
-function collapse(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
-}
-
-function firstLine(text: string): string {
-  const nl = text.indexOf("\n");
-  return nl === -1 ? text : text.slice(0, nl);
 }

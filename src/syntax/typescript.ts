@@ -2,12 +2,12 @@
 // class shells and per-method chunks, the two-pass `is_exported` walk, symbols with signatures,
 // docs and stability hashes, imports, and the per-chunk identifier bags.
 import { sha256 } from "../base/hash.js";
-import { lineStarts, splitLines } from "../base/text.js";
+import { collapseWhitespace, firstLine, indentOf, lineStarts, splitLines } from "../base/text.js";
 import type { Grammar, Language } from "../lang/languages.js";
 import { BINDING_NODE_TYPES, BINDING_TEXT_CHARS, THIS_BOUNDARIES, bindingSite, extractCalls, type CallNodes } from "./calls.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { parseSource, type SyntaxNode, type Tree } from "./parser.js";
-import { CLASS_TYPES, FUNCTION_VALUES, unwrapAmbient } from "./es-nodes.js";
+import { CLASS_TYPES, FUNCTION_VALUES, attachedDoc, declarationOf, endLineOf, exportSpecifiers, isDocComment, overloadImplementation, paramsOf, stringValue, unwrapAmbient } from "./es-nodes.js";
 import { DEFAULT_EXPORT_NAME, MAX_CHUNK_CHARS, moduleSymbol, symbolRecord, type CallSite, type Chunk, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolKind, type SymbolRecord } from "./types.js";
 
 /** Leaf node types whose text is an identifier token in the identifier_fts bag. */
@@ -749,7 +749,7 @@ class FileExtractor {
   private setCallable(sym: Sym, fn: SyntaxNode): void {
     sym.params = paramsOf(fn);
     const ret = fn.childForFieldName("return_type");
-    sym.returnType = ret ? collapse(this.nodeText(ret).replace(/^:\s*/, "")) : null;
+    sym.returnType = ret ? collapseWhitespace(this.nodeText(ret).replace(/^:\s*/, "")) : null;
   }
 
   private remember(decl: Decl): void {
@@ -820,129 +820,6 @@ function withQualifiedNames(chunks: Chunk[], calls: readonly CallSite[]): Chunk[
     const added = extra.filter((x, i) => extra.indexOf(x) === i && !c.identifiers.includes(x));
     return added.length ? { ...c, identifiers: [...c.identifiers, ...added] } : c;
   });
-}
-
-// ---- small pure helpers over nodes ----
-
-/** Parameters of a function-like node: `(a: T, b?: U, ...rest)` or an arrow's lone `x`. */
-function paramsOf(fn: SyntaxNode): ParamRecord[] {
-  const lone = fn.childForFieldName("parameter");
-  if (lone) return [{ name: lone.text, type: null, optional: false }];
-  const list = fn.childForFieldName("parameters");
-  if (!list) return [];
-  const out: ParamRecord[] = [];
-  for (const p of list.namedChildren) {
-    switch (p.type) {
-      case "required_parameter":
-      case "optional_parameter": {
-        const pattern = p.childForFieldName("pattern");
-        const type = p.childForFieldName("type");
-        const name = collapse(pattern?.text ?? p.text);
-        out.push({
-          name,
-          type: type ? collapse(type.text.replace(/^:\s*/, "")) : null,
-          optional: p.type === "optional_parameter" || p.childForFieldName("value") !== null || name.startsWith("..."),
-        });
-        break;
-      }
-      case "identifier":
-        out.push({ name: p.text, type: null, optional: false });
-        break;
-      case "assignment_pattern":
-        out.push({ name: collapse(p.childForFieldName("left")?.text ?? p.text), type: null, optional: true });
-        break;
-      case "rest_pattern":
-        out.push({ name: collapse(p.text), type: null, optional: true });
-        break;
-      case "comment":
-        break;
-      default:
-        out.push({ name: collapse(p.text), type: null, optional: false });
-    }
-  }
-  return out;
-}
-
-/** Source text on one line: runs of whitespace (newlines included) become one space. */
-function collapse(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
-}
-
-/** The declaration inside an export/ambient wrapper, or the statement itself. */
-function declarationOf(stmt: SyntaxNode): SyntaxNode | null {
-  if (stmt.type === "export_statement") {
-    const d = stmt.childForFieldName("declaration");
-    return d ? unwrapAmbient(d) : null;
-  }
-  return unwrapAmbient(stmt);
-}
-
-/** The trailing comments that touch `node` (no blank line between), i.e. its doc comment run. */
-function attachedDoc(comments: SyntaxNode[], node: SyntaxNode): SyntaxNode[] {
-  const out: SyntaxNode[] = [];
-  let nextStart = node.startPosition.row;
-  for (let i = comments.length - 1; i >= 0; i--) {
-    const c = comments[i]!;
-    if (c.endPosition.row + 1 < nextStart || !isDocComment(c)) break;
-    out.unshift(c);
-    nextStart = c.startPosition.row;
-  }
-  return out;
-}
-
-/**
- * When class member `i` is a method overload signature: the index of the implementation its run of
- * same-name overloads ends in (skipping comments and decorators in between), else -1.
- */
-function overloadImplementation(members: SyntaxNode[], i: number): number {
-  const name = members[i]!.childForFieldName("name")?.text;
-  for (let k = i + 1; k < members.length; k++) {
-    const n = members[k]!;
-    if (n.type === "comment" || n.type === "decorator") continue;
-    if (n.type === "method_signature" && n.childForFieldName("name")?.text === name) continue;
-    return n.type === "method_definition" && n.childForFieldName("name")?.text === name ? k : -1;
-  }
-  return -1;
-}
-
-/** Docs are `/** ... *\/` blocks or `//` line comments (spec §10.2); plain `/* *\/` blocks are not. */
-function isDocComment(node: SyntaxNode): boolean {
-  const t = node.text;
-  return t.startsWith("/**") || t.startsWith("//");
-}
-
-function exportSpecifiers(clause: SyntaxNode): Array<{ local: string; exported: string }> {
-  const out: Array<{ local: string; exported: string }> = [];
-  for (const spec of clause.namedChildren) {
-    if (spec.type !== "export_specifier") continue;
-    const nameNode = spec.childForFieldName("name");
-    if (!nameNode) continue;
-    const local = nameNode.type === "string" ? stringValue(nameNode) : nameNode.text;
-    const aliasNode = spec.childForFieldName("alias");
-    const exported = aliasNode ? (aliasNode.type === "string" ? stringValue(aliasNode) : aliasNode.text) : local;
-    out.push({ local, exported });
-  }
-  return out;
-}
-
-function stringValue(node: SyntaxNode): string {
-  const t = node.text;
-  return t.length >= 2 && (t[0] === '"' || t[0] === "'" || t[0] === "`") ? t.slice(1, -1) : t;
-}
-
-/** Last line of a node; a node ending at column 0 ends on the previous line. */
-function endLineOf(node: SyntaxNode): number {
-  const end = node.endPosition;
-  return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
-}
-
-function firstLine(text: string): string {
-  const i = text.indexOf("\n");
-  return (i === -1 ? text : text.slice(0, i)).replace(/\r$/, "").trimEnd();
-}
-
-function indentOf(line: string): string {
-  return /^[ \t]*/.exec(line)![0];
 }
 
 function lowerBound(tokens: Token[], offset: number): number {

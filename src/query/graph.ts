@@ -4,6 +4,7 @@
 // explains, so a real call site the resolver missed is listed for review, never silently absent.
 import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
 import { join } from "node:path";
+import { isTestPath } from "../base/paths.js";
 import { decodeSource, splitLines, splitTerms } from "../base/text.js";
 import { reachableFiles } from "../store/link-inputs.js";
 import { LANGUAGE_SPECS, extensionInfo, type LanguageSpec } from "../lang/languages.js";
@@ -208,26 +209,30 @@ export interface PotentialSet {
   matches: PotentialMatch[];
   /** Every unexplained line found (the cap applies to `matches` only). */
   total: number;
-  /** With `omitImports`: import and export lines left out because their file has a verified caller. */
+  /** With `omitNonCalls`: import and export lines left out because their file has a verified caller. */
   importsOmitted?: number;
-  /** With `omitImports`: comment lines left out. */
+  /** With `omitNonCalls`: comment lines left out. */
   commentsOmitted?: number;
 }
 
-const IMPORT_LINES = new Map<LanguageSpec, RegExp>();
+const PATTERNS = new Map<string, RegExp>();
+
+/** A language spec's regular expression source, compiled once. */
+function pattern(source: string): RegExp {
+  let re = PATTERNS.get(source);
+  if (!re) PATTERNS.set(source, (re = new RegExp(source)));
+  return re;
+}
 
 /** An import line in its file's language: it binds the name, it does not call it. */
 function isImportLine(text: string, path: string): boolean {
   const spec = specOf(path);
-  if (spec === null) return false;
-  let re = IMPORT_LINES.get(spec);
-  if (!re) IMPORT_LINES.set(spec, (re = new RegExp(spec.importLine)));
-  return re.test(text);
+  return spec !== null && pattern(spec.importLine).test(text);
 }
 
 /** A name as source code spells it in the declaring file's language (an identifier, or a `#private` member name). */
 function isIdentifier(spec: LanguageSpec, name: string): boolean {
-  return new RegExp(`^(?:${spec.identifier})$`).test(name);
+  return pattern(`^(?:${spec.identifier})$`).test(name);
 }
 
 /** The language of a file by its path (the declaring file's spec decides what a name and a comment look like). */
@@ -252,14 +257,13 @@ export function potentialMatches(
   db: Db,
   projectRoot: string,
   names: readonly string[],
-  target: { readonly ids: readonly number[]; readonly fileId: number | null },
+  target: { readonly ids: readonly number[]; readonly fileId: number | null; readonly path: string | null },
   verified: readonly VerifiedCaller[],
   limit: number,
-  omitImports = false,
+  omitNonCalls = false,
 ): PotentialSet {
   const targetIds = target.ids;
-  const declaringPath = target.fileId === null ? null : (prepared(db, "SELECT path FROM files WHERE id = ?").pluck().get(target.fileId) as string | undefined);
-  const spec = declaringPath === undefined || declaringPath === null ? null : specOf(declaringPath);
+  const spec = target.path === null ? null : specOf(target.path);
   const tails = [...new Set(names.map(tailOf))].filter((t) => (spec ? isIdentifier(spec, t) : LANGUAGE_SPECS.some((s) => isIdentifier(s, t))));
   if (tails.length === 0) return { matches: [], total: 0 };
   // identifier_fts splits on `#`, `_` and `$`-free punctuation: a phrase of the name's own tokens.
@@ -311,19 +315,18 @@ export function potentialMatches(
   // The import that a verified call in the same file resolved through says nothing new.
   const callerFiles = new Set(verified.map((v) => v.file_path));
   // Comment lines are no calls (the doc comment is the signature's).
-  const withoutImports = omitImports ? unexplained.filter((c) => !(callerFiles.has(c.file_path) && (c.inImport || isImportLine(c.context, c.file_path)))) : unexplained;
-  const open = omitImports ? withoutImports.filter((c) => !isComment(c.context, c.file_path)) : withoutImports;
+  const withoutImports = omitNonCalls ? unexplained.filter((c) => !(callerFiles.has(c.file_path) && (c.inImport || isImportLine(c.context, c.file_path)))) : unexplained;
+  const open = omitNonCalls ? withoutImports.filter((c) => !isComment(c.context, c.file_path)) : withoutImports;
   const sees = new Set(target.fileId === null ? [] : reachableFiles(db, [target.fileId]));
   const likelihood = new Likelihood(db, names, tails, spec);
   const rank = new Map(open.map((c) => [c, likelihood.tier(c, declarations.has(`${c.file_path}:${c.line}`), c.fileId === target.fileId, sees.has(c.fileId))]));
   // Within a tier, source files before test files, then by path and line.
-  const tests = new Set(prepared(db, "SELECT id FROM files WHERE is_test = 1 AND id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(fileIds)) as number[]);
-  const order = (c: (typeof open)[number]) => rank.get(c)! * 2 + (tests.has(c.fileId) ? 1 : 0);
+  const order = (c: (typeof open)[number]) => rank.get(c)! * 2 + (isTestPath(c.file_path) ? 1 : 0);
   open.sort((a, b) => order(a) - order(b) || (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : a.line - b.line));
   return {
     matches: open.slice(0, limit).map(({ file_path, line, context, reason }) => ({ file_path, line, context, reason })),
     total: open.length,
-    ...(omitImports ? { importsOmitted: unexplained.length - withoutImports.length, commentsOmitted: withoutImports.length - open.length } : {}),
+    ...(omitNonCalls ? { importsOmitted: unexplained.length - withoutImports.length, commentsOmitted: withoutImports.length - open.length } : {}),
   };
 }
 
@@ -363,8 +366,8 @@ class Likelihood {
     const text = c.context;
     if (isDeclaration || isComment(text, c.file_path) || stringOnly(text, this.mention)) return 5;
     if (c.calls === 0) return 4;
-    const receiver = this.receiver.exec(text)?.[1] ?? null;
     if (inDeclaringFile) return 0;
+    const receiver = this.receiver.exec(text)?.[1] ?? null;
     if (receiver !== null && receiver !== "this" && receiver !== "super") {
       const words = splitTerms(receiver);
       const fits = (owner: string[]) => words.some((w) => owner.some((o) => o.startsWith(w) || w.startsWith(o)));
@@ -446,7 +449,7 @@ export interface CallersQuery {
   /** null skips the identifier search (include_potential: false). */
   readonly potentialLimit: number | null;
   /** Leave out import lines in files with a verified caller, and comment lines (mast_callers; a rename must edit them). */
-  readonly omitImports?: boolean;
+  readonly omitNonCalls?: boolean;
 }
 
 export interface Callers {
@@ -460,7 +463,7 @@ export function callersOf(db: Db, projectRoot: string, query: CallersQuery): Cal
   const target = findTarget(db, query.symbol, query.filePath);
   const verified = verifiedCallers(db, target.ids, query.transitive);
   const potential =
-    query.potentialLimit === null ? null : potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null }, verified, query.potentialLimit, query.omitImports);
+    query.potentialLimit === null ? null : potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null, path: target.sites[0]?.path ?? null }, verified, query.potentialLimit, query.omitNonCalls);
   return { target, verified, potential };
 }
 

@@ -222,9 +222,9 @@ export function declaredName(db: Db, symbol: string): string {
   return symbol;
 }
 
-/** The indexed files declaring a name, by path (at most `limit`). */
-export function declaringPaths(db: Db, symbol: string, limit: number): string[] {
-  return db.prepare("SELECT DISTINCT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? ORDER BY f.path LIMIT ?").pluck().all(symbol, limit) as string[];
+/** The indexed files declaring the name a query means (through export aliases, as `declaredName`), by path (at most `limit`). */
+export function declaringPaths(db: Db, query: string, limit: number): string[] {
+  return db.prepare("SELECT DISTINCT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? ORDER BY f.path LIMIT ?").pluck().all(declaredName(db, query), limit) as string[];
 }
 
 export function symbolSignatures(db: Db, query: string, filePath: string | null, limit: number): SignatureResponse {

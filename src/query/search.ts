@@ -66,7 +66,6 @@ interface ChunkRow {
   id: number;
   chunk_id: string;
   path: string;
-  mtime: number;
   start_line: number;
   end_line: number;
   content_start_line: number;
@@ -280,7 +279,7 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
   }
   addSnippets(db, input.query, kept.map((k) => k.candidate));
   const results = kept.map((entry, i) => toResult(entry.candidate, rows.get(entry.candidate.id)!, i + 1, entry.related));
-  flagStale(results, rows, fused, options.projectRoot);
+  flagStale(db, results, options.projectRoot);
   const response: SearchResponse = { results };
   if (results.length === 0) {
     response.suggestions = suggest(db, input.query, scopeIds, input.limit);
@@ -400,7 +399,7 @@ function loadChunks(db: Db, ids: number[]): Map<number, ChunkRow> {
   if (ids.length === 0) return new Map();
   const rows = db
     .prepare(
-      `SELECT c.id, c.chunk_id, f.path, f.mtime, c.start_line, c.end_line, c.content_start_line, c.content, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported, f.is_test, c.part
+      `SELECT c.id, c.chunk_id, f.path, c.start_line, c.end_line, c.content_start_line, c.content, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported, f.is_test, c.part
        FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`,
     )
     .all(JSON.stringify(ids)) as ChunkRow[];
@@ -506,25 +505,13 @@ function toResult(c: Candidate, row: ChunkRow, rank: number, related: SearchResu
 }
 
 /** Stat-and-flag (spec §9.0): a result whose file is newer on disk than indexed, or gone, is `stale`. */
-function flagStale(results: SearchResult[], rows: Map<number, ChunkRow>, fused: Candidate[], projectRoot: string): void {
-  const indexedMtime = new Map<string, number>();
-  for (const c of fused) {
-    const row = rows.get(c.id)!;
-    indexedMtime.set(row.path, row.mtime);
-  }
-  const staleByPath = new Map<string, boolean>();
-  for (const r of results) {
-    let stale = staleByPath.get(r.file_path);
-    if (stale === undefined) {
-      stale = staleOnDisk(projectRoot, r.file_path, indexedMtime.get(r.file_path) ?? Infinity);
-      staleByPath.set(r.file_path, stale);
-    }
-    if (stale) r.stale = true;
-  }
+function flagStale(db: Db, results: SearchResult[], projectRoot: string): void {
+  const isStale = staleChecker(db, projectRoot);
+  for (const r of results) if (isStale(r.file_path)) r.stale = true;
 }
 
 /** A file's indexed line coordinates are untrustworthy: it is newer on disk than indexed, or gone. */
-export function staleOnDisk(projectRoot: string, path: string, indexedMtime: number): boolean {
+function staleOnDisk(projectRoot: string, path: string, indexedMtime: number): boolean {
   try {
     return statSync(join(projectRoot, path)).mtimeMs > indexedMtime;
   } catch {

@@ -6,9 +6,9 @@ import { extensionInfo } from "../lang/languages.js";
 import { extractMarkdown } from "./markdown.js";
 import { extractPython } from "./python.js";
 import { extractTypeScript } from "./typescript.js";
-import type { ExtractOptions, FileExtraction } from "./types.js";
+import type { ExtractOptions, ExtractResult, FileExtraction } from "./types.js";
 
-export type ExtractResult = { ok: true; extraction: FileExtraction } | { ok: false; error: string };
+export type { ExtractResult } from "./types.js";
 
 export function extractFile(filePath: string, text: string, options: ExtractOptions): ExtractResult {
   const info = extensionInfo(filePath);

@@ -9,22 +9,20 @@ import { languageSpec } from "../lang/languages.js";
 import { collapseWhitespace, firstLine, lineStarts, splitLines } from "../base/text.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { field, parseSource, type SyntaxNode } from "./parser.js";
-import { moduleSymbol, symbolRecord, type CallReceiver, type CallSite, type ClassHeritage, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolRecord } from "./types.js";
-
-export type PyExtractResult = { ok: true; extraction: FileExtraction } | { ok: false; error: string };
+import { moduleSymbol, symbolRecord, type CallReceiver, type CallSite, type ClassHeritage, type ExtractOptions, type ExtractResult, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolRecord } from "./types.js";
 
 type Sym = { -readonly [K in keyof SymbolRecord]: SymbolRecord[K] };
 /** A receiver whose class is known: from a parameter's annotation or a `Name(…)` binding. */
 type Typed = { typeName: string; resolution: "parameter_type" | "new_expression" };
 type Draft = { -readonly [K in keyof ChunkDraft]: ChunkDraft[K] };
 
-/** A top-level declaration: the node its span starts at (its first decorator), the definition, and its docstring. */
+/** A top-level declaration: the node its span starts at (its first decorator) and the definition. */
 interface Definition {
   readonly outer: SyntaxNode;
   readonly def: SyntaxNode;
 }
 
-export function extractPython(filePath: string, text: string, grammar: string, language: string, options: ExtractOptions): PyExtractResult {
+export function extractPython(filePath: string, text: string, grammar: string, language: string, options: ExtractOptions): ExtractResult {
   const tree = parseSource(grammar, text, options.parseTimeoutMs);
   if (tree === null) return { ok: false, error: `parse timed out after ${options.parseTimeoutMs} ms` };
   return { ok: true, extraction: new PythonExtractor(filePath, text, language, tree.rootNode, options).run() };
@@ -66,6 +64,8 @@ class PythonExtractor {
 
   run(): FileExtraction {
     this.collectTokens();
+    // `__all__` decides exportedness for every name, also those assigned above it.
+    this.exportList = exportListOf(this.root);
     const definitions: Definition[] = [];
     for (const stmt of this.root.namedChildren) {
       const def = stmt.type === "decorated_definition" ? field(stmt, "definition") : stmt;
@@ -75,7 +75,6 @@ class PythonExtractor {
         continue;
       }
       if (stmt.type === "import_statement" || stmt.type === "import_from_statement") this.recordImport(stmt);
-      this.readAll(stmt);
       // An assignment to one name (`NAME = …`) declares it: a block of its own.
       if (assignedName(stmt) !== null) {
         this.flushGroup();
@@ -150,18 +149,6 @@ class PythonExtractor {
   }
 
   // ---- top-level blocks ----
-
-  /** `__all__ = [...]` names the exported ones; a plain single-name assignment is a variable. */
-  private readAll(stmt: SyntaxNode): void {
-    const assign = stmt.type === "expression_statement" ? stmt.namedChild(0) : null;
-    if (assign?.type !== "assignment") return;
-    const left = field(assign, "left");
-    if (left?.type !== "identifier") return;
-    const right = field(assign, "right");
-    if (left.text === "__all__" && right && (right.type === "list" || right.type === "tuple")) {
-      this.exportList = new Set(right.namedChildren.filter((c) => c.type === "string").map((c) => stringText(c)));
-    }
-  }
 
   private flushGroup(): void {
     if (this.group === null) return;
@@ -458,6 +445,19 @@ function annotatedClass(type: string | null): string | null {
   const inner = /^(?:(?:t|typing)\.)?Optional\[(.+)\]$/.exec(type)?.[1] ?? type;
   const m = /^["']?([A-Za-z_][\w.]*)["']?$/.exec(inner.trim());
   return m ? m[1]!.slice(m[1]!.lastIndexOf(".") + 1) : null;
+}
+
+/** The names `__all__ = [...]` (or a tuple) lists at the module's top level, or null when it has none. */
+function exportListOf(root: SyntaxNode): Set<string> | null {
+  for (const stmt of root.namedChildren) {
+    const assign = stmt.type === "expression_statement" ? stmt.namedChild(0) : null;
+    const left = assign?.type === "assignment" ? field(assign, "left") : null;
+    const right = assign ? field(assign, "right") : null;
+    if (left?.text === "__all__" && right && (right.type === "list" || right.type === "tuple")) {
+      return new Set(right.namedChildren.filter((c) => c.type === "string").map((c) => stringText(c)));
+    }
+  }
+  return null;
 }
 
 /** The one name a top-level `NAME = …` / `NAME: T = …` statement assigns (not `__all__`), or null. */

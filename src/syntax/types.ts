@@ -153,6 +153,9 @@ export interface FileExtraction {
   readonly hasSyntaxErrors: boolean;
 }
 
+/** An extractor's answer: the extraction, or why there is none (never a throw). */
+export type ExtractResult = { ok: true; extraction: FileExtraction } | { ok: false; error: string };
+
 export interface ExtractOptions {
   /** A declaration longer than this many lines is split into overlapping sub-chunks. */
   readonly chunkSplitThreshold: number;

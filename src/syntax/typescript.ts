@@ -8,7 +8,7 @@ import { BINDING_NODE_TYPES, BINDING_TEXT_CHARS, THIS_BOUNDARIES, bindingSite, e
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { parseSource, type SyntaxNode, type Tree } from "./parser.js";
 import { CLASS_TYPES, FUNCTION_VALUES, attachedDoc, declarationOf, endLineOf, exportSpecifiers, isDocComment, overloadImplementation, paramsOf, stringValue, unwrapAmbient } from "./es-nodes.js";
-import { DEFAULT_EXPORT_NAME, MAX_CHUNK_CHARS, moduleSymbol, symbolRecord, type CallSite, type Chunk, type ExtractOptions, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolKind, type SymbolRecord } from "./types.js";
+import { DEFAULT_EXPORT_NAME, MAX_CHUNK_CHARS, moduleSymbol, symbolRecord, type CallSite, type Chunk, type ExtractOptions, type ExtractResult, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolKind, type SymbolRecord } from "./types.js";
 
 /** Leaf node types whose text is an identifier token in the identifier_fts bag. */
 const IDENTIFIER_TYPES = new Set([
@@ -48,9 +48,8 @@ interface Token {
   text: string;
 }
 
-export type TsExtractResult = { ok: true; extraction: FileExtraction } | { ok: false; error: string };
 
-export function extractTypeScript(filePath: string, text: string, grammar: Grammar, language: Language, options: ExtractOptions): TsExtractResult {
+export function extractTypeScript(filePath: string, text: string, grammar: Grammar, language: Language, options: ExtractOptions): ExtractResult {
   const tree = parseSource(grammar, text, options.parseTimeoutMs);
   if (tree === null) return { ok: false, error: `tree-sitter did not finish parsing within ${options.parseTimeoutMs} ms` };
   return { ok: true, extraction: new FileExtractor(filePath, text, tree, grammar, language, options).run() };

@@ -55,31 +55,23 @@ const potentialLimitInput = z
   .describe("Maximum potential_matches (default 50); when more exist, summary.potential_total is the real count and summary.potential_truncated how many were left out.");
 
 
-/** Sites of one file: the file named once, `is_test` when it is a test file. */
-export interface FileSites<S> {
+/** Sites of one file, each one line of text: the file named once, `is_test` when it is a test file. */
+export interface FileSites {
   file_path: string;
   is_test?: true;
-  sites: S[];
+  sites: string[];
 }
 
-/**
- * Entries grouped by file, files in the order of their first entry (so a ranked list stays ranked
- * by its best site per file), each entry without its file path and without `drop`'s keys.
- */
-function byFile<T extends { file_path: string }, K extends keyof T>(entries: readonly T[], drop: readonly K[] = []): Array<FileSites<Omit<T, "file_path" | K>>> {
-  const groups = new Map<string, FileSites<Omit<T, "file_path" | K>>>();
-  for (const e of entries) {
-    let group = groups.get(e.file_path);
-    if (!group) {
-      group = { file_path: e.file_path, ...(isTestPath(e.file_path) ? { is_test: true as const } : {}), sites: [] };
-      groups.set(e.file_path, group);
-    }
-    const site = { ...e } as Record<string, unknown>;
-    delete site["file_path"];
-    for (const k of drop) delete site[k as string];
-    group.sites.push(site as Omit<T, "file_path" | K>);
-  }
-  return [...groups.values()];
+/** Entries grouped by file, files in the order of their first entry (so a ranked list stays ranked by its best site per file). */
+function byFile<T extends { file_path: string }>(entries: readonly T[]): Array<{ file_path: string; entries: T[] }> {
+  const groups = new Map<string, T[]>();
+  for (const e of entries) groups.set(e.file_path, [...(groups.get(e.file_path) ?? []), e]);
+  return [...groups].map(([file_path, list]) => ({ file_path, entries: list }));
+}
+
+/** The file named once, `is_test` when it is a test file. */
+function fileOf(file_path: string): { file_path: string; is_test?: true } {
+  return { file_path, ...(isTestPath(file_path) ? { is_test: true as const } : {}) };
 }
 
 /**
@@ -87,23 +79,22 @@ function byFile<T extends { file_path: string }, K extends keyof T>(entries: rea
  * top level), then ` [resolution]` unless every site of the file shares one (stated once on the
  * file as `resolution`), then ` (depth N via CALLEE)` for a transitive caller's caller.
  */
-function verifiedByFile(callers: readonly VerifiedCaller[]): Array<FileSites<string> & { resolution?: string }> {
-  return byFile<VerifiedCaller, never>(callers).map((g) => {
-    const shared = g.sites.every((x) => x.resolution === g.sites[0]!.resolution) ? g.sites[0]!.resolution : null;
-    const sites = g.sites.map(
+function verifiedByFile(callers: readonly VerifiedCaller[]): Array<FileSites & { resolution?: string }> {
+  return byFile(callers).map(({ file_path, entries }) => {
+    const shared = entries.every((x) => x.resolution === entries[0]!.resolution) ? entries[0]!.resolution : null;
+    const sites = entries.map(
       (c) =>
         `${c.line}${c.caller_symbol === null ? "" : ` ${c.caller_symbol}`}: ${c.context}` +
         (shared === null ? ` [${c.resolution}]` : "") +
         (c.depth === undefined || c.depth === 1 ? "" : ` (depth ${c.depth} via ${c.callee_symbol})`),
     );
-    const { file_path, is_test } = g;
-    return { file_path, ...(is_test ? { is_test } : {}), ...(shared === null ? {} : { resolution: shared }), sites };
+    return { ...fileOf(file_path), ...(shared === null ? {} : { resolution: shared }), sites };
   });
 }
 
 /** Potential matches by file, each site as `grep -n` writes it: `"LINE: text"`. */
-function potentialByFile(matches: readonly PotentialMatch[]): Array<FileSites<string>> {
-  return byFile(matches, ["reason"]).map((g) => ({ ...g, sites: g.sites.map((m) => `${m.line}: ${m.context}`) }));
+function potentialByFile(matches: readonly PotentialMatch[]): Array<FileSites> {
+  return byFile(matches).map(({ file_path, entries }) => ({ ...fileOf(file_path), sites: entries.map((m) => `${m.line}: ${m.context}`) }));
 }
 
 function declarationFiles(target: Target): string[] {
@@ -145,7 +136,7 @@ export const callersTool = defineTool({
           filePath,
           transitive: args.transitive,
           potentialLimit: args.include_potential ? args.potential_limit : null,
-          omitImports: true,
+          omitNonCalls: true,
         }),
       (a) => [...declarationFiles(a.target), ...a.verified.map((v) => v.file_path), ...(a.potential?.matches.map((p) => p.file_path) ?? [])],
     );

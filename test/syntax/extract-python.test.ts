@@ -35,6 +35,9 @@ describe("python extraction", () => {
     expect(symbol("_helper").isExported).toBe(false);
     expect(symbol("User._secret").isExported).toBe(false);
     expect(symbol("User.__repr__").isExported).toBe(true);
+    // `__all__` also decides for a name assigned above it.
+    const above = extractOk("src/pre.py", "a = 1\nb = 2\n__all__ = ['b']\n");
+    expect(above.symbols.map((s) => [s.name, s.isExported])).toEqual([["a", false], ["b", true]]);
     const without = extractOk("src/plain.py", "def a(): pass\ndef _b(): pass\n");
     expect(without.symbols.map((s) => [s.name, s.isExported])).toEqual([["a", true], ["_b", false]]);
   });

@@ -6,15 +6,15 @@
 // Pure: a function of (path, text, options); never touches the disk.
 import { sha256 } from "../base/hash.js";
 import { languageSpec } from "../lang/languages.js";
-import { collapseWhitespace, firstLine, lineStarts, splitLines } from "../base/text.js";
-import { materializeChunks, type ChunkDraft } from "./chunking.js";
+import { collapseWhitespace, firstLine } from "../base/text.js";
 import { field, parseSource, type SyntaxNode } from "./parser.js";
-import { moduleSymbol, symbolRecord, type CallReceiver, type CallSite, type ClassHeritage, type ExtractOptions, type ExtractResult, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolRecord } from "./types.js";
+import { TreeExtractor, type MutableDraft, type MutableSymbol } from "./tree-extractor.js";
+import type { CallReceiver, ExtractOptions, ExtractResult, FileExtraction, ParamRecord } from "./types.js";
 
-type Sym = { -readonly [K in keyof SymbolRecord]: SymbolRecord[K] };
+type Sym = MutableSymbol;
 /** A receiver whose class is known: from a parameter's annotation or a `Name(…)` binding. */
 type Typed = { typeName: string; resolution: "parameter_type" | "new_expression" };
-type Draft = { -readonly [K in keyof ChunkDraft]: ChunkDraft[K] };
+type Draft = MutableDraft;
 
 /** A top-level declaration: the node its span starts at (its first decorator) and the definition. */
 interface Definition {
@@ -28,19 +28,11 @@ export function extractPython(filePath: string, text: string, grammar: string, l
   return { ok: true, extraction: new PythonExtractor(filePath, text, language, tree.rootNode, options).run() };
 }
 
-class PythonExtractor {
-  private readonly lines: string[];
-  private readonly drafts: Draft[] = [];
-  private readonly symbols: Sym[] = [];
-  private readonly imports: ImportRecord[] = [];
-  private readonly calls: CallSite[] = [];
-  private readonly heritage: ClassHeritage[] = [];
-  /** Identifier tokens in document order (start offset, text), for the chunks' identifier bags. */
-  private readonly tokens: Array<[number, string]> = [];
-  /** `call` and `assignment` nodes in document order (a node before the nodes inside it). */
-  private readonly events: Array<{ start: number; node: SyntaxNode }> = [];
-  /** Character ranges left out of a class outline's bag (its methods' bodies have chunks of their own). */
-  private readonly exclusions = new Map<Draft, Array<[number, number]>>();
+const TOKENS: ReadonlySet<string> = new Set(["identifier"]);
+/** `call` and `assignment` nodes, read by position by the call and field-type passes. */
+const EVENTS: ReadonlySet<string> = new Set(["call", "assignment"]);
+
+class PythonExtractor extends TreeExtractor {
   private group: { start: SyntaxNode; end: SyntaxNode } | null = null;
   /** Locals bound by `import mod` / `import a.b as m`: calls on them are namespace calls. */
   private readonly moduleLocals = new Set<string>();
@@ -52,18 +44,8 @@ class PythonExtractor {
   private readonly fieldTypes = new Map<string, Map<string, string>>();
   private exportList: Set<string> | null = null;
 
-  constructor(
-    private readonly filePath: string,
-    private readonly text: string,
-    private readonly language: string,
-    private readonly root: SyntaxNode,
-    private readonly options: ExtractOptions,
-  ) {
-    this.lines = splitLines(text);
-  }
-
   run(): FileExtraction {
-    this.collectTokens();
+    this.collect(TOKENS, EVENTS);
     // `__all__` decides exportedness for every name, also those assigned above it.
     this.exportList = exportListOf(this.root);
     const definitions: Definition[] = [];
@@ -93,59 +75,7 @@ class PythonExtractor {
       else this.declareFunction(d, null);
     }
     this.recordTopLevelCalls(definitions);
-    if (this.calls.some((c) => c.caller === null)) this.addModuleSymbol();
-    this.drafts.sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
-    const chunks = materializeChunks(this.filePath, { lines: this.lines, lineStarts: lineStarts(this.text) }, this.drafts, {
-      chunkSplitThreshold: this.options.chunkSplitThreshold,
-      contextLines: this.options.contextLines,
-      identifiers: (draft, from, to) => this.bag(draft, from, to),
-    });
-    return {
-      language: this.language,
-      chunks,
-      symbols: this.symbols,
-      imports: this.imports,
-      calls: this.calls,
-      heritage: this.heritage,
-      lineCount: this.lines.length,
-      hasSyntaxErrors: this.root.hasError,
-    };
-  }
-
-  // ---- tokens and bags ----
-
-  /** One walk of the whole tree: identifier tokens, and the calls and assignments later passes read by position. */
-  private collectTokens(): void {
-    const cursor = this.root.walk();
-    for (;;) {
-      const type = cursor.nodeType;
-      if (type === "identifier") this.tokens.push([cursor.startIndex, cursor.nodeText]);
-      else if (type === "call" || type === "assignment") this.events.push({ start: cursor.startIndex, node: cursor.currentNode });
-      if (cursor.gotoFirstChild()) continue;
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return;
-      }
-    }
-  }
-
-  private bag(draft: ChunkDraft, from: number, to: number): string[] {
-    const out = new Set<string>();
-    const skip = this.exclusions.get(draft as Draft) ?? [];
-    // Tokens are in document order: start at the first one inside the range.
-    let lo = 0;
-    let hi = this.tokens.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.tokens[mid]![0] < from) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = lo; i < this.tokens.length; i++) {
-      const [at, name] = this.tokens[i]!;
-      if (at >= to) break;
-      if (skip.length > 0 && skip.some(([s, e]) => at >= s && at < e)) continue;
-      out.add(name);
-    }
-    return [...out];
+    return this.finish();
   }
 
   // ---- top-level blocks ----
@@ -290,16 +220,6 @@ class PythonExtractor {
     return this.slice(d.outer.startIndex, end).trimEnd().replace(/:$/, "");
   }
 
-  private addSymbol(node: SyntaxNode, kind: Sym["kind"], name: string, isExported: boolean, doc: string | null, signature: string, body: string): Sym {
-    const sym: Sym = { ...symbolRecord(name, kind, node.startPosition.row + 1, node.endPosition.row + 1, isExported, { signature, doc, declarationHash: sha256(signature), bodyHash: sha256(body) }) };
-    this.symbols.push(sym);
-    return sym;
-  }
-
-  private addModuleSymbol(): void {
-    this.symbols.push(moduleSymbol(this.lines.length));
-  }
-
   // ---- imports ----
 
   private recordImport(stmt: SyntaxNode): void {
@@ -359,20 +279,6 @@ class PythonExtractor {
     }
   }
 
-  /** The calls and assignments that start in [from, to), in document order. */
-  private eventsIn(from: number, to: number): Array<{ start: number; node: SyntaxNode }> {
-    let lo = 0;
-    let hi = this.events.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.events[mid]!.start < from) lo = mid + 1;
-      else hi = mid;
-    }
-    const out: Array<{ start: number; node: SyntaxNode }> = [];
-    for (let i = lo; i < this.events.length && this.events[i]!.start < to; i++) out.push(this.events[i]!);
-    return out;
-  }
-
   /** `x = Name(…)` types `x` as the class `Name` (of the file, or a capitalised imported name); any other binding of `x` untypes it. */
   private noteAssignment(assign: SyntaxNode, types: Map<string, Typed>, rebound: Set<string>): void {
     const left = field(assign, "left");
@@ -418,14 +324,9 @@ class PythonExtractor {
       else if (object.type === "identifier" && (this.classNames.has(object.text) || this.importedNames.has(object.text))) receiver = { kind: "static", className: object.text };
       else return; // a receiver whose type is unknown: the potential set covers it
     } else return;
-    const line = call.startPosition.row + 1;
     // `Name()` of a class of the file, or of a capitalised imported name, constructs it (linked to the class, as `new` is).
     const isNew = receiver.kind === "bare" && (this.classNames.has(callee) || (this.importedNames.has(callee) && /^[A-Z]/.test(callee)));
-    this.calls.push({ caller, callee, receiver, isNew, line, context: (this.lines[line - 1] ?? "").trim() });
-  }
-
-  private slice(from: number, to: number): string {
-    return this.text.slice(from, to);
+    this.addCall(caller, callee, receiver, isNew, call);
   }
 }
 

@@ -1,0 +1,140 @@
+// What every tree-walking extractor but ECMAScript's shares (Python, Go, Rust): one cursor walk
+// that gathers identifier tokens (the chunks' identifier bags) and the nodes later passes read by
+// position (calls, assignments, bindings), the symbol/chunk/call records being built, and the
+// final assembly into a FileExtraction. Each language's extractor subclasses it and supplies the
+// declarations; none walks the tree a second time.
+import { sha256 } from "../base/hash.js";
+import { lineStarts, splitLines } from "../base/text.js";
+import { materializeChunks, type ChunkDraft } from "./chunking.js";
+import type { SyntaxNode } from "./parser.js";
+import { moduleSymbol, symbolRecord, type CallReceiver, type CallSite, type ClassHeritage, type ExtractOptions, type FileExtraction, type ImportRecord, type SymbolRecord } from "./types.js";
+
+export type MutableSymbol = { -readonly [K in keyof SymbolRecord]: SymbolRecord[K] };
+export type MutableDraft = { -readonly [K in keyof ChunkDraft]: ChunkDraft[K] };
+
+/** A node a later pass reads, by where it starts. */
+export interface NodeEvent {
+  readonly start: number;
+  readonly node: SyntaxNode;
+}
+
+export abstract class TreeExtractor {
+  protected readonly lines: string[];
+  protected readonly drafts: MutableDraft[] = [];
+  protected readonly symbols: MutableSymbol[] = [];
+  protected readonly imports: ImportRecord[] = [];
+  protected readonly calls: CallSite[] = [];
+  protected readonly heritage: ClassHeritage[] = [];
+  /** Character ranges left out of a draft's identifier bag (a class outline's method bodies, which have chunks of their own). */
+  protected readonly exclusions = new Map<ChunkDraft, Array<[number, number]>>();
+  /** Identifier tokens in document order (start offset, text). */
+  private readonly tokens: Array<[number, string]> = [];
+  /** The nodes of `eventTypes` in document order (a node before the nodes inside it). */
+  private readonly events: NodeEvent[] = [];
+
+  constructor(
+    protected readonly filePath: string,
+    protected readonly text: string,
+    protected readonly language: string,
+    protected readonly root: SyntaxNode,
+    protected readonly options: ExtractOptions,
+  ) {
+    this.lines = splitLines(text);
+  }
+
+  /** One walk of the whole tree: tokens of `tokenTypes`, and nodes of `eventTypes` for `eventsIn`. */
+  protected collect(tokenTypes: ReadonlySet<string>, eventTypes: ReadonlySet<string>): void {
+    const cursor = this.root.walk();
+    for (;;) {
+      const type = cursor.nodeType;
+      if (tokenTypes.has(type)) this.tokens.push([cursor.startIndex, cursor.nodeText]);
+      else if (eventTypes.has(type)) this.events.push({ start: cursor.startIndex, node: cursor.currentNode });
+      if (cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return;
+      }
+    }
+  }
+
+  /** The collected nodes that start in [from, to), in document order. */
+  protected eventsIn(from: number, to: number): NodeEvent[] {
+    let lo = 0;
+    let hi = this.events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.events[mid]!.start < from) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: NodeEvent[] = [];
+    for (let i = lo; i < this.events.length && this.events[i]!.start < to; i++) out.push(this.events[i]!);
+    return out;
+  }
+
+  private bag(draft: ChunkDraft, from: number, to: number): string[] {
+    const out = new Set<string>();
+    const skip = this.exclusions.get(draft) ?? [];
+    let lo = 0;
+    let hi = this.tokens.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.tokens[mid]![0] < from) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < this.tokens.length; i++) {
+      const [at, name] = this.tokens[i]!;
+      if (at >= to) break;
+      if (skip.length > 0 && skip.some(([s, e]) => at >= s && at < e)) continue;
+      out.add(name);
+    }
+    return [...out];
+  }
+
+  /** A symbol spanning `node`, with its signature and body hashed. */
+  protected addSymbol(node: SyntaxNode, kind: MutableSymbol["kind"], name: string, isExported: boolean, doc: string | null, signature: string, body: string): MutableSymbol {
+    const sym: MutableSymbol = { ...symbolRecord(name, kind, node.startPosition.row + 1, node.endPosition.row + 1, isExported, { signature, doc, declarationHash: sha256(signature), bodyHash: sha256(body) }) };
+    this.symbols.push(sym);
+    return sym;
+  }
+
+  protected addCall(caller: string | null, callee: string, receiver: CallReceiver, isNew: boolean, node: SyntaxNode): void {
+    const line = node.startPosition.row + 1;
+    this.calls.push({ caller, callee, receiver, isNew, line, context: (this.lines[line - 1] ?? "").trim() });
+  }
+
+  protected slice(from: number, to: number): string {
+    return this.text.slice(from, to);
+  }
+
+  /** The records gathered, as the file's extraction (with a module symbol when top-level code calls). */
+  protected finish(): FileExtraction {
+    if (this.calls.some((c) => c.caller === null)) this.symbols.push(moduleSymbol(this.lines.length));
+    this.drafts.sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
+    const chunks = materializeChunks(this.filePath, { lines: this.lines, lineStarts: lineStarts(this.text) }, this.drafts, {
+      chunkSplitThreshold: this.options.chunkSplitThreshold,
+      contextLines: this.options.contextLines,
+      identifiers: (draft, from, to) => this.bag(draft, from, to),
+    });
+    return {
+      language: this.language,
+      chunks,
+      symbols: this.symbols,
+      imports: this.imports,
+      calls: this.calls,
+      heritage: this.heritage,
+      lineCount: this.lines.length,
+      hasSyntaxErrors: this.root.hasError,
+    };
+  }
+}
+
+/** The comments directly above `node` (no blank line between), as their text with the markers stripped, or null. */
+export function leadingComments(node: SyntaxNode, isComment: (n: SyntaxNode) => boolean, strip: (text: string) => string): string | null {
+  const parts: string[] = [];
+  let next = node;
+  for (let prev = node.previousNamedSibling; prev && isComment(prev) && prev.endPosition.row >= next.startPosition.row - 1; prev = prev.previousNamedSibling) {
+    parts.unshift(strip(prev.text));
+    next = prev;
+  }
+  const doc = parts.join("\n").trim();
+  return doc === "" ? null : doc;
+}

@@ -27,6 +27,8 @@ const SOLE_IMPORTER: Record<string, string> = {
   "tree-sitter-typescript": "lang/typescript.ts",
   "tree-sitter-javascript": "lang/javascript.ts",
   "tree-sitter-python": "lang/python.ts",
+  "tree-sitter-go": "lang/go.ts",
+  "tree-sitter-rust": "lang/rust.ts",
   "better-sqlite3": "store/db.ts",
   "proper-lockfile": "index/lock.ts",
   picomatch: "base/glob.ts",

@@ -4,8 +4,10 @@
 // same file, the import's resolved file (through barrels), the receiver's type traced the same
 // way — and a name that cannot be traced gets no edge: a missing verified caller is better than a
 // false one. A full build links every file; an incremental one only the files a change can reach.
+import { posix } from "node:path";
+import { LANGUAGE_SPECS, languageSpec } from "../lang/languages.js";
 import type { Db, Store } from "../store/db.js";
-import { callRows, extendsFacts, fileRows, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, type CallRow } from "../store/link-inputs.js";
+import { callRows, extendsFacts, fileRows, filesOfLanguages, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, type CallRow } from "../store/link-inputs.js";
 import { DEFAULT_EXPORT_NAME, MODULE_SYMBOL } from "../syntax/types.js";
 
 interface Sym {
@@ -13,6 +15,9 @@ interface Sym {
   readonly name: string;
   readonly kind: string;
   readonly fileId: number;
+  /** Functions and methods: the declared return type as written, and the enclosing class. */
+  readonly returnType: string | null;
+  readonly parent: string | null;
 }
 
 interface Marker {
@@ -42,9 +47,31 @@ interface FileFacts {
   readonly stars: number[];
   /** Class name → the name its `extends` clause gives. */
   readonly parents: Map<string, string>;
+  /** The file's language (its spec reads return types). */
+  readonly language: string;
 }
 
-type EdgeResolution = "import" | "field_type" | "parameter_type" | "new_expression" | "same_file" | "this_method" | "super_method";
+type EdgeResolution = "import" | "field_type" | "parameter_type" | "new_expression" | "return_type" | "same_file" | "same_package" | "this_method" | "super_method";
+
+/** Languages whose files see every name their directory declares (`LanguageSpec.scope`). */
+const DIRECTORY_SCOPED = LANGUAGE_SPECS.filter((s) => s.scope === "directory").map((s) => s.name);
+/** Languages whose types implement an interface by method set (`LanguageSpec.structuralInterfaces`). */
+const STRUCTURAL = LANGUAGE_SPECS.filter((s) => s.structuralInterfaces).map((s) => s.name);
+
+/** Each file of a directory-scoped language → every file of its package (its directory, its language), itself included. */
+function packagesOf(db: Db): Map<number, number[]> {
+  const byKey = new Map<string, number[]>();
+  const out = new Map<number, number[]>();
+  if (DIRECTORY_SCOPED.length === 0) return out;
+  for (const f of filesOfLanguages(db, DIRECTORY_SCOPED)) {
+    const key = `${f.language}\0${posix.dirname(f.path)}`;
+    const members = byKey.get(key) ?? [];
+    members.push(f.id);
+    byKey.set(key, members);
+    out.set(f.id, members);
+  }
+  return out;
+}
 
 const TYPE_KINDS = new Set(["class", "interface", "type", "enum"]);
 const CALLABLE_KINDS = new Set(["function", "class", "const", "variable"]);
@@ -54,6 +81,8 @@ const MAX_INHERITANCE_DEPTH = 16;
 /** Everything name resolution needs, read from the store per file on first use. */
 class Graph {
   private readonly facts = new Map<number, FileFacts>();
+  /** The package of each file of a directory-scoped language (see `packagesOf`). */
+  readonly packages: Map<number, number[]>;
 
   /**
    * `preload`: files read up front in one pass per table, with the files they import from (where
@@ -63,19 +92,23 @@ class Graph {
     private readonly db: Db,
     preload: readonly number[] | null,
   ) {
+    this.packages = packagesOf(db);
     if (preload === null || preload.length === 0) {
       this.load(preload);
       return;
     }
     const imported = importedFileIds(db, preload);
-    this.load([...new Set([...preload, ...imported])]);
+    // A package's names are read from all of its files: load them with the files that ask.
+    const files = new Set([...preload, ...imported]);
+    for (const id of [...files]) for (const member of this.packages.get(id) ?? []) files.add(member);
+    this.load([...files]);
   }
 
   private file(fileId: number): FileFacts {
     let facts = this.facts.get(fileId);
     if (!facts) {
       this.load([fileId]);
-      facts = this.facts.get(fileId) ?? { declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map() };
+      facts = this.facts.get(fileId) ?? { declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map(), language: "" };
       this.facts.set(fileId, facts);
     }
     return facts;
@@ -85,7 +118,7 @@ class Graph {
   private load(fileIds: readonly number[] | null): void {
     if (fileIds !== null && fileIds.length === 0) return;
     for (const f of fileRows(this.db, fileIds)) {
-      this.facts.set(f.id, { declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map() });
+      this.facts.set(f.id, { declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map(), language: f.language });
     }
     const symbols = symbolFacts(this.db, fileIds);
     for (const s of symbols) {
@@ -95,7 +128,7 @@ class Graph {
         if (!facts.aliases.has(s.name)) facts.aliases.set(s.name, s.aliasOf);
       } else if (s.kind === "export") {
         if (s.module !== null && s.imported !== null && !facts.markers.has(s.name)) facts.markers.set(s.name, { id: s.id, module: s.module, imported: s.imported });
-      } else if (!facts.declared.has(s.name)) facts.declared.set(s.name, { id: s.id, name: s.name, kind: s.kind, fileId: s.fileId });
+      } else if (!facts.declared.has(s.name)) facts.declared.set(s.name, { id: s.id, name: s.name, kind: s.kind, fileId: s.fileId, returnType: s.returnType, parent: s.parent });
     }
     const imports = importFacts(this.db, fileIds);
     for (const i of imports) {
@@ -118,7 +151,7 @@ class Graph {
     seen.add(fileId);
     const facts = this.file(fileId);
     if (name === "default") return this.defaultExport(fileId);
-    const own = facts.declared.get(facts.aliases.get(name) ?? name);
+    const own = facts.declared.get(facts.aliases.get(name) ?? name) ?? this.inPackage(fileId, name);
     if (own && own.kind !== "method") return own;
     const marker = facts.markers.get(name);
     if (marker && marker.imported !== "*") {
@@ -143,10 +176,12 @@ class Graph {
   }
 
   /** What a name means in a file: its own declaration, or the declaration its import binds. */
-  resolveName(fileId: number, name: string): { sym: Sym; via: "same_file" | "import" } | null {
+  resolveName(fileId: number, name: string): { sym: Sym; via: "same_file" | "same_package" | "import" } | null {
     const facts = this.file(fileId);
     const own = facts.declared.get(name);
     if (own && own.kind !== "method") return { sym: own, via: "same_file" };
+    const pkg = this.inPackage(fileId, name);
+    if (pkg && pkg.kind !== "method") return { sym: pkg, via: "same_package" };
     const binding = facts.bindings.get(name);
     if (!binding || binding.imported === "*" || binding.target === null) return null;
     const sym = this.exported(binding.target, binding.imported);
@@ -158,7 +193,7 @@ class Graph {
     let current: Sym | null = cls;
     for (let depth = 0; current && depth < MAX_INHERITANCE_DEPTH; depth++) {
       const facts = this.file(current.fileId);
-      const own = facts.declared.get(`${current.name}.${name}`);
+      const own = facts.declared.get(`${current.name}.${name}`) ?? this.inPackage(current.fileId, `${current.name}.${name}`);
       if (own) return own;
       const parent = facts.parents.get(current.name);
       const next: { sym: Sym } | null = parent === undefined ? null : this.resolveName(current.fileId, parent);
@@ -169,6 +204,41 @@ class Graph {
 
   declaredIn(fileId: number, name: string): Sym | null {
     return this.file(fileId).declared.get(name) ?? null;
+  }
+
+  /** A name declared by another file of the file's package (directory-scoped languages), or null. */
+  inPackage(fileId: number, name: string): Sym | null {
+    for (const member of this.packages.get(fileId) ?? []) {
+      if (member === fileId) continue;
+      const found = this.file(member).declared.get(name);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  /** A type a receiver names: declared, imported, or qualified through a namespace import (`pkg.T`). */
+  resolveType(fileId: number, name: string): { sym: Sym; via: "same_file" | "same_package" | "import" } | null {
+    const direct = this.resolveName(fileId, name);
+    if (direct) return direct;
+    const dot = name.lastIndexOf(".");
+    if (dot <= 0) return null;
+    const file = this.namespaceTarget(fileId, name.slice(0, dot));
+    const sym = file === null ? null : this.exported(file, name.slice(dot + 1));
+    return sym ? { sym, via: "import" } : null;
+  }
+
+  languageOf(fileId: number): string {
+    return this.file(fileId).language;
+  }
+
+  /** The name a class's `extends` clause gives, or null. */
+  extendsOf(fileId: number, name: string): string | null {
+    return this.file(fileId).parents.get(name) ?? null;
+  }
+
+  /** Every declaration of the given files (first of each name per file). */
+  declarations(fileIds: readonly number[]): Array<{ fileId: number; sym: Sym }> {
+    return fileIds.flatMap((fileId) => [...this.file(fileId).declared.values()].map((sym) => ({ fileId, sym })));
   }
 
   /** The file a namespace name stands for: `import * as ns`, or a named import of `export * as ns from`. */
@@ -214,20 +284,31 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
       return r && CALLABLE_KINDS.has(r.sym.kind) ? { target: r.sym, resolution: r.via } : null;
     }
     case "this": {
-      const cls = g.declaredIn(c.fileId, c.receiverName ?? "");
+      const cls = g.declaredIn(c.fileId, c.receiverName ?? "") ?? g.inPackage(c.fileId, c.receiverName ?? "");
       const target = cls ? g.member(cls, c.callee) : null;
       return target ? { target, resolution: "this_method" } : null;
     }
     case "super":
     case "typed":
     case "static": {
-      const type = g.resolveName(c.fileId, c.receiverName ?? "");
+      const type = g.resolveType(c.fileId, c.receiverName ?? "");
       if (!type && c.receiver === "static") return resolveCall(g, { ...c, receiver: "namespace" });
       if (!type || !TYPE_KINDS.has(type.sym.kind)) return null;
       const target = g.member(type.sym, c.callee);
       if (!target) return null;
       const resolution: EdgeResolution = c.receiver === "super" ? "super_method" : c.receiver === "static" ? type.via : (c.resolution as EdgeResolution);
       return { target, resolution };
+    }
+    case "returned": {
+      // The producing call's callee, then the one type its declared return type names, then the method on it.
+      const path = c.receiverName ?? "";
+      const unwrapped = path.endsWith("?");
+      const producer = resolveProducer(g, c.fileId, unwrapped ? path.slice(0, -1) : path);
+      if (!producer || producer.returnType === null) return null;
+      const typeName = languageSpec(g.languageOf(producer.fileId))?.returnedType(producer.returnType, producer.parent, unwrapped) ?? null;
+      const type = typeName === null ? null : g.resolveType(producer.fileId, typeName);
+      const target = type && TYPE_KINDS.has(type.sym.kind) ? g.member(type.sym, c.callee) : null;
+      return target ? { target, resolution: "return_type" } : null;
     }
     case "namespace": {
       const file = g.namespaceTarget(c.fileId, c.receiverName ?? "");
@@ -237,6 +318,25 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
     default:
       return null;
   }
+}
+
+/** The function or method a producer path names: `f` (declared or imported), `ns.f` (a namespace import's), `Type.f` (a type's). */
+function resolveProducer(g: Graph, fileId: number, path: string): Sym | null {
+  const dot = path.lastIndexOf(".");
+  if (dot === -1) {
+    const r = g.resolveName(fileId, path);
+    return r && r.sym.kind === "function" ? r.sym : null;
+  }
+  const head = path.slice(0, dot);
+  const name = path.slice(dot + 1);
+  const file = g.namespaceTarget(fileId, head);
+  if (file !== null) {
+    const sym = g.exported(file, name);
+    return sym && sym.kind === "function" ? sym : null;
+  }
+  const type = g.resolveType(fileId, head);
+  const member = type && TYPE_KINDS.has(type.sym.kind) ? g.member(type.sym, name) : null;
+  return member && member.kind === "method" ? member : null;
 }
 
 type EdgeRow = [from: number, to: number, type: string, resolution: string | null, line: number | null, context: string | null];
@@ -264,6 +364,7 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null): EdgeR
     const to = g.resolveName(h.fileId, h.target);
     if (from && to && TYPE_KINDS.has(to.sym.kind)) add([from.id, to.sym.id, h.relation === "extends" ? "EXTENDS" : "IMPLEMENTS", null, null, null]);
   }
+  for (const e of structuralImplements(g, db, fileIds)) add(e);
   const markerFiles = markerFileIds(db, fileIds);
   for (const fileId of markerFiles) {
     for (const m of g.markersOf(fileId).values()) {
@@ -277,6 +378,51 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null): EdgeR
 }
 
 /**
+ * IMPLEMENTS by method set, for the languages whose types implement interfaces structurally: a
+ * type of the given files (all when null) implements every interface of those languages in the
+ * project whose methods it has, its own or promoted from what it embeds (`Graph.member`). An
+ * interface that embeds others is left out: its method set is not all in one place.
+ */
+function structuralImplements(g: Graph, db: Db, fileIds: readonly number[] | null): EdgeRow[] {
+  if (STRUCTURAL.length === 0) return [];
+  const files = filesOfLanguages(db, STRUCTURAL);
+  if (files.length === 0) return [];
+  const inScope = fileIds === null ? null : new Set(fileIds);
+  const decls = g.declarations(files.map((f) => f.id));
+  const interfaces = new Map(decls.filter((d) => d.sym.kind === "interface").map((d) => [`${d.fileId}\0${d.sym.name}`, d.sym]));
+  const methodsOf = new Map<number, string[]>();
+  for (const { fileId, sym } of decls) {
+    const dot = sym.name.indexOf(".");
+    const owner = sym.kind === "method" && dot > 0 ? interfaces.get(`${fileId}\0${sym.name.slice(0, dot)}`) : undefined;
+    if (owner) methodsOf.set(owner.id, [...(methodsOf.get(owner.id) ?? []), sym.name.slice(dot + 1)]);
+  }
+  const types = decls.filter((d) => (d.sym.kind === "class" || d.sym.kind === "type") && (inScope === null || inScope.has(d.fileId)));
+  const edges: EdgeRow[] = [];
+  for (const { fileId, sym: iface } of decls) {
+    const methods = methodsOf.get(iface.id);
+    if (iface.kind !== "interface" || !methods || g.extendsOf(fileId, iface.name) !== null) continue;
+    for (const t of types) if (methods.every((m) => g.member(t.sym, m) !== null)) edges.push([t.sym.id, iface.id, "IMPLEMENTS", null, null, null]);
+  }
+  return edges;
+}
+
+/**
+ * The files whose edges a change to `changed` can alter before following imports: with them,
+ * the rest of their packages (directory-scoped languages), and every file of a structural
+ * language when one changed (a method added anywhere can make a type implement an interface).
+ */
+function expandScope(db: Db, changed: readonly number[]): number[] {
+  const rows = fileRows(db, changed);
+  const out = new Set(changed);
+  if (rows.some((r) => STRUCTURAL.includes(r.language))) for (const f of filesOfLanguages(db, STRUCTURAL)) out.add(f.id);
+  if (rows.some((r) => DIRECTORY_SCOPED.includes(r.language))) {
+    const packages = packagesOf(db);
+    for (const id of changed) for (const member of packages.get(id) ?? []) out.add(member);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+/**
  * Rebuilds the derived edges: of every file ("all"), or of the files the given changed files can
  * reach (their own edges went with their old symbols). Returns the edges written. A savepoint of
  * the caller's transaction when it has one: the edges commit with the rows they are derived from.
@@ -284,7 +430,7 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null): EdgeR
 export function linkEdges(store: Store, scope: "all" | readonly number[]): number {
   const db = store.db;
   return store.batch(() => {
-    const files = scope === "all" ? null : reachableFiles(db, scope);
+    const files = scope === "all" ? null : reachableFiles(db, expandScope(db, scope));
     const edges = files === null || files.length > 0 ? deriveEdges(db, new Graph(db, files), files) : [];
     store.replaceDerivedEdges(files, edges);
     return edges.length;

@@ -25,12 +25,16 @@ export const ECMASCRIPT_IMPORT_LINE = "^(?:import\\b|export\\s*(?:\\{|\\*|type\\
 export const ECMASCRIPT_RULES = {
   extractor: "ecmascript",
   resolver: "ecmascript",
+  scope: "file",
+  structuralInterfaces: false,
   builtinTypes: ECMASCRIPT_BUILTIN_TYPES,
   builtinMethods: ECMASCRIPT_BUILTIN_METHODS,
   identifier: ECMASCRIPT_IDENTIFIER,
   commentPrefixes: ECMASCRIPT_COMMENT_PREFIXES,
   importLine: ECMASCRIPT_IMPORT_LINE,
   isExternalImport: isExternalSpecifier,
+  // A plain class name (`: User`); generics, unions and promises name no one type.
+  returnedType: (returnType) => (/^[A-Za-z_$][\w$]*$/.test(returnType.trim()) ? returnType.trim() : null),
   callGraph: {
     verified: [
       "`f()` of a function declared in the file or imported (named, an anonymous default export, through `export *` and named re-exports, tsconfig `paths`, workspace packages)",

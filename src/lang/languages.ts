@@ -1,15 +1,17 @@
 // The registered languages and what is derived from them: which extensions exist, which
 // language each belongs to, which grammar parses it and how that grammar loads. Everything that
 // dispatches on a file's kind reads this table; adding a language is adding its spec here.
+import { GO } from "./go.js";
 import { JAVASCRIPT } from "./javascript.js";
 import { MARKDOWN } from "./markdown.js";
 import { PYTHON } from "./python.js";
+import { RUST } from "./rust.js";
 import type { LanguageSpec } from "./spec.js";
 import { TYPESCRIPT } from "./typescript.js";
 
 export type { LanguageSpec } from "./spec.js";
 
-export const LANGUAGE_SPECS: readonly LanguageSpec[] = [TYPESCRIPT, JAVASCRIPT, PYTHON, MARKDOWN];
+export const LANGUAGE_SPECS: readonly LanguageSpec[] = [TYPESCRIPT, JAVASCRIPT, PYTHON, GO, RUST, MARKDOWN];
 
 /** A registered language's name (`LanguageSpec.name`). */
 export type Language = string;

@@ -7,6 +7,8 @@ export const MARKDOWN: LanguageSpec = {
   indexedByDefault: [".md"],
   grammars: {},
   resolver: "none",
+  scope: "file",
+  structuralInterfaces: false,
   extractor: "markdown",
   builtinTypes: new Set(),
   builtinMethods: new Set(),
@@ -14,5 +16,6 @@ export const MARKDOWN: LanguageSpec = {
   commentPrefixes: [],
   importLine: "(?!)",
   isExternalImport: () => false,
+  returnedType: () => null,
   callGraph: { verified: [], potentialOnly: ["documentation sections are searched and listed; they have no symbols or calls"] },
 };

@@ -10,6 +10,8 @@ export const PYTHON: LanguageSpec = {
   indexedByDefault: [".py", ".pyi"],
   grammars: { python: () => require("tree-sitter-python") as unknown },
   resolver: "python",
+  scope: "file",
+  structuralInterfaces: false,
   extractor: "python",
   builtinTypes: new Set(
     "int float complex bool str bytes bytearray None NoneType object type list dict set frozenset tuple range slice memoryview Any Optional Union List Dict Set FrozenSet Tuple Type Callable Iterable Iterator Generator AsyncIterator AsyncGenerator Awaitable Coroutine Sequence Mapping MutableMapping MutableSequence Literal Final ClassVar TypeVar Generic Protocol Self".split(" "),
@@ -23,6 +25,12 @@ export const PYTHON: LanguageSpec = {
   // `from . import x`, `from .m import x` are the package's own; any other module is external
   // unless the resolver finds it in the project.
   isExternalImport: (module) => !module.startsWith("."),
+  // `-> User`, `-> "User"`, `-> models.User`, `-> Optional[User]` name the class `User`.
+  returnedType: (returnType) => {
+    const inner = /^(?:(?:t|typing)\.)?Optional\[(.+)\]$/.exec(returnType.trim())?.[1] ?? returnType;
+    const m = /^["']?([A-Za-z_][\w.]*)["']?$/.exec(inner.trim());
+    return m ? m[1]!.slice(m[1]!.lastIndexOf(".") + 1) : null;
+  },
   callGraph: {
     verified: [
       "`f()` of a function of the module or imported with `from m import f` (relative, absolute and src-layout modules)",

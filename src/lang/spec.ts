@@ -3,10 +3,10 @@
 // language in this folder declares one LanguageSpec; registry.ts lists them.
 
 /** How a file of this language's import specifiers name project files (resolve/imports.ts). */
-export type Resolver = "ecmascript" | "python" | "none";
+export type Resolver = "ecmascript" | "python" | "go" | "rust" | "none";
 
 /** How a file of this language is turned into chunks, symbols, imports and calls (syntax/extract.ts). */
-export type Extractor = "ecmascript" | "python" | "markdown";
+export type Extractor = "ecmascript" | "python" | "go" | "rust" | "markdown";
 
 export interface LanguageSpec {
   /** The language's name in answers and in the `language` argument of the tools. */
@@ -19,6 +19,13 @@ export interface LanguageSpec {
   readonly grammars: Readonly<Record<string, () => unknown>>;
   readonly extractor: Extractor;
   readonly resolver: Resolver;
+  /**
+   * Where the names a file declares are visible without an import: in the file itself, or in
+   * every file of its directory of the same language (a Go package).
+   */
+  readonly scope: "file" | "directory";
+  /** A type implements an interface by having all of its methods (Go), not only by declaring it. */
+  readonly structuralInterfaces: boolean;
   /** Type names that are the language's, not the project's (never looked up as project types). */
   readonly builtinTypes: ReadonlySet<string>;
   /** Methods of the language's built-in types that project methods of the same name are confused with (`str.match(`). */
@@ -31,6 +38,12 @@ export interface LanguageSpec {
   readonly importLine: string;
   /** How the index answers for this language, one line per rule, for docs/languages.md: what a verified caller is proven by, what stays potential. */
   readonly callGraph: { readonly verified: readonly string[]; readonly potentialOnly: readonly string[] };
+  /**
+   * The one type a call's value has, from its callee's declared return type as written (`owner`:
+   * the callee's class, for `Self`; `unwrapped`: the value went through the unwrap operator, Rust's
+   * `?`), or null when the return type names no single project type plainly.
+   */
+  returnedType(returnType: string, owner: string | null, unwrapped: boolean): string | null;
   /** An import of this module names something outside the project (a package, a builtin) unless a resolver maps it in. */
   isExternalImport(module: string): boolean;
 }

@@ -207,9 +207,11 @@ const TYPE_KINDS = ["interface", "type", "class", "enum"];
 /**
  * The declared name a query means: the name itself when some declaration has it, else for
  * `Alias.member` where `Alias` is an export alias of a class (`export { Hono as HonoBase }`), the
- * member under the class's own name (`Hono.member`).
+ * member under the class's own name (`Hono.member`). A path written with `::` is read with `.`.
  */
-export function declaredName(db: Db, symbol: string): string {
+export function declaredName(db: Db, query: string): string {
+  // Declared names join their segments with `.`; `Type::method` (Rust, C++) means `Type.method`.
+  const symbol = query.replaceAll("::", ".");
   const dot = symbol.lastIndexOf(".");
   if (dot <= 0) return symbol;
   const exists = db.prepare("SELECT 1 FROM symbols WHERE name = ? AND kind != 'export' LIMIT 1");

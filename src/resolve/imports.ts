@@ -11,7 +11,9 @@ import { dirname, join, posix } from "node:path";
 import { sha256 } from "../base/hash.js";
 import { isExternalSpecifier, relativeInside } from "../base/paths.js";
 import { extensionInfo } from "../lang/languages.js";
+import { createGoResolver } from "./go.js";
 import { resolvePythonModule } from "./python.js";
+import { createRustResolver } from "./rust.js";
 
 /** `.js` names the compiled output: its TypeScript source is looked up first (tsc's order). */
 const SUBSTITUTIONS: Readonly<Record<string, readonly string[]>> = {
@@ -220,9 +222,21 @@ export function createImportResolver(files: ReadonlySet<string>, projectRoot: st
     return null;
   };
 
+  // Read every config the resolver can depend on now, so the fingerprint covers them all.
+  const dirsWithFiles = new Set<string>([""]);
+  for (const f of files) for (let d = posix.dirname(f); d !== "." && d !== ""; d = posix.dirname(d)) dirsWithFiles.add(d);
+  for (const d of dirsWithFiles) configFor(d);
+  // Module manifests (go.mod, Cargo.toml) are read only when files of their language are indexed.
+  const readRel = (rel: string) => readText(join(projectRoot, rel));
+  const resolvers = new Map<string, (fromPath: string, specifier: string) => string | null>();
+  const has = (resolver: string) => [...files].some((f) => extensionInfo(f)?.spec.resolver === resolver);
+  if (has("go")) resolvers.set("go", createGoResolver(files, dirsWithFiles, readRel));
+  if (has("rust")) resolvers.set("rust", createRustResolver(files, dirsWithFiles, readRel));
+
   const resolve = (fromPath: string, specifier: string): string | null => {
     const resolver = extensionInfo(fromPath)?.spec.resolver ?? "none";
     if (resolver === "python") return resolvePythonModule(files, fromPath, specifier);
+    if (resolver === "go" || resolver === "rust") return resolvers.get(resolver)?.(fromPath, specifier) ?? null;
     if (resolver === "none") return null;
     const clean = specifier.split("?")[0]!;
     if (!isExternalSpecifier(clean)) {
@@ -232,10 +246,6 @@ export function createImportResolver(files: ReadonlySet<string>, projectRoot: st
     return viaTsconfig(fromPath, clean) ?? viaWorkspace(clean);
   };
 
-  // Read every config the resolver can depend on now, so the fingerprint covers them all.
-  const dirsWithFiles = new Set<string>([""]);
-  for (const f of files) for (let d = posix.dirname(f); d !== "." && d !== ""; d = posix.dirname(d)) dirsWithFiles.add(d);
-  for (const d of dirsWithFiles) configFor(d);
   const fingerprint = sha256(
     [...read]
       .filter(([, text]) => text !== null)

@@ -11,7 +11,7 @@ import { splitTerms } from "../base/text.js";
 import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../syntax/types.js";
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.5.0";
+export const CURRENT_SCHEMA_VERSION = "1.6.0";
 
 /** SQLite's bound-parameter ceiling (SQLITE_MAX_VARIABLE_NUMBER). */
 const MAX_PARAMS = 32_766;
@@ -451,7 +451,7 @@ export class Store {
   private insertCalls(fileId: number, extraction: FileExtraction): void {
     const calls = extraction.calls.map((c) => {
       const r = c.receiver;
-      const name = r.kind === "typed" ? r.typeName : r.kind === "namespace" ? r.local : r.kind === "bare" ? null : r.className;
+      const name = r.kind === "typed" ? r.typeName : r.kind === "namespace" ? r.local : r.kind === "returned" ? r.producer : r.kind === "bare" ? null : r.className;
       return [fileId, c.caller, c.callee, r.kind, name, r.kind === "typed" ? r.resolution : null, c.isNew ? 1 : 0, c.line, c.context];
     });
     this.batcher("calls", ["file_id", "caller", "callee", "receiver", "receiver_name", "resolution", "is_new", "line", "context"]).insert(calls);

@@ -16,6 +16,8 @@ export interface SymbolFactRow {
   module: string | null;
   imported: string | null;
   aliasOf: string | null;
+  returnType: string | null;
+  parent: string | null;
 }
 
 export interface ImportFactRow {
@@ -50,15 +52,26 @@ export function importedFileIds(db: Db, fileIds: readonly number[]): number[] {
   return prepared(db, "SELECT DISTINCT t.id FROM imports i JOIN files t ON t.path = i.resolved_path WHERE i.file_id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(fileIds)) as number[];
 }
 
-export function fileRows(db: Db, fileIds: readonly number[] | null): Array<{ id: number; path: string }> {
+export interface FileRow {
+  id: number;
+  path: string;
+  language: string;
+}
+
+export function fileRows(db: Db, fileIds: readonly number[] | null): FileRow[] {
   const w = only(fileIds, "id");
-  return prepared(db, `SELECT id, path FROM files${w.sql}`).all(...w.args) as Array<{ id: number; path: string }>;
+  return prepared(db, `SELECT id, path, language FROM files${w.sql}`).all(...w.args) as FileRow[];
+}
+
+/** Every file of the given languages, by path. */
+export function filesOfLanguages(db: Db, languages: readonly string[]): FileRow[] {
+  return prepared(db, "SELECT id, path, language FROM files WHERE language IN (SELECT value FROM json_each(?)) ORDER BY path").all(JSON.stringify(languages)) as FileRow[];
 }
 
 /** Every symbol of the files, in file and line order, with its re-export and alias columns. */
 export function symbolFacts(db: Db, fileIds: readonly number[] | null): SymbolFactRow[] {
   const w = only(fileIds, "file_id");
-  return prepared(db, `SELECT id, name, kind, file_id AS fileId, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf FROM symbols${w.sql} ORDER BY file_id, line, id`).all(...w.args) as SymbolFactRow[];
+  return prepared(db, `SELECT id, name, kind, file_id AS fileId, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf, return_type AS returnType, parent_name AS parent FROM symbols${w.sql} ORDER BY file_id, line, id`).all(...w.args) as SymbolFactRow[];
 }
 
 /** Every import row of the files with the project file it resolved to (null when external or unresolved). */

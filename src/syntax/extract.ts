@@ -3,27 +3,33 @@
 import { errorMessage } from "../base/errors.js";
 import { sha256 } from "../base/hash.js";
 import { extensionInfo } from "../lang/languages.js";
+import type { Extractor } from "../lang/spec.js";
+import { extractGo } from "./go.js";
 import { extractMarkdown } from "./markdown.js";
 import { extractPython } from "./python.js";
+import { extractRust } from "./rust.js";
 import { extractTypeScript } from "./typescript.js";
 import type { ExtractOptions, ExtractResult, FileExtraction } from "./types.js";
 
 export type { ExtractResult } from "./types.js";
 
+type TreeExtract = (filePath: string, text: string, grammar: string, language: string, options: ExtractOptions) => ExtractResult;
+
+/** The extractor of each parsed language family, by the name its spec gives. */
+const TREE_EXTRACTORS: Readonly<Record<Exclude<Extractor, "markdown">, TreeExtract>> = {
+  ecmascript: extractTypeScript,
+  python: extractPython,
+  go: extractGo,
+  rust: extractRust,
+};
+
 export function extractFile(filePath: string, text: string, options: ExtractOptions): ExtractResult {
   const info = extensionInfo(filePath);
   if (info === null) return { ok: false, error: `no extractor for ${filePath}` };
   try {
-    switch (info.spec.extractor) {
-      case "markdown":
-        return { ok: true, extraction: extractMarkdown(filePath, text, options) };
-      case "python":
-        if (info.grammar === null) return { ok: false, error: `no grammar for ${filePath}` };
-        return extractPython(filePath, text, info.grammar, info.language, options);
-      case "ecmascript":
-        if (info.grammar === null) return { ok: false, error: `no grammar for ${filePath}` };
-        return extractTypeScript(filePath, text, info.grammar, info.language, options);
-    }
+    if (info.spec.extractor === "markdown") return { ok: true, extraction: extractMarkdown(filePath, text, options) };
+    if (info.grammar === null) return { ok: false, error: `no grammar for ${filePath}` };
+    return TREE_EXTRACTORS[info.spec.extractor](filePath, text, info.grammar, info.language, options);
   } catch (err) {
     // An extractor bug must not abort an indexing run: the file becomes a counted parse error.
     return { ok: false, error: `extractor failed: ${errorMessage(err)}` };

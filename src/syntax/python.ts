@@ -326,7 +326,7 @@ class PythonExtractor extends TreeExtractor {
     } else return;
     // `Name()` of a class of the file, or of a capitalised imported name, constructs it (linked to the class, as `new` is).
     const isNew = receiver.kind === "bare" && (this.classNames.has(callee) || (this.importedNames.has(callee) && /^[A-Z]/.test(callee)));
-    this.addCall(caller, callee, receiver, isNew, call);
+    this.addCall(caller, callee, receiver, isNew, fn.type === "attribute" ? (field(fn, "attribute") ?? fn) : fn);
   }
 }
 

@@ -118,7 +118,14 @@ export type CallReceiver =
   /** `ns.foo()` where `ns` is `import * as ns`. */
   | { readonly kind: "namespace"; readonly local: string }
   /** `Foo.bar()` where `Foo` names a class, imported or declared in the file. */
-  | { readonly kind: "static"; readonly className: string };
+  | { readonly kind: "static"; readonly className: string }
+  /**
+   * `x.foo()` where `x` holds what a call returns (`x := NewT()`, `let x = T::open()?`,
+   * `make().foo()`): `producer` is that call's callee as written — `f`, `ns.f` or `Type.f`, with a
+   * trailing `?` when the language's unwrap operator took its value — and the linker reads the
+   * producer's declared return type (`LanguageSpec.returnedType`).
+   */
+  | { readonly kind: "returned"; readonly producer: string };
 
 export interface CallSite {
   /** The enclosing declaration (`fn`, `Class.method`, `Class` for field initialisers), null at top level. */

@@ -80,7 +80,7 @@ describe("hashpilot doctor, upgrade and uninstall", () => {
     expect([r.envelope.data.healthy, r.envelope.data.version]).toEqual([true, VERSION]);
     const text = await runHashpilot(["doctor"], { cwd: p.root, env: { HASHPILOT_HOME: p.home, HOME: home } });
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain("ok    grammars         Loaded: typescript, tsx, javascript, python\n");
+    expect(text.stdout).toContain("ok    grammars         Loaded: typescript, tsx, javascript, python, go, rust\n");
     expect(text.stdout.trimEnd().endsWith(`healthy (hashpilot ${VERSION})`)).toBe(true);
   });
 

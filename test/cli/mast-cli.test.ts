@@ -20,7 +20,7 @@ const BASE_FILES: Record<string, string> = {
   "node_modules/pkg/index.js": "module.exports = 1;\n",
 };
 const BASE_INDEXED = ["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.ts"];
-const SCHEMA_VERSION = "1.5.0";
+const SCHEMA_VERSION = "1.6.0";
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 const space = tempSpace(BASE_FILES);
@@ -631,7 +631,7 @@ describe("error output", () => {
       [["status", join(p.root, "nope")], "FILE_NOT_FOUND", "project path does not exist"],
       [["index", join(p.root, "a.ts")], "NOT_A_DIRECTORY", "project path is not a directory"],
       [["init", p.root, "--extensions", " , ,"], "INVALID_ARGUMENT", "no file extensions to index"],
-      [["init", p.root, "--extensions", "rs,go"], "INVALID_ARGUMENT", "not .rs, .go"],
+      [["init", p.root, "--extensions", "kt,swift"], "INVALID_ARGUMENT", "not .kt, .swift"],
       [["index", p.root, "--state-dir", join(p.root, "not-a-dir")], "STATE_DIR_INVALID", `state dir is not a directory: ${join(p.root, "not-a-dir")}`],
     ];
     for (const [args, code, text] of cases) {

@@ -1,0 +1,243 @@
+#!/usr/bin/env node
+// Callers accuracy beyond TypeScript: mast_callers judged against a compiler-grade oracle per
+// language, on a real project installed from a pinned Debian package, next to a ripgrep baseline
+// in the same run.
+//
+//   npm run build && npm run bench:callers-lang                 (every language)
+//   npm run bench:callers-lang -- --language go                 (one)
+//
+//   go      gin 1.8.1 (golang-github-gin-gonic-gin-dev 1.8.1-1), oracle: go/types through
+//           bench/oracles/go-calls/main.go (golang-go)
+//   python  click 8.1.3 (python3-click 8.1.3-2), oracle: jedi's goto through
+//           bench/oracles/py-calls.py (python3-jedi 0.18.2)
+//
+// 1. The package's source is copied into a temp project (`<tmp>/<name>/`) and indexed fresh.
+// 2. The oracle lists every call site (the called name's line) whose callee is a function or
+//    method of the project, with the callee's declaration line.
+// 3. Functions and methods are drawn from graph.db with a seeded PRNG until TARGET_WITH_SITES
+//    have an oracle call site (the draws without any stay: they can only cost precision).
+// 4. mast_callers (in-process, include_potential, potential_limit POTENTIAL_LIMIT) per symbol;
+//    ripgrep `rg -n -w 'NAME\s*\('` over the project's files of the language.
+// 5. Per-symbol precision and recall (macro), pooled totals (micro), false positives and misses.
+//
+// A report, not a test: exits 0 whether targets PASS or MISS; non-zero only when something could
+// not run (a missing package names its apt-get line). Figures go to bench/.out/callers-oracle.<language>.json.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
+import { BenchError, OUT_DIR, REPO, benchEnvironment, buildNotes, distStamp, fmt, have, indexCorpus, lpad, missingBuild, openTools, pad, prng, publish, round, runBench, shuffled, verdict } from "./corpus.mjs";
+
+const SEED = 0x63616c6c;
+const TARGET_WITH_SITES = 200;
+const POTENTIAL_LIMIT = 1000;
+const LIST_LIMIT = 8;
+const TARGETS = { verified_precision: 0.98, all_recall: 0.98, verified_recall: 0.7 };
+
+const LANGUAGES = {
+  go: {
+    name: "gin",
+    version: "1.8.1",
+    source: "/usr/share/gocode/src/github.com/gin-gonic/gin",
+    install: "apt-get install -y golang-go golang-github-gin-gonic-gin-dev",
+    extensions: [".go"],
+    rgType: "go",
+    // The module's own directory is the project root (go.mod sits there).
+    layout: "root",
+    oracle: (root) => run("go", ["run", path.join(REPO, "bench/oracles/go-calls/main.go"), root], { GO111MODULE: "off", GOPATH: "/usr/share/gocode", GOFLAGS: "" }),
+  },
+  python: {
+    name: "click",
+    version: "8.1.3",
+    source: "/usr/lib/python3/dist-packages/click",
+    install: "apt-get install -y python3-click python3-jedi",
+    extensions: [".py"],
+    rgType: "py",
+    // The package sits under the project root, so `import click.x` and `from .x import` both resolve.
+    layout: "package",
+    oracle: (root) => run("python3", [path.join(REPO, "bench/oracles/py-calls.py"), root], {}),
+  },
+};
+
+function run(cmd, args, env) {
+  const r = spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, env: { ...process.env, ...env } });
+  if (r.error) throw new BenchError(`cannot run ${cmd}: ${r.error.message}`);
+  if (r.status !== 0) throw new BenchError(`${cmd} ${args.join(" ")} failed (exit ${r.status}):\n${r.stderr.slice(0, 2000)}`);
+  return r.stdout
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l));
+}
+
+const key = (file, line) => `${file}:${line}`;
+
+/** The leading line number of a site ("LINE CALLER: text" or "LINE: text"). */
+const siteLines = (groups) => (groups ?? []).flatMap((g) => g.sites.map((s) => key(g.file_path, Number(/^(\d+)/.exec(s)[1]))));
+
+function population(graphDb) {
+  const db = new Database(graphDb, { readonly: true, fileMustExist: true });
+  try {
+    return db
+      .prepare("SELECT s.name, s.kind, f.path AS file, s.line FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method') ORDER BY f.path, s.line, s.name")
+      .all();
+  } finally {
+    db.close();
+  }
+}
+
+function score(sample, predicted) {
+  let p = 0, r = 0, pn = 0, rn = 0, tp = 0, pred = 0, truth = 0;
+  sample.forEach((s, i) => {
+    const set = predicted[i];
+    const hit = [...set].filter((k) => s.sites.has(k)).length;
+    if (set.size > 0) {
+      p += hit / set.size;
+      pn++;
+    }
+    if (s.sites.size > 0) {
+      r += [...s.sites].filter((k) => set.has(k)).length / s.sites.size;
+      rn++;
+    }
+    tp += hit;
+    pred += set.size;
+    truth += s.sites.size;
+  });
+  return { precision: pn ? p / pn : null, recall: rn ? r / rn : null, precision_micro: pred ? tp / pred : null, recall_micro: truth ? [...sample.keys()].reduce((a, i) => a + [...sample[i].sites].filter((k) => predicted[i].has(k)).length, 0) / truth : null, symbols_with_prediction: pn, predicted: pred, true_positives: tp };
+}
+
+async function benchLanguage(language, spec) {
+  if (!fs.existsSync(spec.source)) throw new BenchError(`${spec.source} is missing: ${spec.install}`);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `mast-oracle-${language}-`));
+  const root = spec.layout === "root" ? path.join(tmp, spec.name) : path.join(tmp, "project");
+  fs.cpSync(spec.source, spec.layout === "root" ? root : path.join(root, spec.name), { recursive: true, filter: (src) => !src.includes("__pycache__") });
+  const stateDir = path.join(tmp, "state");
+  try {
+    const index = indexCorpus(stateDir, root);
+    const t0 = performance.now();
+    const oracle = spec.oracle(root);
+    const oracleMs = performance.now() - t0;
+    const truth = new Map();
+    for (const s of oracle) {
+      const k = key(s.target_file, s.target_line);
+      if (!truth.has(k)) truth.set(k, new Set());
+      truth.get(k).add(key(s.file, s.line));
+    }
+    const pop = population(path.join(stateDir, "graph.db"));
+    const rand = prng(SEED);
+    const sample = [];
+    let withSites = 0;
+    for (const s of shuffled(pop, rand)) {
+      if (withSites >= TARGET_WITH_SITES) break;
+      const sites = truth.get(key(s.file, s.line)) ?? new Set();
+      sample.push({ ...s, sites });
+      if (sites.size > 0) withSites++;
+    }
+    const { ctx, callTool } = await openTools(stateDir, root);
+    const verified = [];
+    const all = [];
+    const answers = [];
+    try {
+      for (const s of sample) {
+        const a = await callTool(ctx, "mast_callers", { symbol: s.name, file_path: s.file, potential_limit: POTENTIAL_LIMIT });
+        answers.push(a);
+        const v = new Set(siteLines(a.verified_callers));
+        verified.push(v);
+        all.push(new Set([...v, ...siteLines(a.potential_matches)]));
+      }
+    } finally {
+      ctx.close();
+    }
+    const rgSets = sample.map((s) => {
+      const name = s.name.slice(s.name.lastIndexOf(".") + 1);
+      const r = spawnSync("rg", ["-n", "--no-heading", "-t", spec.rgType, "-e", `\\b${name}\\s*\\(`, "."], { cwd: root, encoding: "utf8" });
+      return new Set(
+        (r.stdout ?? "")
+          .split("\n")
+          .map((l) => /^(?:\.\/)?(.*?):(\d+):/.exec(l))
+          .filter((m) => m !== null)
+          .map((m) => key(m[1], Number(m[2]))),
+      );
+    });
+    const V = score(sample, verified);
+    const A = score(sample, all);
+    const R = have("rg", ["--version"]) ? score(sample, rgSets) : null;
+    const falsePositives = sample.flatMap((s, i) => [...verified[i]].filter((k) => !s.sites.has(k)).map((k) => ({ symbol: s.name, site: k })));
+    const missed = sample.flatMap((s, i) => [...s.sites].filter((k) => !all[i].has(k)).map((k) => ({ symbol: s.name, site: k })));
+    const unverified = sample.flatMap((s, i) => [...s.sites].filter((k) => !verified[i].has(k) && all[i].has(k)).map((k) => ({ symbol: s.name, site: k })));
+    const withText = (xs) => xs.map((x) => ({ ...x, text: lineOf(root, x.site) }));
+    return { language, spec, root, index, oracle: { sites: oracle.length, ms: oracleMs }, population: pop.length, sample, withSites, V, A, R, falsePositives: withText(falsePositives), missed: withText(missed), unverified: withText(unverified) };
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function lineOf(root, site) {
+  const [file, line] = [site.slice(0, site.lastIndexOf(":")), Number(site.slice(site.lastIndexOf(":") + 1))];
+  try {
+    return fs.readFileSync(path.join(root, file), "utf8").split("\n")[line - 1]?.trim() ?? "";
+  } catch {
+    return "";
+  }
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { language: { type: "string" } } });
+  const missing = missingBuild();
+  if (missing) throw new BenchError(`${missing} is missing: run \`npm run build\` first`);
+  const chosen = values.language ? [values.language] : Object.keys(LANGUAGES);
+  for (const l of chosen) if (!LANGUAGES[l]) throw new BenchError(`unknown --language ${l} (one of ${Object.keys(LANGUAGES).join(", ")})`);
+  const env = benchEnvironment();
+  const distAtStart = distStamp();
+  for (const language of chosen) {
+    const spec = LANGUAGES[language];
+    process.stderr.write(`${language}: indexing ${spec.name} ${spec.version} and running the oracle ...\n`);
+    const r = await benchLanguage(language, spec);
+    const L = [];
+    const pct = (x) => fmt(x, 3);
+    L.push(`mast callers-oracle bench (${language}) — ${env.date}, mast ${env.mast_commit ?? "?"}, nproc ${env.nproc}`);
+    L.push(`corpus: ${spec.name} ${spec.version} from ${spec.source} (${spec.install.replace("apt-get install -y ", "Debian: ")})`);
+    L.push(`index: ${r.index.report.files_indexed} files, ${r.index.report.symbol_count} symbols, wall ${fmt(r.index.wall_ms / 1000)} s`);
+    L.push(`oracle: ${r.oracle.sites} call sites of project functions and methods in ${fmt(r.oracle.ms / 1000)} s`);
+    L.push(`sample (seed 0x${SEED.toString(16)}): ${r.sample.length} of ${r.population} functions and methods drawn, ${r.withSites} with a call site, ${r.sample.reduce((a, s) => a + s.sites.size, 0)} sites`);
+    L.push("");
+    L.push(`  ${pad("predictor", 32)}${lpad("symbols", 8)}${lpad("precision", 11)}${lpad("micro", 8)}${lpad("recall", 9)}${lpad("micro", 8)}${lpad("predicted", 11)}${lpad("correct", 9)}`);
+    const row = (label, s) => `  ${pad(label, 32)}${lpad(s.symbols_with_prediction, 8)}${lpad(pct(s.precision), 11)}${lpad(pct(s.precision_micro), 8)}${lpad(pct(s.recall), 9)}${lpad(pct(s.recall_micro), 8)}${lpad(s.predicted, 11)}${lpad(s.true_positives, 9)}`;
+    L.push(row("mast_callers verified", r.V));
+    L.push(row("mast_callers verified + potential", r.A));
+    if (r.R) L.push(row("rg '\\bNAME\\s*\\('", r.R));
+    L.push("");
+    L.push(`verified false positives: ${r.falsePositives.length}`);
+    for (const f of r.falsePositives.slice(0, LIST_LIMIT)) L.push(`  ${f.symbol}  ${f.site}  ${f.text}`);
+    L.push(`missed (neither verified nor potential): ${r.missed.length}`);
+    for (const m of r.missed.slice(0, LIST_LIMIT)) L.push(`  ${m.symbol}  ${m.site}  ${m.text}`);
+    L.push(`potential only (not verified): ${r.unverified.length}, e.g.`);
+    for (const m of r.unverified.slice(0, LIST_LIMIT)) L.push(`  ${m.symbol}  ${m.site}  ${m.text}`);
+    const targets = [
+      ["verified precision (macro)", TARGETS.verified_precision, r.V.precision],
+      ["verified + potential recall (macro)", TARGETS.all_recall, r.A.recall],
+      ["verified recall (macro)", TARGETS.verified_recall, r.V.recall],
+    ];
+    L.push("");
+    L.push("targets");
+    for (const [name, target, value] of targets) L.push(`  ${verdict(value === null ? null : value >= target)}  ${pad(name, 40)}${pad(`>= ${target}`, 10)}${lpad(fmt(value, 3), 8)}`);
+    publish(L, buildNotes(env, distAtStart), path.join(OUT_DIR, `callers-oracle.${language}.json`), {
+      environment: env,
+      corpus: { name: spec.name, version: spec.version, source: spec.source, install: spec.install },
+      index: { wall_ms: round(r.index.wall_ms), files: r.index.report.files_indexed, symbols: r.index.report.symbol_count },
+      oracle: { sites: r.oracle.sites, ms: round(r.oracle.ms) },
+      sample: { seed: SEED, drawn: r.sample.length, with_sites: r.withSites },
+      verified: r.V,
+      verified_and_potential: r.A,
+      ripgrep: r.R,
+      false_positives: r.falsePositives,
+      missed: r.missed,
+      potential_only: r.unverified,
+      targets: targets.map(([name, target, value]) => ({ name, target, value: round(value), pass: value === null ? null : value >= target })),
+    });
+  }
+  return 0;
+}
+
+await runBench(main);

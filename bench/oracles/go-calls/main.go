@@ -1,0 +1,210 @@
+// go-calls: the call sites of a Go module's own functions and methods, as go/types resolves them
+// — the ground truth of bench/callers-oracle.mjs for Go. Standard library only (go/parser,
+// go/types, go/importer), so it runs offline with Debian's golang-go:
+//
+//	GO111MODULE=off go run bench/oracles/go-calls/main.go <module dir>
+//
+// Every package directory under <module dir> (vendor, testdata and hidden directories left out)
+// is type-checked from source, each package with its own _test.go files, and each external test
+// package (`package x_test`) on its own. Packages of the module are imported from their source
+// (without tests); anything else through the "source" importer (GOROOT and GOPATH). Type errors
+// are tolerated: what cannot be typed is not reported. Output: one JSON object per line,
+// {"file","line","target_file","target_line","name"} for each call whose callee is a function or
+// method declared in the module (interface methods included), paths relative to <module dir>.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+var fset = token.NewFileSet()
+
+type moduleImporter struct {
+	root, module string
+	fallback     types.Importer
+	cache        map[string]*types.Package
+}
+
+func (m *moduleImporter) Import(path string) (*types.Package, error) {
+	return m.ImportFrom(path, "", 0)
+}
+
+func (m *moduleImporter) ImportFrom(path, dir string, mode types.ImportMode) (*types.Package, error) {
+	if path != m.module && !strings.HasPrefix(path, m.module+"/") {
+		if from, ok := m.fallback.(types.ImporterFrom); ok {
+			return from.ImportFrom(path, dir, mode)
+		}
+		return m.fallback.Import(path)
+	}
+	if pkg, ok := m.cache[path]; ok {
+		return pkg, nil
+	}
+	files := parseDir(filepath.Join(m.root, strings.TrimPrefix(strings.TrimPrefix(path, m.module), "/")), func(name string, pkg string) bool {
+		return !strings.HasSuffix(name, "_test.go")
+	})
+	conf := types.Config{Importer: m, Error: func(error) {}}
+	pkg, _ := conf.Check(path, fset, files, nil)
+	m.cache[path] = pkg
+	return pkg, nil
+}
+
+func parseDir(dir string, keep func(name, pkg string) bool) []*ast.File {
+	entries, _ := os.ReadDir(dir)
+	var files []*ast.File
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.ParseComments)
+		if err != nil && f == nil {
+			continue
+		}
+		if keep(e.Name(), f.Name.Name) && buildable(f) {
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+var ignoreTag = regexp.MustCompile(`^//go:build\s+ignore\b|^// \+build ignore\b`)
+
+// buildable drops files marked `//go:build ignore` (generators).
+func buildable(f *ast.File) bool {
+	for _, g := range f.Comments {
+		if g.Pos() > f.Package {
+			break
+		}
+		for _, c := range g.List {
+			if ignoreTag.MatchString(c.Text) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+type site struct {
+	File       string `json:"file"`
+	Line       int    `json:"line"`
+	TargetFile string `json:"target_file"`
+	TargetLine int    `json:"target_line"`
+	Name       string `json:"name"`
+}
+
+func main() {
+	root, _ := filepath.Abs(os.Args[1])
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "go-calls: no go.mod in", root)
+		os.Exit(2)
+	}
+	module := regexp.MustCompile(`(?m)^module\s+(\S+)`).FindStringSubmatch(string(mod))[1]
+	imp := &moduleImporter{root: root, module: module, fallback: importer.ForCompiler(fset, "source", nil), cache: map[string]*types.Package{}}
+	var dirs []string
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			name := d.Name()
+			if p != root && (name == "vendor" || name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			dirs = append(dirs, p)
+		}
+		return nil
+	})
+	var out []site
+	seen := map[string]bool{}
+	for _, dir := range dirs {
+		rel, _ := filepath.Rel(root, dir)
+		path := module
+		if rel != "." {
+			path = module + "/" + filepath.ToSlash(rel)
+		}
+		all := parseDir(dir, func(string, string) bool { return true })
+		byPkg := map[string][]*ast.File{}
+		for _, f := range all {
+			byPkg[f.Name.Name] = append(byPkg[f.Name.Name], f)
+		}
+		for name, files := range byPkg {
+			info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+			pkgPath := path
+			if strings.HasSuffix(name, "_test") {
+				pkgPath = path + "_test"
+			}
+			conf := types.Config{Importer: imp, Error: func(error) {}}
+			conf.Check(pkgPath, fset, files, info)
+			for _, f := range files {
+				ast.Inspect(f, func(n ast.Node) bool {
+					call, ok := n.(*ast.CallExpr)
+					if !ok {
+						return true
+					}
+					fun := call.Fun
+					for {
+						p, ok := fun.(*ast.ParenExpr)
+						if !ok {
+							break
+						}
+						fun = p.X
+					}
+					switch x := fun.(type) {
+					case *ast.IndexExpr:
+						fun = x.X
+					case *ast.IndexListExpr:
+						fun = x.X
+					}
+					var id *ast.Ident
+					switch x := fun.(type) {
+					case *ast.Ident:
+						id = x
+					case *ast.SelectorExpr:
+						id = x.Sel
+					}
+					if id == nil {
+						return true
+					}
+					fn, ok := info.Uses[id].(*types.Func)
+					if !ok || !fn.Pos().IsValid() {
+						return true
+					}
+					target := fset.Position(fn.Pos())
+					if !strings.HasPrefix(target.Filename, root+string(filepath.Separator)) {
+						return true
+					}
+					s := site{File: relTo(root, fset.Position(id.Pos()).Filename), Line: fset.Position(id.Pos()).Line, TargetFile: relTo(root, target.Filename), TargetLine: target.Line, Name: fn.Name()}
+					key := fmt.Sprintf("%s:%d>%s:%d", s.File, s.Line, s.TargetFile, s.TargetLine)
+					if !seen[key] {
+						seen[key] = true
+						out = append(out, s)
+					}
+					return true
+				})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].File != out[j].File {
+			return out[i].File < out[j].File
+		}
+		return out[i].Line < out[j].Line
+	})
+	enc := json.NewEncoder(os.Stdout)
+	for _, s := range out {
+		enc.Encode(s)
+	}
+}
+
+func relTo(root, p string) string {
+	r, _ := filepath.Rel(root, p)
+	return filepath.ToSlash(r)
+}

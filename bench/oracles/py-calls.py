@@ -1,0 +1,73 @@
+"""py-calls: the call sites of a Python project's own functions and methods, as jedi resolves
+them -- the ground truth of bench/callers-oracle.mjs for Python. Runs offline with Debian's
+python3-jedi:
+
+    python3 bench/oracles/py-calls.py <project dir>
+
+Every call in every .py file under <project dir> (hidden directories left out) is parsed with
+the standard library's ast; jedi's goto (imports followed) names what the called name refers to.
+Output: one JSON object per line, {"file","line","target_file","target_line","name"} for each
+call whose callee is a function or method defined under <project dir>, paths relative to it;
+the line is the called name's.
+"""
+import ast
+import json
+import os
+import sys
+
+import jedi
+
+
+def main(root):
+    root = os.path.realpath(root)
+    project = jedi.Project(root)
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
+        for name in sorted(filenames):
+            if not name.endswith(".py"):
+                continue
+            path = os.path.join(dirpath, name)
+            with open(path, encoding="utf-8") as f:
+                source = f.read()
+            try:
+                tree = ast.parse(source)
+            except SyntaxError:
+                continue
+            script = jedi.Script(source, path=path, project=project)
+            lines = source.split("\n")
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.Call):
+                    continue
+                func = node.func
+                if isinstance(func, ast.Name):
+                    line, col, called = func.lineno, func.col_offset, func.id
+                elif isinstance(func, ast.Attribute):
+                    line = func.end_lineno
+                    col = func.end_col_offset - len(func.attr)
+                    called = func.attr
+                    if lines[line - 1][col:col + len(called)] != called:
+                        continue
+                else:
+                    continue
+                try:
+                    defs = script.goto(line, col, follow_imports=True)
+                except Exception:
+                    continue
+                for d in defs:
+                    if d.type != "function" or d.module_path is None:
+                        continue
+                    target = os.path.realpath(str(d.module_path))
+                    if not target.startswith(root + os.sep) or d.line is None:
+                        continue
+                    out.append({"file": os.path.relpath(path, root), "line": line, "target_file": os.path.relpath(target, root), "target_line": d.line, "name": called})
+    seen = set()
+    for s in sorted(out, key=lambda s: (s["file"], s["line"], s["target_file"], s["target_line"])):
+        key = (s["file"], s["line"], s["target_file"], s["target_line"])
+        if key not in seen:
+            seen.add(key)
+            print(json.dumps(s))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,57 @@
+// Rust: .rs, parsed by tree-sitter-rust (the only importer of it). `pub` exports; `use` paths and
+// `mod` declarations resolve to files through the crate's module tree (resolve/rust.ts).
+import { createRequire } from "node:module";
+import type { LanguageSpec } from "./spec.js";
+
+const require = createRequire(import.meta.url);
+
+export const RUST: LanguageSpec = {
+  name: "rust",
+  extensions: { ".rs": "rust" },
+  indexedByDefault: [".rs"],
+  grammars: { rust: () => require("tree-sitter-rust") as unknown },
+  resolver: "rust",
+  extractor: "rust",
+  scope: "file",
+  structuralInterfaces: false,
+  builtinTypes: new Set(
+    "bool char str String u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 Self Option Result Vec Box Rc Arc RefCell Cell Mutex RwLock HashMap HashSet BTreeMap BTreeSet VecDeque Cow Path PathBuf Fn FnMut FnOnce Send Sync Sized Clone Copy Debug Default PartialEq Eq PartialOrd Ord Hash Iterator IntoIterator From Into AsRef Display Error".split(" "),
+  ),
+  builtinMethods: new Set(
+    "new clone unwrap expect map and_then ok_or ok err is_some is_none iter into_iter collect push pop insert remove get get_mut len is_empty contains to_string to_owned as_str as_ref borrow borrow_mut lock read write join split trim parse from into fmt eq cmp".split(" "),
+  ),
+  identifier: "[A-Za-z_][A-Za-z0-9_]*",
+  commentPrefixes: ["//", "/*", "*"],
+  importLine: "^(?:pub(?:\\([^)]*\\))?\\s+)?(?:use\\s|mod\\s+\\w+\\s*;|extern\\s+crate\\b)",
+  // `crate::`, `self::` and `super::` paths are the crate's own; any other first segment is an
+  // external crate unless the resolver finds a child module or a workspace crate of that name.
+  isExternalImport: (module) => !/^(?:crate|self|super)(?:::|$)/.test(module),
+  // `Self` (the impl's type), `T`, `&T`, `a::T`; through `?`, the first type argument of `Result<…>` / `Option<…>`.
+  returnedType: (returnType, owner, unwrapped) => {
+    let type = returnType.trim();
+    if (unwrapped) {
+      const inner = /^(?:[a-z_]\w*::)*(?:Result|Option|io::Result)\s*<\s*([^,<>]+(?:<[^<>]*>)?)/.exec(type)?.[1];
+      if (inner === undefined) return null;
+      type = inner.trim();
+    }
+    const m = /^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)?(?:(?:crate|self|super|[a-z_]\w*)::)*([A-Z]\w*)(?:\s*<.*>)?$/.exec(type);
+    if (!m) return null;
+    return m[1] === "Self" ? owner : m[1]!;
+  },
+  callGraph: {
+    verified: [
+      "`f()` of a function of the file or brought in by `use` (crate-relative, `self::`, `super::`, child modules, workspace crates by name, through `pub use` re-exports)",
+      "`m::f()` through `use a::m;` or `mod m;`, and `crate::a::f()` / `super::f()` paths",
+      "`self.m()` and `Self::m()` in an `impl` or a trait's default method",
+      "`Type::m()` on a type of the file or brought in by `use`",
+      "`x.m()` where `x` is a parameter or `let x: T` of a named type (also `&T`, `&mut T`), or bound by `let x = T { … }`",
+      "`self.field.m()` where the struct (in the same file) declares `field`'s type",
+      "`impl Trait for Type` as IMPLEMENTS; trait bounds (`trait A: B`) as EXTENDS",
+    ],
+    potentialOnly: [
+      "receivers bound by a function's result (`let x = T::new()`), closures, generic parameters (`T: Trait`)",
+      "macro invocations (`println!`, `vec!`), methods from derived traits, trait default methods called on an implementing type",
+      "items inside inline modules called from outside them, `#[path]` modules, glob imports (`use a::*`)",
+    ],
+  },
+};

@@ -1,0 +1,97 @@
+// Rust path resolution against the indexed file set, through each crate's module tree. A crate
+// is declared by a Cargo.toml: its library root (`[lib] path`, else `src/lib.rs`) is named by the
+// package (or `[lib] name`, dashes as underscores) to the other crates of the workspace; its
+// binaries (`[[bin]] path`, else `src/main.rs`) and tests (`[[test]] path`) are roots of their
+// own. A root's modules live beside it: module `a::b` of root `dir/lib.rs` is `dir/a/b.rs` or
+// `dir/a/b/mod.rs`. `crate::`, `self::` and `super::` are read from the importing file's module
+// path under its nearest root; any other first segment is a workspace crate or a child module.
+import { posix } from "node:path";
+
+interface Root {
+  /** The root file and the directory its modules live in. */
+  readonly file: string;
+  readonly dir: string;
+  /** The crate name other crates use (library roots only). */
+  readonly name: string | null;
+}
+
+/** `key = "value"` of one TOML table's text. */
+function tomlString(table: string, key: string): string | null {
+  return new RegExp(`^\\s*${key}\\s*=\\s*["']([^"']+)["']`, "m").exec(table)?.[1] ?? null;
+}
+
+/** The tables of a TOML text by header (`[lib]`, `[[bin]]` repeated), as their bodies. */
+function tomlTables(text: string): Array<{ header: string; body: string }> {
+  const out: Array<{ header: string; body: string }> = [];
+  let current: { header: string; body: string } | null = null;
+  for (const line of text.split(/\r?\n/)) {
+    const h = /^\s*(\[\[?[^\]]+\]\]?)\s*(?:#.*)?$/.exec(line);
+    if (h) {
+      current = { header: h[1]!.replace(/\s+/g, ""), body: "" };
+      out.push(current);
+    } else if (current) current.body += `${line}\n`;
+  }
+  return out;
+}
+
+export function createRustResolver(files: ReadonlySet<string>, dirs: Iterable<string>, read: (rel: string) => string | null): (fromPath: string, module: string) => string | null {
+  const roots: Root[] = [];
+  const addRoot = (file: string, name: string | null) => {
+    const path = posix.normalize(file);
+    if (files.has(path) && !roots.some((r) => r.file === path)) roots.push({ file: path, dir: posix.dirname(path) === "." ? "" : posix.dirname(path), name });
+  };
+  for (const d of dirs) {
+    const text = read(posix.join(d, "Cargo.toml"));
+    if (text === null) continue;
+    const tables = tomlTables(text);
+    const pkg = tables.find((t) => t.header === "[package]");
+    const lib = tables.find((t) => t.header === "[lib]");
+    const libName = (lib && tomlString(lib.body, "name")) ?? (pkg && tomlString(pkg.body, "name"));
+    addRoot(posix.join(d, (lib && tomlString(lib.body, "path")) ?? "src/lib.rs"), libName ? libName.replace(/-/g, "_") : null);
+    for (const t of tables) if (t.header === "[[bin]]" || t.header === "[[test]]" || t.header === "[[example]]" || t.header === "[[bench]]") {
+      const path = tomlString(t.body, "path");
+      if (path) addRoot(posix.join(d, path), null);
+    }
+    addRoot(posix.join(d, "src/main.rs"), null);
+  }
+  // Deepest directory first: a file belongs to the nearest root above it.
+  roots.sort((a, b) => b.dir.length - a.dir.length || Number(a.name === null) - Number(b.name === null));
+  const rootOf = (file: string) => roots.find((r) => r.file === file) ?? roots.find((r) => r.dir === "" || file.startsWith(`${r.dir}/`)) ?? null;
+  /** The module path of a file under its root (`a/b.rs`, `a/b/mod.rs` → [a, b]; the root itself → []). */
+  const modulePath = (file: string, r: Root): string[] => {
+    if (file === r.file) return [];
+    const segs = posix.relative(r.dir, file).replace(/\.rs$/, "").split("/");
+    if (segs[segs.length - 1] === "mod") segs.pop();
+    return segs;
+  };
+  const lookup = (r: Root, segs: readonly string[]): string | null => {
+    if (segs.length === 0) return r.file;
+    for (const candidate of [`${segs.join("/")}.rs`, `${segs.join("/")}/mod.rs`]) {
+      const path = posix.join(r.dir, candidate);
+      if (files.has(path)) return path;
+    }
+    return null;
+  };
+  return (fromPath, module) => {
+    const segs = module.split("::").filter((s) => s !== "");
+    const own = rootOf(fromPath);
+    const head = segs[0];
+    if (head === undefined) return null;
+    if (head === "crate") return own ? lookup(own, segs.slice(1)) : null;
+    if (head === "self" || head === "super") {
+      if (!own) return null;
+      let base = modulePath(fromPath, own);
+      let i = 0;
+      for (; segs[i] === "super"; i++) {
+        if (base.length === 0) return null;
+        base = base.slice(0, -1);
+      }
+      if (segs[i] === "self") i++;
+      return lookup(own, [...base, ...segs.slice(i)]);
+    }
+    const named = roots.find((r) => r.name === head);
+    if (named) return lookup(named, segs.slice(1));
+    // A 2018-edition path into a child module of the importing file (`use util::f` after `mod util;`).
+    return own ? lookup(own, [...modulePath(fromPath, own), ...segs]) : null;
+  };
+}

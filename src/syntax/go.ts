@@ -1,0 +1,390 @@
+// Go extraction: functions, methods (`Type.Method`, value or pointer receivers), structs (with
+// their embedded types as heritage), interfaces (their methods as `Iface.Method`), other type
+// declarations, consts and vars become chunks and symbols; capitalised names are exported; doc
+// comments are the `//` lines above a declaration; import specs become import rows bound to the
+// package's name; calls become call sites typed by what the file proves (the receiver, annotated
+// parameters, `var x T`, `x := T{…}`, struct field types). Pure: a function of (path, text, options).
+import { collapseWhitespace, firstLine } from "../base/text.js";
+import { languageSpec } from "../lang/languages.js";
+import { field, parseSource, type SyntaxNode } from "./parser.js";
+import { leadingComments, TreeExtractor, type MutableDraft } from "./tree-extractor.js";
+import type { CallReceiver, ExtractOptions, ExtractResult, FileExtraction, ParamRecord } from "./types.js";
+
+const TOKENS: ReadonlySet<string> = new Set(["identifier", "type_identifier", "field_identifier", "package_identifier"]);
+/** Calls, and the statements and literals that bind or rebind a local (read by position by the call pass). */
+const EVENTS: ReadonlySet<string> = new Set(["call_expression", "short_var_declaration", "var_spec", "assignment_statement", "func_literal", "range_clause"]);
+
+/** What a local is known to hold: a named type, or what a call returns. */
+type Known = Extract<CallReceiver, { kind: "typed" } | { kind: "returned" }>;
+type Receiver = { name: string | null; type: string } | null;
+
+export function extractGo(filePath: string, text: string, grammar: string, language: string, options: ExtractOptions): ExtractResult {
+  const tree = parseSource(grammar, text, options.parseTimeoutMs);
+  if (tree === null) return { ok: false, error: `parse timed out after ${options.parseTimeoutMs} ms` };
+  return { ok: true, extraction: new GoExtractor(filePath, text, language, tree.rootNode, options).run() };
+}
+
+/** Go exports a name by capitalising it. */
+export function isGoExported(name: string): boolean {
+  return /^\p{Lu}/u.test(name);
+}
+
+class GoExtractor extends TreeExtractor {
+  /** Import locals (a package's name or alias): `pkg.F()` is a call into that package. */
+  private readonly packages = new Set<string>();
+  /** Per struct of this file: field → the named type it holds. */
+  private readonly fieldTypes = new Map<string, Map<string, string>>();
+  private readonly builtin = languageSpec(this.language)?.builtinTypes ?? new Set<string>();
+  private group: { start: SyntaxNode; end: SyntaxNode } | null = null;
+
+  run(): FileExtraction {
+    this.collect(TOKENS, EVENTS);
+    const functions: SyntaxNode[] = [];
+    for (const node of this.root.namedChildren) {
+      switch (node.type) {
+        case "function_declaration":
+        case "method_declaration":
+          this.flushGroup();
+          functions.push(node);
+          break;
+        case "type_declaration":
+          this.flushGroup();
+          this.declareTypes(node);
+          break;
+        case "const_declaration":
+        case "var_declaration":
+          this.flushGroup();
+          this.declareValues(node);
+          break;
+        case "comment":
+          break; // a doc comment is pulled into the declaration below it; others are between chunks
+        default:
+          // The package clause and imports (and anything else) form blocks.
+          if (node.type === "import_declaration") this.recordImports(node);
+          this.group = this.group === null ? { start: node, end: node } : { ...this.group, end: node };
+      }
+    }
+    this.flushGroup();
+    // Functions last: their calls read the struct field types of the whole file.
+    for (const fn of functions) this.declareFunction(fn);
+    return this.finish();
+  }
+
+  private flushGroup(): void {
+    if (this.group === null) return;
+    const { start, end } = this.group;
+    this.group = null;
+    this.drafts.push({ startLine: start.startPosition.row + 1, endLine: end.endPosition.row + 1, chunkType: "block", symbolName: null, parentSymbol: null, isExported: false });
+  }
+
+  private doc(node: SyntaxNode): string | null {
+    return leadingComments(node, (n) => n.type === "comment", stripComment);
+  }
+
+  /** The draft of a top-level declaration, its doc comment pulled in. */
+  private draft(node: SyntaxNode, fields: Omit<MutableDraft, "startLine" | "endLine" | "docStartLine">, body: SyntaxNode | null = null): MutableDraft {
+    const doc = this.doc(node);
+    const draft: MutableDraft = {
+      startLine: node.startPosition.row + 1,
+      endLine: node.endPosition.row + 1,
+      headerEndLine: (body ?? node).startPosition.row + 1,
+      ...fields,
+    };
+    if (doc !== null) draft.docStartLine = node.startPosition.row + 1 - doc.split("\n").length;
+    this.drafts.push(draft);
+    return draft;
+  }
+
+  // ---- functions and methods ----
+
+  private declareFunction(node: SyntaxNode): void {
+    const name = field(node, "name")?.text ?? "";
+    const receiver = node.type === "method_declaration" ? receiverOf(field(node, "receiver")) : null;
+    const qualified = receiver ? `${receiver.type}.${name}` : name;
+    const body = field(node, "body");
+    const exported = isGoExported(name) && (receiver === null || isGoExported(receiver.type));
+    this.draft(node, { chunkType: receiver ? "method" : "function", symbolName: qualified, parentSymbol: receiver?.type ?? null, isExported: exported }, body);
+    const header = this.slice(node.startIndex, body ? body.startIndex : node.endIndex).trimEnd();
+    const sym = this.addSymbol(node, receiver ? "method" : "function", qualified, exported, this.doc(node), header, body ? this.slice(body.startIndex, body.endIndex) : "");
+    sym.parent = receiver?.type ?? null;
+    sym.params = paramsOf(field(node, "parameters"));
+    const result = field(node, "result");
+    sym.returnType = result ? collapseWhitespace(result.text) : null;
+    const types = new Map<string, Known>();
+    for (const p of sym.params) {
+      const type = this.namedType(p.type);
+      if (type !== null) types.set(p.name, { kind: "typed", typeName: type, resolution: "parameter_type" });
+    }
+    if (body) this.recordCalls(body, qualified, receiver, types);
+  }
+
+  // ---- types ----
+
+  private declareTypes(decl: SyntaxNode): void {
+    const specs = decl.namedChildren.filter((c) => c.type === "type_spec" || c.type === "type_alias");
+    for (const spec of specs) {
+      // A lone spec's span is the whole declaration (`type` keyword and doc comment included).
+      const node = specs.length === 1 ? decl : spec;
+      const name = field(spec, "name")?.text ?? "";
+      const type = field(spec, "type");
+      const exported = isGoExported(name);
+      const text = specs.length === 1 ? this.slice(decl.startIndex, decl.endIndex) : `type ${this.slice(spec.startIndex, spec.endIndex)}`;
+      const kind = spec.type === "type_spec" && type?.type === "struct_type" ? "class" : spec.type === "type_spec" && type?.type === "interface_type" ? "interface" : "type";
+      this.draft(node, { chunkType: kind === "class" ? "class_shell" : kind === "interface" ? "interface" : "type", symbolName: name, parentSymbol: null, isExported: exported });
+      const sym = this.addSymbol(node, kind, name, exported, this.doc(node), text, text);
+      sym.line = spec.startPosition.row + 1;
+      if (kind === "class") this.declareStruct(name, type!);
+      if (kind === "interface") this.declareInterface(name, type!, exported);
+    }
+  }
+
+  private declareStruct(name: string, struct: SyntaxNode): void {
+    const fields = new Map<string, string>();
+    const embedded: string[] = [];
+    const list = struct.namedChildren.find((c) => c.type === "field_declaration_list");
+    for (const decl of list?.namedChildren ?? []) {
+      if (decl.type !== "field_declaration") continue;
+      const type = field(decl, "type");
+      const names = decl.namedChildren.filter((c) => c.type === "field_identifier");
+      if (names.length === 0) {
+        // An embedded field: its type's methods are the struct's own (promoted).
+        const embeddedType = this.namedType(type?.text ?? null);
+        if (embeddedType !== null) embedded.push(embeddedType);
+        continue;
+      }
+      const typeName = this.namedType(type?.text ?? null);
+      if (typeName !== null) for (const n of names) fields.set(n.text, typeName);
+    }
+    this.fieldTypes.set(name, fields);
+    // Only the first embedded type is followed for promoted methods (the linker walks one chain).
+    if (embedded.length > 0) this.heritage.push({ className: name, line: struct.startPosition.row + 1, extends: embedded[0]!, implements: [] });
+  }
+
+  private declareInterface(name: string, iface: SyntaxNode, exported: boolean): void {
+    const embedded: string[] = [];
+    for (const member of iface.namedChildren) {
+      if (member.type === "method_elem") {
+        const method = field(member, "name")?.text ?? "";
+        const signature = collapseWhitespace(member.text);
+        const sym = this.addSymbol(member, "method", `${name}.${method}`, exported && isGoExported(method), this.doc(member), signature, signature);
+        sym.parent = name;
+        sym.params = paramsOf(field(member, "parameters"));
+        const result = field(member, "result");
+        sym.returnType = result ? collapseWhitespace(result.text) : null;
+      } else if (member.type === "type_elem") {
+        const embeddedType = this.namedType(member.text);
+        if (embeddedType !== null) embedded.push(embeddedType);
+      }
+    }
+    if (embedded.length > 0) this.heritage.push({ className: name, line: iface.startPosition.row + 1, extends: embedded[0]!, implements: embedded.slice(1) });
+  }
+
+  // ---- consts and vars ----
+
+  private declareValues(decl: SyntaxNode): void {
+    const specs = decl.namedChildren.filter((c) => c.type === "const_spec" || c.type === "var_spec" || c.type === "var_spec_list");
+    const flat = specs.flatMap((s) => (s.type === "var_spec_list" ? s.namedChildren.filter((c) => c.type === "var_spec") : [s]));
+    const names = flat.flatMap((s) => s.namedChildren.filter((c) => c.type === "identifier" && isNameOf(s, c)));
+    const kind = decl.type === "const_declaration" ? "const" : "variable";
+    const lone = names.length === 1 ? names[0]!.text : null;
+    this.draft(decl, { chunkType: "block", symbolName: lone, parentSymbol: null, isExported: lone !== null && isGoExported(lone) });
+    for (const n of names) {
+      const spec = n.parent!;
+      const text = flat.length === 1 ? this.slice(decl.startIndex, decl.endIndex) : this.slice(spec.startIndex, spec.endIndex);
+      const sym = this.addSymbol(spec, kind, n.text, isGoExported(n.text), this.doc(flat.length === 1 ? decl : spec), firstLine(text), text);
+      sym.line = n.startPosition.row + 1;
+    }
+    // Initialisers run at package load: their calls are the module's.
+    this.recordCalls(decl, null, null, new Map());
+  }
+
+  // ---- imports ----
+
+  private recordImports(decl: SyntaxNode): void {
+    const specs = decl.namedChildren.flatMap((c) => (c.type === "import_spec_list" ? c.namedChildren : [c])).filter((c) => c.type === "import_spec");
+    for (const spec of specs) {
+      const path = field(spec, "path");
+      if (!path) continue;
+      const module = path.namedChildren.find((c) => c.type === "interpreted_string_literal_content" || c.type === "raw_string_literal_content")?.text ?? path.text.slice(1, -1);
+      const alias = field(spec, "name");
+      const line = spec.startPosition.row + 1;
+      if (alias?.type === "blank_identifier") {
+        this.imports.push({ module, names: [], locals: [], kind: "import", line });
+      } else if (alias?.type === "dot") {
+        this.imports.push({ module, names: ["*"], locals: [], kind: "import", line });
+      } else {
+        const local = alias?.text ?? packageNameOf(module);
+        this.packages.add(local);
+        this.imports.push({ module, names: ["*"], locals: [local], kind: "import", line });
+      }
+    }
+  }
+
+  // ---- calls ----
+
+  /**
+   * Every call under `node` as a call site of `caller`. `types` holds the locals whose value is
+   * known (parameters, function literals' parameters, `var x T`, `x := T{…}` / `&T{…}`, `x := f()`);
+   * a name bound again to anything else loses what it had, for the rest of the function.
+   */
+  private recordCalls(node: SyntaxNode, caller: string | null, receiver: Receiver, types: Map<string, Known>): void {
+    const poisoned = new Set<string>();
+    for (const { node: n } of this.eventsIn(node.startIndex, node.endIndex)) {
+      if (n.type === "call_expression") this.recordCall(n, caller, receiver, types);
+      else if (caller !== null) this.noteBinding(n, receiver, types, poisoned);
+    }
+  }
+
+  private noteBinding(n: SyntaxNode, receiver: Receiver, types: Map<string, Known>, poisoned: Set<string>): void {
+    const bind = (name: string, known: Known | null) => {
+      if (name === "_" || poisoned.has(name)) return;
+      const had = types.get(name);
+      if (known !== null && (had === undefined || JSON.stringify(had) === JSON.stringify(known))) types.set(name, known);
+      else {
+        types.delete(name);
+        poisoned.add(name);
+      }
+    };
+    switch (n.type) {
+      case "func_literal":
+        for (const p of paramsOf(field(n, "parameters"))) {
+          const type = this.namedType(p.type);
+          bind(p.name, type === null ? null : { kind: "typed", typeName: type, resolution: "parameter_type" });
+        }
+        return;
+      case "range_clause":
+        for (const l of field(n, "left")?.namedChildren ?? []) if (l.type === "identifier") bind(l.text, null);
+        return;
+      case "var_spec": {
+        const names = n.namedChildren.filter((c) => c.type === "identifier" && isNameOf(n, c));
+        const declared = this.namedType(field(n, "type")?.text ?? null);
+        const values = field(n, "value")?.namedChildren ?? [];
+        names.forEach((name, i) => {
+          if (declared !== null) bind(name.text, { kind: "typed", typeName: declared, resolution: "new_expression" });
+          else bind(name.text, values.length === names.length ? this.knownValue(values[i]!, receiver, types) : i === 0 && values.length === 1 ? this.producedBy(values[0]!, receiver, types) : null);
+        });
+        return;
+      }
+      default: {
+        const left = field(n, "left")?.namedChildren ?? [];
+        const right = field(n, "right")?.namedChildren ?? [];
+        left.forEach((l, i) => {
+          if (l.type !== "identifier") return;
+          // `x, err := f()`: the first name holds f's first result. Assigning again what it held keeps it.
+          const value = right.length === left.length ? this.knownValue(right[i]!, receiver, types) : i === 0 && right.length === 1 ? this.producedBy(right[0]!, receiver, types) : null;
+          bind(l.text, value);
+        });
+      }
+    }
+  }
+
+  /** What a value expression is known to be: a composite literal's type, or a call's result. */
+  private knownValue(value: SyntaxNode, receiver: Receiver, types: ReadonlyMap<string, Known>): Known | null {
+    const literal = value.type === "unary_expression" && value.text.startsWith("&") ? field(value, "operand") : value;
+    if (literal?.type === "composite_literal") {
+      const type = this.namedType(field(literal, "type")?.text ?? null);
+      return type === null ? null : { kind: "typed", typeName: type, resolution: "new_expression" };
+    }
+    return this.producedBy(value, receiver, types);
+  }
+
+  /** `f(…)`, `pkg.F(…)`, `x.M(…)` (x of a known type) as a producer of a value; null for any other expression. */
+  private producedBy(value: SyntaxNode, receiver: Receiver, types: ReadonlyMap<string, Known>): Known | null {
+    if (value.type !== "call_expression") return null;
+    const fn = field(value, "function");
+    if (fn?.type === "identifier") return { kind: "returned", producer: fn.text };
+    if (fn?.type !== "selector_expression") return null;
+    const operand = field(fn, "operand");
+    const name = field(fn, "field")?.text;
+    if (operand?.type !== "identifier" || !name) return null;
+    const known = types.get(operand.text);
+    if (known?.kind === "typed") return { kind: "returned", producer: `${known.typeName}.${name}` };
+    if (receiver !== null && operand.text === receiver.name) return { kind: "returned", producer: `${receiver.type}.${name}` };
+    if (this.packages.has(operand.text)) return { kind: "returned", producer: `${operand.text}.${name}` };
+    return null;
+  }
+
+  /** The project type a type expression names plainly: `T`, `*T`, `pkg.T`, `T[X]` (generic) → `T`; builtins and composites are none. */
+  private namedType(type: string | null): string | null {
+    if (type === null) return null;
+    const m = /^\*?\s*((?:[A-Za-z_]\w*\.)?[A-Za-z_]\w*)(?:\[.*\])?$/s.exec(type.trim());
+    if (!m || this.builtin.has(m[1]!)) return null;
+    return m[1]!;
+  }
+
+  private recordCall(call: SyntaxNode, caller: string | null, recv: Receiver, types: ReadonlyMap<string, Known>): void {
+    const fn = field(call, "function");
+    if (!fn) return;
+    let receiver: CallReceiver;
+    let callee: string;
+    if (fn.type === "identifier") {
+      callee = fn.text;
+      receiver = { kind: "bare" };
+    } else if (fn.type === "selector_expression") {
+      const operand = field(fn, "operand");
+      const method = field(fn, "field");
+      if (!operand || !method) return;
+      callee = method.text;
+      if (operand.type === "identifier" && recv !== null && operand.text === recv.name) receiver = { kind: "this", className: recv.type };
+      else if (operand.type === "identifier" && types.has(operand.text)) receiver = types.get(operand.text)!;
+      else if (operand.type === "identifier" && this.packages.has(operand.text)) receiver = { kind: "namespace", local: operand.text };
+      else if (operand.type === "selector_expression" && recv !== null && field(operand, "operand")?.text === recv.name) {
+        const fieldType = this.fieldTypes.get(recv.type)?.get(field(operand, "field")?.text ?? "");
+        if (fieldType === undefined) return;
+        receiver = { kind: "typed", typeName: fieldType, resolution: "field_type" };
+      } else if (operand.type === "parenthesized_expression" && operand.namedChildCount === 1) {
+        // `(T{…}).M()`
+        const known = this.knownValue(operand.namedChild(0)!, recv, types);
+        if (known === null) return;
+        receiver = known;
+      } else if (operand.type === "call_expression") {
+        // `f().M()`: a method of what f returns.
+        const produced = this.producedBy(operand, recv, types);
+        if (produced === null) return;
+        receiver = produced;
+      } else return; // a receiver whose type is unknown: the potential set covers it
+    } else return;
+    this.addCall(caller, callee, receiver, false, fn.type === "selector_expression" ? (field(fn, "field") ?? fn) : fn);
+  }
+}
+
+/** `(s *Server)`, `(Server)`, `(s *List[T])` → the receiver's name and its type's name. */
+function receiverOf(list: SyntaxNode | null): { name: string | null; type: string } | null {
+  const param = list?.namedChildren.find((c) => c.type === "parameter_declaration");
+  if (!param) return null;
+  const m = /^\*?\s*([A-Za-z_]\w*)/.exec(field(param, "type")?.text ?? "");
+  return m ? { name: field(param, "name")?.text ?? null, type: m[1]! } : null;
+}
+
+/** Whether `node` is one of `spec`'s `name` fields (not an identifier inside its value). */
+function isNameOf(spec: SyntaxNode, node: SyntaxNode): boolean {
+  for (let i = 0; i < spec.childCount; i++) if (spec.child(i)?.id === node.id) return spec.fieldNameForChild(i) === "name";
+  return false;
+}
+
+/** The name a package is imported under without an alias: its path's last element, a major-version suffix (`/v2`, `.v3`) dropped. */
+export function packageNameOf(path: string): string {
+  const parts = path.split("/");
+  let last = parts[parts.length - 1] ?? path;
+  if (/^v\d+$/.test(last) && parts.length > 1) last = parts[parts.length - 2]!;
+  return last.replace(/\.v\d+$/, "").replace(/^go-/, "").replace(/[-.]/g, "_");
+}
+
+/** Parameters as `{name, type, optional}`: `a, b int` is two, `opts ...T` is optional, an unnamed one is `_`. */
+function paramsOf(list: SyntaxNode | null): ParamRecord[] {
+  const out: ParamRecord[] = [];
+  for (const p of list?.namedChildren ?? []) {
+    if (p.type !== "parameter_declaration" && p.type !== "variadic_parameter_declaration") continue;
+    const typeText = collapseWhitespace(field(p, "type")?.text ?? "") || null;
+    const variadic = p.type === "variadic_parameter_declaration";
+    const type = variadic && typeText !== null ? `...${typeText}` : typeText;
+    const names = p.namedChildren.filter((c) => c.type === "identifier");
+    if (names.length === 0) out.push({ name: "_", type, optional: variadic });
+    for (const n of names) out.push({ name: n.text, type, optional: variadic });
+  }
+  return out;
+}
+
+function stripComment(text: string): string {
+  return text.startsWith("//") ? text.replace(/^\/\/ ?/, "") : text.replace(/^\/\*+\s?|\s*\*\/$/g, "");
+}

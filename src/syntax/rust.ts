@@ -1,0 +1,419 @@
+// Rust extraction: `fn` items, structs/enums/unions, traits (their methods as `Trait.m`),
+// `impl Type` and `impl Trait for Type` blocks (methods as `Type.m`, the block as an outline
+// chunk, the trait as IMPLEMENTS), consts, statics, type aliases and inline modules (their items
+// as `mod.item`) become chunks and symbols, attributes kept with their item; `pub` decides
+// exportedness; `///` and `//` lines above an item are its doc. `use` trees and `mod m;` become
+// import rows (`pub use` and `pub mod` also re-export markers), calls become call sites typed by
+// what the file proves (`self`, `Self::`, `Type::`, `module::`, annotated parameters and `let`s,
+// `T { … }` literals, struct field types). Pure: a function of (path, text, options).
+import { collapseWhitespace, firstLine } from "../base/text.js";
+import { languageSpec } from "../lang/languages.js";
+import { field, parseSource, type SyntaxNode } from "./parser.js";
+import { leadingComments, TreeExtractor, type MutableDraft } from "./tree-extractor.js";
+import { symbolRecord, type CallReceiver, type ExtractOptions, type ExtractResult, type FileExtraction, type ParamRecord } from "./types.js";
+
+const TOKENS: ReadonlySet<string> = new Set(["identifier", "type_identifier", "field_identifier"]);
+/** Calls and `let` bindings, read by position by the call pass. */
+const EVENTS: ReadonlySet<string> = new Set(["call_expression", "let_declaration", "assignment_expression"]);
+const TYPE_ITEMS: Readonly<Record<string, "class" | "enum">> = { struct_item: "class", union_item: "class", enum_item: "enum" };
+
+type Typed = { typeName: string; resolution: "parameter_type" | "new_expression" | "field_type" };
+/** Where a call is made: the enclosing item's symbol name and the type `self`/`Self` stand for. */
+interface Scope {
+  readonly caller: string | null;
+  readonly self: string | null;
+}
+
+export function extractRust(filePath: string, text: string, grammar: string, language: string, options: ExtractOptions): ExtractResult {
+  const tree = parseSource(grammar, text, options.parseTimeoutMs);
+  if (tree === null) return { ok: false, error: `parse timed out after ${options.parseTimeoutMs} ms` };
+  return { ok: true, extraction: new RustExtractor(filePath, text, language, tree.rootNode, options).run() };
+}
+
+class RustExtractor extends TreeExtractor {
+  /** Locals naming a module (`use a::b;` of a snake_case name, `mod m;`): `b::f()` is a call into it. */
+  private readonly modules = new Set<string>();
+  /** Type names declared in the file or imported (`Type::f()` is a call on the type). */
+  private readonly typeNames = new Set<string>();
+  /** Per struct of this file: field → the named type it holds. */
+  private readonly fieldTypes = new Map<string, Map<string, string>>();
+  private readonly builtin = languageSpec(this.language)?.builtinTypes ?? new Set<string>();
+  /** Call-site receivers that name a module by path (`crate::a::f()`): one import row per distinct path. */
+  private readonly pathImports = new Set<string>();
+  private group: { start: SyntaxNode; end: SyntaxNode } | null = null;
+  private readonly functions: Array<{ node: SyntaxNode; name: string; scope: Scope }> = [];
+
+  run(): FileExtraction {
+    this.collect(TOKENS, EVENTS);
+    this.declareItems(this.root, "", true);
+    this.flushGroup();
+    // Calls last: they read every type name and struct field of the file.
+    for (const f of this.functions) this.recordCalls(f.node, f.scope);
+    return this.finish();
+  }
+
+  private flushGroup(): void {
+    if (this.group === null) return;
+    const { start, end } = this.group;
+    this.group = null;
+    this.drafts.push({ startLine: start.startPosition.row + 1, endLine: end.endPosition.row + 1, chunkType: "block", symbolName: null, parentSymbol: null, isExported: false });
+  }
+
+  /** The items of a file or an inline module body; `prefix` qualifies their names (`m.`). */
+  private declareItems(container: SyntaxNode, prefix: string, topLevel: boolean): void {
+    for (const node of container.namedChildren) {
+      const kind = node.type;
+      if (kind === "attribute_item" || kind === "line_comment" || kind === "block_comment" || kind === "inner_attribute_item") {
+        continue; // attributes and doc comments are pulled into the item below them
+      }
+      if (kind === "use_declaration") this.recordUse(node, prefix);
+      const handled = kind === "mod_item" ? this.declareModule(node, prefix, topLevel) : this.declareItem(node, prefix);
+      if (!topLevel) continue;
+      if (handled) this.flushGroup();
+      else this.group = this.group === null ? { start: node, end: node } : { ...this.group, end: node };
+    }
+  }
+
+  /** One item; false when it is not a declaration (a `use`, a macro call, …). */
+  private declareItem(node: SyntaxNode, prefix: string): boolean {
+    const name = field(node, "name")?.text ?? "";
+    switch (node.type) {
+      case "function_item":
+      case "function_signature_item":
+        this.declareFunction(node, `${prefix}${name}`, null, isPub(node), { caller: `${prefix}${name}`, self: null });
+        return true;
+      case "struct_item":
+      case "union_item":
+      case "enum_item": {
+        const sym = this.declareWhole(node, TYPE_ITEMS[node.type]!, `${prefix}${name}`, node.type === "enum_item" ? "type" : "class_shell");
+        this.typeNames.add(sym.name);
+        if (node.type === "struct_item") this.fieldTypes.set(sym.name, this.structFields(node));
+        return true;
+      }
+      case "type_item":
+        this.typeNames.add(`${prefix}${name}`);
+        this.declareWhole(node, "type", `${prefix}${name}`, "type");
+        return true;
+      case "const_item":
+      case "static_item":
+        this.declareWhole(node, node.type === "const_item" ? "const" : "variable", `${prefix}${name}`, "block");
+        return true;
+      case "trait_item":
+        this.typeNames.add(`${prefix}${name}`);
+        this.declareTrait(node, `${prefix}${name}`);
+        return true;
+      case "impl_item":
+        this.declareImpl(node);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** Where an item's span starts: its first attribute (`#[derive]`, `#[test]`) above it. */
+  private spanStart(node: SyntaxNode): SyntaxNode {
+    let start = node;
+    for (let prev = node.previousNamedSibling; prev?.type === "attribute_item"; prev = prev.previousNamedSibling) start = prev;
+    return start;
+  }
+
+  private doc(node: SyntaxNode): string | null {
+    return leadingComments(this.spanStart(node), (n) => n.type === "line_comment" || n.type === "block_comment", stripComment);
+  }
+
+  private draft(node: SyntaxNode, fields: Omit<MutableDraft, "startLine" | "endLine" | "docStartLine">, body: SyntaxNode | null): MutableDraft {
+    const start = this.spanStart(node);
+    const doc = this.doc(node);
+    const draft: MutableDraft = { startLine: start.startPosition.row + 1, endLine: node.endPosition.row + 1, headerEndLine: (body ?? node).startPosition.row + 1, ...fields };
+    if (doc !== null) draft.docStartLine = start.startPosition.row + 1 - doc.split("\n").length;
+    this.drafts.push(draft);
+    return draft;
+  }
+
+  /** The item's text from its attributes up to its body (the whole item when it has none). */
+  private header(node: SyntaxNode, body: SyntaxNode | null): string {
+    return this.slice(this.spanStart(node).startIndex, body ? body.startIndex : node.endIndex).trimEnd().replace(/;$/, "");
+  }
+
+  /** An item whose whole text is its signature (types, consts). */
+  private declareWhole(node: SyntaxNode, kind: "class" | "enum" | "type" | "const" | "variable", name: string, chunkType: MutableDraft["chunkType"]) {
+    const exported = isPub(node);
+    this.draft(node, { chunkType, symbolName: name, parentSymbol: null, isExported: exported }, null);
+    const text = this.slice(this.spanStart(node).startIndex, node.endIndex);
+    const sym = this.addSymbol(this.spanStart(node), kind, name, exported, this.doc(node), kind === "const" || kind === "variable" ? firstLine(text) : text, text);
+    sym.line = node.startPosition.row + 1;
+    // A const or static initialiser's calls are the module's.
+    if (kind === "const" || kind === "variable") this.functions.push({ node, name, scope: { caller: null, self: null } });
+    return sym;
+  }
+
+  private declareFunction(node: SyntaxNode, name: string, parent: string | null, exported: boolean, scope: Scope) {
+    const body = field(node, "body");
+    this.draft(node, { chunkType: parent === null ? "function" : "method", symbolName: name, parentSymbol: parent, isExported: exported }, body);
+    const sym = this.addSymbol(this.spanStart(node), parent === null ? "function" : "method", name, exported, this.doc(node), this.header(node, body), body ? this.slice(body.startIndex, body.endIndex) : "");
+    sym.line = node.startPosition.row + 1;
+    sym.parent = parent;
+    sym.params = paramsOf(field(node, "parameters"));
+    const returns = field(node, "return_type");
+    sym.returnType = returns ? collapseWhitespace(returns.text) : null;
+    if (body) this.functions.push({ node, name, scope });
+    return sym;
+  }
+
+  private declareTrait(node: SyntaxNode, name: string): void {
+    const body = field(node, "body");
+    const exported = isPub(node);
+    this.draft(node, { chunkType: "interface", symbolName: name, parentSymbol: null, isExported: exported }, body);
+    const sym = this.addSymbol(this.spanStart(node), "interface", name, exported, this.doc(node), this.header(node, body), "");
+    sym.line = node.startPosition.row + 1;
+    const bounds = field(node, "bounds")?.namedChildren.map((b) => this.namedType(b.text)).filter((b): b is string => b !== null) ?? [];
+    if (bounds.length > 0) this.heritage.push({ className: name, line: node.startPosition.row + 1, extends: bounds[0]!, implements: bounds.slice(1) });
+    for (const member of body?.namedChildren ?? []) {
+      if (member.type !== "function_item" && member.type !== "function_signature_item") continue;
+      const method = field(member, "name")?.text ?? "";
+      this.declareFunction(member, `${name}.${method}`, name, exported, { caller: `${name}.${method}`, self: name });
+    }
+  }
+
+  /** `impl Type { … }` / `impl Trait for Type { … }`: an outline chunk and the methods as `Type.m`. */
+  private declareImpl(node: SyntaxNode): void {
+    const type = this.namedType(field(node, "type")?.text ?? null);
+    const body = field(node, "body");
+    if (type === null || body === null) return;
+    const trait = field(node, "trait");
+    const traitName = trait ? this.namedType(trait.text) : null;
+    if (traitName !== null) this.heritage.push({ className: type, line: node.startPosition.row + 1, extends: null, implements: [traitName] });
+    const header = this.header(node, body);
+    const outline = [`${header} {`];
+    const bodies: Array<[number, number]> = [];
+    for (const member of body.namedChildren) {
+      if (member.type === "function_item" || member.type === "function_signature_item") {
+        const method = field(member, "name")?.text ?? "";
+        // A trait's methods are as public as the type that implements them.
+        const exported = trait !== null || isPub(member);
+        const sym = this.declareFunction(member, `${type}.${method}`, type, exported, { caller: `${type}.${method}`, self: type });
+        const methodBody = field(member, "body");
+        if (methodBody) bodies.push([methodBody.startIndex, methodBody.endIndex]);
+        const sig = (sym.signature ?? "").split("\n");
+        sig[0] = " ".repeat(member.startPosition.column) + sig[0];
+        outline.push(...sig.slice(0, -1), `${sig[sig.length - 1]};`);
+      } else if (member.type === "const_item" || member.type === "type_item") {
+        outline.push(" ".repeat(member.startPosition.column) + firstLine(member.text));
+      }
+    }
+    outline.push("}");
+    const shell = this.draft(node, { chunkType: "class_shell", symbolName: type, parentSymbol: null, isExported: false, synthesized: outline.join("\n") }, body);
+    this.exclusions.set(shell, bodies);
+  }
+
+  /** `mod m;` binds `m` to the file `m.rs` / `m/mod.rs`; `mod m { … }` declares its items as `m.item`. */
+  private declareModule(node: SyntaxNode, prefix: string, topLevel: boolean): boolean {
+    const name = field(node, "name")?.text ?? "";
+    const body = field(node, "body");
+    const line = node.startPosition.row + 1;
+    if (body === null) {
+      const module = `self::${name}`;
+      this.modules.add(name);
+      this.imports.push({ module, names: ["*"], locals: [name], kind: isPub(node) ? "export_from" : "import", line });
+      if (isPub(node)) this.symbols.push(symbolRecord(name, "export", line, line, true, { signature: firstLine(node.text), reExport: { module, importedName: "*" } }));
+      return false; // a line of the surrounding block
+    }
+    if (topLevel) this.flushGroup();
+    const qualified = `${prefix}${name}`;
+    this.draft(node, { chunkType: "block", symbolName: qualified, parentSymbol: null, isExported: isPub(node) }, body);
+    this.addSymbol(this.spanStart(node), "namespace", qualified, isPub(node), this.doc(node), this.header(node, body), "");
+    this.declareItems(body, `${qualified}.`, false);
+    return true;
+  }
+
+  private structFields(node: SyntaxNode): Map<string, string> {
+    const fields = new Map<string, string>();
+    const list = field(node, "body");
+    for (const f of list?.type === "field_declaration_list" ? list.namedChildren : []) {
+      if (f.type !== "field_declaration") continue;
+      const type = this.namedType(field(f, "type")?.text ?? null);
+      const name = field(f, "name")?.text;
+      if (type !== null && name) fields.set(name, type);
+    }
+    return fields;
+  }
+
+  // ---- use ----
+
+  /** `use a::b::C;`, `use a::{b, c as d, e::*};`, `pub use …` (a re-export). */
+  private recordUse(node: SyntaxNode, prefix: string): void {
+    const arg = field(node, "argument");
+    if (!arg || prefix !== "") return; // inline modules' imports bind inside them; not followed
+    const pub = isPub(node);
+    const line = node.startPosition.row + 1;
+    const rows = new Map<string, { names: string[]; locals: string[] }>();
+    const add = (module: string, name: string, local: string) => {
+      const row = rows.get(module) ?? { names: [], locals: [] };
+      row.names.push(name);
+      row.locals.push(local);
+      rows.set(module, row);
+    };
+    const star = (module: string) => this.imports.push({ module, names: ["*"], locals: [], kind: pub ? "export_star" : "import", line });
+    const walk = (tree: SyntaxNode, base: string) => {
+      const join = (p: string) => (base === "" ? p : `${base}::${p}`);
+      switch (tree.type) {
+        case "identifier":
+        case "crate":
+        case "self":
+        case "super": {
+          // `use a;` / `{a}`: a crate or a module; `self` in a list is the list's own module.
+          if (tree.type === "self" && base !== "") {
+            const cut = base.lastIndexOf("::");
+            add(cut === -1 ? "" : base.slice(0, cut), base.slice(cut + 2), base.slice(cut + 2));
+          } else add(base, tree.text, tree.text);
+          break;
+        }
+        case "scoped_identifier": {
+          const path = field(tree, "path");
+          const name = field(tree, "name")?.text ?? "";
+          add(join(path?.text.replace(/\s+/g, "") ?? ""), name, name);
+          break;
+        }
+        case "use_as_clause": {
+          const path = field(tree, "path");
+          const alias = field(tree, "alias")?.text ?? "";
+          const full = join(path?.text.replace(/\s+/g, "") ?? "");
+          const cut = full.lastIndexOf("::");
+          add(cut === -1 ? "" : full.slice(0, cut), full.slice(cut + 2), alias);
+          break;
+        }
+        case "use_wildcard":
+          star(join(tree.text.replace(/\s+/g, "").replace(/::\*$/, "")));
+          break;
+        case "scoped_use_list": {
+          const path = field(tree, "path");
+          const list = field(tree, "list");
+          for (const item of list?.namedChildren ?? []) walk(item, join(path?.text.replace(/\s+/g, "") ?? ""));
+          break;
+        }
+        case "use_list":
+          for (const item of tree.namedChildren) walk(item, base);
+          break;
+        default:
+          break;
+      }
+    };
+    walk(arg, "");
+    for (const [module, { names, locals }] of rows) {
+      names.forEach((name, i) => {
+        const local = locals[i]!;
+        // A snake_case name is a module or a function; a capitalised one a type, a trait or a variant.
+        if (/^[A-Z]/.test(local)) this.typeNames.add(local);
+        else this.modules.add(local);
+        if (pub) this.symbols.push(symbolRecord(local, "export", line, node.endPosition.row + 1, true, { signature: firstLine(node.text), reExport: { module, importedName: name } }));
+      });
+      // A lone `use name;` (a crate or a sibling module) binds the module itself.
+      if (module === "") this.imports.push({ module: names[0]!, names: ["*"], locals: [locals[0]!], kind: pub ? "export_from" : "import", line });
+      else this.imports.push({ module, names, locals, kind: pub ? "export_from" : "import", line });
+    }
+  }
+
+  // ---- calls ----
+
+  private recordCalls(node: SyntaxNode, scope: Scope): void {
+    const types = new Map<string, Typed>();
+    const rebound = new Set<string>();
+    const params = node.type === "function_item" ? paramsOf(field(node, "parameters")) : [];
+    for (const p of params) {
+      const type = this.namedType(p.type);
+      if (type !== null && /^[a-z_]\w*$/.test(p.name)) types.set(p.name, { typeName: type, resolution: "parameter_type" });
+    }
+    const body = node.type === "function_item" ? field(node, "body") : node;
+    if (!body) return;
+    for (const { node: n } of this.eventsIn(body.startIndex, body.endIndex)) {
+      if (n.type === "call_expression") this.recordCall(n, scope, types);
+      else this.noteBinding(n, types, rebound);
+    }
+  }
+
+  /** `let x: T = …` and `let x = T { … }` type `x`; any other binding of `x` untypes it. */
+  private noteBinding(n: SyntaxNode, types: Map<string, Typed>, rebound: Set<string>): void {
+    const pattern = field(n, n.type === "let_declaration" ? "pattern" : "left");
+    if (pattern?.type !== "identifier") return;
+    const name = pattern.text;
+    let type: string | null = null;
+    if (n.type === "let_declaration") {
+      const declared = field(n, "type");
+      const value = field(n, "value");
+      type = declared ? this.namedType(declared.text) : value?.type === "struct_expression" ? this.namedType(field(value, "name")?.text ?? null) : null;
+    }
+    if (type === null || rebound.has(name) || types.has(name)) {
+      types.delete(name);
+      rebound.add(name);
+      return;
+    }
+    types.set(name, { typeName: type, resolution: "new_expression" });
+  }
+
+  /** The project type a type expression names plainly: `T`, `&T`, `&mut T`, `T<X>`, `a::T` → `T`; builtins are none. */
+  private namedType(type: string | null): string | null {
+    if (type === null) return null;
+    const m = /^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)?(?:(?:crate|self|super|[a-z_]\w*)::)*([A-Z]\w*)(?:\s*<.*>)?$/s.exec(type.trim());
+    if (!m || this.builtin.has(m[1]!)) return null;
+    return m[1]!;
+  }
+
+  private recordCall(call: SyntaxNode, scope: Scope, types: ReadonlyMap<string, Typed>): void {
+    const fn = field(call, "function");
+    if (!fn) return;
+    let receiver: CallReceiver;
+    let callee: string;
+    if (fn.type === "identifier") {
+      callee = fn.text;
+      receiver = { kind: "bare" };
+    } else if (fn.type === "scoped_identifier") {
+      const path = field(fn, "path");
+      callee = field(fn, "name")?.text ?? "";
+      if (!path) return;
+      const head = path.text.replace(/\s+/g, "");
+      if (head === "Self" && scope.self !== null) receiver = { kind: "static", className: scope.self };
+      else if (path.type !== "scoped_identifier" && this.typeNames.has(head)) receiver = { kind: "static", className: head };
+      else if (path.type !== "scoped_identifier" && this.modules.has(head)) receiver = { kind: "namespace", local: head };
+      else if (/^(?:crate|self|super)(?:::[a-z_]\w*)*$/.test(head)) {
+        // `crate::a::f()`: the path is an import of its own, bound to a local no source name can have.
+        if (!this.pathImports.has(head)) {
+          this.pathImports.add(head);
+          this.imports.push({ module: head, names: ["*"], locals: [head], kind: "import", line: call.startPosition.row + 1 });
+        }
+        receiver = { kind: "namespace", local: head };
+      } else return;
+    } else if (fn.type === "field_expression") {
+      const value = field(fn, "value");
+      callee = field(fn, "field")?.text ?? "";
+      if (!value) return;
+      if (value.type === "self" && scope.self !== null) receiver = { kind: "this", className: scope.self };
+      else if (value.type === "identifier" && types.has(value.text)) receiver = { kind: "typed", ...types.get(value.text)! };
+      else if (value.type === "field_expression" && field(value, "value")?.type === "self" && scope.self !== null) {
+        const fieldType = this.fieldTypes.get(scope.self)?.get(field(value, "field")?.text ?? "");
+        if (fieldType === undefined) return;
+        receiver = { kind: "typed", typeName: fieldType, resolution: "field_type" };
+      } else return;
+    } else return;
+    this.addCall(scope.caller, callee, receiver, false, field(fn, fn.type === "field_expression" ? "field" : "name") ?? fn);
+  }
+}
+
+/** `pub`, `pub(crate)`, `pub(super)`, `pub(in path)` export; `pub(self)` does not. */
+function isPub(node: SyntaxNode): boolean {
+  const vis = node.namedChildren.find((c) => c.type === "visibility_modifier");
+  return vis !== undefined && !/^pub\s*\(\s*self\s*\)$/.test(vis.text);
+}
+
+/** Parameters as `{name, type, optional}`; `self` is left out. */
+function paramsOf(list: SyntaxNode | null): ParamRecord[] {
+  const out: ParamRecord[] = [];
+  for (const p of list?.namedChildren ?? []) {
+    if (p.type === "parameter") out.push({ name: collapseWhitespace(field(p, "pattern")?.text ?? p.text), type: collapseWhitespace(field(p, "type")?.text ?? "") || null, optional: false });
+    else if (p.type === "variadic_parameter") out.push({ name: "...", type: null, optional: true });
+  }
+  return out;
+}
+
+function stripComment(text: string): string {
+  return text.startsWith("//") ? text.replace(/^\/\/[/!]?\s?/, "").trimEnd() : text.replace(/^\/\*[*!]?\s?|\s*\*\/$/g, "");
+}

@@ -76,12 +76,20 @@ const key = (file, line) => `${file}:${line}`;
 /** The leading line number of a site ("LINE CALLER: text" or "LINE: text"). */
 const siteLines = (groups) => (groups ?? []).flatMap((g) => g.sites.map((s) => key(g.file_path, Number(/^(\d+)/.exec(s)[1]))));
 
+/** Functions and methods of graph.db, overloads (same file and name) folded into one entry with all their lines. */
 function population(graphDb) {
   const db = new Database(graphDb, { readonly: true, fileMustExist: true });
   try {
-    return db
+    const rows = db
       .prepare("SELECT s.name, s.kind, f.path AS file, s.line FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method') ORDER BY f.path, s.line, s.name")
       .all();
+    const folded = new Map();
+    for (const r of rows) {
+      const k = `${r.file}\0${r.name}`;
+      if (folded.has(k)) folded.get(k).lines.push(r.line);
+      else folded.set(k, { ...r, lines: [r.line] });
+    }
+    return [...folded.values()];
   } finally {
     db.close();
   }
@@ -130,7 +138,7 @@ async function benchLanguage(language, spec) {
     let withSites = 0;
     for (const s of shuffled(pop, rand)) {
       if (withSites >= TARGET_WITH_SITES) break;
-      const sites = truth.get(key(s.file, s.line)) ?? new Set();
+      const sites = new Set(s.lines.flatMap((line) => [...(truth.get(key(s.file, line)) ?? [])]));
       sample.push({ ...s, sites });
       if (sites.size > 0) withSites++;
     }

@@ -13,7 +13,8 @@ import type { CallReceiver, ExtractOptions, ExtractResult, FileExtraction, Param
 
 type Sym = MutableSymbol;
 /** A receiver whose class is known: from a parameter's annotation or a `Name(…)` binding. */
-type Typed = { typeName: string; resolution: "parameter_type" | "new_expression" };
+/** What a local is known to hold: a class (annotated, or constructed), or what a call returns. */
+type Known = Extract<CallReceiver, { kind: "typed" } | { kind: "returned" }>;
 type Draft = MutableDraft;
 
 /** A top-level declaration: the node its span starts at (its first decorator) and the definition. */
@@ -30,7 +31,7 @@ export function extractPython(filePath: string, text: string, grammar: string, l
 
 const TOKENS: ReadonlySet<string> = new Set(["identifier"]);
 /** `call` and `assignment` nodes, read by position by the call and field-type passes. */
-const EVENTS: ReadonlySet<string> = new Set(["call", "assignment"]);
+const EVENTS: ReadonlySet<string> = new Set(["call", "assignment", "for_statement"]);
 
 class PythonExtractor extends TreeExtractor {
   private group: { start: SyntaxNode; end: SyntaxNode } | null = null;
@@ -125,11 +126,11 @@ class PythonExtractor extends TreeExtractor {
     const returns = field(d.def, "return_type");
     sym.returnType = returns ? collapseWhitespace(returns.text) : null;
     // Annotated parameters type their receivers (`def f(ctx: Context): ctx.invoke()`).
-    const types = new Map<string, Typed>();
+    const types = new Map<string, Known>();
     const builtin = languageSpec(this.language)?.builtinTypes;
     for (const p of sym.params) {
       const type = annotatedClass(p.type);
-      if (type !== null && !builtin?.has(type) && /^[A-Za-z_]\w*$/.test(p.name)) types.set(p.name, { typeName: type, resolution: "parameter_type" });
+      if (type !== null && !builtin?.has(type) && /^[A-Za-z_]\w*$/.test(p.name)) types.set(p.name, { kind: "typed", typeName: type, resolution: "parameter_type" });
     }
     this.recordCalls(body ?? d.def, qualified, cls, [], types);
     return sym;
@@ -267,34 +268,50 @@ class PythonExtractor extends TreeExtractor {
 
   /**
    * Every `call` under `node` (not inside the ranges `skip` names) as a call site of `caller`.
-   * `types` holds the receivers known so far: annotated parameters, and locals bound once by
-   * `x = Name(…)` to a class (a name bound twice, or to anything else, has no type).
+   * `types` holds the receivers known so far: annotated parameters, and locals bound by
+   * `x = Name(…)` to a class or by `x = f(…)` to what f returns (a name bound again to anything
+   * else, or a loop variable, has no type for the rest of the scope).
    */
-  private recordCalls(node: SyntaxNode, caller: string | null, cls: string | null, skip: ReadonlyArray<[number, number]> = [], types = new Map<string, Typed>()): void {
-    const rebound = new Set<string>();
+  private recordCalls(node: SyntaxNode, caller: string | null, cls: string | null, skip: ReadonlyArray<[number, number]> = [], types = new Map<string, Known>()): void {
+    const poisoned = new Set<string>();
     for (const e of this.eventsIn(node.startIndex, node.endIndex)) {
       if (skip.length > 0 && skip.some(([s, t]) => e.start >= s && e.start < t)) continue;
-      if (e.node.type === "assignment") this.noteAssignment(e.node, types, rebound);
-      else this.recordCall(e.node, caller, cls, types);
+      if (e.node.type === "call") this.recordCall(e.node, caller, cls, types);
+      else this.noteBinding(e.node, cls, types, poisoned);
     }
   }
 
-  /** `x = Name(…)` types `x` as the class `Name` (of the file, or a capitalised imported name); any other binding of `x` untypes it. */
-  private noteAssignment(assign: SyntaxNode, types: Map<string, Typed>, rebound: Set<string>): void {
-    const left = field(assign, "left");
-    if (left?.type !== "identifier") return;
-    const right = field(assign, "right");
-    const fn = right?.type === "call" ? field(right, "function") : null;
-    const cls = fn?.type === "identifier" && (this.classNames.has(fn.text) || (this.importedNames.has(fn.text) && /^[A-Z]/.test(fn.text))) ? fn.text : null;
-    if (cls === null || rebound.has(left.text) || types.has(left.text)) {
-      types.delete(left.text);
-      rebound.add(left.text);
+  private noteBinding(node: SyntaxNode, cls: string | null, types: Map<string, Known>, poisoned: Set<string>): void {
+    const left = field(node, "left");
+    if (left?.type !== "identifier" || poisoned.has(left.text)) return;
+    const value = node.type === "assignment" ? this.knownValue(field(node, "right"), cls, types) : null;
+    const had = types.get(left.text);
+    if (value !== null && (had === undefined || JSON.stringify(had) === JSON.stringify(value))) {
+      types.set(left.text, value);
       return;
     }
-    types.set(left.text, { typeName: cls, resolution: "new_expression" });
+    types.delete(left.text);
+    poisoned.add(left.text);
   }
 
-  private recordCall(call: SyntaxNode, caller: string | null, cls: string | null, types: ReadonlyMap<string, Typed>): void {
+  /** `Name(…)` of a class of the file (or a capitalised imported name) constructs it; any other `f(…)`, `mod.f(…)`, `Name.f(…)` or `self.f(…)` produces what f returns. */
+  private knownValue(value: SyntaxNode | null, cls: string | null, types: ReadonlyMap<string, Known>): Known | null {
+    const fn = value?.type === "call" ? field(value, "function") : null;
+    if (fn?.type === "identifier") {
+      if (this.classNames.has(fn.text) || (this.importedNames.has(fn.text) && /^[A-Z]/.test(fn.text))) return { kind: "typed", typeName: fn.text, resolution: "new_expression" };
+      return { kind: "returned", producer: fn.text };
+    }
+    const object = fn?.type === "attribute" ? field(fn, "object") : null;
+    const name = fn?.type === "attribute" ? field(fn, "attribute")?.text : undefined;
+    if (object?.type !== "identifier" || !name) return null;
+    const known = types.get(object.text);
+    if (known?.kind === "typed") return { kind: "returned", producer: `${known.typeName}.${name}` };
+    if ((object.text === "self" || object.text === "cls") && cls !== null) return { kind: "returned", producer: `${cls}.${name}` };
+    if (this.moduleLocals.has(object.text) || this.classNames.has(object.text) || this.importedNames.has(object.text)) return { kind: "returned", producer: `${object.text}.${name}` };
+    return null;
+  }
+
+  private recordCall(call: SyntaxNode, caller: string | null, cls: string | null, types: ReadonlyMap<string, Known>): void {
     const fn = field(call, "function");
     if (!fn) return;
     let callee: string;
@@ -318,8 +335,13 @@ class PythonExtractor extends TreeExtractor {
         const base = this.baseOf.get(cls);
         if (!base) return;
         receiver = { kind: "super", className: base };
-      } else if (object.type === "identifier" && types.has(object.text)) receiver = { kind: "typed", ...types.get(object.text)! };
-      else if (object.type === "identifier" && this.moduleLocals.has(object.text)) receiver = { kind: "namespace", local: object.text };
+      } else if (object.type === "identifier" && types.has(object.text)) receiver = types.get(object.text)!;
+      else if (object.type === "call") {
+        // `make().m()`, `User().m()`: a method of what the call returns or constructs.
+        const known = this.knownValue(object, cls, types);
+        if (known === null) return;
+        receiver = known;
+      } else if (object.type === "identifier" && this.moduleLocals.has(object.text)) receiver = { kind: "namespace", local: object.text };
       // `Name.m()` on a class of the file or an imported name: linked only if the name is a class with that method.
       else if (object.type === "identifier" && (this.classNames.has(object.text) || this.importedNames.has(object.text))) receiver = { kind: "static", className: object.text };
       else return; // a receiver whose type is unknown: the potential set covers it

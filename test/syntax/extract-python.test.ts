@@ -55,8 +55,8 @@ describe("python extraction", () => {
     ]);
   });
 
-  it("records calls on self, cls, super(), imported modules and names, and bare calls; an unknown receiver records none", () => {
-    const calls = x.calls.map((c) => `${c.caller ?? "<top>"} -> ${c.isNew ? "new " : ""}${c.callee} [${c.receiver.kind}${"className" in c.receiver ? `:${c.receiver.className}` : "local" in c.receiver ? `:${c.receiver.local}` : ""}] @${c.line}`);
+  it("records calls on self, cls, super(), imported modules and names, call results, and bare calls; an unknown receiver records none", () => {
+    const calls = x.calls.map((c) => `${c.caller ?? "<top>"} -> ${c.isNew ? "new " : ""}${c.callee} [${c.receiver.kind}${"className" in c.receiver ? `:${c.receiver.className}` : "local" in c.receiver ? `:${c.receiver.local}` : "producer" in c.receiver ? `:${c.receiver.producer}` : ""}] @${c.line}`);
     expect(calls).toEqual([
       "Base.save -> validate [this:Base] @15",
       "Base.save -> flush [static:Backend] @16",
@@ -67,6 +67,8 @@ describe("python extraction", () => {
       "User.__repr__ -> join [namespace:osp] @47",
       "make_user -> save_all [bare] @52",
       "make_user -> new User [bare] @53",
+      // `unknown().call()`: a method of what `unknown` returns (linked only if its annotation names a class).
+      "_helper -> call [returned:unknown] @57",
       "_helper -> unknown [bare] @57",
       "<top> -> make_user [bare] @61",
     ]);

@@ -66,6 +66,7 @@ const p = indexedProject({
     '    user.rename("y")',
     '    fresh = User("z")',
     '    fresh.rename("w")',
+    '    [fresh][0].rename("v")',
     "",
   ].join("\n"),
   "tests/test_models.py": ["from app.models import User", "", "", "def test_parse():", '    assert User.parse("{}").name', ""].join("\n"),
@@ -106,9 +107,10 @@ describe("python through the read tools", () => {
     expect(await at("User.parse")).toEqual(["src/app/cli.py:9 main [import]", "tests/test_models.py:5 test_parse [import]"]);
     // `m.Base()` through `import app.models as m`.
     expect(await at("Base")).toEqual(["src/app/cli.py:10 main [import]"]);
-    // An annotated parameter and a `Name(…)` binding type their receivers; `u = make_user(...)`
-    // has no annotation, so `u.rename` is left to the potential set.
+    // An annotated parameter and a `Name(…)` binding type their receivers, and `u = make_user(...)`
+    // holds what make_user's annotation (`-> User`) says it returns.
     expect(await at("User.rename")).toEqual([
+      "src/app/cli.py:8 main [return_type]",
       "src/app/cli.py:15 typed [parameter_type]",
       "src/app/cli.py:17 typed [new_expression]",
       // `self.user = user` (an annotated parameter) and `self.fresh = User(…)` type the attributes.
@@ -118,7 +120,7 @@ describe("python through the read tools", () => {
     // A class-body annotation (`store: "Base"`) types `self.store`.
     expect(await at("Base.save")).toEqual(["src/app/models.py:25 User.rename [this_method]", "src/app/models.py:38 Registry.touch [field_type]"]);
     const rename = await p.call("mast_callers", { symbol: "User.rename" });
-    expect(flat(rename.potential_matches, "potential").map((x: { file_path: string; line: number }) => `${x.file_path}:${x.line}`)).toEqual(["src/app/cli.py:8"]);
+    expect(flat(rename.potential_matches, "potential").map((x: { file_path: string; line: number }) => `${x.file_path}:${x.line}`)).toEqual(["src/app/cli.py:18"]);
   });
 
   it("lists subclasses as implementors", async () => {

@@ -10,6 +10,8 @@
 //           bench/oracles/go-calls/main.go (golang-go)
 //   python  click 8.1.3 (python3-click 8.1.3-2), oracle: jedi's goto through
 //           bench/oracles/py-calls.py (python3-jedi 0.18.2)
+//   rust    regex-syntax 0.6.27 (librust-regex-syntax-dev 0.6.27-1), oracle: rustc's MIR with
+//           spans and full paths through bench/oracles/rust-calls.mjs (rustc)
 //
 // 1. The package's source is copied into a temp project (`<tmp>/<name>/`) and indexed fresh.
 // 2. The oracle lists every call site (the called name's line) whose callee is a function or
@@ -28,6 +30,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
+import { rustCalls } from "./oracles/rust-calls.mjs";
 import { BenchError, OUT_DIR, REPO, benchEnvironment, buildNotes, distStamp, fmt, have, indexCorpus, lpad, missingBuild, openTools, pad, prng, publish, round, runBench, shuffled, verdict } from "./corpus.mjs";
 
 const SEED = 0x63616c6c;
@@ -59,7 +62,34 @@ const LANGUAGES = {
     layout: "package",
     oracle: (root) => run("python3", [path.join(REPO, "bench/oracles/py-calls.py"), root], {}),
   },
+  rust: {
+    name: "regex-syntax",
+    version: "0.6.27",
+    source: "/usr/share/cargo/registry/regex-syntax-0.6.27",
+    install: "apt-get install -y rustc librust-regex-syntax-dev",
+    extensions: [".rs"],
+    rgType: "rust",
+    layout: "root",
+    // rustc's MIR names each call's callee by its full path; bench/oracles/rust-calls.mjs maps the
+    // path to the declaring file and mast's name for the item there.
+    oracle: (root, graphDb) => rustCalls(root, "regex_syntax", "2018", symbolsByFile(graphDb)),
+  },
 };
+
+/** Every symbol name of graph.db by file. */
+function symbolsByFile(graphDb) {
+  const db = new Database(graphDb, { readonly: true, fileMustExist: true });
+  try {
+    const out = new Map();
+    for (const r of db.prepare("SELECT f.path AS file, s.name FROM symbols s JOIN files f ON f.id = s.file_id").all()) {
+      if (!out.has(r.file)) out.set(r.file, new Set());
+      out.get(r.file).add(r.name);
+    }
+    return out;
+  } finally {
+    db.close();
+  }
+}
 
 function run(cmd, args, env) {
   const r = spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, env: { ...process.env, ...env } });
@@ -124,11 +154,12 @@ async function benchLanguage(language, spec) {
   try {
     const index = indexCorpus(stateDir, root);
     const t0 = performance.now();
-    const oracle = spec.oracle(root);
+    const oracle = spec.oracle(root, path.join(stateDir, "graph.db"));
     const oracleMs = performance.now() - t0;
     const truth = new Map();
     for (const s of oracle) {
-      const k = key(s.target_file, s.target_line);
+      // A target is named by its declaration line (go/types, jedi) or by its name in its file (rustc).
+      const k = s.target_line !== undefined ? key(s.target_file, s.target_line) : `${s.target_file}\0${s.target_name}`;
       if (!truth.has(k)) truth.set(k, new Set());
       truth.get(k).add(key(s.file, s.line));
     }
@@ -138,7 +169,7 @@ async function benchLanguage(language, spec) {
     let withSites = 0;
     for (const s of shuffled(pop, rand)) {
       if (withSites >= TARGET_WITH_SITES) break;
-      const sites = new Set(s.lines.flatMap((line) => [...(truth.get(key(s.file, line)) ?? [])]));
+      const sites = new Set([...s.lines.map((line) => key(s.file, line)), `${s.file}\0${s.name}`].flatMap((k) => [...(truth.get(k) ?? [])]));
       sample.push({ ...s, sites });
       if (sites.size > 0) withSites++;
     }

@@ -139,7 +139,12 @@ class Graph {
         if (i.kind === "export_star" && !facts.stars.includes(i.target)) facts.stars.push(i.target);
       }
       const names = JSON.parse(i.symbols) as string[];
-      (JSON.parse(i.locals) as string[]).forEach((local, k) => facts.bindings.set(local, { target: i.target, imported: names[k] ?? local }));
+      (JSON.parse(i.locals) as string[]).forEach((local, k) => {
+        const binding = { target: i.target, imported: names[k] ?? local };
+        const had = facts.bindings.get(local);
+        // A name bound by two different imports (conditional imports, two scopes of one file) means neither for sure.
+        facts.bindings.set(local, had === undefined || (had.target === binding.target && had.imported === binding.imported) ? binding : { target: null, imported: "" });
+      });
     }
     const parents = extendsFacts(this.db, fileIds);
     for (const p of parents) this.facts.get(p.fileId)?.parents.set(p.className, p.target);
@@ -322,11 +327,11 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
 
 /** The function or method a producer path names: `f` (declared or imported), `ns.f` (a namespace import's), `Type.f` (a type's). */
 function resolveProducer(g: Graph, fileId: number, path: string): Sym | null {
+  // A function named with its module (`tests.fixture`, an inline module's) is one declared name.
+  const whole = g.resolveName(fileId, path);
+  if (whole?.sym.kind === "function") return whole.sym;
   const dot = path.lastIndexOf(".");
-  if (dot === -1) {
-    const r = g.resolveName(fileId, path);
-    return r && r.sym.kind === "function" ? r.sym : null;
-  }
+  if (dot === -1) return null;
   const head = path.slice(0, dot);
   const name = path.slice(dot + 1);
   const file = g.namespaceTarget(fileId, head);

@@ -13,15 +13,20 @@ import { leadingComments, TreeExtractor, type MutableDraft } from "./tree-extrac
 import { symbolRecord, type CallReceiver, type ExtractOptions, type ExtractResult, type FileExtraction, type ParamRecord } from "./types.js";
 
 const TOKENS: ReadonlySet<string> = new Set(["identifier", "type_identifier", "field_identifier"]);
-/** Calls and `let` bindings, read by position by the call pass. */
-const EVENTS: ReadonlySet<string> = new Set(["call_expression", "let_declaration", "assignment_expression"]);
+/** Calls, and what binds or rebinds a local (`let`, assignments, and the patterns of `for`, closures, `if let` and `match` arms), read by position by the call pass. */
+const EVENTS: ReadonlySet<string> = new Set(["call_expression", "macro_invocation", "let_declaration", "assignment_expression", "for_expression", "closure_expression", "let_condition", "match_arm"]);
+/** Inline modules nested deeper than this keep their items inside the module's chunk. */
+const MAX_MODULE_DEPTH = 32;
 const TYPE_ITEMS: Readonly<Record<string, "class" | "enum">> = { struct_item: "class", union_item: "class", enum_item: "enum" };
 
-type Typed = { typeName: string; resolution: "parameter_type" | "new_expression" | "field_type" };
+/** What a local is known to hold: a named type, or what a call returns. */
+type Known = Extract<CallReceiver, { kind: "typed" } | { kind: "returned" }>;
 /** Where a call is made: the enclosing item's symbol name and the type `self`/`Self` stand for. */
 interface Scope {
   readonly caller: string | null;
   readonly self: string | null;
+  /** The inline module the item is in (`tests.`), "" at the file's top level. */
+  readonly module: string;
 }
 
 export function extractRust(filePath: string, text: string, grammar: string, language: string, options: ExtractOptions): ExtractResult {
@@ -41,6 +46,10 @@ class RustExtractor extends TreeExtractor {
   /** Call-site receivers that name a module by path (`crate::a::f()`): one import row per distinct path. */
   private readonly pathImports = new Set<string>();
   private group: { start: SyntaxNode; end: SyntaxNode } | null = null;
+  /** The inline module being declared (`m.`), "" at the top level. */
+  private module = "";
+  /** Functions declared in inline modules, by qualified name: a bare call there names its module's own first. */
+  private readonly moduleFunctions = new Set<string>();
   private readonly functions: Array<{ node: SyntaxNode; name: string; scope: Scope }> = [];
 
   run(): FileExtraction {
@@ -61,6 +70,8 @@ class RustExtractor extends TreeExtractor {
 
   /** The items of a file or an inline module body; `prefix` qualifies their names (`m.`). */
   private declareItems(container: SyntaxNode, prefix: string, topLevel: boolean): void {
+    const outer = this.module;
+    this.module = prefix;
     for (const node of container.namedChildren) {
       const kind = node.type;
       if (kind === "attribute_item" || kind === "line_comment" || kind === "block_comment" || kind === "inner_attribute_item") {
@@ -72,6 +83,7 @@ class RustExtractor extends TreeExtractor {
       if (handled) this.flushGroup();
       else this.group = this.group === null ? { start: node, end: node } : { ...this.group, end: node };
     }
+    this.module = outer;
   }
 
   /** One item; false when it is not a declaration (a `use`, a macro call, …). */
@@ -80,7 +92,8 @@ class RustExtractor extends TreeExtractor {
     switch (node.type) {
       case "function_item":
       case "function_signature_item":
-        this.declareFunction(node, `${prefix}${name}`, null, isPub(node), { caller: `${prefix}${name}`, self: null });
+        if (prefix !== "") this.moduleFunctions.add(`${prefix}${name}`);
+        this.declareFunction(node, `${prefix}${name}`, null, isPub(node), { caller: `${prefix}${name}`, self: null, module: prefix });
         return true;
       case "struct_item":
       case "union_item":
@@ -143,7 +156,7 @@ class RustExtractor extends TreeExtractor {
     const sym = this.addSymbol(this.spanStart(node), kind, name, exported, this.doc(node), kind === "const" || kind === "variable" ? firstLine(text) : text, text);
     sym.line = node.startPosition.row + 1;
     // A const or static initialiser's calls are the module's.
-    if (kind === "const" || kind === "variable") this.functions.push({ node, name, scope: { caller: null, self: null } });
+    if (kind === "const" || kind === "variable") this.functions.push({ node, name, scope: { caller: null, self: null, module: this.module } });
     return sym;
   }
 
@@ -171,7 +184,7 @@ class RustExtractor extends TreeExtractor {
     for (const member of body?.namedChildren ?? []) {
       if (member.type !== "function_item" && member.type !== "function_signature_item") continue;
       const method = field(member, "name")?.text ?? "";
-      this.declareFunction(member, `${name}.${method}`, name, exported, { caller: `${name}.${method}`, self: name });
+      this.declareFunction(member, `${name}.${method}`, name, exported, { caller: `${name}.${method}`, self: name, module: this.module });
     }
   }
 
@@ -191,7 +204,7 @@ class RustExtractor extends TreeExtractor {
         const method = field(member, "name")?.text ?? "";
         // A trait's methods are as public as the type that implements them.
         const exported = trait !== null || isPub(member);
-        const sym = this.declareFunction(member, `${type}.${method}`, type, exported, { caller: `${type}.${method}`, self: type });
+        const sym = this.declareFunction(member, `${type}.${method}`, type, exported, { caller: `${type}.${method}`, self: type, module: this.module });
         const methodBody = field(member, "body");
         if (methodBody) bodies.push([methodBody.startIndex, methodBody.endIndex]);
         const sig = (sym.signature ?? "").split("\n");
@@ -215,14 +228,16 @@ class RustExtractor extends TreeExtractor {
       const module = `self::${name}`;
       this.modules.add(name);
       this.imports.push({ module, names: ["*"], locals: [name], kind: isPub(node) ? "export_from" : "import", line });
-      if (isPub(node)) this.symbols.push(symbolRecord(name, "export", line, line, true, { signature: firstLine(node.text), reExport: { module, importedName: "*" } }));
+      // A marker either way: a private module is still visible to the module's children (`use super::m`).
+      this.symbols.push(symbolRecord(name, "export", line, line, isPub(node), { signature: firstLine(node.text), reExport: { module, importedName: "*" } }));
       return false; // a line of the surrounding block
     }
     if (topLevel) this.flushGroup();
     const qualified = `${prefix}${name}`;
     this.draft(node, { chunkType: "block", symbolName: qualified, parentSymbol: null, isExported: isPub(node) }, body);
     this.addSymbol(this.spanStart(node), "namespace", qualified, isPub(node), this.doc(node), this.header(node, body), "");
-    this.declareItems(body, `${qualified}.`, false);
+    // Nested inline modules are descended to a bounded depth (the walk recurses once per module).
+    if (qualified.split(".").length <= MAX_MODULE_DEPTH) this.declareItems(body, `${qualified}.`, false);
     return true;
   }
 
@@ -243,7 +258,9 @@ class RustExtractor extends TreeExtractor {
   /** `use a::b::C;`, `use a::{b, c as d, e::*};`, `pub use …` (a re-export). */
   private recordUse(node: SyntaxNode, prefix: string): void {
     const arg = field(node, "argument");
-    if (!arg || prefix !== "") return; // inline modules' imports bind inside them; not followed
+    // An inline module's `use` binds in the file's one name table (a name bound twice to different
+    // things is left unresolved by the linker).
+    if (!arg) return;
     const pub = isPub(node);
     const line = node.startPosition.row + 1;
     const rows = new Map<string, { names: string[]; locals: string[] }>();
@@ -254,7 +271,10 @@ class RustExtractor extends TreeExtractor {
       rows.set(module, row);
     };
     const star = (module: string) => this.imports.push({ module, names: ["*"], locals: [], kind: pub ? "export_star" : "import", line });
-    const walk = (tree: SyntaxNode, base: string) => {
+    // An explicit stack of (use tree, path prefix), not recursion.
+    const stack: Array<[SyntaxNode, string]> = [[arg, ""]];
+    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+      const [tree, base] = top;
       const join = (p: string) => (base === "" ? p : `${base}::${p}`);
       switch (tree.type) {
         case "identifier":
@@ -288,17 +308,16 @@ class RustExtractor extends TreeExtractor {
         case "scoped_use_list": {
           const path = field(tree, "path");
           const list = field(tree, "list");
-          for (const item of list?.namedChildren ?? []) walk(item, join(path?.text.replace(/\s+/g, "") ?? ""));
+          for (const item of [...(list?.namedChildren ?? [])].reverse()) stack.push([item, join(path?.text.replace(/\s+/g, "") ?? "")]);
           break;
         }
         case "use_list":
-          for (const item of tree.namedChildren) walk(item, base);
+          for (const item of [...tree.namedChildren].reverse()) stack.push([item, base]);
           break;
         default:
           break;
       }
-    };
-    walk(arg, "");
+    }
     for (const [module, { names, locals }] of rows) {
       names.forEach((name, i) => {
         const local = locals[i]!;
@@ -316,86 +335,218 @@ class RustExtractor extends TreeExtractor {
   // ---- calls ----
 
   private recordCalls(node: SyntaxNode, scope: Scope): void {
-    const types = new Map<string, Typed>();
-    const rebound = new Set<string>();
+    const types = new Map<string, Known>();
+    const poisoned = new Set<string>();
     const params = node.type === "function_item" ? paramsOf(field(node, "parameters")) : [];
+    const bounds = node.type === "function_item" ? this.genericBounds(node) : new Map<string, string>();
     for (const p of params) {
-      const type = this.namedType(p.type);
-      if (type !== null && /^[a-z_]\w*$/.test(p.name)) types.set(p.name, { typeName: type, resolution: "parameter_type" });
+      // `&mut dyn Trait`, `impl Trait` and a generic `V` bounded by a trait (`V: Visitor`) are the trait.
+      const bare = (p.type ?? "").replace(/^&\s*(?:'\w+\s+)?(?:mut\s+)?/, "").replace(/^(?:dyn|impl)\s+/, "").trim();
+      const type = bounds.get(bare) ?? this.namedType(bare === "" ? null : bare);
+      if (type !== null && /^[a-z_]\w*$/.test(p.name)) types.set(p.name, { kind: "typed", typeName: type, resolution: "parameter_type" });
     }
     const body = node.type === "function_item" ? field(node, "body") : node;
     if (!body) return;
     for (const { node: n } of this.eventsIn(body.startIndex, body.endIndex)) {
       if (n.type === "call_expression") this.recordCall(n, scope, types);
-      else this.noteBinding(n, types, rebound);
+      else if (n.type === "macro_invocation") this.recordMacroCalls(n, scope, types);
+      else this.noteBinding(n, scope, types, poisoned);
     }
   }
 
-  /** `let x: T = …` and `let x = T { … }` type `x`; any other binding of `x` untypes it. */
-  private noteBinding(n: SyntaxNode, types: Map<string, Typed>, rebound: Set<string>): void {
-    const pattern = field(n, n.type === "let_declaration" ? "pattern" : "left");
-    if (pattern?.type !== "identifier") return;
-    const name = pattern.text;
-    let type: string | null = null;
-    if (n.type === "let_declaration") {
-      const declared = field(n, "type");
-      const value = field(n, "value");
-      type = declared ? this.namedType(declared.text) : value?.type === "struct_expression" ? this.namedType(field(value, "name")?.text ?? null) : null;
-    }
-    if (type === null || rebound.has(name) || types.has(name)) {
-      types.delete(name);
-      rebound.add(name);
+  /** A function's generic parameters bounded by one project trait (`<V: Visitor>`, `where V: Visitor`): parameter → trait. */
+  private genericBounds(fn: SyntaxNode): Map<string, string> {
+    const out = new Map<string, string>();
+    const note = (name: string | undefined, bounds: SyntaxNode | null) => {
+      const traits = (bounds?.namedChildren ?? []).map((b) => this.namedType(b.text)).filter((t): t is string => t !== null);
+      if (name && traits.length >= 1 && !out.has(name)) out.set(name, traits[0]!);
+    };
+    for (const tp of field(fn, "type_parameters")?.namedChildren ?? []) if (tp.type === "type_parameter") note(field(tp, "name")?.text, field(tp, "bounds"));
+    const where = fn.namedChildren.find((c) => c.type === "where_clause");
+    for (const wp of where?.namedChildren ?? []) if (wp.type === "where_predicate") note(field(wp, "left")?.text, field(wp, "bounds"));
+    return out;
+  }
+
+  /**
+   * `let x: T = …`, `let x = T { … }` and `let x = f(…)` (also through `?`) give `x` what it holds;
+   * binding `x` again to anything else — or in a pattern — takes it away for the rest of the function.
+   */
+  private noteBinding(n: SyntaxNode, scope: Scope, types: Map<string, Known>, poisoned: Set<string>): void {
+    const bind = (name: string, known: Known | null) => {
+      if (poisoned.has(name)) return;
+      const had = types.get(name);
+      if (known !== null && (had === undefined || JSON.stringify(had) === JSON.stringify(known))) types.set(name, known);
+      else {
+        types.delete(name);
+        poisoned.add(name);
+      }
+    };
+    if (n.type === "let_declaration" || n.type === "assignment_expression") {
+      const pattern = field(n, n.type === "let_declaration" ? "pattern" : "left");
+      const value = field(n, n.type === "let_declaration" ? "value" : "right");
+      const declared = n.type === "let_declaration" ? field(n, "type") : null;
+      if (pattern?.type !== "identifier") {
+        for (const id of pattern ? identifiersIn(pattern) : []) bind(id, null);
+        return;
+      }
+      const type = declared ? this.namedType(declared.text) : null;
+      bind(pattern.text, type !== null ? { kind: "typed", typeName: type, resolution: "new_expression" } : value ? this.knownValue(value, scope, types) : null);
       return;
     }
-    types.set(name, { typeName: type, resolution: "new_expression" });
+    const pattern = field(n, n.type === "closure_expression" ? "parameters" : "pattern");
+    for (const id of pattern ? identifiersIn(pattern) : []) bind(id, null);
+  }
+
+  /** A struct literal's type, or what a call (or `call?`) returns. */
+  private knownValue(value: SyntaxNode, scope: Scope, types: ReadonlyMap<string, Known>): Known | null {
+    if (value.type === "struct_expression") {
+      const type = this.namedType(field(value, "name")?.text.replace(/^Self$/, scope.self ?? "Self") ?? null);
+      return type === null ? null : { kind: "typed", typeName: type, resolution: "new_expression" };
+    }
+    const unwrapped = value.type === "try_expression";
+    const call = unwrapped ? value.namedChild(0) : value;
+    if (call?.type !== "call_expression") return null;
+    const producer = this.producerOf(field(call, "function"), scope, types, call);
+    return producer === null ? null : { kind: "returned", producer: unwrapped ? `${producer}?` : producer };
+  }
+
+  /** A callee as a producer path: `f`, `Type.f` (`Self::f` in an impl), `module.f`, `crate::a.f`, `Type.m` for `x.m()` on a typed `x`. */
+  private producerOf(fn: SyntaxNode | null, scope: Scope, types: ReadonlyMap<string, Known>, call: SyntaxNode): string | null {
+    if (!fn) return null;
+    if (fn.type === "identifier") return this.bareName(fn.text, scope);
+    if (fn.type === "scoped_identifier") {
+      const path = field(fn, "path");
+      const name = field(fn, "name")?.text;
+      if (!path || !name) return null;
+      const receiver = this.pathReceiver(path, scope, call);
+      if (receiver === null) return null;
+      return `${receiver.kind === "static" ? receiver.className : receiver.kind === "namespace" ? receiver.local : ""}.${name}`;
+    }
+    if (fn.type === "field_expression") {
+      const value = field(fn, "value");
+      const name = field(fn, "field")?.text;
+      if (!value || !name) return null;
+      if (value.type === "self" && scope.self !== null) return `${scope.self}.${name}`;
+      const known = value.type === "identifier" ? types.get(value.text) : undefined;
+      if (known?.kind === "typed") return `${known.typeName}.${name}`;
+    }
+    return null;
+  }
+
+  /** What a path before `::` names: the impl's own type (`Self`), a type, a module, or a `crate::`/`self::`/`super::` path (an import of its own). */
+  private pathReceiver(path: SyntaxNode, scope: Scope, call: SyntaxNode): Extract<CallReceiver, { kind: "static" } | { kind: "namespace" }> | null {
+    const head = path.text.replace(/\s+/g, "");
+    if (head === "Self" && scope.self !== null) return { kind: "static", className: scope.self };
+    if (path.type !== "scoped_identifier" && this.typeNames.has(head)) return { kind: "static", className: head };
+    if (path.type !== "scoped_identifier" && this.modules.has(head)) return { kind: "namespace", local: head };
+    // `m::Type::f()` through a module the file binds.
+    const qualified = /^([a-z_]\w*)::([A-Z]\w*)$/.exec(head);
+    if (qualified && this.modules.has(qualified[1]!)) return { kind: "static", className: `${qualified[1]}.${qualified[2]}` };
+    if (/^(?:crate|self|super)(?:::[a-z_]\w*)*$/.test(head)) {
+      // `crate::a::f()`: the path is an import of its own, bound to a local no source name can have.
+      if (!this.pathImports.has(head)) {
+        this.pathImports.add(head);
+        this.imports.push({ module: head, names: ["*"], locals: [head], kind: "import", line: call.startPosition.row + 1 });
+      }
+      return { kind: "namespace", local: head };
+    }
+    return null;
   }
 
   /** The project type a type expression names plainly: `T`, `&T`, `&mut T`, `T<X>`, `a::T` → `T`; builtins are none. */
   private namedType(type: string | null): string | null {
     if (type === null) return null;
-    const m = /^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)?(?:(?:crate|self|super|[a-z_]\w*)::)*([A-Z]\w*)(?:\s*<.*>)?$/s.exec(type.trim());
-    if (!m || this.builtin.has(m[1]!)) return null;
-    return m[1]!;
+    const m = /^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)?((?:(?:crate|self|super|[a-z_]\w*)::)*)([A-Z]\w*)(?:\s*<.*>)?$/s.exec(type.trim());
+    if (!m || this.builtin.has(m[2]!)) return null;
+    const qualifier = m[1]!.replace(/::$/, "");
+    if (qualifier === "") return m[2]!;
+    // `m::T` through a module the file binds; any longer path is not followed (a same-named type
+    // elsewhere must not be taken for it).
+    return this.modules.has(qualifier) ? `${qualifier}.${m[2]!}` : null;
   }
 
-  private recordCall(call: SyntaxNode, scope: Scope, types: ReadonlyMap<string, Typed>): void {
+  private recordCall(call: SyntaxNode, scope: Scope, types: ReadonlyMap<string, Known>): void {
     const fn = field(call, "function");
     if (!fn) return;
     let receiver: CallReceiver;
     let callee: string;
     if (fn.type === "identifier") {
-      callee = fn.text;
+      callee = this.bareName(fn.text, scope);
       receiver = { kind: "bare" };
     } else if (fn.type === "scoped_identifier") {
       const path = field(fn, "path");
       callee = field(fn, "name")?.text ?? "";
-      if (!path) return;
-      const head = path.text.replace(/\s+/g, "");
-      if (head === "Self" && scope.self !== null) receiver = { kind: "static", className: scope.self };
-      else if (path.type !== "scoped_identifier" && this.typeNames.has(head)) receiver = { kind: "static", className: head };
-      else if (path.type !== "scoped_identifier" && this.modules.has(head)) receiver = { kind: "namespace", local: head };
-      else if (/^(?:crate|self|super)(?:::[a-z_]\w*)*$/.test(head)) {
-        // `crate::a::f()`: the path is an import of its own, bound to a local no source name can have.
-        if (!this.pathImports.has(head)) {
-          this.pathImports.add(head);
-          this.imports.push({ module: head, names: ["*"], locals: [head], kind: "import", line: call.startPosition.row + 1 });
-        }
-        receiver = { kind: "namespace", local: head };
-      } else return;
+      const r = path ? this.pathReceiver(path, scope, call) : null;
+      if (r === null) return;
+      receiver = r;
     } else if (fn.type === "field_expression") {
       const value = field(fn, "value");
       callee = field(fn, "field")?.text ?? "";
       if (!value) return;
       if (value.type === "self" && scope.self !== null) receiver = { kind: "this", className: scope.self };
-      else if (value.type === "identifier" && types.has(value.text)) receiver = { kind: "typed", ...types.get(value.text)! };
+      else if (value.type === "identifier" && types.has(value.text)) receiver = types.get(value.text)!;
       else if (value.type === "field_expression" && field(value, "value")?.type === "self" && scope.self !== null) {
         const fieldType = this.fieldTypes.get(scope.self)?.get(field(value, "field")?.text ?? "");
         if (fieldType === undefined) return;
         receiver = { kind: "typed", typeName: fieldType, resolution: "field_type" };
+      } else if (value.type === "call_expression" || value.type === "try_expression" || value.type === "struct_expression") {
+        // `T::new().m()`, `open()?.m()`: a method of what the call returns.
+        const known = this.knownValue(value, scope, types);
+        if (known === null) return;
+        receiver = known;
       } else return;
     } else return;
     this.addCall(scope.caller, callee, receiver, false, field(fn, fn.type === "field_expression" ? "field" : "name") ?? fn);
   }
+
+  /** A bare name as the item it calls: a function of the caller's own inline module (`tests.helper`), else the name. */
+  private bareName(name: string, scope: Scope): string {
+    return scope.module !== "" && this.moduleFunctions.has(`${scope.module}${name}`) ? `${scope.module}${name}` : name;
+  }
+
+  /**
+   * Calls inside a macro's arguments (`assert_eq!(self.len(), 3)`, `format!("{}", x.name())`): the
+   * grammar leaves them as tokens, so they are read from the token sequence — `name(…)`,
+   * `self.name(…)`, `x.name(…)` on a typed local, `Type::name(…)` / `Self::name(…)` / `m::name(…)` —
+   * with the same receiver rules as calls outside macros.
+   */
+  private recordMacroCalls(macro: SyntaxNode, scope: Scope, types: ReadonlyMap<string, Known>): void {
+    // An explicit stack, not recursion: token trees nest as deep as the source does.
+    const stack = macro.namedChildren.filter((c) => c.type === "token_tree");
+    for (let tree = stack.pop(); tree !== undefined; tree = stack.pop()) {
+      const cs = tree.children;
+      for (let i = 0; i < cs.length; i++) {
+        const c = cs[i]!;
+        if (c.type === "token_tree") {
+          stack.push(c);
+          continue;
+        }
+        const next = cs[i + 1];
+        if (c.type !== "identifier" || next?.type !== "token_tree" || next.child(0)?.type !== "(") continue;
+        const before = cs[i - 1]?.type;
+        const object = cs[i - 2];
+        let receiver: CallReceiver | null = null;
+        if (before === ".") {
+          if (object?.type === "self" && scope.self !== null) receiver = { kind: "this", className: scope.self };
+          else if (object?.type === "identifier" && cs[i - 3]?.type !== "." && cs[i - 3]?.type !== "::") receiver = types.get(object.text) ?? null;
+        } else if (before === "::") {
+          if (object?.type === "identifier" && cs[i - 3]?.type !== "::") {
+            const head = object.text;
+            if (head === "Self" && scope.self !== null) receiver = { kind: "static", className: scope.self };
+            else if (this.typeNames.has(head)) receiver = { kind: "static", className: head };
+            else if (this.modules.has(head)) receiver = { kind: "namespace", local: head };
+          }
+        } else if (before !== "!" && before !== "fn") receiver = { kind: "bare" };
+        if (receiver !== null) this.addCall(scope.caller, receiver.kind === "bare" ? this.bareName(c.text, scope) : c.text, receiver, false, c);
+      }
+    }
+  }
+}
+
+/** Every identifier a pattern binds (or names: a path in a pattern binds nothing, and poisoning it is harmless). */
+function identifiersIn(pattern: SyntaxNode): string[] {
+  if (pattern.type === "identifier") return [pattern.text];
+  return pattern.descendantsOfType("identifier").map((n) => n.text);
 }
 
 /** `pub`, `pub(crate)`, `pub(super)`, `pub(in path)` export; `pub(self)` does not. */

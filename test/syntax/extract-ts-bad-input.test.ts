@@ -97,6 +97,10 @@ describe("deep nesting", () => {
     ["blocks", "deep.js", `${"{".repeat(depth)}${"}".repeat(depth)}\n`, ["block", null]],
     ["functions", "deep.js", `${"function g(){".repeat(depth)}${"}".repeat(depth)}\n`, ["function", "g"]],
     ["multi-line blocks", "deep.ts", `${"if (x) {\n".repeat(depth)}${"}\n".repeat(depth)}`, ["block", null]],
+    ["python parentheses", "deep.py", `x = ${"(".repeat(depth)}1${")".repeat(depth)}\n`, ["block", "x"]],
+    ["go calls", "deep.go", `package p\n\nfunc f() { ${"g(".repeat(depth)}${")".repeat(depth)} }\n`, ["block", null]],
+    ["rust macro token trees", "deep.rs", `fn f() { m!(${"(".repeat(depth)}${")".repeat(depth)}); }\n`, ["function", "f"]],
+    ["rust inline modules", "deep.rs", `${"mod m { ".repeat(depth)}${"} ".repeat(depth)}\n`, ["block", "m"]],
   ];
   it.each(cases)("%s: extracts without overflowing the stack", (_name, file, text, first) => {
     const result = extractFile(`src/${file}`, text, OPTIONS);

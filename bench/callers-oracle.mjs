@@ -25,13 +25,12 @@
 // A report, not a test: exits 0 whether targets PASS or MISS; non-zero only when something could
 // not run (a missing package names its apt-get line). Figures go to bench/.out/callers-oracle.<language>.json.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { rustCalls } from "./oracles/rust-calls.mjs";
-import { BenchError, OUT_DIR, REPO, benchEnvironment, buildNotes, distStamp, fmt, have, indexCorpus, lpad, missingBuild, openTools, pad, prng, publish, round, runBench, shuffled, verdict } from "./corpus.mjs";
+import { BenchError, LANGUAGE_CORPORA, OUT_DIR, copyLanguageCorpus, REPO, benchEnvironment, buildNotes, distStamp, fmt, have, indexCorpus, lpad, missingBuild, openTools, pad, prng, publish, round, runBench, shuffled, verdict } from "./corpus.mjs";
 
 const SEED = 0x63616c6c;
 const TARGET_WITH_SITES = 200;
@@ -39,40 +38,24 @@ const POTENTIAL_LIMIT = 1000;
 const LIST_LIMIT = 8;
 const TARGETS = { verified_precision: 0.98, all_recall: 0.98, verified_recall: 0.7 };
 
-const LANGUAGES = {
+/** Each language's oracle, over its corpus (bench/corpus.mjs LANGUAGE_CORPORA) copied to `root`. */
+const ORACLES = {
   go: {
-    name: "gin",
-    version: "1.8.1",
-    source: "/usr/share/gocode/src/github.com/gin-gonic/gin",
-    install: "apt-get install -y golang-go golang-github-gin-gonic-gin-dev",
-    extensions: [".go"],
-    rgType: "go",
-    // The module's own directory is the project root (go.mod sits there).
-    layout: "root",
-    oracle: (root) => run("go", ["run", path.join(REPO, "bench/oracles/go-calls/main.go"), root], { GO111MODULE: "off", GOPATH: "/usr/share/gocode", GOFLAGS: "" }),
+    tool: "go/types through bench/oracles/go-calls/main.go",
+    install: "apt-get install -y golang-go",
+    run: (root) => run("go", ["run", path.join(REPO, "bench/oracles/go-calls/main.go"), root], { GO111MODULE: "off", GOPATH: "/usr/share/gocode", GOFLAGS: "" }),
   },
   python: {
-    name: "click",
-    version: "8.1.3",
-    source: "/usr/lib/python3/dist-packages/click",
-    install: "apt-get install -y python3-click python3-jedi",
-    extensions: [".py"],
-    rgType: "py",
-    // The package sits under the project root, so `import click.x` and `from .x import` both resolve.
-    layout: "package",
-    oracle: (root) => run("python3", [path.join(REPO, "bench/oracles/py-calls.py"), root], {}),
+    tool: "jedi's goto through bench/oracles/py-calls.py",
+    install: "apt-get install -y python3-jedi",
+    run: (root) => run("python3", [path.join(REPO, "bench/oracles/py-calls.py"), root], {}),
   },
   rust: {
-    name: "regex-syntax",
-    version: "0.6.27",
-    source: "/usr/share/cargo/registry/regex-syntax-0.6.27",
-    install: "apt-get install -y rustc librust-regex-syntax-dev",
-    extensions: [".rs"],
-    rgType: "rust",
-    layout: "root",
     // rustc's MIR names each call's callee by its full path; bench/oracles/rust-calls.mjs maps the
     // path to the declaring file and mast's name for the item there.
-    oracle: (root, graphDb) => rustCalls(root, "regex_syntax", "2018", symbolsByFile(graphDb)),
+    tool: "rustc's MIR (spans, full paths) through bench/oracles/rust-calls.mjs",
+    install: "apt-get install -y rustc",
+    run: (root, graphDb) => rustCalls(root, "regex_syntax", "2018", symbolsByFile(graphDb)),
   },
 };
 
@@ -146,15 +129,12 @@ function score(sample, predicted) {
 }
 
 async function benchLanguage(language, spec) {
-  if (!fs.existsSync(spec.source)) throw new BenchError(`${spec.source} is missing: ${spec.install}`);
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `mast-oracle-${language}-`));
-  const root = spec.layout === "root" ? path.join(tmp, spec.name) : path.join(tmp, "project");
-  fs.cpSync(spec.source, spec.layout === "root" ? root : path.join(root, spec.name), { recursive: true, filter: (src) => !src.includes("__pycache__") });
+  const { tmp, root } = copyLanguageCorpus(language);
   const stateDir = path.join(tmp, "state");
   try {
     const index = indexCorpus(stateDir, root);
     const t0 = performance.now();
-    const oracle = spec.oracle(root, path.join(stateDir, "graph.db"));
+    const oracle = ORACLES[language].run(root, path.join(stateDir, "graph.db"));
     const oracleMs = performance.now() - t0;
     const truth = new Map();
     for (const s of oracle) {
@@ -225,18 +205,18 @@ async function main() {
   const { values } = parseArgs({ options: { language: { type: "string" } } });
   const missing = missingBuild();
   if (missing) throw new BenchError(`${missing} is missing: run \`npm run build\` first`);
-  const chosen = values.language ? [values.language] : Object.keys(LANGUAGES);
-  for (const l of chosen) if (!LANGUAGES[l]) throw new BenchError(`unknown --language ${l} (one of ${Object.keys(LANGUAGES).join(", ")})`);
+  const chosen = values.language ? [values.language] : Object.keys(ORACLES);
+  for (const l of chosen) if (!ORACLES[l]) throw new BenchError(`unknown --language ${l} (one of ${Object.keys(ORACLES).join(", ")})`);
   const env = benchEnvironment();
   const distAtStart = distStamp();
   for (const language of chosen) {
-    const spec = LANGUAGES[language];
+    const spec = LANGUAGE_CORPORA[language];
     process.stderr.write(`${language}: indexing ${spec.name} ${spec.version} and running the oracle ...\n`);
     const r = await benchLanguage(language, spec);
     const L = [];
     const pct = (x) => fmt(x, 3);
     L.push(`mast callers-oracle bench (${language}) — ${env.date}, mast ${env.mast_commit ?? "?"}, nproc ${env.nproc}`);
-    L.push(`corpus: ${spec.name} ${spec.version} from ${spec.source} (${spec.install.replace("apt-get install -y ", "Debian: ")})`);
+    L.push(`corpus: ${spec.name} ${spec.version} from ${spec.source} (${spec.install.replace("apt-get install -y ", "Debian: ")}); oracle: ${ORACLES[language].tool}`);
     L.push(`index: ${r.index.report.files_indexed} files, ${r.index.report.symbol_count} symbols, wall ${fmt(r.index.wall_ms / 1000)} s`);
     L.push(`oracle: ${r.oracle.sites} call sites of project functions and methods in ${fmt(r.oracle.ms / 1000)} s`);
     L.push(`sample (seed 0x${SEED.toString(16)}): ${r.sample.length} of ${r.population} functions and methods drawn, ${r.withSites} with a call site, ${r.sample.reduce((a, s) => a + s.sites.size, 0)} sites`);
@@ -264,6 +244,7 @@ async function main() {
     publish(L, buildNotes(env, distAtStart), path.join(OUT_DIR, `callers-oracle.${language}.json`), {
       environment: env,
       corpus: { name: spec.name, version: spec.version, source: spec.source, install: spec.install },
+      oracle_tool: ORACLES[language].tool,
       index: { wall_ms: round(r.index.wall_ms), files: r.index.report.files_indexed, symbols: r.index.report.symbol_count },
       oracle: { sites: r.oracle.sites, ms: round(r.oracle.ms) },
       sample: { seed: SEED, drawn: r.sample.length, with_sites: r.withSites },

@@ -21,6 +21,53 @@ export const OUT_DIR = path.join(BENCH_DIR, ".out");
 export const DIST = path.join(REPO, "dist");
 export const MAST = path.join(DIST, "cli", "mast.js");
 export const RG_INSTALL = "apt-get install -y ripgrep";
+export const TIME = "/usr/bin/time";
+
+/**
+ * One real project per language beyond TypeScript, installed from a pinned Debian package (the
+ * package version pins the source): the corpora of bench/index-languages.mjs and
+ * bench/callers-oracle.mjs. `layout` "root": the package's directory is the project (its go.mod or
+ * Cargo.toml is there); "package": it is copied under the project root as `<name>/`.
+ */
+export const LANGUAGE_CORPORA = {
+  go: { name: "gin", version: "1.8.1", source: "/usr/share/gocode/src/github.com/gin-gonic/gin", install: "apt-get install -y golang-github-gin-gonic-gin-dev", layout: "root", ctags: "Go", rgType: "go" },
+  python: { name: "click", version: "8.1.3", source: "/usr/lib/python3/dist-packages/click", install: "apt-get install -y python3-click", layout: "package", ctags: "Python", rgType: "py" },
+  rust: { name: "regex-syntax", version: "0.6.27", source: "/usr/share/cargo/registry/regex-syntax-0.6.27", install: "apt-get install -y librust-regex-syntax-dev", layout: "root", ctags: "Rust", rgType: "rust" },
+};
+
+/** A temp copy of a language corpus: `{ tmp, root }` (remove `tmp` when done); a missing package names its apt-get line. */
+export function copyLanguageCorpus(language) {
+  const c = LANGUAGE_CORPORA[language];
+  if (!fs.existsSync(c.source)) throw new BenchError(`${c.source} is missing: ${c.install}`);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `mast-${language}-`));
+  const root = c.layout === "root" ? path.join(tmp, c.name) : path.join(tmp, "project");
+  fs.cpSync(c.source, c.layout === "root" ? root : path.join(root, c.name), { recursive: true, filter: (src) => !src.includes("__pycache__") });
+  return { tmp, root };
+}
+
+/** Runs argv (under /usr/bin/time -f %M when `useTime`) and returns wall ms, peak RSS KB, stdout and stderr; a failure is a BenchError. */
+export function measure(argv, { useTime }) {
+  const [cmd, ...args] = useTime ? [TIME, "-f", "%M", ...argv] : argv;
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.error) throw new BenchError(`cannot run ${cmd}: ${r.error.message}`);
+  let stderr = r.stderr ?? "";
+  let rssKb = null;
+  if (useTime) {
+    const lines = stderr.trimEnd().split("\n");
+    const last = lines.at(-1)?.trim() ?? "";
+    if (/^\d+$/.test(last)) {
+      rssKb = Number(last);
+      lines.pop();
+      stderr = lines.join("\n");
+    }
+  }
+  if (r.status !== 0) {
+    throw new BenchError(`command failed (exit ${r.status}${r.signal ? `, signal ${r.signal}` : ""}):\n  ${argv.join(" ")}\n${stderr.trim()}\n${(r.stdout ?? "").slice(0, 2000)}`);
+  }
+  return { wallMs, rssKb, stdout: r.stdout, stderr };
+}
 
 /** Bump when the pruning rule changes, so an old corpus is rebuilt. */
 export const CORPUS_FORMAT = 2;
@@ -44,7 +91,7 @@ export const PACKAGES = [
 export const EDIT_MARK = "\n// mast bench edit ";
 
 // What mast indexes by default (src/index/config.ts DEFAULT_SETTINGS), mirrored to describe the corpus.
-export const MAST_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".py", ".pyi", ".md"];
+export const MAST_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".py", ".pyi", ".go", ".rs", ".md"];
 export const MAST_EXCLUDED_DIRS = new Set(["node_modules", "dist", "build", "coverage", ".next", ".turbo", ".mast", ".git"]);
 export const MAST_EXCLUDED_FILE = /\.(test|spec)\.ts$/;
 

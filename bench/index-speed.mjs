@@ -29,6 +29,8 @@ import {
   REPO,
   describeCorpus,
   distStamp,
+  measure as measureRun,
+  TIME,
   ensureCorpus,
   have,
   machineFacts,
@@ -40,7 +42,6 @@ import {
 const OUT_DIR = path.join(BENCH_DIR, ".out");
 const OUT_JSON = path.join(OUT_DIR, "index-speed.json");
 const MAST = path.join(REPO, "dist", "cli", "mast.js");
-const TIME = "/usr/bin/time";
 
 const FULL_RUNS = 3;
 const INCREMENTAL_RUNS = 5;
@@ -76,29 +77,11 @@ const verdict = (ok) => (ok === null ? "n/a " : ok ? "PASS" : "MISS");
 // ---------------------------------------------------------------------------------------------
 // measuring
 
-/** Runs argv (under /usr/bin/time -f %M when available) and returns wall ms, peak RSS KB, stdout. */
-function measure(argv, { useTime }) {
-  const [cmd, ...args] = useTime ? [TIME, "-f", "%M", ...argv] : argv;
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
-  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+/** `measure` (bench/corpus.mjs), failing the step when Ctrl-C arrived while it ran. */
+function measure(argv, opts) {
+  const m = measureRun(argv, opts);
   if (interrupted) throw new BenchError("interrupted");
-  if (r.error) throw new BenchError(`cannot run ${cmd}: ${r.error.message}`);
-  let stderr = r.stderr ?? "";
-  let rssKb = null;
-  if (useTime) {
-    const lines = stderr.trimEnd().split("\n");
-    const last = lines.at(-1)?.trim() ?? "";
-    if (/^\d+$/.test(last)) {
-      rssKb = Number(last);
-      lines.pop();
-      stderr = lines.join("\n");
-    }
-  }
-  if (r.status !== 0) {
-    throw new BenchError(`command failed (exit ${r.status}${r.signal ? `, signal ${r.signal}` : ""}):\n  ${argv.join(" ")}\n${stderr.trim()}\n${(r.stdout ?? "").slice(0, 2000)}`);
-  }
-  return { wallMs, rssKb, stdout: r.stdout, stderr };
+  return m;
 }
 
 function mastRun(args, useTime) {

@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   PATH_DENIED: "Only paths inside the project root can be used.",
   CONFIG_INVALID: "Fix the JSON in the named config file, or delete it to use the defaults.",
   STATE_DIR_INVALID: "Pass a --state-dir that is a directory (or does not exist yet) and is writable.",
+  STATE_DIR_MISMATCH: "The state dir holds another project's index: run the command from that project (or pass its path), or give this project its own --state-dir; `mast index <path> --state-dir <dir>` re-points it.",
   LOCK_HELD: "Another indexer holds the lock; wait for it to finish and retry.",
   LOCK_COMPROMISED: "The index lock was taken over mid-run; run the command again.",
   NOT_INDEXED: "Run `mast init` (or `mast index`) on the project first.",

@@ -45,6 +45,8 @@ interface FileFacts {
   readonly moduleTargets: Map<string, number>;
   /** `export * from` targets. */
   readonly stars: number[];
+  /** Targets of imports that bring every name into scope without binding one (`#include "x.h"`, `require_relative`, `use a::*`, `from m import *`, and — harmlessly — ECMAScript's `export *`). */
+  readonly globs: number[];
   /** Class name → the name its `extends` clause gives. */
   readonly parents: Map<string, string>;
   /** The file's language (its spec reads return types). */
@@ -108,7 +110,7 @@ class Graph {
     let facts = this.facts.get(fileId);
     if (!facts) {
       this.load([fileId]);
-      facts = this.facts.get(fileId) ?? { declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map(), language: "" };
+      facts = this.facts.get(fileId) ?? { declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), language: "" };
       this.facts.set(fileId, facts);
     }
     return facts;
@@ -118,7 +120,7 @@ class Graph {
   private load(fileIds: readonly number[] | null): void {
     if (fileIds !== null && fileIds.length === 0) return;
     for (const f of fileRows(this.db, fileIds)) {
-      this.facts.set(f.id, { declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], parents: new Map(), language: f.language });
+      this.facts.set(f.id, { declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), language: f.language });
     }
     const symbols = symbolFacts(this.db, fileIds);
     for (const s of symbols) {
@@ -139,6 +141,8 @@ class Graph {
         if (i.kind === "export_star" && !facts.stars.includes(i.target)) facts.stars.push(i.target);
       }
       const names = JSON.parse(i.symbols) as string[];
+      // `*` without a local (`#include`, `require`, `from m import *`, `use a::*`): every name the target exports is in scope.
+      if (i.target !== null && (i.kind === "import" || i.kind === "export_star") && names.length === 1 && names[0] === "*" && i.locals === "[]" && !facts.globs.includes(i.target)) facts.globs.push(i.target);
       (JSON.parse(i.locals) as string[]).forEach((local, k) => {
         const binding = { target: i.target, imported: names[k] ?? local };
         const had = facts.bindings.get(local);
@@ -188,9 +192,16 @@ class Graph {
     const pkg = this.inPackage(fileId, name);
     if (pkg && pkg.kind !== "method") return { sym: pkg, via: "same_package" };
     const binding = facts.bindings.get(name);
-    if (!binding || binding.imported === "*" || binding.target === null) return null;
-    const sym = this.exported(binding.target, binding.imported);
-    return sym ? { sym, via: "import" } : null;
+    if (binding) {
+      if (binding.imported === "*" || binding.target === null) return null;
+      const sym = this.exported(binding.target, binding.imported);
+      return sym ? { sym, via: "import" } : null;
+    }
+    for (const target of facts.globs) {
+      const sym = this.exported(target, name);
+      if (sym) return { sym, via: "import" };
+    }
+    return null;
   }
 
   /** `Class.name` on the class itself or, failing that, up its `extends` chain. */
@@ -292,6 +303,12 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
       const cls = g.declaredIn(c.fileId, c.receiverName ?? "") ?? g.inPackage(c.fileId, c.receiverName ?? "");
       const target = cls ? g.member(cls, c.callee) : null;
       return target ? { target, resolution: "this_method" } : null;
+    }
+    case "implicit": {
+      // A member of the class (declared here, in the package or in what the file imports, or inherited) first, else the plain name.
+      const own = g.declaredIn(c.fileId, c.receiverName ?? "") ?? g.inPackage(c.fileId, c.receiverName ?? "") ?? g.resolveType(c.fileId, c.receiverName ?? "")?.sym ?? null;
+      const target = own && TYPE_KINDS.has(own.kind) ? g.member(own, c.callee) : null;
+      return target ? { target, resolution: "this_method" } : resolveCall(g, { ...c, receiver: "bare" });
     }
     case "super":
     case "typed":

@@ -142,6 +142,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       write_errors: run.counts.write,
       ...(previous?.seed_commit ? { seed_commit: previous.seed_commit } : {}),
       ...(sourceCommit ? { source_commit: sourceCommit } : {}),
+      project_root: config.project_root,
     };
     writeJsonAtomic(paths.indexJson, indexJson);
     const { counts, problems } = run;

@@ -27,6 +27,19 @@ export interface IndexJson {
   seed_commit?: string;
   /** The project's git HEAD commit when it was indexed (read from .git, no git binary needed). */
   source_commit?: string;
+  /** The absolute root of the project the index was built from. */
+  project_root?: string;
+}
+
+/**
+ * Refuses a state dir that indexes another project still on disk: read against this root, every
+ * file of that index would look vanished, and a refresh would drop its rows. A recorded root that
+ * no longer exists (the project moved, or the index was seeded from another machine) is accepted.
+ */
+export function guardProjectRoot(paths: StatePaths, projectRoot: string): void {
+  const recorded = readIndexJson(paths)?.project_root;
+  if (recorded === undefined || recorded === projectRoot || !existsSync(recorded)) return;
+  throw new MastError("STATE_DIR_MISMATCH", `the index at ${paths.dir} is of ${recorded}, not of ${projectRoot}`, { details: { state_dir: paths.dir, indexed_root: recorded, project_root: projectRoot } });
 }
 
 export interface ManifestEntry {

@@ -1,17 +1,23 @@
 // The registered languages and what is derived from them: which extensions exist, which
 // language each belongs to, which grammar parses it and how that grammar loads. Everything that
 // dispatches on a file's kind reads this table; adding a language is adding its spec here.
+import { C } from "./c.js";
+import { CPP } from "./cpp.js";
+import { CSHARP } from "./csharp.js";
 import { GO } from "./go.js";
+import { JAVA } from "./java.js";
 import { JAVASCRIPT } from "./javascript.js";
 import { MARKDOWN } from "./markdown.js";
+import { PHP } from "./php.js";
 import { PYTHON } from "./python.js";
+import { RUBY } from "./ruby.js";
 import { RUST } from "./rust.js";
 import type { LanguageSpec } from "./spec.js";
 import { TYPESCRIPT } from "./typescript.js";
 
 export type { LanguageSpec } from "./spec.js";
 
-export const LANGUAGE_SPECS: readonly LanguageSpec[] = [TYPESCRIPT, JAVASCRIPT, PYTHON, GO, RUST, MARKDOWN];
+export const LANGUAGE_SPECS: readonly LanguageSpec[] = [TYPESCRIPT, JAVASCRIPT, PYTHON, GO, RUST, JAVA, C, CPP, CSHARP, RUBY, PHP, MARKDOWN];
 
 /** A registered language's name (`LanguageSpec.name`). */
 export type Language = string;

@@ -1,12 +1,13 @@
 // What mast knows about one language, as data: its extensions and grammars, and the rules the
 // generic layers (index, store, query, tools) ask for instead of naming a language. One file per
-// language in this folder declares one LanguageSpec; registry.ts lists them.
+// language in this folder declares one LanguageSpec; languages.ts lists them.
+import type { OutlineRules } from "./outline.js";
 
 /** How a file of this language's import specifiers name project files (resolve/imports.ts). */
-export type Resolver = "ecmascript" | "python" | "go" | "rust" | "none";
+export type Resolver = "ecmascript" | "python" | "go" | "rust" | "java" | "include" | "ruby" | "php" | "none";
 
 /** How a file of this language is turned into chunks, symbols, imports and calls (syntax/extract.ts). */
-export type Extractor = "ecmascript" | "python" | "go" | "rust" | "markdown";
+export type Extractor = "ecmascript" | "python" | "go" | "rust" | "outline" | "markdown";
 
 export interface LanguageSpec {
   /** The language's name in answers and in the `language` argument of the tools. */
@@ -18,6 +19,8 @@ export interface LanguageSpec {
   /** Grammar name → its tree-sitter language, loaded on first use (the only importer of the grammar's package). */
   readonly grammars: Readonly<Record<string, () => unknown>>;
   readonly extractor: Extractor;
+  /** The declarations, imports and call shapes the `outline` extractor reads (languages indexed at breadth). */
+  readonly outline?: OutlineRules;
   readonly resolver: Resolver;
   /**
    * Where the names a file declares are visible without an import: in the file itself, or in

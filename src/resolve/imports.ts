@@ -1,5 +1,6 @@
 // Import resolution against the indexed file set, by the importing file's language (its spec's
-// resolver; Python's is resolve/python.ts). ECMAScript module specifiers (spec §13.7): relative specifiers with
+// resolver; Python's is resolve/python.ts, Go's go.ts, Rust's rust.ts, the breadth languages'
+// conventions.ts). ECMAScript module specifiers (spec §13.7): relative specifiers with
 // TypeScript's NodeNext extension substitution, the nearest tsconfig's `paths`/`baseUrl`
 // (following `extends`) and npm/yarn/pnpm workspace packages. Every answer is a member of the
 // indexed file set, whose paths are canonical already (the walker starts from the realpath'd
@@ -11,6 +12,7 @@ import { dirname, join, posix } from "node:path";
 import { sha256 } from "../base/hash.js";
 import { isExternalSpecifier, relativeInside } from "../base/paths.js";
 import { extensionInfo } from "../lang/languages.js";
+import { createIncludeResolver, createJavaResolver, createPhpResolver, createRubyResolver } from "./conventions.js";
 import { createGoResolver } from "./go.js";
 import { resolvePythonModule } from "./python.js";
 import { createRustResolver } from "./rust.js";
@@ -232,11 +234,15 @@ export function createImportResolver(files: ReadonlySet<string>, projectRoot: st
   const has = (resolver: string) => [...files].some((f) => extensionInfo(f)?.spec.resolver === resolver);
   if (has("go")) resolvers.set("go", createGoResolver(files, dirsWithFiles, readRel));
   if (has("rust")) resolvers.set("rust", createRustResolver(files, dirsWithFiles, readRel));
+  if (has("java")) resolvers.set("java", createJavaResolver(files));
+  if (has("include")) resolvers.set("include", createIncludeResolver(files));
+  if (has("ruby")) resolvers.set("ruby", createRubyResolver(files));
+  if (has("php")) resolvers.set("php", createPhpResolver(files));
 
   const resolve = (fromPath: string, specifier: string): string | null => {
     const resolver = extensionInfo(fromPath)?.spec.resolver ?? "none";
     if (resolver === "python") return resolvePythonModule(files, fromPath, specifier);
-    if (resolver === "go" || resolver === "rust") return resolvers.get(resolver)?.(fromPath, specifier) ?? null;
+    if (resolver !== "ecmascript" && resolver !== "none") return resolvers.get(resolver)?.(fromPath, specifier) ?? null;
     if (resolver === "none") return null;
     const clean = specifier.split("?")[0]!;
     if (!isExternalSpecifier(clean)) {

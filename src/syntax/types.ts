@@ -125,7 +125,13 @@ export type CallReceiver =
    * trailing `?` when the language's unwrap operator took its value — and the linker reads the
    * producer's declared return type (`LanguageSpec.returnedType`).
    */
-  | { readonly kind: "returned"; readonly producer: string };
+  | { readonly kind: "returned"; readonly producer: string }
+  /**
+   * `foo()` inside a method of `className` where the language lets a bare name mean a member
+   * (C++, Java, C#, Ruby): the class's own or inherited member when it has one, else what `foo`
+   * names in the file — decided when linking, where the class's members in other files are known.
+   */
+  | { readonly kind: "implicit"; readonly className: string };
 
 export interface CallSite {
   /** The enclosing declaration (`fn`, `Class.method`, `Class` for field initialisers), null at top level. */

@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { MastError } from "../base/errors.js";
 import type { ResolvedConfig } from "../index/config.js";
-import { statePaths } from "../index/state.js";
+import { guardProjectRoot, statePaths } from "../index/state.js";
 import { Store } from "../store/db.js";
 
 export interface ToolContext {
@@ -25,10 +25,12 @@ export function createToolContext(config: ResolvedConfig, cwd: string = config.p
     ...(editConfigPath === undefined ? {} : { editConfigPath }),
     store() {
       if (store) return store;
-      const path = statePaths(config.state_dir).graphDb;
+      const paths = statePaths(config.state_dir);
+      const path = paths.graphDb;
       if (!existsSync(path)) {
         throw new MastError("NOT_INDEXED", `no index found at ${config.state_dir}; run \`mast init\` / \`mast index\` first`);
       }
+      guardProjectRoot(paths, config.project_root);
       const opened = Store.open(path);
       if (!opened.hasCurrentSchema()) {
         opened.close();

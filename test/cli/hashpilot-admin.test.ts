@@ -21,10 +21,10 @@ describe("hashpilot route", () => {
       route: "hash",
       explanation: { route: "hash", reasons: ["'replace-hash' is anchored by content hashes"], policyApplied: false },
     });
-    const rename = await hp(p, ["route", "src/foo.rb", "rename-symbol"]);
+    const rename = await hp(p, ["route", "src/foo.kt", "rename-symbol"]);
     expect(rename.envelope.data.route).toBe("diff");
-    expect(rename.envelope.data.explanation.reasons).toEqual(["Language 'rb' has no grammar in this build", "'rename-symbol' falls back to a diff"]);
-    const byLanguage = await hp(p, ["route", "src/foo.rb", "rename-symbol", "--policy", JSON.stringify({ languageOverrides: { rb: "hash" } })]);
+    expect(rename.envelope.data.explanation.reasons).toEqual(["Language 'kt' has no grammar in this build", "'rename-symbol' falls back to a diff"]);
+    const byLanguage = await hp(p, ["route", "src/foo.kt", "rename-symbol", "--policy", JSON.stringify({ languageOverrides: { kt: "hash" } })]);
     expect(byLanguage.envelope.data.explanation).toMatchObject({ route: "hash", policyApplied: true, policySource: "language" });
     const both = { languageOverrides: { typescript: "hash" }, operationOverrides: { "replace-hash": "diff" } };
     const operationWins = await hp(p, ["route", "a.ts", "replace-hash", "--policy", JSON.stringify(both)]);
@@ -80,7 +80,7 @@ describe("hashpilot doctor, upgrade and uninstall", () => {
     expect([r.envelope.data.healthy, r.envelope.data.version]).toEqual([true, VERSION]);
     const text = await runHashpilot(["doctor"], { cwd: p.root, env: { HASHPILOT_HOME: p.home, HOME: home } });
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain("ok    grammars         Loaded: typescript, tsx, javascript, python, go, rust\n");
+    expect(text.stdout).toContain("ok    grammars         Loaded: typescript, tsx, javascript, python, go, rust, java, c, cpp, c_sharp, ruby, php\n");
     expect(text.stdout.trimEnd().endsWith(`healthy (hashpilot ${VERSION})`)).toBe(true);
   });
 

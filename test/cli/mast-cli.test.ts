@@ -125,10 +125,10 @@ describe("mast init", () => {
 
   it("--extensions with an unsupported language fails before anything is created", async () => {
     const p = project();
-    const r = await runMast(["init", p.root, "--extensions", "rb", "--json"]);
+    const r = await runMast(["init", p.root, "--extensions", "kt", "--json"]);
     const line = expectError(r, "INVALID_ARGUMENT");
     expect(line).toContain("command line: file_extensions must be a list of supported extensions");
-    expect(line).toContain("not .rb");
+    expect(line).toContain("not .kt");
     expect(existsSync(join(p.root, ".mast"))).toBe(false);
   }, 20_000);
 
@@ -638,6 +638,22 @@ describe("error output", () => {
       const r = await runMast(args);
       expect(expectError(r, code)).toContain(text);
     }
+  }, 30_000);
+
+  it("refuses another project's state dir (STATE_DIR_MISMATCH) and leaves its index whole", async () => {
+    const a = project(BASE_FILES);
+    const stateDir = join(tempDir(), "state");
+    ok(await runMast(["index", a.root, "--state-dir", stateDir, "--json"]));
+    const other = project({ "b.ts": "export const b = 1;\n" });
+    const before = query<{ n: number }>(stateDir, "SELECT count(*) AS n FROM files")[0]!.n;
+    const r = await runMast(["query", "mast_callers", JSON.stringify({ symbol: "AuthService.validate" }), other.root, "--state-dir", stateDir]);
+    expect(expectError(r, "STATE_DIR_MISMATCH")).toContain(`the index at ${stateDir} is of ${a.root}, not of ${other.root}`);
+    expect(query<{ n: number }>(stateDir, "SELECT count(*) AS n FROM files")[0]!.n).toBe(before);
+    expect(before).toBe(BASE_INDEXED.length);
+    // The project's own root still answers; indexing the other project into the dir re-points it.
+    ok(await runMast(["query", "mast_status", "{}", a.root, "--state-dir", stateDir]));
+    ok(await runMast(["index", other.root, "--state-dir", stateDir, "--json"]));
+    expect(readJson(join(stateDir, "index.json")).project_root).toBe(other.root);
   }, 30_000);
 
   it("unknown commands and options exit non-zero with commander's message", async () => {

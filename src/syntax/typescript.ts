@@ -1,53 +1,19 @@
-// TypeScript/JavaScript extraction (spec §10.1, §10.2): declaration-first chunks with synthesized
-// class shells and per-method chunks, the two-pass `is_exported` walk, symbols with signatures,
-// docs and stability hashes, imports, and the per-chunk identifier bags.
+// TypeScript/JavaScript extraction (spec §10.1, §10.2), pass by pass: the whole-tree token pass
+// (ts-tokens.ts), the declaration pass here — declaration-first chunks with synthesized class
+// shells and per-method chunks, symbols with signatures, docs and stability hashes, interface
+// members —, the export pass (ts-exports.ts), imports (ts-imports.ts) and call sites (calls.ts),
+// assembled into the file's extraction.
 import { sha256 } from "../base/hash.js";
 import { collapseWhitespace, firstLine, indentOf, lineStarts, splitLines } from "../base/text.js";
 import type { Grammar, Language } from "../lang/languages.js";
-import { BINDING_NODE_TYPES, BINDING_TEXT_CHARS, THIS_BOUNDARIES, bindingSite, extractCalls, type CallNodes } from "./calls.js";
+import { extractCalls, type CallNodes } from "./calls.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { parseSource, type SyntaxNode, type Tree } from "./parser.js";
-import { CLASS_TYPES, FUNCTION_VALUES, attachedDoc, declarationOf, endLineOf, exportSpecifiers, isDocComment, overloadImplementation, paramsOf, stringValue, unwrapAmbient } from "./es-nodes.js";
-import { DEFAULT_EXPORT_NAME, MAX_CHUNK_CHARS, moduleSymbol, symbolRecord, type CallSite, type Chunk, type ExtractOptions, type ExtractResult, type FileExtraction, type ImportRecord, type ParamRecord, type SymbolKind, type SymbolRecord } from "./types.js";
-
-/** Leaf node types whose text is an identifier token in the identifier_fts bag. */
-const IDENTIFIER_TYPES = new Set([
-  "identifier",
-  "property_identifier",
-  "type_identifier",
-  "shorthand_property_identifier",
-  "shorthand_property_identifier_pattern",
-  "private_property_identifier",
-]);
-
-const NodeKind = { Other: 0, Identifier: 1, Call: 2, New: 3, Binding: 4, Boundary: 5, BindingBoundary: 6 } as const;
-type NodeKind = (typeof NodeKind)[keyof typeof NodeKind];
-/** Per grammar: node type id → what the token pass does with it, filled as ids are first seen. */
-const NODE_KINDS: Partial<Record<Grammar, NodeKind[]>> = {};
-
-
-type Draft = { -readonly [K in keyof ChunkDraft]: ChunkDraft[K] };
-type Sym = { -readonly [K in keyof SymbolRecord]: SymbolRecord[K] };
-
-interface Member {
-  draft: Draft | null;
-  symbol: Sym;
-  isPrivate: boolean;
-}
-
-/** A top-level declared name, kept mutable until pass 2 has settled exportedness. */
-interface Decl {
-  name: string;
-  draft: Draft;
-  symbol: Sym;
-  members: Member[];
-}
-
-interface Token {
-  index: number;
-  text: string;
-}
-
+import { CLASS_TYPES, FUNCTION_VALUES, attachedDoc, declarationOf, endLineOf, isDocComment, overloadImplementation, paramsOf, stringValue, unwrapAmbient } from "./es-nodes.js";
+import { applyExportClauses, type Decl, type Draft, type Member, type Sym } from "./ts-exports.js";
+import { exportSourceOf, importOf, type ImportBinding } from "./ts-imports.js";
+import { bagOf, collectTokensAndCalls, type Token } from "./ts-tokens.js";
+import { DEFAULT_EXPORT_NAME, MAX_CHUNK_CHARS, moduleSymbol, symbolRecord, type CallSite, type Chunk, type ExtractOptions, type ExtractResult, type FileExtraction, type ImportRecord, type SymbolKind } from "./types.js";
 
 export function extractTypeScript(filePath: string, text: string, grammar: Grammar, language: Language, options: ExtractOptions): ExtractResult {
   const tree = parseSource(grammar, text, options.parseTimeoutMs);
@@ -62,12 +28,12 @@ class FileExtractor {
   private readonly imports: ImportRecord[] = [];
   private readonly decls = new Map<string, Decl[]>();
   /** Local names bound by imports: local → where they come from. */
-  private readonly importBindings = new Map<string, { module: string; importedName: string }>();
+  private readonly importBindings = new Map<string, ImportBinding>();
   /** Character ranges whose identifiers do not belong to a draft's bag (method bodies for shells). */
   private readonly bagExclusions = new Map<Draft, Array<[number, number]>>();
-  private readonly tokens: Token[] = [];
+  private tokens: Token[] = [];
   /** Call and binding nodes gathered by the token walk, for the call-site pass. */
-  private readonly callNodes: CallNodes = { calls: [], bindings: [], boundaries: [] };
+  private callNodes: CallNodes = { calls: [], bindings: [], boundaries: [] };
   private readonly exportStatements: SyntaxNode[] = [];
   private pendingGroup: { type: "block" | "export"; start: number; end: number } | null = null;
 
@@ -83,7 +49,10 @@ class FileExtractor {
   }
 
   run(): FileExtraction {
-    this.collectTokensAndCalls();
+    const pass = collectTokensAndCalls(this.tree, this.text, this.grammar);
+    this.tokens = pass.tokens;
+    this.callNodes = pass.callNodes;
+    this.imports.push(...pass.dynamicImports);
     const minified = this.isMinified();
     if (minified) {
       // Minified code: one block chunk (cut into pieces by the character cap), imports, no declarations.
@@ -94,7 +63,7 @@ class FileExtractor {
       this.drafts.push({ startLine: 1, endLine: Math.max(1, this.lines.length), chunkType: "block", symbolName: null, parentSymbol: null, isExported: false, noContext: true });
     } else {
       this.walkTopLevel();
-      this.applyExportClauses();
+      applyExportClauses(this.exportStatements, { decls: this.decls, importBindings: this.importBindings, drafts: this.drafts, symbols: this.symbols, bagExclusions: this.bagExclusions });
     }
     const { calls, classes } = minified ? { calls: [], classes: [] } : extractCalls(this.tree.rootNode, this.text, this.lines, DEFAULT_EXPORT_NAME, this.callNodes, this.imports);
     if (calls.some((c) => c.caller === null)) this.addModuleSymbol();
@@ -142,82 +111,8 @@ class FileExtractor {
 
   // ---- whole-tree pass: identifier tokens and require()/import() calls ----
 
-  private collectTokensAndCalls(): void {
-    const nodeKinds = (NODE_KINDS[this.grammar] ??= []);
-    const cursor = this.tree.walk();
-    for (;;) {
-      // Classify by numeric type id (cached per grammar): far cheaper than the type name per node.
-      const typeId = cursor.nodeTypeId;
-      let kind = nodeKinds[typeId];
-      if (kind === undefined) {
-        const type = cursor.nodeType;
-        kind = nodeKinds[typeId] = IDENTIFIER_TYPES.has(type)
-          ? NodeKind.Identifier
-          : type === "call_expression"
-            ? NodeKind.Call
-            : type === "new_expression"
-              ? NodeKind.New
-              : BINDING_NODE_TYPES.has(type) && (type !== "formal_parameters" || this.grammar === "javascript")
-                ? THIS_BOUNDARIES.has(type)
-                  ? NodeKind.BindingBoundary
-                  : NodeKind.Binding
-                : THIS_BOUNDARIES.has(type)
-                  ? NodeKind.Boundary
-                  : NodeKind.Other;
-      }
-      if (kind === NodeKind.Identifier) {
-        const start = cursor.startIndex;
-        const end = cursor.endIndex;
-        // A MISSING identifier (error recovery) is zero-width: no token.
-        if (end > start) this.tokens.push({ index: start, text: this.text.slice(start, end) });
-      } else if (kind === NodeKind.Call) {
-        const call = cursor.currentNode;
-        this.callNodes.calls.push(call);
-        this.recordDynamicImport(call);
-      } else if (kind === NodeKind.New) {
-        this.callNodes.calls.push(cursor.currentNode);
-      } else if (kind !== NodeKind.Other) {
-        const start = cursor.startIndex;
-        const end = cursor.endIndex;
-        if (kind !== NodeKind.Boundary) this.callNodes.bindings.push(bindingSite(cursor.nodeType, start, end, this.text.slice(start, start + BINDING_TEXT_CHARS)));
-        if (kind !== NodeKind.Binding) this.callNodes.boundaries.push(start, end);
-      }
-      if (cursor.gotoFirstChild()) continue;
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return;
-      }
-    }
-  }
-
-  private recordDynamicImport(call: SyntaxNode): void {
-    const fn = call.childForFieldName("function");
-    if (!fn) return;
-    const isRequire = fn.type === "identifier" && fn.text === "require";
-    if (!isRequire && fn.type !== "import") return;
-    const arg = call.childForFieldName("arguments")?.firstNamedChild;
-    if (!arg || arg.type !== "string") return;
-    this.imports.push({
-      module: stringValue(arg),
-      names: [],
-      locals: [],
-      kind: isRequire ? "require" : "dynamic_import",
-      line: call.startPosition.row + 1,
-    });
-  }
-
-  /** Distinct identifier tokens between two offsets, minus the draft's excluded ranges (sorted, disjoint). */
   private bag(draft: ChunkDraft, from: number, to: number): string[] {
-    const excluded = this.bagExclusions.get(draft as Draft) ?? [];
-    const seen = new Set<string>();
-    let x = 0;
-    for (let i = lowerBound(this.tokens, from); i < this.tokens.length; i++) {
-      const tok = this.tokens[i]!;
-      if (tok.index >= to) break;
-      while (x < excluded.length && excluded[x]![1] <= tok.index) x++;
-      if (x < excluded.length && tok.index >= excluded[x]![0]) continue;
-      seen.add(tok.text);
-    }
-    return [...seen];
+    return bagOf(this.tokens, this.bagExclusions.get(draft as Draft) ?? [], from, to);
   }
 
   // ---- pass 1: top-level statements ----
@@ -563,139 +458,18 @@ class FileExtractor {
     return { signature, bodyRange, member: { draft, symbol: sym, isPrivate } };
   }
 
-  // ---- pass 2: export clauses ----
-
-  private applyExportClauses(): void {
-    for (const stmt of this.exportStatements) {
-      const source = stmt.childForFieldName("source");
-      const value = stmt.childForFieldName("value");
-      if (source) {
-        const module = stringValue(source);
-        const clause = stmt.namedChildren.find((c) => c.type === "export_clause");
-        for (const spec of clause ? exportSpecifiers(clause) : []) {
-          this.addMarker(stmt, spec.exported, { module, importedName: spec.local });
-        }
-        const ns = stmt.namedChildren.find((c) => c.type === "namespace_export");
-        if (ns) this.addMarker(stmt, ns.namedChildren[0]?.text ?? ns.text.replace(/^\*\s*as\s*/, ""), { module, importedName: "*" });
-        continue;
-      }
-      if (value?.type === "identifier") {
-        this.markExported(value.text);
-        continue;
-      }
-      const clause = stmt.namedChildren.find((c) => c.type === "export_clause");
-      if (clause) {
-        for (const spec of exportSpecifiers(clause)) this.exportLocal(stmt, spec.local, spec.exported);
-        continue;
-      }
-      // `export = name` (TypeScript)
-      const target = stmt.namedChildren.find((c) => c.type === "identifier");
-      if (target) this.markExported(target.text);
-    }
-  }
-
-  private exportLocal(stmt: SyntaxNode, local: string, exported: string): void {
-    const decls = this.decls.get(local);
-    if (!decls) {
-      const binding = this.importBindings.get(local);
-      if (binding) this.addMarker(stmt, exported, binding);
-      return;
-    }
-    if (exported === local || exported === "default") {
-      this.markExported(local);
-      return;
-    }
-    // A local alias: a mirror chunk and symbol under the exported name; the local name stays
-    // unexported, but a class's public members are reachable through the alias, so they are exported.
-    for (const d of decls) {
-      for (const m of d.members) {
-        if (m.isPrivate) continue;
-        if (m.draft) m.draft.isExported = true;
-        m.symbol.isExported = true;
-      }
-      const mirror: Draft = { ...d.draft, symbolName: exported, isExported: true, mirror: true };
-      this.drafts.push(mirror);
-      const exclusions = this.bagExclusions.get(d.draft);
-      if (exclusions) this.bagExclusions.set(mirror, exclusions);
-      this.symbols.push({ ...d.symbol, name: exported, isExported: true, aliasOf: local });
-    }
-  }
-
-  private markExported(name: string): void {
-    for (const d of this.decls.get(name) ?? []) {
-      d.draft.isExported = true;
-      d.symbol.isExported = true;
-      for (const m of d.members) {
-        if (m.isPrivate) continue;
-        if (m.draft) m.draft.isExported = true;
-        m.symbol.isExported = true;
-      }
-    }
-  }
-
-  private addMarker(stmt: SyntaxNode, name: string, reExport: { module: string; importedName: string }): void {
-    this.symbols.push(symbolRecord(name, "export", stmt.startPosition.row + 1, stmt.endPosition.row + 1, true, { signature: firstLine(stmt.text), reExport }));
-  }
-
   // ---- imports ----
 
   private recordImport(stmt: SyntaxNode): void {
-    const line = stmt.startPosition.row + 1;
-    const requireClause = stmt.namedChildren.find((c) => c.type === "import_require_clause");
-    if (requireClause) {
-      const source = requireClause.childForFieldName("source");
-      const local = requireClause.namedChildren.find((c) => c.type === "identifier")?.text;
-      if (!source) return;
-      const module = stringValue(source);
-      this.imports.push({ module, names: ["default"], locals: local ? [local] : [], kind: "require", line });
-      if (local) this.importBindings.set(local, { module, importedName: "default" });
-      return;
-    }
-    const source = stmt.childForFieldName("source");
-    if (!source) return;
-    const module = stringValue(source);
-    const names: string[] = [];
-    const locals: string[] = [];
-    const clause = stmt.namedChildren.find((c) => c.type === "import_clause");
-    for (const part of clause?.namedChildren ?? []) {
-      if (part.type === "identifier") {
-        names.push("default");
-        locals.push(part.text);
-        this.importBindings.set(part.text, { module, importedName: "default" });
-      } else if (part.type === "namespace_import") {
-        names.push("*");
-        const local = part.namedChildren.find((c) => c.type === "identifier")?.text;
-        locals.push(local ?? "*");
-        if (local) this.importBindings.set(local, { module, importedName: "*" });
-      } else if (part.type === "named_imports") {
-        for (const spec of part.namedChildren) {
-          if (spec.type !== "import_specifier") continue;
-          const imported = spec.childForFieldName("name");
-          if (!imported) continue;
-          const importedName = imported.type === "string" ? stringValue(imported) : imported.text;
-          const alias = spec.childForFieldName("alias")?.text ?? importedName;
-          names.push(importedName);
-          locals.push(alias);
-          this.importBindings.set(alias, { module, importedName });
-        }
-      }
-    }
-    this.imports.push({ module, names, locals, kind: "import", line });
+    const found = importOf(stmt);
+    if (!found) return;
+    this.imports.push(found.record);
+    for (const [local, binding] of found.bindings) this.importBindings.set(local, binding);
   }
 
   private recordExportSource(stmt: SyntaxNode): void {
-    const source = stmt.childForFieldName("source");
-    if (!source) return;
-    const module = stringValue(source);
-    const line = stmt.startPosition.row + 1;
-    const clause = stmt.namedChildren.find((c) => c.type === "export_clause");
-    if (clause) {
-      this.imports.push({ module, names: exportSpecifiers(clause).map((s) => s.local), locals: [], kind: "export_from", line });
-    } else if (stmt.namedChildren.some((c) => c.type === "namespace_export")) {
-      this.imports.push({ module, names: ["*"], locals: [], kind: "export_from", line });
-    } else {
-      this.imports.push({ module, names: ["*"], locals: [], kind: "export_star", line });
-    }
+    const record = exportSourceOf(stmt);
+    if (record) this.imports.push(record);
   }
 
   // ---- drafts and symbols ----
@@ -819,15 +593,4 @@ function withQualifiedNames(chunks: Chunk[], calls: readonly CallSite[]): Chunk[
     const added = extra.filter((x, i) => extra.indexOf(x) === i && !c.identifiers.includes(x));
     return added.length ? { ...c, identifiers: [...c.identifiers, ...added] } : c;
   });
-}
-
-function lowerBound(tokens: Token[], offset: number): number {
-  let lo = 0;
-  let hi = tokens.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (tokens[mid]!.index < offset) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -1,5 +1,6 @@
 // The extraction entry point: dispatches a file to the extractor its language's spec names.
-// A pure function of (path, text, options); failures come back as data, never as throws.
+// A pure function of (path, text, options); failures come back as data, never as throws. Every
+// extraction gets the qualified compounds (`Class.method`) of its calls in its identifier bags.
 import { errorMessage } from "../base/errors.js";
 import { sha256 } from "../base/hash.js";
 import { extensionInfo } from "../lang/languages.js";
@@ -10,7 +11,7 @@ import { extractOutline } from "./outline.js";
 import { extractPython } from "./python.js";
 import { extractRust } from "./rust.js";
 import { extractTypeScript } from "./typescript.js";
-import type { ExtractOptions, ExtractResult, FileExtraction } from "./types.js";
+import type { CallSite, Chunk, ExtractOptions, ExtractResult, FileExtraction } from "./types.js";
 
 export type { ExtractResult } from "./types.js";
 
@@ -30,15 +31,38 @@ export function extractFile(filePath: string, text: string, options: ExtractOpti
   try {
     if (info.spec.extractor === "markdown") return { ok: true, extraction: extractMarkdown(filePath, text, options) };
     if (info.grammar === null) return { ok: false, error: `no grammar for ${filePath}` };
+    let result: ExtractResult;
     if (info.spec.extractor === "outline") {
       if (!info.spec.outline) return { ok: false, error: `no outline rules for ${info.language}` };
-      return extractOutline(filePath, text, info.grammar, info.language, info.spec.outline, options);
-    }
-    return TREE_EXTRACTORS[info.spec.extractor](filePath, text, info.grammar, info.language, options);
+      result = extractOutline(filePath, text, info.grammar, info.language, info.spec.outline, options);
+    } else result = TREE_EXTRACTORS[info.spec.extractor](filePath, text, info.grammar, info.language, options);
+    return result.ok ? { ok: true, extraction: { ...result.extraction, chunks: withQualifiedNames(result.extraction.chunks, result.extraction.calls) } } : result;
   } catch (err) {
     // An extractor bug must not abort an indexing run: the file becomes a counted parse error.
     return { ok: false, error: `extractor failed: ${errorMessage(err)}` };
   }
+}
+
+/**
+ * Qualified compounds appended to identifier bags (spec §10.3 F5): a method chunk's own
+ * `Class.method`, and `Type.method` for every call in the chunk whose receiver type is known, so a
+ * phrase query for `Class.method` finds its mentions. Class outlines get no call compounds.
+ */
+function withQualifiedNames(chunks: readonly Chunk[], calls: readonly CallSite[]): Chunk[] {
+  return chunks.map((c) => {
+    const extra: string[] = [];
+    if (c.chunkType === "method" && c.symbolName !== null) extra.push(c.symbolName);
+    if (c.chunkType !== "class_shell" && c.chunkType !== "doc") {
+      for (const call of calls) {
+        if (call.line < c.startLine || call.line > c.endLine) continue;
+        const r = call.receiver;
+        const type = r.kind === "typed" ? r.typeName : r.kind === "this" || r.kind === "super" || r.kind === "static" ? r.className : null;
+        if (type !== null) extra.push(`${type}.${call.callee}`);
+      }
+    }
+    const added = extra.filter((x, i) => extra.indexOf(x) === i && !c.identifiers.includes(x));
+    return added.length ? { ...c, identifiers: [...c.identifiers, ...added] } : c;
+  });
 }
 
 /** The extraction's identity: equal fingerprints mean byte-identical chunks, symbols and imports. */

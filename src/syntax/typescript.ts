@@ -13,7 +13,7 @@ import { CLASS_TYPES, FUNCTION_VALUES, attachedDoc, declarationOf, endLineOf, is
 import { applyExportClauses, type Decl, type Draft, type Member, type Sym } from "./ts-exports.js";
 import { exportSourceOf, importOf, type ImportBinding } from "./ts-imports.js";
 import { bagOf, collectTokensAndCalls, type Token } from "./ts-tokens.js";
-import { DEFAULT_EXPORT_NAME, MAX_CHUNK_CHARS, moduleSymbol, symbolRecord, type CallSite, type Chunk, type ExtractOptions, type ExtractResult, type FileExtraction, type ImportRecord, type SymbolKind } from "./types.js";
+import { DEFAULT_EXPORT_NAME, MAX_CHUNK_CHARS, moduleSymbol, symbolRecord, type ExtractOptions, type ExtractResult, type FileExtraction, type ImportRecord, type SymbolKind } from "./types.js";
 
 export function extractTypeScript(filePath: string, text: string, grammar: Grammar, language: Language, options: ExtractOptions): ExtractResult {
   const tree = parseSource(grammar, text, options.parseTimeoutMs);
@@ -67,14 +67,11 @@ class FileExtractor {
     }
     const { calls, classes } = minified ? { calls: [], classes: [] } : extractCalls(this.tree.rootNode, this.text, this.lines, DEFAULT_EXPORT_NAME, this.callNodes, this.imports);
     if (calls.some((c) => c.caller === null)) this.addModuleSymbol();
-    const chunks = withQualifiedNames(
-      materializeChunks(this.filePath, { lines: this.lines, lineStarts: lineStarts(this.text) }, this.drafts, {
-        chunkSplitThreshold: this.options.chunkSplitThreshold,
-        contextLines: this.options.contextLines,
-        identifiers: (draft, from, to) => this.bag(draft, from, to),
-      }),
-      calls,
-    );
+    const chunks = materializeChunks(this.filePath, { lines: this.lines, lineStarts: lineStarts(this.text) }, this.drafts, {
+      chunkSplitThreshold: this.options.chunkSplitThreshold,
+      contextLines: this.options.contextLines,
+      identifiers: (draft, from, to) => this.bag(draft, from, to),
+    });
     this.imports.sort((a, b) => a.line - b.line);
     return {
       language: this.language,
@@ -571,26 +568,4 @@ class FileExtractor {
   private nodeText(node: SyntaxNode): string {
     return this.slice(node.startIndex, node.endIndex);
   }
-}
-
-/**
- * Qualified compounds appended to identifier bags (spec §10.3 F5): a method chunk's own
- * `Class.method`, and `Type.method` for every call in the chunk whose receiver type is known, so a
- * phrase query for `Class.method` finds its mentions. Class outlines get no call compounds.
- */
-function withQualifiedNames(chunks: Chunk[], calls: readonly CallSite[]): Chunk[] {
-  return chunks.map((c) => {
-    const extra: string[] = [];
-    if (c.chunkType === "method" && c.symbolName !== null) extra.push(c.symbolName);
-    if (c.chunkType !== "class_shell" && c.chunkType !== "doc") {
-      for (const call of calls) {
-        if (call.line < c.startLine || call.line > c.endLine) continue;
-        const r = call.receiver;
-        const type = r.kind === "typed" ? r.typeName : r.kind === "this" || r.kind === "super" || r.kind === "static" ? r.className : null;
-        if (type !== null) extra.push(`${type}.${call.callee}`);
-      }
-    }
-    const added = extra.filter((x, i) => extra.indexOf(x) === i && !c.identifiers.includes(x));
-    return added.length ? { ...c, identifiers: [...c.identifiers, ...added] } : c;
-  });
 }

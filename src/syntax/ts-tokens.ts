@@ -32,7 +32,7 @@ export interface TokenPass {
   /** Identifier tokens in document order. */
   readonly tokens: Token[];
   readonly callNodes: CallNodes;
-  /** `require("m")` and `import("m")` calls, in document order. */
+  /** `require(…)` and `import(…)` calls of a string, in document order. */
   readonly dynamicImports: ImportRecord[];
 }
 
@@ -85,7 +85,7 @@ export function collectTokensAndCalls(tree: Tree, text: string, grammar: Grammar
   }
 }
 
-/** A `require("m")` or `import("m")` call as an import row, or null. */
+/** A `require(…)` or `import(…)` call of a string as an import row, or null. */
 function dynamicImportOf(call: SyntaxNode): ImportRecord | null {
   const fn = call.childForFieldName("function");
   if (!fn) return null;

@@ -141,6 +141,46 @@ describe("incremental index", () => {
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
   });
 
+  it("equals a fresh full build with Go packages, a Rust crate and C headers, across edits that move names between files", async () => {
+    const p = project({
+      "go.mod": "module example.com/app\n\ngo 1.21\n",
+      "pkg/a.go": "package pkg\n\ntype Store struct{}\n\nfunc F() int { return helper() }\n\nfunc (s *Store) Get() int { return 1 }\n",
+      "pkg/b.go": "package pkg\n\nfunc helper() int { return 2 }\n\ntype Getter interface {\n\tGet() int\n\tPut(int)\n}\n",
+      "cmd/main.go": 'package main\n\nimport "example.com/app/pkg"\n\nfunc main() { pkg.F(); s := &pkg.Store{}; s.Get() }\n',
+      "Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n',
+      "src/lib.rs": "mod util;\n\npub fn f() -> i32 { util::g() }\n",
+      "src/util.rs": "pub fn g() -> i32 { 1 }\n",
+      "c/util.h": "int add(int a, int b);\n",
+      "c/main.c": '#include "util.h"\n\nint main(void) { return add(1, 2) + twice(3); }\n',
+    });
+    await index(p, "full");
+    // helper moves to a new file of the package; Store gains Put (now implementing Getter by method set).
+    p.write("pkg/b.go", "package pkg\n\ntype Getter interface {\n\tGet() int\n\tPut(int)\n}\n");
+    p.write("pkg/c.go", "package pkg\n\nfunc helper() int { return 3 }\n\nfunc (s *Store) Put(v int) {}\n");
+    p.write("src/util.rs", "pub fn g() -> i32 { h() }\n\npub fn h() -> i32 { 2 }\n");
+    p.write("c/util.h", "int add(int a, int b);\nint twice(int v);\n");
+    await index(p, "incremental");
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+    const store = Store.open(graph(p), { readonly: true });
+    try {
+      const edges = store.db
+        .prepare("SELECT a.name AS source, b.name AS target, e.edge_type AS type FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type IN ('POTENTIAL_CALL', 'IMPLEMENTS') ORDER BY 1, 2")
+        .all();
+      expect(edges).toEqual([
+        { source: "F", target: "helper", type: "POTENTIAL_CALL" },
+        { source: "Store", target: "Getter", type: "IMPLEMENTS" },
+        { source: "f", target: "g", type: "POTENTIAL_CALL" },
+        { source: "g", target: "h", type: "POTENTIAL_CALL" },
+        { source: "main", target: "F", type: "POTENTIAL_CALL" },
+        { source: "main", target: "Store.Get", type: "POTENTIAL_CALL" },
+        { source: "main", target: "add", type: "POTENTIAL_CALL" },
+        { source: "main", target: "twice", type: "POTENTIAL_CALL" },
+      ]);
+    } finally {
+      store.close();
+    }
+  });
+
   it("links an import to a file added later without re-parsing the importer", async () => {
     const p = project({ "a.ts": "export * from './b';\nimport { b } from './b';\n" });
     await index(p, "full");

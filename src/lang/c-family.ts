@@ -105,4 +105,17 @@ export const C_TRANSPARENT: Readonly<Record<string, string | null>> = {
   declaration_list: null,
 };
 
+/** The syntax both C-family specs share: identifiers, comments, include lines, system headers as external. */
+export const C_FAMILY_SYNTAX = {
+  identifier: "[A-Za-z_][A-Za-z0-9_]*",
+  commentPrefixes: ["//", "/*", "*"],
+  importLine: "^#\\s*include\\b",
+  isExternalImport: (module: string) => module.startsWith("<"),
+  returnedType: () => null,
+  resolver: "include",
+  extractor: "outline",
+  scope: "file",
+  structuralInterfaces: false,
+} as const;
+
 export const C_BUILTIN_TYPES = "void char short int long float double signed unsigned bool size_t ssize_t uint8_t uint16_t uint32_t uint64_t int8_t int16_t int32_t int64_t FILE".split(" ");

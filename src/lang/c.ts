@@ -1,7 +1,7 @@
 // C: .c, parsed by tree-sitter-c (the only importer of it), read at breadth through the
 // C-family outline rules (lang/c-family.ts).
 import { createRequire } from "node:module";
-import { C_BUILTIN_TYPES, C_DECLARATIONS, C_TRANSPARENT, includeOf, isStatic, plainCall } from "./c-family.js";
+import { C_BUILTIN_TYPES, C_FAMILY_SYNTAX, C_DECLARATIONS, C_TRANSPARENT, includeOf, isStatic, plainCall } from "./c-family.js";
 import type { OutlineRules } from "./outline.js";
 import type { LanguageSpec } from "./spec.js";
 
@@ -23,18 +23,10 @@ export const C: LanguageSpec = {
   extensions: { ".c": "c" },
   indexedByDefault: [".c"],
   grammars: { c: () => require("tree-sitter-c") as unknown },
-  resolver: "include",
-  extractor: "outline",
+  ...C_FAMILY_SYNTAX,
   outline: RULES,
-  scope: "file",
-  structuralInterfaces: false,
   builtinTypes: new Set(C_BUILTIN_TYPES),
   builtinMethods: new Set(),
-  identifier: "[A-Za-z_][A-Za-z0-9_]*",
-  commentPrefixes: ["//", "/*", "*"],
-  importLine: "^#\\s*include\\b",
-  isExternalImport: (module) => module.startsWith("<"),
-  returnedType: () => null,
   callGraph: {
     verified: ["`f()` of a function defined or declared in the file, or declared in a header it includes with `#include \"…\"` (the header's prototype is the target)"],
     potentialOnly: ["calls through function pointers and struct fields (`s->f()`)", "functions declared only in system headers or headers not found in the project", "macros"],

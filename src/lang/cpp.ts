@@ -3,7 +3,7 @@
 // plus classes (members under `public:`/`private:` sections, `Owner::method` definitions outside
 // the class), namespaces read through, `this->m()` and `Owner::m()` calls.
 import { createRequire } from "node:module";
-import { C_BUILTIN_TYPES, C_DECLARATIONS, C_TRANSPARENT, FUNCTION_DEFINITION, PROTOTYPE, functionDeclarator, includeOf, isStatic, plainCall } from "./c-family.js";
+import { C_BUILTIN_TYPES, C_FAMILY_SYNTAX, C_DECLARATIONS, C_TRANSPARENT, FUNCTION_DEFINITION, PROTOTYPE, functionDeclarator, includeOf, isStatic, plainCall } from "./c-family.js";
 import { fieldText, lastSegment, siblingsBefore, type CallShape, type DeclarationRule, type OutlineRules, type RuleNode } from "./outline.js";
 import type { LanguageSpec } from "./spec.js";
 
@@ -72,18 +72,10 @@ export const CPP: LanguageSpec = {
   extensions: { ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".h": "cpp" },
   indexedByDefault: [".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".h"],
   grammars: { cpp: () => require("tree-sitter-cpp") as unknown },
-  resolver: "include",
-  extractor: "outline",
+  ...C_FAMILY_SYNTAX,
   outline: RULES,
-  scope: "file",
-  structuralInterfaces: false,
   builtinTypes: new Set([...C_BUILTIN_TYPES, "auto", "std", "string", "vector", "map", "unique_ptr", "shared_ptr"]),
   builtinMethods: new Set("size empty begin end push_back emplace_back insert erase find at clear get reset c_str".split(" ")),
-  identifier: "[A-Za-z_][A-Za-z0-9_]*",
-  commentPrefixes: ["//", "/*", "*"],
-  importLine: "^#\\s*include\\b",
-  isExternalImport: (module) => module.startsWith("<"),
-  returnedType: () => null,
   callGraph: {
     verified: [
       "`f()` of a function defined or declared in the file, or declared in a header it includes with `#include \"…\"`",

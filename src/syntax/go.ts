@@ -35,7 +35,6 @@ class GoExtractor extends TreeExtractor {
   /** Per struct of this file: field → the named type it holds. */
   private readonly fieldTypes = new Map<string, Map<string, string>>();
   private readonly builtin = languageSpec(this.language)?.builtinTypes ?? new Set<string>();
-  private group: { start: SyntaxNode; end: SyntaxNode } | null = null;
 
   run(): FileExtraction {
     this.collect(TOKENS, EVENTS);
@@ -44,16 +43,16 @@ class GoExtractor extends TreeExtractor {
       switch (node.type) {
         case "function_declaration":
         case "method_declaration":
-          this.flushGroup();
+          this.flushBlock();
           functions.push(node);
           break;
         case "type_declaration":
-          this.flushGroup();
+          this.flushBlock();
           this.declareTypes(node);
           break;
         case "const_declaration":
         case "var_declaration":
-          this.flushGroup();
+          this.flushBlock();
           this.declareValues(node);
           break;
         case "comment":
@@ -61,20 +60,13 @@ class GoExtractor extends TreeExtractor {
         default:
           // The package clause and imports (and anything else) form blocks.
           if (node.type === "import_declaration") this.recordImports(node);
-          this.group = this.group === null ? { start: node, end: node } : { ...this.group, end: node };
+          this.extendBlock(node);
       }
     }
-    this.flushGroup();
+    this.flushBlock();
     // Functions last: their calls read the struct field types of the whole file.
     for (const fn of functions) this.declareFunction(fn);
     return this.finish();
-  }
-
-  private flushGroup(): void {
-    if (this.group === null) return;
-    const { start, end } = this.group;
-    this.group = null;
-    this.drafts.push({ startLine: start.startPosition.row + 1, endLine: end.endPosition.row + 1, chunkType: "block", symbolName: null, parentSymbol: null, isExported: false });
   }
 
   private doc(node: SyntaxNode): string | null {

@@ -27,7 +27,6 @@ interface Pending {
 }
 
 class OutlineExtractor extends TreeExtractor {
-  private group: { start: SyntaxNode; end: SyntaxNode } | null = null;
   private readonly pending: Pending[] = [];
   /** Top-level statements that are not declarations: their calls are the module's. */
   private readonly topLevel: SyntaxNode[] = [];
@@ -51,7 +50,7 @@ class OutlineExtractor extends TreeExtractor {
     this.collect(new Set(this.rules.tokens), new Set(Object.keys(this.rules.calls)));
     // An explicit stack of containers, not recursion: (node, owner class, its exportedness, depth).
     this.declareLevel(this.root, 0);
-    this.flushGroup();
+    this.flushBlock();
     for (const p of this.pending) this.recordCalls(p.body, p.caller, p.owner);
     for (const node of this.topLevel) this.recordCalls(node, null, null);
     return this.finish();
@@ -71,7 +70,7 @@ class OutlineExtractor extends TreeExtractor {
       }
       const rule = this.rules.declarations[node.type];
       if (rule && this.declare(node, rule, null, null, depth)) {
-        this.flushGroup();
+        this.flushBlock();
         continue;
       }
       const imports = this.rules.imports(node);
@@ -82,15 +81,8 @@ class OutlineExtractor extends TreeExtractor {
         this.imports.push({ module: i.module, names: [...i.names], locals: [...i.locals], kind: glob ? "export_star" : "import", line: node.startPosition.row + 1 });
       }
       this.topLevel.push(node);
-      this.group = this.group === null ? { start: node, end: node } : { ...this.group, end: node };
+      this.extendBlock(node);
     }
-  }
-
-  private flushGroup(): void {
-    if (this.group === null) return;
-    const { start, end } = this.group;
-    this.group = null;
-    this.drafts.push({ startLine: start.startPosition.row + 1, endLine: end.endPosition.row + 1, chunkType: "block", symbolName: null, parentSymbol: null, isExported: false });
   }
 
   /**

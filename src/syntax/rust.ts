@@ -45,7 +45,6 @@ class RustExtractor extends TreeExtractor {
   private readonly builtin = languageSpec(this.language)?.builtinTypes ?? new Set<string>();
   /** Call-site receivers that name a module by path (`crate::a::f()`): one import row per distinct path. */
   private readonly pathImports = new Set<string>();
-  private group: { start: SyntaxNode; end: SyntaxNode } | null = null;
   /** The inline module being declared (`m.`), "" at the top level. */
   private module = "";
   /** Functions declared in inline modules, by qualified name: a bare call there names its module's own first. */
@@ -55,17 +54,10 @@ class RustExtractor extends TreeExtractor {
   run(): FileExtraction {
     this.collect(TOKENS, EVENTS);
     this.declareItems(this.root, "", true);
-    this.flushGroup();
+    this.flushBlock();
     // Calls last: they read every type name and struct field of the file.
     for (const f of this.functions) this.recordCalls(f.node, f.scope);
     return this.finish();
-  }
-
-  private flushGroup(): void {
-    if (this.group === null) return;
-    const { start, end } = this.group;
-    this.group = null;
-    this.drafts.push({ startLine: start.startPosition.row + 1, endLine: end.endPosition.row + 1, chunkType: "block", symbolName: null, parentSymbol: null, isExported: false });
   }
 
   /** The items of a file or an inline module body; `prefix` qualifies their names (`m.`). */
@@ -80,8 +72,8 @@ class RustExtractor extends TreeExtractor {
       if (kind === "use_declaration") this.recordUse(node, prefix);
       const handled = kind === "mod_item" ? this.declareModule(node, prefix, topLevel) : this.declareItem(node, prefix);
       if (!topLevel) continue;
-      if (handled) this.flushGroup();
-      else this.group = this.group === null ? { start: node, end: node } : { ...this.group, end: node };
+      if (handled) this.flushBlock();
+      else this.extendBlock(node);
     }
     this.module = outer;
   }
@@ -232,7 +224,7 @@ class RustExtractor extends TreeExtractor {
       this.symbols.push(symbolRecord(name, "export", line, line, isPub(node), { signature: firstLine(node.text), reExport: { module, importedName: "*" } }));
       return false; // a line of the surrounding block
     }
-    if (topLevel) this.flushGroup();
+    if (topLevel) this.flushBlock();
     const qualified = `${prefix}${name}`;
     this.draft(node, { chunkType: "block", symbolName: qualified, parentSymbol: null, isExported: isPub(node) }, body);
     this.addSymbol(this.spanStart(node), "namespace", qualified, isPub(node), this.doc(node), this.header(node, body), "");

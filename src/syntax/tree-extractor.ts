@@ -31,6 +31,8 @@ export abstract class TreeExtractor {
   private readonly tokens: Array<[number, string]> = [];
   /** The nodes of `eventTypes` in document order (a node before the nodes inside it). */
   private readonly events: NodeEvent[] = [];
+  /** The open block: consecutive top-level nodes that declare nothing share one block chunk. */
+  private block: { start: SyntaxNode; end: SyntaxNode } | null = null;
 
   constructor(
     protected readonly filePath: string,
@@ -87,6 +89,19 @@ export abstract class TreeExtractor {
       out.add(name);
     }
     return [...out];
+  }
+
+  /** Adds a top-level node that declares nothing to the open block chunk. */
+  protected extendBlock(node: SyntaxNode): void {
+    this.block = this.block === null ? { start: node, end: node } : { start: this.block.start, end: node };
+  }
+
+  /** Closes the open block chunk (a declaration ends it). */
+  protected flushBlock(): void {
+    if (this.block === null) return;
+    const { start, end } = this.block;
+    this.block = null;
+    this.drafts.push({ startLine: start.startPosition.row + 1, endLine: end.endPosition.row + 1, chunkType: "block", symbolName: null, parentSymbol: null, isExported: false });
   }
 
   /** A symbol spanning `node`, with its signature and body hashed. */

@@ -7,7 +7,7 @@
 import { posix } from "node:path";
 import { LANGUAGE_SPECS, languageSpec } from "../lang/languages.js";
 import type { Db, Store } from "../store/db.js";
-import { callRows, extendsFacts, fileRows, filesOfLanguages, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, type CallRow } from "../store/link-inputs.js";
+import { callRows, extendsFacts, fileIdsByPaths, fileRows, filesOfLanguages, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, type CallRow } from "../store/link-inputs.js";
 import { DEFAULT_EXPORT_NAME, MODULE_SYMBOL } from "../syntax/types.js";
 
 interface Sym {
@@ -49,7 +49,8 @@ interface FileFacts {
   readonly globs: number[];
   /** Class name → the name its `extends` clause gives. */
   readonly parents: Map<string, string>;
-  /** The file's language (its spec reads return types). */
+  /** The file's path and language (its spec reads return types and submodule paths). */
+  readonly path: string;
   readonly language: string;
 }
 
@@ -110,7 +111,7 @@ class Graph {
     let facts = this.facts.get(fileId);
     if (!facts) {
       this.load([fileId]);
-      facts = this.facts.get(fileId) ?? { declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), language: "" };
+      facts = this.facts.get(fileId) ?? { declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), path: "", language: "" };
       this.facts.set(fileId, facts);
     }
     return facts;
@@ -120,7 +121,7 @@ class Graph {
   private load(fileIds: readonly number[] | null): void {
     if (fileIds !== null && fileIds.length === 0) return;
     for (const f of fileRows(this.db, fileIds)) {
-      this.facts.set(f.id, { declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), language: f.language });
+      this.facts.set(f.id, { declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), path: f.path, language: f.language });
     }
     const symbols = symbolFacts(this.db, fileIds);
     for (const s of symbols) {
@@ -280,7 +281,9 @@ class Graph {
       const found = this.exportedNamespace(next, name, seen);
       if (found !== null) return found;
     }
-    return null;
+    // `from pkg import mod`: a submodule the package file does not declare.
+    const paths = languageSpec(facts.language)?.submodulePaths?.(facts.path, name) ?? [];
+    return fileIdsByPaths(this.db, paths)[0] ?? null;
   }
 
   markersOf(fileId: number): ReadonlyMap<string, Marker> {
@@ -430,13 +433,17 @@ function structuralImplements(g: Graph, db: Db, fileIds: readonly number[] | nul
 
 /**
  * The files whose edges a change to `changed` can alter before following imports: with them,
- * the rest of their packages (directory-scoped languages), and every file of a structural
+ * the package files they are submodules of, the rest of their packages (directory-scoped
+ * languages), and every file of a structural
  * language when one changed (a method added anywhere can make a type implement an interface).
  */
 function expandScope(db: Db, changed: readonly number[]): number[] {
   const rows = fileRows(db, changed);
   const out = new Set(changed);
   if (rows.some((r) => STRUCTURAL.includes(r.language))) for (const f of filesOfLanguages(db, STRUCTURAL)) out.add(f.id);
+  // A changed submodule reaches the importers of its package (`from pkg import mod; mod.f()`).
+  const packages = rows.flatMap((r) => languageSpec(r.language)?.packagePaths?.(r.path) ?? []);
+  for (const id of fileIdsByPaths(db, packages)) out.add(id);
   if (rows.some((r) => DIRECTORY_SCOPED.includes(r.language))) {
     const packages = packagesOf(db);
     for (const id of changed) for (const member of packages.get(id) ?? []) out.add(member);

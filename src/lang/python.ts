@@ -25,6 +25,18 @@ export const PYTHON: LanguageSpec = {
   // `from . import x`, `from .m import x` are the package's own; any other module is external
   // unless the resolver finds it in the project.
   isExternalImport: (module) => !module.startsWith("."),
+  // `from pkg import mod`: `pkg/mod.py` or the package `pkg/mod/`, beside `pkg/__init__.py`.
+  submodulePaths: (packagePath, name) => {
+    if (!/(?:^|\/)__init__\.pyi?$/.test(packagePath)) return [];
+    const dir = packagePath.replace(/\/?__init__\.pyi?$/, "");
+    const base = dir === "" ? name : `${dir}/${name}`;
+    return [`${base}.py`, `${base}.pyi`, `${base}/__init__.py`, `${base}/__init__.pyi`];
+  },
+  // `pkg/mod.py` and the subpackage `pkg/mod/__init__.py` are submodules of `pkg/__init__.py`.
+  packagePaths: (modulePath) => {
+    const parent = modulePath.replace(/(?:\/__init__\.pyi?|\.pyi?)$/, "").replace(/\/?[^/]+$/, "");
+    return parent === "" ? [] : [`${parent}/__init__.py`, `${parent}/__init__.pyi`];
+  },
   // `-> User`, `-> "User"`, `-> models.User`, `-> Optional[User]` name the class `User`.
   returnedType: (returnType) => {
     const inner = /^(?:(?:t|typing)\.)?Optional\[(.+)\]$/.exec(returnType.trim())?.[1] ?? returnType;
@@ -33,8 +45,8 @@ export const PYTHON: LanguageSpec = {
   },
   callGraph: {
     verified: [
-      "`f()` of a function of the module or imported with `from m import f` (relative, absolute and src-layout modules)",
-      "`mod.f()` through `import mod` / `import a.b as mod`",
+      "`f()` of a function of the module, imported with `from m import f` (relative, absolute, src-layout and script-directory modules) or with `from m import *`",
+      "`mod.f()` through `import mod` / `import a.b as mod`, or `from pkg import mod` of a submodule",
       "`self.m()`, `cls.m()` and `super().m()` in a class (the first base)",
       "`Name.m()` on a class of the module or an imported class",
       "`x.m()` where `x` is a parameter annotated with a class or a local bound by `x = Name(…)`",
@@ -44,7 +56,7 @@ export const PYTHON: LanguageSpec = {
     ],
     potentialOnly: [
       "receivers without an annotation or a constructor binding (unannotated return values, attributes of other objects), loop variables",
-      "names imported with `from m import *`, and submodules named in `from pkg import submodule`",
+      "names a package re-exports from modules it does not import, and namespace packages (no `__init__.py`)",
       "attributes set outside the class's own methods",
     ],
   },

@@ -47,6 +47,13 @@ export interface LanguageSpec {
    * `?`), or null when the return type names no single project type plainly.
    */
   returnedType(returnType: string, owner: string | null, unwrapped: boolean): string | null;
+  /**
+   * Where a package's submodule `name` may live, for `from pkg import name` when the package file
+   * (`pkg/__init__.py`) does not declare `name` itself; absent when modules cannot hold modules so.
+   */
+  submodulePaths?(packagePath: string, name: string): string[];
+  /** The package files a module is a submodule of (their importers can reach it by name); absent likewise. */
+  packagePaths?(modulePath: string): string[];
   /** An import of this module names something outside the project (a package, a builtin) unless a resolver maps it in. */
   isExternalImport(module: string): boolean;
 }

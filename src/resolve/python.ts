@@ -1,6 +1,6 @@
 // Python module resolution against the indexed file set: relative modules (`.m`, `..pkg.m`) from
-// the importing file's package, absolute ones (`pkg.m`) from the project root and from `src/`
-// (the src layout). A module is `m.py`, `m.pyi` or the package `m/__init__.py`.
+// the importing file's package, absolute ones (`pkg.m`) from the project root, from `src/` (the
+// src layout) and from the importing file's own directory (a script's). A module is `m.py`, `m.pyi` or the package `m/__init__.py`.
 import { posix } from "node:path";
 
 /** Directories absolute imports are looked up from: the project root and the src layout's `src/`. */
@@ -15,7 +15,9 @@ export function resolvePythonModule(files: ReadonlySet<string>, fromPath: string
     if (base === ".") base = "";
     return lookup(files, posix.join(base, ...parts));
   }
-  for (const root of ROOTS) {
+  // The importing file's own directory is on the path of the script it is (`python tools/run.py`).
+  const own = posix.dirname(fromPath) === "." ? "" : posix.dirname(fromPath);
+  for (const root of own === "" || ROOTS.includes(own) ? ROOTS : [...ROOTS, own]) {
     const found = lookup(files, posix.join(root, ...parts));
     if (found) return found;
   }

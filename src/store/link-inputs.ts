@@ -63,6 +63,14 @@ export function fileRows(db: Db, fileIds: readonly number[] | null): FileRow[] {
   return prepared(db, `SELECT id, path, language FROM files${w.sql}`).all(...w.args) as FileRow[];
 }
 
+/** The ids of the indexed files among the given paths, in the paths' order. */
+export function fileIdsByPaths(db: Db, paths: readonly string[]): number[] {
+  if (paths.length === 0) return [];
+  const rows = prepared(db, "SELECT id, path FROM files WHERE path IN (SELECT value FROM json_each(?))").all(JSON.stringify(paths)) as Array<{ id: number; path: string }>;
+  const byPath = new Map(rows.map((r) => [r.path, r.id]));
+  return paths.flatMap((p) => (byPath.has(p) ? [byPath.get(p)!] : []));
+}
+
 /** Every file of the given languages, by path. */
 export function filesOfLanguages(db: Db, languages: readonly string[]): FileRow[] {
   return prepared(db, "SELECT id, path, language FROM files WHERE language IN (SELECT value FROM json_each(?)) ORDER BY path").all(JSON.stringify(languages)) as FileRow[];

@@ -131,6 +131,8 @@ describe("incremental index", () => {
       "py/pkg/__init__.py": "from .core import run\n",
       "py/pkg/core.py": "class Engine:\n    def start(self) -> None:\n        self.stop()\n\n    def stop(self) -> None:\n        pass\n\n\ndef run(e: Engine) -> None:\n    e.start()\n",
       "py/main.py": "from pkg import run\nfrom pkg.extra import helper\n\nrun(None)\nhelper()\n",
+      // A submodule imported by name from its package, the submodule added later.
+      "py/use.py": "from pkg import extra\n\nextra.helper()\n",
     });
     await index(p, "full");
     p.write("py/pkg/extra.py", "def helper() -> int:\n    return 1\n");
@@ -139,6 +141,16 @@ describe("incremental index", () => {
     const report = await index(p, "incremental");
     expect(report).toMatchObject({ mode: "incremental", files_indexed: 3, files_deleted: 0 });
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+    const store = Store.open(graph(p), { readonly: true });
+    try {
+      const linked = store.db.prepare("SELECT f.path, e.call_line AS line, e.resolution FROM edges e JOIN symbols t ON t.id = e.to_id JOIN symbols s ON s.id = e.from_id JOIN files f ON f.id = s.file_id WHERE t.name = 'helper' ORDER BY 1").all();
+      expect(linked).toEqual([
+        { path: "py/main.py", line: 5, resolution: "import" },
+        { path: "py/use.py", line: 3, resolution: "import" },
+      ]);
+    } finally {
+      store.close();
+    }
   });
 
   it("equals a fresh full build with Go packages, a Rust crate and C headers, across edits that move names between files", async () => {

@@ -134,7 +134,10 @@ async function benchLanguage(language, spec) {
   try {
     const index = indexCorpus(stateDir, root);
     const t0 = performance.now();
-    const oracle = ORACLES[language].run(root, path.join(stateDir, "graph.db"));
+    const rows = ORACLES[language].run(root, path.join(stateDir, "graph.db"));
+    // Files outside the oracle's build (Go build tags) are left out of the sample and the scores.
+    const excluded = new Set(rows.filter((r) => r.excluded !== undefined).map((r) => r.excluded));
+    const oracle = rows.filter((r) => r.excluded === undefined);
     const oracleMs = performance.now() - t0;
     const truth = new Map();
     for (const s of oracle) {
@@ -143,7 +146,8 @@ async function benchLanguage(language, spec) {
       if (!truth.has(k)) truth.set(k, new Set());
       truth.get(k).add(key(s.file, s.line));
     }
-    const pop = population(path.join(stateDir, "graph.db"));
+    const pop = population(path.join(stateDir, "graph.db")).filter((s) => !excluded.has(s.file));
+    const inBuild = (k) => !excluded.has(k.slice(0, k.lastIndexOf(":")));
     const rand = prng(SEED);
     const sample = [];
     let withSites = 0;
@@ -161,9 +165,9 @@ async function benchLanguage(language, spec) {
       for (const s of sample) {
         const a = await callTool(ctx, "mast_callers", { symbol: s.name, file_path: s.file, potential_limit: POTENTIAL_LIMIT });
         answers.push(a);
-        const v = new Set(siteLines(a.verified_callers));
+        const v = new Set(siteLines(a.verified_callers).filter(inBuild));
         verified.push(v);
-        all.push(new Set([...v, ...siteLines(a.potential_matches)]));
+        all.push(new Set([...v, ...siteLines(a.potential_matches).filter(inBuild)]));
       }
     } finally {
       ctx.close();
@@ -176,7 +180,8 @@ async function benchLanguage(language, spec) {
           .split("\n")
           .map((l) => /^(?:\.\/)?(.*?):(\d+):/.exec(l))
           .filter((m) => m !== null)
-          .map((m) => key(m[1], Number(m[2]))),
+          .map((m) => key(m[1], Number(m[2])))
+          .filter(inBuild),
       );
     });
     const V = score(sample, verified);
@@ -186,7 +191,7 @@ async function benchLanguage(language, spec) {
     const missed = sample.flatMap((s, i) => [...s.sites].filter((k) => !all[i].has(k)).map((k) => ({ symbol: s.name, site: k })));
     const unverified = sample.flatMap((s, i) => [...s.sites].filter((k) => !verified[i].has(k) && all[i].has(k)).map((k) => ({ symbol: s.name, site: k })));
     const withText = (xs) => xs.map((x) => ({ ...x, text: lineOf(root, x.site) }));
-    return { language, spec, root, index, oracle: { sites: oracle.length, ms: oracleMs }, population: pop.length, sample, withSites, V, A, R, falsePositives: withText(falsePositives), missed: withText(missed), unverified: withText(unverified) };
+    return { language, spec, root, index, excluded: [...excluded], oracle: { sites: oracle.length, ms: oracleMs }, population: pop.length, sample, withSites, V, A, R, falsePositives: withText(falsePositives), missed: withText(missed), unverified: withText(unverified) };
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
@@ -218,7 +223,7 @@ async function main() {
     L.push(`mast callers-oracle bench (${language}) — ${env.date}, mast ${env.mast_commit ?? "?"}, nproc ${env.nproc}`);
     L.push(`corpus: ${spec.name} ${spec.version} from ${spec.source} (${spec.install.replace("apt-get install -y ", "Debian: ")}); oracle: ${ORACLES[language].tool}`);
     L.push(`index: ${r.index.report.files_indexed} files, ${r.index.report.symbol_count} symbols, wall ${fmt(r.index.wall_ms / 1000)} s`);
-    L.push(`oracle: ${r.oracle.sites} call sites of project functions and methods in ${fmt(r.oracle.ms / 1000)} s`);
+    L.push(`oracle: ${r.oracle.sites} call sites of project functions and methods in ${fmt(r.oracle.ms / 1000)} s${r.excluded.length ? `; ${r.excluded.length} files outside its build left out of the scores (${r.excluded.slice(0, 3).join(", ")}${r.excluded.length > 3 ? ", ..." : ""})` : ""}`);
     L.push(`sample (seed 0x${SEED.toString(16)}): ${r.sample.length} of ${r.population} functions and methods drawn, ${r.withSites} with a call site, ${r.sample.reduce((a, s) => a + s.sites.size, 0)} sites`);
     L.push("");
     L.push(`  ${pad("predictor", 32)}${lpad("symbols", 8)}${lpad("precision", 11)}${lpad("micro", 8)}${lpad("recall", 9)}${lpad("micro", 8)}${lpad("predicted", 11)}${lpad("correct", 9)}`);
@@ -246,7 +251,7 @@ async function main() {
       corpus: { name: spec.name, version: spec.version, source: spec.source, install: spec.install },
       oracle_tool: ORACLES[language].tool,
       index: { wall_ms: round(r.index.wall_ms), files: r.index.report.files_indexed, symbols: r.index.report.symbol_count },
-      oracle: { sites: r.oracle.sites, ms: round(r.oracle.ms) },
+      oracle: { sites: r.oracle.sites, ms: round(r.oracle.ms), excluded_files: r.excluded },
       sample: { seed: SEED, drawn: r.sample.length, with_sites: r.withSites },
       verified: r.V,
       verified_and_potential: r.A,

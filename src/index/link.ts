@@ -345,11 +345,12 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
   }
 }
 
-/** The function or method a producer path names: `f` (declared or imported), `ns.f` (a namespace import's), `Type.f` (a type's). */
+/** The function or method a producer path names: `f` (declared or imported), `ns.f` (a namespace import's), `Type.f` (a type's); or a typed variable. */
 function resolveProducer(g: Graph, fileId: number, path: string): Sym | null {
-  // A function named with its module (`tests.fixture`, an inline module's) is one declared name.
+  // A function named with its module (`tests.fixture`, an inline module's) is one declared name; a
+  // variable that records the type it holds (Go's package-level `var x = T{}`) produces that type.
   const whole = g.resolveName(fileId, path);
-  if (whole?.sym.kind === "function") return whole.sym;
+  if (whole?.sym.kind === "function" || (whole?.sym.kind === "variable" && whole.sym.returnType !== null)) return whole.sym;
   const dot = path.lastIndexOf(".");
   if (dot === -1) return null;
   const head = path.slice(0, dot);

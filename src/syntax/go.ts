@@ -107,7 +107,8 @@ class GoExtractor extends TreeExtractor {
       const type = this.namedType(p.type);
       if (type !== null) types.set(p.name, { kind: "typed", typeName: type, resolution: "parameter_type" });
     }
-    if (body) this.recordCalls(body, qualified, receiver, types);
+    // Parameters of no named type still shadow package-level names.
+    if (body) this.recordCalls(body, qualified, receiver, types, new Set(sym.params.filter((p) => !types.has(p.name)).map((p) => p.name)));
   }
 
   // ---- types ----
@@ -185,6 +186,16 @@ class GoExtractor extends TreeExtractor {
       const text = flat.length === 1 ? this.slice(decl.startIndex, decl.endIndex) : this.slice(spec.startIndex, spec.endIndex);
       const sym = this.addSymbol(spec, kind, n.text, isGoExported(n.text), this.doc(flat.length === 1 ? decl : spec), firstLine(text), text);
       sym.line = n.startPosition.row + 1;
+      // A package-level variable of one named type (`var Uri = uriBinding{}`, `var v T`): calls on it
+      // are typed by it in every file of the package (its `returnType` is the type it holds).
+      if (kind === "variable") {
+        const values = field(spec, "value")?.namedChildren ?? [];
+        const names = spec.namedChildren.filter((c) => c.type === "identifier" && isNameOf(spec, c));
+        const declared = this.namedType(field(spec, "type")?.text ?? null);
+        const value = values.length === names.length ? values[names.findIndex((x) => x.text === n.text)] : undefined;
+        const literal = value ? this.knownValue(value, null, new Map()) : null;
+        sym.returnType = declared ?? (literal?.kind === "typed" ? literal.typeName : null);
+      }
     }
     // Initialisers run at package load: their calls are the module's.
     this.recordCalls(decl, null, null, new Map());
@@ -219,10 +230,9 @@ class GoExtractor extends TreeExtractor {
    * known (parameters, function literals' parameters, `var x T`, `x := T{…}` / `&T{…}`, `x := f()`);
    * a name bound again to anything else loses what it had, for the rest of the function.
    */
-  private recordCalls(node: SyntaxNode, caller: string | null, receiver: Receiver, types: Map<string, Known>): void {
-    const poisoned = new Set<string>();
+  private recordCalls(node: SyntaxNode, caller: string | null, receiver: Receiver, types: Map<string, Known>, poisoned = new Set<string>()): void {
     for (const { node: n } of this.eventsIn(node.startIndex, node.endIndex)) {
-      if (n.type === "call_expression") this.recordCall(n, caller, receiver, types);
+      if (n.type === "call_expression") this.recordCall(n, caller, receiver, types, poisoned);
       else if (caller !== null) this.noteBinding(n, receiver, types, poisoned);
     }
   }
@@ -304,7 +314,7 @@ class GoExtractor extends TreeExtractor {
     return m[1]!;
   }
 
-  private recordCall(call: SyntaxNode, caller: string | null, recv: Receiver, types: ReadonlyMap<string, Known>): void {
+  private recordCall(call: SyntaxNode, caller: string | null, recv: Receiver, types: ReadonlyMap<string, Known>, locals: ReadonlySet<string>): void {
     const fn = field(call, "function");
     if (!fn) return;
     let receiver: CallReceiver;
@@ -320,6 +330,8 @@ class GoExtractor extends TreeExtractor {
       if (operand.type === "identifier" && recv !== null && operand.text === recv.name) receiver = { kind: "this", className: recv.type };
       else if (operand.type === "identifier" && types.has(operand.text)) receiver = types.get(operand.text)!;
       else if (operand.type === "identifier" && this.packages.has(operand.text)) receiver = { kind: "namespace", local: operand.text };
+      // Any other name is the package's own: a package-level variable holds the type it was declared with.
+      else if (operand.type === "identifier" && operand.text !== "_" && !locals.has(operand.text) && operand.text !== recv?.name) receiver = { kind: "returned", producer: operand.text };
       else if (operand.type === "selector_expression" && recv !== null && field(operand, "operand")?.text === recv.name) {
         const fieldType = this.fieldTypes.get(recv.type)?.get(field(operand, "field")?.text ?? "");
         if (fieldType === undefined) return;

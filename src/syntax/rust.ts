@@ -70,6 +70,8 @@ class RustExtractor extends TreeExtractor {
         continue; // attributes and doc comments are pulled into the item below them
       }
       if (kind === "use_declaration") this.recordUse(node, prefix);
+      // A macro invoked at module level (`test_case!(…)`) expands to items: its calls are the module's.
+      if (kind === "macro_invocation") this.functions.push({ node, name: "", scope: { caller: null, self: null, module: prefix } });
       const handled = kind === "mod_item" ? this.declareModule(node, prefix, topLevel) : this.declareItem(node, prefix);
       if (!topLevel) continue;
       if (handled) this.flushBlock();
@@ -521,6 +523,17 @@ class RustExtractor extends TreeExtractor {
         if (before === ".") {
           if (object?.type === "self" && scope.self !== null) receiver = { kind: "this", className: scope.self };
           else if (object?.type === "identifier" && cs[i - 3]?.type !== "." && cs[i - 3]?.type !== "::") receiver = types.get(object.text) ?? null;
+          else if (object?.type === "token_tree" && object.child(0)?.type === "(" && cs[i - 3]?.type === "identifier") {
+            // `f(…).m(…)` and `Type::f(…).m(…)`: a method of what the call returns.
+            const fn = cs[i - 3]!;
+            const sep = cs[i - 4]?.type;
+            const head = cs[i - 5];
+            if (sep !== "." && sep !== "::") receiver = { kind: "returned", producer: this.bareName(fn.text, scope) };
+            else if (sep === "::" && head?.type === "identifier" && cs[i - 6]?.type !== "::") {
+              const owner = head.text === "Self" ? scope.self : this.typeNames.has(head.text) || this.modules.has(head.text) ? head.text : null;
+              if (owner !== null) receiver = { kind: "returned", producer: `${owner}.${fn.text}` };
+            }
+          }
         } else if (before === "::") {
           if (object?.type === "identifier" && cs[i - 3]?.type !== "::") {
             const head = object.text;

@@ -81,7 +81,10 @@ export interface SymbolRecord {
   readonly aliasOf: string | null;
   /** Parameters of functions and methods, in order; null for other kinds. */
   readonly params: readonly ParamRecord[] | null;
-  /** The annotated return type of a function or method, as written; null when absent. */
+  /**
+   * The annotated return type of a function or method, as written; for a package-level variable
+   * (Go), the one named type it holds; null when absent.
+   */
   readonly returnType: string | null;
 }
 

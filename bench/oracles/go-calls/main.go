@@ -4,9 +4,12 @@
 //
 //	GO111MODULE=off go run bench/oracles/go-calls/main.go <module dir>
 //
-// Every package directory under <module dir> (vendor, testdata and hidden directories left out)
-// is type-checked from source, each package with its own _test.go files, and each external test
-// package (`package x_test`) on its own. Packages of the module are imported from their source
+// Every package directory under <module dir> (vendor and hidden directories left out; testdata
+// is walked too, its packages are real when the module imports them)
+// is type-checked from source — the files the default build context selects (go/build's
+// MatchFile: build tags, GOOS/GOARCH) — each package with its own _test.go files, and each
+// external test package (`package x_test`) on its own; the files it leaves out are printed as
+// {"excluded": path} lines last. Packages of the module are imported from their source
 // (without tests); anything else through the "source" importer (GOROOT and GOPATH). Type errors
 // are tolerated: what cannot be typed is not reported. Output: one JSON object per line,
 // {"file","line","target_file","target_line","name"} for each call whose callee is a function or
@@ -17,6 +20,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/importer"
 	"go/parser"
 	"go/token"
@@ -29,6 +33,9 @@ import (
 )
 
 var fset = token.NewFileSet()
+
+// excluded: the files the default build context leaves out.
+var excluded = map[string]bool{}
 
 type moduleImporter struct {
 	root, module string
@@ -66,32 +73,21 @@ func parseDir(dir string, keep func(name, pkg string) bool) []*ast.File {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
 			continue
 		}
+		// Files the default build leaves out (build tags, GOOS/GOARCH suffixes, `ignore`) are not
+		// checked; they are listed so the bench leaves their sites and symbols out too.
+		if ok, err := build.Default.MatchFile(dir, e.Name()); err == nil && !ok {
+			excluded[filepath.Join(dir, e.Name())] = true
+			continue
+		}
 		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.ParseComments)
 		if err != nil && f == nil {
 			continue
 		}
-		if keep(e.Name(), f.Name.Name) && buildable(f) {
+		if keep(e.Name(), f.Name.Name) {
 			files = append(files, f)
 		}
 	}
 	return files
-}
-
-var ignoreTag = regexp.MustCompile(`^//go:build\s+ignore\b|^// \+build ignore\b`)
-
-// buildable drops files marked `//go:build ignore` (generators).
-func buildable(f *ast.File) bool {
-	for _, g := range f.Comments {
-		if g.Pos() > f.Package {
-			break
-		}
-		for _, c := range g.List {
-			if ignoreTag.MatchString(c.Text) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 type site struct {
@@ -115,7 +111,7 @@ func main() {
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
 			name := d.Name()
-			if p != root && (name == "vendor" || name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			if p != root && (name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
 				return filepath.SkipDir
 			}
 			dirs = append(dirs, p)
@@ -201,6 +197,14 @@ func main() {
 	enc := json.NewEncoder(os.Stdout)
 	for _, s := range out {
 		enc.Encode(s)
+	}
+	var skipped []string
+	for f := range excluded {
+		skipped = append(skipped, relTo(root, f))
+	}
+	sort.Strings(skipped)
+	for _, f := range skipped {
+		enc.Encode(map[string]string{"excluded": f})
 	}
 }
 

@@ -38,10 +38,11 @@ export const GO: LanguageSpec = {
       "`x.M()` where `x` is a parameter (of the function or of a function literal) or `var x T` of a named type (also `*T`, `pkg.T`), or bound by `x := T{…}` / `x := &T{…}`",
       "`x.M()` where `x` holds what a call returns (`x := NewT()`, `x, err := pkg.Open()`, `f().M()`): the callee's first declared result",
       "`r.field.M()` where the receiver's struct (in the same file) declares `field`'s type",
+      "`V.M()` on a package-level variable (any file of the package) declared with a named type or bound to a composite literal (`var Uri = uriBinding{}`)",
       "implementors of an interface by method set: every type of the project that has all of the interface's methods",
     ],
     potentialOnly: [
-      "results beyond a call's first, type assertions, method values, package-level variables",
+      "results beyond a call's first, type assertions, method values, variables of other packages",
       "calls through interface values of types outside the project",
       "dot imports (`import . \"pkg\"`) and interfaces that embed other interfaces (not matched by method set)",
     ],

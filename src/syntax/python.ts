@@ -217,7 +217,9 @@ class PythonExtractor extends TreeExtractor {
 
   /** The declaration up to its body: decorators and the `def …(…) -> …` / `class …(…)` line(s), without the colon. */
   private header(d: Definition, body: SyntaxNode | null): string {
-    const end = body ? body.startIndex : d.def.endIndex;
+    // Up to the definition's own `:` (comments between it and the body's first statement are not the header's).
+    const colon = d.def.children.find((c) => c.type === ":" && (!body || c.startIndex < body.startIndex));
+    const end = colon ? colon.startIndex : body ? body.startIndex : d.def.endIndex;
     return this.slice(d.outer.startIndex, end).trimEnd().replace(/:$/, "");
   }
 

@@ -153,7 +153,7 @@ describe("incremental index", () => {
     }
   });
 
-  it("equals a fresh full build with Go packages, a Rust crate and C headers, across edits that move names between files", async () => {
+  it("equals a fresh full build with files of every parsed language beyond TypeScript and Python, across edits that move names between files", async () => {
     const p = project({
       "go.mod": "module example.com/app\n\ngo 1.21\n",
       "pkg/a.go": "package pkg\n\ntype Store struct{}\n\nfunc F() int { return helper() }\n\nfunc (s *Store) Get() int { return 1 }\n",
@@ -164,6 +164,15 @@ describe("incremental index", () => {
       "src/util.rs": "pub fn g() -> i32 { 1 }\n",
       "c/util.h": "int add(int a, int b);\n",
       "c/main.c": '#include "util.h"\n\nint main(void) { return add(1, 2) + twice(3); }\n',
+      "java/com/x/Util.java": "package com.x;\n\npublic class Util {\n  public static int one() { return 1; }\n}\n",
+      "java/com/x/App.java": "package com.x;\n\nimport com.x.Util;\n\npublic class App {\n  int go() { return Util.one() + two(); }\n  int two() { return 2; }\n}\n",
+      "cpp/shape.hpp": "struct Shape {\n  int area();\n};\n",
+      "cpp/shape.cpp": '#include "shape.hpp"\n\nint Shape::area() { return side(); }\n',
+      "cs/Svc.cs": "public class Svc {\n  public int Run() { return Helper(); }\n  int Helper() { return 1; }\n}\n",
+      "rb/lib/greet.rb": "def greet(name)\n  name\nend\n",
+      "rb/main.rb": 'require_relative "lib/greet"\n\ndef run\n  greet("x")\nend\n',
+      "php/util.php": "<?php\nfunction shout($s) { return $s; }\n",
+      "php/main.php": "<?php\nrequire_once __DIR__ . '/util.php';\nfunction main() { return shout('x') . whisper('y'); }\n",
     });
     await index(p, "full");
     // helper moves to a new file of the package; Store gains Put (now implementing Getter by method set).
@@ -171,6 +180,12 @@ describe("incremental index", () => {
     p.write("pkg/c.go", "package pkg\n\nfunc helper() int { return 3 }\n\nfunc (s *Store) Put(v int) {}\n");
     p.write("src/util.rs", "pub fn g() -> i32 { h() }\n\npub fn h() -> i32 { 2 }\n");
     p.write("c/util.h", "int add(int a, int b);\nint twice(int v);\n");
+    // A name added in another file of every other language: the callers' edges appear without re-parsing them.
+    p.write("cpp/shape.hpp", "struct Shape {\n  int area();\n  int side() { return 1; }\n};\n");
+    p.write("php/util.php", "<?php\nfunction shout($s) { return $s; }\nfunction whisper($s) { return $s; }\n");
+    p.write("java/com/x/Util.java", "package com.x;\n\npublic class Util {\n  public static int one() { return 11; }\n}\n");
+    p.write("rb/lib/greet.rb", "def greet(name)\n  name * 2\nend\n");
+    p.write("cs/Svc.cs", "public class Svc {\n  public int Run() { return Helper() + Other(); }\n  int Helper() { return 1; }\n  int Other() { return 2; }\n}\n");
     await index(p, "incremental");
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
     const store = Store.open(graph(p), { readonly: true });
@@ -179,14 +194,22 @@ describe("incremental index", () => {
         .prepare("SELECT a.name AS source, b.name AS target, e.edge_type AS type FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type IN ('POTENTIAL_CALL', 'IMPLEMENTS') ORDER BY 1, 2")
         .all();
       expect(edges).toEqual([
+        { source: "App.go", target: "App.two", type: "POTENTIAL_CALL" },
+        { source: "App.go", target: "Util.one", type: "POTENTIAL_CALL" },
         { source: "F", target: "helper", type: "POTENTIAL_CALL" },
+        { source: "Shape.area", target: "Shape.side", type: "POTENTIAL_CALL" },
         { source: "Store", target: "Getter", type: "IMPLEMENTS" },
+        { source: "Svc.Run", target: "Svc.Helper", type: "POTENTIAL_CALL" },
+        { source: "Svc.Run", target: "Svc.Other", type: "POTENTIAL_CALL" },
         { source: "f", target: "g", type: "POTENTIAL_CALL" },
         { source: "g", target: "h", type: "POTENTIAL_CALL" },
         { source: "main", target: "F", type: "POTENTIAL_CALL" },
         { source: "main", target: "Store.Get", type: "POTENTIAL_CALL" },
         { source: "main", target: "add", type: "POTENTIAL_CALL" },
+        { source: "main", target: "shout", type: "POTENTIAL_CALL" },
         { source: "main", target: "twice", type: "POTENTIAL_CALL" },
+        { source: "main", target: "whisper", type: "POTENTIAL_CALL" },
+        { source: "run", target: "greet", type: "POTENTIAL_CALL" },
       ]);
     } finally {
       store.close();

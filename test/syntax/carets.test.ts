@@ -7,6 +7,8 @@
 //   potential TARGET                    no verified call to TARGET there, but a potential match
 //   import MODULE -> PATH|external      an import of MODULE at that line, resolved to PATH
 //   implements TYPE IFACE               an IMPLEMENTS edge between the two
+//   chunk TYPE NAME                     a chunk of that type for NAME spans the line
+//   signature NAME TEXT…                NAME's signature (first line, whitespace collapsed) is TEXT
 // A failing fixture lists every assertion that does not hold, with its file and line.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -22,6 +24,8 @@ interface Assertion {
   /** The identifier the caret points at ("" when none). */
   readonly word: string;
   readonly words: readonly string[];
+  /** The assertion as written, for verbs that take free text. */
+  readonly text: string;
 }
 
 function filesUnder(dir: string): Record<string, string> {
@@ -51,7 +55,7 @@ function assertionsOf(files: Record<string, string>): Assertion[] {
       }
       const col = line.indexOf("^");
       const word = /^[\w$]*/.exec((lines[target] ?? "").replace(/\t/g, "    ").slice(col))![0];
-      out.push({ file, line: target + 1, word, words: m[1]!.trim().split(/\s+/) });
+      out.push({ file, line: target + 1, word, words: m[1]!.trim().split(/\s+/), text: m[1]!.trim() });
     });
   }
   return out;
@@ -126,6 +130,23 @@ describe.each(LANGUAGES)("caret fixtures: %s", (language) => {
             .prepare("SELECT 1 FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = 'IMPLEMENTS' AND a.name = ? AND b.name = ?")
             .get(type, iface);
           if (!edge) fail("no IMPLEMENTS edge");
+          break;
+        }
+        case "chunk": {
+          const [type, name] = rest as [string, string];
+          const chunk = db
+            .prepare("SELECT 1 FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ? AND c.chunk_type = ? AND c.symbol_name = ? AND c.start_line <= ? AND c.end_line >= ?")
+            .get(a.file, type, name, a.line, a.line);
+          if (!chunk) fail("no such chunk spans the line");
+          break;
+        }
+        case "signature": {
+          const name = rest[0]!;
+          const expected = a.text.slice(a.text.indexOf(name) + name.length).trim();
+          const row = db.prepare("SELECT s.signature FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name = ? AND s.line = ?").get(a.file, name, a.line) as { signature: string | null } | undefined;
+          const actual = (row?.signature ?? "").split("\n")[0]!.replace(/\s+/g, " ").trim();
+          if (!row) fail("no such symbol on this line");
+          else if (actual !== expected) fail(`signature is "${actual}"`);
           break;
         }
         default:

@@ -45,7 +45,7 @@ interface FileFacts {
   readonly moduleTargets: Map<string, number>;
   /** `export * from` targets. */
   readonly stars: number[];
-  /** Targets of imports that bring every name into scope without binding one (`#include "x.h"`, `require_relative`, `use a::*`, `from m import *`, and — harmlessly — ECMAScript's `export *`). */
+  /** Targets of imports that bring every name into scope without binding one (`#include "x.h"`, `require_relative`, `use a::*`, `from m import *`; not ECMAScript's `export *`). */
   readonly globs: number[];
   /** Class name → the name its `extends` clause gives. */
   readonly parents: Map<string, string>;
@@ -143,7 +143,8 @@ class Graph {
       }
       const names = JSON.parse(i.symbols) as string[];
       // `*` without a local (`#include`, `require`, `from m import *`, `use a::*`): every name the target exports is in scope.
-      if (i.target !== null && (i.kind === "import" || i.kind === "export_star") && names.length === 1 && names[0] === "*" && i.locals === "[]" && !facts.globs.includes(i.target)) facts.globs.push(i.target);
+      const binds = i.kind === "import" || (i.kind === "export_star" && languageSpec(facts.language)?.starImportsBind === true);
+      if (i.target !== null && binds && names.length === 1 && names[0] === "*" && i.locals === "[]" && !facts.globs.includes(i.target)) facts.globs.push(i.target);
       (JSON.parse(i.locals) as string[]).forEach((local, k) => {
         const binding = { target: i.target, imported: names[k] ?? local };
         const had = facts.bindings.get(local);

@@ -27,6 +27,7 @@ export const ECMASCRIPT_RULES = {
   resolver: "ecmascript",
   scope: "file",
   structuralInterfaces: false,
+  starImportsBind: false,
   builtinTypes: ECMASCRIPT_BUILTIN_TYPES,
   builtinMethods: ECMASCRIPT_BUILTIN_METHODS,
   identifier: ECMASCRIPT_IDENTIFIER,

@@ -9,6 +9,7 @@ export const MARKDOWN: LanguageSpec = {
   resolver: "none",
   scope: "file",
   structuralInterfaces: false,
+  starImportsBind: false,
   extractor: "markdown",
   builtinTypes: new Set(),
   builtinMethods: new Set(),

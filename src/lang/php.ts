@@ -116,6 +116,7 @@ export const PHP: LanguageSpec = {
   outline: RULES,
   scope: "file",
   structuralInterfaces: false,
+  starImportsBind: true,
   builtinTypes: new Set("int float string bool array object mixed void null callable iterable self static".split(" ")),
   builtinMethods: new Set("get set has count toArray __construct __toString".split(" ")),
   identifier: "\\$?[A-Za-z_][A-Za-z0-9_]*",

@@ -12,6 +12,7 @@ export const PYTHON: LanguageSpec = {
   resolver: "python",
   scope: "file",
   structuralInterfaces: false,
+  starImportsBind: true,
   extractor: "python",
   builtinTypes: new Set(
     "int float complex bool str bytes bytearray None NoneType object type list dict set frozenset tuple range slice memoryview Any Optional Union List Dict Set FrozenSet Tuple Type Callable Iterable Iterator Generator AsyncIterator AsyncGenerator Awaitable Coroutine Sequence Mapping MutableMapping MutableSequence Literal Final ClassVar TypeVar Generic Protocol Self".split(" "),

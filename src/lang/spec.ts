@@ -29,6 +29,11 @@ export interface LanguageSpec {
   readonly scope: "file" | "directory";
   /** A type implements an interface by having all of its methods (Go), not only by declaring it. */
   readonly structuralInterfaces: boolean;
+  /**
+   * A re-export of every name (`export_star`: `#include`, `require`, `from m import *`, `pub use
+   * a::*`) also brings the names into the file's own scope; ECMAScript's `export * from` does not.
+   */
+  readonly starImportsBind: boolean;
   /** Type names that are the language's, not the project's (never looked up as project types). */
   readonly builtinTypes: ReadonlySet<string>;
   /** Methods of the language's built-in types that project methods of the same name are confused with (`str.match(`). */

@@ -25,14 +25,20 @@ export const TIME = "/usr/bin/time";
 
 /**
  * One real project per language beyond TypeScript, installed from a pinned Debian package (the
- * package version pins the source): the corpora of bench/index-languages.mjs and
- * bench/callers-oracle.mjs. `layout` "root": the package's directory is the project (its go.mod or
+ * package version pins the source): the corpora of bench/index-languages.mjs (every language) and
+ * bench/callers-oracle.mjs (Go, Python, Rust). `layout` "root": the package's directory is the project (its go.mod or
  * Cargo.toml is there); "package": it is copied under the project root as `<name>/`.
  */
 export const LANGUAGE_CORPORA = {
   go: { name: "gin", version: "1.8.1", source: "/usr/share/gocode/src/github.com/gin-gonic/gin", install: "apt-get install -y golang-github-gin-gonic-gin-dev", layout: "root", ctags: "Go", rgType: "go" },
   python: { name: "click", version: "8.1.3", source: "/usr/lib/python3/dist-packages/click", install: "apt-get install -y python3-click", layout: "package", ctags: "Python", rgType: "py" },
   rust: { name: "regex-syntax", version: "0.6.27", source: "/usr/share/cargo/registry/regex-syntax-0.6.27", install: "apt-get install -y librust-regex-syntax-dev", layout: "root", ctags: "Rust", rgType: "rust" },
+  // The languages read at breadth (index-languages only). No Debian package ships C# sources.
+  java: { name: "java.util", version: "17.0.19", source: "/usr/lib/jvm/openjdk-17/lib/src.zip", zipMembers: ["java.base/java/util/*.java", "-x", "java.base/java/util/*/*"], install: "apt-get install -y openjdk-17-source", layout: "root", ctags: "Java", rgType: "java" },
+  c: { name: "zlib-examples", version: "1.2.13", source: "/usr/share/doc/zlib1g-dev/examples", install: "apt-get install -y zlib1g-dev", layout: "root", ctags: "C", rgType: "c" },
+  cpp: { name: "fmt", version: "9.1.0", source: "/usr/include/fmt", install: "apt-get install -y libfmt-dev", layout: "root", ctags: "C++", rgType: "cpp" },
+  ruby: { name: "rack", version: "2.2.22", source: "/usr/share/rubygems-integration/all/gems/rack-2.2.22", install: "apt-get install -y ruby-rack", layout: "root", ctags: "Ruby", rgType: "ruby" },
+  php: { name: "symfony-console", version: "5.4.53", source: "/usr/share/php/Symfony/Component/Console", install: "apt-get install -y php-symfony-console", layout: "root", ctags: "PHP", rgType: "php" },
 };
 
 /** A temp copy of a language corpus: `{ tmp, root }` (remove `tmp` when done); a missing package names its apt-get line. */
@@ -41,7 +47,12 @@ export function copyLanguageCorpus(language) {
   if (!fs.existsSync(c.source)) throw new BenchError(`${c.source} is missing: ${c.install}`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `mast-${language}-`));
   const root = c.layout === "root" ? path.join(tmp, c.name) : path.join(tmp, "project");
-  fs.cpSync(c.source, c.layout === "root" ? root : path.join(root, c.name), { recursive: true, filter: (src) => !src.includes("__pycache__") });
+  if (c.zipMembers) {
+    // A part of a source archive (the JDK's src.zip): its members unpacked under the project root.
+    fs.mkdirSync(root, { recursive: true });
+    const r = spawnSync("unzip", ["-q", c.source, ...c.zipMembers, "-d", root], { encoding: "utf8" });
+    if (r.status !== 0) throw new BenchError(`unzip ${c.source} failed (exit ${r.status}): ${r.stderr || r.error?.message || ""} (apt-get install -y unzip)`);
+  } else fs.cpSync(c.source, c.layout === "root" ? root : path.join(root, c.name), { recursive: true, filter: (src) => !src.includes("__pycache__") });
   return { tmp, root };
 }
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Index speed beyond TypeScript: a full `mast index` of one real project per language (the pinned
 // Debian-packaged corpora of bench/corpus.mjs LANGUAGE_CORPORA: gin for Go, click for Python,
-// regex-syntax for Rust), next to `ctags -R` on the same tree in the same run.
+// regex-syntax for Rust, java.util from the JDK's sources, zlib's examples for C, fmt's headers for
+// C++, rack for Ruby, symfony/console for PHP — no Debian package ships C# sources), next to
+// `ctags -R` on the same tree in the same run.
 //
 //   npm run build && npm run bench:index-lang
 //
@@ -88,10 +90,10 @@ async function main() {
   const L = [];
   L.push(`mast index-languages bench — ${env.date}, mast ${env.mast_commit ?? "?"}, nproc ${env.nproc}, node ${env.node}`);
   L.push("");
-  L.push(`  ${pad("language", 9)}${pad("corpus", 20)}${lpad("files", 6)}${lpad("MB", 6)}${lpad("chunks/f", 10)}${lpad("syms/f", 8)}${lpad("mast s", 8)}${lpad("(run s)", 9)}${lpad("RSS MB", 8)}${lpad("ctags s", 9)}${lpad("ratio", 7)}`);
+  L.push(`  ${pad("language", 9)}${pad("corpus", 24)}${lpad("files", 6)}${lpad("MB", 6)}${lpad("chunks/f", 10)}${lpad("syms/f", 8)}${lpad("mast s", 8)}${lpad("(run s)", 9)}${lpad("RSS MB", 8)}${lpad("ctags s", 9)}${lpad("ratio", 7)}`);
   for (const r of results) {
     L.push(
-      `  ${pad(r.language, 9)}${pad(r.corpus, 20)}${lpad(r.files, 6)}${lpad(fmt(r.bytes / 1e6, 2), 6)}${lpad(fmt(r.chunks_per_file, 1), 10)}${lpad(fmt(r.symbols_per_file, 1), 8)}${lpad(fmt(r.mast_wall_ms / 1000, 2), 8)}${lpad(fmt(r.mast_duration_ms / 1000, 2), 9)}${lpad(fmt(r.mast_peak_rss_mb, 0), 8)}${lpad(fmt(r.ctags_wall_ms / 1000, 3), 9)}${lpad(`${fmt(r.ratio, 1)}x`, 7)}`,
+      `  ${pad(r.language, 9)}${pad(r.corpus, 24)}${lpad(r.files, 6)}${lpad(fmt(r.bytes / 1e6, 2), 6)}${lpad(fmt(r.chunks_per_file, 1), 10)}${lpad(fmt(r.symbols_per_file, 1), 8)}${lpad(fmt(r.mast_wall_ms / 1000, 2), 8)}${lpad(fmt(r.mast_duration_ms / 1000, 2), 9)}${lpad(fmt(r.mast_peak_rss_mb, 0), 8)}${lpad(fmt(r.ctags_wall_ms / 1000, 3), 9)}${lpad(`${fmt(r.ratio, 1)}x`, 7)}`,
     );
   }
   L.push("  (mast s: the whole process, Node startup and worker threads included; run s: the index run's own duration_ms;");

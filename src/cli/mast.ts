@@ -48,6 +48,8 @@ async function indexCommand(config: ResolvedConfig, flags: IndexFlags, json: boo
   const progress = flags.showProgress ? progressReporter() : null;
   const report = await runIndex(config, {
     persistConfig: flags.persistConfig ?? false,
+    // The command names its project: it may re-point a state dir another project was indexed in.
+    repoint: true,
     mode: flags.incremental ? "incremental" : "full",
     operation,
     ...(flags.threads === undefined ? {} : { threads: flags.threads }),

@@ -35,6 +35,8 @@ interface ImportBinding {
 interface FileFacts {
   /** First declaration of each name in the file's scope (methods as `Class.method`); markers and export aliases excluded. */
   readonly declared: Map<string, Sym>;
+  /** First function declaration of each name: a plain call means it even where a type of that name came first (C's `struct timer` and `timer()`). */
+  readonly functions: Map<string, Sym>;
   /** Export aliases (`export { local as name }`): exported name → the local name. */
   readonly aliases: Map<string, string>;
   /** Re-export markers by exported name. */
@@ -111,7 +113,7 @@ class Graph {
     let facts = this.facts.get(fileId);
     if (!facts) {
       this.load([fileId]);
-      facts = this.facts.get(fileId) ?? { declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), path: "", language: "" };
+      facts = this.facts.get(fileId) ?? { declared: new Map(), functions: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), path: "", language: "" };
       this.facts.set(fileId, facts);
     }
     return facts;
@@ -121,7 +123,7 @@ class Graph {
   private load(fileIds: readonly number[] | null): void {
     if (fileIds !== null && fileIds.length === 0) return;
     for (const f of fileRows(this.db, fileIds)) {
-      this.facts.set(f.id, { declared: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), path: f.path, language: f.language });
+      this.facts.set(f.id, { declared: new Map(), functions: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), path: f.path, language: f.language });
     }
     const symbols = symbolFacts(this.db, fileIds);
     for (const s of symbols) {
@@ -131,7 +133,11 @@ class Graph {
         if (!facts.aliases.has(s.name)) facts.aliases.set(s.name, s.aliasOf);
       } else if (s.kind === "export") {
         if (s.module !== null && s.imported !== null && !facts.markers.has(s.name)) facts.markers.set(s.name, { id: s.id, module: s.module, imported: s.imported });
-      } else if (!facts.declared.has(s.name)) facts.declared.set(s.name, { id: s.id, name: s.name, kind: s.kind, fileId: s.fileId, returnType: s.returnType, parent: s.parent });
+      } else {
+        const sym = { id: s.id, name: s.name, kind: s.kind, fileId: s.fileId, returnType: s.returnType, parent: s.parent };
+        if (!facts.declared.has(s.name)) facts.declared.set(s.name, sym);
+        if (s.kind === "function" && !facts.functions.has(s.name)) facts.functions.set(s.name, sym);
+      }
     }
     const imports = importFacts(this.db, fileIds);
     for (const i of imports) {
@@ -220,6 +226,10 @@ class Graph {
     return null;
   }
 
+  functionIn(fileId: number, name: string): Sym | null {
+    return this.file(fileId).functions.get(name) ?? null;
+  }
+
   declaredIn(fileId: number, name: string): Sym | null {
     return this.file(fileId).declared.get(name) ?? null;
   }
@@ -300,6 +310,9 @@ class Graph {
 function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResolution } | null {
   switch (c.receiver) {
     case "bare": {
+      // A plain call (not `new`) of a name the file declares both as a type and a function means the function.
+      const fn = c.isNew ? null : g.functionIn(c.fileId, c.callee);
+      if (fn) return { target: fn, resolution: "same_file" };
       const r = g.resolveName(c.fileId, c.callee);
       return r && CALLABLE_KINDS.has(r.sym.kind) ? { target: r.sym, resolution: r.via } : null;
     }

@@ -16,7 +16,7 @@ import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy, type NoteProgress 
 import type { ParseOutcome, ParseTask } from "./parse-task.js";
 import { rederive } from "./link.js";
 import { compareWithIndex } from "./read.js";
-import { ensureStateDir, guardSchema, persistConfig, readGitHead, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths } from "./state.js";
+import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths } from "./state.js";
 import { walkProject, type WalkedFile } from "./walk.js";
 
 export type IndexMode = "full" | "incremental";
@@ -69,6 +69,12 @@ export interface RunIndexOptions {
   readonly threads?: number;
   /** Persist the resolved config to <state_dir>/config.json once the lock is held (init, serve). */
   readonly persistConfig?: boolean;
+  /**
+   * The run may take over a state dir that holds another project's index (an explicit `mast index
+   * <path>` / `mast init`); any other run (a server's, `mast_reindex`, after an edit) refuses it
+   * with STATE_DIR_MISMATCH rather than replace that index with this project's.
+   */
+  readonly repoint?: boolean;
 }
 
 /** Meta key holding the extraction settings the stored chunks were made with. */
@@ -109,6 +115,7 @@ export function walkForConfig(config: ResolvedConfig) {
 export async function runIndex(config: ResolvedConfig, options: RunIndexOptions): Promise<IndexReport> {
   const paths = ensureStateDir(config);
   return withStructureLock(paths.lock, options.operation ?? `mast index (${options.mode})`, options.lockPolicy ?? CLI_LOCK_POLICY, (note) => {
+    if (!options.repoint) guardProjectRoot(paths, config.project_root);
     if (options.persistConfig) persistConfig(config);
     return indexLocked(config, paths, options, note);
   });

@@ -14,6 +14,7 @@ const RULES: OutlineRules = {
   declarations: C_DECLARATIONS,
   calls: { call_expression: plainCall },
   imports: includeOf,
+  implicitMembers: false,
   exported: (node) => !isStatic(node),
 };
 

@@ -64,6 +64,7 @@ const RULES: OutlineRules = {
     },
   },
   imports: includeOf,
+  implicitMembers: true,
   exported: (node, ownerExported) => (ownerExported === null ? !isStatic(node) : ownerExported && memberIsPublic(node)),
 };
 

@@ -80,6 +80,7 @@ const RULES: OutlineRules = {
     const local = lastSegment(path);
     return [{ module: path, names: [local], locals: [local] }];
   },
+  implicitMembers: true,
   exported: (node, ownerExported) => {
     const mods = childText(node, "modifiers") ?? "";
     if (/\bprivate\b/.test(mods)) return false;

@@ -66,6 +66,8 @@ export interface OutlineRules {
   readonly calls: Readonly<Record<string, (node: RuleNode) => CallShape | null>>;
   /** The imports a node at the top level makes (an include, an import declaration, a `require`), or null. */
   imports(node: RuleNode): OutlineImport[] | null;
+  /** A bare `m()` inside a method may name a member of its class (Java, C++, C#, Ruby); false where it names a function only (PHP). */
+  readonly implicitMembers: boolean;
   /** Whether a declaration is exported: a top-level one (`ownerExported` null) or a member of a class that is (or is not). */
   exported(node: RuleNode, ownerExported: boolean | null): boolean;
 }

@@ -68,6 +68,7 @@ const RULES: OutlineRules = {
     if (!req) return null;
     return [{ module: req.relative ? `./${req.path.replace(/^\.\//, "")}` : req.path, names: ["*"], locals: [] }];
   },
+  implicitMembers: true,
   exported: (node) => {
     const section = siblingsBefore(node).filter((s) => s.type === "identifier" && /^(?:private|protected|public)$/.test(s.text)).at(-1)?.text;
     return section === undefined || section === "public";

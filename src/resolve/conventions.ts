@@ -3,7 +3,8 @@
 // beside the including file, at the project root, under `include/`, or as the one file ending in
 // `/x.h`; Ruby's `require_relative "x"` is `x.rb` beside the file and `require "x"` a file under
 // `lib/` or the root; PHP's `require`/`include` path is relative to the file, and `use A\B\C` is
-// the one file whose path ends with `B/C.php` (PSR-4's autoload layout), the longest such suffix.
+// the one file whose path ends with the longest suffix of `A/B/C.php` that keeps `B/C.php` (PSR-4's
+// autoload layout).
 import { posix } from "node:path";
 
 /** Files by basename, for suffix lookups. */
@@ -64,7 +65,9 @@ export function createPhpResolver(files: ReadonlySet<string>): (fromPath: string
       return !path.startsWith("..") && files.has(path) ? path : null;
     }
     const segments = module.split("\\").filter((s) => s !== "");
-    for (let from = 0; from < segments.length; from++) {
+    // At least the class and its namespace's last segment: a bare basename would match any
+    // project class of the same name, whatever the namespace.
+    for (let from = 0; from < Math.max(1, segments.length - 1); from++) {
       const found = uniqueSuffix(index, `${segments.slice(from).join("/")}.php`);
       if (found) return found;
     }

@@ -70,19 +70,24 @@ class GoExtractor extends TreeExtractor {
   }
 
   private doc(node: SyntaxNode): string | null {
+    return this.docOf(node)?.text ?? null;
+  }
+
+  /** The doc comment above a declaration, with the line it starts on. */
+  private docOf(node: SyntaxNode): { text: string; startLine: number } | null {
     return leadingComments(node, (n) => n.type === "comment", stripComment);
   }
 
   /** The draft of a top-level declaration, its doc comment pulled in. */
   private draft(node: SyntaxNode, fields: Omit<MutableDraft, "startLine" | "endLine" | "docStartLine">, body: SyntaxNode | null = null): MutableDraft {
-    const doc = this.doc(node);
+    const doc = this.docOf(node);
     const draft: MutableDraft = {
       startLine: node.startPosition.row + 1,
       endLine: node.endPosition.row + 1,
       headerEndLine: (body ?? node).startPosition.row + 1,
       ...fields,
     };
-    if (doc !== null) draft.docStartLine = node.startPosition.row + 1 - doc.split("\n").length;
+    if (doc !== null) draft.docStartLine = doc.startLine;
     this.drafts.push(draft);
     return draft;
   }

@@ -107,12 +107,12 @@ class OutlineExtractor extends TreeExtractor {
       parentSymbol: cls,
       isExported: exported,
     };
-    if (doc !== null) draft.docStartLine = node.startPosition.row + 1 - doc.split("\n").length;
+    if (doc !== null) draft.docStartLine = doc.startLine;
     this.drafts.push(draft);
     const header = this.slice(node.startIndex, body ? body.startIndex : node.endIndex).trimEnd();
     const membersNode = rule.members ? field(node, rule.members) : null;
     const signature = membersNode ? this.slice(node.startIndex, membersNode.startIndex).trimEnd() : rule.body || rule.kind === "function" ? header : this.slice(node.startIndex, node.endIndex);
-    const sym = this.addSymbol(node, isMethod ? "method" : rule.kind, qualified, exported, doc, signature.replace(/\s*[;{=]\s*$/, ""), body ? this.slice(body.startIndex, body.endIndex) : "");
+    const sym = this.addSymbol(node, isMethod ? "method" : rule.kind, qualified, exported, doc?.text ?? null, signature.replace(/\s*[;{=]\s*$/, ""), body ? this.slice(body.startIndex, body.endIndex) : "");
     if (cls !== null) sym.parent = cls;
     if (rule.params) sym.params = rule.params(node);
     const returns = rule.returnType?.(node) ?? null;
@@ -144,12 +144,14 @@ class OutlineExtractor extends TreeExtractor {
     list.sort((a, b) => a.startIndex - b.startIndex);
     for (const member of list) {
       const rule = this.rules.declarations[member.type];
+      const at = this.symbols.length;
       if (!rule || !this.declare(member, rule, cls, exported, depth)) {
         // Field initialisers and other statements of the body: their calls are the class's.
         if (!this.comments.has(member.type)) this.pending.push({ body: member, caller: cls, owner: cls });
         continue;
       }
-      const sym = this.symbols.at(-1)!;
+      // The member's own symbol (a nested class's members come after it).
+      const sym = this.symbols[at]!;
       outline.push(" ".repeat(member.startPosition.column) + firstLine(sym.signature ?? member.text));
       const body = rule.body ? field(member, rule.body) : null;
       if (body) bodies.push([body.startIndex, body.endIndex]);
@@ -172,7 +174,7 @@ class OutlineExtractor extends TreeExtractor {
         if (owner === null) continue;
         receiver = { kind: "this", className: owner };
       } else if (shape.receiver.kind === "static") receiver = { kind: "static", className: shape.receiver.className };
-      else if (!shape.isNew && owner !== null) receiver = { kind: "implicit", className: owner };
+      else if (!shape.isNew && owner !== null && this.rules.implicitMembers) receiver = { kind: "implicit", className: owner };
       else receiver = { kind: "bare" };
       this.addCall(caller, name.text, receiver, shape.isNew === true, name);
     }

@@ -125,14 +125,19 @@ class RustExtractor extends TreeExtractor {
   }
 
   private doc(node: SyntaxNode): string | null {
+    return this.docOf(node)?.text ?? null;
+  }
+
+  /** The doc comment above a declaration, with the line it starts on. */
+  private docOf(node: SyntaxNode): { text: string; startLine: number } | null {
     return leadingComments(this.spanStart(node), (n) => n.type === "line_comment" || n.type === "block_comment", stripComment);
   }
 
   private draft(node: SyntaxNode, fields: Omit<MutableDraft, "startLine" | "endLine" | "docStartLine">, body: SyntaxNode | null): MutableDraft {
     const start = this.spanStart(node);
-    const doc = this.doc(node);
+    const doc = this.docOf(node);
     const draft: MutableDraft = { startLine: start.startPosition.row + 1, endLine: node.endPosition.row + 1, headerEndLine: (body ?? node).startPosition.row + 1, ...fields };
-    if (doc !== null) draft.docStartLine = start.startPosition.row + 1 - doc.split("\n").length;
+    if (doc !== null) draft.docStartLine = doc.startLine;
     this.drafts.push(draft);
     return draft;
   }

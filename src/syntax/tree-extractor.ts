@@ -143,8 +143,11 @@ export abstract class TreeExtractor {
   }
 }
 
-/** The comments directly above `node` (no blank line between), as their text with the markers stripped, or null. */
-export function leadingComments(node: SyntaxNode, isComment: (n: SyntaxNode) => boolean, strip: (text: string) => string): string | null {
+/**
+ * The comments directly above `node` (no blank line between): their text with the markers
+ * stripped, and the line the first of them starts on (1-based); null when there are none.
+ */
+export function leadingComments(node: SyntaxNode, isComment: (n: SyntaxNode) => boolean, strip: (text: string) => string): { text: string; startLine: number } | null {
   const parts: string[] = [];
   let next = node;
   for (let prev = node.previousNamedSibling; prev && isComment(prev) && prev.endPosition.row >= next.startPosition.row - 1; prev = prev.previousNamedSibling) {
@@ -152,5 +155,5 @@ export function leadingComments(node: SyntaxNode, isComment: (n: SyntaxNode) => 
     next = prev;
   }
   const doc = parts.join("\n").trim();
-  return doc === "" ? null : doc;
+  return doc === "" ? null : { text: doc, startLine: next.startPosition.row + 1 };
 }

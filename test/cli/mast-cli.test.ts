@@ -650,6 +650,10 @@ describe("error output", () => {
     expect(expectError(r, "STATE_DIR_MISMATCH")).toContain(`the index at ${stateDir} is of ${a.root}, not of ${other.root}`);
     expect(query<{ n: number }>(stateDir, "SELECT count(*) AS n FROM files")[0]!.n).toBe(before);
     expect(before).toBe(BASE_INDEXED.length);
+    // A reindex from the other project (a tool, a server's startup run) is refused too: only `mast index <path>` re-points.
+    const reindex = await runMast(["query", "mast_reindex", "{}", other.root, "--state-dir", stateDir]);
+    expect(expectError(reindex, "STATE_DIR_MISMATCH")).toContain(`is of ${a.root}`);
+    expect(query<{ n: number }>(stateDir, "SELECT count(*) AS n FROM files")[0]!.n).toBe(before);
     // The project's own root still answers; indexing the other project into the dir re-points it.
     ok(await runMast(["query", "mast_status", "{}", a.root, "--state-dir", stateDir]));
     ok(await runMast(["index", other.root, "--state-dir", stateDir, "--json"]));

@@ -437,24 +437,46 @@ function structuralImplements(g: Graph, db: Db, fileIds: readonly number[] | nul
     if (owner) methodsOf.set(owner.id, [...(methodsOf.get(owner.id) ?? []), sym.name.slice(dot + 1)]);
   }
   const types = decls.filter((d) => (d.sym.kind === "class" || d.sym.kind === "type") && (inScope === null || inScope.has(d.fileId)));
+  // Candidates by method name: the types declaring a method of that name in their package, plus
+  // every type that embeds another (its promoted methods are not in this index).
+  const packageOf = (fileId: number) => g.packages.get(fileId)?.[0] ?? fileId;
+  const typeKey = (fileId: number, name: string) => `${packageOf(fileId)}\0${name}`;
+  const byKey = new Map(types.map((t) => [typeKey(t.fileId, t.sym.name), t]));
+  const byMethod = new Map<string, Set<(typeof types)[number]>>();
+  for (const { fileId, sym } of decls) {
+    const dot = sym.name.indexOf(".");
+    const owner = sym.kind === "method" && dot > 0 ? byKey.get(typeKey(fileId, sym.name.slice(0, dot))) : undefined;
+    if (!owner) continue;
+    const method = sym.name.slice(dot + 1);
+    const set = byMethod.get(method) ?? new Set();
+    set.add(owner);
+    byMethod.set(method, set);
+  }
+  const embedding = types.filter((t) => g.extendsOf(t.fileId, t.sym.name) !== null);
   const edges: EdgeRow[] = [];
   for (const { fileId, sym: iface } of decls) {
     const methods = methodsOf.get(iface.id);
     if (iface.kind !== "interface" || !methods || g.extendsOf(fileId, iface.name) !== null) continue;
-    for (const t of types) if (methods.every((m) => g.member(t.sym, m) !== null)) edges.push([t.sym.id, iface.id, "IMPLEMENTS", null, null, null]);
+    const rarest = methods.reduce((a, b) => ((byMethod.get(a)?.size ?? 0) <= (byMethod.get(b)?.size ?? 0) ? a : b));
+    const candidates = new Set([...(byMethod.get(rarest) ?? []), ...embedding]);
+    for (const t of candidates) if (methods.every((m) => g.member(t.sym, m) !== null)) edges.push([t.sym.id, iface.id, "IMPLEMENTS", null, null, null]);
   }
   return edges;
 }
 
 /**
- * The files whose edges a change to `changed` can alter before following imports: with them,
+ * The files whose edges a change to `changed` (and, with `pathsChanged`, files added or removed)
+ * can alter before following imports: with them,
  * the package files they are submodules of, the rest of their packages (directory-scoped
  * languages), and every file of a structural
  * language when one changed (a method added anywhere can make a type implement an interface).
  */
-function expandScope(db: Db, changed: readonly number[]): number[] {
+function expandScope(db: Db, changed: readonly number[], pathsChanged: boolean): number[] {
   const rows = fileRows(db, changed);
   const out = new Set(changed);
+  // A file that came or went (its rows may be gone already) can change a package's names or a
+  // method set: every file of those languages is relinked.
+  if (pathsChanged) for (const f of filesOfLanguages(db, [...new Set([...STRUCTURAL, ...DIRECTORY_SCOPED])])) out.add(f.id);
   if (rows.some((r) => STRUCTURAL.includes(r.language))) for (const f of filesOfLanguages(db, STRUCTURAL)) out.add(f.id);
   // A changed submodule reaches the importers of its package (`from pkg import mod; mod.f()`).
   const packages = rows.flatMap((r) => languageSpec(r.language)?.packagePaths?.(r.path) ?? []);
@@ -471,10 +493,10 @@ function expandScope(db: Db, changed: readonly number[]): number[] {
  * reach (their own edges went with their old symbols). Returns the edges written. A savepoint of
  * the caller's transaction when it has one: the edges commit with the rows they are derived from.
  */
-export function linkEdges(store: Store, scope: "all" | readonly number[]): number {
+export function linkEdges(store: Store, scope: "all" | readonly number[], pathsChanged = false): number {
   const db = store.db;
   return store.batch(() => {
-    const files = scope === "all" ? null : reachableFiles(db, expandScope(db, scope));
+    const files = scope === "all" ? null : reachableFiles(db, expandScope(db, scope, pathsChanged));
     const edges = files === null || files.length > 0 ? deriveEdges(db, new Graph(db, files), files) : [];
     store.replaceDerivedEdges(files, edges);
     return edges.length;
@@ -500,5 +522,5 @@ export function rederive(store: Store, resolve: (fromPath: string, module: strin
   }
   const relinked = store.relinkImports(resolve, change.pathsChanged ? "all" : change.rewritten);
   const seeds = [...new Set([...change.rewritten, ...relinked])].sort((a, b) => a - b);
-  linkEdges(store, seeds);
+  linkEdges(store, seeds, change.pathsChanged);
 }

@@ -4,7 +4,7 @@
 // the class), namespaces read through, `this->m()` and `Owner::m()` calls.
 import { createRequire } from "node:module";
 import { C_BUILTIN_TYPES, C_FAMILY_SYNTAX, C_DECLARATIONS, C_TRANSPARENT, FUNCTION_DEFINITION, PROTOTYPE, functionDeclarator, includeOf, isStatic, plainCall } from "./c-family.js";
-import { fieldText, lastSegment, siblingsBefore, type CallShape, type DeclarationRule, type OutlineRules, type RuleNode } from "./outline.js";
+import { fieldText, lastSegment, type CallShape, type DeclarationRule, type OutlineRules } from "./outline.js";
 import type { LanguageSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
@@ -22,13 +22,6 @@ const classRule = (kind: "class"): DeclarationRule => ({
     return { extends: bases[0] ?? null, implements: bases.slice(1) };
   },
 });
-
-/** A member is public under the last `public:` before it (a `struct`'s default), private under `private:`/`protected:` (a `class`'s default). */
-function memberIsPublic(node: RuleNode): boolean {
-  const access = siblingsBefore(node).filter((s) => s.type === "access_specifier").at(-1)?.text;
-  if (access !== undefined) return access === "public";
-  return node.parent?.parent?.type === "struct_specifier";
-}
 
 const RULES: OutlineRules = {
   tokens: ["identifier", "type_identifier", "field_identifier", "namespace_identifier"],
@@ -65,7 +58,13 @@ const RULES: OutlineRules = {
   },
   imports: includeOf,
   implicitMembers: true,
-  exported: (node, ownerExported) => (ownerExported === null ? !isStatic(node) : ownerExported && memberIsPublic(node)),
+  // A member is public under the last `public:` before it, private under `private:`/`protected:`;
+  // a `struct` starts public, a `class` private.
+  sections: {
+    initial: (body) => (body.parent?.type === "struct_specifier" ? "public" : "private"),
+    opens: (member) => (member.type === "access_specifier" ? member.text.replace(/:$/, "").trim() : null),
+  },
+  exported: (node, ownerExported, section) => (ownerExported === null ? !isStatic(node) : ownerExported && section === "public"),
 };
 
 export const CPP: LanguageSpec = {

@@ -68,8 +68,14 @@ export interface OutlineRules {
   imports(node: RuleNode): OutlineImport[] | null;
   /** A bare `m()` inside a method may name a member of its class (Java, C++, C#, Ruby); false where it names a function only (PHP). */
   readonly implicitMembers: boolean;
-  /** Whether a declaration is exported: a top-level one (`ownerExported` null) or a member of a class that is (or is not). */
-  exported(node: RuleNode, ownerExported: boolean | null): boolean;
+  /**
+   * A class body's access sections (C++ `public:`, Ruby's bare `private`): the section a body
+   * starts in, and the section a member node opens (null: it opens none). Absent where members say
+   * their own visibility.
+   */
+  readonly sections?: { initial(body: RuleNode): string; opens(member: RuleNode): string | null };
+  /** Whether a declaration is exported: a top-level one (`ownerExported` null) or a member of a class that is (or is not), in `section` when the language has sections. */
+  exported(node: RuleNode, ownerExported: boolean | null, section: string | null): boolean;
 }
 
 // ---- helpers the rule files share ----
@@ -94,7 +100,3 @@ export function lastSegment(text: string): string {
   return bare.split(/::|\.|\\/).pop()!.trim();
 }
 
-/** The named children of `node`'s parent that come before it. */
-export function siblingsBefore(node: RuleNode): RuleNode[] {
-  return (node.parent?.namedChildren ?? []).filter((s) => s.startIndex < node.startIndex);
-}

@@ -3,7 +3,7 @@
 // unless after `private`/`protected`, `#` comments above as docs, `require_relative` and
 // `require` resolved to project files (everything they define comes into scope).
 import { createRequire } from "node:module";
-import { childrenOf, fieldText, lastSegment, siblingsBefore, type CallShape, type OutlineRules, type RuleNode, type RuleParam } from "./outline.js";
+import { childrenOf, fieldText, lastSegment, type CallShape, type OutlineRules, type RuleNode, type RuleParam } from "./outline.js";
 import type { LanguageSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
@@ -69,10 +69,12 @@ const RULES: OutlineRules = {
     return [{ module: req.relative ? `./${req.path.replace(/^\.\//, "")}` : req.path, names: ["*"], locals: [] }];
   },
   implicitMembers: true,
-  exported: (node) => {
-    const section = siblingsBefore(node).filter((s) => s.type === "identifier" && /^(?:private|protected|public)$/.test(s.text)).at(-1)?.text;
-    return section === undefined || section === "public";
+  // A bare `private` / `protected` / `public` line opens a section of the class body.
+  sections: {
+    initial: () => "public",
+    opens: (member) => (member.type === "identifier" && /^(?:private|protected|public)$/.test(member.text) ? member.text : null),
   },
+  exported: (_node, _ownerExported, section) => section === null || section === "public",
 };
 
 export const RUBY: LanguageSpec = {

@@ -121,26 +121,22 @@ export function markerFileIds(db: Db, fileIds: readonly number[] | null): number
 }
 
 /**
- * Files whose edges a change to `changed` can alter: the changed files, every file that
- * re-exports from them (transitively — a barrel passes their names on), and every file that
- * imports from any of those.
+ * Files whose edges a change to `changed` can alter: the changed files and every file that imports
+ * from them, transitively — an edge can depend on a file its caller does not import (a method
+ * inherited from a class in a third file, a return type named in the producer's file), and a
+ * barrel passes names on.
  */
 export function reachableFiles(db: Db, changed: readonly number[]): number[] {
   return prepared(
     db,
-    `WITH RECURSIVE reexporters(id, path) AS (
+    `WITH RECURSIVE reach(id, path) AS (
        SELECT id, path FROM files WHERE id IN (SELECT value FROM json_each(?))
        UNION
-       SELECT f.id, f.path FROM reexporters r
+       SELECT f.id, f.path FROM reach r
        JOIN imports i ON i.resolved_path = r.path
        JOIN files f ON f.id = i.file_id
-       WHERE i.kind IN ('export_from', 'export_star')
-          OR EXISTS (SELECT 1 FROM symbols s WHERE s.file_id = i.file_id AND s.kind = 'export')
      )
-     SELECT id FROM reexporters
-     UNION
-     SELECT i.file_id FROM imports i JOIN reexporters r ON i.resolved_path = r.path
-     ORDER BY 1`,
+     SELECT id FROM reach ORDER BY 1`,
   )
     .pluck()
     .all(JSON.stringify(changed)) as number[];

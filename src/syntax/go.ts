@@ -12,7 +12,7 @@ import type { CallReceiver, ExtractOptions, ExtractResult, FileExtraction, Param
 
 const TOKENS: ReadonlySet<string> = new Set(["identifier", "type_identifier", "field_identifier", "package_identifier"]);
 /** Calls, and the statements and literals that bind or rebind a local (read by position by the call pass). */
-const EVENTS: ReadonlySet<string> = new Set(["call_expression", "short_var_declaration", "var_spec", "assignment_statement", "func_literal", "range_clause"]);
+const EVENTS: ReadonlySet<string> = new Set(["call_expression", "short_var_declaration", "var_spec", "const_spec", "assignment_statement", "func_literal", "range_clause", "type_switch_statement", "receive_statement"]);
 
 /** What a local is known to hold: a named type, or what a call returns. */
 type Known = Extract<CallReceiver, { kind: "typed" } | { kind: "returned" }>;
@@ -112,8 +112,9 @@ class GoExtractor extends TreeExtractor {
       const type = this.namedType(p.type);
       if (type !== null) types.set(p.name, { kind: "typed", typeName: type, resolution: "parameter_type" });
     }
-    // Parameters of no named type still shadow package-level names.
-    if (body) this.recordCalls(body, qualified, receiver, types, new Set(sym.params.filter((p) => !types.has(p.name)).map((p) => p.name)));
+    // Parameters of no named type and named results still shadow package-level names.
+    const shadowing = [...sym.params.filter((p) => !types.has(p.name)).map((p) => p.name), ...paramsOf(result?.type === "parameter_list" ? result : null).map((p) => p.name)];
+    if (body) this.recordCalls(body, qualified, receiver, types, new Set(shadowing));
   }
 
   // ---- types ----
@@ -238,7 +239,7 @@ class GoExtractor extends TreeExtractor {
   private recordCalls(node: SyntaxNode, caller: string | null, receiver: Receiver, types: Map<string, Known>, poisoned = new Set<string>()): void {
     for (const { node: n } of this.eventsIn(node.startIndex, node.endIndex)) {
       if (n.type === "call_expression") this.recordCall(n, caller, receiver, types, poisoned);
-      else if (caller !== null) this.noteBinding(n, receiver, types, poisoned);
+      else this.noteBinding(n, receiver, types, poisoned);
     }
   }
 
@@ -260,7 +261,14 @@ class GoExtractor extends TreeExtractor {
         }
         return;
       case "range_clause":
+      case "receive_statement":
         for (const l of field(n, "left")?.namedChildren ?? []) if (l.type === "identifier") bind(l.text, null);
+        return;
+      case "type_switch_statement":
+        for (const l of field(n, "alias")?.namedChildren ?? []) if (l.type === "identifier") bind(l.text, null);
+        return;
+      case "const_spec":
+        for (const c of n.namedChildren) if (c.type === "identifier" && isNameOf(n, c)) bind(c.text, null);
         return;
       case "var_spec": {
         const names = n.namedChildren.filter((c) => c.type === "identifier" && isNameOf(n, c));
@@ -325,6 +333,8 @@ class GoExtractor extends TreeExtractor {
     let receiver: CallReceiver;
     let callee: string;
     if (fn.type === "identifier") {
+      // A local or parameter holding a function value: not a call of a package's function.
+      if (types.has(fn.text) || locals.has(fn.text)) return;
       callee = fn.text;
       receiver = { kind: "bare" };
     } else if (fn.type === "selector_expression") {
@@ -334,9 +344,11 @@ class GoExtractor extends TreeExtractor {
       callee = method.text;
       if (operand.type === "identifier" && recv !== null && operand.text === recv.name) receiver = { kind: "this", className: recv.type };
       else if (operand.type === "identifier" && types.has(operand.text)) receiver = types.get(operand.text)!;
+      // A local shadows an import and a package-level name alike: its type is unknown.
+      else if (operand.type === "identifier" && locals.has(operand.text)) return;
       else if (operand.type === "identifier" && this.packages.has(operand.text)) receiver = { kind: "namespace", local: operand.text };
       // Any other name is the package's own: a package-level variable holds the type it was declared with.
-      else if (operand.type === "identifier" && operand.text !== "_" && !locals.has(operand.text) && operand.text !== recv?.name) receiver = { kind: "returned", producer: operand.text };
+      else if (operand.type === "identifier" && operand.text !== "_" && operand.text !== recv?.name) receiver = { kind: "returned", producer: operand.text };
       else if (operand.type === "selector_expression" && recv !== null && field(operand, "operand")?.text === recv.name) {
         const fieldType = this.fieldTypes.get(recv.type)?.get(field(operand, "field")?.text ?? "");
         if (fieldType === undefined) return;

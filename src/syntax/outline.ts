@@ -89,13 +89,13 @@ class OutlineExtractor extends TreeExtractor {
    * One declaration (and, for a class, its members); false when the rule finds it declares
    * nothing. `owner`: the class it is a member of, with that class's exportedness.
    */
-  private declare(node: SyntaxNode, rule: DeclarationRule, owner: string | null, ownerExported: boolean | null, depth: number): boolean {
+  private declare(node: SyntaxNode, rule: DeclarationRule, owner: string | null, ownerExported: boolean | null, depth: number, section: string | null = null): boolean {
     const named = rule.name(node);
     if (named === null || named.name === "") return false;
     const cls = owner ?? named.owner ?? null;
     const qualified = cls === null ? named.name : `${cls}.${named.name}`;
     const isMethod = cls !== null && rule.kind === "function";
-    const exported = this.rules.exported(node, owner === null ? null : ownerExported);
+    const exported = this.rules.exported(node, owner === null ? null : ownerExported, section);
     const body = rule.body ? field(node, rule.body) : null;
     const doc = leadingComments(node, (n) => this.comments.has(n.type), stripComment);
     const draft: MutableDraft = {
@@ -142,10 +142,13 @@ class OutlineExtractor extends TreeExtractor {
       }
     }
     list.sort((a, b) => a.startIndex - b.startIndex);
+    let section = this.rules.sections?.initial(members) ?? null;
     for (const member of list) {
+      const opened = this.rules.sections?.opens(member) ?? null;
+      if (opened !== null) section = opened;
       const rule = this.rules.declarations[member.type];
       const at = this.symbols.length;
-      if (!rule || !this.declare(member, rule, cls, exported, depth)) {
+      if (!rule || !this.declare(member, rule, cls, exported, depth, section)) {
         // Field initialisers and other statements of the body: their calls are the class's.
         if (!this.comments.has(member.type)) this.pending.push({ body: member, caller: cls, owner: cls });
         continue;

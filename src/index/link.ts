@@ -51,6 +51,8 @@ interface FileFacts {
   readonly globs: number[];
   /** Class name → the name its `extends` clause gives. */
   readonly parents: Map<string, string>;
+  /** Classes that also implement, mix in or inherit from other names (`implements`, a C++ second base, Ruby's `include`). */
+  readonly implementing: Set<string>;
   /** The file's path and language (its spec reads return types and submodule paths). */
   readonly path: string;
   readonly language: string;
@@ -113,7 +115,7 @@ class Graph {
     let facts = this.facts.get(fileId);
     if (!facts) {
       this.load([fileId]);
-      facts = this.facts.get(fileId) ?? { declared: new Map(), functions: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), path: "", language: "" };
+      facts = this.facts.get(fileId) ?? { declared: new Map(), functions: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), implementing: new Set(), path: "", language: "" };
       this.facts.set(fileId, facts);
     }
     return facts;
@@ -123,7 +125,7 @@ class Graph {
   private load(fileIds: readonly number[] | null): void {
     if (fileIds !== null && fileIds.length === 0) return;
     for (const f of fileRows(this.db, fileIds)) {
-      this.facts.set(f.id, { declared: new Map(), functions: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), path: f.path, language: f.language });
+      this.facts.set(f.id, { declared: new Map(), functions: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), implementing: new Set(), path: f.path, language: f.language });
     }
     const symbols = symbolFacts(this.db, fileIds);
     for (const s of symbols) {
@@ -160,6 +162,7 @@ class Graph {
     }
     const parents = extendsFacts(this.db, fileIds);
     for (const p of parents) this.facts.get(p.fileId)?.parents.set(p.className, p.target);
+    for (const h of heritageRows(this.db, fileIds)) if (h.relation !== "extends") this.facts.get(h.fileId)?.implementing.add(h.className);
   }
 
   /** A top-level declaration named `name` as a file exports it: its own, or through its re-exports. */
@@ -228,6 +231,21 @@ class Graph {
 
   functionIn(fileId: number, name: string): Sym | null {
     return this.file(fileId).functions.get(name) ?? null;
+  }
+
+  /** Whether every class `cls` inherits from resolves in the project and none of them implements, mixes in or has a second base. */
+  closedHierarchy(cls: Sym): boolean {
+    let current: Sym | null = cls;
+    for (let depth = 0; current && depth < MAX_INHERITANCE_DEPTH; depth++) {
+      const facts = this.file(current.fileId);
+      if (facts.implementing.has(current.name)) return false;
+      const parent = facts.parents.get(current.name);
+      if (parent === undefined) return true;
+      const next = this.resolveName(current.fileId, parent);
+      if (!next || next.sym.kind !== "class") return false;
+      current = next.sym;
+    }
+    return false;
   }
 
   declaredIn(fileId: number, name: string): Sym | null {
@@ -322,10 +340,14 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
       return target ? { target, resolution: "this_method" } : null;
     }
     case "implicit": {
-      // A member of the class (declared here, in the package or in what the file imports, or inherited) first, else the plain name.
+      // A member of the class (declared here, in the package or in what the file imports, or
+      // inherited) first; the plain name only when the class and all it inherits from are known
+      // and none of them takes members from anywhere else — else it may be a member we cannot see.
       const own = g.declaredIn(c.fileId, c.receiverName ?? "") ?? g.inPackage(c.fileId, c.receiverName ?? "") ?? g.resolveType(c.fileId, c.receiverName ?? "")?.sym ?? null;
-      const target = own && TYPE_KINDS.has(own.kind) ? g.member(own, c.callee) : null;
-      return target ? { target, resolution: "this_method" } : resolveCall(g, { ...c, receiver: "bare" });
+      if (!own || !TYPE_KINDS.has(own.kind)) return null;
+      const target = g.member(own, c.callee);
+      if (target) return { target, resolution: "this_method" };
+      return g.closedHierarchy(own) ? resolveCall(g, { ...c, receiver: "bare" }) : null;
     }
     case "super":
     case "typed":

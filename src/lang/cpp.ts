@@ -57,6 +57,7 @@ const RULES: OutlineRules = {
     },
   },
   imports: includeOf,
+  innerScopes: ["field_declaration_list"],
   implicitMembers: true,
   // A member is public under the last `public:` before it, private under `private:`/`protected:`;
   // a `struct` starts public, a `class` private.

@@ -77,6 +77,7 @@ const RULES: OutlineRules = {
     const target = node.namedChildren.at(-1);
     return target ? [{ module: target.text, names: [], locals: [] }] : null;
   },
+  innerScopes: ["declaration_list"],
   implicitMembers: true,
   exported: (node, ownerExported) => {
     const mods = node.namedChildren.filter((c) => c.type === "modifier").map((c) => c.text);

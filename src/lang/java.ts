@@ -80,6 +80,7 @@ const RULES: OutlineRules = {
     const local = lastSegment(path);
     return [{ module: path, names: [local], locals: [local] }];
   },
+  innerScopes: ["class_body", "interface_body", "enum_body"],
   implicitMembers: true,
   exported: (node, ownerExported) => {
     const mods = childText(node, "modifiers") ?? "";

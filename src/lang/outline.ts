@@ -66,6 +66,8 @@ export interface OutlineRules {
   readonly calls: Readonly<Record<string, (node: RuleNode) => CallShape | null>>;
   /** The imports a node at the top level makes (an include, an import declaration, a `require`), or null. */
   imports(node: RuleNode): OutlineImport[] | null;
+  /** Node types inside a function whose code has another `this` (anonymous and local classes): their `this` and implicit calls are not the enclosing class's. */
+  readonly innerScopes?: readonly string[];
   /** A bare `m()` inside a method may name a member of its class (Java, C++, C#, Ruby); false where it names a function only (PHP). */
   readonly implicitMembers: boolean;
   /**

@@ -100,6 +100,7 @@ const RULES: OutlineRules = {
     const path = includedPath(expr);
     return path ? [{ module: path, names: ["*"], locals: [] }] : null;
   },
+  innerScopes: ["anonymous_class", "declaration_list"],
   implicitMembers: false,
   exported: (node, ownerExported) => {
     const visibility = node.namedChildren.find((c) => c.type === "visibility_modifier")?.text;

@@ -41,9 +41,13 @@ const RULES: OutlineRules = {
       chunk: "class_shell",
       name,
       members: "body",
+      // `include M` / `extend M` / `prepend M` in the body mix M's methods in.
       heritage: (n) => {
         const s = n.childForFieldName("superclass")?.namedChildren[0]?.text;
-        return { extends: s ? lastSegment(s) : null, implements: [] };
+        const mixins = (n.childForFieldName("body")?.namedChildren ?? [])
+          .filter((c) => c.type === "call" && /^(?:include|extend|prepend)$/.test(fieldText(c, "method") ?? "") && !c.childForFieldName("receiver"))
+          .flatMap((c) => (c.childForFieldName("arguments")?.namedChildren ?? []).map((a) => lastSegment(a.text)));
+        return { extends: s ? lastSegment(s) : null, implements: mixins };
       },
     },
     // A module holds methods as a class does (`Util.helper`).
@@ -68,6 +72,7 @@ const RULES: OutlineRules = {
     if (!req) return null;
     return [{ module: req.relative ? `./${req.path.replace(/^\.\//, "")}` : req.path, names: ["*"], locals: [] }];
   },
+  innerScopes: ["class", "module", "singleton_class"],
   implicitMembers: true,
   // A bare `private` / `protected` / `public` line opens a section of the class body.
   sections: {

@@ -47,7 +47,7 @@ class OutlineExtractor extends TreeExtractor {
   }
 
   run(): FileExtraction {
-    this.collect(new Set(this.rules.tokens), new Set(Object.keys(this.rules.calls)));
+    this.collect(new Set(this.rules.tokens), new Set([...Object.keys(this.rules.calls), ...(this.rules.innerScopes ?? [])]));
     // An explicit stack of containers, not recursion: (node, owner class, its exportedness, depth).
     this.declareLevel(this.root, 0);
     this.flushBlock();
@@ -168,17 +168,28 @@ class OutlineExtractor extends TreeExtractor {
   // ---- calls ----
 
   private recordCalls(node: SyntaxNode, caller: string | null, owner: string | null): void {
-    for (const { node: call } of this.eventsIn(node.startIndex, node.endIndex)) {
+    const inner = new Set(this.rules.innerScopes ?? []);
+    // Where the anonymous or local classes inside `node` end: inside one, `this` is another object.
+    const scopes: number[] = [];
+    for (const { start, node: call } of this.eventsIn(node.startIndex, node.endIndex)) {
+      while (scopes.length > 0 && start >= scopes.at(-1)!) scopes.pop();
+      if (inner.has(call.type)) {
+        if (call.startIndex > node.startIndex) scopes.push(call.endIndex);
+        if (!this.rules.calls[call.type]) continue;
+      }
       const shape = this.rules.calls[call.type]?.(call);
       if (!shape) continue;
       const name = shape.name as SyntaxNode;
+      const nested = scopes.length > 0;
       let receiver: CallReceiver;
       if (shape.receiver.kind === "this") {
-        if (owner === null) continue;
+        if (owner === null || nested) continue;
         receiver = { kind: "this", className: owner };
       } else if (shape.receiver.kind === "static") receiver = { kind: "static", className: shape.receiver.className };
-      else if (!shape.isNew && owner !== null && this.rules.implicitMembers) receiver = { kind: "implicit", className: owner };
-      else receiver = { kind: "bare" };
+      else if (!shape.isNew && owner !== null && this.rules.implicitMembers) {
+        if (nested) continue;
+        receiver = { kind: "implicit", className: owner };
+      } else receiver = { kind: "bare" };
       this.addCall(caller, name.text, receiver, shape.isNew === true, name);
     }
   }

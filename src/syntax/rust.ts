@@ -269,7 +269,10 @@ class RustExtractor extends TreeExtractor {
       row.locals.push(local);
       rows.set(module, row);
     };
-    const star = (module: string) => this.imports.push({ module, names: ["*"], locals: [], kind: pub ? "export_star" : "import", line });
+    const star = (written: string) => {
+      const module = this.fromFileModule(written, prefix);
+      if (module !== null) this.imports.push({ module, names: ["*"], locals: [], kind: pub ? "export_star" : "import", line });
+    };
     // An explicit stack of (use tree, path prefix), not recursion.
     const stack: Array<[SyntaxNode, string]> = [[arg, ""]];
     for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
@@ -317,7 +320,9 @@ class RustExtractor extends TreeExtractor {
           break;
       }
     }
-    for (const [module, { names, locals }] of rows) {
+    for (const [written, { names, locals }] of rows) {
+      const module = this.fromFileModule(written, prefix);
+      if (module === null) continue; // an item of the file's own inline modules
       names.forEach((name, i) => {
         const local = locals[i]!;
         // A snake_case name is a module or a function; a capitalised one a type, a trait or a variant.
@@ -443,11 +448,13 @@ class RustExtractor extends TreeExtractor {
     if (qualified && this.modules.has(qualified[1]!)) return { kind: "static", className: `${qualified[1]}.${qualified[2]}` };
     if (/^(?:crate|self|super)(?:::[a-z_]\w*)*$/.test(head)) {
       // `crate::a::f()`: the path is an import of its own, bound to a local no source name can have.
-      if (!this.pathImports.has(head)) {
-        this.pathImports.add(head);
-        this.imports.push({ module: head, names: ["*"], locals: [head], kind: "import", line: call.startPosition.row + 1 });
+      const module = this.fromFileModule(head, scope.module);
+      if (module === null) return null;
+      if (!this.pathImports.has(module)) {
+        this.pathImports.add(module);
+        this.imports.push({ module, names: ["*"], locals: [module], kind: "import", line: call.startPosition.row + 1 });
       }
-      return { kind: "namespace", local: head };
+      return { kind: "namespace", local: module };
     }
     return null;
   }
@@ -496,6 +503,24 @@ class RustExtractor extends TreeExtractor {
       } else return;
     } else return;
     this.addCall(scope.caller, callee, receiver, false, field(fn, fn.type === "field_expression" ? "field" : "name") ?? fn);
+  }
+
+  /**
+   * A `self::`/`super::` path written inside an inline module, as the file's resolver reads paths
+   * (from the file's own module): one `super` per inline level is the file itself; null when the
+   * path stays inside the file's inline modules (their items are `m.item`, not a module file).
+   */
+  private fromFileModule(path: string, module: string): string | null {
+    const depth = module === "" ? 0 : module.split(".").length - 1;
+    if (depth === 0 || !/^(?:self|super)(?:::|$)/.test(path)) return path;
+    const segs = path.split("::");
+    if (segs[0] === "self") return null;
+    let supers = 0;
+    while (segs[supers] === "super") supers++;
+    if (supers < depth) return null;
+    const rest = segs.slice(supers);
+    const up = Array<string>(supers - depth).fill("super");
+    return [...(up.length > 0 ? up : ["self"]), ...rest].join("::");
   }
 
   /** A bare name as the item it calls: a function of the caller's own inline module (`tests.helper`), else the name. */

@@ -46,7 +46,7 @@ export const RUST: LanguageSpec = {
       "`self.m()` and `Self::m()` in an `impl` or a trait's default method",
       "`Type::m()` (also `m::Type::m()`) on a type of the file or brought in by `use`",
       "`x.m()` where `x` is a parameter or `let x: T` of a named type (also `&T`, `&mut T`), a parameter bounded by a trait (`S: Trait`, `where S: Trait`, `&dyn Trait`, `impl Trait`), or bound by `let x = T { … }`",
-      "`x.m()` where `x` holds what a call returns (`let x = T::new()`, `let x = open()?`, `f().m()`): the callee's declared return type (`Self`, `T`, `&T`; through `?`, the `Result`/`Option` it unwraps)",
+      "`x.m()` where `x` holds what a call returns (`let x = T::new()`, `let x = open()?`, `find().unwrap()`, `f().m()`): the callee's declared return type (`Self`, `T`, `&T`; through `?`, `.unwrap()` or `.expect(…)`, the `Result`/`Option` it unwraps)",
       "`self.field.m()` where the struct (in the same file) declares `field`'s type",
       "calls inside macro arguments (`assert_eq!(x.len(), 3)`), read from the tokens with the same rules",
       "an inline module's items called from the same module (`mod tests { fn helper() … helper() }`)",

@@ -407,8 +407,20 @@ class RustExtractor extends TreeExtractor {
       const type = this.namedType(field(value, "name")?.text.replace(/^Self$/, scope.self ?? "Self") ?? null);
       return type === null ? null : { kind: "typed", typeName: type, resolution: "new_expression" };
     }
-    const unwrapped = value.type === "try_expression";
-    const call = unwrapped ? value.namedChild(0) : value;
+    // `f()?`, and `f().unwrap()` / `f().expect(…)`, which unwrap the same way.
+    let call: SyntaxNode | null = value;
+    let unwrapped = false;
+    if (value.type === "try_expression") {
+      call = value.namedChild(0);
+      unwrapped = true;
+    } else if (value.type === "call_expression") {
+      const fn = field(value, "function");
+      const inner = fn?.type === "field_expression" ? field(fn, "value") : null;
+      if (inner?.type === "call_expression" && /^(?:unwrap|expect)$/.test(field(fn!, "field")?.text ?? "")) {
+        call = inner;
+        unwrapped = true;
+      }
+    }
     if (call?.type !== "call_expression") return null;
     const producer = this.producerOf(field(call, "function"), scope, types, call);
     return producer === null ? null : { kind: "returned", producer: unwrapped ? `${producer}?` : producer };

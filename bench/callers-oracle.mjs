@@ -118,14 +118,14 @@ function score(sample, predicted) {
       pn++;
     }
     if (s.sites.size > 0) {
-      r += [...s.sites].filter((k) => set.has(k)).length / s.sites.size;
+      r += hit / s.sites.size;
       rn++;
     }
     tp += hit;
     pred += set.size;
     truth += s.sites.size;
   });
-  return { precision: pn ? p / pn : null, recall: rn ? r / rn : null, precision_micro: pred ? tp / pred : null, recall_micro: truth ? [...sample.keys()].reduce((a, i) => a + [...sample[i].sites].filter((k) => predicted[i].has(k)).length, 0) / truth : null, symbols_with_prediction: pn, predicted: pred, true_positives: tp };
+  return { precision: pn ? p / pn : null, recall: rn ? r / rn : null, precision_micro: pred ? tp / pred : null, recall_micro: truth ? tp / truth : null, symbols_with_prediction: pn, predicted: pred, true_positives: tp };
 }
 
 async function benchLanguage(language, spec) {

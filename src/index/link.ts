@@ -7,7 +7,7 @@
 import { posix } from "node:path";
 import { LANGUAGE_SPECS, languageSpec } from "../lang/languages.js";
 import type { Db, Store } from "../store/db.js";
-import { callRows, extendsFacts, fileIdsByPaths, fileRows, filesOfLanguages, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, type CallRow } from "../store/link-inputs.js";
+import { callRows, fileIdsByPaths, fileRows, filesOfLanguages, heritageFacts, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, type CallRow } from "../store/link-inputs.js";
 import { DEFAULT_EXPORT_NAME, MODULE_SYMBOL } from "../syntax/types.js";
 
 interface Sym {
@@ -58,6 +58,10 @@ interface FileFacts {
   readonly language: string;
 }
 
+function emptyFacts(path: string, language: string): FileFacts {
+  return { declared: new Map(), functions: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), implementing: new Set(), path, language };
+}
+
 type EdgeResolution = "import" | "field_type" | "parameter_type" | "new_expression" | "return_type" | "same_file" | "same_package" | "this_method" | "super_method";
 
 /** Languages whose files see every name their directory declares (`LanguageSpec.scope`). */
@@ -89,7 +93,7 @@ const MAX_INHERITANCE_DEPTH = 16;
 class Graph {
   private readonly facts = new Map<number, FileFacts>();
   /** The package of each file of a directory-scoped language (see `packagesOf`). */
-  readonly packages: Map<number, number[]>;
+  readonly packages: ReadonlyMap<number, number[]>;
 
   /**
    * `preload`: files read up front in one pass per table, with the files they import from (where
@@ -98,8 +102,9 @@ class Graph {
   constructor(
     private readonly db: Db,
     preload: readonly number[] | null,
+    packages: ReadonlyMap<number, number[]>,
   ) {
-    this.packages = packagesOf(db);
+    this.packages = packages;
     if (preload === null || preload.length === 0) {
       this.load(preload);
       return;
@@ -115,7 +120,7 @@ class Graph {
     let facts = this.facts.get(fileId);
     if (!facts) {
       this.load([fileId]);
-      facts = this.facts.get(fileId) ?? { declared: new Map(), functions: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), implementing: new Set(), path: "", language: "" };
+      facts = this.facts.get(fileId) ?? emptyFacts("", "");
       this.facts.set(fileId, facts);
     }
     return facts;
@@ -125,7 +130,7 @@ class Graph {
   private load(fileIds: readonly number[] | null): void {
     if (fileIds !== null && fileIds.length === 0) return;
     for (const f of fileRows(this.db, fileIds)) {
-      this.facts.set(f.id, { declared: new Map(), functions: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), implementing: new Set(), path: f.path, language: f.language });
+      this.facts.set(f.id, emptyFacts(f.path, f.language));
     }
     const symbols = symbolFacts(this.db, fileIds);
     for (const s of symbols) {
@@ -160,9 +165,11 @@ class Graph {
         facts.bindings.set(local, had === undefined || (had.target === binding.target && had.imported === binding.imported) ? binding : { target: null, imported: "" });
       });
     }
-    const parents = extendsFacts(this.db, fileIds);
-    for (const p of parents) this.facts.get(p.fileId)?.parents.set(p.className, p.target);
-    for (const h of heritageRows(this.db, fileIds)) if (h.relation !== "extends") this.facts.get(h.fileId)?.implementing.add(h.className);
+    for (const h of heritageFacts(this.db, fileIds)) {
+      const facts = this.facts.get(h.fileId);
+      if (h.relation === "extends") facts?.parents.set(h.className, h.target);
+      else facts?.implementing.add(h.className);
+    }
   }
 
   /** A top-level declaration named `name` as a file exports it: its own, or through its re-exports. */
@@ -215,16 +222,28 @@ class Graph {
     return null;
   }
 
+  /**
+   * `cls` and the classes its `extends` chain resolves to, in order, and whether the chain is
+   * complete: it ends at a class that extends nothing (a base that does not resolve to a project
+   * class ends it incomplete).
+   */
+  private ancestry(cls: Sym): { classes: Sym[]; complete: boolean } {
+    const classes: Sym[] = [];
+    for (let current: Sym | null = cls, depth = 0; current && depth < MAX_INHERITANCE_DEPTH; depth++) {
+      classes.push(current);
+      const parent = this.file(current.fileId).parents.get(current.name);
+      if (parent === undefined) return { classes, complete: true };
+      const next = this.resolveName(current.fileId, parent);
+      current = next && next.sym.kind === "class" ? next.sym : null;
+    }
+    return { classes, complete: false };
+  }
+
   /** `Class.name` on the class itself or, failing that, up its `extends` chain. */
   member(cls: Sym, name: string): Sym | null {
-    let current: Sym | null = cls;
-    for (let depth = 0; current && depth < MAX_INHERITANCE_DEPTH; depth++) {
-      const facts = this.file(current.fileId);
-      const own = facts.declared.get(`${current.name}.${name}`) ?? this.inPackage(current.fileId, `${current.name}.${name}`);
+    for (const c of this.ancestry(cls).classes) {
+      const own = this.file(c.fileId).declared.get(`${c.name}.${name}`) ?? this.inPackage(c.fileId, `${c.name}.${name}`);
       if (own) return own;
-      const parent = facts.parents.get(current.name);
-      const next: { sym: Sym } | null = parent === undefined ? null : this.resolveName(current.fileId, parent);
-      current = next && next.sym.kind === "class" ? next.sym : null;
     }
     return null;
   }
@@ -235,17 +254,8 @@ class Graph {
 
   /** Whether every class `cls` inherits from resolves in the project and none of them implements, mixes in or has a second base. */
   closedHierarchy(cls: Sym): boolean {
-    let current: Sym | null = cls;
-    for (let depth = 0; current && depth < MAX_INHERITANCE_DEPTH; depth++) {
-      const facts = this.file(current.fileId);
-      if (facts.implementing.has(current.name)) return false;
-      const parent = facts.parents.get(current.name);
-      if (parent === undefined) return true;
-      const next = this.resolveName(current.fileId, parent);
-      if (!next || next.sym.kind !== "class") return false;
-      current = next.sym;
-    }
-    return false;
+    const { classes, complete } = this.ancestry(cls);
+    return complete && !classes.some((c) => this.file(c.fileId).implementing.has(c.name));
   }
 
   declaredIn(fileId: number, name: string): Sym | null {
@@ -452,27 +462,28 @@ function structuralImplements(g: Graph, db: Db, fileIds: readonly number[] | nul
   const inScope = fileIds === null ? null : new Set(fileIds);
   const decls = g.declarations(files.map((f) => f.id));
   const interfaces = new Map(decls.filter((d) => d.sym.kind === "interface").map((d) => [`${d.fileId}\0${d.sym.name}`, d.sym]));
-  const methodsOf = new Map<number, string[]>();
-  for (const { fileId, sym } of decls) {
-    const dot = sym.name.indexOf(".");
-    const owner = sym.kind === "method" && dot > 0 ? interfaces.get(`${fileId}\0${sym.name.slice(0, dot)}`) : undefined;
-    if (owner) methodsOf.set(owner.id, [...(methodsOf.get(owner.id) ?? []), sym.name.slice(dot + 1)]);
-  }
   const types = decls.filter((d) => (d.sym.kind === "class" || d.sym.kind === "type") && (inScope === null || inScope.has(d.fileId)));
-  // Candidates by method name: the types declaring a method of that name in their package, plus
-  // every type that embeds another (its promoted methods are not in this index).
+  // An interface's methods, and candidates by method name: the types declaring a method of that
+  // name in their package, plus every type that embeds another (its promoted methods are not in
+  // this index).
   const packageOf = (fileId: number) => g.packages.get(fileId)?.[0] ?? fileId;
   const typeKey = (fileId: number, name: string) => `${packageOf(fileId)}\0${name}`;
   const byKey = new Map(types.map((t) => [typeKey(t.fileId, t.sym.name), t]));
+  const methodsOf = new Map<number, string[]>();
   const byMethod = new Map<string, Set<(typeof types)[number]>>();
   for (const { fileId, sym } of decls) {
     const dot = sym.name.indexOf(".");
-    const owner = sym.kind === "method" && dot > 0 ? byKey.get(typeKey(fileId, sym.name.slice(0, dot))) : undefined;
-    if (!owner) continue;
+    if (sym.kind !== "method" || dot <= 0) continue;
+    const owner = sym.name.slice(0, dot);
     const method = sym.name.slice(dot + 1);
-    const set = byMethod.get(method) ?? new Set();
-    set.add(owner);
-    byMethod.set(method, set);
+    const iface = interfaces.get(`${fileId}\0${owner}`);
+    if (iface) {
+      const list = methodsOf.get(iface.id);
+      if (list) list.push(method);
+      else methodsOf.set(iface.id, [method]);
+    }
+    const type = byKey.get(typeKey(fileId, owner));
+    if (type) byMethod.set(method, (byMethod.get(method) ?? new Set()).add(type));
   }
   const embedding = types.filter((t) => g.extendsOf(t.fileId, t.sym.name) !== null);
   const edges: EdgeRow[] = [];
@@ -487,26 +498,20 @@ function structuralImplements(g: Graph, db: Db, fileIds: readonly number[] | nul
 }
 
 /**
- * The files whose edges a change to `changed` (and, with `pathsChanged`, files added or removed)
- * can alter before following imports: with them,
- * the package files they are submodules of, the rest of their packages (directory-scoped
- * languages), and every file of a structural
- * language when one changed (a method added anywhere can make a type implement an interface).
+ * The files whose edges a change to `changed` can alter before following imports: with them, the
+ * package files they are submodules of, the rest of their packages (directory-scoped languages),
+ * and every file of a structural language when one changed (a method added anywhere can make a
+ * type implement an interface). With `pathsChanged` (a file came or went, its rows may be gone
+ * already) every file of the directory-scoped and structural languages.
  */
-function expandScope(db: Db, changed: readonly number[], pathsChanged: boolean): number[] {
+function expandScope(db: Db, changed: readonly number[], pathsChanged: boolean, packages: ReadonlyMap<number, number[]>): number[] {
   const rows = fileRows(db, changed);
   const out = new Set(changed);
-  // A file that came or went (its rows may be gone already) can change a package's names or a
-  // method set: every file of those languages is relinked.
-  if (pathsChanged) for (const f of filesOfLanguages(db, [...new Set([...STRUCTURAL, ...DIRECTORY_SCOPED])])) out.add(f.id);
-  if (rows.some((r) => STRUCTURAL.includes(r.language))) for (const f of filesOfLanguages(db, STRUCTURAL)) out.add(f.id);
+  const whole = new Set(pathsChanged ? [...STRUCTURAL, ...DIRECTORY_SCOPED] : rows.map((r) => r.language).filter((l) => STRUCTURAL.includes(l)));
+  if (whole.size > 0) for (const f of filesOfLanguages(db, [...whole])) out.add(f.id);
   // A changed submodule reaches the importers of its package (`from pkg import mod; mod.f()`).
-  const packages = rows.flatMap((r) => languageSpec(r.language)?.packagePaths?.(r.path) ?? []);
-  for (const id of fileIdsByPaths(db, packages)) out.add(id);
-  if (rows.some((r) => DIRECTORY_SCOPED.includes(r.language))) {
-    const packages = packagesOf(db);
-    for (const id of changed) for (const member of packages.get(id) ?? []) out.add(member);
-  }
+  for (const id of fileIdsByPaths(db, rows.flatMap((r) => languageSpec(r.language)?.packagePaths?.(r.path) ?? []))) out.add(id);
+  for (const id of changed) for (const member of packages.get(id) ?? []) out.add(member);
   return [...out].sort((a, b) => a - b);
 }
 
@@ -518,8 +523,9 @@ function expandScope(db: Db, changed: readonly number[], pathsChanged: boolean):
 export function linkEdges(store: Store, scope: "all" | readonly number[], pathsChanged = false): number {
   const db = store.db;
   return store.batch(() => {
-    const files = scope === "all" ? null : reachableFiles(db, expandScope(db, scope, pathsChanged));
-    const edges = files === null || files.length > 0 ? deriveEdges(db, new Graph(db, files), files) : [];
+    const packages = packagesOf(db);
+    const files = scope === "all" ? null : reachableFiles(db, expandScope(db, scope, pathsChanged, packages));
+    const edges = files === null || files.length > 0 ? deriveEdges(db, new Graph(db, files, packages), files) : [];
     store.replaceDerivedEdges(files, edges);
     return edges.length;
   });

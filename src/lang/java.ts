@@ -32,13 +32,13 @@ const RULES: OutlineRules = {
       chunk: "class_shell",
       name,
       ...TYPE_BODY,
-      heritage: (node) => ({
-        extends: (() => {
-          const s = node.childForFieldName("superclass")?.namedChildren[0]?.text;
-          return s ? lastSegment(s) : null;
-        })(),
-        implements: childrenOf(node.childForFieldName("interfaces"), "type_list").flatMap((l) => l.namedChildren.map((t) => lastSegment(t.text))),
-      }),
+      heritage: (node) => {
+        const base = node.childForFieldName("superclass")?.namedChildren[0]?.text;
+        return {
+          extends: base ? lastSegment(base) : null,
+          implements: childrenOf(node.childForFieldName("interfaces"), "type_list").flatMap((l) => l.namedChildren.map((t) => lastSegment(t.text))),
+        };
+      },
     },
     record_declaration: { kind: "class", chunk: "class_shell", name, ...TYPE_BODY },
     interface_declaration: {

@@ -27,13 +27,10 @@ const typeRule = (kind: DeclarationRule["kind"], chunk: DeclarationRule["chunk"]
   name,
   members: "body",
   body: "body",
-  heritage: (n) => ({
-    extends: (() => {
-      const base = n.namedChildren.find((c) => c.type === "base_clause")?.namedChildren[0]?.text;
-      return base ? lastSegment(base) : null;
-    })(),
-    implements: (n.namedChildren.find((c) => c.type === "class_interface_clause")?.namedChildren ?? []).map((c) => lastSegment(c.text)),
-  }),
+  heritage: (n) => {
+    const base = n.namedChildren.find((c) => c.type === "base_clause")?.namedChildren[0]?.text;
+    return { extends: base ? lastSegment(base) : null, implements: (n.namedChildren.find((c) => c.type === "class_interface_clause")?.namedChildren ?? []).map((c) => lastSegment(c.text)) };
+  },
 });
 
 const INCLUDES = new Set(["require_expression", "require_once_expression", "include_expression", "include_once_expression"]);

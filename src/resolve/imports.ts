@@ -231,7 +231,8 @@ export function createImportResolver(files: ReadonlySet<string>, projectRoot: st
   // Module manifests (go.mod, Cargo.toml) are read only when files of their language are indexed.
   const readRel = (rel: string) => readText(join(projectRoot, rel));
   const resolvers = new Map<string, (fromPath: string, specifier: string) => string | null>();
-  const has = (resolver: string) => [...files].some((f) => extensionInfo(f)?.spec.resolver === resolver);
+  const present = new Set([...files].map((f) => extensionInfo(f)?.spec.resolver));
+  const has = (resolver: string) => present.has(resolver as never);
   if (has("go")) resolvers.set("go", createGoResolver(files, dirsWithFiles, readRel));
   if (has("rust")) resolvers.set("rust", createRustResolver(files, dirsWithFiles, readRel));
   if (has("java")) resolvers.set("java", createJavaResolver(files));

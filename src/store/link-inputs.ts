@@ -92,14 +92,10 @@ export function importFacts(db: Db, fileIds: readonly number[] | null): ImportFa
   ) as ImportFactRow[];
 }
 
-/** `extends` clauses of the files' classes. */
-export function extendsFacts(db: Db, fileIds: readonly number[] | null): Array<{ fileId: number; className: string; target: string }> {
-  const w = only(fileIds, "file_id", "AND");
-  return prepared(db, `SELECT file_id AS fileId, class_name AS className, target FROM heritage WHERE relation = 'extends'${w.sql} ORDER BY file_id, rowid`).all(...w.args) as Array<{
-    fileId: number;
-    className: string;
-    target: string;
-  }>;
+/** Every heritage clause of the files' classes, in the order they were written (the last `extends` of a class wins). */
+export function heritageFacts(db: Db, fileIds: readonly number[] | null): HeritageRow[] {
+  const w = only(fileIds, "file_id");
+  return prepared(db, `SELECT file_id AS fileId, class_name AS className, relation, target FROM heritage${w.sql} ORDER BY file_id, rowid`).all(...w.args) as HeritageRow[];
 }
 
 export function callRows(db: Db, fileIds: readonly number[] | null): CallRow[] {

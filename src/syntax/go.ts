@@ -7,15 +7,13 @@
 import { collapseWhitespace, firstLine } from "../base/text.js";
 import { languageSpec } from "../lang/languages.js";
 import { field, parseSource, type SyntaxNode } from "./parser.js";
-import { leadingComments, TreeExtractor, type MutableDraft } from "./tree-extractor.js";
+import { bindLocal, leadingComments, TreeExtractor, type Known, type MutableDraft } from "./tree-extractor.js";
 import type { CallReceiver, ExtractOptions, ExtractResult, FileExtraction, ParamRecord } from "./types.js";
 
 const TOKENS: ReadonlySet<string> = new Set(["identifier", "type_identifier", "field_identifier", "package_identifier"]);
 /** Calls, and the statements and literals that bind or rebind a local (read by position by the call pass). */
 const EVENTS: ReadonlySet<string> = new Set(["call_expression", "short_var_declaration", "var_spec", "const_spec", "assignment_statement", "func_literal", "range_clause", "type_switch_statement", "receive_statement"]);
 
-/** What a local is known to hold: a named type, or what a call returns. */
-type Known = Extract<CallReceiver, { kind: "typed" } | { kind: "returned" }>;
 type Receiver = { name: string | null; type: string } | null;
 
 export function extractGo(filePath: string, text: string, grammar: string, language: string, options: ExtractOptions): ExtractResult {
@@ -245,13 +243,7 @@ class GoExtractor extends TreeExtractor {
 
   private noteBinding(n: SyntaxNode, receiver: Receiver, types: Map<string, Known>, poisoned: Set<string>): void {
     const bind = (name: string, known: Known | null) => {
-      if (name === "_" || poisoned.has(name)) return;
-      const had = types.get(name);
-      if (known !== null && (had === undefined || JSON.stringify(had) === JSON.stringify(known))) types.set(name, known);
-      else {
-        types.delete(name);
-        poisoned.add(name);
-      }
+      if (name !== "_") bindLocal(types, poisoned, name, known);
     };
     switch (n.type) {
       case "func_literal":

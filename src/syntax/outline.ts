@@ -32,6 +32,7 @@ class OutlineExtractor extends TreeExtractor {
   private readonly topLevel: SyntaxNode[] = [];
   private readonly comments: ReadonlySet<string>;
   private readonly ignored: ReadonlySet<string>;
+  private readonly innerScopes: ReadonlySet<string>;
 
   constructor(
     filePath: string,
@@ -44,10 +45,11 @@ class OutlineExtractor extends TreeExtractor {
     super(filePath, text, language, root, options);
     this.comments = new Set(rules.comments);
     this.ignored = new Set(rules.ignored ?? []);
+    this.innerScopes = new Set(rules.innerScopes ?? []);
   }
 
   run(): FileExtraction {
-    this.collect(new Set(this.rules.tokens), new Set([...Object.keys(this.rules.calls), ...(this.rules.innerScopes ?? [])]));
+    this.collect(new Set(this.rules.tokens), new Set([...Object.keys(this.rules.calls), ...this.innerScopes]));
     // An explicit stack of containers, not recursion: (node, owner class, its exportedness, depth).
     this.declareLevel(this.root, 0);
     this.flushBlock();
@@ -111,7 +113,8 @@ class OutlineExtractor extends TreeExtractor {
     this.drafts.push(draft);
     const header = this.slice(node.startIndex, body ? body.startIndex : node.endIndex).trimEnd();
     const membersNode = rule.members ? field(node, rule.members) : null;
-    const signature = membersNode ? this.slice(node.startIndex, membersNode.startIndex).trimEnd() : rule.body || rule.kind === "function" ? header : this.slice(node.startIndex, node.endIndex);
+    // A class's signature is its header before the members; a function's, before its body; anything else is whole.
+    const signature = membersNode ? this.slice(node.startIndex, membersNode.startIndex).trimEnd() : rule.body !== undefined || rule.kind === "function" ? header : this.slice(node.startIndex, node.endIndex);
     const sym = this.addSymbol(node, isMethod ? "method" : rule.kind, qualified, exported, doc?.text ?? null, signature.replace(/\s*[;{=]\s*$/, ""), body ? this.slice(body.startIndex, body.endIndex) : "");
     if (cls !== null) sym.parent = cls;
     if (rule.params) sym.params = rule.params(node);
@@ -168,7 +171,7 @@ class OutlineExtractor extends TreeExtractor {
   // ---- calls ----
 
   private recordCalls(node: SyntaxNode, caller: string | null, owner: string | null): void {
-    const inner = new Set(this.rules.innerScopes ?? []);
+    const inner = this.innerScopes;
     // Where the anonymous or local classes inside `node` end: inside one, `this` is another object.
     const scopes: number[] = [];
     for (const { start, node: call } of this.eventsIn(node.startIndex, node.endIndex)) {

@@ -8,13 +8,11 @@ import { sha256 } from "../base/hash.js";
 import { languageSpec } from "../lang/languages.js";
 import { collapseWhitespace, firstLine } from "../base/text.js";
 import { field, parseSource, type SyntaxNode } from "./parser.js";
-import { TreeExtractor, type MutableDraft, type MutableSymbol } from "./tree-extractor.js";
+import { bindLocal, TreeExtractor, type Known, type MutableDraft, type MutableSymbol } from "./tree-extractor.js";
 import type { CallReceiver, ExtractOptions, ExtractResult, FileExtraction, ParamRecord } from "./types.js";
 
 type Sym = MutableSymbol;
 /** A receiver whose class is known: from a parameter's annotation or a `Name(…)` binding. */
-/** What a local is known to hold: a class (annotated, or constructed), or what a call returns. */
-type Known = Extract<CallReceiver, { kind: "typed" } | { kind: "returned" }>;
 type Draft = MutableDraft;
 
 /** A top-level declaration: the node its span starts at (its first decorator) and the definition. */
@@ -286,14 +284,7 @@ class PythonExtractor extends TreeExtractor {
   private noteBinding(node: SyntaxNode, cls: string | null, types: Map<string, Known>, poisoned: Set<string>): void {
     const left = field(node, "left");
     if (left?.type !== "identifier" || poisoned.has(left.text)) return;
-    const value = node.type === "assignment" ? this.knownValue(field(node, "right"), cls, types) : null;
-    const had = types.get(left.text);
-    if (value !== null && (had === undefined || JSON.stringify(had) === JSON.stringify(value))) {
-      types.set(left.text, value);
-      return;
-    }
-    types.delete(left.text);
-    poisoned.add(left.text);
+    bindLocal(types, poisoned, left.text, node.type === "assignment" ? this.knownValue(field(node, "right"), cls, types) : null);
   }
 
   /** `Name(…)` of a class of the file (or a capitalised imported name) constructs it; any other `f(…)`, `mod.f(…)`, `Name.f(…)` or `self.f(…)` produces what f returns. */

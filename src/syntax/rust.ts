@@ -9,7 +9,7 @@
 import { collapseWhitespace, firstLine } from "../base/text.js";
 import { languageSpec } from "../lang/languages.js";
 import { field, parseSource, type SyntaxNode } from "./parser.js";
-import { leadingComments, TreeExtractor, type MutableDraft } from "./tree-extractor.js";
+import { bindLocal, leadingComments, TreeExtractor, type Known, type MutableDraft } from "./tree-extractor.js";
 import { symbolRecord, type CallReceiver, type ExtractOptions, type ExtractResult, type FileExtraction, type ParamRecord } from "./types.js";
 
 const TOKENS: ReadonlySet<string> = new Set(["identifier", "type_identifier", "field_identifier"]);
@@ -19,8 +19,6 @@ const EVENTS: ReadonlySet<string> = new Set(["call_expression", "macro_invocatio
 const MAX_MODULE_DEPTH = 32;
 const TYPE_ITEMS: Readonly<Record<string, "class" | "enum">> = { struct_item: "class", union_item: "class", enum_item: "enum" };
 
-/** What a local is known to hold: a named type, or what a call returns. */
-type Known = Extract<CallReceiver, { kind: "typed" } | { kind: "returned" }>;
 /** Where a call is made: the enclosing item's symbol name and the type `self`/`Self` stand for. */
 interface Scope {
   readonly caller: string | null;
@@ -376,15 +374,7 @@ class RustExtractor extends TreeExtractor {
    * binding `x` again to anything else — or in a pattern — takes it away for the rest of the function.
    */
   private noteBinding(n: SyntaxNode, scope: Scope, types: Map<string, Known>, poisoned: Set<string>): void {
-    const bind = (name: string, known: Known | null) => {
-      if (poisoned.has(name)) return;
-      const had = types.get(name);
-      if (known !== null && (had === undefined || JSON.stringify(had) === JSON.stringify(known))) types.set(name, known);
-      else {
-        types.delete(name);
-        poisoned.add(name);
-      }
-    };
+    const bind = (name: string, known: Known | null) => bindLocal(types, poisoned, name, known);
     if (n.type === "let_declaration" || n.type === "assignment_expression") {
       const pattern = field(n, n.type === "let_declaration" ? "pattern" : "left");
       const value = field(n, n.type === "let_declaration" ? "value" : "right");

@@ -9,6 +9,24 @@ import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import type { SyntaxNode } from "./parser.js";
 import { moduleSymbol, symbolRecord, type CallReceiver, type CallSite, type ClassHeritage, type ExtractOptions, type FileExtraction, type ImportRecord, type SymbolRecord } from "./types.js";
 
+/** What a local is known to hold: a named type, or what a call returns (the receivers the call pass types). */
+export type Known = Extract<CallReceiver, { kind: "typed" } | { kind: "returned" }>;
+
+/**
+ * One binding of a local, read in document order: a binding that agrees with what `name` already
+ * holds keeps it; a binding to anything else (`known` null: unknown) takes it away for the rest of
+ * the function — scopes are not modelled, so shadowing costs recall, never precision.
+ */
+export function bindLocal(types: Map<string, Known>, poisoned: Set<string>, name: string, known: Known | null): void {
+  if (poisoned.has(name)) return;
+  const had = types.get(name);
+  if (known !== null && (had === undefined || JSON.stringify(had) === JSON.stringify(known))) types.set(name, known);
+  else {
+    types.delete(name);
+    poisoned.add(name);
+  }
+}
+
 export type MutableSymbol = { -readonly [K in keyof SymbolRecord]: SymbolRecord[K] };
 export type MutableDraft = { -readonly [K in keyof ChunkDraft]: ChunkDraft[K] };
 

@@ -3,6 +3,16 @@
 // checks that every chunk's FTS rows exist under its rowid and no orphan FTS row remains.
 import { Store } from "../../src/store/db.js";
 
+/** The rows one read-only query of graph.db answers. */
+export function queryStore(graphDbPath: string, sql: string): Array<Record<string, unknown>> {
+  const store = Store.open(graphDbPath, { readonly: true });
+  try {
+    return store.db.prepare(sql).all() as Array<Record<string, unknown>>;
+  } finally {
+    store.close();
+  }
+}
+
 export function dumpStore(graphDbPath: string): string {
   const store = Store.open(graphDbPath, { readonly: true });
   try {

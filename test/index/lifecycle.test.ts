@@ -10,7 +10,7 @@ import { runIndex, type IndexReport } from "../../src/index/run.js";
 import { readIndexJson, readManifest, statePaths } from "../../src/index/state.js";
 import { Store } from "../../src/store/db.js";
 import { BASE_FILES, tempSpace, type TestProject } from "../helpers/project.js";
-import { dumpStore } from "../helpers/store-dump.js";
+import { dumpStore, queryStore } from "../helpers/store-dump.js";
 
 
 const space = tempSpace();
@@ -141,16 +141,11 @@ describe("incremental index", () => {
     const report = await index(p, "incremental");
     expect(report).toMatchObject({ mode: "incremental", files_indexed: 3, files_deleted: 0 });
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
-    const store = Store.open(graph(p), { readonly: true });
-    try {
-      const linked = store.db.prepare("SELECT f.path, e.call_line AS line, e.resolution FROM edges e JOIN symbols t ON t.id = e.to_id JOIN symbols s ON s.id = e.from_id JOIN files f ON f.id = s.file_id WHERE t.name = 'helper' ORDER BY 1").all();
-      expect(linked).toEqual([
-        { path: "py/main.py", line: 5, resolution: "import" },
-        { path: "py/use.py", line: 3, resolution: "import" },
-      ]);
-    } finally {
-      store.close();
-    }
+    const linked = queryStore(graph(p), "SELECT f.path, e.call_line AS line, e.resolution FROM edges e JOIN symbols t ON t.id = e.to_id JOIN symbols s ON s.id = e.from_id JOIN files f ON f.id = s.file_id WHERE t.name = 'helper' ORDER BY 1");
+    expect(linked).toEqual([
+      { path: "py/main.py", line: 5, resolution: "import" },
+      { path: "py/use.py", line: 3, resolution: "import" },
+    ]);
   });
 
   it("equals a fresh full build with files of every parsed language beyond TypeScript and Python, across edits that move names between files", async () => {
@@ -188,32 +183,28 @@ describe("incremental index", () => {
     p.write("cs/Svc.cs", "public class Svc {\n  public int Run() { return Helper() + Other(); }\n  int Helper() { return 1; }\n  int Other() { return 2; }\n}\n");
     await index(p, "incremental");
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
-    const store = Store.open(graph(p), { readonly: true });
-    try {
-      const edges = store.db
-        .prepare("SELECT a.name AS source, b.name AS target, e.edge_type AS type FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type IN ('POTENTIAL_CALL', 'IMPLEMENTS') ORDER BY 1, 2")
-        .all();
-      expect(edges).toEqual([
-        { source: "App.go", target: "App.two", type: "POTENTIAL_CALL" },
-        { source: "App.go", target: "Util.one", type: "POTENTIAL_CALL" },
-        { source: "F", target: "helper", type: "POTENTIAL_CALL" },
-        { source: "Shape.area", target: "Shape.side", type: "POTENTIAL_CALL" },
-        { source: "Store", target: "Getter", type: "IMPLEMENTS" },
-        { source: "Svc.Run", target: "Svc.Helper", type: "POTENTIAL_CALL" },
-        { source: "Svc.Run", target: "Svc.Other", type: "POTENTIAL_CALL" },
-        { source: "f", target: "g", type: "POTENTIAL_CALL" },
-        { source: "g", target: "h", type: "POTENTIAL_CALL" },
-        { source: "main", target: "F", type: "POTENTIAL_CALL" },
-        { source: "main", target: "Store.Get", type: "POTENTIAL_CALL" },
-        { source: "main", target: "add", type: "POTENTIAL_CALL" },
-        { source: "main", target: "shout", type: "POTENTIAL_CALL" },
-        { source: "main", target: "twice", type: "POTENTIAL_CALL" },
-        { source: "main", target: "whisper", type: "POTENTIAL_CALL" },
-        { source: "run", target: "greet", type: "POTENTIAL_CALL" },
-      ]);
-    } finally {
-      store.close();
-    }
+    const edges = queryStore(
+      graph(p),
+      "SELECT a.name AS source, b.name AS target, e.edge_type AS type FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type IN ('POTENTIAL_CALL', 'IMPLEMENTS') ORDER BY 1, 2",
+    );
+    expect(edges).toEqual([
+      { source: "App.go", target: "App.two", type: "POTENTIAL_CALL" },
+      { source: "App.go", target: "Util.one", type: "POTENTIAL_CALL" },
+      { source: "F", target: "helper", type: "POTENTIAL_CALL" },
+      { source: "Shape.area", target: "Shape.side", type: "POTENTIAL_CALL" },
+      { source: "Store", target: "Getter", type: "IMPLEMENTS" },
+      { source: "Svc.Run", target: "Svc.Helper", type: "POTENTIAL_CALL" },
+      { source: "Svc.Run", target: "Svc.Other", type: "POTENTIAL_CALL" },
+      { source: "f", target: "g", type: "POTENTIAL_CALL" },
+      { source: "g", target: "h", type: "POTENTIAL_CALL" },
+      { source: "main", target: "F", type: "POTENTIAL_CALL" },
+      { source: "main", target: "Store.Get", type: "POTENTIAL_CALL" },
+      { source: "main", target: "add", type: "POTENTIAL_CALL" },
+      { source: "main", target: "shout", type: "POTENTIAL_CALL" },
+      { source: "main", target: "twice", type: "POTENTIAL_CALL" },
+      { source: "main", target: "whisper", type: "POTENTIAL_CALL" },
+      { source: "run", target: "greet", type: "POTENTIAL_CALL" },
+    ]);
   });
 
   it("links an import to a file added later without re-parsing the importer", async () => {

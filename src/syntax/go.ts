@@ -267,7 +267,8 @@ class GoExtractor extends TreeExtractor {
         const declared = this.namedType(field(n, "type")?.text ?? null);
         const values = field(n, "value")?.namedChildren ?? [];
         names.forEach((name, i) => {
-          if (declared !== null) bind(name.text, { kind: "typed", typeName: declared, resolution: "new_expression" });
+          // A declared type is an annotation, as TypeScript's `const x: T` (composite literals construct).
+          if (declared !== null) bind(name.text, { kind: "typed", typeName: declared, resolution: "parameter_type" });
           else bind(name.text, values.length === names.length ? this.knownValue(values[i]!, receiver, types) : i === 0 && values.length === 1 ? this.producedBy(values[0]!, receiver, types) : null);
         });
         return;

@@ -384,7 +384,8 @@ class RustExtractor extends TreeExtractor {
         return;
       }
       const type = declared ? this.namedType(declared.text) : null;
-      bind(pattern.text, type !== null ? { kind: "typed", typeName: type, resolution: "new_expression" } : value ? this.knownValue(value, scope, types) : null);
+      // `let x: T` is an annotation (`parameter_type`, as TypeScript's `const x: T`); `T { … }` constructs.
+      bind(pattern.text, type !== null ? { kind: "typed", typeName: type, resolution: "parameter_type" } : value ? this.knownValue(value, scope, types) : null);
       return;
     }
     const pattern = field(n, n.type === "closure_expression" ? "parameters" : "pattern");

@@ -6,7 +6,7 @@ import { CURRENT_SCHEMA_VERSION } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { measureFreshness } from "./freshness.js";
 import { lockState, type LockState } from "./lock.js";
-import { readIndexJson, statePaths } from "./state.js";
+import { guardProjectRoot, readIndexJson, statePaths } from "./state.js";
 
 export interface IndexStatus {
   readonly state_dir: string;
@@ -59,6 +59,8 @@ function indexingOf(lock: LockState): Indexing | null {
 
 export function indexStatus(config: ResolvedConfig): IndexStatus {
   const paths = statePaths(config.state_dir);
+  // Another project's index measured against this tree would report its every file gone.
+  guardProjectRoot(paths, config.project_root);
   const index = existsSync(paths.graphDb) ? readIndexJson(paths) : null;
   const fresh = measureFreshness(config);
   const lock = lockState(paths.lock);

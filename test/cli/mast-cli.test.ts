@@ -654,6 +654,8 @@ describe("error output", () => {
     const reindex = await runMast(["query", "mast_reindex", "{}", other.root, "--state-dir", stateDir]);
     expect(expectError(reindex, "STATE_DIR_MISMATCH")).toContain(`is of ${a.root}`);
     expect(query<{ n: number }>(stateDir, "SELECT count(*) AS n FROM files")[0]!.n).toBe(before);
+    // Nor does `mast status` measure that index against the other tree (every file would look gone).
+    expect(expectError(await runMast(["status", other.root, "--state-dir", stateDir]), "STATE_DIR_MISMATCH")).toContain(`is of ${a.root}`);
     // The project's own root still answers; indexing the other project into the dir re-points it.
     ok(await runMast(["query", "mast_status", "{}", a.root, "--state-dir", stateDir]));
     ok(await runMast(["index", other.root, "--state-dir", stateDir, "--json"]));

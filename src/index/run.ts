@@ -85,6 +85,8 @@ const RESOLVER_FINGERPRINT = "resolver_fingerprint";
 /** Files (or bytes of source) per write transaction. */
 const WRITE_BATCH_FILES = 32;
 const WRITE_BATCH_BYTES = 1024 * 1024;
+/** Characters of chunk text written before the run indexes them for search (one FTS segment each). */
+const SEARCH_INDEX_CHARS = 4 * 1024 * 1024;
 
 /** How often a run notes its progress in the lock's record. */
 const PROGRESS_NOTE_MS = 1_000;
@@ -213,6 +215,7 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
   const walked = new Map<string, WalkedFile>(walk.files.map((f) => [f.path, f]));
   const stamps = store.fileStamps();
   const wasEmpty = stamps.size === 0;
+  if (mode === "full" && !wasEmpty) store.resetSearch();
 
   // Files the index holds that the walk no longer finds (deleted, excluded, or no longer matched).
   // Under a directory the walk could not read nothing is known, so nothing there is dropped.
@@ -292,6 +295,7 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
         batch.push(outcome);
         batchBytes += outcome.kind === "parsed" ? outcome.stamp.size : 0;
         if (batch.length >= WRITE_BATCH_FILES || batchBytes >= WRITE_BATCH_BYTES) flush();
+        if (store.pendingSearchChars() >= SEARCH_INDEX_CHARS) store.indexSearch();
         options.onProgress?.({ done: ++done, total: work.length, bytes: counts.bytes + batchBytes });
         if (performance.now() - notedAt >= PROGRESS_NOTE_MS) {
           notedAt = performance.now();

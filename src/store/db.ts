@@ -1,6 +1,8 @@
 // The only importer of better-sqlite3: opens graph.db (WAL), owns the schema and its version,
 // and performs every write of the index — per-file delete-and-replace in one BEGIN IMMEDIATE
-// transaction, FTS rows removed by exact rowid, multi-row inserts under SQLite's parameter cap.
+// transaction, multi-row inserts under SQLite's parameter cap, and the two FTS indexes kept in
+// step with the chunks: indexed in bulk (one statement per range of new chunk ids, and always
+// before a transaction commits), removed by exact rowid.
 import Database from "better-sqlite3";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -11,7 +13,7 @@ import { splitTerms } from "../base/text.js";
 import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../syntax/types.js";
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.6.0";
+export const CURRENT_SCHEMA_VERSION = "1.7.0";
 
 /** SQLite's bound-parameter ceiling (SQLITE_MAX_VARIABLE_NUMBER). */
 const MAX_PARAMS = 32_766;
@@ -75,9 +77,23 @@ export interface StoreCounts {
   readonly symbols: number;
 }
 
+/**
+ * Which chunks the FTS indexes hold within the open write transaction. Chunk ids only grow, so
+ * the chunks written since `through` are exactly those with a larger id. Rows up to `base` (the
+ * largest id when the transaction began) are indexed unless `resetSearch` dropped them.
+ */
+interface SearchState {
+  readonly base: number;
+  baseIndexed: boolean;
+  through: number;
+  /** Characters of chunk text written and not yet indexed. */
+  pending: number;
+}
+
 export class Store {
   readonly db: Db;
   private readonly batchers = new Map<string, Batcher>();
+  private search: SearchState | null = null;
 
   private constructor(db: Db) {
     this.db = db;
@@ -186,7 +202,19 @@ export class Store {
    * which made per-file savepoints cost more than the rows).
    */
   batch<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    if (this.db.inTransaction) return this.db.transaction(fn).immediate();
+    return this.db
+      .transaction(() => {
+        this.beginSearchState();
+        try {
+          const result = fn();
+          this.indexSearch();
+          return result;
+        } finally {
+          this.search = null;
+        }
+      })
+      .immediate();
   }
 
   /**
@@ -199,13 +227,64 @@ export class Store {
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     this.db.exec("BEGIN IMMEDIATE");
     try {
+      this.beginSearchState();
       const result = await fn();
+      this.indexSearch();
       this.db.exec("COMMIT");
       return result;
     } catch (err) {
       if (this.db.inTransaction) this.db.exec("ROLLBACK");
       throw err;
+    } finally {
+      this.search = null;
     }
+  }
+
+  private beginSearchState(): void {
+    const base = this.nextId("chunks") - 1;
+    this.search = { base, baseIndexed: true, through: base, pending: 0 };
+  }
+
+  /**
+   * Indexes the chunks written since the last call in both FTS indexes, one statement each (FTS5
+   * writes a segment per statement that touches another table after it, so rows indexed file by
+   * file cost several times the same rows indexed at once). Runs by itself before every commit;
+   * an index run also calls it between its batches, so the work overlaps the parse. Only call it
+   * inside a transaction and outside `batch`.
+   */
+  indexSearch(): void {
+    const s = this.search;
+    if (!s) throw new Error("indexSearch outside a write transaction");
+    if (!s.baseIndexed) {
+      this.sql("INSERT INTO chunk_fts(rowid, content) SELECT id, content FROM chunk_search WHERE id <= ?").run(s.base);
+      this.sql("INSERT INTO identifier_fts(rowid, identifiers, name_terms) SELECT id, identifiers, name_terms FROM chunk_identifiers WHERE id <= ?").run(s.base);
+      s.baseIndexed = true;
+    }
+    const last = this.nextId("chunks") - 1;
+    if (last > s.through) {
+      this.sql("INSERT INTO chunk_fts(rowid, content) SELECT id, content FROM chunk_search WHERE id > ?").run(s.through);
+      this.sql("INSERT INTO identifier_fts(rowid, identifiers, name_terms) SELECT id, identifiers, name_terms FROM chunk_identifiers WHERE id > ?").run(s.through);
+      s.through = last;
+    }
+    s.pending = 0;
+  }
+
+  /** Characters of chunk text the FTS indexes have yet to take in (0 outside a write transaction). */
+  pendingSearchChars(): number {
+    return this.search?.pending ?? 0;
+  }
+
+  /**
+   * Empties both FTS indexes at once; `indexSearch` puts back the chunks that are still there.
+   * A full run calls it first: dropping a chunk's terms one by one costs about what indexing it
+   * does, and a full run rewrites nearly every chunk.
+   */
+  resetSearch(): void {
+    const s = this.search;
+    if (!s) throw new Error("resetSearch outside a write transaction");
+    this.sql("INSERT INTO chunk_fts(chunk_fts) VALUES ('delete-all')").run();
+    this.sql("INSERT INTO identifier_fts(identifier_fts) VALUES ('delete-all')").run();
+    s.baseIndexed = false;
   }
 
   /**
@@ -353,19 +432,24 @@ export class Store {
 
   /** Deletes a file's derived rows; returns how many chunks went. */
   private deleteFileContents(fileId: number): number {
-    const chunkIds = this.sql("SELECT id FROM chunks WHERE file_id = ?").pluck().all(fileId) as number[];
+    const chunks = this.sql("SELECT id, identifiers != '' OR name_terms != '' AS named FROM chunks WHERE file_id = ?").raw().all(fileId) as Array<[number, number]>;
+    // An external-content FTS row is removed by reading the chunk it indexed: so before the chunk
+    // goes, and only if it was indexed (a delete of a row never indexed corrupts the index).
+    const s = this.search;
+    if (!s) throw new Error("a file's rows were replaced outside a write transaction");
     const delChunkFts = this.sql("DELETE FROM chunk_fts WHERE rowid = ?");
     const delIdentFts = this.sql("DELETE FROM identifier_fts WHERE rowid = ?");
-    for (const id of chunkIds) {
+    for (const [id, named] of chunks) {
+      if (id <= s.base ? !s.baseIndexed : id > s.through) continue;
       delChunkFts.run(id);
-      delIdentFts.run(id);
+      if (named) delIdentFts.run(id);
     }
     this.sql("DELETE FROM chunks WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM symbols WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM imports WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM calls WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM heritage WHERE file_id = ?").run(fileId);
-    return chunkIds.length;
+    return chunks.length;
   }
 
   private nextId(table: "chunks" | "symbols"): number {
@@ -374,19 +458,35 @@ export class Store {
 
   private insertChunks(fileId: number, chunks: readonly Chunk[]): void {
     let id = this.nextId("chunks");
-    const chunkRows: unknown[][] = [];
-    const ftsRows: unknown[][] = [];
-    const identRows: unknown[][] = [];
+    const rows: unknown[][] = [];
+    let chars = 0;
     for (const c of chunks) {
-      chunkRows.push([id, c.chunkId, fileId, c.startLine, c.endLine, c.contentStartLine, c.content, c.chunkType, c.symbolName, symbolTail(c.symbolName), c.parentSymbol, c.isExported ? 1 : 0, c.part]);
-      ftsRows.push([id, c.content.slice(c.searchStart, c.searchEnd), c.symbolName, c.chunkId]);
+      const [from, length] = characterRange(c.content, c.searchStart, c.searchEnd);
       const nameTerms = c.symbolName === null ? "" : splitTerms(c.symbolName).join(" ");
-      if (c.identifiers.length || nameTerms) identRows.push([id, c.identifiers.join(" "), nameTerms, c.chunkId]);
+      rows.push([id, c.chunkId, fileId, c.startLine, c.endLine, c.contentStartLine, c.content, c.chunkType, c.symbolName, symbolTail(c.symbolName), c.parentSymbol, c.isExported ? 1 : 0, c.part, from, length, c.identifiers.join(" "), nameTerms]);
+      chars += c.searchEnd - c.searchStart;
       id++;
     }
-    this.batcher("chunks", ["id", "chunk_id", "file_id", "start_line", "end_line", "content_start_line", "content", "chunk_type", "symbol_name", "symbol_tail", "parent_symbol", "is_exported", "part"]).insert(chunkRows);
-    this.batcher("chunk_fts", ["rowid", "content", "symbol_name", "chunk_id"]).insert(ftsRows);
-    this.batcher("identifier_fts", ["rowid", "identifiers", "name_terms", "chunk_id"]).insert(identRows);
+    this.batcher("chunks", [
+      "id",
+      "chunk_id",
+      "file_id",
+      "start_line",
+      "end_line",
+      "content_start_line",
+      "content",
+      "chunk_type",
+      "symbol_name",
+      "symbol_tail",
+      "parent_symbol",
+      "is_exported",
+      "part",
+      "search_from",
+      "search_len",
+      "identifiers",
+      "name_terms",
+    ]).insert(rows);
+    if (this.search) this.search.pending += chars;
   }
 
   private insertSymbols(fileId: number, symbols: readonly SymbolRecord[]): void {
@@ -472,6 +572,28 @@ export class Store {
     return b;
   }
 }
+
+/**
+ * A string's [start, end) range in UTF-16 units as SQLite's substr() arguments: a 1-based start
+ * and a length, both in characters (a surrogate pair is one character to SQLite).
+ */
+function characterRange(text: string, start: number, end: number): [number, number] {
+  if (!SURROGATE.test(text)) return [start + 1, end - start];
+  const chars = (from: number, to: number) => {
+    let n = 0;
+    for (let i = from; i < to; i++, n++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0xd800 && c < 0xdc00 && i + 1 < to) {
+        const d = text.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d < 0xe000) i++;
+      }
+    }
+    return n;
+  };
+  return [chars(0, start) + 1, chars(start, end)];
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** The lower-cased last '.'-segment of a symbol name: `AuthService.validate` → `validate`. */
 export function symbolTail(name: string | null): string | null {

@@ -1,6 +1,7 @@
 -- graph.db: files, symbols, chunks, imports, edges and the two FTS5 indexes (spec §6).
--- chunk_fts and identifier_fts rows share their rowid with chunks.id, so deleting a file's
--- FTS rows is a set of exact-rowid deletes, never a scan.
+-- chunk_fts and identifier_fts are external-content indexes over chunks (through the two views
+-- below): the text is stored once, in chunks, and an FTS row's rowid is its chunk's id. Deleting a
+-- file's FTS rows is a set of exact-rowid deletes made while its chunk rows still exist.
 
 CREATE TABLE IF NOT EXISTS meta (
   key   TEXT PRIMARY KEY,
@@ -103,22 +104,35 @@ CREATE TABLE IF NOT EXISTS chunks (
   symbol_tail        TEXT,                  -- lower-cased last '.'-segment of symbol_name (ranker D's key)
   parent_symbol      TEXT,
   is_exported        INTEGER NOT NULL DEFAULT 0,
-  part               INTEGER NOT NULL DEFAULT 0
+  part               INTEGER NOT NULL DEFAULT 0,
+  search_from        INTEGER NOT NULL,      -- chunk_fts indexes substr(content, search_from, search_len):
+  search_len         INTEGER NOT NULL,      --   the chunk without its context lines (in characters)
+  identifiers        TEXT NOT NULL,         -- the identifier bag, space-separated (identifier_fts)
+  name_terms         TEXT NOT NULL          -- symbol_name split into words: `TrieRouter.match` -> trie router match
 );
+
+-- What chunk_fts indexes: each chunk's searched range.
+CREATE VIEW IF NOT EXISTS chunk_search(id, content) AS
+  SELECT id, substr(content, search_from, search_len) FROM chunks;
+
+-- What identifier_fts indexes: the chunks with an identifier bag or a name.
+CREATE VIEW IF NOT EXISTS chunk_identifiers(id, identifiers, name_terms) AS
+  SELECT id, identifiers, name_terms FROM chunks WHERE identifiers != '' OR name_terms != '';
 
 CREATE VIRTUAL TABLE IF NOT EXISTS chunk_fts USING fts5(
   content,
-  symbol_name UNINDEXED,
-  chunk_id    UNINDEXED,
+  content     = 'chunk_search',
+  content_rowid = 'id',
   tokenize    = 'trigram'
 );
 
--- identifiers: the chunk's identifier bag; name_terms: its symbol name split into words
--- (`TrieRouter.match` → trie router match), stemmed, so "router matching" reaches the method.
+-- identifiers: the chunk's identifier bag; name_terms: its symbol name split into words, stemmed,
+-- so "router matching" reaches the method.
 CREATE VIRTUAL TABLE IF NOT EXISTS identifier_fts USING fts5(
   identifiers,
   name_terms,
-  chunk_id    UNINDEXED,
+  content     = 'chunk_identifiers',
+  content_rowid = 'id',
   tokenize    = "porter unicode61 separators '.-_/()[]{}<>:;,=+*&|!?'"
 );
 

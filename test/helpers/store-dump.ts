@@ -1,6 +1,7 @@
 // A logical dump of graph.db keyed by natural keys (paths, lines, names) instead of row ids,
 // so an incremental store can be compared with a fresh full build of the same tree. It also
-// checks that every chunk's FTS rows exist under its rowid and no orphan FTS row remains.
+// lists what both FTS indexes hold per chunk, counts index entries of no chunk, and runs FTS5's
+// integrity check (the index against the chunks it was built from).
 import { Store } from "../../src/store/db.js";
 
 /** The rows one read-only query of graph.db answers. */
@@ -13,7 +14,8 @@ export function queryStore(graphDbPath: string, sql: string): Array<Record<strin
   }
 }
 
-export function dumpStore(graphDbPath: string): string {
+/** `integrity: false` skips FTS5's integrity check, which needs the write lock (a reader during a run). */
+export function dumpStore(graphDbPath: string, options: { integrity?: boolean } = {}): string {
   const store = Store.open(graphDbPath, { readonly: true });
   try {
     const q = (sql: string) => store.db.prepare(sql).all() as Array<Record<string, unknown>>;
@@ -34,19 +36,55 @@ export function dumpStore(graphDbPath: string): string {
       ),
       imports: q("SELECT f.path, i.module, i.symbols, i.kind, i.line, i.is_external, i.resolved_path FROM imports i JOIN files f ON f.id = i.file_id ORDER BY f.path, i.line, i.module"),
       re_export_files: q("SELECT a.path AS from_path, b.path AS to_path FROM re_export_files r JOIN files a ON a.id = r.from_file_id JOIN files b ON b.id = r.to_file_id ORDER BY 1, 2"),
-      chunk_fts: q(
-        "SELECT f.path, c.chunk_id, t.content AS fts_content, t.symbol_name IS c.symbol_name AS same_symbol, t.chunk_id = c.chunk_id AS same_id " +
-          "FROM chunks c JOIN files f ON f.id = c.file_id LEFT JOIN chunk_fts t ON t.rowid = c.id ORDER BY f.path, c.start_line, c.chunk_id",
-      ),
-      identifier_fts: q(
-        "SELECT f.path, c.chunk_id, t.identifiers FROM chunks c JOIN files f ON f.id = c.file_id LEFT JOIN identifier_fts t ON t.rowid = c.id ORDER BY f.path, c.start_line, c.chunk_id",
-      ),
-      orphans: {
-        chunk_fts: (store.db.prepare("SELECT count(*) AS n FROM chunk_fts WHERE rowid NOT IN (SELECT id FROM chunks)").get() as { n: number }).n,
-        identifier_fts: (store.db.prepare("SELECT count(*) AS n FROM identifier_fts WHERE rowid NOT IN (SELECT id FROM chunks)").get() as { n: number }).n,
-      },
+      // What each FTS index holds per chunk (its token instances, read from the index itself
+      // through fts5vocab: an external-content table's columns would only echo the chunks).
+      chunk_fts: ftsDocs(store, "chunk_fts"),
+      identifier_fts: ftsDocs(store, "identifier_fts"),
+      orphans: { chunk_fts: ftsOrphans(store, "chunk_fts"), identifier_fts: ftsOrphans(store, "identifier_fts") },
+      ...(options.integrity === false ? {} : { integrity: ftsIntegrity(graphDbPath) }),
     };
     return JSON.stringify(sections, null, 1);
+  } finally {
+    store.close();
+  }
+}
+
+type FtsTable = "chunk_fts" | "identifier_fts";
+
+function vocab(store: Store, table: FtsTable): string {
+  const name = `${table}_instances`;
+  store.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${name} USING fts5vocab(main, '${table}', 'instance')`);
+  return `temp.${name}`;
+}
+
+/** Per chunk (by natural key): how many token instances the FTS index holds for it (null: none). */
+function ftsDocs(store: Store, table: FtsTable): unknown[] {
+  const v = vocab(store, table);
+  return store.db
+    .prepare(
+      `SELECT f.path, c.chunk_id, t.n FROM chunks c JOIN files f ON f.id = c.file_id LEFT JOIN (SELECT doc, count(*) AS n FROM ${v} GROUP BY doc) t ON t.doc = c.id ORDER BY f.path, c.start_line, c.chunk_id`,
+    )
+    .all();
+}
+
+/** Index entries whose rowid is no chunk's. */
+function ftsOrphans(store: Store, table: FtsTable): number {
+  return (store.db.prepare(`SELECT count(DISTINCT doc) AS n FROM ${vocab(store, table)} WHERE doc NOT IN (SELECT id FROM chunks)`).get() as { n: number }).n;
+}
+
+/** FTS5's integrity check of both indexes against their content ("ok", or the error). */
+function ftsIntegrity(graphDbPath: string): Record<FtsTable, string> {
+  const store = Store.open(graphDbPath);
+  try {
+    const check = (table: FtsTable) => {
+      try {
+        store.db.exec(`INSERT INTO ${table}(${table}, rank) VALUES ('integrity-check', 1)`);
+        return "ok";
+      } catch (err) {
+        return String((err as Error).message);
+      }
+    };
+    return { chunk_fts: check("chunk_fts"), identifier_fts: check("identifier_fts") };
   } finally {
     store.close();
   }

@@ -38,7 +38,7 @@ describe("full index", () => {
     expect(report).toMatchObject({ mode: "full", files_walked: 4, files_indexed: 4, parse_errors: 0, write_errors: 0, read_errors: 0, file_count: 4 });
     const paths = statePaths(join(p.root, ".mast"));
     const idx = readIndexJson(paths)!;
-    expect(idx.schema_version).toBe("1.6.0");
+    expect(idx.schema_version).toBe("1.7.0");
     expect(idx.file_count).toBe(4);
     expect(idx.chunk_count).toBe(report.chunk_count);
     expect(Object.keys(readManifest(paths))).toEqual(["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.ts"]);
@@ -79,7 +79,9 @@ describe("full index", () => {
         { name: "Repository", kind: "export", reexport_module: "./repo", reexport_name: "Repo" },
       ]);
       // Both FTS indexes answer real queries.
-      const hit = store.db.prepare("SELECT symbol_name FROM chunk_fts WHERE chunk_fts MATCH ? ORDER BY bm25(chunk_fts) LIMIT 1").get('"Checks a token"') as { symbol_name: string };
+      const hit = store.db
+        .prepare("SELECT c.symbol_name FROM chunk_fts t JOIN chunks c ON c.id = t.rowid WHERE chunk_fts MATCH ? ORDER BY bm25(chunk_fts) LIMIT 1")
+        .get('"Checks a token"') as { symbol_name: string };
       expect(hit.symbol_name).toBe("AuthService.validate");
       const ident = store.db
         .prepare("SELECT c.symbol_name FROM identifier_fts t JOIN chunks c ON c.id = t.rowid WHERE identifier_fts MATCH ? ORDER BY c.symbol_name")
@@ -340,7 +342,7 @@ describe("schema guard", () => {
     writeFileSync(paths.indexJson, JSON.stringify({ ...idx, schema_version: "0.9.0" }));
     const report = await index(p, "incremental");
     expect(report).toMatchObject({ mode: "full", schema_reset: true, files_indexed: 4 });
-    expect(readIndexJson(paths)!.schema_version).toBe("1.6.0");
+    expect(readIndexJson(paths)!.schema_version).toBe("1.7.0");
   });
 
   it("wipes a graph.db whose own schema version differs", async () => {
@@ -477,6 +479,25 @@ describe("bad input", () => {
     const retry = await index(p, "incremental");
     expect(retry).toMatchObject({ write_errors: 0, files_indexed: 1 });
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+  });
+
+  it("a full run over an index re-indexes for search the rows a failed file keeps", async () => {
+    const p = project({ "a.ts": "export const alpha = 1;\n", "b.ts": "export const bravo = 2;\n" });
+    await index(p, "full");
+    const store = Store.open(graph(p));
+    store.db.exec("CREATE TRIGGER no_b BEFORE UPDATE ON files WHEN NEW.path = 'b.ts' BEGIN SELECT RAISE(ABORT, 'disk says no'); END;");
+    store.close();
+    p.write("a.ts", "export const alpha = 10;\n");
+    p.write("b.ts", "export const bravo = 20;\n");
+    // A full run empties both FTS indexes first; b.ts's old chunk survives the failed write and
+    // must be searchable again when the run commits, a.ts's new chunk too.
+    const report = await index(p, "full");
+    expect(report).toMatchObject({ write_errors: 1, files_indexed: 1 });
+    const search = (table: "chunk_fts" | "identifier_fts", q: string) =>
+      queryStore(graph(p), `SELECT c.content FROM ${table} t JOIN chunks c ON c.id = t.rowid WHERE ${table} MATCH '${q}' ORDER BY c.content`).map((r) => r.content);
+    expect(search("chunk_fts", '"const"')).toEqual(["export const alpha = 10;", "export const bravo = 2;"]);
+    expect(search("identifier_fts", "bravo")).toEqual(["export const bravo = 2;"]);
+    expect(JSON.parse(dumpStore(graph(p))).integrity).toEqual({ chunk_fts: "ok", identifier_fts: "ok" });
   });
 
   it("counts a file deleted mid-run as a read error and drops its rows", async () => {

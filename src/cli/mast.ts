@@ -1,17 +1,23 @@
 #!/usr/bin/env node
 // The `mast` CLI: argv → config → index/status → human text or JSON. Only this layer knows
 // about exit codes; every error leaves as one line on stderr naming its code and a hint.
-import { Command, CommanderError, Option } from "commander";
+import { createRequire } from "node:module";
+import type * as Commander from "commander";
 import { existsSync } from "node:fs";
 import { MastError, errorMessage, isMastError } from "../base/errors.js";
 import { VERSION } from "../base/version.js";
 import { findProjectRoot, parseList, resolveConfig, resolveProjectRoot, type ConfigOverrides, type ResolvedConfig } from "../index/config.js";
-import { isNeverIndexed, runIndex, type IndexReport } from "../index/run.js";
+import type { IndexReport } from "../index/run.js";
 import { CLI_LOCK_POLICY, withStructureLock } from "../index/lock.js";
-import { ensureStateDir, guardSchema, persistConfig, statePaths } from "../index/state.js";
+import { ensureStateDir, guardSchema, isNeverIndexed, persistConfig, statePaths } from "../index/state.js";
 import { indexStatus } from "../index/status.js";
 import { TOOLSETS, type ToolDefinition, type Toolset } from "../tools/define.js";
 import { progressReporter } from "./progress.js";
+
+// A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
+// for export names (~25 ms of every CLI start for `ignore` alone).
+const { Command, CommanderError, Option } = createRequire(import.meta.url)("commander") as typeof Commander;
+type Command = Commander.Command;
 
 
 interface CommonOptions {
@@ -46,6 +52,8 @@ function parseThreads(value: string): number {
 
 async function indexCommand(config: ResolvedConfig, flags: IndexFlags, json: boolean | undefined, operation: string): Promise<void> {
   const progress = flags.showProgress ? progressReporter() : null;
+  // The indexer (with the resolvers and the linker) loads only for the commands that index.
+  const { runIndex } = await import("../index/run.js");
   const report = await runIndex(config, {
     persistConfig: flags.persistConfig ?? false,
     // The command names its project: it may re-point a state dir another project was indexed in.

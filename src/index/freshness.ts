@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { Store, type FileStamp } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { compareWithIndex } from "./read.js";
-import { walkForConfig } from "./run.js";
 import { readManifest, statePaths } from "./state.js";
+import { walkForConfig } from "./walk.js";
 
 export interface Freshness {
   readonly stale_files: number;
@@ -51,7 +51,7 @@ export function measureFreshness(config: ResolvedConfig): Freshness {
   let unindexed = 0;
   for (const file of walk.files) {
     onDisk.add(file.path);
-    const current = compareWithIndex(file.path, join(config.project_root, file.path), config.max_file_bytes, stamps.get(file.path)?.contentHash ?? null);
+    const current = compareWithIndex(file.path, join(config.project_root, file.path), config.max_file_bytes, stamps.get(file.path) ?? null, file);
     // Binary and oversized files are never indexed, so never stale unless the index still holds
     // rows for them; an unreadable file cannot be verified, so an indexed one counts as changed.
     if (current.state === "unindexed") {

@@ -1,5 +1,6 @@
-// Just-in-time refresh for read tools (spec §9.0) and after an edit: a file newer on disk than its
-// rows is re-parsed and rewritten before the tool answers — without structure.lock, with a 200 ms
+// Just-in-time refresh for read tools (spec §9.0) and after an edit: a file whose bytes differ
+// from its rows (stat first, then the content hash: index/read.ts) is re-parsed and rewritten
+// before the tool answers — without structure.lock, with a 200 ms
 // write budget, one 50 ms retry for a file caught mid-write, and the stale rows (flagged) as the
 // answer when the refresh cannot win. A file gone from disk loses its rows. The files one answer
 // names change together with everything derived from them (imports, edges) in one transaction,
@@ -7,9 +8,10 @@
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { createImportResolver } from "../resolve/imports.js";
-import { Store } from "../store/db.js";
+import { Store, type FileStamp } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { runParseTask, type ParseOutcome } from "./parse-task.js";
+import { compareWithIndex, type FileStat } from "./read.js";
 import { rederive } from "./link.js";
 import { indexLock } from "./status.js";
 import { extractOptionsOf } from "./run.js";
@@ -46,15 +48,25 @@ export async function refreshFiles(store: Store, config: ResolvedConfig, paths: 
   }
 }
 
-/** A named file as the refresh first saw it: its row and its mtime on disk (null: gone). */
+/** A named file as the refresh first saw it: its row and its stat on disk (null: gone). */
 interface Seen {
   readonly path: string;
   readonly abs: string;
-  readonly row: { readonly id: number; readonly mtime: number; readonly hash: string };
-  readonly mtime: number | null;
+  readonly row: FileStamp;
+  readonly stat: FileStat | null;
 }
 
-/** Every named file's row and mtime; the stale ones (newer on disk, or gone) marked busy until refreshed. */
+function statOf(abs: string): FileStat | null {
+  const st = statSync(abs, { throwIfNoEntry: false });
+  return st ? { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino } : null;
+}
+
+/** The stat a stamp recorded. */
+const stampStat = (s: { readonly size: number; readonly mtime: number; readonly ino: number }): FileStat => ({ size: s.size, mtimeMs: s.mtime, ino: s.ino });
+
+const sameStat = (a: FileStat | null, b: FileStat | null) => (a === null || b === null ? a === b : a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino);
+
+/** Every named file's row and stat; the stale ones (other bytes on disk, or gone) marked busy until refreshed. */
 function observe(store: Store, config: ResolvedConfig, names: readonly string[]): { result: Map<string, Refresh>; seen: Seen[]; stale: Seen[] } {
   const result = new Map<string, Refresh>();
   const seen: Seen[] = [];
@@ -66,9 +78,9 @@ function observe(store: Store, config: ResolvedConfig, names: readonly string[])
       continue;
     }
     const abs = join(config.project_root, path);
-    const file: Seen = { path, abs, row, mtime: statSync(abs, { throwIfNoEntry: false })?.mtimeMs ?? null };
+    const file: Seen = { path, abs, row, stat: statOf(abs) };
     seen.push(file);
-    if (file.mtime !== null && file.mtime <= row.mtime) result.set(path, "fresh");
+    if (file.stat !== null && compareWithIndex(path, abs, config.max_file_bytes, row, file.stat).state === "unchanged") result.set(path, "fresh");
     else {
       stale.push(file);
       result.set(path, "busy"); // until the refresh says otherwise
@@ -86,7 +98,7 @@ async function refreshOnce(store: Store, config: ResolvedConfig, names: readonly
   const rewrites: Array<Seen & { outcome: Extract<ParseOutcome, { kind: "parsed" }> }> = [];
   const removals: Seen[] = [];
   for (const f of stale) {
-    if (f.mtime === null) {
+    if (f.stat === null) {
       removals.push(f);
       continue;
     }
@@ -97,7 +109,7 @@ async function refreshOnce(store: Store, config: ResolvedConfig, names: readonly
       await sleep(RETRY_DELAY_MS);
       outcome = runParseTask(task);
     }
-    if (outcome.kind === "vanished" || (outcome.kind === "parsed" && outcome.stamp.mtime !== f.mtime)) return "moved";
+    if (outcome.kind === "vanished" || (outcome.kind === "parsed" && !sameStat(stampStat(outcome.stamp), f.stat))) return "moved";
     if (outcome.kind === "parsed") rewrites.push({ ...f, outcome });
   }
   if (rewrites.length === 0 && removals.length === 0) return result;
@@ -109,14 +121,13 @@ async function refreshOnce(store: Store, config: ResolvedConfig, names: readonly
       // file is looked at again, and the refresh is applied only if all of them are as seen.
       moved = seen.some((f) => {
         const row = store.fileStamp(f.path);
-        const mtime = statSync(f.abs, { throwIfNoEntry: false })?.mtimeMs ?? null;
-        return !row || row.id !== f.row.id || row.mtime !== f.row.mtime || row.hash !== f.row.hash || mtime !== f.mtime;
+        return !row || row.id !== f.row.id || !sameStat(stampStat(row), stampStat(f.row)) || row.contentHash !== f.row.contentHash || !sameStat(statOf(f.abs), f.stat);
       });
       if (moved) return;
       const resolve = resolverOf(store, config, removals.map((f) => f.path));
       // Rewritten files' symbols get new ids, so their edges (both ways) are rebuilt with their rows;
       // a path that went re-resolves every import.
-      for (const r of rewrites) store.replaceFileRows({ path: r.path, language: r.outcome.language, ...r.outcome.stamp }, r.outcome.extraction, r.outcome.fingerprint);
+      for (const r of rewrites) store.replaceFileRows({ path: r.path, language: r.outcome.language, ...r.outcome.stamp }, r.outcome.extraction);
       for (const f of removals) store.removeFileRows(f.path);
       rederive(store, resolve, { rewritten: rewrites.map((r) => r.row.id), pathsChanged: removals.length > 0 });
     });

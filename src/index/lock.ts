@@ -4,7 +4,6 @@
 // compromised mid-run is raised at release, never async. lockState reads it without taking it.
 import { readFileSync, rmdirSync, statSync } from "node:fs";
 import { hostname } from "node:os";
-import lockfile from "proper-lockfile";
 import { writeAtomic } from "../base/atomic.js";
 import { MastError, errorMessage } from "../base/errors.js";
 
@@ -128,6 +127,8 @@ export async function withStructureLock<T>(markerPath: string, operation: string
   };
   const deadline = Date.now() + policy.timeoutMs;
   let release: (() => Promise<void>) | null = null;
+  // Loaded by the commands that take the lock only (`mast status` reads the record alone).
+  const { default: lockfile } = await import("proper-lockfile");
   for (;;) {
     try {
       release = await lockfile.lock(markerPath, options);

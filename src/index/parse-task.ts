@@ -1,8 +1,8 @@
 // One file's trip from disk to extraction: stat, read, binary and size checks, content hash,
-// decode, extract, fingerprint. Runs inside worker threads or inline; returns data, never throws.
+// decode, extract. Runs inside worker threads or inline; returns data, never throws.
 import { decodeSource } from "../base/text.js";
 import { extensionInfo } from "../lang/languages.js";
-import { extractFile, extractionFingerprint } from "../syntax/extract.js";
+import { extractFile } from "../syntax/extract.js";
 import type { ExtractOptions, FileExtraction } from "../syntax/types.js";
 import { readForIndex, type FileStampData, type ReadProblem } from "./read.js";
 
@@ -16,7 +16,7 @@ export interface ParseTask {
 }
 
 export type ParseOutcome =
-  | { kind: "parsed"; path: string; stamp: FileStampData; language: string; extraction: FileExtraction; fingerprint: string }
+  | { kind: "parsed"; path: string; stamp: FileStampData; language: string; extraction: FileExtraction }
   | ReadProblem
   | { kind: "parse_error"; path: string; stamp: FileStampData; error: string };
 
@@ -33,6 +33,5 @@ export function runParseTask(task: ParseTask): ParseOutcome {
     stamp: read.stamp,
     language: extensionInfo(task.path)?.language ?? "unknown",
     extraction: result.extraction,
-    fingerprint: extractionFingerprint(result.extraction),
   };
 }

@@ -3,10 +3,8 @@
 // in path order, re-derive imports and edges, and commit — readers see the index before the run or
 // after it, never between, and a killed run leaves the one before. Then file_manifest.json and
 // index.json. Failures are counted per file, never fatal.
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { MastError, errorMessage } from "../base/errors.js";
-import { compileGlobs } from "../base/glob.js";
 import { yieldToLoop } from "../base/loop.js";
 import { createImportResolver } from "../resolve/imports.js";
 import { CURRENT_SCHEMA_VERSION, Store, UNUSABLE_DATABASE_CODES, type FileStamp, type StoreCounts } from "../store/db.js";
@@ -17,7 +15,7 @@ import type { ParseOutcome, ParseTask } from "./parse-task.js";
 import { rederive } from "./link.js";
 import { compareWithIndex } from "./read.js";
 import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths } from "./state.js";
-import { walkProject, type WalkedFile } from "./walk.js";
+import { walkForConfig, type WalkedFile } from "./walk.js";
 
 export type IndexMode = "full" | "incremental";
 
@@ -101,17 +99,6 @@ export function extractOptionsOf(config: ResolvedConfig): ExtractOptions {
     markdownHeadingDepth: config.markdown_heading_depth,
     parseTimeoutMs: config.parse_timeout_ms,
   };
-}
-
-/** Walks the project exactly as the indexer does (shared with freshness checks). */
-export function walkForConfig(config: ResolvedConfig) {
-  return walkProject({
-    root: config.project_root,
-    extensions: config.file_extensions,
-    exclude: compileGlobs(config.exclude_patterns),
-    respectGitignore: config.respect_gitignore,
-    skipDirs: [config.state_dir],
-  });
 }
 
 export async function runIndex(config: ResolvedConfig, options: RunIndexOptions): Promise<IndexReport> {
@@ -230,12 +217,11 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
       work.push(file);
       continue;
     }
-    // Freshness is by content: a file whose bytes hash the same is unchanged whatever its mtime says.
-    const current = compareWithIndex(file.path, join(config.project_root, file.path), config.max_file_bytes, stamp.contentHash);
+    // Stat first, content decides: a trusted stamp the walk's stat matches is unchanged unread; any
+    // other file whose bytes hash the same is unchanged whatever its mtime says, and is re-stamped.
+    const current = compareWithIndex(file.path, join(config.project_root, file.path), config.max_file_bytes, stamp, file);
     if (current.state === "unchanged") {
-      if (current.stamp.mtime !== stamp.mtime || current.stamp.size !== stamp.size) {
-        store.touchFile({ path: file.path, ...current.stamp });
-      }
+      if (current.stamp) store.touchFile({ path: file.path, ...current.stamp });
       counts.unchanged++;
       continue;
     }
@@ -275,7 +261,7 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
       const before = { counts: { ...counts }, rewritten: counts.rewritten.length, problems: problems.length };
       try {
         store.batch(() => {
-          for (const o of outcomes) applyOutcome(store, o, stamps.get(o.path)?.fingerprint ?? null, mode, counts, problems, "batched");
+          for (const o of outcomes) applyOutcome(store, o, stamps.has(o.path), counts, problems, "batched");
         });
       } catch (err) {
         // A write failed and the batch rolled back to its savepoint: redo it file by file, each on
@@ -285,7 +271,7 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
         Object.assign(counts, before.counts, { rewritten: counts.rewritten.slice(0, before.rewritten) });
         problems.length = before.problems;
         for (const o of outcomes) {
-          applyOutcome(store, o, stamps.get(o.path)?.fingerprint ?? null, mode, counts, problems, "atomic");
+          applyOutcome(store, o, stamps.has(o.path), counts, problems, "atomic");
           store.assertInTransaction(new Error(`the index transaction ended while writing ${o.path}`));
         }
       }
@@ -374,8 +360,7 @@ type Counters = {
 function applyOutcome(
   store: Store,
   outcome: ParseOutcome,
-  previousFingerprint: string | null,
-  mode: IndexMode,
+  wasIndexed: boolean,
   counts: Counters,
   problems: IndexProblem[],
   writes: "batched" | "atomic",
@@ -384,16 +369,11 @@ function applyOutcome(
     case "parsed": {
       const meta = { path: outcome.path, language: outcome.language, ...outcome.stamp };
       try {
-        if (mode === "incremental" && previousFingerprint === outcome.fingerprint) {
-          store.touchFile(meta); // byte-identical chunking: only the stamps move
-          counts.unchanged++;
-        } else {
-          const delta = writes === "batched" ? store.replaceFileRows(meta, outcome.extraction, outcome.fingerprint) : store.writeFile(meta, outcome.extraction, outcome.fingerprint);
-          counts.indexed++;
-          counts.rewritten.push(outcome.path);
-          counts.added += delta.added;
-          counts.removed += delta.removed;
-        }
+        const delta = writes === "batched" ? store.replaceFileRows(meta, outcome.extraction) : store.writeFile(meta, outcome.extraction);
+        counts.indexed++;
+        counts.rewritten.push(outcome.path);
+        counts.added += delta.added;
+        counts.removed += delta.removed;
         counts.bytes += outcome.stamp.size;
         if (outcome.extraction.hasSyntaxErrors) counts.syntax++;
       } catch (err) {
@@ -409,16 +389,16 @@ function applyOutcome(
       return;
     case "binary":
       counts.binary++;
-      dropFile(store, outcome.path, previousFingerprint !== null, counts);
+      dropFile(store, outcome.path, wasIndexed, counts);
       return;
     case "too_large":
       counts.large++;
-      dropFile(store, outcome.path, previousFingerprint !== null, counts);
+      dropFile(store, outcome.path, wasIndexed, counts);
       return;
     case "vanished":
       counts.read++;
       problems.push({ path: outcome.path, kind: "read_error", message: outcome.error });
-      dropFile(store, outcome.path, previousFingerprint !== null, counts);
+      dropFile(store, outcome.path, wasIndexed, counts);
       return;
     case "read_error":
       counts.read++;
@@ -426,11 +406,3 @@ function applyOutcome(
       return;
   }
 }
-
-/** True when a state dir has never completed an index run. */
-export function isNeverIndexed(paths: StatePaths): boolean {
-  if (!existsSync(paths.graphDb)) return true;
-  const index = readIndexJson(paths);
-  return !index || (index.chunk_count === 0 && !index.last_indexed);
-}
-

@@ -152,3 +152,10 @@ export function readGitHead(projectRoot: string): string | null {
     return null;
   }
 }
+
+/** True when a state dir has never completed an index run. */
+export function isNeverIndexed(paths: StatePaths): boolean {
+  if (!existsSync(paths.graphDb)) return true;
+  const index = readIndexJson(paths);
+  return !index || (index.chunk_count === 0 && !index.last_indexed);
+}

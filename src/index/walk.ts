@@ -4,9 +4,15 @@
 // following links would only index duplicates, escape the root or loop.
 import fs from "node:fs";
 import path from "node:path";
-import ignore from "ignore";
+import { createRequire } from "node:module";
+import type Ignore from "ignore";
 import { MastError, ioErrorMessage } from "../base/errors.js";
-import type { GlobSet } from "../base/glob.js";
+import { compileGlobs, type GlobSet } from "../base/glob.js";
+import type { ResolvedConfig } from "./config.js";
+
+// A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
+// for export names (~25 ms of every CLI start for `ignore` alone).
+const ignore = createRequire(import.meta.url)("ignore") as typeof Ignore;
 
 export interface WalkOptions {
   /** Absolute, already realpath'd project root. */
@@ -26,6 +32,7 @@ export interface WalkedFile {
   readonly path: string;
   readonly size: number;
   readonly mtimeMs: number;
+  readonly ino: number;
 }
 
 export interface WalkProblem {
@@ -132,7 +139,7 @@ export function walkProject(options: WalkOptions): WalkResult {
           problems.push({ path: rel, error: ioErrorMessage(err) });
           continue;
         }
-        if (stats.isFile()) files.push({ path: rel, size: stats.size, mtimeMs: stats.mtimeMs });
+        if (stats.isFile()) files.push({ path: rel, size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino });
         else if (stats.isSymbolicLink()) skippedSymlinks++; // replaced by a link since readdir
       }
       // FIFOs, sockets and devices are not source files and are never opened.
@@ -223,4 +230,15 @@ function scopePattern(line: string, dirRel: string): string | null {
 /** A literal path as a gitignore pattern: glob characters, and `!`/`#` that could lead it, escaped. */
 function escapeGlob(literal: string): string {
   return literal.replace(/[\\*?[\]!#]/g, "\\$&");
+}
+
+/** Walks the project exactly as the indexer does (shared with freshness checks). */
+export function walkForConfig(config: ResolvedConfig): WalkResult {
+  return walkProject({
+    root: config.project_root,
+    extensions: config.file_extensions,
+    exclude: compileGlobs(config.exclude_patterns),
+    respectGitignore: config.respect_gitignore,
+    skipDirs: [config.state_dir],
+  });
 }

@@ -3,7 +3,8 @@
 // transaction, multi-row inserts under SQLite's parameter cap, and the two FTS indexes kept in
 // step with the chunks: indexed in bulk (one statement per range of new chunk ids, and always
 // before a transaction commits), removed by exact rowid.
-import Database from "better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
+import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { sha256 } from "../base/hash.js";
@@ -11,6 +12,10 @@ import { isTestPath } from "../base/paths.js";
 import { extensionInfo } from "../lang/languages.js";
 import { splitTerms } from "../base/text.js";
 import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../syntax/types.js";
+
+// A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
+// for export names (~25 ms of every CLI start for `ignore` alone).
+const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
 export const CURRENT_SCHEMA_VERSION = "1.7.0";
@@ -29,16 +34,16 @@ const SCHEMA_SQL = readFileSync(fileURLToPath(new URL("./schema.sql", import.met
 /** Any edit of schema.sql changes this hash, so a database built by another schema is never misread. */
 const SCHEMA_HASH = sha256(SCHEMA_SQL);
 
-export type Db = Database.Database;
+export type Db = BetterSqlite3.Database;
 
-const STATEMENTS = new WeakMap<Db, Map<string, Database.Statement>>();
+const STATEMENTS = new WeakMap<Db, Map<string, BetterSqlite3.Statement>>();
 
 /**
  * `db.prepare(text)`, compiled once per connection: queries that run on every tool call or link
  * pass would otherwise spend more time compiling SQL than running it. A statement's mode
  * (`pluck`, `raw`) sticks to it, so each text is used one way.
  */
-export function prepared(db: Db, text: string): Database.Statement {
+export function prepared(db: Db, text: string): BetterSqlite3.Statement {
   let cache = STATEMENTS.get(db);
   if (!cache) STATEMENTS.set(db, (cache = new Map()));
   let st = cache.get(text);
@@ -49,13 +54,15 @@ export function prepared(db: Db, text: string): Database.Statement {
 /** SQLite error codes meaning the file is not a usable database (it is rebuilt, never repaired). */
 export const UNUSABLE_DATABASE_CODES: ReadonlySet<string> = new Set(["SQLITE_NOTADB", "SQLITE_CORRUPT"]);
 
+/** A file's row: its id and the stamp of the read that made its rows (index/read.ts). */
 export interface FileStamp {
   readonly id: number;
   readonly path: string;
   readonly mtime: number;
   readonly size: number;
+  readonly ino: number;
   readonly contentHash: string;
-  readonly fingerprint: string;
+  readonly statClean: boolean;
 }
 
 export interface FileMeta {
@@ -63,7 +70,15 @@ export interface FileMeta {
   readonly language: string;
   readonly mtime: number;
   readonly size: number;
+  readonly ino: number;
   readonly contentHash: string;
+  readonly statClean: boolean;
+}
+
+const STAMP_COLUMNS = "id, path, mtime, size, ino, content_hash AS contentHash, stat_clean AS statClean";
+
+function toStamp(row: Omit<FileStamp, "statClean"> & { statClean: number }): FileStamp {
+  return { ...row, statClean: row.statClean === 1 };
 }
 
 export interface ChunkDelta {
@@ -137,7 +152,7 @@ export class Store {
   }
 
   /** A prepared statement, prepared once per connection. */
-  private sql(text: string): Database.Statement {
+  private sql(text: string): BetterSqlite3.Statement {
     return prepared(this.db, text);
   }
 
@@ -191,8 +206,8 @@ export class Store {
   }
 
   fileStamps(): Map<string, FileStamp> {
-    const rows = this.db.prepare("SELECT id, path, mtime, size, content_hash AS contentHash, fingerprint FROM files").all() as FileStamp[];
-    return new Map(rows.map((r) => [r.path, r]));
+    const rows = this.sql(`SELECT ${STAMP_COLUMNS} FROM files`).all() as Array<Parameters<typeof toStamp>[0]>;
+    return new Map(rows.map((r) => [r.path, toStamp(r)]));
   }
 
   /**
@@ -302,13 +317,13 @@ export class Store {
   }
 
   /** Replaces everything indexed for one file in its own BEGIN IMMEDIATE transaction. */
-  writeFile(meta: FileMeta, extraction: FileExtraction, fingerprint: string): ChunkDelta {
-    return this.batch(() => this.replaceFileRows(meta, extraction, fingerprint));
+  writeFile(meta: FileMeta, extraction: FileExtraction): ChunkDelta {
+    return this.batch(() => this.replaceFileRows(meta, extraction));
   }
 
   /** The body of writeFile without a transaction of its own: only call it inside `batch`. */
-  replaceFileRows(meta: FileMeta, extraction: FileExtraction, fingerprint: string): ChunkDelta {
-    const fileId = this.upsertFileRow(meta, extraction, fingerprint);
+  replaceFileRows(meta: FileMeta, extraction: FileExtraction): ChunkDelta {
+    const fileId = this.upsertFileRow(meta, extraction);
     const removed = this.deleteFileContents(fileId);
     this.insertChunks(fileId, extraction.chunks);
     this.insertSymbols(fileId, extraction.symbols);
@@ -332,9 +347,9 @@ export class Store {
     }
   }
 
-  /** Content changed but chunking did not: only the file's stamps move. */
+  /** The bytes are those indexed, read again: only the file's stamp moves. */
   touchFile(meta: Omit<FileMeta, "language">): void {
-    this.sql("UPDATE files SET mtime = ?, size = ?, content_hash = ? WHERE path = ?").run(meta.mtime, meta.size, meta.contentHash, meta.path);
+    this.sql("UPDATE files SET mtime = ?, size = ?, ino = ?, content_hash = ?, stat_clean = ? WHERE path = ?").run(meta.mtime, meta.size, meta.ino, meta.contentHash, meta.statClean ? 1 : 0, meta.path);
   }
 
   /** Removes a file and everything derived from it in its own transaction; returns how many chunks went. */
@@ -399,9 +414,10 @@ export class Store {
     this.batcher("edges", ["from_id", "to_id", "edge_type", "resolution", "call_line", "context"]).insert(rows);
   }
 
-  /** A file's row id, indexed mtime and content hash, or null when it is not indexed. */
-  fileStamp(path: string): { id: number; mtime: number; hash: string } | null {
-    return (this.sql("SELECT id, mtime, content_hash AS hash FROM files WHERE path = ?").get(path) as { id: number; mtime: number; hash: string } | undefined) ?? null;
+  /** A file's row id and stamp, or null when it is not indexed. */
+  fileStamp(path: string): FileStamp | null {
+    const row = this.sql(`SELECT ${STAMP_COLUMNS} FROM files WHERE path = ?`).get(path) as Parameters<typeof toStamp>[0] | undefined;
+    return row ? toStamp(row) : null;
   }
 
   getMeta(key: string): string | null {
@@ -415,17 +431,17 @@ export class Store {
 
   // ---- internals ----
 
-  private upsertFileRow(meta: FileMeta, extraction: FileExtraction, fingerprint: string): number {
+  private upsertFileRow(meta: FileMeta, extraction: FileExtraction): number {
     const existing = this.sql("SELECT id FROM files WHERE path = ?").get(meta.path) as { id: number } | undefined;
-    const values = [meta.language, meta.mtime, meta.size, meta.contentHash, fingerprint, extraction.lineCount, extraction.hasSyntaxErrors ? 1 : 0, isTestPath(meta.path) ? 1 : 0];
+    const values = [meta.language, meta.mtime, meta.size, meta.ino, meta.contentHash, meta.statClean ? 1 : 0, extraction.lineCount, extraction.hasSyntaxErrors ? 1 : 0, isTestPath(meta.path) ? 1 : 0];
     if (existing) {
       this
-        .sql("UPDATE files SET language = ?, mtime = ?, size = ?, content_hash = ?, fingerprint = ?, line_count = ?, has_syntax_errors = ?, is_test = ? WHERE id = ?")
+        .sql("UPDATE files SET language = ?, mtime = ?, size = ?, ino = ?, content_hash = ?, stat_clean = ?, line_count = ?, has_syntax_errors = ?, is_test = ? WHERE id = ?")
         .run(...values, existing.id);
       return existing.id;
     }
     const info = this
-      .sql("INSERT INTO files(path, language, mtime, size, content_hash, fingerprint, line_count, has_syntax_errors, is_test) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+      .sql("INSERT INTO files(path, language, mtime, size, ino, content_hash, stat_clean, line_count, has_syntax_errors, is_test) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
       .run(meta.path, ...values);
     return Number(info.lastInsertRowid);
   }
@@ -607,7 +623,7 @@ export function symbolTail(name: string | null): string | null {
  */
 class Batcher {
   private readonly maxRows: number;
-  private readonly statements = new Map<number, Database.Statement>();
+  private readonly statements = new Map<number, BetterSqlite3.Statement>();
 
   constructor(
     private readonly db: Db,
@@ -629,7 +645,7 @@ class Batcher {
     }
   }
 
-  private statement(n: number): Database.Statement {
+  private statement(n: number): BetterSqlite3.Statement {
     let st = this.statements.get(n);
     if (!st) {
       const row = `(${new Array(this.width).fill("?").join(", ")})`;

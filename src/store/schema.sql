@@ -12,10 +12,11 @@ CREATE TABLE IF NOT EXISTS files (
   id                INTEGER PRIMARY KEY,
   path              TEXT NOT NULL UNIQUE,
   language          TEXT NOT NULL,
-  mtime             REAL NOT NULL,
+  mtime             REAL NOT NULL,   -- the stat of the read that made the rows: mtime (ms), size, inode
   size              INTEGER NOT NULL,
+  ino               INTEGER NOT NULL,
   content_hash      TEXT NOT NULL,   -- sha256 of the file's bytes: freshness is by content
-  fingerprint       TEXT NOT NULL,   -- sha256 of the extraction: identical chunking skips the rewrite
+  stat_clean        INTEGER NOT NULL, -- 1: an equal stat later proves these bytes (index/read.ts RACY_WINDOW_MS)
   line_count        INTEGER NOT NULL,
   has_syntax_errors INTEGER NOT NULL DEFAULT 0,
   is_test           INTEGER NOT NULL DEFAULT 0  -- base/paths.ts isTestPath: a test file by its name or directory

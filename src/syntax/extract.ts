@@ -2,7 +2,6 @@
 // A pure function of (path, text, options); failures come back as data, never as throws. Every
 // extraction gets the qualified compounds (`Class.method`) of its calls in its identifier bags.
 import { errorMessage } from "../base/errors.js";
-import { sha256 } from "../base/hash.js";
 import { extensionInfo } from "../lang/languages.js";
 import type { Extractor } from "../lang/spec.js";
 import { extractGo } from "./go.js";
@@ -11,7 +10,7 @@ import { extractOutline } from "./outline.js";
 import { extractPython } from "./python.js";
 import { extractRust } from "./rust.js";
 import { extractTypeScript } from "./typescript.js";
-import type { CallSite, Chunk, ExtractOptions, ExtractResult, FileExtraction } from "./types.js";
+import type { CallSite, Chunk, ExtractOptions, ExtractResult } from "./types.js";
 
 export type { ExtractResult } from "./types.js";
 
@@ -63,9 +62,4 @@ function withQualifiedNames(chunks: readonly Chunk[], calls: readonly CallSite[]
     const added = extra.filter((x, i) => extra.indexOf(x) === i && !c.identifiers.includes(x));
     return added.length ? { ...c, identifiers: [...c.identifiers, ...added] } : c;
   });
-}
-
-/** The extraction's identity: equal fingerprints mean byte-identical chunks, symbols and imports. */
-export function extractionFingerprint(extraction: FileExtraction): string {
-  return sha256(JSON.stringify(extraction));
 }

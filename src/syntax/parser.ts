@@ -1,20 +1,25 @@
 // The only importer of tree-sitter: loads each grammar once per thread and parses text
 // under a time budget. A parse that cannot finish returns null instead of throwing.
-import Parser from "tree-sitter";
+import { createRequire } from "node:module";
+import type TreeSitter from "tree-sitter";
 import { GRAMMARS, grammarLoader, type Grammar } from "../lang/languages.js";
 
-export type SyntaxNode = Parser.SyntaxNode;
-export type Tree = Parser.Tree;
-export type TreeCursor = Parser.TreeCursor;
+// A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
+// for export names (~25 ms of every CLI start for `ignore` alone, and of every parse worker's).
+const Parser = createRequire(import.meta.url)("tree-sitter") as typeof TreeSitter;
 
-const parsers = new Map<Grammar, Parser>();
+export type SyntaxNode = TreeSitter.SyntaxNode;
+export type Tree = TreeSitter.Tree;
+export type TreeCursor = TreeSitter.TreeCursor;
 
-function parserFor(grammar: Grammar): Parser {
+const parsers = new Map<Grammar, TreeSitter>();
+
+function parserFor(grammar: Grammar): TreeSitter {
   let parser = parsers.get(grammar);
   if (!parser) {
     parser = new Parser();
     // Each grammar's native binding loads on first use: a run that parses only .ts never loads JavaScript's.
-    parser.setLanguage(grammarLoader(grammar)() as Parser.Language);
+    parser.setLanguage(grammarLoader(grammar)() as TreeSitter.Language);
     parsers.set(grammar, parser);
   }
   return parser;

@@ -20,7 +20,8 @@ export function dumpStore(graphDbPath: string, options: { integrity?: boolean } 
   try {
     const q = (sql: string) => store.db.prepare(sql).all() as Array<Record<string, unknown>>;
     const sections: Record<string, unknown> = {
-      files: q("SELECT path, language, mtime, size, content_hash, fingerprint, line_count, has_syntax_errors FROM files ORDER BY path"),
+      // ino and stat_clean are how far a stat can be trusted (index/read.ts), not what was indexed.
+      files: q("SELECT path, language, mtime, size, content_hash, line_count, has_syntax_errors FROM files ORDER BY path"),
       chunks: q(
         "SELECT f.path, c.chunk_id, c.start_line, c.end_line, c.content_start_line, c.content, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported, c.part " +
           "FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.start_line, c.chunk_id",

@@ -2,7 +2,7 @@
 // incremental-equals-full, deterministic builds, deletion, content-hash freshness, the schema
 // guard, and every per-file failure (binary, invalid UTF-8, parse, write, vanished) counted.
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { measureFreshness } from "../../src/index/freshness.js";
@@ -108,6 +108,9 @@ describe("full index", () => {
 
   it("two full builds of one tree are byte-for-byte the same store", async () => {
     const p = project();
+    // Files older than the racy window, so both builds trust their stamps alike however slow the machine.
+    const past = new Date(Date.now() - 3_600_000);
+    for (const path of Object.keys(BASE_FILES)) utimesSync(join(p.root, path), past, past);
     await index(p, "full", join(p.root, "s1"));
     await index(p, "full", join(p.root, "s2"));
     // Each build excludes only its own state dir; the other one holds no indexable files.
@@ -255,7 +258,8 @@ describe("incremental index", () => {
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
   });
 
-  it("re-parses a file whose content changed even when size and mtime did not", async () => {
+  it("re-parses a file whose content changed even when size and mtime did not, when it was indexed within the racy window", async () => {
+    // a.ts was written just before the run: its stamp is not trusted, so every check hashes it.
     const p = project({ "a.ts": "export const a = 1;\n" });
     await index(p, "full");
     const abs = join(p.root, "a.ts");
@@ -270,6 +274,34 @@ describe("incremental index", () => {
     } finally {
       store.close();
     }
+  });
+
+  it("stat first: a trusted stamp the stat still matches is not read; another inode, size or mtime is read and hashed", async () => {
+    const p = project({ "a.ts": "export const a = 1;\n", "b.ts": "export const b = 1;\n", "c.ts": "export const c = 1;\n" });
+    const past = new Date(Date.now() - 3_600_000);
+    for (const f of ["a.ts", "b.ts", "c.ts"]) utimesSync(join(p.root, f), past, past);
+    await index(p, "full");
+    expect(queryStore(graph(p), "SELECT path, stat_clean FROM files ORDER BY path")).toEqual([
+      { path: "a.ts", stat_clean: 1 },
+      { path: "b.ts", stat_clean: 1 },
+      { path: "c.ts", stat_clean: 1 },
+    ]);
+    // Same size, same mtime, same inode: the stat proves the file unchanged, so it is not read
+    // (git's rule) — which is why this same-size rewrite with its mtime put back goes unseen.
+    writeFileSync(join(p.root, "a.ts"), "export const A = 1;\n");
+    utimesSync(join(p.root, "a.ts"), past, past);
+    // Another inode (replaced by a rename), same size and mtime: read, hashed, re-parsed.
+    writeFileSync(join(p.root, "b.new"), "export const B = 1;\n");
+    utimesSync(join(p.root, "b.new"), past, past);
+    renameSync(join(p.root, "b.new"), join(p.root, "b.ts"));
+    // Another mtime, same bytes: read, hashed, unchanged, re-stamped.
+    const later = new Date(past.getTime() + 1_000);
+    utimesSync(join(p.root, "c.ts"), later, later);
+    expect(measureFreshness(p.config())).toMatchObject({ stale_files: 1, changed: 1 });
+    const report = await index(p, "incremental");
+    expect(report).toMatchObject({ files_indexed: 1, files_unchanged: 2 });
+    expect(queryStore(graph(p), "SELECT name FROM symbols ORDER BY name").map((r) => r.name)).toEqual(["B", "a", "c"]);
+    expect(queryStore(graph(p), "SELECT mtime FROM files WHERE path = 'c.ts'")).toEqual([{ mtime: statSync(join(p.root, "c.ts")).mtimeMs }]);
   });
 
   it("does not re-parse a file that was only touched, but records its new mtime", async () => {

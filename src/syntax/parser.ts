@@ -25,8 +25,20 @@ function parserFor(grammar: Grammar): TreeSitter {
   return parser;
 }
 
+/** Time this thread has spent in tree-sitter's parse (ms): the index run's per-phase figures read it. */
+export const parseTime = { ms: 0 };
+
 /** Parses text with the grammar; null when the parse exceeded `timeoutMs` or the parser gave up. */
 export function parseSource(grammar: Grammar, text: string, timeoutMs: number): Tree | null {
+  const started = performance.now();
+  try {
+    return parseWithin(grammar, text, timeoutMs);
+  } finally {
+    parseTime.ms += performance.now() - started;
+  }
+}
+
+function parseWithin(grammar: Grammar, text: string, timeoutMs: number): Tree | null {
   const deadline = Date.now() + timeoutMs;
   const parser = parserFor(grammar);
   // bufferSize: large enough that big files are handed to the parser in few slices.

@@ -248,11 +248,11 @@ function prunePackage(dir) {
   removeEmptyDirs(dir);
 }
 
-/** A run killed mid-edit (SIGKILL) may have left its comment in a corpus file: cut it off. */
-export function repairInterruptedEdit() {
-  for (const rel of listFiles(CORPUS)) {
+/** A run killed mid-edit (SIGKILL) may have left its comment in a tree's file (the corpus's by default): cut it off. */
+export function repairInterruptedEdit(root = CORPUS) {
+  for (const rel of listFiles(root)) {
     if (!KEEP_SOURCE.test(rel)) continue;
-    const abs = path.join(CORPUS, rel);
+    const abs = path.join(root, rel);
     const text = fs.readFileSync(abs);
     const cut = text.indexOf(EDIT_MARK);
     if (cut >= 0) {

@@ -1,16 +1,21 @@
 #!/usr/bin/env node
-// Index-speed bench: how fast `mast index` builds and refreshes the index of ~1,000 real
-// TypeScript files (~4.5 MB), next to universal-ctags on the same tree in the same run.
+// Index-speed bench: how fast `mast index` builds and refreshes its index, side by side with
+// optave codegraph (a Rust-native code-graph indexer) and universal-ctags on the same trees in the
+// same run, interleaved round by round so machine noise lands on all three alike.
 //
 //   npm run build && npm run bench:index
 //
-// The corpus is the TypeScript source that eleven npm packages ship in their tarballs, fetched
-// with `npm pack <name>@<exact version>` into bench/.corpus/ (gitignored) and checked against the
-// integrity hashes pinned in bench/corpus.mjs (shared with bench/query-latency.mjs). Only
-// src/**/*.{ts,tsx,mts,cts} (minus .d.ts and *.test/*.spec files) plus each package's
-// package.json and LICENSE are kept; compiled output (.js, .d.ts, dist/, build/), READMEs and
-// source maps are deleted, so mast and ctags read exactly the same files. The download is skipped
-// when bench/.corpus/.stamp.json matches the pinned list.
+// Trees:
+// - corpus: ~1,000 real TypeScript files (~4.5 MB), the TypeScript source eleven npm packages ship
+//   in their tarballs, pinned by version and integrity in bench/corpus.mjs (shared with the other
+//   benches), fetched with `npm pack` into bench/.corpus/ (gitignored).
+// - large: the eclipse-theia/theia monorepo at a pinned commit (3,237 TypeScript files, 23 MB of
+//   them; 3,604 files mast indexes), written into bench/.large/theia/ (gitignored) from a git
+//   directory that holds the commit: $MAST_BENCH_LARGE_GIT, else ../.mirror/eclipse-theia+theia/repo
+//   (where the `fetch` tool puts it). Without one the large tree is skipped and the report says so.
+//
+// codegraph (`@optave/codegraph`, pinned below) is installed by the bench into bench/.tools/
+// (gitignored) with `npm install`; it is never a dependency of mast.
 //
 // This is a report, not a test: it exits 0 whether targets PASS or MISS, and non-zero only when
 // something could not run (no build, npm/tar/ctags/time missing, mast failing). Figures also go
@@ -34,25 +39,35 @@ import {
   ensureCorpus,
   have,
   machineFacts,
+  openTools,
   publish,
   repairInterruptedEdit,
   runBench,
 } from "./corpus.mjs";
 
-const OUT_DIR = path.join(BENCH_DIR, ".out");
-const OUT_JSON = path.join(OUT_DIR, "index-speed.json");
+const OUT_JSON = path.join(BENCH_DIR, ".out", "index-speed.json");
 const MAST = path.join(REPO, "dist", "cli", "mast.js");
 
-const FULL_RUNS = 3;
+const CODEGRAPH = { name: "@optave/codegraph", version: "3.11.2" };
+const CODEGRAPH_DIR = path.join(BENCH_DIR, ".tools", "codegraph");
+const CODEGRAPH_BIN = path.join(CODEGRAPH_DIR, "node_modules", ".bin", "codegraph");
+
+const LARGE = { name: "theia", repo: "eclipse-theia/theia", commit: "c66a38110467826d2eb718fccd88eb2692d28969" };
+const LARGE_ROOT = path.join(BENCH_DIR, ".large", LARGE.name);
+const LARGE_STAMP = path.join(BENCH_DIR, ".large", `${LARGE.name}.stamp.json`);
+
+/** Interleaved rounds of full builds (mast, codegraph, ctags), after one unmeasured warm-up each. */
+const ROUNDS = { corpus: 5, large: 3 };
 const INCREMENTAL_RUNS = 5;
-const CTAGS_RUNS = 3;
 
 const TARGETS = {
-  full_wall_s: 3,
-  ratio_vs_ctags: 4,
-  peak_rss_mb: 400,
-  nochange_ms: 300,
-  onefile_ms: 100,
+  ratio_vs_codegraph: 0.66,
+  ratio_vs_ctags: 3.5,
+  peak_rss_mb: 500,
+  nochange_ms: 100,
+  onefile_cli_ms: 120,
+  onefile_server_ms: 50,
+  status_ms: 150,
 };
 
 // Ctrl-C reaches the child too; let the current step fail so `finally` restores the edited file.
@@ -73,9 +88,7 @@ const fmt = (x, digits = 2) => (x === null || x === undefined || Number.isNaN(x)
 const pad = (s, n) => String(s).padEnd(n);
 const lpad = (s, n) => String(s).padStart(n);
 const verdict = (ok) => (ok === null ? "n/a " : ok ? "PASS" : "MISS");
-
-// ---------------------------------------------------------------------------------------------
-// measuring
+const series = (xs) => ({ best: best(xs), median: median(xs), all: xs });
 
 /** `measure` (bench/corpus.mjs), failing the step when Ctrl-C arrived while it ran. */
 function measure(argv, opts) {
@@ -83,6 +96,16 @@ function measure(argv, opts) {
   if (interrupted) throw new BenchError("interrupted");
   return m;
 }
+
+const tempDirs = [];
+function tempDir(prefix) {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempDirs.push(d);
+  return d;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the tools
 
 function mastRun(args, useTime) {
   const argv = [process.execPath, MAST, ...args];
@@ -97,241 +120,326 @@ function mastRun(args, useTime) {
   return { wall_ms: m.wallMs, rss_kb: m.rssKb, report: rest, problems: problems ?? [], warnings: m.stderr.trim() };
 }
 
-const newStateDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "mast-bench-state-"));
+const mastFull = (root, useTime) => {
+  const stateDir = tempDir("mast-bench-state-");
+  return { ...mastRun(["index", root, "--state-dir", stateDir, "--json"], useTime), state_dir: stateDir };
+};
 
-function summarize(runs) {
-  const walls = runs.map((r) => r.wall_ms);
-  const durations = runs.map((r) => r.report.duration_ms);
-  const rss = runs.map((r) => r.rss_kb).filter((x) => x !== null);
+/** Installs the pinned codegraph into bench/.tools/codegraph (once); null when npm cannot. */
+function ensureCodegraph() {
+  const installed = path.join(CODEGRAPH_DIR, "node_modules", ...CODEGRAPH.name.split("/"), "package.json");
+  const current = () => (fs.existsSync(installed) ? JSON.parse(fs.readFileSync(installed, "utf8")).version : null);
+  if (current() !== CODEGRAPH.version) {
+    fs.mkdirSync(CODEGRAPH_DIR, { recursive: true });
+    fs.writeFileSync(path.join(CODEGRAPH_DIR, "package.json"), `${JSON.stringify({ private: true, dependencies: { [CODEGRAPH.name]: CODEGRAPH.version } }, null, 2)}\n`);
+    process.stderr.write(`installing ${CODEGRAPH.name}@${CODEGRAPH.version} into ${path.relative(REPO, CODEGRAPH_DIR)} ...\n`);
+    const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: CODEGRAPH_DIR, encoding: "utf8" });
+    if (r.status !== 0) return { error: `npm install ${CODEGRAPH.name}@${CODEGRAPH.version} failed: ${(r.stderr || r.error?.message || "").trim().slice(0, 500)}` };
+  }
+  if (current() !== CODEGRAPH.version || !fs.existsSync(CODEGRAPH_BIN)) return { error: `${CODEGRAPH.name}@${CODEGRAPH.version} is not installed in ${CODEGRAPH_DIR}` };
+  return { version: CODEGRAPH.version };
+}
+
+/** One `codegraph build` into a fresh database outside the tree; its engine and file count from its log. */
+function codegraphBuild(root, useTime) {
+  const db = path.join(tempDir("mast-bench-codegraph-"), "graph.db");
+  const m = measure([CODEGRAPH_BIN, "build", root, "--db", db], { useTime });
+  const log = `${m.stdout}\n${m.stderr}`;
   return {
-    runs: runs.length,
-    wall_ms: { best: best(walls), median: median(walls), all: walls },
-    duration_ms: { best: best(durations), median: median(durations), all: durations },
-    peak_rss_kb: rss.length ? Math.max(...rss) : null,
+    wall_ms: m.wallMs,
+    rss_kb: m.rssKb,
+    engine: /Using (\w+) engine/.exec(log)?.[1] ?? "unknown",
+    files: Number(/Found (\d+) files to parse/.exec(log)?.[1] ?? NaN),
+    summary: /completed: ([^\n]*)/.exec(log)?.[1] ?? null,
   };
 }
 
-function benchMast(corpus, useTime) {
-  const stateDirs = [];
-  const cleanup = () => stateDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
-  let target = null;
-  try {
-    // Warm-up (page cache, V8 code cache, native addons), not counted.
-    const warm = newStateDir();
-    stateDirs.push(warm);
-    mastRun(["index", corpus.root, "--state-dir", warm, "--json"], false);
-
-    const full = [];
-    for (let i = 0; i < FULL_RUNS; i++) {
-      const dir = newStateDir();
-      stateDirs.push(dir);
-      process.stderr.write(`mast full index ${i + 1}/${FULL_RUNS} ...\n`);
-      full.push({ ...mastRun(["index", corpus.root, "--state-dir", dir, "--json"], useTime), state_dir: dir });
-    }
-    const stateDir = full.at(-1).state_dir;
-    const incrementalArgs = ["index", corpus.root, "--state-dir", stateDir, "--incremental", "--json"];
-
-    process.stderr.write(`mast no-change incremental x${INCREMENTAL_RUNS} ...\n`);
-    const nochange = [];
-    for (let i = 0; i < INCREMENTAL_RUNS; i++) nochange.push(mastRun(incrementalArgs, useTime));
-
-    process.stderr.write(`mast one-file change x${INCREMENTAL_RUNS} (${corpus.edit_target.path}) ...\n`);
-    const abs = path.join(corpus.root, corpus.edit_target.path);
-    const original = fs.readFileSync(abs);
-    const originalStat = fs.statSync(abs);
-    target = { abs, original, atime: originalStat.atime, mtime: originalStat.mtime };
-    const onefile = [];
-    for (let i = 0; i < INCREMENTAL_RUNS; i++) {
-      fs.appendFileSync(abs, `${EDIT_MARK}${i + 1} ${Date.now()}\n`);
-      const now = new Date();
-      fs.utimesSync(abs, now, now);
-      onefile.push(mastRun(incrementalArgs, useTime));
-      restore(target);
-      mastRun(incrementalArgs, false); // bring the index back to the pristine file, not measured
-    }
-    target = null;
-    return { full, nochange, onefile };
-  } finally {
-    if (target) restore(target);
-    cleanup();
-  }
+function ctagsArgv(root, tags, hasTsx) {
+  // ctags maps only *.ts to TypeScript; map .tsx too so it reads the files mast reads.
+  return ["ctags", "-R", "-f", tags, "--languages=TypeScript", ...(hasTsx ? ["--map-TypeScript=+.tsx"] : []), root];
 }
+
+function ctagsRun(root, hasTsx, useTime) {
+  const tags = path.join(tempDir("mast-bench-ctags-"), "tags");
+  const m = measure(ctagsArgv(root, tags, hasTsx), { useTime });
+  let n = 0;
+  for (const line of fs.readFileSync(tags, "utf8").split("\n")) if (line && !line.startsWith("!_")) n++;
+  return { wall_ms: m.wallMs, rss_kb: m.rssKb, tags: n };
+}
+
+// ---------------------------------------------------------------------------------------------
+// the large tree
+
+/** The git directory that holds the pinned theia commit, or null. */
+function largeGitDir() {
+  const candidates = [process.env.MAST_BENCH_LARGE_GIT, path.join(REPO, "..", ".mirror", "eclipse-theia+theia", "repo")].filter(Boolean);
+  for (const dir of candidates) {
+    const r = spawnSync("git", ["--git-dir", dir, "cat-file", "-e", `${LARGE.commit}^{commit}`], { encoding: "utf8" });
+    if (r.status === 0) return dir;
+  }
+  return null;
+}
+
+/**
+ * bench/.large/theia written from the pinned commit (once; a stamp records it). Every blob the git
+ * directory holds is written; blobs a partial mirror lacks are skipped and counted.
+ */
+function ensureLargeTree() {
+  if (fs.existsSync(LARGE_STAMP)) {
+    const stamp = JSON.parse(fs.readFileSync(LARGE_STAMP, "utf8"));
+    if (stamp.commit === LARGE.commit && fs.existsSync(LARGE_ROOT)) return { ...stamp, written_now: false };
+  }
+  const gitDir = largeGitDir();
+  if (!gitDir) return null;
+  process.stderr.write(`writing ${LARGE.repo}@${LARGE.commit.slice(0, 10)} into ${path.relative(REPO, LARGE_ROOT)} ...\n`);
+  fs.rmSync(LARGE_ROOT, { recursive: true, force: true });
+  const ls = spawnSync("git", ["--git-dir", gitDir, "ls-tree", "-r", "-z", LARGE.commit], { encoding: "buffer", maxBuffer: 1 << 30 });
+  if (ls.status !== 0) throw new BenchError(`git ls-tree ${LARGE.commit} failed in ${gitDir}`);
+  const entries = ls.stdout
+    .toString("utf8")
+    .split("\0")
+    .filter(Boolean)
+    .map((line) => {
+      const [meta, file] = line.split("\t");
+      const [mode, type, sha] = meta.split(" ");
+      return { mode, type, sha, file };
+    })
+    .filter((e) => e.type === "blob" && e.mode !== "120000"); // no symlinks
+  const batch = spawnSync("git", ["--git-dir", gitDir, "cat-file", "--batch"], { input: entries.map((e) => e.sha).join("\n") + "\n", maxBuffer: 1 << 30 });
+  if (batch.status !== 0) throw new BenchError(`git cat-file --batch failed in ${gitDir}`);
+  const out = batch.stdout;
+  let at = 0;
+  let written = 0;
+  let bytes = 0;
+  const missing = [];
+  for (const e of entries) {
+    const nl = out.indexOf(10, at);
+    const header = out.subarray(at, nl).toString("utf8");
+    at = nl + 1;
+    if (header.endsWith(" missing")) {
+      missing.push(e.file);
+      continue;
+    }
+    const size = Number(header.split(" ")[2]);
+    const abs = path.join(LARGE_ROOT, e.file);
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    fs.writeFileSync(abs, out.subarray(at, at + size));
+    at += size + 1;
+    written++;
+    bytes += size;
+  }
+  const stamp = { repo: LARGE.repo, commit: LARGE.commit, files: written, bytes, missing_blobs: missing };
+  fs.writeFileSync(LARGE_STAMP, `${JSON.stringify(stamp, null, 2)}\n`);
+  return { ...stamp, written_now: true };
+}
+
+// ---------------------------------------------------------------------------------------------
+// one tree
 
 function restore(t) {
   fs.writeFileSync(t.abs, t.original);
   fs.utimesSync(t.abs, t.atime, t.mtime);
 }
 
-function ctagsTagCount(tagsFile) {
-  let n = 0;
-  for (const line of fs.readFileSync(tagsFile, "utf8").split("\n")) if (line && !line.startsWith("!_")) n++;
-  return n;
+/** Applies `edit` (n) to the tree's edit target, runs `fn`, restores the file's bytes and times. */
+async function withEdit(tree, n, edit, fn) {
+  const abs = path.join(tree.root, tree.edit_target.path);
+  const original = fs.readFileSync(abs);
+  const st = fs.statSync(abs);
+  const saved = { abs, original, atime: st.atime, mtime: st.mtime };
+  try {
+    fs.writeFileSync(abs, Buffer.concat([original, Buffer.from(edit(n))]));
+    return await fn();
+  } finally {
+    restore(saved);
+  }
 }
 
-function benchCtags(corpus, languages, useTime) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mast-bench-ctags-"));
-  try {
-    const tags = path.join(dir, "tags");
-    // ctags maps only *.ts to TypeScript; map .tsx too so it reads the same files mast does.
-    const argv = ["ctags", "-R", "-f", tags, `--languages=${languages}`, ...(corpus.has_tsx ? ["--map-TypeScript=+.tsx"] : []), corpus.root];
-    measure(argv, { useTime: false }); // warm-up
-    const runs = [];
-    for (let i = 0; i < CTAGS_RUNS; i++) {
-      fs.rmSync(tags, { force: true });
-      const m = measure(argv, { useTime });
-      runs.push({ wall_ms: m.wallMs, rss_kb: m.rssKb });
-    }
-    const walls = runs.map((r) => r.wall_ms);
-    const rss = runs.map((r) => r.rss_kb).filter((x) => x !== null);
-    return {
-      command: argv.join(" ").replace(tags, "<tmp>/tags"),
-      languages,
-      runs: runs.length,
-      wall_ms: { best: best(walls), median: median(walls), all: walls },
-      peak_rss_kb: rss.length ? Math.max(...rss) : null,
-      tags: ctagsTagCount(tags),
-    };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+const commentEdit = (n) => `${EDIT_MARK}${n} ${Date.now()}\n`;
+const probeName = (n) => `mastBenchProbe${n}`;
+const probeEdit = (n) => `${EDIT_MARK}${n}\nexport function ${probeName(n)}(): number { return ${n}; }\n`;
+
+async function benchTree(tree, rounds, useTime, codegraph) {
+  const withCodegraph = codegraph.version !== undefined;
+  process.stderr.write(`[${tree.name}] warm-up ...\n`);
+  mastFull(tree.root, false);
+  if (withCodegraph) codegraphBuild(tree.root, false);
+  ctagsRun(tree.root, tree.has_tsx, false);
+
+  const mast = [];
+  const cg = [];
+  const ctags = [];
+  for (let i = 0; i < rounds; i++) {
+    process.stderr.write(`[${tree.name}] round ${i + 1}/${rounds}: mast, codegraph, ctags ...\n`);
+    // The order rotates each round, so no tool always runs right after another one's page-cache churn.
+    const steps = [() => mast.push(mastFull(tree.root, useTime)), () => withCodegraph && cg.push(codegraphBuild(tree.root, useTime)), () => ctags.push(ctagsRun(tree.root, tree.has_tsx, useTime))];
+    for (let k = 0; k < steps.length; k++) steps[(k + i) % steps.length]();
   }
+
+  const stateDir = mast.at(-1).state_dir;
+  const incrementalArgs = ["index", tree.root, "--state-dir", stateDir, "--incremental", "--json"];
+  process.stderr.write(`[${tree.name}] no-change incremental, status, one-file change x${INCREMENTAL_RUNS} ...\n`);
+  mastRun(incrementalArgs, false); // the first run after a build re-stamps files written within the racy window
+  const nochange = [];
+  for (let i = 0; i < INCREMENTAL_RUNS; i++) nochange.push(mastRun(incrementalArgs, useTime));
+  const status = [];
+  for (let i = 0; i < INCREMENTAL_RUNS; i++) status.push(mastRun(["status", tree.root, "--state-dir", stateDir, "--json"], false));
+  const onefile = [];
+  for (let i = 0; i < INCREMENTAL_RUNS; i++) {
+    onefile.push(await withEdit(tree, i + 1, commentEdit, () => mastRun(incrementalArgs, useTime)));
+    mastRun(incrementalArgs, false); // back to the pristine file, not measured
+  }
+
+  // A running server: the tools in this process, warm. After an edit, the first read naming the
+  // file refreshes it just in time; the answer must show the new declaration.
+  process.stderr.write(`[${tree.name}] one-file change queried in a running server (in process) x${INCREMENTAL_RUNS} ...\n`);
+  const { ctx, callTool } = await openTools(stateDir, tree.root);
+  const server = [];
+  try {
+    const args = { file_path: tree.edit_target.path };
+    await callTool(ctx, "mast_exports", args); // warm-up
+    for (let i = 0; i < INCREMENTAL_RUNS; i++) {
+      const n = 1000 + i;
+      await withEdit(tree, n, probeEdit, async () => {
+        const t0 = performance.now();
+        const answer = await callTool(ctx, "mast_exports", args);
+        const ms = performance.now() - t0;
+        server.push({ ms, saw_edit: JSON.stringify(answer).includes(probeName(n)) });
+      });
+      await callTool(ctx, "mast_exports", args); // back to the pristine file, not measured
+    }
+  } finally {
+    ctx.close?.();
+  }
+  return { mast, codegraph: cg, ctags, nochange, status, onefile, server };
+}
+
+function summarizeTree(tree, runs) {
+  const walls = (xs) => series(xs.map((r) => r.wall_ms));
+  const rss = (xs) => {
+    const v = xs.map((r) => r.rss_kb).filter((x) => x !== null);
+    return v.length ? Math.max(...v) / 1024 : null;
+  };
+  const mastFullWall = walls(runs.mast);
+  const phases = {};
+  for (const key of Object.keys(runs.mast[0].report.phases_ms ?? {})) phases[key] = median(runs.mast.map((r) => r.report.phases_ms[key]));
+  const cgWall = runs.codegraph.length ? walls(runs.codegraph) : null;
+  const ctWall = walls(runs.ctags);
+  const last = runs.mast.at(-1).report;
+  return {
+    tree: { name: tree.name, root: path.relative(REPO, tree.root), files_indexed: last.files_indexed, bytes_parsed: last.bytes_parsed, chunk_count: last.chunk_count, symbol_count: last.symbol_count, threads: last.threads },
+    mast: { wall_ms: mastFullWall, duration_ms: series(runs.mast.map((r) => r.report.duration_ms)), peak_rss_mb: rss(runs.mast), phases_ms_median: phases },
+    codegraph: cgWall && { wall_ms: cgWall, peak_rss_mb: rss(runs.codegraph), engine: runs.codegraph[0].engine, files: runs.codegraph[0].files, summary: runs.codegraph[0].summary },
+    ctags: { wall_ms: ctWall, peak_rss_mb: rss(runs.ctags), tags: runs.ctags[0].tags, command: ctagsArgv(tree.root, "<tmp>/tags", tree.has_tsx).join(" ") },
+    ratio_vs_codegraph: cgWall ? mastFullWall.median / cgWall.median : null,
+    ratio_vs_ctags: mastFullWall.median / ctWall.median,
+    nochange: { duration_ms: series(runs.nochange.map((r) => r.report.duration_ms)), wall_ms: walls(runs.nochange), reindexed: [...new Set(runs.nochange.map((r) => r.report.files_indexed))] },
+    status: { wall_ms: walls(runs.status), stale: [...new Set(runs.status.map((r) => r.report.stale_files))] },
+    onefile: { duration_ms: series(runs.onefile.map((r) => r.report.duration_ms)), wall_ms: walls(runs.onefile), reindexed: [...new Set(runs.onefile.map((r) => r.report.files_indexed))], file: tree.edit_target },
+    server_onefile: { ms: series(runs.server.map((r) => r.ms)), saw_edit: runs.server.every((r) => r.saw_edit) },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
 // main
 
-function environment(distAtStart) {
-  return { ...machineFacts(), mast_dist_built: new Date(distAtStart).toISOString(), loadavg_1m_at_start: Number(os.loadavg()[0].toFixed(2)) };
+function main() {
+  return mainAsync();
 }
 
-function main() {
+async function mainAsync() {
   if (!fs.existsSync(MAST)) {
     process.stderr.write(`bench: ${path.relative(REPO, MAST)} is missing: run \`npm run build\` first\n`);
     return 2;
   }
   const missing = [];
   const ctagsVersion = have("ctags", ["--version"]);
-  if (!ctagsVersion || !/Universal Ctags/.test(ctagsVersion)) missing.push("universal-ctags (apt-get install universal-ctags)");
+  if (!ctagsVersion || !/Universal Ctags/.test(ctagsVersion)) throw new BenchError("universal-ctags is missing (apt-get install universal-ctags)");
   const useTime = fs.existsSync(TIME);
   if (!useTime) missing.push(`${TIME} for peak RSS (apt-get install time)`);
+  const codegraph = ensureCodegraph();
+  if (codegraph.error) missing.push(`codegraph: ${codegraph.error}`);
 
   const distAtStart = distStamp();
-  const env = environment(distAtStart);
+  const env = { ...machineFacts(), mast_dist_built: new Date(distAtStart).toISOString(), loadavg_1m_at_start: Number(os.loadavg()[0].toFixed(2)) };
   const fetched = ensureCorpus();
   repairInterruptedEdit();
-  const corpus = describeCorpus();
-  if (corpus.files === 0) throw new BenchError(`the corpus in ${CORPUS} holds no indexable file`);
+  const corpus = { name: "corpus", ...describeCorpus() };
+  const large = ensureLargeTree();
+  if (large) repairInterruptedEdit(LARGE_ROOT);
+  else missing.push(`the large tree: no git directory holds ${LARGE.repo}@${LARGE.commit.slice(0, 10)} (fetch github:${LARGE.repo}, or clone it and set MAST_BENCH_LARGE_GIT to its .git)`);
 
-  const mast = benchMast(corpus, useTime);
-  const ctags = [];
-  if (ctagsVersion && /Universal Ctags/.test(ctagsVersion)) {
-    process.stderr.write(`ctags x${CTAGS_RUNS} ...\n`);
-    ctags.push(benchCtags(corpus, "TypeScript", useTime));
-    if (corpus.has_js) ctags.push(benchCtags(corpus, "TypeScript,JavaScript", useTime));
+  const trees = [corpus, ...(large ? [{ name: "large", ...describeCorpus(LARGE_ROOT), stamp: large }] : [])];
+  const results = {};
+  try {
+    for (const tree of trees) results[tree.name] = summarizeTree(tree, await benchTree(tree, ROUNDS[tree.name], useTime, codegraph));
+  } finally {
+    for (const d of tempDirs) fs.rmSync(d, { recursive: true, force: true });
+  }
+  env.loadavg_1m_at_end = Number(os.loadavg()[0].toFixed(2));
+
+  const targets = [];
+  for (const [name, r] of Object.entries(results)) {
+    const t = (label, target, value, unit, pass) => targets.push({ tree: name, name: label, target, value, unit, pass });
+    t("mast / codegraph full build (median wall)", `<= ${TARGETS.ratio_vs_codegraph}x`, r.ratio_vs_codegraph, "x", r.ratio_vs_codegraph === null ? null : r.ratio_vs_codegraph <= TARGETS.ratio_vs_codegraph);
+    t("mast / ctags full build (median wall)", `<= ${TARGETS.ratio_vs_ctags}x`, r.ratio_vs_ctags, "x", r.ratio_vs_ctags <= TARGETS.ratio_vs_ctags);
+    if (name === "large") t("peak RSS (full build)", `<= ${TARGETS.peak_rss_mb} MB`, r.mast.peak_rss_mb, "MB", r.mast.peak_rss_mb === null ? null : r.mast.peak_rss_mb <= TARGETS.peak_rss_mb);
+    t("no-change incremental (in process, median)", `<= ${TARGETS.nochange_ms} ms`, r.nochange.duration_ms.median, "ms", r.nochange.duration_ms.median <= TARGETS.nochange_ms);
+    t("one-file change, CLI (wall, median)", `<= ${TARGETS.onefile_cli_ms} ms`, r.onefile.wall_ms.median, "ms", r.onefile.wall_ms.median <= TARGETS.onefile_cli_ms);
+    t("one-file change, running server (median)", `<= ${TARGETS.onefile_server_ms} ms`, r.server_onefile.ms.median, "ms", r.server_onefile.saw_edit && r.server_onefile.ms.median <= TARGETS.onefile_server_ms);
+    if (name === "large") t("mast status (wall, median)", `<= ${TARGETS.status_ms} ms`, r.status.wall_ms.median, "ms", r.status.wall_ms.median <= TARGETS.status_ms);
   }
 
-  env.loadavg_1m_at_end = Number(os.loadavg()[0].toFixed(2));
-  const distRebuilt = distStamp() !== distAtStart;
-  const full = summarize(mast.full);
-  const nochange = summarize(mast.nochange);
-  const onefile = summarize(mast.onefile);
-  const last = mast.full.at(-1).report;
-  const ct = ctags[0] ?? null;
-  const corpusMb = mb(corpus.bytes);
-  const peakRssMb = full.peak_rss_kb === null ? null : full.peak_rss_kb / 1024;
-  const ratio = ct ? { median: full.wall_ms.median / ct.wall_ms.median, best: full.wall_ms.best / ct.wall_ms.best } : null;
-
-  const targets = [
-    { name: "full index wall (median)", target: `<= ${TARGETS.full_wall_s} s`, value: full.wall_ms.median / 1000, unit: "s", pass: full.wall_ms.median / 1000 <= TARGETS.full_wall_s },
-    { name: "mast / ctags wall (median)", target: `<= ${TARGETS.ratio_vs_ctags}x`, value: ratio?.median ?? null, unit: "x", pass: ratio ? ratio.median <= TARGETS.ratio_vs_ctags : null },
-    { name: "peak RSS (full index)", target: `<= ${TARGETS.peak_rss_mb} MB`, value: peakRssMb, unit: "MB", pass: peakRssMb === null ? null : peakRssMb <= TARGETS.peak_rss_mb },
-    { name: "no-change incremental (duration_ms, median)", target: `<= ${TARGETS.nochange_ms} ms`, value: nochange.duration_ms.median, unit: "ms", wall_ms: nochange.wall_ms.median, pass: nochange.duration_ms.median <= TARGETS.nochange_ms },
-    { name: "one-file change (duration_ms, median)", target: `<= ${TARGETS.onefile_ms} ms`, value: onefile.duration_ms.median, unit: "ms", wall_ms: onefile.wall_ms.median, pass: onefile.duration_ms.median <= TARGETS.onefile_ms },
-  ];
-
-  // Sanity checks on what mast reported: printed as notes, never fatal.
   const notes = [];
-  if (last.files_indexed !== corpus.files) notes.push(`mast indexed ${last.files_indexed} files, the corpus walk counted ${corpus.files}`);
-  for (const r of mast.nochange) if (r.report.files_indexed !== 0) notes.push(`a no-change incremental run reindexed ${r.report.files_indexed} files`);
-  for (const r of mast.onefile) if (r.report.files_indexed !== 1) notes.push(`a one-file-change incremental run reindexed ${r.report.files_indexed} files`);
-  if (last.parse_errors || last.read_errors || last.write_errors) notes.push(`mast reported parse_errors=${last.parse_errors} read_errors=${last.read_errors} write_errors=${last.write_errors}`);
-  if (last.files_with_syntax_errors) notes.push(`${last.files_with_syntax_errors} files parsed with tree-sitter syntax errors (indexed anyway)`);
-  const counts = new Set(mast.full.map((r) => `${r.report.chunk_count}/${r.report.symbol_count}`));
-  if (counts.size > 1) notes.push(`full runs disagree on chunk/symbol counts: ${[...counts].join(", ")}`);
-  if (distRebuilt) notes.push("dist/ changed while the bench ran (someone rebuilt mast): the figures may mix two builds, run again");
-  // The end figure includes the bench's own load; only the start one says the machine was busy.
+  for (const [name, r] of Object.entries(results)) {
+    if (!r.nochange.reindexed.every((n) => n === 0)) notes.push(`[${name}] a no-change incremental run reindexed files: ${r.nochange.reindexed.join("/")}`);
+    if (!r.onefile.reindexed.every((n) => n === 1)) notes.push(`[${name}] a one-file-change run reindexed ${r.onefile.reindexed.join("/")} files`);
+    if (!r.server_onefile.saw_edit) notes.push(`[${name}] the running server's answer after an edit did not show it`);
+    if (!r.status.stale.every((n) => n === 0)) notes.push(`[${name}] mast status counted stale files on an up-to-date index: ${r.status.stale.join("/")}`);
+    if (r.codegraph && r.codegraph.engine !== "native") notes.push(`[${name}] codegraph ran its ${r.codegraph.engine} engine, not the native one`);
+  }
+  if (large?.missing_blobs?.length) notes.push(`the large tree lacks ${large.missing_blobs.length} blob(s) the git directory does not hold (${large.missing_blobs.slice(0, 3).join(", ")}): skipped`);
+  if (distStamp() !== distAtStart) notes.push("dist/ changed while the bench ran (someone rebuilt mast): the figures may mix two builds, run again");
   if (env.loadavg_1m_at_start > env.nproc / 2) notes.push(`1-minute load average was ${env.loadavg_1m_at_start} at start on ${env.nproc} CPUs: other work was running, timings are noisy`);
-  const warned = mast.full.find((r) => r.warnings);
-  if (warned) notes.push(`mast warnings on stderr: ${warned.warnings.split("\n").slice(0, 3).join(" | ")}`);
 
   // ----- print
   const L = [];
   L.push(`mast index-speed bench — ${env.date}`);
   L.push(`machine: nproc ${env.nproc}, ${env.cpu}, ${env.total_mem_gb} GiB, ${env.platform}, node ${env.node}, mast ${env.mast_commit ?? "?"} (dist built ${env.mast_dist_built}), load avg ${env.loadavg_1m_at_start} -> ${env.loadavg_1m_at_end}`);
-  L.push("");
-  L.push(`corpus: ${path.relative(REPO, CORPUS)}/ (${fetched.downloaded ? "downloaded now" : "cached, stamp matches"}) — ${PACKAGES.length} npm packages, src/ TypeScript only`);
-  L.push(`  ${pad("package", 24)}${pad("version", 10)}${lpad("files", 6)}${lpad("KB", 8)}  largest file`);
-  for (const p of corpus.packages) {
-    const ext = Object.entries(p.by_extension).map(([e, n]) => `${n}${e}`).join(" ");
-    L.push(`  ${pad(p.name, 24)}${pad(p.version, 10)}${lpad(p.files, 6)}${lpad((p.bytes / 1000).toFixed(0), 8)}  ${p.largest ? `${p.largest.path.slice(p.name.length + 1)} (${(p.largest.bytes / 1000).toFixed(0)} KB)` : "-"}${ext.includes(".tsx") ? `  [${ext}]` : ""}`);
-  }
-  L.push(`  ${pad("total", 34)}${lpad(corpus.files, 6)}${lpad((corpus.bytes / 1000).toFixed(0), 8)}  = ${fmt(corpusMb)} MB; ${Object.entries(corpus.by_extension).map(([e, n]) => `${n} ${e}`).join(", ")}`);
-  L.push("");
-  L.push(`mast full index — ${FULL_RUNS} runs after 1 warm-up, fresh --state-dir each; wall includes Node startup`);
-  L.push(`  ${lpad("files", 6)}${lpad("MB", 7)}${lpad("wall best s", 13)}${lpad("median s", 10)}${lpad("MB/s", 7)}${lpad("peak RSS MB", 13)}${lpad("chunks", 8)}${lpad("symbols", 9)}${lpad("threads", 9)}${lpad("duration_ms", 13)}`);
-  L.push(
-    `  ${lpad(last.files_indexed, 6)}${lpad(fmt(mb(last.bytes_parsed)), 7)}${lpad(fmt(full.wall_ms.best / 1000), 13)}${lpad(fmt(full.wall_ms.median / 1000), 10)}` +
-      `${lpad(fmt(mb(last.bytes_parsed) / (full.wall_ms.median / 1000)), 7)}${lpad(fmt(peakRssMb, 0), 13)}${lpad(last.chunk_count, 8)}${lpad(last.symbol_count, 9)}${lpad(last.threads, 9)}${lpad(full.duration_ms.median, 13)}`,
-  );
-  L.push(`  (MB/s = bytes_parsed / median wall; runs: ${full.wall_ms.all.map((x) => fmt(x / 1000)).join(", ")} s)`);
-  L.push("");
-  if (ctags.length) {
-    L.push(`universal-ctags — ${CTAGS_RUNS} runs after 1 warm-up`);
-    for (const c of ctags) {
-      L.push(`  ${c.command}`);
-      L.push(
-        `    wall best ${fmt(c.wall_ms.best / 1000, 3)} s, median ${fmt(c.wall_ms.median / 1000, 3)} s, ${c.tags} tags, peak RSS ${fmt(c.peak_rss_kb === null ? null : c.peak_rss_kb / 1024, 0)} MB` +
-          `; mast/ctags ${fmt(full.wall_ms.best / c.wall_ms.best, 1)}x (best), ${fmt(full.wall_ms.median / c.wall_ms.median, 1)}x (median)`,
-      );
-    }
-    if (!corpus.has_js) L.push("  (the corpus has no .js/.jsx/.mjs files, so the TypeScript,JavaScript variant was not run)");
-  } else {
-    L.push("universal-ctags — not run (missing)");
-  }
-  L.push("");
-  L.push(`mast incremental — ${INCREMENTAL_RUNS} runs each on the state dir of the last full run`);
-  L.push(`  ${pad("", 26)}${lpad("duration_ms med", 16)}${lpad("best", 7)}${lpad("wall ms med", 13)}${lpad("best", 7)}${lpad("peak RSS MB", 13)}  reindexed`);
-  const incRow = (label, s, runs) =>
-    `  ${pad(label, 26)}${lpad(s.duration_ms.median, 16)}${lpad(s.duration_ms.best, 7)}${lpad(fmt(s.wall_ms.median, 0), 13)}${lpad(fmt(s.wall_ms.best, 0), 7)}${lpad(fmt(s.peak_rss_kb === null ? null : s.peak_rss_kb / 1024, 0), 13)}  ${[...new Set(runs.map((r) => r.report.files_indexed))].join("/")} file(s)`;
-  L.push(incRow("no change", nochange, mast.nochange));
-  L.push(incRow("one file changed", onefile, mast.onefile));
-  L.push(`  (changed file: ${corpus.edit_target.path}, ${corpus.edit_target.bytes} B, the median-size corpus file; a comment line appended, restored after each run)`);
-  L.push("");
-  L.push("targets");
-  for (const t of targets) {
-    const value = t.value === null ? "n/a" : t.unit === "ms" ? `${t.value} ms` : t.unit === "x" ? `${fmt(t.value, 1)}x` : t.unit === "MB" ? `${fmt(t.value, 0)} MB` : `${fmt(t.value)} s`;
-    const extra = t.wall_ms !== undefined ? `   (wall ${fmt(t.wall_ms, 0)} ms incl. Node startup)` : "";
-    L.push(`  ${verdict(t.pass)}  ${pad(t.name, 45)}${pad(t.target, 11)}${lpad(value, 9)}${extra}`);
-  }
-  if (missing.length) {
+  L.push(`peers: ${codegraph.version ? `${CODEGRAPH.name}@${CODEGRAPH.version}` : "codegraph not run"}; ${ctagsVersion.split("\n")[0]}`);
+  L.push(`corpus: ${path.relative(REPO, CORPUS)}/ (${fetched.downloaded ? "downloaded now" : "cached, stamp matches"}) — ${PACKAGES.length} pinned npm packages, src/ TypeScript only`);
+  if (large) L.push(`large: ${path.relative(REPO, LARGE_ROOT)}/ — ${LARGE.repo}@${LARGE.commit.slice(0, 10)}, ${large.files} files, ${fmt(mb(large.bytes), 1)} MB (${large.written_now ? "written now" : "cached, stamp matches"})`);
+  for (const [name, r] of Object.entries(results)) {
     L.push("");
-    L.push(`could not run: ${missing.join("; ")}`);
+    L.push(`[${name}] ${r.tree.files_indexed} files, ${fmt(mb(r.tree.bytes_parsed))} MB parsed, ${r.tree.chunk_count} chunks, ${r.tree.symbol_count} symbols, ${r.tree.threads} parse threads`);
+    L.push(`  full build, ${ROUNDS[name]} interleaved rounds    ${lpad("median s", 9)}${lpad("best s", 8)}${lpad("peak RSS MB", 13)}  mast is`);
+    const row = (label, w, rssMb, rel) => L.push(`  ${pad(label, 34)}${lpad(fmt(w.median / 1000), 9)}${lpad(fmt(w.best / 1000), 8)}${lpad(fmt(rssMb, 0), 13)}  ${rel}`);
+    row("mast index", r.mast.wall_ms, r.mast.peak_rss_mb, "");
+    if (r.codegraph) row(`codegraph build (${r.codegraph.engine}, ${r.codegraph.files} files)`, r.codegraph.wall_ms, r.codegraph.peak_rss_mb, `${fmt(r.ratio_vs_codegraph)}x its time`);
+    row(`ctags -R (${r.ctags.tags} tags)`, r.ctags.wall_ms, r.ctags.peak_rss_mb, `${fmt(r.ratio_vs_ctags, 1)}x its time`);
+    const p = r.mast.phases_ms_median;
+    L.push(`  mast phases, median ms — main thread: walk ${p.walk}, work set ${p.work_set}, waiting on parse ${p.parse_wait}, write ${p.write}, search index ${p.search_index}, link ${p.link}, commit ${p.commit}, manifest ${p.manifest}, checkpoint ${p.checkpoint}`);
+    L.push(`                           parse threads (summed): read+hash ${p.read}, parse ${p.parse}, extract ${p.extract}`);
+    L.push(`  no-change incremental: ${r.nochange.duration_ms.median} ms in process (wall ${fmt(r.nochange.wall_ms.median, 0)} ms); mast status: wall ${fmt(r.status.wall_ms.median, 0)} ms`);
+    L.push(`  one-file change (${r.onefile.file.path}): CLI wall ${fmt(r.onefile.wall_ms.median, 0)} ms (${r.onefile.duration_ms.median} ms in process); running server, edit to answer: ${fmt(r.server_onefile.ms.median, 1)} ms`);
   }
+  L.push("");
+  L.push("targets (medians)");
+  for (const t of targets) {
+    const value = t.value === null ? "n/a" : t.unit === "ms" ? `${fmt(t.value, 0)} ms` : t.unit === "x" ? `${fmt(t.value, 2)}x` : `${fmt(t.value, 0)} MB`;
+    L.push(`  ${verdict(t.pass)}  [${t.tree}] ${pad(t.name, 44)}${pad(t.target, 11)}${lpad(value, 9)}`);
+  }
+  if (missing.length) L.push("", `could not run: ${missing.join("; ")}`);
 
-  // ----- JSON
-  const strip = (runs) => runs.map(({ wall_ms, rss_kb, report }) => ({ wall_ms, rss_kb, report }));
   publish(L, notes, OUT_JSON, {
-      environment: env,
-      corpus: { ...corpus, root: path.relative(REPO, corpus.root), format: CORPUS_FORMAT, pinned: PACKAGES },
-      mast: {
-        full: { ...full, files_indexed: last.files_indexed, bytes_parsed: last.bytes_parsed, chunk_count: last.chunk_count, symbol_count: last.symbol_count, threads: last.threads, mb_per_s: mb(last.bytes_parsed) / (full.wall_ms.median / 1000), peak_rss_mb: peakRssMb, runs_detail: strip(mast.full) },
-        incremental_nochange: { ...nochange, runs_detail: strip(mast.nochange) },
-        incremental_onefile: { ...onefile, file: corpus.edit_target, runs_detail: strip(mast.onefile) },
-      },
-      ctags,
-      ratio_mast_over_ctags: ratio,
-      targets,
-      notes,
-      could_not_run: missing,
+    environment: env,
+    peers: { codegraph: codegraph.version ? CODEGRAPH : null, ctags: ctagsVersion.split("\n")[0] },
+    corpus: { root: path.relative(REPO, CORPUS), format: CORPUS_FORMAT, pinned: PACKAGES, files: corpus.files, bytes: corpus.bytes },
+    large: large ? { ...LARGE, root: path.relative(REPO, LARGE_ROOT), files: large.files, bytes: large.bytes, missing_blobs: large.missing_blobs } : null,
+    results,
+    targets,
+    notes,
+    could_not_run: missing,
   });
   return missing.length ? 1 : 0;
 }

@@ -74,7 +74,8 @@ function renderReport(r: IndexReport): string {
   const lines = [
     `indexed ${n(r.files_indexed)} of ${n(r.files_walked)} files (${r.mode}${r.schema_reset ? ", schema reset" : ""}) in ${(r.duration_ms / 1000).toFixed(2)} s: ` +
       `${n(r.files_unchanged)} unchanged, ${n(r.files_deleted)} removed`,
-    `index now holds ${n(r.file_count)} files, ${n(r.chunk_count)} chunks, ${n(r.symbol_count)} symbols`,
+    `index now holds ${n(r.file_count)} files, ${n(r.chunk_count)} chunks, ${n(r.symbol_count)} symbols` +
+      (r.search_index_pending ? `; text search index deferred for ${n(r.search_index_pending)} chunks (the next search builds it)` : ""),
     `parse_errors: ${r.parse_errors}  write_errors: ${r.write_errors}  read_errors: ${r.read_errors}  ` +
       `skipped: ${r.skipped_binary} binary, ${r.skipped_too_large} too large, ${r.skipped_symlinks} symlinks`,
     `state_dir: ${r.state_dir}`,
@@ -107,6 +108,7 @@ function statusCommand(config: ResolvedConfig, json: boolean | undefined): void 
       ["write_errors", String(status.write_errors)],
       ["index_fresh", String(status.index_fresh)],
       ["freshness_cause", status.freshness_cause ?? "none"],
+      ["search_index", status.search_index_pending ? `${status.search_index_pending} chunks pending (built by the next search)` : "complete"],
     ];
     const run = status.indexing;
     if (run) {

@@ -10,6 +10,8 @@ import { readManifest, statePaths } from "./state.js";
 import { walkForConfig } from "./walk.js";
 
 export interface Freshness {
+  /** Chunks the trigram (text search) index does not hold yet: a large run deferred it (store/db.ts). */
+  readonly search_index_pending: number;
   readonly stale_files: number;
   readonly changed: number;
   readonly unindexed: number;
@@ -26,12 +28,12 @@ const MAX_EXAMPLES = 20;
  * database at all holds nothing this binary can use, so it reads as empty: every file on disk
  * counts as not indexed.
  */
-function readStamps(graphDb: string): Map<string, FileStamp> {
-  if (!existsSync(graphDb)) return new Map();
+function readStamps(graphDb: string): { stamps: Map<string, FileStamp>; searchPending: number } {
+  if (!existsSync(graphDb)) return { stamps: new Map(), searchPending: 0 };
   const store = Store.open(graphDb, { readonly: true });
   try {
-    if (!store.hasCurrentSchema()) return new Map();
-    return store.fileStamps();
+    if (!store.hasCurrentSchema()) return { stamps: new Map(), searchPending: 0 };
+    return store.snapshot(() => ({ stamps: store.fileStamps(), searchPending: store.trigramPending() }));
   } finally {
     store.close();
   }
@@ -39,7 +41,7 @@ function readStamps(graphDb: string): Map<string, FileStamp> {
 
 export function measureFreshness(config: ResolvedConfig): Freshness {
   const paths = statePaths(config.state_dir);
-  const stamps = readStamps(paths.graphDb);
+  const { stamps, searchPending } = readStamps(paths.graphDb);
   const manifest = readManifest(paths);
   const walk = walkForConfig(config);
   const onDisk = new Set<string>();
@@ -70,5 +72,5 @@ export function measureFreshness(config: ResolvedConfig): Freshness {
     }
   }
   for (const list of Object.values(examples)) list.sort();
-  return { stale_files: changed + unindexed + vanished, changed, unindexed, vanished, examples };
+  return { search_index_pending: searchPending, stale_files: changed + unindexed + vanished, changed, unindexed, vanished, examples };
 }

@@ -10,6 +10,7 @@ import { ERROR_CODES, MastError, type ErrorCode } from "../base/errors.js";
 import type { ResolvedConfig } from "./config.js";
 import { SERVER_LOCK_POLICY } from "./lock.js";
 import { runIndex, type IndexReport, type RunIndexOptions } from "./run.js";
+import { completeTrigramOf } from "./search-index.js";
 import { indexLock, indexStatus, type IndexStatus } from "./status.js";
 
 const WORKER_FILE = fileURLToPath(new URL("./run-worker.js", import.meta.url));
@@ -17,7 +18,10 @@ const WORKER_FILE = fileURLToPath(new URL("./run-worker.js", import.meta.url));
 export type ThreadRunOptions = Omit<RunIndexOptions, "onProgress">;
 
 /** What a worker is asked to do. */
-export type ThreadJob = { readonly kind: "index"; readonly config: ResolvedConfig; readonly options: ThreadRunOptions } | { readonly kind: "status"; readonly config: ResolvedConfig };
+export type ThreadJob =
+  | { readonly kind: "index"; readonly config: ResolvedConfig; readonly options: ThreadRunOptions }
+  | { readonly kind: "status"; readonly config: ResolvedConfig }
+  | { readonly kind: "search_index"; readonly config: ResolvedConfig };
 
 /** What the worker posts back: the job's answer, or its error as plain data. */
 export type ThreadMessage =
@@ -26,7 +30,22 @@ export type ThreadMessage =
 
 /** The job itself, on whichever thread runs it (the worker's entry calls this too). */
 export function runJob(job: ThreadJob): Promise<unknown> {
-  return job.kind === "index" ? runIndex(job.config, job.options) : Promise.resolve(indexStatus(job.config));
+  if (job.kind === "index") return runIndex(job.config, job.options);
+  if (job.kind === "search_index") return Promise.resolve(completeTrigramOf(job.config));
+  return Promise.resolve(indexStatus(job.config));
+}
+
+/**
+ * What a worker does after it has answered: the trigram index an index run deferred is built
+ * then, so the next search finds it complete (a search that comes first builds it itself).
+ */
+export function afterJob(job: ThreadJob, value: unknown): void {
+  if (job.kind === "index" && ((value as IndexReport).search_index_pending ?? 0) > 0) completeTrigramOf(job.config);
+}
+
+/** The trigram index completed off this thread; resolves to the chunks it still lacks. */
+export function completeSearchIndexOffThread(config: ResolvedConfig): Promise<number> {
+  return offThread({ kind: "search_index", config }) as Promise<number>;
 }
 
 export function runIndexOffThread(config: ResolvedConfig, options: ThreadRunOptions): Promise<IndexReport> {

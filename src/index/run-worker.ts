@@ -1,13 +1,21 @@
-// Worker-thread entry of run-thread.ts: one job (an index run or a status snapshot), its answer or
-// its error posted back.
+// Worker-thread entry of run-thread.ts: one job (an index run, a status snapshot, the trigram
+// index), its answer or its error posted back — then what follows the job (afterJob).
 import { parentPort, workerData } from "node:worker_threads";
 import { errorMessage, isMastError } from "../base/errors.js";
-import { runJob, type ThreadJob, type ThreadMessage } from "./run-thread.js";
+import { afterJob, runJob, type ThreadJob, type ThreadMessage } from "./run-thread.js";
 
 const post = (msg: ThreadMessage) => parentPort!.postMessage(msg);
+const job = workerData as ThreadJob;
 
-runJob(workerData as ThreadJob).then(
-  (value) => post({ ok: true, value }),
+runJob(job).then(
+  (value) => {
+    post({ ok: true, value });
+    try {
+      afterJob(job, value);
+    } catch {
+      // Left for the next search to finish.
+    }
+  },
   (err: unknown) =>
     post({
       ok: false,

@@ -45,6 +45,8 @@ export interface IndexReport {
   readonly file_count: number;
   readonly chunk_count: number;
   readonly symbol_count: number;
+  /** Chunks the trigram (search) index does not hold yet: 0 unless the run deferred it. */
+  readonly search_index_pending: number;
   readonly bytes_parsed: number;
   readonly threads: number;
   readonly duration_ms: number;
@@ -112,6 +114,8 @@ export interface RunIndexOptions {
    * with STATE_DIR_MISMATCH rather than replace that index with this project's.
    */
   readonly repoint?: boolean;
+  /** Source bytes parsed from which the run defers the trigram index (default TRIGRAM_DEFER_BYTES). */
+  readonly deferSearchIndexBytes?: number;
 }
 
 /** Meta key holding the extraction settings the stored chunks were made with. */
@@ -124,6 +128,12 @@ const WRITE_BATCH_FILES = 32;
 const WRITE_BATCH_BYTES = 1024 * 1024;
 /** Characters of chunk text written before the run indexes them for search (one FTS segment each). */
 const SEARCH_INDEX_CHARS = 4 * 1024 * 1024;
+/**
+ * A run that parses at least this much source leaves the trigram index to be built after it
+ * (mast_search builds what is missing before it answers; `mast serve` right after the run): on
+ * the 25 MB theia tree it was a quarter of a full run. Smaller runs keep it complete.
+ */
+export const TRIGRAM_DEFER_BYTES = 2 * 1024 * 1024;
 
 /** How often a run notes its progress in the lock's record. */
 const PROGRESS_NOTE_MS = 1_000;
@@ -213,6 +223,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       file_count: run.totals.files,
       chunk_count: run.totals.chunks,
       symbol_count: run.totals.symbols,
+      search_index_pending: run.searchPending,
       bytes_parsed: counts.bytes,
       threads: run.threads,
       duration_ms: Math.round(performance.now() - started),
@@ -235,6 +246,7 @@ interface RunResult {
   readonly threads: number;
   readonly stamps: Map<string, FileStamp>;
   readonly totals: StoreCounts;
+  readonly searchPending: number;
 }
 
 /** The run's writes, all inside the transaction `indexLocked` holds: rows, then what is derived from them. */
@@ -281,6 +293,7 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
     work.push(file);
   }
   phases.work_set = performance.now() - workSetStarted;
+  if (work.length > 0 && work.reduce((n, f) => n + f.size, 0) >= (options.deferSearchIndexBytes ?? TRIGRAM_DEFER_BYTES)) store.deferTrigram();
 
   // New or vanishing paths can change how any import resolves.
   if (vanished.length > 0 || work.some((f) => !stamps.has(f.path))) counts.pathsChanged = true;
@@ -376,7 +389,7 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
   if (resolverChanged) store.setMeta(RESOLVER_FINGERPRINT, resolver.fingerprint);
   if (settingsChanged) store.setMeta(EXTRACT_SETTINGS, extractKey);
   phases.link = performance.now() - linkStarted;
-  return { mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, stamps: finalStamps, totals: store.counts() };
+  return { mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, stamps: finalStamps, totals: store.counts(), searchPending: store.trigramPending() };
 }
 
 /**

@@ -94,8 +94,13 @@ export interface StoreCounts {
 
 /**
  * Which chunks the FTS indexes hold within the open write transaction. Chunk ids only grow, so
- * the chunks written since `through` are exactly those with a larger id. Rows up to `base` (the
- * largest id when the transaction began) are indexed unless `resetSearch` dropped them.
+ * the chunks written since an id are exactly those with a larger one.
+ * - identifier_fts: the rows up to `base` (the largest id when the transaction began) unless
+ *   `resetSearch` dropped them, and those up to `through`; it is complete at every commit.
+ * - chunk_fts (the trigram index, the costly one): exactly the chunks up to `trigramThrough`, which
+ *   is persisted (meta `trigram_through`). While `trigramLive` it is kept complete like the other;
+ *   a run that rewrites a large part of the tree defers it (`deferTrigram`), and `buildTrigram`
+ *   catches it up later, slice by slice.
  */
 interface SearchState {
   readonly base: number;
@@ -103,7 +108,13 @@ interface SearchState {
   through: number;
   /** Characters of chunk text written and not yet indexed. */
   pending: number;
+  trigramThrough: number;
+  readonly trigramAtBegin: number;
+  trigramLive: boolean;
 }
+
+/** Meta key: every chunk with an id up to this is in chunk_fts, none above it. */
+const TRIGRAM_THROUGH = "trigram_through";
 
 export class Store {
   readonly db: Db;
@@ -257,7 +268,12 @@ export class Store {
 
   private beginSearchState(): void {
     const base = this.nextId("chunks") - 1;
-    this.search = { base, baseIndexed: true, through: base, pending: 0 };
+    const trigram = this.trigramThrough();
+    this.search = { base, baseIndexed: true, through: base, pending: 0, trigramThrough: trigram, trigramAtBegin: trigram, trigramLive: trigram >= base };
+  }
+
+  private trigramThrough(): number {
+    return Number(this.getMeta(TRIGRAM_THROUGH) ?? 0);
   }
 
   /**
@@ -271,17 +287,61 @@ export class Store {
     const s = this.search;
     if (!s) throw new Error("indexSearch outside a write transaction");
     if (!s.baseIndexed) {
-      this.sql("INSERT INTO chunk_fts(rowid, content) SELECT id, content FROM chunk_search WHERE id <= ?").run(s.base);
       this.sql("INSERT INTO identifier_fts(rowid, identifiers, name_terms) SELECT id, identifiers, name_terms FROM chunk_identifiers WHERE id <= ?").run(s.base);
       s.baseIndexed = true;
     }
     const last = this.nextId("chunks") - 1;
     if (last > s.through) {
-      this.sql("INSERT INTO chunk_fts(rowid, content) SELECT id, content FROM chunk_search WHERE id > ?").run(s.through);
       this.sql("INSERT INTO identifier_fts(rowid, identifiers, name_terms) SELECT id, identifiers, name_terms FROM chunk_identifiers WHERE id > ?").run(s.through);
       s.through = last;
     }
+    if (s.trigramLive && last > s.trigramThrough) {
+      this.sql("INSERT INTO chunk_fts(rowid, content) SELECT id, content FROM chunk_search WHERE id > ?").run(s.trigramThrough);
+      s.trigramThrough = last;
+    }
+    if (s.trigramThrough !== s.trigramAtBegin) this.setMeta(TRIGRAM_THROUGH, String(s.trigramThrough));
     s.pending = 0;
+  }
+
+  /**
+   * Leaves the trigram index behind for the rest of this transaction: the chunks it writes are
+   * indexed later by `buildTrigram` (an index run that rewrites much of the tree; docs/decisions.md).
+   */
+  deferTrigram(): void {
+    if (!this.search) throw new Error("deferTrigram outside a write transaction");
+    this.search.trigramLive = false;
+  }
+
+  /**
+   * Indexes up to about `maxChars` characters of the chunks the trigram index lacks, in id order.
+   * Only call it inside `batch`, as the whole of it: each slice is a short write transaction.
+   * Returns how many chunks still lack it.
+   */
+  buildTrigram(maxChars: number): number {
+    const s = this.search;
+    if (!s) throw new Error("buildTrigram outside a write transaction");
+    const rows = this.sql("SELECT id, search_len AS len FROM chunks WHERE id > ? ORDER BY id").raw().iterate(s.trigramThrough) as IterableIterator<[number, number]>;
+    let upto = s.trigramThrough;
+    let chars = 0;
+    for (const [id, len] of rows) {
+      upto = id;
+      chars += len;
+      if (chars >= maxChars) break;
+    }
+    if (upto > s.trigramThrough) {
+      this.sql("INSERT INTO chunk_fts(rowid, content) SELECT id, content FROM chunk_search WHERE id > ? AND id <= ?").run(s.trigramThrough, upto);
+      s.trigramThrough = upto;
+    }
+    return this.trigramPendingAbove(upto);
+  }
+
+  /** Chunks the trigram index does not hold yet (0: search sees every chunk). Any connection. */
+  trigramPending(): number {
+    return this.trigramPendingAbove(this.trigramThrough());
+  }
+
+  private trigramPendingAbove(id: number): number {
+    return (this.sql("SELECT count(*) AS n FROM chunks WHERE id > ?").get(id) as { n: number }).n;
   }
 
   /** Characters of chunk text the FTS indexes have yet to take in (0 outside a write transaction). */
@@ -300,6 +360,7 @@ export class Store {
     this.sql("INSERT INTO chunk_fts(chunk_fts) VALUES ('delete-all')").run();
     this.sql("INSERT INTO identifier_fts(identifier_fts) VALUES ('delete-all')").run();
     s.baseIndexed = false;
+    s.trigramThrough = 0;
   }
 
   /**
@@ -456,9 +517,8 @@ export class Store {
     const delChunkFts = this.sql("DELETE FROM chunk_fts WHERE rowid = ?");
     const delIdentFts = this.sql("DELETE FROM identifier_fts WHERE rowid = ?");
     for (const [id, named] of chunks) {
-      if (id <= s.base ? !s.baseIndexed : id > s.through) continue;
-      delChunkFts.run(id);
-      if (named) delIdentFts.run(id);
+      if (id <= s.trigramThrough) delChunkFts.run(id);
+      if (named && (id <= s.base ? s.baseIndexed : id <= s.through)) delIdentFts.run(id);
     }
     this.sql("DELETE FROM chunks WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM symbols WHERE file_id = ?").run(fileId);

@@ -1,6 +1,7 @@
 // mast_search: ranked chunks for a query — BM25 fused with the declaration-exact ranker (spec §7.3, §9)
 // — shaped for a context window: each content cut to max_chars at a line end, and `fields` for
 // a compact answer.
+import { completeSearchIndexOffThread } from "../index/run-thread.js";
 import { LANGUAGE_NAMES } from "../lang/languages.js";
 import { searchChunks, type SearchResponse, type SearchResult } from "../query/search.js";
 import { CHUNK_TYPES } from "../syntax/types.js";
@@ -61,7 +62,8 @@ export const searchTool = defineTool({
     "Ranks by BM25 over chunk text fused with exact symbol-name matches. Scope with file_pattern (glob: * stays in one " +
     "path segment, ** crosses them) and language; narrow with chunk_type and only_exported. Any text is searched literally. " +
     "Each content is cut to max_chars (default 400) at a line end, marked content_truncated with its content_end_line; fields picks the keys of each result for a compact answer. " +
-    "An empty result carries `suggestions` to re-query with (only close names), and `scope_empty: true` when file_pattern or language matches no indexed file; a result whose file changed since indexing carries `stale: true`.",
+    "An empty result carries `suggestions` to re-query with (only close names), and `scope_empty: true` when file_pattern or language matches no indexed file; a result whose file changed since indexing carries `stale: true`. " +
+    "After a large index run the text index is completed before the first answer (a few seconds on a big tree); when another writer keeps it from completing, the answer says how many chunks its text ranking could not see in `search_index_pending`.",
   input: z
     .object({
       query: nameInput().describe(`Text to search for (at most ${MAX_NAME_LENGTH} characters): a symbol name, part of an identifier, or words from comments.`),
@@ -90,8 +92,11 @@ export const searchTool = defineTool({
     .strict(),
   annotations: READ_ONLY,
   readsIndex: true,
-  handler: (ctx, args) =>
-    ctx.store().snapshot((db) =>
+  handler: async (ctx, args) => {
+    // A large run leaves the trigram index for later (docs/decisions.md): completed off this thread first.
+    let pending = ctx.store().trigramPending();
+    if (pending > 0) pending = await completeSearchIndexOffThread(ctx.config).catch(() => ctx.store().trigramPending());
+    const answer = ctx.store().snapshot((db) =>
       shape(
         searchChunks(db, args, {
           projectRoot: ctx.config.project_root,
@@ -101,5 +106,7 @@ export const searchTool = defineTool({
         args.max_chars,
         args.fields,
       ),
-    ),
+    );
+    return pending > 0 ? { ...answer, search_index_pending: pending } : answer;
+  },
 });

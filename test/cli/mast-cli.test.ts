@@ -297,6 +297,7 @@ describe("mast status", () => {
       index_fresh: false,
       freshness_cause: "phase1_stale",
       stale_breakdown: { changed: 0, unindexed: 4, vanished: 0 },
+      search_index_pending: 0,
     });
     const human = await runMast(["status", p.root]);
     expect(human.code).toBe(0);

@@ -6,9 +6,12 @@ import { existsSync, readFileSync, renameSync, rmSync, statSync, utimesSync, wri
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { measureFreshness } from "../../src/index/freshness.js";
+import { completeTrigram, completeTrigramOf } from "../../src/index/search-index.js";
 import { runIndex, type IndexReport } from "../../src/index/run.js";
 import { readIndexJson, readManifest, statePaths } from "../../src/index/state.js";
 import { Store } from "../../src/store/db.js";
+import { createToolContext } from "../../src/tools/context.js";
+import { callTool } from "../../src/tools/registry.js";
 import { BASE_FILES, tempSpace, type TestProject } from "../helpers/project.js";
 import { dumpStore, queryStore } from "../helpers/store-dump.js";
 
@@ -399,6 +402,75 @@ describe("freshness", () => {
   });
 });
 
+describe("deferred search index", () => {
+  /** A run that leaves the trigram index for later, whatever the project's size. */
+  const deferred = (p: TestProject, mode: "full" | "incremental") => runIndex(p.config({ stateDir: join(p.root, ".mast") }), { mode, deferSearchIndexBytes: 0 });
+  const trigramDocs = (p: TestProject) => queryStore(graph(p), "SELECT count(DISTINCT rowid) AS n FROM chunk_fts WHERE chunk_fts MATCH '\"export\"'")[0]!.n;
+
+  it("a large run defers it; completing it gives the store an in-pass build gives", async () => {
+    const p = project();
+    const report = await deferred(p, "full");
+    expect(report.search_index_pending).toBe(report.chunk_count);
+    expect(measureFreshness(p.config()).search_index_pending).toBe(report.chunk_count);
+    expect(trigramDocs(p)).toBe(0);
+    const store = Store.open(graph(p));
+    try {
+      // In slices of one chunk each: every slice is its own transaction, the index stays consistent.
+      let pending = report.chunk_count;
+      let slices = 0;
+      while (pending > 0) {
+        pending = store.batch(() => store.buildTrigram(1));
+        slices++;
+      }
+      expect(slices).toBe(report.chunk_count);
+      expect(completeTrigram(store)).toBe(0);
+    } finally {
+      store.close();
+    }
+    expect(measureFreshness(p.config()).search_index_pending).toBe(0);
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+  });
+
+  it("files rewritten while it is pending leave it consistent, and small runs keep a complete one complete", async () => {
+    const p = project();
+    await deferred(p, "full");
+    // Half built, then an incremental run rewrites a file whose chunks are indexed and one whose are not.
+    const store = Store.open(graph(p));
+    store.batch(() => store.buildTrigram(1));
+    store.close();
+    p.write("src/repo.ts", BASE_FILES["src/repo.ts"]!.replace("find", "lookup"));
+    p.write("src/auth.ts", BASE_FILES["src/auth.ts"]!.replace("validate", "check"));
+    const report = await index(p, "incremental");
+    expect(report.search_index_pending).toBeGreaterThan(0);
+    expect(completeTrigramOf(p.config({ stateDir: join(p.root, ".mast") }))).toBe(0);
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+    // Complete now: a small run indexes what it writes at once.
+    p.write("src/extra.ts", "export function extraThing() { return 1; }\n");
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, search_index_pending: 0 });
+    expect(queryStore(graph(p), "SELECT c.symbol_name FROM chunk_fts t JOIN chunks c ON c.id = t.rowid WHERE chunk_fts MATCH '\"extraThing\"'")).toEqual([{ symbol_name: "extraThing" }]);
+  });
+
+  it("mast_search completes it before it answers, with the answer of an in-pass index", async () => {
+    const p = project();
+    const args = { query: "validate token", limit: 5 };
+    await index(p, "full");
+    const ctxFull = createToolContext(p.config({ stateDir: join(p.root, ".mast") }));
+    const expected = await callTool(ctxFull, "mast_search", args);
+    ctxFull.close();
+    await deferred(p, "full");
+    const ctx = createToolContext(p.config({ stateDir: join(p.root, ".mast") }));
+    try {
+      expect(ctx.store().trigramPending()).toBeGreaterThan(0);
+      const answer = await callTool(ctx, "mast_search", args);
+      expect(answer).toEqual(expected);
+      expect((answer as { results: Array<{ symbol_name: string }> }).results[0]!.symbol_name).toBe("AuthService.validate");
+      expect(ctx.store().trigramPending()).toBe(0);
+    } finally {
+      ctx.close();
+    }
+  });
+});
+
 describe("unusable graph.db", () => {
   it("rebuilds a graph.db that is not a database", async () => {
     const p = project();
@@ -446,6 +518,9 @@ describe("bad input", () => {
     const p = project({ "bundle.js": line + "\n" });
     const report = await index(p, "full");
     expect(report).toMatchObject({ files_indexed: 1, parse_errors: 0 });
+    // 5 MB parsed: the run left the trigram index for later; the first search completes it.
+    expect(report.search_index_pending).toBe(report.chunk_count);
+    expect(completeTrigramOf(p.config({ stateDir: join(p.root, ".mast") }))).toBe(0);
     const store = Store.open(graph(p), { readonly: true });
     try {
       const rows = store.db.prepare("SELECT length(content) AS len FROM chunks").all() as Array<{ len: number }>;

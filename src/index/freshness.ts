@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Store, type FileStamp } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { compareWithIndex } from "./read.js";
-import { readManifest, statePaths } from "./state.js";
+import { readManifest, readWalkCache, statePaths } from "./state.js";
 import { walkForConfig } from "./walk.js";
 
 export interface Freshness {
@@ -43,7 +43,7 @@ export function measureFreshness(config: ResolvedConfig): Freshness {
   const paths = statePaths(config.state_dir);
   const { stamps, searchPending } = readStamps(paths.graphDb);
   const manifest = readManifest(paths);
-  const walk = walkForConfig(config);
+  const walk = walkForConfig(config, readWalkCache(paths));
   const onDisk = new Set<string>();
   const examples = { changed: [] as string[], unindexed: [] as string[], vanished: [] as string[] };
   const note = (list: string[], path: string) => {

@@ -4,6 +4,7 @@
 // after it, never between, and a killed run leaves the one before. Then file_manifest.json and
 // index.json. Failures are counted per file, never fatal.
 import { join } from "node:path";
+import { statSync } from "node:fs";
 import { MastError, errorMessage } from "../base/errors.js";
 import { yieldToLoop } from "../base/loop.js";
 import { createImportResolver } from "../resolve/imports.js";
@@ -13,9 +14,9 @@ import type { ResolvedConfig } from "./config.js";
 import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy, type NoteProgress } from "./lock.js";
 import type { ParseOutcome, ParseTask } from "./parse-task.js";
 import { rederive } from "./link.js";
-import { compareWithIndex } from "./read.js";
-import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths } from "./state.js";
-import { walkForConfig, type WalkedFile } from "./walk.js";
+import { RACY_WINDOW_MS, compareWithIndex } from "./read.js";
+import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths, readWalkCache, statePaths, writeWalkCache } from "./state.js";
+import { walkForConfig, type WalkCache, type WalkedFile } from "./walk.js";
 
 export type IndexMode = "full" | "incremental";
 
@@ -122,6 +123,33 @@ export interface RunIndexOptions {
 const EXTRACT_SETTINGS = "extract_settings";
 /** Meta key holding the resolver's config fingerprint: a changed tsconfig or workspace relinks everything. */
 const RESOLVER_FINGERPRINT = "resolver_fingerprint";
+/** Meta key holding the stat of every config path the resolver read or probed: [path, size, mtime, ino] or [path] when absent. */
+const RESOLVER_INPUTS = "resolver_inputs";
+
+type InputStamp = [string] | [string, number, number, number];
+
+/** A config path's stat (through symlinks, as the resolver reads it) as recorded; a file modified within the racy window is recorded as unknown (`[]`), so it is read again next time. */
+function inputStamp(abs: string): InputStamp | [] {
+  const st = statSync(abs, { throwIfNoEntry: false });
+  if (!st) return [abs];
+  return st.mtimeMs < Date.now() - RACY_WINDOW_MS ? [abs, st.size, st.mtimeMs, st.ino] : [];
+}
+
+/** True when every recorded config path stats as it did (absent ones still absent). */
+function resolverInputsUnchanged(recorded: string | null): boolean {
+  if (recorded === null) return false;
+  let stamps: Array<InputStamp | []>;
+  try {
+    stamps = JSON.parse(recorded) as Array<InputStamp | []>;
+  } catch {
+    return false;
+  }
+  return stamps.every((s) => {
+    if (s.length === 0) return false;
+    const st = statSync(s[0], { throwIfNoEntry: false });
+    return s.length === 1 ? st === undefined : st !== undefined && st.size === s[1] && st.mtimeMs === s[2] && st.ino === s[3];
+  });
+}
 
 /** Files (or bytes of source) per write transaction. */
 const WRITE_BATCH_FILES = 32;
@@ -200,6 +228,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       project_root: config.project_root,
     };
     writeJsonAtomic(paths.indexJson, indexJson);
+    if (run.walkCache) writeWalkCache(paths, run.walkCache);
     phases.manifest = performance.now() - wroteState;
     timed(phases, "checkpoint", () => store.close());
     const { counts, problems } = run;
@@ -247,6 +276,7 @@ interface RunResult {
   readonly stamps: Map<string, FileStamp>;
   readonly totals: StoreCounts;
   readonly searchPending: number;
+  readonly walkCache: WalkCache | null;
 }
 
 /** The run's writes, all inside the transaction `indexLocked` holds: rows, then what is derived from them. */
@@ -258,7 +288,7 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
   const problems: IndexProblem[] = [];
   const counts: Counters = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0, added: 0, removed: 0, pathsChanged: false, rewritten: [] };
   let threads = 0;
-  const walk = timed(phases, "walk", () => walkForConfig(config));
+  const walk = timed(phases, "walk", () => walkForConfig(config, readWalkCache(statePaths(config.state_dir))));
   for (const p of walk.problems) {
     problems.push({ path: p.path, kind: "walk_error", message: p.error });
     counts.read++;
@@ -379,17 +409,23 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
   // what the rewritten files (and any paths that came or went) can reach.
   const linkStarted = performance.now();
   const finalStamps = store.fileStamps();
-  const resolver = createImportResolver(new Set(finalStamps.keys()), config.project_root);
-  const resolverChanged = store.getMeta(RESOLVER_FINGERPRINT) !== resolver.fingerprint;
-  if (mode === "full" || wasEmpty || resolverChanged) rederive(store, resolver.resolve, "all");
-  else if (counts.rewritten.length > 0 || counts.pathsChanged) {
-    const ids = counts.rewritten.flatMap((path) => finalStamps.get(path)?.id ?? []);
-    rederive(store, resolver.resolve, { rewritten: ids, pathsChanged: counts.pathsChanged });
+  // Nothing written, no path came or went, and every config the resolver read last time stats as
+  // it did: its fingerprint cannot have moved, so it is not rebuilt (stat first, as for sources).
+  const untouched = mode === "incremental" && !wasEmpty && counts.rewritten.length === 0 && !counts.pathsChanged && counts.deleted === 0;
+  if (!untouched || !resolverInputsUnchanged(store.getMeta(RESOLVER_INPUTS))) {
+    const resolver = createImportResolver(new Set(finalStamps.keys()), config.project_root);
+    const resolverChanged = store.getMeta(RESOLVER_FINGERPRINT) !== resolver.fingerprint;
+    if (mode === "full" || wasEmpty || resolverChanged) rederive(store, resolver.resolve, "all");
+    else if (counts.rewritten.length > 0 || counts.pathsChanged) {
+      const ids = counts.rewritten.flatMap((path) => finalStamps.get(path)?.id ?? []);
+      rederive(store, resolver.resolve, { rewritten: ids, pathsChanged: counts.pathsChanged });
+    }
+    if (resolverChanged) store.setMeta(RESOLVER_FINGERPRINT, resolver.fingerprint);
+    store.setMeta(RESOLVER_INPUTS, JSON.stringify(resolver.inputs.map(inputStamp)));
   }
-  if (resolverChanged) store.setMeta(RESOLVER_FINGERPRINT, resolver.fingerprint);
   if (settingsChanged) store.setMeta(EXTRACT_SETTINGS, extractKey);
   phases.link = performance.now() - linkStarted;
-  return { mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, stamps: finalStamps, totals: store.counts(), searchPending: store.trigramPending() };
+  return { walkCache: walk.cache ?? null, mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, stamps: finalStamps, totals: store.counts(), searchPending: store.trigramPending() };
 }
 
 /**

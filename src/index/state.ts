@@ -1,18 +1,22 @@
 // The state directory's files (spec §5): config.json, index.json, file_manifest.json,
-// structure.lock and graph.db — their paths, atomic JSON writes, and the schema-version guard
-// that wipes derived state when the binary's schema differs from what is on disk.
+// structure.lock and graph.db, and walk-cache.json (the last walk's directory listings) — their
+// paths, atomic JSON writes, and the schema-version guard that wipes derived state when the
+// binary's schema differs from what is on disk.
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { writeAtomic } from "../base/atomic.js";
 import { join } from "node:path";
 import { MastError, errorMessage } from "../base/errors.js";
 import { CURRENT_SCHEMA_VERSION } from "../store/db.js";
 import { STATE_CONFIG_FILE, persistedConfig, type ResolvedConfig } from "./config.js";
+import type { WalkCache } from "./walk.js";
 
 export interface StatePaths {
   readonly dir: string;
   readonly config: string;
   readonly indexJson: string;
   readonly manifest: string;
+  /** The last walk's directory listings (index/walk.ts): a cache, never an answer. */
+  readonly walkCache: string;
   readonly lock: string;
   readonly graphDb: string;
 }
@@ -55,6 +59,7 @@ export function statePaths(stateDir: string): StatePaths {
     config: join(stateDir, STATE_CONFIG_FILE),
     indexJson: join(stateDir, "index.json"),
     manifest: join(stateDir, "file_manifest.json"),
+    walkCache: join(stateDir, "walk-cache.json"),
     lock: join(stateDir, "structure.lock"),
     graphDb: join(stateDir, "graph.db"),
   };
@@ -76,6 +81,17 @@ function readJson<T>(path: string): T | null {
 
 export function readIndexJson(paths: StatePaths): IndexJson | null {
   return readJson<IndexJson>(paths.indexJson);
+}
+
+/** The last walk's listings; null when absent or not of this shape (the walk then reads every directory). */
+export function readWalkCache(paths: StatePaths): WalkCache | null {
+  const cache = readJson<WalkCache>(paths.walkCache);
+  return cache !== null && typeof cache.key === "string" && typeof cache.dirs === "object" && cache.dirs !== null ? cache : null;
+}
+
+/** Written compact (it is read on every status and run). */
+export function writeWalkCache(paths: StatePaths, cache: WalkCache): void {
+  writeAtomic(paths.walkCache, Buffer.from(JSON.stringify(cache)));
 }
 
 export function readManifest(paths: StatePaths): Manifest {
@@ -133,7 +149,7 @@ export function guardSchema(paths: StatePaths): boolean {
 }
 
 export function wipeDerivedState(paths: StatePaths): void {
-  for (const f of [paths.graphDb, `${paths.graphDb}-wal`, `${paths.graphDb}-shm`, paths.manifest]) rmSync(f, { force: true });
+  for (const f of [paths.graphDb, `${paths.graphDb}-wal`, `${paths.graphDb}-shm`, paths.manifest, paths.walkCache]) rmSync(f, { force: true });
 }
 
 /** The commit a git checkout's HEAD points at, read from .git without running git; null otherwise. */

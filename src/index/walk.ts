@@ -1,7 +1,9 @@
 // The file walker: which files under the project root get indexed (extensions, exclude globs,
-// .gitignore rules, skipped directories), listed with size and mtime in a deterministic order.
-// Symlinks are never followed: an in-root target is walked under its canonical path anyway, so
-// following links would only index duplicates, escape the root or loop.
+// .gitignore rules, skipped directories), listed with size, mtime and inode in a deterministic
+// order. Symlinks are never followed: an in-root target is walked under its canonical path anyway,
+// so following links would only index duplicates, escape the root or loop. With a cache of the
+// last walk (git's untracked cache), a directory whose own stat is unchanged is not read again:
+// its entries cannot have changed, only their contents, and every file is still stat'ed.
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -25,6 +27,35 @@ export interface WalkOptions {
   readonly respectGitignore: boolean;
   /** Absolute paths of directories never entered (the state dir). */
   readonly skipDirs: readonly string[];
+  /**
+   * The last walk's listings (null: none) and the key of these options: listings made under
+   * another key (other extensions, excludes, .gitignore setting) are not used.
+   */
+  readonly cache?: { readonly key: string; readonly previous: WalkCache | null };
+}
+
+/** A file's stat as the cache compares it: size, mtime (ms), inode. */
+type StatKey = readonly [number, number, number];
+
+/** One directory's filtered listing, kept only when it can be trusted (see RACY_WINDOW_MS). */
+interface CachedDir {
+  /** The directory's mtime and inode when it was read. */
+  readonly m: number;
+  readonly i: number;
+  /** Its .gitignore's stat; null when it has none. */
+  readonly g: StatKey | null;
+  /** Names of the files and subdirectories that passed every filter, and the symlinks counted. */
+  readonly f: readonly string[];
+  readonly d: readonly string[];
+  readonly s: number;
+}
+
+/** What a walk leaves for the next one (`<state_dir>/walk-cache.json`). */
+export interface WalkCache {
+  readonly key: string;
+  /** .git/info/exclude's stat (null: absent): another one invalidates every listing. */
+  readonly exclude: StatKey | null;
+  readonly dirs: Readonly<Record<string, CachedDir>>;
 }
 
 export interface WalkedFile {
@@ -49,6 +80,8 @@ export interface WalkResult {
   readonly problems: WalkProblem[];
   /** Symlinks seen and not followed (those excluded by globs or .gitignore are not counted). */
   readonly skippedSymlinks: number;
+  /** The listings for the next walk, when the options asked for a cache. */
+  readonly cache?: WalkCache;
 }
 
 type Rules = ReturnType<typeof ignore>;
@@ -62,7 +95,32 @@ interface Frame {
   readonly rel: string;
   /** Every ignore rule in force for this directory's entries, root-relative; null when none. */
   readonly rules: Rules | null;
+  /** The rules of an ancestor changed since the cache was made: this subtree is read afresh. */
+  readonly stale: boolean;
 }
+
+/**
+ * A directory listing is cached only when the directory's mtime was more than this before the
+ * read: an entry added in the same timestamp granule as the read could keep the mtime (the racy
+ * rule of index/read.ts, applied to directories).
+ */
+const RACY_WINDOW_MS = 3_000;
+
+/** lstat, or undefined for a path that cannot be stat'ed (absent, under a non-directory, unreadable). */
+function lstatOrNone(abs: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(abs, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+function statKey(abs: string): StatKey | null {
+  const st = lstatOrNone(abs);
+  return st ? [st.size, st.mtimeMs, st.ino] : null;
+}
+
+const sameKey = (a: StatKey | null, b: StatKey | null) => (a === null || b === null ? a === b : a[0] === b[0] && a[1] === b[1] && a[2] === b[2]);
 
 type Kind = "file" | "dir" | "symlink" | "other";
 
@@ -77,14 +135,53 @@ export function walkProject(options: WalkOptions): WalkResult {
   const ignored = (rules: Rules | null, rel: string): boolean => rules !== null && rules.ignores(rel);
 
   let rootRules: Rules | null = null;
+  const excludeFile = path.join(root, ".git", "info", "exclude");
+  const caching = options.cache !== undefined;
+  const excludeKey = caching && respectGitignore ? statKey(excludeFile) : null;
   if (respectGitignore) {
-    const text = readRuleFile(path.join(root, ".git", "info", "exclude"), ".git/info/exclude", problems, true);
+    const text = readRuleFile(excludeFile, ".git/info/exclude", problems, true);
     if (text !== null) rootRules = extendRules(null, "", text);
   }
+  const prev = options.cache?.previous;
+  const previous = prev && prev.key === options.cache!.key && sameKey(prev.exclude, excludeKey) ? prev.dirs : null;
+  const listings: Record<string, CachedDir> = {};
 
-  const stack: Frame[] = skipDirs.has(path.resolve(root)) ? [] : [{ abs: root, rel: "", rules: rootRules }];
+  /** A file the walk keeps: its stat read now (a cached listing says only that it was there). */
+  const keepFile = (abs: string, rel: string) => {
+    let stats: fs.Stats;
+    try {
+      stats = fs.lstatSync(abs);
+    } catch (err) {
+      // Typically ENOENT: the file vanished between readdir and stat.
+      problems.push({ path: rel, error: ioErrorMessage(err) });
+      return;
+    }
+    if (stats.isFile()) files.push({ path: rel, size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino });
+    else if (stats.isSymbolicLink()) skippedSymlinks++; // replaced by a link since readdir
+  };
+
+  const stack: Frame[] = skipDirs.has(path.resolve(root)) ? [] : [{ abs: root, rel: "", rules: rootRules, stale: false }];
   let frame: Frame | undefined;
   while ((frame = stack.pop()) !== undefined) {
+    const dirStat = caching ? lstatOrNone(frame.abs) : undefined;
+    const listedAt = Date.now();
+    const cached = previous && !frame.stale ? previous[frame.rel] : undefined;
+    if (cached && dirStat && cached.m === dirStat.mtimeMs && cached.i === dirStat.ino) {
+      // The entries are those listed before; only a .gitignore edited in place can change what they let through.
+      const gitignore = respectGitignore && cached.g !== null ? path.join(frame.abs, ".gitignore") : null;
+      if (gitignore === null || sameKey(statKey(gitignore), cached.g)) {
+        let rules = frame.rules;
+        if (gitignore !== null) {
+          const text = readRuleFile(gitignore, join(frame.rel, ".gitignore"), problems, false);
+          if (text !== null) rules = extendRules(rules, frame.rel, text);
+        }
+        for (const name of cached.f) keepFile(path.join(frame.abs, name), join(frame.rel, name));
+        for (const name of cached.d) stack.push({ abs: path.join(frame.abs, name), rel: join(frame.rel, name), rules, stale: false });
+        skippedSymlinks += cached.s;
+        listings[frame.rel] = cached;
+        continue;
+      }
+    }
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(frame.abs, { withFileTypes: true });
@@ -100,15 +197,24 @@ export function walkProject(options: WalkOptions): WalkResult {
     }
 
     let rules = frame.rules;
+    let gitignoreKey: StatKey | null = null;
     if (respectGitignore) {
       const entry = entries.find((e) => e.name === ".gitignore");
       // Like git (2.32+), a .gitignore that is a symlink is not read.
       if (entry !== undefined && kindOrNull(entry, path.join(frame.abs, entry.name)) === "file") {
         const rel = join(frame.rel, ".gitignore");
+        if (caching) gitignoreKey = statKey(path.join(frame.abs, ".gitignore"));
         const text = readRuleFile(path.join(frame.abs, ".gitignore"), rel, problems, false);
         if (text !== null) rules = extendRules(rules, frame.rel, text);
       }
     }
+    // This directory's rules changed (or it is new): its subtree's listings were filtered by others.
+    const before = previous?.[frame.rel];
+    const stale = frame.stale || (before !== undefined && !sameKey(before.g, gitignoreKey));
+    const problemsBefore = problems.length;
+    const keptFiles: string[] = [];
+    const keptDirs: string[] = [];
+    let symlinksHere = 0;
 
     for (const entry of entries) {
       const name = entry.name;
@@ -125,30 +231,30 @@ export function walkProject(options: WalkOptions): WalkResult {
       if (kind === "dir") {
         if (VCS_DIRS.has(name) || skipDirs.has(abs)) continue;
         if (exclude.coversDirectory(rel) || ignored(rules, rel + "/")) continue;
-        stack.push({ abs, rel, rules });
+        stack.push({ abs, rel, rules, stale });
+        keptDirs.push(name);
       } else if (kind === "symlink") {
         // git treats a symlink as a non-directory, so `build/` patterns do not match it.
-        if (!exclude.matches(rel) && !ignored(rules, rel)) skippedSymlinks++;
+        if (!exclude.matches(rel) && !ignored(rules, rel)) {
+          skippedSymlinks++;
+          symlinksHere++;
+        }
       } else if (kind === "file") {
         if (!wanted(name) || exclude.matches(rel) || ignored(rules, rel)) continue;
-        let stats: fs.Stats;
-        try {
-          stats = fs.lstatSync(abs);
-        } catch (err) {
-          // Typically ENOENT: the file vanished between readdir and stat.
-          problems.push({ path: rel, error: ioErrorMessage(err) });
-          continue;
-        }
-        if (stats.isFile()) files.push({ path: rel, size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino });
-        else if (stats.isSymbolicLink()) skippedSymlinks++; // replaced by a link since readdir
+        keepFile(abs, rel);
+        keptFiles.push(name);
       }
       // FIFOs, sockets and devices are not source files and are never opened.
+    }
+    // Kept for the next walk only when nothing went wrong here and the listing cannot be racy.
+    if (caching && dirStat && problems.length === problemsBefore && dirStat.mtimeMs < listedAt - RACY_WINDOW_MS) {
+      listings[frame.rel] = { m: dirStat.mtimeMs, i: dirStat.ino, g: gitignoreKey, f: keptFiles, d: keptDirs, s: symlinksHere };
     }
   }
 
   files.sort((a, b) => compare(a.path, b.path));
   problems.sort((a, b) => compare(a.path, b.path) || compare(a.error, b.error));
-  return { files, problems, skippedSymlinks };
+  return { files, problems, skippedSymlinks, ...(caching ? { cache: { key: options.cache!.key, exclude: excludeKey, dirs: listings } } : {}) };
 }
 
 function compare(a: string, b: string): number {
@@ -232,13 +338,18 @@ function escapeGlob(literal: string): string {
   return literal.replace(/[\\*?[\]!#]/g, "\\$&");
 }
 
-/** Walks the project exactly as the indexer does (shared with freshness checks). */
-export function walkForConfig(config: ResolvedConfig): WalkResult {
+/**
+ * Walks the project exactly as the indexer does (shared with freshness checks); with `previous`
+ * (the last walk's cache, or null) the walk reuses its listings and returns the next cache.
+ */
+export function walkForConfig(config: ResolvedConfig, previous?: WalkCache | null): WalkResult {
+  const key = JSON.stringify({ v: 1, root: config.project_root, ext: config.file_extensions, exclude: config.exclude_patterns, gitignore: config.respect_gitignore, skip: config.state_dir });
   return walkProject({
     root: config.project_root,
     extensions: config.file_extensions,
     exclude: compileGlobs(config.exclude_patterns),
     respectGitignore: config.respect_gitignore,
     skipDirs: [config.state_dir],
+    ...(previous === undefined ? {} : { cache: { key, previous } }),
   });
 }

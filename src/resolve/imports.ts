@@ -33,6 +33,8 @@ export interface ImportResolver {
   resolve(fromPath: string, specifier: string): string | null;
   /** A hash of every tsconfig and package manifest the resolver depends on. */
   readonly fingerprint: string;
+  /** Every absolute path the fingerprint's reads tried, present or absent. */
+  readonly inputs: readonly string[];
 }
 
 interface PathsConfig {
@@ -260,6 +262,6 @@ export function createImportResolver(files: ReadonlySet<string>, projectRoot: st
       .sort()
       .join("\0\0") + `\0workspaces:${[...workspaces].sort().join(",")}`,
   );
-  return { resolve, fingerprint };
+  return { resolve, fingerprint, inputs: [...read.keys()] };
 }
 

@@ -341,7 +341,8 @@ export class Store {
   }
 
   private trigramPendingAbove(id: number): number {
-    return (this.sql("SELECT count(*) AS n FROM chunks WHERE id > ?").get(id) as { n: number }).n;
+    // Counted over the small (file_id, start_line) index, not the chunk rows with their text (1 ms vs 35 on theia).
+    return (this.sql("SELECT count(*) AS n FROM chunks INDEXED BY idx_chunks_file WHERE id > ?").get(id) as { n: number }).n;
   }
 
   /** Characters of chunk text the FTS indexes have yet to take in (0 outside a write transaction). */

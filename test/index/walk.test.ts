@@ -381,3 +381,72 @@ describe("walkProject: determinism", () => {
     expect(walk()).toEqual(first);
   });
 });
+
+describe("walkProject: the cache of directory listings", () => {
+  const past = new Date(Date.now() - 3_600_000);
+  /** Every file and directory under root dated an hour ago (older than the racy window). */
+  function age(rel = ""): void {
+    const abs = path.join(root, rel);
+    for (const e of fs.readdirSync(abs, { withFileTypes: true })) if (e.isDirectory()) age(path.posix.join(rel, e.name));
+    for (const e of fs.readdirSync(abs)) fs.utimesSync(path.join(abs, e), past, past);
+    fs.utimesSync(abs, past, past);
+  }
+  const cached = (previous: ReturnType<typeof walkProject>["cache"] | null, key = "k") =>
+    walkProject({ root, extensions: [".ts"], exclude: compileGlobs(["dist/**"]), respectGitignore: true, skipDirs: [], cache: { key, previous: previous ?? null } });
+  const strip = (r: ReturnType<typeof walkProject>) => ({ files: r.files, problems: r.problems, skippedSymlinks: r.skippedSymlinks });
+
+  beforeEach(() => {
+    write("src/a.ts");
+    write("src/deep/b.ts");
+    write("src/deep/c.js");
+    write("dist/out.ts");
+    write("lib/d.ts");
+    write(".gitignore", "lib/\n");
+    fs.symlinkSync("a.ts", path.join(root, "src", "link.ts"));
+    age();
+  });
+
+  it("walks the same with and without the last walk's listings, and lists only trusted directories", () => {
+    const first = cached(null);
+    expect(Object.keys(first.cache!.dirs).sort()).toEqual(["", "src", "src/deep"]);
+    const second = cached(first.cache!);
+    expect(strip(second)).toEqual(strip(first));
+    expect(strip(second)).toEqual(strip(walk({ exclude: ["dist/**"] })));
+    expect(second.files.map((f) => f.path)).toEqual(["src/a.ts", "src/deep/b.ts"]);
+    expect(second.skippedSymlinks).toBe(1);
+  });
+
+  it("a trusted listing is not read again: an entry slipped in with the directory's mtime put back goes unseen", () => {
+    const first = cached(null);
+    write("src/deep/new.ts");
+    fs.utimesSync(path.join(root, "src/deep"), past, past);
+    expect(cached(first.cache!).files.map((f) => f.path)).toEqual(["src/a.ts", "src/deep/b.ts"]);
+    // Another key (other options) uses none of it.
+    expect(cached(first.cache!, "other").files.map((f) => f.path)).toEqual(["src/a.ts", "src/deep/b.ts", "src/deep/new.ts"]);
+  });
+
+  it("sees files added and removed (the directory's mtime moves), and a directory modified within the racy window is read every time", () => {
+    const first = cached(null);
+    write("src/deep/new.ts");
+    fs.rmSync(path.join(root, "src/a.ts"));
+    const second = cached(first.cache!);
+    expect(second.files.map((f) => f.path)).toEqual(["src/deep/b.ts", "src/deep/new.ts"]);
+    // Both directories changed just now: not trusted yet, so not kept for the next walk.
+    expect(Object.keys(second.cache!.dirs).sort()).toEqual([""]);
+    write("src/deep/later.ts");
+    expect(cached(second.cache!).files.map((f) => f.path)).toEqual(["src/deep/b.ts", "src/deep/later.ts", "src/deep/new.ts"]);
+  });
+
+  it("a .gitignore edited in place (its directory's mtime unchanged) re-reads the subtree under the new rules", () => {
+    const first = cached(null);
+    fs.writeFileSync(path.join(root, ".gitignore"), "src/deep/\n");
+    fs.utimesSync(root, past, past);
+    expect(cached(first.cache!).files.map((f) => f.path)).toEqual(["lib/d.ts", "src/a.ts"]);
+  });
+
+  it("another .git/info/exclude invalidates every listing", () => {
+    const first = cached(null);
+    write(".git/info/exclude", "src/\n");
+    expect(cached(first.cache!).files.map((f) => f.path)).toEqual([]);
+  });
+});

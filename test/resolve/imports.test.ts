@@ -3,14 +3,14 @@
 // fields, and a tsconfig change relinking on an incremental run exactly like a full one.
 import { afterEach, describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { runIndex } from "../../src/index/run.js";
 import { statePaths } from "../../src/index/state.js";
 import { createImportResolver, parseJsonc } from "../../src/resolve/imports.js";
 import { Store } from "../../src/store/db.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
-import { dumpStore } from "../helpers/store-dump.js";
+import { dumpStore, queryStore } from "../helpers/store-dump.js";
 
 let cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -123,9 +123,14 @@ describe("relinking after a config change", () => {
       "src/lib/b.ts": "export const b = 1;\n",
       "tsconfig.json": `{ "compilerOptions": { "paths": { "@y/*": ["src/lib/*"] } } }`,
     });
+    // Every file older than the racy window: the run records trusted stats of the configs, and the
+    // next no-change run trusts them instead of reading them — an edit must still be seen.
+    const past = new Date(Date.now() - 3_600_000);
+    for (const f of ["src/a.ts", "src/lib/b.ts", "tsconfig.json"]) utimesSync(join(p.root, f), past, past);
     const state = mkdtempSync(join(tmpdir(), "mast-resolve-"));
     cleanups.push(() => rmSync(state, { recursive: true, force: true }));
     await runIndex(p.config({ stateDir: state }), { mode: "full" });
+    expect(await runIndex(p.config({ stateDir: state }), { mode: "incremental" })).toMatchObject({ files_indexed: 0 });
     const resolvedPath = () => {
       const s = Store.open(statePaths(state).graphDb, { readonly: true });
       try {
@@ -143,5 +148,23 @@ describe("relinking after a config change", () => {
     cleanups.push(() => rmSync(fresh, { recursive: true, force: true }));
     await runIndex(p.config({ stateDir: fresh }), { mode: "full" });
     expect(dumpStore(statePaths(state).graphDb)).toEqual(dumpStore(statePaths(fresh).graphDb));
+  });
+
+  it("a tsconfig created where there was none relinks, though no source file changed", async () => {
+    const p = project({
+      "pkg/src/a.ts": "import { b } from '@x/b';\nexport const a = b;\n",
+      "pkg/src/lib/b.ts": "export const b = 1;\n",
+    });
+    const past = new Date(Date.now() - 3_600_000);
+    for (const f of ["pkg/src/a.ts", "pkg/src/lib/b.ts"]) utimesSync(join(p.root, f), past, past);
+    const state = mkdtempSync(join(tmpdir(), "mast-resolve-"));
+    cleanups.push(() => rmSync(state, { recursive: true, force: true }));
+    await runIndex(p.config({ stateDir: state }), { mode: "full" });
+    await runIndex(p.config({ stateDir: state }), { mode: "incremental" });
+    const resolved = () => queryStore(statePaths(state).graphDb, "SELECT resolved_path FROM imports")[0]!.resolved_path;
+    expect(resolved()).toBe(null);
+    p.write("pkg/tsconfig.json", `{ "compilerOptions": { "paths": { "@x/*": ["src/lib/*"] } } }`);
+    expect(await runIndex(p.config({ stateDir: state }), { mode: "incremental" })).toMatchObject({ files_indexed: 0 });
+    expect(resolved()).toBe("pkg/src/lib/b.ts");
   });
 });

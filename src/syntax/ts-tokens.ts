@@ -7,6 +7,13 @@ import { stringValue } from "./es-nodes.js";
 import type { SyntaxNode, Tree } from "./parser.js";
 import type { ImportRecord } from "./types.js";
 
+/**
+ * Named nodes whose subtree holds no identifier, call or binding: a string's fragments and
+ * escapes, a comment, a number, a regex's pattern and flags. (A template string holds
+ * substitutions, so it is walked.)
+ */
+const LEAF_TYPES = new Set(["string", "comment", "number", "regex", "html_comment", "escape_sequence", "string_fragment"]);
+
 /** Leaf node types whose text is an identifier token in the identifier_fts bag. */
 const IDENTIFIER_TYPES = new Set([
   "identifier",
@@ -17,7 +24,7 @@ const IDENTIFIER_TYPES = new Set([
   "private_property_identifier",
 ]);
 
-const NodeKind = { Other: 0, Identifier: 1, Call: 2, New: 3, Binding: 4, Boundary: 5, BindingBoundary: 6 } as const;
+const NodeKind = { Other: 0, Identifier: 1, Call: 2, New: 3, Binding: 4, Boundary: 5, BindingBoundary: 6, Leaf: 7 } as const;
 type NodeKind = (typeof NodeKind)[keyof typeof NodeKind];
 /** Per grammar: node type id → what the token pass does with it, filled as ids are first seen. */
 const NODE_KINDS: Partial<Record<Grammar, NodeKind[]>> = {};
@@ -48,6 +55,8 @@ export function collectTokensAndCalls(tree: Tree, text: string, grammar: Grammar
       const type = cursor.nodeType;
       kind = nodeKinds[typeId] = IDENTIFIER_TYPES.has(type)
         ? NodeKind.Identifier
+        : !cursor.nodeIsNamed || LEAF_TYPES.has(type)
+          ? NodeKind.Leaf
         : type === "call_expression"
           ? NodeKind.Call
           : type === "new_expression"
@@ -68,17 +77,22 @@ export function collectTokensAndCalls(tree: Tree, text: string, grammar: Grammar
     } else if (kind === NodeKind.Call) {
       const call = cursor.currentNode;
       pass.callNodes.calls.push(call);
-      const imported = dynamicImportOf(call);
-      if (imported) pass.dynamicImports.push(imported);
+      // Only a call whose text starts `require` or `import` can be one (its function is its first child).
+      const start = cursor.startIndex;
+      if (text.startsWith("require", start) || text.startsWith("import", start)) {
+        const imported = dynamicImportOf(call);
+        if (imported) pass.dynamicImports.push(imported);
+      }
     } else if (kind === NodeKind.New) {
       pass.callNodes.calls.push(cursor.currentNode);
-    } else if (kind !== NodeKind.Other) {
+    } else if (kind !== NodeKind.Other && kind !== NodeKind.Leaf) {
       const start = cursor.startIndex;
       const end = cursor.endIndex;
       if (kind !== NodeKind.Boundary) pass.callNodes.bindings.push(bindingSite(cursor.nodeType, start, end, text.slice(start, start + BINDING_TEXT_CHARS)));
       if (kind !== NodeKind.Binding) pass.callNodes.boundaries.push(start, end);
     }
-    if (cursor.gotoFirstChild()) continue;
+    // Identifiers, anonymous tokens and the leaf-like nodes below have no children worth a visit.
+    if (kind !== NodeKind.Identifier && kind !== NodeKind.Leaf && cursor.gotoFirstChild()) continue;
     while (!cursor.gotoNextSibling()) {
       if (!cursor.gotoParent()) return pass;
     }

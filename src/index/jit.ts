@@ -11,7 +11,7 @@ import { createImportResolver } from "../resolve/imports.js";
 import { Store, type FileStamp } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { runParseTask, type ParseOutcome } from "./parse-task.js";
-import { compareWithIndex, type FileStat } from "./read.js";
+import { compareWithIndex, pathsStatAsStamped, stampPaths, type FileStat } from "./read.js";
 import { rederive } from "./link.js";
 import { indexLock } from "./status.js";
 import { extractOptionsOf } from "./run.js";
@@ -141,11 +141,25 @@ async function refreshOnce(store: Store, config: ResolvedConfig, names: readonly
   return result;
 }
 
+type Resolve = (fromPath: string, module: string) => string | null;
+
+/**
+ * The last resolver each project's refreshes built, with the path set's version it was built
+ * over and the stats of the configs it read: a server refreshing one file after another reuses it
+ * while neither moved (building it reads every tsconfig and manifest: 36 ms on theia).
+ */
+const resolvers = new Map<string, { readonly version: number; readonly inputs: string; readonly resolve: Resolve }>();
+
 /** The import resolver over the indexed paths, less those about to be dropped. */
-function resolverOf(store: Store, config: ResolvedConfig, without: readonly string[]): (fromPath: string, module: string) => string | null {
+function resolverOf(store: Store, config: ResolvedConfig, without: readonly string[]): Resolve {
+  const version = store.pathsVersion();
+  const cached = resolvers.get(config.state_dir);
+  if (without.length === 0 && cached && cached.version === version && pathsStatAsStamped(cached.inputs)) return cached.resolve;
   const paths = new Set(store.fileStamps().keys());
   for (const path of without) paths.delete(path);
-  return createImportResolver(paths, config.project_root).resolve;
+  const resolver = createImportResolver(paths, config.project_root);
+  if (without.length === 0) resolvers.set(config.state_dir, { version, inputs: stampPaths(resolver.inputs), resolve: resolver.resolve });
+  return resolver.resolve;
 }
 
 /** True while a live process (this one included) holds structure.lock: an index run is writing. */

@@ -3,6 +3,7 @@
 // stat first: a file whose (size, mtime, inode) still equal a trusted stamp is unchanged without
 // being read; any other file is hashed, and the hash decides. Kept free of the parser so
 // freshness checks and no-change runs never load tree-sitter.
+import { statSync } from "node:fs";
 import { sha256 } from "../base/hash.js";
 import { readRegularFile } from "../base/read.js";
 
@@ -98,4 +99,44 @@ export function compareWithIndex(path: string, abs: string, maxFileBytes: number
   const read = readForIndex(path, abs, maxFileBytes);
   if (indexed === null) return read.kind === "binary" || read.kind === "too_large" ? { state: "unindexable" } : { state: "unindexed" };
   return read.kind === "read" && read.stamp.contentHash === indexed.contentHash ? { state: "unchanged", stamp: read.stamp } : { state: "changed" };
+}
+
+/** A path's stat as `stampPaths` records it: [path, size, mtime, ino], [path] when absent, [] when racy. */
+type PathStamp = [string] | [string, number, number, number] | [];
+
+/**
+ * The stats of paths other than sources (the configs the import resolver read or probed), as JSON:
+ * through symlinks, as they are read; an absent path recorded as absent; one modified within the
+ * racy window recorded as unknown, so the next check reads it again.
+ */
+export function stampPaths(paths: readonly string[]): string {
+  const now = Date.now();
+  return JSON.stringify(
+    paths.map((abs): PathStamp => {
+      const st = statSync(abs, { throwIfNoEntry: false });
+      if (!st) return [abs];
+      return st.mtimeMs < now - RACY_WINDOW_MS ? [abs, st.size, st.mtimeMs, st.ino] : [];
+    }),
+  );
+}
+
+/** True when every path `stampPaths` recorded stats as it did then (absent ones still absent). */
+export function pathsStatAsStamped(recorded: string | null): boolean {
+  if (recorded === null) return false;
+  let stamps: PathStamp[];
+  try {
+    stamps = JSON.parse(recorded) as PathStamp[];
+  } catch {
+    return false;
+  }
+  return stamps.every((s) => {
+    if (s.length === 0) return false;
+    let st;
+    try {
+      st = statSync(s[0], { throwIfNoEntry: false });
+    } catch {
+      return false;
+    }
+    return s.length === 1 ? st === undefined : st !== undefined && st.size === s[1] && st.mtimeMs === s[2] && st.ino === s[3];
+  });
 }

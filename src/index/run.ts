@@ -4,7 +4,6 @@
 // after it, never between, and a killed run leaves the one before. Then file_manifest.json and
 // index.json. Failures are counted per file, never fatal.
 import { join } from "node:path";
-import { statSync } from "node:fs";
 import { MastError, errorMessage } from "../base/errors.js";
 import { yieldToLoop } from "../base/loop.js";
 import { createImportResolver } from "../resolve/imports.js";
@@ -14,7 +13,7 @@ import type { ResolvedConfig } from "./config.js";
 import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy, type NoteProgress } from "./lock.js";
 import type { ParseOutcome, ParseTask } from "./parse-task.js";
 import { rederive } from "./link.js";
-import { RACY_WINDOW_MS, compareWithIndex } from "./read.js";
+import { compareWithIndex, pathsStatAsStamped, stampPaths } from "./read.js";
 import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths, readWalkCache, statePaths, writeWalkCache } from "./state.js";
 import { walkForConfig, type WalkCache, type WalkedFile } from "./walk.js";
 
@@ -126,30 +125,6 @@ const RESOLVER_FINGERPRINT = "resolver_fingerprint";
 /** Meta key holding the stat of every config path the resolver read or probed: [path, size, mtime, ino] or [path] when absent. */
 const RESOLVER_INPUTS = "resolver_inputs";
 
-type InputStamp = [string] | [string, number, number, number];
-
-/** A config path's stat (through symlinks, as the resolver reads it) as recorded; a file modified within the racy window is recorded as unknown (`[]`), so it is read again next time. */
-function inputStamp(abs: string): InputStamp | [] {
-  const st = statSync(abs, { throwIfNoEntry: false });
-  if (!st) return [abs];
-  return st.mtimeMs < Date.now() - RACY_WINDOW_MS ? [abs, st.size, st.mtimeMs, st.ino] : [];
-}
-
-/** True when every recorded config path stats as it did (absent ones still absent). */
-function resolverInputsUnchanged(recorded: string | null): boolean {
-  if (recorded === null) return false;
-  let stamps: Array<InputStamp | []>;
-  try {
-    stamps = JSON.parse(recorded) as Array<InputStamp | []>;
-  } catch {
-    return false;
-  }
-  return stamps.every((s) => {
-    if (s.length === 0) return false;
-    const st = statSync(s[0], { throwIfNoEntry: false });
-    return s.length === 1 ? st === undefined : st !== undefined && st.size === s[1] && st.mtimeMs === s[2] && st.ino === s[3];
-  });
-}
 
 /** Files (or bytes of source) per write transaction. */
 const WRITE_BATCH_FILES = 32;
@@ -412,7 +387,7 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
   // Nothing written, no path came or went, and every config the resolver read last time stats as
   // it did: its fingerprint cannot have moved, so it is not rebuilt (stat first, as for sources).
   const untouched = mode === "incremental" && !wasEmpty && counts.rewritten.length === 0 && !counts.pathsChanged && counts.deleted === 0;
-  if (!untouched || !resolverInputsUnchanged(store.getMeta(RESOLVER_INPUTS))) {
+  if (!untouched || !pathsStatAsStamped(store.getMeta(RESOLVER_INPUTS))) {
     const resolver = createImportResolver(new Set(finalStamps.keys()), config.project_root);
     const resolverChanged = store.getMeta(RESOLVER_FINGERPRINT) !== resolver.fingerprint;
     if (mode === "full" || wasEmpty || resolverChanged) rederive(store, resolver.resolve, "all");
@@ -421,7 +396,7 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
       rederive(store, resolver.resolve, { rewritten: ids, pathsChanged: counts.pathsChanged });
     }
     if (resolverChanged) store.setMeta(RESOLVER_FINGERPRINT, resolver.fingerprint);
-    store.setMeta(RESOLVER_INPUTS, JSON.stringify(resolver.inputs.map(inputStamp)));
+    store.setMeta(RESOLVER_INPUTS, stampPaths(resolver.inputs));
   }
   if (settingsChanged) store.setMeta(EXTRACT_SETTINGS, extractKey);
   phases.link = performance.now() - linkStarted;

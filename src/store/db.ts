@@ -113,6 +113,9 @@ interface SearchState {
   trigramLive: boolean;
 }
 
+/** Meta key: moves on with every commit that added or removed a file row. */
+const PATHS_VERSION = "paths_version";
+
 /** Meta key: every chunk with an id up to this is in chunk_fts, none above it. */
 const TRIGRAM_THROUGH = "trigram_through";
 
@@ -120,6 +123,8 @@ export class Store {
   readonly db: Db;
   private readonly batchers = new Map<string, Batcher>();
   private search: SearchState | null = null;
+  /** A file row came or went in the open write transaction (see pathsVersion). */
+  private pathsMoved = false;
 
   private constructor(db: Db) {
     this.db = db;
@@ -234,7 +239,7 @@ export class Store {
         this.beginSearchState();
         try {
           const result = fn();
-          this.indexSearch();
+          this.beforeCommit();
           return result;
         } finally {
           this.search = null;
@@ -255,7 +260,7 @@ export class Store {
     try {
       this.beginSearchState();
       const result = await fn();
-      this.indexSearch();
+      this.beforeCommit();
       this.db.exec("COMMIT");
       return result;
     } catch (err) {
@@ -266,7 +271,22 @@ export class Store {
     }
   }
 
+  /** What every write transaction does last: the FTS indexes in step, the path set's version moved on. */
+  private beforeCommit(): void {
+    this.indexSearch();
+    if (this.pathsMoved) this.setMeta(PATHS_VERSION, String(this.pathsVersion() + 1));
+  }
+
+  /**
+   * A number that moves on whenever a file row is added or removed: a cache of anything computed
+   * from the set of indexed paths (the import resolver) is valid while it stays the same.
+   */
+  pathsVersion(): number {
+    return Number(this.getMeta(PATHS_VERSION) ?? 0);
+  }
+
   private beginSearchState(): void {
+    this.pathsMoved = false;
     const base = this.nextId("chunks") - 1;
     const trigram = this.trigramThrough();
     this.search = { base, baseIndexed: true, through: base, pending: 0, trigramThrough: trigram, trigramAtBegin: trigram, trigramLive: trigram >= base };
@@ -425,6 +445,7 @@ export class Store {
     if (!row) return 0;
     const removed = this.deleteFileContents(row.id);
     this.sql("DELETE FROM files WHERE id = ?").run(row.id);
+    this.pathsMoved = true;
     return removed;
   }
 
@@ -505,6 +526,7 @@ export class Store {
     const info = this
       .sql("INSERT INTO files(path, language, mtime, size, ino, content_hash, stat_clean, line_count, has_syntax_errors, is_test) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
       .run(meta.path, ...values);
+    this.pathsMoved = true;
     return Number(info.lastInsertRowid);
   }
 
@@ -530,6 +552,8 @@ export class Store {
   }
 
   private nextId(table: "chunks" | "symbols"): number {
+    // Chunk ids are never reused (AUTOINCREMENT's high-water mark): the FTS indexes track them by range.
+    if (table === "chunks") return ((this.sql("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'").pluck().get() as number | undefined) ?? 0) + 1;
     return ((this.sql(`SELECT max(id) AS m FROM ${table}`).get() as { m: number | null }).m ?? 0) + 1;
   }
 

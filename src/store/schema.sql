@@ -93,7 +93,9 @@ CREATE TABLE IF NOT EXISTS heritage (
 );
 
 CREATE TABLE IF NOT EXISTS chunks (
-  id                 INTEGER PRIMARY KEY,   -- also the rowid of the chunk's chunk_fts and identifier_fts rows
+  -- Also the rowid of the chunk's FTS rows. AUTOINCREMENT: an id is never given twice, so "the chunks
+  -- above id N" are always the ones written after it (the FTS indexes are kept in step by id ranges).
+  id                 INTEGER PRIMARY KEY AUTOINCREMENT,
   chunk_id           TEXT NOT NULL UNIQUE,  -- sha256(file_path + ":" + start_line)
   file_id            INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
   start_line         INTEGER NOT NULL,

@@ -279,6 +279,18 @@ describe("incremental index", () => {
     }
   });
 
+  it("rewriting the file that holds the newest chunks, run after run, keeps both FTS indexes whole (chunk ids are never reused)", async () => {
+    const p = project({ "a.ts": "export const a = 1;\n", "z.ts": "export function z1() { return 1; }\n" });
+    await index(p, "full");
+    for (let i = 2; i <= 4; i++) {
+      p.write("z.ts", `export function z${i}() { return ${i}; }\n`);
+      expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1 });
+      expect(JSON.parse(dumpStore(graph(p))).integrity).toEqual({ chunk_fts: "ok", identifier_fts: "ok" });
+    }
+    expect(queryStore(graph(p), "SELECT c.symbol_name FROM chunk_fts t JOIN chunks c ON c.id = t.rowid WHERE chunk_fts MATCH '\"z4()\"'")).toEqual([{ symbol_name: "z4" }]);
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+  });
+
   it("stat first: a trusted stamp the stat still matches is not read; another inode, size or mtime is read and hashed", async () => {
     const p = project({ "a.ts": "export const a = 1;\n", "b.ts": "export const b = 1;\n", "c.ts": "export const c = 1;\n" });
     const past = new Date(Date.now() - 3_600_000);
@@ -465,6 +477,39 @@ describe("deferred search index", () => {
       expect(answer).toEqual(expected);
       expect((answer as { results: Array<{ symbol_name: string }> }).results[0]!.symbol_name).toBe("AuthService.validate");
       expect(ctx.store().trigramPending()).toBe(0);
+    } finally {
+      ctx.close();
+    }
+  });
+});
+
+describe("just-in-time refresh", () => {
+  it("reuses its import resolver across refreshes until a config it read changes", async () => {
+    const p = project({
+      "src/a.ts": "import { b } from '@x/b';\nexport function a() { return b(); }\n",
+      "src/lib/b.ts": "export function b() { return 1; }\n",
+      "tsconfig.json": `{ "compilerOptions": { "paths": { "@y/*": ["src/lib/*"] } } }`,
+    });
+    const past = new Date(Date.now() - 3_600_000);
+    for (const f of ["src/a.ts", "src/lib/b.ts", "tsconfig.json"]) utimesSync(join(p.root, f), past, past);
+    await index(p, "full");
+    const ctx = createToolContext(p.config({ stateDir: join(p.root, ".mast") }));
+    // mast_exports names a.ts, so it refreshes a.ts just in time; then the call graph is read.
+    const callers = async () => {
+      await callTool(ctx, "mast_exports", { file_path: "src/a.ts" });
+      return ((await callTool(ctx, "mast_callers", { symbol: "b" })) as { summary: { verified_count: number } }).summary.verified_count;
+    };
+    try {
+      expect(await callers()).toBe(0); // '@x/b' maps to nothing yet
+      // Two refreshes of a.ts: the second reuses the first one's resolver.
+      p.write("src/a.ts", "import { b } from '@x/b';\nexport function a() { return b() + b(); }\n");
+      expect(await callers()).toBe(0);
+      p.write("src/a.ts", "import { b } from '@x/b';\nexport function a() { return b() + b() + b(); }\n");
+      expect(await callers()).toBe(0);
+      // The tsconfig now maps '@x/*': the next refresh builds a new resolver and links the calls.
+      p.write("tsconfig.json", `{ "compilerOptions": { "paths": { "@x/*": ["src/lib/*"] } } }`);
+      p.write("src/a.ts", "import { b } from '@x/b';\nexport function a() { return b() + b() + b() + b(); }\n");
+      expect(await callers()).toBe(1); // one call site: the four calls share a line
     } finally {
       ctx.close();
     }

@@ -175,8 +175,9 @@ export function walkProject(options: WalkOptions): WalkResult {
           const text = readRuleFile(gitignore, join(frame.rel, ".gitignore"), problems, false);
           if (text !== null) rules = extendRules(rules, frame.rel, text);
         }
-        for (const name of cached.f) keepFile(path.join(frame.abs, name), join(frame.rel, name));
-        for (const name of cached.d) stack.push({ abs: path.join(frame.abs, name), rel: join(frame.rel, name), rules, stale: false });
+        // Names from a listing of this very directory: joined, not normalised.
+        for (const name of cached.f) keepFile(`${frame.abs}/${name}`, join(frame.rel, name));
+        for (const name of cached.d) stack.push({ abs: `${frame.abs}/${name}`, rel: join(frame.rel, name), rules, stale: false });
         skippedSymlinks += cached.s;
         listings[frame.rel] = cached;
         continue;

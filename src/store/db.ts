@@ -222,8 +222,11 @@ export class Store {
   }
 
   fileStamps(): Map<string, FileStamp> {
-    const rows = this.sql(`SELECT ${STAMP_COLUMNS} FROM files`).all() as Array<Parameters<typeof toStamp>[0]>;
-    return new Map(rows.map((r) => [r.path, toStamp(r)]));
+    // Raw rows: one array per file instead of an object built and then copied (status reads every stamp).
+    const rows = this.sql("SELECT id, path, mtime, size, ino, content_hash, stat_clean FROM files").raw().all() as Array<[number, string, number, number, number, string, number]>;
+    const stamps = new Map<string, FileStamp>();
+    for (const [id, path, mtime, size, ino, contentHash, clean] of rows) stamps.set(path, { id, path, mtime, size, ino, contentHash, statClean: clean === 1 });
+    return stamps;
   }
 
   /**

@@ -10,9 +10,9 @@ export const statusTool = defineTool({
   description: "Index health: counts, last run, stale files, errors, interrupted runs, and whether a run is writing now.",
   details:
     "Index health: state dir, schema version of this binary, last index run, file and chunk counts, stale_files (changed, not yet indexed, or gone), parse and write errors; " +
-    "freshness_cause interrupted_run when the last run died before it finished, and indexing while a run is writing. Check it when results look wrong or before a long task.",
+    "freshness_cause interrupted_run when the last run died before it finished, indexing while a run is writing, and search_index_pending: chunks the text search index does not hold yet (a large run defers it; the next mast_search completes it). Check it when results look wrong or before a long task.",
   input: z.object({}).strict(),
   annotations: READ_ONLY,
-  // Off the server's thread: the freshness pass walks and hashes every file.
+  // Off the server's thread: the freshness pass walks the tree and hashes every file whose stat moved.
   handler: (ctx) => indexStatusOffThread(ctx.config),
 });

@@ -11,7 +11,7 @@ import { createImportResolver } from "../resolve/imports.js";
 import { Store, type FileStamp } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { runParseTask, type ParseOutcome } from "./parse-task.js";
-import { compareWithIndex, pathsStatAsStamped, stampPaths, type FileStat } from "./read.js";
+import { compareWithIndex, pathsStatAsStamped, sameStat, stampPaths, stampStat, type FileStat } from "./read.js";
 import { rederive } from "./link.js";
 import { indexLock } from "./status.js";
 import { extractOptionsOf } from "./run.js";
@@ -60,11 +60,6 @@ function statOf(abs: string): FileStat | null {
   const st = statSync(abs, { throwIfNoEntry: false });
   return st ? { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino } : null;
 }
-
-/** The stat a stamp recorded. */
-const stampStat = (s: { readonly size: number; readonly mtime: number; readonly ino: number }): FileStat => ({ size: s.size, mtimeMs: s.mtime, ino: s.ino });
-
-const sameStat = (a: FileStat | null, b: FileStat | null) => (a === null || b === null ? a === b : a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino);
 
 /** Every named file's row and stat; the stale ones (other bytes on disk, or gone) marked busy until refreshed. */
 function observe(store: Store, config: ResolvedConfig, names: readonly string[]): { result: Map<string, Refresh>; seen: Seen[]; stale: Seen[] } {

@@ -66,18 +66,16 @@ export function readForIndex(path: string, abs: string, maxFileBytes: number): R
   }
 }
 
-/** What the index recorded of a file: the stamp `FileStampData` gave its rows. */
-export interface IndexedStamp {
-  readonly mtime: number;
-  readonly size: number;
-  readonly ino: number;
-  readonly contentHash: string;
-  readonly statClean: boolean;
-}
+/** The stat a stamp recorded. */
+export const stampStat = (s: Pick<FileStampData, "size" | "mtime" | "ino">): FileStat => ({ size: s.size, mtimeMs: s.mtime, ino: s.ino });
+
+/** Equal size, mtime and inode (null: no file; equal only to null). */
+export const sameStat = (a: FileStat | null, b: FileStat | null): boolean =>
+  a === null || b === null ? a === b : a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
 
 /** True when a stat proves a file's bytes are still those the stamp hashed: equal stat, trusted stamp. */
-export function statProvesUnchanged(indexed: IndexedStamp, stat: FileStat): boolean {
-  return indexed.statClean && stat.size === indexed.size && stat.mtimeMs === indexed.mtime && stat.ino === indexed.ino;
+export function statProvesUnchanged(indexed: FileStampData, stat: FileStat): boolean {
+  return indexed.statClean && sameStat(stampStat(indexed), stat);
 }
 
 export type IndexedState =
@@ -94,7 +92,7 @@ export type IndexedState =
  * indexed. The indexer's work set, `mast status`'s stale count and the read tools' just-in-time
  * checks all come from this one decision.
  */
-export function compareWithIndex(path: string, abs: string, maxFileBytes: number, indexed: IndexedStamp | null, stat?: FileStat): IndexedState {
+export function compareWithIndex(path: string, abs: string, maxFileBytes: number, indexed: FileStampData | null, stat?: FileStat): IndexedState {
   if (indexed !== null && stat !== undefined && statProvesUnchanged(indexed, stat)) return { state: "unchanged", stamp: null };
   const read = readForIndex(path, abs, maxFileBytes);
   if (indexed === null) return read.kind === "binary" || read.kind === "too_large" ? { state: "unindexable" } : { state: "unindexed" };

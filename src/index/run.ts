@@ -14,7 +14,7 @@ import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy, type NoteProgress 
 import type { ParseOutcome, ParseTask } from "./parse-task.js";
 import { rederive } from "./link.js";
 import { compareWithIndex, pathsStatAsStamped, stampPaths } from "./read.js";
-import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths, readWalkCache, statePaths, writeWalkCache } from "./state.js";
+import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths, readWalkCache, writeWalkCache } from "./state.js";
 import { walkForConfig, type WalkCache, type WalkedFile } from "./walk.js";
 
 export type IndexMode = "full" | "incremental";
@@ -57,7 +57,7 @@ export interface IndexReport {
 }
 
 /**
- * Where a run's time went, in ms. The main thread's steps are wall time and add up to about
+ * Where a run's time went, in ms (to 0.1 ms). The main thread's steps are wall time and add up to about
  * `duration_ms`: `walk`, `work_set` (stat and hash against the stamps), `parse_wait` (the writer
  * idle, waiting on the parse threads), `write` (rows), `search_index` (both FTS indexes), `link`
  * (imports and the call graph), `commit`, `manifest` (file_manifest.json and index.json),
@@ -171,7 +171,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
     let committing = 0;
     const run = await store
       .transaction(async () => {
-        const result = await writeRun(config, store, opened.reset, options, note, phases);
+        const result = await writeRun(config, paths, store, opened.reset, options, note, phases);
         committing = performance.now();
         return result;
       })
@@ -231,7 +231,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       bytes_parsed: counts.bytes,
       threads: run.threads,
       duration_ms: Math.round(performance.now() - started),
-      phases_ms: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v)])) as unknown as Phases,
+      phases_ms: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v * 10) / 10])) as unknown as Phases,
       problems: problems.slice(0, MAX_LISTED_PROBLEMS),
       ...(problems.length > MAX_LISTED_PROBLEMS ? { problems_truncated: problems.length - MAX_LISTED_PROBLEMS } : {}),
     };
@@ -255,7 +255,7 @@ interface RunResult {
 }
 
 /** The run's writes, all inside the transaction `indexLocked` holds: rows, then what is derived from them. */
-async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boolean, options: RunIndexOptions, note: NoteProgress, phases: Phases): Promise<RunResult> {
+async function writeRun(config: ResolvedConfig, paths: StatePaths, store: Store, schemaReset: boolean, options: RunIndexOptions, note: NoteProgress, phases: Phases): Promise<RunResult> {
   // Chunks depend on these settings as much as on the files: a change re-extracts everything.
   const extractKey = JSON.stringify({ ...extractOptionsOf(config), parseTimeoutMs: undefined, maxFileBytes: config.max_file_bytes });
   const settingsChanged = store.getMeta(EXTRACT_SETTINGS) !== extractKey;
@@ -263,7 +263,7 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
   const problems: IndexProblem[] = [];
   const counts: Counters = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0, added: 0, removed: 0, pathsChanged: false, rewritten: [] };
   let threads = 0;
-  const walk = timed(phases, "walk", () => walkForConfig(config, readWalkCache(statePaths(config.state_dir))));
+  const walk = timed(phases, "walk", () => walkForConfig(config, readWalkCache(paths)));
   for (const p of walk.problems) {
     problems.push({ path: p.path, kind: "walk_error", message: p.error });
     counts.read++;
@@ -386,7 +386,7 @@ async function writeRun(config: ResolvedConfig, store: Store, schemaReset: boole
   const finalStamps = store.fileStamps();
   // Nothing written, no path came or went, and every config the resolver read last time stats as
   // it did: its fingerprint cannot have moved, so it is not rebuilt (stat first, as for sources).
-  const untouched = mode === "incremental" && !wasEmpty && counts.rewritten.length === 0 && !counts.pathsChanged && counts.deleted === 0;
+  const untouched = mode === "incremental" && !wasEmpty && counts.rewritten.length === 0 && !counts.pathsChanged;
   if (!untouched || !pathsStatAsStamped(store.getMeta(RESOLVER_INPUTS))) {
     const resolver = createImportResolver(new Set(finalStamps.keys()), config.project_root);
     const resolverChanged = store.getMeta(RESOLVER_FINGERPRINT) !== resolver.fingerprint;

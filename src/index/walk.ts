@@ -146,6 +146,12 @@ export function walkProject(options: WalkOptions): WalkResult {
   const previous = prev && prev.key === options.cache!.key && sameKey(prev.exclude, excludeKey) ? prev.dirs : null;
   const listings: Record<string, CachedDir> = {};
 
+  /** The rules in force below a directory: its parent's, extended by its own .gitignore (`abs`). */
+  const withGitignore = (frame: Frame, abs: string): Rules | null => {
+    const text = readRuleFile(abs, join(frame.rel, ".gitignore"), problems, false);
+    return text === null ? frame.rules : extendRules(frame.rules, frame.rel, text);
+  };
+
   /** A file the walk keeps: its stat read now (a cached listing says only that it was there). */
   const keepFile = (abs: string, rel: string) => {
     let stats: fs.Stats;
@@ -170,11 +176,7 @@ export function walkProject(options: WalkOptions): WalkResult {
       // The entries are those listed before; only a .gitignore edited in place can change what they let through.
       const gitignore = respectGitignore && cached.g !== null ? path.join(frame.abs, ".gitignore") : null;
       if (gitignore === null || sameKey(statKey(gitignore), cached.g)) {
-        let rules = frame.rules;
-        if (gitignore !== null) {
-          const text = readRuleFile(gitignore, join(frame.rel, ".gitignore"), problems, false);
-          if (text !== null) rules = extendRules(rules, frame.rel, text);
-        }
+        const rules = gitignore === null ? frame.rules : withGitignore(frame, gitignore);
         // Names from a listing of this very directory: joined, not normalised.
         for (const name of cached.f) keepFile(`${frame.abs}/${name}`, join(frame.rel, name));
         for (const name of cached.d) stack.push({ abs: `${frame.abs}/${name}`, rel: join(frame.rel, name), rules, stale: false });
@@ -202,11 +204,10 @@ export function walkProject(options: WalkOptions): WalkResult {
     if (respectGitignore) {
       const entry = entries.find((e) => e.name === ".gitignore");
       // Like git (2.32+), a .gitignore that is a symlink is not read.
-      if (entry !== undefined && kindOrNull(entry, path.join(frame.abs, entry.name)) === "file") {
-        const rel = join(frame.rel, ".gitignore");
-        if (caching) gitignoreKey = statKey(path.join(frame.abs, ".gitignore"));
-        const text = readRuleFile(path.join(frame.abs, ".gitignore"), rel, problems, false);
-        if (text !== null) rules = extendRules(rules, frame.rel, text);
+      const abs = path.join(frame.abs, ".gitignore");
+      if (entry !== undefined && kindOrNull(entry, abs) === "file") {
+        if (caching) gitignoreKey = statKey(abs);
+        rules = withGitignore(frame, abs);
       }
     }
     // This directory's rules changed (or it is new): its subtree's listings were filtered by others.

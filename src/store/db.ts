@@ -75,10 +75,12 @@ export interface FileMeta {
   readonly statClean: boolean;
 }
 
-const STAMP_COLUMNS = "id, path, mtime, size, ino, content_hash AS contentHash, stat_clean AS statClean";
+/** The files row of a stamp, as `stampOf` reads it back. */
+const STAMP_COLUMNS = "id, path, mtime, size, ino, content_hash, stat_clean";
+type StampRow = [number, string, number, number, number, string, number];
 
-function toStamp(row: Omit<FileStamp, "statClean"> & { statClean: number }): FileStamp {
-  return { ...row, statClean: row.statClean === 1 };
+function stampOf([id, path, mtime, size, ino, contentHash, clean]: StampRow): FileStamp {
+  return { id, path, mtime, size, ino, contentHash, statClean: clean === 1 };
 }
 
 export interface ChunkDelta {
@@ -223,9 +225,8 @@ export class Store {
 
   fileStamps(): Map<string, FileStamp> {
     // Raw rows: one array per file instead of an object built and then copied (status reads every stamp).
-    const rows = this.sql("SELECT id, path, mtime, size, ino, content_hash, stat_clean FROM files").raw().all() as Array<[number, string, number, number, number, string, number]>;
     const stamps = new Map<string, FileStamp>();
-    for (const [id, path, mtime, size, ino, contentHash, clean] of rows) stamps.set(path, { id, path, mtime, size, ino, contentHash, statClean: clean === 1 });
+    for (const row of this.sql(`SELECT ${STAMP_COLUMNS} FROM files`).raw().all() as StampRow[]) stamps.set(row[1], stampOf(row));
     return stamps;
   }
 
@@ -502,8 +503,8 @@ export class Store {
 
   /** A file's row id and stamp, or null when it is not indexed. */
   fileStamp(path: string): FileStamp | null {
-    const row = this.sql(`SELECT ${STAMP_COLUMNS} FROM files WHERE path = ?`).get(path) as Parameters<typeof toStamp>[0] | undefined;
-    return row ? toStamp(row) : null;
+    const row = this.sql(`SELECT ${STAMP_COLUMNS} FROM files WHERE path = ?`).raw().get(path) as StampRow | undefined;
+    return row ? stampOf(row) : null;
   }
 
   getMeta(key: string): string | null {

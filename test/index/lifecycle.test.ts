@@ -332,10 +332,16 @@ describe("incremental index", () => {
 
   it("a no-change run touches nothing", async () => {
     const p = project();
-    await index(p, "full");
+    const full = await index(p, "full");
+    // The full run parsed (its phases say where the time went); the no-change run parsed and wrote nothing.
+    expect(full.phases_ms.parse).toBeGreaterThan(0);
+    expect(full.phases_ms.extract).toBeGreaterThan(0);
     const before = dumpStore(graph(p));
     const report = await index(p, "incremental");
     expect(report).toMatchObject({ files_indexed: 0, files_unchanged: 4, files_deleted: 0 });
+    expect(report.phases_ms).toMatchObject({ read: 0, parse: 0, extract: 0, parse_wait: 0, write: 0 });
+    const { read: _r, parse: _p, extract: _e, ...mainThread } = report.phases_ms;
+    expect(Object.values(mainThread).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(report.duration_ms + 1);
     expect(dumpStore(graph(p))).toBe(before);
   });
 

@@ -1,33 +1,67 @@
-// The TypeScript/JavaScript whole-tree pass: one cursor walk (node kinds cached per grammar by
-// numeric type id) that gathers identifier tokens for the chunks' identifier bags, the call, `new`
-// and binding nodes the call-site pass reads, and `require()` / `import()` calls as import rows.
+// The TypeScript/JavaScript whole-tree pass: one native scan of the tree (parser.ts
+// scanDescendants) for the node types it needs — identifiers for the chunks' identifier bags; the
+// call, `new` and binding nodes the call-site pass reads; `require()` / `import()` calls as import
+// rows — classified by numeric type id, cached per grammar.
 import type { Grammar } from "../lang/languages.js";
 import { BINDING_NODE_TYPES, BINDING_TEXT_CHARS, THIS_BOUNDARIES, bindingSite, type CallNodes } from "./calls.js";
 import { stringValue } from "./es-nodes.js";
-import type { SyntaxNode, Tree } from "./parser.js";
+import { scanDescendants, type SyntaxNode, type Tree } from "./parser.js";
 import type { ImportRecord } from "./types.js";
 
-/**
- * Named nodes whose subtree holds no identifier, call or binding: a string's fragments and
- * escapes, a comment, a number, a regex's pattern and flags. (A template string holds
- * substitutions, so it is walked.)
- */
-const LEAF_TYPES = new Set(["string", "comment", "number", "regex", "html_comment", "escape_sequence", "string_fragment"]);
-
 /** Leaf node types whose text is an identifier token in the identifier_fts bag. */
-const IDENTIFIER_TYPES = new Set([
+const IDENTIFIER_TYPES = [
   "identifier",
   "property_identifier",
   "type_identifier",
   "shorthand_property_identifier",
   "shorthand_property_identifier_pattern",
   "private_property_identifier",
-]);
+];
 
-const NodeKind = { Other: 0, Identifier: 1, Call: 2, New: 3, Binding: 4, Boundary: 5, BindingBoundary: 6, Leaf: 7 } as const;
+const NodeKind = { Other: 0, Identifier: 1, Call: 2, New: 3, Binding: 4, Boundary: 5, BindingBoundary: 6 } as const;
 type NodeKind = (typeof NodeKind)[keyof typeof NodeKind];
 /** Per grammar: node type id → what the token pass does with it, filled as ids are first seen. */
 const NODE_KINDS: Partial<Record<Grammar, NodeKind[]>> = {};
+/** Per grammar: node type id → its type name, for the ids the pass has seen. */
+const NODE_TYPES: Partial<Record<Grammar, string[]>> = {};
+
+/** JavaScript's `formal_parameters` binds names; TypeScript's parameters are bound one by one. */
+const bindsParameters = (grammar: Grammar) => grammar === "javascript";
+
+/** The node types the pass asks the scan for, per grammar. */
+const SCAN_TYPES: Partial<Record<Grammar, string[]>> = {};
+function scanTypes(grammar: Grammar): string[] {
+  return (SCAN_TYPES[grammar] ??= [
+    ...new Set([...IDENTIFIER_TYPES, "call_expression", "new_expression", ...[...BINDING_NODE_TYPES].filter((t) => t !== "formal_parameters" || bindsParameters(grammar)), ...THIS_BOUNDARIES]),
+  ]);
+}
+
+function kindOf(node: SyntaxNode, grammar: Grammar): NodeKind {
+  // An anonymous node shares its name with a named one (the `function` and `class` keywords).
+  if (!node.isNamed) return NodeKind.Other;
+  const type = node.type;
+  if (IDENTIFIER_TYPES.includes(type)) return NodeKind.Identifier;
+  if (type === "call_expression") return NodeKind.Call;
+  if (type === "new_expression") return NodeKind.New;
+  const boundary = THIS_BOUNDARIES.has(type);
+  if (BINDING_NODE_TYPES.has(type) && (type !== "formal_parameters" || bindsParameters(grammar))) return boundary ? NodeKind.BindingBoundary : NodeKind.Binding;
+  return boundary ? NodeKind.Boundary : NodeKind.Other;
+}
+
+/**
+ * Where an identifier that starts at `start` ends, read from the text: tree-sitter's JavaScript
+ * identifier is exactly `[A-Za-z0-9_$]+` in ASCII (a private name has a leading `#`). -1 when the
+ * text cannot decide — a non-ASCII character, a `\u` escape, or a `-` (JSX attribute names).
+ */
+function identifierEnd(text: string, start: number): number {
+  let i = text.charCodeAt(start) === 35 ? start + 1 : start;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36)) break;
+  }
+  const next = text.charCodeAt(i);
+  return next >= 128 || next === 92 || next === 45 ? -1 : i;
+}
 
 
 export interface Token {
@@ -46,57 +80,42 @@ export interface TokenPass {
 export function collectTokensAndCalls(tree: Tree, text: string, grammar: Grammar): TokenPass {
   const pass: TokenPass = { tokens: [], callNodes: { calls: [], bindings: [], boundaries: [] }, dynamicImports: [] };
   const nodeKinds = (NODE_KINDS[grammar] ??= []);
-  const cursor = tree.walk();
-  for (;;) {
-    // Classify by numeric type id (cached per grammar): far cheaper than the type name per node.
-    const typeId = cursor.nodeTypeId;
+  const nodeTypes = (NODE_TYPES[grammar] ??= []);
+  const scan = scanDescendants(tree, scanTypes(grammar));
+  // Error recovery inserts zero-width (MISSING) identifiers, whose text the scan cannot tell.
+  const exactEnds = tree.rootNode.hasError;
+  const { typeIds, starts } = scan;
+  for (let i = 0; i < scan.length; i++) {
+    const typeId = typeIds[i]!;
     let kind = nodeKinds[typeId];
     if (kind === undefined) {
-      const type = cursor.nodeType;
-      kind = nodeKinds[typeId] = IDENTIFIER_TYPES.has(type)
-        ? NodeKind.Identifier
-        : !cursor.nodeIsNamed || LEAF_TYPES.has(type)
-          ? NodeKind.Leaf
-        : type === "call_expression"
-          ? NodeKind.Call
-          : type === "new_expression"
-            ? NodeKind.New
-            : BINDING_NODE_TYPES.has(type) && (type !== "formal_parameters" || grammar === "javascript")
-              ? THIS_BOUNDARIES.has(type)
-                ? NodeKind.BindingBoundary
-                : NodeKind.Binding
-              : THIS_BOUNDARIES.has(type)
-                ? NodeKind.Boundary
-                : NodeKind.Other;
+      const node = scan.node(i);
+      nodeTypes[typeId] = node.type;
+      kind = nodeKinds[typeId] = kindOf(node, grammar);
     }
+    if (kind === NodeKind.Other) continue;
+    const start = starts[i]!;
     if (kind === NodeKind.Identifier) {
-      const start = cursor.startIndex;
-      const end = cursor.endIndex;
-      // A MISSING identifier (error recovery) is zero-width: no token.
+      let end = exactEnds ? -1 : identifierEnd(text, start);
+      if (end < 0) end = scan.endIndex(i);
       if (end > start) pass.tokens.push({ index: start, text: text.slice(start, end) });
     } else if (kind === NodeKind.Call) {
-      const call = cursor.currentNode;
+      const call = scan.node(i);
       pass.callNodes.calls.push(call);
       // Only a call whose text starts `require` or `import` can be one (its function is its first child).
-      const start = cursor.startIndex;
       if (text.startsWith("require", start) || text.startsWith("import", start)) {
         const imported = dynamicImportOf(call);
         if (imported) pass.dynamicImports.push(imported);
       }
     } else if (kind === NodeKind.New) {
-      pass.callNodes.calls.push(cursor.currentNode);
-    } else if (kind !== NodeKind.Other && kind !== NodeKind.Leaf) {
-      const start = cursor.startIndex;
-      const end = cursor.endIndex;
-      if (kind !== NodeKind.Boundary) pass.callNodes.bindings.push(bindingSite(cursor.nodeType, start, end, text.slice(start, start + BINDING_TEXT_CHARS)));
+      pass.callNodes.calls.push(scan.node(i));
+    } else {
+      const end = scan.endIndex(i);
+      if (kind !== NodeKind.Boundary) pass.callNodes.bindings.push(bindingSite(nodeTypes[typeId]!, start, end, text.slice(start, start + BINDING_TEXT_CHARS)));
       if (kind !== NodeKind.Binding) pass.callNodes.boundaries.push(start, end);
     }
-    // Identifiers, anonymous tokens and the leaf-like nodes below have no children worth a visit.
-    if (kind !== NodeKind.Identifier && kind !== NodeKind.Leaf && cursor.gotoFirstChild()) continue;
-    while (!cursor.gotoNextSibling()) {
-      if (!cursor.gotoParent()) return pass;
-    }
   }
+  return pass;
 }
 
 /** A `require(…)` or `import(…)` call of a string as an import row, or null. */

@@ -1,0 +1,92 @@
+// The native descendant scan (parser.ts scanDescendants) against tree-sitter's public API, and the
+// token pass built on it (ts-tokens.ts) against a plain walk of the tree: the scan reads the
+// binding's transfer array directly, so a binding that changed its layout fails here, not in a
+// golden far away.
+import { describe, expect, it } from "vitest";
+import { parseSource, scanDescendants, type SyntaxNode, type Tree } from "../../src/syntax/parser.js";
+import { collectTokensAndCalls } from "../../src/syntax/ts-tokens.js";
+
+const TYPES = ["identifier", "property_identifier", "private_property_identifier", "call_expression", "function", "class_declaration", "variable_declarator"];
+
+const SOURCE = [
+  "// ünïcode and escapes: the identifier's end is not ASCII-decidable",
+  "const café = 1, \\u0061bc = 2, $x_1 = café + abc;",
+  "class Box { #secret = 0; get() { return this.#secret + $x_1; } }",
+  "const f = function () { return new Box().get(); };",
+  "const s = `a ${f()} b`, t = 'not(an, identifier)';",
+  "",
+].join("\n");
+
+const TSX = 'export const C = () => <div data-test-id="x" aria-label={label}>{item.name}</div>;\n';
+
+function parse(grammar: "typescript" | "tsx", text: string): Tree {
+  const tree = parseSource(grammar, text, 10_000);
+  if (!tree) throw new Error("parse failed");
+  return tree;
+}
+
+/** Every node of the tree in document order, through the public API. */
+function allNodes(node: SyntaxNode, out: SyntaxNode[] = []): SyntaxNode[] {
+  out.push(node);
+  for (const child of node.children) allNodes(child, out);
+  return out;
+}
+
+describe("scanDescendants", () => {
+  it("finds what descendantsOfType finds: type ids, starts, ends and types, in document order", () => {
+    const tree = parse("typescript", SOURCE);
+    const expected = tree.rootNode.descendantsOfType(TYPES);
+    const scan = scanDescendants(tree, TYPES);
+    expect(scan.length).toBe(expected.length);
+    expect(scan.length).toBe(25);
+    const seen = expected.map((n, i) => [scan.typeIds[i], scan.starts[i], scan.endIndex(i), scan.node(i).type, scan.node(i).isNamed]);
+    expect(seen).toEqual(expected.map((n) => [n.typeId, n.startIndex, n.endIndex, n.type, n.isNamed]));
+    // `function` names both the named expression and the anonymous keyword: the scan returns both.
+    expect(expected.filter((n) => n.type === "function").map((n) => n.isNamed)).toEqual([false]);
+    expect([scan.node(0).type, scan.node(1).type]).toEqual(["variable_declarator", "identifier"]);
+    expect(SOURCE.slice(scan.starts[1]!, scan.endIndex(1))).toBe("café");
+  });
+
+  it("returns the tree's own node object for a node already held, and one object per node", () => {
+    const tree = parse("typescript", SOURCE);
+    const held = tree.rootNode.namedChildren[2]!; // class Box …
+    expect(held.type).toBe("class_declaration");
+    const scan = scanDescendants(tree, TYPES);
+    const at = [...scan.starts].indexOf(held.startIndex);
+    expect(scan.node(at)).toBe(held);
+    const call = [...scan.starts].findIndex((_, i) => scan.node(i).type === "call_expression");
+    expect(scan.node(call)).toBe(scan.node(call));
+    // A node the scan built is the one a later walk reaches.
+    expect(scan.node(call).parent!.namedChildren.includes(scan.node(call))).toBe(true);
+  });
+});
+
+describe("the token pass", () => {
+  const walkTokens = (tree: Tree, text: string) =>
+    allNodes(tree.rootNode)
+      .filter((n) => n.isNamed && /identifier$/.test(n.type) && n.type !== "nested_identifier" && n.endIndex > n.startIndex)
+      .map((n) => ({ index: n.startIndex, text: text.slice(n.startIndex, n.endIndex) }));
+
+  it("reads the same identifier tokens a walk of the tree reads: non-ASCII, escaped, private, JSX names", () => {
+    const tree = parse("typescript", SOURCE);
+    const pass = collectTokensAndCalls(tree, SOURCE, "typescript");
+    expect(pass.tokens).toEqual(walkTokens(tree, SOURCE));
+    expect(pass.tokens.map((t) => t.text)).toContain("\\u0061bc");
+    expect(pass.tokens.map((t) => t.text)).toContain("#secret");
+    expect(pass.tokens.map((t) => t.text)).not.toContain("identifier");
+    expect(pass.callNodes.calls.map((c) => c.text)).toEqual(["new Box().get()", "new Box()", "f()"]);
+
+    const jsx = parse("tsx", TSX);
+    const jsxPass = collectTokensAndCalls(jsx, TSX, "tsx");
+    expect(jsxPass.tokens.map((t) => t.text)).toEqual(["C", "div", "data-test-id", "aria-label", "label", "item", "name", "div"]);
+  });
+
+  it("drops zero-width identifiers that error recovery inserts", () => {
+    const broken = "const = 5;\nfoo(\n";
+    const tree = parse("typescript", broken);
+    expect(tree.rootNode.hasError).toBe(true);
+    const pass = collectTokensAndCalls(tree, broken, "typescript");
+    expect(pass.tokens).toEqual(walkTokens(tree, broken));
+    expect(pass.tokens.map((t) => t.text)).toEqual(["foo"]);
+  });
+});

@@ -19,7 +19,7 @@ export const REPO = path.resolve(BENCH_DIR, "..");
 export const CORPUS = path.join(BENCH_DIR, ".corpus");
 export const OUT_DIR = path.join(BENCH_DIR, ".out");
 export const DIST = path.join(REPO, "dist");
-export const MAST = path.join(DIST, "cli", "mast.js");
+export const MAST = path.join(DIST, "bin", "mast.js");
 export const RG_INSTALL = "apt-get install -y ripgrep";
 export const TIME = "/usr/bin/time";
 

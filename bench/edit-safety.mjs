@@ -79,7 +79,7 @@ import {
   verdict,
 } from "./corpus.mjs";
 
-const HASHPILOT = path.join(DIST, "cli", "hashpilot.js");
+const HASHPILOT = path.join(DIST, "bin", "hashpilot.js");
 const OUT_JSON = path.join(OUT_DIR, "edit-safety.json");
 
 /** The sample's seed ("edit") and the crash run's ("kill"); change one and its draws change. */

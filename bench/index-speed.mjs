@@ -46,7 +46,7 @@ import {
 } from "./corpus.mjs";
 
 const OUT_JSON = path.join(BENCH_DIR, ".out", "index-speed.json");
-const MAST = path.join(REPO, "dist", "cli", "mast.js");
+const MAST = path.join(REPO, "dist", "bin", "mast.js");
 
 const CODEGRAPH = { name: "@optave/codegraph", version: "3.11.2" };
 const CODEGRAPH_DIR = path.join(BENCH_DIR, ".tools", "codegraph");

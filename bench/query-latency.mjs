@@ -431,7 +431,7 @@ async function benchMcp(qs, stateDir) {
     }
     const ready = spawns.map((s) => s.ready_ms);
     return {
-      command: `node dist/cli/mast.js serve <corpus> --state-dir <tmp> --no-startup-reindex`,
+      command: `node dist/bin/mast.js serve <corpus> --state-dir <tmp> --no-startup-reindex`,
       protocol_version: protocol,
       tools_listed: tools,
       spawns,

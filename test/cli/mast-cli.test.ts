@@ -1,4 +1,4 @@
-// End-to-end tests of the built `mast` CLI (dist/cli/mast.js, so run `npm run build` first),
+// End-to-end tests of the built `mast` CLI (dist/bin/mast.js, so run `npm run build` first),
 // spawned as child processes against real temp projects: init/index/status output, config and
 // state-dir priority, freshness, progress, structure.lock contention, crash recovery, errors.
 import { spawnSync } from "node:child_process";

@@ -1,12 +1,12 @@
-// Runs the BUILT `mast` and `hashpilot` CLIs (dist/cli/) as child processes and collects their
+// Runs the BUILT `mast` and `hashpilot` CLIs (dist/bin/, the bundled entry points the package ships) as child processes and collects their
 // exit code, signal, output and wall time; also starts a separate process that holds structure.lock, for
 // lock-contention tests. Needs `npm run build` first.
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-export const MAST_BIN = fileURLToPath(new URL("../../dist/cli/mast.js", import.meta.url));
-export const HASHPILOT_BIN = fileURLToPath(new URL("../../dist/cli/hashpilot.js", import.meta.url));
+export const MAST_BIN = fileURLToPath(new URL("../../dist/bin/mast.js", import.meta.url));
+export const HASHPILOT_BIN = fileURLToPath(new URL("../../dist/bin/hashpilot.js", import.meta.url));
 const LOCK_MODULE = fileURLToPath(new URL("../../dist/index/lock.js", import.meta.url));
 
 /** Throws a clear message when the CLI has not been built. */
@@ -52,7 +52,7 @@ export interface RunningCli {
   readonly done: Promise<CliResult>;
 }
 
-/** Starts `node dist/cli/mast.js ...args` without waiting for it. */
+/** Starts `node dist/bin/mast.js ...args` without waiting for it. */
 export function spawnMast(args: readonly string[], options: CliOptions = {}): RunningCli {
   return spawnBin(MAST_BIN, args, options);
 }

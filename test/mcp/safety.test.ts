@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/index/run.js";
 import { BASE_FILES, tempSpace } from "../helpers/project.js";
 
-const MAST = join(import.meta.dirname, "..", "..", "dist", "cli", "mast.js");
+const MAST = join(import.meta.dirname, "..", "..", "dist", "bin", "mast.js");
 const space = tempSpace(BASE_FILES);
 let clients: Client[] = [];
 afterEach(async () => {

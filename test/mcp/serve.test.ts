@@ -12,8 +12,8 @@ import { runIndex } from "../../src/index/run.js";
 import { TOOLS } from "../../src/tools/registry.js";
 import { BASE_FILES, makeProject, type TestProject } from "../helpers/project.js";
 
-const MAST = join(import.meta.dirname, "..", "..", "dist", "cli", "mast.js");
-const HASHPILOT = join(import.meta.dirname, "..", "..", "dist", "cli", "hashpilot.js");
+const MAST = join(import.meta.dirname, "..", "..", "dist", "bin", "mast.js");
+const HASHPILOT = join(import.meta.dirname, "..", "..", "dist", "bin", "hashpilot.js");
 
 let cleanups: Array<() => void | Promise<void>> = [];
 afterEach(async () => {

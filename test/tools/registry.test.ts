@@ -46,7 +46,7 @@ describe("tool registry", () => {
   });
 
   it("`mast query --help` lists every tool", () => {
-    const r = spawnSync(process.execPath, [join(ROOT, "dist", "cli", "mast.js"), "query", "--help"], { encoding: "utf8" });
+    const r = spawnSync(process.execPath, [join(ROOT, "dist", "bin", "mast.js"), "query", "--help"], { encoding: "utf8" });
     expect(r.status).toBe(0);
     for (const t of TOOLS) expect(r.stdout).toContain(`  ${t.name}`);
   });

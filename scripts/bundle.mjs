@@ -1,0 +1,31 @@
+// Bundles the compiled CLIs and their worker threads (dist/) into dist/bin/, the files the
+// package's `bin` runs. Node 20 loads an ES module in about half a millisecond, and `mast query`
+// loaded 213 of them before its first answer; the bundle loads a handful of chunks, each shared by
+// the entries that need it, so a command still loads only what it uses (docs/decisions.md,
+// "Bundled CLIs"). Native addons and the CommonJS packages required at run time stay external.
+import { chmodSync, copyFileSync, rmSync } from "node:fs";
+import { rolldown } from "rolldown";
+
+const OUT = "dist/bin";
+const EXTERNAL = ["better-sqlite3", "commander", "ignore", "picomatch", "proper-lockfile", "node-gyp-build"];
+// Worker files and the schema are found next to the chunk that names them (`new URL("./worker.js",
+// import.meta.url)`), so each keeps its own name in dist/bin/.
+const input = {
+  mast: "dist/cli/mast.js",
+  hashpilot: "dist/cli/hashpilot.js",
+  worker: "dist/index/worker.js",
+  "run-worker": "dist/index/run-worker.js",
+  "grep-worker": "dist/edit/grep-worker.js",
+};
+
+rmSync(OUT, { recursive: true, force: true });
+const bundle = await rolldown({
+  input,
+  platform: "node",
+  external: (id) => id.startsWith("node:") || id.startsWith("tree-sitter") || EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`)),
+  logLevel: "warn",
+});
+await bundle.write({ dir: OUT, format: "esm", chunkFileNames: "[name]-[hash].js" });
+await bundle.close();
+copyFileSync("dist/store/schema.sql", `${OUT}/schema.sql`);
+for (const bin of ["mast", "hashpilot"]) chmodSync(`${OUT}/${bin}.js`, 0o755);

@@ -1,0 +1,60 @@
+// The shipped entry points (dist/bin/, scripts/bundle.mjs): package.json's `bin` names them, and a
+// command loads only the chunks it uses — `mast status` never loads the tool registry (zod, every
+// tool), the indexer or the MCP server. Module counts, not timings: the times are in bench/.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { MAST_BIN, assertBuilt } from "../helpers/cli.js";
+import { tempSpace } from "../helpers/project.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const BIN_DIR = join(ROOT, "dist", "bin");
+const space = tempSpace({ "src/a.ts": "export function alpha(): number {\n  return 1;\n}\n" });
+beforeAll(() => assertBuilt());
+
+/** The files under dist/bin/ a `mast` command loads, in load order (an ESM load hook records them). */
+function loadedChunks(args: string[]): string[] {
+  const dir = space.dir("mast-bundle-");
+  const log = join(dir, "loaded.txt");
+  const hooks = join(dir, "hooks.mjs");
+  writeFileSync(hooks, `import { appendFileSync } from "node:fs";\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + "\\n"); return next(url, context); }\n`);
+  const register = join(dir, "register.mjs");
+  writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  writeFileSync(log, "");
+  const r = spawnSync(process.execPath, ["--import", pathToFileURL(register).href, MAST_BIN, ...args], { encoding: "utf8" });
+  expect(r.status, r.stderr).toBe(0);
+  const prefix = pathToFileURL(BIN_DIR).href + "/";
+  return readFileSync(log, "utf8")
+    .split("\n")
+    .filter((url) => url.startsWith(prefix))
+    .map((url) => url.slice(prefix.length).replace(/-[\w-]{8}\.js$/, ".js"));
+}
+
+describe("the bundled CLIs", () => {
+  it("are what package.json's bin runs, with the workers and the schema beside them", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string> };
+    expect(pkg.bin).toEqual({ mast: "dist/bin/mast.js", hashpilot: "dist/bin/hashpilot.js" });
+    const files = readdirSync(BIN_DIR);
+    for (const name of ["mast.js", "hashpilot.js", "worker.js", "run-worker.js", "grep-worker.js", "schema.sql"]) expect(files).toContain(name);
+    expect(readFileSync(join(BIN_DIR, "schema.sql"), "utf8")).toBe(readFileSync(join(ROOT, "src", "store", "schema.sql"), "utf8"));
+  });
+
+  it("load only what the command uses: status reads the index without the indexer, the tools or the server", () => {
+    const project = space.project();
+    const state = join(project.root, ".mast");
+    const init = spawnSync(process.execPath, [MAST_BIN, "init", project.root], { encoding: "utf8" });
+    expect(init.status, init.stderr).toBe(0);
+    expect(existsSync(join(state, "graph.db"))).toBe(true);
+
+    const status = loadedChunks(["status", project.root, "--json"]);
+    expect(status[0]).toBe("mast.js");
+    expect(status.length).toBeLessThanOrEqual(7);
+    for (const heavy of ["registry.js", "server.js", "run.js", "parse-task.js"]) expect(status).not.toContain(heavy);
+
+    const query = loadedChunks(["query", "mast_exports", JSON.stringify({ file_path: "src/a.ts" }), project.root]);
+    expect(query).toContain("registry.js");
+    expect(query).not.toContain("server.js");
+  });
+});

@@ -14,6 +14,11 @@ export function relativeInside(root: string, absolute: string): string | null {
   return sep === "/" ? rel : rel.split(sep).join("/");
 }
 
+/** The absolute path of a project-relative POSIX path (both already normal: joined, not normalised). */
+export function absoluteIn(root: string, rel: string): string {
+  return root.endsWith("/") ? root + rel : `${root}/${rel}`;
+}
+
 /** Bare specifiers (packages, node: builtins) are external; relative and absolute ones are local. */
 export function isExternalSpecifier(module: string): boolean {
   return !(module.startsWith("./") || module.startsWith("../") || module === "." || module === ".." || module.startsWith("/"));

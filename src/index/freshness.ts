@@ -2,7 +2,6 @@
 // is stale when its content differs from what was indexed, when it is on disk but not indexed,
 // or when the index (rows or manifest) still lists it but it is gone. Read-only: creates nothing.
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { Store, type FileStamp } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { compareWithIndex } from "./read.js";
@@ -53,7 +52,7 @@ export function measureFreshness(config: ResolvedConfig): Freshness {
   let unindexed = 0;
   for (const file of walk.files) {
     onDisk.add(file.path);
-    const current = compareWithIndex(file.path, join(config.project_root, file.path), config.max_file_bytes, stamps.get(file.path) ?? null, file);
+    const current = compareWithIndex(file.path, config.project_root, config.max_file_bytes, stamps.get(file.path) ?? null, file);
     // Binary and oversized files are never indexed, so never stale unless the index still holds
     // rows for them; an unreadable file cannot be verified, so an indexed one counts as changed.
     if (current.state === "unindexed") {

@@ -75,7 +75,7 @@ function observe(store: Store, config: ResolvedConfig, names: readonly string[])
     const abs = join(config.project_root, path);
     const file: Seen = { path, abs, row, stat: statOf(abs) };
     seen.push(file);
-    if (file.stat !== null && compareWithIndex(path, abs, config.max_file_bytes, row, file.stat).state === "unchanged") result.set(path, "fresh");
+    if (file.stat !== null && compareWithIndex(path, config.project_root, config.max_file_bytes, row, file.stat).state === "unchanged") result.set(path, "fresh");
     else {
       stale.push(file);
       result.set(path, "busy"); // until the refresh says otherwise

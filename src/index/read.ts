@@ -5,6 +5,7 @@
 // freshness checks and no-change runs never load tree-sitter.
 import { statSync } from "node:fs";
 import { sha256 } from "../base/hash.js";
+import { absoluteIn } from "../base/paths.js";
 import { readRegularFile } from "../base/read.js";
 
 /**
@@ -92,9 +93,9 @@ export type IndexedState =
  * indexed. The indexer's work set, `mast status`'s stale count and the read tools' just-in-time
  * checks all come from this one decision.
  */
-export function compareWithIndex(path: string, abs: string, maxFileBytes: number, indexed: FileStampData | null, stat?: FileStat): IndexedState {
+export function compareWithIndex(path: string, root: string, maxFileBytes: number, indexed: FileStampData | null, stat?: FileStat): IndexedState {
   if (indexed !== null && stat !== undefined && statProvesUnchanged(indexed, stat)) return { state: "unchanged", stamp: null };
-  const read = readForIndex(path, abs, maxFileBytes);
+  const read = readForIndex(path, absoluteIn(root, path), maxFileBytes);
   if (indexed === null) return read.kind === "binary" || read.kind === "too_large" ? { state: "unindexable" } : { state: "unindexed" };
   return read.kind === "read" && read.stamp.contentHash === indexed.contentHash ? { state: "unchanged", stamp: read.stamp } : { state: "changed" };
 }

@@ -3,7 +3,7 @@
 // in path order, re-derive imports and edges, and commit — readers see the index before the run or
 // after it, never between, and a killed run leaves the one before. Then file_manifest.json and
 // index.json. Failures are counted per file, never fatal.
-import { join } from "node:path";
+import { absoluteIn } from "../base/paths.js";
 import { MastError, errorMessage } from "../base/errors.js";
 import { yieldToLoop } from "../base/loop.js";
 import { createImportResolver } from "../resolve/imports.js";
@@ -289,7 +289,7 @@ async function writeRun(config: ResolvedConfig, paths: StatePaths, store: Store,
     }
     // Stat first, content decides: a trusted stamp the walk's stat matches is unchanged unread; any
     // other file whose bytes hash the same is unchanged whatever its mtime says, and is re-stamped.
-    const current = compareWithIndex(file.path, join(config.project_root, file.path), config.max_file_bytes, stamp, file);
+    const current = compareWithIndex(file.path, config.project_root, config.max_file_bytes, stamp, file);
     if (current.state === "unchanged") {
       if (current.stamp) store.touchFile({ path: file.path, ...current.stamp });
       counts.unchanged++;
@@ -319,7 +319,7 @@ async function writeRun(config: ResolvedConfig, paths: StatePaths, store: Store,
     const { createParsePool } = await import("./pool.js");
     const pool = createParsePool(work.length, options.threads);
     threads = pool.threads;
-    const tasks: ParseTask[] = work.map((f) => ({ path: f.path, abs: join(config.project_root, f.path), options: extractOptions, maxFileBytes: config.max_file_bytes }));
+    const tasks: ParseTask[] = work.map((f) => ({ path: f.path, abs: absoluteIn(config.project_root, f.path), options: extractOptions, maxFileBytes: config.max_file_bytes }));
     let done = 0;
     // Readers see the run's progress in the lock's record (their answers' `indexing`), noted at most once a second.
     let notedAt = performance.now();

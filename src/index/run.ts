@@ -384,18 +384,20 @@ async function writeRun(config: ResolvedConfig, paths: StatePaths, store: Store,
   // what the rewritten files (and any paths that came or went) can reach.
   const linkStarted = performance.now();
   const finalStamps = store.fileStamps();
-  // Nothing written, no path came or went, and every config the resolver read last time stats as
-  // it did: its fingerprint cannot have moved, so it is not rebuilt (stat first, as for sources).
-  const untouched = mode === "incremental" && !wasEmpty && counts.rewritten.length === 0 && !counts.pathsChanged;
-  if (!untouched || !pathsStatAsStamped(store.getMeta(RESOLVER_INPUTS))) {
+  // No path came or went and every config the resolver read last time stats as it did: its
+  // fingerprint cannot have moved (stat first, as for sources). Then nothing is derived when
+  // nothing was written, and a rewritten file's imports are resolved reading only what they need.
+  const incremental = mode === "incremental" && !wasEmpty;
+  const configsAsBefore = incremental && !counts.pathsChanged && pathsStatAsStamped(store.getMeta(RESOLVER_INPUTS));
+  const changes = () => ({ rewritten: counts.rewritten.flatMap((path) => finalStamps.get(path)?.id ?? []), pathsChanged: counts.pathsChanged });
+  if (configsAsBefore) {
+    if (counts.rewritten.length > 0) rederive(store, createImportResolver(new Set(finalStamps.keys()), config.project_root, { readAll: false }).resolve, changes());
+  } else {
     const resolver = createImportResolver(new Set(finalStamps.keys()), config.project_root);
     const resolverChanged = store.getMeta(RESOLVER_FINGERPRINT) !== resolver.fingerprint;
-    if (mode === "full" || wasEmpty || resolverChanged) rederive(store, resolver.resolve, "all");
-    else if (counts.rewritten.length > 0 || counts.pathsChanged) {
-      const ids = counts.rewritten.flatMap((path) => finalStamps.get(path)?.id ?? []);
-      rederive(store, resolver.resolve, { rewritten: ids, pathsChanged: counts.pathsChanged });
-    }
-    if (resolverChanged) store.setMeta(RESOLVER_FINGERPRINT, resolver.fingerprint);
+    if (!incremental || resolverChanged) rederive(store, resolver.resolve, "all");
+    else if (counts.rewritten.length > 0 || counts.pathsChanged) rederive(store, resolver.resolve, changes());
+    if (resolverChanged) store.setMeta(RESOLVER_FINGERPRINT, resolver.fingerprint!);
     store.setMeta(RESOLVER_INPUTS, stampPaths(resolver.inputs));
   }
   if (settingsChanged) store.setMeta(EXTRACT_SETTINGS, extractKey);

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, renameSync, rmSync, statSync, utimesSync, wri
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { measureFreshness } from "../../src/index/freshness.js";
+import { pathsStatAsStamped } from "../../src/index/read.js";
 import { completeTrigram, completeTrigramOf } from "../../src/index/search-index.js";
 import { runIndex, type IndexReport } from "../../src/index/run.js";
 import { readIndexJson, readManifest, statePaths } from "../../src/index/state.js";
@@ -486,6 +487,44 @@ describe("deferred search index", () => {
     } finally {
       ctx.close();
     }
+  });
+});
+
+describe("incremental runs and the import resolver", () => {
+  it("resolves a rewritten file's imports over unchanged configs without rereading them all, as a full build does; a config edit relinks everything", async () => {
+    const p = project({
+      "package.json": JSON.stringify({ private: true, workspaces: ["packages/*"] }),
+      "tsconfig.json": `{ "compilerOptions": { "paths": { "@y/*": ["src/lib/*"] } } }`,
+      "packages/p/package.json": JSON.stringify({ name: "@acme/p", main: "src/index.ts" }),
+      "packages/p/src/index.ts": "export function p() { return 2; }\n",
+      "packages/q/tsconfig.json": `{ "compilerOptions": { "paths": { "@q/*": ["lib/*"] } } }`,
+      "packages/q/lib/q.ts": "export function q() { return 3; }\n",
+      "src/a.ts": "export function a() { return 0; }\n",
+      "src/lib/b.ts": "export function b() { return 1; }\n",
+    });
+    const past = new Date(Date.now() - 3_600_000);
+    for (const f of ["package.json", "tsconfig.json", "packages/p/package.json", "packages/p/src/index.ts", "packages/q/tsconfig.json", "packages/q/lib/q.ts", "src/a.ts", "src/lib/b.ts"]) utimesSync(join(p.root, f), past, past);
+    await index(p, "full");
+    // Every config the resolver read stats as recorded: the next run may trust its fingerprint.
+    const [{ value: inputs }] = queryStore(graph(p), "SELECT value FROM meta WHERE key = 'resolver_inputs'") as [{ value: string }];
+    expect(pathsStatAsStamped(inputs)).toBe(true);
+    expect(inputs).toContain("packages/q/tsconfig.json");
+
+    p.write("src/a.ts", "import { b } from '@y/b';\nimport { p } from '@acme/p';\nexport function a() { return b() + p(); }\n");
+    const report = await index(p, "incremental");
+    expect(report.files_indexed).toBe(1);
+    expect(dumpStore(graph(p))).toBe(await freshDump(p));
+    expect(queryStore(graph(p), "SELECT module, resolved_path AS target FROM imports ORDER BY module")).toEqual([
+      { module: "@acme/p", target: "packages/p/src/index.ts" },
+      { module: "@y/b", target: "src/lib/b.ts" },
+    ]);
+
+    // A config that changed is read again, whatever the rewritten files: '@y/*' now maps elsewhere.
+    p.write("tsconfig.json", `{ "compilerOptions": { "paths": { "@y/*": ["packages/q/lib/*"] } } }`);
+    p.write("src/a.ts", "import { q } from '@y/q';\nexport function a() { return q(); }\n");
+    await index(p, "incremental");
+    expect(dumpStore(graph(p))).toBe(await freshDump(p));
+    expect(queryStore(graph(p), "SELECT module, resolved_path AS target FROM imports")).toEqual([{ module: "@y/q", target: "packages/q/lib/q.ts" }]);
   });
 });
 

@@ -364,7 +364,8 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
     case "static": {
       const type = g.resolveType(c.fileId, c.receiverName ?? "");
       if (!type && c.receiver === "static") return resolveCall(g, { ...c, receiver: "namespace" });
-      if (!type || !TYPE_KINDS.has(type.sym.kind)) return null;
+      // `N.f()` on a TypeScript namespace: its exported function `N.f`.
+      if (!type || !(TYPE_KINDS.has(type.sym.kind) || (c.receiver === "static" && type.sym.kind === "namespace"))) return null;
       const target = g.member(type.sym, c.callee);
       if (!target) return null;
       const resolution: EdgeResolution = c.receiver === "super" ? "super_method" : c.receiver === "static" ? type.via : (c.resolution as EdgeResolution);

@@ -38,7 +38,7 @@ export const ECMASCRIPT_RULES = {
   returnedType: (returnType) => (/^[A-Za-z_$][\w$]*$/.test(returnType.trim()) ? returnType.trim() : null),
   callGraph: {
     verified: [
-      "`f()` of a function declared in the file or imported (named, an anonymous default export, through `export *` and named re-exports, tsconfig `paths`, workspace packages)",
+      "`f()` of a function declared in the file or imported (named, an anonymous default export, through `export *` and named re-exports, tsconfig `paths`, workspace packages — a `main`, `typings` or deep import into the build output mapped to its source by the package tsconfig's `outDir`/`rootDir`)",
       "`ns.f()` through `import * as ns`",
       "`this.m()` and `super.m()` in a class (up its `extends` chain)",
       "`x.m()` where `x` is a local bound once by `new C()`",

@@ -119,11 +119,13 @@ export function createImportResolver(files: ReadonlySet<string>, projectRoot: st
     return probe(target) ?? probe(target === "." || target === "" ? "index" : `${target}/index`);
   };
   // ---- tsconfig: the nearest tsconfig.json above a file, with `extends` followed ----
+  /** What a tsconfig (with what it extends) sets, as absolute paths: each resolved against the file that sets it, as tsc does. */
+  type TsconfigOptions = { paths?: PathsConfig["paths"]; pathsBase?: string; baseUrl?: string; outDir?: string; rootDir?: string };
   const tsconfigAt = new Map<string, PathsConfig | null>();
-  const loadTsconfig = (abs: string, depth: number): { paths?: PathsConfig["paths"]; pathsBase?: string; baseUrl?: string } | null => {
+  const loadTsconfig = (abs: string, depth: number): TsconfigOptions | null => {
     const json = readJson(abs, true);
     if (!json || depth > 8) return null;
-    let inherited: { paths?: PathsConfig["paths"]; pathsBase?: string; baseUrl?: string } = {};
+    let inherited: TsconfigOptions = {};
     const ext = json.extends;
     for (const parent of (Array.isArray(ext) ? ext : ext === undefined ? [] : [ext]).filter((e): e is string => typeof e === "string")) {
       const parentAbs = parent.startsWith(".") || parent.startsWith("/") ? join(dirname(abs), parent) : join(projectRoot, "node_modules", parent);
@@ -136,6 +138,8 @@ export function createImportResolver(files: ReadonlySet<string>, projectRoot: st
     const dir = dirname(abs);
     const result = { ...inherited };
     if (typeof options.baseUrl === "string") result.baseUrl = join(dir, options.baseUrl);
+    if (typeof options.outDir === "string") result.outDir = join(dir, options.outDir);
+    if (typeof options.rootDir === "string") result.rootDir = join(dir, options.rootDir);
     if (options.paths && typeof options.paths === "object") {
       result.paths = Object.entries(options.paths as Record<string, unknown>)
         .filter((e): e is [string, string[]] => Array.isArray(e[1]) && e[1].every((s) => typeof s === "string"))
@@ -216,18 +220,40 @@ export function createImportResolver(files: ReadonlySet<string>, projectRoot: st
       }
     }
   }
+  /**
+   * A package's build output mapped back to its sources: a path under the `outDir` of the package's
+   * tsconfig, moved under its `rootDir` (`lib/common/index.js` → `src/common/index.ts`), as
+   * TypeScript's project-reference redirects do. Null without both options, or outside `outDir`.
+   */
+  const outputs = new Map<string, { outDir: string; rootDir: string } | null>();
+  const sourceOf = (dir: string, target: string): string | null => {
+    if (!outputs.has(dir)) {
+      const abs = join(projectRoot, dir, "tsconfig.json");
+      const loaded = readText(abs) !== null ? loadTsconfig(abs, 0) : null;
+      const outDir = loaded?.outDir !== undefined ? toRel(loaded.outDir) : null;
+      const rootDir = loaded?.rootDir !== undefined ? toRel(loaded.rootDir) : null;
+      outputs.set(dir, outDir !== null && rootDir !== null && outDir !== ".." && rootDir !== ".." && outDir !== rootDir ? { outDir, rootDir } : null);
+    }
+    const map = outputs.get(dir);
+    if (!map || !target.startsWith(`${map.outDir}/`)) return null;
+    const source = `${map.rootDir}/${target.slice(map.outDir.length + 1)}`;
+    // A declaration file stands for its source module: `x.d.ts` → `x.ts`.
+    return lookup(source.endsWith(".d.ts") ? `${source.slice(0, -".d.ts".length)}.ts` : source);
+  };
+  /** A package path: as written, else its source when it names the package's build output. */
+  const inPackage = (dir: string, target: string): string | null => lookup(target) ?? sourceOf(dir, target);
   const viaWorkspace = (specifier: string): string | null => {
     for (const [name, dir] of workspaces) {
       if (specifier !== name && !specifier.startsWith(`${name}/`)) continue;
       const sub = specifier.slice(name.length + 1);
-      if (sub) return lookup(posix.join(dir, sub)) ?? lookup(posix.join(dir, "src", sub));
+      if (sub) return inPackage(dir, posix.join(dir, sub)) ?? lookup(posix.join(dir, "src", sub));
       const pkg = readJson(join(projectRoot, dir, "package.json")) ?? {};
       const exp = pkg.exports;
       const dot = typeof exp === "string" ? exp : exp && typeof exp === "object" ? (exp as Record<string, unknown>)["."] : undefined;
       const entry = typeof dot === "string" ? dot : dot && typeof dot === "object" ? ((dot as Record<string, unknown>).import ?? (dot as Record<string, unknown>).default ?? (dot as Record<string, unknown>).types) : undefined;
-      for (const field of [entry, pkg.source, pkg.module, pkg.main, pkg.types]) {
+      for (const field of [entry, pkg.source, pkg.module, pkg.main, pkg.types, pkg.typings]) {
         if (typeof field !== "string") continue;
-        const found = lookup(posix.normalize(posix.join(dir, field)));
+        const found = inPackage(dir, posix.normalize(posix.join(dir, field)));
         if (found) return found;
       }
       return lookup(posix.join(dir, "src", "index")) ?? lookup(posix.join(dir, "index"));

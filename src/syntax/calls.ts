@@ -139,6 +139,13 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
       }
       if (named) continue;
     }
+    // `namespace N { export function f() }`: `N.f()` is a static call, here as from an importer.
+    const ns = decl.type === "expression_statement" && decl.namedChildCount === 1 ? decl.namedChild(0)! : decl;
+    const nsName = ns.type === "internal_module" ? field(ns, "name") : null;
+    if (nsName?.type === "identifier") {
+      classNames.add(nsName.text);
+      callable.add(nsName.text);
+    }
     containers.push({ caller: null, node: stmt, cls: null, start: 0, end: 0 });
   }
 

@@ -242,7 +242,9 @@ class FileExtractor {
           declaration,
           body: body ? this.nodeText(body) : "",
         });
-        this.remember({ name, draft, symbol: sym, members: [] });
+        const ambient = outer.type === "ambient_declaration" || outer.namedChildren.some((c) => c.type === "ambient_declaration");
+        const members = kind === "namespace" && body?.type === "statement_block" && nameNode.type !== "string" ? this.namespaceMembers(body, name, exported, ambient) : [];
+        this.remember({ name, draft, symbol: sym, members });
         return true;
       }
       case "expression_statement": {
@@ -394,6 +396,60 @@ class FileExtractor {
       members.push({ draft: null, symbol: sym, isPrivate: false });
     }
     return members;
+  }
+
+  /**
+   * The functions a namespace exports (`export namespace nls { export function localize() }`; in a
+   * `declare namespace` every function) as `Ns.fn` symbols, so `nls.localize()` links to them as
+   * `Type.m()` does — also when the namespace merges with an interface or class of its name. They
+   * have no chunks: the namespace's own chunk holds them. Overloads are one symbol, at the first.
+   */
+  private namespaceMembers(body: SyntaxNode, nsName: string, exported: boolean, ambient: boolean): Member[] {
+    const byName = new Map<string, Member>();
+    let pendingDoc: SyntaxNode[] = [];
+    for (const stmt of body.namedChildren) {
+      if (stmt.type === "comment") {
+        pendingDoc.push(stmt);
+        continue;
+      }
+      const doc = attachedDoc(pendingDoc, stmt).filter(isDocComment);
+      pendingDoc = [];
+      const isExport = stmt.type === "export_statement";
+      if (!isExport && !ambient) continue;
+      const decl = isExport ? stmt.childForFieldName("declaration") : stmt;
+      if (!decl) continue;
+      let fn: SyntaxNode | null = null;
+      let name: string | undefined;
+      if (decl.type === "function_declaration" || decl.type === "generator_function_declaration" || decl.type === "function_signature") {
+        fn = decl;
+        name = decl.childForFieldName("name")?.text;
+      } else if (decl.type === "lexical_declaration" || decl.type === "variable_declaration") {
+        const declarators = decl.namedChildren.filter((c) => c.type === "variable_declarator");
+        const value = declarators.length === 1 ? declarators[0]!.childForFieldName("value") : null;
+        if (value && FUNCTION_VALUES.has(value.type) && declarators[0]!.childForFieldName("name")?.type === "identifier") {
+          fn = value;
+          name = declarators[0]!.childForFieldName("name")!.text;
+        }
+      }
+      if (!fn || !name) continue;
+      const fnBody = fn.childForFieldName("body");
+      const parts = { signature: this.slice(stmt.startIndex, fnBody ? fnBody.startIndex : stmt.endIndex).trimEnd().replace(/;$/, ""), body: fnBody ? this.nodeText(fnBody) : "" };
+      const seen = byName.get(name);
+      if (seen) {
+        // The implementation after its overload signatures: its body, the first signature's line.
+        if (fnBody) {
+          seen.symbol.bodyHash = sha256(parts.body);
+          seen.symbol.endLine = endLineOf(stmt);
+          this.setCallable(seen.symbol, fn);
+        }
+        continue;
+      }
+      const sym = this.addSymbol(stmt, "function", `${nsName}.${name}`, exported, doc, parts);
+      sym.parent = nsName;
+      this.setCallable(sym, fn);
+      byName.set(name, { draft: null, symbol: sym, isPrivate: false });
+    }
+    return [...byName.values()];
   }
 
   /** One class member starting at `start` (its first decorator or overload): its outline signature, and for methods a chunk and a symbol. */

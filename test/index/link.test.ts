@@ -134,6 +134,78 @@ describe("call-graph edges", () => {
     expect(edges(p)).toEqual(["main -> src/core/util.ts:assignProp POTENTIAL_CALL/import @3"]);
   });
 
+  it("links `Ns.f()` to a namespace's exported function: imported, merged with an interface of its name, or in the same file", async () => {
+    const p = project({
+      "src/nls.ts": [
+        "export namespace nls {",
+        "  export function localize(key: string): string { return key; }",
+        "  export const format = (s: string) => s;",
+        "  function hidden() {}",
+        "}",
+        "export interface Disposable { dispose(): void }",
+        "export namespace Disposable {",
+        "  export function is(x: unknown): x is Disposable { return !!x; }",
+        "}",
+        "export function label() {",
+        "  return nls.localize('a');",
+        "}",
+        "",
+      ].join("\n"),
+      "src/app.ts": [
+        "import { nls, Disposable } from './nls';",
+        "export function main(x: unknown) {",
+        "  nls.localize('b');",
+        "  nls.format('c');",
+        "  nls.hidden();",
+        "  return Disposable.is(x);",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    await runIndex(p.config(), { mode: "full" });
+    // `hidden` is not exported from the namespace: `nls.hidden()` names nothing, so no edge.
+    expect(edges(p)).toEqual([
+      "label -> src/nls.ts:nls.localize POTENTIAL_CALL/same_file @11",
+      "main -> src/nls.ts:nls.localize POTENTIAL_CALL/import @3",
+      "main -> src/nls.ts:nls.format POTENTIAL_CALL/import @4",
+      "main -> src/nls.ts:Disposable.is POTENTIAL_CALL/import @6",
+    ]);
+  });
+
+  it("maps a workspace package's build output to its sources through its tsconfig's outDir and rootDir", async () => {
+    const p = project({
+      "package.json": JSON.stringify({ private: true, workspaces: ["packages/*"] }),
+      "configs/base.tsconfig.json": `{ "compilerOptions": { "strict": true } }`,
+      "packages/core/package.json": JSON.stringify({ name: "@acme/core", main: "lib/common/index.js", typings: "lib/common/index.d.ts" }),
+      "packages/core/tsconfig.json": `{ "extends": "../../configs/base.tsconfig.json", "compilerOptions": { "rootDir": "src", "outDir": "lib" } }`,
+      "packages/core/src/common/index.ts": "export function common() {}\n",
+      "packages/core/src/browser/widget.ts": "export class Widget {\n  toNodeName() { return 'w'; }\n}\n",
+      // No outDir/rootDir: its build path stays unresolved rather than guessed.
+      "packages/other/package.json": JSON.stringify({ name: "@acme/other", main: "dist/main.js" }),
+      "packages/other/src/main.ts": "export function other() {}\n",
+      "packages/app/src/app.ts": [
+        "import { common } from '@acme/core';",
+        "import { Widget } from '@acme/core/lib/browser/widget';",
+        "import { other } from '@acme/other';",
+        "export class AppWidget extends Widget {",
+        "  render() {",
+        "    common();",
+        "    other();",
+        "    return this.toNodeName();",
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    await runIndex(p.config(), { mode: "full" });
+    expect(edges(p)).toEqual([
+      "AppWidget -> packages/core/src/browser/widget.ts:Widget EXTENDS",
+      "AppWidget.render -> packages/core/src/common/index.ts:common POTENTIAL_CALL/import @6",
+      // Inherited across packages: the subclass's `this.toNodeName()` reaches the base in the other package.
+      "AppWidget.render -> packages/core/src/browser/widget.ts:Widget.toNodeName POTENTIAL_CALL/this_method @8",
+    ]);
+  });
+
   it("an export alias is an exported name, not a local: a same-named import still wins inside the file", async () => {
     const p = project({
       "src/base.ts": "export function serveStatic() {}\n",

@@ -216,6 +216,13 @@ describe("interfaces, types, enums, namespaces, consts", () => {
     expect(symbol("Color").kind).toBe("enum");
     expect(symbol("Flags").kind).toBe("enum");
     expect(symbol("Geometry")).toMatchObject({ kind: "namespace", signature: "namespace Geometry" });
+    // What a namespace exports that can be called is `Ns.fn`, as a class method is `Class.m`; no chunk of its own.
+    expect(symbol("Geometry.area")).toMatchObject({ kind: "function", parent: "Geometry", line: 13, endLine: 15, isExported: false, signature: "export function area(r: number)" });
+    expect(symbol("Geometry.area").params).toEqual([{ name: "r", type: "number", optional: false }]);
+    expect(x.symbols.map((s) => s.name).filter((n) => n.startsWith("Geometry."))).toEqual(["Geometry.area"]);
+    expect(x.chunks.some((c) => c.symbolName === "Geometry.area")).toBe(false);
+    // An ambient module's name is a string, not a namespace a call can name.
+    expect(x.symbols.some((s) => s.name.startsWith("ambient-mod."))).toBe(false);
     expect(symbol("ambient-mod").kind).toBe("namespace");
     expect(chunk("LIMIT").chunkType).toBe("block");
     expect(symbol("LIMIT")).toMatchObject({ kind: "const", signature: "const LIMIT" });

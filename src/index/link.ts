@@ -15,7 +15,7 @@ interface Sym {
   readonly name: string;
   readonly kind: string;
   readonly fileId: number;
-  /** Functions and methods: the declared return type as written, and the enclosing class. */
+  /** Functions and methods: the declared return type as written (variables: the type they hold), and the enclosing class. */
   readonly returnType: string | null;
   readonly parent: string | null;
 }
@@ -86,6 +86,7 @@ function packagesOf(db: Db): Map<number, number[]> {
 
 const TYPE_KINDS = new Set(["class", "interface", "type", "enum"]);
 const CALLABLE_KINDS = new Set(["function", "class", "const", "variable"]);
+const VALUE_KINDS = new Set(["const", "variable"]);
 /** Inheritance chains followed when a method is not declared on the receiver's own class. */
 const MAX_INHERITANCE_DEPTH = 16;
 
@@ -362,8 +363,10 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
     case "super":
     case "typed":
     case "static": {
-      const type = g.resolveType(c.fileId, c.receiverName ?? "");
-      if (!type && c.receiver === "static") return resolveCall(g, { ...c, receiver: "namespace" });
+      const named = g.resolveType(c.fileId, c.receiverName ?? "");
+      if (!named && c.receiver === "static") return resolveCall(g, { ...c, receiver: "namespace" });
+      // `x.m()` on an imported variable whose declaration types it (`export const store = new Store()`).
+      const type = named && c.receiver === "static" && VALUE_KINDS.has(named.sym.kind) ? heldType(g, named) : named;
       // `N.f()` on a TypeScript namespace: its exported function `N.f`.
       if (!type || !(TYPE_KINDS.has(type.sym.kind) || (c.receiver === "static" && type.sym.kind === "namespace"))) return null;
       const target = g.member(type.sym, c.callee);
@@ -390,6 +393,13 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
     default:
       return null;
   }
+}
+
+/** The type a variable holds, as its declaration records it (`returnType`), resolved where it is declared. */
+function heldType(g: Graph, variable: { sym: Sym; via: "same_file" | "same_package" | "import" }): { sym: Sym; via: "same_file" | "same_package" | "import" } | null {
+  if (variable.sym.returnType === null) return null;
+  const type = g.resolveType(variable.sym.fileId, variable.sym.returnType);
+  return type ? { sym: type.sym, via: variable.via } : null;
 }
 
 /** The function or method a producer path names: `f` (declared or imported), `ns.f` (a namespace import's), `Type.f` (a type's); or a typed variable. */

@@ -4,7 +4,7 @@
 // import, a class, or nothing (a bare call). Only calls that could link are recorded; linking
 // names to symbols is index/link.ts's. This module reads the tree (binding names from the source
 // text at each binding's start, types from the tree), and when in doubt records no receiver type.
-import { CLASS_TYPES, FUNCTION_VALUES, unwrapAmbient } from "./es-nodes.js";
+import { CLASS_TYPES, FUNCTION_VALUES, instanceType, namedType, unwrapAmbient, type InstanceType } from "./es-nodes.js";
 import { field, type SyntaxNode } from "./parser.js";
 import type { CallReceiver, CallSite, ClassHeritage, ImportRecord } from "./types.js";
 
@@ -95,6 +95,8 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
   const callable = new Set<string>();
   const containers: Container[] = [];
   const classes: ClassHeritage[] = [];
+  /** Top-level variables typed by their declaration (`const store = new Store()`), null when bound twice. */
+  const instances = new Map<string, InstanceType | null>();
 
   // The file's ES imports, as the declaration pass recorded them (the statements are not parsed twice).
   for (const i of imports) {
@@ -133,6 +135,9 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
       for (const d of declarators) {
         const name = field(d, "name");
         if (name?.type !== "identifier") continue;
+        // A top-level name declared twice is not typed by either declaration.
+        const type = instanceType(d);
+        instances.set(name.text, callable.has(name.text) || instances.has(name.text) ? null : type);
         callable.add(name.text);
         containers.push({ caller: name.text, node: d, cls: null, start: 0, end: 0 });
         named = true;
@@ -189,7 +194,7 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
     }
     return env;
   };
-  const file: FileEnv = { namespaces, classNames, importedNames, callable, lines };
+  const file: FileEnv = { namespaces, classNames, importedNames, callable, instances, lines };
   const calls: CallSite[] = [];
   for (const call of nodes.calls) {
     const start = call.startIndex;
@@ -239,6 +244,7 @@ interface FileEnv {
   readonly classNames: ReadonlySet<string>;
   readonly importedNames: ReadonlySet<string>;
   readonly callable: ReadonlySet<string>;
+  readonly instances: ReadonlyMap<string, InstanceType | null>;
   readonly lines: readonly string[];
 }
 
@@ -254,7 +260,7 @@ function classEnv(decl: SyntaxNode, fileStem: string): ClassEnv {
   for (const member of field(decl, "body")?.namedChildren ?? []) {
     if (member.type === "public_field_definition" || member.type === "field_definition") {
       const fieldName = (field(member, "name") ?? field(member, "property"))?.text;
-      const type = namedType(field(member, "type"));
+      const type = instanceType(member)?.type;
       if (fieldName && type) fields.set(fieldName, type);
     }
     if (member.type === "method_definition" && field(member, "name")?.text === "constructor") {
@@ -294,18 +300,6 @@ function heritage(decl: SyntaxNode, cls: ClassEnv): ClassHeritage {
   return { className: cls.name, line: decl.startPosition.row + 1, extends: names.extends, implements: names.implements };
 }
 
-/** The named type of an annotation: `Foo` or `Foo<T>`; null for unions, arrays, literals and the like. */
-function namedType(annotation: SyntaxNode | null): string | null {
-  const t = annotation?.type === "type_annotation" ? annotation.namedChildren[0] : annotation;
-  if (!t) return null;
-  if (t.type === "type_identifier") return t.text;
-  if (t.type === "generic_type") {
-    const name = field(t, "name");
-    return name?.type === "type_identifier" ? name.text : null;
-  }
-  return null;
-}
-
 function receiverOf(node: SyntaxNode): SyntaxNode {
   let n = node;
   while (TRANSPARENT.has(n.type)) {
@@ -322,10 +316,9 @@ interface LocalEnv {
   /** The (last) binding site of each name. */
   readonly sites: Map<string, BindingSite>;
   /** The type a name's only binding gives it, once read from the tree (null: none). */
-  readonly types: Map<string, { type: string; resolution: "parameter_type" | "new_expression" } | null>;
+  readonly types: Map<string, InstanceType | null>;
 }
 
-/** Records the names one binding node declares in its container's environment. */
 /** Records the name one binding declares in its container's environment. */
 function bindSite(env: LocalEnv, b: BindingSite, container: Container, root: SyntaxNode): void {
   // The container's own name is not a local: `function fact() { fact() }` calls itself.
@@ -350,17 +343,12 @@ function nodeOf(b: BindingSite, root: SyntaxNode): SyntaxNode | null {
 }
 
 /** The type a name's only binding gives it, read from the tree: an annotation, or a `new` of a named class. */
-function typeOfBinding(env: LocalEnv, name: string, root: SyntaxNode): { type: string; resolution: "parameter_type" | "new_expression" } | undefined {
+function typeOfBinding(env: LocalEnv, name: string, root: SyntaxNode): InstanceType | undefined {
   if (env.types.has(name)) return env.types.get(name) ?? undefined;
   const b = env.sites.get(name);
   const node = b?.typed ? nodeOf(b, root) : null;
-  let type: { type: string; resolution: "parameter_type" | "new_expression" } | null = null;
-  if (node && field(node, b!.kind === "variable_declarator" ? "name" : "pattern")?.type === "identifier") {
-    const value = b!.kind === "variable_declarator" ? field(node, "value") : null;
-    const ctor = value?.type === "new_expression" ? field(value, "constructor") : null;
-    const annotated = namedType(field(node, "type"));
-    type = ctor?.type === "identifier" ? { type: ctor.text, resolution: "new_expression" } : annotated ? { type: annotated, resolution: "parameter_type" } : null;
-  }
+  let type: InstanceType | null = null;
+  if (node && field(node, b!.kind === "variable_declarator" ? "name" : "pattern")?.type === "identifier") type = instanceType(node);
   env.types.set(name, type);
   return type ?? undefined;
 }
@@ -369,7 +357,7 @@ interface Locals {
   /** The name is bound inside the container (a parameter, variable or function). */
   has(name: string): boolean;
   /** The type a name's single binding gives it; undefined when untyped or bound more than once. */
-  typeOf(name: string): { type: string; resolution: "parameter_type" | "new_expression" } | undefined;
+  typeOf(name: string): InstanceType | undefined;
 }
 
 function classify(call: SyntaxNode, container: Container, file: FileEnv, locals: Locals, thisIsInstance: () => boolean): CallSite | null {
@@ -412,6 +400,8 @@ function classify(call: SyntaxNode, container: Container, file: FileEnv, locals:
     const bound = locals.typeOf(recv.text);
     if (bound) return site(callee, { kind: "typed", typeName: bound.type, resolution: bound.resolution });
     if (locals.has(recv.text)) return null;
+    const instance = file.instances.get(recv.text);
+    if (instance) return site(callee, { kind: "typed", typeName: instance.type, resolution: instance.resolution });
     if (file.namespaces.has(recv.text)) return site(callee, { kind: "namespace", local: recv.text });
     if (file.classNames.has(recv.text) || file.importedNames.has(recv.text)) return site(callee, { kind: "static", className: recv.text });
   }

@@ -11,6 +11,35 @@ export const FUNCTION_VALUES: ReadonlySet<string> = new Set(["arrow_function", "
 /** Class declarations and class expressions. */
 export const CLASS_TYPES: ReadonlySet<string> = new Set(["class_declaration", "abstract_class_declaration", "class"]);
 
+/** The named type of an annotation: `Foo` or `Foo<T>`; null for unions, arrays, literals and the like. */
+export function namedType(annotation: SyntaxNode | null): string | null {
+  const t = annotation?.type === "type_annotation" ? annotation.namedChildren[0] : annotation;
+  if (!t) return null;
+  if (t.type === "type_identifier") return t.text;
+  if (t.type === "generic_type") {
+    const name = t.childForFieldName("name");
+    return name?.type === "type_identifier" ? name.text : null;
+  }
+  return null;
+}
+
+/** How a value's type was read: from its annotation, or from the `new` that makes it. */
+export type InstanceType = { readonly type: string; readonly resolution: "parameter_type" | "new_expression" };
+
+/**
+ * The class a variable or field holds an instance of (docs/decisions.md, "Instances made with
+ * `new`"): its annotation's named type, as the checker declares it; else the class a plain
+ * `new C(…)` initializer names (`new C<T>()` too). `new` behind `??`, `||`, a call or an
+ * assignment is not read: the other operand's type is the checker's to infer. Null otherwise.
+ */
+export function instanceType(node: SyntaxNode): InstanceType | null {
+  const annotated = namedType(node.childForFieldName("type"));
+  if (annotated) return { type: annotated, resolution: "parameter_type" };
+  const value = node.childForFieldName("value");
+  const ctor = value?.type === "new_expression" ? value.childForFieldName("constructor") : null;
+  return ctor?.type === "identifier" ? { type: ctor.text, resolution: "new_expression" } : null;
+}
+
 /** The declaration inside `declare …` (an ambient declaration); any other node as it is. */
 export function unwrapAmbient(node: SyntaxNode): SyntaxNode {
   if (node.type !== "ambient_declaration") return node;

@@ -9,7 +9,7 @@ import type { Grammar, Language } from "../lang/languages.js";
 import { extractCalls, type CallNodes } from "./calls.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { parseSource, type SyntaxNode, type Tree } from "./parser.js";
-import { CLASS_TYPES, FUNCTION_VALUES, attachedDoc, declarationOf, endLineOf, isDocComment, overloadImplementation, paramsOf, stringValue, unwrapAmbient } from "./es-nodes.js";
+import { CLASS_TYPES, FUNCTION_VALUES, attachedDoc, instanceType, declarationOf, endLineOf, isDocComment, overloadImplementation, paramsOf, stringValue, unwrapAmbient } from "./es-nodes.js";
 import { applyExportClauses, type Decl, type Draft, type Member, type Sym } from "./ts-exports.js";
 import { exportSourceOf, importOf, type ImportBinding } from "./ts-imports.js";
 import { bagOf, collectTokensAndCalls, type Token } from "./ts-tokens.js";
@@ -303,6 +303,9 @@ class FileExtractor {
       const declaration = (this.keywordPrefix(outer, decl) + this.slice(d.startIndex, value ? value.startIndex : d.endIndex)).replace(/\s*=\s*$/, "").trimEnd();
       const sym = this.addSymbol(d, isConst ? "const" : "variable", name, exported, doc, { signature: declaration, body: value ? this.nodeText(value) : "" });
       sym.line = d.startPosition.row + 1;
+      // A variable's type, where its declaration says it, in the column a function's return type uses:
+      // `x.m()` in an importer links through it.
+      sym.returnType = instanceType(d)?.type ?? null;
       this.remember({ name, draft, symbol: sym, members: [] });
     }
   }

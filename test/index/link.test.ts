@@ -172,6 +172,60 @@ describe("call-graph edges", () => {
     ]);
   });
 
+  it("types fields and module variables by a plain `new` (or their annotation) and links calls on them, also in importers through a barrel", async () => {
+    const p = project({
+      "src/host.ts": [
+        "export class StorageHost {",
+        "  add() {}",
+        "}",
+        "export class Emitter<T> {",
+        "  fire(x?: T) {}",
+        "}",
+        "export function makeHost(): any { return null; }",
+        "",
+      ].join("\n"),
+      "src/storage.ts": [
+        "import { StorageHost, makeHost } from './host';",
+        "export const storage = new StorageHost();",
+        "export const typed: StorageHost = makeHost();",
+        "export const lazy = (globalThis as any).x ?? new StorageHost();",
+        "",
+      ].join("\n"),
+      "src/index.ts": "export * from './storage';\n",
+      "src/app.ts": [
+        "import { storage, typed, lazy } from './index';",
+        "import { StorageHost, Emitter } from './host';",
+        "const local = new StorageHost();",
+        "export class App {",
+        "  private readonly emitter = new Emitter<number>();",
+        "  protected host = new StorageHost();",
+        "  run() {",
+        "    this.emitter.fire(1);",
+        "    this.host.add();",
+        "    storage.add();",
+        "    typed.add();",
+        "    lazy.add();",
+        "    local.add();",
+        "  }",
+        "  shadow() {",
+        "    const local = (globalThis as any).y;",
+        "    local.add();",
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    await runIndex(p.config(), { mode: "full" });
+    // `lazy` (`new` behind `??`) and the shadowing `local` are not typed: no edge.
+    expect(edges(p).filter((e) => e.startsWith("App."))).toEqual([
+      "App.run -> src/host.ts:Emitter.fire POTENTIAL_CALL/field_type @8",
+      "App.run -> src/host.ts:StorageHost.add POTENTIAL_CALL/field_type @9",
+      "App.run -> src/host.ts:StorageHost.add POTENTIAL_CALL/import @10",
+      "App.run -> src/host.ts:StorageHost.add POTENTIAL_CALL/import @11",
+      "App.run -> src/host.ts:StorageHost.add POTENTIAL_CALL/new_expression @13",
+    ]);
+  });
+
   it("maps a workspace package's build output to its sources through its tsconfig's outDir and rootDir", async () => {
     const p = project({
       "package.json": JSON.stringify({ private: true, workspaces: ["packages/*"] }),

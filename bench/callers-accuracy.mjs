@@ -6,6 +6,7 @@
 //
 //   npm run build && npm run bench:callers
 //   npm run bench:callers -- --corpus <dir>     (or: node bench/callers-accuracy.mjs --corpus <dir>)
+//   npm run bench:callers -- --sample <figures.json>   (score the symbols an earlier run drew)
 //
 // --corpus <dir> runs it on any directory of TypeScript sources instead of the pinned corpus: no
 // download, no stamp check, no repair of an interrupted index-speed edit; the directory must exist
@@ -135,7 +136,8 @@ function readPopulation(graphDb) {
     const left = { constructors: 0, computed_names: 0 };
     const population = [];
     for (const r of rows) {
-      const dot = r.kind === "method" ? r.name.lastIndexOf(".") : -1;
+      // `Class.method`, and the functions named after what holds them: `ns.f` (a namespace's), `outer.inner` (a nested one).
+      const dot = r.name.lastIndexOf(".");
       const member = r.name.slice(dot + 1);
       if (member === "constructor") left.constructors++;
       else if (!IDENT.test(member) || r.name.includes("[")) left.computed_names++;
@@ -196,11 +198,61 @@ function callOf(ref) {
   return null;
 }
 
+/**
+ * The compiler options for a corpus: COMPILER_OPTIONS, plus — for a workspace monorepo — `paths`
+ * that resolve each package as an installed, project-referenced workspace does: its name and its
+ * deep imports to its directory, and its build output (its tsconfig's outDir, `main`/`types`
+ * under it) redirected to its sources (rootDir), as tsserver's project-reference redirects do.
+ * Derived from package.json and tsconfig with TypeScript's own config parser, not from mast's.
+ */
+function oracleOptions(root) {
+  const pkg = ts.readConfigFile(path.join(root, "package.json"), ts.sys.readFile).config;
+  const ws = Array.isArray(pkg?.workspaces) ? pkg.workspaces : Array.isArray(pkg?.workspaces?.packages) ? pkg.workspaces.packages : [];
+  if (ws.length === 0) return COMPILER_OPTIONS;
+  const dirs = [];
+  for (const pattern of ws) {
+    const parts = pattern.replace(/^\.\//, "").replace(/\/+$/, "").split("/");
+    let found = [""];
+    for (const part of parts) {
+      const next = [];
+      for (const d of found) {
+        if (part === "*" || part === "**") {
+          for (const e of fs.readdirSync(path.join(root, d), { withFileTypes: true })) if (e.isDirectory() && e.name !== "node_modules") next.push(d ? `${d}/${e.name}` : e.name);
+          if (part === "**") next.push(d);
+        } else if (fs.existsSync(path.join(root, d, part))) next.push(d ? `${d}/${part}` : part);
+      }
+      found = next;
+    }
+    dirs.push(...found);
+  }
+  const paths = {};
+  const strip = (p) => p.replace(/\.d\.ts$|\.js$|\.ts$/, "");
+  for (const dir of [...new Set(dirs)].sort()) {
+    const manifest = ts.readConfigFile(path.join(root, dir, "package.json"), ts.sys.readFile).config;
+    if (typeof manifest?.name !== "string" || paths[manifest.name]) continue;
+    const name = manifest.name;
+    let out = null;
+    const tsconfig = path.join(root, dir, "tsconfig.json");
+    if (fs.existsSync(tsconfig)) {
+      const parsed = ts.parseJsonConfigFileContent(ts.readConfigFile(tsconfig, ts.sys.readFile).config ?? {}, ts.sys, path.join(root, dir));
+      const { outDir, rootDir } = parsed.options;
+      if (outDir && rootDir) out = { outDir: path.relative(path.join(root, dir), outDir), rootDir: path.relative(root, rootDir) };
+    }
+    const entry = manifest.types ?? manifest.typings ?? manifest.main;
+    const source = (rel) => (out && (rel === out.outDir || rel.startsWith(`${out.outDir}/`)) ? `${out.rootDir}${rel.slice(out.outDir.length)}` : `${dir}/${rel}`);
+    if (typeof entry === "string") paths[name] = [strip(source(path.posix.normalize(entry)))];
+    if (out) paths[`${name}/${out.outDir}/*`] = [`${out.rootDir}/*`];
+    paths[`${name}/*`] = [`${dir}/*`];
+  }
+  return { ...COMPILER_OPTIONS, baseUrl: root, paths };
+}
+
 function createOracle(root, corpusFiles, mastFiles) {
   const names = corpusFiles.map((rel) => path.join(root, rel));
   const snapshots = new Map();
   const inCorpus = (f) => f.startsWith(`${root}${path.sep}`);
-  const cache = ts.createModuleResolutionCache(root, (f) => f, COMPILER_OPTIONS);
+  const options = oracleOptions(root);
+  const cache = ts.createModuleResolutionCache(root, (f) => f, options);
   const host = {
     getScriptFileNames: () => names,
     getScriptVersion: () => "1",
@@ -212,7 +264,7 @@ function createOracle(root, corpusFiles, mastFiles) {
       return snapshots.get(f);
     },
     getCurrentDirectory: () => root,
-    getCompilationSettings: () => COMPILER_OPTIONS,
+    getCompilationSettings: () => options,
     getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
     fileExists: ts.sys.fileExists,
     readFile: ts.sys.readFile,
@@ -293,16 +345,40 @@ function createOracle(root, corpusFiles, mastFiles) {
     return { sites: [...sites.values()], related: [...related.values()] };
   }
 
-  return { programMs, referenceMs, files: names.length, locate, callSites, textOf: (file, line) => textOf(program.getSourceFile(path.join(root, file)), line) };
+  return { options, programMs, referenceMs, files: names.length, locate, callSites, textOf: (file, line) => textOf(program.getSourceFile(path.join(root, file)), line) };
 }
 
 /** Draws symbols in a seeded order until TARGET_WITH_SITES of them have a call site. */
 function drawSample(population, oracle) {
+  return sampleOf(shuffled(population, prng(SEED)), oracle, TARGET_WITH_SITES);
+}
+
+/**
+ * The symbols another run drew (`--sample <its figures.json>`: its `sample.symbols`), to score two
+ * builds on the very same symbols — a new symbol kind changes the population, so a fresh draw would not.
+ */
+function replaySample(figures, oracle) {
+  let symbols;
+  try {
+    symbols = JSON.parse(fs.readFileSync(figures, "utf8")).sample?.symbols;
+  } catch (err) {
+    throw new BenchError(`--sample ${figures}: ${err.message}`);
+  }
+  if (!Array.isArray(symbols)) throw new BenchError(`--sample ${figures}: no sample.symbols list in it (a callers-accuracy figures file)`);
+  const listed = symbols.map(({ name, kind, file, line }) => {
+    const dot = name.lastIndexOf(".");
+    return { name, kind, file, line, member: name.slice(dot + 1), owner: dot >= 0 ? name.slice(0, dot) : null };
+  });
+  return sampleOf(listed, oracle, Infinity);
+}
+
+/** Locates symbols in the oracle and reads their call sites, until `withSitesWanted` have one. */
+function sampleOf(symbols, oracle, withSitesWanted) {
   const sample = [];
   const unlocated = [];
   let withSites = 0;
-  for (const sym of shuffled(population, prng(SEED))) {
-    if (withSites >= TARGET_WITH_SITES) break;
+  for (const sym of symbols) {
+    if (withSites >= withSitesWanted) break;
     const at = oracle.locate(sym);
     if (!at) {
       unlocated.push(`${sym.name} (${sym.file}:${sym.line})`);
@@ -486,23 +562,25 @@ function scoreMast(sample, answers, cappedAnswers, oracle) {
 // ---------------------------------------------------------------------------------------------
 // main
 
-const USAGE = "usage: node bench/callers-accuracy.mjs [--corpus <dir>]";
+const USAGE = "usage: node bench/callers-accuracy.mjs [--corpus <dir>] [--sample <figures.json>]";
 
 /** The command line: { root } of a user-given corpus (--corpus <dir>, resolved), or { root: null } for the pinned one. */
 function parseCommandLine(argv) {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { corpus: { type: "string" } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args: argv, options: { corpus: { type: "string" }, sample: { type: "string" } }, strict: true, allowPositionals: false }));
   } catch (err) {
     throw new BenchError(`${err.message}\n${USAGE}`);
   }
-  if (values.corpus === undefined) return { root: null };
+  const sample = values.sample === undefined ? null : path.resolve(values.sample);
+  if (sample !== null && !fs.existsSync(sample)) throw new BenchError(`--sample ${values.sample}: ${sample} does not exist`);
+  if (values.corpus === undefined) return { root: null, sample };
   if (values.corpus.trim() === "") throw new BenchError(`--corpus needs a directory\n${USAGE}`);
   const abs = path.resolve(values.corpus);
   if (!fs.existsSync(abs)) throw new BenchError(`--corpus ${values.corpus}: ${abs} does not exist`);
   if (!fs.statSync(abs).isDirectory()) throw new BenchError(`--corpus ${values.corpus}: ${abs} is not a directory`);
   // mast reports paths under the real root (resolveProjectRoot), so the oracle and rg work there too.
-  return { root: fs.realpathSync(abs) };
+  return { root: fs.realpathSync(abs), sample };
 }
 
 /** Whether root holds a TypeScript source (.ts/.tsx/.mts/.cts, not a declaration) where mast would look. */
@@ -522,7 +600,9 @@ async function main() {
   const userCorpus = cli.root !== null;
   const root = cli.root ?? CORPUS;
   if (userCorpus && !hasTypeScript(root)) throw new BenchError(`--corpus ${root} holds no .ts/.tsx source file (declarations and files under ${[...MAST_EXCLUDED_DIRS].join(", ")} do not count)`);
-  const outJson = userCorpus ? path.join(OUT_DIR, `callers-accuracy.${path.basename(root) || "root"}.json`) : DEFAULT_OUT_JSON;
+  // A replayed sample's figures never overwrite a drawn one's.
+  const base = userCorpus ? `callers-accuracy.${path.basename(root) || "root"}` : path.basename(DEFAULT_OUT_JSON, ".json");
+  const outJson = cli.sample !== null ? path.join(OUT_DIR, `${base}.replay.json`) : userCorpus ? path.join(OUT_DIR, `${base}.json`) : DEFAULT_OUT_JSON;
 
   const missing = missingBuild();
   if (missing) {
@@ -559,7 +639,7 @@ async function main() {
     const tsFiles = [...pop.files].filter((f) => KEEP_SOURCE.test(f) && !f.endsWith(".d.ts")).sort();
     process.stderr.write(`oracle: TypeScript ${ts.version} language service over ${tsFiles.length} files ...\n`);
     oracle = createOracle(root, tsFiles, pop.files);
-    drawn = drawSample(pop.population, oracle);
+    drawn = cli.sample === null ? drawSample(pop.population, oracle) : replaySample(cli.sample, oracle);
     process.stderr.write(`${TOOL}: 1 warm-up + ${TIMED_PASSES} timed passes over ${drawn.sample.length} symbols ...\n`);
     mast = await runMast(drawn.sample, stateDir, root);
     if (rgVersion) rg = runRg(drawn.sample, pop.files, root);
@@ -619,7 +699,7 @@ async function main() {
     `population: ${pop.population.length} functions and methods in graph.db (${nFn} functions, ${pop.population.length - nFn} methods; ${pop.left.overloads_folded} overload rows folded, ${pop.left.constructors} constructors and ${pop.left.computed_names} computed names left out)`,
   );
   const kinds = (xs) => `${xs.filter((s) => s.kind === "function").length} functions, ${xs.filter((s) => s.kind === "method").length} methods`;
-  L.push(`sample (seed 0x${SEED.toString(16)}): ${sample.length} symbols drawn until ${TARGET_WITH_SITES} had a call site`);
+  L.push(cli.sample === null ? `sample (seed 0x${SEED.toString(16)}): ${sample.length} symbols drawn until ${TARGET_WITH_SITES} had a call site` : `sample: the ${sample.length} symbols of ${shownDir(cli.sample)} (--sample), not a new draw`);
   L.push(`  with >= 1 call site   ${lpad(withSites.length, 4)}  (${kinds(withSites)}); ${allSites.length} sites, median ${sitesPer.length ? median(sitesPer) : "n/a"} per symbol, max ${sitesPer.length ? Math.max(...sitesPer) : "n/a"}`);
   L.push(`  with no call site     ${lpad(sample.length - withSites.length, 4)}  (${kinds(sample.filter((s) => s.sites.length === 0))}); scored for precision only`);
   if (drawn.unlocated.length) L.push(`  not located           ${lpad(drawn.unlocated.length, 4)}  (left out)`);
@@ -629,7 +709,7 @@ async function main() {
   L.push(`  a site counts at the line its call starts on or the line of the called name (they differ for ${split} of ${allSites.length} sites)`);
   L.push("");
   L.push(
-    `oracle: ts.LanguageService over ${oracle.files} files; program + checker built in ${fmt(oracle.programMs / 1000)} s; ${oracle.referenceMs.length} findReferences in ${fmt(oracle.referenceMs.reduce((a, b) => a + b, 0) / 1000)} s (p50 ${fmt(refMs?.p50, 1)} ms, max ${fmt(refMs?.max, 0)} ms)`,
+    `oracle: ts.LanguageService over ${oracle.files} files${oracle.options.paths ? ` (workspace packages resolved to their sources: ${Object.keys(oracle.options.paths).length} paths patterns)` : ""}; program + checker built in ${fmt(oracle.programMs / 1000)} s; ${oracle.referenceMs.length} findReferences in ${fmt(oracle.referenceMs.reduce((a, b) => a + b, 0) / 1000)} s (p50 ${fmt(refMs?.p50, 1)} ms, max ${fmt(refMs?.max, 0)} ms)`,
   );
   L.push("");
   L.push(`accuracy — precision is the mean over symbols with a prediction, recall over symbols with a call site; micro pools all sites`);
@@ -686,7 +766,8 @@ async function main() {
         declaration_lookahead: DECLARATION_LOOKAHEAD,
         potential_limit: POTENTIAL_LIMIT,
         timed_passes: TIMED_PASSES,
-        compiler_options: COMPILER_OPTIONS,
+        // With a workspace monorepo, `paths` for its packages (oracleOptions): their count, not the map.
+        compiler_options: { ...oracle.options, ...(oracle.options.paths ? { paths: `${Object.keys(oracle.options.paths).length} workspace patterns` } : {}) },
         rg_pattern: "\\bNAME\\s*\\(",
         percentile: "nearest-rank",
       },

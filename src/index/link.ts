@@ -37,6 +37,8 @@ interface FileFacts {
   readonly declared: Map<string, Sym>;
   /** First function declaration of each name: a plain call means it even where a type of that name came first (C's `struct timer` and `timer()`). */
   readonly functions: Map<string, Sym>;
+  /** The first type declaration (class, interface, type, enum) of each name: where a value shares it (`interface S` + `const S = Symbol()`). */
+  readonly types: Map<string, Sym>;
   /** Export aliases (`export { local as name }`): exported name → the local name. */
   readonly aliases: Map<string, string>;
   /** Re-export markers by exported name. */
@@ -59,7 +61,7 @@ interface FileFacts {
 }
 
 function emptyFacts(path: string, language: string): FileFacts {
-  return { declared: new Map(), functions: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), implementing: new Set(), path, language };
+  return { declared: new Map(), functions: new Map(), types: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), implementing: new Set(), path, language };
 }
 
 type EdgeResolution = "import" | "field_type" | "parameter_type" | "new_expression" | "return_type" | "same_file" | "same_package" | "this_method" | "super_method";
@@ -145,6 +147,7 @@ class Graph {
         const sym = { id: s.id, name: s.name, kind: s.kind, fileId: s.fileId, returnType: s.returnType, parent: s.parent };
         if (!facts.declared.has(s.name)) facts.declared.set(s.name, sym);
         if (s.kind === "function" && !facts.functions.has(s.name)) facts.functions.set(s.name, sym);
+        if (TYPE_KINDS.has(s.kind) && !facts.types.has(s.name)) facts.types.set(s.name, sym);
       }
     }
     const imports = importFacts(this.db, fileIds);
@@ -284,6 +287,18 @@ class Graph {
     return sym ? { sym, via: "import" } : null;
   }
 
+  /**
+   * A type a type position names (an annotation, a return type, `super`): as `resolveType`, but
+   * where the name is also a value's in its file (theia's `interface ChatService` beside
+   * `const ChatService = Symbol()`), the type's declaration.
+   */
+  resolveTypeName(fileId: number, name: string): { sym: Sym; via: "same_file" | "same_package" | "import" } | null {
+    const found = this.resolveType(fileId, name);
+    if (!found || TYPE_KINDS.has(found.sym.kind)) return found;
+    const type = this.file(found.sym.fileId).types.get(found.sym.name);
+    return type ? { sym: type, via: found.via } : found;
+  }
+
   languageOf(fileId: number): string {
     return this.file(fileId).language;
   }
@@ -363,7 +378,8 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
     case "super":
     case "typed":
     case "static": {
-      const named = g.resolveType(c.fileId, c.receiverName ?? "");
+      // `Type.m()` names a value; a typed receiver and `super` name a type.
+      const named = c.receiver === "static" ? g.resolveType(c.fileId, c.receiverName ?? "") : g.resolveTypeName(c.fileId, c.receiverName ?? "");
       if (!named && c.receiver === "static") return resolveCall(g, { ...c, receiver: "namespace" });
       // `x.m()` on an imported variable whose declaration types it (`export const store = new Store()`).
       const type = named && c.receiver === "static" && VALUE_KINDS.has(named.sym.kind) ? heldType(g, named) : named;
@@ -381,7 +397,7 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
       const producer = resolveProducer(g, c.fileId, unwrapped ? path.slice(0, -1) : path);
       if (!producer || producer.returnType === null) return null;
       const typeName = languageSpec(g.languageOf(producer.fileId))?.returnedType(producer.returnType, producer.parent, unwrapped) ?? null;
-      const type = typeName === null ? null : g.resolveType(producer.fileId, typeName);
+      const type = typeName === null ? null : g.resolveTypeName(producer.fileId, typeName);
       const target = type && TYPE_KINDS.has(type.sym.kind) ? g.member(type.sym, c.callee) : null;
       return target ? { target, resolution: "return_type" } : null;
     }
@@ -398,7 +414,7 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
 /** The type a variable holds, as its declaration records it (`returnType`), resolved where it is declared. */
 function heldType(g: Graph, variable: { sym: Sym; via: "same_file" | "same_package" | "import" }): { sym: Sym; via: "same_file" | "same_package" | "import" } | null {
   if (variable.sym.returnType === null) return null;
-  const type = g.resolveType(variable.sym.fileId, variable.sym.returnType);
+  const type = g.resolveTypeName(variable.sym.fileId, variable.sym.returnType);
   return type ? { sym: type.sym, via: variable.via } : null;
 }
 

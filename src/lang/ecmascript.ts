@@ -40,6 +40,7 @@ export const ECMASCRIPT_RULES = {
     verified: [
       "`f()` of a function declared in the file or imported (named, an anonymous default export, through `export *` and named re-exports, tsconfig `paths`, workspace packages — a `main`, `typings` or deep import into the build output mapped to its source by the package tsconfig's `outDir`/`rootDir`)",
       "`ns.f()` through `import * as ns`",
+      "`f()` of a function declared inside the calling function or method (`outer.f`), in the block that declares it and bound once there",
       "`this.m()` and `super.m()` in a class (up its `extends` chain)",
       "`x.m()` where `x` is a local bound once by `new C()`, a top-level variable declared by `new C()` (in its file, and in importers when exported), or `this.x` a field initialised by `new C()`",
       "`C.m()` on a class declared or imported",

@@ -18,7 +18,7 @@ export const TYPESCRIPT: LanguageSpec = {
     verified: [
       ...ECMASCRIPT_RULES.callGraph.verified,
       "`x.m()` where `x` is an annotated parameter or an annotated field (a constructor parameter property too)",
-      "calls on a receiver typed by an interface, to the interface's member",
+      "calls on a receiver typed by an interface, to the interface's member (also where a value shares the interface's name, as dependency-injection tokens do), and by `T | undefined` or `T | null` as by `T`",
       "`N.f()` of a function a namespace exports (also when the namespace merges with an interface or class of its name)",
     ],
     potentialOnly: [...ECMASCRIPT_RULES.callGraph.potentialOnly, "receivers typed by a generic type parameter"],

@@ -11,6 +11,11 @@ import type { CallReceiver, CallSite, ClassHeritage, ImportRecord } from "./type
 export interface CallExtraction {
   readonly calls: CallSite[];
   readonly classes: ClassHeritage[];
+  /**
+   * Function declarations nested in a function or method, each bound once there, named after it
+   * (`error.getSizing`): the declaration pass makes them symbols, and a call by name in their scope links to them.
+   */
+  readonly nestedFunctions: ReadonlyArray<{ readonly name: string; readonly parent: string; readonly node: SyntaxNode }>;
 }
 
 interface Container {
@@ -174,6 +179,15 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
     return found && index < found.end ? found : null;
   };
   for (const name of importedNames) callable.add(name);
+  // Function declarations nested in a named container: its lexical scope's own functions.
+  const nestedIn = new Map<Container, Map<string, BindingSite>>();
+  for (const b of nodes.bindings) {
+    if (b.kind !== "function_declaration" || b.name === null) continue;
+    const c = containerOf(b.start);
+    // Not in a class body's own container (a static block, a field value): `Class.f` names its methods.
+    if (!c || c.caller === null || (c.cls !== null && c.caller === c.cls.name) || (b.start === c.start && c.node.type === b.kind)) continue;
+    (nestedIn.get(c) ?? nestedIn.set(c, new Map()).get(c)!).set(b.name, b);
+  }
   // A container's bindings are read only when one of its calls asks about a local name.
   // Names some binding in the file gives a type to: a call on any other local cannot be typed.
   const typable = new Set<string>();
@@ -201,10 +215,14 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
     // Only a call whose receiver chain starts with `this`, `super`, an import, a top-level name
     // or a local some binding types can link: anything else is not classified at all.
     const lead = LEADING_RECEIVER.exec(text.slice(start, start + LEADING_RECEIVER_CHARS))?.[1];
-    if (lead === undefined || !(lead === "this" || lead === "super" || callable.has(lead) || namespaces.has(lead) || typable.has(lead))) continue;
-    const c = containerOf(start);
+    const c = lead === undefined ? null : containerOf(start);
+    if (lead === undefined || !(lead === "this" || lead === "super" || callable.has(lead) || namespaces.has(lead) || typable.has(lead) || (c !== null && nestedIn.get(c)?.has(lead)))) continue;
     if (!c) continue;
     const locals: Locals = {
+      nestedFunction: (name) => {
+        const b = nestedIn.get(c)?.get(name);
+        return b && envOf(c).counts.get(name) === 1 && inScope(b, start, root) ? `${c.caller}.${name}` : null;
+      },
       has: (name) => envOf(c).counts.has(name),
       typeOf: (name) => {
         const env = envOf(c);
@@ -214,7 +232,23 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
     const site = classify(call, c, file, locals, () => thisIsInstance(start, c, nodes.boundaries));
     if (site) calls.push(site);
   }
-  return { calls, classes };
+  const nestedFunctions: Array<{ name: string; parent: string; node: SyntaxNode }> = [];
+  for (const [c, byName] of nestedIn) {
+    for (const [name, b] of byName) {
+      const node = envOf(c).counts.get(name) === 1 ? nodeOf(b, root) : null;
+      if (node) nestedFunctions.push({ name: `${c.caller}.${name}`, parent: c.caller!, node });
+    }
+  }
+  return { calls, classes, nestedFunctions };
+}
+
+/**
+ * Whether a nested function declaration is in scope at `index`: a function declaration is hoisted
+ * to the top of the block (or function body) that holds it, and seen throughout that block.
+ */
+function inScope(b: BindingSite, index: number, root: SyntaxNode): boolean {
+  const block = nodeOf(b, root)?.parent;
+  return block !== null && block !== undefined && block.startIndex <= index && index < block.endIndex;
 }
 
 /**
@@ -300,6 +334,33 @@ function heritage(decl: SyntaxNode, cls: ClassEnv): ClassHeritage {
   return { className: cls.name, line: decl.startPosition.row + 1, extends: names.extends, implements: names.implements };
 }
 
+/**
+ * Whether a type guard may have narrowed the receiver at this call, so its declared type is not
+ * what the checker would resolve the call on: an enclosing `if`, `?:` or `&&` whose condition
+ * passes the receiver to a call (`if (hasAccessCapability(this.delegate)) this.delegate.fsPath()`),
+ * tests it with `instanceof` or `in`. A plain truthiness test (`if (this.editor)`) narrows nothing
+ * a method call sees.
+ */
+function narrowed(call: SyntaxNode, container: Container, receiver: string): boolean {
+  const r = receiver.replace(/[.$]/g, "\\$&");
+  const guard = new RegExp(`[(,]\\s*${r}\\s*[,)]|(?<![\\w$.])${r}\\s+instanceof\\b|\\bin\\s+${r}(?![\\w$])`);
+  for (let n: SyntaxNode | null = call.parent, child: SyntaxNode = call; n !== null && n.startIndex >= container.start; child = n, n = n.parent) {
+    const condition =
+      n.type === "if_statement" || n.type === "ternary_expression"
+        ? unparenthesized(field(n, "condition"))
+        : n.type === "binary_expression" && field(n, "operator")?.type === "&&" && field(n, "right")?.startIndex === child.startIndex
+          ? field(n, "left")
+          : null;
+    if (condition && condition.startIndex !== child.startIndex && guard.test(condition.text)) return true;
+  }
+  return false;
+}
+
+/** An `if`'s condition without its own parentheses. */
+function unparenthesized(node: SyntaxNode | null): SyntaxNode | null {
+  return node?.type === "parenthesized_expression" ? (node.namedChildren[0] ?? null) : node;
+}
+
 function receiverOf(node: SyntaxNode): SyntaxNode {
   let n = node;
   while (TRANSPARENT.has(n.type)) {
@@ -356,6 +417,8 @@ function typeOfBinding(env: LocalEnv, name: string, root: SyntaxNode): InstanceT
 interface Locals {
   /** The name is bound inside the container (a parameter, variable or function). */
   has(name: string): boolean;
+  /** The symbol name of the nested function a bare call of `name` calls here (bound once, in scope), or null. */
+  nestedFunction(name: string): string | null;
   /** The type a name's single binding gives it; undefined when untyped or bound more than once. */
   typeOf(name: string): InstanceType | undefined;
 }
@@ -375,6 +438,8 @@ function classify(call: SyntaxNode, container: Container, file: FileEnv, locals:
   });
   if (target.type === "identifier") {
     const name = target.text;
+    const nested = isNew ? null : locals.nestedFunction(name);
+    if (nested !== null) return site(nested, { kind: "bare" });
     // Only imports and top-level declarations can be linked; a local binding (a parameter, a
     // variable) shadows any function of that name.
     if (!file.callable.has(name) || (!isNew && locals.has(name))) return null;
@@ -394,14 +459,14 @@ function classify(call: SyntaxNode, container: Container, file: FileEnv, locals:
     const inner = receiverOf(field(recv, "object") ?? recv);
     const member = field(recv, "property")?.text;
     const fieldType = inner.type === "this" && member ? cls.fields.get(member) : undefined;
-    return fieldType ? site(callee, { kind: "typed", typeName: fieldType, resolution: "field_type" }) : null;
+    return fieldType && !narrowed(call, container, recv.text) ? site(callee, { kind: "typed", typeName: fieldType, resolution: "field_type" }) : null;
   }
   if (recv.type === "identifier") {
     const bound = locals.typeOf(recv.text);
-    if (bound) return site(callee, { kind: "typed", typeName: bound.type, resolution: bound.resolution });
+    if (bound) return narrowed(call, container, recv.text) ? null : site(callee, { kind: "typed", typeName: bound.type, resolution: bound.resolution });
     if (locals.has(recv.text)) return null;
     const instance = file.instances.get(recv.text);
-    if (instance) return site(callee, { kind: "typed", typeName: instance.type, resolution: instance.resolution });
+    if (instance) return narrowed(call, container, recv.text) ? null : site(callee, { kind: "typed", typeName: instance.type, resolution: instance.resolution });
     if (file.namespaces.has(recv.text)) return site(callee, { kind: "namespace", local: recv.text });
     if (file.classNames.has(recv.text) || file.importedNames.has(recv.text)) return site(callee, { kind: "static", className: recv.text });
   }

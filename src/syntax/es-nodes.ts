@@ -11,11 +11,25 @@ export const FUNCTION_VALUES: ReadonlySet<string> = new Set(["arrow_function", "
 /** Class declarations and class expressions. */
 export const CLASS_TYPES: ReadonlySet<string> = new Set(["class_declaration", "abstract_class_declaration", "class"]);
 
-/** The named type of an annotation: `Foo` or `Foo<T>`; null for unions, arrays, literals and the like. */
+/**
+ * The named type of an annotation: `Foo` or `Foo<T>`, also `Foo | undefined` and `Foo | null`
+ * (a method call on it is one on `Foo`); null for other unions, arrays, literals and the like.
+ */
 export function namedType(annotation: SyntaxNode | null): string | null {
   const t = annotation?.type === "type_annotation" ? annotation.namedChildren[0] : annotation;
   if (!t) return null;
   if (t.type === "type_identifier") return t.text;
+  if (t.type === "union_type") {
+    // `A | B | C` nests as `(A | B) | C`.
+    const members: SyntaxNode[] = [];
+    const flatten = (u: SyntaxNode) => {
+      for (const m of u.namedChildren) if (m.type === "union_type") flatten(m);
+      else members.push(m);
+    };
+    flatten(t);
+    const rest = members.filter((m) => !(m.type === "literal_type" && (m.text === "undefined" || m.text === "null")));
+    return rest.length === 1 ? namedType(rest[0]!) : null;
+  }
   if (t.type === "generic_type") {
     const name = t.childForFieldName("name");
     return name?.type === "type_identifier" ? name.text : null;

@@ -65,7 +65,8 @@ class FileExtractor {
       this.walkTopLevel();
       applyExportClauses(this.exportStatements, { decls: this.decls, importBindings: this.importBindings, drafts: this.drafts, symbols: this.symbols, bagExclusions: this.bagExclusions });
     }
-    const { calls, classes } = minified ? { calls: [], classes: [] } : extractCalls(this.tree.rootNode, this.text, this.lines, DEFAULT_EXPORT_NAME, this.callNodes, this.imports);
+    const { calls, classes, nestedFunctions } = minified ? { calls: [], classes: [], nestedFunctions: [] } : extractCalls(this.tree.rootNode, this.text, this.lines, DEFAULT_EXPORT_NAME, this.callNodes, this.imports);
+    for (const nested of nestedFunctions) this.declareNested(nested.node, nested.name, nested.parent);
     if (calls.some((c) => c.caller === null)) this.addModuleSymbol();
     const chunks = materializeChunks(this.filePath, { lines: this.lines, lineStarts: lineStarts(this.text) }, this.drafts, {
       chunkSplitThreshold: this.options.chunkSplitThreshold,
@@ -271,6 +272,17 @@ class FileExtractor {
     sym.line = start.startPosition.row + 1;
     this.setCallable(sym, decl);
     this.remember({ name, draft, symbol: sym, members: [] });
+  }
+
+  /** A function declared inside a function or method, as `outer.inner`: a symbol, no chunk (its container's chunk holds it). */
+  private declareNested(fn: SyntaxNode, name: string, parent: string): void {
+    const body = fn.childForFieldName("body");
+    const sym = this.addSymbol(fn, "function", name, false, [], {
+      signature: this.slice(fn.startIndex, body ? body.startIndex : fn.endIndex).trimEnd(),
+      body: body ? this.nodeText(body) : "",
+    });
+    sym.parent = parent;
+    this.setCallable(sym, fn);
   }
 
   private declareVariables(outer: SyntaxNode, decl: SyntaxNode, exported: boolean, doc: SyntaxNode[]): void {

@@ -226,6 +226,126 @@ describe("call-graph edges", () => {
     ]);
   });
 
+  it("links a call to a function nested in the caller's scope, recursion included; a shadowed or out-of-scope name is not linked", async () => {
+    const p = project({
+      "src/locale.ts": [
+        "const error = () => {",
+        "  function getSizing(origin: string) { return origin; }",
+        "  return (issue: { origin: string }) => getSizing(issue.origin);",
+        "};",
+        "export function walk(n: number): number {",
+        "  function run(k: number): number { return k <= 0 ? 0 : run(k - 1); }",
+        "  if (n > 1) {",
+        "    function inner() { return 1; }",
+        "    inner();",
+        "  }",
+        "  inner();",
+        "  return run(n);",
+        "}",
+        "export function shadow(getSizing: () => void) {",
+        "  function helper() {}",
+        "  const helper2 = (helper: () => void) => helper();",
+        "  getSizing();",
+        "  return helper2;",
+        "}",
+        "export class Box {",
+        "  open() {",
+        "    function step() {}",
+        "    step();",
+        "  }",
+        "}",
+        "export function getSizing() {}",
+        "",
+      ].join("\n"),
+    });
+    await runIndex(p.config(), { mode: "full" });
+    // `inner()` at line 11 is outside the block that holds `inner`; `helper` is bound twice in
+    // `shadow` (a function and a parameter), so its call is not linked; `getSizing()` in `shadow` is
+    // its parameter, never the nested `error.getSizing` nor the top-level one.
+    expect(edges(p)).toEqual([
+      "Box.open -> src/locale.ts:Box.open.step POTENTIAL_CALL/same_file @23",
+      "error -> src/locale.ts:error.getSizing POTENTIAL_CALL/same_file @3",
+      "walk -> src/locale.ts:walk.run POTENTIAL_CALL/same_file @6",
+      "walk -> src/locale.ts:walk.inner POTENTIAL_CALL/same_file @9",
+      "walk -> src/locale.ts:walk.run POTENTIAL_CALL/same_file @12",
+    ]);
+    const store = Store.open(statePaths(join(p.root, ".mast")).graphDb, { readonly: true });
+    try {
+      expect(store.db.prepare("SELECT name, kind, parent_name AS parent, line, is_exported AS exported FROM symbols WHERE name LIKE '%.%' ORDER BY line").all()).toEqual([
+        { name: "error.getSizing", kind: "function", parent: "error", line: 2, exported: 0 },
+        { name: "walk.run", kind: "function", parent: "walk", line: 6, exported: 0 },
+        { name: "walk.inner", kind: "function", parent: "walk", line: 8, exported: 0 },
+        { name: "Box.open", kind: "method", parent: "Box", line: 21, exported: 1 },
+        { name: "Box.open.step", kind: "function", parent: "Box.open", line: 22, exported: 0 },
+      ]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("a typed receiver names the type where a value shares its name (DI: `interface S` + `const S = Symbol`), and `T | undefined` types it as T", async () => {
+    const p = project({
+      "src/chat.ts": [
+        "export const ChatService = Symbol('ChatService');",
+        "export interface ChatService {",
+        "  send(text: string): void;",
+        "}",
+        "",
+      ].join("\n"),
+      "src/widget.ts": [
+        "import { ChatService } from './chat';",
+        "export class Editor { focus() {} }",
+        "export class Widget {",
+        "  protected editor: Editor | undefined;",
+        "  protected other: Editor | Widget | null = null;",
+        "  constructor(protected readonly chatService: ChatService) {}",
+        "  run() {",
+        "    this.chatService.send('x');",
+        "    this.editor?.focus();",
+        "    this.other?.focus();",
+        "    ChatService.send('y');",
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    await runIndex(p.config(), { mode: "full" });
+    // `this.other` is a union of two classes: no edge. `ChatService.send` names the Symbol value: no edge.
+    expect(edges(p)).toEqual([
+      "Widget.run -> src/chat.ts:ChatService.send POTENTIAL_CALL/field_type @8",
+      "Widget.run -> src/widget.ts:Editor.focus POTENTIAL_CALL/field_type @9",
+    ]);
+  });
+
+  it("does not type a receiver a type guard may have narrowed: a call, `instanceof` or `in` on it in an enclosing condition", async () => {
+    const p = project({
+      "src/fs.ts": [
+        "export interface Provider { stat(): void; fsPath?(): string }",
+        "export interface AccessProvider extends Provider { fsPath(): string }",
+        "export function hasAccess(p: Provider): p is AccessProvider { return 'fsPath' in p; }",
+        "export class Delegating {",
+        "  constructor(protected readonly delegate: Provider) {}",
+        "  run(other: Provider) {",
+        "    if (hasAccess(this.delegate)) {",
+        "      this.delegate.fsPath();",
+        "    }",
+        "    if (this.delegate) this.delegate.stat();",
+        "    const p = other instanceof Object ? other.stat() : undefined;",
+        "    return hasAccess(other) && other.fsPath();",
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    await runIndex(p.config(), { mode: "full" });
+    // Only the truthiness test leaves the declared type standing.
+    expect(edges(p).filter((e) => e.startsWith("Delegating.run"))).toEqual([
+      "Delegating.run -> src/fs.ts:hasAccess POTENTIAL_CALL/same_file @7",
+      "Delegating.run -> src/fs.ts:Provider.stat POTENTIAL_CALL/field_type @10",
+      "Delegating.run -> src/fs.ts:hasAccess POTENTIAL_CALL/same_file @12",
+    ]);
+  });
+
   it("maps a workspace package's build output to its sources through its tsconfig's outDir and rootDir", async () => {
     const p = project({
       "package.json": JSON.stringify({ private: true, workspaces: ["packages/*"] }),

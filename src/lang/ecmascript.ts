@@ -42,7 +42,7 @@ export const ECMASCRIPT_RULES = {
       "`ns.f()` through `import * as ns`",
       "`f()` of a function declared inside the calling function or method (`outer.f`), in the block that declares it and bound once there",
       "`this.m()` and `super.m()` in a class (up its `extends` chain)",
-      "`x.m()` where `x` is a local bound once by `new C()`, a top-level variable declared by `new C()` (in its file, and in importers when exported), or `this.x` a field initialised by `new C()`",
+      "`x.m()` where `x` is a local bound by `new C()` (bound more than once in a function: the binding whose scope holds the call), a top-level variable declared by `new C()` (in its file, and in importers when exported), or `this.x` a field initialised by `new C()`",
       "`C.m()` on a class declared or imported",
       "`new C()`",
     ],

@@ -202,7 +202,7 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
   const envOf = (c: Container): LocalEnv => {
     let env = envs.get(c);
     if (!env) {
-      env = { counts: new Map(), sites: new Map(), types: new Map() };
+      env = { counts: new Map(), sites: new Map(), all: new Map(), opaque: new Set(), types: new Map(), scoped: new Map() };
       for (const b of bindingsOf.get(c) ?? []) bindSite(env, b, c, root);
       envs.set(c, env);
     }
@@ -226,7 +226,9 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
       has: (name) => envOf(c).counts.has(name),
       typeOf: (name) => {
         const env = envOf(c);
-        return (env.counts.get(name) ?? 0) === 1 ? typeOfBinding(env, name, root) : undefined;
+        const count = env.counts.get(name) ?? 0;
+        if (count === 1) return typeOfBinding(env, name, root);
+        return count > 1 ? typeOfScoped(env, name, start, root) : undefined;
       },
     };
     const site = classify(call, c, file, locals, () => thisIsInstance(start, c, nodes.boundaries));
@@ -376,8 +378,14 @@ interface LocalEnv {
   readonly counts: Map<string, number>;
   /** The (last) binding site of each name. */
   readonly sites: Map<string, BindingSite>;
+  /** Every binding site of each name, in document order. */
+  readonly all: Map<string, BindingSite[]>;
+  /** Names a JavaScript `formal_parameters` binds (no site of their own, so no scope to compare). */
+  readonly opaque: Set<string>;
   /** The type a name's only binding gives it, once read from the tree (null: none). */
   readonly types: Map<string, InstanceType | null>;
+  /** Per binding site (by start): its scope's range and the type it gives, once read. */
+  readonly scoped: Map<number, { start: number; end: number; type: InstanceType | null } | null>;
 }
 
 /** Records the name one binding declares in its container's environment. */
@@ -386,12 +394,62 @@ function bindSite(env: LocalEnv, b: BindingSite, container: Container, root: Syn
   if (b.start === container.start && b.kind === container.node.type) return;
   if (b.kind === "formal_parameters") {
     // JavaScript parameters are bare identifiers directly in formal_parameters.
-    for (const p of nodeOf(b, root)?.namedChildren ?? []) if (p.type === "identifier") env.counts.set(p.text, (env.counts.get(p.text) ?? 0) + 1);
+    for (const p of nodeOf(b, root)?.namedChildren ?? []) {
+      if (p.type !== "identifier") continue;
+      env.counts.set(p.text, (env.counts.get(p.text) ?? 0) + 1);
+      env.opaque.add(p.text);
+    }
     return;
   }
   if (b.name === null) return;
   env.counts.set(b.name, (env.counts.get(b.name) ?? 0) + 1);
   env.sites.set(b.name, b);
+  (env.all.get(b.name) ?? env.all.set(b.name, []).get(b.name)!).push(b);
+}
+
+const FUNCTION_SCOPES = new Set(["function_declaration", "generator_function_declaration", "function_expression", "function", "generator_function", "arrow_function", "method_definition"]);
+const BLOCK_SCOPES = new Set(["statement_block", "program", "for_statement", "for_in_statement", "switch_body", "class_static_block"]);
+
+/**
+ * The range a binding is seen in, as the language scopes it: a `let`/`const` (and a function
+ * declaration) in its block, a `var` and a parameter in its function. Null when the tree does not say.
+ */
+function scopeOf(b: BindingSite, root: SyntaxNode): { start: number; end: number } | null {
+  const node = nodeOf(b, root);
+  if (!node) return null;
+  const functionScoped = b.kind === "required_parameter" || b.kind === "optional_parameter" || node.parent?.type === "variable_declaration";
+  for (let n = node.parent; n !== null; n = n.parent) {
+    if (functionScoped ? FUNCTION_SCOPES.has(n.type) : BLOCK_SCOPES.has(n.type) || FUNCTION_SCOPES.has(n.type)) return { start: n.startIndex, end: n.endIndex };
+  }
+  return null;
+}
+
+/**
+ * The type of a name bound more than once in the container, at `index`: the binding whose scope
+ * is the innermost holding the call (`let tracker: Tracker` in each of several `describe` bodies).
+ * Undefined when no scope or two bindings of one scope hold it, or a JavaScript parameter binds it.
+ */
+function typeOfScoped(env: LocalEnv, name: string, index: number, root: SyntaxNode): InstanceType | undefined {
+  if (env.opaque.has(name)) return undefined;
+  let best: { start: number; type: InstanceType | null } | null = null;
+  let tie = false;
+  for (const b of env.all.get(name) ?? []) {
+    let seen = env.scoped.get(b.start);
+    if (seen === undefined) {
+      const scope = scopeOf(b, root);
+      const node = scope && b.typed ? nodeOf(b, root) : null;
+      const typed = node && field(node, b.kind === "variable_declarator" ? "name" : "pattern")?.type === "identifier" ? instanceType(node) : null;
+      seen = scope ? { ...scope, type: typed } : null;
+      env.scoped.set(b.start, seen);
+    }
+    if (seen === null) return undefined;
+    if (index < seen.start || index >= seen.end) continue;
+    if (best === null || seen.start > best.start) {
+      best = { start: seen.start, type: seen.type };
+      tie = false;
+    } else if (seen.start === best.start) tie = true;
+  }
+  return best === null || tie ? undefined : (best.type ?? undefined);
 }
 
 /** The binding node a site was read from. */
@@ -425,7 +483,9 @@ interface Locals {
 
 function classify(call: SyntaxNode, container: Container, file: FileEnv, locals: Locals, thisIsInstance: () => boolean): CallSite | null {
   const isNew = call.type === "new_expression";
-  const target = field(call, isNew ? "constructor" : "function");
+  let target = field(call, isNew ? "constructor" : "function");
+  // tree-sitter-typescript parses `await x.m<T>(…)` as a call of `await x.m` with type arguments.
+  if (target?.type === "await_expression" && field(call, "type_arguments")) target = target.namedChildren[0] ?? null;
   if (!target) return null;
   const line = call.startPosition.row + 1;
   const site = (callee: string, receiver: CallReceiver): CallSite => ({

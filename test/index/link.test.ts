@@ -346,6 +346,59 @@ describe("call-graph edges", () => {
     ]);
   });
 
+  it("links `await x.m<T>(…)`, which the grammar parses as a call of `await x.m`", async () => {
+    const p = project({
+      "src/store.ts": [
+        "export class Store {",
+        "  async getData<T>(key: string): Promise<T | undefined> { return undefined; }",
+        "}",
+        "export class Layout {",
+        "  constructor(protected readonly store: Store) {}",
+        "  async load() {",
+        "    const data = await this.store.getData<string>('keyboard');",
+        "    return data;",
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    await runIndex(p.config(), { mode: "full" });
+    expect(edges(p)).toEqual(["Layout.load -> src/store.ts:Store.getData POTENTIAL_CALL/field_type @7"]);
+  });
+
+  it("types a name bound more than once in a container by the binding whose scope holds the call", async () => {
+    const p = project({
+      "src/tracker.ts": "export class Tracker { isStale() { return true; } }\nexport class Other { isStale() { return false; } }\n",
+      "src/tracker.spec.ts": [
+        "import { Tracker, Other } from './tracker';",
+        "describe('all', () => { describe('a', () => {",
+        "  let tracker: Tracker;",
+        "  it('x', () => { tracker.isStale(); });",
+        "}); describe('b', () => {",
+        "  let tracker: Other;",
+        "  it('y', () => { tracker.isStale(); });",
+        "}); });",
+        "export function f(x: Tracker) {",
+        "  { const x = new Other(); x.isStale(); }",
+        "  x.isStale();",
+        "  var y = new Tracker();",
+        "  var y = new Other();",
+        "  y.isStale();",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    await runIndex(p.config(), { mode: "full" });
+    // `y` has two `var` bindings in one function scope: no edge.
+    expect(edges(p).filter((e) => e.includes("isStale"))).toEqual([
+      // Top-level code's calls are made by the file's module symbol (named "").
+      " -> src/tracker.ts:Tracker.isStale POTENTIAL_CALL/parameter_type @4",
+      " -> src/tracker.ts:Other.isStale POTENTIAL_CALL/parameter_type @7",
+      "f -> src/tracker.ts:Other.isStale POTENTIAL_CALL/new_expression @10",
+      "f -> src/tracker.ts:Tracker.isStale POTENTIAL_CALL/parameter_type @11",
+    ]);
+  });
+
   it("maps a workspace package's build output to its sources through its tsconfig's outDir and rootDir", async () => {
     const p = project({
       "package.json": JSON.stringify({ private: true, workspaces: ["packages/*"] }),

@@ -7,6 +7,7 @@
 //   npm run build && npm run bench:callers
 //   npm run bench:callers -- --corpus <dir>     (or: node bench/callers-accuracy.mjs --corpus <dir>)
 //   npm run bench:callers -- --sample <figures.json>   (score the symbols an earlier run drew)
+//   npm run bench:callers -- --checker                 (index with `mast index --checker`)
 //
 // --corpus <dir> runs it on any directory of TypeScript sources instead of the pinned corpus: no
 // download, no stamp check, no repair of an interrupted index-speed edit; the directory must exist
@@ -562,25 +563,26 @@ function scoreMast(sample, answers, cappedAnswers, oracle) {
 // ---------------------------------------------------------------------------------------------
 // main
 
-const USAGE = "usage: node bench/callers-accuracy.mjs [--corpus <dir>] [--sample <figures.json>]";
+const USAGE = "usage: node bench/callers-accuracy.mjs [--corpus <dir>] [--sample <figures.json>] [--checker]";
 
 /** The command line: { root } of a user-given corpus (--corpus <dir>, resolved), or { root: null } for the pinned one. */
 function parseCommandLine(argv) {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { corpus: { type: "string" }, sample: { type: "string" } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args: argv, options: { corpus: { type: "string" }, sample: { type: "string" }, checker: { type: "boolean" } }, strict: true, allowPositionals: false }));
   } catch (err) {
     throw new BenchError(`${err.message}\n${USAGE}`);
   }
   const sample = values.sample === undefined ? null : path.resolve(values.sample);
   if (sample !== null && !fs.existsSync(sample)) throw new BenchError(`--sample ${values.sample}: ${sample} does not exist`);
-  if (values.corpus === undefined) return { root: null, sample };
+  const checker = values.checker === true;
+  if (values.corpus === undefined) return { root: null, sample, checker };
   if (values.corpus.trim() === "") throw new BenchError(`--corpus needs a directory\n${USAGE}`);
   const abs = path.resolve(values.corpus);
   if (!fs.existsSync(abs)) throw new BenchError(`--corpus ${values.corpus}: ${abs} does not exist`);
   if (!fs.statSync(abs).isDirectory()) throw new BenchError(`--corpus ${values.corpus}: ${abs} is not a directory`);
   // mast reports paths under the real root (resolveProjectRoot), so the oracle and rg work there too.
-  return { root: fs.realpathSync(abs), sample };
+  return { root: fs.realpathSync(abs), sample, checker };
 }
 
 /** Whether root holds a TypeScript source (.ts/.tsx/.mts/.cts, not a declaration) where mast would look. */
@@ -602,7 +604,8 @@ async function main() {
   if (userCorpus && !hasTypeScript(root)) throw new BenchError(`--corpus ${root} holds no .ts/.tsx source file (declarations and files under ${[...MAST_EXCLUDED_DIRS].join(", ")} do not count)`);
   // A replayed sample's figures never overwrite a drawn one's.
   const base = userCorpus ? `callers-accuracy.${path.basename(root) || "root"}` : path.basename(DEFAULT_OUT_JSON, ".json");
-  const outJson = cli.sample !== null ? path.join(OUT_DIR, `${base}.replay.json`) : userCorpus ? path.join(OUT_DIR, `${base}.json`) : DEFAULT_OUT_JSON;
+  const variant = `${cli.checker ? ".checker" : ""}${cli.sample !== null ? ".replay" : ""}`;
+  const outJson = variant !== "" ? path.join(OUT_DIR, `${base}${variant}.json`) : userCorpus ? path.join(OUT_DIR, `${base}.json`) : DEFAULT_OUT_JSON;
 
   const missing = missingBuild();
   if (missing) {
@@ -634,7 +637,7 @@ async function main() {
   let index, pop, oracle, drawn, mast, rg;
   try {
     process.stderr.write(`mast index (fresh state dir) ...\n`);
-    index = indexCorpus(stateDir, root);
+    index = indexCorpus(stateDir, root, cli.checker ? ["--checker"] : []);
     pop = readPopulation(path.join(stateDir, "graph.db"));
     const tsFiles = [...pop.files].filter((f) => KEEP_SOURCE.test(f) && !f.endsWith(".d.ts")).sort();
     process.stderr.write(`oracle: TypeScript ${ts.version} language service over ${tsFiles.length} files ...\n`);
@@ -693,6 +696,8 @@ async function main() {
       : `corpus: ${path.relative(REPO, CORPUS)}/ (${fetched.downloaded ? "downloaded now" : "cached, stamp matches"}) — ${PACKAGES.length} npm packages, ${sizes}`,
   );
   L.push(`index: fresh temp --state-dir, ${index.report.files_indexed} files, ${index.report.symbol_count} symbols; wall ${fmt(index.wall_ms / 1000)} s, not a target here`);
+  const ck = index.report.checker;
+  if (ck) L.push(`  --checker: ${ck.projects} program(s), ${ck.candidates} potential matches in ${fmt(ck.duration_ms / 1000)} s: ${ck.calls_target} verified, ${ck.resolves_to_different} another declaration, ${ck.non_call_site} no call, ${ck.unresolved} unresolved, outside_ts_scope ${ck.outside_ts_scope}${ck.skipped.length ? `; skipped ${ck.skipped.length} config(s)` : ""}`);
   L.push("");
   const nFn = pop.population.filter((s) => s.kind === "function").length;
   L.push(

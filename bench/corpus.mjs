@@ -352,8 +352,8 @@ export function missingBuild() {
 }
 
 /** A fresh `mast index <root> --state-dir <stateDir> --json` (root: the pinned corpus by default): its wall time and JSON report. */
-export function indexCorpus(stateDir, root = CORPUS) {
-  const argv = [MAST, "index", root, "--state-dir", stateDir, "--json"];
+export function indexCorpus(stateDir, root = CORPUS, extraArgs = []) {
+  const argv = [MAST, "index", root, "--state-dir", stateDir, "--json", ...extraArgs];
   const t0 = performance.now();
   const r = spawnSync(process.execPath, argv, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   const wallMs = performance.now() - t0;

@@ -40,6 +40,8 @@ interface IndexFlags {
   threads?: number;
   /** `mast init` persists the resolved config; `mast index` only reads it. */
   persistConfig?: boolean;
+  /** Run the TypeScript-checker pass after the call graph (§10.3.2). */
+  checker?: boolean;
 }
 
 function parseThreads(value: string): number {
@@ -61,6 +63,8 @@ async function indexCommand(config: ResolvedConfig, flags: IndexFlags, json: boo
     mode: flags.incremental ? "incremental" : "full",
     operation,
     ...(flags.threads === undefined ? {} : { threads: flags.threads }),
+    // The compiler loads only for a run that asks for it.
+    ...(flags.checker ? { checker: (await import("../query/checker.js")).runCheckerPass } : {}),
     ...(progress ? { onProgress: progress.update } : {}),
   });
   progress?.finish();
@@ -69,6 +73,8 @@ async function indexCommand(config: ResolvedConfig, flags: IndexFlags, json: boo
 }
 
 const n = (x: number) => x.toLocaleString("en-US");
+
+const CHECKER_HELP = "also run the TypeScript-checker pass: the compiler classifies potential callers (a verified 'checker' edge, another declaration, or no call)";
 
 function renderReport(r: IndexReport): string {
   const lines = [
@@ -80,6 +86,14 @@ function renderReport(r: IndexReport): string {
       `skipped: ${r.skipped_binary} binary, ${r.skipped_too_large} too large, ${r.skipped_symlinks} symlinks`,
     `state_dir: ${r.state_dir}`,
   ];
+  if (r.checker) {
+    const c = r.checker;
+    lines.push(
+      `checker: ${n(c.projects)} program(s), ${n(c.candidates)} potential matches checked in ${(c.duration_ms / 1000).toFixed(2)} s: ` +
+        `${n(c.calls_target)} verified (${n(c.edges)} edges), ${n(c.resolves_to_different)} call another declaration, ${n(c.non_call_site)} no call, ${n(c.unresolved)} unresolved; outside_ts_scope: ${n(c.outside_ts_scope)}`,
+    );
+    for (const s of c.skipped) lines.push(`checker skipped ${s.config}: ${s.reason}`);
+  }
   if (r.problems_truncated) lines.push(`(${r.problems_truncated} more problems not listed)`);
   return lines.join("\n");
 }
@@ -147,6 +161,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     .option("--show-progress", "print a progress bar to stderr")
     .option("--json", "print the result as JSON")
     .option("--threads <n>", "parse threads (0: parse on the main thread)", parseThreads)
+    .option("--checker", CHECKER_HELP)
     .action(async (path: string | undefined, opts: CommonOptions & IndexFlags & { extensions?: string; exclude?: string; index: boolean }) => {
       const config = loadConfig(path, {
         stateDir: opts.stateDir,
@@ -166,7 +181,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
         );
         return;
       }
-      await indexCommand(config, { showProgress: opts.showProgress, threads: opts.threads, persistConfig: true }, opts.json, "mast init");
+      await indexCommand(config, { showProgress: opts.showProgress, threads: opts.threads, persistConfig: true, checker: opts.checker }, opts.json, "mast init");
     });
 
   program
@@ -176,6 +191,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     .option("--incremental", "only reindex files whose content changed since the last run")
     .option("--show-progress", "print a progress bar to stderr")
     .option("--threads <n>", "parse threads (0: parse on the main thread)", parseThreads)
+    .option("--checker", CHECKER_HELP)
     .option("--json", "print the result as JSON")
     .action(async (path: string | undefined, opts: CommonOptions & IndexFlags) => {
       const config = loadConfig(path, { stateDir: opts.stateDir });

@@ -52,6 +52,8 @@ export interface IndexReport {
   readonly duration_ms: number;
   /** Where the run's time went: see `Phases`. */
   readonly phases_ms: Phases;
+  /** The checker pass's counts, when the run made one (`--checker`). */
+  readonly checker?: CheckerReport;
   readonly problems: readonly IndexProblem[];
   readonly problems_truncated?: number;
 }
@@ -116,7 +118,31 @@ export interface RunIndexOptions {
   readonly repoint?: boolean;
   /** Source bytes parsed from which the run defers the trigram index (default TRIGRAM_DEFER_BYTES). */
   readonly deferSearchIndexBytes?: number;
+  /** The TypeScript-checker pass (query/checker.ts), run after the call graph in the same transaction. */
+  readonly checker?: CheckerPass;
 }
+
+/** The opt-in checker pass, handed in by the caller that asks for it (it reads through the query layer). */
+export type CheckerPass = (store: Store, projectRoot: string) => CheckerReport;
+
+export interface CheckerReport {
+  /** tsconfig projects checked, and the inferred project when files outside every config had candidates. */
+  readonly projects: number;
+  /** Configs that could not be used, with the parser's or the compiler's reason. */
+  readonly skipped: ReadonlyArray<{ readonly config: string; readonly reason: string }>;
+  readonly targets: number;
+  /** Candidate lines (target, file, line) without a verdict before this pass. */
+  readonly candidates: number;
+  readonly calls_target: number;
+  readonly edges: number;
+  readonly resolves_to_different: number;
+  readonly non_call_site: number;
+  readonly unresolved: number;
+  /** Candidates in files the compiler does not read (other languages) or no program holds: left as they were. */
+  readonly outside_ts_scope: number;
+  readonly duration_ms: number;
+}
+
 
 /** Meta key holding the extraction settings the stored chunks were made with. */
 const EXTRACT_SETTINGS = "extract_settings";
@@ -232,6 +258,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       threads: run.threads,
       duration_ms: Math.round(performance.now() - started),
       phases_ms: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v * 10) / 10])) as unknown as Phases,
+      ...(run.checker ? { checker: run.checker } : {}),
       problems: problems.slice(0, MAX_LISTED_PROBLEMS),
       ...(problems.length > MAX_LISTED_PROBLEMS ? { problems_truncated: problems.length - MAX_LISTED_PROBLEMS } : {}),
     };
@@ -252,6 +279,7 @@ interface RunResult {
   readonly totals: StoreCounts;
   readonly searchPending: number;
   readonly walkCache: WalkCache | null;
+  readonly checker: CheckerReport | null;
 }
 
 /** The run's writes, all inside the transaction `indexLocked` holds: rows, then what is derived from them. */
@@ -402,7 +430,8 @@ async function writeRun(config: ResolvedConfig, paths: StatePaths, store: Store,
   }
   if (settingsChanged) store.setMeta(EXTRACT_SETTINGS, extractKey);
   phases.link = performance.now() - linkStarted;
-  return { walkCache: walk.cache ?? null, mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, stamps: finalStamps, totals: store.counts(), searchPending: store.trigramPending() };
+  const checker = options.checker ? options.checker(store, config.project_root) : null;
+  return { walkCache: walk.cache ?? null, mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, stamps: finalStamps, totals: store.counts(), searchPending: store.trigramPending(), checker };
 }
 
 /**

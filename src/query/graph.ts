@@ -213,6 +213,31 @@ export interface PotentialSet {
   importsOmitted?: number;
   /** With `omitNonCalls`: comment lines left out. */
   commentsOmitted?: number;
+  /** Lines the checker pass found to be no call of the target (`non_call_site`) or a call of another declaration, left out. */
+  checkerNonCallSite?: number;
+  checkerDifferent?: number;
+}
+
+export interface PotentialOptions {
+  /** Leave out import lines in files with a verified caller, and comment lines (mast_callers; a rename must edit them). */
+  readonly omitNonCalls?: boolean;
+  /** The checker pass's verdicts: lines it found no call of the target, or a call of another declaration, are left out and counted. */
+  readonly verdicts?: LineVerdicts | null;
+  /** The whole set in path and line order, without the likelihood ranking (the checker pass takes them all). */
+  readonly unranked?: boolean;
+}
+
+/** The checker pass's verdicts on a target's lines, by `path:line` (query/checker.ts). */
+export type LineVerdicts = ReadonlyMap<string, string>;
+
+/** Meta key: when the checker pass last ran on this index (query/checker.ts). */
+export const CHECKER_META = "checker_ran";
+
+/** The checker's verdicts on the potential lines of the given declarations, or null when the pass never ran on this index. */
+export function checkerVerdicts(db: Db, ids: readonly number[]): LineVerdicts | null {
+  if (prepared(db, "SELECT 1 FROM meta WHERE key = ?").get(CHECKER_META) === undefined) return null;
+  const rows = prepared(db, "SELECT f.path || ':' || v.line AS at, v.verdict FROM checker_verdicts v JOIN files f ON f.id = v.file_id WHERE v.target_id IN (SELECT value FROM json_each(?))").raw().all(JSON.stringify(ids)) as Array<[string, string]>;
+  return new Map(rows);
 }
 
 const PATTERNS = new Map<string, RegExp>();
@@ -260,8 +285,9 @@ export function potentialMatches(
   target: { readonly ids: readonly number[]; readonly fileId: number | null; readonly path: string | null },
   verified: readonly VerifiedCaller[],
   limit: number,
-  omitNonCalls = false,
+  options: PotentialOptions = {},
 ): PotentialSet {
+  const { omitNonCalls = false, verdicts = null, unranked = false } = options;
   const targetIds = target.ids;
   const spec = target.path === null ? null : specOf(target.path);
   const tails = [...new Set(names.map(tailOf))].filter((t) => (spec ? isIdentifier(spec, t) : LANGUAGE_SPECS.some((s) => isIdentifier(s, t))));
@@ -309,25 +335,28 @@ export function potentialMatches(
   const elsewhere = linkedElsewhere(db, tails, targetIds, fileIds);
   // A declaration's line (`function audit(`, `find(id) {`) is shaped like a call but is not one;
   // the target's own declaration lines are not potential callers at all.
-  const declarations = declarationLines(db, tails, fileIds);
   const own = new Set(ownDeclarationLines(db, targetIds));
   const unexplained = candidates.filter((c) => !own.has(`${c.file_path}:${c.line}`) && !(c.calls > 0 && (elsewhere.get(`${c.file_path}:${c.line}`) ?? 0) >= c.calls));
   // The import that a verified call in the same file resolved through says nothing new.
   const callerFiles = new Set(verified.map((v) => v.file_path));
   // Comment lines are no calls (the doc comment is the signature's).
   const withoutImports = omitNonCalls ? unexplained.filter((c) => !(callerFiles.has(c.file_path) && (c.inImport || isImportLine(c.context, c.file_path)))) : unexplained;
-  const open = omitNonCalls ? withoutImports.filter((c) => !isComment(c.context, c.file_path)) : withoutImports;
+  const uncommented = omitNonCalls ? withoutImports.filter((c) => !isComment(c.context, c.file_path)) : withoutImports;
+  // What the checker pass classified away: no call of the target, or a call of another declaration.
+  const verdictOf = (c: { file_path: string; line: number }) => verdicts?.get(`${c.file_path}:${c.line}`);
+  const open = verdicts ? uncommented.filter((c) => verdictOf(c) !== "non_call_site" && verdictOf(c) !== "resolves_to_different") : uncommented;
+  const counted = verdicts ? { checkerNonCallSite: uncommented.filter((c) => verdictOf(c) === "non_call_site").length, checkerDifferent: uncommented.filter((c) => verdictOf(c) === "resolves_to_different").length } : {};
+  const omitted = omitNonCalls ? { importsOmitted: unexplained.length - withoutImports.length, commentsOmitted: withoutImports.length - uncommented.length } : {};
+  const shown = (list: typeof open) => list.slice(0, limit).map(({ file_path, line, context, reason }) => ({ file_path, line, context, reason }));
+  if (unranked) return { matches: shown(open), total: open.length, ...omitted, ...counted };
+  const declarations = declarationLines(db, tails, fileIds);
   const sees = new Set(target.fileId === null ? [] : reachableFiles(db, [target.fileId]));
   const likelihood = new Likelihood(db, names, tails, spec);
   const rank = new Map(open.map((c) => [c, likelihood.tier(c, declarations.has(`${c.file_path}:${c.line}`), c.fileId === target.fileId, sees.has(c.fileId))]));
   // Within a tier, source files before test files, then by path and line.
   const order = (c: (typeof open)[number]) => rank.get(c)! * 2 + (isTestPath(c.file_path) ? 1 : 0);
   open.sort((a, b) => order(a) - order(b) || (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : a.line - b.line));
-  return {
-    matches: open.slice(0, limit).map(({ file_path, line, context, reason }) => ({ file_path, line, context, reason })),
-    total: open.length,
-    ...(omitNonCalls ? { importsOmitted: unexplained.length - withoutImports.length, commentsOmitted: withoutImports.length - open.length } : {}),
-  };
+  return { matches: shown(open), total: open.length, ...omitted, ...counted };
 }
 
 /**
@@ -463,7 +492,9 @@ export function callersOf(db: Db, projectRoot: string, query: CallersQuery): Cal
   const target = findTarget(db, query.symbol, query.filePath);
   const verified = verifiedCallers(db, target.ids, query.transitive);
   const potential =
-    query.potentialLimit === null ? null : potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null, path: target.sites[0]?.path ?? null }, verified, query.potentialLimit, query.omitNonCalls);
+    query.potentialLimit === null
+      ? null
+      : potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null, path: target.sites[0]?.path ?? null }, verified, query.potentialLimit, { omitNonCalls: query.omitNonCalls ?? false, verdicts: checkerVerdicts(db, target.ids) });
   return { target, verified, potential };
 }
 

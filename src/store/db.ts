@@ -18,7 +18,7 @@ import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../synta
 const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.7.0";
+export const CURRENT_SCHEMA_VERSION = "1.8.0";
 
 /** SQLite's bound-parameter ceiling (SQLITE_MAX_VARIABLE_NUMBER). */
 const MAX_PARAMS = 32_766;
@@ -495,10 +495,25 @@ export class Store {
    * [from_id, to_id, edge_type, resolution, call_line, context]. Only call inside `batch`.
    */
   replaceDerivedEdges(fileIds: readonly number[] | null, rows: readonly unknown[][]): void {
-    const derived = "edge_type IN ('POTENTIAL_CALL', 'EXTENDS', 'IMPLEMENTS', 'RE_EXPORTS')";
+    // The checker pass's edges are not re-derived from rows: they go when either end's file is rewritten (ON DELETE CASCADE).
+    const derived = "edge_type IN ('POTENTIAL_CALL', 'EXTENDS', 'IMPLEMENTS', 'RE_EXPORTS') AND resolution IS NOT 'checker'";
     if (fileIds === null) this.sql(`DELETE FROM edges WHERE ${derived}`).run();
     else this.sql(`DELETE FROM edges WHERE ${derived} AND from_id IN (SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?)))`).run(JSON.stringify(fileIds));
     this.batcher("edges", ["from_id", "to_id", "edge_type", "resolution", "call_line", "context"]).insert(rows);
+    // A site the resolver now links itself needs no checker edge beside it.
+    this.sql(
+      "DELETE FROM edges WHERE resolution = 'checker' AND EXISTS (SELECT 1 FROM edges h WHERE h.from_id = edges.from_id AND h.to_id = edges.to_id AND h.edge_type = edges.edge_type AND h.call_line = edges.call_line AND h.resolution IS NOT 'checker')",
+    ).run();
+  }
+
+  /** The checker pass's verdict on one potential line of a target (query/checker.ts). */
+  recordCheckerVerdict(targetId: number, fileId: number, line: number, verdict: string): void {
+    this.sql("INSERT OR REPLACE INTO checker_verdicts (target_id, file_id, line, verdict) VALUES (?, ?, ?, ?)").run(targetId, fileId, line, verdict);
+  }
+
+  /** A call the checker resolved to its target, as a verified edge of resolution 'checker'. */
+  addCheckerEdge(fromId: number, toId: number, line: number, context: string): void {
+    this.sql("INSERT INTO edges (from_id, to_id, edge_type, resolution, call_line, context) VALUES (?, ?, 'POTENTIAL_CALL', 'checker', ?, ?)").run(fromId, toId, line, context);
   }
 
   /** A file's row id and stamp, or null when it is not indexed. */
@@ -552,6 +567,8 @@ export class Store {
     this.sql("DELETE FROM imports WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM calls WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM heritage WHERE file_id = ?").run(fileId);
+    // A verdict holds only for the content it was computed against.
+    this.sql("DELETE FROM checker_verdicts WHERE file_id = ?").run(fileId);
     return chunks.length;
   }
 

@@ -51,6 +51,21 @@ CREATE TABLE IF NOT EXISTS edges (
   context    TEXT                   -- unique per (from_id, to_id, edge_type, call_line): index/link.ts writes each once
 );
 
+-- The checker pass's verdicts (query/checker.ts, spec §10.3.2): how the TypeScript checker resolved
+-- a potential match `line` of `file_id` for the target symbol. `calls_target` comes with a
+-- POTENTIAL_CALL edge of resolution 'checker' (when the line has an enclosing symbol);
+-- `resolves_to_different` and `non_call_site` take the line out of the target's potential matches;
+-- `unresolved` only records that it was checked. A rewritten call-site file loses its verdicts
+-- (Store.deleteFileContents), a rewritten target's file its target rows (ON DELETE CASCADE).
+CREATE TABLE IF NOT EXISTS checker_verdicts (
+  target_id INTEGER NOT NULL REFERENCES symbols(id) ON DELETE CASCADE,
+  file_id   INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  line      INTEGER NOT NULL,
+  verdict   TEXT NOT NULL,       -- calls_target | resolves_to_different | non_call_site | unresolved
+  PRIMARY KEY (target_id, file_id, line)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS idx_checker_verdicts_file ON checker_verdicts(file_id);
+
 CREATE TABLE IF NOT EXISTS re_export_files (
   from_file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
   to_file_id   INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,

@@ -4,7 +4,7 @@
 // in time (spec §9.0) and flag the whole answer when a refresh loses; mast_implementors stats and
 // flags each result instead.
 import { refreshFiles } from "../index/jit.js";
-import { POTENTIAL_LIMIT, barrelExports, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type PotentialMatch, type Target, type VerifiedCaller } from "../query/graph.js";
+import { POTENTIAL_LIMIT, barrelExports, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type PotentialMatch, type PotentialSet, type Target, type VerifiedCaller } from "../query/graph.js";
 import { isTestPath, projectPath } from "../base/paths.js";
 import { isIndexEmpty, staleChecker } from "../query/search.js";
 import type { ToolContext } from "./context.js";
@@ -31,6 +31,11 @@ async function freshAnswer<T>(ctx: ToolContext, compute: () => T, filesOf: (answ
 }
 
 /** When the potential list was cut: its real size and how many the cap left out (only then present). */
+/** What the checker pass took out of the potential set, once it has run on this index (spec §9: both 0 until then). */
+function checkerCounts(p: PotentialSet | null): { checker_classified_non_call_site?: number; checker_classified_different_declaration?: number } {
+  return p?.checkerNonCallSite === undefined ? {} : { checker_classified_non_call_site: p.checkerNonCallSite, checker_classified_different_declaration: p.checkerDifferent ?? 0 };
+}
+
 function potentialCut(total: number, shown: number): { potential_total?: number; potential_truncated?: number } {
   return total > shown ? { potential_total: total, potential_truncated: total - shown } : {};
 }
@@ -155,6 +160,7 @@ export const callersTool = defineTool({
         ...(answer.potential ? potentialCut(answer.potential.total, potential.length) : {}),
         ...(answer.potential?.importsOmitted ? { imports_omitted: answer.potential.importsOmitted } : {}),
         ...(answer.potential?.commentsOmitted ? { comments_omitted: answer.potential.commentsOmitted } : {}),
+        ...checkerCounts(answer.potential),
       },
       ...flags(ctx, busy, answer.verified.length === 0 && potential.length === 0),
     };
@@ -237,6 +243,7 @@ export const renameImpactTool = defineTool({
         barrel_count: barrels.length,
         checklist: `${verified.length} verified call site(s) to update, ${potential.length} review-required identifier match(es), ${barrels.length} barrel export(s) to update.`,
         ...potentialCut(answer.potential.total, potential.length),
+        ...checkerCounts(answer.potential),
       },
       ...flags(ctx, busy, empty),
     };

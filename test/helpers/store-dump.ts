@@ -36,6 +36,9 @@ export function dumpStore(graphDbPath: string, options: { integrity?: boolean } 
           "ORDER BY from_path, from_line, from_name, to_path, to_line, to_name, edge_type",
       ),
       imports: q("SELECT f.path, i.module, i.symbols, i.kind, i.line, i.is_external, i.resolved_path FROM imports i JOIN files f ON f.id = i.file_id ORDER BY f.path, i.line, i.module"),
+      checker_verdicts: q(
+        "SELECT tf.path AS target_path, t.name AS target, t.line AS target_line, f.path, v.line, v.verdict FROM checker_verdicts v JOIN symbols t ON t.id = v.target_id JOIN files tf ON tf.id = t.file_id JOIN files f ON f.id = v.file_id ORDER BY 1, 3, 2, 4, 5",
+      ),
       re_export_files: q("SELECT a.path AS from_path, b.path AS to_path FROM re_export_files r JOIN files a ON a.id = r.from_file_id JOIN files b ON b.id = r.to_file_id ORDER BY 1, 2"),
       // What each FTS index holds per chunk (its token instances, read from the index itself
       // through fts5vocab: an external-content table's columns would only echo the chunks).

@@ -1,0 +1,106 @@
+// The opt-in checker pass (query/checker.ts, spec §10.3.2) on real files and the real compiler:
+// a potential match the compiler resolves to the target becomes a verified `checker` edge; one it
+// resolves to another declaration, and a mention that is no call, leave the target's potential
+// matches and are counted in mast_callers' summary; a rewritten file loses its verdicts; an
+// incremental run with the pass equals a full one; a config that cannot be read is skipped by name.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runIndex, type IndexReport } from "../../src/index/run.js";
+import { runCheckerPass } from "../../src/query/checker.js";
+import { statePaths } from "../../src/index/state.js";
+import { createToolContext } from "../../src/tools/context.js";
+import { callTool } from "../../src/tools/registry.js";
+import { tempSpace, type TestProject } from "../helpers/project.js";
+import { dumpStore, queryStore } from "../helpers/store-dump.js";
+
+const FILES: Record<string, string> = {
+  "src/store.ts": [
+    "export class Store {",
+    "  get(key: string) { return key; }",
+    "}",
+    "export const cache = {",
+    "  get(key: string) { return key.length; },",
+    "};",
+    "// A factory without a declared return type: only the compiler knows what it makes.",
+    "export function makeStore() { return new Store(); }",
+    "",
+  ].join("\n"),
+  "src/app.ts": [
+    "import { makeStore, cache } from './store';",
+    "export function run() {",
+    "  const s = makeStore();",
+    "  const c = cache;",
+    "  s.get('a');",
+    "  c.get('b');",
+    "  // s.get is cheap",
+    "  return s;",
+    "}",
+    "",
+  ].join("\n"),
+};
+
+const space = tempSpace(FILES);
+
+const index = (p: TestProject, mode: "full" | "incremental", checker: boolean, stateDir = join(p.root, ".mast")): Promise<IndexReport> =>
+  runIndex(p.config({ stateDir }), { mode, threads: 0, ...(checker ? { checker: runCheckerPass } : {}) });
+
+async function callers(p: TestProject, symbol: string): Promise<Record<string, any>> {
+  const ctx = createToolContext(p.config({ stateDir: join(p.root, ".mast") }));
+  try {
+    return (await callTool(ctx, "mast_callers", { symbol, file_path: "src/store.ts" })) as Record<string, any>;
+  } finally {
+    ctx.close();
+  }
+}
+
+describe("the checker pass", () => {
+  it("verifies a call only the compiler can type, and classifies another declaration's call and a mention away", async () => {
+    const p = space.project();
+    await index(p, "full", false);
+    const plain = await callers(p, "Store.get");
+    expect(plain.summary).toMatchObject({ verified_count: 0 });
+    expect(plain.summary.checker_classified_non_call_site).toBeUndefined();
+    expect(JSON.stringify(plain.potential_matches)).toContain("s.get('a');");
+
+    const report = await index(p, "incremental", true);
+    // `s.get` only the compiler can type; `c.get` is an object literal's method, not a symbol mast has.
+    expect(report.checker).toMatchObject({ projects: 1, skipped: [], outside_ts_scope: 0, calls_target: 1, edges: 1, resolves_to_different: 1 });
+    const checked = await callers(p, "Store.get");
+    expect(checked.verified_callers).toEqual([{ file_path: "src/app.ts", resolution: "checker", sites: ["5 run: s.get('a');"] }]);
+    // `c.get('b')` is the object literal's, the comment names no call: both leave Store.get's potential matches.
+    expect(checked.potential_matches).toEqual([]);
+    expect(checked.summary).toMatchObject({ verified_count: 1, potential_count: 0, checker_classified_non_call_site: 1, checker_classified_different_declaration: 1 });
+    expect(queryStore(statePaths(join(p.root, ".mast")).graphDb, "SELECT a.name AS caller, b.name AS target, e.call_line AS line FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.resolution = 'checker' ORDER BY line")).toEqual([
+      { caller: "run", target: "Store.get", line: 5 },
+    ]);
+  });
+
+  it("drops a rewritten file's verdicts and edges, and an incremental run with the pass equals a full one", async () => {
+    const p = space.project();
+    await index(p, "full", true);
+    p.write("src/app.ts", FILES["src/app.ts"]!.replace("  s.get('a');", "  s.get('a');\n  makeStore().get('again');"));
+    // Without the pass, the rewritten file's verdicts and checker edges are gone: its lines are potential again.
+    await index(p, "incremental", false);
+    expect(queryStore(statePaths(join(p.root, ".mast")).graphDb, "SELECT count(*) AS n FROM checker_verdicts v JOIN files f ON f.id = v.file_id WHERE f.path = 'src/app.ts'")).toEqual([{ n: 0 }]);
+    expect((await callers(p, "Store.get")).summary).toMatchObject({ verified_count: 0 });
+    await index(p, "incremental", true);
+    expect((await callers(p, "Store.get")).verified_callers).toEqual([{ file_path: "src/app.ts", resolution: "checker", sites: ["5 run: s.get('a');", "6 run: makeStore().get('again');"] }]);
+    const fresh = space.dir("mast-checker-full-");
+    await index(p, "full", true, fresh);
+    expect(dumpStore(statePaths(join(p.root, ".mast")).graphDb)).toBe(dumpStore(statePaths(fresh).graphDb));
+  });
+
+  it("skips a tsconfig it cannot read, naming it, and keeps the syntactic edges", async () => {
+    const p = space.project({ ...FILES, "tsconfig.json": "{ \"compilerOptions\": { \"strict\": tru } }\n", "src/direct.ts": "import { Store } from './store';\nexport function d(s: Store) { return s.get('x'); }\n" });
+    const report = await index(p, "full", true);
+    expect(report.checker!.skipped.map((s) => s.config)).toEqual(["tsconfig.json"]);
+    expect(report.checker!.skipped[0]!.reason.length).toBeGreaterThan(0);
+    // Its files went to the inferred project instead; the parameter-typed call stays verified.
+    expect(report.checker!.projects).toBe(1);
+    expect((await callers(p, "Store.get")).verified_callers).toEqual([
+      { file_path: "src/app.ts", resolution: "checker", sites: ["5 run: s.get('a');"] },
+      { file_path: "src/direct.ts", resolution: "parameter_type", sites: ["2 d: export function d(s: Store) { return s.get('x'); }"] },
+    ]);
+  });
+});

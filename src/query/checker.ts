@@ -65,9 +65,10 @@ export function runCheckerPass(store: Store, projectRoot: string): CheckerReport
   const byFile = new Map<string, Candidate[]>();
   let outside = 0;
   let candidates = 0;
+  const mentions = new Map();
   for (const target of targets) {
     const verified = verifiedCallers(db, [target.id], false);
-    const pool = potentialMatches(db, projectRoot, [target.name], { ids: [target.id], fileId: target.fileId, path: target.path }, verified, Number.MAX_SAFE_INTEGER, { unranked: true });
+    const pool = potentialMatches(db, projectRoot, [target.name], { ids: [target.id], fileId: target.fileId, path: target.path }, verified, Number.MAX_SAFE_INTEGER, { unranked: true, mentions });
     for (const m of pool.matches) {
       const fileId = fileIds.get(m.file_path);
       if (fileId === undefined || known.has(`${target.id}:${fileId}:${m.line}`)) continue;
@@ -127,6 +128,7 @@ export function runCheckerPass(store: Store, projectRoot: string): CheckerReport
   );
   const moduleSymbol = db.prepare("SELECT id FROM symbols WHERE file_id = ? AND kind = 'module' LIMIT 1");
   let programs = 0;
+  const verdicts: Array<[number, number, number, CheckerVerdict]> = [];
   // Configs in path order, the inferred project last; one program alive at a time.
   const order = [...projects.keys()].sort((a, b) => (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0));
   for (const config of order) {
@@ -155,7 +157,7 @@ export function runCheckerPass(store: Store, projectRoot: string): CheckerReport
       if (own === undefined) declarations.set(c.target.id, (own = targetDeclaration(ts, program, absoluteIn(projectRoot, c.target.path), c.target.line, tail)));
       // The target's declaration not found in this program: nothing can be told of its calls here.
       const verdict = own === null ? "unresolved" : classify(ts, checker, sf, c.line, tail, (decl) => decl === own || (decl.parent === own!.parent && nameOf(decl) === tail));
-      store.recordCheckerVerdict(c.target.id, c.fileId, c.line, verdict);
+      verdicts.push([c.target.id, c.fileId, c.line, verdict]);
       counts[verdict]++;
       if (verdict !== "calls_target") continue;
       const from = (enclosing.pluck().get(c.fileId, c.line, c.line) ?? moduleSymbol.pluck().get(c.fileId)) as number | undefined;
@@ -164,6 +166,7 @@ export function runCheckerPass(store: Store, projectRoot: string): CheckerReport
       counts.edges++;
     }
   }
+  store.recordCheckerVerdicts(verdicts);
   store.setMeta(CHECKER_META, new Date().toISOString());
   return { projects: programs, skipped, targets: targets.length, candidates, ...counts, outside_ts_scope: outside, duration_ms: Math.round(performance.now() - started) };
 }

@@ -225,6 +225,8 @@ export interface PotentialOptions {
   readonly verdicts?: LineVerdicts | null;
   /** The whole set in path and line order, without the likelihood ranking (the checker pass takes them all). */
   readonly unranked?: boolean;
+  /** Lines naming each name, kept across calls: targets of one name (every `X.get`) scan for it once. */
+  readonly mentions?: Map<string, MentionLine[]>;
 }
 
 /** The checker pass's verdicts on a target's lines, by `path:line` (query/checker.ts). */
@@ -270,6 +272,52 @@ function tailOf(name: string): string {
   return name.slice(name.lastIndexOf(".") + 1);
 }
 
+/** A line that names a potential match's name: where, its text, how many call-shaped uses, whether inside an import clause. */
+type MentionLine = PotentialMatch & { fileId: number; calls: number; inImport: boolean };
+
+/** Every line (deduplicated, in path and chunk order) that names one of `tails` as a whole identifier, in the chunks identifier_fts finds for it. */
+function mentionLines(db: Db, projectRoot: string, tails: readonly string[]): MentionLine[] {
+  // identifier_fts splits on `#`, `_` and `$`-free punctuation: a phrase of the name's own tokens.
+  const expression = tails.map((t) => `"${t.replace(/^#/, "")}"`).join(" OR ");
+  const chunks = prepared(db, 
+      `SELECT c.file_id AS fileId, f.path, c.chunk_type AS type, c.content, c.content_start_line AS contentStart, c.start_line AS start, c.end_line AS end
+       FROM identifier_fts JOIN chunks c ON c.id = identifier_fts.rowid JOIN files f ON f.id = c.file_id
+       WHERE identifier_fts MATCH ? ORDER BY f.path, c.start_line, c.id`,
+    )
+    .all(expression) as Array<{ fileId: number; path: string; type: string; content: string; contentStart: number; start: number; end: number }>;
+  const source = new SourceLines(projectRoot);
+  const alternatives = tails.map((t) => t.replace(/\$/g, "\\$")).join("|");
+  const mention = new RegExp(`(?<![\\w$#])(?:${alternatives})(?![\\w$])`);
+  const callShaped = new RegExp(`(?<![\\w$#])(?:${alternatives})\\s*(?:<[^()]*>\\s*)?(?:\\?\\.\\s*)?[(\`]|\\bnew\\s+(?:${alternatives})(?![\\w$])`, "g");
+  const candidates: MentionLine[] = [];
+  const seen = new Set<string>();
+  for (const c of chunks) {
+    // A class outline is a summary (members' signatures without bodies), not the file's text: its
+    // lines are read from the file over the class's range. Every other chunk is verbatim.
+    const fileLines = c.type === "class_shell" ? source.of(c.path) : null;
+    if (c.type === "class_shell" && fileLines === null) continue;
+    const lines = fileLines ? fileLines.slice(c.start - 1, c.end) : c.content.split("\n");
+    const first = fileLines ? c.start : c.contentStart;
+    // Inside a multi-line `import {` / `export {` clause (until the line with `from` or `}`).
+    let inClause = false;
+    for (let i = 0; i < lines.length; i++) {
+      const text = lines[i]!;
+      const opensClause = /^\s*(?:import\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?\{|export\s+(?:type\s+)?\{)[^}]*$/.test(text);
+      const inImport = inClause && !opensClause;
+      if (opensClause) inClause = true;
+      else if (inClause && /[}]|\bfrom\b/.test(text)) inClause = false;
+      if (!tails.some((t) => text.includes(t)) || !mention.test(text)) continue;
+      const line = first + i;
+      const key = `${c.path}:${line}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const calls = text.match(callShaped)?.length ?? 0;
+      candidates.push({ file_path: c.path, line, context: text.trim(), reason: "identifier_match_no_resolved_edge", fileId: c.fileId, calls, inImport });
+    }
+  }
+  return candidates;
+}
+
 /**
  * Lines that name the symbol (the last `.` segment of any of `names`, as a whole identifier) in
  * chunks identifier_fts finds for it, minus the lines verified edges already explain: sites linked
@@ -292,45 +340,14 @@ export function potentialMatches(
   const spec = target.path === null ? null : specOf(target.path);
   const tails = [...new Set(names.map(tailOf))].filter((t) => (spec ? isIdentifier(spec, t) : LANGUAGE_SPECS.some((s) => isIdentifier(s, t))));
   if (tails.length === 0) return { matches: [], total: 0 };
-  // identifier_fts splits on `#`, `_` and `$`-free punctuation: a phrase of the name's own tokens.
-  const expression = tails.map((t) => `"${t.replace(/^#/, "")}"`).join(" OR ");
-  const chunks = prepared(db, 
-      `SELECT c.file_id AS fileId, f.path, c.chunk_type AS type, c.content, c.content_start_line AS contentStart, c.start_line AS start, c.end_line AS end
-       FROM identifier_fts JOIN chunks c ON c.id = identifier_fts.rowid JOIN files f ON f.id = c.file_id
-       WHERE identifier_fts MATCH ? ORDER BY f.path, c.start_line, c.id`,
-    )
-    .all(expression) as Array<{ fileId: number; path: string; type: string; content: string; contentStart: number; start: number; end: number }>;
-  const source = new SourceLines(projectRoot);
-  const alternatives = tails.map((t) => t.replace(/\$/g, "\\$")).join("|");
-  const mention = new RegExp(`(?<![\\w$#])(?:${alternatives})(?![\\w$])`);
-  const callShaped = new RegExp(`(?<![\\w$#])(?:${alternatives})\\s*(?:<[^()]*>\\s*)?(?:\\?\\.\\s*)?[(\`]|\\bnew\\s+(?:${alternatives})(?![\\w$])`, "g");
   const explained = new Set(verified.filter((v) => v.depth === undefined || v.depth === 1).map((v) => `${v.file_path}:${v.line}`));
-  const candidates: Array<PotentialMatch & { fileId: number; calls: number; inImport: boolean }> = [];
-  const seen = new Set<string>();
-  for (const c of chunks) {
-    // A class outline is a summary (members' signatures without bodies), not the file's text: its
-    // lines are read from the file over the class's range. Every other chunk is verbatim.
-    const fileLines = c.type === "class_shell" ? source.of(c.path) : null;
-    if (c.type === "class_shell" && fileLines === null) continue;
-    const lines = fileLines ? fileLines.slice(c.start - 1, c.end) : c.content.split("\n");
-    const first = fileLines ? c.start : c.contentStart;
-    // Inside a multi-line `import {` / `export {` clause (until the line with `from` or `}`).
-    let inClause = false;
-    for (let i = 0; i < lines.length; i++) {
-      const text = lines[i]!;
-      const opensClause = /^\s*(?:import\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?\{|export\s+(?:type\s+)?\{)[^}]*$/.test(text);
-      const inImport = inClause && !opensClause;
-      if (opensClause) inClause = true;
-      else if (inClause && /[}]|\bfrom\b/.test(text)) inClause = false;
-      if (!tails.some((t) => text.includes(t)) || !mention.test(text)) continue;
-      const line = first + i;
-      const key = `${c.path}:${line}`;
-      if (seen.has(key) || explained.has(key)) continue;
-      seen.add(key);
-      const calls = text.match(callShaped)?.length ?? 0;
-      candidates.push({ file_path: c.path, line, context: text.trim(), reason: "identifier_match_no_resolved_edge", fileId: c.fileId, calls, inImport });
-    }
+  const memoKey = tails.join("\n");
+  let mentions = options.mentions?.get(memoKey);
+  if (mentions === undefined) {
+    mentions = mentionLines(db, projectRoot, tails);
+    options.mentions?.set(memoKey, mentions);
   }
+  const candidates = mentions.filter((c) => !explained.has(`${c.file_path}:${c.line}`));
   const fileIds = [...new Set(candidates.map((c) => c.fileId))];
   const elsewhere = linkedElsewhere(db, tails, targetIds, fileIds);
   // A declaration's line (`function audit(`, `find(id) {`) is shaped like a call but is not one;
@@ -458,9 +475,10 @@ function linkedElsewhere(db: Db, tails: readonly string[], targetIds: readonly n
        JOIN edges e ON e.from_id = a.id AND e.edge_type = 'POTENTIAL_CALL'
        JOIN symbols b ON b.id = e.to_id
        JOIN files f ON f.id = a.file_id
-       WHERE a.file_id IN (SELECT value FROM json_each(?)) AND e.to_id NOT IN (SELECT value FROM json_each(?))`,
+       WHERE a.file_id IN (SELECT value FROM json_each(?)) AND e.to_id NOT IN (SELECT value FROM json_each(?))
+         AND EXISTS (SELECT 1 FROM json_each(?) t WHERE b.name = t.value OR substr(b.name, -length(t.value) - 1) = '.' || t.value)`,
     )
-    .all(JSON.stringify(fileIds), JSON.stringify(targetIds)) as Array<{ path: string; line: number; name: string }>;
+    .all(JSON.stringify(fileIds), JSON.stringify(targetIds), JSON.stringify(tails)) as Array<{ path: string; line: number; name: string }>;
   for (const r of rows) {
     if (!tails.includes(tailOf(r.name))) continue;
     const key = `${r.path}:${r.line}`;

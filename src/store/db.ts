@@ -506,9 +506,9 @@ export class Store {
     ).run();
   }
 
-  /** The checker pass's verdict on one potential line of a target (query/checker.ts). */
-  recordCheckerVerdict(targetId: number, fileId: number, line: number, verdict: string): void {
-    this.sql("INSERT OR REPLACE INTO checker_verdicts (target_id, file_id, line, verdict) VALUES (?, ?, ?, ?)").run(targetId, fileId, line, verdict);
+  /** The checker pass's verdicts on potential lines, [target_id, file_id, line, verdict] each (query/checker.ts). */
+  recordCheckerVerdicts(rows: ReadonlyArray<readonly [number, number, number, string]>): void {
+    this.batcher("checker_verdicts", ["target_id", "file_id", "line", "verdict"], "INSERT OR REPLACE").insert(rows as unknown as unknown[][]);
   }
 
   /** A call the checker resolved to its target, as a verified edge of resolution 'checker'. */

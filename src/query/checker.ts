@@ -58,7 +58,8 @@ export function runCheckerPass(store: Store, projectRoot: string): CheckerReport
   const fileIds = new Map((db.prepare("SELECT path, id FROM files").raw().all() as Array<[string, number]>).map(([path, id]) => [path, id]));
   // What the compiler reads: the files whose imports resolve as ECMAScript modules.
   const checkable = (path: string) => extensionInfo(path)?.spec.resolver === "ecmascript";
-  const targets = (db.prepare("SELECT s.id, s.name, s.line, s.file_id AS fileId, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method') ORDER BY f.path, s.line, s.id").all() as Target[]).filter((t) => checkable(t.path));
+  // Constructors are called by `new C()`, which names the class, not `constructor`: no candidate of theirs is a call of them.
+  const targets = (db.prepare("SELECT s.id, s.name, s.line, s.file_id AS fileId, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method') ORDER BY f.path, s.line, s.id").all() as Target[]).filter((t) => checkable(t.path) && tailOf(t.name) !== "constructor");
   const known = new Set((db.prepare("SELECT target_id || ':' || file_id || ':' || line FROM checker_verdicts").pluck().all() as string[]));
 
   // Candidates: each target's potential matches, as mast_callers finds them, minus those already judged.

@@ -18,8 +18,8 @@ import { errorMessage } from "../base/errors.js";
 import { absoluteIn } from "../base/paths.js";
 import { extensionInfo } from "../lang/languages.js";
 import type { CheckerReport } from "../index/run.js";
-import type { Store } from "../store/db.js";
-import { CHECKER_META, potentialMatches, verifiedCallers } from "./graph.js";
+import { CHECKER_META, type Store } from "../store/db.js";
+import { potentialMatches, verifiedCallers } from "./graph.js";
 
 type Ts = typeof TS;
 type CheckerVerdict = "calls_target" | "resolves_to_different" | "non_call_site" | "unresolved";

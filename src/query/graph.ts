@@ -8,7 +8,7 @@ import { isTestPath } from "../base/paths.js";
 import { decodeSource, splitLines, splitTerms } from "../base/text.js";
 import { reachableFiles } from "../store/link-inputs.js";
 import { LANGUAGE_SPECS, extensionInfo, type LanguageSpec } from "../lang/languages.js";
-import { prepared, type Db } from "../store/db.js";
+import { CHECKER_META, prepared, type Db } from "../store/db.js";
 import { declaredName, requireIndexedFile, resolveThroughReExports } from "./navigation.js";
 
 /** Default cap on potential_matches (spec: 50); the real count goes to summary.potential_total. */
@@ -231,9 +231,6 @@ export interface PotentialOptions {
 
 /** The checker pass's verdicts on a target's lines, by `path:line` (query/checker.ts). */
 export type LineVerdicts = ReadonlyMap<string, string>;
-
-/** Meta key: when the checker pass last ran on this index (query/checker.ts). */
-export const CHECKER_META = "checker_ran";
 
 /** The checker's verdicts on the potential lines of the given declarations, or null when the pass never ran on this index. */
 export function checkerVerdicts(db: Db, ids: readonly number[]): LineVerdicts | null {

@@ -19,6 +19,8 @@ const Database = createRequire(import.meta.url)("better-sqlite3") as typeof Bett
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
 export const CURRENT_SCHEMA_VERSION = "1.8.0";
+/** Meta key: when the checker pass (query/checker.ts) last ran on this index; cleared by a full run without it. */
+export const CHECKER_META = "checker_ran";
 
 /** SQLite's bound-parameter ceiling (SQLITE_MAX_VARIABLE_NUMBER). */
 const MAX_PARAMS = 32_766;
@@ -525,6 +527,10 @@ export class Store {
   getMeta(key: string): string | null {
     const row = this.sql("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
     return row?.value ?? null;
+  }
+
+  deleteMeta(key: string): void {
+    this.sql("DELETE FROM meta WHERE key = ?").run(key);
   }
 
   setMeta(key: string, value: string): void {

@@ -89,6 +89,11 @@ describe("the checker pass", () => {
     const fresh = space.dir("mast-checker-full-");
     await index(p, "full", true, fresh);
     expect(dumpStore(statePaths(join(p.root, ".mast")).graphDb)).toBe(dumpStore(statePaths(fresh).graphDb));
+    // A full run without the pass leaves none of its verdicts, and the answers stop counting them.
+    await index(p, "full", false);
+    const plain = await callers(p, "Store.get");
+    expect(plain.summary.checker_classified_non_call_site).toBeUndefined();
+    expect(plain.summary.verified_count).toBe(0);
   });
 
   it("skips a tsconfig it cannot read, naming it, and keeps the syntactic edges", async () => {

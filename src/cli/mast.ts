@@ -64,7 +64,7 @@ async function indexCommand(config: ResolvedConfig, flags: IndexFlags, json: boo
     operation,
     ...(flags.threads === undefined ? {} : { threads: flags.threads }),
     // The compiler loads only for a run that asks for it.
-    ...(flags.checker ? { checker: (await import("../query/checker.js")).runCheckerPass } : {}),
+    ...((flags.checker ?? config.checker) ? { checker: (await import("../query/checker.js")).runCheckerPass } : {}),
     ...(progress ? { onProgress: progress.update } : {}),
   });
   progress?.finish();

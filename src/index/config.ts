@@ -25,6 +25,8 @@ export interface MastSettings {
   readonly parse_timeout_ms: number;
   /** Files larger than this are skipped and counted, never parsed. */
   readonly max_file_bytes: number;
+  /** `mast index` and `mast init` run the TypeScript-checker pass as with `--checker`. */
+  readonly checker: boolean;
 }
 
 export interface ResolvedConfig extends MastSettings {
@@ -59,6 +61,7 @@ export const DEFAULT_SETTINGS: MastSettings = {
   respect_gitignore: true,
   parse_timeout_ms: 10_000,
   max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+  checker: false,
 };
 
 type Validator = (value: unknown) => string | null;
@@ -80,6 +83,7 @@ const VALIDATORS: Record<keyof MastSettings, Validator> = {
   respect_gitignore: isBool,
   parse_timeout_ms: isInt(1, 3_600_000),
   max_file_bytes: isInt(1, 2 ** 31 - 1),
+  checker: isBool,
 };
 
 function unsupportedExtension(list: string[]): string | null {

@@ -11,6 +11,7 @@ import { runCheckerPass } from "../../src/query/checker.js";
 import { statePaths } from "../../src/index/state.js";
 import { createToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
+import { runMast } from "../helpers/cli.js";
 import { tempSpace, type TestProject } from "../helpers/project.js";
 import { dumpStore, queryStore } from "../helpers/store-dump.js";
 
@@ -94,6 +95,20 @@ describe("the checker pass", () => {
     const plain = await callers(p, "Store.get");
     expect(plain.summary.checker_classified_non_call_site).toBeUndefined();
     expect(plain.summary.verified_count).toBe(0);
+  });
+
+  it("runs from the CLI with --checker, or with `checker: true` in mast.config.json", async () => {
+    const p = space.project({ ...FILES, "mast.config.json": JSON.stringify({ checker: true }) });
+    const r = await runMast(["index", p.root, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).checker).toMatchObject({ projects: 1, calls_target: 1, edges: 1 });
+    const plain = space.project();
+    const off = await runMast(["index", plain.root, "--json"]);
+    expect(JSON.parse(off.stdout).checker).toBeUndefined();
+    const flagged = await runMast(["index", plain.root]);
+    expect(flagged.stdout).not.toContain("checker:");
+    const on = await runMast(["index", plain.root, "--checker"]);
+    expect(on.stdout).toMatch(/^checker: 1 program\(s\), 5 potential matches checked in [\d.]+ s: 1 verified \(1 edges\), 1 call another declaration, 3 no call, 0 unresolved; outside_ts_scope: 0$/m);
   });
 
   it("skips a tsconfig it cannot read, naming it, and keeps the syntactic edges", async () => {

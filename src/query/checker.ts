@@ -15,11 +15,11 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type * as TS from "typescript";
 import { errorMessage } from "../base/errors.js";
-import { absoluteIn } from "../base/paths.js";
+import { absoluteIn, relativeInside } from "../base/paths.js";
 import { extensionInfo } from "../lang/languages.js";
 import type { CheckerReport } from "../index/run.js";
 import { CHECKER_META, type Store } from "../store/db.js";
-import { potentialMatches, verifiedCallers } from "./graph.js";
+import { potentialMatches, tailOf, verifiedCallers, type MentionMemo } from "./graph.js";
 
 type Ts = typeof TS;
 type CheckerVerdict = "calls_target" | "resolves_to_different" | "non_call_site" | "unresolved";
@@ -66,7 +66,7 @@ export function runCheckerPass(store: Store, projectRoot: string): CheckerReport
   const byFile = new Map<string, Candidate[]>();
   let outside = 0;
   let candidates = 0;
-  const mentions = new Map();
+  const mentions: MentionMemo = new Map();
   for (const target of targets) {
     const verified = verifiedCallers(db, [target.id], false);
     const pool = potentialMatches(db, projectRoot, [target.name], { ids: [target.id], fileId: target.fileId, path: target.path }, verified, Number.MAX_SAFE_INTEGER, { unranked: true, mentions });
@@ -108,7 +108,7 @@ export function runCheckerPass(store: Store, projectRoot: string): CheckerReport
       reason = errorMessage(err);
     }
     if (reason !== null || !parsed) {
-      skipped.push({ config: relativeTo(projectRoot, config), reason: reason ?? "unreadable" });
+      skipped.push({ config: shown(projectRoot, config), reason: reason ?? "unreadable" });
       parsed = null;
     }
     parsedConfigs.set(config, parsed);
@@ -140,7 +140,7 @@ export function runCheckerPass(store: Store, projectRoot: string): CheckerReport
     try {
       program = ts.createProgram({ rootNames, options: { ...(parsed ? parsed.options : inferredOptions(ts)), noEmit: true, skipLibCheck: true }, ...(parsed?.projectReferences ? { projectReferences: parsed.projectReferences } : {}) });
     } catch (err) {
-      skipped.push({ config: config === null ? "(inferred project)" : relativeTo(projectRoot, config), reason: errorMessage(err) });
+      skipped.push({ config: config === null ? "(inferred project)" : shown(projectRoot, config), reason: errorMessage(err) });
       outside += list.length;
       continue;
     }
@@ -172,12 +172,9 @@ export function runCheckerPass(store: Store, projectRoot: string): CheckerReport
   return { projects: programs, skipped, targets: targets.length, candidates, ...counts, outside_ts_scope: outside, duration_ms: Math.round(performance.now() - started) };
 }
 
-function tailOf(name: string): string {
-  return name.slice(name.lastIndexOf(".") + 1);
-}
-
-function relativeTo(root: string, abs: string): string {
-  return abs.startsWith(`${root}/`) ? abs.slice(root.length + 1) : abs;
+/** A config's path as reported: project-relative when inside the project. */
+function shown(root: string, abs: string): string {
+  return relativeInside(root, abs) ?? abs;
 }
 
 /** The compiler normalises file names to forward slashes; the project root is already absolute and normal. */

@@ -226,7 +226,7 @@ export interface PotentialOptions {
   /** The whole set in path and line order, without the likelihood ranking (the checker pass takes them all). */
   readonly unranked?: boolean;
   /** Lines naming each name, kept across calls: targets of one name (every `X.get`) scan for it once. */
-  readonly mentions?: Map<string, MentionLine[]>;
+  readonly mentions?: MentionMemo;
 }
 
 /** The checker pass's verdicts on a target's lines, by `path:line` (query/checker.ts). */
@@ -265,12 +265,15 @@ function specOf(path: string): LanguageSpec | null {
 }
 
 /** The last `.` segment of a qualified name (`Class.method` → `method`). */
-function tailOf(name: string): string {
+export function tailOf(name: string): string {
   return name.slice(name.lastIndexOf(".") + 1);
 }
 
 /** A line that names a potential match's name: where, its text, how many call-shaped uses, whether inside an import clause. */
 type MentionLine = PotentialMatch & { fileId: number; calls: number; inImport: boolean };
+
+/** Lines naming each name, by name set: `PotentialOptions.mentions`, kept by a caller that asks for many targets. */
+export type MentionMemo = Map<string, MentionLine[]>;
 
 /** Every line (deduplicated, in path and chunk order) that names one of `tails` as a whole identifier, in the chunks identifier_fts finds for it. */
 function mentionLines(db: Db, projectRoot: string, tails: readonly string[]): MentionLine[] {

@@ -122,6 +122,21 @@ export function attachedDoc(comments: SyntaxNode[], node: SyntaxNode): SyntaxNod
   return out;
 }
 
+/** The non-comment nodes of a list, each with the doc comments attached right above it (`attachedDoc`). */
+export function withDocComments(nodes: readonly SyntaxNode[]): Array<{ node: SyntaxNode; doc: SyntaxNode[] }> {
+  const out: Array<{ node: SyntaxNode; doc: SyntaxNode[] }> = [];
+  let pending: SyntaxNode[] = [];
+  for (const node of nodes) {
+    if (node.type === "comment") {
+      pending.push(node);
+      continue;
+    }
+    out.push({ node, doc: attachedDoc(pending, node).filter(isDocComment) });
+    pending = [];
+  }
+  return out;
+}
+
 /**
  * When class member `i` is a method overload signature: the index of the implementation its run of
  * same-name overloads ends in (skipping comments and decorators in between), else -1.

@@ -9,7 +9,7 @@ import type { Grammar, Language } from "../lang/languages.js";
 import { extractCalls, type CallNodes } from "./calls.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { parseSource, type SyntaxNode, type Tree } from "./parser.js";
-import { CLASS_TYPES, FUNCTION_VALUES, attachedDoc, instanceType, declarationOf, endLineOf, isDocComment, overloadImplementation, paramsOf, stringValue, unwrapAmbient } from "./es-nodes.js";
+import { CLASS_TYPES, FUNCTION_VALUES, attachedDoc, instanceType, withDocComments, declarationOf, endLineOf, isDocComment, overloadImplementation, paramsOf, stringValue, unwrapAmbient } from "./es-nodes.js";
 import { applyExportClauses, type Decl, type Draft, type Member, type Sym } from "./ts-exports.js";
 import { exportSourceOf, importOf, type ImportBinding } from "./ts-imports.js";
 import { bagOf, collectTokensAndCalls, type Token } from "./ts-tokens.js";
@@ -391,14 +391,7 @@ class FileExtractor {
    */
   private typeMembers(body: SyntaxNode, typeName: string, exported: boolean): Member[] {
     const members: Member[] = [];
-    let pendingDoc: SyntaxNode[] = [];
-    for (const m of body.namedChildren) {
-      if (m.type === "comment") {
-        pendingDoc.push(m);
-        continue;
-      }
-      const doc = attachedDoc(pendingDoc, m).filter(isDocComment);
-      pendingDoc = [];
+    for (const { node: m, doc } of withDocComments(body.namedChildren)) {
       const nameNode = m.childForFieldName("name");
       if (!nameNode || (nameNode.type !== "property_identifier" && nameNode.type !== "identifier")) continue;
       const annotation = m.type === "property_signature" ? m.childForFieldName("type")?.namedChild(0) ?? null : null;
@@ -421,14 +414,7 @@ class FileExtractor {
    */
   private namespaceMembers(body: SyntaxNode, nsName: string, exported: boolean, ambient: boolean): Member[] {
     const byName = new Map<string, Member>();
-    let pendingDoc: SyntaxNode[] = [];
-    for (const stmt of body.namedChildren) {
-      if (stmt.type === "comment") {
-        pendingDoc.push(stmt);
-        continue;
-      }
-      const doc = attachedDoc(pendingDoc, stmt).filter(isDocComment);
-      pendingDoc = [];
+    for (const { node: stmt, doc } of withDocComments(body.namedChildren)) {
       const isExport = stmt.type === "export_statement";
       if (!isExport && !ambient) continue;
       const decl = isExport ? stmt.childForFieldName("declaration") : stmt;

@@ -19,7 +19,7 @@ import { absoluteIn, relativeInside } from "../base/paths.js";
 import { extensionInfo } from "../lang/languages.js";
 import type { CheckerReport } from "../index/run.js";
 import { CHECKER_META, type Store } from "../store/db.js";
-import { potentialMatches, tailOf, verifiedCallers, type MentionMemo } from "./graph.js";
+import { PotentialMemo, potentialMatches, tailOf, verifiedCallers } from "./graph.js";
 
 type Ts = typeof TS;
 type CheckerVerdict = "calls_target" | "resolves_to_different" | "non_call_site" | "unresolved";
@@ -66,10 +66,10 @@ export function runCheckerPass(store: Store, projectRoot: string): CheckerReport
   const byFile = new Map<string, Candidate[]>();
   let outside = 0;
   let candidates = 0;
-  const mentions: MentionMemo = new Map();
+  const memo = new PotentialMemo(projectRoot, targets.map((t) => tailOf(t.name)));
   for (const target of targets) {
     const verified = verifiedCallers(db, [target.id], false);
-    const pool = potentialMatches(db, projectRoot, [target.name], { ids: [target.id], fileId: target.fileId, path: target.path }, verified, Number.MAX_SAFE_INTEGER, { unranked: true, mentions });
+    const pool = potentialMatches(db, projectRoot, [target.name], { ids: [target.id], fileId: target.fileId, path: target.path }, verified, Number.MAX_SAFE_INTEGER, { unranked: true, memo });
     for (const m of pool.matches) {
       const fileId = fileIds.get(m.file_path);
       if (fileId === undefined || known.has(`${target.id}:${fileId}:${m.line}`)) continue;
@@ -147,6 +147,8 @@ export function runCheckerPass(store: Store, projectRoot: string): CheckerReport
     programs++;
     const checker = program.getTypeChecker();
     const declarations = new Map<number, TS.Node | null>();
+    // What each line's calls of a name resolve to, asked once: targets sharing a name (every `X.get`) share their lines.
+    const resolved = new Map<string, Callees>();
     for (const c of list) {
       const sf = program.getSourceFile(absoluteIn(projectRoot, c.path));
       if (!sf) {
@@ -156,8 +158,11 @@ export function runCheckerPass(store: Store, projectRoot: string): CheckerReport
       const tail = tailOf(c.target.name);
       let own = declarations.get(c.target.id);
       if (own === undefined) declarations.set(c.target.id, (own = targetDeclaration(ts, program, absoluteIn(projectRoot, c.target.path), c.target.line, tail)));
+      const key = `${c.path}:${c.line}:${tail}`;
+      let callees = resolved.get(key);
+      if (callees === undefined) resolved.set(key, (callees = calleesOn(ts, checker, sf, c.line, tail)));
       // The target's declaration not found in this program: nothing can be told of its calls here.
-      const verdict = own === null ? "unresolved" : classify(ts, checker, sf, c.line, tail, (decl) => decl === own || (decl.parent === own!.parent && nameOf(decl) === tail));
+      const verdict = own === null ? "unresolved" : verdictOn(callees, (decl) => decl === own || (decl.parent === own!.parent && nameOf(decl) === tail));
       verdicts.push([c.target.id, c.fileId, c.line, verdict]);
       counts[verdict]++;
       if (verdict !== "calls_target") continue;
@@ -218,16 +223,14 @@ function targetDeclaration(ts: Ts, program: TS.Program, file: string, line: numb
   return found;
 }
 
-/**
- * What the compiler says the occurrences of `name` on a line are: a call (or `new`, decorator,
- * tagged template) of the target, of something else, or no call at all. Several calls of the name
- * on the line: one of the target decides; a callee the compiler cannot resolve, or one resolving
- * to several declarations (a union receiver), makes the line `unresolved` unless another calls the target.
- */
-function classify(ts: Ts, checker: TS.TypeChecker, sf: TS.SourceFile, line: number, name: string, isTarget: (d: TS.Node) => boolean): CheckerVerdict {
+/** The declarations each call of a name on a line resolves to (through aliases; empty when the compiler cannot tell). */
+type Callees = ReadonlyArray<readonly TS.Node[]>;
+
+/** The calls (`new`, decorators, tagged templates) of `name` on a line, each with the declarations the compiler resolves its callee to. */
+function calleesOn(ts: Ts, checker: TS.TypeChecker, sf: TS.SourceFile, line: number, name: string): Callees {
   const starts = sf.getLineStarts();
   const from = starts[line - 1];
-  if (from === undefined) return "non_call_site";
+  if (from === undefined) return [];
   const to = starts[line] ?? sf.text.length;
   const found: TS.Node[] = [];
   const visit = (node: TS.Node): void => {
@@ -239,13 +242,23 @@ function classify(ts: Ts, checker: TS.TypeChecker, sf: TS.SourceFile, line: numb
     ts.forEachChild(node, visit);
   };
   visit(sf);
-  const callees = found.filter((id) => calleeOf(ts, id) !== null);
-  if (callees.length === 0) return "non_call_site";
-  let unresolved = false;
-  for (const id of callees) {
+  return found.filter((id) => calleeOf(ts, id) !== null).map((id) => {
     let symbol = checker.getSymbolAtLocation(id);
     for (let hop = 0; symbol && symbol.flags & ts.SymbolFlags.Alias && hop < MAX_ALIAS_HOPS; hop++) symbol = checker.getAliasedSymbol(symbol);
-    const decls = symbol?.declarations ?? [];
+    return symbol?.declarations ?? [];
+  });
+}
+
+/**
+ * What a line's calls of the name say of the target: no call at all, a call of the target, or of
+ * something else. Several calls on the line: one of the target decides; a callee the compiler
+ * cannot resolve, or one resolving to several declarations (a union receiver), makes the line
+ * `unresolved` unless another calls the target.
+ */
+function verdictOn(callees: Callees, isTarget: (d: TS.Node) => boolean): CheckerVerdict {
+  if (callees.length === 0) return "non_call_site";
+  let unresolved = false;
+  for (const decls of callees) {
     if (decls.length === 0) {
       unresolved = true;
       continue;

@@ -225,8 +225,8 @@ export interface PotentialOptions {
   readonly verdicts?: LineVerdicts | null;
   /** The whole set in path and line order, without the likelihood ranking (the checker pass takes them all). */
   readonly unranked?: boolean;
-  /** Lines naming each name, kept across calls: targets of one name (every `X.get`) scan for it once. */
-  readonly mentions?: MentionMemo;
+  /** What is kept across calls over one unchanging index: targets of one name (every `X.get`) scan for it once. */
+  readonly memo?: PotentialMemo;
 }
 
 /** The checker pass's verdicts on a target's lines, by `path:line` (query/checker.ts). */
@@ -272,50 +272,155 @@ export function tailOf(name: string): string {
 /** A line that names a potential match's name: where, its text, how many call-shaped uses, whether inside an import clause. */
 type MentionLine = PotentialMatch & { fileId: number; calls: number; inImport: boolean };
 
-/** Lines naming each name, by name set: `PotentialOptions.mentions`, kept by a caller that asks for many targets. */
-export type MentionMemo = Map<string, MentionLine[]>;
+/**
+ * What potentialMatches keeps across calls (`PotentialOptions.memo`) for a caller that asks for
+ * many targets of an index that does not change meanwhile (the checker pass): the lines naming each
+ * name set, the files read for class outlines, and the verified call sites by the name they call.
+ */
+export class PotentialMemo {
+  private readonly mentions = new Map<string, MentionLine[]>();
+  private readonly source: SourceLines;
+  private readonly wanted: ReadonlySet<string>;
+  private eachScanned = false;
+  private links: Map<string, LinkedSite[]> | null = null;
+
+  /** `names`: the last names the caller will ask for alone, found in one scan of every chunk (ASCII identifiers; others are searched for one by one). */
+  constructor(projectRoot: string, names: Iterable<string> = []) {
+    this.source = new SourceLines(projectRoot);
+    this.wanted = new Set([...names].filter((n) => /^#?[\w$]+$/.test(n)));
+  }
+
+  /** The lines naming one of `tails` (mentionLines), remembered. */
+  mentionsOf(db: Db, tails: readonly string[]): MentionLine[] {
+    const key = tails.join("\n");
+    let lines = this.mentions.get(key);
+    if (lines !== undefined) return lines;
+    if (tails.length === 1 && this.wanted.has(tails[0]!) && !this.eachScanned) {
+      this.eachScanned = true;
+      for (const [tail, found] of mentionsOfEach(db, this.source, this.wanted)) this.mentions.set(tail, found);
+      for (const tail of this.wanted) if (!this.mentions.has(tail)) this.mentions.set(tail, []);
+      lines = this.mentions.get(key);
+      if (lines !== undefined) return lines;
+    }
+    lines = mentionLines(db, this.source, tails);
+    this.mentions.set(key, lines);
+    return lines;
+  }
+
+  /** Every POTENTIAL_CALL edge's site whose callee's last name is one of `tails`, read once for all. */
+  linkedSites(db: Db, tails: readonly string[]): LinkedSite[] {
+    if (this.links === null) {
+      this.links = new Map();
+      for (const r of prepared(db, `${LINKED_SITES} WHERE e.edge_type = 'POTENTIAL_CALL'`).all() as LinkedSite[]) {
+        const tail = tailOf(r.name);
+        (this.links.get(tail) ?? this.links.set(tail, []).get(tail)!).push(r);
+      }
+    }
+    return tails.flatMap((t) => this.links!.get(t) ?? []);
+  }
+}
 
 /** Every line (deduplicated, in path and chunk order) that names one of `tails` as a whole identifier, in the chunks identifier_fts finds for it. */
-function mentionLines(db: Db, projectRoot: string, tails: readonly string[]): MentionLine[] {
-  // identifier_fts splits on `#`, `_` and `$`-free punctuation: a phrase of the name's own tokens.
-  const expression = tails.map((t) => `"${t.replace(/^#/, "")}"`).join(" OR ");
-  const chunks = prepared(db, 
-      `SELECT c.file_id AS fileId, f.path, c.chunk_type AS type, c.content, c.content_start_line AS contentStart, c.start_line AS start, c.end_line AS end
-       FROM identifier_fts JOIN chunks c ON c.id = identifier_fts.rowid JOIN files f ON f.id = c.file_id
-       WHERE identifier_fts MATCH ? ORDER BY f.path, c.start_line, c.id`,
-    )
-    .all(expression) as Array<{ fileId: number; path: string; type: string; content: string; contentStart: number; start: number; end: number }>;
-  const source = new SourceLines(projectRoot);
-  const alternatives = tails.map((t) => t.replace(/\$/g, "\\$")).join("|");
-  const mention = new RegExp(`(?<![\\w$#])(?:${alternatives})(?![\\w$])`);
-  const callShaped = new RegExp(`(?<![\\w$#])(?:${alternatives})\\s*(?:<[^()]*>\\s*)?(?:\\?\\.\\s*)?[(\`]|\\bnew\\s+(?:${alternatives})(?![\\w$])`, "g");
+function mentionLines(db: Db, source: SourceLines, tails: readonly string[]): MentionLine[] {
+  const chunks = prepared(db, `${CHUNK_ROWS} JOIN identifier_fts ON identifier_fts.rowid = c.id WHERE identifier_fts MATCH ? ORDER BY f.path, c.start_line, c.id`).all(ftsPhrases(tails)) as ChunkRow[];
+  const mention = new RegExp(`(?<![\\w$#])(?:${alternation(tails)})(?![\\w$])`);
+  const callShaped = callPattern(tails);
   const candidates: MentionLine[] = [];
   const seen = new Set<string>();
   for (const c of chunks) {
-    // A class outline is a summary (members' signatures without bodies), not the file's text: its
-    // lines are read from the file over the class's range. Every other chunk is verbatim.
-    const fileLines = c.type === "class_shell" ? source.of(c.path) : null;
-    if (c.type === "class_shell" && fileLines === null) continue;
-    const lines = fileLines ? fileLines.slice(c.start - 1, c.end) : c.content.split("\n");
-    const first = fileLines ? c.start : c.contentStart;
-    // Inside a multi-line `import {` / `export {` clause (until the line with `from` or `}`).
-    let inClause = false;
-    for (let i = 0; i < lines.length; i++) {
-      const text = lines[i]!;
-      const opensClause = /^\s*(?:import\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?\{|export\s+(?:type\s+)?\{)[^}]*$/.test(text);
-      const inImport = inClause && !opensClause;
-      if (opensClause) inClause = true;
-      else if (inClause && /[}]|\bfrom\b/.test(text)) inClause = false;
-      if (!tails.some((t) => text.includes(t)) || !mention.test(text)) continue;
-      const line = first + i;
+    forEachChunkLine(c, source, (line, text, inImport) => {
+      if (!tails.some((t) => text.includes(t)) || !mention.test(text)) return;
       const key = `${c.path}:${line}`;
-      if (seen.has(key)) continue;
+      if (seen.has(key)) return;
       seen.add(key);
-      const calls = text.match(callShaped)?.length ?? 0;
-      candidates.push({ file_path: c.path, line, context: text.trim(), reason: "identifier_match_no_resolved_edge", fileId: c.fileId, calls, inImport });
-    }
+      candidates.push(mentionLine(c, line, text, inImport, callShaped));
+    });
   }
   return candidates;
+}
+
+/** mentionLines for each of `wanted` (ASCII names, `#private` ones included) alone, in one scan of the chunks identifier_fts finds for any. */
+function mentionsOfEach(db: Db, source: SourceLines, wanted: ReadonlySet<string>): Map<string, MentionLine[]> {
+  const chunkIds = prepared(db, "SELECT rowid FROM identifier_fts WHERE identifier_fts MATCH ?").pluck();
+  const namesIn = new Map<number, Set<string>>();
+  for (const tail of wanted) for (const id of chunkIds.all(ftsPhrases([tail])) as number[]) (namesIn.get(id) ?? namesIn.set(id, new Set()).get(id)!).add(tail);
+  const found = new Map<string, MentionLine[]>();
+  const seen = new Set<string>();
+  const patterns = new Map<string, RegExp>();
+  for (const c of prepared(db, `${CHUNK_ROWS} ORDER BY f.path, c.start_line, c.id`).iterate() as IterableIterator<ChunkRow>) {
+    const names = namesIn.get(c.id);
+    if (names === undefined) continue;
+    forEachChunkLine(c, source, (line, text, inImport) => {
+      // A maximal `#?[\w$]+` run is a whole identifier (mentionLines' test) unless a `#` run follows a name character or another `#`.
+      for (const m of text.matchAll(/#?[\w$]+/g)) {
+        const tail = m[0];
+        if (!names.has(tail) || (tail.startsWith("#") && m.index > 0 && /[\w$#]/.test(text[m.index - 1]!))) continue;
+        const key = `${tail}\n${c.path}:${line}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        let callShaped = patterns.get(tail);
+        if (!callShaped) patterns.set(tail, (callShaped = callPattern([tail])));
+        (found.get(tail) ?? found.set(tail, []).get(tail)!).push(mentionLine(c, line, text, inImport, callShaped));
+      }
+    });
+  }
+  return found;
+}
+
+/** The identifier_fts query for lines naming one of the names: identifier_fts splits on `#`, `_` and punctuation, so a phrase of each name's own tokens. */
+function ftsPhrases(tails: readonly string[]): string {
+  return tails.map((t) => `"${t.replace(/^#/, "")}"`).join(" OR ");
+}
+
+/** A chunk as mention scans read it. */
+interface ChunkRow {
+  readonly id: number;
+  readonly fileId: number;
+  readonly path: string;
+  readonly type: string;
+  readonly content: string;
+  readonly contentStart: number;
+  readonly start: number;
+  readonly end: number;
+}
+
+const CHUNK_ROWS = `SELECT c.id, c.file_id AS fileId, f.path, c.chunk_type AS type, c.content, c.content_start_line AS contentStart, c.start_line AS start, c.end_line AS end
+       FROM chunks c JOIN files f ON f.id = c.file_id`;
+
+/** Names as regular-expression alternatives. */
+function alternation(tails: readonly string[]): string {
+  return tails.map((t) => t.replace(/\$/g, "\\$")).join("|");
+}
+
+/** Call-shaped uses of one of the names: `name(`, `name<T>(`, `name?.(`, `` name` ``, `new name`. */
+function callPattern(tails: readonly string[]): RegExp {
+  const alternatives = alternation(tails);
+  return new RegExp(`(?<![\\w$#])(?:${alternatives})\\s*(?:<[^()]*>\\s*)?(?:\\?\\.\\s*)?[(\`]|\\bnew\\s+(?:${alternatives})(?![\\w$])`, "g");
+}
+
+function mentionLine(c: ChunkRow, line: number, text: string, inImport: boolean, callShaped: RegExp): MentionLine {
+  const calls = text.match(callShaped)?.length ?? 0;
+  return { file_path: c.path, line, context: text.trim(), reason: "identifier_match_no_resolved_edge", fileId: c.fileId, calls, inImport };
+}
+
+/** Each line of a chunk with its line number, and whether it is inside a multi-line `import {` / `export {` clause. */
+function forEachChunkLine(c: ChunkRow, source: SourceLines, visit: (line: number, text: string, inImport: boolean) => void): void {
+  // A class outline is a summary (members' signatures without bodies), not the file's text: its
+  // lines are read from the file over the class's range. Every other chunk is verbatim.
+  const fileLines = c.type === "class_shell" ? source.of(c.path) : null;
+  if (c.type === "class_shell" && fileLines === null) return;
+  const lines = fileLines ? fileLines.slice(c.start - 1, c.end) : c.content.split("\n");
+  const first = fileLines ? c.start : c.contentStart;
+  // Inside the clause until the line with `from` or `}`.
+  let inClause = false;
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines[i]!;
+    const opensClause = /^\s*(?:import\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?\{|export\s+(?:type\s+)?\{)[^}]*$/.test(text);
+    const inImport = inClause && !opensClause;
+    if (opensClause) inClause = true;
+    else if (inClause && /[}]|\bfrom\b/.test(text)) inClause = false;
+    visit(first + i, text, inImport);
+  }
 }
 
 /**
@@ -341,15 +446,11 @@ export function potentialMatches(
   const tails = [...new Set(names.map(tailOf))].filter((t) => (spec ? isIdentifier(spec, t) : LANGUAGE_SPECS.some((s) => isIdentifier(s, t))));
   if (tails.length === 0) return { matches: [], total: 0 };
   const explained = new Set(verified.filter((v) => v.depth === undefined || v.depth === 1).map((v) => `${v.file_path}:${v.line}`));
-  const memoKey = tails.join("\n");
-  let mentions = options.mentions?.get(memoKey);
-  if (mentions === undefined) {
-    mentions = mentionLines(db, projectRoot, tails);
-    options.mentions?.set(memoKey, mentions);
-  }
+  const { memo } = options;
+  const mentions = memo ? memo.mentionsOf(db, tails) : mentionLines(db, new SourceLines(projectRoot), tails);
   const candidates = mentions.filter((c) => !explained.has(`${c.file_path}:${c.line}`));
   const fileIds = [...new Set(candidates.map((c) => c.fileId))];
-  const elsewhere = linkedElsewhere(db, tails, targetIds, fileIds);
+  const elsewhere = linkedElsewhere(db, tails, targetIds, fileIds, memo);
   // A declaration's line (`function audit(`, `find(id) {`) is shaped like a call but is not one;
   // the target's own declaration lines are not potential callers at all.
   const own = new Set(ownDeclarationLines(db, targetIds));
@@ -400,7 +501,7 @@ class Likelihood {
     const others = new Set<string>();
     for (const t of tails) for (const o of owners.all(t) as string[]) if (o !== owner) others.add(o);
     this.otherOwnerWords = [...others].map((o) => splitTerms(o));
-    const alternatives = tails.map((t) => t.replace(/\$/g, "\\$")).join("|");
+    const alternatives = alternation(tails);
     // The receiver's last identifier before `.name(` (`c.req.header(` → req, `this.x(` → this).
     this.receiver = new RegExp(`([A-Za-z_$][\\w$]*)\\s*(?:\\?\\.|\\.)\\s*(?:${alternatives})\\s*(?:<[^()]*>\\s*)?[(\`]`);
     this.mention = new RegExp(`(?<![\\w$#])(?:${alternatives})(?![\\w$])`);
@@ -466,21 +567,33 @@ function declarationLines(db: Db, tails: readonly string[], fileIds: readonly nu
   return new Set(rows.filter((r) => tails.includes(tailOf(r.name))).map((r) => `${r.path}:${r.line}`));
 }
 
+/** A verified call site and the declaration it calls: linkedElsewhere's rows. */
+interface LinkedSite {
+  readonly fileId: number;
+  readonly path: string;
+  readonly line: number;
+  readonly name: string;
+  readonly to: number;
+}
+
+const LINKED_SITES = `SELECT a.file_id AS fileId, f.path, e.call_line AS line, b.name, e.to_id AS "to" FROM symbols a
+       JOIN edges e ON e.from_id = a.id JOIN symbols b ON b.id = e.to_id JOIN files f ON f.id = a.file_id`;
+
 /** Per `path:line`: verified call sites in these files that call a same-named declaration other than the target. */
-function linkedElsewhere(db: Db, tails: readonly string[], targetIds: readonly number[], fileIds: readonly number[]): Map<string, number> {
+function linkedElsewhere(db: Db, tails: readonly string[], targetIds: readonly number[], fileIds: readonly number[], memo?: PotentialMemo): Map<string, number> {
   const counts = new Map<string, number>();
   if (fileIds.length === 0) return counts;
-  const rows = prepared(db, 
-      `SELECT f.path, e.call_line AS line, b.name FROM symbols a
-       JOIN edges e ON e.from_id = a.id AND e.edge_type = 'POTENTIAL_CALL'
-       JOIN symbols b ON b.id = e.to_id
-       JOIN files f ON f.id = a.file_id
-       WHERE a.file_id IN (SELECT value FROM json_each(?)) AND e.to_id NOT IN (SELECT value FROM json_each(?))
+  const rows = memo
+    ? memo.linkedSites(db, tails)
+    : (prepared(db, 
+      `${LINKED_SITES}
+       WHERE e.edge_type = 'POTENTIAL_CALL' AND a.file_id IN (SELECT value FROM json_each(?)) AND e.to_id NOT IN (SELECT value FROM json_each(?))
          AND EXISTS (SELECT 1 FROM json_each(?) t WHERE b.name = t.value OR substr(b.name, -length(t.value) - 1) = '.' || t.value)`,
     )
-    .all(JSON.stringify(fileIds), JSON.stringify(targetIds), JSON.stringify(tails)) as Array<{ path: string; line: number; name: string }>;
+    .all(JSON.stringify(fileIds), JSON.stringify(targetIds), JSON.stringify(tails)) as LinkedSite[]);
+  const files = new Set(fileIds);
   for (const r of rows) {
-    if (!tails.includes(tailOf(r.name))) continue;
+    if (!files.has(r.fileId) || targetIds.includes(r.to) || !tails.includes(tailOf(r.name))) continue;
     const key = `${r.path}:${r.line}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }

@@ -14,8 +14,9 @@ const input = {
   mast: "dist/cli/mast.js",
   hashpilot: "dist/cli/hashpilot.js",
   worker: "dist/index/worker.js",
-  "run-worker": "dist/index/run-worker.js",
+  "run-worker": "dist/query/run-worker.js",
   "grep-worker": "dist/edit/grep-worker.js",
+  "checker-worker": "dist/query/checker-worker.js",
 };
 
 rmSync(OUT, { recursive: true, force: true });

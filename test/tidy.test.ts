@@ -25,7 +25,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 const SOLE_IMPORTER: Record<string, string> = {
   "tree-sitter": "syntax/parser.ts",
   "tree-sitter-typescript": "lang/typescript.ts",
-  typescript: "query/checker.ts",
+  typescript: "query/checker-program.ts",
   "tree-sitter-javascript": "lang/javascript.ts",
   "tree-sitter-python": "lang/python.ts",
   "tree-sitter-go": "lang/go.ts",

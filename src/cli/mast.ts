@@ -64,7 +64,7 @@ async function indexCommand(config: ResolvedConfig, flags: IndexFlags, json: boo
     operation,
     ...(flags.threads === undefined ? {} : { threads: flags.threads }),
     // The compiler loads only for a run that asks for it.
-    ...((flags.checker ?? config.checker) ? { checker: (await import("../query/checker.js")).runCheckerPass } : {}),
+    ...((flags.checker ?? config.checker) ? { checker: (await import("../query/checker.js")).checkerPass } : {}),
     ...(progress ? { onProgress: progress.update } : {}),
   });
   progress?.finish();
@@ -213,13 +213,15 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     .addOption(stateDirOption())
     .option("--no-startup-reindex", "skip the background reindex at startup (refused on a never-indexed state dir)")
     .option("--toolsets <list>", "toolsets to offer: read (the index tools), edit (hashpilot's reads and edits), admin (hashpilot's telemetry, provenance, config and route)", "read,edit")
-    .action(async (path: string | undefined, opts: CommonOptions & { startupReindex: boolean; toolsets: string }) => {
+    .option("--checker", "the startup reindex and mast_reindex also run the TypeScript-checker pass (as `checker: true` in mast.config.json does)")
+    .action(async (path: string | undefined, opts: CommonOptions & { startupReindex: boolean; toolsets: string; checker?: boolean }) => {
       const toolsets = opts.toolsets.split(",").map((t) => t.trim());
       const unknown = toolsets.filter((t) => !(TOOLSETS as readonly string[]).includes(t));
       if (unknown.length > 0 || toolsets.length === 0) {
         throw new MastError("INVALID_ARGUMENT", `--toolsets takes some of ${TOOLSETS.join(", ")}, not ${JSON.stringify(opts.toolsets)}`, { hint: "e.g. --toolsets read or --toolsets read,edit,admin" });
       }
-      const config = loadConfig(path, { stateDir: opts.stateDir });
+      const loaded = loadConfig(path, { stateDir: opts.stateDir });
+      const config = opts.checker ? { ...loaded, checker: true } : loaded;
       const { DEFAULT_SEED_DIR, serve } = await import("../mcp/server.js");
       await serve(config, {
         startupReindex: opts.startupReindex,

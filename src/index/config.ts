@@ -25,7 +25,7 @@ export interface MastSettings {
   readonly parse_timeout_ms: number;
   /** Files larger than this are skipped and counted, never parsed. */
   readonly max_file_bytes: number;
-  /** `mast index` and `mast init` run the TypeScript-checker pass as with `--checker`. */
+  /** `mast index`, `mast init` and the server's startup reindex and mast_reindex run the TypeScript-checker pass (as with `--checker`). */
   readonly checker: boolean;
 }
 

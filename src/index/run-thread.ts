@@ -9,13 +9,25 @@ import { Worker } from "node:worker_threads";
 import { ERROR_CODES, MastError, type ErrorCode } from "../base/errors.js";
 import type { ResolvedConfig } from "./config.js";
 import { SERVER_LOCK_POLICY } from "./lock.js";
-import { runIndex, type IndexReport, type RunIndexOptions } from "./run.js";
+import { runIndex, type CheckerPass, type IndexReport, type RunIndexOptions } from "./run.js";
 import { completeTrigramOf } from "./search-index.js";
 import { indexLock, indexStatus, type IndexStatus } from "./status.js";
 
+// The entry is query/run-worker.ts (it provides the checker pass); bundled beside this module in dist/bin/.
 const WORKER_FILE = fileURLToPath(new URL("./run-worker.js", import.meta.url));
 
-export type ThreadRunOptions = Omit<RunIndexOptions, "onProgress">;
+/** A run's options as data: `checker: true` runs the pass provided to the thread that runs it (provideCheckerPass). */
+export type ThreadRunOptions = Omit<RunIndexOptions, "onProgress" | "checker"> & { readonly checker?: boolean };
+
+let providedChecker: CheckerPass | null = null;
+
+/**
+ * The checker pass for the runs that ask for it: provided by the layer that owns it (query/), in
+ * the worker (query/run-worker.ts) and in the server's own thread (from TypeScript sources).
+ */
+export function provideCheckerPass(pass: CheckerPass): void {
+  providedChecker = pass;
+}
 
 /** What a worker is asked to do. */
 export type ThreadJob =
@@ -30,7 +42,11 @@ export type ThreadMessage =
 
 /** The job itself, on whichever thread runs it (the worker's entry calls this too). */
 export function runJob(job: ThreadJob): Promise<unknown> {
-  if (job.kind === "index") return runIndex(job.config, job.options);
+  if (job.kind === "index") {
+    const { checker, ...options } = job.options;
+    if (checker && providedChecker === null) return Promise.reject(new Error("a run asked for the checker pass, but none was provided to this thread"));
+    return runIndex(job.config, { ...options, ...(checker ? { checker: providedChecker! } : {}) });
+  }
   if (job.kind === "search_index") return Promise.resolve(completeTrigramOf(job.config));
   return Promise.resolve(indexStatus(job.config));
 }

@@ -15,7 +15,7 @@ import type { ParseOutcome, ParseTask } from "./parse-task.js";
 import { rederive } from "./link.js";
 import { compareWithIndex, pathsStatAsStamped, stampPaths } from "./read.js";
 import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths, readWalkCache, writeWalkCache } from "./state.js";
-import { walkForConfig, type WalkCache, type WalkedFile } from "./walk.js";
+import { walkForConfig, type WalkCache, type WalkedFile, type WalkResult } from "./walk.js";
 
 export type IndexMode = "full" | "incremental";
 
@@ -122,8 +122,20 @@ export interface RunIndexOptions {
   readonly checker?: CheckerPass;
 }
 
-/** The opt-in checker pass, handed in by the caller that asks for it (it reads through the query layer). */
-export type CheckerPass = (store: Store, projectRoot: string) => CheckerReport;
+/**
+ * The opt-in checker pass, handed in by the caller that asks for it (it reads through the query
+ * layer). It is started as soon as the walk has found the files, so the compiler reads them while
+ * the run writes; `finish` runs after the call graph, in the run's transaction; `abandon` stops
+ * what it started (the run failed, or the pass finished).
+ */
+export interface CheckerPass {
+  start(projectRoot: string, paths: readonly string[]): CheckerRun;
+}
+
+export interface CheckerRun {
+  finish(store: Store): Promise<CheckerReport>;
+  abandon(): void;
+}
 
 export interface CheckerReport {
   /** tsconfig projects checked, and the inferred project when files outside every config had candidates. */
@@ -290,14 +302,33 @@ async function writeRun(config: ResolvedConfig, paths: StatePaths, store: Store,
   const mode: IndexMode = schemaReset || settingsChanged ? "full" : options.mode;
   const problems: IndexProblem[] = [];
   const counts: Counters = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0, added: 0, removed: 0, pathsChanged: false, rewritten: [] };
-  let threads = 0;
   const walk = timed(phases, "walk", () => walkForConfig(config, readWalkCache(paths)));
   for (const p of walk.problems) {
     problems.push({ path: p.path, kind: "walk_error", message: p.error });
     counts.read++;
   }
+  const checking = options.checker?.start(config.project_root, walk.files.map((f) => f.path)) ?? null;
+  try {
+    return await writeWalked(config, store, options, note, phases, { extractKey, settingsChanged, mode, problems, counts, walk }, checking);
+  } finally {
+    checking?.abandon();
+  }
+}
+
+/** writeRun after the walk. */
+async function writeWalked(
+  config: ResolvedConfig,
+  store: Store,
+  options: RunIndexOptions,
+  note: NoteProgress,
+  phases: Phases,
+  run: { extractKey: string; settingsChanged: boolean; mode: IndexMode; problems: IndexProblem[]; counts: Counters; walk: WalkResult },
+  checking: CheckerRun | null,
+): Promise<RunResult> {
+  const { extractKey, settingsChanged, mode, problems, counts, walk } = run;
   const walked = new Map<string, WalkedFile>(walk.files.map((f) => [f.path, f]));
   const stamps = store.fileStamps();
+  let threads = 0;
   const wasEmpty = stamps.size === 0;
   if (mode === "full" && !wasEmpty) store.resetSearch();
 
@@ -430,7 +461,7 @@ async function writeRun(config: ResolvedConfig, paths: StatePaths, store: Store,
   }
   if (settingsChanged) store.setMeta(EXTRACT_SETTINGS, extractKey);
   phases.link = performance.now() - linkStarted;
-  const checker = options.checker ? options.checker(store, config.project_root) : null;
+  const checker = checking ? await checking.finish(store) : null;
   // A full run without the pass rewrote every file, so none of its verdicts is left: the answers stop saying it ran.
   if (!options.checker && mode === "full") store.deleteMeta(CHECKER_META);
   return { walkCache: walk.cache ?? null, mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, stamps: finalStamps, totals: store.counts(), searchPending: store.trigramPending(), checker };

@@ -8,7 +8,7 @@ import { cpSync, existsSync, readdirSync } from "node:fs";
 import { MastError, errorMessage, isMastError } from "../base/errors.js";
 import type { ResolvedConfig } from "../index/config.js";
 import { SERVER_LOCK_POLICY, withStructureLock } from "../index/lock.js";
-import { runIndexOffThread } from "../index/run-thread.js";
+import { provideCheckerPass, runIndexOffThread } from "../index/run-thread.js";
 import { ensureStateDir, guardSchema, isNeverIndexed, persistConfig, readIndexJson, statePaths, writeJsonAtomic } from "../index/state.js";
 import { createToolContext } from "../tools/context.js";
 import { errorEnvelope } from "../tools/envelope.js";
@@ -73,6 +73,8 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
   }
   guardSchema(paths);
 
+  // The checker pass for this thread's runs (from TypeScript sources; a worker provides its own).
+  if (config.checker) provideCheckerPass((await import("../query/checker.js")).checkerPass);
   const ctx = createToolContext(config);
   const toolsets = options.toolsets ?? DEFAULT_TOOLSETS;
   const offered = TOOLS.filter((t) => toolsets.includes(t.toolset ?? "read"));
@@ -107,8 +109,12 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
 
   if (options.startupReindex) {
     // Step 4: catch up with the tree in a worker thread; queries are served meanwhile.
-    void runIndexOffThread(config, { mode: "incremental", operation: "mast serve startup reindex", lockPolicy: SERVER_LOCK_POLICY }).then(
-      (r) => options.log(`mast serve: startup reindex done: ${r.files_indexed} indexed, ${r.files_deleted} removed, ${r.parse_errors + r.write_errors + r.read_errors} errors`),
+    void runIndexOffThread(config, { mode: "incremental", operation: "mast serve startup reindex", lockPolicy: SERVER_LOCK_POLICY, checker: config.checker }).then(
+      (r) =>
+        options.log(
+          `mast serve: startup reindex done: ${r.files_indexed} indexed, ${r.files_deleted} removed, ${r.parse_errors + r.write_errors + r.read_errors} errors` +
+            (r.checker ? `; checker: ${r.checker.candidates} potential matches checked, ${r.checker.edges} checker edges` : ""),
+        ),
       (err: unknown) => options.log(`mast serve: startup reindex failed: ${errorMessage(err)}`),
     );
   }

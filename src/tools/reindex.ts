@@ -16,7 +16,7 @@ export const reindexTool = defineTool({
   input: z.object({ full: z.boolean().default(false).describe("Re-parse every file instead of only changed ones.") }).strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (ctx, args) => {
-    const r = await runIndexOffThread(ctx.config, { mode: args.full ? "full" : "incremental", operation: "mast_reindex", lockPolicy: SERVER_LOCK_POLICY });
+    const r = await runIndexOffThread(ctx.config, { mode: args.full ? "full" : "incremental", operation: "mast_reindex", lockPolicy: SERVER_LOCK_POLICY, checker: ctx.config.checker });
     return {
       files_indexed: r.files_indexed,
       files_skipped: r.files_unchanged,
@@ -27,6 +27,7 @@ export const reindexTool = defineTool({
       write_errors: r.write_errors,
       read_errors: r.read_errors,
       duration_ms: r.duration_ms,
+      ...(r.checker ? { checker: r.checker } : {}),
       ...(r.problems.length ? { problems: r.problems } : {}),
     };
   },

@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runIndex, type IndexReport } from "../../src/index/run.js";
-import { runCheckerPass } from "../../src/query/checker.js";
+import { checkerPass } from "../../src/query/checker.js";
 import { statePaths } from "../../src/index/state.js";
 import { createToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
@@ -44,12 +44,12 @@ const FILES: Record<string, string> = {
 const space = tempSpace(FILES);
 
 const index = (p: TestProject, mode: "full" | "incremental", checker: boolean, stateDir = join(p.root, ".mast")): Promise<IndexReport> =>
-  runIndex(p.config({ stateDir }), { mode, threads: 0, ...(checker ? { checker: runCheckerPass } : {}) });
+  runIndex(p.config({ stateDir }), { mode, threads: 0, ...(checker ? { checker: checkerPass } : {}) });
 
-async function callers(p: TestProject, symbol: string): Promise<Record<string, any>> {
+async function callers(p: TestProject, symbol: string, file_path = "src/store.ts"): Promise<Record<string, any>> {
   const ctx = createToolContext(p.config({ stateDir: join(p.root, ".mast") }));
   try {
-    return (await callTool(ctx, "mast_callers", { symbol, file_path: "src/store.ts" })) as Record<string, any>;
+    return (await callTool(ctx, "mast_callers", { symbol, file_path })) as Record<string, any>;
   } finally {
     ctx.close();
   }
@@ -109,6 +109,26 @@ describe("the checker pass", () => {
     expect(flagged.stdout).not.toContain("checker:");
     const on = await runMast(["index", plain.root, "--checker"]);
     expect(on.stdout).toMatch(/^checker: 1 program\(s\), 5 potential matches checked in [\d.]+ s: 1 verified \(1 edges\), 1 call another declaration, 3 no call, 0 unresolved; outside_ts_scope: 0$/m);
+  });
+
+  it("checks each tsconfig project with its own program, one at a time, and the files no config includes last", async () => {
+    const store = "export class Store {\n  get(key: string) { return key; }\n}\nexport function makeStore() { return new Store(); }\n";
+    const p = space.project({
+      "packages/a/tsconfig.json": '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n',
+      "packages/a/src/store.ts": store,
+      "packages/a/src/use-a.ts": "import { makeStore } from './store';\nexport function a() {\n  return makeStore().get('a');\n}\n",
+      "packages/b/tsconfig.json": '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n',
+      "packages/b/src/use-b.ts": "import { makeStore } from '../../a/src/store';\nexport function b() {\n  return makeStore().get('b');\n}\n",
+      "scripts/tool.ts": "import { makeStore } from '../packages/a/src/store';\nexport function tool() {\n  return makeStore().get('c');\n}\n",
+    });
+    const report = await index(p, "full", true);
+    expect(report.checker).toMatchObject({ projects: 3, skipped: [], calls_target: 3, edges: 3, outside_ts_scope: 0 });
+    const answer = await callers(p, "Store.get", "packages/a/src/store.ts");
+    expect(answer.verified_callers).toEqual([
+      { file_path: "packages/a/src/use-a.ts", resolution: "checker", sites: ["3 a: return makeStore().get('a');"] },
+      { file_path: "packages/b/src/use-b.ts", resolution: "checker", sites: ["3 b: return makeStore().get('b');"] },
+      { file_path: "scripts/tool.ts", resolution: "checker", sites: ["3 tool: return makeStore().get('c');"] },
+    ]);
   });
 
   it("skips a tsconfig it cannot read, naming it, and keeps the syntactic edges", async () => {

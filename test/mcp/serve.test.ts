@@ -102,6 +102,25 @@ describe("mast serve", () => {
     expect(instructions).not.toContain("replace_hash");
   });
 
+  it("with --checker, the startup reindex and mast_reindex run the checker pass in their worker", async () => {
+    const p = makeProject({
+      "src/store.ts": "export class Store {\n  get(key: string) { return key; }\n}\nexport function makeStore() { return new Store(); }\n",
+      "src/app.ts": "import { makeStore } from './store';\nexport function run() {\n  const s = makeStore();\n  return s.get('a');\n}\n",
+    });
+    cleanups.push(() => p.cleanup());
+    const { client, stderr } = await connect([p.root, "--checker"]);
+    // `s.get` only the compiler can type (makeStore declares no return type): a checker edge once the startup reindex is done.
+    const callers = () => call(client, "mast_callers", { symbol: "Store.get", file_path: "src/store.ts" });
+    const first = await until(callers, (r) => !r.isError && r.data.summary?.verified_count === 1);
+    expect(first.data.verified_callers).toEqual([{ file_path: "src/app.ts", resolution: "checker", sites: ["4 run: return s.get('a');"] }]);
+    expect(first.data.summary).toMatchObject({ potential_count: 0, checker_classified_non_call_site: 0, checker_classified_different_declaration: 0 });
+    expect(await until(async () => stderr(), (e) => e.includes("startup reindex done"))).toContain("; checker: 2 potential matches checked, 1 checker edges");
+    p.write("src/app.ts", "import { makeStore } from './store';\nexport function run() {\n  const s = makeStore();\n  s.get('b');\n  return s.get('a');\n}\n");
+    const reindex = await call(client, "mast_reindex", {});
+    expect(reindex.data).toMatchObject({ files_indexed: 1, checker: { projects: 1, candidates: 3, calls_target: 2, edges: 2, non_call_site: 1, outside_ts_scope: 0 } });
+    expect((await callers()).data.verified_callers).toEqual([{ file_path: "src/app.ts", resolution: "checker", sites: ["4 run: s.get('b');", "5 run: return s.get('a');"] }]);
+  });
+
   it("returns a bad call as a tool error with a code and keeps serving", async () => {
     const p = project();
     await runIndex(p.config(), { mode: "full" });

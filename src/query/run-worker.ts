@@ -1,13 +1,16 @@
-// Worker-thread entry of run-thread.ts: one job (an index run, a status snapshot, the trigram
-// index), its answer or its error posted back — then what follows the job (afterJob).
+// Worker-thread entry of index/run-thread.ts: one job (an index run, a status snapshot, the trigram
+// index), its answer or its error posted back — then what follows the job (afterJob). It sits
+// above the index layer so it can provide the checker pass to a run that asks for it.
 import { parentPort, workerData } from "node:worker_threads";
 import { errorMessage, isMastError } from "../base/errors.js";
-import { afterJob, runJob, type ThreadJob, type ThreadMessage } from "./run-thread.js";
+import { afterJob, provideCheckerPass, runJob, type ThreadJob, type ThreadMessage } from "../index/run-thread.js";
 
 const post = (msg: ThreadMessage) => parentPort!.postMessage(msg);
 const job = workerData as ThreadJob;
 
-runJob(job).then(
+const provided = job.kind === "index" && job.options.checker ? import("./checker.js").then(({ checkerPass }) => provideCheckerPass(checkerPass)) : Promise.resolve();
+
+provided.then(() => runJob(job)).then(
   (value) => {
     post({ ok: true, value });
     try {

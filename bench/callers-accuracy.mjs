@@ -90,6 +90,8 @@ const MIN_WITH_SITES = 150;
 /** The declaration's name is looked for on the symbol row's line and this many lines after it. */
 const DECLARATION_LOOKAHEAD = 6;
 const POTENTIAL_LIMIT = 1000;
+/** Every verified site is scored: mast_callers' largest verified_limit. */
+const VERIFIED_LIMIT = 10_000;
 /** mast_callers' default potential_limit. */
 const DEFAULT_CAP = 50;
 const TIMED_PASSES = 3;
@@ -397,7 +399,7 @@ function sampleOf(symbols, oracle, withSitesWanted) {
 
 async function runMast(sample, stateDir, root) {
   const { ctx, callTool } = await openTools(stateDir, root);
-  const args = (s) => ({ symbol: s.name, file_path: s.file, include_potential: true, potential_limit: POTENTIAL_LIMIT });
+  const args = (s) => ({ symbol: s.name, file_path: s.file, include_potential: true, potential_limit: POTENTIAL_LIMIT, verified_limit: VERIFIED_LIMIT });
   try {
     // Warm-up: every symbol once; these are the answers scored.
     const answers = [];

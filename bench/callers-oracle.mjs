@@ -163,7 +163,7 @@ async function benchLanguage(language, spec) {
     const answers = [];
     try {
       for (const s of sample) {
-        const a = await callTool(ctx, "mast_callers", { symbol: s.name, file_path: s.file, potential_limit: POTENTIAL_LIMIT });
+        const a = await callTool(ctx, "mast_callers", { symbol: s.name, file_path: s.file, potential_limit: POTENTIAL_LIMIT, verified_limit: 10_000 });
         answers.push(a);
         const v = new Set(siteLines(a.verified_callers).filter(inBuild));
         verified.push(v);

@@ -83,6 +83,7 @@ const TARGETS = {
   search_longest_ms: 250,
   signature_p50_ms: 5,
   exports_p50_ms: 5,
+  callers_p50_ms: 2,
   serve_ready_ms: 1000,
 };
 
@@ -429,6 +430,26 @@ async function benchMcp(qs, stateDir) {
     for (let pass = 0; pass < TIMED_PASSES; pass++) {
       for (const s of qs.symbols) times.push((await searchChild.callTool("mast_search", { query: s.name, limit: SEARCH_LIMIT })).ms);
     }
+    // mast_callers over the same connection, for the functions and methods of the set (the default
+    // answer: verified callers and the first potential matches), one warm-up pass, then the timed passes.
+    const callable = qs.symbols.filter((s) => s.kind === "function" || s.kind === "method");
+    const callersErrors = [];
+    const callersSizes = [];
+    let withCallers = 0;
+    for (const s of callable) {
+      const r = await searchChild.callTool("mast_callers", { symbol: s.name, file_path: s.file });
+      if (r.result.isError) {
+        callersErrors.push(`${s.name}: ${r.result.content?.[0]?.text}`);
+        continue;
+      }
+      callersSizes.push(r.bytes);
+      const body = JSON.parse(r.result.content[0].text);
+      if ((body.summary?.verified_count ?? 0) + (body.summary?.potential_count ?? 0) > 0) withCallers++;
+    }
+    const callersTimes = [];
+    for (let pass = 0; pass < TIMED_PASSES; pass++) {
+      for (const s of callable) callersTimes.push((await searchChild.callTool("mast_callers", { symbol: s.name, file_path: s.file })).ms);
+    }
     const ready = spawns.map((s) => s.ready_ms);
     return {
       command: `node dist/bin/mast.js serve <corpus> --state-dir <tmp> --no-startup-reindex`,
@@ -445,6 +466,15 @@ async function benchMcp(qs, stateDir) {
         response_bytes_median: sizes.length ? median(sizes) : null,
         errors,
         samples_ms: times.map((t) => round(t)),
+      },
+      callers: {
+        queries: callable.length,
+        calls: callersTimes.length,
+        ms: roundStats(stats(callersTimes)),
+        check: { label: "with callers", ok: withCallers, of: callable.length },
+        response_bytes_median: callersSizes.length ? median(callersSizes) : null,
+        errors: callersErrors,
+        samples_ms: callersTimes.map((t) => round(t)),
       },
     };
   } finally {
@@ -604,6 +634,7 @@ async function main() {
     t("mast_search symbols p95 (MCP stdio)", TARGETS.search_p95_ms, mcp.search_symbols.ms.p95, TARGETS.search_p95_ms),
     t("mast_signature p50 (in-process)", TARGETS.signature_p50_ms, S.signature.ms.p50, TARGETS.signature_p50_ms),
     t("mast_exports p50 (in-process)", TARGETS.exports_p50_ms, S.exports.ms.p50, TARGETS.exports_p50_ms),
+    t("mast_callers p50 (MCP stdio)", TARGETS.callers_p50_ms, mcp.callers.ms.p50, TARGETS.callers_p50_ms),
     t("serve ready, spawn -> tools/list (median)", TARGETS.serve_ready_ms, mcp.serve_ready_ms.median, TARGETS.serve_ready_ms),
   ];
   // Linear growth: doubling the query from half the maximum to the maximum at most 2.5x the time
@@ -628,6 +659,8 @@ async function main() {
   // A tool that failed on every query did not run: that, unlike a MISS, makes the exit code non-zero.
   const failed = Object.values(S).filter((s) => s.errors.length === s.queries);
   if (mcp.search_symbols.errors.length === qs.symbols.length) failed.push({ label: "mast_search over MCP" });
+  if (mcp.callers.errors.length) notes.push(`mast_callers over MCP: ${mcp.callers.errors.length} error answer(s), e.g. ${mcp.callers.errors[0]}`);
+  if (mcp.callers.queries > 0 && mcp.callers.errors.length === mcp.callers.queries) failed.push({ label: "mast_callers over MCP" });
   for (const f of failed) notes.push(`${f.label} answered every query with an error: its timings measure the error path, not the tool`);
   notes.push(...buildNotes(env, distAtStart));
 
@@ -671,6 +704,10 @@ async function main() {
   const m = mcp.search_symbols;
   L.push(
     `  ${pad("mast_search (symbols)", 26)}${lpad(m.queries, 8)}${lpad(m.calls, 7)}${lpad(ms(m.ms.p50), 9)}${lpad(ms(m.ms.p95), 9)}${lpad(ms(m.ms.max), 9)}${lpad(ms(m.ms.mean), 9)}  ${m.check.ok}/${m.check.of} ${m.check.label}; median response ${fmt(m.response_bytes_median / 1000, 1)} KB`,
+  );
+  const c = mcp.callers;
+  L.push(
+    `  ${pad("mast_callers", 26)}${lpad(c.queries, 8)}${lpad(c.calls, 7)}${lpad(ms(c.ms.p50), 9)}${lpad(ms(c.ms.p95), 9)}${lpad(ms(c.ms.max), 9)}${lpad(ms(c.ms.mean), 9)}  ${c.check.ok}/${c.check.of} ${c.check.label}; median response ${fmt(c.response_bytes_median / 1000, 1)} KB`,
   );
   L.push(`    (request written -> response line parsed, on one connection; 1 warm-up pass, ${TIMED_PASSES} timed passes)`);
   L.push("");

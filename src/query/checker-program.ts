@@ -65,7 +65,9 @@ interface Project {
 interface Pass {
   readonly targets: readonly CheckTarget[];
   readonly emit: (batch: VerdictBatch) => void;
-  readonly triples: number[];
+  /** The candidates sent so far (`count` of them), as triples. */
+  triples: Int32Array;
+  count: number;
   readonly waiting: Map<string | null, number[]>;
   programs: number;
   open: OpenProgram | null;
@@ -137,7 +139,7 @@ export class CheckerPrograms {
   begin(targets: readonly CheckTarget[], emit: (batch: VerdictBatch) => void): void {
     const early = this.early;
     this.early = null;
-    this.pass = { targets, emit, triples: [], waiting: new Map(), programs: 0, open: null, failedEarly: null };
+    this.pass = { targets, emit, triples: new Int32Array(0), count: 0, waiting: new Map(), programs: 0, open: null, failedEarly: null };
     const built = early?.built;
     if (early && built && "failed" in built) this.pass.failedEarly = { key: early.key, reason: built.failed };
     else if (early && built && !("failed" in built)) this.pass.open = this.open(early.key, built);
@@ -145,9 +147,15 @@ export class CheckerPrograms {
 
   add(chunk: CandidateTriples): void {
     const pass = this.pass!;
-    const base = pass.triples.length / 3;
-    for (const v of chunk) pass.triples.push(v);
-    for (let i = base; i < pass.triples.length / 3; i++) {
+    const base = pass.count;
+    if ((base + chunk.length / 3) * 3 > pass.triples.length) {
+      const grown = new Int32Array(Math.max(pass.triples.length * 2, (base * 3 + chunk.length) * 2));
+      grown.set(pass.triples.subarray(0, base * 3));
+      pass.triples = grown;
+    }
+    pass.triples.set(chunk, base * 3);
+    pass.count += chunk.length / 3;
+    for (let i = base; i < pass.count; i++) {
       const key = this.projectOf[pass.triples[3 * i + 1]!]!;
       if (pass.open && pass.open.key === key) this.checkOne(pass.open, i);
       else (pass.waiting.get(key) ?? pass.waiting.set(key, []).get(key)!).push(i);

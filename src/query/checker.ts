@@ -22,6 +22,8 @@ import { PotentialMemo, potentialMatches, tailOf, verifiedCallers } from "./grap
 const WORKER_FILE = fileURLToPath(new URL("./checker-worker.js", import.meta.url));
 /** Targets whose candidates are collected before they are handed to the compiler. */
 const CHUNK_TARGETS = 128;
+/** Names whose lines one scan of the chunks finds (theia's 22 K targets: three scans). */
+const MEMO_NAMES = 4096;
 
 /** What the worker is started with, and what it posts back. */
 export interface CheckerWorkerData {
@@ -33,13 +35,7 @@ export type CheckerWorkerMessage = { readonly kind: "batch"; readonly batch: Ver
 interface Target extends CheckTarget {
   readonly id: number;
   readonly fileId: number;
-}
-
-interface Candidate {
-  readonly target: Target;
-  readonly fileId: number;
-  readonly line: number;
-  readonly context: string;
+  readonly tail: string;
 }
 
 /** The pass as the index run is handed it: the compiler started on the walked files, the candidates and the writes after the call graph. */
@@ -62,10 +58,16 @@ async function finish(store: Store, projectRoot: string, files: readonly string[
   const fileIds = new Map(db.prepare("SELECT path, id FROM files").raw().all() as Array<[string, number]>);
   const fileIndex = new Map(files.map((path, i) => [path, i]));
   // Constructors are called by `new C()`, which names the class, not `constructor`: no candidate of theirs is a call of them.
-  const targets = (db.prepare("SELECT s.id, s.name, s.line, s.file_id AS fileId, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method') ORDER BY f.path, s.line, s.id").all() as Target[]).filter((t) => checkable(t.path) && tailOf(t.name) !== "constructor");
-  const known = new Set(db.prepare("SELECT target_id || ':' || file_id || ':' || line FROM checker_verdicts").pluck().all() as string[]);
+  // Targets of one name side by side (every `X.get`): their lines are found once, and let go after the last of them.
+  const targets = (db.prepare("SELECT s.id, s.name, s.line, s.file_id AS fileId, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method') ORDER BY f.path, s.line, s.id").all() as Target[])
+    .filter((t) => checkable(t.path) && tailOf(t.name) !== "constructor")
+    .map((t) => ({ ...t, tail: tailOf(t.name) }))
+    .sort((a, b) => (a.tail < b.tail ? -1 : a.tail > b.tail ? 1 : 0));
+  // A target's judged lines, as file id × 2^32 + line (asked per target: a large project has millions).
+  const judged = db.prepare("SELECT file_id * 4294967296 + line FROM checker_verdicts WHERE target_id = ?").pluck();
 
-  const list: Candidate[] = [];
+  // The candidates handed to the compiler, by index: their target (an index into targets), file id, line and text.
+  const list = { target: [] as number[], fileId: [] as number[], line: [] as number[], context: [] as string[] };
   let outside = 0;
   const counts = { calls_target: 0, edges: 0, resolves_to_different: 0, non_call_site: 0, unresolved: 0 };
   const enclosing = db.prepare(
@@ -75,7 +77,8 @@ async function finish(store: Store, projectRoot: string, files: readonly string[
   const record = ({ indices, codes }: VerdictBatch) => {
     const verdicts: Array<[number, number, number, string]> = [];
     for (let k = 0; k < indices.length; k++) {
-      const c = list[indices[k]!]!;
+      const i = indices[k]!;
+      const c = { target: targets[list.target[i]!]!, fileId: list.fileId[i]!, line: list.line[i]!, context: list.context[i]! };
       const code = codes[k]!;
       if (code === OUTSIDE) {
         outside++;
@@ -105,22 +108,33 @@ async function finish(store: Store, projectRoot: string, files: readonly string[
     triples = [];
   };
   let candidates = 0;
-  const memo = new PotentialMemo(projectRoot, targets.map((t) => tailOf(t.name)));
+  let memo: PotentialMemo | null = null;
   for (const [index, target] of targets.entries()) {
+    // A memo for the next MEMO_NAMES names: one scan of every chunk finds all their lines, and no more of them are held at once.
+    if (memo === null || (index > 0 && target.tail !== targets[index - 1]!.tail && memo.names >= MEMO_NAMES)) {
+      const names = new Set<string>();
+      for (let k = index; k < targets.length && (names.size < MEMO_NAMES || names.has(targets[k]!.tail)); k++) names.add(targets[k]!.tail);
+      memo = new PotentialMemo(projectRoot, names);
+    }
     const verified = verifiedCallers(db, [target.id], false);
     const pool = potentialMatches(db, projectRoot, [target.name], { ids: [target.id], fileId: target.fileId, path: target.path }, verified, Number.MAX_SAFE_INTEGER, { unranked: true, memo });
+    const known = new Set(judged.all(target.id) as number[]);
     for (const m of pool.matches) {
       const fileId = fileIds.get(m.file_path);
-      if (fileId === undefined || known.has(`${target.id}:${fileId}:${m.line}`)) continue;
+      if (fileId === undefined || known.has(fileId * 4294967296 + m.line)) continue;
       candidates++;
       const at = fileIndex.get(m.file_path);
       if (at === undefined) {
         outside++;
         continue;
       }
-      list.push({ target, fileId, line: m.line, context: m.context });
+      list.target.push(index);
+      list.fileId.push(fileId);
+      list.line.push(m.line);
+      list.context.push(m.context);
       triples.push(index, at, m.line);
     }
+    if (targets[index + 1]?.tail !== target.tail) memo.forget(target.tail);
     if (index % CHUNK_TARGETS === CHUNK_TARGETS - 1) hand();
   }
   hand();

@@ -290,6 +290,16 @@ export class PotentialMemo {
     this.wanted = new Set([...names].filter((n) => /^#?[\w$]+$/.test(n)));
   }
 
+  /** How many names the one scan is for. */
+  get names(): number {
+    return this.wanted.size;
+  }
+
+  /** A name no more targets will ask for: its lines are let go. */
+  forget(tail: string): void {
+    this.mentions.delete(tail);
+  }
+
   /** The lines naming one of `tails` (mentionLines), remembered. */
   mentionsOf(db: Db, tails: readonly string[]): MentionLine[] {
     const key = tails.join("\n");
@@ -351,6 +361,7 @@ function mentionsOfEach(db: Db, source: SourceLines, wanted: ReadonlySet<string>
     const names = namesIn.get(c.id);
     if (names === undefined) continue;
     forEachChunkLine(c, source, (line, text, inImport) => {
+      let context: string | null = null; // one copy of the line for every name on it
       // A maximal `#?[\w$]+` run is a whole identifier (mentionLines' test) unless a `#` run follows a name character or another `#`.
       for (const m of text.matchAll(/#?[\w$]+/g)) {
         const tail = m[0];
@@ -360,7 +371,8 @@ function mentionsOfEach(db: Db, source: SourceLines, wanted: ReadonlySet<string>
         seen.add(key);
         let callShaped = patterns.get(tail);
         if (!callShaped) patterns.set(tail, (callShaped = callPattern([tail])));
-        (found.get(tail) ?? found.set(tail, []).get(tail)!).push(mentionLine(c, line, text, inImport, callShaped));
+        context ??= text.trim();
+        (found.get(tail) ?? found.set(tail, []).get(tail)!).push(mentionLine(c, line, text, inImport, callShaped, context));
       }
     });
   }
@@ -398,9 +410,9 @@ function callPattern(tails: readonly string[]): RegExp {
   return new RegExp(`(?<![\\w$#])(?:${alternatives})\\s*(?:<[^()]*>\\s*)?(?:\\?\\.\\s*)?[(\`]|\\bnew\\s+(?:${alternatives})(?![\\w$])`, "g");
 }
 
-function mentionLine(c: ChunkRow, line: number, text: string, inImport: boolean, callShaped: RegExp): MentionLine {
+function mentionLine(c: ChunkRow, line: number, text: string, inImport: boolean, callShaped: RegExp, context = text.trim()): MentionLine {
   const calls = text.match(callShaped)?.length ?? 0;
-  return { file_path: c.path, line, context: text.trim(), reason: "identifier_match_no_resolved_edge", fileId: c.fileId, calls, inImport };
+  return { file_path: c.path, line, context, reason: "identifier_match_no_resolved_edge", fileId: c.fileId, calls, inImport };
 }
 
 /** Each line of a chunk with its line number, and whether it is inside a multi-line `import {` / `export {` clause. */

@@ -5,6 +5,7 @@
 // flags each result instead.
 import { refreshFiles } from "../index/jit.js";
 import { POTENTIAL_LIMIT, barrelExports, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type PotentialMatch, type PotentialSet, type Target, type VerifiedCaller } from "../query/graph.js";
+import { fitList } from "../base/budget.js";
 import { isTestPath, projectPath } from "../base/paths.js";
 import { isIndexEmpty, staleChecker } from "../query/search.js";
 import type { ToolContext } from "./context.js";
@@ -46,6 +47,11 @@ function flags(ctx: ToolContext, busy: boolean, empty: boolean): Flags {
     ...(empty && isIndexEmpty(ctx.store().db) ? { index_empty: true as const } : {}),
   };
 }
+
+/** mast_callers' default and largest verified_limit, and the bytes its verified sites may take. */
+const VERIFIED_LIMIT = 200;
+const MAX_VERIFIED_LIMIT = 10_000;
+const VERIFIED_BUDGET_BYTES = 1024 * 1024;
 
 const symbolInput = nameInput().describe("Symbol name: a function, class or const, or a method as Class.method.");
 const filePathInput = pathInput()
@@ -118,7 +124,7 @@ export const callersTool = defineTool({
     "others are listed in other_declarations — pass file_path to pick one. Import lines in a file with a verified caller and comment lines are left out (counted in summary.imports_omitted, summary.comments_omitted; mast_rename_impact lists them). Both sets are grouped by file ({file_path, is_test?, sites}), each site one line of text: a verified one \"LINE CALLER: text\" " +
     "(\"LINE: text\" at top level) with [resolution] unless the file states one for all, (depth N via CALLEE) for a caller's caller (transitive); a potential one \"LINE: text\". " +
     "Files come in the order of their best site; potential matches come most likely first (calls in the declaring file, calls on a receiver that may be its type, " +
-    "calls on other types or built-ins, mentions, then comments and strings)." + NOT_FOUND_NOTE,
+    "calls on other types or built-ins, mentions, then comments and strings). Both sets are capped (verified_limit, potential_limit); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated)." + NOT_FOUND_NOTE,
   input: z
     .object({
       symbol: symbolInput,
@@ -126,6 +132,13 @@ export const callersTool = defineTool({
       transitive: z.boolean().default(false).describe("Also callers of callers (verified edges only), each with its depth."),
       include_potential: z.boolean().default(true).describe("false skips the identifier search: verified callers only."),
       potential_limit: potentialLimitInput,
+      verified_limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_VERIFIED_LIMIT)
+        .default(VERIFIED_LIMIT)
+        .describe("Maximum verified call sites (default 200); when more exist, summary.verified_total is the real count and summary.verified_truncated how many were left out (mast_rename_impact lists them all)."),
     })
     .strict(),
   annotations: READ_ONLY,
@@ -147,14 +160,17 @@ export const callersTool = defineTool({
     );
     const [first, ...others] = answer.target.sites;
     const potential = answer.potential?.matches ?? [];
+    // The verified sites in the resolver's order, cut to the limit and to a byte budget, never silently.
+    const verified = fitList(answer.verified, args.verified_limit, VERIFIED_BUDGET_BYTES).items;
     return {
       declaration: first ? declarationSite(first) : null,
       ...(first ? {} : notFound(db, args.symbol)),
       ...(others.length > 0 ? { other_declarations: others.map(declarationSite) } : {}),
-      verified_callers: verifiedByFile(answer.verified),
+      verified_callers: verifiedByFile(verified),
       potential_matches: potentialByFile(potential),
       summary: {
-        verified_count: answer.verified.length,
+        verified_count: verified.length,
+        ...(verified.length < answer.verified.length ? { verified_total: answer.verified.length, verified_truncated: answer.verified.length - verified.length } : {}),
         potential_count: potential.length,
         ...(args.transitive ? { transitive: true } : {}),
         ...(answer.potential ? potentialCut(answer.potential.total, potential.length) : {}),

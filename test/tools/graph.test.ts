@@ -392,6 +392,16 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
       expect(exact.summary.potential_count).toBe(6);
       expect([exact.summary.potential_total, exact.summary.potential_truncated]).toEqual([undefined, undefined]);
     });
+
+    it("verified_limit caps the verified sites in their order; summary.verified_total and verified_truncated say so; mast_rename_impact lists them all", async () => {
+      const full = await p.call("mast_callers", { symbol: "Repo.find", include_potential: false });
+      const capped = await p.call("mast_callers", { symbol: "Repo.find", include_potential: false, verified_limit: 3 });
+      expect(flat(capped.verified_callers)).toEqual(flat(full.verified_callers).slice(0, 3));
+      expect(capped.summary).toEqual({ verified_count: 3, verified_total: 10, verified_truncated: 7, potential_count: 0 });
+      const all = await p.call("mast_callers", { symbol: "Repo.find", include_potential: false, verified_limit: 10 });
+      expect(all.summary).toEqual({ verified_count: 10, potential_count: 0 });
+      expect((await p.call("mast_rename_impact", { symbol: "Repo.find" })).summary.verified_count).toBe(10);
+    });
   });
 
   describe("mast_implementors", () => {
@@ -466,6 +476,7 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
       ["FILE_NOT_FOUND", "mast_rename_impact", { symbol: "Repo.find", file_path: "src/missing.ts" }],
       ["FILE_NOT_FOUND", "mast_implementors", { interface_name: "Store", file_path: "src/missing.ts" }],
       ["INVALID_ARGUMENT", "mast_callers", { symbol: "Repo.find", potential_limit: 0 }],
+      ["INVALID_ARGUMENT", "mast_callers", { symbol: "Repo.find", verified_limit: 10_001 }],
       ["INVALID_ARGUMENT", "mast_rename_impact", { symbol: "Repo.find", potential_limit: 1001 }],
       ["INVALID_ARGUMENT", "mast_callers", { symbol: "" }],
       ["INVALID_ARGUMENT", "mast_callers", { symbol: "Repo.find", transitive: "yes" }],

@@ -8,7 +8,7 @@ import { isTestPath } from "../base/paths.js";
 import { decodeSource, splitLines, splitTerms } from "../base/text.js";
 import { reachableFiles } from "../store/link-inputs.js";
 import { LANGUAGE_SPECS, extensionInfo, type LanguageSpec } from "../lang/languages.js";
-import { CHECKER_META, prepared, type Db } from "../store/db.js";
+import { CHECKER_META, derivedOnce, prepared, type Db } from "../store/db.js";
 import { declaredName, requireIndexedFile, resolveThroughReExports } from "./navigation.js";
 
 /** Default cap on potential_matches (spec: 50); the real count goes to summary.potential_total. */
@@ -332,14 +332,19 @@ export class PotentialMemo {
 
 /** Every line (deduplicated, in path and chunk order) that names one of `tails` as a whole identifier, in the chunks identifier_fts finds for it. */
 function mentionLines(db: Db, source: SourceLines, tails: readonly string[]): MentionLine[] {
-  const chunks = prepared(db, `${CHUNK_ROWS} JOIN identifier_fts ON identifier_fts.rowid = c.id WHERE identifier_fts MATCH ? ORDER BY f.path, c.start_line, c.id`).all(ftsPhrases(tails)) as ChunkRow[];
+  // identifier_fts also matches other forms of the name (stems, snake_case parts): a chunk without the name's text has no line naming it (a class outline's lines are the file's).
+  const chunks = prepared(db, 
+      `${CHUNK_ROWS} JOIN identifier_fts ON identifier_fts.rowid = c.id WHERE identifier_fts MATCH ?
+         AND (c.chunk_type = 'class_shell' OR EXISTS (SELECT 1 FROM json_each(?) t WHERE instr(c.content, t.value) > 0)) ORDER BY f.path, c.start_line, c.id`,
+    )
+    .all(ftsPhrases(tails), JSON.stringify(tails)) as ChunkRow[];
   const mention = new RegExp(`(?<![\\w$#])(?:${alternation(tails)})(?![\\w$])`);
   const callShaped = callPattern(tails);
   const candidates: MentionLine[] = [];
   const seen = new Set<string>();
   for (const c of chunks) {
-    forEachChunkLine(c, source, (line, text, inImport) => {
-      if (!tails.some((t) => text.includes(t)) || !mention.test(text)) return;
+    forEachLineNaming(c, source, tails, (line, text, inImport) => {
+      if (!mention.test(text)) return;
       const key = `${c.path}:${line}`;
       if (seen.has(key)) return;
       seen.add(key);
@@ -415,24 +420,96 @@ function mentionLine(c: ChunkRow, line: number, text: string, inImport: boolean,
   return { file_path: c.path, line, context, reason: "identifier_match_no_resolved_edge", fileId: c.fileId, calls, inImport };
 }
 
+/** A line that opens a multi-line `import {` / `export {` clause; the clause ends at the line with `}` or `from`. */
+const OPENS_CLAUSE = /^\s*(?:import\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?\{|export\s+(?:type\s+)?\{)[^}]*$/;
+const CLOSES_CLAUSE = /[}]|\bfrom\b/;
+
+/** A chunk's lines as the file has them: a class outline is a summary (members' signatures without bodies), so its lines are read from the file over the class's range; every other chunk is verbatim. */
+function chunkText(c: ChunkRow, source: SourceLines): { lines: string[]; first: number } | null {
+  if (c.type !== "class_shell") return { lines: c.content.split("\n"), first: c.contentStart };
+  const fileLines = source.of(c.path);
+  return fileLines === null ? null : { lines: fileLines.slice(c.start - 1, c.end), first: c.start };
+}
+
 /** Each line of a chunk with its line number, and whether it is inside a multi-line `import {` / `export {` clause. */
 function forEachChunkLine(c: ChunkRow, source: SourceLines, visit: (line: number, text: string, inImport: boolean) => void): void {
-  // A class outline is a summary (members' signatures without bodies), not the file's text: its
-  // lines are read from the file over the class's range. Every other chunk is verbatim.
-  const fileLines = c.type === "class_shell" ? source.of(c.path) : null;
-  if (c.type === "class_shell" && fileLines === null) return;
-  const lines = fileLines ? fileLines.slice(c.start - 1, c.end) : c.content.split("\n");
-  const first = fileLines ? c.start : c.contentStart;
-  // Inside the clause until the line with `from` or `}`.
+  const chunk = chunkText(c, source);
+  if (chunk === null) return;
   let inClause = false;
-  for (let i = 0; i < lines.length; i++) {
-    const text = lines[i]!;
-    const opensClause = /^\s*(?:import\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?\{|export\s+(?:type\s+)?\{)[^}]*$/.test(text);
+  for (let i = 0; i < chunk.lines.length; i++) {
+    const text = chunk.lines[i]!;
+    const opensClause = OPENS_CLAUSE.test(text);
     const inImport = inClause && !opensClause;
     if (opensClause) inClause = true;
-    else if (inClause && /[}]|\bfrom\b/.test(text)) inClause = false;
-    visit(first + i, text, inImport);
+    else if (inClause && CLOSES_CLAUSE.test(text)) inClause = false;
+    visit(chunk.first + i, text, inImport);
   }
+}
+
+/**
+ * forEachChunkLine's visits of the lines holding one of `tails`, found by searching the chunk's
+ * text instead of splitting it: a line's clause state is the first opener or closer above it
+ * (an opener with no closer after it: inside; a closer, or none: outside), as the forward scan has it.
+ */
+function forEachLineNaming(c: ChunkRow, source: SourceLines, tails: readonly string[], visit: (line: number, text: string, inImport: boolean) => void): void {
+  if (c.type === "class_shell") {
+    const chunk = chunkText(c, source);
+    if (chunk === null) return;
+    const at = (i: number) => chunk.lines[i]!;
+    for (let i = 0; i < chunk.lines.length; i++) if (tails.some((t) => at(i).includes(t))) visit(chunk.first + i, at(i), inClauseAt(at, i));
+    return;
+  }
+  const text = c.content;
+  const starts = new Set<number>();
+  for (const t of tails) {
+    for (let i = text.indexOf(t); i !== -1; ) {
+      starts.add(text.lastIndexOf("\n", i - 1) + 1);
+      const end = text.indexOf("\n", i);
+      i = end === -1 ? -1 : text.indexOf(t, end + 1);
+    }
+  }
+  if (starts.size === 0) return;
+  let counted = 0;
+  let line = c.contentStart;
+  const lineAt = (start: number) => {
+    const end = text.indexOf("\n", start);
+    return text.slice(start, end === -1 ? undefined : end);
+  };
+  for (const start of [...starts].sort((a, b) => a - b)) {
+    for (let nl = text.indexOf("\n", counted); nl !== -1 && nl < start; nl = text.indexOf("\n", nl + 1)) {
+      line++;
+      counted = nl + 1;
+    }
+    const own = lineAt(start);
+    visit(line, own, inClauseAbove(own, linesAbove(text, start)));
+  }
+}
+
+/** The lines of `text` above the line starting at `start`, nearest first. */
+function* linesAbove(text: string, start: number): Generator<string> {
+  for (let end = start - 1; end >= 0; ) {
+    const s = end === 0 ? 0 : text.lastIndexOf("\n", end - 1) + 1;
+    yield text.slice(s, end);
+    end = s - 1;
+  }
+}
+
+/** inClauseAbove over an array of lines, for line i. */
+function inClauseAt(at: (i: number) => string, i: number): boolean {
+  function* above(): Generator<string> {
+    for (let k = i - 1; k >= 0; k--) yield at(k);
+  }
+  return inClauseAbove(at(i), above());
+}
+
+/** Whether a line is inside an import clause: not an opener itself, and the nearest opener or closer among the lines above it (nearest first) is an opener. */
+function inClauseAbove(text: string, above: Iterable<string>): boolean {
+  if (OPENS_CLAUSE.test(text)) return false;
+  for (const prev of above) {
+    if (OPENS_CLAUSE.test(prev)) return true;
+    if (CLOSES_CLAUSE.test(prev)) return false;
+  }
+  return false;
 }
 
 /**
@@ -509,9 +586,9 @@ class Likelihood {
     const dot = first.lastIndexOf(".");
     const owner = dot > 0 ? first.slice(0, dot) : null;
     this.ownerWords = owner === null ? [] : splitTerms(owner);
-    const owners = prepared(db, "SELECT DISTINCT parent_name FROM symbols WHERE kind = 'method' AND parent_name IS NOT NULL AND name = parent_name || '.' || ?").pluck();
+    const owners = methodOwners(db);
     const others = new Set<string>();
-    for (const t of tails) for (const o of owners.all(t) as string[]) if (o !== owner) others.add(o);
+    for (const t of tails) for (const o of owners.get(t) ?? []) if (o !== owner) others.add(o);
     this.otherOwnerWords = [...others].map((o) => splitTerms(o));
     const alternatives = alternation(tails);
     // The receiver's last identifier before `.name(` (`c.req.header(` → req, `this.x(` → this).
@@ -535,6 +612,31 @@ class Likelihood {
     }
     return sees ? 1 : 2;
   }
+}
+
+/** Every qualified name (`Class.method`, `ns.f`, `outer.inner`) by its last segment, read once until the index changes. */
+function qualifiedNames(db: Db): ReadonlyMap<string, readonly string[]> {
+  return derivedOnce(db, "qualified names", () => {
+    const byTail = new Map<string, string[]>();
+    for (const name of prepared(db, "SELECT DISTINCT name FROM symbols WHERE instr(name, '.') > 0").pluck().all() as string[]) {
+      const tail = tailOf(name);
+      (byTail.get(tail) ?? byTail.set(tail, []).get(tail)!).push(name);
+    }
+    return byTail;
+  });
+}
+
+/** The types declaring a method of each name (`header` → Context, HonoRequest), read once until the index changes. */
+function methodOwners(db: Db): ReadonlyMap<string, ReadonlySet<string>> {
+  return derivedOnce(db, "method owners", () => {
+    const owners = new Map<string, Set<string>>();
+    for (const [parent, name] of prepared(db, "SELECT parent_name, name FROM symbols WHERE kind = 'method' AND parent_name IS NOT NULL").raw().all() as Array<[string, string]>) {
+      if (!name.startsWith(`${parent}.`)) continue;
+      const tail = name.slice(parent.length + 1);
+      (owners.get(tail) ?? owners.set(tail, new Set()).get(tail)!).add(parent);
+    }
+    return owners;
+  });
 }
 
 /** A trimmed line that is a comment in its file's language (`//`, `/*`, a JSDoc continuation `*`, ...). */
@@ -574,8 +676,11 @@ function ownDeclarationLines(db: Db, ids: readonly number[]): string[] {
 /** `path:line` of every declaration named by one of the tails (methods by their last segment) in these files. */
 function declarationLines(db: Db, tails: readonly string[], fileIds: readonly number[]): Set<string> {
   if (fileIds.length === 0) return new Set();
-  const rows = prepared(db, `SELECT f.path, s.line, s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id IN (SELECT value FROM json_each(?)) AND s.kind != 'export'`)
-    .all(JSON.stringify(fileIds)) as Array<{ path: string; line: number; name: string }>;
+  const rows = prepared(db, 
+      `SELECT f.path, s.line, s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id IN (SELECT value FROM json_each(?)) AND s.kind != 'export'
+         AND EXISTS (SELECT 1 FROM json_each(?) t WHERE s.name = t.value OR substr(s.name, -length(t.value) - 1) = '.' || t.value)`,
+    )
+    .all(JSON.stringify(fileIds), JSON.stringify(tails)) as Array<{ path: string; line: number; name: string }>;
   return new Set(rows.filter((r) => tails.includes(tailOf(r.name))).map((r) => `${r.path}:${r.line}`));
 }
 
@@ -595,14 +700,10 @@ const LINKED_SITES = `SELECT a.file_id AS fileId, f.path, e.call_line AS line, b
 function linkedElsewhere(db: Db, tails: readonly string[], targetIds: readonly number[], fileIds: readonly number[], memo?: PotentialMemo): Map<string, number> {
   const counts = new Map<string, number>();
   if (fileIds.length === 0) return counts;
+  // The declarations named by a tail are looked up by their whole names (an index lookup each).
   const rows = memo
     ? memo.linkedSites(db, tails)
-    : (prepared(db, 
-      `${LINKED_SITES}
-       WHERE e.edge_type = 'POTENTIAL_CALL' AND a.file_id IN (SELECT value FROM json_each(?)) AND e.to_id NOT IN (SELECT value FROM json_each(?))
-         AND EXISTS (SELECT 1 FROM json_each(?) t WHERE b.name = t.value OR substr(b.name, -length(t.value) - 1) = '.' || t.value)`,
-    )
-    .all(JSON.stringify(fileIds), JSON.stringify(targetIds), JSON.stringify(tails)) as LinkedSite[]);
+    : (prepared(db, `${LINKED_SITES} WHERE b.name IN (SELECT value FROM json_each(?)) AND e.edge_type = 'POTENTIAL_CALL'`).all(JSON.stringify(tails.flatMap((t) => [t, ...(qualifiedNames(db).get(t) ?? [])]))) as LinkedSite[]);
   const files = new Set(fileIds);
   for (const r of rows) {
     if (!files.has(r.fileId) || targetIds.includes(r.to) || !tails.includes(tailOf(r.name))) continue;

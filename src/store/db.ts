@@ -53,6 +53,25 @@ export function prepared(db: Db, text: string): BetterSqlite3.Statement {
   return st;
 }
 
+const DERIVED = new WeakMap<Db, Map<string, { readonly version: string; readonly value: unknown }>>();
+
+/**
+ * A value computed from the database once per connection and kept until the data changes: a
+ * commit by another connection moves `PRAGMA data_version`, a write of this one `total_changes()`.
+ * For a whole-table summary every query of a kind reads (the method owners of each name), never
+ * for one query's answer.
+ */
+export function derivedOnce<T>(db: Db, key: string, compute: () => T): T {
+  const version = `${prepared(db, "PRAGMA data_version").pluck().get()}:${prepared(db, "SELECT total_changes()").pluck().get()}`;
+  let cache = DERIVED.get(db);
+  if (!cache) DERIVED.set(db, (cache = new Map()));
+  const hit = cache.get(key);
+  if (hit && hit.version === version) return hit.value as T;
+  const value = compute();
+  cache.set(key, { version, value });
+  return value;
+}
+
 /** SQLite error codes meaning the file is not a usable database (it is rebuilt, never repaired). */
 export const UNUSABLE_DATABASE_CODES: ReadonlySet<string> = new Set(["SQLITE_NOTADB", "SQLITE_CORRUPT"]);
 

@@ -433,9 +433,10 @@ function resolveProducer(g: Graph, fileId: number, path: string): Sym | null {
     const sym = g.exported(file, name);
     return sym && sym.kind === "function" ? sym : null;
   }
+  // `Type.f` a type's method, or `N.f` a namespace's function (merged with a class or interface too).
   const type = g.resolveType(fileId, head);
-  const member = type && TYPE_KINDS.has(type.sym.kind) ? g.member(type.sym, name) : null;
-  return member && member.kind === "method" ? member : null;
+  const member = type && (TYPE_KINDS.has(type.sym.kind) || type.sym.kind === "namespace") ? g.member(type.sym, name) : null;
+  return member && (member.kind === "method" || member.kind === "function") ? member : null;
 }
 
 type EdgeRow = [from: number, to: number, type: string, resolution: string | null, line: number | null, context: string | null];

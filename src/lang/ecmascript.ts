@@ -34,8 +34,14 @@ export const ECMASCRIPT_RULES = {
   commentPrefixes: ECMASCRIPT_COMMENT_PREFIXES,
   importLine: ECMASCRIPT_IMPORT_LINE,
   isExternalImport: isExternalSpecifier,
-  // A plain class name (`: User`); generics, unions and promises name no one type.
-  returnedType: (returnType) => (/^[A-Za-z_$][\w$]*$/.test(returnType.trim()) ? returnType.trim() : null),
+  // One named type: `User`, `Emitter<T>` (its methods are Emitter's), either with `| undefined` or
+  // `| null` (a call on it is one on the type, as the checker reads it); other unions, arrays,
+  // tuples, functions and literals name no one type. A promise names Promise, which no project declares.
+  returnedType: (returnType) => {
+    const members = topLevelUnion(returnType).filter((m) => m !== "undefined" && m !== "null");
+    const named = members.length === 1 ? /^([A-Za-z_$][\w$]*)(?:<.*>)?$/s.exec(members[0]!) : null;
+    return named ? named[1]! : null;
+  },
   callGraph: {
     verified: [
       "`f()` of a function declared in the file or imported (named, an anonymous default export, through `export *` and named re-exports, tsconfig `paths`, workspace packages — a `main`, `typings` or deep import into the build output mapped to its source by the package tsconfig's `outDir`/`rootDir`)",
@@ -44,12 +50,31 @@ export const ECMASCRIPT_RULES = {
       "`this.m()` and `super.m()` in a class (up its `extends` chain)",
       "`x.m()` where `x` is a local bound by `new C()` (bound more than once in a function: the binding whose scope holds the call), a top-level variable declared by `new C()` (in its file, and in importers when exported), or `this.x` a field initialised by `new C()`",
       "`C.m()` on a class declared or imported",
+      "`f().m()`, `N.f().m()`, `C.f()?.m()`, and `x.m()` where `x` is a local bound to such a call (`const x = f()`), when the producer declares its return type as one named type (`T`, `T<…>`, either with `| undefined` or `| null`)",
       "`new C()`",
     ],
     potentialOnly: [
-      "receivers whose type is inferred (factory return values, DI lookups, dynamic dispatch)",
+      "receivers whose type is inferred (a producer without a declared return type, `await`ed promises, DI lookups, dynamic dispatch)",
       "`this.m()` inside a nested non-arrow function",
       "callbacks passed by name (`xs.map(f)`)",
     ],
   },
 } as const satisfies Partial<LanguageSpec>;
+
+/** The members of a type's top-level union (`A | B<C | D>` → `A`, `B<C | D>`), trimmed. */
+function topLevelUnion(type: string): string[] {
+  const members: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < type.length; i++) {
+    const ch = type[i]!;
+    if (ch === "<" || ch === "(" || ch === "[" || ch === "{") depth++;
+    else if ((ch === ">" && type[i - 1] !== "=") || ch === ")" || ch === "]" || ch === "}") depth--;
+    else if (ch === "|" && depth === 0) {
+      members.push(type.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  members.push(type.slice(start).trim());
+  return members.filter((m) => m !== "");
+}

@@ -66,8 +66,10 @@ const DECORATORS_AND_MODIFIERS = /^(?:@[\w$.]+(?:\([^()]*\))?\s*|(?:public|priva
 /** A leading identifier that is the whole pattern (not the start of `f(x)` or `a.b` in a tree recovered from errors). */
 const LEADING_NAME = /^[A-Za-z_$][\w$]*(?![\w$])(?!\s*[(.[<`])/;
 const FUNCTION_NAME = /^(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)/;
+const FOR_BINDING = /^for\s*(?:await\s*)?\(\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s+(?:of|in)\b/;
 
-const TYPE_HINT = /^[!?]?\s*(?::|=\s*new\b)/;
+/** What may type a binding, read from the text after its name: an annotation, `= new …`, or `= f(…)` / `= N.f<T>(…)` (a producer; localType decides). */
+const TYPE_HINT = /^[!?]?\s*(?::|=\s*new\b|=\s*\(*\s*[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)?\s*[(<])/;
 
 /** A binding site read from the source text at its start (`text` starts at the node). */
 export function bindingSite(kind: string, start: number, end: number, text: string): BindingSite {
@@ -79,6 +81,8 @@ export function bindingSite(kind: string, start: number, end: number, text: stri
     if (name === "this") name = null;
     if (name !== null) after = rest.slice(name.length);
   } else if (kind === "function_declaration") name = FUNCTION_NAME.exec(text)?.[1] ?? null;
+  // `for (const x of xs)` binds x (typed by the checker's inference only); `for (x of xs)` assigns one bound elsewhere.
+  else if (kind === "for_in_statement") return { kind, start, end, name: FOR_BINDING.exec(text)?.[1] ?? null, typed: false };
   return { kind, start, end, name, typed: name !== null && TYPE_HINT.test(after) };
 }
 
@@ -90,7 +94,7 @@ const LEADING_RECEIVER = /^[\s(]*(?:(?:await|new)\s+[\s(]*)*(#?[A-Za-z_$][\w$]*)
 const LEADING_RECEIVER_CHARS = 120;
 
 /** Binding nodes; `formal_parameters` matters only in JavaScript, where parameters are bare identifiers. */
-export const BINDING_NODE_TYPES: ReadonlySet<string> = new Set(["required_parameter", "optional_parameter", "variable_declarator", "function_declaration", "formal_parameters"]);
+export const BINDING_NODE_TYPES: ReadonlySet<string> = new Set(["required_parameter", "optional_parameter", "variable_declarator", "function_declaration", "formal_parameters", "for_in_statement"]);
 
 export function extractCalls(root: SyntaxNode, text: string, lines: readonly string[], fileStem: string, nodes: CallNodes, imports: readonly ImportRecord[]): CallExtraction {
   const namespaces = new Set<string>();
@@ -363,6 +367,34 @@ function unparenthesized(node: SyntaxNode | null): SyntaxNode | null {
   return node?.type === "parenthesized_expression" ? (node.namedChildren[0] ?? null) : node;
 }
 
+/**
+ * The callee path of the call an expression is, through `(…)` and `!` only (a cast or `await`
+ * changes the type): `f`, `N.f` or `T.f` — what `returned` receivers name. Null for anything else
+ * (a `new`, `this.f()`, a longer chain, a computed callee).
+ */
+function producerOf(node: SyntaxNode | null): string | null {
+  let n = node;
+  while (n && (n.type === "parenthesized_expression" || n.type === "non_null_expression")) n = n.namedChildren[0] ?? null;
+  if (n?.type !== "call_expression") return null;
+  const fn = field(n, "function");
+  if (fn?.type === "identifier") return fn.text;
+  if (fn?.type !== "member_expression") return null;
+  const head = field(fn, "object");
+  const name = field(fn, "property");
+  return head?.type === "identifier" && name?.type === "property_identifier" ? `${head.text}.${name.text}` : null;
+}
+
+/** What a local's declaration says it holds: instanceType's annotation or `new`; else, for `const x = f()`, the producing call (resolved through its declared return type when linking). */
+function localType(node: SyntaxNode): LocalType | null {
+  const instance = instanceType(node);
+  if (instance || node.type !== "variable_declarator") return instance;
+  const producer = producerOf(field(node, "value"));
+  return producer === null ? null : { type: producer, resolution: "return_type" };
+}
+
+/** A local's type: an InstanceType, or the callee path of the call it was bound to (`return_type`). */
+type LocalType = InstanceType | { readonly type: string; readonly resolution: "return_type" };
+
 function receiverOf(node: SyntaxNode): SyntaxNode {
   let n = node;
   while (TRANSPARENT.has(n.type)) {
@@ -383,9 +415,9 @@ interface LocalEnv {
   /** Names a JavaScript `formal_parameters` binds (no site of their own, so no scope to compare). */
   readonly opaque: Set<string>;
   /** The type a name's only binding gives it, once read from the tree (null: none). */
-  readonly types: Map<string, InstanceType | null>;
+  readonly types: Map<string, LocalType | null>;
   /** Per binding site (by start): its scope's range and the type it gives, once read. */
-  readonly scoped: Map<number, { start: number; end: number; type: InstanceType | null } | null>;
+  readonly scoped: Map<number, { start: number; end: number; type: LocalType | null } | null>;
 }
 
 /** Records the name one binding declares in its container's environment. */
@@ -417,7 +449,9 @@ const BLOCK_SCOPES = new Set(["statement_block", "program", "for_statement", "fo
 function scopeOf(b: BindingSite, root: SyntaxNode): { start: number; end: number } | null {
   const node = nodeOf(b, root);
   if (!node) return null;
-  const functionScoped = b.kind === "required_parameter" || b.kind === "optional_parameter" || node.parent?.type === "variable_declaration";
+  // A `let`/`const` loop variable is seen in its loop; a `var` one in its function.
+  if (b.kind === "for_in_statement" && !/^for\s*(?:await\s*)?\(\s*var\b/.test(node.text.slice(0, 40))) return { start: node.startIndex, end: node.endIndex };
+  const functionScoped = b.kind === "required_parameter" || b.kind === "optional_parameter" || b.kind === "for_in_statement" || node.parent?.type === "variable_declaration";
   for (let n = node.parent; n !== null; n = n.parent) {
     if (functionScoped ? FUNCTION_SCOPES.has(n.type) : BLOCK_SCOPES.has(n.type) || FUNCTION_SCOPES.has(n.type)) return { start: n.startIndex, end: n.endIndex };
   }
@@ -429,16 +463,16 @@ function scopeOf(b: BindingSite, root: SyntaxNode): { start: number; end: number
  * is the innermost holding the call (`let tracker: Tracker` in each of several `describe` bodies).
  * Undefined when no scope or two bindings of one scope hold it, or a JavaScript parameter binds it.
  */
-function typeOfScoped(env: LocalEnv, name: string, index: number, root: SyntaxNode): InstanceType | undefined {
+function typeOfScoped(env: LocalEnv, name: string, index: number, root: SyntaxNode): LocalType | undefined {
   if (env.opaque.has(name)) return undefined;
-  let best: { start: number; type: InstanceType | null } | null = null;
+  let best: { start: number; type: LocalType | null } | null = null;
   let tie = false;
   for (const b of env.all.get(name) ?? []) {
     let seen = env.scoped.get(b.start);
     if (seen === undefined) {
       const scope = scopeOf(b, root);
       const node = scope && b.typed ? nodeOf(b, root) : null;
-      const typed = node && field(node, b.kind === "variable_declarator" ? "name" : "pattern")?.type === "identifier" ? instanceType(node) : null;
+      const typed = node && field(node, b.kind === "variable_declarator" ? "name" : "pattern")?.type === "identifier" ? localType(node) : null;
       seen = scope ? { ...scope, type: typed } : null;
       env.scoped.set(b.start, seen);
     }
@@ -462,12 +496,12 @@ function nodeOf(b: BindingSite, root: SyntaxNode): SyntaxNode | null {
 }
 
 /** The type a name's only binding gives it, read from the tree: an annotation, or a `new` of a named class. */
-function typeOfBinding(env: LocalEnv, name: string, root: SyntaxNode): InstanceType | undefined {
+function typeOfBinding(env: LocalEnv, name: string, root: SyntaxNode): LocalType | undefined {
   if (env.types.has(name)) return env.types.get(name) ?? undefined;
   const b = env.sites.get(name);
   const node = b?.typed ? nodeOf(b, root) : null;
-  let type: InstanceType | null = null;
-  if (node && field(node, b!.kind === "variable_declarator" ? "name" : "pattern")?.type === "identifier") type = instanceType(node);
+  let type: LocalType | null = null;
+  if (node && field(node, b!.kind === "variable_declarator" ? "name" : "pattern")?.type === "identifier") type = localType(node);
   env.types.set(name, type);
   return type ?? undefined;
 }
@@ -478,7 +512,7 @@ interface Locals {
   /** The symbol name of the nested function a bare call of `name` calls here (bound once, in scope), or null. */
   nestedFunction(name: string): string | null;
   /** The type a name's single binding gives it; undefined when untyped or bound more than once. */
-  typeOf(name: string): InstanceType | undefined;
+  typeOf(name: string): LocalType | undefined;
 }
 
 function classify(call: SyntaxNode, container: Container, file: FileEnv, locals: Locals, thisIsInstance: () => boolean): CallSite | null {
@@ -521,9 +555,15 @@ function classify(call: SyntaxNode, container: Container, file: FileEnv, locals:
     const fieldType = inner.type === "this" && member ? cls.fields.get(member) : undefined;
     return fieldType && !narrowed(call, container, recv.text) ? site(callee, { kind: "typed", typeName: fieldType, resolution: "field_type" }) : null;
   }
+  // `f().m()`, `N.f()?.m()`, `T.f()!.m()`: what the producing call returns (its declared return type, read when linking).
+  const producer = producerOf(object);
+  if (producer !== null) return site(callee, { kind: "returned", producer });
   if (recv.type === "identifier") {
     const bound = locals.typeOf(recv.text);
-    if (bound) return narrowed(call, container, recv.text) ? null : site(callee, { kind: "typed", typeName: bound.type, resolution: bound.resolution });
+    if (bound) {
+      if (narrowed(call, container, recv.text)) return null;
+      return site(callee, bound.resolution === "return_type" ? { kind: "returned", producer: bound.type } : { kind: "typed", typeName: bound.type, resolution: bound.resolution });
+    }
     if (locals.has(recv.text)) return null;
     const instance = file.instances.get(recv.text);
     if (instance) return narrowed(call, container, recv.text) ? null : site(callee, { kind: "typed", typeName: instance.type, resolution: instance.resolution });

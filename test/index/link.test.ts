@@ -317,6 +317,51 @@ describe("call-graph edges", () => {
     ]);
   });
 
+  it("types what a call returns by the producer's declared return type: chained, bound to a local, through a namespace merged with its class; not through await, a cast, a union, an undeclared type or a loop variable of the same name", async () => {
+    const p = project({
+      "src/editor.ts": [
+        "export class MonacoEditor {",
+        "  getControl(): number { return 1; }",
+        "}",
+        "export namespace MonacoEditor {",
+        "  export function get(w: unknown): MonacoEditor | undefined { return undefined; }",
+        "}",
+        "export class Other { getControl(): number { return 2; } }",
+        "export function make(): MonacoEditor { return new MonacoEditor(); }",
+        "export function either(): MonacoEditor | Other { return new Other(); }",
+        "export async function later(): Promise<MonacoEditor> { return new MonacoEditor(); }",
+        "export function loose() { return new MonacoEditor(); }",
+        "",
+      ].join("\n"),
+      "src/use.ts": [
+        "import { MonacoEditor, Other, make, either, later, loose } from './editor';",
+        "export async function run(w: unknown) {",
+        "  const editor = MonacoEditor.get(w);",
+        "  editor?.getControl();",
+        "  MonacoEditor.get(w)!.getControl();",
+        "  make().getControl();",
+        "  const e = make();",
+        "  e.getControl();",
+        "  either().getControl();",
+        "  (await later()).getControl();",
+        "  (make() as unknown as Other).getControl();",
+        "  loose().getControl();",
+        "  for (const editor of [new Other()]) {",
+        "    editor.getControl();",
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    await runIndex(p.config(), { mode: "full" });
+    expect(edges(p).filter((e) => e.includes("getControl"))).toEqual([
+      "run -> src/editor.ts:MonacoEditor.getControl POTENTIAL_CALL/return_type @4",
+      "run -> src/editor.ts:MonacoEditor.getControl POTENTIAL_CALL/return_type @5",
+      "run -> src/editor.ts:MonacoEditor.getControl POTENTIAL_CALL/return_type @6",
+      "run -> src/editor.ts:MonacoEditor.getControl POTENTIAL_CALL/return_type @8",
+    ]);
+  });
+
   it("does not type a receiver a type guard may have narrowed: a call, `instanceof` or `in` on it in an enclosing condition", async () => {
     const p = project({
       "src/fs.ts": [

@@ -7,7 +7,7 @@ import { absoluteIn } from "../base/paths.js";
 import { MastError, errorMessage } from "../base/errors.js";
 import { yieldToLoop } from "../base/loop.js";
 import { createImportResolver } from "../resolve/imports.js";
-import { CHECKER_META, CURRENT_SCHEMA_VERSION, Store, UNUSABLE_DATABASE_CODES, type FileStamp, type StoreCounts } from "../store/db.js";
+import { CHECKER_BEHIND, CHECKER_META, CURRENT_SCHEMA_VERSION, Store, UNUSABLE_DATABASE_CODES, type FileStamp, type StoreCounts } from "../store/db.js";
 import type { ExtractOptions } from "../syntax/types.js";
 import type { ResolvedConfig } from "./config.js";
 import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy, type NoteProgress } from "./lock.js";
@@ -461,9 +461,15 @@ async function writeWalked(
   }
   if (settingsChanged) store.setMeta(EXTRACT_SETTINGS, extractKey);
   phases.link = performance.now() - linkStarted;
-  const checker = checking ? await checking.finish(store) : null;
+  // Nothing rewritten (by this run or any write since the last pass), no path come or gone, and the
+  // last pass done: every verdict stands and no candidate is new.
+  const unchanged = incremental && counts.rewritten.length === 0 && !counts.pathsChanged && store.getMeta(CHECKER_META) !== null && store.getMeta(CHECKER_BEHIND) === null;
+  const checker = checking && !unchanged ? await checking.finish(store) : null;
   // A full run without the pass rewrote every file, so none of its verdicts is left: the answers stop saying it ran.
-  if (!options.checker && mode === "full") store.deleteMeta(CHECKER_META);
+  if (!options.checker && mode === "full") {
+    store.deleteMeta(CHECKER_META);
+    store.deleteMeta(CHECKER_BEHIND);
+  }
   return { walkCache: walk.cache ?? null, mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, stamps: finalStamps, totals: store.counts(), searchPending: store.trigramPending(), checker };
 }
 

@@ -15,7 +15,7 @@ import { Worker } from "node:worker_threads";
 import { errorMessage } from "../base/errors.js";
 import { extensionInfo } from "../lang/languages.js";
 import type { CheckerPass, CheckerReport } from "../index/run.js";
-import { CHECKER_META, type Store } from "../store/db.js";
+import { CHECKER_BEHIND, CHECKER_META, type Store } from "../store/db.js";
 import { CheckerPrograms, OUTSIDE, VERDICTS, type CheckTarget, type ProgramsReport, type VerdictBatch } from "./checker-program.js";
 import { PotentialMemo, potentialMatches, tailOf, verifiedCallers } from "./graph.js";
 
@@ -142,6 +142,7 @@ async function finish(store: Store, projectRoot: string, files: readonly string[
   const report = begun ? await compiler.end() : { projects: 0, skipped: [] };
   compiler.stop();
   store.setMeta(CHECKER_META, new Date().toISOString());
+  store.deleteMeta(CHECKER_BEHIND);
   return { projects: report.projects, skipped: report.skipped, targets: targets.length, candidates, ...counts, outside_ts_scope: outside, duration_ms: Math.round(performance.now() - started) };
 }
 

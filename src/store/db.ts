@@ -21,6 +21,8 @@ const Database = createRequire(import.meta.url)("better-sqlite3") as typeof Bett
 export const CURRENT_SCHEMA_VERSION = "1.8.0";
 /** Meta key: when the checker pass (query/checker.ts) last ran on this index; cleared by a full run without it. */
 export const CHECKER_META = "checker_ran";
+/** Meta key: set when a file's rows are replaced or removed after the pass last ran (its lines lost their verdicts); the pass clears it. */
+export const CHECKER_BEHIND = "checker_behind";
 
 /** SQLite's bound-parameter ceiling (SQLITE_MAX_VARIABLE_NUMBER). */
 const MAX_PARAMS = 32_766;
@@ -592,8 +594,9 @@ export class Store {
     this.sql("DELETE FROM imports WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM calls WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM heritage WHERE file_id = ?").run(fileId);
-    // A verdict holds only for the content it was computed against.
+    // A verdict holds only for the content it was computed against: the file's lines wait for the next pass.
     this.sql("DELETE FROM checker_verdicts WHERE file_id = ?").run(fileId);
+    this.sql("INSERT INTO meta(key, value) SELECT ?, '1' WHERE EXISTS (SELECT 1 FROM meta WHERE key = ?) ON CONFLICT(key) DO NOTHING").run(CHECKER_BEHIND, CHECKER_META);
     return chunks.length;
   }
 

@@ -97,6 +97,20 @@ describe("the checker pass", () => {
     expect(plain.summary.verified_count).toBe(0);
   });
 
+  it("skips the pass when nothing changed since it last ran, and catches up on what a run without it rewrote", async () => {
+    const p = space.project();
+    await index(p, "full", true);
+    expect((await index(p, "incremental", true)).checker).toBeUndefined();
+    p.write("src/app.ts", FILES["src/app.ts"]!.replace("  s.get('a');", "  s.get('a');\n  s.get('z');"));
+    await index(p, "incremental", false);
+    expect((await callers(p, "Store.get")).summary).toMatchObject({ verified_count: 0 });
+    // Nothing changed since that run, but the pass has not seen its rewrite: it checks the file's lines.
+    const caught = await index(p, "incremental", true);
+    expect(caught.checker).toMatchObject({ calls_target: 2, edges: 2 });
+    expect((await callers(p, "Store.get")).verified_callers).toEqual([{ file_path: "src/app.ts", resolution: "checker", sites: ["5 run: s.get('a');", "6 run: s.get('z');"] }]);
+    expect((await index(p, "incremental", true)).checker).toBeUndefined();
+  });
+
   it("runs from the CLI with --checker, or with `checker: true` in mast.config.json", async () => {
     const p = space.project({ ...FILES, "mast.config.json": JSON.stringify({ checker: true }) });
     const r = await runMast(["index", p.root, "--json"]);

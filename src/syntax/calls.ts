@@ -67,6 +67,7 @@ const DECORATORS_AND_MODIFIERS = /^(?:@[\w$.]+(?:\([^()]*\))?\s*|(?:public|priva
 const LEADING_NAME = /^[A-Za-z_$][\w$]*(?![\w$])(?!\s*[(.[<`])/;
 const FUNCTION_NAME = /^(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)/;
 const FOR_BINDING = /^for\s*(?:await\s*)?\(\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s+(?:of|in)\b/;
+const FOR_PATTERN = /^for\s*(?:await\s*)?\(\s*(?:const|let|var)\s*[{[]/;
 
 /** What may type a binding, read from the text after its name: an annotation, `= new …`, or `= f(…)` / `= N.f<T>(…)` (a producer; localType decides). */
 const TYPE_HINT = /^[!?]?\s*(?::|=\s*new\b|=\s*\(*\s*[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)?\s*[(<])/;
@@ -206,8 +207,8 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
   const envOf = (c: Container): LocalEnv => {
     let env = envs.get(c);
     if (!env) {
-      env = { counts: new Map(), sites: new Map(), all: new Map(), opaque: new Set(), types: new Map(), scoped: new Map() };
-      for (const b of bindingsOf.get(c) ?? []) bindSite(env, b, c, root);
+      env = { counts: new Map(), sites: new Map(), all: new Map(), opaque: new Set(), types: new Map(), scoped: new Map(), patterns: [], patternNames: null };
+      for (const b of bindingsOf.get(c) ?? []) bindSite(env, b, c, root, text);
       envs.set(c, env);
     }
     return env;
@@ -227,9 +228,11 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
         const b = nestedIn.get(c)?.get(name);
         return b && envOf(c).counts.get(name) === 1 && inScope(b, start, root) ? `${c.caller}.${name}` : null;
       },
-      has: (name) => envOf(c).counts.has(name),
+      has: (name) => envOf(c).counts.has(name) || patternNames(envOf(c), root).has(name),
       typeOf: (name) => {
         const env = envOf(c);
+        // A name a destructuring pattern binds somewhere in the container is typed by none of its bindings.
+        if (patternNames(env, root).has(name)) return undefined;
         const count = env.counts.get(name) ?? 0;
         if (count === 1) return typeOfBinding(env, name, root);
         return count > 1 ? typeOfScoped(env, name, start, root) : undefined;
@@ -418,10 +421,35 @@ interface LocalEnv {
   readonly types: Map<string, LocalType | null>;
   /** Per binding site (by start): its scope's range and the type it gives, once read. */
   readonly scoped: Map<number, { start: number; end: number; type: LocalType | null } | null>;
+  /** Binding sites whose name is a destructuring pattern (`const { a, b: c } = x`), and the names they bind, read when first asked. */
+  readonly patterns: BindingSite[];
+  patternNames: Set<string> | null;
+}
+
+/** The names the container's destructuring patterns bind (defaults' expressions and property keys left out). */
+function patternNames(env: LocalEnv, root: SyntaxNode): Set<string> {
+  if (env.patternNames) return env.patternNames;
+  const names = new Set<string>();
+  const collect = (n: SyntaxNode): void => {
+    if (n.type === "identifier" || n.type === "shorthand_property_identifier_pattern") names.add(n.text);
+    else if (n.type === "assignment_pattern" || n.type === "object_assignment_pattern") {
+      const left = field(n, "left");
+      if (left) collect(left);
+    } else if (n.type === "pair_pattern") {
+      const value = field(n, "value");
+      if (value) collect(value);
+    } else for (const c of n.namedChildren) collect(c);
+  };
+  for (const b of env.patterns) {
+    const node = nodeOf(b, root);
+    const pattern = node ? field(node, b.kind === "variable_declarator" ? "name" : b.kind === "for_in_statement" ? "left" : "pattern") : null;
+    if (pattern && (pattern.type === "object_pattern" || pattern.type === "array_pattern")) collect(pattern);
+  }
+  return (env.patternNames = names);
 }
 
 /** Records the name one binding declares in its container's environment. */
-function bindSite(env: LocalEnv, b: BindingSite, container: Container, root: SyntaxNode): void {
+function bindSite(env: LocalEnv, b: BindingSite, container: Container, root: SyntaxNode, text: string): void {
   // The container's own name is not a local: `function fact() { fact() }` calls itself.
   if (b.start === container.start && b.kind === container.node.type) return;
   if (b.kind === "formal_parameters") {
@@ -433,7 +461,13 @@ function bindSite(env: LocalEnv, b: BindingSite, container: Container, root: Syn
     }
     return;
   }
-  if (b.name === null) return;
+  if (b.name === null) {
+    // `{`/`[` where a name would be: a destructuring pattern (`for ([a, b] of …)` without a declaration assigns, binds nothing).
+    const head = text.slice(b.start, b.start + BINDING_TEXT_CHARS);
+    const at = b.kind === "for_in_statement" ? FOR_PATTERN.test(head) : /^[{[]/.test(head.replace(DECORATORS_AND_MODIFIERS, ""));
+    if (at) env.patterns.push(b);
+    return;
+  }
   env.counts.set(b.name, (env.counts.get(b.name) ?? 0) + 1);
   env.sites.set(b.name, b);
   (env.all.get(b.name) ?? env.all.set(b.name, []).get(b.name)!).push(b);

@@ -317,7 +317,7 @@ describe("call-graph edges", () => {
     ]);
   });
 
-  it("types what a call returns by the producer's declared return type: chained, bound to a local, through a namespace merged with its class; not through await, a cast, a union, an undeclared type or a loop variable of the same name", async () => {
+  it("types what a call returns by the producer's declared return type: chained, bound to a local, through a namespace merged with its class; not through await, a cast, a union, an undeclared type, a loop variable or a destructured name of the same name", async () => {
     const p = project({
       "src/editor.ts": [
         "export class MonacoEditor {",
@@ -350,11 +350,22 @@ describe("call-graph edges", () => {
         "    editor.getControl();",
         "  }",
         "}",
+        "const shared = new MonacoEditor();",
+        "export function destructured(list: Array<{ editor: Other; shared: Other }>, { shared: mine }: { shared: Other }) {",
+        "  const { editor, shared } = list[0]!;",
+        "  editor.getControl();",
+        "  shared.getControl();",
+        "  mine.getControl();",
+        "  shared2().getControl();",
+        "}",
+        "function shared2(): MonacoEditor { return shared; }",
         "",
       ].join("\n"),
     });
     await runIndex(p.config(), { mode: "full" });
+    // Names a destructuring pattern binds (`editor`, `shared` over the module's `shared`, `mine`) are typed by nothing.
     expect(edges(p).filter((e) => e.includes("getControl"))).toEqual([
+      "destructured -> src/editor.ts:MonacoEditor.getControl POTENTIAL_CALL/return_type @23",
       "run -> src/editor.ts:MonacoEditor.getControl POTENTIAL_CALL/return_type @4",
       "run -> src/editor.ts:MonacoEditor.getControl POTENTIAL_CALL/return_type @5",
       "run -> src/editor.ts:MonacoEditor.getControl POTENTIAL_CALL/return_type @6",

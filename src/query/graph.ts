@@ -3,6 +3,7 @@
 // matches are every line of an identifier_fts hit that names the symbol and no verified edge
 // explains, so a real call site the resolver missed is listed for review, never silently absent.
 import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { isTestPath } from "../base/paths.js";
 import { decodeSource, splitLines, splitTerms } from "../base/text.js";
@@ -657,14 +658,39 @@ class SourceLines {
 
   of(path: string): string[] | null {
     let lines = this.cache.get(path);
-    if (lines === undefined) {
-      const read = readRegularFile(join(this.root, path), { maxBytes: DEFAULT_MAX_FILE_BYTES });
-      const decoded = read.kind === "read" ? decodeSource(read.bytes) : null;
-      lines = decoded?.kind === "text" ? splitLines(decoded.text) : null;
-      this.cache.set(path, lines);
-    }
+    if (lines === undefined) this.cache.set(path, (lines = cachedLines(join(this.root, path))));
     return lines;
   }
+}
+
+/**
+ * Files class outlines' lines were read from, kept across queries (an agent asks about the same
+ * classes again and again) while the file stats as it did when read — mtime, size and inode; a file
+ * modified within RACY_MS of its read is not kept (git's racy-timestamp rule: a second write in the
+ * same tick would not show). At most LINE_CACHE_FILES files, the least recently used dropped first.
+ */
+const LINE_CACHE = new Map<string, { readonly stamp: string; readonly lines: string[] | null }>();
+const LINE_CACHE_FILES = 64;
+const RACY_MS = 2000;
+
+function cachedLines(abs: string): string[] | null {
+  const st = statSync(abs, { throwIfNoEntry: false });
+  const stamp = st ? `${st.mtimeMs}:${st.size}:${st.ino}` : null;
+  const hit = LINE_CACHE.get(abs);
+  if (hit && stamp !== null && hit.stamp === stamp) {
+    LINE_CACHE.delete(abs);
+    LINE_CACHE.set(abs, hit);
+    return hit.lines;
+  }
+  const read = readRegularFile(abs, { maxBytes: DEFAULT_MAX_FILE_BYTES });
+  const decoded = read.kind === "read" ? decodeSource(read.bytes) : null;
+  const lines = decoded?.kind === "text" ? splitLines(decoded.text) : null;
+  LINE_CACHE.delete(abs);
+  if (read.kind === "read" && Date.now() - read.stat.mtimeMs > RACY_MS) {
+    LINE_CACHE.set(abs, { stamp: `${read.stat.mtimeMs}:${read.stat.size}:${read.stat.ino}`, lines });
+    if (LINE_CACHE.size > LINE_CACHE_FILES) LINE_CACHE.delete(LINE_CACHE.keys().next().value!);
+  }
+  return lines;
 }
 
 /** `path:line` of the target's declarations (with their overloads and aliases). */

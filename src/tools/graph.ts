@@ -118,7 +118,7 @@ export const callersTool = defineTool({
   description: "Call sites of a function, class or method, grouped by file: verified_callers are proven by the resolver (safe to act on); potential_matches are other lines naming it, most likely calls first (review). transitive follows callers of callers.",
   details:
     "Call sites of a function, class or method, in two sets. verified_callers: sites the resolver linked to this declaration " +
-    "(through an import, an annotated field or parameter, a `new` binding, the same file, this or super) — safe to act on. " +
+    "(through an import, an annotated field or parameter, a `new` binding, a declared return type, the same file, this or super) — safe to act on. " +
     "potential_matches: other lines naming it (factories, DI, inferred types, dynamic dispatch, comments) — review each before a refactor. " +
     "transitive follows callers of callers over verified edges only. The answer is for the first declaration (exported first, then by path); " +
     "others are listed in other_declarations — pass file_path to pick one. Import lines in a file with a verified caller and comment lines are left out (counted in summary.imports_omitted, summary.comments_omitted; mast_rename_impact lists them). Both sets are grouped by file ({file_path, is_test?, sites}), each site one line of text: a verified one \"LINE CALLER: text\" " +

@@ -18,12 +18,19 @@ import { VERSION } from "../base/version.js";
 import { doctor, doctorText, removeComponents, runNpm, uninstallPlan, upgradeCommand } from "./admin.js";
 import { callTool } from "../tools/registry.js";
 
-/** Exit codes by error (contract "Exit Codes"): usage 1, edit failed 2, stale/precondition 3, I/O 5, internal 70. */
-const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
+/**
+ * Exit codes by error (contract "Exit Codes"): usage 1, edit failed 2, stale/precondition 3, I/O 5,
+ * internal 70. Exhaustive over the closed error set: a new code does not compile until it has one.
+ */
+const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 5>> = {
   INVALID_ARGUMENT: 1,
   PATH_DENIED: 1,
   NOT_A_DIRECTORY: 1,
   CONFIG_INVALID: 1,
+  // A state dir that cannot be used, or holds another project's index, or none yet: fix the invocation (`mast init` first).
+  STATE_DIR_INVALID: 1,
+  STATE_DIR_MISMATCH: 1,
+  NOT_INDEXED: 1,
   PARSE_ERROR: 2,
   STALE_ANCHOR: 3,
   AMBIGUOUS_ANCHOR: 3,
@@ -41,7 +48,7 @@ const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
 const INTERNAL_EXIT = 70;
 
 function exitCodeOf(code: ErrorCode | "INTERNAL"): number {
-  return code === "INTERNAL" ? INTERNAL_EXIT : (EXIT_CODES[code] ?? INTERNAL_EXIT);
+  return code === "INTERNAL" ? INTERNAL_EXIT : EXIT_CODES[code];
 }
 
 type Format = "json" | "text";

@@ -667,10 +667,13 @@ class SourceLines {
  * Files class outlines' lines were read from, kept across queries (an agent asks about the same
  * classes again and again) while the file stats as it did when read — mtime, size and inode; a file
  * modified within RACY_MS of its read is not kept (git's racy-timestamp rule: a second write in the
- * same tick would not show). At most LINE_CACHE_FILES files, the least recently used dropped first.
+ * same tick would not show). At most LINE_CACHE_FILES files and LINE_CACHE_BYTES, the least recently used dropped first.
  */
-const LINE_CACHE = new Map<string, { readonly stamp: string; readonly lines: string[] | null }>();
+const LINE_CACHE = new Map<string, { readonly stamp: string; readonly lines: string[] | null; readonly bytes: number }>();
 const LINE_CACHE_FILES = 64;
+/** And at most this many bytes of source in all (a file over it is read every time). */
+const LINE_CACHE_BYTES = 32 * 1024 * 1024;
+let lineCacheBytes = 0;
 const RACY_MS = 2000;
 
 function cachedLines(abs: string): string[] | null {
@@ -685,12 +688,20 @@ function cachedLines(abs: string): string[] | null {
   const read = readRegularFile(abs, { maxBytes: DEFAULT_MAX_FILE_BYTES });
   const decoded = read.kind === "read" ? decodeSource(read.bytes) : null;
   const lines = decoded?.kind === "text" ? splitLines(decoded.text) : null;
-  LINE_CACHE.delete(abs);
-  if (read.kind === "read" && Date.now() - read.stat.mtimeMs > RACY_MS) {
-    LINE_CACHE.set(abs, { stamp: `${read.stat.mtimeMs}:${read.stat.size}:${read.stat.ino}`, lines });
-    if (LINE_CACHE.size > LINE_CACHE_FILES) LINE_CACHE.delete(LINE_CACHE.keys().next().value!);
+  dropCached(abs);
+  if (read.kind === "read" && Date.now() - read.stat.mtimeMs > RACY_MS && read.stat.size <= LINE_CACHE_BYTES) {
+    LINE_CACHE.set(abs, { stamp: `${read.stat.mtimeMs}:${read.stat.size}:${read.stat.ino}`, lines, bytes: read.stat.size });
+    lineCacheBytes += read.stat.size;
+    while (LINE_CACHE.size > LINE_CACHE_FILES || lineCacheBytes > LINE_CACHE_BYTES) dropCached(LINE_CACHE.keys().next().value!);
   }
   return lines;
+}
+
+function dropCached(abs: string): void {
+  const entry = LINE_CACHE.get(abs);
+  if (!entry) return;
+  LINE_CACHE.delete(abs);
+  lineCacheBytes -= entry.bytes;
 }
 
 /** `path:line` of the target's declarations (with their overloads and aliases). */

@@ -249,7 +249,8 @@ export class CheckerPrograms {
       parsed = ts.getParsedCommandLineOfConfigFile(config, {}, host) ?? null;
       const fatal = parsed?.errors.find((e) => e.category === ts.DiagnosticCategory.Error && e.code !== 18003);
       if (fatal) reason = ts.flattenDiagnosticMessageText(fatal.messageText, " ");
-      else if (parsed && parsed.fileNames.length === 0) reason = "no_files: it includes no source file";
+      else if (parsed && parsed.fileNames.length === 0)
+        reason = parsed.projectReferences?.length ? `solution: it only references ${parsed.projectReferences.length} other project(s), each checked by its own config` : "no_files: it includes no source file";
     } catch (err) {
       reason = errorMessage(err);
     }

@@ -134,9 +134,13 @@ describe("the checker pass", () => {
       "packages/b/tsconfig.json": '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n',
       "packages/b/src/use-b.ts": "import { makeStore } from '../../a/src/store';\nexport function b() {\n  return makeStore().get('b');\n}\n",
       "scripts/tool.ts": "import { makeStore } from '../packages/a/src/store';\nexport function tool() {\n  return makeStore().get('c');\n}\n",
+      // A solution config: it names the projects and holds no file itself.
+      "tsconfig.json": '{ "files": [], "references": [{ "path": "packages/a" }, { "path": "packages/b" }] }\n',
     });
     const report = await index(p, "full", true);
-    expect(report.checker).toMatchObject({ projects: 3, skipped: [], calls_target: 3, edges: 3, outside_ts_scope: 0 });
+    expect(report.checker).toMatchObject({ projects: 3, calls_target: 3, edges: 3, outside_ts_scope: 0 });
+    // scripts/ has the solution as its nearest config, which includes it not: the inferred project checks it.
+    expect(report.checker!.skipped).toEqual([{ config: "tsconfig.json", reason: "solution: it only references 2 other project(s), each checked by its own config" }]);
     const answer = await callers(p, "Store.get", "packages/a/src/store.ts");
     expect(answer.verified_callers).toEqual([
       { file_path: "packages/a/src/use-a.ts", resolution: "checker", sites: ["3 a: return makeStore().get('a');"] },

@@ -7,7 +7,7 @@
 import { posix } from "node:path";
 import { LANGUAGE_SPECS, languageSpec } from "../lang/languages.js";
 import type { Db, Store } from "../store/db.js";
-import { callRows, fileIdsByPaths, fileRows, filesOfLanguages, heritageFacts, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, type CallRow } from "../store/link-inputs.js";
+import { callRows, fileIdsByPaths, fileRows, filesOfLanguages, heritageFacts, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, symbolSignature, type CallRow } from "../store/link-inputs.js";
 import { DEFAULT_EXPORT_NAME, MODULE_SYMBOL } from "../syntax/types.js";
 
 interface Sym {
@@ -303,6 +303,11 @@ class Graph {
     return this.file(fileId).language;
   }
 
+  /** A symbol's declaration text, read when a producer's return type is resolved (few are). */
+  signatureOf(id: number): string | null {
+    return symbolSignature(this.db, id);
+  }
+
   /** The name a class's `extends` clause gives, or null. */
   extendsOf(fileId: number, name: string): string | null {
     return this.file(fileId).parents.get(name) ?? null;
@@ -396,7 +401,7 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
       const unwrapped = path.endsWith("?");
       const producer = resolveProducer(g, c.fileId, unwrapped ? path.slice(0, -1) : path);
       if (!producer || producer.returnType === null) return null;
-      const typeName = languageSpec(g.languageOf(producer.fileId))?.returnedType(producer.returnType, producer.parent, unwrapped) ?? null;
+      const typeName = languageSpec(g.languageOf(producer.fileId))?.returnedType(producer.returnType, producer.parent, unwrapped, g.signatureOf(producer.id)) ?? null;
       const type = typeName === null ? null : g.resolveTypeName(producer.fileId, typeName);
       const target = type && TYPE_KINDS.has(type.sym.kind) ? g.member(type.sym, c.callee) : null;
       return target ? { target, resolution: "return_type" } : null;
@@ -423,7 +428,9 @@ function resolveProducer(g: Graph, fileId: number, path: string): Sym | null {
   // A function named with its module (`tests.fixture`, an inline module's) is one declared name; a
   // variable that records the type it holds (Go's package-level `var x = T{}`) produces that type.
   const whole = g.resolveName(fileId, path);
-  if (whole?.sym.kind === "function" || (whole?.sym.kind === "variable" && whole.sym.returnType !== null)) return whole.sym;
+  // A variable's `returnType` is the type it holds, its value's, not a call's: ECMAScript producers are calls (`h()` of `let h: Factory` returns what Factory's call signature says).
+  const holds = whole?.sym.kind === "variable" && whole.sym.returnType !== null && languageSpec(g.languageOf(whole.sym.fileId))?.resolver !== "ecmascript";
+  if (whole?.sym.kind === "function" || holds) return whole!.sym;
   const dot = path.lastIndexOf(".");
   if (dot === -1) return null;
   const head = path.slice(0, dot);

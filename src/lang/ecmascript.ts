@@ -37,10 +37,11 @@ export const ECMASCRIPT_RULES = {
   // One named type: `User`, `Emitter<T>` (its methods are Emitter's), either with `| undefined` or
   // `| null` (a call on it is one on the type, as the checker reads it); other unions, arrays,
   // tuples, functions and literals name no one type. A promise names Promise, which no project declares.
-  returnedType: (returnType) => {
+  returnedType: (returnType, _owner, _unwrapped, signature) => {
     const members = topLevelUnion(returnType).filter((m) => m !== "undefined" && m !== "null");
-    const named = members.length === 1 ? /^([A-Za-z_$][\w$]*)(?:<.*>)?$/s.exec(members[0]!) : null;
-    return named ? named[1]! : null;
+    const named = members.length === 1 ? namedTypeOf(members[0]!) : null;
+    // A generic producer's own type parameter (`ident<Store>(x: Store): Store`) is no project type.
+    return named !== null && signature !== null && typeParameters(signature).includes(named) ? null : named;
   },
   callGraph: {
     verified: [
@@ -60,6 +61,52 @@ export const ECMASCRIPT_RULES = {
     ],
   },
 } as const satisfies Partial<LanguageSpec>;
+
+/**
+ * The one type a type expression names: `Store`, or `Store<…>` whose angle brackets close at its
+ * very end (so not `A<T> & B`, `A<T> extends B ? C : D`, `A[]` or `A.B`).
+ */
+function namedTypeOf(type: string): string | null {
+  const name = /^[A-Za-z_$][\w$]*/.exec(type)?.[0];
+  if (!name) return null;
+  if (name.length === type.length) return name;
+  if (type[name.length] !== "<") return null;
+  let depth = 0;
+  for (let i = name.length; i < type.length; i++) {
+    const ch = type[i]!;
+    if (ch === "<") depth++;
+    else if (ch === ">" && type[i - 1] !== "=") {
+      depth--;
+      if (depth === 0) return i === type.length - 1 ? name : null;
+    }
+  }
+  return null;
+}
+
+/** The type parameters a declaration's text declares before its parameter list (`f<T, K extends X = Y>(…)` → T, K). */
+function typeParameters(signature: string): string[] {
+  const open = signature.indexOf("<");
+  const paren = signature.indexOf("(");
+  if (open === -1 || (paren !== -1 && paren < open)) return [];
+  const names: string[] = [];
+  let depth = 0;
+  let start = open + 1;
+  for (let i = open; i < signature.length; i++) {
+    const ch = signature[i]!;
+    if (ch === "<" || ch === "(" || ch === "[" || ch === "{") depth++;
+    else if ((ch === ">" && signature[i - 1] !== "=") || ch === ")" || ch === "]" || ch === "}") {
+      depth--;
+      if (depth === 0) {
+        names.push(signature.slice(start, i));
+        break;
+      }
+    } else if (ch === "," && depth === 1) {
+      names.push(signature.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return names.flatMap((p) => /^\s*(?:const\s+|in\s+|out\s+)*([A-Za-z_$][\w$]*)/.exec(p)?.[1] ?? []);
+}
 
 /** The members of a type's top-level union (`A | B<C | D>` → `A`, `B<C | D>`), trimmed. */
 function topLevelUnion(type: string): string[] {

@@ -49,9 +49,10 @@ export interface LanguageSpec {
   /**
    * The one type a call's value has, from its callee's declared return type as written (`owner`:
    * the callee's class, for `Self`; `unwrapped`: the value went through the unwrap operator, Rust's
-   * `?`), or null when the return type names no single project type plainly.
+   * `?`), or null when the return type names no single project type plainly. `signature`: the
+   * callee's declaration text, for a language whose generic parameters may shadow a type's name.
    */
-  returnedType(returnType: string, owner: string | null, unwrapped: boolean): string | null;
+  returnedType(returnType: string, owner: string | null, unwrapped: boolean, signature: string | null): string | null;
   /**
    * Where a package's submodule `name` may live, for `from pkg import name` when the package file
    * (`pkg/__init__.py`) does not declare `name` itself; absent when modules cannot hold modules so.

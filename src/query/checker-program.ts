@@ -41,6 +41,8 @@ export interface VerdictBatch {
 export interface ProgramsReport {
   readonly projects: number;
   readonly skipped: Array<{ config: string; reason: string }>;
+  /** Every candidate was judged or is outside every program; false when a program could not be built (or the worker was lost). */
+  readonly complete: boolean;
 }
 
 /** How far a declaration's reported line may be from the symbol's recorded one (decorators, doc comments, overloads). */
@@ -172,6 +174,7 @@ export class CheckerPrograms {
       const list = pass.waiting.get(key)!;
       const built: Built = pass.failedEarly?.key === key ? { failed: pass.failedEarly.reason } : this.build(key);
       if ("failed" in built) {
+        this.buildFailed = true;
         this.skipped.push({ config: key === null ? "(inferred project)" : shown(this.root, key), reason: built.failed });
         const batch = new Batcher(pass.emit);
         for (const i of list) batch.add(i, OUTSIDE);
@@ -183,10 +186,11 @@ export class CheckerPrograms {
       this.close(pass, open);
     }
     this.pass = null;
-    return { projects: pass.programs, skipped: this.skipped };
+    return { projects: pass.programs, skipped: this.skipped, complete: !this.buildFailed };
   }
 
   private pass: Pass | null = null;
+  private buildFailed = false;
 
   private open(key: string | null, built: { program: TS.Program; checker: TS.TypeChecker }): OpenProgram {
     return { key, ...built, declarations: new Map(), resolved: new Map(), batch: new Batcher(this.pass!.emit), checked: 0 };

@@ -109,12 +109,15 @@ async function finish(store: Store, projectRoot: string, files: readonly string[
   };
   let candidates = 0;
   let memo: PotentialMemo | null = null;
+  let memoEnd = 0; // the first target the memo holds no names for
   for (const [index, target] of targets.entries()) {
     // A memo for the next MEMO_NAMES names: one scan of every chunk finds all their lines, and no more of them are held at once.
-    if (memo === null || (index > 0 && target.tail !== targets[index - 1]!.tail && memo.names >= MEMO_NAMES)) {
+    if (memo === null || index === memoEnd) {
       const names = new Set<string>();
-      for (let k = index; k < targets.length && (names.size < MEMO_NAMES || names.has(targets[k]!.tail)); k++) names.add(targets[k]!.tail);
+      let k = index;
+      for (; k < targets.length && (names.size < MEMO_NAMES || names.has(targets[k]!.tail)); k++) names.add(targets[k]!.tail);
       memo = new PotentialMemo(projectRoot, names);
+      memoEnd = k;
     }
     const verified = verifiedCallers(db, [target.id], false);
     const pool = potentialMatches(db, projectRoot, [target.name], { ids: [target.id], fileId: target.fileId, path: target.path }, verified, Number.MAX_SAFE_INTEGER, { unranked: true, memo });
@@ -139,10 +142,12 @@ async function finish(store: Store, projectRoot: string, files: readonly string[
   }
   hand();
   // Nothing to check (an incremental run whose rewritten files name no target): the compiler is stopped unasked.
-  const report = begun ? await compiler.end() : { projects: 0, skipped: [] };
+  const report: ProgramsReport = begun ? await compiler.end() : { projects: 0, skipped: [], complete: true };
   compiler.stop();
   store.setMeta(CHECKER_META, new Date().toISOString());
-  store.deleteMeta(CHECKER_BEHIND);
+  // A pass that could not judge everything (a program that failed to build, a lost worker) leaves the next run to try again.
+  if (report.complete) store.deleteMeta(CHECKER_BEHIND);
+  else store.setMeta(CHECKER_BEHIND, "1");
   return { projects: report.projects, skipped: report.skipped, targets: targets.length, candidates, ...counts, outside_ts_scope: outside, duration_ms: Math.round(performance.now() - started) };
 }
 
@@ -181,7 +186,7 @@ function startCompiler(data: CheckerWorkerData): Compiler {
   let failed: unknown = null;
   let settle: ((report: ProgramsReport) => void) | null = null;
   let onBatch: (batch: VerdictBatch) => void = () => {};
-  const gone = (reason: string): ProgramsReport => ({ projects: 0, skipped: [{ config: "(checker worker)", reason }] });
+  const gone = (reason: string): ProgramsReport => ({ projects: 0, skipped: [{ config: "(checker worker)", reason }], complete: false });
   const lose = (reason: string) => {
     if (lost !== null) return;
     lost = reason;

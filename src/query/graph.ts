@@ -291,11 +291,6 @@ export class PotentialMemo {
     this.wanted = new Set([...names].filter((n) => /^#?[\w$]+$/.test(n)));
   }
 
-  /** How many names the one scan is for. */
-  get names(): number {
-    return this.wanted.size;
-  }
-
   /** A name no more targets will ask for: its lines are let go. */
   forget(tail: string): void {
     this.mentions.delete(tail);

@@ -84,6 +84,11 @@ export function symbolFacts(db: Db, fileIds: readonly number[] | null): SymbolFa
   return prepared(db, `SELECT id, name, kind, file_id AS fileId, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf, return_type AS returnType, parent_name AS parent FROM symbols${w.sql} ORDER BY file_id, line, id`).all(...w.args) as SymbolFactRow[];
 }
 
+/** A symbol's declaration text (its signature column), or null. */
+export function symbolSignature(db: Db, id: number): string | null {
+  return (prepared(db, "SELECT signature FROM symbols WHERE id = ?").pluck().get(id) as string | null | undefined) ?? null;
+}
+
 /** Every import row of the files with the project file it resolved to (null when external or unresolved). */
 export function importFacts(db: Db, fileIds: readonly number[] | null): ImportFactRow[] {
   const w = only(fileIds, "i.file_id");

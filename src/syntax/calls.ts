@@ -68,6 +68,8 @@ const LEADING_NAME = /^[A-Za-z_$][\w$]*(?![\w$])(?!\s*[(.[<`])/;
 const FUNCTION_NAME = /^(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)/;
 const FOR_BINDING = /^for\s*(?:await\s*)?\(\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s+(?:of|in)\b/;
 const FOR_PATTERN = /^for\s*(?:await\s*)?\(\s*(?:const|let|var)\s*[{[]/;
+const LONE_PARAMETER = /^(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/;
+const CATCH_PARAMETER = /^catch\s*\(\s*([A-Za-z_$][\w$]*)\s*[):]/;
 
 /** What may type a binding, read from the text after its name: an annotation, `= new …`, or `= f(…)` / `= N.f<T>(…)` (a producer; localType decides). */
 const TYPE_HINT = /^[!?]?\s*(?::|=\s*new\b|=\s*\(*\s*[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)?\s*[(<])/;
@@ -84,6 +86,9 @@ export function bindingSite(kind: string, start: number, end: number, text: stri
   } else if (kind === "function_declaration") name = FUNCTION_NAME.exec(text)?.[1] ?? null;
   // `for (const x of xs)` binds x (typed by the checker's inference only); `for (x of xs)` assigns one bound elsewhere.
   else if (kind === "for_in_statement") return { kind, start, end, name: FOR_BINDING.exec(text)?.[1] ?? null, typed: false };
+  // An arrow's lone parameter (`s => …`, no parentheses) and a `catch (e)` parameter: untyped bindings of their own scope.
+  else if (kind === "arrow_function") return { kind, start, end, name: LONE_PARAMETER.exec(text)?.[1] ?? null, typed: false };
+  else if (kind === "catch_clause") return { kind, start, end, name: CATCH_PARAMETER.exec(text)?.[1] ?? null, typed: false };
   return { kind, start, end, name, typed: name !== null && TYPE_HINT.test(after) };
 }
 
@@ -95,7 +100,7 @@ const LEADING_RECEIVER = /^[\s(]*(?:(?:await|new)\s+[\s(]*)*(#?[A-Za-z_$][\w$]*)
 const LEADING_RECEIVER_CHARS = 120;
 
 /** Binding nodes; `formal_parameters` matters only in JavaScript, where parameters are bare identifiers. */
-export const BINDING_NODE_TYPES: ReadonlySet<string> = new Set(["required_parameter", "optional_parameter", "variable_declarator", "function_declaration", "formal_parameters", "for_in_statement"]);
+export const BINDING_NODE_TYPES: ReadonlySet<string> = new Set(["required_parameter", "optional_parameter", "variable_declarator", "function_declaration", "formal_parameters", "for_in_statement", "arrow_function", "catch_clause"]);
 
 export function extractCalls(root: SyntaxNode, text: string, lines: readonly string[], fileStem: string, nodes: CallNodes, imports: readonly ImportRecord[]): CallExtraction {
   const namespaces = new Set<string>();
@@ -387,6 +392,18 @@ function producerOf(node: SyntaxNode | null): string | null {
   return head?.type === "identifier" && name?.type === "property_identifier" ? `${head.text}.${name.text}` : null;
 }
 
+/**
+ * Whether a producer path names what the file declares or imports, not a local that shadows it:
+ * `f` a top-level function or import no binding in the container hides (nor a nested function);
+ * `N.f` on a class, namespace or import `N` no local hides.
+ */
+function fileProducer(producer: string, file: FileEnv, locals: Locals): boolean {
+  const dot = producer.indexOf(".");
+  if (dot === -1) return file.callable.has(producer) && !locals.has(producer) && locals.nestedFunction(producer) === null;
+  const head = producer.slice(0, dot);
+  return !locals.has(head) && (file.classNames.has(head) || file.importedNames.has(head) || file.namespaces.has(head));
+}
+
 /** What a local's declaration says it holds: instanceType's annotation or `new`; else, for `const x = f()`, the producing call (resolved through its declared return type when linking). */
 function localType(node: SyntaxNode): LocalType | null {
   const instance = instanceType(node);
@@ -450,8 +467,8 @@ function patternNames(env: LocalEnv, root: SyntaxNode): Set<string> {
 
 /** Records the name one binding declares in its container's environment. */
 function bindSite(env: LocalEnv, b: BindingSite, container: Container, root: SyntaxNode, text: string): void {
-  // The container's own name is not a local: `function fact() { fact() }` calls itself.
-  if (b.start === container.start && b.kind === container.node.type) return;
+  // The container's own name is not a local: `function fact() { fact() }` calls itself (an arrow's lone parameter is one).
+  if (b.start === container.start && b.kind === container.node.type && b.kind !== "arrow_function") return;
   if (b.kind === "formal_parameters") {
     // JavaScript parameters are bare identifiers directly in formal_parameters.
     for (const p of nodeOf(b, root)?.namedChildren ?? []) {
@@ -483,7 +500,8 @@ const BLOCK_SCOPES = new Set(["statement_block", "program", "for_statement", "fo
 function scopeOf(b: BindingSite, root: SyntaxNode): { start: number; end: number } | null {
   const node = nodeOf(b, root);
   if (!node) return null;
-  // A `let`/`const` loop variable is seen in its loop; a `var` one in its function.
+  // A `let`/`const` loop variable is seen in its loop, a `var` one in its function; an arrow's lone parameter in the arrow, a catch parameter in its clause.
+  if (b.kind === "arrow_function" || b.kind === "catch_clause") return { start: node.startIndex, end: node.endIndex };
   if (b.kind === "for_in_statement" && !/^for\s*(?:await\s*)?\(\s*var\b/.test(node.text.slice(0, 40))) return { start: node.startIndex, end: node.endIndex };
   const functionScoped = b.kind === "required_parameter" || b.kind === "optional_parameter" || b.kind === "for_in_statement" || node.parent?.type === "variable_declaration";
   for (let n = node.parent; n !== null; n = n.parent) {
@@ -591,12 +609,13 @@ function classify(call: SyntaxNode, container: Container, file: FileEnv, locals:
   }
   // `f().m()`, `N.f()?.m()`, `T.f()!.m()`: what the producing call returns (its declared return type, read when linking).
   const producer = producerOf(object);
-  if (producer !== null) return site(callee, { kind: "returned", producer });
+  if (producer !== null) return fileProducer(producer, file, locals) ? site(callee, { kind: "returned", producer }) : null;
   if (recv.type === "identifier") {
     const bound = locals.typeOf(recv.text);
     if (bound) {
       if (narrowed(call, container, recv.text)) return null;
-      return site(callee, bound.resolution === "return_type" ? { kind: "returned", producer: bound.type } : { kind: "typed", typeName: bound.type, resolution: bound.resolution });
+      if (bound.resolution === "return_type") return fileProducer(bound.type, file, locals) ? site(callee, { kind: "returned", producer: bound.type }) : null;
+      return site(callee, { kind: "typed", typeName: bound.type, resolution: bound.resolution });
     }
     if (locals.has(recv.text)) return null;
     const instance = file.instances.get(recv.text);

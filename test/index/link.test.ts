@@ -359,17 +359,35 @@ describe("call-graph edges", () => {
         "  shared2().getControl();",
         "}",
         "function shared2(): MonacoEditor { return shared; }",
+        "export function shadowed(make: () => Other, list: MonacoEditor[]) {",
+        "  make().getControl();",
+        "  const e = make();",
+        "  e.getControl();",
+        "  const m = MonacoEditor.get(list);",
+        "  list.forEach(m => m.getControl());",
+        "  try { m?.getControl(); }",
+        "  catch (m) { m.getControl(); }",
+        "  first(list).getControl();",
+        "  cond(list).getControl();",
+        "  both(list).getControl();",
+        "}",
+        "function first<MonacoEditor>(xs: MonacoEditor[]): MonacoEditor { return xs[0]!; }",
+        "function cond<X>(x: X): Other<X> extends X ? Other : MonacoEditor { return x as any; }",
+        "function both(x: unknown): Other<number> & MonacoEditor { return x as any; }",
         "",
       ].join("\n"),
     });
     await runIndex(p.config(), { mode: "full" });
-    // Names a destructuring pattern binds (`editor`, `shared` over the module's `shared`, `mine`) are typed by nothing.
+    // Names a destructuring pattern binds (`editor`, `shared` over the module's `shared`, `mine`) are typed by nothing;
+    // a parameter `make` hides the import; an arrow's lone `m` and `catch (m)` hide the outer `m`; a type
+    // parameter, a conditional type and an intersection name no one type.
     expect(edges(p).filter((e) => e.includes("getControl"))).toEqual([
       "destructured -> src/editor.ts:MonacoEditor.getControl POTENTIAL_CALL/return_type @23",
       "run -> src/editor.ts:MonacoEditor.getControl POTENTIAL_CALL/return_type @4",
       "run -> src/editor.ts:MonacoEditor.getControl POTENTIAL_CALL/return_type @5",
       "run -> src/editor.ts:MonacoEditor.getControl POTENTIAL_CALL/return_type @6",
       "run -> src/editor.ts:MonacoEditor.getControl POTENTIAL_CALL/return_type @8",
+      "shadowed -> src/editor.ts:MonacoEditor.getControl POTENTIAL_CALL/return_type @32",
     ]);
   });
 

@@ -77,8 +77,6 @@ describe("call sites", () => {
       "helper -> helper [bare] @31",
       "helper -> format [bare] @32",
       "helper -> save [parameter_type:Item] @36",
-      // The inner `shadow` holds what `other()` returns: the linker reads other's declared return type (none here: no edge).
-      "helper -> run [returned] @38",
       // `shadow` is bound twice (the outer `new Shadow()` and an inner `let`): no type, no receiver.
       // Bare calls and `new` of names neither imported nor declared at top level (`countAll`,
       // `makeRepository`, `SessionStore`, `Shadow`, `other`) cannot be linked and are not recorded.

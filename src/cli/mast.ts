@@ -86,6 +86,7 @@ function renderReport(r: IndexReport): string {
       `skipped: ${r.skipped_binary} binary, ${r.skipped_too_large} too large, ${r.skipped_symlinks} symlinks`,
     `state_dir: ${r.state_dir}`,
   ];
+  if (r.checker_up_to_date) lines.push("checker: up to date (nothing changed since the last pass)");
   if (r.checker) {
     const c = r.checker;
     lines.push(

@@ -54,6 +54,8 @@ export interface IndexReport {
   readonly phases_ms: Phases;
   /** The checker pass's counts, when the run made one (`--checker`). */
   readonly checker?: CheckerReport;
+  /** `--checker` asked for, and skipped: nothing changed since the last pass finished (every verdict stands). */
+  readonly checker_up_to_date?: true;
   readonly problems: readonly IndexProblem[];
   readonly problems_truncated?: number;
 }
@@ -270,7 +272,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       threads: run.threads,
       duration_ms: Math.round(performance.now() - started),
       phases_ms: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v * 10) / 10])) as unknown as Phases,
-      ...(run.checker ? { checker: run.checker } : {}),
+      ...(run.checker ? { checker: run.checker } : run.checkerUpToDate ? { checker_up_to_date: true as const } : {}),
       problems: problems.slice(0, MAX_LISTED_PROBLEMS),
       ...(problems.length > MAX_LISTED_PROBLEMS ? { problems_truncated: problems.length - MAX_LISTED_PROBLEMS } : {}),
     };
@@ -292,6 +294,7 @@ interface RunResult {
   readonly searchPending: number;
   readonly walkCache: WalkCache | null;
   readonly checker: CheckerReport | null;
+  readonly checkerUpToDate: boolean;
 }
 
 /** The run's writes, all inside the transaction `indexLocked` holds: rows, then what is derived from them. */
@@ -470,7 +473,7 @@ async function writeWalked(
     store.deleteMeta(CHECKER_META);
     store.deleteMeta(CHECKER_BEHIND);
   }
-  return { walkCache: walk.cache ?? null, mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, stamps: finalStamps, totals: store.counts(), searchPending: store.trigramPending(), checker };
+  return { walkCache: walk.cache ?? null, mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, stamps: finalStamps, totals: store.counts(), searchPending: store.trigramPending(), checker, checkerUpToDate: checking !== null && unchanged };
 }
 
 /**

@@ -100,7 +100,8 @@ describe("the checker pass", () => {
   it("skips the pass when nothing changed since it last ran, and catches up on what a run without it rewrote", async () => {
     const p = space.project();
     await index(p, "full", true);
-    expect((await index(p, "incremental", true)).checker).toBeUndefined();
+    const skipped = await index(p, "incremental", true);
+    expect([skipped.checker, skipped.checker_up_to_date]).toEqual([undefined, true]);
     p.write("src/app.ts", FILES["src/app.ts"]!.replace("  s.get('a');", "  s.get('a');\n  s.get('z');"));
     await index(p, "incremental", false);
     expect((await callers(p, "Store.get")).summary).toMatchObject({ verified_count: 0 });
@@ -123,6 +124,8 @@ describe("the checker pass", () => {
     expect(flagged.stdout).not.toContain("checker:");
     const on = await runMast(["index", plain.root, "--checker"]);
     expect(on.stdout).toMatch(/^checker: 1 program\(s\), 5 potential matches checked in [\d.]+ s: 1 verified \(1 edges\), 1 call another declaration, 3 no call, 0 unresolved; outside_ts_scope: 0$/m);
+    const again = await runMast(["index", plain.root, "--incremental", "--checker"]);
+    expect(again.stdout).toMatch(/^checker: up to date \(nothing changed since the last pass\)$/m);
   });
 
   it("checks each tsconfig project with its own program, one at a time, and the files no config includes last", async () => {

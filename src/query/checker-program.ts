@@ -170,6 +170,8 @@ export class CheckerPrograms {
     pass.open = null;
     const rank = (k: string | null) => (k === null ? 1 : 0);
     const order = [...pass.waiting.keys()].sort((a, b) => rank(a) - rank(b) || (a! < b! ? -1 : a! > b! ? 1 : 0));
+    // The program built first failed and no candidate needed it: still say so.
+    if (pass.failedEarly && !pass.waiting.has(pass.failedEarly.key)) this.skipped.push({ config: pass.failedEarly.key === null ? "(inferred project)" : shown(this.root, pass.failedEarly.key), reason: pass.failedEarly.reason });
     for (const key of order) {
       const list = pass.waiting.get(key)!;
       const built: Built = pass.failedEarly?.key === key ? { failed: pass.failedEarly.reason } : this.build(key);

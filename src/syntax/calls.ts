@@ -231,7 +231,7 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
     const locals: Locals = {
       nestedFunction: (name) => {
         const b = nestedIn.get(c)?.get(name);
-        return b && envOf(c).counts.get(name) === 1 && inScope(b, start, root) ? `${c.caller}.${name}` : null;
+        return b && envOf(c).counts.get(name) === 1 && !patternNames(envOf(c), root).has(name) && inScope(b, start, root) ? `${c.caller}.${name}` : null;
       },
       has: (name) => envOf(c).counts.has(name) || patternNames(envOf(c), root).has(name),
       typeOf: (name) => {

@@ -255,10 +255,15 @@ describe("call-graph edges", () => {
         "  }",
         "}",
         "export function getSizing() {}",
+        "export function picks(o: { h: () => void }) {",
+        "  function h() {}",
+        "  { const { h } = o; h(); }",
+        "}",
         "",
       ].join("\n"),
     });
     await runIndex(p.config(), { mode: "full" });
+    // `h()` in `picks` calls the destructured `h`, never the nested one.
     // `inner()` at line 11 is outside the block that holds `inner`; `helper` is bound twice in
     // `shadow` (a function and a parameter), so its call is not linked; `getSizing()` in `shadow` is
     // its parameter, never the nested `error.getSizing` nor the top-level one.
@@ -277,6 +282,7 @@ describe("call-graph edges", () => {
         { name: "walk.inner", kind: "function", parent: "walk", line: 8, exported: 0 },
         { name: "Box.open", kind: "method", parent: "Box", line: 21, exported: 1 },
         { name: "Box.open.step", kind: "function", parent: "Box.open", line: 22, exported: 0 },
+        { name: "picks.h", kind: "function", parent: "picks", line: 28, exported: 0 },
       ]);
     } finally {
       store.close();

@@ -70,17 +70,7 @@ function namedTypeOf(type: string): string | null {
   const name = /^[A-Za-z_$][\w$]*/.exec(type)?.[0];
   if (!name) return null;
   if (name.length === type.length) return name;
-  if (type[name.length] !== "<") return null;
-  let depth = 0;
-  for (let i = name.length; i < type.length; i++) {
-    const ch = type[i]!;
-    if (ch === "<") depth++;
-    else if (ch === ">" && type[i - 1] !== "=") {
-      depth--;
-      if (depth === 0) return i === type.length - 1 ? name : null;
-    }
-  }
-  return null;
+  return type[name.length] === "<" && closingIndex(type, name.length) === type.length - 1 ? name : null;
 }
 
 /** The type parameters a declaration's text declares before its parameter list (`f<T, K extends X = Y>(…)` → T, K). */
@@ -88,40 +78,47 @@ function typeParameters(signature: string): string[] {
   const open = signature.indexOf("<");
   const paren = signature.indexOf("(");
   if (open === -1 || (paren !== -1 && paren < open)) return [];
-  const names: string[] = [];
-  let depth = 0;
-  let start = open + 1;
-  for (let i = open; i < signature.length; i++) {
-    const ch = signature[i]!;
-    if (ch === "<" || ch === "(" || ch === "[" || ch === "{") depth++;
-    else if ((ch === ">" && signature[i - 1] !== "=") || ch === ")" || ch === "]" || ch === "}") {
-      depth--;
-      if (depth === 0) {
-        names.push(signature.slice(start, i));
-        break;
-      }
-    } else if (ch === "," && depth === 1) {
-      names.push(signature.slice(start, i));
-      start = i + 1;
-    }
-  }
-  return names.flatMap((p) => /^\s*(?:const\s+|in\s+|out\s+)*([A-Za-z_$][\w$]*)/.exec(p)?.[1] ?? []);
+  const close = closingIndex(signature, open);
+  if (close === -1) return [];
+  return splitTopLevel(signature.slice(open + 1, close), ",").flatMap((p) => /^\s*(?:const\s+|in\s+|out\s+)*([A-Za-z_$][\w$]*)/.exec(p)?.[1] ?? []);
 }
 
 /** The members of a type's top-level union (`A | B<C | D>` → `A`, `B<C | D>`), trimmed. */
 function topLevelUnion(type: string): string[] {
-  const members: string[] = [];
+  return splitTopLevel(type, "|")
+    .map((m) => m.trim())
+    .filter((m) => m !== "");
+}
+
+/** How the bracket depth changes at `i`: +1 at `<([{`, -1 at `>)]}` (the `>` of `=>` closes nothing). */
+function depthStep(text: string, i: number): number {
+  const ch = text[i]!;
+  if ("<([{".includes(ch)) return 1;
+  return ")]}".includes(ch) || (ch === ">" && text[i - 1] !== "=") ? -1 : 0;
+}
+
+/** `text` split at `separator` where no bracket is open. */
+function splitTopLevel(text: string, separator: string): string[] {
+  const parts: string[] = [];
   let depth = 0;
   let start = 0;
-  for (let i = 0; i < type.length; i++) {
-    const ch = type[i]!;
-    if (ch === "<" || ch === "(" || ch === "[" || ch === "{") depth++;
-    else if ((ch === ">" && type[i - 1] !== "=") || ch === ")" || ch === "]" || ch === "}") depth--;
-    else if (ch === "|" && depth === 0) {
-      members.push(type.slice(start, i).trim());
+  for (let i = 0; i < text.length; i++) {
+    depth += depthStep(text, i);
+    if (depth === 0 && text[i] === separator) {
+      parts.push(text.slice(start, i));
       start = i + 1;
     }
   }
-  members.push(type.slice(start).trim());
-  return members.filter((m) => m !== "");
+  parts.push(text.slice(start));
+  return parts;
+}
+
+/** The index of the bracket that closes the one at `open`, or -1. */
+function closingIndex(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    depth += depthStep(text, i);
+    if (depth === 0) return i;
+  }
+  return -1;
 }

@@ -57,12 +57,6 @@ function inferredOptions(ts: Ts): TS.CompilerOptions {
   return { allowJs: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, jsx: ts.JsxEmit.Preserve, skipLibCheck: true, noEmit: true, types: [] };
 }
 
-/** A project: its config (null for the inferred project) and its parsed command line. */
-interface Project {
-  readonly config: string | null;
-  readonly parsed: TS.ParsedCommandLine | null;
-}
-
 /** A pass in progress: its targets, the candidates sent so far, those waiting for their program, the program open now. */
 interface Pass {
   readonly targets: readonly CheckTarget[];
@@ -93,15 +87,17 @@ type Built = { readonly program: TS.Program; readonly checker: TS.TypeChecker } 
 export class CheckerPrograms {
   private readonly ts: Ts;
   private readonly skipped: Array<{ config: string; reason: string }> = [];
-  /** Each file's project key (its config path, or null). */
+  /** Each file's absolute path, and its project key: its config's path, or null for the inferred project. */
+  private readonly absolute: string[];
   private readonly projectOf: Array<string | null>;
-  private readonly projects = new Map<string | null, Project>();
+  /** The configs that parsed, by path. */
+  private readonly parsedConfigs = new Map<string, TS.ParsedCommandLine>();
   private early: { key: string | null; built: Built } | null = null;
 
   /** `files`: project-relative paths of every file the compiler may read; the largest project's program is built now. */
   constructor(
     private readonly root: string,
-    private readonly files: readonly string[],
+    files: readonly string[],
   ) {
     this.ts = createRequire(import.meta.url)("typescript") as Ts;
     const configAbove = new Map<string, string | null>();
@@ -113,19 +109,18 @@ export class CheckerPrograms {
       return found;
     };
     const members = new Map<string, Set<string> | null>();
-    this.projectOf = files.map((path) => {
-      const abs = absoluteIn(root, path);
+    this.absolute = files.map((path) => absoluteIn(root, path));
+    this.projectOf = this.absolute.map((abs) => {
       const config = nearestConfig(dirname(abs));
       if (config === null) return null;
       let names = members.get(config);
       if (names === undefined) {
         const parsed = this.parse(config);
-        if (parsed) this.projects.set(config, { config, parsed });
+        if (parsed) this.parsedConfigs.set(config, parsed);
         members.set(config, (names = parsed ? new Set(parsed.fileNames.map((f) => f.replace(/\\/g, "/"))) : null));
       }
       return names?.has(abs) ? config : null;
     });
-    if (this.projectOf.includes(null)) this.projects.set(null, { config: null, parsed: null });
     const sizes = new Map<string | null, number>();
     for (const key of this.projectOf) sizes.set(key, (sizes.get(key) ?? 0) + 1);
     const largest = [...sizes].sort((a, b) => b[1] - a[1])[0];
@@ -142,9 +137,10 @@ export class CheckerPrograms {
     const early = this.early;
     this.early = null;
     this.pass = { targets, emit, triples: new Int32Array(0), count: 0, waiting: new Map(), programs: 0, open: null, failedEarly: null };
-    const built = early?.built;
-    if (early && built && "failed" in built) this.pass.failedEarly = { key: early.key, reason: built.failed };
-    else if (early && built && !("failed" in built)) this.pass.open = this.open(early.key, built);
+    if (early === null) return;
+    const built = early.built;
+    if ("failed" in built) this.pass.failedEarly = { key: early.key, reason: built.failed };
+    else this.pass.open = this.open(early.key, built);
   }
 
   add(chunk: CandidateTriples): void {
@@ -171,13 +167,13 @@ export class CheckerPrograms {
     const rank = (k: string | null) => (k === null ? 1 : 0);
     const order = [...pass.waiting.keys()].sort((a, b) => rank(a) - rank(b) || (a! < b! ? -1 : a! > b! ? 1 : 0));
     // The program built first failed and no candidate needed it: still say so.
-    if (pass.failedEarly && !pass.waiting.has(pass.failedEarly.key)) this.skipped.push({ config: pass.failedEarly.key === null ? "(inferred project)" : shown(this.root, pass.failedEarly.key), reason: pass.failedEarly.reason });
+    if (pass.failedEarly && !pass.waiting.has(pass.failedEarly.key)) this.skipped.push({ config: this.label(pass.failedEarly.key), reason: pass.failedEarly.reason });
     for (const key of order) {
       const list = pass.waiting.get(key)!;
       const built: Built = pass.failedEarly?.key === key ? { failed: pass.failedEarly.reason } : this.build(key);
       if ("failed" in built) {
         this.buildFailed = true;
-        this.skipped.push({ config: key === null ? "(inferred project)" : shown(this.root, key), reason: built.failed });
+        this.skipped.push({ config: this.label(key), reason: built.failed });
         const batch = new Batcher(pass.emit);
         for (const i of list) batch.add(i, OUTSIDE);
         batch.flush();
@@ -194,6 +190,11 @@ export class CheckerPrograms {
   private pass: Pass | null = null;
   private buildFailed = false;
 
+  /** A project as reported: its config, project-relative, or the inferred project. */
+  private label(key: string | null): string {
+    return key === null ? "(inferred project)" : shown(this.root, key);
+  }
+
   private open(key: string | null, built: { program: TS.Program; checker: TS.TypeChecker }): OpenProgram {
     return { key, ...built, declarations: new Map(), resolved: new Map(), batch: new Batcher(this.pass!.emit), checked: 0 };
   }
@@ -208,11 +209,11 @@ export class CheckerPrograms {
     const ts = this.ts;
     const { targets, triples } = this.pass!;
     const targetIndex = triples[3 * i]!;
-    const path = this.files[triples[3 * i + 1]!]!;
+    const fileIndex = triples[3 * i + 1]!;
     const line = triples[3 * i + 2]!;
     const target = targets[targetIndex]!;
     open.checked++;
-    const sf = open.program.getSourceFile(absoluteIn(this.root, path));
+    const sf = open.program.getSourceFile(this.absolute[fileIndex]!);
     if (!sf) {
       open.batch.add(i, OUTSIDE);
       return;
@@ -220,7 +221,7 @@ export class CheckerPrograms {
     const tail = target.name.slice(target.name.lastIndexOf(".") + 1);
     let own = open.declarations.get(targetIndex);
     if (own === undefined) open.declarations.set(targetIndex, (own = targetDeclaration(ts, open.program, absoluteIn(this.root, target.path), target.line, tail)));
-    const key = `${path}:${line}:${tail}`;
+    const key = `${fileIndex}:${line}:${tail}`;
     let callees = open.resolved.get(key);
     if (callees === undefined) open.resolved.set(key, (callees = calleesOn(ts, open.checker, sf, line, tail)));
     // The target's declaration not found in this program: nothing can be told of its calls here.
@@ -230,14 +231,14 @@ export class CheckerPrograms {
 
   private build(key: string | null): Built {
     const ts = this.ts;
-    const parsed = key === null ? null : this.projects.get(key)!.parsed;
+    const parsed = key === null ? null : this.parsedConfigs.get(key)!;
     try {
       const options: TS.CompilerOptions = { ...(parsed ? parsed.options : inferredOptions(ts)), noEmit: true, skipLibCheck: true };
       // JSDoc types matter in JavaScript only (tsc's own mode): a TypeScript file's doc comments are not parsed.
       const host = ts.createCompilerHost(options);
       host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
       // The inferred project's roots: every file no config includes.
-      const rootNames = parsed ? parsed.fileNames : this.projectOf.flatMap((k, i) => (k === null ? [absoluteIn(this.root, this.files[i]!)] : []));
+      const rootNames = parsed ? parsed.fileNames : this.absolute.filter((_, i) => this.projectOf[i] === null);
       const program = ts.createProgram({ rootNames, options, host, ...(parsed?.projectReferences ? { projectReferences: parsed.projectReferences } : {}) });
       return { program, checker: program.getTypeChecker() };
     } catch (err) {

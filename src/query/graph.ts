@@ -3,7 +3,7 @@
 // matches are every line of an identifier_fts hit that names the symbol and no verified edge
 // explains, so a real call site the resolver missed is listed for review, never silently absent.
 import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
-import { statSync } from "node:fs";
+import { statSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { isTestPath } from "../base/paths.js";
 import { decodeSource, splitLines, splitTerms } from "../base/text.js";
@@ -582,7 +582,7 @@ class Likelihood {
     const dot = first.lastIndexOf(".");
     const owner = dot > 0 ? first.slice(0, dot) : null;
     this.ownerWords = owner === null ? [] : splitTerms(owner);
-    const owners = methodOwners(db);
+    const owners = qualifiedNames(db).methodOwners;
     const others = new Set<string>();
     for (const t of tails) for (const o of owners.get(t) ?? []) if (o !== owner) others.add(o);
     this.otherOwnerWords = [...others].map((o) => splitTerms(o));
@@ -610,29 +610,32 @@ class Likelihood {
   }
 }
 
-/** Every qualified name (`Class.method`, `ns.f`, `outer.inner`) by its last segment, read once until the index changes. */
-function qualifiedNames(db: Db): ReadonlyMap<string, readonly string[]> {
+/**
+ * Every qualified name (`Class.method`, `ns.f`, `outer.inner`) by its last segment, and the types
+ * declaring a method of each name (`header` → Context, HonoRequest): one read of the names, kept
+ * until the index changes.
+ */
+function qualifiedNames(db: Db): { readonly byTail: ReadonlyMap<string, readonly string[]>; readonly methodOwners: ReadonlyMap<string, ReadonlySet<string>> } {
   return derivedOnce(db, "qualified names", () => {
     const byTail = new Map<string, string[]>();
-    for (const name of prepared(db, "SELECT DISTINCT name FROM symbols WHERE instr(name, '.') > 0").pluck().all() as string[]) {
+    const methodOwners = new Map<string, Set<string>>();
+    for (const [name, parent] of prepared(db, "SELECT DISTINCT name, CASE WHEN kind = 'method' THEN parent_name END FROM symbols WHERE instr(name, '.') > 0").raw().all() as Array<[string, string | null]>) {
       const tail = tailOf(name);
-      (byTail.get(tail) ?? byTail.set(tail, []).get(tail)!).push(name);
+      const names = byTail.get(tail) ?? byTail.set(tail, []).get(tail)!;
+      if (!names.includes(name)) names.push(name);
+      if (parent !== null && name.startsWith(`${parent}.`)) {
+        const member = name.slice(parent.length + 1);
+        (methodOwners.get(member) ?? methodOwners.set(member, new Set()).get(member)!).add(parent);
+      }
     }
-    return byTail;
+    return { byTail, methodOwners };
   });
 }
 
-/** The types declaring a method of each name (`header` → Context, HonoRequest), read once until the index changes. */
-function methodOwners(db: Db): ReadonlyMap<string, ReadonlySet<string>> {
-  return derivedOnce(db, "method owners", () => {
-    const owners = new Map<string, Set<string>>();
-    for (const [parent, name] of prepared(db, "SELECT parent_name, name FROM symbols WHERE kind = 'method' AND parent_name IS NOT NULL").raw().all() as Array<[string, string]>) {
-      if (!name.startsWith(`${parent}.`)) continue;
-      const tail = name.slice(parent.length + 1);
-      (owners.get(tail) ?? owners.set(tail, new Set()).get(tail)!).add(parent);
-    }
-    return owners;
-  });
+/** The declarations' names whose last segment is one of `tails`: each tail and its qualified names (`get`, `Store.get`, `Cache.get`), for index lookups. */
+function namesEndingIn(db: Db, tails: readonly string[]): string[] {
+  const { byTail } = qualifiedNames(db);
+  return tails.flatMap((t) => [t, ...(byTail.get(t) ?? [])]);
 }
 
 /** A trimmed line that is a comment in its file's language (`//`, `/*`, a JSDoc continuation `*`, ...). */
@@ -673,7 +676,7 @@ const RACY_MS = 2000;
 
 function cachedLines(abs: string): string[] | null {
   const st = statSync(abs, { throwIfNoEntry: false });
-  const stamp = st ? `${st.mtimeMs}:${st.size}:${st.ino}` : null;
+  const stamp = st ? stampOf(st) : null;
   const hit = LINE_CACHE.get(abs);
   if (hit && stamp !== null && hit.stamp === stamp) {
     LINE_CACHE.delete(abs);
@@ -685,11 +688,16 @@ function cachedLines(abs: string): string[] | null {
   const lines = decoded?.kind === "text" ? splitLines(decoded.text) : null;
   dropCached(abs);
   if (read.kind === "read" && Date.now() - read.stat.mtimeMs > RACY_MS && read.stat.size <= LINE_CACHE_BYTES) {
-    LINE_CACHE.set(abs, { stamp: `${read.stat.mtimeMs}:${read.stat.size}:${read.stat.ino}`, lines, bytes: read.stat.size });
+    LINE_CACHE.set(abs, { stamp: stampOf(read.stat), lines, bytes: read.stat.size });
     lineCacheBytes += read.stat.size;
     while (LINE_CACHE.size > LINE_CACHE_FILES || lineCacheBytes > LINE_CACHE_BYTES) dropCached(LINE_CACHE.keys().next().value!);
   }
   return lines;
+}
+
+/** What a file's cached lines are valid for: its mtime, size and inode. */
+function stampOf(st: Stats): string {
+  return `${st.mtimeMs}:${st.size}:${st.ino}`;
 }
 
 function dropCached(abs: string): void {
@@ -709,11 +717,12 @@ function ownDeclarationLines(db: Db, ids: readonly number[]): string[] {
 function declarationLines(db: Db, tails: readonly string[], fileIds: readonly number[]): Set<string> {
   if (fileIds.length === 0) return new Set();
   const rows = prepared(db, 
-      `SELECT f.path, s.line, s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id IN (SELECT value FROM json_each(?)) AND s.kind != 'export'
-         AND EXISTS (SELECT 1 FROM json_each(?) t WHERE s.name = t.value OR substr(s.name, -length(t.value) - 1) = '.' || t.value)`,
+      `SELECT f.path || ':' || s.line FROM symbols s JOIN files f ON f.id = s.file_id
+       WHERE s.name IN (SELECT value FROM json_each(?)) AND s.file_id IN (SELECT value FROM json_each(?)) AND s.kind != 'export'`,
     )
-    .all(JSON.stringify(fileIds), JSON.stringify(tails)) as Array<{ path: string; line: number; name: string }>;
-  return new Set(rows.filter((r) => tails.includes(tailOf(r.name))).map((r) => `${r.path}:${r.line}`));
+    .pluck()
+    .all(JSON.stringify(namesEndingIn(db, tails)), JSON.stringify(fileIds)) as string[];
+  return new Set(rows);
 }
 
 /** A verified call site and the declaration it calls: linkedElsewhere's rows. */
@@ -735,7 +744,7 @@ function linkedElsewhere(db: Db, tails: readonly string[], targetIds: readonly n
   // The declarations named by a tail are looked up by their whole names (an index lookup each).
   const rows = memo
     ? memo.linkedSites(db, tails)
-    : (prepared(db, `${LINKED_SITES} WHERE b.name IN (SELECT value FROM json_each(?)) AND e.edge_type = 'POTENTIAL_CALL'`).all(JSON.stringify(tails.flatMap((t) => [t, ...(qualifiedNames(db).get(t) ?? [])]))) as LinkedSite[]);
+    : (prepared(db, `${LINKED_SITES} WHERE b.name IN (SELECT value FROM json_each(?)) AND e.edge_type = 'POTENTIAL_CALL'`).all(JSON.stringify(namesEndingIn(db, tails))) as LinkedSite[]);
   const files = new Set(fileIds);
   for (const r of rows) {
     if (!files.has(r.fileId) || targetIds.includes(r.to) || !tails.includes(tailOf(r.name))) continue;

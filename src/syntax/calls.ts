@@ -459,7 +459,7 @@ function patternNames(env: LocalEnv, root: SyntaxNode): Set<string> {
   };
   for (const b of env.patterns) {
     const node = nodeOf(b, root);
-    const pattern = node ? field(node, b.kind === "variable_declarator" ? "name" : b.kind === "for_in_statement" ? "left" : "pattern") : null;
+    const pattern = node ? boundName(node) : null;
     if (pattern && (pattern.type === "object_pattern" || pattern.type === "array_pattern")) collect(pattern);
   }
   return (env.patternNames = names);
@@ -502,7 +502,7 @@ function scopeOf(b: BindingSite, root: SyntaxNode): { start: number; end: number
   if (!node) return null;
   // A `let`/`const` loop variable is seen in its loop, a `var` one in its function; an arrow's lone parameter in the arrow, a catch parameter in its clause.
   if (b.kind === "arrow_function" || b.kind === "catch_clause") return { start: node.startIndex, end: node.endIndex };
-  if (b.kind === "for_in_statement" && !/^for\s*(?:await\s*)?\(\s*var\b/.test(node.text.slice(0, 40))) return { start: node.startIndex, end: node.endIndex };
+  if (b.kind === "for_in_statement" && field(node, "kind")?.text !== "var") return { start: node.startIndex, end: node.endIndex };
   const functionScoped = b.kind === "required_parameter" || b.kind === "optional_parameter" || b.kind === "for_in_statement" || node.parent?.type === "variable_declaration";
   for (let n = node.parent; n !== null; n = n.parent) {
     if (functionScoped ? FUNCTION_SCOPES.has(n.type) : BLOCK_SCOPES.has(n.type) || FUNCTION_SCOPES.has(n.type)) return { start: n.startIndex, end: n.endIndex };
@@ -523,9 +523,7 @@ function typeOfScoped(env: LocalEnv, name: string, index: number, root: SyntaxNo
     let seen = env.scoped.get(b.start);
     if (seen === undefined) {
       const scope = scopeOf(b, root);
-      const node = scope && b.typed ? nodeOf(b, root) : null;
-      const typed = node && field(node, b.kind === "variable_declarator" ? "name" : "pattern")?.type === "identifier" ? localType(node) : null;
-      seen = scope ? { ...scope, type: typed } : null;
+      seen = scope ? { ...scope, type: siteType(b, root) } : null;
       env.scoped.set(b.start, seen);
     }
     if (seen === null) return undefined;
@@ -536,6 +534,17 @@ function typeOfScoped(env: LocalEnv, name: string, index: number, root: SyntaxNo
     } else if (seen.start === best.start) tie = true;
   }
   return best === null || tie ? undefined : (best.type ?? undefined);
+}
+
+/** The type a binding site gives its name (null when it gives none): localType of its node, when the text hinted at one and the name is a plain identifier. */
+function siteType(b: BindingSite, root: SyntaxNode): LocalType | null {
+  const node = b.typed ? nodeOf(b, root) : null;
+  return node && boundName(node)?.type === "identifier" ? localType(node) : null;
+}
+
+/** What a binding node binds: a declarator's `name`, a loop's `left`, a parameter's `pattern`. */
+function boundName(node: SyntaxNode): SyntaxNode | null {
+  return field(node, node.type === "variable_declarator" ? "name" : node.type === "for_in_statement" ? "left" : "pattern");
 }
 
 /** The binding node a site was read from. */
@@ -551,9 +560,7 @@ function nodeOf(b: BindingSite, root: SyntaxNode): SyntaxNode | null {
 function typeOfBinding(env: LocalEnv, name: string, root: SyntaxNode): LocalType | undefined {
   if (env.types.has(name)) return env.types.get(name) ?? undefined;
   const b = env.sites.get(name);
-  const node = b?.typed ? nodeOf(b, root) : null;
-  let type: LocalType | null = null;
-  if (node && field(node, b!.kind === "variable_declarator" ? "name" : "pattern")?.type === "identifier") type = localType(node);
+  const type = b ? siteType(b, root) : null;
   env.types.set(name, type);
   return type ?? undefined;
 }

@@ -31,14 +31,14 @@ async function freshAnswer<T>(ctx: ToolContext, compute: () => T, filesOf: (answ
   return { answer: changed ? store.snapshot(compute) : first, busy: refreshes.includes("busy") };
 }
 
-/** When the potential list was cut: its real size and how many the cap left out (only then present). */
 /** What the checker pass took out of the potential set, once it has run on this index (spec §9: both 0 until then). */
 function checkerCounts(p: PotentialSet | null): { checker_classified_non_call_site?: number; checker_classified_different_declaration?: number } {
   return p?.checkerNonCallSite === undefined ? {} : { checker_classified_non_call_site: p.checkerNonCallSite, checker_classified_different_declaration: p.checkerDifferent ?? 0 };
 }
 
-function potentialCut(total: number, shown: number): { potential_total?: number; potential_truncated?: number } {
-  return total > shown ? { potential_total: total, potential_truncated: total - shown } : {};
+/** When a list was cut: its real size and how many the cap left out (only then present). */
+function cutOf<K extends "potential" | "verified">(list: K, total: number, shown: number): Partial<Record<`${K}_total` | `${K}_truncated`, number>> {
+  return (total > shown ? { [`${list}_total`]: total, [`${list}_truncated`]: total - shown } : {}) as Partial<Record<`${K}_total` | `${K}_truncated`, number>>;
 }
 
 function flags(ctx: ToolContext, busy: boolean, empty: boolean): Flags {
@@ -156,7 +156,8 @@ export const callersTool = defineTool({
           potentialLimit: args.include_potential ? args.potential_limit : null,
           omitNonCalls: true,
         }),
-      (a) => [...declarationFiles(a.target), ...a.verified.map((v) => v.file_path), ...(a.potential?.matches.map((p) => p.file_path) ?? [])],
+      // The files the answer can show: verified sites past the limit are cut, so their files are not refreshed.
+      (a) => [...declarationFiles(a.target), ...a.verified.slice(0, args.verified_limit).map((v) => v.file_path), ...(a.potential?.matches.map((p) => p.file_path) ?? [])],
     );
     const [first, ...others] = answer.target.sites;
     const potential = answer.potential?.matches ?? [];
@@ -170,10 +171,10 @@ export const callersTool = defineTool({
       potential_matches: potentialByFile(potential),
       summary: {
         verified_count: verified.length,
-        ...(verified.length < answer.verified.length ? { verified_total: answer.verified.length, verified_truncated: answer.verified.length - verified.length } : {}),
+        ...cutOf("verified", answer.verified.length, verified.length),
         potential_count: potential.length,
         ...(args.transitive ? { transitive: true } : {}),
-        ...(answer.potential ? potentialCut(answer.potential.total, potential.length) : {}),
+        ...(answer.potential ? cutOf("potential", answer.potential.total, potential.length) : {}),
         ...(answer.potential?.importsOmitted ? { imports_omitted: answer.potential.importsOmitted } : {}),
         ...(answer.potential?.commentsOmitted ? { comments_omitted: answer.potential.commentsOmitted } : {}),
         ...checkerCounts(answer.potential),
@@ -258,7 +259,7 @@ export const renameImpactTool = defineTool({
         potential_count: potential.length,
         barrel_count: barrels.length,
         checklist: `${verified.length} verified call site(s) to update, ${potential.length} review-required identifier match(es), ${barrels.length} barrel export(s) to update.`,
-        ...potentialCut(answer.potential.total, potential.length),
+        ...cutOf("potential", answer.potential.total, potential.length),
         ...checkerCounts(answer.potential),
       },
       ...flags(ctx, busy, empty),

@@ -36,6 +36,12 @@ function checkerCounts(p: PotentialSet | null): { checker_classified_non_call_si
   return p?.checkerNonCallSite === undefined ? {} : { checker_classified_non_call_site: p.checkerNonCallSite, checker_classified_different_declaration: p.checkerDifferent ?? 0 };
 }
 
+/** Verified callers with the sites in test files after the others, each kept in the resolver's order (a cap then keeps source callers first). */
+function sourceFirst(callers: readonly VerifiedCaller[]): VerifiedCaller[] {
+  const depth = (c: VerifiedCaller) => c.depth ?? 1;
+  return [...callers].sort((a, b) => depth(a) - depth(b) || Number(isTestPath(a.file_path)) - Number(isTestPath(b.file_path)));
+}
+
 /** When a list was cut: its real size and how many the cap left out (only then present). */
 function cutOf<K extends "potential" | "verified">(list: K, total: number, shown: number): Partial<Record<`${K}_total` | `${K}_truncated`, number>> {
   return (total > shown ? { [`${list}_total`]: total, [`${list}_truncated`]: total - shown } : {}) as Partial<Record<`${K}_total` | `${K}_truncated`, number>>;
@@ -123,7 +129,7 @@ export const callersTool = defineTool({
     "transitive follows callers of callers over verified edges only. The answer is for the first declaration (exported first, then by path); " +
     "others are listed in other_declarations — pass file_path to pick one. Import lines in a file with a verified caller and comment lines are left out (counted in summary.imports_omitted, summary.comments_omitted; mast_rename_impact lists them). Both sets are grouped by file ({file_path, is_test?, sites}), each site one line of text: a verified one \"LINE CALLER: text\" " +
     "(\"LINE: text\" at top level) with [resolution] unless the file states one for all, (depth N via CALLEE) for a caller's caller (transitive); a potential one \"LINE: text\". " +
-    "Files come in the order of their best site; potential matches come most likely first (calls in the declaring file, calls on a receiver that may be its type, " +
+    "Files come in the order of their best site, verified callers in source files before those in tests; potential matches come most likely first (calls in the declaring file, calls on a receiver that may be its type, " +
     "calls on other types or built-ins, mentions, then comments and strings). Both sets are capped (verified_limit, potential_limit); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated)." + NOT_FOUND_NOTE,
   input: z
     .object({
@@ -157,12 +163,12 @@ export const callersTool = defineTool({
           omitNonCalls: true,
         }),
       // The files the answer can show: verified sites past the limit are cut, so their files are not refreshed.
-      (a) => [...declarationFiles(a.target), ...a.verified.slice(0, args.verified_limit).map((v) => v.file_path), ...(a.potential?.matches.map((p) => p.file_path) ?? [])],
+      (a) => [...declarationFiles(a.target), ...sourceFirst(a.verified).slice(0, args.verified_limit).map((v) => v.file_path), ...(a.potential?.matches.map((p) => p.file_path) ?? [])],
     );
     const [first, ...others] = answer.target.sites;
     const potential = answer.potential?.matches ?? [];
-    // The verified sites in the resolver's order, cut to the limit and to a byte budget, never silently.
-    const verified = fitList(answer.verified, args.verified_limit, VERIFIED_BUDGET_BYTES).items;
+    // The verified sites source files first (then by depth, path and line, the resolver's order), cut to the limit and to a byte budget, never silently.
+    const verified = fitList(sourceFirst(answer.verified), args.verified_limit, VERIFIED_BUDGET_BYTES).items;
     return {
       declaration: first ? declarationSite(first) : null,
       ...(first ? {} : notFound(db, args.symbol)),

@@ -21,6 +21,10 @@ export const ERROR_CODES = {
   FILE_TOO_LARGE: "The file is over the size cap for this operation; edit or read a smaller file, or use the index tools (mast_search, mast_signature) for parts of it.",
   RESULT_TOO_LARGE: "The answer would be over the answer cap; ask for less (fewer files, a narrower path or pattern, a lower limit).",
   REGEX_TIMEOUT: "The pattern backtracks catastrophically (nested quantifiers such as (a+)+ or (.*a){20}); simplify it and retry.",
+  SYMBOL_NOT_FOUND: "List the file's declarations with `hashpilot ast find-symbols <file>`; name a member as `Owner.member`.",
+  AMBIGUOUS_SYMBOL: "The name binds more than one thing: pick one (a member as `Owner.member`, or the binding's line), or rename each separately.",
+  SEARCH_TRUNCATED: "The search stopped at the depth guard before it could be sure; edit the deeply nested code with replace-hash instead.",
+  UNSUPPORTED_OPERATION: "Run `hashpilot ast capabilities` for what each language supports, or use replace-hash or diff apply.",
   SNAPSHOT_INVALID: "hashpilot's snapshot store holds a manifest or blob that fails validation; it is never trusted. Inspect or delete it under $HASHPILOT_HOME/snapshots.",
 } as const;
 

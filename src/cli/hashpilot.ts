@@ -32,6 +32,10 @@ const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 5>> = {
   STATE_DIR_MISMATCH: 1,
   NOT_INDEXED: 1,
   PARSE_ERROR: 2,
+  SYMBOL_NOT_FOUND: 2,
+  AMBIGUOUS_SYMBOL: 2,
+  SEARCH_TRUNCATED: 2,
+  UNSUPPORTED_OPERATION: 1,
   STALE_ANCHOR: 3,
   AMBIGUOUS_ANCHOR: 3,
   HASH_MISMATCH: 3,
@@ -78,6 +82,15 @@ function provenance(values: Record<string, string | boolean | undefined>): Recor
   if (typeof values.reason === "string") out.reason = values.reason;
   return out;
 }
+
+const AST_EDIT_OPTIONS = { "dry-run": { type: "boolean" }, "include-source": { type: "boolean" }, ...PROVENANCE } as const;
+
+/** The options every AST edit takes, as tool input (--allow-parse-errors is global). */
+function astEditInput(values: Record<string, string | boolean | undefined>): Record<string, unknown> {
+  return { dry_run: values["dry-run"] === true, include_source: values["include-source"] === true, allow_parse_errors: values["allow-parse-errors"] === true, ...provenance(values) };
+}
+
+const astEditText = (d: { message: string; diff?: string }) => (d.diff ? `${d.message}\n${d.diff}` : d.message);
 
 type ProvenanceRow = { timestamp: string; actor: string | null; taskId: string | null; reason: string | null; operation: string; success: boolean; changeSetId: string | null };
 const provenanceText = (rows: ProvenanceRow[]) =>
@@ -346,6 +359,66 @@ const COMMANDS: Record<string, Command> = {
     },
     text: (d: { route: string; explanation: { reasons: string[] } }) => [`route: ${d.route}`, ...d.explanation.reasons.map((r) => `  ${r}`)].join("\n"),
   },
+  "ast capabilities": {
+    tool: "ast_capabilities",
+    summary: "Languages with AST edits: extensions, operations and known limitations.",
+    usage: "hashpilot ast capabilities",
+    options: {},
+    input: (rest) => (expectArgs("ast capabilities", [], rest), {}),
+    text: (d: Array<{ lang: string; extensions: string[]; operations: string[] }>) => d.map((l) => `${l.lang.padEnd(11)} ${l.extensions.join(" ").padEnd(26)} ${l.operations.join(", ")}`).join("\n"),
+  },
+  "ast find-symbols": {
+    tool: "ast_find_symbols",
+    summary: "Every declaration in a file, with 1-based (startLine…) and 0-based (startRow…) coordinates.",
+    usage: "hashpilot ast find-symbols <file>",
+    options: {},
+    input: ([file, ...rest]) => (expectArgs("ast find-symbols", [file], rest), { file }),
+    text: (d: { symbols: Array<{ qualifiedName: string; kind: string; startLine: number; endLine: number }> }) => d.symbols.map((s) => `${String(s.startLine).padStart(5)}-${String(s.endLine).padEnd(5)} ${s.kind.padEnd(24)} ${s.qualifiedName}`).join("\n"),
+  },
+  "ast rename-symbol": {
+    tool: "ast_edit",
+    summary: "Rename a binding and its uses in one file (Owner.member: a member and its accesses).",
+    usage: "hashpilot ast rename-symbol <file> <old-name> <new-name> [--line <n>] [--dry-run] [--include-source]",
+    options: { line: { type: "string" }, ...AST_EDIT_OPTIONS },
+    input: ([file, oldName, newName, ...rest], values) => {
+      expectArgs("ast rename-symbol", [file, oldName, newName], rest);
+      return { file, operation: "rename-symbol", symbol: oldName, new_name: newName, ...(values.line === undefined ? {} : { line: wholeNumber("--line", String(values.line)) }), ...astEditInput(values) };
+    },
+    text: astEditText,
+  },
+  "ast replace-body": {
+    tool: "ast_edit",
+    summary: "Replace a function's or method's body, re-indented to the target's own indentation.",
+    usage: "hashpilot ast replace-body <file> <symbol-name> <new-body|@file|@@literal> [--dry-run] [--include-source]",
+    options: AST_EDIT_OPTIONS,
+    input: ([file, symbol, body, ...rest], values, cwd) => {
+      expectArgs("ast replace-body", [file, symbol, body], rest);
+      return { file, operation: "replace-body", symbol, content: contentArg(cwd, body!), ...astEditInput(values) };
+    },
+    text: astEditText,
+  },
+  "ast insert-before": {
+    tool: "ast_edit",
+    summary: "Insert content on its own lines before a declaration (above its doc comments), at its indentation.",
+    usage: "hashpilot ast insert-before <file> <symbol-name> <content|@file|@@literal> [--dry-run] [--include-source]",
+    options: AST_EDIT_OPTIONS,
+    input: ([file, symbol, text, ...rest], values, cwd) => {
+      expectArgs("ast insert-before", [file, symbol, text], rest);
+      return { file, symbol, operation: "insert-before", content: contentArg(cwd, text!), ...astEditInput(values) };
+    },
+    text: astEditText,
+  },
+  "ast insert-after": {
+    tool: "ast_edit",
+    summary: "Insert content on its own lines after a declaration, at its indentation.",
+    usage: "hashpilot ast insert-after <file> <symbol-name> <content|@file|@@literal> [--dry-run] [--include-source]",
+    options: AST_EDIT_OPTIONS,
+    input: ([file, symbol, text, ...rest], values, cwd) => {
+      expectArgs("ast insert-after", [file, symbol, text], rest);
+      return { file, symbol, operation: "insert-after", content: contentArg(cwd, text!), ...astEditInput(values) };
+    },
+    text: astEditText,
+  },
   doctor: {
     summary: "Check this install: bins on PATH, config, snapshot and telemetry stores, grammars, the MCP server. Always exits 0.",
     usage: "hashpilot doctor [--json]",
@@ -483,7 +556,7 @@ function helpText(): string {
     "Commands:",
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}\n  ${" ".repeat(width)}  ${c.usage}`),
     "",
-    "Global options: --format json|text, --root <dir>, --config <file>, --allow-parse-errors (waives the AST edits' pre-check; hash and diff edits have none to waive)",
+    "Global options: --format json|text, --root <dir>, --config <file>, --allow-parse-errors (lets an AST edit change a file that does not parse; no edit may add a syntax error)",
     "Every command prints the apiVersion 1 envelope; the exit code says how it ended (0 ok, 1 usage, 2 edit failed, 3 stale anchor, 5 I/O).",
   ].join("\n");
 }

@@ -1,10 +1,10 @@
 // The parse-validity gate (hashpilot contract): an edit to a file in a language with a grammar
 // is never written when the file parsed cleanly before and would not parse after — no flag waives
-// that. A file that was already broken may be edited (the edit may be its repair); `.d.ts` files
-// are never gated.
+// that. A file that was already broken may be hash- or diff-edited (the edit may be its repair);
+// an AST edit refuses it unless waived (edit/transaction.ts). `.d.ts` files are never gated.
 import { MastError } from "../base/errors.js";
 import { extensionInfo } from "../lang/languages.js";
-import { parseSource, type SyntaxNode } from "../syntax/parser.js";
+import { parseSource, type SyntaxNode, type Tree } from "../syntax/parser.js";
 
 /** How long one gate parse may take before the file counts as unparseable. */
 const GATE_PARSE_TIMEOUT_MS = 10_000;
@@ -24,13 +24,26 @@ const MAX_ERROR_NODES = 10_000;
  * cleanly; undefined when no grammar applies.
  */
 export function syntaxErrorOf(path: string, text: string, edited: readonly EditedLines[] = []): string | null | undefined {
-  const grammar = path.endsWith(".d.ts") ? null : (extensionInfo(path)?.grammar ?? null);
-  if (grammar === null) return undefined;
+  return gateParse(path, text, edited)?.error;
+}
+
+/** The grammar the gate parses a path with (none for `.d.ts` files), or null. */
+export function gateGrammar(path: string): string | null {
+  return path.endsWith(".d.ts") ? null : (extensionInfo(path)?.grammar ?? null);
+}
+
+/**
+ * A source parsed as the gate parses it: the tree (null when the parse timed out) and the syntax
+ * error nearest the edited lines (null when it parses cleanly); null when no grammar applies.
+ */
+export function gateParse(path: string, text: string, edited: readonly EditedLines[] = []): { tree: Tree | null; error: string | null } | null {
+  const grammar = gateGrammar(path);
+  if (grammar === null) return null;
   const tree = parseSource(grammar, text, GATE_PARSE_TIMEOUT_MS);
-  if (!tree) return "1:1 (parse timed out)";
-  if (!tree.rootNode.hasError) return null;
+  if (!tree) return { tree: null, error: "1:1 (parse timed out)" };
+  if (!tree.rootNode.hasError) return { tree, error: null };
   const bad = nearestError(tree.rootNode, edited);
-  return bad ? `${bad.startPosition.row + 1}:${bad.startPosition.column + 1} (${bad.isMissing ? `missing ${bad.type}` : bad.type})` : "1:1 (ERROR)";
+  return { tree, error: bad ? `${bad.startPosition.row + 1}:${bad.startPosition.column + 1} (${bad.isMissing ? `missing ${bad.type}` : bad.type})` : "1:1 (ERROR)" };
 }
 
 /** Lines between a node and the nearest edited span (0 when they overlap). */

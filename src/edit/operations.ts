@@ -4,22 +4,23 @@
 // (edit/paths.ts) before it is read or written; every list is cut to its limit and the answer
 // budget with the count left out; paths in answers are absolute, as the contract's adapters
 // expect. Writes go through the one writer, recorded in the changeSet before and confirmed after.
-import { mkdirSync, statSync, unlinkSync } from "node:fs";
-import { basename, dirname, relative, resolve } from "node:path";
+import { statSync, unlinkSync } from "node:fs";
+import { basename, relative, resolve } from "node:path";
 import { LIST_BUDGET_BYTES, cutMarks, fitList, jsonBytes } from "../base/budget.js";
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
 import { yieldToLoop } from "../base/loop.js";
 import { listed, planReplace, previewDiff, windows, type LineRange } from "./anchor.js";
 import { generateDiff, patchCreatesFile, planPatch, type Placement } from "./diff.js";
-import { checkParseValidity, type EditedLines } from "./gate.js";
+import type { EditedLines } from "./gate.js";
+import { editTransaction } from "./transaction.js";
 import { DEFAULT_GREP_TIMEOUT_MS, filesUnder as walkFiles, grep, readLines, type GrepMatch, type GrepSkipped } from "./grep.js";
-import { checkPathArgument, readablePath, writablePath, type Boundary } from "./paths.js";
+import { checkPathArgument, readablePath, type Boundary } from "./paths.js";
 import { checkRestorable, currentHash, listChangeSets, markUndone, planUndo, type ChangeSet, type UndoFile } from "./snapshots.js";
 import { decodeForEdit, fileHash, hash12, isEmptyText, rangeHash, renderText, type EditableText } from "./text.js";
 import { extensionInfo } from "../lang/languages.js";
 import { extractFile } from "../syntax/extract.js";
 import { writeAtomic } from "../base/atomic.js";
-import { EDIT_MAX_FILE_BYTES, readBytes, withFileLock, withFileLocks } from "./writer.js";
+import { EDIT_MAX_FILE_BYTES, readBytes, withFileLocks } from "./writer.js";
 
 export interface OpContext {
   /** Where reads and writes may go: the project root and what is sealed in it. */
@@ -40,7 +41,8 @@ export interface Warning {
     | "VERIFY_NO_CHECKS"
     | "RESULT_TRUNCATED"
     | "SEARCH_TRUNCATED"
-    | "INDEX_REFRESH_DEFERRED";
+    | "INDEX_REFRESH_DEFERRED"
+    | "UNRESOLVED_REFERENCES";
   readonly message: string;
   readonly [key: string]: unknown;
 }
@@ -80,22 +82,6 @@ export function readEditable(abs: string): EditableText {
 function readInside(ctx: OpContext, file: string): { path: string; text: EditableText } {
   const { abs, real } = readablePath(file, ctx.boundary, ctx.cwd);
   return { path: abs, text: decodeForEdit(abs, existingBytes(real)) };
-}
-
-/**
- * Every edit's write: recorded in the changeSet (original bytes kept) as pending, the atomic
- * write, then confirmed — a writer killed in between leaves no changeSet undo would trip on.
- * Call inside the file's lock.
- */
-function commitWrite(ctx: OpContext, path: string, before: Uint8Array | null, after: Uint8Array): void {
-  ctx.changeSet.recordWrite(path, before, after);
-  try {
-    writeAtomic(path, after);
-  } catch (err) {
-    ctx.changeSet.forgetLast();
-    throw err;
-  }
-  ctx.changeSet.confirmLast();
 }
 
 // ---- read-many ----
@@ -333,7 +319,7 @@ export interface ReplaceHashData {
 }
 
 /** The lines of a new range as the gate and provenance take them: an empty range (lines removed) is the line where they were. */
-const editedOf = (r: LineRange): EditedLines => ({ start: r.start, end: Math.max(r.start, r.end) });
+export const editedOf = (r: LineRange): EditedLines => ({ start: r.start, end: Math.max(r.start, r.end) });
 
 /** New content is text: a NUL byte is refused (the result could never be read or edited again). */
 function checkText(content: string, what: string): void {
@@ -342,14 +328,9 @@ function checkText(content: string, what: string): void {
 
 export async function replaceHash(ctx: OpContext, file: string, oldHash: string, content: string, options: ReplaceHashOptions): Promise<OpResult<ReplaceHashData>> {
   checkText(content, "the new content");
-  const path = writablePath(file, ctx.boundary, ctx.cwd);
-  return withFileLock(path, "replace-hash", () => {
-    const beforeBytes = existingBytes(path);
-    const before = decodeForEdit(path, beforeBytes);
+  return editTransaction(ctx, file, { operation: "replace-hash", dryRun: options.dryRun, gate: "text" }, ({ path, text }) => {
+    const before = text!;
     const plan = planReplace(before, { oldHash, range: options.range, content, recovery: options.recovery, expectedFileHash: options.expectedFileHash ?? null, context: options.context ?? null });
-    const afterText = renderText(plan.after);
-    checkParseValidity(path, renderText(before), afterText, [editedOf(plan.newRange)]);
-    if (!options.dryRun) commitWrite(ctx, path, beforeBytes, Buffer.from(afterText, "utf8"));
     const { region, newRange } = plan;
     const replaced = region.end - region.start + 1;
     const written = newRange.end - newRange.start + 1;
@@ -372,13 +353,7 @@ export async function replaceHash(ctx: OpContext, file: string, oldHash: string,
     const warnings: Warning[] = plan.relocated
       ? [{ code: "ANCHOR_RELOCATED", message: `the anchor moved: the edit applied at lines ${region.start}-${region.end}, not ${options.range!.start}-${options.range!.end}`, relocatedTo: region }]
       : [];
-    return {
-      data,
-      warnings,
-      written: options.dryRun ? [] : [path],
-      changedRanges: [editedOf(newRange)],
-      unifiedDiff: () => generateDiff(path, path, renderText(before), afterText, 0),
-    };
+    return { after: plan.after, edited: [editedOf(newRange)], data, warnings };
   });
 }
 
@@ -502,49 +477,35 @@ export interface DiffApplyOptions {
 /** Applies a one-file unified diff: every hunk placed with certainty, or nothing written. */
 export async function diffApply(ctx: OpContext, file: string, patch: string, options: DiffApplyOptions): Promise<OpResult<DiffApplyData>> {
   checkText(patch, "the patch");
-  const path = writablePath(file, ctx.boundary, ctx.cwd);
-  return withFileLock(path, "diff apply", () => {
-    const beforeBytes = readBytes(path);
-    const creates = patchCreatesFile(patch);
-    if (beforeBytes === null && !creates) throw new MastError("FILE_NOT_FOUND", `${path} does not exist (the patch does not create it)`);
-    const before = beforeBytes === null ? null : decodeForEdit(path, beforeBytes);
+  const creates = patchCreatesFile(patch);
+  return editTransaction(ctx, file, { operation: "diff apply", dryRun: options.dryRun, gate: "text", mayCreate: creates }, ({ path, text: before }) => {
     if (before !== null && creates && !isEmptyText(before)) {
       throw new MastError("STALE_ANCHOR", `the patch creates ${path}, which already exists; nothing was written`, { hint: "Re-read the file and regenerate the patch against it." });
     }
     const plan = planPatch(before, patch, { fuzzy: options.fuzzy, expectedFileHash: options.expectedFileHash ?? null });
-    const afterText = renderText(plan.after);
-    if (before !== null) checkParseValidity(path, renderText(before), afterText, plan.written.map(editedOf));
-    if (!options.dryRun) {
-      // A file the patch creates may live in directories that do not exist yet (inside the root: checked above).
-      if (before === null) mkdirSync(dirname(path), { recursive: true });
-      commitWrite(ctx, path, beforeBytes, Buffer.from(afterText, "utf8"));
-    }
     const fuzzyPlacements = plan.placements.filter((p) => p.offset !== 0);
     const n = plan.placements.length;
-    const beforeText = before === null ? "" : renderText(before);
-    return {
-      data: {
-        success: true,
-        ...(options.dryRun ? { dryRun: true as const } : {}),
-        hunksApplied: n,
-        hunksFailed: 0,
-        message: `${options.dryRun ? "Would apply" : "Applied"} ${n} hunk(s)${fuzzyPlacements.length ? `; ${fuzzyPlacements.length} slid from where the patch placed them (${fuzzyPlacements.map((p) => `${p.expectedAt}→${p.appliedAt}`).join(", ")})` : ""}`,
-        fileHash: fileHash(plan.after),
-        newRanges: plan.written,
-        ...(options.includeSource
-          ? { newSource: renderText({ ...plan.after, bom: false }) }
-          : options.dryRun
-            ? { diff: generateDiff(path, path, beforeText, afterText, 3), sourceOmitted: true as const }
-            : {}),
-        placements: plan.placements,
-        fuzzyPlacements,
-      },
-      warnings: [],
-      written: options.dryRun ? [] : [path],
-      changedRanges: plan.written.map(editedOf),
-      unifiedDiff: () => generateDiff(path, path, beforeText, afterText, 0),
+    const data: DiffApplyData = {
+      success: true,
+      ...(options.dryRun ? { dryRun: true as const } : {}),
+      hunksApplied: n,
+      hunksFailed: 0,
+      message: `${options.dryRun ? "Would apply" : "Applied"} ${n} hunk(s)${fuzzyPlacements.length ? `; ${fuzzyPlacements.length} slid from where the patch placed them (${fuzzyPlacements.map((p) => `${p.expectedAt}→${p.appliedAt}`).join(", ")})` : ""}`,
+      fileHash: fileHash(plan.after),
+      newRanges: plan.written,
+      ...sourceOrDiff(path, before, plan.after, options),
+      placements: plan.placements,
+      fuzzyPlacements,
     };
+    return { after: plan.after, edited: plan.written.map(editedOf), data };
   });
+}
+
+/** What a write answers of the new file: all of it with includeSource, a dry run's unified diff otherwise (#98), nothing for a write. */
+export function sourceOrDiff(path: string, before: EditableText | null, after: EditableText, options: { dryRun: boolean; includeSource: boolean }): { newSource?: string; diff?: string; sourceOmitted?: true } {
+  if (options.includeSource) return { newSource: renderText({ ...after, bom: false }) };
+  if (!options.dryRun) return {};
+  return { diff: generateDiff(path, path, before === null ? "" : renderText(before), renderText(after), 3), sourceOmitted: true };
 }
 
 // ---- symbol-lookup-many ----

@@ -1,15 +1,15 @@
 // Which route an edit takes (contract "route", "Routing Priority"): AST when the file's language
-// has a grammar and the operation is an AST operation this build performs, hash when the
+// has edit rules and the operation is an AST operation this build performs, hash when the
 // operation is hash-anchored, diff otherwise — then the route policy's language and operation
 // overrides, with its conflict resolution. Every step is a reason in the explanation.
 import { extname } from "node:path";
 import { extensionInfo } from "../lang/languages.js";
+import { AST_OPERATIONS } from "../lang/edit-rules.js";
+import { AST_IMPLEMENTED } from "./ast.js";
 import type { Route, RoutePolicy } from "./config.js";
 
 /** Operations the contract routes to AST when the language allows. */
-const AST_OPERATIONS = new Set(["rename-symbol", "replace-body", "add-import", "remove-import", "insert-before", "insert-after", "find-symbols"]);
-/** AST operations this build performs (the AST operations land with their own issue). */
-const AST_IMPLEMENTED = new Set<string>();
+const AST_ROUTED: ReadonlySet<string> = new Set(AST_OPERATIONS);
 const HASH_OPERATIONS = new Set(["replace-hash"]);
 const ORDER: Record<Route, number> = { diff: 0, hash: 1, ast: 2 };
 
@@ -39,16 +39,14 @@ export interface RouteData {
 export function chooseRoute(file: string, operation: string, policy: RoutePolicy): RouteData {
   const language = languageKey(file);
   const reasons: string[] = [];
-  const grammar = file.endsWith(".d.ts") ? null : (extensionInfo(file)?.grammar ?? null);
+  const edits = file.endsWith(".d.ts") ? undefined : extensionInfo(file)?.spec.edits;
   let route: Route;
-  if (AST_OPERATIONS.has(operation) && grammar !== null && AST_IMPLEMENTED.has(operation)) {
+  if (AST_ROUTED.has(operation) && edits !== undefined && AST_IMPLEMENTED.has(operation)) {
     route = "ast";
     reasons.push(`Language '${language}' supports AST operations`);
   } else {
-    if (AST_OPERATIONS.has(operation)) {
-      reasons.push(
-        grammar === null ? `Language '${language}' has no grammar in this build` : `'${operation}' is not an AST operation this build performs yet`,
-      );
+    if (AST_ROUTED.has(operation)) {
+      reasons.push(edits === undefined ? `Language '${language}' has no AST edits in this build` : `'${operation}' is not an AST operation this build performs yet`);
     }
     route = HASH_OPERATIONS.has(operation) ? "hash" : "diff";
     reasons.push(route === "hash" ? `'${operation}' is anchored by content hashes` : `'${operation}' falls back to a diff`);

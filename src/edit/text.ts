@@ -115,7 +115,11 @@ export function checkRange(t: EditableText, start: number, end: number): void {
  * endings; the last line keeps the file's trailing-newline state.
  */
 export function replaceLines(t: EditableText, start: number, end: number, content: string): EditableText {
-  const incoming = content === "" ? [] : parseText(content).lines;
+  return spliceLines(t, start, end, content === "" ? [] : parseText(content).lines);
+}
+
+/** Lines start..end replaced by `incoming` (lines without endings), endings kept as replaceLines says. */
+function spliceLines(t: EditableText, start: number, end: number, incoming: readonly string[]): EditableText {
   const lines = [...t.lines.slice(0, start - 1), ...incoming, ...t.lines.slice(end)];
   if (lines.length === 0) return { lines: [""], endings: [""], bom: t.bom, eol: t.eol };
   // A written line takes the ending of the line it replaces (a mixed-ending file stays as it was
@@ -126,4 +130,29 @@ export function replaceLines(t: EditableText, start: number, end: number, conten
   const terminated = t.endings.at(-1) !== "";
   endings[endings.length - 1] = terminated ? endings.at(-1) || t.eol : "";
   return { lines, endings, bom: t.bom, eol: t.eol };
+}
+
+/** A file's lines as one LF-joined string (no BOM): the text AST edits parse and change. */
+export function sourceOf(t: EditableText): string {
+  return t.lines.join("\n");
+}
+
+/**
+ * The file with its LF-joined text changed to `source`: the changed lines (between the longest
+ * common prefix and suffix) replaced, so untouched lines keep their endings, the BOM and the
+ * final-newline state. `edited` lists the new lines that differ.
+ */
+export function withSource(t: EditableText, source: string): { after: EditableText; edited: Array<{ start: number; end: number }> } {
+  const next = source.split("\n");
+  let head = 0;
+  while (head < t.lines.length && head < next.length && t.lines[head] === next[head]) head++;
+  let tail = 0;
+  while (tail < t.lines.length - head && tail < next.length - head && t.lines[t.lines.length - 1 - tail] === next[next.length - 1 - tail]) tail++;
+  const middle = next.slice(head, next.length - tail);
+  const after = spliceLines(t, head + 1, t.lines.length - tail, middle);
+  const edited: Array<{ start: number; end: number }> = [];
+  if (middle.length === t.lines.length - tail - head) {
+    for (let i = 0; i < middle.length; i++) if (middle[i] !== t.lines[head + i]) edited.push({ start: head + i + 1, end: head + i + 1 });
+  } else edited.push({ start: head + 1, end: Math.max(head + 1, head + middle.length) });
+  return { after, edited };
 }

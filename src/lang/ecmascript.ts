@@ -2,6 +2,7 @@
 // methods, identifier, comment and import-line syntax and external imports — one object both
 // specs spread.
 import { isExternalSpecifier } from "../base/paths.js";
+import { ECMASCRIPT_EDITS } from "./ecmascript-edits.js";
 import type { LanguageSpec } from "./spec.js";
 
 export const ECMASCRIPT_BUILTIN_TYPES: ReadonlySet<string> = new Set(
@@ -24,6 +25,7 @@ export const ECMASCRIPT_IMPORT_LINE = "^(?:import\\b|export\\s*(?:\\{|\\*|type\\
 /** The rules of both ECMAScript specs (each adds its name, extensions and grammars). */
 export const ECMASCRIPT_RULES = {
   extractor: "ecmascript",
+  edits: ECMASCRIPT_EDITS,
   resolver: "ecmascript",
   scope: "file",
   structuralInterfaces: false,

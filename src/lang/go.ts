@@ -1,6 +1,7 @@
 // Go: .go, parsed by tree-sitter-go (the only importer of it). The package (a directory) is the
 // unit of scope and of export (capitalised names); imports resolve through go.mod module paths.
 import { createRequire } from "node:module";
+import { GO_EDITS } from "./go-edits.js";
 import type { LanguageSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
@@ -12,6 +13,7 @@ export const GO: LanguageSpec = {
   grammars: { go: () => require("tree-sitter-go") as unknown },
   resolver: "go",
   extractor: "go",
+  edits: GO_EDITS,
   scope: "directory",
   structuralInterfaces: true,
   starImportsBind: true,

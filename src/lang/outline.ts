@@ -12,6 +12,7 @@ export interface RuleNode {
   readonly parent: RuleNode | null;
   readonly startIndex: number;
   childForFieldName(name: string): RuleNode | null;
+  childrenForFieldName(name: string): RuleNode[];
 }
 
 export interface RuleParam {

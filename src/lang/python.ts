@@ -1,5 +1,6 @@
 // Python: .py and .pyi, parsed by tree-sitter-python (the only importer of it).
 import { createRequire } from "node:module";
+import { PYTHON_EDITS } from "./python-edits.js";
 import type { LanguageSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
@@ -14,6 +15,7 @@ export const PYTHON: LanguageSpec = {
   structuralInterfaces: false,
   starImportsBind: true,
   extractor: "python",
+  edits: PYTHON_EDITS,
   builtinTypes: new Set(
     "int float complex bool str bytes bytearray None NoneType object type list dict set frozenset tuple range slice memoryview Any Optional Union List Dict Set FrozenSet Tuple Type Callable Iterable Iterator Generator AsyncIterator AsyncGenerator Awaitable Coroutine Sequence Mapping MutableMapping MutableSequence Literal Final ClassVar TypeVar Generic Protocol Self".split(" "),
   ),
@@ -62,3 +64,4 @@ export const PYTHON: LanguageSpec = {
     ],
   },
 };
+

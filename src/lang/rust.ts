@@ -1,6 +1,7 @@
 // Rust: .rs, parsed by tree-sitter-rust (the only importer of it). `pub` exports; `use` paths and
 // `mod` declarations resolve to files through the crate's module tree (resolve/rust.ts).
 import { createRequire } from "node:module";
+import { RUST_EDITS } from "./rust-edits.js";
 import type { LanguageSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
@@ -12,6 +13,7 @@ export const RUST: LanguageSpec = {
   grammars: { rust: () => require("tree-sitter-rust") as unknown },
   resolver: "rust",
   extractor: "rust",
+  edits: RUST_EDITS,
   scope: "file",
   structuralInterfaces: false,
   starImportsBind: true,

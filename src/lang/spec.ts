@@ -1,6 +1,7 @@
 // What mast knows about one language, as data: its extensions and grammars, and the rules the
 // generic layers (index, store, query, tools) ask for instead of naming a language. One file per
 // language in this folder declares one LanguageSpec; languages.ts lists them.
+import type { EditRules } from "./edit-rules.js";
 import type { OutlineRules } from "./outline.js";
 
 /** How a file of this language's import specifiers name project files (resolve/imports.ts). */
@@ -21,6 +22,8 @@ export interface LanguageSpec {
   readonly extractor: Extractor;
   /** The declarations, imports and call shapes the `outline` extractor reads (languages indexed at breadth). */
   readonly outline?: OutlineRules;
+  /** What hashpilot's AST edits read of the language's trees; absent: no AST edits (hash and diff edits only). */
+  readonly edits?: EditRules;
   readonly resolver: Resolver;
   /**
    * Where the names a file declares are visible without an import: in the file itself, or in

@@ -23,8 +23,9 @@ import {
   type Warning,
 } from "../edit/operations.js";
 import { extname, resolve } from "node:path";
+import { astCapabilities, astFindSymbols, astInsert, astRenameSymbol, astReplaceBody } from "../edit/ast.js";
 import { ChangeSet, mintChangeSetId } from "../edit/snapshots.js";
-import { isMastError } from "../base/errors.js";
+import { MastError, isMastError } from "../base/errors.js";
 import { loadHashpilotConfig, parsePolicy, type HashpilotConfig } from "../edit/config.js";
 import { DEFAULT_GREP_TIMEOUT_MS } from "../edit/grep.js";
 import { projectBoundary, readablePath } from "../edit/paths.js";
@@ -488,6 +489,72 @@ export const configTool = defineTool({
   },
 });
 
+const astOptions = {
+  dry_run: z.boolean().default(false).describe("Plan without writing; the answer carries the unified diff, not the file."),
+  include_source: z.boolean().default(false).describe("Answer the whole new file as newSource."),
+  allow_parse_errors: z.boolean().default(false).describe("Edit a file that does not parse."),
+  ...provenance,
+};
+const symbolInput = z.string().min(1).max(500).describe("The declaration's name; a member as Owner.member.");
+const astEditOptions = (a: { dry_run: boolean; include_source: boolean; allow_parse_errors: boolean }) => ({ dryRun: a.dry_run, includeSource: a.include_source, allowParseErrors: a.allow_parse_errors });
+
+export const astCapabilitiesTool = defineTool({
+  name: "ast_capabilities",
+  toolset: "more",
+  title: "AST edit languages",
+  description: "Each language with AST edits: its extensions, the operations it supports and their known limitations.",
+  input: z.object({}).strict(),
+  annotations: READ_ONLY,
+  handler: () => report("ast_capabilities", astCapabilities()),
+});
+
+export const astFindSymbolsTool = defineTool({
+  name: "ast_find_symbols",
+  toolset: "more",
+  title: "Declarations of a file",
+  description:
+    "Every declaration in a file (name, Owner.member, node type) with 1-based startLine/endLine/startColumn/endColumn (use these) and 0-based startRow/endRow/startCol/endCol; truncated with SEARCH_TRUNCATED past the depth guard.",
+  input: z.object({ file }).strict(),
+  annotations: READ_ONLY,
+  handler: (ctx, args) => run(ctx, "ast_find_symbols", { operation: "find-symbols", route: "ast", files: [args.file] }, (oc) => astFindSymbols(oc, args.file)),
+});
+
+/** The AST edits one tool performs, by the contract's operation name. */
+const AST_EDITS = ["rename-symbol", "replace-body", "insert-before", "insert-after"] as const;
+
+export const astEditTool = defineTool({
+  name: "ast_edit",
+  toolset: "edit",
+  title: "Edit by syntax tree",
+  description:
+    "rename-symbol to new_name (binding-aware, in one file), replace-body, insert-before/-after (content). symbol: name or Owner.member; AMBIGUOUS_SYMBOL lists candidates.",
+  details:
+    "AST edits of TypeScript, JavaScript, Python, Go and Rust files (ast_capabilities), each refused unless the file parses before (allow_parse_errors waives that) and after. rename-symbol is file-scoped and binding-aware: a variable, function, class, parameter or import is renamed with every use that refers to it (shorthand properties keep their key: `{ a }` becomes `{ a: b }`; an import gets an alias); a member (Owner.member, or a name only members have) with its accesses through `this`/`self`, the type itself, or names annotated with or constructed as the type — other accesses of the name are listed in unresolved (UNRESOLVED_REFERENCES), not changed; never inside strings or comments. A name that binds more than one thing is AMBIGUOUS_SYMBOL with `line N (kind)` for each binding: pass line to pick one. A new name the file already uses is refused. replace-body replaces a function's or method's body with content, re-indented to the target's own indentation (a brace body may be given with or without its braces). insert-before/insert-after put content on lines of its own beside a declaration (before: above its doc comments, attributes and decorators), at its indentation; a name that is only a parameter, import or key is SYMBOL_NOT_FOUND naming what it is.",
+  input: z
+    .object({
+      file,
+      operation: z.enum(AST_EDITS),
+      symbol: symbolInput,
+      new_name: z.string().min(1).max(200).nullish().describe("rename-symbol: the new name."),
+      content: content.nullish().describe("replace-body: the new body; insert-*: the lines to insert."),
+      line: z.number().int().min(1).nullish().describe("rename-symbol: the line of the binding to rename when the name binds several."),
+      ...astOptions,
+    })
+    .strict(),
+  annotations: DESTRUCTIVE,
+  handler: (ctx, args) =>
+    run(ctx, "ast_edit", { route: "ast", files: [args.file], actor: args.actor, task_id: args.task_id, reason: args.reason, operation: args.operation }, (oc) => {
+      const options = astEditOptions(args);
+      if (args.operation === "rename-symbol") {
+        if (args.new_name == null) throw new MastError("INVALID_ARGUMENT", "rename-symbol needs new_name");
+        return astRenameSymbol(oc, args.file, args.symbol, args.new_name, args.line ?? null, options);
+      }
+      if (args.content == null) throw new MastError("INVALID_ARGUMENT", `${args.operation} needs content`);
+      if (args.operation === "replace-body") return astReplaceBody(oc, args.file, args.symbol, args.content, options);
+      return astInsert(oc, args.file, args.symbol, args.content, args.operation === "insert-before" ? "before" : "after", options);
+    }),
+});
+
 export const EDIT_TOOLS = [
   readManyTool,
   readHashTool,
@@ -509,4 +576,7 @@ export const EDIT_TOOLS = [
   configTool,
   symbolLookupManyTool,
   routeTool,
+  astCapabilitiesTool,
+  astFindSymbolsTool,
+  astEditTool,
 ];

@@ -54,9 +54,10 @@ export interface ListedTool {
  */
 export function listedTools(toolsets: readonly Toolset[]): ListedTool[] {
   return TOOLS.filter((t) => toolsets.includes(t.toolset ?? "read")).map((t) => {
-    // A read-only tool's other hints mean nothing to a client; a writing tool states all of its own.
-    const { readOnlyHint, ...rest } = t.annotations;
-    const hints: Partial<ToolAnnotations> = readOnlyHint ? { readOnlyHint } : rest;
+    // A read-only tool's other hints mean nothing to a client; a writing tool states its own, but
+    // for idempotentHint: false, what MCP assumes when it is absent.
+    const { readOnlyHint, idempotentHint, ...rest } = t.annotations;
+    const hints: Partial<ToolAnnotations> = readOnlyHint ? { readOnlyHint } : { ...rest, ...(idempotentHint ? { idempotentHint } : {}) };
     return {
       name: t.name,
       description: t.description,
@@ -80,7 +81,15 @@ function compactSchema(node: unknown): unknown {
     const kept = anyOf.find((a) => (a as { type?: unknown }).type !== "null") as Record<string, unknown>;
     return compactSchema({ ...kept, ...rest });
   }
-  return Object.fromEntries(Object.entries(obj).filter(([k]) => !DROPPED_SCHEMA_KEYS.has(k)).map(([k, v]) => [k, compactSchema(v)]));
+  // An integer's bound of ±2^53-1 is the JSON Schema form of "an integer", no limit of the tool's;
+  // a flag's `default: false` is what leaving it out means anyway.
+  const unbounded = (k: string, v: unknown) =>
+    ((k === "maximum" || k === "minimum") && Math.abs(v as number) === Number.MAX_SAFE_INTEGER) || (k === "default" && v === false && obj["type"] === "boolean");
+  return Object.fromEntries(
+    Object.entries(obj)
+      .filter(([k, v]) => !DROPPED_SCHEMA_KEYS.has(k) && !unbounded(k, v))
+      .map(([k, v]) => [k, compactSchema(v)]),
+  );
 }
 
 /**

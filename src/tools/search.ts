@@ -55,7 +55,7 @@ function shape(response: SearchResponse, max: number, fields: readonly string[] 
 export const searchTool = defineTool({
   name: "mast_search",
   title: "Search code",
-  description: "Ranked chunks (function, method, class outline, doc section) for a name, part of one, or words; not whole files. A one-name query puts that name's declarations first. content starts at content_start_line.",
+  description: "Ranked chunks (function, method, class outline, doc section) for a name, part of one, or words; not whole files. A one-name query ranks its declarations first. content starts at content_start_line.",
   details:
     "Search the index and get back chunks (a function, a method, a class outline, a doc section), not whole files. " +
     "start_line..end_line is the declaration; content begins at content_start_line (its doc comment and context lines come first). " +

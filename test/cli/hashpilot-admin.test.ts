@@ -23,7 +23,17 @@ describe("hashpilot route", () => {
     });
     const rename = await hp(p, ["route", "src/foo.kt", "rename-symbol"]);
     expect(rename.envelope.data.route).toBe("diff");
-    expect(rename.envelope.data.explanation.reasons).toEqual(["Language 'kt' has no grammar in this build", "'rename-symbol' falls back to a diff"]);
+    expect(rename.envelope.data.explanation.reasons).toEqual(["Language 'kt' has no AST edits in this build", "'rename-symbol' falls back to a diff"]);
+    const ast = await hp(p, ["route", "src/foo.ts", "rename-symbol"]);
+    expect(ast.envelope.data).toEqual({
+      file: "src/foo.ts",
+      operation: "rename-symbol",
+      language: "typescript",
+      route: "ast",
+      explanation: { route: "ast", reasons: ["Language 'typescript' supports AST operations"], policyApplied: false },
+    });
+    const imports = await hp(p, ["route", "src/foo.py", "add-import"]);
+    expect([imports.envelope.data.route, imports.envelope.data.explanation.reasons]).toEqual(["diff", ["'add-import' is not an AST operation this build performs yet", "'add-import' falls back to a diff"]]);
     const byLanguage = await hp(p, ["route", "src/foo.kt", "rename-symbol", "--policy", JSON.stringify({ languageOverrides: { kt: "hash" } })]);
     expect(byLanguage.envelope.data.explanation).toMatchObject({ route: "hash", policyApplied: true, policySource: "language" });
     const both = { languageOverrides: { typescript: "hash" }, operationOverrides: { "replace-hash": "diff" } };

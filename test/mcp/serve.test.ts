@@ -185,8 +185,8 @@ describe("mast serve", () => {
     const annotations = Object.fromEntries(tools.tools.filter((t) => ["read_hash", "replace_hash", "undo"].includes(t.name)).map((t) => [t.name, t.annotations]));
     expect(annotations).toEqual({
       read_hash: { readOnlyHint: true },
-      replace_hash: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
-      undo: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
+      replace_hash: { destructiveHint: true, openWorldHint: false },
+      undo: { destructiveHint: true, openWorldHint: false },
     });
   });
 

@@ -1,0 +1,152 @@
+// The AST operations of the hashpilot contract (ast capabilities, find-symbols, rename-symbol,
+// replace-body, insert-before/after) as functions to the contract's payloads: each finds the
+// file's language spec, plans on the tree the edit transaction parsed (syntax/ast-edits.ts), and
+// writes through that transaction. A language without edit rules is UNSUPPORTED_OPERATION.
+import { MastError } from "../base/errors.js";
+import { AST_OPERATIONS, type EditRules } from "../lang/edit-rules.js";
+import { LANGUAGE_SPECS, extensionInfo } from "../lang/languages.js";
+import { applyEdits, findSymbols as findInTree, planInsert, planRename, planReplaceBody, type FoundSymbol, type TextEdit } from "../syntax/ast-edits.js";
+import type { Tree } from "../syntax/parser.js";
+import { gateParse } from "./gate.js";
+import { readEditable, sourceOrDiff, type OpContext, type OpResult, type Warning } from "./operations.js";
+import { readablePath } from "./paths.js";
+import { fileHash, sourceOf, withSource, type EditableText } from "./text.js";
+import { editTransaction, type Planned } from "./transaction.js";
+
+export interface CapabilityEntry {
+  lang: string;
+  extensions: string[];
+  operations: string[];
+  limitations: string[];
+}
+
+/** Every language with AST edits: its extensions, the operations and what they cannot do — from the specs' edit rules. */
+export function astCapabilities(): OpResult<CapabilityEntry[]> {
+  const data = LANGUAGE_SPECS.flatMap((spec) =>
+    spec.edits ? [{ lang: spec.name, extensions: Object.keys(spec.extensions).filter((e) => spec.extensions[e] !== null), operations: AST_OPERATIONS.filter((o) => AST_IMPLEMENTED.has(o)), limitations: [...spec.edits.limitations] }] : [],
+  );
+  return { data, warnings: [] };
+}
+
+/** The AST operations this build performs (the import operations land next). */
+export const AST_IMPLEMENTED: ReadonlySet<string> = new Set(["find-symbols", "rename-symbol", "replace-body", "insert-before", "insert-after"]);
+
+/** The edit rules of a file's language; UNSUPPORTED_OPERATION when it has none. */
+function rulesFor(path: string, operation: string): EditRules {
+  const rules = path.endsWith(".d.ts") ? undefined : extensionInfo(path)?.spec.edits;
+  if (!rules) {
+    const supported = LANGUAGE_SPECS.flatMap((s) => (s.edits ? Object.keys(s.extensions) : [])).join(" ");
+    throw new MastError("UNSUPPORTED_OPERATION", `ast ${operation} does not support ${path}: AST edits cover ${supported}`, { hint: "Edit it with replace-hash or diff apply." });
+  }
+  return rules;
+}
+
+export interface FindSymbolsData {
+  path: string;
+  symbols: FoundSymbol[];
+  truncated: boolean;
+}
+
+/** Every declaration in a file, with 1-based and 0-based coordinates; truncated (with SEARCH_TRUNCATED) when the walk hit the depth guard. */
+export function astFindSymbols(ctx: OpContext, file: string): OpResult<FindSymbolsData> {
+  const { abs, real } = readablePath(file, ctx.boundary, ctx.cwd);
+  const rules = rulesFor(abs, "find-symbols");
+  const text = readEditable(real);
+  const parsed = gateParse(abs, sourceOf(text));
+  if (parsed === null || parsed.tree === null) throw new MastError("PARSE_ERROR", `${abs} could not be parsed in time`);
+  const { symbols, truncated } = findInTree(rules, parsed.tree);
+  const warnings: Warning[] = truncated ? [{ code: "SEARCH_TRUNCATED", message: `the file nests deeper than the depth guard; declarations below it are not listed` }] : [];
+  if (parsed.error !== null) warnings.push({ code: "SEARCH_TRUNCATED", message: `the file has a syntax error at ${parsed.error}; declarations in the broken part may be missing` });
+  return { data: { path: abs, symbols, truncated }, warnings };
+}
+
+export interface AstEditOptions {
+  readonly dryRun: boolean;
+  readonly includeSource: boolean;
+  readonly allowParseErrors: boolean;
+}
+
+export interface AstEditData {
+  success: true;
+  path: string;
+  operation: string;
+  changes: number;
+  message: string;
+  dryRun?: true;
+  /** The file's hash after the edit (a next hash edit's expected_file_hash). */
+  fileHash: string;
+  /** The new-file lines the edit changed. */
+  changedLines: Array<{ start: number; end: number }>;
+  newSource?: string;
+  diff?: string;
+  sourceOmitted?: true;
+  /** rename-symbol: member accesses of the name whose object's type is not known, left as they were. */
+  unresolved?: Array<{ line: number; text: string }>;
+}
+
+/** One AST edit of one file through the edit transaction: `plan` turns the tree and text into text edits. */
+function astEdit(
+  ctx: OpContext,
+  file: string,
+  operation: string,
+  options: AstEditOptions,
+  plan: (rules: EditRules, tree: Tree, source: string) => { edits: TextEdit[]; changes: number; message: string; unresolved?: Array<{ line: number; text: string }> },
+): Promise<OpResult<AstEditData>> {
+  return editTransaction(ctx, file, { operation: `ast ${operation}`, dryRun: options.dryRun, gate: "ast", allowParseErrors: options.allowParseErrors }, ({ path, text, tree }): Planned<AstEditData> => {
+    const rules = rulesFor(path, operation);
+    const before = text as EditableText;
+    const source = sourceOf(before);
+    const result = plan(rules, tree!, source);
+    const { after, edited } = withSource(before, applyEdits(source, result.edits));
+    const warnings: Warning[] = result.unresolved?.length
+      ? [{ code: "UNRESOLVED_REFERENCES", message: `${result.unresolved.length} access(es) of the name on objects of unknown type were left as they are (lines ${result.unresolved.map((u) => u.line).join(", ")}); check them`, unresolved: result.unresolved }]
+      : [];
+    return {
+      after,
+      edited,
+      warnings,
+      data: {
+        success: true,
+        path,
+        operation,
+        changes: result.changes,
+        message: options.dryRun ? `Would: ${result.message}` : result.message,
+        ...(options.dryRun ? { dryRun: true as const } : {}),
+        fileHash: fileHash(after),
+        changedLines: edited,
+        ...sourceOrDiff(path, before, after, options),
+        ...(result.unresolved?.length ? { unresolved: result.unresolved } : {}),
+      },
+    };
+  });
+}
+
+/** Checks a new name against the language's identifier syntax. */
+function checkIdentifier(path: string, name: string): void {
+  const spec = extensionInfo(path)?.spec;
+  if (spec && !new RegExp(`^(?:${spec.identifier})$`).test(name)) throw new MastError("INVALID_ARGUMENT", `'${name}' is not an identifier in ${spec.name}`);
+}
+
+export function astRenameSymbol(ctx: OpContext, file: string, oldName: string, newName: string, line: number | null, options: AstEditOptions): Promise<OpResult<AstEditData>> {
+  if (oldName === newName) throw new MastError("INVALID_ARGUMENT", "the old and new names are the same");
+  return astEdit(ctx, file, "rename-symbol", options, (rules, tree) => {
+    checkIdentifier(file, newName);
+    const plan = planRename(rules, tree, oldName, newName, line);
+    const n = plan.edits.length;
+    return { edits: plan.edits, changes: n, message: `Renamed ${n} occurrence${n === 1 ? "" : "s"} of '${oldName}' to '${newName}' (${plan.target})`, unresolved: plan.unresolved };
+  });
+}
+
+export function astReplaceBody(ctx: OpContext, file: string, symbol: string, body: string, options: AstEditOptions): Promise<OpResult<AstEditData>> {
+  return astEdit(ctx, file, "replace-body", options, (rules, tree, source) => {
+    const { edit, target } = planReplaceBody(rules, tree, source, symbol, body);
+    return { edits: [edit], changes: 1, message: `Replaced body of '${target.qualifiedName}'` };
+  });
+}
+
+export function astInsert(ctx: OpContext, file: string, symbol: string, content: string, where: "before" | "after", options: AstEditOptions): Promise<OpResult<AstEditData>> {
+  return astEdit(ctx, file, `insert-${where}`, options, (rules, tree, source) => {
+    const { edit, target } = planInsert(rules, tree, source, symbol, content, where);
+    return { edits: [edit], changes: 1, message: `Inserted ${content.split("\n").length} line(s) ${where} '${target.qualifiedName}' (${target.anchor.type} at line ${target.anchor.startPosition.row + 1})` };
+  });
+}

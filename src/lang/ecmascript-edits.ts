@@ -1,0 +1,192 @@
+// The AST edit rules of TypeScript, TSX and JavaScript (one table: the grammars share their node
+// types; the TypeScript-only ones never occur in a JavaScript tree): declarations and their
+// bodies, classes and interfaces as owners, bindings and their scopes, shorthand properties and
+// export specifiers, `this`, and the types annotations and `new` give a name.
+import { ancestorOf, firstTypeName, type EditRules } from "./edit-rules.js";
+import type { RuleNode } from "./outline.js";
+
+const FUNCTION_VALUES = ["arrow_function", "function_expression", "function", "generator_function"];
+/** Functions with their own `this` (an arrow function sees its enclosing one). */
+const THIS_FUNCTIONS = ["function_declaration", "generator_function_declaration", "function_expression", "function", "generator_function"];
+const TYPE_NAMES = ["type_identifier", "identifier"];
+/** Code whose variables are locals. */
+const LOCAL_SCOPES = [...THIS_FUNCTIONS, "arrow_function", "method_definition", "class_static_block"];
+/** Parameter lists of types and signatures: their names bind nothing a body uses. */
+const SIGNATURE_PARENTS = ["function_type", "constructor_type", "method_signature", "abstract_method_signature", "call_signature", "construct_signature", "function_signature"];
+
+const fieldIs = (node: RuleNode, field: string, child: RuleNode): boolean => {
+  const f = node.childForFieldName(field);
+  return f !== null && f.startIndex === child.startIndex && f.type === child.type;
+};
+
+/** The function a declarator's value is (`const f = () => …`), or null. */
+const functionValue = (declarator: RuleNode): RuleNode | null => {
+  const value = declarator.childForFieldName("value");
+  return value && FUNCTION_VALUES.includes(value.type) ? value : null;
+};
+
+/** The name node when it is one identifier (not a destructuring pattern). */
+const plainName = (node: RuleNode, field = "name"): RuleNode[] => {
+  const name = node.childForFieldName(field);
+  return name && name.namedChildren.length === 0 ? [name] : [];
+};
+
+export const ECMASCRIPT_EDITS: EditRules = {
+  declarations: {
+    function_declaration: { kind: "function", body: "body" },
+    generator_function_declaration: { kind: "function", body: "body" },
+    function_signature: { kind: "function" },
+    class_declaration: { kind: "class" },
+    abstract_class_declaration: { kind: "class" },
+    interface_declaration: { kind: "interface" },
+    type_alias_declaration: { kind: "type" },
+    enum_declaration: { kind: "enum" },
+    internal_module: { kind: "namespace", name: (n) => plainName(n) },
+    method_definition: { kind: "method", body: "body" },
+    method_signature: { kind: "method" },
+    abstract_method_signature: { kind: "method" },
+    public_field_definition: { kind: "field", body: (n) => functionValue(n)?.childForFieldName("body") ?? null },
+    field_definition: { kind: "field", name: (n) => plainName(n, "property"), body: (n) => functionValue(n)?.childForFieldName("body") ?? null },
+    property_signature: { kind: "field" },
+    variable_declarator: {
+      kind: (n) => (functionValue(n) ? "function" : "variable"),
+      name: (n) => plainName(n),
+      // A function's locals are no declarations of the file, unless they hold a function.
+      where: (n) => functionValue(n) !== null || ancestorOf(n, LOCAL_SCOPES) === null,
+      body: (n) => functionValue(n)?.childForFieldName("body") ?? null,
+    },
+  },
+  owners: {
+    class_declaration: { name: (n) => n.childForFieldName("name")?.text ?? null, members: (n) => n.childForFieldName("body") },
+    abstract_class_declaration: { name: (n) => n.childForFieldName("name")?.text ?? null, members: (n) => n.childForFieldName("body") },
+    interface_declaration: { name: (n) => n.childForFieldName("name")?.text ?? null, members: (n) => n.childForFieldName("body") },
+    type_alias_declaration: {
+      name: (n) => n.childForFieldName("name")?.text ?? null,
+      members: (n) => {
+        const value = n.childForFieldName("value");
+        return value?.type === "object_type" ? value : null;
+      },
+    },
+  },
+  wrappers: ["export_statement", "lexical_declaration", "variable_declaration", "ambient_declaration", "expression_statement"],
+  leading: ["comment", "decorator"],
+  indent: "  ",
+  braces: true,
+  identifiers: ["identifier", "type_identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern"],
+  shorthand: (token) => {
+    if (token.type === "shorthand_property_identifier" || token.type === "shorthand_property_identifier_pattern") return "key";
+    const parent = token.parent;
+    return parent?.type === "export_specifier" && parent.childForFieldName("alias") === null && fieldIs(parent, "name", token) ? "alias" : null;
+  },
+  scopes: [
+    "program",
+    "statement_block",
+    "function_declaration",
+    "generator_function_declaration",
+    "function_expression",
+    "function",
+    "generator_function",
+    "arrow_function",
+    "method_definition",
+    "class_declaration",
+    "abstract_class_declaration",
+    "interface_declaration",
+    "type_alias_declaration",
+    "for_statement",
+    "for_in_statement",
+    "catch_clause",
+    "switch_body",
+    "class_static_block",
+  ],
+  functionScopes: ["program", "function_declaration", "generator_function_declaration", "function_expression", "function", "generator_function", "arrow_function", "method_definition", "class_static_block"],
+  classScopes: [],
+  bindings: {
+    lexical_declaration: { kind: "variable_declarator", fields: null, scope: "enclosing" },
+    variable_declaration: { kind: "variable_declarator", fields: null, scope: "function", rebinds: true },
+    function_declaration: { kind: "function_declaration", fields: ["name"], scope: "enclosing" },
+    generator_function_declaration: { kind: "function_declaration", fields: ["name"], scope: "enclosing" },
+    function_signature: { kind: "function_declaration", fields: ["name"], scope: "enclosing", rebinds: true },
+    function_expression: { kind: "function_expression", fields: ["name"], scope: "self" },
+    class_declaration: { kind: "class_declaration", fields: ["name"], scope: "enclosing" },
+    abstract_class_declaration: { kind: "class_declaration", fields: ["name"], scope: "enclosing" },
+    interface_declaration: { kind: "interface_declaration", fields: ["name"], scope: "enclosing" },
+    type_alias_declaration: { kind: "type_alias_declaration", fields: ["name"], scope: "enclosing" },
+    enum_declaration: { kind: "enum_declaration", fields: ["name"], scope: "enclosing" },
+    internal_module: { kind: "namespace", fields: ["name"], scope: "enclosing", rebinds: true },
+    formal_parameters: { kind: "parameter", fields: null, scope: "enclosing", where: (n) => !SIGNATURE_PARENTS.includes(n.parent?.type ?? "") },
+    arrow_function: { kind: "parameter", fields: ["parameter"], scope: "self" },
+    catch_clause: { kind: "parameter", fields: ["parameter"], scope: "self" },
+    for_in_statement: { kind: "variable_declarator", fields: ["left"], scope: "self", where: (n) => n.childForFieldName("kind") !== null },
+    type_parameter: { kind: "type_parameter", fields: ["name"], scope: "enclosing" },
+  },
+  patterns: {
+    variable_declarator: ["name"],
+    object_pattern: null,
+    array_pattern: null,
+    pair_pattern: ["value"],
+    assignment_pattern: ["left"],
+    object_assignment_pattern: ["left"],
+    rest_pattern: null,
+    required_parameter: ["pattern"],
+    optional_parameter: ["pattern"],
+  },
+  opaque: [],
+  memberAccess: { member_expression: { object: "object", member: "property" } },
+  isKey: (token) => {
+    const parent = token.parent;
+    if (!parent) return false;
+    if (parent.type === "export_specifier") return fieldIs(parent, "alias", token);
+    if (parent.type === "import_specifier") return parent.childForFieldName("alias") !== null && fieldIs(parent, "name", token);
+    if (parent.type === "nested_type_identifier") return fieldIs(parent, "name", token);
+    return false;
+  },
+  selfOwner: (object, ownerOf) => {
+    if (object.type !== "this") return null;
+    for (let n = object.parent; n; n = n.parent) {
+      if (THIS_FUNCTIONS.includes(n.type)) return null;
+      if (n.type === "class_body") return n.parent ? ownerOf(n.parent) : null;
+    }
+    return null;
+  },
+  bindingType: (name) => {
+    const parent = name.parent;
+    if (!parent) return null;
+    if ((parent.type === "required_parameter" || parent.type === "optional_parameter") && fieldIs(parent, "pattern", name)) {
+      return firstTypeName(parent.childForFieldName("type"), TYPE_NAMES);
+    }
+    if (parent.type === "variable_declarator" && fieldIs(parent, "name", name)) {
+      const annotated = firstTypeName(parent.childForFieldName("type"), TYPE_NAMES);
+      if (annotated) return annotated;
+      const value = parent.childForFieldName("value");
+      return value?.type === "new_expression" ? (value.childForFieldName("constructor")?.text ?? null) : null;
+    }
+    return null;
+  },
+  literalFieldOwner: () => null,
+  importStatements: ["import_statement"],
+  importBindings: (statement) => {
+    const out: Array<{ token: RuleNode; rename: "replace" | "alias" }> = [];
+    const clause = statement.namedChildren.find((c) => c.type === "import_clause");
+    for (const part of clause?.namedChildren ?? []) {
+      if (part.type === "identifier") out.push({ token: part, rename: "replace" });
+      else if (part.type === "namespace_import") {
+        const id = part.namedChildren.find((c) => c.type === "identifier");
+        if (id) out.push({ token: id, rename: "replace" });
+      } else if (part.type === "named_imports") {
+        for (const spec of part.namedChildren) {
+          if (spec.type !== "import_specifier") continue;
+          const alias = spec.childForFieldName("alias");
+          const name = spec.childForFieldName("name");
+          if (alias) out.push({ token: alias, rename: "replace" });
+          else if (name?.type === "identifier") out.push({ token: name, rename: "alias" });
+        }
+      }
+    }
+    return out;
+  },
+  limitations: [
+    "rename-symbol is file-scoped: importers of an exported name are not changed (plan a cross-file rename with mast_rename_impact)",
+    "a member is renamed where its object is `this`, the class itself, or a name annotated with or constructed as the class; other accesses of the name are listed as unresolved, not changed",
+  ],
+};
+

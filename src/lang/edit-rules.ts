@@ -1,0 +1,125 @@
+// Edit rules: what hashpilot's AST edits (syntax/ast-edits.ts) read of a language's syntax tree —
+// which nodes declare a name and where their bodies are, what a declaration's owner is, which
+// wrappers an insertion anchors on, where names are bound and in which scope, which tokens are
+// member names or keys, and how imports are written. Data and small functions over `RuleNode`,
+// one table per language in its spec; `ast capabilities` is derived from them.
+import type { RuleNode } from "./outline.js";
+
+/** The AST operations hashpilot performs, in the contract's order. */
+export const AST_OPERATIONS = ["find-symbols", "rename-symbol", "replace-body", "add-import", "remove-import", "insert-before", "insert-after"] as const;
+export type AstOperation = (typeof AST_OPERATIONS)[number];
+
+export type DeclarationKind = "function" | "method" | "class" | "interface" | "type" | "enum" | "namespace" | "variable" | "field" | "module";
+
+export interface EditDeclaration {
+  readonly kind: DeclarationKind | ((node: RuleNode) => DeclarationKind);
+  /** The field holding the name (default `name`); a function for a node named otherwise. Several nodes: several names (`const A, B = 1, 2`). */
+  readonly name?: string | ((node: RuleNode) => readonly RuleNode[]);
+  /** The field (or a function finding the node) holding the body replace-body replaces; absent: nothing to replace. */
+  readonly body?: string | ((node: RuleNode) => RuleNode | null);
+  /** The node declares only where this holds (a Python assignment at module or class level). */
+  where?(node: RuleNode): boolean;
+  /** The type a member belongs to when its place does not say (a Go method: its receiver's type). */
+  ownerName?(node: RuleNode): string | null;
+}
+
+export interface EditOwner {
+  /** The owner's name (a class, a struct, the type of a Rust `impl`). */
+  name(node: RuleNode): string | null;
+  /** The node whose named children are the owner's members (a class body, a struct's field list). */
+  members(node: RuleNode): RuleNode | null;
+}
+
+/**
+ * A node that binds names: the tokens in `fields` (every named child when null), and through the
+ * pattern nodes there (`EditRules.patterns`), are bound.
+ */
+export interface BindingRule {
+  /** How contending bindings are listed (`parameter`, `variable_declarator`, `import`, ...). */
+  readonly kind: string;
+  readonly fields: readonly string[] | null;
+  /**
+   * The scope the names are bound in: the nearest scope above the node (`enclosing`), the nearest
+   * function scope above it (`function`: a JavaScript `var`), or the node itself (`self`: a catch clause).
+   */
+  readonly scope: "enclosing" | "function" | "self";
+  /** Visible only after the binding (Rust `let`): a later one shadows it, an earlier use is not its. */
+  readonly sequential?: boolean;
+  /** Binds the same variable again when its scope binds it already (assignments, `var`, Go `:=`, an overload signature). */
+  readonly rebinds?: boolean;
+  /** The node binds only where this holds (`for (x of …)` binds with a declaration keyword only). */
+  where?(node: RuleNode): boolean;
+}
+
+/** Which children of a pattern node hold names: the fields listed, every named child (null), or every named child but those in the fields listed. */
+export type PatternFields = readonly string[] | null | { readonly except: readonly string[] };
+
+/** How a token an import binds is renamed: replaced (`* as ns`, an alias), or given an alias (`{ a }` → `{ a as b }`). */
+export interface ImportBinding {
+  readonly token: RuleNode;
+  readonly rename: "replace" | "alias";
+}
+
+export interface EditRules {
+  readonly declarations: Readonly<Record<string, EditDeclaration>>;
+  readonly owners: Readonly<Record<string, EditOwner>>;
+  /** Nodes that wrap a declaration and belong to it (`export`, decorators, the statement of a declarator): an insertion anchors on the outermost. */
+  readonly wrappers: readonly string[];
+  /** Siblings directly above a declaration that belong to it (doc comments, attributes, decorators): insert-before goes above them. */
+  readonly leading: readonly string[];
+  /** The indentation step of a file that has no indented line to detect it from. */
+  readonly indent: string;
+  /** The body of a function is a block in braces (false: an indented block, Python). */
+  readonly braces: boolean;
+  /** Token types a rename may change: identifiers, type names, shorthand properties. */
+  readonly identifiers: readonly string[];
+  /**
+   * A token that is a key and a name at once: renaming the name keeps the key — `key` writes
+   * `a: b` (`{ a }`), `alias` writes `b as a` (`export { a }`); null for any other token.
+   */
+  shorthand(token: RuleNode): "key" | "alias" | null;
+  /** Node types that open a scope for the names bound in them. */
+  readonly scopes: readonly string[];
+  /** The scopes a `function`-scoped binding goes to, and past which a class scope is not seen. */
+  readonly functionScopes: readonly string[];
+  /** Scopes whose names code in a nested function does not see (a Python class body). */
+  readonly classScopes: readonly string[];
+  readonly bindings: Readonly<Record<string, BindingRule>>;
+  /** Nodes a binding's names are found through (destructuring, parameter wrappers), with the children that hold names. */
+  readonly patterns: Readonly<Record<string, PatternFields>>;
+  /** Nodes whose contents are tokens, not a tree (a Rust macro's arguments): `a.b` there is read from the tokens' order. */
+  readonly opaque: readonly string[];
+  /** Member accesses: node type → its object and member fields (`a.b`, `a::b`). */
+  readonly memberAccess: Readonly<Record<string, { readonly object: string; readonly member: string }>>;
+  /** A token that is a key or another thing's name where it stands (an exported alias, a keyword argument, a field key): never a variable's use. */
+  isKey(token: RuleNode): boolean;
+  /** The owner a member access's object stands for when it is the instance or type itself (`this`, `self`, `Self`), else null. */
+  selfOwner(object: RuleNode, ownerOf: (node: RuleNode) => string | null): string | null;
+  /** The type a binding gives the name it binds when it says so plainly (`x: T`, `new T()`, `T{}`, a Python method's first parameter), else null. */
+  bindingType(name: RuleNode): string | null;
+  /** A field key of a literal of a type (`Server{name: …}`, `S { f }`): that type's name when `token` is one, else null. */
+  literalFieldOwner(token: RuleNode): string | null;
+  /** The import statements at the file's top level. */
+  readonly importStatements: readonly string[];
+  /** The tokens an import statement binds and how each is renamed. */
+  importBindings(statement: RuleNode): ImportBinding[];
+  /** What the operations cannot do for the language, for `ast capabilities`. */
+  readonly limitations: readonly string[];
+}
+
+/** The text of the first type-name token in a node's subtree (`&mut Server` → `Server`), searched without recursion. */
+export function firstTypeName(node: RuleNode | null, types: readonly string[]): string | null {
+  const stack: RuleNode[] = node ? [node] : [];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (types.includes(n.type)) return n.text;
+    for (let i = n.namedChildren.length - 1; i >= 0; i--) stack.push(n.namedChildren[i]!);
+  }
+  return null;
+}
+
+/** The nearest ancestor of one of the types, or null. */
+export function ancestorOf(node: RuleNode, types: readonly string[]): RuleNode | null {
+  for (let n = node.parent; n; n = n.parent) if (types.includes(n.type)) return n;
+  return null;
+}

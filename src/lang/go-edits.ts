@@ -1,0 +1,133 @@
+// Go's AST edit rules (lang/edit-rules.ts): functions, methods (owned by their receiver's type),
+// types with their struct fields and interface methods, consts and vars as declarations; block
+// scoping with `if`/`for`/`switch` initialisers; `:=` binding again what its scope has bound; a
+// receiver or parameter typed by its declaration; a composite literal's field keys.
+import { ancestorOf, firstTypeName, type EditRules, type ImportBinding } from "./edit-rules.js";
+import type { RuleNode } from "./outline.js";
+
+const TYPE_NAMES = ["type_identifier"];
+const FUNCTIONS = ["function_declaration", "method_declaration", "func_literal"];
+
+const sameNode = (a: RuleNode | null, b: RuleNode): boolean => a !== null && a.startIndex === b.startIndex && a.type === b.type;
+
+/** Every node of a field (`const A, B = 1, 2` has two names). */
+const allNamed = (node: RuleNode, field: string): RuleNode[] => node.childrenForFieldName(field);
+
+/** The type of a composite literal, `&T{…}` included, or null. */
+const literalType = (value: RuleNode | null): string | null => {
+  const literal = value?.type === "unary_expression" ? value.childForFieldName("operand") : value;
+  if (literal?.type !== "composite_literal") return null;
+  const type = literal.childForFieldName("type");
+  return type?.type === "type_identifier" ? type.text : null;
+};
+
+export const GO_EDITS: EditRules = {
+  declarations: {
+    function_declaration: { kind: "function", body: "body" },
+    method_declaration: { kind: "method", body: "body", ownerName: (n) => firstTypeName(n.childForFieldName("receiver"), TYPE_NAMES) },
+    type_spec: { kind: (n) => (n.childForFieldName("type")?.type === "interface_type" ? "interface" : n.childForFieldName("type")?.type === "struct_type" ? "class" : "type") },
+    type_alias: { kind: "type" },
+    const_spec: { kind: "variable", name: (n) => allNamed(n, "name"), where: (n) => ancestorOf(n, FUNCTIONS) === null },
+    var_spec: { kind: "variable", name: (n) => allNamed(n, "name"), where: (n) => ancestorOf(n, FUNCTIONS) === null },
+    field_declaration: { kind: "field", name: (n) => allNamed(n, "name") },
+    method_elem: { kind: "method" },
+  },
+  owners: {
+    type_spec: {
+      name: (n) => n.childForFieldName("name")?.text ?? null,
+      members: (n) => {
+        const type = n.childForFieldName("type");
+        if (type?.type === "struct_type") return type.namedChildren.find((c) => c.type === "field_declaration_list") ?? null;
+        return type?.type === "interface_type" ? type : null;
+      },
+    },
+  },
+  wrappers: ["type_declaration", "const_declaration", "var_declaration"],
+  leading: ["comment"],
+  indent: "\t",
+  braces: true,
+  identifiers: ["identifier", "type_identifier", "package_identifier"],
+  shorthand: () => null,
+  scopes: [
+    "source_file",
+    "function_declaration",
+    "method_declaration",
+    "func_literal",
+    "block",
+    "if_statement",
+    "for_statement",
+    "expression_switch_statement",
+    "type_switch_statement",
+    "select_statement",
+    "expression_case",
+    "type_case",
+    "default_case",
+    "communication_case",
+  ],
+  functionScopes: FUNCTIONS,
+  classScopes: [],
+  bindings: {
+    function_declaration: { kind: "function_declaration", fields: ["name"], scope: "enclosing" },
+    type_spec: { kind: "type_spec", fields: ["name"], scope: "enclosing" },
+    type_alias: { kind: "type_spec", fields: ["name"], scope: "enclosing" },
+    const_spec: { kind: "const_spec", fields: ["name"], scope: "enclosing" },
+    var_spec: { kind: "var_spec", fields: ["name"], scope: "enclosing" },
+    parameter_list: { kind: "parameter", fields: null, scope: "enclosing", where: (n) => FUNCTIONS.includes(n.parent?.type ?? "") },
+    short_var_declaration: { kind: "variable_declarator", fields: ["left"], scope: "enclosing", rebinds: true },
+    range_clause: { kind: "variable_declarator", fields: ["left"], scope: "enclosing", rebinds: true, where: (n) => n.children.some((c) => c.type === ":=") },
+    type_parameter_declaration: { kind: "type_parameter", fields: ["name"], scope: "enclosing" },
+  },
+  patterns: { expression_list: null, parameter_declaration: ["name"], variadic_parameter_declaration: ["name"] },
+  opaque: [],
+  memberAccess: { selector_expression: { object: "operand", member: "field" } },
+  isKey: (token) => {
+    const parent = token.parent;
+    if (!parent) return false;
+    // `pkg.Type`: a name in another package.
+    if (parent.type === "qualified_type") return sameNode(parent.childForFieldName("name"), token);
+    // `T{name: …}`: a struct literal's field key (a map literal's keys are expressions).
+    if (parent.type === "literal_element" && parent.parent?.type === "keyed_element" && sameNode(parent.parent.childForFieldName("key"), parent)) {
+      const literal = parent.parent.parent?.parent;
+      const type = literal?.type === "composite_literal" ? literal.childForFieldName("type") : null;
+      return type !== null && type !== undefined && !["map_type", "slice_type", "array_type", "implicit_length_array_type"].includes(type.type);
+    }
+    return false;
+  },
+  selfOwner: () => null,
+  bindingType: (name) => {
+    const parent = name.parent;
+    if (!parent) return null;
+    if (parent.type === "parameter_declaration" || parent.type === "var_spec") return firstTypeName(parent.childForFieldName("type"), TYPE_NAMES) ?? (parent.type === "var_spec" ? literalType(parent.childForFieldName("value")?.namedChildren[0] ?? null) : null);
+    if (parent.type === "expression_list" && parent.parent?.type === "short_var_declaration" && sameNode(parent.parent.childForFieldName("left"), parent)) {
+      const index = parent.namedChildren.findIndex((c) => sameNode(c, name));
+      return literalType(parent.parent.childForFieldName("right")?.namedChildren[index] ?? null);
+    }
+    return null;
+  },
+  literalFieldOwner: (token) => {
+    const element = token.parent;
+    const keyed = element?.type === "literal_element" ? element.parent : null;
+    if (keyed?.type !== "keyed_element" || !sameNode(keyed.childForFieldName("key"), element!)) return null;
+    const literal = keyed.parent?.parent;
+    return literal?.type === "composite_literal" ? literalType(literal) : null;
+  },
+  importStatements: ["import_declaration"],
+  importBindings: (statement) => {
+    const out: ImportBinding[] = [];
+    const stack = [...statement.namedChildren];
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      if (n.type === "import_spec_list") stack.push(...n.namedChildren);
+      else if (n.type === "import_spec") {
+        const name = n.childForFieldName("name");
+        if (name?.type === "package_identifier") out.push({ token: name, rename: "replace" });
+      }
+    }
+    return out;
+  },
+  limitations: [
+    "rename-symbol is file-scoped, but a Go package spans its directory: names used by the package's other files are not changed there",
+    "a package imported without a name cannot be renamed (its name is the package's own)",
+    "a method or field is renamed where its object is a receiver, parameter or variable of the type (`var x T`, `x := T{…}`, `x := &T{…}`) and in the type's composite literals; other accesses are listed as unresolved",
+  ],
+};

@@ -1,0 +1,170 @@
+// Rust's AST edit rules (lang/edit-rules.ts): items as declarations (functions in an `impl` or a
+// trait are its type's members), structs, traits and `impl` blocks as owners, `let` bindings that
+// shadow (visible after themselves), patterns in parameters, closures, `for`, `match` and
+// `if let`, `use` trees, `self` and `Self`, and struct literals' field keys.
+import { firstTypeName, type EditRules, type ImportBinding } from "./edit-rules.js";
+import type { RuleNode } from "./outline.js";
+
+const TYPE_NAMES = ["type_identifier"];
+/** Item containers whose functions are members, not free functions. */
+const MEMBER_LISTS = ["impl_item", "trait_item"];
+
+const sameNode = (a: RuleNode | null, b: RuleNode): boolean => a !== null && a.startIndex === b.startIndex && a.type === b.type;
+
+/** A function directly in an `impl` or trait body. */
+const isMemberFunction = (fn: RuleNode): boolean => fn.parent?.type === "declaration_list" && MEMBER_LISTS.includes(fn.parent.parent?.type ?? "");
+
+/** The type an `impl` block is for (`impl<T> Trait for Vec<S<T>>` → `Vec`). */
+const implType = (impl: RuleNode): string | null => {
+  const type = impl.childForFieldName("type");
+  return type?.type === "type_identifier" ? type.text : firstTypeName(type, TYPE_NAMES);
+};
+
+/** A struct literal's or pattern's type name (`S { … }`, `m::S { … }`), or null. */
+const structName = (node: RuleNode | null | undefined): string | null => {
+  const name = node?.childForFieldName(node.type === "struct_expression" ? "name" : "type");
+  if (!name) return null;
+  return name.type === "type_identifier" ? name.text : name.type === "scoped_type_identifier" ? (name.childForFieldName("name")?.text ?? null) : null;
+};
+
+export const RUST_EDITS: EditRules = {
+  declarations: {
+    function_item: { kind: (n) => (isMemberFunction(n) ? "method" : "function"), body: "body" },
+    function_signature_item: { kind: "method" },
+    struct_item: { kind: "class" },
+    enum_item: { kind: "enum" },
+    union_item: { kind: "class" },
+    trait_item: { kind: "interface" },
+    type_item: { kind: "type" },
+    const_item: { kind: "variable" },
+    static_item: { kind: "variable" },
+    mod_item: { kind: "module" },
+    macro_definition: { kind: "function" },
+    field_declaration: { kind: "field" },
+  },
+  owners: {
+    struct_item: { name: (n) => n.childForFieldName("name")?.text ?? null, members: (n) => n.childForFieldName("body") },
+    union_item: { name: (n) => n.childForFieldName("name")?.text ?? null, members: (n) => n.childForFieldName("body") },
+    trait_item: { name: (n) => n.childForFieldName("name")?.text ?? null, members: (n) => n.childForFieldName("body") },
+    impl_item: { name: implType, members: (n) => n.childForFieldName("body") },
+  },
+  wrappers: [],
+  leading: ["line_comment", "block_comment", "attribute_item"],
+  indent: "    ",
+  braces: true,
+  identifiers: ["identifier", "type_identifier", "shorthand_field_identifier"],
+  shorthand: (token) => (token.type === "shorthand_field_identifier" || token.parent?.type === "shorthand_field_initializer" ? "key" : null),
+  scopes: [
+    "source_file",
+    "mod_item",
+    "function_item",
+    "closure_expression",
+    "block",
+    "match_arm",
+    "for_expression",
+    "if_expression",
+    "while_expression",
+    "impl_item",
+    "trait_item",
+    "struct_item",
+    "enum_item",
+    "type_item",
+  ],
+  functionScopes: ["function_item", "closure_expression"],
+  classScopes: [],
+  bindings: {
+    function_item: { kind: "function_item", fields: ["name"], scope: "enclosing", where: (n) => !isMemberFunction(n) },
+    struct_item: { kind: "struct_item", fields: ["name"], scope: "enclosing" },
+    enum_item: { kind: "enum_item", fields: ["name"], scope: "enclosing" },
+    union_item: { kind: "union_item", fields: ["name"], scope: "enclosing" },
+    trait_item: { kind: "trait_item", fields: ["name"], scope: "enclosing" },
+    type_item: { kind: "type_item", fields: ["name"], scope: "enclosing" },
+    const_item: { kind: "const_item", fields: ["name"], scope: "enclosing" },
+    static_item: { kind: "static_item", fields: ["name"], scope: "enclosing" },
+    mod_item: { kind: "mod_item", fields: ["name"], scope: "enclosing" },
+    macro_definition: { kind: "macro_definition", fields: ["name"], scope: "enclosing" },
+    let_declaration: { kind: "let_declaration", fields: ["pattern"], scope: "enclosing", sequential: true },
+    parameter: { kind: "parameter", fields: ["pattern"], scope: "enclosing" },
+    closure_parameters: { kind: "parameter", fields: null, scope: "enclosing" },
+    for_expression: { kind: "variable_declarator", fields: ["pattern"], scope: "self" },
+    match_arm: { kind: "variable_declarator", fields: ["pattern"], scope: "self" },
+    let_condition: { kind: "variable_declarator", fields: ["pattern"], scope: "enclosing" },
+    type_parameters: { kind: "type_parameter", fields: null, scope: "enclosing" },
+  },
+  patterns: {
+    tuple_pattern: null,
+    tuple_struct_pattern: { except: ["type"] },
+    struct_pattern: { except: ["type"] },
+    field_pattern: ["name", "pattern"],
+    ref_pattern: null,
+    mut_pattern: null,
+    reference_pattern: null,
+    slice_pattern: null,
+    or_pattern: null,
+    captured_pattern: null,
+    match_pattern: { except: ["condition"] },
+    constrained_type_parameter: ["left"],
+  },
+  opaque: ["token_tree"],
+  memberAccess: { field_expression: { object: "value", member: "field" }, scoped_identifier: { object: "path", member: "name" } },
+  isKey: (token) => {
+    const parent = token.parent;
+    if (!parent) return false;
+    // `a::b` paths in `use` (the bound name is found before keys are) and `m::T` type paths.
+    if (parent.type === "scoped_identifier" || parent.type === "scoped_type_identifier") return sameNode(parent.childForFieldName("name"), token);
+    return parent.type === "use_as_clause" && sameNode(parent.childForFieldName("path"), token);
+  },
+  selfOwner: (object, ownerOf) => {
+    if (object.type !== "self" && object.text !== "Self") return null;
+    for (let n = object.parent; n; n = n.parent) if (n.type === "impl_item" || n.type === "trait_item") return ownerOf(n);
+    return null;
+  },
+  bindingType: (name) => {
+    const parent = name.parent;
+    if (!parent) return null;
+    if (parent.type === "parameter" && sameNode(parent.childForFieldName("pattern"), name)) return firstTypeName(parent.childForFieldName("type"), TYPE_NAMES);
+    if (parent.type === "let_declaration" && sameNode(parent.childForFieldName("pattern"), name)) {
+      const annotated = firstTypeName(parent.childForFieldName("type"), TYPE_NAMES);
+      if (annotated) return annotated;
+      const value = parent.childForFieldName("value");
+      if (value?.type === "struct_expression") return structName(value);
+      // `let x = T::new(…)`: a constructor-like associated function of a type.
+      const fn = value?.type === "call_expression" ? value.childForFieldName("function") : null;
+      const path = fn?.type === "scoped_identifier" ? fn.childForFieldName("path") : null;
+      return path?.type === "identifier" && /^[A-Z]/.test(path.text) && fn!.childForFieldName("name")?.text === "new" ? path.text : null;
+    }
+    return null;
+  },
+  literalFieldOwner: (token) => {
+    const parent = token.parent;
+    if (!parent) return null;
+    if (parent.type === "field_initializer" && sameNode(parent.childForFieldName("field"), token)) return structName(parent.parent?.parent);
+    if (parent.type === "shorthand_field_initializer") return structName(parent.parent?.parent);
+    if (parent.type === "field_pattern" && sameNode(parent.childForFieldName("name"), token)) return structName(parent.parent);
+    return null;
+  },
+  importStatements: ["use_declaration"],
+  importBindings: (statement) => {
+    const out: ImportBinding[] = [];
+    const stack = [statement.childForFieldName("argument")];
+    while (stack.length > 0) {
+      const n = stack.pop();
+      if (!n) continue;
+      if (n.type === "identifier") out.push({ token: n, rename: "alias" });
+      else if (n.type === "scoped_identifier") {
+        const last = n.childForFieldName("name");
+        if (last?.type === "identifier") out.push({ token: last, rename: "alias" });
+      } else if (n.type === "use_as_clause") {
+        const alias = n.childForFieldName("alias");
+        if (alias) out.push({ token: alias, rename: "replace" });
+      } else if (n.type === "scoped_use_list") stack.push(n.childForFieldName("list"));
+      else if (n.type === "use_list") stack.push(...n.namedChildren);
+    }
+    return out;
+  },
+  limitations: [
+    "rename-symbol is file-scoped: other modules' `use` of the name are not changed",
+    "a macro's body is tokens: names in `macro_rules!` definitions are renamed as tokens, not by their meaning",
+    "a method or field is renamed where its object is `self`, `Self` or the type, a parameter or `let` of the type (annotated, a struct literal, `T::new(…)`), and in the type's struct literals and patterns; other accesses are listed as unresolved",
+  ],
+};

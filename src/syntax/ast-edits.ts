@@ -1,0 +1,638 @@
+// hashpilot's AST edits as pure functions of (rules, tree, text) → text edits: the declarations a
+// file has (find-symbols), a body replaced and re-indented, content inserted before or after a
+// declaration, and a binding-aware, file-scoped rename. Every language's node knowledge comes from
+// its spec's `EditRules` (lang/edit-rules.ts); nothing here names a language. Trees are walked
+// with a cursor under MAX_AST_DEPTH, and a walk that stopped there says so (`truncated`).
+import { MastError } from "../base/errors.js";
+import type { BindingRule, DeclarationKind, EditRules, PatternFields } from "../lang/edit-rules.js";
+import type { SyntaxNode, Tree } from "./parser.js";
+
+/** The runaway depth guard every AST walk shares: deeper subtrees are not visited (`truncated`). */
+export const MAX_AST_DEPTH = 200;
+
+/** A change to the text: characters [start, end) become `text`. */
+export interface TextEdit {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+export interface AstDeclaration {
+  readonly name: string;
+  /** `Owner.name` for a member, else the name. */
+  readonly qualifiedName: string;
+  readonly owner: string | null;
+  readonly kind: DeclarationKind;
+  readonly node: SyntaxNode;
+  readonly nameNode: SyntaxNode;
+  /** The statement the declaration is (its wrappers included: `export`, decorators, the declarator's statement). */
+  readonly anchor: SyntaxNode;
+}
+
+/** What one walk of a tree found. */
+interface Walk {
+  readonly declarations: AstDeclaration[];
+  /** Leaves whose text is one of the names asked for, by name. */
+  readonly leaves: Map<string, SyntaxNode[]>;
+  /** Statements of the import types. */
+  readonly imports: SyntaxNode[];
+  readonly truncated: boolean;
+}
+
+const keyOf = (n: SyntaxNode): string => `${n.startIndex}:${n.endIndex}:${n.type}`;
+const same = (a: SyntaxNode | null | undefined, b: SyntaxNode): boolean => a != null && a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.type === b.type;
+
+/** One cursor walk: declarations, the leaves named `names`, import statements; nothing below MAX_AST_DEPTH. */
+function walk(rules: EditRules, tree: Tree, names: readonly string[] = []): Walk {
+  const declarations: AstDeclaration[] = [];
+  const leaves = new Map<string, SyntaxNode[]>(names.map((n) => [n, []]));
+  const imports: SyntaxNode[] = [];
+  let truncated = false;
+  const cursor = tree.walk();
+  let depth = 0;
+  for (;;) {
+    const node = cursor.currentNode;
+    const rule = rules.declarations[node.type];
+    if (rule && node.isNamed && (rule.where?.(node) ?? true)) {
+      for (const nameNode of nameNodes(rule.name, node)) declarations.push(declaration(rules, node, nameNode, rule.kind));
+    }
+    if (rules.importStatements.includes(node.type)) imports.push(node);
+    if (node.childCount === 0) {
+      const list = leaves.get(node.text);
+      if (list && node.isNamed) list.push(node);
+    }
+    if (depth < MAX_AST_DEPTH && cursor.gotoFirstChild()) {
+      depth++;
+      continue;
+    }
+    if (depth >= MAX_AST_DEPTH && node.childCount > 0) truncated = true;
+    for (;;) {
+      if (cursor.gotoNextSibling()) break;
+      if (!cursor.gotoParent()) return { declarations, leaves, imports, truncated };
+      depth--;
+    }
+  }
+}
+
+function nameNodes(name: EditRules["declarations"][string]["name"], node: SyntaxNode): SyntaxNode[] {
+  if (typeof name === "function") return name(node) as SyntaxNode[];
+  const found = node.childForFieldName(name ?? "name");
+  return found ? [found] : [];
+}
+
+function declaration(rules: EditRules, node: SyntaxNode, nameNode: SyntaxNode, kind: EditRules["declarations"][string]["kind"]): AstDeclaration {
+  const anchor = anchorOf(rules, node);
+  const owner = rules.declarations[node.type]!.ownerName?.(node) ?? ownerOf(rules, anchor);
+  const name = nameNode.text;
+  const resolved = typeof kind === "function" ? kind(node) : kind;
+  return { name, qualifiedName: owner ? `${owner}.${name}` : name, owner, kind: owner && resolved === "function" ? "method" : resolved, node, nameNode, anchor };
+}
+
+/** The declaration with its wrappers: the outermost node of the wrapper types around it. */
+function anchorOf(rules: EditRules, node: SyntaxNode): SyntaxNode {
+  let anchor = node;
+  while (anchor.parent && rules.wrappers.includes(anchor.parent.type)) anchor = anchor.parent;
+  return anchor;
+}
+
+/** The owner whose member list holds the anchor (a class body, a struct's fields), within a few levels. */
+function ownerOf(rules: EditRules, anchor: SyntaxNode): string | null {
+  const container = anchor.parent;
+  if (!container) return null;
+  let up: SyntaxNode | null = container;
+  for (let i = 0; i < 3 && up; i++, up = up.parent) {
+    const owner = rules.owners[up.type];
+    if (owner && same(owner.members(up) as SyntaxNode | null, container)) return owner.name(up);
+  }
+  return null;
+}
+
+// ---- find-symbols ----
+
+export interface FoundSymbol {
+  name: string;
+  qualifiedName: string;
+  /** The declaring node's type (`function_declaration`). */
+  kind: string;
+  symbolKind: DeclarationKind;
+  startRow: number;
+  endRow: number;
+  startCol: number;
+  endCol: number;
+  startLine: number;
+  endLine: number;
+  startColumn: number;
+  endColumn: number;
+}
+
+export function findSymbols(rules: EditRules, tree: Tree): { symbols: FoundSymbol[]; truncated: boolean } {
+  const { declarations, truncated } = walk(rules, tree);
+  return {
+    symbols: declarations.map((d) => {
+      const { startPosition: s, endPosition: e } = d.node;
+      return {
+        name: d.name,
+        qualifiedName: d.qualifiedName,
+        kind: d.node.type,
+        symbolKind: d.kind,
+        startRow: s.row,
+        endRow: e.row,
+        startCol: s.column,
+        endCol: e.column,
+        startLine: s.row + 1,
+        endLine: e.row + 1,
+        startColumn: s.column + 1,
+        endColumn: e.column + 1,
+      };
+    }),
+    truncated,
+  };
+}
+
+// ---- lookup ----
+
+/** `Owner.member` (or `Owner::member`) → its parts; a bare name has no owner. */
+function splitQualified(query: string): { owner: string | null; name: string } {
+  const m = /^(.+?)(?:\.|::)([^.:]+)$/.exec(query);
+  return m ? { owner: m[1]!, name: m[2]! } : { owner: null, name: query };
+}
+
+function matching(declarations: readonly AstDeclaration[], query: string): AstDeclaration[] {
+  const { owner, name } = splitQualified(query);
+  return declarations.filter((d) => d.name === name && (owner === null || d.owner === owner));
+}
+
+const lineOf = (n: SyntaxNode): number => n.startPosition.row + 1;
+const listing = (ds: readonly AstDeclaration[]): string => ds.map((d) => `${d.node.type} at line ${lineOf(d.node)}`).join(", ");
+
+/** SEARCH_TRUNCATED, not SYMBOL_NOT_FOUND, when the walk stopped early: "I stopped looking" is not "it is not there". */
+function notFound(query: string, truncated: boolean, extra = ""): MastError {
+  if (truncated) return new MastError("SEARCH_TRUNCATED", `no declaration named '${query}' was found above the depth guard (${MAX_AST_DEPTH} levels); deeper code was not searched, so it may be there`);
+  return new MastError("SYMBOL_NOT_FOUND", `no declaration named '${query}' in the file${extra}`, { hint: "List the file's declarations with `ast find-symbols`; a member is named `Owner.member`." });
+}
+
+// ---- replace-body ----
+
+/** The first line's leading whitespace of the line a node starts on. */
+function lineIndent(text: string, index: number): string {
+  const start = text.lastIndexOf("\n", index - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(start))![0];
+}
+
+/** The indentation step the file uses: a tab when its indented lines start with tabs, else the most common step between lines. */
+export function indentUnit(text: string, fallback: string): string {
+  let tabs = 0;
+  let spaces = 0;
+  const steps = new Map<number, number>();
+  let previous = 0;
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    const ws = /^[ \t]*/.exec(line)![0];
+    if (ws.startsWith("\t")) tabs++;
+    else if (ws.length > 0) spaces++;
+    const width = ws.length;
+    if (!ws.startsWith("\t") && width > previous) steps.set(width - previous, (steps.get(width - previous) ?? 0) + 1);
+    previous = ws.startsWith("\t") ? previous : width;
+  }
+  if (tabs > spaces) return "\t";
+  if (spaces === 0) return fallback;
+  let best = 0;
+  let count = 0;
+  for (const [step, n] of steps) if (n > count || (n === count && step < best)) [best, count] = [step, n];
+  return best > 0 && best <= 8 ? " ".repeat(best) : fallback;
+}
+
+/**
+ * Content re-indented under `base`: its common indentation removed, each line's own levels
+ * (counted in the content's step) written in the file's step `unit`, blank lines left empty.
+ */
+export function reindent(content: string, base: string, unit: string): string[] {
+  const lines = content.replace(/\r\n?/g, "\n").replace(/\n+$/, "").split("\n");
+  while (lines.length > 0 && lines[0]!.trim() === "") lines.shift();
+  const widths = lines.filter((l) => l.trim() !== "").map((l) => /^[ \t]*/.exec(l)![0]);
+  const common = widths.reduce((a, w) => Math.min(a, w.length), Infinity);
+  const relative = widths.map((w) => w.slice(Number.isFinite(common) ? common : 0)).filter((w) => w.length > 0);
+  const contentUnit = relative.some((w) => w.startsWith("\t")) ? 1 : relative.reduce((a, w) => (a === 0 ? w.length : Math.min(a, w.length)), 0);
+  return lines.map((line) => {
+    if (line.trim() === "") return "";
+    const ws = /^[ \t]*/.exec(line)![0].slice(Number.isFinite(common) ? common : 0);
+    const width = ws.replace(/\t/g, contentUnit === 1 ? " " : " ".repeat(contentUnit || 1)).length;
+    const levels = contentUnit > 0 ? Math.floor(width / contentUnit) : 0;
+    const rest = contentUnit > 0 ? width % contentUnit : 0;
+    return base + unit.repeat(levels) + " ".repeat(rest) + line.trimStart();
+  });
+}
+
+export interface BodyEdit {
+  readonly edit: TextEdit;
+  readonly target: AstDeclaration;
+}
+
+/**
+ * The edit replacing the body of the one function or method `query` names with `body`, re-indented
+ * to the target's own body indentation. A brace body may be given with or without its braces.
+ */
+export function planReplaceBody(rules: EditRules, tree: Tree, text: string, query: string, body: string): BodyEdit {
+  const { declarations, truncated } = walk(rules, tree);
+  const named = matching(declarations, query);
+  const withBody = named.flatMap((d) => {
+    const rule = rules.declarations[d.node.type]!.body;
+    const b = rule === undefined ? null : typeof rule === "function" ? (rule(d.node) as SyntaxNode | null) : d.node.childForFieldName(rule);
+    return b ? [{ d, b }] : [];
+  });
+  if (withBody.length === 0) {
+    if (named.length > 0) throw new MastError("SYMBOL_NOT_FOUND", `'${query}' has no body to replace (${listing(named)})`, { hint: "replace-body edits functions and methods with a body; use replace-hash for other code." });
+    throw notFound(query, truncated);
+  }
+  if (withBody.length > 1) throw ambiguous(query, withBody.map((w) => w.d));
+  const { d: target, b } = withBody[0]!;
+  const base = lineIndent(text, target.node.startIndex);
+  const unit = indentUnit(text, rules.indent);
+  if (!rules.braces) {
+    // An indented block: its first statement's column is the body's indentation.
+    const bodyIndent = b.startPosition.row > target.node.startPosition.row ? lineIndent(text, b.startIndex) : base + unit;
+    const lines = reindent(body, bodyIndent, unit);
+    if (lines.length === 0) throw new MastError("INVALID_ARGUMENT", "the new body is empty; an indented block needs at least one statement (`pass`)");
+    const start = b.startPosition.row > target.node.startPosition.row ? text.lastIndexOf("\n", b.startIndex - 1) + 1 : b.startIndex;
+    const lead = b.startPosition.row > target.node.startPosition.row ? "" : "\n";
+    return { edit: { start, end: b.endIndex, text: lead + lines.join("\n") }, target };
+  }
+  let inner = body.replace(/\r\n?/g, "\n").trim();
+  if (inner.startsWith("{") && inner.endsWith("}")) inner = inner.slice(1, -1);
+  // The body's own indentation when it has a statement on a line of its own, else one step in.
+  const first = b.namedChildren.find((c) => c.type !== "comment" && c.startPosition.row > b.startPosition.row);
+  const bodyIndent = first ? lineIndent(text, first.startIndex) : base + unit;
+  const lines = reindent(inner, bodyIndent, unit);
+  const closing = lineIndent(text, b.endIndex - 1);
+  const closeIndent = b.endPosition.row > b.startPosition.row && text.slice(text.lastIndexOf("\n", b.endIndex - 1) + 1, b.endIndex - 1).trim() === "" ? closing : base;
+  const replacement = lines.length === 0 ? "{}" : `{\n${lines.join("\n")}\n${closeIndent}}`;
+  return { edit: { start: b.startIndex, end: b.endIndex, text: replacement }, target };
+}
+
+function ambiguous(query: string, ds: readonly AstDeclaration[]): MastError {
+  return new MastError("AMBIGUOUS_SYMBOL", `'${query}' names ${ds.length} declarations: ${listing(ds)}`, {
+    hint: "Name a member as `Owner.member`, or edit by line with replace-hash.",
+    details: { candidates: ds.map((d) => ({ kind: d.node.type, line: lineOf(d.node), name: d.qualifiedName })) },
+  });
+}
+
+// ---- insert-before / insert-after ----
+
+/**
+ * The edit inserting `content` on lines of its own before or after the one declaration `query`
+ * names, at its indentation (before: above its doc comments and attributes).
+ */
+export function planInsert(rules: EditRules, tree: Tree, text: string, query: string, content: string, where: "before" | "after"): BodyEdit {
+  const w = walk(rules, tree, [splitQualified(query).name]);
+  const named = matching(w.declarations, query);
+  const anchors = new Map<string, AstDeclaration>();
+  for (const d of named) if (!anchors.has(keyOf(d.anchor))) anchors.set(keyOf(d.anchor), d);
+  if (anchors.size === 0) {
+    const other = w.leaves.get(splitQualified(query).name)?.find((n) => n.parent && rules.identifiers.includes(n.type));
+    const found = other ? `; it is only a name in ${other.parent!.type} at line ${lineOf(other)}, which is no statement or declaration to insert at` : "";
+    throw notFound(query, w.truncated, found);
+  }
+  if (anchors.size > 1) throw ambiguous(query, [...anchors.values()]);
+  const target = [...anchors.values()][0]!;
+  const indent = lineIndent(text, target.anchor.startIndex);
+  const lines = reindent(content, indent, indentUnit(text, rules.indent));
+  if (lines.length === 0) throw new MastError("INVALID_ARGUMENT", "the content to insert is empty");
+  if (where === "before") {
+    let first: SyntaxNode = target.anchor;
+    for (let prev = first.previousNamedSibling; prev && rules.leading.includes(prev.type) && adjacentAbove(prev, first); prev = prev.previousNamedSibling) first = prev;
+    const lineStart = text.lastIndexOf("\n", first.startIndex - 1) + 1;
+    return { edit: { start: lineStart, end: lineStart, text: `${lines.join("\n")}\n` }, target };
+  }
+  const lineEnd = text.indexOf("\n", target.anchor.endIndex - 1);
+  const at = lineEnd === -1 ? text.length : lineEnd;
+  return { edit: { start: at, end: at, text: `\n${lines.join("\n")}` }, target };
+}
+
+/** Whether `prev` ends on the line right above `next` (a line comment that takes its newline ends at column 0 of the next line). */
+function adjacentAbove(prev: SyntaxNode, next: SyntaxNode): boolean {
+  const lastRow = prev.endPosition.column === 0 && prev.endPosition.row > prev.startPosition.row ? prev.endPosition.row - 1 : prev.endPosition.row;
+  return lastRow === next.startPosition.row - 1;
+}
+
+// ---- rename-symbol ----
+
+interface Binding {
+  readonly token: SyntaxNode;
+  /** The node that binds it (a sequential binding's own statement cannot see it). */
+  readonly site: SyntaxNode;
+  readonly kind: string;
+  readonly scope: SyntaxNode;
+  readonly sequential: boolean;
+  readonly rebinds: boolean;
+  /** How the token is rewritten: the new name, or an alias after it (`x` → `x as y`). */
+  readonly rename: "replace" | "alias";
+  /** The owner when the token also names a member (a Python method is bound in its class's scope). */
+  member: string | null;
+}
+
+/** The bindings one scope holds of a name, as the variables they make. */
+type Group = Binding[];
+
+export interface RenamePlan {
+  readonly edits: TextEdit[];
+  /** Member accesses of the name whose object's type is not known: left as they are. */
+  readonly unresolved: Array<{ line: number; text: string }>;
+  /** What was renamed: a variable's binding kind, or `member of Owner`. */
+  readonly target: string;
+}
+
+/** The rename analysis of one name in one file. */
+class NameIndex {
+  readonly bindings: Binding[] = [];
+  readonly byScope = new Map<string, Binding[]>();
+  readonly groupOf = new Map<Binding, Group>();
+  readonly memberDecls: AstDeclaration[];
+  readonly references: SyntaxNode[] = [];
+  readonly memberRefs: Array<{ token: SyntaxNode; object: SyntaxNode }> = [];
+  readonly literalKeys: Array<{ token: SyntaxNode; owner: string }> = [];
+  /** Scopes where two declarations of the name contend (a reference there cannot be resolved). */
+  readonly conflicted = new Set<string>();
+
+  constructor(
+    private readonly rules: EditRules,
+    private readonly root: SyntaxNode,
+    readonly name: string,
+    w: Walk,
+  ) {
+    this.memberDecls = w.declarations.filter((d) => d.owner !== null && d.name === name);
+    const memberTokens = new Map(this.memberDecls.map((d) => [keyOf(d.nameNode), d.owner!]));
+    const imported = new Map<string, "replace" | "alias">();
+    for (const statement of w.imports) {
+      for (const b of rules.importBindings(statement)) {
+        if (b.token.text !== name) continue;
+        imported.set(keyOf(b.token as SyntaxNode), b.rename);
+        this.add(b.token as SyntaxNode, statement, "import", this.scopeAbove(statement, rules.scopes), false, false, b.rename, null);
+      }
+    }
+    for (const token of w.leaves.get(name) ?? []) {
+      if (imported.has(keyOf(token))) continue;
+      const owner = memberTokens.get(keyOf(token)) ?? null;
+      const site = this.bindingSite(token);
+      if (site) {
+        const scope = site.rule.scope === "self" ? site.node : this.scopeAbove(site.node, site.rule.scope === "function" ? rules.functionScopes : rules.scopes);
+        this.add(token, site.node, site.rule.kind, scope, site.rule.sequential === true, site.rule.rebinds === true, "replace", owner);
+        continue;
+      }
+      if (owner !== null) continue; // a member's name: renamed with its owner's members
+      const parent = token.parent;
+      if (parent && rules.opaque.includes(parent.type)) {
+        // Tokens of a macro: `a.b` and `a::b` are read from their order.
+        const separator = token.previousSibling;
+        if (separator && (separator.type === "." || separator.type === "::")) {
+          const object = separator.previousSibling;
+          this.memberRefs.push({ token, object: object ?? separator });
+          continue;
+        }
+      }
+      const access = parent ? rules.memberAccess[parent.type] : undefined;
+      if (parent && access && same(parent.childForFieldName(access.member), token)) {
+        const object = parent.childForFieldName(access.object);
+        if (object) this.memberRefs.push({ token, object });
+        continue;
+      }
+      const literalOwner = rules.literalFieldOwner(token);
+      if (literalOwner !== null) {
+        this.literalKeys.push({ token, owner: literalOwner });
+        continue;
+      }
+      if (!rules.identifiers.includes(token.type) || rules.isKey(token)) continue;
+      this.references.push(token);
+    }
+    this.group();
+  }
+
+  private add(token: SyntaxNode, site: SyntaxNode, kind: string, scope: SyntaxNode, sequential: boolean, rebinds: boolean, rename: "replace" | "alias", member: string | null): void {
+    const b: Binding = { token, site, kind, scope, sequential, rebinds, rename, member };
+    this.bindings.push(b);
+    const k = keyOf(scope);
+    const list = this.byScope.get(k);
+    if (list) list.push(b);
+    else this.byScope.set(k, [b]);
+  }
+
+  private scopeAbove(node: SyntaxNode, types: readonly string[]): SyntaxNode {
+    for (let n = node.parent; n; n = n.parent) if (types.includes(n.type)) return n;
+    return this.root;
+  }
+
+  /** The node binding `token` (climbing through patterns), or null when the token binds nothing. */
+  private bindingSite(token: SyntaxNode): { node: SyntaxNode; rule: BindingRule } | null {
+    let node = token;
+    for (let p = node.parent; p; node = p, p = p.parent) {
+      const rule = this.rules.bindings[p.type];
+      if (rule && inFields(p, node, rule.fields) && (rule.where?.(p) ?? true)) return { node: p, rule };
+      const pattern = this.rules.patterns[p.type];
+      if (pattern === undefined || !inFields(p, node, pattern)) return null;
+    }
+    return null;
+  }
+
+  /** Each scope's bindings as variables: one when at most one of them declares (the rest bind it again), else one per binding. */
+  private group(): void {
+    for (const [k, list] of this.byScope) {
+      const hoisted = list.filter((b) => !b.sequential);
+      const declaring = hoisted.filter((b) => !b.rebinds);
+      if (declaring.length <= 1 && hoisted.length > 0) for (const b of hoisted) this.groupOf.set(b, hoisted);
+      else {
+        if (declaring.length > 1) this.conflicted.add(k);
+        for (const b of hoisted) this.groupOf.set(b, [b]);
+      }
+      for (const b of list) if (b.sequential) this.groupOf.set(b, [b]);
+    }
+  }
+
+  /** The variable a use of the name refers to (null: none in the file; "conflict": contended). */
+  resolve(token: SyntaxNode): Group | null | "conflict" {
+    let passedFunction = false;
+    for (let a = token.parent; a; a = a.parent) {
+      if (this.rules.scopes.includes(a.type) && !(passedFunction && this.rules.classScopes.includes(a.type))) {
+        const list = this.byScope.get(keyOf(a));
+        if (list) {
+          const visible = list.filter((b) => b.sequential && b.token.startIndex < token.startIndex && !contains(b.site, token));
+          if (visible.length > 0) return this.groupOf.get(visible[visible.length - 1]!)!;
+          const hoisted = list.filter((b) => !b.sequential);
+          if (hoisted.length > 0) return this.conflicted.has(keyOf(a)) ? "conflict" : this.groupOf.get(hoisted[0]!)!;
+        }
+      }
+      if (this.rules.functionScopes.includes(a.type)) passedFunction = true;
+    }
+    return null;
+  }
+
+  /** The distinct variables of the name, member-named ones apart. */
+  variables(): Group[] {
+    const seen = new Set<Group>();
+    for (const b of this.bindings) if (b.member === null) seen.add(this.groupOf.get(b)!);
+    return [...seen];
+  }
+}
+
+const contains = (outer: SyntaxNode, inner: SyntaxNode): boolean => inner.startIndex >= outer.startIndex && inner.endIndex <= outer.endIndex;
+
+function inFields(parent: SyntaxNode, child: SyntaxNode, fields: PatternFields): boolean {
+  if (!child.isNamed) return false;
+  if (fields === null) return true;
+  if (Array.isArray(fields)) return fields.some((f) => parent.childrenForFieldName(f).some((c) => same(c, child)));
+  return !(fields as { except: readonly string[] }).except.some((f) => parent.childrenForFieldName(f).some((c) => same(c, child)));
+}
+
+/**
+ * The edits renaming `query` (a name, or `Owner.member`) to `newName` in one file: a variable with
+ * every use that refers to it, or a member with its accesses through objects known to be its
+ * owner. Refused with AMBIGUOUS_SYMBOL when the name binds more than one thing and `line` does
+ * not pick one, or when `newName` is already a name in the file (the rename would change what a
+ * name refers to).
+ */
+export function planRename(rules: EditRules, tree: Tree, query: string, newName: string, line: number | null): RenamePlan {
+  const { owner: qualifiedOwner, name } = splitQualified(query);
+  const w = walk(rules, tree, [name, newName]);
+  if (w.truncated) throw new MastError("SEARCH_TRUNCATED", `the file nests deeper than the depth guard (${MAX_AST_DEPTH} levels): uses of '${name}' below it were not seen, so no rename is certain`);
+  const index = new NameIndex(rules, tree.rootNode, name, w);
+  const ownerNameOf = (n: SyntaxNode): string | null => rules.owners[n.type]?.name(n) ?? null;
+  const owners = [...new Set(index.memberDecls.map((d) => d.owner!))];
+  type Candidate = { kind: "variable"; group: Group } | { kind: "member"; owner: string };
+  let candidates: Candidate[] = qualifiedOwner !== null ? owners.filter((o) => o === qualifiedOwner).map((owner) => ({ kind: "member" as const, owner })) : [...index.variables().map((group) => ({ kind: "variable" as const, group })), ...owners.map((owner) => ({ kind: "member" as const, owner }))];
+  const sites = (c: Candidate): Array<{ line: number; kind: string }> =>
+    c.kind === "variable" ? c.group.map((b) => ({ line: lineOf(b.token), kind: b.kind })) : index.memberDecls.filter((d) => d.owner === c.owner).map((d) => ({ line: lineOf(d.nameNode), kind: d.node.type }));
+  if (line !== null) candidates = candidates.filter((c) => sites(c).some((s) => s.line === line));
+  if (candidates.length === 0) {
+    const where = line !== null ? ` on line ${line}` : "";
+    throw new MastError("SYMBOL_NOT_FOUND", `nothing named '${query}' is declared or bound in the file${where}`, { hint: "List the file's declarations with `ast find-symbols`; a member is named `Owner.member`." });
+  }
+  if (candidates.length > 1) {
+    const all = candidates.flatMap(sites).sort((a, b) => a.line - b.line);
+    throw new MastError("AMBIGUOUS_SYMBOL", `'${query}' binds ${candidates.length} different symbols in the file: ${all.map((s) => `line ${s.line} (${s.kind})`).join(", ")}`, {
+      hint: "Pass the line of the binding to rename (line), name a member as `Owner.member`, or rename each declaration separately.",
+      details: { bindings: all },
+    });
+  }
+  const target = candidates[0]!;
+  const edits: TextEdit[] = [];
+  const unresolved: Array<{ line: number; text: string }> = [];
+  const put = (token: SyntaxNode, text: string) => edits.push({ start: token.startIndex, end: token.endIndex, text });
+  let label: string;
+  if (target.kind === "variable") {
+    label = target.group[0]!.kind;
+    const members = new Set(target.group);
+    for (const b of target.group) put(b.token, b.rename === "alias" ? `${name} as ${newName}` : rewrite(rules, b.token, name, newName));
+    for (const ref of index.references) {
+      const g = index.resolve(ref);
+      if (g === "conflict" || g === null) continue;
+      if (g.some((b) => members.has(b))) put(ref, rewrite(rules, ref, name, newName));
+    }
+    if (clashes(rules, w, newName)) throw clash(newName, w);
+  } else {
+    const owner = target.owner;
+    label = `member of ${owner}`;
+    for (const d of index.memberDecls) if (d.owner === owner) put(d.nameNode, newName);
+    const memberGroups = new Set(index.bindings.filter((b) => b.member === owner).map((b) => index.groupOf.get(b)!));
+    for (const ref of index.references) {
+      const g = index.resolve(ref);
+      if (g !== null && g !== "conflict" && memberGroups.has(g)) put(ref, newName);
+    }
+    const uses = new UseResolver(rules, tree.rootNode, w);
+    for (const { token, object } of index.memberRefs) {
+      const of = objectOwner(rules, uses, object, ownerNameOf);
+      if (of === owner) put(token, newName);
+      else if (of === null) unresolved.push({ line: lineOf(token), text: token.parent!.text.split("\n")[0]!.slice(0, 200) });
+    }
+    for (const { token, owner: o } of index.literalKeys) if (o === owner) put(token, rules.shorthand(token) === "key" ? `${newName}: ${name}` : newName);
+    const taken = w.declarations.find((d) => d.owner === owner && d.name === newName);
+    if (taken) throw new MastError("AMBIGUOUS_SYMBOL", `${owner} already has a member named '${newName}' (line ${lineOf(taken.nameNode)}); renaming '${name}' to it would merge two members`);
+  }
+  const unique = new Map<string, TextEdit>();
+  for (const e of edits) unique.set(`${e.start}:${e.end}`, e);
+  return { edits: [...unique.values()].sort((a, b) => a.start - b.start), unresolved, target: label };
+}
+
+/** The new text of a use: the new name, or for a shorthand the key kept (`{ a }` → `{ a: b }`, `export { a }` → `export { b as a }`). */
+function rewrite(rules: EditRules, token: SyntaxNode, name: string, newName: string): string {
+  const shorthand = rules.shorthand(token);
+  return shorthand === "key" ? `${name}: ${newName}` : shorthand === "alias" ? `${newName} as ${name}` : newName;
+}
+
+/** Whether the new name is already used as a name in the file (bound, or a use of something bound elsewhere). */
+function clashes(rules: EditRules, w: Walk, newName: string): boolean {
+  return (w.leaves.get(newName) ?? []).some((t) => rules.identifiers.includes(t.type) && !rules.isKey(t) && !(t.parent && rules.memberAccess[t.parent.type] && same(t.parent.childForFieldName(rules.memberAccess[t.parent.type]!.member), t)));
+}
+
+function clash(newName: string, w: Walk): MastError {
+  const at = (w.leaves.get(newName) ?? [])[0];
+  return new MastError("AMBIGUOUS_SYMBOL", `'${newName}' is already a name in the file${at ? ` (line ${lineOf(at)})` : ""}: renaming to it could change what a name refers to; nothing was renamed`, {
+    hint: "Pick a name the file does not use yet.",
+  });
+}
+
+/** The owner a member access's object is known to be: itself (`this`, `self`), a type named directly, or a name bound with the type. */
+function objectOwner(rules: EditRules, uses: UseResolver, object: SyntaxNode, ownerNameOf: (n: SyntaxNode) => string | null): string | null {
+  const self = rules.selfOwner(object, (n) => ownerNameOf(n as SyntaxNode));
+  if (self !== null) return self;
+  if (object.childCount !== 0 || !rules.identifiers.includes(object.type)) return null;
+  const binding = uses.binding(object);
+  if (binding === null) return null;
+  // A type's own name (a static access): the binding is the owner's declaration.
+  const site = binding.token.parent;
+  if (site && rules.owners[site.type] && same(site.childForFieldName("name"), binding.token)) return ownerNameOf(site);
+  return rules.bindingType(binding.token);
+}
+
+/** What a use of any name refers to, each name analysed once (an object of a member access). */
+class UseResolver {
+  private readonly indexes = new Map<string, NameIndex>();
+
+  constructor(
+    private readonly rules: EditRules,
+    private readonly root: SyntaxNode,
+    private readonly w: Walk,
+  ) {}
+
+  /** The binding a use refers to in the file; null when nothing in the file binds it, or it is contended. */
+  binding(use: SyntaxNode): Binding | null {
+    let index = this.indexes.get(use.text);
+    if (!index) {
+      const leaves = this.w.leaves.get(use.text) ?? collectLeaves(this.root, use.text);
+      index = new NameIndex(this.rules, this.root, use.text, { ...this.w, leaves: new Map([[use.text, leaves]]) });
+      this.indexes.set(use.text, index);
+    }
+    const g = index.resolve(use);
+    return g === null || g === "conflict" ? null : g[0]!;
+  }
+}
+
+/** The named leaves with a text, by one cursor walk (names a rename did not collect up front). */
+function collectLeaves(root: SyntaxNode, text: string): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  const cursor = root.walk();
+  let depth = 0;
+  for (;;) {
+    const node = cursor.currentNode;
+    if (node.childCount === 0 && node.isNamed && node.text === text) out.push(node);
+    if (depth < MAX_AST_DEPTH && cursor.gotoFirstChild()) {
+      depth++;
+      continue;
+    }
+    for (;;) {
+      if (cursor.gotoNextSibling()) break;
+      if (!cursor.gotoParent()) return out;
+      depth--;
+    }
+  }
+}
+
+/** Applies non-overlapping edits (sorted or not) to a text. */
+export function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  const sorted = [...edits].sort((a, b) => a.start - b.start);
+  let out = "";
+  let at = 0;
+  for (const e of sorted) {
+    if (e.start < at) throw new Error(`overlapping edits at ${e.start}`);
+    out += text.slice(at, e.start) + e.text;
+    at = e.end;
+  }
+  return out + text.slice(at);
+}

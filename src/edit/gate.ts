@@ -79,6 +79,31 @@ function nearestError(root: SyntaxNode, edited: readonly EditedLines[]): SyntaxN
   }
 }
 
+/**
+ * For a file that did not parse before (an AST edit with the pre-check waived): the syntax error
+ * the edit added — one in the edited lines, or any when the tree has more errors than before —
+ * as `line:column (node)`, or null when it added none.
+ */
+export function addedSyntaxError(before: Tree, after: Tree, edited: readonly EditedLines[]): string | null {
+  const inEdit = errorNodes(after.rootNode).find((n) => distance(n, edited) === 0);
+  const bad = inEdit ?? (errorNodes(after.rootNode).length > errorNodes(before.rootNode).length ? nearestError(after.rootNode, edited) : null);
+  return bad ? `${bad.startPosition.row + 1}:${bad.startPosition.column + 1} (${bad.isMissing ? `missing ${bad.type}` : bad.type})` : null;
+}
+
+/** The ERROR and MISSING nodes of a tree (at most MAX_ERROR_NODES), walked without recursion. */
+function errorNodes(root: SyntaxNode): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  const cursor = root.walk();
+  for (;;) {
+    const node = cursor.currentNode;
+    if ((node.type === "ERROR" || node.isMissing) && out.push(node) >= MAX_ERROR_NODES) return out;
+    if (node.hasError && cursor.gotoFirstChild()) continue;
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) return out;
+    }
+  }
+}
+
 /** Refuses (PARSE_ERROR) an edit that would leave a cleanly parsing file with a syntax error, naming the error nearest the edited lines. */
 export function checkParseValidity(path: string, before: string, after: string, edited: readonly EditedLines[] = []): void {
   const was = syntaxErrorOf(path, before);

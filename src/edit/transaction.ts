@@ -9,7 +9,7 @@ import { writeAtomic } from "../base/atomic.js";
 import { MastError } from "../base/errors.js";
 import type { Tree } from "../syntax/parser.js";
 import { generateDiff } from "./diff.js";
-import { checkParseValidity, gateParse, type EditedLines } from "./gate.js";
+import { addedSyntaxError, checkParseValidity, gateParse, type EditedLines } from "./gate.js";
 import type { OpContext, OpResult, Warning } from "./operations.js";
 import { writablePath } from "./paths.js";
 import { decodeForEdit, renderText, type EditableText } from "./text.js";
@@ -73,8 +73,10 @@ export async function editTransaction<T>(ctx: OpContext, file: string, options: 
     const afterText = renderText(planned.after);
     if (options.gate === "ast") {
       const after = gateParse(path, planned.after.lines.join("\n"), planned.edited);
-      if (after !== null && after.error !== null) {
-        throw new MastError("PARSE_ERROR", `the edit would leave ${path} with a syntax error at ${after.error}; nothing was written`, { details: { at: after.error } });
+      // A file that parsed must parse after; one that did not (waived) must gain no error of the edit's.
+      const added = after === null || after.error === null ? null : tree!.rootNode.hasError && after.tree ? addedSyntaxError(tree!, after.tree, planned.edited) : after.error;
+      if (added !== null) {
+        throw new MastError("PARSE_ERROR", `the edit would leave ${path} with a syntax error at ${added}; nothing was written`, { details: { at: added } });
       }
     } else if (text !== null) checkParseValidity(path, renderText(text), afterText, planned.edited);
     if (!options.dryRun) {

@@ -132,6 +132,7 @@ export const ECMASCRIPT_EDITS: EditRules = {
   },
   opaque: [],
   memberAccess: { member_expression: { object: "object", member: "property" } },
+  pathScope: () => undefined,
   isKey: (token) => {
     const parent = token.parent;
     if (!parent) return false;

@@ -58,6 +58,8 @@ export type PatternFields = readonly string[] | null | { readonly except: readon
 export interface ImportBinding {
   readonly token: RuleNode;
   readonly rename: "replace" | "alias";
+  /** The name bound when it is not the token's text (Rust's `use a::m::{self}` binds `m`). */
+  readonly name?: string;
 }
 
 export interface EditRules {
@@ -91,6 +93,12 @@ export interface EditRules {
   readonly opaque: readonly string[];
   /** Member accesses: node type → its object and member fields (`a.b`, `a::b`). */
   readonly memberAccess: Readonly<Record<string, { readonly object: string; readonly member: string }>>;
+  /**
+   * A use of a name through a module path (`super::X`, `self::X`): the scope node the path names
+   * (the names bound there), null when the path leads where the file cannot say (`crate::X`), or
+   * undefined when the token is no such use.
+   */
+  pathScope(token: RuleNode): RuleNode | null | undefined;
   /** A token that is a key or another thing's name where it stands (an exported alias, a keyword argument, a field key): never a variable's use. */
   isKey(token: RuleNode): boolean;
   /** The owner a member access's object stands for when it is the instance or type itself (`this`, `self`, `Self`), else null. */

@@ -80,6 +80,7 @@ export const GO_EDITS: EditRules = {
   patterns: { expression_list: null, parameter_declaration: ["name"], variadic_parameter_declaration: ["name"] },
   opaque: [],
   memberAccess: { selector_expression: { object: "operand", member: "field" } },
+  pathScope: () => undefined,
   isKey: (token) => {
     const parent = token.parent;
     if (!parent) return false;

@@ -70,6 +70,7 @@ export const PYTHON_EDITS: EditRules = {
   },
   opaque: [],
   memberAccess: { attribute: { object: "object", member: "attribute" } },
+  pathScope: () => undefined,
   isKey: (token) => {
     const parent = token.parent;
     if (!parent) return false;

@@ -107,6 +107,22 @@ export const RUST_EDITS: EditRules = {
   },
   opaque: ["token_tree"],
   memberAccess: { field_expression: { object: "value", member: "field" }, scoped_identifier: { object: "path", member: "name" } },
+  pathScope: (token) => {
+    const parent = token.parent;
+    if (!parent || (parent.type !== "scoped_identifier" && parent.type !== "scoped_type_identifier") || !sameNode(parent.childForFieldName("name"), token)) return undefined;
+    const path = parent.childForFieldName("path");
+    if (path?.type !== "self" && path?.type !== "super") return path?.type === "crate" ? null : undefined;
+    // The module the use is in (an inline `mod` or the file), then its parent for `super`.
+    let module: RuleNode | null = token.parent;
+    while (module && module.type !== "mod_item" && module.type !== "source_file") module = module.parent;
+    if (path.type === "super") {
+      if (!module || module.type === "source_file") return null;
+      module = module.parent;
+      while (module && module.type !== "mod_item" && module.type !== "source_file") module = module.parent;
+    }
+    // Items of an inline module are bound in its body.
+    return module?.type === "mod_item" ? module.childForFieldName("body") : module;
+  },
   isKey: (token) => {
     const parent = token.parent;
     if (!parent) return false;
@@ -157,7 +173,15 @@ export const RUST_EDITS: EditRules = {
       } else if (n.type === "use_as_clause") {
         const alias = n.childForFieldName("alias");
         if (alias) out.push({ token: alias, rename: "replace" });
-      } else if (n.type === "scoped_use_list") stack.push(n.childForFieldName("list"));
+      } else if (n.type === "scoped_use_list") {
+        // `use a::m::{self, …}` binds `m` too.
+        const list = n.childForFieldName("list");
+        const self = list?.namedChildren.find((c) => c.type === "self");
+        const path = n.childForFieldName("path");
+        const last = path?.type === "scoped_identifier" ? path.childForFieldName("name") : path;
+        if (self && last) out.push({ token: self, rename: "alias", name: last.text });
+        stack.push(list);
+      }
       else if (n.type === "use_list") stack.push(...n.namedChildren);
     }
     return out;

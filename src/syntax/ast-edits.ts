@@ -350,6 +350,8 @@ class NameIndex {
   readonly references: SyntaxNode[] = [];
   readonly memberRefs: Array<{ token: SyntaxNode; object: SyntaxNode }> = [];
   readonly literalKeys: Array<{ token: SyntaxNode; owner: string }> = [];
+  /** Uses through a module path (`super::X`) with the scope the path names (null: one the file cannot say). */
+  readonly pathUses: Array<{ token: SyntaxNode; scope: SyntaxNode | null }> = [];
   /** Scopes where two declarations of the name contend (a reference there cannot be resolved). */
   readonly conflicted = new Set<string>();
 
@@ -364,7 +366,7 @@ class NameIndex {
     const imported = new Map<string, "replace" | "alias">();
     for (const statement of w.imports) {
       for (const b of rules.importBindings(statement)) {
-        if (b.token.text !== name) continue;
+        if ((b.name ?? b.token.text) !== name) continue;
         imported.set(keyOf(b.token as SyntaxNode), b.rename);
         this.add(b.token as SyntaxNode, statement, "import", this.scopeAbove(statement, rules.scopes), false, false, b.rename, null);
       }
@@ -379,6 +381,11 @@ class NameIndex {
         continue;
       }
       if (owner !== null) continue; // a member's name: renamed with its owner's members
+      const pathScope = rules.pathScope(token);
+      if (pathScope !== undefined) {
+        this.pathUses.push({ token, scope: pathScope as SyntaxNode | null });
+        continue;
+      }
       const parent = token.parent;
       if (parent && rules.opaque.includes(parent.type)) {
         // Tokens of a macro: `a.b` and `a::b` are read from their order.
@@ -495,6 +502,8 @@ export function planRename(rules: EditRules, tree: Tree, query: string, newName:
   const index = new NameIndex(rules, tree.rootNode, name, w);
   const ownerNameOf = (n: SyntaxNode): string | null => rules.owners[n.type]?.name(n) ?? null;
   const owners = [...new Set(index.memberDecls.map((d) => d.owner!))];
+  // `Owner.attr` of an owner the file declares, with no declaration of the attribute (`self.attr = …` in Python): its accesses.
+  if (qualifiedOwner !== null && !owners.includes(qualifiedOwner) && w.declarations.some((d) => d.name === qualifiedOwner && rules.owners[d.node.type])) owners.push(qualifiedOwner);
   type Candidate = { kind: "variable"; group: Group } | { kind: "member"; owner: string };
   let candidates: Candidate[] = qualifiedOwner !== null ? owners.filter((o) => o === qualifiedOwner).map((owner) => ({ kind: "member" as const, owner })) : [...index.variables().map((group) => ({ kind: "variable" as const, group })), ...owners.map((owner) => ({ kind: "member" as const, owner }))];
   const sites = (c: Candidate): Array<{ line: number; kind: string }> =>
@@ -519,11 +528,15 @@ export function planRename(rules: EditRules, tree: Tree, query: string, newName:
   if (target.kind === "variable") {
     label = target.group[0]!.kind;
     const members = new Set(target.group);
-    for (const b of target.group) put(b.token, b.rename === "alias" ? `${name} as ${newName}` : rewrite(rules, b.token, name, newName));
+    for (const b of target.group) put(b.token, b.rename === "alias" ? `${b.token.text} as ${newName}` : rewrite(rules, b.token, name, newName));
     for (const ref of index.references) {
       const g = index.resolve(ref);
       if (g === "conflict" || g === null) continue;
       if (g.some((b) => members.has(b))) put(ref, rewrite(rules, ref, name, newName));
+    }
+    for (const { token, scope } of index.pathUses) {
+      if (scope === null) unresolved.push({ line: lineOf(token), text: token.parent!.text.slice(0, 200) });
+      else if (target.group.some((b) => same(b.scope, scope))) put(token, newName);
     }
     if (clashes(rules, w, newName)) throw clash(newName, w);
   } else {

@@ -1,0 +1,228 @@
+// The AST edits on real files in temp projects, per language: every operation's output against a
+// golden file (test/goldens/ast/, reviewed as a diff against test/fixtures/ast/), every refusal
+// with its code and the file left byte-identical, CRLF and BOM kept, tabs vs spaces, Python
+// decorators and nested functions, Go receivers, Rust impl blocks and mod items, TSX components.
+import { readFileSync, readdirSync } from "node:fs";
+import { extname, join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { isMastError } from "../../src/base/errors.js";
+import { astCapabilities, astFindSymbols, astInsert, astRenameSymbol, astReplaceBody } from "../../src/edit/ast.js";
+import type { OpContext, OpResult } from "../../src/edit/operations.js";
+import { projectBoundary } from "../../src/edit/paths.js";
+import { ChangeSet } from "../../src/edit/snapshots.js";
+import { expectGolden } from "../helpers/golden.js";
+import { makeProject, type TestProject } from "../helpers/project.js";
+
+const FIXTURES = join(import.meta.dirname, "..", "fixtures", "ast");
+let project: TestProject;
+
+beforeAll(() => {
+  process.env.HASHPILOT_HOME = makeProject().root;
+  const files = Object.fromEntries(readdirSync(FIXTURES).map((f) => [f, readFileSync(join(FIXTURES, f))]));
+  project = makeProject(files);
+});
+
+let changeSets = 0;
+function ctx(): OpContext {
+  const boundary = projectBoundary(project.root);
+  return { boundary, cwd: project.root, changeSet: new ChangeSet(`test-${++changeSets}`, "ast", boundary.realRoot) };
+}
+
+const PREVIEW = { dryRun: true, includeSource: true, allowParseErrors: false };
+const WRITE = { dryRun: false, includeSource: false, allowParseErrors: false };
+
+type Op = (oc: OpContext, file: string) => Promise<OpResult<{ newSource?: string; changes: number }>>;
+const rename = (from: string, to: string, line: number | null = null): Op => (oc, f) => astRenameSymbol(oc, f, from, to, line, PREVIEW);
+const body = (symbol: string, text: string): Op => (oc, f) => astReplaceBody(oc, f, symbol, text, PREVIEW);
+const insert = (symbol: string, text: string, where: "before" | "after"): Op => (oc, f) => astInsert(oc, f, symbol, text, where, PREVIEW);
+
+/** Each case's output is test/goldens/ast/<name><ext of the fixture>. */
+const CASES: Array<[name: string, fixture: string, op: Op]> = [
+  ["ts-rename-member", "service.ts", rename("AuthService.validate", "verify")],
+  ["ts-rename-class", "service.ts", rename("AuthService", "TokenService")],
+  ["ts-rename-import", "service.ts", rename("Repository", "Store")],
+  ["ts-rename-namespace-import", "service.ts", rename("log", "logger")],
+  ["ts-rename-overloaded", "service.ts", rename("format", "padToken")],
+  ["ts-rename-shorthand", "service.ts", rename("token", "jwt", 29)],
+  ["ts-rename-field", "service.ts", rename("AuthService.attempts", "tries")],
+  ["ts-body-method", "service.ts", body("AuthService.reset", "this.attempts = 0;\nlog.debug(\"reset\");")],
+  ["ts-body-braced", "service.ts", body("check", "{\n    return null;\n}")],
+  ["ts-before-method", "service.ts", insert("AuthService.validate", "/** Counts calls. */\ncount(): number {\n  return this.attempts;\n}\n", "before")],
+  ["ts-after-function", "service.ts", insert("check", "export const VERSION = 1;", "after")],
+  ["ts-before-class-doc", "service.ts", insert("AuthService", "export type Token = string;\n", "before")],
+  ["tsx-rename-prop-type", "component.tsx", rename("Props", "CounterProps")],
+  ["tsx-rename-destructured", "component.tsx", rename("count", "clicks")],
+  ["tsx-body-arrow", "component.tsx", body("Badge", "return <b>{props.label}</b>;")],
+  ["js-rename-var", "legacy.js", rename("item", "entry")],
+  ["js-rename-require", "legacy.js", rename("path", "nodePath")],
+  ["js-rename-exported", "legacy.js", rename("resolveAll", "resolveEach")],
+  ["js-rename-private", "legacy.js", rename("Cache.get", "read")],
+  ["js-body", "legacy.js", body("resolveAll", "return items.map((item) => path.join(\"/\", item));")],
+  ["py-rename-import-alias", "models.py", rename("open_store", "open_db")],
+  ["py-rename-module-const", "models.py", rename("LIMIT", "MAX_ROWS")],
+  ["py-rename-method", "models.py", rename("User.load", "fetch")],
+  ["py-rename-attribute", "models.py", rename("User.name", "username")],
+  ["py-rename-param", "models.py", rename("fn", "func")],
+  ["py-body-decorated", "models.py", body("User.load", "return []")],
+  ["py-body-nested", "models.py", body("wrapper", "print(args)\nreturn fn(*args)")],
+  ["py-before-decorated", "models.py", insert("User.load", "def count(self):\n    return 0\n", "before")],
+  ["py-after-class", "models.py", insert("User", "\n\nclass Admin(User):\n    kind = \"admin\"", "after")],
+  ["go-rename-field", "server.go", rename("Server.name", "label")],
+  ["go-rename-method", "server.go", rename("Server.Run", "Serve")],
+  ["go-rename-import", "server.go", rename("str", "strs")],
+  ["go-rename-local", "server.go", rename("srv", "s2")],
+  ["go-body-tabs", "server.go", body("New", "return &Server{name: name}")],
+  ["go-before-type-doc", "server.go", insert("Server", "// Client calls a server.\ntype Client struct{}\n", "before")],
+  ["go-after-method", "server.go", insert("Server.Run", "\nfunc (s *Server) Stop() {\n\ts.count = 0\n}", "after")],
+  ["rs-rename-field", "shapes.rs", rename("Point.x", "px")],
+  ["rs-rename-struct", "shapes.rs", rename("Point", "Vec2")],
+  ["rs-rename-shadowed", "shapes.rs", rename("sum", "total", 16)],
+  ["rs-rename-method", "shapes.rs", rename("Point.norm", "length")],
+  ["rs-body-impl", "shapes.rs", body("Point.norm", "(self.x * self.x + self.y * self.y).sqrt()")],
+  ["rs-after-mod-item", "shapes.rs", insert("origin", "pub fn unit() -> super::Point {\n    super::Point::new(1.0, 0.0)\n}", "after")],
+  ["rs-before-attributes", "shapes.rs", insert("Point", "/// A size.\npub type Size = f64;\n", "before")],
+  ["four-body-spaces", "four.ts", body("Queue.push", "if (n < 0) {\n  throw new Error(\"negative\");\n}\nthis.items.push(n);")],
+];
+
+describe("AST edits: golden outputs", () => {
+  for (const [name, fixture, op] of CASES) {
+    it(`${name} (${fixture})`, async () => {
+      const before = readFileSync(project.root + "/" + fixture);
+      const result = await op(ctx(), fixture);
+      expect(result.data.changes).toBeGreaterThan(0);
+      expectGolden(`ast/${name}${extname(fixture)}`, result.data.newSource!);
+      // A preview writes nothing.
+      expect(readFileSync(project.root + "/" + fixture).equals(before)).toBe(true);
+    });
+  }
+});
+
+async function refusal(op: Op, fixture: string): Promise<{ code: string; message: string }> {
+  const before = readFileSync(join(project.root, fixture));
+  try {
+    await op(ctx(), fixture);
+  } catch (err) {
+    if (!isMastError(err)) throw err;
+    expect(readFileSync(join(project.root, fixture)).equals(before)).toBe(true);
+    return { code: err.code, message: err.message };
+  }
+  throw new Error("expected a refusal");
+}
+
+describe("AST edits: refusals leave the file as it was", () => {
+  it("AMBIGUOUS_SYMBOL lists each contending binding as `line N (kind)`; line picks one", async () => {
+    expect(await refusal(rename("token", "jwt"), "service.ts")).toEqual({
+      code: "AMBIGUOUS_SYMBOL",
+      // The overload signature's parameter (line 23) binds nothing a body sees.
+      message: "'token' binds 3 different symbols in the file: line 11 (parameter), line 24 (parameter), line 29 (parameter)",
+    });
+    expect(await refusal(rename("attempts", "n"), "service.ts")).toMatchObject({ code: "AMBIGUOUS_SYMBOL", message: expect.stringContaining("line 6 (public_field_definition), line 30 (variable_declarator)") });
+    // A shadowed local in Python, and a method of two owners in Rust (`fmt` of Display and the module `fmt`).
+    expect((await refusal(rename("name", "n"), "models.py")).message).toBe("'name' binds 2 different symbols in the file: line 17 (parameter), line 30 (parameter)");
+    expect((await refusal(rename("fmt", "f2"), "shapes.rs")).code).toBe("AMBIGUOUS_SYMBOL");
+  });
+
+  it("a new name the file already uses is refused (it would change what a name refers to)", async () => {
+    expect(await refusal(rename("pad", "token"), "service.ts")).toMatchObject({ code: "AMBIGUOUS_SYMBOL", message: expect.stringContaining("'token' is already a name in the file") });
+    expect(await refusal(rename("Point.x", "y"), "shapes.rs")).toMatchObject({ code: "AMBIGUOUS_SYMBOL", message: expect.stringContaining("Point already has a member named 'y'") });
+  });
+
+  it("SYMBOL_NOT_FOUND for an unknown name; insertions refuse a parameter or import naming its node type; AMBIGUOUS_SYMBOL lists anchors", async () => {
+    expect(await refusal(rename("nothing", "x"), "service.ts")).toMatchObject({ code: "SYMBOL_NOT_FOUND" });
+    expect(await refusal(insert("token", "x;", "after"), "service.ts")).toEqual({
+      code: "SYMBOL_NOT_FOUND",
+      message: "no declaration named 'token' in the file; it is only a name in required_parameter at line 11, which is no statement or declaration to insert at",
+    });
+    expect(await refusal(insert("Repository", "x;", "after"), "service.ts")).toMatchObject({ code: "SYMBOL_NOT_FOUND", message: expect.stringContaining("import_specifier at line 1") });
+    expect(await refusal(insert("format", "x;", "before"), "service.ts")).toEqual({ code: "AMBIGUOUS_SYMBOL", message: "'format' names 2 declarations: function_signature at line 23, function_declaration at line 24" });
+    expect(await refusal(body("Handler.Handle", "return nil"), "server.go")).toMatchObject({ code: "SYMBOL_NOT_FOUND", message: "'Handler.Handle' has no body to replace (method_elem at line 16)" });
+  });
+
+  it("PARSE_ERROR: a broken file unless waived, and an edit that would break it never", async () => {
+    project.write("broken.ts", "export function f( {\n  return 1;\n}\n");
+    expect(await refusal(body("f", "return 2;"), "broken.ts")).toMatchObject({ code: "PARSE_ERROR", message: expect.stringContaining("does not parse") });
+    expect(await refusal(body("AuthService.reset", "this.attempts = ;"), "service.ts")).toMatchObject({ code: "PARSE_ERROR", message: expect.stringContaining("would leave") });
+    // Waived, the broken file is edited, and the edit adds no error of its own.
+    project.write("half.ts", "export function ok() {\n  return 1;\n}\nexport function bad( {\n");
+    const waived = await astReplaceBody(ctx(), "half.ts", "ok", "return 2;", { ...WRITE, allowParseErrors: true });
+    expect(waived.data.changes).toBe(1);
+    expect(readFileSync(join(project.root, "half.ts"), "utf8")).toBe("export function ok() {\n  return 2;\n}\nexport function bad( {\n");
+    // A waived broken file still may not get an error of the edit's own.
+    project.write("half2.ts", "export function ok() {\n  return 1;\n}\nexport function bad( {\n");
+    expect((await refusal((oc, f) => astReplaceBody(oc, f, "ok", "return (;", { ...WRITE, allowParseErrors: true }), "half2.ts")).code).toBe("PARSE_ERROR");
+
+  });
+
+  it("UNSUPPORTED_OPERATION for a language without AST edits and for .d.ts files", async () => {
+    project.write("notes.md", "# notes\n");
+    project.write("types.d.ts", "export declare function f(): void;\n");
+    expect((await refusal(rename("notes", "n"), "notes.md")).code).toBe("UNSUPPORTED_OPERATION");
+    expect((await refusal(rename("f", "g"), "types.d.ts")).code).toBe("UNSUPPORTED_OPERATION");
+  });
+
+  it("SEARCH_TRUNCATED, never SYMBOL_NOT_FOUND, when the walk stops at the depth guard", async () => {
+    const deep = `export const v = ${"[".repeat(250)}1${"]".repeat(250)};\nexport function f() {}\n`;
+    project.write("deep.ts", deep);
+    expect((await refusal(rename("f", "g"), "deep.ts")).code).toBe("SEARCH_TRUNCATED");
+    expect((await refusal(body("missing", "x"), "deep.ts")).code).toBe("SEARCH_TRUNCATED");
+    const found = astFindSymbols(ctx(), "deep.ts");
+    expect(found.data.truncated).toBe(true);
+    expect(found.warnings.map((w) => w.code)).toEqual(["SEARCH_TRUNCATED"]);
+  });
+});
+
+describe("AST edits: writes", () => {
+  it("keep the BOM and CRLF endings of untouched and new lines, and record the changeSet", async () => {
+    const r = await astInsert(ctx(), "bom-crlf.ts", "greet", "export function bye(name: string): string {\n  return \"bye \" + name;\n}", "after", WRITE);
+    expect(r.written).toEqual([join(project.root, "bom-crlf.ts")]);
+    expect(readFileSync(join(project.root, "bom-crlf.ts"), "latin1")).toBe(
+      '\xef\xbb\xbfexport function greet(name: string): string {\r\n  return "hi " + name;\r\n}\r\nexport function bye(name: string): string {\r\n  return "bye " + name;\r\n}\r\n\r\nexport const NAME = "x";\r\n',
+    );
+    const renamed = await astRenameSymbol(ctx(), "bom-crlf.ts", "name", "who", 1, WRITE);
+    expect(renamed.data).toMatchObject({ changes: 2, changedLines: [{ start: 1, end: 1 }, { start: 2, end: 2 }] });
+    expect(readFileSync(join(project.root, "bom-crlf.ts"), "latin1").split("\r\n").slice(0, 2)).toEqual(["\xef\xbb\xbfexport function greet(who: string): string {", '  return "hi " + who;']);
+  });
+
+  it("a dry run answers the unified diff and sourceOmitted, not the file", async () => {
+    const r = await astRenameSymbol(ctx(), "server.go", "DefaultName", "FallbackName", null, { ...PREVIEW, includeSource: false });
+    expect(r.data).toMatchObject({ dryRun: true, sourceOmitted: true, changes: 2 });
+    expect((r.data as { diff: string }).diff.split("\n").filter((l) => /^[-+][^-+]/.test(l))).toEqual([
+      '-const DefaultName = "srv"',
+      '+const FallbackName = "srv"',
+      "-\t\tsrv.name = DefaultName",
+      "+\t\tsrv.name = FallbackName",
+    ]);
+  });
+
+  it("member accesses on objects of unknown type are listed, not changed", async () => {
+    const r = await astRenameSymbol(ctx(), "service.ts", "AuthService.validate", "verify", null, PREVIEW);
+    expect(r.data).toMatchObject({ changes: 3, unresolved: [{ line: 36, text: "other().validate" }] });
+    expect(r.warnings.map((w) => w.code)).toEqual(["UNRESOLVED_REFERENCES"]);
+  });
+});
+
+describe("ast find-symbols and capabilities", () => {
+  it("lists every declaration with both coordinate conventions", () => {
+    const found = astFindSymbols(ctx(), "server.go");
+    expect(found.data.truncated).toBe(false);
+    expect(found.data.symbols.map((s) => `${s.startLine}:${s.startColumn}-${s.endLine}:${s.endColumn} ${s.kind} ${s.qualifiedName}`)).toEqual([
+      "9:6-12:2 type_spec Server",
+      "10:2-10:14 field_declaration Server.name",
+      "11:2-11:11 field_declaration Server.count",
+      "15:6-17:2 type_spec Handler",
+      "16:2-16:27 method_elem Handler.Handle",
+      "19:7-19:26 const_spec DefaultName",
+      "22:1-29:2 method_declaration Server.Run",
+      "31:1-37:2 function_declaration New",
+    ]);
+    const first = found.data.symbols[0]!;
+    expect([first.startRow, first.startCol, first.endRow, first.endCol]).toEqual([8, 5, 11, 1]);
+  });
+
+  it("capabilities are the specs' edit rules", () => {
+    const caps = astCapabilities().data;
+    expect(caps.map((c) => `${c.lang} ${c.extensions.join(" ")}`)).toEqual(["typescript .ts .mts .cts .tsx", "javascript .js .jsx .mjs .cjs", "python .py .pyi", "go .go", "rust .rs"]);
+    expect(caps[0]!.operations).toEqual(["find-symbols", "rename-symbol", "replace-body", "insert-before", "insert-after"]);
+    expect(caps.find((c) => c.lang === "go")!.limitations.length).toBeGreaterThan(0);
+  });
+});

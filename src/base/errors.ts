@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   AMBIGUOUS_SYMBOL: "The name binds more than one thing: pick one (a member as `Owner.member`, or the binding's line), or rename each separately.",
   SEARCH_TRUNCATED: "The search stopped at the depth guard before it could be sure; edit the deeply nested code with replace-hash instead.",
   UNSUPPORTED_OPERATION: "Run `hashpilot ast capabilities` for what each language supports, or use replace-hash or diff apply.",
+  MODULE_SYSTEM_MISMATCH: "The import has no form in the file's module system; follow the recovery step (it names the concrete next step).",
   SNAPSHOT_INVALID: "hashpilot's snapshot store holds a manifest or blob that fails validation; it is never trusted. Inspect or delete it under $HASHPILOT_HOME/snapshots.",
 } as const;
 

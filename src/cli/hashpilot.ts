@@ -35,6 +35,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 5>> = {
   SYMBOL_NOT_FOUND: 2,
   AMBIGUOUS_SYMBOL: 2,
   SEARCH_TRUNCATED: 2,
+  MODULE_SYSTEM_MISMATCH: 2,
   UNSUPPORTED_OPERATION: 1,
   STALE_ANCHOR: 3,
   AMBIGUOUS_ANCHOR: 3,
@@ -394,6 +395,28 @@ const COMMANDS: Record<string, Command> = {
     input: ([file, symbol, body, ...rest], values, cwd) => {
       expectArgs("ast replace-body", [file, symbol, body], rest);
       return { file, operation: "replace-body", symbol, content: contentArg(cwd, body!), ...astEditInput(values) };
+    },
+    text: astEditText,
+  },
+  "ast add-import": {
+    tool: "ast_edit",
+    summary: "Add an import (ESM form for TypeScript/JavaScript: '{ Foo } from ./bar'), merged into an existing import of the module.",
+    usage: "hashpilot ast add-import <file> <import-spec> [--dry-run] [--include-source]",
+    options: AST_EDIT_OPTIONS,
+    input: ([file, spec, ...rest], values) => {
+      expectArgs("ast add-import", [file, spec], rest);
+      return { file, operation: "add-import", symbol: spec, ...astEditInput(values) };
+    },
+    text: astEditText,
+  },
+  "ast remove-import": {
+    tool: "ast_edit",
+    summary: "Remove an import: the names a spec lists, or a module's whole import.",
+    usage: "hashpilot ast remove-import <file> <import-spec> [--dry-run] [--include-source]",
+    options: AST_EDIT_OPTIONS,
+    input: ([file, spec, ...rest], values) => {
+      expectArgs("ast remove-import", [file, spec], rest);
+      return { file, operation: "remove-import", symbol: spec, ...astEditInput(values) };
     },
     text: astEditText,
   },

@@ -1,17 +1,30 @@
 // The AST operations of the hashpilot contract (ast capabilities, find-symbols, rename-symbol,
-// replace-body, insert-before/after) as functions to the contract's payloads: each finds the
+// replace-body, add-import, remove-import, insert-before/after) as functions to the contract's payloads: each finds the
 // file's language spec, plans on the tree the edit transaction parsed (syntax/ast-edits.ts), and
 // writes through that transaction. A language without edit rules is UNSUPPORTED_OPERATION.
 import { MastError } from "../base/errors.js";
-import { AST_OPERATIONS, type EditRules } from "../lang/edit-rules.js";
-import { LANGUAGE_SPECS, extensionInfo } from "../lang/languages.js";
-import { applyEdits, findSymbols as findInTree, planInsert, planRename, planReplaceBody, type FoundSymbol, type TextEdit } from "../syntax/ast-edits.js";
+import { dirname, join } from "node:path";
+import { AST_OPERATIONS, type EditRules, type ModuleSystem } from "../lang/edit-rules.js";
+import { LANGUAGE_SPECS, extensionInfo, extensionOf } from "../lang/languages.js";
+import {
+  applyEdits,
+  findSymbols as findInTree,
+  importSystems,
+  planAddImport,
+  planInsert,
+  planRemoveImport,
+  planRename,
+  planReplaceBody,
+  type FoundSymbol,
+  type TextEdit,
+} from "../syntax/ast-edits.js";
 import type { Tree } from "../syntax/parser.js";
 import { gateParse } from "./gate.js";
 import { readEditable, sourceOrDiff, type OpContext, type OpResult, type Warning } from "./operations.js";
 import { readablePath } from "./paths.js";
 import { fileHash, sourceOf, withSource, type EditableText } from "./text.js";
 import { editTransaction, type Planned } from "./transaction.js";
+import { readBytes } from "./writer.js";
 
 export interface CapabilityEntry {
   lang: string;
@@ -28,8 +41,8 @@ export function astCapabilities(): OpResult<CapabilityEntry[]> {
   return { data, warnings: [] };
 }
 
-/** The AST operations this build performs (the import operations land next). */
-export const AST_IMPLEMENTED: ReadonlySet<string> = new Set(["find-symbols", "rename-symbol", "replace-body", "insert-before", "insert-after"]);
+/** The AST operations this build performs. */
+export const AST_IMPLEMENTED: ReadonlySet<string> = new Set(AST_OPERATIONS);
 
 /** The edit rules of a file's language; UNSUPPORTED_OPERATION when it has none. */
 function rulesFor(path: string, operation: string): EditRules {
@@ -90,13 +103,13 @@ function astEdit(
   file: string,
   operation: string,
   options: AstEditOptions,
-  plan: (rules: EditRules, tree: Tree, source: string) => { edits: TextEdit[]; changes: number; message: string; unresolved?: Array<{ line: number; text: string }> },
+  plan: (rules: EditRules, tree: Tree, source: string, path: string) => { edits: TextEdit[]; changes: number; message: string; unresolved?: Array<{ line: number; text: string }> },
 ): Promise<OpResult<AstEditData>> {
   return editTransaction(ctx, file, { operation: `ast ${operation}`, dryRun: options.dryRun, gate: "ast", allowParseErrors: options.allowParseErrors }, ({ path, text, tree }): Planned<AstEditData> => {
     const rules = rulesFor(path, operation);
     const before = text as EditableText;
     const source = sourceOf(before);
-    const result = plan(rules, tree!, source);
+    const result = plan(rules, tree!, source, path);
     const { after, edited } = withSource(before, applyEdits(source, result.edits));
     const warnings: Warning[] = result.unresolved?.length
       ? [{ code: "UNRESOLVED_REFERENCES", message: `${result.unresolved.length} access(es) of the name on objects of unknown type were left as they are (lines ${result.unresolved.map((u) => u.line).join(", ")}); check them`, unresolved: result.unresolved }]
@@ -141,6 +154,59 @@ export function astReplaceBody(ctx: OpContext, file: string, symbol: string, bod
   return astEdit(ctx, file, "replace-body", options, (rules, tree, source) => {
     const { edit, target } = planReplaceBody(rules, tree, source, symbol, body);
     return { edits: [edit], changes: 1, message: `Replaced body of '${target.qualifiedName}'` };
+  });
+}
+
+/**
+ * The module system an import is written in: fixed by the extension (`.mjs`, `.cjs`), else the one
+ * the file's imports use, else the nearest package.json's `type` (Node's default, CommonJS, when
+ * it has none). A file that uses both with nothing to settle it is MODULE_SYSTEM_MISMATCH.
+ */
+function moduleSystem(ctx: OpContext, path: string, rules: EditRules, tree: Tree): ModuleSystem {
+  const fixed = rules.imports.moduleSystems;
+  if (!fixed) return "esm";
+  const ext = extensionOf(path) ?? "";
+  if (fixed.esm.includes(ext)) return "esm";
+  if (fixed.cjs.includes(ext)) return "cjs";
+  const used = importSystems(rules, tree);
+  const declared = packageType(ctx, path);
+  if (used.size === 1) return [...used][0]!;
+  if (used.size === 2 && declared === null) {
+    throw new MastError("MODULE_SYSTEM_MISMATCH", `${path} uses both require and import, and neither its extension nor a package.json "type" says which system Node loads it with`, {
+      hint: 'Rename the file .mjs (ES module) or .cjs (CommonJS), or set "type": "module" or "commonjs" in its package.json, then add the import again.',
+    });
+  }
+  return declared ?? "cjs";
+}
+
+/** The `type` of the nearest package.json between the file and the project root ("module" → esm, "commonjs" → cjs), or null. */
+function packageType(ctx: OpContext, path: string): ModuleSystem | null {
+  for (let dir = dirname(path); dir.startsWith(ctx.boundary.root); dir = dirname(dir)) {
+    const bytes = readBytes(join(dir, "package.json"));
+    if (bytes !== null) {
+      try {
+        const type = (JSON.parse(bytes.toString("utf8")) as { type?: unknown }).type;
+        return type === "module" ? "esm" : type === "commonjs" ? "cjs" : null;
+      } catch {
+        return null;
+      }
+    }
+    if (dir === ctx.boundary.root || dirname(dir) === dir) break;
+  }
+  return null;
+}
+
+export function astAddImport(ctx: OpContext, file: string, spec: string, options: AstEditOptions): Promise<OpResult<AstEditData>> {
+  return astEdit(ctx, file, "add-import", options, (rules, tree, source, path) => {
+    const plan = planAddImport(rules, tree, source, spec, moduleSystem(ctx, path, rules, tree));
+    return { edits: plan.edits, changes: plan.edits.length, message: plan.message };
+  });
+}
+
+export function astRemoveImport(ctx: OpContext, file: string, spec: string, options: AstEditOptions): Promise<OpResult<AstEditData>> {
+  return astEdit(ctx, file, "remove-import", options, (rules, tree, source) => {
+    const plan = planRemoveImport(rules, tree, source, spec);
+    return { edits: plan.edits, changes: plan.edits.length, message: plan.message };
   });
 }
 

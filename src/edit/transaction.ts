@@ -79,7 +79,8 @@ export async function editTransaction<T>(ctx: OpContext, file: string, options: 
         throw new MastError("PARSE_ERROR", `the edit would leave ${path} with a syntax error at ${added}; nothing was written`, { details: { at: added } });
       }
     } else if (text !== null) checkParseValidity(path, renderText(text), afterText, planned.edited);
-    if (!options.dryRun) {
+    const unchanged = text !== null && afterText === renderText(text);
+    if (!options.dryRun && !unchanged) {
       // A file the plan creates may live in directories that do not exist yet (inside the root: checked above).
       if (bytes === null) mkdirSync(dirname(path), { recursive: true });
       commitWrite(ctx, path, bytes, Buffer.from(afterText, "utf8"));
@@ -87,7 +88,7 @@ export async function editTransaction<T>(ctx: OpContext, file: string, options: 
     return {
       data: planned.data,
       warnings: planned.warnings ?? [],
-      written: options.dryRun ? [] : [path],
+      written: options.dryRun || unchanged ? [] : [path],
       changedRanges: planned.edited,
       unifiedDiff: () => generateDiff(path, path, text === null ? "" : renderText(text), afterText, 0),
     };

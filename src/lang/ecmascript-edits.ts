@@ -3,6 +3,7 @@
 // bodies, classes and interfaces as owners, bindings and their scopes, shorthand properties and
 // export specifiers, `this`, and the types annotations and `new` give a name.
 import { ancestorOf, firstTypeName, type EditRules } from "./edit-rules.js";
+import { ECMASCRIPT_IMPORTS } from "./ecmascript-imports.js";
 import type { RuleNode } from "./outline.js";
 
 const FUNCTION_VALUES = ["arrow_function", "function_expression", "function", "generator_function"];
@@ -165,6 +166,7 @@ export const ECMASCRIPT_EDITS: EditRules = {
   },
   literalFieldOwner: () => null,
   importStatements: ["import_statement"],
+  imports: ECMASCRIPT_IMPORTS,
   importBindings: (statement) => {
     const out: Array<{ token: RuleNode; rename: "replace" | "alias" }> = [];
     const clause = statement.namedChildren.find((c) => c.type === "import_clause");

@@ -62,6 +62,53 @@ export interface ImportBinding {
   readonly name?: string;
 }
 
+/** A change to a file's text, as the rules propose one: characters [start, end) become `text`. */
+export interface RuleEdit {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+/** What an import takes from one module, as add-import and remove-import read and write it. */
+export interface ImportSpec {
+  readonly module: string;
+  /** The default import (`D from m`), a Python `import m as d` / Go package name. */
+  readonly defaultName: string | null;
+  /** `* as ns`. */
+  readonly namespace: string | null;
+  readonly names: ReadonlyArray<{ readonly name: string; readonly alias: string | null }>;
+  /** `import type { … }`: no runtime form. */
+  readonly typeOnly: boolean;
+  /** For ECMAScript: the module system of an existing statement (`import` or `require`). */
+  readonly system?: "esm" | "cjs";
+}
+
+export type ModuleSystem = "esm" | "cjs";
+
+export interface ImportRules {
+  /** A spec as the user writes it (`{ a, b as c } from ./m`, `import os`, `"fmt"`, `std::io::Read`), or why it is not one. */
+  parse(spec: string): ImportSpec | string;
+  /** What a top-level statement imports (a Go import block: one spec per package), empty when it is no import. */
+  read(statement: RuleNode): ImportSpec[];
+  /**
+   * The statement importing `spec` in the module system given, in the style (quotes, semicolon) of
+   * `like`, an import the file has; `mismatch` says why it has no form there (MODULE_SYSTEM_MISMATCH).
+   */
+  render(spec: ImportSpec, system: ModuleSystem, like: RuleNode | null): { text: string } | { mismatch: string; recovery: string };
+  /** The edit adding `spec` to an existing import statement (its module's, or a Go import block), or null when that statement cannot take it. */
+  merge(statement: RuleNode, spec: ImportSpec, source: string): RuleEdit | null;
+  /**
+   * The edit taking what `spec` names out of a statement that imports it and keeps something else
+   * (`default` and `*` name a default and a namespace binding; no names: the whole module), or
+   * "all" when nothing would be left.
+   */
+  without(statement: RuleNode, spec: ImportSpec, source: string): RuleEdit | "all";
+  /** The node the first import of a file goes after (a package clause, a module docstring, directives), or null for the start. */
+  firstAfter(root: RuleNode): RuleNode | null;
+  /** Extensions whose module system is fixed (`.mjs`, `.cjs`); absent: the language has one system. */
+  readonly moduleSystems?: { readonly esm: readonly string[]; readonly cjs: readonly string[] };
+}
+
 export interface EditRules {
   readonly declarations: Readonly<Record<string, EditDeclaration>>;
   readonly owners: Readonly<Record<string, EditOwner>>;
@@ -111,6 +158,7 @@ export interface EditRules {
   readonly importStatements: readonly string[];
   /** The tokens an import statement binds and how each is renamed. */
   importBindings(statement: RuleNode): ImportBinding[];
+  readonly imports: ImportRules;
   /** What the operations cannot do for the language, for `ast capabilities`. */
   readonly limitations: readonly string[];
 }

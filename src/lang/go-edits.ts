@@ -2,7 +2,7 @@
 // types with their struct fields and interface methods, consts and vars as declarations; block
 // scoping with `if`/`for`/`switch` initialisers; `:=` binding again what its scope has bound; a
 // receiver or parameter typed by its declaration; a composite literal's field keys.
-import { ancestorOf, firstTypeName, type EditRules, type ImportBinding } from "./edit-rules.js";
+import { ancestorOf, firstTypeName, type EditRules, type ImportBinding, type ImportRules, type ImportSpec } from "./edit-rules.js";
 import type { RuleNode } from "./outline.js";
 
 const TYPE_NAMES = ["type_identifier"];
@@ -19,6 +19,61 @@ const literalType = (value: RuleNode | null): string | null => {
   if (literal?.type !== "composite_literal") return null;
   const type = literal.childForFieldName("type");
   return type?.type === "type_identifier" ? type.text : null;
+};
+
+// ---- imports ----
+
+/** `"fmt"`, `fmt`, `str "strings"`, `_ "embed"`, optionally after `import`. */
+function parseImport(raw: string): ImportSpec | string {
+  const m = /^(?:import\s+)?(?:([A-Za-z_][A-Za-z0-9_]*|\.)\s+)?"?([^"\s]+)"?$/.exec(raw.trim());
+  if (!m) return `not a Go import: ${JSON.stringify(raw)} (write '"fmt"', 'net/http' or 'str "strings"')`;
+  return { module: m[2]!, defaultName: m[1] ?? null, namespace: null, names: [], typeOnly: false };
+}
+
+const specText = (spec: ImportSpec) => `${spec.defaultName ? `${spec.defaultName} ` : ""}"${spec.module}"`;
+
+function importSpecs(statement: RuleNode): RuleNode[] {
+  if (statement.type !== "import_declaration") return [];
+  const list = statement.namedChildren.find((c) => c.type === "import_spec_list");
+  return (list ? list.namedChildren : statement.namedChildren).filter((c) => c.type === "import_spec");
+}
+
+function readSpec(spec: RuleNode): ImportSpec {
+  const path = spec.childForFieldName("path")!.text.replace(/^["`]|["`]$/g, "");
+  return { module: path, defaultName: spec.childForFieldName("name")?.text ?? null, namespace: null, names: [], typeOnly: false };
+}
+
+export const GO_IMPORTS: ImportRules = {
+  parse: parseImport,
+  read: (statement) => importSpecs(statement).map(readSpec),
+  render: (spec) => ({ text: `import ${specText(spec)}` }),
+  // Any import declaration takes another package: a block gets a line, a single import becomes a block.
+  merge: (statement, spec, source) => {
+    const specs = importSpecs(statement);
+    if (specs.length === 0) return null;
+    const list = statement.namedChildren.find((c) => c.type === "import_spec_list");
+    if (list) {
+      const last = specs.at(-1)!;
+      const indent = /^[ \t]*/.exec(source.slice(source.lastIndexOf("\n", last.startIndex - 1) + 1))![0] || "\t";
+      return { start: last.endIndex, end: last.endIndex, text: `\n${indent}${specText(spec)}` };
+    }
+    return { start: statement.startIndex, end: statement.endIndex, text: `import (\n\t${specs[0]!.text}\n\t${specText(spec)}\n)` };
+  },
+  without: (statement, spec, source) => {
+    const specs = importSpecs(statement);
+    const keep = specs.filter((s) => readSpec(s).module !== spec.module);
+    if (keep.length === 0) return "all";
+    const gone = specs.filter((s) => !keep.includes(s));
+    // Each removed spec goes with its line.
+    const first = gone[0]!;
+    const start = source.lastIndexOf("\n", first.startIndex - 1);
+    const last = gone.at(-1)!;
+    if (gone.length === 1 || specs.indexOf(last) - specs.indexOf(first) === gone.length - 1) return { start, end: last.endIndex, text: "" };
+    const list = statement.namedChildren.find((c) => c.type === "import_spec_list")!;
+    const indent = /^[ \t]*/.exec(source.slice(source.lastIndexOf("\n", specs[0]!.startIndex - 1) + 1))![0];
+    return { start: list.startIndex, end: list.endIndex, text: `(\n${keep.map((k) => `${indent}${k.text}`).join("\n")}\n)` };
+  },
+  firstAfter: (root) => root.namedChildren.find((c) => c.type === "package_clause") ?? null,
 };
 
 export const GO_EDITS: EditRules = {
@@ -113,6 +168,7 @@ export const GO_EDITS: EditRules = {
     return literal?.type === "composite_literal" ? literalType(literal) : null;
   },
   importStatements: ["import_declaration"],
+  imports: GO_IMPORTS,
   importBindings: (statement) => {
     const out: ImportBinding[] = [];
     const stack = [...statement.namedChildren];

@@ -1,5 +1,7 @@
 // JavaScript: .js, .jsx, .mjs and .cjs, parsed by tree-sitter-javascript (the only importer of it).
 import { createRequire } from "node:module";
+import { ECMASCRIPT_EDITS } from "./ecmascript-edits.js";
+import { JAVASCRIPT_IMPORTS } from "./ecmascript-imports.js";
 import { ECMASCRIPT_RULES } from "./ecmascript.js";
 import type { LanguageSpec } from "./spec.js";
 
@@ -11,4 +13,5 @@ export const JAVASCRIPT: LanguageSpec = {
   indexedByDefault: [".js", ".jsx", ".mjs", ".cjs"],
   grammars: { javascript: () => require("tree-sitter-javascript") as unknown },
   ...ECMASCRIPT_RULES,
+  edits: { ...ECMASCRIPT_EDITS, imports: JAVASCRIPT_IMPORTS },
 };

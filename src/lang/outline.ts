@@ -11,6 +11,7 @@ export interface RuleNode {
   readonly children: readonly RuleNode[];
   readonly parent: RuleNode | null;
   readonly startIndex: number;
+  readonly endIndex: number;
   childForFieldName(name: string): RuleNode | null;
   childrenForFieldName(name: string): RuleNode[];
 }

@@ -1,7 +1,7 @@
 // Python's AST edit rules (lang/edit-rules.ts): functions, classes and module- or class-level
 // assignments as declarations, classes as owners, the scopes of modules, functions, classes (not
 // seen from their methods), lambdas and comprehensions, and what binds a name there.
-import { firstTypeName, type EditRules, type ImportBinding } from "./edit-rules.js";
+import { firstTypeName, type EditRules, type ImportBinding, type ImportRules, type ImportSpec } from "./edit-rules.js";
 import type { RuleNode } from "./outline.js";
 
 /** A statement directly in the module or in a class body. */
@@ -19,6 +19,116 @@ const methodClass = (fn: RuleNode | null): RuleNode | null => {
 };
 
 const sameNode = (a: RuleNode | null, b: RuleNode): boolean => a !== null && a.startIndex === b.startIndex && a.type === b.type;
+
+// ---- imports ----
+
+const PY_NAME = "[A-Za-z_][A-Za-z0-9_]*";
+const PY_DOTTED = `\\.*(?:${PY_NAME}(?:\\.${PY_NAME})*)?`;
+
+function parseNames(list: string): ImportSpec["names"] | null {
+  const out: Array<{ name: string; alias: string | null }> = [];
+  for (const part of list.replace(/^\(|\)$/g, "").split(",").map((p) => p.trim()).filter((p) => p !== "")) {
+    const m = new RegExp(`^(${PY_NAME}|\\*)(?:\\s+as\\s+(${PY_NAME}))?$`).exec(part);
+    if (!m) return null;
+    out.push({ name: m[1]!, alias: m[2] ?? null });
+  }
+  return out;
+}
+
+/** `import a.b [as c]`, `from m import x, y as z`, or the ESM forms `{ x } from m` and `* as np from numpy`. */
+function parseImport(raw: string): ImportSpec | string {
+  const spec = raw.trim();
+  const plain = new RegExp(`^import\\s+(${PY_DOTTED})(?:\\s+as\\s+(${PY_NAME}))?$`).exec(spec) ?? new RegExp(`^\\*\\s*as\\s+(${PY_NAME})\\s+from\\s+(${PY_DOTTED})$`).exec(spec);
+  if (plain) {
+    const esm = spec.startsWith("*");
+    return { module: esm ? plain[2]! : plain[1]!, defaultName: null, namespace: esm ? plain[1]! : (plain[2] ?? null), names: [], typeOnly: false };
+  }
+  const from = new RegExp(`^from\\s+(${PY_DOTTED})\\s+import\\s+(.+)$`, "s").exec(spec) ?? new RegExp(`^\\{([^}]*)\\}\\s*from\\s+(${PY_DOTTED})$`).exec(spec);
+  if (from) {
+    const esm = spec.startsWith("{");
+    const names = parseNames(esm ? from[1]! : from[2]!);
+    if (names === null || names.length === 0) return `cannot read the names of ${JSON.stringify(raw)}`;
+    return { module: esm ? from[2]! : from[1]!, defaultName: null, namespace: null, names, typeOnly: false };
+  }
+  if (new RegExp(`^${PY_DOTTED}$`).test(spec) && spec !== "") return { module: spec, defaultName: null, namespace: null, names: [], typeOnly: false };
+  return `not a Python import: ${JSON.stringify(raw)} (write 'import a.b', 'import a as b', 'from m import x, y as z', or '{ x } from m')`;
+}
+
+function readImport(statement: RuleNode): ImportSpec[] {
+  if (statement.type === "import_statement") {
+    return statement.namedChildren.map((part) =>
+      part.type === "aliased_import"
+        ? { module: part.childForFieldName("name")!.text, defaultName: null, namespace: part.childForFieldName("alias")?.text ?? null, names: [], typeOnly: false }
+        : { module: part.text, defaultName: null, namespace: null, names: [], typeOnly: false },
+    );
+  }
+  if (statement.type !== "import_from_statement" && statement.type !== "future_import_statement") return [];
+  const moduleNode = statement.childForFieldName("module_name");
+  const module = statement.type === "future_import_statement" ? "__future__" : (moduleNode?.text ?? "");
+  const names = importedNames(statement).map((n) =>
+    n.type === "aliased_import" ? { name: n.childForFieldName("name")!.text, alias: n.childForFieldName("alias")?.text ?? null } : { name: n.type === "wildcard_import" ? "*" : n.text, alias: null },
+  );
+  return [{ module, defaultName: null, namespace: null, names, typeOnly: false }];
+}
+
+/** The names a from-import lists (not its module). */
+function importedNames(statement: RuleNode): RuleNode[] {
+  const moduleNode = statement.childForFieldName("module_name");
+  return statement.namedChildren.filter((c) => !sameNode(moduleNode, c) && c.type !== "comment");
+}
+
+const item = (n: { name: string; alias: string | null }) => (n.alias ? `${n.name} as ${n.alias}` : n.name);
+
+/** Python's AST edit rules for imports (lang/edit-rules.ts). */
+export const PYTHON_IMPORTS: ImportRules = {
+  parse: parseImport,
+  read: readImport,
+  render: (spec) => ({ text: spec.names.length ? `from ${spec.module} import ${spec.names.map(item).join(", ")}` : `import ${spec.module}${spec.namespace ? ` as ${spec.namespace}` : ""}` }),
+  merge: (statement, spec, source) => {
+    if (statement.type !== "import_from_statement" || spec.names.length === 0) return null;
+    const current = readImport(statement)[0]!;
+    if (current.module !== spec.module || current.names.some((n) => n.name === "*")) return null;
+    const last = importedNames(statement).at(-1)!;
+    const text = source.slice(statement.startIndex, statement.endIndex);
+    if (text.includes("\n")) {
+      const indent = /^[ \t]*/.exec(source.slice(source.lastIndexOf("\n", last.startIndex - 1) + 1))![0];
+      const tail = source.slice(last.endIndex, statement.endIndex);
+      if (tail.trimStart().startsWith(",")) {
+        const comma = last.endIndex + tail.indexOf(",") + 1;
+        return { start: comma, end: comma, text: spec.names.map((n) => `\n${indent}${item(n)},`).join("") };
+      }
+      return { start: last.endIndex, end: last.endIndex, text: spec.names.map((n) => `,\n${indent}${item(n)}`).join("") };
+    }
+    return { start: last.endIndex, end: last.endIndex, text: spec.names.map((n) => `, ${item(n)}`).join("") };
+  },
+  without: (statement, spec, source) => {
+    if (statement.type === "import_statement" || spec.names.length === 0) {
+      const parts = statement.namedChildren;
+      const keep = parts.filter((p) => (p.type === "aliased_import" ? p.childForFieldName("name")!.text : p.text) !== spec.module);
+      if (statement.type !== "import_statement" || keep.length === 0) return "all";
+      return { start: parts[0]!.startIndex, end: parts.at(-1)!.endIndex, text: keep.map((k) => k.text).join(", ") };
+    }
+    const names = importedNames(statement);
+    const removed = new Set(spec.names.map((n) => n.name));
+    const keep = names.filter((n) => !removed.has(n.type === "aliased_import" ? n.childForFieldName("name")!.text : n.text));
+    if (keep.length === 0) return "all";
+    const text = source.slice(names[0]!.startIndex, names.at(-1)!.endIndex);
+    const separator = text.includes("\n") ? `,\n${/^[ \t]*/.exec(source.slice(source.lastIndexOf("\n", names[0]!.startIndex - 1) + 1))![0]}` : ", ";
+    return { start: names[0]!.startIndex, end: names.at(-1)!.endIndex, text: keep.map((k) => k.text).join(separator) };
+  },
+  // After leading comments, the module docstring and `from __future__` imports.
+  firstAfter: (root) => {
+    let after: RuleNode | null = null;
+    let statements = 0;
+    for (const c of root.namedChildren) {
+      if (c.type === "comment" && statements === 0) after = c;
+      else if (c.type === "expression_statement" && statements === 0 && c.namedChildren[0]?.type === "string") (after = c), statements++;
+      else if (c.type === "future_import_statement") (after = c), statements++;
+      else break;
+    }
+    return after;
+  },
+};
 
 export const PYTHON_EDITS: EditRules = {
   declarations: {
@@ -101,6 +211,7 @@ export const PYTHON_EDITS: EditRules = {
   },
   literalFieldOwner: () => null,
   importStatements: ["import_statement", "import_from_statement", "future_import_statement"],
+  imports: PYTHON_IMPORTS,
   importBindings: (statement) => {
     const out: ImportBinding[] = [];
     const names = statement.type === "import_from_statement" ? statement.namedChildren.filter((c) => !sameNode(statement.childForFieldName("module_name"), c)) : statement.namedChildren;
@@ -121,3 +232,4 @@ export const PYTHON_EDITS: EditRules = {
     "an attribute is renamed where its object is `self` (a method's first parameter), the class itself, or a name annotated with or constructed as the class; other accesses are listed as unresolved",
   ],
 };
+

@@ -2,7 +2,7 @@
 // trait are its type's members), structs, traits and `impl` blocks as owners, `let` bindings that
 // shadow (visible after themselves), patterns in parameters, closures, `for`, `match` and
 // `if let`, `use` trees, `self` and `Self`, and struct literals' field keys.
-import { firstTypeName, type EditRules, type ImportBinding } from "./edit-rules.js";
+import { firstTypeName, type EditRules, type ImportBinding, type ImportRules, type ImportSpec } from "./edit-rules.js";
 import type { RuleNode } from "./outline.js";
 
 const TYPE_NAMES = ["type_identifier"];
@@ -25,6 +25,96 @@ const structName = (node: RuleNode | null | undefined): string | null => {
   const name = node?.childForFieldName(node.type === "struct_expression" ? "name" : "type");
   if (!name) return null;
   return name.type === "type_identifier" ? name.text : name.type === "scoped_type_identifier" ? (name.childForFieldName("name")?.text ?? null) : null;
+};
+
+// ---- imports ----
+
+const RS_PATH = "(?:[A-Za-z_][A-Za-z0-9_]*|crate|self|super)(?:::[A-Za-z_][A-Za-z0-9_]*)*";
+
+/** `std::io::Read`, `std::io::Read as R`, `std::io::{Read, Write}`, `serde`, optionally as `use …;`. */
+function parseUse(raw: string): ImportSpec | string {
+  const spec = raw.trim().replace(/^(?:pub\s+)?use\s+/, "").replace(/;$/, "").trim();
+  const list = new RegExp(`^(${RS_PATH})::\\{([^}]*)\\}$`).exec(spec);
+  if (list) {
+    const names = list[2]!.split(",").map((p) => p.trim()).filter((p) => p !== "").map((p) => {
+      const m = /^(\S+?)(?:\s+as\s+([A-Za-z_]\w*))?$/.exec(p)!;
+      return { name: m[1]!, alias: m[2] ?? null };
+    });
+    return { module: list[1]!, defaultName: null, namespace: null, names, typeOnly: false };
+  }
+  const one = new RegExp(`^(${RS_PATH}|${RS_PATH}::\\*)(?:\\s+as\\s+([A-Za-z_]\\w*))?$`).exec(spec);
+  if (!one) return `not a Rust use path: ${JSON.stringify(raw)} (write 'std::io::Read', 'std::io::{Read, Write}' or 'a::b as c')`;
+  const cut = one[1]!.lastIndexOf("::");
+  return { module: cut === -1 ? "" : one[1]!.slice(0, cut), defaultName: null, namespace: null, names: [{ name: cut === -1 ? one[1]! : one[1]!.slice(cut + 2), alias: one[2] ?? null }], typeOnly: false };
+}
+
+const useItem = (n: { name: string; alias: string | null }) => (n.alias ? `${n.name} as ${n.alias}` : n.name);
+
+/** A use tree's module and the names it takes. */
+function readUse(statement: RuleNode): ImportSpec[] {
+  if (statement.type !== "use_declaration") return [];
+  const arg = statement.childForFieldName("argument");
+  const spec = (module: string, names: Array<{ name: string; alias: string | null }>): ImportSpec[] => [{ module, defaultName: null, namespace: null, names, typeOnly: false }];
+  const split = (path: string) => {
+    const cut = path.lastIndexOf("::");
+    return cut === -1 ? { module: "", name: path } : { module: path.slice(0, cut), name: path.slice(cut + 2) };
+  };
+  if (!arg) return [];
+  if (arg.type === "scoped_use_list") {
+    const list = arg.childForFieldName("list");
+    const names = (list?.namedChildren ?? []).filter((c) => c.type !== "line_comment" && c.type !== "block_comment").map((c) =>
+      c.type === "use_as_clause" ? { name: c.childForFieldName("path")!.text, alias: c.childForFieldName("alias")?.text ?? null } : { name: c.text, alias: null },
+    );
+    return spec(arg.childForFieldName("path")?.text ?? "", names);
+  }
+  if (arg.type === "use_as_clause") {
+    const { module, name } = split(arg.childForFieldName("path")!.text);
+    return spec(module, [{ name, alias: arg.childForFieldName("alias")?.text ?? null }]);
+  }
+  const { module, name } = split(arg.text);
+  return spec(module, [{ name, alias: null }]);
+}
+
+export const RUST_IMPORTS: ImportRules = {
+  parse: parseUse,
+  read: readUse,
+  render: (spec) => {
+    const prefix = spec.module === "" ? "" : `${spec.module}::`;
+    return { text: spec.names.length === 1 ? `use ${prefix}${useItem(spec.names[0]!)};` : `use ${prefix}{${spec.names.map(useItem).join(", ")}};` };
+  },
+  merge: (statement, spec, source) => {
+    const current = readUse(statement)[0];
+    if (!current || current.module !== spec.module || spec.module === "" || current.names.some((n) => n.name === "*")) return null;
+    const arg = statement.childForFieldName("argument")!;
+    const list = arg.type === "scoped_use_list" ? arg.childForFieldName("list") : null;
+    if (list) {
+      const items = list.namedChildren;
+      const last = items.at(-1);
+      if (!last) return { start: list.startIndex, end: list.endIndex, text: `{${spec.names.map(useItem).join(", ")}}` };
+      return { start: last.endIndex, end: last.endIndex, text: spec.names.map((n) => `, ${useItem(n)}`).join("") };
+    }
+    return { start: arg.startIndex, end: arg.endIndex, text: `${spec.module}::{${[...current.names, ...spec.names].map(useItem).join(", ")}}` };
+  },
+  without: (statement, spec, source) => {
+    const current = readUse(statement)[0]!;
+    if (spec.names.length === 0) return "all";
+    const removed = new Set(spec.names.map((n) => n.name));
+    const keep = current.names.filter((n) => !removed.has(n.name));
+    if (keep.length === 0) return "all";
+    const arg = statement.childForFieldName("argument")!;
+    const list = arg.childForFieldName("list")!;
+    void source;
+    return { start: list.startIndex, end: list.endIndex, text: `{${keep.map(useItem).join(", ")}}` };
+  },
+  // After the crate's inner attributes and inner doc comments.
+  firstAfter: (root) => {
+    let after: RuleNode | null = null;
+    for (const c of root.namedChildren) {
+      if (c.type === "inner_attribute_item" || ((c.type === "line_comment" || c.type === "block_comment") && /^\/[/*]!/.test(c.text))) after = c;
+      else break;
+    }
+    return after;
+  },
 };
 
 export const RUST_EDITS: EditRules = {
@@ -160,6 +250,7 @@ export const RUST_EDITS: EditRules = {
     return null;
   },
   importStatements: ["use_declaration"],
+  imports: RUST_IMPORTS,
   importBindings: (statement) => {
     const out: ImportBinding[] = [];
     const stack = [statement.childForFieldName("argument")];

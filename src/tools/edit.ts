@@ -23,7 +23,7 @@ import {
   type Warning,
 } from "../edit/operations.js";
 import { extname, resolve } from "node:path";
-import { astCapabilities, astFindSymbols, astInsert, astRenameSymbol, astReplaceBody } from "../edit/ast.js";
+import { astAddImport, astCapabilities, astFindSymbols, astInsert, astRemoveImport, astRenameSymbol, astReplaceBody } from "../edit/ast.js";
 import { ChangeSet, mintChangeSetId } from "../edit/snapshots.js";
 import { MastError, isMastError } from "../base/errors.js";
 import { loadHashpilotConfig, parsePolicy, type HashpilotConfig } from "../edit/config.js";
@@ -520,16 +520,16 @@ export const astFindSymbolsTool = defineTool({
 });
 
 /** The AST edits one tool performs, by the contract's operation name. */
-const AST_EDITS = ["rename-symbol", "replace-body", "insert-before", "insert-after"] as const;
+const AST_EDITS = ["rename-symbol", "replace-body", "add-import", "remove-import", "insert-before", "insert-after"] as const;
 
 export const astEditTool = defineTool({
   name: "ast_edit",
   toolset: "edit",
   title: "Edit by syntax tree",
   description:
-    "rename-symbol to new_name (binding-aware, in one file), replace-body, insert-before/-after (content). symbol: name or Owner.member; AMBIGUOUS_SYMBOL lists candidates.",
+    "rename-symbol to new_name (binding-aware, in one file), replace-body, insert-before/-after (content); add-/remove-import (symbol: the spec, '{ a } from ./m'). symbol: name or Owner.member.",
   details:
-    "AST edits of TypeScript, JavaScript, Python, Go and Rust files (ast_capabilities), each refused unless the file parses before (allow_parse_errors waives that) and after. rename-symbol is file-scoped and binding-aware: a variable, function, class, parameter or import is renamed with every use that refers to it (shorthand properties keep their key: `{ a }` becomes `{ a: b }`; an import gets an alias); a member (Owner.member, or a name only members have) with its accesses through `this`/`self`, the type itself, or names annotated with or constructed as the type — other accesses of the name are listed in unresolved (UNRESOLVED_REFERENCES), not changed; never inside strings or comments. A name that binds more than one thing is AMBIGUOUS_SYMBOL with `line N (kind)` for each binding: pass line to pick one. A new name the file already uses is refused. replace-body replaces a function's or method's body with content, re-indented to the target's own indentation (a brace body may be given with or without its braces). insert-before/insert-after put content on lines of its own beside a declaration (before: above its doc comments, attributes and decorators), at its indentation; a name that is only a parameter, import or key is SYMBOL_NOT_FOUND naming what it is.",
+    "AST edits of TypeScript, JavaScript, Python, Go and Rust files (ast_capabilities), each refused unless the file parses before (allow_parse_errors waives that) and after. add-import and remove-import take the import spec as symbol — in ESM form for TypeScript and JavaScript ('{ a, b as c } from ./m', 'D from m', '* as ns from m', 'type { T } from ./t'; written as require() in a CommonJS file, MODULE_SYSTEM_MISMATCH when it has no form there or the file's system is unsettled), 'from m import x' or 'import a.b as c' for Python, '\"fmt\"' or 'str \"strings\"' for Go, 'std::io::{Read, Write}' for Rust — merged into an existing import of the module (a Go import block) instead of duplicated; an import already there changes nothing. rename-symbol is file-scoped and binding-aware: a variable, function, class, parameter or import is renamed with every use that refers to it (shorthand properties keep their key: `{ a }` becomes `{ a: b }`; an import gets an alias); a member (Owner.member, or a name only members have) with its accesses through `this`/`self`, the type itself, or names annotated with or constructed as the type — other accesses of the name are listed in unresolved (UNRESOLVED_REFERENCES), not changed; never inside strings or comments. A name that binds more than one thing is AMBIGUOUS_SYMBOL with `line N (kind)` for each binding: pass line to pick one. A new name the file already uses is refused. replace-body replaces a function's or method's body with content, re-indented to the target's own indentation (a brace body may be given with or without its braces). insert-before/insert-after put content on lines of its own beside a declaration (before: above its doc comments, attributes and decorators), at its indentation; a name that is only a parameter, import or key is SYMBOL_NOT_FOUND naming what it is.",
   input: z
     .object({
       file,
@@ -549,6 +549,8 @@ export const astEditTool = defineTool({
         if (args.new_name == null) throw new MastError("INVALID_ARGUMENT", "rename-symbol needs new_name");
         return astRenameSymbol(oc, args.file, args.symbol, args.new_name, args.line ?? null, options);
       }
+      if (args.operation === "add-import") return astAddImport(oc, args.file, args.symbol, options);
+      if (args.operation === "remove-import") return astRemoveImport(oc, args.file, args.symbol, options);
       if (args.content == null) throw new MastError("INVALID_ARGUMENT", `${args.operation} needs content`);
       if (args.operation === "replace-body") return astReplaceBody(oc, args.file, args.symbol, args.content, options);
       return astInsert(oc, args.file, args.symbol, args.content, args.operation === "insert-before" ? "before" : "after", options);

@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { extname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isMastError } from "../../src/base/errors.js";
-import { astCapabilities, astFindSymbols, astInsert, astRenameSymbol, astReplaceBody } from "../../src/edit/ast.js";
+import { astAddImport, astCapabilities, astFindSymbols, astInsert, astRemoveImport, astRenameSymbol, astReplaceBody } from "../../src/edit/ast.js";
 import type { OpContext, OpResult } from "../../src/edit/operations.js";
 import { projectBoundary } from "../../src/edit/paths.js";
 import { ChangeSet } from "../../src/edit/snapshots.js";
@@ -34,6 +34,8 @@ const WRITE = { dryRun: false, includeSource: false, allowParseErrors: false };
 type Op = (oc: OpContext, file: string) => Promise<OpResult<{ newSource?: string; changes: number }>>;
 const rename = (from: string, to: string, line: number | null = null): Op => (oc, f) => astRenameSymbol(oc, f, from, to, line, PREVIEW);
 const body = (symbol: string, text: string): Op => (oc, f) => astReplaceBody(oc, f, symbol, text, PREVIEW);
+const imp = (spec: string): Op => (oc, f) => astAddImport(oc, f, spec, PREVIEW);
+const unimp = (spec: string): Op => (oc, f) => astRemoveImport(oc, f, spec, PREVIEW);
 const insert = (symbol: string, text: string, where: "before" | "after"): Op => (oc, f) => astInsert(oc, f, symbol, text, where, PREVIEW);
 
 /** Each case's output is test/goldens/ast/<name><ext of the fixture>. */
@@ -81,6 +83,34 @@ const CASES: Array<[name: string, fixture: string, op: Op]> = [
   ["rs-body-impl", "shapes.rs", body("Point.norm", "(self.x * self.x + self.y * self.y).sqrt()")],
   ["rs-after-mod-item", "shapes.rs", insert("origin", "pub fn unit() -> super::Point {\n    super::Point::new(1.0, 0.0)\n}", "after")],
   ["rs-before-attributes", "shapes.rs", insert("Point", "/// A size.\npub type Size = f64;\n", "before")],
+  ["ts-add-merge-multiline", "imports.ts", imp("{ gamma } from ./letters")],
+  ["ts-add-new-style", "imports.ts", imp("{ z } from ./z")],
+  ["ts-add-default-into", "component.tsx", imp("{ useEffect } from react")],
+  ["ts-add-first", "plain.ts", imp("* as os from node:os")],
+  ["ts-add-type", "imports.ts", imp("type { Dirent } from node:fs")],
+  ["ts-remove-name", "imports.ts", unimp("{ beta } from ./letters")],
+  ["ts-remove-module", "imports.ts", unimp("node:path")],
+  ["ts-remove-type", "imports.ts", unimp("type { Stats } from node:fs")],
+  ["js-add-require-merge", "common.cjs", imp("{ dirname } from path")],
+  ["js-add-require-new", "common.cjs", imp("* as os from os")],
+  ["js-add-require-default", "legacy.js", imp("util from util")],
+  ["js-remove-require", "common.cjs", unimp("fs from fs")],
+  ["py-add-merge-parenthesized", "imports.py", imp("from typing import Dict")],
+  ["py-add-module", "imports.py", imp("import sys")],
+  ["py-add-esm-form", "imports.py", imp("{ Store, Engine } from .store")],
+  ["py-add-after-docstring", "models.py", imp("import re")],
+  ["py-remove-name", "imports.py", unimp("from typing import Any")],
+  ["py-remove-module", "imports.py", unimp("import os")],
+  ["go-add-to-single", "imports.go", imp('"os"')],
+  ["go-add-to-block", "server.go", imp('"os"')],
+  ["go-add-first", "noimports.go", imp('str "strings"')],
+  ["go-remove-from-block", "server.go", unimp('"fmt"')],
+  ["rs-add-merge-list", "imports.rs", imp("std::io::Write")],
+  ["rs-add-merge-single", "imports.rs", imp("std::collections::HashSet")],
+  ["rs-add-new", "imports.rs", imp("serde::Serialize")],
+  ["rs-add-first", "shapes.rs", imp("std::cmp::Ordering")],
+  ["rs-remove-from-list", "imports.rs", unimp("std::io::Read")],
+  ["rs-remove-whole", "imports.rs", unimp("std::collections::HashMap")],
   ["four-body-spaces", "four.ts", body("Queue.push", "if (n < 0) {\n  throw new Error(\"negative\");\n}\nthis.items.push(n);")],
 ];
 
@@ -171,6 +201,33 @@ describe("AST edits: refusals leave the file as it was", () => {
   });
 });
 
+describe("AST edits: imports", () => {
+  it("an import already there changes nothing and writes nothing", async () => {
+    const before = readFileSync(join(project.root, "imports.ts"));
+    const r = await astAddImport(ctx(), "imports.ts", "{ alpha } from ./letters", WRITE);
+    expect(r.data).toMatchObject({ changes: 0, message: "'{ alpha } from ./letters' is imported already" });
+    expect(r.written).toEqual([]);
+    expect(readFileSync(join(project.root, "imports.ts")).equals(before)).toBe(true);
+  });
+
+  it("MODULE_SYSTEM_MISMATCH in the three documented cases, with the recovery step", async () => {
+    expect(await refusal(imp("{ a } from ./x.js"), "mixed.js")).toMatchObject({ code: "MODULE_SYSTEM_MISMATCH", message: expect.stringContaining("uses both require and import") });
+    expect(await refusal(imp("D, { a } from ./x"), "common.cjs")).toMatchObject({ code: "MODULE_SYSTEM_MISMATCH", message: expect.stringContaining("a default binding together with named ones") });
+    expect(await refusal(imp("type { T } from ./x"), "common.cjs")).toMatchObject({ code: "MODULE_SYSTEM_MISMATCH", message: expect.stringContaining("type-only") });
+    // A package.json type settles a mixed file.
+    project.write("pkg/package.json", '{ "type": "module" }');
+    project.write("pkg/mixed.js", readFileSync(join(FIXTURES, "mixed.js")));
+    const settled = await astAddImport(ctx(), "pkg/mixed.js", "{ c } from ./c.js", PREVIEW);
+    expect(settled.data.newSource).toContain('import { c } from "./c.js";');
+  });
+
+  it("an import spec that cannot be read is INVALID_ARGUMENT; a missing one SYMBOL_NOT_FOUND", async () => {
+    expect((await refusal(imp("{ a from"), "plain.ts")).code).toBe("INVALID_ARGUMENT");
+    expect((await refusal(unimp("{ nope } from ./letters"), "imports.ts")).code).toBe("SYMBOL_NOT_FOUND");
+    expect((await refusal(unimp('"net/http"'), "server.go")).code).toBe("SYMBOL_NOT_FOUND");
+  });
+});
+
 describe("AST edits: writes", () => {
   it("keep the BOM and CRLF endings of untouched and new lines, and record the changeSet", async () => {
     const r = await astInsert(ctx(), "bom-crlf.ts", "greet", "export function bye(name: string): string {\n  return \"bye \" + name;\n}", "after", WRITE);
@@ -222,7 +279,7 @@ describe("ast find-symbols and capabilities", () => {
   it("capabilities are the specs' edit rules", () => {
     const caps = astCapabilities().data;
     expect(caps.map((c) => `${c.lang} ${c.extensions.join(" ")}`)).toEqual(["typescript .ts .mts .cts .tsx", "javascript .js .jsx .mjs .cjs", "python .py .pyi", "go .go", "rust .rs"]);
-    expect(caps[0]!.operations).toEqual(["find-symbols", "rename-symbol", "replace-body", "insert-before", "insert-after"]);
+    expect(caps[0]!.operations).toEqual(["find-symbols", "rename-symbol", "replace-body", "add-import", "remove-import", "insert-before", "insert-after"]);
     expect(caps.find((c) => c.lang === "go")!.limitations.length).toBeGreaterThan(0);
   });
 });

@@ -1,0 +1,5 @@
+package main
+
+import str "strings"
+
+func main() {}

@@ -1,0 +1,4 @@
+"use strict";
+const { join } = require("path");
+
+module.exports = { read: (p) => fs.readFileSync(join(p)) };

@@ -1,0 +1,14 @@
+"""Module docstring."""
+from __future__ import annotations
+
+import os
+from typing import (
+    Any,
+    Optional,
+)
+from .store import Store
+import sys
+
+
+def f(x: Any) -> Optional[Store]:
+    return os.getenv(x)

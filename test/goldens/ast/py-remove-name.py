@@ -1,0 +1,12 @@
+"""Module docstring."""
+from __future__ import annotations
+
+import os
+from typing import (
+    Optional,
+)
+from .store import Store
+
+
+def f(x: Any) -> Optional[Store]:
+    return os.getenv(x)

@@ -1,0 +1,9 @@
+//! Crate docs.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::io::{self, Read, Write};
+
+fn main() {
+    let _m: HashMap<u8, u8> = HashMap::new();
+}

@@ -1,0 +1,5 @@
+import * as os from "node:os";
+
+export function f() {
+  return 1;
+}

@@ -118,6 +118,7 @@ function astEdit(
       after,
       edited,
       warnings,
+      noop: result.edits.length === 0,
       data: {
         success: true,
         path,

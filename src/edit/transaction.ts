@@ -31,6 +31,8 @@ export interface Planned<T> {
   readonly edited: readonly EditedLines[];
   readonly data: T;
   readonly warnings?: readonly Warning[];
+  /** The plan changes nothing (an import already there): nothing is written or snapshotted. */
+  readonly noop?: boolean;
 }
 
 export interface TransactionOptions {
@@ -79,7 +81,7 @@ export async function editTransaction<T>(ctx: OpContext, file: string, options: 
         throw new MastError("PARSE_ERROR", `the edit would leave ${path} with a syntax error at ${added}; nothing was written`, { details: { at: added } });
       }
     } else if (text !== null) checkParseValidity(path, renderText(text), afterText, planned.edited);
-    const unchanged = text !== null && afterText === renderText(text);
+    const unchanged = planned.noop === true;
     if (!options.dryRun && !unchanged) {
       // A file the plan creates may live in directories that do not exist yet (inside the root: checked above).
       if (bytes === null) mkdirSync(dirname(path), { recursive: true });

@@ -1,7 +1,7 @@
 // ECMAScript imports for add-import and remove-import: the spec in ESM form (`{ a, b as c } from
 // ./m`, `D from m`, `* as ns from m`, `type { T } from ./t`, `./polyfill`), read from `import`
 // statements and from `require` declarations, written in either module system — a CommonJS file
-// gets `const { a } = require("m")` — in the quotes and semicolons the file's imports use, and
+// gets `const { a } = require(…)` — in the quotes and semicolons the file's imports use, and
 // merged into an existing statement of the same module.
 import type { ImportRules, ImportSpec, ModuleSystem, RuleEdit } from "./edit-rules.js";
 import type { RuleNode } from "./outline.js";
@@ -49,7 +49,7 @@ function parse(raw: string): ImportSpec | string {
 
 const stringValue = (node: RuleNode | null): string | null => (node?.type === "string" ? node.text.slice(1, -1) : null);
 
-/** `require("m")` as a call node's module, or null. */
+/** The module a `require(…)` call node names, or null. */
 function requiredModule(call: RuleNode | null): string | null {
   if (call?.type !== "call_expression" || call.childForFieldName("function")?.text !== "require") return null;
   const args = call.childForFieldName("arguments")?.namedChildren ?? [];
@@ -118,7 +118,7 @@ function render(spec: ImportSpec, system: ModuleSystem, like: RuleNode | null): 
     const parts = [spec.defaultName, spec.namespace ? `* as ${spec.namespace}` : null, spec.names.length ? `{ ${named(spec.names, " as ")} }` : null].filter((p) => p !== null);
     return { text: parts.length ? `import ${spec.typeOnly ? "type " : ""}${parts.join(", ")} from ${m}${semi}` : `import ${m}${semi}` };
   }
-  if (spec.typeOnly) return { mismatch: "a type-only import has no runtime form in a CommonJS file", recovery: "Reference the type in a JSDoc comment (`/** @typedef {import(\"m\").T} T */`) instead." };
+  if (spec.typeOnly) return { mismatch: "a type-only import has no runtime form in a CommonJS file", recovery: "Reference the type in a JSDoc @typedef that imports it, or add it to a TypeScript file." };
   if (spec.defaultName && (spec.names.length || spec.namespace)) {
     return { mismatch: "a default binding together with named ones has no single require declaration", recovery: "Add them as two imports: 'D from m', then '{ a } from m'." };
   }
@@ -192,7 +192,7 @@ function without(statement: RuleNode, spec: ImportSpec, source: string): RuleEdi
   const nameOf = (item: RuleNode) => (item.type === "import_specifier" ? item.childForFieldName("name")!.text : item.type === "pair_pattern" ? item.childForFieldName("key")!.text : item.text);
   const keep = items.filter((i) => !names.includes(nameOf(i)));
   const dropDefault = current.defaultName !== null && names.includes("default");
-  // `const X = require("m")` is both what `D from m` and `* as X from m` write.
+  // `const X = require(…)` is both what `D from m` and `* as X from m` write.
   const dropNamespace = current.namespace !== null && (names.includes("*") || (current.system === "cjs" && names.includes("default")));
   const left = keep.length + (current.defaultName && !dropDefault ? 1 : 0) + (current.namespace && !dropNamespace ? 1 : 0);
   if (left === 0) return "all";

@@ -33,7 +33,9 @@ describe("hashpilot route", () => {
       explanation: { route: "ast", reasons: ["Language 'typescript' supports AST operations"], policyApplied: false },
     });
     const imports = await hp(p, ["route", "src/foo.py", "add-import"]);
-    expect([imports.envelope.data.route, imports.envelope.data.explanation.reasons]).toEqual(["diff", ["'add-import' is not an AST operation this build performs yet", "'add-import' falls back to a diff"]]);
+    expect([imports.envelope.data.route, imports.envelope.data.language]).toEqual(["ast", "python"]);
+    const dts = await hp(p, ["route", "src/foo.d.ts", "rename-symbol"]);
+    expect(dts.envelope.data.route).toBe("diff");
     const byLanguage = await hp(p, ["route", "src/foo.kt", "rename-symbol", "--policy", JSON.stringify({ languageOverrides: { kt: "hash" } })]);
     expect(byLanguage.envelope.data.explanation).toMatchObject({ route: "hash", policyApplied: true, policySource: "language" });
     const both = { languageOverrides: { typescript: "hash" }, operationOverrides: { "replace-hash": "diff" } };

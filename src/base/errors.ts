@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   STATE_DIR_INVALID: "Pass a --state-dir that is a directory (or does not exist yet) and is writable.",
   STATE_DIR_MISMATCH: "The state dir holds another project's index: run the command from that project (or pass its path), or give this project its own --state-dir; `mast index <path> --state-dir <dir>` re-points it.",
   LOCK_HELD: "Another indexer holds the lock; wait for it to finish and retry.",
+  LOCK_TIMEOUT: "Another editor holds one of the batch's files; re-read the files and run the batch again.",
   LOCK_COMPROMISED: "The index lock was taken over mid-run; run the command again.",
   NOT_INDEXED: "Run `mast init` (or `mast index`) on the project first.",
   READ_FAILED: "Check the file's permissions and that it still exists.",

@@ -41,6 +41,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 5>> = {
   AMBIGUOUS_ANCHOR: 3,
   HASH_MISMATCH: 3,
   LOCK_HELD: 3,
+  LOCK_TIMEOUT: 3,
   LOCK_COMPROMISED: 3,
   FILE_TOO_LARGE: 1,
   RESULT_TOO_LARGE: 1,
@@ -88,7 +89,52 @@ const AST_EDIT_OPTIONS = { "dry-run": { type: "boolean" }, "include-source": { t
 
 /** The options every AST edit takes, as tool input (--allow-parse-errors is global). */
 function astEditInput(values: Record<string, string | boolean | undefined>): Record<string, unknown> {
+  return { method: "ast", ...editInput(values) };
+}
+
+/** The options every structured edit takes, as tool input (--allow-parse-errors is global). */
+function editInput(values: Record<string, string | boolean | undefined>): Record<string, unknown> {
   return { dry_run: values["dry-run"] === true, include_source: values["include-source"] === true, allow_parse_errors: values["allow-parse-errors"] === true, ...provenance(values) };
+}
+
+/** route-edit's and batch's flags (contract: AST-, hash- and diff-specific), as tool input. */
+const ROUTE_EDIT_OPTIONS = {
+  symbol: { type: "string" },
+  "old-name": { type: "string" },
+  "new-name": { type: "string" },
+  "new-body": { type: "string" },
+  "import-spec": { type: "string" },
+  content: { type: "string" },
+  "old-hash": { type: "string" },
+  "new-content": { type: "string" },
+  range: { type: "string" },
+  "old-content": { type: "string" },
+  "file-hash": { type: "string" },
+  line: { type: "string" },
+  method: { type: "string" },
+  policy: { type: "string" },
+  ...AST_EDIT_OPTIONS,
+} as const;
+
+function routeEditInput(operation: string, values: Record<string, string | boolean | undefined>, cwd: string): Record<string, unknown> {
+  const str = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
+  const symbol = str("symbol") ?? str("old-name") ?? str("import-spec");
+  const content = str("new-body") ?? str("content") ?? str("new-content");
+  const oldContent = str("old-content");
+  return {
+    operation,
+    ...(symbol === undefined ? {} : { symbol }),
+    ...(str("new-name") === undefined ? {} : { new_name: str("new-name") }),
+    ...(content === undefined ? {} : { content: contentArg(cwd, content) }),
+    ...(oldContent === undefined ? {} : { old_content: contentArg(cwd, oldContent) }),
+    ...(str("old-hash") === undefined ? {} : { old_hash: str("old-hash") }),
+    ...(str("range") === undefined ? {} : { range: str("range") }),
+    ...(str("file-hash") === undefined ? {} : { expected_file_hash: str("file-hash") }),
+    ...(str("line") === undefined ? {} : { line: wholeNumber("--line", str("line")!) }),
+    ...(str("method") === undefined ? {} : { method: str("method") }),
+    ...(str("policy") === undefined ? {} : { policy: str("policy") }),
+    ...editInput(values),
+  };
 }
 
 const astEditText = (d: { message: string; diff?: string }) => (d.diff ? `${d.message}\n${d.diff}` : d.message);
@@ -377,7 +423,7 @@ const COMMANDS: Record<string, Command> = {
     text: (d: { symbols: Array<{ qualifiedName: string; kind: string; startLine: number; endLine: number }> }) => d.symbols.map((s) => `${String(s.startLine).padStart(5)}-${String(s.endLine).padEnd(5)} ${s.kind.padEnd(24)} ${s.qualifiedName}`).join("\n"),
   },
   "ast rename-symbol": {
-    tool: "ast_edit",
+    tool: "route_edit",
     summary: "Rename a binding and its uses in one file (Owner.member: a member and its accesses).",
     usage: "hashpilot ast rename-symbol <file> <old-name> <new-name> [--line <n>] [--dry-run] [--include-source]",
     options: { line: { type: "string" }, ...AST_EDIT_OPTIONS },
@@ -388,7 +434,7 @@ const COMMANDS: Record<string, Command> = {
     text: astEditText,
   },
   "ast replace-body": {
-    tool: "ast_edit",
+    tool: "route_edit",
     summary: "Replace a function's or method's body, re-indented to the target's own indentation.",
     usage: "hashpilot ast replace-body <file> <symbol-name> <new-body|@file|@@literal> [--dry-run] [--include-source]",
     options: AST_EDIT_OPTIONS,
@@ -399,7 +445,7 @@ const COMMANDS: Record<string, Command> = {
     text: astEditText,
   },
   "ast add-import": {
-    tool: "ast_edit",
+    tool: "route_edit",
     summary: "Add an import (ESM form for TypeScript/JavaScript: '{ Foo } from ./bar'), merged into an existing import of the module.",
     usage: "hashpilot ast add-import <file> <import-spec> [--dry-run] [--include-source]",
     options: AST_EDIT_OPTIONS,
@@ -410,7 +456,7 @@ const COMMANDS: Record<string, Command> = {
     text: astEditText,
   },
   "ast remove-import": {
-    tool: "ast_edit",
+    tool: "route_edit",
     summary: "Remove an import: the names a spec lists, or a module's whole import.",
     usage: "hashpilot ast remove-import <file> <import-spec> [--dry-run] [--include-source]",
     options: AST_EDIT_OPTIONS,
@@ -420,8 +466,32 @@ const COMMANDS: Record<string, Command> = {
     },
     text: astEditText,
   },
+  "route-edit": {
+    tool: "route_edit",
+    summary: "One structured edit by the safest route the file allows (AST, else hash, else diff); --method forces one.",
+    usage:
+      "hashpilot route-edit <file> <operation> [--symbol|--old-name|--import-spec <s>] [--new-name <n>] [--new-body|--content|--new-content <text|@file>] [--old-hash <h> --range a:b] [--old-content <text|@file>] [--method ast|hash|diff] [--policy <json>] [--dry-run] [--include-source]",
+    options: ROUTE_EDIT_OPTIONS,
+    input: ([file, operation, ...rest], values, cwd) => {
+      expectArgs("route-edit", [file, operation], rest);
+      return { file, ...routeEditInput(operation!, values, cwd) };
+    },
+    text: (d: { message?: string; route: string; diff?: string }) => `[${d.route}] ${d.message ?? ""}${d.diff ? `\n${d.diff}` : ""}`,
+  },
+  batch: {
+    tool: "route_edit",
+    summary: "The same structured edit over many files: locks up front, parallel unless --serial; conflicts counted apart from failures.",
+    usage: "hashpilot batch <operation> <file> [file ...] [route-edit options] [--serial]",
+    options: { ...ROUTE_EDIT_OPTIONS, serial: { type: "boolean" } },
+    input: ([operation, ...files], values, cwd) => {
+      if (operation === undefined || files.length === 0) throw usage("batch", "an operation and at least one file are required");
+      return { files, serial: values.serial === true, ...routeEditInput(operation, values, cwd) };
+    },
+    text: (d: { results: Array<{ file: string; success: boolean; route: string | null; errorCode?: string }>; summary: { total: number; succeeded: number; failed: number; conflicts: number } }) =>
+      [...d.results.map((r) => `${r.success ? "ok  " : (r.errorCode ?? "FAIL").padEnd(4)} [${r.route ?? "-"}] ${r.file}`), `${d.summary.succeeded}/${d.summary.total} succeeded, ${d.summary.failed} failed, ${d.summary.conflicts} conflicts`].join("\n"),
+  },
   "ast insert-before": {
-    tool: "ast_edit",
+    tool: "route_edit",
     summary: "Insert content on its own lines before a declaration (above its doc comments), at its indentation.",
     usage: "hashpilot ast insert-before <file> <symbol-name> <content|@file|@@literal> [--dry-run] [--include-source]",
     options: AST_EDIT_OPTIONS,
@@ -432,7 +502,7 @@ const COMMANDS: Record<string, Command> = {
     text: astEditText,
   },
   "ast insert-after": {
-    tool: "ast_edit",
+    tool: "route_edit",
     summary: "Insert content on its own lines after a declaration, at its indentation.",
     usage: "hashpilot ast insert-after <file> <symbol-name> <content|@file|@@literal> [--dry-run] [--include-source]",
     options: AST_EDIT_OPTIONS,
@@ -599,7 +669,9 @@ async function runHashpilot(argv: readonly string[], io: CliIo): Promise<number>
   let raw = false;
   const commandName = name ?? "";
   const finish = (envelope: Envelope): number => {
-    const exit = envelope.ok ? 0 : exitCodeOf(envelope.error!.code);
+    // A batch exits with the worst of its entries' codes.
+    const entries = (envelope.error?.details as { results?: Array<{ errorCode?: ErrorCode }> } | undefined)?.results;
+    const exit = envelope.ok ? 0 : Math.max(exitCodeOf(envelope.error!.code), ...(entries ?? []).flatMap((e) => (e.errorCode ? [exitCodeOf(e.errorCode)] : [])));
     const command = COMMANDS[envelope.command];
     if (envelope.ok && raw && command?.raw) {
       io.stdout.write(command.raw(envelope.data as never));

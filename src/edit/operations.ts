@@ -16,7 +16,7 @@ import { editTransaction } from "./transaction.js";
 import { DEFAULT_GREP_TIMEOUT_MS, filesUnder as walkFiles, grep, readLines, type GrepMatch, type GrepSkipped } from "./grep.js";
 import { checkPathArgument, readablePath, type Boundary } from "./paths.js";
 import { checkRestorable, currentHash, listChangeSets, markUndone, planUndo, type ChangeSet, type UndoFile } from "./snapshots.js";
-import { decodeForEdit, fileHash, hash12, isEmptyText, rangeHash, renderText, type EditableText } from "./text.js";
+import { decodeForEdit, fileHash, hash12, isEmptyText, parseText, rangeHash, renderText, replaceLines, type EditableText } from "./text.js";
 import { extensionInfo } from "../lang/languages.js";
 import { extractFile } from "../syntax/extract.js";
 import { writeAtomic } from "../base/atomic.js";
@@ -498,6 +498,56 @@ export async function diffApply(ctx: OpContext, file: string, patch: string, opt
       fuzzyPlacements,
     };
     return { after: plan.after, edited: plan.written.map(editedOf), data };
+  });
+}
+
+export interface ReplaceContentData {
+  success: true;
+  path: string;
+  operation: "replace-content";
+  changes: number;
+  message: string;
+  dryRun?: true;
+  fileHash: string;
+  changedLines: LineRange[];
+  newSource?: string;
+  diff?: string;
+  sourceOmitted?: true;
+}
+
+/**
+ * The diff route's edit (route-edit `replace-content`): the lines of `oldContent`, found in exactly
+ * one place, become `newContent`; STALE_ANCHOR when they are nowhere, AMBIGUOUS_ANCHOR when they
+ * are in several places.
+ */
+export async function replaceContent(ctx: OpContext, file: string, oldContent: string, newContent: string, options: { dryRun: boolean; includeSource: boolean }): Promise<OpResult<ReplaceContentData>> {
+  checkText(newContent, "the new content");
+  const old = parseText(oldContent).lines;
+  if (old.length === 0 || (old.length === 1 && old[0] === "")) throw new MastError("INVALID_ARGUMENT", "old_content is empty; say which lines to replace");
+  return editTransaction(ctx, file, { operation: "replace-content", dryRun: options.dryRun, gate: "text" }, ({ path, text }) => {
+    const before = text!;
+    const at = windows(before, old.length, hash12(old.join("\n")), old);
+    if (at.length === 0) throw new MastError("STALE_ANCHOR", `the old content (${old.length} line(s)) is not in ${path}; nothing was written`);
+    if (at.length > 1) throw new MastError("AMBIGUOUS_ANCHOR", `the old content is in ${at.length} places in ${path} (lines ${listed(at.map((w) => String(w.start)))}); nothing was written`, { hint: "Give more lines of context in old_content, or edit by hash with read-hash's range." });
+    const { start } = at[0]!;
+    const after = replaceLines(before, start, start + old.length - 1, newContent);
+    const written = newContent === "" ? 0 : parseText(newContent).lines.length;
+    const changed = { start, end: Math.max(start, start + written - 1) };
+    return {
+      after,
+      edited: [changed],
+      data: {
+        success: true,
+        path,
+        operation: "replace-content",
+        changes: 1,
+        message: `${options.dryRun ? "Would replace" : "Replaced"} lines ${start}-${start + old.length - 1} with ${written} line(s)`,
+        ...(options.dryRun ? { dryRun: true as const } : {}),
+        fileHash: fileHash(after),
+        changedLines: [changed],
+        ...sourceOrDiff(path, before, after, options),
+      },
+    };
   });
 }
 

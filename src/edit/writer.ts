@@ -1,6 +1,7 @@
 // The editing commands' side of the one writer: every edit reads, plans and writes a file inside
 // that file's advisory lock (so concurrent editors serialise and none loses an update), and the
 // write itself is base/atomic.ts's (temp file, fsync, rename, directory fsync, mode kept).
+import { AsyncLocalStorage } from "node:async_hooks";
 import { chmodSync, mkdirSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -38,8 +39,12 @@ export function ensurePrivateDir(dir: string): void {
  */
 const FILE_LOCK_POLICY: LockPolicy = { timeoutMs: LOCK_STALE_MS + 2_000, retryDelayMs: 20, label: "the file" };
 
-/** Runs `fn` holding the advisory lock of one file (kept under hashpilotHome, not beside the file). */
-export async function withFileLock<T>(abs: string, operation: string, fn: () => Promise<T> | T): Promise<T> {
+/** The files whose locks the running code holds already (a batch takes its files' locks up front, then edits each). */
+const held = new AsyncLocalStorage<ReadonlySet<string>>();
+
+/** Runs `fn` holding the advisory lock of one file (kept under hashpilotHome, not beside the file); a lock this call's batch holds is not taken again. */
+export async function withFileLock<T>(abs: string, operation: string, fn: () => Promise<T> | T, timeoutMs = FILE_LOCK_POLICY.timeoutMs): Promise<T> {
+  if (held.getStore()?.has(abs)) return fn();
   const dir = join(hashpilotHome(), "locks");
   try {
     ensurePrivateDir(dir);
@@ -48,7 +53,7 @@ export async function withFileLock<T>(abs: string, operation: string, fn: () => 
   }
   const marker = join(dir, sha256(abs).slice(0, 32));
   try {
-    return await withStructureLock(marker, `${operation} ${abs}`, FILE_LOCK_POLICY, async () => fn());
+    return await withStructureLock(marker, `${operation} ${abs}`, { ...FILE_LOCK_POLICY, timeoutMs }, async () => fn());
   } finally {
     // An idle lock's marker is removed, so the lock directory does not grow with every file ever
     // edited (a marker another editor has just named itself in is left alone).
@@ -60,10 +65,14 @@ export async function withFileLock<T>(abs: string, operation: string, fn: () => 
   }
 }
 
-/** Runs `fn` holding the locks of several files, taken in path order (so two such calls cannot deadlock). */
-export async function withFileLocks<T>(paths: readonly string[], operation: string, fn: () => Promise<T> | T): Promise<T> {
+/**
+ * Runs `fn` holding the locks of several files, taken in path order (so two such calls cannot
+ * deadlock); edits of those files inside `fn` run under them without taking them again.
+ */
+export async function withFileLocks<T>(paths: readonly string[], operation: string, fn: () => Promise<T> | T, timeoutMs?: number): Promise<T> {
   const sorted = [...new Set(paths)].sort();
-  const take = (i: number): Promise<T> => (i === sorted.length ? Promise.resolve(fn()) : withFileLock(sorted[i]!, operation, () => take(i + 1)));
+  const all = new Set([...(held.getStore() ?? []), ...sorted]);
+  const take = (i: number): Promise<T> => (i === sorted.length ? held.run(all, () => Promise.resolve(fn())) : withFileLock(sorted[i]!, operation, () => take(i + 1), timeoutMs));
   return take(0);
 }
 

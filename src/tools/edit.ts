@@ -23,10 +23,11 @@ import {
   type Warning,
 } from "../edit/operations.js";
 import { extname, resolve } from "node:path";
-import { astAddImport, astCapabilities, astFindSymbols, astInsert, astRemoveImport, astRenameSymbol, astReplaceBody } from "../edit/ast.js";
+import { astCapabilities, astFindSymbols } from "../edit/ast.js";
+import { ROUTED_OPERATIONS, batchEdit, routeEdit } from "../edit/route-edit.js";
 import { ChangeSet, mintChangeSetId } from "../edit/snapshots.js";
 import { MastError, isMastError } from "../base/errors.js";
-import { loadHashpilotConfig, parsePolicy, type HashpilotConfig } from "../edit/config.js";
+import { loadHashpilotConfig, parsePolicy, type HashpilotConfig, type RoutePolicy } from "../edit/config.js";
 import { DEFAULT_GREP_TIMEOUT_MS } from "../edit/grep.js";
 import { projectBoundary, readablePath } from "../edit/paths.js";
 import { EDIT_MAX_FILE_BYTES } from "../edit/writer.js";
@@ -351,17 +352,7 @@ export const routeTool = defineTool({
     })
     .strict(),
   annotations: READ_ONLY,
-  handler: async (ctx, args) => {
-    const config = loadHashpilotConfig({ cwd: ctx.cwd, configPath: ctx.editConfigPath, noFiles: args.no_default_config });
-    const inline = args.policy ? parsePolicy(args.policy) : {};
-    const policy = {
-      ...config.routePolicy,
-      ...inline,
-      languageOverrides: { ...config.routePolicy.languageOverrides, ...inline.languageOverrides },
-      operationOverrides: { ...config.routePolicy.operationOverrides, ...inline.operationOverrides },
-    };
-    return okEnvelope("route", chooseRoute(args.file, args.operation, policy), []);
-  },
+  handler: async (ctx, args) => okEnvelope("route", chooseRoute(args.file, args.operation, mergedPolicy(ctx, args.policy, args.no_default_config)), []),
 });
 
 export const provenanceQueryTool = defineTool({
@@ -519,42 +510,67 @@ export const astFindSymbolsTool = defineTool({
   handler: (ctx, args) => run(ctx, "ast_find_symbols", { operation: "find-symbols", route: "ast", files: [args.file] }, (oc) => astFindSymbols(oc, args.file)),
 });
 
-/** The AST edits one tool performs, by the contract's operation name. */
-const AST_EDITS = ["rename-symbol", "replace-body", "add-import", "remove-import", "insert-before", "insert-after"] as const;
+/** The route policy of a call: the configured one with an inline policy's overrides merged over it. */
+function mergedPolicy(ctx: ToolContext, inlineJson: string | null | undefined, noFiles = false): RoutePolicy {
+  const config = loadHashpilotConfig({ cwd: ctx.cwd, configPath: ctx.editConfigPath, noFiles });
+  const inline = inlineJson ? parsePolicy(inlineJson) : {};
+  return {
+    ...config.routePolicy,
+    ...inline,
+    languageOverrides: { ...config.routePolicy.languageOverrides, ...inline.languageOverrides },
+    operationOverrides: { ...config.routePolicy.operationOverrides, ...inline.operationOverrides },
+  };
+}
 
-export const astEditTool = defineTool({
-  name: "ast_edit",
+export const routeEditTool = defineTool({
+  name: "route_edit",
   toolset: "edit",
-  title: "Edit by syntax tree",
+  title: "Structured edit, routed",
   description:
-    "rename-symbol to new_name (binding-aware, in one file), replace-body, insert-before/-after (content); add-/remove-import (symbol: the spec, '{ a } from ./m'). symbol: name or Owner.member.",
+    "By AST, else hash or diff: rename-symbol (symbol → new_name, binding-aware, one file), replace-body, insert-before/-after (content), add-/remove-import (symbol: '{ a } from ./m'). files: a batch.",
   details:
-    "AST edits of TypeScript, JavaScript, Python, Go and Rust files (ast_capabilities), each refused unless the file parses before (allow_parse_errors waives that) and after. add-import and remove-import take the import spec as symbol — in ESM form for TypeScript and JavaScript ('{ a, b as c } from ./m', 'D from m', '* as ns from m', 'type { T } from ./t'; written as require() in a CommonJS file, MODULE_SYSTEM_MISMATCH when it has no form there or the file's system is unsettled), 'from m import x' or 'import a.b as c' for Python, '\"fmt\"' or 'str \"strings\"' for Go, 'std::io::{Read, Write}' for Rust — merged into an existing import of the module (a Go import block) instead of duplicated; an import already there changes nothing. rename-symbol is file-scoped and binding-aware: a variable, function, class, parameter or import is renamed with every use that refers to it (shorthand properties keep their key: `{ a }` becomes `{ a: b }`; an import gets an alias); a member (Owner.member, or a name only members have) with its accesses through `this`/`self`, the type itself, or names annotated with or constructed as the type — other accesses of the name are listed in unresolved (UNRESOLVED_REFERENCES), not changed; never inside strings or comments. A name that binds more than one thing is AMBIGUOUS_SYMBOL with `line N (kind)` for each binding: pass line to pick one. A new name the file already uses is refused. replace-body replaces a function's or method's body with content, re-indented to the target's own indentation (a brace body may be given with or without its braces). insert-before/insert-after put content on lines of its own beside a declaration (before: above its doc comments, attributes and decorators), at its indentation; a name that is only a parameter, import or key is SYMBOL_NOT_FOUND naming what it is.",
+    "One edit by the safest route its file allows (ast_capabilities): AST for TypeScript, JavaScript, Python, Go and Rust, else the hash route (old_hash, content, range: replace_hash) or the diff route (old_content → content, found in exactly one place); method forces a route, the route policy (config, or policy inline) may pick another, and a route less safe than the operation's own carries ROUTE_FALLBACK. AST edits refuse a file that does not parse before (allow_parse_errors waives that) or after. rename-symbol is file-scoped and binding-aware: a variable, function, class, parameter or import is renamed with every use that refers to it (shorthand properties keep their key: `{ a }` becomes `{ a: b }`; an import gets an alias); a member (Owner.member, or a name only members have) with its accesses through `this`/`self`, the type itself, or names annotated with or constructed as the type — other accesses of the name are listed in unresolved (UNRESOLVED_REFERENCES), not changed; never inside strings or comments. A name that binds more than one thing is AMBIGUOUS_SYMBOL with `line N (kind)` for each binding: pass line to pick one; a new name the file already uses is refused. replace-body replaces a function's or method's body with content, re-indented to the target's own indentation (braces optional). insert-before/insert-after put content on lines of its own beside a declaration (before: above its doc comments, attributes and decorators), at its indentation; a name that is only a parameter, import or key is SYMBOL_NOT_FOUND naming what it is. add-import and remove-import take the import spec as symbol — in ESM form for TypeScript and JavaScript ('{ a, b as c } from ./m', 'D from m', '* as ns from m', 'type { T } from ./t'; written as require() in a CommonJS file, MODULE_SYSTEM_MISMATCH when it has no form there or the file's system is unsettled), 'from m import x' or 'import a.b as c' for Python, '\"fmt\"' or 'str \"strings\"' for Go, 'std::io::{Read, Write}' for Rust — merged into an existing import of the module (a Go import block) instead of duplicated; an import already there changes nothing. With files instead of file the edit runs on each (a batch): their locks are taken up front (every entry LOCK_TIMEOUT with route null when one cannot be), in parallel unless serial; results has one entry per file and summary counts succeeded, failed and conflicts (stale anchors and locks: retryable after a re-read), total = succeeded + failed + conflicts; a batch with any failure or conflict is an error whose details carry them.",
   input: z
     .object({
-      file,
-      operation: z.enum(AST_EDITS),
-      symbol: symbolInput,
+      file: file.nullish(),
+      files: z.array(file).min(1).max(1000).nullish().describe("Edit each of these files (a batch) instead of one file."),
+      operation: z.enum(ROUTED_OPERATIONS),
+      symbol: symbolInput.nullish(),
       new_name: z.string().min(1).max(200).nullish().describe("rename-symbol: the new name."),
-      content: content.nullish().describe("replace-body: the new body; insert-*: the lines to insert."),
+      content: content.nullish().describe("replace-body: the new body; insert-*: the lines to insert; the hash and diff routes: the new content."),
       line: z.number().int().min(1).nullish().describe("rename-symbol: the line of the binding to rename when the name binds several."),
+      old_hash: hash.nullish().describe("The hash route: the anchor (read_hash), with range."),
+      range: z.string().max(40).nullish(),
+      old_content: content.nullish().describe("The diff route: the lines to replace."),
+      expected_file_hash: fileHashInput,
+      method: z.enum(["ast", "hash", "diff"]).nullish().describe("Force this route."),
+      policy: z.string().min(1).max(64 * 1024).nullish().describe("Route policy JSON merged over the configured one."),
+      serial: z.boolean().default(false).describe("A batch edits one file after another."),
       ...astOptions,
     })
-    .strict(),
+    .strict()
+    .refine((a) => (a.file == null) !== (a.files == null), { message: "pass file or files (not both)" }),
   annotations: DESTRUCTIVE,
-  handler: (ctx, args) =>
-    run(ctx, "ast_edit", { route: "ast", files: [args.file], actor: args.actor, task_id: args.task_id, reason: args.reason, operation: args.operation }, (oc) => {
-      const options = astEditOptions(args);
-      if (args.operation === "rename-symbol") {
-        if (args.new_name == null) throw new MastError("INVALID_ARGUMENT", "rename-symbol needs new_name");
-        return astRenameSymbol(oc, args.file, args.symbol, args.new_name, args.line ?? null, options);
-      }
-      if (args.operation === "add-import") return astAddImport(oc, args.file, args.symbol, options);
-      if (args.operation === "remove-import") return astRemoveImport(oc, args.file, args.symbol, options);
-      if (args.content == null) throw new MastError("INVALID_ARGUMENT", `${args.operation} needs content`);
-      if (args.operation === "replace-body") return astReplaceBody(oc, args.file, args.symbol, args.content, options);
-      return astInsert(oc, args.file, args.symbol, args.content, args.operation === "insert-before" ? "before" : "after", options);
-    }),
+  handler: (ctx, args) => {
+    const policy = mergedPolicy(ctx, args.policy);
+    const req = {
+      operation: args.operation,
+      symbol: args.symbol,
+      newName: args.new_name,
+      content: args.content,
+      line: args.line,
+      oldHash: args.old_hash,
+      range: args.range,
+      oldContent: args.old_content,
+      expectedFileHash: args.expected_file_hash,
+      method: args.method,
+      options: astEditOptions(args),
+    };
+    const files = args.files ?? [args.file!];
+    return run(ctx, "route_edit", { route: args.method ?? "routed", files, actor: args.actor, task_id: args.task_id, reason: args.reason, operation: args.operation }, (oc) =>
+      args.files ? batchEdit(oc, args.files, req, policy, args.serial) : routeEdit(oc, args.file!, req, policy),
+    );
+  },
 });
 
 export const EDIT_TOOLS = [
@@ -580,5 +596,5 @@ export const EDIT_TOOLS = [
   routeTool,
   astCapabilitiesTool,
   astFindSymbolsTool,
-  astEditTool,
+  routeEditTool,
 ];

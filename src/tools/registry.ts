@@ -67,8 +67,8 @@ export function listedTools(toolsets: readonly Toolset[]): ListedTool[] {
   });
 }
 
-/** Left out of listed schemas: enforced and reported by the server (INVALID_ARGUMENT names the rule), and argument descriptions (docs/tools.md has them; the tool's description names what is not obvious). */
-const DROPPED_SCHEMA_KEYS = new Set(["$schema", "minLength", "maxLength", "additionalProperties", "description"]);
+/** Left out of listed schemas: enforced and reported by the server (INVALID_ARGUMENT names the rule: string lengths, list sizes), and argument descriptions (docs/tools.md has them; the tool's description names what is not obvious). */
+const DROPPED_SCHEMA_KEYS = new Set(["$schema", "minLength", "maxLength", "minItems", "maxItems", "additionalProperties", "description"]);
 
 function compactSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(compactSchema);

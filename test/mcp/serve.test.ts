@@ -63,15 +63,15 @@ async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs =
 }
 
 describe("mast serve", () => {
-  it("lists the read and edit toolsets in under 8 KB, indexes in the background and answers queries", async () => {
+  it("lists the read and edit toolsets in under 9 KB, indexes in the background and answers queries", async () => {
     const p = project();
     const { client, stderr } = await connect([p.root]);
     const tools = await client.listTools();
     expect(tools.tools.map((t) => t.name).sort()).toEqual(TOOLS.filter((t) => ["read", "edit"].includes(t.toolset ?? "read")).map((t) => t.name).sort());
-    // The bytes a client hands the model for the default listing (8,192 is the budget).
+    // The bytes a client hands the model for the default listing (9,216 is the budget).
     const bytes = Buffer.byteLength(JSON.stringify(tools.tools));
     console.log(`default tools/list: ${tools.tools.length} tools, ${bytes} bytes`);
-    expect(bytes).toBeLessThan(8192);
+    expect(bytes).toBeLessThan(9216);
     const search = tools.tools.find((t) => t.name === "mast_search")!;
     expect(search.annotations).toEqual({ readOnlyHint: true });
     expect(search.inputSchema).toMatchObject({ type: "object", required: ["query"], properties: { query: { type: "string" }, chunk_type: { type: "string", enum: expect.arrayContaining(["method"]) } } });

@@ -199,9 +199,23 @@ export const RUST_EDITS: EditRules = {
   memberAccess: { field_expression: { object: "value", member: "field" }, scoped_identifier: { object: "path", member: "name" } },
   pathScope: (token) => {
     const parent = token.parent;
-    if (!parent || (parent.type !== "scoped_identifier" && parent.type !== "scoped_type_identifier") || !sameNode(parent.childForFieldName("name"), token)) return undefined;
-    const path = parent.childForFieldName("path");
-    if (path?.type !== "self" && path?.type !== "super") return path?.type === "crate" ? null : undefined;
+    if (!parent) return undefined;
+    // `super::x`, `self::T`, and `use super::{x, …}`: the path before the name.
+    const path =
+      (parent.type === "scoped_identifier" || parent.type === "scoped_type_identifier") && sameNode(parent.childForFieldName("name"), token)
+        ? parent.childForFieldName("path")
+        : parent.type === "use_list" && parent.parent?.type === "scoped_use_list"
+          ? parent.parent.childForFieldName("path")
+          : undefined;
+    if (path === undefined || path === null) return undefined;
+    // `m::x` of an inline `mod m` of the file: the names bound in its body.
+    if (path.type === "identifier") {
+      let root: RuleNode = token;
+      while (root.parent) root = root.parent;
+      // An inline module is the scope its items are bound in.
+      return root.namedChildren.find((c) => c.type === "mod_item" && c.childForFieldName("name")?.text === path.text) ?? undefined;
+    }
+    if (path.type !== "self" && path.type !== "super") return path.type === "crate" ? null : undefined;
     // The module the use is in (an inline `mod` or the file), then its parent for `super`.
     let module: RuleNode | null = token.parent;
     while (module && module.type !== "mod_item" && module.type !== "source_file") module = module.parent;
@@ -210,8 +224,7 @@ export const RUST_EDITS: EditRules = {
       module = module.parent;
       while (module && module.type !== "mod_item" && module.type !== "source_file") module = module.parent;
     }
-    // Items of an inline module are bound in its body.
-    return module?.type === "mod_item" ? module.childForFieldName("body") : module;
+    return module;
   },
   isKey: (token) => {
     const parent = token.parent;

@@ -293,8 +293,10 @@ export function planInsert(rules: EditRules, tree: Tree, text: string, query: st
     const found = other ? `; it is only a name in ${other.parent!.type} at line ${lineOf(other)}, which is no statement or declaration to insert at` : "";
     throw notFound(query, w.truncated, found);
   }
-  if (anchors.size > 1) throw ambiguous(query, [...anchors.values()]);
-  const target = [...anchors.values()][0]!;
+  const run = adjacentRun(rules, [...anchors.values()]);
+  if (run === null) throw ambiguous(query, [...anchors.values()]);
+  // Overloads (`function f(a): T;` above `function f(a) {…}`) are one declaration: before the first, after the last.
+  const target = where === "before" ? run[0]! : run[run.length - 1]!;
   const indent = lineIndent(text, target.anchor.startIndex);
   const lines = reindent(content, indent, indentUnit(text, rules.indent));
   if (lines.length === 0) throw new MastError("INVALID_ARGUMENT", "the content to insert is empty");
@@ -307,6 +309,17 @@ export function planInsert(rules: EditRules, tree: Tree, text: string, query: st
   const lineEnd = text.indexOf("\n", target.anchor.endIndex - 1);
   const at = lineEnd === -1 ? text.length : lineEnd;
   return { edit: { start: at, end: at, text: `\n${lines.join("\n")}` }, target };
+}
+
+/** Declarations whose anchors follow one another as siblings (comments between allowed), in order; null when they do not. */
+function adjacentRun(rules: EditRules, ds: readonly AstDeclaration[]): AstDeclaration[] | null {
+  const sorted = [...ds].sort((a, b) => a.anchor.startIndex - b.anchor.startIndex);
+  for (let i = 1; i < sorted.length; i++) {
+    let next = sorted[i - 1]!.anchor.nextNamedSibling;
+    while (next && rules.leading.includes(next.type)) next = next.nextNamedSibling;
+    if (!next || !same(next, sorted[i]!.anchor)) return null;
+  }
+  return sorted;
 }
 
 /** Whether `prev` ends on the line right above `next` (a line comment that takes its newline ends at column 0 of the next line). */
@@ -350,6 +363,8 @@ class NameIndex {
   readonly memberDecls: AstDeclaration[];
   readonly references: SyntaxNode[] = [];
   readonly memberRefs: Array<{ token: SyntaxNode; object: SyntaxNode }> = [];
+  /** `a::x` in a macro's tokens: a path the tokens do not let the rename resolve. */
+  readonly opaquePaths: SyntaxNode[] = [];
   readonly literalKeys: Array<{ token: SyntaxNode; owner: string }> = [];
   /** Uses through a module path (`super::X`) with the scope the path names (null: one the file cannot say). */
   readonly pathUses: Array<{ token: SyntaxNode; scope: SyntaxNode | null }> = [];
@@ -367,7 +382,8 @@ class NameIndex {
     const imported = new Map<string, "replace" | "alias">();
     for (const statement of w.imports) {
       for (const b of rules.importBindings(statement)) {
-        if ((b.name ?? b.token.text) !== name) continue;
+        // `use super::x`: the parent module's `x` again, no binding of its own (read as a path use below).
+        if ((b.name ?? b.token.text) !== name || rules.pathScope(b.token) !== undefined) continue;
         imported.set(keyOf(b.token as SyntaxNode), b.rename);
         this.add(b.token as SyntaxNode, statement, "import", this.scopeAbove(statement, rules.scopes), false, false, b.rename, null);
       }
@@ -394,6 +410,7 @@ class NameIndex {
         if (separator && (separator.type === "." || separator.type === "::")) {
           const object = separator.previousSibling;
           this.memberRefs.push({ token, object: object ?? separator });
+          if (separator.type === "::") this.opaquePaths.push(token);
           continue;
         }
       }
@@ -539,6 +556,7 @@ export function planRename(rules: EditRules, tree: Tree, query: string, newName:
       if (scope === null) unresolved.push({ line: lineOf(token), text: token.parent!.text.slice(0, 200) });
       else if (target.group.some((b) => same(b.scope, scope))) put(token, newName);
     }
+    for (const token of index.opaquePaths) unresolved.push({ line: lineOf(token), text: (token.parent!.text.split("\n")[0] ?? "").slice(0, 200) });
     if (clashes(rules, w, newName)) throw clash(newName, w);
   } else {
     const owner = target.owner;

@@ -51,6 +51,8 @@ const CASES: Array<[name: string, fixture: string, op: Op]> = [
   ["ts-body-braced", "service.ts", body("check", "{\n    return null;\n}")],
   ["ts-before-method", "service.ts", insert("AuthService.validate", "/** Counts calls. */\ncount(): number {\n  return this.attempts;\n}\n", "before")],
   ["ts-after-function", "service.ts", insert("check", "export const VERSION = 1;", "after")],
+  ["ts-before-overloads", "service.ts", insert("format", "// the overloads follow", "before")],
+  ["ts-after-overloads", "service.ts", insert("format", "// the overloads end", "after")],
   ["ts-before-class-doc", "service.ts", insert("AuthService", "export type Token = string;\n", "before")],
   ["tsx-rename-prop-type", "component.tsx", rename("Props", "CounterProps")],
   ["tsx-rename-destructured", "component.tsx", rename("count", "clicks")],
@@ -80,6 +82,7 @@ const CASES: Array<[name: string, fixture: string, op: Op]> = [
   ["rs-rename-struct", "shapes.rs", rename("Point", "Vec2")],
   ["rs-rename-shadowed", "shapes.rs", rename("sum", "total", 16)],
   ["rs-rename-method", "shapes.rs", rename("Point.norm", "length")],
+  ["rs-rename-used-by-tests", "shapes.rs", rename("far", "distant")],
   ["rs-body-impl", "shapes.rs", body("Point.norm", "(self.x * self.x + self.y * self.y).sqrt()")],
   ["rs-after-mod-item", "shapes.rs", insert("origin", "pub fn unit() -> super::Point {\n    super::Point::new(1.0, 0.0)\n}", "after")],
   ["rs-before-attributes", "shapes.rs", insert("Point", "/// A size.\npub type Size = f64;\n", "before")],
@@ -164,7 +167,8 @@ describe("AST edits: refusals leave the file as it was", () => {
       message: "no declaration named 'token' in the file; it is only a name in required_parameter at line 11, which is no statement or declaration to insert at",
     });
     expect(await refusal(insert("Repository", "x;", "after"), "service.ts")).toMatchObject({ code: "SYMBOL_NOT_FOUND", message: expect.stringContaining("import_specifier at line 1") });
-    expect(await refusal(insert("format", "x;", "before"), "service.ts")).toEqual({ code: "AMBIGUOUS_SYMBOL", message: "'format' names 2 declarations: function_signature at line 23, function_declaration at line 24" });
+    project.write("twice.ts", "export function f() {}\nexport const x = 1;\nexport namespace f {}\n");
+    expect(await refusal(insert("f", "x;", "before"), "twice.ts")).toEqual({ code: "AMBIGUOUS_SYMBOL", message: "'f' names 2 declarations: function_declaration at line 1, internal_module at line 3" });
     expect(await refusal(body("Handler.Handle", "return nil"), "server.go")).toMatchObject({ code: "SYMBOL_NOT_FOUND", message: "'Handler.Handle' has no body to replace (method_elem at line 16)" });
   });
 
@@ -249,6 +253,14 @@ describe("AST edits: writes", () => {
       "-\t\tsrv.name = DefaultName",
       "+\t\tsrv.name = FallbackName",
     ]);
+  });
+
+  it("a path inside a macro's tokens is listed as unresolved, not renamed; `use super::x` and `m::x` of an inline module are renamed", async () => {
+    const r = await astRenameSymbol(ctx(), "shapes.rs", "Point", "Vec2", null, PREVIEW);
+    expect((r.data as { unresolved: Array<{ line: number }> }).unresolved.map((u) => u.line)).toEqual([46]);
+    project.write("inline.rs", "mod util {\n    pub fn helper() -> u8 {\n        1\n    }\n}\n\nfn main() {\n    util::helper();\n}\n");
+    const inline = await astRenameSymbol(ctx(), "inline.rs", "helper", "aid", null, PREVIEW);
+    expect(inline.data.newSource).toBe("mod util {\n    pub fn aid() -> u8 {\n        1\n    }\n}\n\nfn main() {\n    util::aid();\n}\n");
   });
 
   it("member accesses on objects of unknown type are listed, not changed", async () => {

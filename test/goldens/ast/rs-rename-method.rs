@@ -36,3 +36,13 @@ pub fn far(p: &Point) -> bool {
     println!("{}", q.x);
     p.length() > 10.0
 }
+
+#[cfg(test)]
+mod tests {
+    use super::far;
+
+    #[test]
+    fn far_away() {
+        assert!(!far(&super::Point::new(0.0, 0.0)));
+    }
+}

@@ -1,0 +1,48 @@
+use std::fmt::{self, Display};
+
+/// A point in the plane.
+#[derive(Debug, Clone)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+impl Point {
+    pub fn new(x: f64, y: f64) -> Self {
+        Point { x, y }
+    }
+
+    pub fn norm(&self) -> f64 {
+        let sum = self.x * self.x;
+        let sum = sum + self.y * self.y;
+        sum.sqrt()
+    }
+}
+
+impl Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "({}, {})", self.x, self.y)
+    }
+}
+
+pub mod util {
+    pub fn origin() -> super::Point {
+        super::Point::new(0.0, 0.0)
+    }
+}
+
+pub fn distant(p: &Point) -> bool {
+    let q = Point::new(1.0, 1.0);
+    println!("{}", q.x);
+    p.norm() > 10.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::distant;
+
+    #[test]
+    fn far_away() {
+        assert!(!distant(&super::Point::new(0.0, 0.0)));
+    }
+}

@@ -85,11 +85,11 @@ function provenance(values: Record<string, string | boolean | undefined>): Recor
   return out;
 }
 
-const AST_EDIT_OPTIONS = { "dry-run": { type: "boolean" }, "include-source": { type: "boolean" }, ...PROVENANCE } as const;
+const AST_EDIT_OPTIONS = { "dry-run": { type: "boolean" }, "include-source": { type: "boolean" }, line: { type: "string" }, ...PROVENANCE } as const;
 
 /** The options every AST edit takes, as tool input (--allow-parse-errors is global). */
 function astEditInput(values: Record<string, string | boolean | undefined>): Record<string, unknown> {
-  return { method: "ast", ...editInput(values) };
+  return { method: "ast", ...(values.line === undefined ? {} : { line: wholeNumber("--line", String(values.line)) }), ...editInput(values) };
 }
 
 /** The options every structured edit takes, as tool input (--allow-parse-errors is global). */
@@ -110,7 +110,6 @@ const ROUTE_EDIT_OPTIONS = {
   range: { type: "string" },
   "old-content": { type: "string" },
   "file-hash": { type: "string" },
-  line: { type: "string" },
   method: { type: "string" },
   policy: { type: "string" },
   ...AST_EDIT_OPTIONS,
@@ -426,17 +425,17 @@ const COMMANDS: Record<string, Command> = {
     tool: "route_edit",
     summary: "Rename a binding and its uses in one file (Owner.member: a member and its accesses).",
     usage: "hashpilot ast rename-symbol <file> <old-name> <new-name> [--line <n>] [--dry-run] [--include-source]",
-    options: { line: { type: "string" }, ...AST_EDIT_OPTIONS },
+    options: AST_EDIT_OPTIONS,
     input: ([file, oldName, newName, ...rest], values) => {
       expectArgs("ast rename-symbol", [file, oldName, newName], rest);
-      return { file, operation: "rename-symbol", symbol: oldName, new_name: newName, ...(values.line === undefined ? {} : { line: wholeNumber("--line", String(values.line)) }), ...astEditInput(values) };
+      return { file, operation: "rename-symbol", symbol: oldName, new_name: newName, ...astEditInput(values) };
     },
     text: astEditText,
   },
   "ast replace-body": {
     tool: "route_edit",
     summary: "Replace a function's or method's body, re-indented to the target's own indentation.",
-    usage: "hashpilot ast replace-body <file> <symbol-name> <new-body|@file|@@literal> [--dry-run] [--include-source]",
+    usage: "hashpilot ast replace-body <file> <symbol-name> <new-body|@file|@@literal> [--line <n>] [--dry-run] [--include-source]",
     options: AST_EDIT_OPTIONS,
     input: ([file, symbol, body, ...rest], values, cwd) => {
       expectArgs("ast replace-body", [file, symbol, body], rest);
@@ -493,7 +492,7 @@ const COMMANDS: Record<string, Command> = {
   "ast insert-before": {
     tool: "route_edit",
     summary: "Insert content on its own lines before a declaration (above its doc comments), at its indentation.",
-    usage: "hashpilot ast insert-before <file> <symbol-name> <content|@file|@@literal> [--dry-run] [--include-source]",
+    usage: "hashpilot ast insert-before <file> <symbol-name> <content|@file|@@literal> [--line <n>] [--dry-run] [--include-source]",
     options: AST_EDIT_OPTIONS,
     input: ([file, symbol, text, ...rest], values, cwd) => {
       expectArgs("ast insert-before", [file, symbol, text], rest);
@@ -504,7 +503,7 @@ const COMMANDS: Record<string, Command> = {
   "ast insert-after": {
     tool: "route_edit",
     summary: "Insert content on its own lines after a declaration, at its indentation.",
-    usage: "hashpilot ast insert-after <file> <symbol-name> <content|@file|@@literal> [--dry-run] [--include-source]",
+    usage: "hashpilot ast insert-after <file> <symbol-name> <content|@file|@@literal> [--line <n>] [--dry-run] [--include-source]",
     options: AST_EDIT_OPTIONS,
     input: ([file, symbol, text, ...rest], values, cwd) => {
       expectArgs("ast insert-after", [file, symbol, text], rest);

@@ -151,9 +151,9 @@ export function astRenameSymbol(ctx: OpContext, file: string, oldName: string, n
   });
 }
 
-export function astReplaceBody(ctx: OpContext, file: string, symbol: string, body: string, options: AstEditOptions): Promise<OpResult<AstEditData>> {
+export function astReplaceBody(ctx: OpContext, file: string, symbol: string, body: string, options: AstEditOptions, line: number | null = null): Promise<OpResult<AstEditData>> {
   return astEdit(ctx, file, "replace-body", options, (rules, tree, source) => {
-    const { edit, target } = planReplaceBody(rules, tree, source, symbol, body);
+    const { edit, target } = planReplaceBody(rules, tree, source, symbol, body, line);
     return { edits: [edit], changes: 1, message: `Replaced body of '${target.qualifiedName}'` };
   });
 }
@@ -211,9 +211,9 @@ export function astRemoveImport(ctx: OpContext, file: string, spec: string, opti
   });
 }
 
-export function astInsert(ctx: OpContext, file: string, symbol: string, content: string, where: "before" | "after", options: AstEditOptions): Promise<OpResult<AstEditData>> {
+export function astInsert(ctx: OpContext, file: string, symbol: string, content: string, where: "before" | "after", options: AstEditOptions, line: number | null = null): Promise<OpResult<AstEditData>> {
   return astEdit(ctx, file, `insert-${where}`, options, (rules, tree, source) => {
-    const { edit, target } = planInsert(rules, tree, source, symbol, content, where);
+    const { edit, target } = planInsert(rules, tree, source, symbol, content, where, line);
     return { edits: [edit], changes: 1, message: `Inserted ${content.split("\n").length} line(s) ${where} '${target.qualifiedName}' (${target.anchor.type} at line ${target.anchor.startPosition.row + 1})` };
   });
 }

@@ -87,13 +87,13 @@ function dispatch(ctx: OpContext, file: string, req: RouteEditRequest, route: Ro
     case "rename-symbol":
       return astRenameSymbol(ctx, file, symbol, need(req.newName, "new_name", op, route), req.line ?? null, req.options);
     case "replace-body":
-      return astReplaceBody(ctx, file, symbol, need(req.content, "the new body (content)", op, route), req.options);
+      return astReplaceBody(ctx, file, symbol, need(req.content, "the new body (content)", op, route), req.options, req.line ?? null);
     case "add-import":
       return astAddImport(ctx, file, symbol, req.options);
     case "remove-import":
       return astRemoveImport(ctx, file, symbol, req.options);
     default:
-      return astInsert(ctx, file, symbol, need(req.content, "content", op, route), op === "insert-before" ? "before" : "after", req.options);
+      return astInsert(ctx, file, symbol, need(req.content, "content", op, route), op === "insert-before" ? "before" : "after", req.options, req.line ?? null);
   }
 }
 

@@ -158,9 +158,10 @@ function splitQualified(query: string): { owner: string | null; name: string } {
   return m ? { owner: m[1]!, name: m[2]! } : { owner: null, name: query };
 }
 
-function matching(declarations: readonly AstDeclaration[], query: string): AstDeclaration[] {
+/** The declarations a query names (`name` or `Owner.name`), only the one starting on `line` when given. */
+function matching(declarations: readonly AstDeclaration[], query: string, line: number | null = null): AstDeclaration[] {
   const { owner, name } = splitQualified(query);
-  return declarations.filter((d) => d.name === name && (owner === null || d.owner === owner));
+  return declarations.filter((d) => d.name === name && (owner === null || d.owner === owner) && (line === null || lineOf(d.node) === line || lineOf(d.nameNode) === line || lineOf(d.anchor) === line));
 }
 
 const lineOf = (n: SyntaxNode): number => n.startPosition.row + 1;
@@ -233,9 +234,9 @@ export interface BodyEdit {
  * The edit replacing the body of the one function or method `query` names with `body`, re-indented
  * to the target's own body indentation. A brace body may be given with or without its braces.
  */
-export function planReplaceBody(rules: EditRules, tree: Tree, text: string, query: string, body: string): BodyEdit {
+export function planReplaceBody(rules: EditRules, tree: Tree, text: string, query: string, body: string, line: number | null = null): BodyEdit {
   const { declarations, truncated } = walk(rules, tree);
-  const named = matching(declarations, query);
+  const named = matching(declarations, query, line);
   const withBody = named.flatMap((d) => {
     const rule = rules.declarations[d.node.type]!.body;
     const b = rule === undefined ? null : typeof rule === "function" ? (rule(d.node) as SyntaxNode | null) : d.node.childForFieldName(rule);
@@ -272,7 +273,7 @@ export function planReplaceBody(rules: EditRules, tree: Tree, text: string, quer
 
 function ambiguous(query: string, ds: readonly AstDeclaration[]): MastError {
   return new MastError("AMBIGUOUS_SYMBOL", `'${query}' names ${ds.length} declarations: ${listing(ds)}`, {
-    hint: "Name a member as `Owner.member`, or edit by line with replace-hash.",
+    hint: "Name a member as `Owner.member`, or pass the line the declaration starts on (line).",
     details: { candidates: ds.map((d) => ({ kind: d.node.type, line: lineOf(d.node), name: d.qualifiedName })) },
   });
 }
@@ -283,9 +284,9 @@ function ambiguous(query: string, ds: readonly AstDeclaration[]): MastError {
  * The edit inserting `content` on lines of its own before or after the one declaration `query`
  * names, at its indentation (before: above its doc comments and attributes).
  */
-export function planInsert(rules: EditRules, tree: Tree, text: string, query: string, content: string, where: "before" | "after"): BodyEdit {
+export function planInsert(rules: EditRules, tree: Tree, text: string, query: string, content: string, where: "before" | "after", line: number | null = null): BodyEdit {
   const w = walk(rules, tree, [splitQualified(query).name]);
-  const named = matching(w.declarations, query);
+  const named = matching(w.declarations, query, line);
   const anchors = new Map<string, AstDeclaration>();
   for (const d of named) if (!anchors.has(keyOf(d.anchor))) anchors.set(keyOf(d.anchor), d);
   if (anchors.size === 0) {

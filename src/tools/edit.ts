@@ -538,7 +538,7 @@ export const routeEditTool = defineTool({
       symbol: symbolInput.nullish(),
       new_name: z.string().min(1).max(200).nullish().describe("rename-symbol: the new name."),
       content: content.nullish().describe("replace-body: the new body; insert-*: the lines to insert; the hash and diff routes: the new content."),
-      line: z.number().int().min(1).nullish().describe("rename-symbol: the line of the binding to rename when the name binds several."),
+      line: z.number().int().min(1).nullish().describe("The line of the binding (rename-symbol) or declaration to edit when the name has several."),
       old_hash: hash.nullish().describe("The hash route: the anchor (read_hash), with range."),
       range: z.string().max(40).nullish(),
       old_content: content.nullish().describe("The diff route: the lines to replace."),

@@ -167,6 +167,11 @@ describe("AST edits: refusals leave the file as it was", () => {
       message: "no declaration named 'token' in the file; it is only a name in required_parameter at line 11, which is no statement or declaration to insert at",
     });
     expect(await refusal(insert("Repository", "x;", "after"), "service.ts")).toMatchObject({ code: "SYMBOL_NOT_FOUND", message: expect.stringContaining("import_specifier at line 1") });
+    // A free function and a method of one name: the line picks one.
+    project.write("visit.rs", "fn visit() -> u8 {\n    1\n}\n\nimpl V {\n    fn visit(&self) -> u8 {\n        2\n    }\n}\n");
+    expect(await refusal(body("visit", "0"), "visit.rs")).toMatchObject({ code: "AMBIGUOUS_SYMBOL", message: "'visit' names 2 declarations: function_item at line 1, function_item at line 6" });
+    const picked = await astReplaceBody(ctx(), "visit.rs", "visit", "0", PREVIEW, 1);
+    expect(picked.data.newSource).toBe("fn visit() -> u8 {\n    0\n}\n\nimpl V {\n    fn visit(&self) -> u8 {\n        2\n    }\n}\n");
     project.write("twice.ts", "export function f() {}\nexport const x = 1;\nexport namespace f {}\n");
     expect(await refusal(insert("f", "x;", "before"), "twice.ts")).toEqual({ code: "AMBIGUOUS_SYMBOL", message: "'f' names 2 declarations: function_declaration at line 1, internal_module at line 3" });
     expect(await refusal(body("Handler.Handle", "return nil"), "server.go")).toMatchObject({ code: "SYMBOL_NOT_FOUND", message: "'Handler.Handle' has no body to replace (method_elem at line 16)" });

@@ -74,7 +74,8 @@ export async function editTransaction<T>(ctx: OpContext, file: string, options: 
     const planned = plan({ path, text, tree });
     const afterText = renderText(planned.after);
     if (options.gate === "ast") {
-      const after = gateParse(path, planned.after.lines.join("\n"), planned.edited);
+      // The file's text as written (without a BOM, as the index decodes it): the index refresh reuses this parse.
+      const after = gateParse(path, renderText({ ...planned.after, bom: false }), planned.edited);
       // A file that parsed must parse after; one that did not (waived) must gain no error of the edit's.
       const added = after === null || after.error === null ? null : tree!.rootNode.hasError && after.tree ? addedSyntaxError(tree!, after.tree, planned.edited) : after.error;
       if (added !== null) {

@@ -1,5 +1,6 @@
 // The only importer of tree-sitter: loads each grammar once per thread and parses text
-// under a time budget. A parse that cannot finish returns null instead of throwing.
+// under a time budget (the last tree per grammar kept for a parse of the same text). A parse
+// that cannot finish returns null instead of throwing.
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type TreeSitter from "tree-sitter";
@@ -42,14 +43,26 @@ function parserFor(grammar: Grammar): TreeSitter {
   return parser;
 }
 
-/** Time this thread has spent in tree-sitter's parse (ms): the index run's per-phase figures read it. */
-export const parseTime = { ms: 0 };
+/** Time this thread has spent in tree-sitter's parse (ms) and the parses it ran: the index run's per-phase figures read them. */
+export const parseTime = { ms: 0, parses: 0 };
+
+/**
+ * The last tree each grammar parsed, with its text: parsing the same text again reuses it — an
+ * edit's after-write parse gate, then the index refresh of the file it wrote. Trees are never
+ * edited, so one can serve every reader.
+ */
+const lastParse = new Map<Grammar, { readonly text: string; readonly tree: Tree }>();
 
 /** Parses text with the grammar; null when the parse exceeded `timeoutMs` or the parser gave up. */
 export function parseSource(grammar: Grammar, text: string, timeoutMs: number): Tree | null {
+  const last = lastParse.get(grammar);
+  if (last !== undefined && last.text === text) return last.tree;
   const started = performance.now();
   try {
-    return parseWithin(grammar, text, timeoutMs);
+    const tree = parseWithin(grammar, text, timeoutMs);
+    parseTime.parses++;
+    if (tree) lastParse.set(grammar, { text, tree });
+    return tree;
   } finally {
     parseTime.ms += performance.now() - started;
   }

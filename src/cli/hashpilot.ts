@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// The `hashpilot` editing CLI (hashpilot contract): argv → the input of an `edit` tool of the one
-// registry → the apiVersion 1 envelope on stdout, whose `ok` always agrees with the exit code.
+// The `hashpilot` editing CLI (hashpilot contract): argv → the input of an editing tool of the
+// one registry, by the command grammar the tool declares (`cli`: positionals, flags, content and
+// list arguments; help and usage are written from it) → the apiVersion 1 envelope on stdout,
+// whose `ok` always agrees with the exit code.
 // Output is JSON or text by the contract's --format precedence; errors are always JSON;
 // diagnostics go to stderr only.
 import { existsSync, readFileSync, statSync } from "node:fs";
@@ -16,7 +18,8 @@ import { createToolContext } from "../tools/context.js";
 import { errorEnvelope, okEnvelope, type Envelope } from "../tools/envelope.js";
 import { VERSION } from "../base/version.js";
 import { doctor, doctorText, removeComponents, runNpm, uninstallPlan, upgradeCommand } from "./admin.js";
-import { callTool } from "../tools/registry.js";
+import type { CliCommand, ToolDefinition } from "../tools/define.js";
+import { TOOLS, callTool, inputFields, type InputField } from "../tools/registry.js";
 
 /**
  * Exit codes by error (contract "Exit Codes"): usage 1, edit failed 2, stale/precondition 3, I/O 5,
@@ -58,473 +61,87 @@ function exitCodeOf(code: ErrorCode | "INTERNAL"): number {
 }
 
 type Format = "json" | "text";
+type Values = Record<string, string | boolean | undefined>;
 
-interface Command {
-  /** The registry tool the command calls (absent for the install-management commands, which run here). */
-  readonly tool?: string;
-  /** Runs a command that is not a registry tool (doctor, upgrade, uninstall); returns its payload. */
-  local?(positionals: string[], values: Record<string, string | boolean | undefined>, cwd: string): Promise<unknown>;
-  readonly summary: string;
-  readonly usage: string;
-  readonly options: NonNullable<ParseArgsConfig["options"]>;
-  /** argv → the tool's input object. */
-  input(positionals: string[], values: Record<string, string | boolean | undefined>, cwd: string): Record<string, unknown>;
+/** How a command's success payload prints: as text (--format text), and raw with one flag (--raw, --ndjson). */
+interface Renderer {
   text?(data: never): string;
-  /** With --raw: the payload's raw text instead of the envelope (diff generate). */
-  raw?(data: never): string;
+  raw?: { readonly flag: string; render(data: never): string };
 }
-
-const PROVENANCE = { actor: { type: "string" }, "task-id": { type: "string" }, reason: { type: "string" } } as const;
-
-/** The provenance options a write command was given, as tool input. */
-function provenance(values: Record<string, string | boolean | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (typeof values.actor === "string") out.actor = values.actor;
-  if (typeof values["task-id"] === "string") out.task_id = values["task-id"];
-  if (typeof values.reason === "string") out.reason = values.reason;
-  return out;
-}
-
-const AST_EDIT_OPTIONS = { "dry-run": { type: "boolean" }, "include-source": { type: "boolean" }, line: { type: "string" }, ...PROVENANCE } as const;
-
-/** The options every AST edit takes, as tool input (--allow-parse-errors is global). */
-function astEditInput(values: Record<string, string | boolean | undefined>): Record<string, unknown> {
-  return { method: "ast", ...(values.line === undefined ? {} : { line: wholeNumber("--line", String(values.line)) }), ...editInput(values) };
-}
-
-/** The options every structured edit takes, as tool input (--allow-parse-errors is global). */
-function editInput(values: Record<string, string | boolean | undefined>): Record<string, unknown> {
-  return { dry_run: values["dry-run"] === true, include_source: values["include-source"] === true, allow_parse_errors: values["allow-parse-errors"] === true, ...provenance(values) };
-}
-
-/** route-edit's and batch's flags (contract: AST-, hash- and diff-specific), as tool input. */
-const ROUTE_EDIT_OPTIONS = {
-  symbol: { type: "string" },
-  "old-name": { type: "string" },
-  "new-name": { type: "string" },
-  "new-body": { type: "string" },
-  "import-spec": { type: "string" },
-  content: { type: "string" },
-  "old-hash": { type: "string" },
-  "new-content": { type: "string" },
-  range: { type: "string" },
-  "old-content": { type: "string" },
-  "file-hash": { type: "string" },
-  method: { type: "string" },
-  policy: { type: "string" },
-  ...AST_EDIT_OPTIONS,
-} as const;
-
-function routeEditInput(operation: string, values: Record<string, string | boolean | undefined>, cwd: string): Record<string, unknown> {
-  const str = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
-  const symbol = str("symbol") ?? str("old-name") ?? str("import-spec");
-  const content = str("new-body") ?? str("content") ?? str("new-content");
-  const oldContent = str("old-content");
-  return {
-    operation,
-    ...(symbol === undefined ? {} : { symbol }),
-    ...(str("new-name") === undefined ? {} : { new_name: str("new-name") }),
-    ...(content === undefined ? {} : { content: contentArg(cwd, content) }),
-    ...(oldContent === undefined ? {} : { old_content: contentArg(cwd, oldContent) }),
-    ...(str("old-hash") === undefined ? {} : { old_hash: str("old-hash") }),
-    ...(str("range") === undefined ? {} : { range: str("range") }),
-    ...(str("file-hash") === undefined ? {} : { expected_file_hash: str("file-hash") }),
-    ...(str("line") === undefined ? {} : { line: wholeNumber("--line", str("line")!) }),
-    ...(str("method") === undefined ? {} : { method: str("method") }),
-    ...(str("policy") === undefined ? {} : { policy: str("policy") }),
-    ...editInput(values),
-  };
-}
-
-const astEditText = (d: { message: string; diff?: string }) => (d.diff ? `${d.message}\n${d.diff}` : d.message);
 
 type ProvenanceRow = { timestamp: string; actor: string | null; taskId: string | null; reason: string | null; operation: string; success: boolean; changeSetId: string | null };
 const provenanceText = (rows: ProvenanceRow[]) =>
   rows.length === 0
     ? "(no recorded edits)"
     : rows.map((r) => `${r.timestamp}  ${r.operation.padEnd(13)} ${r.success ? "ok  " : "FAIL"}  ${r.actor ?? "-"}  ${r.taskId ?? "-"}  ${r.reason ?? ""}  ${r.changeSetId ?? ""}`.trimEnd()).join("\n");
+const editText = (d: { message?: string; route?: string; diff?: string }) => `${d.route ? `[${d.route}] ` : ""}${d.message ?? ""}${d.diff ? `\n${d.diff}` : ""}`;
 
-const COMMANDS: Record<string, Command> = {
+/** The text forms of the commands' payloads, by command (a command without one prints a key/value dump). */
+const RENDERERS: Record<string, Renderer> = {
   "read-many": {
-    tool: "read_many",
-    summary: "Read files with their content hashes.",
-    usage: "hashpilot read-many <file> [file ...]",
-    options: {},
-    input: (files) => {
-      if (files.length === 0) throw usage("read-many", "at least one file is required");
-      return { files };
-    },
     text: (data: Array<{ path: string; hash: string | null; lines: number; error: { code: string } | null }>) =>
       data.map((d) => (d.error ? `${d.path}  error ${d.error.code}` : `${d.path}  ${d.hash}  ${d.lines} lines`)).join("\n"),
   },
   "read-hash": {
-    tool: "read_hash",
-    summary: "Read one line with its hash and the hash of its context.",
-    usage: "hashpilot read-hash <file> <line> [-c <context-lines>]",
-    options: { context: { type: "string", short: "c" } },
-    input: ([file, line, ...rest], values) => {
-      expectArgs("read-hash", [file, line], rest);
-      return { file, line: wholeNumber("line", line!), ...(values.context === undefined ? {} : { context: wholeNumber("-c", String(values.context)) }) };
-    },
     text: (d: { path: string; line: number; content: string; lineHash: string; contextHash: string; contextRange: LineRange }) =>
       `${d.path}:${d.line}  lineHash ${d.lineHash}  contextHash ${d.contextHash} (lines ${d.contextRange.start}-${d.contextRange.end})\n${d.content}`,
   },
-  "grep-many": {
-    tool: "grep_many",
-    summary: "Search a regular expression across files and directories.",
-    usage: "hashpilot grep-many <pattern> <path> [path ...] [-i] [--file-pattern <glob>] [--max-results <n>] [--timeout <ms>]",
-    options: { "ignore-case": { type: "boolean", short: "i" }, "file-pattern": { type: "string" }, "max-results": { type: "string" }, timeout: { type: "string" } },
-    input: ([pattern, ...paths], values) => {
-      if (pattern === undefined || paths.length === 0) throw usage("grep-many", "a pattern and at least one path are required");
-      return {
-        pattern,
-        paths,
-        ignore_case: values["ignore-case"] === true,
-        ...(typeof values["file-pattern"] === "string" ? { file_pattern: values["file-pattern"] } : {}),
-        ...(values["max-results"] === undefined ? {} : { max_results: wholeNumber("--max-results", String(values["max-results"])) }),
-        ...(values.timeout === undefined ? {} : { timeout_ms: wholeNumber("--timeout", String(values.timeout)) }),
-      };
-    },
-    text: (d: { results: Array<{ path: string; line: number; column: number; content: string }> }) => d.results.map((r) => `${r.path}:${r.line}:${r.column}: ${r.content}`).join("\n"),
-  },
-  "replace-hash": {
-    tool: "replace_hash",
-    summary: "Replace the lines a hash anchors (relocating a moved anchor) with new content.",
-    usage:
-      "hashpilot replace-hash <file> <old-hash> <new-content|@file|@@literal> [--range start:end] [--file-hash <hash>] [--context-hash <hash> --context-range start:end] [--dry-run] [--no-recovery]",
-    options: {
-      range: { type: "string" },
-      "file-hash": { type: "string" },
-      "context-hash": { type: "string" },
-      "context-range": { type: "string" },
-      "dry-run": { type: "boolean" },
-      "no-recovery": { type: "boolean" },
-      ...PROVENANCE,
-    },
-    input: ([file, oldHash, content, ...rest], values, cwd) => {
-      expectArgs("replace-hash", [file, oldHash, content], rest);
-      return {
-        file,
-        old_hash: oldHash,
-        new_content: contentArg(cwd, content!),
-        ...(values.range === undefined ? {} : { range: String(values.range) }),
-        ...(typeof values["file-hash"] === "string" ? { expected_file_hash: values["file-hash"] } : {}),
-        ...(typeof values["context-hash"] === "string" ? { context_hash: values["context-hash"] } : {}),
-        ...(typeof values["context-range"] === "string" ? { context_range: values["context-range"] } : {}),
-        dry_run: values["dry-run"] === true,
-        recovery: values["no-recovery"] !== true,
-        ...provenance(values),
-      };
-    },
-    text: (d: { message: string; diff: string }) => `${d.message}\n${d.diff}`,
-  },
-  "diff generate": {
-    tool: "diff_generate",
-    summary: "A unified diff between two contents (--raw prints the diff alone, not the envelope).",
-    usage: "hashpilot diff generate <file> <old-content|@file|@@literal> <new-content|@file|@@literal> [-c <context-lines>] [--raw]",
-    options: { context: { type: "string", short: "c" }, raw: { type: "boolean" } },
-    input: ([file, oldContent, newContent, ...rest], values, cwd) => {
-      expectArgs("diff generate", [file, oldContent, newContent], rest);
-      return {
-        file,
-        old_content: contentArg(cwd, oldContent!),
-        new_content: contentArg(cwd, newContent!),
-        ...(values.context === undefined ? {} : { context: wholeNumber("-c", String(values.context)) }),
-      };
-    },
-    text: (d: { diff: string }) => d.diff.replace(/\n$/, ""),
-    raw: (d: { diff: string }) => (d.diff.endsWith("\n") ? d.diff : `${d.diff}\n`),
-  },
-  "diff apply": {
-    tool: "diff_apply",
-    summary: "Apply a one-file unified diff; a hunk that moved goes where its lines are when they are in one place (within --fuzzy lines if given), or the patch is refused.",
-    usage: "hashpilot diff apply <file> [--patch <file>|-] [--file-hash <hash>] [--dry-run] [--include-source] [-f <fuzzy>]",
-    options: { patch: { type: "string" }, "file-hash": { type: "string" }, "dry-run": { type: "boolean" }, "include-source": { type: "boolean" }, fuzzy: { type: "string", short: "f" }, ...PROVENANCE },
-    input: ([file, ...rest], values, cwd) => {
-      expectArgs("diff apply", [file], rest);
-      const source = typeof values.patch === "string" ? values.patch : "-";
-      return {
-        file,
-        patch: source === "-" ? readStdin() : contentArg(cwd, `@${source}`),
-        ...(typeof values["file-hash"] === "string" ? { expected_file_hash: values["file-hash"] } : {}),
-        dry_run: values["dry-run"] === true,
-        include_source: values["include-source"] === true,
-        ...(values.fuzzy === undefined ? {} : { fuzzy: wholeNumber("--fuzzy", String(values.fuzzy)) }),
-        ...provenance(values),
-      };
-    },
-    text: (d: { message: string }) => d.message,
-  },
+  "grep-many": { text: (d: { results: Array<{ path: string; line: number; column: number; content: string }> }) => d.results.map((r) => `${r.path}:${r.line}:${r.column}: ${r.content}`).join("\n") },
+  "replace-hash": { text: (d: { message: string; diff: string }) => `${d.message}\n${d.diff}` },
+  "diff generate": { text: (d: { diff: string }) => d.diff.replace(/\n$/, ""), raw: { flag: "raw", render: (d: { diff: string }) => (d.diff.endsWith("\n") ? d.diff : `${d.diff}\n`) } },
+  "diff apply": { text: (d: { message: string }) => d.message },
   changesets: {
-    tool: "changesets",
-    summary: "List recorded changeSets (one per editing invocation), newest first.",
-    usage: "hashpilot changesets [--limit <n>]",
-    options: { limit: { type: "string" } },
-    input: (rest, values) => {
-      expectArgs("changesets", [], rest);
-      return values.limit === undefined ? {} : { limit: wholeNumber("--limit", String(values.limit)) };
-    },
     text: (d: { changeSets: Array<{ changeSetId: string; timestamp: string; command: string; files: string[]; undoneAt?: string }> }) =>
       d.changeSets.map((c) => `${c.changeSetId}  ${c.timestamp}  ${c.command}${c.undoneAt ? "  (undone)" : ""}\n  ${c.files.join("\n  ")}`).join("\n"),
   },
-  undo: {
-    tool: "undo",
-    summary: "Restore the files of a changeSet as they were before it (files it created are deleted).",
-    usage: "hashpilot undo <changeSetId> | --last [--force] [--dry-run]",
-    options: { last: { type: "boolean" }, force: { type: "boolean" }, "dry-run": { type: "boolean" } },
-    input: ([id, ...rest], values) => {
-      if ((id === undefined) === (values.last !== true)) throw usage("undo", "pass a changeSet id or --last");
-      expectArgs("undo", [], rest);
-      return { ...(id === undefined ? { last: true } : { change_set_id: id }), force: values.force === true, dry_run: values["dry-run"] === true };
-    },
-    text: (d: { message: string; files: Array<{ path: string; action: string }> }) => [d.message, ...d.files.map((f) => `  ${f.action} ${f.path}`)].join("\n"),
-  },
-  "provenance query": {
-    tool: "provenance_query",
-    summary: "Who changed a file (or one line of it), when and why, newest first.",
-    usage: "hashpilot provenance query <file> [<line>] [--human] [--fuzzy] [--limit <n>]",
-    options: { human: { type: "boolean" }, fuzzy: { type: "boolean" }, limit: { type: "string" } },
-    input: ([file, line, ...rest], values) => {
-      expectArgs("provenance query", [file], rest);
-      return {
-        file,
-        ...(line === undefined ? {} : { line: wholeNumber("line", line) }),
-        fuzzy: values.fuzzy === true,
-        ...(values.limit === undefined ? {} : { limit: wholeNumber("--limit", String(values.limit)) }),
-      };
-    },
-    text: provenanceText,
-  },
-  "provenance changeset": {
-    tool: "provenance_changeset",
-    summary: "Every recorded edit of one changeSet.",
-    usage: "hashpilot provenance changeset <changeSetId> [--human]",
-    options: { human: { type: "boolean" } },
-    input: ([id, ...rest]) => {
-      expectArgs("provenance changeset", [id], rest);
-      return { change_set_id: id };
-    },
-    text: provenanceText,
-  },
+  undo: { text: (d: { message: string; files: Array<{ path: string; action: string }> }) => [d.message, ...d.files.map((f) => `  ${f.action} ${f.path}`)].join("\n") },
+  "provenance query": { text: provenanceText },
+  "provenance changeset": { text: provenanceText },
   "telemetry show": {
-    tool: "telemetry_show",
-    summary: "Recent telemetry events (default 20), newest first.",
-    usage: "hashpilot telemetry show [-n <limit>]",
-    options: { limit: { type: "string", short: "n" } },
-    input: (rest, values) => {
-      expectArgs("telemetry show", [], rest);
-      return values.limit === undefined ? {} : { limit: wholeNumber("-n", String(values.limit)) };
-    },
     text: (d: { events: Array<{ timestamp: string; operation: string; route: string; file: string | null; success: boolean; errorCode: string | null; elapsed_ms: number }> }) =>
-      d.events.map((e) => `${e.timestamp}  ${e.route}:${e.operation}  ${e.success ? "ok" : e.errorCode ?? "FAIL"}  ${e.elapsed_ms} ms  ${e.file ?? ""}`.trimEnd()).join("\n"),
+      d.events.map((e) => `${e.timestamp}  ${e.route}:${e.operation}  ${e.success ? "ok" : (e.errorCode ?? "FAIL")}  ${e.elapsed_ms} ms  ${e.file ?? ""}`.trimEnd()).join("\n"),
   },
   "telemetry summary": {
-    tool: "telemetry_summary",
-    summary: "Counts by route:operation with success rate and average time.",
-    usage: "hashpilot telemetry summary",
-    options: {},
-    input: (rest) => (expectArgs("telemetry summary", [], rest), {}),
     text: (d: { byRouteOperation: Array<{ key: string; count: number; successRate: number; avgElapsedMs: number }> }) =>
       d.byRouteOperation.map((r) => `${r.key.padEnd(28)} ${String(r.count).padStart(6)}  ${r.successRate}% ok  ${r.avgElapsedMs} ms avg`).join("\n"),
   },
-  "telemetry health": {
-    tool: "telemetry_health",
-    summary: "Health report over a window of days, with threshold warnings (--trend: against the previous window).",
-    usage: "hashpilot telemetry health [-w <days>] [--trend]",
-    options: { window: { type: "string", short: "w" }, trend: { type: "boolean", short: "t" } },
-    input: (rest, values) => {
-      expectArgs("telemetry health", [], rest);
-      return { ...(values.window === undefined ? {} : { window: wholeNumber("-w", String(values.window)) }), trend: values.trend === true };
-    },
-  },
-  "telemetry sessions": {
-    tool: "telemetry_sessions",
-    summary: "Per-session event counts, error rates and durations.",
-    usage: "hashpilot telemetry sessions [-n <limit>]",
-    options: { limit: { type: "string", short: "n" } },
-    input: (rest, values) => {
-      expectArgs("telemetry sessions", [], rest);
-      return values.limit === undefined ? {} : { limit: wholeNumber("-n", String(values.limit)) };
-    },
-  },
-  "telemetry export": {
-    tool: "telemetry_export",
-    summary: "Every event, optionally by date range or session (--ndjson: one compact event per line).",
-    usage: "hashpilot telemetry export [--from <date>] [--to <date>] [--session <id>] [--limit <n>] [--ndjson]",
-    options: { from: { type: "string" }, to: { type: "string" }, session: { type: "string" }, limit: { type: "string" }, ndjson: { type: "boolean" } },
-    input: (rest, values) => {
-      expectArgs("telemetry export", [], rest);
-      return {
-        ...Object.fromEntries((["from", "to", "session"] as const).filter((k) => typeof values[k] === "string").map((k) => [k, values[k]])),
-        ...(values.limit === undefined ? {} : { limit: wholeNumber("--limit", String(values.limit)) }),
-      };
-    },
-    raw: (d: { events: unknown[] }) => d.events.map((e) => `${JSON.stringify(e)}\n`).join(""),
-  },
-  "telemetry prune": {
-    tool: "telemetry_prune",
-    summary: "Delete rotated telemetry logs older than N days (default 30).",
-    usage: "hashpilot telemetry prune [--older-than <days>]",
-    options: { "older-than": { type: "string" } },
-    input: (rest, values) => {
-      expectArgs("telemetry prune", [], rest);
-      return values["older-than"] === undefined ? {} : { older_than: wholeNumber("--older-than", String(values["older-than"])) };
-    },
-  },
-  "telemetry clear": {
-    tool: "telemetry_clear",
-    summary: "Delete every telemetry log.",
-    usage: "hashpilot telemetry clear",
-    options: {},
-    input: (rest) => (expectArgs("telemetry clear", [], rest), {}),
-  },
-  "symbol-lookup-many": {
-    tool: "symbol_lookup_many",
-    summary: "Where named declarations are, across files and directories.",
-    usage: "hashpilot symbol-lookup-many <path> [path ...] --names <name1,name2> [--limit <n>] [--timeout <ms>]",
-    options: { names: { type: "string" }, limit: { type: "string" }, timeout: { type: "string" } },
-    input: (paths, values) => {
-      if (paths.length === 0 || typeof values.names !== "string") throw usage("symbol-lookup-many", "at least one path and --names are required");
-      return {
-        paths,
-        names: values.names.split(",").map((n) => n.trim()).filter((n) => n !== ""),
-        ...(values.limit === undefined ? {} : { limit: wholeNumber("--limit", String(values.limit)) }),
-        ...(values.timeout === undefined ? {} : { timeout_ms: wholeNumber("--timeout", String(values.timeout)) }),
-      };
-    },
-    text: (d: Array<{ name: string; path: string; line: number; kind: string }>) => d.map((h) => `${h.path}:${h.line}  ${h.kind} ${h.name}`).join("\n"),
-  },
-  route: {
-    tool: "route",
-    summary: "Which route (ast, hash, diff) an operation on a file would take, and why.",
-    usage: "hashpilot route <file> <operation> [--policy <json>] [--no-default-config]",
-    options: { policy: { type: "string" }, "no-default-config": { type: "boolean" } },
-    input: ([file, operation, ...rest], values) => {
-      expectArgs("route", [file, operation], rest);
-      return { file, operation, ...(typeof values.policy === "string" ? { policy: values.policy } : {}), no_default_config: values["no-default-config"] === true };
-    },
-    text: (d: { route: string; explanation: { reasons: string[] } }) => [`route: ${d.route}`, ...d.explanation.reasons.map((r) => `  ${r}`)].join("\n"),
-  },
-  "ast capabilities": {
-    tool: "ast_capabilities",
-    summary: "Languages with AST edits: extensions, operations and known limitations.",
-    usage: "hashpilot ast capabilities",
-    options: {},
-    input: (rest) => (expectArgs("ast capabilities", [], rest), {}),
-    text: (d: Array<{ lang: string; extensions: string[]; operations: string[] }>) => d.map((l) => `${l.lang.padEnd(11)} ${l.extensions.join(" ").padEnd(26)} ${l.operations.join(", ")}`).join("\n"),
-  },
+  "telemetry export": { raw: { flag: "ndjson", render: (d: { events: unknown[] }) => d.events.map((e) => `${JSON.stringify(e)}\n`).join("") } },
+  "symbol-lookup-many": { text: (d: Array<{ name: string; path: string; line: number; kind: string }>) => d.map((h) => `${h.path}:${h.line}  ${h.kind} ${h.name}`).join("\n") },
+  route: { text: (d: { route: string; explanation: { reasons: string[] } }) => [`route: ${d.route}`, ...d.explanation.reasons.map((r) => `  ${r}`)].join("\n") },
+  "ast capabilities": { text: (d: Array<{ lang: string; extensions: string[]; operations: string[] }>) => d.map((l) => `${l.lang.padEnd(11)} ${l.extensions.join(" ").padEnd(26)} ${l.operations.join(", ")}`).join("\n") },
   "ast find-symbols": {
-    tool: "ast_find_symbols",
-    summary: "Every declaration in a file, with 1-based (startLine…) and 0-based (startRow…) coordinates.",
-    usage: "hashpilot ast find-symbols <file>",
-    options: {},
-    input: ([file, ...rest]) => (expectArgs("ast find-symbols", [file], rest), { file }),
-    text: (d: { symbols: Array<{ qualifiedName: string; kind: string; startLine: number; endLine: number }> }) => d.symbols.map((s) => `${String(s.startLine).padStart(5)}-${String(s.endLine).padEnd(5)} ${s.kind.padEnd(24)} ${s.qualifiedName}`).join("\n"),
+    text: (d: { symbols: Array<{ qualifiedName: string; kind: string; startLine: number; endLine: number }> }) =>
+      d.symbols.map((s) => `${String(s.startLine).padStart(5)}-${String(s.endLine).padEnd(5)} ${s.kind.padEnd(24)} ${s.qualifiedName}`).join("\n"),
   },
-  "ast rename-symbol": {
-    tool: "route_edit",
-    summary: "Rename a binding and its uses in one file (Owner.member: a member and its accesses).",
-    usage: "hashpilot ast rename-symbol <file> <old-name> <new-name> [--line <n>] [--dry-run] [--include-source]",
-    options: AST_EDIT_OPTIONS,
-    input: ([file, oldName, newName, ...rest], values) => {
-      expectArgs("ast rename-symbol", [file, oldName, newName], rest);
-      return { file, operation: "rename-symbol", symbol: oldName, new_name: newName, ...astEditInput(values) };
-    },
-    text: astEditText,
-  },
-  "ast replace-body": {
-    tool: "route_edit",
-    summary: "Replace a function's or method's body, re-indented to the target's own indentation.",
-    usage: "hashpilot ast replace-body <file> <symbol-name> <new-body|@file|@@literal> [--line <n>] [--dry-run] [--include-source]",
-    options: AST_EDIT_OPTIONS,
-    input: ([file, symbol, body, ...rest], values, cwd) => {
-      expectArgs("ast replace-body", [file, symbol, body], rest);
-      return { file, operation: "replace-body", symbol, content: contentArg(cwd, body!), ...astEditInput(values) };
-    },
-    text: astEditText,
-  },
-  "ast add-import": {
-    tool: "route_edit",
-    summary: "Add an import (ESM form for TypeScript/JavaScript: '{ Foo } from ./bar'), merged into an existing import of the module.",
-    usage: "hashpilot ast add-import <file> <import-spec> [--dry-run] [--include-source]",
-    options: AST_EDIT_OPTIONS,
-    input: ([file, spec, ...rest], values) => {
-      expectArgs("ast add-import", [file, spec], rest);
-      return { file, operation: "add-import", symbol: spec, ...astEditInput(values) };
-    },
-    text: astEditText,
-  },
-  "ast remove-import": {
-    tool: "route_edit",
-    summary: "Remove an import: the names a spec lists, or a module's whole import.",
-    usage: "hashpilot ast remove-import <file> <import-spec> [--dry-run] [--include-source]",
-    options: AST_EDIT_OPTIONS,
-    input: ([file, spec, ...rest], values) => {
-      expectArgs("ast remove-import", [file, spec], rest);
-      return { file, operation: "remove-import", symbol: spec, ...astEditInput(values) };
-    },
-    text: astEditText,
-  },
-  "route-edit": {
-    tool: "route_edit",
-    summary: "One structured edit by the safest route the file allows (AST, else hash, else diff); --method forces one.",
-    usage:
-      "hashpilot route-edit <file> <operation> [--symbol|--old-name|--import-spec <s>] [--new-name <n>] [--new-body|--content|--new-content <text|@file>] [--old-hash <h> --range a:b] [--old-content <text|@file>] [--method ast|hash|diff] [--policy <json>] [--dry-run] [--include-source]",
-    options: ROUTE_EDIT_OPTIONS,
-    input: ([file, operation, ...rest], values, cwd) => {
-      expectArgs("route-edit", [file, operation], rest);
-      return { file, ...routeEditInput(operation!, values, cwd) };
-    },
-    text: (d: { message?: string; route: string; diff?: string }) => `[${d.route}] ${d.message ?? ""}${d.diff ? `\n${d.diff}` : ""}`,
-  },
+  "route-edit": { text: editText },
   batch: {
-    tool: "route_edit",
-    summary: "The same structured edit over many files: locks up front, parallel unless --serial; conflicts counted apart from failures.",
-    usage: "hashpilot batch <operation> <file> [file ...] [route-edit options] [--serial]",
-    options: { ...ROUTE_EDIT_OPTIONS, serial: { type: "boolean" } },
-    input: ([operation, ...files], values, cwd) => {
-      if (operation === undefined || files.length === 0) throw usage("batch", "an operation and at least one file are required");
-      return { files, serial: values.serial === true, ...routeEditInput(operation, values, cwd) };
-    },
     text: (d: { results: Array<{ file: string; success: boolean; route: string | null; errorCode?: string }>; summary: { total: number; succeeded: number; failed: number; conflicts: number } }) =>
       [...d.results.map((r) => `${r.success ? "ok  " : (r.errorCode ?? "FAIL").padEnd(4)} [${r.route ?? "-"}] ${r.file}`), `${d.summary.succeeded}/${d.summary.total} succeeded, ${d.summary.failed} failed, ${d.summary.conflicts} conflicts`].join("\n"),
   },
-  "ast insert-before": {
-    tool: "route_edit",
-    summary: "Insert content on its own lines before a declaration (above its doc comments), at its indentation.",
-    usage: "hashpilot ast insert-before <file> <symbol-name> <content|@file|@@literal> [--line <n>] [--dry-run] [--include-source]",
-    options: AST_EDIT_OPTIONS,
-    input: ([file, symbol, text, ...rest], values, cwd) => {
-      expectArgs("ast insert-before", [file, symbol, text], rest);
-      return { file, symbol, operation: "insert-before", content: contentArg(cwd, text!), ...astEditInput(values) };
-    },
-    text: astEditText,
-  },
-  "ast insert-after": {
-    tool: "route_edit",
-    summary: "Insert content on its own lines after a declaration, at its indentation.",
-    usage: "hashpilot ast insert-after <file> <symbol-name> <content|@file|@@literal> [--line <n>] [--dry-run] [--include-source]",
-    options: AST_EDIT_OPTIONS,
-    input: ([file, symbol, text, ...rest], values, cwd) => {
-      expectArgs("ast insert-after", [file, symbol, text], rest);
-      return { file, symbol, operation: "insert-after", content: contentArg(cwd, text!), ...astEditInput(values) };
-    },
-    text: astEditText,
-  },
+  ...Object.fromEntries(["rename-symbol", "replace-body", "add-import", "remove-import", "insert-before", "insert-after"].map((op) => [`ast ${op}`, { text: editText }])),
+  doctor: { text: doctorText },
+};
+
+/** The commands that manage the install and run here, not through a registry tool. */
+interface LocalCommand {
+  readonly summary: string;
+  readonly usage: string;
+  readonly options: NonNullable<ParseArgsConfig["options"]>;
+  run(values: Values, cwd: string): Promise<unknown>;
+}
+
+const LOCAL_COMMANDS: Record<string, LocalCommand> = {
   doctor: {
     summary: "Check this install: bins on PATH, config, snapshot and telemetry stores, grammars, the MCP server. Always exits 0.",
     usage: "hashpilot doctor [--json]",
     options: {},
-    input: (rest) => (expectArgs("doctor", [], rest), {}),
-    local: (_rest, _values, cwd) => doctor(VERSION, cwd),
-    text: doctorText,
+    run: (_values, cwd) => doctor(VERSION, cwd),
   },
   upgrade: {
     summary: "Upgrade through npm (`npm install --global mast@<tag>`); --dry-run shows the command.",
     usage: "hashpilot upgrade [--channel <channel>] [--target <dir>] [--keep-telemetry] [--force] [--dry-run]",
     options: { channel: { type: "string" }, target: { type: "string" }, "keep-telemetry": { type: "boolean" }, force: { type: "boolean" }, "dry-run": { type: "boolean" } },
-    input: (rest) => (expectArgs("upgrade", [], rest), {}),
-    local: async (_rest, values) => {
+    run: async (values) => {
       const command = upgradeCommand(typeof values.channel === "string" ? values.channel : "main", typeof values.target === "string" ? values.target : null);
       if (values["dry-run"] !== true) runNpm(command);
       // Telemetry and snapshots live outside the package: an upgrade keeps them either way.
@@ -535,8 +152,7 @@ const COMMANDS: Record<string, Command> = {
     summary: "Remove the package through npm and hashpilot's data (--keep-config keeps config and telemetry); --dry-run lists it.",
     usage: "hashpilot uninstall [--keep-config] [--force] [--dry-run] [--target <dir>]",
     options: { "keep-config": { type: "boolean" }, force: { type: "boolean" }, "dry-run": { type: "boolean" }, target: { type: "string" } },
-    input: (rest) => (expectArgs("uninstall", [], rest), {}),
-    local: async (_rest, values) => {
+    run: async (values) => {
       const plan = uninstallPlan(typeof values.target === "string" ? values.target : null, values["keep-config"] === true);
       if (values["dry-run"] !== true) {
         removeComponents(plan.components);
@@ -545,15 +161,114 @@ const COMMANDS: Record<string, Command> = {
       return { success: true, ...(values["dry-run"] === true ? { dryRun: true } : {}), command: plan.command, components: plan.components };
     },
   },
-  config: {
-    tool: "config",
-    summary: "The configuration after merging the global file, .hashpilot.json, --config and HASHPILOT_ROUTE_POLICY.",
-    usage: "hashpilot config [--config <path>]",
-    options: {},
-    input: (rest) => (expectArgs("config", [], rest), {}),
-  },
 };
 
+/** A registry tool's command: its argv grammar (the tool's `cli`) over the tool's input fields. */
+interface ToolCommand {
+  readonly tool: ToolDefinition;
+  readonly spec: CliCommand;
+  readonly fields: ReadonlyMap<string, InputField>;
+  /** Flag → the key it sets (`!key`: sets it false). */
+  readonly flags: ReadonlyMap<string, string>;
+}
+
+const kebab = (key: string) => key.replace(/_/g, "-");
+
+/** Every editing tool's commands, from the registry. */
+function toolCommands(): Map<string, ToolCommand> {
+  const out = new Map<string, ToolCommand>();
+  for (const tool of TOOLS) {
+    for (const spec of tool.cli ?? []) {
+      const fields = new Map(inputFields(tool).map((f) => [f.key, f]));
+      const aliases = Object.entries(spec.flags ?? {});
+      // A key named in `flags` has only the flags named there.
+      const named = new Set(aliases.map(([, k]) => k.replace(/^!/, "")));
+      const offered = [...fields.keys()].filter((k) => !(spec.positionals ?? []).some((p) => p.replace(/^\.\.\./, "") === k) && !(k in (spec.fixed ?? {})) && !(spec.hidden ?? []).includes(k) && !named.has(k));
+      out.set(spec.name, { tool, spec, fields, flags: new Map([...offered.map((k) => [kebab(k), k] as const), ...aliases]) });
+    }
+  }
+  return out;
+}
+
+/** The usage line of a tool's command, from its grammar. */
+function usageOf(c: ToolCommand): string {
+  const label = (k: string) => c.spec.labels?.[k] ?? kebab(k);
+  const content = (k: string) => (c.spec.content?.includes(k) ? `${label(k)}|@file|@@literal` : label(k));
+  const positionals = (c.spec.positionals ?? []).map((p) => {
+    if (p.startsWith("...")) return `<${label(p.slice(3))}> [${label(p.slice(3))} ...]`;
+    return requiredIn(c, p) ? `<${content(p)}>` : `[<${content(p)}>]`;
+  });
+  const shortOf = (key: string) => Object.entries(c.spec.short ?? {}).find(([, k]) => k === key)?.[0];
+  const flags = [...c.flags].map(([flag, key]) => {
+    const k = key.replace(/^!/, "");
+    const field = c.fields.get(k);
+    const name = shortOf(k) && kebab(k) === flag ? `-${shortOf(k)}|--${flag}` : `--${flag}`;
+    if (k === c.spec.stdin) return `[${name} <file|->]`;
+    return key.startsWith("!") || field?.kind === "boolean" ? `[${name}]` : field?.required ? `${name} <${content(k)}>` : `[${name} <${content(k)}>]`;
+  });
+  const raw = RENDERERS[c.spec.name]?.raw;
+  return ["hashpilot", c.spec.name, ...positionals, ...flags, ...(c.spec.stdin ? [`(${kebab(c.spec.stdin)} from stdin without it)`] : []), ...(raw ? [`[--${raw.flag}]`] : [])].join(" ");
+}
+
+/** Whether a command needs a key: the tool's input requires it, or the command does. */
+function requiredIn(c: ToolCommand, key: string): boolean {
+  return c.fields.get(key)?.required === true || (c.spec.required ?? []).includes(key);
+}
+
+/** The parseArgs options of a tool's command. */
+function optionsOf(c: ToolCommand): NonNullable<ParseArgsConfig["options"]> {
+  const options: NonNullable<ParseArgsConfig["options"]> = {};
+  for (const [flag, key] of c.flags) {
+    const k = key.replace(/^!/, "");
+    const short = Object.entries(c.spec.short ?? {}).find(([, sk]) => sk === k && kebab(k) === flag)?.[0];
+    options[flag] = { type: key.startsWith("!") || c.fields.get(k)?.kind === "boolean" ? "boolean" : "string", ...(short ? { short } : {}) };
+  }
+  const raw = RENDERERS[c.spec.name]?.raw;
+  if (raw) options[raw.flag] = { type: "boolean" };
+  if (c.spec.name.startsWith("provenance ")) options.human = { type: "boolean" };
+  return options;
+}
+
+/** argv → the tool's input, by the command's grammar: positionals in order, flags to their keys, numbers, lists, @file content, stdin. */
+function inputOf(c: ToolCommand, positionals: string[], values: Values, cwd: string): Record<string, unknown> {
+  const input: Record<string, unknown> = { ...(c.spec.fixed ?? {}) };
+  const convert = (key: string, value: string, shown: string): unknown => {
+    const field = c.fields.get(key);
+    if (field?.kind === "number") return wholeNumber(shown, value);
+    if (c.spec.lists?.includes(key)) return value.split(",").map((n) => n.trim()).filter((n) => n !== "");
+    if (c.spec.content?.includes(key)) return contentArg(cwd, value);
+    return value;
+  };
+  const names = c.spec.positionals ?? [];
+  let i = 0;
+  for (const p of names) {
+    if (p.startsWith("...")) {
+      if (i < positionals.length) input[p.slice(3)] = positionals.slice(i);
+      else if (requiredIn(c, p.slice(3))) throw usage(c.spec.name, "missing arguments");
+      i = positionals.length;
+      continue;
+    }
+    const value = positionals[i++];
+    if (value === undefined) {
+      if (requiredIn(c, p)) throw usage(c.spec.name, "missing arguments");
+      continue;
+    }
+    input[p] = convert(p, value, p);
+  }
+  if (i < positionals.length) throw usage(c.spec.name, `unexpected arguments: ${positionals.slice(i).join(" ")}`);
+  for (const [flag, key] of c.flags) {
+    const value = values[flag];
+    if (value === undefined) continue;
+    if (key.startsWith("!")) input[key.slice(1)] = value !== true;
+    else input[key] = typeof value === "boolean" ? value : convert(key, value, `--${flag}`);
+  }
+  if (c.spec.stdin) {
+    const source = input[c.spec.stdin];
+    input[c.spec.stdin] = source === undefined || source === "-" ? readStdin() : contentArg(cwd, `@${String(source)}`);
+  }
+  if (values["allow-parse-errors"] === true && c.fields.has("allow_parse_errors")) input.allow_parse_errors = true;
+  return input;
+}
 
 const GLOBAL_OPTIONS = {
   config: { type: "string" },
@@ -564,13 +279,15 @@ const GLOBAL_OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-function usage(command: string, message: string): MastError {
-  return new MastError("INVALID_ARGUMENT", `${command}: ${message}`, { hint: `Usage: ${COMMANDS[command]?.usage ?? "hashpilot --help"}` });
+const COMMANDS = toolCommands();
+
+function usageLine(name: string): string {
+  const tool = COMMANDS.get(name);
+  return tool ? usageOf(tool) : (LOCAL_COMMANDS[name]?.usage ?? "hashpilot --help");
 }
 
-function expectArgs(command: string, required: Array<string | undefined>, extra: string[]): void {
-  if (required.some((a) => a === undefined)) throw usage(command, "missing arguments");
-  if (extra.length) throw usage(command, `unexpected arguments: ${extra.join(" ")}`);
+function usage(command: string, message: string): MastError {
+  return new MastError("INVALID_ARGUMENT", `${command}: ${message}`, { hint: `Usage: ${usageLine(command)}` });
 }
 
 /** The patch piped to `diff apply` (`--patch -`, or no --patch). */
@@ -641,12 +358,13 @@ function dump(data: unknown): string {
 }
 
 function helpText(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const summaries = [...[...COMMANDS].map(([name, c]) => [name, c.spec.summary] as const), ...Object.entries(LOCAL_COMMANDS).map(([name, c]) => [name, c.summary] as const)];
+  const width = Math.max(...summaries.map(([name]) => name.length));
   return [
     "hashpilot — hash-anchored reads and edits that never land on the wrong lines",
     "",
     "Commands:",
-    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}\n  ${" ".repeat(width)}  ${c.usage}`),
+    ...summaries.map(([name, summary]) => `  ${name.padEnd(width)}  ${summary}\n  ${" ".repeat(width)}  ${usageLine(name)}`),
     "",
     "Global options: --format json|text, --root <dir>, --config <file>, --allow-parse-errors (lets an AST edit change a file that does not parse; no edit may add a syntax error)",
     "Every command prints the apiVersion 1 envelope; the exit code says how it ended (0 ok, 1 usage, 2 edit failed, 3 stale anchor, 5 I/O).",
@@ -663,7 +381,8 @@ interface CliIo {
 async function runHashpilot(argv: readonly string[], io: CliIo): Promise<number> {
   // Two-word commands (`diff generate`) are looked up before one-word ones.
   const twoWords = argv.length >= 2 ? `${argv[0]} ${argv[1]}` : "";
-  const [name, ...rest] = twoWords in COMMANDS ? [twoWords, ...argv.slice(2)] : argv;
+  const known = (n: string) => COMMANDS.has(n) || n in LOCAL_COMMANDS;
+  const [name, ...rest] = known(twoWords) ? [twoWords, ...argv.slice(2)] : argv;
   let format: Format = "json";
   let raw = false;
   const commandName = name ?? "";
@@ -671,17 +390,17 @@ async function runHashpilot(argv: readonly string[], io: CliIo): Promise<number>
     // A batch exits with the worst of its entries' codes.
     const entries = (envelope.error?.details as { results?: Array<{ errorCode?: ErrorCode }> } | undefined)?.results;
     const exit = envelope.ok ? 0 : Math.max(exitCodeOf(envelope.error!.code), ...(entries ?? []).flatMap((e) => (e.errorCode ? [exitCodeOf(e.errorCode)] : [])));
-    const command = COMMANDS[envelope.command];
-    if (envelope.ok && raw && command?.raw) {
-      io.stdout.write(command.raw(envelope.data as never));
+    const renderer = RENDERERS[envelope.command];
+    if (envelope.ok && raw && renderer?.raw) {
+      io.stdout.write(renderer.raw.render(envelope.data as never));
       return exit;
     }
     const text =
       format !== "text"
         ? null
         : envelope.ok
-          ? command?.text
-            ? command.text(envelope.data as never)
+          ? renderer?.text
+            ? renderer.text(envelope.data as never)
             : dump(envelope.data)
           : `error ${envelope.error!.code}: ${envelope.error!.message}${envelope.error!.recovery ? `\n  hint: ${envelope.error!.recovery}` : ""}`;
     io.stdout.write(`${text ?? JSON.stringify(envelope)}\n`);
@@ -693,30 +412,35 @@ async function runHashpilot(argv: readonly string[], io: CliIo): Promise<number>
       io.stdout.write(`${helpText()}\n`);
       return name === undefined ? 1 : 0;
     }
-    const command = COMMANDS[name];
-    if (!command) throw new MastError("INVALID_ARGUMENT", `unknown command ${JSON.stringify(name)}`, { hint: `Commands: ${Object.keys(COMMANDS).join(", ")}` });
+    const tool = COMMANDS.get(name);
+    const local = LOCAL_COMMANDS[name];
+    if (!tool && !local) throw new MastError("INVALID_ARGUMENT", `unknown command ${JSON.stringify(name)}`, { hint: `Commands: ${[...COMMANDS.keys(), ...Object.keys(LOCAL_COMMANDS)].join(", ")}` });
     let parsed;
     try {
-      parsed = parseArgs({ args: [...rest], options: { ...GLOBAL_OPTIONS, ...command.options }, allowPositionals: true, strict: true });
+      parsed = parseArgs({ args: [...rest], options: { ...GLOBAL_OPTIONS, ...(tool ? optionsOf(tool) : local!.options) }, allowPositionals: true, strict: true });
     } catch (err) {
       throw usage(name, errorMessage(err));
     }
-    const values = parsed.values as Record<string, string | boolean | undefined>;
+    const values = parsed.values as Values;
     // --human (provenance) is text; --raw and --ndjson print the payload's raw form.
     // doctor reads as a summary unless asked for JSON (its --json is not the deprecated alias).
     const doctorJson = name === "doctor" && values.json === true;
     format = doctorJson ? "json" : values.human === true || (name === "doctor" && values.format === undefined) ? "text" : chooseFormat(values, io.stderr, io.stdout.isTTY === true);
-    raw = values.raw === true || values.ndjson === true;
+    const rawFlag = RENDERERS[name]?.raw?.flag;
+    raw = rawFlag !== undefined && values[rawFlag] === true;
     if (values.help) {
-      io.stdout.write(`${command.usage}\n${command.summary}\n`);
+      io.stdout.write(`${usageLine(name)}\n${tool ? tool.spec.summary : local!.summary}\n`);
       return 0;
     }
-    const input = command.input(parsed.positionals, values, io.cwd);
-    if (command.local) return finish(okEnvelope(name, await command.local(parsed.positionals, values, io.cwd), []));
+    if (local) {
+      if (parsed.positionals.length > 0) throw usage(name, `unexpected arguments: ${parsed.positionals.join(" ")}`);
+      return finish(okEnvelope(name, await local.run(values, io.cwd), []));
+    }
+    const input = inputOf(tool!, parsed.positionals, values, io.cwd);
     const root = projectRoot(io.cwd, typeof values.root === "string" ? values.root : undefined);
     const ctx = createToolContext(resolveConfig(root, {}), io.cwd, typeof values.config === "string" ? values.config : undefined);
     try {
-      const envelope = (await callTool(ctx, command.tool!, input)) as Envelope;
+      const envelope = (await callTool(ctx, tool!.tool.name, input)) as Envelope;
       return finish({ ...envelope, command: name });
     } finally {
       ctx.close();

@@ -22,6 +22,39 @@ export type Toolset = "read" | "edit" | "more" | "admin";
 export const DEFAULT_TOOLSETS: readonly Toolset[] = ["read", "edit"];
 export const TOOLSETS: readonly Toolset[] = ["read", "edit", "more", "admin"];
 
+/**
+ * A `hashpilot` command that calls a tool: its argv grammar, from which cli/hashpilot.ts parses
+ * arguments and writes help (nothing about argv is restated there). A flag is an input key in
+ * kebab case (`dry_run` → `--dry-run`) unless `flags` names it otherwise.
+ */
+export interface CliCommand {
+  /** The command path: `replace-hash`, `diff generate`, `ast rename-symbol`. */
+  readonly name: string;
+  readonly summary: string;
+  /** Input keys taken from positional arguments, in order; `...key` takes the rest (a list). */
+  readonly positionals?: readonly string[];
+  /** How usage names a key's value when not by the key (`symbol` as `import-spec`). */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** Positionals the command needs though the tool's input has them optional (route_edit's file is the command's, its files the batch's). */
+  readonly required?: readonly string[];
+  /**
+   * Flags other than the key's kebab form, and short flags: flag → key (a key named here has only
+   * the flags named here); `!key` sets a boolean key false (`no-recovery`).
+   */
+  readonly flags?: Readonly<Record<string, string>>;
+  readonly short?: Readonly<Record<string, string>>;
+  /** Input the command sets itself (`operation`, `method`). */
+  readonly fixed?: Readonly<Record<string, unknown>>;
+  /** Keys whose value may be `@file` (read from that file) or `@@text` (the literal `@text`). */
+  readonly content?: readonly string[];
+  /** A key read from the file its flag names, or from stdin with `-` or no flag. */
+  readonly stdin?: string;
+  /** Keys given as one comma-separated list. */
+  readonly lists?: readonly string[];
+  /** Input keys the command does not offer (they are the MCP call's, or another command's). */
+  readonly hidden?: readonly string[];
+}
+
 export interface ToolDefinition<S extends ZodType = ZodType, O = unknown> {
   readonly name: string;
   /** Absent means "read". */
@@ -38,6 +71,8 @@ export interface ToolDefinition<S extends ZodType = ZodType, O = unknown> {
    * `indexing` while a run is writing (tools/registry.ts).
    */
   readonly readsIndex?: true;
+  /** The `hashpilot` commands that call it (the editing toolsets). */
+  readonly cli?: readonly CliCommand[];
   handler(ctx: ToolContext, args: z.infer<S>): O | Promise<O>;
 }
 

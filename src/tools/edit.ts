@@ -37,7 +37,7 @@ import { clearLogs, pruneLogs, recordEvent, type TelemetryEvent } from "../edit/
 import { refreshIndexedFiles } from "../index/jit.js";
 import { extensionInfo } from "../lang/languages.js";
 import type { ToolContext } from "./context.js";
-import { DESTRUCTIVE, READ_ONLY, defineTool } from "./define.js";
+import { DESTRUCTIVE, READ_ONLY, defineTool, type CliCommand } from "./define.js";
 import { okEnvelope, type Envelope } from "./envelope.js";
 import { globInput, nameInput, pathInput, z } from "./schema.js";
 
@@ -158,6 +158,7 @@ const fileHashInput = hash
 export const readManyTool = defineTool({
   name: "read_many",
   toolset: "edit",
+  cli: [{ name: "read-many", summary: "Read files with their content hashes.", positionals: ["...files"] }],
   title: "Read files with hashes",
   description: "Reads whole files with each file's 12-character hash: the anchor of a whole-file replace_hash and the expected_file_hash of later edits.",
   details:
@@ -170,6 +171,7 @@ export const readManyTool = defineTool({
 export const readHashTool = defineTool({
   name: "read_hash",
   toolset: "edit",
+  cli: [{ name: "read-hash", summary: "Read one line with its hash and the hash of its context.", positionals: ["file", "line"], short: { c: "context" } }],
   title: "Read a line with its hashes",
   description: "One line's lineHash, its context's contextHash (contextRange) and the fileHash: the anchors replace_hash takes (range is 1-based, inclusive).",
   details:
@@ -188,6 +190,7 @@ export const readHashTool = defineTool({
 export const grepManyTool = defineTool({
   name: "grep_many",
   toolset: "more",
+  cli: [{ name: "grep-many", summary: "Search a regular expression across files and directories.", positionals: ["pattern", "...paths"], short: { i: "ignore_case" }, flags: { timeout: "timeout_ms" } }],
   title: "Search files by regular expression",
   description:
     "Every line matching a JavaScript regular expression (POSIX bracket classes allowed) under the given files and directories inside the project, with its 1-based line and column; the line is verbatim (a line over 4,096 characters is a slice around the match). The search runs off the server's thread within a time budget (timedOut: what was found by then); a pattern that backtracks catastrophically is stopped with REGEX_TIMEOUT. Binary, unreadable, oversized and special files are skipped and counted.",
@@ -211,6 +214,15 @@ export const grepManyTool = defineTool({
 export const replaceHashTool = defineTool({
   name: "replace_hash",
   toolset: "edit",
+  cli: [
+    {
+      name: "replace-hash",
+      summary: "Replace the lines a hash anchors (relocating a moved anchor) with new content.",
+      positionals: ["file", "old_hash", "new_content"],
+      content: ["new_content"],
+      flags: { "file-hash": "expected_file_hash", "no-recovery": "!recovery" },
+    },
+  ],
   title: "Replace hash-anchored lines",
   description: "Replaces the lines old_hash names (range \"a:b\"; none: the whole file). Placed only where certain (expected_file_hash, context_hash or a unique anchor), else AMBIGUOUS_ANCHOR or STALE_ANCHOR: re-read.",
   details:
@@ -246,6 +258,7 @@ export const replaceHashTool = defineTool({
 export const diffGenerateTool = defineTool({
   name: "diff_generate",
   toolset: "more",
+  cli: [{ name: "diff generate", summary: "A unified diff between two contents (--raw prints the diff alone, not the envelope).", positionals: ["file", "old_content", "new_content"], content: ["old_content", "new_content"], short: { c: "context" } }],
   title: "Unified diff of two contents",
   description: 'A unified diff from old to new content, with headers naming the file; a missing final newline is a change (`\\ No newline at end of file`); "(no changes)" when they are the same.',
   input: z
@@ -264,6 +277,16 @@ export const diffGenerateTool = defineTool({
 export const diffApplyTool = defineTool({
   name: "diff_apply",
   toolset: "edit",
+  cli: [
+    {
+      name: "diff apply",
+      summary: "Apply a one-file unified diff; a hunk that moved goes where its lines are when they are in one place (within --fuzzy lines if given), or the patch is refused.",
+      positionals: ["file"],
+      stdin: "patch",
+      flags: { "file-hash": "expected_file_hash" },
+      short: { f: "fuzzy" },
+    },
+  ],
   title: "Apply a unified diff",
   description: "Applies a one-file unified diff: where the patch says while the file has expected_file_hash, else where its lines are unique; anything uncertain writes nothing.",
   details:
@@ -289,6 +312,7 @@ export const diffApplyTool = defineTool({
 export const changeSetsTool = defineTool({
   name: "changesets",
   toolset: "more",
+  cli: [{ name: "changesets", summary: "List recorded changeSets (one per editing invocation), newest first." }],
   title: "Recorded changeSets",
   description: "This project's changeSets (one per editing call) whose original bytes are kept for undo, newest first.",
   input: z.object({ limit: z.number().int().min(1).max(1000).default(20) }).strict(),
@@ -299,6 +323,7 @@ export const changeSetsTool = defineTool({
 export const undoTool = defineTool({
   name: "undo",
   toolset: "edit",
+  cli: [{ name: "undo", summary: "Restore the files of a changeSet as they were before it (files it created are deleted).", positionals: ["change_set_id"] }],
   title: "Undo a changeSet",
   description: "Restores the files of one changeSet (change_set_id, or last: true) as they were before it; a file changed since is HASH_MISMATCH unless force.",
   details:
@@ -319,6 +344,7 @@ export const undoTool = defineTool({
 export const symbolLookupManyTool = defineTool({
   name: "symbol_lookup_many",
   toolset: "more",
+  cli: [{ name: "symbol-lookup-many", summary: "Where named declarations are, across files and directories.", positionals: ["...paths"], lists: ["names"], flags: { timeout: "timeout_ms" } }],
   title: "Find declarations by name",
   description:
     "Where the named functions, classes, types and methods (Class.method, or the method's own name) are declared in the TypeScript/JavaScript files under the given paths inside the project; at most limit hits (RESULT_TRUNCATED counts the rest), within a time budget (SEARCH_TRUNCATED says the search stopped early).",
@@ -340,6 +366,7 @@ export const symbolLookupManyTool = defineTool({
 export const routeTool = defineTool({
   name: "route",
   toolset: "admin",
+  cli: [{ name: "route", summary: "Which route (ast, hash, diff) an operation on a file would take, and why.", positionals: ["file", "operation"] }],
   title: "Which route an edit takes",
   description:
     "The route (ast, hash or diff) an operation on a file would take, and why: the file's language, the operation, and the route policy's language and operation overrides (policy: inline policy JSON merged over the configured one; no_default_config: ignore the config files).",
@@ -358,6 +385,7 @@ export const routeTool = defineTool({
 export const provenanceQueryTool = defineTool({
   name: "provenance_query",
   toolset: "admin",
+  cli: [{ name: "provenance query", summary: "Who changed a file (or one line of it), when and why, newest first (--human: as text).", positionals: ["file", "line"] }],
   title: "Who edited a file or line",
   description:
     "The recorded writes of a file, newest first — actor, task, reason, operation, changeSet and the lines each changed (ranges; the diff only when telemetry.recordContent is on) — like git blame for agent edits. With line, only writes that changed it (fuzzy: also writes recorded without ranges).",
@@ -376,6 +404,7 @@ export const provenanceQueryTool = defineTool({
 export const provenanceChangeSetTool = defineTool({
   name: "provenance_changeset",
   toolset: "admin",
+  cli: [{ name: "provenance changeset", summary: "Every recorded edit of one changeSet (--human: as text).", positionals: ["change_set_id"] }],
   title: "Edits of a changeSet",
   description: "Every recorded edit of one changeSet, in order, with its provenance and changed lines.",
   input: z.object({ change_set_id: z.string().min(1).max(100) }).strict(),
@@ -386,6 +415,7 @@ export const provenanceChangeSetTool = defineTool({
 export const telemetryShowTool = defineTool({
   name: "telemetry_show",
   toolset: "admin",
+  cli: [{ name: "telemetry show", summary: "Recent telemetry events (default 20), newest first.", short: { n: "limit" } }],
   title: "Recent telemetry events",
   description: "The most recent editing events (operation, route, file, language, success, error code, retries, elapsed time), newest first.",
   input: z.object({ limit: z.number().int().min(1).max(10_000).default(20) }).strict(),
@@ -396,6 +426,7 @@ export const telemetryShowTool = defineTool({
 export const telemetrySummaryTool = defineTool({
   name: "telemetry_summary",
   toolset: "admin",
+  cli: [{ name: "telemetry summary", summary: "Counts by route:operation with success rate and average time." }],
   title: "Telemetry by route and operation",
   description: "Event counts by route:operation with success rate and average time.",
   input: z.object({}).strict(),
@@ -406,6 +437,7 @@ export const telemetrySummaryTool = defineTool({
 export const telemetryHealthTool = defineTool({
   name: "telemetry_health",
   toolset: "admin",
+  cli: [{ name: "telemetry health", summary: "Health report over a window of days, with threshold warnings (--trend: against the previous window).", short: { w: "window", t: "trend" } }],
   title: "Editing health report",
   description:
     "Per-route, per-language and stale-anchor figures over a window of days, with warnings past the thresholds (stale anchors > 10% of replace-hash calls, per-language failures > 30%, store > 100 MB, ...); trend compares with the window before.",
@@ -417,6 +449,7 @@ export const telemetryHealthTool = defineTool({
 export const telemetrySessionsTool = defineTool({
   name: "telemetry_sessions",
   toolset: "admin",
+  cli: [{ name: "telemetry sessions", summary: "Per-session event counts, error rates and durations.", short: { n: "limit" } }],
   title: "Editing sessions",
   description: "Per-session event counts, error rates and durations (a session is HASHPILOT_SESSION, or the calling process).",
   input: z.object({ limit: z.number().int().min(1).max(10_000).default(100).describe("Sessions answered at most, newest first (the rest are counted in omitted).") }).strict(),
@@ -427,6 +460,7 @@ export const telemetrySessionsTool = defineTool({
 export const telemetryExportTool = defineTool({
   name: "telemetry_export",
   toolset: "admin",
+  cli: [{ name: "telemetry export", summary: "Every event, optionally by date range or session (--ndjson: one compact event per line)." }],
   title: "Export telemetry events",
   description: "The events, oldest first, optionally between two dates and for one session: at most limit and within the answer cap (truncated and omitted say how many later ones were left out; export again from the last timestamp).",
   input: z
@@ -448,6 +482,7 @@ export const telemetryExportTool = defineTool({
 export const telemetryPruneTool = defineTool({
   name: "telemetry_prune",
   toolset: "admin",
+  cli: [{ name: "telemetry prune", summary: "Delete rotated telemetry logs older than N days (default 30)." }],
   title: "Prune old telemetry logs",
   description: "Deletes rotated telemetry logs older than older_than days (default 30).",
   input: z.object({ older_than: z.number().int().min(0).max(36500).default(30) }).strict(),
@@ -458,6 +493,7 @@ export const telemetryPruneTool = defineTool({
 export const telemetryClearTool = defineTool({
   name: "telemetry_clear",
   toolset: "admin",
+  cli: [{ name: "telemetry clear", summary: "Delete every telemetry log." }],
   title: "Clear telemetry",
   description: "Deletes every telemetry log, the active one and all rotated ones; the provenance they held goes with them.",
   input: z.object({}).strict(),
@@ -468,6 +504,7 @@ export const telemetryClearTool = defineTool({
 export const configTool = defineTool({
   name: "config",
   toolset: "admin",
+  cli: [{ name: "config", summary: "The configuration after merging the global file, .hashpilot.json, --config and HASHPILOT_ROUTE_POLICY.", hidden: ["config_path"] }],
   title: "hashpilot configuration",
   description: "The configuration after merging the defaults, the global file, the project's .hashpilot.json, --config and HASHPILOT_ROUTE_POLICY.",
   input: z.object({ config_path: file.nullish().describe("A config file inside the project to merge as --config (it cannot set readRoots).") }).strict(),
@@ -492,6 +529,7 @@ const astEditOptions = (a: { dry_run: boolean; include_source: boolean; allow_pa
 export const astCapabilitiesTool = defineTool({
   name: "ast_capabilities",
   toolset: "more",
+  cli: [{ name: "ast capabilities", summary: "Languages with AST edits: extensions, operations and known limitations." }],
   title: "AST edit languages",
   description: "Each language with AST edits: its extensions, the operations it supports and their known limitations.",
   input: z.object({}).strict(),
@@ -502,6 +540,7 @@ export const astCapabilitiesTool = defineTool({
 export const astFindSymbolsTool = defineTool({
   name: "ast_find_symbols",
   toolset: "more",
+  cli: [{ name: "ast find-symbols", summary: "Every declaration in a file, with 1-based (startLine…) and 0-based (startRow…) coordinates.", positionals: ["file"] }],
   title: "Declarations of a file",
   description:
     "Every declaration in a file (name, Owner.member, node type) with 1-based startLine/endLine/startColumn/endColumn (use these) and 0-based startRow/endRow/startCol/endCol; truncated with SEARCH_TRUNCATED past the depth guard.",
@@ -509,6 +548,24 @@ export const astFindSymbolsTool = defineTool({
   annotations: READ_ONLY,
   handler: (ctx, args) => run(ctx, "ast_find_symbols", { operation: "find-symbols", route: "ast", files: [args.file] }, (oc) => astFindSymbols(oc, args.file)),
 });
+
+/** route-edit's and batch's flags (the contract's AST-, hash- and diff-specific names). */
+const ROUTE_FLAGS = { symbol: "symbol", "old-name": "symbol", "import-spec": "symbol", content: "content", "new-body": "content", "new-content": "content", "file-hash": "expected_file_hash" };
+
+/** `hashpilot ast <operation>`: route_edit with the AST route forced, its content positional. */
+function astCommand(operation: string, summary: string, positionals: string[]): CliCommand {
+  const imports = operation.endsWith("-import");
+  return {
+    name: `ast ${operation}`,
+    summary,
+    positionals,
+    required: positionals,
+    fixed: { operation, method: "ast" },
+    content: positionals.includes("content") ? ["content"] : [],
+    labels: imports ? { symbol: "import-spec" } : { symbol: operation === "rename-symbol" ? "old-name" : "symbol-name", ...(operation === "replace-body" ? { content: "new-body" } : {}) },
+    hidden: ["files", "serial", "old_hash", "range", "old_content", "expected_file_hash", "policy", ...["content", "new_name"].filter((k) => !positionals.includes(k)), ...(imports ? ["line"] : [])],
+  };
+}
 
 /** The route policy of a call: the configured one with an inline policy's overrides merged over it. */
 function mergedPolicy(ctx: ToolContext, inlineJson: string | null | undefined, noFiles = false): RoutePolicy {
@@ -525,6 +582,32 @@ function mergedPolicy(ctx: ToolContext, inlineJson: string | null | undefined, n
 export const routeEditTool = defineTool({
   name: "route_edit",
   toolset: "edit",
+  cli: [
+    {
+      name: "route-edit",
+      summary: "One structured edit by the safest route the file allows (AST, else hash, else diff); --method forces one.",
+      positionals: ["file", "operation"],
+      required: ["file"],
+      flags: ROUTE_FLAGS,
+      content: ["content", "old_content"],
+      hidden: ["files", "serial"],
+    },
+    {
+      name: "batch",
+      summary: "The same structured edit over many files: locks up front, parallel unless --serial; conflicts counted apart from failures.",
+      positionals: ["operation", "...files"],
+      required: ["files"],
+      flags: ROUTE_FLAGS,
+      content: ["content", "old_content"],
+      hidden: ["file"],
+    },
+    astCommand("rename-symbol", "Rename a binding and its uses in one file (Owner.member: a member and its accesses).", ["file", "symbol", "new_name"]),
+    astCommand("replace-body", "Replace a function's or method's body, re-indented to the target's own indentation.", ["file", "symbol", "content"]),
+    astCommand("add-import", "Add an import (ESM form for TypeScript/JavaScript: '{ Foo } from ./bar'), merged into an existing import of the module.", ["file", "symbol"]),
+    astCommand("remove-import", "Remove an import: the names a spec lists, or a module's whole import.", ["file", "symbol"]),
+    astCommand("insert-before", "Insert content on its own lines before a declaration (above its doc comments), at its indentation.", ["file", "symbol", "content"]),
+    astCommand("insert-after", "Insert content on its own lines after a declaration, at its indentation.", ["file", "symbol", "content"]),
+  ],
   title: "Structured edit, routed",
   description:
     "By AST, else hash or diff: rename-symbol (symbol → new_name, binding-aware, one file), replace-body, insert-before/-after (content), add-/remove-import (symbol: '{ a } from ./m'). files: a batch.",

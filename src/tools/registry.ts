@@ -67,6 +67,28 @@ export function listedTools(toolsets: readonly Toolset[]): ListedTool[] {
   });
 }
 
+/** One input key of a tool, as a command line reads it. */
+export interface InputField {
+  readonly key: string;
+  readonly kind: "boolean" | "number" | "string" | "list";
+  readonly required: boolean;
+}
+
+/** A tool's input keys with their kinds (from its JSON Schema), in declaration order. */
+export function inputFields(tool: ToolDefinition): InputField[] {
+  const schema = z.toJSONSchema(tool.input, { io: "input" }) as { properties?: Record<string, JsonProperty>; required?: string[] };
+  return Object.entries(schema.properties ?? {}).map(([key, p]) => {
+    const type = p.type ?? p.anyOf?.find((a) => a.type !== "null")?.type;
+    return { key, kind: type === "boolean" ? "boolean" : type === "integer" || type === "number" ? "number" : type === "array" ? "list" : "string", required: (schema.required ?? []).includes(key) && p.default === undefined };
+  });
+}
+
+interface JsonProperty {
+  type?: string;
+  anyOf?: Array<{ type?: string }>;
+  default?: unknown;
+}
+
 /** Left out of listed schemas: enforced and reported by the server (INVALID_ARGUMENT names the rule: string lengths, list sizes), and argument descriptions (docs/tools.md has them; the tool's description names what is not obvious). */
 const DROPPED_SCHEMA_KEYS = new Set(["$schema", "minLength", "maxLength", "minItems", "maxItems", "additionalProperties", "description"]);
 

@@ -55,6 +55,24 @@ describe("hashpilot ast", () => {
   });
 });
 
+describe("hashpilot --help", () => {
+  it("is written from the registry: every editing tool's commands with their usage; a command's --help is its usage and summary", async () => {
+    const { TOOLS } = await import("../../src/tools/registry.js");
+    const { runHashpilot } = await import("../helpers/cli.js");
+    const help = await runHashpilot(["--help"]);
+    expect(help.code).toBe(0);
+    for (const tool of TOOLS) for (const c of tool.cli ?? []) expect(help.stdout).toContain(`  ${c.name}`);
+    expect(help.stdout).toContain("hashpilot ast rename-symbol <file> <old-name> <new-name> [--line <line>] [--dry-run] [--include-source] [--allow-parse-errors] [--actor <actor>] [--task-id <task-id>] [--reason <reason>]");
+    expect(help.stdout).toContain("hashpilot ast add-import <file> <import-spec> [--dry-run]");
+    const one = await runHashpilot(["replace-hash", "--help"]);
+    expect(one.stdout.split("\n")[0]).toBe(
+      "hashpilot replace-hash <file> <old-hash> <new-content|@file|@@literal> [--range <range>] [--context-hash <context-hash>] [--context-range <context-range>] [--dry-run] [--actor <actor>] [--task-id <task-id>] [--reason <reason>] [--file-hash <expected-file-hash>] [--no-recovery]",
+    );
+    const missing = await hp(project({}), ["ast", "rename-symbol", "a.ts", "x"]);
+    expect([missing.code, missing.envelope.error!.code, missing.envelope.error!.message]).toEqual([1, "INVALID_ARGUMENT", "ast rename-symbol: missing arguments"]);
+  });
+});
+
 describe("hashpilot route-edit and batch", () => {
   it("route-edit takes the AST route where it can, the diff route with ROUTE_FALLBACK where it cannot, and the policy's route", async () => {
     const p = project({ "a.ts": TS, "b.kt": "fun a(x: Int) = x\n" });

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderLanguagesDoc } from "../../src/lang/docs.js";
 import { renderToolsDoc } from "../../src/tools/docs.js";
-import { TOOLS } from "../../src/tools/registry.js";
+import { TOOLS, inputFields } from "../../src/tools/registry.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -17,6 +17,32 @@ describe("tool registry", () => {
 
   it("docs/tools.md is generated from the registry (run `npm run docs:tools` after changing a tool)", () => {
     expect(readFileSync(join(ROOT, "docs", "tools.md"), "utf8")).toBe(renderToolsDoc());
+  });
+
+  it("every editing tool has a hashpilot command, and every key a command names is an input of its tool (the CLI is derived from these)", () => {
+    const names: string[] = [];
+    for (const tool of TOOLS.filter((t) => (t.toolset ?? "read") !== "read")) {
+      expect(tool.cli?.length ?? 0, `${tool.name} has no hashpilot command`).toBeGreaterThan(0);
+      const keys = new Set(inputFields(tool).map((f) => f.key));
+      for (const c of tool.cli ?? []) {
+        names.push(c.name);
+        const named = [
+          ...(c.positionals ?? []).map((p) => p.replace(/^\.\.\./, "")),
+          ...(c.required ?? []),
+          ...Object.values(c.flags ?? {}).map((k) => k.replace(/^!/, "")),
+          ...Object.values(c.short ?? {}),
+          ...Object.keys(c.fixed ?? {}),
+          ...(c.content ?? []),
+          ...(c.lists ?? []),
+          ...(c.stdin ? [c.stdin] : []),
+          ...(c.hidden ?? []),
+          ...Object.keys(c.labels ?? {}),
+        ];
+        expect(named.filter((k) => !keys.has(k)), `${c.name} names keys ${tool.name} does not take`).toEqual([]);
+      }
+    }
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toContain("ast rename-symbol");
   });
 
   it("names are unique (mast_-prefixed index tools, the contract's names for the edit toolset), and every tool has a description and an object schema", () => {

@@ -2,6 +2,7 @@
 // replace-body, add-import, remove-import, insert-before/after) as functions to the contract's payloads: each finds the
 // file's language spec, plans on the tree the edit transaction parsed (syntax/ast-edits.ts), and
 // writes through that transaction. A language without edit rules is UNSUPPORTED_OPERATION.
+import { fitList } from "../base/budget.js";
 import { MastError } from "../base/errors.js";
 import { dirname, join } from "node:path";
 import { AST_OPERATIONS, type EditRules, type ModuleSystem } from "../lang/edit-rules.js";
@@ -57,8 +58,16 @@ function rulesFor(path: string, operation: string): EditRules {
 export interface FindSymbolsData {
   path: string;
   symbols: FoundSymbol[];
+  /** The walk stopped at the depth guard (SEARCH_TRUNCATED). */
   truncated: boolean;
+  /** Declarations left out of `symbols` (over MAX_SYMBOLS or the answer cap). */
+  omitted?: number;
 }
+
+/** Declarations find-symbols answers at most. */
+export const MAX_SYMBOLS = 2000;
+/** Unresolved accesses a rename lists at most (all are counted in unresolvedTotal). */
+export const MAX_UNRESOLVED = 50;
 
 /** Every declaration in a file, with 1-based and 0-based coordinates; truncated (with SEARCH_TRUNCATED) when the walk hit the depth guard. */
 export function astFindSymbols(ctx: OpContext, file: string): OpResult<FindSymbolsData> {
@@ -67,10 +76,12 @@ export function astFindSymbols(ctx: OpContext, file: string): OpResult<FindSymbo
   const text = readEditable(real);
   const parsed = gateParse(abs, sourceOf(text));
   if (parsed === null || parsed.tree === null) throw new MastError("PARSE_ERROR", `${abs} could not be parsed in time`);
-  const { symbols, truncated } = findInTree(rules, parsed.tree);
+  const { symbols: all, truncated } = findInTree(rules, parsed.tree);
   const warnings: Warning[] = truncated ? [{ code: "SEARCH_TRUNCATED", message: `the file nests deeper than the depth guard; declarations below it are not listed` }] : [];
   if (parsed.error !== null) warnings.push({ code: "SEARCH_TRUNCATED", message: `the file has a syntax error at ${parsed.error}; declarations in the broken part may be missing` });
-  return { data: { path: abs, symbols, truncated }, warnings };
+  const fit = fitList(all, MAX_SYMBOLS);
+  if (fit.omitted > 0) warnings.push({ code: "RESULT_TRUNCATED", message: `${fit.omitted} more declaration(s) were left out (at most ${MAX_SYMBOLS}, or the answer cap); read the file in parts with the index tools`, omitted: fit.omitted });
+  return { data: { path: abs, symbols: fit.items, truncated, ...(fit.omitted > 0 ? { omitted: fit.omitted } : {}) }, warnings };
 }
 
 export interface AstEditOptions {
@@ -93,8 +104,9 @@ export interface AstEditData {
   newSource?: string;
   diff?: string;
   sourceOmitted?: true;
-  /** rename-symbol: member accesses of the name whose object's type is not known, left as they were. */
+  /** rename-symbol: accesses of the name it could not resolve (objects of unknown type, module paths), left as they were — the first MAX_UNRESOLVED. */
   unresolved?: Array<{ line: number; text: string }>;
+  unresolvedTotal?: number;
 }
 
 /** One AST edit of one file through the edit transaction: `plan` turns the tree and text into text edits. */
@@ -112,7 +124,7 @@ function astEdit(
     const result = plan(rules, tree!, source, path);
     const { after, edited } = withSource(before, applyEdits(source, result.edits));
     const warnings: Warning[] = result.unresolved?.length
-      ? [{ code: "UNRESOLVED_REFERENCES", message: `${result.unresolved.length} access(es) of the name on objects of unknown type were left as they are (lines ${result.unresolved.map((u) => u.line).join(", ")}); check them`, unresolved: result.unresolved }]
+      ? [{ code: "UNRESOLVED_REFERENCES", message: `${result.unresolved.length} use(s) of the name that could not be resolved were left as they are (lines ${result.unresolved.slice(0, MAX_UNRESOLVED).map((u) => u.line).join(", ")}${result.unresolved.length > MAX_UNRESOLVED ? ", …" : ""}); check them`, total: result.unresolved.length }]
       : [];
     return {
       after,
@@ -129,7 +141,7 @@ function astEdit(
         fileHash: fileHash(after),
         changedLines: edited,
         ...sourceOrDiff(path, before, after, options),
-        ...(result.unresolved?.length ? { unresolved: result.unresolved } : {}),
+        ...(result.unresolved?.length ? { unresolved: result.unresolved.slice(0, MAX_UNRESOLVED), unresolvedTotal: result.unresolved.length } : {}),
       },
     };
   });

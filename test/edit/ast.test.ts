@@ -268,6 +268,21 @@ describe("AST edits: writes", () => {
     expect(inline.data.newSource).toBe("mod util {\n    pub fn aid() -> u8 {\n        1\n    }\n}\n\nfn main() {\n    util::aid();\n}\n");
   });
 
+  it("answers are sized for a context window: a dry run's diff, not the file; find-symbols and unresolved lists are capped", async () => {
+    const dry = await astRenameSymbol(ctx(), "service.ts", "AuthService.validate", "verify", null, { ...PREVIEW, includeSource: false });
+    expect(Buffer.byteLength(JSON.stringify(dry.data))).toBeLessThan(1500);
+    // `m: any` says nothing of the object: each access is unresolved (a `Map` one would be known to be no Store).
+    const many = ["class Store {", "  get(k: string) {", "    return k;", "  }", "}", ...Array.from({ length: 60 }, (_, i) => `export function f${i}(m: any) { return m.get("k"); }`)].join("\n");
+    project.write("many.ts", `${many}\n`);
+    const r = await astRenameSymbol(ctx(), "many.ts", "Store.get", "read", null, { ...PREVIEW, includeSource: false });
+    expect(r.data).toMatchObject({ changes: 1, unresolvedTotal: 60 });
+    expect((r.data as { unresolved: unknown[] }).unresolved).toHaveLength(50);
+    expect(Buffer.byteLength(JSON.stringify(r.data))).toBeLessThan(6000);
+    project.write("decls.ts", Array.from({ length: 2100 }, (_, i) => `export const c${i} = ${i};`).join("\n"));
+    const found = astFindSymbols(ctx(), "decls.ts");
+    expect([found.data.symbols.length, found.data.omitted, found.warnings.map((w) => w.code)]).toEqual([2000, 100, ["RESULT_TRUNCATED"]]);
+  });
+
   it("member accesses on objects of unknown type are listed, not changed", async () => {
     const r = await astRenameSymbol(ctx(), "service.ts", "AuthService.validate", "verify", null, PREVIEW);
     expect(r.data).toMatchObject({ changes: 3, unresolved: [{ line: 36, text: "other().validate" }] });

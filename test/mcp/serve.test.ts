@@ -190,6 +190,25 @@ describe("mast serve", () => {
     });
   });
 
+  it("serves route_edit: an AST rename and a batch over the SDK client, the index caught up, a refusal as an error envelope", async () => {
+    const p = project();
+    mkdirSync(join(p.root, ".git"));
+    await runIndex(p.config(), { mode: "full" });
+    const { client } = await connect([p.root, "--no-startup-reindex"], { HASHPILOT_HOME: scratchDir() });
+    const rename = await call(client, "route_edit", { file: "src/auth.ts", operation: "rename-symbol", symbol: "AuthService.validate", new_name: "check" });
+    expect(rename.isError).toBe(false);
+    expect(rename.data).toMatchObject({ ok: true, command: "route_edit", data: { route: "ast", changes: 1, message: "Renamed 1 occurrence of 'AuthService.validate' to 'check' (member of AuthService)" } });
+    expect(readFileSync(join(p.root, "src/auth.ts"), "utf8")).toContain("  check(token: string): boolean {");
+    const signature = await call(client, "mast_signature", { symbol: "AuthService.check" });
+    expect(signature.data.results).toMatchObject([{ kind: "method", file_path: "src/auth.ts", line: 8, signature: "check(token: string): boolean" }]);
+    const batch = await call(client, "route_edit", { files: ["src/repo.ts", "src/index.ts"], operation: "add-import", symbol: "{ log } from ./log.js" });
+    expect(batch.data.data.summary).toMatchObject({ total: 2, succeeded: 2, failed: 0, conflicts: 0 });
+    expect(readFileSync(join(p.root, "src/repo.ts"), "utf8").split("\n")[0]).toBe('import { log } from "./log.js";');
+    const refused = await call(client, "route_edit", { file: "src/repo.ts", operation: "replace-body", symbol: "nothing", content: "return null;" });
+    expect(refused.isError).toBe(true);
+    expect(refused.data).toMatchObject({ ok: false, command: "route_edit", data: null, error: { code: "SYMBOL_NOT_FOUND" } });
+  });
+
   it("--toolsets read,edit,more,admin offers every registry tool", async () => {
     const p = project();
     await runIndex(p.config(), { mode: "full" });

@@ -43,30 +43,37 @@ interface Walk {
 const keyOf = (n: SyntaxNode): string => `${n.startIndex}:${n.endIndex}:${n.type}`;
 const same = (a: SyntaxNode | null | undefined, b: SyntaxNode): boolean => a != null && a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.type === b.type;
 
-/** One cursor walk: declarations, the leaves named `names`, import statements; nothing below MAX_AST_DEPTH. */
+/**
+ * One cursor walk: declarations, the leaves named `names`, import statements; nothing below
+ * MAX_AST_DEPTH. Nodes are read through the cursor (type, span) and made objects only where
+ * they are kept.
+ */
 function walk(rules: EditRules, tree: Tree, names: readonly string[] = []): Walk {
   const declarations: AstDeclaration[] = [];
   const leaves = new Map<string, SyntaxNode[]>(names.map((n) => [n, []]));
+  const lengths = new Set(names.map((n) => n.length));
   const imports: SyntaxNode[] = [];
   let truncated = false;
   const cursor = tree.walk();
   let depth = 0;
   for (;;) {
-    const node = cursor.currentNode;
-    const rule = rules.declarations[node.type];
-    if (rule && node.isNamed && (rule.where?.(node) ?? true)) {
-      for (const nameNode of nameNodes(rule.name, node)) declarations.push(declaration(rules, node, nameNode, rule.kind));
+    const type = cursor.nodeType;
+    const rule = rules.declarations[type];
+    if (rule && cursor.nodeIsNamed) {
+      const node = cursor.currentNode;
+      if (rule.where?.(node) ?? true) for (const nameNode of nameNodes(rule.name, node)) declarations.push(declaration(rules, node, nameNode, rule.kind));
     }
-    if (rules.importStatements.includes(node.type)) imports.push(node);
-    if (node.childCount === 0) {
-      const list = leaves.get(node.text);
-      if (list && node.isNamed) list.push(node);
-    }
+    if (rules.importStatements.includes(type)) imports.push(cursor.currentNode);
     if (depth < MAX_AST_DEPTH && cursor.gotoFirstChild()) {
       depth++;
       continue;
     }
-    if (depth >= MAX_AST_DEPTH && node.childCount > 0) truncated = true;
+    // A leaf (or a node below the depth guard).
+    if (depth >= MAX_AST_DEPTH && cursor.currentNode.childCount > 0) truncated = true;
+    else if (cursor.nodeIsNamed && lengths.has(cursor.endIndex - cursor.startIndex)) {
+      const list = leaves.get(cursor.nodeText);
+      if (list) list.push(cursor.currentNode);
+    }
     for (;;) {
       if (cursor.gotoNextSibling()) break;
       if (!cursor.gotoParent()) return { declarations, leaves, imports, truncated };
@@ -617,6 +624,8 @@ function objectOwner(rules: EditRules, uses: UseResolver, object: SyntaxNode, ow
 /** What a use of any name refers to, each name analysed once (an object of a member access). */
 class UseResolver {
   private readonly indexes = new Map<string, NameIndex>();
+  /** Every named leaf of the tree by its text, gathered by one walk when a name not collected up front is asked for. */
+  private allLeaves: Map<string, SyntaxNode[]> | null = null;
 
   constructor(
     private readonly rules: EditRules,
@@ -628,7 +637,7 @@ class UseResolver {
   binding(use: SyntaxNode): Binding | null {
     let index = this.indexes.get(use.text);
     if (!index) {
-      const leaves = this.w.leaves.get(use.text) ?? collectLeaves(this.root, use.text);
+      const leaves = this.w.leaves.get(use.text) ?? (this.allLeaves ??= leavesByText(this.root)).get(use.text) ?? [];
       index = new NameIndex(this.rules, this.root, use.text, { ...this.w, leaves: new Map([[use.text, leaves]]) });
       this.indexes.set(use.text, index);
     }
@@ -637,17 +646,21 @@ class UseResolver {
   }
 }
 
-/** The named leaves with a text, by one cursor walk (names a rename did not collect up front). */
-function collectLeaves(root: SyntaxNode, text: string): SyntaxNode[] {
-  const out: SyntaxNode[] = [];
+/** The tree's named leaves by their text, by one cursor walk (under the depth guard). */
+function leavesByText(root: SyntaxNode): Map<string, SyntaxNode[]> {
+  const out = new Map<string, SyntaxNode[]>();
   const cursor = root.walk();
   let depth = 0;
   for (;;) {
-    const node = cursor.currentNode;
-    if (node.childCount === 0 && node.isNamed && node.text === text) out.push(node);
     if (depth < MAX_AST_DEPTH && cursor.gotoFirstChild()) {
       depth++;
       continue;
+    }
+    if (cursor.nodeIsNamed) {
+      const text = cursor.nodeText;
+      const list = out.get(text);
+      if (list) list.push(cursor.currentNode);
+      else out.set(text, [cursor.currentNode]);
     }
     for (;;) {
       if (cursor.gotoNextSibling()) break;

@@ -124,8 +124,11 @@ async function run(ctx: ToolContext, tool: string, meta: CallMeta, op: (oc: OpCo
   }
   if (config.telemetry.enabled) {
     const retries = (result.data as { retries?: unknown } | null)?.retries;
+    // A routed edit records the route it took.
+    const route = (result.data as { route?: unknown } | null)?.route;
     recordEvent(
       event(true, {
+        ...(typeof route === "string" ? { route } : {}),
         retries: typeof retries === "number" ? retries : 0,
         changeSetId: wrote ? oc.changeSet.id : null,
         ranges: wrote ? [...(result.changedRanges ?? [])] : null,
@@ -650,7 +653,8 @@ export const routeEditTool = defineTool({
       options: astEditOptions(args),
     };
     const files = args.files ?? [args.file!];
-    return run(ctx, "route_edit", { route: args.method ?? "routed", files, actor: args.actor, task_id: args.task_id, reason: args.reason, operation: args.operation }, (oc) =>
+    const route = args.method ?? (args.file ? chooseRoute(args.file, args.operation, policy).route : "batch");
+    return run(ctx, "route_edit", { route, files, actor: args.actor, task_id: args.task_id, reason: args.reason, operation: args.operation }, (oc) =>
       args.files ? batchEdit(oc, args.files, req, policy, args.serial) : routeEdit(oc, args.file!, req, policy),
     );
   },

@@ -1,7 +1,7 @@
 // Python's AST edit rules (lang/edit-rules.ts): functions, classes and module- or class-level
 // assignments as declarations, classes as owners, the scopes of modules, functions, classes (not
 // seen from their methods), lambdas and comprehensions, and what binds a name there.
-import { firstTypeName, type EditRules, type ImportBinding, type ImportRules, type ImportSpec } from "./edit-rules.js";
+import { ancestorOf, firstTypeName, type EditRules, type ImportBinding, type ImportRules, type ImportSpec } from "./edit-rules.js";
 import type { RuleNode } from "./outline.js";
 
 /** A statement directly in the module or in a class body. */
@@ -22,6 +22,7 @@ const sameNode = (a: RuleNode | null, b: RuleNode): boolean => a !== null && a.s
 
 // ---- imports ----
 
+const IMPORTS = ["import_statement", "import_from_statement", "future_import_statement"];
 const PY_NAME = "[A-Za-z_][A-Za-z0-9_]*";
 const PY_DOTTED = `\\.*(?:${PY_NAME}(?:\\.${PY_NAME})*)?`;
 
@@ -185,8 +186,9 @@ export const PYTHON_EDITS: EditRules = {
     const parent = token.parent;
     if (!parent) return false;
     if (parent.type === "keyword_argument") return sameNode(parent.childForFieldName("name"), token);
-    // Module paths and imported names (`import a.b`, `from m import x as y`): what an import binds is found before keys are.
-    return parent.type === "dotted_name";
+    // Module paths and imported names (`import a.b`, `from m import x as y`): what an import binds
+    // is found before keys are. A dotted name elsewhere (a `case Point(…)` pattern) is a use.
+    return parent.type === "dotted_name" && ancestorOf(parent, IMPORTS) !== null;
   },
   selfOwner: () => null,
   bindingType: (name) => {
@@ -209,7 +211,14 @@ export const PYTHON_EDITS: EditRules = {
     }
     return null;
   },
-  literalFieldOwner: () => null,
+  // `case Point(x=0)`: the pattern matches Point's attribute x.
+  literalFieldOwner: (token) => {
+    const keyword = token.parent;
+    if (keyword?.type !== "keyword_pattern" || !sameNode(keyword.namedChildren[0] ?? null, token)) return null;
+    const cls = ancestorOf(keyword, ["class_pattern"]);
+    const name = cls?.namedChildren[0];
+    return name?.type === "dotted_name" ? (name.namedChildren.at(-1)?.text ?? null) : null;
+  },
   importStatements: ["import_statement", "import_from_statement", "future_import_statement"],
   imports: PYTHON_IMPORTS,
   importBindings: (statement) => {

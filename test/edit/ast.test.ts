@@ -283,6 +283,15 @@ describe("AST edits: writes", () => {
     expect([found.data.symbols.length, found.data.omitted, found.warnings.map((w) => w.code)]).toEqual([2000, 100, ["RESULT_TRUNCATED"]]);
   });
 
+  it("a Python class named in a `case` pattern is renamed there too (a dotted name outside an import is a use)", async () => {
+    project.write("match.py", "class Point:\n    x = 0\n\n\ndef where(p):\n    match p:\n        case Point(x=0):\n            return 'origin'\n    return Point\n");
+    const r = await astRenameSymbol(ctx(), "match.py", "Point", "Pt", null, PREVIEW);
+    expect(r.data.newSource).toBe("class Pt:\n    x = 0\n\n\ndef where(p):\n    match p:\n        case Pt(x=0):\n            return 'origin'\n    return Pt\n");
+    // The pattern's keyword matches the attribute: renaming Point.x renames it.
+    const attr = await astRenameSymbol(ctx(), "match.py", "Point.x", "left", null, PREVIEW);
+    expect(attr.data.newSource).toBe("class Point:\n    left = 0\n\n\ndef where(p):\n    match p:\n        case Point(left=0):\n            return 'origin'\n    return Point\n");
+  });
+
   it("member accesses on objects of unknown type are listed, not changed", async () => {
     const r = await astRenameSymbol(ctx(), "service.ts", "AuthService.validate", "verify", null, PREVIEW);
     expect(r.data).toMatchObject({ changes: 3, unresolved: [{ line: 36, text: "other().validate" }] });

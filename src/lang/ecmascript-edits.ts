@@ -26,6 +26,12 @@ const functionValue = (declarator: RuleNode): RuleNode | null => {
   return value && FUNCTION_VALUES.includes(value.type) ? value : null;
 };
 
+/** A constructor parameter with an accessibility or `readonly` modifier: a field of its class. */
+const isParameterProperty = (n: RuleNode): boolean => n.children.some((c) => c.type === "accessibility_modifier" || c.type === "readonly" || c.type === "override_modifier");
+
+/** The name of the class a node is in. */
+const classOf = (n: RuleNode): string | null => ancestorOf(n, ["class_declaration", "abstract_class_declaration"])?.childForFieldName("name")?.text ?? null;
+
 /** The name node when it is one identifier (not a destructuring pattern). */
 const plainName = (node: RuleNode, field = "name"): RuleNode[] => {
   const name = node.childForFieldName(field);
@@ -49,6 +55,9 @@ export const ECMASCRIPT_EDITS: EditRules = {
     public_field_definition: { kind: "field", body: (n) => functionValue(n)?.childForFieldName("body") ?? null },
     field_definition: { kind: "field", name: (n) => plainName(n, "property"), body: (n) => functionValue(n)?.childForFieldName("body") ?? null },
     property_signature: { kind: "field" },
+    // `constructor(private repo: Repo)`: a parameter that declares a field of the class.
+    required_parameter: { kind: "field", name: (n) => plainName(n, "pattern"), where: isParameterProperty, ownerName: classOf },
+    optional_parameter: { kind: "field", name: (n) => plainName(n, "pattern"), where: isParameterProperty, ownerName: classOf },
     variable_declarator: {
       kind: (n) => (functionValue(n) ? "function" : "variable"),
       name: (n) => plainName(n),

@@ -46,6 +46,7 @@ const CASES: Array<[name: string, fixture: string, op: Op]> = [
   ["ts-rename-namespace-import", "service.ts", rename("log", "logger")],
   ["ts-rename-overloaded", "service.ts", rename("format", "padToken")],
   ["ts-rename-shorthand", "service.ts", rename("token", "jwt", 29)],
+  ["ts-rename-parameter-property", "service.ts", rename("AuthService.repo", "store")],
   ["ts-rename-field", "service.ts", rename("AuthService.attempts", "tries")],
   ["ts-body-method", "service.ts", body("AuthService.reset", "this.attempts = 0;\nlog.debug(\"reset\");")],
   ["ts-body-braced", "service.ts", body("check", "{\n    return null;\n}")],

@@ -7,7 +7,7 @@
 //
 // Per language a seeded sample of tasks of six kinds: rename a top-level function used in 3 or
 // more places, replace a body, add an import, remove an import, insert before and after a
-// function. Each task's expected text is computed here without mast's parser: TypeScript's
+// function (a Python body's docstring kept). Each task's expected text is computed here without mast's parser: TypeScript's
 // compiler (findRenameLocations for a rename, its AST for spans), Python's own `ast` and
 // `tokenize` (run through python3), and for gofmt'd Go and rustfmt'd Rust, a lexer of strings and
 // comments plus the formatters' layout (top-level items at column 0). Each task runs the built
@@ -132,6 +132,15 @@ function renamedAt(text, offsets, name, to) {
   return out + text.slice(at);
 }
 
+/** The run of consecutive items around `item` that `next(a, b)` links, in order. */
+function runOf(items, item, next) {
+  let i = items.indexOf(item);
+  let j = i;
+  while (i > 0 && next(items[i - 1], items[i])) i--;
+  while (j < items.length - 1 && next(items[j], items[j + 1])) j++;
+  return items.slice(i, j + 1);
+}
+
 // ---------- TypeScript (the compiler as the oracle) ----------
 
 function tsSource(file, text) {
@@ -187,9 +196,11 @@ function typescriptTasks(files, rand) {
         const expected = spliceLines(text, open, close, [`${head}{`, `${indent}throw new Error("bench");`, `${indentOf(lines[close - 1])}}`]);
         tasks.push({ kind: "replace-body", rel, text, args: [name, 'throw new Error("bench");'], expected });
       }
-      const start = lineOf(fn.getStart(sf, true));
-      const declStart = lineOf(fn.getStart(sf));
-      const end = lineOf(fn.end);
+      // Overload signatures and their implementation are one anchor.
+      const run = runOf(sf.statements, fn, (a, b) => ts.isFunctionDeclaration(a) && ts.isFunctionDeclaration(b) && a.name?.text === b.name?.text);
+      const start = lineOf(run[0].getStart(sf, true));
+      const declStart = lineOf(run[0].getStart(sf));
+      const end = lineOf(run.at(-1).end);
       const before = leadingStart(lines, start, (l) => /^\s*(\/\/|\/\*|\*)/.test(l)) ;
       if (start === declStart || lines.slice(start - 1, declStart - 1).every((l) => /^\s*(\/\/|\/\*|\*)/.test(l))) {
         tasks.push({ kind: "insert-before", rel, text, args: [name, "// bench marker"], expected: spliceLines(text, Math.min(before, start), Math.min(before, start) - 1, ["// bench marker"]) });
@@ -237,10 +248,12 @@ for node in ast.walk(tree):
              ([node.attr] if isinstance(node, ast.Attribute) else []) + ([node.arg] if isinstance(node, ast.keyword) and node.arg else []):
         bound[n] = bound.get(n, 0) + 1
 fns = []
-for s in tree.body:
+for i, s in enumerate(tree.body):
     if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        fns.append({"name": s.name, "line": s.lineno, "first": s.decorator_list[0].lineno if s.decorator_list else s.lineno,
-                    "end": s.end_lineno, "body": s.body[0].lineno, "bodyEnd": s.body[-1].end_lineno, "bound": bound.get(s.name, 0)})
+        fns.append({"index": i, "name": s.name, "line": s.lineno, "first": s.decorator_list[0].lineno if s.decorator_list else s.lineno,
+                    "end": s.end_lineno, "body": s.body[0].lineno, "bodyEnd": s.body[-1].end_lineno, "bound": bound.get(s.name, 0),
+                    "doc": s.body[0].end_lineno if isinstance(s.body[0], ast.Expr) and isinstance(getattr(s.body[0], "value", None), ast.Constant) and isinstance(s.body[0].value.value, str) else None,
+                    "rest": s.body[1].lineno if len(s.body) > 1 else None})
 imports = [{"line": s.lineno, "end": s.end_lineno, "kind": type(s).__name__, "names": [[a.name, a.asname] for a in s.names], "module": getattr(s, "module", None), "level": getattr(s, "level", 0)}
            for s in tree.body if isinstance(s, (ast.Import, ast.ImportFrom))]
 print(json.dumps({"fns": fns, "imports": imports, "names": names}))
@@ -268,11 +281,16 @@ function pythonTasks(files) {
         tasks.push({ kind: "rename-symbol", rel, text, args: [fn.name, "bench_renamed"], expected: renamedAt(text, uses.map(([l, c]) => offset(l, c)), fn.name, "bench_renamed") });
       }
       if (fn.body > fn.line && !/^\s*#/.test(lines[fn.body - 1])) {
-        tasks.push({ kind: "replace-body", rel, text, args: [fn.name, "return None"], expected: spliceLines(text, fn.body, fn.bodyEnd, [`${indentOf(lines[fn.body - 1])}return None`]) });
+        // The docstring stays: the body after it is replaced (inserted after it when it is all there is).
+        const indent = indentOf(lines[fn.body - 1]);
+        const expected = fn.doc === null ? spliceLines(text, fn.body, fn.bodyEnd, [`${indent}return None`]) : fn.rest === null ? spliceLines(text, fn.doc + 1, fn.doc, [`${indent}return None`]) : spliceLines(text, fn.rest, fn.bodyEnd, [`${indent}return None`]);
+        if (fn.rest === null || !lines.slice(fn.doc ?? fn.body, fn.rest - 1).some((l) => /^\s*#/.test(l))) tasks.push({ kind: "replace-body", rel, text, args: [fn.name, "return None"], expected });
       }
-      const before = leadingStart(lines, fn.first, (l) => /^\s*#/.test(l));
+      // Consecutive definitions of one name (`@overload` stubs, then the implementation) are one anchor.
+      const run = runOf(facts.fns, fn, (a, b) => a.index + 1 === b.index && a.name === b.name);
+      const before = leadingStart(lines, run[0].first, (l) => /^\s*#/.test(l));
       tasks.push({ kind: "insert-before", rel, text, args: [fn.name, "# bench marker"], expected: spliceLines(text, before, before - 1, ["# bench marker"]) });
-      tasks.push({ kind: "insert-after", rel, text, args: [fn.name, "# bench marker"], expected: spliceLines(text, fn.end + 1, fn.end, ["# bench marker"]) });
+      tasks.push({ kind: "insert-after", rel, text, args: [fn.name, "# bench marker"], expected: spliceLines(text, run.at(-1).end + 1, run.at(-1).end, ["# bench marker"]) });
     }
     if (facts.imports.length > 0) {
       const last = facts.imports.at(-1).end;

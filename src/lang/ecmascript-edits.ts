@@ -10,6 +10,8 @@ const FUNCTION_VALUES = ["arrow_function", "function_expression", "function", "g
 /** Functions with their own `this` (an arrow function sees its enclosing one). */
 const THIS_FUNCTIONS = ["function_declaration", "generator_function_declaration", "function_expression", "function", "generator_function"];
 const TYPE_NAMES = ["type_identifier", "identifier"];
+/** The nodes whose `name` is a JSX tag. */
+const JSX_TAGS = ["jsx_opening_element", "jsx_closing_element", "jsx_self_closing_element"];
 /** Code whose variables are locals. */
 const LOCAL_SCOPES = [...THIS_FUNCTIONS, "arrow_function", "method_definition", "class_static_block"];
 /** Parameter lists of types and signatures: their names bind nothing a body uses. */
@@ -55,6 +57,8 @@ export const ECMASCRIPT_EDITS: EditRules = {
     public_field_definition: { kind: "field", body: (n) => functionValue(n)?.childForFieldName("body") ?? null },
     field_definition: { kind: "field", name: (n) => plainName(n, "property"), body: (n) => functionValue(n)?.childForFieldName("body") ?? null },
     property_signature: { kind: "field" },
+    enum_assignment: { kind: "field" },
+    property_identifier: { kind: "field", name: (n) => [n], where: (n) => n.parent?.type === "enum_body" },
     // `constructor(private repo: Repo)`: a parameter that declares a field of the class.
     required_parameter: { kind: "field", name: (n) => plainName(n, "pattern"), where: isParameterProperty, ownerName: classOf },
     optional_parameter: { kind: "field", name: (n) => plainName(n, "pattern"), where: isParameterProperty, ownerName: classOf },
@@ -70,6 +74,7 @@ export const ECMASCRIPT_EDITS: EditRules = {
     class_declaration: { name: (n) => n.childForFieldName("name")?.text ?? null, members: (n) => n.childForFieldName("body") },
     abstract_class_declaration: { name: (n) => n.childForFieldName("name")?.text ?? null, members: (n) => n.childForFieldName("body") },
     interface_declaration: { name: (n) => n.childForFieldName("name")?.text ?? null, members: (n) => n.childForFieldName("body") },
+    enum_declaration: { name: (n) => n.childForFieldName("name")?.text ?? null, members: (n) => n.childForFieldName("body") },
     type_alias_declaration: {
       name: (n) => n.childForFieldName("name")?.text ?? null,
       members: (n) => {
@@ -119,7 +124,8 @@ export const ECMASCRIPT_EDITS: EditRules = {
     function_expression: { kind: "function_expression", fields: ["name"], scope: "self" },
     class_declaration: { kind: "class_declaration", fields: ["name"], scope: "enclosing" },
     abstract_class_declaration: { kind: "class_declaration", fields: ["name"], scope: "enclosing" },
-    interface_declaration: { kind: "interface_declaration", fields: ["name"], scope: "enclosing" },
+    // Interfaces merge with each other and with a class of their name: one symbol.
+    interface_declaration: { kind: "interface_declaration", fields: ["name"], scope: "enclosing", rebinds: true },
     type_alias_declaration: { kind: "type_alias_declaration", fields: ["name"], scope: "enclosing" },
     enum_declaration: { kind: "enum_declaration", fields: ["name"], scope: "enclosing" },
     internal_module: { kind: "namespace", fields: ["name"], scope: "enclosing", rebinds: true },
@@ -146,6 +152,8 @@ export const ECMASCRIPT_EDITS: EditRules = {
   isKey: (token) => {
     const parent = token.parent;
     if (!parent) return false;
+    // `<div>`: a lowercase tag is an element, not a name.
+    if (JSX_TAGS.includes(parent.type) && /^[a-z]/.test(token.text)) return true;
     if (parent.type === "export_specifier") return fieldIs(parent, "alias", token);
     if (parent.type === "import_specifier") return parent.childForFieldName("alias") !== null && fieldIs(parent, "name", token);
     if (parent.type === "nested_type_identifier") return fieldIs(parent, "name", token);
@@ -154,7 +162,8 @@ export const ECMASCRIPT_EDITS: EditRules = {
   selfOwner: (object, ownerOf) => {
     if (object.type !== "this") return null;
     for (let n = object.parent; n; n = n.parent) {
-      if (THIS_FUNCTIONS.includes(n.type)) return null;
+      // An object literal's method has the object as `this`.
+      if (THIS_FUNCTIONS.includes(n.type) || (n.type === "method_definition" && n.parent?.type === "object")) return null;
       if (n.type === "class_body") return n.parent ? ownerOf(n.parent) : null;
     }
     return null;
@@ -174,6 +183,12 @@ export const ECMASCRIPT_EDITS: EditRules = {
     return null;
   },
   literalFieldOwner: () => null,
+  memberKey: (token) =>
+    token.type === "shorthand_property_identifier" ||
+    token.type === "shorthand_property_identifier_pattern" ||
+    (token.type === "property_identifier" && (token.parent?.type === "pair" || token.parent?.type === "pair_pattern") && fieldIs(token.parent, "key", token)),
+  renameProblem: (use, newName) => (JSX_TAGS.includes(use.parent?.type ?? "") && /^[a-z]/.test(newName) ? "a JSX tag with a lowercase name is an HTML element, not this component" : null),
+  strings: ["string", "template_string"],
   importStatements: ["import_statement"],
   imports: ECMASCRIPT_IMPORTS,
   importBindings: (statement) => {

@@ -219,7 +219,10 @@ function firstAfter(root: RuleNode): RuleNode | null {
   return after;
 }
 
-export const ECMASCRIPT_IMPORTS: ImportRules = { parse, read, render, merge, without, firstAfter };
+/** The names an import binds: the default, the namespace, each name or its alias. */
+const locals = (spec: ImportSpec): string[] => [spec.defaultName, spec.namespace, ...spec.names.map((n) => n.alias ?? n.name.replace(/^type\s+/, ""))].filter((n): n is string => n !== null);
+
+export const ECMASCRIPT_IMPORTS: ImportRules = { parse, read, render, merge, without, firstAfter, locals };
 
 /** JavaScript's imports: `.mjs` (and `.jsx`, which bundlers read) is ESM and `.cjs` CommonJS whatever they contain. */
 export const JAVASCRIPT_IMPORTS: ImportRules = { ...ECMASCRIPT_IMPORTS, moduleSystems: { esm: [".mjs", ".jsx"], cjs: [".cjs"] } };

@@ -103,6 +103,8 @@ export interface ImportRules {
    * "all" when nothing would be left.
    */
   without(statement: RuleNode, spec: ImportSpec, source: string): RuleEdit | "all";
+  /** The names an import of `spec` binds in the file (`{ a as b }` → b, `import a.b` → a, `"net/http"` → http). */
+  locals(spec: ImportSpec): string[];
   /** The node the first import of a file goes after (a package clause, a module docstring, directives), or null for the start. */
   firstAfter(root: RuleNode): RuleNode | null;
   /** Extensions whose module system is fixed (`.mjs`, `.cjs`); absent: the language has one system. */
@@ -133,6 +135,24 @@ export interface EditRules {
   readonly functionScopes: readonly string[];
   /** Scopes whose names code in a nested function does not see (a Python class body). */
   readonly classScopes: readonly string[];
+  /** Scopes that hide class scopes like functions do without being function scopes of their own (Python comprehensions). */
+  readonly hidingScopes?: readonly string[];
+  /** Node fields evaluated outside the function they belong to (a Python parameter's default value). */
+  readonly outsideScope?: Readonly<Record<string, readonly string[]>>;
+  /** Statements that move a name into another scope (Python `global`, `nonlocal`): a rename of a name they list is refused. */
+  readonly scopeStatements?: readonly string[];
+  /** A token that names a parameter at a call (a Python keyword argument): a parameter's or member's rename lists it, it cannot say which function it goes to. */
+  keywordUse?(token: RuleNode): boolean;
+  /** A token that may name a member of an object of unknown type (an object key, a destructured key, a field of a literal whose type is left out): a member's rename lists it. */
+  memberKey?(token: RuleNode): boolean;
+  /** Nodes that may use a name where the tree does not show it (a Rust format string `"{name}"`): a rename lists them. */
+  embeddedUses?(root: RuleNode, name: string): RuleNode[];
+  /** Why renaming a use to `newName` would change what it means (a JSX tag made lowercase is an element, not a component), or null. */
+  renameProblem?(use: RuleNode, newName: string): string | null;
+  /** A body's leading documentation (a Python docstring), which replace-body keeps unless the new body brings its own. */
+  bodyDoc?(body: RuleNode): RuleNode | null;
+  /** String literal node types that may span lines: content re-indented by an edit keeps their inner lines as written. */
+  readonly strings: readonly string[];
   readonly bindings: Readonly<Record<string, BindingRule>>;
   /** Nodes a binding's names are found through (destructuring, parameter wrappers), with the children that hold names. */
   readonly patterns: Readonly<Record<string, PatternFields>>;

@@ -13,6 +13,13 @@ const sameNode = (a: RuleNode | null, b: RuleNode): boolean => a !== null && a.s
 /** Every node of a field (`const A, B = 1, 2` has two names). */
 const allNamed = (node: RuleNode, field: string): RuleNode[] => node.childrenForFieldName(field);
 
+/** A field key of a composite literal whose type is left out (`[]T{{n: 1}}`). */
+const GO_EDITS_MEMBER_KEY = (token: RuleNode): boolean => {
+  const element = token.parent;
+  const keyed = element?.type === "literal_element" ? element.parent : null;
+  return keyed?.type === "keyed_element" && sameNode(keyed.childForFieldName("key"), element!) && keyed.parent?.parent?.type !== "composite_literal";
+};
+
 /** The type of a composite literal, `&T{…}` included, or null. */
 const literalType = (value: RuleNode | null): string | null => {
   const literal = value?.type === "unary_expression" ? value.childForFieldName("operand") : value;
@@ -45,12 +52,18 @@ function readSpec(spec: RuleNode): ImportSpec {
 
 export const GO_IMPORTS: ImportRules = {
   parse: parseImport,
+  // A package is named by its alias or its path's last segment (`_` and `.` bind no name).
+  locals: (spec) => {
+    const name = spec.defaultName ?? spec.module.slice(spec.module.lastIndexOf("/") + 1);
+    return name === "_" || name === "." ? [] : [name];
+  },
   read: (statement) => importSpecs(statement).map(readSpec),
   render: (spec) => ({ text: `import ${specText(spec)}` }),
   // Any import declaration takes another package: a block gets a line, a single import becomes a block.
   merge: (statement, spec, source) => {
     const specs = importSpecs(statement);
-    if (specs.length === 0) return null;
+    // `import "C"` carries its cgo preamble: nothing joins it.
+    if (specs.length === 0 || specs.some((s) => readSpec(s).module === "C")) return null;
     const list = statement.namedChildren.find((c) => c.type === "import_spec_list");
     if (list) {
       const last = specs.at(-1)!;
@@ -128,8 +141,10 @@ export const GO_EDITS: EditRules = {
     const_spec: { kind: "const_spec", fields: ["name"], scope: "enclosing" },
     var_spec: { kind: "var_spec", fields: ["name"], scope: "enclosing" },
     parameter_list: { kind: "parameter", fields: null, scope: "enclosing", where: (n) => FUNCTIONS.includes(n.parent?.type ?? "") },
-    short_var_declaration: { kind: "variable_declarator", fields: ["left"], scope: "enclosing", rebinds: true },
-    range_clause: { kind: "variable_declarator", fields: ["left"], scope: "enclosing", rebinds: true, where: (n) => n.children.some((c) => c.type === ":=") },
+    // `:=` declares from the statement on (a use above it is the outer name's), and binds again a name the scope has.
+    short_var_declaration: { kind: "variable_declarator", fields: ["left"], scope: "enclosing", sequential: true, rebinds: true },
+    range_clause: { kind: "variable_declarator", fields: ["left"], scope: "enclosing", sequential: true, rebinds: true, where: (n) => n.children.some((c) => c.type === ":=") },
+    type_switch_statement: { kind: "variable_declarator", fields: ["alias"], scope: "self" },
     type_parameter_declaration: { kind: "type_parameter", fields: ["name"], scope: "enclosing" },
   },
   patterns: { expression_list: null, parameter_declaration: ["name"], variadic_parameter_declaration: ["name"] },
@@ -139,6 +154,7 @@ export const GO_EDITS: EditRules = {
   isKey: (token) => {
     const parent = token.parent;
     if (!parent) return false;
+    if (GO_EDITS_MEMBER_KEY(token)) return true;
     // `pkg.Type`: a name in another package.
     if (parent.type === "qualified_type") return sameNode(parent.childForFieldName("name"), token);
     // `T{name: …}`: a struct literal's field key (a map literal's keys are expressions).
@@ -160,6 +176,9 @@ export const GO_EDITS: EditRules = {
     }
     return null;
   },
+  // `[]T{{n: 1}}`: a field key of a literal whose type is left out.
+  memberKey: GO_EDITS_MEMBER_KEY,
+  strings: ["raw_string_literal", "interpreted_string_literal"],
   literalFieldOwner: (token) => {
     const element = token.parent;
     const keyed = element?.type === "literal_element" ? element.parent : null;

@@ -83,6 +83,8 @@ const item = (n: { name: string; alias: string | null }) => (n.alias ? `${n.name
 /** Python's AST edit rules for imports (lang/edit-rules.ts). */
 export const PYTHON_IMPORTS: ImportRules = {
   parse: parseImport,
+  // `import a.b` binds `a`; `import a.b as c` and `from m import x as c` bind `c`.
+  locals: (spec) => (spec.names.length ? spec.names.map((n) => n.alias ?? n.name).filter((n) => n !== "*") : [spec.namespace ?? spec.module.replace(/^\.+/, "").split(".")[0]!]).filter((n) => n !== ""),
   read: readImport,
   render: (spec) => ({ text: spec.names.length ? `from ${spec.module} import ${spec.names.map(item).join(", ")}` : `import ${spec.module}${spec.namespace ? ` as ${spec.namespace}` : ""}` }),
   merge: (statement, spec, source) => {
@@ -156,6 +158,15 @@ export const PYTHON_EDITS: EditRules = {
   scopes: ["module", "function_definition", "class_definition", "lambda", "list_comprehension", "dictionary_comprehension", "set_comprehension", "generator_expression"],
   functionScopes: ["function_definition", "lambda"],
   classScopes: ["class_definition"],
+  hidingScopes: ["list_comprehension", "dictionary_comprehension", "set_comprehension", "generator_expression"],
+  outsideScope: { default_parameter: ["value"], typed_default_parameter: ["value"] },
+  scopeStatements: ["global_statement", "nonlocal_statement"],
+  keywordUse: (token) => token.parent?.type === "keyword_argument" && sameNode(token.parent.childForFieldName("name"), token),
+  bodyDoc: (body) => {
+    const first = body.namedChildren[0];
+    return first?.type === "expression_statement" && first.namedChildren.length === 1 && first.namedChildren[0]!.type === "string" ? first : null;
+  },
+  strings: ["string"],
   bindings: {
     function_definition: { kind: "function_definition", fields: ["name"], scope: "enclosing" },
     class_definition: { kind: "class_definition", fields: ["name"], scope: "enclosing" },
@@ -166,9 +177,13 @@ export const PYTHON_EDITS: EditRules = {
     for_statement: { kind: "variable_declarator", fields: ["left"], scope: "enclosing", rebinds: true },
     for_in_clause: { kind: "variable_declarator", fields: ["left"], scope: "enclosing", rebinds: true },
     as_pattern: { kind: "variable_declarator", fields: ["alias"], scope: "enclosing", rebinds: true },
-    named_expression: { kind: "variable_declarator", fields: ["name"], scope: "enclosing", rebinds: true },
+    // `(x := …)` binds in the function around a comprehension (PEP 572).
+    named_expression: { kind: "variable_declarator", fields: ["name"], scope: "function", rebinds: true },
+    // A capture pattern (`case x:`, `case {"k": x}`): one name, not a dotted value pattern.
+    case_pattern: { kind: "variable_declarator", fields: null, scope: "enclosing", rebinds: true, where: (n) => n.namedChildren[0]?.type === "dotted_name" && n.namedChildren[0].namedChildren.length === 1 && n.parent?.type !== "class_pattern" },
   },
   patterns: {
+    dotted_name: null,
     pattern_list: null,
     tuple_pattern: null,
     list_pattern: null,
@@ -196,6 +211,9 @@ export const PYTHON_EDITS: EditRules = {
     if (!parent) return null;
     // A method's first parameter is its instance (or class).
     if (parent.type === "parameters" && sameNode(parent.namedChildren[0] ?? null, name)) {
+      // A @staticmethod's first parameter is an argument like any other.
+      const decorated = parent.parent?.parent?.type === "decorated_definition" ? parent.parent.parent : null;
+      if (decorated?.namedChildren.some((d) => d.type === "decorator" && /^@\s*staticmethod\b/.test(d.text))) return null;
       const cls = methodClass(parent.parent);
       return cls?.childForFieldName("name")?.text ?? null;
     }

@@ -20,11 +20,15 @@ const implType = (impl: RuleNode): string | null => {
   return type?.type === "type_identifier" ? type.text : firstTypeName(type, TYPE_NAMES);
 };
 
-/** A struct literal's or pattern's type name (`S { … }`, `m::S { … }`), or null. */
+/** A struct literal's or pattern's type name (`S { … }`, `m::S { … }`, `Self { … }` in an impl), or null. */
 const structName = (node: RuleNode | null | undefined): string | null => {
   const name = node?.childForFieldName(node.type === "struct_expression" ? "name" : "type");
   if (!name) return null;
-  return name.type === "type_identifier" ? name.text : name.type === "scoped_type_identifier" ? (name.childForFieldName("name")?.text ?? null) : null;
+  const text = name.type === "type_identifier" ? name.text : name.type === "scoped_type_identifier" ? (name.childForFieldName("name")?.text ?? null) : null;
+  if (text !== "Self") return text;
+  let impl: RuleNode | null = node!.parent;
+  while (impl && impl.type !== "impl_item") impl = impl.parent;
+  return impl ? implType(impl) : null;
 };
 
 // ---- imports ----
@@ -77,6 +81,8 @@ function readUse(statement: RuleNode): ImportSpec[] {
 
 export const RUST_IMPORTS: ImportRules = {
   parse: parseUse,
+  // `use a::b::C` binds C, `self` in a list the module's own name, `*` no one name.
+  locals: (spec) => spec.names.flatMap((n) => (n.alias ? [n.alias] : n.name === "*" ? [] : n.name === "self" ? [spec.module.slice(spec.module.lastIndexOf(":") + 1)] : [n.name.slice(n.name.lastIndexOf(":") + 1)])),
   read: readUse,
   render: (spec) => {
     const prefix = spec.module === "" ? "" : `${spec.module}::`;
@@ -254,6 +260,22 @@ export const RUST_EDITS: EditRules = {
     }
     return null;
   },
+  // `println!("{name}")`: a format string naming a variable inside a macro's tokens.
+  embeddedUses: (root, name) => {
+    const out: RuleNode[] = [];
+    const stack = [root];
+    const uses = new RegExp(`\\{${name}(?:[:}])`);
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      if (n.type === "string_literal" || n.type === "raw_string_literal") {
+        if (n.parent?.type === "token_tree" && uses.test(n.text)) out.push(n);
+        continue;
+      }
+      for (const c of n.namedChildren) stack.push(c);
+    }
+    return out;
+  },
+  strings: ["string_literal", "raw_string_literal"],
   literalFieldOwner: (token) => {
     const parent = token.parent;
     if (!parent) return null;

@@ -6,7 +6,7 @@
 // with a cursor under MAX_AST_DEPTH, and a walk that stopped there says so (`truncated`).
 import { MastError } from "../base/errors.js";
 import type { BindingRule, DeclarationKind, EditRules, ImportSpec, ModuleSystem, PatternFields } from "../lang/edit-rules.js";
-import type { SyntaxNode, Tree } from "./parser.js";
+import { parseLike, type SyntaxNode, type Tree } from "./parser.js";
 
 /** The runaway depth guard every AST walk shares: deeper subtrees are not visited (`truncated`). */
 export const MAX_AST_DEPTH = 200;
@@ -211,18 +211,53 @@ export function indentUnit(text: string, fallback: string): string {
   return best > 0 && best <= 8 ? " ".repeat(best) : fallback;
 }
 
-/**
- * Content re-indented under `base`: its common indentation removed, each line's own levels
- * (counted in the content's step) written in the file's step `unit`, blank lines left empty.
- */
-export function reindent(content: string, base: string, unit: string): string[] {
+/** Content as an edit writes it: LF line ends, no trailing line breaks, no leading blank lines. */
+function contentLines(content: string): string[] {
   const lines = content.replace(/\r\n?/g, "\n").replace(/\n+$/, "").split("\n");
   while (lines.length > 0 && lines[0]!.trim() === "") lines.shift();
-  const widths = lines.filter((l) => l.trim() !== "").map((l) => /^[ \t]*/.exec(l)![0]);
+  return lines;
+}
+
+/**
+ * The lines of content that lie inside a string literal spanning lines (parsed with the file's
+ * language): re-indenting them would change the string.
+ */
+function stringLines(rules: EditRules, tree: Tree, lines: readonly string[]): Set<number> {
+  const out = new Set<number>();
+  if (lines.length < 2) return out;
+  const parsed = parseLike(tree, lines.join("\n"), 2_000);
+  if (!parsed) return out;
+  const cursor = parsed.walk();
+  let depth = 0;
+  for (;;) {
+    if (rules.strings.includes(cursor.nodeType)) {
+      const { startPosition: s, endPosition: e } = cursor;
+      for (let row = s.row + 1; row <= e.row; row++) out.add(row);
+    } else if (depth < MAX_AST_DEPTH && cursor.gotoFirstChild()) {
+      depth++;
+      continue;
+    }
+    for (;;) {
+      if (cursor.gotoNextSibling()) break;
+      if (!cursor.gotoParent()) return out;
+      depth--;
+    }
+  }
+}
+
+/**
+ * Content re-indented under `base`: its common indentation removed, each line's own levels
+ * (counted in the content's step) written in the file's step `unit`, blank lines left empty, and
+ * the lines inside a multi-line string (`verbatim`) as they are.
+ */
+export function reindent(content: string, base: string, unit: string, verbatim: ReadonlySet<number> = new Set()): string[] {
+  const lines = contentLines(content);
+  const widths = lines.filter((l, i) => l.trim() !== "" && !verbatim.has(i)).map((l) => /^[ \t]*/.exec(l)![0]);
   const common = widths.reduce((a, w) => Math.min(a, w.length), Infinity);
   const relative = widths.map((w) => w.slice(Number.isFinite(common) ? common : 0)).filter((w) => w.length > 0);
   const contentUnit = relative.some((w) => w.startsWith("\t")) ? 1 : relative.reduce((a, w) => (a === 0 ? w.length : Math.min(a, w.length)), 0);
-  return lines.map((line) => {
+  return lines.map((line, i) => {
+    if (verbatim.has(i)) return line;
     if (line.trim() === "") return "";
     const ws = /^[ \t]*/.exec(line)![0].slice(Number.isFinite(common) ? common : 0);
     const width = ws.replace(/\t/g, contentUnit === 1 ? " " : " ".repeat(contentUnit || 1)).length;
@@ -230,6 +265,11 @@ export function reindent(content: string, base: string, unit: string): string[] 
     const rest = contentUnit > 0 ? width % contentUnit : 0;
     return base + unit.repeat(levels) + " ".repeat(rest) + line.trimStart();
   });
+}
+
+/** reindent, keeping the inner lines of the content's multi-line strings as written. */
+function reindentCode(rules: EditRules, tree: Tree, content: string, base: string, unit: string): string[] {
+  return reindent(content, base, unit, stringLines(rules, tree, contentLines(content)));
 }
 
 export interface BodyEdit {
@@ -260,8 +300,16 @@ export function planReplaceBody(rules: EditRules, tree: Tree, text: string, quer
   if (!rules.braces) {
     // An indented block: its first statement's column is the body's indentation.
     const bodyIndent = b.startPosition.row > target.node.startPosition.row ? lineIndent(text, b.startIndex) : base + unit;
-    const lines = reindent(body, bodyIndent, unit);
+    const lines = reindentCode(rules, tree, body, bodyIndent, unit);
     if (lines.length === 0) throw new MastError("INVALID_ARGUMENT", "the new body is empty; an indented block needs at least one statement (`pass`)");
+    // The body's documentation stays unless the new body brings its own.
+    const doc = rules.bodyDoc?.(b) as SyntaxNode | null | undefined;
+    const bringsDoc = /^[rRbBuUfF]*("""|\'\'\'|"|')/.test(lines[0]!.trim());
+    if (doc && !bringsDoc) {
+      const rest = doc.nextNamedSibling;
+      if (!rest) return { edit: { start: doc.endIndex, end: b.endIndex, text: `\n${lines.join("\n")}` }, target };
+      return { edit: { start: text.lastIndexOf("\n", rest.startIndex - 1) + 1, end: b.endIndex, text: lines.join("\n") }, target };
+    }
     const start = b.startPosition.row > target.node.startPosition.row ? text.lastIndexOf("\n", b.startIndex - 1) + 1 : b.startIndex;
     const lead = b.startPosition.row > target.node.startPosition.row ? "" : "\n";
     return { edit: { start, end: b.endIndex, text: lead + lines.join("\n") }, target };
@@ -271,7 +319,7 @@ export function planReplaceBody(rules: EditRules, tree: Tree, text: string, quer
   // The body's own indentation when it has a statement on a line of its own, else one step in.
   const first = b.namedChildren.find((c) => c.type !== "comment" && c.startPosition.row > b.startPosition.row);
   const bodyIndent = first ? lineIndent(text, first.startIndex) : base + unit;
-  const lines = reindent(inner, bodyIndent, unit);
+  const lines = reindentCode(rules, tree, inner, bodyIndent, unit);
   const closing = lineIndent(text, b.endIndex - 1);
   const closeIndent = b.endPosition.row > b.startPosition.row && text.slice(text.lastIndexOf("\n", b.endIndex - 1) + 1, b.endIndex - 1).trim() === "" ? closing : base;
   const replacement = lines.length === 0 ? "{}" : `{\n${lines.join("\n")}\n${closeIndent}}`;
@@ -306,7 +354,7 @@ export function planInsert(rules: EditRules, tree: Tree, text: string, query: st
   // Overloads (`function f(a): T;` above `function f(a) {…}`) are one declaration: before the first, after the last.
   const target = where === "before" ? run[0]! : run[run.length - 1]!;
   const indent = lineIndent(text, target.anchor.startIndex);
-  const lines = reindent(content, indent, indentUnit(text, rules.indent));
+  const lines = reindentCode(rules, tree, content, indent, indentUnit(text, rules.indent));
   if (lines.length === 0) throw new MastError("INVALID_ARGUMENT", "the content to insert is empty");
   if (where === "before") {
     let first: SyntaxNode = target.anchor;
@@ -373,6 +421,10 @@ class NameIndex {
   readonly memberRefs: Array<{ token: SyntaxNode; object: SyntaxNode }> = [];
   /** `a::x` in a macro's tokens: a path the tokens do not let the rename resolve. */
   readonly opaquePaths: SyntaxNode[] = [];
+  /** Keyword arguments of the name (which function's parameter they set is not known here). */
+  readonly keywordUses: SyntaxNode[] = [];
+  /** Keys that may name a member of an object of unknown type. */
+  readonly memberKeys: SyntaxNode[] = [];
   readonly literalKeys: Array<{ token: SyntaxNode; owner: string }> = [];
   /** Uses through a module path (`super::X`) with the scope the path names (null: one the file cannot say). */
   readonly pathUses: Array<{ token: SyntaxNode; scope: SyntaxNode | null }> = [];
@@ -400,6 +452,10 @@ class NameIndex {
       if (imported.has(keyOf(token))) continue;
       const owner = memberTokens.get(keyOf(token)) ?? null;
       const site = this.bindingSite(token);
+      // A shorthand key (`S { f }`, `{ a }`) is a member's key as well as a variable's binding or use.
+      const shorthandOwner = rules.shorthand(token) === "key" ? rules.literalFieldOwner(token) : null;
+      if (shorthandOwner !== null) this.literalKeys.push({ token, owner: shorthandOwner });
+      else if (rules.memberKey?.(token)) this.memberKeys.push(token);
       if (site) {
         const scope = site.rule.scope === "self" ? site.node : this.scopeAbove(site.node, site.rule.scope === "function" ? rules.functionScopes : rules.scopes);
         this.add(token, site.node, site.rule.kind, scope, site.rule.sequential === true, site.rule.rebinds === true, "replace", owner);
@@ -428,9 +484,15 @@ class NameIndex {
         if (object) this.memberRefs.push({ token, object });
         continue;
       }
-      const literalOwner = rules.literalFieldOwner(token);
-      if (literalOwner !== null) {
-        this.literalKeys.push({ token, owner: literalOwner });
+      if (shorthandOwner === null) {
+        const literalOwner = rules.literalFieldOwner(token);
+        if (literalOwner !== null) {
+          this.literalKeys.push({ token, owner: literalOwner });
+          continue;
+        }
+      }
+      if (rules.keywordUse?.(token)) {
+        this.keywordUses.push(token);
         continue;
       }
       if (!rules.identifiers.includes(token.type) || rules.isKey(token)) continue;
@@ -455,6 +517,8 @@ class NameIndex {
 
   /** The node binding `token` (climbing through patterns), or null when the token binds nothing. */
   private bindingSite(token: SyntaxNode): { node: SyntaxNode; rule: BindingRule } | null {
+    // Only names bind (a field name in `S { f: x }` is a key).
+    if (!this.rules.identifiers.includes(token.type)) return null;
     let node = token;
     for (let p = node.parent; p; node = p, p = p.parent) {
       const rule = this.rules.bindings[p.type];
@@ -475,14 +539,31 @@ class NameIndex {
         if (declaring.length > 1) this.conflicted.add(k);
         for (const b of hoisted) this.groupOf.set(b, [b]);
       }
-      for (const b of list) if (b.sequential) this.groupOf.set(b, [b]);
+      // A sequential binding that rebinds (Go's `a, err := …` after `x, err := …`) joins the earlier one of the scope.
+      let previous: Group | null = null;
+      for (const b of list) {
+        if (!b.sequential) continue;
+        if (b.rebinds && previous !== null) {
+          previous.push(b);
+          this.groupOf.set(b, previous);
+        } else this.groupOf.set(b, (previous = [b]));
+      }
     }
   }
 
   /** The variable a use of the name refers to (null: none in the file; "conflict": contended). */
   resolve(token: SyntaxNode): Group | null | "conflict" {
     let passedFunction = false;
-    for (let a = token.parent; a; a = a.parent) {
+    // A default value is evaluated where its function is defined, not inside it.
+    let outside = false;
+    for (let child = token, a = token.parent; a; child = a, a = a.parent) {
+      const fields = this.rules.outsideScope?.[a.type];
+      if (fields && fields.some((f) => same(a!.childForFieldName(f), child))) outside = true;
+      if (outside && this.rules.functionScopes.includes(a.type)) {
+        outside = false;
+        passedFunction = true;
+        continue;
+      }
       if (this.rules.scopes.includes(a.type) && !(passedFunction && this.rules.classScopes.includes(a.type))) {
         const list = this.byScope.get(keyOf(a));
         if (list) {
@@ -492,7 +573,7 @@ class NameIndex {
           if (hoisted.length > 0) return this.conflicted.has(keyOf(a)) ? "conflict" : this.groupOf.get(hoisted[0]!)!;
         }
       }
-      if (this.rules.functionScopes.includes(a.type)) passedFunction = true;
+      if (this.rules.functionScopes.includes(a.type) || this.rules.hidingScopes?.includes(a.type)) passedFunction = true;
     }
     return null;
   }
@@ -503,6 +584,12 @@ class NameIndex {
     for (const b of this.bindings) if (b.member === null) seen.add(this.groupOf.get(b)!);
     return [...seen];
   }
+}
+
+/** Whether a node is inside a node of a type. */
+function ancestorOfType(node: SyntaxNode, type: string): boolean {
+  for (let n = node.parent; n; n = n.parent) if (n.type === type) return true;
+  return false;
 }
 
 const contains = (outer: SyntaxNode, inner: SyntaxNode): boolean => inner.startIndex >= outer.startIndex && inner.endIndex <= outer.endIndex;
@@ -531,7 +618,10 @@ export function planRename(rules: EditRules, tree: Tree, query: string, newName:
   // `Owner.attr` of an owner the file declares, with no declaration of the attribute (`self.attr = …` in Python): its accesses.
   if (qualifiedOwner !== null && !owners.includes(qualifiedOwner) && w.declarations.some((d) => d.name === qualifiedOwner && rules.owners[d.node.type])) owners.push(qualifiedOwner);
   type Candidate = { kind: "variable"; group: Group } | { kind: "member"; owner: string };
-  let candidates: Candidate[] = qualifiedOwner !== null ? owners.filter((o) => o === qualifiedOwner).map((owner) => ({ kind: "member" as const, owner })) : [...index.variables().map((group) => ({ kind: "variable" as const, group })), ...owners.map((owner) => ({ kind: "member" as const, owner }))];
+  const variables = index.variables().map((group) => ({ kind: "variable" as const, group }));
+  const members = owners.map((owner) => ({ kind: "member" as const, owner }));
+  // A bare name is a variable's when one has it (a member is named Owner.member); a member's when only members do.
+  let candidates: Candidate[] = qualifiedOwner !== null ? members.filter((m) => m.owner === qualifiedOwner) : line === null && variables.length === 1 ? variables : [...variables, ...members];
   const sites = (c: Candidate): Array<{ line: number; kind: string }> =>
     c.kind === "variable" ? c.group.map((b) => ({ line: lineOf(b.token), kind: b.kind })) : index.memberDecls.filter((d) => d.owner === c.owner).map((d) => ({ line: lineOf(d.nameNode), kind: d.node.type }));
   if (line !== null) candidates = candidates.filter((c) => sites(c).some((s) => s.line === line));
@@ -547,19 +637,31 @@ export function planRename(rules: EditRules, tree: Tree, query: string, newName:
     });
   }
   const target = candidates[0]!;
+  const moved = (w.leaves.get(name) ?? []).find((t) => rules.scopeStatements?.some((type) => ancestorOfType(t, type)));
+  if (moved && target.kind === "variable") {
+    throw new MastError("AMBIGUOUS_SYMBOL", `'${name}' is moved between scopes at line ${lineOf(moved)} (${moved.parent!.type}): which uses are the same variable is not file-scope certain; nothing was renamed`, { hint: "Rename it with replace-hash, or remove the scope statement first." });
+  }
   const edits: TextEdit[] = [];
   const unresolved: Array<{ line: number; text: string }> = [];
-  const put = (token: SyntaxNode, text: string) => edits.push({ start: token.startIndex, end: token.endIndex, text });
+  const unresolve = (token: SyntaxNode, why?: string) => unresolved.push({ line: lineOf(token), text: why ?? (token.parent!.text.split("\n")[0] ?? "").slice(0, 200) });
+  const put = (token: SyntaxNode, text: string) => {
+    const problem = rules.renameProblem?.(token, newName);
+    if (problem) throw new MastError("INVALID_ARGUMENT", `renaming '${name}' to '${newName}' at line ${lineOf(token)}: ${problem}`);
+    edits.push({ start: token.startIndex, end: token.endIndex, text });
+  };
+  for (const use of rules.embeddedUses?.(tree.rootNode, name) ?? []) unresolve(use as SyntaxNode, `${(use.text.split("\n")[0] ?? "").slice(0, 200)} (the name inside a string the language reads)`);
   let label: string;
   if (target.kind === "variable") {
     label = target.group[0]!.kind;
-    const members = new Set(target.group);
+    const members = new Set<Binding>(target.group);
     for (const b of target.group) put(b.token, b.rename === "alias" ? `${b.token.text} as ${newName}` : rewrite(rules, b.token, name, newName));
     for (const ref of index.references) {
       const g = index.resolve(ref);
-      if (g === "conflict" || g === null) continue;
-      if (g.some((b) => members.has(b))) put(ref, rewrite(rules, ref, name, newName));
+      if (g === "conflict") unresolve(ref, `${(ref.parent!.text.split("\n")[0] ?? "").slice(0, 200)} (contended: the name is declared twice where this use is)`);
+      else if (g !== null && g.some((b) => members.has(b))) put(ref, rewrite(rules, ref, name, newName));
     }
+    // A parameter is also named by keyword arguments, of calls the file cannot tie to its function.
+    if (target.group.some((b) => b.kind === "parameter")) for (const k of index.keywordUses) unresolve(k);
     for (const { token, scope } of index.pathUses) {
       if (scope === null) unresolved.push({ line: lineOf(token), text: token.parent!.text.slice(0, 200) });
       else if (target.group.some((b) => same(b.scope, scope))) put(token, newName);
@@ -576,14 +678,21 @@ export function planRename(rules: EditRules, tree: Tree, query: string, newName:
       if (g !== null && g !== "conflict" && memberGroups.has(g)) put(ref, newName);
     }
     const uses = new UseResolver(rules, tree.rootNode, w);
+    // Types the file declares, and which of them declare a member of the name themselves.
+    const ownerTypes = new Set(w.declarations.filter((d) => rules.owners[d.node.type]).map((d) => d.name));
+    const declaring = new Set(index.memberDecls.map((d) => d.owner!));
     for (const { token, object } of index.memberRefs) {
       const of = objectOwner(rules, uses, object, ownerNameOf);
       if (of === owner) put(token, newName);
-      else if (of === null) unresolved.push({ line: lineOf(token), text: token.parent!.text.split("\n")[0]!.slice(0, 200) });
+      // Another type of the file with a member of its own of the name is left; any other type may inherit this one.
+      else if (of === null || !ownerTypes.has(of) || !declaring.has(of)) unresolve(token);
     }
     for (const { token, owner: o } of index.literalKeys) if (o === owner) put(token, rules.shorthand(token) === "key" ? `${newName}: ${name}` : newName);
+    for (const k of [...index.memberKeys, ...index.keywordUses]) unresolve(k);
+    for (const d of index.memberDecls) if (d.owner !== owner) unresolve(d.nameNode, `${d.qualifiedName}: another type's member of this name (an override or an implementation?)`);
     const taken = w.declarations.find((d) => d.owner === owner && d.name === newName);
     if (taken) throw new MastError("AMBIGUOUS_SYMBOL", `${owner} already has a member named '${newName}' (line ${lineOf(taken.nameNode)}); renaming '${name}' to it would merge two members`);
+    if (edits.length === 0) throw new MastError("SYMBOL_NOT_FOUND", `${owner} has no member '${name}' in the file, and no access of one was found`, { hint: "List the file's declarations with `ast find-symbols`." });
   }
   const unique = new Map<string, TextEdit>();
   for (const e of edits) unique.set(`${e.start}:${e.end}`, e);
@@ -711,7 +820,7 @@ function parseSpec(rules: EditRules, spec: string): ImportSpec {
 
 /** Whether `have` already brings in everything `want` asks for. */
 function covers(have: ImportSpec, want: ImportSpec): boolean {
-  if (have.module !== want.module || (want.typeOnly && !have.typeOnly)) return false;
+  if (have.module !== want.module || want.typeOnly !== have.typeOnly) return false;
   if (want.defaultName !== null && have.defaultName !== want.defaultName) return false;
   if (want.namespace !== null && have.namespace !== want.namespace) return false;
   return want.names.every((n) => have.names.some((h) => h.name === n.name && h.alias === n.alias));
@@ -739,6 +848,16 @@ export function planAddImport(rules: EditRules, tree: Tree, source: string, spec
   const present = statements.flatMap((s) => s.specs.filter((p) => p.module === asked.module && p.typeOnly === asked.typeOnly));
   const missing = asked.names.filter((n) => !present.some((p) => covers(p, { ...asked, defaultName: null, namespace: null, names: [n] })));
   const spec = asked.names.length > 0 && missing.length > 0 && (asked.defaultName === null || present.some((p) => p.defaultName === asked.defaultName)) && asked.namespace === null ? { ...asked, defaultName: null, names: missing } : asked;
+  const locals = rules.imports.locals(spec);
+  const w = walk(rules, tree, locals);
+  for (const local of locals) {
+    const bound = new NameIndex(rules, tree.rootNode, local, w).bindings.find((b) => same(b.scope, tree.rootNode));
+    if (bound) {
+      throw new MastError("AMBIGUOUS_SYMBOL", `the import would bind '${local}', which line ${lineOf(bound.token)} binds already (${bound.kind}); nothing was added`, {
+        hint: "Import it under another name (`{ a as b } from m`), or remove the other binding first.",
+      });
+    }
+  }
   const rendered = rules.imports.render(spec, system, statements[0]?.node ?? null);
   if ("mismatch" in rendered) throw new MastError("MODULE_SYSTEM_MISMATCH", `${rendered.mismatch}; the file is ${system === "cjs" ? "CommonJS" : "an ES module"}`, { hint: rendered.recovery });
   const own = statements.filter((s) => s.specs.some((p) => p.module === spec.module));

@@ -84,6 +84,23 @@ function parseWithin(grammar: Grammar, text: string, timeoutMs: number): Tree | 
   return tree;
 }
 
+const fragmentParsers = new Map<unknown, TreeSitter>();
+
+/** Parses a fragment (an edit's new content) with the language a tree was parsed with; not kept, null when it does not finish in time. */
+export function parseLike(tree: Tree, text: string, timeoutMs: number): Tree | null {
+  const language = (tree as unknown as { language: unknown }).language;
+  let parser = fragmentParsers.get(language);
+  if (!parser) {
+    parser = new Parser();
+    parser.setLanguage(language as TreeSitter.Language);
+    fragmentParsers.set(language, parser);
+  }
+  const deadline = Date.now() + timeoutMs;
+  const parsed = parser.parse(text, null, { progressCallback: () => Date.now() > deadline });
+  if (!parsed) parser.reset();
+  return parsed ?? null;
+}
+
 /** Loads every grammar (used by `doctor`-style checks and tests); throws if one fails to load. */
 export function loadAllGrammars(): Grammar[] {
   return GRAMMARS.map((g) => {

@@ -144,16 +144,23 @@ async function refusal(op: Op, fixture: string): Promise<{ code: string; message
 }
 
 describe("AST edits: refusals leave the file as it was", () => {
-  it("AMBIGUOUS_SYMBOL lists each contending binding as `line N (kind)`; line picks one", async () => {
+  it("AMBIGUOUS_SYMBOL lists each contending binding as `line N (kind)`; line picks one; a bare name is a variable's before a member's", async () => {
     expect(await refusal(rename("token", "jwt"), "service.ts")).toEqual({
       code: "AMBIGUOUS_SYMBOL",
       // The overload signature's parameter (line 23) binds nothing a body sees.
       message: "'token' binds 3 different symbols in the file: line 11 (parameter), line 24 (parameter), line 29 (parameter)",
     });
-    expect(await refusal(rename("attempts", "n"), "service.ts")).toMatchObject({ code: "AMBIGUOUS_SYMBOL", message: expect.stringContaining("line 6 (public_field_definition), line 30 (variable_declarator)") });
+    // A bare name is the variable's when one variable has it (the field is AuthService.attempts).
+    const local = await rename("attempts", "n")(ctx(), "service.ts");
+    expect(local.data.newSource!.split("\n").filter((l, i) => l !== readFileSync(join(FIXTURES, "service.ts"), "utf8").split("\n")[i])).toEqual(["  const n = 3;", "    return { token, attempts: n };"]);
+    project.write("twice-local.ts", "export function a() {\n  const v = 1;\n  return v;\n}\nexport function b() {\n  const v = 2;\n  return v;\n}\n");
+    expect(await refusal(rename("v", "w"), "twice-local.ts")).toEqual({ code: "AMBIGUOUS_SYMBOL", message: "'v' binds 2 different symbols in the file: line 2 (variable_declarator), line 6 (variable_declarator)" });
     // A shadowed local in Python, and a method of two owners in Rust (`fmt` of Display and the module `fmt`).
     expect((await refusal(rename("name", "n"), "models.py")).message).toBe("'name' binds 2 different symbols in the file: line 17 (parameter), line 30 (parameter)");
-    expect((await refusal(rename("fmt", "f2"), "shapes.rs")).code).toBe("AMBIGUOUS_SYMBOL");
+    // `fmt` is the module `use std::fmt::{self}` binds (the method is Display's, Point.fmt).
+    const module = await rename("fmt", "f2")(ctx(), "shapes.rs");
+    expect(module.data.newSource).toContain("use std::fmt::{self as f2, Display};");
+    expect(module.data.newSource).toContain("fn fmt(&self, f: &mut f2::Formatter) -> f2::Result {");
   });
 
   it("a new name the file already uses is refused (it would change what a name refers to)", async () => {
@@ -323,5 +330,93 @@ describe("ast find-symbols and capabilities", () => {
     expect(caps.map((c) => `${c.lang} ${c.extensions.join(" ")}`)).toEqual(["typescript .ts .mts .cts .tsx", "javascript .js .jsx .mjs .cjs", "python .py .pyi", "go .go", "rust .rs"]);
     expect(caps[0]!.operations).toEqual(["find-symbols", "rename-symbol", "replace-body", "add-import", "remove-import", "insert-before", "insert-after"]);
     expect(caps.find((c) => c.lang === "go")!.limitations.length).toBeGreaterThan(0);
+  });
+});
+
+// Cases an adversarial review found (each was once a silent wrong edit).
+describe("AST edits: reviewed cases", () => {
+  const src = async (file: string, text: string, op: Op) => {
+    project.write(file, text);
+    return op(ctx(), file);
+  };
+  const unresolvedLines = (r: OpResult<unknown>) => ((r.data as { unresolved?: Array<{ line: number }> }).unresolved ?? []).map((u) => u.line);
+
+  it("Python: global/nonlocal refuse even with line; defaults and class-body comprehensions resolve outside; walrus binds in the function; match captures bind", async () => {
+    project.write("g.py", "counter = 0\ndef bump():\n    global counter\n    counter += 1\n");
+    expect((await refusal(rename("counter", "hits", 1), "g.py")).code).toBe("AMBIGUOUS_SYMBOL");
+    const d = await src("d.py", "limit = 5\ndef f(xs, limit=limit):\n    return xs\n\n\ntotal = 0\nclass Acc:\n    total = 10\n    items = [total for _ in range(3)]\n", rename("limit", "cap", 1));
+    expect(d.data.newSource).toBe("cap = 5\ndef f(xs, limit=cap):\n    return xs\n\n\ntotal = 0\nclass Acc:\n    total = 10\n    items = [total for _ in range(3)]\n");
+    const t = await rename("total", "grand", 6)(ctx(), "d.py");
+    expect(t.data.newSource).toContain("    items = [grand for _ in range(3)]\n");
+    const walrus = await src("w.py", "def g(xs):\n    if any((hit := x) > 3 for x in xs):\n        return hit\n", rename("hit", "found"));
+    expect(walrus.data.newSource).toBe("def g(xs):\n    if any((found := x) > 3 for x in xs):\n        return found\n");
+    const capture = await src("c.py", "def where(p, x):\n    match p:\n        case {\"x\": x}:\n            return x\n    return x\n", rename("x", "xx"));
+    expect(capture.data.newSource).toBe("def where(p, xx):\n    match p:\n        case {\"x\": xx}:\n            return xx\n    return xx\n");
+  });
+
+  it("Python: a @staticmethod's first parameter is no instance, keyword arguments and other types' accesses are listed", async () => {
+    const st = await src("s.py", "class Node:\n    def __init__(self):\n        self.value = 1\n\n    @staticmethod\n    def helper(other):\n        return other.value\n\n    @classmethod\n    def make(cls, v):\n        obj = cls()\n        obj.value = v\n        return obj\n\n\nclass Sub(Node):\n    def get(self):\n        return self.value\n", rename("Node.value", "payload"));
+    expect(st.data.newSource).toContain("        self.payload = 1\n");
+    expect(unresolvedLines(st)).toEqual([7, 12, 18]);
+    const kw = await src("k.py", "def fetch(url, timeout=5):\n    return timeout\n\n\nfetch('x', timeout=10)\n", rename("timeout", "limit"));
+    expect(kw.data.newSource).toBe("def fetch(url, limit=5):\n    return limit\n\n\nfetch('x', timeout=10)\n");
+    expect(unresolvedLines(kw)).toEqual([5]);
+  });
+
+  it("TypeScript: uses where the name is declared twice are listed; JSX tags; an object literal's this; destructured keys and overrides are listed; no such member is SYMBOL_NOT_FOUND", async () => {
+    const status = await src("st.ts", "export const Status = { On: 'on' } as const;\nexport type Status = typeof Status[keyof typeof Status];\nfunction f(s: Status) { return s === Status.On; }\n", rename("Status", "State", 1));
+    expect(unresolvedLines(status).length).toBeGreaterThan(0);
+    const jsx = await src("k.tsx", "const div = 1;\nexport const A = () => <div><Button /></div>;\nfunction Button() { return <span>{div}</span>; }\n", rename("div", "Div"));
+    expect(jsx.data.newSource).toBe("const Div = 1;\nexport const A = () => <div><Button /></div>;\nfunction Button() { return <span>{Div}</span>; }\n");
+    expect((await refusal(rename("Button", "btn"), "k.tsx")).code).toBe("INVALID_ARGUMENT");
+    const members = await src(
+      "m.ts",
+      "class A {\n  name = 'a';\n  m() {\n    const o = { get() { return this.name; } };\n    const { name } = this;\n    return name + o.get();\n  }\n}\nclass B extends A {\n  name = 'b';\n}\n",
+      rename("A.name", "label"),
+    );
+    expect(members.data.newSource!.split("\n").slice(0, 5)).toEqual(["class A {", "  label = 'a';", "  m() {", "    const o = { get() { return this.name; } };", "    const { name } = this;"]);
+    expect(unresolvedLines(members)).toEqual([4, 5, 10]);
+    expect((await refusal(rename("A.missing", "x"), "m.ts")).code).toBe("SYMBOL_NOT_FOUND");
+  });
+
+  it("Go: a := declares from its statement on; promoted fields and literals without their type are listed; nothing joins import \"C\"", async () => {
+    const go = "package m\n\nvar count = 0\n\nfunc inc() {\n\tcount++\n\tcount, extra := 1, 2\n\t_, _ = count, extra\n}\n";
+    const global = await src("c.go", go, rename("count", "total", 3));
+    expect(global.data.newSource).toBe("package m\n\nvar total = 0\n\nfunc inc() {\n\ttotal++\n\tcount, extra := 1, 2\n\t_, _ = count, extra\n}\n");
+    const local = await rename("count", "local", 7)(ctx(), "c.go");
+    expect(local.data.newSource).toBe("package m\n\nvar count = 0\n\nfunc inc() {\n\tcount++\n\tlocal, extra := 1, 2\n\t_, _ = local, extra\n}\n");
+    const promoted = await src("p.go", "package m\n\ntype Base struct{ ID int }\ntype Admin struct{ Base }\n\nfunc (a Admin) Show() int { return a.ID }\n\ntype Job struct{ n int }\n\nvar jobs = []Job{{n: 1}}\n", rename("Base.ID", "Key"));
+    expect(unresolvedLines(promoted)).toEqual([6]);
+    const job = await rename("Job.n", "count")(ctx(), "p.go");
+    expect(unresolvedLines(job)).toEqual([10]);
+    const cgo = await src("cgo.go", "package main\n\n// int add(int a, int b) { return a + b; }\nimport \"C\"\n\nfunc main() { println(C.add(1, 2)) }\n", imp('"fmt"'));
+    expect(cgo.data.newSource).toBe("package main\n\n// int add(int a, int b) { return a + b; }\nimport \"C\"\nimport \"fmt\"\n\nfunc main() { println(C.add(1, 2)) }\n");
+  });
+
+  it("Rust: Self literals and struct patterns are the struct's, a shorthand keeps its key either way, format strings are listed", async () => {
+    const rs = "pub struct Config {\n    retries: u32,\n}\n\nimpl Config {\n    pub fn new() -> Self {\n        Self { retries: 3 }\n    }\n}\n\nfn mk(retries: u32) -> Config {\n    Config { retries }\n}\n\nfn main() {\n    let c = Config::new();\n    let Config { retries } = c;\n    match c {\n        Config { retries: 0 } => {}\n        _ => {}\n    }\n    println!(\"{retries}\");\n}\n";
+    const field = await src("cfg.rs", rs, rename("Config.retries", "attempts"));
+    expect(field.data.newSource).toBe(rs.replace("    retries: u32,", "    attempts: u32,").replace("Self { retries: 3 }", "Self { attempts: 3 }").replace("Config { retries }\n}", "Config { attempts: retries }\n}").replace("let Config { retries } = c;", "let Config { attempts: retries } = c;").replace("Config { retries: 0 }", "Config { attempts: 0 }"));
+    const local = await rename("retries", "tries", 11)(ctx(), "cfg.rs");
+    expect(local.data.newSource).toContain("fn mk(tries: u32) -> Config {\n    Config { retries: tries }\n}");
+    const fmt = await rename("retries", "left", 17)(ctx(), "cfg.rs");
+    expect(unresolvedLines(fmt)).toEqual([22]);
+  });
+
+  it("re-indenting keeps the inner lines of multi-line strings; replace-body keeps a Python docstring", async () => {
+    const ts = await src("str.ts", "export class S {\n    render() {\n        return 1;\n    }\n}\n", body("S.render", "const s = `line1\nline2\n  line3`;\nreturn s;"));
+    expect(ts.data.newSource).toBe("export class S {\n    render() {\n        const s = `line1\nline2\n  line3`;\n        return s;\n    }\n}\n");
+    const py = await src("doc.py", 'def f():\n    """Says hi."""\n    return 1\n', body("f", 'x = """a\nb"""\nreturn x'));
+    expect(py.data.newSource).toBe('def f():\n    """Says hi."""\n    x = """a\nb"""\n    return x\n');
+  });
+
+  it("add-import refuses a name the file binds already, and a type-only import is no value import", async () => {
+    project.write("dup.ts", "import { b } from './b';\nexport const x = 1;\n");
+    expect((await refusal(imp("{ b } from ./other"), "dup.ts")).code).toBe("AMBIGUOUS_SYMBOL");
+    expect((await refusal(imp("{ x } from ./x"), "dup.ts")).code).toBe("AMBIGUOUS_SYMBOL");
+    project.write("ty.ts", "import type { A } from './a';\nexport let v: A;\n");
+    expect((await refusal(imp("{ A } from ./a"), "ty.ts")).message).toContain("line 1 binds already (import)");
+    project.write("al.py", "from a import b as c, d\n");
+    expect((await refusal(imp("from a import c"), "al.py")).code).toBe("AMBIGUOUS_SYMBOL");
   });
 });

@@ -113,6 +113,12 @@ export const ECMASCRIPT_EDITS: EditRules = {
     "switch_body",
     "class_static_block",
   ],
+  // `namespace N { … }` written twice is one namespace: its bodies share their names.
+  scopeKey: (scope) => {
+    const ns = scope.type === "statement_block" && scope.parent?.type === "internal_module" ? scope.parent : null;
+    const outer = ns ? ancestorOf(ns, ["program", "statement_block"]) : null;
+    return ns && outer ? `namespace ${ns.childForFieldName("name")?.text ?? ""} in ${outer.startIndex}` : null;
+  },
   functionScopes: ["program", "function_declaration", "generator_function_declaration", "function_expression", "function", "generator_function", "arrow_function", "method_definition", "class_static_block"],
   classScopes: [],
   bindings: {

@@ -131,6 +131,8 @@ export interface EditRules {
   shorthand(token: RuleNode): "key" | "alias" | null;
   /** Node types that open a scope for the names bound in them. */
   readonly scopes: readonly string[];
+  /** Scopes that are one scope though written apart (the bodies of a TypeScript namespace declared twice): the key they share, else null. */
+  scopeKey?(scope: RuleNode): string | null;
   /** The scopes a `function`-scoped binding goes to, and past which a class scope is not seen. */
   readonly functionScopes: readonly string[];
   /** Scopes whose names code in a nested function does not see (a Python class body). */

@@ -501,10 +501,15 @@ class NameIndex {
     this.group();
   }
 
+  /** The key of a scope: its node, or the key the rules give scopes that are one (a namespace's bodies). */
+  private scopeKeyOf(scope: SyntaxNode): string {
+    return this.rules.scopeKey?.(scope) ?? keyOf(scope);
+  }
+
   private add(token: SyntaxNode, site: SyntaxNode, kind: string, scope: SyntaxNode, sequential: boolean, rebinds: boolean, rename: "replace" | "alias", member: string | null): void {
     const b: Binding = { token, site, kind, scope, sequential, rebinds, rename, member };
     this.bindings.push(b);
-    const k = keyOf(scope);
+    const k = this.scopeKeyOf(scope);
     const list = this.byScope.get(k);
     if (list) list.push(b);
     else this.byScope.set(k, [b]);
@@ -565,12 +570,13 @@ class NameIndex {
         continue;
       }
       if (this.rules.scopes.includes(a.type) && !(passedFunction && this.rules.classScopes.includes(a.type))) {
-        const list = this.byScope.get(keyOf(a));
+        const key = this.scopeKeyOf(a);
+        const list = this.byScope.get(key);
         if (list) {
           const visible = list.filter((b) => b.sequential && b.token.startIndex < token.startIndex && !contains(b.site, token));
           if (visible.length > 0) return this.groupOf.get(visible[visible.length - 1]!)!;
           const hoisted = list.filter((b) => !b.sequential);
-          if (hoisted.length > 0) return this.conflicted.has(keyOf(a)) ? "conflict" : this.groupOf.get(hoisted[0]!)!;
+          if (hoisted.length > 0) return this.conflicted.has(key) ? "conflict" : this.groupOf.get(hoisted[0]!)!;
         }
       }
       if (this.rules.functionScopes.includes(a.type) || this.rules.hidingScopes?.includes(a.type)) passedFunction = true;

@@ -377,6 +377,12 @@ describe("AST edits: reviewed cases", () => {
     expect(members.data.newSource!.split("\n").slice(0, 5)).toEqual(["class A {", "  label = 'a';", "  m() {", "    const o = { get() { return this.name; } };", "    const { name } = this;"]);
     expect(unresolvedLines(members)).toEqual([4, 5, 10]);
     expect((await refusal(rename("A.missing", "x"), "m.ts")).code).toBe("SYMBOL_NOT_FOUND");
+    // A namespace written twice is one: its second body's `unit` is the first's export, not the outer const.
+    const ns = "namespace Shapes {\n  export const unit = 1;\n}\nnamespace Shapes {\n  export function perim(r: number) {\n    return r * unit;\n  }\n}\nconst unit = 2;\n";
+    const inner = await src("ns.ts", ns, rename("unit", "step", 2));
+    expect(inner.data.newSource).toBe(ns.replace("export const unit", "export const step").replace("r * unit", "r * step"));
+    const outer = await rename("unit", "scale", 9)(ctx(), "ns.ts");
+    expect(outer.data.newSource).toBe(ns.replace("const unit = 2;", "const scale = 2;"));
   });
 
   it("Go: a := declares from its statement on; promoted fields and literals without their type are listed; nothing joins import \"C\"", async () => {

@@ -3,7 +3,8 @@
 // about exit codes; every error leaves as one line on stderr naming its code and a hint.
 import { createRequire } from "node:module";
 import type * as Commander from "commander";
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
+import { join } from "node:path";
 import { MastError, errorMessage, isMastError } from "../base/errors.js";
 import { VERSION } from "../base/version.js";
 import { findProjectRoot, parseList, resolveConfig, resolveProjectRoot, type ConfigOverrides, type ResolvedConfig } from "../index/config.js";
@@ -231,6 +232,21 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
         log: (line) => process.stderr.write(`${line}\n`),
         toolsets: toolsets as Toolset[],
       });
+    });
+
+  program
+    .command("install-hooks [path]")
+    .description("install git hooks (post-commit, post-checkout, post-merge) that run `mast index --incremental` in the background; existing hooks are kept and chained")
+    .addOption(stateDirOption())
+    .option("--uninstall", "remove what install-hooks added (a hook it created is deleted, another keeps everything else)")
+    .option("--json", "print the result as JSON")
+    .action(async (path: string | undefined, opts: CommonOptions & { uninstall?: boolean }) => {
+      const config = loadConfig(path, { stateDir: opts.stateDir });
+      const { hookBlock, installHooks } = await import("./hooks.js");
+      // The state dir is named in the hook only when it is not the project's default.
+      const custom = config.state_dir === join(config.project_root, ".mast") ? null : config.state_dir;
+      const report = installHooks(config.project_root, hookBlock(process.execPath, realpathSync(process.argv[1]!), custom), { uninstall: opts.uninstall === true });
+      print(opts.json, report, () => [`hooks in ${report.hooks_dir}:`, ...report.hooks.map((h) => `  ${h.hook.padEnd(14)} ${h.action}`)].join("\n"));
     });
 
   program

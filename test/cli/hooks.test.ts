@@ -73,21 +73,41 @@ describe("mast install-hooks", () => {
     expect(notGit.code).toBe(1);
   });
 
-  it("a commit brings the index up to date in the background", async () => {
+  it("a commit, a checkout and a merge bring the index up to date in the background", async () => {
     const p = repo();
     expect((await runMast(["init", p.root, "--json"])).code).toBe(0);
     expect((await runMast(["install-hooks", p.root])).code).toBe(0);
+    /** Waits (at most 20 s) until mast_signature finds `symbol` in `file`, or finds it nowhere when file is null. */
+    const indexed = async (symbol: string, file: string | null): Promise<boolean> => {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const q = await runMast(["query", "mast_signature", JSON.stringify({ symbol }), p.root, "--json"]);
+        const at = q.code === 0 ? (JSON.parse(q.stdout).results?.[0]?.file_path ?? null) : undefined;
+        if (at === file) return true;
+        if (Date.now() > deadline) return false;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    };
     writeFileSync(join(p.root, ".gitignore"), ".mast/\n");
     p.write("src/b.ts", "export function freshlyCommitted() {\n  return 2;\n}\n");
     git(p.root, "add", ".");
     git(p.root, "commit", "-q", "-m", "add b");
-    const deadline = Date.now() + 20_000;
-    let found = false;
-    while (!found && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 250));
-      const q = await runMast(["query", "mast_signature", '{"symbol":"freshlyCommitted"}', p.root, "--json"]);
-      found = q.code === 0 && JSON.parse(q.stdout).results?.[0]?.file_path === "src/b.ts";
-    }
-    expect(found).toBe(true);
+    expect(await indexed("freshlyCommitted", "src/b.ts")).toBe(true);
+    // A branch adds a file: checking out the first branch takes it away, checking out the branch brings it back (post-checkout), merging brings it too (post-merge).
+    const main = git(p.root, "rev-parse", "--abbrev-ref", "HEAD").trim();
+    git(p.root, "checkout", "-q", "-b", "feature");
+    p.write("src/c.ts", "export function fromTheBranch() {\n  return 3;\n}\n");
+    git(p.root, "add", ".");
+    git(p.root, "commit", "-q", "-m", "add c");
+    expect(await indexed("fromTheBranch", "src/c.ts")).toBe(true);
+    git(p.root, "checkout", "-q", main);
+    expect(await indexed("fromTheBranch", null)).toBe(true);
+    // Only a run finds a file new to the index (a read refreshes the files it names): these are the hooks'.
+    git(p.root, "checkout", "-q", "feature");
+    expect(await indexed("fromTheBranch", "src/c.ts")).toBe(true);
+    git(p.root, "checkout", "-q", main);
+    expect(await indexed("fromTheBranch", null)).toBe(true);
+    git(p.root, "merge", "-q", "--no-edit", "--no-ff", "feature");
+    expect(await indexed("fromTheBranch", "src/c.ts")).toBe(true);
   });
 });

@@ -38,6 +38,8 @@ function print(json: boolean | undefined, data: unknown, human: () => string): v
 interface IndexFlags {
   incremental?: boolean;
   showProgress?: boolean;
+  /** false with --no-progress. */
+  progress?: boolean;
   threads?: number;
   /** `mast init` persists the resolved config; `mast index` only reads it. */
   persistConfig?: boolean;
@@ -54,7 +56,8 @@ function parseThreads(value: string): number {
 }
 
 async function indexCommand(config: ResolvedConfig, flags: IndexFlags, json: boolean | undefined, operation: string): Promise<void> {
-  const progress = flags.showProgress ? progressReporter() : null;
+  // A terminal sees the bar unless --no-progress; a pipe only with --show-progress.
+  const progress = flags.showProgress || (flags.progress !== false && process.stderr.isTTY === true) ? progressReporter() : null;
   // The indexer (with the resolvers and the linker) loads only for the commands that index.
   const { runIndex } = await import("../index/run.js");
   const report = await runIndex(config, {
@@ -160,7 +163,8 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     .option("--extensions <ext,...>", "file extensions to index (e.g. ts,tsx,md)")
     .option("--exclude <pattern,...>", "glob patterns to exclude, replacing the defaults (* stays in one path segment, ** crosses them: **/gen/** for a directory anywhere)")
     .option("--no-index", "create the config only, skip the initial index")
-    .option("--show-progress", "print a progress bar to stderr")
+    .option("--show-progress", "print a progress bar to stderr even when it is not a terminal (a line per 10%)")
+    .option("--no-progress", "no progress bar on a terminal")
     .option("--json", "print the result as JSON")
     .option("--threads <n>", "parse threads (0: parse on the main thread)", parseThreads)
     .option("--checker", CHECKER_HELP)
@@ -183,7 +187,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
         );
         return;
       }
-      await indexCommand(config, { showProgress: opts.showProgress, threads: opts.threads, persistConfig: true, checker: opts.checker }, opts.json, "mast init");
+      await indexCommand(config, { showProgress: opts.showProgress, progress: opts.progress, threads: opts.threads, persistConfig: true, checker: opts.checker }, opts.json, "mast init");
     });
 
   program
@@ -191,7 +195,8 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     .description("build or update the index")
     .addOption(stateDirOption())
     .option("--incremental", "only reindex files whose content changed since the last run")
-    .option("--show-progress", "print a progress bar to stderr")
+    .option("--show-progress", "print a progress bar to stderr even when it is not a terminal (a line per 10%)")
+    .option("--no-progress", "no progress bar on a terminal")
     .option("--threads <n>", "parse threads (0: parse on the main thread)", parseThreads)
     .option("--checker", CHECKER_HELP)
     .option("--json", "print the result as JSON")

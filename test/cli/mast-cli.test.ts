@@ -8,7 +8,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Store } from "../../src/store/db.js";
-import { assertBuilt, lines, runMast, spawnMast, startLockHolder, type CliResult } from "../helpers/cli.js";
+import { MAST_BIN, assertBuilt, lines, runMast, spawnMast, startLockHolder, type CliResult } from "../helpers/cli.js";
 import { BASE_FILES as SHARED_FILES, makeProject, tempSpace, type TestProject } from "../helpers/project.js";
 import { dumpStore } from "../helpers/store-dump.js";
 import { syntheticProject } from "../helpers/synthetic-project.js";
@@ -419,6 +419,23 @@ describe("mast index", () => {
     // One line each time the done/total decile changes: 1 (0%), 3 (10%), 6 (20%) ... 30 (100%).
     expect(done).toEqual([1, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30]);
     expect(r.stderr).not.toContain("\r");
+    // Without the flag, a pipe gets no progress at all.
+    expect((await runMast(["index", p.root, "--json"])).stderr).toBe("");
+  }, 20_000);
+
+  it("a terminal gets the progress bar by default, redrawn in place, and none with --no-progress", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 10; i++) files[`src/m${i}.ts`] = `export const v${i} = ${i};\n`;
+    const p = project(files);
+    // `script` runs the command on a pseudo-terminal (util-linux).
+    const onTty = (args: string[]) => spawnSync("script", ["-qec", [process.execPath, MAST_BIN, ...args].map((a) => `'${a}'`).join(" "), "/dev/null"], { encoding: "utf8" });
+    const bar = onTty(["index", p.root]);
+    expect(bar.status).toBe(0);
+    expect(bar.stdout).toMatch(/\r\[#{30}\] 10\/10 files {2}\d+\.\d MB {2}\d+\.\d s\r?\n/);
+    const quiet = onTty(["index", p.root, "--no-progress"]);
+    expect(quiet.status).toBe(0);
+    expect(quiet.stdout).not.toContain("files  ");
+    expect(quiet.stdout).toContain("indexed");
   }, 20_000);
 });
 

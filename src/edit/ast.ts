@@ -37,13 +37,10 @@ export interface CapabilityEntry {
 /** Every language with AST edits: its extensions, the operations and what they cannot do — from the specs' edit rules. */
 export function astCapabilities(): OpResult<CapabilityEntry[]> {
   const data = LANGUAGE_SPECS.flatMap((spec) =>
-    spec.edits ? [{ lang: spec.name, extensions: Object.keys(spec.extensions).filter((e) => spec.extensions[e] !== null), operations: AST_OPERATIONS.filter((o) => AST_IMPLEMENTED.has(o)), limitations: [...spec.edits.limitations] }] : [],
+    spec.edits ? [{ lang: spec.name, extensions: Object.keys(spec.extensions).filter((e) => spec.extensions[e] !== null), operations: [...AST_OPERATIONS], limitations: [...spec.edits.limitations] }] : [],
   );
   return { data, warnings: [] };
 }
-
-/** The AST operations this build performs. */
-export const AST_IMPLEMENTED: ReadonlySet<string> = new Set(AST_OPERATIONS);
 
 /** The edit rules of a file's language; UNSUPPORTED_OPERATION when it has none. */
 function rulesFor(path: string, operation: string): EditRules {

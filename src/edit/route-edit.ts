@@ -4,7 +4,7 @@
 // one such edit over many files, their locks taken up front, parallel unless serial, with stale
 // anchors and locks counted as conflicts apart from failures.
 import { errorMessage, isMastError, MastError, type ErrorCode } from "../base/errors.js";
-import { astAddImport, astInsert, astRemoveImport, astRenameSymbol, astReplaceBody, type AstEditData, type AstEditOptions } from "./ast.js";
+import { astAddImport, astInsert, astRemoveImport, astRenameSymbol, astReplaceBody, type AstEditOptions } from "./ast.js";
 import type { Route, RoutePolicy } from "./config.js";
 import { replaceHash, replaceContent, type OpContext, type OpResult, type Warning } from "./operations.js";
 import { writablePath } from "./paths.js";

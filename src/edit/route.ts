@@ -1,11 +1,10 @@
 // Which route an edit takes (contract "route", "Routing Priority"): AST when the file's language
-// has edit rules and the operation is an AST operation this build performs, hash when the
+// has edit rules and the operation is an AST operation, hash when the
 // operation is hash-anchored, diff otherwise — then the route policy's language and operation
 // overrides, with its conflict resolution. Every step is a reason in the explanation.
 import { extname } from "node:path";
 import { extensionInfo } from "../lang/languages.js";
 import { AST_OPERATIONS } from "../lang/edit-rules.js";
-import { AST_IMPLEMENTED } from "./ast.js";
 import type { Route, RoutePolicy } from "./config.js";
 
 /** Operations the contract routes to AST when the language allows. */
@@ -41,13 +40,11 @@ export function chooseRoute(file: string, operation: string, policy: RoutePolicy
   const reasons: string[] = [];
   const edits = file.endsWith(".d.ts") ? undefined : extensionInfo(file)?.spec.edits;
   let route: Route;
-  if (AST_ROUTED.has(operation) && edits !== undefined && AST_IMPLEMENTED.has(operation)) {
+  if (AST_ROUTED.has(operation) && edits !== undefined) {
     route = "ast";
     reasons.push(`Language '${language}' supports AST operations`);
   } else {
-    if (AST_ROUTED.has(operation)) {
-      reasons.push(edits === undefined ? `Language '${language}' has no AST edits in this build` : `'${operation}' is not an AST operation this build performs yet`);
-    }
+    if (AST_ROUTED.has(operation)) reasons.push(`Language '${language}' has no AST edits in this build`);
     route = HASH_OPERATIONS.has(operation) ? "hash" : "diff";
     reasons.push(route === "hash" ? `'${operation}' is anchored by content hashes` : `'${operation}' falls back to a diff`);
   }

@@ -88,7 +88,7 @@ export const RUST_IMPORTS: ImportRules = {
     const prefix = spec.module === "" ? "" : `${spec.module}::`;
     return { text: spec.names.length === 1 ? `use ${prefix}${useItem(spec.names[0]!)};` : `use ${prefix}{${spec.names.map(useItem).join(", ")}};` };
   },
-  merge: (statement, spec, source) => {
+  merge: (statement, spec) => {
     const current = readUse(statement)[0];
     if (!current || current.module !== spec.module || spec.module === "" || current.names.some((n) => n.name === "*")) return null;
     const arg = statement.childForFieldName("argument")!;
@@ -101,7 +101,7 @@ export const RUST_IMPORTS: ImportRules = {
     }
     return { start: arg.startIndex, end: arg.endIndex, text: `${spec.module}::{${[...current.names, ...spec.names].map(useItem).join(", ")}}` };
   },
-  without: (statement, spec, source) => {
+  without: (statement, spec) => {
     const current = readUse(statement)[0]!;
     if (spec.names.length === 0) return "all";
     const removed = new Set(spec.names.map((n) => n.name));
@@ -109,7 +109,6 @@ export const RUST_IMPORTS: ImportRules = {
     if (keep.length === 0) return "all";
     const arg = statement.childForFieldName("argument")!;
     const list = arg.childForFieldName("list")!;
-    void source;
     return { start: list.startIndex, end: list.endIndex, text: `{${keep.map(useItem).join(", ")}}` };
   },
   // After the crate's inner attributes and inner doc comments.

@@ -26,7 +26,7 @@ import { extname, resolve } from "node:path";
 import { astCapabilities, astFindSymbols } from "../edit/ast.js";
 import { ROUTED_OPERATIONS, batchEdit, routeEdit } from "../edit/route-edit.js";
 import { ChangeSet, mintChangeSetId } from "../edit/snapshots.js";
-import { MastError, isMastError } from "../base/errors.js";
+import { isMastError } from "../base/errors.js";
 import { loadHashpilotConfig, parsePolicy, type HashpilotConfig, type RoutePolicy } from "../edit/config.js";
 import { DEFAULT_GREP_TIMEOUT_MS } from "../edit/grep.js";
 import { projectBoundary, readablePath } from "../edit/paths.js";

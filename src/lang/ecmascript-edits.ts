@@ -2,7 +2,7 @@
 // types; the TypeScript-only ones never occur in a JavaScript tree): declarations and their
 // bodies, classes and interfaces as owners, bindings and their scopes, shorthand properties and
 // export specifiers, `this`, and the types annotations and `new` give a name.
-import { ancestorOf, firstTypeName, type EditRules } from "./edit-rules.js";
+import { ancestorOf, firstTypeName, sameNode, type EditRules } from "./edit-rules.js";
 import { ECMASCRIPT_IMPORTS } from "./ecmascript-imports.js";
 import type { RuleNode } from "./outline.js";
 
@@ -17,10 +17,7 @@ const LOCAL_SCOPES = [...THIS_FUNCTIONS, "arrow_function", "method_definition", 
 /** Parameter lists of types and signatures: their names bind nothing a body uses. */
 const SIGNATURE_PARENTS = ["function_type", "constructor_type", "method_signature", "abstract_method_signature", "call_signature", "construct_signature", "function_signature"];
 
-const fieldIs = (node: RuleNode, field: string, child: RuleNode): boolean => {
-  const f = node.childForFieldName(field);
-  return f !== null && f.startIndex === child.startIndex && f.type === child.type;
-};
+const fieldIs = (node: RuleNode, field: string, child: RuleNode): boolean => sameNode(node.childForFieldName(field), child);
 
 /** The function a declarator's value is (`const f = () => …`), or null. */
 const functionValue = (declarator: RuleNode): RuleNode | null => {

@@ -3,7 +3,7 @@
 // statements and from `require` declarations, written in either module system — a CommonJS file
 // gets `const { a } = require(…)` — in the quotes and semicolons the file's imports use, and
 // merged into an existing statement of the same module.
-import type { ImportRules, ImportSpec, ModuleSystem, RuleEdit } from "./edit-rules.js";
+import { appendItems, type ImportRules, type ImportSpec, type ModuleSystem, type RuleEdit } from "./edit-rules.js";
 import type { RuleNode } from "./outline.js";
 
 const IDENT = "[A-Za-z_$][\\w$]*";
@@ -135,27 +135,15 @@ function namesList(statement: RuleNode): RuleNode | null {
   return name?.type === "object_pattern" ? name : null;
 }
 
-/** An edit adding items to a `{ … }` list: after its last item (keeping a trailing comma and a multi-line layout). */
-export function appendToList(list: RuleNode, items: readonly string[], source: string): RuleEdit {
-  const existing = list.namedChildren.filter((c) => c.type !== "comment");
-  const last = existing[existing.length - 1];
+/** An edit adding items to a `{ … }` list: after its last item (appendItems), or into an empty one. */
+function appendToList(list: RuleNode, items: readonly string[], source: string): RuleEdit {
+  const last = list.namedChildren.filter((c) => c.type !== "comment").at(-1);
   if (!last) return { start: list.startIndex, end: list.endIndex, text: `{ ${items.join(", ")} }` };
-  const multiline = source.slice(list.startIndex, list.endIndex).includes("\n");
-  const tail = source.slice(last.endIndex, list.endIndex - 1);
-  if (multiline) {
-    const lineStart = source.lastIndexOf("\n", last.startIndex - 1) + 1;
-    const indent = /^[ \t]*/.exec(source.slice(lineStart))![0];
-    if (tail.trimStart().startsWith(",")) {
-      const comma = last.endIndex + tail.indexOf(",") + 1;
-      return { start: comma, end: comma, text: items.map((i) => `\n${indent}${i},`).join("") };
-    }
-    return { start: last.endIndex, end: last.endIndex, text: items.map((i) => `,\n${indent}${i}`).join("") };
-  }
-  return { start: last.endIndex, end: last.endIndex, text: items.map((i) => `, ${i}`).join("") };
+  return appendItems(last, { start: list.startIndex, end: list.endIndex }, items, source);
 }
 
 /** An edit leaving only `keep` (items' own text) in a `{ … }` list, in its layout. */
-export function keepInList(list: RuleNode, keep: readonly RuleNode[], source: string): RuleEdit {
+function keepInList(list: RuleNode, keep: readonly RuleNode[], source: string): RuleEdit {
   const text = source.slice(list.startIndex, list.endIndex);
   if (!text.includes("\n")) return { start: list.startIndex, end: list.endIndex, text: `{ ${keep.map((k) => k.text).join(", ")} }` };
   const first = list.namedChildren[0]!;

@@ -196,6 +196,25 @@ export function firstTypeName(node: RuleNode | null, types: readonly string[]): 
   return null;
 }
 
+/**
+ * The edit adding items after the last item of a list that spans [start, end) — `{ a, b }`, a
+ * Python name list: `, x` on one line; on a list of several lines one item per line at the last
+ * item's indentation, after a trailing comma when the list has one.
+ */
+export function appendItems(last: RuleNode, span: { readonly start: number; readonly end: number }, items: readonly string[], source: string): RuleEdit {
+  if (!source.slice(span.start, span.end).includes("\n")) return { start: last.endIndex, end: last.endIndex, text: items.map((i) => `, ${i}`).join("") };
+  const indent = /^[ \t]*/.exec(source.slice(source.lastIndexOf("\n", last.startIndex - 1) + 1))![0];
+  const tail = source.slice(last.endIndex, span.end);
+  if (tail.trimStart().startsWith(",")) {
+    const comma = last.endIndex + tail.indexOf(",") + 1;
+    return { start: comma, end: comma, text: items.map((i) => `\n${indent}${i},`).join("") };
+  }
+  return { start: last.endIndex, end: last.endIndex, text: items.map((i) => `,\n${indent}${i}`).join("") };
+}
+
+/** Whether two nodes are the same node (tree-sitter answers new objects for one node). */
+export const sameNode = (a: RuleNode | null | undefined, b: RuleNode): boolean => a != null && a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.type === b.type;
+
 /** The nearest ancestor of one of the types, or null. */
 export function ancestorOf(node: RuleNode, types: readonly string[]): RuleNode | null {
   for (let n = node.parent; n; n = n.parent) if (types.includes(n.type)) return n;

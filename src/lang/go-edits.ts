@@ -2,13 +2,12 @@
 // types with their struct fields and interface methods, consts and vars as declarations; block
 // scoping with `if`/`for`/`switch` initialisers; `:=` binding again what its scope has bound; a
 // receiver or parameter typed by its declaration; a composite literal's field keys.
-import { ancestorOf, firstTypeName, type EditRules, type ImportBinding, type ImportRules, type ImportSpec } from "./edit-rules.js";
+import { ancestorOf, firstTypeName, sameNode, type EditRules, type ImportBinding, type ImportRules, type ImportSpec } from "./edit-rules.js";
 import type { RuleNode } from "./outline.js";
 
 const TYPE_NAMES = ["type_identifier"];
 const FUNCTIONS = ["function_declaration", "method_declaration", "func_literal"];
 
-const sameNode = (a: RuleNode | null, b: RuleNode): boolean => a !== null && a.startIndex === b.startIndex && a.type === b.type;
 
 /** Every node of a field (`const A, B = 1, 2` has two names). */
 const allNamed = (node: RuleNode, field: string): RuleNode[] => node.childrenForFieldName(field);

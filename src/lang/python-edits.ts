@@ -1,7 +1,7 @@
 // Python's AST edit rules (lang/edit-rules.ts): functions, classes and module- or class-level
 // assignments as declarations, classes as owners, the scopes of modules, functions, classes (not
 // seen from their methods), lambdas and comprehensions, and what binds a name there.
-import { ancestorOf, firstTypeName, type EditRules, type ImportBinding, type ImportRules, type ImportSpec } from "./edit-rules.js";
+import { ancestorOf, appendItems, firstTypeName, sameNode, type EditRules, type ImportBinding, type ImportRules, type ImportSpec } from "./edit-rules.js";
 import type { RuleNode } from "./outline.js";
 
 /** A statement directly in the module or in a class body. */
@@ -18,7 +18,6 @@ const methodClass = (fn: RuleNode | null): RuleNode | null => {
   return block?.type === "block" && block.parent?.type === "class_definition" ? block.parent : null;
 };
 
-const sameNode = (a: RuleNode | null, b: RuleNode): boolean => a !== null && a.startIndex === b.startIndex && a.type === b.type;
 
 // ---- imports ----
 
@@ -91,18 +90,7 @@ export const PYTHON_IMPORTS: ImportRules = {
     if (statement.type !== "import_from_statement" || spec.names.length === 0) return null;
     const current = readImport(statement)[0]!;
     if (current.module !== spec.module || current.names.some((n) => n.name === "*")) return null;
-    const last = importedNames(statement).at(-1)!;
-    const text = source.slice(statement.startIndex, statement.endIndex);
-    if (text.includes("\n")) {
-      const indent = /^[ \t]*/.exec(source.slice(source.lastIndexOf("\n", last.startIndex - 1) + 1))![0];
-      const tail = source.slice(last.endIndex, statement.endIndex);
-      if (tail.trimStart().startsWith(",")) {
-        const comma = last.endIndex + tail.indexOf(",") + 1;
-        return { start: comma, end: comma, text: spec.names.map((n) => `\n${indent}${item(n)},`).join("") };
-      }
-      return { start: last.endIndex, end: last.endIndex, text: spec.names.map((n) => `,\n${indent}${item(n)}`).join("") };
-    }
-    return { start: last.endIndex, end: last.endIndex, text: spec.names.map((n) => `, ${item(n)}`).join("") };
+    return appendItems(importedNames(statement).at(-1)!, { start: statement.startIndex, end: statement.endIndex }, spec.names.map(item), source);
   },
   without: (statement, spec, source) => {
     if (statement.type === "import_statement" || spec.names.length === 0) {

@@ -2,14 +2,13 @@
 // trait are its type's members), structs, traits and `impl` blocks as owners, `let` bindings that
 // shadow (visible after themselves), patterns in parameters, closures, `for`, `match` and
 // `if let`, `use` trees, `self` and `Self`, and struct literals' field keys.
-import { firstTypeName, type EditRules, type ImportBinding, type ImportRules, type ImportSpec } from "./edit-rules.js";
+import { firstTypeName, sameNode, type EditRules, type ImportBinding, type ImportRules, type ImportSpec } from "./edit-rules.js";
 import type { RuleNode } from "./outline.js";
 
 const TYPE_NAMES = ["type_identifier"];
 /** Item containers whose functions are members, not free functions. */
 const MEMBER_LISTS = ["impl_item", "trait_item"];
 
-const sameNode = (a: RuleNode | null, b: RuleNode): boolean => a !== null && a.startIndex === b.startIndex && a.type === b.type;
 
 /** A function directly in an `impl` or trait body. */
 const isMemberFunction = (fn: RuleNode): boolean => fn.parent?.type === "declaration_list" && MEMBER_LISTS.includes(fn.parent.parent?.type ?? "");

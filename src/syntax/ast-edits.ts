@@ -5,8 +5,8 @@
 // its spec's `EditRules` (lang/edit-rules.ts); nothing here names a language. Trees are walked
 // with a cursor under MAX_AST_DEPTH, and a walk that stopped there says so (`truncated`).
 import { MastError } from "../base/errors.js";
-import type { BindingRule, DeclarationKind, EditRules, ImportSpec, ModuleSystem, PatternFields } from "../lang/edit-rules.js";
-import { parseLike, type SyntaxNode, type Tree } from "./parser.js";
+import { sameNode, type BindingRule, type DeclarationKind, type EditRules, type ImportSpec, type ModuleSystem, type PatternFields } from "../lang/edit-rules.js";
+import { parseLike, type SyntaxNode, type Tree, type TreeCursor } from "./parser.js";
 
 /** The runaway depth guard every AST walk shares: deeper subtrees are not visited (`truncated`). */
 export const MAX_AST_DEPTH = 200;
@@ -41,45 +41,59 @@ interface Walk {
 }
 
 const keyOf = (n: SyntaxNode): string => `${n.startIndex}:${n.endIndex}:${n.type}`;
-const same = (a: SyntaxNode | null | undefined, b: SyntaxNode): boolean => a != null && a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.type === b.type;
 
 /**
- * One cursor walk: declarations, the leaves named `names`, import statements; nothing below
- * MAX_AST_DEPTH. Nodes are read through the cursor (type, span) and made objects only where
- * they are kept.
+ * Visits a tree's nodes in document order through one cursor, no deeper than MAX_AST_DEPTH:
+ * `enter` sees each node at the cursor and says whether to go into it, `leaf` each node without
+ * children. Answers whether the guard left a subtree unvisited.
+ */
+function visitTree(cursor: TreeCursor, enter: (c: TreeCursor) => boolean, leaf: (c: TreeCursor) => void = () => {}): boolean {
+  let depth = 0;
+  let truncated = false;
+  for (;;) {
+    if (enter(cursor)) {
+      if (depth < MAX_AST_DEPTH && cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
+      if (depth >= MAX_AST_DEPTH && cursor.currentNode.childCount > 0) truncated = true;
+      else leaf(cursor);
+    }
+    for (;;) {
+      if (cursor.gotoNextSibling()) break;
+      if (!cursor.gotoParent()) return truncated;
+      depth--;
+    }
+  }
+}
+
+/**
+ * One walk: declarations, the leaves named `names`, import statements. Nodes are read through
+ * the cursor (type, span) and made objects only where they are kept.
  */
 function walk(rules: EditRules, tree: Tree, names: readonly string[] = []): Walk {
   const declarations: AstDeclaration[] = [];
   const leaves = new Map<string, SyntaxNode[]>(names.map((n) => [n, []]));
   const lengths = new Set(names.map((n) => n.length));
   const imports: SyntaxNode[] = [];
-  let truncated = false;
-  const cursor = tree.walk();
-  let depth = 0;
-  for (;;) {
-    const type = cursor.nodeType;
-    const rule = rules.declarations[type];
-    if (rule && cursor.nodeIsNamed) {
-      const node = cursor.currentNode;
-      if (rule.where?.(node) ?? true) for (const nameNode of nameNodes(rule.name, node)) declarations.push(declaration(rules, node, nameNode, rule.kind));
-    }
-    if (rules.importStatements.includes(type)) imports.push(cursor.currentNode);
-    if (depth < MAX_AST_DEPTH && cursor.gotoFirstChild()) {
-      depth++;
-      continue;
-    }
-    // A leaf (or a node below the depth guard).
-    if (depth >= MAX_AST_DEPTH && cursor.currentNode.childCount > 0) truncated = true;
-    else if (cursor.nodeIsNamed && lengths.has(cursor.endIndex - cursor.startIndex)) {
-      const list = leaves.get(cursor.nodeText);
-      if (list) list.push(cursor.currentNode);
-    }
-    for (;;) {
-      if (cursor.gotoNextSibling()) break;
-      if (!cursor.gotoParent()) return { declarations, leaves, imports, truncated };
-      depth--;
-    }
-  }
+  const truncated = visitTree(
+    tree.walk(),
+    (cursor) => {
+      const type = cursor.nodeType;
+      const rule = rules.declarations[type];
+      if (rule && cursor.nodeIsNamed) {
+        const node = cursor.currentNode;
+        if (rule.where?.(node) ?? true) for (const nameNode of nameNodes(rule.name, node)) declarations.push(declaration(rules, node, nameNode, rule.kind));
+      }
+      if (rules.importStatements.includes(type)) imports.push(cursor.currentNode);
+      return true;
+    },
+    (cursor) => {
+      if (!cursor.nodeIsNamed || !lengths.has(cursor.endIndex - cursor.startIndex)) return;
+      leaves.get(cursor.nodeText)?.push(cursor.currentNode);
+    },
+  );
+  return { declarations, leaves, imports, truncated };
 }
 
 function nameNodes(name: EditRules["declarations"][string]["name"], node: SyntaxNode): SyntaxNode[] {
@@ -110,7 +124,7 @@ function ownerOf(rules: EditRules, anchor: SyntaxNode): string | null {
   let up: SyntaxNode | null = container;
   for (let i = 0; i < 3 && up; i++, up = up.parent) {
     const owner = rules.owners[up.type];
-    if (owner && same(owner.members(up) as SyntaxNode | null, container)) return owner.name(up);
+    if (owner && sameNode(owner.members(up) as SyntaxNode | null, container)) return owner.name(up);
   }
   return null;
 }
@@ -227,22 +241,12 @@ function stringLines(rules: EditRules, tree: Tree, lines: readonly string[]): Se
   if (lines.length < 2) return out;
   const parsed = parseLike(tree, lines.join("\n"), 2_000);
   if (!parsed) return out;
-  const cursor = parsed.walk();
-  let depth = 0;
-  for (;;) {
-    if (rules.strings.includes(cursor.nodeType)) {
-      const { startPosition: s, endPosition: e } = cursor;
-      for (let row = s.row + 1; row <= e.row; row++) out.add(row);
-    } else if (depth < MAX_AST_DEPTH && cursor.gotoFirstChild()) {
-      depth++;
-      continue;
-    }
-    for (;;) {
-      if (cursor.gotoNextSibling()) break;
-      if (!cursor.gotoParent()) return out;
-      depth--;
-    }
-  }
+  visitTree(parsed.walk(), (cursor) => {
+    if (!rules.strings.includes(cursor.nodeType)) return true;
+    for (let row = cursor.startPosition.row + 1; row <= cursor.endPosition.row; row++) out.add(row);
+    return false;
+  });
+  return out;
 }
 
 /**
@@ -373,7 +377,7 @@ function adjacentRun(rules: EditRules, ds: readonly AstDeclaration[]): AstDeclar
   for (let i = 1; i < sorted.length; i++) {
     let next = sorted[i - 1]!.anchor.nextNamedSibling;
     while (next && rules.leading.includes(next.type)) next = next.nextNamedSibling;
-    if (!next || !same(next, sorted[i]!.anchor)) return null;
+    if (!next || !sameNode(next, sorted[i]!.anchor)) return null;
   }
   return sorted;
 }
@@ -479,7 +483,7 @@ class NameIndex {
         }
       }
       const access = parent ? rules.memberAccess[parent.type] : undefined;
-      if (parent && access && same(parent.childForFieldName(access.member), token)) {
+      if (parent && access && sameNode(parent.childForFieldName(access.member), token)) {
         const object = parent.childForFieldName(access.object);
         if (object) this.memberRefs.push({ token, object });
         continue;
@@ -563,7 +567,7 @@ class NameIndex {
     let outside = false;
     for (let child = token, a = token.parent; a; child = a, a = a.parent) {
       const fields = this.rules.outsideScope?.[a.type];
-      if (fields && fields.some((f) => same(a!.childForFieldName(f), child))) outside = true;
+      if (fields && fields.some((f) => sameNode(a!.childForFieldName(f), child))) outside = true;
       if (outside && this.rules.functionScopes.includes(a.type)) {
         outside = false;
         passedFunction = true;
@@ -603,8 +607,8 @@ const contains = (outer: SyntaxNode, inner: SyntaxNode): boolean => inner.startI
 function inFields(parent: SyntaxNode, child: SyntaxNode, fields: PatternFields): boolean {
   if (!child.isNamed) return false;
   if (fields === null) return true;
-  if (Array.isArray(fields)) return fields.some((f) => parent.childrenForFieldName(f).some((c) => same(c, child)));
-  return !(fields as { except: readonly string[] }).except.some((f) => parent.childrenForFieldName(f).some((c) => same(c, child)));
+  if (Array.isArray(fields)) return fields.some((f) => parent.childrenForFieldName(f).some((c) => sameNode(c, child)));
+  return !(fields as { except: readonly string[] }).except.some((f) => parent.childrenForFieldName(f).some((c) => sameNode(c, child)));
 }
 
 /**
@@ -670,7 +674,7 @@ export function planRename(rules: EditRules, tree: Tree, query: string, newName:
     if (target.group.some((b) => b.kind === "parameter")) for (const k of index.keywordUses) unresolve(k);
     for (const { token, scope } of index.pathUses) {
       if (scope === null) unresolved.push({ line: lineOf(token), text: token.parent!.text.slice(0, 200) });
-      else if (target.group.some((b) => same(b.scope, scope))) put(token, newName);
+      else if (target.group.some((b) => sameNode(b.scope, scope))) put(token, newName);
     }
     for (const token of index.opaquePaths) unresolved.push({ line: lineOf(token), text: (token.parent!.text.split("\n")[0] ?? "").slice(0, 200) });
     if (clashes(rules, w, newName)) throw clash(newName, w);
@@ -713,7 +717,7 @@ function rewrite(rules: EditRules, token: SyntaxNode, name: string, newName: str
 
 /** Whether the new name is already used as a name in the file (bound, or a use of something bound elsewhere). */
 function clashes(rules: EditRules, w: Walk, newName: string): boolean {
-  return (w.leaves.get(newName) ?? []).some((t) => rules.identifiers.includes(t.type) && !rules.isKey(t) && !(t.parent && rules.memberAccess[t.parent.type] && same(t.parent.childForFieldName(rules.memberAccess[t.parent.type]!.member), t)));
+  return (w.leaves.get(newName) ?? []).some((t) => rules.identifiers.includes(t.type) && !rules.isKey(t) && !(t.parent && rules.memberAccess[t.parent.type] && sameNode(t.parent.childForFieldName(rules.memberAccess[t.parent.type]!.member), t)));
 }
 
 function clash(newName: string, w: Walk): MastError {
@@ -732,7 +736,7 @@ function objectOwner(rules: EditRules, uses: UseResolver, object: SyntaxNode, ow
   if (binding === null) return null;
   // A type's own name (a static access): the binding is the owner's declaration.
   const site = binding.token.parent;
-  if (site && rules.owners[site.type] && same(site.childForFieldName("name"), binding.token)) return ownerNameOf(site);
+  if (site && rules.owners[site.type] && sameNode(site.childForFieldName("name"), binding.token)) return ownerNameOf(site);
   return rules.bindingType(binding.token);
 }
 
@@ -761,28 +765,21 @@ class UseResolver {
   }
 }
 
-/** The tree's named leaves by their text, by one cursor walk (under the depth guard). */
+/** The tree's named leaves by their text, by one walk (under the depth guard). */
 function leavesByText(root: SyntaxNode): Map<string, SyntaxNode[]> {
   const out = new Map<string, SyntaxNode[]>();
-  const cursor = root.walk();
-  let depth = 0;
-  for (;;) {
-    if (depth < MAX_AST_DEPTH && cursor.gotoFirstChild()) {
-      depth++;
-      continue;
-    }
-    if (cursor.nodeIsNamed) {
+  visitTree(
+    root.walk(),
+    () => true,
+    (cursor) => {
+      if (!cursor.nodeIsNamed) return;
       const text = cursor.nodeText;
       const list = out.get(text);
       if (list) list.push(cursor.currentNode);
       else out.set(text, [cursor.currentNode]);
-    }
-    for (;;) {
-      if (cursor.gotoNextSibling()) break;
-      if (!cursor.gotoParent()) return out;
-      depth--;
-    }
-  }
+    },
+  );
+  return out;
 }
 
 /** Applies non-overlapping edits (sorted or not) to a text. */
@@ -857,7 +854,7 @@ export function planAddImport(rules: EditRules, tree: Tree, source: string, spec
   const locals = rules.imports.locals(spec);
   const w = walk(rules, tree, locals);
   for (const local of locals) {
-    const bound = new NameIndex(rules, tree.rootNode, local, w).bindings.find((b) => same(b.scope, tree.rootNode));
+    const bound = new NameIndex(rules, tree.rootNode, local, w).bindings.find((b) => sameNode(b.scope, tree.rootNode));
     if (bound) {
       throw new MastError("AMBIGUOUS_SYMBOL", `the import would bind '${local}', which line ${lineOf(bound.token)} binds already (${bound.kind}); nothing was added`, {
         hint: "Import it under another name (`{ a as b } from m`), or remove the other binding first.",

@@ -1,5 +1,0 @@
-package main
-
-import str "strings"
-
-func main() {}

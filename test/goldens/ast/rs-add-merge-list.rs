@@ -1,9 +1,0 @@
-//! Crate docs.
-#![allow(dead_code)]
-
-use std::collections::HashMap;
-use std::io::{self, Read, Write};
-
-fn main() {
-    let _m: HashMap<u8, u8> = HashMap::new();
-}

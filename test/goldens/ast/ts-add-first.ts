@@ -1,5 +1,0 @@
-import * as os from "node:os";
-
-export function f() {
-  return 1;
-}

@@ -1,9 +1,0 @@
-#!/usr/bin/env node
-import { readFile } from 'node:fs/promises'
-import * as path from 'node:path'
-import {
-  alpha,
-  beta,
-} from './letters'
-
-export const x = alpha + beta;

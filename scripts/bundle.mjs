@@ -7,7 +7,7 @@ import { chmodSync, copyFileSync, rmSync } from "node:fs";
 import { rolldown } from "rolldown";
 
 const OUT = "dist/bin";
-const EXTERNAL = ["better-sqlite3", "commander", "ignore", "picomatch", "proper-lockfile", "node-gyp-build"];
+const EXTERNAL = ["@anthropic-ai/tokenizer", "better-sqlite3", "commander", "ignore", "picomatch", "proper-lockfile", "node-gyp-build"];
 // Worker files and the schema are found next to the chunk that names them (`new URL("./worker.js",
 // import.meta.url)`), so each keeps its own name in dist/bin/.
 const input = {
@@ -17,6 +17,7 @@ const input = {
   "run-worker": "dist/query/run-worker.js",
   "grep-worker": "dist/edit/grep-worker.js",
   "checker-worker": "dist/query/checker-worker.js",
+  "telemetry-worker": "dist/tools/telemetry-worker.js",
 };
 
 rmSync(OUT, { recursive: true, force: true });
@@ -26,7 +27,9 @@ const bundle = await rolldown({
   external: (id) => id.startsWith("node:") || id.startsWith("tree-sitter") || EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`)),
   logLevel: "warn",
 });
-await bundle.write({ dir: OUT, format: "esm", chunkFileNames: "[name]-[hash].js" });
+// The pure helpers of src/base/ are one chunk: small and shared by every entry, they would
+// otherwise be split by whichever entries happen to share each (one load each).
+await bundle.write({ dir: OUT, format: "esm", chunkFileNames: "[name]-[hash].js", codeSplitting: { groups: [{ name: "base", test: /dist[\\/]base[\\/]/ }] } });
 await bundle.close();
 copyFileSync("dist/store/schema.sql", `${OUT}/schema.sql`);
 for (const bin of ["mast", "hashpilot"]) chmodSync(`${OUT}/${bin}.js`, 0o755);

@@ -38,6 +38,7 @@ const SOLE_IMPORTER: Record<string, string> = {
   "tree-sitter-php": "lang/php.ts",
   "node-gyp-build": "lang/csharp.ts",
   "better-sqlite3": "store/db.ts",
+  "@anthropic-ai/tokenizer": "tools/tokenizer.ts",
   "proper-lockfile": "index/lock.ts",
   picomatch: "base/glob.ts",
   ignore: "index/walk.ts",

@@ -255,13 +255,52 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     });
 
   program
+    .command("metrics [path]")
+    .description("the read tools' recorded calls (mast serve's telemetry): calls, tokens, latency and efficiency by tool, with a per-day chart")
+    .addOption(stateDirOption())
+    .option("--since <duration>", "the window: 1h, 24h, 7d, 30d (default 7d)", "7d")
+    .option("--by-tool", "one row per tool (the default)", true)
+    .option("--no-by-tool", "one row for all tools")
+    .option("--session [id]", "only one session's calls (without an id: the latest session)")
+    .option("--rollup", "sum the rows older than --keep-days (default 7) into metrics_daily, then delete them")
+    .option("--vacuum", "delete daily roll-ups older than --keep-days (default 90), then compact metrics.db")
+    .option("--keep-days <n>", "retention for --rollup / --vacuum")
+    .option("--locks", "the structure lock's hold and wait times by caller (lock-metrics.jsonl)")
+    .option("--json", "print the result as JSON")
+    .action(async (path: string | undefined, opts: CommonOptions & { since: string; byTool: boolean; session?: string | true; rollup?: boolean; vacuum?: boolean; keepDays?: string; locks?: boolean }) => {
+      const m = await import("./metrics.js");
+      const config = loadConfig(path, { stateDir: opts.stateDir });
+      const keep = opts.keepDays === undefined ? undefined : m.parseKeepDays(opts.keepDays);
+      if (opts.locks) {
+        const report = m.lockReport(statePaths(config.state_dir).lockMetrics);
+        print(opts.json, report, () => m.renderLocks(report));
+        return;
+      }
+      if (opts.rollup || opts.vacuum) {
+        const done = {
+          ...(opts.rollup ? { rollup: m.rollupMetrics(config.state_dir, keep ?? 7) } : {}),
+          ...(opts.vacuum ? { vacuum: m.vacuumMetrics(config.state_dir, keep ?? 90) } : {}),
+        };
+        print(opts.json, done, () =>
+          [
+            ...(done.rollup ? [`rolled up ${n(done.rollup.rows_rolled_up)} row(s) from before ${done.rollup.before} into ${n(done.rollup.days)} day(s)`] : []),
+            ...(done.vacuum ? [`deleted ${n(done.vacuum.daily_rows_deleted)} daily roll-up(s) before ${done.vacuum.before_day}; metrics.db compacted`] : []),
+          ].join("\n"),
+        );
+        return;
+      }
+      const report = m.metricsReport(config.state_dir, { sinceSeconds: m.parseDuration(opts.since), byTool: opts.byTool, ...(opts.session === undefined ? {} : { session: opts.session }) });
+      print(opts.json, report, () => m.renderMetrics(report, process.stdout.isTTY === true));
+    });
+
+  program
     .command("query <tool> [json] [path]")
     .description("call any tool by its MCP name with a JSON argument object, exactly as an MCP client would")
     .addOption(stateDirOption())
     .option("--json", "print the exact single-line response text (default: pretty-printed)")
     .addHelpText("after", `\nTools:\n${tools.map((t) => `  ${t.name.padEnd(24)}${t.title}`).join("\n")}\n\nExample:\n  mast query mast_search '{"query":"validate","limit":5}' .`)
     .action(async (toolName: string, json: string | undefined, path: string | undefined, opts: CommonOptions) => {
-      const { callTool, findTool } = await import("../tools/registry.js");
+      const { runTool, findTool } = await import("../tools/registry.js");
       const { createToolContext } = await import("../tools/context.js");
       findTool(toolName);
       let args: unknown;
@@ -276,8 +315,8 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
       }
       const ctx = createToolContext(config);
       try {
-        const result = await callTool(ctx, toolName, args);
-        process.stdout.write(opts.json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
+        const { answer, text } = await runTool(ctx, toolName, args);
+        process.stdout.write(opts.json ? `${text}\n` : `${JSON.stringify(answer, null, 2)}\n`);
       } finally {
         ctx.close();
       }

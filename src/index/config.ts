@@ -27,6 +27,8 @@ export interface MastSettings {
   readonly max_file_bytes: number;
   /** `mast index`, `mast init` and the server's startup reindex and mast_reindex run the TypeScript-checker pass (as with `--checker`). */
   readonly checker: boolean;
+  /** Read tools' answers carry `_stats`, and `mast serve` records each call in <state_dir>/metrics.db (spec §14); false turns both off. */
+  readonly telemetry: boolean;
 }
 
 export interface ResolvedConfig extends MastSettings {
@@ -62,6 +64,7 @@ export const DEFAULT_SETTINGS: MastSettings = {
   parse_timeout_ms: 10_000,
   max_file_bytes: DEFAULT_MAX_FILE_BYTES,
   checker: false,
+  telemetry: true,
 };
 
 type Validator = (value: unknown) => string | null;
@@ -84,6 +87,7 @@ const VALIDATORS: Record<keyof MastSettings, Validator> = {
   parse_timeout_ms: isInt(1, 3_600_000),
   max_file_bytes: isInt(1, 2 ** 31 - 1),
   checker: isBool,
+  telemetry: isBool,
 };
 
 function unsupportedExtension(list: string[]): string | null {

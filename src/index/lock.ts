@@ -2,8 +2,9 @@
 // proper-lockfile with `stale: 10000`. The marker file names the holder (and, once it lets go, when
 // it released); a holder whose process is gone is broken within a second, not waited out; a lock
 // compromised mid-run is raised at release, never async. lockState reads it without taking it.
-import { readFileSync, rmdirSync, statSync } from "node:fs";
+import { appendFileSync, readFileSync, renameSync, rmdirSync, statSync } from "node:fs";
 import { hostname } from "node:os";
+import { basename, dirname, join } from "node:path";
 import { writeAtomic } from "../base/atomic.js";
 import { MastError, errorMessage } from "../base/errors.js";
 
@@ -115,6 +116,37 @@ function breakDeadLock(lockDir: string): boolean {
   }
 }
 
+/** The structure lock's file name in the state dir; its takes and releases are recorded beside it. */
+export const STRUCTURE_LOCK_FILE = "structure.lock";
+/** Where the structure lock's events go (`mast metrics --locks`), one JSON object a line. */
+export const LOCK_METRICS_FILE = "lock-metrics.jsonl";
+/** Past this size the events file is renamed to `.1` (one generation kept) and started afresh. */
+const LOCK_METRICS_MAX_BYTES = 2 * 1024 * 1024;
+
+/** One structure-lock event: taken after `waitMs`, let go after `holdMs`, or given up after `waitMs`. */
+export type LockEvent =
+  | { readonly ts: string; readonly caller: string; readonly event: "acquired"; readonly waitMs: number }
+  | { readonly ts: string; readonly caller: string; readonly event: "released"; readonly holdMs: number }
+  | { readonly ts: string; readonly caller: string; readonly event: "failed"; readonly waitMs: number };
+
+type LockEventBody = { caller: string } & ({ event: "acquired" | "failed"; waitMs: number } | { event: "released"; holdMs: number });
+
+/** Appends an event of the structure lock (never of the editing tools' file locks); a failed append is not the lock's failure. */
+function recordLockEvent(markerPath: string, body: LockEventBody): void {
+  if (basename(markerPath) !== STRUCTURE_LOCK_FILE) return;
+  const file = join(dirname(markerPath), LOCK_METRICS_FILE);
+  try {
+    try {
+      if (statSync(file).size > LOCK_METRICS_MAX_BYTES) renameSync(file, `${file}.1`);
+    } catch {
+      // no file yet
+    }
+    appendFileSync(file, `${JSON.stringify({ ts: new Date().toISOString(), ...body })}\n`);
+  } catch {
+    // The state dir is read-only or gone: the metric is lost, the run is not.
+  }
+}
+
 /** Runs `fn` while holding structure.lock; throws LOCK_HELD naming the holder when it cannot get it. */
 export async function withStructureLock<T>(markerPath: string, operation: string, policy: LockPolicy, fn: (note: NoteProgress) => Promise<T>): Promise<T> {
   let compromised: Error | null = null;
@@ -125,7 +157,8 @@ export async function withStructureLock<T>(markerPath: string, operation: string
       compromised = err; // recorded here, raised at release (the library's default rethrow would crash the process)
     },
   };
-  const deadline = Date.now() + policy.timeoutMs;
+  const asked = Date.now();
+  const deadline = asked + policy.timeoutMs;
   let release: (() => Promise<void>) | null = null;
   // Loaded by the commands that take the lock only (`mast status` reads the record alone).
   const { default: lockfile } = await import("proper-lockfile");
@@ -135,6 +168,7 @@ export async function withStructureLock<T>(markerPath: string, operation: string
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ELOCKED") {
+        recordLockEvent(markerPath, { caller: operation, event: "failed", waitMs: Date.now() - asked });
         throw new MastError("WRITE_FAILED", `cannot take ${markerPath}: ${errorMessage(err)}`);
       }
       const holder = readHolder(markerPath);
@@ -143,12 +177,15 @@ export async function withStructureLock<T>(markerPath: string, operation: string
         continue;
       }
       if (Date.now() >= deadline) {
+        recordLockEvent(markerPath, { caller: operation, event: "failed", waitMs: Date.now() - asked });
         const who = holder ? `${holder.operation} (pid ${holder.pid} on ${holder.host}, since ${holder.since})` : "another process";
         throw new MastError("LOCK_HELD", `${policy.label ?? "index"} is locked by ${who}; gave up after ${policy.timeoutMs} ms`, { details: { holder } });
       }
       await sleep(policy.retryDelayMs);
     }
   }
+  const taken = Date.now();
+  recordLockEvent(markerPath, { caller: operation, event: "acquired", waitMs: taken - asked });
   const record: Holder = { pid: process.pid, host: hostname(), operation, since: new Date().toISOString() };
   writeAtomic(markerPath, Buffer.from(JSON.stringify(record)));
   let result: T;
@@ -163,6 +200,7 @@ export async function withStructureLock<T>(markerPath: string, operation: string
         compromised = err instanceof Error ? err : new Error(String(err));
       });
     }
+    recordLockEvent(markerPath, { caller: operation, event: "released", holdMs: Date.now() - taken });
   }
   if (compromised) {
     throw new MastError("LOCK_COMPROMISED", `structure.lock was compromised during ${operation}: ${errorMessage(compromised)}`);

@@ -9,6 +9,7 @@ import { MastError, errorMessage } from "../base/errors.js";
 import { CURRENT_SCHEMA_VERSION } from "../store/db.js";
 import { STATE_CONFIG_FILE, persistedConfig, type ResolvedConfig } from "./config.js";
 import type { WalkCache } from "./walk.js";
+import { LOCK_METRICS_FILE, STRUCTURE_LOCK_FILE } from "./lock.js";
 
 export interface StatePaths {
   readonly dir: string;
@@ -18,6 +19,8 @@ export interface StatePaths {
   /** The last walk's directory listings (index/walk.ts): a cache, never an answer. */
   readonly walkCache: string;
   readonly lock: string;
+  /** The structure lock's events (index/lock.ts), read by `mast metrics --locks`. */
+  readonly lockMetrics: string;
   readonly graphDb: string;
 }
 
@@ -60,7 +63,8 @@ export function statePaths(stateDir: string): StatePaths {
     indexJson: join(stateDir, "index.json"),
     manifest: join(stateDir, "file_manifest.json"),
     walkCache: join(stateDir, "walk-cache.json"),
-    lock: join(stateDir, "structure.lock"),
+    lock: join(stateDir, STRUCTURE_LOCK_FILE),
+    lockMetrics: join(stateDir, LOCK_METRICS_FILE),
     graphDb: join(stateDir, "graph.db"),
   };
 }

@@ -13,7 +13,8 @@ import { ensureStateDir, guardSchema, isNeverIndexed, persistConfig, readIndexJs
 import { createToolContext } from "../tools/context.js";
 import { errorEnvelope } from "../tools/envelope.js";
 import { DEFAULT_TOOLSETS, type Toolset } from "../tools/define.js";
-import { TOOLS, callTool, listedTools } from "../tools/registry.js";
+import { TOOLS, listedTools, runTool } from "../tools/registry.js";
+import { Telemetry } from "../tools/telemetry.js";
 
 export const DEFAULT_SEED_DIR = "/opt/mast-seed";
 
@@ -75,7 +76,8 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
 
   // The checker pass for this thread's runs (from TypeScript sources; a worker provides its own).
   if (config.checker) provideCheckerPass((await import("../query/checker.js")).checkerPass);
-  const ctx = createToolContext(config);
+  const recorder = config.telemetry ? new Telemetry(config.state_dir, config.project_root, options.log) : undefined;
+  const ctx = createToolContext(config, config.project_root, undefined, recorder);
   const toolsets = options.toolsets ?? DEFAULT_TOOLSETS;
   const offered = TOOLS.filter((t) => toolsets.includes(t.toolset ?? "read"));
   const listing = listedTools(toolsets);
@@ -86,8 +88,8 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
       if (!offered.some((t) => t.name === request.params.name)) {
         throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(request.params.name)}`, { hint: `This server offers: ${offered.map((t) => t.name).join(", ")}` });
       }
-      const result = await callTool(ctx, request.params.name, request.params.arguments ?? {});
-      return { content: [{ type: "text", text: JSON.stringify(result) }] };
+      const { text } = await runTool(ctx, request.params.name, request.params.arguments ?? {});
+      return { content: [{ type: "text", text }] };
     } catch (err) {
       // hashpilot's toolsets answer failures with the apiVersion 1 envelope, as its CLI does.
       if ((offered.find((t) => t.name === request.params.name)?.toolset ?? "read") !== "read") {
@@ -119,6 +121,7 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
     );
   }
   await closed;
+  await recorder?.close();
   ctx.close();
   await server.close().catch(() => undefined);
 }

@@ -46,8 +46,23 @@ export interface Suggestion {
   reason: "similar symbol name" | "matched split query terms" | "identifier near-miss";
 }
 
+/** What ranker D did in one search (spec §14.3 `declex_json`), for telemetry only. */
+export interface DeclexFire {
+  fired: true;
+  top_match_channel: "full" | "segment";
+  candidate_count: number;
+  /** D's chunks by their fused (pre-dedup) rank with D's list and without it (null: only D found it). */
+  window_effects: Array<{ chunk_id: string; symbol_name: string | null; rank_with_d: number | null; rank_without_d: number | null }>;
+  _truncated?: number;
+}
+
+/** At most this many chunks are listed in `DeclexFire.window_effects`. */
+const DECLEX_EFFECTS_CAP = 10;
+
 export interface SearchResponse {
   results: SearchResult[];
+  /** Set when ranker D fired (telemetry; the search tool keeps it out of its answer). */
+  declex?: DeclexFire;
   suggestions?: Suggestion[];
   index_empty?: true;
   /** file_pattern or language matches no indexed file: nothing was searched. */
@@ -185,8 +200,8 @@ function declexTokens(query: string): string[] {
  * whole names before segments, exact case first, rarer names first, then chunk id. A qualified
  * token (`Class.method`) must equal the whole name; its parts are not matched on their own.
  */
-function declarationExactRanking(db: Db, tokens: readonly string[], scopeIds: number[] | null, pool: number): number[] {
-  if (tokens.length === 0) return [];
+function declarationExactRanking(db: Db, tokens: readonly string[], scopeIds: number[] | null, pool: number): { ids: number[]; whole: boolean } {
+  if (tokens.length === 0) return { ids: [], whole: false };
   const scope = scopeCondition("c.file_id", scopeIds);
   const stmt = db.prepare(`SELECT c.id AS id, c.chunk_id AS chunkId, c.symbol_name AS name FROM chunks c WHERE c.symbol_tail = ? AND ${scope.sql}`);
   const best = new Map<number, DeclexRank>();
@@ -212,10 +227,8 @@ function declarationExactRanking(db: Db, tokens: readonly string[], scopeIds: nu
       if (!prev || compareDeclex(entry, prev) < 0) best.set(rows[i]!.id, entry);
     }
   }
-  return [...best]
-    .sort(([, a], [, b]) => compareDeclex(a, b))
-    .slice(0, pool)
-    .map(([id]) => id);
+  const ranked = [...best].sort(([, a], [, b]) => compareDeclex(a, b)).slice(0, pool);
+  return { ids: ranked.map(([id]) => id), whole: ranked.length > 0 && ranked[0]![1].tier !== 2 };
 }
 
 function compareDeclex(a: DeclexRank, b: DeclexRank): number {
@@ -249,8 +262,10 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
   const asName = queryAsName(input.query);
   // A query that is one name is D's one token whatever its shape (`compose`, `error`): the
   // declarations of that name must be candidates to take the first tier (decisions.md).
+  let declex: { ids: number[]; whole: boolean } = { ids: [], whole: false };
   if (options.declarationExactRanker) {
-    fuse(declarationExactRanking(db, asName !== null ? [asName] : declexTokens(input.query), scopeIds, pool));
+    declex = declarationExactRanking(db, asName !== null ? [asName] : declexTokens(input.query), scopeIds, pool);
+    fuse(declex.ids);
     if (asName !== null) fuse(prefixCandidates(db, asName, scopeIds, pool));
   }
   const rows = loadChunks(db, [...candidates.keys()]);
@@ -271,6 +286,7 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
       const row = rows.get(c.id)!;
       return (!input.chunk_type || row.chunk_type === input.chunk_type) && (!input.only_exported || row.is_exported === 1);
     });
+  const declexFire = declex.ids.length > 0 ? declexEffects(declex, options.rrfK, fused, rows, tierOf, score) : undefined;
   const { survivors, folded } = foldSplitParts(fused, rows);
   const kept = dedupShellsAndMethods(survivors, rows, input.limit);
   for (const k of kept) {
@@ -280,13 +296,43 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
   addSnippets(db, input.query, kept.map((k) => k.candidate));
   const results = kept.map((entry, i) => toResult(entry.candidate, rows.get(entry.candidate.id)!, i + 1, entry.related));
   flagStale(db, results, options.projectRoot);
-  const response: SearchResponse = { results };
+  const response: SearchResponse = { results, ...(declexFire ? { declex: declexFire } : {}) };
   if (results.length === 0) {
     response.suggestions = suggest(db, input.query, scopeIds, input.limit);
     if (isIndexEmpty(db)) response.index_empty = true;
     else if (scopeIds !== null && scopeIds.length === 0) response.scope_empty = true;
   }
   return response;
+}
+
+/**
+ * Ranker D's effect on one search: each of D's chunks (in D's order, the first 10) at its fused
+ * rank with D and at the rank the same fusion gives without D's list — chunks D alone found have
+ * none. Prefix candidates, fused after D, count on both sides.
+ */
+function declexEffects(
+  declex: { ids: number[]; whole: boolean },
+  rrfK: number,
+  fused: readonly Candidate[],
+  rows: ReadonlyMap<number, ChunkRow>,
+  tierOf: ReadonlyMap<number, number>,
+  score: (c: Candidate) => number,
+): DeclexFire {
+  const dTerm = new Map(declex.ids.map((id, i) => [id, 1 / (rrfK + i + 1)]));
+  const rankWith = new Map(fused.map((c, i) => [c.id, i + 1]));
+  // Without D: a chunk keeps its score less D's term; a chunk only D brought in is not a candidate.
+  const without = fused
+    .map((c) => ({ c, rest: { ...c, rrf: c.rrf - (dTerm.get(c.id) ?? 0) } }))
+    .filter((w) => w.rest.rrf > 1e-12)
+    .map((w) => ({ c: w.c, s: score(w.rest) }))
+    .sort((a, b) => tierOf.get(a.c.id)! - tierOf.get(b.c.id)! || b.s - a.s || cmp(rows.get(a.c.id)!.chunk_id, rows.get(b.c.id)!.chunk_id));
+  const rankWithout = new Map(without.map((w, i) => [w.c.id, i + 1]));
+  const effects = declex.ids.slice(0, DECLEX_EFFECTS_CAP).map((id) => {
+    const row = rows.get(id);
+    return { chunk_id: row?.chunk_id ?? String(id), symbol_name: row?.symbol_name ?? null, rank_with_d: rankWith.get(id) ?? null, rank_without_d: rankWithout.get(id) ?? null };
+  });
+  const cut = declex.ids.length - effects.length;
+  return { fired: true, top_match_channel: declex.whole ? "full" : "segment", candidate_count: declex.ids.length, window_effects: effects, ...(cut > 0 ? { _truncated: cut } : {}) };
 }
 
 /** A test file's chunk scores this share of its fused score when ordered against source chunks. */

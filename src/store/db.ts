@@ -40,6 +40,22 @@ const SCHEMA_HASH = sha256(SCHEMA_SQL);
 
 export type Db = BetterSqlite3.Database;
 
+/** A plain connection to another database of the state dir (metrics.db): WAL, a busy wait of `busyMs`. */
+export function openDatabase(path: string, options: { readonly?: boolean; busyMs?: number } = {}): Db {
+  const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  try {
+    db.pragma(`busy_timeout = ${options.busyMs ?? DEFAULT_BUSY_TIMEOUT_MS}`);
+    if (!options.readonly) {
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+    }
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
 const STATEMENTS = new WeakMap<Db, Map<string, BetterSqlite3.Statement>>();
 
 /**
@@ -537,6 +553,12 @@ export class Store {
   /** A call the checker resolved to its target, as a verified edge of resolution 'checker'. */
   addCheckerEdge(fromId: number, toId: number, line: number, context: string): void {
     this.sql("INSERT INTO edges (from_id, to_id, edge_type, resolution, call_line, context) VALUES (?, ?, 'POTENTIAL_CALL', 'checker', ?, ?)").run(fromId, toId, line, context);
+  }
+
+  /** The indexed size of each of `paths` that is indexed. */
+  fileSizes(paths: readonly string[]): Map<string, number> {
+    const rows = this.sql("SELECT path, size FROM files WHERE path IN (SELECT value FROM json_each(?))").raw().all(JSON.stringify(paths)) as Array<[string, number]>;
+    return new Map(rows);
   }
 
   /** A file's row id and stamp, or null when it is not indexed. */

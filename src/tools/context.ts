@@ -2,6 +2,7 @@
 // (CLI, MCP) build one context per process and close it when they are done.
 import { existsSync } from "node:fs";
 import { MastError } from "../base/errors.js";
+import type { Telemetry } from "./telemetry.js";
 import type { ResolvedConfig } from "../index/config.js";
 import { guardProjectRoot, statePaths } from "../index/state.js";
 import { Store } from "../store/db.js";
@@ -12,16 +13,22 @@ export interface ToolContext {
   readonly cwd: string;
   /** hashpilot's `--config <path>` (merged over the global and project config files). */
   readonly editConfigPath?: string;
+  /** Read tools' answers carry `_stats` (the `telemetry` setting). */
+  readonly stats: boolean;
+  /** `mast serve`'s recorder of the read tools' calls (metrics.db); absent elsewhere. */
+  readonly recorder?: Telemetry;
   /** The index store; NOT_INDEXED when the state dir has no graph.db. */
   store(): Store;
   close(): void;
 }
 
-export function createToolContext(config: ResolvedConfig, cwd: string = config.project_root, editConfigPath?: string): ToolContext {
+export function createToolContext(config: ResolvedConfig, cwd: string = config.project_root, editConfigPath?: string, recorder?: Telemetry): ToolContext {
   let store: Store | null = null;
   return {
     config,
     cwd,
+    stats: config.telemetry,
+    ...(recorder === undefined ? {} : { recorder }),
     ...(editConfigPath === undefined ? {} : { editConfigPath }),
     store() {
       if (store) return store;

@@ -71,6 +71,8 @@ export interface ToolDefinition<S extends ZodType = ZodType, O = unknown> {
    * `indexing` while a run is writing (tools/registry.ts).
    */
   readonly readsIndex?: true;
+  /** Its answers carry `_stats` and its calls are recorded in metrics.db (spec §14.2): the read tools that name files. */
+  readonly stats?: true;
   /** The `hashpilot` commands that call it (the editing toolsets). */
   readonly cli?: readonly CliCommand[];
   handler(ctx: ToolContext, args: z.infer<S>): O | Promise<O>;

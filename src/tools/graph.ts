@@ -149,6 +149,7 @@ export const callersTool = defineTool({
     .strict(),
   annotations: READ_ONLY,
   readsIndex: true,
+  stats: true,
   handler: async (ctx, args) => {
     const db = ctx.store().db;
     const filePath = args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null;
@@ -206,6 +207,7 @@ export const implementorsTool = defineTool({
     .strict(),
   annotations: READ_ONLY,
   readsIndex: true,
+  stats: true,
   handler: (ctx, args) => ctx.store().snapshot((db) => {
     const target = findTarget(db, args.interface_name, args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null);
     const isStale = staleChecker(db, ctx.config.project_root);
@@ -237,6 +239,7 @@ export const renameImpactTool = defineTool({
   input: z.object({ symbol: symbolInput, file_path: filePathInput, potential_limit: potentialLimitInput }).strict(),
   annotations: READ_ONLY,
   readsIndex: true,
+  stats: true,
   handler: async (ctx, args) => {
     const db = ctx.store().db;
     const filePath = args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null;

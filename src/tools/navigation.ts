@@ -48,6 +48,7 @@ export const skeletonTool = defineTool({
     .strict(),
   annotations: READ_ONLY,
   readsIndex: true,
+  stats: true,
   handler: (ctx, args) => ctx.store().snapshot((db) => projectSkeleton(db, { ...args, directory: args.directory ? inProject(ctx, args.directory) : args.directory })),
 });
 
@@ -60,6 +61,7 @@ export const exportsTool = defineTool({
   input: z.object({ file_path: pathInput().describe("Project-relative path of an indexed file.") }).strict(),
   annotations: READ_ONLY,
   readsIndex: true,
+  stats: true,
   handler: async (ctx, args) => {
     const path = inProject(ctx, args.file_path);
     const refresh = await refreshed(ctx, path);
@@ -97,6 +99,7 @@ export const signatureTool = defineTool({
     .strict(),
   annotations: READ_ONLY,
   readsIndex: true,
+  stats: true,
   handler: async (ctx, args) => {
     const db = ctx.store().db;
     const filePath = args.file_path ? inProject(ctx, args.file_path) : null;
@@ -129,6 +132,7 @@ export const dependenciesTool = defineTool({
   input: z.object({ file_path: pathInput().describe("Project-relative path of an indexed file.") }).strict(),
   annotations: READ_ONLY,
   readsIndex: true,
+  stats: true,
   handler: async (ctx, args) => {
     const path = inProject(ctx, args.file_path);
     const refresh = await refreshed(ctx, path);

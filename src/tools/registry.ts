@@ -1,19 +1,26 @@
 // The one tool registry: each tool is a name, a description, a zod input schema, annotations
 // and a handler over a ToolContext. The MCP server, `mast query`, the CLI help and
 // docs/tools.md are all derived from this list.
-import { MAX_ANSWER_BYTES, jsonBytes } from "../base/budget.js";
+import { MAX_ANSWER_BYTES } from "../base/budget.js";
 import { MastError } from "../base/errors.js";
 import { healInterruptedRun } from "../index/run-thread.js";
 import { indexingNow } from "../index/status.js";
 import type { ToolContext } from "./context.js";
 import type { ToolAnnotations, ToolDefinition, Toolset } from "./define.js";
 import { EDIT_TOOLS } from "./edit.js";
+import { efficiencyTool } from "./efficiency.js";
 import { callersTool, implementorsTool, renameImpactTool } from "./graph.js";
 import { dependenciesTool, exportsTool, signatureTool, skeletonTool } from "./navigation.js";
 import { reindexTool } from "./reindex.js";
 import { searchTool } from "./search.js";
 import { statusTool } from "./status.js";
 import { z } from "./schema.js";
+import { TELEMETRY_NOTE, answerStats, cappedJson, referencedFiles, resultIdentities, resultsJson, type TelemetryNote } from "./telemetry.js";
+
+function declexOf(answer: unknown): string | null {
+  const declex = (answer as { [TELEMETRY_NOTE]?: TelemetryNote })[TELEMETRY_NOTE]?.declex;
+  return declex === undefined ? null : JSON.stringify(declex);
+}
 
 export const TOOLS: readonly ToolDefinition[] = [
   searchTool,
@@ -26,6 +33,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   renameImpactTool,
   reindexTool,
   statusTool,
+  efficiencyTool,
   ...EDIT_TOOLS,
 ] as unknown as ToolDefinition[];
 
@@ -130,7 +138,54 @@ function withIndexing(ctx: ToolContext, answer: unknown): unknown {
  * RESULT_TOO_LARGE (tools cut their lists below it; this is the guarantee).
  */
 export async function callTool(ctx: ToolContext, name: string, rawArgs: unknown): Promise<unknown> {
+  return (await runTool(ctx, name, rawArgs, false)).answer;
+}
+
+/**
+ * callTool's answer with its JSON (what a surface sends), and — for a surface, unless
+ * `telemetry` is false — telemetry done: `_stats` attached when the context asks for it, the call
+ * recorded when it has a recorder.
+ */
+export async function runTool(ctx: ToolContext, name: string, rawArgs: unknown, telemetry = true): Promise<{ answer: unknown; text: string }> {
+  const started = performance.now();
   const tool = findTool(name);
+  const measured = telemetry && tool.stats === true && (ctx.stats || ctx.recorder !== undefined);
+  try {
+    const { answer, raw, text, files } = await answerOf(ctx, tool, rawArgs, measured, started);
+    const bytes = Buffer.byteLength(text, "utf8");
+    if (bytes > MAX_ANSWER_BYTES) {
+      throw new MastError("RESULT_TOO_LARGE", `the answer of ${name} would be ${bytes} bytes, over the ${MAX_ANSWER_BYTES}-byte answer cap`);
+    }
+    if (measured && ctx.recorder) {
+      const row = rowFields(tool.name, started);
+      // Everything but the time is worked out after the answer has gone.
+      ctx.recorder.record(() => {
+        const stale = text.includes('"stale":true') || text.includes('"file_busy_returning_stale_cache"');
+        return { ...row, args_json: cappedJson(rawArgs ?? {}), status: stale ? "stale_returned" : "ok", results_json: resultsJson(resultIdentities(raw)), declex_json: declexOf(raw), text, files: files ?? referencedFiles(raw) };
+      });
+    }
+    return { answer, text };
+  } catch (err) {
+    if (measured && ctx.recorder) {
+      const row = rowFields(tool.name, started);
+      ctx.recorder.record(() => ({ ...row, args_json: cappedJson(rawArgs ?? {}), status: "error", results_json: null, declex_json: null, text: null, files: [] }));
+    }
+    throw err;
+  }
+}
+
+function rowFields(tool: string, started: number) {
+  return { tool_name: tool, call_timestamp: Date.now() / 1000, duration_ms: Math.round(performance.now() - started) };
+}
+
+async function answerOf(
+  ctx: ToolContext,
+  tool: ToolDefinition,
+  rawArgs: unknown,
+  measured: boolean,
+  started: number,
+): Promise<{ answer: unknown; raw: unknown; text: string; files: readonly string[] | null }> {
+  const name = tool.name;
   const bad = badString(rawArgs, "");
   if (bad !== null) throw new MastError("INVALID_ARGUMENT", `invalid arguments for ${name}: ${bad}`, { hint: "Arguments are text: no NUL bytes, no unpaired surrogates." });
   const parsed = tool.input.safeParse(rawArgs ?? {});
@@ -146,11 +201,15 @@ export async function callTool(ctx: ToolContext, name: string, rawArgs: unknown)
   if (tool.readsIndex) await healInterruptedRun(ctx.config);
   const raw = await tool.handler(ctx, parsed.data);
   const answer = tool.readsIndex ? withIndexing(ctx, raw) : raw;
-  const bytes = jsonBytes(answer);
-  if (bytes > MAX_ANSWER_BYTES) {
-    throw new MastError("RESULT_TOO_LARGE", `the answer of ${name} would be ${bytes} bytes, over the ${MAX_ANSWER_BYTES}-byte answer cap`);
-  }
-  return answer;
+  const text = JSON.stringify(answer) ?? "null";
+  // The note a tool attached rides on its own answer object, `raw` (withIndexing's copy has none).
+  if (!measured || !ctx.stats || typeof answer !== "object" || answer === null || Array.isArray(answer)) return { answer, raw, text, files: null };
+  const files = referencedFiles(raw);
+  const sizes = files.length > 0 ? ctx.store().fileSizes(files) : new Map<string, number>();
+  const stats = answerStats(name, Buffer.byteLength(text, "utf8"), files, sizes, performance.now() - started);
+  // `_stats` last, spliced into the JSON already made (the same text as stringifying the merged object).
+  const statsText = `"_stats":${JSON.stringify(stats)}}`;
+  return { answer: { ...answer, _stats: stats }, raw, text: text === "{}" ? `{${statsText}` : `${text.slice(0, -1)},${statsText}`, files };
 }
 
 /**

@@ -7,6 +7,7 @@ import { searchChunks, type SearchResponse, type SearchResult } from "../query/s
 import { CHUNK_TYPES } from "../syntax/types.js";
 import { READ_ONLY, defineTool } from "./define.js";
 import { MAX_NAME_LENGTH, globInput, nameInput, z } from "./schema.js";
+import { withNote } from "./telemetry.js";
 
 /** A result's content is cut to this many characters unless max_chars says otherwise: ten results stay near 8 KB. */
 export const DEFAULT_MAX_CHARS = 400;
@@ -40,7 +41,8 @@ function cutContent(r: SearchResult, max: number): ShapedResult {
   return { ...r, content, content_truncated: true, content_end_line: r.content_start_line + lines - 1 };
 }
 
-function shape(response: SearchResponse, max: number, fields: readonly string[] | null | undefined): SearchResponse {
+function shape(full: SearchResponse, max: number, fields: readonly string[] | null | undefined): SearchResponse {
+  const { declex, ...response } = full;
   const results = response.results.map((r) => {
     const cut = cutContent(r, max);
     if (!fields) return cut;
@@ -49,7 +51,15 @@ function shape(response: SearchResponse, max: number, fields: readonly string[] 
     if (keep.has("content")) keep.add("content_truncated").add("content_end_line");
     return Object.fromEntries(Object.entries(cut).filter(([k]) => keep.has(k)));
   });
-  return { ...response, results: results as SearchResult[] };
+  // What telemetry records beside the answer: every result's file and name (whatever `fields` kept), and ranker D's fire.
+  return withNote(
+    { ...response, results: results as SearchResult[] },
+    {
+      files: response.results.map((r) => r.file_path),
+      results: response.results.map((r) => ({ file_path: r.file_path, symbol_name: r.symbol_name })),
+      ...(declex ? { declex } : {}),
+    },
+  );
 }
 
 export const searchTool = defineTool({
@@ -92,6 +102,7 @@ export const searchTool = defineTool({
     .strict(),
   annotations: READ_ONLY,
   readsIndex: true,
+  stats: true,
   handler: async (ctx, args) => {
     // A large run leaves the trigram index for later (docs/decisions.md): completed off this thread first.
     let pending = ctx.store().trigramPending();
@@ -107,6 +118,6 @@ export const searchTool = defineTool({
         args.fields,
       ),
     );
-    return pending > 0 ? { ...answer, search_index_pending: pending } : answer;
+    return pending > 0 ? Object.assign(answer, { search_index_pending: pending }) : answer;
   },
 });

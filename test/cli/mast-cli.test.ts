@@ -83,7 +83,7 @@ describe("mast init", () => {
       problems: [],
     });
     expect(report.bytes_parsed).toBe(BASE_INDEXED.reduce((n, f) => n + Buffer.byteLength(BASE_FILES[f]!), 0));
-    expect(readdirSync(state).sort()).toEqual([".gitignore", "config.json", "file_manifest.json", "graph.db", "index.json", "structure.lock", "walk-cache.json"]);
+    expect(readdirSync(state).sort()).toEqual([".gitignore", "config.json", "file_manifest.json", "graph.db", "index.json", "lock-metrics.jsonl", "structure.lock", "walk-cache.json"]);
     // git ignores the whole state dir, this file included.
     expect(readFileSync(join(state, ".gitignore"), "utf8")).toBe("# mast's index state: derived, never committed\n*\n");
     const index = readJson(join(state, "index.json"));
@@ -108,7 +108,7 @@ describe("mast init", () => {
     const state = join(p.root, ".mast");
     const out = ok(await runMast(["init", p.root, "--no-index", "--json"]));
     expect(out).toEqual({ state_dir: state, indexed: false });
-    expect(readdirSync(state).sort()).toEqual([".gitignore", "config.json", "index.json", "structure.lock"]);
+    expect(readdirSync(state).sort()).toEqual([".gitignore", "config.json", "index.json", "lock-metrics.jsonl", "structure.lock"]);
     expect(readJson(join(state, "index.json"))).toEqual({ schema_version: SCHEMA_VERSION, last_indexed: null, file_count: 0, chunk_count: 0, parse_errors: 0, write_errors: 0 });
     const status = ok(await runMast(["status", p.root, "--json"]));
     expect(status).toMatchObject({ last_indexed: null, indexed_files: 0, index_fresh: false });

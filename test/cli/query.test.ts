@@ -30,8 +30,12 @@ describe("mast query", () => {
     const line = await runMast([...args, "--json"]);
     expect(line.code).toBe(0);
     expect(line.stdout.trimEnd().split("\n")).toHaveLength(1);
-    const data = JSON.parse(line.stdout);
-    expect(JSON.parse(pretty.stdout)).toEqual(data);
+    const { _stats: stats, ...data } = JSON.parse(line.stdout);
+    const { _stats: prettyStats, ...prettyData } = JSON.parse(pretty.stdout);
+    expect(prettyData).toEqual(data);
+    // A read tool's answer carries its telemetry estimate, as over MCP (only the duration differs between runs).
+    expect({ ...stats, duration_ms: 0 }).toEqual({ ...prettyStats, duration_ms: 0 });
+    expect(stats).toMatchObject({ tool: "mast_signature", files_referenced: ["src/repo.ts"], counted: "estimate" });
     // The brief answer: no `symbol` (it is the name asked for), no params/return_type (the signature states them).
     expect(data.results[0]).toEqual({
       kind: "method",

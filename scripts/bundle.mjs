@@ -7,7 +7,7 @@ import { chmodSync, copyFileSync, rmSync } from "node:fs";
 import { rolldown } from "rolldown";
 
 const OUT = "dist/bin";
-const EXTERNAL = ["@anthropic-ai/tokenizer", "better-sqlite3", "commander", "ignore", "picomatch", "proper-lockfile", "node-gyp-build"];
+const EXTERNAL = ["@anthropic-ai/tokenizer", "better-sqlite3", "chokidar", "commander", "ignore", "picomatch", "proper-lockfile", "node-gyp-build"];
 // Worker files and the schema are found next to the chunk that names them (`new URL("./worker.js",
 // import.meta.url)`), so each keeps its own name in dist/bin/.
 const input = {

@@ -40,6 +40,7 @@ const SOLE_IMPORTER: Record<string, string> = {
   "better-sqlite3": "store/db.ts",
   "@anthropic-ai/tokenizer": "tools/tokenizer.ts",
   "proper-lockfile": "index/lock.ts",
+  chokidar: "index/watch.ts",
   picomatch: "base/glob.ts",
   ignore: "index/walk.ts",
   commander: "cli/mast.ts",

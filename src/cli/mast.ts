@@ -221,7 +221,8 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     .option("--no-startup-reindex", "skip the background reindex at startup (refused on a never-indexed state dir)")
     .option("--toolsets <list>", "toolsets to offer: read (the index tools), edit (hashpilot's reads and edits), admin (hashpilot's telemetry, provenance, config and route)", "read,edit")
     .option("--checker", "the startup reindex and mast_reindex also run the TypeScript-checker pass (as `checker: true` in mast.config.json does)")
-    .action(async (path: string | undefined, opts: CommonOptions & { startupReindex: boolean; toolsets: string; checker?: boolean }) => {
+    .option("--watch", "watch the project and reindex files created, changed or deleted by any means (500 ms debounce)")
+    .action(async (path: string | undefined, opts: CommonOptions & { startupReindex: boolean; toolsets: string; checker?: boolean; watch?: boolean }) => {
       const toolsets = opts.toolsets.split(",").map((t) => t.trim());
       const unknown = toolsets.filter((t) => !(TOOLSETS as readonly string[]).includes(t));
       if (unknown.length > 0 || toolsets.length === 0) {
@@ -236,6 +237,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
         seedDir: process.env.MAST_SEED_DIR && process.env.MAST_SEED_DIR.trim() !== "" ? process.env.MAST_SEED_DIR : DEFAULT_SEED_DIR,
         log: (line) => process.stderr.write(`${line}\n`),
         toolsets: toolsets as Toolset[],
+        watch: opts.watch === true,
       });
     });
 

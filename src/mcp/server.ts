@@ -9,6 +9,7 @@ import { MastError, errorMessage, isMastError } from "../base/errors.js";
 import type { ResolvedConfig } from "../index/config.js";
 import { SERVER_LOCK_POLICY, withStructureLock } from "../index/lock.js";
 import { provideCheckerPass, runIndexOffThread } from "../index/run-thread.js";
+import { startWatch } from "../index/watch.js";
 import { ensureStateDir, guardSchema, isNeverIndexed, persistConfig, readIndexJson, statePaths, writeJsonAtomic } from "../index/state.js";
 import { createToolContext } from "../tools/context.js";
 import { errorEnvelope } from "../tools/envelope.js";
@@ -26,6 +27,8 @@ export interface ServeOptions {
   readonly log: (line: string) => void;
   /** The toolsets offered (default: read and edit): `read` (the index tools), `edit` (hashpilot's reads and edits), `admin` (its reports). */
   readonly toolsets?: readonly Toolset[];
+  /** Watch the tree and reindex what changes (spec §11.4). */
+  readonly watch?: boolean;
 }
 
 /** Step 1: a missing or empty state dir is filled from the seed index when one exists. */
@@ -105,6 +108,13 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once("end", () => resolve());
+    // A signal ends the session as stdin's end does (the watcher and the telemetry closed first).
+    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+      process.once(signal, () => {
+        process.stdin.destroy();
+        resolve();
+      });
+    }
   });
   await server.connect(transport);
   options.log(`mast serve: ready (${offered.length} tools) for ${config.project_root}`);
@@ -120,7 +130,15 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
       (err: unknown) => options.log(`mast serve: startup reindex failed: ${errorMessage(err)}`),
     );
   }
+  const watch = options.watch
+    ? startWatch(config, {
+        run: () => runIndexOffThread(config, { mode: "incremental", operation: "mast serve --watch", lockPolicy: SERVER_LOCK_POLICY, checker: config.checker }),
+        log: options.log,
+      })
+    : null;
+  if (watch) void watch.ready.then(() => options.log("mast serve --watch: watching for changes"));
   await closed;
+  await watch?.close();
   await recorder?.close();
   ctx.close();
   await server.close().catch(() => undefined);

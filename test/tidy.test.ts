@@ -49,6 +49,7 @@ const SOLE_IMPORTER: Record<string, string> = {
   "@modelcontextprotocol/sdk/server/index.js": "mcp/server.ts",
   "@modelcontextprotocol/sdk/server/stdio.js": "mcp/server.ts",
   "@modelcontextprotocol/sdk/types.js": "mcp/server.ts",
+  "@modelcontextprotocol/sdk/server/streamableHttp.js": "mcp/http.ts",
 };
 
 function sourceFiles(dir: string): string[] {

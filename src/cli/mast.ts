@@ -222,12 +222,18 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     .option("--toolsets <list>", "toolsets to offer: read (the index tools), edit (hashpilot's reads and edits), admin (hashpilot's telemetry, provenance, config and route)", "read,edit")
     .option("--checker", "the startup reindex and mast_reindex also run the TypeScript-checker pass (as `checker: true` in mast.config.json does)")
     .option("--watch", "watch the project and reindex files created, changed or deleted by any means (500 ms debounce)")
-    .action(async (path: string | undefined, opts: CommonOptions & { startupReindex: boolean; toolsets: string; checker?: boolean; watch?: boolean }) => {
+    .option("--http", "serve over streamable HTTP at /mcp instead of stdio (until SIGTERM/SIGINT); MAST_HTTP_TOKEN, when set, is required as a bearer token")
+    .option("--port <n>", "with --http: the port (0 picks a free one)", "7730")
+    .option("--host <host>", "with --http: the address to listen on (not loopback only with MAST_HTTP_TOKEN set)", "127.0.0.1")
+    .action(async (path: string | undefined, opts: CommonOptions & { startupReindex: boolean; toolsets: string; checker?: boolean; watch?: boolean; http?: boolean; port: string; host: string }) => {
       const toolsets = opts.toolsets.split(",").map((t) => t.trim());
       const unknown = toolsets.filter((t) => !(TOOLSETS as readonly string[]).includes(t));
       if (unknown.length > 0 || toolsets.length === 0) {
         throw new MastError("INVALID_ARGUMENT", `--toolsets takes some of ${TOOLSETS.join(", ")}, not ${JSON.stringify(opts.toolsets)}`, { hint: "e.g. --toolsets read or --toolsets read,edit,admin" });
       }
+      const port = Number(opts.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new MastError("INVALID_ARGUMENT", `--port takes a port number from 0 to 65535, not ${JSON.stringify(opts.port)}`, { hint: "e.g. --port 7730" });
+      const token = process.env.MAST_HTTP_TOKEN?.trim();
       const loaded = loadConfig(path, { stateDir: opts.stateDir });
       const config = opts.checker ? { ...loaded, checker: true } : loaded;
       const { DEFAULT_SEED_DIR, serve } = await import("../mcp/server.js");
@@ -238,6 +244,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
         log: (line) => process.stderr.write(`${line}\n`),
         toolsets: toolsets as Toolset[],
         watch: opts.watch === true,
+        ...(opts.http ? { http: { host: opts.host, port, ...(token ? { token } : {}) } } : {}),
       });
     });
 

@@ -15,6 +15,7 @@ import { createToolContext } from "../tools/context.js";
 import { errorEnvelope } from "../tools/envelope.js";
 import { DEFAULT_TOOLSETS, type Toolset } from "../tools/define.js";
 import { TOOLS, listedTools, runTool } from "../tools/registry.js";
+import { serveHttp, type HttpOptions } from "./http.js";
 import { Telemetry } from "../tools/telemetry.js";
 
 export const DEFAULT_SEED_DIR = "/opt/mast-seed";
@@ -29,6 +30,8 @@ export interface ServeOptions {
   readonly toolsets?: readonly Toolset[];
   /** Watch the tree and reindex what changes (spec §11.4). */
   readonly watch?: boolean;
+  /** Serve over streamable HTTP instead of stdio. */
+  readonly http?: HttpOptions;
 }
 
 /** Step 1: a missing or empty state dir is filled from the seed index when one exists. */
@@ -84,31 +87,34 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
   const toolsets = options.toolsets ?? DEFAULT_TOOLSETS;
   const offered = TOOLS.filter((t) => toolsets.includes(t.toolset ?? "read"));
   const listing = listedTools(toolsets);
-  const server = new Server({ name: "mast", version: options.version }, { capabilities: { tools: {} }, instructions: serverInstructions(offered.map((t) => t.name)) });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    try {
-      if (!offered.some((t) => t.name === request.params.name)) {
-        throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(request.params.name)}`, { hint: `This server offers: ${offered.map((t) => t.name).join(", ")}` });
+  // One Server per connection (stdio has one; over HTTP each session has its own), all sharing the context.
+  const makeServer = (): Server => {
+    const server = new Server({ name: "mast", version: options.version }, { capabilities: { tools: {} }, instructions: serverInstructions(offered.map((t) => t.name)) });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      try {
+        if (!offered.some((t) => t.name === request.params.name)) {
+          throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(request.params.name)}`, { hint: `This server offers: ${offered.map((t) => t.name).join(", ")}` });
+        }
+        const { text } = await runTool(ctx, request.params.name, request.params.arguments ?? {});
+        return { content: [{ type: "text", text }] };
+      } catch (err) {
+        // hashpilot's toolsets answer failures with the apiVersion 1 envelope, as its CLI does.
+        if ((offered.find((t) => t.name === request.params.name)?.toolset ?? "read") !== "read") {
+          return { isError: true, content: [{ type: "text", text: JSON.stringify(errorEnvelope(request.params.name, err)) }] };
+        }
+        // A tool error is an answer, never a crash: the code and hint tell the agent what to do.
+        const error = isMastError(err) ? { code: err.code, message: err.message, hint: err.hint } : { code: "INTERNAL", message: errorMessage(err), hint: "This is a bug in mast; please report it." };
+        return { isError: true, content: [{ type: "text", text: JSON.stringify({ error }) }] };
       }
-      const { text } = await runTool(ctx, request.params.name, request.params.arguments ?? {});
-      return { content: [{ type: "text", text }] };
-    } catch (err) {
-      // hashpilot's toolsets answer failures with the apiVersion 1 envelope, as its CLI does.
-      if ((offered.find((t) => t.name === request.params.name)?.toolset ?? "read") !== "read") {
-        return { isError: true, content: [{ type: "text", text: JSON.stringify(errorEnvelope(request.params.name, err)) }] };
-      }
-      // A tool error is an answer, never a crash: the code and hint tell the agent what to do.
-      const error = isMastError(err) ? { code: err.code, message: err.message, hint: err.hint } : { code: "INTERNAL", message: errorMessage(err), hint: "This is a bug in mast; please report it." };
-      return { isError: true, content: [{ type: "text", text: JSON.stringify({ error }) }] };
-    }
-  });
+    });
+    return server;
+  };
 
-  const transport = new StdioServerTransport();
+  // The session ends at a signal, and — over stdio — when the client closes the pipe.
+  let stopSignal: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    process.stdin.once("end", () => resolve());
-    // A signal ends the session as stdin's end does (the watcher and the telemetry closed first).
+    stopSignal = resolve;
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
       process.once(signal, () => {
         process.stdin.destroy();
@@ -116,7 +122,19 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
       });
     }
   });
-  await server.connect(transport);
+  let stopTransport: () => Promise<void>;
+  if (options.http) {
+    const http = await serveHttp(makeServer, options.http);
+    stopTransport = http.close;
+    options.log(`mast serve: listening on ${http.url}${options.http.token ? " (bearer token required)" : ""}`);
+  } else {
+    const server = makeServer();
+    const transport = new StdioServerTransport();
+    transport.onclose = () => stopSignal();
+    process.stdin.once("end", () => stopSignal());
+    await server.connect(transport);
+    stopTransport = () => server.close().catch(() => undefined);
+  }
   options.log(`mast serve: ready (${offered.length} tools) for ${config.project_root}`);
 
   if (options.startupReindex) {
@@ -139,8 +157,8 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
   if (watch) void watch.ready.then(() => options.log("mast serve --watch: watching for changes"));
   await closed;
   await watch?.close();
+  await stopTransport();
   await recorder?.close();
   ctx.close();
-  await server.close().catch(() => undefined);
 }
 

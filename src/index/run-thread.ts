@@ -9,7 +9,7 @@ import { Worker } from "node:worker_threads";
 import { ERROR_CODES, MastError, type ErrorCode } from "../base/errors.js";
 import type { ResolvedConfig } from "./config.js";
 import { SERVER_LOCK_POLICY } from "./lock.js";
-import { runIndex, type CheckerPass, type IndexReport, type RunIndexOptions } from "./run.js";
+import { runIndex, type CheckerPass, type IndexProgress, type IndexReport, type RunIndexOptions } from "./run.js";
 import { completeTrigramOf } from "./search-index.js";
 import { indexLock, indexStatus, type IndexStatus } from "./status.js";
 
@@ -37,15 +37,30 @@ export type ThreadJob =
 
 /** What the worker posts back: the job's answer, or its error as plain data. */
 export type ThreadMessage =
+  | { readonly progress: IndexProgress }
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly error: { readonly code?: string; readonly message: string; readonly hint?: string; readonly details?: Record<string, unknown> } };
 
-/** The job itself, on whichever thread runs it (the worker's entry calls this too). */
-export function runJob(job: ThreadJob): Promise<unknown> {
+/** A run's progress is reported at most this often (and once at its last file). */
+const PROGRESS_INTERVAL_MS = 200;
+
+/** `onProgress` called at most every 200 ms, and for the last file. */
+function throttled(onProgress: (p: IndexProgress) => void): (p: IndexProgress) => void {
+  let last = 0;
+  return (p) => {
+    const now = Date.now();
+    if (p.done < p.total && now - last < PROGRESS_INTERVAL_MS) return;
+    last = now;
+    onProgress(p);
+  };
+}
+
+/** The job itself, on whichever thread runs it (the worker's entry calls this too); an index run reports its progress to `onProgress`. */
+export function runJob(job: ThreadJob, onProgress?: (p: IndexProgress) => void): Promise<unknown> {
   if (job.kind === "index") {
     const { checker, ...options } = job.options;
     if (checker && providedChecker === null) return Promise.reject(new Error("a run asked for the checker pass, but none was provided to this thread"));
-    return runIndex(job.config, { ...options, ...(checker ? { checker: providedChecker! } : {}) });
+    return runIndex(job.config, { ...options, ...(checker ? { checker: providedChecker! } : {}), ...(onProgress ? { onProgress: throttled(onProgress) } : {}) });
   }
   if (job.kind === "search_index") return Promise.resolve(completeTrigramOf(job.config));
   return Promise.resolve(indexStatus(job.config));
@@ -64,8 +79,9 @@ export function completeSearchIndexOffThread(config: ResolvedConfig): Promise<nu
   return offThread({ kind: "search_index", config }) as Promise<number>;
 }
 
-export function runIndexOffThread(config: ResolvedConfig, options: ThreadRunOptions): Promise<IndexReport> {
-  return offThread({ kind: "index", config, options }) as Promise<IndexReport>;
+/** An index run off this thread; `onProgress` hears of its parsing (files done of the work set), at most every 200 ms. */
+export function runIndexOffThread(config: ResolvedConfig, options: ThreadRunOptions, onProgress?: (p: IndexProgress) => void): Promise<IndexReport> {
+  return offThread({ kind: "index", config, options }, onProgress) as Promise<IndexReport>;
 }
 
 /** The status snapshot (a walk and a hash of every file) computed off this thread. */
@@ -73,12 +89,16 @@ export function indexStatusOffThread(config: ResolvedConfig): Promise<IndexStatu
   return offThread({ kind: "status", config }) as Promise<IndexStatus>;
 }
 
-function offThread(job: ThreadJob): Promise<unknown> {
-  if (!existsSync(WORKER_FILE)) return runJob(job);
+function offThread(job: ThreadJob, onProgress?: (p: IndexProgress) => void): Promise<unknown> {
+  if (!existsSync(WORKER_FILE)) return runJob(job, onProgress);
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_FILE, { workerData: job });
+    const worker = new Worker(WORKER_FILE, { workerData: { job, progress: onProgress !== undefined } });
     let settled = false;
-    worker.once("message", (msg: ThreadMessage) => {
+    worker.on("message", (msg: ThreadMessage) => {
+      if ("progress" in msg) {
+        if (!settled) onProgress?.(msg.progress);
+        return;
+      }
       settled = true;
       if (msg.ok) resolve(msg.value);
       else reject(reviveError(msg.error));

@@ -91,12 +91,19 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
   const makeServer = (): Server => {
     const server = new Server({ name: "mast", version: options.version }, { capabilities: { tools: {} }, instructions: serverInstructions(offered.map((t) => t.name)) });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      // A client that sent a progress token hears how a long call goes (mast_reindex).
+      const token = request.params._meta?.progressToken;
+      const progress =
+        token === undefined
+          ? undefined
+          : (done: number, total: number | undefined, message: string) =>
+              void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: done, ...(total === undefined ? {} : { total }), message } }).catch(() => undefined);
       try {
         if (!offered.some((t) => t.name === request.params.name)) {
           throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(request.params.name)}`, { hint: `This server offers: ${offered.map((t) => t.name).join(", ")}` });
         }
-        const { text } = await runTool(ctx, request.params.name, request.params.arguments ?? {});
+        const { text } = await runTool(ctx, request.params.name, request.params.arguments ?? {}, progress ? { progress } : {});
         return { content: [{ type: "text", text }] };
       } catch (err) {
         // hashpilot's toolsets answer failures with the apiVersion 1 envelope, as its CLI does.

@@ -6,11 +6,11 @@ import { errorMessage, isMastError } from "../base/errors.js";
 import { afterJob, provideCheckerPass, runJob, type ThreadJob, type ThreadMessage } from "../index/run-thread.js";
 
 const post = (msg: ThreadMessage) => parentPort!.postMessage(msg);
-const job = workerData as ThreadJob;
+const { job, progress } = workerData as { job: ThreadJob; progress: boolean };
 
 const provided = job.kind === "index" && job.options.checker ? import("./checker.js").then(({ checkerPass }) => provideCheckerPass(checkerPass)) : Promise.resolve();
 
-provided.then(() => runJob(job)).then(
+provided.then(() => runJob(job, progress ? (p) => post({ progress: p }) : undefined)).then(
   (value) => {
     post({ ok: true, value });
     try {

@@ -75,7 +75,13 @@ export interface ToolDefinition<S extends ZodType = ZodType, O = unknown> {
   readonly stats?: true;
   /** The `hashpilot` commands that call it (the editing toolsets). */
   readonly cli?: readonly CliCommand[];
-  handler(ctx: ToolContext, args: z.infer<S>): O | Promise<O>;
+  handler(ctx: ToolContext, args: z.infer<S>, call: ToolCall): O | Promise<O>;
+}
+
+/** What a surface gives one call beside its arguments. */
+export interface ToolCall {
+  /** Reports progress of a long call (MCP progress notifications, when the client sent a token). */
+  readonly progress?: (progress: number, total: number | undefined, message: string) => void;
 }
 
 export function defineTool<S extends ZodType, O>(tool: ToolDefinition<S, O>): ToolDefinition<S, O> {

@@ -6,7 +6,7 @@ import { MastError } from "../base/errors.js";
 import { healInterruptedRun } from "../index/run-thread.js";
 import { indexingNow } from "../index/status.js";
 import type { ToolContext } from "./context.js";
-import type { ToolAnnotations, ToolDefinition, Toolset } from "./define.js";
+import type { ToolAnnotations, ToolCall, ToolDefinition, Toolset } from "./define.js";
 import { EDIT_TOOLS } from "./edit.js";
 import { efficiencyTool } from "./efficiency.js";
 import { callersTool, implementorsTool, renameImpactTool } from "./graph.js";
@@ -138,7 +138,7 @@ function withIndexing(ctx: ToolContext, answer: unknown): unknown {
  * RESULT_TOO_LARGE (tools cut their lists below it; this is the guarantee).
  */
 export async function callTool(ctx: ToolContext, name: string, rawArgs: unknown): Promise<unknown> {
-  return (await runTool(ctx, name, rawArgs, false)).answer;
+  return (await runTool(ctx, name, rawArgs, { telemetry: false })).answer;
 }
 
 /**
@@ -146,12 +146,13 @@ export async function callTool(ctx: ToolContext, name: string, rawArgs: unknown)
  * `telemetry` is false — telemetry done: `_stats` attached when the context asks for it, the call
  * recorded when it has a recorder.
  */
-export async function runTool(ctx: ToolContext, name: string, rawArgs: unknown, telemetry = true): Promise<{ answer: unknown; text: string }> {
+export async function runTool(ctx: ToolContext, name: string, rawArgs: unknown, options: { telemetry?: boolean } & ToolCall = {}): Promise<{ answer: unknown; text: string }> {
   const started = performance.now();
   const tool = findTool(name);
-  const measured = telemetry && tool.stats === true && (ctx.stats || ctx.recorder !== undefined);
+  const measured = options.telemetry !== false && tool.stats === true && (ctx.stats || ctx.recorder !== undefined);
+  const call: ToolCall = options.progress ? { progress: options.progress } : {};
   try {
-    const { answer, raw, text, files } = await answerOf(ctx, tool, rawArgs, measured, started);
+    const { answer, raw, text, files } = await answerOf(ctx, tool, rawArgs, call, measured, started);
     const bytes = Buffer.byteLength(text, "utf8");
     if (bytes > MAX_ANSWER_BYTES) {
       throw new MastError("RESULT_TOO_LARGE", `the answer of ${name} would be ${bytes} bytes, over the ${MAX_ANSWER_BYTES}-byte answer cap`);
@@ -182,6 +183,7 @@ async function answerOf(
   ctx: ToolContext,
   tool: ToolDefinition,
   rawArgs: unknown,
+  call: ToolCall,
   measured: boolean,
   started: number,
 ): Promise<{ answer: unknown; raw: unknown; text: string; files: readonly string[] | null }> {
@@ -199,7 +201,7 @@ async function answerOf(
     });
   }
   if (tool.readsIndex) await healInterruptedRun(ctx.config);
-  const raw = await tool.handler(ctx, parsed.data);
+  const raw = await tool.handler(ctx, parsed.data, call);
   const answer = tool.readsIndex ? withIndexing(ctx, raw) : raw;
   const text = JSON.stringify(answer) ?? "null";
   // The note a tool attached rides on its own answer object, `raw` (withIndexing's copy has none).

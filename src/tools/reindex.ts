@@ -15,8 +15,14 @@ export const reindexTool = defineTool({
     "Incremental (files whose content changed, new and deleted files) unless full is true.",
   input: z.object({ full: z.boolean().default(false).describe("Re-parse every file instead of only changed ones.") }).strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (ctx, args) => {
-    const r = await runIndexOffThread(ctx.config, { mode: args.full ? "full" : "incremental", operation: "mast_reindex", lockPolicy: SERVER_LOCK_POLICY, checker: ctx.config.checker });
+  handler: async (ctx, args, call) => {
+    const report = call.progress;
+    report?.(0, undefined, "walking the project");
+    const r = await runIndexOffThread(
+      ctx.config,
+      { mode: args.full ? "full" : "incremental", operation: "mast_reindex", lockPolicy: SERVER_LOCK_POLICY, checker: ctx.config.checker },
+      report ? (p) => report(p.done, p.total, `parsed ${p.done} of ${p.total} files`) : undefined,
+    );
     return {
       files_indexed: r.files_indexed,
       files_skipped: r.files_unchanged,

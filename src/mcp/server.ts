@@ -103,12 +103,13 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
         if (!offered.some((t) => t.name === request.params.name)) {
           throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(request.params.name)}`, { hint: `This server offers: ${offered.map((t) => t.name).join(", ")}` });
         }
-        const { text } = await runTool(ctx, request.params.name, request.params.arguments ?? {}, progress ? { progress } : {});
-        return { content: [{ type: "text", text }] };
+        const { answer, text } = await runTool(ctx, request.params.name, request.params.arguments ?? {}, progress ? { progress } : {});
+        return { content: [{ type: "text", text }], structuredContent: answer as Record<string, unknown> };
       } catch (err) {
         // hashpilot's toolsets answer failures with the apiVersion 1 envelope, as its CLI does.
         if ((offered.find((t) => t.name === request.params.name)?.toolset ?? "read") !== "read") {
-          return { isError: true, content: [{ type: "text", text: JSON.stringify(errorEnvelope(request.params.name, err)) }] };
+          const envelope = errorEnvelope(request.params.name, err);
+          return { isError: true, content: [{ type: "text", text: JSON.stringify(envelope) }], structuredContent: envelope as unknown as Record<string, unknown> };
         }
         // A tool error is an answer, never a crash: the code and hint tell the agent what to do.
         const error = isMastError(err) ? { code: err.code, message: err.message, hint: err.hint } : { code: "INTERNAL", message: errorMessage(err), hint: "This is a bug in mast; please report it." };

@@ -65,6 +65,8 @@ export interface ToolDefinition<S extends ZodType = ZodType, O = unknown> {
   /** More of the answer's contract, for docs/tools.md and `mast query --help` (not in the MCP listing). */
   readonly details?: string;
   readonly input: S;
+  /** What the answer is (MCP `outputSchema`; the answer goes out as `structuredContent` too): tools/outputs.ts. */
+  readonly output: ZodType;
   readonly annotations: ToolAnnotations;
   /**
    * Answers from the index: a call heals an interrupted index run first, and its answer carries

@@ -1,7 +1,7 @@
 // docs/tools.md, derived from the registry: each tool's name, title, toolset, description (what
-// the MCP listing says), details, annotations and input schema (as JSON Schema, with every
-// argument's description). A test fails when the committed file drifts from this.
-import { TOOLS } from "./registry.js";
+// the MCP listing says), details, annotations, input schema (as JSON Schema, with every
+// argument's description) and output schema. A test fails when the committed file drifts from this.
+import { TOOLS, outputSchema } from "./registry.js";
 import { z } from "./schema.js";
 
 export function renderToolsDoc(): string {
@@ -17,6 +17,8 @@ export function renderToolsDoc(): string {
     const traits = [a.readOnlyHint ? "read-only" : "writes", a.destructiveHint ? "destructive" : null, a.idempotentHint ? "idempotent" : null].filter(Boolean).join(", ");
     out.push(`## \`${tool.name}\` — ${tool.title}`, "", `*${tool.toolset ?? "read"} toolset; ${traits}*`, "", tool.description, "", ...(tool.details ? [tool.details, ""] : []), "Input:", "", "```json");
     out.push(JSON.stringify(z.toJSONSchema(tool.input, { io: "input" }), null, 2), "```", "");
+    // The answer's whole schema (the listing gives only the keys every answer has); objects are open.
+    out.push("Output (`structuredContent`, and the same JSON as text):", "", "```json", JSON.stringify(outputSchema(tool)), "```", "");
   }
   return out.join("\n");
 }

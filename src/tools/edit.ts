@@ -38,6 +38,7 @@ import { refreshIndexedFiles } from "../index/jit.js";
 import { extensionInfo } from "../lang/languages.js";
 import type { ToolContext } from "./context.js";
 import { DESTRUCTIVE, READ_ONLY, defineTool, type CliCommand } from "./define.js";
+import { ENVELOPE_OUTPUT } from "./outputs.js";
 import { okEnvelope, type Envelope } from "./envelope.js";
 import { globInput, nameInput, pathInput, z } from "./schema.js";
 
@@ -167,6 +168,7 @@ export const readManyTool = defineTool({
   details:
     "Reads files inside the project whole, each with its 12-character content hash (the anchor for a whole-file replace_hash, and the expected_file_hash of later edits) and line count; a file that cannot be read carries its error (PATH_DENIED outside the project, READ_FAILED for FIFOs and devices, RESULT_TOO_LARGE once the answer cap is reached).",
   input: z.object({ files: z.array(file).min(1).max(MAX_READ_FILES).describe(`Files to read (at most ${MAX_READ_FILES}).`) }).strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: (ctx, args) => run(ctx, "read_many", { operation: "read-many", route: "read", files: args.files }, (oc) => readMany(oc, args.files)),
 });
@@ -186,6 +188,7 @@ export const readHashTool = defineTool({
       context: z.number().int().min(0).default(3).describe("Lines of context on each side (default 3)."),
     })
     .strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: (ctx, args) => run(ctx, "read_hash", { operation: "read-hash", route: "read", files: [args.file] }, (oc) => readHash(oc, args.file, args.line, args.context)),
 });
@@ -207,6 +210,7 @@ export const grepManyTool = defineTool({
       timeout_ms: z.number().int().min(100).max(60_000).default(DEFAULT_GREP_TIMEOUT_MS).describe(`The search's time budget in ms (default ${DEFAULT_GREP_TIMEOUT_MS}).`),
     })
     .strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: (ctx, args) =>
     run(ctx, "grep_many", { operation: "grep-many", route: "read", files: args.paths }, (oc) =>
@@ -245,6 +249,7 @@ export const replaceHashTool = defineTool({
     })
     .strict()
     .refine((a) => (a.context_hash == null) === (a.context_range == null), { message: "context_hash and context_range go together" }),
+  output: ENVELOPE_OUTPUT,
   annotations: DESTRUCTIVE,
   handler: (ctx, args) =>
     run(ctx, "replace_hash", { operation: "replace-hash", route: "hash", files: [args.file], ...args }, (oc) =>
@@ -272,6 +277,7 @@ export const diffGenerateTool = defineTool({
       context: z.number().int().min(0).default(3).describe("Context lines around each change (default 3)."),
     })
     .strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: (ctx, args) =>
     run(ctx, "diff_generate", { operation: "diff generate", route: "diff", files: [args.file] }, (oc) => diffGenerate(oc, args.file, args.old_content, args.new_content, args.context)),
@@ -305,6 +311,7 @@ export const diffApplyTool = defineTool({
       ...provenance,
     })
     .strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: DESTRUCTIVE,
   handler: (ctx, args) =>
     run(ctx, "diff_apply", { operation: "diff apply", route: "diff", files: [args.file], ...args }, (oc) =>
@@ -319,6 +326,7 @@ export const changeSetsTool = defineTool({
   title: "Recorded changeSets",
   description: "This project's changeSets (one per editing call) whose original bytes are kept for undo, newest first.",
   input: z.object({ limit: z.number().int().min(1).max(1000).default(20) }).strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: (ctx, args) => report("changesets", changeSets(opContext(ctx, "changesets", editConfig(ctx)), args.limit)),
 });
@@ -340,6 +348,7 @@ export const undoTool = defineTool({
     })
     .strict()
     .refine((a) => (a.change_set_id ? !a.last : a.last), { message: "pass change_set_id or last: true (not both)" }),
+  output: ENVELOPE_OUTPUT,
   annotations: DESTRUCTIVE,
   handler: (ctx, args) => run(ctx, "undo", { operation: "undo", route: "undo", files: [] }, (oc) => undo(oc, args.change_set_id ?? "last", { force: args.force, dryRun: args.dry_run })),
 });
@@ -359,6 +368,7 @@ export const symbolLookupManyTool = defineTool({
       timeout_ms: z.number().int().min(100).max(60_000).default(DEFAULT_GREP_TIMEOUT_MS),
     })
     .strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: (ctx, args) =>
     run(ctx, "symbol_lookup_many", { operation: "symbol-lookup-many", route: "read", files: args.paths }, (oc) =>
@@ -381,6 +391,7 @@ export const routeTool = defineTool({
       no_default_config: z.boolean().default(false),
     })
     .strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: async (ctx, args) => okEnvelope("route", chooseRoute(args.file, args.operation, mergedPolicy(ctx, args.policy, args.no_default_config)), []),
 });
@@ -400,6 +411,7 @@ export const provenanceQueryTool = defineTool({
       limit: z.number().int().min(1).max(10_000).default(20),
     })
     .strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: (ctx, args) => report("provenance_query", provenanceQuery(ctx.cwd, args.file, args.line ?? null, args.fuzzy, args.limit)),
 });
@@ -411,6 +423,7 @@ export const provenanceChangeSetTool = defineTool({
   title: "Edits of a changeSet",
   description: "Every recorded edit of one changeSet, in order, with its provenance and changed lines.",
   input: z.object({ change_set_id: z.string().min(1).max(100) }).strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: (_ctx, args) => report("provenance_changeset", provenanceChangeSet(args.change_set_id)),
 });
@@ -422,6 +435,7 @@ export const telemetryShowTool = defineTool({
   title: "Recent telemetry events",
   description: "The most recent editing events (operation, route, file, language, success, error code, retries, elapsed time), newest first.",
   input: z.object({ limit: z.number().int().min(1).max(10_000).default(20) }).strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: (_ctx, args) => report("telemetry_show", telemetryShow(args.limit)),
 });
@@ -433,6 +447,7 @@ export const telemetrySummaryTool = defineTool({
   title: "Telemetry by route and operation",
   description: "Event counts by route:operation with success rate and average time.",
   input: z.object({}).strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: () => report("telemetry_summary", telemetrySummary()),
 });
@@ -445,6 +460,7 @@ export const telemetryHealthTool = defineTool({
   description:
     "Per-route, per-language and stale-anchor figures over a window of days, with warnings past the thresholds (stale anchors > 10% of replace-hash calls, per-language failures > 30%, store > 100 MB, ...); trend compares with the window before.",
   input: z.object({ window: z.number().int().min(1).max(3650).default(7), trend: z.boolean().default(false) }).strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: (_ctx, args) => report("telemetry_health", telemetryHealth(args.window, args.trend)),
 });
@@ -456,6 +472,7 @@ export const telemetrySessionsTool = defineTool({
   title: "Editing sessions",
   description: "Per-session event counts, error rates and durations (a session is HASHPILOT_SESSION, or the calling process).",
   input: z.object({ limit: z.number().int().min(1).max(10_000).default(100).describe("Sessions answered at most, newest first (the rest are counted in omitted).") }).strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: (_ctx, args) => report("telemetry_sessions", telemetrySessions(args.limit)),
 });
@@ -474,6 +491,7 @@ export const telemetryExportTool = defineTool({
       limit: z.number().int().min(1).max(100_000).default(1000),
     })
     .strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: (_ctx, args) =>
     report(
@@ -489,6 +507,7 @@ export const telemetryPruneTool = defineTool({
   title: "Prune old telemetry logs",
   description: "Deletes rotated telemetry logs older than older_than days (default 30).",
   input: z.object({ older_than: z.number().int().min(0).max(36500).default(30) }).strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: DESTRUCTIVE,
   handler: async (_ctx, args) => okEnvelope("telemetry_prune", { removed: pruneLogs(args.older_than) }, []),
 });
@@ -500,6 +519,7 @@ export const telemetryClearTool = defineTool({
   title: "Clear telemetry",
   description: "Deletes every telemetry log, the active one and all rotated ones; the provenance they held goes with them.",
   input: z.object({}).strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: DESTRUCTIVE,
   handler: async () => okEnvelope("telemetry_clear", { removedFiles: clearLogs() }, []),
 });
@@ -511,6 +531,7 @@ export const configTool = defineTool({
   title: "hashpilot configuration",
   description: "The configuration after merging the defaults, the global file, the project's .hashpilot.json, --config and HASHPILOT_ROUTE_POLICY.",
   input: z.object({ config_path: file.nullish().describe("A config file inside the project to merge as --config (it cannot set readRoots).") }).strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: async (ctx, args) => {
     if (args.config_path == null) return okEnvelope("config", editConfig(ctx), []);
@@ -536,6 +557,7 @@ export const astCapabilitiesTool = defineTool({
   title: "AST edit languages",
   description: "Each language with AST edits: its extensions, the operations it supports and their known limitations.",
   input: z.object({}).strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: () => report("ast_capabilities", astCapabilities()),
 });
@@ -548,6 +570,7 @@ export const astFindSymbolsTool = defineTool({
   description:
     "Every declaration in a file (name, Owner.member, node type) with 1-based startLine/endLine/startColumn/endColumn (use these) and 0-based startRow/endRow/startCol/endCol; truncated with SEARCH_TRUNCATED past the depth guard.",
   input: z.object({ file }).strict(),
+  output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: (ctx, args) => run(ctx, "ast_find_symbols", { operation: "find-symbols", route: "ast", files: [args.file] }, (oc) => astFindSymbols(oc, args.file)),
 });
@@ -636,6 +659,7 @@ export const routeEditTool = defineTool({
     })
     .strict()
     .refine((a) => (a.file == null) !== (a.files == null), { message: "pass file or files (not both)" }),
+  output: ENVELOPE_OUTPUT,
   annotations: DESTRUCTIVE,
   handler: (ctx, args) => {
     const policy = mergedPolicy(ctx, args.policy);

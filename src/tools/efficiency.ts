@@ -4,6 +4,7 @@
 import { existsSync } from "node:fs";
 import { MetricsDb, type DayTotals, type MetricsFilter, type ToolTotals } from "../store/metrics.js";
 import { READ_ONLY, defineTool } from "./define.js";
+import { open } from "./outputs.js";
 import { z } from "./schema.js";
 import { efficiency, metricsPath } from "./telemetry.js";
 import { TOKENIZER_LABEL } from "./tokenizer.js";
@@ -51,6 +52,19 @@ export const efficiencyTool = defineTool({
       since_minutes: z.number().int().min(1).max(10_000_000).nullish().describe("Only calls from the last N minutes (default: all of the scope)."),
     })
     .strict(),
+  output: open({
+    enabled: z.literal(false).optional(),
+    scope: z.enum(["session", "global"]).optional(),
+    session_id: z.string().optional(),
+    calls: z.number().int(),
+    tokens_returned: z.number().int().optional(),
+    tokens_full_file_upper_bound: z.number().int().optional(),
+    efficiency_ratio: z.number().min(0).max(1).optional(),
+    by_tool: z
+      .array(open({ tool: z.string(), calls: z.number().int(), tokens_returned: z.number().int(), tokens_full_file_upper_bound: z.number().int(), efficiency_ratio: z.number(), p50_duration_ms: z.number().nullable(), p95_duration_ms: z.number().nullable() }))
+      .optional(),
+    tokenizer: z.string().optional(),
+  }),
   annotations: READ_ONLY,
   handler: async (ctx, args) => {
     if (!ctx.config.telemetry) {

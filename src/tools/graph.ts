@@ -10,6 +10,7 @@ import { isTestPath, projectPath } from "../base/paths.js";
 import { isIndexEmpty, staleChecker } from "../query/search.js";
 import type { ToolContext } from "./context.js";
 import { NOT_FOUND_NOTE, READ_ONLY, defineTool } from "./define.js";
+import { DECLARATION_SITE, NOT_FOUND, READ_MARKS, SITES_BY_FILE, open } from "./outputs.js";
 import { nameInput, pathInput, z } from "./schema.js";
 
 /** The flags every graph answer may carry, present only when true (spec §9.0). */
@@ -147,6 +148,15 @@ export const callersTool = defineTool({
         .describe("Maximum verified call sites (default 200); when more exist, summary.verified_total is the real count and summary.verified_truncated how many were left out (mast_rename_impact lists them all)."),
     })
     .strict(),
+  output: open({
+    declaration: DECLARATION_SITE.nullable(),
+    other_declarations: z.array(DECLARATION_SITE).optional(),
+    verified_callers: SITES_BY_FILE,
+    potential_matches: SITES_BY_FILE,
+    summary: open({ verified_count: z.number().int(), potential_count: z.number().int() }),
+    ...NOT_FOUND,
+    ...READ_MARKS,
+  }),
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,
@@ -205,6 +215,13 @@ export const implementorsTool = defineTool({
       file_path: filePathInput,
     })
     .strict(),
+  output: open({
+    declaration: DECLARATION_SITE.nullable(),
+    other_declarations: z.array(DECLARATION_SITE).optional(),
+    implementors: z.array(open({ file_path: z.string(), line: z.number().int(), relation: z.enum(["implements", "extends"]) })),
+    ...NOT_FOUND,
+    ...READ_MARKS,
+  }),
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,
@@ -237,6 +254,15 @@ export const renameImpactTool = defineTool({
     "barrel_exports (named re-exports to edit, and export * files consumers reach it through) and a checklist sentence. " +
     "Run it again after the rename: the old name should come back empty (not_found)." + NOT_FOUND_NOTE,
   input: z.object({ symbol: symbolInput, file_path: filePathInput, potential_limit: potentialLimitInput }).strict(),
+  output: open({
+    declaration_sites: z.array(DECLARATION_SITE),
+    verified_callers: SITES_BY_FILE,
+    potential_matches: SITES_BY_FILE,
+    barrel_exports: z.array(open({ file_path: z.string(), line: z.number().int().nullable(), exported_as: z.string(), via: z.enum(["named", "star"]) })),
+    summary: open({ declaration_count: z.number().int(), verified_count: z.number().int(), potential_count: z.number().int(), barrel_count: z.number().int(), checklist: z.string() }),
+    ...NOT_FOUND,
+    ...READ_MARKS,
+  }),
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,

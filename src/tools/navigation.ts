@@ -7,6 +7,7 @@ import { declaringPaths, docSummary, fileDependencies, fileExports, projectSkele
 import { isIndexEmpty } from "../query/search.js";
 import type { ToolContext } from "./context.js";
 import { NOT_FOUND_NOTE, READ_ONLY, defineTool } from "./define.js";
+import { DECLARATION_SITE, NOT_FOUND, READ_MARKS, SITES_BY_FILE, open } from "./outputs.js";
 import { MAX_PATH_LENGTH, globInput, nameInput, pathInput, z } from "./schema.js";
 
 /** Envelope flags of a JIT-refreshed single-file answer: present only when true (spec §9.0). */
@@ -46,6 +47,12 @@ export const skeletonTool = defineTool({
         .describe(`Names listed per file (default ${DEFAULT_MAX_EXPORTS}), in declaration order; the rest is counted in the file's exports_truncated (mast_exports lists them all).`),
     })
     .strict(),
+  output: open({
+    files: z.array(open({ file_path: z.string(), exports: z.array(z.string()), exports_truncated: z.number().int().optional() })),
+    files_truncated: z.number().int().optional(),
+    scope_empty: z.literal(true).optional(),
+    ...READ_MARKS,
+  }),
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,
@@ -59,6 +66,12 @@ export const exportsTool = defineTool({
   details:
     "What one file exports: each name with its kind, signature (no body), line and doc comment; re-exports say where they come from, and `export *` modules are listed in star_exports.",
   input: z.object({ file_path: pathInput().describe("Project-relative path of an indexed file.") }).strict(),
+  output: open({
+    file_path: z.string(),
+    exports: z.array(open({ name: z.string(), kind: z.string(), signature: z.string().nullable(), line: z.number().int(), doc: z.string().nullable(), from: z.string().optional() })),
+    star_exports: z.array(z.string()),
+    ...READ_MARKS,
+  }),
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,
@@ -97,6 +110,12 @@ export const signatureTool = defineTool({
         .describe("brief (default): the doc comment's first sentence, no params/return_type (the signature states them), no empty type_context; full: the doc comment as written, params and return_type."),
     })
     .strict(),
+  output: open({
+    results: z.array(open({ kind: z.string(), file_path: z.string(), line: z.number().int(), is_exported: z.boolean(), signature: z.string().nullable(), doc: z.string().nullable() })),
+    results_truncated: z.number().int().optional(),
+    ...NOT_FOUND,
+    ...READ_MARKS,
+  }),
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,
@@ -130,6 +149,11 @@ export const dependenciesTool = defineTool({
   details:
     "What one file imports and from where: each module with the names taken, its kind (import, export_from, export_star, require, dynamic_import), line, whether it is external, and the project file it resolves to.",
   input: z.object({ file_path: pathInput().describe("Project-relative path of an indexed file.") }).strict(),
+  output: open({
+    file_path: z.string(),
+    imports: z.array(open({ module: z.string(), symbols: z.array(z.string()), kind: z.string(), line: z.number().int(), is_external: z.boolean(), resolved_path: z.string().optional() })),
+    ...READ_MARKS,
+  }),
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,

@@ -50,7 +50,8 @@ export interface ListedTool {
   name: string;
   description: string;
   inputSchema: { type: "object"; [k: string]: unknown };
-  annotations: Partial<ToolAnnotations>;
+  outputSchema: { type: "object"; [k: string]: unknown };
+  annotations: Partial<ToolAnnotations> & { title: string };
 }
 
 /**
@@ -65,14 +66,56 @@ export function listedTools(toolsets: readonly Toolset[]): ListedTool[] {
     // A read-only tool's other hints mean nothing to a client; a writing tool states its own, but
     // for idempotentHint: false, what MCP assumes when it is absent.
     const { readOnlyHint, idempotentHint, ...rest } = t.annotations;
-    const hints: Partial<ToolAnnotations> = readOnlyHint ? { readOnlyHint } : { ...rest, ...(idempotentHint ? { idempotentHint } : {}) };
+    const hints: ListedTool["annotations"] = { title: t.title, ...(readOnlyHint ? { readOnlyHint } : { ...rest, ...(idempotentHint ? { idempotentHint } : {}) }) };
     return {
       name: t.name,
       description: t.description,
       inputSchema: compactSchema(z.toJSONSchema(t.input, { io: "input" })) as ListedTool["inputSchema"],
+      outputSchema: shallowOutput(outputSchema(t)),
       annotations: hints,
     };
   });
+}
+
+/** A tool's whole output schema as JSON Schema (docs/tools.md, and the tests that check real answers against it). */
+export function outputSchema(tool: ToolDefinition): JsonSchemaNode {
+  return z.toJSONSchema(tool.output, { io: "output" }) as JsonSchemaNode;
+}
+
+interface JsonSchemaNode {
+  type?: string | string[];
+  const?: unknown;
+  anyOf?: JsonSchemaNode[];
+  properties?: Record<string, JsonSchemaNode>;
+  required?: string[];
+  [k: string]: unknown;
+}
+
+
+/** The JSON types a schema node admits (none: any value). */
+function jsonTypes(node: JsonSchemaNode): string[] {
+  if (node.anyOf) return [...new Set(node.anyOf.flatMap(jsonTypes))];
+  if (Array.isArray(node.type)) return node.type;
+  if (typeof node.type === "string") return [node.type];
+  return [];
+}
+
+/**
+ * The output schema as `tools/list` offers it, sized for a context window: the keys every answer
+ * has, with their JSON types (the optional keys and the nested shapes are in docs/tools.md; the
+ * object is open). Every answer that satisfies the whole schema satisfies this one.
+ */
+export function shallowOutput(schema: JsonSchemaNode): ListedTool["outputSchema"] {
+  const required = new Set(schema.required ?? []);
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties ?? {})
+      .filter(([k]) => required.has(k))
+      .map(([k, node]) => {
+        const types = jsonTypes(node);
+        return [k, types.length === 0 ? {} : { type: types.length === 1 ? types[0]! : types }];
+      }),
+  );
+  return { type: "object", properties, ...(schema.required?.length ? { required: schema.required } : {}) };
 }
 
 /** One input key of a tool, as a command line reads it. */

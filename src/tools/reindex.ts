@@ -4,6 +4,7 @@
 import { SERVER_LOCK_POLICY } from "../index/lock.js";
 import { runIndexOffThread } from "../index/run-thread.js";
 import { defineTool } from "./define.js";
+import { open } from "./outputs.js";
 import { z } from "./schema.js";
 
 export const reindexTool = defineTool({
@@ -14,6 +15,19 @@ export const reindexTool = defineTool({
     "Bring the index up to date with the files on disk and return when done: call it after writing or creating files, before searching for what you wrote. " +
     "Incremental (files whose content changed, new and deleted files) unless full is true.",
   input: z.object({ full: z.boolean().default(false).describe("Re-parse every file instead of only changed ones.") }).strict(),
+  output: open({
+    files_indexed: z.number().int(),
+    files_skipped: z.number().int(),
+    files_deleted: z.number().int(),
+    chunks_added: z.number().int(),
+    chunks_removed: z.number().int(),
+    parse_errors: z.number().int(),
+    write_errors: z.number().int(),
+    read_errors: z.number().int(),
+    duration_ms: z.number(),
+    checker: open({}).optional(),
+    problems: z.array(open({ kind: z.string(), path: z.string(), message: z.string() })).optional(),
+  }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (ctx, args, call) => {
     const report = call.progress;

@@ -6,6 +6,7 @@ import { LANGUAGE_NAMES } from "../lang/languages.js";
 import { searchChunks, type SearchResponse, type SearchResult } from "../query/search.js";
 import { CHUNK_TYPES } from "../syntax/types.js";
 import { READ_ONLY, defineTool } from "./define.js";
+import { READ_MARKS, open } from "./outputs.js";
 import { MAX_NAME_LENGTH, globInput, nameInput, z } from "./schema.js";
 import { withNote } from "./telemetry.js";
 
@@ -100,6 +101,25 @@ export const searchTool = defineTool({
         .describe("Only these fields of each result, e.g. [\"file_path\", \"start_line\", \"symbol_name\"] (default: all)."),
     })
     .strict(),
+  output: open({
+    results: z.array(
+      open({
+        file_path: z.string().optional(),
+        start_line: z.number().int().optional(),
+        end_line: z.number().int().optional(),
+        content_start_line: z.number().int().optional(),
+        content: z.string().optional(),
+        chunk_type: z.string().optional(),
+        symbol_name: z.string().nullable().optional(),
+        is_exported: z.boolean().optional(),
+        rank: z.number().int().optional(),
+      }),
+    ),
+    suggestions: z.array(open({ symbol: z.string(), file_path: z.string(), reason: z.string() })).optional(),
+    scope_empty: z.literal(true).optional(),
+    search_index_pending: z.number().int().optional(),
+    ...READ_MARKS,
+  }),
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,

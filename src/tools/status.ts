@@ -2,6 +2,7 @@
 // a worker thread.
 import { indexStatusOffThread } from "../index/run-thread.js";
 import { READ_ONLY, defineTool } from "./define.js";
+import { open } from "./outputs.js";
 import { z } from "./schema.js";
 
 export const statusTool = defineTool({
@@ -12,6 +13,18 @@ export const statusTool = defineTool({
     "Index health: state dir, schema version of this binary, last index run, file and chunk counts, stale_files (changed, not yet indexed, or gone), parse and write errors; " +
     "freshness_cause interrupted_run when the last run died before it finished, indexing while a run is writing, and search_index_pending: chunks the text search index does not hold yet (a large run defers it; the next mast_search completes it). Check it when results look wrong or before a long task.",
   input: z.object({}).strict(),
+  output: open({
+    state_dir: z.string(),
+    schema_version: z.string().nullable(),
+    last_indexed: z.string().nullable(),
+    indexed_files: z.number().int(),
+    chunk_count: z.number().int(),
+    stale_files: z.number().int(),
+    parse_errors: z.number().int(),
+    write_errors: z.number().int(),
+    index_fresh: z.boolean(),
+    freshness_cause: z.string().nullable(),
+  }),
   annotations: READ_ONLY,
   // Off the server's thread: the freshness pass walks the tree and hashes every file whose stat moved.
   handler: (ctx) => indexStatusOffThread(ctx.config),

@@ -303,6 +303,38 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     });
 
   program
+    .command("graph <symbol> [path]")
+    .description("draw the call graph around a symbol: Mermaid, DOT, or SVG through Graphviz's `dot` (verified edges solid, potential dashed)")
+    .addOption(stateDirOption())
+    .addOption(new Option("--format <format>", "mermaid, dot or svg").choices(["mermaid", "dot", "svg"]).default("mermaid"))
+    .option("--depth <n>", "levels of verified callers and callees (1-5)", "2")
+    .addOption(new Option("--direction <direction>", "which way to follow calls").choices(["callers", "callees", "both"]).default("both"))
+    .option("--max-nodes <n>", "nodes drawn at most", "40")
+    .option("--file <file>", "the declaration's file, when several declare the name")
+    .option("--json", "print the tool's answer as JSON")
+    .action(async (symbol: string, path: string | undefined, opts: CommonOptions & { format: string; depth: string; direction: string; maxNodes: string; file?: string }) => {
+      const { callTool } = await import("../tools/registry.js");
+      const { createToolContext } = await import("../tools/context.js");
+      const config = loadConfig(path, { stateDir: opts.stateDir });
+      if (!existsSync(statePaths(config.state_dir).graphDb)) {
+        throw new MastError("NOT_INDEXED", `no index found at ${config.state_dir}; run \`mast init\` / \`mast index\` first`);
+      }
+      const { renderSvg } = await import("./graph.js");
+      const ctx = createToolContext(config);
+      try {
+        const args = { symbol, depth: Number(opts.depth), direction: opts.direction, max_nodes: Number(opts.maxNodes), format: opts.format === "mermaid" ? "mermaid" : "dot", ...(opts.file ? { file_path: opts.file } : {}) };
+        const answer = (await callTool(ctx, "mast_graph", args)) as { graph: string | null; not_found?: true; did_you_mean?: string[] };
+        if (opts.json) return print(true, answer, () => "");
+        if (answer.graph === null) {
+          throw new MastError("SYMBOL_NOT_FOUND", `no declaration of ${JSON.stringify(symbol)} in the index`, { hint: answer.did_you_mean?.length ? `Did you mean ${answer.did_you_mean.join(", ")}?` : "Check the name with mast_search." });
+        }
+        process.stdout.write(`${opts.format === "svg" ? renderSvg(answer.graph) : answer.graph}\n`);
+      } finally {
+        ctx.close();
+      }
+    });
+
+  program
     .command("query <tool> [json] [path]")
     .description("call any tool by its MCP name with a JSON argument object, exactly as an MCP client would")
     .addOption(stateDirOption())

@@ -1,4 +1,4 @@
-// The call-graph tools (spec §9): mast_callers, mast_implementors and mast_rename_impact, read
+// The call-graph tools (spec §9): mast_callers, mast_implementors, mast_rename_impact and mast_graph, read
 // from the last committed index (every write commits its edges with its rows, so there is nothing
 // to relink here); mast_callers and mast_rename_impact refresh the files their answer names just
 // in time (spec §9.0) and flag the whole answer when a refresh loses; mast_implementors stats and
@@ -12,6 +12,8 @@ import type { ToolContext } from "./context.js";
 import { NOT_FOUND_NOTE, READ_ONLY, defineTool } from "./define.js";
 import { DECLARATION_SITE, NOT_FOUND, READ_MARKS, SITES_BY_FILE, open } from "./outputs.js";
 import { nameInput, pathInput, z } from "./schema.js";
+import { withNote } from "./telemetry.js";
+import { callGraph, toDot, toMermaid } from "../query/callgraph.js";
 
 /** The flags every graph answer may carry, present only when true (spec §9.0). */
 interface Flags {
@@ -300,4 +302,61 @@ export const renameImpactTool = defineTool({
       ...flags(ctx, busy, empty),
     };
   },
+});
+
+/** Nodes a graph answer draws unless max_nodes says otherwise. */
+const DEFAULT_GRAPH_NODES = 40;
+
+export const graphTool = defineTool({
+  name: "mast_graph",
+  title: "Call graph picture",
+  description: "The call graph around a symbol as Mermaid or DOT: callers and callees to a depth, verified edges solid, potential dashed.",
+  details:
+    "Draws the declaration's verified callers and callees (breadth first over verified call edges, to `depth` levels; direction callers, callees or both) and its potential neighbours one level out: " +
+    "lines naming it that no verified edge explains (by their enclosing declaration, or a file's top level) and its own calls that no edge resolved, to the declarations of the name called " +
+    "(a name more than 3 declarations share is one node saying how many; names no project declaration has are left out). Edges carry their number of call sites when more than one. " +
+    "Past max_nodes, nodes and the edges to them are left out and counted in nodes_omitted / edges_omitted. Paste the Mermaid into a Markdown ```mermaid block; render DOT with Graphviz (`mast graph --format svg` does)." +
+    NOT_FOUND_NOTE,
+  input: z
+    .object({
+      symbol: nameInput().describe("The declaration: a name or `Class.method`."),
+      file_path: filePathInput,
+      depth: z.number().int().min(1).max(5).default(2).describe("Levels of verified callers and callees (default 2, at most 5)."),
+      direction: z.enum(["callers", "callees", "both"]).default("both").describe("Which way to follow calls (default both)."),
+      max_nodes: z.number().int().min(1).max(500).default(DEFAULT_GRAPH_NODES).describe(`Nodes drawn at most (default ${DEFAULT_GRAPH_NODES}), the root first.`),
+      format: z.enum(["mermaid", "dot"]).default("mermaid").describe("mermaid (default) or dot."),
+    })
+    .strict(),
+  output: open({
+    declaration: DECLARATION_SITE.nullable(),
+    format: z.enum(["mermaid", "dot"]),
+    graph: z.string().nullable(),
+    nodes: z.number().int(),
+    edges: open({ verified: z.number().int(), potential: z.number().int() }),
+    nodes_omitted: z.number().int().optional(),
+    edges_omitted: z.number().int().optional(),
+    ...NOT_FOUND,
+    ...READ_MARKS,
+  }),
+  annotations: READ_ONLY,
+  readsIndex: true,
+  stats: true,
+  handler: (ctx, args) =>
+    ctx.store().snapshot((db) => {
+      const target = findTarget(db, args.symbol, args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null);
+      const first = target.sites[0];
+      if (!first) return { declaration: null, ...notFound(db, args.symbol), format: args.format, graph: null, nodes: 0, edges: { verified: 0, potential: 0 } };
+      const g = callGraph(db, ctx.config.project_root, target, { depth: args.depth, direction: args.direction, maxNodes: args.max_nodes });
+      const answer = {
+        declaration: declarationSite(first),
+        format: args.format,
+        graph: args.format === "dot" ? toDot(g) : toMermaid(g),
+        nodes: g.nodes.length,
+        edges: { verified: g.edges.filter((e) => e.kind === "verified").length, potential: g.edges.filter((e) => e.kind === "potential").length },
+        ...(g.nodes_omitted > 0 ? { nodes_omitted: g.nodes_omitted } : {}),
+        ...(g.edges_omitted > 0 ? { edges_omitted: g.edges_omitted } : {}),
+      };
+      // The files the picture names, for telemetry (the graph text names them, not a file_path key).
+      return withNote(answer, { files: g.nodes.flatMap((n) => (n.file_path === null ? [] : [n.file_path])) });
+    }),
 });

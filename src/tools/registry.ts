@@ -9,7 +9,7 @@ import type { ToolContext } from "./context.js";
 import type { ToolAnnotations, ToolCall, ToolDefinition, Toolset } from "./define.js";
 import { EDIT_TOOLS } from "./edit.js";
 import { efficiencyTool } from "./efficiency.js";
-import { callersTool, implementorsTool, renameImpactTool } from "./graph.js";
+import { callersTool, graphTool, implementorsTool, renameImpactTool } from "./graph.js";
 import { dependenciesTool, exportsTool, signatureTool, skeletonTool } from "./navigation.js";
 import { reindexTool } from "./reindex.js";
 import { searchTool } from "./search.js";
@@ -31,6 +31,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   dependenciesTool,
   implementorsTool,
   renameImpactTool,
+  graphTool,
   reindexTool,
   statusTool,
   efficiencyTool,

@@ -44,6 +44,7 @@ const CALLS: Record<string, Array<Record<string, unknown>>> = {
   mast_dependencies: [{ file_path: "src/auth.ts" }],
   mast_implementors: [{ interface_name: "Store" }, { interface_name: "Repo" }, { interface_name: "Store.get" }, { interface_name: "Nope" }],
   mast_rename_impact: [{ symbol: "Repo" }, { symbol: "nothingLikeThis" }],
+  mast_graph: [{ symbol: "Repo.find" }, { symbol: "Repo", format: "dot", max_nodes: 1 }, { symbol: "nothingLikeThis" }],
   mast_reindex: [{}],
   mast_status: [{}],
   mast_efficiency: [{}, { scope: "global", since_minutes: 5 }],

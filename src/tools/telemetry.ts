@@ -58,23 +58,24 @@ export interface AnswerStats {
 /** At most this many files are listed in `_stats.files_referenced` (the bound counts them all). */
 const FILES_LISTED = 20;
 
-/** Every `file_path` an answer names, first appearance first (an explicit walk: answers can nest deep). */
+/** Each object of an answer that has a string `file_path`, in document order (an explicit walk: answers can nest deep). */
+function forEachFileObject(answer: unknown, visit: (obj: Record<string, unknown> & { file_path: string }) => void): void {
+  const stack: unknown[] = [answer];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== "object" || node === null) continue;
+    const children = Array.isArray(node) ? node : Object.values(node);
+    if (!Array.isArray(node) && typeof (node as Record<string, unknown>)["file_path"] === "string") visit(node as Record<string, unknown> & { file_path: string });
+    for (let i = children.length - 1; i >= 0; i--) if (typeof children[i] === "object") stack.push(children[i]);
+  }
+}
+
+/** Every `file_path` an answer names, first appearance first. */
 export function referencedFiles(answer: unknown): string[] {
   const note = noteOf(answer);
   if (note?.files) return [...new Set(note.files)];
   const seen = new Set<string>();
-  const stack: unknown[] = [answer];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      for (let i = node.length - 1; i >= 0; i--) stack.push(node[i]);
-    } else if (typeof node === "object" && node !== null) {
-      const obj = node as Record<string, unknown>;
-      if (typeof obj["file_path"] === "string") seen.add(obj["file_path"]);
-      const values = Object.values(obj);
-      for (let i = values.length - 1; i >= 0; i--) if (typeof values[i] === "object") stack.push(values[i]);
-    }
-  }
+  forEachFileObject(answer, (obj) => seen.add(obj.file_path));
   return [...seen];
 }
 
@@ -83,21 +84,10 @@ export function resultIdentities(answer: unknown): Array<{ file_path: string; sy
   const note = noteOf(answer);
   if (note?.results) return [...note.results];
   const out: Array<{ file_path: string; symbol_name: string | null }> = [];
-  const stack: unknown[] = [answer];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      for (let i = node.length - 1; i >= 0; i--) stack.push(node[i]);
-    } else if (typeof node === "object" && node !== null) {
-      const obj = node as Record<string, unknown>;
-      if (typeof obj["file_path"] === "string") {
-        const name = obj["symbol_name"] ?? obj["name"] ?? obj["symbol"] ?? null;
-        out.push({ file_path: obj["file_path"], symbol_name: typeof name === "string" ? name : null });
-      }
-      const values = Object.values(obj);
-      for (let i = values.length - 1; i >= 0; i--) if (typeof values[i] === "object") stack.push(values[i]);
-    }
-  }
+  forEachFileObject(answer, (obj) => {
+    const name = obj["symbol_name"] ?? obj["name"] ?? obj["symbol"] ?? null;
+    out.push({ file_path: obj.file_path, symbol_name: typeof name === "string" ? name : null });
+  });
   return out;
 }
 

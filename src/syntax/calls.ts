@@ -392,6 +392,14 @@ function producerOf(node: SyntaxNode | null): string | null {
   return head?.type === "identifier" && name?.type === "property_identifier" ? `${head.text}.${name.text}` : null;
 }
 
+/** The class a receiver constructs, through `(…)` and `!` only: `C` for `new C(…)` or `new C<T>(…)`; null for anything else. */
+function constructedClass(node: SyntaxNode | null): string | null {
+  let n = node;
+  while (n && (n.type === "parenthesized_expression" || n.type === "non_null_expression")) n = n.namedChildren[0] ?? null;
+  const ctor = n?.type === "new_expression" ? field(n, "constructor") : null;
+  return ctor?.type === "identifier" ? ctor.text : null;
+}
+
 /**
  * Whether a producer path names what the file declares or imports, not a local that shadows it:
  * `f` a top-level function or import no binding in the container hides (nor a nested function);
@@ -595,7 +603,7 @@ function classify(call: SyntaxNode, container: Container, file: FileEnv, locals:
     if (nested !== null) return site(nested, { kind: "bare" });
     // Only imports and top-level declarations can be linked; a local binding (a parameter, a
     // variable) shadows any function of that name.
-    if (!file.callable.has(name) || (!isNew && locals.has(name))) return null;
+    if (!file.callable.has(name) || locals.has(name)) return null;
     return site(name, { kind: "bare" });
   }
   if (target.type !== "member_expression" || isNew) return null;
@@ -613,6 +621,12 @@ function classify(call: SyntaxNode, container: Container, file: FileEnv, locals:
     const member = field(recv, "property")?.text;
     const fieldType = inner.type === "this" && member ? cls.fields.get(member) : undefined;
     return fieldType && !narrowed(call, container, recv.text) ? site(callee, { kind: "typed", typeName: fieldType, resolution: "field_type" }) : null;
+  }
+  // `new C().m()`, `(new C<T>()).m()`: an instance of the class constructed, as `const x = new C()` types x.
+  const constructed = constructedClass(object);
+  if (constructed !== null) {
+    const named = !locals.has(constructed) && (file.classNames.has(constructed) || file.importedNames.has(constructed));
+    return named ? site(callee, { kind: "typed", typeName: constructed, resolution: "new_expression" }) : null;
   }
   // `f().m()`, `N.f()?.m()`, `T.f()!.m()`: what the producing call returns (its declared return type, read when linking).
   const producer = producerOf(object);

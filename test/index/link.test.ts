@@ -426,6 +426,31 @@ describe("call-graph edges", () => {
     ]);
   });
 
+  it("links a call on an instance constructed in place, `new C().m()` and `(new C<T>()).m()`; neither the call nor the `new` when a local shadows the class", async () => {
+    const p = project({
+      "src/auth.ts": ["export class AuthService {", "  validate(token: string): boolean { return token.length > 0; }", "}", ""].join("\n"),
+      "src/main.ts": [
+        "import { AuthService } from './auth.js';",
+        "class Box<T> { open(): void {} }",
+        "export function main(): boolean {",
+        "  new Box<string>().open();",
+        "  return new AuthService().validate('t') && (new AuthService()!).validate('u');",
+        "}",
+        "export function shadowed(AuthService: any) {",
+        "  return new AuthService().validate('v');",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    await runIndex(p.config(), { mode: "full" });
+    expect(edges(p)).toEqual([
+      "main -> src/main.ts:Box POTENTIAL_CALL/same_file @4",
+      "main -> src/main.ts:Box.open POTENTIAL_CALL/new_expression @4",
+      "main -> src/auth.ts:AuthService POTENTIAL_CALL/import @5",
+      "main -> src/auth.ts:AuthService.validate POTENTIAL_CALL/new_expression @5",
+    ]);
+  });
+
   it("links `await x.m<T>(…)`, which the grammar parses as a call of `await x.m`", async () => {
     const p = project({
       "src/store.ts": [

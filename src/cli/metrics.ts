@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { MastError } from "../base/errors.js";
 import type { LockEvent } from "../index/lock.js";
-import { MetricsDb, nearestRank, type DayTotals } from "../store/metrics.js";
+import { MetricsDb, nearestRank, type DayTotals, type ToolTotals } from "../store/metrics.js";
 import { metricsSummary, latestSession } from "../tools/efficiency.js";
 import { efficiency, metricsPath } from "../tools/telemetry.js";
 import { TOKENIZER_LABEL } from "../tools/tokenizer.js";
@@ -25,16 +25,8 @@ export function parseKeepDays(text: string): number {
   return n;
 }
 
-export interface MetricsRow {
-  readonly tool_name: string;
-  readonly calls: number;
-  readonly tokens_returned: number;
-  readonly tokens_full_file_upper_bound: number;
-  readonly avg_duration_ms: number;
-  readonly p50_duration_ms: number | null;
-  readonly p95_duration_ms: number | null;
-  readonly efficiency_ratio: number;
-}
+/** A tool's totals as printed: rounded, with their efficiency; how many calls only the roll-up counts is left to mast_efficiency. */
+export type MetricsRow = Omit<ToolTotals, "rolled_up_calls"> & { readonly efficiency_ratio: number };
 
 export interface MetricsReport {
   readonly since: string;
@@ -50,14 +42,9 @@ export function metricsReport(stateDir: string, options: { sinceSeconds: number;
   if (options.session === true && session === undefined) return { since: iso(now - options.sinceSeconds), rows: [], days: [], tokenizer: TOKENIZER_LABEL };
   const filter = { since: now - options.sinceSeconds, ...(session ? { session } : {}) };
   const { tools, days } = metricsSummary(stateDir, filter);
-  const rows: MetricsRow[] = tools.map((t) => ({
-    tool_name: t.tool_name,
-    calls: t.calls,
-    tokens_returned: t.tokens_returned,
-    tokens_full_file_upper_bound: t.tokens_full_file_upper_bound,
+  const rows: MetricsRow[] = tools.map(({ rolled_up_calls: _rolled, ...t }) => ({
+    ...t,
     avg_duration_ms: Math.round(t.avg_duration_ms * 10) / 10,
-    p50_duration_ms: t.p50_duration_ms,
-    p95_duration_ms: t.p95_duration_ms,
     efficiency_ratio: efficiency(t.tokens_returned, t.tokens_full_file_upper_bound),
   }));
   const all = options.byTool ? rows : [total(rows)];

@@ -34,7 +34,12 @@ export interface CallGraph {
   /** Nodes (and the edges touching them) past `maxNodes`, left out. */
   readonly nodes_omitted: number;
   readonly edges_omitted: number;
+  /** Lines naming the root past the POTENTIAL_LINES looked at (the most call-like are taken), not drawn. */
+  readonly potential_lines_omitted: number;
 }
+
+/** Lines naming the root that potential callers are drawn from, at most (ranked most call-like first). */
+const POTENTIAL_LINES = 1_000;
 
 interface SymbolRow {
   id: number;
@@ -61,15 +66,18 @@ export function callGraph(db: Db, projectRoot: string, target: Target, options: 
   const nodes = new Map<string, GraphNode>();
   const bySymbol = new Map<number, string>();
   const edges = new Map<string, GraphEdge>();
+  // Past the cap: symbols (each counted once, however many edges asked for it) and placeholders.
+  const omittedSymbols = new Set<number>();
   let nodesOmitted = 0;
   let edgesOmitted = 0;
+  let linesOmitted = 0;
   const symbol = (id: number) => prepared(db, SYMBOL).get(id) as SymbolRow | undefined;
 
   const nodeOf = (row: SymbolRow, depth: number): string | null => {
     const known = bySymbol.get(row.id);
     if (known) return known;
     if (nodes.size >= options.maxNodes) {
-      nodesOmitted += 1;
+      omittedSymbols.add(row.id);
       return null;
     }
     const id = `n${nodes.size}`;
@@ -132,14 +140,17 @@ export function callGraph(db: Db, projectRoot: string, target: Target, options: 
   if (options.direction !== "callees") {
     // Potential callers: the lines naming the root that no verified edge explains, by their enclosing declaration.
     const verified = verifiedCallers(db, target.ids, false);
-    const potential = potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: rootRow.file_id, path: rootRow.path }, verified, 200, { omitNonCalls: true });
+    const potential = potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: rootRow.file_id, path: rootRow.path }, verified, POTENTIAL_LINES, { omitNonCalls: true });
+    linesOmitted = potential.total - potential.matches.length;
     const enclosing = prepared(
       db,
       `SELECT s.id, s.name, f.path, s.line FROM symbols s JOIN files f ON f.id = s.file_id
        WHERE f.path = ? AND s.line <= ? AND s.end_line >= ? AND s.kind NOT IN ('export', 'module') ORDER BY s.line DESC, s.id LIMIT 1`,
     );
+    // A line outside every declaration is its file's top level: the module symbol a verified top-level caller is drawn as.
+    const topLevel = prepared(db, "SELECT s.id, s.name, f.path, s.line FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.kind = 'module' LIMIT 1");
     for (const m of potential.matches) {
-      const row = enclosing.get(m.file_path, m.line, m.line) as SymbolRow | undefined;
+      const row = (enclosing.get(m.file_path, m.line, m.line) ?? topLevel.get(m.file_path)) as SymbolRow | undefined;
       if (row && bySymbol.get(row.id) === root) continue;
       const from = row ? nodeOf(row, 1) : placeholder("(top level)", m.file_path, m.line);
       edge(from, root, "potential", 1);
@@ -174,10 +185,11 @@ export function callGraph(db: Db, projectRoot: string, target: Target, options: 
       }
     }
   }
-  return { nodes: [...nodes.values()], edges: [...edges.values()], nodes_omitted: nodesOmitted, edges_omitted: edgesOmitted };
+  return { nodes: [...nodes.values()], edges: [...edges.values()], nodes_omitted: omittedSymbols.size + nodesOmitted, edges_omitted: edgesOmitted, potential_lines_omitted: linesOmitted };
 }
 
-const CALL_SHAPED = /([A-Za-z_$][\w$]*)\s*\(/g;
+/** `name(` and `#name(` (a private method; its edge's callee is `C.#name`). */
+const CALL_SHAPED = /(#?[A-Za-z_$][\w$]*)\s*\(/g;
 
 /** `name(` in the lines of a declaration's own chunks (its body), after its first line, with each line number. */
 function callShapedNames(db: Db, root: { id: number; name: string; file_id: number; line: number }): Array<{ line: number; name: string }> {
@@ -199,6 +211,16 @@ function callShapedNames(db: Db, root: { id: number; name: string; file_id: numb
   return out;
 }
 
+/** What a picture left out, as one sentence (empty when nothing was). */
+function omissions(graph: CallGraph): string {
+  const parts = [
+    graph.nodes_omitted > 0 ? `${graph.nodes_omitted} nodes` : "",
+    graph.edges_omitted > 0 ? `${graph.edges_omitted} edges` : "",
+    graph.potential_lines_omitted > 0 ? `${graph.potential_lines_omitted} more lines naming the symbol` : "",
+  ].filter(Boolean);
+  return parts.length === 0 ? "" : `left out: ${parts.join(", ")}`;
+}
+
 const label = (n: GraphNode) => (n.file_path === null ? n.name : `${n.name}\n${n.file_path}:${n.line}`);
 
 /** Mermaid flowchart: `-->` verified, `-.->` potential. */
@@ -209,6 +231,7 @@ export function toMermaid(graph: CallGraph): string {
     ...graph.nodes.map((n) => `  ${n.id}["${text(label(n))}"]`),
     ...graph.edges.map((e) => `  ${e.from} ${e.kind === "verified" ? "-->" : "-.->"}${e.sites > 1 ? `|${e.sites}|` : ""} ${e.to}`),
     "  style n0 stroke-width:3px",
+    ...(omissions(graph) ? [`  %% ${omissions(graph)}`] : []),
   ].join("\n");
 }
 
@@ -221,6 +244,7 @@ export function toDot(graph: CallGraph): string {
     '  node [shape=box, fontname="Helvetica"];',
     ...graph.nodes.map((n) => `  ${n.id} [label="${text(label(n))}"${n.depth === 0 ? ", style=bold" : n.file_path === null ? ", style=dashed" : ""}];`),
     ...graph.edges.map((e) => `  ${e.from} -> ${e.to}${e.kind === "potential" ? " [style=dashed]" : e.sites > 1 ? ` [label="${e.sites}"]` : ""};`),
+    ...(omissions(graph) ? [`  // ${omissions(graph)}`] : []),
     "}",
   ].join("\n");
 }

@@ -315,7 +315,7 @@ export const graphTool = defineTool({
     "Draws the declaration's verified callers and callees (breadth first over verified call edges, to `depth` levels; direction callers, callees or both) and its potential neighbours one level out: " +
     "lines naming it that no verified edge explains (by their enclosing declaration, or a file's top level) and its own calls that no edge resolved, to the declarations of the name called " +
     "(a name more than 3 declarations share is one node saying how many; names no project declaration has are left out). Edges carry their number of call sites when more than one. " +
-    "Past max_nodes, nodes and the edges to them are left out and counted in nodes_omitted / edges_omitted. Paste the Mermaid into a Markdown ```mermaid block; render DOT with Graphviz (`mast graph --format svg` does)." +
+    "Past max_nodes, nodes and the edges to them are left out and counted in nodes_omitted / edges_omitted; potential callers are drawn from the 1,000 most call-like lines naming it, the rest counted in potential_lines_omitted; the picture ends with a comment saying what was left out. Paste the Mermaid into a Markdown ```mermaid block; render DOT with Graphviz (`mast graph --format svg` does)." +
     NOT_FOUND_NOTE,
   input: z
     .object({
@@ -335,6 +335,7 @@ export const graphTool = defineTool({
     edges: open({ verified: z.number().int(), potential: z.number().int() }),
     nodes_omitted: z.number().int().optional(),
     edges_omitted: z.number().int().optional(),
+    potential_lines_omitted: z.number().int().optional(),
     ...NOT_FOUND,
     ...READ_MARKS,
   }),
@@ -355,6 +356,7 @@ export const graphTool = defineTool({
         edges: { verified: g.edges.filter((e) => e.kind === "verified").length, potential: g.edges.filter((e) => e.kind === "potential").length },
         ...(g.nodes_omitted > 0 ? { nodes_omitted: g.nodes_omitted } : {}),
         ...(g.edges_omitted > 0 ? { edges_omitted: g.edges_omitted } : {}),
+        ...(g.potential_lines_omitted > 0 ? { potential_lines_omitted: g.potential_lines_omitted } : {}),
       };
       // The files the picture names, for telemetry (the graph text names them, not a file_path key).
       return withNote(answer, { files: g.nodes.flatMap((n) => (n.file_path === null ? [] : [n.file_path])) });

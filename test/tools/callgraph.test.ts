@@ -92,3 +92,37 @@ describe("mast_graph", () => {
     expect(unknown.stderr).toContain("Did you mean mid?");
   });
 });
+
+describe("mast_graph on private methods, top levels and many lines", () => {
+  const many = indexedProject({
+    "src/fmt.ts": ["export class Fmt {", "  #pad(s: string): string { return s; }", "  run(): string {", "    return this.#pad('x');", "  }", "}", ""].join("\n"),
+    "src/pad.ts": ["export function pad(s: string): string { return s; }", ""].join("\n"),
+    "src/t.ts": ["import { Fmt } from './fmt.js';", "new Fmt().run();", "const f: any = null;", "f.run();", ""].join("\n"),
+    "src/noisy.ts": ["export function noisy(o: any): void {", ...Array.from({ length: 1_005 }, () => "  o.run();"), "}", ""].join("\n"),
+  });
+
+  it("a private method's call is its edge, not a same-named function's; a top level is one node; lines past the 1,000 drawn from are counted", async () => {
+      const answer = await many.call("mast_graph", { symbol: "Fmt.run" });
+      expect(answer).toEqual({
+        declaration: { file_path: "src/fmt.ts", line: 3, kind: "method", is_exported: true },
+        format: "mermaid",
+        nodes: 4,
+        edges: { verified: 2, potential: 2 },
+        potential_lines_omitted: 6,
+        graph: [
+          "flowchart LR",
+          '  n0["Fmt.run<br/>src/fmt.ts:3"]',
+          '  n1["(top level)<br/>src/t.ts:1"]',
+          '  n2["Fmt.#pad<br/>src/fmt.ts:2"]',
+          '  n3["noisy<br/>src/noisy.ts:1"]',
+          "  n1 --> n0",
+          "  n0 --> n2",
+          "  n1 -.-> n0",
+          "  n3 -.->|999| n0",
+          "  style n0 stroke-width:3px",
+          "  %% left out: 6 more lines naming the symbol",
+        ].join("\n"),
+      });
+  });
+
+});

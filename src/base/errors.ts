@@ -27,6 +27,10 @@ export const ERROR_CODES = {
   SEARCH_TRUNCATED: "The search stopped at the depth guard before it could be sure; edit the deeply nested code with replace-hash instead.",
   UNSUPPORTED_OPERATION: "Run `hashpilot ast capabilities` for what each language supports, or use replace-hash or diff apply.",
   MODULE_SYSTEM_MISMATCH: "The import has no form in the file's module system; follow the recovery step (it names the concrete next step).",
+  VERIFY_FAILED: "A check failed: read its output in the result (error.details), fix the code and verify again; with --revert-on-failure the edit was put back (revertedFiles).",
+  VERIFY_TIMEOUT: "A check hit --timeout without a verdict; the edit was kept. Raise --timeout or narrow the tests (--test-filter); do not treat it as a failure.",
+  VERIFY_NO_CHECKS: "No check ran, so nothing was verified: name a --formatter, --linter, --typecheck or --test-runner, or pass --auto-detect.",
+  ROLLBACK_INCOMPLETE: "The rollback itself failed: stop, restore the files listed in unrevertedFiles (hashpilot undo, or by hand) before retrying anything.",
   SNAPSHOT_INVALID: "hashpilot's snapshot store holds a manifest or blob that fails validation; it is never trusted. Inspect or delete it under $HASHPILOT_HOME/snapshots.",
 } as const;
 

@@ -25,7 +25,7 @@ import { TOOLS, callTool, inputFields, type InputField } from "../tools/registry
  * Exit codes by error (contract "Exit Codes"): usage 1, edit failed 2, stale/precondition 3, I/O 5,
  * internal 70. Exhaustive over the closed error set: a new code does not compile until it has one.
  */
-const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 5>> = {
+const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 4 | 5>> = {
   INVALID_ARGUMENT: 1,
   PATH_DENIED: 1,
   NOT_A_DIRECTORY: 1,
@@ -53,6 +53,11 @@ const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 5>> = {
   READ_FAILED: 5,
   WRITE_FAILED: 5,
   SNAPSHOT_INVALID: 5,
+  // The edit applied but its verification failed, timed out or never ran (contract: all exit 4).
+  VERIFY_FAILED: 4,
+  VERIFY_TIMEOUT: 4,
+  VERIFY_NO_CHECKS: 4,
+  ROLLBACK_INCOMPLETE: 5,
 };
 const INTERNAL_EXIT = 70;
 
@@ -367,7 +372,7 @@ function helpText(): string {
     ...summaries.map(([name, summary]) => `  ${name.padEnd(width)}  ${summary}\n  ${" ".repeat(width)}  ${usageLine(name)}`),
     "",
     "Global options: --format json|text, --root <dir>, --config <file>, --allow-parse-errors (lets an AST edit change a file that does not parse; no edit may add a syntax error)",
-    "Every command prints the apiVersion 1 envelope; the exit code says how it ended (0 ok, 1 usage, 2 edit failed, 3 stale anchor, 5 I/O).",
+    "Every command prints the apiVersion 1 envelope; the exit code says how it ended (0 ok, 1 usage, 2 edit failed, 3 stale anchor, 4 verification failed, timed out or never ran, 5 I/O).",
   ].join("\n");
 }
 

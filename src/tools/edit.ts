@@ -76,7 +76,7 @@ export const REFRESH_BUDGET_BYTES = 1024 * 1024;
  * what it wrote (within REFRESH_BUDGET_BYTES, else deferred with INDEX_REFRESH_DEFERRED), one
  * telemetry event (unless `telemetry.enabled` is false), and the envelope.
  */
-async function run(ctx: ToolContext, tool: string, meta: CallMeta, op: (oc: OpContext) => OpResult<unknown> | Promise<OpResult<unknown>>): Promise<Envelope> {
+export async function run(ctx: ToolContext, tool: string, meta: CallMeta, op: (oc: OpContext) => OpResult<unknown> | Promise<OpResult<unknown>>): Promise<Envelope> {
   const config = editConfig(ctx);
   const oc = opContext(ctx, tool, config);
   const started = performance.now();

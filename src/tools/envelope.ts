@@ -27,8 +27,11 @@ export function okEnvelope(command: string, data: unknown, warnings: readonly Wa
 }
 
 export function errorEnvelope(command: string, err: unknown): Envelope {
+  // A failure that still has notices (verify-changes' VERIFY_NO_CHECKS) carries them in its details: they go to `warnings`.
+  const { warnings: notices, ...details } = (isMastError(err) ? err.details : undefined) ?? {};
   const error: EnvelopeError = isMastError(err)
-    ? { code: err.code, message: err.message, recovery: err.hint, ...(err.details ? { details: err.details } : {}) }
+    ? { code: err.code, message: err.message, recovery: err.hint, ...(err.details ? { details } : {}) }
     : { code: "INTERNAL", message: errorMessage(err), recovery: "This is a bug in mast; please report it." };
-  return { apiVersion: API_VERSION, ok: false, command, data: null, error, warnings: [] };
+  const warnings = Array.isArray(notices) ? (notices as Warning[]) : [];
+  return { apiVersion: API_VERSION, ok: false, command, data: null, error, warnings };
 }

@@ -4,7 +4,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -215,6 +215,31 @@ describe("mast serve", () => {
     const refused = await call(client, "route_edit", { file: "src/repo.ts", operation: "replace-body", symbol: "nothing", content: "return null;" });
     expect(refused.isError).toBe(true);
     expect(refused.data).toMatchObject({ ok: false, command: "route_edit", data: null, error: { code: "SYMBOL_NOT_FOUND" } });
+  });
+
+  it("serves verify_changes: a failing check is a VERIFY_FAILED envelope whose revert puts the edit made over MCP back, and the index follows", async () => {
+    const p = project();
+    mkdirSync(join(p.root, ".git"));
+    writeFileSync(join(p.root, "lint.mjs"), 'import { readFileSync } from "node:fs";\nconst bad = process.argv.slice(2).filter((f) => readFileSync(f, "utf8").includes("console.log"));\nfor (const f of bad) console.error(`${f}: no console.log`);\nprocess.exit(bad.length ? 1 : 0);\n');
+    await runIndex(p.config(), { mode: "full" });
+    const { client } = await connect([p.root, "--no-startup-reindex"], { HASHPILOT_HOME: scratchDir() });
+    const original = readFileSync(join(p.root, "src/auth.ts"), "utf8");
+    const read = await call(client, "read_hash", { file: "src/auth.ts", line: 1 });
+    const edit = await call(client, "replace_hash", { file: "src/auth.ts", old_hash: read.data.data.lineHash, range: "1", new_content: 'console.log("debug");\n' + original.split("\n")[0] });
+    expect(edit.isError, JSON.stringify(edit.data)).toBe(false);
+    const verified = await call(client, "verify_changes", { files: ["src/auth.ts"], linter: "node lint.mjs", revert_on_failure: true });
+    expect(verified.isError).toBe(true);
+    expect(verified.data).toMatchObject({
+      ok: false,
+      command: "verify_changes",
+      data: null,
+      error: { code: "VERIFY_FAILED", message: "verification failed: linter; 1 file(s) put back as before the edit", details: { overall: "fail", checksRun: ["linter"], linter: { passed: false, exitCode: 1, output: "src/auth.ts: no console.log\n" }, revertedFiles: [join(p.root, "src/auth.ts")] } },
+    });
+    expect(readFileSync(join(p.root, "src/auth.ts"), "utf8")).toBe(original);
+    const search = await call(client, "mast_search", { query: "debug console.log", limit: 3 });
+    expect(JSON.stringify(search.data)).not.toContain("console.log(");
+    const clean = await call(client, "verify_changes", { files: ["src/auth.ts"], linter: "node lint.mjs" });
+    expect(clean.data).toMatchObject({ ok: true, data: { overall: "pass", checksRun: ["linter"] } });
   });
 
   it("--toolsets read,edit,more,admin offers every registry tool", async () => {

@@ -144,7 +144,7 @@ export interface RunOutcome {
 export function runCommand(command: CheckCommand, cwd: string, timeoutMs: number): Promise<RunOutcome> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(command.path, [...command.args], { cwd, shell: false, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "1", FORCE_COLOR: "0", NO_COLOR: "1" } });
+    const child = spawn(command.path, [...command.args], { cwd, shell: false, detached: true, stdio: ["ignore", "pipe", "pipe"], env: process.env });
     const streams = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
     const sizes = { stdout: 0, stderr: 0 };
     let truncated = false;

@@ -41,6 +41,8 @@ export interface VerifyInput {
   readonly formatter_args?: string | undefined;
   readonly linter_args?: string | undefined;
   readonly test_args?: string | undefined;
+  /** The tsconfig a type check of a file should name (query/checker-program.ts owningTsconfig; edit/ cannot import query/). */
+  readonly tsconfigOf?: (file: string) => string | null;
 }
 
 type CheckName = "formatter" | "linter" | "typecheck" | "tests";
@@ -136,7 +138,7 @@ function readText(path: string): string | null {
 }
 
 /** What package.json, pyproject.toml, go.mod or Cargo.toml in `dir` say to run (only programs that are installed). */
-export function detectChecks(dir: string, root: string): Detection {
+export function detectChecks(dir: string, root: string, files: readonly string[] = [], tsconfigOf?: (file: string) => string | null): Detection {
   const has = (p: string) => installed(p, dir, root);
   const pkgText = readText(join(dir, "package.json"));
   if (pkgText !== null) {
@@ -153,7 +155,7 @@ export function detectChecks(dir: string, root: string): Detection {
       dir,
       ...("prettier" in deps && has("prettier") ? { formatter: "prettier --write" } : biome ? { formatter: "biome format --write" } : {}),
       ...("eslint" in deps && has("eslint") ? { linter: "eslint" } : biome ? { linter: "biome lint" } : {}),
-      ...("typescript" in deps && existsSync(join(dir, "tsconfig.json")) && has("tsc") ? { typecheck: "tsc --noEmit" } : {}),
+      ...("typescript" in deps && existsSync(join(dir, "tsconfig.json")) && has("tsc") ? typecheckFor(dir, files, tsconfigOf) : {}),
       ...("vitest" in deps && has("vitest") ? { testRunner: RUNNERS.vitest } : "jest" in deps && has("jest") ? { testRunner: RUNNERS.jest } : bun && has("bun") ? { testRunner: RUNNERS["bun test"] } : {}),
     };
   }
@@ -176,6 +178,19 @@ export function detectChecks(dir: string, root: string): Detection {
     return { dir, ...(has("rustfmt") ? { formatter: `rustfmt${edition ? ` --edition ${edition}` : ""}` } : {}), linter: "cargo clippy", typecheck: "cargo check", testRunner: RUNNERS["cargo test"] };
   }
   return { dir };
+}
+
+/**
+ * `tsc --noEmit`, naming the config whose program holds the changed files when it is not the
+ * directory's tsconfig.json (a solution config of references checks nothing); no type check when
+ * no config includes them.
+ */
+function typecheckFor(dir: string, files: readonly string[], tsconfigOf?: (file: string) => string | null): { typecheck?: string } {
+  const ts = files.filter((f) => /\.[cm]?tsx?$/.test(f));
+  if (ts.length === 0 || !tsconfigOf) return { typecheck: "tsc --noEmit" };
+  const config = tsconfigOf(ts[0]!);
+  if (config === null) return {};
+  return { typecheck: config === join(dir, "tsconfig.json") ? "tsc --noEmit" : `tsc --noEmit -p ${relative(dir, config)}` };
 }
 
 /** Whether `python3 -m <module>` can run here. */
@@ -282,7 +297,7 @@ function planChecks(oc: OpContext, input: VerifyInput): Plan {
   for (const f of files) if (!existsSync(f)) throw new MastError("FILE_NOT_FOUND", `${f} does not exist`);
   const root = oc.boundary.root;
   const dir = projectDir(dirname(files[0]!), root);
-  const detection = input.auto_detect ? detectChecks(dir, root) : { dir };
+  const detection = input.auto_detect ? detectChecks(dir, root, files, input.tsconfigOf) : { dir };
   const detected: Record<string, string> = {};
   const lines: Partial<Record<Exclude<CheckName, "tests">, string>> = {};
   for (const check of ["formatter", "linter", "typecheck"] as const) {

@@ -391,3 +391,34 @@ function calleeOf(ts: Ts, id: TS.Node): TS.Node | null {
   if (ts.isDecorator(q) || (ts.isTaggedTemplateExpression(q) && q.tag === n)) return q;
   return null;
 }
+
+/**
+ * The tsconfig a type check of `file` should name: the nearest tsconfig.json above it when its
+ * program includes the file; when that config is a solution (`files: []` and references, which
+ * `tsc --noEmit` checks nothing of), the referenced config whose program does; null when none
+ * does. verify-changes' `tsc --noEmit -p <config>` (tools/verify.ts hands this to edit/verify.ts).
+ */
+export function owningTsconfig(file: string, root: string): string | null {
+  const ts = createRequire(import.meta.url)("typescript") as Ts;
+  const parse = (config: string): TS.ParsedCommandLine | null => {
+    try {
+      return ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined }) ?? null;
+    } catch {
+      return null;
+    }
+  };
+  const includes = (parsed: TS.ParsedCommandLine | null) => parsed !== null && parsed.fileNames.some((f) => f.replace(/\\/g, "/") === file.replace(/\\/g, "/"));
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    const config = join(dir, "tsconfig.json");
+    if (existsSync(config)) {
+      const parsed = parse(config);
+      if (includes(parsed)) return config;
+      for (const ref of parsed?.projectReferences ?? []) {
+        const path = ref.path.endsWith(".json") ? ref.path : join(ref.path, "tsconfig.json");
+        if (includes(parse(path))) return path;
+      }
+      return null;
+    }
+    if (dir === root || dirname(dir) === dir) return null;
+  }
+}

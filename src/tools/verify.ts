@@ -4,6 +4,7 @@
 // (VERIFY_FAILED, VERIFY_TIMEOUT, VERIFY_NO_CHECKS: exit 4), the whole result in its details.
 import { MastError } from "../base/errors.js";
 import { DEFAULT_VERIFY_TIMEOUT_MS, recordBaseline, verifyChanges, type VerifyResult } from "../edit/verify.js";
+import { owningTsconfig } from "../query/checker-program.js";
 import { DESTRUCTIVE, defineTool } from "./define.js";
 import { run } from "./edit.js";
 import { ENVELOPE_OUTPUT } from "./outputs.js";
@@ -58,7 +59,10 @@ export const verifyChangesTool = defineTool({
   output: ENVELOPE_OUTPUT,
   annotations: { ...DESTRUCTIVE, openWorldHint: true },
   handler: async (ctx, args) => {
-    const envelope = await run(ctx, "verify_changes", { operation: "verify-changes", route: "verify", files: args.files }, (oc) => (args.record_baseline ? recordBaseline(oc, args) : verifyChanges(oc, args)));
+    const envelope = await run(ctx, "verify_changes", { operation: "verify-changes", route: "verify", files: args.files }, (oc) => {
+      const input = { ...args, tsconfigOf: (file: string) => owningTsconfig(file, ctx.config.project_root) };
+      return args.record_baseline ? recordBaseline(oc, input) : verifyChanges(oc, input);
+    });
     const result = envelope.data as VerifyResult | { recorded: boolean };
     if (!("overall" in result) || result.overall === "pass") return envelope;
     throw new MastError(result.errorCode!, VERDICT_MESSAGES[result.overall](result), { details: { ...result, warnings: envelope.warnings } });

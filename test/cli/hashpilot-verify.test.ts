@@ -69,6 +69,20 @@ describe("hashpilot verify-changes", () => {
     expect(details.tests.output).toContain("FAIL  test/other.test.ts > unrelated and red");
   });
 
+  it("a solution tsconfig (files: [] and references) is type-checked through the referenced config that holds the file", async () => {
+    const p = tsProject({
+      "tsconfig.json": JSON.stringify({ files: [], references: [{ path: "./tsconfig.build.json" }] }),
+      "tsconfig.build.json": JSON.stringify({ compilerOptions: { strict: true, module: "nodenext", target: "es2022", noEmit: true, skipLibCheck: true, types: [] }, include: ["src"] }),
+      "src/add.ts": "export const add = (a: number, b: number): number => a + b + 'x';\n",
+    });
+    const r = await hp(p, ["verify-changes", "src/add.ts", "--auto-detect", "--test-filter", "adds"]);
+    expect(r.code).toBe(4);
+    const details = r.envelope.error!.details;
+    expect(details.detected.typecheck).toBe("tsc --noEmit -p tsconfig.build.json");
+    expect(details.typecheck).toMatchObject({ passed: false, exitCode: 2 });
+    expect(details.typecheck.output).toContain("src/add.ts(1,54): error TS2322: Type 'string' is not assignable to type 'number'.");
+  });
+
   it("with --revert-on-failure puts back the bytes from before the edit, as a changeSet that undo takes back", async () => {
     const p = tsProject({});
     await edit(p, "src/add.ts", 1, "export const add = (a: number, b: number): number => a - b;");

@@ -214,6 +214,21 @@ export const ECMASCRIPT_EDITS: EditRules = {
     }
     return out;
   },
+  importedNameTokens: (root, name) => {
+    const out: Array<{ token: RuleNode; statement: RuleNode }> = [];
+    for (const statement of root.namedChildren) {
+      if (statement.type !== "import_statement" && (statement.type !== "export_statement" || !statement.childForFieldName("source"))) continue;
+      const stack = [...statement.namedChildren];
+      while (stack.length > 0) {
+        const n = stack.pop()!;
+        if (n.type === "import_specifier" || n.type === "export_specifier") {
+          const imported = n.childForFieldName("name");
+          if (imported?.text === name) out.push({ token: imported, statement });
+        } else if (n.type === "named_imports" || n.type === "import_clause" || n.type === "export_clause") stack.push(...n.namedChildren);
+      }
+    }
+    return out;
+  },
   limitations: [
     "rename-symbol is file-scoped: importers of an exported name are not changed (plan a cross-file rename with mast_rename_impact)",
     "a member is renamed where its object is `this`, the class itself, or a name annotated with or constructed as the class; other accesses of the name are listed as unresolved, not changed",

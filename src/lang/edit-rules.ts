@@ -180,6 +180,12 @@ export interface EditRules {
   readonly importStatements: readonly string[];
   /** The tokens an import statement binds and how each is renamed. */
   importBindings(statement: RuleNode): ImportBinding[];
+  /**
+   * The tokens naming `name` as another module's export in the file's import and re-export
+   * statements (`{ name }`, `{ name as b }`, `export { name } from`), each with its statement: what
+   * a cross-file rename of the exported name rewrites; absent for languages without cross-file renames.
+   */
+  importedNameTokens?(root: RuleNode, name: string): Array<{ token: RuleNode; statement: RuleNode }>;
   readonly imports: ImportRules;
   /** What the operations cannot do for the language, for `ast capabilities`. */
   readonly limitations: readonly string[];

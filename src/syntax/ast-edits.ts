@@ -618,7 +618,9 @@ function inFields(parent: SyntaxNode, child: SyntaxNode, fields: PatternFields):
  * not pick one, or when `newName` is already a name in the file (the rename would change what a
  * name refers to).
  */
-export function planRename(rules: EditRules, tree: Tree, query: string, newName: string, line: number | null): RenamePlan {
+export function planRename(rules: EditRules, tree: Tree, query: string, newName: string, line: number | null, options: { publicName?: boolean } = {}): RenamePlan {
+  // publicName: the exported name changes too (a cross-file rename): `export { a }` and the import of the name are renamed, not aliased.
+  const exported = options.publicName === true;
   const { owner: qualifiedOwner, name } = splitQualified(query);
   const w = walk(rules, tree, [name, newName]);
   if (w.truncated) throw new MastError("SEARCH_TRUNCATED", `the file nests deeper than the depth guard (${MAX_AST_DEPTH} levels): uses of '${name}' below it were not seen, so no rename is certain`);
@@ -664,11 +666,11 @@ export function planRename(rules: EditRules, tree: Tree, query: string, newName:
   if (target.kind === "variable") {
     label = target.group[0]!.kind;
     const members = new Set<Binding>(target.group);
-    for (const b of target.group) put(b.token, b.rename === "alias" ? `${b.token.text} as ${newName}` : rewrite(rules, b.token, name, newName));
+    for (const b of target.group) put(b.token, b.rename === "alias" && !exported ? `${b.token.text} as ${newName}` : rewrite(rules, b.token, name, newName, exported));
     for (const ref of index.references) {
       const g = index.resolve(ref);
       if (g === "conflict") unresolve(ref, `${(ref.parent!.text.split("\n")[0] ?? "").slice(0, 200)} (contended: the name is declared twice where this use is)`);
-      else if (g !== null && g.some((b) => members.has(b))) put(ref, rewrite(rules, ref, name, newName));
+      else if (g !== null && g.some((b) => members.has(b))) put(ref, rewrite(rules, ref, name, newName, exported));
     }
     // A parameter is also named by keyword arguments, of calls the file cannot tie to its function.
     if (target.group.some((b) => b.kind === "parameter")) for (const k of index.keywordUses) unresolve(k);
@@ -710,9 +712,47 @@ export function planRename(rules: EditRules, tree: Tree, query: string, newName:
 }
 
 /** The new text of a use: the new name, or for a shorthand the key kept (`{ a }` → `{ a: b }`, `export { a }` → `export { b as a }`). */
-function rewrite(rules: EditRules, token: SyntaxNode, name: string, newName: string): string {
+function rewrite(rules: EditRules, token: SyntaxNode, name: string, newName: string, exported = false): string {
   const shorthand = rules.shorthand(token);
-  return shorthand === "key" ? `${name}: ${newName}` : shorthand === "alias" ? `${newName} as ${name}` : newName;
+  return shorthand === "key" ? `${name}: ${newName}` : shorthand === "alias" && !exported ? `${newName} as ${name}` : newName;
+}
+
+/** Where a cross-file rename of an exported name touches one file (query/rename-plan.ts finds them on the index). */
+export interface ExportRenameSite {
+  /**
+   * declaration: the declaring file (the declaration on `line`, its uses and `export { name }`);
+   * import: an import of the name (with no alias, the binding and its uses; with one, the imported name only);
+   * export_from: a barrel's `export { name } from` (the imported name); namespace: `local.name` accesses through a namespace import.
+   */
+  readonly kind: "declaration" | "import" | "export_from" | "namespace";
+  readonly line: number;
+  readonly local: string | null;
+}
+
+/**
+ * The edits one file needs when the exported `name` becomes `newName` in every module: by the
+ * site's kind (ExportRenameSite). UNSUPPORTED_OPERATION for a language whose edit rules cannot
+ * name an imported name's token.
+ */
+export function planExportRename(rules: EditRules, tree: Tree, name: string, newName: string, site: ExportRenameSite): RenamePlan {
+  if (!rules.importedNameTokens) throw new MastError("UNSUPPORTED_OPERATION", "a cross-file rename is not supported in this language yet", { hint: "Rename each file with `ast rename-symbol` over mast_rename_impact's list." });
+  if (site.kind === "declaration" || (site.kind === "import" && site.local === name)) return planRename(rules, tree, name, newName, site.line, { publicName: true });
+  if (site.kind === "namespace") {
+    const w = walk(rules, tree, [name]);
+    const edits: TextEdit[] = [];
+    for (const token of w.leaves.get(name) ?? []) {
+      const access = token.parent ? rules.memberAccess[token.parent.type] : undefined;
+      if (!access || !sameNode(token.parent!.childForFieldName(access.member), token)) continue;
+      if (token.parent!.childForFieldName(access.object)?.text === site.local) edits.push({ start: token.startIndex, end: token.endIndex, text: newName });
+    }
+    return { edits, unresolved: [], target: `accesses through namespace ${site.local}` };
+  }
+  const tokens = rules
+    .importedNameTokens(tree.rootNode, name)
+    .filter((t) => (t.statement as SyntaxNode).startPosition.row === site.line - 1)
+    .map((t) => t.token as SyntaxNode);
+  if (tokens.length === 0) throw new MastError("SYMBOL_NOT_FOUND", `no import or re-export of '${name}' on line ${site.line}: the index is behind the file`, { hint: "Run `mast index --incremental` and plan again." });
+  return { edits: tokens.map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName })), unresolved: [], target: site.kind === "export_from" ? "re-export" : "aliased import" };
 }
 
 /** Whether the new name is already used as a name in the file (bound, or a use of something bound elsewhere). */

@@ -26,7 +26,7 @@ interface Flags {
  * that did not change), and computes it again when the refresh rewrote rows. A refresh that loses
  * to another writer flags the whole answer.
  */
-async function freshAnswer<T>(ctx: ToolContext, compute: () => T, filesOf: (answer: T) => Iterable<string>): Promise<{ answer: T; busy: boolean }> {
+export async function freshAnswer<T>(ctx: ToolContext, compute: () => T, filesOf: (answer: T) => Iterable<string>): Promise<{ answer: T; busy: boolean }> {
   const store = ctx.store();
   const first = store.snapshot(compute);
   const refreshes = [...(await refreshFiles(store, ctx.config, filesOf(first))).values()];

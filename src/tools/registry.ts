@@ -8,6 +8,7 @@ import { indexingNow } from "../index/status.js";
 import type { ToolContext } from "./context.js";
 import type { ToolAnnotations, ToolCall, ToolDefinition, Toolset } from "./define.js";
 import { EDIT_TOOLS } from "./edit.js";
+import { intentTool } from "./intent.js";
 import { verifyChangesTool } from "./verify.js";
 import { efficiencyTool } from "./efficiency.js";
 import { callersTool, graphTool, implementorsTool, renameImpactTool } from "./graph.js";
@@ -38,6 +39,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   efficiencyTool,
   ...EDIT_TOOLS,
   verifyChangesTool,
+  intentTool,
 ] as unknown as ToolDefinition[];
 
 export function findTool(name: string): ToolDefinition {

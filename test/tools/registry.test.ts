@@ -49,7 +49,7 @@ describe("tool registry", () => {
     const names = TOOLS.map((t) => t.name);
     expect(new Set(names).size).toBe(names.length);
     const inSet = (set: string) => TOOLS.filter((t) => t.toolset === set).map((t) => t.name);
-    expect(inSet("edit")).toEqual(["read_many", "read_hash", "replace_hash", "diff_apply", "undo", "route_edit", "verify_changes"]);
+    expect(inSet("edit")).toEqual(["read_many", "read_hash", "replace_hash", "diff_apply", "undo", "route_edit", "verify_changes", "intent"]);
     expect(inSet("more")).toEqual(["grep_many", "diff_generate", "changesets", "symbol_lookup_many", "ast_capabilities", "ast_find_symbols"]);
     expect(inSet("admin")).toEqual([
       "provenance_query",

@@ -1,0 +1,185 @@
+// `intent rename-exported-symbol` (hashpilot contract, intent): a whole-project rename planned on the
+// mast index (tools/intent.ts hands the plan over: the declaring file, the imports, barrels and
+// namespace uses of the name, what cannot be planned, the potential matches to review) and carried
+// out here: one edit transaction per file (the AST gate before and after), all in the call's one
+// changeSet; then the verification of edit/verify.ts over the edited files; a failed step or a
+// failed verification rolls every edited file back to its bytes before the plan, and a rollback
+// that cannot write a file back says so (unrevertedFiles, ROLLBACK_INCOMPLETE).
+import { writeAtomic } from "../base/atomic.js";
+import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
+import { extensionInfo } from "../lang/languages.js";
+import { applyEdits, planExportRename, type ExportRenameSite, type TextEdit } from "../syntax/ast-edits.js";
+import { generateDiff } from "./diff.js";
+import type { OpContext, OpResult, Warning } from "./operations.js";
+import { writablePath } from "./paths.js";
+import { renderText, sourceOf, withSource, type EditableText } from "./text.js";
+import { editTransaction } from "./transaction.js";
+import { verifyChanges, type VerifyResult } from "./verify.js";
+import { readBytes, withFileLock } from "./writer.js";
+import { relative } from "node:path";
+
+export interface PlanGap {
+  readonly file: string;
+  readonly operation: string;
+  readonly reason: string;
+  readonly resolution: string;
+}
+
+export interface RenamePlanInput {
+  readonly intent: Readonly<Record<string, unknown>>;
+  readonly name: string;
+  readonly newName: string;
+  readonly definition: { readonly file: string; readonly line: number; readonly kind: string };
+  /** The files to edit (absolute) and where in each. */
+  readonly files: ReadonlyArray<{ readonly file: string; readonly sites: readonly ExportRenameSite[] }>;
+  readonly unresolved: readonly PlanGap[];
+  readonly reconciliation: { readonly resolved: number; readonly unresolved: number; readonly ambiguous: number };
+  /** Lines naming the symbol that no planned edit covers: listed, never edited. */
+  readonly review: ReadonlyArray<{ readonly file: string; readonly line: number; readonly context: string }>;
+  readonly impactSummary: string;
+}
+
+export interface IntentOptions {
+  readonly dryRun: boolean;
+  readonly yes: boolean;
+  readonly verify: boolean;
+  readonly revert: boolean;
+  readonly timeoutMs: number;
+  readonly tsconfigOf?: (file: string) => string | null;
+}
+
+export interface IntentStep {
+  file: string;
+  operation: "rename-exported-symbol";
+  status: "applied" | "planned" | "failed" | "skipped";
+  changes: number;
+  changedLines?: Array<{ start: number; end: number }>;
+  diff?: string;
+  errorCode?: string;
+  message?: string;
+}
+
+export interface IntentExecution {
+  steps: IntentStep[];
+  summary: { total: number; applied: number; failed: number; skipped: number; changes: number };
+  verification?: VerifyResult;
+  reverted: boolean;
+  revertReason?: "verification-failed" | "step-failed";
+  unrevertedFiles?: string[];
+  changeSetId?: string;
+}
+
+export interface IntentResult {
+  success: boolean;
+  dryRun?: true;
+  plan: Omit<RenamePlanInput, "files" | "name" | "newName" | "review"> & { files: string[]; review: Array<RenamePlanInput["review"][number]> };
+  execution: IntentExecution;
+  /** Why the intent did not succeed (the tool answers it as this error, the result in its details). */
+  failure?: { code: ErrorCode; message: string };
+}
+
+/** Puts each file back to its bytes before the plan; the files that could not be written back. */
+async function rollBack(originals: ReadonlyMap<string, Buffer>): Promise<string[]> {
+  const failed: string[] = [];
+  for (const [file, bytes] of [...originals].reverse()) {
+    try {
+      await withFileLock(file, "intent rollback", () => writeAtomic(file, bytes));
+    } catch {
+      failed.push(file);
+    }
+  }
+  return failed;
+}
+
+/** Runs a rename plan: refused while it has gaps (unless `yes`), steps in order, then verification; rolled back on a failure. */
+export async function runRenameIntent(oc: OpContext, plan: RenamePlanInput, options: IntentOptions): Promise<OpResult<IntentResult>> {
+  const shown = { ...plan, files: plan.files.map((f) => f.file), review: [...plan.review] } as IntentResult["plan"] & { name?: string; newName?: string };
+  delete shown.name;
+  delete shown.newName;
+  if (plan.unresolved.length > 0 && !options.yes) {
+    throw new MastError("UNSUPPORTED_OPERATION", `the plan has ${plan.unresolved.length} part(s) it cannot carry out (plan.unresolved); nothing was written`, {
+      hint: "Edit those places yourself, or pass --yes to apply only what the plan could compute (they stay listed in plan.unresolved).",
+      details: { plan: shown },
+    });
+  }
+  const steps: IntentStep[] = [];
+  const originals = new Map<string, Buffer>();
+  const written: string[] = [];
+  const warnings: Warning[] = [];
+  let failure: { code: ErrorCode; message: string } | null = null;
+  for (const target of plan.files) {
+    if (failure) {
+      steps.push({ file: target.file, operation: "rename-exported-symbol", status: "skipped", changes: 0 });
+      continue;
+    }
+    try {
+      const path = writablePath(target.file, oc.boundary, oc.cwd);
+      const before = readBytes(path);
+      const r = await editTransaction(oc, path, { operation: "intent rename-exported-symbol", dryRun: options.dryRun, gate: "ast" }, ({ text, tree }) => {
+        const rules = extensionInfo(path)?.spec.edits;
+        if (!rules) throw new MastError("UNSUPPORTED_OPERATION", `${path} is in a language without AST edits`);
+        const t = text as EditableText;
+        const source = sourceOf(t);
+        const unique = new Map<string, TextEdit>();
+        for (const site of target.sites) for (const e of planExportRename(rules, tree!, plan.name, plan.newName, site).edits) unique.set(`${e.start}:${e.end}`, e);
+        const edits = [...unique.values()].sort((a, b) => a.start - b.start);
+        const { after, edited } = withSource(t, applyEdits(source, edits));
+        const rel = relative(oc.boundary.root, path);
+        return {
+          after,
+          edited,
+          noop: edits.length === 0,
+          data: { changes: edits.length, changedLines: [...edited], ...(options.dryRun ? { diff: generateDiff(`a/${rel}`, `b/${rel}`, renderText(t), renderText(after), 3) } : {}) },
+        };
+      });
+      if (!options.dryRun && before !== null && r.written && r.written.length > 0) {
+        originals.set(path, before);
+        written.push(path);
+      }
+      steps.push({ file: path, operation: "rename-exported-symbol", status: options.dryRun ? "planned" : "applied", changes: r.data.changes, changedLines: r.data.changedLines, ...(r.data.diff ? { diff: r.data.diff } : {}) });
+    } catch (err) {
+      const code: ErrorCode = isMastError(err) ? err.code : "WRITE_FAILED";
+      failure = { code, message: errorMessage(err) };
+      steps.push({ file: target.file, operation: "rename-exported-symbol", status: "failed", changes: 0, errorCode: code, message: errorMessage(err) });
+    }
+  }
+  // A line the plan edited is no longer one to review.
+  const edited = new Set(steps.flatMap((s) => (s.changedLines ?? []).flatMap((r) => Array.from({ length: r.end - r.start + 1 }, (_, i) => `${s.file}:${r.start + i}`))));
+  shown.review = plan.review.filter((r) => !edited.has(`${r.file}:${r.line}`));
+  const count = (s: IntentStep["status"]) => steps.filter((x) => x.status === s).length;
+  const execution: IntentExecution = {
+    steps,
+    summary: { total: steps.length, applied: count("applied") + count("planned"), failed: count("failed"), skipped: count("skipped"), changes: steps.reduce((n, s) => n + s.changes, 0) },
+    reverted: false,
+  };
+  if (written.length > 0) execution.changeSetId = oc.changeSet.id;
+  const result: IntentResult = { success: false, ...(options.dryRun ? { dryRun: true as const } : {}), plan: shown, execution };
+  // A verdict other than success is returned, not thrown, so the caller refreshes the index over what was written (and put back) first.
+  const done = (failure: IntentResult["failure"]): OpResult<IntentResult> => ({ data: { ...result, ...(failure ? { failure } : {}) }, warnings, written });
+  const undoAll = async (reason: "verification-failed" | "step-failed", code: ErrorCode, message: string): Promise<OpResult<IntentResult>> => {
+    if (reason === "step-failed" || options.revert) {
+      const unreverted = await rollBack(originals);
+      if (unreverted.length > 0) {
+        execution.unrevertedFiles = unreverted;
+        return done({ code: "ROLLBACK_INCOMPLETE", message: `${message}; the rollback could not write back ${unreverted.length} file(s): ${unreverted.join(", ")}` });
+      }
+      execution.reverted = originals.size > 0;
+      if (execution.reverted) execution.revertReason = reason;
+    }
+    return done({ code, message });
+  };
+  // A half-applied tree is not verified: its failures would be the plan's, not the change's.
+  if (failure) return undoAll("step-failed", failure.code, `a step failed (${failure.message}); nothing of the plan is kept`);
+  if (!options.dryRun && options.verify && written.length > 0) {
+    const v = await verifyChanges(oc, { files: written, auto_detect: true, scope_tests: true, revert_on_failure: false, timeout_ms: options.timeoutMs, use_baseline: false, record_baseline: false, ...(options.tsconfigOf ? { tsconfigOf: options.tsconfigOf } : {}) });
+    execution.verification = v.data;
+    warnings.push(...v.warnings);
+    if (v.data.overall === "fail") return undoAll("verification-failed", "VERIFY_FAILED", `the rename applied, but verification failed (${v.data.checksRun.filter((c) => v.data[c] && !v.data[c]!.passed).join(", ")})${options.revert ? "; every file was put back" : "; kept (--no-revert)"}`);
+    if (v.data.overall === "timeout") {
+      result.success = true;
+      return done({ code: "VERIFY_TIMEOUT", message: "the rename applied and was kept; verification timed out without a verdict" });
+    }
+  }
+  result.success = true;
+  return { data: result, warnings, written };
+}

@@ -1,0 +1,89 @@
+// Where a cross-file rename of an exported declaration lands (hashpilot `intent
+// rename-exported-symbol`), read from the index's imports: the declaring file, every named import
+// of the name from it, every namespace import of it (`ns.name`), every barrel's `export { name }
+// from` — and, through a barrel that re-exports it under the same name (named or `export *`), the
+// imports of the barrel in turn. What the edits cannot be planned for is named, never skipped: a
+// `require` destructuring, a namespace re-export (`export * as ns from`).
+import { prepared, type Db } from "../store/db.js";
+import type { Target } from "./graph.js";
+
+export interface RenameSite {
+  readonly file_path: string;
+  /** The declaration's line, or the import statement's. */
+  readonly line: number;
+  readonly kind: "declaration" | "import" | "export_from" | "namespace";
+  /** import: the binding (the name itself when not aliased); namespace: the namespace's name; export_from: the name exported. */
+  readonly local: string | null;
+}
+
+export interface RenameSites {
+  readonly sites: RenameSite[];
+  /** Uses of the name the planned edits cannot reach, each with its reason. */
+  /** mentionOnly: a gap only when the file names the symbol (a require whose names the index does not record). */
+  readonly unplanned: Array<{ file_path: string; line: number; reason: string; mentionOnly?: true }>;
+}
+
+interface ImportRow {
+  path: string;
+  kind: string;
+  line: number;
+  symbols: string;
+  locals: string;
+}
+
+/** The rename sites of a target's first declaration (its name as declared; an export alias is not followed). */
+export function renameSites(db: Db, target: Target): RenameSites {
+  const decl = target.sites[0];
+  if (!decl) return { sites: [], unplanned: [] };
+  const name = decl.name;
+  const sites: RenameSite[] = [{ file_path: decl.path, line: decl.line, kind: "declaration", local: name }];
+  const unplanned: RenameSites["unplanned"] = [];
+  const rows = prepared(
+    db,
+    `SELECT f.path, i.kind, i.line, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id
+     WHERE i.resolved_path = ? ORDER BY f.path, i.line, i.id`,
+  );
+  // Modules that export the name under itself: the declaring file, then barrels passing it on.
+  const sources = [decl.path];
+  const seen = new Set(sources);
+  const seenSite = new Set<string>();
+  const add = (site: RenameSite) => {
+    const key = `${site.file_path}:${site.line}:${site.kind}:${site.local}`;
+    if (!seenSite.has(key)) {
+      seenSite.add(key);
+      sites.push(site);
+    }
+  };
+  const passOn = (path: string) => {
+    if (!seen.has(path)) {
+      seen.add(path);
+      sources.push(path);
+    }
+  };
+  for (let i = 0; i < sources.length; i++) {
+    for (const row of rows.all(sources[i]) as ImportRow[]) {
+      const symbols = JSON.parse(row.symbols) as string[];
+      const locals = JSON.parse(row.locals) as string[];
+      // `const { name } = require(…)`, `await import(…)`: what is taken from the module is not recorded, so not rewritten.
+      if (symbols.length === 0 && (row.kind === "require" || row.kind === "dynamic_import")) {
+        unplanned.push({ file_path: row.path, line: row.line, reason: `a ${row.kind} of the module (the names it takes are not rewritten): edit it yourself`, mentionOnly: true });
+      }
+      symbols.forEach((imported, j) => {
+        const local = locals[j] ?? imported;
+        if (imported === name) {
+          if (row.kind === "import") add({ file_path: row.path, line: row.line, kind: "import", local });
+          else if (row.kind === "export_from") {
+            add({ file_path: row.path, line: row.line, kind: "export_from", local });
+            // Re-exported under the name itself: the barrel's importers import the new name too.
+            if (local === name) passOn(row.path);
+          } else unplanned.push({ file_path: row.path, line: row.line, reason: `a ${row.kind} of '${name}' (its destructuring or string is not rewritten): edit it yourself` });
+        } else if (imported === "*") {
+          if (row.kind === "export_star") passOn(row.path);
+          else if (row.kind === "import" && local !== "*") add({ file_path: row.path, line: row.line, kind: "namespace", local });
+          else if (row.kind === "export_from") unplanned.push({ file_path: row.path, line: row.line, reason: `a namespace re-export (\`export * as ${local}\`): its importers' \`${local}.${name}\` are not followed` });
+        }
+      });
+    }
+  }
+  return { sites, unplanned };
+}

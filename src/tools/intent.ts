@@ -1,0 +1,154 @@
+// intent in the `edit` toolset (hashpilot `intent '<json>'`): one editing intent with its whole
+// blast radius. rename-exported-symbol is planned here on the index — the declaration
+// (query/graph.ts findTarget), the imports, barrels and namespace uses of the name
+// (query/rename-plan.ts), the verified callers that must all be reached, the potential matches
+// listed for review — after the files it names are refreshed, and carried out by edit/intent.ts
+// (one changeSet, verification, rollback). A result other than success is the error its failure
+// names, with the plan and the execution in the details.
+import { resolve } from "node:path";
+import { MastError } from "../base/errors.js";
+import { DEFAULT_VERIFY_TIMEOUT_MS } from "../edit/verify.js";
+import { runRenameIntent, type IntentResult, type PlanGap, type RenamePlanInput } from "../edit/intent.js";
+import { extensionInfo } from "../lang/languages.js";
+import { owningTsconfig } from "../query/checker-program.js";
+import { callersOf, notFound } from "../query/graph.js";
+import { renameSites, type RenameSite } from "../query/rename-plan.js";
+import type { ToolContext } from "./context.js";
+import { DESTRUCTIVE, defineTool } from "./define.js";
+import { run } from "./edit.js";
+import { freshAnswer } from "./graph.js";
+import { ENVELOPE_OUTPUT } from "./outputs.js";
+import { z } from "./schema.js";
+
+const RenameIntent = z
+  .object({
+    operation: z.literal("rename-exported-symbol"),
+    symbol: z.string().min(1).max(200),
+    newName: z.string().min(1).max(200),
+    file: z.string().min(1).max(4096).optional(),
+  })
+  .strict();
+
+/** Lines naming the symbol a rename plan may list for review, at most. */
+const REVIEW_LIMIT = 1_000;
+
+function parseIntent(text: string): z.infer<typeof RenameIntent> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new MastError("INVALID_ARGUMENT", `the intent is not JSON: ${(err as Error).message}`, { hint: `e.g. '{"operation":"rename-exported-symbol","symbol":"compose","newName":"composeMiddleware"}'` });
+  }
+  const op = (value as { operation?: unknown } | null)?.operation;
+  if (op === "remove-parameter") {
+    throw new MastError("UNSUPPORTED_OPERATION", "remove-parameter is not implemented", { hint: "Remove a parameter with `ast replace-body` on the signature plus `diff apply` at each call site." });
+  }
+  if (op !== "rename-exported-symbol") {
+    throw new MastError("UNSUPPORTED_OPERATION", `intent ${JSON.stringify(op)} is not supported: this build plans rename-exported-symbol`, { hint: "For a parameter change, edit the signature with `ast replace-body` and the call sites mast_callers lists with `diff apply`." });
+  }
+  const parsed = RenameIntent.safeParse(value);
+  if (!parsed.success) throw new MastError("INVALID_ARGUMENT", `invalid intent: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(intent)"}: ${i.message}`).join("; ")}`);
+  return parsed.data;
+}
+
+/** The rename plan on the index as it is once the files it names are fresh. */
+async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>): Promise<RenamePlanInput> {
+  const root = ctx.config.project_root;
+  const filePath = intent.file ? resolve(ctx.cwd, intent.file).slice(root.length + 1) : null;
+  const db = ctx.store().db;
+  const { answer } = await freshAnswer(
+    ctx,
+    () => {
+      const callers = callersOf(db, root, { symbol: intent.symbol, filePath, transitive: false, potentialLimit: REVIEW_LIMIT });
+      return { ...callers, planned: renameSites(db, callers.target) };
+    },
+    (a) => [...a.target.sites.map((s) => s.path), ...a.planned.sites.map((s) => s.file_path), ...a.verified.map((v) => v.file_path)],
+  );
+  const { target, verified, potential, planned } = answer;
+  const decl = target.sites[0];
+  if (!decl) throw new MastError("SYMBOL_NOT_FOUND", `no declaration named '${intent.symbol}' is indexed`, { details: notFound(db, intent.symbol) });
+  if (target.sites.length > 1 && !filePath) {
+    throw new MastError("AMBIGUOUS_SYMBOL", `'${intent.symbol}' is declared ${target.sites.length} times: ${target.sites.map((s) => `${s.path}:${s.line}`).join(", ")}`, { hint: 'Name the declaring file: "file" in the intent.' });
+  }
+  const rules = extensionInfo(decl.path)?.spec.edits;
+  if (!rules?.importedNameTokens) throw new MastError("UNSUPPORTED_OPERATION", `a cross-file rename of a declaration in ${decl.path} is not supported: TypeScript and JavaScript so far`, { hint: "Rename it with `ast rename-symbol` in each file mast_rename_impact lists." });
+  const identifier = extensionInfo(decl.path)!.spec.identifier;
+  if (!new RegExp(`^(?:${identifier})$`).test(intent.newName) || intent.newName === decl.name) throw new MastError("INVALID_ARGUMENT", `'${intent.newName}' is not a new identifier for '${decl.name}'`);
+  const abs = (p: string) => resolve(root, p);
+  const unresolved: PlanGap[] = [];
+  let ambiguous = 0;
+  let unparsed = 0;
+  const byFile = new Map<string, RenameSite[]>();
+  for (const site of planned.sites) byFile.set(site.file_path, [...(byFile.get(site.file_path) ?? []), site]);
+  for (const [path, sites] of [...byFile]) {
+    if (!extensionInfo(path)?.spec.edits?.importedNameTokens) {
+      unparsed += 1;
+      byFile.delete(path);
+      unresolved.push({ file: abs(path), operation: "rename", reason: `${path} imports '${decl.name}' but its language has no cross-file rename`, resolution: `Edit ${path} yourself with \`diff apply\`.` });
+    } else if (sites.filter((s) => s.kind === "import" && s.local === decl.name).length > 1) {
+      ambiguous += 1;
+      byFile.delete(path);
+      unresolved.push({ file: abs(path), operation: "rename", reason: `${path} binds '${decl.name}' from more than one import: which module's symbol each use means is not certain`, resolution: `Rename its uses yourself, or remove the duplicate import first.` });
+    }
+  }
+  const mentioning = new Set([...(potential?.matches ?? []).map((m) => m.file_path), ...verified.map((v) => v.file_path)]);
+  for (const u of planned.unplanned) if (!u.mentionOnly || mentioning.has(u.file_path)) unresolved.push({ file: abs(u.file_path), operation: "rename", reason: `line ${u.line}: ${u.reason}`, resolution: `Edit line ${u.line} of ${u.file_path} yourself.` });
+  // A verified call site the planned edits do not reach would be left calling the old name.
+  for (const v of verified) {
+    if (!byFile.has(v.file_path) && !unresolved.some((u) => u.file === abs(v.file_path))) {
+      unresolved.push({ file: abs(v.file_path), operation: "rename-call-site", reason: `the verified call at ${v.file_path}:${v.line} (${v.resolution}) is reached by no planned edit`, resolution: `Edit it yourself after the rename.` });
+    }
+  }
+  const importLines = new Set(planned.sites.map((s) => `${s.file_path}:${s.line}`));
+  const review = (potential?.matches ?? []).filter((m) => !importLines.has(`${m.file_path}:${m.line}`)).map((m) => ({ file: abs(m.file_path), line: m.line, context: m.context }));
+  const count = (k: RenameSite["kind"]) => planned.sites.filter((s) => s.kind === k && byFile.has(s.file_path)).length;
+  return {
+    intent,
+    name: decl.name,
+    newName: intent.newName,
+    definition: { file: abs(decl.path), line: decl.line, kind: decl.kind },
+    files: [...byFile].map(([path, sites]) => ({ file: abs(path), sites: sites.map((s) => ({ kind: s.kind, line: s.line, local: s.local })) })),
+    unresolved,
+    reconciliation: { resolved: verified.length + count("import") + count("export_from") + count("namespace"), unresolved: unparsed, ambiguous },
+    review,
+    impactSummary: `${byFile.size} file(s): the declaration, ${count("import")} import(s), ${count("export_from")} re-export(s), ${count("namespace")} namespace import(s); ${verified.length} verified call site(s); ${review.length} line(s) to review${potential && potential.total > potential.matches.length ? ` (of ${potential.total})` : ""}, never edited`,
+  };
+}
+
+export const intentTool = defineTool({
+  name: "intent",
+  toolset: "edit",
+  cli: [{ name: "intent", summary: "One editing intent with its whole blast radius (rename-exported-symbol), planned on the index, verified, rolled back on failure.", positionals: ["intent"], flags: { "no-verify": "!verify", "no-revert": "!revert", timeout: "timeout_ms" } }],
+  title: "Project-wide edit intent",
+  description: 'rename-exported-symbol across files ({"operation","symbol","newName"}): declaration, imports, barrels and call sites from the index; verified after, rolled back on failure.',
+  details:
+    "The intent is JSON: {\"operation\":\"rename-exported-symbol\",\"symbol\":\"compose\",\"newName\":\"composeMiddleware\",\"file\"?:\"src/compose.ts\"}. The plan comes from the mast index (its files refreshed first): the declaring file (the declaration, its uses and `export { name }`), every named import of it (with no alias the binding and its uses, with one the imported name only), every barrel's `export { name } from` and, through barrels that pass the name on, their importers; `ns.name` through namespace imports. " +
+    "plan.unresolved lists what it cannot do (a require destructuring, a namespace re-export, a file binding the name twice, a language without cross-file renames, a verified call site no edit reaches) and refuses the intent (UNSUPPORTED_OPERATION) unless yes; plan.review lists the lines naming the symbol that no planned edit covers — never edited. dry_run answers the plan and each file's diff. " +
+    "Each file is one AST-gated edit in one changeSet (undo takes it back); after all steps the edited files are verified (auto-detected checks; verify: false skips it); a failed step (skipped verification) or failed verification rolls every file back (execution.reverted, revertReason), unless revert: false for verification; a rollback that cannot write a file back is ROLLBACK_INCOMPLETE with unrevertedFiles. A verification timeout keeps the edit (VERIFY_TIMEOUT). add-parameter is not supported yet; remove-parameter is UNSUPPORTED_OPERATION.",
+  input: z
+    .object({
+      intent: z.string().min(2).max(64 * 1024).describe('JSON, e.g. {"operation":"rename-exported-symbol","symbol":"f","newName":"g"}.'),
+      dry_run: z.boolean().default(false),
+      yes: z.boolean().default(false).describe("Apply despite plan.unresolved."),
+      verify: z.boolean().default(true),
+      revert: z.boolean().default(true).describe("Roll back on failed verification."),
+      timeout_ms: z.number().int().min(100).max(3_600_000).default(DEFAULT_VERIFY_TIMEOUT_MS),
+      actor: z.string().min(1).max(200).optional(),
+      task_id: z.string().min(1).max(200).optional(),
+      reason: z.string().min(1).max(2000).optional(),
+    })
+    .strict(),
+  output: ENVELOPE_OUTPUT,
+  annotations: { ...DESTRUCTIVE, openWorldHint: true },
+  handler: async (ctx, args) => {
+    const intent = parseIntent(args.intent);
+    const plan = await planRename(ctx, intent);
+    const envelope = await run(ctx, "intent", { operation: "intent rename-exported-symbol", route: "intent", files: plan.files.map((f) => f.file), actor: args.actor, task_id: args.task_id, reason: args.reason }, (oc) =>
+      runRenameIntent(oc, plan, { dryRun: args.dry_run, yes: args.yes, verify: args.verify, revert: args.revert, timeoutMs: args.timeout_ms, tsconfigOf: (file) => owningTsconfig(file, ctx.config.project_root) }),
+    );
+    const result = envelope.data as IntentResult;
+    if (!result.failure) return envelope;
+    const { failure, ...rest } = result;
+    throw new MastError(failure.code, failure.message, { details: { ...rest, warnings: envelope.warnings } });
+  },
+});

@@ -1,0 +1,158 @@
+// hashpilot intent rename-exported-symbol end to end: the built CLIs on temp projects indexed by
+// mast — a rename across a named barrel, an alias import and a namespace import, whole files
+// compared after it; the index fresh afterwards (mast_rename_impact of the old name is empty);
+// dry runs, refusals, a failed step and a failed verification rolled back, and a rollback that
+// cannot write a file back (an immutable file, made so by the test suite verification runs).
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { runMast } from "../helpers/cli.js";
+import { hashpilotProject, hp, type HashpilotProject } from "../helpers/hashpilot.js";
+
+const NODE_MODULES = join(import.meta.dirname, "..", "..", "node_modules");
+const canLock = process.getuid?.() === 0 && spawnSync("chattr", ["--help"], { stdio: "ignore" }).error === undefined;
+
+const COMPOSE = ["/** Composes middleware. */", "export function compose(fns: Array<() => void>): () => void {", "  return () => fns.forEach((f) => f());", "}", "", "export function twice(): () => void {", "  return compose([() => {}, () => {}]);", "}", ""].join("\n");
+const BARREL = 'export { compose } from "./compose.js";\nexport * from "./compose.js";\n';
+const APP = [
+  'import { compose } from "./lib/index.js";',
+  'import { compose as c } from "./lib/compose.js";',
+  'import * as lib from "./lib/compose.js";',
+  "",
+  "export function start(): void {",
+  "  compose([])();",
+  "  c([])();",
+  "  lib.compose([])();",
+  '  console.log("compose");',
+  "}",
+  "",
+].join("\n");
+const INTENT = JSON.stringify({ operation: "rename-exported-symbol", symbol: "compose", newName: "composeAll" });
+
+let locked: string[] = [];
+afterEach(() => {
+  for (const f of locked) spawnSync("chattr", ["-i", f]);
+  locked = [];
+});
+
+async function indexed(files: Record<string, string>): Promise<HashpilotProject> {
+  const p = hashpilotProject(files);
+  const init = await runMast(["init", p.root]);
+  expect(init.code, init.stderr).toBe(0);
+  return p;
+}
+
+const project = () => indexed({ "src/lib/compose.ts": COMPOSE, "src/lib/index.ts": BARREL, "src/app.ts": APP });
+
+describe("hashpilot intent rename-exported-symbol", () => {
+  it("renames the declaration, a named barrel, an alias import and a namespace use; the index follows and undo takes it back", async () => {
+    const p = await project();
+    const r = await hp(p, ["intent", INTENT]);
+    expect(r.code, r.stdout.slice(0, 800)).toBe(0);
+    expect(p.read("src/lib/compose.ts")).toBe(COMPOSE.replaceAll("compose(", "composeAll("));
+    expect(p.read("src/lib/index.ts")).toBe(BARREL.replace("{ compose }", "{ composeAll }"));
+    expect(p.read("src/app.ts")).toBe(
+      APP.replace("import { compose } from", "import { composeAll } from").replace("{ compose as c }", "{ composeAll as c }").replace("  compose([])", "  composeAll([])").replace("lib.compose(", "lib.composeAll("),
+    );
+    const data = r.envelope.data;
+    expect(data.success).toBe(true);
+    expect(data.plan).toMatchObject({
+      definition: { file: p.path("src/lib/compose.ts"), line: 2, kind: "function" },
+      files: [p.path("src/lib/compose.ts"), p.path("src/app.ts"), p.path("src/lib/index.ts")],
+      unresolved: [],
+      reconciliation: { resolved: 8, unresolved: 0, ambiguous: 0 },
+    });
+    // Lines naming it that no edit covered: listed, never edited.
+    expect(data.plan.review).toEqual([
+      { file: p.path("src/app.ts"), line: 9, context: 'console.log("compose");' },
+      { file: p.path("src/lib/index.ts"), line: 2, context: 'export * from "./compose.js";' },
+    ]);
+    expect(data.execution).toMatchObject({ summary: { total: 3, applied: 3, failed: 0, skipped: 0, changes: 7 }, reverted: false, verification: { overall: "skipped" } });
+    expect(r.envelope.warnings.map((w) => w.code)).toEqual(["VERIFY_NO_CHECKS"]);
+
+    const impact = await runMast(["query", "mast_rename_impact", JSON.stringify({ symbol: "compose" }), p.root]);
+    expect(JSON.parse(impact.stdout)).toMatchObject({ declaration_sites: [], verified_callers: [], potential_matches: [] });
+    const callers = JSON.parse((await runMast(["query", "mast_callers", JSON.stringify({ symbol: "composeAll" }), p.root])).stdout);
+    expect(callers.summary).toMatchObject({ verified_count: 4 });
+
+    const undo = await hp(p, ["undo", data.execution.changeSetId]);
+    expect(undo.code).toBe(0);
+    expect([p.read("src/lib/compose.ts"), p.read("src/lib/index.ts"), p.read("src/app.ts")]).toEqual([COMPOSE, BARREL, APP]);
+  });
+
+  it("--dry-run answers the plan and each file's diff and writes nothing", async () => {
+    const p = await project();
+    const r = await hp(p, ["intent", INTENT, "--dry-run"]);
+    expect(r.code).toBe(0);
+    expect(r.envelope.data.dryRun).toBe(true);
+    expect(r.envelope.data.execution.steps.map((s: { status: string; changes: number }) => `${s.status} ${s.changes}`)).toEqual(["planned 2", "planned 4", "planned 1"]);
+    expect(r.envelope.data.execution.steps[2].diff).toBe('--- a/src/lib/index.ts\n+++ b/src/lib/index.ts\n@@ -1,2 +1,2 @@\n-export { compose } from "./compose.js";\n+export { composeAll } from "./compose.js";\n export * from "./compose.js";\n');
+    expect([p.read("src/lib/compose.ts"), p.read("src/lib/index.ts"), p.read("src/app.ts")]).toEqual([COMPOSE, BARREL, APP]);
+  });
+
+  it("refuses a plan with parts it cannot do unless --yes, and never a remove-parameter", async () => {
+    const p = await indexed({ "src/lib/compose.ts": COMPOSE, "src/old.cjs": 'const { compose } = require("./lib/compose.js");\nmodule.exports = () => compose([]);\n' });
+    const refused = await hp(p, ["intent", INTENT]);
+    expect(refused.code).toBe(1);
+    expect(refused.envelope.error).toMatchObject({ code: "UNSUPPORTED_OPERATION" });
+    expect(refused.envelope.error!.details.plan.unresolved).toEqual([
+      { file: p.path("src/old.cjs"), operation: "rename", reason: "line 1: a require of the module (the names it takes are not rewritten): edit it yourself", resolution: "Edit line 1 of src/old.cjs yourself." },
+    ]);
+    expect(p.read("src/lib/compose.ts")).toBe(COMPOSE);
+    const yes = await hp(p, ["intent", INTENT, "--yes"]);
+    expect(yes.code).toBe(0);
+    expect(p.read("src/lib/compose.ts")).toContain("export function composeAll(");
+    expect(p.read("src/old.cjs")).toContain('const { compose } = require("./lib/compose.js");');
+
+    const remove = await hp(p, ["intent", JSON.stringify({ operation: "remove-parameter", symbol: "twice", param: { name: "x" } })]);
+    expect(remove.code).toBe(1);
+    expect(remove.envelope.error).toMatchObject({ code: "UNSUPPORTED_OPERATION", message: "remove-parameter is not implemented" });
+  });
+
+  it("a step that cannot apply rolls back the steps before it (exit 2, revertReason step-failed); verification is skipped", async () => {
+    const p = await indexed({ "src/lib/compose.ts": COMPOSE, "src/app.ts": 'import { compose } from "./lib/compose.js";\nexport const run = () => compose([]) +;\n' });
+    const r = await hp(p, ["intent", INTENT]);
+    expect(r.code).toBe(2);
+    expect(r.envelope.error!.code).toBe("PARSE_ERROR");
+    const execution = r.envelope.error!.details.execution;
+    expect(execution).toMatchObject({ reverted: true, revertReason: "step-failed", summary: { applied: 1, failed: 1 } });
+    expect(execution.verification).toBeUndefined();
+    expect(p.read("src/lib/compose.ts")).toBe(COMPOSE);
+  });
+
+  it("a failed verification rolls every file back (exit 4, revertReason verification-failed); --no-revert keeps the rename", async () => {
+    const nameTest = ['import { expect, it } from "vitest";', 'import { compose } from "../src/lib/compose.js";', 'it("keeps its public name", () => expect(compose.name).toBe("compose"));', ""].join("\n");
+    const p = await indexed({ "package.json": JSON.stringify({ type: "module", devDependencies: { vitest: "4.1.12" } }), "src/lib/compose.ts": COMPOSE, "test/name.test.ts": nameTest });
+    symlinkSync(NODE_MODULES, join(p.root, "node_modules"));
+    const r = await hp(p, ["intent", INTENT]);
+    expect(r.code).toBe(4);
+    expect(r.envelope.error!.code).toBe("VERIFY_FAILED");
+    const details = r.envelope.error!.details;
+    expect(details.execution).toMatchObject({ reverted: true, revertReason: "verification-failed", verification: { overall: "fail", checksRun: ["tests"] } });
+    expect([p.read("src/lib/compose.ts"), p.read("test/name.test.ts")]).toEqual([COMPOSE, nameTest]);
+    const kept = await hp(p, ["intent", INTENT, "--no-revert"]);
+    expect(kept.code).toBe(4);
+    expect(kept.envelope.error!.details.execution.reverted).toBe(false);
+    expect(p.read("src/lib/compose.ts")).toContain("export function composeAll(");
+  });
+
+  it.skipIf(!canLock)("a rollback that cannot write a file back is ROLLBACK_INCOMPLETE (exit 5) naming it", async () => {
+    const p = await indexed({ "package.json": JSON.stringify({ type: "module", devDependencies: { vitest: "4.1.12" } }), "src/lib/compose.ts": COMPOSE, "src/app.ts": 'import { compose } from "./lib/compose.js";\nexport const run = () => compose([]);\n' });
+    symlinkSync(NODE_MODULES, join(p.root, "node_modules"));
+    const app = p.path("src/app.ts");
+    locked.push(app);
+    // The suite the verification runs makes app.ts immutable, then fails.
+    const test = ['import { execFileSync } from "node:child_process";', 'import { expect, it } from "vitest";', 'import { run } from "../src/app.js";', `it("locks and fails", () => { execFileSync("chattr", ["+i", ${JSON.stringify(app)}]); expect(typeof run).toBe("string"); });`, ""].join("\n");
+    mkdirSync(p.path("test"), { recursive: true });
+    writeFileSync(p.path("test/app.test.ts"), test);
+    const r = await hp(p, ["intent", INTENT]);
+    expect(r.code).toBe(5);
+    expect(r.envelope.error!.code).toBe("ROLLBACK_INCOMPLETE");
+    const execution = r.envelope.error!.details.execution;
+    expect(execution.reverted).toBe(false);
+    expect(execution.unrevertedFiles).toEqual([app]);
+    expect(readFileSync(app, "utf8")).toContain("composeAll");
+    expect(p.read("src/lib/compose.ts")).toBe(COMPOSE);
+  });
+});

@@ -121,7 +121,18 @@ export async function runRenameIntent(oc: OpContext, plan: RenamePlanInput, opti
         const t = text as EditableText;
         const source = sourceOf(t);
         const unique = new Map<string, TextEdit>();
-        for (const site of target.sites) for (const e of planExportRename(rules, tree!, plan.name, plan.newName, site).edits) unique.set(`${e.start}:${e.end}`, e);
+        const unresolvedUses: Array<{ line: number; text: string }> = [];
+        for (const site of target.sites) {
+          const planned = planExportRename(rules, tree!, plan.name, plan.newName, site);
+          for (const e of planned.edits) unique.set(`${e.start}:${e.end}`, e);
+          unresolvedUses.push(...planned.unresolved);
+        }
+        // Uses the rename could not tie to the symbol (a key of an object whose type is not known): never half-renamed silently.
+        if (unresolvedUses.length > 0 && !options.yes) {
+          throw new MastError("UNSUPPORTED_OPERATION", `${unresolvedUses.length} use(s) of '${plan.name}' in ${path} could not be resolved (lines ${unresolvedUses.slice(0, 10).map((u) => u.line).join(", ")}): the rename is not certain there`, {
+            hint: "Check those lines and pass --yes to rename without them, or rename them yourself.",
+          });
+        }
         const edits = [...unique.values()].sort((a, b) => a.start - b.start);
         const { after, edited } = withSource(t, applyEdits(source, edits));
         const rel = relative(oc.boundary.root, path);

@@ -736,7 +736,17 @@ export interface ExportRenameSite {
  */
 export function planExportRename(rules: EditRules, tree: Tree, name: string, newName: string, site: ExportRenameSite): RenamePlan {
   if (!rules.importedNameTokens) throw new MastError("UNSUPPORTED_OPERATION", "a cross-file rename is not supported in this language yet", { hint: "Rename each file with `ast rename-symbol` over mast_rename_impact's list." });
-  if (site.kind === "declaration" || (site.kind === "import" && site.local === name)) return planRename(rules, tree, name, newName, site.line, { publicName: true });
+  const onStatement = () =>
+    rules
+      .importedNameTokens!(tree.rootNode, name)
+      .filter((t) => (t.statement as SyntaxNode).startPosition.row === site.line - 1)
+      .map((t) => t.token as SyntaxNode);
+  if (site.kind === "declaration") return planRename(rules, tree, name, newName, site.line, { publicName: true });
+  if (site.kind === "import" && site.local === name) {
+    // The binding's own line: an import statement may span lines (`import {\n  a,\n  name,\n} from`).
+    const token = onStatement()[0];
+    return planRename(rules, tree, name, newName, token ? token.startPosition.row + 1 : null, { publicName: true });
+  }
   if (site.kind === "namespace") {
     const w = walk(rules, tree, [name]);
     const edits: TextEdit[] = [];
@@ -747,10 +757,7 @@ export function planExportRename(rules: EditRules, tree: Tree, name: string, new
     }
     return { edits, unresolved: [], target: `accesses through namespace ${site.local}` };
   }
-  const tokens = rules
-    .importedNameTokens(tree.rootNode, name)
-    .filter((t) => (t.statement as SyntaxNode).startPosition.row === site.line - 1)
-    .map((t) => t.token as SyntaxNode);
+  const tokens = onStatement();
   if (tokens.length === 0) throw new MastError("SYMBOL_NOT_FOUND", `no import or re-export of '${name}' on line ${site.line}: the index is behind the file`, { hint: "Run `mast index --incremental` and plan again." });
   return { edits: tokens.map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName })), unresolved: [], target: site.kind === "export_from" ? "re-export" : "aliased import" };
 }

@@ -81,6 +81,25 @@ describe("hashpilot intent rename-exported-symbol", () => {
     expect([p.read("src/lib/compose.ts"), p.read("src/lib/index.ts"), p.read("src/app.ts")]).toEqual([COMPOSE, BARREL, APP]);
   });
 
+  it("follows an import that spans lines, and refuses a member rename with uses it cannot resolve unless --yes", async () => {
+    const p = await indexed({
+      "src/lib/compose.ts": COMPOSE,
+      "src/multi.ts": 'import {\n  twice,\n  compose,\n} from "./lib/compose.js";\n\nexport const both = () => [twice(), compose([])];\n',
+      "src/box.ts": "export class Box {\n  open(): number {\n    return 1;\n  }\n  twice(): number {\n    return this.open() * 2;\n  }\n}\nexport const spec = { open: 1 };\n",
+    });
+    const r = await hp(p, ["intent", INTENT]);
+    expect(r.code, r.stdout.slice(0, 600)).toBe(0);
+    expect(p.read("src/multi.ts")).toBe('import {\n  twice,\n  composeAll,\n} from "./lib/compose.js";\n\nexport const both = () => [twice(), composeAll([])];\n');
+    const member = await hp(p, ["intent", JSON.stringify({ operation: "rename-exported-symbol", symbol: "Box.open", newName: "unlock" })]);
+    expect(member.code).toBe(1);
+    expect(member.envelope.error).toMatchObject({ code: "UNSUPPORTED_OPERATION" });
+    expect(member.envelope.error!.message).toMatch(/^a step failed \(1 use\(s\) of 'Box\.open' in .*src\/box\.ts could not be resolved \(lines 9\)/);
+    expect(p.read("src/box.ts")).toContain("  open(): number {");
+    const yes = await hp(p, ["intent", JSON.stringify({ operation: "rename-exported-symbol", symbol: "Box.open", newName: "unlock" }), "--yes"]);
+    expect(yes.code).toBe(0);
+    expect(p.read("src/box.ts")).toBe("export class Box {\n  unlock(): number {\n    return 1;\n  }\n  twice(): number {\n    return this.unlock() * 2;\n  }\n}\nexport const spec = { open: 1 };\n");
+  });
+
   it("--dry-run answers the plan and each file's diff and writes nothing", async () => {
     const p = await project();
     const r = await hp(p, ["intent", INTENT, "--dry-run"]);

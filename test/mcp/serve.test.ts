@@ -242,6 +242,22 @@ describe("mast serve", () => {
     expect(clean.data).toMatchObject({ ok: true, data: { overall: "pass", checksRun: ["linter"] } });
   });
 
+  it("serves intent: a cross-file rename of an exported class over the SDK client, its barrel alias kept, the index following", async () => {
+    const p = project();
+    mkdirSync(join(p.root, ".git"));
+    await runIndex(p.config(), { mode: "full" });
+    const { client } = await connect([p.root, "--no-startup-reindex"], { HASHPILOT_HOME: scratchDir() });
+    const r = await call(client, "intent", { intent: JSON.stringify({ operation: "rename-exported-symbol", symbol: "Repo", newName: "Store" }) });
+    expect(r.isError, JSON.stringify(r.data).slice(0, 500)).toBe(false);
+    expect(r.data).toMatchObject({ ok: true, command: "intent", data: { success: true, execution: { summary: { total: 3, applied: 3, failed: 0 }, reverted: false } } });
+    expect(readFileSync(join(p.root, "src/repo.ts"), "utf8").split("\n")[0]).toBe("export class Store {");
+    expect(readFileSync(join(p.root, "src/auth.ts"), "utf8")).toContain("import { Store } from './repo.js';");
+    expect(readFileSync(join(p.root, "src/auth.ts"), "utf8")).toContain("constructor(private readonly repo: Store) {}");
+    expect(readFileSync(join(p.root, "src/index.ts"), "utf8")).toBe("export * from './auth.js';\nexport { Store as Repository } from './repo';\n");
+    const signature = await call(client, "mast_signature", { symbol: "Store" });
+    expect(signature.data.results).toMatchObject([{ kind: "class", file_path: "src/repo.ts", line: 1 }]);
+  });
+
   it("--toolsets read,edit,more,admin offers every registry tool", async () => {
     const p = project();
     await runIndex(p.config(), { mode: "full" });

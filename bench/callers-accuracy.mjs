@@ -42,6 +42,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import ts from "typescript";
+import { corpusLanguageService } from "./ts-host.mjs";
 import {
   BenchError,
   CORPUS,
@@ -252,37 +253,8 @@ function oracleOptions(root) {
 
 function createOracle(root, corpusFiles, mastFiles) {
   const names = corpusFiles.map((rel) => path.join(root, rel));
-  const snapshots = new Map();
-  const inCorpus = (f) => f.startsWith(`${root}${path.sep}`);
   const options = oracleOptions(root);
-  const cache = ts.createModuleResolutionCache(root, (f) => f, options);
-  const host = {
-    getScriptFileNames: () => names,
-    getScriptVersion: () => "1",
-    getScriptSnapshot: (f) => {
-      if (!snapshots.has(f)) {
-        const text = ts.sys.readFile(f);
-        snapshots.set(f, text === undefined ? undefined : ts.ScriptSnapshot.fromString(text));
-      }
-      return snapshots.get(f);
-    },
-    getCurrentDirectory: () => root,
-    getCompilationSettings: () => options,
-    getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-    fileExists: ts.sys.fileExists,
-    readFile: ts.sys.readFile,
-    directoryExists: ts.sys.directoryExists,
-    getDirectories: ts.sys.getDirectories,
-    readDirectory: ts.sys.readDirectory,
-    realpath: ts.sys.realpath,
-    // Corpus files only: the corpus has no node_modules, and the repo's own (above it) must not leak in.
-    resolveModuleNameLiterals: (literals, containingFile, redirected, options) =>
-      literals.map((lit) => {
-        const r = ts.resolveModuleName(lit.text, containingFile, options, ts.sys, cache, redirected);
-        return r.resolvedModule && inCorpus(r.resolvedModule.resolvedFileName) ? r : { resolvedModule: undefined };
-      }),
-  };
-  const ls = ts.createLanguageService(host, ts.createDocumentRegistry());
+  const ls = corpusLanguageService(root, names, options);
   const t0 = performance.now();
   const program = ls.getProgram();
   program.getTypeChecker();

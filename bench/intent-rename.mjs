@@ -28,6 +28,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import ts from "typescript";
+import { corpusLanguageService } from "./ts-host.mjs";
 import { BenchError, CORPUS, DIST, MAST, OUT_DIR, benchEnvironment, buildNotes, distStamp, ensureCorpus, fmt, listFiles, missingBuild, pad, prng, publish, round, runBench, shuffled } from "./corpus.mjs";
 
 const SEED = 0x72656e61; // "rena"
@@ -52,46 +53,6 @@ function git(root, ...args) {
   const r = spawnSync("git", ["-c", "user.email=bench@mast", "-c", "user.name=bench", ...args], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0) throw new BenchError(`git ${args.join(" ")} failed: ${r.stderr}`);
   return r.stdout;
-}
-
-/** A language service over the tree's files that reads them from disk by content (edits are seen, resets too). */
-function createService(root, files) {
-  const names = files.map((f) => path.join(root, f));
-  const versions = new Map();
-  const inTree = (f) => f.startsWith(`${root}${path.sep}`);
-  const cache = ts.createModuleResolutionCache(root, (f) => f, COMPILER_OPTIONS);
-  const read = (f) => {
-    const text = ts.sys.readFile(f);
-    return text;
-  };
-  const host = {
-    getScriptFileNames: () => names,
-    getScriptVersion: (f) => {
-      const text = read(f) ?? "";
-      const v = `${text.length}:${ts.sys.createHash ? ts.sys.createHash(text) : text}`;
-      versions.set(f, v);
-      return v;
-    },
-    getScriptSnapshot: (f) => {
-      const text = read(f);
-      return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
-    },
-    getCurrentDirectory: () => root,
-    getCompilationSettings: () => COMPILER_OPTIONS,
-    getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-    fileExists: ts.sys.fileExists,
-    readFile: ts.sys.readFile,
-    directoryExists: ts.sys.directoryExists,
-    getDirectories: ts.sys.getDirectories,
-    readDirectory: ts.sys.readDirectory,
-    realpath: ts.sys.realpath,
-    resolveModuleNameLiterals: (literals, containingFile, redirected, options) =>
-      literals.map((lit) => {
-        const r = ts.resolveModuleName(lit.text, containingFile, options, ts.sys, cache, redirected);
-        return r.resolvedModule && inTree(r.resolvedModule.resolvedFileName) ? r : { resolvedModule: undefined };
-      }),
-  };
-  return ts.createLanguageService(host, ts.createDocumentRegistry());
 }
 
 /** The declaration's name position: the identifier `member` on `line` or the next few. */
@@ -200,7 +161,7 @@ async function main() {
       // Constructors and default exports have no name a rename changes.
       .filter((s) => IDENT.test(s.name.slice(s.name.lastIndexOf(".") + 1)) && !/(^|\.)(constructor|default)$/.test(s.name));
     db.close();
-    const ls = createService(root, files);
+    const ls = corpusLanguageService(root, files.map((f) => path.join(root, f)), COMPILER_OPTIONS, { live: true });
     const sample = shuffled(population, prng(SEED)).slice(0, SAMPLE);
     const rows = [];
     const totals = { mast: { hit: 0, predicted: 0, truth: 0 }, rg: { hit: 0, predicted: 0, truth: 0 } };

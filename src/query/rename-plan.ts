@@ -87,3 +87,27 @@ export function renameSites(db: Db, target: Target): RenameSites {
   }
   return { sites, unplanned };
 }
+
+/**
+ * Why renaming a member (`Owner.member`) in its own file alone may break code the plan cannot
+ * edit: the owner is an interface (object literals and classes implement it), it extends or
+ * implements another type (which may declare the member), or another type extends or implements
+ * it (which may override the member). Empty for a declaration that is no member.
+ */
+export function memberRisks(db: Db, target: Target): string[] {
+  const decl = target.sites[0];
+  const dot = decl ? decl.name.lastIndexOf(".") : -1;
+  if (!decl || dot === -1) return [];
+  const owner = decl.name.slice(0, dot);
+  const member = decl.name.slice(dot + 1);
+  const risks: string[] = [];
+  const kind = prepared(db, "SELECT kind FROM symbols WHERE file_id = ? AND name = ? AND kind IN ('class', 'interface', 'type') LIMIT 1").pluck().get(decl.file_id, owner) as string | undefined;
+  if (kind === "interface" || kind === "type") risks.push(`${owner} is ${kind === "interface" ? "an interface" : "a type"}: the object literals and classes that implement it name '${member}' too, and the rename does not follow them`);
+  for (const h of prepared(db, "SELECT relation, target FROM heritage WHERE file_id = ? AND class_name = ? ORDER BY target").all(decl.file_id, owner) as Array<{ relation: string; target: string }>) {
+    risks.push(`${owner} ${h.relation} ${h.target}, which may declare '${member}': renaming it in ${owner} alone may break that contract`);
+  }
+  for (const h of prepared(db, "SELECT f.path, h.class_name, h.relation FROM heritage h JOIN files f ON f.id = h.file_id WHERE h.target = ? ORDER BY f.path, h.class_name").all(owner) as Array<{ path: string; class_name: string; relation: string }>) {
+    risks.push(`${h.class_name} (${h.path}) ${h.relation} ${owner} and may override '${member}'`);
+  }
+  return risks;
+}

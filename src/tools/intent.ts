@@ -12,7 +12,7 @@ import { runRenameIntent, type IntentResult, type PlanGap, type RenamePlanInput 
 import { extensionInfo } from "../lang/languages.js";
 import { owningTsconfig } from "../query/checker-program.js";
 import { callersOf, notFound } from "../query/graph.js";
-import { renameSites, type RenameSite } from "../query/rename-plan.js";
+import { memberRisks, renameSites, type RenameSite } from "../query/rename-plan.js";
 import type { ToolContext } from "./context.js";
 import { DESTRUCTIVE, defineTool } from "./define.js";
 import { run } from "./edit.js";
@@ -100,7 +100,14 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
     }
   }
   const importLines = new Set(planned.sites.map((s) => `${s.file_path}:${s.line}`));
-  const review = (potential?.matches ?? []).filter((m) => !importLines.has(`${m.file_path}:${m.line}`)).map((m) => ({ file: abs(m.file_path), line: m.line, context: m.context }));
+  let review = (potential?.matches ?? []).filter((m) => !importLines.has(`${m.file_path}:${m.line}`)).map((m) => ({ file: abs(m.file_path), line: m.line, context: m.context }));
+  // A member is renamed in its own file only: what names it elsewhere, and the types it shares it with, are gaps, not lines to skim.
+  if (decl.name.includes(".")) {
+    for (const risk of memberRisks(db, target)) unresolved.push({ file: abs(decl.path), operation: "rename-member", reason: risk, resolution: "Rename the other declarations too (one intent each, with --yes), or rename by hand." });
+    const elsewhere = review.filter((r) => r.file !== abs(decl.path));
+    for (const r of elsewhere) unresolved.push({ file: r.file, operation: "rename-member-access", reason: `line ${r.line} names '${decl.name.slice(decl.name.lastIndexOf(".") + 1)}' (${r.context.slice(0, 120)}): an access the member rename does not follow`, resolution: `Check line ${r.line} of ${r.file.slice(root.length + 1)} and edit it yourself.` });
+    review = review.filter((r) => r.file === abs(decl.path));
+  }
   const count = (k: RenameSite["kind"]) => planned.sites.filter((s) => s.kind === k && byFile.has(s.file_path)).length;
   return {
     intent,

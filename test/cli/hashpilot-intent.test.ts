@@ -100,6 +100,24 @@ describe("hashpilot intent rename-exported-symbol", () => {
     expect(p.read("src/box.ts")).toBe("export class Box {\n  unlock(): number {\n    return 1;\n  }\n  twice(): number {\n    return this.unlock() * 2;\n  }\n}\nexport const spec = { open: 1 };\n");
   });
 
+  it("refuses a member rename whose owner shares the member with other types, or whose name other files access", async () => {
+    const p = await indexed({
+      "src/shape.ts": "export interface Shape {\n  area(): number;\n}\nexport class Square implements Shape {\n  area(): number {\n    return 1;\n  }\n}\n",
+      "src/use.ts": 'import { Square } from "./shape.js";\nexport const a = (s: { area(): number }) => s.area() + new Square().area();\n',
+    });
+    const reasons = async (symbol: string) => {
+      const r = await hp(p, ["intent", JSON.stringify({ operation: "rename-exported-symbol", symbol, newName: "size" })]);
+      expect(r.code).toBe(1);
+      return (r.envelope.error!.details.plan.unresolved as Array<{ reason: string }>).map((u) => u.reason);
+    };
+    expect(await reasons("Square.area")).toEqual([
+      "the verified call at src/use.ts:2 (new_expression) is reached by no planned edit",
+      "Square implements Shape, which may declare 'area': renaming it in Square alone may break that contract",
+    ]);
+    expect((await reasons("Shape.area"))[0]).toBe("Shape is an interface: the object literals and classes that implement it name 'area' too, and the rename does not follow them");
+    expect(p.read("src/shape.ts")).toContain("  area(): number {");
+  });
+
   it("--dry-run answers the plan and each file's diff and writes nothing", async () => {
     const p = await project();
     const r = await hp(p, ["intent", INTENT, "--dry-run"]);

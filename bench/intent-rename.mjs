@@ -130,6 +130,22 @@ function errorsOf(ls, root, files) {
 
 const filesNaming = (root, files, names) => files.filter((f) => names.some((n) => fs.readFileSync(path.join(root, f), "utf8").includes(n)));
 
+/** A refusal's or failure's reason, as its kind. */
+function reasonKind(code, reason) {
+  const kinds = [
+    [/is an interface|is a type:/, "member of an interface or type (implemented elsewhere)"],
+    [/ (extends|implements) .*may declare/, "member of a class that extends or implements another type"],
+    [/may override/, "member of a class another type extends or implements"],
+    [/an access the member rename does not follow/, "member accessed in another file"],
+    [/could not be resolved/, "uses the member rename cannot resolve (object keys)"],
+    [/namespace re-export/, "a namespace re-export (`export * as ns`)"],
+    [/verified call .* is reached by no planned edit/, "a verified call site no planned edit reaches"],
+    [/require|dynamic_import/, "a require or dynamic import of the module"],
+    [/does not parse/, "a file tree-sitter cannot parse (the AST gate refuses it)"],
+  ];
+  return kinds.find(([re]) => re.test(reason))?.[1] ?? `${code}: ${reason.slice(0, 80)}`;
+}
+
 function score(predicted, truth) {
   let hit = 0;
   for (const k of predicted) if (truth.has(k)) hit++;
@@ -226,8 +242,8 @@ async function main() {
     const located = rows.filter((r) => r.outcome !== "unlocated");
     const rgClean = located.filter((r) => r.rg_type_check_clean).length;
     const reasons = {};
-    for (const r of refused) {
-      const key = r.reason.replace(/'[^']*'/g, "'…'").replace(/[\w./-]+\.(ts|tsx)(:\d+)?/g, "<file>").slice(0, 90);
+    for (const r of [...refused, ...failed]) {
+      const key = reasonKind(r.code, r.reason);
       reasons[key] = (reasons[key] ?? 0) + 1;
     }
     const p = (t) => (t.predicted ? t.hit / t.predicted : null);
@@ -244,7 +260,7 @@ async function main() {
       `${pad("edited spans vs findRenameLocations", 34)}${pad(`P ${fmt(p(totals.mast), 3)}`, 14)}P ${fmt(p(totals.rg), 3)}`,
       `${pad("", 34)}${pad(`R ${fmt(rc(totals.mast), 3)}`, 14)}R ${fmt(rc(totals.rg), 3)}`,
       "",
-      "refusals by reason",
+      "refused and failed, by reason",
       ...Object.entries(reasons).sort((a, b) => b[1] - a[1]).map(([k, n]) => `  ${String(n).padStart(3)}  ${k}`),
     ];
     const misses = renamed.filter((r) => r.hit !== r.truth || r.hit !== r.predicted || !r.type_check_clean);

@@ -42,7 +42,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import ts from "typescript";
-import { corpusLanguageService } from "./ts-host.mjs";
+import { COMPILER_OPTIONS, corpusLanguageService } from "./ts-host.mjs";
 import {
   BenchError,
   CORPUS,
@@ -105,17 +105,6 @@ const TARGETS = {
   callers_p50_ms: 5,
 };
 
-const COMPILER_OPTIONS = {
-  allowJs: false,
-  target: ts.ScriptTarget.ES2022,
-  // Bundler resolution maps both `./x` and `./x.js` to x.ts, the two styles the corpus mixes.
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
-  jsx: ts.JsxEmit.Preserve,
-  skipLibCheck: true,
-  noEmit: true,
-  types: [],
-};
 
 // ---------------------------------------------------------------------------------------------
 // sample population

@@ -28,7 +28,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import ts from "typescript";
-import { corpusLanguageService } from "./ts-host.mjs";
+import { COMPILER_OPTIONS, corpusLanguageService } from "./ts-host.mjs";
 import { BenchError, CORPUS, DIST, MAST, OUT_DIR, benchEnvironment, buildNotes, distStamp, ensureCorpus, fmt, listFiles, missingBuild, pad, prng, publish, round, runBench, shuffled } from "./corpus.mjs";
 
 const SEED = 0x72656e61; // "rena"
@@ -38,16 +38,6 @@ const IDENT = /^[A-Za-z_$][\w$]*$/;
 const TOKEN = /[A-Za-z_$#][\w$]*/g;
 const posix = (p) => p.split(path.sep).join("/");
 
-const COMPILER_OPTIONS = {
-  allowJs: false,
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
-  jsx: ts.JsxEmit.Preserve,
-  skipLibCheck: true,
-  noEmit: true,
-  types: [],
-};
 
 function git(root, ...args) {
   const r = spawnSync("git", ["-c", "user.email=bench@mast", "-c", "user.name=bench", ...args], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });

@@ -5,6 +5,19 @@
 import path from "node:path";
 import ts from "typescript";
 
+/** The options the corpus is compiled with (its files only; no lib types beyond the default). */
+export const COMPILER_OPTIONS = {
+  allowJs: false,
+  target: ts.ScriptTarget.ES2022,
+  // Bundler resolution maps both `./x` and `./x.js` to x.ts, the two styles the corpus mixes.
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  jsx: ts.JsxEmit.Preserve,
+  skipLibCheck: true,
+  noEmit: true,
+  types: [],
+};
+
 export function corpusLanguageService(root, names, options, { live = false } = {}) {
   const snapshots = new Map();
   const inCorpus = (f) => f.startsWith(`${root}${path.sep}`);

@@ -8,7 +8,9 @@
 import { writeAtomic } from "../base/atomic.js";
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
 import { extensionInfo } from "../lang/languages.js";
-import { applyEdits, planExportRename, type ExportRenameSite, type TextEdit } from "../syntax/ast-edits.js";
+import type { EditRules } from "../lang/edit-rules.js";
+import { applyEdits, type TextEdit } from "../syntax/ast-edits.js";
+import type { Tree } from "../syntax/parser.js";
 import { generateDiff } from "./diff.js";
 import type { OpContext, OpResult, Warning } from "./operations.js";
 import { writablePath } from "./paths.js";
@@ -27,11 +29,12 @@ export interface PlanGap {
 
 export interface RenamePlanInput {
   readonly intent: Readonly<Record<string, unknown>>;
+  /** The contract's operation (rename-exported-symbol, add-parameter) and the declaration's name. */
+  readonly operation: string;
   readonly name: string;
-  readonly newName: string;
   readonly definition: { readonly file: string; readonly line: number; readonly kind: string };
-  /** The files to edit (absolute) and where in each. */
-  readonly files: ReadonlyArray<{ readonly file: string; readonly sites: readonly ExportRenameSite[] }>;
+  /** The files to edit (absolute), each with the edits its tree gets (and the uses it could not place). */
+  readonly files: ReadonlyArray<{ readonly file: string; edit(rules: EditRules, tree: Tree): { edits: TextEdit[]; unresolved: Array<{ line: number; text: string }> } }>;
   readonly unresolved: readonly PlanGap[];
   readonly reconciliation: { readonly resolved: number; readonly unresolved: number; readonly ambiguous: number };
   /** Lines naming the symbol that no planned edit covers: listed, never edited. */
@@ -50,7 +53,7 @@ export interface IntentOptions {
 
 export interface IntentStep {
   file: string;
-  operation: "rename-exported-symbol";
+  operation: string;
   status: "applied" | "planned" | "failed" | "skipped";
   changes: number;
   changedLines?: Array<{ start: number; end: number }>;
@@ -72,7 +75,7 @@ export interface IntentExecution {
 export interface IntentResult {
   success: boolean;
   dryRun?: true;
-  plan: Omit<RenamePlanInput, "files" | "name" | "newName" | "review"> & { files: string[]; review: Array<RenamePlanInput["review"][number]> };
+  plan: Omit<RenamePlanInput, "files" | "name" | "operation" | "review"> & { files: string[]; review: Array<RenamePlanInput["review"][number]> };
   execution: IntentExecution;
   /** Why the intent did not succeed (the tool answers it as this error, the result in its details). */
   failure?: { code: ErrorCode; message: string };
@@ -92,10 +95,9 @@ async function rollBack(originals: ReadonlyMap<string, Buffer>): Promise<string[
 }
 
 /** Runs a rename plan: refused while it has gaps (unless `yes`), steps in order, then verification; rolled back on a failure. */
-export async function runRenameIntent(oc: OpContext, plan: RenamePlanInput, options: IntentOptions): Promise<OpResult<IntentResult>> {
-  const shown = { ...plan, files: plan.files.map((f) => f.file), review: [...plan.review] } as IntentResult["plan"] & { name?: string; newName?: string };
-  delete shown.name;
-  delete shown.newName;
+export async function runIntent(oc: OpContext, plan: RenamePlanInput, options: IntentOptions): Promise<OpResult<IntentResult>> {
+  const { name: _name, operation: _operation, ...rest } = plan;
+  const shown: IntentResult["plan"] = { ...rest, files: plan.files.map((f) => f.file), review: [...plan.review] };
   if (plan.unresolved.length > 0 && !options.yes) {
     throw new MastError("UNSUPPORTED_OPERATION", `the plan has ${plan.unresolved.length} part(s) it cannot carry out (plan.unresolved); nothing was written`, {
       hint: "Edit those places yourself, or pass --yes to apply only what the plan could compute (they stay listed in plan.unresolved).",
@@ -109,27 +111,24 @@ export async function runRenameIntent(oc: OpContext, plan: RenamePlanInput, opti
   let failure: { code: ErrorCode; message: string } | null = null;
   for (const target of plan.files) {
     if (failure) {
-      steps.push({ file: target.file, operation: "rename-exported-symbol", status: "skipped", changes: 0 });
+      steps.push({ file: target.file, operation: plan.operation, status: "skipped", changes: 0 });
       continue;
     }
     try {
       const path = writablePath(target.file, oc.boundary, oc.cwd);
       const before = readBytes(path);
-      const r = await editTransaction(oc, path, { operation: "intent rename-exported-symbol", dryRun: options.dryRun, gate: "ast" }, ({ text, tree }) => {
+      const r = await editTransaction(oc, path, { operation: `intent ${plan.operation}`, dryRun: options.dryRun, gate: "ast" }, ({ text, tree }) => {
         const rules = extensionInfo(path)?.spec.edits;
         if (!rules) throw new MastError("UNSUPPORTED_OPERATION", `${path} is in a language without AST edits`);
         const t = text as EditableText;
         const source = sourceOf(t);
         const unique = new Map<string, TextEdit>();
-        const unresolvedUses: Array<{ line: number; text: string }> = [];
-        for (const site of target.sites) {
-          const planned = planExportRename(rules, tree!, plan.name, plan.newName, site);
-          for (const e of planned.edits) unique.set(`${e.start}:${e.end}`, e);
-          unresolvedUses.push(...planned.unresolved);
-        }
+        const planned = target.edit(rules, tree!);
+        for (const e of planned.edits) unique.set(`${e.start}:${e.end}`, e);
+        const unresolvedUses = planned.unresolved;
         // Uses the rename could not tie to the symbol (a key of an object whose type is not known): never half-renamed silently.
         if (unresolvedUses.length > 0 && !options.yes) {
-          throw new MastError("UNSUPPORTED_OPERATION", `${unresolvedUses.length} use(s) of '${plan.name}' in ${path} could not be resolved (lines ${unresolvedUses.slice(0, 10).map((u) => u.line).join(", ")}): the rename is not certain there`, {
+          throw new MastError("UNSUPPORTED_OPERATION", `${unresolvedUses.length} use(s) of '${plan.name}' in ${path} could not be ${plan.operation === "add-parameter" ? "given the argument" : "resolved"} (lines ${unresolvedUses.slice(0, 10).map((u) => u.line).join(", ")}): the rename is not certain there`, {
             hint: "Check those lines and pass --yes to rename without them, or rename them yourself.",
           });
         }
@@ -147,11 +146,11 @@ export async function runRenameIntent(oc: OpContext, plan: RenamePlanInput, opti
         originals.set(path, before);
         written.push(path);
       }
-      steps.push({ file: path, operation: "rename-exported-symbol", status: options.dryRun ? "planned" : "applied", changes: r.data.changes, changedLines: r.data.changedLines, ...(r.data.diff ? { diff: r.data.diff } : {}) });
+      steps.push({ file: path, operation: plan.operation, status: options.dryRun ? "planned" : "applied", changes: r.data.changes, changedLines: r.data.changedLines, ...(r.data.diff ? { diff: r.data.diff } : {}) });
     } catch (err) {
       const code: ErrorCode = isMastError(err) ? err.code : "WRITE_FAILED";
       failure = { code, message: errorMessage(err) };
-      steps.push({ file: target.file, operation: "rename-exported-symbol", status: "failed", changes: 0, errorCode: code, message: errorMessage(err) });
+      steps.push({ file: target.file, operation: plan.operation, status: "failed", changes: 0, errorCode: code, message: errorMessage(err) });
     }
   }
   // A line the plan edited is no longer one to review.

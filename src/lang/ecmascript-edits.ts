@@ -214,6 +214,34 @@ export const ECMASCRIPT_EDITS: EditRules = {
     }
     return out;
   },
+  parameterList: (declaration) => {
+    const fn = declaration.type === "variable_declarator" ? declaration.childForFieldName("value") : declaration;
+    const params = fn?.childForFieldName("parameters");
+    if (!fn || !params || params.type !== "formal_parameters") return null;
+    const items = params.namedChildren.filter((c) => c.type !== "comment");
+    const last = items.at(-1);
+    const blocking = items.find((p) => p.type === "optional_parameter" || p.childForFieldName("value") !== null || p.childForFieldName("pattern")?.type === "rest_pattern" || p.type === "rest_pattern");
+    return {
+      count: items.length,
+      blocked: blocking ? `its parameter \`${blocking.text.slice(0, 60)}\` is optional, has a default or takes the rest, so a required one cannot follow it` : null,
+      append: (text) => (last ? { start: last.endIndex, end: last.endIndex, text: `, ${text}` } : { start: params.startIndex + 1, end: params.startIndex + 1, text }),
+    };
+  },
+  callArguments: (node, names) => {
+    if (node.type !== "call_expression" && node.type !== "new_expression") return null;
+    const fn = node.childForFieldName(node.type === "new_expression" ? "constructor" : "function");
+    const callee = fn?.type === "member_expression" ? fn.childForFieldName("property")?.text : fn?.text;
+    if (callee === undefined || !names.includes(callee)) return null;
+    const args = node.childForFieldName("arguments");
+    if (!args || args.type !== "arguments") return "unplaceable";
+    const items = args.namedChildren.filter((c) => c.type !== "comment");
+    if (items.some((c) => c.type === "spread_element")) return "unplaceable";
+    const last = items.at(-1);
+    return {
+      count: items.length,
+      append: (text) => (last ? { start: last.endIndex, end: last.endIndex, text: `, ${text}` } : { start: args.startIndex + 1, end: args.startIndex + 1, text }),
+    };
+  },
   importedNameTokens: (root, name) => {
     const out: Array<{ token: RuleNode; statement: RuleNode }> = [];
     for (const statement of root.namedChildren) {

@@ -186,6 +186,18 @@ export interface EditRules {
    * a cross-file rename of the exported name rewrites; absent for languages without cross-file renames.
    */
   importedNameTokens?(root: RuleNode, name: string): Array<{ token: RuleNode; statement: RuleNode }>;
+  /**
+   * add-parameter: the declaration's parameters (their count, and whether one is optional, has a
+   * default or is a rest parameter, after which no required one can follow) and the edit appending
+   * `text` as the last; null when the node has no parameter list the rules can extend.
+   */
+  parameterList?(declaration: RuleNode): { count: number; blocked: string | null; append(text: string): RuleEdit } | null;
+  /**
+   * add-parameter: when `node` is a call (or `new`) whose callee's own name is one of `names`, its
+   * argument count and the edit appending `text`; "unplaceable" for a call whose arguments cannot
+   * be counted (a spread, a tagged template); null for any other node.
+   */
+  callArguments?(node: RuleNode, names: readonly string[]): { count: number; append(text: string): RuleEdit } | "unplaceable" | null;
   readonly imports: ImportRules;
   /** What the operations cannot do for the language, for `ast capabilities`. */
   readonly limitations: readonly string[];

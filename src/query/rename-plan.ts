@@ -1,5 +1,6 @@
-// Where a cross-file rename of an exported declaration lands (hashpilot `intent
-// rename-exported-symbol`), read from the index's imports: the declaring file, every named import
+// Where a cross-file edit of an exported declaration lands (hashpilot `intent
+// rename-exported-symbol`, and add-parameter with the declaration's indexed parameters), read
+// from the index's imports: the declaring file, every named import
 // of the name from it, every namespace import of it (`ns.name`), every barrel's `export { name }
 // from` — and, through a barrel that re-exports it under the same name (named or `export *`), the
 // imports of the barrel in turn. What the edits cannot be planned for is named, never skipped: a
@@ -110,4 +111,15 @@ export function memberRisks(db: Db, target: Target): string[] {
     risks.push(`${h.class_name} (${h.path}) ${h.relation} ${owner} and may override '${member}'`);
   }
   return risks;
+}
+
+/** A declaration's parameters as indexed (name, type, optional), or null when it has none recorded. */
+export function declaredParams(db: Db, id: number): Array<{ name: string; type: string | null; optional: boolean }> | null {
+  const text = prepared(db, "SELECT params FROM symbols WHERE id = ?").pluck().get(id) as string | null | undefined;
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as Array<{ name: string; type: string | null; optional: boolean }>;
+  } catch {
+    return null;
+  }
 }

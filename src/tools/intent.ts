@@ -8,17 +8,21 @@
 import { resolve } from "node:path";
 import { MastError } from "../base/errors.js";
 import { DEFAULT_VERIFY_TIMEOUT_MS } from "../edit/verify.js";
-import { runRenameIntent, type IntentResult, type PlanGap, type RenamePlanInput } from "../edit/intent.js";
+import { runIntent, type IntentResult, type PlanGap, type RenamePlanInput } from "../edit/intent.js";
 import { extensionInfo } from "../lang/languages.js";
 import { owningTsconfig } from "../query/checker-program.js";
-import { callersOf, notFound } from "../query/graph.js";
-import { memberRisks, renameSites, type RenameSite } from "../query/rename-plan.js";
+import { callersOf, notFound, type Target } from "../query/graph.js";
+import type { Db } from "../store/db.js";
+import { declaredParams, memberRisks, renameSites, type RenameSite } from "../query/rename-plan.js";
 import type { ToolContext } from "./context.js";
 import { DESTRUCTIVE, defineTool } from "./define.js";
 import { run } from "./edit.js";
 import { freshAnswer } from "./graph.js";
 import { ENVELOPE_OUTPUT } from "./outputs.js";
 import { z } from "./schema.js";
+import type { EditRules } from "../lang/edit-rules.js";
+import { planAddParameter as planAddParameterEdits, planExportRename } from "../syntax/ast-edits.js";
+import type { Tree } from "../syntax/parser.js";
 
 const RenameIntent = z
   .object({
@@ -29,10 +33,20 @@ const RenameIntent = z
   })
   .strict();
 
+const AddParameterIntent = z
+  .object({
+    operation: z.literal("add-parameter"),
+    symbol: z.string().min(1).max(200),
+    param: z.object({ name: z.string().min(1).max(200), type: z.string().min(1).max(1000).optional(), default: z.string().min(1).max(10_000).optional() }).strict(),
+    file: z.string().min(1).max(4096).optional(),
+  })
+  .strict();
+type Intent = z.infer<typeof RenameIntent> | z.infer<typeof AddParameterIntent>;
+
 /** Lines naming the symbol a rename plan may list for review, at most. */
 const REVIEW_LIMIT = 1_000;
 
-function parseIntent(text: string): z.infer<typeof RenameIntent> {
+function parseIntent(text: string): Intent {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -43,12 +57,22 @@ function parseIntent(text: string): z.infer<typeof RenameIntent> {
   if (op === "remove-parameter") {
     throw new MastError("UNSUPPORTED_OPERATION", "remove-parameter is not implemented", { hint: "Remove a parameter with `ast replace-body` on the signature plus `diff apply` at each call site." });
   }
-  if (op !== "rename-exported-symbol") {
-    throw new MastError("UNSUPPORTED_OPERATION", `intent ${JSON.stringify(op)} is not supported: this build plans rename-exported-symbol`, { hint: "For a parameter change, edit the signature with `ast replace-body` and the call sites mast_callers lists with `diff apply`." });
+  if (op !== "rename-exported-symbol" && op !== "add-parameter") {
+    throw new MastError("UNSUPPORTED_OPERATION", `intent ${JSON.stringify(op)} is not supported: the operations are add-parameter and rename-exported-symbol`);
   }
-  const parsed = RenameIntent.safeParse(value);
+  const parsed = (op === "add-parameter" ? AddParameterIntent : RenameIntent).safeParse(value);
   if (!parsed.success) throw new MastError("INVALID_ARGUMENT", `invalid intent: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(intent)"}: ${i.message}`).join("; ")}`);
   return parsed.data;
+}
+
+/** The one declaration an intent names: SYMBOL_NOT_FOUND, or AMBIGUOUS_SYMBOL when several declare it and no file says which. */
+function declarationOf(db: Db, target: Target, symbol: string, filePath: string | null): Target["sites"][number] {
+  const decl = target.sites[0];
+  if (!decl) throw new MastError("SYMBOL_NOT_FOUND", `no declaration named '${symbol}' is indexed`, { details: notFound(db, symbol) });
+  if (target.sites.length > 1 && !filePath) {
+    throw new MastError("AMBIGUOUS_SYMBOL", `'${symbol}' is declared ${target.sites.length} times: ${target.sites.map((s) => `${s.path}:${s.line}`).join(", ")}`, { hint: 'Name the declaring file: "file" in the intent.' });
+  }
+  return decl;
 }
 
 /** The rename plan on the index as it is once the files it names are fresh. */
@@ -65,11 +89,7 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
     (a) => [...a.target.sites.map((s) => s.path), ...a.planned.sites.map((s) => s.file_path), ...a.verified.map((v) => v.file_path)],
   );
   const { target, verified, potential, planned } = answer;
-  const decl = target.sites[0];
-  if (!decl) throw new MastError("SYMBOL_NOT_FOUND", `no declaration named '${intent.symbol}' is indexed`, { details: notFound(db, intent.symbol) });
-  if (target.sites.length > 1 && !filePath) {
-    throw new MastError("AMBIGUOUS_SYMBOL", `'${intent.symbol}' is declared ${target.sites.length} times: ${target.sites.map((s) => `${s.path}:${s.line}`).join(", ")}`, { hint: 'Name the declaring file: "file" in the intent.' });
-  }
+  const decl = declarationOf(db, target, intent.symbol, filePath);
   const rules = extensionInfo(decl.path)?.spec.edits;
   if (!rules?.importedNameTokens) throw new MastError("UNSUPPORTED_OPERATION", `a cross-file rename of a declaration in ${decl.path} is not supported: TypeScript and JavaScript so far`, { hint: "Rename it with `ast rename-symbol` in each file mast_rename_impact lists." });
   const identifier = extensionInfo(decl.path)!.spec.identifier;
@@ -111,10 +131,16 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
   const count = (k: RenameSite["kind"]) => planned.sites.filter((s) => s.kind === k && byFile.has(s.file_path)).length;
   return {
     intent,
+    operation: "rename-exported-symbol",
     name: decl.name,
-    newName: intent.newName,
     definition: { file: abs(decl.path), line: decl.line, kind: decl.kind },
-    files: [...byFile].map(([path, sites]) => ({ file: abs(path), sites: sites.map((s) => ({ kind: s.kind, line: s.line, local: s.local })) })),
+    files: [...byFile].map(([path, sites]) => ({
+      file: abs(path),
+      edit: (rules: EditRules, tree: Tree) => {
+        const plans = sites.map((s) => planExportRename(rules, tree, decl.name, intent.newName, { kind: s.kind, line: s.line, local: s.local }));
+        return { edits: plans.flatMap((p) => p.edits), unresolved: plans.flatMap((p) => p.unresolved) };
+      },
+    })),
     unresolved,
     reconciliation: { resolved: verified.length + count("import") + count("export_from") + count("namespace"), unresolved: unparsed, ambiguous },
     review,
@@ -122,16 +148,85 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
   };
 }
 
+/** The add-parameter plan: the declaration's parameter list, and the argument at every verified call site (files refreshed first). */
+async function planAddParameter(ctx: ToolContext, intent: z.infer<typeof AddParameterIntent>): Promise<RenamePlanInput> {
+  const root = ctx.config.project_root;
+  const filePath = intent.file ? resolve(ctx.cwd, intent.file).slice(root.length + 1) : null;
+  const db = ctx.store().db;
+  const { answer } = await freshAnswer(
+    ctx,
+    () => {
+      const callers = callersOf(db, root, { symbol: intent.symbol, filePath, transitive: false, potentialLimit: REVIEW_LIMIT });
+      return { ...callers, planned: renameSites(db, callers.target), params: callers.target.sites[0] ? declaredParams(db, callers.target.sites[0].id) : null };
+    },
+    (a) => [...a.target.sites.map((s) => s.path), ...a.verified.map((v) => v.file_path)],
+  );
+  const { target, verified, potential, planned, params } = answer;
+  const decl = declarationOf(db, target, intent.symbol, filePath);
+  const spec = extensionInfo(decl.path)!.spec;
+  if (!spec.edits?.parameterList) throw new MastError("UNSUPPORTED_OPERATION", `add-parameter of a declaration in ${decl.path} is not supported: TypeScript and JavaScript so far`, { hint: "Edit the signature with `ast replace-body` and the call sites mast_callers lists with `diff apply`." });
+  if (!new RegExp(`^(?:${spec.identifier})$`).test(intent.param.name)) throw new MastError("INVALID_ARGUMENT", `'${intent.param.name}' is not an identifier in ${spec.name}`);
+  if (params?.some((p) => p.name === intent.param.name)) throw new MastError("INVALID_ARGUMENT", `'${decl.name}' already has a parameter '${intent.param.name}'`);
+  const abs = (p: string) => resolve(root, p);
+  const member = decl.name.slice(decl.name.lastIndexOf(".") + 1);
+  const typed = intent.param.type !== undefined && /\.[cm]?tsx?$/.test(decl.path);
+  const paramText = `${intent.param.name}${typed ? `: ${intent.param.type}` : ""}`;
+  const unresolved: PlanGap[] = [];
+  // The names a call of it goes by in each file: its own, and the local names imports give it there.
+  const names = new Map<string, Set<string>>();
+  for (const s of planned.sites) if (s.kind === "import" && s.local) names.set(s.file_path, new Set([...(names.get(s.file_path) ?? []), s.local]));
+  const rows = new Map<string, number[]>([[decl.path, []]]);
+  for (const v of verified) rows.set(v.file_path, [...(rows.get(v.file_path) ?? []), v.line]);
+  if (intent.param.default === undefined) {
+    for (const [path, lines] of rows) {
+      if (lines.length === 0) continue;
+      unresolved.push({
+        file: abs(path),
+        operation: "insert-call-arg",
+        reason: `no default given for '${intent.param.name}', so the argument to pass at each call site cannot be computed`,
+        resolution: `Re-run with "param": {"name": "${intent.param.name}", "default": "<value>"}, or edit the call sites in ${path} yourself with \`diff apply\`.`,
+      });
+    }
+  }
+  // A call the index could not verify would be left without the new argument.
+  const importLines = new Set(planned.sites.map((s) => `${s.file_path}:${s.line}`));
+  const verifiedLines = new Set(verified.map((v) => `${v.file_path}:${v.line}`));
+  const callShaped = new RegExp(`(?<![\\w$])${member.replace(/\$/g, "\\$")}\\s*\\(`);
+  const review: RenamePlanInput["review"][number][] = [];
+  for (const m of potential?.matches ?? []) {
+    if (verifiedLines.has(`${m.file_path}:${m.line}`) || importLines.has(`${m.file_path}:${m.line}`) || (m.file_path === decl.path && m.line === decl.line)) continue;
+    if (callShaped.test(m.context)) unresolved.push({ file: abs(m.file_path), operation: "insert-call-arg", reason: `line ${m.line} may call '${member}' (${m.context.slice(0, 120)}) but the index could not verify it`, resolution: `Check line ${m.line} of ${m.file_path} and pass the argument yourself.` });
+    else review.push({ file: abs(m.file_path), line: m.line, context: m.context });
+  }
+  const arity = params?.length ?? null;
+  return {
+    intent,
+    operation: "add-parameter",
+    name: decl.name,
+    definition: { file: abs(decl.path), line: decl.line, kind: decl.kind },
+    files: [...rows].map(([path, lines]) => ({
+      file: abs(path),
+      edit: (rules: EditRules, tree: Tree) =>
+        planAddParameterEdits(rules, tree, { query: decl.name, line: decl.line, declare: path === decl.path, rows: lines, names: [member, ...(names.get(path) ?? [])], arity }, paramText, intent.param.default ?? null),
+    })),
+    unresolved,
+    reconciliation: { resolved: verified.length, unresolved: 0, ambiguous: 0 },
+    review,
+    impactSummary: `the declaration in ${decl.path} gets '${paramText}'; ${verified.length} verified call site(s) in ${rows.size} file(s) get ${intent.param.default === undefined ? "no argument (no default given)" : `'${intent.param.default}'`}; ${review.length} line(s) to review, never edited`,
+  };
+}
+
 export const intentTool = defineTool({
   name: "intent",
   toolset: "edit",
-  cli: [{ name: "intent", summary: "One editing intent with its whole blast radius (rename-exported-symbol), planned on the index, verified, rolled back on failure.", positionals: ["intent"], flags: { "no-verify": "!verify", "no-revert": "!revert", timeout: "timeout_ms" } }],
+  cli: [{ name: "intent", summary: "One editing intent with its whole blast radius (rename-exported-symbol, add-parameter), planned on the index, verified, rolled back on failure.", positionals: ["intent"], flags: { "no-verify": "!verify", "no-revert": "!revert", timeout: "timeout_ms" } }],
   title: "Project-wide edit intent",
-  description: 'rename-exported-symbol across files ({"operation","symbol","newName"}): declaration, imports, barrels and call sites from the index; verified after, rolled back on failure.',
+  description: 'rename-exported-symbol ({"operation","symbol","newName"}) or add-parameter ({…,"param":{name,type,default}}) across files, planned on the index; verified after, rolled back on failure.',
   details:
     "The intent is JSON: {\"operation\":\"rename-exported-symbol\",\"symbol\":\"compose\",\"newName\":\"composeMiddleware\",\"file\"?:\"src/compose.ts\"}. The plan comes from the mast index (its files refreshed first): the declaring file (the declaration, its uses and `export { name }`), every named import of it (with no alias the binding and its uses, with one the imported name only), every barrel's `export { name } from` and, through barrels that pass the name on, their importers; `ns.name` through namespace imports. " +
     "plan.unresolved lists what it cannot do (a require destructuring, a namespace re-export, a file binding the name twice, a language without cross-file renames, a verified call site no edit reaches) and refuses the intent (UNSUPPORTED_OPERATION) unless yes; plan.review lists the lines naming the symbol that no planned edit covers — never edited. dry_run answers the plan and each file's diff. " +
-    "Each file is one AST-gated edit in one changeSet (undo takes it back); after all steps the edited files are verified (auto-detected checks; verify: false skips it); a failed step (skipped verification) or failed verification rolls every file back (execution.reverted, revertReason), unless revert: false for verification; a rollback that cannot write a file back is ROLLBACK_INCOMPLETE with unrevertedFiles. A verification timeout keeps the edit (VERIFY_TIMEOUT). add-parameter is not supported yet; remove-parameter is UNSUPPORTED_OPERATION.",
+    "Each file is one AST-gated edit in one changeSet (undo takes it back); after all steps the edited files are verified (auto-detected checks; verify: false skips it); a failed step (skipped verification) or failed verification rolls every file back (execution.reverted, revertReason), unless revert: false for verification; a rollback that cannot write a file back is ROLLBACK_INCOMPLETE with unrevertedFiles. A verification timeout keeps the edit (VERIFY_TIMEOUT). " +
+    "add-parameter ({\"operation\":\"add-parameter\",\"symbol\":\"f\",\"param\":{\"name\":\"x\",\"type\":\"string\",\"default\":\"'a'\"}}) appends the parameter to the declaration and param.default as the last argument of every verified call (a call with another argument count than the parameters before it, a spread, or an unverified call-shaped match is plan.unresolved); without a default the plan is refused unless yes, which adds only the parameter. remove-parameter is UNSUPPORTED_OPERATION.",
   input: z
     .object({
       intent: z.string().min(2).max(64 * 1024).describe('JSON, e.g. {"operation":"rename-exported-symbol","symbol":"f","newName":"g"}.'),
@@ -149,9 +244,9 @@ export const intentTool = defineTool({
   annotations: { ...DESTRUCTIVE, openWorldHint: true },
   handler: async (ctx, args) => {
     const intent = parseIntent(args.intent);
-    const plan = await planRename(ctx, intent);
-    const envelope = await run(ctx, "intent", { operation: "intent rename-exported-symbol", route: "intent", files: plan.files.map((f) => f.file), actor: args.actor, task_id: args.task_id, reason: args.reason }, (oc) =>
-      runRenameIntent(oc, plan, { dryRun: args.dry_run, yes: args.yes, verify: args.verify, revert: args.revert, timeoutMs: args.timeout_ms, tsconfigOf: (file) => owningTsconfig(file, ctx.config.project_root) }),
+    const plan = intent.operation === "add-parameter" ? await planAddParameter(ctx, intent) : await planRename(ctx, intent);
+    const envelope = await run(ctx, "intent", { operation: `intent ${intent.operation}`, route: "intent", files: plan.files.map((f) => f.file), actor: args.actor, task_id: args.task_id, reason: args.reason }, (oc) =>
+      runIntent(oc, plan, { dryRun: args.dry_run, yes: args.yes, verify: args.verify, revert: args.revert, timeoutMs: args.timeout_ms, tsconfigOf: (file) => owningTsconfig(file, ctx.config.project_root) }),
     );
     const result = envelope.data as IntentResult;
     if (!result.failure) return envelope;

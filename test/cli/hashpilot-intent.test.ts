@@ -193,3 +193,57 @@ describe("hashpilot intent rename-exported-symbol", () => {
     expect(p.read("src/lib/compose.ts")).toBe(COMPOSE);
   });
 });
+
+describe("hashpilot intent add-parameter", () => {
+  const GREET = "export function greet(name: string): string {\n  return `hi ${name}`;\n}\n\nexport class Box {\n  open(a: number): number {\n    return a;\n  }\n  twice(): number {\n    return this.open(1) + this.open(2);\n  }\n}\n";
+  const USE = 'import { greet as g, Box } from "./lib/greet.js";\nimport * as lib from "./lib/greet.js";\n\nexport function run(): string {\n  new Box().open(3);\n  return g("a") + lib.greet("b");\n}\n';
+  const add = (symbol: string, param: Record<string, string>) => JSON.stringify({ operation: "add-parameter", symbol, param });
+
+  it("appends the parameter and passes param.default at every verified call: aliased, through a namespace, several on a line", async () => {
+    const p = await indexed({ "src/lib/greet.ts": GREET, "src/app.ts": USE });
+    const fn = await hp(p, ["intent", add("greet", { name: "loud", type: "boolean", default: "false" })]);
+    expect(fn.code, fn.stdout.slice(0, 600)).toBe(0);
+    const method = await hp(p, ["intent", add("Box.open", { name: "b", type: "number", default: "0" })]);
+    expect(method.code, method.stdout.slice(0, 600)).toBe(0);
+    expect(p.read("src/lib/greet.ts")).toBe(GREET.replace("greet(name: string)", "greet(name: string, loud: boolean)").replace("open(a: number)", "open(a: number, b: number)").replace("this.open(1) + this.open(2)", "this.open(1, 0) + this.open(2, 0)"));
+    expect(p.read("src/app.ts")).toBe(USE.replace("open(3)", "open(3, 0)").replace('g("a") + lib.greet("b")', 'g("a", false) + lib.greet("b", false)'));
+    expect(method.envelope.data.plan.impactSummary).toBe("the declaration in src/lib/greet.ts gets 'b: number'; 2 verified call site(s) in 2 file(s) get '0'; 0 line(s) to review, never edited");
+  });
+
+  it("without a default refuses with the call sites it cannot compute (the contract's entries); --yes adds only the parameter", async () => {
+    const p = await indexed({ "src/lib/greet.ts": GREET, "src/app.ts": USE });
+    const refused = await hp(p, ["intent", add("greet", { name: "flag" })]);
+    expect(refused.code).toBe(1);
+    expect(refused.envelope.error!.details.plan.unresolved).toEqual([
+      {
+        file: p.path("src/app.ts"),
+        operation: "insert-call-arg",
+        reason: "no default given for 'flag', so the argument to pass at each call site cannot be computed",
+        resolution: 'Re-run with "param": {"name": "flag", "default": "<value>"}, or edit the call sites in src/app.ts yourself with `diff apply`.',
+      },
+    ]);
+    expect(p.read("src/lib/greet.ts")).toBe(GREET);
+    const yes = await hp(p, ["intent", add("greet", { name: "flag" }), "--yes"]);
+    expect(yes.code, yes.stdout.slice(0, 600)).toBe(0);
+    expect(p.read("src/lib/greet.ts").split("\n")[0]).toBe("export function greet(name: string, flag): string {");
+    expect(p.read("src/app.ts")).toBe(USE);
+  });
+
+  it("refuses a call that passes fewer arguments than the parameters before the new one, and a declaration ending in an optional parameter", async () => {
+    const p = await indexed({
+      "src/f.ts": "export function f(a: number, b?: number): number {\n  return a + (b ?? 0);\n}\nexport function h(a: number, b: number): number {\n  return a + b;\n}\n",
+      "src/use.ts": 'import { f, h } from "./f.js";\nexport const x = f(1) + h(1, 2);\nexport const y = h(1);\n',
+    });
+    const optional = await hp(p, ["intent", add("f", { name: "c", type: "number", default: "0" })]);
+    expect(optional.code).toBe(1);
+    expect(optional.envelope.error!.message).toMatch(/optional, has a default or takes the rest/);
+    expect(p.read("src/f.ts")).toContain("export function f(a: number, b?: number): number {");
+    const h = await hp(p, ["intent", add("h", { name: "c", type: "number", default: "0" })]);
+    expect(h.code).toBe(1);
+    expect(h.envelope.error!.message).toMatch(/^a step failed \(1 use\(s\) of 'h' in .*src\/use\.ts could not be given the argument \(lines 3\)/);
+    expect(p.read("src/f.ts")).toContain("export function h(a: number, b: number): number {");
+    const yes = await hp(p, ["intent", add("h", { name: "c", type: "number", default: "0" }), "--yes"]);
+    expect(yes.code, yes.stdout.slice(0, 600)).toBe(0);
+    expect(p.read("src/use.ts")).toBe('import { f, h } from "./f.js";\nexport const x = f(1) + h(1, 2, 0);\nexport const y = h(1);\n');
+  });
+});

@@ -281,6 +281,8 @@ const GLOBAL_OPTIONS = {
   json: { type: "boolean" },
   "allow-parse-errors": { type: "boolean" },
   root: { type: "string" },
+  // The contract's name for it on `intent` (and accepted everywhere).
+  "project-root": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -371,7 +373,7 @@ function helpText(): string {
     "Commands:",
     ...summaries.map(([name, summary]) => `  ${name.padEnd(width)}  ${summary}\n  ${" ".repeat(width)}  ${usageLine(name)}`),
     "",
-    "Global options: --format json|text, --root <dir>, --config <file>, --allow-parse-errors (lets an AST edit change a file that does not parse; no edit may add a syntax error)",
+    "Global options: --format json|text, --root <dir> (or --project-root), --config <file>, --allow-parse-errors (lets an AST edit change a file that does not parse; no edit may add a syntax error)",
     "Every command prints the apiVersion 1 envelope; the exit code says how it ended (0 ok, 1 usage, 2 edit failed, 3 stale anchor, 4 verification failed, timed out or never ran, 5 I/O).",
   ].join("\n");
 }
@@ -442,7 +444,8 @@ async function runHashpilot(argv: readonly string[], io: CliIo): Promise<number>
       return finish(okEnvelope(name, await local.run(values, io.cwd), []));
     }
     const input = inputOf(tool!, parsed.positionals, values, io.cwd);
-    const root = projectRoot(io.cwd, typeof values.root === "string" ? values.root : undefined);
+    const given = typeof values.root === "string" ? values.root : typeof values["project-root"] === "string" ? values["project-root"] : undefined;
+    const root = projectRoot(io.cwd, given);
     const ctx = createToolContext(resolveConfig(root, {}), io.cwd, typeof values.config === "string" ? values.config : undefined);
     try {
       const envelope = (await callTool(ctx, tool!.tool.name, input)) as Envelope;

@@ -7,7 +7,8 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runMast } from "../helpers/cli.js";
+import { runHashpilot, runMast } from "../helpers/cli.js";
+import { tmpdir } from "node:os";
 import { hashpilotProject, hp, type HashpilotProject } from "../helpers/hashpilot.js";
 
 const NODE_MODULES = join(import.meta.dirname, "..", "..", "node_modules");
@@ -126,6 +127,10 @@ describe("hashpilot intent rename-exported-symbol", () => {
     expect(r.envelope.data.execution.steps.map((s: { status: string; changes: number }) => `${s.status} ${s.changes}`)).toEqual(["planned 2", "planned 4", "planned 1"]);
     expect(r.envelope.data.execution.steps[2].diff).toBe('--- a/src/lib/index.ts\n+++ b/src/lib/index.ts\n@@ -1,2 +1,2 @@\n-export { compose } from "./compose.js";\n+export { composeAll } from "./compose.js";\n export * from "./compose.js";\n');
     expect([p.read("src/lib/compose.ts"), p.read("src/lib/index.ts"), p.read("src/app.ts")]).toEqual([COMPOSE, BARREL, APP]);
+    // From another directory, --project-root (the contract's flag; --root elsewhere) names the project.
+    const away = await runHashpilot(["intent", INTENT, "--dry-run", "--project-root", p.root], { cwd: tmpdir(), env: { HASHPILOT_HOME: p.home } });
+    expect(away.code, away.stdout.slice(0, 300)).toBe(0);
+    expect(JSON.parse(away.stdout).data.execution.summary).toMatchObject({ total: 3, applied: 3 });
   });
 
   it("refuses a plan with parts it cannot do unless --yes, and never a remove-parameter", async () => {

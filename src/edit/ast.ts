@@ -145,7 +145,7 @@ function astEdit(
 }
 
 /** Checks a new name against the language's identifier syntax. */
-function checkIdentifier(path: string, name: string): void {
+export function checkIdentifier(path: string, name: string): void {
   const spec = extensionInfo(path)?.spec;
   if (spec && !new RegExp(`^(?:${spec.identifier})$`).test(name)) throw new MastError("INVALID_ARGUMENT", `'${name}' is not an identifier in ${spec.name}`);
 }

@@ -3,12 +3,12 @@
 // run only when its program is on an allow-list of formatters, linters, type checkers and test
 // runners, with the flags that would make one of them run arbitrary code refused (`node -e`,
 // `python -c`, `go run`, `cargo --config`, `npx -c`; `python -m` only for pytest and mypy). The
-// program is found in the project's node_modules/.bin first, then on PATH. A run has the project
+// program is found in node_modules/.bin of the project directory or one above it, then on PATH. A run has the project
 // root as its working directory, a time budget (its whole process group is killed past it), and
 // each output stream captured up to 256 KB with the cut stated.
 import { spawn } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, dirname, join, relative } from "node:path";
 import { MastError } from "../base/errors.js";
 
 /** Captured bytes per stream of one check, at most (contract: 256 KB). */
@@ -93,11 +93,18 @@ export interface CheckCommand {
   readonly args: readonly string[];
 }
 
-/** Where a program is: the project's node_modules/.bin, then PATH; null when neither has it. */
-export function findProgram(program: string, root: string): string | null {
-  const dirs = [join(root, "node_modules", ".bin"), ...(process.env.PATH ?? "").split(delimiter).filter(Boolean)];
-  for (const dir of dirs) {
-    const candidate = join(dir, program);
+/**
+ * Where a program is: node_modules/.bin of `dir` and of each directory above it up to `root` (a
+ * workspace package, then the workspace), then PATH; null when none has it.
+ */
+export function findProgram(program: string, dir: string, root: string = dir): string | null {
+  const bins: string[] = [];
+  for (let d = dir; ; d = dirname(d)) {
+    bins.push(join(d, "node_modules", ".bin"));
+    if (d === root || dirname(d) === d || relative(root, d).startsWith("..")) break;
+  }
+  for (const bin of [...bins, ...(process.env.PATH ?? "").split(delimiter).filter(Boolean)]) {
+    const candidate = join(bin, program);
     try {
       if (!statSync(candidate).isFile()) continue;
       accessSync(candidate, constants.X_OK);
@@ -113,7 +120,7 @@ export function findProgram(program: string, root: string): string | null {
  * A check's command as it will run: its words checked against the allow-list (INVALID_ARGUMENT
  * naming the reason otherwise) and its program found (FILE_NOT_FOUND when it is not installed).
  */
-export function checkCommand(label: string, words: readonly string[], root: string): CheckCommand {
+export function checkCommand(label: string, words: readonly string[], dir: string, root: string = dir): CheckCommand {
   const [program, ...args] = words;
   if (program === undefined) throw new MastError("INVALID_ARGUMENT", `the ${label} command is empty`);
   if (program.includes("/") || program.includes("\\") || !(program in PROGRAMS)) {
@@ -123,7 +130,7 @@ export function checkCommand(label: string, words: readonly string[], root: stri
   }
   const refused = PROGRAMS[program]?.(args) ?? null;
   if (refused) throw new MastError("INVALID_ARGUMENT", `the ${label} command ${JSON.stringify(words.join(" "))} is refused: ${refused}`, { hint: "Name the check's own program and its flags; inline code is never run." });
-  const path = findProgram(program, root);
+  const path = findProgram(program, dir, root);
   if (path === null) throw new MastError("FILE_NOT_FOUND", `the ${label} program ${program} is not installed (not in node_modules/.bin or on PATH)`, { hint: `Install ${program}, or leave the ${label} out.` });
   return { program, path, args };
 }

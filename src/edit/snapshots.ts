@@ -300,7 +300,7 @@ export function currentHash(path: string): string | null {
 }
 
 /** A blob's bytes, which must hash to its name (SNAPSHOT_INVALID otherwise: a blob is never trusted). */
-function readBlob(hash: string): Uint8Array {
+export function readBlob(hash: string): Uint8Array {
   const path = join(blobsDir(), hash);
   const r = readRegularFile(path, { maxBytes: EDIT_MAX_FILE_BYTES, noFollow: true });
   if (r.kind === "missing") throw new MastError("READ_FAILED", `the snapshot ${hash} is missing from ${blobsDir()}; nothing was restored`);

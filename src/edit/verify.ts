@@ -9,7 +9,7 @@
 // of this project that wrote each file — as a changeSet of its own, so the revert can be undone.
 // What a formatter rewrites is recorded in that changeSet too.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, unlinkSync } from "node:fs";
+import { existsSync, unlinkSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { writeAtomic } from "../base/atomic.js";
 import { MastError, errorMessage, isMastError } from "../base/errors.js";
@@ -18,10 +18,10 @@ import { readRegularFile } from "../base/read.js";
 import { checkCommand, findProgram, runCommand, splitCommand, type CheckCommand, type RunOutcome } from "./commands.js";
 import type { OpContext, OpResult, Warning } from "./operations.js";
 import { readablePath } from "./paths.js";
-import { listChangeSets } from "./snapshots.js";
+import { listChangeSets, readBlob } from "./snapshots.js";
 import { RUNNERS, runnerNamed, stripAnsi, type TestRunner } from "./test-runners.js";
 import { decodeForEdit, fileHash } from "./text.js";
-import { EDIT_MAX_FILE_BYTES, ensurePrivateDir, hashpilotHome, readBytes, withFileLocks } from "./writer.js";
+import { ensurePrivateDir, hashpilotHome, readBytes, withFileLocks } from "./writer.js";
 
 export const DEFAULT_VERIFY_TIMEOUT_MS = 30_000;
 
@@ -124,14 +124,6 @@ function projectDir(start: string, root: string): string {
   }
 }
 
-/** A program the project can run: in node_modules/.bin of `dir` or an ancestor up to `root`, or on PATH. */
-function installed(program: string, dir: string, root: string): boolean {
-  for (let d = dir; ; d = dirname(d)) {
-    if (findProgram(program, d) !== null) return true;
-    if (d === root || dirname(d) === d || relative(root, d).startsWith("..")) return false;
-  }
-}
-
 function readText(path: string): string | null {
   const r = readRegularFile(path, { maxBytes: 4 * 1024 * 1024 });
   return r.kind === "read" ? r.bytes.toString("utf8") : null;
@@ -139,7 +131,7 @@ function readText(path: string): string | null {
 
 /** What package.json, pyproject.toml, go.mod or Cargo.toml in `dir` say to run (only programs that are installed). */
 export function detectChecks(dir: string, root: string, files: readonly string[] = [], tsconfigOf?: (file: string) => string | null): Detection {
-  const has = (p: string) => installed(p, dir, root);
+  const has = (p: string) => findProgram(p, dir, root) !== null;
   const pkgText = readText(join(dir, "package.json"));
   if (pkgText !== null) {
     let pkg: { dependencies?: Record<string, string>; devDependencies?: Record<string, string>; scripts?: Record<string, string> } = {};
@@ -193,10 +185,16 @@ function typecheckFor(dir: string, files: readonly string[], tsconfigOf?: (file:
   return { typecheck: config === join(dir, "tsconfig.json") ? "tsc --noEmit" : `tsc --noEmit -p ${relative(dir, config)}` };
 }
 
-/** Whether `python3 -m <module>` can run here. */
+const PYTHON_MODULES = new Map<string, boolean>();
+
+/** Whether `python3 -m <module>` can run here (asked of Python once per process). */
 function pythonModule(module: string): boolean {
-  if (findProgram("python3", "/nonexistent") === null) return false;
-  return spawnSync("python3", ["-m", module, "--version"], { stdio: "ignore", timeout: 10_000 }).status === 0;
+  let found = PYTHON_MODULES.get(module);
+  if (found === undefined) {
+    found = findProgram("python3", "/") !== null && spawnSync("python3", ["-m", module, "--version"], { stdio: "ignore", timeout: 10_000 }).status === 0;
+    PYTHON_MODULES.set(module, found);
+  }
+  return found;
 }
 
 /** The commit HEAD names in the project's git repository, or null outside one. */
@@ -212,27 +210,16 @@ function commandFor(label: CheckName, line: string, extra: string | undefined, f
   const words = [...splitCommand(line), ...(extra ? splitCommand(extra) : [])];
   const program = words[0] ?? "";
   const withFiles = (label === "formatter" || label === "linter") && !WHOLE_PROJECT_PROGRAMS.has(program) ? [...words, ...files.map((f) => relative(dir, f))] : words;
-  return checkedIn(label, withFiles, dir, root);
-}
-
-/** checkCommand, looking for the program from the project directory up to the root. */
-function checkedIn(label: string, words: readonly string[], dir: string, root: string): CheckCommand {
-  for (let d = dir; ; d = dirname(d)) {
-    try {
-      return checkCommand(label, words, d);
-    } catch (err) {
-      if (!isMastError(err) || err.code !== "FILE_NOT_FOUND" || d === root || dirname(d) === d || relative(root, d).startsWith("..")) throw err;
-    }
-  }
+  return checkCommand(label, withFiles, dir, root);
 }
 
 /** The test command: the runner's words, its scope, the filter and --test-args; pytest as `python3 -m pytest` when only the module is installed. */
 function testCommand(runner: TestRunner, args: readonly string[], extra: string | undefined, dir: string, root: string): CheckCommand {
   const tail = [...args, ...(extra ? splitCommand(extra) : [])];
   try {
-    return checkedIn("test", [...runner.command, ...tail], dir, root);
+    return checkCommand("test", [...runner.command, ...tail], dir, root);
   } catch (err) {
-    if (runner.name === "pytest" && isMastError(err) && err.code === "FILE_NOT_FOUND" && pythonModule("pytest")) return checkedIn("test", ["python3", "-m", "pytest", ...tail], dir, root);
+    if (runner.name === "pytest" && isMastError(err) && err.code === "FILE_NOT_FOUND" && pythonModule("pytest")) return checkCommand("test", ["python3", "-m", "pytest", ...tail], dir, root);
     throw err;
   }
 }
@@ -385,8 +372,11 @@ function preEditBytes(oc: OpContext, files: readonly string[]): Map<string, { by
       out.set(file, { bytes: null, changeSetId: set.changeSetId });
       continue;
     }
-    const blob = readRegularFile(join(hashpilotHome(), "snapshots", "blobs", before), { maxBytes: EDIT_MAX_FILE_BYTES, noFollow: true });
-    out.set(file, blob.kind === "read" && sha256(blob.bytes) === before ? { bytes: blob.bytes, changeSetId: set.changeSetId } : `the snapshot of ${file} before changeSet ${set.changeSetId} is missing or invalid`);
+    try {
+      out.set(file, { bytes: readBlob(before), changeSetId: set.changeSetId });
+    } catch (err) {
+      out.set(file, `the snapshot of ${file} before changeSet ${set.changeSetId} cannot be used: ${errorMessage(err)}`);
+    }
   }
   return out;
 }

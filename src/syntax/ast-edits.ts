@@ -976,9 +976,11 @@ export function planAddParameter(
   }
   let calls = 0;
   const rows = new Set(site.rows.map((r) => r - 1));
+  const first = Math.min(...rows);
+  const last = Math.max(...rows);
   const found = new Set<number>();
   const visit = (node: SyntaxNode) => {
-    if (node.endPosition.row < Math.min(...rows) || node.startPosition.row > Math.max(...rows)) return;
+    if (node.endPosition.row < first || node.startPosition.row > last) return;
     if (rows.has(node.startPosition.row)) {
       const call = rules.callArguments!(node, site.names);
       if (call === "unplaceable") {

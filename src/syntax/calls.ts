@@ -381,8 +381,7 @@ function unparenthesized(node: SyntaxNode | null): SyntaxNode | null {
  * (a `new`, `this.f()`, a longer chain, a computed callee).
  */
 function producerOf(node: SyntaxNode | null): string | null {
-  let n = node;
-  while (n && (n.type === "parenthesized_expression" || n.type === "non_null_expression")) n = n.namedChildren[0] ?? null;
+  const n = throughParensAndBang(node);
   if (n?.type !== "call_expression") return null;
   const fn = field(n, "function");
   if (fn?.type === "identifier") return fn.text;
@@ -392,10 +391,16 @@ function producerOf(node: SyntaxNode | null): string | null {
   return head?.type === "identifier" && name?.type === "property_identifier" ? `${head.text}.${name.text}` : null;
 }
 
-/** The class a receiver constructs, through `(…)` and `!` only: `C` for `new C(…)` or `new C<T>(…)`; null for anything else. */
-function constructedClass(node: SyntaxNode | null): string | null {
+/** An expression through `(…)` and `!` (which keep its type; a cast or `await` changes it). */
+function throughParensAndBang(node: SyntaxNode | null): SyntaxNode | null {
   let n = node;
   while (n && (n.type === "parenthesized_expression" || n.type === "non_null_expression")) n = n.namedChildren[0] ?? null;
+  return n;
+}
+
+/** The class a receiver constructs, through `(…)` and `!` only: `C` for `new C(…)` or `new C<T>(…)`; null for anything else. */
+function constructedClass(node: SyntaxNode | null): string | null {
+  const n = throughParensAndBang(node);
   const ctor = n?.type === "new_expression" ? field(n, "constructor") : null;
   return ctor?.type === "identifier" ? ctor.text : null;
 }

@@ -6,13 +6,14 @@
 // (one changeSet, verification, rollback). A result other than success is the error its failure
 // names, with the plan and the execution in the details.
 import { resolve } from "node:path";
+import { projectPath } from "../base/paths.js";
+import { checkIdentifier } from "../edit/ast.js";
 import { MastError } from "../base/errors.js";
 import { DEFAULT_VERIFY_TIMEOUT_MS } from "../edit/verify.js";
 import { runIntent, type IntentResult, type PlanGap, type RenamePlanInput } from "../edit/intent.js";
 import { extensionInfo } from "../lang/languages.js";
 import { owningTsconfig } from "../query/checker-program.js";
-import { callersOf, notFound, type Target } from "../query/graph.js";
-import type { Db } from "../store/db.js";
+import { callersOf, notFound } from "../query/graph.js";
 import { declaredParams, memberRisks, renameSites, type RenameSite } from "../query/rename-plan.js";
 import type { ToolContext } from "./context.js";
 import { DESTRUCTIVE, defineTool } from "./define.js";
@@ -65,36 +66,36 @@ function parseIntent(text: string): Intent {
   return parsed.data;
 }
 
-/** The one declaration an intent names: SYMBOL_NOT_FOUND, or AMBIGUOUS_SYMBOL when several declare it and no file says which. */
-function declarationOf(db: Db, target: Target, symbol: string, filePath: string | null): Target["sites"][number] {
-  const decl = target.sites[0];
+/** What both plans read from the index, once the files it names are fresh: the declaration (one, or refused), its callers, its rename sites, its parameters. */
+async function indexedTarget(ctx: ToolContext, symbol: string, file: string | undefined) {
+  const root = ctx.config.project_root;
+  const filePath = file ? projectPath(resolve(ctx.cwd, file), root) : null;
+  const db = ctx.store().db;
+  const { answer } = await freshAnswer(
+    ctx,
+    () => {
+      const callers = callersOf(db, root, { symbol, filePath, transitive: false, potentialLimit: REVIEW_LIMIT });
+      const first = callers.target.sites[0];
+      return { ...callers, planned: renameSites(db, callers.target), params: first ? declaredParams(db, first.id) : null };
+    },
+    (a) => [...a.target.sites.map((s) => s.path), ...a.planned.sites.map((s) => s.file_path), ...a.verified.map((v) => v.file_path)],
+  );
+  const decl = answer.target.sites[0];
   if (!decl) throw new MastError("SYMBOL_NOT_FOUND", `no declaration named '${symbol}' is indexed`, { details: notFound(db, symbol) });
-  if (target.sites.length > 1 && !filePath) {
-    throw new MastError("AMBIGUOUS_SYMBOL", `'${symbol}' is declared ${target.sites.length} times: ${target.sites.map((s) => `${s.path}:${s.line}`).join(", ")}`, { hint: 'Name the declaring file: "file" in the intent.' });
+  if (answer.target.sites.length > 1 && !filePath) {
+    throw new MastError("AMBIGUOUS_SYMBOL", `'${symbol}' is declared ${answer.target.sites.length} times: ${answer.target.sites.map((s) => `${s.path}:${s.line}`).join(", ")}`, { hint: 'Name the declaring file: "file" in the intent.' });
   }
-  return decl;
+  return { ...answer, decl, db, abs: (p: string) => resolve(root, p) };
 }
 
 /** The rename plan on the index as it is once the files it names are fresh. */
 async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>): Promise<RenamePlanInput> {
   const root = ctx.config.project_root;
-  const filePath = intent.file ? resolve(ctx.cwd, intent.file).slice(root.length + 1) : null;
-  const db = ctx.store().db;
-  const { answer } = await freshAnswer(
-    ctx,
-    () => {
-      const callers = callersOf(db, root, { symbol: intent.symbol, filePath, transitive: false, potentialLimit: REVIEW_LIMIT });
-      return { ...callers, planned: renameSites(db, callers.target) };
-    },
-    (a) => [...a.target.sites.map((s) => s.path), ...a.planned.sites.map((s) => s.file_path), ...a.verified.map((v) => v.file_path)],
-  );
-  const { target, verified, potential, planned } = answer;
-  const decl = declarationOf(db, target, intent.symbol, filePath);
+  const { target, verified, potential, planned, decl, db, abs } = await indexedTarget(ctx, intent.symbol, intent.file);
   const rules = extensionInfo(decl.path)?.spec.edits;
   if (!rules?.importedNameTokens) throw new MastError("UNSUPPORTED_OPERATION", `a cross-file rename of a declaration in ${decl.path} is not supported: TypeScript and JavaScript so far`, { hint: "Rename it with `ast rename-symbol` in each file mast_rename_impact lists." });
-  const identifier = extensionInfo(decl.path)!.spec.identifier;
-  if (!new RegExp(`^(?:${identifier})$`).test(intent.newName) || intent.newName === decl.name) throw new MastError("INVALID_ARGUMENT", `'${intent.newName}' is not a new identifier for '${decl.name}'`);
-  const abs = (p: string) => resolve(root, p);
+  checkIdentifier(decl.path, intent.newName);
+  if (intent.newName === decl.name.slice(decl.name.lastIndexOf(".") + 1)) throw new MastError("INVALID_ARGUMENT", `'${intent.newName}' is the name '${decl.name}' already has`);
   const unresolved: PlanGap[] = [];
   let ambiguous = 0;
   let unparsed = 0;
@@ -150,24 +151,10 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
 
 /** The add-parameter plan: the declaration's parameter list, and the argument at every verified call site (files refreshed first). */
 async function planAddParameter(ctx: ToolContext, intent: z.infer<typeof AddParameterIntent>): Promise<RenamePlanInput> {
-  const root = ctx.config.project_root;
-  const filePath = intent.file ? resolve(ctx.cwd, intent.file).slice(root.length + 1) : null;
-  const db = ctx.store().db;
-  const { answer } = await freshAnswer(
-    ctx,
-    () => {
-      const callers = callersOf(db, root, { symbol: intent.symbol, filePath, transitive: false, potentialLimit: REVIEW_LIMIT });
-      return { ...callers, planned: renameSites(db, callers.target), params: callers.target.sites[0] ? declaredParams(db, callers.target.sites[0].id) : null };
-    },
-    (a) => [...a.target.sites.map((s) => s.path), ...a.verified.map((v) => v.file_path)],
-  );
-  const { target, verified, potential, planned, params } = answer;
-  const decl = declarationOf(db, target, intent.symbol, filePath);
-  const spec = extensionInfo(decl.path)!.spec;
-  if (!spec.edits?.parameterList) throw new MastError("UNSUPPORTED_OPERATION", `add-parameter of a declaration in ${decl.path} is not supported: TypeScript and JavaScript so far`, { hint: "Edit the signature with `ast replace-body` and the call sites mast_callers lists with `diff apply`." });
-  if (!new RegExp(`^(?:${spec.identifier})$`).test(intent.param.name)) throw new MastError("INVALID_ARGUMENT", `'${intent.param.name}' is not an identifier in ${spec.name}`);
+  const { verified, potential, planned, params, decl, abs } = await indexedTarget(ctx, intent.symbol, intent.file);
+  if (!extensionInfo(decl.path)?.spec.edits?.parameterList) throw new MastError("UNSUPPORTED_OPERATION", `add-parameter of a declaration in ${decl.path} is not supported: TypeScript and JavaScript so far`, { hint: "Edit the signature with `ast replace-body` and the call sites mast_callers lists with `diff apply`." });
+  checkIdentifier(decl.path, intent.param.name);
   if (params?.some((p) => p.name === intent.param.name)) throw new MastError("INVALID_ARGUMENT", `'${decl.name}' already has a parameter '${intent.param.name}'`);
-  const abs = (p: string) => resolve(root, p);
   const member = decl.name.slice(decl.name.lastIndexOf(".") + 1);
   const typed = intent.param.type !== undefined && /\.[cm]?tsx?$/.test(decl.path);
   const paramText = `${intent.param.name}${typed ? `: ${intent.param.type}` : ""}`;

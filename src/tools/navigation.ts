@@ -7,7 +7,7 @@ import { declaringPaths, docSummary, fileDependencies, fileExports, projectSkele
 import { isIndexEmpty } from "../query/search.js";
 import type { ToolContext } from "./context.js";
 import { NOT_FOUND_NOTE, READ_ONLY, defineTool } from "./define.js";
-import { DECLARATION_SITE, NOT_FOUND, READ_MARKS, SITES_BY_FILE, open } from "./outputs.js";
+import { NOT_FOUND, READ_MARKS, open } from "./outputs.js";
 import { MAX_PATH_LENGTH, globInput, nameInput, pathInput, z } from "./schema.js";
 
 /** Envelope flags of a JIT-refreshed single-file answer: present only when true (spec §9.0). */

@@ -58,7 +58,9 @@ describe("hashpilot verify-changes", () => {
       tests: { passed: true, command: "vitest related --run src/add.ts", exitCode: 0 },
       files: [p.path("src/add.ts")],
     });
-    expect(data.fileHashes).toEqual({ [p.path("src/add.ts")]: expect.stringMatching(/^[0-9a-f]{12}$/) });
+    // The same fileHash a read answers: the anchor of the next edit.
+    const read = await hp(p, ["read-hash", "src/add.ts", "1"]);
+    expect(data.fileHashes).toEqual({ [p.path("src/add.ts")]: read.envelope.data.fileHash });
     expect(data.errorCode).toBeUndefined();
 
     const whole = await hp(p, ["verify-changes", "src/add.ts", "--test-runner", "vitest", "--no-scope-tests"]);

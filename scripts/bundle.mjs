@@ -32,4 +32,5 @@ const bundle = await rolldown({
 await bundle.write({ dir: OUT, format: "esm", chunkFileNames: "[name]-[hash].js", codeSplitting: { groups: [{ name: "base", test: /dist[\\/]base[\\/]/ }] } });
 await bundle.close();
 copyFileSync("dist/store/schema.sql", `${OUT}/schema.sql`);
+copyFileSync("dist/structural/query_structural_index.py", `${OUT}/query_structural_index.py`);
 for (const bin of ["mast", "hashpilot"]) chmodSync(`${OUT}/${bin}.js`, 0o755);

@@ -1,6 +1,9 @@
-// Copies non-TypeScript runtime assets (the SQL schema) next to the compiled code in dist/.
+// Copies non-TypeScript runtime assets (the SQL schema, the structural index's Python query
+// helper) next to the compiled code in dist/.
 import { copyFileSync, mkdirSync, chmodSync } from "node:fs";
 
 mkdirSync("dist/store", { recursive: true });
 copyFileSync("src/store/schema.sql", "dist/store/schema.sql");
+mkdirSync("dist/structural", { recursive: true });
+copyFileSync("src/structural/query_structural_index.py", "dist/structural/query_structural_index.py");
 for (const bin of ["dist/cli/mast.js", "dist/cli/hashpilot.js"]) chmodSync(bin, 0o755);

@@ -16,9 +16,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   index: ["base", "lang", "syntax", "store", "resolve"],
   query: ["base", "lang", "syntax", "store", "resolve", "index"],
   edit: ["base", "lang", "syntax", "store", "resolve", "index"],
-  tools: ["base", "lang", "syntax", "store", "resolve", "index", "query", "edit"],
-  mcp: ["base", "lang", "syntax", "store", "resolve", "index", "query", "edit", "tools"],
-  cli: ["base", "lang", "syntax", "store", "resolve", "index", "query", "edit", "tools", "mcp"],
+  structural: ["base", "lang", "syntax", "store", "resolve", "index", "query"],
+  tools: ["base", "lang", "syntax", "store", "resolve", "index", "query", "edit", "structural"],
+  mcp: ["base", "lang", "syntax", "store", "resolve", "index", "query", "edit", "structural", "tools"],
+  cli: ["base", "lang", "syntax", "store", "resolve", "index", "query", "edit", "structural", "tools", "mcp"],
 };
 
 /** Outside packages and the one module allowed to import each. */

@@ -334,6 +334,81 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
       }
     });
 
+  const structural = program.command("structural").description("the structural index (mantis contract): a content-addressed catalog of symbols, call edges and function boundaries with precision tiers, for agents and tools that query it without mast");
+  const locatorOptions = (c: Command) =>
+    c
+      .option("--target_root <dir>", "the code root (default: the current project)")
+      .option("--snapshot_root <dir>", "a pinned snapshot's root (default: $SNAPSHOT_ROOT); pinned when its .mantis_snapshot.json names the snapshot id")
+      .option("--snapshot_id <id>", "the snapshot id (default: workspace/.mantis_state.json's active_snapshot, the sentinel's, else \"unknown\": MODE-OFF, always rebuilt)")
+      .option("--state_root <dir>", "where workspace/ (kb/structural_index, helpers) lives (default: the project's state dir)");
+  locatorOptions(structural.command("build"))
+    .description("build (or reuse) the structural index: units per partition at the highest tier available, the catalog, the manifest written last")
+    .addOption(new Option("--max_precision <tier>", "the highest tier a partition may use").choices(["semantic", "typecheck", "ast", "symbol-only", "heuristic", "coverage-only"]).default("semantic"))
+    .option("--max_units <n>", "units built at most (the rest deferred, resumed by the next build)", "10000")
+    .option("--max_source_bytes <n>", "source bytes built at most", String(500 * 1024 * 1024))
+    .option("--threads <n>", "parse threads of the index run", parseThreads)
+    .option("--json", "print the build summary as JSON")
+    .action(async (opts: { target_root?: string; snapshot_root?: string; snapshot_id?: string; state_root?: string; max_precision: string; max_units: string; max_source_bytes: string; threads?: number; json?: boolean }) => {
+      const { buildStructural } = await import("../structural/build.js");
+      const located = await locateStructural(opts);
+      const positive = (v: string, flag: string) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1) throw new MastError("INVALID_ARGUMENT", `${flag} must be a positive integer, not ${JSON.stringify(v)}`);
+        return n;
+      };
+      const summary = await buildStructural(located, {
+        maxPrecision: opts.max_precision as "semantic",
+        maxUnits: positive(opts.max_units, "--max_units"),
+        maxSourceBytes: positive(opts.max_source_bytes, "--max_source_bytes"),
+        checker: (await import("../query/checker.js")).checkerPass,
+        ...(opts.threads === undefined ? {} : { threads: opts.threads }),
+      });
+      print(opts.json, summary, () => {
+        const tiers = Object.entries(summary.backends).map(([lang, b]) => `${lang}: ${b.backend_name} (${b.precision})`).join(", ");
+        return [
+          `${summary.reused_index ? "reused" : "built"} ${summary.manifest} (snapshot ${summary.snapshot_id}, ${summary.mode}, ${summary.status})`,
+          `units: ${n(summary.units_total)} (${n(summary.units_reused)} reused, ${n(summary.units_rebuilt)} built, ${n(summary.units_failed)} failed, ${n(summary.units_deferred)} deferred)`,
+          `symbols: ${n(summary.symbols)}, call edges: ${n(summary.edges)}; files: ${n(summary.coverage.indexed_files)} of ${n(summary.coverage.total_files)} indexed`,
+          ...(tiers ? [`backends: ${tiers}`] : []),
+          `query helper: ${summary.query_helper}`,
+          ...(summary.message ? [summary.message] : []),
+        ].join("\n");
+      });
+    });
+  locatorOptions(structural.command("query <operation> [json]"))
+    .description("answer one operation of the consumption contract: resolve_symbol, find_callers, find_callees, get_function_boundary, get_coverage (remote when MANTIS_STRUCTURAL_INDEX_URL is set)")
+    .addHelpText("after", `\nExamples:\n  mast structural query resolve_symbol '{"name":"validate"}'\n  mast structural query find_callers '{"symbol_id":"fallback:typescript:src/a.ts:0123456789abcdef","limit":20}'\n  mast structural query get_function_boundary '{"file":"src/a.ts","line":42}'`)
+    .action(async (operation: string, json: string | undefined, opts: { target_root?: string; snapshot_root?: string; snapshot_id?: string; state_root?: string }) => {
+      const { queryStructural } = await import("../structural/query.js");
+      let args: unknown;
+      try {
+        args = JSON.parse(json ?? "{}");
+      } catch (err) {
+        throw new MastError("INVALID_ARGUMENT", `the arguments are not valid JSON: ${errorMessage(err)}`, { hint: `Pass one JSON object, e.g. '{"name":"validate"}'.` });
+      }
+      const located = await locateStructural(opts);
+      process.stdout.write(`${JSON.stringify(await queryStructural(located.layout, operation, args), null, 2)}\n`);
+    });
+  locatorOptions(structural.command("serve"))
+    .description("serve the five operations over HTTP (POST /v1/<operation>): the remote provider MANTIS_STRUCTURAL_INDEX_URL points at")
+    .option("--port <port>", "port (0: any free one, printed on stderr)", "7431")
+    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .action(async (opts: { target_root?: string; snapshot_root?: string; snapshot_id?: string; state_root?: string; port: string; host: string }) => {
+      const { structuralServer } = await import("../structural/serve.js");
+      const located = await locateStructural(opts);
+      const server = structuralServer(located.layout);
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", (err) => reject(new MastError("INVALID_ARGUMENT", `cannot listen on ${opts.host}:${opts.port}: ${errorMessage(err)}`)));
+        server.listen(Number(opts.port), opts.host, () => resolve());
+      });
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : Number(opts.port);
+      process.stderr.write(`mast structural serve: http://${opts.host}:${port}/v1/ (${located.layout.dir})\n`);
+      await new Promise<void>((resolve) => {
+        for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => server.close(() => resolve()));
+      });
+    });
+
   program
     .command("query <tool> [json] [path]")
     .description("call any tool by its MCP name with a JSON argument object, exactly as an MCP client would")
@@ -364,6 +439,12 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     });
 
   return program;
+}
+
+/** The structural locators of a command (the state root defaults to the code root's mast state dir). */
+async function locateStructural(opts: { target_root?: string; snapshot_root?: string; snapshot_id?: string; state_root?: string }) {
+  const { locate } = await import("../structural/locate.js");
+  return locate({ targetRoot: opts.target_root, snapshotRoot: opts.snapshot_root, snapshotId: opts.snapshot_id, stateRoot: opts.state_root }, findProjectRoot(undefined), (codeRoot) => resolveConfig(codeRoot, {}).state_dir);
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -116,6 +116,7 @@ export const C_FAMILY_SYNTAX = {
   extractor: "outline",
   scope: "file",
   structuralInterfaces: false,
+  methodDispatch: "static",
   starImportsBind: true,
 } as const;
 

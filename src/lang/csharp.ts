@@ -96,6 +96,7 @@ export const CSHARP: LanguageSpec = {
   outline: RULES,
   scope: "file",
   structuralInterfaces: false,
+  methodDispatch: "static",
   starImportsBind: true,
   builtinTypes: new Set("int long short byte char bool float double decimal void string object var dynamic String Object List Dictionary Task IEnumerable".split(" ")),
   builtinMethods: new Set("ToString Equals GetHashCode Add Remove Contains Count Select Where First Any ToList Dispose".split(" ")),

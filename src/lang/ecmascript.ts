@@ -29,6 +29,7 @@ export const ECMASCRIPT_RULES = {
   resolver: "ecmascript",
   scope: "file",
   structuralInterfaces: false,
+  methodDispatch: "virtual",
   starImportsBind: false,
   builtinTypes: ECMASCRIPT_BUILTIN_TYPES,
   builtinMethods: ECMASCRIPT_BUILTIN_METHODS,

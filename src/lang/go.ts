@@ -16,6 +16,7 @@ export const GO: LanguageSpec = {
   edits: GO_EDITS,
   scope: "directory",
   structuralInterfaces: true,
+  methodDispatch: "static",
   starImportsBind: true,
   builtinTypes: new Set(
     "bool string int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 uintptr byte rune float32 float64 complex64 complex128 error any comparable interface struct".split(" "),

@@ -101,6 +101,7 @@ export const JAVA: LanguageSpec = {
   outline: RULES,
   scope: "file",
   structuralInterfaces: false,
+  methodDispatch: "virtual",
   starImportsBind: true,
   builtinTypes: new Set("int long short byte char boolean float double void String Object Integer Long Boolean Double List Map Set Optional".split(" ")),
   builtinMethods: new Set("equals hashCode toString get set add put remove size isEmpty contains stream map filter collect forEach".split(" ")),

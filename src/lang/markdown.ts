@@ -9,6 +9,7 @@ export const MARKDOWN: LanguageSpec = {
   resolver: "none",
   scope: "file",
   structuralInterfaces: false,
+  methodDispatch: "static",
   starImportsBind: false,
   extractor: "markdown",
   builtinTypes: new Set(),

@@ -115,6 +115,7 @@ export const PHP: LanguageSpec = {
   outline: RULES,
   scope: "file",
   structuralInterfaces: false,
+  methodDispatch: "virtual",
   starImportsBind: true,
   builtinTypes: new Set("int float string bool array object mixed void null callable iterable self static".split(" ")),
   builtinMethods: new Set("get set has count toArray __construct __toString".split(" ")),

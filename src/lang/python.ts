@@ -13,6 +13,7 @@ export const PYTHON: LanguageSpec = {
   resolver: "python",
   scope: "file",
   structuralInterfaces: false,
+  methodDispatch: "virtual",
   starImportsBind: true,
   extractor: "python",
   edits: PYTHON_EDITS,

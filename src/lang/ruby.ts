@@ -92,6 +92,7 @@ export const RUBY: LanguageSpec = {
   outline: RULES,
   scope: "file",
   structuralInterfaces: false,
+  methodDispatch: "virtual",
   starImportsBind: true,
   builtinTypes: new Set("String Integer Float Array Hash Symbol NilClass Object Kernel".split(" ")),
   builtinMethods: new Set("each map select reject find puts print to_s to_i to_a inspect length size include? empty? nil? new call send".split(" ")),

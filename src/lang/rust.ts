@@ -16,6 +16,7 @@ export const RUST: LanguageSpec = {
   edits: RUST_EDITS,
   scope: "file",
   structuralInterfaces: false,
+  methodDispatch: "static",
   starImportsBind: true,
   builtinTypes: new Set(
     "bool char str String u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 Self Option Result Vec Box Rc Arc RefCell Cell Mutex RwLock HashMap HashSet BTreeMap BTreeSet VecDeque Cow Path PathBuf Fn FnMut FnOnce Send Sync Sized Clone Copy Debug Default PartialEq Eq PartialOrd Ord Hash Iterator IntoIterator From Into AsRef Display Error".split(" "),

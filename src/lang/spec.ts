@@ -33,6 +33,12 @@ export interface LanguageSpec {
   /** A type implements an interface by having all of its methods (Go), not only by declaring it. */
   readonly structuralInterfaces: boolean;
   /**
+   * How a call of a method on an instance is bound: at run time by the object's class (`virtual`:
+   * any subclass may override it) or by the receiver's declared type (`static`: Go and Rust methods,
+   * C++ and C# methods not declared virtual). The structural index's `virtual` edge kind.
+   */
+  readonly methodDispatch: "virtual" | "static";
+  /**
    * A re-export of every name (`export_star`: `#include`, `require`, `from m import *`, `pub use
    * a::*`) also brings the names into the file's own scope; ECMAScript's `export * from` does not.
    */

@@ -40,13 +40,17 @@ const SCHEMA_HASH = sha256(SCHEMA_SQL);
 
 export type Db = BetterSqlite3.Database;
 
-/** A plain connection to another database of the state dir (metrics.db): WAL, a busy wait of `busyMs`. */
-export function openDatabase(path: string, options: { readonly?: boolean; busyMs?: number } = {}): Db {
+/**
+ * A plain connection to another database of the state dir (metrics.db, the structural catalog): WAL
+ * unless `journal: "delete"` (a file that is renamed into place whole and read by other programs
+ * must hold all of its pages), a busy wait of `busyMs`.
+ */
+export function openDatabase(path: string, options: { readonly?: boolean; busyMs?: number; journal?: "wal" | "delete" } = {}): Db {
   const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   try {
     db.pragma(`busy_timeout = ${options.busyMs ?? DEFAULT_BUSY_TIMEOUT_MS}`);
     if (!options.readonly) {
-      db.pragma("journal_mode = WAL");
+      db.pragma(options.journal === "delete" ? "journal_mode = DELETE" : "journal_mode = WAL");
       db.pragma("synchronous = NORMAL");
     }
   } catch (err) {

@@ -1,0 +1,269 @@
+// The structural index's consumption contract: the five operations (resolve_symbol, find_callers,
+// find_callees, get_function_boundary, get_coverage) with the supplement's result shapes, over the
+// published catalog and its shards, the compatibility JSONL when no catalog is there, or a remote
+// provider (MANTIS_STRUCTURAL_INDEX_URL, or a manifest whose provider.kind is `remote`) that
+// answers the same operations (`mast structural serve`). Every result carries precision, backend
+// and edge kind; every answer carries coverage with its partition_status. Read-only.
+import { existsSync, readFileSync } from "node:fs";
+import { MastError } from "../base/errors.js";
+import { callerEdges, calleeEdges, coverageCounts, innermostBoundary, symbolById, symbolsNamed, type BoundaryResult, type CoverageCounts, type EdgeResult, type SymbolResult } from "../store/catalog.js";
+import type { Db } from "../store/db.js";
+import type { StructuralLayout } from "./locate.js";
+import { openPublished, readManifest, type StructuralManifest } from "./manifest.js";
+
+export const STRUCTURAL_OPERATIONS = ["resolve_symbol", "find_callers", "find_callees", "get_function_boundary", "get_coverage"] as const;
+export type StructuralOperation = (typeof STRUCTURAL_OPERATIONS)[number];
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+
+export type PartitionStatus = "complete" | "partial" | "empty" | "failed";
+
+export interface Coverage {
+  readonly partition_status: PartitionStatus;
+  readonly total_files: number;
+  readonly indexed_files: number;
+  readonly failed: number;
+  readonly deferred: number;
+  readonly backends_used: readonly string[];
+  readonly snapshot_id: string | null;
+  /** The index was built from a tree not pinned to its snapshot id (HALT): hints are advisory. */
+  readonly stale: boolean;
+}
+
+/** complete: every file indexed; partial: some deferred or failed; failed: a backend ran and nothing was indexed; empty: nothing to index or no backend. */
+export function partitionStatus(c: Pick<CoverageCounts, "total_files" | "indexed_files" | "failed">): PartitionStatus {
+  if (c.total_files === 0) return "empty";
+  if (c.indexed_files === c.total_files) return "complete";
+  if (c.indexed_files === 0) return c.failed > 0 ? "failed" : "empty";
+  return "partial";
+}
+
+/** What the operations read: the catalog and shards, or the JSONL's records. */
+interface Source {
+  readonly manifest: StructuralManifest | null;
+  readonly dbs: readonly Db[] | null;
+  readonly jsonl: JsonlIndex | null;
+}
+
+interface JsonlIndex {
+  readonly header: Record<string, unknown>;
+  readonly symbols: SymbolResult[];
+  readonly edges: EdgeResult[];
+  readonly boundaries: BoundaryResult[];
+}
+
+function openSource(layout: StructuralLayout): Source {
+  const manifest = readManifest(layout);
+  if (manifest) {
+    const dbs = openPublished(layout, manifest);
+    if (dbs) return { manifest, dbs, jsonl: null };
+  }
+  return { manifest, dbs: null, jsonl: readJsonl(layout.jsonl) };
+}
+
+/** The compatibility export's records, when it is a full one. */
+function readJsonl(path: string): JsonlIndex | null {
+  if (!existsSync(path)) return null;
+  const lines = readFileSync(path, "utf8").split("\n").filter((l) => l.trim() !== "");
+  let header: Record<string, unknown>;
+  try {
+    header = JSON.parse(lines[0] ?? "") as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  if (header._provenance !== true) return null;
+  const symbols: SymbolResult[] = [];
+  const edges: EdgeResult[] = [];
+  const boundaries: BoundaryResult[] = [];
+  for (const line of lines.slice(1)) {
+    let r: Record<string, unknown>;
+    try {
+      r = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (r._type === "function") {
+      const s = r as unknown as SymbolResult & { boundary?: boolean };
+      symbols.push({ symbol_id: s.symbol_id, name: s.name, qualified_name: s.qualified_name, namespace: s.namespace, language: s.language, file_path: s.file_path, start_line: s.start_line, end_line: s.end_line, kind: s.kind, signature: s.signature, precision: s.precision, backend: s.backend });
+      if (s.boundary) boundaries.push({ symbol_id: s.symbol_id, name: s.qualified_name, file_path: s.file_path, start_line: s.start_line, end_line: s.end_line, signature: s.signature, language: s.language, precision: s.precision, backend: s.backend });
+    } else if (r._type === "call_edge") {
+      edges.push({ caller_id: r.caller_id as string, caller_name: null, callee_id: (r.callee_id as string | null) ?? null, callee_name: r.callee_name as string, file_path: r.file as string, line: r.line as number, edge_kind: r.edge_kind as EdgeResult["edge_kind"], precision: r.precision as EdgeResult["precision"], backend: r.backend as string });
+    }
+  }
+  const names = new Map(symbols.map((s) => [s.symbol_id, s.qualified_name]));
+  return { header, symbols, edges: edges.map((e) => ({ ...e, caller_name: names.get(e.caller_id) ?? null })), boundaries };
+}
+
+function closeSource(s: Source): void {
+  for (const db of s.dbs ?? []) db.close();
+}
+
+function coverageOf(source: Source, scope: { file?: string | undefined; language?: string | undefined }): Coverage {
+  const snapshot = source.manifest?.snapshot_id ?? (typeof source.jsonl?.header.snapshot_id === "string" ? source.jsonl.header.snapshot_id : null);
+  const stale = source.manifest?.stale ?? false;
+  let counts: CoverageCounts;
+  if (source.dbs) counts = coverageCounts(source.dbs[0]!, scope);
+  else if (source.jsonl) {
+    const c = (source.jsonl.header.coverage ?? {}) as Partial<CoverageCounts>;
+    counts = { total_files: c.total_files ?? 0, indexed_files: c.indexed_files ?? 0, failed: c.failed ?? 0, deferred: c.deferred ?? 0, backends_used: c.backends_used ?? [] };
+    if (scope.file !== undefined) {
+      const has = source.jsonl.symbols.some((s) => s.file_path === scope.file);
+      counts = { ...counts, total_files: has ? 1 : 0, indexed_files: has ? 1 : 0, failed: 0, deferred: 0 };
+    }
+  } else counts = { total_files: 0, indexed_files: 0, failed: 0, deferred: 0, backends_used: [] };
+  return { partition_status: partitionStatus(counts), ...counts, snapshot_id: snapshot, stale };
+}
+
+// ---- argument checks (the same for every provider) ----
+
+function stringArg(args: Record<string, unknown>, key: string, required: boolean): string | undefined {
+  const v = args[key];
+  if (v === undefined || v === null) {
+    if (required) throw new MastError("INVALID_ARGUMENT", `${key} is required`);
+    return undefined;
+  }
+  if (typeof v !== "string" || v.trim() === "") throw new MastError("INVALID_ARGUMENT", `${key} must be a non-empty string`);
+  return v;
+}
+
+function intArg(args: Record<string, unknown>, key: string, fallback: number, min: number, max: number): number {
+  const v = args[key];
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) throw new MastError("INVALID_ARGUMENT", `${key} must be an integer from ${min} to ${max}`);
+  return v;
+}
+
+const KNOWN_ARGS: Readonly<Record<StructuralOperation, readonly string[]>> = {
+  resolve_symbol: ["name", "language", "file", "namespace", "limit", "offset"],
+  find_callers: ["symbol_id", "limit", "offset"],
+  find_callees: ["symbol_id", "limit", "offset"],
+  get_function_boundary: ["file", "line"],
+  get_coverage: ["file", "language"],
+};
+
+export function isStructuralOperation(op: string): op is StructuralOperation {
+  return (STRUCTURAL_OPERATIONS as readonly string[]).includes(op);
+}
+
+function checkArgs(op: string, args: unknown): Record<string, unknown> {
+  if (!isStructuralOperation(op)) throw new MastError("INVALID_ARGUMENT", `unknown operation ${JSON.stringify(op)}`, { hint: `One of ${STRUCTURAL_OPERATIONS.join(", ")}.` });
+  if (args === null || typeof args !== "object" || Array.isArray(args)) throw new MastError("INVALID_ARGUMENT", "the arguments must be a JSON object");
+  const a = args as Record<string, unknown>;
+  const unknown = Object.keys(a).filter((k) => !KNOWN_ARGS[op].includes(k));
+  if (unknown.length > 0) throw new MastError("INVALID_ARGUMENT", `${op} takes no ${unknown.join(", ")}`, { hint: `Its arguments: ${KNOWN_ARGS[op].join(", ")}.` });
+  return a;
+}
+
+// ---- the operations ----
+
+function page<T>(all: readonly T[], limit: number, offset: number): { results: T[]; total: number; has_more: boolean } {
+  return { results: all.slice(offset, offset + limit), total: all.length, has_more: offset + limit < all.length };
+}
+
+const bySite = (a: { file_path: string; line?: number; start_line?: number }, b: { file_path: string; line?: number; start_line?: number }) =>
+  a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : (a.line ?? a.start_line ?? 0) - (b.line ?? b.start_line ?? 0);
+
+function findSymbol(source: Source, id: string): SymbolResult | null {
+  if (source.dbs) {
+    for (const db of source.dbs) {
+      const s = symbolById(db, id);
+      if (s) return s;
+    }
+    return null;
+  }
+  return source.jsonl?.symbols.find((s) => s.symbol_id === id) ?? null;
+}
+
+function run(source: Source, op: StructuralOperation, a: Record<string, unknown>): Record<string, unknown> {
+  switch (op) {
+    case "resolve_symbol": {
+      const filter = { name: stringArg(a, "name", true)!, language: stringArg(a, "language", false), file: stringArg(a, "file", false), namespace: stringArg(a, "namespace", false) };
+      const all = source.dbs
+        ? source.dbs.flatMap((db) => symbolsNamed(db, filter)).sort(bySite)
+        : (source.jsonl?.symbols ?? []).filter((s) => (s.name === filter.name || s.qualified_name === filter.name) && (filter.language === undefined || s.language === filter.language) && (filter.file === undefined || s.file_path === filter.file) && (filter.namespace === undefined || s.namespace === filter.namespace)).sort(bySite);
+      const p = page(all, intArg(a, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT), intArg(a, "offset", 0, 0, Number.MAX_SAFE_INTEGER));
+      return { results: p.results, total: p.total, ambiguous: p.total > 1, has_more: p.has_more, coverage: coverageOf(source, { file: filter.file, language: filter.language }) };
+    }
+    case "find_callers":
+    case "find_callees": {
+      const id = stringArg(a, "symbol_id", true)!;
+      const limit = intArg(a, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
+      const offset = intArg(a, "offset", 0, 0, Number.MAX_SAFE_INTEGER);
+      const symbol = findSymbol(source, id);
+      let all: EdgeResult[];
+      if (op === "find_callers") {
+        const name = symbol?.name ?? id;
+        all = source.dbs
+          ? source.dbs.flatMap((db) => callerEdges(db, id, name))
+          : (source.jsonl?.edges ?? []).filter((e) => e.callee_id === id).sort(bySite).concat((source.jsonl?.edges ?? []).filter((e) => e.callee_id === null && e.edge_kind === "unresolved" && e.callee_name === name).sort(bySite));
+        // Shards answer separately: resolved calls first, then the unresolved ones of the name, each in site order.
+        if (source.dbs && source.dbs.length > 1) all = [...all.filter((e) => e.callee_id !== null).sort(bySite), ...all.filter((e) => e.callee_id === null).sort(bySite)];
+      } else {
+        all = source.dbs ? source.dbs.flatMap((db) => calleeEdges(db, id)).sort(bySite) : (source.jsonl?.edges ?? []).filter((e) => e.caller_id === id).sort(bySite);
+      }
+      const p = page(all, limit, offset);
+      return { results: p.results, total: p.total, has_more: p.has_more, symbol_found: symbol !== null, coverage: coverageOf(source, { language: symbol?.language }) };
+    }
+    case "get_function_boundary": {
+      const file = stringArg(a, "file", true)!;
+      const line = intArg(a, "line", 0, 1, Number.MAX_SAFE_INTEGER);
+      if (a.line === undefined) throw new MastError("INVALID_ARGUMENT", "line is required");
+      let found: BoundaryResult | null = null;
+      if (source.dbs) {
+        for (const db of source.dbs) {
+          const b = innermostBoundary(db, file, line);
+          if (b && (!found || b.end_line - b.start_line < found.end_line - found.start_line)) found = b;
+        }
+      } else {
+        for (const b of source.jsonl?.boundaries ?? []) if (b.file_path === file && b.start_line <= line && b.end_line >= line && (!found || b.end_line - b.start_line < found.end_line - found.start_line || (b.end_line - b.start_line === found.end_line - found.start_line && b.start_line > found.start_line))) found = b;
+      }
+      const coverage = coverageOf(source, { file });
+      return found
+        ? { symbol_id: found.symbol_id, name: found.name, file_path: found.file_path, start_line: found.start_line, end_line: found.end_line, signature: found.signature, language: found.language, precision: found.precision, backend: found.backend, coverage }
+        : { symbol_id: null, name: null, file_path: file, start_line: null, end_line: null, signature: null, language: null, precision: null, backend: null, coverage };
+    }
+    case "get_coverage": {
+      const c = coverageOf(source, { file: stringArg(a, "file", false), language: stringArg(a, "language", false) });
+      return { total_files: c.total_files, indexed_files: c.indexed_files, failed: c.failed, deferred: c.deferred, partition_status: c.partition_status, backends_used: c.backends_used, snapshot_id: c.snapshot_id, stale: c.stale, status: source.manifest?.status ?? (source.jsonl ? "complete" : "empty") };
+    }
+  }
+}
+
+/** One operation over the local index at `layout`. */
+export function queryLocal(layout: StructuralLayout, op: string, args: unknown): Record<string, unknown> {
+  const a = checkArgs(op, args);
+  const source = openSource(layout);
+  try {
+    return run(source, op as StructuralOperation, a);
+  } finally {
+    closeSource(source);
+  }
+}
+
+/** The remote provider's URL: MANTIS_STRUCTURAL_INDEX_URL, else a `remote` manifest's `provider.catalog`. */
+export function remoteUrl(layout: StructuralLayout): string | null {
+  const env = process.env.MANTIS_STRUCTURAL_INDEX_URL?.trim();
+  if (env) return env;
+  const m = readManifest(layout);
+  return m?.provider.kind === "remote" && /^https?:\/\//.test(m.provider.catalog) ? m.provider.catalog : null;
+}
+
+/** One operation, answered by the remote provider when one is configured, else locally. */
+export async function queryStructural(layout: StructuralLayout, op: string, args: unknown): Promise<Record<string, unknown>> {
+  const url = remoteUrl(layout);
+  if (url === null) return queryLocal(layout, op, args);
+  checkArgs(op, args);
+  let response: Response;
+  try {
+    response = await fetch(`${url.replace(/\/+$/, "")}/v1/${op}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(args), signal: AbortSignal.timeout(30_000) });
+  } catch (err) {
+    throw new MastError("READ_FAILED", `the structural index at ${url} did not answer: ${(err as Error).message}`, { hint: "Check MANTIS_STRUCTURAL_INDEX_URL and that `mast structural serve` runs there; unset it to query the local index." });
+  }
+  const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+  if (!response.ok || body === null) {
+    const error = (body?.error ?? {}) as { code?: string; message?: string };
+    throw new MastError(error.code === "INVALID_ARGUMENT" ? "INVALID_ARGUMENT" : "READ_FAILED", `the structural index at ${url} answered ${response.status}: ${error.message ?? "no JSON body"}`);
+  }
+  return body;
+}

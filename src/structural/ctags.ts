@@ -1,7 +1,7 @@
 // The structural index's `symbol-only` backend: universal-ctags on PATH, asked for a JSON symbol
 // table of the files it covers in one run (its file list and tags file in the state root, never the code root),
 // its definitions kept with their scope, signature and end line. The call pass inside their
-// boundaries is heuristic.ts's. Probed once per process.
+// boundaries is heuristic.ts's. Probed once per program per process.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { writeAtomic } from "../base/atomic.js";
@@ -12,21 +12,24 @@ export interface CtagsBackend {
   readonly version: string;
 }
 
-let probed: CtagsBackend | null | undefined;
+const probed = new Map<string, CtagsBackend | null>();
 
-/** Universal-ctags with JSON output on PATH (or `MAST_CTAGS`), or null. */
+/** Universal-ctags with JSON output on PATH (or the program `MAST_CTAGS` names; empty: none), or null. */
 export function probeCtags(): CtagsBackend | null {
-  if (probed !== undefined) return probed;
   const program = process.env.MAST_CTAGS ?? "ctags";
-  probed = null;
-  if (program === "") return probed;
+  if (probed.has(program)) return probed.get(program)!;
+  const found = program === "" ? null : probe(program);
+  probed.set(program, found);
+  return found;
+}
+
+function probe(program: string): CtagsBackend | null {
   const version = spawnSync(program, ["--version"], { encoding: "utf8", timeout: 5_000 });
   const first = version.status === 0 ? (version.stdout.split("\n")[0] ?? "") : "";
-  if (!first.startsWith("Universal Ctags")) return probed;
+  if (!first.startsWith("Universal Ctags")) return null;
   const features = spawnSync(program, ["--list-features"], { encoding: "utf8", timeout: 5_000 });
-  if (features.status !== 0 || !/^json\b/m.test(features.stdout)) return probed;
-  probed = { program, version: /Universal Ctags ([^\s,]+)/.exec(first)?.[1] ?? "unknown" };
-  return probed;
+  if (features.status !== 0 || !/^json\b/m.test(features.stdout)) return null;
+  return { program, version: /Universal Ctags ([^\s,]+)/.exec(first)?.[1] ?? "unknown" };
 }
 
 /** ctags kinds kept as declarations; the rest (variables, fields, parameters, imports) are not. */

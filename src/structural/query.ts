@@ -31,10 +31,11 @@ export interface Coverage {
   readonly stale: boolean;
 }
 
-/** complete: every file indexed; partial: some deferred or failed; failed: a backend ran and nothing was indexed; empty: nothing to index or no backend. */
-export function partitionStatus(c: Pick<CoverageCounts, "total_files" | "indexed_files" | "failed">): PartitionStatus {
+/** complete: every file indexed; partial: some deferred (to resume) or failed; failed: a backend ran and indexed nothing; empty: nothing to index, or no backend. */
+export function partitionStatus(c: Pick<CoverageCounts, "total_files" | "indexed_files" | "failed" | "deferred">): PartitionStatus {
   if (c.total_files === 0) return "empty";
   if (c.indexed_files === c.total_files) return "complete";
+  if (c.deferred > 0) return "partial";
   if (c.indexed_files === 0) return c.failed > 0 ? "failed" : "empty";
   return "partial";
 }

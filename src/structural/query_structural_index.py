@@ -163,6 +163,8 @@ def partition_status(c):
         return "empty"
     if c["indexed_files"] == c["total_files"]:
         return "complete"
+    if c["deferred"] > 0:
+        return "partial"
     if c["indexed_files"] == 0:
         return "failed" if c["failed"] > 0 else "empty"
     return "partial"

@@ -4,7 +4,7 @@
 import { createRequire } from "node:module";
 import type * as Commander from "commander";
 import { existsSync, realpathSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve as resolvePath } from "node:path";
 import { MastError, errorMessage, isMastError } from "../base/errors.js";
 import { VERSION } from "../base/version.js";
 import { findProjectRoot, parseList, resolveConfig, resolveProjectRoot, type ConfigOverrides, type ResolvedConfig } from "../index/config.js";
@@ -219,13 +219,14 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     .description("serve every tool over MCP on stdio until stdin closes (reindexes in the background at startup)")
     .addOption(stateDirOption())
     .option("--no-startup-reindex", "skip the background reindex at startup (refused on a never-indexed state dir)")
-    .option("--toolsets <list>", "toolsets to offer: read (the index tools), edit (hashpilot's reads and edits), more (grep, diff generation, symbol lookup, history), admin (hashpilot's telemetry, provenance, config and route)", "read,edit")
+    .option("--toolsets <list>", "toolsets to offer: read (the index tools), edit (hashpilot's reads and edits), more (grep, diff generation, symbol lookup, history), admin (hashpilot's telemetry, provenance, config and route), structural (the structural index: resolve_symbol, find_callers, find_callees, get_function_boundary, get_coverage)", "read,edit")
+    .option("--structural-root <dir>", "the state root the structural toolset reads (default: the project's state dir)")
     .option("--checker", "the startup reindex and mast_reindex also run the TypeScript-checker pass (as `checker: true` in mast.config.json does)")
     .option("--watch", "watch the project and reindex files created, changed or deleted by any means (500 ms debounce)")
     .option("--http", "serve over streamable HTTP at /mcp instead of stdio (until SIGTERM/SIGINT); MAST_HTTP_TOKEN, when set, is required as a bearer token")
     .option("--port <n>", "with --http: the port (0 picks a free one)", "7730")
     .option("--host <host>", "with --http: the address to listen on (not loopback only with MAST_HTTP_TOKEN set)", "127.0.0.1")
-    .action(async (path: string | undefined, opts: CommonOptions & { startupReindex: boolean; toolsets: string; checker?: boolean; watch?: boolean; http?: boolean; port: string; host: string }) => {
+    .action(async (path: string | undefined, opts: CommonOptions & { startupReindex: boolean; toolsets: string; checker?: boolean; watch?: boolean; http?: boolean; port: string; host: string; structuralRoot?: string }) => {
       const toolsets = opts.toolsets.split(",").map((t) => t.trim());
       const unknown = toolsets.filter((t) => !(TOOLSETS as readonly string[]).includes(t));
       if (unknown.length > 0 || toolsets.length === 0) {
@@ -244,6 +245,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
         log: (line) => process.stderr.write(`${line}\n`),
         toolsets: toolsets as Toolset[],
         watch: opts.watch === true,
+        ...(opts.structuralRoot ? { structuralRoot: resolvePath(opts.structuralRoot) } : {}),
         ...(opts.http ? { http: { host: opts.host, port, ...(token ? { token } : {}) } } : {}),
       });
     });

@@ -13,7 +13,7 @@ import { startWatch } from "../index/watch.js";
 import { ensureStateDir, guardSchema, isNeverIndexed, persistConfig, readIndexJson, statePaths, writeJsonAtomic } from "../index/state.js";
 import { createToolContext } from "../tools/context.js";
 import { errorEnvelope } from "../tools/envelope.js";
-import { DEFAULT_TOOLSETS, type Toolset } from "../tools/define.js";
+import { DEFAULT_TOOLSETS, ENVELOPE_TOOLSETS, type Toolset } from "../tools/define.js";
 import { TOOLS, listedTools, runTool } from "../tools/registry.js";
 import { serveHttp, type HttpOptions } from "./http.js";
 import { Telemetry } from "../tools/telemetry.js";
@@ -26,12 +26,14 @@ export interface ServeOptions {
   /** Where a pre-built seed index may be found (MAST_SEED_DIR, default /opt/mast-seed). */
   readonly seedDir: string;
   readonly log: (line: string) => void;
-  /** The toolsets offered (default: read and edit): `read` (the index tools), `edit` (hashpilot's reads and edits), `admin` (its reports). */
+  /** The toolsets offered (default: read and edit): `read` (the index tools), `edit` (hashpilot's reads and edits), `more`, `admin` (its reports), `structural` (the structural index). */
   readonly toolsets?: readonly Toolset[];
   /** Watch the tree and reindex what changes (spec §11.4). */
   readonly watch?: boolean;
   /** Serve over streamable HTTP instead of stdio. */
   readonly http?: HttpOptions;
+  /** The state root the `structural` toolset reads the structural index under (default: the state dir). */
+  readonly structuralRoot?: string;
 }
 
 /** Step 1: a missing or empty state dir is filled from the seed index when one exists. */
@@ -83,7 +85,7 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
   // The checker pass for this thread's runs (from TypeScript sources; a worker provides its own).
   if (config.checker) provideCheckerPass((await import("../query/checker.js")).checkerPass);
   const recorder = config.telemetry ? new Telemetry(config.state_dir, config.project_root, options.log) : undefined;
-  const ctx = createToolContext(config, config.project_root, undefined, recorder);
+  const ctx = createToolContext(config, config.project_root, undefined, recorder, options.structuralRoot);
   const toolsets = options.toolsets ?? DEFAULT_TOOLSETS;
   const offered = TOOLS.filter((t) => toolsets.includes(t.toolset ?? "read"));
   const listing = listedTools(toolsets);
@@ -107,7 +109,7 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
         return { content: [{ type: "text", text }], structuredContent: answer as Record<string, unknown> };
       } catch (err) {
         // hashpilot's toolsets answer failures with the apiVersion 1 envelope, as its CLI does.
-        if ((offered.find((t) => t.name === request.params.name)?.toolset ?? "read") !== "read") {
+        if (ENVELOPE_TOOLSETS.includes(offered.find((t) => t.name === request.params.name)?.toolset ?? "read")) {
           const envelope = errorEnvelope(request.params.name, err);
           return { isError: true, content: [{ type: "text", text: JSON.stringify(envelope) }], structuredContent: envelope as unknown as Record<string, unknown> };
         }

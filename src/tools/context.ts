@@ -17,16 +17,19 @@ export interface ToolContext {
   readonly stats: boolean;
   /** `mast serve`'s recorder of the read tools' calls (metrics.db); absent elsewhere. */
   readonly recorder?: Telemetry;
+  /** The state root the `structural` tools read the structural index under (default: the state dir). */
+  readonly structuralRoot?: string;
   /** The index store; NOT_INDEXED when the state dir has no graph.db. */
   store(): Store;
   close(): void;
 }
 
-export function createToolContext(config: ResolvedConfig, cwd: string = config.project_root, editConfigPath?: string, recorder?: Telemetry): ToolContext {
+export function createToolContext(config: ResolvedConfig, cwd: string = config.project_root, editConfigPath?: string, recorder?: Telemetry, structuralRoot?: string): ToolContext {
   let store: Store | null = null;
   return {
     config,
     cwd,
+    ...(structuralRoot === undefined ? {} : { structuralRoot }),
     stats: config.telemetry,
     ...(recorder === undefined ? {} : { recorder }),
     ...(editConfigPath === undefined ? {} : { editConfigPath }),

@@ -13,14 +13,17 @@ export interface ToolAnnotations {
 /**
  * `read`: mast's index tools; `edit`: hashpilot's reads with hashes, edits and undo; `more`: its
  * grep, diff generation, symbol lookup and changeSet history; `admin`: its telemetry,
- * provenance, configuration and route reports. All but `read` answer with the apiVersion 1
+ * provenance, configuration and route reports; `structural`: the structural index's five
+ * operations (`mast structural build`). `edit`, `more` and `admin` answer with the apiVersion 1
  * envelope.
  */
-export type Toolset = "read" | "edit" | "more" | "admin";
+export type Toolset = "read" | "edit" | "more" | "admin" | "structural";
 
 /** What `mast serve` offers unless told otherwise (a listing under 8 KB: test/mcp/serve.test.ts). */
 export const DEFAULT_TOOLSETS: readonly Toolset[] = ["read", "edit"];
-export const TOOLSETS: readonly Toolset[] = ["read", "edit", "more", "admin"];
+export const TOOLSETS: readonly Toolset[] = ["read", "edit", "more", "admin", "structural"];
+/** hashpilot's toolsets: their answers, failures included, are the apiVersion 1 envelope. */
+export const ENVELOPE_TOOLSETS: readonly Toolset[] = ["edit", "more", "admin"];
 
 /**
  * A `hashpilot` command that calls a tool: its argv grammar, from which cli/hashpilot.ts parses

@@ -16,6 +16,7 @@ import { dependenciesTool, exportsTool, signatureTool, skeletonTool } from "./na
 import { reindexTool } from "./reindex.js";
 import { searchTool } from "./search.js";
 import { statusTool } from "./status.js";
+import { STRUCTURAL_TOOLS } from "./structural.js";
 import { z } from "./schema.js";
 import { TELEMETRY_NOTE, answerStats, cappedJson, referencedFiles, resultIdentities, resultsJson, type TelemetryNote } from "./telemetry.js";
 
@@ -40,6 +41,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   ...EDIT_TOOLS,
   verifyChangesTool,
   intentTool,
+  ...STRUCTURAL_TOOLS,
 ] as unknown as ToolDefinition[];
 
 export function findTool(name: string): ToolDefinition {

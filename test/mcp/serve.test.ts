@@ -316,4 +316,24 @@ describe("mast serve", () => {
     );
     expect(gone).toBe(true);
   });
+  it("the structural toolset answers the structural index's operations over MCP, from the project's state dir or --structural-root", async () => {
+    const p = project();
+    const build = spawnSync(process.execPath, [MAST, "structural", "build", "--max_precision", "ast", "--json"], { cwd: p.root, encoding: "utf8", env: { PATH: process.env.PATH ?? "", MAST_CTAGS: "" } });
+    expect(build.status).toBe(0);
+    expect(JSON.parse(build.stdout)).toMatchObject({ status: "complete", units_total: 3 });
+    const { client } = await connect([p.root, "--toolsets", "read,structural"]);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names.filter((n) => !n.startsWith("mast_"))).toEqual(["resolve_symbol", "find_callers", "find_callees", "get_function_boundary", "get_coverage"]);
+    const resolved = await call(client, "resolve_symbol", { name: "Repo.find" });
+    expect(resolved.data).toMatchObject({ total: 1, ambiguous: false, results: [{ qualified_name: "Repo.find", file_path: "src/repo.ts", start_line: 2, end_line: 4, precision: "ast", backend: "tree-sitter" }] });
+    const callers = await call(client, "find_callers", { symbol_id: resolved.data.results[0].symbol_id });
+    expect(callers.data.results.map((r: { file_path: string; line: number; caller_name: string; edge_kind: string }) => `${r.file_path}:${r.line} ${r.caller_name} ${r.edge_kind}`)).toEqual(["src/auth.ts:9 AuthService.validate virtual"]);
+    expect((await call(client, "get_function_boundary", { file: "src/auth.ts", line: 9 })).data).toMatchObject({ name: "AuthService.validate", start_line: 8, end_line: 10 });
+    expect((await call(client, "get_coverage", {})).data).toMatchObject({ total_files: 3, indexed_files: 3, partition_status: "complete" });
+    const bad = await call(client, "find_callers", { symbol_id: "" });
+    expect(bad.isError).toBe(true);
+    // Another state root holding no index: every answer says so.
+    const { client: other } = await connect([p.root, "--toolsets", "structural", "--structural-root", scratchDir()]);
+    expect((await call(other, "resolve_symbol", { name: "Repo.find" })).data).toMatchObject({ total: 0, coverage: { partition_status: "empty" } });
+  });
 });

@@ -48,6 +48,8 @@ export interface StructuralFacts {
   /** Every call site. */
   readonly calls: readonly FactCall[];
   readonly unresolved: readonly FactCall[];
+  /** Where each import or re-export statement starts (`file_id`, `line`). */
+  readonly imports: readonly { readonly file_id: number; readonly line: number }[];
   /** The resolver's config fingerprint (tsconfig paths, workspaces): part of every unit's compile context. */
   readonly resolverFingerprint: string;
 }
@@ -71,6 +73,7 @@ export function structuralFacts(db: Db): StructuralFacts {
     symbols,
     edges,
     calls,
+    imports: prepared(db, "SELECT file_id, line FROM imports ORDER BY file_id, line").all() as { file_id: number; line: number }[],
     unresolved: calls.filter((c) => !explained.has(`${c.file_id}:${c.line}:${c.callee}`)),
     resolverFingerprint: (prepared(db, "SELECT value FROM meta WHERE key = 'resolver_fingerprint'").pluck().get() as string | undefined) ?? "",
   };

@@ -283,17 +283,19 @@ export interface EdgeResult {
 const EDGE_COLUMNS = "e.caller_id AS caller_id, s.qualified_name AS caller_name, e.callee_id AS callee_id, e.callee_name AS callee_name, e.file_path AS file_path, e.line AS line, e.edge_kind AS edge_kind, e.precision AS precision, e.backend AS backend";
 
 /**
- * The calls of `id` (`callee_id = id`) and, after them, the unresolved calls of its name — a
- * call site no symbol was resolved for may still be one of its calls (hint-only: consumers grep
- * anyway). Site order within each part.
+ * The calls of `id` (`callee_id = id`) and, after them, the unresolved calls of its name in the
+ * files of `languages` (those that can call it) — a call site no symbol was resolved for may still
+ * be one of its calls (hint-only: consumers grep anyway). Site order within each part.
  */
-export function callerEdges(db: Db, id: string, name: string): EdgeResult[] {
+export function callerEdges(db: Db, id: string, name: string, languages: readonly string[]): EdgeResult[] {
   const rows = prepared(db, 
     `SELECT ${EDGE_COLUMNS}, 0 AS part FROM call_edges e LEFT JOIN symbols s ON s.symbol_id = e.caller_id WHERE e.callee_id = @id
      UNION ALL
-     SELECT ${EDGE_COLUMNS}, 1 AS part FROM call_edges e LEFT JOIN symbols s ON s.symbol_id = e.caller_id WHERE e.callee_id IS NULL AND e.callee_name = @name AND e.edge_kind = 'unresolved'
+     SELECT ${EDGE_COLUMNS}, 1 AS part FROM call_edges e LEFT JOIN symbols s ON s.symbol_id = e.caller_id
+     WHERE e.callee_id IS NULL AND e.callee_name = @name AND e.edge_kind = 'unresolved'
+       AND EXISTS (SELECT 1 FROM json_each(@languages) l WHERE e.partition_key LIKE 'lang:' || l.value || ':%')
      ORDER BY part, file_path, line, caller_id`,
-  ).all({ id, name }) as (EdgeResult & { part?: number })[];
+  ).all({ id, name, languages: JSON.stringify(languages) }) as (EdgeResult & { part?: number })[];
   for (const row of rows) delete row.part;
   return rows;
 }

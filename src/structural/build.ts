@@ -32,11 +32,11 @@ import { blockEnds, findCalls, findDefinitions, type FoundDefinition } from "./h
 import { writeQueryHelper } from "./helper.js";
 import { UNKNOWN_SNAPSHOT, type Located, type StructuralLayout } from "./locate.js";
 import { commitManifest, finishCommit, openPublished, pendingPaths, readManifest, type BackendVersion, type BuildStatus, type DeferredUnit, type NativeIndexEntry, type ShardEntry, type StructuralManifest } from "./manifest.js";
-import { decodeScip, SCIP_ROLE, scipDescriptor, type ScipIndex } from "./scip.js";
+import { decodeScip, SCIP_ROLE, scipDescriptor, type ScipIndex, type ScipOccurrence } from "./scip.js";
 import { fallbackSymbolId, namespaceOf, unitCacheKey, UnitStore, type UnitEdge, type UnitFile, type UnitOutput, type UnitSymbol } from "./units.js";
 
 /** The builder's own version: part of every unit's extractor version with mast's. */
-export const BUILDER_VERSION = 1;
+export const BUILDER_VERSION = 2;
 
 export interface BuildOptions {
   /** The highest tier a partition may use (default `semantic`): `ast` skips SCIP and the checker, `heuristic` parses nothing. */
@@ -407,10 +407,10 @@ function planUnits(input: PlanInput): Plan {
     const language = byPath.get(covered[0]!)!.language;
     const digest = sha256(readFileSync(a.abs));
     const files = covered.map((f) => byPath.get(f)!);
-    const key = unitCacheKey({ extractor: `scip:${a.indexer}`, extractorVersion: `${scip.tool.version}+${BUILDER_VERSION}`, language, compileContext: digest, inputs: files.map((f) => f.sha256), dependency: "" });
+    const key = unitCacheKey({ extractor: `scip:${a.indexer}`, extractorVersion: `${scip.tool.version}+${BUILDER_VERSION}`, language, compileContext: digest, inputs: files.map((f) => [f.path, f.sha256] as const), dependency: "" });
     const version = scip.tool.version || "unknown";
     const decoded = scip;
-    units.push({ unit_id: `scip:${a.path}`, language, files: covered, source_bytes: files.reduce((n, f) => n + f.bytes, 0), precision: "semantic", backend: a.indexer, backend_version: version, key, make: () => scipUnit(decoded, a, files, key, index) });
+    units.push({ unit_id: `scip:${a.path}`, language, files: covered, source_bytes: files.reduce((n, f) => n + f.bytes, 0), precision: "semantic", backend: a.indexer, backend_version: version, key, make: () => scipUnit(decoded, a, files, key, index, (p) => textOf(input, p)) });
     for (const f of covered) claimed.add(f);
     note(language, { backend_name: a.indexer, backend_version: version, precision: "semantic" });
   }
@@ -459,7 +459,7 @@ function planUnits(input: PlanInput): Plan {
     const precision: Precision = ctags ? "symbol-only" : "heuristic";
     const backend = ctags ? "universal-ctags" : "regex";
     const version = ctags ? ctags.version : extractorVersion();
-    const key = unitCacheKey({ extractor: backend, extractorVersion: `${version}+${BUILDER_VERSION}`, language: s.language, compileContext: "", inputs: [s.sha256], dependency: "" });
+    const key = unitCacheKey({ extractor: backend, extractorVersion: `${version}+${BUILDER_VERSION}`, language: s.language, compileContext: "", inputs: [[s.path, s.sha256]], dependency: "" });
     if (ctags) ctagsFiles.push(s);
     units.push({ unit_id: `file:${s.path}`, language: s.language, files: [s.path], source_bytes: s.bytes, precision, backend, backend_version: version, key, make: () => fallbackUnit(input, s, precision, backend, version, key, ctagsBatch) });
     note(s.language, { backend_name: backend, backend_version: version, precision });
@@ -532,6 +532,8 @@ interface IndexView {
   readonly unresolvedOf: Map<number, StructuralFacts["unresolved"][number][]>;
   /** `file_id:line` → callee names called there (every call site, for SCIP's call-or-reference test). */
   readonly callNamesAt: Map<string, Set<string>>;
+  /** file id → the lines its import statements start on. */
+  readonly importLines: Map<number, number[]>;
 }
 
 function group<T, K>(list: readonly T[], key: (t: T) => K): Map<K, T[]> {
@@ -561,6 +563,7 @@ function indexView(facts: StructuralFacts): IndexView {
     edgesFrom: group(facts.edges, (e) => e.from_id),
     unresolvedOf: group(facts.unresolved, (c) => c.file_id),
     callNamesAt,
+    importLines: new Map([...group(facts.imports, (i) => i.file_id)].map(([k, v]) => [k, v.map((i) => i.line)])),
   };
 }
 
@@ -618,7 +621,7 @@ function indexUnit(unitId: string, language: string, files: readonly SourceFile[
     }
   }
   edges.sort((a, b) => (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : a.line - b.line || (a.callee_name < b.callee_name ? -1 : a.callee_name > b.callee_name ? 1 : 0)));
-  const key = unitCacheKey({ extractor: backend === "tree-sitter" ? MAST_EXTRACTOR : `${MAST_EXTRACTOR}+${backend}`, extractorVersion: extractorVersion(), language, compileContext, inputs: files.map((f) => f.sha256), dependency: sha256([...outside].sort().join("\n")) });
+  const key = unitCacheKey({ extractor: backend === "tree-sitter" ? MAST_EXTRACTOR : `${MAST_EXTRACTOR}+${backend}`, extractorVersion: extractorVersion(), language, compileContext, inputs: files.map((f) => [f.path, f.sha256] as const), dependency: sha256([...outside].sort().join("\n")) });
   const unitFiles: UnitFile[] = files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes, status: "indexed" }));
   return { unit_schema: 1, unit_id: unitId, cache_key: key, language, backend, backend_version: VERSION, precision, files: unitFiles, symbols, edges };
 }
@@ -645,21 +648,48 @@ function fallbackUnit(input: PlanInput, s: SourceFile, precision: Precision, bac
  * functions) with their enclosing ranges — or the index's end line for the declaration on that
  * line — and each reference to a callable inside another definition as an edge: `direct` where
  * the index saw a call of that name on the line, `indirect` (a reference: a callback, a value)
- * where it did not. Imports are not references.
+ * where it did not; a type's reference only where the index saw it constructed. Names bound by
+ * import statements are not references.
  */
-function scipUnit(scip: ScipIndex, a: NativeAttachment, files: readonly SourceFile[], key: string, view: IndexView): UnitOutput {
+function scipUnit(scip: ScipIndex, a: NativeAttachment, files: readonly SourceFile[], key: string, view: IndexView, text: (path: string) => string | null): UnitOutput {
   const wanted = new Map(files.map((f) => [f.path, f]));
   const symbols: UnitSymbol[] = [];
   const edges: UnitEdge[] = [];
+  // Document paths are relative to where the indexer ran: each is the listed file it names (itself, or the one path ending in it).
+  const pathOf = new Map<string, string>();
+  for (const doc of scip.documents) {
+    if (wanted.has(doc.path)) pathOf.set(doc.path, doc.path);
+    else {
+      const ends = [...wanted.keys()].filter((f) => f.endsWith(`/${doc.path}`));
+      if (ends.length === 1) pathOf.set(doc.path, ends[0]!);
+    }
+  }
+  const docs = scip.documents.filter((d) => pathOf.has(d.path)).map((d) => ({ ...d, path: pathOf.get(d.path)! }));
+  const lineCache = new Map<string, string[]>();
+  const linesOf = (p: string): string[] => {
+    let l = lineCache.get(p);
+    if (!l) lineCache.set(p, (l = text(p)?.split("\n") ?? []));
+    return l;
+  };
+  // A symbol's catalog id and descriptor. A local (a nested function, say) is named by its text and scoped to its document.
+  const describe = (o: ScipOccurrence, docPath: string | undefined) => {
+    if (o.symbol.startsWith("local ")) {
+      if (docPath === undefined || o.range[0] !== o.range[2]) return null;
+      const name = (linesOf(docPath)[o.range[0]] ?? "").slice(o.range[1], o.range[3]);
+      return /^[\w$]+$/.test(name) ? { id: `scip:local:${docPath}:${o.symbol.slice(6)}`, kind: "term" as const, name, owner: null, path: name, local: true } : null;
+    }
+    const d = scipDescriptor(o.symbol);
+    return d ? { id: `scip:${o.symbol}`, ...d, local: false } : null;
+  };
   const callable = new Set<string>();
-  const docs = scip.documents.filter((d) => wanted.has(d.path));
   // Callables first, across the documents, so a call into another document is recognised.
   for (const doc of scip.documents) {
+    const docPath = pathOf.get(doc.path);
     for (const o of doc.occurrences) {
       if ((o.roles & SCIP_ROLE.definition) === 0) continue;
-      const d = scipDescriptor(o.symbol);
+      const d = describe(o, docPath);
       if (!d) continue;
-      if (d.kind === "method" || (d.kind === "term" && indexFunctionAt(view, doc.path, o.range[0] + 1, d.name))) callable.add(o.symbol);
+      if (d.kind === "method" || (d.kind === "term" && indexFunctionAt(view, docPath ?? doc.path, o.range[0] + 1, d.name))) callable.add(d.id);
     }
   }
   for (const doc of docs) {
@@ -668,33 +698,66 @@ function scipUnit(scip: ScipIndex, a: NativeAttachment, files: readonly SourceFi
     const defs: { id: string; start: number; end: number }[] = [];
     for (const o of doc.occurrences) {
       if ((o.roles & SCIP_ROLE.definition) === 0) continue;
-      const d = scipDescriptor(o.symbol);
-      if (!d || !(callable.has(o.symbol) || d.kind === "type")) continue;
+      const d = describe(o, doc.path);
+      if (!d || !(callable.has(d.id) || d.kind === "type")) continue;
       const start = o.range[0] + 1;
       const indexed = fileId === undefined ? undefined : (view.symbolsOf.get(fileId) ?? []).find((s) => s.line === start && (s.name === d.path || s.name.endsWith(`.${d.name}`) || s.name === d.name));
       const end = o.enclosing ? o.enclosing[2] + 1 : (indexed?.end_line ?? start);
-      const kind = d.kind === "type" ? (indexed?.kind ?? "class") : d.owner !== null && d.path.includes(".") ? "method" : "function";
-      const id = `scip:${o.symbol}`;
-      if (symbols.some((s) => s.symbol_id === id)) continue;
-      symbols.push({ symbol_id: id, name: d.name, qualified_name: d.path, namespace: namespaceOf(d.path), language: file.language, file_path: doc.path, start_line: start, end_line: end, kind, signature: indexed?.signature ?? null, boundary: kind !== "class" && kind !== "interface" && kind !== "type" });
-      defs.push({ id, start, end });
+      const qualified = d.local ? (indexed?.name ?? d.name) : d.path;
+      const kind = d.kind === "type" ? (indexed?.kind ?? "class") : d.local ? (indexed?.kind ?? "function") : d.owner !== null && d.path.includes(".") ? "method" : "function";
+      if (symbols.some((s) => s.symbol_id === d.id)) continue;
+      symbols.push({ symbol_id: d.id, name: d.name, qualified_name: qualified, namespace: namespaceOf(qualified), language: file.language, file_path: doc.path, start_line: start, end_line: end, kind, signature: indexed?.signature ?? null, boundary: kind !== "class" && kind !== "interface" && kind !== "type" });
+      defs.push({ id: d.id, start, end });
     }
     const moduleId = fallbackSymbolId(file.language, doc.path, MODULE, 1, null);
+    const sourceLines = linesOf(doc.path);
+    const imports = importStatementLines(view.importLines.get(fileId ?? -1) ?? [], text(doc.path));
     let moduleUsed = false;
     for (const o of doc.occurrences) {
-      if ((o.roles & (SCIP_ROLE.definition | SCIP_ROLE.import)) !== 0 || !callable.has(o.symbol)) continue;
+      if ((o.roles & (SCIP_ROLE.definition | SCIP_ROLE.import)) !== 0) continue;
+      const d = describe(o, doc.path);
+      if (!d || !(callable.has(d.id) || d.kind === "type")) continue;
       const line = o.range[0] + 1;
+      // A name an import statement binds is not a reference to follow (indexers mark it a plain occurrence).
+      if (imports.has(line)) continue;
+      const called = (fileId !== undefined && (view.callNamesAt.get(`${fileId}:${line}`)?.has(d.name) ?? false)) || calledAt(sourceLines, o.range);
+      // A type's references are calls only where it is constructed (`new T()`); elsewhere they are annotations.
+      if (d.kind === "type" && !called) continue;
       let caller: { id: string; start: number; end: number } | null = null;
-      for (const d of defs) if (d.start <= line && d.end >= line && (!caller || d.end - d.start < caller.end - caller.start)) caller = d;
-      const d = scipDescriptor(o.symbol)!;
-      const called = fileId !== undefined && (view.callNamesAt.get(`${fileId}:${line}`)?.has(d.name) ?? false);
-      edges.push({ caller_id: caller?.id ?? moduleId, callee_id: `scip:${o.symbol}`, callee_name: d.name, file_path: doc.path, line, edge_kind: called ? "direct" : "indirect", precision: "semantic" });
+      for (const def of defs) if (def.start <= line && def.end >= line && (!caller || def.end - def.start < caller.end - caller.start)) caller = def;
+      edges.push({ caller_id: caller?.id ?? moduleId, callee_id: d.id, callee_name: d.name, file_path: doc.path, line, edge_kind: called ? "direct" : "indirect", precision: "semantic" });
       if (!caller) moduleUsed = true;
     }
     if (moduleUsed) symbols.push({ symbol_id: moduleId, name: MODULE, qualified_name: MODULE, namespace: "", language: file.language, file_path: doc.path, start_line: 1, end_line: Math.max(1, view.fileOf.get(fileId ?? -1)?.line_count ?? 1), kind: "module", signature: null, boundary: false });
   }
   const unitFiles: UnitFile[] = files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes, status: docs.some((d) => d.path === f.path) ? "indexed" : "failed" }));
   return { unit_schema: 1, unit_id: `scip:${a.path}`, cache_key: key, language: files[0]?.language ?? a.language, backend: a.indexer, backend_version: scip.tool.version || "unknown", precision: "semantic", files: unitFiles, symbols, edges };
+}
+
+/**
+ * Whether the name at a SCIP range (0-based) is called: followed by `(` (after `?.`, `!` or type
+ * arguments) or a template literal, or preceded by `new` or `@` (a decorator).
+ */
+function calledAt(lines: readonly string[], range: readonly [number, number, number, number]): boolean {
+  const line = lines[range[2]];
+  if (line === undefined || range[0] !== range[2]) return false;
+  const after = line.slice(range[3]);
+  const before = lines[range[0]]!.slice(0, range[1]);
+  return /^\s*(?:\?\.|!)?\s*(?:<[^<>()]*(?:<[^<>()]*>[^<>()]*)*>)?\s*(?:\(|`)/.test(after) || /(?:\bnew\s+(?:[\w$]+\.)*|@\s*(?:[\w$]+\.)*)$/.test(before);
+}
+
+/** The lines of the import statements starting at `starts`: each up to the line naming its module (`from "m"`, or a lone string). */
+function importStatementLines(starts: readonly number[], text: string | null): Set<number> {
+  const out = new Set<number>(starts);
+  if (text === null) return out;
+  const lines = text.split("\n");
+  for (const start of starts) {
+    for (let l = start; l <= lines.length && l < start + 200; l++) {
+      out.add(l);
+      if (/\bfrom\s*["'`]|^\s*["'`][^"'`]*["'`]\s*\)?;?\s*$|;\s*$/.test(lines[l - 1]!) || (l === start && !/[{(,]\s*$/.test(lines[l - 1]!))) break;
+    }
+  }
+  return out;
 }
 
 function indexFunctionAt(view: IndexView, path: string, line: number, name: string): boolean {
@@ -828,9 +891,20 @@ function composeRows(outputs: readonly { unit: PlannedUnit; output: UnitOutput }
   return { symbols, edges, boundaries, coverage, units, deferred: deferredRows };
 }
 
+/** For each language of the catalog, the languages whose files can call its symbols: those resolved by the same import resolver (TypeScript and JavaScript), else itself. */
+function callLanguages(rows: Rows): Record<string, string[]> {
+  const present = [...new Set(rows.symbols.map((s) => s.language))].sort();
+  return Object.fromEntries(
+    present.map((l) => {
+      const resolver = languageSpec(l)?.resolver;
+      return [l, resolver === undefined || resolver === "none" ? [l] : present.filter((o) => languageSpec(o)?.resolver === resolver)];
+    }),
+  );
+}
+
 /** Writes the catalog (and, past the thresholds, its shards: symbols, edges and boundaries by partition key) under tmp/. */
 function writeCatalogs(pending: ReturnType<typeof pendingPaths>, rows: Rows, buildId: string, located: Located, options: BuildOptions): ShardEntry[] {
-  const meta = { build_id: buildId, snapshot_id: located.snapshotId, code_root: located.codeRoot };
+  const meta = { build_id: buildId, snapshot_id: located.snapshotId, code_root: located.codeRoot, call_languages: JSON.stringify(callLanguages(rows)) };
   const sharded = rows.symbols.length > (options.shardSymbols ?? DEFAULT_SHARD_SYMBOLS) || rows.edges.length > (options.shardEdges ?? DEFAULT_SHARD_EDGES);
   if (!sharded) {
     writeCatalog(pending.catalog, { meta, ...rows });
@@ -860,7 +934,7 @@ function writeJsonl(path: string, rows: Rows, snapshotId: string, threshold: num
   const full = records <= threshold;
   const indexed = rows.coverage.filter((c) => c.indexed === 1);
   const coverage = { total_files: rows.coverage.length, indexed_files: indexed.length, failed: rows.coverage.filter((c) => c.status === "failed").length, deferred: rows.coverage.filter((c) => c.status === "deferred").length, backends_used: [...new Set(rows.coverage.filter((c) => c.indexed === 1 || c.status === "deferred").map((c) => c.backend))].sort() };
-  const header = { _provenance: true, snapshot_id: snapshotId, tool: `mast structural ${VERSION}`, full_export: full, symbol_count: rows.symbols.length, edge_count: rows.edges.length, coverage };
+  const header = { _provenance: true, snapshot_id: snapshotId, tool: `mast structural ${VERSION}`, full_export: full, symbol_count: rows.symbols.length, edge_count: rows.edges.length, coverage, call_languages: callLanguages(rows) };
   const lines = [JSON.stringify(header)];
   if (full) {
     const keyOf = new Map(rows.symbols.map((s) => [s.symbol_id, `${s.file_path}:${s.qualified_name}`]));

@@ -6,7 +6,7 @@
 // and edge kind; every answer carries coverage with its partition_status. Read-only.
 import { existsSync, readFileSync } from "node:fs";
 import { MastError } from "../base/errors.js";
-import { callerEdges, calleeEdges, coverageCounts, innermostBoundary, symbolById, symbolsNamed, type BoundaryResult, type CoverageCounts, type EdgeResult, type SymbolResult } from "../store/catalog.js";
+import { callerEdges, calleeEdges, catalogMeta, coverageCounts, innermostBoundary, symbolById, symbolsNamed, type BoundaryResult, type CoverageCounts, type EdgeResult, type SymbolResult } from "../store/catalog.js";
 import type { Db } from "../store/db.js";
 import type { StructuralLayout } from "./locate.js";
 import { openPublished, readManifest, type StructuralManifest } from "./manifest.js";
@@ -176,6 +176,19 @@ function findSymbol(source: Source, id: string): SymbolResult | null {
   return source.jsonl?.symbols.find((s) => s.symbol_id === id) ?? null;
 }
 
+/** The languages whose files can call a symbol of `language` (the catalog's `call_languages`: one resolver's languages, TypeScript and JavaScript say), itself when unlisted. */
+function callingLanguages(source: Source, language: string | null): string[] {
+  if (language === null) return [];
+  const raw = source.dbs ? catalogMeta(source.dbs[0]!).call_languages : (source.jsonl?.header.call_languages as Record<string, string[]> | undefined);
+  const map = (typeof raw === "string" ? JSON.parse(raw) : (raw ?? {})) as Record<string, string[]>;
+  return map[language] ?? [language];
+}
+
+/** The language of an edge's caller (JSONL records carry it through the caller's symbol). */
+function languageOfSite(source: Source, e: EdgeResult): string {
+  return source.jsonl?.symbols.find((s) => s.symbol_id === e.caller_id)?.language ?? "";
+}
+
 function run(source: Source, op: StructuralOperation, a: Record<string, unknown>): Record<string, unknown> {
   switch (op) {
     case "resolve_symbol": {
@@ -195,9 +208,11 @@ function run(source: Source, op: StructuralOperation, a: Record<string, unknown>
       let all: EdgeResult[];
       if (op === "find_callers") {
         const name = symbol?.name ?? id;
+        const languages = callingLanguages(source, symbol?.language ?? null);
+        const inLanguages = (e: EdgeResult) => languages.includes(languageOfSite(source, e));
         all = source.dbs
-          ? source.dbs.flatMap((db) => callerEdges(db, id, name))
-          : (source.jsonl?.edges ?? []).filter((e) => e.callee_id === id).sort(bySite).concat((source.jsonl?.edges ?? []).filter((e) => e.callee_id === null && e.edge_kind === "unresolved" && e.callee_name === name).sort(bySite));
+          ? source.dbs.flatMap((db) => callerEdges(db, id, name, languages))
+          : (source.jsonl?.edges ?? []).filter((e) => e.callee_id === id).sort(bySite).concat((source.jsonl?.edges ?? []).filter((e) => e.callee_id === null && e.edge_kind === "unresolved" && e.callee_name === name && inLanguages(e)).sort(bySite));
         // Shards answer separately: resolved calls first, then the unresolved ones of the name, each in site order.
         if (source.dbs && source.dbs.length > 1) all = [...all.filter((e) => e.callee_id !== null).sort(bySite), ...all.filter((e) => e.callee_id === null).sort(bySite)];
       } else {

@@ -262,6 +262,19 @@ def find_symbol(source, symbol_id):
     return None
 
 
+def calling_languages(source, language):
+    """The languages whose files can call a symbol of `language`, as the catalog records them."""
+    if language is None:
+        return []
+    raw = None
+    if source.dbs:
+        row = source.dbs[0].execute("SELECT value FROM schema_meta WHERE key = 'call_languages'").fetchone()
+        raw = json.loads(row[0]) if row else None
+    elif source.jsonl is not None:
+        raw = source.jsonl["header"].get("call_languages")
+    return (raw or {}).get(language, [language])
+
+
 def edge_sql(where):
     return ("SELECT e.caller_id, s.qualified_name AS caller_name, e.callee_id, e.callee_name, e.file_path, e.line, e.edge_kind, e.precision, e.backend "
             "FROM call_edges e LEFT JOIN symbols s ON s.symbol_id = e.caller_id WHERE " + where)
@@ -292,17 +305,22 @@ def run(source, op, a):
         edges = (source.jsonl or {}).get("edges", [])
         if op == "find_callers":
             name = symbol["name"] if symbol else symbol_id
+            languages = calling_languages(source, symbol["language"] if symbol else None)
             if source.dbs:
                 resolved, unresolved = [], []
                 for db in source.dbs:
                     resolved += rows_of(db.execute(edge_sql("e.callee_id = ? ORDER BY e.file_path, e.line, e.caller_id"), (symbol_id,)), EDGE_COLUMNS)
-                    unresolved += rows_of(db.execute(edge_sql("e.callee_id IS NULL AND e.callee_name = ? AND e.edge_kind = 'unresolved' ORDER BY e.file_path, e.line, e.caller_id"), (name,)), EDGE_COLUMNS)
+                    unresolved += rows_of(db.execute(edge_sql(
+                        "e.callee_id IS NULL AND e.callee_name = ? AND e.edge_kind = 'unresolved' "
+                        "AND EXISTS (SELECT 1 FROM json_each(?) l WHERE e.partition_key LIKE 'lang:' || l.value || ':%') "
+                        "ORDER BY e.file_path, e.line, e.caller_id"), (name, json.dumps(languages))), EDGE_COLUMNS)
                 if len(source.dbs) > 1:
                     resolved.sort(key=site_key)
                     unresolved.sort(key=site_key)
                 found = resolved + unresolved
             else:
-                found = sorted([e for e in edges if e["callee_id"] == symbol_id], key=site_key) + sorted([e for e in edges if e["callee_id"] is None and e["edge_kind"] == "unresolved" and e["callee_name"] == name], key=site_key)
+                language_of = {s["symbol_id"]: s["language"] for s in source.jsonl["symbols"]}
+                found = sorted([e for e in edges if e["callee_id"] == symbol_id], key=site_key) + sorted([e for e in edges if e["callee_id"] is None and e["edge_kind"] == "unresolved" and e["callee_name"] == name and language_of.get(e["caller_id"], "") in languages], key=site_key)
         else:
             if source.dbs:
                 found = []

@@ -179,27 +179,32 @@ export function decodeScip(bytes: Uint8Array): ScipIndex {
 
 // ---- the symbol grammar (`scheme manager package version descriptors`) ----
 
-/** What a SCIP symbol's last descriptor says it is, and its name; null for locals and unparsable symbols. */
-export function scipDescriptor(symbol: string): { kind: "method" | "type" | "term" | "namespace" | "macro" | "other"; name: string; owner: string | null; path: string } | null {
+type DescriptorKind = "method" | "type" | "term" | "namespace" | "macro" | "parameter" | "type-parameter" | "meta";
+
+/**
+ * What a SCIP symbol's last descriptor says it is, its name, the descriptor before it (the owner)
+ * and the dotted path of its non-namespace descriptors; null for locals, parameters, type
+ * parameters, meta descriptors, namespaces and unparsable symbols.
+ */
+export function scipDescriptor(symbol: string): { kind: "method" | "type" | "term" | "macro"; name: string; owner: string | null; path: string } | null {
   if (symbol.startsWith("local ")) return null;
   const parts = symbol.split(" ");
   if (parts.length < 5) return null;
   const descriptors = parts.slice(4).join(" ");
-  const names: string[] = [];
-  const re = /(`(?:[^`]|``)*`|[A-Za-z0-9_+\-$]+)(\([^)]*\)\.|[#./:!]|\[[^\]]*\]|\([^)]*\))/g;
-  let last: { kind: "method" | "type" | "term" | "namespace" | "macro" | "other"; name: string } | null = null;
-  let owner: string | null = null;
+  const re = /(`(?:[^`]|``)*`|[^\s`/#.:!()[\]]+)(\([^)]*\)\.|[#./:!])|\[([^\]]*)\]|\(([^)]*)\)/g;
+  const list: { kind: DescriptorKind; name: string }[] = [];
   for (const m of descriptors.matchAll(re)) {
-    const name = m[1]!.replace(/^`|`$/g, "").replace(/``/g, "`");
-    const suffix = m[2]!;
-    const kind = suffix.startsWith("(") && suffix.endsWith(".") ? "method" : suffix === "#" ? "type" : suffix === "." ? "term" : suffix === "/" ? "namespace" : suffix === "!" ? "macro" : "other";
-    if (kind === "other") continue;
-    if (last && last.kind === "type") owner = last.name;
-    else if (last && last.kind !== "namespace") owner = last.name;
-    else owner = null;
-    if (kind !== "namespace") names.push(name);
-    last = { kind, name };
+    if (m[3] !== undefined) list.push({ kind: "type-parameter", name: m[3] });
+    else if (m[4] !== undefined) list.push({ kind: "parameter", name: m[4] });
+    else {
+      const name = m[1]!.replace(/^`|`$/g, "").replace(/``/g, "`");
+      const suffix = m[2]!;
+      list.push({ kind: suffix.startsWith("(") ? "method" : suffix === "#" ? "type" : suffix === "." ? "term" : suffix === "/" ? "namespace" : suffix === "!" ? "macro" : "meta", name });
+    }
   }
-  if (!last || last.kind === "namespace") return null;
-  return { kind: last.kind, name: last.name, owner, path: names.join(".") };
+  const last = list.at(-1);
+  if (!last || (last.kind !== "method" && last.kind !== "type" && last.kind !== "term" && last.kind !== "macro")) return null;
+  const named = list.filter((d) => d.kind !== "namespace");
+  const owner = named.length > 1 ? named[named.length - 2]!.name : null;
+  return { kind: last.kind, name: last.name, owner, path: named.map((d) => d.name).join(".") };
 }

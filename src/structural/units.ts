@@ -62,13 +62,13 @@ export interface CacheKeyParts {
   readonly language: string;
   /** The compile context's digest (a tsconfig, the resolver's config fingerprint); "" for none. */
   readonly compileContext: string;
-  /** The content digests of the unit's inputs, in path order. */
-  readonly inputs: readonly string[];
+  /** The unit's inputs in path order: each file's path and content digest (an output names its files, so two files of equal bytes are two units). */
+  readonly inputs: readonly (readonly [path: string, digest: string])[];
   /** What the output depends on outside the unit (the declarations its edges resolve to); "" for none. */
   readonly dependency: string;
 }
 
-/** sha256 over the schema version, extractor@version, language, compile context, input digests and dependency digest. */
+/** sha256 over the schema version, extractor@version, language, compile context, the inputs' paths and digests, and the dependency digest. */
 export function unitCacheKey(p: CacheKeyParts): string {
   return sha256(JSON.stringify([UNIT_SCHEMA_VERSION, `${p.extractor}@${p.extractorVersion}`, p.language, p.compileContext, p.inputs, p.dependency]));
 }

@@ -186,6 +186,10 @@ describe("mast structural build: tiers, units, catalog", () => {
     expect(await build()).toMatchObject({ units_total: 5, units_reused: 4, units_rebuilt: 1 });
     const manifest = readManifest(here().layout)!;
     expect(manifest.units).toEqual({ total: 5, reused: 4, rebuild: 1, failed: 0 });
+    // A file's unit names its path: two files of equal bytes are two units, each with its own rows.
+    project.write("scripts/copy.lua", UTIL_LUA);
+    expect(await build()).toMatchObject({ units_total: 6, units_rebuilt: 1, coverage: { total_files: 6, indexed_files: 6 } });
+    expect(q("resolve_symbol", { name: "quad" }).results.map((r: { file_path: string }) => r.file_path)).toEqual(["scripts/copy.lua", "scripts/util.lua"]);
   });
 
   it("a pinned snapshot is reused on a matching snapshot id and rebuilt on another; never built under its root", async () => {
@@ -443,6 +447,8 @@ describe("SCIP ingestion", () => {
     expect(check.results[0]).toMatchObject({ symbol_id: `scip:${AUTH_SYM}check().`, file_path: "src/auth.ts", start_line: 7, end_line: 9, kind: "function", precision: "semantic", backend: "scip-typescript" });
     expect(sites(q("find_callers", { symbol_id: `scip:${AUTH_SYM}check().` }))).toEqual(["src/auth.ts:3 AuthService.validate direct semantic", "src/main.ts:5 run direct semantic", "src/main.ts:10 <module> indirect semantic"]);
     expect(sites(q("find_callers", { symbol_id: `scip:${AUTH_SYM}AuthService#validate().` }))).toEqual(["src/main.ts:6 run direct semantic"]);
+    // A type's reference is a call where the index saw it constructed, and nowhere else.
+    expect(sites(q("find_callers", { symbol_id: `scip:${AUTH_SYM}AuthService#` }))).toEqual(["src/main.ts:4 run direct semantic"]);
     expect(q("get_coverage", { language: "typescript" })).toMatchObject({ total_files: 2, indexed_files: 2, backends_used: ["scip-typescript"], partition_status: "complete" });
     // The other partitions stay at their tiers.
     expect(q("resolve_symbol", { name: "helper" }).results[0]).toMatchObject({ precision: "ast" });

@@ -348,9 +348,11 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     .addOption(new Option("--max_precision <tier>", "the highest tier a partition may use").choices(["semantic", "typecheck", "ast", "symbol-only", "heuristic", "coverage-only"]).default("semantic"))
     .option("--max_units <n>", "units built at most (the rest deferred, resumed by the next build)", "10000")
     .option("--max_source_bytes <n>", "source bytes built at most", String(500 * 1024 * 1024))
+    .option("--baseline <manifest>", "a baseline index (its manifest.json or state root): build only the overlay — the units whose output differs — and answer the rest from the baseline")
+    .addOption(new Option("--baseline_source <where>", "where the baseline was built").choices(["ci", "local"]).default("ci"))
     .option("--threads <n>", "parse threads of the index run", parseThreads)
     .option("--json", "print the build summary as JSON")
-    .action(async (opts: { target_root?: string; snapshot_root?: string; snapshot_id?: string; state_root?: string; max_precision: string; max_units: string; max_source_bytes: string; threads?: number; json?: boolean }) => {
+    .action(async (opts: { target_root?: string; snapshot_root?: string; snapshot_id?: string; state_root?: string; max_precision: string; max_units: string; max_source_bytes: string; baseline?: string; baseline_source: string; threads?: number; json?: boolean }) => {
       const { buildStructural } = await import("../structural/build.js");
       const located = await locateStructural(opts);
       const positive = (v: string, flag: string) => {
@@ -363,6 +365,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
         maxUnits: positive(opts.max_units, "--max_units"),
         maxSourceBytes: positive(opts.max_source_bytes, "--max_source_bytes"),
         checker: (await import("../query/checker.js")).checkerPass,
+        ...(opts.baseline === undefined ? {} : { baseline: opts.baseline, baselineSource: opts.baseline_source as "ci" | "local" }),
         ...(opts.threads === undefined ? {} : { threads: opts.threads }),
       });
       print(opts.json, summary, () => {

@@ -337,10 +337,14 @@ export interface CoverageCounts {
   readonly backends_used: string[];
 }
 
-/** Coverage rows counted, for one file, one language's partitions (`lang:<language>:` keys) or all. */
-export function coverageCounts(db: Db, scope: { readonly file?: string | undefined; readonly language?: string | undefined }): CoverageCounts {
-  const where = "(@file IS NULL OR file_path = @file) AND (@language IS NULL OR partition_key LIKE 'lang:' || @language || ':%')";
-  const params = { file: scope.file ?? null, language: scope.language ?? null };
+/**
+ * Coverage rows counted, for one file, one language's partitions (`lang:<language>:` keys) or all;
+ * the files of `exclude` left out (a baseline's rows an overlay supersedes).
+ */
+export function coverageCounts(db: Db, scope: { readonly file?: string | undefined; readonly language?: string | undefined }, exclude: readonly string[] = []): CoverageCounts {
+  const where =
+    "(@file IS NULL OR file_path = @file) AND (@language IS NULL OR partition_key LIKE 'lang:' || @language || ':%') AND NOT EXISTS (SELECT 1 FROM json_each(@exclude) x WHERE x.value = file_path)";
+  const params = { file: scope.file ?? null, language: scope.language ?? null, exclude: JSON.stringify(exclude) };
   const row = prepared(db, 
     `SELECT count(*) AS total_files, coalesce(sum(indexed), 0) AS indexed_files,
             coalesce(sum(status = 'failed'), 0) AS failed, coalesce(sum(status = 'deferred'), 0) AS deferred
@@ -352,8 +356,26 @@ export function coverageCounts(db: Db, scope: { readonly file?: string | undefin
   return { ...row, backends_used: backends };
 }
 
+/** The unit cache key each covered file was indexed under (a baseline's, to tell which units an overlay rebuilds). */
+export function coverageKeys(db: Db): Map<string, string> {
+  const rows = prepared(db, "SELECT file_path, unit_cache_key FROM coverage WHERE indexed = 1 AND unit_cache_key IS NOT NULL").raw().all() as [string, string][];
+  return new Map(rows);
+}
+
+/** Every file the coverage table lists. */
+export function coveredFiles(db: Db): string[] {
+  return prepared(db, "SELECT file_path FROM coverage ORDER BY file_path").pluck().all() as string[];
+}
+
 /** file → content digest of the indexed files. */
 export function coverageDigests(db: Db): Map<string, string> {
   const rows = prepared(db, "SELECT file_path, sha256 FROM coverage WHERE indexed = 1 AND sha256 IS NOT NULL").raw().all() as [string, string][];
   return new Map(rows);
+}
+
+export type FallbackSymbol = Pick<CatalogSymbol, "symbol_id" | "name" | "language" | "file_path" | "kind">;
+
+/** The declarations found at the fallback tiers (symbol-only, heuristic): what their calls are resolved by name against. */
+export function fallbackTierSymbols(db: Db): FallbackSymbol[] {
+  return prepared(db, "SELECT symbol_id, name, language, file_path, kind FROM symbols WHERE precision IN ('symbol-only', 'heuristic') ORDER BY file_path, start_line").all() as FallbackSymbol[];
 }

@@ -7,10 +7,10 @@
 // the catalog, shards and compatibility export are written under tmp/ and published by the
 // manifest's rename (manifest.ts). Steps follow the spec's numbering.
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve as resolvePath } from "node:path";
 import { randomBytes } from "node:crypto";
 import { writeAtomic } from "../base/atomic.js";
-import { errorMessage } from "../base/errors.js";
+import { MastError, errorMessage } from "../base/errors.js";
 import { compileGlobs } from "../base/glob.js";
 import { sha256 } from "../base/hash.js";
 import { readJsonObjectFile } from "../base/json.js";
@@ -25,12 +25,12 @@ import type { CheckerPass, IndexReport } from "../index/run.js";
 import { statePaths } from "../index/state.js";
 import { walkProject } from "../index/walk.js";
 import { Store } from "../store/db.js";
-import { coverageDigests, PRECISIONS, writeCatalog, type CatalogBoundary, type CatalogCoverage, type CatalogDeferred, type CatalogEdge, type CatalogSymbol, type CatalogUnit, type EdgeKind, type Precision } from "../store/catalog.js";
+import { coverageCounts, coverageDigests, coverageKeys, coveredFiles, fallbackTierSymbols, PRECISIONS, writeCatalog, type FallbackSymbol, type CatalogBoundary, type CatalogCoverage, type CatalogDeferred, type CatalogEdge, type CatalogSymbol, type CatalogUnit, type EdgeKind, type Precision } from "../store/catalog.js";
 import { structuralFacts, type FactSymbol, type StructuralFacts } from "../query/structural.js";
 import { ctagsDefinitions, probeCtags } from "./ctags.js";
 import { blockEnds, findCalls, findDefinitions, type FoundDefinition } from "./heuristic.js";
 import { writeQueryHelper } from "./helper.js";
-import { UNKNOWN_SNAPSHOT, type Located, type StructuralLayout } from "./locate.js";
+import { layoutOfManifest, structuralLayout, UNKNOWN_SNAPSHOT, type Located, type StructuralLayout } from "./locate.js";
 import { commitManifest, finishCommit, openPublished, pendingPaths, readManifest, type BackendVersion, type BuildStatus, type DeferredUnit, type NativeIndexEntry, type ShardEntry, type StructuralManifest } from "./manifest.js";
 import { decodeScip, SCIP_ROLE, scipDescriptor, type ScipIndex, type ScipOccurrence } from "./scip.js";
 import { fallbackSymbolId, namespaceOf, unitCacheKey, UnitStore, type UnitEdge, type UnitFile, type UnitOutput, type UnitSymbol } from "./units.js";
@@ -52,6 +52,14 @@ export interface BuildOptions {
   readonly checker?: CheckerPass;
   /** Parse threads of the index run. */
   readonly threads?: number;
+  /**
+   * A baseline index (its manifest.json, or a state root holding one): this build indexes only the
+   * units whose output differs from the baseline's — the overlay — and queries read the baseline
+   * for the rest (provider.kind `baseline+overlay`).
+   */
+  readonly baseline?: string;
+  /** Where the baseline was built: `ci` (default) or `local`. */
+  readonly baselineSource?: "ci" | "local";
   /** Test hook: throw at a named step (after the units, after the catalog, after the manifest). */
   readonly crashAt?: "units" | "catalog" | "manifest";
 }
@@ -64,6 +72,10 @@ export interface BuildSummary {
   readonly reused_index: boolean;
   readonly snapshot_id: string;
   readonly mode: Located["mode"];
+  /** `local-build`, or `baseline+overlay` with --baseline. */
+  readonly provider: StructuralManifest["provider"]["kind"];
+  /** Over a baseline: the files the overlay supersedes in it. */
+  readonly overlay_files: number;
   readonly status: BuildStatus;
   readonly units_total: number;
   readonly units_reused: number;
@@ -172,85 +184,108 @@ export async function buildStructural(located: Located, options: BuildOptions = 
     const native = allows(maxPrecision, "semantic") ? probeNative(layout, located.snapshotId, rootFingerprint) : [];
     const plan = planUnits({ located, layout, config, facts, sources, fallbackTexts, native, maxPrecision, checkerRan: wantChecker && (report.checker !== undefined || report.checker_up_to_date === true), skippedConfigs });
 
-    // Deterministic partial coverage: the queue, bounded by max_units / max_source_bytes (units to build only; a cached unit costs nothing).
-    const unitStore = new UnitStore(layout.units);
-    const ordered = priorityOrder(plan.units, layout, facts, published);
-    const maxUnits = options.maxUnits ?? DEFAULT_MAX_UNITS;
-    const maxBytes = options.maxSourceBytes ?? DEFAULT_MAX_SOURCE_BYTES;
-    const outputs: { unit: PlannedUnit; output: UnitOutput; reused: boolean }[] = [];
-    const deferred: DeferredUnit[] = [];
-    let built = 0;
-    let builtBytes = 0;
-    let failedUnits = 0;
-    for (const { unit, priority, changed } of ordered) {
-      const cached = unit.key !== null ? unitStore.read(unit.key) : null;
-      if (cached) {
-        outputs.push({ unit, output: cached, reused: true });
-        continue;
+    // A baseline: the files it covers, each with the unit key it was indexed under.
+    const baseline = options.baseline === undefined ? null : openBaselineFor(options.baseline);
+    try {
+
+      // Deterministic partial coverage: the queue, bounded by max_units / max_source_bytes (units to build only; a cached unit costs nothing).
+      const unitStore = new UnitStore(layout.units);
+      const ordered = priorityOrder(plan.units, layout, facts, baseline ? baseline.digests : published ? publishedDigests(layout, published) : new Map());
+      const maxUnits = options.maxUnits ?? DEFAULT_MAX_UNITS;
+      const maxBytes = options.maxSourceBytes ?? DEFAULT_MAX_SOURCE_BYTES;
+      const outputs: { unit: PlannedUnit; output: UnitOutput; reused: boolean }[] = [];
+      const deferred: DeferredUnit[] = [];
+      let built = 0;
+      let builtBytes = 0;
+      let failedUnits = 0;
+      for (const { unit, priority, changed } of ordered) {
+        const cached = unit.key !== null ? unitStore.read(unit.key) : null;
+        if (cached) {
+          outputs.push({ unit, output: cached, reused: true });
+          continue;
+        }
+        if (changed && (built >= maxUnits || builtBytes + unit.source_bytes > maxBytes)) {
+          deferred.push({ unit_id: unit.unit_id, language: unit.language, files: unit.files, priority, reason: built >= maxUnits ? `max_units (${maxUnits})` : `max_source_bytes (${maxBytes})` });
+          continue;
+        }
+        let output: UnitOutput;
+        try {
+          output = unit.make();
+        } catch (err) {
+          failedUnits++;
+          output = failedOutput(unit, sources, errorMessage(err));
+        }
+        const reused = unit.key === null && unitStore.read(output.cache_key) !== null;
+        if (!reused) {
+          unitStore.write(output);
+          built++;
+          builtBytes += unit.source_bytes;
+        }
+        outputs.push({ unit, output, reused });
       }
-      if (changed && (built >= maxUnits || builtBytes + unit.source_bytes > maxBytes)) {
-        deferred.push({ unit_id: unit.unit_id, language: unit.language, files: unit.files, priority, reason: built >= maxUnits ? `max_units (${maxUnits})` : `max_source_bytes (${maxBytes})` });
-        continue;
+      // Over a baseline, a unit whose output the baseline holds (same key for each of its files) is the baseline's: the overlay is the rest.
+      let fromBaseline = 0;
+      if (baseline) {
+        const overlayOutputs = outputs.filter(({ output }) => !output.files.every((f) => baseline.keys.get(f.path) === output.cache_key));
+        fromBaseline = outputs.length - overlayOutputs.length;
+        outputs.splice(0, outputs.length, ...overlayOutputs);
       }
-      let output: UnitOutput;
-      try {
-        output = unit.make();
-      } catch (err) {
-        failedUnits++;
-        output = failedOutput(unit, sources, errorMessage(err));
-      }
-      const reused = unit.key === null && unitStore.read(output.cache_key) !== null;
-      if (!reused) {
-        unitStore.write(output);
-        built++;
-        builtBytes += unit.source_bytes;
-      }
-      outputs.push({ unit, output, reused });
+      if (options.crashAt === "units") throw new Error("crash injected after the units");
+
+      // The catalog's rows, composed from the unit outputs.
+      const buildId = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
+      const createdAt = new Date().toISOString();
+      // The files the overlay supersedes in the baseline: those it indexed or deferred, and those gone since.
+      const present = new Set(sources.map((s) => s.path));
+      const overlayFiles = baseline ? [...new Set([...outputs.flatMap(({ output }) => output.files.map((f) => f.path)), ...deferred.flatMap((d) => d.files), ...baseline.files.filter((f) => !present.has(f))])].sort() : [];
+      const superseded = new Set(overlayFiles);
+      const baselineNames = baseline ? baseline.fallbackSymbols().filter((s) => !superseded.has(s.file_path)) : [];
+      const rows = composeRows(outputs, deferred, plan, sources, located.snapshotId, createdAt, baseline ? "overlay" : "baseline", baselineNames);
+      const pending = pendingPaths(layout, buildId);
+      mkdirSync(layout.tmp, { recursive: true });
+      const shards = writeCatalogs(pending, rows, buildId, located, options);
+      if (options.crashAt === "catalog") throw new Error("crash injected after the catalog");
+
+      // The compatibility export, then the manifest (the commit point), then the published names.
+      const compat = writeJsonl(pending.jsonl, rows, located.snapshotId, options.jsonlThreshold ?? DEFAULT_JSONL_THRESHOLD);
+      const base = baseline ? baseline.counts(overlayFiles) : { total_files: 0, indexed_files: 0, failed: 0, deferred: 0 };
+      const totalFiles = rows.coverage.length + base.total_files;
+      const indexedFiles = rows.coverage.filter((c) => c.indexed === 1).length + base.indexed_files;
+      const failedFiles = rows.coverage.filter((c) => c.status === "failed").length + base.failed;
+      const deferredFiles = rows.coverage.filter((c) => c.status === "deferred").length + base.deferred;
+      const status: BuildStatus = indexedFiles === 0 ? (failedFiles > 0 ? "failed" : "empty") : indexedFiles === totalFiles ? "complete" : "partial";
+      const reusedCount = outputs.filter((o) => o.reused).length + fromBaseline;
+      const manifest: StructuralManifest = {
+        schema_version: 1,
+        snapshot_id: located.snapshotId,
+        snapshot_pinned: located.pinned,
+        stale: located.mode === "halt",
+        root_fingerprint: rootFingerprint,
+        status,
+        provider: { kind: baseline ? "baseline+overlay" : "local-build", catalog: "catalog.sqlite", backend_versions: plan.backends },
+        units: { total: outputs.length + fromBaseline + deferred.length, reused: reusedCount, rebuild: outputs.length + fromBaseline - reusedCount, failed: failedUnits },
+        coverage: { total_files: totalFiles, indexed_files: indexedFiles, failed_files: failedFiles, deferred_files: deferredFiles },
+        shards,
+        deferred_units: deferred,
+        native_indexes: plan.native,
+        baseline: baseline ? { source: options.baselineSource ?? "ci", snapshot_id: baseline.manifest.snapshot_id, manifest_path: baseline.manifestPath } : { source: "none", snapshot_id: null, manifest_path: null },
+        overlay: baseline
+          ? { units_added: outputs.filter(({ output }) => output.files.every((f) => !baseline.keys.has(f.path))).length, units_modified: outputs.filter(({ output }) => output.files.some((f) => baseline.keys.has(f.path))).length, files: overlayFiles }
+          : { units_added: 0, units_modified: 0, files: [] },
+        compat_pointer: { path: "../structural_index.jsonl", full_export: compat.full, symbol_count: rows.symbols.length },
+        created_at: createdAt,
+        build_duration_ms: Date.now() - started,
+        build_id: buildId,
+        code_root: located.codeRoot,
+        counts: { symbols: rows.symbols.length, edges: rows.edges.length },
+      };
+      commitManifest(layout, manifest);
+      if (options.crashAt === "manifest") throw new Error("crash injected after the manifest");
+      finishCommit(layout, manifest);
+      return summaryOf(located, manifest, false, rows.symbols.length, rows.edges.length);
+    } finally {
+      baseline?.close();
     }
-    if (options.crashAt === "units") throw new Error("crash injected after the units");
-
-    // The catalog's rows, composed from the unit outputs.
-    const buildId = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
-    const createdAt = new Date().toISOString();
-    const rows = composeRows(outputs, deferred, plan, sources, located.snapshotId, createdAt);
-    const pending = pendingPaths(layout, buildId);
-    mkdirSync(layout.tmp, { recursive: true });
-    const shards = writeCatalogs(pending, rows, buildId, located, options);
-    if (options.crashAt === "catalog") throw new Error("crash injected after the catalog");
-
-    // The compatibility export, then the manifest (the commit point), then the published names.
-    const compat = writeJsonl(pending.jsonl, rows, located.snapshotId, options.jsonlThreshold ?? DEFAULT_JSONL_THRESHOLD);
-    const indexedFiles = rows.coverage.filter((c) => c.indexed === 1).length;
-    const failedFiles = rows.coverage.filter((c) => c.status === "failed").length;
-    const deferredFiles = rows.coverage.filter((c) => c.status === "deferred").length;
-    const status: BuildStatus = indexedFiles === 0 ? (failedFiles > 0 ? "failed" : "empty") : indexedFiles === rows.coverage.length ? "complete" : "partial";
-    const reusedCount = outputs.filter((o) => o.reused).length;
-    const manifest: StructuralManifest = {
-      schema_version: 1,
-      snapshot_id: located.snapshotId,
-      snapshot_pinned: located.pinned,
-      stale: located.mode === "halt",
-      root_fingerprint: rootFingerprint,
-      status,
-      provider: { kind: "local-build", catalog: "catalog.sqlite", backend_versions: plan.backends },
-      units: { total: outputs.length + deferred.length, reused: reusedCount, rebuild: outputs.length - reusedCount, failed: failedUnits },
-      coverage: { total_files: rows.coverage.length, indexed_files: indexedFiles, failed_files: failedFiles, deferred_files: deferredFiles },
-      shards,
-      deferred_units: deferred,
-      native_indexes: plan.native,
-      baseline: { source: "none", snapshot_id: null, manifest_path: null },
-      overlay: { units_added: 0, units_modified: 0, files: [] },
-      compat_pointer: { path: "../structural_index.jsonl", full_export: compat.full, symbol_count: rows.symbols.length },
-      created_at: createdAt,
-      build_duration_ms: Date.now() - started,
-      build_id: buildId,
-      code_root: located.codeRoot,
-      counts: { symbols: rows.symbols.length, edges: rows.edges.length },
-    };
-    commitManifest(layout, manifest);
-    if (options.crashAt === "manifest") throw new Error("crash injected after the manifest");
-    finishCommit(layout, manifest);
-    return summaryOf(located, manifest, false, rows.symbols.length, rows.edges.length);
   });
 }
 
@@ -263,6 +298,8 @@ function summaryOf(located: Located, m: StructuralManifest, reused: boolean, sym
     reused_index: reused,
     snapshot_id: m.snapshot_id,
     mode: located.mode,
+    provider: m.provider.kind,
+    overlay_files: m.overlay.files.length,
     status: m.status,
     units_total: m.units.total,
     units_reused: m.units.reused,
@@ -291,7 +328,7 @@ function reusable(located: Located, layout: StructuralLayout, published: Structu
     const header = JSON.parse(readFileSync(layout.jsonl, "utf8").split("\n", 1)[0] ?? "") as Record<string, unknown>;
     if (header._provenance === true && header.snapshot_id === located.snapshotId) {
       const empty = { total_files: 0, indexed_files: 0, failed_files: 0, deferred_files: 0 };
-      return { manifest: layout.manifest, catalog: layout.catalog, query_helper: layout.queryHelper, reused_index: true, snapshot_id: located.snapshotId, mode: located.mode, status: "complete", units_total: 0, units_reused: 0, units_rebuilt: 0, units_failed: 0, units_deferred: 0, symbols: typeof header.symbol_count === "number" ? header.symbol_count : 0, edges: typeof header.edge_count === "number" ? header.edge_count : 0, backends: {}, coverage: empty, native_indexes: [], build_duration_ms: 0 };
+      return { manifest: layout.manifest, catalog: layout.catalog, query_helper: layout.queryHelper, reused_index: true, snapshot_id: located.snapshotId, mode: located.mode, provider: "local-build", overlay_files: 0, status: "complete", units_total: 0, units_reused: 0, units_rebuilt: 0, units_failed: 0, units_deferred: 0, symbols: typeof header.symbol_count === "number" ? header.symbol_count : 0, edges: typeof header.edge_count === "number" ? header.edge_count : 0, backends: {}, coverage: empty, native_indexes: [], build_duration_ms: 0 };
     }
   } catch {
     // not a readable export: rebuild
@@ -776,18 +813,17 @@ function failedOutput(unit: PlannedUnit, sources: readonly SourceFile[], _reason
 
 /**
  * The four-tier queue: (1) targets from workspace/plan.json (`target_files`, `targets[].file`),
- * (2) changed units — a file whose digest the published catalog does not hold (deferred and
- * never-built ones included) — and the files whose verified calls reach them, (3) the files of
+ * (2) changed units — a file whose digest the published catalog (or the baseline) does not hold
+ * (deferred and never-built ones included) — and the files whose verified calls reach them, (3) the files of
  * their directories and the files tiers 1 and 2 call into, (4) the rest; unit-id order inside a tier.
  */
-function priorityOrder(units: readonly PlannedUnit[], layout: StructuralLayout, facts: StructuralFacts, published: StructuralManifest | null): { unit: PlannedUnit; priority: number; changed: boolean }[] {
+function priorityOrder(units: readonly PlannedUnit[], layout: StructuralLayout, facts: StructuralFacts, before: ReadonlyMap<string, string>): { unit: PlannedUnit; priority: number; changed: boolean }[] {
   const plan = readJsonObjectFile(join(layout.workspace, "plan.json"));
   const targets = new Set<string>();
   if (plan) {
     if (Array.isArray(plan.target_files)) for (const f of plan.target_files) if (typeof f === "string") targets.add(f);
     if (Array.isArray(plan.targets)) for (const t of plan.targets) if (t && typeof t === "object" && typeof (t as { file?: unknown }).file === "string") targets.add((t as { file: string }).file);
   }
-  const before = published ? publishedDigests(layout, published) : new Map<string, string>();
   const digestOf = new Map(facts.files.map((f) => [f.path, f.content_hash]));
   const store = new UnitStore(layout.units);
   const changedUnit = (u: PlannedUnit) => (u.key !== null ? store.read(u.key) === null : u.files.some((f) => before.get(f) === undefined || before.get(f) !== digestOf.get(f)));
@@ -814,6 +850,36 @@ function priorityOrder(units: readonly PlannedUnit[], layout: StructuralLayout, 
     .sort((a, b) => a.priority - b.priority || (a.unit.unit_id < b.unit.unit_id ? -1 : a.unit.unit_id > b.unit.unit_id ? 1 : 0));
 }
 
+/** A baseline named by its manifest.json, its structural_index directory or its state root: what an overlay build compares with (close it after). */
+function openBaselineFor(path: string) {
+  const abs = resolvePath(path);
+  const manifestPath = abs.endsWith(".json") ? abs : existsSync(join(abs, "manifest.json")) ? join(abs, "manifest.json") : structuralLayout(abs).manifest;
+  const layout = layoutOfManifest(manifestPath);
+  const manifest = readManifest(layout);
+  const dbs = manifest ? openPublished(layout, manifest) : null;
+  if (!manifest || !dbs) throw new MastError("INVALID_ARGUMENT", `no published structural index at ${manifestPath}`, { hint: "Pass --baseline the manifest.json of a structural index built by `mast structural build` (or the state root holding it)." });
+  const close = () => {
+    for (const db of dbs) db.close();
+  };
+  if (manifest.provider.kind !== "local-build") {
+    close();
+    throw new MastError("INVALID_ARGUMENT", `the baseline at ${manifestPath} is itself a ${manifest.provider.kind} index`, { hint: "A baseline is a complete local build; build one without --baseline." });
+  }
+  const main = dbs[0]!;
+  return {
+    manifest,
+    manifestPath,
+    keys: coverageKeys(main),
+    digests: coverageDigests(main),
+    files: coveredFiles(main),
+    /** Its coverage counted without the files an overlay supersedes. */
+    counts: (superseded: readonly string[]) => coverageCounts(main, {}, superseded),
+    /** Its declarations at the fallback tiers, which an overlay's fallback calls may name. */
+    fallbackSymbols: () => dbs.flatMap((db) => fallbackTierSymbols(db)),
+    close,
+  };
+}
+
 /** file → content digest, as the published catalog's coverage holds them (indexed files only). */
 function publishedDigests(layout: StructuralLayout, manifest: StructuralManifest): Map<string, string> {
   const dbs = openPublished(layout, manifest);
@@ -836,7 +902,12 @@ interface Rows {
   readonly deferred: CatalogDeferred[];
 }
 
-function composeRows(outputs: readonly { unit: PlannedUnit; output: UnitOutput }[], deferred: readonly DeferredUnit[], plan: Plan, sources: readonly SourceFile[], snapshotId: string, createdAt: string): Rows {
+/**
+ * The catalog's rows from the unit outputs: fallback-tier calls resolved by a unique name among
+ * the language's fallback-tier declarations — the outputs' and, for an overlay, the baseline's
+ * (`baselineNames`, its superseded files left out).
+ */
+function composeRows(outputs: readonly { unit: PlannedUnit; output: UnitOutput }[], deferred: readonly DeferredUnit[], plan: Plan, sources: readonly SourceFile[], snapshotId: string, createdAt: string, layer: "baseline" | "overlay", baselineNames: readonly FallbackSymbol[]): Rows {
   const symbols: CatalogSymbol[] = [];
   const edges: CatalogEdge[] = [];
   const boundaries: CatalogBoundary[] = [];
@@ -845,22 +916,20 @@ function composeRows(outputs: readonly { unit: PlannedUnit; output: UnitOutput }
   const seen = new Set<string>();
   // Names the fallback tiers resolve a call by: a language's declarations at those tiers, by name.
   const fallbackByName = new Map<string, string[]>();
-  for (const { output } of outputs) {
-    if (output.precision !== "symbol-only" && output.precision !== "heuristic") continue;
-    for (const s of output.symbols) {
-      if (s.kind === "module" || s.kind === "class") continue;
-      const k = `${s.language}\0${s.name}`;
-      const l = fallbackByName.get(k);
-      if (l) l.push(s.symbol_id);
-      else fallbackByName.set(k, [s.symbol_id]);
-    }
+  const fallbackSymbols = [...outputs.filter(({ output }) => output.precision === "symbol-only" || output.precision === "heuristic").flatMap(({ output }) => output.symbols), ...baselineNames];
+  for (const s of fallbackSymbols) {
+    if (s.kind === "module" || s.kind === "class") continue;
+    const k = `${s.language}\0${s.name}`;
+    const l = fallbackByName.get(k);
+    if (l) l.push(s.symbol_id);
+    else fallbackByName.set(k, [s.symbol_id]);
   }
   for (const { unit, output } of outputs) {
     for (const s of output.symbols) {
       if (seen.has(s.symbol_id)) continue;
       seen.add(s.symbol_id);
       const pk = partitionKey(s.language, s.file_path);
-      symbols.push({ symbol_id: s.symbol_id, name: s.name, qualified_name: s.qualified_name, namespace: s.namespace, language: s.language, file_path: s.file_path, start_line: s.start_line, end_line: s.end_line, kind: s.kind, signature: s.signature, backend: output.backend, precision: output.precision, partition_key: pk, unit_cache_key: output.cache_key, source_layer: "baseline" });
+      symbols.push({ symbol_id: s.symbol_id, name: s.name, qualified_name: s.qualified_name, namespace: s.namespace, language: s.language, file_path: s.file_path, start_line: s.start_line, end_line: s.end_line, kind: s.kind, signature: s.signature, backend: output.backend, precision: output.precision, partition_key: pk, unit_cache_key: output.cache_key, source_layer: layer });
       if (s.boundary) boundaries.push({ symbol_id: s.symbol_id, file_path: s.file_path, start_line: s.start_line, end_line: s.end_line, signature: s.signature, language: s.language });
     }
     for (const e of output.edges) {
@@ -873,7 +942,7 @@ function composeRows(outputs: readonly { unit: PlannedUnit; output: UnitOutput }
           kind = "direct";
         }
       }
-      edges.push({ caller_id: e.caller_id, callee_id: calleeId, callee_name: e.callee_name, file_path: e.file_path, line: e.line, edge_kind: kind, partition_key: partitionKey(output.language, e.file_path), source_layer: "baseline", precision: e.precision, backend: output.backend });
+      edges.push({ caller_id: e.caller_id, callee_id: calleeId, callee_name: e.callee_name, file_path: e.file_path, line: e.line, edge_kind: kind, partition_key: partitionKey(output.language, e.file_path), source_layer: layer, precision: e.precision, backend: output.backend });
     }
     for (const f of output.files) {
       coverage.push({ file_path: f.path, indexed: f.status === "indexed" ? 1 : 0, backend: output.backend, precision: output.precision, unit_cache_key: output.cache_key, status: f.status, partition_key: partitionKey(unit.language, f.path), sha256: f.sha256 });

@@ -4,7 +4,7 @@
 // MODE-OFF (`snapshot_id: "unknown"`); whether the snapshot is pinned (its sentinel names it);
 // and every path under the state root. Nothing here writes.
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { MastError } from "../base/errors.js";
 import { readJsonObjectFile } from "../base/json.js";
 
@@ -51,6 +51,11 @@ export function structuralLayout(stateRoot: string): StructuralLayout {
     queryHelper: join(helpers, "query_structural_index.py"),
     index: join(workspace, "mast"),
   };
+}
+
+/** The layout whose manifest is at `manifestPath` (…/workspace/kb/structural_index/manifest.json). */
+export function layoutOfManifest(manifestPath: string): StructuralLayout {
+  return structuralLayout(dirname(dirname(dirname(dirname(resolve(manifestPath))))));
 }
 
 export interface Locators {

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { MastError } from "../base/errors.js";
 import { callerEdges, calleeEdges, catalogMeta, coverageCounts, innermostBoundary, symbolById, symbolsNamed, type BoundaryResult, type CoverageCounts, type EdgeResult, type SymbolResult } from "../store/catalog.js";
 import type { Db } from "../store/db.js";
-import type { StructuralLayout } from "./locate.js";
+import { layoutOfManifest, type StructuralLayout } from "./locate.js";
 import { openPublished, readManifest, type StructuralManifest } from "./manifest.js";
 
 export const STRUCTURAL_OPERATIONS = ["resolve_symbol", "find_callers", "find_callees", "get_function_boundary", "get_coverage"] as const;
@@ -40,11 +40,18 @@ export function partitionStatus(c: Pick<CoverageCounts, "total_files" | "indexed
   return "partial";
 }
 
-/** What the operations read: the catalog and shards, or the JSONL's records. */
+/** What the operations read: the catalog and shards (and a baseline's, when this index is an overlay on it), or the JSONL's records. */
 interface Source {
   readonly manifest: StructuralManifest | null;
   readonly dbs: readonly Db[] | null;
   readonly jsonl: JsonlIndex | null;
+  /** The baseline's catalog and shards, and the files the overlay supersedes in it (its rows for them are never read). */
+  readonly baseline: { readonly dbs: readonly Db[]; readonly superseded: ReadonlySet<string> } | null;
+}
+
+/** Each database with the files whose rows it must not answer for (a baseline's superseded files). */
+function layers(source: Source): { db: Db; superseded: ReadonlySet<string> | null }[] {
+  return [...(source.dbs ?? []).map((db) => ({ db, superseded: null })), ...(source.baseline?.dbs ?? []).map((db) => ({ db, superseded: source.baseline!.superseded }))];
 }
 
 interface JsonlIndex {
@@ -58,9 +65,18 @@ function openSource(layout: StructuralLayout): Source {
   const manifest = readManifest(layout);
   if (manifest) {
     const dbs = openPublished(layout, manifest);
-    if (dbs) return { manifest, dbs, jsonl: null };
+    if (dbs) return { manifest, dbs, jsonl: null, baseline: openBaseline(manifest) };
   }
-  return { manifest, dbs: null, jsonl: readJsonl(layout.jsonl) };
+  return { manifest, dbs: null, jsonl: readJsonl(layout.jsonl), baseline: null };
+}
+
+/** A baseline+overlay index's baseline: its published catalog, with the overlay's files superseded. */
+function openBaseline(manifest: StructuralManifest): Source["baseline"] {
+  if (manifest.provider.kind !== "baseline+overlay" || manifest.baseline.manifest_path === null) return null;
+  const layout = layoutOfManifest(manifest.baseline.manifest_path);
+  const base = readManifest(layout);
+  const dbs = base ? openPublished(layout, base) : null;
+  return dbs ? { dbs, superseded: new Set(manifest.overlay.files) } : null;
 }
 
 /** The compatibility export's records, when it is a full one. */
@@ -97,14 +113,20 @@ function readJsonl(path: string): JsonlIndex | null {
 }
 
 function closeSource(s: Source): void {
-  for (const db of s.dbs ?? []) db.close();
+  for (const db of [...(s.dbs ?? []), ...(s.baseline?.dbs ?? [])]) db.close();
 }
 
 function coverageOf(source: Source, scope: { file?: string | undefined; language?: string | undefined }): Coverage {
   const snapshot = source.manifest?.snapshot_id ?? (typeof source.jsonl?.header.snapshot_id === "string" ? source.jsonl.header.snapshot_id : null);
   const stale = source.manifest?.stale ?? false;
   let counts: CoverageCounts;
-  if (source.dbs) counts = coverageCounts(source.dbs[0]!, scope);
+  if (source.dbs) {
+    counts = coverageCounts(source.dbs[0]!, scope);
+    if (source.baseline) {
+      const base = coverageCounts(source.baseline.dbs[0]!, scope, [...source.baseline.superseded]);
+      counts = { total_files: counts.total_files + base.total_files, indexed_files: counts.indexed_files + base.indexed_files, failed: counts.failed + base.failed, deferred: counts.deferred + base.deferred, backends_used: [...new Set([...counts.backends_used, ...base.backends_used])].sort() };
+    }
+  }
   else if (source.jsonl) {
     const c = (source.jsonl.header.coverage ?? {}) as Partial<CoverageCounts>;
     counts = { total_files: c.total_files ?? 0, indexed_files: c.indexed_files ?? 0, failed: c.failed ?? 0, deferred: c.deferred ?? 0, backends_used: c.backends_used ?? [] };
@@ -167,9 +189,9 @@ const bySite = (a: { file_path: string; line?: number; start_line?: number }, b:
 
 function findSymbol(source: Source, id: string): SymbolResult | null {
   if (source.dbs) {
-    for (const db of source.dbs) {
+    for (const { db, superseded } of layers(source)) {
       const s = symbolById(db, id);
-      if (s) return s;
+      if (s && !superseded?.has(s.file_path)) return s;
     }
     return null;
   }
@@ -179,9 +201,11 @@ function findSymbol(source: Source, id: string): SymbolResult | null {
 /** The languages whose files can call a symbol of `language` (the catalog's `call_languages`: one resolver's languages, TypeScript and JavaScript say), itself when unlisted. */
 function callingLanguages(source: Source, language: string | null): string[] {
   if (language === null) return [];
-  const raw = source.dbs ? catalogMeta(source.dbs[0]!).call_languages : (source.jsonl?.header.call_languages as Record<string, string[]> | undefined);
-  const map = (typeof raw === "string" ? JSON.parse(raw) : (raw ?? {})) as Record<string, string[]>;
-  return map[language] ?? [language];
+  const maps = source.dbs
+    ? [source.dbs[0]!, ...(source.baseline ? [source.baseline.dbs[0]!] : [])].map((db) => JSON.parse(catalogMeta(db).call_languages ?? "{}") as Record<string, string[]>)
+    : [(source.jsonl?.header.call_languages ?? {}) as Record<string, string[]>];
+  const found = maps.flatMap((m) => m[language] ?? []);
+  return found.length > 0 ? [...new Set(found)].sort() : [language];
 }
 
 /** The language of an edge's caller (JSONL records carry it through the caller's symbol). */
@@ -189,12 +213,17 @@ function languageOfSite(source: Source, e: EdgeResult): string {
   return source.jsonl?.symbols.find((s) => s.symbol_id === e.caller_id)?.language ?? "";
 }
 
+/** What each layer answers, a baseline's rows for superseded files left out. */
+function fromLayers<T extends { file_path: string }>(source: Source, read: (db: Db) => T[]): T[] {
+  return layers(source).flatMap(({ db, superseded }) => (superseded ? read(db).filter((r) => !superseded.has(r.file_path)) : read(db)));
+}
+
 function run(source: Source, op: StructuralOperation, a: Record<string, unknown>): Record<string, unknown> {
   switch (op) {
     case "resolve_symbol": {
       const filter = { name: stringArg(a, "name", true)!, language: stringArg(a, "language", false), file: stringArg(a, "file", false), namespace: stringArg(a, "namespace", false) };
       const all = source.dbs
-        ? source.dbs.flatMap((db) => symbolsNamed(db, filter)).sort(bySite)
+        ? fromLayers(source, (db) => symbolsNamed(db, filter)).sort(bySite)
         : (source.jsonl?.symbols ?? []).filter((s) => (s.name === filter.name || s.qualified_name === filter.name) && (filter.language === undefined || s.language === filter.language) && (filter.file === undefined || s.file_path === filter.file) && (filter.namespace === undefined || s.namespace === filter.namespace)).sort(bySite);
       const p = page(all, intArg(a, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT), intArg(a, "offset", 0, 0, Number.MAX_SAFE_INTEGER));
       return { results: p.results, total: p.total, ambiguous: p.total > 1, has_more: p.has_more, coverage: coverageOf(source, { file: filter.file, language: filter.language }) };
@@ -211,12 +240,12 @@ function run(source: Source, op: StructuralOperation, a: Record<string, unknown>
         const languages = callingLanguages(source, symbol?.language ?? null);
         const inLanguages = (e: EdgeResult) => languages.includes(languageOfSite(source, e));
         all = source.dbs
-          ? source.dbs.flatMap((db) => callerEdges(db, id, name, languages))
+          ? fromLayers(source, (db) => callerEdges(db, id, name, languages))
           : (source.jsonl?.edges ?? []).filter((e) => e.callee_id === id).sort(bySite).concat((source.jsonl?.edges ?? []).filter((e) => e.callee_id === null && e.edge_kind === "unresolved" && e.callee_name === name && inLanguages(e)).sort(bySite));
         // Shards answer separately: resolved calls first, then the unresolved ones of the name, each in site order.
-        if (source.dbs && source.dbs.length > 1) all = [...all.filter((e) => e.callee_id !== null).sort(bySite), ...all.filter((e) => e.callee_id === null).sort(bySite)];
+        if (source.dbs && layers(source).length > 1) all = [...all.filter((e) => e.callee_id !== null).sort(bySite), ...all.filter((e) => e.callee_id === null).sort(bySite)];
       } else {
-        all = source.dbs ? source.dbs.flatMap((db) => calleeEdges(db, id)).sort(bySite) : (source.jsonl?.edges ?? []).filter((e) => e.caller_id === id).sort(bySite);
+        all = source.dbs ? fromLayers(source, (db) => calleeEdges(db, id)).sort(bySite) : (source.jsonl?.edges ?? []).filter((e) => e.caller_id === id).sort(bySite);
       }
       const p = page(all, limit, offset);
       return { results: p.results, total: p.total, has_more: p.has_more, symbol_found: symbol !== null, coverage: coverageOf(source, { language: symbol?.language }) };
@@ -227,7 +256,8 @@ function run(source: Source, op: StructuralOperation, a: Record<string, unknown>
       if (a.line === undefined) throw new MastError("INVALID_ARGUMENT", "line is required");
       let found: BoundaryResult | null = null;
       if (source.dbs) {
-        for (const db of source.dbs) {
+        for (const { db, superseded } of layers(source)) {
+          if (superseded?.has(file)) continue;
           const b = innermostBoundary(db, file, line);
           if (b && (!found || b.end_line - b.start_line < found.end_line - found.start_line)) found = b;
         }

@@ -90,39 +90,52 @@ class Source:
         self.manifest = None
         self.dbs = None
         self.jsonl = None
+        self.baseline = None
+        self.superseded = set()
         manifest = read_json(os.path.join(index_dir, "manifest.json"))
         if manifest and manifest.get("schema_version") == 1 and isinstance(manifest.get("build_id"), str):
             self.manifest = manifest
-            self.dbs = self.open_published(manifest)
+            self.dbs = open_published(index_dir, manifest)
         if self.dbs is None:
             self.jsonl = read_jsonl(os.path.join(os.path.dirname(index_dir), "structural_index.jsonl"))
+        elif (manifest.get("provider") or {}).get("kind") == "baseline+overlay" and (manifest.get("baseline") or {}).get("manifest_path"):
+            base_dir = os.path.dirname(manifest["baseline"]["manifest_path"])
+            base = read_json(os.path.join(base_dir, "manifest.json"))
+            if base and isinstance(base.get("build_id"), str):
+                self.baseline = open_published(base_dir, base)
+                self.superseded = set((manifest.get("overlay") or {}).get("files") or [])
 
-    def open_published(self, manifest):
-        build = manifest["build_id"]
-        tmp = os.path.join(self.index_dir, "tmp")
-        published = os.path.join(self.index_dir, "catalog.sqlite")
-        pending = os.path.join(tmp, "catalog-%s.sqlite" % build)
-        path = published if build_id_of(published) == build else pending if build_id_of(pending) == build else None
-        if path is None:
-            return None
-        dbs = [open_catalog(path)]
-        for shard in manifest.get("shards", []):
-            candidates = [os.path.join(self.index_dir, shard["path"]), os.path.join(tmp, "shards-%s" % build, shard["path"][len("shards/"):] if shard["path"].startswith("shards/") else shard["path"])]
-            found = None
-            for c in candidates:
-                if build_id_of(c) == build:
-                    found = open_catalog(c)
-                    break
-            if found is None:
-                for d in dbs:
-                    d.close()
-                return None
-            dbs.append(found)
-        return dbs
+    def layers(self):
+        """Each database with the files whose rows it must not answer for (a baseline's superseded files)."""
+        return [(db, None) for db in self.dbs or []] + [(db, self.superseded) for db in self.baseline or []]
 
     def close(self):
-        for d in self.dbs or []:
+        for d in (self.dbs or []) + (self.baseline or []):
             d.close()
+
+
+def open_published(index_dir, manifest):
+    build = manifest["build_id"]
+    tmp = os.path.join(index_dir, "tmp")
+    published = os.path.join(index_dir, "catalog.sqlite")
+    pending = os.path.join(tmp, "catalog-%s.sqlite" % build)
+    path = published if build_id_of(published) == build else pending if build_id_of(pending) == build else None
+    if path is None:
+        return None
+    dbs = [open_catalog(path)]
+    for shard in manifest.get("shards", []):
+        candidates = [os.path.join(index_dir, shard["path"]), os.path.join(tmp, "shards-%s" % build, shard["path"][len("shards/"):] if shard["path"].startswith("shards/") else shard["path"])]
+        found = None
+        for c in candidates:
+            if build_id_of(c) == build:
+                found = open_catalog(c)
+                break
+        if found is None:
+            for d in dbs:
+                d.close()
+            return None
+        dbs.append(found)
+    return dbs
 
 
 def read_jsonl(path):
@@ -170,9 +183,9 @@ def partition_status(c):
     return "partial"
 
 
-def coverage_counts(db, file=None, language=None):
-    where = "(:file IS NULL OR file_path = :file) AND (:language IS NULL OR partition_key LIKE 'lang:' || :language || ':%')"
-    params = {"file": file, "language": language}
+def coverage_counts(db, file=None, language=None, exclude=()):
+    where = "(:file IS NULL OR file_path = :file) AND (:language IS NULL OR partition_key LIKE 'lang:' || :language || ':%') AND NOT EXISTS (SELECT 1 FROM json_each(:exclude) x WHERE x.value = file_path)"
+    params = {"file": file, "language": language, "exclude": json.dumps(sorted(exclude))}
     row = db.execute(
         "SELECT count(*), coalesce(sum(indexed), 0), coalesce(sum(status = 'failed'), 0), coalesce(sum(status = 'deferred'), 0) FROM coverage WHERE " + where,
         params,
@@ -191,6 +204,11 @@ def coverage_of(source, file=None, language=None):
         snapshot = source.jsonl["header"]["snapshot_id"]
     if source.dbs:
         counts = coverage_counts(source.dbs[0], file, language)
+        if source.baseline:
+            base = coverage_counts(source.baseline[0], file, language, source.superseded)
+            for k in ("total_files", "indexed_files", "failed", "deferred"):
+                counts[k] += base[k]
+            counts["backends_used"] = sorted(set(counts["backends_used"]) | set(base["backends_used"]))
     elif source.jsonl is not None:
         c = source.jsonl["header"].get("coverage") or {}
         counts = {"total_files": c.get("total_files", 0), "indexed_files": c.get("indexed_files", 0), "failed": c.get("failed", 0), "deferred": c.get("deferred", 0), "backends_used": c.get("backends_used", [])}
@@ -247,13 +265,21 @@ def rows_of(cursor, columns):
     return [{c: r[c] for c in columns} for r in cursor]
 
 
+def from_layers(source, read):
+    """What each layer answers, a baseline's rows for superseded files left out."""
+    out = []
+    for db, superseded in source.layers():
+        out += [r for r in read(db) if not (superseded and r["file_path"] in superseded)]
+    return out
+
+
 # ---- the operations ----
 
 def find_symbol(source, symbol_id):
     if source.dbs:
-        for db in source.dbs:
+        for db, superseded in source.layers():
             row = db.execute("SELECT %s FROM symbols WHERE symbol_id = ?" % ", ".join(SYMBOL_COLUMNS), (symbol_id,)).fetchone()
-            if row is not None:
+            if row is not None and not (superseded and row["file_path"] in superseded):
                 return {c: row[c] for c in SYMBOL_COLUMNS}
         return None
     for s in (source.jsonl or {}).get("symbols", []):
@@ -266,13 +292,15 @@ def calling_languages(source, language):
     """The languages whose files can call a symbol of `language`, as the catalog records them."""
     if language is None:
         return []
-    raw = None
+    maps = []
     if source.dbs:
-        row = source.dbs[0].execute("SELECT value FROM schema_meta WHERE key = 'call_languages'").fetchone()
-        raw = json.loads(row[0]) if row else None
+        for db in [source.dbs[0]] + ([source.baseline[0]] if source.baseline else []):
+            row = db.execute("SELECT value FROM schema_meta WHERE key = 'call_languages'").fetchone()
+            maps.append(json.loads(row[0]) if row else {})
     elif source.jsonl is not None:
-        raw = source.jsonl["header"].get("call_languages")
-    return (raw or {}).get(language, [language])
+        maps.append(source.jsonl["header"].get("call_languages") or {})
+    found = sorted(set(l for m in maps for l in m.get(language, [])))
+    return found or [language]
 
 
 def edge_sql(where):
@@ -287,11 +315,9 @@ def run(source, op, a):
         file = string_arg(a, "file", False)
         namespace = string_arg(a, "namespace", False)
         if source.dbs:
-            found = []
-            for db in source.dbs:
-                found += rows_of(db.execute(
+            found = from_layers(source, lambda db: rows_of(db.execute(
                     "SELECT %s FROM symbols WHERE (name = :name OR qualified_name = :name) AND (:language IS NULL OR language = :language) AND (:file IS NULL OR file_path = :file) AND (:namespace IS NULL OR namespace = :namespace) ORDER BY file_path, start_line, qualified_name" % ", ".join(SYMBOL_COLUMNS),
-                    {"name": name, "language": language, "file": file, "namespace": namespace}), SYMBOL_COLUMNS)
+                    {"name": name, "language": language, "file": file, "namespace": namespace}), SYMBOL_COLUMNS))
         else:
             found = [s for s in (source.jsonl or {}).get("symbols", []) if (s["name"] == name or s["qualified_name"] == name) and (language is None or s["language"] == language) and (file is None or s["file_path"] == file) and (namespace is None or s["namespace"] == namespace)]
         found.sort(key=site_key)
@@ -307,14 +333,12 @@ def run(source, op, a):
             name = symbol["name"] if symbol else symbol_id
             languages = calling_languages(source, symbol["language"] if symbol else None)
             if source.dbs:
-                resolved, unresolved = [], []
-                for db in source.dbs:
-                    resolved += rows_of(db.execute(edge_sql("e.callee_id = ? ORDER BY e.file_path, e.line, e.caller_id"), (symbol_id,)), EDGE_COLUMNS)
-                    unresolved += rows_of(db.execute(edge_sql(
-                        "e.callee_id IS NULL AND e.callee_name = ? AND e.edge_kind = 'unresolved' "
-                        "AND EXISTS (SELECT 1 FROM json_each(?) l WHERE e.partition_key LIKE 'lang:' || l.value || ':%') "
-                        "ORDER BY e.file_path, e.line, e.caller_id"), (name, json.dumps(languages))), EDGE_COLUMNS)
-                if len(source.dbs) > 1:
+                resolved = from_layers(source, lambda db: rows_of(db.execute(edge_sql("e.callee_id = ? ORDER BY e.file_path, e.line, e.caller_id"), (symbol_id,)), EDGE_COLUMNS))
+                unresolved = from_layers(source, lambda db: rows_of(db.execute(edge_sql(
+                    "e.callee_id IS NULL AND e.callee_name = ? AND e.edge_kind = 'unresolved' "
+                    "AND EXISTS (SELECT 1 FROM json_each(?) l WHERE e.partition_key LIKE 'lang:' || l.value || ':%') "
+                    "ORDER BY e.file_path, e.line, e.caller_id"), (name, json.dumps(languages))), EDGE_COLUMNS))
+                if len(source.layers()) > 1:
                     resolved.sort(key=site_key)
                     unresolved.sort(key=site_key)
                 found = resolved + unresolved
@@ -323,9 +347,7 @@ def run(source, op, a):
                 found = sorted([e for e in edges if e["callee_id"] == symbol_id], key=site_key) + sorted([e for e in edges if e["callee_id"] is None and e["edge_kind"] == "unresolved" and e["callee_name"] == name and language_of.get(e["caller_id"], "") in languages], key=site_key)
         else:
             if source.dbs:
-                found = []
-                for db in source.dbs:
-                    found += rows_of(db.execute(edge_sql("e.caller_id = ? ORDER BY e.file_path, e.line, e.callee_name"), (symbol_id,)), EDGE_COLUMNS)
+                found = from_layers(source, lambda db: rows_of(db.execute(edge_sql("e.caller_id = ? ORDER BY e.file_path, e.line, e.callee_name"), (symbol_id,)), EDGE_COLUMNS))
             else:
                 found = [e for e in edges if e["caller_id"] == symbol_id]
             found.sort(key=site_key)
@@ -338,7 +360,9 @@ def run(source, op, a):
         line = int_arg(a, "line", 0, 1, MAX_SAFE_INTEGER)
         found = None
         if source.dbs:
-            for db in source.dbs:
+            for db, superseded in source.layers():
+                if superseded and file in superseded:
+                    continue
                 row = db.execute(
                     "SELECT b.symbol_id, s.qualified_name AS name, b.file_path, b.start_line, b.end_line, b.signature, b.language, s.precision, s.backend "
                     "FROM function_boundaries b JOIN symbols s ON s.symbol_id = b.symbol_id WHERE b.file_path = :file AND b.start_line <= :line AND b.end_line >= :line "

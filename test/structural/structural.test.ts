@@ -302,6 +302,42 @@ describe("mast structural build: tiers, units, catalog", () => {
     expect(readManifest(layout)!.compat_pointer).toEqual({ path: "../structural_index.jsonl", full_export: false, symbol_count: big.symbols });
   });
 
+  it("baseline + overlay: only the units whose output differs are built; the overlay supersedes the baseline per file", async () => {
+    const ci = makeProject({});
+    try {
+      // The baseline, as CI builds it, for the committed tree.
+      const base = await build({ stateRoot: ci.root, snapshotId: "base" });
+      expect(base).toMatchObject({ provider: "local-build", units_total: 5 });
+      const baseManifest = here({ stateRoot: ci.root }).layout.manifest;
+      // Locally: a line added above run's calls, a file gone, a file added.
+      project.write("src/main.ts", `// moved\n${MAIN}`);
+      project.remove("scripts/tool.py");
+      project.write("scripts/more.lua", "function twice_quad(x)\n  return quad(quad(x))\nend\n");
+      const overlay = await build({}, { baseline: baseManifest });
+      expect(overlay).toMatchObject({ provider: "baseline+overlay", status: "complete", units_total: 5, units_reused: 3, units_rebuilt: 2, coverage: { total_files: 5, indexed_files: 5 } });
+      const manifest = readManifest(here().layout)!;
+      expect(manifest.baseline).toEqual({ source: "ci", snapshot_id: "base", manifest_path: baseManifest });
+      expect(manifest.overlay).toEqual({ units_added: 1, units_modified: 1, files: ["scripts/more.lua", "scripts/tool.py", "src/main.ts"] });
+      // The local catalog holds the overlay's rows only.
+      expect(new Set(q("resolve_symbol", { name: "run" }).results.map((r: { file_path: string }) => r.file_path))).toEqual(new Set(["src/main.ts"]));
+      // Answers merge both layers: the baseline's auth.ts, the overlay's main.ts, never the baseline's stale main.ts or deleted tool.py.
+      expect(sites(q("find_callers", { symbol_id: idOf("check") }))).toEqual(["src/auth.ts:3 AuthService.validate direct ast", "src/main.ts:6 run direct ast"]);
+      expect(q("resolve_symbol", { name: "helper" })).toMatchObject({ total: 0 });
+      expect(sites(q("find_callers", { symbol_id: idOf("quad") }))).toEqual(["scripts/more.lua:2 twice_quad direct heuristic"]);
+      expect(q("get_function_boundary", { file: "src/main.ts", line: 5 })).toMatchObject({ name: "run", start_line: 4, end_line: 8 });
+      expect(q("get_coverage", {})).toMatchObject({ total_files: 5, indexed_files: 5, partition_status: "complete" });
+      // The Python helper merges them the same way.
+      for (const [op, args] of [["find_callers", { symbol_id: idOf("check") }], ["resolve_symbol", { name: "helper" }], ["get_coverage", {}], ["get_function_boundary", { file: "src/main.ts", line: 5 }]] as const) {
+        const run = spawnSync("python3", [here().layout.queryHelper, op, JSON.stringify(args)], { encoding: "utf8" });
+        expect({ op, answer: JSON.parse(run.stdout) }).toEqual({ op, answer: q(op, args as Record<string, unknown>) });
+      }
+      // A baseline that is not a published index is refused.
+      await expect(build({}, { baseline: join(ci.root, "nope") })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    } finally {
+      ci.cleanup();
+    }
+  });
+
   it("bad arguments are named errors", async () => {
     await build();
     expect(() => q("find_everything", {})).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));

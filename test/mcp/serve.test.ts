@@ -258,10 +258,10 @@ describe("mast serve", () => {
     expect(signature.data.results).toMatchObject([{ kind: "class", file_path: "src/repo.ts", line: 1 }]);
   });
 
-  it("--toolsets read,edit,more,admin offers every registry tool", async () => {
+  it("--toolsets read,edit,more,admin,structural offers every registry tool", async () => {
     const p = project();
     await runIndex(p.config(), { mode: "full" });
-    const { client } = await connect([p.root, "--no-startup-reindex", "--toolsets", "read,edit,more,admin"]);
+    const { client } = await connect([p.root, "--no-startup-reindex", "--toolsets", "read,edit,more,admin,structural"]);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
     const r = await call(client, "telemetry_health", {});
     expect([r.isError, r.data.command]).toEqual([false, "telemetry_health"]);

@@ -23,7 +23,7 @@ import { resolveConfig, type ResolvedConfig } from "../index/config.js";
 import { CLI_LOCK_POLICY, withStructureLock } from "../index/lock.js";
 import type { CheckerPass, IndexReport } from "../index/run.js";
 import { statePaths } from "../index/state.js";
-import { walkProject } from "../index/walk.js";
+import { walkForConfig, walkProject } from "../index/walk.js";
 import { Store } from "../store/db.js";
 import { coverageCounts, coverageDigests, coverageKeys, coveredFiles, fallbackTierSymbols, PRECISIONS, writeCatalog, type FallbackSymbol, type CatalogBoundary, type CatalogCoverage, type CatalogDeferred, type CatalogEdge, type CatalogSymbol, type CatalogUnit, type EdgeKind, type Precision } from "../store/catalog.js";
 import { structuralFacts, type FactSymbol, type StructuralFacts } from "../query/structural.js";
@@ -156,7 +156,8 @@ export async function buildStructural(located: Located, options: BuildOptions = 
     // The index run: mast's extraction and call graph, the checker for the typecheck tier.
     const { runIndex } = await import("../index/run.js");
     const wantChecker = allows(maxPrecision, "typecheck") && options.checker !== undefined;
-    const report: IndexReport = await runIndex(config, { mode: "incremental", operation: "mast structural build", ...(wantChecker ? { checker: options.checker! } : {}), ...(options.threads === undefined ? {} : { threads: options.threads }) });
+    // The build's own index (under the state root) follows its code root, which a pinned snapshot moves; the project's own index is never re-pointed.
+    const report: IndexReport = await runIndex(config, { mode: "incremental", operation: "mast structural build", repoint: config.state_dir === layout.index, ...(wantChecker ? { checker: options.checker! } : {}), ...(options.threads === undefined ? {} : { threads: options.threads }) });
     const store = Store.open(statePaths(config.state_dir).graphDb, { readonly: true });
     let facts: StructuralFacts;
     try {
@@ -166,14 +167,25 @@ export async function buildStructural(located: Located, options: BuildOptions = 
     }
     const skippedConfigs = new Set((report.checker?.skipped ?? []).map((s) => s.config));
 
-    // Every source file: the index's (code languages) and the fallback walk's.
-    const sources: SourceFile[] = facts.files.filter((f) => languageSpec(f.language)?.extractor !== "markdown").map((f) => ({ path: f.path, language: f.language, sha256: f.content_hash, bytes: f.size, parsed: true }));
+    // Every source file: the index's (code languages) and the fallback walk's. A file no backend
+    // could read — one the index walked but holds no rows for (binary, over the size cap,
+    // unreadable), one whose read or parse failed this run, a fallback file that is binary or too
+    // large — is a `failed` coverage row, never silently absent.
+    const failedReads = new Set(report.problems.filter((p) => p.kind === "read_error" || p.kind === "parse_error").map((p) => p.path));
+    const isSource = (path: string) => extensionInfo(path)?.spec.extractor !== "markdown";
+    const sources: SourceFile[] = facts.files.filter((f) => isSource(f.path) && !failedReads.has(f.path)).map((f) => ({ path: f.path, language: f.language, sha256: f.content_hash, bytes: f.size, parsed: true }));
+    const indexed = new Set(facts.files.map((f) => f.path));
+    const unreadable: { path: string; language: string }[] = walkForConfig(config)
+      .files.filter((f) => isSource(f.path) && (!indexed.has(f.path) || failedReads.has(f.path)))
+      .map((f) => ({ path: f.path, language: extensionInfo(f.path)?.spec.name ?? "unknown" }));
     const fallbackTexts = new Map<string, string>();
     for (const file of walkFallbackSources(config)) {
       const read = readRegularFile(join(located.codeRoot, file.path), { maxBytes: config.max_file_bytes, noFollow: true });
-      if (read.kind !== "read") continue;
-      const decoded = decodeSource(read.bytes);
-      if (decoded.kind !== "text") continue;
+      const decoded = read.kind === "read" ? decodeSource(read.bytes) : null;
+      if (read.kind !== "read" || decoded?.kind !== "text") {
+        unreadable.push(file);
+        continue;
+      }
       fallbackTexts.set(file.path, decoded.text);
       sources.push({ path: file.path, language: file.language, sha256: sha256(read.bytes), bytes: read.bytes.length, parsed: false });
     }
@@ -237,10 +249,10 @@ export async function buildStructural(located: Located, options: BuildOptions = 
       const createdAt = new Date().toISOString();
       // The files the overlay supersedes in the baseline: those it indexed or deferred, and those gone since.
       const present = new Set(sources.map((s) => s.path));
-      const overlayFiles = baseline ? [...new Set([...outputs.flatMap(({ output }) => output.files.map((f) => f.path)), ...deferred.flatMap((d) => d.files), ...baseline.files.filter((f) => !present.has(f))])].sort() : [];
+      const overlayFiles = baseline ? [...new Set([...outputs.flatMap(({ output }) => output.files.map((f) => f.path)), ...deferred.flatMap((d) => d.files), ...unreadable.map((f) => f.path), ...baseline.files.filter((f) => !present.has(f))])].sort() : [];
       const superseded = new Set(overlayFiles);
       const baselineNames = baseline ? baseline.fallbackSymbols().filter((s) => !superseded.has(s.file_path)) : [];
-      const rows = composeRows(outputs, deferred, plan, sources, located.snapshotId, createdAt, baseline ? "overlay" : "baseline", baselineNames);
+      const rows = composeRows(outputs, deferred, plan, sources, unreadable, located.snapshotId, createdAt, baseline ? "overlay" : "baseline", baselineNames);
       const pending = pendingPaths(layout, buildId);
       mkdirSync(layout.tmp, { recursive: true });
       const shards = writeCatalogs(pending, rows, buildId, located, options);
@@ -907,7 +919,7 @@ interface Rows {
  * the language's fallback-tier declarations — the outputs' and, for an overlay, the baseline's
  * (`baselineNames`, its superseded files left out).
  */
-function composeRows(outputs: readonly { unit: PlannedUnit; output: UnitOutput }[], deferred: readonly DeferredUnit[], plan: Plan, sources: readonly SourceFile[], snapshotId: string, createdAt: string, layer: "baseline" | "overlay", baselineNames: readonly FallbackSymbol[]): Rows {
+function composeRows(outputs: readonly { unit: PlannedUnit; output: UnitOutput }[], deferred: readonly DeferredUnit[], plan: Plan, sources: readonly SourceFile[], unreadable: readonly { path: string; language: string }[], snapshotId: string, createdAt: string, layer: "baseline" | "overlay", baselineNames: readonly FallbackSymbol[]): Rows {
   const symbols: CatalogSymbol[] = [];
   const edges: CatalogEdge[] = [];
   const boundaries: CatalogBoundary[] = [];
@@ -955,6 +967,7 @@ function composeRows(outputs: readonly { unit: PlannedUnit; output: UnitOutput }
   }
   for (const [f, indexer] of plan.nativeDeferred) coverage.push({ file_path: f, indexed: 0, backend: indexer, precision: "deferred", unit_cache_key: null, status: "deferred", partition_key: partitionKey(language.get(f) ?? "unknown", f), sha256: null });
   for (const s of plan.uncovered) coverage.push({ file_path: s.path, indexed: 0, backend: "grep", precision: "coverage-only", unit_cache_key: null, status: "empty", partition_key: partitionKey(s.language, s.path), sha256: null });
+  for (const f of unreadable) coverage.push({ file_path: f.path, indexed: 0, backend: "none", precision: "coverage-only", unit_cache_key: null, status: "failed", partition_key: partitionKey(f.language, f.path), sha256: null });
   coverage.sort((a, b) => (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : 0));
   const deferredRows: CatalogDeferred[] = deferred.map((d) => ({ unit_id: d.unit_id, language: d.language, files: JSON.stringify(d.files), priority: d.priority, reason: d.reason, cache_key: null, created_at: createdAt }));
   return { symbols, edges, boundaries, coverage, units, deferred: deferredRows };

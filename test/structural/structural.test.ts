@@ -338,6 +338,31 @@ describe("mast structural build: tiers, units, catalog", () => {
     }
   });
 
+  it("a file no backend can read is a failed coverage row, never silently absent", async () => {
+    project.write("mast.config.json", JSON.stringify({ max_file_bytes: 1000 }));
+    project.write("src/huge.ts", `export const big = "${"x".repeat(2000)}";\n`);
+    project.write("scripts/blob.sh", Buffer.from([0x23, 0x21, 0x00, 0x0a]));
+    const summary = await build();
+    expect(summary).toMatchObject({ status: "partial", coverage: { total_files: 7, indexed_files: 5, failed_files: 2 } });
+    expect(q("get_coverage", { file: "src/huge.ts" })).toMatchObject({ total_files: 1, indexed_files: 0, failed: 1, partition_status: "failed" });
+    expect(q("get_coverage", { file: "scripts/blob.sh" })).toMatchObject({ failed: 1, partition_status: "failed" });
+    expect(q("get_coverage", {})).toMatchObject({ partition_status: "partial" });
+  });
+
+  it("one state root follows a pinned snapshot to another directory, reusing its units", async () => {
+    const state = makeProject({});
+    const copy = makeProject(FILES);
+    try {
+      for (const [root, id] of [[project.root, "s1"], [copy.root, "s2"]] as const) writeFileSync(join(root, ".mantis_snapshot.json"), JSON.stringify({ snapshot_id: id }));
+      expect(await build({ snapshotRoot: project.root, stateRoot: state.root })).toMatchObject({ snapshot_id: "s1", units_rebuilt: 5 });
+      expect(await build({ snapshotRoot: copy.root, stateRoot: state.root })).toMatchObject({ snapshot_id: "s2", mode: "pinned", units_reused: 5, units_rebuilt: 0 });
+      expect(readManifest(here({ stateRoot: state.root }).layout)).toMatchObject({ code_root: copy.root });
+    } finally {
+      state.cleanup();
+      copy.cleanup();
+    }
+  });
+
   it("bad arguments are named errors", async () => {
     await build();
     expect(() => q("find_everything", {})).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));

@@ -340,6 +340,24 @@ export function buildNotes(env, distAtStart) {
   return notes;
 }
 
+/**
+ * Installs a pinned npm package into `dir` (bench/.tools/<name>, gitignored) once, and checks its
+ * `bin`: `{ version }`, or `{ error }` when npm cannot (the bench then says what it skipped).
+ */
+export function ensureNpmTool({ name, version }, dir, bin) {
+  const installed = path.join(dir, "node_modules", ...name.split("/"), "package.json");
+  const current = () => (fs.existsSync(installed) ? JSON.parse(fs.readFileSync(installed, "utf8")).version : null);
+  if (current() !== version) {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "package.json"), `${JSON.stringify({ private: true, dependencies: { [name]: version } }, null, 2)}\n`);
+    process.stderr.write(`installing ${name}@${version} into ${path.relative(REPO, dir)} ...\n`);
+    const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, encoding: "utf8" });
+    if (r.status !== 0) return { error: `npm install ${name}@${version} failed: ${(r.stderr || r.error?.message || "").trim().slice(0, 500)}` };
+  }
+  if (current() !== version || !fs.existsSync(bin)) return { error: `${name}@${version} is not installed in ${dir}` };
+  return { version };
+}
+
 // ---------------------------------------------------------------------------------------------
 // mast from dist/
 

@@ -37,6 +37,7 @@ import {
   measure as measureRun,
   TIME,
   ensureCorpus,
+  ensureNpmTool,
   have,
   machineFacts,
   openTools,
@@ -126,20 +127,8 @@ const mastFull = (root, useTime) => {
   return { ...mastRun(["index", root, "--state-dir", stateDir, "--json"], useTime), state_dir: stateDir };
 };
 
-/** Installs the pinned codegraph into bench/.tools/codegraph (once); null when npm cannot. */
-function ensureCodegraph() {
-  const installed = path.join(CODEGRAPH_DIR, "node_modules", ...CODEGRAPH.name.split("/"), "package.json");
-  const current = () => (fs.existsSync(installed) ? JSON.parse(fs.readFileSync(installed, "utf8")).version : null);
-  if (current() !== CODEGRAPH.version) {
-    fs.mkdirSync(CODEGRAPH_DIR, { recursive: true });
-    fs.writeFileSync(path.join(CODEGRAPH_DIR, "package.json"), `${JSON.stringify({ private: true, dependencies: { [CODEGRAPH.name]: CODEGRAPH.version } }, null, 2)}\n`);
-    process.stderr.write(`installing ${CODEGRAPH.name}@${CODEGRAPH.version} into ${path.relative(REPO, CODEGRAPH_DIR)} ...\n`);
-    const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: CODEGRAPH_DIR, encoding: "utf8" });
-    if (r.status !== 0) return { error: `npm install ${CODEGRAPH.name}@${CODEGRAPH.version} failed: ${(r.stderr || r.error?.message || "").trim().slice(0, 500)}` };
-  }
-  if (current() !== CODEGRAPH.version || !fs.existsSync(CODEGRAPH_BIN)) return { error: `${CODEGRAPH.name}@${CODEGRAPH.version} is not installed in ${CODEGRAPH_DIR}` };
-  return { version: CODEGRAPH.version };
-}
+/** Installs the pinned codegraph into bench/.tools/codegraph (once). */
+const ensureCodegraph = () => ensureNpmTool(CODEGRAPH, CODEGRAPH_DIR, CODEGRAPH_BIN);
 
 /** One `codegraph build` into a fresh database outside the tree; its engine and file count from its log. */
 function codegraphBuild(root, useTime) {

@@ -31,7 +31,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
-import { BENCH_DIR, BenchError, DIST, MAST, OUT_DIR, benchEnvironment, buildNotes, distStamp, fmt, have, lpad, pad, prng, publish, round, runBench, shuffled } from "./corpus.mjs";
+import { BENCH_DIR, BenchError, DIST, MAST, OUT_DIR, benchEnvironment, buildNotes, distStamp, ensureNpmTool, fmt, have, lpad, pad, prng, publish, round, runBench, shuffled } from "./corpus.mjs";
 import { createOracle, sampleOf, score } from "./ts-oracle.mjs";
 
 const REPO_URL = "https://github.com/tauri-apps/tauri";
@@ -89,18 +89,7 @@ function checkout(repo) {
   return { root, files: entries.length - missing, missing };
 }
 
-function ensureScipTypescript() {
-  const installed = path.join(SCIP_DIR, "node_modules", ...SCIP_TS.name.split("/"), "package.json");
-  const current = () => (fs.existsSync(installed) ? JSON.parse(fs.readFileSync(installed, "utf8")).version : null);
-  if (current() !== SCIP_TS.version) {
-    fs.mkdirSync(SCIP_DIR, { recursive: true });
-    fs.writeFileSync(path.join(SCIP_DIR, "package.json"), `${JSON.stringify({ private: true, dependencies: { [SCIP_TS.name]: SCIP_TS.version } }, null, 2)}\n`);
-    process.stderr.write(`installing ${SCIP_TS.name}@${SCIP_TS.version} into ${path.relative(process.cwd(), SCIP_DIR)} ...\n`);
-    const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: SCIP_DIR, encoding: "utf8" });
-    if (r.status !== 0) return { error: `npm install ${SCIP_TS.name}@${SCIP_TS.version} failed: ${(r.stderr || r.error?.message || "").trim().slice(0, 300)}` };
-  }
-  return current() === SCIP_TS.version && fs.existsSync(SCIP_BIN) ? { version: SCIP_TS.version } : { error: `${SCIP_TS.name} is not installed in ${SCIP_DIR}` };
-}
+const ensureScipTypescript = () => ensureNpmTool(SCIP_TS, SCIP_DIR, SCIP_BIN);
 
 /** scip-typescript over each tsconfig project of the tree (not under node_modules), one index each; the files it covers. */
 function scipIndex(root, nativeDir) {

@@ -31,7 +31,7 @@ import { ctagsDefinitions, probeCtags } from "./ctags.js";
 import { blockEnds, findCalls, findDefinitions, type FoundDefinition } from "./heuristic.js";
 import { writeQueryHelper } from "./helper.js";
 import { layoutOfManifest, structuralLayout, UNKNOWN_SNAPSHOT, type Located, type StructuralLayout } from "./locate.js";
-import { commitManifest, finishCommit, openPublished, pendingPaths, readManifest, type BackendVersion, type BuildStatus, type DeferredUnit, type NativeIndexEntry, type ShardEntry, type StructuralManifest } from "./manifest.js";
+import { commitManifest, finishCommit, openPublished, pendingPaths, readManifest, statusOf, type BackendVersion, type BuildStatus, type DeferredUnit, type NativeIndexEntry, type ShardEntry, type StructuralManifest } from "./manifest.js";
 import { decodeScip, SCIP_ROLE, scipDescriptor, type ScipIndex, type ScipOccurrence } from "./scip.js";
 import { fallbackSymbolId, namespaceOf, unitCacheKey, UnitStore, type UnitEdge, type UnitFile, type UnitOutput, type UnitSymbol } from "./units.js";
 
@@ -265,7 +265,7 @@ export async function buildStructural(located: Located, options: BuildOptions = 
       const indexedFiles = rows.coverage.filter((c) => c.indexed === 1).length + base.indexed_files;
       const failedFiles = rows.coverage.filter((c) => c.status === "failed").length + base.failed;
       const deferredFiles = rows.coverage.filter((c) => c.status === "deferred").length + base.deferred;
-      const status: BuildStatus = indexedFiles === 0 ? (failedFiles > 0 ? "failed" : "empty") : indexedFiles === totalFiles ? "complete" : "partial";
+      const status = statusOf({ total_files: totalFiles, indexed_files: indexedFiles, failed: failedFiles, deferred: deferredFiles });
       const reusedCount = outputs.filter((o) => o.reused).length + fromBaseline;
       const manifest: StructuralManifest = {
         schema_version: 1,

@@ -14,7 +14,17 @@ import type { StructuralLayout } from "./locate.js";
 
 export const MANIFEST_SCHEMA_VERSION = 1;
 
+/** A build's status, and a partition's in every answer's coverage. */
 export type BuildStatus = "complete" | "partial" | "empty" | "failed";
+
+/** complete: every file indexed; partial: some deferred (to resume) or failed; failed: a backend ran and indexed nothing; empty: nothing to index, or no backend. */
+export function statusOf(c: { readonly total_files: number; readonly indexed_files: number; readonly failed: number; readonly deferred: number }): BuildStatus {
+  if (c.total_files === 0) return "empty";
+  if (c.indexed_files === c.total_files) return "complete";
+  if (c.deferred > 0) return "partial";
+  if (c.indexed_files === 0) return c.failed > 0 ? "failed" : "empty";
+  return "partial";
+}
 
 export interface BackendVersion {
   readonly backend_name: string;

@@ -9,7 +9,7 @@ import { MastError } from "../base/errors.js";
 import { callerEdges, calleeEdges, catalogMeta, coverageCounts, innermostBoundary, symbolById, symbolsNamed, type BoundaryResult, type CoverageCounts, type EdgeResult, type SymbolResult } from "../store/catalog.js";
 import type { Db } from "../store/db.js";
 import { layoutOfManifest, type StructuralLayout } from "./locate.js";
-import { openPublished, readManifest, type StructuralManifest } from "./manifest.js";
+import { openPublished, readManifest, statusOf, type BuildStatus, type StructuralManifest } from "./manifest.js";
 
 export const STRUCTURAL_OPERATIONS = ["resolve_symbol", "find_callers", "find_callees", "get_function_boundary", "get_coverage"] as const;
 export type StructuralOperation = (typeof STRUCTURAL_OPERATIONS)[number];
@@ -17,10 +17,9 @@ export type StructuralOperation = (typeof STRUCTURAL_OPERATIONS)[number];
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 
-export type PartitionStatus = "complete" | "partial" | "empty" | "failed";
 
 export interface Coverage {
-  readonly partition_status: PartitionStatus;
+  readonly partition_status: BuildStatus;
   readonly total_files: number;
   readonly indexed_files: number;
   readonly failed: number;
@@ -31,14 +30,6 @@ export interface Coverage {
   readonly stale: boolean;
 }
 
-/** complete: every file indexed; partial: some deferred (to resume) or failed; failed: a backend ran and indexed nothing; empty: nothing to index, or no backend. */
-export function partitionStatus(c: Pick<CoverageCounts, "total_files" | "indexed_files" | "failed" | "deferred">): PartitionStatus {
-  if (c.total_files === 0) return "empty";
-  if (c.indexed_files === c.total_files) return "complete";
-  if (c.deferred > 0) return "partial";
-  if (c.indexed_files === 0) return c.failed > 0 ? "failed" : "empty";
-  return "partial";
-}
 
 /** What the operations read: the catalog and shards (and a baseline's, when this index is an overlay on it), or the JSONL's records. */
 interface Source {
@@ -135,7 +126,7 @@ function coverageOf(source: Source, scope: { file?: string | undefined; language
       counts = { ...counts, total_files: has ? 1 : 0, indexed_files: has ? 1 : 0, failed: 0, deferred: 0 };
     }
   } else counts = { total_files: 0, indexed_files: 0, failed: 0, deferred: 0, backends_used: [] };
-  return { partition_status: partitionStatus(counts), ...counts, snapshot_id: snapshot, stale };
+  return { partition_status: statusOf(counts), ...counts, snapshot_id: snapshot, stale };
 }
 
 // ---- argument checks (the same for every provider) ----

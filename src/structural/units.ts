@@ -5,35 +5,16 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { writeAtomic } from "../base/atomic.js";
 import { sha256 } from "../base/hash.js";
-import type { EdgeKind, Precision } from "../store/catalog.js";
+import type { CatalogEdge, CatalogSymbol, Precision } from "../store/catalog.js";
 
 /** Bumped when a unit's output format changes: part of every cache key. */
 export const UNIT_SCHEMA_VERSION = 1;
 
-export interface UnitSymbol {
-  readonly symbol_id: string;
-  readonly name: string;
-  readonly qualified_name: string;
-  readonly namespace: string;
-  readonly language: string;
-  readonly file_path: string;
-  readonly start_line: number;
-  readonly end_line: number;
-  readonly kind: string;
-  readonly signature: string | null;
-  /** Has a function boundary (functions, methods). */
-  readonly boundary: boolean;
-}
+/** A declaration as a unit holds it: the catalog's columns the unit decides, and whether it has a function boundary (functions, methods). */
+export type UnitSymbol = Pick<CatalogSymbol, "symbol_id" | "name" | "qualified_name" | "namespace" | "language" | "file_path" | "start_line" | "end_line" | "kind" | "signature"> & { readonly boundary: boolean };
 
-export interface UnitEdge {
-  readonly caller_id: string;
-  readonly callee_id: string | null;
-  readonly callee_name: string;
-  readonly file_path: string;
-  readonly line: number;
-  readonly edge_kind: EdgeKind;
-  readonly precision: Precision;
-}
+/** A call edge as a unit holds it (the catalog adds its partition, layer and backend). */
+export type UnitEdge = Pick<CatalogEdge, "caller_id" | "callee_id" | "callee_name" | "file_path" | "line" | "edge_kind" | "precision">;
 
 export interface UnitFile {
   readonly path: string;

@@ -33,27 +33,25 @@ export const resolveSymbolTool = defineTool({
 
 const edgesOutput = open({ results: z.array(open({ edge_kind: z.enum(["direct", "indirect", "virtual", "macro", "unresolved"]), precision: z.string(), backend: z.string() })), total: z.number().int(), has_more: z.boolean(), coverage: COVERAGE });
 
-export const findCallersTool = defineTool({
-  name: "find_callers",
-  toolset: "structural",
-  title: "Find callers (structural index)",
-  description: `The call sites of a symbol_id (from resolve_symbol), paginated; each with caller, file, line, edge_kind (direct, indirect, virtual, macro, unresolved — never merged), precision and backend. Calls of the name no symbol was resolved for follow as unresolved.${HINT}`,
-  input: z.object({ symbol_id: z.string().min(1), ...page }).strict(),
-  output: edgesOutput,
-  annotations: READ_ONLY,
-  handler: (ctx, args) => answer(ctx, "find_callers", args),
-});
+/** find_callers and find_callees: one shape, one direction each. */
+const edgesTool = (name: "find_callers" | "find_callees", title: string, description: string) =>
+  defineTool({
+    name,
+    toolset: "structural",
+    title,
+    description,
+    input: z.object({ symbol_id: z.string().min(1), ...page }).strict(),
+    output: edgesOutput,
+    annotations: READ_ONLY,
+    handler: (ctx, args) => answer(ctx, name, args),
+  });
 
-export const findCalleesTool = defineTool({
-  name: "find_callees",
-  toolset: "structural",
-  title: "Find callees (structural index)",
-  description: `The calls made inside a symbol_id, paginated, in the shape find_callers answers.${HINT}`,
-  input: z.object({ symbol_id: z.string().min(1), ...page }).strict(),
-  output: edgesOutput,
-  annotations: READ_ONLY,
-  handler: (ctx, args) => answer(ctx, "find_callees", args),
-});
+export const findCallersTool = edgesTool(
+  "find_callers",
+  "Find callers (structural index)",
+  `The call sites of a symbol_id (from resolve_symbol), paginated; each with caller, file, line, edge_kind (direct, indirect, virtual, macro, unresolved — never merged), precision and backend. Calls of the name no symbol was resolved for follow as unresolved.${HINT}`,
+);
+export const findCalleesTool = edgesTool("find_callees", "Find callees (structural index)", `The calls made inside a symbol_id, paginated, in the shape find_callers answers.${HINT}`);
 
 export const functionBoundaryTool = defineTool({
   name: "get_function_boundary",

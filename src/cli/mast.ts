@@ -391,8 +391,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
       } catch (err) {
         throw new MastError("INVALID_ARGUMENT", `the arguments are not valid JSON: ${errorMessage(err)}`, { hint: `Pass one JSON object, e.g. '{"name":"validate"}'.` });
       }
-      const located = await locateStructural(opts);
-      process.stdout.write(`${JSON.stringify(await queryStructural(located.layout, operation, args), null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify(await queryStructural(await queryLayout(opts), operation, args), null, 2)}\n`);
     });
   locatorOptions(structural.command("serve"))
     .description("serve the five operations over HTTP (POST /v1/<operation>): the remote provider MANTIS_STRUCTURAL_INDEX_URL points at")
@@ -400,15 +399,15 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .action(async (opts: { target_root?: string; snapshot_root?: string; snapshot_id?: string; state_root?: string; port: string; host: string }) => {
       const { structuralServer } = await import("../structural/serve.js");
-      const located = await locateStructural(opts);
-      const server = structuralServer(located.layout);
+      const layout = await queryLayout(opts);
+      const server = structuralServer(layout);
       await new Promise<void>((resolve, reject) => {
         server.once("error", (err) => reject(new MastError("INVALID_ARGUMENT", `cannot listen on ${opts.host}:${opts.port}: ${errorMessage(err)}`)));
         server.listen(Number(opts.port), opts.host, () => resolve());
       });
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : Number(opts.port);
-      process.stderr.write(`mast structural serve: http://${opts.host}:${port}/v1/ (${located.layout.dir})\n`);
+      process.stderr.write(`mast structural serve: http://${opts.host}:${port}/v1/ (${layout.dir})\n`);
       await new Promise<void>((resolve) => {
         for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => server.close(() => resolve()));
       });
@@ -450,6 +449,12 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
 async function locateStructural(opts: { target_root?: string; snapshot_root?: string; snapshot_id?: string; state_root?: string }) {
   const { locate } = await import("../structural/locate.js");
   return locate({ targetRoot: opts.target_root, snapshotRoot: opts.snapshot_root, snapshotId: opts.snapshot_id, stateRoot: opts.state_root }, findProjectRoot(undefined), (codeRoot) => resolveConfig(codeRoot, {}).state_dir);
+}
+
+/** Where a query reads: `--state_root` alone needs no code root (a pinned snapshot's tree may be gone); else as a build locates it. */
+async function queryLayout(opts: { target_root?: string; snapshot_root?: string; snapshot_id?: string; state_root?: string }) {
+  const { structuralLayout } = await import("../structural/locate.js");
+  return opts.state_root ? structuralLayout(resolvePath(opts.state_root)) : (await locateStructural(opts)).layout;
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -293,7 +293,7 @@ export function callerEdges(db: Db, id: string, name: string, languages: readonl
      UNION ALL
      SELECT ${EDGE_COLUMNS}, 1 AS part FROM call_edges e LEFT JOIN symbols s ON s.symbol_id = e.caller_id
      WHERE e.callee_id IS NULL AND e.callee_name = @name AND e.edge_kind = 'unresolved'
-       AND EXISTS (SELECT 1 FROM json_each(@languages) l WHERE e.partition_key LIKE 'lang:' || l.value || ':%')
+       AND EXISTS (SELECT 1 FROM json_each(@languages) l WHERE substr(e.partition_key, 6, length(l.value) + 1) = l.value || ':')
      ORDER BY part, file_path, line, caller_id`,
   ).all({ id, name, languages: JSON.stringify(languages) }) as (EdgeResult & { part?: number })[];
   for (const row of rows) delete row.part;
@@ -338,13 +338,13 @@ export interface CoverageCounts {
 }
 
 /**
- * Coverage rows counted, for one file, one language's partitions (`lang:<language>:` keys) or all;
+ * Coverage rows counted, for one file, some languages' partitions (`lang:<language>:` keys) or all;
  * the files of `exclude` left out (a baseline's rows an overlay supersedes).
  */
-export function coverageCounts(db: Db, scope: { readonly file?: string | undefined; readonly language?: string | undefined }, exclude: readonly string[] = []): CoverageCounts {
+export function coverageCounts(db: Db, scope: { readonly file?: string | undefined; readonly languages?: readonly string[] | undefined }, exclude: readonly string[] = []): CoverageCounts {
   const where =
-    "(@file IS NULL OR file_path = @file) AND (@language IS NULL OR partition_key LIKE 'lang:' || @language || ':%') AND NOT EXISTS (SELECT 1 FROM json_each(@exclude) x WHERE x.value = file_path)";
-  const params = { file: scope.file ?? null, language: scope.language ?? null, exclude: JSON.stringify(exclude) };
+    "(@file IS NULL OR file_path = @file) AND (@languages IS NULL OR EXISTS (SELECT 1 FROM json_each(@languages) l WHERE substr(partition_key, 6, length(l.value) + 1) = l.value || ':')) AND NOT EXISTS (SELECT 1 FROM json_each(@exclude) x WHERE x.value = file_path)";
+  const params = { file: scope.file ?? null, languages: scope.languages === undefined ? null : JSON.stringify(scope.languages), exclude: JSON.stringify(exclude) };
   const row = prepared(db, 
     `SELECT count(*) AS total_files, coalesce(sum(indexed), 0) AS indexed_files,
             coalesce(sum(status = 'failed'), 0) AS failed, coalesce(sum(status = 'deferred'), 0) AS deferred
@@ -378,4 +378,9 @@ export type FallbackSymbol = Pick<CatalogSymbol, "symbol_id" | "name" | "languag
 /** The declarations found at the fallback tiers (symbol-only, heuristic): what their calls are resolved by name against. */
 export function fallbackTierSymbols(db: Db): FallbackSymbol[] {
   return prepared(db, "SELECT symbol_id, name, language, file_path, kind FROM symbols WHERE precision IN ('symbol-only', 'heuristic') ORDER BY file_path, start_line").all() as FallbackSymbol[];
+}
+
+/** The resolved calls found at the fallback tiers: their site's file and the declaration named. */
+export function fallbackTierCalls(db: Db): { file_path: string; callee_id: string }[] {
+  return prepared(db, "SELECT DISTINCT file_path, callee_id FROM call_edges WHERE precision IN ('symbol-only', 'heuristic') AND callee_id IS NOT NULL").all() as { file_path: string; callee_id: string }[];
 }

@@ -20,12 +20,12 @@ import { VERSION } from "../base/version.js";
 import { heuristicLanguageOf, HEURISTIC_EXTENSIONS } from "../lang/heuristic.js";
 import { extensionInfo, languageSpec } from "../lang/languages.js";
 import { resolveConfig, type ResolvedConfig } from "../index/config.js";
-import { CLI_LOCK_POLICY, withStructureLock } from "../index/lock.js";
+import { withStructureLock } from "../index/lock.js";
 import type { CheckerPass, IndexReport } from "../index/run.js";
 import { statePaths } from "../index/state.js";
 import { walkForConfig, walkProject } from "../index/walk.js";
 import { Store } from "../store/db.js";
-import { coverageCounts, coverageDigests, coverageKeys, coveredFiles, fallbackTierSymbols, PRECISIONS, writeCatalog, type FallbackSymbol, type CatalogBoundary, type CatalogCoverage, type CatalogDeferred, type CatalogEdge, type CatalogSymbol, type CatalogUnit, type EdgeKind, type Precision } from "../store/catalog.js";
+import { coverageCounts, coverageDigests, coverageKeys, coveredFiles, fallbackTierCalls, fallbackTierSymbols, PRECISIONS, writeCatalog, type FallbackSymbol, type CatalogBoundary, type CatalogCoverage, type CatalogDeferred, type CatalogEdge, type CatalogSymbol, type CatalogUnit, type EdgeKind, type Precision } from "../store/catalog.js";
 import { structuralFacts, type FactSymbol, type StructuralFacts } from "../query/structural.js";
 import { ctagsDefinitions, probeCtags } from "./ctags.js";
 import { blockEnds, findCalls, findDefinitions, type FoundDefinition } from "./heuristic.js";
@@ -92,6 +92,8 @@ export interface BuildSummary {
   readonly message?: string;
 }
 
+/** A second build waits for the first (then reuses what it published) rather than fail: up to 30 minutes. */
+const BUILD_LOCK_POLICY = { timeoutMs: 30 * 60_000, retryDelayMs: 250, label: "the structural index" };
 const DEFAULT_MAX_UNITS = 10_000;
 const DEFAULT_MAX_SOURCE_BYTES = 500 * 1024 * 1024;
 const DEFAULT_JSONL_THRESHOLD = 10_000;
@@ -127,6 +129,8 @@ interface PlannedUnit {
   /** The cache key when it is known before the output (fallback tiers, SCIP); null when the output decides it (its dependency digest). */
   readonly key: string | null;
   readonly make: () => UnitOutput;
+  /** False when the output just made must not be stored under its key (its backend failed this run). */
+  readonly cacheable?: () => boolean;
 }
 
 /** A source file the build covers. */
@@ -142,16 +146,17 @@ interface SourceFile {
 export async function buildStructural(located: Located, options: BuildOptions = {}): Promise<BuildSummary> {
   const { layout } = located;
   mkdirSync(layout.dir, { recursive: true });
-  return withStructureLock(join(layout.dir, "build.lock"), "mast structural build", { ...CLI_LOCK_POLICY, label: "the structural index" }, async () => {
+  return withStructureLock(join(layout.dir, "build.lock"), "mast structural build", BUILD_LOCK_POLICY, async () => {
     const started = Date.now();
     // Step 1: a committed manifest whose files were not all moved is finished first.
     const published = readManifest(layout);
     if (published) finishCommit(layout, published);
+    // The helper is checked on reuse too (the spec's grep-and-regenerate).
+    writeQueryHelper(layout);
     const reuse = reusable(located, layout, published);
     if (reuse) return reuse;
     const config = indexConfigFor(located);
     const maxPrecision = options.maxPrecision ?? "semantic";
-    writeQueryHelper(layout);
 
     // The index run: mast's extraction and call graph, the checker for the typecheck tier.
     const { runIndex } = await import("../index/run.js");
@@ -216,20 +221,24 @@ export async function buildStructural(located: Located, options: BuildOptions = 
           outputs.push({ unit, output: cached, reused: true });
           continue;
         }
-        if (changed && (built >= maxUnits || builtBytes + unit.source_bytes > maxBytes)) {
+        // At least one unit per build, however large, so bounded builds always progress.
+        if (changed && built > 0 && (built >= maxUnits || builtBytes + unit.source_bytes > maxBytes)) {
           deferred.push({ unit_id: unit.unit_id, language: unit.language, files: unit.files, priority, reason: built >= maxUnits ? `max_units (${maxUnits})` : `max_source_bytes (${maxBytes})` });
           continue;
         }
         let output: UnitOutput;
+        let threw = false;
         try {
           output = unit.make();
         } catch (err) {
           failedUnits++;
+          threw = true;
           output = failedOutput(unit, sources, errorMessage(err));
         }
         const reused = unit.key === null && unitStore.read(output.cache_key) !== null;
         if (!reused) {
-          unitStore.write(output);
+          // A failure, or an output a backend's own failure degraded, is never cached: the next build retries.
+          if (!threw && (unit.cacheable?.() ?? true)) unitStore.write(output);
           built++;
           builtBytes += unit.source_bytes;
         }
@@ -238,7 +247,12 @@ export async function buildStructural(located: Located, options: BuildOptions = 
       // Over a baseline, a unit whose output the baseline holds (same key for each of its files) is the baseline's: the overlay is the rest.
       let fromBaseline = 0;
       if (baseline) {
-        const overlayOutputs = outputs.filter(({ output }) => !output.files.every((f) => baseline.keys.get(f.path) === output.cache_key));
+        const differs = (output: UnitOutput) => !output.files.every((f) => baseline.keys.get(f.path) === output.cache_key);
+        // A fallback-tier call was resolved by name into a declaration's id when the baseline was
+        // composed: the baseline files calling into a file the overlay rebuilds are rebuilt too.
+        const rebuilt = new Set([...outputs.filter(({ output }) => differs(output)).flatMap(({ output }) => output.files.map((f) => f.path)), ...deferred.flatMap((d) => d.files)]);
+        const callers = baseline.fallbackCallersOf(rebuilt);
+        const overlayOutputs = outputs.filter(({ output }) => differs(output) || output.files.some((f) => callers.has(f.path)));
         fromBaseline = outputs.length - overlayOutputs.length;
         outputs.splice(0, outputs.length, ...overlayOutputs);
       }
@@ -280,7 +294,7 @@ export async function buildStructural(located: Located, options: BuildOptions = 
         shards,
         deferred_units: deferred,
         native_indexes: plan.native,
-        baseline: baseline ? { source: options.baselineSource ?? "ci", snapshot_id: baseline.manifest.snapshot_id, manifest_path: baseline.manifestPath } : { source: "none", snapshot_id: null, manifest_path: null },
+        baseline: baseline ? { source: options.baselineSource ?? "ci", snapshot_id: baseline.manifest.snapshot_id, manifest_path: baseline.manifestPath, build_id: baseline.manifest.build_id } : { source: "none", snapshot_id: null, manifest_path: null },
         overlay: baseline
           ? { units_added: outputs.filter(({ output }) => output.files.every((f) => !baseline.keys.has(f.path))).length, units_modified: outputs.filter(({ output }) => output.files.some((f) => baseline.keys.has(f.path))).length, files: overlayFiles }
           : { units_added: 0, units_modified: 0, files: [] },
@@ -332,13 +346,18 @@ function summaryOf(located: Located, m: StructuralManifest, reused: boolean, sym
 function reusable(located: Located, layout: StructuralLayout, published: StructuralManifest | null): BuildSummary | null {
   if (located.snapshotId === UNKNOWN_SNAPSHOT) return null;
   if (published) {
-    if (published.snapshot_id !== located.snapshotId || published.status !== "complete" || published.code_root !== located.codeRoot) return null;
+    // Reused unless something is left to resume, or the catalog it names is gone.
+    if (published.snapshot_id !== located.snapshotId || published.deferred_units.length > 0 || published.code_root !== located.codeRoot) return null;
+    const dbs = openPublished(layout, published);
+    if (!dbs) return null;
+    for (const db of dbs) db.close();
     return summaryOf(located, published, true, published.counts.symbols, published.counts.edges);
   }
   if (!existsSync(layout.jsonl)) return null;
   try {
     const header = JSON.parse(readFileSync(layout.jsonl, "utf8").split("\n", 1)[0] ?? "") as Record<string, unknown>;
-    if (header._provenance === true && header.snapshot_id === located.snapshotId) {
+    // Only a full export can stand in for the catalog.
+    if (header._provenance === true && header.snapshot_id === located.snapshotId && header.full_export === true) {
       const empty = { total_files: 0, indexed_files: 0, failed_files: 0, deferred_files: 0 };
       return { manifest: layout.manifest, catalog: layout.catalog, query_helper: layout.queryHelper, reused_index: true, snapshot_id: located.snapshotId, mode: located.mode, provider: "local-build", overlay_files: 0, status: "complete", units_total: 0, units_reused: 0, units_rebuilt: 0, units_failed: 0, units_deferred: 0, symbols: typeof header.symbol_count === "number" ? header.symbol_count : 0, edges: typeof header.edge_count === "number" ? header.edge_count : 0, backends: {}, coverage: empty, native_indexes: [], build_duration_ms: 0 };
     }
@@ -510,19 +529,18 @@ function planUnits(input: PlanInput): Plan {
     const version = ctags ? ctags.version : extractorVersion();
     const key = unitCacheKey({ extractor: backend, extractorVersion: `${version}+${BUILDER_VERSION}`, language: s.language, compileContext: "", inputs: [[s.path, s.sha256]], dependency: "" });
     if (ctags) ctagsFiles.push(s);
-    units.push({ unit_id: `file:${s.path}`, language: s.language, files: [s.path], source_bytes: s.bytes, precision, backend, backend_version: version, key, make: () => fallbackUnit(input, s, precision, backend, version, key, ctagsBatch) });
+    units.push({ unit_id: `file:${s.path}`, language: s.language, files: [s.path], source_bytes: s.bytes, precision, backend, backend_version: version, key, make: () => fallbackUnit(input, s, key, ctags ? ctagsBatch : null), ...(ctags ? { cacheable: () => ctagsResult !== null } : {}) });
     note(s.language, { backend_name: backend, backend_version: version, precision });
   }
-  // ctags runs once over every file it is asked about that needs a build; filled on the first unit made.
+  // ctags runs once over every file it is asked about that needs a build; filled on the first unit made (null: the run failed).
   let ctagsResult: Map<string, FoundDefinition[]> | null | undefined;
+  const keyOf = new Map(units.map((u) => [u.unit_id, u.key]));
   const ctagsBatch = (path: string): FoundDefinition[] | null => {
     if (!ctags) return null;
     if (ctagsResult === undefined) {
       const store = new UnitStore(input.layout.units);
-      const needed = ctagsFiles.filter((f) => {
-        const u = units.find((x) => x.unit_id === `file:${f.path}`);
-        return !u?.key || store.read(u.key) === null;
-      });
+      // A name with a line break cannot be listed to ctags: the regex pass reads it.
+      const needed = ctagsFiles.filter((f) => !/[\r\n]/.test(f.path) && store.read(keyOf.get(`file:${f.path}`) ?? "") === null);
       mkdirSync(input.layout.helpers, { recursive: true });
       ctagsResult = ctagsDefinitions(ctags, located.codeRoot, needed.map((f) => f.path), { list: join(input.layout.helpers, "ctags-files.txt"), tags: join(input.layout.helpers, "tags") }, (p, starts) => {
         const text = textOf(input, p);
@@ -675,13 +693,20 @@ function indexUnit(unitId: string, language: string, files: readonly SourceFile[
   return { unit_schema: 1, unit_id: unitId, cache_key: key, language, backend, backend_version: VERSION, precision, files: unitFiles, symbols, edges };
 }
 
-/** A fallback-tier unit: ctags' declarations (or the regex pass's), the regex call pass inside them; callees are resolved by name when the catalog is composed. */
-function fallbackUnit(input: PlanInput, s: SourceFile, precision: Precision, backend: string, version: string, key: string, ctagsBatch: (path: string) => FoundDefinition[] | null): UnitOutput {
+/**
+ * A fallback-tier unit: ctags' declarations when it found any in the file, else the regex pass's
+ * (and the unit says which: `universal-ctags`/`symbol-only` or `regex`/`heuristic`); the regex
+ * call pass inside them; callees are resolved by name when the catalog is composed.
+ */
+function fallbackUnit(input: PlanInput, s: SourceFile, key: string, ctagsBatch: ((path: string) => FoundDefinition[] | null) | null): UnitOutput {
   const text = textOf(input, s.path);
-  const base = { unit_schema: 1, unit_id: `file:${s.path}`, cache_key: key, language: s.language, backend, backend_version: version, precision };
+  const tagged = text !== null && ctagsBatch ? ctagsBatch(s.path) : null;
+  const ctags = tagged !== null && tagged.length > 0 ? probeCtags() : null;
+  const precision: Precision = ctags ? "symbol-only" : "heuristic";
+  const base = { unit_schema: 1, unit_id: `file:${s.path}`, cache_key: key, language: s.language, backend: ctags ? "universal-ctags" : "regex", backend_version: ctags ? ctags.version : extractorVersion(), precision };
   if (text === null) return { ...base, files: [{ path: s.path, sha256: s.sha256, bytes: s.bytes, status: "failed" }], symbols: [], edges: [] };
   const prefixes = commentPrefixesOf(s.path);
-  const defs = (precision === "symbol-only" ? ctagsBatch(s.path) : null) ?? findDefinitions(text, prefixes);
+  const defs = ctags ? tagged! : findDefinitions(text, prefixes);
   const calls = findCalls(text, prefixes, defs);
   const ids = defs.map((d) => fallbackSymbolId(s.language, s.path, d.qualified_name, d.start_line, d.signature));
   const lineCount = text.split("\n").length;
@@ -888,6 +913,11 @@ function openBaselineFor(path: string) {
     counts: (superseded: readonly string[]) => coverageCounts(main, {}, superseded),
     /** Its declarations at the fallback tiers, which an overlay's fallback calls may name. */
     fallbackSymbols: () => dbs.flatMap((db) => fallbackTierSymbols(db)),
+    /** The files whose fallback-tier calls it resolved into declarations of `files`. */
+    fallbackCallersOf: (files: ReadonlySet<string>): Set<string> => {
+      const ids = new Set(dbs.flatMap((db) => fallbackTierSymbols(db)).filter((s) => files.has(s.file_path)).map((s) => s.symbol_id));
+      return new Set(dbs.flatMap((db) => fallbackTierCalls(db)).filter((e) => ids.has(e.callee_id)).map((e) => e.file_path));
+    },
     close,
   };
 }
@@ -927,6 +957,8 @@ function composeRows(outputs: readonly { unit: PlannedUnit; output: UnitOutput }
   const units: CatalogUnit[] = [];
   const seen = new Set<string>();
   // Names the fallback tiers resolve a call by: a language's declarations at those tiers, by name.
+  // Each file's own language keys its partition (a JavaScript file of a TypeScript project is JavaScript's).
+  const languageOf = new Map(sources.map((s) => [s.path, s.language]));
   const fallbackByName = new Map<string, string[]>();
   const fallbackSymbols = [...outputs.filter(({ output }) => output.precision === "symbol-only" || output.precision === "heuristic").flatMap(({ output }) => output.symbols), ...baselineNames];
   for (const s of fallbackSymbols) {
@@ -954,18 +986,17 @@ function composeRows(outputs: readonly { unit: PlannedUnit; output: UnitOutput }
           kind = "direct";
         }
       }
-      edges.push({ caller_id: e.caller_id, callee_id: calleeId, callee_name: e.callee_name, file_path: e.file_path, line: e.line, edge_kind: kind, partition_key: partitionKey(output.language, e.file_path), source_layer: layer, precision: e.precision, backend: output.backend });
+      edges.push({ caller_id: e.caller_id, callee_id: calleeId, callee_name: e.callee_name, file_path: e.file_path, line: e.line, edge_kind: kind, partition_key: partitionKey(languageOf.get(e.file_path) ?? output.language, e.file_path), source_layer: layer, precision: e.precision, backend: output.backend });
     }
     for (const f of output.files) {
-      coverage.push({ file_path: f.path, indexed: f.status === "indexed" ? 1 : 0, backend: output.backend, precision: output.precision, unit_cache_key: output.cache_key, status: f.status, partition_key: partitionKey(unit.language, f.path), sha256: f.sha256 });
+      coverage.push({ file_path: f.path, indexed: f.status === "indexed" ? 1 : 0, backend: output.backend, precision: output.precision, unit_cache_key: output.cache_key, status: f.status, partition_key: partitionKey(languageOf.get(f.path) ?? unit.language, f.path), sha256: f.sha256 });
     }
     units.push({ cache_key: output.cache_key, unit_id: output.unit_id, language: output.language, extractor_name: output.backend, extractor_version: output.backend_version, file_count: output.files.length, symbol_count: output.symbols.length, edge_count: output.edges.length, source_bytes: unit.source_bytes, created_at: createdAt, snapshot_id: snapshotId });
   }
-  const language = new Map(sources.map((s) => [s.path, s.language]));
   for (const d of deferred) {
     for (const f of d.files) coverage.push({ file_path: f, indexed: 0, backend: "none", precision: "coverage-only", unit_cache_key: null, status: "deferred", partition_key: partitionKey(d.language, f), sha256: null });
   }
-  for (const [f, indexer] of plan.nativeDeferred) coverage.push({ file_path: f, indexed: 0, backend: indexer, precision: "deferred", unit_cache_key: null, status: "deferred", partition_key: partitionKey(language.get(f) ?? "unknown", f), sha256: null });
+  for (const [f, indexer] of plan.nativeDeferred) coverage.push({ file_path: f, indexed: 0, backend: indexer, precision: "deferred", unit_cache_key: null, status: "deferred", partition_key: partitionKey(languageOf.get(f) ?? "unknown", f), sha256: null });
   for (const s of plan.uncovered) coverage.push({ file_path: s.path, indexed: 0, backend: "grep", precision: "coverage-only", unit_cache_key: null, status: "empty", partition_key: partitionKey(s.language, s.path), sha256: null });
   for (const f of unreadable) coverage.push({ file_path: f.path, indexed: 0, backend: "none", precision: "coverage-only", unit_cache_key: null, status: "failed", partition_key: partitionKey(f.language, f.path), sha256: null });
   coverage.sort((a, b) => (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : 0));
@@ -975,7 +1006,8 @@ function composeRows(outputs: readonly { unit: PlannedUnit; output: UnitOutput }
 
 /** For each language of the catalog, the languages whose files can call its symbols: those resolved by the same import resolver (TypeScript and JavaScript), else itself. */
 function callLanguages(rows: Rows): Record<string, string[]> {
-  const present = [...new Set(rows.symbols.map((s) => s.language))].sort();
+  // Every language the index covers, deferred or failed files' too (a deferred JavaScript file may call TypeScript).
+  const present = [...new Set([...rows.symbols.map((s) => s.language), ...rows.coverage.map((c) => c.partition_key.split(":")[1]!)])].sort();
   return Object.fromEntries(
     present.map((l) => {
       const resolver = languageSpec(l)?.resolver;

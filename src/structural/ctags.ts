@@ -58,7 +58,7 @@ interface CtagsTag {
  */
 export function ctagsDefinitions(backend: CtagsBackend, root: string, paths: readonly string[], files: { readonly list: string; readonly tags: string }, ends: (path: string, starts: number[]) => number[]): Map<string, FoundDefinition[]> | null {
   writeAtomic(files.list, Buffer.from(paths.map((p) => `${p}\n`).join("")));
-  const run = spawnSync(backend.program, ["--output-format=json", "--fields=+neKSZ", "--extras=-F", "-o", files.tags, "-L", files.list], { cwd: root, encoding: "utf8", timeout: 300_000 });
+  const run = spawnSync(backend.program, ["--output-format=json", "--fields=+neKSZ", "--extras=-F", "-o", files.tags, "-L", files.list], { cwd: root, stdio: "ignore", timeout: 300_000 });
   if (run.status !== 0) return null;
   let text: string;
   try {

@@ -82,18 +82,35 @@ function directory(path: string, what: string): string {
   return realpathSync(abs);
 }
 
-/** `active_snapshot` as a string (the id) or `{snapshot_id, code_root | snapshot_root}`. */
-function activeSnapshot(layout: StructuralLayout): { id: string | null; root: string | null } {
+/**
+ * `.mantis_state.json`'s `active_snapshot` — a string (the id) or `{snapshot_id, code_root |
+ * snapshot_root, snapshot_pinned}` — and `snapshot_pinned` (there or at the top level): the
+ * orchestrator's word that the tree is the snapshot's bytes.
+ */
+function activeSnapshot(layout: StructuralLayout): { id: string | null; root: string | null; pinned: boolean } {
   const state = readJsonObjectFile(layout.mantisState);
   const active = state?.active_snapshot;
-  if (typeof active === "string" && active.trim() !== "") return { id: active, root: null };
+  const topPinned = state?.snapshot_pinned === true;
+  if (typeof active === "string" && active.trim() !== "") return { id: active, root: null, pinned: topPinned };
   if (active && typeof active === "object" && !Array.isArray(active)) {
     const a = active as Record<string, unknown>;
     const id = typeof a.snapshot_id === "string" && a.snapshot_id.trim() !== "" ? a.snapshot_id : null;
     const root = typeof a.code_root === "string" ? a.code_root : typeof a.snapshot_root === "string" ? a.snapshot_root : null;
-    return { id, root };
+    return { id, root, pinned: topPinned || a.snapshot_pinned === true || a.pinned === true };
   }
-  return { id: null, root: null };
+  return { id: null, root: null, pinned: false };
+}
+
+/** A path resolved through symlinks as far as it exists (a state root may not exist yet). */
+function canonical(path: string): string {
+  const abs = resolve(path);
+  for (let dir = abs, rest = ""; ; ) {
+    if (existsSync(dir)) return rest === "" ? realpathSync(dir) : join(realpathSync(dir), rest);
+    const parent = dirname(dir);
+    if (parent === dir) return abs;
+    rest = rest === "" ? relative(parent, dir) : join(relative(parent, dir), rest);
+    dir = parent;
+  }
 }
 
 /** The snapshot id a code root's sentinel declares, or null. */
@@ -105,24 +122,29 @@ export function sentinelSnapshot(codeRoot: string): string | null {
 
 /**
  * Resolves the locators. `defaultStateRoot(codeRoot)` names the state root when no flag does: the
- * project's mast state dir, the one place inside an unpinned code root a state root may be (it is
- * never walked); a pinned code root is never written under.
+ * project's mast state dir. The state root's `.mantis_state.json` (the flag's, else the default's)
+ * may name the active snapshot and its tree. A snapshot is pinned when the orchestrator says so
+ * there (`snapshot_pinned`) or the tree's sentinel names its id. With a snapshot id the code root
+ * is never written under; in MODE-OFF only the project's own state dir may be inside it (it is never
+ * walked). Paths are compared through symlinks.
  */
 export function locate(flags: Locators, cwd: string, defaultStateRoot: (codeRoot: string) => string): Located {
-  const flagState = flags.stateRoot !== undefined && flags.stateRoot.trim() !== "" ? resolve(flags.stateRoot) : null;
-  const fromState = flagState ? activeSnapshot(structuralLayout(flagState)) : { id: null, root: null };
+  const flagState = flags.stateRoot !== undefined && flags.stateRoot.trim() !== "" ? canonical(flags.stateRoot) : null;
   const envRoot = process.env.SNAPSHOT_ROOT?.trim() ? process.env.SNAPSHOT_ROOT : undefined;
-  const rootFlag = flags.targetRoot ?? flags.snapshotRoot ?? envRoot ?? fromState.root ?? null;
-  const codeRoot = directory(rootFlag ?? cwd, rootFlag === null ? "the current directory" : "the code root");
-  const stateRoot = flagState ?? defaultStateRoot(codeRoot);
+  const explicitRoot = flags.targetRoot ?? flags.snapshotRoot ?? envRoot ?? null;
+  const provisional = explicitRoot === null ? null : directory(explicitRoot, "the code root");
+  const fromState = activeSnapshot(structuralLayout(flagState ?? defaultStateRoot(provisional ?? directory(cwd, "the current directory"))));
+  const rootFlag = explicitRoot ?? fromState.root;
+  const codeRoot = provisional ?? directory(rootFlag ?? cwd, rootFlag === null ? "the current directory" : "the code root");
+  const defaultRoot = canonical(defaultStateRoot(codeRoot));
+  const stateRoot = flagState ?? defaultRoot;
   const sentinel = sentinelSnapshot(codeRoot);
   const snapshotId = flags.snapshotId?.trim() || fromState.id || sentinel || UNKNOWN_SNAPSHOT;
-  const pinned = snapshotId !== UNKNOWN_SNAPSHOT && sentinel === snapshotId;
+  const pinned = snapshotId !== UNKNOWN_SNAPSHOT && (sentinel === snapshotId || (fromState.pinned && fromState.id === snapshotId));
   const mode = snapshotId === UNKNOWN_SNAPSHOT ? "mode-off" : pinned ? "pinned" : "halt";
-  const defaultRoot = defaultStateRoot(codeRoot);
-  if (isWithin(stateRoot, codeRoot) && (pinned || !isWithin(stateRoot, defaultRoot))) {
+  if (isWithin(stateRoot, codeRoot) && (mode !== "mode-off" || !isWithin(stateRoot, defaultRoot))) {
     throw new MastError("INVALID_ARGUMENT", `the state root ${stateRoot} is inside the code root ${codeRoot}`, {
-      hint: pinned ? "A pinned snapshot is never written under: pass a --state_root outside it." : `Pass a --state_root outside the code root (or leave it out: the default is the project's state dir, ${defaultRoot}).`,
+      hint: mode !== "mode-off" ? "A snapshot's tree is never written under: pass a --state_root outside it." : `Pass a --state_root outside the code root (or leave it out: the default is the project's state dir, ${defaultRoot}).`,
     });
   }
   return { codeRoot, snapshotId, pinned, mode, layout: structuralLayout(stateRoot) };

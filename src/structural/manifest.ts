@@ -74,7 +74,8 @@ export interface StructuralManifest {
   readonly shards: readonly ShardEntry[];
   readonly deferred_units: readonly DeferredUnit[];
   readonly native_indexes: readonly NativeIndexEntry[];
-  readonly baseline: { readonly source: "ci" | "local" | "none"; readonly snapshot_id: string | null; readonly manifest_path: string | null };
+  /** `build_id` beyond the contract: the baseline build the overlay was made against (another one there is not this overlay's baseline). */
+  readonly baseline: { readonly source: "ci" | "local" | "none"; readonly snapshot_id: string | null; readonly manifest_path: string | null; readonly build_id?: string | null };
   readonly overlay: { readonly units_added: number; readonly units_modified: number; readonly files: readonly string[] };
   readonly compat_pointer: { readonly path: string; readonly full_export: boolean; readonly symbol_count: number };
   readonly created_at: string;

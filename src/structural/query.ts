@@ -66,7 +66,8 @@ function openBaseline(manifest: StructuralManifest): Source["baseline"] {
   if (manifest.provider.kind !== "baseline+overlay" || manifest.baseline.manifest_path === null) return null;
   const layout = layoutOfManifest(manifest.baseline.manifest_path);
   const base = readManifest(layout);
-  const dbs = base ? openPublished(layout, base) : null;
+  // Only the baseline build the overlay was made against (a rebuilt baseline is another index).
+  const dbs = base && (manifest.baseline.build_id == null || base.build_id === manifest.baseline.build_id) ? openPublished(layout, base) : null;
   return dbs ? { dbs, superseded: new Set(manifest.overlay.files) } : null;
 }
 
@@ -80,7 +81,8 @@ function readJsonl(path: string): JsonlIndex | null {
   } catch {
     return null;
   }
-  if (header._provenance !== true) return null;
+  // A header-only export (over the threshold) holds no records to answer from.
+  if (header._provenance !== true || header.full_export !== true) return null;
   const symbols: SymbolResult[] = [];
   const edges: EdgeResult[] = [];
   const boundaries: BoundaryResult[] = [];
@@ -107,7 +109,7 @@ function closeSource(s: Source): void {
   for (const db of [...(s.dbs ?? []), ...(s.baseline?.dbs ?? [])]) db.close();
 }
 
-function coverageOf(source: Source, scope: { file?: string | undefined; language?: string | undefined }): Coverage {
+function coverageOf(source: Source, scope: { file?: string | undefined; languages?: readonly string[] | undefined }): Coverage {
   const snapshot = source.manifest?.snapshot_id ?? (typeof source.jsonl?.header.snapshot_id === "string" ? source.jsonl.header.snapshot_id : null);
   const stale = source.manifest?.stale ?? false;
   let counts: CoverageCounts;
@@ -126,7 +128,10 @@ function coverageOf(source: Source, scope: { file?: string | undefined; language
       counts = { ...counts, total_files: has ? 1 : 0, indexed_files: has ? 1 : 0, failed: 0, deferred: 0 };
     }
   } else counts = { total_files: 0, indexed_files: 0, failed: 0, deferred: 0, backends_used: [] };
-  return { partition_status: statusOf(counts), ...counts, snapshot_id: snapshot, stale };
+  // An overlay whose baseline cannot be read answers for its own files only: never complete.
+  const baselineLost = source.manifest?.provider.kind === "baseline+overlay" && source.baseline === null;
+  const status = statusOf(counts);
+  return { partition_status: baselineLost && status === "complete" ? "partial" : status, ...counts, snapshot_id: snapshot, stale };
 }
 
 // ---- argument checks (the same for every provider) ----
@@ -217,7 +222,7 @@ function run(source: Source, op: StructuralOperation, a: Record<string, unknown>
         ? fromLayers(source, (db) => symbolsNamed(db, filter)).sort(bySite)
         : (source.jsonl?.symbols ?? []).filter((s) => (s.name === filter.name || s.qualified_name === filter.name) && (filter.language === undefined || s.language === filter.language) && (filter.file === undefined || s.file_path === filter.file) && (filter.namespace === undefined || s.namespace === filter.namespace)).sort(bySite);
       const p = page(all, intArg(a, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT), intArg(a, "offset", 0, 0, Number.MAX_SAFE_INTEGER));
-      return { results: p.results, total: p.total, ambiguous: p.total > 1, has_more: p.has_more, coverage: coverageOf(source, { file: filter.file, language: filter.language }) };
+      return { results: p.results, total: p.total, ambiguous: p.total > 1, has_more: p.has_more, coverage: coverageOf(source, { file: filter.file, languages: filter.language === undefined ? undefined : [filter.language] }) };
     }
     case "find_callers":
     case "find_callees": {
@@ -239,12 +244,13 @@ function run(source: Source, op: StructuralOperation, a: Record<string, unknown>
         all = source.dbs ? fromLayers(source, (db) => calleeEdges(db, id)).sort(bySite) : (source.jsonl?.edges ?? []).filter((e) => e.caller_id === id).sort(bySite);
       }
       const p = page(all, limit, offset);
-      return { results: p.results, total: p.total, has_more: p.has_more, symbol_found: symbol !== null, coverage: coverageOf(source, { language: symbol?.language }) };
+      // Callers may be in any language that can call the symbol: coverage counts their files.
+      return { results: p.results, total: p.total, has_more: p.has_more, symbol_found: symbol !== null, coverage: coverageOf(source, { languages: symbol ? (op === "find_callers" ? callingLanguages(source, symbol.language) : [symbol.language]) : undefined }) };
     }
     case "get_function_boundary": {
       const file = stringArg(a, "file", true)!;
       const line = intArg(a, "line", 0, 1, Number.MAX_SAFE_INTEGER);
-      if (a.line === undefined) throw new MastError("INVALID_ARGUMENT", "line is required");
+      if (a.line === undefined || a.line === null) throw new MastError("INVALID_ARGUMENT", "line is required");
       let found: BoundaryResult | null = null;
       if (source.dbs) {
         for (const { db, superseded } of layers(source)) {
@@ -261,8 +267,9 @@ function run(source: Source, op: StructuralOperation, a: Record<string, unknown>
         : { symbol_id: null, name: null, file_path: file, start_line: null, end_line: null, signature: null, language: null, precision: null, backend: null, coverage };
     }
     case "get_coverage": {
-      const c = coverageOf(source, { file: stringArg(a, "file", false), language: stringArg(a, "language", false) });
-      return { total_files: c.total_files, indexed_files: c.indexed_files, failed: c.failed, deferred: c.deferred, partition_status: c.partition_status, backends_used: c.backends_used, snapshot_id: c.snapshot_id, stale: c.stale, status: source.manifest?.status ?? (source.jsonl ? "complete" : "empty") };
+      const language = stringArg(a, "language", false);
+      const c = coverageOf(source, { file: stringArg(a, "file", false), languages: language === undefined ? undefined : [language] });
+      return { total_files: c.total_files, indexed_files: c.indexed_files, failed: c.failed, deferred: c.deferred, partition_status: c.partition_status, backends_used: c.backends_used, snapshot_id: c.snapshot_id, stale: c.stale, status: source.manifest?.status ?? c.partition_status };
     }
   }
 }

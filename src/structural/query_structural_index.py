@@ -16,6 +16,7 @@ import json
 import os
 import sqlite3
 import sys
+import urllib.error
 import urllib.request
 
 OPERATIONS = ("resolve_symbol", "find_callers", "find_callees", "get_function_boundary", "get_coverage")
@@ -35,6 +36,10 @@ EDGE_COLUMNS = ("caller_id", "caller_name", "callee_id", "callee_name", "file_pa
 
 
 class InvalidArgument(Exception):
+    pass
+
+
+class RemoteError(Exception):
     pass
 
 
@@ -101,7 +106,8 @@ class Source:
         elif (manifest.get("provider") or {}).get("kind") == "baseline+overlay" and (manifest.get("baseline") or {}).get("manifest_path"):
             base_dir = os.path.dirname(manifest["baseline"]["manifest_path"])
             base = read_json(os.path.join(base_dir, "manifest.json"))
-            if base and isinstance(base.get("build_id"), str):
+            wanted = manifest["baseline"].get("build_id")
+            if base and isinstance(base.get("build_id"), str) and (wanted is None or base["build_id"] == wanted):
                 self.baseline = open_published(base_dir, base)
                 self.superseded = set((manifest.get("overlay") or {}).get("files") or [])
 
@@ -148,7 +154,8 @@ def read_jsonl(path):
         header = json.loads(lines[0]) if lines else None
     except ValueError:
         return None
-    if not isinstance(header, dict) or header.get("_provenance") is not True:
+    # A header-only export (over the threshold) holds no records to answer from.
+    if not isinstance(header, dict) or header.get("_provenance") is not True or header.get("full_export") is not True:
         return None
     symbols, edges, boundaries = [], [], []
     for line in lines[1:]:
@@ -183,9 +190,10 @@ def partition_status(c):
     return "partial"
 
 
-def coverage_counts(db, file=None, language=None, exclude=()):
-    where = "(:file IS NULL OR file_path = :file) AND (:language IS NULL OR partition_key LIKE 'lang:' || :language || ':%') AND NOT EXISTS (SELECT 1 FROM json_each(:exclude) x WHERE x.value = file_path)"
-    params = {"file": file, "language": language, "exclude": json.dumps(sorted(exclude))}
+def coverage_counts(db, file=None, languages=None, exclude=()):
+    where = ("(:file IS NULL OR file_path = :file) AND (:languages IS NULL OR EXISTS (SELECT 1 FROM json_each(:languages) l WHERE substr(partition_key, 6, length(l.value) + 1) = l.value || ':')) "
+             "AND NOT EXISTS (SELECT 1 FROM json_each(:exclude) x WHERE x.value = file_path)")
+    params = {"file": file, "languages": None if languages is None else json.dumps(list(languages)), "exclude": json.dumps(sorted(exclude))}
     row = db.execute(
         "SELECT count(*), coalesce(sum(indexed), 0), coalesce(sum(status = 'failed'), 0), coalesce(sum(status = 'deferred'), 0) FROM coverage WHERE " + where,
         params,
@@ -194,7 +202,7 @@ def coverage_counts(db, file=None, language=None, exclude=()):
     return {"total_files": row[0], "indexed_files": row[1], "failed": row[2], "deferred": row[3], "backends_used": backends}
 
 
-def coverage_of(source, file=None, language=None):
+def coverage_of(source, file=None, languages=None):
     snapshot = None
     stale = False
     if source.manifest is not None:
@@ -203,9 +211,9 @@ def coverage_of(source, file=None, language=None):
     elif source.jsonl is not None and isinstance(source.jsonl["header"].get("snapshot_id"), str):
         snapshot = source.jsonl["header"]["snapshot_id"]
     if source.dbs:
-        counts = coverage_counts(source.dbs[0], file, language)
+        counts = coverage_counts(source.dbs[0], file, languages)
         if source.baseline:
-            base = coverage_counts(source.baseline[0], file, language, source.superseded)
+            base = coverage_counts(source.baseline[0], file, languages, source.superseded)
             for k in ("total_files", "indexed_files", "failed", "deferred"):
                 counts[k] += base[k]
             counts["backends_used"] = sorted(set(counts["backends_used"]) | set(base["backends_used"]))
@@ -217,7 +225,11 @@ def coverage_of(source, file=None, language=None):
             counts.update({"total_files": 1 if has else 0, "indexed_files": 1 if has else 0, "failed": 0, "deferred": 0})
     else:
         counts = {"total_files": 0, "indexed_files": 0, "failed": 0, "deferred": 0, "backends_used": []}
-    out = {"partition_status": partition_status(counts)}
+    status = partition_status(counts)
+    # An overlay whose baseline cannot be read answers for its own files only: never complete.
+    if source.manifest is not None and (source.manifest.get("provider") or {}).get("kind") == "baseline+overlay" and source.baseline is None and status == "complete":
+        status = "partial"
+    out = {"partition_status": status}
     out.update(counts)
     out["snapshot_id"] = snapshot
     out["stale"] = stale
@@ -241,7 +253,11 @@ def int_arg(args, key, fallback, lo, hi):
     v = args.get(key)
     if v is None:
         return fallback
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or int(v) != v or v < lo or v > hi:
+    try:
+        ok = not isinstance(v, bool) and isinstance(v, (int, float)) and int(v) == v and lo <= v <= hi
+    except (OverflowError, ValueError):
+        ok = False
+    if not ok:
         raise InvalidArgument("%s must be an integer from %d to %d" % (key, lo, hi))
     return int(v)
 
@@ -322,7 +338,7 @@ def run(source, op, a):
             found = [s for s in (source.jsonl or {}).get("symbols", []) if (s["name"] == name or s["qualified_name"] == name) and (language is None or s["language"] == language) and (file is None or s["file_path"] == file) and (namespace is None or s["namespace"] == namespace)]
         found.sort(key=site_key)
         results, total, has_more = page(found, int_arg(a, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT), int_arg(a, "offset", 0, 0, MAX_SAFE_INTEGER))
-        return {"results": results, "total": total, "ambiguous": total > 1, "has_more": has_more, "coverage": coverage_of(source, file, language)}
+        return {"results": results, "total": total, "ambiguous": total > 1, "has_more": has_more, "coverage": coverage_of(source, file, None if language is None else [language])}
     if op in ("find_callers", "find_callees"):
         symbol_id = string_arg(a, "symbol_id", True)
         limit = int_arg(a, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
@@ -336,7 +352,7 @@ def run(source, op, a):
                 resolved = from_layers(source, lambda db: rows_of(db.execute(edge_sql("e.callee_id = ? ORDER BY e.file_path, e.line, e.caller_id"), (symbol_id,)), EDGE_COLUMNS))
                 unresolved = from_layers(source, lambda db: rows_of(db.execute(edge_sql(
                     "e.callee_id IS NULL AND e.callee_name = ? AND e.edge_kind = 'unresolved' "
-                    "AND EXISTS (SELECT 1 FROM json_each(?) l WHERE e.partition_key LIKE 'lang:' || l.value || ':%') "
+                    "AND EXISTS (SELECT 1 FROM json_each(?) l WHERE substr(e.partition_key, 6, length(l.value) + 1) = l.value || ':') "
                     "ORDER BY e.file_path, e.line, e.caller_id"), (name, json.dumps(languages))), EDGE_COLUMNS))
                 if len(source.layers()) > 1:
                     resolved.sort(key=site_key)
@@ -352,7 +368,9 @@ def run(source, op, a):
                 found = [e for e in edges if e["caller_id"] == symbol_id]
             found.sort(key=site_key)
         results, total, has_more = page(found, limit, offset)
-        return {"results": results, "total": total, "has_more": has_more, "symbol_found": symbol is not None, "coverage": coverage_of(source, None, symbol["language"] if symbol else None)}
+        # Callers may be in any language that can call the symbol: coverage counts their files.
+        scope = None if symbol is None else (calling_languages(source, symbol["language"]) if op == "find_callers" else [symbol["language"]])
+        return {"results": results, "total": total, "has_more": has_more, "symbol_found": symbol is not None, "coverage": coverage_of(source, None, scope)}
     if op == "get_function_boundary":
         file = string_arg(a, "file", True)
         if a.get("line") is None:
@@ -384,8 +402,9 @@ def run(source, op, a):
         out["coverage"] = coverage
         return out
     if op == "get_coverage":
-        c = coverage_of(source, string_arg(a, "file", False), string_arg(a, "language", False))
-        status = source.manifest.get("status") if source.manifest is not None else ("complete" if source.jsonl is not None else "empty")
+        language = string_arg(a, "language", False)
+        c = coverage_of(source, string_arg(a, "file", False), None if language is None else [language])
+        status = source.manifest.get("status") if source.manifest is not None else c["partition_status"]
         return {"total_files": c["total_files"], "indexed_files": c["indexed_files"], "failed": c["failed"], "deferred": c["deferred"], "partition_status": c["partition_status"], "backends_used": c["backends_used"], "snapshot_id": c["snapshot_id"], "stale": c["stale"], "status": status}
     raise InvalidArgument("unknown operation %s" % json.dumps(op))
 
@@ -405,8 +424,20 @@ def query(index_dir, op, args):
     url = remote_url(index_dir)
     if url is not None:
         request = urllib.request.Request(url.rstrip("/") + "/v1/" + op, data=json.dumps(args).encode("utf-8"), headers={"content-type": "application/json"}, method="POST")
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return json.loads(response.read().decode("utf-8"))
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return json.loads(response.read().decode("utf-8"))
+        except urllib.error.HTTPError as err:
+            try:
+                body = json.loads(err.read().decode("utf-8"))
+            except ValueError:
+                body = {}
+            error = body.get("error") or {}
+            if error.get("code") == "INVALID_ARGUMENT":
+                raise InvalidArgument(error.get("message", "invalid argument"))
+            raise RemoteError("the structural index at %s answered %d: %s" % (url, err.code, error.get("message", "no JSON body")))
+        except (urllib.error.URLError, OSError) as err:
+            raise RemoteError("the structural index at %s did not answer: %s" % (url, err))
     source = Source(index_dir)
     try:
         return run(source, op, args)
@@ -437,6 +468,8 @@ def main(argv):
         answer, code = {"error": {"code": "INVALID_ARGUMENT", "message": "the arguments are not JSON: %s" % err}}, 2
     except InvalidArgument as err:
         answer, code = {"error": {"code": "INVALID_ARGUMENT", "message": str(err)}}, 2
+    except RemoteError as err:
+        answer, code = {"error": {"code": "READ_FAILED", "message": str(err)}}, 1
     else:
         code = 0
     sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")

@@ -3,7 +3,7 @@
 // tier, or the regex heuristic tier). Real index runs, the real catalog.sqlite, the Python helper
 // run by python3, a SCIP index written by the test's encoder, the HTTP provider on loopback.
 import { execFile, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkerPass } from "../../src/query/checker.js";
@@ -316,7 +316,7 @@ describe("mast structural build: tiers, units, catalog", () => {
       const overlay = await build({}, { baseline: baseManifest });
       expect(overlay).toMatchObject({ provider: "baseline+overlay", status: "complete", units_total: 5, units_reused: 3, units_rebuilt: 2, coverage: { total_files: 5, indexed_files: 5 } });
       const manifest = readManifest(here().layout)!;
-      expect(manifest.baseline).toEqual({ source: "ci", snapshot_id: "base", manifest_path: baseManifest });
+      expect(manifest.baseline).toEqual({ source: "ci", snapshot_id: "base", manifest_path: baseManifest, build_id: readManifest(here({ stateRoot: ci.root }).layout)!.build_id });
       expect(manifest.overlay).toEqual({ units_added: 1, units_modified: 1, files: ["scripts/more.lua", "scripts/tool.py", "src/main.ts"] });
       // The local catalog holds the overlay's rows only.
       expect(new Set(q("resolve_symbol", { name: "run" }).results.map((r: { file_path: string }) => r.file_path))).toEqual(new Set(["src/main.ts"]));
@@ -360,6 +360,95 @@ describe("mast structural build: tiers, units, catalog", () => {
     } finally {
       state.cleanup();
       copy.cleanup();
+    }
+  });
+
+  it("locators: the orchestrator's snapshot_pinned pins; a snapshot's tree is never written under, through a symlink neither", async () => {
+    const state = makeProject({});
+    try {
+      mkdirSync(join(state.root, "workspace"), { recursive: true });
+      writeFileSync(join(state.root, "workspace", ".mantis_state.json"), JSON.stringify({ active_snapshot: { snapshot_id: "S1", code_root: project.root }, snapshot_pinned: true }));
+      expect(here({ stateRoot: state.root })).toMatchObject({ snapshotId: "S1", pinned: true, mode: "pinned" });
+      // A snapshot id without a state root outside the tree: the default (inside it) is refused.
+      expect(() => here({ snapshotRoot: project.root, snapshotId: "S1" })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+      symlinkSync(project.root, join(state.root, "link"));
+      expect(() => here({ snapshotRoot: join(state.root, "link"), snapshotId: "S1", stateRoot: join(state.root, "link", ".st") })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+      // The default state root's state file is read too.
+      mkdirSync(join(project.root, ".mast", "workspace"), { recursive: true });
+      writeFileSync(join(project.root, ".mast", "workspace", ".mantis_state.json"), JSON.stringify({ active_snapshot: "S9" }));
+      expect(() => here()).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+    } finally {
+      state.cleanup();
+    }
+  });
+
+  it("a header-only export never stands in for a lost catalog; reuse needs the catalog it names", async () => {
+    const state = makeProject({});
+    try {
+      writeFileSync(join(project.root, ".mantis_snapshot.json"), JSON.stringify({ snapshot_id: "s1" }));
+      const flags = { snapshotRoot: project.root, stateRoot: state.root };
+      await build(flags, { jsonlThreshold: 3 });
+      rmSync(here(flags).layout.catalog);
+      expect(q("resolve_symbol", { name: "check" }, here(flags))).toMatchObject({ total: 0, coverage: { partition_status: "empty" } });
+      expect(await build(flags)).toMatchObject({ reused_index: false, status: "complete" });
+      expect(await build(flags)).toMatchObject({ reused_index: true });
+    } finally {
+      state.cleanup();
+    }
+  });
+
+  it("bounds always progress, and coverage follows each file's language and every language that can call", async () => {
+    expect(await build({}, { maxSourceBytes: 10 })).toMatchObject({ units_rebuilt: 1, status: "partial" });
+    while ((await build({}, { maxSourceBytes: 10 })).status !== "complete");
+    project.write("src/z.js", 'import { check } from "./auth.js";\nexport function z() {\n  return check("z");\n}\n');
+    project.write("scripts/tool.py", `${TOOL_PY}# again\n`);
+    expect(await build({}, { maxUnits: 1 })).toMatchObject({ units_rebuilt: 1, units_deferred: 1 });
+    // check is TypeScript; its callers may be JavaScript: a deferred JavaScript file makes the answer partial.
+    const answer = q("find_callers", { symbol_id: idOf("check") });
+    expect(answer.coverage.partition_status).toBe("partial");
+    while ((await build({}, { maxUnits: 2 })).status !== "complete");
+    expect(q("get_coverage", { language: "javascript" })).toMatchObject({ total_files: 1, indexed_files: 1 });
+    expect(q("get_coverage", { language: "%" })).toMatchObject({ total_files: 0 });
+    expect(sites(q("find_callers", { symbol_id: idOf("check") }))).toEqual(["src/auth.ts:3 AuthService.validate direct ast", "src/main.ts:5 run direct ast", "src/z.js:3 z direct ast"]);
+  });
+
+  it("an overlay rebuilds the fallback-tier callers of a file it changes; a lost baseline is never complete", async () => {
+    const ci = makeProject({});
+    try {
+      await build({ stateRoot: ci.root, snapshotId: "base" });
+      const baseManifest = here({ stateRoot: ci.root }).layout.manifest;
+      project.write("scripts/util.lua", `-- moved\n${UTIL_LUA}`);
+      project.write("scripts/more.lua", "function octo(x)\n  return double(x)\nend\n");
+      await build({}, { baseline: baseManifest });
+      expect(sites(q("find_callers", { symbol_id: idOf("double") }))).toEqual(["scripts/more.lua:2 octo direct heuristic", "scripts/util.lua:7 quad direct heuristic"]);
+      rmSync(here({ stateRoot: ci.root }).layout.catalog);
+      expect(q("get_coverage", {}).partition_status).toBe("partial");
+      const run = spawnSync("python3", [here().layout.queryHelper, "get_coverage", "{}"], { encoding: "utf8" });
+      expect(JSON.parse(run.stdout).partition_status).toBe("partial");
+    } finally {
+      ci.cleanup();
+    }
+  });
+
+  it.runIf(hasCtags)("a file ctags finds nothing in is read by the regex pass and says so; a failed ctags run is never cached", async () => {
+    delete process.env.MAST_CTAGS;
+    project.write("scripts/tool.zig", "fn beta(x: i32) i32 {\n    return gamma(x);\n}\nfn gamma(x: i32) i32 {\n    return x;\n}\n");
+    await build();
+    expect(q("resolve_symbol", { name: "gamma" }).results[0]).toMatchObject({ backend: "regex", precision: "heuristic" });
+    expect(sites(q("find_callers", { symbol_id: idOf("gamma") }))).toEqual(["scripts/tool.zig:2 beta direct heuristic"]);
+    // A ctags that answers its probes and then fails: the regex output is not stored under ctags' key.
+    const fake = join(project.root, "..", `fake-ctags-${process.pid}.sh`);
+    writeFileSync(fake, '#!/bin/sh\ncase "$1" in --version) echo "Universal Ctags 9.9.9";; --list-features) echo "json";; *) exit 1;; esac\n', { mode: 0o755 });
+    try {
+      process.env.MAST_CTAGS = fake;
+      project.write("scripts/build.kt", `${BUILD_KT}// again\n`);
+      await build();
+      expect(q("resolve_symbol", { name: "twice" }).results[0]).toMatchObject({ backend: "regex" });
+      delete process.env.MAST_CTAGS;
+      const again = await build();
+      expect(again.units_rebuilt).toBeGreaterThanOrEqual(1);
+    } finally {
+      rmSync(fake, { force: true });
     }
   });
 

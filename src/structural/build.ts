@@ -230,12 +230,12 @@ export async function buildStructural(located: Located, options: BuildOptions = 
         let threw = false;
         try {
           output = unit.make();
-        } catch (err) {
+        } catch {
           failedUnits++;
           threw = true;
-          output = failedOutput(unit, sources, errorMessage(err));
+          output = failedOutput(unit, sources);
         }
-        const reused = unit.key === null && unitStore.read(output.cache_key) !== null;
+        const reused = unit.key === null && unitStore.has(output.cache_key);
         if (!reused) {
           // A failure, or an output a backend's own failure degraded, is never cached: the next build retries.
           if (!threw && (unit.cacheable?.() ?? true)) unitStore.write(output);
@@ -540,7 +540,7 @@ function planUnits(input: PlanInput): Plan {
     if (ctagsResult === undefined) {
       const store = new UnitStore(input.layout.units);
       // A name with a line break cannot be listed to ctags: the regex pass reads it.
-      const needed = ctagsFiles.filter((f) => !/[\r\n]/.test(f.path) && store.read(keyOf.get(`file:${f.path}`) ?? "") === null);
+      const needed = ctagsFiles.filter((f) => !/[\r\n]/.test(f.path) && !store.has(keyOf.get(`file:${f.path}`) ?? ""));
       mkdirSync(input.layout.helpers, { recursive: true });
       ctagsResult = ctagsDefinitions(ctags, located.codeRoot, needed.map((f) => f.path), { list: join(input.layout.helpers, "ctags-files.txt"), tags: join(input.layout.helpers, "tags") }, (p, starts) => {
         const text = textOf(input, p);
@@ -840,7 +840,7 @@ function indexFunctionAt(view: IndexView, path: string, line: number, name: stri
   return (view.symbolsOf.get(fileId) ?? []).some((s) => s.line === line && (s.kind === "function" || s.kind === "method") && (s.name === name || s.name.endsWith(`.${name}`)));
 }
 
-function failedOutput(unit: PlannedUnit, sources: readonly SourceFile[], _reason: string): UnitOutput {
+function failedOutput(unit: PlannedUnit, sources: readonly SourceFile[]): UnitOutput {
   const byPath = new Map(sources.map((s) => [s.path, s]));
   const key = unit.key ?? sha256(`failed\0${unit.unit_id}\0${unit.files.map((f) => byPath.get(f)?.sha256 ?? "").join(",")}`);
   return { unit_schema: 1, unit_id: unit.unit_id, cache_key: key, language: unit.language, backend: unit.backend, backend_version: unit.backend_version, precision: unit.precision, files: unit.files.map((f) => ({ path: f, sha256: byPath.get(f)?.sha256 ?? "", bytes: byPath.get(f)?.bytes ?? 0, status: "failed" })), symbols: [], edges: [] };
@@ -863,9 +863,9 @@ function priorityOrder(units: readonly PlannedUnit[], layout: StructuralLayout, 
   }
   const digestOf = new Map(facts.files.map((f) => [f.path, f.content_hash]));
   const store = new UnitStore(layout.units);
-  const changedUnit = (u: PlannedUnit) => (u.key !== null ? store.read(u.key) === null : u.files.some((f) => before.get(f) === undefined || before.get(f) !== digestOf.get(f)));
+  const isChanged = new Map(units.map((u) => [u, u.key !== null ? !store.has(u.key) : u.files.some((f) => before.get(f) === undefined || before.get(f) !== digestOf.get(f))]));
   const changed = new Set<string>();
-  for (const u of units) if (changedUnit(u)) for (const f of u.files) changed.add(f);
+  for (const [u, c] of isChanged) if (c) for (const f of u.files) changed.add(f);
   // Reverse dependencies of the changed files, and what tiers 1 and 2 call into.
   const pathOf = new Map(facts.files.map((f) => [f.id, f.path]));
   const fileOfSymbol = new Map(facts.symbols.map((s) => [s.id, pathOf.get(s.file_id)!]));
@@ -883,7 +883,7 @@ function priorityOrder(units: readonly PlannedUnit[], layout: StructuralLayout, 
   const priorityOf = (u: PlannedUnit) =>
     u.files.some((f) => targets.has(f)) ? 1 : u.files.some((f) => changed.has(f) || dependents.has(f)) ? 2 : u.files.some((f) => dirs.has(dirname(f)) || calledFrom.has(f)) ? 3 : 4;
   return units
-    .map((unit) => ({ unit, priority: priorityOf(unit), changed: changedUnit(unit) }))
+    .map((unit) => ({ unit, priority: priorityOf(unit), changed: isChanged.get(unit)! }))
     .sort((a, b) => a.priority - b.priority || (a.unit.unit_id < b.unit.unit_id ? -1 : a.unit.unit_id > b.unit.unit_id ? 1 : 0));
 }
 

@@ -3,7 +3,7 @@
 // its definitions kept with their scope, signature and end line. The call pass inside their
 // boundaries is heuristic.ts's. Probed once per program per process.
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { writeAtomic } from "../base/atomic.js";
 import type { FoundDefinition } from "./heuristic.js";
 
@@ -58,6 +58,8 @@ interface CtagsTag {
  */
 export function ctagsDefinitions(backend: CtagsBackend, root: string, paths: readonly string[], files: { readonly list: string; readonly tags: string }, ends: (path: string, starts: number[]) => number[]): Map<string, FoundDefinition[]> | null {
   writeAtomic(files.list, Buffer.from(paths.map((p) => `${p}\n`).join("")));
+  // ctags refuses to overwrite a file it does not take for a tags file — its own JSON output included.
+  rmSync(files.tags, { force: true });
   const run = spawnSync(backend.program, ["--output-format=json", "--fields=+neKSZ", "--extras=-F", "-o", files.tags, "-L", files.list], { cwd: root, stdio: "ignore", timeout: 300_000 });
   if (run.status !== 0) return null;
   let text: string;

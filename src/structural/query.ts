@@ -204,10 +204,6 @@ function callingLanguages(source: Source, language: string | null): string[] {
   return found.length > 0 ? [...new Set(found)].sort() : [language];
 }
 
-/** The language of an edge's caller (JSONL records carry it through the caller's symbol). */
-function languageOfSite(source: Source, e: EdgeResult): string {
-  return source.jsonl?.symbols.find((s) => s.symbol_id === e.caller_id)?.language ?? "";
-}
 
 /** What each layer answers, a baseline's rows for superseded files left out. */
 function fromLayers<T extends { file_path: string }>(source: Source, read: (db: Db) => T[]): T[] {
@@ -234,7 +230,9 @@ function run(source: Source, op: StructuralOperation, a: Record<string, unknown>
       if (op === "find_callers") {
         const name = symbol?.name ?? id;
         const languages = callingLanguages(source, symbol?.language ?? null);
-        const inLanguages = (e: EdgeResult) => languages.includes(languageOfSite(source, e));
+        // JSONL records carry an edge's language through its caller's symbol.
+        const languageOf = new Map((source.jsonl?.symbols ?? []).map((s) => [s.symbol_id, s.language]));
+        const inLanguages = (e: EdgeResult) => languages.includes(languageOf.get(e.caller_id) ?? "");
         all = source.dbs
           ? fromLayers(source, (db) => callerEdges(db, id, name, languages))
           : (source.jsonl?.edges ?? []).filter((e) => e.callee_id === id).sort(bySite).concat((source.jsonl?.edges ?? []).filter((e) => e.callee_id === null && e.edge_kind === "unresolved" && e.callee_name === name && inLanguages(e)).sort(bySite));

@@ -85,7 +85,12 @@ export class UnitStore {
     }
   }
 
-  /** Stores an output under its key (atomically; an existing object is left as it is). */
+  /** Whether an object is stored under `key` (not read: `read` validates it when it is used). */
+  has(key: string): boolean {
+    return existsSync(this.pathOf(key));
+  }
+
+  /** Stores an output under its key (atomically; a valid existing object is left as it is). */
   write(unit: UnitOutput): void {
     const path = this.pathOf(unit.cache_key);
     if (this.read(unit.cache_key) !== null) return;

@@ -320,7 +320,7 @@ function contentArg(cwd: string, value: string): string {
   if (!value.startsWith("@")) return value;
   checkPathArgument(value.slice(1));
   const path = resolve(cwd, value.slice(1));
-  const bytes = readBytes(path);
+  const bytes = readBytes(path, { unchecked: true });
   if (bytes === null) throw new MastError("FILE_NOT_FOUND", `cannot read content from ${path}: it does not exist`, { hint: "Content that starts with @ is written @@ (\"@@log\" is the text \"@log\")." });
   const text = decodeUtf8(bytes);
   if (text === null) throw new MastError("READ_FAILED", `cannot read content from ${path}: it is not valid UTF-8`);

@@ -192,7 +192,7 @@ function moduleSystem(ctx: OpContext, path: string, rules: EditRules, tree: Tree
 /** The `type` of the nearest package.json between the file and the project root ("module" → esm, "commonjs" → cjs), or null. */
 function packageType(ctx: OpContext, path: string): ModuleSystem | null {
   for (let dir = dirname(path); dir.startsWith(ctx.boundary.root); dir = dirname(dir)) {
-    const bytes = readBytes(join(dir, "package.json"));
+    const bytes = readBytes(join(dir, "package.json"), { unchecked: true });
     if (bytes !== null) {
       try {
         const type = (JSON.parse(bytes.toString("utf8")) as { type?: unknown }).type;

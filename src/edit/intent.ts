@@ -86,7 +86,7 @@ async function rollBack(originals: ReadonlyMap<string, Buffer>): Promise<string[
   const failed: string[] = [];
   for (const [file, bytes] of [...originals].reverse()) {
     try {
-      await withFileLock(file, "intent rollback", () => writeAtomic(file, bytes));
+      await withFileLock(file, "intent rollback", () => writeAtomic(file, bytes, { pinned: true }));
     } catch {
       failed.push(file);
     }

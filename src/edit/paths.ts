@@ -3,7 +3,7 @@
 // symlink out of it, and must not be under `.git`, a deny-listed system or credential path, or a
 // sealed directory (hashpilot's own store, the mast state dir, hashpilot's global config).
 // Anything else is PATH_DENIED before a byte is read or written.
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { MastError, ioErrorMessage } from "../base/errors.js";
@@ -61,6 +61,17 @@ function realPath(abs: string): string {
   }
 }
 
+/** The first component of `abs` that is a symlink to nothing (a file would be created in its place), or null. */
+function danglingLink(abs: string): string | null {
+  for (let p = abs; !existsSync(p); ) {
+    if (lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) return p;
+    const parent = dirname(p);
+    if (parent === p) return null;
+    p = parent;
+  }
+  return null;
+}
+
 /** The boundary of a project: its root, the read roots a user configured, and the sealed directories (the state dir among them). */
 export function projectBoundary(root: string, options: { stateDir?: string | undefined; readRoots?: readonly string[] } = {}): Boundary {
   const sealed = [hashpilotHome(), dirname(globalConfigPath()), ...(options.stateDir ? [options.stateDir] : [])];
@@ -94,6 +105,8 @@ function checked(file: string, b: Boundary, cwd: string, access: "read" | "write
   if (isSealed(b, abs) || isSealed(b, real)) throw deny("it is in hashpilot's own store or the index's state directory, which no tool reads or edits");
   const roots = access === "read" ? [b.realRoot, ...b.readRoots] : [b.realRoot];
   if (!within(abs, b.root) && !roots.some((r) => within(abs, r))) throw deny(`it is outside the project root ${b.root}`);
+  const dangling = danglingLink(abs);
+  if (dangling !== null) throw deny(`${dangling} is a symlink to nothing; symlinks are left alone, never replaced by a file`);
   const home = roots.find((r) => within(real, r));
   if (home === undefined) throw deny(`it resolves through a symlink to ${real}, outside the project root`);
   if (relative(home, real).split(sep).includes(".git")) throw deny("files under .git are never read or edited");

@@ -48,7 +48,9 @@ export interface ReadOutcome {
 /** Reads a file with its pre-read stamp; binary/size/IO problems come back as outcomes (a FIFO or device never blocks the read). */
 export function readForIndex(path: string, abs: string, maxFileBytes: number): ReadOutcome | ReadProblem {
   const startedMs = Date.now();
-  const r = readRegularFile(abs, { maxBytes: maxFileBytes });
+  // `abs` is the real root joined with a walked path: the descriptor must be that file, never one
+  // a directory swapped for a symlink leads to (the walk follows no symlink either).
+  const r = readRegularFile(abs, { maxBytes: maxFileBytes, noFollow: true, expect: abs });
   switch (r.kind) {
     case "read": {
       if (r.bytes.indexOf(0) !== -1) return { kind: "binary", path };
@@ -62,8 +64,9 @@ export function readForIndex(path: string, abs: string, maxFileBytes: number): R
     case "not_regular":
       return { kind: "read_error", path, error: `it is ${r.what}, not a regular file` };
     case "symlink":
+    case "redirected":
     case "error":
-      return { kind: "read_error", path, error: r.kind === "error" ? r.error : "it is a symlink" };
+      return { kind: "read_error", path, error: r.kind === "error" ? r.error : r.kind === "symlink" ? "it is a symlink" : "a directory on its path was swapped for a symlink while it was read" };
   }
 }
 

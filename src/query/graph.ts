@@ -683,7 +683,7 @@ function cachedLines(abs: string): string[] | null {
     LINE_CACHE.set(abs, hit);
     return hit.lines;
   }
-  const read = readRegularFile(abs, { maxBytes: DEFAULT_MAX_FILE_BYTES });
+  const read = readRegularFile(abs, { maxBytes: DEFAULT_MAX_FILE_BYTES, noFollow: true, expect: abs });
   const decoded = read.kind === "read" ? decodeSource(read.bytes) : null;
   const lines = decoded?.kind === "text" ? splitLines(decoded.text) : null;
   dropCached(abs);

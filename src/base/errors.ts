@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   PATH_DENIED: "Only paths inside the project root can be used.",
   CONFIG_INVALID: "Fix the JSON in the named config file, or delete it to use the defaults.",
   STATE_DIR_INVALID: "Pass a --state-dir that is a directory (or does not exist yet) and is writable.",
+  STATE_DIR_UNSAFE: "A state dir the project names (mast.config.json's state_dir, or .mast) must be a plain directory inside it, not the root, through no symlink: remove the symlink or the state_dir entry, or pass --state-dir (or MAST_STATE_DIR) to keep the index elsewhere.",
   STATE_DIR_MISMATCH: "The state dir holds another project's index: run the command from that project (or pass its path), or give this project its own --state-dir; `mast index <path> --state-dir <dir>` re-points it.",
   LOCK_HELD: "Another indexer holds the lock; wait for it to finish and retry.",
   LOCK_TIMEOUT: "Another editor holds one of the batch's files; re-read the files and run the batch again.",

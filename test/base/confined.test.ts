@@ -90,3 +90,12 @@ describe("a path checked, then swapped for a symlink out of the root", () => {
     expect(() => writablePath("src/link.ts", projectBoundary(root), root)).toThrow(expect.objectContaining({ code: "PATH_DENIED" }));
   });
 });
+
+describe("what is refused is refused in any case", () => {
+  it(".GIT/hooks is .git on macOS and Windows: PATH_DENIED for writes and reads", () => {
+    const b = projectBoundary(root);
+    expect(() => writablePath(".GIT/hooks/pre-commit", b, root)).toThrow(expect.objectContaining({ code: "PATH_DENIED" }));
+    expect(() => readablePath("sub/.Git/config", b, root)).toThrow(expect.objectContaining({ code: "PATH_DENIED" }));
+    expect(writablePath("src/gitlike.ts", b, root)).toBe(join(root, "src/gitlike.ts"));
+  });
+});

@@ -3,7 +3,7 @@
 // state-dir priority, freshness, progress, structure.lock contention, crash recovery, errors.
 import { spawnSync } from "node:child_process";
 import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -237,6 +237,52 @@ describe("configuration priority", () => {
     // status resolves the same way.
     expect(ok(await runMast(["status", p.root, "--json", "--state-dir", fromFlag], { env: { MAST_STATE_DIR: fromEnv } })).state_dir).toBe(fromFlag);
   }, 30_000);
+
+  it("a state dir the project names is never outside it, the root, a source directory or through a symlink (STATE_DIR_UNSAFE, nothing written)", async () => {
+    const elsewhere = tempDir("mast-elsewhere-");
+    writeFileSync(join(elsewhere, "config.json"), "unrelated\n");
+    const untouched = () => {
+      expect(readFileSync(join(elsewhere, "config.json"), "utf8")).toBe("unrelated\n");
+      expect(readdirSync(elsewhere)).toEqual(["config.json"]);
+    };
+    const hostile = async (files: Record<string, string>, setup: (root: string) => void = () => {}) => {
+      const p = project({ "a.ts": "export const a = 1;\n", "config.json": "tracked\n", "src/config.json": "{}\n", ...files });
+      setup(p.root);
+      for (const command of ["init", "status", "index"]) {
+        const line = expectError(await runMast([command, p.root, "--json"]), "STATE_DIR_UNSAFE");
+        expect(line).toContain("nothing was written");
+      }
+      untouched();
+      expect(readFileSync(join(p.root, "config.json"), "utf8")).toBe("tracked\n");
+      expect(readFileSync(join(p.root, "src/config.json"), "utf8")).toBe("{}\n");
+      return p;
+    };
+    await hostile({ "mast.config.json": JSON.stringify({ state_dir: elsewhere }) });
+    await hostile({ "mast.config.json": JSON.stringify({ state_dir: "../" }) });
+    await hostile({ "mast.config.json": JSON.stringify({ state_dir: "." }) });
+    await hostile({ "mast.config.json": JSON.stringify({ state_dir: "src" }) });
+    await hostile({}, (root) => symlinkSync(elsewhere, join(root, ".mast")));
+    await hostile({ "mast.config.json": JSON.stringify({ state_dir: "var/state" }) }, (root) => symlinkSync(elsewhere, join(root, "var")));
+    await hostile({ ".mast/.keep": "" }, (root) => symlinkSync(join(elsewhere, "config.json"), join(root, ".mast/graph.db")));
+    await hostile({ ".mast/.keep": "" }, (root) => symlinkSync(elsewhere, join(root, ".mast/workspace")));
+    // The command line and the environment may still put the index anywhere.
+    const p = project({ "a.ts": "export const a = 1;\n", "mast.config.json": JSON.stringify({ state_dir: elsewhere }) });
+    const flagged = join(tempDir(), "flag-state");
+    expect(ok(await runMast(["init", p.root, "--json", "--state-dir", flagged])).state_dir).toBe(flagged);
+    untouched();
+  }, 60_000);
+
+  it("a structural build never writes through a symlink in the project's committed state dir", async () => {
+    const elsewhere = tempDir("mast-elsewhere-");
+    const p = project({ "a.ts": "export const a = 1;\n" });
+    ok(await runMast(["init", p.root, "--json"]));
+    mkdirSync(join(p.root, ".mast/workspace"), { recursive: true });
+    symlinkSync(elsewhere, join(p.root, ".mast/workspace/kb"));
+    const r = await runMast(["structural", "build", "--json"], { cwd: p.root });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain("STATE_DIR_UNSAFE");
+    expect(readdirSync(elsewhere)).toEqual([]);
+  }, 60_000);
 
   it("rejects a malformed or invalid mast.config.json with CONFIG_INVALID naming the file", async () => {
     const p = project({ "a.ts": "export const a = 1;\n", "mast.config.json": '{ "context_lines": 3,' });

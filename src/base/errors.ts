@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   LOCK_TIMEOUT: "Another editor holds one of the batch's files; re-read the files and run the batch again.",
   LOCK_COMPROMISED: "The index lock was taken over mid-run; run the command again.",
   NOT_INDEXED: "Run `mast init` (or `mast index`) on the project first.",
+  INDEX_CORRUPT: "SQLite finds the index (graph.db) corrupt, so nothing is answered from it: run `mast index` (or mast_reindex), which rebuilds it.",
   READ_FAILED: "Check the file's permissions and that it still exists.",
   WRITE_FAILED: "Check disk space and permissions of the state directory.",
   STALE_ANCHOR: "Re-read the file and retry with the fresh hash.",

@@ -33,6 +33,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 4 | 5>> = {
   // A state dir that cannot be used, or holds another project's index, or none yet: fix the invocation (`mast init` first).
   STATE_DIR_INVALID: 1,
   STATE_DIR_UNSAFE: 1,
+  INDEX_CORRUPT: 5,
   STATE_DIR_MISMATCH: 1,
   NOT_INDEXED: 1,
   PARSE_ERROR: 2,

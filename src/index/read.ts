@@ -1,6 +1,6 @@
 // Reading a file for the index without parsing it: its pre-read stamp, the binary and size
 // checks, the content hash — and the one "has this file changed since it was indexed" decision,
-// stat first: a file whose (size, mtime, inode) still equal a trusted stamp is unchanged without
+// stat first: a file whose (size, mtime, inode, ctime) still equal a trusted stamp is unchanged without
 // being read; any other file is hashed, and the hash decides. Kept free of the parser so
 // freshness checks and no-change runs never load tree-sitter.
 import { statSync } from "node:fs";
@@ -21,12 +21,15 @@ export interface FileStat {
   readonly size: number;
   readonly mtimeMs: number;
   readonly ino: number;
+  /** The inode's change time: any write or utimes moves it, so a same-size rewrite that keeps its mtime (`cp -p`, `touch -r`) is seen — git stamps it too. */
+  readonly ctimeMs: number;
 }
 
 export interface FileStampData {
   readonly mtime: number;
   readonly size: number;
   readonly ino: number;
+  readonly ctime: number;
   readonly contentHash: string;
   /** The stat alone can prove the bytes unchanged later (see RACY_WINDOW_MS). */
   readonly statClean: boolean;
@@ -54,8 +57,9 @@ export function readForIndex(path: string, abs: string, maxFileBytes: number): R
   switch (r.kind) {
     case "read": {
       if (r.bytes.indexOf(0) !== -1) return { kind: "binary", path };
-      const { mtimeMs, ino } = r.stat;
-      return { kind: "read", bytes: r.bytes, stamp: { mtime: mtimeMs, size: r.bytes.length, ino, contentHash: sha256(r.bytes), statClean: mtimeMs < startedMs - RACY_WINDOW_MS } };
+      const { mtimeMs, ino, ctimeMs } = r.stat;
+      const clean = Math.max(mtimeMs, ctimeMs) < startedMs - RACY_WINDOW_MS;
+      return { kind: "read", bytes: r.bytes, stamp: { mtime: mtimeMs, size: r.bytes.length, ino, ctime: ctimeMs, contentHash: sha256(r.bytes), statClean: clean } };
     }
     case "too_large":
       return { kind: "too_large", path, size: r.size };
@@ -71,11 +75,11 @@ export function readForIndex(path: string, abs: string, maxFileBytes: number): R
 }
 
 /** The stat a stamp recorded. */
-export const stampStat = (s: Pick<FileStampData, "size" | "mtime" | "ino">): FileStat => ({ size: s.size, mtimeMs: s.mtime, ino: s.ino });
+export const stampStat = (s: Pick<FileStampData, "size" | "mtime" | "ino" | "ctime">): FileStat => ({ size: s.size, mtimeMs: s.mtime, ino: s.ino, ctimeMs: s.ctime });
 
-/** Equal size, mtime and inode (null: no file; equal only to null). */
+/** Equal size, mtime, inode and ctime (null: no file; equal only to null). */
 export const sameStat = (a: FileStat | null, b: FileStat | null): boolean =>
-  a === null || b === null ? a === b : a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+  a === null || b === null ? a === b : a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino && a.ctimeMs === b.ctimeMs;
 
 /** True when a stat proves a file's bytes are still those the stamp hashed: equal stat, trusted stamp. */
 export function statProvesUnchanged(indexed: FileStampData, stat: FileStat): boolean {
@@ -103,8 +107,8 @@ export function compareWithIndex(path: string, root: string, maxFileBytes: numbe
   return read.kind === "read" && read.stamp.contentHash === indexed.contentHash ? { state: "unchanged", stamp: read.stamp } : { state: "changed" };
 }
 
-/** A path's stat as `stampPaths` records it: [path, size, mtime, ino], [path] when absent, [] when racy. */
-type PathStamp = [string] | [string, number, number, number] | [];
+/** A path's stat as `stampPaths` records it: [path, size, mtime, ino, ctime], [path] when absent, [] when racy. */
+type PathStamp = [string] | [string, number, number, number, number] | [];
 
 /**
  * The stats of paths other than sources (the configs the import resolver read or probed), as JSON:
@@ -117,7 +121,7 @@ export function stampPaths(paths: readonly string[]): string {
     paths.map((abs): PathStamp => {
       const st = statSync(abs, { throwIfNoEntry: false });
       if (!st) return [abs];
-      return st.mtimeMs < now - RACY_WINDOW_MS ? [abs, st.size, st.mtimeMs, st.ino] : [];
+      return Math.max(st.mtimeMs, st.ctimeMs) < now - RACY_WINDOW_MS ? [abs, st.size, st.mtimeMs, st.ino, st.ctimeMs] : [];
     }),
   );
 }
@@ -139,6 +143,6 @@ export function pathsStatAsStamped(recorded: string | null): boolean {
     } catch {
       return false;
     }
-    return s.length === 1 ? st === undefined : st !== undefined && st.size === s[1] && st.mtimeMs === s[2] && st.ino === s[3];
+    return s.length === 1 ? st === undefined : st !== undefined && st.size === s[1] && st.mtimeMs === s[2] && st.ino === s[3] && st.ctimeMs === s[4];
   });
 }

@@ -36,6 +36,16 @@ export interface IndexJson {
   source_commit?: string;
   /** The absolute root of the project the index was built from. */
   project_root?: string;
+  /** graph.db's stat as the run that wrote this file left it (`storeStamp`): status checks the pages of a file that stats otherwise. */
+  store_stamp?: string;
+}
+
+/** graph.db's size, mtime, ctime and inode (with its WAL's size), as one string; null when it does not exist. */
+export function storeStamp(paths: StatePaths): string | null {
+  const db = statSync(paths.graphDb, { throwIfNoEntry: false });
+  if (db === undefined) return null;
+  const wal = statSync(`${paths.graphDb}-wal`, { throwIfNoEntry: false });
+  return `${db.size}:${db.mtimeMs}:${db.ctimeMs}:${db.ino}:${wal?.size ?? -1}`;
 }
 
 /**

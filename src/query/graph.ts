@@ -663,7 +663,7 @@ class SourceLines {
 
 /**
  * Files class outlines' lines were read from, kept across queries (an agent asks about the same
- * classes again and again) while the file stats as it did when read — mtime, size and inode; a file
+ * classes again and again) while the file stats as it did when read — mtime, size, inode and ctime; a file
  * modified within RACY_MS of its read is not kept (git's racy-timestamp rule: a second write in the
  * same tick would not show). At most LINE_CACHE_FILES files and LINE_CACHE_BYTES, the least recently used dropped first.
  */
@@ -695,9 +695,9 @@ function cachedLines(abs: string): string[] | null {
   return lines;
 }
 
-/** What a file's cached lines are valid for: its mtime, size and inode. */
+/** What a file's cached lines are valid for: its mtime, size, inode and ctime. */
 function stampOf(st: Stats): string {
-  return `${st.mtimeMs}:${st.size}:${st.ino}`;
+  return `${st.mtimeMs}:${st.size}:${st.ino}:${st.ctimeMs}`;
 }
 
 function dropCached(abs: string): void {

@@ -12,7 +12,9 @@ import { readRegularFile } from "../base/read.js";
  * A stamp is trusted only when the file's mtime was more than this before the read that hashed
  * it: a write in the same timestamp granule as that read (ext4's coarse clock ticks every few
  * milliseconds, FAT's every 2 s) could change the bytes and keep the stat (git's racy-timestamp
- * rule). An untrusted stamp makes every check hash the file until a later read re-stamps it.
+ * rule). An untrusted stamp makes every check hash the file until a later read re-stamps it. As in
+ * git, the ctime is compared but not put to this test: a rewrite that puts back an old mtime moves
+ * the ctime, and only one inside the very tick of the read could hide.
  */
 export const RACY_WINDOW_MS = 3_000;
 
@@ -58,8 +60,7 @@ export function readForIndex(path: string, abs: string, maxFileBytes: number): R
     case "read": {
       if (r.bytes.indexOf(0) !== -1) return { kind: "binary", path };
       const { mtimeMs, ino, ctimeMs } = r.stat;
-      const clean = Math.max(mtimeMs, ctimeMs) < startedMs - RACY_WINDOW_MS;
-      return { kind: "read", bytes: r.bytes, stamp: { mtime: mtimeMs, size: r.bytes.length, ino, ctime: ctimeMs, contentHash: sha256(r.bytes), statClean: clean } };
+      return { kind: "read", bytes: r.bytes, stamp: { mtime: mtimeMs, size: r.bytes.length, ino, ctime: ctimeMs, contentHash: sha256(r.bytes), statClean: mtimeMs < startedMs - RACY_WINDOW_MS } };
     }
     case "too_large":
       return { kind: "too_large", path, size: r.size };
@@ -121,7 +122,7 @@ export function stampPaths(paths: readonly string[]): string {
     paths.map((abs): PathStamp => {
       const st = statSync(abs, { throwIfNoEntry: false });
       if (!st) return [abs];
-      return Math.max(st.mtimeMs, st.ctimeMs) < now - RACY_WINDOW_MS ? [abs, st.size, st.mtimeMs, st.ino, st.ctimeMs] : [];
+      return st.mtimeMs < now - RACY_WINDOW_MS ? [abs, st.size, st.mtimeMs, st.ino, st.ctimeMs] : [];
     }),
   );
 }

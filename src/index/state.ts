@@ -40,12 +40,14 @@ export interface IndexJson {
   store_stamp?: string;
 }
 
-/** graph.db's size, mtime, ctime and inode (with its WAL's size), as one string; null when it does not exist. */
+/**
+ * graph.db's size, mtime, ctime and inode as one string; null when it does not exist. Its WAL is
+ * left out: commits land there and reach the file only at a checkpoint, and a WAL frame that fails
+ * its checksum is SQLite's to drop.
+ */
 export function storeStamp(paths: StatePaths): string | null {
   const db = statSync(paths.graphDb, { throwIfNoEntry: false });
-  if (db === undefined) return null;
-  const wal = statSync(`${paths.graphDb}-wal`, { throwIfNoEntry: false });
-  return `${db.size}:${db.mtimeMs}:${db.ctimeMs}:${db.ino}:${wal?.size ?? -1}`;
+  return db === undefined ? null : `${db.size}:${db.mtimeMs}:${db.ctimeMs}:${db.ino}`;
 }
 
 /**

@@ -19,7 +19,7 @@ export const OUTPUT_CAP_BYTES = 256 * 1024;
 
 /** What a program's arguments may not be: options refused in every form they take, and whatever else they must be. */
 interface ArgumentRule {
-  /** Long options that run code: `--name` and `--name=…` (go: also `-name`; argparse: any prefix of it). */
+  /** Long options that run code: `--name`, `--name=…` and `--name.field` (node's `--na_me`; go's `-name`; argparse: any prefix of it). */
   readonly long?: readonly string[];
   /** Short options that run code, refused wherever they stand in a `-abc` word: combined, or with a value attached. */
   readonly short?: string;
@@ -35,20 +35,21 @@ const PYTHON: ArgumentRule = {
 
 /** Programs a check may run, each with the rule its arguments follow. */
 const PROGRAMS: ReadonlyMap<string, ArgumentRule> = new Map<string, ArgumentRule>([
-  ...["prettier", "eslint", "biome", "tsc", "vitest", "jest", "ruff", "black", "gofmt", "rustfmt"].map((p): [string, ArgumentRule] => [p, {}]),
-  ["mypy", { long: ["python-executable"], syntax: "abbreviating" }],
-  ["pytest", { long: ["pyargs", "pdbcls"], check: pytestPlugins }],
+  ...["prettier", "eslint", "biome", "tsc", "jest", "ruff", "black", "gofmt", "rustfmt"].map((p): [string, ArgumentRule] => [p, {}]),
+  ["vitest", { long: ["inspect", "inspect-brk", "api", "ui"] }],
+  ["mypy", { long: ["python-executable", "install-types"], syntax: "abbreviating" }],
+  ["pytest", { long: ["pyargs", "pdbcls"], check: pytestValues }],
   ["python", PYTHON],
   ["python3", PYTHON],
   [
     "node",
     {
       short: "epric",
-      long: ["eval", "print", "require", "import", "loader", "experimental-loader", "interactive", "check", "run"],
+      long: ["eval", "print", "require", "import", "loader", "experimental-loader", "interactive", "check", "run", "inspect", "inspect-brk", "inspect-wait"],
       check: (args) => (args.some((a) => !a.startsWith("-")) ? null : "node runs only a script (e.g. `node node_modules/.bin/vitest`)"),
     },
   ],
-  ["bun", { short: "epr", long: ["eval", "print", "preload", "require"], check: (args) => (args[0] === "test" ? null : "bun runs only as `bun test`") }],
+  ["bun", { short: "epr", long: ["eval", "print", "preload", "require", "inspect", "inspect-brk", "inspect-wait"], check: (args) => (args[0] === "test" ? null : "bun runs only as `bun test`") }],
   [
     "go",
     {
@@ -70,13 +71,21 @@ const PROGRAMS: ReadonlyMap<string, ArgumentRule> = new Map<string, ArgumentRule
   ],
 ]);
 
-/** pytest's -p imports a plugin module by name; `-p no:<name>` only turns one off. A short-option word's first value-taking letter takes the rest (`-rfp` is `-r fp`). */
-function pytestPlugins(args: readonly string[]): string | null {
+/**
+ * pytest's option values that load code: `-p` imports a plugin module (`-p no:<name>` only turns one
+ * off), and `-o addopts=…` adds arguments, checked as pytest's own. In a short-option word the first
+ * letter that takes a value takes the rest (`-rfp` is `-r fp`).
+ */
+function pytestValues(args: readonly string[]): string | null {
   for (const [i, a] of args.entries()) {
-    const cluster = /^-([^-].*)$/.exec(a)?.[1];
-    const at = cluster?.search(/[ckmoprW]/) ?? -1;
-    if (cluster === undefined || cluster[at] !== "p") continue;
-    if (!(cluster.slice(at + 1) || args[i + 1])?.startsWith("no:")) return `${a} loads a plugin module (only -p no:<name> turns one off)`;
+    const long = /^--override-ini(?:=(.*))?$/.exec(a);
+    const cluster = /^-([^-].*)$/.exec(a)?.[1] ?? "";
+    const at = cluster.search(/[ckmoprW]/);
+    const option = long ? "o" : cluster[at];
+    const value = (long ? long[1] : cluster.slice(at + 1)) || args[i + 1];
+    if (option === "p" && !value?.startsWith("no:")) return `${a} loads a plugin module (only -p no:<name> turns one off)`;
+    const added = option === "o" && value?.startsWith("addopts=") ? argumentRefusal("pytest", splitCommand(value.slice("addopts=".length))) : null;
+    if (added) return added;
   }
   return null;
 }
@@ -85,7 +94,7 @@ function pytestPlugins(args: readonly string[]): string | null {
 function runsCode(word: string, rule: ArgumentRule): boolean {
   if (!word.startsWith("-") || word === "-" || word === "--") return false;
   if (word.startsWith("--") || rule.syntax === "go") {
-    const name = word.replace(/^--?/, "").split("=")[0]!;
+    const name = word.replace(/^--?/, "").split(/[=.]/)[0]!.replaceAll("_", "-");
     return (rule.long ?? []).some((n) => n === name || (rule.syntax === "abbreviating" && name !== "" && n.startsWith(name)));
   }
   return [...word.slice(1)].some((c) => rule.short?.includes(c) ?? false);

@@ -120,7 +120,7 @@ describe("the commands a check may run", () => {
     expect(refused("cargo --config target.x.runner=sh test")).toBe("INVALID_ARGUMENT: --config would run arbitrary code");
     expect(refused("bun run x.ts")).toBe("INVALID_ARGUMENT: bun runs only as `bun test`");
   });
-  it("reads flags as each program does: combined short options, values attached, --opt=value, go's -flag, argparse's abbreviations", () => {
+  it("reads flags as each program does: combined short options, values attached, --opt=value, node's --a_b, go's -flag, argparse's abbreviations", () => {
     const cases: Array<[string, string]> = [
       ["node -pe 1", "-pe"],
       ["node -ep 1", "-ep"],
@@ -129,6 +129,9 @@ describe("the commands a check may run", () => {
       ["node -ir fmt.mjs", "-ir"],
       ["node --print=1", "--print=1"],
       ["node --import=./x.mjs fmt.mjs", "--import=./x.mjs"],
+      ["node --experimental_loader=./x.mjs fmt.mjs", "--experimental_loader=./x.mjs"],
+      ["node --inspect=0.0.0.0:9229 fmt.mjs", "--inspect=0.0.0.0:9229"],
+      ["vitest run --api.host=0.0.0.0", "--api.host=0.0.0.0"],
       ["bun test -pe 1", "-pe"],
       ["bun test --preload=./x.ts", "--preload=./x.ts"],
       ["cargo -Zunstable-options check", "-Zunstable-options"],
@@ -138,13 +141,16 @@ describe("the commands a check may run", () => {
       ["go vet -vettool=x ./...", "-vettool=x"],
       ["go build -ldflags=-extld=x .", "-ldflags=-extld=x"],
       ["mypy --python-exec=python9 .", "--python-exec=python9"],
+      ["mypy --install-types --non-interactive .", "--install-types"],
       ["pytest --pyargs os", "--pyargs"],
       ["python3 -m pytest --pdbcls=x:y", "--pdbcls=x:y"],
     ];
     expect(cases.map(([line]) => refused(line))).toEqual(cases.map(([, flag]) => `INVALID_ARGUMENT: ${flag} would run arbitrary code`));
     expect(refused("python3 -m pytest -p evil")).toBe("INVALID_ARGUMENT: -p loads a plugin module (only -p no:<name> turns one off)");
     expect(refused("pytest -vpevil")).toBe("INVALID_ARGUMENT: -vpevil loads a plugin module (only -p no:<name> turns one off)");
-    expect(refused("python3 -m pytest -p no:cacheprovider -pno:randomly -rfp -kplugin -q")).toBeNull();
+    expect(refused("python3 -m pytest -o 'addopts=-p evil'")).toBe("INVALID_ARGUMENT: -p loads a plugin module (only -p no:<name> turns one off)");
+    expect(refused("pytest --override-ini=addopts=--pyargs")).toBe("INVALID_ARGUMENT: --pyargs would run arbitrary code");
+    expect(refused("python3 -m pytest -p no:cacheprovider -pno:randomly -rfp -kplugin -o addopts= -q")).toBeNull();
     expect(refused("python3 -m mypy .")).toBeNull();
   });
   it("a wrapper (npx, npm exec, bunx, pnpm exec) is never run: the program it names runs itself, checked by its own rule", () => {

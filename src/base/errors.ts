@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   REGEX_TIMEOUT: "The pattern backtracks catastrophically (nested quantifiers such as (a+)+ or (.*a){20}); simplify it and retry.",
   SYMBOL_NOT_FOUND: "List the file's declarations with `hashpilot ast find-symbols <file>`; name a member as `Owner.member`.",
   AMBIGUOUS_SYMBOL: "The name binds more than one thing: pick one (a member as `Owner.member`, or the binding's line), or rename each separately.",
+  UNRESOLVED_REFERENCES: "Some uses of the name may or may not be the renamed variable, and the text cannot tell (in JavaScript: inside a `with` body, or where a direct `eval` runs): check the lines listed, then pass --yes to rename the others and leave those as they are, or rename by hand.",
   SEARCH_TRUNCATED: "The search stopped at the depth guard before it could be sure; edit the deeply nested code with replace-hash instead.",
   UNSUPPORTED_OPERATION: "Run `hashpilot ast capabilities` for what each language supports, or use replace-hash or diff apply.",
   MODULE_SYSTEM_MISMATCH: "The import has no form in the file's module system; follow the recovery step (it names the concrete next step).",

@@ -84,8 +84,8 @@ const editText = (d: { message?: string; route?: string; diff?: string }) => `${
 /** The text forms of the commands' payloads, by command (a command without one prints a key/value dump). */
 const RENDERERS: Record<string, Renderer> = {
   "read-many": {
-    text: (data: Array<{ path: string; hash: string | null; lines: number; error: { code: string } | null }>) =>
-      data.map((d) => (d.error ? `${d.path}  error ${d.error.code}` : `${d.path}  ${d.hash}  ${d.lines} lines`)).join("\n"),
+    text: (data: Array<{ path: string; hash: string | null; lines: number; error: { code: string } | null; contentEndLine?: number }>) =>
+      data.map((d) => (d.error ? `${d.path}  error ${d.error.code}` : `${d.path}  ${d.hash}  ${d.lines} lines${d.contentEndLine === undefined ? "" : ` (content cut after line ${d.contentEndLine})`}`)).join("\n"),
   },
   "read-hash": {
     text: (d: { path: string; line: number; content: string; lineHash: string; contextHash: string; contextRange: LineRange }) =>

@@ -10,7 +10,7 @@ import { LIST_BUDGET_BYTES, cutMarks, fitList, jsonBytes } from "../base/budget.
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
 import { yieldToLoop } from "../base/loop.js";
 import { listed, planReplace, previewDiff, windows, type LineRange } from "./anchor.js";
-import { generateDiff, patchCreatesFile, planPatch, type Placement } from "./diff.js";
+import { generateDiff, generateDiffOffThread, patchCreatesFile, planPatch, type Placement } from "./diff.js";
 import type { EditedLines } from "./gate.js";
 import { editTransaction } from "./transaction.js";
 import { DEFAULT_GREP_TIMEOUT_MS, filesUnder as walkFiles, grep, readLines, type GrepMatch, type GrepSkipped } from "./grep.js";
@@ -480,11 +480,11 @@ export interface DiffGenerateData {
 }
 
 /** A unified diff between two contents (headers name `file`, relative to the root, as a/ and b/). */
-export function diffGenerate(ctx: OpContext, file: string, oldContent: string, newContent: string, context: number): OpResult<DiffGenerateData> {
+export async function diffGenerate(ctx: OpContext, file: string, oldContent: string, newContent: string, context: number): Promise<OpResult<DiffGenerateData>> {
   if (!Number.isInteger(context) || context < 0) throw new MastError("INVALID_ARGUMENT", `-c must be a whole number of lines, not ${context}`);
   checkPathArgument(file);
   const rel = relative(ctx.boundary.root, resolve(ctx.cwd, file)) || basename(file);
-  return { data: { diff: generateDiff(`a/${rel}`, `b/${rel}`, oldContent, newContent, context) }, warnings: [] };
+  return { data: { diff: await generateDiffOffThread({ oldName: `a/${rel}`, newName: `b/${rel}`, oldText: oldContent, newText: newContent, context }) }, warnings: [] };
 }
 
 export interface DiffApplyData {

@@ -1,9 +1,10 @@
-// `mast serve` under hostile input (issue #9) with the real MCP SDK client: a runaway pattern
-// never stops the server from answering other calls, arguments no tool accepts (NUL bytes,
+// `mast serve` under hostile input (issue #9) with the real MCP SDK client: a runaway pattern or
+// a large diff never stops the server from answering other calls, arguments no tool accepts (NUL bytes,
 // unpaired surrogates, FTS5 syntax) get INVALID_ARGUMENT or a real answer — never INTERNAL —
 // and absolute in-project paths work for the index tools too.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { applyPatch } from "diff";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -55,6 +56,25 @@ describe("mast serve under hostile input (#9)", () => {
     expect([search.isError, search.data.results[0].symbol_name]).toEqual([false, "Repo"]);
     const stopped = await runaway;
     expect([stopped.isError, codeOf(stopped), stopped.ms < 5_000]).toEqual([true, "REGEX_TIMEOUT", true]);
+  });
+
+  it("keeps answering while a large diff_generate runs off its thread", async () => {
+    const p = space.project(BASE_FILES);
+    mkdirSync(join(p.root, ".git"));
+    await runIndex(p.config(), { mode: "full" });
+    const client = await serve(p.root, space.dir("mast-home-"));
+    // Every other line changed: the minimal-diff search runs its whole 2 s budget.
+    const old = Array.from({ length: 5000 }, (_, i) => `line ${i}`).join("\n") + "\n";
+    const changed = Array.from({ length: 5000 }, (_, i) => (i % 2 ? `line ${i}` : `changed ${i}`)).join("\n") + "\n";
+    const order: string[] = [];
+    const diff = call(client, "diff_generate", { file: "big.txt", old_content: old, new_content: changed }).then((r) => (order.push("diff"), r));
+    await new Promise((r) => setTimeout(r, 150));
+    const meanwhile = await call(client, "read_hash", { file: "src/repo.ts", line: 1 }).then((r) => (order.push("read_hash"), r));
+    expect([meanwhile.isError, meanwhile.data.data.content]).toEqual([false, "export class Repo {"]);
+    const generated = await diff;
+    expect(order).toEqual(["read_hash", "diff"]);
+    expect(generated.isError).toBe(false);
+    expect(applyPatch(old, generated.data.data.diff)).toBe(changed);
   });
 
   it("refuses NUL bytes and unpaired surrogates in any argument; FTS5 syntax in a query is searched as text; absolute in-project paths work", async () => {

@@ -17,7 +17,7 @@ import { resolveConfig } from "../index/config.js";
 import { createToolContext } from "../tools/context.js";
 import { errorEnvelope, okEnvelope, type Envelope } from "../tools/envelope.js";
 import { VERSION } from "../base/version.js";
-import { doctor, doctorText, removeComponents, runNpm, uninstallPlan, upgradeCommand } from "./admin.js";
+import { doctor, doctorText, removeComponents, runCommand, uninstallPlan, upgradePlan } from "./admin.js";
 import type { CliCommand, ToolDefinition } from "../tools/define.js";
 import { TOOLS, callTool, inputFields, type InputField } from "../tools/registry.js";
 
@@ -143,14 +143,15 @@ const LOCAL_COMMANDS: Record<string, LocalCommand> = {
     run: (_values, cwd) => doctor(VERSION, cwd),
   },
   upgrade: {
-    summary: "Upgrade through npm (`npm install --global mast@<tag>`); --dry-run shows the command.",
-    usage: "hashpilot upgrade [--channel <channel>] [--target <dir>] [--keep-telemetry] [--force] [--dry-run]",
+    summary: "Upgrade the git clone this install runs from (git pull --ff-only, npm ci), never from the npm registry; --dry-run shows the commands.",
+    usage: "hashpilot upgrade [--channel <branch>] [--keep-telemetry] [--force] [--dry-run]",
     options: { channel: { type: "string" }, target: { type: "string" }, "keep-telemetry": { type: "boolean" }, force: { type: "boolean" }, "dry-run": { type: "boolean" } },
     run: async (values) => {
-      const command = upgradeCommand(typeof values.channel === "string" ? values.channel : "main", typeof values.target === "string" ? values.target : null);
-      if (values["dry-run"] !== true) runNpm(command);
+      if (values.target !== undefined) throw usage("upgrade", "--target: upgrade works on the install it runs from, in place");
+      const plan = upgradePlan(typeof values.channel === "string" ? values.channel : null);
+      if (values["dry-run"] !== true) for (const command of plan.commands) runCommand(command);
       // Telemetry and snapshots live outside the package: an upgrade keeps them either way.
-      return { success: true, ...(values["dry-run"] === true ? { dryRun: true } : {}), command };
+      return { success: true, ...(values["dry-run"] === true ? { dryRun: true } : {}), ...plan };
     },
   },
   uninstall: {
@@ -161,7 +162,7 @@ const LOCAL_COMMANDS: Record<string, LocalCommand> = {
       const plan = uninstallPlan(typeof values.target === "string" ? values.target : null, values["keep-config"] === true);
       if (values["dry-run"] !== true) {
         removeComponents(plan.components);
-        runNpm(plan.command);
+        runCommand(plan.command);
       }
       return { success: true, ...(values["dry-run"] === true ? { dryRun: true } : {}), command: plan.command, components: plan.components };
     },

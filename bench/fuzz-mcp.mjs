@@ -117,10 +117,10 @@ const within = (p, dir) => {
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 };
 
-/** Lines of a text as the editing tools see them (BOM dropped, any line break, no empty last line after a final break). */
+/** Lines of a text as the editing tools see them (BOM dropped, LF or CRLF breaks — a lone CR is text —, no empty last line after a final break). */
 function splitLines(raw) {
   const text = raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
-  const lines = text.split(/\r\n|\r|\n/);
+  const lines = text.split(/\r?\n/);
   const terminated = lines.length > 1 && lines.at(-1) === "";
   if (terminated) lines.pop();
   return { lines, terminated };

@@ -16,6 +16,7 @@ const input = {
   worker: "dist/index/worker.js",
   "run-worker": "dist/query/run-worker.js",
   "grep-worker": "dist/edit/grep-worker.js",
+  "diff-worker": "dist/edit/diff-worker.js",
   "checker-worker": "dist/query/checker-worker.js",
   "telemetry-worker": "dist/tools/telemetry-worker.js",
 };

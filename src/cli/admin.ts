@@ -1,19 +1,23 @@
 // hashpilot's install-management commands (contract "doctor", "upgrade", "uninstall"): the doctor's
 // checks of what this install needs to work — bins on PATH, the config parsing, the snapshot and
 // telemetry stores writable, every grammar loading, the MCP server starting and listing its tools —
-// and the npm commands (never a downloaded script) that upgrade or remove the package.
+// the upgrade of the git clone an install is linked from (never a registry install: the npm name
+// `mast` is not this project's), and the npm command that removes the package. Never a downloaded script.
 import { spawn, spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { errorMessage } from "../base/errors.js";
+import { MastError, errorMessage } from "../base/errors.js";
 import { globalConfigPath, loadHashpilotConfig } from "../edit/config.js";
 import { hashpilotHome } from "../edit/writer.js";
 import { loadAllGrammars } from "../syntax/parser.js";
 
 /** The npm package this install came from. */
 export const PACKAGE_NAME = "mast";
+
+/** The installed package's directory, symlinks resolved: the bins run from its dist/bin/. */
+const PACKAGE_DIR = realpathSync(fileURLToPath(new URL("../..", import.meta.url)));
 
 export interface Check {
   name: string;
@@ -101,7 +105,7 @@ export async function doctor(version: string, cwd: string): Promise<DoctorReport
   checks.push(
     missing.length === 0
       ? { name: "cli-executable", status: "pass", message: `On PATH: ${bins.map(([, p]) => p).join(", ")}` }
-      : { name: "cli-executable", status: "warn", message: `Not on PATH: ${missing.join(", ")} (install globally with \`npm install --global ${PACKAGE_NAME}\`, or run them through npx)` },
+      : { name: "cli-executable", status: "warn", message: `Not on PATH: ${missing.join(", ")} (link them with \`npm install -g .\` in a clone of mast; this one runs from ${PACKAGE_DIR})` },
   );
   const configFiles = [globalConfigPath(), join(cwd, ".hashpilot.json")].filter((p) => existsSync(p));
   let telemetryEnabled = true;
@@ -135,14 +139,37 @@ export function doctorText(r: DoctorReport): string {
 
 // ---- upgrade / uninstall ----
 
-export interface NpmPlan {
-  dryRun: boolean;
-  command: string[];
+export interface UpgradePlan {
+  /** git-clone: the package is a clone's work tree (`npm install -g .` links it), upgraded in place. */
+  install: "git-clone";
+  packageDir: string;
+  /** Run in order: the clone fast-forwarded, then its dependencies and build (`npm ci` runs `prepare`). */
+  commands: string[][];
 }
 
-/** `npm install --global mast@<tag>`: channel `main` is the `latest` dist-tag, any other channel is a dist-tag of its own. */
-export function upgradeCommand(channel: string, target: string | null): string[] {
-  return ["npm", "install", "--global", ...(target ? ["--prefix", target] : []), `${PACKAGE_NAME}@${channel === "main" ? "latest" : channel}`];
+/**
+ * How the install at `packageDir` upgrades: a git clone pulls (`channel`: that branch of origin,
+ * else the checked-out branch's upstream) and reinstalls. Anything else — a tarball's copy — has no
+ * source to upgrade from: UNSUPPORTED_OPERATION with the steps to take from a clone.
+ */
+export function upgradePlan(channel: string | null, packageDir = PACKAGE_DIR): UpgradePlan {
+  const top = spawnSync("git", ["-C", packageDir, "rev-parse", "--show-toplevel"], { encoding: "utf8" });
+  const clone = top.status === 0 && realpathSync(top.stdout.trim()) === packageDir;
+  if (!clone) {
+    const version = (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version?: string }).version ?? "<version>";
+    throw new MastError("UNSUPPORTED_OPERATION", `${packageDir} is an installed copy of ${PACKAGE_NAME}, not a git clone: there is nothing to upgrade it from, and hashpilot never installs "${PACKAGE_NAME}" from the npm registry (the name is not this project's)`, {
+      hint: `In a clone of mast: \`git pull && npm ci && npm pack\`, then \`npm install -g ./${PACKAGE_NAME}-${version}.tgz --allow-scripts=<the packages in its package.json allowScripts>\` (README, "Install"); or link the clone instead with \`npm install -g .\`.`,
+      details: { packageDir },
+    });
+  }
+  return {
+    install: "git-clone",
+    packageDir,
+    commands: [
+      ["git", "-C", packageDir, "pull", "--ff-only", ...(channel === null ? [] : ["origin", channel])],
+      ["npm", "--prefix", packageDir, "ci"],
+    ],
+  };
 }
 
 export interface UninstallComponent {
@@ -166,10 +193,10 @@ export function uninstallPlan(target: string | null, keepConfig: boolean): { com
   };
 }
 
-/** Runs an npm command with its output on stderr; throws with npm's exit status when it fails. */
-export function runNpm(command: string[]): void {
+/** Runs a command (npm, git) with its output on stderr; throws with its exit status when it fails. */
+export function runCommand(command: string[]): void {
   const r = spawnSync(command[0]!, command.slice(1), { stdio: ["ignore", process.stderr, process.stderr] });
-  if (r.error) throw new Error(`cannot run npm: ${r.error.message}`);
+  if (r.error) throw new Error(`cannot run ${command[0]}: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`${command.join(" ")} failed with exit status ${r.status}`);
 }
 

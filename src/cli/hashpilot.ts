@@ -17,7 +17,7 @@ import { resolveConfig } from "../index/config.js";
 import { createToolContext } from "../tools/context.js";
 import { errorEnvelope, okEnvelope, type Envelope } from "../tools/envelope.js";
 import { VERSION } from "../base/version.js";
-import { doctor, doctorText, removeComponents, runNpm, uninstallPlan, upgradeCommand } from "./admin.js";
+import { doctor, doctorText, removeComponents, runCommand, uninstallPlan, upgradePlan } from "./admin.js";
 import type { CliCommand, ToolDefinition } from "../tools/define.js";
 import { TOOLS, callTool, inputFields, type InputField } from "../tools/registry.js";
 
@@ -87,8 +87,8 @@ const editText = (d: { message?: string; route?: string; diff?: string }) => `${
 /** The text forms of the commands' payloads, by command (a command without one prints a key/value dump). */
 const RENDERERS: Record<string, Renderer> = {
   "read-many": {
-    text: (data: Array<{ path: string; hash: string | null; lines: number; error: { code: string } | null }>) =>
-      data.map((d) => (d.error ? `${d.path}  error ${d.error.code}` : `${d.path}  ${d.hash}  ${d.lines} lines`)).join("\n"),
+    text: (data: Array<{ path: string; hash: string | null; lines: number; error: { code: string } | null; contentEndLine?: number }>) =>
+      data.map((d) => (d.error ? `${d.path}  error ${d.error.code}` : `${d.path}  ${d.hash}  ${d.lines} lines${d.contentEndLine === undefined ? "" : ` (content cut after line ${d.contentEndLine})`}`)).join("\n"),
   },
   "read-hash": {
     text: (d: { path: string; line: number; content: string; lineHash: string; contextHash: string; contextRange: LineRange }) =>
@@ -146,14 +146,15 @@ const LOCAL_COMMANDS: Record<string, LocalCommand> = {
     run: (_values, cwd) => doctor(VERSION, cwd),
   },
   upgrade: {
-    summary: "Upgrade through npm (`npm install --global mast@<tag>`); --dry-run shows the command.",
-    usage: "hashpilot upgrade [--channel <channel>] [--target <dir>] [--keep-telemetry] [--force] [--dry-run]",
+    summary: "Upgrade the git clone this install runs from (git pull --ff-only, npm ci), never from the npm registry; --dry-run shows the commands.",
+    usage: "hashpilot upgrade [--channel <branch>] [--keep-telemetry] [--force] [--dry-run]",
     options: { channel: { type: "string" }, target: { type: "string" }, "keep-telemetry": { type: "boolean" }, force: { type: "boolean" }, "dry-run": { type: "boolean" } },
     run: async (values) => {
-      const command = upgradeCommand(typeof values.channel === "string" ? values.channel : "main", typeof values.target === "string" ? values.target : null);
-      if (values["dry-run"] !== true) runNpm(command);
+      if (values.target !== undefined) throw usage("upgrade", "--target: upgrade works on the install it runs from, in place");
+      const plan = upgradePlan(typeof values.channel === "string" ? values.channel : null);
+      if (values["dry-run"] !== true) for (const command of plan.commands) runCommand(command);
       // Telemetry and snapshots live outside the package: an upgrade keeps them either way.
-      return { success: true, ...(values["dry-run"] === true ? { dryRun: true } : {}), command };
+      return { success: true, ...(values["dry-run"] === true ? { dryRun: true } : {}), ...plan };
     },
   },
   uninstall: {
@@ -164,7 +165,7 @@ const LOCAL_COMMANDS: Record<string, LocalCommand> = {
       const plan = uninstallPlan(typeof values.target === "string" ? values.target : null, values["keep-config"] === true);
       if (values["dry-run"] !== true) {
         removeComponents(plan.components);
-        runNpm(plan.command);
+        runCommand(plan.command);
       }
       return { success: true, ...(values["dry-run"] === true ? { dryRun: true } : {}), command: plan.command, components: plan.components };
     },

@@ -3,8 +3,12 @@
 // newline at end of file`), and placing a patch's hunks on a file's lines — where the patch says
 // while the file is as the patch's author read it (its file hash), otherwise where the hunk's
 // lines are when they are in exactly one place — refusing a hunk whose lines are gone or
-// ambiguous, and a patch whose end-of-file newline markers do not fit the file. Planning only.
+// ambiguous, and a patch whose end-of-file newline markers do not fit the file. Planning only;
+// `diff generate` runs in a worker thread (diff-worker.ts), so a large diff never holds the server.
 import { FILE_HEADERS_ONLY, createTwoFilesPatch, parsePatch } from "diff";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
 import { MastError, errorMessage } from "../base/errors.js";
 import { MAX_LISTED_CANDIDATES, MIN_DISTINCTIVE_CHARS, checkHash, distinctive, listed } from "./anchor.js";
 import { fileHash, isEmptyText, parseText, type EditableText, type LineEnding } from "./text.js";
@@ -70,6 +74,36 @@ export function generateDiff(oldName: string, newName: string, oldText: string, 
     ...marked(" ", a.slice(a.length - s, a.length - s + after)),
   ];
   return `${header}${lines.join("\n")}\n`;
+}
+
+export interface DiffRequest {
+  readonly oldName: string;
+  readonly newName: string;
+  readonly oldText: string;
+  readonly newText: string;
+  readonly context: number;
+}
+
+const WORKER_FILE = fileURLToPath(new URL("./diff-worker.js", import.meta.url));
+
+/**
+ * generateDiff in a worker thread, bounded by its DIFF_TIMEOUT_MS search budget; inline from
+ * TypeScript sources (tests), where no compiled worker exists. A worker out of memory is
+ * RESULT_TOO_LARGE.
+ */
+export function generateDiffOffThread(req: DiffRequest): Promise<string> {
+  if (!existsSync(WORKER_FILE)) return Promise.resolve(generateDiff(req.oldName, req.newName, req.oldText, req.newText, req.context));
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_FILE, { workerData: req, resourceLimits: { maxOldGenerationSizeMb: 1024 } });
+    worker.once("message", (diff: string) => {
+      resolve(diff);
+      void worker.terminate();
+    });
+    worker.once("error", (err: Error & { code?: string }) =>
+      reject(err.code === "ERR_WORKER_OUT_OF_MEMORY" ? new MastError("RESULT_TOO_LARGE", "the diff ran out of memory and was stopped", { hint: "Diff smaller contents, or a part of the file at a time." }) : err),
+    );
+    worker.once("exit", () => reject(new Error("the diff worker exited without an answer")));
+  });
 }
 
 export interface Placement {

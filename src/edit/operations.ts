@@ -10,7 +10,7 @@ import { LIST_BUDGET_BYTES, cutMarks, fitList, jsonBytes } from "../base/budget.
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
 import { yieldToLoop } from "../base/loop.js";
 import { listed, planReplace, previewDiff, windows, type LineRange } from "./anchor.js";
-import { generateDiff, patchCreatesFile, planPatch, type Placement } from "./diff.js";
+import { generateDiff, generateDiffOffThread, patchCreatesFile, planPatch, type Placement } from "./diff.js";
 import type { EditedLines } from "./gate.js";
 import { editTransaction } from "./transaction.js";
 import { DEFAULT_GREP_TIMEOUT_MS, filesUnder as walkFiles, grep, readLines, type GrepMatch, type GrepSkipped } from "./grep.js";
@@ -93,41 +93,83 @@ export interface ReadManyEntry {
   hash: string | null;
   lines: number;
   error: { code: ErrorCode; message: string } | null;
+  /** The file the answer cap cut: `content` holds its lines 1..contentEndLine only (hash and lines are the whole file's). */
+  truncated?: true;
+  contentEndLine?: number;
 }
 
 /** Files read-many takes in one call at most. */
 export const MAX_READ_FILES = 1000;
 
+/** Room kept under read-many's budget for the list of the files it left out. */
+const OMITTED_LIST_BYTES = 64 * 1024;
+
 /**
- * Every file with its content and whole-file hash; a file that cannot be read carries its error,
- * and one whose content no longer fits the answer budget carries RESULT_TOO_LARGE (its hash and
- * line count are still given).
+ * Every file with its content and whole-file hash, in order, until the answer budget: the file
+ * that crosses it is cut at a line end (truncated, contentEndLine) and the files after it are not
+ * read — a RESULT_TRUNCATED warning counts and lists them. A file that cannot be read carries its
+ * error; when every file errs, the first error is the answer's.
  */
 export function readMany(ctx: OpContext, files: readonly string[]): OpResult<ReadManyEntry[]> {
   if (files.length === 0) throw new MastError("INVALID_ARGUMENT", "read-many needs at least one file");
   if (files.length > MAX_READ_FILES) throw new MastError("INVALID_ARGUMENT", `read-many takes at most ${MAX_READ_FILES} files, not ${files.length}`);
-  let budget = LIST_BUDGET_BYTES;
-  const data = files.map((file): ReadManyEntry => {
-    const named = typeof file === "string" && !file.includes("\0") ? resolve(ctx.cwd, file) : String(file);
-    try {
-      const { path, text } = readInside(ctx, file);
-      const content = renderText({ ...text, bom: false });
-      const size = jsonBytes(content) + path.length + 64;
-      if (size > budget) {
-        return { path, content: null, hash: fileHash(text), lines: text.lines.length, error: { code: "RESULT_TOO_LARGE", message: `${path}'s content (${content.length} characters) does not fit in what is left of the answer cap; read it alone, or in parts with read-hash or the index tools` } };
-      }
-      budget -= size;
-      return { path, content, hash: fileHash(text), lines: text.lines.length, error: null };
-    } catch (err) {
-      if (!isMastError(err)) throw err;
-      return { path: named, content: null, hash: null, lines: 0, error: { code: err.code, message: err.message } };
+  const named = (file: string) => (typeof file === "string" && !file.includes("\0") ? resolve(ctx.cwd, file) : String(file));
+  const data: ReadManyEntry[] = [];
+  let room = LIST_BUDGET_BYTES - OMITTED_LIST_BYTES;
+  let cut: ReadManyEntry | null = null;
+  for (const file of files) {
+    const entry = readEntry(ctx, file, named(file));
+    const size = jsonBytes(entry.entry) + 1;
+    if (size <= room) {
+      data.push(entry.entry);
+      room -= size;
+      continue;
     }
-  });
-  if (data.every((d) => d.error !== null)) {
+    if (entry.text !== null) data.push((cut = cutEntry(entry.entry, entry.text, room)));
+    break;
+  }
+  const left = files.slice(data.length).map(named);
+  if (left.length === 0 && data.every((d) => d.error !== null)) {
     const first = data[0]!.error!;
     throw new MastError(first.code, first.message, { details: { files: data } });
   }
-  return { data, warnings: [] };
+  if (left.length === 0 && cut === null) return { data, warnings: [] };
+  const shown = fitList(left, Infinity, OMITTED_LIST_BYTES - 1024);
+  const cutText = cut === null ? "" : `${cut.path} is cut after line ${cut.contentEndLine} of ${cut.lines}; `;
+  const leftText = left.length === 0 ? "" : `${left.length} file(s) from ${left[0]} on were not read${shown.omitted > 0 ? ` (the first ${shown.items.length} are listed)` : ""}; `;
+  const warning: Warning = {
+    code: "RESULT_TRUNCATED",
+    message: `read-many stopped at the answer cap: ${cutText}${leftText}read the rest in another call, or in parts with read-hash or the index tools`,
+    omitted: left.length,
+    files: shown.items,
+  };
+  return { data, warnings: [warning] };
+}
+
+/** One file's read-many entry, with its text when it was read. */
+function readEntry(ctx: OpContext, file: string, named: string): { entry: ReadManyEntry; text: EditableText | null } {
+  try {
+    const { path, text } = readInside(ctx, file);
+    return { entry: { path, content: renderText({ ...text, bom: false }), hash: fileHash(text), lines: text.lines.length, error: null }, text };
+  } catch (err) {
+    if (!isMastError(err)) throw err;
+    return { entry: { path: named, content: null, hash: null, lines: 0, error: { code: err.code, message: err.message } }, text: null };
+  }
+}
+
+/** The entry with its content cut to the whole lines that fit in `room` bytes of JSON. */
+function cutEntry(entry: ReadManyEntry, text: EditableText, room: number): ReadManyEntry {
+  let free = room - jsonBytes({ ...entry, content: "", truncated: true, contentEndLine: text.lines.length }) - 1;
+  let end = 0;
+  let content = "";
+  for (; end < text.lines.length; end++) {
+    const line = text.lines[end]! + text.endings[end]!;
+    const size = jsonBytes(line) - 2;
+    if (size > free) break;
+    free -= size;
+    content += line;
+  }
+  return { ...entry, content, truncated: true, contentEndLine: end };
 }
 
 // ---- read-hash ----
@@ -440,11 +482,11 @@ export interface DiffGenerateData {
 }
 
 /** A unified diff between two contents (headers name `file`, relative to the root, as a/ and b/). */
-export function diffGenerate(ctx: OpContext, file: string, oldContent: string, newContent: string, context: number): OpResult<DiffGenerateData> {
+export async function diffGenerate(ctx: OpContext, file: string, oldContent: string, newContent: string, context: number): Promise<OpResult<DiffGenerateData>> {
   if (!Number.isInteger(context) || context < 0) throw new MastError("INVALID_ARGUMENT", `-c must be a whole number of lines, not ${context}`);
   checkPathArgument(file);
   const rel = relative(ctx.boundary.root, resolve(ctx.cwd, file)) || basename(file);
-  return { data: { diff: generateDiff(`a/${rel}`, `b/${rel}`, oldContent, newContent, context) }, warnings: [] };
+  return { data: { diff: await generateDiffOffThread({ oldName: `a/${rel}`, newName: `b/${rel}`, oldText: oldContent, newText: newContent, context }) }, warnings: [] };
 }
 
 export interface DiffApplyData {

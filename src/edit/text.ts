@@ -1,6 +1,7 @@
 // A file as the editing commands see it (hashpilot contract): lines of text with the BOM
 // stripped and every line ending normalised to LF for hashing, while each line's own ending,
-// the BOM and the trailing-newline state are kept so a write restores them byte for byte.
+// the BOM and the trailing-newline state are kept so a write restores them byte for byte. Lines
+// end at LF or CRLF only — a lone CR is text, as tree-sitter's rows, the index and git count.
 // Hashes are SHA-256 hex cut to 12 characters, over LF-joined lines with no trailing newline.
 import { sha256 } from "../base/hash.js";
 import { MastError } from "../base/errors.js";
@@ -8,7 +9,7 @@ import { MastError } from "../base/errors.js";
 /** The width of every hash the editing commands report or accept. */
 export const HASH_WIDTH = 12;
 
-export type LineEnding = "\n" | "\r\n" | "\r";
+export type LineEnding = "\n" | "\r\n";
 
 export interface EditableText {
   /** Lines without their endings. A file ending in a newline has no empty last line here. */
@@ -27,33 +28,27 @@ export function hash12(text: string): string {
   return sha256(text).slice(0, HASH_WIDTH);
 }
 
-/** Splits decoded text into lines, remembering each line's ending and the BOM. */
+/** Splits decoded text into lines at LF and CRLF, remembering each line's ending and the BOM. */
 export function parseText(raw: string): EditableText {
   const bom = raw.startsWith(BOM);
   const text = bom ? raw.slice(1) : raw;
   const lines: string[] = [];
   const endings: (LineEnding | "")[] = [];
   let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 10 && c !== 13) continue;
-    const ending: LineEnding = c === 13 && text.charCodeAt(i + 1) === 10 ? "\r\n" : c === 13 ? "\r" : "\n";
-    lines.push(text.slice(start, i));
-    endings.push(ending);
-    i += ending.length - 1;
+  let crlf = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", start)) {
+    const cr = i > start && text.charCodeAt(i - 1) === 13;
+    lines.push(text.slice(start, cr ? i - 1 : i));
+    endings.push(cr ? "\r\n" : "\n");
+    if (cr) crlf++;
     start = i + 1;
   }
   if (start < text.length || lines.length === 0) {
     lines.push(text.slice(start));
     endings.push("");
   }
-  return { lines, endings, bom, eol: dominantEnding(endings) };
-}
-
-function dominantEnding(endings: readonly (LineEnding | "")[]): LineEnding {
-  const counts = { "\n": 0, "\r\n": 0, "\r": 0 };
-  for (const e of endings) if (e !== "") counts[e]++;
-  return counts["\r\n"] > counts["\n"] && counts["\r\n"] >= counts["\r"] ? "\r\n" : counts["\r"] > counts["\n"] ? "\r" : "\n";
+  const lf = endings.length - crlf - (endings.at(-1) === "" ? 1 : 0);
+  return { lines, endings, bom, eol: crlf > lf ? "\r\n" : "\n" };
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -110,7 +105,7 @@ export function checkRange(t: EditableText, start: number, end: number): void {
 }
 
 /**
- * Replaces lines start..end with the lines of `content` (LF, CRLF or CR separated; one trailing
+ * Replaces lines start..end with the lines of `content` (LF or CRLF separated; one trailing
  * line break is the end of the last line, not an extra empty line). Untouched lines keep their
  * endings; the last line keeps the file's trailing-newline state.
  */

@@ -1,6 +1,7 @@
 // The navigation answers (spec §9): project skeleton, a file's exports, a symbol's signature with
 // its type context, a file's imports. Read-only over the store; every unbounded list is capped
 // with an explicit truncation count.
+import { LIST_BUDGET_BYTES, fitList } from "../base/budget.js";
 import { MastError } from "../base/errors.js";
 import { projectPath } from "../base/paths.js";
 import { extensionInfo } from "../lang/languages.js";
@@ -28,7 +29,8 @@ export interface SkeletonResponse {
   scope_empty?: true;
 }
 
-export function projectSkeleton(db: Db, input: SkeletonInput): SkeletonResponse {
+/** Every file in scope with its first exported names, cut to `input.limit` files and `maxBytes` of JSON (files_truncated counts the rest). */
+export function projectSkeleton(db: Db, input: SkeletonInput, maxBytes = LIST_BUDGET_BYTES): SkeletonResponse {
   const directory = normaliseDirectory(input.directory);
   const ids = scopeFileIds(db, { file_pattern: input.file_pattern, directory });
   const rows = db
@@ -39,18 +41,20 @@ export function projectSkeleton(db: Db, input: SkeletonInput): SkeletonResponse 
        ORDER BY f.path, c.start_line, c.id`,
     )
     .all(...(ids === null ? [] : [JSON.stringify(ids)])) as Array<{ path: string; name: string }>;
-  const byFile = new Map<string, string[]>();
+  const byFile = new Map<string, Set<string>>();
   for (const r of rows) {
     if (input.max_depth !== null && input.max_depth !== undefined && depthBelow(directory, r.path) > input.max_depth) continue;
-    const list = byFile.get(r.path) ?? [];
-    if (!list.includes(r.name)) list.push(r.name);
-    byFile.set(r.path, list);
+    const names = byFile.get(r.path) ?? new Set<string>();
+    names.add(r.name);
+    byFile.set(r.path, names);
   }
-  const all = [...byFile].map(([file_path, exports]) =>
-    exports.length > input.max_exports ? { file_path, exports: exports.slice(0, input.max_exports), exports_truncated: exports.length - input.max_exports } : { file_path, exports },
-  );
-  const response: SkeletonResponse = { files: all.slice(0, input.limit) };
-  if (all.length > input.limit) response.files_truncated = all.length - input.limit;
+  const all = [...byFile].map(([file_path, names]) => {
+    const exports = [...names];
+    return exports.length > input.max_exports ? { file_path, exports: exports.slice(0, input.max_exports), exports_truncated: exports.length - input.max_exports } : { file_path, exports };
+  });
+  const fit = fitList(all, input.limit, maxBytes);
+  const response: SkeletonResponse = { files: fit.items };
+  if (fit.omitted > 0) response.files_truncated = fit.omitted;
   if (all.length === 0 && isIndexEmpty(db)) response.index_empty = true;
   else if (ids !== null && ids.length === 0) response.scope_empty = true;
   return response;

@@ -5,7 +5,7 @@
 // before a transaction commits), removed by exact rowid.
 import type BetterSqlite3 from "better-sqlite3";
 import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { sha256 } from "../base/hash.js";
 import { isTestPath } from "../base/paths.js";
@@ -43,9 +43,11 @@ export type Db = BetterSqlite3.Database;
 /**
  * A plain connection to another database of the state dir (metrics.db, the structural catalog): WAL
  * unless `journal: "delete"` (a file that is renamed into place whole and read by other programs
- * must hold all of its pages), a busy wait of `busyMs`.
+ * must hold all of its pages), a busy wait of `busyMs`. With `mode`, a writable database and its
+ * -wal and -shm files get that mode (created so; SQLite gives its journals the database's mode).
  */
-export function openDatabase(path: string, options: { readonly?: boolean; busyMs?: number; journal?: "wal" | "delete" } = {}): Db {
+export function openDatabase(path: string, options: { readonly?: boolean; busyMs?: number; journal?: "wal" | "delete"; mode?: number } = {}): Db {
+  if (options.mode !== undefined && !options.readonly) restrictMode(path, options.mode);
   const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   try {
     db.pragma(`busy_timeout = ${options.busyMs ?? DEFAULT_BUSY_TIMEOUT_MS}`);
@@ -58,6 +60,24 @@ export function openDatabase(path: string, options: { readonly?: boolean; busyMs
     throw err;
   }
   return db;
+}
+
+/** Creates `path` with `mode` when missing and sets it, and any -wal and -shm beside it, to `mode` through the opened descriptor (a symlink is refused). */
+function restrictMode(path: string, mode: number): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    let fd: number;
+    try {
+      fd = openSync(file, constants.O_RDWR | constants.O_NOFOLLOW | (file === path ? constants.O_CREAT : 0), mode);
+    } catch (err) {
+      if (file !== path && (err as NodeJS.ErrnoException).code === "ENOENT") continue;
+      throw err;
+    }
+    try {
+      if ((fstatSync(fd).mode & 0o7777) !== mode) fchmodSync(fd, mode);
+    } finally {
+      closeSync(fd);
+    }
+  }
 }
 
 const STATEMENTS = new WeakMap<Db, Map<string, BetterSqlite3.Statement>>();

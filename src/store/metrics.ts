@@ -83,9 +83,9 @@ export function nearestRank(sorted: readonly number[], p: number): number | null
 export class MetricsDb {
   private constructor(readonly db: Db) {}
 
-  /** Opens metrics.db, creating it and its tables unless `readonly`. */
+  /** Opens metrics.db, creating it (owner-only: it holds every read call's arguments) and its tables unless `readonly`. */
   static open(path: string, options: { readonly?: boolean; busyMs?: number } = {}): MetricsDb {
-    const db = openDatabase(path, options);
+    const db = openDatabase(path, { ...options, mode: 0o600 });
     if (!options.readonly) db.exec(SCHEMA);
     return new MetricsDb(db);
   }

@@ -227,7 +227,7 @@ export function indentUnit(text: string, fallback: string): string {
 
 /** Content as an edit writes it: LF line ends, no trailing line breaks, no leading blank lines. */
 function contentLines(content: string): string[] {
-  const lines = content.replace(/\r\n?/g, "\n").replace(/\n+$/, "").split("\n");
+  const lines = content.replace(/\r\n/g, "\n").replace(/\n+$/, "").split("\n");
   while (lines.length > 0 && lines[0]!.trim() === "") lines.shift();
   return lines;
 }
@@ -318,7 +318,7 @@ export function planReplaceBody(rules: EditRules, tree: Tree, text: string, quer
     const lead = b.startPosition.row > target.node.startPosition.row ? "" : "\n";
     return { edit: { start, end: b.endIndex, text: lead + lines.join("\n") }, target };
   }
-  let inner = body.replace(/\r\n?/g, "\n").trim();
+  let inner = body.replace(/\r\n/g, "\n").trim();
   if (inner.startsWith("{") && inner.endsWith("}")) inner = inner.slice(1, -1);
   // The body's own indentation when it has a statement on a line of its own, else one step in.
   const first = b.namedChildren.find((c) => c.type !== "comment" && c.startPosition.row > b.startPosition.row);

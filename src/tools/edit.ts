@@ -166,7 +166,7 @@ export const readManyTool = defineTool({
   title: "Read files with hashes",
   description: "Reads whole files with each file's 12-character hash: the anchor of a whole-file replace_hash and the expected_file_hash of later edits.",
   details:
-    "Reads files inside the project whole, each with its 12-character content hash (the anchor for a whole-file replace_hash, and the expected_file_hash of later edits) and line count; a file that cannot be read carries its error (PATH_DENIED outside the project, READ_FAILED for FIFOs and devices, RESULT_TOO_LARGE once the answer cap is reached).",
+    "Reads files inside the project whole, each with its 12-character content hash (the anchor for a whole-file replace_hash, and the expected_file_hash of later edits) and line count; a file that cannot be read carries its error (PATH_DENIED outside the project, READ_FAILED for FIFOs and devices). Files are read in order up to the answer cap: the file that crosses it is cut at a line end (truncated: true, its content lines 1..contentEndLine; hash and lines are still the whole file's) and the files after it are not read — a RESULT_TRUNCATED warning counts them (omitted) and lists them (files) to read in another call.",
   input: z.object({ files: z.array(file).min(1).max(MAX_READ_FILES).describe(`Files to read (at most ${MAX_READ_FILES}).`) }).strict(),
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,

@@ -31,7 +31,7 @@ export const skeletonTool = defineTool({
   description: "Every indexed file with the names it exports (no bodies): an overview in one call. Scope with directory, max_depth and file_pattern (glob).",
   details:
     "Every indexed file with the names it exports — names only, no signatures or bodies: an architectural overview in one call. " +
-    "Scope with directory (a subtree), max_depth (directory levels below it; 0 = only files directly in it) and file_pattern (glob); a scope that matches no indexed file answers scope_empty: true. Each file lists its first max_exports names (default 20) and counts the rest in exports_truncated.",
+    "Scope with directory (a subtree), max_depth (directory levels below it; 0 = only files directly in it) and file_pattern (glob); a scope that matches no indexed file answers scope_empty: true. Each file lists its first max_exports names (default 20) and counts the rest in exports_truncated. At most limit files are listed, fewer when the answer cap is reached first; files_truncated counts the files left out.",
   input: z
     .object({
       directory: z.string().max(MAX_PATH_LENGTH).nullish().describe("Project-relative subtree to list (default: the whole project)."),

@@ -37,7 +37,7 @@ describe("the bundled CLIs", () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string> };
     expect(pkg.bin).toEqual({ mast: "dist/bin/mast.js", hashpilot: "dist/bin/hashpilot.js" });
     const files = readdirSync(BIN_DIR);
-    for (const name of ["mast.js", "hashpilot.js", "worker.js", "run-worker.js", "grep-worker.js", "schema.sql"]) expect(files).toContain(name);
+    for (const name of ["mast.js", "hashpilot.js", "worker.js", "run-worker.js", "grep-worker.js", "diff-worker.js", "schema.sql"]) expect(files).toContain(name);
     expect(readFileSync(join(BIN_DIR, "schema.sql"), "utf8")).toBe(readFileSync(join(ROOT, "src", "store", "schema.sql"), "utf8"));
   });
 

@@ -1,14 +1,46 @@
 // hashpilot's route, symbol-lookup-many, doctor, upgrade and uninstall through the built bin: the
 // route and its reasons under each policy rule; declarations found by name; the doctor's checks
-// (always exit 0); and the npm commands upgrade and uninstall would run, shown by --dry-run.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+// (always exit 0); upgrade of the git clone an install runs from (git pull, npm ci — never the npm
+// registry) and its refusal for an installed copy; the npm command uninstall would run.
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/base/version.js";
-import { assertBuilt, runHashpilot } from "../helpers/cli.js";
-import { hashpilotProject as project, hp, space } from "../helpers/hashpilot.js";
+import { assertBuilt, runHashpilot, spawnBin } from "../helpers/cli.js";
+import { hashpilotProject as project, hp, space, type Envelope } from "../helpers/hashpilot.js";
 
 beforeAll(() => assertBuilt());
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+function git(cwd: string, ...args: string[]): void {
+  const r = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8" });
+  expect(r.status, r.stderr).toBe(0);
+}
+
+/** An install of the built bins at `dir` (created when missing), as a tarball or clone leaves one: dist/bin/, package.json, node_modules. */
+function installedBin(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  cpSync(join(ROOT, "dist", "bin"), join(dir, "dist", "bin"), { recursive: true });
+  if (!existsSync(join(dir, "package.json"))) writeFileSync(join(dir, "package.json"), readFileSync(join(ROOT, "package.json")));
+  symlinkSync(realpathSync(join(ROOT, "node_modules")), join(dir, "node_modules"));
+  return join(dir, "dist", "bin", "hashpilot.js");
+}
+
+/** An `npm` first on PATH that records its arguments and succeeds. */
+function fakeNpm(): { env: Record<string, string>; calls(): string[] } {
+  const dir = space.dir("hashpilot-fake-npm-");
+  const log = join(dir, "calls.log");
+  writeFileSync(join(dir, "npm"), `#!/bin/sh\necho "$*" >> ${JSON.stringify(log)}\n`, { mode: 0o755 });
+  return { env: { PATH: `${dir}${delimiter}${process.env.PATH ?? ""}` }, calls: () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : []) };
+}
+
+/** Runs an installed hashpilot bin; its stdout is the envelope. */
+async function installed(bin: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; envelope: Envelope }> {
+  const r = await spawnBin(bin, [...args, "--format", "json"], { env: { ...env, HASHPILOT_HOME: space.dir("hashpilot-home-") } }).done;
+  return { code: r.code, envelope: JSON.parse(r.stdout) as Envelope };
+}
 
 describe("hashpilot route", () => {
   it("explains the default route and each policy rule (language, operation, conflict resolution)", async () => {
@@ -96,10 +128,49 @@ describe("hashpilot doctor, upgrade and uninstall", () => {
     expect(text.stdout.trimEnd().endsWith(`healthy (hashpilot ${VERSION})`)).toBe(true);
   });
 
-  it("upgrade and uninstall go through npm; --dry-run shows the command and what would be removed or kept", async () => {
+  it("upgrade pulls and rebuilds the git clone the install runs from (--dry-run shows the commands), never installing from the npm registry", async () => {
+    const upstream = space.dir("hashpilot-upstream-");
+    git(upstream, "init", "-q", "-b", "main");
+    writeFileSync(join(upstream, "package.json"), readFileSync(join(ROOT, "package.json")));
+    writeFileSync(join(upstream, "CHANGES"), "one\n");
+    git(upstream, "add", ".");
+    git(upstream, "commit", "-q", "-m", "one");
+    const clone = join(space.dir("hashpilot-install-"), "mast");
+    git(upstream, "clone", "-q", upstream, clone);
+    const bin = installedBin(clone);
+    writeFileSync(join(upstream, "CHANGES"), "one\ntwo\n");
+    git(upstream, "commit", "-q", "-am", "two");
+    const npm = fakeNpm();
+    const commands = [
+      ["git", "-C", clone, "pull", "--ff-only"],
+      ["npm", "--prefix", clone, "ci"],
+    ];
+    const dry = await installed(bin, ["upgrade", "--dry-run"], npm.env);
+    expect([dry.code, dry.envelope.data]).toEqual([0, { success: true, dryRun: true, install: "git-clone", packageDir: clone, commands }]);
+    expect([readFileSync(join(clone, "CHANGES"), "utf8"), npm.calls()]).toEqual(["one\n", []]);
+    const up = await installed(bin, ["upgrade"], npm.env);
+    expect([up.code, up.envelope.data]).toEqual([0, { success: true, install: "git-clone", packageDir: clone, commands }]);
+    expect([readFileSync(join(clone, "CHANGES"), "utf8"), npm.calls()]).toEqual(["one\ntwo\n", [`--prefix ${clone} ci`]]);
+    const branch = await installed(bin, ["upgrade", "--dry-run", "--channel", "next"], npm.env);
+    expect(branch.envelope.data.commands[0]).toEqual(["git", "-C", clone, "pull", "--ff-only", "origin", "next"]);
+    const target = await installed(bin, ["upgrade", "--target", "/usr/local"], npm.env);
+    expect([target.code, target.envelope.error!.code]).toEqual([1, "INVALID_ARGUMENT"]);
+  });
+
+  it("upgrade refuses an installed copy that is no git clone (UNSUPPORTED_OPERATION) and runs nothing, --dry-run too", async () => {
+    const copy = join(space.dir("hashpilot-install-"), "mast");
+    const bin = installedBin(copy);
+    const npm = fakeNpm();
+    for (const args of [["upgrade"], ["upgrade", "--dry-run"]]) {
+      const r = await installed(bin, args, npm.env);
+      expect([r.code, r.envelope.error!.code, r.envelope.error!.details]).toEqual([1, "UNSUPPORTED_OPERATION", { packageDir: copy }]);
+      expect(r.envelope.error!.recovery).toContain("npm install -g .");
+    }
+    expect(npm.calls()).toEqual([]);
+  });
+
+  it("uninstall goes through npm; --dry-run shows the command and what would be removed or kept", async () => {
     const p = project({});
-    const up = await hp(p, ["upgrade", "--dry-run", "--channel", "next"]);
-    expect(up.envelope.data).toEqual({ success: true, dryRun: true, command: ["npm", "install", "--global", "mast@next"] });
     const un = await hp(p, ["uninstall", "--dry-run", "--keep-config"], { HOME: "/home/someone" });
     expect(un.envelope.data.command).toEqual(["npm", "uninstall", "--global", "mast"]);
     expect(un.envelope.data.components.map((c: any) => [c.name, c.action])).toEqual([

@@ -286,13 +286,27 @@ describe("nothing stops a call (#9 §4)", () => {
     expect([r.code, envelope.data.results.map((m: { line: number }) => m.line), envelope.data.skipped.unreadable]).toEqual([0, [2, 5, 8], 1]);
   });
 
-  it("every answer stays under the cap: read-many answers RESULT_TOO_LARGE for what no longer fits, telemetry export is limited", async () => {
-    const big = `${"// filler line of text\n".repeat(110_000)}`; // ~2.5 MB each
+  it("every answer stays under the cap: read-many cuts the file that crosses it and lists the files after it, telemetry export is limited", async () => {
+    const line = "// filler line of text\n";
+    const big = line.repeat(110_000); // ~2.5 MB each
     const p = project({ "a.txt": big, "b.txt": big, "c.txt": "small\n" });
     const r = await hp(p, ["read-many", "a.txt", "b.txt", "c.txt"]);
     expect(r.code).toBe(0);
-    expect(r.envelope.data.map((d: { error: { code: string } | null }) => d.error?.code ?? null)).toEqual([null, "RESULT_TOO_LARGE", null]);
-    expect(r.envelope.data[1]).toMatchObject({ hash: fileHashOf(big), lines: 110_000, content: null });
+    expect(r.envelope.data.map((d: { path: string; error: unknown; truncated?: true }) => [d.path, d.error, d.truncated ?? false])).toEqual([
+      [p.path("a.txt"), null, false],
+      [p.path("b.txt"), null, true],
+    ]);
+    const cut = r.envelope.data[1];
+    expect([cut.hash, cut.lines, cut.content]).toEqual([fileHashOf(big), 110_000, line.repeat(cut.contentEndLine)]);
+    expect(cut.contentEndLine).toBeGreaterThan(50_000);
+    expect(r.envelope.warnings).toEqual([
+      {
+        code: "RESULT_TRUNCATED",
+        message: `read-many stopped at the answer cap: ${p.path("b.txt")} is cut after line ${cut.contentEndLine} of 110000; 1 file(s) from ${p.path("c.txt")} on were not read; read the rest in another call, or in parts with read-hash or the index tools`,
+        omitted: 1,
+        files: [p.path("c.txt")],
+      },
+    ]);
     expect(Buffer.byteLength(r.stdout)).toBeLessThan(MAX_ANSWER_BYTES);
     for (let i = 0; i < 3; i++) await hp(p, ["read-hash", "c.txt", "1"]);
     const exported = await hp(p, ["telemetry", "export", "--limit", "2"]);

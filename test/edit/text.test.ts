@@ -1,5 +1,5 @@
 // The editable-text model and anchor planning of the hashpilot commands, as values: byte-exact
-// round trips (LF, CRLF, CR, mixed endings, BOM, no final newline), the 12-character hashes over
+// round trips (LF, CRLF, lone CR, mixed endings, BOM, no final newline), the 12-character hashes over
 // LF-joined lines, replacements that keep every untouched byte, and replace-hash's plans —
 // exact anchors, relocation, ambiguity, staleness, whole-file anchors and range validation.
 import { createHash } from "node:crypto";
@@ -33,6 +33,16 @@ describe("editable text", () => {
     ["blank lines at the end", "a\n\n\n"],
   ])("renders a %s file back byte for byte", (_, raw) => {
     expect(renderText(parseText(raw))).toBe(raw);
+  });
+
+  it("ends lines at LF and CRLF only: a lone CR is text in its line, as tree-sitter's rows count it", () => {
+    expect([parseText("a\rb\r").lines, parseText("a\rb\r").endings]).toEqual([["a\rb\r"], [""]]);
+    const mixed = parseText("a\r\nb\nc\rd\n\r");
+    expect([mixed.lines, mixed.endings]).toEqual([
+      ["a", "b", "c\rd", "\r"],
+      ["\r\n", "\n", "\n", ""],
+    ]);
+    expect([parseText("a\r\nb\r\nc\n").eol, parseText("a\r\nb\nc\n").eol, parseText("a\rb\rc").eol]).toEqual(["\r\n", "\n", "\n"]);
   });
 
   it("hashes lines joined by LF, whatever the file's endings and BOM", () => {

@@ -5,8 +5,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { spawnSync } from "node:child_process";
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/index/run.js";
@@ -92,6 +93,7 @@ describe("_stats and metrics.db", () => {
     // The answer an agent reads stays small.
     expect(Buffer.byteLength(JSON.stringify(eff))).toBeLessThan(1_200);
 
+    expect(statSync(join(p.root, ".mast", "metrics.db")).mode & 0o777).toBe(0o600);
     const db = MetricsDb.open(join(p.root, ".mast", "metrics.db"), { readonly: true });
     const rows = db.db.prepare("SELECT tool_name, status, args_json, results_json, declex_json, session_id FROM metrics ORDER BY id").all() as Array<Record<string, string | null>>;
     db.close();
@@ -172,6 +174,24 @@ describe("the full-file bound", () => {
 });
 
 describe("caps and percentiles", () => {
+  it("metrics.db and its -wal and -shm are owner-only (they hold every read call's arguments), an older world-readable one included", () => {
+    const dir = mkdtempSync(join(tmpdir(), "mast-metrics-mode-"));
+    const path = join(dir, "metrics.db");
+    const row = { tool_name: "mast_search", call_timestamp: 1, tokens_returned: 1, tokens_full_file_upper_bound: 1, duration_ms: 1, session_id: "s", status: "ok", args_json: '{"query":"secret"}', results_json: null, declex_json: null };
+    const modes = () => ["", "-wal", "-shm"].map((suffix) => statSync(`${path}${suffix}`).mode & 0o777);
+    const db = MetricsDb.open(path);
+    db.insert([row]);
+    expect(modes()).toEqual([0o600, 0o600, 0o600]);
+    db.close();
+    for (const suffix of ["", "-wal", "-shm"]) writeFileSync(`${path}${suffix}`, "", { flag: "a" });
+    for (const suffix of ["", "-wal", "-shm"]) chmodSync(`${path}${suffix}`, 0o644);
+    const again = MetricsDb.open(path);
+    again.insert([row]);
+    expect(modes()).toEqual([0o600, 0o600, 0o600]);
+    again.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it("args_json past 1,000 characters is cut and says how much", () => {
     expect(cappedJson({ query: "x" })).toBe('{"query":"x"}');
     const long = cappedJson({ query: "y".repeat(1_500) });

@@ -1,4 +1,4 @@
-// The navigation tools through the registry against a real index: skeleton scoping and caps,
+// The navigation tools through the registry against a real index: skeleton scoping, caps and budget,
 // exports with re-exports, signatures with params and type_context (same file, imports,
 // barrels, truncation), dependencies, reindex figures, and the JIT refresh contract of §9.0.
 import { utimesSync, writeFileSync } from "node:fs";
@@ -10,7 +10,9 @@ import { Store } from "../../src/store/db.js";
 import { createToolContext, type ToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
-import { docSummary } from "../../src/query/navigation.js";
+import { docSummary, projectSkeleton } from "../../src/query/navigation.js";
+import { jsonBytes } from "../../src/base/budget.js";
+import { syntheticProject } from "../helpers/synthetic-project.js";
 
 const bigInterface = ["export interface Big {", ...Array.from({ length: 60 }, (_, i) => `  f${i}: number;`), "}", ""].join("\n");
 
@@ -81,6 +83,27 @@ describe("mast_project_skeleton", () => {
   });
   it("refuses a directory outside the project", async () => {
     await expect(call("mast_project_skeleton", { directory: "../etc" })).rejects.toMatchObject({ code: "PATH_DENIED" });
+  });
+
+  it("a skeleton over the answer budget is cut to the files that fit, counted in files_truncated — never refused whole, never index_empty", async () => {
+    const big = makeProject(syntheticProject(40));
+    try {
+      await runIndex(big.config(), { mode: "full" });
+      const store = Store.open(statePaths(big.config().state_dir).graphDb);
+      try {
+        const input = { limit: 10_000, max_exports: 100_000 };
+        const whole = store.snapshot((db) => projectSkeleton(db, input));
+        expect([whole.files.length, whole.files_truncated, whole.index_empty]).toEqual([40, undefined, undefined]);
+        // A budget that holds exactly the first three files' entries (the list's brackets and commas included).
+        const budget = 2 + whole.files.slice(0, 3).reduce((n, f) => n + jsonBytes(f) + 1, 0);
+        expect(store.snapshot((db) => projectSkeleton(db, input, budget))).toEqual({ files: whole.files.slice(0, 3), files_truncated: 37 });
+        expect(store.snapshot((db) => projectSkeleton(db, input, 10))).toEqual({ files: [], files_truncated: 40 });
+      } finally {
+        store.close();
+      }
+    } finally {
+      big.cleanup();
+    }
   });
 });
 

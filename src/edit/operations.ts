@@ -6,7 +6,7 @@
 // expect. Writes go through the one writer, recorded in the changeSet before and confirmed after.
 import { statSync, unlinkSync } from "node:fs";
 import { basename, relative, resolve } from "node:path";
-import { LIST_BUDGET_BYTES, cutMarks, fitList, jsonBytes } from "../base/budget.js";
+import { LIST_BUDGET_BYTES, cutMarks, fitList, wireBytes } from "../base/budget.js";
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
 import { yieldToLoop } from "../base/loop.js";
 import { listed, planReplace, previewDiff, windows, type LineRange } from "./anchor.js";
@@ -111,7 +111,7 @@ export function readMany(ctx: OpContext, files: readonly string[]): OpResult<Rea
     try {
       const { path, text } = readInside(ctx, file);
       const content = renderText({ ...text, bom: false });
-      const size = jsonBytes(content) + path.length + 64;
+      const size = wireBytes({ path, content }) + 128;
       if (size > budget) {
         return { path, content: null, hash: fileHash(text), lines: text.lines.length, error: { code: "RESULT_TOO_LARGE", message: `${path}'s content (${content.length} characters) does not fit in what is left of the answer cap; read it alone, or in parts with read-hash or the index tools` } };
       }
@@ -284,9 +284,12 @@ export async function grepMany(ctx: OpContext, pattern: string, paths: readonly 
       error: null,
       elapsed_ms: Math.round(performance.now() - started),
     },
-    warnings: outcome.timedOut
-      ? [{ code: "SEARCH_TRUNCATED", message: `the search ran out of its ${options.timeoutMs ?? DEFAULT_GREP_TIMEOUT_MS} ms budget after ${outcome.filesSearched} file(s); the results are what was found by then (narrow the paths, or raise the time budget)` }]
-      : [],
+    warnings: [
+      ...(outcome.timedOut
+        ? [{ code: "SEARCH_TRUNCATED" as const, message: `the search ran out of its ${options.timeoutMs ?? DEFAULT_GREP_TIMEOUT_MS} ms budget after ${outcome.filesSearched} file(s); the results are what was found by then (narrow the paths, or raise the time budget)` }]
+        : []),
+      ...(fit.omitted > 0 ? [{ code: "RESULT_TRUNCATED" as const, message: `${fit.omitted} more match(es) were left out (the answer cap): narrow the paths or the pattern`, omitted: fit.omitted }] : []),
+    ],
   };
 }
 

@@ -14,7 +14,7 @@ import { createToolContext } from "../tools/context.js";
 import { errorEnvelope } from "../tools/envelope.js";
 import { DEFAULT_TOOLSETS, ENVELOPE_TOOLSETS, type Toolset } from "../tools/define.js";
 import { TOOLS, listedTools, runTool } from "../tools/registry.js";
-import { serveHttp, type HttpOptions } from "./http.js";
+import { checkHttpOptions, serveHttp, type HttpOptions } from "./http.js";
 import { LimitedStdioTransport } from "./stdio.js";
 import { Telemetry } from "../tools/telemetry.js";
 
@@ -73,6 +73,7 @@ export function serverInstructions(offered: readonly string[]): string {
 }
 
 export async function serve(config: ResolvedConfig, options: ServeOptions): Promise<void> {
+  if (options.http) checkHttpOptions(options.http);
   await bootstrapStateDir(config, options.seedDir, options.log);
   const paths = statePaths(config.state_dir);
   if (!options.startupReindex && isNeverIndexed(paths)) {

@@ -223,7 +223,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     .option("--structural-root <dir>", "the state root the structural toolset reads (default: the project's state dir)")
     .option("--checker", "the startup reindex and mast_reindex also run the TypeScript-checker pass (as `checker: true` in mast.config.json does)")
     .option("--watch", "watch the project and reindex files created, changed or deleted by any means (500 ms debounce)")
-    .option("--http", "serve over streamable HTTP at /mcp instead of stdio (until SIGTERM/SIGINT); MAST_HTTP_TOKEN, when set, is required as a bearer token")
+    .option("--http", "serve over streamable HTTP at /mcp instead of stdio (until SIGTERM/SIGINT); MAST_HTTP_TOKEN, when set (16 characters or more), is required as a bearer token")
     .option("--port <n>", "with --http: the port (0 picks a free one)", "7730")
     .option("--host <host>", "with --http: the address to listen on (not loopback only with MAST_HTTP_TOKEN set)", "127.0.0.1")
     .option("--idle-timeout <seconds>", "with --http: close a session after this long with no request or stream open (fractions allowed, for tests)", "1800")

@@ -25,14 +25,12 @@ export interface HttpOptions {
   readonly port: number;
   /** Required as `Authorization: Bearer <token>` when set. */
   readonly token?: string;
-  /** A session with no request or stream open for this long is closed (default 30 minutes). */
-  readonly idleMs?: number;
-  /** Sessions open at once (default 256). */
-  readonly maxSessions?: number;
+  /** A session with no request or stream open for this long is closed. */
+  readonly idleMs: number;
+  /** Sessions open at once. */
+  readonly maxSessions: number;
 }
 
-export const DEFAULT_IDLE_MS = 30 * 60 * 1000;
-export const DEFAULT_MAX_SESSIONS = 256;
 const MIN_TOKEN_CHARS = 16;
 
 interface Session {
@@ -112,8 +110,7 @@ export function checkHttpOptions(options: HttpOptions): void {
 
 export async function serveHttp(makeServer: () => SessionServer, options: HttpOptions): Promise<{ url: string; close(): Promise<void> }> {
   checkHttpOptions(options);
-  const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const { idleMs, maxSessions } = options;
   const sessions = new Map<string, Session>();
   let allowedHosts: string[] = [];
 

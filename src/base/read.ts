@@ -1,8 +1,11 @@
 // The one way the product reads a file's bytes: opened without blocking (a FIFO never hangs the
 // reader), checked to be a regular file on the open descriptor (a device, socket or directory is
 // refused before a byte is read), and read up to a size cap (a file that grows past it mid-read
-// is refused too). Outcomes are plain data; callers turn them into their own errors or rows.
+// is refused too), and — given the real path the caller checked — proven on the descriptor to be
+// that file (a directory swapped for a symlink mid-read is refused, `confined.ts`). Outcomes are
+// plain data; callers turn them into their own errors or rows.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { descriptorIs } from "./confined.js";
 import { ioErrorMessage } from "./errors.js";
 
 /** The default size cap of a source file (the index's `max_file_bytes` default, the editing tools' cap). */
@@ -14,6 +17,8 @@ export type FileRead =
   | { readonly kind: "not_regular"; readonly what: string }
   | { readonly kind: "too_large"; readonly size: number }
   | { readonly kind: "symlink" }
+  /** The descriptor is not the file at `expect`: a path component was swapped for a symlink. */
+  | { readonly kind: "redirected" }
   | { readonly kind: "error"; readonly error: string };
 
 export interface ReadOptions {
@@ -21,6 +26,8 @@ export interface ReadOptions {
   readonly maxBytes: number;
   /** Refuse (kind "symlink") when the last path component is a symlink. */
   readonly noFollow?: boolean;
+  /** The real path the opened descriptor must be (the path as the caller checked it); otherwise kind "redirected", nothing read. */
+  readonly expect?: string;
 }
 
 /** What a non-regular file is, for messages. */
@@ -46,6 +53,7 @@ export function readRegularFile(abs: string, options: ReadOptions): FileRead {
     return { kind: "error", error: ioErrorMessage(err) };
   }
   try {
+    if (options.expect !== undefined && !descriptorIs(fd, options.expect)) return { kind: "redirected" };
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { kind: "not_regular", what: fileKind(stat) };
     if (stat.size > options.maxBytes) return { kind: "too_large", size: stat.size };

@@ -32,11 +32,14 @@ const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 4 | 5>> = {
   CONFIG_INVALID: 1,
   // A state dir that cannot be used, or holds another project's index, or none yet: fix the invocation (`mast init` first).
   STATE_DIR_INVALID: 1,
+  STATE_DIR_UNSAFE: 1,
+  INDEX_CORRUPT: 5,
   STATE_DIR_MISMATCH: 1,
   NOT_INDEXED: 1,
   PARSE_ERROR: 2,
   SYMBOL_NOT_FOUND: 2,
   AMBIGUOUS_SYMBOL: 2,
+  UNRESOLVED_REFERENCES: 2,
   SEARCH_TRUNCATED: 2,
   MODULE_SYSTEM_MISMATCH: 2,
   UNSUPPORTED_OPERATION: 1,
@@ -321,7 +324,7 @@ function contentArg(cwd: string, value: string): string {
   if (!value.startsWith("@")) return value;
   checkPathArgument(value.slice(1));
   const path = resolve(cwd, value.slice(1));
-  const bytes = readBytes(path);
+  const bytes = readBytes(path, { unchecked: true });
   if (bytes === null) throw new MastError("FILE_NOT_FOUND", `cannot read content from ${path}: it does not exist`, { hint: "Content that starts with @ is written @@ (\"@@log\" is the text \"@log\")." });
   const text = decodeUtf8(bytes);
   if (text === null) throw new MastError("READ_FAILED", `cannot read content from ${path}: it is not valid UTF-8`);

@@ -1,10 +1,11 @@
 // Hash-anchored replacement, planned without touching the disk (hashpilot `replace-hash`): the
 // anchor is the hash of the range the caller read (or of the whole file). An anchor's text is
-// not its identity — `}` or a blank line occurs many times — so a range anchor is applied only
-// where something pins it: its content is in one place in the file, or the file is still as the
-// caller read it (the file hash of the read), or its context (the read's contextHash) is in one
-// place. A range whose content moved is relocated the same way; anything else is refused with
-// the candidates. A whole-file anchor is never relocated: a mismatch there means the file changed.
+// not its identity — `}` or a blank line occurs many times, and 12 hex characters can collide —
+// so a range anchor is applied only where something pins it: the file is still as the caller read
+// it (the read's file hash), or its context (the read's contextHash) is in one place, or — with no
+// file hash to say the file changed — its content is in one place. A range whose content moved is
+// relocated the same way; anything else is refused with the candidates. A whole-file anchor is
+// never relocated; a mismatch there says whether the anchor is a line's hash given without its range.
 import { MastError } from "../base/errors.js";
 import { HASH_WIDTH, checkRange, fileHash, hash12, rangeHash, replaceLines, type EditableText } from "./text.js";
 
@@ -63,7 +64,7 @@ export function planReplace(t: EditableText, req: ReplaceRequest): ReplacePlan {
   if (req.context) checkHash(req.context.hash, "context hash");
   if (req.range === null) {
     const current = fileHash(t);
-    if (current !== req.oldHash) throw stale(req.oldHash, current, "the file changed since it was read");
+    if (current !== req.oldHash) throw notTheFile(t, req.oldHash, current, req.expectedFileHash ?? null);
     return apply(t, { start: 1, end: t.lines.length }, req.content, false);
   }
   const range = req.range;
@@ -103,10 +104,12 @@ export function planReplace(t: EditableText, req: ReplaceRequest): ReplacePlan {
     throw stale(req.oldHash, current, `the lines around the anchor changed since they were read: its context ${ctx.hash} is around none of its ${allowed.length} cop${allowed.length === 1 ? "y" : "ies"} (lines ${listed(allowed.map(rangeText))})`);
   }
   if (atRange) {
-    if (candidates.length === 1) return apply(t, range, req.content, false);
-    throw ambiguous(req.oldHash, candidates, "its content (also at the range you read, but the file may have moved since)");
+    if (candidates.length > 1) throw ambiguous(req.oldHash, candidates, "its content (also at the range you read, but the file may have moved since)");
+    if (req.expectedFileHash) throw unproven(t, req.oldHash, current, req.expectedFileHash, "at its range");
+    return apply(t, range, req.content, false);
   }
   if (allowed.length > 1) throw ambiguous(req.oldHash, allowed, "its content");
+  if (req.expectedFileHash) throw unproven(t, req.oldHash, current, req.expectedFileHash, `at lines ${rangeText(allowed[0]!)} (read at ${rangeText(range)})`);
   // Relocation by the anchor's own text: only text that can be told from a copy.
   const text = t.lines.slice(allowed[0]!.start - 1, allowed[0]!.end);
   if (!distinctive(text)) {
@@ -171,6 +174,36 @@ function apply(t: EditableText, region: LineRange, content: string, relocated: b
   const after = replaceLines(t, region.start, region.end, content);
   const written = after.lines.length - (t.lines.length - (region.end - region.start + 1));
   return { before: t, after, region, newRange: { start: region.start, end: region.start + written - 1 }, relocated };
+}
+
+/**
+ * The file changed since the read its file hash names, and nothing but the anchor's own hash says
+ * where the lines read are: 48 bits can collide (another writer's line with the same hash), so the
+ * read's context must pin them.
+ */
+function unproven(t: EditableText, anchor: string, current: string, expectedFileHash: string, where: string): MastError {
+  return stale(anchor, current, `the file changed since it was read (its hash is ${fileHash(t)}, not ${expectedFileHash}), and the anchor's hash ${where} is no proof these are the lines read; pass the read's --context-hash and --context-range to pin them`);
+}
+
+/**
+ * Why a whole-file anchor is not the file's hash, as exactly as the file can say: the hash of a
+ * line (a lineHash given without its --range), a file as read (the --file-hash matches) with a
+ * wrong anchor, or a file that changed (or a range's hash without its range).
+ */
+function notTheFile(t: EditableText, anchor: string, current: string, expectedFileHash: string | null): MastError {
+  const lines = windows(t, 1, anchor).map((w) => w.start);
+  if (lines.length > 0) {
+    const which = lines.length === 1 ? `line ${lines[0]}` : `lines ${listed(lines.map(String))} (the same text)`;
+    return new MastError("STALE_ANCHOR", `anchor ${anchor} is the hash of ${which}, not of the whole file: without --range an anchor is the file's hash (${current}); nothing was written.`, {
+      hint:
+        lines.length === 1
+          ? `Pass the line with its lineHash (--range ${lines[0]}), or the file's hash (read-many's hash, read-hash's fileHash) to replace the whole file.`
+          : "Pass the line you read with its lineHash (--range <line>) and the read's --file-hash or context hash to pin it, or the file's hash (read-many's hash, read-hash's fileHash) to replace the whole file.",
+      details: { currentHash: current, lines: lines.slice(0, MAX_LISTED_CANDIDATES), total: lines.length },
+    });
+  }
+  if (expectedFileHash === current) return stale(anchor, current, "the file is as it was read (its hash is the --file-hash given), but the anchor is not its hash nor any line's: a range's hash needs its --range");
+  return stale(anchor, current, `it is not the file's hash (${current}) nor any line's: the file changed since it was read, or the anchor is a range's hash given without its --range`);
 }
 
 function stale(anchor: string, current: string, why: string): MastError {

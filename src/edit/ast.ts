@@ -85,6 +85,8 @@ export interface AstEditOptions {
   readonly dryRun: boolean;
   readonly includeSource: boolean;
   readonly allowParseErrors: boolean;
+  /** rename-symbol: rename although some uses may be the variable or not (RenamePlan.uncertain), leaving those as they are. */
+  readonly yes?: boolean;
 }
 
 export interface AstEditData {
@@ -155,6 +157,12 @@ export function astRenameSymbol(ctx: OpContext, file: string, oldName: string, n
   return astEdit(ctx, file, "rename-symbol", options, (rules, tree) => {
     checkIdentifier(file, newName);
     const plan = planRename(rules, tree, oldName, newName, line);
+    const unsure = plan.uncertain;
+    if (unsure.length > 0 && !options.yes) {
+      throw new MastError("UNRESOLVED_REFERENCES", `${unsure.length} use(s) of '${oldName}' may or may not be this variable, which the text cannot tell (lines ${unsure.slice(0, MAX_UNRESOLVED).map((u) => u.line).join(", ")}${unsure.length > MAX_UNRESOLVED ? ", …" : ""}): a rename around them could change what the code does; nothing was renamed`, {
+        details: { unresolved: unsure.slice(0, MAX_UNRESOLVED), unresolvedTotal: unsure.length },
+      });
+    }
     const n = plan.edits.length;
     return { edits: plan.edits, changes: n, message: `Renamed ${n} occurrence${n === 1 ? "" : "s"} of '${oldName}' to '${newName}' (${plan.target})`, unresolved: plan.unresolved };
   });
@@ -192,7 +200,7 @@ function moduleSystem(ctx: OpContext, path: string, rules: EditRules, tree: Tree
 /** The `type` of the nearest package.json between the file and the project root ("module" → esm, "commonjs" → cjs), or null. */
 function packageType(ctx: OpContext, path: string): ModuleSystem | null {
   for (let dir = dirname(path); dir.startsWith(ctx.boundary.root); dir = dirname(dir)) {
-    const bytes = readBytes(join(dir, "package.json"));
+    const bytes = readBytes(join(dir, "package.json"), { unchecked: true });
     if (bytes !== null) {
       try {
         const type = (JSON.parse(bytes.toString("utf8")) as { type?: unknown }).type;

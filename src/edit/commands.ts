@@ -1,67 +1,212 @@
-// The commands `verify-changes` may run (hashpilot contract, verify-changes): a check is given as
-// a command line (`prettier --write`, `python -m pytest`), split into words without a shell, and
-// run only when its program is on an allow-list of formatters, linters, type checkers and test
-// runners, with the flags that would make one of them run arbitrary code refused (`node -e`,
-// `python -c`, `go run`, `cargo --config`, `npx -c`; `python -m` only for pytest and mypy). The
-// program is found in node_modules/.bin of the project directory or one above it, then on PATH. A run has the project
-// root as its working directory, a time budget (its whole process group is killed past it), and
-// each output stream captured up to 256 KB with the cut stated.
+// The commands `verify-changes` may run (hashpilot contract, verify-changes): a check's command line,
+// split into words without a shell, runs only when its program is on an allow-list of formatters,
+// linters, type checkers and test runners, none of its words is an option that would run other code
+// (read as that program reads options: combined, with values attached, `--opt=value`, go's `-flag`,
+// argparse's prefixes) and none names a path outside the project root, lexically or through a
+// symlink. A wrapper (npx, npm exec, bunx, pnpm exec) is never run: the program it names runs
+// itself, found in node_modules/.bin of the project directory or one above it up to the root, then
+// on PATH, or named by a path inside the root. A run has the project directory as its working
+// directory, a time budget (its whole process group is killed past it), and each output stream
+// captured up to 256 KB with the cut stated.
 import { spawn } from "node:child_process";
-import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, dirname, join, relative } from "node:path";
+import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { MastError } from "../base/errors.js";
+import { relativeInside } from "../base/paths.js";
 
 /** Captured bytes per stream of one check, at most (contract: 256 KB). */
 export const OUTPUT_CAP_BYTES = 256 * 1024;
 
-/** Programs a check may run, each with the rule its arguments must follow (null: any arguments). */
-const PROGRAMS: Readonly<Record<string, ((args: readonly string[]) => string | null) | null>> = {
-  prettier: null,
-  eslint: null,
-  biome: null,
-  tsc: null,
-  vitest: null,
-  jest: null,
-  mypy: null,
-  ruff: null,
-  black: null,
-  pytest: null,
-  gofmt: null,
-  rustfmt: null,
-  node: nodeArgs,
-  python: pythonArgs,
-  python3: pythonArgs,
-  bun: (args) => (args[0] === "test" ? refuseFlags(args, ["-e", "--eval", "-p", "--print", "--preload", "-r"]) : "bun runs only as `bun test`"),
-  go: (args) => (["vet", "test", "build"].includes(args[0] ?? "") ? refuseFlags(args, ["-exec", "-toolexec", "-overlay"]) : "go runs only as `go vet`, `go test` or `go build`"),
-  cargo: (args) => {
-    const sub = args.find((a) => !a.startsWith("-") && !a.startsWith("+"));
-    if (!["check", "clippy", "test", "fmt", "build"].includes(sub ?? "")) return "cargo runs only as `cargo check`, `clippy`, `test`, `fmt` or `build`";
-    return refuseFlags(args, ["--config", "-Z"]);
-  },
-  npx: (args) => {
-    const bad = refuseFlags(args, ["-c", "--call", "-p", "--package"]);
-    if (bad) return bad;
-    const program = args.find((a) => !a.startsWith("-"));
-    return program !== undefined && program in PROGRAMS && program !== "npx" ? null : "npx runs only an allowed program (e.g. `npx prettier --write`)";
-  },
+/** What a program's arguments may not be: options refused in every form they take, and whatever else they must be. */
+interface ArgumentRule {
+  /** Long options that run code: `--name`, `--name=…` and `--name.field` (node's `--na_me`; go's `-name`; argparse: any prefix of it). */
+  readonly long?: readonly string[];
+  /** Short options that run code, refused wherever they stand in a `-abc` word: combined, or with a value attached. */
+  readonly short?: string;
+  /** Option syntax other than getopt's: go's single-dash long flags, argparse's abbreviated long options. */
+  readonly syntax?: "go" | "abbreviating";
+  /** Why the arguments are refused otherwise (a subcommand, a script, a module), or null. */
+  readonly check?: (args: readonly string[]) => string | null;
+}
+
+const PYTHON: ArgumentRule = {
+  check: (args) => (args[0] === "-m" && (args[1] === "pytest" || args[1] === "mypy") ? argumentRefusal(args[1], args.slice(2)) : "python runs only as `python -m pytest` or `python -m mypy`"),
 };
 
-function refuseFlags(args: readonly string[], flags: readonly string[]): string | null {
-  const bad = args.find((a) => flags.some((f) => a === f || a.startsWith(`${f}=`)));
-  return bad === undefined ? null : `${bad} would run arbitrary code`;
+/** Programs a check may run, each with the rule its arguments follow. */
+const PROGRAMS: ReadonlyMap<string, ArgumentRule> = new Map<string, ArgumentRule>([
+  ...["prettier", "eslint", "biome", "tsc", "jest", "ruff", "black", "gofmt", "rustfmt"].map((p): [string, ArgumentRule] => [p, {}]),
+  ["vitest", { long: ["inspect", "inspect-brk", "api", "ui"] }],
+  ["mypy", { long: ["python-executable", "install-types"], syntax: "abbreviating" }],
+  ["pytest", { long: ["pyargs", "pdbcls"], check: pytestValues }],
+  ["python", PYTHON],
+  ["python3", PYTHON],
+  [
+    "node",
+    {
+      short: "epric",
+      long: ["eval", "print", "require", "import", "loader", "experimental-loader", "interactive", "check", "run", "inspect", "inspect-brk", "inspect-wait"],
+      check: (args) => (args.some((a) => !a.startsWith("-")) ? null : "node runs only a script (e.g. `node node_modules/.bin/vitest`)"),
+    },
+  ],
+  ["bun", { short: "epr", long: ["eval", "print", "preload", "require", "inspect", "inspect-brk", "inspect-wait"], check: (args) => (args[0] === "test" ? null : "bun runs only as `bun test`") }],
+  [
+    "go",
+    {
+      syntax: "go",
+      long: ["exec", "toolexec", "overlay", "vettool", "ldflags", "gccgoflags"],
+      check: (args) => (["vet", "test", "build"].includes(args[0] ?? "") ? null : "go runs only as `go vet`, `go test` or `go build`"),
+    },
+  ],
+  [
+    "cargo",
+    {
+      short: "Z",
+      long: ["config"],
+      check: (args) => {
+        const sub = args.find((a) => !a.startsWith("-") && !a.startsWith("+"));
+        return ["check", "clippy", "test", "fmt", "build"].includes(sub ?? "") ? null : "cargo runs only as `cargo check`, `clippy`, `test`, `fmt` or `build`";
+      },
+    },
+  ],
+]);
+
+/**
+ * pytest's option values that load code: `-p` imports a plugin module (`-p no:<name>` only turns one
+ * off), and `-o addopts=…` adds arguments, checked as pytest's own. In a short-option word the first
+ * letter that takes a value takes the rest (`-rfp` is `-r fp`).
+ */
+function pytestValues(args: readonly string[]): string | null {
+  for (const [i, a] of args.entries()) {
+    const long = /^--override-ini(?:=(.*))?$/.exec(a);
+    const cluster = /^-([^-].*)$/.exec(a)?.[1] ?? "";
+    const at = cluster.search(/[ckmoprW]/);
+    const option = long ? "o" : cluster[at];
+    const value = (long ? long[1] : cluster.slice(at + 1)) || args[i + 1];
+    if (option === "p" && !value?.startsWith("no:")) return `${a} loads a plugin module (only -p no:<name> turns one off)`;
+    const added = option === "o" && value?.startsWith("addopts=") ? argumentRefusal("pytest", splitCommand(value.slice("addopts=".length))) : null;
+    if (added) return added;
+  }
+  return null;
 }
 
-function nodeArgs(args: readonly string[]): string | null {
-  const bad = refuseFlags(args, ["-e", "--eval", "-p", "--print", "-r", "--require", "--import", "--loader", "--experimental-loader", "-i", "--interactive", "-c", "--check"]);
-  if (bad) return bad;
-  return args.some((a) => !a.startsWith("-")) ? null : "node runs only a script (e.g. `node node_modules/.bin/vitest`)";
+/** Whether a word is an option the rule refuses, read as the program reads its options. */
+function runsCode(word: string, rule: ArgumentRule): boolean {
+  if (!word.startsWith("-") || word === "-" || word === "--") return false;
+  if (word.startsWith("--") || rule.syntax === "go") {
+    const name = word.replace(/^--?/, "").split(/[=.]/)[0]!.replaceAll("_", "-");
+    return (rule.long ?? []).some((n) => n === name || (rule.syntax === "abbreviating" && name !== "" && n.startsWith(name)));
+  }
+  return [...word.slice(1)].some((c) => rule.short?.includes(c) ?? false);
 }
 
-function pythonArgs(args: readonly string[]): string | null {
-  if (args.some((a) => a === "-c" || a.startsWith("-c"))) return `${args.find((a) => a.startsWith("-c"))} would run arbitrary code`;
-  const m = args.indexOf("-m");
-  if (m === -1 || !["pytest", "mypy"].includes(args[m + 1] ?? "")) return "python runs only as `python -m pytest` or `python -m mypy`";
-  return args.slice(0, m).length === 0 ? null : "python takes no flags before -m";
+/** Why a program's arguments are refused (they could run code other than the check's), or null. */
+function argumentRefusal(program: string, args: readonly string[]): string | null {
+  const rule = PROGRAMS.get(program)!;
+  const bad = args.find((a) => runsCode(a, rule));
+  return bad !== undefined ? `${bad} would run arbitrary code` : (rule.check?.(args) ?? null);
+}
+
+/**
+ * Wrappers that find a package's program and run it, with the flags of theirs that change nothing
+ * else; a string says why one is refused. The program runs itself instead: a wrapper could fetch
+ * one from the registry, and has options of its own that run other code (`npx -c`, `npm exec --call`).
+ */
+type Wrapper = { readonly sub?: string; readonly flags: readonly string[] } | string;
+const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
+  ["npx", { flags: ["--yes", "-y", "--no", "--quiet", "-q"] }],
+  ["bunx", { flags: [] }],
+  ["npm", { sub: "exec", flags: ["--yes", "-y", "--no"] }],
+  ["pnpm", { sub: "exec", flags: [] }],
+  ["yarn", "yarn runs a package.json script before a program of the same name: name the program itself"],
+]);
+
+/** The command a wrapper would run (`npx prettier --write` is `prettier --write`), or why it is refused. */
+function unwrap(words: readonly string[]): readonly string[] | string {
+  for (let wrapper = WRAPPERS.get(words[0] ?? ""); wrapper !== undefined; wrapper = WRAPPERS.get(words[0] ?? "")) {
+    if (typeof wrapper === "string") return wrapper;
+    const own = wrapper.sub === undefined ? words[0]! : `${words[0]} ${wrapper.sub}`;
+    if (wrapper.sub !== undefined && words[1] !== wrapper.sub) return `${words[0]} runs only as \`${own} <program>\``;
+    let i = wrapper.sub === undefined ? 1 : 2;
+    for (; words[i]?.startsWith("-") && words[i] !== "--"; i++) {
+      if (!wrapper.flags.includes(words[i]!)) return wrapper.flags.length > 0 ? `${own} takes only ${wrapper.flags.join(", ")} before the program, not ${words[i]}` : `${own} takes no flags before the program, not ${words[i]}`;
+    }
+    if (words[i] === "--") i++;
+    if (words[i] === undefined) return `${own} names no program`;
+    words = words.slice(i);
+  }
+  return words;
+}
+
+/**
+ * The parts of a word a program may open as a path: the word, each value in it (split at `=`, `:`,
+ * `,`, `;`, quotes and brackets: `--config=a`, `key='a'`, `{"setup":"a"}`), a value attached to
+ * short options (`-c/a`, `-Bc../a`), and what follows `+` or `@` (`+toolchain`, `@argsfile`).
+ */
+function pathParts(word: string): string[] {
+  const parts: string[] = [];
+  for (const piece of word.split(/[=:,;'"(){}[\]]/)) {
+    if (piece === "" || piece.startsWith("--")) continue;
+    if (piece.startsWith("-")) {
+      for (let i = 1; i < piece.length; i++) {
+        parts.push(piece.slice(i));
+        if (!/[A-Za-z]/.test(piece[i]!)) break;
+      }
+    } else parts.push(/^[+@]./.test(piece) ? piece.slice(1) : piece);
+  }
+  return parts;
+}
+
+/**
+ * Where a program opening `path` from `from` (a real directory) lands: component by component as
+ * the system resolves it (`..` after a symlink leaves its target; a dangling symlink leads to where
+ * its target would be); null for a symlink loop.
+ */
+function physicalPath(path: string, from: string, links = 0): string | null {
+  let at = isAbsolute(path) ? "/" : from;
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    at = part === ".." ? dirname(at) : join(at, part);
+    let link: string;
+    try {
+      if (!lstatSync(at).isSymbolicLink()) continue;
+      link = readlinkSync(at);
+    } catch {
+      continue;
+    }
+    const target = links < 40 ? physicalPath(link, dirname(at), links + 1) : null;
+    if (target === null) return null;
+    at = target;
+  }
+  return at;
+}
+
+interface Place {
+  readonly dir: string;
+  readonly realDir: string;
+  readonly root: string;
+  readonly realRoot: string;
+}
+
+/** Why a path named from the check's directory is outside the root, or null. */
+function outsideRoot(part: string, at: Place): string | null {
+  const path = part.replaceAll("<rootDir>", at.root); // jest's name for its root directory
+  if (path.startsWith("~")) return `${part} names a home directory, outside the project root`;
+  const lexical = resolve(at.dir, path);
+  if (relativeInside(at.root, lexical) === null && relativeInside(at.realRoot, lexical) === null) return `${part} is outside the project root`;
+  const real = physicalPath(path, at.realDir);
+  if (real === null) return `${part} resolves through a symlink loop`;
+  return relativeInside(at.realRoot, real) === null ? `${part} resolves through a symlink to ${real}, outside the project root` : null;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A command line split into words: whitespace separates, '…' and "…" quote (no escapes, no shell). */
@@ -87,7 +232,7 @@ export function splitCommand(line: string): string[] {
 }
 
 export interface CheckCommand {
-  /** The program as named (`prettier`), and where it was found. */
+  /** The program as named (`prettier`, `./bin/prettier`; a wrapper's program), and where it was found. */
   readonly program: string;
   readonly path: string;
   readonly args: readonly string[];
@@ -104,34 +249,42 @@ export function findProgram(program: string, dir: string, root: string = dir): s
     if (d === root || dirname(d) === d || relative(root, d).startsWith("..")) break;
   }
   for (const bin of [...bins, ...(process.env.PATH ?? "").split(delimiter).filter(Boolean)]) {
-    const candidate = join(bin, program);
-    try {
-      if (!statSync(candidate).isFile()) continue;
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
+    if (isExecutable(join(bin, program))) return join(bin, program);
   }
   return null;
 }
 
 /**
- * A check's command as it will run: its words checked against the allow-list (INVALID_ARGUMENT
- * naming the reason otherwise) and its program found (FILE_NOT_FOUND when it is not installed).
+ * A check's command as it will run (a wrapper's program without the wrapper), found and checked
+ * before anything runs: INVALID_ARGUMENT for a program off the allow-list or an argument that
+ * would run other code, PATH_DENIED for one naming a path outside the root (the program's own
+ * path too), FILE_NOT_FOUND when the program is not installed.
  */
 export function checkCommand(label: string, words: readonly string[], dir: string, root: string = dir): CheckCommand {
-  const [program, ...args] = words;
+  const refuse = (code: "INVALID_ARGUMENT" | "PATH_DENIED", why: string) =>
+    new MastError(code, `the ${label} command ${JSON.stringify(words.join(" "))} is refused: ${why}`, code === "INVALID_ARGUMENT" ? { hint: "Name the check's own program and its flags; inline code is never run." } : {});
+  if (words.some((w) => w.includes("\0"))) throw refuse("INVALID_ARGUMENT", "a word has a NUL byte");
+  const command = unwrap(words);
+  if (typeof command === "string") throw refuse("INVALID_ARGUMENT", command);
+  const [program, ...args] = command;
   if (program === undefined) throw new MastError("INVALID_ARGUMENT", `the ${label} command is empty`);
-  if (program.includes("/") || program.includes("\\") || !(program in PROGRAMS)) {
+  if (!PROGRAMS.has(basename(program))) {
     throw new MastError("INVALID_ARGUMENT", `the ${label} command runs ${JSON.stringify(program)}, which is not an allowed check program`, {
-      hint: `Allowed: ${Object.keys(PROGRAMS).join(", ")} (found in node_modules/.bin or on PATH, named without a path).`,
+      hint: `Allowed: ${[...PROGRAMS.keys()].join(", ")}, also through npx, npm exec, bunx or pnpm exec (found in node_modules/.bin or on PATH, or named by a path inside the project root).`,
     });
   }
-  const refused = PROGRAMS[program]?.(args) ?? null;
-  if (refused) throw new MastError("INVALID_ARGUMENT", `the ${label} command ${JSON.stringify(words.join(" "))} is refused: ${refused}`, { hint: "Name the check's own program and its flags; inline code is never run." });
-  const path = findProgram(program, dir, root);
-  if (path === null) throw new MastError("FILE_NOT_FOUND", `the ${label} program ${program} is not installed (not in node_modules/.bin or on PATH)`, { hint: `Install ${program}, or leave the ${label} out.` });
+  const refused = argumentRefusal(basename(program), args);
+  if (refused) throw refuse("INVALID_ARGUMENT", refused);
+  const at: Place = { dir, realDir: realpathSync(dir), root, realRoot: realpathSync(root) };
+  const named = program.includes("/");
+  const outside = [...(named ? [program] : []), ...args.flatMap(pathParts)].map((p) => outsideRoot(p, at)).find((why) => why !== null);
+  if (outside) throw refuse("PATH_DENIED", outside);
+  const path = named ? physicalPath(program, at.realDir)! : findProgram(program, dir, root);
+  if (path === null || !isExecutable(path)) {
+    throw new MastError("FILE_NOT_FOUND", named ? `the ${label} program ${program} is not an executable file` : `the ${label} program ${program} is not installed (not in node_modules/.bin or on PATH)`, {
+      hint: `Install ${basename(program)}, or leave the ${label} out.`,
+    });
+  }
   return { program, path, args };
 }
 

@@ -125,7 +125,8 @@ export function* filesUnder(dir: string, sealed: readonly string[], skipped: Gre
  * special, over `maxBytes`, or binary or not UTF-8 (not searched, as grep -I does).
  */
 export function readLines(real: string, maxBytes: number, skipped: GrepSkipped): readonly string[] | null {
-  const r = readRegularFile(real, { maxBytes });
+  // The descriptor must be `real`: a directory swapped for a symlink after the walk listed it leads nowhere.
+  const r = readRegularFile(real, { maxBytes, expect: real });
   if (r.kind !== "read") {
     if (r.kind === "too_large") skipped.tooLarge++;
     else if (r.kind === "not_regular") skipped.special++;

@@ -39,7 +39,10 @@ export interface RenamePlanInput {
   readonly reconciliation: { readonly resolved: number; readonly unresolved: number; readonly ambiguous: number };
   /** Lines naming the symbol that no planned edit covers: listed, never edited. */
   readonly review: ReadonlyArray<{ readonly file: string; readonly line: number; readonly context: string }>;
-  readonly impactSummary: string;
+  /** Lines naming the symbol the index's list left out (its cap). */
+  readonly reviewOmitted: number;
+  /** The impact summary up to its count of lines to review, which the review as answered completes. */
+  readonly impact: string;
 }
 
 export interface IntentOptions {
@@ -75,7 +78,13 @@ export interface IntentExecution {
 export interface IntentResult {
   success: boolean;
   dryRun?: true;
-  plan: Omit<RenamePlanInput, "files" | "name" | "operation" | "review"> & { files: string[]; review: Array<RenamePlanInput["review"][number]> };
+  plan: Omit<RenamePlanInput, "files" | "name" | "operation" | "review" | "reviewOmitted" | "impact"> & {
+    files: string[];
+    review: Array<RenamePlanInput["review"][number]>;
+    /** Present when the index's cap left lines naming the symbol out of review. */
+    reviewOmitted?: number;
+    impactSummary: string;
+  };
   execution: IntentExecution;
   /** Why the intent did not succeed (the tool answers it as this error, the result in its details). */
   failure?: { code: ErrorCode; message: string };
@@ -86,7 +95,7 @@ async function rollBack(originals: ReadonlyMap<string, Buffer>): Promise<string[
   const failed: string[] = [];
   for (const [file, bytes] of [...originals].reverse()) {
     try {
-      await withFileLock(file, "intent rollback", () => writeAtomic(file, bytes));
+      await withFileLock(file, "intent rollback", () => writeAtomic(file, bytes, { pinned: true }));
     } catch {
       failed.push(file);
     }
@@ -96,12 +105,19 @@ async function rollBack(originals: ReadonlyMap<string, Buffer>): Promise<string[
 
 /** Runs a rename plan: refused while it has gaps (unless `yes`), steps in order, then verification; rolled back on a failure. */
 export async function runIntent(oc: OpContext, plan: RenamePlanInput, options: IntentOptions): Promise<OpResult<IntentResult>> {
-  const { name: _name, operation: _operation, ...rest } = plan;
-  const shown: IntentResult["plan"] = { ...rest, files: plan.files.map((f) => f.file), review: [...plan.review] };
+  const { name: _name, operation: _operation, impact, reviewOmitted, ...rest } = plan;
+  // The summary counts the review as answered (and says what the cap left out).
+  const showPlan = (review: IntentResult["plan"]["review"]): IntentResult["plan"] => ({
+    ...rest,
+    files: plan.files.map((f) => f.file),
+    review,
+    ...(reviewOmitted > 0 ? { reviewOmitted } : {}),
+    impactSummary: `${impact}; ${review.length} line(s) to review${reviewOmitted > 0 ? ` (and ${reviewOmitted} more left out by the cap)` : ""}, never edited`,
+  });
   if (plan.unresolved.length > 0 && !options.yes) {
     throw new MastError("UNSUPPORTED_OPERATION", `the plan has ${plan.unresolved.length} part(s) it cannot carry out (plan.unresolved); nothing was written`, {
       hint: "Edit those places yourself, or pass --yes to apply only what the plan could compute (they stay listed in plan.unresolved).",
-      details: { plan: shown },
+      details: { plan: showPlan([...plan.review]) },
     });
   }
   const steps: IntentStep[] = [];
@@ -155,7 +171,7 @@ export async function runIntent(oc: OpContext, plan: RenamePlanInput, options: I
   }
   // A line the plan edited is no longer one to review.
   const edited = new Set(steps.flatMap((s) => (s.changedLines ?? []).flatMap((r) => Array.from({ length: r.end - r.start + 1 }, (_, i) => `${s.file}:${r.start + i}`))));
-  shown.review = plan.review.filter((r) => !edited.has(`${r.file}:${r.line}`));
+  const shown = showPlan(plan.review.filter((r) => !edited.has(`${r.file}:${r.line}`)));
   const count = (s: IntentStep["status"]) => steps.filter((x) => x.status === s).length;
   const execution: IntentExecution = {
     steps,

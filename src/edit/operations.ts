@@ -4,7 +4,7 @@
 // (edit/paths.ts) before it is read or written; every list is cut to its limit and the answer
 // budget with the count left out; paths in answers are absolute, as the contract's adapters
 // expect. Writes go through the one writer, recorded in the changeSet before and confirmed after.
-import { statSync, unlinkSync } from "node:fs";
+import { statSync } from "node:fs";
 import { basename, relative, resolve } from "node:path";
 import { LIST_BUDGET_BYTES, cutMarks, fitList, wireBytes } from "../base/budget.js";
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
@@ -20,6 +20,7 @@ import { decodeForEdit, fileHash, hash12, isEmptyText, parseText, rangeHash, ren
 import { extensionInfo } from "../lang/languages.js";
 import { extractFile } from "../syntax/extract.js";
 import { writeAtomic } from "../base/atomic.js";
+import { removePinned } from "../base/confined.js";
 import { EDIT_MAX_FILE_BYTES, readBytes, withFileLocks } from "./writer.js";
 
 export interface OpContext {
@@ -413,12 +414,13 @@ export async function undo(ctx: OpContext, idOrLast: string, options: { force: b
           });
         }
         for (const step of plan.steps) {
-          if (step.bytes !== null) writeAtomic(step.path, step.bytes);
+          if (step.bytes !== null) writeAtomic(step.path, step.bytes, { pinned: true });
           else {
             try {
-              unlinkSync(step.path);
+              removePinned(step.path);
             } catch (err) {
-              if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw new MastError("WRITE_FAILED", `cannot delete ${step.path}: ${errorMessage(err)}`);
+              if (isMastError(err)) throw err;
+              throw new MastError("WRITE_FAILED", `cannot delete ${step.path}: ${errorMessage(err)}`);
             }
           }
         }

@@ -3,7 +3,7 @@
 // symlink out of it, and must not be under `.git`, a deny-listed system or credential path, or a
 // sealed directory (hashpilot's own store, the mast state dir, hashpilot's global config).
 // Anything else is PATH_DENIED before a byte is read or written.
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { MastError, ioErrorMessage } from "../base/errors.js";
@@ -44,6 +44,12 @@ function within(path: string, dir: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
+/**
+ * `within`, ignoring case: what is refused (`.git`, the deny-list, sealed directories) is refused
+ * in any spelling, since on a case-insensitive file system (macOS, Windows) `.GIT` is `.git`.
+ */
+const withinAnyCase = (path: string, dir: string): boolean => within(path.toLowerCase(), dir.toLowerCase());
+
 /** The real path of `abs`, or of its nearest existing ancestor joined with the rest (a file about to be created). */
 function realPath(abs: string): string {
   let existing = abs;
@@ -59,6 +65,17 @@ function realPath(abs: string): string {
   } catch (err) {
     throw new MastError("READ_FAILED", `cannot resolve ${abs}: ${ioErrorMessage(err)}`);
   }
+}
+
+/** The first component of `abs` that is a symlink to nothing (a file would be created in its place), or null. */
+function danglingLink(abs: string): string | null {
+  for (let p = abs; !existsSync(p); ) {
+    if (lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) return p;
+    const parent = dirname(p);
+    if (parent === p) return null;
+    p = parent;
+  }
+  return null;
 }
 
 /** The boundary of a project: its root, the read roots a user configured, and the sealed directories (the state dir among them). */
@@ -81,7 +98,7 @@ export function checkPathArgument(file: string): void {
 
 /** Whether `abs` (an absolute path) lies in a sealed directory of the boundary. */
 function isSealed(b: Boundary, abs: string): boolean {
-  return b.sealed.some((d) => within(abs, d));
+  return b.sealed.some((d) => withinAnyCase(abs, d));
 }
 
 function checked(file: string, b: Boundary, cwd: string, access: "read" | "write"): { abs: string; real: string } {
@@ -90,13 +107,15 @@ function checked(file: string, b: Boundary, cwd: string, access: "read" | "write
   const real = realPath(abs);
   const nothing = access === "read" ? "nothing was read" : "nothing was written";
   const deny = (why: string) => new MastError("PATH_DENIED", `${file}: ${why}; ${nothing}`, { details: { path: abs } });
-  for (const d of denied()) if (within(abs, d) || within(real, d)) throw deny(`${d} is never ${access === "read" ? "read" : "edited"}`);
+  for (const d of denied()) if (withinAnyCase(abs, d) || withinAnyCase(real, d)) throw deny(`${d} is never ${access === "read" ? "read" : "edited"}`);
   if (isSealed(b, abs) || isSealed(b, real)) throw deny("it is in hashpilot's own store or the index's state directory, which no tool reads or edits");
   const roots = access === "read" ? [b.realRoot, ...b.readRoots] : [b.realRoot];
   if (!within(abs, b.root) && !roots.some((r) => within(abs, r))) throw deny(`it is outside the project root ${b.root}`);
+  const dangling = danglingLink(abs);
+  if (dangling !== null) throw deny(`${dangling} is a symlink to nothing; symlinks are left alone, never replaced by a file`);
   const home = roots.find((r) => within(real, r));
   if (home === undefined) throw deny(`it resolves through a symlink to ${real}, outside the project root`);
-  if (relative(home, real).split(sep).includes(".git")) throw deny("files under .git are never read or edited");
+  if (relative(home, real).split(sep).some((part) => part.toLowerCase() === ".git")) throw deny("files under .git are never read or edited (in any case: .GIT is .git on macOS and Windows)");
   return { abs, real };
 }
 

@@ -3,9 +3,9 @@
 // the parse gate, and the write — recorded in the changeSet before and confirmed after. The tool
 // layer adds provenance and the index refresh (tools/edit.ts `run`). An AST plan gets the tree the
 // gate parsed, so a one-file edit parses the file twice: once before, once after.
-import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { writeAtomic } from "../base/atomic.js";
+import { makeDirectories } from "../base/confined.js";
 import { MastError } from "../base/errors.js";
 import type { Tree } from "../syntax/parser.js";
 import { generateDiff } from "./diff.js";
@@ -85,7 +85,7 @@ export async function editTransaction<T>(ctx: OpContext, file: string, options: 
     const unchanged = planned.noop === true;
     if (!options.dryRun && !unchanged) {
       // A file the plan creates may live in directories that do not exist yet (inside the root: checked above).
-      if (bytes === null) mkdirSync(dirname(path), { recursive: true });
+      if (bytes === null) makeDirectories(ctx.boundary.realRoot, dirname(path));
       commitWrite(ctx, path, bytes, Buffer.from(afterText, "utf8"));
     }
     return {
@@ -106,7 +106,7 @@ export async function editTransaction<T>(ctx: OpContext, file: string, options: 
 function commitWrite(ctx: OpContext, path: string, before: Uint8Array | null, after: Uint8Array): void {
   ctx.changeSet.recordWrite(path, before, after);
   try {
-    writeAtomic(path, after);
+    writeAtomic(path, after, { pinned: true });
   } catch (err) {
     ctx.changeSet.forgetLast();
     throw err;

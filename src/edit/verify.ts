@@ -9,9 +9,10 @@
 // of this project that wrote each file — as a changeSet of its own, so the revert can be undone.
 // What a formatter rewrites is recorded in that changeSet too.
 import { spawnSync } from "node:child_process";
-import { existsSync, unlinkSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { writeAtomic } from "../base/atomic.js";
+import { removePinned } from "../base/confined.js";
 import { MastError, errorMessage, isMastError } from "../base/errors.js";
 import { sha256 } from "../base/hash.js";
 import { readRegularFile } from "../base/read.js";
@@ -395,11 +396,11 @@ async function revert(oc: OpContext, files: readonly string[]): Promise<{ revert
       try {
         const current = readBytes(file);
         if (target.bytes === null) {
-          if (current !== null) unlinkSync(file);
+          if (current !== null) removePinned(file);
         } else {
           oc.changeSet.recordWrite(file, current, target.bytes);
           try {
-            writeAtomic(file, target.bytes);
+            writeAtomic(file, target.bytes, { pinned: true });
           } catch (err) {
             oc.changeSet.forgetLast();
             throw err;

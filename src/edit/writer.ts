@@ -81,10 +81,14 @@ export const EDIT_MAX_FILE_BYTES = DEFAULT_MAX_FILE_BYTES;
 
 /**
  * The file's current bytes, or null when it does not exist; READ_FAILED when it is not a regular
- * file (a FIFO, a device, a directory) or cannot be read, FILE_TOO_LARGE past the cap.
+ * file (a FIFO, a device, a directory) or cannot be read, FILE_TOO_LARGE past the cap. `abs` is a
+ * real path the boundary checked (edit/paths.ts), and the descriptor read must be that file:
+ * PATH_DENIED when a directory on the path was swapped for a symlink since. `unchecked` reads a
+ * path no boundary checked (a CLI content argument) as named.
  */
-export function readBytes(abs: string, maxBytes = EDIT_MAX_FILE_BYTES): Buffer | null {
-  const r = readRegularFile(abs, { maxBytes });
+export function readBytes(abs: string, options: { maxBytes?: number; unchecked?: boolean } = {}): Buffer | null {
+  const maxBytes = options.maxBytes ?? EDIT_MAX_FILE_BYTES;
+  const r = readRegularFile(abs, { maxBytes, ...(options.unchecked ? {} : { expect: abs }) });
   switch (r.kind) {
     case "read":
       return r.bytes;
@@ -94,6 +98,11 @@ export function readBytes(abs: string, maxBytes = EDIT_MAX_FILE_BYTES): Buffer |
       throw new MastError("READ_FAILED", `${abs} is ${r.what}, not a regular file; only regular files are read or edited`, { hint: "Pass a regular text file." });
     case "too_large":
       throw new MastError("FILE_TOO_LARGE", `${abs} has ${r.size} bytes, over the ${maxBytes}-byte cap of the editing tools`);
+    case "redirected":
+      throw new MastError("PATH_DENIED", `${abs} resolved elsewhere when it was opened (a directory on its path was swapped for a symlink); nothing was read`, {
+        hint: "The project tree changed during the operation: check it and retry.",
+        details: { path: abs },
+      });
     case "symlink":
     case "error":
       throw new MastError("READ_FAILED", `cannot read ${abs}: ${r.kind === "error" ? r.error : "it is a symlink"}`);

@@ -1,8 +1,10 @@
 // Configuration resolution (spec §4): the state directory first (flag/env, mast.config.json,
 // default), then every other key by priority — CLI overrides, mast.config.json, the persisted
-// <state_dir>/config.json (customisation keys only, never paths), built-in defaults.
-import { existsSync, realpathSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+// <state_dir>/config.json (customisation keys only, never paths), built-in defaults. A cloned
+// project is untrusted input: a state dir it names (or its default .mast) is refused unless it is
+// a plain directory inside it; only the command line and the environment may put one elsewhere.
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { MastError } from "../base/errors.js";
 import { DEFAULT_EXTENSIONS, SUPPORTED_EXTENSIONS } from "../lang/languages.js";
 import { readJsonObjectFile } from "../base/json.js";
@@ -144,15 +146,41 @@ export function resolveStateDir(projectRoot: string, flag: string | undefined): 
   if (flag !== undefined && flag.trim() !== "") return resolve(flag);
   const env = process.env.MAST_STATE_DIR;
   if (env !== undefined && env.trim() !== "") return resolve(env);
-  const projectConfig = readJsonObjectFile(join(projectRoot, PROJECT_CONFIG_FILE));
-  const fromFile = projectConfig?.state_dir;
+  const projectFile = join(projectRoot, PROJECT_CONFIG_FILE);
+  const fromFile = readJsonObjectFile(projectFile)?.state_dir;
   if (fromFile !== undefined) {
     if (typeof fromFile !== "string" || fromFile.trim() === "") {
-      throw new MastError("CONFIG_INVALID", `${join(projectRoot, PROJECT_CONFIG_FILE)}: state_dir must be a non-empty string`);
+      throw new MastError("CONFIG_INVALID", `${projectFile}: state_dir must be a non-empty string`);
     }
-    return resolve(projectRoot, fromFile);
+    return checkProjectStateDir(projectRoot, resolve(projectRoot, fromFile), `${projectFile}'s state_dir`);
   }
-  return join(projectRoot, ".mast");
+  return checkProjectStateDir(projectRoot, join(projectRoot, ".mast"), "the default state dir");
+}
+
+/**
+ * A state dir the project names is refused (STATE_DIR_UNSAFE) unless it lies strictly inside the
+ * root, every existing component is a directory and no symlink, it holds no symlink (a committed
+ * `.mast/graph.db -> /elsewhere` would be written through), and — named by mast.config.json and
+ * not empty — it is one mast made (its structure.lock), never a source directory.
+ */
+function checkProjectStateDir(projectRoot: string, dir: string, source: string): string {
+  const unsafe = (why: string) => new MastError("STATE_DIR_UNSAFE", `${source} ${dir} ${why}; nothing was written`, { details: { state_dir: dir, project_root: projectRoot } });
+  const rel = relative(projectRoot, dir);
+  if (rel === "") throw unsafe("is the project root itself");
+  if (rel.startsWith("..") || isAbsolute(rel)) throw unsafe("is outside the project");
+  let path = projectRoot;
+  for (const part of rel.split(sep)) {
+    path = join(path, part);
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (st === undefined) return dir;
+    if (st.isSymbolicLink()) throw unsafe(`is reached through the symlink ${path}`);
+    if (!st.isDirectory()) throw unsafe(`is reached through ${path}, which is not a directory`);
+  }
+  const entries = readdirSync(dir, { withFileTypes: true });
+  const link = entries.find((e) => e.isSymbolicLink());
+  if (link) throw unsafe(`holds the symlink ${link.name}`);
+  if (source !== "the default state dir" && entries.length > 0 && !entries.some((e) => e.name === "structure.lock")) throw unsafe("is a directory mast did not make (it has files and no structure.lock)");
+  return dir;
 }
 
 /** Picks the known customisation keys out of a config object, validating each. */

@@ -2,7 +2,7 @@
 // is stale when its content differs from what was indexed, when it is on disk but not indexed,
 // or when the index (rows or manifest) still lists it but it is gone. Read-only: creates nothing.
 import { existsSync } from "node:fs";
-import { Store, type FileStamp } from "../store/db.js";
+import { Store, isUnusableDatabase, type FileStamp } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { compareWithIndex } from "./read.js";
 import { readManifest, readWalkCache, statePaths } from "./state.js";
@@ -11,6 +11,8 @@ import { walkForConfig } from "./walk.js";
 export interface Freshness {
   /** Chunks the trigram (text search) index does not hold yet: a large run deferred it (store/db.ts). */
   readonly search_index_pending: number;
+  /** SQLite could not read the indexed stamps (a corrupt graph.db): every file counts as not indexed. */
+  readonly unreadable: boolean;
   readonly stale_files: number;
   readonly changed: number;
   readonly unindexed: number;
@@ -27,20 +29,26 @@ const MAX_EXAMPLES = 20;
  * database at all holds nothing this binary can use, so it reads as empty: every file on disk
  * counts as not indexed.
  */
-function readStamps(graphDb: string): { stamps: Map<string, FileStamp>; searchPending: number } {
-  if (!existsSync(graphDb)) return { stamps: new Map(), searchPending: 0 };
-  const store = Store.open(graphDb, { readonly: true });
+function readStamps(graphDb: string): { stamps: Map<string, FileStamp>; searchPending: number; unreadable: boolean } {
+  const none = (unreadable: boolean) => ({ stamps: new Map<string, FileStamp>(), searchPending: 0, unreadable });
+  if (!existsSync(graphDb)) return none(false);
+  let store: Store | null = null;
   try {
-    if (!store.hasCurrentSchema()) return { stamps: new Map(), searchPending: 0 };
-    return store.snapshot(() => ({ stamps: store.fileStamps(), searchPending: store.trigramPending() }));
+    store = Store.open(graphDb, { readonly: true });
+    const s = store;
+    if (!s.hasCurrentSchema()) return none(false);
+    return s.snapshot(() => ({ stamps: s.fileStamps(), searchPending: s.trigramPending(), unreadable: false }));
+  } catch (err) {
+    if (!isUnusableDatabase(err)) throw err;
+    return none(true);
   } finally {
-    store.close();
+    store?.close();
   }
 }
 
 export function measureFreshness(config: ResolvedConfig): Freshness {
   const paths = statePaths(config.state_dir);
-  const { stamps, searchPending } = readStamps(paths.graphDb);
+  const { stamps, searchPending, unreadable } = readStamps(paths.graphDb);
   const manifest = readManifest(paths);
   const walk = walkForConfig(config, readWalkCache(paths));
   const onDisk = new Set<string>();
@@ -71,5 +79,5 @@ export function measureFreshness(config: ResolvedConfig): Freshness {
     }
   }
   for (const list of Object.values(examples)) list.sort();
-  return { search_index_pending: searchPending, stale_files: changed + unindexed + vanished, changed, unindexed, vanished, examples };
+  return { search_index_pending: searchPending, unreadable, stale_files: changed + unindexed + vanished, changed, unindexed, vanished, examples };
 }

@@ -58,7 +58,7 @@ interface Seen {
 
 function statOf(abs: string): FileStat | null {
   const st = statSync(abs, { throwIfNoEntry: false });
-  return st ? { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino } : null;
+  return st ? { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs } : null;
 }
 
 /** Every named file's row and stat; the stale ones (other bytes on disk, or gone) marked busy until refreshed. */

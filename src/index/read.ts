@@ -1,6 +1,6 @@
 // Reading a file for the index without parsing it: its pre-read stamp, the binary and size
 // checks, the content hash — and the one "has this file changed since it was indexed" decision,
-// stat first: a file whose (size, mtime, inode) still equal a trusted stamp is unchanged without
+// stat first: a file whose (size, mtime, inode, ctime) still equal a trusted stamp is unchanged without
 // being read; any other file is hashed, and the hash decides. Kept free of the parser so
 // freshness checks and no-change runs never load tree-sitter.
 import { statSync } from "node:fs";
@@ -12,7 +12,9 @@ import { readRegularFile } from "../base/read.js";
  * A stamp is trusted only when the file's mtime was more than this before the read that hashed
  * it: a write in the same timestamp granule as that read (ext4's coarse clock ticks every few
  * milliseconds, FAT's every 2 s) could change the bytes and keep the stat (git's racy-timestamp
- * rule). An untrusted stamp makes every check hash the file until a later read re-stamps it.
+ * rule). An untrusted stamp makes every check hash the file until a later read re-stamps it. As in
+ * git, the ctime is compared but not put to this test: a rewrite that puts back an old mtime moves
+ * the ctime, and only one inside the very tick of the read could hide.
  */
 export const RACY_WINDOW_MS = 3_000;
 
@@ -21,12 +23,15 @@ export interface FileStat {
   readonly size: number;
   readonly mtimeMs: number;
   readonly ino: number;
+  /** The inode's change time: any write or utimes moves it, so a same-size rewrite that keeps its mtime (`cp -p`, `touch -r`) is seen — git stamps it too. */
+  readonly ctimeMs: number;
 }
 
 export interface FileStampData {
   readonly mtime: number;
   readonly size: number;
   readonly ino: number;
+  readonly ctime: number;
   readonly contentHash: string;
   /** The stat alone can prove the bytes unchanged later (see RACY_WINDOW_MS). */
   readonly statClean: boolean;
@@ -48,12 +53,14 @@ export interface ReadOutcome {
 /** Reads a file with its pre-read stamp; binary/size/IO problems come back as outcomes (a FIFO or device never blocks the read). */
 export function readForIndex(path: string, abs: string, maxFileBytes: number): ReadOutcome | ReadProblem {
   const startedMs = Date.now();
-  const r = readRegularFile(abs, { maxBytes: maxFileBytes });
+  // `abs` is the real root joined with a walked path: the descriptor must be that file, never one
+  // a directory swapped for a symlink leads to (the walk follows no symlink either).
+  const r = readRegularFile(abs, { maxBytes: maxFileBytes, noFollow: true, expect: abs });
   switch (r.kind) {
     case "read": {
       if (r.bytes.indexOf(0) !== -1) return { kind: "binary", path };
-      const { mtimeMs, ino } = r.stat;
-      return { kind: "read", bytes: r.bytes, stamp: { mtime: mtimeMs, size: r.bytes.length, ino, contentHash: sha256(r.bytes), statClean: mtimeMs < startedMs - RACY_WINDOW_MS } };
+      const { mtimeMs, ino, ctimeMs } = r.stat;
+      return { kind: "read", bytes: r.bytes, stamp: { mtime: mtimeMs, size: r.bytes.length, ino, ctime: ctimeMs, contentHash: sha256(r.bytes), statClean: mtimeMs < startedMs - RACY_WINDOW_MS } };
     }
     case "too_large":
       return { kind: "too_large", path, size: r.size };
@@ -62,17 +69,18 @@ export function readForIndex(path: string, abs: string, maxFileBytes: number): R
     case "not_regular":
       return { kind: "read_error", path, error: `it is ${r.what}, not a regular file` };
     case "symlink":
+    case "redirected":
     case "error":
-      return { kind: "read_error", path, error: r.kind === "error" ? r.error : "it is a symlink" };
+      return { kind: "read_error", path, error: r.kind === "error" ? r.error : r.kind === "symlink" ? "it is a symlink" : "a directory on its path was swapped for a symlink while it was read" };
   }
 }
 
 /** The stat a stamp recorded. */
-export const stampStat = (s: Pick<FileStampData, "size" | "mtime" | "ino">): FileStat => ({ size: s.size, mtimeMs: s.mtime, ino: s.ino });
+export const stampStat = (s: Pick<FileStampData, "size" | "mtime" | "ino" | "ctime">): FileStat => ({ size: s.size, mtimeMs: s.mtime, ino: s.ino, ctimeMs: s.ctime });
 
-/** Equal size, mtime and inode (null: no file; equal only to null). */
+/** Equal size, mtime, inode and ctime (null: no file; equal only to null). */
 export const sameStat = (a: FileStat | null, b: FileStat | null): boolean =>
-  a === null || b === null ? a === b : a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+  a === null || b === null ? a === b : a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino && a.ctimeMs === b.ctimeMs;
 
 /** True when a stat proves a file's bytes are still those the stamp hashed: equal stat, trusted stamp. */
 export function statProvesUnchanged(indexed: FileStampData, stat: FileStat): boolean {
@@ -100,8 +108,8 @@ export function compareWithIndex(path: string, root: string, maxFileBytes: numbe
   return read.kind === "read" && read.stamp.contentHash === indexed.contentHash ? { state: "unchanged", stamp: read.stamp } : { state: "changed" };
 }
 
-/** A path's stat as `stampPaths` records it: [path, size, mtime, ino], [path] when absent, [] when racy. */
-type PathStamp = [string] | [string, number, number, number] | [];
+/** A path's stat as `stampPaths` records it: [path, size, mtime, ino, ctime], [path] when absent, [] when racy. */
+type PathStamp = [string] | [string, number, number, number, number] | [];
 
 /**
  * The stats of paths other than sources (the configs the import resolver read or probed), as JSON:
@@ -114,7 +122,7 @@ export function stampPaths(paths: readonly string[]): string {
     paths.map((abs): PathStamp => {
       const st = statSync(abs, { throwIfNoEntry: false });
       if (!st) return [abs];
-      return st.mtimeMs < now - RACY_WINDOW_MS ? [abs, st.size, st.mtimeMs, st.ino] : [];
+      return st.mtimeMs < now - RACY_WINDOW_MS ? [abs, st.size, st.mtimeMs, st.ino, st.ctimeMs] : [];
     }),
   );
 }
@@ -136,6 +144,6 @@ export function pathsStatAsStamped(recorded: string | null): boolean {
     } catch {
       return false;
     }
-    return s.length === 1 ? st === undefined : st !== undefined && st.size === s[1] && st.mtimeMs === s[2] && st.ino === s[3];
+    return s.length === 1 ? st === undefined : st !== undefined && st.size === s[1] && st.mtimeMs === s[2] && st.ino === s[3] && st.ctimeMs === s[4];
   });
 }

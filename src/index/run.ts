@@ -7,14 +7,14 @@ import { absoluteIn } from "../base/paths.js";
 import { MastError, errorMessage } from "../base/errors.js";
 import { yieldToLoop } from "../base/loop.js";
 import { createImportResolver } from "../resolve/imports.js";
-import { CHECKER_BEHIND, CHECKER_META, CURRENT_SCHEMA_VERSION, Store, UNUSABLE_DATABASE_CODES, type FileStamp, type StoreCounts } from "../store/db.js";
+import { CHECKER_BEHIND, CHECKER_META, CURRENT_SCHEMA_VERSION, Store, isUnusableDatabase, type FileStamp, type StoreCounts } from "../store/db.js";
 import type { ExtractOptions } from "../syntax/types.js";
 import type { ResolvedConfig } from "./config.js";
 import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy, type NoteProgress } from "./lock.js";
 import type { ParseOutcome, ParseTask } from "./parse-task.js";
 import { rederive } from "./link.js";
 import { compareWithIndex, pathsStatAsStamped, stampPaths } from "./read.js";
-import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths, readWalkCache, writeWalkCache } from "./state.js";
+import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, storeStamp, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths, readWalkCache, writeWalkCache } from "./state.js";
 import { walkForConfig, type WalkCache, type WalkedFile, type WalkResult } from "./walk.js";
 
 export type IndexMode = "full" | "incremental";
@@ -198,14 +198,28 @@ export async function runIndex(config: ResolvedConfig, options: RunIndexOptions)
   return withStructureLock(paths.lock, options.operation ?? `mast index (${options.mode})`, options.lockPolicy ?? CLI_LOCK_POLICY, (note) => {
     if (!options.repoint) guardProjectRoot(paths, config.project_root);
     if (options.persistConfig) persistConfig(config);
-    return indexLocked(config, paths, options, note);
+    return indexHealing(config, paths, options, note);
   });
+}
+
+/**
+ * A run that finds graph.db corrupt (SQLite says so mid-run, or a full run's quick check does)
+ * wipes it and runs again from nothing, once: a corrupt store is rebuilt, never answered from.
+ */
+async function indexHealing(config: ResolvedConfig, paths: StatePaths, options: RunIndexOptions, note: NoteProgress): Promise<IndexReport> {
+  try {
+    return await indexLocked(config, paths, options, note);
+  } catch (err) {
+    if (!isUnusableDatabase(err)) throw err;
+    wipeDerivedState(paths);
+    return indexLocked(config, paths, options, note);
+  }
 }
 
 async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: RunIndexOptions, note: NoteProgress): Promise<IndexReport> {
   const started = performance.now();
   const phases = newPhases();
-  const opened = openIndexStore(paths, guardSchema(paths));
+  const opened = openIndexStore(paths, guardSchema(paths), options.mode === "full");
   const store = opened.store;
   try {
     let committing = 0;
@@ -217,7 +231,8 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       })
       .catch((err: unknown) => {
       // A database failure (a full disk, an I/O error) ends the run; its transaction rolled back.
-      if (!String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_")) throw err;
+      // A corrupt database is rebuilt instead (indexHealing).
+      if (!String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_") || isUnusableDatabase(err)) throw err;
       throw new MastError("WRITE_FAILED", `the index run failed and was rolled back (the index is as it was before it): ${errorMessage(err)}`, { cause: err });
       });
     phases.commit = performance.now() - committing;
@@ -229,6 +244,9 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       manifest[path] = { mtime: s.mtime, size: s.size, hash: s.contentHash };
     }
     writeJsonAtomic(paths.manifest, manifest);
+    // Closed (checkpointed) first, so index.json records graph.db as this run left it: a file
+    // that stats otherwise later was written by someone else, and status checks its pages.
+    timed(phases, "checkpoint", () => store.close());
     const previous = readIndexJson(paths);
     const sourceCommit = readGitHead(config.project_root);
     const indexJson: IndexJson = {
@@ -241,11 +259,11 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       ...(previous?.seed_commit ? { seed_commit: previous.seed_commit } : {}),
       ...(sourceCommit ? { source_commit: sourceCommit } : {}),
       project_root: config.project_root,
+      ...stampOfStore(paths),
     };
     writeJsonAtomic(paths.indexJson, indexJson);
     if (run.walkCache) writeWalkCache(paths, run.walkCache);
-    phases.manifest = performance.now() - wroteState;
-    timed(phases, "checkpoint", () => store.close());
+    phases.manifest = performance.now() - wroteState - phases.checkpoint;
     const { counts, problems } = run;
     return {
       mode: run.mode,
@@ -279,6 +297,11 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
   } finally {
     if (store.db.open) store.close();
   }
+}
+
+function stampOfStore(paths: StatePaths): { store_stamp?: string } {
+  const stamp = storeStamp(paths);
+  return stamp === null ? {} : { store_stamp: stamp };
 }
 
 /** What one run wrote, for its report, the manifest and index.json. */
@@ -477,16 +500,17 @@ async function writeWalked(
 }
 
 /**
- * Opens graph.db for an index run. A database of another schema version, without a schema, or
- * that SQLite cannot read as a database is derived state: it is wiped and rebuilt by a full run.
+ * Opens graph.db for an index run. A database of another schema version, without a schema, that
+ * SQLite cannot read as a database or — checked by a full run — finds corrupt is derived state: it
+ * is wiped and rebuilt by a full run.
  */
-function openIndexStore(paths: StatePaths, alreadyReset: boolean): { store: Store; reset: boolean } {
+function openIndexStore(paths: StatePaths, alreadyReset: boolean, check: boolean): { store: Store; reset: boolean } {
   try {
     const store = Store.open(paths.graphDb, { bulk: true });
-    if (store.hasCurrentSchema()) return { store, reset: alreadyReset };
+    if (store.hasCurrentSchema() && (!check || store.passesQuickCheck())) return { store, reset: alreadyReset };
     store.close();
   } catch (err) {
-    if (!UNUSABLE_DATABASE_CODES.has((err as { code?: string }).code ?? "")) throw err;
+    if (!isUnusableDatabase(err)) throw err;
   }
   wipeDerivedState(paths);
   return { store: Store.open(paths.graphDb, { bulk: true }), reset: true };

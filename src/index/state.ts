@@ -36,6 +36,18 @@ export interface IndexJson {
   source_commit?: string;
   /** The absolute root of the project the index was built from. */
   project_root?: string;
+  /** graph.db's stat as the run that wrote this file left it (`storeStamp`): status checks the pages of a file that stats otherwise. */
+  store_stamp?: string;
+}
+
+/**
+ * graph.db's size, mtime, ctime and inode as one string; null when it does not exist. Its WAL is
+ * left out: commits land there and reach the file only at a checkpoint, and a WAL frame that fails
+ * its checksum is SQLite's to drop.
+ */
+export function storeStamp(paths: StatePaths): string | null {
+  const db = statSync(paths.graphDb, { throwIfNoEntry: false });
+  return db === undefined ? null : `${db.size}:${db.mtimeMs}:${db.ctimeMs}:${db.ino}`;
 }
 
 /**

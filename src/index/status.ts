@@ -2,11 +2,11 @@
 // the `indexing` flag every read answer carries while a run is writing. Read-only: it reads
 // index.json, the lock's record and measures freshness; it never creates the state dir.
 import { existsSync } from "node:fs";
-import { CURRENT_SCHEMA_VERSION } from "../store/db.js";
+import { CURRENT_SCHEMA_VERSION, Store, isUnusableDatabase } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { measureFreshness } from "./freshness.js";
 import { lockState, type LockState } from "./lock.js";
-import { guardProjectRoot, readIndexJson, statePaths } from "./state.js";
+import { guardProjectRoot, readIndexJson, statePaths, storeStamp, type IndexJson, type StatePaths } from "./state.js";
 
 export interface IndexStatus {
   readonly state_dir: string;
@@ -19,8 +19,11 @@ export interface IndexStatus {
   readonly parse_errors: number;
   readonly write_errors: number;
   readonly index_fresh: boolean;
-  /** interrupted_run: the last run died before it finished (nothing of it was committed, or its manifest lags). */
-  readonly freshness_cause: "phase1_stale" | "interrupted_run" | null;
+  /**
+   * interrupted_run: the last run died before it finished (nothing of it was committed, or its
+   * manifest lags); corrupt: SQLite finds graph.db corrupt (never answered from; the next index run rebuilds it).
+   */
+  readonly freshness_cause: "phase1_stale" | "interrupted_run" | "corrupt" | null;
   /** Present while a run is writing: answers come from the index before it. */
   readonly indexing?: Indexing;
   readonly stale_breakdown: { readonly changed: number; readonly unindexed: number; readonly vanished: number };
@@ -65,6 +68,7 @@ export function indexStatus(config: ResolvedConfig): IndexStatus {
   guardProjectRoot(paths, config.project_root);
   const index = existsSync(paths.graphDb) ? readIndexJson(paths) : null;
   const fresh = measureFreshness(config);
+  const corrupt = fresh.unreadable || storeCorrupt(paths, index);
   const lock = lockState(paths.lock);
   const interrupted = lock.state === "abandoned";
   const indexing = indexingOf(lock);
@@ -78,11 +82,40 @@ export function indexStatus(config: ResolvedConfig): IndexStatus {
     stale_files: fresh.stale_files,
     parse_errors: index?.parse_errors ?? 0,
     write_errors: index?.write_errors ?? 0,
-    index_fresh: indexed && fresh.stale_files === 0 && !interrupted,
-    freshness_cause: interrupted ? "interrupted_run" : fresh.stale_files > 0 ? "phase1_stale" : null,
+    index_fresh: indexed && fresh.stale_files === 0 && !interrupted && !corrupt,
+    freshness_cause: corrupt ? "corrupt" : interrupted ? "interrupted_run" : fresh.stale_files > 0 ? "phase1_stale" : null,
     ...(indexing ? { indexing } : {}),
     stale_breakdown: { changed: fresh.changed, unindexed: fresh.unindexed, vanished: fresh.vanished },
     search_index_pending: fresh.search_index_pending,
     ...(index?.seed_commit ? { seed_commit: index.seed_commit } : {}),
   };
+}
+
+/** Verdicts of SQLite's quick check by graph.db path and stamp: a server asks again only after the file changed. */
+const checked = new Map<string, { readonly stamp: string; readonly corrupt: boolean }>();
+
+/**
+ * Whether SQLite finds graph.db corrupt. A file that stats as the last index run left it is taken
+ * as that run wrote it; any other (written since by a refresh, a seed copy, or anything else) has
+ * its pages checked (`PRAGMA quick_check`, about 20 ms per MB), once per change in a process.
+ */
+function storeCorrupt(paths: StatePaths, index: IndexJson | null): boolean {
+  const stamp = storeStamp(paths);
+  if (stamp === null || stamp === index?.store_stamp) return false;
+  const hit = checked.get(paths.graphDb);
+  if (hit?.stamp === stamp) return hit.corrupt;
+  let corrupt: boolean;
+  try {
+    const store = Store.open(paths.graphDb, { readonly: true });
+    try {
+      corrupt = !store.passesQuickCheck();
+    } finally {
+      store.close();
+    }
+  } catch (err) {
+    if (!isUnusableDatabase(err)) throw err;
+    corrupt = true;
+  }
+  checked.set(paths.graphDb, { stamp, corrupt });
+  return corrupt;
 }

@@ -34,14 +34,15 @@ export interface WalkOptions {
   readonly cache?: { readonly key: string; readonly previous: WalkCache | null };
 }
 
-/** A file's stat as the cache compares it: size, mtime (ms), inode. */
-type StatKey = readonly [number, number, number];
+/** A file's stat as the cache compares it: size, mtime (ms), inode, ctime (ms) — what git stamps, so a rewrite that keeps its mtime is seen. */
+type StatKey = readonly [number, number, number, number];
 
 /** One directory's filtered listing, kept only when it can be trusted (see RACY_WINDOW_MS). */
 interface CachedDir {
-  /** The directory's mtime and inode when it was read. */
+  /** The directory's mtime, inode and ctime when it was read. */
   readonly m: number;
   readonly i: number;
+  readonly c: number;
   /** Its .gitignore's stat; null when it has none. */
   readonly g: StatKey | null;
   /** Names of the files and subdirectories that passed every filter, and the symlinks counted. */
@@ -64,6 +65,7 @@ export interface WalkedFile {
   readonly size: number;
   readonly mtimeMs: number;
   readonly ino: number;
+  readonly ctimeMs: number;
 }
 
 export interface WalkProblem {
@@ -117,10 +119,10 @@ function lstatOrNone(abs: string): fs.Stats | undefined {
 
 function statKey(abs: string): StatKey | null {
   const st = lstatOrNone(abs);
-  return st ? [st.size, st.mtimeMs, st.ino] : null;
+  return st ? [st.size, st.mtimeMs, st.ino, st.ctimeMs] : null;
 }
 
-const sameKey = (a: StatKey | null, b: StatKey | null) => (a === null || b === null ? a === b : a[0] === b[0] && a[1] === b[1] && a[2] === b[2]);
+const sameKey = (a: StatKey | null, b: StatKey | null) => (a === null || b === null ? a === b : a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3]);
 
 type Kind = "file" | "dir" | "symlink" | "other";
 
@@ -162,7 +164,7 @@ export function walkProject(options: WalkOptions): WalkResult {
       problems.push({ path: rel, error: ioErrorMessage(err) });
       return;
     }
-    if (stats.isFile()) files.push({ path: rel, size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino });
+    if (stats.isFile()) files.push({ path: rel, size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino, ctimeMs: stats.ctimeMs });
     else if (stats.isSymbolicLink()) skippedSymlinks++; // replaced by a link since readdir
   };
 
@@ -172,7 +174,7 @@ export function walkProject(options: WalkOptions): WalkResult {
     const dirStat = caching ? lstatOrNone(frame.abs) : undefined;
     const listedAt = Date.now();
     const cached = previous && !frame.stale ? previous[frame.rel] : undefined;
-    if (cached && dirStat && cached.m === dirStat.mtimeMs && cached.i === dirStat.ino) {
+    if (cached && dirStat && cached.m === dirStat.mtimeMs && cached.i === dirStat.ino && cached.c === dirStat.ctimeMs) {
       // The entries are those listed before; only a .gitignore edited in place can change what they let through.
       const gitignore = respectGitignore && cached.g !== null ? path.join(frame.abs, ".gitignore") : null;
       if (gitignore === null || sameKey(statKey(gitignore), cached.g)) {
@@ -250,7 +252,7 @@ export function walkProject(options: WalkOptions): WalkResult {
     }
     // Kept for the next walk only when nothing went wrong here and the listing cannot be racy.
     if (caching && dirStat && problems.length === problemsBefore && dirStat.mtimeMs < listedAt - RACY_WINDOW_MS) {
-      listings[frame.rel] = { m: dirStat.mtimeMs, i: dirStat.ino, g: gitignoreKey, f: keptFiles, d: keptDirs, s: symlinksHere };
+      listings[frame.rel] = { m: dirStat.mtimeMs, i: dirStat.ino, c: dirStat.ctimeMs, g: gitignoreKey, f: keptFiles, d: keptDirs, s: symlinksHere };
     }
   }
 

@@ -186,6 +186,12 @@ export const ECMASCRIPT_EDITS: EditRules = {
     return null;
   },
   literalFieldOwner: () => null,
+  // `with (o) { x }`: x may be o.x. `eval(code)` (called by its own name, not `?.`: a direct eval) runs code that sees and may declare the caller's names.
+  dynamic: {
+    bodies: { with_statement: "body" },
+    callee: "eval",
+    isCall: (token) => token.parent?.type === "call_expression" && fieldIs(token.parent, "function", token) && token.parent.childForFieldName("optional_chain") === null,
+  },
   memberKey: (token) =>
     token.type === "shorthand_property_identifier" ||
     token.type === "shorthand_property_identifier_pattern" ||
@@ -260,6 +266,7 @@ export const ECMASCRIPT_EDITS: EditRules = {
   limitations: [
     "rename-symbol is file-scoped: importers of an exported name are not changed (plan a cross-file rename with mast_rename_impact)",
     "a member is renamed where its object is `this`, the class itself, or a name annotated with or constructed as the class; other accesses of the name are listed as unresolved, not changed",
+    "a variable's uses inside a `with` body, or in the function of a direct `eval` that sees it, cannot be told from the text: they are listed as unresolved and the rename is refused unless accepted (--yes)",
   ],
 };
 

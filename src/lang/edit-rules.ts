@@ -147,6 +147,14 @@ export interface EditRules {
   keywordUse?(token: RuleNode): boolean;
   /** A token that may name a member of an object of unknown type (an object key, a destructured key, a field of a literal whose type is left out): a member's rename lists it. */
   memberKey?(token: RuleNode): boolean;
+  /**
+   * Where the text cannot say what a name is: `bodies`, statements whose body looks a name up in an
+   * object before the scopes around it (JavaScript `with`: type → the body's field), and `callee`,
+   * the name of a call running code in the caller's scopes (a direct `eval`), with the test that a
+   * leaf of that name is such a call's callee. A rename lists the uses they reach (and the call) as
+   * unresolved and is refused unless that is accepted.
+   */
+  readonly dynamic?: { readonly bodies: Readonly<Record<string, string>>; readonly callee: string; isCall(token: RuleNode): boolean };
   /** Nodes that may use a name where the tree does not show it (a Rust format string `"{name}"`): a rename lists them. */
   embeddedUses?(root: RuleNode, name: string): RuleNode[];
   /** Why renaming a use to `newName` would change what it means (a JSX tag made lowercase is an element, not a component), or null. */

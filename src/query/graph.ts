@@ -228,6 +228,8 @@ export interface PotentialOptions {
   readonly unranked?: boolean;
   /** What is kept across calls over one unchanging index: targets of one name (every `X.get`) scan for it once. */
   readonly memo?: PotentialMemo;
+  /** Also the comment lines naming it in chunks whose code does not (a doc comment's `{@link name}`, `@see name`): a rename plan lists them. Not with `memo`. */
+  readonly docComments?: boolean;
 }
 
 /** The checker pass's verdicts on a target's lines, by `path:line` (query/checker.ts). */
@@ -326,8 +328,13 @@ export class PotentialMemo {
   }
 }
 
-/** Every line (deduplicated, in path and chunk order) that names one of `tails` as a whole identifier, in the chunks identifier_fts finds for it. */
-function mentionLines(db: Db, source: SourceLines, tails: readonly string[]): MentionLine[] {
+/**
+ * Every line (deduplicated, in path and chunk order) that names one of `tails` as a whole
+ * identifier, in the chunks identifier_fts finds for it; with `docComments`, then the comment lines
+ * naming it in the other chunks whose text holds it (identifier_fts has code tokens only: a chunk
+ * naming it in a doc comment alone is found by a scan of every chunk's text).
+ */
+function mentionLines(db: Db, source: SourceLines, tails: readonly string[], docComments = false): MentionLine[] {
   // identifier_fts also matches other forms of the name (stems, snake_case parts): a chunk without the name's text has no line naming it (a class outline's lines are the file's).
   const chunks = prepared(db, 
       `${CHUNK_ROWS} JOIN identifier_fts ON identifier_fts.rowid = c.id WHERE identifier_fts MATCH ?
@@ -338,14 +345,19 @@ function mentionLines(db: Db, source: SourceLines, tails: readonly string[]): Me
   const callShaped = callPattern(tails);
   const candidates: MentionLine[] = [];
   const seen = new Set<string>();
-  for (const c of chunks) {
+  const scan = (c: ChunkRow, keep: (text: string) => boolean) =>
     forEachLineNaming(c, source, tails, (line, text, inImport) => {
-      if (!mention.test(text)) return;
+      if (!mention.test(text) || !keep(text)) return;
       const key = `${c.path}:${line}`;
       if (seen.has(key)) return;
       seen.add(key);
       candidates.push(mentionLine(c, line, text, inImport, callShaped));
     });
+  for (const c of chunks) scan(c, () => true);
+  if (docComments) {
+    const found = new Set(chunks.map((c) => c.id));
+    const byText = prepared(db, `${CHUNK_ROWS} WHERE EXISTS (SELECT 1 FROM json_each(?) t WHERE instr(c.content, t.value) > 0) ORDER BY f.path, c.start_line, c.id`).all(JSON.stringify(tails)) as ChunkRow[];
+    for (const c of byText) if (!found.has(c.id)) scan(c, (text) => isComment(text.trim(), c.path));
   }
   return candidates;
 }
@@ -532,7 +544,7 @@ export function potentialMatches(
   if (tails.length === 0) return { matches: [], total: 0 };
   const explained = new Set(verified.filter((v) => v.depth === undefined || v.depth === 1).map((v) => `${v.file_path}:${v.line}`));
   const { memo } = options;
-  const mentions = memo ? memo.mentionsOf(db, tails) : mentionLines(db, new SourceLines(projectRoot), tails);
+  const mentions = memo ? memo.mentionsOf(db, tails) : mentionLines(db, new SourceLines(projectRoot), tails, options.docComments === true);
   const candidates = mentions.filter((c) => !explained.has(`${c.file_path}:${c.line}`));
   const fileIds = [...new Set(candidates.map((c) => c.fileId))];
   const elsewhere = linkedElsewhere(db, tails, targetIds, fileIds, memo);
@@ -663,7 +675,7 @@ class SourceLines {
 
 /**
  * Files class outlines' lines were read from, kept across queries (an agent asks about the same
- * classes again and again) while the file stats as it did when read — mtime, size and inode; a file
+ * classes again and again) while the file stats as it did when read — mtime, size, inode and ctime; a file
  * modified within RACY_MS of its read is not kept (git's racy-timestamp rule: a second write in the
  * same tick would not show). At most LINE_CACHE_FILES files and LINE_CACHE_BYTES, the least recently used dropped first.
  */
@@ -683,7 +695,7 @@ function cachedLines(abs: string): string[] | null {
     LINE_CACHE.set(abs, hit);
     return hit.lines;
   }
-  const read = readRegularFile(abs, { maxBytes: DEFAULT_MAX_FILE_BYTES });
+  const read = readRegularFile(abs, { maxBytes: DEFAULT_MAX_FILE_BYTES, noFollow: true, expect: abs });
   const decoded = read.kind === "read" ? decodeSource(read.bytes) : null;
   const lines = decoded?.kind === "text" ? splitLines(decoded.text) : null;
   dropCached(abs);
@@ -695,9 +707,9 @@ function cachedLines(abs: string): string[] | null {
   return lines;
 }
 
-/** What a file's cached lines are valid for: its mtime, size and inode. */
+/** What a file's cached lines are valid for: its mtime, size, inode and ctime. */
 function stampOf(st: Stats): string {
-  return `${st.mtimeMs}:${st.size}:${st.ino}`;
+  return `${st.mtimeMs}:${st.size}:${st.ino}:${st.ctimeMs}`;
 }
 
 function dropCached(abs: string): void {
@@ -764,6 +776,8 @@ export interface CallersQuery {
   readonly potentialLimit: number | null;
   /** Leave out import lines in files with a verified caller, and comment lines (mast_callers; a rename must edit them). */
   readonly omitNonCalls?: boolean;
+  /** PotentialOptions.docComments. */
+  readonly docComments?: boolean;
 }
 
 export interface Callers {
@@ -779,7 +793,7 @@ export function callersOf(db: Db, projectRoot: string, query: CallersQuery): Cal
   const potential =
     query.potentialLimit === null
       ? null
-      : potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null, path: target.sites[0]?.path ?? null }, verified, query.potentialLimit, { omitNonCalls: query.omitNonCalls ?? false, verdicts: checkerVerdicts(db, target.ids) });
+      : potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null, path: target.sites[0]?.path ?? null }, verified, query.potentialLimit, { omitNonCalls: query.omitNonCalls ?? false, docComments: query.docComments ?? false, verdicts: checkerVerdicts(db, target.ids) });
   return { target, verified, potential };
 }
 

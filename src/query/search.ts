@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { splitTerms } from "../base/text.js";
 import type { Db } from "../store/db.js";
 import { scopeCondition, scopeFileIds, type ScopeInput } from "./scope.js";
+import { sameStat, type FileStat } from "../index/read.js";
 
 export interface SearchInput extends ScopeInput {
   readonly query: string;
@@ -550,28 +551,31 @@ function toResult(c: Candidate, row: ChunkRow, rank: number, related: SearchResu
   };
 }
 
-/** Stat-and-flag (spec §9.0): a result whose file is newer on disk than indexed, or gone, is `stale`. */
+/** Stat-and-flag (spec §9.0): a result whose file no longer stats as indexed (size, mtime, inode, ctime), or is gone, is `stale`. */
 function flagStale(db: Db, results: SearchResult[], projectRoot: string): void {
   const isStale = staleChecker(db, projectRoot);
   for (const r of results) if (isStale(r.file_path)) r.stale = true;
 }
 
-/** A file's indexed line coordinates are untrustworthy: it is newer on disk than indexed, or gone. */
-function staleOnDisk(projectRoot: string, path: string, indexedMtime: number): boolean {
-  try {
-    return statSync(join(projectRoot, path)).mtimeMs > indexedMtime;
-  } catch {
-    return true;
-  }
+/**
+ * A file's indexed line coordinates are untrustworthy: it stats otherwise than when indexed — a
+ * rewrite that kept its mtime and size (`cp -p`) still moved its ctime — or it is gone.
+ */
+function staleOnDisk(projectRoot: string, path: string, indexed: FileStat): boolean {
+  const st = statSync(join(projectRoot, path), { throwIfNoEntry: false });
+  return st === undefined || !sameStat({ size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, ctimeMs: st.ctimeMs }, indexed);
 }
 
-/** A stale check per path, each file stat'ed once: its file is newer on disk than its indexed mtime, or gone, or not indexed. */
+/** A stale check per path, each file stat'ed once: its file stats otherwise than indexed, or is gone, or is not indexed. */
 export function staleChecker(db: Db, projectRoot: string): (path: string) => boolean {
-  const mtime = db.prepare("SELECT mtime FROM files WHERE path = ?").pluck();
+  const stamp = db.prepare("SELECT size, mtime AS mtimeMs, ino, ctime AS ctimeMs FROM files WHERE path = ?");
   const seen = new Map<string, boolean>();
   return (path) => {
     let stale = seen.get(path);
-    if (stale === undefined) seen.set(path, (stale = staleOnDisk(projectRoot, path, (mtime.get(path) as number | undefined) ?? Infinity)));
+    if (stale === undefined) {
+      const indexed = stamp.get(path) as FileStat | undefined;
+      seen.set(path, (stale = indexed === undefined || staleOnDisk(projectRoot, path, indexed)));
+    }
     return stale;
   };
 }

@@ -18,7 +18,7 @@ import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../synta
 const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.8.0";
+export const CURRENT_SCHEMA_VERSION = "1.9.0";
 /** Meta key: when the checker pass (query/checker.ts) last ran on this index; cleared by a full run without it. */
 export const CHECKER_META = "checker_ran";
 /** Meta key: set when a file's rows are replaced or removed after the pass last ran (its lines lost their verdicts); the pass clears it. */
@@ -94,8 +94,14 @@ export function derivedOnce<T>(db: Db, key: string, compute: () => T): T {
   return value;
 }
 
-/** SQLite error codes meaning the file is not a usable database (it is rebuilt, never repaired). */
-export const UNUSABLE_DATABASE_CODES: ReadonlySet<string> = new Set(["SQLITE_NOTADB", "SQLITE_CORRUPT"]);
+/**
+ * An error meaning the file is not a usable database — not one at all, or one SQLite finds corrupt
+ * (SQLITE_CORRUPT and its extended codes): it is rebuilt, never repaired, and never answered from.
+ */
+export function isUnusableDatabase(err: unknown): boolean {
+  const code = String((err as { code?: unknown } | null)?.code ?? "");
+  return code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT");
+}
 
 /** A file's row: its id and the stamp of the read that made its rows (index/read.ts). */
 export interface FileStamp {
@@ -104,6 +110,7 @@ export interface FileStamp {
   readonly mtime: number;
   readonly size: number;
   readonly ino: number;
+  readonly ctime: number;
   readonly contentHash: string;
   readonly statClean: boolean;
 }
@@ -114,16 +121,17 @@ export interface FileMeta {
   readonly mtime: number;
   readonly size: number;
   readonly ino: number;
+  readonly ctime: number;
   readonly contentHash: string;
   readonly statClean: boolean;
 }
 
 /** The files row of a stamp, as `stampOf` reads it back. */
-const STAMP_COLUMNS = "id, path, mtime, size, ino, content_hash, stat_clean";
-type StampRow = [number, string, number, number, number, string, number];
+const STAMP_COLUMNS = "id, path, mtime, size, ino, ctime, content_hash, stat_clean";
+type StampRow = [number, string, number, number, number, number, string, number];
 
-function stampOf([id, path, mtime, size, ino, contentHash, clean]: StampRow): FileStamp {
-  return { id, path, mtime, size, ino, contentHash, statClean: clean === 1 };
+function stampOf([id, path, mtime, size, ino, ctime, contentHash, clean]: StampRow): FileStamp {
+  return { id, path, mtime, size, ino, ctime, contentHash, statClean: clean === 1 };
 }
 
 export interface ChunkDelta {
@@ -252,7 +260,17 @@ export class Store {
       const row = this.db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
       return row?.value ?? null;
     } catch (err) {
-      if (UNUSABLE_DATABASE_CODES.has((err as { code?: string }).code ?? "")) return null; // not a database at all
+      if (isUnusableDatabase(err)) return null; // not a database at all
+      throw err;
+    }
+  }
+
+  /** SQLite's own structural check of every page (`PRAGMA quick_check`): false when it finds the file corrupt. */
+  passesQuickCheck(): boolean {
+    try {
+      return this.db.pragma("quick_check(1)", { simple: true }) === "ok";
+    } catch (err) {
+      if (isUnusableDatabase(err)) return false;
       throw err;
     }
   }
@@ -478,7 +496,7 @@ export class Store {
 
   /** The bytes are those indexed, read again: only the file's stamp moves. */
   touchFile(meta: Omit<FileMeta, "language">): void {
-    this.sql("UPDATE files SET mtime = ?, size = ?, ino = ?, content_hash = ?, stat_clean = ? WHERE path = ?").run(meta.mtime, meta.size, meta.ino, meta.contentHash, meta.statClean ? 1 : 0, meta.path);
+    this.sql("UPDATE files SET mtime = ?, size = ?, ino = ?, ctime = ?, content_hash = ?, stat_clean = ? WHERE path = ?").run(meta.mtime, meta.size, meta.ino, meta.ctime, meta.contentHash, meta.statClean ? 1 : 0, meta.path);
   }
 
   /** Removes a file and everything derived from it in its own transaction; returns how many chunks went. */
@@ -588,15 +606,15 @@ export class Store {
 
   private upsertFileRow(meta: FileMeta, extraction: FileExtraction): number {
     const existing = this.sql("SELECT id FROM files WHERE path = ?").get(meta.path) as { id: number } | undefined;
-    const values = [meta.language, meta.mtime, meta.size, meta.ino, meta.contentHash, meta.statClean ? 1 : 0, extraction.lineCount, extraction.hasSyntaxErrors ? 1 : 0, isTestPath(meta.path) ? 1 : 0];
+    const values = [meta.language, meta.mtime, meta.size, meta.ino, meta.ctime, meta.contentHash, meta.statClean ? 1 : 0, extraction.lineCount, extraction.hasSyntaxErrors ? 1 : 0, isTestPath(meta.path) ? 1 : 0];
     if (existing) {
       this
-        .sql("UPDATE files SET language = ?, mtime = ?, size = ?, ino = ?, content_hash = ?, stat_clean = ?, line_count = ?, has_syntax_errors = ?, is_test = ? WHERE id = ?")
+        .sql("UPDATE files SET language = ?, mtime = ?, size = ?, ino = ?, ctime = ?, content_hash = ?, stat_clean = ?, line_count = ?, has_syntax_errors = ?, is_test = ? WHERE id = ?")
         .run(...values, existing.id);
       return existing.id;
     }
     const info = this
-      .sql("INSERT INTO files(path, language, mtime, size, ino, content_hash, stat_clean, line_count, has_syntax_errors, is_test) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+      .sql("INSERT INTO files(path, language, mtime, size, ino, ctime, content_hash, stat_clean, line_count, has_syntax_errors, is_test) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
       .run(meta.path, ...values);
     this.pathsMoved = true;
     return Number(info.lastInsertRowid);

@@ -12,9 +12,10 @@ CREATE TABLE IF NOT EXISTS files (
   id                INTEGER PRIMARY KEY,
   path              TEXT NOT NULL UNIQUE,
   language          TEXT NOT NULL,
-  mtime             REAL NOT NULL,   -- the stat of the read that made the rows: mtime (ms), size, inode
+  mtime             REAL NOT NULL,   -- the stat of the read that made the rows: mtime (ms), size, inode, ctime (ms)
   size              INTEGER NOT NULL,
   ino               INTEGER NOT NULL,
+  ctime             REAL NOT NULL,
   content_hash      TEXT NOT NULL,   -- sha256 of the file's bytes: freshness is by content
   stat_clean        INTEGER NOT NULL, -- 1: an equal stat later proves these bytes (index/read.ts RACY_WINDOW_MS)
   line_count        INTEGER NOT NULL,

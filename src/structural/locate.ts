@@ -3,7 +3,7 @@
 // state root's workspace/.mantis_state.json `active_snapshot`, else the current project in
 // MODE-OFF (`snapshot_id: "unknown"`); whether the snapshot is pinned (its sentinel names it);
 // and every path under the state root. Nothing here writes.
-import { existsSync, realpathSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { MastError } from "../base/errors.js";
 import { readJsonObjectFile } from "../base/json.js";
@@ -147,7 +147,25 @@ export function locate(flags: Locators, cwd: string, defaultStateRoot: (codeRoot
       hint: mode !== "mode-off" ? "A snapshot's tree is never written under: pass a --state_root outside it." : `Pass a --state_root outside the code root (or leave it out: the default is the project's state dir, ${defaultRoot}).`,
     });
   }
+  if (flagState === null) refuseSymlinks(structuralLayout(stateRoot).workspace);
   return { codeRoot, snapshotId, pinned, mode, layout: structuralLayout(stateRoot) };
+}
+
+/**
+ * The default state root is the project's own state dir, which a cloned project may have
+ * committed: a symlink anywhere in its workspace (`workspace/kb -> /elsewhere`) would carry the
+ * build's writes out of it, so one is refused (STATE_DIR_UNSAFE) before anything is written.
+ */
+function refuseSymlinks(workspace: string): void {
+  if (!lstatSync(workspace, { throwIfNoEntry: false })?.isDirectory()) {
+    if (lstatSync(workspace, { throwIfNoEntry: false }) === undefined) return;
+    throw new MastError("STATE_DIR_UNSAFE", `${workspace} is not a plain directory; nothing was written`, { details: { path: workspace } });
+  }
+  const link = readdirSync(workspace, { withFileTypes: true, recursive: true }).find((e) => e.isSymbolicLink());
+  if (link) {
+    const path = join(link.parentPath, link.name);
+    throw new MastError("STATE_DIR_UNSAFE", `the structural workspace holds the symlink ${path}; nothing was written`, { details: { path } });
+  }
 }
 
 /** `child` is `parent` or below it. */

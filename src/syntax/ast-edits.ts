@@ -409,8 +409,10 @@ type Group = Binding[];
 
 export interface RenamePlan {
   readonly edits: TextEdit[];
-  /** Member accesses of the name whose object's type is not known: left as they are. */
+  /** Uses of the name the rename could not tie to its target (member accesses whose object's type is not known, ...): left as they are. */
   readonly unresolved: Array<{ line: number; text: string }>;
+  /** Of those, the uses that may be the variable itself (EditRules.dynamic): renaming around them could change what the code does, so a rename is refused unless they are accepted. */
+  readonly uncertain: Array<{ line: number; text: string }>;
   /** What was renamed: a variable's binding kind, or `member of Owner`. */
   readonly target: string;
 }
@@ -519,7 +521,7 @@ class NameIndex {
     else this.byScope.set(k, [b]);
   }
 
-  private scopeAbove(node: SyntaxNode, types: readonly string[]): SyntaxNode {
+  scopeAbove(node: SyntaxNode, types: readonly string[]): SyntaxNode {
     for (let n = node.parent; n; n = n.parent) if (types.includes(n.type)) return n;
     return this.root;
   }
@@ -604,6 +606,9 @@ function ancestorOfType(node: SyntaxNode, type: string): boolean {
 
 const contains = (outer: SyntaxNode, inner: SyntaxNode): boolean => inner.startIndex >= outer.startIndex && inner.endIndex <= outer.endIndex;
 
+/** A node's first line, as an unresolved use is listed. */
+const firstLine = (n: SyntaxNode, max = 200): string => (n.text.split("\n")[0] ?? "").slice(0, max);
+
 function inFields(parent: SyntaxNode, child: SyntaxNode, fields: PatternFields): boolean {
   if (!child.isNamed) return false;
   if (fields === null) return true;
@@ -622,7 +627,7 @@ export function planRename(rules: EditRules, tree: Tree, query: string, newName:
   // publicName: the exported name changes too (a cross-file rename): `export { a }` and the import of the name are renamed, not aliased.
   const exported = options.publicName === true;
   const { owner: qualifiedOwner, name } = splitQualified(query);
-  const w = walk(rules, tree, [name, newName]);
+  const w = walk(rules, tree, [name, newName, ...(rules.dynamic ? [rules.dynamic.callee] : [])]);
   if (w.truncated) throw new MastError("SEARCH_TRUNCATED", `the file nests deeper than the depth guard (${MAX_AST_DEPTH} levels): uses of '${name}' below it were not seen, so no rename is certain`);
   const index = new NameIndex(rules, tree.rootNode, name, w);
   const ownerNameOf = (n: SyntaxNode): string | null => rules.owners[n.type]?.name(n) ?? null;
@@ -655,22 +660,38 @@ export function planRename(rules: EditRules, tree: Tree, query: string, newName:
   }
   const edits: TextEdit[] = [];
   const unresolved: Array<{ line: number; text: string }> = [];
-  const unresolve = (token: SyntaxNode, why?: string) => unresolved.push({ line: lineOf(token), text: why ?? (token.parent!.text.split("\n")[0] ?? "").slice(0, 200) });
+  const uncertain: Array<{ line: number; text: string }> = [];
+  const unresolve = (token: SyntaxNode, why?: string) => unresolved.push({ line: lineOf(token), text: why ?? firstLine(token.parent!) });
+  const unsure = (token: SyntaxNode, why: string) => {
+    unresolve(token, `${firstLine(token.parent!)} (${why})`);
+    uncertain.push(unresolved.at(-1)!);
+  };
   const put = (token: SyntaxNode, text: string) => {
     const problem = rules.renameProblem?.(token, newName);
     if (problem) throw new MastError("INVALID_ARGUMENT", `renaming '${name}' to '${newName}' at line ${lineOf(token)}: ${problem}`);
     edits.push({ start: token.startIndex, end: token.endIndex, text });
   };
-  for (const use of rules.embeddedUses?.(tree.rootNode, name) ?? []) unresolve(use as SyntaxNode, `${(use.text.split("\n")[0] ?? "").slice(0, 200)} (the name inside a string the language reads)`);
+  for (const use of rules.embeddedUses?.(tree.rootNode, name) ?? []) unresolve(use as SyntaxNode, `${firstLine(use as SyntaxNode)} (the name inside a string the language reads)`);
   let label: string;
   if (target.kind === "variable") {
     label = target.group[0]!.kind;
     const members = new Set<Binding>(target.group);
-    for (const b of target.group) put(b.token, b.rename === "alias" && !exported ? `${b.token.text} as ${newName}` : rewrite(rules, b.token, name, newName, exported));
+    const isTarget = (g: Group | null | "conflict"): boolean => g !== null && g !== "conflict" && g.some((b) => members.has(b));
+    const reach = dynamicReach(rules, w, index, target.group, (t) => isTarget(index.resolve(t)));
+    for (const call of reach.calls) unsure(call, `the code it runs may use or declare '${name}'`);
+    for (const b of target.group) {
+      const why = reach.why(b.token);
+      if (why) unsure(b.token, why);
+      else put(b.token, b.rename === "alias" && !exported ? `${b.token.text} as ${newName}` : rewrite(rules, b.token, name, newName, exported));
+    }
     for (const ref of index.references) {
       const g = index.resolve(ref);
-      if (g === "conflict") unresolve(ref, `${(ref.parent!.text.split("\n")[0] ?? "").slice(0, 200)} (contended: the name is declared twice where this use is)`);
-      else if (g !== null && g.some((b) => members.has(b))) put(ref, rewrite(rules, ref, name, newName, exported));
+      if (g === "conflict") unresolve(ref, `${firstLine(ref.parent!)} (contended: the name is declared twice where this use is)`);
+      else if (isTarget(g)) {
+        const why = reach.why(ref);
+        if (why) unsure(ref, why);
+        else put(ref, rewrite(rules, ref, name, newName, exported));
+      }
     }
     // A parameter is also named by keyword arguments, of calls the file cannot tie to its function.
     if (target.group.some((b) => b.kind === "parameter")) for (const k of index.keywordUses) unresolve(k);
@@ -678,7 +699,7 @@ export function planRename(rules: EditRules, tree: Tree, query: string, newName:
       if (scope === null) unresolved.push({ line: lineOf(token), text: token.parent!.text.slice(0, 200) });
       else if (target.group.some((b) => sameNode(b.scope, scope))) put(token, newName);
     }
-    for (const token of index.opaquePaths) unresolved.push({ line: lineOf(token), text: (token.parent!.text.split("\n")[0] ?? "").slice(0, 200) });
+    for (const token of index.opaquePaths) unresolve(token);
     if (clashes(rules, w, newName)) throw clash(newName, w);
   } else {
     const owner = target.owner;
@@ -708,7 +729,33 @@ export function planRename(rules: EditRules, tree: Tree, query: string, newName:
   }
   const unique = new Map<string, TextEdit>();
   for (const e of edits) unique.set(`${e.start}:${e.end}`, e);
-  return { edits: [...unique.values()].sort((a, b) => a.start - b.start), unresolved, target: label };
+  return { edits: [...unique.values()].sort((a, b) => a.start - b.start), unresolved, uncertain, target: label };
+}
+
+/**
+ * Where the text cannot tie a use to the variable (EditRules.dynamic): inside a body that looks
+ * names up in an object first, between the use and the variable's scope (the name may be the
+ * object's property); or in the function of a dynamic-code call that sees the variable (its code
+ * may declare the name again). Answers those calls — each a use the text does not show — and why a
+ * token of the variable is not certain, or null.
+ */
+function dynamicReach(rules: EditRules, w: Walk, index: NameIndex, group: Group, seesTarget: (token: SyntaxNode) => boolean): { calls: SyntaxNode[]; why(token: SyntaxNode): string | null } {
+  const dynamic = rules.dynamic;
+  if (!dynamic) return { calls: [], why: () => null };
+  const calls = (w.leaves.get(dynamic.callee) ?? []).filter((leaf) => dynamic.isCall(leaf) && seesTarget(leaf));
+  const reached = calls.map((call) => ({ call, scope: index.scopeAbove(call, rules.functionScopes) }));
+  const scopes = new Set(group.map((b) => keyOf(b.scope)));
+  return {
+    calls,
+    why: (token) => {
+      for (let child = token, a = token.parent; a && !scopes.has(keyOf(a)); child = a, a = a.parent) {
+        const body = dynamic.bodies[a.type];
+        if (body !== undefined && sameNode(a.childForFieldName(body), child)) return `inside \`${firstLine(a, 120)}\` at line ${lineOf(a)}: the name may be a property of its object`;
+      }
+      const run = reached.find((r) => contains(r.scope, token));
+      return run ? `in reach of the code run at line ${lineOf(run.call)}, which may declare '${token.text}' again` : null;
+    },
+  };
 }
 
 /** The new text of a use: the new name, or for a shorthand the key kept (`{ a }` → `{ a: b }`, `export { a }` → `export { b as a }`). */
@@ -755,11 +802,11 @@ export function planExportRename(rules: EditRules, tree: Tree, name: string, new
       if (!access || !sameNode(token.parent!.childForFieldName(access.member), token)) continue;
       if (token.parent!.childForFieldName(access.object)?.text === site.local) edits.push({ start: token.startIndex, end: token.endIndex, text: newName });
     }
-    return { edits, unresolved: [], target: `accesses through namespace ${site.local}` };
+    return { edits, unresolved: [], uncertain: [], target: `accesses through namespace ${site.local}` };
   }
   const tokens = onStatement();
   if (tokens.length === 0) throw new MastError("SYMBOL_NOT_FOUND", `no import or re-export of '${name}' on line ${site.line}: the index is behind the file`, { hint: "Run `mast index --incremental` and plan again." });
-  return { edits: tokens.map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName })), unresolved: [], target: site.kind === "export_from" ? "re-export" : "aliased import" };
+  return { edits: tokens.map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName })), unresolved: [], uncertain: [], target: site.kind === "export_from" ? "re-export" : "aliased import" };
 }
 
 /** Whether the new name is already used as a name in the file (bound, or a use of something bound elsewhere). */

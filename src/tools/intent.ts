@@ -66,15 +66,19 @@ function parseIntent(text: string): Intent {
   return parsed.data;
 }
 
-/** What both plans read from the index, once the files it names are fresh: the declaration (one, or refused), its callers, its rename sites, its parameters. */
-async function indexedTarget(ctx: ToolContext, symbol: string, file: string | undefined) {
+/**
+ * What both plans read from the index, once the files it names are fresh: the declaration (one, or
+ * refused), its callers, its rename sites, its parameters; with `docComments`, the comment lines
+ * naming it among the potential matches (graph.ts PotentialOptions).
+ */
+async function indexedTarget(ctx: ToolContext, symbol: string, file: string | undefined, options: { docComments?: boolean } = {}) {
   const root = ctx.config.project_root;
   const filePath = file ? projectPath(resolve(ctx.cwd, file), root) : null;
   const db = ctx.store().db;
   const { answer } = await freshAnswer(
     ctx,
     () => {
-      const callers = callersOf(db, root, { symbol, filePath, transitive: false, potentialLimit: REVIEW_LIMIT });
+      const callers = callersOf(db, root, { symbol, filePath, transitive: false, potentialLimit: REVIEW_LIMIT, docComments: options.docComments ?? false });
       const first = callers.target.sites[0];
       return { ...callers, planned: renameSites(db, callers.target), params: first ? declaredParams(db, first.id) : null };
     },
@@ -91,7 +95,8 @@ async function indexedTarget(ctx: ToolContext, symbol: string, file: string | un
 /** The rename plan on the index as it is once the files it names are fresh. */
 async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>): Promise<RenamePlanInput> {
   const root = ctx.config.project_root;
-  const { target, verified, potential, planned, decl, db, abs } = await indexedTarget(ctx, intent.symbol, intent.file);
+  // A member's doc mentions are its bare name, as common as `open`: not listed.
+  const { target, verified, potential, planned, decl, db, abs } = await indexedTarget(ctx, intent.symbol, intent.file, { docComments: !intent.symbol.includes(".") });
   const rules = extensionInfo(decl.path)?.spec.edits;
   if (!rules?.importedNameTokens) throw new MastError("UNSUPPORTED_OPERATION", `a cross-file rename of a declaration in ${decl.path} is not supported: TypeScript and JavaScript so far`, { hint: "Rename it with `ast rename-symbol` in each file mast_rename_impact lists." });
   checkIdentifier(decl.path, intent.newName);
@@ -145,7 +150,8 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
     unresolved,
     reconciliation: { resolved: verified.length + count("import") + count("export_from") + count("namespace"), unresolved: unparsed, ambiguous },
     review,
-    impactSummary: `${byFile.size} file(s): the declaration, ${count("import")} import(s), ${count("export_from")} re-export(s), ${count("namespace")} namespace import(s); ${verified.length} verified call site(s); ${review.length} line(s) to review${potential && potential.total > potential.matches.length ? ` (of ${potential.total})` : ""}, never edited`,
+    reviewOmitted: potential ? potential.total - potential.matches.length : 0,
+    impact: `${byFile.size} file(s): the declaration, ${count("import")} import(s), ${count("export_from")} re-export(s), ${count("namespace")} namespace import(s); ${verified.length} verified call site(s)`,
   };
 }
 
@@ -199,7 +205,8 @@ async function planAddParameter(ctx: ToolContext, intent: z.infer<typeof AddPara
     unresolved,
     reconciliation: { resolved: verified.length, unresolved: 0, ambiguous: 0 },
     review,
-    impactSummary: `the declaration in ${decl.path} gets '${paramText}'; ${verified.length} verified call site(s) in ${rows.size} file(s) get ${intent.param.default === undefined ? "no argument (no default given)" : `'${intent.param.default}'`}; ${review.length} line(s) to review, never edited`,
+    reviewOmitted: potential ? potential.total - potential.matches.length : 0,
+    impact: `the declaration in ${decl.path} gets '${paramText}'; ${verified.length} verified call site(s) in ${rows.size} file(s) get ${intent.param.default === undefined ? "no argument (no default given)" : `'${intent.param.default}'`}`,
   };
 }
 
@@ -211,7 +218,7 @@ export const intentTool = defineTool({
   description: 'rename-exported-symbol ({"operation","symbol","newName"}) or add-parameter ({…,"param":{name,type,default}}) across files, planned on the index; verified after, rolled back on failure.',
   details:
     "The intent is JSON: {\"operation\":\"rename-exported-symbol\",\"symbol\":\"compose\",\"newName\":\"composeMiddleware\",\"file\"?:\"src/compose.ts\"}. The plan comes from the mast index (its files refreshed first): the declaring file (the declaration, its uses and `export { name }`), every named import of it (with no alias the binding and its uses, with one the imported name only), every barrel's `export { name } from` and, through barrels that pass the name on, their importers; `ns.name` through namespace imports. " +
-    "plan.unresolved lists what it cannot do (a require destructuring, a namespace re-export, a file binding the name twice, a language without cross-file renames, a verified call site no edit reaches) and refuses the intent (UNSUPPORTED_OPERATION) unless yes; plan.review lists the lines naming the symbol that no planned edit covers — never edited. dry_run answers the plan and each file's diff. " +
+    "plan.unresolved lists what it cannot do (a require destructuring, a namespace re-export, a file binding the name twice, a language without cross-file renames, a verified call site no edit reaches) and refuses the intent (UNSUPPORTED_OPERATION) unless yes; plan.review lists the lines naming the symbol that no planned edit covers (doc comments naming it too: `{@link name}`, `@see name`) — never edited; impactSummary counts exactly what it lists, and reviewOmitted what the cap left out. dry_run answers the plan and each file's diff. " +
     "Each file is one AST-gated edit in one changeSet (undo takes it back); after all steps the edited files are verified (auto-detected checks; verify: false skips it); a failed step (skipped verification) or failed verification rolls every file back (execution.reverted, revertReason), unless revert: false for verification; a rollback that cannot write a file back is ROLLBACK_INCOMPLETE with unrevertedFiles. A verification timeout keeps the edit (VERIFY_TIMEOUT). " +
     "add-parameter ({\"operation\":\"add-parameter\",\"symbol\":\"f\",\"param\":{\"name\":\"x\",\"type\":\"string\",\"default\":\"'a'\"}}) appends the parameter to the declaration and param.default as the last argument of every verified call (a call with another argument count than the parameters before it, a spread, or an unverified call-shaped match is plan.unresolved); without a default the plan is refused unless yes, which adds only the parameter. remove-parameter is UNSUPPORTED_OPERATION.",
   input: z

@@ -2,9 +2,10 @@
 // and a handler over a ToolContext. The MCP server, `mast query`, the CLI help and
 // docs/tools.md are all derived from this list.
 import { MAX_ANSWER_BYTES, MAX_MESSAGE_BYTES, messageBytes } from "../base/budget.js";
-import { MastError } from "../base/errors.js";
+import { MastError, errorMessage } from "../base/errors.js";
 import { healInterruptedRun } from "../index/run-thread.js";
 import { indexingNow } from "../index/status.js";
+import { isUnusableDatabase } from "../store/db.js";
 import type { ToolContext } from "./context.js";
 import type { ToolAnnotations, ToolCall, ToolDefinition, Toolset } from "./define.js";
 import { EDIT_TOOLS } from "./edit.js";
@@ -225,6 +226,12 @@ export async function runTool(ctx: ToolContext, name: string, rawArgs: unknown, 
     if (measured && ctx.recorder) {
       const row = rowFields(tool.name, started);
       ctx.recorder.record(() => ({ ...row, args_json: cappedJson(rawArgs ?? {}), status: "error", results_json: null, declex_json: null, text: null, files: [] }));
+    }
+    // A store error is an error, never an answer (and never an empty one).
+    if (isUnusableDatabase(err)) throw new MastError("INDEX_CORRUPT", `${name}: the index is corrupt (${errorMessage(err)}); nothing was answered from it`, { cause: err });
+    const code = String((err as { code?: unknown } | null)?.code ?? "");
+    if (code === "SQLITE_FULL" || code.startsWith("SQLITE_IOERR")) {
+      throw new MastError("READ_FAILED", `${name}: the index could not be used (${errorMessage(err)}); nothing was answered`, { cause: err, hint: "Free space on the state dir's disk (or fix its I/O error), then retry." });
     }
     throw err;
   }

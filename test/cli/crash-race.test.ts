@@ -8,11 +8,19 @@
 //   them, an MCP client and CLI queries ask for verified callers; every answer must be the one
 //   before or the one after a run, or flagged (`indexing`, `file_busy_returning_stale_cache`), and
 //   the server answers ping within a second throughout.
-// Counts: MAST_CRASH_POINTS (default 12) and MAST_RACE_ROUNDS (default 3); `npm run test:crash`
-// runs 66 and 8 and writes the figures to bench/.out/crash-race.json (MAST_CRASH_REPORT).
+// - corrupt: graph.db gets up to 200 KB of random bytes at points spread over the file; `mast
+//   status` may say fresh only while the answer is the clean build's, a query answers it or
+//   INDEX_CORRUPT, and a full run heals it to the clean build.
+// - rewrite: a caller is rewritten to the same size with its mtime put back (`cp -p`); status
+//   must not say fresh, the answer must follow the file, and an incremental run equals a clean
+//   build of the rewritten tree.
+// Counts: MAST_CRASH_POINTS (default 12), MAST_RACE_ROUNDS (3), MAST_CORRUPT_POINTS (1) and
+// MAST_REWRITE_POINTS (1); `npm run test:crash` runs 66, 8, 16 and 4 and writes the figures to
+// bench/.out/crash-race.json (MAST_CRASH_REPORT).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +32,8 @@ import { flat } from "../helpers/sites.js";
 
 const POINTS = Number(process.env.MAST_CRASH_POINTS ?? 12);
 const ROUNDS = Number(process.env.MAST_RACE_ROUNDS ?? 3);
+const CORRUPTIONS = Number(process.env.MAST_CORRUPT_POINTS ?? 1);
+const REWRITES = Number(process.env.MAST_REWRITE_POINTS ?? 1);
 const REPORT = process.env.MAST_CRASH_REPORT;
 
 const HUB = "src/hub/clock.ts";
@@ -281,6 +291,71 @@ describe("crash consistency and reader isolation (built CLI, real MCP server)", 
     figures.crash = { ...counts, heals: byHeal };
     expect(counts.died_holding_lock).toBeGreaterThanOrEqual(Math.floor(POINTS / 2));
   }, 60_000 + POINTS * 15_000);
+
+  it(`${CORRUPTIONS} corrupted stores: status is fresh only while the answer is the clean build's, and a full run heals each`, async () => {
+    toA();
+    const counts = { points: 0, status_corrupt: 0, status_fresh: 0, answered_clean: 0, answered_corrupt: 0, violations: 0 };
+    const violations: string[] = [];
+    for (let i = 0; i < CORRUPTIONS; i++) {
+      const state = restoreA();
+      const graphDb = join(state, "graph.db");
+      const size = statSync(graphDb).size;
+      const length = Math.min(200_000, Math.floor(size / 8));
+      const offset = Math.floor(killFraction(i) * (size - length));
+      const fd = openSync(graphDb, "r+");
+      writeSync(fd, randomBytes(length), 0, length, offset);
+      closeSync(fd);
+      counts.points++;
+      const status = ok(await runMast(["status", project.root, "--state-dir", state, "--json"]));
+      if (status.freshness_cause === "corrupt") counts.status_corrupt++;
+      const query = await runMast(["query", "mast_callers", CALLERS_ARGS, project.root, "--state-dir", state, "--json"]);
+      const clean = query.code === 0 && callerSet(JSON.parse(query.stdout)) === cleanA.callers;
+      if (clean) counts.answered_clean++;
+      else if (/INDEX_CORRUPT/.test(query.stderr)) counts.answered_corrupt++;
+      if (status.index_fresh) {
+        counts.status_fresh++;
+        if (!clean) violations.push(`offset ${offset}: status fresh, answer ${query.code === 0 ? "differs" : query.stderr.trim()}`);
+      }
+      if (query.code !== 0 && !/INDEX_CORRUPT/.test(query.stderr)) violations.push(`offset ${offset}: ${query.stderr.trim()}`);
+      ok(await runMast(["index", project.root, "--state-dir", state, "--json"]));
+      expect(dumpStore(graphDb), `offset ${offset}`).toBe(cleanA.dump);
+      expect(ok(await runMast(["status", project.root, "--state-dir", state, "--json"]))).toMatchObject({ index_fresh: true, freshness_cause: null });
+    }
+    counts.violations = violations.length;
+    figures.corrupt = counts;
+    expect(violations, JSON.stringify(counts)).toEqual([]);
+  }, 60_000 + CORRUPTIONS * 20_000);
+
+  it(`${REWRITES} same-size rewrites with the mtime put back: never called fresh, answers follow, an incremental run equals a clean build`, async () => {
+    toA();
+    const counts = { points: 0, status_fresh: 0, answers_followed: 0 };
+    for (let i = 0; i < REWRITES; i++) {
+      const path = `src/callers/c${(i * 7) % 24}.ts`;
+      const abs = join(project.root, path);
+      const state = restoreA();
+      // Same length, same mtime, same inode: the caller stops calling the hub.
+      const rewritten = original[path]!.replace("stamp() + 1", "stomp() + 1");
+      expect(rewritten.length).toBe(original[path]!.length);
+      writeFileSync(abs, rewritten);
+      utimesSync(abs, A_TIME, A_TIME);
+      counts.points++;
+      try {
+        const status = ok(await runMast(["status", project.root, "--state-dir", state, "--json"]));
+        if (status.index_fresh) counts.status_fresh++;
+        expect(status).toMatchObject({ index_fresh: false, stale_breakdown: { changed: 1 } });
+        const answer = callerSet(ok(await runMast(["query", "mast_callers", CALLERS_ARGS, project.root, "--state-dir", state, "--json"])));
+        expect(answer.split("\n").some((line) => line.startsWith(`${path}:`))).toBe(false);
+        counts.answers_followed++;
+        ok(await runMast(["index", project.root, "--state-dir", state, "--incremental", "--json"]));
+        const fresh = tempDir("mast-crash-rewrite-");
+        ok(await runMast(["index", project.root, "--state-dir", fresh, "--json"]));
+        expect(dumpStore(join(state, "graph.db"))).toBe(dumpStore(join(fresh, "graph.db")));
+      } finally {
+        write(path, original[path]!, A_TIME);
+      }
+    }
+    figures.rewrite = counts;
+  }, 60_000 + REWRITES * 20_000);
 
   it(`${ROUNDS} rounds of incremental and full runs under MCP and CLI queries: every answer is before, after, or flagged`, async () => {
     toA(); // whatever a failed test before left on disk

@@ -42,6 +42,17 @@ describe("hashpilot ast", () => {
     expect(p.read("broken.ts")).toBe("export function f( {\n");
   });
 
+  it("rename-symbol refuses a rename whose uses a `with` body may take for its object's property (UNRESOLVED_REFERENCES, exit 2, the lines listed, the file untouched); --yes renames the rest", async () => {
+    const WITH = "var count = 0;\nvar obj = { count: 10 };\nfunction n() {\n  with (obj) {\n    count = count + 1;\n  }\n  return count;\n}\nconsole.log(n(), obj.count);\n";
+    const p = project({ "with.js": WITH });
+    const r = await hp(p, ["ast", "rename-symbol", "with.js", "count", "n2"]);
+    expect([r.code, r.envelope.error!.code, r.envelope.error!.details.unresolved.map((u: { line: number }) => u.line), r.envelope.error!.details.unresolvedTotal]).toEqual([2, "UNRESOLVED_REFERENCES", [5, 5], 2]);
+    expect(p.read("with.js")).toBe(WITH);
+    const yes = await hp(p, ["ast", "rename-symbol", "with.js", "count", "n2", "--yes"]);
+    expect([yes.code, yes.envelope.data.changes, yes.envelope.data.unresolvedTotal, yes.envelope.warnings.map((w) => w.code)]).toEqual([0, 2, 2, ["UNRESOLVED_REFERENCES"]]);
+    expect(p.read("with.js")).toBe(WITH.replace("var count = 0;", "var n2 = 0;").replace("return count;", "return n2;"));
+  });
+
   it("find-symbols and capabilities; --dry-run answers the diff with sourceOmitted", async () => {
     const p = project({ "src/auth.ts": TS });
     const found = await hp(p, ["ast", "find-symbols", "src/auth.ts"]);
@@ -62,7 +73,7 @@ describe("hashpilot --help", () => {
     const help = await runHashpilot(["--help"]);
     expect(help.code).toBe(0);
     for (const tool of TOOLS) for (const c of tool.cli ?? []) expect(help.stdout).toContain(`  ${c.name}`);
-    expect(help.stdout).toContain("hashpilot ast rename-symbol <file> <old-name> <new-name> [--line <line>] [--dry-run] [--include-source] [--allow-parse-errors] [--actor <actor>] [--task-id <task-id>] [--reason <reason>]");
+    expect(help.stdout).toContain("hashpilot ast rename-symbol <file> <old-name> <new-name> [--line <line>] [--dry-run] [--include-source] [--allow-parse-errors] [--yes] [--actor <actor>] [--task-id <task-id>] [--reason <reason>]");
     expect(help.stdout).toContain("hashpilot ast add-import <file> <import-spec> [--dry-run]");
     const one = await runHashpilot(["replace-hash", "--help"]);
     expect(one.stdout.split("\n")[0]).toBe(

@@ -119,6 +119,53 @@ describe("hashpilot intent rename-exported-symbol", () => {
     expect(p.read("src/shape.ts")).toContain("  area(): number {");
   });
 
+  it("the summary counts exactly the lines review lists; doc comments naming the symbol are listed (never edited), in files that name it nowhere else too", async () => {
+    const HEADERS = [
+      "/**",
+      " * Merges two header sets; see {@link mergeHeaders} for the order.",
+      " * @see mergeHeaders",
+      " */",
+      "export function mergeHeaders(a: Record<string, string>, b: Record<string, string>): Record<string, string> {",
+      "  return { ...a, ...b };",
+      "}",
+      "",
+      "/** @param {typeof mergeHeaders} merge the merger */",
+      "export function withDefaults(merge: typeof mergeHeaders, h: Record<string, string>): Record<string, string> {",
+      '  return merge({ accept: "*/*" }, h);',
+      "}",
+      "",
+    ].join("\n");
+    const DEEP = ["/**", " * Like {@link mergeHeaders}, but deep.", " * @see mergeHeaders", " * @param {mergeHeaders} x unused", " */", "export function deepMerge(x: unknown): unknown {", "  return x;", "}", ""].join("\n");
+    const USE = 'import { mergeHeaders } from "./headers.js";\n\nexport const h = mergeHeaders({}, { a: "1" });\n';
+    const p = await indexed({ "src/headers.ts": HEADERS, "src/deep.ts": DEEP, "src/use.ts": USE });
+    const r = await hp(p, ["intent", JSON.stringify({ operation: "rename-exported-symbol", symbol: "mergeHeaders", newName: "combineHeaders" }), "--no-verify"]);
+    expect(r.code, r.stdout.slice(0, 600)).toBe(0);
+    const at = (file: string, line: number, context: string) => ({ file: p.path(file), line, context });
+    expect(r.envelope.data.plan.review).toEqual([
+      at("src/deep.ts", 2, "* Like {@link mergeHeaders}, but deep."),
+      at("src/deep.ts", 3, "* @see mergeHeaders"),
+      at("src/deep.ts", 4, "* @param {mergeHeaders} x unused"),
+      at("src/headers.ts", 2, "* Merges two header sets; see {@link mergeHeaders} for the order."),
+      at("src/headers.ts", 3, "* @see mergeHeaders"),
+      at("src/headers.ts", 9, "/** @param {typeof mergeHeaders} merge the merger */"),
+    ]);
+    // Line 10's `typeof mergeHeaders` was a potential match the rename edited: it is not counted.
+    expect(r.envelope.data.plan.impactSummary).toBe("2 file(s): the declaration, 1 import(s), 0 re-export(s), 0 namespace import(s); 1 verified call site(s); 6 line(s) to review, never edited");
+    expect(p.read("src/headers.ts")).toBe(HEADERS.replace("export function mergeHeaders(", "export function combineHeaders(").replace("merge: typeof mergeHeaders,", "merge: typeof combineHeaders,"));
+    expect(p.read("src/deep.ts")).toBe(DEEP);
+    // Over the list's cap (1,000 lines naming it: 1,003 comments, the import and line 10) the summary and reviewOmitted say how
+    // many were left out; of the 1,000 listed, the import (planned) and line 10 (edited) are not lines to review.
+    writeFileSync(p.path("src/notes.ts"), `${Array.from({ length: 1003 }, (_, i) => `// combineHeaders note ${i}`).join("\n")}\nexport const notes = 1;\n`);
+    expect((await runMast(["index", p.root, "--incremental"])).code).toBe(0);
+    const capped = await hp(p, ["intent", JSON.stringify({ operation: "rename-exported-symbol", symbol: "combineHeaders", newName: "joinHeaders" }), "--dry-run"]);
+    expect(capped.code, capped.stdout.slice(0, 600)).toBe(0);
+    expect([capped.envelope.data.plan.review.length, capped.envelope.data.plan.reviewOmitted, capped.envelope.data.plan.impactSummary]).toEqual([
+      998,
+      5,
+      "2 file(s): the declaration, 1 import(s), 0 re-export(s), 0 namespace import(s); 1 verified call site(s); 998 line(s) to review (and 5 more left out by the cap), never edited",
+    ]);
+  });
+
   it("--dry-run answers the plan and each file's diff and writes nothing", async () => {
     const p = await project();
     const r = await hp(p, ["intent", INTENT, "--dry-run"]);

@@ -124,6 +124,40 @@ describe("low-entropy anchors (#9 §1)", () => {
   });
 });
 
+describe("anchors the adversarial run made lie", () => {
+  it("with the read's file hash no longer matching, a lineHash at its line is refused (STALE_ANCHOR) unless its context pins it — an edit elsewhere, or a line swapped in whose hash collides, alike", async () => {
+    const p = project({ "a.ts": THREE });
+    const read = await hp(p, ["read-hash", "a.ts", "5", "-c", "1"]);
+    const { lineHash, contextHash, contextRange, fileHash } = read.envelope.data;
+    const edited = THREE.replace("  return 1;", "  return 10;");
+    writeFileSync(p.path("a.ts"), edited);
+    const bare = await hp(p, ["replace-hash", "a.ts", lineHash, "  return 20;", "--range", "5", "--file-hash", fileHash]);
+    expect([bare.code, bare.envelope.error?.code, bare.envelope.error?.message]).toEqual([
+      3,
+      "STALE_ANCHOR",
+      `anchor ${lineHash} no longer matches: the file changed since it was read (its hash is ${fileHashOf(edited)}, not ${fileHash}), and the anchor's hash at its range is no proof these are the lines read; pass the read's --context-hash and --context-range to pin them. Re-read the file and retry.`,
+    ]);
+    expect(p.read("a.ts")).toBe(edited);
+    const pinned = await hp(p, ["replace-hash", "a.ts", lineHash, "  return 20;", "--range", "5", "--file-hash", fileHash, "--context-hash", contextHash, "--context-range", `${contextRange.start}:${contextRange.end}`]);
+    expect([pinned.code, pinned.envelope.data.stale]).toEqual([0, false]);
+    expect(p.read("a.ts")).toBe(edited.replace("  return 2;", "  return 20;"));
+  });
+
+  it("a lineHash without --range on an unchanged file says it is line N's hash and names --range N, never that the file changed", async () => {
+    const p = project({ "a.ts": THREE });
+    const read = await hp(p, ["read-hash", "a.ts", "5"]);
+    const r = await hp(p, ["replace-hash", "a.ts", read.envelope.data.lineHash, "  return 20;"]);
+    expect([r.code, r.envelope.error?.code, r.envelope.error?.message, r.envelope.error?.recovery, r.envelope.error?.details]).toEqual([
+      3,
+      "STALE_ANCHOR",
+      `anchor ${read.envelope.data.lineHash} is the hash of line 5, not of the whole file: without --range an anchor is the file's hash (${fileHashOf(THREE)}); nothing was written.`,
+      "Pass the line with its lineHash (--range 5), or the file's hash (read-many's hash, read-hash's fileHash) to replace the whole file.",
+      { currentHash: fileHashOf(THREE), lines: [5], total: 1 },
+    ]);
+    expect(p.read("a.ts")).toBe(THREE);
+  });
+});
+
 describe("undo is confined like every write (#9 §2)", () => {
   it("another project's changeSets are neither listed nor undone", async () => {
     const a = project({ "a.ts": THREE });

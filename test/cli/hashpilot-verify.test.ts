@@ -3,10 +3,10 @@
 // node scripts as a formatter and a noisy linter — real git repositories for baselines, and edits
 // made with replace-hash so a revert has a changeSet to go back to.
 import { spawnSync } from "node:child_process";
-import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hashpilotProject, hp, type HashpilotProject } from "../helpers/hashpilot.js";
+import { hashpilotProject, hp, space, type HashpilotProject } from "../helpers/hashpilot.js";
 
 const NODE_MODULES = join(import.meta.dirname, "..", "..", "node_modules");
 const hasPytest = spawnSync("python3", ["-m", "pytest", "--version"], { stdio: "ignore" }).status === 0;
@@ -171,6 +171,26 @@ describe("hashpilot verify-changes", () => {
     expect(inline.code).toBe(1);
     expect(inline.envelope.error!.message).toBe('the linter command "node -e process.exit(0) src/add.ts" is refused: -e would run arbitrary code');
     expect(readFileSync(p.path("src/add.ts"), "utf8")).toBe(ADD);
+  });
+
+  it("refuses before anything runs (exit 1): inline code behind combined flags or a wrapper, and a path outside the root", async () => {
+    const p = hashpilotProject({ "src/add.ts": ADD, "fmt.mjs": 'import { readFileSync, writeFileSync } from "node:fs";\nfor (const f of process.argv.slice(2)) writeFileSync(f, readFileSync(f, "utf8").replace("a + b", "a+b"));\n' });
+    const outside = space.dir("verify-outside-");
+    writeFileSync(join(outside, "o.ts"), ADD);
+    const marker = (name: string) => `"require('fs').writeFileSync('${name}', '')"`;
+
+    const combined = await hp(p, ["verify-changes", "src/add.ts", "--formatter", `node -pe ${marker("pe-ran")}`]);
+    expect(combined.code).toBe(1);
+    expect(combined.envelope.error).toMatchObject({ code: "INVALID_ARGUMENT", message: `the formatter command "node -pe require('fs').writeFileSync('pe-ran', '') src/add.ts" is refused: -pe would run arbitrary code` });
+    const wrapped = await hp(p, ["verify-changes", "src/add.ts", "--linter", `npx node -e ${marker("npx-ran")}`]);
+    expect(wrapped.code).toBe(1);
+    expect(wrapped.envelope.error).toMatchObject({ code: "INVALID_ARGUMENT", message: `the linter command "npx node -e require('fs').writeFileSync('npx-ran', '') src/add.ts" is refused: -e would run arbitrary code` });
+    expect([existsSync(p.path("pe-ran")), existsSync(p.path("npx-ran"))]).toEqual([false, false]);
+
+    const escape = await hp(p, ["verify-changes", "src/add.ts", "--formatter", "node fmt.mjs", "--formatter-args", join(outside, "o.ts")]);
+    expect(escape.code).toBe(1);
+    expect(escape.envelope.error).toMatchObject({ code: "PATH_DENIED", message: `the formatter command "node fmt.mjs ${join(outside, "o.ts")} src/add.ts" is refused: ${join(outside, "o.ts")} is outside the project root` });
+    expect([readFileSync(join(outside, "o.ts"), "utf8"), p.read("src/add.ts")]).toEqual([ADD, ADD]);
   });
 
   it.skipIf(!hasPytest)("pytest by naming convention: the changed module's test file only, its failures named", async () => {

@@ -3,7 +3,8 @@
 // state-dir priority, freshness, progress, structure.lock contention, crash recovery, errors.
 import { spawnSync } from "node:child_process";
 import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,7 +21,7 @@ const BASE_FILES: Record<string, string> = {
   "node_modules/pkg/index.js": "module.exports = 1;\n",
 };
 const BASE_INDEXED = ["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.ts"];
-const SCHEMA_VERSION = "1.8.0";
+const SCHEMA_VERSION = "1.9.0";
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 const space = tempSpace(BASE_FILES);
@@ -237,6 +238,52 @@ describe("configuration priority", () => {
     // status resolves the same way.
     expect(ok(await runMast(["status", p.root, "--json", "--state-dir", fromFlag], { env: { MAST_STATE_DIR: fromEnv } })).state_dir).toBe(fromFlag);
   }, 30_000);
+
+  it("a state dir the project names is never outside it, the root, a source directory or through a symlink (STATE_DIR_UNSAFE, nothing written)", async () => {
+    const elsewhere = tempDir("mast-elsewhere-");
+    writeFileSync(join(elsewhere, "config.json"), "unrelated\n");
+    const untouched = () => {
+      expect(readFileSync(join(elsewhere, "config.json"), "utf8")).toBe("unrelated\n");
+      expect(readdirSync(elsewhere)).toEqual(["config.json"]);
+    };
+    const hostile = async (files: Record<string, string>, setup: (root: string) => void = () => {}) => {
+      const p = project({ "a.ts": "export const a = 1;\n", "config.json": "tracked\n", "src/config.json": "{}\n", ...files });
+      setup(p.root);
+      for (const command of ["init", "status", "index"]) {
+        const line = expectError(await runMast([command, p.root, "--json"]), "STATE_DIR_UNSAFE");
+        expect(line).toContain("nothing was written");
+      }
+      untouched();
+      expect(readFileSync(join(p.root, "config.json"), "utf8")).toBe("tracked\n");
+      expect(readFileSync(join(p.root, "src/config.json"), "utf8")).toBe("{}\n");
+      return p;
+    };
+    await hostile({ "mast.config.json": JSON.stringify({ state_dir: elsewhere }) });
+    await hostile({ "mast.config.json": JSON.stringify({ state_dir: "../" }) });
+    await hostile({ "mast.config.json": JSON.stringify({ state_dir: "." }) });
+    await hostile({ "mast.config.json": JSON.stringify({ state_dir: "src" }) });
+    await hostile({}, (root) => symlinkSync(elsewhere, join(root, ".mast")));
+    await hostile({ "mast.config.json": JSON.stringify({ state_dir: "var/state" }) }, (root) => symlinkSync(elsewhere, join(root, "var")));
+    await hostile({ ".mast/.keep": "" }, (root) => symlinkSync(join(elsewhere, "config.json"), join(root, ".mast/graph.db")));
+    await hostile({ ".mast/.keep": "" }, (root) => symlinkSync(elsewhere, join(root, ".mast/workspace")));
+    // The command line and the environment may still put the index anywhere.
+    const p = project({ "a.ts": "export const a = 1;\n", "mast.config.json": JSON.stringify({ state_dir: elsewhere }) });
+    const flagged = join(tempDir(), "flag-state");
+    expect(ok(await runMast(["init", p.root, "--json", "--state-dir", flagged])).state_dir).toBe(flagged);
+    untouched();
+  }, 60_000);
+
+  it("a structural build never writes through a symlink in the project's committed state dir", async () => {
+    const elsewhere = tempDir("mast-elsewhere-");
+    const p = project({ "a.ts": "export const a = 1;\n" });
+    ok(await runMast(["init", p.root, "--json"]));
+    mkdirSync(join(p.root, ".mast/workspace"), { recursive: true });
+    symlinkSync(elsewhere, join(p.root, ".mast/workspace/kb"));
+    const r = await runMast(["structural", "build", "--json"], { cwd: p.root });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain("STATE_DIR_UNSAFE");
+    expect(readdirSync(elsewhere)).toEqual([]);
+  }, 60_000);
 
   it("rejects a malformed or invalid mast.config.json with CONFIG_INVALID naming the file", async () => {
     const p = project({ "a.ts": "export const a = 1;\n", "mast.config.json": '{ "context_lines": 3,' });
@@ -527,6 +574,29 @@ describe("crash recovery and concurrency (400-file project)", () => {
     }
   }
 
+  it("a same-size rewrite that keeps its mtime (cp -p, touch -r) is seen: status stale, answers and incremental runs follow it", async () => {
+    const p = project({ "src/a.ts": "export function alpha(x: number) {\n  return x;\n}\n" });
+    const file = join(p.root, "src/a.ts");
+    const old = new Date("2026-01-01T00:00:00Z");
+    utimesSync(file, old, old); // past the racy window: the index trusts the stamp it takes (index/read.ts RACY_WINDOW_MS)
+    ok(await runMast(["init", p.root, "--json"]));
+    expect(ok(await runMast(["status", p.root, "--json"]))).toMatchObject({ index_fresh: true });
+    const before = statSync(file);
+    writeFileSync(file, "export function omega(x: number) {\n  return x;\n}\n"); // same size, same inode
+    utimesSync(file, old, old);
+    expect(statSync(file)).toMatchObject({ size: before.size, ino: before.ino, mtimeMs: before.mtimeMs });
+    expect(ok(await runMast(["status", p.root, "--json"]))).toMatchObject({ index_fresh: false, stale_breakdown: { changed: 1 } });
+    // The old declaration is no longer answered: the file an answer names is refreshed first.
+    expect(ok(await runMast(["query", "mast_signature", '{"symbol":"alpha"}', p.root, "--json"]))).toMatchObject({ results: [], not_found: true });
+    // Once more, for the incremental run to find.
+    ok(await runMast(["index", p.root, "--json"]));
+    writeFileSync(file, "export function sigma(x: number) {\n  return x;\n}\n");
+    utimesSync(file, old, old);
+    expect(ok(await runMast(["index", p.root, "--incremental", "--json"]))).toMatchObject({ files_indexed: 1 });
+    expect(ok(await runMast(["status", p.root, "--json"]))).toMatchObject({ index_fresh: true });
+    expect(ok(await runMast(["query", "mast_signature", '{"symbol":"sigma"}', p.root, "--json"])).results[0]).toMatchObject({ file_path: "src/a.ts", line: 1 });
+  }, 60_000);
+
   it("an index killed with SIGKILL mid-run commits nothing, status says interrupted_run, and the next incremental run builds it all", async () => {
     const state = tempDir("mast-cli-killed-");
     const graphDb = join(state, "graph.db");
@@ -604,6 +674,30 @@ function chownTree(path: string, uid: number, gid: number): void {
   chownSync(path, uid, gid);
   if (statSync(path).isDirectory()) for (const entry of readdirSync(path)) chownTree(join(path, entry), uid, gid);
 }
+
+describe("a corrupt store", () => {
+  it("a graph.db with 200 KB of random bytes mid-file: status says corrupt, a query answers INDEX_CORRUPT, and a full run rebuilds it equal to a clean build", async () => {
+    const small = project(syntheticProject(60));
+    const state = tempDir("mast-cli-corrupt-");
+    const graphDb = join(state, "graph.db");
+    const total = ok(await runMast(["index", small.root, "--state-dir", state, "--json"])).files_indexed as number;
+    const clean = dumpStore(graphDb);
+    expect(ok(await runMast(["status", small.root, "--state-dir", state, "--json"]))).toMatchObject({ index_fresh: true, freshness_cause: null });
+    const size = statSync(graphDb).size;
+    const fd = openSync(graphDb, "r+");
+    writeSync(fd, randomBytes(Math.min(200_000, Math.floor(size / 4))), 0, undefined, Math.floor(size / 2));
+    closeSync(fd);
+    expect(ok(await runMast(["status", small.root, "--state-dir", state, "--json"]))).toMatchObject({ index_fresh: false, freshness_cause: "corrupt" });
+    const queried = await runMast(["query", "mast_search", '{"query":"user service order","limit":50}', small.root, "--state-dir", state]);
+    expect(queried.code, queried.stdout).toBe(1);
+    expect(queried.stderr).toMatch(/^mast: error INDEX_CORRUPT: /);
+    const healed = ok(await runMast(["index", small.root, "--state-dir", state, "--json"]));
+    expect(healed).toMatchObject({ schema_reset: true, files_indexed: total, write_errors: 0 });
+    expect(ok(await runMast(["status", small.root, "--state-dir", state, "--json"]))).toMatchObject({ index_fresh: true, freshness_cause: null });
+    expect(dumpStore(graphDb)).toBe(clean);
+  }, 120_000);
+
+});
 
 describe("unreadable files", () => {
   it.skipIf(unreadableMode === null)(`an unreadable file is a counted read error, the rest are indexed (run as ${unreadableMode ?? "n/a"})`, async () => {

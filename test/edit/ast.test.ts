@@ -413,6 +413,43 @@ describe("AST edits: reviewed cases", () => {
     expect(unresolvedLines(fmt)).toEqual([22]);
   });
 
+  it("JavaScript: uses in a `with` body and where a direct eval runs are unresolved — refused (UNRESOLVED_REFERENCES) unless yes, and never renamed", async () => {
+    const withJs = "var count = 0;\nvar obj = { count: 10 };\nfunction n() {\n  with (obj) {\n    count = count + 1;\n  }\n  return count;\n}\nconsole.log(n(), obj.count);\n";
+    project.write("with.js", withJs);
+    expect(await refusal(rename("count", "n2"), "with.js")).toEqual({
+      code: "UNRESOLVED_REFERENCES",
+      message: "2 use(s) of 'count' may or may not be this variable, which the text cannot tell (lines 5, 5): a rename around them could change what the code does; nothing was renamed",
+    });
+    const yes = await astRenameSymbol(ctx(), "with.js", "count", "n2", null, { ...PREVIEW, yes: true });
+    expect(yes.data.newSource).toBe(withJs.replace("var count = 0;", "var n2 = 0;").replace("return count;", "return n2;"));
+    expect((yes.data as { unresolved: unknown[] }).unresolved).toEqual([
+      { line: 5, text: "count = count + 1 (inside `with (obj) {` at line 4: the name may be a property of its object)" },
+      { line: 5, text: "count + 1 (inside `with (obj) {` at line 4: the name may be a property of its object)" },
+    ]);
+    expect(yes.warnings.map((w) => w.code)).toEqual(["UNRESOLVED_REFERENCES"]);
+    // A `var` in the body binds the function's variable through the object too; a `let` in it is the body's own.
+    const inside = await src("with2.js", "function f(o) {\n  var v = 1;\n  with (o) {\n    var v = 2;\n    let k = v;\n    k++;\n  }\n  return v;\n}\n", rename("k", "kk"));
+    expect(inside.data.newSource).toBe("function f(o) {\n  var v = 1;\n  with (o) {\n    var v = 2;\n    let kk = v;\n    kk++;\n  }\n  return v;\n}\n");
+    expect(unresolvedLines(await astRenameSymbol(ctx(), "with2.js", "v", "w", null, { ...PREVIEW, yes: true }))).toEqual([4, 5]);
+
+    const evalJs = "var total = 1;\nfunction f(code) {\n  eval(code);\n  return total;\n}\nfunction g() {\n  return total;\n}\nconsole.log(f(\"total = 5\"), g());\n";
+    project.write("eval.js", evalJs);
+    expect((await refusal(rename("total", "t2"), "eval.js")).code).toBe("UNRESOLVED_REFERENCES");
+    const accepted = await astRenameSymbol(ctx(), "eval.js", "total", "t2", null, { ...PREVIEW, yes: true });
+    expect(accepted.data.newSource).toBe(evalJs.replace("var total = 1;", "var t2 = 1;").replace("function g() {\n  return total;", "function g() {\n  return t2;"));
+    expect((accepted.data as { unresolved: unknown[] }).unresolved).toEqual([
+      { line: 3, text: "eval(code) (the code it runs may use or declare 'total')" },
+      { line: 4, text: "return total; (in reach of the code run at line 3, which may declare 'total' again)" },
+    ]);
+    // An eval that cannot see the variable (another function's, shadowed there), and indirect evals, change nothing.
+    const apart = "function a() {\n  var x = 1;\n  return x;\n}\nfunction b(c) {\n  var x = 2;\n  eval(c);\n  (0, eval)(c);\n  globalThis.eval(c);\n  return x;\n}\n";
+    const a = await src("apart.js", apart, rename("x", "y", 2));
+    expect([a.data.newSource, unresolvedLines(a)]).toEqual([apart.replace("var x = 1;\n  return x;", "var y = 1;\n  return y;"), []]);
+    const indirect = "var n = 1;\nfunction h(c) {\n  (0, eval)(c);\n  return globalThis.eval(c) + n;\n}\n";
+    const i = await src("indirect.js", indirect, rename("n", "m"));
+    expect(i.data.newSource).toBe(indirect.replace("var n = 1;", "var m = 1;").replace("+ n;", "+ m;"));
+  });
+
   it("re-indenting keeps the inner lines of multi-line strings; replace-body keeps a Python docstring", async () => {
     const ts = await src("str.ts", "export class S {\n    render() {\n        return 1;\n    }\n}\n", body("S.render", "const s = `line1\nline2\n  line3`;\nreturn s;"));
     expect(ts.data.newSource).toBe("export class S {\n    render() {\n        const s = `line1\nline2\n  line3`;\n        return s;\n    }\n}\n");

@@ -96,6 +96,70 @@ describe("replace-hash plans", () => {
     expect(codeOf(() => planReplace(changed, { oldHash: fileHash(file), range: null, content: "x\n", recovery: true }))).toBe("STALE_ANCHOR");
   });
 
+  it("a changed file hash leaves a range anchor unproven: a swapped-in line whose hash collides is refused unless the read's context pins it", () => {
+    const read = parseText("function a() {\n  return 1;\n}\nconst total = 1;\n");
+    // Another writer swapped line 4 for another line whose 12-character hash collides with the one read. No real
+    // 48-bit collision is at hand, so the anchor is given the new line's hash: the line hash still matches at the
+    // range, the file hash does not — exactly the collision.
+    const swapped = parseText("function a() {\n  return 1;\n}\nconst total = 2;\n");
+    const collision = { oldHash: rangeHash(swapped, 4, 4), range: { start: 4, end: 4 }, content: "const total = 3;", recovery: true, expectedFileHash: fileHash(read) };
+    const refusal = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (err) {
+        return [(err as MastError).code, (err as MastError).message];
+      }
+      return ["no error"];
+    };
+    expect(refusal(() => planReplace(swapped, collision))).toEqual([
+      "STALE_ANCHOR",
+      `anchor ${collision.oldHash} no longer matches: the file changed since it was read (its hash is ${fileHash(swapped)}, not ${fileHash(read)}), and the anchor's hash at its range is no proof these are the lines read; pass the read's --context-hash and --context-range to pin them. Re-read the file and retry.`,
+    ]);
+    // The read's context is not around it (line 4 is in it): still refused.
+    const context = { hash: rangeHash(read, 2, 4), range: { start: 2, end: 4 } };
+    expect(codeOf(() => planReplace(swapped, { ...collision, context }))).toBe("STALE_ANCHOR");
+    // Only another line changed: the read's context pins the anchor where it was read.
+    const elsewhere = parseText("function a() {\n  return 10;\n}\nconst total = 1;\n");
+    const anchor = { oldHash: rangeHash(read, 4, 4), range: { start: 4, end: 4 }, content: "const total = 3;", recovery: true, expectedFileHash: fileHash(read) };
+    expect(codeOf(() => planReplace(elsewhere, anchor))).toBe("STALE_ANCHOR");
+    const pinned = planReplace(elsewhere, { ...anchor, context: { hash: rangeHash(read, 3, 4), range: { start: 3, end: 4 } } });
+    expect([renderText(pinned.after), pinned.relocated]).toEqual(["function a() {\n  return 10;\n}\nconst total = 3;\n", false]);
+    // The file as read: the range is trusted (unchanged behaviour).
+    expect(renderText(planReplace(read, anchor).after)).toBe("function a() {\n  return 1;\n}\nconst total = 3;\n");
+  });
+
+  it("a changed file hash does not let a moved anchor be relocated by its hash alone either; its context does", () => {
+    const read = parseText("function a() {\n  return 1;\n}\nconst total = computeTotal(items);\n");
+    const shifted = parseText(`// header\n${renderText(read)}`);
+    const anchor = { oldHash: rangeHash(read, 4, 4), range: { start: 4, end: 4 }, content: "const total = 0;", recovery: true };
+    // Without the read's file hash the contract's relocation stands (a distinctive, unique line).
+    expect(planReplace(shifted, anchor).region).toEqual({ start: 5, end: 5 });
+    expect(codeOf(() => planReplace(shifted, { ...anchor, expectedFileHash: fileHash(read) }))).toBe("STALE_ANCHOR");
+    const moved = planReplace(shifted, { ...anchor, expectedFileHash: fileHash(read), context: { hash: rangeHash(read, 3, 4), range: { start: 3, end: 4 } } });
+    expect([moved.region, moved.relocated]).toEqual([{ start: 5, end: 5 }, true]);
+  });
+
+  it("a line hash without a range says so (the file did not change): STALE_ANCHOR as the contract has it for a whole-file anchor, naming the line and --range", () => {
+    const message = (oldHash: string, expectedFileHash: string | null = null) => {
+      try {
+        planReplace(file, { oldHash, range: null, content: "x", recovery: true, expectedFileHash });
+      } catch (err) {
+        return [(err as MastError).code, (err as MastError).message, (err as MastError).hint];
+      }
+      return ["no error"];
+    };
+    expect(message(rangeHash(file, 5, 5))).toEqual([
+      "STALE_ANCHOR",
+      `anchor ${rangeHash(file, 5, 5)} is the hash of line 5, not of the whole file: without --range an anchor is the file's hash (${fileHash(file)}); nothing was written.`,
+      "Pass the line with its lineHash (--range 5), or the file's hash (read-many's hash, read-hash's fileHash) to replace the whole file.",
+    ]);
+    // `  return 1;` is on lines 2 and 6.
+    expect(message(rangeHash(file, 2, 2))[1]).toBe(`anchor ${rangeHash(file, 2, 2)} is the hash of lines 2, 6 (the same text), not of the whole file: without --range an anchor is the file's hash (${fileHash(file)}); nothing was written.`);
+    // Nothing has it: the file changed, unless the read's file hash says it did not.
+    expect(message(hash12("gone"))[1]).toBe(`anchor ${hash12("gone")} no longer matches: it is not the file's hash (${fileHash(file)}) nor any line's: the file changed since it was read, or the anchor is a range's hash given without its --range. Re-read the file and retry.`);
+    expect(message(hash12("gone"), fileHash(file))[1]).toBe(`anchor ${hash12("gone")} no longer matches: the file is as it was read (its hash is the --file-hash given), but the anchor is not its hash nor any line's: a range's hash needs its --range. Re-read the file and retry.`);
+  });
+
   it("validates ranges (1 <= start <= end <= last line) and hashes (12 hex) before anything else", () => {
     const h = rangeHash(file, 2, 2);
     for (const range of [

@@ -42,7 +42,7 @@ describe("full index", () => {
     expect(report).toMatchObject({ mode: "full", files_walked: 4, files_indexed: 4, parse_errors: 0, write_errors: 0, read_errors: 0, file_count: 4 });
     const paths = statePaths(join(p.root, ".mast"));
     const idx = readIndexJson(paths)!;
-    expect(idx.schema_version).toBe("1.8.0");
+    expect(idx.schema_version).toBe("1.9.0");
     expect(idx.file_count).toBe(4);
     expect(idx.chunk_count).toBe(report.chunk_count);
     expect(Object.keys(readManifest(paths))).toEqual(["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.ts"]);
@@ -292,7 +292,7 @@ describe("incremental index", () => {
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
   });
 
-  it("stat first: a trusted stamp the stat still matches is not read; another inode, size or mtime is read and hashed", async () => {
+  it("stat first: a trusted stamp the stat still matches is not read; another inode, size, mtime or ctime is read and hashed", async () => {
     const p = project({ "a.ts": "export const a = 1;\n", "b.ts": "export const b = 1;\n", "c.ts": "export const c = 1;\n" });
     const past = new Date(Date.now() - 3_600_000);
     for (const f of ["a.ts", "b.ts", "c.ts"]) utimesSync(join(p.root, f), past, past);
@@ -302,8 +302,8 @@ describe("incremental index", () => {
       { path: "b.ts", stat_clean: 1 },
       { path: "c.ts", stat_clean: 1 },
     ]);
-    // Same size, same mtime, same inode: the stat proves the file unchanged, so it is not read
-    // (git's rule) — which is why this same-size rewrite with its mtime put back goes unseen.
+    // Same size, same mtime, same inode — but the rewrite moved the ctime, which git stamps too:
+    // read, hashed, re-parsed (before ctime was stamped, this rewrite went unseen).
     writeFileSync(join(p.root, "a.ts"), "export const A = 1;\n");
     utimesSync(join(p.root, "a.ts"), past, past);
     // Another inode (replaced by a rename), same size and mtime: read, hashed, re-parsed.
@@ -313,10 +313,12 @@ describe("incremental index", () => {
     // Another mtime, same bytes: read, hashed, unchanged, re-stamped.
     const later = new Date(past.getTime() + 1_000);
     utimesSync(join(p.root, "c.ts"), later, later);
-    expect(measureFreshness(p.config())).toMatchObject({ stale_files: 1, changed: 1 });
+    expect(measureFreshness(p.config())).toMatchObject({ stale_files: 2, changed: 2 });
     const report = await index(p, "incremental");
-    expect(report).toMatchObject({ files_indexed: 1, files_unchanged: 2 });
-    expect(queryStore(graph(p), "SELECT name FROM symbols ORDER BY name").map((r) => r.name)).toEqual(["B", "a", "c"]);
+    expect(report).toMatchObject({ files_indexed: 2, files_unchanged: 1 });
+    expect(queryStore(graph(p), "SELECT name FROM symbols ORDER BY name").map((r) => r.name)).toEqual(["A", "B", "c"]);
+    // Nothing moved since: every stamp is proved by the stat alone.
+    expect(measureFreshness(p.config())).toMatchObject({ stale_files: 0 });
     expect(queryStore(graph(p), "SELECT mtime FROM files WHERE path = 'c.ts'")).toEqual([{ mtime: statSync(join(p.root, "c.ts")).mtimeMs }]);
   });
 
@@ -396,7 +398,7 @@ describe("schema guard", () => {
     writeFileSync(paths.indexJson, JSON.stringify({ ...idx, schema_version: "0.9.0" }));
     const report = await index(p, "incremental");
     expect(report).toMatchObject({ mode: "full", schema_reset: true, files_indexed: 4 });
-    expect(readIndexJson(paths)!.schema_version).toBe("1.8.0");
+    expect(readIndexJson(paths)!.schema_version).toBe("1.9.0");
   });
 
   it("wipes a graph.db whose own schema version differs", async () => {

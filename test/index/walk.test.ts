@@ -119,13 +119,13 @@ describe("walkProject: selection", () => {
     expect(paths({ extensions: [] })).toEqual([]);
   });
 
-  it("lists files only, with size, mtime and inode from stat", () => {
+  it("lists files only, with size, mtime, inode and ctime from stat", () => {
     write("src/a.ts", "hello");
     fs.mkdirSync(path.join(root, "empty.ts"));
     const mtime = new Date("2024-01-02T03:04:05.000Z");
     fs.utimesSync(path.join(root, "src/a.ts"), mtime, mtime);
-    const ino = fs.statSync(path.join(root, "src/a.ts")).ino;
-    expect(walk().files).toEqual([{ path: "src/a.ts", size: 5, mtimeMs: mtime.getTime(), ino }]);
+    const { ino, ctimeMs } = fs.statSync(path.join(root, "src/a.ts"));
+    expect(walk().files).toEqual([{ path: "src/a.ts", size: 5, mtimeMs: mtime.getTime(), ino, ctimeMs }]);
   });
 
   it("excludes **/node_modules/** at any depth and dist/** only at the root", () => {
@@ -149,7 +149,7 @@ describe("walkProject: selection", () => {
     fs.chmodSync(path.join(root, "dist/locked"), 0o000);
     undo.push(() => fs.chmodSync(path.join(root, "dist/locked"), 0o700));
     expect(walk().problems).toEqual([{ path: "dist/locked", error: "EACCES: permission denied" }]);
-    expect(walk({ exclude: ["dist/**"] })).toEqual({ files: [{ path: "src/a.ts", size: 1, mtimeMs: expect.any(Number), ino: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
+    expect(walk({ exclude: ["dist/**"] })).toEqual({ files: [{ path: "src/a.ts", size: 1, mtimeMs: expect.any(Number), ino: expect.any(Number), ctimeMs: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
   });
 
   it("* does not cross /, ** does", () => {
@@ -194,7 +194,7 @@ describe("walkProject: selection", () => {
   it("skips FIFOs without opening them or reporting them", () => {
     write("a.ts");
     execFileSync("mkfifo", [path.join(root, "pipe.ts")]);
-    expect(walk()).toEqual({ files: [{ path: "a.ts", size: 1, mtimeMs: expect.any(Number), ino: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
+    expect(walk()).toEqual({ files: [{ path: "a.ts", size: 1, mtimeMs: expect.any(Number), ino: expect.any(Number), ctimeMs: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
   });
 });
 
@@ -257,7 +257,7 @@ describe("walkProject: .gitignore", () => {
   it("treats a .git file (worktree/submodule) as having no info/exclude", () => {
     write(".git", "gitdir: /elsewhere\n");
     write("a.ts");
-    expect(walk()).toEqual({ files: [{ path: "a.ts", size: 1, mtimeMs: expect.any(Number), ino: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
+    expect(walk()).toEqual({ files: [{ path: "a.ts", size: 1, mtimeMs: expect.any(Number), ino: expect.any(Number), ctimeMs: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
   });
 
   it.skipIf(!chmodBlocksReads)("reports an unreadable .gitignore (chmod 000) as a problem and walks on", () => {
@@ -416,11 +416,11 @@ describe("walkProject: the cache of directory listings", () => {
     expect(second.skippedSymlinks).toBe(1);
   });
 
-  it("a trusted listing is not read again: an entry slipped in with the directory's mtime put back goes unseen", () => {
+  it("an entry slipped in with the directory's mtime put back is seen: the directory's ctime moved (the listing is read again)", () => {
     const first = cached(null);
     write("src/deep/new.ts");
     fs.utimesSync(path.join(root, "src/deep"), past, past);
-    expect(cached(first.cache!).files.map((f) => f.path)).toEqual(["src/a.ts", "src/deep/b.ts"]);
+    expect(cached(first.cache!).files.map((f) => f.path)).toEqual(["src/a.ts", "src/deep/b.ts", "src/deep/new.ts"]);
     // Another key (other options) uses none of it.
     expect(cached(first.cache!, "other").files.map((f) => f.path)).toEqual(["src/a.ts", "src/deep/b.ts", "src/deep/new.ts"]);
   });

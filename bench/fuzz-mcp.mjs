@@ -6,6 +6,7 @@
 //
 //   npm run build && npm run bench:fuzz                 # default: 4,000 calls, seed 0x66757a7a
 //   node bench/fuzz-mcp.mjs --calls 500 --seed 7 --keep # --keep leaves the temp dir for a look
+//   node bench/fuzz-mcp.mjs --only oversize-message,session-flood   # the message classes alone
 //
 // 1. A fresh temp dir (os.tmpdir()/mast-fuzz-*) holds: ws/project (a `.git` directory, so the
 //    editing tools take it as the root; a copy of this repository's src/; crafted files under
@@ -40,13 +41,22 @@
 //    calls also HASHPILOT_HOME's changeSet manifests are validated (a manifest that is not one the
 //    writer made, or names a file outside the project, is a planted one).
 //
+// 6. Two classes of whole messages, after the calls (--only picks classes): "oversize-message" — on
+//    one stdio connection, requests over the SDK's 10 MiB read limit (replace_hash with 11 MiB of
+//    new_content, an 11 MiB mast_search query) and answers built to pass it once escaped (grep_many
+//    over 1,000 lines of 3,000 quotes, and of backslashes), each followed by a small call on the same
+//    connection: server exits and client disconnects are counted; "session-flood" — --flood
+//    `initialize` requests (100,000; 16 at a time) against `mast serve --http` on loopback with its
+//    default session bounds, the server's RSS sampled, then a new SDK client served.
+//
 // This is a report, not a test: it exits 0 whether targets PASS or MISS, non-zero only when it
 // could not run (no build, the server never starting, no call answered). Figures also go to
 // bench/.out/fuzz-mcp.json. Write calls never target real system files except /etc/passwd with
 // hashes and patches that cannot match (its sha256 is checked, and it is restored if it changed).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { spawnSync } from "node:child_process";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -99,6 +109,12 @@ const INTERNAL_EXAMPLES = 20;
 const LIST_LIMIT = 40;
 /** The SDK client's stdio read buffer: an answer over it cannot be received at all. */
 const SDK_READ_BUFFER = 10 * 1024 * 1024;
+const CLASSES = ["calls", "oversize-message", "session-flood"];
+/** session-flood: initialize requests, how many at a time, the longest it may take, and its RSS target. */
+const DEFAULT_FLOOD = 100_000;
+const FLOOD_CONCURRENCY = 16;
+const FLOOD_LIMIT_MS = 15 * 60_000;
+const FLOOD_RSS_TARGET_MB = 300;
 const DESTRUCTIVE = new Set(["replace_hash", "diff_apply", "undo", "telemetry_prune", "telemetry_clear"]);
 const PASSWD_MARKER = "root:x:0:0";
 const PLANTED_ID = "cs-20990101T000000000Z-0badf00d";
@@ -1393,17 +1409,147 @@ function preState(world, drawn, toolName) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// whole messages: oversize requests and answers on stdio, an initialize flood over HTTP
+
+/**
+ * The oversize-message class on the server's stdio connection: each case, then a small call on the
+ * same connection. A server that exits is restarted for the next case.
+ */
+async function oversizeMessages(server, world) {
+  const lines = (ch) => `${ch.repeat(3000)}\n`.repeat(1000);
+  fs.writeFileSync(path.join(world.project, "fuzz", "quotes.txt"), lines('"'));
+  fs.writeFileSync(path.join(world.project, "fuzz", "backslashes.txt"), lines("\\"));
+  const big = "x".repeat(11 * 2 ** 20);
+  const cases = [
+    { tag: "request: replace_hash, 11 MiB new_content", tool: "replace_hash", args: { file: "fuzz/scratch.ts", old_hash: "0123456789ab", new_content: big, range: "1" } },
+    { tag: "request: mast_search, 11 MiB query", tool: "mast_search", args: { query: big } },
+    { tag: "answer: grep_many '\"' over 1,000 x 3,000 quotes", tool: "grep_many", args: { pattern: '"', paths: ["fuzz/quotes.txt"], max_results: 100_000 } },
+    { tag: "answer: grep_many '\\\\' over 1,000 x 3,000 backslashes", tool: "grep_many", args: { pattern: "\\\\", paths: ["fuzz/backslashes.txt"], max_results: 100_000 } },
+  ];
+  const rows = [];
+  for (const c of cases) {
+    if (server.live.exited) await server.restart();
+    const out = await invoke(server, c.tool, c.args, DEFAULT_HANG_MS);
+    const row = { tag: c.tag, tool: c.tool, outcome: out.kind, ms: Math.round(out.ms), server_exit: out.kind === "crash", client_disconnect: out.kind === "overflow" };
+    if (out.kind === "error") Object.assign(row, { jsonrpc_code: out.e?.code ?? null, code: out.e?.data?.code ?? null, message: oneLine(String(out.e?.message ?? out.e), 200) });
+    if (out.kind === "answer") {
+      const answer = JSON.parse(out.r.content[0].text);
+      Object.assign(row, { message_bytes: Buffer.byteLength(JSON.stringify(out.r)), code: answer.error?.code ?? null, matches: answer.data?.results?.length ?? null, omitted: answer.warnings?.find((w) => w.code === "RESULT_TRUNCATED")?.omitted ?? null });
+    }
+    if (out.kind === "crash") row.exit = out.exit;
+    if (out.kind === "overflow") row.message = out.error;
+    if (["crash", "overflow", "hung", "memory"].includes(out.kind)) {
+      if (out.kind === "crash" || out.kind === "overflow") await server.kill();
+      row.next = "connection gone";
+    } else {
+      const next = await invoke(server, "read_hash", { file: "fuzz/scratch.ts", line: 1 }, UNANSWERED_MS);
+      row.next = next.kind === "answer" ? "answered" : next.kind;
+    }
+    rows.push(row);
+    process.stderr.write(`  oversize-message ${c.tag}: ${row.outcome} in ${row.ms} ms, next call ${row.next}\n`);
+  }
+  return rows;
+}
+
+/**
+ * The session-flood class: `total` initialize requests, FLOOD_CONCURRENCY at a time, against
+ * `mast serve --http` on loopback with its default session bounds; the server's RSS before, at its
+ * peak (sampled every 500 ms) and a second after; then whether a new SDK client is served.
+ */
+async function sessionFlood(world, env, total) {
+  const child = spawn(process.execPath, [MAST, "serve", world.project, "--http", "--port", "0", "--no-startup-reindex"], { cwd: world.ws, env, stdio: ["ignore", "ignore", "pipe"] });
+  LIVE_PIDS.add(child.pid);
+  let log = "";
+  let exit = null;
+  child.stderr.on("data", (d) => (log = (log + d.toString()).slice(-8000)));
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve((exit = { code, signal }))));
+  const t0 = performance.now();
+  while (!/listening on (\S+)/.test(log) && exit === null && performance.now() - t0 < START_TIMEOUT_MS) await sleep(50);
+  const url = /listening on (\S+)/.exec(log)?.[1];
+  if (!url) throw new BenchError(`mast serve --http did not start: ${log.slice(-500)}`);
+  const rssMb = () => {
+    try {
+      return Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, "utf8"))[1]) / 1024;
+    } catch {
+      return 0;
+    }
+  };
+  const before = rssMb();
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 500);
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "mast-fuzz-flood", version: "1" } } });
+  const statuses = {};
+  let sent = 0;
+  let done = 0;
+  let failed = 0;
+  const flood0 = performance.now();
+  const worker = async () => {
+    while (sent < total && exit === null && performance.now() - flood0 < FLOOD_LIMIT_MS) {
+      sent++;
+      try {
+        const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body });
+        await res.arrayBuffer();
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      } catch {
+        failed++;
+      }
+      if (++done % 10_000 === 0) process.stderr.write(`  session-flood: ${done}/${total}, ${round((performance.now() - flood0) / 1000, 1)} s, RSS ${Math.round(rssMb())} MB\n`);
+    }
+  };
+  await Promise.all(Array.from({ length: FLOOD_CONCURRENCY }, worker));
+  const wallMs = performance.now() - flood0;
+  await sleep(1000);
+  clearInterval(sampler);
+  const after = rssMb();
+  peak = Math.max(peak, after);
+  const serverExit = exit;
+  let servedAfter = false;
+  if (exit === null) {
+    const client = new Client({ name: "mast-fuzz-after-flood", version: "1.0.0" });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      const r = await client.callTool({ name: "mast_status", arguments: {} });
+      servedAfter = r.isError !== true;
+    } catch {
+      servedAfter = false;
+    }
+    await client.close().catch(() => undefined);
+  }
+  child.kill("SIGTERM");
+  await Promise.race([exited, sleep(5000)]);
+  if (exit === null) child.kill("SIGKILL");
+  LIVE_PIDS.delete(child.pid);
+  return {
+    requests: sent,
+    concurrency: FLOOD_CONCURRENCY,
+    statuses,
+    failed,
+    wall_ms: round(wallMs),
+    per_second: round(sent / (wallMs / 1000), 1),
+    stopped_at_limit: sent < total && serverExit === null,
+    rss_mb: { before: round(before, 1), peak: round(peak, 1), after: round(after, 1) },
+    server_exit: serverExit,
+    served_after: servedAfter,
+    log_tail: serverExit ? log.slice(-1500).split(world.T).join("<T>") : null,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // main
 
 async function main() {
   const { values } = parseArgs({
-    options: { calls: { type: "string" }, seed: { type: "string" }, keep: { type: "boolean", default: false }, "hang-ms": { type: "string" }, verbose: { type: "boolean", default: false } },
+    options: { calls: { type: "string" }, seed: { type: "string" }, keep: { type: "boolean", default: false }, "hang-ms": { type: "string" }, verbose: { type: "boolean", default: false }, only: { type: "string" }, flood: { type: "string" } },
     allowPositionals: false,
   });
-  const CALLS = values.calls === undefined ? DEFAULT_CALLS : Number(values.calls);
+  const only = new Set(values.only === undefined ? CLASSES : values.only.split(",").map((c) => c.trim()));
+  for (const c of only) if (!CLASSES.includes(c)) throw new BenchError(`--only takes some of ${CLASSES.join(", ")}, not ${c}`);
+  const FLOOD = values.flood === undefined ? DEFAULT_FLOOD : Number(values.flood);
+  if (!Number.isInteger(FLOOD) || FLOOD < 1) throw new BenchError(`--flood must be a positive integer, not ${values.flood}`);
+  const CALLS = !only.has("calls") ? 0 : values.calls === undefined ? DEFAULT_CALLS : Number(values.calls);
   const SEED = values.seed === undefined ? DEFAULT_SEED : Number(values.seed);
   const HANG_MS = values["hang-ms"] === undefined ? DEFAULT_HANG_MS : Number(values["hang-ms"]);
-  if (!Number.isInteger(CALLS) || CALLS < 1) throw new BenchError(`--calls must be a positive integer, not ${values.calls}`);
+  if (!Number.isInteger(CALLS) || (only.has("calls") && CALLS < 1)) throw new BenchError(`--calls must be a positive integer, not ${values.calls}`);
   if (!Number.isInteger(SEED)) throw new BenchError(`--seed must be an integer (0x... allowed), not ${values.seed}`);
   if (!Number.isFinite(HANG_MS) || HANG_MS < UNANSWERED_MS) throw new BenchError(`--hang-ms must be at least ${UNANSWERED_MS}`);
   const missing = missingBuild();
@@ -1616,12 +1762,14 @@ async function main() {
     }
     outsideCheck(CALLS, "(end)", null);
     storeCheck(CALLS);
+    const oversize = only.has("oversize-message") ? await oversizeMessages(server, world) : null;
     const closeT0 = performance.now();
     await server.close();
     const closeMs = performance.now() - closeT0;
     // After the server is gone, nothing may still be writing.
     await sleep(300);
     outsideCheck(CALLS, "(after close)", null);
+    const flood = only.has("session-flood") ? await sessionFlood(world, serverEnv, FLOOD) : null;
     const wallMs = performance.now() - wall0;
     env.loadavg_at_end = loadavg();
 
@@ -1630,16 +1778,34 @@ async function main() {
     const outsideWriteCount = outsideWrites.reduce((a, w) => a + w.changes.length, 0) + storeFindings.map.size;
     const unansweredTotal = Object.values(perTool).reduce((a, s) => a + s.unanswered, 0);
     const hungTotal = hangs.total;
+    const oversizeExits = oversize?.filter((r) => r.server_exit).length;
+    const oversizeDisconnects = oversize?.filter((r) => r.client_disconnect).length;
     const targets = [
-      { name: "crashes (server exits on its own)", target: "= 0", value: crashes.length, pass: crashes.length === 0 },
-      { name: "unanswered after 5 s", target: "= 0", value: unansweredTotal, pass: unansweredTotal === 0 },
-      { name: "runaway memory (killed over 1.5 GiB RSS)", target: "= 0", value: memoryKills.total, pass: memoryKills.total === 0 },
-      { name: "INTERNAL answers", target: "= 0", value: internal.total, pass: internal.total === 0 },
-      { name: "outside reads", target: "= 0", value: outsideReads.total, pass: outsideReads.total === 0 },
-      { name: "outside writes (files changed + planted store entries)", target: "= 0", value: outsideWriteCount, pass: outsideWriteCount === 0 },
-      { name: "largest answer (bytes)", target: `<= ${ANSWER_CAP}`, value: largest.bytes, pass: largest.bytes <= ANSWER_CAP },
+      ...(CALLS > 0
+        ? [
+            { name: "crashes (server exits on its own)", target: "= 0", value: crashes.length, pass: crashes.length === 0 },
+            { name: "unanswered after 5 s", target: "= 0", value: unansweredTotal, pass: unansweredTotal === 0 },
+            { name: "runaway memory (killed over 1.5 GiB RSS)", target: "= 0", value: memoryKills.total, pass: memoryKills.total === 0 },
+            { name: "INTERNAL answers", target: "= 0", value: internal.total, pass: internal.total === 0 },
+            { name: "outside reads", target: "= 0", value: outsideReads.total, pass: outsideReads.total === 0 },
+            { name: "outside writes (files changed + planted store entries)", target: "= 0", value: outsideWriteCount, pass: outsideWriteCount === 0 },
+            { name: "largest answer (bytes)", target: `<= ${ANSWER_CAP}`, value: largest.bytes, pass: largest.bytes <= ANSWER_CAP },
+          ]
+        : []),
+      ...(oversize
+        ? [
+            { name: "oversize-message: server exits", target: "= 0", value: oversizeExits, pass: oversizeExits === 0 },
+            { name: "oversize-message: client disconnects", target: "= 0", value: oversizeDisconnects, pass: oversizeDisconnects === 0 },
+          ]
+        : []),
+      ...(flood
+        ? [
+            { name: `session-flood: server RSS after ${flood.requests} sessions (MB)`, target: `<= ${FLOOD_RSS_TARGET_MB}`, value: flood.rss_mb.after, pass: flood.rss_mb.after <= FLOOD_RSS_TARGET_MB },
+            { name: "session-flood: server exits", target: "= 0", value: flood.server_exit ? 1 : 0, pass: flood.server_exit === null },
+          ]
+        : []),
     ];
-    if (answered === 0) notes.push("no call was answered: the server is not working; the figures measure nothing");
+    if (answered === 0 && CALLS > 0) notes.push("no call was answered: the server is not working; the figures measure nothing");
     if (suppressed) notes.push(`${suppressed} draws were redrawn because their input class (tool + tag) had already hung or blown up ${HANGS_PER_CLASS} time(s)`);
     if (server.reindexLineSeen === false) notes.push("the server never logged its startup reindex; calls started without waiting for it");
     if (closeMs > 3000) notes.push(`closing the server's stdin took ${fmt(closeMs / 1000, 1)} s (it did not exit promptly)`);
@@ -1653,24 +1819,26 @@ async function main() {
     L.push(`mast ${env.mast_commit ?? "?"}${env.src_modified ? " (src/ modified)" : ""}, dist built ${env.mast_dist_built}`);
     L.push(`load average (1/5/15 min): start ${env.loadavg_at_start.join(" ")}, end ${env.loadavg_at_end.join(" ")}`);
     L.push(`project: ${world.srcFiles.length} files copied from src/ + ${world.crafted.length} crafted + FIFO/symlinks; init: ${initSummary}`);
-    L.push(`seed 0x${SEED.toString(16)}, ${CALLS} calls over ${tools.length} tools, wall ${fmt(wallMs / 1000, 1)} s; hang = ${HANG_MS / 1000} s (${REPEAT_HANG_MS / 1000} s once the tool hung on that kind of input)`);
-    L.push(`modes: ${Object.entries(modes).sort((a, b) => b[1] - a[1]).map(([m, n]) => `${m} ${n}`).join(", ")}`);
-    L.push("");
-    L.push(`  ${pad("tool", 22)}${lpad("calls", 6)}${lpad("ok", 6)}${lpad("err", 6)}${lpad("p50ms", 8)}${lpad("p95ms", 8)}${lpad(">5s", 5)}${lpad("hung", 5)}${lpad("mem", 5)}${lpad("crash", 6)}${lpad("INT", 5)}${lpad("max bytes", 11)}  top error codes`);
-    for (const t of tools) {
-      const s = perTool[t.name];
-      const st = stats(s.ms);
-      const errs = Object.entries(s.errors).sort((a, b) => b[1] - a[1]);
-      const nErr = errs.reduce((a, [, n]) => a + n, 0);
-      L.push(
-        `  ${pad(t.name, 22)}${lpad(s.calls, 6)}${lpad(s.ok, 6)}${lpad(nErr, 6)}${lpad(fmt(st?.p50, 0), 8)}${lpad(fmt(st?.p95, 0), 8)}${lpad(s.unanswered, 5)}${lpad(s.hung, 5)}${lpad(s.memory, 5)}${lpad(s.crashes, 6)}${lpad(s.errors.INTERNAL ?? 0, 5)}${lpad(s.max_bytes, 11)}  ${errs.slice(0, 3).map(([c, n]) => `${c} ${n}`).join(", ")}`,
-      );
+    L.push(`seed 0x${SEED.toString(16)}, ${CALLS} calls over ${tools.length} tools${CALLS === 0 ? ` (--only ${[...only].join(",")})` : ""}, wall ${fmt(wallMs / 1000, 1)} s; hang = ${HANG_MS / 1000} s (${REPEAT_HANG_MS / 1000} s once the tool hung on that kind of input)`);
+    if (CALLS > 0) {
+      L.push(`modes: ${Object.entries(modes).sort((a, b) => b[1] - a[1]).map(([m, n]) => `${m} ${n}`).join(", ")}`);
+      L.push("");
+      L.push(`  ${pad("tool", 22)}${lpad("calls", 6)}${lpad("ok", 6)}${lpad("err", 6)}${lpad("p50ms", 8)}${lpad("p95ms", 8)}${lpad(">5s", 5)}${lpad("hung", 5)}${lpad("mem", 5)}${lpad("crash", 6)}${lpad("INT", 5)}${lpad("max bytes", 11)}  top error codes`);
+      for (const t of tools) {
+        const s = perTool[t.name];
+        const st = stats(s.ms);
+        const errs = Object.entries(s.errors).sort((a, b) => b[1] - a[1]);
+        const nErr = errs.reduce((a, [, n]) => a + n, 0);
+        L.push(
+          `  ${pad(t.name, 22)}${lpad(s.calls, 6)}${lpad(s.ok, 6)}${lpad(nErr, 6)}${lpad(fmt(st?.p50, 0), 8)}${lpad(fmt(st?.p95, 0), 8)}${lpad(s.unanswered, 5)}${lpad(s.hung, 5)}${lpad(s.memory, 5)}${lpad(s.crashes, 6)}${lpad(s.errors.INTERNAL ?? 0, 5)}${lpad(s.max_bytes, 11)}  ${errs.slice(0, 3).map(([c, n]) => `${c} ${n}`).join(", ")}`,
+        );
+      }
+      L.push("");
+      L.push(`calls ${CALLS}, answered ${answered}; restarts ${restarts} (crashes ${crashes.length}, hung ${hungTotal}, memory kills ${memoryKills.total}, answers over the SDK client's ${SDK_READ_BUFFER / 2 ** 20} MiB read buffer ${overflows}); unanswered after 5 s ${unansweredTotal}`);
+      L.push(`INTERNAL ${internal.total} (${internal.map.size} distinct); protocol errors ${protocol.total}; answer defects ${defects.total}; wrong-class candidates ${wrong.total} (${wrong.map.size} distinct)`);
+      L.push(`outside reads ${outsideReads.total} (${outsideReads.map.size} distinct); outside writes ${outsideWriteCount} (${outsideWrites.length} events, ${storeFindings.map.size} store findings); oversized answers ${oversized.total}`);
+      L.push(`largest answer ${largest.lower_bound ? "over " : ""}${largest.bytes} bytes (${largest.tool}, ${largest.tag}) vs cap ${ANSWER_CAP}; latency of answered calls p50 ${fmt(lat?.p50, 1)} ms, p95 ${fmt(lat?.p95, 1)} ms, max ${fmt(lat?.max, 0)} ms`);
     }
-    L.push("");
-    L.push(`calls ${CALLS}, answered ${answered}; restarts ${restarts} (crashes ${crashes.length}, hung ${hungTotal}, memory kills ${memoryKills.total}, answers over the SDK client's ${SDK_READ_BUFFER / 2 ** 20} MiB read buffer ${overflows}); unanswered after 5 s ${unansweredTotal}`);
-    L.push(`INTERNAL ${internal.total} (${internal.map.size} distinct); protocol errors ${protocol.total}; answer defects ${defects.total}; wrong-class candidates ${wrong.total} (${wrong.map.size} distinct)`);
-    L.push(`outside reads ${outsideReads.total} (${outsideReads.map.size} distinct); outside writes ${outsideWriteCount} (${outsideWrites.length} events, ${storeFindings.map.size} store findings); oversized answers ${oversized.total}`);
-    L.push(`largest answer ${largest.lower_bound ? "over " : ""}${largest.bytes} bytes (${largest.tool}, ${largest.tag}) vs cap ${ANSWER_CAP}; latency of answered calls p50 ${fmt(lat?.p50, 1)} ms, p95 ${fmt(lat?.p95, 1)} ms, max ${fmt(lat?.max, 0)} ms`);
     const section = (title, d, fmtItem, limit = LIST_LIMIT) => {
       const xs = d.list ? d.list() : d;
       if (!xs.length) return;
@@ -1689,6 +1857,27 @@ async function main() {
     section("wrong-class candidates", wrong, (x) => `${x.tool} ${x.tag} x${x.count}: ${x.why}: ${x.code} ${x.message.slice(0, 140)}`);
     section("answer defects", defects, (x) => `${x.tool} ${x.tag} x${x.count}: ${x.kind} ${x.detail}`);
     section("protocol errors (JSON-RPC level)", protocol, (x) => `${x.tool} ${x.tag} x${x.count}: ${x.code} ${x.message.slice(0, 120)}`, 15);
+    if (oversize) {
+      L.push("", `oversize-message (stdio; the SDK client reads at most ${SDK_READ_BUFFER / 2 ** 20} MiB a message): server exits ${oversizeExits}, client disconnects ${oversizeDisconnects}`);
+      for (const r of oversize) {
+        const what =
+          r.outcome === "error"
+            ? `JSON-RPC error ${r.jsonrpc_code} ${r.code ?? ""}`
+            : r.outcome === "answer"
+              ? `answered${r.code ? ` ${r.code}` : ""}: ${r.matches ?? "?"} matches${r.omitted ? `, ${r.omitted} left out (RESULT_TRUNCATED)` : ""}, message ${fmt(r.message_bytes / 2 ** 20, 2)} MiB`
+              : r.outcome === "crash"
+                ? `server exited ${JSON.stringify(r.exit)}`
+                : r.outcome === "overflow"
+                  ? "client disconnected (message over its read buffer)"
+                  : r.outcome;
+        L.push(`  ${pad(r.tag, 52)}${lpad(r.ms, 6)} ms  ${what}; next call ${r.next}`);
+      }
+    }
+    if (flood) {
+      const codes = Object.entries(flood.statuses).map(([status, n]) => `${status} x${n}`).join(", ");
+      L.push("", `session-flood (HTTP on loopback, default session bounds): ${flood.requests} initialize, ${flood.concurrency} at a time, in ${fmt(flood.wall_ms / 1000, 1)} s (${flood.per_second}/s)${flood.stopped_at_limit ? `, stopped at the ${FLOOD_LIMIT_MS / 60_000} min limit` : ""}`);
+      L.push(`  answers ${codes || "none"}; failed requests ${flood.failed}; server RSS ${fmt(flood.rss_mb.before, 0)} MB before, ${fmt(flood.rss_mb.peak, 0)} MB peak, ${fmt(flood.rss_mb.after, 0)} MB after; server exits ${flood.server_exit ? JSON.stringify(flood.server_exit) : 0}; a new client served after: ${flood.served_after ? "yes" : "no"}`);
+    }
     L.push("");
     L.push("targets");
     for (const x of targets) L.push(`  ${verdict(x.pass)}  ${pad(x.name, 56)}${pad(x.target, 12)}${lpad(x.value, 10)}`);
@@ -1697,8 +1886,10 @@ async function main() {
       environment: env,
       dist_stamp: { at_start: new Date(distAtStart).toISOString(), at_end: new Date(distStamp()).toISOString() },
       settings: {
+        classes: CLASSES.filter((c) => only.has(c)),
         seed: SEED,
         calls: CALLS,
+        flood: only.has("session-flood") ? { initialize: FLOOD, concurrency: FLOOD_CONCURRENCY, limit_ms: FLOOD_LIMIT_MS, rss_target_mb: FLOOD_RSS_TARGET_MB } : null,
         answer_cap_bytes: ANSWER_CAP,
         unanswered_ms: UNANSWERED_MS,
         hang_ms: HANG_MS,
@@ -1749,10 +1940,12 @@ async function main() {
         protocol_errors: protocol.list(),
       },
       integrity_checks: checks,
+      oversize_message: oversize,
+      session_flood: flood,
       targets,
       notes,
     });
-    return answered === 0 ? 1 : 0;
+    return answered === 0 && CALLS > 0 ? 1 : 0;
   } finally {
     if (server) await server.kill().catch(() => undefined);
     cleanup();

@@ -48,7 +48,8 @@ const SOLE_IMPORTER: Record<string, string> = {
   diff: "edit/diff.ts",
   zod: "tools/schema.ts",
   "@modelcontextprotocol/sdk/server/index.js": "mcp/server.ts",
-  "@modelcontextprotocol/sdk/server/stdio.js": "mcp/server.ts",
+  "@modelcontextprotocol/sdk/shared/stdio.js": "mcp/stdio.ts",
+  "@modelcontextprotocol/sdk/shared/transport.js": "mcp/stdio.ts",
   "@modelcontextprotocol/sdk/types.js": "mcp/server.ts",
   "@modelcontextprotocol/sdk/server/streamableHttp.js": "mcp/http.ts",
 };

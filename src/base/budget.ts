@@ -1,25 +1,35 @@
-// The answer cap every tool answer stays under (an MCP client drops a message over 10 MB, and no
+// The answer cap every tool answer stays under (an MCP client drops a message over 10 MiB, and no
 // agent's context holds even 4 MiB), and the one way a list is cut to a count and a byte budget:
-// the items that fit, in order, and how many were left out — so no cap is ever silent.
+// the items that fit, in order, and how many were left out — so no cap is ever silent. An MCP
+// answer carries its JSON twice, as structuredContent and as the text copy (a JSON string, every
+// quote and backslash escaped again), so the budgets count both.
 
 /** The largest answer any tool gives, in bytes of its JSON. */
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
-/** Room kept under the cap for the answer's other fields when a list is budgeted. */
-export const LIST_BUDGET_BYTES = MAX_ANSWER_BYTES - 64 * 1024;
+/** The largest answer in message bytes (both copies): 1 MiB under the SDK client's 10 MiB read limit. */
+export const MAX_MESSAGE_BYTES = 9 * 1024 * 1024;
 
-/** Bytes of a value as JSON. */
-export function jsonBytes(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value) ?? "", "utf8");
+/** A list's budget in message bytes: at most 64 KiB under the answer cap of JSON, less when quotes and backslashes abound. */
+export const LIST_BUDGET_BYTES = 2 * (MAX_ANSWER_BYTES - 64 * 1024);
+
+/** Bytes of an answer's JSON in an MCP message: itself, and itself as an escaped JSON string. */
+export function messageBytes(json: string): number {
+  return Buffer.byteLength(json, "utf8") + Buffer.byteLength(JSON.stringify(json), "utf8");
 }
 
-/** The first items of `items` within `limit` and `maxBytes` of JSON; `omitted` counts the rest. */
+/** Message bytes of a value in an answer (the quotes of its escaped copy stand for the commas around it). */
+export function wireBytes(value: unknown): number {
+  return messageBytes(JSON.stringify(value) ?? "");
+}
+
+/** The first items of `items` within `limit` and `maxBytes` of message bytes; `omitted` counts the rest. */
 export function fitList<T>(items: readonly T[], limit: number, maxBytes = LIST_BUDGET_BYTES): { items: T[]; omitted: number } {
   const out: T[] = [];
-  let bytes = 2;
+  let bytes = 4;
   for (const item of items) {
     if (out.length >= limit) break;
-    const size = jsonBytes(item) + 1;
+    const size = wireBytes(item);
     if (bytes + size > maxBytes) break;
     bytes += size;
     out.push(item);

@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   HASH_MISMATCH: "The file changed after the edit; inspect it, then retry with --force to overwrite.",
   FILE_TOO_LARGE: "The file is over the size cap for this operation; edit or read a smaller file, or use the index tools (mast_search, mast_signature) for parts of it.",
   RESULT_TOO_LARGE: "The answer would be over the answer cap; ask for less (fewer files, a narrower path or pattern, a lower limit).",
+  REQUEST_TOO_LARGE: "The request is over the server's message limit: send less per call (split a large new_content into several replace_hash or diff_apply calls over parts of the file).",
   REGEX_TIMEOUT: "The pattern backtracks catastrophically (nested quantifiers such as (a+)+ or (.*a){20}); simplify it and retry.",
   SYMBOL_NOT_FOUND: "List the file's declarations with `hashpilot ast find-symbols <file>`; name a member as `Owner.member`.",
   AMBIGUOUS_SYMBOL: "The name binds more than one thing: pick one (a member as `Owner.member`, or the binding's line), or rename each separately.",

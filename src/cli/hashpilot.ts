@@ -51,6 +51,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 4 | 5>> = {
   LOCK_COMPROMISED: 3,
   FILE_TOO_LARGE: 1,
   RESULT_TOO_LARGE: 1,
+  REQUEST_TOO_LARGE: 1,
   REGEX_TIMEOUT: 1,
   FILE_NOT_FOUND: 5,
   READ_FAILED: 5,

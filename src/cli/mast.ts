@@ -223,10 +223,12 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     .option("--structural-root <dir>", "the state root the structural toolset reads (default: the project's state dir)")
     .option("--checker", "the startup reindex and mast_reindex also run the TypeScript-checker pass (as `checker: true` in mast.config.json does)")
     .option("--watch", "watch the project and reindex files created, changed or deleted by any means (500 ms debounce)")
-    .option("--http", "serve over streamable HTTP at /mcp instead of stdio (until SIGTERM/SIGINT); MAST_HTTP_TOKEN, when set, is required as a bearer token")
+    .option("--http", "serve over streamable HTTP at /mcp instead of stdio (until SIGTERM/SIGINT); MAST_HTTP_TOKEN, when set (16 characters or more), is required as a bearer token")
     .option("--port <n>", "with --http: the port (0 picks a free one)", "7730")
     .option("--host <host>", "with --http: the address to listen on (not loopback only with MAST_HTTP_TOKEN set)", "127.0.0.1")
-    .action(async (path: string | undefined, opts: CommonOptions & { startupReindex: boolean; toolsets: string; checker?: boolean; watch?: boolean; http?: boolean; port: string; host: string; structuralRoot?: string }) => {
+    .option("--idle-timeout <seconds>", "with --http: close a session after this long with no request or stream open (fractions allowed, for tests)", "1800")
+    .option("--max-sessions <n>", "with --http: sessions open at once; a new one closes the longest idle, or is refused with 503 when none is idle", "256")
+    .action(async (path: string | undefined, opts: CommonOptions & { startupReindex: boolean; toolsets: string; checker?: boolean; watch?: boolean; http?: boolean; port: string; host: string; idleTimeout: string; maxSessions: string; structuralRoot?: string }) => {
       const toolsets = opts.toolsets.split(",").map((t) => t.trim());
       const unknown = toolsets.filter((t) => !(TOOLSETS as readonly string[]).includes(t));
       if (unknown.length > 0 || toolsets.length === 0) {
@@ -234,6 +236,10 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
       }
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new MastError("INVALID_ARGUMENT", `--port takes a port number from 0 to 65535, not ${JSON.stringify(opts.port)}`, { hint: "e.g. --port 7730" });
+      const idleSeconds = Number(opts.idleTimeout);
+      if (!(idleSeconds > 0)) throw new MastError("INVALID_ARGUMENT", `--idle-timeout takes a positive number of seconds, not ${JSON.stringify(opts.idleTimeout)}`, { hint: "e.g. --idle-timeout 1800" });
+      const maxSessions = Number(opts.maxSessions);
+      if (!Number.isInteger(maxSessions) || maxSessions < 1) throw new MastError("INVALID_ARGUMENT", `--max-sessions takes a positive integer, not ${JSON.stringify(opts.maxSessions)}`, { hint: "e.g. --max-sessions 256" });
       const token = process.env.MAST_HTTP_TOKEN?.trim();
       const loaded = loadConfig(path, { stateDir: opts.stateDir });
       const config = opts.checker ? { ...loaded, checker: true } : loaded;
@@ -246,7 +252,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
         toolsets: toolsets as Toolset[],
         watch: opts.watch === true,
         ...(opts.structuralRoot ? { structuralRoot: resolvePath(opts.structuralRoot) } : {}),
-        ...(opts.http ? { http: { host: opts.host, port, ...(token ? { token } : {}) } } : {}),
+        ...(opts.http ? { http: { host: opts.host, port, idleMs: idleSeconds * 1000, maxSessions, ...(token ? { token } : {}) } } : {}),
       });
     });
 

@@ -6,7 +6,7 @@
 // expect. Writes go through the one writer, recorded in the changeSet before and confirmed after.
 import { statSync } from "node:fs";
 import { basename, relative, resolve } from "node:path";
-import { LIST_BUDGET_BYTES, cutMarks, fitList, jsonBytes } from "../base/budget.js";
+import { LIST_BUDGET_BYTES, cutMarks, fitList, wireBytes } from "../base/budget.js";
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
 import { yieldToLoop } from "../base/loop.js";
 import { listed, planReplace, previewDiff, windows, type LineRange } from "./anchor.js";
@@ -119,7 +119,7 @@ export function readMany(ctx: OpContext, files: readonly string[]): OpResult<Rea
   let cut: ReadManyEntry | null = null;
   for (const file of files) {
     const entry = readEntry(ctx, file, named(file));
-    const size = jsonBytes(entry.entry) + 1;
+    const size = wireBytes(entry.entry) + 1;
     if (size <= room) {
       data.push(entry.entry);
       room -= size;
@@ -157,14 +157,14 @@ function readEntry(ctx: OpContext, file: string, named: string): { entry: ReadMa
   }
 }
 
-/** The entry with its content cut to the whole lines that fit in `room` bytes of JSON. */
+/** The entry with its content cut to the whole lines that fit in `room` message bytes (base/budget.ts). */
 function cutEntry(entry: ReadManyEntry, text: EditableText, room: number): ReadManyEntry {
-  let free = room - jsonBytes({ ...entry, content: "", truncated: true, contentEndLine: text.lines.length }) - 1;
+  let free = room - wireBytes({ ...entry, content: "", truncated: true, contentEndLine: text.lines.length }) - 1;
   let end = 0;
   let content = "";
   for (; end < text.lines.length; end++) {
     const line = text.lines[end]! + text.endings[end]!;
-    const size = jsonBytes(line) - 2;
+    const size = wireBytes(line) - 2;
     if (size > free) break;
     free -= size;
     content += line;
@@ -327,9 +327,12 @@ export async function grepMany(ctx: OpContext, pattern: string, paths: readonly 
       error: null,
       elapsed_ms: Math.round(performance.now() - started),
     },
-    warnings: outcome.timedOut
-      ? [{ code: "SEARCH_TRUNCATED", message: `the search ran out of its ${options.timeoutMs ?? DEFAULT_GREP_TIMEOUT_MS} ms budget after ${outcome.filesSearched} file(s); the results are what was found by then (narrow the paths, or raise the time budget)` }]
-      : [],
+    warnings: [
+      ...(outcome.timedOut
+        ? [{ code: "SEARCH_TRUNCATED" as const, message: `the search ran out of its ${options.timeoutMs ?? DEFAULT_GREP_TIMEOUT_MS} ms budget after ${outcome.filesSearched} file(s); the results are what was found by then (narrow the paths, or raise the time budget)` }]
+        : []),
+      ...(fit.omitted > 0 ? [{ code: "RESULT_TRUNCATED" as const, message: `${fit.omitted} more match(es) were left out (the answer cap): narrow the paths or the pattern`, omitted: fit.omitted }] : []),
+    ],
   };
 }
 

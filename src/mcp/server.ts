@@ -1,8 +1,7 @@
-// `mast serve`: the MCP server over stdio (spec §7.4). The only importer of the MCP SDK. Its
+// `mast serve`: the MCP server (spec §7.4) over stdio (stdio.ts) or streamable HTTP (http.ts). Its
 // startup ladder bootstraps the state dir (copying a seed index when one exists), guards the
 // schema, opens the transport with every registry tool, then reindexes in the background.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { cpSync, existsSync, readdirSync } from "node:fs";
 import { MastError, errorMessage, isMastError } from "../base/errors.js";
@@ -15,7 +14,8 @@ import { createToolContext } from "../tools/context.js";
 import { errorEnvelope } from "../tools/envelope.js";
 import { DEFAULT_TOOLSETS, ENVELOPE_TOOLSETS, type Toolset } from "../tools/define.js";
 import { TOOLS, listedTools, runTool } from "../tools/registry.js";
-import { serveHttp, type HttpOptions } from "./http.js";
+import { checkHttpOptions, serveHttp, type HttpOptions } from "./http.js";
+import { LimitedStdioTransport } from "./stdio.js";
 import { Telemetry } from "../tools/telemetry.js";
 
 export const DEFAULT_SEED_DIR = "/opt/mast-seed";
@@ -73,6 +73,7 @@ export function serverInstructions(offered: readonly string[]): string {
 }
 
 export async function serve(config: ResolvedConfig, options: ServeOptions): Promise<void> {
+  if (options.http) checkHttpOptions(options.http);
   await bootstrapStateDir(config, options.seedDir, options.log);
   const paths = statePaths(config.state_dir);
   if (!options.startupReindex && isNeverIndexed(paths)) {
@@ -139,8 +140,10 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
     options.log(`mast serve: listening on ${http.url}${options.http.token ? " (bearer token required)" : ""}`);
   } else {
     const server = makeServer();
-    const transport = new StdioServerTransport();
+    const transport = new LimitedStdioTransport();
     transport.onclose = () => stopSignal();
+    // What the transport could not deliver (a line over the request limit, one that is not JSON-RPC) is logged.
+    server.onerror = (err) => options.log(`mast serve: ${isMastError(err) ? `${err.code}: ` : ""}${errorMessage(err)}`);
     process.stdin.once("end", () => stopSignal());
     await server.connect(transport);
     stopTransport = () => server.close().catch(() => undefined);

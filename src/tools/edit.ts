@@ -206,7 +206,7 @@ export const grepManyTool = defineTool({
       paths: z.array(file).min(1).max(100).describe("Files or directories to search."),
       ignore_case: z.boolean().default(false),
       file_pattern: globInput().nullish().describe("Only files whose path or name matches this glob."),
-      max_results: z.number().int().min(1).max(100_000).default(1000).describe("Stop after this many matches (truncated: true)."),
+      max_results: z.number().int().min(1).max(100_000).default(1000).describe("Stop after this many matches (truncated: true); matches past the answer cap are left out too (truncated: true, and a RESULT_TRUNCATED warning counting them)."),
       timeout_ms: z.number().int().min(100).max(60_000).default(DEFAULT_GREP_TIMEOUT_MS).describe(`The search's time budget in ms (default ${DEFAULT_GREP_TIMEOUT_MS}).`),
     })
     .strict(),

@@ -57,10 +57,10 @@ function flags(ctx: ToolContext, busy: boolean, empty: boolean): Flags {
   };
 }
 
-/** mast_callers' default and largest verified_limit, and the bytes its verified sites may take. */
+/** mast_callers' default and largest verified_limit, and the message bytes its verified sites may take (about 1 MiB of JSON). */
 const VERIFIED_LIMIT = 200;
 const MAX_VERIFIED_LIMIT = 10_000;
-const VERIFIED_BUDGET_BYTES = 1024 * 1024;
+const VERIFIED_BUDGET_BYTES = 2 * 1024 * 1024;
 
 const symbolInput = nameInput().describe("Symbol name: a function, class or const, or a method as Class.method.");
 const filePathInput = pathInput()

@@ -1,7 +1,7 @@
 // The one tool registry: each tool is a name, a description, a zod input schema, annotations
 // and a handler over a ToolContext. The MCP server, `mast query`, the CLI help and
 // docs/tools.md are all derived from this list.
-import { MAX_ANSWER_BYTES } from "../base/budget.js";
+import { MAX_ANSWER_BYTES, MAX_MESSAGE_BYTES, messageBytes } from "../base/budget.js";
 import { MastError, errorMessage } from "../base/errors.js";
 import { healInterruptedRun } from "../index/run-thread.js";
 import { indexingNow } from "../index/status.js";
@@ -185,8 +185,9 @@ function withIndexing(ctx: ToolContext, answer: unknown): unknown {
 
 /**
  * Validates raw arguments against the tool's schema and runs it; bad arguments are
- * INVALID_ARGUMENT with the zod issues, and an answer over MAX_ANSWER_BYTES of JSON is
- * RESULT_TOO_LARGE (tools cut their lists below it; this is the guarantee).
+ * INVALID_ARGUMENT with the zod issues, and an answer over MAX_ANSWER_BYTES of JSON, or over
+ * MAX_MESSAGE_BYTES as an MCP message carries it, is RESULT_TOO_LARGE (tools cut their lists
+ * below both; this is the guarantee).
  */
 export async function callTool(ctx: ToolContext, name: string, rawArgs: unknown): Promise<unknown> {
   return (await runTool(ctx, name, rawArgs, { telemetry: false })).answer;
@@ -207,6 +208,10 @@ export async function runTool(ctx: ToolContext, name: string, rawArgs: unknown, 
     const bytes = Buffer.byteLength(text, "utf8");
     if (bytes > MAX_ANSWER_BYTES) {
       throw new MastError("RESULT_TOO_LARGE", `the answer of ${name} would be ${bytes} bytes, over the ${MAX_ANSWER_BYTES}-byte answer cap`);
+    }
+    const message = messageBytes(text);
+    if (message > MAX_MESSAGE_BYTES) {
+      throw new MastError("RESULT_TOO_LARGE", `the answer of ${name} would take ${message} bytes as an MCP message (its JSON and the escaped text copy), over the ${MAX_MESSAGE_BYTES}-byte message cap`);
     }
     if (measured && ctx.recorder) {
       const row = rowFields(tool.name, started);

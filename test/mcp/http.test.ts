@@ -1,7 +1,8 @@
 // `mast serve --http` with the SDK's streamable HTTP client: the same tools and answers as stdio,
-// several sessions at once, the bearer token (refused without it, never logged), the refusal of a
-// network address without a token, and a bounded soak — 8 concurrent clients mixing reads and
-// edits on loopback — with no error, no lost edit and the server's RSS growth under a bound.
+// several sessions at once, the bearer token (refused without it or under 16 characters, never
+// logged), the refusal of a network address without a token, a browser Origin other than loopback
+// refused, sessions closed when idle and capped, and a bounded soak — 8 concurrent clients mixing
+// reads and edits on loopback — with no error, no lost edit and the server's RSS growth under a bound.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -28,10 +29,10 @@ async function project(extra: Record<string, string> = {}): Promise<TestProject>
 }
 
 /** Starts `mast serve --http --port 0` and waits for the URL it prints. */
-async function serveHttp(root: string, env: Record<string, string> = {}): Promise<{ url: URL; child: ChildProcess; log: () => string }> {
+async function serveHttp(root: string, env: Record<string, string> = {}, args: string[] = []): Promise<{ url: URL; child: ChildProcess; log: () => string }> {
   const home = mkdtempSync(join(tmpdir(), "mast-http-home-"));
   cleanups.push(() => rmSync(home, { recursive: true, force: true }));
-  const child = spawn(process.execPath, [MAST, "serve", root, "--http", "--port", "0", "--no-startup-reindex"], {
+  const child = spawn(process.execPath, [MAST, "serve", root, "--http", "--port", "0", "--no-startup-reindex", ...args], {
     env: { PATH: process.env.PATH ?? "", HASHPILOT_HOME: home, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -67,6 +68,42 @@ async function client(url: URL, headers: Record<string, string> = {}): Promise<C
 async function call(c: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; data: any }> {
   const r = (await c.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ text: string }> };
   return { isError: r.isError === true, data: JSON.parse(r.content[0]!.text) };
+}
+
+const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const INITIALIZE = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+
+/** A raw initialize: its status, the session id it opened, and the body. */
+async function initialize(url: URL, headers: Record<string, string> = {}): Promise<{ status: number; sid: string | null; body: string }> {
+  const res = await fetch(url, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body: INITIALIZE });
+  return { status: res.status, sid: res.headers.get("mcp-session-id"), body: await res.text() };
+}
+
+/** The status of a tools/list in session `sid`. */
+async function listStatus(url: URL, sid: string): Promise<number> {
+  const res = await fetch(url, { method: "POST", headers: { ...MCP_HEADERS, "mcp-session-id": sid }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) });
+  await res.text();
+  return res.status;
+}
+
+/** Opens session `sid`'s standalone SSE stream (held open until aborted). */
+async function openStream(url: URL, sid: string): Promise<AbortController> {
+  const abort = new AbortController();
+  const res = await fetch(url, { method: "GET", headers: { accept: "text/event-stream", "mcp-session-id": sid }, signal: abort.signal });
+  expect(res.status).toBe(200);
+  cleanups.push(() => abort.abort());
+  return abort;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (ok(v) || Date.now() > deadline) return v;
+    await sleep(50);
+  }
 }
 
 function rssKb(pid: number): number {
@@ -120,6 +157,59 @@ describe("mast serve --http", () => {
     expect(port.status).toBe(1);
     expect(port.stderr).toContain("--port takes a port number");
   });
+
+  it("refuses a MAST_HTTP_TOKEN under 16 characters at startup, naming the rule but not the token", () => {
+    const p = makeProject(BASE_FILES);
+    cleanups.push(() => p.cleanup());
+    const r = spawnSync(process.execPath, [MAST, "serve", p.root, "--http", "--port", "0", "--no-startup-reindex"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "", MAST_HTTP_TOKEN: "short-secret" }, timeout: 20_000 });
+    expect([r.status, r.stdout]).toEqual([1, ""]);
+    expect(r.stderr).toContain("INVALID_ARGUMENT: MAST_HTTP_TOKEN is 12 characters; a bearer token needs at least 16");
+    expect(r.stderr).not.toContain("short-secret");
+  });
+
+  it("refuses a browser Origin other than loopback (403) and serves loopback ones", async () => {
+    const p = await project();
+    const { url } = await serveHttp(p.root);
+    for (const origin of ["http://evil.example", "null", "http://127.0.0.1.evil.example:8080"]) {
+      const r = await initialize(url, { origin });
+      expect([origin, r.status, r.sid, JSON.parse(r.body).error.message]).toEqual([origin, 403, null, `forbidden: Origin ${origin} is not this server's (loopback or ${url.hostname})`]);
+    }
+    for (const origin of [`http://localhost:5173`, `http://127.0.0.1:${url.port}`, "http://[::1]:3000"]) {
+      const r = await initialize(url, { origin });
+      expect([origin, r.status, typeof r.sid]).toEqual([origin, 200, "string"]);
+    }
+  }, 60_000);
+
+  it("closes a session idle past --idle-timeout; one with a stream open stays", async () => {
+    const p = await project();
+    const { url } = await serveHttp(p.root, {}, ["--idle-timeout", "1"]);
+    const idle = (await initialize(url)).sid!;
+    expect(await listStatus(url, idle)).toBe(200);
+    const streaming = (await initialize(url)).sid!;
+    await openStream(url, streaming);
+    await sleep(2_500);
+    expect(await listStatus(url, idle)).toBe(404);
+    expect(await listStatus(url, streaming)).toBe(200);
+  }, 60_000);
+
+  it("caps sessions at --max-sessions: a new one closes the longest idle, or is refused with 503 when none is idle", async () => {
+    const p = await project();
+    const { url } = await serveHttp(p.root, {}, ["--max-sessions", "2"]);
+    const a = (await initialize(url)).sid!;
+    const b = (await initialize(url)).sid!;
+    expect(await listStatus(url, a)).toBe(200);
+    // b is now the longest idle: the third session closes it.
+    const c = (await initialize(url)).sid!;
+    expect([await listStatus(url, a), await listStatus(url, b), await listStatus(url, c)]).toEqual([200, 404, 200]);
+    const streams = [await openStream(url, a), await openStream(url, c)];
+    const refused = await initialize(url);
+    expect([refused.status, refused.sid, JSON.parse(refused.body).error.message]).toEqual([503, null, "2 sessions are open and none is idle (--max-sessions 2): close one (DELETE /mcp with its Mcp-Session-Id) or retry later"]);
+    // a's stream closes: a is the one idle session, and a new one takes its place.
+    streams[0]!.abort();
+    const d = await until(() => initialize(url), (r) => r.status !== 503);
+    expect([d.status, typeof d.sid]).toEqual([200, "string"]);
+    expect([await listStatus(url, a), await listStatus(url, c), await listStatus(url, d.sid!)]).toEqual([404, 200, 200]);
+  }, 60_000);
 
   it("soak: 8 concurrent clients mixing reads and edits — no error, no lost edit, bounded RSS growth", async () => {
     const CLIENTS = 8;

@@ -367,7 +367,7 @@ async function raceClass(T, bin, seconds, notes) {
     dbErrors: new Examples(),
     defects: new Examples(),
     messages: new Examples(100),
-    indexReadErrors: 0,
+    index: { walked: 0, read_errors: 0, swapped_listed: 0 },
     inFlight: new Set(),
     restarts: 0,
   };
@@ -447,6 +447,12 @@ async function raceClass(T, bin, seconds, notes) {
     else outcome(key, json.ok ? null : (json.error ?? {}));
     return json?.ok === true;
   };
+  /** A read's answer, file by file (a read whose every file failed answers their entries in error.details.files). */
+  const readAnswer = (key, json) => {
+    const entries = Array.isArray(json?.data) ? json.data : json?.error?.details?.files;
+    if (Array.isArray(entries)) entries.forEach((entry, i) => readEntry(key, RACE_FILES[i], entry));
+    else editOutcome(key, json);
+  };
   const createPatch = (rel, k) => `--- /dev/null\n+++ b/${rel}\n@@ -0,0 +1,2 @@\n+// INSIDE created ${k}\n+export const created${k} = ${k};\n`;
 
   let server = await startServer(bin.mast, w.project, { cwd: w.root, env: w.env, waitReindex: true });
@@ -484,10 +490,8 @@ async function raceClass(T, bin, seconds, notes) {
         }
         continue;
       }
-      if (call.tool === "read_many") {
-        if (Array.isArray(r.json?.data)) r.json.data.forEach((entry, i) => readEntry(key, RACE_FILES[i], entry));
-        else editOutcome(key, r.json);
-      } else if (editOutcome(key, r.json) && call.tool === "replace_hash") known.set(name, call.args.new_content);
+      if (call.tool === "read_many") readAnswer(key, r.json);
+      else if (editOutcome(key, r.json) && call.tool === "replace_hash") known.set(name, call.args.new_content);
     }
   };
 
@@ -519,7 +523,7 @@ async function raceClass(T, bin, seconds, notes) {
       } catch {
         t.defects.add(`${key} output`, { what: `${key} printed no envelope (${cliOutcome(r)}): ${r.stderr.slice(0, 160)}` });
       }
-      if (argv[0] === "read-many" && Array.isArray(json?.data)) json.data.forEach((entry, i) => readEntry(key, RACE_FILES[i], entry));
+      if (argv[0] === "read-many") readAnswer(key, json);
       else if (editOutcome(key, json) && newLine !== null) known.set(name, newLine);
     }
   };
@@ -535,13 +539,15 @@ async function raceClass(T, bin, seconds, notes) {
       done();
       scan(r.stdout + r.stderr, key);
       const code = cliOutcome(r);
-      count(s.outcomes, code);
-      if (code !== "ok") t.messages.add(`${key}|${code}`, { tool: key, code, message: r.stderr.split(T).join("<T>").trim().slice(0, 240) });
+      outcome(key, code === "ok" ? null : { code, message: r.stderr.trim() });
       try {
         const report = JSON.parse(r.stdout);
-        s.units += report.files_walked ?? 0;
-        t.indexReadErrors += report.read_errors ?? 0;
-        for (const p of report.problems ?? []) t.messages.add(`${key}|problem ${p.kind}`, { tool: key, code: `problem ${p.kind}`, message: `${p.path}: ${String(p.message).split(T).join("<T>")}`.slice(0, 240) });
+        t.index.walked += report.files_walked ?? 0;
+        t.index.read_errors += report.read_errors ?? 0;
+        for (const p of report.problems ?? []) {
+          if (/swapped for a symlink/.test(p.message)) t.index.swapped_listed++;
+          t.messages.add(`${key}|problem ${p.kind}`, { tool: key, code: `problem ${p.kind}`, message: `${p.path}: ${String(p.message).split(T).join("<T>")}`.slice(0, 240) });
+        }
       } catch {
         // an error run prints none
       }
@@ -587,7 +593,7 @@ async function raceClass(T, bin, seconds, notes) {
     outside_creates: { names: [...createdNames].sort(), changes: created },
     outside_events: { listed: t.outsideEvents, dropped: t.outsideEventsDropped ?? 0 },
     outside_chunks: { rows_summed_over_checks: t.canaryRows, distinct: t.chunkLeaks.list(), db_checks: t.dbChecks, db_errors: t.dbErrors.list() },
-    index_read_errors: t.indexReadErrors,
+    index: t.index,
     state_canaries: stateCanaries,
     server_restarts: t.restarts,
     defects: t.defects.list(),
@@ -762,8 +768,8 @@ async function main() {
         const other = Object.entries(o).filter(([c]) => !["ok", "PATH_DENIED@open", "PATH_DENIED@check"].includes(c));
         L.push(`  ${pad(k, 30)}${lpad(s.calls, 7)}${lpad(s.units, 8)}${lpad(o.ok ?? 0, 7)}${lpad(o["PATH_DENIED@open"] ?? 0, 13)}${lpad(o["PATH_DENIED@check"] ?? 0, 14)}  ${other.map(([c, n]) => `${c} ${n}`).join(", ")}`);
       }
-      L.push("  (units: files for read_many/read-many and mast index, else calls; denied@open: the opened descriptor was not the checked path; denied@check: the path resolved outside at the boundary check)");
-      L.push(`  index runs' read_errors ${race.index_read_errors}; graph.db checks ${race.outside_chunks.db_checks}${race.outside_chunks.db_errors.length ? ` (${race.outside_chunks.db_errors.length} failed to open: ${race.outside_chunks.db_errors.map((e) => e.message).join("; ").slice(0, 200)})` : ""}; server restarts ${race.server_restarts}`);
+      L.push("  (units: files for read_many/read-many, else calls or runs; denied@open: the opened descriptor was not the checked path; denied@check: the path resolved outside at the boundary check)");
+      L.push(`  index runs: ${race.index.walked} files walked, read_errors ${race.index.read_errors} (${race.index.swapped_listed} of the problems listed, at most 50 a run: "a directory on its path was swapped for a symlink"); graph.db checks ${race.outside_chunks.db_checks}${race.outside_chunks.db_errors.length ? ` (${race.outside_chunks.db_errors.length} failed to open: ${race.outside_chunks.db_errors.map((e) => e.message).join("; ").slice(0, 200)})` : ""}; server restarts ${race.server_restarts}`);
       L.push(`  outside reads ${race.outside_reads.total}; outside writes ${race.outside_writes.files.length} files; outside creates ${race.outside_creates.names.length} names; inotify events on outside/ ${race.outside_events.listed.length + race.outside_events.dropped}; canary chunk rows ${race.outside_chunks.rows_summed_over_checks} (summed over checks); canary bytes in state files at the end ${race.state_canaries.length}`);
       for (const x of race.outside_reads.examples) L.push(`    read   ${x.source}: ${x.read} x${x.count}, first at ${x.at_s} s: …${x.excerpt.replace(/\s+/g, " ")}…`);
       for (const x of race.outside_writes.changes) L.push(`    write  outside/${x.path} ${x.change}, first seen after ${x.first_seen}`);

@@ -598,7 +598,6 @@ async function raceClass(T, bin, seconds, notes) {
     server_restarts: t.restarts,
     defects: t.defects.list(),
     refusals: t.messages.list(),
-    temp_dir: w.root,
   };
 }
 
@@ -771,13 +770,17 @@ async function main() {
       L.push("  (units: files for read_many/read-many, else calls or runs; denied@open: the opened descriptor was not the checked path; denied@check: the path resolved outside at the boundary check)");
       L.push(`  index runs: ${race.index.walked} files walked, read_errors ${race.index.read_errors} (${race.index.swapped_listed} of the problems listed, at most 50 a run: "a directory on its path was swapped for a symlink"); graph.db checks ${race.outside_chunks.db_checks}${race.outside_chunks.db_errors.length ? ` (${race.outside_chunks.db_errors.length} failed to open: ${race.outside_chunks.db_errors.map((e) => e.message).join("; ").slice(0, 200)})` : ""}; server restarts ${race.server_restarts}`);
       L.push(`  outside reads ${race.outside_reads.total}; outside writes ${race.outside_writes.files.length} files; outside creates ${race.outside_creates.names.length} names; inotify events on outside/ ${race.outside_events.listed.length + race.outside_events.dropped}; canary chunk rows ${race.outside_chunks.rows_summed_over_checks} (summed over checks); canary bytes in state files at the end ${race.state_canaries.length}`);
-      for (const x of race.outside_reads.examples) L.push(`    read   ${x.source}: ${x.read} x${x.count}, first at ${x.at_s} s: …${x.excerpt.replace(/\s+/g, " ")}…`);
-      for (const x of race.outside_writes.changes) L.push(`    write  outside/${x.path} ${x.change}, first seen after ${x.first_seen}`);
-      for (const x of race.outside_creates.changes) L.push(`    create outside/${x.path}, first seen after ${x.first_seen}`);
-      for (const e of race.outside_events.listed.slice(0, 10)) L.push(`    inotify ${e.event} outside/${e.name} at ${e.at_s} s; in flight: ${e.in_flight.join(", ") || "nothing"}`);
-      for (const x of race.outside_chunks.distinct) L.push(`    chunk  ${x.path} holds ${x.read} (x${x.count}), first after ${x.first_after}`);
-      for (const x of race.state_canaries) L.push(`    state  ${x.file} holds ${x.read ?? x.label}`);
-      for (const x of race.defects) L.push(`    defect ${x.what} (x${x.count})`);
+      const list = (xs, line, limit = 8) => {
+        for (const x of xs.slice(0, limit)) L.push(`    ${line(x)}`);
+        if (xs.length > limit) L.push(`    ... ${xs.length - limit} more in the JSON`);
+      };
+      list(race.outside_reads.examples, (x) => `read    ${x.source}: ${x.read} x${x.count}, first at ${x.at_s} s: …${x.excerpt.replace(/\s+/g, " ")}…`);
+      list(race.outside_writes.changes, (x) => `write   outside/${x.path} ${x.change}, first seen after ${x.first_seen}`);
+      list(race.outside_creates.changes, (x) => `create  outside/${x.path}, first seen after ${x.first_seen}`);
+      list(race.outside_events.listed, (e) => `inotify ${e.event} outside/${e.name} at ${e.at_s} s; in flight: ${e.in_flight.join(", ") || "nothing"}`);
+      list(race.outside_chunks.distinct, (x) => `chunk   ${x.path} holds ${x.read} (x${x.count}), first after ${x.first_after}`);
+      list(race.state_canaries, (x) => `state   ${x.file} holds ${x.label}`);
+      list(race.defects, (x) => `defect  ${x.what} (x${x.count})`);
       targets.push(
         { name: "race: outside reads (canary in an answer)", target: "= 0", value: race.outside_reads.total, pass: race.outside_reads.total === 0 },
         { name: "race: outside writes (files changed)", target: "= 0", value: race.outside_writes.files.length, pass: race.outside_writes.files.length === 0 },
@@ -809,8 +812,10 @@ async function main() {
       const tracked = hostile.reduce((a, c) => a + c.tracked_changed.length, 0);
       const unexpected = attacks.flatMap((c) => c.runs).filter((r) => r.outcome !== EXPECTED_CODE).length;
       const controlOk = control ? control.runs.filter((r) => r.outcome === "ok").length : null;
-      const harmless = attacks.flatMap((c) => c.runs.filter((r) => r.outcome !== EXPECTED_CODE && r.outside_changes.length === 0).map((r) => `${c.name} / ${r.command}`));
-      if (harmless.length) notes.push(`answered without ${EXPECTED_CODE} but wrote nothing outside: ${harmless.join("; ")}`);
+      for (const c of attacks.filter((x) => x.outside_changes.length === 0 && x.tracked_changed.length === 0)) {
+        const accepted = c.runs.filter((r) => r.outcome !== EXPECTED_CODE).map((r) => r.command);
+        if (accepted.length) notes.push(`${c.name}: ${accepted.join(", ")} answered without ${EXPECTED_CODE}, yet nothing outside and no tracked file changed`);
+      }
       targets.push(
         { name: "hostile: outside writes (paths changed or created)", target: "= 0", value: outside, pass: outside === 0 },
         { name: "hostile: tracked project files changed", target: "= 0", value: tracked, pass: tracked === 0 },

@@ -4,9 +4,9 @@
 // outside it — by swapping a directory for a symlink while the tools work, or by committing files
 // that name a state dir elsewhere?
 //
-//   npm run build && npm run bench:fuzz-trust               # ~2 minutes: a 60 s race, then the hostile projects
-//   node bench/fuzz-trust.mjs --race-seconds 20 --only race --keep   # --keep leaves the temp dir for a look
-//   node bench/fuzz-trust.mjs --dist /tmp/before/dist       # another build (its figures go to fuzz-trust-<commit>.json)
+//   npm run build && npm run bench:fuzz-trust               # ~80 s: a 60 s race, then the hostile projects
+//   node bench/fuzz-trust.mjs --race-seconds 20 --only race --keep   # --only race|hostile; --keep leaves the temp dir
+//   node bench/fuzz-trust.mjs --dist /tmp/before/dist       # another checkout's build (figures in fuzz-trust-<commit>.json)
 //
 // race (--race-seconds, default 60): a temp project (a `.git` dir; src/race/*.ts holding the marker
 //    INSIDE) and, next to it, outside/ with same-named files holding canaries (CNRY<hex>) and the

@@ -302,9 +302,8 @@ export function describeCorpus(root = CORPUS) {
   };
 }
 
-/** Newest mtime under dist/: a change during a run means mast was rebuilt under the bench. */
-export function distStamp() {
-  const dist = path.join(REPO, "dist");
+/** Newest mtime under dist/ (or another build's dist): a change during a run means mast was rebuilt under the bench. */
+export function distStamp(dist = DIST) {
   return Math.max(...listFiles(dist).map((rel) => fs.statSync(path.join(dist, rel)).mtimeMs));
 }
 

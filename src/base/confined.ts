@@ -56,6 +56,8 @@ export function pinDirectory(realDir: string): PinnedDirectory {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ELOOP" || code === "ENOTDIR") throw swapped(realDir, "a symlink or a file where a directory was");
+    // Gone by its path (a directory on it renamed away mid-operation): the path no longer names what was checked.
+    if (code === "ENOENT") throw swapped(realDir, "a directory on its path is gone");
     throw err;
   }
   if (!descriptorIs(fd, realDir)) {

@@ -63,6 +63,15 @@ function realPath(abs: string): string {
   try {
     return join(realpathSync(existing), ...rest);
   } catch (err) {
+    // A path that existed a moment ago and now fails to resolve is changing under the call (a
+    // directory swapped for a symlink, or renamed away): refused as such, not as a failed read.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EINVAL" || code === "ENOENT" || code === "ENOTDIR") {
+      throw new MastError("PATH_DENIED", `${abs} changed while it was resolved (${ioErrorMessage(err)}); nothing was read or written`, {
+        hint: "A directory on the path was replaced (by a symlink or a rename) during the operation: check the project tree and retry.",
+        details: { path: abs },
+      });
+    }
     throw new MastError("READ_FAILED", `cannot resolve ${abs}: ${ioErrorMessage(err)}`);
   }
 }

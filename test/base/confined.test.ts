@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { writeAtomic } from "../../src/base/atomic.js";
-import { makeDirectories, removePinned } from "../../src/base/confined.js";
+import { makeDirectories, pinDirectory, removePinned } from "../../src/base/confined.js";
 import { readRegularFile } from "../../src/base/read.js";
 import { projectBoundary, readablePath, writablePath } from "../../src/edit/paths.js";
 import { readBytes } from "../../src/edit/writer.js";
@@ -63,6 +63,15 @@ describe("a path checked, then swapped for a symlink out of the root", () => {
     swap();
     expect(() => makeDirectories(realpathSync(root), join(real, ".."))).toThrow(expect.objectContaining({ code: "PATH_DENIED" }));
     expect(outsideNames()).toEqual(["a.ts"]);
+  });
+
+  it("a directory renamed away mid-operation is PATH_DENIED, never an internal error", () => {
+    // makeDirectories pins each directory it made by its path: renamed away in between, it is gone.
+    const real = writablePath("src/race/a.ts", projectBoundary(root), root);
+    renameSync(join(root, "src/race"), join(root, "src/race-moved"));
+    expect(() => pinDirectory(join(root, "src/race"))).toThrow(expect.objectContaining({ code: "PATH_DENIED" }));
+    expect(() => writeAtomic(real, Buffer.from("x\n"), { pinned: true })).toThrow(expect.objectContaining({ code: "PATH_DENIED" }));
+    expect(existsSync(real)).toBe(false);
   });
 
   it("remove: an undo's delete does not remove the outside file", () => {

@@ -11,7 +11,7 @@ import { createToolContext, type ToolContext } from "../../src/tools/context.js"
 import { callTool } from "../../src/tools/registry.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
 import { docSummary, projectSkeleton } from "../../src/query/navigation.js";
-import { jsonBytes } from "../../src/base/budget.js";
+import { wireBytes } from "../../src/base/budget.js";
 import { syntheticProject } from "../helpers/synthetic-project.js";
 
 const bigInterface = ["export interface Big {", ...Array.from({ length: 60 }, (_, i) => `  f${i}: number;`), "}", ""].join("\n");
@@ -94,8 +94,8 @@ describe("mast_project_skeleton", () => {
         const input = { limit: 10_000, max_exports: 100_000 };
         const whole = store.snapshot((db) => projectSkeleton(db, input));
         expect([whole.files.length, whole.files_truncated, whole.index_empty]).toEqual([40, undefined, undefined]);
-        // A budget that holds exactly the first three files' entries (the list's brackets and commas included).
-        const budget = 2 + whole.files.slice(0, 3).reduce((n, f) => n + jsonBytes(f) + 1, 0);
+        // A budget that holds exactly the first three files' entries, in message bytes (base/budget.ts fitList).
+        const budget = 4 + whole.files.slice(0, 3).reduce((n, f) => n + wireBytes(f), 0);
         expect(store.snapshot((db) => projectSkeleton(db, input, budget))).toEqual({ files: whole.files.slice(0, 3), files_truncated: 37 });
         expect(store.snapshot((db) => projectSkeleton(db, input, 10))).toEqual({ files: [], files_truncated: 40 });
       } finally {

@@ -161,6 +161,17 @@ export const verdict = (ok) => (ok === null ? "n/a " : ok ? "PASS" : "MISS");
 export const loadavg = () => os.loadavg().map((x) => Number(x.toFixed(2)));
 
 /** mulberry32: a small seeded PRNG, so a drawn set is the same on every machine. */
+/** What changed between two snapshots (Map path → stamp), by path: [{ path, change: created | changed | removed }]. */
+export function diffSnapshots(before, after) {
+  const changes = [];
+  for (const [p, v] of after) {
+    if (!before.has(p)) changes.push({ path: p, change: "created" });
+    else if (before.get(p) !== v) changes.push({ path: p, change: "changed" });
+  }
+  for (const p of before.keys()) if (!after.has(p)) changes.push({ path: p, change: "removed" });
+  return changes.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
 export function prng(seed) {
   let a = seed >>> 0;
   return () => {

@@ -72,6 +72,7 @@ import {
   REPO,
   benchEnvironment,
   buildNotes,
+  diffSnapshots,
   distStamp,
   fmt,
   loadavg,
@@ -381,16 +382,6 @@ function snapshotOutside(world) {
     }
   }
   return m;
-}
-
-function diffSnapshots(a, b) {
-  const changes = [];
-  for (const [k, v] of b) {
-    if (!a.has(k)) changes.push({ path: k, change: "added" });
-    else if (a.get(k) !== v) changes.push({ path: k, change: "changed" });
-  }
-  for (const k of a.keys()) if (!b.has(k)) changes.push({ path: k, change: "removed" });
-  return changes;
 }
 
 /** Names with the FUZZW marker under /tmp (top level) and under HASHPILOT_HOME, and manifests that are not the writer's. */

@@ -46,7 +46,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { BenchError, DIST, OUT_DIR, REPO, benchEnvironment, buildNotes, distStamp, fmt, loadavg, lpad, pad, publish, round, runBench, verdict } from "./corpus.mjs";
+import { BenchError, DIST, OUT_DIR, REPO, benchEnvironment, buildNotes, diffSnapshots, distStamp, fmt, loadavg, lpad, pad, publish, round, runBench, verdict } from "./corpus.mjs";
 
 const DEFAULT_RACE_SECONDS = 60;
 const RACE_FILES = ["alpha", "beta", "gamma", "delta"];
@@ -171,17 +171,6 @@ function snapshotTree(dir, skip = new Set()) {
   };
   walk(dir, "");
   return out;
-}
-
-/** What changed between two snapshots: [{ path, change: created | removed | changed }]. */
-function snapshotDiff(before, after) {
-  const changes = [];
-  for (const [p, v] of after) {
-    if (!before.has(p)) changes.push({ path: p, change: "created" });
-    else if (before.get(p) !== v) changes.push({ path: p, change: "changed" });
-  }
-  for (const p of before.keys()) if (!after.has(p)) changes.push({ path: p, change: "removed" });
-  return changes.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
 /** Files under `dir` whose bytes hold a canary: [{ file, label }]. */
@@ -404,7 +393,7 @@ async function raceClass(T, bin, seconds, notes) {
   if (init.code !== 0) throw new BenchError(`mast init of the race project failed (${cliOutcome(init)}):\n${init.stderr.slice(-2000)}`);
   const outside0 = snapshotTree(w.outside);
   const outsideCheck = (label) => {
-    for (const c of snapshotDiff(outside0, snapshotTree(w.outside))) {
+    for (const c of diffSnapshots(outside0, snapshotTree(w.outside))) {
       const key = `${c.path} ${c.change}`;
       if (!t.outsideChanges.has(key)) t.outsideChanges.set(key, { ...c, first_seen: label, at_s: elapsed() });
     }
@@ -677,16 +666,16 @@ async function hostileClass(T, bin) {
         const args = command === "structural build" ? ["structural", "build"] : [command, c.project];
         outcome = cliOutcome(await runAsync(process.execPath, [bin.mast, ...args], { cwd: c.project, env }));
       }
-      const outside = snapshotDiff(outsideBefore, snapshotTree(c.dir, new Set(["project"])));
-      const project = snapshotDiff(projectBefore, snapshotTree(c.project));
+      const outside = diffSnapshots(outsideBefore, snapshotTree(c.dir, new Set(["project"])));
+      const project = diffSnapshots(projectBefore, snapshotTree(c.project));
       runs.push({ command, outcome, ms: Math.round(performance.now() - t0), outside_changes: outside, project_changes: project.map((x) => `${x.change} ${x.path}`) });
     }
-    const project = snapshotDiff(project0, snapshotTree(c.project));
+    const project = diffSnapshots(project0, snapshotTree(c.project));
     cases.push({
       name: spec.name,
       control: spec.control === true,
       runs,
-      outside_changes: snapshotDiff(outside0, snapshotTree(c.dir, new Set(["project"]))),
+      outside_changes: diffSnapshots(outside0, snapshotTree(c.dir, new Set(["project"]))),
       tracked_changed: project.filter((x) => c.tracked.includes(x.path)),
       project_changes: project.length,
     });

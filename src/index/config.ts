@@ -5,7 +5,7 @@
 // a plain directory inside it; only the command line and the environment may put one elsewhere.
 import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { MastError } from "../base/errors.js";
+import { MastError, errorMessage } from "../base/errors.js";
 import { DEFAULT_EXTENSIONS, SUPPORTED_EXTENSIONS } from "../lang/languages.js";
 import { readJsonObjectFile } from "../base/json.js";
 import { DEFAULT_MAX_FILE_BYTES } from "../base/read.js";
@@ -176,7 +176,12 @@ function checkProjectStateDir(projectRoot: string, dir: string, source: string):
     if (st.isSymbolicLink()) throw unsafe(`is reached through the symlink ${path}`);
     if (!st.isDirectory()) throw unsafe(`is reached through ${path}, which is not a directory`);
   }
-  const entries = readdirSync(dir, { withFileTypes: true });
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    throw new MastError("STATE_DIR_INVALID", `cannot read the state dir ${dir}: ${errorMessage(err)}`);
+  }
   const link = entries.find((e) => e.isSymbolicLink());
   if (link) throw unsafe(`holds the symlink ${link.name}`);
   if (source !== "the default state dir" && entries.length > 0 && !entries.some((e) => e.name === "structure.lock")) throw unsafe("is a directory mast did not make (it has files and no structure.lock)");

@@ -161,6 +161,25 @@ export const verdict = (ok) => (ok === null ? "n/a " : ok ? "PASS" : "MISS");
 export const loadavg = () => os.loadavg().map((x) => Number(x.toFixed(2)));
 
 /** mulberry32: a small seeded PRNG, so a drawn set is the same on every machine. */
+/** Counts into a keyed list of distinct examples (the first example kept, the rest counted). */
+export class Distinct {
+  constructor(limit = Infinity) {
+    this.limit = limit;
+    this.map = new Map();
+    this.total = 0;
+  }
+  add(key, example) {
+    this.total++;
+    const hit = this.map.get(key);
+    if (hit) hit.count++;
+    else if (this.map.size < this.limit) this.map.set(key, { count: 1, ...example });
+    else this.dropped = (this.dropped ?? 0) + 1;
+  }
+  list() {
+    return [...this.map.values()];
+  }
+}
+
 /** What changed between two snapshots (Map path → stamp), by path: [{ path, change: created | changed | removed }]. */
 export function diffSnapshots(before, after) {
   const changes = [];

@@ -72,6 +72,7 @@ import {
   REPO,
   benchEnvironment,
   buildNotes,
+  Distinct,
   diffSnapshots,
   distStamp,
   fmt,
@@ -197,25 +198,6 @@ function normalise(msg, world) {
     .replace(/\d+/g, "N")
     .replace(/"(?:[^"\\]|\\.){60,}"/g, '"<long>"')
     .slice(0, 160);
-}
-
-/** Counts into a keyed list of distinct examples (the first example kept, the rest counted). */
-class Distinct {
-  constructor(limit = Infinity) {
-    this.limit = limit;
-    this.map = new Map();
-    this.total = 0;
-  }
-  add(key, example) {
-    this.total++;
-    const hit = this.map.get(key);
-    if (hit) hit.count++;
-    else if (this.map.size < this.limit) this.map.set(key, { count: 1, ...example });
-    else this.dropped = (this.dropped ?? 0) + 1;
-  }
-  list() {
-    return [...this.map.values()];
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { BenchError, DIST, OUT_DIR, REPO, benchEnvironment, buildNotes, diffSnapshots, distStamp, fmt, loadavg, lpad, pad, publish, round, runBench, verdict } from "./corpus.mjs";
+import { BenchError, DIST, OUT_DIR, REPO, benchEnvironment, buildNotes, Distinct, diffSnapshots, distStamp, fmt, loadavg, lpad, pad, publish, round, runBench, verdict } from "./corpus.mjs";
 
 const DEFAULT_RACE_SECONDS = 60;
 const RACE_FILES = ["alpha", "beta", "gamma", "delta"];
@@ -189,24 +189,6 @@ function canaryBytes(dir, canaries) {
   return found;
 }
 
-/** Counts into a keyed list of examples (the first kept, the rest counted). */
-class Examples {
-  constructor(limit = EXAMPLES) {
-    this.limit = limit;
-    this.map = new Map();
-    this.total = 0;
-  }
-  add(key, example) {
-    this.total++;
-    const hit = this.map.get(key);
-    if (hit) hit.count++;
-    else if (this.map.size < this.limit) this.map.set(key, { count: 1, ...example });
-  }
-  list() {
-    return [...this.map.values()];
-  }
-}
-
 /** `mast serve` under the real SDK client: the pid tracked, stderr kept, the startup reindex awaited. */
 async function startServer(mast, project, { cwd, env, waitReindex }) {
   const transport = new StdioClientTransport({ command: process.execPath, args: [mast, "serve", project, "--toolsets", "read,edit"], env, cwd, stderr: "pipe" });
@@ -347,15 +329,15 @@ async function raceClass(T, bin, seconds, notes) {
   const w = raceWorld(T);
   const t = {
     tools: new Map(), // "surface tool" → { calls, units, outcomes: Map }
-    outsideReads: new Examples(),
+    outsideReads: new Distinct(EXAMPLES),
     outsideEvents: [],
     outsideChanges: new Map(), // "path change" → first seen
-    chunkLeaks: new Examples(),
+    chunkLeaks: new Distinct(EXAMPLES),
     canaryRows: 0,
     dbChecks: 0,
-    dbErrors: new Examples(),
-    defects: new Examples(),
-    messages: new Examples(100),
+    dbErrors: new Distinct(EXAMPLES),
+    defects: new Distinct(EXAMPLES),
+    messages: new Distinct(100),
     index: { walked: 0, read_errors: 0, swapped_listed: 0 },
     inFlight: new Set(),
     restarts: 0,
@@ -601,7 +583,8 @@ const HOSTILE_CASES = [
   { name: ".mast -> elsewhere", link: (c) => [".mast", c.elsewhere] },
   { name: ".mast/graph.db -> elsewhere/f", link: (c) => [".mast/graph.db", path.join(c.elsewhere, "f")] },
   { name: ".mast/workspace -> elsewhere", link: (c) => [".mast/workspace", c.elsewhere] },
-  { name: ".mast/workspace/kb -> elsewhere", link: (c) => [".mast/workspace/kb", c.elsewhere] },
+  // Only the structural build writes under workspace/, so only it must refuse a symlink nested there.
+  { name: ".mast/workspace/kb -> elsewhere", link: (c) => [".mast/workspace/kb", c.elsewhere], refusedBy: ["structural build"] },
   { name: "control: a clean project", control: true },
 ];
 const COMMANDS = ["init", "index", "status", "serve", "structural build"];
@@ -674,6 +657,7 @@ async function hostileClass(T, bin) {
     cases.push({
       name: spec.name,
       control: spec.control === true,
+      refusedBy: spec.refusedBy ?? COMMANDS,
       runs,
       outside_changes: diffSnapshots(outside0, snapshotTree(c.dir, new Set(["project"]))),
       tracked_changed: project.filter((x) => c.tracked.includes(x.path)),
@@ -799,7 +783,7 @@ async function main() {
       const control = hostile.find((c) => c.control);
       const outside = hostile.reduce((a, c) => a + c.outside_changes.length, 0);
       const tracked = hostile.reduce((a, c) => a + c.tracked_changed.length, 0);
-      const unexpected = attacks.flatMap((c) => c.runs).filter((r) => r.outcome !== EXPECTED_CODE).length;
+      const unexpected = attacks.flatMap((c) => c.runs.filter((r) => c.refusedBy.includes(r.command))).filter((r) => r.outcome !== EXPECTED_CODE).length;
       const controlOk = control ? control.runs.filter((r) => r.outcome === "ok").length : null;
       for (const c of attacks.filter((x) => x.outside_changes.length === 0 && x.tracked_changed.length === 0)) {
         const accepted = c.runs.filter((r) => r.outcome !== EXPECTED_CODE).map((r) => r.command);
@@ -808,7 +792,7 @@ async function main() {
       targets.push(
         { name: "hostile: outside writes (paths changed or created)", target: "= 0", value: outside, pass: outside === 0 },
         { name: "hostile: tracked project files changed", target: "= 0", value: tracked, pass: tracked === 0 },
-        { name: `hostile: runs not refused with ${EXPECTED_CODE}`, target: "= 0", value: unexpected, pass: unexpected === 0 },
+        { name: `hostile: runs that write there not refused with ${EXPECTED_CODE}`, target: "= 0", value: unexpected, pass: unexpected === 0 },
         { name: "hostile: control runs ok (the harness sees success)", target: `= ${COMMANDS.length}`, value: controlOk, pass: controlOk === COMMANDS.length },
       );
     }

@@ -6,8 +6,9 @@
 // are created one component at a time under pinned parents, never through a symlink. Where the
 // kernel does not name descriptors, the path is resolved again after the open (best effort).
 import { closeSync, constants, existsSync, mkdirSync, openSync, readlinkSync, realpathSync, unlinkSync } from "node:fs";
-import { relative, sep } from "node:path";
+import { sep } from "node:path";
 import { MastError } from "./errors.js";
+import { relativeInside } from "./paths.js";
 
 const FD_DIR = "/proc/self/fd";
 const namesDescriptors = existsSync(FD_DIR);
@@ -41,8 +42,9 @@ export interface PinnedDirectory {
   close(): void;
 }
 
-function swapped(path: string, what: string): MastError {
-  return new MastError("PATH_DENIED", `${path} changed while it was being opened (${what}); nothing was written`, {
+/** PATH_DENIED for a path that changed under the operation (a directory swapped for a symlink, or renamed away). */
+export function swapped(path: string, what: string): MastError {
+  return new MastError("PATH_DENIED", `${path} changed while it was being opened (${what}); nothing was read or written`, {
     hint: "A directory on the path was replaced (by a symlink or a rename) during the operation: check the project tree and retry.",
     details: { path },
   });
@@ -74,13 +76,13 @@ export function pinDirectory(realDir: string): PinnedDirectory {
  * symlink or a file is PATH_DENIED, and nothing is created outside `realRoot`.
  */
 export function makeDirectories(realRoot: string, realDir: string): void {
-  const rel = relative(realRoot, realDir);
+  const rel = relativeInside(realRoot, realDir);
   if (rel === "") return;
-  if (rel.startsWith("..") || rel.startsWith(sep)) throw swapped(realDir, `it is not inside ${realRoot}`);
+  if (rel === null) throw swapped(realDir, `it is not inside ${realRoot}`);
   let parent = pinDirectory(realRoot);
   try {
     let path = realRoot;
-    for (const part of rel.split(sep)) {
+    for (const part of rel.split("/")) {
       path = `${path}${path.endsWith(sep) ? "" : sep}${part}`;
       try {
         mkdirSync(parent.at(part));

@@ -5,7 +5,7 @@
 // whose `ok` always agrees with the exit code.
 // Output is JSON or text by the contract's --format precedence; errors are always JSON;
 // diagnostics go to stderr only.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
@@ -337,7 +337,8 @@ function projectRoot(cwd: string, explicit: string | undefined): string {
   if (explicit !== undefined) {
     const root = resolve(cwd, explicit);
     if (!existsSync(root) || !statSync(root).isDirectory()) throw new MastError("NOT_A_DIRECTORY", `--root ${explicit} is not a directory`);
-    return root;
+    // Through its symlinks, as mast resolves a project root: the index reads files by their real paths.
+    return realpathSync(root);
   }
   for (let dir = cwd; ; dir = dirname(dir)) {
     if (existsSync(join(dir, ".git"))) return dir;

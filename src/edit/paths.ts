@@ -6,6 +6,7 @@
 import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { swapped } from "../base/confined.js";
 import { MastError, ioErrorMessage } from "../base/errors.js";
 import { MAX_PATH_LENGTH } from "../base/paths.js";
 import { globalConfigPath } from "./config.js";
@@ -66,12 +67,7 @@ function realPath(abs: string): string {
     // A path that existed a moment ago and now fails to resolve is changing under the call (a
     // directory swapped for a symlink, or renamed away): refused as such, not as a failed read.
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "EINVAL" || code === "ENOENT" || code === "ENOTDIR") {
-      throw new MastError("PATH_DENIED", `${abs} changed while it was resolved (${ioErrorMessage(err)}); nothing was read or written`, {
-        hint: "A directory on the path was replaced (by a symlink or a rename) during the operation: check the project tree and retry.",
-        details: { path: abs },
-      });
-    }
+    if (code === "EINVAL" || code === "ENOENT" || code === "ENOTDIR") throw swapped(abs, ioErrorMessage(err));
     throw new MastError("READ_FAILED", `cannot resolve ${abs}: ${ioErrorMessage(err)}`);
   }
 }

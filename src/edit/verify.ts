@@ -281,9 +281,10 @@ interface Plan {
 /** Which checks run, as what commands, from where: every argument checked before anything runs. */
 function planChecks(oc: OpContext, input: VerifyInput): Plan {
   if (input.files.length === 0) throw new MastError("INVALID_ARGUMENT", "verify-changes needs at least one file", { hint: "Name the files the edit changed." });
-  const files = input.files.map((f) => readablePath(f, oc.boundary, oc.cwd).abs);
+  // Real paths, as the boundary resolved them: every read, revert and changeSet below goes by the file itself.
+  const files = input.files.map((f) => readablePath(f, oc.boundary, oc.cwd).real);
   for (const f of files) if (!existsSync(f)) throw new MastError("FILE_NOT_FOUND", `${f} does not exist`);
-  const root = oc.boundary.root;
+  const root = oc.boundary.realRoot;
   const dir = projectDir(dirname(files[0]!), root);
   const detection = input.auto_detect ? detectChecks(dir, root, files, input.tsconfigOf) : { dir };
   const detected: Record<string, string> = {};

@@ -4,7 +4,8 @@
 // project is untrusted input: a state dir it names (or its default .mast) is refused unless it is
 // a plain directory inside it; only the command line and the environment may put one elsewhere.
 import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { relativeInside } from "../base/paths.js";
 import { MastError, errorMessage } from "../base/errors.js";
 import { DEFAULT_EXTENSIONS, SUPPORTED_EXTENSIONS } from "../lang/languages.js";
 import { readJsonObjectFile } from "../base/json.js";
@@ -152,9 +153,9 @@ export function resolveStateDir(projectRoot: string, flag: string | undefined): 
     if (typeof fromFile !== "string" || fromFile.trim() === "") {
       throw new MastError("CONFIG_INVALID", `${projectFile}: state_dir must be a non-empty string`);
     }
-    return checkProjectStateDir(projectRoot, resolve(projectRoot, fromFile), `${projectFile}'s state_dir`);
+    return checkProjectStateDir(projectRoot, resolve(projectRoot, fromFile), { source: `${projectFile}'s state_dir`, named: true });
   }
-  return checkProjectStateDir(projectRoot, join(projectRoot, ".mast"), "the default state dir");
+  return checkProjectStateDir(projectRoot, join(projectRoot, ".mast"), { source: "the default state dir", named: false });
 }
 
 /**
@@ -163,13 +164,13 @@ export function resolveStateDir(projectRoot: string, flag: string | undefined): 
  * `.mast/graph.db -> /elsewhere` would be written through), and — named by mast.config.json and
  * not empty — it is one mast made (its structure.lock), never a source directory.
  */
-function checkProjectStateDir(projectRoot: string, dir: string, source: string): string {
-  const unsafe = (why: string) => new MastError("STATE_DIR_UNSAFE", `${source} ${dir} ${why}; nothing was written`, { details: { state_dir: dir, project_root: projectRoot } });
-  const rel = relative(projectRoot, dir);
+function checkProjectStateDir(projectRoot: string, dir: string, by: { source: string; named: boolean }): string {
+  const unsafe = (why: string) => new MastError("STATE_DIR_UNSAFE", `${by.source} ${dir} ${why}; nothing was written`, { details: { state_dir: dir, project_root: projectRoot } });
+  const rel = relativeInside(projectRoot, dir);
   if (rel === "") throw unsafe("is the project root itself");
-  if (rel.startsWith("..") || isAbsolute(rel)) throw unsafe("is outside the project");
+  if (rel === null) throw unsafe("is outside the project");
   let path = projectRoot;
-  for (const part of rel.split(sep)) {
+  for (const part of rel.split("/")) {
     path = join(path, part);
     const st = lstatSync(path, { throwIfNoEntry: false });
     if (st === undefined) return dir;
@@ -184,7 +185,7 @@ function checkProjectStateDir(projectRoot: string, dir: string, source: string):
   }
   const link = entries.find((e) => e.isSymbolicLink());
   if (link) throw unsafe(`holds the symlink ${link.name}`);
-  if (source !== "the default state dir" && entries.length > 0 && !entries.some((e) => e.name === "structure.lock")) throw unsafe("is a directory mast did not make (it has files and no structure.lock)");
+  if (by.named && entries.length > 0 && !entries.some((e) => e.name === "structure.lock")) throw unsafe("is a directory mast did not make (it has files and no structure.lock)");
   return dir;
 }
 

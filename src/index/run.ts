@@ -212,14 +212,15 @@ async function indexHealing(config: ResolvedConfig, paths: StatePaths, options: 
   } catch (err) {
     if (!isUnusableDatabase(err)) throw err;
     wipeDerivedState(paths);
-    return indexLocked(config, paths, options, note);
+    return indexLocked(config, paths, options, note, { rebuilt: true });
   }
 }
 
-async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: RunIndexOptions, note: NoteProgress): Promise<IndexReport> {
+async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: RunIndexOptions, note: NoteProgress, healing: { rebuilt: boolean } = { rebuilt: false }): Promise<IndexReport> {
   const started = performance.now();
   const phases = newPhases();
-  const opened = openIndexStore(paths, guardSchema(paths), options.mode === "full");
+  // A rebuild after a corrupt store is a reset: the report and the run's mode say so.
+  const opened = openIndexStore(paths, guardSchema(paths) || healing.rebuilt, options.mode === "full");
   const store = opened.store;
   try {
     let committing = 0;

@@ -61,8 +61,10 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_REQUEST_BYTES) {
+        // Stop keeping the body but let it drain, so the 413 reaches the client (a destroyed socket would only reset it).
+        req.removeAllListeners("data");
+        req.resume();
         resolve(null);
-        req.destroy();
         return;
       }
       parts.push(chunk);

@@ -71,6 +71,14 @@ describe("hashpilot verify-changes", () => {
     expect(details.tests.output).toContain("FAIL  test/other.test.ts > unrelated and red");
   });
 
+  it("a file reached through a symlink inside the project is verified as the file it names (its real path)", async () => {
+    const p = tsProject({ "lint.js": "process.exit(0);\n" });
+    symlinkSync("add.ts", join(p.root, "src/link.ts"));
+    const r = await hp(p, ["verify-changes", "src/link.ts", "--linter", "node lint.js"]);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.envelope.data).toMatchObject({ overall: "pass", checksRun: ["linter"], files: [p.path("src/add.ts")] });
+  });
+
   it("a solution tsconfig (files: [] and references) is type-checked through the referenced config that holds the file", async () => {
     const p = tsProject({
       "tsconfig.json": JSON.stringify({ files: [], references: [{ path: "./tsconfig.build.json" }] }),

@@ -180,6 +180,16 @@ describe("mast serve --http", () => {
     }
   }, 60_000);
 
+  it("answers a body over the 8 MiB request limit with 413 REQUEST_TOO_LARGE, not a reset connection, and serves the next request", async () => {
+    const p = await project();
+    const { url } = await serveHttp(p.root);
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { pad: "x".repeat(9 * 1024 * 1024) } });
+    const res = await fetch(url, { method: "POST", headers: MCP_HEADERS, body: big });
+    expect(res.status).toBe(413);
+    expect((JSON.parse(await res.text()) as { error: { data: { code: string } } }).error.data.code).toBe("REQUEST_TOO_LARGE");
+    expect((await initialize(url)).status).toBe(200);
+  }, 60_000);
+
   it("closes a session idle past --idle-timeout; one with a stream open stays", async () => {
     const p = await project();
     const { url } = await serveHttp(p.root, {}, ["--idle-timeout", "1"]);

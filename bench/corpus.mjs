@@ -41,9 +41,36 @@ export const LANGUAGE_CORPORA = {
   php: { name: "symfony-console", version: "5.4.53", source: "/usr/share/php/Symfony/Component/Console", install: "apt-get install -y php-symfony-console", layout: "root", ctags: "PHP", rgType: "php" },
 };
 
+/**
+ * The deep languages' callers corpora (bench/callers-oracle.mjs): each language's corpus above
+ * and real projects no resolver rule was written from (issue 32's flask, httpx, cobra,
+ * urfave/cli, walkdir), each pinned by its Debian package. `crate`, `edition` and `externs`
+ * (Debian registry crates compiled first and passed as `--extern`) are rustc's.
+ */
+export const CALLERS_CORPORA = {
+  python: [
+    LANGUAGE_CORPORA.python,
+    { name: "flask", version: "2.2.2", source: "/usr/lib/python3/dist-packages/flask", install: "apt-get install -y python3-flask", layout: "package", rgType: "py" },
+    { name: "httpx", version: "0.23.3", source: "/usr/lib/python3/dist-packages/httpx", install: "apt-get install -y python3-httpx", layout: "package", rgType: "py" },
+  ],
+  go: [
+    LANGUAGE_CORPORA.go,
+    { name: "cobra", version: "1.6.1", source: "/usr/share/gocode/src/github.com/spf13/cobra", install: "apt-get install -y golang-github-spf13-cobra-dev", layout: "root", rgType: "go" },
+    { name: "cli", version: "2.3.0", source: "/usr/share/gocode/src/github.com/urfave/cli/v2", install: "apt-get install -y golang-github-urfave-cli-v2-dev", layout: "root", rgType: "go" },
+  ],
+  rust: [
+    { ...LANGUAGE_CORPORA.rust, crate: "regex_syntax", edition: "2018", externs: [] },
+    { name: "walkdir", version: "2.3.2", source: "/usr/share/cargo/registry/walkdir-2.3.2", install: "apt-get install -y librust-walkdir-dev", layout: "root", rgType: "rust", crate: "walkdir", edition: "2018", externs: [{ crate: "same_file", source: "/usr/share/cargo/registry/same-file-1.0.6", edition: "2018" }] },
+  ],
+};
+
 /** A temp copy of a language corpus: `{ tmp, root }` (remove `tmp` when done); a missing package names its apt-get line. */
 export function copyLanguageCorpus(language) {
-  const c = LANGUAGE_CORPORA[language];
+  return copyCorpus(language, LANGUAGE_CORPORA[language]);
+}
+
+/** A temp copy of corpus `c` of `language` (see copyLanguageCorpus). */
+export function copyCorpus(language, c) {
   if (!fs.existsSync(c.source)) throw new BenchError(`${c.source} is missing: ${c.install}`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `mast-${language}-`));
   const root = c.layout === "root" ? path.join(tmp, c.name) : path.join(tmp, "project");

@@ -41,11 +41,23 @@ function featureFlags(root) {
   return [...table.matchAll(/^\s*([\w-]+)\s*=/gm)].flatMap((m) => ["--cfg", `feature="${m[1]}"`]);
 }
 
+/** Each dependency (a Debian registry crate, `{crate, source, edition}`) compiled to an rlib under `out`: rustc's `--extern` and `-L` flags. */
+function externFlags(externs, out) {
+  if (externs.length === 0) return [];
+  fs.mkdirSync(out, { recursive: true });
+  return externs.flatMap((e) => {
+    const r = spawnSync("rustc", ["--edition", e.edition, "--crate-type", "rlib", "--crate-name", e.crate, "--cap-lints", "allow", "--out-dir", out, path.join(e.source, "src/lib.rs")], { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`rustc ${e.crate} failed (exit ${r.status}):\n${r.stderr.slice(0, 2000)}`);
+    return ["--extern", `${e.crate}=${path.join(out, `lib${e.crate}.rlib`)}`, "-L", out];
+  });
+}
+
 /** The crate's MIR, compiled once with every feature on and once with none (code under `cfg(feature)` and under `cfg(not(feature))` both counted). */
-function mirText(root, crateName, edition) {
+function mirText(root, crateName, edition, externs) {
+  const deps = externFlags(externs, path.join(path.dirname(root), "rust-externs"));
   return [featureFlags(root), []]
     .map((features) => {
-      const r = spawnSync("rustc", ["--edition", edition, "--crate-type", "lib", "--crate-name", crateName, "--test", ...features, "-Zunpretty=mir", "-Zmir-include-spans", "-Ztrim-diagnostic-paths=false", "--cap-lints", "allow", "src/lib.rs"], {
+      const r = spawnSync("rustc", ["--edition", edition, "--crate-type", "lib", "--crate-name", crateName, "--test", ...features, ...deps, "-Zunpretty=mir", "-Zmir-include-spans", "-Ztrim-diagnostic-paths=false", "--cap-lints", "allow", "src/lib.rs"], {
         cwd: root,
         encoding: "utf8",
         maxBuffer: 1024 * 1024 * 1024,
@@ -57,9 +69,10 @@ function mirText(root, crateName, edition) {
     .join("\n");
 }
 
-export function rustCalls(root, crateName, edition, symbolsByFile) {
+/** `corpus`: `{crate, edition, externs}` (bench/corpus.mjs CALLERS_CORPORA). */
+export function rustCalls(root, corpus, symbolsByFile) {
   const src = path.join(root, "src");
-  const mir = mirText(root, crateName, edition);
+  const mir = mirText(root, corpus.crate, corpus.edition, corpus.externs);
   const texts = new Map();
   const lines = (file) => {
     if (!texts.has(file)) texts.set(file, fs.existsSync(path.join(root, file)) ? fs.readFileSync(path.join(root, file), "utf8").split("\n") : []);

@@ -9,8 +9,9 @@
 //
 //   go      gin 1.8.1, cobra 1.6.1, urfave/cli 2.3.0 (Debian's golang-github-*-dev), oracle:
 //           go/types through bench/oracles/go-calls/main.go (golang-go)
-//   python  click 8.1.3, flask 2.2.2, httpx 0.23.3 (Debian's python3-*), oracle: jedi's goto
-//           through bench/oracles/py-calls.py (python3-jedi 0.18.2)
+//   python  click 8.1.3 (Debian's python3-click); flask and httpx, whole repositories with their
+//           tests at pinned commits (a local mirror, else cloned); oracle: jedi's goto through
+//           bench/oracles/py-calls.py (python3-jedi 0.18.2)
 //   rust    regex-syntax 0.6.27, walkdir 2.3.2 (Debian's librust-*-dev), oracle: rustc's MIR
 //           with spans and full paths through bench/oracles/rust-calls.mjs (rustc)
 //   (bench/corpus.mjs CALLERS_CORPORA; click, gin and regex-syntax are the corpora the resolver
@@ -224,9 +225,9 @@ const row = (label, s) => `  ${pad(label, 32)}${lpad(s.symbols_with_prediction, 
 const header = () => `  ${pad("predictor", 32)}${lpad("symbols", 8)}${lpad("precision", 11)}${lpad("micro", 8)}${lpad("recall", 9)}${lpad("micro", 8)}${lpad("predicted", 11)}${lpad("correct", 9)}`;
 
 /** One project's report lines and JSON. */
-function corpusReport(language, spec, r) {
+function corpusReport(spec, r) {
   const L = [];
-  L.push(`${spec.name} ${spec.version} from ${spec.source} (${spec.install.replace("apt-get install -y ", "Debian: ")})`);
+  L.push(`${spec.name} ${spec.version} from ${spec.git ? `${spec.git.url} @ ${spec.git.commit}` : `${spec.source} (${spec.install.replace("apt-get install -y ", "Debian: ")})`}`);
   L.push(`  index: ${r.index.report.files_indexed} files, ${r.index.report.symbol_count} symbols, wall ${fmt(r.index.wall_ms / 1000)} s`);
   L.push(`  oracle: ${r.oracle.sites} call sites of project functions and methods in ${fmt(r.oracle.ms / 1000)} s${r.excluded.length ? `; ${r.excluded.length} files outside its build left out of the scores (${r.excluded.slice(0, 3).join(", ")}${r.excluded.length > 3 ? ", ..." : ""})` : ""}`);
   L.push(`  sample (seed 0x${SEED.toString(16)}): ${r.sample.length} of ${r.population} functions and methods drawn, ${r.withSites} with a call site, ${r.sample.reduce((a, s) => a + s.sites.size, 0)} sites`);
@@ -241,7 +242,7 @@ function corpusReport(language, spec, r) {
   L.push(`  potential only (not verified): ${r.unverified.length}, e.g.`);
   for (const m of r.unverified.slice(0, LIST_LIMIT)) L.push(`    ${m.symbol}  ${m.site}  ${m.text}`);
   const json = {
-    corpus: { name: spec.name, version: spec.version, source: spec.source, install: spec.install },
+    corpus: { name: spec.name, version: spec.version, source: spec.source ?? null, install: spec.install ?? null, git: spec.git ?? null },
     index: { wall_ms: round(r.index.wall_ms), files: r.index.report.files_indexed, symbols: r.index.report.symbol_count },
     oracle: { sites: r.oracle.sites, ms: round(r.oracle.ms), excluded_files: r.excluded },
     sample: { seed: SEED, drawn: r.sample.length, with_sites: r.withSites },
@@ -271,7 +272,7 @@ async function main() {
     for (const spec of corpora) {
       process.stderr.write(`${language}: indexing ${spec.name} ${spec.version} and running the oracle ...\n`);
       const r = await benchCorpus(language, spec);
-      const report = corpusReport(language, spec, r);
+      const report = corpusReport(spec, r);
       L.push(...report.L, "");
       results.push({ r, json: report.json });
     }

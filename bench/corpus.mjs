@@ -50,8 +50,9 @@ export const LANGUAGE_CORPORA = {
 export const CALLERS_CORPORA = {
   python: [
     LANGUAGE_CORPORA.python,
-    { name: "flask", version: "2.2.2", source: "/usr/lib/python3/dist-packages/flask", install: "apt-get install -y python3-flask", layout: "package", rgType: "py" },
-    { name: "httpx", version: "0.23.3", source: "/usr/lib/python3/dist-packages/httpx", install: "apt-get install -y python3-httpx", layout: "package", rgType: "py" },
+    // Whole repositories, tests and examples included (pytest fixtures are half of flask's calls).
+    { name: "flask", version: "2ac8988 (3.1.3+)", git: { url: "https://github.com/pallets/flask", commit: "2ac89889f4cc330eabd50f295dcef02828522c69" }, layout: "root", rgType: "py" },
+    { name: "httpx", version: "ae1b9f6 (1.0.0.beta0+)", git: { url: "https://github.com/encode/httpx", commit: "ae1b9f66238f75ced3ced5e4485408435de10768" }, layout: "root", rgType: "py" },
   ],
   go: [
     LANGUAGE_CORPORA.go,
@@ -69,8 +70,33 @@ export function copyLanguageCorpus(language) {
   return copyCorpus(language, LANGUAGE_CORPORA[language]);
 }
 
+/**
+ * A repository at a pinned commit, unpacked under `root`: from a local mirror when one is there
+ * (`MAST_BENCH_MIRRORS`, default /work/.mirror, laid out `<owner>+<name>/repo`), else cloned from
+ * its URL (the commit is checked out either way, so both give the same tree).
+ */
+function unpackGit(git, tmp, root) {
+  const [owner, name] = new URL(git.url).pathname.slice(1).split("/");
+  const mirror = path.join(process.env.MAST_BENCH_MIRRORS ?? "/work/.mirror", `${owner}+${name}`, "repo");
+  let gitDir = mirror;
+  if (!fs.existsSync(mirror)) {
+    gitDir = path.join(tmp, "clone.git");
+    const clone = spawnSync("git", ["clone", "--bare", "--quiet", git.url, gitDir], { encoding: "utf8" });
+    if (clone.status !== 0) throw new BenchError(`cannot clone ${git.url} (no mirror at ${mirror}): ${clone.stderr || clone.error?.message || ""}`);
+  }
+  fs.mkdirSync(root, { recursive: true });
+  const r = spawnSync("sh", ["-c", 'git --git-dir="$1" archive "$2" | tar -x -C "$3"', "sh", gitDir, git.commit, root], { encoding: "utf8" });
+  if (r.status !== 0) throw new BenchError(`cannot unpack ${git.url} at ${git.commit}: ${r.stderr}`);
+}
+
 /** A temp copy of corpus `c` of `language` (see copyLanguageCorpus). */
 export function copyCorpus(language, c) {
+  if (c.git) {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `mast-${language}-`));
+    const root = path.join(tmp, c.name);
+    unpackGit(c.git, tmp, root);
+    return { tmp, root };
+  }
   if (!fs.existsSync(c.source)) throw new BenchError(`${c.source} is missing: ${c.install}`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `mast-${language}-`));
   const root = c.layout === "root" ? path.join(tmp, c.name) : path.join(tmp, "project");

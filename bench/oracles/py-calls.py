@@ -4,7 +4,9 @@ python3-jedi:
 
     python3 bench/oracles/py-calls.py <project dir>
 
-Every call in every .py file under <project dir> (hidden directories left out) is parsed with
+The project's directory (and its src/ when it has one) come first on jedi's sys.path, so an
+installed copy of the project never answers for it. Every call in every .py file under
+<project dir> (hidden directories left out) is parsed with
 the standard library's ast; jedi's goto (imports followed) names what the called name refers to.
 Output: one JSON object per line, {"file","line","target_file","target_line","name"} for each
 call whose callee is a function or method defined under <project dir>, paths relative to it;
@@ -20,7 +22,10 @@ import jedi
 
 def main(root):
     root = os.path.realpath(root)
-    project = jedi.Project(root)
+    # The project's own source first (its src layout too), before any installed copy of it.
+    own = [d for d in (os.path.join(root, "src"), root) if os.path.isdir(d)]
+    default = jedi.get_default_environment().get_sys_path()
+    project = jedi.Project(root, sys_path=own + [d for d in default if d not in own])
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")

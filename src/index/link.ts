@@ -193,6 +193,8 @@ class Graph {
       const found = this.exported(next, name, seen);
       if (found) return found;
     }
+    const binding = languageSpec(facts.language)?.importsAreMembers ? facts.bindings.get(name) : undefined;
+    if (binding && binding.target !== null && binding.imported !== "*") return this.exported(binding.target, binding.imported, seen);
     return null;
   }
 
@@ -249,6 +251,16 @@ class Graph {
       const own = this.file(c.fileId).declared.get(`${c.name}.${name}`) ?? this.inPackage(c.fileId, `${c.name}.${name}`);
       if (own) return own;
     }
+    return null;
+  }
+
+  /** The fixture a test of `fileId` gets for a parameter `name`: its file's own (or imported), else the nearest conftest's. */
+  fixture(fileId: number, name: string): Sym | null {
+    const spec = languageSpec(this.file(fileId).language);
+    if (!spec?.isFixture) return null;
+    const own = this.functionIn(fileId, name) ?? this.resolveName(fileId, name)?.sym ?? null;
+    const candidates = [own, ...fileIdsByPaths(this.db, spec.fixtureFiles?.(this.file(fileId).path) ?? []).map((id) => this.functionIn(id, name) ?? this.resolveName(id, name)?.sym ?? null)];
+    for (const f of candidates) if (f && f.kind === "function" && spec.isFixture(this.signatureOf(f.id) ?? "")) return f;
     return null;
   }
 
@@ -318,11 +330,17 @@ class Graph {
     return fileIds.flatMap((fileId) => [...this.file(fileId).declared.values()].map((sym) => ({ fileId, sym })));
   }
 
-  /** The file a namespace name stands for: `import * as ns`, or a named import of `export * as ns from`. */
+  /**
+   * The file a namespace name stands for: `import * as ns`, or a named import of `export * as ns
+   * from`; a dotted name (`pkg.sub`, after `import pkg`) is followed a module at a time.
+   */
   namespaceTarget(fileId: number, local: string): number | null {
-    const binding = this.file(fileId).bindings.get(local);
+    const [head, ...rest] = local.split(".");
+    const binding = this.file(fileId).bindings.get(head!);
     if (!binding || binding.target === null) return null;
-    return binding.imported === "*" ? binding.target : this.exportedNamespace(binding.target, binding.imported, new Set());
+    let file: number | null = binding.imported === "*" ? binding.target : this.exportedNamespace(binding.target, binding.imported, new Set());
+    for (const part of rest) file = file === null ? null : this.exportedNamespace(file, part, new Set());
+    return file;
   }
 
   /** The file behind `export * as name from './f'` (or an alias of one) as a file exports it. */
@@ -341,6 +359,10 @@ class Graph {
       const found = this.exportedNamespace(next, name, seen);
       if (found !== null) return found;
     }
+    // A module a Python module imports is its attribute (`from . import json`, `import a.b as m`).
+    const binding = languageSpec(facts.language)?.importsAreMembers ? facts.bindings.get(name) : undefined;
+    const imported = binding && binding.target !== null ? (binding.imported === "*" ? binding.target : this.exportedNamespace(binding.target, binding.imported, seen)) : null;
+    if (imported !== null) return imported;
     // `from pkg import mod`: a submodule the package file does not declare.
     const paths = languageSpec(facts.language)?.submodulePaths?.(facts.path, name) ?? [];
     return fileIdsByPaths(this.db, paths)[0] ?? null;
@@ -405,6 +427,14 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
       const type = typeName === null ? null : g.resolveTypeName(producer.fileId, typeName);
       const target = type && TYPE_KINDS.has(type.sym.kind) ? g.member(type.sym, c.callee) : null;
       return target ? { target, resolution: "return_type" } : null;
+    }
+    case "fixture": {
+      // A pytest fixture parameter: the fixture's declared (or inferred) type, then the method on it.
+      const fixture = g.fixture(c.fileId, c.receiverName ?? "");
+      const typeName = fixture?.returnType ? (languageSpec(g.languageOf(fixture.fileId))?.returnedType(fixture.returnType, fixture.parent, false, null) ?? null) : null;
+      const type = typeName === null ? null : g.resolveTypeName(fixture!.fileId, typeName);
+      const target = type && TYPE_KINDS.has(type.sym.kind) ? g.member(type.sym, c.callee) : null;
+      return target ? { target, resolution: "parameter_type" } : null;
     }
     case "namespace": {
       const file = g.namespaceTarget(c.fileId, c.receiverName ?? "");
@@ -544,6 +574,11 @@ function expandScope(db: Db, changed: readonly number[], pathsChanged: boolean, 
   const out = new Set(changed);
   const whole = new Set(pathsChanged ? [...STRUCTURAL, ...DIRECTORY_SCOPED] : rows.map((r) => r.language).filter((l) => STRUCTURAL.includes(l)));
   if (whole.size > 0) for (const f of filesOfLanguages(db, [...whole])) out.add(f.id);
+  // A changed fixture file (a conftest.py) reaches every test below it, importer or not.
+  for (const r of rows) {
+    const dir = languageSpec(r.language)?.fixtureDirectory?.(r.path);
+    if (dir !== null && dir !== undefined) for (const f of filesOfLanguages(db, [r.language])) if (dir === "" || f.path.startsWith(`${dir}/`)) out.add(f.id);
+  }
   // A changed submodule reaches the importers of its package (`from pkg import mod; mod.f()`).
   for (const id of fileIdsByPaths(db, rows.flatMap((r) => languageSpec(r.language)?.packagePaths?.(r.path) ?? []))) out.add(id);
   for (const id of changed) for (const member of packages.get(id) ?? []) out.add(member);

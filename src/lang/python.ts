@@ -1,9 +1,32 @@
 // Python: .py and .pyi, parsed by tree-sitter-python (the only importer of it).
 import { createRequire } from "node:module";
+import { posix } from "node:path";
 import { PYTHON_EDITS } from "./python-edits.js";
 import type { LanguageSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
+
+/** `@pytest.fixture`, `@pytest.fixture(…)`, `@fixture` (imported from pytest). */
+const FIXTURE_DECORATOR = /^\s*@\s*(?:pytest\.)?fixture\b/m;
+
+/**
+ * The class an annotation names when it names one plainly, as written (`User`, `models.User`),
+ * through `"User"`, `Optional[User]`, `t.Optional[User]`, `Union[User, None]`, `User | None`;
+ * null for anything else (a generic, a union of two classes).
+ */
+export function annotatedClass(type: string | null): string | null {
+  if (type === null) return null;
+  let t = type.trim();
+  for (;;) {
+    const inner = /^(?:(?:t|typing)\.)?Optional\[(.+)\]$/.exec(t)?.[1] ?? /^["'](.+)["']$/.exec(t)?.[1] ?? /^(?:(?:t|typing)\.)?Union\[(.+)\]$/.exec(t)?.[1]?.replace(/,/g, "|");
+    const parts = (inner ?? t).split("|").map((p) => p.trim());
+    const rest = parts.filter((p) => p !== "None");
+    if (inner === undefined && (parts.length === 1 || rest.length !== 1)) break;
+    if (rest.length !== 1) return null;
+    t = rest[0]!;
+  }
+  return /^[A-Za-z_][\w.]*$/.test(t) ? t : null;
+}
 
 export const PYTHON: LanguageSpec = {
   name: "python",
@@ -15,6 +38,7 @@ export const PYTHON: LanguageSpec = {
   structuralInterfaces: false,
   methodDispatch: "virtual",
   starImportsBind: true,
+  importsAreMembers: true,
   extractor: "python",
   edits: PYTHON_EDITS,
   builtinTypes: new Set(
@@ -41,12 +65,16 @@ export const PYTHON: LanguageSpec = {
     const parent = modulePath.replace(/(?:\/__init__\.pyi?|\.pyi?)$/, "").replace(/\/?[^/]+$/, "");
     return parent === "" ? [] : [`${parent}/__init__.py`, `${parent}/__init__.pyi`];
   },
-  // `-> User`, `-> "User"`, `-> models.User`, `-> Optional[User]` name the class `User`.
-  returnedType: (returnType) => {
-    const inner = /^(?:(?:t|typing)\.)?Optional\[(.+)\]$/.exec(returnType.trim())?.[1] ?? returnType;
-    const m = /^["']?([A-Za-z_][\w.]*)["']?$/.exec(inner.trim());
-    return m ? m[1]!.slice(m[1]!.lastIndexOf(".") + 1) : null;
+  returnedType: (returnType) => annotatedClass(returnType),
+  fixtureFiles: (testPath) => {
+    const out: string[] = [];
+    for (let dir = posix.dirname(testPath); ; dir = posix.dirname(dir)) {
+      out.push(dir === "." ? "conftest.py" : `${dir}/conftest.py`);
+      if (dir === "." || dir === "/") return out;
+    }
   },
+  fixtureDirectory: (path) => (posix.basename(path) === "conftest.py" ? (posix.dirname(path) === "." ? "" : posix.dirname(path)) : null),
+  isFixture: (signature) => FIXTURE_DECORATOR.test(signature),
   callGraph: {
     verified: [
       "`f()` of a function of the module, imported with `from m import f` (relative, absolute, src-layout and script-directory modules) or with `from m import *`",

@@ -43,6 +43,12 @@ export interface LanguageSpec {
    * a::*`) also brings the names into the file's own scope; ECMAScript's `export * from` does not.
    */
   readonly starImportsBind: boolean;
+  /**
+   * A name a module imports is an attribute of the module that others import in turn (Python:
+   * `from .models import User` in `pkg/__init__.py` makes `pkg.User`); elsewhere only what a file
+   * declares or re-exports is.
+   */
+  readonly importsAreMembers?: boolean;
   /** Type names that are the language's, not the project's (never looked up as project types). */
   readonly builtinTypes: ReadonlySet<string>;
   /** Methods of the language's built-in types that project methods of the same name are confused with (`str.match(`). */
@@ -67,6 +73,16 @@ export interface LanguageSpec {
    * (`pkg/__init__.py`) does not declare `name` itself; absent when modules cannot hold modules so.
    */
   submodulePaths?(packagePath: string, name: string): string[];
+  /**
+   * Where a test's fixtures may be declared besides its own file, nearest first (pytest's
+   * `conftest.py` in the test's directory and each one above it); absent where tests take no
+   * injected fixtures.
+   */
+  fixtureFiles?(testPath: string): string[];
+  /** The directory whose tests a fixture file serves (`""`: the whole project), or null when the file is not one. */
+  fixtureDirectory?(path: string): string | null;
+  /** Whether a function's declaration text (decorators included) declares a fixture. */
+  isFixture?(signature: string): boolean;
   /** The package files a module is a submodule of (their importers can reach it by name); absent likewise. */
   packagePaths?(modulePath: string): string[];
   /** An import of this module names something outside the project (a package, a builtin) unless a resolver maps it in. */

@@ -18,7 +18,7 @@ import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../synta
 const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.9.0";
+export const CURRENT_SCHEMA_VERSION = "1.10.0";
 /** Meta key: when the checker pass (query/checker.ts) last ran on this index; cleared by a full run without it. */
 export const CHECKER_META = "checker_ran";
 /** Meta key: set when a file's rows are replaced or removed after the pass last ran (its lines lost their verdicts); the pass clears it. */
@@ -765,7 +765,7 @@ export class Store {
   private insertCalls(fileId: number, extraction: FileExtraction): void {
     const calls = extraction.calls.map((c) => {
       const r = c.receiver;
-      const name = r.kind === "typed" ? r.typeName : r.kind === "namespace" ? r.local : r.kind === "returned" ? r.producer : r.kind === "bare" ? null : r.className;
+      const name = r.kind === "typed" ? r.typeName : r.kind === "namespace" ? r.local : r.kind === "returned" ? r.producer : r.kind === "fixture" ? r.name : r.kind === "bare" ? null : r.className;
       return [fileId, c.caller, c.callee, r.kind, name, r.kind === "typed" ? r.resolution : null, c.isNew ? 1 : 0, c.line, c.context];
     });
     this.batcher("calls", ["file_id", "caller", "callee", "receiver", "receiver_name", "resolution", "is_new", "line", "context"]).insert(calls);

@@ -92,8 +92,8 @@ CREATE TABLE IF NOT EXISTS calls (
   file_id       INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
   caller        TEXT,               -- enclosing declaration (`fn`, `Class.method`, `Class`); NULL at top level
   callee        TEXT NOT NULL,
-  receiver      TEXT NOT NULL,      -- bare | this | super | typed | namespace | static | returned | implicit
-  receiver_name TEXT,               -- the class, type or namespace-import name the receiver refers to; for returned, the producing call's callee
+  receiver      TEXT NOT NULL,      -- bare | this | super | typed | namespace | static | returned | implicit | fixture
+  receiver_name TEXT,               -- the class, type or namespace-import name the receiver refers to; for returned, the producing call's callee; for fixture, the fixture's name
   resolution    TEXT,               -- typed receivers: field_type | parameter_type | new_expression
   is_new        INTEGER NOT NULL DEFAULT 0,
   line          INTEGER NOT NULL,

@@ -6,10 +6,11 @@
 // Pure: a function of (path, text, options); never touches the disk.
 import { sha256 } from "../base/hash.js";
 import { languageSpec } from "../lang/languages.js";
+import { annotatedClass } from "../lang/python.js";
 import { collapseWhitespace, firstLine } from "../base/text.js";
 import { field, parseSource, type SyntaxNode } from "./parser.js";
 import { bindLocal, TreeExtractor, type Known, type MutableDraft, type MutableSymbol } from "./tree-extractor.js";
-import type { CallReceiver, ExtractOptions, ExtractResult, FileExtraction, ParamRecord } from "./types.js";
+import { symbolRecord, type CallReceiver, type ExtractOptions, type ExtractResult, type FileExtraction, type ParamRecord } from "./types.js";
 
 type Sym = MutableSymbol;
 /** A receiver whose class is known: from a parameter's annotation or a `Name(…)` binding. */
@@ -123,15 +124,44 @@ class PythonExtractor extends TreeExtractor {
     sym.params = paramsOf(field(d.def, "parameters"), cls !== null && !isStatic(d.outer));
     const returns = field(d.def, "return_type");
     sym.returnType = returns ? collapseWhitespace(returns.text) : null;
-    // Annotated parameters type their receivers (`def f(ctx: Context): ctx.invoke()`).
+    // Annotated parameters type their receivers (`def f(ctx: Context): ctx.invoke()`); a test's
+    // (or fixture's) unannotated parameter is the fixture pytest passes under its name.
     const types = new Map<string, Known>();
-    const builtin = languageSpec(this.language)?.builtinTypes;
+    const fixture = languageSpec(this.language)?.isFixture?.(header) === true;
+    const injected = fixture || /^test/.test(name);
     for (const p of sym.params) {
-      const type = annotatedClass(p.type);
-      if (type !== null && !builtin?.has(type) && /^[A-Za-z_]\w*$/.test(p.name)) types.set(p.name, { kind: "typed", typeName: type, resolution: "parameter_type" });
+      if (!/^[A-Za-z_]\w*$/.test(p.name)) continue;
+      const type = this.projectClass(p.type);
+      if (type !== null) types.set(p.name, { kind: "typed", typeName: type, resolution: "parameter_type" });
+      else if (p.type === null && injected) types.set(p.name, { kind: "fixture", name: p.name });
     }
     this.recordCalls(body ?? d.def, qualified, cls, [], types);
+    // A fixture without a return annotation has the one class it always returns or yields.
+    if (fixture && sym.returnType === null && body) sym.returnType = this.returnedClass(body, cls, types);
     return sym;
+  }
+
+  /** The class an annotation names (`annotatedClass`) unless it is one of the language's own. */
+  private projectClass(type: string | null): string | null {
+    const c = annotatedClass(type);
+    return c !== null && !languageSpec(this.language)?.builtinTypes.has(c.slice(c.lastIndexOf(".") + 1)) ? c : null;
+  }
+
+  /** The class every `return`/`yield` of a body (not of the functions it nests) gives a value of, or null. */
+  private returnedClass(body: SyntaxNode, cls: string | null, types: ReadonlyMap<string, Known>): string | null {
+    const found = new Set<string | null>();
+    const visit = (node: SyntaxNode) => {
+      for (const child of node.namedChildren) {
+        if (child.type === "function_definition" || child.type === "lambda" || child.type === "class_definition") continue;
+        if (child.type === "return_statement" || child.type === "yield") {
+          const value = child.namedChild(0);
+          const known = value === null ? null : value.type === "identifier" ? (types.get(value.text) ?? null) : this.knownValue(value, cls, types);
+          found.add(known?.kind === "typed" ? known.typeName : null);
+        } else visit(child);
+      }
+    };
+    visit(body);
+    return found.size === 1 ? [...found][0]! : null;
   }
 
   private declareClass(d: Definition): void {
@@ -183,11 +213,7 @@ class PythonExtractor extends TreeExtractor {
       const prev = seen.get(attr);
       seen.set(attr, prev === undefined || prev === type ? type : null);
     };
-    const builtin = languageSpec(this.language)?.builtinTypes;
-    const classOf = (type: string | null) => {
-      const c = annotatedClass(type);
-      return c !== null && !builtin?.has(c) ? c : null;
-    };
+    const classOf = (type: string | null) => this.projectClass(type);
     for (const member of body.namedChildren) {
       // `attr: T` / `attr: T = …` in the class body.
       const assign = member.type === "expression_statement" ? member.namedChild(0) : null;
@@ -240,6 +266,7 @@ class PythonExtractor extends TreeExtractor {
     const moduleNode = field(stmt, "module_name");
     if (!moduleNode) return;
     const module = moduleNode.text.replace(/\s+/g, "");
+    const reexports = this.reexports(stmt.parent?.type === "module", module);
     const names: string[] = [];
     const locals: string[] = [];
     for (const part of stmt.namedChildren) {
@@ -254,8 +281,23 @@ class PythonExtractor extends TreeExtractor {
       const local = part.type === "aliased_import" ? (field(part, "alias")?.text ?? name.text) : name.text;
       locals.push(local);
       this.importedNames.add(local);
+      // `X as X` re-exports explicitly (PEP 484), whatever the module's other rules say.
+      if (reexports(local) || (part.type === "aliased_import" && local === name.text)) {
+        this.symbols.push(symbolRecord(local, "export", line, stmt.endPosition.row + 1, true, { signature: firstLine(this.slice(stmt.startIndex, stmt.endIndex)), reExport: { module, importedName: name.text } }));
+      }
     }
     this.imports.push({ module, names, locals, kind: "import", line });
+  }
+
+  /**
+   * Which names a module-level `from … import` re-exports: those `__all__` lists; without one, a
+   * package's (`__init__.py`) public names imported from its own modules (`from .m import X`).
+   */
+  private reexports(topLevel: boolean, module: string): (local: string) => boolean {
+    if (!topLevel) return () => false;
+    if (this.exportList !== null) return (local) => this.exportList!.has(local);
+    const packageFile = /(?:^|\/)__init__\.pyi?$/.test(this.filePath);
+    return (local) => packageFile && module.startsWith(".") && !local.startsWith("_");
   }
 
   // ---- calls ----
@@ -296,12 +338,30 @@ class PythonExtractor extends TreeExtractor {
     }
     const object = fn?.type === "attribute" ? field(fn, "object") : null;
     const name = fn?.type === "attribute" ? field(fn, "attribute")?.text : undefined;
+    // `mod.Name(…)`, `pkg.mod.make(…)`: a class (capitalised) or a function through a module.
+    const path = fn && object?.type === "attribute" ? this.modulePath(fn) : null;
+    if (path !== null) return /^[A-Z]/.test(name ?? "") ? { kind: "typed", typeName: path, resolution: "new_expression" } : { kind: "returned", producer: path };
     if (object?.type !== "identifier" || !name) return null;
+    if (this.mayBeModule(object.text) && /^[A-Z]/.test(name)) return { kind: "typed", typeName: `${object.text}.${name}`, resolution: "new_expression" };
     const known = types.get(object.text);
     if (known?.kind === "typed") return { kind: "returned", producer: `${known.typeName}.${name}` };
     if ((object.text === "self" || object.text === "cls") && cls !== null) return { kind: "returned", producer: `${cls}.${name}` };
     if (this.moduleLocals.has(object.text) || this.classNames.has(object.text) || this.importedNames.has(object.text)) return { kind: "returned", producer: `${object.text}.${name}` };
     return null;
+  }
+
+  /** A local bound to a module: `import a`, or a lower-case name `from pkg import mod` may bind to a submodule (linking decides). */
+  private mayBeModule(local: string): boolean {
+    return this.moduleLocals.has(local) || (this.importedNames.has(local) && /^[a-z_]/.test(local));
+  }
+
+  /** `a.b.c` when `node` is a chain of plain attributes whose root may be a module (`mayBeModule`), else null. */
+  private modulePath(node: SyntaxNode): string | null {
+    if (node.type === "identifier") return this.mayBeModule(node.text) ? node.text : null;
+    const object = node.type === "attribute" ? field(node, "object") : null;
+    const attribute = node.type === "attribute" ? field(node, "attribute") : null;
+    const head = object ? this.modulePath(object) : null;
+    return head !== null && attribute ? `${head}.${attribute.text}` : null;
   }
 
   private recordCall(call: SyntaxNode, caller: string | null, cls: string | null, types: ReadonlyMap<string, Known>): void {
@@ -335,6 +395,8 @@ class PythonExtractor extends TreeExtractor {
         if (known === null) return;
         receiver = known;
       } else if (object.type === "identifier" && this.moduleLocals.has(object.text)) receiver = { kind: "namespace", local: object.text };
+      // `pkg.mod.f()`, `mod.Class.m()`: a module's submodule's function or a module's class's method (tried in that order).
+      else if (object.type === "attribute" && this.modulePath(object) !== null) receiver = { kind: "static", className: this.modulePath(object)! };
       // `Name.m()` on a class of the file or an imported name: linked only if the name is a class with that method.
       else if (object.type === "identifier" && (this.classNames.has(object.text) || this.importedNames.has(object.text))) receiver = { kind: "static", className: object.text };
       else return; // a receiver whose type is unknown: the potential set covers it
@@ -353,14 +415,6 @@ function baseName(node: SyntaxNode): string | null {
     return value ? baseName(value) : null;
   }
   return null;
-}
-
-/** The class an annotation names, when it names one plainly: `User`, `"User"`, `models.User`, `Optional[User]` → its last segment. */
-function annotatedClass(type: string | null): string | null {
-  if (type === null) return null;
-  const inner = /^(?:(?:t|typing)\.)?Optional\[(.+)\]$/.exec(type)?.[1] ?? type;
-  const m = /^["']?([A-Za-z_][\w.]*)["']?$/.exec(inner.trim());
-  return m ? m[1]!.slice(m[1]!.lastIndexOf(".") + 1) : null;
 }
 
 /** The names `__all__ = [...]` (or a tuple) lists at the module's top level, or null when it has none. */

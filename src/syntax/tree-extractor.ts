@@ -10,7 +10,7 @@ import type { SyntaxNode } from "./parser.js";
 import { moduleSymbol, symbolRecord, type CallReceiver, type CallSite, type ClassHeritage, type ExtractOptions, type FileExtraction, type ImportRecord, type SymbolRecord } from "./types.js";
 
 /** What a local is known to hold: a named type, or what a call returns (the receivers the call pass types). */
-export type Known = Extract<CallReceiver, { kind: "typed" } | { kind: "returned" }>;
+export type Known = Extract<CallReceiver, { kind: "typed" } | { kind: "returned" } | { kind: "fixture" }>;
 
 /**
  * One binding of a local, read in document order: a binding that agrees with what `name` already

@@ -129,6 +129,8 @@ export type CallReceiver =
    * producer's declared return type (`LanguageSpec.returnedType`).
    */
   | { readonly kind: "returned"; readonly producer: string }
+  /** `x.foo()` where `x` is a test's (or fixture's) parameter that pytest fills with the fixture named `name`: typed by what the fixture returns. */
+  | { readonly kind: "fixture"; readonly name: string }
   /**
    * `foo()` inside a method of `className` where the language lets a bare name mean a member
    * (C++, Java, C#, Ruby): the class's own or inherited member when it has one, else what `foo`

@@ -57,6 +57,10 @@ def main(root):
                     continue
                 try:
                     defs = script.goto(line, col, follow_imports=True)
+                    # jedi's answer for a pytest fixture's attribute depends on what the Script
+                    # inferred before: a name that went nowhere is asked again of a fresh Script.
+                    if not any(d.type == "function" for d in defs):
+                        defs = jedi.Script(source, path=path, project=project).goto(line, col, follow_imports=True)
                 except Exception:
                     continue
                 for d in defs:

@@ -33,14 +33,19 @@ export interface SkeletonResponse {
 export function projectSkeleton(db: Db, input: SkeletonInput, maxBytes = LIST_BUDGET_BYTES): SkeletonResponse {
   const directory = normaliseDirectory(input.directory);
   const ids = scopeFileIds(db, { file_pattern: input.file_pattern, directory });
+  // Declarations by their chunks, and the names a file re-exports (a barrel's, a package's `__init__.py`).
+  const inScope = (column: string) => (ids === null ? "" : `AND ${column} IN (SELECT value FROM json_each(?))`);
   const rows = db
     .prepare(
-      `SELECT f.path, c.symbol_name AS name FROM chunks c JOIN files f ON f.id = c.file_id
-       WHERE c.is_exported = 1 AND c.symbol_name IS NOT NULL AND c.chunk_type NOT IN ('method', 'doc')
-       ${ids === null ? "" : "AND c.file_id IN (SELECT value FROM json_each(?))"}
-       ORDER BY f.path, c.start_line, c.id`,
+      `SELECT path, name FROM (
+         SELECT f.path, c.symbol_name AS name, c.start_line AS line, 0 AS kind, c.id AS ord FROM chunks c JOIN files f ON f.id = c.file_id
+         WHERE c.is_exported = 1 AND c.symbol_name IS NOT NULL AND c.chunk_type NOT IN ('method', 'doc') ${inScope("c.file_id")}
+         UNION ALL
+         SELECT f.path, s.name, s.line, 1, s.id FROM symbols s JOIN files f ON f.id = s.file_id
+         WHERE s.kind = 'export' AND s.is_exported = 1 AND s.reexport_name IS NOT NULL AND s.reexport_name != '*' ${inScope("s.file_id")}
+       ) ORDER BY path, line, kind, ord`,
     )
-    .all(...(ids === null ? [] : [JSON.stringify(ids)])) as Array<{ path: string; name: string }>;
+    .all(...(ids === null ? [] : [JSON.stringify(ids), JSON.stringify(ids)])) as Array<{ path: string; name: string }>;
   const byFile = new Map<string, Set<string>>();
   for (const r of rows) {
     if (input.max_depth !== null && input.max_depth !== undefined && depthBelow(directory, r.path) > input.max_depth) continue;

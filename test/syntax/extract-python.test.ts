@@ -42,6 +42,22 @@ describe("python extraction", () => {
     expect(without.symbols.map((s) => [s.name, s.isExported])).toEqual([["a", true], ["_b", false]]);
   });
 
+  it("re-exports imported names that __all__ lists, a package's public relative imports, and `X as X`", () => {
+    const exportsOf = (path: string, text: string) => extractOk(path, text).symbols.filter((s) => s.kind === "export").map((s) => [s.name, s.line, s.reExport?.module, s.reExport?.importedName]);
+    expect(exportsOf("httpx/__init__.py", "from ._api import get, stream\nfrom ._models import Response as Resp, _private\nimport os\n__all__ = ['get', 'Resp', '_private']\n")).toEqual([
+      ["get", 1, "._api", "get"],
+      ["Resp", 2, "._models", "Response"],
+      ["_private", 2, "._models", "_private"],
+    ]);
+    // No `__all__`: a package file re-exports what it imports from its own modules, public names only.
+    expect(exportsOf("pkg/__init__.py", "from .app import Flask, _hidden\nfrom json import dumps\nfrom . import views\n")).toEqual([
+      ["Flask", 1, ".app", "Flask"],
+      ["views", 3, ".", "views"],
+    ]);
+    // A plain module re-exports only `X as X` (PEP 484); imports inside functions never.
+    expect(exportsOf("pkg/util.py", "from .app import Flask\nfrom .app import Blueprint as Blueprint\ndef f():\n    from .x import y\n")).toEqual([["Blueprint", 2, ".app", "Blueprint"]]);
+  });
+
   it("records imports with their local bindings", () => {
     expect(x.imports.map((i) => [i.module, i.names, i.locals, i.kind, i.line])).toEqual([
       ["json", ["*"], ["json"], "import", 2],

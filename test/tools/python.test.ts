@@ -75,7 +75,8 @@ const p = indexedProject({
 describe("python through the read tools", () => {
   it("lists each module's public names in the skeleton", async () => {
     expect((await p.call("mast_project_skeleton", {})).files).toEqual([
-      { file_path: "src/app/__init__.py", exports: ["make_user"] },
+      // `User` is imported and listed in `__all__`: a re-export of the package.
+      { file_path: "src/app/__init__.py", exports: ["User", "make_user"] },
       { file_path: "src/app/cli.py", exports: ["main", "typed"] },
       { file_path: "src/app/models.py", exports: ["Base", "User", "Registry"] },
       { file_path: "tests/test_models.py", exports: ["test_parse"] },
@@ -117,8 +118,8 @@ describe("python through the read tools", () => {
       "src/app/models.py:36 Registry.touch [field_type]",
       "src/app/models.py:37 Registry.touch [field_type]",
     ]);
-    // A class-body annotation (`store: "Base"`) types `self.store`.
-    expect(await at("Base.save")).toEqual(["src/app/models.py:25 User.rename [this_method]", "src/app/models.py:38 Registry.touch [field_type]"]);
+    // A class-body annotation (`store: "Base"`) types `self.store`; `m.Base()` constructs a Base.
+    expect(await at("Base.save")).toEqual(["src/app/cli.py:10 main [new_expression]", "src/app/models.py:25 User.rename [this_method]", "src/app/models.py:38 Registry.touch [field_type]"]);
     const rename = await p.call("mast_callers", { symbol: "User.rename" });
     expect(flat(rename.potential_matches, "potential").map((x: { file_path: string; line: number }) => `${x.file_path}:${x.line}`)).toEqual(["src/app/cli.py:18"]);
   });

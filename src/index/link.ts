@@ -89,8 +89,8 @@ function packagesOf(db: Db): Map<number, number[]> {
 const TYPE_KINDS = new Set(["class", "interface", "type", "enum"]);
 const CALLABLE_KINDS = new Set(["function", "class", "const", "variable"]);
 const VALUE_KINDS = new Set(["const", "variable"]);
-/** Inheritance chains followed when a method is not declared on the receiver's own class. */
-const MAX_INHERITANCE_DEPTH = 16;
+/** Inheritance chains followed when a method is not declared on the receiver's own class (here and by queries naming an inherited member). */
+export const MAX_INHERITANCE_DEPTH = 16;
 
 /** Everything name resolution needs, read from the store per file on first use. */
 class Graph {

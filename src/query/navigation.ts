@@ -4,6 +4,7 @@
 import { LIST_BUDGET_BYTES, fitList } from "../base/budget.js";
 import { MastError } from "../base/errors.js";
 import { projectPath } from "../base/paths.js";
+import { MAX_INHERITANCE_DEPTH } from "../index/link.js";
 import { extensionInfo } from "../lang/languages.js";
 import type { Db } from "../store/db.js";
 import type { ParamRecord } from "../syntax/types.js";
@@ -216,7 +217,8 @@ const TYPE_KINDS = ["interface", "type", "class", "enum"];
 /**
  * The declared name a query means: the name itself when some declaration has it, else for
  * `Alias.member` where `Alias` is an export alias of a class (`export { Hono as HonoBase }`), the
- * member under the class's own name (`Hono.member`). A path written with `::` is read with `.`.
+ * member under the class's own name (`Hono.member`), else the member a class inherits
+ * (`Client.send` → `BaseClient.send`). A path written with `::` is read with `.`.
  */
 export function declaredName(db: Db, query: string): string {
   // Declared names join their segments with `.`; `Type::method` (Rust, C++) means `Type.method`.
@@ -230,7 +232,25 @@ export function declaredName(db: Db, query: string): string {
     const member = `${origin}${symbol.slice(dot)}`;
     if (exists.get(member) !== undefined) return member;
   }
-  return symbol;
+  return inheritedMember(db, symbol.slice(0, dot), symbol.slice(dot + 1)) ?? symbol;
+}
+
+/** `Base.member` for the nearest class up `cls`'s EXTENDS edges that declares `member` (`Client.send` → `BaseClient.send`), else null. */
+function inheritedMember(db: Db, cls: string, member: string): string | null {
+  const bases = db.prepare(
+    "SELECT DISTINCT b.id, b.name FROM edges e JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = 'EXTENDS' AND e.from_id IN (SELECT value FROM json_each(?)) ORDER BY b.name, b.id",
+  );
+  const exists = db.prepare("SELECT 1 FROM symbols WHERE name = ? AND kind != 'export' LIMIT 1");
+  let level = db.prepare("SELECT id FROM symbols WHERE name = ? AND kind IN ('class', 'interface', 'type')").pluck().all(cls) as number[];
+  const seen = new Set(level);
+  for (let depth = 0; depth < MAX_INHERITANCE_DEPTH && level.length > 0; depth++) {
+    const found = bases.all(JSON.stringify(level)) as Array<{ id: number; name: string }>;
+    const hit = found.find((b) => exists.get(`${b.name}.${member}`) !== undefined);
+    if (hit) return `${hit.name}.${member}`;
+    level = found.map((b) => b.id).filter((id) => !seen.has(id));
+    for (const id of level) seen.add(id);
+  }
+  return null;
 }
 
 /** The indexed files declaring the name a query means (through export aliases, as `declaredName`), by path (at most `limit`). */

@@ -331,6 +331,7 @@ class PythonExtractor extends TreeExtractor {
 
   /** `Name(…)` of a class of the file (or a capitalised imported name) constructs it; any other `f(…)`, `mod.f(…)`, `Name.f(…)` or `self.f(…)` produces what f returns. */
   private knownValue(value: SyntaxNode | null, cls: string | null, types: ReadonlyMap<string, Known>): Known | null {
+    if (value?.type === "attribute") return this.attributeValue(value, cls, types);
     const fn = value?.type === "call" ? field(value, "function") : null;
     if (fn?.type === "identifier") {
       if (this.classNames.has(fn.text) || (this.importedNames.has(fn.text) && /^[A-Z]/.test(fn.text))) return { kind: "typed", typeName: fn.text, resolution: "new_expression" };
@@ -348,6 +349,16 @@ class PythonExtractor extends TreeExtractor {
     if ((object.text === "self" || object.text === "cls") && cls !== null) return { kind: "returned", producer: `${cls}.${name}` };
     if (this.moduleLocals.has(object.text) || this.classNames.has(object.text) || this.importedNames.has(object.text)) return { kind: "returned", producer: `${object.text}.${name}` };
     return null;
+  }
+
+  /** `self.attr` or `x.attr` with `x` of a known class: what the class's `attr` gives (a property's return annotation), decided when linking. */
+  private attributeValue(node: SyntaxNode, cls: string | null, types: ReadonlyMap<string, Known>): Known | null {
+    const object = field(node, "object");
+    const attribute = field(node, "attribute")?.text;
+    if (object?.type !== "identifier" || !attribute) return null;
+    const known = types.get(object.text);
+    const owner = object.text === "self" && cls !== null ? cls : known?.kind === "typed" ? known.typeName : null;
+    return owner === null ? null : { kind: "returned", producer: `${owner}.${attribute}` };
   }
 
   /** A local bound to a module: `import a`, or a lower-case name `from pkg import mod` may bind to a submodule (linking decides). */
@@ -397,6 +408,12 @@ class PythonExtractor extends TreeExtractor {
       } else if (object.type === "identifier" && this.moduleLocals.has(object.text)) receiver = { kind: "namespace", local: object.text };
       // `pkg.mod.f()`, `mod.Class.m()`: a module's submodule's function or a module's class's method (tried in that order).
       else if (object.type === "attribute" && this.modulePath(object) !== null) receiver = { kind: "static", className: this.modulePath(object)! };
+      else if (object.type === "attribute") {
+        // `self.prop.m()`, `request.url.m()`: a method of what the attribute (a property) holds.
+        const known = this.attributeValue(object, cls, types);
+        if (known === null) return;
+        receiver = known;
+      }
       // `Name.m()` on a class of the file or an imported name: linked only if the name is a class with that method.
       else if (object.type === "identifier" && (this.classNames.has(object.text) || this.importedNames.has(object.text))) receiver = { kind: "static", className: object.text };
       else return; // a receiver whose type is unknown: the potential set covers it

@@ -124,6 +124,15 @@ describe("python through the read tools", () => {
     expect(flat(rename.potential_matches, "potential").map((x: { file_path: string; line: number }) => `${x.file_path}:${x.line}`)).toEqual(["src/app/cli.py:18"]);
   });
 
+  it("answers a member a class inherits with its base's declaration", async () => {
+    const sig = await p.call("mast_signature", { symbol: "User.save" });
+    expect(sig.results.map((r: { symbol: string; file_path: string; line: number }) => `${r.symbol} ${r.file_path}:${r.line}`)).toEqual(["Base.save src/app/models.py:5"]);
+    const callers = await p.call("mast_callers", { symbol: "User.save" });
+    expect(flat(callers.verified_callers).map((c: { file_path: string; line: number }) => `${c.file_path}:${c.line}`)).toEqual(["src/app/cli.py:10", "src/app/models.py:25", "src/app/models.py:38"]);
+    // Not inherited and not declared: not_found, with what it may have meant.
+    expect(await p.call("mast_signature", { symbol: "User.sav" })).toMatchObject({ results: [] });
+  });
+
   it("lists subclasses as implementors", async () => {
     const r = await p.call("mast_implementors", { interface_name: "Base" });
     expect(r.implementors).toEqual([{ class_name: "User", file_path: "src/app/models.py", line: 12, relation: "extends", methods: ["__init__", "parse", "rename"] }]);

@@ -429,10 +429,14 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
       return target ? { target, resolution: "return_type" } : null;
     }
     case "fixture": {
-      // A pytest fixture parameter: the fixture's declared (or inferred) type, then the method on it.
+      // A pytest fixture parameter: the fixture's declared (or inferred) type — a class, or what a
+      // call it returns gives (`Flask.test_client()`) — then the method on it.
       const fixture = g.fixture(c.fileId, c.receiverName ?? "");
-      const typeName = fixture?.returnType ? (languageSpec(g.languageOf(fixture.fileId))?.returnedType(fixture.returnType, fixture.parent, false, null) ?? null) : null;
-      const type = typeName === null ? null : g.resolveTypeName(fixture!.fileId, typeName);
+      const given = fixture?.returnType ?? null;
+      const producer = given?.endsWith("()") ? resolveProducer(g, fixture!.fileId, given.slice(0, -2)) : null;
+      const source = given?.endsWith("()") ? producer : fixture;
+      const typeName = source?.returnType ? (languageSpec(g.languageOf(source.fileId))?.returnedType(source.returnType, source.parent, false, g.signatureOf(source.id)) ?? null) : null;
+      const type = typeName === null ? null : g.resolveTypeName(source!.fileId, typeName);
       const target = type && TYPE_KINDS.has(type.sym.kind) ? g.member(type.sym, c.callee) : null;
       return target ? { target, resolution: "parameter_type" } : null;
     }

@@ -43,6 +43,8 @@ class PythonExtractor extends TreeExtractor {
   /** Per class: `self.attr` → its class, from `self.attr = Name(…)`, `self.attr: T = …`, `self.attr = param` (annotated) and `attr: T` in the class body. */
   private readonly fieldTypes = new Map<string, Map<string, string>>();
   private exportList: Set<string> | null = null;
+  /** Module-level pytest fixtures of this file whose value is one class: a later test's (or fixture's) parameter of that name holds it. */
+  private readonly fixtureClasses = new Map<string, string>();
 
   run(): FileExtraction {
     this.collect(TOKENS, EVENTS);
@@ -131,13 +133,17 @@ class PythonExtractor extends TreeExtractor {
     const injected = fixture || /^test/.test(name);
     for (const p of sym.params) {
       if (!/^[A-Za-z_]\w*$/.test(p.name)) continue;
-      const type = this.projectClass(p.type);
+      const type = this.projectClass(p.type) ?? (p.type === null && injected ? (this.fixtureClasses.get(p.name) ?? null) : null);
       if (type !== null) types.set(p.name, { kind: "typed", typeName: type, resolution: "parameter_type" });
       else if (p.type === null && injected) types.set(p.name, { kind: "fixture", name: p.name });
     }
     this.recordCalls(body ?? d.def, qualified, cls, [], types);
-    // A fixture without a return annotation has the one class it always returns or yields.
-    if (fixture && sym.returnType === null && body) sym.returnType = this.returnedClass(body, cls, types);
+    if (fixture) {
+      // A fixture without a return annotation gives what it always returns or yields.
+      if (sym.returnType === null && body) sym.returnType = this.returnedValue(body, cls, types);
+      const given = this.projectClass(sym.returnType);
+      if (cls === null && given !== null) this.fixtureClasses.set(name, given);
+    }
     return sym;
   }
 
@@ -147,8 +153,11 @@ class PythonExtractor extends TreeExtractor {
     return c !== null && !languageSpec(this.language)?.builtinTypes.has(c.slice(c.lastIndexOf(".") + 1)) ? c : null;
   }
 
-  /** The class every `return`/`yield` of a body (not of the functions it nests) gives a value of, or null. */
-  private returnedClass(body: SyntaxNode, cls: string | null, types: ReadonlyMap<string, Known>): string | null {
+  /**
+   * What every `return`/`yield` of a body (not of the functions it nests) gives: one class
+   * (`User`), or what one call returns written as that call (`Flask.test_client()`); else null.
+   */
+  private returnedValue(body: SyntaxNode, cls: string | null, types: ReadonlyMap<string, Known>): string | null {
     const found = new Set<string | null>();
     const visit = (node: SyntaxNode) => {
       for (const child of node.namedChildren) {
@@ -156,7 +165,7 @@ class PythonExtractor extends TreeExtractor {
         if (child.type === "return_statement" || child.type === "yield") {
           const value = child.namedChild(0);
           const known = value === null ? null : value.type === "identifier" ? (types.get(value.text) ?? null) : this.knownValue(value, cls, types);
-          found.add(known?.kind === "typed" ? known.typeName : null);
+          found.add(known?.kind === "typed" ? known.typeName : known?.kind === "returned" && !known.producer.endsWith("?") ? `${known.producer}()` : null);
         } else visit(child);
       }
     };

@@ -6,6 +6,7 @@
 //   y.n()        # potential: Class.n        no verified edge from this line; mast_callers of
 //                                            Class.n lists the line among its potential matches
 //   class C(B):  # implements: B             an EXTENDS or IMPLEMENTS edge from C to B
+//   f().m()      # calls: f  # potential: T.m    several on one line
 //
 // (`//` instead of `#` in Go and Rust.) The index is built for real; every verified call edge and
 // every heritage edge of the fixture must be annotated, and every annotation must hold: a rule's
@@ -18,7 +19,8 @@ import { indexedProject } from "../helpers/indexed.js";
 import { queryStore } from "../helpers/store-dump.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures", "lang");
-const ANNOTATION = /(?:#|\/\/)\s*(calls|potential|implements):\s*(.+?)\s*$/;
+/** One annotation; a line may carry several (`# calls: Repo.lead  # potential: User.rename`). */
+const ANNOTATION = /(?:#|\/\/)\s*(calls|potential|implements):\s*(.+?)\s*(?=#|\/\/|$)/g;
 
 interface Expectation {
   readonly kind: "calls" | "potential" | "implements";
@@ -45,11 +47,11 @@ function expectationsOf(files: Record<string, string>): Expectation[] {
   const out: Expectation[] = [];
   for (const [file, text] of Object.entries(files)) {
     text.split("\n").forEach((lineText, i) => {
-      const m = ANNOTATION.exec(lineText);
-      if (!m) return;
-      for (const item of m[2]!.split(",")) {
-        const [target, targetFile] = item.trim().split(/\s+in\s+/);
-        out.push({ kind: m[1] as Expectation["kind"], file, line: i + 1, target: target!, targetFile: targetFile ?? null });
+      for (const m of lineText.matchAll(ANNOTATION)) {
+        for (const item of m[2]!.split(",")) {
+          const [target, targetFile] = item.trim().split(/\s+in\s+/);
+          out.push({ kind: m[1] as Expectation["kind"], file, line: i + 1, target: target!, targetFile: targetFile ?? null });
+        }
       }
     });
   }

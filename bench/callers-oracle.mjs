@@ -11,7 +11,8 @@
 //           go/types through bench/oracles/go-calls/main.go (golang-go)
 //   python  click 8.1.3 (Debian's python3-click); flask and httpx, whole repositories with their
 //           tests at pinned commits (a local mirror, else cloned); oracle: jedi's goto through
-//           bench/oracles/py-calls.py (python3-jedi 0.18.2)
+//           bench/oracles/py-calls.py (python3-jedi 0.18.2) ∪ pyright's through scip-python
+//           (bench/oracles/py-scip-calls.mjs, the devDependency @sourcegraph/scip-python)
 //   rust    regex-syntax 0.6.27, walkdir 2.3.2 (Debian's librust-*-dev), oracle: rustc's MIR
 //           with spans and full paths through bench/oracles/rust-calls.mjs (rustc)
 //   (bench/corpus.mjs CALLERS_CORPORA; click, gin and regex-syntax are the corpora the resolver
@@ -37,8 +38,10 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
+import { pathToFileURL } from "node:url";
+import { pyScipCalls } from "./oracles/py-scip-calls.mjs";
 import { rustCalls } from "./oracles/rust-calls.mjs";
-import { BenchError, CALLERS_CORPORA, OUT_DIR, copyCorpus, REPO, benchEnvironment, buildNotes, distStamp, fmt, have, indexCorpus, lpad, missingBuild, openTools, pad, prng, publish, round, runBench, shuffled, verdict } from "./corpus.mjs";
+import { BenchError, CALLERS_CORPORA, DIST, OUT_DIR, copyCorpus, REPO, benchEnvironment, buildNotes, distStamp, fmt, have, indexCorpus, lpad, missingBuild, openTools, pad, prng, publish, round, runBench, shuffled, verdict } from "./corpus.mjs";
 
 const SEED = 0x63616c6c;
 const TARGET_WITH_SITES = 200;
@@ -59,9 +62,20 @@ const ORACLES = {
     run: (root) => run("go", ["run", path.join(REPO, "bench/oracles/go-calls/main.go"), root], { GO111MODULE: "off", GOPATH: "/usr/share/gocode", GOFLAGS: "" }),
   },
   python: {
-    tool: "jedi's goto through bench/oracles/py-calls.py",
+    // Either analyzer alone misses real calls the other sees (jedi: an IntEnum's classmethods;
+    // pyright: pytest fixtures), so the truth is their union.
+    tool: "jedi's goto (bench/oracles/py-calls.py) ∪ pyright through scip-python (bench/oracles/py-scip-calls.mjs)",
     install: "apt-get install -y python3-jedi",
-    run: (root) => run("python3", [path.join(REPO, "bench/oracles/py-calls.py"), root], {}),
+    run: async (root) => {
+      const { decodeScip } = await import(pathToFileURL(path.join(DIST, "structural", "scip.js")).href);
+      const jedi = run("python3", [path.join(REPO, "bench/oracles/py-calls.py"), root], {});
+      const pyright = pyScipCalls(root, REPO, decodeScip);
+      const seen = new Set();
+      return [...jedi, ...pyright].filter((s) => {
+        const k = `${s.file}:${s.line}>${s.target_file}:${s.target_line}`;
+        return seen.has(k) ? false : (seen.add(k), true);
+      });
+    },
   },
   rust: {
     // rustc's MIR names each call's callee by its full path; bench/oracles/rust-calls.mjs maps the
@@ -147,7 +161,7 @@ async function benchCorpus(language, spec) {
   try {
     const index = indexCorpus(stateDir, root);
     const t0 = performance.now();
-    const rows = ORACLES[language].run(root, path.join(stateDir, "graph.db"), spec);
+    const rows = await ORACLES[language].run(root, path.join(stateDir, "graph.db"), spec);
     // Files outside the oracle's build (Go build tags) are left out of the sample and the scores.
     const excluded = new Set(rows.filter((r) => r.excluded !== undefined).map((r) => r.excluded));
     const oracle = rows.filter((r) => r.excluded === undefined);

@@ -2,7 +2,7 @@
 them -- the ground truth of bench/callers-oracle.mjs for Python. Runs offline with Debian's
 python3-jedi:
 
-    python3 bench/oracles/py-calls.py <project dir>
+    python3 bench/oracles/py-calls.py [--sites] <project dir>
 
 The project's directory (and its src/ when it has one) come first on jedi's sys.path, so an
 installed copy of the project never answers for it. Every call in every .py file under
@@ -10,7 +10,8 @@ installed copy of the project never answers for it. Every call in every .py file
 the standard library's ast; jedi's goto (imports followed) names what the called name refers to.
 Output: one JSON object per line, {"file","line","target_file","target_line","name"} for each
 call whose callee is a function or method defined under <project dir>, paths relative to it;
-the line is the called name's.
+the line is the called name's. With --sites, jedi is not asked: every call's called name as
+{"file","line","col","name"} (bench/oracles/py-scip-calls.mjs resolves them with scip-python).
 """
 import ast
 import json
@@ -20,13 +21,8 @@ import sys
 import jedi
 
 
-def main(root):
-    root = os.path.realpath(root)
-    # The project's own source first (its src layout too), before any installed copy of it.
-    own = [d for d in (os.path.join(root, "src"), root) if os.path.isdir(d)]
-    default = jedi.get_default_environment().get_sys_path()
-    project = jedi.Project(root, sys_path=own + [d for d in default if d not in own])
-    out = []
+def call_sites(root):
+    """Every call's called name: (path, source, line, col, name), hidden directories left out."""
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "__pycache__")
         for name in sorted(filenames):
@@ -39,37 +35,50 @@ def main(root):
                 tree = ast.parse(source)
             except SyntaxError:
                 continue
-            script = jedi.Script(source, path=path, project=project)
             lines = source.split("\n")
             for node in ast.walk(tree):
                 if not isinstance(node, ast.Call):
                     continue
                 func = node.func
                 if isinstance(func, ast.Name):
-                    line, col, called = func.lineno, func.col_offset, func.id
+                    yield path, source, func.lineno, func.col_offset, func.id
                 elif isinstance(func, ast.Attribute):
                     line = func.end_lineno
                     col = func.end_col_offset - len(func.attr)
-                    called = func.attr
-                    if lines[line - 1][col:col + len(called)] != called:
-                        continue
-                else:
-                    continue
-                try:
-                    defs = script.goto(line, col, follow_imports=True)
-                    # jedi's answer for a pytest fixture's attribute depends on what the Script
-                    # inferred before: a name that went nowhere is asked again of a fresh Script.
-                    if not any(d.type == "function" for d in defs):
-                        defs = jedi.Script(source, path=path, project=project).goto(line, col, follow_imports=True)
-                except Exception:
-                    continue
-                for d in defs:
-                    if d.type != "function" or d.module_path is None:
-                        continue
-                    target = os.path.realpath(str(d.module_path))
-                    if not target.startswith(root + os.sep) or d.line is None:
-                        continue
-                    out.append({"file": os.path.relpath(path, root), "line": line, "target_file": os.path.relpath(target, root), "target_line": d.line, "name": called})
+                    if lines[line - 1][col:col + len(func.attr)] == func.attr:
+                        yield path, source, line, col, func.attr
+
+
+def main(root, sites_only):
+    root = os.path.realpath(root)
+    if sites_only:
+        for path, _, line, col, called in call_sites(root):
+            print(json.dumps({"file": os.path.relpath(path, root), "line": line, "col": col, "name": called}))
+        return
+    # The project's own source first (its src layout too), before any installed copy of it.
+    own = [d for d in (os.path.join(root, "src"), root) if os.path.isdir(d)]
+    default = jedi.get_default_environment().get_sys_path()
+    project = jedi.Project(root, sys_path=own + [d for d in default if d not in own])
+    out = []
+    scripts = {}
+    for path, source, line, col, called in call_sites(root):
+        if path not in scripts:
+            scripts = {path: jedi.Script(source, path=path, project=project)}
+        try:
+            defs = scripts[path].goto(line, col, follow_imports=True)
+            # jedi's answer for a pytest fixture's attribute depends on what the Script
+            # inferred before: a name that went nowhere is asked again of a fresh Script.
+            if not any(d.type == "function" for d in defs):
+                defs = jedi.Script(source, path=path, project=project).goto(line, col, follow_imports=True)
+        except Exception:
+            continue
+        for d in defs:
+            if d.type != "function" or d.module_path is None:
+                continue
+            target = os.path.realpath(str(d.module_path))
+            if not target.startswith(root + os.sep) or d.line is None:
+                continue
+            out.append({"file": os.path.relpath(path, root), "line": line, "target_file": os.path.relpath(target, root), "target_line": d.line, "name": called})
     seen = set()
     for s in sorted(out, key=lambda s: (s["file"], s["line"], s["target_file"], s["target_line"])):
         key = (s["file"], s["line"], s["target_file"], s["target_line"])
@@ -79,4 +88,4 @@ def main(root):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[-1], "--sites" in sys.argv[1:-1])

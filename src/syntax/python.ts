@@ -137,7 +137,7 @@ class PythonExtractor extends TreeExtractor {
       if (type !== null) types.set(p.name, { kind: "typed", typeName: type, resolution: "parameter_type" });
       else if (p.type === null && injected) types.set(p.name, { kind: "fixture", name: p.name });
     }
-    this.recordCalls(body ?? d.def, qualified, cls, [], types);
+    this.recordCalls(body ?? d.def, qualified, cls, [], types, new Set([...sym.params.map((p) => p.name), ...(body ? localNames(body) : [])]));
     if (fixture) {
       // A fixture without a return annotation gives what it always returns or yields.
       if (sym.returnType === null && body) sym.returnType = this.returnedValue(body, cls, types);
@@ -323,11 +323,15 @@ class PythonExtractor extends TreeExtractor {
    * `x = Name(…)` to a class or by `x = f(…)` to what f returns (a name bound again to anything
    * else, or a loop variable, has no type for the rest of the scope).
    */
-  private recordCalls(node: SyntaxNode, caller: string | null, cls: string | null, skip: ReadonlyArray<[number, number]> = [], types = new Map<string, Known>()): void {
+  private recordCalls(node: SyntaxNode, caller: string | null, cls: string | null, skip: ReadonlyArray<[number, number]> = [], types = new Map<string, Known>(), locals: ReadonlySet<string> = new Set()): void {
     const poisoned = new Set<string>();
     for (const e of this.eventsIn(node.startIndex, node.endIndex)) {
       if (skip.length > 0 && skip.some(([s, t]) => e.start >= s && e.start < t)) continue;
-      if (e.node.type === "call") this.recordCall(e.node, caller, cls, types);
+      if (e.node.type === "call") {
+        // `f()` where the function binds `f` itself (a nested def, a parameter, an assignment) is not the module's `f`.
+        const fn = field(e.node, "function");
+        if (fn?.type !== "identifier" || !locals.has(fn.text)) this.recordCall(e.node, caller, cls, types);
+      }
       else this.noteBinding(e.node, cls, types, poisoned);
     }
   }
@@ -431,6 +435,60 @@ class PythonExtractor extends TreeExtractor {
     const isNew = receiver.kind === "bare" && (this.classNames.has(callee) || (this.importedNames.has(callee) && /^[A-Z]/.test(callee)));
     this.addCall(caller, callee, receiver, isNew, fn.type === "attribute" ? (field(fn, "attribute") ?? fn) : fn);
   }
+}
+
+/**
+ * The names a function body binds in its own scope (Python's rule: any binding makes the name
+ * local): nested `def`/`class` names, assignment, `for`, `with … as`, walrus and import targets —
+ * not inside the functions, lambdas and classes it nests, and not names it declares `global` or
+ * `nonlocal`.
+ */
+function localNames(body: SyntaxNode): Set<string> {
+  const out = new Set<string>();
+  const declared = new Set<string>();
+  const targets = (node: SyntaxNode | null) => {
+    if (node === null) return;
+    if (node.type === "identifier") out.add(node.text);
+    else if (node.type === "pattern_list" || node.type === "tuple_pattern" || node.type === "list_pattern" || node.type === "tuple" || node.type === "list") for (const c of node.namedChildren) targets(c);
+  };
+  const visit = (node: SyntaxNode) => {
+    for (const child of node.namedChildren) {
+      switch (child.type) {
+        case "function_definition":
+        case "class_definition":
+          targets(field(child, "name"));
+          continue;
+        case "lambda":
+          continue;
+        case "assignment":
+        case "augmented_assignment":
+        case "for_statement":
+        case "for_in_clause":
+          targets(field(child, "left"));
+          break;
+        case "as_pattern":
+          targets(field(child, "alias")?.namedChild(0) ?? field(child, "alias"));
+          break;
+        case "named_expression":
+          targets(field(child, "name"));
+          break;
+        case "aliased_import":
+          targets(field(child, "alias"));
+          continue;
+        case "dotted_name":
+          if (child.parent?.type === "import_statement" || (child.parent?.type === "import_from_statement" && child !== field(child.parent, "module_name"))) targets(child.namedChild(0));
+          continue;
+        case "global_statement":
+        case "nonlocal_statement":
+          for (const c of child.namedChildren) declared.add(c.text);
+          continue;
+      }
+      visit(child);
+    }
+  };
+  visit(body);
+  for (const name of declared) out.delete(name);
+  return out;
 }
 
 /** A base class as named in `class C(Base, mod.Base, Generic[T])` (`metaclass=` and other keywords are none). */

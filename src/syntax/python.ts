@@ -43,6 +43,10 @@ class PythonExtractor extends TreeExtractor {
   /** Per class: `self.attr` → its class, from `self.attr = Name(…)`, `self.attr: T = …`, `self.attr = param` (annotated) and `attr: T` in the class body. */
   private readonly fieldTypes = new Map<string, Map<string, string>>();
   private exportList: Set<string> | null = null;
+  /** Module-level variables' symbols by name (the first binding's). */
+  private readonly variables = new Map<string, MutableSymbol>();
+  /** Module-level variables bound to one class (`typeModuleVariables`). */
+  private readonly moduleTypes = new Map<string, Known>();
   /** Module-level pytest fixtures of this file whose value is one class: a later test's (or fixture's) parameter of that name holds it. */
   private readonly fixtureClasses = new Map<string, string>();
 
@@ -72,6 +76,7 @@ class PythonExtractor extends TreeExtractor {
     this.flushGroup();
     // Classes first: a bare call `Name()` of a class declared later in the file is still a class.
     for (const d of definitions) if (d.def.type === "class_definition") this.classNames.add(field(d.def, "name")?.text ?? "");
+    this.typeModuleVariables();
     for (const d of definitions) {
       if (d.def.type === "class_definition") this.declareClass(d);
       else this.declareFunction(d, null);
@@ -93,7 +98,36 @@ class PythonExtractor extends TreeExtractor {
     this.drafts.push({ startLine, endLine, chunkType: "block", symbolName: name, parentSymbol: null, isExported: name !== null && this.isPublic(name) });
     if (name !== null) {
       const text = this.slice(start.startIndex, start.endIndex);
-      this.addSymbol(start, /^[A-Z][A-Z0-9_]*$/.test(name) ? "const" : "variable", name, this.isPublic(name), null, firstLine(text), text);
+      const sym = this.addSymbol(start, /^[A-Z][A-Z0-9_]*$/.test(name) ? "const" : "variable", name, this.isPublic(name), null, firstLine(text), text);
+      if (!this.variables.has(name)) this.variables.set(name, sym);
+    }
+  }
+
+  /**
+   * Module-level variables bound to one class (`app = Flask(__name__)`, `app = flask.Flask(…)`,
+   * `app: Flask = …`) by every binding the module makes (a name bound again otherwise, by a loop,
+   * a definition or a function's `global`, has none): calls on them anywhere in the module are
+   * typed, and the variable's symbol records the class for other modules (`from app import app`).
+   */
+  private typeModuleVariables(): void {
+    const poisoned = new Set<string>();
+    for (const stmt of this.root.namedChildren) {
+      const assign = stmt.type === "expression_statement" ? stmt.namedChild(0) : null;
+      const left = assign?.type === "assignment" ? field(assign, "left") : null;
+      if (assign && left?.type === "identifier") {
+        const annotated = this.projectClass(field(assign, "type")?.text ?? null);
+        bindLocal(this.moduleTypes, poisoned, left.text, annotated !== null ? { kind: "typed", typeName: annotated, resolution: "new_expression" } : this.knownValue(field(assign, "right"), null, this.moduleTypes));
+        continue;
+      }
+      for (const name of namesBound([stmt])) bindLocal(this.moduleTypes, poisoned, name, null);
+    }
+    for (const m of this.text.matchAll(/^[ \t]*(?:global|nonlocal)\s+([\w, \t]+)/gm)) for (const name of m[1]!.split(",")) bindLocal(this.moduleTypes, poisoned, name.trim(), null);
+    for (const [name, known] of this.moduleTypes) {
+      if (known.kind !== "typed") this.moduleTypes.delete(name);
+      else {
+        const sym = this.variables.get(name);
+        if (sym && sym.returnType === null) sym.returnType = known.typeName;
+      }
     }
   }
 
@@ -128,7 +162,8 @@ class PythonExtractor extends TreeExtractor {
     sym.returnType = returns ? collapseWhitespace(returns.text) : null;
     // Annotated parameters type their receivers (`def f(ctx: Context): ctx.invoke()`); a test's
     // (or fixture's) unannotated parameter is the fixture pytest passes under its name.
-    const types = new Map<string, Known>();
+    const locals = new Set([...sym.params.map((p) => p.name), ...(body ? localNames(body) : [])]);
+    const types = new Map([...this.moduleTypes].filter(([n]) => !locals.has(n)));
     const fixture = languageSpec(this.language)?.isFixture?.(header) === true;
     const injected = fixture || /^test/.test(name);
     for (const p of sym.params) {
@@ -137,7 +172,7 @@ class PythonExtractor extends TreeExtractor {
       if (type !== null) types.set(p.name, { kind: "typed", typeName: type, resolution: "parameter_type" });
       else if (p.type === null && injected) types.set(p.name, { kind: "fixture", name: p.name });
     }
-    this.recordCalls(body ?? d.def, qualified, cls, [], types, new Set([...sym.params.map((p) => p.name), ...(body ? localNames(body) : [])]));
+    this.recordCalls(body ?? d.def, qualified, cls, [], types, locals);
     if (fixture) {
       // A fixture without a return annotation gives what it always returns or yields.
       if (sym.returnType === null && body) sym.returnType = this.returnedValue(body, cls, types);
@@ -314,7 +349,11 @@ class PythonExtractor extends TreeExtractor {
   /** Calls made by top-level statements outside any definition (the module's own code). */
   private recordTopLevelCalls(definitions: readonly Definition[]): void {
     const inside = new Set(definitions.map((d) => d.outer));
-    for (const stmt of this.root.namedChildren) if (!inside.has(stmt)) this.recordCalls(stmt, null, null);
+    for (const stmt of this.root.namedChildren) {
+      // A top-level definition's decorators run in the module (`@app.route("/")`).
+      const decorators = inside.has(stmt) ? stmt.namedChildren.filter((c) => c.type === "decorator") : [stmt];
+      for (const node of decorators) this.recordCalls(node, null, null, [], new Map(this.moduleTypes));
+    }
   }
 
   /**
@@ -444,6 +483,11 @@ class PythonExtractor extends TreeExtractor {
  * `nonlocal`.
  */
 function localNames(body: SyntaxNode): Set<string> {
+  return namesBound(body.namedChildren);
+}
+
+/** The names a run of statements binds in their scope (`localNames`'s rule). */
+function namesBound(statements: readonly SyntaxNode[]): Set<string> {
   const out = new Set<string>();
   const declared = new Set<string>();
   const targets = (node: SyntaxNode | null) => {
@@ -451,8 +495,8 @@ function localNames(body: SyntaxNode): Set<string> {
     if (node.type === "identifier") out.add(node.text);
     else if (node.type === "pattern_list" || node.type === "tuple_pattern" || node.type === "list_pattern" || node.type === "tuple" || node.type === "list") for (const c of node.namedChildren) targets(c);
   };
-  const visit = (node: SyntaxNode) => {
-    for (const child of node.namedChildren) {
+  const visit = (nodes: readonly SyntaxNode[]) => {
+    for (const child of nodes) {
       switch (child.type) {
         case "function_definition":
         case "class_definition":
@@ -483,10 +527,10 @@ function localNames(body: SyntaxNode): Set<string> {
           for (const c of child.namedChildren) declared.add(c.text);
           continue;
       }
-      visit(child);
+      visit(child.namedChildren);
     }
   };
-  visit(body);
+  visit(statements);
   for (const name of declared) out.delete(name);
   return out;
 }

@@ -2,8 +2,8 @@
 // resolves them — through scip-python (npm @sourcegraph/scip-python, a pyright that writes a SCIP
 // index), the second Python oracle of bench/callers-oracle.mjs beside jedi (bench/oracles/py-calls.py).
 // Every call's called name (py-calls.py --sites, the standard library's ast) is looked up among
-// the index's occurrences at that position; its symbol, when a function or method (`().`) the
-// project defines, is the callee at its definition's line. Output rows as py-calls.py's.
+// the index's occurrences at that position; its symbol, when a function or method (`().`) of the
+// called name that the project defines, is the callee at its definition's line. Output rows as py-calls.py's.
 import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
@@ -31,7 +31,9 @@ export function pyScipCalls(root, repo, decodeScip) {
     if (line.trim() === "") continue;
     const s = JSON.parse(line);
     const symbol = at.get(`${s.file}:${s.line}:${s.col}`);
-    const def = symbol && /\(\)\.$/.test(symbol) ? definitions.get(symbol) : undefined;
+    // The symbol must name what is called: scip-python 0.6.6 gives some re-exported classes the
+    // symbol of another function of their module (`httpx.Timeout(…)` → `create_ssl_context().`).
+    const def = symbol && /\(\)\.$/.test(symbol) && new RegExp(`[/#.\`]${s.name}\\(\\)\\.$`).test(symbol) ? definitions.get(symbol) : undefined;
     if (def) rows.push({ file: s.file, line: s.line, target_file: def.file, target_line: def.line, name: s.name });
   }
   return rows;

@@ -65,7 +65,12 @@ export const PYTHON: LanguageSpec = {
     const parent = modulePath.replace(/(?:\/__init__\.pyi?|\.pyi?)$/, "").replace(/\/?[^/]+$/, "");
     return parent === "" ? [] : [`${parent}/__init__.py`, `${parent}/__init__.pyi`];
   },
-  returnedType: (returnType) => annotatedClass(returnType),
+  // A method that returns its own receiver's type (`-> Self`, `def m(self: T) -> T`) gives its class.
+  returnedType: (returnType, owner, _unwrapped, signature) => {
+    const named = annotatedClass(returnType);
+    const selfType = signature === null ? null : (/\(\s*self\s*:\s*["']?([A-Za-z_]\w*)["']?/.exec(signature)?.[1] ?? null);
+    return owner !== null && (named === selfType || /^(?:typing(?:_extensions)?\.)?Self$/.test(named ?? "")) && named !== null ? owner : named;
+  },
   fixtureFiles: (testPath) => {
     const out: string[] = [];
     for (let dir = posix.dirname(testPath); ; dir = posix.dirname(dir)) {

@@ -30,7 +30,7 @@ export function extractPython(filePath: string, text: string, grammar: string, l
 
 const TOKENS: ReadonlySet<string> = new Set(["identifier"]);
 /** `call` and `assignment` nodes, read by position by the call and field-type passes. */
-const EVENTS: ReadonlySet<string> = new Set(["call", "assignment", "for_statement"]);
+const EVENTS: ReadonlySet<string> = new Set(["call", "assignment", "for_statement", "as_pattern"]);
 
 class PythonExtractor extends TreeExtractor {
   private group: { start: SyntaxNode; end: SyntaxNode } | null = null;
@@ -62,7 +62,7 @@ class PythonExtractor extends TreeExtractor {
         definitions.push({ outer: stmt, def });
         continue;
       }
-      if (stmt.type === "import_statement" || stmt.type === "import_from_statement") this.recordImport(stmt);
+      for (const imp of moduleImports(stmt)) this.recordImport(imp);
       // An assignment to one name (`NAME = …`) declares it: a block of its own.
       if (assignedName(stmt) !== null) {
         this.flushGroup();
@@ -376,6 +376,15 @@ class PythonExtractor extends TreeExtractor {
   }
 
   private noteBinding(node: SyntaxNode, cls: string | null, types: Map<string, Known>, poisoned: Set<string>): void {
+    if (node.type === "as_pattern") {
+      // `with Name(…) as x` / `async with`: x is what the class's `__enter__` / `__aenter__` returns.
+      const target = field(node, "alias")?.namedChild(0);
+      if (node.parent?.type !== "with_item" || target?.type !== "identifier" || poisoned.has(target.text)) return;
+      const value = this.knownValue(node.namedChild(0), cls, types);
+      const async = node.parent.parent?.parent?.firstChild?.type === "async";
+      bindLocal(types, poisoned, target.text, value?.kind === "typed" ? { kind: "returned", producer: `${value.typeName}.${async ? "__aenter__" : "__enter__"}` } : null);
+      return;
+    }
     const left = field(node, "left");
     if (left?.type !== "identifier" || poisoned.has(left.text)) return;
     bindLocal(types, poisoned, left.text, node.type === "assignment" ? this.knownValue(field(node, "right"), cls, types) : null);
@@ -474,6 +483,16 @@ class PythonExtractor extends TreeExtractor {
     const isNew = receiver.kind === "bare" && (this.classNames.has(callee) || (this.importedNames.has(callee) && /^[A-Z]/.test(callee)));
     this.addCall(caller, callee, receiver, isNew, fn.type === "attribute" ? (field(fn, "attribute") ?? fn) : fn);
   }
+}
+
+/**
+ * The imports a module-level statement makes: itself, or those inside its `if` / `try` blocks
+ * (`if TYPE_CHECKING:`, `try: import x except ImportError: …`) — not inside a function or class.
+ */
+function moduleImports(stmt: SyntaxNode): SyntaxNode[] {
+  if (stmt.type === "import_statement" || stmt.type === "import_from_statement") return [stmt];
+  if (!/^(?:if_statement|elif_clause|else_clause|try_statement|except_clause|finally_clause|block)$/.test(stmt.type)) return [];
+  return stmt.namedChildren.flatMap(moduleImports);
 }
 
 /**

@@ -42,23 +42,30 @@ export const RUST: LanguageSpec = {
     if (!m) return null;
     return m[1] === "Self" ? owner : m[1]!;
   },
+  // What `for x in` binds: `Vec<T>`, `&Vec<T>`, `&[T]`, `[T; N]`, `impl Iterator<Item = T>` → `T` (also `&T`).
+  elementType: (returnType) => {
+    const type = returnType.trim().replace(/^&\s*(?:'\w+\s+)?(?:mut\s+)?/, "");
+    const m = /^(?:Vec\s*<\s*(.+)>|\[\s*([^;\]]+?)\s*(?:;[^\]]*)?\]|impl\s+(?:Iterator|IntoIterator|DoubleEndedIterator|ExactSizeIterator)\s*<\s*Item\s*=\s*(.+)>)$/.exec(type);
+    return m ? (m[1] ?? m[2] ?? m[3])!.trim() : null;
+  },
   callGraph: {
     verified: [
-      "`f()` of a function of the file or brought in by `use` (crate-relative, `self::`, `super::`, child modules, workspace crates by name, through `pub use` re-exports)",
+      "`f()` of a function of the file or brought in by `use` (crate-relative, `self::`, `super::`, child modules, workspace crates by name, through `pub use` re-exports and glob imports)",
       "`m::f()` through `use a::m;` or `mod m;`, and `crate::a::f()` / `super::f()` paths",
       "`self.m()` and `Self::m()` in an `impl` or a trait's default method",
-      "`Type::m()` (also `m::Type::m()`) on a type of the file or brought in by `use`",
+      "`Type::m()` (also `m::Type::m()`) on a type of the file or brought in by `use` — a built-in name the crate defines itself (walkdir's `Error`) is the crate's type",
       "`x.m()` where `x` is a parameter or `let x: T` of a named type (also `&T`, `&mut T`), a parameter bounded by a trait (`S: Trait`, `where S: Trait`, `&dyn Trait`, `impl Trait`), or bound by `let x = T { … }`",
-      "`x.m()` where `x` holds what a call returns (`let x = T::new()`, `let x = open()?`, `find().unwrap()`, `f().m()`): the callee's declared return type (`Self`, `T`, `&T`; through `?`, `.unwrap()` or `.expect(…)`, the `Result`/`Option` it unwraps)",
+      "`x.m()` where `x` holds what a call returns (`let x = T::new()`, `let x = open()?`, `find().unwrap()`, `f().m()`): the callee's declared return type (`Self`, `T`, `&T`; through `?`, `.unwrap()` or `.expect(…)`, the `Result`/`Option` it unwraps) — also along a chain (`let r = dir.run(); r.errs()`, `a.b().c()`) and through `let (a, b) = (f(), g());`",
+      "`x.m()` where `x` is an element of what a call returns (`for x in w.list()`, `let x = &w.list()[0]`: the callee's declared `Vec<T>`, `&[T]`, `[T; N]` or `impl Iterator<Item = T>`)",
       "`self.field.m()` where the struct (in the same file) declares `field`'s type",
-      "calls inside macro arguments (`assert_eq!(x.len(), 3)`), read from the tokens with the same rules",
+      "calls inside macro arguments (`assert_eq!(x.len(), 3)`, `assert!(!f(x))`), read from the tokens with the same rules",
       "an inline module's items called from the same module (`mod tests { fn helper() … helper() }`)",
       "`impl Trait for Type` as IMPLEMENTS; trait bounds (`trait A: B`) as EXTENDS",
     ],
     potentialOnly: [
-      "receivers whose type a return type does not name plainly (`Option<T>` without `?`, iterator adaptors, closures)",
-      "calls in `macro_rules!` bodies, methods from derived traits, trait default methods called on an implementing type",
-      "items inside inline modules called from outside them, `#[path]` modules, glob imports (`use a::*`)",
+      "receivers whose type a return type does not name plainly (`Option<T>` without `?`, iterator adaptors, closures), match-arm and other pattern bindings, fields of values other than `self`",
+      "calls in `macro_rules!` bodies, methods from derived traits, trait default methods called on an implementing type, a `fn` item's name called in the body that declares a local `fn` of that name",
+      "items inside inline modules called from outside them, `#[path]` modules, a type brought in only by a glob import (`use a::*; T::new()`), `super::f()` inside a macro's arguments",
     ],
   },
 };

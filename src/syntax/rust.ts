@@ -15,6 +15,8 @@ import { symbolRecord, type CallReceiver, type ExtractOptions, type ExtractResul
 const TOKENS: ReadonlySet<string> = new Set(["identifier", "type_identifier", "field_identifier"]);
 /** Calls, and what binds or rebinds a local (`let`, assignments, and the patterns of `for`, closures, `if let` and `match` arms), read by position by the call pass. */
 const EVENTS: ReadonlySet<string> = new Set(["call_expression", "macro_invocation", "let_declaration", "assignment_expression", "for_expression", "closure_expression", "let_condition", "match_arm"]);
+/** Calls chained on calls (`a.b().c().d()`) are followed this deep for a producer. */
+const MAX_CHAIN = 8;
 /** Inline modules nested deeper than this keep their items inside the module's chunk. */
 const MAX_MODULE_DEPTH = 32;
 const TYPE_ITEMS: Readonly<Record<string, "class" | "enum">> = { struct_item: "class", union_item: "class", enum_item: "enum" };
@@ -41,6 +43,8 @@ class RustExtractor extends TreeExtractor {
   /** Per struct of this file: field → the named type it holds. */
   private readonly fieldTypes = new Map<string, Map<string, string>>();
   private readonly builtin = languageSpec(this.language)?.builtinTypes ?? new Set<string>();
+  /** Built-in type names the crate defines itself, declared in this file or brought in by a crate-relative `use` (walkdir's `Error`). */
+  private readonly ownBuiltins = new Set<string>();
   /** Call-site receivers that name a module by path (`crate::a::f()`): one import row per distinct path. */
   private readonly pathImports = new Set<string>();
   /** The inline module being declared (`m.`), "" at the top level. */
@@ -48,14 +52,29 @@ class RustExtractor extends TreeExtractor {
   /** Functions declared in inline modules, by qualified name: a bare call there names its module's own first. */
   private readonly moduleFunctions = new Set<string>();
   private readonly functions: Array<{ node: SyntaxNode; name: string; scope: Scope }> = [];
+  /** The names of `fn` items declared inside the function whose calls are being read. */
+  private localFunctions = new Set<string>();
 
   run(): FileExtraction {
     this.collect(TOKENS, EVENTS);
+    this.noteOwnBuiltins();
     this.declareItems(this.root, "", true);
     this.flushBlock();
     // Calls last: they read every type name and struct field of the file.
     for (const f of this.functions) this.recordCalls(f.node, f.scope);
     return this.finish();
+  }
+
+  /** Which built-in type names are the crate's own here: the file declares the type, or a `use` of `crate::`/`self::`/`super::` binds it. */
+  private noteOwnBuiltins(): void {
+    for (const node of this.root.namedChildren) {
+      const name = field(node, "name")?.text ?? "";
+      if (node.type in TYPE_ITEMS || node.type === "trait_item" || node.type === "type_item") {
+        if (this.builtin.has(name)) this.ownBuiltins.add(name);
+      } else if (node.type === "use_declaration" && /^(?:crate|self|super)::/.test(field(node, "argument")?.text ?? "")) {
+        for (const m of (field(node, "argument")?.text ?? "").matchAll(/\b([A-Z]\w*)\b(?!\s*(?:::|as\b))/g)) if (this.builtin.has(m[1]!)) this.ownBuiltins.add(m[1]!);
+      }
+    }
   }
 
   /** The items of a file or an inline module body; `prefix` qualifies their names (`m.`). */
@@ -150,8 +169,7 @@ class RustExtractor extends TreeExtractor {
     const exported = isPub(node);
     this.draft(node, { chunkType, symbolName: name, parentSymbol: null, isExported: exported }, null);
     const text = this.slice(this.spanStart(node).startIndex, node.endIndex);
-    const sym = this.addSymbol(this.spanStart(node), kind, name, exported, this.doc(node), kind === "const" || kind === "variable" ? firstLine(text) : text, text);
-    sym.line = node.startPosition.row + 1;
+    const sym = this.addSymbol(node, kind, name, exported, this.doc(node), kind === "const" || kind === "variable" ? firstLine(text) : text, text);
     // A const or static initialiser's calls are the module's.
     if (kind === "const" || kind === "variable") this.functions.push({ node, name, scope: { caller: null, self: null, module: this.module } });
     return sym;
@@ -160,8 +178,7 @@ class RustExtractor extends TreeExtractor {
   private declareFunction(node: SyntaxNode, name: string, parent: string | null, exported: boolean, scope: Scope) {
     const body = field(node, "body");
     this.draft(node, { chunkType: parent === null ? "function" : "method", symbolName: name, parentSymbol: parent, isExported: exported }, body);
-    const sym = this.addSymbol(this.spanStart(node), parent === null ? "function" : "method", name, exported, this.doc(node), this.header(node, body), body ? this.slice(body.startIndex, body.endIndex) : "");
-    sym.line = node.startPosition.row + 1;
+    const sym = this.addSymbol(node, parent === null ? "function" : "method", name, exported, this.doc(node), this.header(node, body), body ? this.slice(body.startIndex, body.endIndex) : "");
     sym.parent = parent;
     sym.params = paramsOf(field(node, "parameters"));
     const returns = field(node, "return_type");
@@ -174,8 +191,7 @@ class RustExtractor extends TreeExtractor {
     const body = field(node, "body");
     const exported = isPub(node);
     this.draft(node, { chunkType: "interface", symbolName: name, parentSymbol: null, isExported: exported }, body);
-    const sym = this.addSymbol(this.spanStart(node), "interface", name, exported, this.doc(node), this.header(node, body), "");
-    sym.line = node.startPosition.row + 1;
+    const sym = this.addSymbol(node, "interface", name, exported, this.doc(node), this.header(node, body), "");
     const bounds = field(node, "bounds")?.namedChildren.map((b) => this.namedType(b.text)).filter((b): b is string => b !== null) ?? [];
     if (bounds.length > 0) this.heritage.push({ className: name, line: node.startPosition.row + 1, extends: bounds[0]!, implements: bounds.slice(1) });
     for (const member of body?.namedChildren ?? []) {
@@ -232,7 +248,7 @@ class RustExtractor extends TreeExtractor {
     if (topLevel) this.flushBlock();
     const qualified = `${prefix}${name}`;
     this.draft(node, { chunkType: "block", symbolName: qualified, parentSymbol: null, isExported: isPub(node) }, body);
-    this.addSymbol(this.spanStart(node), "namespace", qualified, isPub(node), this.doc(node), this.header(node, body), "");
+    this.addSymbol(node, "namespace", qualified, isPub(node), this.doc(node), this.header(node, body), "");
     // Nested inline modules are descended to a bounded depth (the walk recurses once per module).
     if (qualified.split(".").length <= MAX_MODULE_DEPTH) this.declareItems(body, `${qualified}.`, false);
     return true;
@@ -349,6 +365,8 @@ class RustExtractor extends TreeExtractor {
     }
     const body = node.type === "function_item" ? field(node, "body") : node;
     if (!body) return;
+    // A `fn` item declared inside the body shadows the module's of that name: its bare calls are not traced.
+    this.localFunctions = new Set(body.descendantsOfType("function_item").map((f) => field(f, "name")?.text ?? ""));
     for (const { node: n } of this.eventsIn(body.startIndex, body.endIndex)) {
       if (n.type === "call_expression") this.recordCall(n, scope, types);
       else if (n.type === "macro_invocation") this.recordMacroCalls(n, scope, types);
@@ -379,6 +397,13 @@ class RustExtractor extends TreeExtractor {
       const pattern = field(n, n.type === "let_declaration" ? "pattern" : "left");
       const value = field(n, n.type === "let_declaration" ? "value" : "right");
       const declared = n.type === "let_declaration" ? field(n, "type") : null;
+      // `let (a, b) = (f(), g());`: each name holds its own value.
+      const names = pattern?.type === "tuple_pattern" ? pattern.namedChildren : [];
+      const values = value?.type === "tuple_expression" ? value.namedChildren : [];
+      if (declared === null && names.length > 0 && names.length === values.length && names.every((p) => p.type === "identifier")) {
+        names.forEach((p, i) => bind(p.text, this.knownValue(values[i]!, scope, types)));
+        return;
+      }
       if (pattern?.type !== "identifier") {
         for (const id of pattern ? identifiersIn(pattern) : []) bind(id, null);
         return;
@@ -389,11 +414,30 @@ class RustExtractor extends TreeExtractor {
       return;
     }
     const pattern = field(n, n.type === "closure_expression" ? "parameters" : "pattern");
+    if (n.type === "for_expression" && pattern?.type === "identifier") {
+      // `for x in f()` / `for x in xs` (xs holding what a call returns): an element of the callee's declared collection.
+      const value = field(n, "value");
+      const known = value?.type === "identifier" ? types.get(value.text) : value ? this.knownValue(value, scope, types) : null;
+      bind(pattern.text, known?.kind === "returned" && !known.producer.endsWith("?") ? { kind: "returned", producer: `${known.producer}[]` } : null);
+      return;
+    }
     for (const id of pattern ? identifiersIn(pattern) : []) bind(id, null);
   }
 
-  /** A struct literal's type, or what a call (or `call?`) returns. */
-  private knownValue(value: SyntaxNode, scope: Scope, types: ReadonlyMap<string, Known>): Known | null {
+  /** A struct literal's type, what a call (or `call?`) returns, or an element of what one returns (`&f()[0]`, `xs[i]`). */
+  private knownValue(value: SyntaxNode, scope: Scope, types: ReadonlyMap<string, Known>, depth = 0): Known | null {
+    if (value.type === "reference_expression") {
+      const inner = field(value, "value");
+      return inner && depth < MAX_CHAIN ? this.knownValue(inner, scope, types, depth + 1) : null;
+    }
+    if (value.type === "index_expression") {
+      const base = value.namedChild(0);
+      const index = value.namedChild(1);
+      // An element, not a slice (`xs[1..]`).
+      if (!base || !index || index.type === "range_expression" || depth >= MAX_CHAIN) return null;
+      const known = base.type === "identifier" ? types.get(base.text) : this.knownValue(base, scope, types, depth + 1);
+      return known?.kind === "returned" && !known.producer.endsWith("?") && !known.producer.endsWith("[]") ? { kind: "returned", producer: `${known.producer}[]` } : null;
+    }
     if (value.type === "struct_expression") {
       const type = this.namedType(field(value, "name")?.text.replace(/^Self$/, scope.self ?? "Self") ?? null);
       return type === null ? null : { kind: "typed", typeName: type, resolution: "new_expression" };
@@ -413,12 +457,12 @@ class RustExtractor extends TreeExtractor {
       }
     }
     if (call?.type !== "call_expression") return null;
-    const producer = this.producerOf(field(call, "function"), scope, types, call);
+    const producer = this.producerOf(field(call, "function"), scope, types, call, depth);
     return producer === null ? null : { kind: "returned", producer: unwrapped ? `${producer}?` : producer };
   }
 
   /** A callee as a producer path: `f`, `Type.f` (`Self::f` in an impl), `module.f`, `crate::a.f`, `Type.m` for `x.m()` on a typed `x`. */
-  private producerOf(fn: SyntaxNode | null, scope: Scope, types: ReadonlyMap<string, Known>, call: SyntaxNode): string | null {
+  private producerOf(fn: SyntaxNode | null, scope: Scope, types: ReadonlyMap<string, Known>, call: SyntaxNode, depth = 0): string | null {
     if (!fn) return null;
     if (fn.type === "identifier") return this.bareName(fn.text, scope);
     if (fn.type === "scoped_identifier") {
@@ -434,8 +478,10 @@ class RustExtractor extends TreeExtractor {
       const name = field(fn, "field")?.text;
       if (!value || !name) return null;
       if (value.type === "self" && scope.self !== null) return `${scope.self}.${name}`;
-      const known = value.type === "identifier" ? types.get(value.text) : undefined;
+      // A method of what a call returns (`let r = dir.run(); r.errs()`, `a.b().c()`): a bounded chain.
+      const known = value.type === "identifier" ? types.get(value.text) : (value.type === "call_expression" || value.type === "try_expression") && depth < MAX_CHAIN ? this.knownValue(value, scope, types, depth + 1) : undefined;
       if (known?.kind === "typed") return `${known.typeName}.${name}`;
+      if (known?.kind === "returned") return `${known.producer}().${name}`;
     }
     return null;
   }
@@ -466,7 +512,7 @@ class RustExtractor extends TreeExtractor {
   private namedType(type: string | null): string | null {
     if (type === null) return null;
     const m = /^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)?((?:(?:crate|self|super|[a-z_]\w*)::)*)([A-Z]\w*)(?:\s*<.*>)?$/s.exec(type.trim());
-    if (!m || this.builtin.has(m[2]!)) return null;
+    if (!m || (this.builtin.has(m[2]!) && !this.ownBuiltins.has(m[2]!))) return null;
     const qualifier = m[1]!.replace(/::$/, "");
     if (qualifier === "") return m[2]!;
     // `m::T` through a module the file binds; any longer path is not followed (a same-named type
@@ -480,6 +526,7 @@ class RustExtractor extends TreeExtractor {
     let receiver: CallReceiver;
     let callee: string;
     if (fn.type === "identifier") {
+      if (this.localFunctions.has(fn.text)) return;
       callee = this.bareName(fn.text, scope);
       receiver = { kind: "bare" };
     } else if (fn.type === "scoped_identifier") {
@@ -574,7 +621,7 @@ class RustExtractor extends TreeExtractor {
             else if (this.typeNames.has(head)) receiver = { kind: "static", className: head };
             else if (this.modules.has(head)) receiver = { kind: "namespace", local: head };
           }
-        } else if (before !== "!" && before !== "fn") receiver = { kind: "bare" };
+        } else if (before !== "fn" && !this.localFunctions.has(c.text)) receiver = { kind: "bare" };
         if (receiver !== null) this.addCall(scope.caller, receiver.kind === "bare" ? this.bareName(c.text, scope) : c.text, receiver, false, c);
       }
     }

@@ -42,7 +42,8 @@ class RustExtractor extends TreeExtractor {
   private readonly typeNames = new Set<string>();
   /** Per struct of this file: field → the named type it holds. */
   private readonly fieldTypes = new Map<string, Map<string, string>>();
-  private readonly builtin = languageSpec(this.language)?.builtinTypes ?? new Set<string>();
+  private readonly spec = languageSpec(this.language);
+  private readonly builtin = this.spec?.builtinTypes ?? new Set<string>();
   /** Built-in type names the crate defines itself, declared in this file or brought in by a crate-relative `use` (walkdir's `Error`). */
   private readonly ownBuiltins = new Set<string>();
   /** Call-site receivers that name a module by path (`crate::a::f()`): one import row per distinct path. */
@@ -52,6 +53,8 @@ class RustExtractor extends TreeExtractor {
   /** Functions declared in inline modules, by qualified name: a bare call there names its module's own first. */
   private readonly moduleFunctions = new Set<string>();
   private readonly functions: Array<{ node: SyntaxNode; name: string; scope: Scope }> = [];
+  /** The current function's parameters of a collection type (`xs: &[T]`) → the element's type. */
+  private elements = new Map<string, string>();
   /** The names of `fn` items declared inside the function whose calls are being read. */
   private localFunctions = new Set<string>();
 
@@ -355,6 +358,7 @@ class RustExtractor extends TreeExtractor {
   private recordCalls(node: SyntaxNode, scope: Scope): void {
     const types = new Map<string, Known>();
     const poisoned = new Set<string>();
+    this.elements = new Map();
     const params = node.type === "function_item" ? paramsOf(field(node, "parameters")) : [];
     const bounds = node.type === "function_item" ? this.genericBounds(node) : new Map<string, string>();
     for (const p of params) {
@@ -362,6 +366,11 @@ class RustExtractor extends TreeExtractor {
       const bare = (p.type ?? "").replace(/^&\s*(?:'\w+\s+)?(?:mut\s+)?/, "").replace(/^(?:dyn|impl)\s+/, "").trim();
       const type = bounds.get(bare) ?? this.namedType(bare === "" ? null : bare);
       if (type !== null && /^[a-z_]\w*$/.test(p.name)) types.set(p.name, { kind: "typed", typeName: type, resolution: "parameter_type" });
+      else if (p.type !== null && /^[a-z_]\w*$/.test(p.name)) {
+        // `xs: &[T]` / `Vec<T>`: what `for x in xs` binds.
+        const element = this.namedType(this.spec?.elementType?.(p.type) ?? null);
+        if (element !== null) this.elements.set(p.name, element);
+      }
     }
     const body = node.type === "function_item" ? field(node, "body") : node;
     if (!body) return;
@@ -392,7 +401,10 @@ class RustExtractor extends TreeExtractor {
    * binding `x` again to anything else — or in a pattern — takes it away for the rest of the function.
    */
   private noteBinding(n: SyntaxNode, scope: Scope, types: Map<string, Known>, poisoned: Set<string>): void {
-    const bind = (name: string, known: Known | null) => bindLocal(types, poisoned, name, known);
+    const bind = (name: string, known: Known | null) => {
+      bindLocal(types, poisoned, name, known);
+      this.elements.delete(name);
+    };
     if (n.type === "let_declaration" || n.type === "assignment_expression") {
       const pattern = field(n, n.type === "let_declaration" ? "pattern" : "left");
       const value = field(n, n.type === "let_declaration" ? "value" : "right");
@@ -417,6 +429,13 @@ class RustExtractor extends TreeExtractor {
     if (n.type === "for_expression" && pattern?.type === "identifier") {
       // `for x in f()` / `for x in xs` (xs holding what a call returns): an element of the callee's declared collection.
       const value = field(n, "value");
+      // `for x in xs`, `&xs`, `xs.iter()` over a parameter declared `&[T]` / `Vec<T>`.
+      const collection = value === null ? null : collectionName(value);
+      const element = collection === null ? undefined : this.elements.get(collection);
+      if (element !== undefined) {
+        bind(pattern.text, { kind: "typed", typeName: element, resolution: "parameter_type" });
+        return;
+      }
       const known = value?.type === "identifier" ? types.get(value.text) : value ? this.knownValue(value, scope, types) : null;
       bind(pattern.text, known?.kind === "returned" && !known.producer.endsWith("?") ? { kind: "returned", producer: `${known.producer}[]` } : null);
       return;
@@ -596,7 +615,8 @@ class RustExtractor extends TreeExtractor {
           continue;
         }
         const next = cs[i + 1];
-        if (c.type !== "identifier" || next?.type !== "token_tree" || next.child(0)?.type !== "(") continue;
+        // A method may share a primitive type's name (`self.char()`): the token is then a `primitive_type`.
+        if ((c.type !== "identifier" && !(c.type === "primitive_type" && cs[i - 1]?.type === ".")) || next?.type !== "token_tree" || next.child(0)?.type !== "(") continue;
         const before = cs[i - 1]?.type;
         const object = cs[i - 2];
         let receiver: CallReceiver | null = null;
@@ -626,6 +646,17 @@ class RustExtractor extends TreeExtractor {
       }
     }
   }
+}
+
+/** The local a `for` loop iterates: `xs`, `&xs`, `&mut xs`, `xs.iter()`, `xs.iter_mut()`, `xs.into_iter()`; null for anything else. */
+function collectionName(value: SyntaxNode): string | null {
+  let v: SyntaxNode | null = value;
+  if (v.type === "reference_expression") v = field(v, "value");
+  if (v?.type === "call_expression" && field(v, "arguments")?.namedChildCount === 0) {
+    const fn = field(v, "function");
+    if (fn?.type === "field_expression" && /^(?:iter|iter_mut|into_iter)$/.test(field(fn, "field")?.text ?? "")) v = field(fn, "value");
+  }
+  return v?.type === "identifier" ? v.text : null;
 }
 
 /** Every identifier a pattern binds (or names: a path in a pattern binds nothing, and poisoning it is harmless). */

@@ -461,6 +461,8 @@ function producedType(g: Graph, fileId: number, path: string, depth = 0): Sym | 
   if (depth > MAX_INHERITANCE_DEPTH) return null;
   const element = path.endsWith("[]");
   const rest = element ? path.slice(0, -2) : path;
+  const hash = rest.lastIndexOf("#");
+  if (hash > 0) return fieldType(g, fileId, rest.slice(0, hash), rest.slice(hash + 1), element, depth);
   const unwrapped = rest.endsWith("?");
   const producer = resolveProducer(g, fileId, unwrapped ? rest.slice(0, -1) : rest, depth);
   if (!producer || producer.returnType === null) return null;
@@ -468,6 +470,23 @@ function producedType(g: Graph, fileId: number, path: string, depth = 0): Sym | 
   const returned = element ? (spec?.elementType?.(producer.returnType) ?? null) : producer.returnType;
   const typeName = returned === null ? null : (spec?.returnedType(returned, producer.parent, unwrapped && !element, g.signatureOf(producer.id)) ?? null);
   const type = typeName === null ? null : g.resolveTypeName(producer.fileId, typeName);
+  return type && TYPE_KINDS.has(type.sym.kind) ? type.sym : null;
+}
+
+/**
+ * The project type a field holds (`T#field`, `p()#field`: of type `T`, or of what producer `p`
+ * returns; `E#Variant.0`: an enum variant's first field), as the type's declaration writes it —
+ * or an element of it — resolved where the type is declared.
+ */
+function fieldType(g: Graph, fileId: number, owner: string, field: string, element: boolean, depth: number): Sym | null {
+  const base = owner.endsWith("()") ? producedType(g, fileId, owner.slice(0, -2), depth + 1) : (g.resolveTypeName(fileId, owner)?.sym ?? null);
+  if (!base || !TYPE_KINDS.has(base.kind)) return null;
+  const spec = languageSpec(g.languageOf(base.fileId));
+  const declaration = g.signatureOf(base.id);
+  const written = declaration === null ? null : (spec?.fieldType?.(declaration, field) ?? null);
+  const held = written === null || !element ? written : (spec?.elementType?.(written) ?? null);
+  const typeName = held === null ? null : (spec?.returnedType(held, base.name, false, declaration) ?? null);
+  const type = typeName === null ? null : g.resolveTypeName(base.fileId, typeName);
   return type && TYPE_KINDS.has(type.sym.kind) ? type.sym : null;
 }
 

@@ -76,6 +76,13 @@ export const GO: LanguageSpec = {
   },
   // The value a `range` over a slice, an array or a map binds second: `[]*T`, `[4]T`, `map[K]T` → `*T` / `T`.
   elementType: (returnType) => /^(?:\[\d*\]|map\[[^\[\]]+\])(\*?(?:[A-Za-z_]\w*\.)?[A-Za-z_]\w*)$/.exec(returnType.trim())?.[1] ?? null,
+  // `name T`, `a, name T` on a line of `type S struct { … }` (a tag and a comment after it allowed).
+  fieldType: (declaration, field) => {
+    if (!/^\w+$/.test(field)) return null;
+    const line = new RegExp(`^\\s*(?:\\w+\\s*,\\s*)*${field}(?:\\s*,\\s*\\w+)*\\s+([^\\s\`/][^\`]*?)\\s*(?:\`[^\`]*\`)?\\s*(?://.*)?$`, "m");
+    const body = /\bstruct\s*\{([\s\S]*)\}/.exec(declaration)?.[1];
+    return body === undefined ? null : (line.exec(body)?.[1] ?? null);
+  },
   callGraph: {
     verified: [
       "`f()` of a function of the package (any file of the directory), also through a dot import (`import . \"pkg\"`)",
@@ -85,13 +92,13 @@ export const GO: LanguageSpec = {
       "`x.M()` where `x` holds what a call returns (`x := NewT()`, `x, err := pkg.Open()`, `f().M()`): the callee's first declared result — also along a chain (`y := x.Inner(); y.M()`, `NewT().Inner().M()`)",
       "`x.M()` where `x` is the value `range` binds over a call's result (`for _, c := range root.Commands()`: the callee's declared `[]*T` / `map[K]T`), a parameter declared `[]T`, or a receiver's field so declared",
       "`x.M()` where `x` holds a type assertion (`x, ok := v.(T)`, `v.(*T).M()`)",
-      "`r.field.M()` where the receiver's struct (in the same file) declares `field`'s type",
+      "`x.field.M()` where `x` is the receiver, a typed local or a call's result (`f().field.M()`) and its struct (in any file of the project) declares `field`'s type; `range` over such a field declared `[]T`",
       "`V.M()` on a package-level variable (any file of the package) declared with a named type or bound to a composite literal (`var Uri = uriBinding{}`)",
       "`x.M()` on an interface value reaches the methods of the interfaces it embeds",
       "implementors of an interface by method set: every type of the project that has all of the interface's methods — its own and those of the interfaces it embeds, the project's and common standard-library ones (`error`, `fmt.Stringer`, `io.Reader`, `sort.Interface`, …)",
     ],
     potentialOnly: [
-      "results beyond a call's first, method values, variables of other packages, `r.a.b.M()` and fields of values other than the receiver",
+      "results beyond a call's first, method values, variables of other packages, fields two deep (`r.a.b.M()`) and fields promoted from embedded structs",
       "calls through interface values of types outside the project",
       "interfaces that embed one neither the project nor the standard-library table declares (not matched by method set)",
     ],

@@ -75,6 +75,12 @@ export interface LanguageSpec {
    */
   elementType?(returnType: string): string | null;
   /**
+   * The type a field is declared with, read from its type's declaration text (a struct's field by
+   * name; `Variant.0`: an enum variant's single field), as written; null when the text does not
+   * declare it plainly. Absent when the linker does not follow fields across files.
+   */
+  fieldType?(declaration: string, field: string): string | null;
+  /**
    * Where a package's submodule `name` may live, for `from pkg import name` when the package file
    * (`pkg/__init__.py`) does not declare `name` itself; absent when modules cannot hold modules so.
    */

@@ -320,6 +320,31 @@ class GoExtractor extends TreeExtractor {
     return this.asserted(value) ?? this.producedBy(value, receiver, types);
   }
 
+  /**
+   * `x.field`: the receiver's field as its struct in this file declares it, or — for a struct of
+   * another file, a typed local's or a call's result (`f().field`) — the field looked up in the type's declaration
+   * by the linker (`T#field`); null when `x` is not known.
+   */
+  private fieldOf(selector: SyntaxNode, recv: Receiver, types: ReadonlyMap<string, Known>, locals: ReadonlySet<string>): Known | null {
+    const operand = field(selector, "operand");
+    const name = field(selector, "field")?.text;
+    if (operand?.type === "call_expression" && name) {
+      const produced = this.producedBy(operand, recv, types);
+      return produced?.kind === "returned" ? { kind: "returned", producer: `${produced.producer}()#${name}` } : null;
+    }
+    if (operand?.type !== "identifier" || !name) return null;
+    if (recv !== null && operand.text === recv.name) {
+      const fieldType = this.fieldTypes.get(recv.type)?.get(name);
+      if (fieldType !== undefined) return { kind: "typed", typeName: fieldType, resolution: "field_type" };
+      return this.fieldTypes.has(recv.type) ? null : { kind: "returned", producer: `${recv.type}#${name}` };
+    }
+    if (locals.has(operand.text)) return null;
+    const known = types.get(operand.text);
+    if (known?.kind === "typed") return { kind: "returned", producer: `${known.typeName}#${name}` };
+    if (known?.kind === "returned") return { kind: "returned", producer: `${known.producer}()#${name}` };
+    return null;
+  }
+
   /** `v.(T)` (also `v.(*T)`, `pkg.T`): the value is a T, as an annotation says. */
   private asserted(value: SyntaxNode): Known | null {
     if (value.type !== "type_assertion_expression") return null;
@@ -338,7 +363,14 @@ class GoExtractor extends TreeExtractor {
     if (known?.kind === "returned") return { kind: "returned", producer: `${known.producer}[]` };
     let declared: string | undefined;
     if (value.type === "identifier") declared = this.slices.get(value.text);
-    else if (value.type === "selector_expression" && receiver !== null && field(value, "operand")?.text === receiver.name) declared = this.fieldSlices.get(receiver.type)?.get(field(value, "field")?.text ?? "");
+    else if (value.type === "selector_expression" && receiver !== null && field(value, "operand")?.text === receiver.name) {
+      declared = this.fieldSlices.get(receiver.type)?.get(field(value, "field")?.text ?? "");
+      // A struct of another file: the linker reads the field's declared type.
+      if (declared === undefined && !this.fieldSlices.has(receiver.type)) return { kind: "returned", producer: `${receiver.type}#${field(value, "field")?.text ?? ""}[]` };
+    } else if (value.type === "selector_expression") {
+      const held = this.fieldOf(value, receiver, types, new Set());
+      if (held?.kind === "returned") return { kind: "returned", producer: `${held.producer}[]` };
+    }
     const written = declared === undefined ? null : (this.spec?.elementType?.(declared) ?? null);
     const element = this.namedType(written);
     return element === null ? null : { kind: "typed", typeName: element, resolution: known === undefined && value.type === "identifier" ? "parameter_type" : "field_type" };
@@ -398,10 +430,10 @@ class GoExtractor extends TreeExtractor {
       else if (operand.type === "identifier" && this.packages.has(operand.text)) receiver = { kind: "namespace", local: operand.text };
       // Any other name is the package's own: a package-level variable holds the type it was declared with.
       else if (operand.type === "identifier" && operand.text !== "_" && operand.text !== recv?.name) receiver = { kind: "returned", producer: operand.text };
-      else if (operand.type === "selector_expression" && recv !== null && field(operand, "operand")?.text === recv.name) {
-        const fieldType = this.fieldTypes.get(recv.type)?.get(field(operand, "field")?.text ?? "");
-        if (fieldType === undefined) return;
-        receiver = { kind: "typed", typeName: fieldType, resolution: "field_type" };
+      else if (operand.type === "selector_expression") {
+        const held = this.fieldOf(operand, recv, types, locals);
+        if (held === null) return;
+        receiver = held;
       } else if (operand.type === "type_assertion_expression") {
         const known = this.asserted(operand);
         if (known === null) return;

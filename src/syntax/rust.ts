@@ -376,8 +376,22 @@ class RustExtractor extends TreeExtractor {
     if (!body) return;
     // A `fn` item declared inside the body shadows the module's of that name: its bare calls are not traced.
     this.localFunctions = new Set(body.descendantsOfType("function_item").map((f) => field(f, "name")?.text ?? ""));
+    // A `match` arm's variant binding holds only inside its arm: what the name held before comes back after it.
+    const arms: Array<{ end: number; name: string; had: Known | undefined; poisoned: boolean }> = [];
     for (const { node: n } of this.eventsIn(body.startIndex, body.endIndex)) {
-      if (n.type === "call_expression") this.recordCall(n, scope, types);
+      for (let arm = arms.at(-1); arm !== undefined && arm.end <= n.startIndex; arm = arms.at(-1)) {
+        arms.pop();
+        if (arm.had === undefined) types.delete(arm.name);
+        else types.set(arm.name, arm.had);
+        if (arm.poisoned) poisoned.add(arm.name);
+        else poisoned.delete(arm.name);
+      }
+      const variant = n.type === "match_arm" ? this.variantBinding(field(n, "pattern"), scope) : null;
+      if (variant !== null) {
+        arms.push({ end: n.endIndex, name: variant.name, had: types.get(variant.name), poisoned: poisoned.has(variant.name) });
+        types.set(variant.name, variant.known);
+        poisoned.delete(variant.name);
+      } else if (n.type === "call_expression") this.recordCall(n, scope, types);
       else if (n.type === "macro_invocation") this.recordMacroCalls(n, scope, types);
       else this.noteBinding(n, scope, types, poisoned);
     }
@@ -443,6 +457,43 @@ class RustExtractor extends TreeExtractor {
     for (const id of pattern ? identifiersIn(pattern) : []) bind(id, null);
   }
 
+  /**
+   * `self.field` as the impl's struct in this file declares it; or — a struct of another file, a
+   * typed local's, a call result's — the field the linker looks up in the type's declaration (`T#field`).
+   */
+  private fieldOf(access: SyntaxNode, scope: Scope, types: ReadonlyMap<string, Known>): Known | null {
+    const value = field(access, "value");
+    const name = field(access, "field")?.text;
+    if (!value || !name || !/^[a-z_]\w*$/.test(name)) return null;
+    if (value.type === "self" && scope.self !== null) {
+      const fieldType = this.fieldTypes.get(scope.self)?.get(name);
+      if (fieldType !== undefined) return { kind: "typed", typeName: fieldType, resolution: "field_type" };
+      return this.fieldTypes.has(scope.self) ? null : { kind: "returned", producer: `${scope.self}#${name}` };
+    }
+    const known = value.type === "identifier" ? types.get(value.text) : value.type === "call_expression" ? this.knownValue(value, scope, types) : undefined;
+    if (known?.kind === "typed") return { kind: "returned", producer: `${known.typeName}#${name}` };
+    if (known?.kind === "returned") return { kind: "returned", producer: `${known.producer}()#${name}` };
+    return null;
+  }
+
+  /**
+   * `Type::Variant(x)` in a `match` arm: `x` holds the variant's single field, as the enum's
+   * declaration writes it (read by the linker: `Type#Variant.0`); null for any other pattern.
+   */
+  private variantBinding(pattern: SyntaxNode | null, scope: Scope): { name: string; known: Known } | null {
+    if (pattern === null) return null;
+    const tuple = pattern.type === "tuple_struct_pattern" ? pattern : pattern.namedChildren.find((c) => c.type === "tuple_struct_pattern");
+    const path = tuple ? field(tuple, "type") : null;
+    if (!tuple || path?.type !== "scoped_identifier") return null;
+    const parts = tuple.namedChildren.filter((c) => c.id !== path.id);
+    const names = parts.length === 1 ? identifiersIn(parts[0]!) : [];
+    if (names.length !== 1 || !/^(?:identifier|ref_pattern|mut_pattern)$/.test(parts[0]!.type)) return null;
+    const head = field(path, "path");
+    const variant = field(path, "name")?.text ?? "";
+    const owner = head === null ? null : head.text === "Self" ? scope.self : this.namedType(head.text);
+    return owner === null || !/^[A-Z]\w*$/.test(variant) ? null : { name: names[0]!, known: { kind: "returned", producer: `${owner}#${variant}.0` } };
+  }
+
   /** A struct literal's type, what a call (or `call?`) returns, or an element of what one returns (`&f()[0]`, `xs[i]`). */
   private knownValue(value: SyntaxNode, scope: Scope, types: ReadonlyMap<string, Known>, depth = 0): Known | null {
     if (value.type === "reference_expression") {
@@ -456,6 +507,12 @@ class RustExtractor extends TreeExtractor {
       if (!base || !index || index.type === "range_expression" || depth >= MAX_CHAIN) return null;
       const known = base.type === "identifier" ? types.get(base.text) : this.knownValue(base, scope, types, depth + 1);
       return known?.kind === "returned" && !known.producer.endsWith("?") && !known.producer.endsWith("[]") ? { kind: "returned", producer: `${known.producer}[]` } : null;
+    }
+    if (value.type === "call_expression" && field(value, "arguments")?.namedChildCount === 0) {
+      // `x.clone()` is a value of x's own type.
+      const fn = field(value, "function");
+      const of = fn?.type === "field_expression" && field(fn, "field")?.text === "clone" ? field(fn, "value") : null;
+      if (of?.type === "identifier" && types.has(of.text)) return types.get(of.text)!;
     }
     if (value.type === "struct_expression") {
       const type = this.namedType(field(value, "name")?.text.replace(/^Self$/, scope.self ?? "Self") ?? null);
@@ -560,10 +617,10 @@ class RustExtractor extends TreeExtractor {
       if (!value) return;
       if (value.type === "self" && scope.self !== null) receiver = { kind: "this", className: scope.self };
       else if (value.type === "identifier" && types.has(value.text)) receiver = types.get(value.text)!;
-      else if (value.type === "field_expression" && field(value, "value")?.type === "self" && scope.self !== null) {
-        const fieldType = this.fieldTypes.get(scope.self)?.get(field(value, "field")?.text ?? "");
-        if (fieldType === undefined) return;
-        receiver = { kind: "typed", typeName: fieldType, resolution: "field_type" };
+      else if (value.type === "field_expression") {
+        const held = this.fieldOf(value, scope, types);
+        if (held === null) return;
+        receiver = held;
       } else if (value.type === "call_expression" || value.type === "try_expression" || value.type === "struct_expression") {
         // `T::new().m()`, `open()?.m()`: a method of what the call returns.
         const known = this.knownValue(value, scope, types);

@@ -71,7 +71,7 @@ export const RUST: LanguageSpec = {
       "`m::f()` through `use a::m;` or `mod m;`, and `crate::a::f()` / `super::f()` paths",
       "`self.m()` and `Self::m()` in an `impl` or a trait's default method",
       "`Type::m()` (also `m::Type::m()`) on a type of the file or brought in by `use` — a built-in name the crate defines itself (walkdir's `Error`) is the crate's type",
-      "`x.m()` where `x` is a parameter or `let x: T` of a named type (also `&T`, `&mut T`), a parameter bounded by a trait (`S: Trait`, `where S: Trait`, `&dyn Trait`, `impl Trait`), or bound by `let x = T { … }`",
+      "`x.m()` where `x` is a parameter or `let x: T` of a named type (also `&T`, `&mut T`), a parameter bounded by a trait (`S: Trait`, `where S: Trait`, `&dyn Trait`, `impl Trait`, also on the `impl`: `impl<V: Visit> Many<V>`), a parameter of type `Self` (the impl's type, or the trait in its default methods), or bound by `let x = T { … }`",
       "`x.m()` where `x` holds what a call returns (`let x = T::new()`, `let x = open()?`, `find().unwrap()`, `f().m()`): the callee's declared return type (`Self`, `T`, `&T`; through `?`, `.unwrap()` or `.expect(…)`, the `Result`/`Option` it unwraps) — also along a chain (`let r = dir.run(); r.errs()`, `a.b().c()`) and through `let (a, b) = (f(), g());`",
       "`x.m()` where `x` is an element of what a call returns (`for x in w.list()`, `let x = &w.list()[0]`: the callee's declared `Vec<T>`, `&[T]`, `[T; N]` or `impl Iterator<Item = T>`)",
       "`x.field.m()` where `x` is `self`, a typed local or a call's result and its struct (in any file) declares `field`'s type without a module path",

@@ -360,11 +360,13 @@ class RustExtractor extends TreeExtractor {
     const poisoned = new Set<string>();
     this.elements = new Map();
     const params = node.type === "function_item" ? paramsOf(field(node, "parameters")) : [];
-    const bounds = node.type === "function_item" ? this.genericBounds(node) : new Map<string, string>();
+    // The function's own bounded generics, and its `impl`'s or trait's (`impl<I: Interval> Set<I>`).
+    const owner = node.parent?.type === "declaration_list" ? node.parent.parent : null;
+    const bounds = node.type === "function_item" ? new Map([...(owner ? this.genericBounds(owner) : []), ...this.genericBounds(node)]) : new Map<string, string>();
     for (const p of params) {
-      // `&mut dyn Trait`, `impl Trait` and a generic `V` bounded by a trait (`V: Visitor`) are the trait.
+      // `&mut dyn Trait`, `impl Trait` and a generic `V` bounded by a trait (`V: Visitor`) are the trait; `Self` the impl's type or the trait.
       const bare = (p.type ?? "").replace(/^&\s*(?:'\w+\s+)?(?:mut\s+)?/, "").replace(/^(?:dyn|impl)\s+/, "").trim();
-      const type = bounds.get(bare) ?? this.namedType(bare === "" ? null : bare);
+      const type = bare === "Self" ? scope.self : (bounds.get(bare) ?? this.namedType(bare === "" ? null : bare));
       if (type !== null && /^[a-z_]\w*$/.test(p.name)) types.set(p.name, { kind: "typed", typeName: type, resolution: "parameter_type" });
       else if (p.type !== null && /^[a-z_]\w*$/.test(p.name)) {
         // `xs: &[T]` / `Vec<T>`: what `for x in xs` binds.

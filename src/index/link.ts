@@ -55,13 +55,17 @@ interface FileFacts {
   readonly parents: Map<string, string>;
   /** Classes that also implement, mix in or inherit from other names (`implements`, a C++ second base, Ruby's `include`). */
   readonly implementing: Set<string>;
+  /** Class name → every name its heritage gives, in order (a Go interface's embedded interfaces). */
+  readonly heritage: Map<string, string[]>;
+  /** Import local → the module specifier as written (`fmt` → `fmt`, `json` → `encoding/json`). */
+  readonly modules: Map<string, string>;
   /** The file's path and language (its spec reads return types and submodule paths). */
   readonly path: string;
   readonly language: string;
 }
 
 function emptyFacts(path: string, language: string): FileFacts {
-  return { declared: new Map(), functions: new Map(), types: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), implementing: new Set(), path, language };
+  return { declared: new Map(), functions: new Map(), types: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), implementing: new Set(), heritage: new Map(), modules: new Map(), path, language };
 }
 
 type EdgeResolution = "import" | "field_type" | "parameter_type" | "new_expression" | "return_type" | "same_file" | "same_package" | "this_method" | "super_method";
@@ -163,6 +167,7 @@ class Graph {
       const binds = i.kind === "import" || (i.kind === "export_star" && languageSpec(facts.language)?.starImportsBind === true);
       if (i.target !== null && binds && names.length === 1 && names[0] === "*" && i.locals === "[]" && !facts.globs.includes(i.target)) facts.globs.push(i.target);
       (JSON.parse(i.locals) as string[]).forEach((local, k) => {
+        if (!facts.modules.has(local)) facts.modules.set(local, i.module);
         const binding = { target: i.target, imported: names[k] ?? local };
         const had = facts.bindings.get(local);
         // A name bound by two different imports (conditional imports, two scopes of one file) means neither for sure.
@@ -171,8 +176,12 @@ class Graph {
     }
     for (const h of heritageFacts(this.db, fileIds)) {
       const facts = this.facts.get(h.fileId);
-      if (h.relation === "extends") facts?.parents.set(h.className, h.target);
-      else facts?.implementing.add(h.className);
+      if (!facts) continue;
+      if (h.relation === "extends") facts.parents.set(h.className, h.target);
+      else facts.implementing.add(h.className);
+      const names = facts.heritage.get(h.className);
+      if (names) names.push(h.target);
+      else facts.heritage.set(h.className, [h.target]);
     }
   }
 
@@ -245,11 +254,20 @@ class Graph {
     return { classes, complete: false };
   }
 
-  /** `Class.name` on the class itself or, failing that, up its `extends` chain. */
-  member(cls: Sym, name: string): Sym | null {
+  /**
+   * `Class.name` on the class itself or, failing that, up its `extends` chain; on an interface of a
+   * structural language, also in the project interfaces it embeds (their methods are its own).
+   */
+  member(cls: Sym, name: string, depth = 0): Sym | null {
     for (const c of this.ancestry(cls).classes) {
       const own = this.file(c.fileId).declared.get(`${c.name}.${name}`) ?? this.inPackage(c.fileId, `${c.name}.${name}`);
       if (own) return own;
+    }
+    if (cls.kind !== "interface" || depth >= MAX_INHERITANCE_DEPTH || !STRUCTURAL.includes(this.languageOf(cls.fileId))) return null;
+    for (const embedded of this.heritageOf(cls.fileId, cls.name)) {
+      const iface = this.resolveType(cls.fileId, embedded);
+      const found = iface?.sym.kind === "interface" ? this.member(iface.sym, name, depth + 1) : null;
+      if (found) return found;
     }
     return null;
   }
@@ -323,6 +341,22 @@ class Graph {
   /** The name a class's `extends` clause gives, or null. */
   extendsOf(fileId: number, name: string): string | null {
     return this.file(fileId).parents.get(name) ?? null;
+  }
+
+  /** Every name a class's heritage gives (extends first), in order. */
+  heritageOf(fileId: number, name: string): readonly string[] {
+    return this.file(fileId).heritage.get(name) ?? [];
+  }
+
+  /**
+   * A qualified name's key outside the project: `pkg.Name` → the module its import names and
+   * `Name` (`encoding/json.Marshaler`), a plain name as written (`error`); null when `pkg` is not an import.
+   */
+  externalKey(fileId: number, name: string): string | null {
+    const dot = name.lastIndexOf(".");
+    if (dot === -1) return name;
+    const module = this.file(fileId).modules.get(name.slice(0, dot));
+    return module === undefined ? null : `${module}.${name.slice(dot + 1)}`;
   }
 
   /** Every declaration of the given files (first of each name per file). */
@@ -419,13 +453,8 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
     }
     case "returned": {
       // The producing call's callee, then the one type its declared return type names, then the method on it.
-      const path = c.receiverName ?? "";
-      const unwrapped = path.endsWith("?");
-      const producer = resolveProducer(g, c.fileId, unwrapped ? path.slice(0, -1) : path);
-      if (!producer || producer.returnType === null) return null;
-      const typeName = languageSpec(g.languageOf(producer.fileId))?.returnedType(producer.returnType, producer.parent, unwrapped, g.signatureOf(producer.id)) ?? null;
-      const type = typeName === null ? null : g.resolveTypeName(producer.fileId, typeName);
-      const target = type && TYPE_KINDS.has(type.sym.kind) ? g.member(type.sym, c.callee) : null;
+      const type = producedType(g, c.fileId, c.receiverName ?? "");
+      const target = type ? g.member(type, c.callee) : null;
       return target ? { target, resolution: "return_type" } : null;
     }
     case "fixture": {
@@ -457,8 +486,55 @@ function heldType(g: Graph, variable: { sym: Sym; via: "same_file" | "same_packa
   return type ? { sym: type.sym, via: variable.via } : null;
 }
 
-/** The function or method a producer path names: `f` (declared or imported), `ns.f` (a namespace import's), `Type.f` (a type's); or a typed variable. */
-function resolveProducer(g: Graph, fileId: number, path: string): Sym | null {
+/**
+ * The project type a producer path's value has: its callee's declared return type (`?`: as the
+ * unwrap operator leaves it; `[]`: an element of it, as `for`/`range` binds one), resolved where
+ * the callee is declared.
+ */
+function producedType(g: Graph, fileId: number, path: string, depth = 0): Sym | null {
+  if (depth > MAX_INHERITANCE_DEPTH) return null;
+  const element = path.endsWith("[]");
+  const rest = element ? path.slice(0, -2) : path;
+  const hash = rest.lastIndexOf("#");
+  if (hash > 0) return fieldType(g, fileId, rest.slice(0, hash), rest.slice(hash + 1), element, depth);
+  const unwrapped = rest.endsWith("?");
+  const producer = resolveProducer(g, fileId, unwrapped ? rest.slice(0, -1) : rest, depth);
+  if (!producer || producer.returnType === null) return null;
+  const spec = languageSpec(g.languageOf(producer.fileId));
+  const returned = element ? (spec?.elementType?.(producer.returnType) ?? null) : producer.returnType;
+  const typeName = returned === null ? null : (spec?.returnedType(returned, producer.parent, unwrapped && !element, g.signatureOf(producer.id)) ?? null);
+  const type = typeName === null ? null : g.resolveTypeName(producer.fileId, typeName);
+  return type && TYPE_KINDS.has(type.sym.kind) ? type.sym : null;
+}
+
+/**
+ * The project type a field holds (`T#field`, `p()#field`: of type `T`, or of what producer `p`
+ * returns; `E#Variant.0`: an enum variant's first field), as the type's declaration writes it —
+ * or an element of it — resolved where the type is declared.
+ */
+function fieldType(g: Graph, fileId: number, owner: string, field: string, element: boolean, depth: number): Sym | null {
+  const base = owner.endsWith("()") ? producedType(g, fileId, owner.slice(0, -2), depth + 1) : (g.resolveTypeName(fileId, owner)?.sym ?? null);
+  if (!base || !TYPE_KINDS.has(base.kind)) return null;
+  const spec = languageSpec(g.languageOf(base.fileId));
+  const declaration = g.signatureOf(base.id);
+  const written = declaration === null ? null : (spec?.fieldType?.(declaration, field) ?? null);
+  const held = written === null || !element ? written : (spec?.elementType?.(written) ?? null);
+  const typeName = held === null ? null : (spec?.returnedType(held, base.name, false, declaration) ?? null);
+  const type = typeName === null ? null : g.resolveTypeName(base.fileId, typeName);
+  return type && TYPE_KINDS.has(type.sym.kind) ? type.sym : null;
+}
+
+/**
+ * The function or method a producer path names: `f` (declared or imported), `ns.f` (a namespace
+ * import's), `Type.f` (a type's), `p().m` (a method of what producer `p` returns); or a typed variable.
+ */
+function resolveProducer(g: Graph, fileId: number, path: string, depth = 0): Sym | null {
+  const chained = path.lastIndexOf("().");
+  if (chained > 0) {
+    const type = producedType(g, fileId, path.slice(0, chained), depth + 1);
+    const member = type ? g.member(type, path.slice(chained + 3)) : null;
+    return member && (member.kind === "method" || member.kind === "function") ? member : null;
+  }
   // A function named with its module (`tests.fixture`, an inline module's) is one declared name; a
   // variable that records the type it holds (Go's package-level `var x = T{}`) produces that type.
   const whole = g.resolveName(fileId, path);
@@ -522,7 +598,9 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null): EdgeR
  * IMPLEMENTS by method set, for the languages whose types implement interfaces structurally: a
  * type of the given files (all when null) implements every interface of those languages in the
  * project whose methods it has, its own or promoted from what it embeds (`Graph.member`). An
- * interface that embeds others is left out: its method set is not all in one place.
+ * interface's method set takes in the interfaces it embeds — the project's, through their own
+ * embeds, and those outside it the language's `knownInterfaces` lists (`fmt.Stringer`); an
+ * interface embedding anything else is left out: its method set is not known.
  */
 function structuralImplements(g: Graph, db: Db, fileIds: readonly number[] | null): EdgeRow[] {
   if (STRUCTURAL.length === 0) return [];
@@ -554,11 +632,30 @@ function structuralImplements(g: Graph, db: Db, fileIds: readonly number[] | nul
     const type = byKey.get(typeKey(fileId, owner));
     if (type) byMethod.set(method, (byMethod.get(method) ?? new Set()).add(type));
   }
+  // The whole method set of an interface, or null when an embedded one is not known.
+  const sets = new Map<number, string[] | null>();
+  const methodSet = (iface: Sym, depth: number): string[] | null => {
+    if (sets.has(iface.id)) return sets.get(iface.id)!;
+    sets.set(iface.id, null); // an embedding cycle is no method set
+    if (depth > MAX_INHERITANCE_DEPTH) return null;
+    const known = languageSpec(g.languageOf(iface.fileId))?.knownInterfaces;
+    const out = new Set(methodsOf.get(iface.id) ?? []);
+    for (const name of g.heritageOf(iface.fileId, iface.name)) {
+      const project = g.resolveType(iface.fileId, name);
+      const key = project ? null : g.externalKey(iface.fileId, name);
+      const methods = project ? (project.sym.kind === "interface" ? methodSet(project.sym, depth + 1) : null) : key === null ? null : (known?.[key] ?? null);
+      if (methods === null) return null;
+      for (const m of methods) out.add(m);
+    }
+    const set = [...out];
+    sets.set(iface.id, set);
+    return set;
+  };
   const embedding = types.filter((t) => g.extendsOf(t.fileId, t.sym.name) !== null);
   const edges: EdgeRow[] = [];
-  for (const { fileId, sym: iface } of decls) {
-    const methods = methodsOf.get(iface.id);
-    if (iface.kind !== "interface" || !methods || g.extendsOf(fileId, iface.name) !== null) continue;
+  for (const { sym: iface } of decls) {
+    const methods = iface.kind === "interface" ? methodSet(iface, 0) : null;
+    if (!methods || methods.length === 0) continue;
     const rarest = methods.reduce((a, b) => ((byMethod.get(a)?.size ?? 0) <= (byMethod.get(b)?.size ?? 0) ? a : b));
     const candidates = new Set([...(byMethod.get(rarest) ?? []), ...embedding]);
     for (const t of candidates) if (methods.every((m) => g.member(t.sym, m) !== null)) edges.push([t.sym.id, iface.id, "IMPLEMENTS", null, null, null]);

@@ -33,6 +33,12 @@ export interface LanguageSpec {
   /** A type implements an interface by having all of its methods (Go), not only by declaring it. */
   readonly structuralInterfaces: boolean;
   /**
+   * Interfaces from outside the project whose method sets are known, for a project interface that
+   * embeds one: the module its import names and the name (`fmt.Stringer`, `encoding/json.Marshaler`),
+   * or a predeclared name (`error`) → its methods.
+   */
+  readonly knownInterfaces?: Readonly<Record<string, readonly string[]>>;
+  /**
    * How a call of a method on an instance is bound: at run time by the object's class (`virtual`:
    * any subclass may override it) or by the receiver's declared type (`static`: Go and Rust methods,
    * C++ and C# methods not declared virtual). The structural index's `virtual` edge kind.
@@ -68,6 +74,18 @@ export interface LanguageSpec {
    * callee's declaration text, for a language whose generic parameters may shadow a type's name.
    */
   returnedType(returnType: string, owner: string | null, unwrapped: boolean, signature: string | null): string | null;
+  /**
+   * The element type a collection type written as a return type holds — what a `for`/`range` over
+   * the call's value binds (Go's `[]*T`, Rust's `Vec<T>`, `&[T]`) — as written, or null when the
+   * type is no plain collection; absent when the linker does not type loop variables.
+   */
+  elementType?(returnType: string): string | null;
+  /**
+   * The type a field is declared with, read from its type's declaration text (a struct's field by
+   * name; `Variant.0`: an enum variant's single field), as written; null when the text does not
+   * declare it plainly. Absent when the linker does not follow fields across files.
+   */
+  fieldType?(declaration: string, field: string): string | null;
   /**
    * Where a package's submodule `name` may live, for `from pkg import name` when the package file
    * (`pkg/__init__.py`) does not declare `name` itself; absent when modules cannot hold modules so.

@@ -4,7 +4,7 @@
 // explains, so a real call site the resolver missed is listed for review, never silently absent.
 import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
 import { statSync, type Stats } from "node:fs";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import { isTestPath } from "../base/paths.js";
 import { decodeSource, splitLines, splitTerms } from "../base/text.js";
 import { reachableFiles } from "../store/link-inputs.js";
@@ -867,13 +867,17 @@ export function memberImplementations(db: Db, target: Target): MemberImplementat
   const ownerIds = prepared(db, "SELECT id FROM symbols WHERE file_id = ? AND name = ? AND kind IN ('class', 'interface', 'type') ORDER BY line, id")
     .pluck()
     .all(site.file_id, owner) as number[];
-  const find = prepared(db, "SELECT s.line FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name = ? AND s.kind = 'method' ORDER BY s.line LIMIT 1").pluck();
+  const find = prepared(db, "SELECT f.path, s.line FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? AND s.kind = 'method' ORDER BY f.path, s.line");
   const out: MemberImplementation[] = [];
   for (const impl of implementorsOf(db, ownerIds)) {
     const method = `${impl.class_name}.${member}`;
-    const line = find.get(impl.file_path, method) as number | undefined;
-    if (line === undefined) continue;
-    out.push({ method, file_path: impl.file_path, line, relation: impl.relation, ...(impl.via === undefined ? {} : { via: impl.via }) });
+    // The implementor's own file, or (where a directory is one scope: a Go package) another file of its package.
+    const packaged = extensionInfo(impl.file_path)?.spec.scope === "directory";
+    const dir = posix.dirname(impl.file_path);
+    const rows = find.all(method) as Array<{ path: string; line: number }>;
+    const at = rows.find((r) => r.path === impl.file_path) ?? (packaged ? rows.find((r) => posix.dirname(r.path) === dir && extensionInfo(r.path)?.spec === extensionInfo(impl.file_path)?.spec) : undefined);
+    if (at === undefined) continue;
+    out.push({ method, file_path: at.path, line: at.line, relation: impl.relation, ...(impl.via === undefined ? {} : { via: impl.via }) });
   }
   return out;
 }

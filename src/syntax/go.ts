@@ -12,6 +12,8 @@ import type { CallReceiver, ExtractOptions, ExtractResult, FileExtraction, Param
 
 const TOKENS: ReadonlySet<string> = new Set(["identifier", "type_identifier", "field_identifier", "package_identifier"]);
 /** Calls, and the statements and literals that bind or rebind a local (read by position by the call pass). */
+/** Calls chained on calls (`a.B().C().D()`) are followed this deep for a producer. */
+const MAX_CHAIN = 8;
 const EVENTS: ReadonlySet<string> = new Set(["call_expression", "short_var_declaration", "var_spec", "const_spec", "assignment_statement", "func_literal", "range_clause", "type_switch_statement", "receive_statement"]);
 
 type Receiver = { name: string | null; type: string } | null;
@@ -32,7 +34,12 @@ class GoExtractor extends TreeExtractor {
   private readonly packages = new Set<string>();
   /** Per struct of this file: field → the named type it holds. */
   private readonly fieldTypes = new Map<string, Map<string, string>>();
-  private readonly builtin = languageSpec(this.language)?.builtinTypes ?? new Set<string>();
+  /** Per struct of this file: field → its slice or map type as written (`[]*Command`). */
+  private readonly fieldSlices = new Map<string, Map<string, string>>();
+  /** The current function's parameters of a slice or map type, as written. */
+  private slices = new Map<string, string>();
+  private readonly spec = languageSpec(this.language);
+  private readonly builtin = this.spec?.builtinTypes ?? new Set<string>();
 
   run(): FileExtraction {
     this.collect(TOKENS, EVENTS);
@@ -106,9 +113,11 @@ class GoExtractor extends TreeExtractor {
     const result = field(node, "result");
     sym.returnType = result ? collapseWhitespace(result.text) : null;
     const types = new Map<string, Known>();
+    this.slices = new Map();
     for (const p of sym.params) {
       const type = this.namedType(p.type);
       if (type !== null) types.set(p.name, { kind: "typed", typeName: type, resolution: "parameter_type" });
+      else if (p.type !== null && !p.optional && this.spec?.elementType?.(p.type) != null) this.slices.set(p.name, p.type);
     }
     // Parameters of no named type and named results still shadow package-level names.
     const shadowing = [...sym.params.filter((p) => !types.has(p.name)).map((p) => p.name), ...paramsOf(result?.type === "parameter_list" ? result : null).map((p) => p.name)];
@@ -137,6 +146,7 @@ class GoExtractor extends TreeExtractor {
 
   private declareStruct(name: string, struct: SyntaxNode): void {
     const fields = new Map<string, string>();
+    const slices = new Map<string, string>();
     const embedded: string[] = [];
     const list = struct.namedChildren.find((c) => c.type === "field_declaration_list");
     for (const decl of list?.namedChildren ?? []) {
@@ -151,8 +161,10 @@ class GoExtractor extends TreeExtractor {
       }
       const typeName = this.namedType(type?.text ?? null);
       if (typeName !== null) for (const n of names) fields.set(n.text, typeName);
+      else if (type && this.spec?.elementType?.(type.text) != null) for (const n of names) slices.set(n.text, collapseWhitespace(type.text));
     }
     this.fieldTypes.set(name, fields);
+    this.fieldSlices.set(name, slices);
     // Only the first embedded type is followed for promoted methods (the linker walks one chain).
     if (embedded.length > 0) this.heritage.push({ className: name, line: struct.startPosition.row + 1, extends: embedded[0]!, implements: [] });
   }
@@ -169,8 +181,9 @@ class GoExtractor extends TreeExtractor {
         const result = field(member, "result");
         sym.returnType = result ? collapseWhitespace(result.text) : null;
       } else if (member.type === "type_elem") {
-        const embeddedType = this.namedType(member.text);
-        if (embeddedType !== null) embedded.push(embeddedType);
+        // Every embedded element as written, `error` and `fmt.Stringer` too: the linker takes the
+        // method sets it knows and leaves the interface out when one is not (`~int | ~string`).
+        embedded.push(collapseWhitespace(member.text));
       }
     }
     if (embedded.length > 0) this.heritage.push({ className: name, line: iface.startPosition.row + 1, extends: embedded[0]!, implements: embedded.slice(1) });
@@ -243,7 +256,9 @@ class GoExtractor extends TreeExtractor {
 
   private noteBinding(n: SyntaxNode, receiver: Receiver, types: Map<string, Known>, poisoned: Set<string>): void {
     const bind = (name: string, known: Known | null) => {
-      if (name !== "_") bindLocal(types, poisoned, name, known);
+      if (name === "_") return;
+      bindLocal(types, poisoned, name, known);
+      this.slices.delete(name);
     };
     switch (n.type) {
       case "func_literal":
@@ -252,7 +267,15 @@ class GoExtractor extends TreeExtractor {
           bind(p.name, type === null ? null : { kind: "typed", typeName: type, resolution: "parameter_type" });
         }
         return;
-      case "range_clause":
+      case "range_clause": {
+        // `for _, x := range xs`: the second name holds an element of what `xs` holds.
+        const left = field(n, "left")?.namedChildren ?? [];
+        const element = left.length === 2 ? this.elementOf(field(n, "right"), receiver, types) : null;
+        left.forEach((l, i) => {
+          if (l.type === "identifier") bind(l.text, i === 1 ? element : null);
+        });
+        return;
+      }
       case "receive_statement":
         for (const l of field(n, "left")?.namedChildren ?? []) if (l.type === "identifier") bind(l.text, null);
         return;
@@ -279,34 +302,99 @@ class GoExtractor extends TreeExtractor {
         left.forEach((l, i) => {
           if (l.type !== "identifier") return;
           // `x, err := f()`: the first name holds f's first result. Assigning again what it held keeps it.
-          const value = right.length === left.length ? this.knownValue(right[i]!, receiver, types) : i === 0 && right.length === 1 ? this.producedBy(right[0]!, receiver, types) : null;
+          // `v, ok := x.(T)`: the first name holds a T.
+          const value = right.length === left.length ? this.knownValue(right[i]!, receiver, types) : i === 0 && right.length === 1 ? (this.asserted(right[0]!) ?? this.producedBy(right[0]!, receiver, types)) : null;
           bind(l.text, value);
         });
       }
     }
   }
 
-  /** What a value expression is known to be: a composite literal's type, or a call's result. */
+  /** What a value expression is known to be: a composite literal's type, a type assertion's, or a call's result. */
   private knownValue(value: SyntaxNode, receiver: Receiver, types: ReadonlyMap<string, Known>): Known | null {
     const literal = value.type === "unary_expression" && value.text.startsWith("&") ? field(value, "operand") : value;
     if (literal?.type === "composite_literal") {
       const type = this.namedType(field(literal, "type")?.text ?? null);
       return type === null ? null : { kind: "typed", typeName: type, resolution: "new_expression" };
     }
-    return this.producedBy(value, receiver, types);
+    return this.asserted(value) ?? this.producedBy(value, receiver, types);
   }
 
-  /** `f(…)`, `pkg.F(…)`, `x.M(…)` (x of a known type) as a producer of a value; null for any other expression. */
-  private producedBy(value: SyntaxNode, receiver: Receiver, types: ReadonlyMap<string, Known>): Known | null {
+  /**
+   * `x.field`: the receiver's field as its struct in this file declares it, or — for a struct of
+   * another file, a typed local's or a call's result (`f().field`) — the field looked up in the type's declaration
+   * by the linker (`T#field`); null when `x` is not known.
+   */
+  private fieldOf(selector: SyntaxNode, recv: Receiver, types: ReadonlyMap<string, Known>, locals: ReadonlySet<string>): Known | null {
+    const operand = field(selector, "operand");
+    const name = field(selector, "field")?.text;
+    if (operand?.type === "call_expression" && name) {
+      const produced = this.producedBy(operand, recv, types);
+      return produced?.kind === "returned" ? { kind: "returned", producer: `${produced.producer}()#${name}` } : null;
+    }
+    if (operand?.type !== "identifier" || !name) return null;
+    if (recv !== null && operand.text === recv.name) {
+      const fieldType = this.fieldTypes.get(recv.type)?.get(name);
+      if (fieldType !== undefined) return { kind: "typed", typeName: fieldType, resolution: "field_type" };
+      return this.fieldTypes.has(recv.type) ? null : { kind: "returned", producer: `${recv.type}#${name}` };
+    }
+    if (locals.has(operand.text)) return null;
+    const known = types.get(operand.text);
+    if (known?.kind === "typed") return { kind: "returned", producer: `${known.typeName}#${name}` };
+    if (known?.kind === "returned") return { kind: "returned", producer: `${known.producer}()#${name}` };
+    return null;
+  }
+
+  /** `v.(T)` (also `v.(*T)`, `pkg.T`): the value is a T, as an annotation says. */
+  private asserted(value: SyntaxNode): Known | null {
+    if (value.type !== "type_assertion_expression") return null;
+    const type = this.namedType(field(value, "type")?.text ?? null);
+    return type === null ? null : { kind: "typed", typeName: type, resolution: "parameter_type" };
+  }
+
+  /**
+   * What an element of a ranged expression holds: of a call's result or a local holding one (the
+   * callee's declared slice or map type, read by the linker), of a parameter or a field of the
+   * receiver declared `[]T` / `[]*T` / `map[K]T`.
+   */
+  private elementOf(value: SyntaxNode | null, receiver: Receiver, types: ReadonlyMap<string, Known>): Known | null {
+    if (value === null) return null;
+    const known = value.type === "identifier" ? types.get(value.text) : value.type === "call_expression" ? this.producedBy(value, receiver, types) : undefined;
+    if (known?.kind === "returned") return { kind: "returned", producer: `${known.producer}[]` };
+    let declared: string | undefined;
+    if (value.type === "identifier") declared = this.slices.get(value.text);
+    else if (value.type === "selector_expression" && receiver !== null && field(value, "operand")?.text === receiver.name) {
+      declared = this.fieldSlices.get(receiver.type)?.get(field(value, "field")?.text ?? "");
+      // A struct of another file: the linker reads the field's declared type.
+      if (declared === undefined && !this.fieldSlices.has(receiver.type)) return { kind: "returned", producer: `${receiver.type}#${field(value, "field")?.text ?? ""}[]` };
+    } else if (value.type === "selector_expression") {
+      const held = this.fieldOf(value, receiver, types, new Set());
+      if (held?.kind === "returned") return { kind: "returned", producer: `${held.producer}[]` };
+    }
+    const written = declared === undefined ? null : (this.spec?.elementType?.(declared) ?? null);
+    const element = this.namedType(written);
+    return element === null ? null : { kind: "typed", typeName: element, resolution: known === undefined && value.type === "identifier" ? "parameter_type" : "field_type" };
+  }
+
+  /**
+   * `f(…)`, `pkg.F(…)`, `x.M(…)` (x of a known type, or holding what a call returns), `f().M(…)`
+   * as a producer of a value; null for any other expression.
+   */
+  private producedBy(value: SyntaxNode, receiver: Receiver, types: ReadonlyMap<string, Known>, depth = 0): Known | null {
     if (value.type !== "call_expression") return null;
     const fn = field(value, "function");
-    if (fn?.type === "identifier") return { kind: "returned", producer: fn.text };
+    if (fn?.type === "identifier") return types.has(fn.text) ? null : { kind: "returned", producer: fn.text };
     if (fn?.type !== "selector_expression") return null;
     const operand = field(fn, "operand");
     const name = field(fn, "field")?.text;
-    if (operand?.type !== "identifier" || !name) return null;
+    if (!operand || !name) return null;
+    // A method of what another call returns: `a.B().C()` (a bounded chain).
+    const inner = operand.type === "call_expression" && depth < MAX_CHAIN ? this.producedBy(operand, receiver, types, depth + 1) : null;
+    if (inner?.kind === "returned") return { kind: "returned", producer: `${inner.producer}().${name}` };
+    if (operand.type !== "identifier") return null;
     const known = types.get(operand.text);
     if (known?.kind === "typed") return { kind: "returned", producer: `${known.typeName}.${name}` };
+    if (known?.kind === "returned") return { kind: "returned", producer: `${known.producer}().${name}` };
     if (receiver !== null && operand.text === receiver.name) return { kind: "returned", producer: `${receiver.type}.${name}` };
     if (this.packages.has(operand.text)) return { kind: "returned", producer: `${operand.text}.${name}` };
     return null;
@@ -342,10 +430,14 @@ class GoExtractor extends TreeExtractor {
       else if (operand.type === "identifier" && this.packages.has(operand.text)) receiver = { kind: "namespace", local: operand.text };
       // Any other name is the package's own: a package-level variable holds the type it was declared with.
       else if (operand.type === "identifier" && operand.text !== "_" && operand.text !== recv?.name) receiver = { kind: "returned", producer: operand.text };
-      else if (operand.type === "selector_expression" && recv !== null && field(operand, "operand")?.text === recv.name) {
-        const fieldType = this.fieldTypes.get(recv.type)?.get(field(operand, "field")?.text ?? "");
-        if (fieldType === undefined) return;
-        receiver = { kind: "typed", typeName: fieldType, resolution: "field_type" };
+      else if (operand.type === "selector_expression") {
+        const held = this.fieldOf(operand, recv, types, locals);
+        if (held === null) return;
+        receiver = held;
+      } else if (operand.type === "type_assertion_expression") {
+        const known = this.asserted(operand);
+        if (known === null) return;
+        receiver = known;
       } else if (operand.type === "parenthesized_expression" && operand.namedChildCount === 1) {
         // `(T{…}).M()`
         const known = this.knownValue(operand.namedChild(0)!, recv, types);

@@ -15,6 +15,8 @@ import { symbolRecord, type CallReceiver, type ExtractOptions, type ExtractResul
 const TOKENS: ReadonlySet<string> = new Set(["identifier", "type_identifier", "field_identifier"]);
 /** Calls, and what binds or rebinds a local (`let`, assignments, and the patterns of `for`, closures, `if let` and `match` arms), read by position by the call pass. */
 const EVENTS: ReadonlySet<string> = new Set(["call_expression", "macro_invocation", "let_declaration", "assignment_expression", "for_expression", "closure_expression", "let_condition", "match_arm"]);
+/** Calls chained on calls (`a.b().c().d()`) are followed this deep for a producer. */
+const MAX_CHAIN = 8;
 /** Inline modules nested deeper than this keep their items inside the module's chunk. */
 const MAX_MODULE_DEPTH = 32;
 const TYPE_ITEMS: Readonly<Record<string, "class" | "enum">> = { struct_item: "class", union_item: "class", enum_item: "enum" };
@@ -40,7 +42,10 @@ class RustExtractor extends TreeExtractor {
   private readonly typeNames = new Set<string>();
   /** Per struct of this file: field → the named type it holds. */
   private readonly fieldTypes = new Map<string, Map<string, string>>();
-  private readonly builtin = languageSpec(this.language)?.builtinTypes ?? new Set<string>();
+  private readonly spec = languageSpec(this.language);
+  private readonly builtin = this.spec?.builtinTypes ?? new Set<string>();
+  /** Built-in type names the crate defines itself, declared in this file or brought in by a crate-relative `use` (walkdir's `Error`). */
+  private readonly ownBuiltins = new Set<string>();
   /** Call-site receivers that name a module by path (`crate::a::f()`): one import row per distinct path. */
   private readonly pathImports = new Set<string>();
   /** The inline module being declared (`m.`), "" at the top level. */
@@ -48,14 +53,31 @@ class RustExtractor extends TreeExtractor {
   /** Functions declared in inline modules, by qualified name: a bare call there names its module's own first. */
   private readonly moduleFunctions = new Set<string>();
   private readonly functions: Array<{ node: SyntaxNode; name: string; scope: Scope }> = [];
+  /** The current function's parameters of a collection type (`xs: &[T]`) → the element's type. */
+  private elements = new Map<string, string>();
+  /** The names of `fn` items declared inside the function whose calls are being read. */
+  private localFunctions = new Set<string>();
 
   run(): FileExtraction {
     this.collect(TOKENS, EVENTS);
+    this.noteOwnBuiltins();
     this.declareItems(this.root, "", true);
     this.flushBlock();
     // Calls last: they read every type name and struct field of the file.
     for (const f of this.functions) this.recordCalls(f.node, f.scope);
     return this.finish();
+  }
+
+  /** Which built-in type names are the crate's own here: the file declares the type, or a `use` of `crate::`/`self::`/`super::` binds it. */
+  private noteOwnBuiltins(): void {
+    for (const node of this.root.namedChildren) {
+      const name = field(node, "name")?.text ?? "";
+      if (node.type in TYPE_ITEMS || node.type === "trait_item" || node.type === "type_item") {
+        if (this.builtin.has(name)) this.ownBuiltins.add(name);
+      } else if (node.type === "use_declaration" && /^(?:crate|self|super)::/.test(field(node, "argument")?.text ?? "")) {
+        for (const m of (field(node, "argument")?.text ?? "").matchAll(/\b([A-Z]\w*)\b(?!\s*(?:::|as\b))/g)) if (this.builtin.has(m[1]!)) this.ownBuiltins.add(m[1]!);
+      }
+    }
   }
 
   /** The items of a file or an inline module body; `prefix` qualifies their names (`m.`). */
@@ -150,8 +172,7 @@ class RustExtractor extends TreeExtractor {
     const exported = isPub(node);
     this.draft(node, { chunkType, symbolName: name, parentSymbol: null, isExported: exported }, null);
     const text = this.slice(this.spanStart(node).startIndex, node.endIndex);
-    const sym = this.addSymbol(this.spanStart(node), kind, name, exported, this.doc(node), kind === "const" || kind === "variable" ? firstLine(text) : text, text);
-    sym.line = node.startPosition.row + 1;
+    const sym = this.addSymbol(node, kind, name, exported, this.doc(node), kind === "const" || kind === "variable" ? firstLine(text) : text, text);
     // A const or static initialiser's calls are the module's.
     if (kind === "const" || kind === "variable") this.functions.push({ node, name, scope: { caller: null, self: null, module: this.module } });
     return sym;
@@ -160,8 +181,7 @@ class RustExtractor extends TreeExtractor {
   private declareFunction(node: SyntaxNode, name: string, parent: string | null, exported: boolean, scope: Scope) {
     const body = field(node, "body");
     this.draft(node, { chunkType: parent === null ? "function" : "method", symbolName: name, parentSymbol: parent, isExported: exported }, body);
-    const sym = this.addSymbol(this.spanStart(node), parent === null ? "function" : "method", name, exported, this.doc(node), this.header(node, body), body ? this.slice(body.startIndex, body.endIndex) : "");
-    sym.line = node.startPosition.row + 1;
+    const sym = this.addSymbol(node, parent === null ? "function" : "method", name, exported, this.doc(node), this.header(node, body), body ? this.slice(body.startIndex, body.endIndex) : "");
     sym.parent = parent;
     sym.params = paramsOf(field(node, "parameters"));
     const returns = field(node, "return_type");
@@ -174,8 +194,7 @@ class RustExtractor extends TreeExtractor {
     const body = field(node, "body");
     const exported = isPub(node);
     this.draft(node, { chunkType: "interface", symbolName: name, parentSymbol: null, isExported: exported }, body);
-    const sym = this.addSymbol(this.spanStart(node), "interface", name, exported, this.doc(node), this.header(node, body), "");
-    sym.line = node.startPosition.row + 1;
+    const sym = this.addSymbol(node, "interface", name, exported, this.doc(node), this.header(node, body), "");
     const bounds = field(node, "bounds")?.namedChildren.map((b) => this.namedType(b.text)).filter((b): b is string => b !== null) ?? [];
     if (bounds.length > 0) this.heritage.push({ className: name, line: node.startPosition.row + 1, extends: bounds[0]!, implements: bounds.slice(1) });
     for (const member of body?.namedChildren ?? []) {
@@ -232,7 +251,7 @@ class RustExtractor extends TreeExtractor {
     if (topLevel) this.flushBlock();
     const qualified = `${prefix}${name}`;
     this.draft(node, { chunkType: "block", symbolName: qualified, parentSymbol: null, isExported: isPub(node) }, body);
-    this.addSymbol(this.spanStart(node), "namespace", qualified, isPub(node), this.doc(node), this.header(node, body), "");
+    this.addSymbol(node, "namespace", qualified, isPub(node), this.doc(node), this.header(node, body), "");
     // Nested inline modules are descended to a bounded depth (the walk recurses once per module).
     if (qualified.split(".").length <= MAX_MODULE_DEPTH) this.declareItems(body, `${qualified}.`, false);
     return true;
@@ -339,18 +358,42 @@ class RustExtractor extends TreeExtractor {
   private recordCalls(node: SyntaxNode, scope: Scope): void {
     const types = new Map<string, Known>();
     const poisoned = new Set<string>();
+    this.elements = new Map();
     const params = node.type === "function_item" ? paramsOf(field(node, "parameters")) : [];
-    const bounds = node.type === "function_item" ? this.genericBounds(node) : new Map<string, string>();
+    // The function's own bounded generics, and its `impl`'s or trait's (`impl<I: Interval> Set<I>`).
+    const owner = node.parent?.type === "declaration_list" ? node.parent.parent : null;
+    const bounds = node.type === "function_item" ? new Map([...(owner ? this.genericBounds(owner) : []), ...this.genericBounds(node)]) : new Map<string, string>();
     for (const p of params) {
-      // `&mut dyn Trait`, `impl Trait` and a generic `V` bounded by a trait (`V: Visitor`) are the trait.
+      // `&mut dyn Trait`, `impl Trait` and a generic `V` bounded by a trait (`V: Visitor`) are the trait; `Self` the impl's type or the trait.
       const bare = (p.type ?? "").replace(/^&\s*(?:'\w+\s+)?(?:mut\s+)?/, "").replace(/^(?:dyn|impl)\s+/, "").trim();
-      const type = bounds.get(bare) ?? this.namedType(bare === "" ? null : bare);
+      const type = bare === "Self" ? scope.self : (bounds.get(bare) ?? this.namedType(bare === "" ? null : bare));
       if (type !== null && /^[a-z_]\w*$/.test(p.name)) types.set(p.name, { kind: "typed", typeName: type, resolution: "parameter_type" });
+      else if (p.type !== null && /^[a-z_]\w*$/.test(p.name)) {
+        // `xs: &[T]` / `Vec<T>`: what `for x in xs` binds.
+        const element = this.namedType(this.spec?.elementType?.(p.type) ?? null);
+        if (element !== null) this.elements.set(p.name, element);
+      }
     }
     const body = node.type === "function_item" ? field(node, "body") : node;
     if (!body) return;
+    // A `fn` item declared inside the body shadows the module's of that name: its bare calls are not traced.
+    this.localFunctions = new Set(body.descendantsOfType("function_item").map((f) => field(f, "name")?.text ?? ""));
+    // A `match` arm's variant binding holds only inside its arm: what the name held before comes back after it.
+    const arms: Array<{ end: number; name: string; had: Known | undefined; poisoned: boolean }> = [];
     for (const { node: n } of this.eventsIn(body.startIndex, body.endIndex)) {
-      if (n.type === "call_expression") this.recordCall(n, scope, types);
+      for (let arm = arms.at(-1); arm !== undefined && arm.end <= n.startIndex; arm = arms.at(-1)) {
+        arms.pop();
+        if (arm.had === undefined) types.delete(arm.name);
+        else types.set(arm.name, arm.had);
+        if (arm.poisoned) poisoned.add(arm.name);
+        else poisoned.delete(arm.name);
+      }
+      const variant = n.type === "match_arm" ? this.variantBinding(field(n, "pattern"), scope) : null;
+      if (variant !== null) {
+        arms.push({ end: n.endIndex, name: variant.name, had: types.get(variant.name), poisoned: poisoned.has(variant.name) });
+        types.set(variant.name, variant.known);
+        poisoned.delete(variant.name);
+      } else if (n.type === "call_expression") this.recordCall(n, scope, types);
       else if (n.type === "macro_invocation") this.recordMacroCalls(n, scope, types);
       else this.noteBinding(n, scope, types, poisoned);
     }
@@ -374,11 +417,21 @@ class RustExtractor extends TreeExtractor {
    * binding `x` again to anything else — or in a pattern — takes it away for the rest of the function.
    */
   private noteBinding(n: SyntaxNode, scope: Scope, types: Map<string, Known>, poisoned: Set<string>): void {
-    const bind = (name: string, known: Known | null) => bindLocal(types, poisoned, name, known);
+    const bind = (name: string, known: Known | null) => {
+      bindLocal(types, poisoned, name, known);
+      this.elements.delete(name);
+    };
     if (n.type === "let_declaration" || n.type === "assignment_expression") {
       const pattern = field(n, n.type === "let_declaration" ? "pattern" : "left");
       const value = field(n, n.type === "let_declaration" ? "value" : "right");
       const declared = n.type === "let_declaration" ? field(n, "type") : null;
+      // `let (a, b) = (f(), g());`: each name holds its own value.
+      const names = pattern?.type === "tuple_pattern" ? pattern.namedChildren : [];
+      const values = value?.type === "tuple_expression" ? value.namedChildren : [];
+      if (declared === null && names.length > 0 && names.length === values.length && names.every((p) => p.type === "identifier")) {
+        names.forEach((p, i) => bind(p.text, this.knownValue(values[i]!, scope, types)));
+        return;
+      }
       if (pattern?.type !== "identifier") {
         for (const id of pattern ? identifiersIn(pattern) : []) bind(id, null);
         return;
@@ -389,11 +442,80 @@ class RustExtractor extends TreeExtractor {
       return;
     }
     const pattern = field(n, n.type === "closure_expression" ? "parameters" : "pattern");
+    if (n.type === "for_expression" && pattern?.type === "identifier") {
+      // `for x in f()` / `for x in xs` (xs holding what a call returns): an element of the callee's declared collection.
+      const value = field(n, "value");
+      // `for x in xs`, `&xs`, `xs.iter()` over a parameter declared `&[T]` / `Vec<T>`.
+      const collection = value === null ? null : collectionName(value);
+      const element = collection === null ? undefined : this.elements.get(collection);
+      if (element !== undefined) {
+        bind(pattern.text, { kind: "typed", typeName: element, resolution: "parameter_type" });
+        return;
+      }
+      const known = value?.type === "identifier" ? types.get(value.text) : value ? this.knownValue(value, scope, types) : null;
+      bind(pattern.text, known?.kind === "returned" && !known.producer.endsWith("?") ? { kind: "returned", producer: `${known.producer}[]` } : null);
+      return;
+    }
     for (const id of pattern ? identifiersIn(pattern) : []) bind(id, null);
   }
 
-  /** A struct literal's type, or what a call (or `call?`) returns. */
-  private knownValue(value: SyntaxNode, scope: Scope, types: ReadonlyMap<string, Known>): Known | null {
+  /**
+   * `self.field` as the impl's struct in this file declares it; or — a struct of another file, a
+   * typed local's, a call result's — the field the linker looks up in the type's declaration (`T#field`).
+   */
+  private fieldOf(access: SyntaxNode, scope: Scope, types: ReadonlyMap<string, Known>): Known | null {
+    const value = field(access, "value");
+    const name = field(access, "field")?.text;
+    if (!value || !name || !/^[a-z_]\w*$/.test(name)) return null;
+    if (value.type === "self" && scope.self !== null) {
+      const fieldType = this.fieldTypes.get(scope.self)?.get(name);
+      if (fieldType !== undefined) return { kind: "typed", typeName: fieldType, resolution: "field_type" };
+      return this.fieldTypes.has(scope.self) ? null : { kind: "returned", producer: `${scope.self}#${name}` };
+    }
+    const known = value.type === "identifier" ? types.get(value.text) : value.type === "call_expression" ? this.knownValue(value, scope, types) : undefined;
+    if (known?.kind === "typed") return { kind: "returned", producer: `${known.typeName}#${name}` };
+    if (known?.kind === "returned") return { kind: "returned", producer: `${known.producer}()#${name}` };
+    return null;
+  }
+
+  /**
+   * `Type::Variant(x)` in a `match` arm: `x` holds the variant's single field, as the enum's
+   * declaration writes it (read by the linker: `Type#Variant.0`); null for any other pattern.
+   */
+  private variantBinding(pattern: SyntaxNode | null, scope: Scope): { name: string; known: Known } | null {
+    if (pattern === null) return null;
+    const tuple = pattern.type === "tuple_struct_pattern" ? pattern : pattern.namedChildren.find((c) => c.type === "tuple_struct_pattern");
+    const path = tuple ? field(tuple, "type") : null;
+    if (!tuple || path?.type !== "scoped_identifier") return null;
+    const parts = tuple.namedChildren.filter((c) => c.id !== path.id);
+    const names = parts.length === 1 ? identifiersIn(parts[0]!) : [];
+    if (names.length !== 1 || !/^(?:identifier|ref_pattern|mut_pattern)$/.test(parts[0]!.type)) return null;
+    const head = field(path, "path");
+    const variant = field(path, "name")?.text ?? "";
+    const owner = head === null ? null : head.text === "Self" ? scope.self : this.namedType(head.text);
+    return owner === null || !/^[A-Z]\w*$/.test(variant) ? null : { name: names[0]!, known: { kind: "returned", producer: `${owner}#${variant}.0` } };
+  }
+
+  /** A struct literal's type, what a call (or `call?`) returns, or an element of what one returns (`&f()[0]`, `xs[i]`). */
+  private knownValue(value: SyntaxNode, scope: Scope, types: ReadonlyMap<string, Known>, depth = 0): Known | null {
+    if (value.type === "reference_expression") {
+      const inner = field(value, "value");
+      return inner && depth < MAX_CHAIN ? this.knownValue(inner, scope, types, depth + 1) : null;
+    }
+    if (value.type === "index_expression") {
+      const base = value.namedChild(0);
+      const index = value.namedChild(1);
+      // An element, not a slice (`xs[1..]`).
+      if (!base || !index || index.type === "range_expression" || depth >= MAX_CHAIN) return null;
+      const known = base.type === "identifier" ? types.get(base.text) : this.knownValue(base, scope, types, depth + 1);
+      return known?.kind === "returned" && !known.producer.endsWith("?") && !known.producer.endsWith("[]") ? { kind: "returned", producer: `${known.producer}[]` } : null;
+    }
+    if (value.type === "call_expression" && field(value, "arguments")?.namedChildCount === 0) {
+      // `x.clone()` is a value of x's own type.
+      const fn = field(value, "function");
+      const of = fn?.type === "field_expression" && field(fn, "field")?.text === "clone" ? field(fn, "value") : null;
+      if (of?.type === "identifier" && types.has(of.text)) return types.get(of.text)!;
+    }
     if (value.type === "struct_expression") {
       const type = this.namedType(field(value, "name")?.text.replace(/^Self$/, scope.self ?? "Self") ?? null);
       return type === null ? null : { kind: "typed", typeName: type, resolution: "new_expression" };
@@ -413,12 +535,12 @@ class RustExtractor extends TreeExtractor {
       }
     }
     if (call?.type !== "call_expression") return null;
-    const producer = this.producerOf(field(call, "function"), scope, types, call);
+    const producer = this.producerOf(field(call, "function"), scope, types, call, depth);
     return producer === null ? null : { kind: "returned", producer: unwrapped ? `${producer}?` : producer };
   }
 
   /** A callee as a producer path: `f`, `Type.f` (`Self::f` in an impl), `module.f`, `crate::a.f`, `Type.m` for `x.m()` on a typed `x`. */
-  private producerOf(fn: SyntaxNode | null, scope: Scope, types: ReadonlyMap<string, Known>, call: SyntaxNode): string | null {
+  private producerOf(fn: SyntaxNode | null, scope: Scope, types: ReadonlyMap<string, Known>, call: SyntaxNode, depth = 0): string | null {
     if (!fn) return null;
     if (fn.type === "identifier") return this.bareName(fn.text, scope);
     if (fn.type === "scoped_identifier") {
@@ -434,8 +556,10 @@ class RustExtractor extends TreeExtractor {
       const name = field(fn, "field")?.text;
       if (!value || !name) return null;
       if (value.type === "self" && scope.self !== null) return `${scope.self}.${name}`;
-      const known = value.type === "identifier" ? types.get(value.text) : undefined;
+      // A method of what a call returns (`let r = dir.run(); r.errs()`, `a.b().c()`): a bounded chain.
+      const known = value.type === "identifier" ? types.get(value.text) : (value.type === "call_expression" || value.type === "try_expression") && depth < MAX_CHAIN ? this.knownValue(value, scope, types, depth + 1) : undefined;
       if (known?.kind === "typed") return `${known.typeName}.${name}`;
+      if (known?.kind === "returned") return `${known.producer}().${name}`;
     }
     return null;
   }
@@ -466,7 +590,7 @@ class RustExtractor extends TreeExtractor {
   private namedType(type: string | null): string | null {
     if (type === null) return null;
     const m = /^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)?((?:(?:crate|self|super|[a-z_]\w*)::)*)([A-Z]\w*)(?:\s*<.*>)?$/s.exec(type.trim());
-    if (!m || this.builtin.has(m[2]!)) return null;
+    if (!m || (this.builtin.has(m[2]!) && !this.ownBuiltins.has(m[2]!))) return null;
     const qualifier = m[1]!.replace(/::$/, "");
     if (qualifier === "") return m[2]!;
     // `m::T` through a module the file binds; any longer path is not followed (a same-named type
@@ -480,6 +604,7 @@ class RustExtractor extends TreeExtractor {
     let receiver: CallReceiver;
     let callee: string;
     if (fn.type === "identifier") {
+      if (this.localFunctions.has(fn.text)) return;
       callee = this.bareName(fn.text, scope);
       receiver = { kind: "bare" };
     } else if (fn.type === "scoped_identifier") {
@@ -494,10 +619,10 @@ class RustExtractor extends TreeExtractor {
       if (!value) return;
       if (value.type === "self" && scope.self !== null) receiver = { kind: "this", className: scope.self };
       else if (value.type === "identifier" && types.has(value.text)) receiver = types.get(value.text)!;
-      else if (value.type === "field_expression" && field(value, "value")?.type === "self" && scope.self !== null) {
-        const fieldType = this.fieldTypes.get(scope.self)?.get(field(value, "field")?.text ?? "");
-        if (fieldType === undefined) return;
-        receiver = { kind: "typed", typeName: fieldType, resolution: "field_type" };
+      else if (value.type === "field_expression") {
+        const held = this.fieldOf(value, scope, types);
+        if (held === null) return;
+        receiver = held;
       } else if (value.type === "call_expression" || value.type === "try_expression" || value.type === "struct_expression") {
         // `T::new().m()`, `open()?.m()`: a method of what the call returns.
         const known = this.knownValue(value, scope, types);
@@ -549,7 +674,8 @@ class RustExtractor extends TreeExtractor {
           continue;
         }
         const next = cs[i + 1];
-        if (c.type !== "identifier" || next?.type !== "token_tree" || next.child(0)?.type !== "(") continue;
+        // A method may share a primitive type's name (`self.char()`): the token is then a `primitive_type`.
+        if ((c.type !== "identifier" && !(c.type === "primitive_type" && cs[i - 1]?.type === ".")) || next?.type !== "token_tree" || next.child(0)?.type !== "(") continue;
         const before = cs[i - 1]?.type;
         const object = cs[i - 2];
         let receiver: CallReceiver | null = null;
@@ -574,11 +700,22 @@ class RustExtractor extends TreeExtractor {
             else if (this.typeNames.has(head)) receiver = { kind: "static", className: head };
             else if (this.modules.has(head)) receiver = { kind: "namespace", local: head };
           }
-        } else if (before !== "!" && before !== "fn") receiver = { kind: "bare" };
+        } else if (before !== "fn" && !this.localFunctions.has(c.text)) receiver = { kind: "bare" };
         if (receiver !== null) this.addCall(scope.caller, receiver.kind === "bare" ? this.bareName(c.text, scope) : c.text, receiver, false, c);
       }
     }
   }
+}
+
+/** The local a `for` loop iterates: `xs`, `&xs`, `&mut xs`, `xs.iter()`, `xs.iter_mut()`, `xs.into_iter()`; null for anything else. */
+function collectionName(value: SyntaxNode): string | null {
+  let v: SyntaxNode | null = value;
+  if (v.type === "reference_expression") v = field(v, "value");
+  if (v?.type === "call_expression" && field(v, "arguments")?.namedChildCount === 0) {
+    const fn = field(v, "function");
+    if (fn?.type === "field_expression" && /^(?:iter|iter_mut|into_iter)$/.test(field(fn, "field")?.text ?? "")) v = field(fn, "value");
+  }
+  return v?.type === "identifier" ? v.text : null;
 }
 
 /** Every identifier a pattern binds (or names: a path in a pattern binds nothing, and poisoning it is harmless). */

@@ -20,8 +20,9 @@ export type Known = Extract<CallReceiver, { kind: "typed" } | { kind: "returned"
 export function bindLocal(types: Map<string, Known>, poisoned: Set<string>, name: string, known: Known | null): void {
   if (poisoned.has(name)) return;
   const had = types.get(name);
-  if (known !== null && (had === undefined || JSON.stringify(had) === JSON.stringify(known))) types.set(name, known);
-  else {
+  if (known !== null && had === undefined) types.set(name, known);
+  // The same type however it was learnt (`x := &T{}`, then a literal's parameter `x *T`) is kept.
+  else if (!(known !== null && had !== undefined && (JSON.stringify(had) === JSON.stringify(known) || (had.kind === "typed" && known.kind === "typed" && had.typeName === known.typeName)))) {
     types.delete(name);
     poisoned.add(name);
   }

@@ -1,0 +1,38 @@
+// Rust extraction rules asserted directly: a symbol spans its item (attributes above it are its
+// chunk's, not its end), and a built-in type name the crate defines is the crate's type.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { extractOk } from "../helpers/extraction.js";
+
+const source = (...lines: string[]): string => [...lines, ""].join("\n");
+
+describe("rust extraction", () => {
+  it("gives an attributed item its own line and its last line (never an end before its start)", () => {
+    const x = extractOk(
+      "src/lib.rs",
+      source("#[derive(Debug)]", "pub struct A {", "    x: u8,", "}", "", "#[cfg(test)]", "mod tests {", "    #[test]", "    #[ignore]", "    fn x() {", "        assert!(true);", "    }", "}"),
+    );
+    expect(x.symbols.map((s) => [s.name, s.line, s.endLine])).toEqual([
+      ["A", 2, 4],
+      ["tests", 7, 13],
+      ["tests.x", 10, 12],
+    ]);
+    expect(x.chunks.find((c) => c.symbolName === "tests.x")?.startLine).toBe(8);
+  });
+
+  it("never ends a symbol before its start line in the conformance crate", () => {
+    const dir = join(import.meta.dirname, "../fixtures/lang/rust/src");
+    const backwards = readdirSync(dir).flatMap((f) => extractOk(`src/${f}`, readFileSync(join(dir, f), "utf8")).symbols.filter((s) => s.endLine < s.line).map((s) => `${f}:${s.name}`));
+    expect(backwards).toEqual([]);
+  });
+
+  it("reads a built-in type name the file declares or brings in from the crate as the crate's type", () => {
+    const declared = extractOk("src/error.rs", source("pub struct Error { depth: usize }", "", "impl Error {", "    pub fn depth(&self) -> usize { self.depth }", "}"));
+    expect(declared.symbols.map((s) => s.name)).toEqual(["Error", "Error.depth"]);
+    const imported = extractOk("src/a.rs", source("use crate::error::Error;", "", "fn f(e: &Error) -> usize { e.depth() }"));
+    expect(imported.calls.map((c) => [c.callee, c.receiver])).toEqual([["depth", { kind: "typed", typeName: "Error", resolution: "parameter_type" }]]);
+    const std = extractOk("src/b.rs", source("use std::error::Error;", "", "fn f(e: &dyn Error) { e.source(); }"));
+    expect(std.calls).toEqual([]);
+  });
+});

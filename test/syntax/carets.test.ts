@@ -7,9 +7,13 @@
 //   potential TARGET                    no verified call to TARGET there, but a potential match
 //   import MODULE -> PATH|external      an import of MODULE at that line, resolved to PATH
 //   implements TYPE IFACE               an IMPLEMENTS edge between the two
+//   extends TYPE BASE                   an EXTENDS edge between the two
 //   chunk TYPE NAME                     a chunk of that type for NAME spans the line
 //   signature NAME TEXT…                NAME's signature (first line, whitespace collapsed) is TEXT
-// A failing fixture lists every assertion that does not hold, with its file and line.
+// A failing fixture lists every assertion that does not hold, with its file and line; and every
+// verified call and heritage edge the index makes must be stated (a false edge fails as surely
+// as a missing one). The `<language>-resolver` projects hold one case per rule of the language's
+// `callGraph` lists (docs/languages.md).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -124,12 +128,13 @@ describe.each(LANGUAGES)("caret fixtures: %s", (language) => {
           else if (path === "external" ? !rows.every((r) => r.resolved === null && r.external === 1) : !rows.some((r) => r.resolved === path)) fail(`resolved to ${rows.map((r) => r.resolved ?? (r.external ? "external" : "nothing")).join(",")}`);
           break;
         }
-        case "implements": {
+        case "implements":
+        case "extends": {
           const [type, iface] = rest as [string, string];
           const edge = db
-            .prepare("SELECT 1 FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = 'IMPLEMENTS' AND a.name = ? AND b.name = ?")
-            .get(type, iface);
-          if (!edge) fail("no IMPLEMENTS edge");
+            .prepare("SELECT 1 FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ? AND a.name = ? AND b.name = ?")
+            .get(verb.toUpperCase(), type, iface);
+          if (!edge) fail(`no ${verb.toUpperCase()} edge`);
           break;
         }
         case "chunk": {
@@ -154,5 +159,19 @@ describe.each(LANGUAGES)("caret fixtures: %s", (language) => {
       }
     }
     expect(failures).toEqual([]);
+  });
+
+  it("states every verified call and heritage edge the index makes", () => {
+    const db = p.ctx.store().db;
+    const stated = new Set(assertions.filter((a) => a.words[0] === "calls").map((a) => `${a.file}:${a.line} ${a.words[1]}`));
+    const heritage = new Set(assertions.filter((a) => a.words[0] === "implements" || a.words[0] === "extends").map((a) => `${a.words[0]!.toUpperCase()} ${a.words[1]} ${a.words[2]}`));
+    const calls = db
+      .prepare("SELECT f.path, e.call_line AS line, t.name FROM edges e JOIN symbols t ON t.id = e.to_id JOIN symbols s ON s.id = e.from_id JOIN files f ON f.id = s.file_id WHERE e.edge_type = 'POTENTIAL_CALL'")
+      .all() as Array<{ path: string; line: number; name: string }>;
+    const inherits = db
+      .prepare("SELECT e.edge_type AS type, a.name AS type_name, b.name AS base FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type IN ('EXTENDS', 'IMPLEMENTS')")
+      .all() as Array<{ type: string; type_name: string; base: string }>;
+    const unstated = [...calls.map((c) => `${c.path}:${c.line} ${c.name}`).filter((k) => !stated.has(k)), ...inherits.map((h) => `${h.type} ${h.type_name} ${h.base}`).filter((k) => !heritage.has(k))];
+    expect([...new Set(unstated)].sort()).toEqual([]);
   });
 });

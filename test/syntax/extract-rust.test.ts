@@ -21,8 +21,8 @@ describe("rust extraction", () => {
     expect(x.chunks.find((c) => c.symbolName === "tests.x")?.startLine).toBe(8);
   });
 
-  it("never ends a symbol before its start line in the conformance crate", () => {
-    const dir = join(import.meta.dirname, "../fixtures/lang/rust/src");
+  it("never ends a symbol before its start line in the resolver fixture crate", () => {
+    const dir = join(import.meta.dirname, "../fixtures/carets/rust-resolver/src");
     const backwards = readdirSync(dir).flatMap((f) => extractOk(`src/${f}`, readFileSync(join(dir, f), "utf8")).symbols.filter((s) => s.endLine < s.line).map((s) => `${f}:${s.name}`));
     expect(backwards).toEqual([]);
   });

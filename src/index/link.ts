@@ -458,15 +458,10 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
       return target ? { target, resolution: "return_type" } : null;
     }
     case "fixture": {
-      // A pytest fixture parameter: the fixture's declared (or inferred) type — a class, or what a
-      // call it returns gives (`Flask.test_client()`) — then the method on it.
+      // A pytest fixture parameter: what the fixture gives (`recordedType`), then the method on it.
       const fixture = g.fixture(c.fileId, c.receiverName ?? "");
-      const given = fixture?.returnType ?? null;
-      const producer = given?.endsWith("()") ? resolveProducer(g, fixture!.fileId, given.slice(0, -2)) : null;
-      const source = given?.endsWith("()") ? producer : fixture;
-      const typeName = source?.returnType ? (languageSpec(g.languageOf(source.fileId))?.returnedType(source.returnType, source.parent, false, g.signatureOf(source.id)) ?? null) : null;
-      const type = typeName === null ? null : g.resolveTypeName(source!.fileId, typeName);
-      const target = type && TYPE_KINDS.has(type.sym.kind) ? g.member(type.sym, c.callee) : null;
+      const type = fixture ? recordedType(g, fixture, 0) : null;
+      const target = type ? g.member(type, c.callee) : null;
       return target ? { target, resolution: "parameter_type" } : null;
     }
     case "namespace": {
@@ -513,14 +508,31 @@ function producedType(g: Graph, fileId: number, path: string, depth = 0): Sym | 
  * or an element of it — resolved where the type is declared.
  */
 function fieldType(g: Graph, fileId: number, owner: string, field: string, element: boolean, depth: number): Sym | null {
-  const base = owner.endsWith("()") ? producedType(g, fileId, owner.slice(0, -2), depth + 1) : (g.resolveTypeName(fileId, owner)?.sym ?? null);
+  const base = owner.endsWith("()") || owner.includes("#") ? producedType(g, fileId, owner.endsWith("()") ? owner.slice(0, -2) : owner, depth + 1) : (g.resolveTypeName(fileId, owner)?.sym ?? null);
   if (!base || !TYPE_KINDS.has(base.kind)) return null;
   const spec = languageSpec(g.languageOf(base.fileId));
+  // A language whose attributes are declarations of their own (Python's `Class.attr`, a property): what the member records.
+  if (!spec?.fieldType) {
+    const member = element ? null : g.member(base, field);
+    return member && (member.kind === "variable" || member.kind === "method") ? recordedType(g, member, depth + 1) : null;
+  }
   const declaration = g.signatureOf(base.id);
   const written = declaration === null ? null : (spec?.fieldType?.(declaration, field) ?? null);
   const held = written === null || !element ? written : (spec?.elementType?.(written) ?? null);
   const typeName = held === null ? null : (spec?.returnedType(held, base.name, false, declaration) ?? null);
   const type = typeName === null ? null : g.resolveTypeName(base.fileId, typeName);
+  return type && TYPE_KINDS.has(type.sym.kind) ? type.sym : null;
+}
+
+/**
+ * The project type a declaration's recorded value has: its `returnType` read as a type, or —
+ * written `p()` (Python's inferred fixture and attribute values) — what producer `p` returns.
+ */
+function recordedType(g: Graph, sym: Sym, depth: number): Sym | null {
+  if (sym.returnType === null || depth > MAX_INHERITANCE_DEPTH) return null;
+  if (sym.returnType.endsWith("()")) return producedType(g, sym.fileId, sym.returnType.slice(0, -2), depth + 1);
+  const typeName = languageSpec(g.languageOf(sym.fileId))?.returnedType(sym.returnType, sym.parent, false, g.signatureOf(sym.id)) ?? null;
+  const type = typeName === null ? null : g.resolveTypeName(sym.fileId, typeName);
   return type && TYPE_KINDS.has(type.sym.kind) ? type.sym : null;
 }
 

@@ -225,7 +225,17 @@ class PythonExtractor extends TreeExtractor {
     const memberHashes: string[] = [];
     const classSym = this.addSymbol(d.outer, "class", name, exported, doc, header, "");
     classSym.line = d.def.startPosition.row + 1;
-    if (body) this.fieldTypes.set(name, this.collectFieldTypes(body));
+    if (body) {
+      // Attributes as symbols (`Class.attr`, a variable holding what they hold), for receivers in
+      // other files (`request.url.copy_with()`); a same-file `self.attr.m()` reads them directly.
+      const attributes = this.collectAttributes(name, body);
+      const methods = new Set(body.namedChildren.map((m) => field(m.type === "decorated_definition" ? (field(m, "definition") ?? m) : m, "name")?.text));
+      this.fieldTypes.set(name, new Map([...attributes].filter(([, a]) => !a.value.endsWith("()")).map(([attr, a]) => [attr, a.value])));
+      for (const [attr, a] of attributes) {
+        if (methods.has(attr)) continue;
+        this.symbols.push(symbolRecord(`${name}.${attr}`, "variable", a.line, a.line, exported && isPublicMember(attr), { signature: `${attr}: ${a.value}`, parent: name, returnType: a.value }));
+      }
+    }
     for (const member of body?.namedChildren ?? []) {
       const def = member.type === "decorated_definition" ? field(member, "definition") : member;
       if (def?.type !== "function_definition") {
@@ -250,22 +260,31 @@ class PythonExtractor extends TreeExtractor {
     this.exclusions.set(shell, methodRanges);
   }
 
-  /** The classes a class's attributes hold, where one binding (or several agreeing ones) says so. */
-  private collectFieldTypes(body: SyntaxNode): Map<string, string> {
-    const seen = new Map<string, string | null>();
-    const note = (attr: string, type: string | null) => {
+  /**
+   * What a class's attributes hold, where one binding (or several agreeing ones) says so: a class
+   * (`attr: T` in the body, `self.attr: T = …`, `self.attr = Name(…)` or `mod.Name(…)`, `self.attr =
+   * param` of an annotated parameter) or what one call returns, written as that call
+   * (`self.config = self.make_config()` → `App.make_config()`); with each attribute's first line.
+   */
+  private collectAttributes(cls: string, body: SyntaxNode): Map<string, { value: string; line: number }> {
+    const seen = new Map<string, { value: string | null; line: number }>();
+    const note = (attr: string, value: string | null, line: number) => {
       const prev = seen.get(attr);
-      seen.set(attr, prev === undefined || prev === type ? type : null);
+      seen.set(attr, prev === undefined ? { value, line } : { value: prev.value === value ? value : null, line: prev.line });
     };
-    const classOf = (type: string | null) => this.projectClass(type);
+    const valueOf = (known: Known | null) => (known?.kind === "typed" ? known.typeName : known?.kind === "returned" && !known.producer.endsWith("?") ? `${known.producer}()` : null);
     for (const member of body.namedChildren) {
       // `attr: T` / `attr: T = …` in the class body.
       const assign = member.type === "expression_statement" ? member.namedChild(0) : null;
       const left = assign?.type === "assignment" ? field(assign, "left") : null;
-      if (assign && left?.type === "identifier" && field(assign, "type")) note(left.text, classOf(field(assign, "type")!.text));
+      if (assign && left?.type === "identifier" && field(assign, "type")) note(left.text, this.projectClass(field(assign, "type")!.text), left.startPosition.row + 1);
       const def = member.type === "decorated_definition" ? field(member, "definition") : member;
       if (def?.type !== "function_definition") continue;
-      const params = new Map(paramsOf(field(def, "parameters"), true).map((p) => [p.name, classOf(p.type)]));
+      const params = new Map<string, Known>();
+      for (const p of paramsOf(field(def, "parameters"), true)) {
+        const type = this.projectClass(p.type);
+        if (type !== null) params.set(p.name, { kind: "typed", typeName: type, resolution: "parameter_type" });
+      }
       const scope = field(def, "body") ?? def;
       for (const { node: a } of this.eventsIn(scope.startIndex, scope.endIndex)) {
         if (a.type !== "assignment") continue;
@@ -275,12 +294,11 @@ class PythonExtractor extends TreeExtractor {
         if (object?.type !== "identifier" || object.text !== "self" || !attr) continue;
         const annotation = field(a, "type");
         const right = field(a, "right");
-        const fn = right?.type === "call" ? field(right, "function") : null;
-        const constructed = fn?.type === "identifier" && (this.classNames.has(fn.text) || (this.importedNames.has(fn.text) && /^[A-Z]/.test(fn.text))) ? fn.text : null;
-        note(attr, annotation ? classOf(annotation.text) : (constructed ?? (right?.type === "identifier" ? (params.get(right.text) ?? null) : null)));
+        const value = annotation ? this.projectClass(annotation.text) : right?.type === "identifier" ? valueOf(params.get(right.text) ?? null) : valueOf(this.knownValue(right, cls, params));
+        note(attr, value, target!.startPosition.row + 1);
       }
     }
-    return new Map([...seen].filter((e): e is [string, string] => e[1] !== null));
+    return new Map([...seen].filter((e): e is [string, { value: string; line: number }] => e[1].value !== null));
   }
 
   /** The declaration up to its body: decorators and the `def …(…) -> …` / `class …(…)` line(s), without the colon. */
@@ -412,14 +430,24 @@ class PythonExtractor extends TreeExtractor {
     return null;
   }
 
-  /** `self.attr` or `x.attr` with `x` of a known class: what the class's `attr` gives (a property's return annotation), decided when linking. */
+  /**
+   * `self.attr`, `x.attr` with `x` of a known class, `make().attr`, `a.b.attr`: what the owner's
+   * `attr` holds (an attribute's recorded value, a property's return annotation) — the producer
+   * `Owner#attr` (`p()#attr`, `Owner#b#attr`), decided when linking.
+   */
   private attributeValue(node: SyntaxNode, cls: string | null, types: ReadonlyMap<string, Known>): Known | null {
     const object = field(node, "object");
     const attribute = field(node, "attribute")?.text;
-    if (object?.type !== "identifier" || !attribute) return null;
-    const known = types.get(object.text);
-    const owner = object.text === "self" && cls !== null ? cls : known?.kind === "typed" ? known.typeName : null;
-    return owner === null ? null : { kind: "returned", producer: `${owner}.${attribute}` };
+    if (!object || !attribute) return null;
+    let owner: string | null = null;
+    if (object.type === "identifier") {
+      const known = types.get(object.text);
+      owner = object.text === "self" && cls !== null ? cls : known?.kind === "typed" ? known.typeName : known?.kind === "returned" && !known.producer.endsWith("?") ? `${known.producer}()` : null;
+    } else if (object.type === "attribute" || object.type === "call") {
+      const inner = this.knownValue(object, cls, types);
+      owner = inner?.kind === "typed" ? inner.typeName : inner?.kind === "returned" && !inner.producer.endsWith("?") ? (inner.producer.includes("#") && object.type === "attribute" ? inner.producer : `${inner.producer}()`) : null;
+    }
+    return owner === null ? null : { kind: "returned", producer: `${owner}#${attribute}` };
   }
 
   /** A local bound to a module: `import a`, or a lower-case name `from pkg import mod` may bind to a submodule (linking decides). */

@@ -56,6 +56,8 @@ describe("mast_project_skeleton", () => {
     const r = await call("mast_project_skeleton", {});
     expect(r.files).toEqual([
       { file_path: "src/auth/handler.ts", exports: ["Reply", "handleLogin"] },
+      // A barrel lists the names it re-exports one by one (`export *` is mast_exports' star_exports).
+      { file_path: "src/auth/index.ts", exports: ["Credentials"] },
       { file_path: "src/deep/a/b/c.ts", exports: ["deep"] },
       { file_path: "src/types.ts", exports: ["LoginRequest", "Big"] },
     ]);
@@ -64,16 +66,17 @@ describe("mast_project_skeleton", () => {
     const r = await call("mast_project_skeleton", { max_exports: 1 });
     expect(r.files).toEqual([
       { file_path: "src/auth/handler.ts", exports: ["Reply"], exports_truncated: 1 },
+      { file_path: "src/auth/index.ts", exports: ["Credentials"] },
       { file_path: "src/deep/a/b/c.ts", exports: ["deep"] },
       { file_path: "src/types.ts", exports: ["LoginRequest"], exports_truncated: 1 },
     ]);
   });
   it("scopes by directory and max_depth, and counts what the limit cut", async () => {
     expect((await call("mast_project_skeleton", { directory: "src", max_depth: 0 })).files.map((f: any) => f.file_path)).toEqual(["src/types.ts"]);
-    expect((await call("mast_project_skeleton", { directory: "src/", max_depth: 1 })).files.map((f: any) => f.file_path)).toEqual(["src/auth/handler.ts", "src/types.ts"]);
+    expect((await call("mast_project_skeleton", { directory: "src/", max_depth: 1 })).files.map((f: any) => f.file_path)).toEqual(["src/auth/handler.ts", "src/auth/index.ts", "src/types.ts"]);
     const capped = await call("mast_project_skeleton", { limit: 1 });
     expect(capped.files).toHaveLength(1);
-    expect(capped.files_truncated).toBe(2);
+    expect(capped.files_truncated).toBe(3);
   });
   it("says scope_empty when the directory or pattern matches no indexed file", async () => {
     expect(await call("mast_project_skeleton", { directory: "no/such/dir" })).toEqual({ files: [], scope_empty: true });

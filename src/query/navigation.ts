@@ -149,7 +149,7 @@ export function fileExports(db: Db, filePath: string): ExportsResponse {
       signature: r.signature,
       line: r.line,
       doc: r.doc,
-      ...(r.reexport_module !== null ? { from: r.reexport_module } : {}),
+      ...(r.reexport_module !== null ? { from: r.reexport_module === "*" ? starSource(db, file.id, r.name) : r.reexport_module } : {}),
     })),
     star_exports: stars,
   };
@@ -288,6 +288,11 @@ export function symbolSignatures(db: Db, query: string, filePath: string | null,
   const response: SignatureResponse = { results };
   if (rows.length > limit) response.results_truncated = rows.length - limit;
   return response;
+}
+
+/** Where a name listed by `__all__` and brought in by one of the file's star imports is declared (its path), or `*` when none of them declares it. */
+function starSource(db: Db, fileId: number, name: string): string {
+  return resolveThroughReExports(db, fileId, name, new Set())?.path ?? "*";
 }
 
 /** The declaration of `name` as seen from a file: in it, or through its named and star re-exports. */

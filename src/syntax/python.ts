@@ -82,6 +82,7 @@ class PythonExtractor extends TreeExtractor {
       else this.declareFunction(d, null);
     }
     this.recordTopLevelCalls(definitions);
+    this.exportStarNames();
     return this.finish();
   }
 
@@ -352,6 +353,21 @@ class PythonExtractor extends TreeExtractor {
   }
 
   /**
+   * The names `__all__` lists that the module neither declares nor imports by name come from its
+   * `from m import *` imports (httpx's `__init__.py`): export rows of module `*`, the module that
+   * provides each found when it is asked for.
+   */
+  private exportStarNames(): void {
+    const all = this.exportList === null ? null : exportListStatement(this.root);
+    if (all === null || !this.imports.some((i) => i.kind === "export_star")) return;
+    const known = new Set([...this.symbols.map((s) => s.name), ...this.imports.flatMap((i) => i.locals)]);
+    const line = all.startPosition.row + 1;
+    for (const name of this.exportList!) {
+      if (!known.has(name)) this.symbols.push(symbolRecord(name, "export", line, line, true, { signature: `__all__ = [..., "${name}", ...]`, reExport: { module: "*", importedName: name } }));
+    }
+  }
+
+  /**
    * Which names a module-level `from … import` re-exports: those `__all__` lists; without one, a
    * package's (`__init__.py`) public names imported from its own modules (`from .m import X`).
    */
@@ -594,13 +610,17 @@ function baseName(node: SyntaxNode): string | null {
 
 /** The names `__all__ = [...]` (or a tuple) lists at the module's top level, or null when it has none. */
 function exportListOf(root: SyntaxNode): Set<string> | null {
+  const right = exportListStatement(root)?.namedChild(0)?.childForFieldName("right");
+  return right ? new Set(right.namedChildren.filter((c) => c.type === "string").map((c) => stringText(c))) : null;
+}
+
+/** The module-level `__all__ = [...]` (or tuple) statement, or null. */
+function exportListStatement(root: SyntaxNode): SyntaxNode | null {
   for (const stmt of root.namedChildren) {
     const assign = stmt.type === "expression_statement" ? stmt.namedChild(0) : null;
     const left = assign?.type === "assignment" ? field(assign, "left") : null;
     const right = assign ? field(assign, "right") : null;
-    if (left?.text === "__all__" && right && (right.type === "list" || right.type === "tuple")) {
-      return new Set(right.namedChildren.filter((c) => c.type === "string").map((c) => stringText(c)));
-    }
+    if (left?.text === "__all__" && right && (right.type === "list" || right.type === "tuple")) return stmt;
   }
   return null;
 }

@@ -54,6 +54,11 @@ describe("python extraction", () => {
       ["Flask", 1, ".app", "Flask"],
       ["views", 3, ".", "views"],
     ]);
+    // A name `__all__` lists that the module neither declares nor imports by name comes from its star imports.
+    expect(exportsOf("httpx/__init__.py", "from ._api import *\nfrom ._models import Response\n__all__ = ['get', 'Response', 'Local']\nclass Local: pass\n")).toEqual([
+      ["Response", 2, "._models", "Response"],
+      ["get", 3, "*", "get"],
+    ]);
     // A plain module re-exports only `X as X` (PEP 484); imports inside functions never.
     expect(exportsOf("pkg/util.py", "from .app import Flask\nfrom .app import Blueprint as Blueprint\ndef f():\n    from .x import y\n")).toEqual([["Blueprint", 2, ".app", "Blueprint"]]);
   });

@@ -69,6 +69,7 @@ const p = indexedProject({
     '    [fresh][0].rename("v")',
     "",
   ].join("\n"),
+  "src/app/api.py": ["from .models import *", '__all__ = ["Registry", "nowhere"]', ""].join("\n"),
   "tests/test_models.py": ["from app.models import User", "", "", "def test_parse():", '    assert User.parse("{}").name', ""].join("\n"),
 });
 
@@ -77,6 +78,7 @@ describe("python through the read tools", () => {
     expect((await p.call("mast_project_skeleton", {})).files).toEqual([
       // `User` is imported and listed in `__all__`: a re-export of the package.
       { file_path: "src/app/__init__.py", exports: ["User", "make_user"] },
+      { file_path: "src/app/api.py", exports: ["Registry", "nowhere"] },
       { file_path: "src/app/cli.py", exports: ["main", "typed"] },
       { file_path: "src/app/models.py", exports: ["Base", "User", "Registry"] },
       { file_path: "tests/test_models.py", exports: ["test_parse"] },
@@ -131,6 +133,14 @@ describe("python through the read tools", () => {
     expect(flat(callers.verified_callers).map((c: { file_path: string; line: number }) => `${c.file_path}:${c.line}`)).toEqual(["src/app/cli.py:10", "src/app/models.py:25", "src/app/models.py:38"]);
     // Not inherited and not declared: not_found, with what it may have meant.
     expect(await p.call("mast_signature", { symbol: "User.sav" })).toMatchObject({ results: [] });
+  });
+
+  it("lists what __all__ re-exports from star imports with the file that declares it", async () => {
+    const r = await p.call("mast_exports", { file_path: "src/app/api.py" });
+    expect(r.exports.map((e: { name: string; from?: string }) => [e.name, e.from ?? null])).toEqual([
+      ["Registry", "src/app/models.py"],
+      ["nowhere", "*"],
+    ]);
   });
 
   it("lists subclasses as implementors", async () => {

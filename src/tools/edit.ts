@@ -22,11 +22,14 @@ import {
   type OpResult,
   type Warning,
 } from "../edit/operations.js";
-import { extname, resolve } from "node:path";
-import { astCapabilities, astFindSymbols } from "../edit/ast.js";
+import { dirname, extname, resolve } from "node:path";
+import { MAX_CROSS_FILE_SITES, astCapabilities, astFindSymbols, type CrossFileUses, type RenamedDeclaration } from "../edit/ast.js";
 import { ROUTED_OPERATIONS, batchEdit, routeEdit } from "../edit/route-edit.js";
 import { ChangeSet, mintChangeSetId } from "../edit/snapshots.js";
-import { isMastError } from "../base/errors.js";
+import { errorMessage, isMastError } from "../base/errors.js";
+import { projectPath } from "../base/paths.js";
+import { callersOf, type Callers } from "../query/graph.js";
+import { freshAnswer } from "./graph.js";
 import { loadHashpilotConfig, parsePolicy, type HashpilotConfig, type RoutePolicy } from "../edit/config.js";
 import { DEFAULT_GREP_TIMEOUT_MS } from "../edit/grep.js";
 import { projectBoundary, readablePath } from "../edit/paths.js";
@@ -549,7 +552,56 @@ const astOptions = {
   ...provenance,
 };
 const symbolInput = z.string().min(1).max(500).describe("The declaration's name; a member as Owner.member.");
-const astEditOptions = (a: { dry_run: boolean; include_source: boolean; allow_parse_errors: boolean; yes: boolean }) => ({ dryRun: a.dry_run, includeSource: a.include_source, allowParseErrors: a.allow_parse_errors, yes: a.yes });
+const astEditOptions = (ctx: ToolContext, a: { dry_run: boolean; include_source: boolean; allow_parse_errors: boolean; yes: boolean }) => ({
+  dryRun: a.dry_run,
+  includeSource: a.include_source,
+  allowParseErrors: a.allow_parse_errors,
+  yes: a.yes,
+  crossFileUses: (declaration: RenamedDeclaration) => crossFileUses(ctx, declaration),
+});
+
+/** Lines naming a renamed declaration a cross-file check reads at most. */
+const CROSS_FILE_POTENTIAL_LIMIT = 10_000;
+
+/**
+ * What the index knows of other files' uses of a declaration a file-scoped rename changed — asked
+ * before the index takes in the rename, the files the uses are in refreshed first: the verified
+ * call sites there, and the lines naming it that no edge explains where the declaration can be
+ * seen (exported, or in its own directory for a language whose names a directory shares). No index,
+ * or none of the declaration in its file, is `unchecked` with the reason.
+ */
+async function crossFileUses(ctx: ToolContext, declaration: RenamedDeclaration): Promise<CrossFileUses> {
+  const root = ctx.config.project_root;
+  try {
+    const path = projectPath(declaration.path, root);
+    const { answer } = await freshAnswer(
+      ctx,
+      () => otherFileUses(callersOf(ctx.store().db, root, { symbol: declaration.name, filePath: path, transitive: false, potentialLimit: CROSS_FILE_POTENTIAL_LIMIT, omitNonCalls: true, omitImports: declaration.name.includes(".") }), path),
+      (uses) => uses?.map((u) => u.path) ?? [],
+    );
+    if (answer === null) return { unchecked: `the index has no declaration '${declaration.name}' in ${path}` };
+    return {
+      total: answer.length,
+      verified: answer.filter((u) => u.verified).length,
+      files: new Set(answer.map((u) => u.path)).size,
+      sites: answer.slice(0, MAX_CROSS_FILE_SITES).map(({ path, line }) => ({ path, line })),
+    };
+  } catch (err) {
+    return { unchecked: errorMessage(err) };
+  }
+}
+
+/** A declaration's uses outside its file, one per line (verified first), or null when the index does not declare it in `path`. */
+function otherFileUses(callers: Callers, path: string): Array<{ path: string; line: number; verified: boolean }> | null {
+  const declared = callers.target.sites[0];
+  if (declared === undefined || declared.path !== path) return null;
+  const shared = extensionInfo(path)?.spec.scope === "directory";
+  const visible = (p: string) => declared.is_exported === 1 || (shared && dirname(p) === dirname(path));
+  const lines = new Map<string, { path: string; line: number; verified: boolean }>();
+  for (const v of callers.verified) if (v.file_path !== path) lines.set(`${v.file_path}:${v.line}`, { path: v.file_path, line: v.line, verified: true });
+  for (const m of callers.potential?.matches ?? []) if (m.file_path !== path && visible(m.file_path)) lines.set(`${m.file_path}:${m.line}`, { path: m.file_path, line: m.line, verified: false });
+  return [...lines.values()];
+}
 
 export const astCapabilitiesTool = defineTool({
   name: "ast_capabilities",
@@ -675,7 +727,7 @@ export const routeEditTool = defineTool({
       oldContent: args.old_content,
       expectedFileHash: args.expected_file_hash,
       method: args.method,
-      options: astEditOptions(args),
+      options: astEditOptions(ctx, args),
     };
     const files = args.files ?? [args.file!];
     const route = args.method ?? (args.file ? chooseRoute(args.file, args.operation, policy).route : "batch");

@@ -214,11 +214,34 @@ describe("TypeScript", () => {
     expect((await rename(ts.call, "src/a.ts", "local", "helper")).warnings).toEqual([]);
   });
 
+  it("a file the index has not seen yet is CROSS_FILE_UNCHECKED, saying so", async () => {
+    ts.project.write("src/fresh.ts", "export function fresh(): number {\n  return 1;\n}\n");
+    const r = await rename(ts.call, "src/fresh.ts", "fresh", "stale");
+    expect(r.warnings.map((w) => [w.code, w.message])).toEqual([
+      ["CROSS_FILE_UNCHECKED", "other files' uses of 'fresh' were not checked (not in the index: src/fresh.ts): any that name 'fresh' still do; mast_rename_impact lists them once the project is indexed"],
+    ]);
+  });
+
   it("a batch carries each file's warning with its file", async () => {
     const r = await ts.call("route_edit", { files: ["src/a.ts", "src/c.ts"], operation: "rename-symbol", symbol: "local", new_name: "helper", dry_run: true });
     expect(r.warnings).toEqual([]);
-    const both = await ts.call("route_edit", { files: ["src/a.ts"], operation: "rename-symbol", symbol: "matches", new_name: "isMatch", dry_run: true });
-    expect(both.warnings.map((w: { code: string; file: string; total: number }) => [w.code, w.file, w.total])).toEqual([["CROSS_FILE_USES", join(ts.project.root, "src/a.ts"), 2]]);
+    const one = await ts.call("route_edit", { files: ["src/a.ts"], operation: "rename-symbol", symbol: "matches", new_name: "isMatch", dry_run: true });
+    expect(one.warnings.map((w: { code: string; file: string; total: number }) => [w.code, w.file, w.total])).toEqual([["CROSS_FILE_USES", join(ts.project.root, "src/a.ts"), 2]]);
+  });
+});
+
+describe("Rust", () => {
+  const rs = indexedProject({
+    "Cargo.toml": '[package]\nname = "m"\nversion = "0.1.0"\nedition = "2021"\n',
+    "src/lib.rs": "pub mod a;\npub mod b;\n",
+    "src/a.rs": ["pub fn matches(s: &str) -> bool {", "    !s.is_empty()", "}", "", "fn private() -> u8 {", "    1", "}", ""].join("\n"),
+    "src/b.rs": ["use crate::a::matches;", "", "pub fn check(u: &str) -> bool {", "    matches(u) || matches(\"/\")", "}", ""].join("\n"),
+  });
+
+  it("a pub function another module calls: CROSS_FILE_USES; a private one: nothing", async () => {
+    const r = await rename(rs.call, "src/a.rs", "matches", "is_match");
+    expect(r.warnings.map((w) => [w.code, w.total, w.verified, w.sites])).toEqual([["CROSS_FILE_USES", 1, 1, [{ path: "src/b.rs", line: 4 }]]]);
+    expect((await rename(rs.call, "src/a.rs", "private", "internal")).warnings).toEqual([]);
   });
 });
 

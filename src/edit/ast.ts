@@ -97,9 +97,9 @@ export interface RenamedDeclaration {
   readonly name: string;
 }
 
-/** Other files' uses of a declaration, from the index: how many (of them verified calls), in how many files, the first of them; or why they could not be counted. */
+/** Other files' uses of a declaration, from the index, one per line: how many (of them verified calls), in how many files, the first of them (project-relative); or why they could not be counted. */
 export type CrossFileUses =
-  | { readonly total: number; readonly verified: number; readonly files: number; readonly sites: ReadonlyArray<{ readonly path: string; readonly line: number }> }
+  | { readonly total: number; readonly verified: number; readonly fileCount: number; readonly sites: ReadonlyArray<{ readonly path: string; readonly line: number }> }
   | { readonly unchecked: string };
 
 /** Sites a CROSS_FILE_USES warning names at most. */
@@ -206,11 +206,11 @@ function crossFileWarnings(path: string, declaration: string, uses: CrossFileUse
   return [
     {
       code: "CROSS_FILE_USES",
-      message: `${uses.total} use(s) in ${uses.files} other file(s) (e.g. ${examples}) still name '${name}'; rename across files with \`hashpilot intent rename-exported-symbol\`${crossFile ? "" : " once it covers this language — until then edit the uses mast_rename_impact lists"}`,
+      message: `${uses.total} use(s) in ${uses.fileCount} other file(s) (e.g. ${examples}) still name '${name}'; rename across files with \`hashpilot intent rename-exported-symbol\`${crossFile ? "" : " once it covers this language — until then edit the uses mast_rename_impact lists"}`,
       symbol: declaration,
       total: uses.total,
       verified: uses.verified,
-      files: uses.files,
+      fileCount: uses.fileCount,
       sites: uses.sites,
     },
   ];

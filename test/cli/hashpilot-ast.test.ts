@@ -70,7 +70,7 @@ describe("hashpilot ast", () => {
         symbol: "use",
         total: 1,
         verified: 1,
-        files: 1,
+        fileCount: 1,
         sites: [{ path: "src/b.ts", line: 3 }],
       },
     ]);

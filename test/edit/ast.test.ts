@@ -345,7 +345,7 @@ describe("AST edits: what a rename asks the index about other files", () => {
       ...PREVIEW,
       crossFileUses: async (d) => {
         seen.push(`${d.path.slice(project.root.length + 1)} ${d.name}`);
-        return { total: 0, verified: 0, files: 0, sites: [] };
+        return { total: 0, verified: 0, fileCount: 0, sites: [] };
       },
     });
     return { seen, codes: r.warnings.map((w) => w.code) };
@@ -366,7 +366,7 @@ describe("AST edits: what a rename asks the index about other files", () => {
 
   it("what the hook answers becomes the warning: CROSS_FILE_USES with the count and sites, CROSS_FILE_UNCHECKED with its reason", async () => {
     const sites = [{ path: "pkg/b.py", line: 5 }, { path: "pkg/c.py", line: 2 }];
-    const uses = await astRenameSymbol(ctx(), "models.py", "find", "lookup", null, { ...PREVIEW, crossFileUses: async () => ({ total: 7, verified: 3, files: 2, sites }) });
+    const uses = await astRenameSymbol(ctx(), "models.py", "find", "lookup", null, { ...PREVIEW, crossFileUses: async () => ({ total: 7, verified: 3, fileCount: 2, sites }) });
     expect(uses.warnings).toEqual([
       {
         code: "CROSS_FILE_USES",
@@ -374,7 +374,7 @@ describe("AST edits: what a rename asks the index about other files", () => {
         symbol: "find",
         total: 7,
         verified: 3,
-        files: 2,
+        fileCount: 2,
         sites,
       },
     ]);

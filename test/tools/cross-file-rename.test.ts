@@ -69,7 +69,7 @@ describe("Python", () => {
         symbol: "matches",
         total: 2,
         verified: 2,
-        files: 1,
+        fileCount: 1,
         sites: [
           { path: "pkg/b.py", line: 5 },
           { path: "pkg/b.py", line: 7 },
@@ -81,7 +81,7 @@ describe("Python", () => {
   it("renaming the method pkg/c.py calls twice (httpx's URLPattern.matches) warns with both calls, not the import of the function of that name", async () => {
     const r = await rename(py.call, "pkg/a.py", "URLPattern.matches", "accepts");
     expect(r.data.changes).toBe(1);
-    expect(r.warnings.map((w) => [w.code, w.symbol, w.total, w.files, w.sites])).toEqual([
+    expect(r.warnings.map((w) => [w.code, w.symbol, w.total, w.fileCount, w.sites])).toEqual([
       [
         "CROSS_FILE_USES",
         "URLPattern.matches",
@@ -97,7 +97,7 @@ describe("Python", () => {
 
   it("a constant another module imports and reads: its lines naming it are uses, none of them a verified call", async () => {
     const r = await rename(py.call, "pkg/a.py", "LIMIT", "MAX_TRIES");
-    expect(r.warnings.map((w) => [w.code, w.total, w.verified, w.files, w.sites])).toEqual([
+    expect(r.warnings.map((w) => [w.code, w.total, w.verified, w.fileCount, w.sites])).toEqual([
       [
         "CROSS_FILE_USES",
         2,
@@ -145,7 +145,7 @@ describe("Go", () => {
         symbol: "matches",
         total: 2,
         verified: 2,
-        files: 1,
+        fileCount: 1,
         sites: [
           { path: "util/b.go", line: 4 },
           { path: "util/b.go", line: 7 },
@@ -156,7 +156,7 @@ describe("Go", () => {
 
   it("an exported function another package calls: CROSS_FILE_USES at main.go:6", async () => {
     const r = await rename(go.call, "util/a.go", "Matches", "Match");
-    expect(r.warnings.map((w) => [w.code, w.total, w.files, w.sites])).toEqual([["CROSS_FILE_USES", 1, 1, [{ path: "main.go", line: 6 }]]]);
+    expect(r.warnings.map((w) => [w.code, w.total, w.fileCount, w.sites])).toEqual([["CROSS_FILE_USES", 1, 1, [{ path: "main.go", line: 6 }]]]);
   });
 
   it("an unexported name another package declares and calls for itself warns nothing", async () => {
@@ -184,9 +184,11 @@ describe("TypeScript", () => {
     ].join("\n"),
     "src/b.ts": ["import { matches, Pattern } from './a.js';", "", "export function run(u: string): boolean {", "  if (matches(u)) return true;", "  new Pattern().test(u);", "  return matches(u + '/');", "}", ""].join("\n"),
     "src/c.ts": ["function local(): number {", "  return 2;", "}", "", "export const n = local();", ""].join("\n"),
+    // A Python script naming `matches` cannot use the TypeScript function.
+    "scripts/run.py": ["from helpers import matches", "", "matches('x')", ""].join("\n"),
   });
 
-  it("an exported function src/b.ts calls twice: CROSS_FILE_USES with both sites, pointing to the intent", async () => {
+  it("an exported function src/b.ts calls twice: CROSS_FILE_USES with both sites (not a Python file's lines naming it), pointing to the intent", async () => {
     const r = await rename(ts.call, "src/a.ts", "matches", "isMatch");
     expect(r.data.changes).toBe(2);
     expect(r.warnings).toEqual([
@@ -196,7 +198,7 @@ describe("TypeScript", () => {
         symbol: "matches",
         total: 2,
         verified: 2,
-        files: 1,
+        fileCount: 1,
         sites: [
           { path: "src/b.ts", line: 4 },
           { path: "src/b.ts", line: 6 },

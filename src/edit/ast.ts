@@ -87,7 +87,23 @@ export interface AstEditOptions {
   readonly allowParseErrors: boolean;
   /** rename-symbol: rename although some uses may be the variable or not (RenamePlan.uncertain), leaving those as they are. */
   readonly yes?: boolean;
+  /** rename-symbol: what the project's index knows of other files' uses of the renamed declaration (tools/edit.ts asks it); without it they are not checked. */
+  readonly crossFileUses?: (declaration: RenamedDeclaration) => Promise<CrossFileUses>;
 }
+
+/** A declaration a rename changed that other files may name: its file (absolute) and its name as the index has it (`Owner.member`). */
+export interface RenamedDeclaration {
+  readonly path: string;
+  readonly name: string;
+}
+
+/** Other files' uses of a declaration, from the index, one per line: how many (of them verified calls), in how many files, the first of them (project-relative); or why they could not be counted. */
+export type CrossFileUses =
+  | { readonly total: number; readonly verified: number; readonly fileCount: number; readonly sites: ReadonlyArray<{ readonly path: string; readonly line: number }> }
+  | { readonly unchecked: string };
+
+/** Sites a CROSS_FILE_USES warning names at most. */
+export const MAX_CROSS_FILE_SITES = 5;
 
 export interface AstEditData {
   success: true;
@@ -152,11 +168,18 @@ export function checkIdentifier(path: string, name: string): void {
   if (spec && !new RegExp(`^(?:${spec.identifier})$`).test(name)) throw new MastError("INVALID_ARGUMENT", `'${name}' is not an identifier in ${spec.name}`);
 }
 
-export function astRenameSymbol(ctx: OpContext, file: string, oldName: string, newName: string, line: number | null, options: AstEditOptions): Promise<OpResult<AstEditData>> {
+/**
+ * A file-scoped rename; when what it renamed may be named by other files (a file-level declaration,
+ * a member), CROSS_FILE_USES counts the uses the index knows there — still under the old name, for
+ * `intent rename-exported-symbol` to reach — and CROSS_FILE_UNCHECKED says when they were not counted.
+ */
+export async function astRenameSymbol(ctx: OpContext, file: string, oldName: string, newName: string, line: number | null, options: AstEditOptions): Promise<OpResult<AstEditData>> {
   if (oldName === newName) throw new MastError("INVALID_ARGUMENT", "the old and new names are the same");
-  return astEdit(ctx, file, "rename-symbol", options, (rules, tree) => {
+  let declaration: string | null = null;
+  const result = await astEdit(ctx, file, "rename-symbol", options, (rules, tree) => {
     checkIdentifier(file, newName);
     const plan = planRename(rules, tree, oldName, newName, line);
+    declaration = plan.edits.length > 0 ? plan.declaration : null;
     const unsure = plan.uncertain;
     if (unsure.length > 0 && !options.yes) {
       throw new MastError("UNRESOLVED_REFERENCES", `${unsure.length} use(s) of '${oldName}' may or may not be this variable, which the text cannot tell (lines ${unsure.slice(0, MAX_UNRESOLVED).map((u) => u.line).join(", ")}${unsure.length > MAX_UNRESOLVED ? ", …" : ""}): a rename around them could change what the code does; nothing was renamed`, {
@@ -166,6 +189,31 @@ export function astRenameSymbol(ctx: OpContext, file: string, oldName: string, n
     const n = plan.edits.length;
     return { edits: plan.edits, changes: n, message: `Renamed ${n} occurrence${n === 1 ? "" : "s"} of '${oldName}' to '${newName}' (${plan.target})`, unresolved: plan.unresolved };
   });
+  if (declaration === null) return result;
+  const uses = options.crossFileUses ? await options.crossFileUses({ path: result.data.path, name: declaration }) : { unchecked: "no index was consulted" };
+  return { ...result, warnings: [...result.warnings, ...crossFileWarnings(result.data.path, declaration, uses)] };
+}
+
+/** The warning a rename's cross-file uses make: none when no other file names the declaration. */
+function crossFileWarnings(path: string, declaration: string, uses: CrossFileUses): Warning[] {
+  const name = declaration.slice(declaration.lastIndexOf(".") + 1);
+  if ("unchecked" in uses) {
+    return [{ code: "CROSS_FILE_UNCHECKED", message: `other files' uses of '${declaration}' were not checked (${uses.unchecked}): any that name '${name}' still do; mast_rename_impact lists them once the project is indexed` }];
+  }
+  if (uses.total === 0) return [];
+  const crossFile = extensionInfo(path)?.spec.edits?.importedNameTokens !== undefined;
+  const examples = uses.sites.map((s) => `${s.path}:${s.line}`).join(", ");
+  return [
+    {
+      code: "CROSS_FILE_USES",
+      message: `${uses.total} use(s) in ${uses.fileCount} other file(s) (e.g. ${examples}) still name '${name}'; rename across files with \`hashpilot intent rename-exported-symbol\`${crossFile ? "" : " once it covers this language — until then edit the uses mast_rename_impact lists"}`,
+      symbol: declaration,
+      total: uses.total,
+      verified: uses.verified,
+      fileCount: uses.fileCount,
+      sites: uses.sites,
+    },
+  ];
 }
 
 export function astReplaceBody(ctx: OpContext, file: string, symbol: string, body: string, options: AstEditOptions, line: number | null = null): Promise<OpResult<AstEditData>> {

@@ -43,7 +43,9 @@ export interface Warning {
     | "RESULT_TRUNCATED"
     | "SEARCH_TRUNCATED"
     | "INDEX_REFRESH_DEFERRED"
-    | "UNRESOLVED_REFERENCES";
+    | "UNRESOLVED_REFERENCES"
+    | "CROSS_FILE_USES"
+    | "CROSS_FILE_UNCHECKED";
   readonly message: string;
   readonly [key: string]: unknown;
 }

@@ -222,6 +222,8 @@ export interface PotentialSet {
 export interface PotentialOptions {
   /** Leave out import lines in files with a verified caller, and comment lines (mast_callers; a rename must edit them). */
   readonly omitNonCalls?: boolean;
+  /** Leave out every import line (a member's: a line importing its name imports something else). */
+  readonly omitImports?: boolean;
   /** The checker pass's verdicts: lines it found no call of the target, or a call of another declaration, are left out and counted. */
   readonly verdicts?: LineVerdicts | null;
   /** The whole set in path and line order, without the likelihood ranking (the checker pass takes them all). */
@@ -537,7 +539,7 @@ export function potentialMatches(
   limit: number,
   options: PotentialOptions = {},
 ): PotentialSet {
-  const { omitNonCalls = false, verdicts = null, unranked = false } = options;
+  const { omitNonCalls = false, omitImports = false, verdicts = null, unranked = false } = options;
   const targetIds = target.ids;
   const spec = target.path === null ? null : specOf(target.path);
   const tails = [...new Set(names.map(tailOf))].filter((t) => (spec ? isIdentifier(spec, t) : LANGUAGE_SPECS.some((s) => isIdentifier(s, t))));
@@ -555,7 +557,7 @@ export function potentialMatches(
   // The import that a verified call in the same file resolved through says nothing new.
   const callerFiles = new Set(verified.map((v) => v.file_path));
   // Comment lines are no calls (the doc comment is the signature's).
-  const withoutImports = omitNonCalls ? unexplained.filter((c) => !(callerFiles.has(c.file_path) && (c.inImport || isImportLine(c.context, c.file_path)))) : unexplained;
+  const withoutImports = omitNonCalls || omitImports ? unexplained.filter((c) => !((omitImports || callerFiles.has(c.file_path)) && (c.inImport || isImportLine(c.context, c.file_path)))) : unexplained;
   const uncommented = omitNonCalls ? withoutImports.filter((c) => !isComment(c.context, c.file_path)) : withoutImports;
   // What the checker pass classified away: no call of the target, or a call of another declaration.
   const verdictOf = (c: { file_path: string; line: number }) => verdicts?.get(`${c.file_path}:${c.line}`);
@@ -778,6 +780,8 @@ export interface CallersQuery {
   readonly omitNonCalls?: boolean;
   /** PotentialOptions.docComments. */
   readonly docComments?: boolean;
+  /** PotentialOptions.omitImports. */
+  readonly omitImports?: boolean;
 }
 
 export interface Callers {
@@ -793,7 +797,7 @@ export function callersOf(db: Db, projectRoot: string, query: CallersQuery): Cal
   const potential =
     query.potentialLimit === null
       ? null
-      : potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null, path: target.sites[0]?.path ?? null }, verified, query.potentialLimit, { omitNonCalls: query.omitNonCalls ?? false, docComments: query.docComments ?? false, verdicts: checkerVerdicts(db, target.ids) });
+      : potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null, path: target.sites[0]?.path ?? null }, verified, query.potentialLimit, { omitNonCalls: query.omitNonCalls ?? false, omitImports: query.omitImports ?? false, docComments: query.docComments ?? false, verdicts: checkerVerdicts(db, target.ids) });
   return { target, verified, potential };
 }
 

@@ -415,6 +415,8 @@ export interface RenamePlan {
   readonly uncertain: Array<{ line: number; text: string }>;
   /** What was renamed: a variable's binding kind, or `member of Owner`. */
   readonly target: string;
+  /** The name other files may know it by, as the index names it: a file-level binding's own (an import's not), a member's `Owner.member`; null for a local or a parameter. */
+  readonly declaration: string | null;
 }
 
 /** The rename analysis of one name in one file. */
@@ -673,8 +675,10 @@ export function planRename(rules: EditRules, tree: Tree, query: string, newName:
   };
   for (const use of rules.embeddedUses?.(tree.rootNode, name) ?? []) unresolve(use as SyntaxNode, `${firstLine(use as SyntaxNode)} (the name inside a string the language reads)`);
   let label: string;
+  let declaration: string | null;
   if (target.kind === "variable") {
     label = target.group[0]!.kind;
+    declaration = target.group.some((b) => b.kind !== "import" && sameNode(b.scope, tree.rootNode)) ? name : null;
     const members = new Set<Binding>(target.group);
     const isTarget = (g: Group | null | "conflict"): boolean => g !== null && g !== "conflict" && g.some((b) => members.has(b));
     const reach = dynamicReach(rules, w, index, target.group, (t) => isTarget(index.resolve(t)));
@@ -704,6 +708,7 @@ export function planRename(rules: EditRules, tree: Tree, query: string, newName:
   } else {
     const owner = target.owner;
     label = `member of ${owner}`;
+    declaration = `${owner}.${name}`;
     for (const d of index.memberDecls) if (d.owner === owner) put(d.nameNode, newName);
     const memberGroups = new Set(index.bindings.filter((b) => b.member === owner).map((b) => index.groupOf.get(b)!));
     for (const ref of index.references) {
@@ -729,7 +734,7 @@ export function planRename(rules: EditRules, tree: Tree, query: string, newName:
   }
   const unique = new Map<string, TextEdit>();
   for (const e of edits) unique.set(`${e.start}:${e.end}`, e);
-  return { edits: [...unique.values()].sort((a, b) => a.start - b.start), unresolved, uncertain, target: label };
+  return { edits: [...unique.values()].sort((a, b) => a.start - b.start), unresolved, uncertain, target: label, declaration };
 }
 
 /**
@@ -802,11 +807,11 @@ export function planExportRename(rules: EditRules, tree: Tree, name: string, new
       if (!access || !sameNode(token.parent!.childForFieldName(access.member), token)) continue;
       if (token.parent!.childForFieldName(access.object)?.text === site.local) edits.push({ start: token.startIndex, end: token.endIndex, text: newName });
     }
-    return { edits, unresolved: [], uncertain: [], target: `accesses through namespace ${site.local}` };
+    return { edits, unresolved: [], uncertain: [], target: `accesses through namespace ${site.local}`, declaration: null };
   }
   const tokens = onStatement();
   if (tokens.length === 0) throw new MastError("SYMBOL_NOT_FOUND", `no import or re-export of '${name}' on line ${site.line}: the index is behind the file`, { hint: "Run `mast index --incremental` and plan again." });
-  return { edits: tokens.map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName })), unresolved: [], uncertain: [], target: site.kind === "export_from" ? "re-export" : "aliased import" };
+  return { edits: tokens.map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName })), unresolved: [], uncertain: [], target: site.kind === "export_from" ? "re-export" : "aliased import", declaration: null };
 }
 
 /** Whether the new name is already used as a name in the file (bound, or a use of something bound elsewhere). */

@@ -4,7 +4,8 @@
 // in `mast serve`), so it offers them
 // over MCP, `mast query` calls them, and the `hashpilot` CLI maps its argv onto the same inputs.
 // Each answers with the apiVersion 1 envelope (command = the tool name); each call that writes is
-// its own changeSet. Writing tools are annotated destructive, the rest read-only.
+// its own changeSet. Writing tools are annotated destructive, the rest read-only. A file-scoped
+// rename's cross-file uses are asked of the mast index here (the query layer's callers).
 import { parseRange } from "../edit/anchor.js";
 import {
   MAX_PATTERN_LENGTH,
@@ -22,11 +23,14 @@ import {
   type OpResult,
   type Warning,
 } from "../edit/operations.js";
-import { extname, resolve } from "node:path";
-import { astCapabilities, astFindSymbols } from "../edit/ast.js";
+import { dirname, extname, resolve } from "node:path";
+import { MAX_CROSS_FILE_SITES, astCapabilities, astFindSymbols, type CrossFileUses, type RenamedDeclaration } from "../edit/ast.js";
 import { ROUTED_OPERATIONS, batchEdit, routeEdit } from "../edit/route-edit.js";
 import { ChangeSet, mintChangeSetId } from "../edit/snapshots.js";
-import { isMastError } from "../base/errors.js";
+import { errorMessage, isMastError } from "../base/errors.js";
+import { projectPath } from "../base/paths.js";
+import { callersOf, type Callers } from "../query/graph.js";
+import { freshAnswer } from "./graph.js";
 import { loadHashpilotConfig, parsePolicy, type HashpilotConfig, type RoutePolicy } from "../edit/config.js";
 import { DEFAULT_GREP_TIMEOUT_MS } from "../edit/grep.js";
 import { projectBoundary, readablePath } from "../edit/paths.js";
@@ -549,7 +553,57 @@ const astOptions = {
   ...provenance,
 };
 const symbolInput = z.string().min(1).max(500).describe("The declaration's name; a member as Owner.member.");
-const astEditOptions = (a: { dry_run: boolean; include_source: boolean; allow_parse_errors: boolean; yes: boolean }) => ({ dryRun: a.dry_run, includeSource: a.include_source, allowParseErrors: a.allow_parse_errors, yes: a.yes });
+const astEditOptions = (ctx: ToolContext, a: { dry_run: boolean; include_source: boolean; allow_parse_errors: boolean; yes: boolean }) => ({
+  dryRun: a.dry_run,
+  includeSource: a.include_source,
+  allowParseErrors: a.allow_parse_errors,
+  yes: a.yes,
+  crossFileUses: (declaration: RenamedDeclaration) => crossFileUses(ctx, declaration),
+});
+
+/** Lines naming a renamed declaration a cross-file check reads at most. */
+const CROSS_FILE_POTENTIAL_LIMIT = 10_000;
+
+/**
+ * What the index knows of other files' uses of a declaration a file-scoped rename changed — asked
+ * before the index takes in the rename, the files the uses are in refreshed first: the verified
+ * call sites there, and the lines naming it that no edge explains in files that can see it (files
+ * its language's resolver reads, when it is exported or, for a language whose names a directory
+ * shares, in its directory). No index, none of the declaration in its file, or an index that cannot
+ * be read (whatever the error: the rename is made by now) is `unchecked` with the reason.
+ */
+async function crossFileUses(ctx: ToolContext, declaration: RenamedDeclaration): Promise<CrossFileUses> {
+  const root = ctx.config.project_root;
+  try {
+    const path = projectPath(declaration.path, root);
+    const { answer } = await freshAnswer(
+      ctx,
+      () => otherFileUses(callersOf(ctx.store().db, root, { symbol: declaration.name, filePath: path, transitive: false, potentialLimit: CROSS_FILE_POTENTIAL_LIMIT, omitNonCalls: true, omitImports: declaration.name.includes(".") }), path),
+      (uses) => uses?.map((u) => u.path) ?? [],
+    );
+    if (answer === null) return { unchecked: `the index has no declaration '${declaration.name}' in ${path}` };
+    return {
+      total: answer.length,
+      verified: answer.filter((u) => u.verified).length,
+      fileCount: new Set(answer.map((u) => u.path)).size,
+      sites: answer.slice(0, MAX_CROSS_FILE_SITES).map(({ path, line }) => ({ path, line })),
+    };
+  } catch (err) {
+    return { unchecked: errorMessage(err) };
+  }
+}
+
+/** A declaration's uses outside its file, one per line (verified first), or null when the index does not declare it in `path`. */
+function otherFileUses(callers: Callers, path: string): Array<{ path: string; line: number; verified: boolean }> | null {
+  const declared = callers.target.sites[0];
+  if (declared === undefined || declared.path !== path) return null;
+  const spec = extensionInfo(path)?.spec;
+  const visible = (p: string) => extensionInfo(p)?.spec.resolver === spec?.resolver && (declared.is_exported === 1 || (spec?.scope === "directory" && dirname(p) === dirname(path)));
+  const lines = new Map<string, { path: string; line: number; verified: boolean }>();
+  for (const v of callers.verified) if (v.file_path !== path) lines.set(`${v.file_path}:${v.line}`, { path: v.file_path, line: v.line, verified: true });
+  for (const m of callers.potential?.matches ?? []) if (m.file_path !== path && visible(m.file_path)) lines.set(`${m.file_path}:${m.line}`, { path: m.file_path, line: m.line, verified: false });
+  return [...lines.values()];
+}
 
 export const astCapabilitiesTool = defineTool({
   name: "ast_capabilities",
@@ -639,7 +693,7 @@ export const routeEditTool = defineTool({
   description:
     "By AST, else hash or diff: rename-symbol (symbol → new_name, binding-aware, one file), replace-body, insert-before/-after (content), add-/remove-import (symbol: '{ a } from ./m'). files: a batch.",
   details:
-    "One edit by the safest route its file allows (ast_capabilities): AST for TypeScript, JavaScript, Python, Go and Rust, else the hash route (old_hash, content, range: replace_hash) or the diff route (old_content → content, found in exactly one place); method forces a route, the route policy (config, or policy inline) may pick another, and a route less safe than the operation's own carries ROUTE_FALLBACK. AST edits refuse a file that does not parse before (allow_parse_errors waives that) or after. rename-symbol is file-scoped and binding-aware: a variable, function, class, parameter or import is renamed with every use that refers to it (shorthand properties keep their key: `{ a }` becomes `{ a: b }`; an import gets an alias); a member (Owner.member, or a name only members have) with its accesses through `this`/`self`, the type itself, or names annotated with or constructed as the type — other accesses of the name are listed in unresolved (UNRESOLVED_REFERENCES), not changed; never inside strings or comments. Uses the text cannot tie to a variable (JavaScript: inside a `with` body, in the function of a direct `eval` that sees it, and the eval call) are listed and refuse the rename (UNRESOLVED_REFERENCES) unless yes, which renames the rest and leaves them. A name that binds more than one thing is AMBIGUOUS_SYMBOL with `line N (kind)` for each binding: pass line to pick one; a new name the file already uses is refused. replace-body replaces a function's or method's body with content, re-indented to the target's own indentation (braces optional). insert-before/insert-after put content on lines of its own beside a declaration (before: above its doc comments, attributes and decorators), at its indentation; a name that is only a parameter, import or key is SYMBOL_NOT_FOUND naming what it is. add-import and remove-import take the import spec as symbol — in ESM form for TypeScript and JavaScript ('{ a, b as c } from ./m', 'D from m', '* as ns from m', 'type { T } from ./t'; written as require() in a CommonJS file, MODULE_SYSTEM_MISMATCH when it has no form there or the file's system is unsettled), 'from m import x' or 'import a.b as c' for Python, '\"fmt\"' or 'str \"strings\"' for Go, 'std::io::{Read, Write}' for Rust — merged into an existing import of the module (a Go import block) instead of duplicated; an import already there changes nothing. With files instead of file the edit runs on each (a batch): their locks are taken up front (every entry LOCK_TIMEOUT with route null when one cannot be), in parallel unless serial; results has one entry per file and summary counts succeeded, failed and conflicts (stale anchors and locks: retryable after a re-read), total = succeeded + failed + conflicts; a batch with any failure or conflict is an error whose details carry them.",
+    "One edit by the safest route its file allows (ast_capabilities): AST for TypeScript, JavaScript, Python, Go and Rust, else the hash route (old_hash, content, range: replace_hash) or the diff route (old_content → content, found in exactly one place); method forces a route, the route policy (config, or policy inline) may pick another, and a route less safe than the operation's own carries ROUTE_FALLBACK. AST edits refuse a file that does not parse before (allow_parse_errors waives that) or after. rename-symbol is file-scoped and binding-aware: a variable, function, class, parameter or import is renamed with every use that refers to it (shorthand properties keep their key: `{ a }` becomes `{ a: b }`; an import gets an alias); a member (Owner.member, or a name only members have) with its accesses through `this`/`self`, the type itself, or names annotated with or constructed as the type — other accesses of the name are listed in unresolved (UNRESOLVED_REFERENCES), not changed; never inside strings or comments. Uses the text cannot tie to a variable (JavaScript: inside a `with` body, in the function of a direct `eval` that sees it, and the eval call) are listed and refuse the rename (UNRESOLVED_REFERENCES) unless yes, which renames the rest and leaves them. A name that binds more than one thing is AMBIGUOUS_SYMBOL with `line N (kind)` for each binding: pass line to pick one; a new name the file already uses is refused. A rename of what other files may name (a file-level declaration, a member) still renames this file only, and asks the project's mast index about the rest: CROSS_FILE_USES counts the lines in other files still naming the old name (total, verified calls among them, fileCount, the first sites: verified calls, and lines naming it in files of its language that can see it — exported, or in its package directory for Go) — rename across files with intent rename-exported-symbol; CROSS_FILE_UNCHECKED when there is no index to ask. replace-body replaces a function's or method's body with content, re-indented to the target's own indentation (braces optional). insert-before/insert-after put content on lines of its own beside a declaration (before: above its doc comments, attributes and decorators), at its indentation; a name that is only a parameter, import or key is SYMBOL_NOT_FOUND naming what it is. add-import and remove-import take the import spec as symbol — in ESM form for TypeScript and JavaScript ('{ a, b as c } from ./m', 'D from m', '* as ns from m', 'type { T } from ./t'; written as require() in a CommonJS file, MODULE_SYSTEM_MISMATCH when it has no form there or the file's system is unsettled), 'from m import x' or 'import a.b as c' for Python, '\"fmt\"' or 'str \"strings\"' for Go, 'std::io::{Read, Write}' for Rust — merged into an existing import of the module (a Go import block) instead of duplicated; an import already there changes nothing. With files instead of file the edit runs on each (a batch): their locks are taken up front (every entry LOCK_TIMEOUT with route null when one cannot be), in parallel unless serial; results has one entry per file and summary counts succeeded, failed and conflicts (stale anchors and locks: retryable after a re-read), total = succeeded + failed + conflicts; a batch with any failure or conflict is an error whose details carry them.",
   input: z
     .object({
       file: file.nullish(),
@@ -675,7 +729,7 @@ export const routeEditTool = defineTool({
       oldContent: args.old_content,
       expectedFileHash: args.expected_file_hash,
       method: args.method,
-      options: astEditOptions(args),
+      options: astEditOptions(ctx, args),
     };
     const files = args.files ?? [args.file!];
     const route = args.method ?? (args.file ? chooseRoute(args.file, args.operation, policy).route : "batch");

@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sha256 } from "../../src/base/hash.js";
-import { assertBuilt, startLockHolder } from "../helpers/cli.js";
+import { assertBuilt, runMast, startLockHolder } from "../helpers/cli.js";
 import { hashpilotProject as project, hp, sha12 } from "../helpers/hashpilot.js";
 
 beforeAll(() => assertBuilt());
@@ -49,8 +49,32 @@ describe("hashpilot ast", () => {
     expect([r.code, r.envelope.error!.code, r.envelope.error!.details.unresolved.map((u: { line: number }) => u.line), r.envelope.error!.details.unresolvedTotal]).toEqual([2, "UNRESOLVED_REFERENCES", [5, 5], 2]);
     expect(p.read("with.js")).toBe(WITH);
     const yes = await hp(p, ["ast", "rename-symbol", "with.js", "count", "n2", "--yes"]);
-    expect([yes.code, yes.envelope.data.changes, yes.envelope.data.unresolvedTotal, yes.envelope.warnings.map((w) => w.code)]).toEqual([0, 2, 2, ["UNRESOLVED_REFERENCES"]]);
+    // The project has no index: other files' uses of the file-level `count` were not checked.
+    expect([yes.code, yes.envelope.data.changes, yes.envelope.data.unresolvedTotal, yes.envelope.warnings.map((w) => w.code)]).toEqual([0, 2, 2, ["UNRESOLVED_REFERENCES", "CROSS_FILE_UNCHECKED"]]);
     expect(p.read("with.js")).toBe(WITH.replace("var count = 0;", "var n2 = 0;").replace("return count;", "return n2;"));
+  });
+
+  it("rename-symbol of a function another file calls: the rename made, exit 0, CROSS_FILE_USES with the sites once `mast init` indexed the project, CROSS_FILE_UNCHECKED before", async () => {
+    const B = "import { use } from './auth.js';\n\nexport const ok = use(new Auth(), 'x') && use(new Auth(), 'y');\n";
+    const p = project({ "src/auth.ts": TS, "src/b.ts": B });
+    const before = await hp(p, ["ast", "rename-symbol", "src/auth.ts", "use", "run", "--dry-run"]);
+    expect([before.code, before.envelope.warnings.map((w) => w.code)]).toEqual([0, ["CROSS_FILE_UNCHECKED"]]);
+    const init = await runMast(["init", p.root]);
+    expect(init.code, init.stderr).toBe(0);
+    const r = await hp(p, ["ast", "rename-symbol", "src/auth.ts", "use", "run"]);
+    expect([r.code, r.envelope.data.changes]).toEqual([0, 1]);
+    expect(r.envelope.warnings).toEqual([
+      {
+        code: "CROSS_FILE_USES",
+        message: "1 use(s) in 1 other file(s) (e.g. src/b.ts:3) still name 'use'; rename across files with `hashpilot intent rename-exported-symbol`",
+        symbol: "use",
+        total: 1,
+        verified: 1,
+        fileCount: 1,
+        sites: [{ path: "src/b.ts", line: 3 }],
+      },
+    ]);
+    expect(p.read("src/auth.ts")).toBe(TS.replace("export function use(", "export function run("));
   });
 
   it("find-symbols and capabilities; --dry-run answers the diff with sourceOmitted", async () => {

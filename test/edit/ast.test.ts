@@ -305,7 +305,8 @@ describe("AST edits: writes", () => {
   it("member accesses on objects of unknown type are listed, not changed", async () => {
     const r = await astRenameSymbol(ctx(), "service.ts", "AuthService.validate", "verify", null, PREVIEW);
     expect(r.data).toMatchObject({ changes: 3, unresolved: [{ line: 36, text: "other().validate" }] });
-    expect(r.warnings.map((w) => w.code)).toEqual(["UNRESOLVED_REFERENCES"]);
+    // No index was asked about other files' uses of the member (the tools layer asks it).
+    expect(r.warnings.map((w) => w.code)).toEqual(["UNRESOLVED_REFERENCES", "CROSS_FILE_UNCHECKED"]);
   });
 });
 
@@ -336,6 +337,54 @@ describe("ast find-symbols and capabilities", () => {
 });
 
 // Cases an adversarial review found (each was once a silent wrong edit).
+describe("AST edits: what a rename asks the index about other files", () => {
+  /** The declarations a rename hands its crossFileUses hook, and the warnings it answers with. */
+  async function asked(file: string, symbol: string, newName: string, line: number | null = null) {
+    const seen: string[] = [];
+    const r = await astRenameSymbol(ctx(), file, symbol, newName, line, {
+      ...PREVIEW,
+      crossFileUses: async (d) => {
+        seen.push(`${d.path.slice(project.root.length + 1)} ${d.name}`);
+        return { total: 0, verified: 0, fileCount: 0, sites: [] };
+      },
+    });
+    return { seen, codes: r.warnings.map((w) => w.code) };
+  }
+
+  it("a file-level declaration by its name, a member as Owner.member, in every language; a local, a parameter or an import is not asked about", async () => {
+    expect(await asked("models.py", "find", "lookup")).toEqual({ seen: ["models.py find"], codes: [] });
+    expect(await asked("models.py", "User.load", "fetch")).toEqual({ seen: ["models.py User.load"], codes: [] });
+    expect(await asked("server.go", "DefaultName", "FallbackName")).toEqual({ seen: ["server.go DefaultName"], codes: [] });
+    expect(await asked("server.go", "Server.Run", "Start")).toEqual({ seen: ["server.go Server.Run"], codes: [] });
+    expect(await asked("shapes.rs", "far", "distant")).toEqual({ seen: ["shapes.rs far"], codes: [] });
+    expect(await asked("shapes.rs", "Point.norm", "length")).toEqual({ seen: ["shapes.rs Point.norm"], codes: [] });
+    expect(await asked("service.ts", "AuthService", "TokenService")).toEqual({ seen: ["service.ts AuthService"], codes: [] });
+    expect((await asked("models.py", "wrapper", "inner")).seen).toEqual([]);
+    expect((await asked("service.ts", "token", "jwt", 29)).seen).toEqual([]);
+    expect((await asked("service.ts", "Repository", "Store")).seen).toEqual([]);
+  });
+
+  it("what the hook answers becomes the warning: CROSS_FILE_USES with the count and sites, CROSS_FILE_UNCHECKED with its reason", async () => {
+    const sites = [{ path: "pkg/b.py", line: 5 }, { path: "pkg/c.py", line: 2 }];
+    const uses = await astRenameSymbol(ctx(), "models.py", "find", "lookup", null, { ...PREVIEW, crossFileUses: async () => ({ total: 7, verified: 3, fileCount: 2, sites }) });
+    expect(uses.warnings).toEqual([
+      {
+        code: "CROSS_FILE_USES",
+        message: "7 use(s) in 2 other file(s) (e.g. pkg/b.py:5, pkg/c.py:2) still name 'find'; rename across files with `hashpilot intent rename-exported-symbol` once it covers this language — until then edit the uses mast_rename_impact lists",
+        symbol: "find",
+        total: 7,
+        verified: 3,
+        fileCount: 2,
+        sites,
+      },
+    ]);
+    const unchecked = await astRenameSymbol(ctx(), "models.py", "find", "lookup", null, { ...PREVIEW, crossFileUses: async () => ({ unchecked: "no index found" }) });
+    expect(unchecked.warnings).toEqual([
+      { code: "CROSS_FILE_UNCHECKED", message: "other files' uses of 'find' were not checked (no index found): any that name 'find' still do; mast_rename_impact lists them once the project is indexed" },
+    ]);
+  });
+});
+
 describe("AST edits: reviewed cases", () => {
   const src = async (file: string, text: string, op: Op) => {
     project.write(file, text);
@@ -426,7 +475,7 @@ describe("AST edits: reviewed cases", () => {
       { line: 5, text: "count = count + 1 (inside `with (obj) {` at line 4: the name may be a property of its object)" },
       { line: 5, text: "count + 1 (inside `with (obj) {` at line 4: the name may be a property of its object)" },
     ]);
-    expect(yes.warnings.map((w) => w.code)).toEqual(["UNRESOLVED_REFERENCES"]);
+    expect(yes.warnings.map((w) => w.code)).toEqual(["UNRESOLVED_REFERENCES", "CROSS_FILE_UNCHECKED"]);
     // A `var` in the body binds the function's variable through the object too; a `let` in it is the body's own.
     const inside = await src("with2.js", "function f(o) {\n  var v = 1;\n  with (o) {\n    var v = 2;\n    let k = v;\n    k++;\n  }\n  return v;\n}\n", rename("k", "kk"));
     expect(inside.data.newSource).toBe("function f(o) {\n  var v = 1;\n  with (o) {\n    var v = 2;\n    let kk = v;\n    kk++;\n  }\n  return v;\n}\n");

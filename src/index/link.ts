@@ -6,6 +6,7 @@
 // false one. A full build links every file; an incremental one only the files a change can reach.
 import { posix } from "node:path";
 import { LANGUAGE_SPECS, languageSpec } from "../lang/languages.js";
+import { RECEIVER_TYPE } from "../lang/spec.js";
 import type { Db, Store } from "../store/db.js";
 import { callRows, fileIdsByPaths, fileRows, filesOfLanguages, heritageFacts, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, symbolSignature, type CallRow } from "../store/link-inputs.js";
 import { DEFAULT_EXPORT_NAME, MODULE_SYMBOL } from "../syntax/types.js";
@@ -498,7 +499,19 @@ function producedType(g: Graph, fileId: number, path: string, depth = 0): Sym | 
   const spec = languageSpec(g.languageOf(producer.fileId));
   const returned = element ? (spec?.elementType?.(producer.returnType) ?? null) : producer.returnType;
   const typeName = returned === null ? null : (spec?.returnedType(returned, producer.parent, unwrapped && !element, g.signatureOf(producer.id)) ?? null);
-  const type = typeName === null ? null : g.resolveTypeName(producer.fileId, typeName);
+  // The receiver itself (`-> Self` inherited from a base): the receiver's class when the path names it.
+  const receiver = typeName === RECEIVER_TYPE ? receiverType(g, fileId, unwrapped ? rest.slice(0, -1) : rest, depth) : null;
+  if (receiver) return receiver;
+  const type = typeName === null ? null : g.resolveTypeName(producer.fileId, typeName === RECEIVER_TYPE ? (producer.parent ?? "") : typeName);
+  return type && TYPE_KINDS.has(type.sym.kind) ? type.sym : null;
+}
+
+/** The type a producer path's method is called on (`Type.m`, `p().m`), or null (a function, a namespace's). */
+function receiverType(g: Graph, fileId: number, path: string, depth: number): Sym | null {
+  const chained = path.lastIndexOf("().");
+  if (chained > 0) return producedType(g, fileId, path.slice(0, chained), depth + 1);
+  const dot = path.lastIndexOf(".");
+  const type = dot > 0 ? g.resolveType(fileId, path.slice(0, dot)) : null;
   return type && TYPE_KINDS.has(type.sym.kind) ? type.sym : null;
 }
 
@@ -519,7 +532,8 @@ function fieldType(g: Graph, fileId: number, owner: string, field: string, eleme
   const declaration = g.signatureOf(base.id);
   const written = declaration === null ? null : (spec?.fieldType?.(declaration, field) ?? null);
   const held = written === null || !element ? written : (spec?.elementType?.(written) ?? null);
-  const typeName = held === null ? null : (spec?.returnedType(held, base.name, false, declaration) ?? null);
+  const named = held === null ? null : (spec?.returnedType(held, base.name, false, declaration) ?? null);
+  const typeName = named === RECEIVER_TYPE ? base.name : named;
   const type = typeName === null ? null : g.resolveTypeName(base.fileId, typeName);
   return type && TYPE_KINDS.has(type.sym.kind) ? type.sym : null;
 }
@@ -531,7 +545,8 @@ function fieldType(g: Graph, fileId: number, owner: string, field: string, eleme
 function recordedType(g: Graph, sym: Sym, depth: number): Sym | null {
   if (sym.returnType === null || depth > MAX_INHERITANCE_DEPTH) return null;
   if (sym.returnType.endsWith("()")) return producedType(g, sym.fileId, sym.returnType.slice(0, -2), depth + 1);
-  const typeName = languageSpec(g.languageOf(sym.fileId))?.returnedType(sym.returnType, sym.parent, false, g.signatureOf(sym.id)) ?? null;
+  const named = languageSpec(g.languageOf(sym.fileId))?.returnedType(sym.returnType, sym.parent, false, g.signatureOf(sym.id)) ?? null;
+  const typeName = named === RECEIVER_TYPE ? sym.parent : named;
   const type = typeName === null ? null : g.resolveTypeName(sym.fileId, typeName);
   return type && TYPE_KINDS.has(type.sym.kind) ? type.sym : null;
 }

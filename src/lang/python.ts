@@ -2,7 +2,7 @@
 import { createRequire } from "node:module";
 import { posix } from "node:path";
 import { PYTHON_EDITS } from "./python-edits.js";
-import type { LanguageSpec } from "./spec.js";
+import { RECEIVER_TYPE, type LanguageSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
 
@@ -65,11 +65,11 @@ export const PYTHON: LanguageSpec = {
     const parent = modulePath.replace(/(?:\/__init__\.pyi?|\.pyi?)$/, "").replace(/\/?[^/]+$/, "");
     return parent === "" ? [] : [`${parent}/__init__.py`, `${parent}/__init__.pyi`];
   },
-  // A method that returns its own receiver's type (`-> Self`, `def m(self: T) -> T`) gives its class.
+  // A method that returns its own receiver's type (`-> Self`, `def m(self: T) -> T`) gives the receiver's class.
   returnedType: (returnType, owner, _unwrapped, signature) => {
     const named = annotatedClass(returnType);
     const selfType = signature === null ? null : (/\(\s*self\s*:\s*["']?([A-Za-z_]\w*)["']?/.exec(signature)?.[1] ?? null);
-    return owner !== null && (named === selfType || /^(?:typing(?:_extensions)?\.)?Self$/.test(named ?? "")) && named !== null ? owner : named;
+    return owner !== null && named !== null && (named === selfType || /^(?:typing(?:_extensions)?\.)?Self$/.test(named)) ? RECEIVER_TYPE : named;
   },
   fixtureFiles: (testPath) => {
     const out: string[] = [];

@@ -72,6 +72,8 @@ export interface LanguageSpec {
    * the callee's class, for `Self`; `unwrapped`: the value went through the unwrap operator, Rust's
    * `?`), or null when the return type names no single project type plainly. `signature`: the
    * callee's declaration text, for a language whose generic parameters may shadow a type's name.
+   * `RECEIVER_TYPE` when the value is the receiver itself (`-> Self` on an instance of a
+   * subclass is the subclass): the linker reads the receiver's type, else the owner.
    */
   returnedType(returnType: string, owner: string | null, unwrapped: boolean, signature: string | null): string | null;
   /**
@@ -106,3 +108,6 @@ export interface LanguageSpec {
   /** An import of this module names something outside the project (a package, a builtin) unless a resolver maps it in. */
   isExternalImport(module: string): boolean;
 }
+
+/** What `returnedType` answers for a value that is the receiver itself (see there). */
+export const RECEIVER_TYPE = "\0receiver";

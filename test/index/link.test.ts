@@ -596,4 +596,22 @@ describe("call-graph edges", () => {
     expect(dumpStore(statePaths(config.state_dir).graphDb)).toEqual(dumpStore(statePaths(fresh).graphDb));
     expect(edges(p)).toContain("AccountService.helper -> src/lib/repo.ts:UserRepository.extra POTENTIAL_CALL/field_type @25");
   });
+
+  it("a changed conftest.py relinks the tests below it, which import nothing from it", async () => {
+    const p = project({
+      "pkg/models.py": ["class Store:", "    def get(self, key):", "        return key", "", "", "class Repo:", "    def get(self, key):", "        return key", ""].join("\n"),
+      "tests/conftest.py": ["import pytest", "from pkg.models import Store, Repo", "", "", "@pytest.fixture", "def backend():", "    return Store()", ""].join("\n"),
+      "tests/unit/test_a.py": ["def test_get(backend):", "    backend.get('k')", ""].join("\n"),
+    });
+    const config = p.config();
+    await runIndex(config, { mode: "full" });
+    expect(edges(p).filter((e) => e.startsWith("test_get"))).toEqual(["test_get -> pkg/models.py:Store.get POTENTIAL_CALL/parameter_type @2"]);
+    p.write("tests/conftest.py", ["import pytest", "from pkg.models import Store, Repo", "", "", "@pytest.fixture", "def backend():", "    return Repo()", ""].join("\n"));
+    await runIndex(config, { mode: "incremental" });
+    expect(edges(p).filter((e) => e.startsWith("test_get"))).toEqual(["test_get -> pkg/models.py:Repo.get POTENTIAL_CALL/parameter_type @2"]);
+    const fresh = mkdtempSync(join(tmpdir(), "mast-link-"));
+    cleanups.push(() => rmSync(fresh, { recursive: true, force: true }));
+    await runIndex(p.config({ stateDir: fresh }), { mode: "full" });
+    expect(dumpStore(statePaths(config.state_dir).graphDb)).toEqual(dumpStore(statePaths(fresh).graphDb));
+  });
 });

@@ -100,6 +100,8 @@ export const MAX_INHERITANCE_DEPTH = 16;
 /** Everything name resolution needs, read from the store per file on first use. */
 class Graph {
   private readonly facts = new Map<number, FileFacts>();
+  /** `fixture`'s answers by file and name (a test file asks for the same few fixtures many times). */
+  private readonly fixtures = new Map<string, Sym | null>();
   /** The package of each file of a directory-scoped language (see `packagesOf`). */
   readonly packages: ReadonlyMap<number, number[]>;
 
@@ -275,6 +277,12 @@ class Graph {
 
   /** The fixture a test of `fileId` gets for a parameter `name`: its file's own (or imported), else the nearest conftest's. */
   fixture(fileId: number, name: string): Sym | null {
+    const key = `${fileId}\0${name}`;
+    if (!this.fixtures.has(key)) this.fixtures.set(key, this.findFixture(fileId, name));
+    return this.fixtures.get(key)!;
+  }
+
+  private findFixture(fileId: number, name: string): Sym | null {
     const spec = languageSpec(this.file(fileId).language);
     if (!spec?.isFixture) return null;
     const own = this.functionIn(fileId, name) ?? this.resolveName(fileId, name)?.sym ?? null;

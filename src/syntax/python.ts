@@ -1,9 +1,11 @@
 // Python extraction: top-level functions and classes (with their decorators) become chunks and
-// symbols with parameters and return types, methods become `Class.method`, docstrings are the
-// docs, `__all__` (else a leading underscore) decides exportedness, `import` / `from … import`
-// become import rows, and calls become call sites (`f()`, `self.m()`, `cls.m()`, `super().m()`,
-// `mod.f()` through `import mod`, `Class.m()`). Other top-level statements are block chunks.
-// Pure: a function of (path, text, options); never touches the disk.
+// symbols with parameters and return types, methods become `Class.method` and class attributes
+// `Class.attr` (what they hold), docstrings are the docs, `__all__` (else a leading underscore)
+// decides exportedness and re-exports, `import` / `from … import` (also under module-level `if` /
+// `try`) become import rows, and calls become call sites with what their receiver is known to be:
+// `self`, `cls`, `super()`, a module, a class, an annotated or constructed local, a module-level
+// variable, a `with … as` target, an attribute chain, a pytest fixture parameter. Other top-level
+// statements are block chunks. Pure: a function of (path, text, options); never touches the disk.
 import { sha256 } from "../base/hash.js";
 import { languageSpec } from "../lang/languages.js";
 import { annotatedClass } from "../lang/python.js";

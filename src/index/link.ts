@@ -393,11 +393,10 @@ class Graph {
     const facts = this.file(fileId);
     if (facts.declared.has(facts.aliases.get(name) ?? name)) return null;
     const marker = facts.markers.get(name);
-    if (marker) {
-      const target = facts.moduleTargets.get(marker.module);
-      if (target === undefined) return null;
-      return marker.imported === "*" ? target : this.exportedNamespace(target, marker.imported, seen);
-    }
+    const target = marker ? facts.moduleTargets.get(marker.module) : undefined;
+    // A marker that leads nowhere (`from . import json as json` names the package itself) leaves the submodule to find.
+    const marked = marker && target !== undefined ? (marker.imported === "*" ? target : this.exportedNamespace(target, marker.imported, seen)) : null;
+    if (marked !== null) return marked;
     for (const next of facts.stars) {
       const found = this.exportedNamespace(next, name, seen);
       if (found !== null) return found;

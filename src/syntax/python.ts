@@ -32,7 +32,7 @@ export function extractPython(filePath: string, text: string, grammar: string, l
 
 const TOKENS: ReadonlySet<string> = new Set(["identifier"]);
 /** `call` and `assignment` nodes, read by position by the call and field-type passes. */
-const EVENTS: ReadonlySet<string> = new Set(["call", "assignment", "for_statement", "as_pattern"]);
+const EVENTS: ReadonlySet<string> = new Set(["call", "assignment", "for_statement", "as_pattern", "function_definition"]);
 
 class PythonExtractor extends TreeExtractor {
   private group: { start: SyntaxNode; end: SyntaxNode } | null = null;
@@ -402,7 +402,19 @@ class PythonExtractor extends TreeExtractor {
     const poisoned = new Set<string>();
     for (const e of this.eventsIn(node.startIndex, node.endIndex)) {
       if (skip.length > 0 && skip.some(([s, t]) => e.start >= s && e.start < t)) continue;
-      if (e.node.type === "call") {
+      if (e.node.type === "function_definition") {
+        // A nested function's parameters: annotated ones type its body unless the enclosing scope
+        // binds the name itself; one that shadows a typed name of the enclosing scope otherwise
+        // takes that type away (scopes are not modelled: recall is lost, never precision).
+        if (enclosingScope(e.node)?.type !== "function_definition") continue;
+        for (const p of paramsOf(field(e.node, "parameters"), false)) {
+          const type = this.projectClass(p.type);
+          const known: Known | null = type === null ? null : { kind: "typed", typeName: type, resolution: "parameter_type" };
+          if (types.has(p.name)) bindLocal(types, poisoned, p.name, known);
+          else if (locals.has(p.name)) bindLocal(types, poisoned, p.name, null);
+          else if (known !== null && !poisoned.has(p.name)) types.set(p.name, known);
+        }
+      } else if (e.node.type === "call") {
         // `f()` where the function binds `f` itself (a nested def, a parameter, an assignment) is not the module's `f`.
         const fn = field(e.node, "function");
         if (fn?.type !== "identifier" || !locals.has(fn.text)) this.recordCall(e.node, caller, cls, types);
@@ -418,7 +430,9 @@ class PythonExtractor extends TreeExtractor {
       if (node.parent?.type !== "with_item" || target?.type !== "identifier" || poisoned.has(target.text)) return;
       const value = this.knownValue(node.namedChild(0), cls, types);
       const async = node.parent.parent?.parent?.firstChild?.type === "async";
-      bindLocal(types, poisoned, target.text, value?.kind === "typed" ? { kind: "returned", producer: `${value.typeName}.${async ? "__aenter__" : "__enter__"}` } : null);
+      const enter = async ? "__aenter__" : "__enter__";
+      const held = value?.kind === "typed" ? `${value.typeName}.${enter}` : value?.kind === "returned" && !value.producer.endsWith("?") ? `${value.producer}().${enter}` : null;
+      bindLocal(types, poisoned, target.text, held === null ? null : { kind: "returned", producer: held });
       return;
     }
     const left = field(node, "left");
@@ -529,6 +543,12 @@ class PythonExtractor extends TreeExtractor {
     const isNew = receiver.kind === "bare" && (this.classNames.has(callee) || (this.importedNames.has(callee) && /^[A-Z]/.test(callee)));
     this.addCall(caller, callee, receiver, isNew, fn.type === "attribute" ? (field(fn, "attribute") ?? fn) : fn);
   }
+}
+
+/** The function or class definition a node is inside (not the node itself), or null at module level. */
+function enclosingScope(node: SyntaxNode): SyntaxNode | null {
+  for (let p = node.parent; p !== null; p = p.parent) if (p.type === "function_definition" || p.type === "class_definition") return p;
+  return null;
 }
 
 /**

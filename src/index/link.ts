@@ -284,10 +284,11 @@ class Graph {
 
   private findFixture(fileId: number, name: string): Sym | null {
     const spec = languageSpec(this.file(fileId).language);
-    if (!spec?.isFixture) return null;
-    const own = this.functionIn(fileId, name) ?? this.resolveName(fileId, name)?.sym ?? null;
-    const candidates = [own, ...fileIdsByPaths(this.db, spec.fixtureFiles?.(this.file(fileId).path) ?? []).map((id) => this.functionIn(id, name) ?? this.resolveName(id, name)?.sym ?? null)];
-    for (const f of candidates) if (f && f.kind === "function" && spec.isFixture(this.signatureOf(f.id) ?? "")) return f;
+    if (!spec?.fixtureName) return null;
+    // A fixture named by `name=` is an alias of its function.
+    const inFile = (id: number) => this.functionIn(id, this.file(id).aliases.get(name) ?? name);
+    const candidates = [inFile(fileId) ?? this.resolveName(fileId, name)?.sym ?? null, ...fileIdsByPaths(this.db, spec.fixtureFiles?.(this.file(fileId).path) ?? []).map((id) => inFile(id) ?? this.resolveName(id, name)?.sym ?? null)];
+    for (const f of candidates) if (f && f.kind === "function" && spec.fixtureName(this.signatureOf(f.id) ?? "", f.name) === name) return f;
     return null;
   }
 

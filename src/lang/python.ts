@@ -6,8 +6,8 @@ import { RECEIVER_TYPE, type LanguageSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
 
-/** `@pytest.fixture`, `@pytest.fixture(…)`, `@fixture` (imported from pytest). */
-const FIXTURE_DECORATOR = /^\s*@\s*(?:pytest\.)?fixture\b/m;
+/** `@pytest.fixture`, `@pytest.fixture(…)`, `@fixture` (imported from pytest), with the `name=` it may give. */
+const FIXTURE_DECORATOR = /^\s*@\s*(?:pytest\.)?fixture\b(?:\s*\([^)]*?\bname\s*=\s*["']([A-Za-z_]\w*)["'])?/m;
 
 /**
  * The class an annotation names when it names one plainly, as written (`User`, `models.User`),
@@ -79,7 +79,10 @@ export const PYTHON: LanguageSpec = {
     }
   },
   fixtureDirectory: (path) => (posix.basename(path) === "conftest.py" ? (posix.dirname(path) === "." ? "" : posix.dirname(path)) : null),
-  isFixture: (signature) => FIXTURE_DECORATOR.test(signature),
+  fixtureName: (signature, functionName) => {
+    const m = FIXTURE_DECORATOR.exec(signature);
+    return m === null ? null : (m[1] ?? functionName);
+  },
   callGraph: {
     verified: [
       "`f()` of a function of the module, imported with `from m import f` (relative, absolute, src-layout and script-directory modules) or with `from m import *`, through packages that re-export it (`pkg/__init__.py`'s `from .m import f`: a module's imports are its attributes)",
@@ -90,14 +93,14 @@ export const PYTHON: LanguageSpec = {
       "`x.m()` where `x` holds what a call returns (`x = make()`, `x = mod.make()`, `make().m()`): the callee's return annotation, read as parameters' are",
       "`self.attr.m()` where the class binds `self.attr` to one class (`self.attr = Name(…)`, an annotated parameter, `self.attr: T`, or `attr: T` in the class body)",
       "`x.prop.m()` and `self.prop.m()` where `prop` is a property (a method) with a return annotation",
-      "pytest: a test's (or fixture's) unannotated parameter holds the fixture of that name — its own module's, else the nearest `conftest.py` up the tree — typed by the fixture's return annotation, else by the one class it always returns or yields, or what the one call it returns gives",
+      "pytest: a test's (or fixture's) unannotated parameter holds the fixture of that name — its own module's, else the nearest `conftest.py` up the tree, by its `name=` when it gives one — typed by the fixture's return annotation, else by the one class it always returns or yields, or what the one call it returns gives",
       "`Name()` constructing a class of the module or a capitalised imported name",
     ],
     potentialOnly: [
       "receivers without an annotation or a constructor binding (unannotated return values, attributes of other objects that are not properties), loop variables, lambda parameters",
       "decorator calls on module-level instances (`@app.route`) unless the instance is typed as above",
       "a name the function binds itself (a nested `def`, a parameter, a local assignment) called by that name",
-      "fixtures named with `@pytest.fixture(name=…)`, and fixtures from plugins",
+      "fixtures from plugins (not declared in the project)",
       "names a package re-exports from modules it does not import, and namespace packages (no `__init__.py`)",
       "attributes set outside the class's own methods",
     ],

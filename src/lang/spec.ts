@@ -101,8 +101,8 @@ export interface LanguageSpec {
   fixtureFiles?(testPath: string): string[];
   /** The directory whose tests a fixture file serves (`""`: the whole project), or null when the file is not one. */
   fixtureDirectory?(path: string): string | null;
-  /** Whether a function's declaration text (decorators included) declares a fixture. */
-  isFixture?(signature: string): boolean;
+  /** The name tests ask for the fixture a function's declaration text (decorators included) declares — its own, or the one the decorator gives — or null when it declares none. */
+  fixtureName?(signature: string, functionName: string): string | null;
   /** The package files a module is a submodule of (their importers can reach it by name); absent likewise. */
   packagePaths?(modulePath: string): string[];
   /** An import of this module names something outside the project (a package, a builtin) unless a resolver maps it in. */

@@ -167,7 +167,8 @@ class PythonExtractor extends TreeExtractor {
     // (or fixture's) unannotated parameter is the fixture pytest passes under its name.
     const locals = new Set([...sym.params.map((p) => p.name), ...(body ? localNames(body) : [])]);
     const types = new Map([...this.moduleTypes].filter(([n]) => !locals.has(n)));
-    const fixture = languageSpec(this.language)?.isFixture?.(header) === true;
+    const fixtureName = languageSpec(this.language)?.fixtureName?.(header, name) ?? null;
+    const fixture = fixtureName !== null;
     const injected = fixture || /^test/.test(name);
     for (const p of sym.params) {
       if (!/^[A-Za-z_]\w*$/.test(p.name)) continue;
@@ -179,8 +180,10 @@ class PythonExtractor extends TreeExtractor {
     if (fixture) {
       // A fixture without a return annotation gives what it always returns or yields.
       if (sym.returnType === null && body) sym.returnType = this.returnedValue(body, cls, types);
+      // `@pytest.fixture(name="app")`: tests ask for it by that name (an alias of the function, as an export alias is).
+      if (fixtureName !== name && cls === null) this.symbols.push({ ...sym, name: fixtureName!, isExported: false, aliasOf: name });
       const given = this.projectClass(sym.returnType);
-      if (cls === null && given !== null) this.fixtureClasses.set(name, given);
+      if (cls === null && given !== null) this.fixtureClasses.set(fixtureName!, given);
     }
     return sym;
   }

@@ -710,14 +710,22 @@ function expandScope(db: Db, changed: readonly number[], pathsChanged: boolean, 
   const out = new Set(changed);
   const whole = new Set(pathsChanged ? [...STRUCTURAL, ...DIRECTORY_SCOPED] : rows.map((r) => r.language).filter((l) => STRUCTURAL.includes(l)));
   if (whole.size > 0) for (const f of filesOfLanguages(db, [...whole])) out.add(f.id);
-  // A changed fixture file (a conftest.py) reaches every test below it, importer or not.
-  for (const r of rows) {
-    const dir = languageSpec(r.language)?.fixtureDirectory?.(r.path);
-    if (dir !== null && dir !== undefined) for (const f of filesOfLanguages(db, [r.language])) if (dir === "" || f.path.startsWith(`${dir}/`)) out.add(f.id);
-  }
   // A changed submodule reaches the importers of its package (`from pkg import mod; mod.f()`).
   for (const id of fileIdsByPaths(db, rows.flatMap((r) => languageSpec(r.language)?.packagePaths?.(r.path) ?? []))) out.add(id);
   for (const id of changed) for (const member of packages.get(id) ?? []) out.add(member);
+  return [...out].sort((a, b) => a - b);
+}
+
+/**
+ * `files` and, for each fixture file among them (a conftest.py a change reached, itself or through
+ * what it imports), every file below it: tests take its fixtures without importing it.
+ */
+function withFixtureUsers(db: Db, files: readonly number[]): number[] {
+  const out = new Set(files);
+  for (const r of fileRows(db, files)) {
+    const dir = languageSpec(r.language)?.fixtureDirectory?.(r.path);
+    if (dir !== null && dir !== undefined) for (const f of filesOfLanguages(db, [r.language])) if (dir === "" || f.path.startsWith(`${dir}/`)) out.add(f.id);
+  }
   return [...out].sort((a, b) => a - b);
 }
 
@@ -730,7 +738,7 @@ export function linkEdges(store: Store, scope: "all" | readonly number[], pathsC
   const db = store.db;
   return store.batch(() => {
     const packages = packagesOf(db);
-    const files = scope === "all" ? null : reachableFiles(db, expandScope(db, scope, pathsChanged, packages));
+    const files = scope === "all" ? null : withFixtureUsers(db, reachableFiles(db, expandScope(db, scope, pathsChanged, packages)));
     const edges = files === null || files.length > 0 ? deriveEdges(db, new Graph(db, files, packages), files) : [];
     store.replaceDerivedEdges(files, edges);
     return edges.length;

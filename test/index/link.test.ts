@@ -2,7 +2,7 @@
 // edge with the right resolution, line and context; same-named symbols route by file evidence;
 // barrels (named and star), `.js` specifiers and tsconfig paths are followed; what cannot be
 // traced yields no edge; and edges survive incremental runs exactly as a full build makes them.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -607,6 +607,10 @@ describe("call-graph edges", () => {
     await runIndex(config, { mode: "full" });
     expect(edges(p).filter((e) => e.startsWith("test_get"))).toEqual(["test_get -> pkg/models.py:Store.get POTENTIAL_CALL/parameter_type @2"]);
     p.write("tests/conftest.py", ["import pytest", "from pkg.models import Store, Repo", "", "", "@pytest.fixture", "def backend():", "    return Repo()", ""].join("\n"));
+    await runIndex(config, { mode: "incremental" });
+    expect(edges(p).filter((e) => e.startsWith("test_get"))).toEqual(["test_get -> pkg/models.py:Repo.get POTENTIAL_CALL/parameter_type @2"]);
+    // A change to what the fixture returns (its rows rewritten) relinks the tests too: they import neither file.
+    p.write("pkg/models.py", `# moved down a line\n${readFileSync(join(p.root, "pkg/models.py"), "utf8")}`);
     await runIndex(config, { mode: "incremental" });
     expect(edges(p).filter((e) => e.startsWith("test_get"))).toEqual(["test_get -> pkg/models.py:Repo.get POTENTIAL_CALL/parameter_type @2"]);
     const fresh = mkdtempSync(join(tmpdir(), "mast-link-"));

@@ -31,8 +31,23 @@ export function extractPython(filePath: string, text: string, grammar: string, l
 }
 
 const TOKENS: ReadonlySet<string> = new Set(["identifier"]);
-/** `call` and `assignment` nodes, read by position by the call and field-type passes. */
-const EVENTS: ReadonlySet<string> = new Set(["call", "assignment", "for_statement", "as_pattern", "function_definition"]);
+/** The events that bind a local's type (or take it away) as the call pass reads a scope. */
+const BINDINGS: ReadonlySet<string> = new Set(["assignment", "augmented_assignment", "for_statement", "as_pattern"]);
+/** Calls and the nodes that bind names, read by position by the call, binding and attribute passes. */
+const EVENTS: ReadonlySet<string> = new Set([
+  "call",
+  "assignment",
+  "augmented_assignment",
+  "for_statement",
+  "as_pattern",
+  "named_expression",
+  "function_definition",
+  "class_definition",
+  "import_statement",
+  "import_from_statement",
+  "global_statement",
+  "nonlocal_statement",
+]);
 
 class PythonExtractor extends TreeExtractor {
   private group: { start: SyntaxNode; end: SyntaxNode } | null = null;
@@ -45,6 +60,7 @@ class PythonExtractor extends TreeExtractor {
   /** Per class: `self.attr` → its class, from `self.attr = Name(…)`, `self.attr: T = …`, `self.attr = param` (annotated) and `attr: T` in the class body. */
   private readonly fieldTypes = new Map<string, Map<string, string>>();
   private exportList: Set<string> | null = null;
+  private exportStatement: SyntaxNode | null = null;
   /** Module-level variables' symbols by name (the first binding's). */
   private readonly variables = new Map<string, MutableSymbol>();
   /** Module-level variables bound to one class (`typeModuleVariables`). */
@@ -55,7 +71,8 @@ class PythonExtractor extends TreeExtractor {
   run(): FileExtraction {
     this.collect(TOKENS, EVENTS);
     // `__all__` decides exportedness for every name, also those assigned above it.
-    this.exportList = exportListOf(this.root);
+    this.exportStatement = exportListStatement(this.root);
+    this.exportList = exportListOf(this.exportStatement);
     const definitions: Definition[] = [];
     for (const stmt of this.root.namedChildren) {
       const def = stmt.type === "decorated_definition" ? field(stmt, "definition") : stmt;
@@ -114,16 +131,17 @@ class PythonExtractor extends TreeExtractor {
    */
   private typeModuleVariables(): void {
     const poisoned = new Set<string>();
+    const typed = new Set<number>();
     for (const stmt of this.root.namedChildren) {
       const assign = stmt.type === "expression_statement" ? stmt.namedChild(0) : null;
       const left = assign?.type === "assignment" ? field(assign, "left") : null;
       if (assign && left?.type === "identifier") {
         const annotated = this.projectClass(field(assign, "type")?.text ?? null);
         bindLocal(this.moduleTypes, poisoned, left.text, annotated !== null ? { kind: "typed", typeName: annotated, resolution: "new_expression" } : this.knownValue(field(assign, "right"), null, this.moduleTypes));
-        continue;
+        typed.add(assign.startIndex);
       }
-      for (const name of namesBound([stmt])) bindLocal(this.moduleTypes, poisoned, name, null);
     }
+    for (const name of this.scopeNames(this.root.startIndex, this.root.endIndex, typed)) bindLocal(this.moduleTypes, poisoned, name, null);
     for (const m of this.text.matchAll(/^[ \t]*(?:global|nonlocal)\s+([\w, \t]+)/gm)) for (const name of m[1]!.split(",")) bindLocal(this.moduleTypes, poisoned, name.trim(), null);
     for (const [name, known] of this.moduleTypes) {
       if (known.kind !== "typed") this.moduleTypes.delete(name);
@@ -165,7 +183,7 @@ class PythonExtractor extends TreeExtractor {
     sym.returnType = returns ? collapseWhitespace(returns.text) : null;
     // Annotated parameters type their receivers (`def f(ctx: Context): ctx.invoke()`); a test's
     // (or fixture's) unannotated parameter is the fixture pytest passes under its name.
-    const locals = new Set([...sym.params.map((p) => p.name), ...(body ? localNames(body) : [])]);
+    const locals = new Set([...sym.params.map((p) => p.name), ...(body ? this.scopeNames(body.startIndex, body.endIndex) : [])]);
     const types = new Map([...this.moduleTypes].filter(([n]) => !locals.has(n)));
     const fixtureName = languageSpec(this.language)?.fixtureName?.(header, name) ?? null;
     const fixture = fixtureName !== null;
@@ -363,7 +381,7 @@ class PythonExtractor extends TreeExtractor {
    * provides each found when it is asked for.
    */
   private exportStarNames(): void {
-    const all = this.exportList === null ? null : exportListStatement(this.root);
+    const all = this.exportStatement;
     if (all === null || !this.imports.some((i) => i.kind === "export_star")) return;
     const known = new Set([...this.symbols.map((s) => s.name), ...this.imports.flatMap((i) => i.locals)]);
     const line = all.startPosition.row + 1;
@@ -401,15 +419,17 @@ class PythonExtractor extends TreeExtractor {
    * `x = Name(…)` to a class or by `x = f(…)` to what f returns (a name bound again to anything
    * else, or a loop variable, has no type for the rest of the scope).
    */
-  private recordCalls(node: SyntaxNode, caller: string | null, cls: string | null, skip: ReadonlyArray<[number, number]> = [], types = new Map<string, Known>(), locals: ReadonlySet<string> = new Set()): void {
+  private recordCalls(node: SyntaxNode, caller: string | null, cls: string | null, skip: ReadonlyArray<[number, number]> = [], types = new Map<string, Known>(), locals: ReadonlySet<string> | null = null): void {
     const poisoned = new Set<string>();
     for (const e of this.eventsIn(node.startIndex, node.endIndex)) {
       if (skip.length > 0 && skip.some(([s, t]) => e.start >= s && e.start < t)) continue;
-      if (e.node.type === "function_definition") {
-        // A nested function's parameters: annotated ones type its body unless the enclosing scope
-        // binds the name itself; one that shadows a typed name of the enclosing scope otherwise
-        // takes that type away (scopes are not modelled: recall is lost, never precision).
-        if (enclosingScope(e.node)?.type !== "function_definition") continue;
+      const type = e.node.type;
+      if (type === "function_definition") {
+        // In a function body (`locals` given): a nested function's parameters — annotated ones type
+        // its body unless the enclosing scope binds the name itself; one that shadows a typed name
+        // of the enclosing scope otherwise takes that type away (scopes are not modelled: recall is
+        // lost, never precision).
+        if (locals === null) continue;
         for (const p of paramsOf(field(e.node, "parameters"), false)) {
           const type = this.projectClass(p.type);
           const known: Known | null = type === null ? null : { kind: "typed", typeName: type, resolution: "parameter_type" };
@@ -417,12 +437,11 @@ class PythonExtractor extends TreeExtractor {
           else if (locals.has(p.name)) bindLocal(types, poisoned, p.name, null);
           else if (known !== null && !poisoned.has(p.name)) types.set(p.name, known);
         }
-      } else if (e.node.type === "call") {
+      } else if (type === "call") {
         // `f()` where the function binds `f` itself (a nested def, a parameter, an assignment) is not the module's `f`.
-        const fn = field(e.node, "function");
-        if (fn?.type !== "identifier" || !locals.has(fn.text)) this.recordCall(e.node, caller, cls, types);
-      }
-      else this.noteBinding(e.node, cls, types, poisoned);
+        const fn = locals !== null && locals.size > 0 ? field(e.node, "function") : null;
+        if (fn?.type !== "identifier" || !locals!.has(fn.text)) this.recordCall(e.node, caller, cls, types);
+      } else if (BINDINGS.has(type)) this.noteBinding(e.node, cls, types, poisoned);
     }
   }
 
@@ -483,6 +502,50 @@ class PythonExtractor extends TreeExtractor {
       owner = inner?.kind === "typed" ? inner.typeName : inner?.kind === "returned" && !inner.producer.endsWith("?") ? (inner.producer.includes("#") && object.type === "attribute" ? inner.producer : `${inner.producer}()`) : null;
     }
     return owner === null ? null : { kind: "returned", producer: `${owner}#${attribute}` };
+  }
+
+  /**
+   * The names the code between two offsets binds in its own scope (Python's rule: any binding
+   * makes a name local) — nested `def`/`class` names, assignment, `for`, `with … as`, `except …
+   * as`, walrus and import targets; not inside the functions and classes it nests, not a
+   * comprehension's variables, and not names it declares `global`/`nonlocal` — read from the
+   * collected events; `skip`: binding nodes (by start offset) not to count.
+   */
+  private scopeNames(from: number, to: number, skip: ReadonlySet<number> = new Set()): Set<string> {
+    const out = new Set<string>();
+    const declared = new Set<string>();
+    let nestedEnd = -1;
+    for (const { node, start } of this.eventsIn(from, to)) {
+      if (start < nestedEnd || skip.has(start)) continue;
+      switch (node.type) {
+        case "function_definition":
+        case "class_definition":
+          targetNames(field(node, "name"), out);
+          nestedEnd = node.endIndex;
+          break;
+        case "assignment":
+        case "augmented_assignment":
+        case "for_statement":
+          targetNames(field(node, "left"), out);
+          break;
+        case "as_pattern":
+          targetNames(field(node, "alias")?.namedChild(0) ?? null, out);
+          break;
+        case "named_expression":
+          targetNames(field(node, "name"), out);
+          break;
+        case "import_statement":
+        case "import_from_statement":
+          for (const local of importedLocals(node)) out.add(local);
+          break;
+        case "global_statement":
+        case "nonlocal_statement":
+          for (const c of node.namedChildren) declared.add(c.text);
+          break;
+      }
+    }
+    for (const name of declared) out.delete(name);
+    return out;
   }
 
   /** A local bound to a module: `import a`, or a lower-case name `from pkg import mod` may bind to a submodule (linking decides). */
@@ -548,12 +611,6 @@ class PythonExtractor extends TreeExtractor {
   }
 }
 
-/** The function or class definition a node is inside (not the node itself), or null at module level. */
-function enclosingScope(node: SyntaxNode): SyntaxNode | null {
-  for (let p = node.parent; p !== null; p = p.parent) if (p.type === "function_definition" || p.type === "class_definition") return p;
-  return null;
-}
-
 /**
  * The imports a module-level statement makes: itself, or those inside its `if` / `try` blocks
  * (`if TYPE_CHECKING:`, `try: import x except ImportError: …`) — not inside a function or class.
@@ -564,63 +621,17 @@ function moduleImports(stmt: SyntaxNode): SyntaxNode[] {
   return stmt.namedChildren.flatMap(moduleImports);
 }
 
-/**
- * The names a function body binds in its own scope (Python's rule: any binding makes the name
- * local): nested `def`/`class` names, assignment, `for`, `with … as`, walrus and import targets —
- * not inside the functions, lambdas and classes it nests, and not names it declares `global` or
- * `nonlocal`.
- */
-function localNames(body: SyntaxNode): Set<string> {
-  return namesBound(body.namedChildren);
+/** The names a binding target binds: an identifier, or each of a tuple's or list's. */
+function targetNames(node: SyntaxNode | null, out: Set<string>): void {
+  if (node === null) return;
+  if (node.type === "identifier") out.add(node.text);
+  else if (node.type === "pattern_list" || node.type === "tuple_pattern" || node.type === "list_pattern" || node.type === "tuple" || node.type === "list") for (const c of node.namedChildren) targetNames(c, out);
 }
 
-/** The names a run of statements binds in their scope (`localNames`'s rule). */
-function namesBound(statements: readonly SyntaxNode[]): Set<string> {
-  const out = new Set<string>();
-  const declared = new Set<string>();
-  const targets = (node: SyntaxNode | null) => {
-    if (node === null) return;
-    if (node.type === "identifier") out.add(node.text);
-    else if (node.type === "pattern_list" || node.type === "tuple_pattern" || node.type === "list_pattern" || node.type === "tuple" || node.type === "list") for (const c of node.namedChildren) targets(c);
-  };
-  const visit = (nodes: readonly SyntaxNode[]) => {
-    for (const child of nodes) {
-      switch (child.type) {
-        case "function_definition":
-        case "class_definition":
-          targets(field(child, "name"));
-          continue;
-        case "lambda":
-          continue;
-        case "assignment":
-        case "augmented_assignment":
-        case "for_statement":
-        case "for_in_clause":
-          targets(field(child, "left"));
-          break;
-        case "as_pattern":
-          targets(field(child, "alias")?.namedChild(0) ?? field(child, "alias"));
-          break;
-        case "named_expression":
-          targets(field(child, "name"));
-          break;
-        case "aliased_import":
-          targets(field(child, "alias"));
-          continue;
-        case "dotted_name":
-          if (child.parent?.type === "import_statement" || (child.parent?.type === "import_from_statement" && child !== field(child.parent, "module_name"))) targets(child.namedChild(0));
-          continue;
-        case "global_statement":
-        case "nonlocal_statement":
-          for (const c of child.namedChildren) declared.add(c.text);
-          continue;
-      }
-      visit(child.namedChildren);
-    }
-  };
-  visit(statements);
-  for (const name of declared) out.delete(name);
-  return out;
+/** The local names an import statement binds (`import a.b` → `a`, `import a as m` → `m`, `from m import x as y` → `y`). */
+function importedLocals(stmt: SyntaxNode): string[] {
+  const module = stmt.type === "import_from_statement" ? field(stmt, "module_name") : null;
+  return stmt.namedChildren.flatMap((c) => (c === module ? [] : c.type === "aliased_import" ? [field(c, "alias")?.text ?? ""] : c.type === "dotted_name" ? [c.namedChild(0)?.text ?? ""] : [])).filter((n) => n !== "");
 }
 
 /** A base class as named in `class C(Base, mod.Base, Generic[T])` (`metaclass=` and other keywords are none). */
@@ -633,9 +644,9 @@ function baseName(node: SyntaxNode): string | null {
   return null;
 }
 
-/** The names `__all__ = [...]` (or a tuple) lists at the module's top level, or null when it has none. */
-function exportListOf(root: SyntaxNode): Set<string> | null {
-  const right = exportListStatement(root)?.namedChild(0)?.childForFieldName("right");
+/** The names the module-level `__all__ = [...]` (or tuple) statement lists, or null when there is none. */
+function exportListOf(statement: SyntaxNode | null): Set<string> | null {
+  const right = statement?.namedChild(0)?.childForFieldName("right");
   return right ? new Set(right.namedChildren.filter((c) => c.type === "string").map((c) => stringText(c))) : null;
 }
 

@@ -39,6 +39,8 @@ const EVENTS: ReadonlySet<string> = new Set([
   "assignment",
   "augmented_assignment",
   "for_statement",
+  "for_in_clause",
+  "lambda",
   "as_pattern",
   "named_expression",
   "function_definition",
@@ -507,9 +509,10 @@ class PythonExtractor extends TreeExtractor {
   /**
    * The names the code between two offsets binds in its own scope (Python's rule: any binding
    * makes a name local) — nested `def`/`class` names, assignment, `for`, `with … as`, `except …
-   * as`, walrus and import targets; not inside the functions and classes it nests, not a
-   * comprehension's variables, and not names it declares `global`/`nonlocal` — read from the
-   * collected events; `skip`: binding nodes (by start offset) not to count.
+   * as`, walrus and import targets, and (scopes of their own, counted as the enclosing one's: a
+   * shadowed name costs recall, never precision) comprehension variables and lambda parameters;
+   * not inside the functions and classes it nests, and not names it declares `global`/`nonlocal`
+   * — read from the collected events; `skip`: binding nodes (by start offset) not to count.
    */
   private scopeNames(from: number, to: number, skip: ReadonlySet<number> = new Set()): Set<string> {
     const out = new Set<string>();
@@ -526,7 +529,11 @@ class PythonExtractor extends TreeExtractor {
         case "assignment":
         case "augmented_assignment":
         case "for_statement":
+        case "for_in_clause":
           targetNames(field(node, "left"), out);
+          break;
+        case "lambda":
+          for (const p of paramsOf(field(node, "parameters"), false)) out.add(p.name);
           break;
         case "as_pattern":
           targetNames(field(node, "alias")?.namedChild(0) ?? null, out);

@@ -67,7 +67,7 @@ const ORACLES = {
     tool: "jedi's goto (bench/oracles/py-calls.py) ∪ pyright through scip-python (bench/oracles/py-scip-calls.mjs)",
     install: "apt-get install -y python3-jedi",
     run: async (root) => {
-      const { decodeScip } = await import(pathToFileURL(path.join(DIST, "structural", "scip.js")).href);
+      const { decodeScip } = await import(pathToFileURL(path.join(DIST, "base", "scip.js")).href);
       const jedi = run("python3", [path.join(REPO, "bench/oracles/py-calls.py"), root], {});
       const pyright = pyScipCalls(root, REPO, decodeScip);
       const seen = new Set();

@@ -8,11 +8,12 @@
 // come as plain data, verdicts go back as batches (checker-program.ts's codes).
 //
 // A candidate (target declaration path+line+name, candidate file+line) is judged at each place its
-// name (the target's tail) is written on the line as a callee (`name(`, a decorator's last name):
-// inside a comment or a string, or as a definition or a reference (an import), it is no call; a
+// name (the target's tail) is written on the line as a callee (`name(`): inside a comment or a
+// string, after `def`, or as a reference (an import, a bare decorator), it is no call; a
 // call with an occurrence there whose symbol's last descriptor is that name (scip-python 0.6.6
 // gives some re-exported classes another function's symbol: those say nothing) and whose
-// definition is the target's (its file, its recorded line or up to LINE_SLACK after: decorators)
+// definition is the target's (its file, its recorded line or up to LINE_SLACK after: decorators;
+// symbols compared without their package, see symbolKey)
 // → `calls_target`; one defined elsewhere or outside the project → `resolves_to_different`. A
 // line whose calls of the name are all unknown to pyright (an attribute of an untyped
 // value) is `unresolved`; one with no call of the name is `non_call_site`.
@@ -197,7 +198,7 @@ export class ScipJudge {
   ) {
     for (const doc of index.documents) {
       this.documents.set(doc.path, doc.occurrences);
-      for (const o of doc.occurrences) if (o.roles & SCIP_ROLE.definition) this.definitions.set(o.symbol, { path: doc.path, line: o.range[0] + 1 });
+      for (const o of doc.occurrences) if (o.roles & SCIP_ROLE.definition) this.definitions.set(symbolKey(o.symbol), { path: doc.path, line: o.range[0] + 1 });
     }
   }
 
@@ -210,19 +211,19 @@ export class ScipJudge {
     const name = target.name.slice(target.name.lastIndexOf(".") + 1);
     const prose = view.prose.get(line - 1) ?? [];
     const here = view.occurrences.get(line - 1) ?? [];
-    const decorator = text.trimStart().startsWith("@");
     let called = false;
     let different = false;
     for (const col of wordPositions(text, name)) {
       if (prose.some(([s, e]) => col >= s && col < e)) continue;
-      // Only a callee is a call (as the compiler's side asks): `name(`, or a decorator's last name.
-      const next = text.slice(col + name.length).trimStart();
-      if (!(next.startsWith("(") || (decorator && next === ""))) continue;
+      // Only `name(` is a call (a bare `@decorator` is no call expression); a `def name(` is a
+      // declaration whatever its occurrence says (scip-python gives an overload's or a property
+      // setter's redefinition the first one's symbol without the definition role).
+      if (!text.slice(col + name.length).trimStart().startsWith("(") || /\bdef\s+$/.test(text.slice(0, col))) continue;
       const o = here.find((x) => x.range[1] === col && x.range[2] === line - 1);
       if (o !== undefined && o.roles & SCIP_ROLE.definition) continue;
       called = true;
       if (o === undefined || scipDescriptor(o.symbol)?.name !== name) continue;
-      const def = this.definitions.get(o.symbol);
+      const def = this.definitions.get(symbolKey(o.symbol));
       if (def !== undefined && def.path === target.path && def.line >= target.line && def.line <= target.line + LINE_SLACK) return "calls_target";
       different = true;
     }
@@ -255,6 +256,17 @@ export class ScipJudge {
     this.views.set(path, view);
     return view;
   }
+}
+
+/**
+ * A symbol without its package (`scheme descriptors`): scip-python names one project's module by
+ * the installed distribution in one place and by `--project-name` in another (flask's own
+ * `flask.ctx/g#` under both), so a reference and its definition are matched by descriptors.
+ */
+function symbolKey(symbol: string): string {
+  if (symbol.startsWith("local ")) return symbol;
+  const parts = symbol.split(" ");
+  return parts.length < 5 ? symbol : `${parts[0]} ${parts.slice(4).join(" ")}`;
 }
 
 /** Columns where `name` is written as a whole identifier on `text`. */

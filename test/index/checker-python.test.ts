@@ -3,6 +3,7 @@
 // an unannotated factory) becomes a verified `checker` edge; a same-named method of another class
 // is `resolves_to_different`; a mention in a comment is `non_call_site`; with no scip-python the
 // pass says so for the language, and the syntactic edges stay as they were.
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runIndex, type IndexReport } from "../../src/index/run.js";
@@ -35,6 +36,23 @@ const FILES: Record<string, string> = {
     "    return Square()",
     "",
   ].join("\n"),
+  // A bare decorator names its function, and a property setter's `def` redefines the name: neither calls.
+  "box.py": [
+    "def logged(f):",
+    "    return f",
+    "",
+    "",
+    "class Box:",
+    "    @property",
+    "    def size(self):",
+    "        return 1",
+    "",
+    "    @size.setter",
+    "    @logged",
+    "    def size(self, value):",
+    "        pass",
+    "",
+  ].join("\n"),
   "app.py": [
     "from shapes import make, other",
     "",
@@ -57,8 +75,11 @@ afterEach(() => {
   else process.env[SCIP_PYTHON_ENV] = pinned;
 });
 
-const index = (p: TestProject, mode: "full" | "incremental", checker: boolean): Promise<IndexReport> =>
-  runIndex(p.config({ stateDir: join(p.root, ".mast") }), { mode, threads: 0, ...(checker ? { checker: checkerPass } : {}) });
+const index = (p: TestProject, mode: "full" | "incremental", checker: boolean, stateDir = join(p.root, ".mast")): Promise<IndexReport> =>
+  runIndex(p.config({ stateDir }), { mode, threads: 0, ...(checker ? { checker: checkerPass } : {}) });
+
+const VERDICTS_BY_NAME =
+  "SELECT s.name AS target, f.path || ':' || v.line AS at, v.verdict FROM checker_verdicts v JOIN symbols s ON s.id = v.target_id JOIN files f ON f.id = v.file_id ORDER BY target, at, s.line";
 
 async function callers(p: TestProject, symbol: string): Promise<Record<string, any>> {
   const ctx = createToolContext(p.config({ stateDir: join(p.root, ".mast") }));
@@ -89,7 +110,7 @@ describe("the checker pass on Python (scip-python)", () => {
       { language: "python", backend: "scip-python", available: true },
       // No TypeScript among the files: the compiler has nothing to read, and says nothing.
     ]);
-    expect(report.checker).toMatchObject({ projects: 1, skipped: [], targets: 5, candidates: 10, calls_target: 2, edges: 2, resolves_to_different: 2, non_call_site: 6, unresolved: 0, outside_ts_scope: 0 });
+    expect(report.checker).toMatchObject({ projects: 1, skipped: [], targets: 8, candidates: 15, calls_target: 2, edges: 2, resolves_to_different: 2, non_call_site: 11, unresolved: 0, outside_ts_scope: 0 });
     // Each candidate line of each `area`: its own call, the other class's, the comment, the other declaration.
     expect(
       queryStore(
@@ -97,6 +118,11 @@ describe("the checker pass on Python (scip-python)", () => {
         "SELECT s.name AS target, f.path || ':' || v.line AS at, v.verdict FROM checker_verdicts v JOIN symbols s ON s.id = v.target_id JOIN files f ON f.id = v.file_id ORDER BY target, at",
       ),
     ).toEqual([
+      // Two `Box.size` targets (the getter, line 7, and the setter, line 12): the `@size.setter` line and each other's `def` line call neither.
+      { target: "Box.size", at: "box.py:10", verdict: "non_call_site" },
+      { target: "Box.size", at: "box.py:10", verdict: "non_call_site" },
+      { target: "Box.size", at: "box.py:12", verdict: "non_call_site" },
+      { target: "Box.size", at: "box.py:7", verdict: "non_call_site" },
       { target: "Circle.area", at: "app.py:6", verdict: "calls_target" },
       { target: "Circle.area", at: "app.py:7", verdict: "non_call_site" },
       { target: "Circle.area", at: "app.py:9", verdict: "resolves_to_different" },
@@ -106,6 +132,8 @@ describe("the checker pass on Python (scip-python)", () => {
       { target: "Square.area", at: "app.py:9", verdict: "calls_target" },
       { target: "Square.area", at: "shapes.py:2", verdict: "non_call_site" },
       // The imports of the factories name them, and call nothing.
+      // A bare decorator is no call expression.
+      { target: "logged", at: "box.py:11", verdict: "non_call_site" },
       { target: "make", at: "app.py:1", verdict: "non_call_site" },
       { target: "other", at: "app.py:1", verdict: "non_call_site" },
     ]);
@@ -121,6 +149,23 @@ describe("the checker pass on Python (scip-python)", () => {
         (a, b) => a.line - b.line || (a.target < b.target ? -1 : a.target > b.target ? 1 : 0),
       ),
     );
+  });
+
+  it("checks only what a rewritten file brought, and an incremental run with the pass equals a full one", async () => {
+    const p = space.project();
+    await index(p, "full", true);
+    appendFileSync(join(p.root, "app.py"), "\n\ndef again():\n    z = make()\n    z.area()\n");
+    const report = await index(p, "incremental", true);
+    // app.py lost its verdicts with its rows: its 10 candidates judged again, the new call among them; shapes.py and box.py keep theirs.
+    expect(report.checker).toMatchObject({ candidates: 10, calls_target: 3, edges: 3 });
+    const full = join(p.root, ".mast-full");
+    await index(p, "full", true, full);
+    expect(queryStore(statePaths(join(p.root, ".mast")).graphDb, VERDICTS_BY_NAME)).toEqual(queryStore(statePaths(full).graphDb, VERDICTS_BY_NAME));
+    expect(edges(p).filter((e) => e.resolution === "checker")).toEqual([
+      { caller: "run", target: "Circle.area", line: 6, resolution: "checker" },
+      { caller: "run", target: "Square.area", line: 9, resolution: "checker" },
+      { caller: "again", target: "Circle.area", line: 15, resolution: "checker" },
+    ]);
   });
 
   it("says scip-python is unavailable, with the reason, and keeps the syntactic edges", async () => {

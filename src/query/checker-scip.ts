@@ -13,8 +13,9 @@
 // call with an occurrence there whose symbol's last descriptor is that name (scip-python 0.6.6
 // gives some re-exported classes another function's symbol: those say nothing) and whose
 // definition is the target's (its file, its recorded line or up to LINE_SLACK after: decorators;
-// symbols compared without their package, see symbolKey)
-// → `calls_target`; one defined elsewhere or outside the project → `resolves_to_different`. A
+// symbols compared without their package, see symbolKey) → `calls_target`; one the project
+// defines under a longer module path (a src/ layout resolved to the installed copy of itself) says
+// nothing; one defined elsewhere or outside the project → `resolves_to_different`. A
 // line whose calls of the name are all unknown to pyright (an attribute of an untyped
 // value) is `unresolved`; one with no call of the name is `non_call_site`.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -189,6 +190,8 @@ interface FileView {
 /** Answers candidates from one decoded index. */
 export class ScipJudge {
   private readonly definitions = new Map<string, { path: string; line: number }>();
+  /** The project's definitions by descriptors after the module, to the modules that define them. */
+  private readonly modulesOf = new Map<string, string[]>();
   private readonly documents = new Map<string, readonly ScipOccurrence[]>();
   private readonly views = new Map<string, FileView | null>();
 
@@ -198,7 +201,12 @@ export class ScipJudge {
   ) {
     for (const doc of index.documents) {
       this.documents.set(doc.path, doc.occurrences);
-      for (const o of doc.occurrences) if (o.roles & SCIP_ROLE.definition) this.definitions.set(symbolKey(o.symbol), { path: doc.path, line: o.range[0] + 1 });
+      for (const o of doc.occurrences) {
+        if (!(o.roles & SCIP_ROLE.definition)) continue;
+        this.definitions.set(symbolKey(o.symbol), { path: doc.path, line: o.range[0] + 1 });
+        const m = moduleSplit(o.symbol);
+        if (m !== null) this.modulesOf.set(m.rest, [...(this.modulesOf.get(m.rest) ?? []), m.module]);
+      }
     }
   }
 
@@ -213,6 +221,7 @@ export class ScipJudge {
     const here = view.occurrences.get(line - 1) ?? [];
     let called = false;
     let different = false;
+    let unknown = false;
     for (const col of wordPositions(text, name)) {
       if (prose.some(([s, e]) => col >= s && col < e)) continue;
       // Only `name(` is a call (a bare `@decorator` is no call expression); a `def name(` is a
@@ -225,10 +234,22 @@ export class ScipJudge {
       if (o === undefined || scipDescriptor(o.symbol)?.name !== name) continue;
       const def = this.definitions.get(symbolKey(o.symbol));
       if (def !== undefined && def.path === target.path && def.line >= target.line && def.line <= target.line + LINE_SLACK) return "calls_target";
+      if (def === undefined && this.installedCopy(o.symbol)) {
+        // The project's own module as installed elsewhere (a src/ layout whose package is also on
+        // the interpreter's path): pyright resolved to the copy, not this file; it cannot say.
+        unknown = true;
+        continue;
+      }
       different = true;
     }
     if (!called) return "non_call_site";
-    return different ? "resolves_to_different" : "unresolved";
+    return different && !unknown ? "resolves_to_different" : "unresolved";
+  }
+
+  /** Whether an external symbol names a project definition under a shorter module path (`flask.ctx` for `src.flask.ctx`). */
+  private installedCopy(symbol: string): boolean {
+    const m = moduleSplit(symbol);
+    return m !== null && (this.modulesOf.get(m.rest) ?? []).some((module) => module === m.module || module.endsWith(`.${m.module}`));
   }
 
   private view(path: string): FileView | null {
@@ -267,6 +288,15 @@ function symbolKey(symbol: string): string {
   if (symbol.startsWith("local ")) return symbol;
   const parts = symbol.split(" ");
   return parts.length < 5 ? symbol : `${parts[0]} ${parts.slice(4).join(" ")}`;
+}
+
+/** A global symbol's module (its namespace descriptor, unquoted) and the descriptors after it. */
+function moduleSplit(symbol: string): { module: string; rest: string } | null {
+  if (symbol.startsWith("local ")) return null;
+  const parts = symbol.split(" ");
+  if (parts.length < 5) return null;
+  const m = /^(`(?:[^`]|``)*`|[^/\s`]+)\/(.+)$/s.exec(parts.slice(4).join(" "));
+  return m ? { module: m[1]!.replace(/^`|`$/g, "").replace(/``/g, "`"), rest: m[2]! } : null;
 }
 
 /** Columns where `name` is written as a whole identifier on `text`. */

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runIndex, type IndexReport } from "../../src/index/run.js";
 import { checkerPass } from "../../src/query/checker.js";
-import { proseSpans, SCIP_PYTHON_ENV } from "../../src/query/checker-scip.js";
+import { proseSpans, ScipJudge, SCIP_PYTHON_ENV } from "../../src/query/checker-scip.js";
 import { statePaths } from "../../src/index/state.js";
 import { indexStatus } from "../../src/index/status.js";
 import { createToolContext } from "../../src/tools/context.js";
@@ -181,6 +181,32 @@ describe("the checker pass on Python (scip-python)", () => {
     expect(report.checker).toMatchObject({ candidates: 0, calls_target: 0, edges: 0 });
     expect(edges(p)).toEqual(syntactic);
     expect((await callers(p, "Circle.area")).potential_matches.length).toBeGreaterThan(0);
+  });
+
+  it("matches a reference to its definition without the package, and says nothing of a src/ layout's installed copy", () => {
+    const p = tempSpace({ "src/pkg/mod.py": "def f():\n    pass\n", "app.py": "import pkg.mod\npkg.mod.f()\npkg.mod.f()\nlen([])\n" }).project();
+    const occurrence = (line: number, col: number, symbol: string, roles: number) => ({ range: [line, col, line, col + 1] as const, symbol, roles, enclosing: null });
+    const judge = new ScipJudge(p.root, {
+      tool: { name: "scip-python", version: "0.6.6" },
+      projectRoot: p.root,
+      documents: [
+        { path: "src/pkg/mod.py", language: "python", symbols: [], occurrences: [occurrence(0, 4, "scip-python python proj 0 `src.pkg.mod`/f().", 1)] },
+        {
+          path: "app.py",
+          language: "python",
+          symbols: [],
+          occurrences: [
+            occurrence(1, 8, "scip-python python Proj 1.0 `src.pkg.mod`/f().", 8),
+            occurrence(2, 8, "scip-python python pkg 1.0 `pkg.mod`/f().", 8),
+            occurrence(3, 0, "scip-python python python-stdlib 3.11 builtins/len().", 8),
+          ],
+        },
+      ],
+    });
+    const f = { name: "f", line: 1, path: "src/pkg/mod.py" };
+    expect([2, 3].map((line) => judge.verdict(f, "app.py", line))).toEqual(["calls_target", "unresolved"]);
+    expect(judge.verdict({ name: "len", line: 1, path: "src/pkg/mod.py" }, "app.py", 4)).toBe("resolves_to_different");
+    expect(judge.verdict(f, "elsewhere.py", 1)).toBeNull();
   });
 
   it("finds the comments and strings of a source, triple-quoted ones across lines", () => {

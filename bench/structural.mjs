@@ -164,7 +164,7 @@ async function main() {
   if (!fs.existsSync(MAST)) throw new BenchError("dist/ is missing: npm run build");
   const env = benchEnvironment();
   const distAtStart = distStamp();
-  ({ decodeScip } = await import(pathToFileURL(path.join(DIST, "structural", "scip.js")).href));
+  ({ decodeScip } = await import(pathToFileURL(path.join(DIST, "base", "scip.js")).href));
   const { queryLocal } = await import(pathToFileURL(path.join(DIST, "structural", "query.js")).href);
   const { structuralLayout } = await import(pathToFileURL(path.join(DIST, "structural", "locate.js")).href);
   const notes = [];

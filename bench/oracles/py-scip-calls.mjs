@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 
-/** `{file, line, target_file, target_line, name}` per call site of a project function; `decodeScip` is dist/structural/scip.js's. */
+/** `{file, line, target_file, target_line, name}` per call site of a project function; `decodeScip` is dist/base/scip.js's. */
 export function pyScipCalls(root, repo, decodeScip) {
   const bin = path.join(repo, "node_modules", ".bin", "scip-python");
   if (!fs.existsSync(bin)) throw new Error(`${bin} is missing: npm ci installs @sourcegraph/scip-python (a devDependency)`);

@@ -78,7 +78,7 @@ async function indexCommand(config: ResolvedConfig, flags: IndexFlags, json: boo
 
 const n = (x: number) => x.toLocaleString("en-US");
 
-const CHECKER_HELP = "also run the TypeScript-checker pass: the compiler classifies potential callers (a verified 'checker' edge, another declaration, or no call)";
+const CHECKER_HELP = "also run the checker pass: each language's analyzer (the TypeScript compiler, scip-python) classifies potential callers (a verified 'checker' edge, another declaration, or no call)";
 
 function renderReport(r: IndexReport): string {
   const lines = [
@@ -98,6 +98,7 @@ function renderReport(r: IndexReport): string {
         `${n(c.calls_target)} verified (${n(c.edges)} edges), ${n(c.resolves_to_different)} call another declaration, ${n(c.non_call_site)} no call, ${n(c.unresolved)} unresolved; outside_ts_scope: ${n(c.outside_ts_scope)}`,
     );
     for (const s of c.skipped) lines.push(`checker skipped ${s.config}: ${s.reason}`);
+    for (const l of c.languages) if (!l.available) lines.push(`checker unavailable for ${l.language} (${l.backend}): ${l.reason}`);
   }
   if (r.problems_truncated) lines.push(`(${r.problems_truncated} more problems not listed)`);
   return lines.join("\n");
@@ -136,6 +137,7 @@ function statusCommand(config: ResolvedConfig, json: boolean | undefined): void 
     }
     if (status.freshness_cause === "interrupted_run") rows.push(["hint", "the last index run died before it finished: run `mast index --incremental` (or any query) to bring the index up to date"]);
     if (status.seed_commit) rows.push(["seed_commit", status.seed_commit]);
+    for (const l of status.checker ?? []) rows.push([`checker ${l.language}`, l.available ? `available (${l.backend})` : `unavailable (${l.backend}): ${l.reason}`]);
     if (status.last_indexed === null) rows.push(["hint", "not indexed yet: run `mast init` or `mast index`"]);
     // Values start at column 17, as in the spec's sample; a longer label keeps one space.
     return rows.map(([k, v]) => `${`${k}:`.padEnd(15)} ${v}`).join("\n");

@@ -7,7 +7,7 @@ import { absoluteIn } from "../base/paths.js";
 import { MastError, errorMessage } from "../base/errors.js";
 import { yieldToLoop } from "../base/loop.js";
 import { createImportResolver } from "../resolve/imports.js";
-import { CHECKER_BEHIND, CHECKER_META, CURRENT_SCHEMA_VERSION, Store, isUnusableDatabase, type FileStamp, type StoreCounts } from "../store/db.js";
+import { CHECKER_BEHIND, CHECKER_LANGUAGES, CHECKER_META, CURRENT_SCHEMA_VERSION, Store, isUnusableDatabase, type FileStamp, type StoreCounts } from "../store/db.js";
 import type { ExtractOptions } from "../syntax/types.js";
 import type { ResolvedConfig } from "./config.js";
 import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy, type NoteProgress } from "./lock.js";
@@ -154,7 +154,17 @@ export interface CheckerReport {
   readonly unresolved: number;
   /** Candidates in files the compiler does not read (other languages) or no program holds: left as they were. */
   readonly outside_ts_scope: number;
+  /** Each language the pass has a backend for among the walked files: whether its analyzer ran, and why not (never a silent drop). */
+  readonly languages: readonly CheckerLanguage[];
   readonly duration_ms: number;
+}
+
+/** One language of a checker pass: its backend, and whether its analyzer was available (the reason when not). */
+export interface CheckerLanguage {
+  readonly language: string;
+  readonly backend: string;
+  readonly available: boolean;
+  readonly reason?: string;
 }
 
 
@@ -496,6 +506,7 @@ async function writeWalked(
   if (!options.checker && mode === "full") {
     store.deleteMeta(CHECKER_META);
     store.deleteMeta(CHECKER_BEHIND);
+    store.deleteMeta(CHECKER_LANGUAGES);
   }
   return { walkCache: walk.cache ?? null, mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, stamps: finalStamps, totals: store.counts(), searchPending: store.trigramPending(), checker, checkerUpToDate: checking !== null && unchanged };
 }

@@ -2,7 +2,8 @@
 // the `indexing` flag every read answer carries while a run is writing. Read-only: it reads
 // index.json, the lock's record and measures freshness; it never creates the state dir.
 import { existsSync } from "node:fs";
-import { CURRENT_SCHEMA_VERSION, Store, isUnusableDatabase } from "../store/db.js";
+import { CHECKER_LANGUAGES, CURRENT_SCHEMA_VERSION, Store, isUnusableDatabase } from "../store/db.js";
+import type { CheckerLanguage } from "./run.js";
 import type { ResolvedConfig } from "./config.js";
 import { measureFreshness } from "./freshness.js";
 import { lockState, type LockState } from "./lock.js";
@@ -30,6 +31,8 @@ export interface IndexStatus {
   /** Chunks the text search index does not hold yet (a large run deferred it; the next search completes it). */
   readonly search_index_pending: number;
   readonly seed_commit?: string;
+  /** The last checker pass's languages (`--checker`): each analyzer available or not, with the reason. */
+  readonly checker?: readonly CheckerLanguage[];
 }
 
 /** A run in progress: what it is and since when (from structure.lock's record). */
@@ -88,7 +91,24 @@ export function indexStatus(config: ResolvedConfig): IndexStatus {
     stale_breakdown: { changed: fresh.changed, unindexed: fresh.unindexed, vanished: fresh.vanished },
     search_index_pending: fresh.search_index_pending,
     ...(index?.seed_commit ? { seed_commit: index.seed_commit } : {}),
+    ...(indexed && !corrupt ? checkerLanguages(paths) : {}),
   };
+}
+
+/** What the last checker pass said of each language's analyzer (meta of graph.db), when a pass ran. */
+function checkerLanguages(paths: StatePaths): { checker?: readonly CheckerLanguage[] } {
+  try {
+    const store = Store.open(paths.graphDb, { readonly: true });
+    try {
+      const json = store.getMeta(CHECKER_LANGUAGES);
+      return json === null ? {} : { checker: JSON.parse(json) as CheckerLanguage[] };
+    } finally {
+      store.close();
+    }
+  } catch (err) {
+    if (!isUnusableDatabase(err) && !(err instanceof SyntaxError)) throw err;
+    return {};
+  }
 }
 
 /** Verdicts of SQLite's quick check by graph.db path and stamp: a server asks again only after the file changed. */

@@ -27,6 +27,7 @@ export const ECMASCRIPT_RULES = {
   extractor: "ecmascript",
   edits: ECMASCRIPT_EDITS,
   resolver: "ecmascript",
+  checker: "compiler",
   scope: "file",
   structuralInterfaces: false,
   methodDispatch: "virtual",

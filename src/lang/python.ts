@@ -34,6 +34,7 @@ export const PYTHON: LanguageSpec = {
   indexedByDefault: [".py", ".pyi"],
   grammars: { python: () => require("tree-sitter-python") as unknown },
   resolver: "python",
+  checker: "scip-python",
   scope: "file",
   structuralInterfaces: false,
   methodDispatch: "virtual",

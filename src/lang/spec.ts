@@ -10,6 +10,9 @@ export type Resolver = "ecmascript" | "python" | "go" | "rust" | "java" | "inclu
 /** How a file of this language is turned into chunks, symbols, imports and calls (syntax/extract.ts). */
 export type Extractor = "ecmascript" | "python" | "go" | "rust" | "outline" | "markdown";
 
+/** The semantic backends of the checker pass. */
+export type CheckerBackendName = "compiler" | "scip-python";
+
 export interface LanguageSpec {
   /** The language's name in answers and in the `language` argument of the tools. */
   readonly name: string;
@@ -25,6 +28,12 @@ export interface LanguageSpec {
   /** What hashpilot's AST edits read of the language's trees; absent: no AST edits (hash and diff edits only). */
   readonly edits?: EditRules;
   readonly resolver: Resolver;
+  /**
+   * The analyzer the checker pass (`--checker`, query/checker.ts) asks about this language's
+   * potential callers: `compiler` the TypeScript compiler's programs, `scip-python` pyright's SCIP
+   * indexer; absent: the language has no semantic backend yet.
+   */
+  readonly checker?: CheckerBackendName;
   /**
    * Where the names a file declares are visible without an import: in the file itself, or in
    * every file of its directory of the same language (a Go package).

@@ -43,6 +43,8 @@ export interface ProgramsReport {
   readonly skipped: Array<{ config: string; reason: string }>;
   /** Every candidate was judged or is outside every program; false when a program could not be built (or the worker was lost). */
   readonly complete: boolean;
+  /** The analyzer could not run at all (not installed, failed): why. */
+  readonly unavailable?: string;
 }
 
 /** How far a declaration's reported line may be from the symbol's recorded one (decorators, doc comments, overloads). */

@@ -1,22 +1,28 @@
-// The opt-in TypeScript-checker pass (spec §10.3.2, `mast index --checker`), the store's side. It
-// takes the potential matches of every TypeScript/JavaScript function and method (query/graph.ts
-// `potentialMatches`: the one definition of a candidate), has the compiler (checker-program.ts, in
-// its own worker thread) say what each candidate line calls, and records the answers in
-// `checker_verdicts`: `calls_target` with a POTENTIAL_CALL edge of resolution 'checker';
+// The opt-in checker pass (spec §10.3.2, `mast index --checker`), the store's side: one pass, a
+// backend per language, chosen by the file's LanguageSpec (`checker`): `compiler`, the TypeScript
+// compiler's programs (checker-program.ts, in its own worker thread), and `scip-python`, pyright's
+// SCIP indexer as a child process (checker-scip.ts). For each backend it takes the potential
+// matches of every function and method of its languages (query/graph.ts `potentialMatches`: the one
+// definition of a candidate), has the analyzer say what each candidate line calls, and records the
+// answers in `checker_verdicts`: `calls_target` with a POTENTIAL_CALL edge of resolution 'checker';
 // `resolves_to_different` or `non_call_site`, which take the line out of the target's potential
-// matches; `unresolved` when the compiler cannot tell (the line stays potential). The worker
-// builds the largest project's program while this thread collects the candidates, and verdicts are
-// written as they come back, so the compiler is never idle waiting on the store. A candidate that
-// already has a verdict is not checked again: a rewritten file has lost its verdicts. The index
-// run calls it (`RunIndexOptions.checker`) inside its transaction; the writes are the store's.
+// matches; `unresolved` when the analyzer cannot tell (the line stays potential). The analyzers
+// start on the walked files while the run writes, candidates are handed over in chunks while more
+// are collected, and verdicts are written as they come back. A candidate that already has a
+// verdict is not checked again: a rewritten file has lost its verdicts. Each language with a
+// backend is reported available or not with the reason (an analyzer not installed, one that
+// failed), in the run's report and in meta for `mast status`: never a silent drop. The index run
+// calls it (`RunIndexOptions.checker`) inside its transaction; the writes are the store's.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { errorMessage } from "../base/errors.js";
 import { extensionInfo } from "../lang/languages.js";
-import type { CheckerPass, CheckerReport } from "../index/run.js";
-import { CHECKER_BEHIND, CHECKER_META, type Store } from "../store/db.js";
+import type { CheckerLanguage, CheckerPass, CheckerReport } from "../index/run.js";
+import type { CheckerBackendName } from "../lang/spec.js";
+import { CHECKER_BEHIND, CHECKER_LANGUAGES, CHECKER_META, type Store } from "../store/db.js";
 import { CheckerPrograms, OUTSIDE, VERDICTS, type CheckTarget, type ProgramsReport, type VerdictBatch } from "./checker-program.js";
+import { ScipPythonAnalyzer } from "./checker-scip.js";
 import { PotentialMemo, potentialMatches, tailOf, verifiedCallers } from "./graph.js";
 
 const WORKER_FILE = fileURLToPath(new URL("./checker-worker.js", import.meta.url));
@@ -38,29 +44,105 @@ interface Target extends CheckTarget {
   readonly tail: string;
 }
 
-/** The pass as the index run is handed it: the compiler started on the walked files, the candidates and the writes after the call graph. */
+/** One language's analyzer as the pass drives it (the compiler's programs, scip-python). */
+interface Analyzer {
+  /** Why it cannot run at all, known at start (none installed); null when it was started. */
+  readonly unavailable: string | null;
+  /** The targets; then candidate chunks, checked while more are collected; then the report. */
+  begin(targets: readonly CheckTarget[], onBatch: (batch: VerdictBatch) => void): void;
+  add(candidates: Int32Array): void;
+  end(): Promise<ProgramsReport>;
+  stop(): void;
+}
+
+/** The backends by the name a LanguageSpec gives (`LanguageSpec.checker`). */
+const BACKENDS: Record<CheckerBackendName, (root: string, files: readonly string[]) => Analyzer> = {
+  compiler: (root, files) => startCompiler({ root, files }),
+  "scip-python": (root, files) => new ScipPythonAnalyzer(root, files),
+};
+
+/** The walked files of one backend, the languages they are, and its analyzer started on them. */
+interface Group {
+  readonly backend: CheckerBackendName;
+  readonly languages: readonly string[];
+  readonly files: readonly string[];
+  readonly analyzer: Analyzer;
+}
+
+/** The pass as the index run is handed it: each backend's analyzer started on its languages' walked files, the candidates and the writes after the call graph. */
 export const checkerPass: CheckerPass = {
   start(projectRoot, paths) {
-    // What the compiler reads: the files whose imports resolve as ECMAScript modules.
-    const files = paths.filter(checkable);
-    const compiler = startCompiler({ root: projectRoot, files });
-    return { finish: (store) => finish(store, projectRoot, files, compiler), abandon: () => compiler.stop() };
+    const byBackend = new Map<CheckerBackendName, { languages: Set<string>; files: string[] }>();
+    for (const path of paths) {
+      const spec = extensionInfo(path)?.spec;
+      if (spec?.checker === undefined) continue;
+      const group = byBackend.get(spec.checker) ?? { languages: new Set<string>(), files: [] };
+      group.languages.add(spec.name);
+      group.files.push(path);
+      byBackend.set(spec.checker, group);
+    }
+    // The compiler is started even without files, as before: its targets are counted, its candidates outside.
+    if (!byBackend.has("compiler")) byBackend.set("compiler", { languages: new Set(), files: [] });
+    const groups: Group[] = [...byBackend].map(([backend, g]) => ({ backend, languages: [...g.languages].sort(), files: g.files, analyzer: BACKENDS[backend](projectRoot, g.files) }));
+    return { finish: (store) => finish(store, projectRoot, groups), abandon: () => groups.forEach((g) => g.analyzer.stop()) };
   },
 };
 
-function checkable(path: string): boolean {
-  return extensionInfo(path)?.spec.resolver === "ecmascript";
+function backendOf(path: string): CheckerBackendName | undefined {
+  return extensionInfo(path)?.spec.checker;
 }
 
-async function finish(store: Store, projectRoot: string, files: readonly string[], compiler: Compiler): Promise<CheckerReport> {
+type Counts = { calls_target: number; edges: number; resolves_to_different: number; non_call_site: number; unresolved: number };
+
+async function finish(store: Store, projectRoot: string, groups: readonly Group[]): Promise<CheckerReport> {
   const started = performance.now();
+  const fileIds = new Map(store.db.prepare("SELECT path, id FROM files").raw().all() as Array<[string, number]>);
+  const total = { projects: 0, skipped: [] as Array<{ config: string; reason: string }>, targets: 0, candidates: 0, calls_target: 0, edges: 0, resolves_to_different: 0, non_call_site: 0, unresolved: 0, outside: 0 };
+  const languages: CheckerLanguage[] = [];
+  let complete = true;
+  for (const group of groups) {
+    const r = await finishGroup(store, projectRoot, group, fileIds);
+    complete &&= r.report.complete;
+    total.projects += r.report.projects;
+    total.skipped.push(...r.report.skipped);
+    total.targets += r.targets;
+    total.candidates += r.candidates;
+    total.outside += r.outside;
+    for (const k of ["calls_target", "edges", "resolves_to_different", "non_call_site", "unresolved"] as const) total[k] += r.counts[k];
+    const unavailable = r.report.unavailable;
+    for (const language of group.languages)
+      languages.push(
+        unavailable === undefined
+          ? { language, available: true, backend: group.backend }
+          : { language, available: false, backend: group.backend, reason: unavailable },
+      );
+  }
+  store.setMeta(CHECKER_META, new Date().toISOString());
+  // A pass that could not judge everything (a program that failed to build, a lost worker, an
+  // indexer that failed) leaves the next run to try again; an analyzer that is not installed does not.
+  if (complete) store.deleteMeta(CHECKER_BEHIND);
+  else store.setMeta(CHECKER_BEHIND, "1");
+  store.setMeta(CHECKER_LANGUAGES, JSON.stringify(languages));
+  const { outside, ...counts } = total;
+  return { ...counts, outside_ts_scope: outside, languages, duration_ms: Math.round(performance.now() - started) };
+}
+
+/** One backend's candidates collected and handed to its analyzer, its verdicts written as they come back. */
+async function finishGroup(
+  store: Store,
+  projectRoot: string,
+  group: Group,
+  fileIds: ReadonlyMap<string, number>,
+): Promise<{ report: ProgramsReport; targets: number; candidates: number; outside: number; counts: Counts }> {
   const db = store.db;
-  const fileIds = new Map(db.prepare("SELECT path, id FROM files").raw().all() as Array<[string, number]>);
-  const fileIndex = new Map(files.map((path, i) => [path, i]));
+  const analyzer = group.analyzer;
+  const counts: Counts = { calls_target: 0, edges: 0, resolves_to_different: 0, non_call_site: 0, unresolved: 0 };
+  if (analyzer.unavailable !== null) return { report: { projects: 0, skipped: [], complete: true, unavailable: analyzer.unavailable }, targets: 0, candidates: 0, outside: 0, counts };
+  const fileIndex = new Map(group.files.map((path, i) => [path, i]));
   // Constructors are called by `new C()`, which names the class, not `constructor`: no candidate of theirs is a call of them.
   // Targets of one name side by side (every `X.get`): their lines are found once, and let go after the last of them.
   const targets = (db.prepare("SELECT s.id, s.name, s.line, s.file_id AS fileId, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method') ORDER BY f.path, s.line, s.id").all() as Target[])
-    .filter((t) => checkable(t.path) && tailOf(t.name) !== "constructor")
+    .filter((t) => backendOf(t.path) === group.backend && tailOf(t.name) !== "constructor")
     .map((t) => ({ ...t, tail: tailOf(t.name) }))
     .sort((a, b) => (a.tail < b.tail ? -1 : a.tail > b.tail ? 1 : 0));
   // A target's judged lines, as file id × 2^32 + line (asked per target: a large project has millions).
@@ -69,7 +151,6 @@ async function finish(store: Store, projectRoot: string, files: readonly string[
   // The candidates handed to the compiler, by index: their target (an index into targets), file id, line and text.
   const list = { target: [] as number[], fileId: [] as number[], line: [] as number[], context: [] as string[] };
   let outside = 0;
-  const counts = { calls_target: 0, edges: 0, resolves_to_different: 0, non_call_site: 0, unresolved: 0 };
   const enclosing = db.prepare(
     "SELECT id FROM symbols WHERE file_id = ? AND line <= ? AND end_line >= ? AND kind IN ('function', 'method', 'class', 'const', 'variable') ORDER BY end_line - line, id LIMIT 1",
   );
@@ -102,9 +183,9 @@ async function finish(store: Store, projectRoot: string, files: readonly string[
   let begun = false;
   const hand = () => {
     if (triples.length === 0) return;
-    if (!begun) compiler.begin(targets.map(({ name, line, path }) => ({ name, line, path })), record);
+    if (!begun) analyzer.begin(targets.map(({ name, line, path }) => ({ name, line, path })), record);
     begun = true;
-    compiler.add(Int32Array.from(triples));
+    analyzer.add(Int32Array.from(triples));
     triples = [];
   };
   let candidates = 0;
@@ -141,23 +222,10 @@ async function finish(store: Store, projectRoot: string, files: readonly string[
     if (index % CHUNK_TARGETS === CHUNK_TARGETS - 1) hand();
   }
   hand();
-  // Nothing to check (an incremental run whose rewritten files name no target): the compiler is stopped unasked.
-  const report: ProgramsReport = begun ? await compiler.end() : { projects: 0, skipped: [], complete: true };
-  compiler.stop();
-  store.setMeta(CHECKER_META, new Date().toISOString());
-  // A pass that could not judge everything (a program that failed to build, a lost worker) leaves the next run to try again.
-  if (report.complete) store.deleteMeta(CHECKER_BEHIND);
-  else store.setMeta(CHECKER_BEHIND, "1");
-  return { projects: report.projects, skipped: report.skipped, targets: targets.length, candidates, ...counts, outside_ts_scope: outside, duration_ms: Math.round(performance.now() - started) };
-}
-
-/** The compiler's side, in a worker thread when the compiled worker is there (from TypeScript sources, in this thread). */
-interface Compiler {
-  /** The targets; then candidate chunks, checked while more are collected; then the report. */
-  begin(targets: readonly CheckTarget[], onBatch: (batch: VerdictBatch) => void): void;
-  add(candidates: Int32Array): void;
-  end(): Promise<ProgramsReport>;
-  stop(): void;
+  // Nothing to check (an incremental run whose rewritten files name no target): the analyzer is stopped unasked.
+  const report: ProgramsReport = begun ? await analyzer.end() : { projects: 0, skipped: [], complete: true };
+  analyzer.stop();
+  return { report, targets: targets.length, candidates, outside, counts };
 }
 
 /** What the worker is sent after it starts. */
@@ -166,11 +234,13 @@ export type CheckerWorkerRequest =
   | { readonly kind: "add"; readonly candidates: Int32Array }
   | { readonly kind: "end" };
 
-function startCompiler(data: CheckerWorkerData): Compiler {
+/** The compiler's side, in a worker thread when the compiled worker is there (from TypeScript sources, in this thread). */
+function startCompiler(data: CheckerWorkerData): Analyzer {
   if (!existsSync(WORKER_FILE)) {
     // In this thread the programs are built when asked for: building them early would only delay the run.
     let programs: CheckerPrograms | null = null;
     return {
+      unavailable: null,
       begin(targets, onBatch) {
         programs = new CheckerPrograms(data.root, data.files);
         programs.begin(targets, onBatch);
@@ -214,6 +284,7 @@ function startCompiler(data: CheckerWorkerData): Compiler {
     } else lose(msg.message);
   });
   return {
+    unavailable: null,
     stop: () => void worker.terminate(),
     begin(targets, batches) {
       onBatch = batches;

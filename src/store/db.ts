@@ -23,6 +23,8 @@ export const CURRENT_SCHEMA_VERSION = "1.10.0";
 export const CHECKER_META = "checker_ran";
 /** Meta key: set when a file's rows are replaced or removed after the pass last ran (its lines lost their verdicts); the pass clears it. */
 export const CHECKER_BEHIND = "checker_behind";
+/** Meta key: JSON of the last checker pass's languages, each available or not with the reason (`mast status`). */
+export const CHECKER_LANGUAGES = "checker_languages";
 
 /** SQLite's bound-parameter ceiling (SQLITE_MAX_VARIABLE_NUMBER). */
 const MAX_PARAMS = 32_766;

@@ -32,7 +32,7 @@ import { blockEnds, findCalls, findDefinitions, type FoundDefinition } from "./h
 import { writeQueryHelper } from "./helper.js";
 import { layoutOfManifest, structuralLayout, UNKNOWN_SNAPSHOT, type Located, type StructuralLayout } from "./locate.js";
 import { commitManifest, finishCommit, openPublished, pendingPaths, readManifest, statusOf, type BackendVersion, type BuildStatus, type DeferredUnit, type NativeIndexEntry, type ShardEntry, type StructuralManifest } from "./manifest.js";
-import { decodeScip, SCIP_ROLE, scipDescriptor, type ScipIndex, type ScipOccurrence } from "./scip.js";
+import { decodeScip, SCIP_ROLE, scipDescriptor, type ScipIndex, type ScipOccurrence } from "../base/scip.js";
 import { fallbackSymbolId, namespaceOf, unitCacheKey, UnitStore, type UnitEdge, type UnitFile, type UnitOutput, type UnitSymbol } from "./units.js";
 
 /** The builder's own version: part of every unit's extractor version with mast's. */

@@ -1,0 +1,380 @@
+// The scip-python backend of the checker pass (query/checker.ts): pyright's SCIP indexer
+// (npm @sourcegraph/scip-python) run once per pass over the project as a child process (stdin
+// ignored, a timeout, its stderr kept as the reason when it fails), its index decoded
+// (base/scip.ts) and each candidate answered from the occurrences on its line. Where the indexer
+// is found: MAST_SCIP_PYTHON (a path; for tests and pinned installs), else mast's own dependency
+// (resolved from mast's modules), else `scip-python` on PATH; none: the backend is unavailable with
+// the reason, and the pass says so for the language. It holds no store: targets and candidates
+// come as plain data, verdicts go back as batches (checker-program.ts's codes).
+//
+// A candidate (target declaration path+line+name, candidate file+line) is judged at each place its
+// name (the target's tail) is written on the line as a callee (`name(`): inside a comment or a
+// string, after `def`, or as a reference (an import, a bare decorator), it is no call; a
+// call with an occurrence there whose symbol's last descriptor is that name (scip-python 0.6.6
+// gives some re-exported classes another function's symbol: those say nothing) and whose
+// definition is the target's (its file, its recorded line or up to LINE_SLACK after: decorators;
+// symbols compared without their package, see symbolKey) → `calls_target`; one the project
+// defines under a longer module path (a src/ layout resolved to the installed copy of itself) says
+// nothing; one defined elsewhere or outside the project → `resolves_to_different`. A
+// line whose calls of the name are all unknown to pyright (an attribute of an untyped
+// value) is `unresolved`; one with no call of the name is `non_call_site`.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { errorMessage } from "../base/errors.js";
+import { absoluteIn } from "../base/paths.js";
+import { decodeScip, SCIP_ROLE, scipDescriptor, type ScipIndex, type ScipOccurrence } from "../base/scip.js";
+import { OUTSIDE, VERDICTS, type CheckTarget, type CheckerVerdict, type ProgramsReport, type VerdictBatch } from "./checker-program.js";
+
+/** The environment variable that points the lookup at one scip-python executable (or .js entry). */
+export const SCIP_PYTHON_ENV = "MAST_SCIP_PYTHON";
+/** How long the indexer may run before the pass gives up on it. */
+const TIMEOUT_MS = 20 * 60 * 1000;
+/** How far a definition's line may be after the symbol's recorded one (decorators). */
+const LINE_SLACK = 3;
+/** Verdicts per batch handed back. */
+const BATCH = 16_384;
+/** The indexer's stderr kept for the reason (its tail). */
+const STDERR_KEEP = 4000;
+const PACKAGE = "@sourcegraph/scip-python";
+
+/** The indexer to run, or why there is none. */
+export type ScipPythonLocation = { readonly bin: string } | { readonly reason: string };
+
+export function locateScipPython(env: NodeJS.ProcessEnv = process.env): ScipPythonLocation {
+  const pinned = env[SCIP_PYTHON_ENV];
+  if (pinned !== undefined && pinned !== "") return existsSync(pinned) ? { bin: pinned } : { reason: `scip-python not found at ${pinned} (${SCIP_PYTHON_ENV})` };
+  try {
+    const manifest = createRequire(import.meta.url).resolve(`${PACKAGE}/package.json`);
+    const { bin } = JSON.parse(readFileSync(manifest, "utf8")) as { bin?: string | Record<string, string> };
+    const entry = typeof bin === "string" ? bin : bin?.["scip-python"];
+    if (entry !== undefined && existsSync(join(dirname(manifest), entry))) return { bin: join(dirname(manifest), entry) };
+  } catch {
+    // not installed with mast: look on PATH
+  }
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (dir === "") continue;
+    const candidate = join(dir, "scip-python");
+    try {
+      if (statSync(candidate).isFile()) return { bin: candidate };
+    } catch {
+      // not here
+    }
+  }
+  return { reason: `scip-python not found: ${PACKAGE} is not installed with mast and scip-python is not on PATH` };
+}
+
+/** Runs the indexer over `root`; the decoded index, or why there is none. */
+function runIndexer(bin: string, root: string, onChild: (child: ChildProcess) => void): Promise<{ index: ScipIndex } | { reason: string }> {
+  return new Promise((resolve) => {
+    const dir = mkdtempSync(join(tmpdir(), "mast-scip-"));
+    const out = join(dir, "index.scip");
+    const args = ["index", ".", "--project-name", "mast-checker", "--project-version", "0", "--output", out, "--quiet"];
+    const script = /\.[cm]?js$/.test(bin);
+    let stderr = "";
+    let settled = false;
+    const done = (result: { index: ScipIndex } | { reason: string }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      rmSync(dir, { recursive: true, force: true });
+      resolve(result);
+    };
+    let child: ChildProcess;
+    try {
+      child = spawn(script ? process.execPath : bin, script ? [bin, ...args] : args, { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+    } catch (err) {
+      done({ reason: `scip-python could not start: ${errorMessage(err)}` });
+      return;
+    }
+    onChild(child);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      done({ reason: `scip-python timed out after ${TIMEOUT_MS / 1000} s` });
+    }, TIMEOUT_MS);
+    child.stderr!.setEncoding("utf8");
+    child.stderr!.on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-STDERR_KEEP);
+    });
+    child.on("error", (err) => done({ reason: `scip-python could not start: ${errorMessage(err)}` }));
+    child.on("close", (code, signal) => {
+      if (code !== 0 || !existsSync(out)) {
+        done({ reason: `scip-python failed (${signal ?? `exit ${code}`})${stderr.trim() === "" ? "" : `: ${stderr.trim()}`}` });
+        return;
+      }
+      try {
+        done({ index: decodeScip(readFileSync(out)) });
+      } catch (err) {
+        done({ reason: `scip-python's index could not be read: ${errorMessage(err)}` });
+      }
+    });
+  });
+}
+
+/** The backend as the pass drives it: started on the language's files, then the targets, candidate chunks and the end. */
+export class ScipPythonAnalyzer {
+  /** Why the indexer cannot run (none found), known at start; null when it was started. */
+  readonly unavailable: string | null;
+  private readonly indexed: Promise<{ index: ScipIndex } | { reason: string }> | null;
+  private child: ChildProcess | null = null;
+  private targets: readonly CheckTarget[] = [];
+  private emit: (batch: VerdictBatch) => void = () => {};
+  private triples: number[] = [];
+
+  constructor(
+    private readonly root: string,
+    private readonly files: readonly string[],
+    env: NodeJS.ProcessEnv = process.env,
+  ) {
+    const where = locateScipPython(env);
+    if ("reason" in where) {
+      this.unavailable = where.reason;
+      this.indexed = null;
+    } else {
+      this.unavailable = null;
+      this.indexed = runIndexer(where.bin, root, (child) => (this.child = child));
+    }
+  }
+
+  begin(targets: readonly CheckTarget[], onBatch: (batch: VerdictBatch) => void): void {
+    this.targets = targets;
+    this.emit = onBatch;
+  }
+
+  add(candidates: Int32Array): void {
+    for (const v of candidates) this.triples.push(v);
+  }
+
+  async end(): Promise<ProgramsReport> {
+    if (this.indexed === null) return { projects: 0, skipped: [], complete: true, unavailable: this.unavailable ?? "scip-python not found" };
+    const result = await this.indexed;
+    this.child = null;
+    if ("reason" in result) return { projects: 0, skipped: [{ config: "scip-python", reason: result.reason }], complete: false, unavailable: result.reason };
+    const judge = new ScipJudge(this.root, result.index);
+    let indices: number[] = [];
+    let codes: number[] = [];
+    const flush = () => {
+      if (indices.length === 0) return;
+      this.emit({ indices: Int32Array.from(indices), codes: Uint8Array.from(codes) });
+      indices = [];
+      codes = [];
+    };
+    for (let i = 0; i * 3 < this.triples.length; i++) {
+      const target = this.targets[this.triples[i * 3]!]!;
+      const path = this.files[this.triples[i * 3 + 1]!]!;
+      const verdict = judge.verdict(target, path, this.triples[i * 3 + 2]!);
+      indices.push(i);
+      codes.push(verdict === null ? OUTSIDE : VERDICTS.indexOf(verdict));
+      if (indices.length >= BATCH) flush();
+    }
+    flush();
+    return { projects: 1, skipped: [], complete: true };
+  }
+
+  stop(): void {
+    this.child?.kill("SIGKILL");
+    this.child = null;
+  }
+}
+
+interface FileView {
+  readonly lines: readonly string[];
+  /** 0-based line → [start, end) columns of comments and strings on it. */
+  readonly prose: ReadonlyMap<number, ReadonlyArray<readonly [number, number]>>;
+  /** 0-based line → the occurrences starting on it. */
+  readonly occurrences: ReadonlyMap<number, readonly ScipOccurrence[]>;
+}
+
+/** Answers candidates from one decoded index. */
+export class ScipJudge {
+  private readonly definitions = new Map<string, { path: string; line: number }>();
+  /** The project's definitions by descriptors after the module, to the modules that define them. */
+  private readonly modulesOf = new Map<string, string[]>();
+  private readonly documents = new Map<string, readonly ScipOccurrence[]>();
+  private readonly views = new Map<string, FileView | null>();
+
+  constructor(
+    private readonly root: string,
+    index: ScipIndex,
+  ) {
+    for (const doc of index.documents) {
+      this.documents.set(doc.path, doc.occurrences);
+      for (const o of doc.occurrences) {
+        if (!(o.roles & SCIP_ROLE.definition)) continue;
+        this.definitions.set(symbolKey(o.symbol), { path: doc.path, line: o.range[0] + 1 });
+        const m = moduleSplit(o.symbol);
+        if (m !== null) this.modulesOf.set(m.rest, [...(this.modulesOf.get(m.rest) ?? []), m.module]);
+      }
+    }
+  }
+
+  /** The verdict on `path`:`line` (1-based) as a call of `target`; null when the index does not hold the file. */
+  verdict(target: CheckTarget, path: string, line: number): CheckerVerdict | null {
+    const view = this.view(path);
+    if (view === null) return null;
+    const text = view.lines[line - 1];
+    if (text === undefined) return "unresolved";
+    const name = target.name.slice(target.name.lastIndexOf(".") + 1);
+    const prose = view.prose.get(line - 1) ?? [];
+    const here = view.occurrences.get(line - 1) ?? [];
+    let called = false;
+    let different = false;
+    let unknown = false;
+    for (const col of wordPositions(text, name)) {
+      if (prose.some(([s, e]) => col >= s && col < e)) continue;
+      // Only `name(` is a call (a bare `@decorator` is no call expression); a `def name(` is a
+      // declaration whatever its occurrence says (scip-python gives an overload's or a property
+      // setter's redefinition the first one's symbol without the definition role).
+      if (!text.slice(col + name.length).trimStart().startsWith("(") || /\bdef\s+$/.test(text.slice(0, col))) continue;
+      const o = here.find((x) => x.range[1] === col && x.range[2] === line - 1);
+      if (o !== undefined && o.roles & SCIP_ROLE.definition) continue;
+      called = true;
+      if (o === undefined || scipDescriptor(o.symbol)?.name !== name) continue;
+      const def = this.definitions.get(symbolKey(o.symbol));
+      if (def !== undefined && def.path === target.path && def.line >= target.line && def.line <= target.line + LINE_SLACK) return "calls_target";
+      if (def === undefined && this.installedCopy(o.symbol)) {
+        // The project's own module as installed elsewhere (a src/ layout whose package is also on
+        // the interpreter's path): pyright resolved to the copy, not this file; it cannot say.
+        unknown = true;
+        continue;
+      }
+      different = true;
+    }
+    if (!called) return "non_call_site";
+    return different && !unknown ? "resolves_to_different" : "unresolved";
+  }
+
+  /** Whether an external symbol names a project definition under a shorter module path (`flask.ctx` for `src.flask.ctx`). */
+  private installedCopy(symbol: string): boolean {
+    const m = moduleSplit(symbol);
+    return m !== null && (this.modulesOf.get(m.rest) ?? []).some((module) => module === m.module || module.endsWith(`.${m.module}`));
+  }
+
+  private view(path: string): FileView | null {
+    const known = this.views.get(path);
+    if (known !== undefined) return known;
+    const occurrences = this.documents.get(path);
+    let view: FileView | null = null;
+    if (occurrences !== undefined) {
+      let source: string | null = null;
+      try {
+        source = readFileSync(absoluteIn(this.root, path), "utf8");
+      } catch {
+        source = null;
+      }
+      if (source !== null) {
+        const byLine = new Map<number, ScipOccurrence[]>();
+        for (const o of occurrences) {
+          const list = byLine.get(o.range[0]);
+          if (list) list.push(o);
+          else byLine.set(o.range[0], [o]);
+        }
+        view = { lines: source.split(/\r?\n/), prose: proseSpans(source), occurrences: byLine };
+      }
+    }
+    this.views.set(path, view);
+    return view;
+  }
+}
+
+/**
+ * A symbol without its package (`scheme descriptors`): scip-python names one project's module by
+ * the installed distribution in one place and by `--project-name` in another (flask's own
+ * `flask.ctx/g#` under both), so a reference and its definition are matched by descriptors.
+ */
+function symbolKey(symbol: string): string {
+  if (symbol.startsWith("local ")) return symbol;
+  const parts = symbol.split(" ");
+  return parts.length < 5 ? symbol : `${parts[0]} ${parts.slice(4).join(" ")}`;
+}
+
+/** A global symbol's module (its namespace descriptor, unquoted) and the descriptors after it. */
+function moduleSplit(symbol: string): { module: string; rest: string } | null {
+  if (symbol.startsWith("local ")) return null;
+  const parts = symbol.split(" ");
+  if (parts.length < 5) return null;
+  const m = /^(`(?:[^`]|``)*`|[^/\s`]+)\/(.+)$/s.exec(parts.slice(4).join(" "));
+  return m ? { module: m[1]!.replace(/^`|`$/g, "").replace(/``/g, "`"), rest: m[2]! } : null;
+}
+
+/** Columns where `name` is written as a whole identifier on `text`. */
+function wordPositions(text: string, name: string): number[] {
+  const out: number[] = [];
+  if (name === "") return out;
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
+    const before = at === 0 ? "" : text[at - 1]!;
+    const after = text[at + name.length] ?? "";
+    if (!/[\w]/.test(before) && !/[\w]/.test(after)) out.push(at);
+  }
+  return out;
+}
+
+/**
+ * The comments and string literals of a Python source, per 0-based line as [start, end) columns
+ * (a triple-quoted string spans lines). Prefixes (`f"`, `rb'`) need nothing: the quote opens the
+ * string; an f-string's replacement fields count as string (a call inside one stays potential).
+ */
+export function proseSpans(source: string): Map<number, Array<[number, number]>> {
+  const spans = new Map<number, Array<[number, number]>>();
+  const add = (line: number, s: number, e: number) => {
+    if (e <= s) return;
+    const list = spans.get(line);
+    if (list) list.push([s, e]);
+    else spans.set(line, [[s, e]]);
+  };
+  let line = 0;
+  let col = 0;
+  // The open string: its quote, whether triple, where it began on the current line.
+  let quote: string | null = null;
+  let triple = false;
+  let from = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === "\n") {
+      if (quote !== null) {
+        add(line, from, col);
+        if (!triple) quote = null; // an unterminated one-line string ends with its line
+      }
+      line++;
+      col = 0;
+      from = 0;
+      continue;
+    }
+    if (quote === null) {
+      if (c === "#") {
+        const end = source.indexOf("\n", i);
+        const stop = end === -1 ? source.length : end;
+        add(line, col, col + (stop - i));
+        col += stop - i;
+        i = stop - 1;
+        continue;
+      }
+      if (c === '"' || c === "'") {
+        quote = c;
+        triple = source.startsWith(c.repeat(3), i);
+        from = col;
+        if (triple) {
+          i += 2;
+          col += 2;
+        }
+      }
+    } else if (c === "\\") {
+      if (source[i + 1] !== "\n") {
+        i++;
+        col++;
+      }
+    } else if (c === quote && (!triple || source.startsWith(c.repeat(3), i))) {
+      if (triple) {
+        i += 2;
+        col += 2;
+      }
+      add(line, from, col + 1);
+      quote = null;
+    }
+    col++;
+  }
+  if (quote !== null) add(line, from, col);
+  return spans;
+}

@@ -14,8 +14,9 @@
 // gives some re-exported classes another function's symbol: those say nothing) and whose
 // definition is the target's (its file, its recorded line or up to LINE_SLACK after: decorators;
 // symbols compared without their package, see symbolKey) → `calls_target`; one the project
-// defines under a longer module path (a src/ layout resolved to the installed copy of itself) says
-// nothing; one defined elsewhere or outside the project → `resolves_to_different`. A
+// defines under a longer module path (a src/ layout resolved to the installed copy of itself), or
+// — for a method — another class's method of the name (virtual dispatch may reach the target),
+// says nothing; one defined elsewhere or outside the project → `resolves_to_different`. A
 // line whose calls of the name are all unknown to pyright (an attribute of an untyped
 // value) is `unresolved`; one with no call of the name is `non_call_site`.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -237,6 +238,12 @@ export class ScipJudge {
       if (def === undefined && this.installedCopy(o.symbol)) {
         // The project's own module as installed elsewhere (a src/ layout whose package is also on
         // the interpreter's path): pyright resolved to the copy, not this file; it cannot say.
+        unknown = true;
+        continue;
+      }
+      if (target.name.includes(".") && scipDescriptor(o.symbol)?.owner != null) {
+        // Another class's method of this name: the receiver's class at run time may override it
+        // with the target, or inherit the target (virtual dispatch) — pyright names the declared one.
         unknown = true;
         continue;
       }

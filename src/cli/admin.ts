@@ -3,10 +3,11 @@
 // telemetry stores writable, every grammar loading, the MCP server starting and listing its tools —
 // the upgrade of the git clone an install is linked from (never a registry install: the npm name
 // `mast` is not this project's), and the npm command that removes the package. Never a downloaded script.
+import { onPath } from "../base/programs.js";
 import { spawn, spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MastError, errorMessage } from "../base/errors.js";
 import { globalConfigPath, loadHashpilotConfig } from "../edit/config.js";
@@ -35,19 +36,6 @@ export interface DoctorReport {
 const MAST_BIN = fileURLToPath(new URL("./mast.js", import.meta.url));
 const SERVE_TIMEOUT_MS = 15_000;
 
-function onPath(name: string): string | null {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
-}
 
 function writable(dir: string): string | null {
   try {

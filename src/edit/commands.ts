@@ -8,9 +8,10 @@
 // on PATH, or named by a path inside the root. A run has the project directory as its working
 // directory, a time budget (its whole process group is killed past it), and each output stream
 // captured up to 256 KB with the cut stated.
+import { isExecutable, pathDirectories } from "../base/programs.js";
 import { spawn } from "node:child_process";
-import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
-import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { MastError } from "../base/errors.js";
 import { relativeInside } from "../base/paths.js";
 
@@ -199,15 +200,6 @@ function outsideRoot(part: string, at: Place): string | null {
   return relativeInside(at.realRoot, real) === null ? `${part} resolves through a symlink to ${real}, outside the project root` : null;
 }
 
-function isExecutable(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A command line split into words: whitespace separates, '…' and "…" quote (no escapes, no shell). */
 export function splitCommand(line: string): string[] {
@@ -248,7 +240,7 @@ export function findProgram(program: string, dir: string, root: string = dir): s
     bins.push(join(d, "node_modules", ".bin"));
     if (d === root || dirname(d) === d || relative(root, d).startsWith("..")) break;
   }
-  for (const bin of [...bins, ...(process.env.PATH ?? "").split(delimiter).filter(Boolean)]) {
+  for (const bin of [...bins, ...pathDirectories()]) {
     if (isExecutable(join(bin, program))) return join(bin, program);
   }
   return null;

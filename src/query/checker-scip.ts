@@ -19,11 +19,12 @@
 // says nothing; one defined elsewhere or outside the project → `resolves_to_different`. A
 // line whose calls of the name are all unknown to pyright (an attribute of an untyped
 // value) is `unresolved`; one with no call of the name is `non_call_site`.
+import { onPath } from "../base/programs.js";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { errorMessage } from "../base/errors.js";
 import { absoluteIn } from "../base/paths.js";
 import { decodeScip, SCIP_ROLE, scipDescriptor, type ScipIndex, type ScipOccurrence } from "../base/scip.js";
@@ -55,15 +56,8 @@ export function locateScipPython(env: NodeJS.ProcessEnv = process.env): ScipPyth
   } catch {
     // not installed with mast: look on PATH
   }
-  for (const dir of (env.PATH ?? "").split(delimiter)) {
-    if (dir === "") continue;
-    const candidate = join(dir, "scip-python");
-    try {
-      if (statSync(candidate).isFile()) return { bin: candidate };
-    } catch {
-      // not here
-    }
-  }
+  const found = onPath("scip-python", env);
+  if (found !== null) return { bin: found };
   return { reason: `scip-python not found: ${PACKAGE} is not installed with mast and scip-python is not on PATH` };
 }
 

@@ -201,12 +201,11 @@ function crossFileWarnings(path: string, declaration: string, uses: CrossFileUse
     return [{ code: "CROSS_FILE_UNCHECKED", message: `other files' uses of '${declaration}' were not checked (${uses.unchecked}): any that name '${name}' still do; mast_rename_impact lists them once the project is indexed` }];
   }
   if (uses.total === 0) return [];
-  const crossFile = extensionInfo(path)?.spec.edits?.importedNameTokens !== undefined;
   const examples = uses.sites.map((s) => `${s.path}:${s.line}`).join(", ");
   return [
     {
       code: "CROSS_FILE_USES",
-      message: `${uses.total} use(s) in ${uses.fileCount} other file(s) (e.g. ${examples}) still name '${name}'; rename across files with \`hashpilot intent rename-exported-symbol\`${crossFile ? "" : " once it covers this language — until then edit the uses mast_rename_impact lists"}`,
+      message: `${uses.total} use(s) in ${uses.fileCount} other file(s) (e.g. ${examples}) still name '${name}'; rename across files with \`hashpilot intent rename-exported-symbol\``,
       symbol: declaration,
       total: uses.total,
       verified: uses.verified,

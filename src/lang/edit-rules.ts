@@ -157,6 +157,12 @@ export interface EditRules {
   readonly dynamic?: { readonly bodies: Readonly<Record<string, string>>; readonly callee: string; isCall(token: RuleNode): boolean };
   /** Nodes that may use a name where the tree does not show it (a Rust format string `"{name}"`): a rename lists them. */
   embeddedUses?(root: RuleNode, name: string): RuleNode[];
+  /** Type positions naming another module's type through a path (`pkg.Type` in Go, `m::Type` in Rust): the path and the name fields, for cross-file renames. */
+  readonly qualifiedTypes?: Readonly<Record<string, { readonly object: string; readonly member: string }>>;
+  /** Whether a name is exported by its spelling (Go's capital letter): a cross-file rename keeps it. */
+  exportedByName?(name: string): boolean;
+  /** The strings of the module's export list naming `name` (Python's `__all__ = ["name"]`): a rename of the module-level name rewrites them. */
+  exportListNames?(root: RuleNode, name: string): RuleNode[];
   /** Why renaming a use to `newName` would change what it means (a JSX tag made lowercase is an element, not a component), or null. */
   renameProblem?(use: RuleNode, newName: string): string | null;
   /** A body's leading documentation (a Python docstring), which replace-body keeps unless the new body brings its own. */
@@ -191,9 +197,9 @@ export interface EditRules {
   /**
    * The tokens naming `name` as another module's export in the file's import and re-export
    * statements (`{ name }`, `{ name as b }`, `export { name } from`), each with its statement: what
-   * a cross-file rename of the exported name rewrites; absent for languages without cross-file renames.
+   * a cross-file rename of the exported name rewrites (none in Go, whose imports name packages).
    */
-  importedNameTokens?(root: RuleNode, name: string): Array<{ token: RuleNode; statement: RuleNode }>;
+  importedNameTokens(root: RuleNode, name: string): Array<{ token: RuleNode; statement: RuleNode }>;
   /**
    * add-parameter: the declaration's parameters (their count, and whether one is optional, has a
    * default or is a rest parameter, after which no required one can follow) and the edit appending

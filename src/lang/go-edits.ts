@@ -200,6 +200,10 @@ export const GO_EDITS: EditRules = {
     }
     return out;
   },
+  qualifiedTypes: { qualified_type: { object: "package", member: "name" } },
+  exportedByName: (name) => /^\p{Lu}/u.test(name),
+  // Go imports name packages, never their members: an intent renames `pkg.Name` uses (namespace sites), no import statement.
+  importedNameTokens: () => [],
   limitations: [
     "rename-symbol is file-scoped, but a Go package spans its directory: names used by the package's other files are not changed there",
     "a package imported without a name cannot be renamed (its name is the package's own)",

@@ -241,6 +241,39 @@ export const PYTHON_EDITS: EditRules = {
     }
     return out;
   },
+  importedNameTokens: (root, name) => {
+    // `from m import name` / `from m import name as b`, wherever it stands (under `if TYPE_CHECKING:`, in a function).
+    const out: Array<{ token: RuleNode; statement: RuleNode }> = [];
+    const stack = [root];
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      if (n.type === "import_from_statement") {
+        for (const part of importedNames(n)) {
+          const token = part.type === "aliased_import" ? part.childForFieldName("name") : part.type === "dotted_name" ? part : null;
+          if (token?.type === "dotted_name" && token.namedChildren.length === 1 && token.text === name) out.push({ token: token.namedChildren[0]!, statement: n });
+        }
+      } else if (n.type !== "string" && n.type !== "comment") stack.push(...n.namedChildren);
+    }
+    return out;
+  },
+  exportListNames: (root, name) => {
+    // `__all__ = [...]`, `__all__ += [...]`, `__all__.extend([...])` / `.append("name")` at module level.
+    const out: RuleNode[] = [];
+    for (const statement of root.namedChildren) {
+      const e = statement.type === "expression_statement" ? statement.namedChildren[0] : null;
+      if (!e) continue;
+      let list: RuleNode | null | undefined = null;
+      if ((e.type === "assignment" || e.type === "augmented_assignment") && e.childForFieldName("left")?.text === "__all__") list = e.childForFieldName("right");
+      else if (e.type === "call" && /^__all__\.(?:extend|append)$/.test(e.childForFieldName("function")?.text ?? "")) list = e.childForFieldName("arguments");
+      if (!list) continue;
+      const items = list.type === "list" || list.type === "tuple" || list.type === "argument_list" ? list.namedChildren.flatMap((c) => (c.type === "list" || c.type === "tuple" ? c.namedChildren : [c])) : [];
+      for (const s of items) {
+        const content = s.type === "string" ? s.namedChildren.filter((c) => c.type === "string_content") : [];
+        if (content.length === 1 && content[0]!.text === name && s.namedChildren.length === 3) out.push(content[0]!);
+      }
+    }
+    return out;
+  },
   limitations: [
     "rename-symbol is file-scoped: modules importing the name are not changed",
     "`global` and `nonlocal` declarations are not followed: a name they share between scopes is refused as ambiguous",

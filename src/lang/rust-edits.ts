@@ -310,6 +310,30 @@ export const RUST_EDITS: EditRules = {
     }
     return out;
   },
+  qualifiedTypes: { scoped_type_identifier: { object: "path", member: "name" } },
+  importedNameTokens: (root, name) => {
+    // The last segment of a `use` path (`use a::name;`, `use a::{name as b}`), wherever the `use` stands.
+    const out: Array<{ token: RuleNode; statement: RuleNode }> = [];
+    const stack = [root];
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      if (n.type !== "use_declaration") {
+        if (n.type !== "string_literal" && n.type !== "line_comment" && n.type !== "block_comment") stack.push(...n.namedChildren);
+        continue;
+      }
+      const paths = [n.childForFieldName("argument")];
+      while (paths.length > 0) {
+        const p = paths.pop();
+        if (!p) continue;
+        if (p.type === "identifier" && p.text === name) out.push({ token: p, statement: n });
+        else if (p.type === "scoped_identifier" && p.childForFieldName("name")?.text === name) out.push({ token: p.childForFieldName("name")!, statement: n });
+        else if (p.type === "use_as_clause") paths.push(p.childForFieldName("path"));
+        else if (p.type === "scoped_use_list") paths.push(p.childForFieldName("list"));
+        else if (p.type === "use_list") paths.push(...p.namedChildren);
+      }
+    }
+    return out;
+  },
   limitations: [
     "rename-symbol is file-scoped: other modules' `use` of the name are not changed",
     "a macro's body is tokens: names in `macro_rules!` definitions are renamed as tokens, not by their meaning",

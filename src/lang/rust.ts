@@ -15,6 +15,7 @@ export const RUST: LanguageSpec = {
   extractor: "rust",
   edits: RUST_EDITS,
   scope: "file",
+  moduleSeparator: "::",
   structuralInterfaces: false,
   methodDispatch: "static",
   starImportsBind: true,

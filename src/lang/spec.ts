@@ -64,6 +64,8 @@ export interface LanguageSpec {
    * declares or re-exports is.
    */
   readonly importsAreMembers?: boolean;
+  /** What joins a module path's parts in code (`a.b` unless said: Rust's `a::b`). */
+  readonly moduleSeparator?: string;
   /** Type names that are the language's, not the project's (never looked up as project types). */
   readonly builtinTypes: ReadonlySet<string>;
   /** Methods of the language's built-in types that project methods of the same name are confused with (`str.match(`). */

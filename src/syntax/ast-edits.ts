@@ -450,8 +450,10 @@ class NameIndex {
     const imported = new Map<string, "replace" | "alias">();
     for (const statement of w.imports) {
       for (const b of rules.importBindings(statement)) {
-        // `use super::x`: the parent module's `x` again, no binding of its own (read as a path use below).
-        if ((b.name ?? b.token.text) !== name || rules.pathScope(b.token) !== undefined) continue;
+        // `use super::x` inside an inline module: the file's own `x` again, no binding of its own (read as a path use below);
+        // a path out of the file (`use crate::x`, `use super::x` at the file's top) binds an import.
+        const within = rules.pathScope(b.token);
+        if ((b.name ?? b.token.text) !== name || (within !== undefined && within !== null)) continue;
         imported.set(keyOf(b.token as SyntaxNode), b.rename);
         this.add(b.token as SyntaxNode, statement, "import", this.scopeAbove(statement, rules.scopes), false, false, b.rename, null);
       }
@@ -704,6 +706,8 @@ export function planRename(rules: EditRules, tree: Tree, query: string, newName:
       else if (target.group.some((b) => sameNode(b.scope, scope))) put(token, newName);
     }
     for (const token of index.opaquePaths) unresolve(token);
+    // The module's export list names its module-level names as strings (`__all__`).
+    if (target.group.some((b) => sameNode(b.scope, tree.rootNode))) for (const s of rules.exportListNames?.(tree.rootNode, name) ?? []) put(s as SyntaxNode, newName);
     if (clashes(rules, w, newName)) throw clash(newName, w);
   } else {
     const owner = target.owner;
@@ -774,23 +778,22 @@ export interface ExportRenameSite {
   /**
    * declaration: the declaring file (the declaration on `line`, its uses and `export { name }`);
    * import: an import of the name (with no alias, the binding and its uses; with one, the imported name only);
-   * export_from: a barrel's `export { name } from` (the imported name); namespace: `local.name` accesses through a namespace import.
+   * export_from: a barrel's `export { name } from` (the imported name); namespace: `local.name` accesses through a namespace import;
+   * package: the name's free uses (bound by no declaration of the file) in another file of its package (Go), or of a dot import.
    */
-  readonly kind: "declaration" | "import" | "export_from" | "namespace";
+  readonly kind: "declaration" | "import" | "export_from" | "namespace" | "package";
   readonly line: number;
   readonly local: string | null;
 }
 
 /**
  * The edits one file needs when the exported `name` becomes `newName` in every module: by the
- * site's kind (ExportRenameSite). UNSUPPORTED_OPERATION for a language whose edit rules cannot
- * name an imported name's token.
+ * site's kind (ExportRenameSite).
  */
 export function planExportRename(rules: EditRules, tree: Tree, name: string, newName: string, site: ExportRenameSite): RenamePlan {
-  if (!rules.importedNameTokens) throw new MastError("UNSUPPORTED_OPERATION", "a cross-file rename is not supported in this language yet", { hint: "Rename each file with `ast rename-symbol` over mast_rename_impact's list." });
   const onStatement = () =>
     rules
-      .importedNameTokens!(tree.rootNode, name)
+      .importedNameTokens(tree.rootNode, name)
       .filter((t) => (t.statement as SyntaxNode).startPosition.row === site.line - 1)
       .map((t) => t.token as SyntaxNode);
   if (site.kind === "declaration") return planRename(rules, tree, name, newName, site.line, { publicName: true });
@@ -799,11 +802,19 @@ export function planExportRename(rules: EditRules, tree: Tree, name: string, new
     const token = onStatement()[0];
     return planRename(rules, tree, name, newName, token ? token.startPosition.row + 1 : null, { publicName: true });
   }
+  if (site.kind === "package") {
+    const w = walk(rules, tree, [name, newName]);
+    if (w.truncated) throw new MastError("SEARCH_TRUNCATED", `the file nests deeper than the depth guard (${MAX_AST_DEPTH} levels): uses of '${name}' below it were not seen`);
+    const index = new NameIndex(rules, tree.rootNode, name, w);
+    const free = index.references.filter((ref) => index.resolve(ref) === null);
+    if (free.length > 0 && clashes(rules, w, newName)) throw clash(newName, w);
+    return { edits: free.map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName })), unresolved: [], uncertain: [], target: "uses in the package", declaration: null };
+  }
   if (site.kind === "namespace") {
     const w = walk(rules, tree, [name]);
     const edits: TextEdit[] = [];
     for (const token of w.leaves.get(name) ?? []) {
-      const access = token.parent ? rules.memberAccess[token.parent.type] : undefined;
+      const access = token.parent ? (rules.memberAccess[token.parent.type] ?? rules.qualifiedTypes?.[token.parent.type]) : undefined;
       if (!access || !sameNode(token.parent!.childForFieldName(access.member), token)) continue;
       if (token.parent!.childForFieldName(access.object)?.text === site.local) edits.push({ start: token.startIndex, end: token.endIndex, text: newName });
     }

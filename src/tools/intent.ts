@@ -98,16 +98,20 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
   // A member's doc mentions are its bare name, as common as `open`: not listed.
   const { target, verified, potential, planned, decl, db, abs } = await indexedTarget(ctx, intent.symbol, intent.file, { docComments: !intent.symbol.includes(".") });
   const rules = extensionInfo(decl.path)?.spec.edits;
-  if (!rules?.importedNameTokens) throw new MastError("UNSUPPORTED_OPERATION", `a cross-file rename of a declaration in ${decl.path} is not supported: TypeScript and JavaScript so far`, { hint: "Rename it with `ast rename-symbol` in each file mast_rename_impact lists." });
+  if (!rules) throw new MastError("UNSUPPORTED_OPERATION", `a cross-file rename of a declaration in ${decl.path} is not supported: its language has no AST edits (TypeScript, JavaScript, Python, Go and Rust do)`, { hint: "Rename it by hand over the lines mast_rename_impact lists, with `diff apply`." });
   checkIdentifier(decl.path, intent.newName);
-  if (intent.newName === decl.name.slice(decl.name.lastIndexOf(".") + 1)) throw new MastError("INVALID_ARGUMENT", `'${intent.newName}' is the name '${decl.name}' already has`);
+  const oldName = decl.name.slice(decl.name.lastIndexOf(".") + 1);
+  if (rules.exportedByName && rules.exportedByName(oldName) !== rules.exportedByName(intent.newName)) {
+    throw new MastError("INVALID_ARGUMENT", `'${oldName}' is ${rules.exportedByName(oldName) ? "exported" : "unexported"} by its spelling and '${intent.newName}' would make it ${rules.exportedByName(oldName) ? "unexported" : "exported"}: the rename keeps what other packages can use`, { hint: `Pick a name that ${rules.exportedByName(oldName) ? "starts with a capital letter" : "starts with a lower-case letter"}.` });
+  }
+  if (intent.newName === oldName) throw new MastError("INVALID_ARGUMENT", `'${intent.newName}' is the name '${decl.name}' already has`);
   const unresolved: PlanGap[] = [];
   let ambiguous = 0;
   let unparsed = 0;
   const byFile = new Map<string, RenameSite[]>();
   for (const site of planned.sites) byFile.set(site.file_path, [...(byFile.get(site.file_path) ?? []), site]);
   for (const [path, sites] of [...byFile]) {
-    if (!extensionInfo(path)?.spec.edits?.importedNameTokens) {
+    if (!extensionInfo(path)?.spec.edits) {
       unparsed += 1;
       byFile.delete(path);
       unresolved.push({ file: abs(path), operation: "rename", reason: `${path} imports '${decl.name}' but its language has no cross-file rename`, resolution: `Edit ${path} yourself with \`diff apply\`.` });
@@ -144,7 +148,12 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
       file: abs(path),
       edit: (rules: EditRules, tree: Tree) => {
         const plans = sites.map((s) => planExportRename(rules, tree, decl.name, intent.newName, { kind: s.kind, line: s.line, local: s.local }));
-        return { edits: plans.flatMap((p) => p.edits), unresolved: plans.flatMap((p) => p.unresolved) };
+        const edits = plans.flatMap((p) => p.edits);
+        // A verified call on a line no edit reaches would be left calling the old name (a module reached in a way the plan does not follow).
+        const reached = new Set(edits.map((e) => tree.rootNode.descendantForIndex(e.start).startPosition.row + 1));
+        const named = new RegExp(`(?<![\\w$])${decl.name.replace(/\$/g, "\\$")}(?![\\w$])`);
+        const missed = decl.name.includes(".") ? [] : verified.filter((v) => v.file_path === path && !reached.has(v.line) && named.test(v.context)).map((v) => ({ line: v.line, text: `${v.context.trim().slice(0, 160)} (a verified call the rename does not reach)` }));
+        return { edits, unresolved: [...plans.flatMap((p) => p.unresolved), ...missed] };
       },
     })),
     unresolved,

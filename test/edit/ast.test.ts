@@ -370,7 +370,7 @@ describe("AST edits: what a rename asks the index about other files", () => {
     expect(uses.warnings).toEqual([
       {
         code: "CROSS_FILE_USES",
-        message: "7 use(s) in 2 other file(s) (e.g. pkg/b.py:5, pkg/c.py:2) still name 'find'; rename across files with `hashpilot intent rename-exported-symbol` once it covers this language — until then edit the uses mast_rename_impact lists",
+        message: "7 use(s) in 2 other file(s) (e.g. pkg/b.py:5, pkg/c.py:2) still name 'find'; rename across files with `hashpilot intent rename-exported-symbol`",
         symbol: "find",
         total: 7,
         verified: 3,

@@ -18,7 +18,6 @@ beforeAll(() => {
 });
 
 const INTENT = "rename across files with `hashpilot intent rename-exported-symbol`";
-const NOT_YET = " once it covers this language — until then edit the uses mast_rename_impact lists";
 
 interface Envelope {
   data: { changes: number; newSource?: string };
@@ -65,7 +64,7 @@ describe("Python", () => {
     expect(r.warnings).toEqual([
       {
         code: "CROSS_FILE_USES",
-        message: `2 use(s) in 1 other file(s) (e.g. pkg/b.py:5, pkg/b.py:7) still name 'matches'; ${INTENT}${NOT_YET}`,
+        message: `2 use(s) in 1 other file(s) (e.g. pkg/b.py:5, pkg/b.py:7) still name 'matches'; ${INTENT}`,
         symbol: "matches",
         total: 2,
         verified: 2,
@@ -141,7 +140,7 @@ describe("Go", () => {
     expect(r.warnings).toEqual([
       {
         code: "CROSS_FILE_USES",
-        message: `2 use(s) in 1 other file(s) (e.g. util/b.go:4, util/b.go:7) still name 'matches'; ${INTENT}${NOT_YET}`,
+        message: `2 use(s) in 1 other file(s) (e.g. util/b.go:4, util/b.go:7) still name 'matches'; ${INTENT}`,
         symbol: "matches",
         total: 2,
         verified: 2,

@@ -94,8 +94,8 @@ function renderReport(r: IndexReport): string {
   if (r.checker) {
     const c = r.checker;
     lines.push(
-      `checker: ${n(c.projects)} program(s), ${n(c.candidates)} potential matches checked in ${(c.duration_ms / 1000).toFixed(2)} s: ` +
-        `${n(c.calls_target)} verified (${n(c.edges)} edges), ${n(c.resolves_to_different)} call another declaration, ${n(c.non_call_site)} no call, ${n(c.unresolved)} unresolved; outside_ts_scope: ${n(c.outside_ts_scope)}`,
+      `checker: ${n(c.projects)} project(s), ${n(c.candidates)} potential matches checked in ${(c.duration_ms / 1000).toFixed(2)} s: ` +
+        `${n(c.calls_target)} verified (${n(c.edges)} edges), ${n(c.resolves_to_different)} call another declaration, ${n(c.non_call_site)} no call, ${n(c.unresolved)} unresolved; outside every analyzer (outside_ts_scope): ${n(c.outside_ts_scope)}`,
     );
     for (const s of c.skipped) lines.push(`checker skipped ${s.config}: ${s.reason}`);
     for (const l of c.languages) if (!l.available) lines.push(`checker unavailable for ${l.language} (${l.backend}): ${l.reason}`);

@@ -140,7 +140,7 @@ export interface CheckerRun {
 }
 
 export interface CheckerReport {
-  /** tsconfig projects checked, and the inferred project when files outside every config had candidates. */
+  /** Projects the analyzers checked: tsconfig programs (and the inferred one when files outside every config had candidates), one per other backend that ran. */
   readonly projects: number;
   /** Configs that could not be used, with the parser's or the compiler's reason. */
   readonly skipped: ReadonlyArray<{ readonly config: string; readonly reason: string }>;
@@ -152,7 +152,7 @@ export interface CheckerReport {
   readonly resolves_to_different: number;
   readonly non_call_site: number;
   readonly unresolved: number;
-  /** Candidates in files the compiler does not read (other languages) or no program holds: left as they were. */
+  /** Candidates in files no analyzer reads (a language without a backend) or no program holds: left as they were. */
   readonly outside_ts_scope: number;
   /** Each language the pass has a backend for among the walked files: whether its analyzer ran, and why not (never a silent drop). */
   readonly languages: readonly CheckerLanguage[];

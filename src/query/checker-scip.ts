@@ -21,7 +21,7 @@
 // value) is `unresolved`; one with no call of the name is `non_call_site`.
 import { onPath } from "../base/programs.js";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -66,7 +66,12 @@ function runIndexer(bin: string, root: string, onChild: (child: ChildProcess) =>
   return new Promise((resolve) => {
     const dir = mkdtempSync(join(tmpdir(), "mast-scip-"));
     const out = join(dir, "index.scip");
-    const args = ["index", ".", "--project-name", "mast-checker", "--project-version", "0", "--output", out, "--quiet"];
+    // An empty environment: the installed packages are not listed (no `pip show` of each) nor
+    // labelled; pyright still resolves imports through them, and the verdicts only ask whether a
+    // call's definition is the target's (about a quarter of the run on click).
+    const environment = join(dir, "environment.json");
+    writeFileSync(environment, "[]");
+    const args = ["index", ".", "--project-name", "mast-checker", "--project-version", "0", "--output", out, "--quiet", "--environment", environment];
     const script = /\.[cm]?js$/.test(bin);
     let stderr = "";
     let settled = false;

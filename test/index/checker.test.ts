@@ -123,7 +123,7 @@ describe("the checker pass", () => {
     const flagged = await runMast(["index", plain.root]);
     expect(flagged.stdout).not.toContain("checker:");
     const on = await runMast(["index", plain.root, "--checker"]);
-    expect(on.stdout).toMatch(/^checker: 1 program\(s\), 5 potential matches checked in [\d.]+ s: 1 verified \(1 edges\), 1 call another declaration, 3 no call, 0 unresolved; outside_ts_scope: 0$/m);
+    expect(on.stdout).toMatch(/^checker: 1 project\(s\), 5 potential matches checked in [\d.]+ s: 1 verified \(1 edges\), 1 call another declaration, 3 no call, 0 unresolved; outside every analyzer \(outside_ts_scope\): 0$/m);
     const again = await runMast(["index", plain.root, "--incremental", "--checker"]);
     expect(again.stdout).toMatch(/^checker: up to date \(nothing changed since the last pass\)$/m);
   });

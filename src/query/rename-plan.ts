@@ -13,7 +13,7 @@ export interface RenameSite {
   readonly file_path: string;
   /** The declaration's line, or the import statement's. */
   readonly line: number;
-  readonly kind: "declaration" | "import" | "export_from" | "namespace" | "package";
+  readonly kind: "declaration" | "import" | "export_from" | "namespace" | "package" | "member";
   /** import: the binding (the name itself when not aliased); namespace: the namespace's name; export_from: the name exported. */
   readonly local: string | null;
 }

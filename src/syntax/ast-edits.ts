@@ -779,9 +779,10 @@ export interface ExportRenameSite {
    * declaration: the declaring file (the declaration on `line`, its uses and `export { name }`);
    * import: an import of the name (with no alias, the binding and its uses; with one, the imported name only);
    * export_from: a barrel's `export { name } from` (the imported name); namespace: `local.name` accesses through a namespace import;
-   * package: the name's free uses (bound by no declaration of the file) in another file of its package (Go), or of a dot import.
+   * package: the name's free uses (bound by no declaration of the file) in another file of its package (Go), or of a dot import;
+   * member: a member's verified call on `line` in another file (`x.name(`, `T::name(`): the one access of the name there.
    */
-  readonly kind: "declaration" | "import" | "export_from" | "namespace" | "package";
+  readonly kind: "declaration" | "import" | "export_from" | "namespace" | "package" | "member";
   readonly line: number;
   readonly local: string | null;
 }
@@ -801,6 +802,17 @@ export function planExportRename(rules: EditRules, tree: Tree, name: string, new
     // The binding's own line: an import statement may span lines (`import {\n  a,\n  name,\n} from`).
     const token = onStatement()[0];
     return planRename(rules, tree, name, newName, token ? token.startPosition.row + 1 : null, { publicName: true });
+  }
+  if (site.kind === "member") {
+    const member = name.slice(name.lastIndexOf(".") + 1);
+    const w = walk(rules, tree, [member]);
+    const accesses = (w.leaves.get(member) ?? []).filter((t) => {
+      const access = t.parent ? rules.memberAccess[t.parent.type] : undefined;
+      return t.startPosition.row === site.line - 1 && access !== undefined && sameNode(t.parent!.childForFieldName(access.member), t);
+    });
+    if (accesses.length === 1) return { edits: [{ start: accesses[0]!.startIndex, end: accesses[0]!.endIndex, text: newName }], unresolved: [], uncertain: [], target: "a verified call of the member", declaration: null };
+    const why = accesses.length === 0 ? "no access of the name on the line" : `${accesses.length} accesses of the name on the line`;
+    return { edits: [], unresolved: [{ line: site.line, text: `a verified call of '${name}' (${why}: which one is the call is not certain)` }], uncertain: [], target: "a verified call of the member", declaration: null };
   }
   if (site.kind === "package") {
     const w = walk(rules, tree, [name, newName]);

@@ -110,6 +110,9 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
   let unparsed = 0;
   const byFile = new Map<string, RenameSite[]>();
   for (const site of planned.sites) byFile.set(site.file_path, [...(byFile.get(site.file_path) ?? []), site]);
+  // A member's verified calls in other files: the access on that line is renamed (one access of the name there, or it is a gap).
+  const member = decl.name.includes(".");
+  if (member) for (const v of verified) if (v.file_path !== decl.path) byFile.set(v.file_path, [...(byFile.get(v.file_path) ?? []), { file_path: v.file_path, line: v.line, kind: "member", local: null }]);
   for (const [path, sites] of [...byFile]) {
     if (!extensionInfo(path)?.spec.edits) {
       unparsed += 1;
@@ -134,7 +137,8 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
   // A member is renamed in its own file only: what names it elsewhere, and the types it shares it with, are gaps, not lines to skim.
   if (decl.name.includes(".")) {
     for (const risk of memberRisks(db, target)) unresolved.push({ file: abs(decl.path), operation: "rename-member", reason: risk, resolution: "Rename the other declarations too (one intent each, with --yes), or rename by hand." });
-    const elsewhere = review.filter((r) => r.file !== abs(decl.path));
+    const calls = new Set(verified.map((v) => `${abs(v.file_path)}:${v.line}`));
+    const elsewhere = review.filter((r) => r.file !== abs(decl.path) && !calls.has(`${r.file}:${r.line}`));
     for (const r of elsewhere) unresolved.push({ file: r.file, operation: "rename-member-access", reason: `line ${r.line} names '${decl.name.slice(decl.name.lastIndexOf(".") + 1)}' (${r.context.slice(0, 120)}): an access the member rename does not follow`, resolution: `Check line ${r.line} of ${r.file.slice(root.length + 1)} and edit it yourself.` });
     review = review.filter((r) => r.file === abs(decl.path));
   }
@@ -152,7 +156,7 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
         // A verified call on a line no edit reaches would be left calling the old name (a module reached in a way the plan does not follow).
         const reached = new Set(edits.map((e) => tree.rootNode.descendantForIndex(e.start).startPosition.row + 1));
         const named = new RegExp(`(?<![\\w$])${decl.name.replace(/\$/g, "\\$")}(?![\\w$])`);
-        const missed = decl.name.includes(".") ? [] : verified.filter((v) => v.file_path === path && !reached.has(v.line) && named.test(v.context)).map((v) => ({ line: v.line, text: `${v.context.trim().slice(0, 160)} (a verified call the rename does not reach)` }));
+        const missed = member ? [] : verified.filter((v) => v.file_path === path && !reached.has(v.line) && named.test(v.context)).map((v) => ({ line: v.line, text: `${v.context.trim().slice(0, 160)} (a verified call the rename does not reach)` }));
         return { edits, unresolved: [...plans.flatMap((p) => p.unresolved), ...missed] };
       },
     })),
@@ -226,7 +230,7 @@ export const intentTool = defineTool({
   title: "Project-wide edit intent",
   description: 'rename-exported-symbol ({"operation","symbol","newName"}) or add-parameter ({…,"param":{name,type,default}}) across files, planned on the index; verified after, rolled back on failure.',
   details:
-    "The intent is JSON: {\"operation\":\"rename-exported-symbol\",\"symbol\":\"compose\",\"newName\":\"composeMiddleware\",\"file\"?:\"src/compose.ts\"}. The plan comes from the mast index (its files refreshed first): the declaring file (the declaration, its uses and `export { name }`), every named import of it (with no alias the binding and its uses, with one the imported name only), every barrel's `export { name } from` and, through barrels that pass the name on, their importers; `ns.name` through namespace imports and modules made names of others (`export * as ns`, Rust's `pub mod`, also in chains `a::b::name`). Python: `from m import name [as y]`, a package's (or star) imports passing it on, `import a.b.m` / `import m as x` / `from pkg import m` attribute uses, `__all__` strings. Go: the package's other files (unqualified uses), `pkg.Name` in expressions and types; a new name that changes exportedness (its capital) is INVALID_ARGUMENT. Rust: `use` paths and lists, `{self as m}`, `pub use`, `crate::`/module paths. " +
+    "The intent is JSON: {\"operation\":\"rename-exported-symbol\",\"symbol\":\"compose\",\"newName\":\"composeMiddleware\",\"file\"?:\"src/compose.ts\"}. The plan comes from the mast index (its files refreshed first): the declaring file (the declaration, its uses and `export { name }`), every named import of it (with no alias the binding and its uses, with one the imported name only), every barrel's `export { name } from` and, through barrels that pass the name on, their importers; `ns.name` through namespace imports and modules made names of others (`export * as ns`, Rust's `pub mod`, also in chains `a::b::name`). Python: `from m import name [as y]`, a package's (or star) imports passing it on, `import a.b.m` / `import m as x` / `from pkg import m` attribute uses, `__all__` strings. Go: the package's other files (unqualified uses), `pkg.Name` in expressions and types; a new name that changes exportedness (its capital) is INVALID_ARGUMENT. Rust: `use` paths and lists, `{self as m}`, `pub use`, `crate::`/module paths. A member (`Class.method`) is renamed in its own file and at its verified calls in other files (the one access of the name on that line); other lines naming it elsewhere are plan.unresolved. " +
     "plan.unresolved lists what it cannot do (a require destructuring, a module name re-exported again, a file binding the name twice, a language without AST edits, a verified call site or call line no edit reaches) and refuses the intent (UNSUPPORTED_OPERATION) unless yes; plan.review lists the lines naming the symbol that no planned edit covers (doc comments naming it too: `{@link name}`, `@see name`) — never edited; impactSummary counts exactly what it lists, and reviewOmitted what the cap left out. dry_run answers the plan and each file's diff. " +
     "Each file is one AST-gated edit in one changeSet (undo takes it back); after all steps the edited files are verified (auto-detected checks; verify: false skips it); a failed step (skipped verification) or failed verification rolls every file back (execution.reverted, revertReason), unless revert: false for verification; a rollback that cannot write a file back is ROLLBACK_INCOMPLETE with unrevertedFiles. A verification timeout keeps the edit (VERIFY_TIMEOUT). " +
     "add-parameter ({\"operation\":\"add-parameter\",\"symbol\":\"f\",\"param\":{\"name\":\"x\",\"type\":\"string\",\"default\":\"'a'\"}}) appends the parameter to the declaration and param.default as the last argument of every verified call (a call with another argument count than the parameters before it, a spread, or an unverified call-shaped match is plan.unresolved); without a default the plan is refused unless yes, which adds only the parameter. remove-parameter is UNSUPPORTED_OPERATION.",

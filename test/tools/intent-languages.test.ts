@@ -67,6 +67,23 @@ describe("Python", () => {
     if (run.error === undefined) expect(run.status, run.stderr).toBe(0);
   });
 
+  describe("a method", () => {
+    const m = indexedProject({
+      "pkg/__init__.py": "",
+      "pkg/urls.py": ["class URLPattern:", "    def matches(self, other):", "        return other == 1", "", "    def twice(self, other):", "        return self.matches(other) and self.matches(other)", ""].join("\n"),
+      "pkg/route.py": ["from pkg.urls import URLPattern", "", "", "def route(pattern: URLPattern, url, other):", "    if pattern.matches(url):", "        return url", "    return other.matches(url)", ""].join("\n"),
+    });
+    it("renames the method, its calls through self and the verified call in another file; an untyped call elsewhere is a gap, renamed only with yes", async () => {
+      const refused = await intent(m, "URLPattern.matches", "is_match").catch((e: { code: string; details: { plan: { unresolved: Array<{ file: string; operation: string }> } } }) => e);
+      expect(refused.code).toBe("UNSUPPORTED_OPERATION");
+      expect(refused.details.plan.unresolved.map((u) => [u.file.slice(m.project.root.length + 1), u.operation])).toEqual([["pkg/route.py", "rename-member-access"]]);
+      const r = await intent(m, "URLPattern.matches", "is_match", { yes: true });
+      expect(r.data.success).toBe(true);
+      expect(read(m, "pkg/urls.py")).toBe(["class URLPattern:", "    def is_match(self, other):", "        return other == 1", "", "    def twice(self, other):", "        return self.is_match(other) and self.is_match(other)", ""].join("\n"));
+      expect(read(m, "pkg/route.py")).toBe(["from pkg.urls import URLPattern", "", "", "def route(pattern: URLPattern, url, other):", "    if pattern.is_match(url):", "        return url", "    return other.matches(url)", ""].join("\n"));
+    });
+  });
+
   describe("a gap", () => {
     const twice = indexedProject({
       "pkg/__init__.py": "",

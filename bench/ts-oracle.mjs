@@ -62,6 +62,21 @@ function callOf(ref) {
   return null;
 }
 
+/** The package globs of pnpm-workspace.yaml (`- 'glob'` lines under `packages:`; `!` exclusions left out). */
+function* pnpmWorkspaces(root) {
+  const file = path.join(root, "pnpm-workspace.yaml");
+  if (!fs.existsSync(file)) return;
+  let inPackages = false;
+  for (const line of fs.readFileSync(file, "utf8").split(/\r?\n/)) {
+    if (/^packages\s*:/.test(line)) inPackages = true;
+    else if (/^\S/.test(line)) inPackages = false;
+    else if (inPackages) {
+      const m = /^\s*-\s*['"]?([^'"#]+?)['"]?\s*(#.*)?$/.exec(line);
+      if (m && !m[1].startsWith("!")) yield m[1].trim();
+    }
+  }
+}
+
 /**
  * The compiler options for a corpus: COMPILER_OPTIONS, plus — for a workspace monorepo — `paths`
  * that resolve each package as an installed, project-referenced workspace does: its name and its
@@ -71,7 +86,7 @@ function callOf(ref) {
  */
 function oracleOptions(root) {
   const pkg = ts.readConfigFile(path.join(root, "package.json"), ts.sys.readFile).config;
-  const ws = Array.isArray(pkg?.workspaces) ? pkg.workspaces : Array.isArray(pkg?.workspaces?.packages) ? pkg.workspaces.packages : [];
+  const ws = Array.isArray(pkg?.workspaces) ? pkg.workspaces : Array.isArray(pkg?.workspaces?.packages) ? pkg.workspaces.packages : [...pnpmWorkspaces(root)];
   if (ws.length === 0) return COMPILER_OPTIONS;
   const dirs = [];
   for (const pattern of ws) {

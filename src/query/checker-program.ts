@@ -13,7 +13,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type * as TS from "typescript";
 import { errorMessage } from "../base/errors.js";
-import { absoluteIn, relativeInside } from "../base/paths.js";
+import { absoluteIn, isExternalSpecifier, relativeInside } from "../base/paths.js";
+import { createImportResolver, type ImportResolver } from "../resolve/imports.js";
 
 type Ts = typeof TS;
 
@@ -27,6 +28,16 @@ export interface CheckTarget {
   readonly name: string;
   readonly line: number;
   readonly path: string;
+}
+
+/** What a workspace redirect may resolve to: a file the compiler reads as source or declarations. */
+const SOURCE_EXTENSIONS = /\.(?:[cm]?tsx?|[cm]?jsx?)$/;
+
+/** The compiler's extension of a file name (declaration files first: `.d.ts` is not `.ts`). */
+function extensionOf(ts: Ts, file: string): TS.Extension {
+  const E = ts.Extension;
+  const table: Array<[string, TS.Extension]> = [[".d.ts", E.Dts], [".d.mts", E.Dmts], [".d.cts", E.Dcts], [".tsx", E.Tsx], [".mts", E.Mts], [".cts", E.Cts], [".ts", E.Ts], [".jsx", E.Jsx], [".mjs", E.Mjs], [".cjs", E.Cjs], [".js", E.Js]];
+  return table.find(([suffix]) => file.endsWith(suffix))![1];
 }
 
 /** Candidates as flat triples: target index, file index (into the session's files), line. */
@@ -97,9 +108,12 @@ export class CheckerPrograms {
   private early: { key: string | null; built: Built } | null = null;
 
   /** `files`: project-relative paths of every file the compiler may read; the largest project's program is built now. */
+  /** The index's import resolver over the files, made when a program first needs it. */
+  private resolver: ImportResolver | null = null;
+
   constructor(
     private readonly root: string,
-    files: readonly string[],
+    private readonly files: readonly string[],
   ) {
     this.ts = createRequire(import.meta.url)("typescript") as Ts;
     const configAbove = new Map<string, string | null>();
@@ -239,6 +253,7 @@ export class CheckerPrograms {
       // JSDoc types matter in JavaScript only (tsc's own mode): a TypeScript file's doc comments are not parsed.
       const host = ts.createCompilerHost(options);
       host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
+      this.redirectWorkspaces(host, options);
       // The inferred project's roots: every file no config includes.
       const rootNames = parsed ? parsed.fileNames : this.absolute.filter((_, i) => this.projectOf[i] === null);
       const program = ts.createProgram({ rootNames, options, host, ...(parsed?.projectReferences ? { projectReferences: parsed.projectReferences } : {}) });
@@ -246,6 +261,27 @@ export class CheckerPrograms {
     } catch (err) {
       return { failed: errorMessage(err) };
     }
+  }
+
+  /**
+   * A workspace package's import resolved to its sources, as the index's resolver does: a program
+   * of one package in a monorepo without an installed `node_modules` (or with one linking the
+   * package's build output) then sees its siblings' declarations, which the targets are. Other
+   * specifiers are resolved as the compiler does.
+   */
+  private redirectWorkspaces(host: TS.CompilerHost, options: TS.CompilerOptions): void {
+    const ts = this.ts;
+    const resolver = (this.resolver ??= createImportResolver(new Set(this.files), this.root, { readAll: false }));
+    const cache = ts.createModuleResolutionCache(host.getCurrentDirectory(), (f) => (host.useCaseSensitiveFileNames() ? f : f.toLowerCase()), options);
+    host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, sourceFile) =>
+      literals.map((literal) => {
+        const from = relativeInside(this.root, containingFile);
+        const own = from !== null && isExternalSpecifier(literal.text) ? resolver.resolve(from, literal.text) : null;
+        if (own !== null && SOURCE_EXTENSIONS.test(own)) {
+          return { resolvedModule: { resolvedFileName: absoluteIn(this.root, own), extension: extensionOf(ts, own), isExternalLibraryImport: false } };
+        }
+        return ts.resolveModuleName(literal.text, containingFile, compilerOptions, host, cache, redirected, ts.getModeForUsageLocation(sourceFile, literal, compilerOptions));
+      });
   }
 
   /** A config as the compiler reads it, or null (recorded in `skipped`) when it cannot be read or includes no file. */

@@ -152,6 +152,23 @@ describe("the checker pass", () => {
     ]);
   });
 
+  it("resolves a workspace package's import to its sources (no node_modules installed): the sibling package's call is verified", async () => {
+    const p = space.project({
+      "package.json": '{ "private": true, "workspaces": ["packages/*"] }\n',
+      "packages/store/package.json": '{ "name": "@shop/store", "main": "dist/index.js", "types": "dist/index.d.ts" }\n',
+      "packages/store/tsconfig.json": '{ "compilerOptions": { "strict": true, "outDir": "dist", "rootDir": "src" }, "include": ["src"] }\n',
+      "packages/store/src/index.ts": "export class Store {\n  get(key: string) { return key; }\n}\nexport function makeStore() { return new Store(); }\n",
+      "packages/app/package.json": '{ "name": "@shop/app", "dependencies": { "@shop/store": "workspace:*" } }\n',
+      "packages/app/tsconfig.json": '{ "compilerOptions": { "strict": true, "moduleResolution": "bundler", "module": "esnext" }, "include": ["src"] }\n',
+      "packages/app/src/main.ts": "import { makeStore } from '@shop/store';\nexport function main() {\n  return makeStore().get('a');\n}\n",
+    });
+    const report = await index(p, "full", true);
+    expect(report.checker).toMatchObject({ projects: 1, calls_target: 1, edges: 1, unresolved: 0, outside_ts_scope: 0 });
+    expect((await callers(p, "Store.get", "packages/store/src/index.ts")).verified_callers).toEqual([
+      { file_path: "packages/app/src/main.ts", resolution: "checker", sites: ["3 main: return makeStore().get('a');"] },
+    ]);
+  });
+
   it("skips a tsconfig it cannot read, naming it, and keeps the syntactic edges", async () => {
     const p = space.project({ ...FILES, "tsconfig.json": "{ \"compilerOptions\": { \"strict\": tru } }\n", "src/direct.ts": "import { Store } from './store';\nexport function d(s: Store) { return s.get('x'); }\n" });
     const report = await index(p, "full", true);

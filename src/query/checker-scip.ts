@@ -20,7 +20,7 @@
 // line whose calls of the name are all unknown to pyright (an attribute of an untyped
 // value) is `unresolved`; one with no call of the name is `non_call_site`.
 import { onPath } from "../base/programs.js";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -28,7 +28,8 @@ import { dirname, join } from "node:path";
 import { errorMessage } from "../base/errors.js";
 import { absoluteIn } from "../base/paths.js";
 import { decodeScip, SCIP_ROLE, scipDescriptor, type ScipIndex, type ScipOccurrence } from "../base/scip.js";
-import { OUTSIDE, VERDICTS, type CheckTarget, type CheckerVerdict, type ProgramsReport, type VerdictBatch } from "./checker-program.js";
+import { Candidates, runChild } from "./checker-child.js";
+import { type CheckTarget, type CheckerVerdict, type ProgramsReport, type VerdictBatch } from "./checker-program.js";
 
 /** The environment variable that points the lookup at one scip-python executable (or .js entry). */
 export const SCIP_PYTHON_ENV = "MAST_SCIP_PYTHON";
@@ -36,10 +37,6 @@ export const SCIP_PYTHON_ENV = "MAST_SCIP_PYTHON";
 const TIMEOUT_MS = 20 * 60 * 1000;
 /** How far a definition's line may be after the symbol's recorded one (decorators). */
 const LINE_SLACK = 3;
-/** Verdicts per batch handed back. */
-const BATCH = 16_384;
-/** The indexer's stderr kept for the reason (its tail). */
-const STDERR_KEEP = 4000;
 const PACKAGE = "@sourcegraph/scip-python";
 
 /** The indexer to run, or why there is none. */
@@ -62,9 +59,9 @@ export function locateScipPython(env: NodeJS.ProcessEnv = process.env): ScipPyth
 }
 
 /** Runs the indexer over `root`; the decoded index, or why there is none. */
-function runIndexer(bin: string, root: string, onChild: (child: ChildProcess) => void): Promise<{ index: ScipIndex } | { reason: string }> {
-  return new Promise((resolve) => {
-    const dir = mkdtempSync(join(tmpdir(), "mast-scip-"));
+async function runIndexer(bin: string, root: string, onChild: (child: ChildProcess) => void): Promise<{ index: ScipIndex } | { reason: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "mast-scip-"));
+  try {
     const out = join(dir, "index.scip");
     // An empty environment: the installed packages are not listed (no `pip show` of each) nor
     // labelled; pyright still resolves imports through them, and the verdicts only ask whether a
@@ -73,44 +70,17 @@ function runIndexer(bin: string, root: string, onChild: (child: ChildProcess) =>
     writeFileSync(environment, "[]");
     const args = ["index", ".", "--project-name", "mast-checker", "--project-version", "0", "--output", out, "--quiet", "--environment", environment];
     const script = /\.[cm]?js$/.test(bin);
-    let stderr = "";
-    let settled = false;
-    const done = (result: { index: ScipIndex } | { reason: string }) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      rmSync(dir, { recursive: true, force: true });
-      resolve(result);
-    };
-    let child: ChildProcess;
+    const failed = await runChild({ label: "scip-python", bin: script ? process.execPath : bin, args: script ? [bin, ...args] : args, cwd: root, timeoutMs: TIMEOUT_MS, onChild });
+    if (failed !== null) return { reason: failed };
+    if (!existsSync(out)) return { reason: "scip-python failed (exit 0): no index written" };
     try {
-      child = spawn(script ? process.execPath : bin, script ? [bin, ...args] : args, { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+      return { index: decodeScip(readFileSync(out)) };
     } catch (err) {
-      done({ reason: `scip-python could not start: ${errorMessage(err)}` });
-      return;
+      return { reason: `scip-python's index could not be read: ${errorMessage(err)}` };
     }
-    onChild(child);
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      done({ reason: `scip-python timed out after ${TIMEOUT_MS / 1000} s` });
-    }, TIMEOUT_MS);
-    child.stderr!.setEncoding("utf8");
-    child.stderr!.on("data", (chunk: string) => {
-      stderr = (stderr + chunk).slice(-STDERR_KEEP);
-    });
-    child.on("error", (err) => done({ reason: `scip-python could not start: ${errorMessage(err)}` }));
-    child.on("close", (code, signal) => {
-      if (code !== 0 || !existsSync(out)) {
-        done({ reason: `scip-python failed (${signal ?? `exit ${code}`})${stderr.trim() === "" ? "" : `: ${stderr.trim()}`}` });
-        return;
-      }
-      try {
-        done({ index: decodeScip(readFileSync(out)) });
-      } catch (err) {
-        done({ reason: `scip-python's index could not be read: ${errorMessage(err)}` });
-      }
-    });
-  });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The backend as the pass drives it: started on the language's files, then the targets, candidate chunks and the end. */
@@ -121,7 +91,7 @@ export class ScipPythonAnalyzer {
   private child: ChildProcess | null = null;
   private targets: readonly CheckTarget[] = [];
   private emit: (batch: VerdictBatch) => void = () => {};
-  private triples: number[] = [];
+  private readonly candidates = new Candidates();
 
   constructor(
     private readonly root: string,
@@ -144,7 +114,7 @@ export class ScipPythonAnalyzer {
   }
 
   add(candidates: Int32Array): void {
-    for (const v of candidates) this.triples.push(v);
+    this.candidates.add(candidates);
   }
 
   async end(): Promise<ProgramsReport> {
@@ -153,23 +123,7 @@ export class ScipPythonAnalyzer {
     this.child = null;
     if ("reason" in result) return { projects: 0, skipped: [{ config: "scip-python", reason: result.reason }], complete: false, unavailable: result.reason };
     const judge = new ScipJudge(this.root, result.index);
-    let indices: number[] = [];
-    let codes: number[] = [];
-    const flush = () => {
-      if (indices.length === 0) return;
-      this.emit({ indices: Int32Array.from(indices), codes: Uint8Array.from(codes) });
-      indices = [];
-      codes = [];
-    };
-    for (let i = 0; i * 3 < this.triples.length; i++) {
-      const target = this.targets[this.triples[i * 3]!]!;
-      const path = this.files[this.triples[i * 3 + 1]!]!;
-      const verdict = judge.verdict(target, path, this.triples[i * 3 + 2]!);
-      indices.push(i);
-      codes.push(verdict === null ? OUTSIDE : VERDICTS.indexOf(verdict));
-      if (indices.length >= BATCH) flush();
-    }
-    flush();
+    this.candidates.answer(this.targets, this.files, (target, path, line) => judge.verdict(target, path, line), this.emit);
     return { projects: 1, skipped: [], complete: true };
   }
 

@@ -1,0 +1,97 @@
+// What the child-process backends of the checker pass share (checker-scip.ts, checker-go.ts): an
+// analyzer run as a child process with a timeout, its stderr's tail kept as the reason when it
+// fails; and the candidates collected as triples, answered one by one by a judge and handed back
+// as verdict batches (checker-program.ts's codes).
+import { spawn, type ChildProcess } from "node:child_process";
+import { errorMessage } from "../base/errors.js";
+import { OUTSIDE, VERDICTS, type CheckTarget, type CheckerVerdict, type VerdictBatch } from "./checker-program.js";
+
+/** Verdicts per batch handed back. */
+const BATCH = 16_384;
+/** The child's stderr kept for the reason (its tail). */
+const STDERR_KEEP = 4000;
+
+export interface ChildRun {
+  /** What the failure reasons name the analyzer as. */
+  readonly label: string;
+  readonly bin: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly timeoutMs: number;
+  /** Written to the child's stdin, which is then closed (ignored when absent). */
+  readonly stdin?: string;
+  /** The child's stdout as it comes (ignored when absent). */
+  readonly onStdout?: (chunk: string) => void;
+  /** The child, once started (to stop it). */
+  readonly onChild?: (child: ChildProcess) => void;
+}
+
+/** Runs a child to its end: null when it exited 0, else why it failed (start, timeout, exit with its stderr). */
+export function runChild(run: ChildRun): Promise<string | null> {
+  return new Promise((resolve) => {
+    let stderr = "";
+    let settled = false;
+    const done = (reason: string | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(reason);
+    };
+    let child: ChildProcess;
+    try {
+      child = spawn(run.bin, [...run.args], { cwd: run.cwd, env: run.env ?? process.env, stdio: [run.stdin === undefined ? "ignore" : "pipe", run.onStdout ? "pipe" : "ignore", "pipe"] });
+    } catch (err) {
+      resolve(`${run.label} could not start: ${errorMessage(err)}`);
+      return;
+    }
+    run.onChild?.(child);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      done(`${run.label} timed out after ${run.timeoutMs / 1000} s`);
+    }, run.timeoutMs);
+    child.stderr!.setEncoding("utf8");
+    child.stderr!.on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-STDERR_KEEP);
+    });
+    if (run.onStdout) {
+      child.stdout!.setEncoding("utf8");
+      child.stdout!.on("data", run.onStdout);
+    }
+    if (run.stdin !== undefined) {
+      child.stdin!.on("error", () => {}); // a child that exits early: its exit says why
+      child.stdin!.end(run.stdin);
+    }
+    child.on("error", (err) => done(`${run.label} could not start: ${errorMessage(err)}`));
+    child.on("close", (code, signal) => done(code === 0 ? null : `${run.label} failed (${signal ?? `exit ${code}`})${stderr.trim() === "" ? "" : `: ${stderr.trim()}`}`));
+  });
+}
+
+/** Candidate triples (target index, file index, line) kept until the analyzer can answer them. */
+export class Candidates {
+  private triples: number[] = [];
+
+  add(candidates: Int32Array): void {
+    for (const v of candidates) this.triples.push(v);
+  }
+
+  /** Each candidate judged in order (null: outside what the analyzer read), handed back in batches. */
+  answer(targets: readonly CheckTarget[], files: readonly string[], judge: (target: CheckTarget, path: string, line: number) => CheckerVerdict | null, emit: (batch: VerdictBatch) => void): void {
+    let indices: number[] = [];
+    let codes: number[] = [];
+    const flush = () => {
+      if (indices.length === 0) return;
+      emit({ indices: Int32Array.from(indices), codes: Uint8Array.from(codes) });
+      indices = [];
+      codes = [];
+    };
+    const t = this.triples;
+    for (let i = 0; i * 3 < t.length; i++) {
+      const verdict = judge(targets[t[i * 3]!]!, files[t[i * 3 + 1]!]!, t[i * 3 + 2]!);
+      indices.push(i);
+      codes.push(verdict === null ? OUTSIDE : VERDICTS.indexOf(verdict));
+      if (indices.length >= BATCH) flush();
+    }
+    flush();
+  }
+}

@@ -34,4 +34,5 @@ await bundle.write({ dir: OUT, format: "esm", chunkFileNames: "[name]-[hash].js"
 await bundle.close();
 copyFileSync("dist/store/schema.sql", `${OUT}/schema.sql`);
 copyFileSync("dist/structural/query_structural_index.py", `${OUT}/query_structural_index.py`);
+copyFileSync("dist/query/gotypes-checker.go", `${OUT}/gotypes-checker.go`);
 for (const bin of ["mast", "hashpilot"]) chmodSync(`${OUT}/${bin}.js`, 0o755);

@@ -4,6 +4,7 @@ import { copyFileSync, mkdirSync, chmodSync } from "node:fs";
 
 mkdirSync("dist/store", { recursive: true });
 copyFileSync("src/store/schema.sql", "dist/store/schema.sql");
+copyFileSync("src/query/gotypes-checker.go", "dist/query/gotypes-checker.go");
 mkdirSync("dist/structural", { recursive: true });
 copyFileSync("src/structural/query_structural_index.py", "dist/structural/query_structural_index.py");
 for (const bin of ["dist/cli/mast.js", "dist/cli/hashpilot.js"]) chmodSync(bin, 0o755);

@@ -78,7 +78,7 @@ async function indexCommand(config: ResolvedConfig, flags: IndexFlags, json: boo
 
 const n = (x: number) => x.toLocaleString("en-US");
 
-const CHECKER_HELP = "also run the checker pass: each language's analyzer (the TypeScript compiler, scip-python) classifies potential callers (a verified 'checker' edge, another declaration, or no call)";
+const CHECKER_HELP = "also run the checker pass: each language's analyzer (the TypeScript compiler, scip-python, go/types) classifies potential callers (a verified 'checker' edge, another declaration, or no call)";
 
 function renderReport(r: IndexReport): string {
   const lines = [

@@ -131,7 +131,8 @@ export interface RunIndexOptions {
  * what it started (the run failed, or the pass finished).
  */
 export interface CheckerPass {
-  start(projectRoot: string, paths: readonly string[]): CheckerRun;
+  /** `stateDir`: where an analyzer may keep what it builds (the Go backend's compiled program). */
+  start(projectRoot: string, paths: readonly string[], stateDir?: string): CheckerRun;
 }
 
 export interface CheckerRun {
@@ -152,6 +153,8 @@ export interface CheckerReport {
   readonly resolves_to_different: number;
   readonly non_call_site: number;
   readonly unresolved: number;
+  /** IMPLEMENTS edges an analyzer verified that the resolver had not drawn (Go's method sets). */
+  readonly implements?: number;
   /** Candidates in files no analyzer reads (a language without a backend) or no program holds: left as they were. */
   readonly outside_ts_scope: number;
   /** Each language the pass has a backend for among the walked files: whether its analyzer ran, and why not (never a silent drop). */
@@ -344,7 +347,7 @@ async function writeRun(config: ResolvedConfig, paths: StatePaths, store: Store,
     problems.push({ path: p.path, kind: "walk_error", message: p.error });
     counts.read++;
   }
-  const checking = options.checker?.start(config.project_root, walk.files.map((f) => f.path)) ?? null;
+  const checking = options.checker?.start(config.project_root, walk.files.map((f) => f.path), config.state_dir) ?? null;
   try {
     return await writeWalked(config, store, options, note, phases, { extractKey, settingsChanged, mode, problems, counts, walk }, checking);
   } finally {

@@ -16,6 +16,7 @@ export const GO: LanguageSpec = {
   edits: GO_EDITS,
   scope: "directory",
   structuralInterfaces: true,
+  checker: "go-types",
   knownInterfaces: {
     error: ["Error"],
     "fmt.Stringer": ["String"],

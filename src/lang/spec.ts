@@ -11,7 +11,7 @@ export type Resolver = "ecmascript" | "python" | "go" | "rust" | "java" | "inclu
 export type Extractor = "ecmascript" | "python" | "go" | "rust" | "outline" | "markdown";
 
 /** The semantic backends of the checker pass. */
-export type CheckerBackendName = "compiler" | "scip-python";
+export type CheckerBackendName = "compiler" | "scip-python" | "go-types";
 
 export interface LanguageSpec {
   /** The language's name in answers and in the `language` argument of the tools. */
@@ -31,7 +31,8 @@ export interface LanguageSpec {
   /**
    * The analyzer the checker pass (`--checker`, query/checker.ts) asks about this language's
    * potential callers: `compiler` the TypeScript compiler's programs, `scip-python` pyright's SCIP
-   * indexer; absent: the language has no semantic backend yet.
+   * indexer, `go-types` go/types through the Go program query/checker-go.ts builds; absent: the
+   * language has no semantic backend yet.
    */
   readonly checker?: CheckerBackendName;
   /**

@@ -22,6 +22,7 @@ import type { CheckerLanguage, CheckerPass, CheckerReport } from "../index/run.j
 import type { CheckerBackendName } from "../lang/spec.js";
 import { CHECKER_BEHIND, CHECKER_LANGUAGES, CHECKER_META, type Store } from "../store/db.js";
 import { CheckerPrograms, OUTSIDE, VERDICTS, type CheckTarget, type ProgramsReport, type VerdictBatch } from "./checker-program.js";
+import { GoTypesAnalyzer, type GoTypeFacts } from "./checker-go.js";
 import { ScipPythonAnalyzer } from "./checker-scip.js";
 import { PotentialMemo, potentialMatches, tailOf, verifiedCallers } from "./graph.js";
 
@@ -53,12 +54,15 @@ interface Analyzer {
   add(candidates: Int32Array): void;
   end(): Promise<ProgramsReport>;
   stop(): void;
+  /** Interface implementations the analyzer verified (Go's method sets), once it ran; null when it did not. */
+  implementations?(): Promise<GoTypeFacts | null>;
 }
 
 /** The backends by the name a LanguageSpec gives (`LanguageSpec.checker`). */
-const BACKENDS: Record<CheckerBackendName, (root: string, files: readonly string[]) => Analyzer> = {
+const BACKENDS: Record<CheckerBackendName, (root: string, files: readonly string[], stateDir: string | undefined) => Analyzer> = {
   compiler: (root, files) => startCompiler({ root, files }),
   "scip-python": (root, files) => new ScipPythonAnalyzer(root, files),
+  "go-types": (root, files, stateDir) => new GoTypesAnalyzer(root, files, stateDir),
 };
 
 /** The walked files of one backend, the languages they are, and its analyzer started on them. */
@@ -71,7 +75,7 @@ interface Group {
 
 /** The pass as the index run is handed it: each backend's analyzer started on its languages' walked files, the candidates and the writes after the call graph. */
 export const checkerPass: CheckerPass = {
-  start(projectRoot, paths) {
+  start(projectRoot, paths, stateDir) {
     const byBackend = new Map<CheckerBackendName, { languages: Set<string>; files: string[] }>();
     for (const path of paths) {
       const spec = extensionInfo(path)?.spec;
@@ -83,7 +87,7 @@ export const checkerPass: CheckerPass = {
     }
     // The compiler is started even without files, as before: its targets are counted, its candidates outside.
     if (!byBackend.has("compiler")) byBackend.set("compiler", { languages: new Set(), files: [] });
-    const groups: Group[] = [...byBackend].map(([backend, g]) => ({ backend, languages: [...g.languages].sort(), files: g.files, analyzer: BACKENDS[backend](projectRoot, g.files) }));
+    const groups: Group[] = [...byBackend].map(([backend, g]) => ({ backend, languages: [...g.languages].sort(), files: g.files, analyzer: BACKENDS[backend](projectRoot, g.files, stateDir) }));
     return { finish: (store) => finish(store, projectRoot, groups), abandon: () => groups.forEach((g) => g.analyzer.stop()) };
   },
 };
@@ -98,6 +102,7 @@ async function finish(store: Store, projectRoot: string, groups: readonly Group[
   const started = performance.now();
   const fileIds = new Map(store.db.prepare("SELECT path, id FROM files").raw().all() as Array<[string, number]>);
   const total = { projects: 0, skipped: [] as Array<{ config: string; reason: string }>, targets: 0, candidates: 0, calls_target: 0, edges: 0, resolves_to_different: 0, non_call_site: 0, unresolved: 0, outside: 0 };
+  let implementsEdges: number | null = null;
   const languages: CheckerLanguage[] = [];
   let complete = true;
   for (const group of groups) {
@@ -109,6 +114,7 @@ async function finish(store: Store, projectRoot: string, groups: readonly Group[
     total.candidates += r.candidates;
     total.outside += r.outside;
     for (const k of ["calls_target", "edges", "resolves_to_different", "non_call_site", "unresolved"] as const) total[k] += r.counts[k];
+    if (r.implements !== null) implementsEdges = (implementsEdges ?? 0) + r.implements;
     const unavailable = r.report.unavailable;
     for (const language of group.languages)
       languages.push(
@@ -124,7 +130,7 @@ async function finish(store: Store, projectRoot: string, groups: readonly Group[
   else store.setMeta(CHECKER_BEHIND, "1");
   store.setMeta(CHECKER_LANGUAGES, JSON.stringify(languages));
   const { outside, ...counts } = total;
-  return { ...counts, outside_ts_scope: outside, languages, duration_ms: Math.round(performance.now() - started) };
+  return { ...counts, ...(implementsEdges === null ? {} : { implements: implementsEdges }), outside_ts_scope: outside, languages, duration_ms: Math.round(performance.now() - started) };
 }
 
 /** One backend's candidates collected and handed to its analyzer, its verdicts written as they come back. */
@@ -133,11 +139,15 @@ async function finishGroup(
   projectRoot: string,
   group: Group,
   fileIds: ReadonlyMap<string, number>,
-): Promise<{ report: ProgramsReport; targets: number; candidates: number; outside: number; counts: Counts }> {
+): Promise<{ report: ProgramsReport; targets: number; candidates: number; outside: number; counts: Counts; implements: number | null }> {
   const db = store.db;
   const analyzer = group.analyzer;
   const counts: Counts = { calls_target: 0, edges: 0, resolves_to_different: 0, non_call_site: 0, unresolved: 0 };
-  if (analyzer.unavailable !== null) return { report: { projects: 0, skipped: [], complete: true, unavailable: analyzer.unavailable }, targets: 0, candidates: 0, outside: 0, counts };
+  if (analyzer.unavailable !== null) {
+    // No analyzer: the implementations it verified before are let go with the language's other checker rows.
+    if (analyzer.implementations) recordImplementations(store, group.files, fileIds, { implementations: [], whole: [] });
+    return { report: { projects: 0, skipped: [], complete: true, unavailable: analyzer.unavailable }, targets: 0, candidates: 0, outside: 0, counts, implements: null };
+  }
   const fileIndex = new Map(group.files.map((path, i) => [path, i]));
   // Constructors are called by `new C()`, which names the class, not `constructor`: no candidate of theirs is a call of them.
   // Targets of one name side by side (every `X.get`): their lines are found once, and let go after the last of them.
@@ -223,9 +233,39 @@ async function finishGroup(
   }
   hand();
   // Nothing to check (an incremental run whose rewritten files name no target): the analyzer is stopped unasked.
-  const report: ProgramsReport = begun ? await analyzer.end() : { projects: 0, skipped: [], complete: true };
+  // An analyzer that also verifies implementations runs to its end either way (a changed method set anywhere can change them).
+  const report: ProgramsReport = begun ? await analyzer.end() : analyzer.implementations ? await analyzer.end() : { projects: 0, skipped: [], complete: true };
+  let implemented: number | null = null;
+  if (analyzer.implementations) {
+    const found = await analyzer.implementations();
+    if (found !== null) implemented = recordImplementations(store, group.files, fileIds, found);
+  }
   analyzer.stop();
-  return { report, targets: targets.length, candidates, outside, counts };
+  return { report, targets: targets.length, candidates, outside, counts, implements: implemented };
+}
+
+/**
+ * Replaces the checker's IMPLEMENTS edges from the types of `files` with the verified ones (each
+ * end the type or interface symbol of its name in its file, nearest its line), leaving out those
+ * the resolver already drew, and drops the resolver's IMPLEMENTS edges between two types whose
+ * method sets go/types knows whole when it found no implementation (a method of the name with
+ * another signature); the number written.
+ */
+function recordImplementations(store: Store, files: readonly string[], fileIds: ReadonlyMap<string, number>, facts: GoTypeFacts): number {
+  const ids = files.map((f) => fileIds.get(f)).filter((id): id is number => id !== undefined);
+  const typeSymbol = store.db.prepare("SELECT id FROM symbols WHERE file_id = ? AND name = ? AND kind IN ('class', 'type', 'interface') ORDER BY abs(line - ?), id LIMIT 1").pluck();
+  const symbolOf = (path: string, name: string, line: number) => {
+    const fileId = fileIds.get(path);
+    return fileId === undefined ? undefined : (typeSymbol.get(fileId, name, line) as number | undefined);
+  };
+  const rows: Array<[number, number]> = [];
+  for (const f of facts.implementations) {
+    const from = symbolOf(f.typePath, f.typeName, f.typeLine);
+    const to = symbolOf(f.ifacePath, f.ifaceName, f.ifaceLine);
+    if (from !== undefined && to !== undefined && from !== to) rows.push([from, to]);
+  }
+  const whole = facts.whole.map(([path, line, name]) => symbolOf(path, name, line)).filter((id): id is number => id !== undefined);
+  return store.replaceCheckerImplements(ids, rows, whole);
 }
 
 /** What the worker is sent after it starts. */

@@ -585,13 +585,36 @@ export class Store {
     this.batcher("edges", ["from_id", "to_id", "edge_type", "resolution", "call_line", "context"]).insert(rows);
     // A site the resolver now links itself needs no checker edge beside it.
     this.sql(
-      "DELETE FROM edges WHERE resolution = 'checker' AND EXISTS (SELECT 1 FROM edges h WHERE h.from_id = edges.from_id AND h.to_id = edges.to_id AND h.edge_type = edges.edge_type AND h.call_line = edges.call_line AND h.resolution IS NOT 'checker')",
+      "DELETE FROM edges WHERE resolution = 'checker' AND EXISTS (SELECT 1 FROM edges h WHERE h.from_id = edges.from_id AND h.to_id = edges.to_id AND h.edge_type = edges.edge_type AND h.call_line IS edges.call_line AND h.resolution IS NOT 'checker')",
     ).run();
   }
 
   /** The checker pass's verdicts on potential lines, [target_id, file_id, line, verdict] each (query/checker.ts). */
   recordCheckerVerdicts(rows: ReadonlyArray<readonly [number, number, number, string]>): void {
     this.batcher("checker_verdicts", ["target_id", "file_id", "line", "verdict"], "INSERT OR REPLACE").insert(rows as unknown as unknown[][]);
+  }
+
+  /**
+   * Replaces the checker's IMPLEMENTS edges (resolution 'checker') from the types of `fileIds`
+   * with `rows` [type id, interface id], leaving out the pairs the resolver already linked, and
+   * drops the resolver's IMPLEMENTS edges from a non-interface type to an interface, both in
+   * `whole` (method sets the checker knows in full), that `rows` does not hold; the number inserted.
+   */
+  replaceCheckerImplements(fileIds: readonly number[], rows: ReadonlyArray<readonly [number, number]>, whole: readonly number[]): number {
+    this.sql("DELETE FROM edges WHERE edge_type = 'IMPLEMENTS' AND resolution = 'checker' AND from_id IN (SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?)))").run(JSON.stringify(fileIds));
+    const known = new Set(rows.map(([from, to]) => `${from}:${to}`));
+    const wrong = this.sql(
+      "SELECT e.rowid AS id, e.from_id, e.to_id FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id " +
+        "WHERE e.edge_type = 'IMPLEMENTS' AND e.resolution IS NOT 'checker' AND a.kind <> 'interface' AND b.kind = 'interface' AND e.from_id IN (SELECT value FROM json_each(?)) AND e.to_id IN (SELECT value FROM json_each(?))",
+    ).all(JSON.stringify(whole), JSON.stringify(whole)) as Array<{ id: number; from_id: number; to_id: number }>;
+    const drop = this.sql("DELETE FROM edges WHERE rowid = ?");
+    for (const e of wrong) if (!known.has(`${e.from_id}:${e.to_id}`)) drop.run(e.id);
+    const insert = this.sql(
+      "INSERT INTO edges (from_id, to_id, edge_type, resolution) SELECT ?, ?, 'IMPLEMENTS', 'checker' WHERE NOT EXISTS (SELECT 1 FROM edges WHERE from_id = ? AND to_id = ? AND edge_type = 'IMPLEMENTS')",
+    );
+    let n = 0;
+    for (const [from, to] of rows) n += insert.run(from, to, from, to).changes;
+    return n;
   }
 
   /** A call the checker resolved to its target, as a verified edge of resolution 'checker'. */

@@ -1,0 +1,499 @@
+// gotypes-checker: the Go backend of mast's checker pass (src/query/checker-go.ts). Standard
+// library only; compiled once with the user's `go` into mast's state dir, never into the project.
+//
+// Input on stdin: the project root on the first line, then the walked .go files, one relative
+// path a line. Only those files are read (each checked to lie under the root once symlinks are
+// resolved), plus the go.mod files of their directories up to the root, plus the standard library
+// from GOROOT through go/importer's "source" importer (GO111MODULE=off in the environment: go/build
+// never runs `go list`). Each module's packages (module path from the nearest go.mod) are
+// type-checked from source by an importer that checks them on first import; anything else that
+// cannot be found is a tolerated error (types.Config.Error), never a download.
+//
+// Output on stdout, one record a line, tab-separated, paths relative to the root:
+//
+//	F <file>                                  a file type-checked: its calls below are all of them
+//	C <file> <line> <name> <kind> [<file:line> ...]
+//	                                          a call expression whose callee is named <name> on <line>:
+//	                                          kind d: a function or method declared at the position given
+//	                                          kind x: something declared outside the project (the standard
+//	                                                  library, a builtin, a conversion)
+//	                                          kind u: go/types cannot tell (a func value, an untyped receiver)
+//	                                          kind i: an interface method (dynamic dispatch): its declaration
+//	                                                  (or "-" outside the project), then every method of the
+//	                                                  project's named types that the call may reach
+//	I <typefile> <line> <type> <ifacefile> <line> <iface> <ptr>
+//	                                          a named type of the project implements an interface
+//	                                          of the project (ptr 1: only its pointer does)
+//	Q <file> <line> <name>                    a named type or interface of the project whose method
+//	                                          set go/types knows whole (nothing in it, its fields or
+//	                                          its methods' signatures failed to type): for a pair of
+//	                                          these, no I record means it does not implement
+package main
+
+import (
+	"bufio"
+	"go/ast"
+	"go/build"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+var debug = os.Getenv("MAST_GOCHECK_DEBUG") != ""
+
+var (
+	fset     = token.NewFileSet()
+	root     string
+	out      *bufio.Writer
+	ctxt     = build.Default
+	modRe    = regexp.MustCompile(`(?m)^\s*module\s+"?([^"\s]+)"?`)
+	stdlib   types.Importer
+	pkgs     = map[string]*pkgInfo{} // by directory (relative, slash-separated)
+	modCache = map[string]*module{}
+	named    []*types.TypeName // the project's named types (package level and local)
+	reach    = map[types.Type]map[string][]string{}
+)
+
+type module struct {
+	dir, path string // dir relative to root ("." for the root)
+}
+
+type pkgInfo struct {
+	dir       string
+	files     []string // relative paths of the walked .go files in the directory
+	importing bool
+	checked   *types.Package
+	info      *types.Info
+	plain     []*ast.File // non-test files of the package
+	tests     []*ast.File // in-package _test.go files
+	xtests    []*ast.File // package x_test files
+}
+
+func main() {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 1<<20)
+	if !in.Scan() {
+		os.Exit(2)
+	}
+	r, err := filepath.EvalSymlinks(in.Text())
+	if err != nil {
+		os.Stderr.WriteString("gotypes-checker: " + err.Error() + "\n")
+		os.Exit(2)
+	}
+	root, _ = filepath.Abs(r)
+	out = bufio.NewWriterSize(os.Stdout, 1<<16)
+	defer out.Flush()
+	// cgo files are checked (with a fake "C"), not left out.
+	ctxt.CgoEnabled = true
+	stdlib = importer.ForCompiler(fset, "source", nil)
+	var dirs []string
+	for in.Scan() {
+		rel := filepath.ToSlash(filepath.Clean(in.Text()))
+		if rel == "." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) || !strings.HasSuffix(rel, ".go") || !inside(filepath.Join(root, rel)) {
+			continue
+		}
+		dir := pathDir(rel)
+		p := pkgs[dir]
+		if p == nil {
+			p = &pkgInfo{dir: dir}
+			pkgs[dir] = p
+			dirs = append(dirs, dir)
+		}
+		p.files = append(p.files, rel)
+	}
+	sort.Strings(dirs)
+	for _, dir := range dirs {
+		parse(pkgs[dir])
+	}
+	type checkedSet struct {
+		files []*ast.File
+		info  *types.Info
+		pkg   *types.Package
+	}
+	var all []checkedSet
+	for _, dir := range dirs {
+		p := pkgs[dir]
+		path := importPath(dir)
+		if len(p.tests) == 0 {
+			importPkg(p, path)
+			if p.info != nil {
+				all = append(all, checkedSet{p.plain, p.info, p.checked})
+			}
+		} else {
+			files := append(append([]*ast.File{}, p.plain...), p.tests...)
+			info, pkg := check(path, files)
+			all = append(all, checkedSet{files, info, pkg})
+		}
+		if len(p.xtests) > 0 {
+			info, pkg := check(path+"_test", p.xtests)
+			all = append(all, checkedSet{p.xtests, info, pkg})
+		}
+	}
+	for _, s := range all {
+		for id, obj := range s.info.Defs {
+			if tn, ok := obj.(*types.TypeName); ok && id != nil && !tn.IsAlias() && project(tn.Pos()) {
+				if _, ok := tn.Type().(*types.Named); ok {
+					named = append(named, tn)
+				}
+			}
+		}
+	}
+	sort.Slice(named, func(i, j int) bool { return named[i].Pos() < named[j].Pos() })
+	for _, s := range all {
+		for _, f := range s.files {
+			emitCalls(f, s.info)
+		}
+	}
+	emitImplements()
+}
+
+// inside: whether a path lies under the root once symlinks are resolved.
+func inside(p string) bool {
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	return r == root || strings.HasPrefix(r, root+string(filepath.Separator))
+}
+
+func pathDir(rel string) string {
+	if i := strings.LastIndex(rel, "/"); i >= 0 {
+		return rel[:i]
+	}
+	return "."
+}
+
+// moduleOf: the module of a directory, from the nearest go.mod up to the root.
+func moduleOf(dir string) *module {
+	if m, ok := modCache[dir]; ok {
+		return m
+	}
+	var m *module
+	file := filepath.Join(root, filepath.FromSlash(dir), "go.mod")
+	if data, err := os.ReadFile(file); err == nil && inside(file) {
+		if sub := modRe.FindStringSubmatch(string(data)); sub != nil {
+			m = &module{dir: dir, path: sub[1]}
+		}
+	}
+	if m == nil && dir != "." {
+		m = moduleOf(pathDir(dir))
+	}
+	modCache[dir] = m
+	return m
+}
+
+// importPath: a directory's import path in its module (the directory itself without one).
+func importPath(dir string) string {
+	m := moduleOf(dir)
+	if m == nil {
+		return dir
+	}
+	if dir == m.dir {
+		return m.path
+	}
+	rest := dir
+	if m.dir != "." {
+		rest = strings.TrimPrefix(dir, m.dir+"/")
+	}
+	return m.path + "/" + rest
+}
+
+// dirOf: the project directory an import path names, or "" when it is not the project's.
+func dirOf(path string) string {
+	for dir := range pkgs {
+		if importPath(dir) == path {
+			return dir
+		}
+	}
+	return ""
+}
+
+func parse(p *pkgInfo) {
+	sort.Strings(p.files)
+	byName := map[string]int{}
+	var parsed []*ast.File
+	var names []string
+	for _, rel := range p.files {
+		abs := filepath.Join(root, filepath.FromSlash(rel))
+		if ok, err := ctxt.MatchFile(filepath.Dir(abs), filepath.Base(abs)); err == nil && !ok {
+			continue // another GOOS/GOARCH, or a build tag the default build leaves out
+		}
+		f, _ := parser.ParseFile(fset, abs, nil, parser.SkipObjectResolution)
+		if f == nil || f.Name == nil {
+			continue
+		}
+		parsed = append(parsed, f)
+		names = append(names, rel)
+		if !strings.HasSuffix(rel, "_test.go") {
+			byName[f.Name.Name]++
+		}
+	}
+	// The package is the name most of its non-test files give (a stray `package main` helper is left out).
+	main := ""
+	for name, n := range byName {
+		if n > byName[main] || (n == byName[main] && name < main) {
+			main = name
+		}
+	}
+	for i, f := range parsed {
+		name := f.Name.Name
+		test := strings.HasSuffix(names[i], "_test.go")
+		switch {
+		case !test && name == main:
+			p.plain = append(p.plain, f)
+		case test && (name == main || main == "" && !strings.HasSuffix(name, "_test")):
+			p.tests = append(p.tests, f)
+		case test && strings.HasSuffix(name, "_test"):
+			p.xtests = append(p.xtests, f)
+		default:
+			continue
+		}
+		out.WriteString("F\t" + names[i] + "\n")
+	}
+}
+
+type projectImporter struct{}
+
+func (projectImporter) Import(path string) (*types.Package, error) {
+	return projectImporter{}.ImportFrom(path, "", 0)
+}
+
+func (projectImporter) ImportFrom(path, dir string, mode types.ImportMode) (*types.Package, error) {
+	if d := dirOf(path); d != "" {
+		p := pkgs[d]
+		if p.importing {
+			return nil, os.ErrInvalid // an import cycle
+		}
+		return importPkg(p, path), nil
+	}
+	if from, ok := stdlib.(types.ImporterFrom); ok {
+		return from.ImportFrom(path, dir, mode)
+	}
+	return stdlib.Import(path)
+}
+
+func importPkg(p *pkgInfo, path string) *types.Package {
+	if p.checked == nil && !p.importing {
+		p.importing = true
+		p.info, p.checked = check(path, p.plain)
+		p.importing = false
+	}
+	return p.checked
+}
+
+func check(path string, files []*ast.File) (*types.Info, *types.Package) {
+	info := &types.Info{
+		Defs:       map[*ast.Ident]types.Object{},
+		Uses:       map[*ast.Ident]types.Object{},
+		Selections: map[*ast.SelectorExpr]*types.Selection{},
+		Types:      map[ast.Expr]types.TypeAndValue{},
+	}
+	conf := types.Config{Importer: projectImporter{}, Error: func(err error) { if debug { os.Stderr.WriteString(err.Error() + "\n") } }, FakeImportC: true}
+	pkg, _ := conf.Check(path, fset, files, info)
+	return info, pkg
+}
+
+// project: the position's path relative to the root, when it lies under it.
+func rel(pos token.Pos) (string, int, bool) {
+	if !pos.IsValid() {
+		return "", 0, false
+	}
+	p := fset.Position(pos)
+	if !strings.HasPrefix(p.Filename, root+string(filepath.Separator)) {
+		return "", 0, false
+	}
+	return filepath.ToSlash(p.Filename[len(root)+1:]), p.Line, true
+}
+
+func project(pos token.Pos) bool {
+	_, _, ok := rel(pos)
+	return ok
+}
+
+func at(pos token.Pos) string {
+	f, l, ok := rel(pos)
+	if !ok {
+		return "-"
+	}
+	return f + ":" + strconv.Itoa(l)
+}
+
+func emitCalls(f *ast.File, info *types.Info) {
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fun := unparen(call.Fun)
+		switch x := fun.(type) {
+		case *ast.IndexExpr:
+			fun = unparen(x.X)
+		case *ast.IndexListExpr:
+			fun = unparen(x.X)
+		}
+		var id *ast.Ident
+		var sel *ast.SelectorExpr
+		switch x := fun.(type) {
+		case *ast.Ident:
+			id = x
+		case *ast.SelectorExpr:
+			id, sel = x.Sel, x
+		default:
+			return true
+		}
+		file, line, ok := rel(id.Pos())
+		if !ok {
+			return true
+		}
+		head := "C\t" + file + "\t" + strconv.Itoa(line) + "\t" + id.Name + "\t"
+		obj := info.Uses[id]
+		switch o := obj.(type) {
+		case *types.Func:
+			if recv := o.Type().(*types.Signature).Recv(); recv != nil && types.IsInterface(recv.Type()) {
+				out.WriteString(head + "i\t" + at(o.Pos()) + reachable(sel, info, o) + "\n")
+				return true
+			}
+			if !project(o.Pos()) {
+				out.WriteString(head + "x\n")
+			} else {
+				out.WriteString(head + "d\t" + at(o.Pos()) + "\n")
+			}
+		case *types.Builtin, *types.TypeName:
+			out.WriteString(head + "x\n")
+		case nil:
+			if tv, ok := info.Types[fun]; ok && tv.IsType() {
+				out.WriteString(head + "x\n")
+			} else {
+				out.WriteString(head + "u\n")
+			}
+		default:
+			// A variable, a field or a parameter of func type: whatever it holds.
+			out.WriteString(head + "u\n")
+		}
+		return true
+	})
+}
+
+// reachable: the project's methods an interface method call may dispatch to, as tab-led positions.
+func reachable(sel *ast.SelectorExpr, info *types.Info, m *types.Func) string {
+	var iface types.Type
+	if sel != nil {
+		if s := info.Selections[sel]; s != nil {
+			iface = s.Recv()
+		}
+	}
+	if iface == nil {
+		iface = m.Type().(*types.Signature).Recv().Type()
+	}
+	if p, ok := iface.(*types.Pointer); ok {
+		iface = p.Elem()
+	}
+	it, ok := iface.Underlying().(*types.Interface)
+	if !ok {
+		return ""
+	}
+	byName := reach[iface]
+	if byName == nil {
+		byName = map[string][]string{}
+		reach[iface] = byName
+		for _, tn := range named {
+			t := tn.Type()
+			if types.IsInterface(t) {
+				continue
+			}
+			if !types.Implements(t, it) && !types.Implements(types.NewPointer(t), it) {
+				continue
+			}
+			for i := 0; i < it.NumMethods(); i++ {
+				name := it.Method(i).Name()
+				obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), false, tn.Pkg(), name)
+				if fn, ok := obj.(*types.Func); ok && project(fn.Pos()) {
+					byName[name] = append(byName[name], at(fn.Pos()))
+				}
+			}
+		}
+	}
+	list := byName[m.Name()]
+	if len(list) == 0 {
+		return ""
+	}
+	return "\t" + strings.Join(list, "\t")
+}
+
+// emitImplements: each named type of the project and each interface of the project it implements.
+func emitImplements() {
+	var ifaces []*types.TypeName
+	for _, tn := range named {
+		if it, ok := tn.Type().Underlying().(*types.Interface); ok && it.NumMethods() > 0 && it.IsMethodSet() {
+			ifaces = append(ifaces, tn)
+		}
+	}
+	for _, tn := range named {
+		if whole(tn) {
+			f, l, _ := rel(tn.Pos())
+			out.WriteString("Q\t" + f + "\t" + strconv.Itoa(l) + "\t" + tn.Name() + "\n")
+		}
+	}
+	for _, tn := range named {
+		t := tn.Type()
+		if types.IsInterface(t) {
+			continue
+		}
+		if n, ok := t.(*types.Named); ok && n.TypeParams().Len() > 0 {
+			continue // a generic type implements only as instantiated
+		}
+		for _, in := range ifaces {
+			if in.Type().(*types.Named).TypeParams().Len() > 0 {
+				continue
+			}
+			it := in.Type().Underlying().(*types.Interface)
+			ptr := ""
+			if types.Implements(t, it) {
+				ptr = "0"
+			} else if types.Implements(types.NewPointer(t), it) {
+				ptr = "1"
+			} else {
+				continue
+			}
+			tf, tl, _ := rel(tn.Pos())
+			inf, il, _ := rel(in.Pos())
+			out.WriteString("I\t" + tf + "\t" + strconv.Itoa(tl) + "\t" + tn.Name() + "\t" + inf + "\t" + strconv.Itoa(il) + "\t" + in.Name() + "\t" + ptr + "\n")
+		}
+	}
+}
+
+func unparen(e ast.Expr) ast.Expr {
+	for {
+		p, ok := e.(*ast.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+// whole: whether a named type's method set is known in full: its underlying type, and the
+// signatures of its methods (its own and promoted ones), hold no type that failed to check.
+func whole(tn *types.TypeName) bool {
+	t := tn.Type()
+	if n, ok := t.(*types.Named); ok && n.TypeParams().Len() > 0 {
+		return false
+	}
+	if strings.Contains(types.TypeString(t.Underlying(), nil), "invalid type") {
+		return false
+	}
+	ms := types.NewMethodSet(types.NewPointer(t))
+	for i := 0; i < ms.Len(); i++ {
+		if strings.Contains(types.TypeString(ms.At(i).Type(), nil), "invalid type") {
+			return false
+		}
+	}
+	return true
+}

@@ -168,7 +168,13 @@ async function benchCorpus(language, spec, checker) {
   const { tmp, root } = copyCorpus(language, spec);
   const stateDir = path.join(tmp, "state");
   try {
-    const index = indexCorpus(stateDir, root, checker ? ["--checker"] : []);
+    // With the pass: a first run (an analyzer built into the state dir, as the Go backend's program
+    // is once per state dir), the plain index (its own state dir), then the measured full run
+    // with the pass over the first one's state dir, set beside the plain one.
+    const first = checker ? indexCorpus(stateDir, root, ["--checker"], { rss: true }) : null;
+    const plain = checker ? indexCorpus(path.join(tmp, "state-plain"), root, [], { rss: true }) : null;
+    const index = indexCorpus(stateDir, root, checker ? ["--checker"] : [], { rss: checker });
+    if (plain) Object.assign(index, { plain, first });
     const t0 = performance.now();
     const rows = await ORACLES[language].run(root, path.join(stateDir, "graph.db"), spec);
     // Files outside the oracle's build (Go build tags) are left out of the sample and the scores.
@@ -258,6 +264,10 @@ function corpusReport(spec, r) {
       `  checker pass: ${fmt(c.duration_ms / 1000)} s, ${c.candidates} candidates: ${c.calls_target} calls_target (${c.edges} edges), ${c.resolves_to_different} resolves_to_different, ${c.non_call_site} non_call_site, ${c.unresolved} unresolved, ${c.outside_ts_scope} outside`,
     );
     for (const l of c.languages ?? []) L.push(`    ${l.language} (${l.backend}): ${l.available ? "available" : `UNAVAILABLE: ${l.reason}`}`);
+    if (r.index.plain)
+      L.push(
+        `  cost: index with the pass ${fmt(r.index.wall_ms / 1000)} s (peak RSS ${fmt((r.index.rss_kb ?? 0) / 1024, 0)} MB) vs the plain index ${fmt(r.index.plain.wall_ms / 1000)} s (${fmt((r.index.plain.rss_kb ?? 0) / 1024, 0)} MB): ${fmt(r.index.wall_ms / r.index.plain.wall_ms, 2)}x; the first run with the pass (its analyzer built) ${fmt(r.index.first.wall_ms / 1000)} s, ${fmt(r.index.first.wall_ms / r.index.plain.wall_ms, 2)}x`,
+      );
   }
   L.push(`  oracle: ${r.oracle.sites} call sites of project functions and methods in ${fmt(r.oracle.ms / 1000)} s${r.excluded.length ? `; ${r.excluded.length} files outside its build left out of the scores (${r.excluded.slice(0, 3).join(", ")}${r.excluded.length > 3 ? ", ..." : ""})` : ""}`);
   L.push(`  sample (seed 0x${SEED.toString(16)}): ${r.sample.length} of ${r.population} functions and methods drawn, ${r.withSites} with a call site, ${r.sample.reduce((a, s) => a + s.sites.size, 0)} sites`);
@@ -273,7 +283,15 @@ function corpusReport(spec, r) {
   for (const m of r.unverified.slice(0, LIST_LIMIT)) L.push(`    ${m.symbol}  ${m.site}  ${m.text}`);
   const json = {
     corpus: { name: spec.name, version: spec.version, source: spec.source ?? null, install: spec.install ?? null, git: spec.git ?? null },
-    index: { wall_ms: round(r.index.wall_ms), files: r.index.report.files_indexed, symbols: r.index.report.symbol_count, checker: r.index.report.checker ?? null },
+    index: {
+      wall_ms: round(r.index.wall_ms),
+      rss_kb: r.index.rss_kb ?? null,
+      plain: r.index.plain ? { wall_ms: round(r.index.plain.wall_ms), rss_kb: r.index.plain.rss_kb } : null,
+      first_with_checker: r.index.first ? { wall_ms: round(r.index.first.wall_ms), rss_kb: r.index.first.rss_kb, checker_ms: r.index.first.report.checker?.duration_ms ?? null } : null,
+      files: r.index.report.files_indexed,
+      symbols: r.index.report.symbol_count,
+      checker: r.index.report.checker ?? null,
+    },
     oracle: { sites: r.oracle.sites, ms: round(r.oracle.ms), excluded_files: r.excluded },
     sample: { seed: SEED, drawn: r.sample.length, with_sites: r.withSites },
     verified: r.V,

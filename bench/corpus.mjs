@@ -452,20 +452,23 @@ export function missingBuild() {
 }
 
 /** A fresh `mast index <root> --state-dir <stateDir> --json` (root: the pinned corpus by default): its wall time and JSON report. */
-export function indexCorpus(stateDir, root = CORPUS, extraArgs = []) {
+export function indexCorpus(stateDir, root = CORPUS, extraArgs = [], { rss = false } = {}) {
   const argv = [MAST, "index", root, "--state-dir", stateDir, "--json", ...extraArgs];
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, argv, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  // With `rss`, under /usr/bin/time -f %M: the peak RSS of mast or of any child it waited for (an analyzer).
+  const r = rss ? spawnSync(TIME, ["-f", "%M", process.execPath, ...argv], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }) : spawnSync(process.execPath, argv, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   const wallMs = performance.now() - t0;
   if (r.error) throw new BenchError(`cannot run mast index: ${r.error.message}`);
   if (r.status !== 0) throw new BenchError(`mast index failed (exit ${r.status}):\n${r.stderr.trim()}\n${r.stdout.slice(0, 2000)}`);
+  const last = rss ? (r.stderr.trimEnd().split("\n").at(-1)?.trim() ?? "") : "";
+  const rssKb = /^\d+$/.test(last) ? Number(last) : null;
   let report;
   try {
     report = JSON.parse(r.stdout);
   } catch {
     throw new BenchError(`mast index printed no JSON report:\n${r.stdout.slice(0, 2000)}\n${r.stderr.slice(0, 2000)}`);
   }
-  return { wall_ms: wallMs, report };
+  return { wall_ms: wallMs, rss_kb: rssKb, report };
 }
 
 /** A ToolContext on root's (by default the pinned corpus's) index in stateDir and dist/'s callTool; close the context when done. */

@@ -4,8 +4,9 @@
 // Input on stdin: the project root on the first line, then the walked .go files, one relative
 // path a line. Only those files are read (each checked to lie under the root once symlinks are
 // resolved), plus the go.mod files of their directories up to the root, plus the standard library
-// from GOROOT through go/importer's "source" importer (GO111MODULE=off in the environment: go/build
-// never runs `go list`). Each module's packages (module path from the nearest go.mod) are
+// from GOROOT: its export data where the toolchain ships it (GOROOT/pkg, up to Go 1.19), else
+// go/importer's "source" importer (GO111MODULE=off and CGO_ENABLED=0 in the environment: go/build
+// never runs `go list` nor cgo). Each module's packages (module path from the nearest go.mod) are
 // type-checked from source by an importer that checks them on first import; anything else that
 // cannot be found is a tolerated error (types.Config.Error), never a download.
 //
@@ -55,6 +56,8 @@ var (
 	ctxt     = build.Default
 	modRe    = regexp.MustCompile(`(?m)^\s*module\s+"?([^"\s]+)"?`)
 	stdlib   types.Importer
+	gc       types.Importer
+	exported = map[string]*types.Package{}
 	pkgs     = map[string]*pkgInfo{} // by directory (relative, slash-separated)
 	modCache = map[string]*module{}
 	named    []*types.TypeName // the project's named types (package level and local)
@@ -93,6 +96,7 @@ func main() {
 	// cgo files are checked (with a fake "C"), not left out.
 	ctxt.CgoEnabled = true
 	stdlib = importer.ForCompiler(fset, "source", nil)
+	gc = importer.ForCompiler(fset, "gc", nil)
 	var dirs []string
 	for in.Scan() {
 		rel := filepath.ToSlash(filepath.Clean(in.Text()))
@@ -272,6 +276,14 @@ func (projectImporter) ImportFrom(path, dir string, mode types.ImportMode) (*typ
 			return nil, os.ErrInvalid // an import cycle
 		}
 		return importPkg(p, path), nil
+	}
+	// The toolchain's export data first (GOROOT/pkg, shipped up to Go 1.19: fast), else from source.
+	if pkg, ok := exported[path]; ok {
+		return pkg, nil
+	}
+	if pkg, err := gc.Import(path); err == nil {
+		exported[path] = pkg
+		return pkg, nil
 	}
 	if from, ok := stdlib.(types.ImporterFrom); ok {
 		return from.ImportFrom(path, dir, mode)

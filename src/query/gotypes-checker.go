@@ -47,7 +47,14 @@ import (
 	"strings"
 )
 
+// debug: MAST_GOCHECK_DEBUG set prints the tolerated type errors on stderr.
 var debug = os.Getenv("MAST_GOCHECK_DEBUG") != ""
+
+func typeError(err error) {
+	if debug {
+		os.Stderr.WriteString(err.Error() + "\n")
+	}
+}
 
 var (
 	fset     = token.NewFileSet()
@@ -307,12 +314,12 @@ func check(path string, files []*ast.File) (*types.Info, *types.Package) {
 		Selections: map[*ast.SelectorExpr]*types.Selection{},
 		Types:      map[ast.Expr]types.TypeAndValue{},
 	}
-	conf := types.Config{Importer: projectImporter{}, Error: func(err error) { if debug { os.Stderr.WriteString(err.Error() + "\n") } }, FakeImportC: true}
+	conf := types.Config{Importer: projectImporter{}, Error: typeError, FakeImportC: true}
 	pkg, _ := conf.Check(path, fset, files, info)
 	return info, pkg
 }
 
-// project: the position's path relative to the root, when it lies under it.
+// rel: the position's path relative to the root and its line, when it lies under the root.
 func rel(pos token.Pos) (string, int, bool) {
 	if !pos.IsValid() {
 		return "", 0, false

@@ -1,10 +1,11 @@
 // What the child-process backends of the checker pass share (checker-scip.ts, checker-go.ts): an
 // analyzer run as a child process with a timeout, its stderr's tail kept as the reason when it
-// fails; and the candidates collected as triples, answered one by one by a judge and handed back
-// as verdict batches (checker-program.ts's codes).
+// fails; and the backend's shape as the pass drives it (unavailable at start, or started on the
+// files; targets, then candidate chunks kept as triples; at the end each answered by a judge over
+// the analyzer's output and handed back as verdict batches, checker-program.ts's codes).
 import { spawn, type ChildProcess } from "node:child_process";
 import { errorMessage } from "../base/errors.js";
-import { OUTSIDE, VERDICTS, type CheckTarget, type CheckerVerdict, type VerdictBatch } from "./checker-program.js";
+import { OUTSIDE, VERDICTS, type CheckTarget, type CheckerVerdict, type ProgramsReport, type VerdictBatch } from "./checker-program.js";
 
 /** Verdicts per batch handed back. */
 const BATCH = 16_384;
@@ -93,5 +94,53 @@ export class Candidates {
       if (indices.length >= BATCH) flush();
     }
     flush();
+  }
+}
+
+/** A judge of candidates: the verdict on `path`:`line` as a call of `target`, null outside what the analyzer read. */
+export type Judge = (target: CheckTarget, path: string, line: number) => CheckerVerdict | null;
+
+/**
+ * A backend whose analyzer runs as a child process (started by the subclass when it is found):
+ * `output` is its run — what it produced, or why it failed — and null when it could not start
+ * (`unavailable` says why). `judge` answers the candidates from what it produced.
+ */
+export abstract class ChildAnalyzer<Output extends object> {
+  abstract readonly unavailable: string | null;
+  protected abstract readonly output: Promise<Output | { reason: string }> | null;
+  protected child: ChildProcess | null = null;
+  private targets: readonly CheckTarget[] = [];
+  private emit: (batch: VerdictBatch) => void = () => {};
+  private readonly candidates = new Candidates();
+
+  protected constructor(
+    /** The skipped config's name in the report when the analyzer fails. */
+    private readonly label: string,
+    protected readonly files: readonly string[],
+  ) {}
+
+  protected abstract judge(output: Output): Judge;
+
+  begin(targets: readonly CheckTarget[], onBatch: (batch: VerdictBatch) => void): void {
+    this.targets = targets;
+    this.emit = onBatch;
+  }
+
+  add(candidates: Int32Array): void {
+    this.candidates.add(candidates);
+  }
+
+  async end(): Promise<ProgramsReport> {
+    if (this.output === null) return { projects: 0, skipped: [], complete: true, unavailable: this.unavailable ?? `${this.label} not found` };
+    const result = await this.output;
+    this.child = null;
+    if ("reason" in result) return { projects: 0, skipped: [{ config: this.label, reason: result.reason }], complete: false, unavailable: result.reason };
+    this.candidates.answer(this.targets, this.files, this.judge(result), this.emit);
+    return { projects: 1, skipped: [], complete: true };
+  }
+
+  stop(): void {
+    this.child?.kill("SIGKILL");
+    this.child = null;
   }
 }

@@ -19,15 +19,14 @@
 // with no call of the name (a func value passed, a method value) is `non_call_site`. Missing
 // `go`: the backend is unavailable with "go not on PATH".
 import { createHash } from "node:crypto";
-import type { ChildProcess } from "node:child_process";
 import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { errorMessage } from "../base/errors.js";
 import { isExecutable, onPath } from "../base/programs.js";
-import { Candidates, runChild } from "./checker-child.js";
-import type { CheckTarget, CheckerVerdict, ProgramsReport, VerdictBatch } from "./checker-program.js";
+import { ChildAnalyzer, runChild, type Judge } from "./checker-child.js";
+import type { CheckTarget, CheckerVerdict } from "./checker-program.js";
 
 /** The program's source, next to this module (src/query, dist/query, and dist/bin in the bundle). */
 const SOURCE_FILE = fileURLToPath(new URL("./gotypes-checker.go", import.meta.url));
@@ -189,30 +188,27 @@ export async function buildGoChecker(go: string, stateDir: string, env: NodeJS.P
 }
 
 /** The backend as the pass drives it: started on the language's files, then the targets, candidate chunks and the end. */
-export class GoTypesAnalyzer {
-  /** Why it cannot run (no `go`), known at start; null when it was started. */
+export class GoTypesAnalyzer extends ChildAnalyzer<GoFacts> {
+  /** Why it cannot run (no go command), known at start; null when it was started. */
   readonly unavailable: string | null;
-  private readonly result: Promise<GoFacts | { reason: string }> | null;
-  private child: ChildProcess | null = null;
+  protected readonly output: Promise<GoFacts | { reason: string }> | null;
   private stopped = false;
-  private targets: readonly CheckTarget[] = [];
-  private emit: (batch: VerdictBatch) => void = () => {};
-  private readonly candidates = new Candidates();
 
   constructor(
     private readonly root: string,
-    private readonly files: readonly string[],
+    files: readonly string[],
     stateDir: string | undefined,
     env: NodeJS.ProcessEnv = process.env,
   ) {
+    super("gotypes-checker", files);
     const where = locateGo(env);
     if ("reason" in where) {
       this.unavailable = where.reason;
-      this.result = null;
+      this.output = null;
     } else {
       this.unavailable = null;
-      this.result = this.run(where.bin, stateDir ?? join(tmpdir(), "mast-go-checker"), env);
-      this.result.catch(() => {});
+      // A failure to build or run is the backend's reason, never the index run's.
+      this.output = this.run(where.bin, stateDir ?? join(tmpdir(), "mast-go-checker"), env).catch((err: unknown) => ({ reason: `gotypes-checker failed: ${errorMessage(err)}` }));
     }
   }
 
@@ -238,33 +234,19 @@ export class GoTypesAnalyzer {
     return failed === null ? facts : { reason: failed };
   }
 
-  begin(targets: readonly CheckTarget[], onBatch: (batch: VerdictBatch) => void): void {
-    this.targets = targets;
-    this.emit = onBatch;
-  }
-
-  add(candidates: Int32Array): void {
-    this.candidates.add(candidates);
-  }
-
-  async end(): Promise<ProgramsReport> {
-    if (this.result === null) return { projects: 0, skipped: [], complete: true, unavailable: this.unavailable ?? "go not on PATH" };
-    const result = await this.result;
-    if ("reason" in result) return { projects: 0, skipped: [{ config: "gotypes-checker", reason: result.reason }], complete: false, unavailable: result.reason };
-    this.candidates.answer(this.targets, this.files, (target, path, line) => result.verdict(target, path, line), this.emit);
-    return { projects: 1, skipped: [], complete: true };
+  protected judge(facts: GoFacts): Judge {
+    return (target, path, line) => facts.verdict(target, path, line);
   }
 
   /** The implementations go/types found (after the program ran), or null when it did not run. */
   async implementations(): Promise<GoTypeFacts | null> {
-    if (this.result === null) return null;
-    const result = await this.result;
+    if (this.output === null) return null;
+    const result = await this.output;
     return "reason" in result ? null : result;
   }
 
-  stop(): void {
+  override stop(): void {
     this.stopped = true;
-    this.child?.kill("SIGKILL");
-    this.child = null;
+    super.stop();
   }
 }

@@ -28,8 +28,8 @@ import { dirname, join } from "node:path";
 import { errorMessage } from "../base/errors.js";
 import { absoluteIn } from "../base/paths.js";
 import { decodeScip, SCIP_ROLE, scipDescriptor, type ScipIndex, type ScipOccurrence } from "../base/scip.js";
-import { Candidates, runChild } from "./checker-child.js";
-import { type CheckTarget, type CheckerVerdict, type ProgramsReport, type VerdictBatch } from "./checker-program.js";
+import { ChildAnalyzer, runChild, type Judge } from "./checker-child.js";
+import type { CheckTarget, CheckerVerdict } from "./checker-program.js";
 
 /** The environment variable that points the lookup at one scip-python executable (or .js entry). */
 export const SCIP_PYTHON_ENV = "MAST_SCIP_PYTHON";
@@ -84,52 +84,30 @@ async function runIndexer(bin: string, root: string, onChild: (child: ChildProce
 }
 
 /** The backend as the pass drives it: started on the language's files, then the targets, candidate chunks and the end. */
-export class ScipPythonAnalyzer {
+export class ScipPythonAnalyzer extends ChildAnalyzer<{ index: ScipIndex }> {
   /** Why the indexer cannot run (none found), known at start; null when it was started. */
   readonly unavailable: string | null;
-  private readonly indexed: Promise<{ index: ScipIndex } | { reason: string }> | null;
-  private child: ChildProcess | null = null;
-  private targets: readonly CheckTarget[] = [];
-  private emit: (batch: VerdictBatch) => void = () => {};
-  private readonly candidates = new Candidates();
+  protected readonly output: Promise<{ index: ScipIndex } | { reason: string }> | null;
 
   constructor(
     private readonly root: string,
-    private readonly files: readonly string[],
+    files: readonly string[],
     env: NodeJS.ProcessEnv = process.env,
   ) {
+    super("scip-python", files);
     const where = locateScipPython(env);
     if ("reason" in where) {
       this.unavailable = where.reason;
-      this.indexed = null;
+      this.output = null;
     } else {
       this.unavailable = null;
-      this.indexed = runIndexer(where.bin, root, (child) => (this.child = child));
+      this.output = runIndexer(where.bin, root, (child) => (this.child = child));
     }
   }
 
-  begin(targets: readonly CheckTarget[], onBatch: (batch: VerdictBatch) => void): void {
-    this.targets = targets;
-    this.emit = onBatch;
-  }
-
-  add(candidates: Int32Array): void {
-    this.candidates.add(candidates);
-  }
-
-  async end(): Promise<ProgramsReport> {
-    if (this.indexed === null) return { projects: 0, skipped: [], complete: true, unavailable: this.unavailable ?? "scip-python not found" };
-    const result = await this.indexed;
-    this.child = null;
-    if ("reason" in result) return { projects: 0, skipped: [{ config: "scip-python", reason: result.reason }], complete: false, unavailable: result.reason };
-    const judge = new ScipJudge(this.root, result.index);
-    this.candidates.answer(this.targets, this.files, (target, path, line) => judge.verdict(target, path, line), this.emit);
-    return { projects: 1, skipped: [], complete: true };
-  }
-
-  stop(): void {
-    this.child?.kill("SIGKILL");
-    this.child = null;
+  protected judge({ index }: { index: ScipIndex }): Judge {
+    const judge = new ScipJudge(this.root, index);
+    return (target, path, line) => judge.verdict(target, path, line);
   }
 }
 

@@ -53,10 +53,10 @@ export interface GoImplements {
 /** One call expression's callee as go/types resolved it. */
 interface GoCall {
   readonly name: string;
-  /** d: declared at `decl`; x: outside the project; u: unknown; i: an interface method declared at `decl` ("-" outside), `reach` its project implementations. */
+  /** d: declared at `decl`; x: outside the project; u: unknown; i: an interface method declared at `decl` ("-" outside), `dispatch` the id of the project's methods it may reach. */
   readonly kind: "d" | "x" | "u" | "i";
   readonly decl?: string;
-  readonly reach?: readonly string[];
+  readonly dispatch?: number;
 }
 
 /** What the program wrote. */
@@ -64,6 +64,8 @@ export class GoFacts {
   readonly checked = new Set<string>();
   readonly calls = new Map<string, Map<number, GoCall[]>>();
   readonly implementations: GoImplements[] = [];
+  /** The project's methods (as path:line) each interface method call's dispatch set may reach. */
+  private readonly dispatch = new Map<number, ReadonlySet<string>>();
   /** The named types and interfaces whose method sets go/types knows whole, as path, line, name. */
   readonly whole: Array<readonly [string, number, string]> = [];
   private rest = "";
@@ -80,13 +82,15 @@ export class GoFacts {
     if (f[0] === "F" && f.length === 2) this.checked.add(f[1]!);
     else if (f[0] === "C" && f.length >= 5) {
       const kind = f[4] as GoCall["kind"];
-      const call: GoCall = kind === "d" || kind === "i" ? { name: f[3]!, kind, decl: f[5] ?? "-", reach: f.slice(6) } : { name: f[3]!, kind };
+      const call: GoCall = kind === "d" ? { name: f[3]!, kind, decl: f[5] ?? "-" } : kind === "i" ? { name: f[3]!, kind, decl: f[5] ?? "-", dispatch: f[6] === undefined ? -1 : Number(f[6]) } : { name: f[3]!, kind };
       let byLine = this.calls.get(f[1]!);
       if (!byLine) this.calls.set(f[1]!, (byLine = new Map()));
       const line = Number(f[2]);
       const list = byLine.get(line);
       if (list) list.push(call);
       else byLine.set(line, [call]);
+    } else if (f[0] === "R" && f.length >= 2) {
+      this.dispatch.set(Number(f[1]), new Set(f.slice(2)));
     } else if (f[0] === "Q" && f.length === 4) {
       this.whole.push([f[1]!, Number(f[2]), f[3]!]);
     } else if (f[0] === "I" && f.length >= 7) {
@@ -107,7 +111,7 @@ export class GoFacts {
       called = true;
       if ((call.kind === "d" || call.kind === "i") && call.decl === decl) return "calls_target";
       // Dynamic dispatch may reach the target when its type implements the interface: never drop a real call.
-      if (call.kind === "u" || (call.kind === "i" && call.reach!.includes(decl))) unknown = true;
+      if (call.kind === "u" || (call.kind === "i" && this.dispatch.get(call.dispatch!)?.has(decl))) unknown = true;
       else different = true;
     }
     if (!called) return "non_call_site";

@@ -12,7 +12,7 @@
 //
 // Output on stdout, one record a line, tab-separated, paths relative to the root:
 //
-//	F <file>                                  a file type-checked: its calls below are all of them
+//	F <file>                                  a file type-checked: its calls above are all of them
 //	C <file> <line> <name> <kind> [<file:line> ...]
 //	                                          a call expression whose callee is named <name> on <line>:
 //	                                          kind d: a function or method declared at the position given
@@ -20,8 +20,10 @@
 //	                                                  library, a builtin, a conversion)
 //	                                          kind u: go/types cannot tell (a func value, an untyped receiver)
 //	                                          kind i: an interface method (dynamic dispatch): its declaration
-//	                                                  (or "-" outside the project), then every method of the
-//	                                                  project's named types that the call may reach
+//	                                          (or "-" outside the project), then the id of an R record
+//	                                          (none: no method of the project's types may be reached)
+//	R <id> [<file:line> ...]                  the project's methods an interface method call may dispatch to
+//	                                          (written after every C record)
 //	I <typefile> <line> <type> <ifacefile> <line> <iface> <ptr>
 //	                                          a named type of the project implements an interface
 //	                                          of the project (ptr 1: only its pointer does)
@@ -33,6 +35,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"go/ast"
 	"go/build"
 	"go/importer"
@@ -68,8 +71,15 @@ var (
 	pkgs     = map[string]*pkgInfo{} // by directory (relative, slash-separated)
 	modCache = map[string]*module{}
 	named    []*types.TypeName // the project's named types (package level and local)
-	reach    = map[types.Type]map[string][]string{}
+	// The interface method calls' dispatch sets, by interface and method name: an id each, listed at the end.
+	dispatch = map[string]int{}
+	methods  []dispatchSet
 )
+
+type dispatchSet struct {
+	iface *types.Interface
+	name  string
+}
 
 type module struct {
 	dir, path string // dir relative to root ("." for the root)
@@ -123,45 +133,29 @@ func main() {
 	for _, dir := range dirs {
 		parse(pkgs[dir])
 	}
-	type checkedSet struct {
-		files []*ast.File
-		info  *types.Info
-		pkg   *types.Package
-	}
-	var all []checkedSet
+	// Each package is checked (its importable form, then with its tests, then its external tests),
+	// its calls written and its type info let go; the named types are kept for the implementations.
 	for _, dir := range dirs {
 		p := pkgs[dir]
 		path := importPath(dir)
 		if len(p.tests) == 0 {
 			importPkg(p, path)
 			if p.info != nil {
-				all = append(all, checkedSet{p.plain, p.info, p.checked})
+				emitPackage(p.plain, p.info)
 			}
 		} else {
 			files := append(append([]*ast.File{}, p.plain...), p.tests...)
-			info, pkg := check(path, files)
-			all = append(all, checkedSet{files, info, pkg})
+			info, _ := check(path, files)
+			emitPackage(files, info)
 		}
+		p.info = nil
 		if len(p.xtests) > 0 {
-			info, pkg := check(path+"_test", p.xtests)
-			all = append(all, checkedSet{p.xtests, info, pkg})
-		}
-	}
-	for _, s := range all {
-		for id, obj := range s.info.Defs {
-			if tn, ok := obj.(*types.TypeName); ok && id != nil && !tn.IsAlias() && project(tn.Pos()) {
-				if _, ok := tn.Type().(*types.Named); ok {
-					named = append(named, tn)
-				}
-			}
+			info, _ := check(path+"_test", p.xtests)
+			emitPackage(p.xtests, info)
 		}
 	}
 	sort.Slice(named, func(i, j int) bool { return named[i].Pos() < named[j].Pos() })
-	for _, s := range all {
-		for _, f := range s.files {
-			emitCalls(f, s.info)
-		}
-	}
+	emitDispatch()
 	emitImplements()
 }
 
@@ -263,10 +257,7 @@ func parse(p *pkgInfo) {
 			p.tests = append(p.tests, f)
 		case test && strings.HasSuffix(name, "_test"):
 			p.xtests = append(p.xtests, f)
-		default:
-			continue
 		}
-		out.WriteString("F\t" + names[i] + "\n")
 	}
 }
 
@@ -312,7 +303,6 @@ func check(path string, files []*ast.File) (*types.Info, *types.Package) {
 		Defs:       map[*ast.Ident]types.Object{},
 		Uses:       map[*ast.Ident]types.Object{},
 		Selections: map[*ast.SelectorExpr]*types.Selection{},
-		Types:      map[ast.Expr]types.TypeAndValue{},
 	}
 	conf := types.Config{Importer: projectImporter{}, Error: typeError, FakeImportC: true}
 	pkg, _ := conf.Check(path, fset, files, info)
@@ -343,6 +333,36 @@ func at(pos token.Pos) string {
 	}
 	return f + ":" + strconv.Itoa(l)
 }
+
+// emitPackage: a checked package's named types kept, its calls written.
+func emitPackage(files []*ast.File, info *types.Info) {
+	for id, obj := range info.Defs {
+		if tn, ok := obj.(*types.TypeName); ok && id != nil && !tn.IsAlias() && project(tn.Pos()) {
+			if _, ok := tn.Type().(*types.Named); ok && !seenType[tn] {
+				seenType[tn] = true
+				named = append(named, tn)
+			}
+		}
+	}
+	for _, f := range files {
+		emitFile(f, info)
+	}
+}
+
+// emitFile: a file's calls, then its F record; a file whose walk fails gets none (its candidates are left as they were).
+func emitFile(f *ast.File, info *types.Info) {
+	defer func() {
+		if r := recover(); r != nil {
+			os.Stderr.WriteString("gotypes-checker: " + fset.Position(f.Pos()).Filename + ": " + fmt.Sprint(r) + "\n")
+		}
+	}()
+	emitCalls(f, info)
+	if file, _, ok := rel(f.Pos()); ok {
+		out.WriteString("F\t" + file + "\n")
+	}
+}
+
+var seenType = map[*types.TypeName]bool{}
 
 func emitCalls(f *ast.File, info *types.Info) {
 	ast.Inspect(f, func(n ast.Node) bool {
@@ -376,7 +396,7 @@ func emitCalls(f *ast.File, info *types.Info) {
 		switch o := obj.(type) {
 		case *types.Func:
 			if recv := o.Type().(*types.Signature).Recv(); recv != nil && types.IsInterface(recv.Type()) {
-				out.WriteString(head + "i\t" + at(o.Pos()) + reachable(sel, info, o) + "\n")
+				out.WriteString(head + "i\t" + at(o.Pos()) + dispatchID(sel, info, o) + "\n")
 				return true
 			}
 			if !project(o.Pos()) {
@@ -386,12 +406,6 @@ func emitCalls(f *ast.File, info *types.Info) {
 			}
 		case *types.Builtin, *types.TypeName:
 			out.WriteString(head + "x\n")
-		case nil:
-			if tv, ok := info.Types[fun]; ok && tv.IsType() {
-				out.WriteString(head + "x\n")
-			} else {
-				out.WriteString(head + "u\n")
-			}
 		default:
 			// A variable, a field or a parameter of func type: whatever it holds.
 			out.WriteString(head + "u\n")
@@ -400,8 +414,9 @@ func emitCalls(f *ast.File, info *types.Info) {
 	})
 }
 
-// reachable: the project's methods an interface method call may dispatch to, as tab-led positions.
-func reachable(sel *ast.SelectorExpr, info *types.Info, m *types.Func) string {
+// dispatchID: the tab-led id of the dispatch set of an interface method call (the interface the
+// receiver has, the method's name), or "" when the receiver's interface is not known.
+func dispatchID(sel *ast.SelectorExpr, info *types.Info, m *types.Func) string {
 	var iface types.Type
 	if sel != nil {
 		if s := info.Selections[sel]; s != nil {
@@ -418,32 +433,45 @@ func reachable(sel *ast.SelectorExpr, info *types.Info, m *types.Func) string {
 	if !ok {
 		return ""
 	}
-	byName := reach[iface]
-	if byName == nil {
-		byName = map[string][]string{}
-		reach[iface] = byName
+	// One set per interface (a named one by its declaration, any other by its method set as written) and method.
+	key := types.TypeString(it, nil)
+	if n, ok := iface.(*types.Named); ok {
+		key = at(n.Obj().Pos()) + "\x00" + types.TypeString(n, nil)
+	}
+	key += "\x00" + m.Name()
+	id, ok := dispatch[key]
+	if !ok {
+		id = len(methods)
+		dispatch[key] = id
+		methods = append(methods, dispatchSet{it, m.Name()})
+	}
+	return "\t" + strconv.Itoa(id)
+}
+
+// emitDispatch: each dispatch set, the methods of the project's named types (T or *T
+// implementing the interface) that a call of its method may reach.
+func emitDispatch() {
+	for id, d := range methods {
+		var list []string
 		for _, tn := range named {
 			t := tn.Type()
 			if types.IsInterface(t) {
 				continue
 			}
-			if !types.Implements(t, it) && !types.Implements(types.NewPointer(t), it) {
+			if !types.Implements(t, d.iface) && !types.Implements(types.NewPointer(t), d.iface) {
 				continue
 			}
-			for i := 0; i < it.NumMethods(); i++ {
-				name := it.Method(i).Name()
-				obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), false, tn.Pkg(), name)
-				if fn, ok := obj.(*types.Func); ok && project(fn.Pos()) {
-					byName[name] = append(byName[name], at(fn.Pos()))
-				}
+			obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), false, tn.Pkg(), d.name)
+			if fn, ok := obj.(*types.Func); ok && project(fn.Pos()) {
+				list = append(list, at(fn.Pos()))
 			}
 		}
+		out.WriteString("R\t" + strconv.Itoa(id))
+		for _, decl := range list {
+			out.WriteString("\t" + decl)
+		}
+		out.WriteString("\n")
 	}
-	list := byName[m.Name()]
-	if len(list) == 0 {
-		return ""
-	}
-	return "\t" + strings.Join(list, "\t")
 }
 
 // emitImplements: each named type of the project and each interface of the project it implements.

@@ -153,8 +153,14 @@ func main() {
 			info, _ := check(path+"_test", p.xtests)
 			emitPackage(p.xtests, info)
 		}
+		// The syntax is let go once nothing will check it again (an importer may still check the plain files).
+		p.tests, p.xtests = nil, nil
+		if p.checked != nil {
+			p.plain = nil
+		}
 	}
 	sort.Slice(named, func(i, j int) bool { return named[i].Pos() < named[j].Pos() })
+	indexMethods()
 	emitDispatch()
 	emitImplements()
 }
@@ -448,16 +454,45 @@ func dispatchID(sel *ast.SelectorExpr, info *types.Info, m *types.Func) string {
 	return "\t" + strconv.Itoa(id)
 }
 
+// withMethod: the project's non-interface named types by the names of their methods (T's and *T's,
+// promoted ones included), so an interface is tested only against the types that have its rarest method.
+var withMethod map[string][]*types.TypeName
+
+func indexMethods() {
+	withMethod = map[string][]*types.TypeName{}
+	for _, tn := range named {
+		if types.IsInterface(tn.Type()) {
+			continue
+		}
+		ms := types.NewMethodSet(types.NewPointer(tn.Type()))
+		for i := 0; i < ms.Len(); i++ {
+			name := ms.At(i).Obj().Name()
+			withMethod[name] = append(withMethod[name], tn)
+		}
+	}
+}
+
+// candidates: the types that may implement `it` (all of them for an interface without methods).
+func candidates(it *types.Interface) []*types.TypeName {
+	if it.NumMethods() == 0 {
+		return nil
+	}
+	best := withMethod[it.Method(0).Name()]
+	for i := 1; i < it.NumMethods(); i++ {
+		if c := withMethod[it.Method(i).Name()]; len(c) < len(best) {
+			best = c
+		}
+	}
+	return best
+}
+
 // emitDispatch: each dispatch set, the methods of the project's named types (T or *T
 // implementing the interface) that a call of its method may reach.
 func emitDispatch() {
 	for id, d := range methods {
 		var list []string
-		for _, tn := range named {
+		for _, tn := range candidates(d.iface) {
 			t := tn.Type()
-			if types.IsInterface(t) {
-				continue
-			}
 			if !types.Implements(t, d.iface) && !types.Implements(types.NewPointer(t), d.iface) {
 				continue
 			}
@@ -488,19 +523,16 @@ func emitImplements() {
 			out.WriteString("Q\t" + f + "\t" + strconv.Itoa(l) + "\t" + tn.Name() + "\n")
 		}
 	}
-	for _, tn := range named {
-		t := tn.Type()
-		if types.IsInterface(t) {
+	for _, in := range ifaces {
+		if in.Type().(*types.Named).TypeParams().Len() > 0 {
 			continue
 		}
-		if n, ok := t.(*types.Named); ok && n.TypeParams().Len() > 0 {
-			continue // a generic type implements only as instantiated
-		}
-		for _, in := range ifaces {
-			if in.Type().(*types.Named).TypeParams().Len() > 0 {
-				continue
+		it := in.Type().Underlying().(*types.Interface)
+		for _, tn := range candidates(it) {
+			t := tn.Type()
+			if n, ok := t.(*types.Named); ok && n.TypeParams().Len() > 0 {
+				continue // a generic type implements only as instantiated
 			}
-			it := in.Type().Underlying().(*types.Interface)
 			ptr := ""
 			if types.Implements(t, it) {
 				ptr = "0"

@@ -70,10 +70,11 @@ export function runChild(run: ChildRun): Promise<string | null> {
 
 /** Candidate triples (target index, file index, line) kept until the analyzer can answer them. */
 export class Candidates {
-  private triples: number[] = [];
+  /** The chunks as handed over (no copy: a large project has millions of candidates). */
+  private readonly chunks: Int32Array[] = [];
 
   add(candidates: Int32Array): void {
-    for (const v of candidates) this.triples.push(v);
+    this.chunks.push(candidates);
   }
 
   /** Each candidate judged in order (null: outside what the analyzer read), handed back in batches. */
@@ -86,13 +87,14 @@ export class Candidates {
       indices = [];
       codes = [];
     };
-    const t = this.triples;
-    for (let i = 0; i * 3 < t.length; i++) {
-      const verdict = judge(targets[t[i * 3]!]!, files[t[i * 3 + 1]!]!, t[i * 3 + 2]!);
-      indices.push(i);
-      codes.push(verdict === null ? OUTSIDE : VERDICTS.indexOf(verdict));
-      if (indices.length >= BATCH) flush();
-    }
+    let i = 0;
+    for (const t of this.chunks)
+      for (let k = 0; k < t.length; k += 3, i++) {
+        const verdict = judge(targets[t[k]!]!, files[t[k + 1]!]!, t[k + 2]!);
+        indices.push(i);
+        codes.push(verdict === null ? OUTSIDE : VERDICTS.indexOf(verdict));
+        if (indices.length >= BATCH) flush();
+      }
     flush();
   }
 }

@@ -19,7 +19,7 @@
 // says nothing; one defined elsewhere or outside the project → `resolves_to_different`. A
 // line whose calls of the name are all unknown to pyright (an attribute of an untyped
 // value) is `unresolved`; one with no call of the name is `non_call_site`.
-import { onPath } from "../base/programs.js";
+import { childEnvironment, onPath } from "../base/programs.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -84,7 +84,7 @@ function runIndexer(bin: string, root: string, onChild: (child: ChildProcess) =>
     };
     let child: ChildProcess;
     try {
-      child = spawn(script ? process.execPath : bin, script ? [bin, ...args] : args, { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+      child = spawn(script ? process.execPath : bin, script ? [bin, ...args] : args, { cwd: root, stdio: ["ignore", "ignore", "pipe"], env: childEnvironment() });
     } catch (err) {
       done({ reason: `scip-python could not start: ${errorMessage(err)}` });
       return;

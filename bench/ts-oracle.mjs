@@ -119,9 +119,17 @@ function oracleOptions(root) {
     }
     const entry = manifest.types ?? manifest.typings ?? manifest.main;
     const source = (rel) => (out && (rel === out.outDir || rel.startsWith(`${out.outDir}/`)) ? `${out.rootDir}${rel.slice(out.outDir.length)}` : `${dir}/${rel}`);
-    if (typeof entry === "string") paths[name] = [strip(source(path.posix.normalize(entry)))];
+    // The entry's source, else the conventional `src/index` (a bundler's `dist/index.d.cts` has no rootDir to map back from).
+    paths[name] = [...(typeof entry === "string" ? [strip(source(path.posix.normalize(entry)))] : []), `${dir}/src/index`, `${dir}/index`];
     if (out) paths[`${name}/${out.outDir}/*`] = [`${out.rootDir}/*`];
-    paths[`${name}/*`] = [`${dir}/*`];
+    paths[`${name}/*`] = [`${dir}/*`, `${dir}/src/*`];
+  }
+  // The project's own `paths` (its root tsconfig's, as its editor resolves them) come first.
+  const rootConfig = path.join(root, "tsconfig.json");
+  if (fs.existsSync(rootConfig)) {
+    const own = ts.parseJsonConfigFileContent(ts.readConfigFile(rootConfig, ts.sys.readFile).config ?? {}, ts.sys, root).options;
+    const base = own.baseUrl ?? own.pathsBasePath ?? root;
+    for (const [pattern, subs] of Object.entries(own.paths ?? {})) paths[pattern] = subs.map((sub) => path.relative(root, path.resolve(base, sub)) || ".");
   }
   return { ...COMPILER_OPTIONS, baseUrl: root, paths };
 }

@@ -26,3 +26,12 @@ export function onPath(name: string, env: NodeJS.ProcessEnv = process.env): stri
   for (const dir of pathDirectories(env)) if (isExecutable(join(dir, name))) return join(dir, name);
   return null;
 }
+
+/**
+ * The environment for a program run inside a project (an analyzer whose own lookups search PATH —
+ * pyright runs `python`): PATH cut to its absolute entries, so no lookup of the child's lands on a
+ * file of the project either.
+ */
+export function childEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env, PATH: pathDirectories(env).join(delimiter) };
+}

@@ -24,7 +24,7 @@ import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { errorMessage } from "../base/errors.js";
-import { isExecutable, onPath } from "../base/programs.js";
+import { childEnvironment, isExecutable, onPath } from "../base/programs.js";
 import { ChildAnalyzer, runChild, type Judge } from "./checker-child.js";
 import type { CheckTarget, CheckerVerdict } from "./checker-program.js";
 
@@ -127,7 +127,8 @@ export function locateGo(env: NodeJS.ProcessEnv = process.env): { readonly bin: 
 
 /** The environment every `go` (and the program) runs in: no toolchain switch, no proxy, no cgo. */
 function pinned(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...env, GOTOOLCHAIN: "local", GOPROXY: "off", GOFLAGS: "-mod=mod", CGO_ENABLED: "0", GOWORK: "off", GOSUMDB: "off" };
+  // PATH cut to its absolute entries (childEnvironment): nothing `go` looks up lands in a project.
+  return { ...childEnvironment(env), GOTOOLCHAIN: "local", GOPROXY: "off", GOFLAGS: "-mod=mod", CGO_ENABLED: "0", GOWORK: "off", GOSUMDB: "off" };
 }
 
 /** Whether `dir` (or its nearest existing ancestor) may be written. */

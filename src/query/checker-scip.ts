@@ -19,7 +19,7 @@
 // says nothing; one defined elsewhere or outside the project → `resolves_to_different`. A
 // line whose calls of the name are all unknown to pyright (an attribute of an untyped
 // value) is `unresolved`; one with no call of the name is `non_call_site`.
-import { onPath } from "../base/programs.js";
+import { childEnvironment, onPath } from "../base/programs.js";
 import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -70,7 +70,7 @@ async function runIndexer(bin: string, root: string, onChild: (child: ChildProce
     writeFileSync(environment, "[]");
     const args = ["index", ".", "--project-name", "mast-checker", "--project-version", "0", "--output", out, "--quiet", "--environment", environment];
     const script = /\.[cm]?js$/.test(bin);
-    const failed = await runChild({ label: "scip-python", bin: script ? process.execPath : bin, args: script ? [bin, ...args] : args, cwd: root, timeoutMs: TIMEOUT_MS, onChild });
+    const failed = await runChild({ label: "scip-python", bin: script ? process.execPath : bin, args: script ? [bin, ...args] : args, cwd: root, env: childEnvironment(), timeoutMs: TIMEOUT_MS, onChild });
     if (failed !== null) return { reason: failed };
     if (!existsSync(out)) return { reason: "scip-python failed (exit 0): no index written" };
     try {

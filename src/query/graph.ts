@@ -746,9 +746,10 @@ interface LinkedSite {
   readonly line: number;
   readonly name: string;
   readonly to: number;
+  readonly resolution: string | null;
 }
 
-const LINKED_SITES = `SELECT a.file_id AS fileId, f.path, e.call_line AS line, b.name, e.to_id AS "to" FROM symbols a
+const LINKED_SITES = `SELECT a.file_id AS fileId, f.path, e.call_line AS line, b.name, e.to_id AS "to", e.resolution FROM symbols a
        JOIN edges e ON e.from_id = a.id JOIN symbols b ON b.id = e.to_id JOIN files f ON f.id = a.file_id`;
 
 /** Per `path:line`: verified call sites in these files that call a same-named declaration other than the target. */
@@ -762,6 +763,9 @@ function linkedElsewhere(db: Db, tails: readonly string[], targetIds: readonly n
   const files = new Set(fileIds);
   for (const r of rows) {
     if (!files.has(r.fileId) || targetIds.includes(r.to) || !tails.includes(tailOf(r.name))) continue;
+    // The analyzer's answer for a method call names the declared member (one of a union's, a base's):
+    // the object at run time may be another class with this name (virtual dispatch), so it explains nothing away.
+    if (r.resolution === "checker" && r.name.includes(".")) continue;
     const key = `${r.path}:${r.line}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }

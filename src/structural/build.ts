@@ -21,10 +21,10 @@ import { heuristicLanguageOf, HEURISTIC_EXTENSIONS } from "../lang/heuristic.js"
 import { extensionInfo, languageSpec } from "../lang/languages.js";
 import { resolveConfig, type ResolvedConfig } from "../index/config.js";
 import { withStructureLock } from "../index/lock.js";
-import type { CheckerPass, IndexReport } from "../index/run.js";
+import type { CheckerLanguage, CheckerPass, IndexReport } from "../index/run.js";
 import { statePaths } from "../index/state.js";
 import { walkForConfig, walkProject } from "../index/walk.js";
-import { Store } from "../store/db.js";
+import { CHECKER_LANGUAGES, Store } from "../store/db.js";
 import { coverageCounts, coverageDigests, coverageKeys, coveredFiles, fallbackTierCalls, fallbackTierSymbols, PRECISIONS, writeCatalog, type FallbackSymbol, type CatalogBoundary, type CatalogCoverage, type CatalogDeferred, type CatalogEdge, type CatalogSymbol, type CatalogUnit, type EdgeKind, type Precision } from "../store/catalog.js";
 import { structuralFacts, type FactSymbol, type StructuralFacts } from "../query/structural.js";
 import { ctagsDefinitions, probeCtags } from "./ctags.js";
@@ -165,8 +165,11 @@ export async function buildStructural(located: Located, options: BuildOptions = 
     const report: IndexReport = await runIndex(config, { mode: "incremental", operation: "mast structural build", repoint: config.state_dir === layout.index, ...(wantChecker ? { checker: options.checker! } : {}), ...(options.threads === undefined ? {} : { threads: options.threads }) });
     const store = Store.open(statePaths(config.state_dir).graphDb, { readonly: true });
     let facts: StructuralFacts;
+    let checkerLanguages: readonly CheckerLanguage[] = report.checker?.languages ?? [];
     try {
       facts = store.snapshot((db) => structuralFacts(db));
+      // A pass with nothing new to check did not run: the languages its last run reported.
+      if (report.checker === undefined && report.checker_up_to_date === true) checkerLanguages = JSON.parse(store.getMeta(CHECKER_LANGUAGES) ?? "[]") as CheckerLanguage[];
     } finally {
       store.db.close();
     }
@@ -199,7 +202,7 @@ export async function buildStructural(located: Located, options: BuildOptions = 
 
     // Step 2: the backend of each partition, highest first.
     const native = allows(maxPrecision, "semantic") ? probeNative(layout, located.snapshotId, rootFingerprint) : [];
-    const plan = planUnits({ located, layout, config, facts, sources, fallbackTexts, native, maxPrecision, checkerRan: wantChecker && (report.checker !== undefined || report.checker_up_to_date === true), skippedConfigs });
+    const plan = planUnits({ located, layout, config, facts, sources, fallbackTexts, native, maxPrecision, checkerRan: wantChecker && (report.checker !== undefined || report.checker_up_to_date === true), checkerLanguages, skippedConfigs });
 
     // A baseline: the files it covers, each with the unit key it was indexed under.
     const baseline = options.baseline === undefined ? null : openBaselineFor(options.baseline);
@@ -432,6 +435,8 @@ interface PlanInput {
   readonly native: readonly NativeAttachment[];
   readonly maxPrecision: Precision;
   readonly checkerRan: boolean;
+  /** Each language the checker pass has a backend for, and whether its analyzer ran (the reason when not). */
+  readonly checkerLanguages: readonly CheckerLanguage[];
   readonly skippedConfigs: ReadonlySet<string>;
 }
 
@@ -503,6 +508,19 @@ function planUnits(input: PlanInput): Plan {
     for (const f of files) note(f.language, { backend_name: "typescript-checker", backend_version: VERSION, precision: "typecheck" });
   }
 
+  // typecheck for the other languages with a backend (scip-python, go/types): one unit per language whose analyzer ran.
+  if (allows(maxPrecision, "typecheck") && input.checkerRan) {
+    for (const l of input.checkerLanguages) {
+      if (!l.available || languageSpec(l.language)?.resolver === "ecmascript") continue;
+      const files = sources.filter((s) => !claimed.has(s.path) && s.parsed && s.language === l.language);
+      if (files.length === 0) continue;
+      const context = sha256(`${l.backend}\0${facts.resolverFingerprint}`);
+      units.push({ unit_id: `project:${l.language}`, language: l.language, files: files.map((f) => f.path), source_bytes: files.reduce((n, f) => n + f.bytes, 0), precision: "typecheck", backend: l.backend, backend_version: VERSION, key: null, make: () => indexUnit(`project:${l.language}`, l.language, files, "typecheck", l.backend, context, index) });
+      for (const f of files) claimed.add(f.path);
+      note(l.language, { backend_name: l.backend, backend_version: VERSION, precision: "typecheck" });
+    }
+  }
+
   // ast: every other file a LanguageSpec parses, one unit per file.
   if (allows(maxPrecision, "ast")) {
     for (const s of sources) {
@@ -550,6 +568,13 @@ function planUnits(input: PlanInput): Plan {
     return ctagsResult?.get(path) ?? null;
   };
   for (const s of uncovered) note(s.language, { backend_name: "grep", backend_version: "", precision: "coverage-only" });
+  // A language the pass was asked for whose analyzer could not run stays below typecheck, saying why.
+  if (allows(maxPrecision, "typecheck") && input.checkerRan) {
+    for (const l of input.checkerLanguages) {
+      const b = backends[l.language];
+      if (!l.available && b !== undefined) backends[l.language] = { ...b, reason: `typecheck unavailable (${l.backend}): ${l.reason ?? "not run"}` };
+    }
+  }
   return { units, native, nativeDeferred, backends, uncovered };
 }
 

@@ -30,6 +30,8 @@ export interface BackendVersion {
   readonly backend_name: string;
   readonly backend_version: string;
   readonly precision: string;
+  /** Why the language is not at a higher tier that was asked for (its analyzer not installed, or failed). */
+  readonly reason?: string;
 }
 
 export interface ShardEntry {

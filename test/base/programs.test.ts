@@ -5,7 +5,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { onPath, pathDirectories } from "../../src/base/programs.js";
+import { childEnvironment, onPath, pathDirectories } from "../../src/base/programs.js";
+import { spawnSync } from "node:child_process";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -44,5 +45,19 @@ describe("onPath", () => {
     } finally {
       process.chdir(cwd);
     }
+  });
+});
+
+describe("childEnvironment", () => {
+  it("keeps every variable but cuts PATH to its absolute entries: a child run in the project never finds the project's `python`", () => {
+    const abs = binDir({});
+    const project = binDir({ python3: 0o755 });
+    writeFileSync(join(project, "python3"), "#!/bin/sh\necho project-code-ran\n");
+    expect(childEnvironment({ PATH: ["", ".", abs, "bin"].join(delimiter), HOME: "/h" })).toEqual({ PATH: abs, HOME: "/h" });
+    // The shell a child might run resolves `python3` through PATH: with the relative entry gone, not to the project's file.
+    const run = spawnSync("/bin/sh", ["-c", "command -v python3 || echo none"], { cwd: project, env: childEnvironment({ PATH: [".", abs].join(delimiter) }), encoding: "utf8" });
+    expect(run.stdout.trim()).toBe("none");
+    const unsafe = spawnSync("/bin/sh", ["-c", "python3"], { cwd: project, env: { PATH: [".", abs].join(delimiter) }, encoding: "utf8" });
+    expect(unsafe.stdout.trim()).toBe("project-code-ran");
   });
 });

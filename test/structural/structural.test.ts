@@ -156,6 +156,22 @@ describe("mast structural build: tiers, units, catalog", () => {
     expect(q("resolve_symbol", { name: "run" }).results[0]).toMatchObject({ precision: "typecheck", backend: "typescript-checker" });
     // The edges the resolver proved keep their tier; the partition's backend is the checker.
     expect(sites(q("find_callers", { symbol_id: idOf("check") }))).toEqual(["src/auth.ts:3 AuthService.validate direct ast", "src/main.ts:5 run direct ast"]);
+    // Python's analyzer (scip-python, installed with mast) checked its files too: one project unit at typecheck.
+    expect(summary.backends.python).toEqual({ backend_name: "scip-python", backend_version: expect.any(String), precision: "typecheck" });
+  });
+
+  it("typecheck asked for, a language's analyzer missing: the language stays at ast and its backend entry says why", async () => {
+    const before = process.env.MAST_SCIP_PYTHON;
+    process.env.MAST_SCIP_PYTHON = "/nonexistent/scip-python";
+    try {
+      const summary = await build({}, { maxPrecision: "semantic", checker: checkerPass });
+      expect(summary.backends.python).toEqual({ backend_name: "tree-sitter", backend_version: expect.any(String), precision: "ast", reason: "typecheck unavailable (scip-python): scip-python not found at /nonexistent/scip-python (MAST_SCIP_PYTHON)" });
+      expect(summary.backends.typescript).toMatchObject({ backend_name: "typescript-checker", precision: "typecheck" });
+      expect(q("resolve_symbol", { name: "helper" }).results[0]).toMatchObject({ precision: "ast", backend: "tree-sitter" });
+    } finally {
+      if (before === undefined) delete process.env.MAST_SCIP_PYTHON;
+      else process.env.MAST_SCIP_PYTHON = before;
+    }
   });
 
   it.runIf(hasCtags)("symbol-only: universal-ctags' table with the regex call pass inside its boundaries", async () => {

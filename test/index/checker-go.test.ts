@@ -200,11 +200,14 @@ describe.skipIf(GO === null)("the checker pass on Go (go/types)", () => {
     expect(circle.verified_callers).toEqual([
       { file_path: "app/app.go", sites: ["13 Run: a := h.Shape.Name() [return_type]", "28 More: first(list).Shape.Name() [checker]", '29 More: m["a"].Shape.Name() [checker]', "31 More: h.Shape.Name() [return_type]"] },
     ]);
-    // `x.Name()` through the constraint is Namer.Name's verified call now; for Circle and Square the
-    // checker said `unresolved` (never a different declaration), and mast_callers leaves the line
-    // out as it does `n.Name()` (line 15) without the pass: a line linked to another declaration of
-    // the name (the interface's) is that one's, and mast_implementors bridges to the implementors.
-    expect(circle.potential_matches).toEqual([{ file_path: "app/app.go", sites: ["14: b := list[0].Ext.Name()"] }]);
+    // `x.Name()` through the constraint is Namer.Name's verified call now, and for Circle and Square
+    // (which implement Namer) the checker said `unresolved`: dispatch may reach them, the line stays
+    // potential (a checker edge to a method explains no other target's line away).
+    const potential = [{ file_path: "app/app.go", sites: ["14: b := list[0].Ext.Name()", "35: func Show[T shapes.Namer](x T) string { return x.Name() }"] }];
+    expect(circle.potential_matches).toEqual(potential);
+    expect((await tool(p, "mast_callers", { symbol: "Square.Name", file_path: "shapes/shapes.go" })).potential_matches).toEqual(potential);
+    // Label does not implement Namer: line 35 is classified away.
+    expect((await tool(p, "mast_callers", { symbol: "Label.Name", file_path: "shapes/shapes.go" })).potential_matches).toEqual([{ file_path: "app/app.go", sites: ["14: b := list[0].Ext.Name()"] }]);
     const namer = await tool(p, "mast_callers", { symbol: "Namer.Name", file_path: "shapes/shapes.go" });
     expect(namer.verified_callers).toEqual([{ file_path: "app/app.go", sites: ["15 Run: c := n.Name() [parameter_type]", "35 Show: func Show[T shapes.Namer](x T) string { return x.Name() } [checker]"] }]);
     // Implementors by method set: Buf gets Sized's String and Len from *bytes.Buffer (only go/types sees it); Fake's Name has another signature.

@@ -16,6 +16,7 @@ export const RUST: LanguageSpec = {
   edits: RUST_EDITS,
   scope: "file",
   moduleSeparator: "::",
+  checker: "rust-analyzer",
   structuralInterfaces: false,
   methodDispatch: "static",
   starImportsBind: true,

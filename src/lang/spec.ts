@@ -11,7 +11,7 @@ export type Resolver = "ecmascript" | "python" | "go" | "rust" | "java" | "inclu
 export type Extractor = "ecmascript" | "python" | "go" | "rust" | "outline" | "markdown";
 
 /** The semantic backends of the checker pass. */
-export type CheckerBackendName = "compiler" | "scip-python" | "go-types";
+export type CheckerBackendName = "compiler" | "scip-python" | "go-types" | "rust-analyzer";
 
 export interface LanguageSpec {
   /** The language's name in answers and in the `language` argument of the tools. */

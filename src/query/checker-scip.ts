@@ -1,30 +1,35 @@
-// The scip-python backend of the checker pass (query/checker.ts): pyright's SCIP indexer
-// (npm @sourcegraph/scip-python) run once per pass over the project as a child process (stdin
-// ignored, a timeout, its stderr kept as the reason when it fails), its index decoded
-// (base/scip.ts) and each candidate answered from the occurrences on its line. Where the indexer
-// is found: MAST_SCIP_PYTHON (a path; for tests and pinned installs), else mast's own dependency
-// (resolved from mast's modules), else `scip-python` on PATH; none: the backend is unavailable with
-// the reason, and the pass says so for the language. It holds no store: targets and candidates
-// come as plain data, verdicts go back as batches (checker-program.ts's codes).
+// The SCIP backends of the checker pass (query/checker.ts): an indexer that writes a SCIP index
+// run once per pass over the project as a child process (checker-child.ts: stdin ignored, a
+// timeout, its stderr kept as the reason when it fails), its index decoded (base/scip.ts) and
+// each candidate answered from the occurrences on its line. Two indexers:
+// - scip-python (pyright; Python): MAST_SCIP_PYTHON (a path; for tests and pinned installs), else
+//   mast's own dependency (resolved from mast's modules), else `scip-python` on PATH;
+// - rust-analyzer's `scip` command (Rust): only where MAST_RUST_ANALYZER names the program — it
+//   loads the workspace as cargo does, running the crate's build scripts and proc macros, which is
+//   running the project's code: the user says so for a project they trust (docs/decisions.md).
+// None found: the backend is unavailable with the reason, and the pass says so for the language.
+// It holds no store: targets and candidates come as plain data, verdicts go back as batches
+// (checker-program.ts's codes).
 //
 // A candidate (target declaration path+line+name, candidate file+line) is judged at each place its
 // name (the target's tail) is written on the line as a callee (`name(`): inside a comment or a
-// string, after `def`, or as a reference (an import, a bare decorator), it is no call; a
+// string (Python's; Rust's text is not read for prose: a mention there stays unresolved), after
+// `def`/`fn`, or as a reference (an import, a bare decorator), it is no call; a
 // call with an occurrence there whose symbol's last descriptor is that name (scip-python 0.6.6
 // gives some re-exported classes another function's symbol: those say nothing) and whose
-// definition is the target's (its file, its recorded line or up to LINE_SLACK after: decorators;
-// symbols compared without their package, see symbolKey) → `calls_target`; one the project
+// definition is the target's (its file, its recorded line or up to LINE_SLACK after: decorators,
+// attributes; symbols compared without their package, see symbolKey) → `calls_target`; one the project
 // defines under a longer module path (a src/ layout resolved to the installed copy of itself), or
-// — for a method — another class's method of the name (virtual dispatch may reach the target),
+// — for a method — another type's method of the name (virtual dispatch, a trait's declaration),
 // says nothing; one defined elsewhere or outside the project → `resolves_to_different`. A
-// line whose calls of the name are all unknown to pyright (an attribute of an untyped
+// line whose calls of the name are all unknown to the analyzer (an attribute of an untyped
 // value) is `unresolved`; one with no call of the name is `non_call_site`.
 import { childEnvironment, onPath } from "../base/programs.js";
-import type { ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { errorMessage } from "../base/errors.js";
 import { absoluteIn } from "../base/paths.js";
 import { decodeScip, SCIP_ROLE, scipDescriptor, type ScipIndex, type ScipOccurrence } from "../base/scip.js";
@@ -33,6 +38,8 @@ import type { CheckTarget, CheckerVerdict } from "./checker-program.js";
 
 /** The environment variable that points the lookup at one scip-python executable (or .js entry). */
 export const SCIP_PYTHON_ENV = "MAST_SCIP_PYTHON";
+/** The environment variable naming the rust-analyzer to run: the user's consent to its running the crate's build scripts. */
+export const RUST_ANALYZER_ENV = "MAST_RUST_ANALYZER";
 /** How long the indexer may run before the pass gives up on it. */
 const TIMEOUT_MS = 20 * 60 * 1000;
 /** How far a definition's line may be after the symbol's recorded one (decorators). */
@@ -83,6 +90,76 @@ async function runIndexer(bin: string, root: string, onChild: (child: ChildProce
   }
 }
 
+/** How a language's source is read around an occurrence: what declares a name before it, and its comments and strings. */
+interface Dialect {
+  /** Text before a name that makes it a declaration (`def `, `fn `). */
+  readonly declares: RegExp;
+  /** 0-based line → [start, end) columns of comments and strings (none: every mention is judged by its occurrence). */
+  prose(source: string): Map<number, Array<[number, number]>>;
+}
+
+const PYTHON: Dialect = { declares: /\bdef\s+$/, prose: (source) => proseSpans(source) };
+const RUST: Dialect = { declares: /\bfn\s+$/, prose: () => new Map() };
+
+/** The rust-analyzer to run, or why none runs: only the one MAST_RUST_ANALYZER names, and only when it answers `--version`. */
+export function locateRustAnalyzer(env: NodeJS.ProcessEnv = process.env): { bin: string } | { reason: string } {
+  const named = env[RUST_ANALYZER_ENV];
+  if (named === undefined || named === "") {
+    const found = onPath("rust-analyzer", env);
+    return { reason: `rust-analyzer runs the crate's build scripts and proc macros, so it is run only when ${RUST_ANALYZER_ENV} names it${found === null ? " (none on PATH)" : ` (${found} is on PATH)`}` };
+  }
+  if (!isAbsolute(named) || !existsSync(named)) return { reason: `rust-analyzer not found at ${named} (${RUST_ANALYZER_ENV}; an absolute path)` };
+  // A rustup proxy without the component answers with an error: unavailable, not a failed pass.
+  const probe = spawnSync(named, ["--version"], { encoding: "utf8", timeout: 20_000, env: childEnvironment(env), stdio: ["ignore", "pipe", "pipe"] });
+  if (probe.status !== 0 || !/^rust-analyzer/.test(probe.stdout)) return { reason: `${named} does not run (${probe.error?.message ?? `exit ${probe.status}`}): ${(probe.stderr || probe.stdout).trim().split("\n")[0]?.slice(0, 300) ?? ""}` };
+  return { bin: named };
+}
+
+/** Runs `rust-analyzer scip` over `root`; the decoded index, or why there is none. */
+async function runRustAnalyzer(bin: string, root: string, onChild: (child: ChildProcess) => void): Promise<{ index: ScipIndex } | { reason: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "mast-scip-"));
+  try {
+    const out = join(dir, "index.scip");
+    const failed = await runChild({ label: "rust-analyzer", bin, args: ["scip", ".", "--output", out], cwd: root, env: childEnvironment(), timeoutMs: TIMEOUT_MS, onChild });
+    if (failed !== null) return { reason: failed };
+    if (!existsSync(out)) return { reason: "rust-analyzer failed (exit 0): no index written" };
+    try {
+      return { index: decodeScip(readFileSync(out)) };
+    } catch (err) {
+      return { reason: `rust-analyzer's index could not be read: ${errorMessage(err)}` };
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The Rust backend: rust-analyzer's SCIP index of the workspace, judged as scip-python's is. */
+export class RustAnalyzerScip extends ChildAnalyzer<{ index: ScipIndex }> {
+  readonly unavailable: string | null;
+  protected readonly output: Promise<{ index: ScipIndex } | { reason: string }> | null;
+
+  constructor(
+    private readonly root: string,
+    files: readonly string[],
+    env: NodeJS.ProcessEnv = process.env,
+  ) {
+    super("rust-analyzer", files);
+    const where = locateRustAnalyzer(env);
+    if ("reason" in where) {
+      this.unavailable = where.reason;
+      this.output = null;
+    } else {
+      this.unavailable = null;
+      this.output = runRustAnalyzer(where.bin, root, (child) => (this.child = child));
+    }
+  }
+
+  protected judge({ index }: { index: ScipIndex }): Judge {
+    const judge = new ScipJudge(this.root, index, RUST);
+    return (target, path, line) => judge.verdict(target, path, line);
+  }
+}
+
 /** The backend as the pass drives it: started on the language's files, then the targets, candidate chunks and the end. */
 export class ScipPythonAnalyzer extends ChildAnalyzer<{ index: ScipIndex }> {
   /** Why the indexer cannot run (none found), known at start; null when it was started. */
@@ -130,6 +207,7 @@ export class ScipJudge {
   constructor(
     private readonly root: string,
     index: ScipIndex,
+    private readonly dialect: Dialect = PYTHON,
   ) {
     for (const doc of index.documents) {
       this.documents.set(doc.path, doc.occurrences);
@@ -159,7 +237,7 @@ export class ScipJudge {
       // Only `name(` is a call (a bare `@decorator` is no call expression); a `def name(` is a
       // declaration whatever its occurrence says (scip-python gives an overload's or a property
       // setter's redefinition the first one's symbol without the definition role).
-      if (!text.slice(col + name.length).trimStart().startsWith("(") || /\bdef\s+$/.test(text.slice(0, col))) continue;
+      if (!text.slice(col + name.length).trimStart().startsWith("(") || this.dialect.declares.test(text.slice(0, col))) continue;
       const o = here.find((x) => x.range[1] === col && x.range[2] === line - 1);
       if (o !== undefined && o.roles & SCIP_ROLE.definition) continue;
       called = true;
@@ -209,7 +287,7 @@ export class ScipJudge {
           if (list) list.push(o);
           else byLine.set(o.range[0], [o]);
         }
-        view = { lines: source.split(/\r?\n/), prose: proseSpans(source), occurrences: byLine };
+        view = { lines: source.split(/\r?\n/), prose: this.dialect.prose(source), occurrences: byLine };
       }
     }
     this.views.set(path, view);

@@ -23,7 +23,7 @@ import type { CheckerBackendName } from "../lang/spec.js";
 import { CHECKER_BEHIND, CHECKER_LANGUAGES, CHECKER_META, type Store } from "../store/db.js";
 import { CheckerPrograms, OUTSIDE, VERDICTS, type CheckTarget, type ProgramsReport, type VerdictBatch } from "./checker-program.js";
 import { GoTypesAnalyzer, type GoTypeFacts } from "./checker-go.js";
-import { ScipPythonAnalyzer } from "./checker-scip.js";
+import { RustAnalyzerScip, ScipPythonAnalyzer } from "./checker-scip.js";
 import { PotentialMemo, potentialMatches, tailOf, verifiedCallers } from "./graph.js";
 
 const WORKER_FILE = fileURLToPath(new URL("./checker-worker.js", import.meta.url));
@@ -63,6 +63,7 @@ const BACKENDS: Record<CheckerBackendName, (root: string, files: readonly string
   compiler: (root, files) => startCompiler({ root, files }),
   "scip-python": (root, files) => new ScipPythonAnalyzer(root, files),
   "go-types": (root, files, stateDir) => new GoTypesAnalyzer(root, files, stateDir),
+  "rust-analyzer": (root, files) => new RustAnalyzerScip(root, files),
 };
 
 /** The walked files of one backend, the languages they are, and its analyzer started on them. */

@@ -144,9 +144,16 @@ function errorsOf(ls, root, files) {
 
 const filesNaming = (root, files, names) => files.filter((f) => names.some((n) => fs.readFileSync(path.join(root, f), "utf8").includes(n)));
 
-/** A refusal's or failure's reason, as its kind. */
-function reasonKind(code, reason) {
+/** A refusal's or failure's reason, as its kind (Python, Go and Rust: their messages first). */
+function reasonKind(code, reason, language = "typescript") {
+  const languageKinds = [
+    [/could not be resolved/, "uses in a file the AST rename cannot resolve (not certain there)"],
+    [/binds '.*' from more than one import/, "a file binds the name from more than one import"],
+    [/its language has no cross-file rename/, "a file of a language without cross-file rename imports it"],
+    [/is exported by its spelling/, "the new name would unexport it"],
+  ];
   const kinds = [
+    ...(language === "typescript" ? [] : languageKinds),
     [/is an interface|is a type:/, "member of an interface or type (implemented elsewhere)"],
     [/ (extends|implements) .*may declare/, "member of a class that extends or implements another type"],
     [/may override/, "member of a class another type extends or implements"],
@@ -413,12 +420,14 @@ const LANGUAGES = {
       ctx.rustc = ["--edition", ctx.spec.edition, "--crate-name", ctx.spec.crate, "--test", ...featureFlags(ctx.root), ...externFlags(ctx.spec.externs, path.join(ctx.tmp, "rust-externs")), "--emit=metadata", "--cap-lints", "allow", "--out-dir", path.join(ctx.tmp, "rust-check"), "src/lib.rs"];
       const before = this.check(ctx);
       ctx.buildable = before.size === 0;
-      ctx.buildNote = ctx.buildable ? `rustc ${ctx.rustc.join(" ").replace(ctx.tmp, "<tmp>")} passes before` : `does not compile before any rename (${[...before].slice(0, 2).join("; ")}): no compile check`;
+      ctx.buildNote = ctx.buildable ? "rustc --test (every feature, registry externs) passes before" : `does not compile before any rename (${[...before].slice(0, 2).join("; ")}): no compile check`;
     },
     check(ctx) {
       if (ctx.buildable === false) return new Set();
       const r = spawnSync("rustc", ctx.rustc, { cwd: ctx.root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-      return new Set(r.status === 0 ? [] : lines(r.stderr).filter((l) => /^error/.test(l)));
+      // Each error with its location (`error[E…]: … --> file:line:col`).
+      const ls = lines(r.stderr);
+      return new Set(r.status === 0 ? [] : ls.flatMap((l, i) => (/^error(\[|:)/.test(l) && !/^error: aborting/.test(l) ? [`${l}${ls[i + 1]?.startsWith("-->") ? ` ${ls[i + 1]}` : ""}`] : [])));
     },
   },
 };
@@ -529,7 +538,7 @@ function benchLanguageCorpus(language, spec, take, totals) {
         };
         const extra = [...edited].filter((k) => !truth.has(k)).map(lineAt);
         const missed = [...truth].filter((k) => !edited.has(k)).map(lineAt);
-        rows.push({ ...row, outcome: "renamed", files: modified.length, ...s, compile_clean: newErrors.length === 0, new_errors: newErrors.slice(0, 3), extra: extra.slice(0, 5), missed: missed.slice(0, 5) });
+        rows.push({ ...row, outcome: "renamed", files: modified.length, ...s, compile_clean: newErrors.length === 0, new_errors: newErrors.slice(0, 5), extra: extra.slice(0, 5), missed: missed.slice(0, 5) });
       } else {
         const code = envelope?.error?.code ?? `exit ${r.status}`;
         const reason = envelope?.error?.details?.plan?.unresolved?.[0]?.reason ?? envelope?.error?.message ?? r.stderr.slice(0, 200);
@@ -550,7 +559,7 @@ function benchLanguageCorpus(language, spec, take, totals) {
       git(root, "checkout", "-q", "--", ".");
       process.stderr.write(`  ${sym.name} (${sym.file}:${sym.line}): ${last.outcome}${last.outcome === "renamed" ? `, compile ${last.compile_clean ? "clean" : "NEW ERRORS"}, edited ${last.predicted} / truth ${last.truth} agree ${last.hit}` : `: ${last.reason?.slice(0, 100)}`}\n`);
     }
-    return { spec, rows, population: population.length, members, files: ctx.files.length, build: ctx.buildNote, buildable: ctx.buildable !== false };
+    return { spec, rows, population: population.length, members, files: ctx.files.length, build: ctx.buildNote, buildable: ctx.buildable !== false, check_command: ctx.rustc ? `rustc ${ctx.rustc.join(" ").replaceAll(tmp, "<tmp>")}` : null };
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
@@ -578,24 +587,25 @@ async function languageMain(language, sampleSize) {
   const rgClean = locatedCheckable.filter((r) => r.rg_compile_clean).length;
   const reasons = {};
   for (const r of [...refused, ...failed]) {
-    const key = reasonKind(r.code, r.reason);
+    const key = reasonKind(r.code, r.reason, language);
     reasons[key] = (reasons[key] ?? 0) + 1;
   }
   const p = (t) => (t.predicted ? t.hit / t.predicted : null);
   const rc = (t) => (t.truth ? t.hit / t.truth : null);
   const hasTruth = lang.truth !== null;
+  const W = 46;
   const out = [
     `intent-rename bench (${language}): ${rows.length} sampled exported functions and types of ${corpora.map((c) => `${c.name} ${c.version}`).join(", ")}, seed 0x${SEED.toString(16)}`,
     ...results.map((r) => `  ${r.spec.name}: ${r.files} files, population ${r.population} (${r.members} exported members not drawn), ${r.rows.length} drawn; ${r.build}`),
     "",
-    `${pad("", 38)}${pad("mast intent", 14)}rg -w replace`,
-    `${pad("renames completed", 38)}${pad(`${renamed.length} / ${located.length}`, 14)}${located.length} / ${located.length}`,
-    `${pad(lang.checkLabel, 38)}${pad(`${clean} / ${renamedCheckable}`, 14)}${rgClean} / ${locatedCheckable.length}`,
-    `${pad("refused (nothing written)", 38)}${pad(String(refused.length), 14)}-`,
-    `${pad("failed", 38)}${pad(String(failed.length), 14)}-`,
-    `${pad("files left modified (must be 0)", 38)}${pad(String(leftModified), 14)}-`,
-    `${pad(`edited spans vs ${lang.truthLabel}`, 38)}${pad(`P ${fmt(p(totals.mast), 3)}`, 14)}${hasTruth ? `P ${fmt(p(totals.rg), 3)}` : "-"}`,
-    `${pad("", 38)}${pad(`R ${fmt(rc(totals.mast), 3)}`, 14)}${hasTruth ? `R ${fmt(rc(totals.rg), 3)}` : "-"}`,
+    `${pad("", W)}${pad("mast intent", 14)}rg -w replace`,
+    `${pad("renames completed", W)}${pad(`${renamed.length} / ${located.length}`, 14)}${located.length} / ${located.length}`,
+    `${pad(lang.checkLabel, W)}${pad(`${clean} / ${renamedCheckable}`, 14)}${rgClean} / ${locatedCheckable.length}`,
+    `${pad("refused (nothing written)", W)}${pad(String(refused.length), 14)}-`,
+    `${pad("failed", W)}${pad(String(failed.length), 14)}-`,
+    `${pad("files left modified (must be 0)", W)}${pad(String(leftModified), 14)}-`,
+    `${pad(`edited spans vs ${lang.truthLabel}`, W)}${pad(`P ${fmt(p(totals.mast), 3)}`, 14)}${hasTruth ? `P ${fmt(p(totals.rg), 3)}` : "-"}`,
+    `${pad("", W)}${pad(`R ${fmt(rc(totals.mast), 3)}`, 14)}${hasTruth ? `R ${fmt(rc(totals.rg), 3)}` : "-"}`,
     "",
     "refused and failed, by reason",
     ...Object.entries(reasons).sort((a, b) => b[1] - a[1]).map(([k, n]) => `  ${String(n).padStart(3)}  ${k}`),
@@ -609,7 +619,7 @@ async function languageMain(language, sampleSize) {
     seed: SEED,
     sample: rows.length,
     truth: lang.truthLabel,
-    corpora: results.map((r) => ({ name: r.spec.name, version: r.spec.version, files: r.files, population: r.population, members_not_drawn: r.members, drawn: r.rows.length, build: r.build, compile_checked: r.buildable })),
+    corpora: results.map((r) => ({ name: r.spec.name, version: r.spec.version, files: r.files, population: r.population, members_not_drawn: r.members, drawn: r.rows.length, build: r.build, compile_checked: r.buildable, check_command: r.check_command })),
     mast: { completed: renamed.length, compile_clean: clean, compile_checked: renamedCheckable, refused: refused.length, failed: failed.length, left_modified: leftModified, precision: round(p(totals.mast)), recall: round(rc(totals.mast)), ...totals.mast },
     rg: { compile_clean: rgClean, compile_checked: locatedCheckable.length, precision: hasTruth ? round(p(totals.rg)) : null, recall: hasTruth ? round(rc(totals.rg)) : null, ...totals.rg },
     refusals: reasons,

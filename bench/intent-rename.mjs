@@ -538,7 +538,8 @@ function benchLanguageCorpus(language, spec, take, totals) {
         };
         const extra = [...edited].filter((k) => !truth.has(k)).map(lineAt);
         const missed = [...truth].filter((k) => !edited.has(k)).map(lineAt);
-        rows.push({ ...row, outcome: "renamed", files: modified.length, ...s, compile_clean: newErrors.length === 0, new_errors: newErrors.slice(0, 5), extra: extra.slice(0, 5), missed: missed.slice(0, 5) });
+        const review = (envelope?.data?.plan?.review ?? []).map((x) => `${posix(path.relative(root, x.file))}:${x.line} ${x.context.slice(0, 100)}`);
+        rows.push({ ...row, outcome: "renamed", files: modified.length, ...s, compile_clean: newErrors.length === 0, new_errors: newErrors.slice(0, 5), extra: extra.slice(0, 5), missed: missed.slice(0, 5), review: review.slice(0, 5), review_lines: review.length });
       } else {
         const code = envelope?.error?.code ?? `exit ${r.status}`;
         const reason = envelope?.error?.details?.plan?.unresolved?.[0]?.reason ?? envelope?.error?.message ?? r.stderr.slice(0, 200);

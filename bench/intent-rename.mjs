@@ -412,7 +412,7 @@ const LANGUAGES = {
     kinds: ["function", "class", "enum", "interface", "type"],
     library: (f) => !NOT_LIBRARY.test(f),
     newName: (n) => `${n}_renamed`,
-    truthLabel: "rg -w words (upper bound)",
+    truthLabel: "words outside comments (upper bound)",
     checkLabel: "rustc --test check clean after",
     byteColumns: false,
     truth: null,
@@ -463,13 +463,12 @@ function declarationName(text, line, name) {
 const byteColumn = (lineText, col) => Buffer.byteLength(lineText.slice(0, col)) + 1;
 const charColumn = (lineText, byteCol) => Buffer.from(lineText).subarray(0, byteCol - 1).toString("utf8").length;
 
-/** One corpus: copied, committed, indexed; its sample renamed one by one. */
-function benchLanguageCorpus(language, spec, take, totals) {
+/** One corpus copied, committed and indexed, with its population (remove ctx.tmp when done). */
+function openLanguageCorpus(language, spec) {
   const lang = LANGUAGES[language];
   const copied = copyCorpus(language, spec);
   const tmp = copied.tmp;
   const root = lang.relocate ? lang.relocate(tmp, copied.root) : copied.root;
-  const home = path.join(tmp, "hashpilot-home");
   const ctx = { language, lang, spec, tmp, root };
   try {
     fs.appendFileSync(path.join(root, ".gitignore"), "\n.mast/\n");
@@ -485,7 +484,23 @@ function benchLanguageCorpus(language, spec, take, totals) {
       .all(JSON.stringify(ctx.files));
     db.close();
     const members = all.filter((s) => s.is_exported === 1 && s.kind === "method" && lang.library(s.file)).length;
-    const population = all.filter((s) => s.is_exported === 1 && lang.kinds.includes(s.kind) && IDENT.test(s.name) && lang.library(s.file));
+    // A name declared more than once in a file (Python's `if …: def f` / `else: def f`, Rust's
+    // `#[cfg(unix)] fn f` / `#[cfg(windows)] fn f`) is one symbol, drawn once: its first line.
+    const seen = new Set();
+    ctx.population = all.filter((s) => s.is_exported === 1 && lang.kinds.includes(s.kind) && IDENT.test(s.name) && lang.library(s.file) && !seen.has(`${s.file}\0${s.name}`) && seen.add(`${s.file}\0${s.name}`));
+    ctx.members = members;
+    return ctx;
+  } catch (e) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** A corpus's sample (`take` of its seeded shuffle) renamed one by one. */
+function renameLanguageSample(ctx, take, totals) {
+  const { language, lang, spec, tmp, root, population, members } = ctx;
+  const home = path.join(tmp, "hashpilot-home");
+  {
     ctx.sample = shuffled(population, prng(SEED)).slice(0, take);
     const texts = new Map();
     const textOf = (f) => texts.get(f) ?? texts.set(f, fs.readFileSync(path.join(root, f), "utf8")).get(f);
@@ -503,7 +518,15 @@ function benchLanguageCorpus(language, spec, take, totals) {
         const col = lang.byteColumns ? charColumn(textOf(r.file).split("\n")[r.line - 1] ?? "", r.col) : r.col;
         truthOf.get(s).add(`${r.file}:${r.line}:${col}`);
       }
-    } else for (const s of located) truthOf.set(s, wordOccurrences(root, ctx.files, s.name));
+    } else {
+      // No analyzer: the word occurrences outside `//` comments (doc comments included), an upper bound.
+      const code = (k) => {
+        const [f, l, c] = k.split(":");
+        const text = textOf(f).split("\n")[Number(l) - 1] ?? "";
+        return !text.slice(0, Number(c)).includes("//");
+      };
+      for (const s of located) truthOf.set(s, new Set([...wordOccurrences(root, ctx.files, s.name)].filter(code)));
+    }
     lang.prepare.call(lang, ctx);
     process.stderr.write(`${language}: ${spec.name}: ${population.length} exported functions and types (${members} members not drawn), ${ctx.sample.length} drawn; ${ctx.buildNote}\n`);
     const rows = [];
@@ -561,8 +584,6 @@ function benchLanguageCorpus(language, spec, take, totals) {
       process.stderr.write(`  ${sym.name} (${sym.file}:${sym.line}): ${last.outcome}${last.outcome === "renamed" ? `, compile ${last.compile_clean ? "clean" : "NEW ERRORS"}, edited ${last.predicted} / truth ${last.truth} agree ${last.hit}` : `: ${last.reason?.slice(0, 100)}`}\n`);
     }
     return { spec, rows, population: population.length, members, files: ctx.files.length, build: ctx.buildNote, buildable: ctx.buildable !== false, check_command: ctx.rustc ? `rustc ${ctx.rustc.join(" ").replaceAll(tmp, "<tmp>")}` : null };
-  } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
   }
 }
 
@@ -574,7 +595,26 @@ async function languageMain(language, sampleSize) {
   const lang = LANGUAGES[language];
   const corpora = CALLERS_CORPORA[language];
   const totals = { mast: { hit: 0, predicted: 0, truth: 0 }, rg: { hit: 0, predicted: 0, truth: 0 } };
-  const results = corpora.map((spec, i) => benchLanguageCorpus(language, spec, Math.floor(sampleSize / corpora.length) + (i < sampleSize % corpora.length ? 1 : 0), totals));
+  const opened = [];
+  let results;
+  try {
+    for (const spec of corpora) opened.push(openLanguageCorpus(language, spec));
+    // The sample spread evenly over the corpora; a corpus with fewer symbols than its share gives the rest to the others.
+    const takes = opened.map(() => 0);
+    for (let left = sampleSize, open = true; left > 0 && open; ) {
+      open = false;
+      for (let i = 0; i < opened.length && left > 0; i++) {
+        if (takes[i] < opened[i].population.length) {
+          takes[i]++;
+          left--;
+          open = true;
+        }
+      }
+    }
+    results = opened.map((ctx, i) => renameLanguageSample(ctx, takes[i], totals));
+  } finally {
+    for (const ctx of opened) fs.rmSync(ctx.tmp, { recursive: true, force: true });
+  }
   const rows = results.flatMap((r) => r.rows);
   const renamed = rows.filter((r) => r.outcome === "renamed");
   const refused = rows.filter((r) => r.outcome === "refused");
@@ -614,7 +654,7 @@ async function languageMain(language, sampleSize) {
   const misses = renamed.filter((r) => r.hit !== r.truth || r.hit !== r.predicted || !r.compile_clean);
   if (misses.length) out.push("", `renames that differ from ${lang.truthLabel} or break the build`, ...misses.map((r) => `  ${r.corpus} ${r.symbol} (${r.file}:${r.line}): edited ${r.predicted}, truth ${r.truth}, agree ${r.hit}${r.extra.length ? `; extra ${r.extra[0]}` : ""}${r.missed.length ? `; missed ${r.missed[0]}` : ""}${r.compile_clean ? "" : `; new errors: ${r.new_errors.join(" | ").slice(0, 200)}`}`));
   const notes = buildNotes(env, distAtStart);
-  if (!hasTruth) notes.push("no Rust analyzer is installed (rust-analyzer is not): the truth is every whole-word occurrence of the name, an upper bound (it counts fields, locals and other items of the same name); the compile check is the judge");
+  if (!hasTruth) notes.push("no Rust analyzer is installed (rust-analyzer is not): the truth is every whole-word occurrence of the name outside \`//\` comments, an upper bound (it counts fields, variants, std items and other items of the same name); the compile check is the judge");
   publish(out, notes, path.join(OUT_DIR, `intent-rename-${language}.json`), {
     language,
     seed: SEED,

@@ -634,7 +634,7 @@ async function languageMain(language, sampleSize) {
   const p = (t) => (t.predicted ? t.hit / t.predicted : null);
   const rc = (t) => (t.truth ? t.hit / t.truth : null);
   const hasTruth = lang.truth !== null;
-  const W = 46;
+  const W = 54;
   const out = [
     `intent-rename bench (${language}): ${rows.length} sampled exported functions and types of ${corpora.map((c) => `${c.name} ${c.version}`).join(", ")}, seed 0x${SEED.toString(16)}`,
     ...results.map((r) => `  ${r.spec.name}: ${r.files} files, population ${r.population} (${r.members} exported members not drawn), ${r.rows.length} drawn; ${r.build}`),

@@ -12,6 +12,13 @@ Output: one JSON object per line, {"file","line","target_file","target_line","na
 call whose callee is a function or method defined under <project dir>, paths relative to it;
 the line is the called name's. With --sites, jedi is not asked: every call's called name as
 {"file","line","col","name"} (bench/oracles/py-scip-calls.mjs resolves them with scip-python).
+
+    python3 bench/oracles/py-calls.py --refs <project dir> < positions
+
+With --refs (bench/intent-rename.mjs --language python): stdin has one declaration name's position
+a line, `file:line:col` (file relative to <project dir>, 1-based line, 0-based column); for each,
+jedi's get_references there (project scope) gives {"target","file","line","col"} lines for every
+reference under <project dir>, the declaration included.
 """
 import ast
 import json
@@ -49,16 +56,43 @@ def call_sites(root):
                         yield path, source, line, col, func.attr
 
 
+def jedi_project(root):
+    """The project's own source first (its src layout too), before any installed copy of it."""
+    own = [d for d in (os.path.join(root, "src"), root) if os.path.isdir(d)]
+    default = jedi.get_default_environment().get_sys_path()
+    return jedi.Project(root, sys_path=own + [d for d in default if d not in own])
+
+
+def references(root):
+    project = jedi_project(root)
+    for target in sys.stdin.read().split():
+        file, line, col = target.rsplit(":", 2)
+        path = os.path.join(root, file)
+        try:
+            refs = jedi.Script(path=path, project=project).get_references(int(line), int(col))
+        except Exception as e:
+            print("py-calls: %s: %s" % (target, e), file=sys.stderr)
+            continue
+        seen = set()
+        for r in refs:
+            if r.module_path is None or r.line is None:
+                continue
+            p = os.path.realpath(str(r.module_path))
+            if not p.startswith(root + os.sep):
+                continue
+            key = (os.path.relpath(p, root), r.line, r.column)
+            if key not in seen:
+                seen.add(key)
+                print(json.dumps({"target": target, "file": key[0], "line": key[1], "col": key[2]}))
+
+
 def main(root, sites_only):
     root = os.path.realpath(root)
     if sites_only:
         for path, _, line, col, called in call_sites(root):
             print(json.dumps({"file": os.path.relpath(path, root), "line": line, "col": col, "name": called}))
         return
-    # The project's own source first (its src layout too), before any installed copy of it.
-    own = [d for d in (os.path.join(root, "src"), root) if os.path.isdir(d)]
-    default = jedi.get_default_environment().get_sys_path()
-    project = jedi.Project(root, sys_path=own + [d for d in default if d not in own])
+    project = jedi_project(root)
     out = []
     scripts = {}
     for path, source, line, col, called in call_sites(root):
@@ -88,4 +122,7 @@ def main(root, sites_only):
 
 
 if __name__ == "__main__":
-    main(sys.argv[-1], "--sites" in sys.argv[1:-1])
+    if "--refs" in sys.argv[1:-1]:
+        references(os.path.realpath(sys.argv[-1]))
+    else:
+        main(sys.argv[-1], "--sites" in sys.argv[1:-1])

@@ -35,14 +35,14 @@ function stripGenerics(p) {
 }
 
 /** `--cfg feature="…"` for every feature the crate's Cargo.toml declares: all of its code is compiled. */
-function featureFlags(root) {
+export function featureFlags(root) {
   const text = fs.readFileSync(path.join(root, "Cargo.toml"), "utf8");
   const table = /^\[features\]\s*$([^]*?)(?=^\[|(?![^]))/m.exec(text)?.[1] ?? "";
   return [...table.matchAll(/^\s*([\w-]+)\s*=/gm)].flatMap((m) => ["--cfg", `feature="${m[1]}"`]);
 }
 
 /** Each dependency (a Debian registry crate, `{crate, source, edition}`) compiled to an rlib under `out`: rustc's `--extern` and `-L` flags. */
-function externFlags(externs, out) {
+export function externFlags(externs, out) {
   if (externs.length === 0) return [];
   fs.mkdirSync(out, { recursive: true });
   return externs.flatMap((e) => {

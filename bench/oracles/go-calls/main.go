@@ -14,9 +14,19 @@
 // are tolerated: what cannot be typed is not reported. Output: one JSON object per line,
 // {"file","line","target_file","target_line","name"} for each call whose callee is a function or
 // method declared in the module (interface methods included), paths relative to <module dir>.
+//
+// With -refs (bench/intent-rename.mjs --language go), the references of declarations instead:
+//
+//	GO111MODULE=off go run bench/oracles/go-calls/main.go -refs <module dir> < positions
+//
+// stdin: one declaration name's position a line, `file:line:col` (file relative to <module dir>,
+// 1-based line and byte column). Output: {"target","file","line","col"} for every identifier the
+// type checker resolves to that declaration (its Defs and Uses: the declaration itself, each use,
+// in every package of the module with its tests), same coordinates.
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"go/ast"
@@ -98,7 +108,26 @@ type site struct {
 	Name       string `json:"name"`
 }
 
+type ref struct {
+	Target string `json:"target"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Col    int    `json:"col"`
+}
+
 func main() {
+	refsMode := len(os.Args) > 2 && os.Args[1] == "-refs"
+	targets := map[string]bool{}
+	if refsMode {
+		os.Args = os.Args[1:]
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			if t := strings.TrimSpace(sc.Text()); t != "" {
+				targets[t] = true
+			}
+		}
+	}
+	var refs []ref
 	root, _ := filepath.Abs(os.Args[1])
 	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
 	if err != nil {
@@ -132,13 +161,36 @@ func main() {
 			byPkg[f.Name.Name] = append(byPkg[f.Name.Name], f)
 		}
 		for name, files := range byPkg {
-			info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+			info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
 			pkgPath := path
 			if strings.HasSuffix(name, "_test") {
 				pkgPath = path + "_test"
 			}
 			conf := types.Config{Importer: imp, Error: func(error) {}}
 			conf.Check(pkgPath, fset, files, info)
+			if refsMode {
+				// A package's objects and the importer's copy of them are different objects: the
+				// declaration is matched by its position (one FileSet for every parse).
+				for _, m := range []map[*ast.Ident]types.Object{info.Defs, info.Uses} {
+					for id, obj := range m {
+						if obj == nil || !obj.Pos().IsValid() {
+							continue
+						}
+						d := fset.Position(obj.Pos())
+						t := fmt.Sprintf("%s:%d:%d", relTo(root, d.Filename), d.Line, d.Column)
+						if !targets[t] {
+							continue
+						}
+						p := fset.Position(id.Pos())
+						k := fmt.Sprintf("%s>%s:%d:%d", t, p.Filename, p.Line, p.Column)
+						if !seen[k] {
+							seen[k] = true
+							refs = append(refs, ref{Target: t, File: relTo(root, p.Filename), Line: p.Line, Col: p.Column})
+						}
+					}
+				}
+				continue
+			}
 			for _, f := range files {
 				ast.Inspect(f, func(n ast.Node) bool {
 					call, ok := n.(*ast.CallExpr)
@@ -187,6 +239,26 @@ func main() {
 				})
 			}
 		}
+	}
+	if refsMode {
+		sort.Slice(refs, func(i, j int) bool {
+			a, b := refs[i], refs[j]
+			if a.Target != b.Target {
+				return a.Target < b.Target
+			}
+			if a.File != b.File {
+				return a.File < b.File
+			}
+			if a.Line != b.Line {
+				return a.Line < b.Line
+			}
+			return a.Col < b.Col
+		})
+		enc := json.NewEncoder(os.Stdout)
+		for _, r := range refs {
+			enc.Encode(r)
+		}
+		return
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].File != out[j].File {

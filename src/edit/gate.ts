@@ -39,7 +39,10 @@ export function gateGrammar(path: string): string | null {
 export function gateParse(path: string, text: string, edited: readonly EditedLines[] = []): { tree: Tree | null; error: string | null } | null {
   const grammar = gateGrammar(path);
   if (grammar === null) return null;
-  const tree = parseSource(grammar, text, GATE_PARSE_TIMEOUT_MS);
+  // Parsed as ending in a newline: a file's last line is terminated for the language whether or not
+  // the file ends in one (tree-sitter-go reads `var f int` at the very end as an error, Go does not);
+  // every offset before the end is the same.
+  const tree = parseSource(grammar, text.endsWith("\n") ? text : `${text}\n`, GATE_PARSE_TIMEOUT_MS);
   if (!tree) return { tree: null, error: "1:1 (parse timed out)" };
   if (!tree.rootNode.hasError) return { tree, error: null };
   const bad = nearestError(tree.rootNode, edited);

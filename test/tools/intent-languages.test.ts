@@ -106,7 +106,9 @@ describe("Go", () => {
   const UTIL = ["package util", "", "// MakeThing builds a thing.", "func MakeThing(n int) int { return helper(n) + 1 }", "", "func helper(n int) int { return n * 2 }", "", "type Thing struct{ Name string }", "", "func (t Thing) Run() int { return MakeThing(len(t.Name)) }", ""].join("\n");
   const MORE = ["package util", "", "func Twice(n int) int { return MakeThing(n) + MakeThing(n) }", "", "func Make() Thing { return Thing{Name: \"a\"} }", ""].join("\n");
   const MAIN = ["package main", "", "import (", '\t"fmt"', "", '\tu "example.com/shop/util"', ')', "", "func main() {", "\tvar t u.Thing = u.Make()", '\tfmt.Println(u.MakeThing(1), t.Run(), "MakeThing")', "}", ""].join("\n");
-  const go = indexedProject({ "go.mod": GO_MOD, "util/util.go": UTIL, "util/more.go": MORE, "cmd/main.go": MAIN });
+  // A file of the package ending in a declaration with a type (`var limit int`): the AST gate parses it as the file is, newline-terminated.
+  const VARS = "package util\n\nvar limit int\n";
+  const go = indexedProject({ "go.mod": GO_MOD, "util/util.go": UTIL, "util/more.go": MORE, "util/vars.go": VARS, "cmd/main.go": MAIN });
 
   it("renames a function in its file, the package's other files and every package-qualified use; the project builds", async () => {
     const r = await intent(go, "MakeThing", "BuildThing");
@@ -114,6 +116,7 @@ describe("Go", () => {
     expect(read(go, "util/util.go")).toBe(UTIL.replace("func MakeThing", "func BuildThing").replace("return MakeThing(", "return BuildThing("));
     expect(read(go, "util/more.go")).toBe(MORE.replaceAll("MakeThing(n)", "BuildThing(n)"));
     expect(read(go, "cmd/main.go")).toBe(MAIN.replace("u.MakeThing(1)", "u.BuildThing(1)"));
+    expect(read(go, "util/vars.go")).toBe(VARS);
     // The doc comment names it: listed for review, never edited.
     expect(r.data.plan.review.map((x: { line: number; context: string }) => [x.line, x.context])).toEqual([[3, "// MakeThing builds a thing."]]);
     const built = compiles(go.project.root, "go", ["build", "./..."]);

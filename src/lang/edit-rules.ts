@@ -159,6 +159,8 @@ export interface EditRules {
   embeddedUses?(root: RuleNode, name: string): RuleNode[];
   /** Type positions naming another module's type through a path (`pkg.Type` in Go, `m::Type` in Rust): the path and the name fields, for cross-file renames. */
   readonly qualifiedTypes?: Readonly<Record<string, { readonly object: string; readonly member: string }>>;
+  /** A re-export binds the name in its module too (Rust's `pub use`), so the module's own uses follow a rename. */
+  readonly reexportBinds?: boolean;
   /** Whether a name is exported by its spelling (Go's capital letter): a cross-file rename keeps it. */
   exportedByName?(name: string): boolean;
   /** The strings of the module's export list naming `name` (Python's `__all__ = ["name"]`): a rename of the module-level name rewrites them. */

@@ -217,7 +217,9 @@ export const RUST_EDITS: EditRules = {
       let root: RuleNode = token;
       while (root.parent) root = root.parent;
       // An inline module is the scope its items are bound in.
-      return root.namedChildren.find((c) => c.type === "mod_item" && c.childForFieldName("name")?.text === path.text) ?? undefined;
+      const module = root.namedChildren.find((c) => c.type === "mod_item" && c.childForFieldName("name")?.text === path.text);
+      // `mod m;` without a body is another file: its names are not the file's.
+      return module === undefined ? undefined : module.childForFieldName("body") ? module : null;
     }
     if (path.type !== "self" && path.type !== "super") return path.type === "crate" ? null : undefined;
     // The module the use is in (an inline `mod` or the file), then its parent for `super`.
@@ -235,6 +237,8 @@ export const RUST_EDITS: EditRules = {
     if (!parent) return false;
     // `a::b` paths in `use` (the bound name is found before keys are) and `m::T` type paths.
     if (parent.type === "scoped_identifier" || parent.type === "scoped_type_identifier") return sameNode(parent.childForFieldName("name"), token);
+    // `Entry(Entry)`: an enum variant's name is the enum's member, not a use of a type named like it.
+    if (parent.type === "enum_variant") return sameNode(parent.childForFieldName("name"), token);
     return parent.type === "use_as_clause" && sameNode(parent.childForFieldName("path"), token);
   },
   selfOwner: (object, ownerOf) => {
@@ -311,6 +315,7 @@ export const RUST_EDITS: EditRules = {
     return out;
   },
   qualifiedTypes: { scoped_type_identifier: { object: "path", member: "name" } },
+  reexportBinds: true,
   importedNameTokens: (root, name) => {
     // The last segment of a `use` path (`use a::name;`, `use a::{name as b}`), wherever the `use` stands.
     const out: Array<{ token: RuleNode; statement: RuleNode }> = [];

@@ -13,7 +13,7 @@ export interface RenameSite {
   readonly file_path: string;
   /** The declaration's line, or the import statement's. */
   readonly line: number;
-  readonly kind: "declaration" | "import" | "export_from" | "namespace" | "package" | "member";
+  readonly kind: "declaration" | "import" | "export_from" | "namespace" | "package" | "member" | "export_list";
   /** import: the binding (the name itself when not aliased); namespace: the namespace's name; export_from: the name exported. */
   readonly local: string | null;
 }
@@ -84,6 +84,8 @@ export function renameSites(db: Db, target: Target): RenameSites {
         const local = locals[j] ?? imported;
         if (imported === name) {
           if (row.kind === "import") {
+            // The declaring file's own import of it (Rust's `use super::name` in an inline module): its declaration's rename covers it.
+            if (row.path === decl.path) return;
             add({ file_path: row.path, line: row.line, kind: "import", local });
             // A Python module's imports are its attributes: `from .m import name` in a package passes the name on.
             if (local === name && extensionInfo(row.path)?.spec.importsAreMembers) passOn(row.path);
@@ -94,7 +96,12 @@ export function renameSites(db: Db, target: Target): RenameSites {
           } else unplanned.push({ file_path: row.path, line: row.line, reason: `a ${row.kind} of '${name}' (its destructuring or string is not rewritten): edit it yourself` });
         } else if (imported === "*") {
           // A Python `from .m import *` makes the public names of m the module's own.
-          if (row.kind === "export_star" || (row.kind === "import" && local === "*" && !name.startsWith("_") && extensionInfo(row.path)?.spec.importsAreMembers)) passOn(row.path);
+          const python = extensionInfo(row.path)?.spec.importsAreMembers === true;
+          if (row.kind === "export_star" || (row.kind === "import" && local === "*" && !name.startsWith("_") && python)) {
+            passOn(row.path);
+            // A Python module passing the names on lists them in its own `__all__`.
+            if (python) add({ file_path: row.path, line: row.line, kind: "export_list", local: null });
+          }
           // Go: `import . "p"` makes the package's names the file's own; `import _ "p"` binds nothing.
           else if (row.kind === "import" && local === ".") add({ file_path: row.path, line: row.line, kind: "package", local: null });
         }

@@ -780,9 +780,10 @@ export interface ExportRenameSite {
    * import: an import of the name (with no alias, the binding and its uses; with one, the imported name only);
    * export_from: a barrel's `export { name } from` (the imported name); namespace: `local.name` accesses through a namespace import;
    * package: the name's free uses (bound by no declaration of the file) in another file of its package (Go), or of a dot import;
-   * member: a member's verified call on `line` in another file (`x.name(`, `T::name(`): the one access of the name there.
+   * member: a member's verified call on `line` in another file (`x.name(`, `T::name(`): the one access of the name there;
+   * export_list: a module that passes the name on by a star import: the strings of its export list (`__all__`).
    */
-  readonly kind: "declaration" | "import" | "export_from" | "namespace" | "package" | "member";
+  readonly kind: "declaration" | "import" | "export_from" | "namespace" | "package" | "member" | "export_list";
   readonly line: number;
   readonly local: string | null;
 }
@@ -798,10 +799,18 @@ export function planExportRename(rules: EditRules, tree: Tree, name: string, new
       .filter((t) => (t.statement as SyntaxNode).startPosition.row === site.line - 1)
       .map((t) => t.token as SyntaxNode);
   if (site.kind === "declaration") return planRename(rules, tree, name, newName, site.line, { publicName: true });
-  if (site.kind === "import" && site.local === name) {
+  // An import binding the name itself — and a re-export that binds it in its module too (Rust's `pub use`).
+  if ((site.kind === "import" || (site.kind === "export_from" && rules.reexportBinds)) && site.local === name) {
     // The binding's own line: an import statement may span lines (`import {\n  a,\n  name,\n} from`).
-    const token = onStatement()[0];
-    return planRename(rules, tree, name, newName, token ? token.startPosition.row + 1 : null, { publicName: true });
+    const tokens = onStatement();
+    const plan = planRename(rules, tree, name, newName, tokens[0] ? tokens[0].startPosition.row + 1 : null, { publicName: true });
+    // `from m import name as name` (the explicit re-export): the imported name is a token of its own beside the binding.
+    const edited = new Set(plan.edits.map((e) => e.start));
+    return { ...plan, edits: [...plan.edits, ...tokens.filter((t) => !edited.has(t.startIndex)).map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName }))].sort((a, b) => a.start - b.start) };
+  }
+  if (site.kind === "export_list") {
+    const edits = (rules.exportListNames?.(tree.rootNode, name) ?? []).map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName }));
+    return { edits, unresolved: [], uncertain: [], target: "the module's export list", declaration: null };
   }
   if (site.kind === "member") {
     const member = name.slice(name.lastIndexOf(".") + 1);
@@ -820,7 +829,7 @@ export function planExportRename(rules: EditRules, tree: Tree, name: string, new
     const index = new NameIndex(rules, tree.rootNode, name, w);
     const free = index.references.filter((ref) => index.resolve(ref) === null);
     if (free.length > 0 && clashes(rules, w, newName)) throw clash(newName, w);
-    return { edits: free.map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName })), unresolved: [], uncertain: [], target: "uses in the package", declaration: null };
+    return { edits: free.map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName })), unresolved: opaqueMentions(rules, w, name), uncertain: [], target: "uses in the package", declaration: null };
   }
   if (site.kind === "namespace") {
     const w = walk(rules, tree, [name]);
@@ -830,11 +839,16 @@ export function planExportRename(rules: EditRules, tree: Tree, name: string, new
       if (!access || !sameNode(token.parent!.childForFieldName(access.member), token)) continue;
       if (token.parent!.childForFieldName(access.object)?.text === site.local) edits.push({ start: token.startIndex, end: token.endIndex, text: newName });
     }
-    return { edits, unresolved: [], uncertain: [], target: `accesses through namespace ${site.local}`, declaration: null };
+    return { edits, unresolved: opaqueMentions(rules, w, name), uncertain: [], target: `accesses through namespace ${site.local}`, declaration: null };
   }
   const tokens = onStatement();
   if (tokens.length === 0) throw new MastError("SYMBOL_NOT_FOUND", `no import or re-export of '${name}' on line ${site.line}: the index is behind the file`, { hint: "Run `mast index --incremental` and plan again." });
   return { edits: tokens.map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName })), unresolved: [], uncertain: [], target: site.kind === "export_from" ? "re-export" : "aliased import", declaration: null };
+}
+
+/** Mentions of the name inside nodes the rules cannot read (a Rust macro's token tree: `vec![m::Thing]`): uses no edit can be sure of. */
+function opaqueMentions(rules: EditRules, w: Walk, name: string): Array<{ line: number; text: string }> {
+  return (w.leaves.get(name) ?? []).filter((t) => rules.opaque.some((type) => ancestorOfType(t, type))).map((t) => ({ line: lineOf(t), text: `${firstLine(t.parent!)} (inside a macro's tokens: the rename cannot tell what it names)` }));
 }
 
 /** Whether the new name is already used as a name in the file (bound, or a use of something bound elsewhere). */

@@ -18,8 +18,8 @@ beforeAll(() => {
 });
 
 const read = (p: IndexedProject, file: string) => readFileSync(join(p.project.root, file), "utf8");
-const intent = (p: IndexedProject, symbol: string, newName: string, extra: Record<string, unknown> = {}) =>
-  p.call("intent", { intent: JSON.stringify({ operation: "rename-exported-symbol", symbol, newName }), verify: false, ...extra });
+const intent = (p: IndexedProject, symbol: string, newName: string, { file, ...extra }: Record<string, unknown> = {}) =>
+  p.call("intent", { intent: JSON.stringify({ operation: "rename-exported-symbol", symbol, newName, ...(file === undefined ? {} : { file }) }), verify: false, ...extra });
 
 /** Runs a toolchain command in the project when the program is on PATH; null when it is not. */
 function compiles(root: string, program: string, args: string[]): { ok: boolean; output: string } | null {
@@ -187,5 +187,72 @@ describe("Rust", () => {
     expect(read(rs, "src/util/core.rs")).toBe(CORE.replaceAll("make_thing", "build_thing").replace(/\bThing\b/g, "Item"));
     const checked = compiles(rs.project.root, "cargo", ["check", "--offline", "-q"]);
     if (checked !== null) expect(checked.ok, checked.output).toBe(true);
+  });
+});
+
+// Cases the per-language intent bench (bench/intent-rename.mjs --language …) found on click, httpx, walkdir and regex-syntax.
+describe("bench regressions", () => {
+  const pyStar = indexedProject({
+    "pkg/__init__.py": "",
+    "pkg/star.py": "__all__ = [\"make\"]\n\n\ndef make():\n    return 1\n",
+    "pkg2/__init__.py": "from pkg.star import *\n\n__all__ = [\"make\"]\n",
+  });
+  it("Python: a package passing the name on by a star import has its `__all__` renamed too", async () => {
+    const r = await intent(pyStar, "make", "make_renamed");
+    expect(r.data.success).toBe(true);
+    expect(read(pyStar, "pkg2/__init__.py")).toBe('from pkg.star import *\n\n__all__ = ["make_renamed"]\n');
+    expect(read(pyStar, "pkg/star.py")).toBe('__all__ = ["make_renamed"]\n\n\ndef make_renamed():\n    return 1\n');
+  });
+
+  const pyAlias = indexedProject({
+    "pkg/core.py": "def make():\n    return 1\n",
+    "pkg/__init__.py": "from .core import make as make\n",
+    "app.py": "from pkg import make\n\nprint(make())\n",
+    "late.py": "def run():\n    from pkg.core import make\n\n    return make()\n",
+  });
+  it("Python: an import inside a function (no import row) is a gap that refuses the plan, writing nothing; with yes, `from .m import x as x` renames both names", async () => {
+    const refused = await intent(pyAlias, "make", "make_renamed", { file: "pkg/core.py" }).catch((e: { code: string; details: { plan: { unresolved: Array<{ file: string; operation: string }> } } }) => e);
+    expect(refused.code).toBe("UNSUPPORTED_OPERATION");
+    expect(refused.details.plan.unresolved.map((u) => [u.file.slice(pyAlias.project.root.length + 1), u.operation])).toEqual([["late.py", "rename-import"]]);
+    expect(read(pyAlias, "pkg/__init__.py")).toBe("from .core import make as make\n");
+    const yes = await intent(pyAlias, "make", "make_renamed", { file: "pkg/core.py", yes: true });
+    expect(yes.data.success).toBe(true);
+    expect(read(pyAlias, "pkg/__init__.py")).toBe("from .core import make_renamed as make_renamed\n");
+    expect(read(pyAlias, "app.py")).toBe("from pkg import make_renamed\n\nprint(make_renamed())\n");
+  });
+
+  const rust = indexedProject({
+    "Cargo.toml": '[package]\nname = "shop"\nversion = "0.1.0"\nedition = "2018"\n',
+    "src/lib.rs": "pub mod m;\nmod dent;\npub mod user;\n\npub use crate::dent::Entry;\n\npub fn first(v: &[Entry]) -> Option<&Entry> {\n    v.first()\n}\n",
+    "src/dent.rs": "pub struct Entry;\n",
+    "src/m.rs": "pub struct Thing;\n\n#[cfg(test)]\nmod tests {\n    use super::Thing;\n\n    #[test]\n    fn t() {\n        let _x = Thing;\n    }\n}\n",
+    "src/user.rs": "use crate::m;\n\npub fn c() -> usize {\n    std::mem::size_of::<m::Thing>() + vec![m::Thing].len()\n}\n",
+  });
+  it("Rust: `pub use` binds the name in its module (its own uses follow); `use super::X` in an inline test module is the declaration file's", async () => {
+    const r = await intent(rust, "Entry", "Entry_renamed");
+    expect(r.data.success).toBe(true);
+    expect(read(rust, "src/lib.rs")).toBe("pub mod m;\nmod dent;\npub mod user;\n\npub use crate::dent::Entry_renamed;\n\npub fn first(v: &[Entry_renamed]) -> Option<&Entry_renamed> {\n    v.first()\n}\n");
+    const checked = compiles(rust.project.root, "cargo", ["check", "--offline", "-q"]);
+    if (checked !== null) expect(checked.ok, checked.output).toBe(true);
+  });
+  it("Rust: a path inside a macro's tokens (`vec![m::Thing]`) is a gap, not left silently; `use super::Thing` in the declaring file's test module is renamed with it", async () => {
+    const refused = await intent(rust, "Thing", "Thing_renamed").catch((e: { code: string; message: string }) => e);
+    expect(refused.code).toBe("UNSUPPORTED_OPERATION");
+    expect(refused.message).toMatch(/^a step failed \(1 use\(s\) of 'Thing' in .*src\/user\.rs could not be resolved \(lines 4\)/);
+    expect(read(rust, "src/m.rs")).toContain("pub struct Thing;");
+    const yes = await intent(rust, "Thing", "Thing_renamed", { yes: true });
+    expect(yes.data.success).toBe(true);
+    expect(read(rust, "src/m.rs")).toBe("pub struct Thing_renamed;\n\n#[cfg(test)]\nmod tests {\n    use super::Thing_renamed;\n\n    #[test]\n    fn t() {\n        let _x = Thing_renamed;\n    }\n}\n");
+    expect(read(rust, "src/user.rs")).toBe("use crate::m;\n\npub fn c() -> usize {\n    std::mem::size_of::<m::Thing_renamed>() + vec![m::Thing].len()\n}\n");
+  });
+});
+
+describe("Rust: an enum variant named like the type it wraps", () => {
+  const lib = "pub struct Entry;\n\npub enum Kind {\n    Entry(Entry),\n}\n\npub fn is_entry(k: &Kind) -> bool {\n    match k {\n        Kind::Entry(_) => true,\n    }\n}\n";
+  const p = indexedProject({ "Cargo.toml": '[package]\nname = "shop"\nversion = "0.1.0"\nedition = "2018"\n', "src/lib.rs": lib });
+  it("keeps the variant's name: only the payload type is renamed", async () => {
+    const r = await intent(p, "Entry", "Entry_renamed", { file: "src/lib.rs" });
+    expect(r.data.success).toBe(true);
+    expect(read(p, "src/lib.rs")).toBe(lib.replace("pub struct Entry;", "pub struct Entry_renamed;").replace("Entry(Entry),", "Entry(Entry_renamed),"));
   });
 });

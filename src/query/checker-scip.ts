@@ -65,31 +65,6 @@ export function locateScipPython(env: NodeJS.ProcessEnv = process.env): ScipPyth
   return { reason: `scip-python not found: ${PACKAGE} is not installed with mast and scip-python is not on PATH` };
 }
 
-/** Runs the indexer over `root`; the decoded index, or why there is none. */
-async function runIndexer(bin: string, root: string, onChild: (child: ChildProcess) => void): Promise<{ index: ScipIndex } | { reason: string }> {
-  const dir = mkdtempSync(join(tmpdir(), "mast-scip-"));
-  try {
-    const out = join(dir, "index.scip");
-    // An empty environment: the installed packages are not listed (no `pip show` of each) nor
-    // labelled; pyright still resolves imports through them, and the verdicts only ask whether a
-    // call's definition is the target's (about a quarter of the run on click).
-    const environment = join(dir, "environment.json");
-    writeFileSync(environment, "[]");
-    const args = ["index", ".", "--project-name", "mast-checker", "--project-version", "0", "--output", out, "--quiet", "--environment", environment];
-    const script = /\.[cm]?js$/.test(bin);
-    const failed = await runChild({ label: "scip-python", bin: script ? process.execPath : bin, args: script ? [bin, ...args] : args, cwd: root, env: childEnvironment(), timeoutMs: TIMEOUT_MS, onChild });
-    if (failed !== null) return { reason: failed };
-    if (!existsSync(out)) return { reason: "scip-python failed (exit 0): no index written" };
-    try {
-      return { index: decodeScip(readFileSync(out)) };
-    } catch (err) {
-      return { reason: `scip-python's index could not be read: ${errorMessage(err)}` };
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 /** How a language's source is read around an occurrence: what declares a name before it, and its comments and strings. */
 interface Dialect {
   /** Text before a name that makes it a declaration (`def `, `fn `). */
@@ -115,76 +90,90 @@ export function locateRustAnalyzer(env: NodeJS.ProcessEnv = process.env): { bin:
   return { bin: named };
 }
 
-/** Runs `rust-analyzer scip` over `root`; the decoded index, or why there is none. */
-async function runRustAnalyzer(bin: string, root: string, onChild: (child: ChildProcess) => void): Promise<{ index: ScipIndex } | { reason: string }> {
+/** One SCIP indexer as the pass runs it: its name, where it is, its arguments for an output path in a scratch dir, how its index is read. */
+interface Indexer {
+  readonly label: string;
+  locate(env: NodeJS.ProcessEnv): { bin: string } | { reason: string };
+  args(out: string, scratch: string): string[];
+  readonly dialect: Dialect;
+}
+
+const SCIP_PYTHON: Indexer = {
+  label: "scip-python",
+  locate: locateScipPython,
+  args(out, scratch) {
+    // An empty environment: the installed packages are not listed (no `pip show` of each) nor
+    // labelled; pyright still resolves imports through them, and the verdicts only ask whether a
+    // call's definition is the target's (about a quarter of the run on click).
+    const environment = join(scratch, "environment.json");
+    writeFileSync(environment, "[]");
+    return ["index", ".", "--project-name", "mast-checker", "--project-version", "0", "--output", out, "--quiet", "--environment", environment];
+  },
+  dialect: PYTHON,
+};
+
+const RUST_ANALYZER: Indexer = { label: "rust-analyzer", locate: locateRustAnalyzer, args: (out) => ["scip", ".", "--output", out], dialect: RUST };
+
+/** Runs an indexer over `root` in the project's directory; the decoded index, or why there is none. */
+async function runIndexer(indexer: Indexer, bin: string, root: string, onChild: (child: ChildProcess) => void): Promise<{ index: ScipIndex } | { reason: string }> {
   const dir = mkdtempSync(join(tmpdir(), "mast-scip-"));
   try {
     const out = join(dir, "index.scip");
-    const failed = await runChild({ label: "rust-analyzer", bin, args: ["scip", ".", "--output", out], cwd: root, env: childEnvironment(), timeoutMs: TIMEOUT_MS, onChild });
+    const args = indexer.args(out, dir);
+    const script = /\.[cm]?js$/.test(bin);
+    const failed = await runChild({ label: indexer.label, bin: script ? process.execPath : bin, args: script ? [bin, ...args] : args, cwd: root, env: childEnvironment(), timeoutMs: TIMEOUT_MS, onChild });
     if (failed !== null) return { reason: failed };
-    if (!existsSync(out)) return { reason: "rust-analyzer failed (exit 0): no index written" };
+    if (!existsSync(out)) return { reason: `${indexer.label} failed (exit 0): no index written` };
     try {
       return { index: decodeScip(readFileSync(out)) };
     } catch (err) {
-      return { reason: `rust-analyzer's index could not be read: ${errorMessage(err)}` };
+      return { reason: `${indexer.label}'s index could not be read: ${errorMessage(err)}` };
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** The Rust backend: rust-analyzer's SCIP index of the workspace, judged as scip-python's is. */
-export class RustAnalyzerScip extends ChildAnalyzer<{ index: ScipIndex }> {
-  readonly unavailable: string | null;
-  protected readonly output: Promise<{ index: ScipIndex } | { reason: string }> | null;
-
-  constructor(
-    private readonly root: string,
-    files: readonly string[],
-    env: NodeJS.ProcessEnv = process.env,
-  ) {
-    super("rust-analyzer", files);
-    const where = locateRustAnalyzer(env);
-    if ("reason" in where) {
-      this.unavailable = where.reason;
-      this.output = null;
-    } else {
-      this.unavailable = null;
-      this.output = runRustAnalyzer(where.bin, root, (child) => (this.child = child));
-    }
-  }
-
-  protected judge({ index }: { index: ScipIndex }): Judge {
-    const judge = new ScipJudge(this.root, index, RUST);
-    return (target, path, line) => judge.verdict(target, path, line);
-  }
-}
-
-/** The backend as the pass drives it: started on the language's files, then the targets, candidate chunks and the end. */
-export class ScipPythonAnalyzer extends ChildAnalyzer<{ index: ScipIndex }> {
+/** A SCIP backend as the pass drives it: started on the language's files, then the targets, candidate chunks and the end. */
+class ScipAnalyzer extends ChildAnalyzer<{ index: ScipIndex }> {
   /** Why the indexer cannot run (none found), known at start; null when it was started. */
   readonly unavailable: string | null;
   protected readonly output: Promise<{ index: ScipIndex } | { reason: string }> | null;
 
   constructor(
+    private readonly indexer: Indexer,
     private readonly root: string,
     files: readonly string[],
-    env: NodeJS.ProcessEnv = process.env,
+    env: NodeJS.ProcessEnv,
   ) {
-    super("scip-python", files);
-    const where = locateScipPython(env);
+    super(indexer.label, files);
+    const where = indexer.locate(env);
     if ("reason" in where) {
       this.unavailable = where.reason;
       this.output = null;
     } else {
       this.unavailable = null;
-      this.output = runIndexer(where.bin, root, (child) => (this.child = child));
+      this.output = runIndexer(indexer, where.bin, root, (child) => (this.child = child));
     }
   }
 
   protected judge({ index }: { index: ScipIndex }): Judge {
-    const judge = new ScipJudge(this.root, index);
+    const judge = new ScipJudge(this.root, index, this.indexer.dialect);
     return (target, path, line) => judge.verdict(target, path, line);
+  }
+}
+
+/** Python's backend: scip-python. */
+export class ScipPythonAnalyzer extends ScipAnalyzer {
+  constructor(root: string, files: readonly string[], env: NodeJS.ProcessEnv = process.env) {
+    super(SCIP_PYTHON, root, files, env);
+  }
+}
+
+/** Rust's backend: rust-analyzer's SCIP index of the workspace, judged as scip-python's is. */
+export class RustAnalyzerScip extends ScipAnalyzer {
+  constructor(root: string, files: readonly string[], env: NodeJS.ProcessEnv = process.env) {
+    super(RUST_ANALYZER, root, files, env);
   }
 }
 

@@ -214,3 +214,8 @@ export function declaredParams(db: Db, id: number): Array<{ name: string; type: 
     return null;
   }
 }
+
+/** Whether the index holds an import row for `path`:`line` (a Python import inside a function, a Rust `use` in a fn body: none). */
+export function importRecorded(db: Db, path: string, line: number): boolean {
+  return prepared(db, "SELECT 1 FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? AND i.line = ? LIMIT 1").pluck().get(path, line) !== undefined;
+}

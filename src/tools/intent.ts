@@ -12,10 +12,9 @@ import { MastError } from "../base/errors.js";
 import { DEFAULT_VERIFY_TIMEOUT_MS } from "../edit/verify.js";
 import { runIntent, type IntentResult, type PlanGap, type RenamePlanInput } from "../edit/intent.js";
 import { extensionInfo } from "../lang/languages.js";
-import { prepared } from "../store/db.js";
 import { owningTsconfig } from "../query/checker-program.js";
 import { callersOf, notFound } from "../query/graph.js";
-import { declaredParams, memberRisks, renameSites, type RenameSite } from "../query/rename-plan.js";
+import { declaredParams, importRecorded, memberRisks, renameSites, type RenameSite } from "../query/rename-plan.js";
 import type { ToolContext } from "./context.js";
 import { DESTRUCTIVE, defineTool } from "./define.js";
 import { run } from "./edit.js";
@@ -136,10 +135,9 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
   const importLines = new Set(planned.sites.map((s) => `${s.file_path}:${s.line}`));
   let review = (potential?.matches ?? []).filter((m) => !importLines.has(`${m.file_path}:${m.line}`)).map((m) => ({ file: abs(m.file_path), line: m.line, context: m.context }));
   // An import of the name the index holds no row for (inside a function or a block): a certain use no edit reaches.
-  const recorded = prepared(db, "SELECT 1 FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? AND i.line = ? LIMIT 1").pluck();
   for (const m of potential?.matches ?? []) {
     const spec = extensionInfo(m.file_path)?.spec;
-    if (!spec || importLines.has(`${m.file_path}:${m.line}`) || !new RegExp(spec.importLine).test(m.context.trim()) || recorded.get(m.file_path, m.line) !== undefined) continue;
+    if (!spec || importLines.has(`${m.file_path}:${m.line}`) || !new RegExp(spec.importLine).test(m.context.trim()) || importRecorded(db, m.file_path, m.line)) continue;
     unresolved.push({ file: abs(m.file_path), operation: "rename-import", reason: `line ${m.line} imports '${decl.name}' (${m.context.trim().slice(0, 120)}) where the index records no import (inside a function or a block): the rename does not reach it`, resolution: `Edit line ${m.line} of ${m.file_path} and the uses after it yourself.` });
   }
   // A member is renamed in its own file only: what names it elsewhere, and the types it shares it with, are gaps, not lines to skim.

@@ -144,6 +144,20 @@ function errorsOf(ls, root, files) {
 
 const filesNaming = (root, files, names) => files.filter((f) => names.some((n) => fs.readFileSync(path.join(root, f), "utf8").includes(n)));
 
+/** `hashpilot intent rename-exported-symbol` of one symbol, unverified: the run, its envelope (null when stdout is no JSON) and the files git sees modified after it. */
+function renameOnce(root, home, sym, newName) {
+  const intent = JSON.stringify({ operation: "rename-exported-symbol", symbol: sym.name, newName, file: sym.file });
+  const r = spawnSync(process.execPath, [HASHPILOT, "intent", intent, "--no-verify"], { cwd: root, encoding: "utf8", env: { ...process.env, HASHPILOT_HOME: home }, maxBuffer: 64 * 1024 * 1024 });
+  let envelope = null;
+  try {
+    envelope = JSON.parse(r.stdout);
+  } catch {
+    envelope = null;
+  }
+  const modified = git(root, "status", "--porcelain", "--untracked-files=no").split("\n").filter(Boolean).map((l) => l.slice(3));
+  return { r, envelope, modified };
+}
+
 /** A refusal's or failure's reason, as its kind (Python, Go and Rust: their messages first). */
 function reasonKind(code, reason, language = "typescript") {
   const languageKinds = [
@@ -217,15 +231,7 @@ async function typescriptMain() {
       const before = errorsOf(ls, root, checked);
       const texts = new Map(checked.map((f) => [f, fs.readFileSync(path.join(root, f), "utf8")]));
       // mast
-      const intent = JSON.stringify({ operation: "rename-exported-symbol", symbol: sym.name, newName, file: sym.file });
-      const r = spawnSync(process.execPath, [HASHPILOT, "intent", intent, "--no-verify"], { cwd: root, encoding: "utf8", env: { ...process.env, HASHPILOT_HOME: home }, maxBuffer: 64 * 1024 * 1024 });
-      let envelope = null;
-      try {
-        envelope = JSON.parse(r.stdout);
-      } catch {
-        envelope = null;
-      }
-      const modified = git(root, "status", "--porcelain", "--untracked-files=no").split("\n").filter(Boolean).map((l) => l.slice(3));
+      const { r, envelope, modified } = renameOnce(root, home, sym, newName);
       if (r.status === 0) {
         const edited = new Set();
         for (const f of modified) for (const k of changedTokens(f, texts.get(f) ?? git(root, "show", `HEAD:${f}`), fs.readFileSync(path.join(root, f), "utf8"))) edited.add(k);
@@ -539,15 +545,7 @@ function renameLanguageSample(ctx, take, totals) {
       }
       const truth = truthOf.get(sym);
       const before = lang.check(ctx, sym, [sym.name]);
-      const intent = JSON.stringify({ operation: "rename-exported-symbol", symbol: sym.name, newName, file: sym.file });
-      const r = spawnSync(process.execPath, [HASHPILOT, "intent", intent, "--no-verify"], { cwd: root, encoding: "utf8", env: { ...process.env, HASHPILOT_HOME: home }, maxBuffer: 64 * 1024 * 1024 });
-      let envelope = null;
-      try {
-        envelope = JSON.parse(r.stdout);
-      } catch {
-        envelope = null;
-      }
-      const modified = git(root, "status", "--porcelain", "--untracked-files=no").split("\n").filter(Boolean).map((l) => l.slice(3));
+      const { r, envelope, modified } = renameOnce(root, home, sym, newName);
       const regressions = (after) => [...after].filter((e) => !before.has(e.replaceAll(newName, sym.name)) && !before.has(e));
       if (r.status === 0) {
         const edited = new Set();

@@ -33,6 +33,9 @@ interface ImportRow {
   locals: string;
 }
 
+/** The import rows that resolve to a file, with the importing file's path. */
+const IMPORTS_OF = "SELECT f.path, i.kind, i.line, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE i.resolved_path = ? ORDER BY f.path, i.line, i.id";
+
 /** The rename sites of a target's first declaration (its name as declared; an export alias is not followed). */
 export function renameSites(db: Db, target: Target): RenameSites {
   const decl = target.sites[0];
@@ -40,11 +43,7 @@ export function renameSites(db: Db, target: Target): RenameSites {
   const name = decl.name;
   const sites: RenameSite[] = [{ file_path: decl.path, line: decl.line, kind: "declaration", local: name }];
   const unplanned: RenameSites["unplanned"] = [];
-  const rows = prepared(
-    db,
-    `SELECT f.path, i.kind, i.line, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id
-     WHERE i.resolved_path = ? ORDER BY f.path, i.line, i.id`,
-  );
+  const rows = prepared(db, IMPORTS_OF);
   // Modules that export the name under itself: the declaring file, then barrels passing it on.
   const sources = [decl.path];
   const seen = new Set(sources);
@@ -63,9 +62,10 @@ export function renameSites(db: Db, target: Target): RenameSites {
     }
   };
   // A package that is a directory (Go): its other files use the name unqualified, and an import of the package resolves to any of its files.
-  if (extensionInfo(decl.path)?.spec.scope === "directory") {
+  const spec = extensionInfo(decl.path)?.spec;
+  if (spec?.scope === "directory") {
     const dir = decl.path.includes("/") ? decl.path.slice(0, decl.path.lastIndexOf("/") + 1) : "";
-    const language = extensionInfo(decl.path)!.spec.name;
+    const language = spec.name;
     for (const path of prepared(db, "SELECT path FROM files WHERE path LIKE ? ESCAPE '\\' ORDER BY path").pluck().all(`${dir.replace(/[\\%_]/g, "\\$&")}%`) as string[]) {
       if (path === decl.path || path.slice(dir.length).includes("/") || extensionInfo(path)?.spec.name !== language) continue;
       add({ file_path: path, line: 1, kind: "package", local: null });
@@ -128,7 +128,7 @@ const MODULE_DEPTH = 4;
  */
 function moduleNames(db: Db, path: string, unplanned: RenameSites["unplanned"], depth = 0): RenameSite[] {
   const out: RenameSite[] = [];
-  const rows = (resolved: string) => prepared(db, "SELECT f.path, i.kind, i.line, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE i.resolved_path = ? ORDER BY f.path, i.line, i.id").all(resolved) as ImportRow[];
+  const rows = (resolved: string) => prepared(db, IMPORTS_OF).all(resolved) as ImportRow[];
   for (const row of rows(path)) {
     const locals = JSON.parse(row.locals) as string[];
     (JSON.parse(row.symbols) as string[]).forEach((imported, j) => {

@@ -489,8 +489,9 @@ function planUnits(input: PlanInput): Plan {
   }
 
   // typecheck: ECMAScript files under a tsconfig the checker read, one unit per project.
+  const typecheckRan = allows(maxPrecision, "typecheck") && input.checkerRan;
   const projects = new Map<string, SourceFile[]>();
-  if (allows(maxPrecision, "typecheck") && input.checkerRan) {
+  if (typecheckRan) {
     for (const s of sources) {
       if (claimed.has(s.path) || !s.parsed || languageSpec(s.language)?.resolver !== "ecmascript") continue;
       const tsconfig = nearestTsconfig(located.codeRoot, s.path);
@@ -508,8 +509,8 @@ function planUnits(input: PlanInput): Plan {
     for (const f of files) note(f.language, { backend_name: "typescript-checker", backend_version: VERSION, precision: "typecheck" });
   }
 
-  // typecheck for the other languages with a backend (scip-python, go/types): one unit per language whose analyzer ran.
-  if (allows(maxPrecision, "typecheck") && input.checkerRan) {
+  // typecheck for the other languages with a backend (scip-python, go/types, rust-analyzer): one unit per language whose analyzer ran.
+  if (typecheckRan) {
     for (const l of input.checkerLanguages) {
       if (!l.available || languageSpec(l.language)?.resolver === "ecmascript") continue;
       const files = sources.filter((s) => !claimed.has(s.path) && s.parsed && s.language === l.language);
@@ -569,7 +570,7 @@ function planUnits(input: PlanInput): Plan {
   };
   for (const s of uncovered) note(s.language, { backend_name: "grep", backend_version: "", precision: "coverage-only" });
   // A language the pass was asked for whose analyzer could not run stays below typecheck, saying why.
-  if (allows(maxPrecision, "typecheck") && input.checkerRan) {
+  if (typecheckRan) {
     for (const l of input.checkerLanguages) {
       const b = backends[l.language];
       if (!l.available && b !== undefined) backends[l.language] = { ...b, reason: `typecheck unavailable (${l.backend}): ${l.reason ?? "not run"}` };

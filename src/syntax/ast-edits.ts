@@ -815,10 +815,7 @@ export function planExportRename(rules: EditRules, tree: Tree, name: string, new
   if (site.kind === "member") {
     const member = name.slice(name.lastIndexOf(".") + 1);
     const w = walk(rules, tree, [member]);
-    const accesses = (w.leaves.get(member) ?? []).filter((t) => {
-      const access = t.parent ? rules.memberAccess[t.parent.type] : undefined;
-      return t.startPosition.row === site.line - 1 && access !== undefined && sameNode(t.parent!.childForFieldName(access.member), t);
-    });
+    const accesses = (w.leaves.get(member) ?? []).filter((t) => t.startPosition.row === site.line - 1 && accessObject(rules, t) !== undefined);
     if (accesses.length === 1) return { edits: [{ start: accesses[0]!.startIndex, end: accesses[0]!.endIndex, text: newName }], unresolved: [], uncertain: [], target: "a verified call of the member", declaration: null };
     const why = accesses.length === 0 ? "no access of the name on the line" : `${accesses.length} accesses of the name on the line`;
     return { edits: [], unresolved: [{ line: site.line, text: `a verified call of '${name}' (${why}: which one is the call is not certain)` }], uncertain: [], target: "a verified call of the member", declaration: null };
@@ -834,16 +831,22 @@ export function planExportRename(rules: EditRules, tree: Tree, name: string, new
   if (site.kind === "namespace") {
     const w = walk(rules, tree, [name]);
     const edits: TextEdit[] = [];
-    for (const token of w.leaves.get(name) ?? []) {
-      const access = token.parent ? (rules.memberAccess[token.parent.type] ?? rules.qualifiedTypes?.[token.parent.type]) : undefined;
-      if (!access || !sameNode(token.parent!.childForFieldName(access.member), token)) continue;
-      if (token.parent!.childForFieldName(access.object)?.text === site.local) edits.push({ start: token.startIndex, end: token.endIndex, text: newName });
-    }
+    for (const token of w.leaves.get(name) ?? []) if (accessObject(rules, token, true)?.text === site.local) edits.push({ start: token.startIndex, end: token.endIndex, text: newName });
     return { edits, unresolved: opaqueMentions(rules, w, name), uncertain: [], target: `accesses through namespace ${site.local}`, declaration: null };
   }
   const tokens = onStatement();
   if (tokens.length === 0) throw new MastError("SYMBOL_NOT_FOUND", `no import or re-export of '${name}' on line ${site.line}: the index is behind the file`, { hint: "Run `mast index --incremental` and plan again." });
   return { edits: tokens.map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName })), unresolved: [], uncertain: [], target: site.kind === "export_from" ? "re-export" : "aliased import", declaration: null };
+}
+
+/**
+ * The object of the member access `token` is the member of (`obj` in `obj.name`, `m` in `m::name`;
+ * with `qualified`, a type path's too: `pkg.Type`), or undefined when it is none.
+ */
+function accessObject(rules: EditRules, token: SyntaxNode, qualified = false): SyntaxNode | null | undefined {
+  const parent = token.parent;
+  const access = parent ? (rules.memberAccess[parent.type] ?? (qualified ? rules.qualifiedTypes?.[parent.type] : undefined)) : undefined;
+  return access && sameNode(parent!.childForFieldName(access.member), token) ? parent!.childForFieldName(access.object) : undefined;
 }
 
 /** Mentions of the name inside nodes the rules cannot read (a Rust macro's token tree: `vec![m::Thing]`): uses no edit can be sure of. */
@@ -853,7 +856,7 @@ function opaqueMentions(rules: EditRules, w: Walk, name: string): Array<{ line: 
 
 /** Whether the new name is already used as a name in the file (bound, or a use of something bound elsewhere). */
 function clashes(rules: EditRules, w: Walk, newName: string): boolean {
-  return (w.leaves.get(newName) ?? []).some((t) => rules.identifiers.includes(t.type) && !rules.isKey(t) && !(t.parent && rules.memberAccess[t.parent.type] && sameNode(t.parent.childForFieldName(rules.memberAccess[t.parent.type]!.member), t)));
+  return (w.leaves.get(newName) ?? []).some((t) => rules.identifiers.includes(t.type) && !rules.isKey(t) && accessObject(rules, t) === undefined);
 }
 
 function clash(newName: string, w: Walk): MastError {

@@ -101,8 +101,9 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
   if (!rules) throw new MastError("UNSUPPORTED_OPERATION", `a cross-file rename of a declaration in ${decl.path} is not supported: its language has no AST edits (TypeScript, JavaScript, Python, Go and Rust do)`, { hint: "Rename it by hand over the lines mast_rename_impact lists, with `diff apply`." });
   checkIdentifier(decl.path, intent.newName);
   const oldName = decl.name.slice(decl.name.lastIndexOf(".") + 1);
-  if (rules.exportedByName && rules.exportedByName(oldName) !== rules.exportedByName(intent.newName)) {
-    throw new MastError("INVALID_ARGUMENT", `'${oldName}' is ${rules.exportedByName(oldName) ? "exported" : "unexported"} by its spelling and '${intent.newName}' would make it ${rules.exportedByName(oldName) ? "unexported" : "exported"}: the rename keeps what other packages can use`, { hint: `Pick a name that ${rules.exportedByName(oldName) ? "starts with a capital letter" : "starts with a lower-case letter"}.` });
+  const exported = rules.exportedByName?.(oldName);
+  if (exported !== undefined && exported !== rules.exportedByName!(intent.newName)) {
+    throw new MastError("INVALID_ARGUMENT", `'${oldName}' is ${exported ? "exported" : "unexported"} by its spelling and '${intent.newName}' would make it ${exported ? "unexported" : "exported"}: the rename keeps what other packages can use`, { hint: `Pick a name that starts with a ${exported ? "capital" : "lower-case"} letter.` });
   }
   if (intent.newName === oldName) throw new MastError("INVALID_ARGUMENT", `'${intent.newName}' is the name '${decl.name}' already has`);
   const unresolved: PlanGap[] = [];
@@ -135,13 +136,15 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
   const importLines = new Set(planned.sites.map((s) => `${s.file_path}:${s.line}`));
   let review = (potential?.matches ?? []).filter((m) => !importLines.has(`${m.file_path}:${m.line}`)).map((m) => ({ file: abs(m.file_path), line: m.line, context: m.context }));
   // An import of the name the index holds no row for (inside a function or a block): a certain use no edit reaches.
+  const importLine = new Map<string, RegExp | null>();
   for (const m of potential?.matches ?? []) {
     const spec = extensionInfo(m.file_path)?.spec;
-    if (!spec || importLines.has(`${m.file_path}:${m.line}`) || !new RegExp(spec.importLine).test(m.context.trim()) || importRecorded(db, m.file_path, m.line)) continue;
+    const re = spec ? (importLine.get(spec.name) ?? importLine.set(spec.name, new RegExp(spec.importLine)).get(spec.name)!) : null;
+    if (!re || importLines.has(`${m.file_path}:${m.line}`) || !re.test(m.context.trim()) || importRecorded(db, m.file_path, m.line)) continue;
     unresolved.push({ file: abs(m.file_path), operation: "rename-import", reason: `line ${m.line} imports '${decl.name}' (${m.context.trim().slice(0, 120)}) where the index records no import (inside a function or a block): the rename does not reach it`, resolution: `Edit line ${m.line} of ${m.file_path} and the uses after it yourself.` });
   }
   // A member is renamed in its own file only: what names it elsewhere, and the types it shares it with, are gaps, not lines to skim.
-  if (decl.name.includes(".")) {
+  if (member) {
     for (const risk of memberRisks(db, target)) unresolved.push({ file: abs(decl.path), operation: "rename-member", reason: risk, resolution: "Rename the other declarations too (one intent each, with --yes), or rename by hand." });
     const calls = new Set(verified.map((v) => `${abs(v.file_path)}:${v.line}`));
     const elsewhere = review.filter((r) => r.file !== abs(decl.path) && !calls.has(`${r.file}:${r.line}`));

@@ -114,6 +114,16 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
   // A member's verified calls in other files: the access on that line is renamed (one access of the name there, or it is a gap).
   const member = decl.name.includes(".");
   if (member) for (const v of verified) if (v.file_path !== decl.path) byFile.set(v.file_path, [...(byFile.get(v.file_path) ?? []), { file_path: v.file_path, line: v.line, kind: "member", local: null }]);
+  // A namespace or package site in a file that names the symbol nowhere has nothing to edit (every `import httpx` reaches
+  // `httpx._utils`): not planned, so the impact counts what can change — unless the cap left lines naming it unlisted.
+  if (potential && potential.total === potential.matches.length) {
+    const naming = new Set([decl.path, ...potential.matches.map((m) => m.file_path), ...verified.map((v) => v.file_path)]);
+    for (const [path, sites] of [...byFile]) {
+      const kept = naming.has(path) ? sites : sites.filter((site) => site.kind !== "namespace" && site.kind !== "package");
+      if (kept.length === 0) byFile.delete(path);
+      else byFile.set(path, kept);
+    }
+  }
   for (const [path, sites] of [...byFile]) {
     if (!extensionInfo(path)?.spec.edits) {
       unparsed += 1;
@@ -151,7 +161,7 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
     for (const r of elsewhere) unresolved.push({ file: r.file, operation: "rename-member-access", reason: `line ${r.line} names '${decl.name.slice(decl.name.lastIndexOf(".") + 1)}' (${r.context.slice(0, 120)}): an access the member rename does not follow`, resolution: `Check line ${r.line} of ${r.file.slice(root.length + 1)} and edit it yourself.` });
     review = review.filter((r) => r.file === abs(decl.path));
   }
-  const count = (k: RenameSite["kind"]) => planned.sites.filter((s) => s.kind === k && byFile.has(s.file_path)).length;
+  const count = (k: RenameSite["kind"]) => [...byFile.values()].flat().filter((s) => s.kind === k).length;
   return {
     intent,
     operation: "rename-exported-symbol",

@@ -53,12 +53,16 @@ describe("Python", () => {
     '    return "make_thing"',
     "",
   ].join("\n");
-  const py = indexedProject({ "pkg/core.py": CORE, "pkg/__init__.py": INIT, "pkg/star.py": STAR, "app.py": APP });
+  // Reaches pkg.core as an attribute, but names nothing of it: no edit there, not in the plan.
+  const OTHER = "import pkg.core\n\nprint(pkg.core.Thing)\n";
+  const py = indexedProject({ "pkg/core.py": CORE, "pkg/__init__.py": INIT, "pkg/star.py": STAR, "app.py": APP, "other.py": OTHER });
 
   it("renames the declaration, __all__, the package's re-export, every import form and module-attribute use; strings stay", async () => {
     const r = await intent(py, "make_thing", "build_thing");
     expect(r.data.success).toBe(true);
     expect(r.data.plan.unresolved).toEqual([]);
+    expect(r.data.plan.files.map((f: string) => f.slice(py.project.root.length + 1)).sort()).toEqual(["app.py", "pkg/__init__.py", "pkg/core.py", "pkg/star.py"]);
+    expect(read(py, "other.py")).toBe(OTHER);
     expect(read(py, "pkg/core.py")).toBe(CORE.replaceAll("make_thing", "build_thing"));
     expect(read(py, "pkg/__init__.py")).toBe(INIT.replaceAll("make_thing", "build_thing"));
     expect(read(py, "pkg/star.py")).toBe(STAR);

@@ -3,7 +3,7 @@
 // loaded 213 of them before its first answer; the bundle loads a handful of chunks, each shared by
 // the entries that need it, so a command still loads only what it uses (docs/decisions.md,
 // "Bundled CLIs"). Native addons and the CommonJS packages required at run time stay external.
-import { chmodSync, copyFileSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { rolldown } from "rolldown";
 
 const OUT = "dist/bin";
@@ -35,4 +35,6 @@ await bundle.close();
 copyFileSync("dist/store/schema.sql", `${OUT}/schema.sql`);
 copyFileSync("dist/structural/query_structural_index.py", `${OUT}/query_structural_index.py`);
 copyFileSync("dist/query/gotypes-checker.go", `${OUT}/gotypes-checker.go`);
+mkdirSync(`${OUT}/queries`, { recursive: true });
+for (const q of readdirSync("dist/lang/queries")) copyFileSync(`dist/lang/queries/${q}`, `${OUT}/queries/${q}`);
 for (const bin of ["mast", "hashpilot"]) chmodSync(`${OUT}/${bin}.js`, 0o755);

@@ -1,21 +1,21 @@
 // C: .c, parsed by tree-sitter-c (the only importer of it), read at breadth through the
 // C-family outline rules (lang/c-family.ts).
 import { createRequire } from "node:module";
-import { C_BUILTIN_TYPES, C_FAMILY_SYNTAX, C_DECLARATIONS, C_TRANSPARENT, includeOf, isStatic, plainCall } from "./c-family.js";
-import type { OutlineRules } from "./outline.js";
+import { blankMacros, C_BUILTIN_TYPES, C_FAMILY_SYNTAX, isStatic } from "./c-family.js";
+import { queryFile, type OutlineSpec } from "./outline.js";
 import type { LanguageSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
 
-const RULES: OutlineRules = {
+const OUTLINE: OutlineSpec = {
+  query: queryFile("c-family", "c"),
   tokens: ["identifier", "type_identifier", "field_identifier"],
   comments: ["comment"],
-  transparent: C_TRANSPARENT,
-  declarations: C_DECLARATIONS,
-  calls: { call_expression: plainCall },
-  imports: includeOf,
+  selfReceivers: [],
   implicitMembers: false,
   exported: (node) => !isStatic(node),
+  normalize: blankMacros,
+  preprocessor: true,
 };
 
 export const C: LanguageSpec = {
@@ -25,7 +25,7 @@ export const C: LanguageSpec = {
   indexedByDefault: [".c"],
   grammars: { c: () => require("tree-sitter-c") as unknown },
   ...C_FAMILY_SYNTAX,
-  outline: RULES,
+  outline: OUTLINE,
   builtinTypes: new Set(C_BUILTIN_TYPES),
   builtinMethods: new Set(),
   callGraph: {

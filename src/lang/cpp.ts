@@ -3,61 +3,18 @@
 // plus classes (members under `public:`/`private:` sections, `Owner::method` definitions outside
 // the class), namespaces read through, `this->m()` and `Owner::m()` calls.
 import { createRequire } from "node:module";
-import { C_BUILTIN_TYPES, C_FAMILY_SYNTAX, C_DECLARATIONS, C_TRANSPARENT, FUNCTION_DEFINITION, PROTOTYPE, functionDeclarator, includeOf, isStatic, plainCall } from "./c-family.js";
-import { fieldText, lastSegment, type CallShape, type DeclarationRule, type OutlineRules } from "./outline.js";
+import { blankMacros, C_BUILTIN_TYPES, C_FAMILY_SYNTAX, isStatic } from "./c-family.js";
+import { queryFile, type OutlineSpec } from "./outline.js";
 import type { LanguageSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
 
-const classRule = (kind: "class"): DeclarationRule => ({
-  kind,
-  chunk: "class_shell",
-  name: (n) => {
-    const name = fieldText(n, "name");
-    return name !== null && n.childForFieldName("body") !== null ? { name: lastSegment(name) } : null;
-  },
-  members: "body",
-  heritage: (n) => {
-    const bases = (n.namedChildren.find((c) => c.type === "base_class_clause")?.namedChildren ?? []).filter((c) => c.type !== "access_specifier").map((c) => lastSegment(c.text));
-    return { extends: bases[0] ?? null, implements: bases.slice(1) };
-  },
-});
-
-const RULES: OutlineRules = {
+const OUTLINE: OutlineSpec = {
+  query: queryFile("c-family", "cpp"),
   tokens: ["identifier", "type_identifier", "field_identifier", "namespace_identifier"],
   comments: ["comment"],
-  transparent: { ...C_TRANSPARENT, namespace_definition: "body", template_declaration: null },
-  ignored: ["template_parameter_list"],
-  declarations: {
-    ...C_DECLARATIONS,
-    class_specifier: classRule("class"),
-    struct_specifier: classRule("class"),
-    // Inside a class: a method declared (`int draw(int) const;`) or defined inline.
-    field_declaration: { ...PROTOTYPE, name: (n) => (functionDeclarator(n) ? (FUNCTION_DEFINITION.name(n) ?? null) : null) },
-  },
-  calls: {
-    call_expression: (node): CallShape | null => {
-      const plain = plainCall(node);
-      if (plain) return plain;
-      const fn = node.childForFieldName("function");
-      if (fn?.type === "field_expression" && fn.childForFieldName("argument")?.type === "this") {
-        const field = fn.childForFieldName("field");
-        return field ? { name: field, receiver: { kind: "this" } } : null;
-      }
-      if (fn?.type === "qualified_identifier") {
-        const scope = fn.childForFieldName("scope");
-        const name = fn.childForFieldName("name");
-        if (scope && name?.type === "identifier") return { name, receiver: { kind: "static", className: scope.text.replace(/<.*$/s, "") } };
-      }
-      return null;
-    },
-    new_expression: (node): CallShape | null => {
-      const type = node.childForFieldName("type");
-      return type?.type === "type_identifier" ? { name: type, receiver: { kind: "bare" }, isNew: true } : null;
-    },
-  },
-  imports: includeOf,
-  innerScopes: ["field_declaration_list"],
+  scopes: "last",
+  selfReceivers: ["this"],
   implicitMembers: true,
   // A member is public under the last `public:` before it, private under `private:`/`protected:`;
   // a `struct` starts public, a `class` private.
@@ -66,6 +23,8 @@ const RULES: OutlineRules = {
     opens: (member) => (member.type === "access_specifier" ? member.text.replace(/:$/, "").trim() : null),
   },
   exported: (node, ownerExported, section) => (ownerExported === null ? !isStatic(node) : ownerExported && section === "public"),
+  normalize: blankMacros,
+  preprocessor: true,
 };
 
 export const CPP: LanguageSpec = {
@@ -74,7 +33,7 @@ export const CPP: LanguageSpec = {
   indexedByDefault: [".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".h"],
   grammars: { cpp: () => require("tree-sitter-cpp") as unknown },
   ...C_FAMILY_SYNTAX,
-  outline: RULES,
+  outline: OUTLINE,
   builtinTypes: new Set([...C_BUILTIN_TYPES, "auto", "std", "string", "vector", "map", "unique_ptr", "shared_ptr"]),
   builtinMethods: new Set("size empty begin end push_back emplace_back insert erase find at clear get reset c_str".split(" ")),
   callGraph: {

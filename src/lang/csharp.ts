@@ -1,10 +1,11 @@
-// C#: .cs, parsed by tree-sitter-c-sharp (the only importer of it), read at breadth through
-// outline rules: classes, structs, records, interfaces and enums in namespaces (read through),
-// methods and constructors, `public` for exportedness, `///` docs, `this.M()` and `Type.M()` calls.
+// C#: .cs, parsed by tree-sitter-c-sharp (the only importer of it), read at breadth through its
+// query file (queries/csharp.scm): classes, structs, records, interfaces and enums in namespaces
+// and `#if` regions (read through), methods, constructors, operators and local functions, `public`
+// for exportedness, `///` docs, `this.M()` and `Type.M()` calls.
 // The package is an ES module with top-level await, so its native binding is loaded directly.
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { childrenOf, fieldText, lastSegment, type CallShape, type DeclarationRule, type OutlineRules, type RuleNode, type RuleParam } from "./outline.js";
+import { queryFile, type OutlineSpec } from "./outline.js";
 import type { LanguageSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
@@ -16,74 +17,23 @@ function loadGrammar(): unknown {
   return binding;
 }
 
-const name = (node: RuleNode) => {
-  const n = fieldText(node, "name");
-  return n === null ? null : { name: n };
-};
-
-function params(node: RuleNode): RuleParam[] {
-  return childrenOf(node.childForFieldName("parameters"), "parameter").map((p) => ({
-    name: fieldText(p, "name") ?? p.text,
-    type: fieldText(p, "type"),
-    optional: p.namedChildren.some((c) => c.type === "equals_value_clause") || /^params\b/.test(p.text),
-  }));
-}
-
-/** `class C : Base, IFoo`: the first base not named like an interface (`I` + capital) extends, the rest implement. */
-function heritage(node: RuleNode): { extends: string | null; implements: string[] } {
-  const bases = (node.namedChildren.find((c) => c.type === "base_list")?.namedChildren ?? []).map((b) => lastSegment(b.text));
-  const base = node.type === "interface_declaration" ? null : (bases.find((b) => !/^I[A-Z]/.test(b)) ?? null);
-  return { extends: base, implements: bases.filter((b) => b !== base) };
-}
-
-const typeRule = (kind: DeclarationRule["kind"], chunk: DeclarationRule["chunk"]): DeclarationRule => ({ kind, chunk, name, members: "body", body: "body", heritage });
-
-const RULES: OutlineRules = {
+const OUTLINE: OutlineSpec = {
+  query: queryFile("csharp"),
   tokens: ["identifier"],
   comments: ["comment"],
-  transparent: { namespace_declaration: "body", file_scoped_namespace_declaration: null },
-  declarations: {
-    class_declaration: typeRule("class", "class_shell"),
-    struct_declaration: typeRule("class", "class_shell"),
-    record_declaration: typeRule("class", "class_shell"),
-    interface_declaration: typeRule("interface", "interface"),
-    enum_declaration: { kind: "enum", chunk: "type", name },
-    delegate_declaration: { kind: "type", chunk: "type", name },
-    method_declaration: { kind: "function", chunk: "function", name, body: "body", params, returnType: (n) => fieldText(n, "returns") },
-    constructor_declaration: { kind: "function", chunk: "function", name, body: "body", params },
-  },
-  calls: {
-    invocation_expression: (node): CallShape | null => {
-      const fn = node.childForFieldName("function");
-      if (fn?.type === "identifier") return { name: fn, receiver: { kind: "bare" } };
-      if (fn?.type === "generic_name") return fn.namedChildren[0] ? { name: fn.namedChildren[0], receiver: { kind: "bare" } } : null;
-      if (fn?.type !== "member_access_expression") return null;
-      const object = fn.childForFieldName("expression");
-      const member = fn.childForFieldName("name");
-      const called = member?.type === "generic_name" ? member.namedChildren[0] : member;
-      if (!called) return null;
-      if (object?.type === "this_expression" || object?.type === "this") return { name: called, receiver: { kind: "this" } };
-      if (object?.type === "identifier" && /^[A-Z]/.test(object.text)) return { name: called, receiver: { kind: "static", className: object.text } };
-      return null;
-    },
-    object_creation_expression: (node): CallShape | null => {
-      const type = node.childForFieldName("type");
-      return type?.type === "identifier" ? { name: type, receiver: { kind: "bare" }, isNew: true } : null;
-    },
-  },
-  // `using A.B;` names a namespace, which spans files: recorded, bound to nothing.
-  imports: (node) => {
-    if (node.type !== "using_directive") return null;
-    const target = node.namedChildren.at(-1);
-    return target ? [{ module: target.text, names: [], locals: [] }] : null;
-  },
-  innerScopes: ["declaration_list"],
+  selfReceivers: ["this"],
   implicitMembers: true,
+  /** `class C : Base, IFoo`: the first base not named like an interface (`I` + capital) extends, the rest implement. */
+  bases: (names, node) => {
+    const base = node.type === "interface_declaration" ? null : (names.find((b) => !/^I[A-Z]/.test(b)) ?? null);
+    return { extends: base, implements: names.filter((b) => b !== base) };
+  },
   exported: (node, ownerExported) => {
     const mods = node.namedChildren.filter((c) => c.type === "modifier").map((c) => c.text);
     if (node.parent?.parent?.type === "interface_declaration") return ownerExported !== false;
     return mods.includes("public") && ownerExported !== false;
   },
+  preprocessor: true,
 };
 
 export const CSHARP: LanguageSpec = {
@@ -93,7 +43,7 @@ export const CSHARP: LanguageSpec = {
   grammars: { c_sharp: loadGrammar },
   resolver: "none",
   extractor: "outline",
-  outline: RULES,
+  outline: OUTLINE,
   scope: "file",
   structuralInterfaces: false,
   methodDispatch: "static",

@@ -1,9 +1,13 @@
-// Outline rules: how a language read at breadth (Java, C, C++, C#, Ruby, PHP) turns its syntax
-// tree into declarations, members, docs, imports and call sites — the data (and the few small
-// functions over nodes) that syntax/outline.ts runs. A node is seen through `RuleNode`, the part
-// of a tree-sitter node the rules read, so this layer needs no parser.
+// The breadth languages' outline specs: how a language read at breadth (Java, C, C++, C#, Ruby,
+// PHP) is extracted by syntax/outline.ts. What the syntax tree says is in the language's query
+// file (`queries/<language>.scm`, tags.scm-style captures documented in docs/languages.md:
+// definitions, calls, imports, parameters, heritage); what a query cannot say is a small typed
+// hook here (exportedness, access sections, how bases divide into extends and implements, source
+// views for macros and preprocessor conditionals). A node is seen through `RuleNode`, the part of
+// a tree-sitter node the hooks read, so this layer needs no parser.
+import { readFileSync } from "node:fs";
 
-/** The part of a syntax node the rules read (a tree-sitter SyntaxNode has all of it). */
+/** The part of a syntax node the hooks read (a tree-sitter SyntaxNode has all of it). */
 export interface RuleNode {
   readonly type: string;
   readonly text: string;
@@ -16,61 +20,18 @@ export interface RuleNode {
   childrenForFieldName(name: string): RuleNode[];
 }
 
-export interface RuleParam {
-  readonly name: string;
-  readonly type: string | null;
-  readonly optional: boolean;
-}
-
-export interface DeclarationRule {
-  readonly kind: "function" | "class" | "interface" | "type" | "enum" | "namespace" | "const" | "variable";
-  readonly chunk: "function" | "class_shell" | "interface" | "type" | "block";
-  /**
-   * The declared name, and for a member defined outside its class (`int Widget::draw() {…}`) the
-   * class it belongs to; null when the node declares nothing after all (a C declaration of a variable).
-   */
-  name(node: RuleNode): { name: string; owner?: string } | null;
-  /** The field holding the members (a class body): its declarations are `Owner.member`. */
-  readonly members?: string;
-  /** The field holding the body: the signature is the text before it. */
-  readonly body?: string;
-  heritage?(node: RuleNode): { extends: string | null; implements: string[] };
-  params?(node: RuleNode): RuleParam[];
-  returnType?(node: RuleNode): string | null;
-}
-
-/** A call as the rules read it: the called name's node and what its receiver is (null: a receiver the rules cannot name, potential only). */
-export interface CallShape {
-  readonly name: RuleNode;
-  readonly receiver: { readonly kind: "bare" } | { readonly kind: "this" } | { readonly kind: "static"; readonly className: string };
-  /** An instance creation (`new T()`): a call of the class. */
-  readonly isNew?: boolean;
-}
-
-export interface OutlineImport {
-  readonly module: string;
-  /** `*` with no local: every name the target declares comes into scope (`#include`, `require`). */
-  readonly names: readonly string[];
-  readonly locals: readonly string[];
-}
-
-export interface OutlineRules {
+export interface OutlineSpec {
+  /** The query file's text (read once, on first use). */
+  readonly query: () => string;
   /** Node types of identifier tokens (the chunks' identifier bags). */
   readonly tokens: readonly string[];
   /** Comment node types; the comments directly above a declaration are its doc. */
   readonly comments: readonly string[];
-  /** Containers read as the level they sit in (namespaces, templates, linkage blocks): node type → the field holding the children (null: the node's own children). */
-  readonly transparent: Readonly<Record<string, string | null>>;
-  /** Node types that are neither declarations nor code of their own (a template's parameter list): left out of chunks. */
-  readonly ignored?: readonly string[];
-  readonly declarations: Readonly<Record<string, DeclarationRule>>;
-  /** Call node types → the call's shape, or null when the node is no call the rules read. */
-  readonly calls: Readonly<Record<string, (node: RuleNode) => CallShape | null>>;
-  /** The imports a node at the top level makes (an include, an import declaration, a `require`), or null. */
-  imports(node: RuleNode): OutlineImport[] | null;
-  /** Node types inside a function whose code has another `this` (anonymous and local classes): their `this` and implicit calls are not the enclosing class's. */
-  readonly innerScopes?: readonly string[];
-  /** A bare `m()` inside a method may name a member of its class (Java, C++, C#, Ruby); false where it names a function only (PHP). */
+  /** How a qualified name's scope names its owner (`a::B::m`, `A::B`): `::`-separated; `last`: the owner is the last scope segment (C++ namespaces are not owners), `full`: every segment (Ruby's `A::B` is `A.B`). */
+  readonly scopes?: "last" | "full";
+  /** Receiver texts that are the current object (`this`, `self`, `$this`): a call on one is a `this` call. */
+  readonly selfReceivers: readonly string[];
+  /** A bare `m()` inside a method may name a member of its class (Java, C++, C#, Ruby); false where it names a function only (C, PHP). */
   readonly implicitMembers: boolean;
   /**
    * A class body's access sections (C++ `public:`, Ruby's bare `private`): the section a body
@@ -80,18 +41,24 @@ export interface OutlineRules {
   readonly sections?: { initial(body: RuleNode): string; opens(member: RuleNode): string | null };
   /** Whether a declaration is exported: a top-level one (`ownerExported` null) or a member of a class that is (or is not), in `section` when the language has sections. */
   exported(node: RuleNode, ownerExported: boolean | null, section: string | null): boolean;
+  /** `@bases` (a base list that does not say which base is a class) divided into the class extended and the interfaces implemented. */
+  bases?(names: readonly string[], node: RuleNode): { extends: string | null; implements: string[] };
+  /**
+   * The text the parser reads instead of the file's: the same length with every newline in place,
+   * so positions and lines are the file's (export macros by shape blanked out: `class API_EXPORT X {`).
+   */
+  readonly normalize?: (text: string) => string;
+  /** `#if`/`#ifdef` conditionals: when the file's parse has errors, views with the directives blanked out are parsed too and the one with the fewest errors is read. */
+  readonly preprocessor?: boolean;
 }
 
-// ---- helpers the rule files share ----
-
-export function fieldText(node: RuleNode, name: string): string | null {
-  return node.childForFieldName(name)?.text ?? null;
+/** Query files shipped beside the language specs (`lang/queries/<name>.scm`, copied next to the bundle), one after the other. */
+export function queryFile(...names: string[]): () => string {
+  let text: string | undefined;
+  return () => (text ??= names.map((name) => readFileSync(new URL(`./queries/${name}.scm`, import.meta.url), "utf8")).join("\n"));
 }
 
-/** The node's named children of one of the types. */
-export function childrenOf(node: RuleNode | null, ...types: string[]): RuleNode[] {
-  return (node?.namedChildren ?? []).filter((c) => types.includes(c.type));
-}
+// ---- helpers the hooks share ----
 
 /** The text of the node's first named child of one of the types (a modifier list, a name). */
 export function childText(node: RuleNode, ...types: string[]): string | null {
@@ -104,3 +71,36 @@ export function lastSegment(text: string): string {
   return bare.split(/::|\.|\\/).pop()!.trim();
 }
 
+const DIRECTIVE = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b/;
+
+/** `text` with the lines `blank` says to blank replaced by spaces (newlines and every other character's position kept). */
+function blankLines(text: string, blank: (line: string, index: number) => boolean): string {
+  const lines = text.split("\n");
+  return lines.map((line, i) => (blank(line, i) ? line.replace(/[^\r]/g, " ") : line)).join("\n");
+}
+
+/**
+ * Views of a file with preprocessor conditionals taken out, each the file's length with its lines
+ * in place: every branch (the directives blanked: right when the branches are alternatives of a
+ * part of a declaration, as `#if` in an enum), and the first branch of each conditional (the
+ * `#else`/`#elif` branches blanked too: right when each branch is a whole alternative header).
+ */
+export function conditionalViews(text: string): string[] {
+  if (!/^[ \t]*#[ \t]*if/m.test(text)) return [];
+  const lines = text.split("\n");
+  const directive = lines.map((l) => DIRECTIVE.exec(l)?.[1] ?? null);
+  // Line continuations (`\` at the end) belong to the directive they continue.
+  for (let i = 0; i + 1 < lines.length; i++) if (directive[i] !== null && /\\\r?$/.test(lines[i]!) && directive[i + 1] === null) directive[i + 1] = "continued";
+  const all = blankLines(text, (_l, i) => directive[i] !== null);
+  // First branches: a stack of "is this conditional past its first branch".
+  const stack: boolean[] = [];
+  const skipped = lines.map((_l, i) => {
+    const d = directive[i];
+    if (d === "if" || d === "ifdef" || d === "ifndef") stack.push(false);
+    else if (d?.startsWith("el") === true && stack.length > 0) stack[stack.length - 1] = true;
+    else if (d === "endif") stack.pop();
+    return d !== null || stack.some((past) => past);
+  });
+  const first = blankLines(text, (_l, i) => skipped[i]!);
+  return first === all ? [all] : [all, first];
+}

@@ -2,7 +2,7 @@
 // generic layers (index, store, query, tools) ask for instead of naming a language. One file per
 // language in this folder declares one LanguageSpec; languages.ts lists them.
 import type { EditRules } from "./edit-rules.js";
-import type { OutlineRules } from "./outline.js";
+import type { OutlineSpec } from "./outline.js";
 
 /** How a file of this language's import specifiers name project files (resolve/imports.ts). */
 export type Resolver = "ecmascript" | "python" | "go" | "rust" | "java" | "include" | "ruby" | "php" | "none";
@@ -23,8 +23,8 @@ export interface LanguageSpec {
   /** Grammar name → its tree-sitter language, loaded on first use (the only importer of the grammar's package). */
   readonly grammars: Readonly<Record<string, () => unknown>>;
   readonly extractor: Extractor;
-  /** The declarations, imports and call shapes the `outline` extractor reads (languages indexed at breadth). */
-  readonly outline?: OutlineRules;
+  /** The query file and hooks the `outline` extractor reads (languages indexed at breadth). */
+  readonly outline?: OutlineSpec;
   /** What hashpilot's AST edits read of the language's trees; absent: no AST edits (hash and diff edits only). */
   readonly edits?: EditRules;
   readonly resolver: Resolver;

@@ -1,38 +1,155 @@
-// The breadth extractor: runs a language's outline rules (lang/outline.ts) over its tree. Every
-// declaration the rules name becomes a chunk and a symbol (members of a class as `Class.member`,
-// a class as an outline of its members' signatures), the comments directly above it its doc;
-// the rest of the top level forms block chunks; imports come from the rules; each call the rules
-// read becomes a call site: bare, `this`, or on a named type — and a bare call inside a class is
-// `implicit`: its member if it has one, else the plain name (the linker decides). Pure: a function of (path, text, options).
+// The breadth extractor: runs a language's query file (lang/queries/<language>.scm) over its tree
+// and turns the matches into chunks, symbols, imports and call sites, with the language's typed
+// hooks (lang/outline.ts) where a query cannot say it. Definitions nest by position: one inside a
+// class's `@members` is `Class.member`, one inside a function's `@body` is `function.inner`, and
+// one inside a definition's other parts (a struct in a typedef) is a symbol of that definition's
+// chunk. A class's chunk is an outline: its header, each member's first signature line and every
+// other line of the body verbatim (fields, constants, sections, preprocessor lines). The comments
+// directly above a definition are its doc; top-level code that declares nothing forms block chunks.
+// Each call a query finds becomes a call site of the innermost definition around it: bare, `this`,
+// or on a named type — and a bare call inside a class is `implicit`: its member if it has one,
+// else the plain name (the linker decides). Pure: a function of (path, text, options).
 import { collapseWhitespace, firstLine } from "../base/text.js";
-import type { DeclarationRule, OutlineRules } from "../lang/outline.js";
-import { field, parseSource, type SyntaxNode } from "./parser.js";
-import { leadingComments, TreeExtractor, type MutableDraft } from "./tree-extractor.js";
-import type { CallReceiver, ExtractOptions, ExtractResult, FileExtraction } from "./types.js";
+import { conditionalViews, type OutlineSpec } from "../lang/outline.js";
+import { parseSource, queryMatches, type QueryMatch, type SyntaxNode, type Tree } from "./parser.js";
+import { leadingComments, TreeExtractor, type MutableDraft, type MutableSymbol } from "./tree-extractor.js";
+import type { CallReceiver, ChunkType, ExtractOptions, ExtractResult, FileExtraction, SymbolKind } from "./types.js";
 
-/** Containers nested deeper than this (namespaces in namespaces, classes in classes) are not descended. */
-const MAX_DEPTH = 32;
+/** Non-member lines of a class body longer than this run are a block chunk of their own, their first line in the outline. */
+const LONG_RUN = 12;
 
-export function extractOutline(filePath: string, text: string, grammar: string, language: string, rules: OutlineRules, options: ExtractOptions): ExtractResult {
-  const tree = parseSource(grammar, text, options.parseTimeoutMs);
+export function extractOutline(filePath: string, text: string, grammar: string, language: string, spec: OutlineSpec, options: ExtractOptions): ExtractResult {
+  const source = spec.normalize ? spec.normalize(text) : text;
+  const tree = parseSource(grammar, source, options.parseTimeoutMs);
   if (tree === null) return { ok: false, error: `parse timed out after ${options.parseTimeoutMs} ms` };
-  return { ok: true, extraction: new OutlineExtractor(filePath, text, language, tree.rootNode, options, rules).run() };
+  const query = spec.query();
+  const matches = queryMatches(grammar, query, tree.rootNode);
+  const recovered = tree.rootNode.hasError && spec.preprocessor ? recover(grammar, query, source, tree, options.parseTimeoutMs) : [];
+  return { ok: true, extraction: new OutlineExtractor(filePath, text, language, tree.rootNode, options, spec, matches, recovered).run() };
 }
 
-interface Pending {
-  /** A function-like declaration whose body's calls are read once every declaration is known. */
-  readonly body: SyntaxNode;
-  readonly caller: string;
-  readonly owner: string | null;
+/**
+ * What the parse lost to preprocessor conditionals: for each outermost ERROR region of the file's
+ * tree, the matches inside it from the view of the file (conditionalViews: same length, lines in
+ * place) with the fewest characters in error there. The file's own tree stays the one read.
+ */
+function recover(grammar: string, query: string, source: string, tree: Tree, timeoutMs: number): QueryMatch[] {
+  const regions = errorRegions(tree);
+  if (regions.length === 0) return [];
+  const views: Array<{ tree: Tree; errors: Array<[number, number]>; matches?: QueryMatch[] }> = [];
+  for (const view of conditionalViews(source)) {
+    const parsed = parseSource(grammar, view, timeoutMs);
+    if (parsed !== null) views.push({ tree: parsed, errors: errorRegions(parsed) });
+  }
+  const out: QueryMatch[] = [];
+  for (const [start, end] of regions) {
+    const inside = (errors: Array<[number, number]>) => errors.reduce((n, [s, e]) => n + Math.max(0, Math.min(e, end) - Math.max(s, start)), 0);
+    const best = views.reduce<(typeof views)[number] | null>((b, v) => (b === null || inside(v.errors) < inside(b.errors) ? v : b), null);
+    if (best === null || inside(best.errors) >= end - start) continue;
+    best.matches ??= queryMatches(grammar, query, best.tree.rootNode);
+    for (const m of best.matches) {
+      const head = m.captures[0]!.node;
+      if (head.endIndex > start && head.startIndex < end) out.push(m);
+    }
+  }
+  return out;
 }
+
+/** The spans of the outermost ERROR nodes. */
+function errorRegions(tree: Tree): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const cursor = tree.walk();
+  for (;;) {
+    const node = cursor.currentNode;
+    if (node.type === "ERROR") out.push([node.startIndex, node.endIndex]);
+    else if (node.hasError && cursor.gotoFirstChild()) continue;
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) return out;
+    }
+  }
+}
+
+/** What the query says about one definition. */
+interface Definition {
+  readonly node: SyntaxNode;
+  readonly kind: string;
+  name: SyntaxNode | null;
+  /** `def Owner.m` (Ruby): the object the definition is made on. */
+  owner: SyntaxNode | null;
+  body: SyntaxNode | null;
+  members: SyntaxNode | null;
+  parameters: SyntaxNode | null;
+  returns: SyntaxNode | null;
+  readonly extends: SyntaxNode[];
+  readonly implements: SyntaxNode[];
+  readonly bases: SyntaxNode[];
+  /** The definition it sits in, and where: a member, inside a function body, or elsewhere in its node. */
+  parent: Definition | null;
+  role: "top" | "member" | "nested" | "part";
+  /** Set once declared. */
+  qualified?: string;
+  exported?: boolean;
+  symbol?: MutableSymbol;
+  draft?: MutableDraft;
+}
+
+interface CallMatch {
+  readonly name: SyntaxNode;
+  readonly receiver: SyntaxNode | null;
+  /** `@receiver.type`: the receiver is a type whatever it is named (`Type::m()`). */
+  readonly typed: boolean;
+  readonly isNew: boolean;
+}
+
+interface Param {
+  readonly name: string;
+  readonly type: string | null;
+  readonly optional: boolean;
+}
+
+/** Where a call's caller is found: a function body, a class body or an inner scope (another `this`). */
+interface Region {
+  readonly start: number;
+  readonly end: number;
+  readonly caller: string | null;
+  readonly owner: string | null;
+  readonly inner: boolean;
+}
+
+/** `@definition.<kind>` → the symbol kind and chunk type. */
+const KINDS = new Map<string, { kind: SymbolKind; chunk: ChunkType }>([
+  ["function", { kind: "function", chunk: "function" }],
+  ["method", { kind: "function", chunk: "function" }],
+  ["constructor", { kind: "function", chunk: "function" }],
+  ["prototype", { kind: "function", chunk: "function" }],
+  ["macro_function", { kind: "function", chunk: "function" }],
+  ["operator", { kind: "function", chunk: "function" }],
+  ["class", { kind: "class", chunk: "class_shell" }],
+  ["struct", { kind: "class", chunk: "class_shell" }],
+  ["module", { kind: "class", chunk: "class_shell" }],
+  ["trait", { kind: "class", chunk: "class_shell" }],
+  ["record", { kind: "class", chunk: "class_shell" }],
+  ["interface", { kind: "interface", chunk: "interface" }],
+  ["annotation", { kind: "interface", chunk: "interface" }],
+  ["enum", { kind: "enum", chunk: "type" }],
+  ["type", { kind: "type", chunk: "type" }],
+  ["macro", { kind: "const", chunk: "block" }],
+]);
+
+const key = (node: SyntaxNode) => `${node.startIndex}:${node.endIndex}:${node.typeId}`;
+const within = (inner: SyntaxNode, outer: SyntaxNode | null) => outer !== null && inner.startIndex >= outer.startIndex && inner.endIndex <= outer.endIndex;
 
 class OutlineExtractor extends TreeExtractor {
-  private readonly pending: Pending[] = [];
-  /** Top-level statements that are not declarations: their calls are the module's. */
-  private readonly topLevel: SyntaxNode[] = [];
   private readonly comments: ReadonlySet<string>;
-  private readonly ignored: ReadonlySet<string>;
-  private readonly innerScopes: ReadonlySet<string>;
+  private readonly definitions: Definition[] = [];
+  private readonly byNode = new Map<string, Definition>();
+  private readonly callMatches: CallMatch[] = [];
+  private readonly importMatches: QueryMatch[] = [];
+  private readonly params = new Map<string, Param[]>();
+  private readonly scopes: SyntaxNode[] = [];
+  private readonly mixins: QueryMatch[] = [];
+  private readonly seenCalls = new Set<number>();
+  private readonly seenParams = new Set<string>();
 
   constructor(
     filePath: string,
@@ -40,160 +157,395 @@ class OutlineExtractor extends TreeExtractor {
     language: string,
     root: SyntaxNode,
     options: ExtractOptions,
-    private readonly rules: OutlineRules,
+    private readonly spec: OutlineSpec,
+    matches: readonly QueryMatch[],
+    recovered: readonly QueryMatch[],
   ) {
     super(filePath, text, language, root, options);
-    this.comments = new Set(rules.comments);
-    this.ignored = new Set(rules.ignored ?? []);
-    this.innerScopes = new Set(rules.innerScopes ?? []);
+    this.comments = new Set(spec.comments);
+    this.read(matches, false);
+    this.read(recovered, true);
+    this.definitions.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
   }
 
   run(): FileExtraction {
-    this.collect(new Set(this.rules.tokens), new Set([...Object.keys(this.rules.calls), ...this.innerScopes]));
-    // An explicit stack of containers, not recursion: (node, owner class, its exportedness, depth).
-    this.declareLevel(this.root, 0);
+    this.collect(new Set(this.spec.tokens), new Set());
+    this.nest();
+    for (const def of this.definitions) this.declare(def);
+    this.outlines();
+    this.blocks(this.root);
     this.flushBlock();
-    for (const p of this.pending) this.recordCalls(p.body, p.caller, p.owner);
-    for (const node of this.topLevel) this.recordCalls(node, null, null);
+    this.recordImports();
+    this.recordCalls();
     return this.finish();
   }
 
-  /** The children of a top-level container: declarations, transparent containers read in place, the rest grouped into blocks. */
-  private declareLevel(container: SyntaxNode, depth: number): void {
-    for (const node of container.namedChildren) {
-      if (this.comments.has(node.type) || this.ignored.has(node.type)) continue;
-      const through = this.rules.transparent[node.type];
-      if (through !== undefined && depth < MAX_DEPTH) {
-        const inner = through === null ? node : field(node, through);
-        if (inner) {
-          this.declareLevel(inner, depth + 1);
-          continue;
+  // ---- the query's matches, sorted by what they say ----
+
+  /** `recovered`: matches from a view of an ERROR region, kept where the file's own tree has no definition starting at the same place. */
+  private read(matches: readonly QueryMatch[], recovered: boolean): void {
+    const starts = recovered ? new Set(this.definitions.map((d) => d.node.startIndex)) : null;
+    for (const match of matches) {
+      const root = match.captures[0];
+      if (!root) continue;
+      const capture = (name: string) => match.captures.find((c) => c.name === name)?.node ?? null;
+      const all = (name: string) => match.captures.filter((c) => c.name === name).map((c) => c.node);
+      const head = match.captures.find((c) => c.name.startsWith("definition.") || c.name.startsWith("reference.") || c.name === "import" || c.name === "parameter" || c.name === "scope" || c.name === "mixin");
+      if (!head) continue;
+      if (head.name.startsWith("definition.")) {
+        const kind = head.name.slice("definition.".length);
+        if (!KINDS.has(kind)) throw new Error(`unknown definition kind @${head.name} in the ${this.language} query`);
+        if (starts?.has(head.node.startIndex)) continue;
+        const k = key(head.node);
+        const had = this.byNode.get(k);
+        // Two patterns matching one node (declarator shapes): the first names it, the others may add parts.
+        const def: Definition = had ?? { node: head.node, kind, name: null, owner: null, body: null, members: null, parameters: null, returns: null, extends: [], implements: [], bases: [], parent: null, role: "top" };
+        def.name ??= capture("name");
+        def.owner ??= capture("owner");
+        def.body ??= capture("body");
+        def.members ??= capture("members");
+        def.parameters ??= capture("parameters");
+        def.returns ??= capture("returns");
+        // A pattern matches once per base it captures: the lists gather every match's.
+        for (const part of ["extends", "implements", "bases"] as const) {
+          for (const n of all(part)) if (!def[part].some((d) => d.startIndex === n.startIndex)) def[part].push(n);
         }
-      }
-      const rule = this.rules.declarations[node.type];
-      if (rule && this.declare(node, rule, null, null, depth)) {
-        this.flushBlock();
-        continue;
-      }
-      const imports = this.rules.imports(node);
-      // An import of every name without a binding (`#include`, `require`) is transitive in these
-      // languages: what the target brings in comes with it (an export_star).
-      for (const i of imports ?? []) {
-        const glob = i.names.length === 1 && i.names[0] === "*" && i.locals.length === 0;
-        this.imports.push({ module: i.module, names: [...i.names], locals: [...i.locals], kind: glob ? "export_star" : "import", line: node.startPosition.row + 1 });
-      }
-      this.topLevel.push(node);
-      this.extendBlock(node);
+        if (!had) {
+          this.byNode.set(k, def);
+          this.definitions.push(def);
+        }
+      } else if (head.name === "reference.call" || head.name === "reference.new") {
+        const name = capture("name");
+        if (!name || this.seenCalls.has(name.startIndex)) continue;
+        this.seenCalls.add(name.startIndex);
+        const typed = capture("receiver.type");
+        this.callMatches.push({ name, receiver: typed ?? capture("receiver"), typed: typed !== null, isNew: head.name === "reference.new" });
+      } else if (head.name === "import") this.importMatches.push(match);
+      else if (head.name === "parameter") {
+        const list = head.node.parent;
+        const name = capture("parameter.name");
+        if (!list || this.seenParams.has(key(head.node))) continue;
+        this.seenParams.add(key(head.node));
+        const k = key(list);
+        const params = this.params.get(k) ?? [];
+        const type = capture("parameter.type");
+        const variadic = capture("parameter.variadic");
+        // The name without a declarator's `*`/`&`; the type is the text from the type to the name (`char *` → `char*`, `String...`).
+        const word = name === null ? -1 : name.text.search(/[A-Za-z_$]/);
+        const nameText = name === null || word < 0 ? null : name.text.slice(word);
+        const typeEnd = name !== null && type !== null && word >= 0 && name.startIndex >= type.endIndex ? name.startIndex + word : (type?.endIndex ?? 0);
+        params.push({
+          name: nameText ?? (variadic ? "..." : "_"),
+          type: type === null ? null : collapseWhitespace(this.slice(type.startIndex, typeEnd)).replace(/\s+(?=[*&]|\.\.\.)/g, ""),
+          optional: capture("parameter.optional") !== null || variadic !== null,
+        });
+        this.params.set(k, params);
+      } else if (head.name === "scope") this.scopes.push(head.node);
+      else if (head.name === "mixin") this.mixins.push(match);
     }
   }
 
-  /**
-   * One declaration (and, for a class, its members); false when the rule finds it declares
-   * nothing. `owner`: the class it is a member of, with that class's exportedness.
-   */
-  private declare(node: SyntaxNode, rule: DeclarationRule, owner: string | null, ownerExported: boolean | null, depth: number, section: string | null = null): boolean {
-    const named = rule.name(node);
-    if (named === null || named.name === "") return false;
-    const cls = owner ?? named.owner ?? null;
+  /** Each definition's parent (the innermost definition containing it) and its role there. */
+  private nest(): void {
+    const open: Definition[] = [];
+    for (const def of this.definitions) {
+      while (open.length > 0 && !within(def.node, open.at(-1)!.node)) open.pop();
+      const parent = open.at(-1) ?? null;
+      def.parent = parent;
+      if (parent === null) def.role = "top";
+      else if (within(def.node, parent.members)) def.role = "member";
+      else if (within(def.node, parent.body)) def.role = "nested";
+      else def.role = "part";
+      open.push(def);
+    }
+  }
+
+  // ---- declarations ----
+
+  /** The declared name and the owner its qualified name says (`A::B::m` → B, or A.B with `scopes: "full"`). */
+  private nameOf(def: Definition): { name: string; owner: string | null } | null {
+    if (def.name === null) return null;
+    // `(name)` (a macro-proof C declarator), template arguments and spaces (`operator ==`) dropped.
+    const text = def.name.text.replace(/^\((.*)\)$/s, "$1").replace(/<[^<>]*(?:<[^<>]*>[^<>]*)*>(?=::|$)/g, "").replace(/\s+/g, "");
+    // A pointer or reference declarator (`(*handler)(int)`) declares a variable, not a function.
+    if (text === "" || /^[*&]+\w/.test(text)) return null;
+    const parts = text.split("::").filter((p) => p !== "");
+    if (parts.length === 0) return null;
+    const on = def.owner?.text.replace(/\s+/g, "");
+    if (on !== undefined && on !== "" && !this.spec.selfReceivers.includes(on)) parts.unshift(...on.split("::"));
+    let name = parts.pop()!;
+    // `@definition.operator`'s name is the operator (`+`, `==`) or the type it converts to.
+    if (def.kind === "operator" && !name.startsWith("operator")) name = `operator${/^\w/.test(name) ? " " : ""}${name}`;
+    if (parts.length === 0) return { name, owner: null };
+    return { name, owner: this.spec.scopes === "full" ? parts.join(".") : parts.at(-1)! };
+  }
+
+  private declare(def: Definition): void {
+    const named = this.nameOf(def);
+    if (named === null) return;
+    const parent = def.parent;
+    if (parent !== null && parent.qualified === undefined) return; // inside a definition that declared nothing
+    if (def.role === "nested" && def.kind === "prototype") return; // a local declaration of a function declared elsewhere
+    const { kind, chunk } = KINDS.get(def.kind)!;
+    const prefix = parent === null ? named.owner : def.role === "part" ? (parent.parent?.qualified ?? named.owner) : [parent.qualified, named.owner].filter((p) => p !== null).join(".");
+    const cls = prefix === "" ? null : prefix;
     const qualified = cls === null ? named.name : `${cls}.${named.name}`;
-    const isMethod = cls !== null && rule.kind === "function";
-    const exported = this.rules.exported(node, owner === null ? null : ownerExported, section);
-    const body = rule.body ? field(node, rule.body) : null;
-    const doc = leadingComments(node, (n) => this.comments.has(n.type), stripComment);
+    const isMethod = cls !== null && kind === "function" && def.role !== "nested";
+    const section = def.role === "member" ? this.sectionOf(def, parent!) : null;
+    const ownerExported = def.role === "member" ? (parent!.exported ?? false) : def.role === "top" ? null : false;
+    const exported = def.role === "nested" ? false : this.spec.exported(def.node, ownerExported, section);
+    def.qualified = qualified;
+    def.exported = exported;
+    const doc = leadingComments(def.node, (n) => this.comments.has(n.type), stripComment);
+    const body = def.body;
+    const signatureEnd = def.members?.startIndex ?? body?.startIndex ?? def.node.endIndex;
+    const whole = def.members === null && body === null && kind !== "function";
+    const signature = this.slice(def.node.startIndex, whole ? def.node.endIndex : signatureEnd).trimEnd();
+    const sym = this.addSymbol(def.node, isMethod ? "method" : kind, qualified, exported, doc?.text ?? null, signature.replace(/\s*[;{=]\s*$/, ""), body ? this.slice(body.startIndex, body.endIndex) : "");
+    def.symbol = sym;
+    if (cls !== null) sym.parent = cls;
+    if (def.parameters) sym.params = this.params.get(key(def.parameters)) ?? [];
+    sym.returnType = def.returns === null ? null : collapseWhitespace(def.returns.text);
+    const heritage = this.heritageOf(def);
+    if (heritage.extends !== null || heritage.implements.length > 0) this.heritage.push({ className: qualified, line: def.node.startPosition.row + 1, ...heritage });
+    // A part of another definition (the struct a typedef names) shares its chunk.
+    if (def.role === "part") return;
     const draft: MutableDraft = {
-      startLine: node.startPosition.row + 1,
-      endLine: node.endPosition.row + 1,
-      headerEndLine: (body ?? node).startPosition.row + 1,
-      chunkType: isMethod ? "method" : rule.chunk,
+      startLine: def.node.startPosition.row + 1,
+      endLine: def.node.endPosition.row + 1,
+      headerEndLine: (def.members ?? body ?? def.node).startPosition.row + 1,
+      chunkType: isMethod ? "method" : chunk,
       symbolName: qualified,
       parentSymbol: cls,
       isExported: exported,
     };
     if (doc !== null) draft.docStartLine = doc.startLine;
+    def.draft = draft;
     this.drafts.push(draft);
-    const header = this.slice(node.startIndex, body ? body.startIndex : node.endIndex).trimEnd();
-    const membersNode = rule.members ? field(node, rule.members) : null;
-    // A class's signature is its header before the members; a function's, before its body; anything else is whole.
-    const signature = membersNode ? this.slice(node.startIndex, membersNode.startIndex).trimEnd() : rule.body !== undefined || rule.kind === "function" ? header : this.slice(node.startIndex, node.endIndex);
-    const sym = this.addSymbol(node, isMethod ? "method" : rule.kind, qualified, exported, doc?.text ?? null, signature.replace(/\s*[;{=]\s*$/, ""), body ? this.slice(body.startIndex, body.endIndex) : "");
-    if (cls !== null) sym.parent = cls;
-    if (rule.params) sym.params = rule.params(node);
-    const returns = rule.returnType?.(node) ?? null;
-    sym.returnType = returns === null ? null : collapseWhitespace(returns);
-    if (rule.heritage) {
-      const h = rule.heritage(node);
-      if (h.extends !== null || h.implements.length > 0) this.heritage.push({ className: qualified, line: node.startPosition.row + 1, extends: h.extends, implements: h.implements });
-    }
-    if (body && rule.kind === "function") this.pending.push({ body, caller: qualified, owner: cls });
-    if (membersNode && depth < MAX_DEPTH) this.declareMembers(node, membersNode, draft, qualified, exported, signature, depth + 1);
-    return true;
+    if (def.members !== null) this.classes.push({ def, draft });
   }
 
-  /** A class body: its member declarations, and an outline of them (header, each member's first signature line, the closing line) as the class's chunk. */
-  private declareMembers(node: SyntaxNode, members: SyntaxNode, draft: MutableDraft, cls: string, exported: boolean, header: string, depth: number): void {
-    const outline = [members.text.startsWith("{") ? `${header} {` : header];
-    const bodies: Array<[number, number]> = [];
-    const list: SyntaxNode[] = [];
-    // Members can sit inside transparent wrappers (a Java enum's declarations, C++ templates).
-    const stack: Array<[SyntaxNode, number]> = [[members, depth]];
-    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-      for (const child of top[0].namedChildren) {
-        const through = this.rules.transparent[child.type];
-        const inner = through === undefined ? null : through === null ? child : field(child, through);
-        if (inner && top[1] < MAX_DEPTH) stack.push([inner, top[1] + 1]);
-        else list.push(child);
+  /** The access section a member sits in: the last section its parent's body opens before it. */
+  private sectionOf(def: Definition, parent: Definition): string | null {
+    const sections = this.spec.sections;
+    if (!sections || parent.members === null) return null;
+    let section = sections.initial(parent.members);
+    const stack: SyntaxNode[] = [parent.members];
+    // The body's statements before the member, through containers that are no definition (`#if`, `class << self`).
+    for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+      for (const child of node.namedChildren) {
+        if (child.startIndex >= def.node.startIndex) break;
+        const opened = sections.opens(child);
+        if (opened !== null) section = opened;
+        else if (child.endIndex > def.node.startIndex && !this.byNode.has(key(child))) stack.push(child);
       }
     }
-    list.sort((a, b) => a.startIndex - b.startIndex);
-    let section = this.rules.sections?.initial(members) ?? null;
-    for (const member of list) {
-      const opened = this.rules.sections?.opens(member) ?? null;
-      if (opened !== null) section = opened;
-      const rule = this.rules.declarations[member.type];
-      const at = this.symbols.length;
-      if (!rule || !this.declare(member, rule, cls, exported, depth, section)) {
-        // Field initialisers and other statements of the body: their calls are the class's.
-        if (!this.comments.has(member.type)) this.pending.push({ body: member, caller: cls, owner: cls });
+    return section;
+  }
+
+  private heritageOf(def: Definition): { extends: string | null; implements: string[] } {
+    const clean = (n: SyntaxNode) => n.text.replace(/<.*$/s, "").split(/::|\.|\\/).pop()!.trim();
+    let ext = def.extends.map(clean)[0] ?? null;
+    const impl = def.implements.map(clean);
+    if (def.bases.length > 0) {
+      const names = def.bases.map(clean);
+      const split = this.spec.bases ? this.spec.bases(names, def.node) : { extends: names[0] ?? null, implements: names.slice(1) };
+      ext ??= split.extends;
+      impl.push(...split.implements);
+    }
+    // `include M` in a class body (a mixin match inside the members, not inside a member).
+    for (const m of this.mixins) {
+      const at = m.captures[0]!.node;
+      if (!within(at, def.members) || this.definitions.some((d) => d !== def && d.parent === def && within(at, d.node))) continue;
+      impl.push(...m.captures.filter((c) => c.name === "implements").map((c) => clean(c.node)));
+    }
+    return { extends: ext, implements: impl };
+  }
+
+  private readonly classes: Array<{ def: Definition; draft: MutableDraft }> = [];
+
+  /**
+   * Each class's chunk, once every member is declared: its header up to the body, then every line
+   * of the body — a member's first signature line where a member starts, members' other lines
+   * left out (they have chunks of their own), every other line verbatim — and the closing line. A
+   * run of more than LONG_RUN such lines (a static initializer) is a block chunk of its own with
+   * only its first line here.
+   */
+  private outlines(): void {
+    for (const { def, draft } of this.classes) {
+      const first = def.node.startPosition.row + 1;
+      const last = def.node.endPosition.row + 1;
+      const bodyLine = def.members!.startPosition.row + 1;
+      const out: string[] = [];
+      for (let l = first; l <= Math.min(bodyLine, last); l++) out.push(this.lines[l - 1] ?? "");
+      const members = this.definitions.filter((d) => d.parent === def && d.role === "member" && d.draft !== undefined);
+      const starts = new Map<number, Definition>();
+      const covered = new Set<number>();
+      for (const m of members) {
+        const from = m.draft!.docStartLine ?? m.draft!.startLine;
+        for (let l = from; l <= m.draft!.endLine; l++) covered.add(l);
+        starts.set(m.draft!.startLine, m);
+      }
+      const bodies: Array<[number, number]> = members.filter((m) => m.body !== null).map((m) => [m.body!.startIndex, m.body!.endIndex]);
+      let run: number[] = [];
+      const flushRun = () => {
+        if (run.length > LONG_RUN) {
+          out.push(this.lines[run[0]! - 1]!);
+          this.drafts.push({ startLine: run[0]!, endLine: run.at(-1)!, chunkType: "block", symbolName: null, parentSymbol: def.qualified!, isExported: false });
+        } else for (const l of run) out.push(this.lines[l - 1]!);
+        run = [];
+      };
+      for (let l = bodyLine + 1; l < last; l++) {
+        const member = starts.get(l);
+        if (member !== undefined) {
+          flushRun();
+          const lineText = this.lines[l - 1] ?? "";
+          const indent = lineText.match(/^\s*/)![0];
+          out.push(indent + firstLine(member.symbol!.signature ?? lineText.trim()));
+          continue;
+        }
+        if (covered.has(l)) continue;
+        const text = this.lines[l - 1] ?? "";
+        if (text.trim() === "") {
+          if (run.length > 0) run.push(l);
+          continue;
+        }
+        run.push(l);
+      }
+      while (run.length > 0 && (this.lines[run.at(-1)! - 1] ?? "").trim() === "") run.pop();
+      flushRun();
+      if (last > bodyLine) out.push(this.lines[last - 1] ?? "");
+      draft.synthesized = out.join("\n");
+      this.exclusions.set(draft, bodies);
+    }
+  }
+
+  /** Top-level code that declares nothing, in block chunks; containers holding definitions (namespaces, `#if`, `begin`) are read through. */
+  private blocks(container: SyntaxNode): void {
+    const stack: Array<{ node: SyntaxNode; next: number }> = [{ node: container, next: 0 }];
+    while (stack.length > 0) {
+      const top = stack.at(-1)!;
+      const child = top.node.namedChild(top.next++);
+      if (child === null) {
+        stack.pop();
         continue;
       }
-      // The member's own symbol (a nested class's members come after it).
-      const sym = this.symbols[at]!;
-      outline.push(" ".repeat(member.startPosition.column) + firstLine(sym.signature ?? member.text));
-      const body = rule.body ? field(member, rule.body) : null;
-      if (body) bodies.push([body.startIndex, body.endIndex]);
+      if (this.comments.has(child.type)) continue;
+      const def = this.byNode.get(key(child));
+      if (def !== undefined) {
+        if (def.draft !== undefined) this.flushBlock();
+        else this.extendBlock(child);
+        continue;
+      }
+      if (this.holdsDefinition(child)) {
+        stack.push({ node: child, next: 0 });
+        continue;
+      }
+      this.extendBlock(child);
     }
-    const closing = node.text.split("\n").at(-1)!.trim();
-    if (closing === "}" || closing === "};" || closing === "end") outline.push(" ".repeat(node.startPosition.column) + closing);
-    draft.synthesized = outline.join("\n");
-    this.exclusions.set(draft, bodies);
   }
 
-  // ---- calls ----
+  /** Whether a definition with a chunk starts inside the node. */
+  private holdsDefinition(node: SyntaxNode): boolean {
+    let lo = 0;
+    let hi = this.definitions.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.definitions[mid]!.node.startIndex < node.startIndex) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < this.definitions.length && this.definitions[i]!.node.startIndex < node.endIndex; i++) {
+      if (this.definitions[i]!.draft !== undefined) return true;
+    }
+    return false;
+  }
 
-  private recordCalls(node: SyntaxNode, caller: string | null, owner: string | null): void {
-    const inner = this.innerScopes;
-    // Where the anonymous or local classes inside `node` end: inside one, `this` is another object.
-    const scopes: number[] = [];
-    for (const { start, node: call } of this.eventsIn(node.startIndex, node.endIndex)) {
-      while (scopes.length > 0 && start >= scopes.at(-1)!) scopes.pop();
-      if (inner.has(call.type)) {
-        if (call.startIndex > node.startIndex) scopes.push(call.endIndex);
-        if (!this.rules.calls[call.type]) continue;
+  // ---- imports and calls ----
+
+  private recordImports(): void {
+    for (const match of this.importMatches) {
+      const capture = (name: string) => match.captures.find((c) => c.name === name)?.node ?? null;
+      const relative = capture("import.relative");
+      const moduleNode = relative ?? capture("import.module");
+      if (!moduleNode) continue;
+      let module = moduleNode.text.replace(/^\\/, "");
+      if (relative) module = `./${module.replace(/^\.?\/+/, "")}`;
+      else if (/^".*"$|^'.*'$/s.test(module)) module = module.slice(1, -1);
+      const glob = capture("import.glob") !== null;
+      const named = match.captures.filter((c) => c.name === "import.name").map((c) => c.node.text);
+      const bind = capture("import.bind") !== null;
+      const alias = capture("import.alias")?.text ?? null;
+      let names: string[];
+      let locals: string[];
+      if (glob) [names, locals] = [["*"], []];
+      else if (named.length > 0) [names, locals] = [named, named];
+      else if (bind) {
+        const last = module.split(/::|\.|\\/).pop()!;
+        [names, locals] = [[last], [alias ?? last]];
+      } else [names, locals] = [[], []];
+      // An import of every name without a binding (`#include`, `require`) is transitive in these
+      // languages: what the target brings in comes with it (an export_star).
+      const star = names.length === 1 && names[0] === "*" && locals.length === 0;
+      this.imports.push({ module, names, locals, kind: star ? "export_star" : "import", line: match.captures[0]!.node.startPosition.row + 1 });
+    }
+  }
+
+  private recordCalls(): void {
+    const regions: Region[] = [];
+    for (const def of this.definitions) {
+      if (def.qualified === undefined) continue;
+      const isFunction = KINDS.get(def.kind)!.kind === "function";
+      const owner = def.role === "nested" ? null : (def.symbol?.parent ?? null);
+      if (isFunction && def.body) regions.push({ start: def.body.startIndex, end: def.body.endIndex, caller: def.qualified, owner, inner: false });
+      // Field initialisers and other statements of a class body: their calls are the class's.
+      if (def.members) regions.push({ start: def.members.startIndex, end: def.members.endIndex, caller: def.qualified, owner: def.qualified, inner: false });
+    }
+    for (const s of this.scopes) regions.push({ start: s.startIndex, end: s.endIndex, caller: null, owner: null, inner: true });
+    regions.sort((a, b) => a.start - b.start || b.end - a.end);
+    const calls = [...this.callMatches].sort((a, b) => a.name.startIndex - b.name.startIndex);
+    const open: Region[] = [];
+    let next = 0;
+    const self = new Set(this.spec.selfReceivers);
+    for (const call of calls) {
+      const at = call.name.startIndex;
+      while (next < regions.length && regions[next]!.start <= at) {
+        const r = regions[next++]!;
+        while (open.length > 0 && open.at(-1)!.end <= r.start) open.pop();
+        open.push(r);
       }
-      const shape = this.rules.calls[call.type]?.(call);
-      if (!shape) continue;
-      const name = shape.name as SyntaxNode;
-      const nested = scopes.length > 0;
+      while (open.length > 0 && open.at(-1)!.end <= at) open.pop();
+      // An inner scope (an anonymous class) between the call and its function: another `this`.
+      let nested = false;
+      let region: Region | null = null;
+      for (let i = open.length - 1; i >= 0; i--) {
+        const r = open[i]!;
+        if (r.end <= at) continue;
+        if (r.inner) nested = true;
+        else {
+          region = r;
+          break;
+        }
+      }
+      const caller = region?.caller ?? null;
+      const owner = region?.owner ?? null;
       let receiver: CallReceiver;
-      if (shape.receiver.kind === "this") {
+      const recv = call.receiver;
+      if (recv !== null && !call.typed && self.has(recv.text)) {
         if (owner === null || nested) continue;
         receiver = { kind: "this", className: owner };
-      } else if (shape.receiver.kind === "static") receiver = { kind: "static", className: shape.receiver.className };
-      else if (!shape.isNew && owner !== null && this.rules.implicitMembers) {
+      } else if (recv !== null) {
+        const text = recv.text.replace(/<.*$/s, "");
+        const className = text.split(/::|\\|\./).pop()!.trim();
+        if (!call.typed && !/^[A-Z]\w*(?:::[A-Z]\w*)*$/.test(text)) continue; // a receiver the query cannot name: potential only
+        if (className === "" || self.has(className)) {
+          if (owner === null || nested) continue;
+          receiver = { kind: "this", className: owner };
+        } else receiver = { kind: "static", className };
+      } else if (!call.isNew && owner !== null && this.spec.implicitMembers) {
         if (nested) continue;
         receiver = { kind: "implicit", className: owner };
       } else receiver = { kind: "bare" };
-      this.addCall(caller, name.text, receiver, shape.isNew === true, name);
+      this.addCall(caller, call.name.text, receiver, call.isNew, call.name);
     }
   }
 }

@@ -1,6 +1,6 @@
 // The only importer of tree-sitter: loads each grammar once per thread and parses text
 // under a time budget (the last tree per grammar kept for a parse of the same text). A parse
-// that cannot finish returns null instead of throwing.
+// that cannot finish returns null instead of throwing; runs a language's queries over a tree.
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type TreeSitter from "tree-sitter";
@@ -99,6 +99,31 @@ export function parseLike(tree: Tree, text: string, timeoutMs: number): Tree | n
   const parsed = parser.parse(text, null, { progressCallback: () => Date.now() > deadline });
   if (!parsed) parser.reset();
   return parsed ?? null;
+}
+
+const queries = new Map<Grammar, Map<string, TreeSitter.Query>>();
+
+/** A query's matches (`captures`: name and node, in the query's capture order). */
+export type QueryMatch = TreeSitter.QueryMatch;
+
+/**
+ * The matches of a query (tree-sitter's S-expression patterns, as a language's query file holds
+ * them) over a node, the query compiled once per grammar and thread. A query that does not compile
+ * is a defect of the query file: it throws, naming the grammar.
+ */
+export function queryMatches(grammar: Grammar, source: string, node: SyntaxNode): QueryMatch[] {
+  let compiled = queries.get(grammar);
+  if (!compiled) queries.set(grammar, (compiled = new Map()));
+  let query = compiled.get(source);
+  if (!query) {
+    try {
+      query = new Parser.Query(grammarLoader(grammar)() as TreeSitter.Language, source);
+    } catch (err) {
+      throw new Error(`the ${grammar} query does not compile: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    compiled.set(source, query);
+  }
+  return query.matches(node);
 }
 
 /** Loads every grammar (used by `doctor`-style checks and tests); throws if one fails to load. */

@@ -8,3 +8,6 @@ const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Arra
 export function sha256(data: string | Uint8Array): string {
   return oneShot ? oneShot("sha256", data, "hex") : crypto.createHash("sha256").update(data).digest("hex");
 }
+
+/** The body hash of a declaration without a body (a C prototype, an abstract method): the empty text's. */
+export const NO_BODY_HASH = sha256("");

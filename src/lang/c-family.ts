@@ -52,6 +52,7 @@ export const C_FAMILY_SYNTAX = {
   structuralInterfaces: false,
   methodDispatch: "static",
   starImportsBind: true,
+  declaredElsewhere: true,
 } as const;
 
 export const C_BUILTIN_TYPES = "void char short int long float double signed unsigned bool size_t ssize_t uint8_t uint16_t uint32_t uint64_t int8_t int16_t int32_t int64_t FILE".split(" ");

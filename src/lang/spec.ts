@@ -29,6 +29,11 @@ export interface LanguageSpec {
   readonly edits?: EditRules;
   readonly resolver: Resolver;
   /**
+   * A function may be declared without its body (a C prototype in a header) apart from its one
+   * definition: the definition answers for those declarations (callers, signature).
+   */
+  readonly declaredElsewhere?: boolean;
+  /**
    * The analyzer the checker pass (`--checker`, query/checker.ts) asks about this language's
    * potential callers: `compiler` the TypeScript compiler's programs, `scip-python` pyright's SCIP
    * indexer, `go-types` go/types through the Go program query/checker-go.ts builds; absent: the

@@ -7,6 +7,7 @@ import { statSync, type Stats } from "node:fs";
 import { join, posix } from "node:path";
 import { isTestPath } from "../base/paths.js";
 import { decodeSource, splitLines, splitTerms } from "../base/text.js";
+import { NO_BODY_HASH } from "../base/hash.js";
 import { reachableFiles } from "../store/link-inputs.js";
 import { LANGUAGE_SPECS, extensionInfo, type LanguageSpec } from "../lang/languages.js";
 import { CHECKER_META, derivedOnce, prepared, type Db } from "../store/db.js";
@@ -105,6 +106,7 @@ export function findTarget(db: Db, query: string, filePath: string | null): Targ
     const found = resolveThroughReExports(db, file.id, symbol, new Set());
     sites = found ? [{ id: found.id, name: found.name, kind: found.kind, file_id: found.file_id, path: found.path, line: found.line, is_exported: found.is_exported }] : [];
   }
+  if (!file) sites = definitionFirst(db, sites);
   const first = sites[0];
   if (!first) return { sites, ids: [], names: [symbol] };
   const group = prepared(db, 
@@ -115,6 +117,9 @@ export function findTarget(db: Db, query: string, filePath: string | null): Targ
     )
     .all(first.id) as Array<{ id: number; name: string }>;
   const ids = group.map((g) => g.id);
+  // A C/C++ definition answers for the prototypes that declare it elsewhere (a header's): calls the
+  // linker tied to a prototype are calls of the definition.
+  if (sites.length > 1 && declaredElsewhere(first)) ids.push(...sites.filter((s) => s.file_id !== first.file_id && s.kind === first.kind && declaredElsewhere(s) && !hasBody(db, s.id)).map((s) => s.id));
   // Every file that exports it (its own, named and star barrels) under the name it exports it as,
   // and the local names imports give it there (`import { cloneElement as cloneForDom }`).
   const exporters = [
@@ -133,6 +138,27 @@ export function findTarget(db: Db, query: string, filePath: string | null): Targ
     }
   }
   return { sites, ids, names: [...names] };
+}
+
+/** Whether the site's language declares functions apart from their definitions (`LanguageSpec.declaredElsewhere`). */
+function declaredElsewhere(site: DeclarationRow): boolean {
+  return extensionInfo(site.path)?.spec.declaredElsewhere === true;
+}
+
+function hasBody(db: Db, id: number): boolean {
+  return prepared(db, "SELECT body_hash IS NOT NULL AND body_hash != ? FROM symbols WHERE id = ?").pluck().get(NO_BODY_HASH, id) === 1;
+}
+
+/**
+ * The sites with, in a language that declares functions apart from their definitions, the one
+ * definition first when the others are bodiless declarations of it (prototypes in headers): the
+ * definition is what a caller runs. Several definitions (one per platform) leave the order as it is.
+ */
+function definitionFirst(db: Db, sites: DeclarationRow[]): DeclarationRow[] {
+  if (sites.length < 2 || !sites.every(declaredElsewhere)) return sites;
+  const defined = sites.filter((s) => hasBody(db, s.id));
+  if (defined.length !== 1 || defined[0] === sites[0]) return sites;
+  return [defined[0]!, ...sites.filter((s) => s !== defined[0])];
 }
 
 export function declarationSite(row: DeclarationRow): DeclarationSite {

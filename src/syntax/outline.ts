@@ -266,7 +266,7 @@ class OutlineExtractor extends TreeExtractor {
   private nameOf(def: Definition): { name: string; owner: string | null } | null {
     if (def.name === null) return null;
     // `(name)` (a macro-proof C declarator), template arguments and spaces (`operator ==`) dropped.
-    const text = def.name.text.replace(/^\((.*)\)$/s, "$1").replace(/<[^<>]*(?:<[^<>]*>[^<>]*)*>(?=::|$)/g, "").replace(/\s+/g, "");
+    const text = def.name.text.replace(/^\((.*)\)$/s, "$1").replace(/(?<=\w)<[^<>]*(?:<[^<>]*>[^<>]*)*>(?=::|$)/g, "").replace(/\s+/g, "");
     // A pointer or reference declarator (`(*handler)(int)`) declares a variable, not a function.
     if (text === "" || /^[*&]+\w/.test(text)) return null;
     const parts = text.split("::").filter((p) => p !== "");
@@ -377,7 +377,8 @@ class OutlineExtractor extends TreeExtractor {
       const last = def.node.endPosition.row + 1;
       const bodyLine = def.members!.startPosition.row + 1;
       const out: string[] = [];
-      for (let l = first; l <= Math.min(bodyLine, last); l++) out.push(this.lines[l - 1] ?? "");
+      // The doc comment above opens the outline (the chunk's content starts there).
+      for (let l = draft.docStartLine ?? first; l <= Math.min(bodyLine, last); l++) out.push(this.lines[l - 1] ?? "");
       const members = this.definitions.filter((d) => d.parent === def && d.role === "member" && d.draft !== undefined);
       const starts = new Map<number, Definition>();
       const covered = new Set<number>();

@@ -27,6 +27,8 @@ interface Assertion {
   readonly line: number;
   /** The identifier the caret points at ("" when none). */
   readonly word: string;
+  /** The line's text from the caret on. */
+  readonly at: string;
   readonly words: readonly string[];
   /** The assertion as written, for verbs that take free text. */
   readonly text: string;
@@ -58,8 +60,9 @@ function assertionsOf(files: Record<string, string>): Assertion[] {
         return;
       }
       const col = line.indexOf("^");
-      const word = /^[\w$]*/.exec((lines[target] ?? "").replace(/\t/g, "    ").slice(col))![0];
-      out.push({ file, line: target + 1, word, words: m[1]!.trim().split(/\s+/), text: m[1]!.trim() });
+      const at = (lines[target] ?? "").replace(/\t/g, "    ").slice(col);
+      const word = /^[\w$]*/.exec(at)![0];
+      out.push({ file, line: target + 1, word, at, words: m[1]!.trim().split(/\s+/), text: m[1]!.trim() });
     });
   }
   return out;
@@ -94,7 +97,10 @@ describe.each(LANGUAGES)("caret fixtures: %s", (language) => {
           if (!row) fail("no such symbol on this line");
           else if (row.kind !== kind) fail(`kind is ${row.kind}`);
           else if ((row.exported === 1) !== (visibility === "exported")) fail(`is_exported is ${row.exported}`);
-          if (a.word !== name.slice(name.lastIndexOf(".") + 1)) fail(`the caret points at "${a.word}", not the name`);
+          // A name is an identifier, or what a language allows beside one (`reset!`, `name=`, `<=>`, `operator +`).
+          const tail = name.slice(name.lastIndexOf(".") + 1);
+          const written = new RegExp(`^${[...tail].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s*")}(?![\\w$])`);
+          if (!written.test(a.at)) fail(`the caret points at "${a.at.slice(0, tail.length + 2)}", not the name`);
           break;
         }
         case "calls":

@@ -34,17 +34,29 @@ export function extractOutline(filePath: string, text: string, grammar: string, 
  * place) with the fewest characters in error there. The file's own tree stays the one read.
  */
 function recover(grammar: string, query: string, source: string, tree: Tree, timeoutMs: number): QueryMatch[] {
-  const regions = errorRegions(tree);
+  // A region within one line hides no definition (a definition spans lines, or its line is its own).
+  const regions = errorRegions(tree).filter(([start, end]) => source.slice(start, end).includes("\n"));
   if (regions.length === 0) return [];
+  const texts = conditionalViews(source);
   const views: Array<{ tree: Tree; errors: Array<[number, number]>; matches?: QueryMatch[] }> = [];
-  for (const view of conditionalViews(source)) {
-    const parsed = parseSource(grammar, view, timeoutMs);
-    if (parsed !== null) views.push({ tree: parsed, errors: errorRegions(parsed) });
-  }
+  /** The views parsed so far, the next one parsed when asked for (most files need only the first). */
+  const view = (i: number) => {
+    while (views.length <= i && views.length < texts.length) {
+      const parsed = parseSource(grammar, texts[views.length]!, timeoutMs);
+      if (parsed === null) return null;
+      views.push({ tree: parsed, errors: errorRegions(parsed) });
+    }
+    return views[i] ?? null;
+  };
   const out: QueryMatch[] = [];
   for (const [start, end] of regions) {
     const inside = (errors: Array<[number, number]>) => errors.reduce((n, [s, e]) => n + Math.max(0, Math.min(e, end) - Math.max(s, start)), 0);
-    const best = views.reduce<(typeof views)[number] | null>((b, v) => (b === null || inside(v.errors) < inside(b.errors) ? v : b), null);
+    let best = view(0);
+    for (let i = 1; best !== null && inside(best.errors) > 0; i++) {
+      const next = view(i);
+      if (next === null) break;
+      if (inside(next.errors) < inside(best.errors)) best = next;
+    }
     if (best === null || inside(best.errors) >= end - start) continue;
     best.matches ??= queryMatches(grammar, query, best.tree.rootNode);
     for (const m of best.matches) {
@@ -83,6 +95,10 @@ interface Definition {
   readonly extends: SyntaxNode[];
   readonly implements: SyntaxNode[];
   readonly bases: SyntaxNode[];
+  /** The extents of the node, its body and its members, once every match is read. */
+  span: Span;
+  bodySpan: Span | null;
+  membersSpan: Span | null;
   /** The definition it sits in, and where: a member, inside a function body, or elsewhere in its node. */
   parent: Definition | null;
   role: "top" | "member" | "nested" | "part";
@@ -95,6 +111,8 @@ interface Definition {
 
 interface CallMatch {
   readonly name: SyntaxNode;
+  /** Where the called name starts. */
+  readonly at: number;
   readonly receiver: SyntaxNode | null;
   /** `@receiver.type`: the receiver is a type whatever it is named (`Type::m()`). */
   readonly typed: boolean;
@@ -137,7 +155,10 @@ const KINDS = new Map<string, { kind: SymbolKind; chunk: ChunkType }>([
 ]);
 
 const key = (node: SyntaxNode) => `${node.startIndex}:${node.endIndex}:${node.typeId}`;
-const within = (inner: SyntaxNode, outer: SyntaxNode | null) => outer !== null && inner.startIndex >= outer.startIndex && inner.endIndex <= outer.endIndex;
+/** A node's extent, read once (each read of a node's index is a call into the binding). */
+type Span = readonly [number, number];
+const spanOf = (node: SyntaxNode | null): Span | null => (node === null ? null : [node.startIndex, node.endIndex]);
+const within = (inner: Span, outer: Span | null) => outer !== null && inner[0] >= outer[0] && inner[1] <= outer[1];
 
 class OutlineExtractor extends TreeExtractor {
   private readonly comments: ReadonlySet<string>;
@@ -165,11 +186,16 @@ class OutlineExtractor extends TreeExtractor {
     this.comments = new Set(spec.comments);
     this.read(matches, false);
     this.read(recovered, true);
-    this.definitions.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
+    for (const def of this.definitions) {
+      def.span = spanOf(def.node)!;
+      def.bodySpan = spanOf(def.body);
+      def.membersSpan = spanOf(def.members);
+    }
+    this.definitions.sort((a, b) => a.span[0] - b.span[0] || b.span[1] - a.span[1]);
   }
 
   run(): FileExtraction {
-    this.collect(new Set(this.spec.tokens), new Set());
+    this.collectTokens(this.spec.tokens);
     this.nest();
     for (const def of this.definitions) this.declare(def);
     this.outlines();
@@ -199,7 +225,7 @@ class OutlineExtractor extends TreeExtractor {
         const k = key(head.node);
         const had = this.byNode.get(k);
         // Two patterns matching one node (declarator shapes): the first names it, the others may add parts.
-        const def: Definition = had ?? { node: head.node, kind, name: null, owner: null, body: null, members: null, parameters: null, returns: null, extends: [], implements: [], bases: [], parent: null, role: "top" };
+        const def: Definition = had ?? { node: head.node, span: [0, 0], bodySpan: null, membersSpan: null, kind, name: null, owner: null, body: null, members: null, parameters: null, returns: null, extends: [], implements: [], bases: [], parent: null, role: "top" };
         def.name ??= capture("name");
         def.owner ??= capture("owner");
         def.body ??= capture("body");
@@ -216,10 +242,11 @@ class OutlineExtractor extends TreeExtractor {
         }
       } else if (head.name === "reference.call" || head.name === "reference.new") {
         const name = capture("name");
-        if (!name || this.seenCalls.has(name.startIndex)) continue;
-        this.seenCalls.add(name.startIndex);
+        const at = name?.startIndex ?? -1;
+        if (!name || this.seenCalls.has(at)) continue;
+        this.seenCalls.add(at);
         const typed = capture("receiver.type");
-        this.callMatches.push({ name, receiver: typed ?? capture("receiver"), typed: typed !== null, isNew: head.name === "reference.new" });
+        this.callMatches.push({ name, at, receiver: typed ?? capture("receiver"), typed: typed !== null, isNew: head.name === "reference.new" });
       } else if (head.name === "import") this.importMatches.push(match);
       else if (head.name === "parameter") {
         const list = head.node.parent;
@@ -249,12 +276,12 @@ class OutlineExtractor extends TreeExtractor {
   private nest(): void {
     const open: Definition[] = [];
     for (const def of this.definitions) {
-      while (open.length > 0 && !within(def.node, open.at(-1)!.node)) open.pop();
+      while (open.length > 0 && !within(def.span, open.at(-1)!.span)) open.pop();
       const parent = open.at(-1) ?? null;
       def.parent = parent;
       if (parent === null) def.role = "top";
-      else if (within(def.node, parent.members)) def.role = "member";
-      else if (within(def.node, parent.body)) def.role = "nested";
+      else if (within(def.span, parent.membersSpan)) def.role = "member";
+      else if (within(def.span, parent.bodySpan)) def.role = "nested";
       else def.role = "part";
       open.push(def);
     }
@@ -355,8 +382,8 @@ class OutlineExtractor extends TreeExtractor {
     }
     // `include M` in a class body (a mixin match inside the members, not inside a member).
     for (const m of this.mixins) {
-      const at = m.captures[0]!.node;
-      if (!within(at, def.members) || this.definitions.some((d) => d !== def && d.parent === def && within(at, d.node))) continue;
+      const at = spanOf(m.captures[0]!.node)!;
+      if (!within(at, def.membersSpan) || this.definitions.some((d) => d !== def && d.parent === def && within(at, d.span))) continue;
       impl.push(...m.captures.filter((c) => c.name === "implements").map((c) => clean(c.node)));
     }
     return { extends: ext, implements: impl };
@@ -387,7 +414,7 @@ class OutlineExtractor extends TreeExtractor {
         for (let l = from; l <= m.draft!.endLine; l++) covered.add(l);
         starts.set(m.draft!.startLine, m);
       }
-      const bodies: Array<[number, number]> = members.filter((m) => m.body !== null).map((m) => [m.body!.startIndex, m.body!.endIndex]);
+      const bodies: Array<[number, number]> = members.filter((m) => m.bodySpan !== null).map((m) => [m.bodySpan![0], m.bodySpan![1]]);
       let run: number[] = [];
       const flushRun = () => {
         if (run.length > LONG_RUN) {
@@ -448,14 +475,15 @@ class OutlineExtractor extends TreeExtractor {
 
   /** Whether a definition with a chunk starts inside the node. */
   private holdsDefinition(node: SyntaxNode): boolean {
+    const [start, end] = spanOf(node)!;
     let lo = 0;
     let hi = this.definitions.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.definitions[mid]!.node.startIndex < node.startIndex) lo = mid + 1;
+      if (this.definitions[mid]!.span[0] < start) lo = mid + 1;
       else hi = mid;
     }
-    for (let i = lo; i < this.definitions.length && this.definitions[i]!.node.startIndex < node.endIndex; i++) {
+    for (let i = lo; i < this.definitions.length && this.definitions[i]!.span[0] < end; i++) {
       if (this.definitions[i]!.draft !== undefined) return true;
     }
     return false;
@@ -497,18 +525,18 @@ class OutlineExtractor extends TreeExtractor {
       if (def.qualified === undefined) continue;
       const isFunction = KINDS.get(def.kind)!.kind === "function";
       const owner = def.role === "nested" ? null : (def.symbol?.parent ?? null);
-      if (isFunction && def.body) regions.push({ start: def.body.startIndex, end: def.body.endIndex, caller: def.qualified, owner, inner: false });
+      if (isFunction && def.bodySpan) regions.push({ start: def.bodySpan[0], end: def.bodySpan[1], caller: def.qualified, owner, inner: false });
       // Field initialisers and other statements of a class body: their calls are the class's.
-      if (def.members) regions.push({ start: def.members.startIndex, end: def.members.endIndex, caller: def.qualified, owner: def.qualified, inner: false });
+      if (def.membersSpan) regions.push({ start: def.membersSpan[0], end: def.membersSpan[1], caller: def.qualified, owner: def.qualified, inner: false });
     }
     for (const s of this.scopes) regions.push({ start: s.startIndex, end: s.endIndex, caller: null, owner: null, inner: true });
     regions.sort((a, b) => a.start - b.start || b.end - a.end);
-    const calls = [...this.callMatches].sort((a, b) => a.name.startIndex - b.name.startIndex);
+    const calls = [...this.callMatches].sort((a, b) => a.at - b.at);
     const open: Region[] = [];
     let next = 0;
     const self = new Set(this.spec.selfReceivers);
     for (const call of calls) {
-      const at = call.name.startIndex;
+      const at = call.at;
       while (next < regions.length && regions[next]!.start <= at) {
         const r = regions[next++]!;
         while (open.length > 0 && open.at(-1)!.end <= r.start) open.pop();

@@ -6,7 +6,7 @@
 import { sha256 } from "../base/hash.js";
 import { lineStarts, splitLines } from "../base/text.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
-import type { SyntaxNode } from "./parser.js";
+import { scanDescendants, type SyntaxNode } from "./parser.js";
 import { moduleSymbol, symbolRecord, type CallReceiver, type CallSite, type ClassHeritage, type ExtractOptions, type FileExtraction, type ImportRecord, type SymbolRecord } from "./types.js";
 
 /** What a local is known to hold: a named type, or what a call returns (the receivers the call pass types). */
@@ -74,6 +74,16 @@ export abstract class TreeExtractor {
       while (!cursor.gotoNextSibling()) {
         if (!cursor.gotoParent()) return;
       }
+    }
+  }
+
+  /** The identifier tokens alone, by one native scan of the tree (no walk in JavaScript): the breadth extractor's, whose other nodes come from its query. */
+  protected collectTokens(tokenTypes: readonly string[]): void {
+    const scan = scanDescendants(this.root.tree, tokenTypes);
+    for (let i = 0; i < scan.length; i++) {
+      const start = scan.starts[i]!;
+      const end = scan.endIndex(i);
+      if (end > start) this.tokens.push([start, this.text.slice(start, end)]);
     }
   }
 

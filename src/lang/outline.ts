@@ -21,8 +21,8 @@ export interface RuleNode {
 }
 
 export interface OutlineSpec {
-  /** The query file's text (read once, on first use). */
-  readonly query: () => string;
+  /** The query files (tags.scm-style captures: docs/languages.md, "Adding a breadth language"). */
+  readonly query: QueryFiles;
   /** Node types of identifier tokens (the chunks' identifier bags). */
   readonly tokens: readonly string[];
   /** Comment node types; the comments directly above a declaration are its doc. */
@@ -52,10 +52,17 @@ export interface OutlineSpec {
   readonly preprocessor?: boolean;
 }
 
-/** Query files shipped beside the language specs (`lang/queries/<name>.scm`, copied next to the bundle), one after the other. */
-export function queryFile(...names: string[]): () => string {
+export interface QueryFiles {
+  /** Their names, for the docs (`c-family`, `cpp`). */
+  readonly files: readonly string[];
+  /** Their text, one after the other (read once, on first use). */
+  text(): string;
+}
+
+/** Query files shipped beside the language specs (`lang/queries/<name>.scm`, copied next to the bundle). */
+export function queryFile(...names: string[]): QueryFiles {
   let text: string | undefined;
-  return () => (text ??= names.map((name) => readFileSync(new URL(`./queries/${name}.scm`, import.meta.url), "utf8")).join("\n"));
+  return { files: names.map((n) => `src/lang/queries/${n}.scm`), text: () => (text ??= names.map((name) => readFileSync(new URL(`./queries/${name}.scm`, import.meta.url), "utf8")).join("\n")) };
 }
 
 // ---- helpers the hooks share ----

@@ -22,7 +22,7 @@ export function extractOutline(filePath: string, text: string, grammar: string, 
   const source = spec.normalize ? spec.normalize(text) : text;
   const tree = parseSource(grammar, source, options.parseTimeoutMs);
   if (tree === null) return { ok: false, error: `parse timed out after ${options.parseTimeoutMs} ms` };
-  const query = spec.query();
+  const query = spec.query.text();
   const matches = queryMatches(grammar, query, tree.rootNode);
   const recovered = tree.rootNode.hasError && spec.preprocessor ? recover(grammar, query, source, tree, options.parseTimeoutMs) : [];
   return { ok: true, extraction: new OutlineExtractor(filePath, text, language, tree.rootNode, options, spec, matches, recovered).run() };

@@ -1,7 +1,6 @@
 // One file's trip from disk to extraction: stat, read, binary and size checks, content hash,
 // decode, extract. Runs inside worker threads or inline; returns data, never throws.
 import { decodeSource } from "../base/text.js";
-import { extensionInfo } from "../lang/languages.js";
 import { extractFile } from "../syntax/extract.js";
 import { parseTime } from "../syntax/parser.js";
 import type { ExtractOptions, FileExtraction } from "../syntax/types.js";
@@ -45,7 +44,8 @@ export function runParseTask(task: ParseTask): ParseOutcome {
     kind: "parsed",
     path: task.path,
     stamp: read.stamp,
-    language: extensionInfo(task.path)?.language ?? "unknown",
+    // The language the extractor read it as (a `.h` with no C++ in it is C).
+    language: result.extraction.language,
     extraction: result.extraction,
     timing,
   };

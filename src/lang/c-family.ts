@@ -27,14 +27,18 @@ const LONE_MACROS = new RegExp(`((?:^|[;{})>/])[ \\t]*(?:\\r?\\n[ \\t]*)+)((?:${
 
 const spaces = (text: string) => text.replace(/[^\n]/g, " ");
 
-/** The file with export, inline and linkage macros blanked out by their shape (same length, lines in place). */
-export function blankMacros(text: string): string {
+/**
+ * The file with export, inline and linkage macros blanked out by their shape (same length, lines in
+ * place). `constructors`: C++, where a declaration may be a bare name (`INLINE C::C(`); in C a word
+ * before a bare name is its type (flex's `YY_BUFFER_STATE yy_create_buffer(`).
+ */
+export function blankMacros(text: string, constructors: boolean): string {
   if (!/[A-Z]{3}|[A-Z]_/.test(text)) return text;
   return text
     .replace(CLASS_MACRO, (whole: string, macro: string) => whole.replace(macro, spaces(macro)))
-    // Before a bare name (`BOOL f(x);`) only a macro with an underscore: a short all-caps word there is a type.
+    // Before a bare name (`BOOL f(x);`) only a C++ macro with an underscore: a short all-caps word there is a type.
     .replace(LEADING_MACROS, (whole: string, lead: string, macros: string, at: number, all: string) =>
-      macros.includes("_") || !/^[*&]*\(?~?[A-Za-z_][\w:]*\)?[ \t]*\(/.test(all.slice(at + whole.length)) ? lead + spaces(macros) : whole,
+      !/^[*&]*\(?~?[A-Za-z_][\w:]*\)?[ \t]*\(/.test(all.slice(at + whole.length)) || (constructors && macros.includes("_")) ? lead + spaces(macros) : whole,
     )
     .replace(LONE_MACROS, (_whole: string, before: string, macros: string) => before + spaces(macros));
 }

@@ -14,7 +14,7 @@ const OUTLINE: OutlineSpec = {
   selfReceivers: [],
   implicitMembers: false,
   exported: (node) => !isStatic(node),
-  normalize: blankMacros,
+  normalize: (text) => blankMacros(text, false),
   preprocessor: true,
 };
 

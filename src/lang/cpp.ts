@@ -1,4 +1,4 @@
-// C++: .cc .cpp .cxx .hpp .hh .hxx and .h (C headers included, as ctags maps them), parsed by
+// C++: .cc .cpp .cxx .hpp .hh .hxx and .h (a `.h` with no C++ in it is read as C), parsed by
 // tree-sitter-cpp (the only importer of it), read at breadth through the C-family outline rules
 // plus classes (members under `public:`/`private:` sections, `Owner::method` definitions outside
 // the class), namespaces read through, `this->m()` and `Owner::m()` calls.
@@ -8,6 +8,16 @@ import { queryFile, type OutlineSpec } from "./outline.js";
 import type { LanguageSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
+
+/** C++ written outside comments and strings: a class, a namespace, a template, an access section, `::`, a C++ standard header. */
+const CPP_CODE = /\b(?:class|namespace|template|typename|virtual|operator|constexpr|nullptr)\b|\b(?:public|private|protected)\s*:|::|#\s*include\s*<(?:iostream|string|vector|memory|map|functional|utility|cstdint|cstddef|type_traits)>/;
+
+/** A `.h` header with no C++ in it is read as C (jq's, lua's headers); one with C++ as C++. */
+function headerDialect(path: string, text: string): string | null {
+  if (!path.endsWith(".h")) return null;
+  const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:[^"\\\n]|\\.)*"/g, " ");
+  return CPP_CODE.test(code) ? null : "c";
+}
 
 const OUTLINE: OutlineSpec = {
   query: queryFile("c-family", "cpp"),
@@ -23,7 +33,7 @@ const OUTLINE: OutlineSpec = {
     opens: (member) => (member.type === "access_specifier" ? member.text.replace(/:$/, "").trim() : null),
   },
   exported: (node, ownerExported, section) => (ownerExported === null ? !isStatic(node) : ownerExported && section === "public"),
-  normalize: blankMacros,
+  normalize: (text) => blankMacros(text, true),
   preprocessor: true,
 };
 
@@ -33,6 +43,7 @@ export const CPP: LanguageSpec = {
   indexedByDefault: [".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".h"],
   grammars: { cpp: () => require("tree-sitter-cpp") as unknown },
   ...C_FAMILY_SYNTAX,
+  dialect: headerDialect,
   outline: OUTLINE,
   builtinTypes: new Set([...C_BUILTIN_TYPES, "auto", "std", "string", "vector", "map", "unique_ptr", "shared_ptr"]),
   builtinMethods: new Set("size empty begin end push_back emplace_back insert erase find at clear get reset c_str".split(" ")),

@@ -72,3 +72,13 @@ export function extensionInfo(path: string): ExtensionInfo | null {
   const ext = extensionOf(path);
   return ext === null ? null : (EXTENSIONS[ext] ?? null);
 }
+
+/** The language a file is read as: its extension's, or the dialect its text says (`LanguageSpec.dialect`). */
+export function sourceInfo(path: string, text: string): ExtensionInfo | null {
+  const info = extensionInfo(path);
+  const name = info?.spec.dialect?.(path, text) ?? null;
+  const spec = name === null ? null : languageSpec(name);
+  if (info === null || spec === null) return info;
+  const grammar = Object.keys(spec.grammars)[0] ?? null;
+  return { language: spec.name, grammar, spec };
+}

@@ -23,6 +23,11 @@ export interface LanguageSpec {
   /** Grammar name → its tree-sitter language, loaded on first use (the only importer of the grammar's package). */
   readonly grammars: Readonly<Record<string, () => unknown>>;
   readonly extractor: Extractor;
+  /**
+   * Another registered language a file of this one's extensions is read as, by its text (null: this
+   * one) — a `.h` header with no C++ in it is C.
+   */
+  readonly dialect?: (path: string, text: string) => string | null;
   /** The query file and hooks the `outline` extractor reads (languages indexed at breadth). */
   readonly outline?: OutlineSpec;
   /** What hashpilot's AST edits read of the language's trees; absent: no AST edits (hash and diff edits only). */

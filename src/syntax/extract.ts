@@ -2,7 +2,7 @@
 // A pure function of (path, text, options); failures come back as data, never as throws. Every
 // extraction gets the qualified compounds (`Class.method`) of its calls in its identifier bags.
 import { errorMessage } from "../base/errors.js";
-import { extensionInfo } from "../lang/languages.js";
+import { sourceInfo } from "../lang/languages.js";
 import type { Extractor } from "../lang/spec.js";
 import { extractGo } from "./go.js";
 import { extractMarkdown } from "./markdown.js";
@@ -25,7 +25,7 @@ const TREE_EXTRACTORS: Readonly<Record<Exclude<Extractor, "markdown" | "outline"
 };
 
 export function extractFile(filePath: string, text: string, options: ExtractOptions): ExtractResult {
-  const info = extensionInfo(filePath);
+  const info = sourceInfo(filePath, text);
   if (info === null) return { ok: false, error: `no extractor for ${filePath}` };
   try {
     if (info.spec.extractor === "markdown") return { ok: true, extraction: extractMarkdown(filePath, text, options) };

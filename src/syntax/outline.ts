@@ -23,48 +23,75 @@ export function extractOutline(filePath: string, text: string, grammar: string, 
   const tree = parseSource(grammar, source, options.parseTimeoutMs);
   if (tree === null) return { ok: false, error: `parse timed out after ${options.parseTimeoutMs} ms` };
   const query = spec.query.text();
-  const matches = queryMatches(grammar, query, tree.rootNode);
-  const recovered = tree.rootNode.hasError && spec.preprocessor ? recover(grammar, query, source, tree, options.parseTimeoutMs) : [];
-  return { ok: true, extraction: new OutlineExtractor(filePath, text, language, tree.rootNode, options, spec, matches, recovered).run() };
+  let matches = queryMatches(grammar, query, tree.rootNode);
+  if (tree.rootNode.hasError && spec.preprocessor) {
+    const recovered = recover(grammar, query, source, tree, matches, options.parseTimeoutMs);
+    if (recovered.spans.length > 0) {
+      const outside = (m: QueryMatch) => {
+        const at = m.captures[0]!.node.startIndex;
+        return !recovered.spans.some(([s, e]) => at >= s && at < e);
+      };
+      matches = [...matches.filter(outside), ...recovered.matches];
+    }
+  }
+  return { ok: true, extraction: new OutlineExtractor(filePath, text, language, tree.rootNode, options, spec, matches).run() };
 }
 
 /**
- * What the parse lost to preprocessor conditionals: for each outermost ERROR region of the file's
- * tree, the matches inside it from the view of the file (conditionalViews: same length, lines in
- * place) with the fewest characters in error there. The file's own tree stays the one read.
+ * What the parse lost to preprocessor conditionals (a brace closed in one branch, an `#else`
+ * header): each outermost ERROR region of the file's tree, widened to the top-level declarations
+ * it disturbed, is read from the view of the file (conditionalViews: same length, lines in place)
+ * that finds the most definitions there, then has the fewest characters in error — when that beats
+ * the file's own tree. The spans so read and their matches; the file's tree stays the one read
+ * everywhere else.
  */
-function recover(grammar: string, query: string, source: string, tree: Tree, timeoutMs: number): QueryMatch[] {
-  // A region within one line hides no definition (a definition spans lines, or its line is its own).
-  const regions = errorRegions(tree).filter(([start, end]) => source.slice(start, end).includes("\n"));
-  if (regions.length === 0) return [];
+function recover(grammar: string, query: string, source: string, tree: Tree, primary: readonly QueryMatch[], timeoutMs: number): { spans: Span[]; matches: QueryMatch[] } {
+  const errors = errorRegions(tree);
   const texts = conditionalViews(source);
-  const views: Array<{ tree: Tree; errors: Array<[number, number]>; matches?: QueryMatch[] }> = [];
-  /** The views parsed so far, the next one parsed when asked for (most files need only the first). */
-  const view = (i: number) => {
-    while (views.length <= i && views.length < texts.length) {
-      const parsed = parseSource(grammar, texts[views.length]!, timeoutMs);
-      if (parsed === null) return null;
-      views.push({ tree: parsed, errors: errorRegions(parsed) });
-    }
-    return views[i] ?? null;
-  };
-  const out: QueryMatch[] = [];
-  for (const [start, end] of regions) {
-    const inside = (errors: Array<[number, number]>) => errors.reduce((n, [s, e]) => n + Math.max(0, Math.min(e, end) - Math.max(s, start)), 0);
-    let best = view(0);
-    for (let i = 1; best !== null && inside(best.errors) > 0; i++) {
-      const next = view(i);
-      if (next === null) break;
-      if (inside(next.errors) < inside(best.errors)) best = next;
-    }
-    if (best === null || inside(best.errors) >= end - start) continue;
-    best.matches ??= queryMatches(grammar, query, best.tree.rootNode);
-    for (const m of best.matches) {
-      const head = m.captures[0]!.node;
-      if (head.endIndex > start && head.startIndex < end) out.push(m);
-    }
+  if (errors.length === 0 || texts.length === 0) return { spans: [], matches: [] };
+  // Widened to the top-level nodes each overlaps, overlapping regions merged.
+  const top = tree.rootNode.namedChildren.map((n) => spanOf(n)!);
+  const regions: Array<[number, number]> = [];
+  for (const [s, e] of errors) {
+    let [start, end] = [s, e];
+    for (const [ts, te] of top) if (ts < end && te > start) [start, end] = [Math.min(start, ts), Math.max(end, te)];
+    const last = regions.at(-1);
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else regions.push([start, end]);
   }
-  return out;
+  // The file's own tree first, then each view: parsed (and queried) once, when a region asks.
+  const candidates: Array<{ errors: Array<[number, number]>; matches: QueryMatch[] } | null> = [{ errors, matches: [] }];
+  const candidate = (i: number) => {
+    if (i === 0 || candidates[i] !== undefined) return candidates[i] ?? null;
+    const parsed = parseSource(grammar, texts[i - 1]!, timeoutMs);
+    candidates[i] = parsed === null ? null : { errors: errorRegions(parsed), matches: queryMatches(grammar, query, parsed.rootNode) };
+    return candidates[i]!;
+  };
+  const spans: Span[] = [];
+  const matches: QueryMatch[] = [];
+  for (const [start, end] of regions) {
+    const inRegion = (m: QueryMatch) => {
+      const at = m.captures[0]!.node.startIndex;
+      return at >= start && at < end;
+    };
+    const errorsIn = (list: Array<[number, number]>) => list.reduce((n, [s, e]) => n + Math.max(0, Math.min(e, end) - Math.max(s, start)), 0);
+    const definitionsIn = (list: readonly QueryMatch[]) => list.filter((m) => inRegion(m) && m.captures.some((c) => c.name.startsWith("definition."))).length;
+    // The reading that finds the most definitions there (a view that blanks an `#else` finds fewer), then the fewest errors.
+    let best = 0;
+    let bestScore: [number, number] = [definitionsIn(primary), errorsIn(errors)];
+    for (let i = 1; i <= texts.length; i++) {
+      const c = candidate(i);
+      if (c === null) continue;
+      const score: [number, number] = [definitionsIn(c.matches), errorsIn(c.errors)];
+      if (score[0] > bestScore[0] || (score[0] === bestScore[0] && score[1] < bestScore[1])) [best, bestScore] = [i, score];
+      // An error-free reading of every branch: a first-branches view only drops code.
+      if (best === 1 && bestScore[1] === 0) break;
+    }
+    if (best === 0) continue;
+    spans.push([start, end]);
+    matches.push(...candidates[best]!.matches.filter(inRegion));
+  }
+  return { spans, matches };
 }
 
 /** The spans of the outermost ERROR nodes. */
@@ -180,12 +207,10 @@ class OutlineExtractor extends TreeExtractor {
     options: ExtractOptions,
     private readonly spec: OutlineSpec,
     matches: readonly QueryMatch[],
-    recovered: readonly QueryMatch[],
   ) {
     super(filePath, text, language, root, options);
     this.comments = new Set(spec.comments);
-    this.read(matches, false);
-    this.read(recovered, true);
+    this.read(matches);
     for (const def of this.definitions) {
       def.span = spanOf(def.node)!;
       def.bodySpan = spanOf(def.body);
@@ -208,9 +233,7 @@ class OutlineExtractor extends TreeExtractor {
 
   // ---- the query's matches, sorted by what they say ----
 
-  /** `recovered`: matches from a view of an ERROR region, kept where the file's own tree has no definition starting at the same place. */
-  private read(matches: readonly QueryMatch[], recovered: boolean): void {
-    const starts = recovered ? new Set(this.definitions.map((d) => d.node.startIndex)) : null;
+  private read(matches: readonly QueryMatch[]): void {
     for (const match of matches) {
       const root = match.captures[0];
       if (!root) continue;
@@ -221,7 +244,6 @@ class OutlineExtractor extends TreeExtractor {
       if (head.name.startsWith("definition.")) {
         const kind = head.name.slice("definition.".length);
         if (!KINDS.has(kind)) throw new Error(`unknown definition kind @${head.name} in the ${this.language} query`);
-        if (starts?.has(head.node.startIndex)) continue;
         const k = key(head.node);
         const had = this.byNode.get(k);
         // Two patterns matching one node (declarator shapes): the first names it, the others may add parts.
@@ -465,17 +487,18 @@ class OutlineExtractor extends TreeExtractor {
         else this.extendBlock(child);
         continue;
       }
-      if (this.holdsDefinition(child)) {
+      const span = spanOf(child)!;
+      if (this.holdsDefinition(span)) {
         stack.push({ node: child, next: 0 });
         continue;
       }
-      this.extendBlock(child);
+      // A piece of a broken parse a recovered definition spans is in that definition's chunk.
+      if (!this.definitions.some((d) => d.draft !== undefined && d.role !== "member" && within(span, d.span))) this.extendBlock(child);
     }
   }
 
   /** Whether a definition with a chunk starts inside the node. */
-  private holdsDefinition(node: SyntaxNode): boolean {
-    const [start, end] = spanOf(node)!;
+  private holdsDefinition([start, end]: Span): boolean {
     let lo = 0;
     let hi = this.definitions.length;
     while (lo < hi) {

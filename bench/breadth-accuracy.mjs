@@ -13,12 +13,13 @@
 // - chunk coverage: non-blank lines whose text is in a chunk's searched text (context lines not counted), its doc comment included;
 // - exact-name search: 50 seeded ctags names, rank 1 a declaration of that name, and the tag's
 //   own declaration in the top 5;
-// - verified callers' precision: a seeded sample of 20 verified edges, each hand-checked and
+// - verified callers' precision: a sample of 20 verified edges (those whose ids hash lowest), each hand-checked and
 //   recorded in bench/fixtures/breadth-callers.json (`correct` or what is wrong); a sampled edge
 //   with no verdict there is listed as unchecked (its context printed) and counts against the target.
 // Speed beside ctags on the same tree: mast's full index wall and ctags -R's.
 // A report, not a test: exits 0 whether the targets PASS or MISS; figures go to bench/.out/breadth-accuracy.json.
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -117,12 +118,17 @@ async function measureLanguage(language, c, Database, verdicts) {
          ORDER BY cf.path, e.call_line, tf.path, t.line`,
       )
       .all(language);
-    const picked = shuffled(edges, prng(20)).slice(0, CALLERS_SAMPLE);
+    // The edges whose ids hash lowest: a change to the edge set moves only the edges it adds or
+    // removes in or out of the sample, so verdicts written by hand stay in use.
+    const edgeId = (e) => `${e.callerFile}:${e.line} -> ${e.target} ${e.targetFile}:${e.targetLine}`;
+    const picked = edges
+      .map((e) => ({ e, id: edgeId(e), h: createHash("sha256").update(edgeId(e)).digest("hex") }))
+      .sort((a, b) => (a.h < b.h ? -1 : 1))
+      .slice(0, CALLERS_SAMPLE);
     const known = verdicts[language] ?? {};
     const checked = [];
     const unchecked = [];
-    for (const e of picked) {
-      const id = `${e.callerFile}:${e.line} -> ${e.target} ${e.targetFile}:${e.targetLine}`;
+    for (const { e, id } of picked) {
       if (known[id] === undefined) {
         const context = (fs.readFileSync(path.join(root, e.callerFile), "utf8").split(/\r?\n/)[e.line - 1] ?? "").trim();
         unchecked.push({ id, resolution: e.resolution, context });

@@ -75,8 +75,9 @@ function recover(grammar: string, query: string, source: string, tree: Tree, pri
       return at >= start && at < end;
     };
     const errorsIn = (list: Array<[number, number]>) => list.reduce((n, [s, e]) => n + Math.max(0, Math.min(e, end) - Math.max(s, start)), 0);
-    const definitionsIn = (list: readonly QueryMatch[]) => list.filter((m) => inRegion(m) && m.captures.some((c) => c.name.startsWith("definition."))).length;
-    // The reading that finds the most definitions there (a view that blanks an `#else` finds fewer), then the fewest errors.
+    // Definitions parsed whole: one an error runs through may be a piece of something else.
+    const definitionsIn = (list: readonly QueryMatch[]) => list.filter((m) => inRegion(m) && m.captures.some((c) => c.name.startsWith("definition.") && !c.node.hasError)).length;
+    // The reading that finds the most whole definitions there (a view that blanks an `#else` finds fewer), then the fewest errors.
     let best = 0;
     let bestScore: [number, number] = [definitionsIn(primary), errorsIn(errors)];
     for (let i = 1; i <= texts.length; i++) {

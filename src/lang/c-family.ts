@@ -4,8 +4,9 @@
 // linkage macros blanked by shape before the parse, `#if` views when a conditional breaks it.
 import type { RuleNode } from "./outline.js";
 
-/** A name is file-local when declared `static`. */
-export function isStatic(node: RuleNode): boolean {
+/** A name is file-local when declared `static`, or when it is a macro a source file (not a header) defines. */
+export function isFileLocal(node: RuleNode, path: string): boolean {
+  if (node.type === "preproc_def" || node.type === "preproc_function_def") return !/\.(?:h|hh|hpp|hxx|inc)$/.test(path);
   return node.namedChildren.some((c) => c.type === "storage_class_specifier" && c.text === "static");
 }
 

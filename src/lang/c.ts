@@ -1,7 +1,7 @@
 // C: .c, parsed by tree-sitter-c (the only importer of it), read at breadth through the
 // C-family outline rules (lang/c-family.ts).
 import { createRequire } from "node:module";
-import { blankMacros, C_BUILTIN_TYPES, C_FAMILY_SYNTAX, isStatic } from "./c-family.js";
+import { blankMacros, C_BUILTIN_TYPES, C_FAMILY_SYNTAX, isFileLocal } from "./c-family.js";
 import { queryFile, type OutlineSpec } from "./outline.js";
 import type { LanguageSpec } from "./spec.js";
 
@@ -13,7 +13,7 @@ const OUTLINE: OutlineSpec = {
   comments: ["comment"],
   selfReceivers: [],
   implicitMembers: false,
-  exported: (node) => !isStatic(node),
+  exported: (node, _owner, _section, path) => !isFileLocal(node, path),
   normalize: (text) => blankMacros(text, false),
   preprocessor: true,
 };

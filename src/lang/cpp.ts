@@ -3,7 +3,7 @@
 // plus classes (members under `public:`/`private:` sections, `Owner::method` definitions outside
 // the class), namespaces read through, `this->m()` and `Owner::m()` calls.
 import { createRequire } from "node:module";
-import { blankMacros, C_BUILTIN_TYPES, C_FAMILY_SYNTAX, isStatic } from "./c-family.js";
+import { blankMacros, C_BUILTIN_TYPES, C_FAMILY_SYNTAX, isFileLocal } from "./c-family.js";
 import { queryFile, type OutlineSpec } from "./outline.js";
 import type { LanguageSpec } from "./spec.js";
 
@@ -32,7 +32,7 @@ const OUTLINE: OutlineSpec = {
     initial: (body) => (body.parent?.type === "struct_specifier" ? "public" : "private"),
     opens: (member) => (member.type === "access_specifier" ? member.text.replace(/:$/, "").trim() : null),
   },
-  exported: (node, ownerExported, section) => (ownerExported === null ? !isStatic(node) : ownerExported && section === "public"),
+  exported: (node, ownerExported, section, path) => (ownerExported === null ? !isFileLocal(node, path) : ownerExported && section === "public"),
   normalize: (text) => blankMacros(text, true),
   preprocessor: true,
 };

@@ -38,9 +38,14 @@ export interface OutlineSpec {
    * starts in, and the section a member node opens (null: it opens none). Absent where members say
    * their own visibility.
    */
-  readonly sections?: { initial(body: RuleNode): string; opens(member: RuleNode): string | null };
-  /** Whether a declaration is exported: a top-level one (`ownerExported` null) or a member of a class that is (or is not), in `section` when the language has sections. */
-  exported(node: RuleNode, ownerExported: boolean | null, section: string | null): boolean;
+  readonly sections?: {
+    initial(body: RuleNode): string;
+    opens(member: RuleNode): string | null;
+    /** A container inside a body whose sections are its own, starting in the initial one (Ruby's `class << self`). */
+    opensScope?(node: RuleNode): boolean;
+  };
+  /** Whether a declaration of the file at `path` is exported: a top-level one (`ownerExported` null) or a member of a class that is (or is not), in `section` when the language has sections. */
+  exported(node: RuleNode, ownerExported: boolean | null, section: string | null, path: string): boolean;
   /** `@bases` (a base list that does not say which base is a class) divided into the class extended and the interfaces implemented. */
   bases?(names: readonly string[], node: RuleNode): { extends: string | null; implements: string[] };
   /**

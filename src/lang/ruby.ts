@@ -20,8 +20,10 @@ const OUTLINE: OutlineSpec = {
   sections: {
     initial: () => "public",
     opens: (member) => (member.type === "identifier" && /^(?:private|protected|public)$/.test(member.text) ? member.text : null),
+    opensScope: (node) => node.type === "singleton_class",
   },
-  exported: (_node, _ownerExported, section) => section === null || section === "public",
+  // `private` makes the instance methods after it private; `def self.m` is not one of them.
+  exported: (node, _ownerExported, section) => node.type === "singleton_method" || section === null || section === "public",
 };
 
 export const RUBY: LanguageSpec = {

@@ -11,7 +11,7 @@ import { NO_BODY_HASH } from "../base/hash.js";
 import { reachableFiles } from "../store/link-inputs.js";
 import { LANGUAGE_SPECS, extensionInfo, type LanguageSpec } from "../lang/languages.js";
 import { CHECKER_META, derivedOnce, prepared, type Db } from "../store/db.js";
-import { declaredName, requireIndexedFile, resolveThroughReExports } from "./navigation.js";
+import { declaredName, namesEndingWith, requireIndexedFile, resolveThroughReExports } from "./navigation.js";
 
 /** Default cap on potential_matches (spec: 50); the real count goes to summary.potential_total. */
 export const POTENTIAL_LIMIT = 50;
@@ -72,7 +72,10 @@ export function notFound(db: Db, symbol: string): { not_found: true; did_you_mea
     .filter((x) => x.d <= limit)
     .map((x) => ({ ...x, exact: boundedDistance(symbol, x.name, symbol.length + x.name.length) }))
     .sort((a, b) => a.d - b.d || a.exact - b.exact || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { not_found: true, did_you_mean: scored.slice(0, MAX_DID_YOU_MEAN).map((x) => x.name) };
+  // Declarations the name names without its owners (`route` → `Sinatra.Base.route`) come first.
+  const qualified = namesEndingWith(db, symbol);
+  const rest = scored.map((x) => x.name).filter((n) => !qualified.includes(n));
+  return { not_found: true, did_you_mean: [...qualified, ...rest].slice(0, MAX_DID_YOU_MEAN) };
 }
 
 /** Levenshtein distance, or limit + 1 once it must exceed `limit` (rows cut off early). */

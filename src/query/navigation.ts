@@ -224,15 +224,29 @@ export function declaredName(db: Db, query: string): string {
   // Declared names join their segments with `.`; `Type::method` (Rust, C++) means `Type.method`.
   const symbol = query.replaceAll("::", ".");
   const dot = symbol.lastIndexOf(".");
-  if (dot <= 0) return symbol;
   const exists = db.prepare("SELECT 1 FROM symbols WHERE name = ? AND kind != 'export' LIMIT 1");
   if (exists.get(symbol) !== undefined) return symbol;
+  if (dot <= 0) return oneQualified(db, symbol) ?? symbol;
   const origins = db.prepare("SELECT DISTINCT alias_of FROM symbols WHERE name = ? AND alias_of IS NOT NULL ORDER BY alias_of").pluck().all(symbol.slice(0, dot)) as string[];
   for (const origin of origins) {
     const member = `${origin}${symbol.slice(dot)}`;
     if (exists.get(member) !== undefined) return member;
   }
-  return inheritedMember(db, symbol.slice(0, dot), symbol.slice(dot + 1)) ?? symbol;
+  return inheritedMember(db, symbol.slice(0, dot), symbol.slice(dot + 1)) ?? oneQualified(db, symbol) ?? symbol;
+}
+
+/** The declared names that end with `.name` (`route` → `Sinatra.Base.route`, `Base.get` → `Sinatra.Base.get`), by name. */
+export function namesEndingWith(db: Db, name: string): string[] {
+  return db
+    .prepare("SELECT DISTINCT name FROM symbols WHERE kind != 'export' AND length(name) > length(?) + 1 AND substr(name, -length(?) - 1) = '.' || ? ORDER BY name")
+    .pluck()
+    .all(name, name, name) as string[];
+}
+
+/** The one declared name that ends with `.name` when exactly one does (a member or a nested declaration named without its owners), else null. */
+function oneQualified(db: Db, name: string): string | null {
+  const found = namesEndingWith(db, name);
+  return found.length === 1 ? found[0]! : null;
 }
 
 /** `Base.member` for the nearest class up `cls`'s EXTENDS edges that declares `member` (`Client.send` → `BaseClient.send`), else null. */

@@ -343,7 +343,7 @@ class OutlineExtractor extends TreeExtractor {
     const isMethod = cls !== null && kind === "function" && def.role !== "nested";
     const section = def.role === "member" ? this.sectionOf(def, parent!) : null;
     const ownerExported = def.role === "member" ? (parent!.exported ?? false) : def.role === "top" ? null : false;
-    const exported = def.role === "nested" ? false : this.spec.exported(def.node, ownerExported, section);
+    const exported = def.role === "nested" ? false : this.spec.exported(def.node, ownerExported, section, this.filePath);
     def.qualified = qualified;
     def.exported = exported;
     const doc = leadingComments(def.node, (n) => this.comments.has(n.type), stripComment);
@@ -387,7 +387,11 @@ class OutlineExtractor extends TreeExtractor {
         if (child.startIndex >= def.node.startIndex) break;
         const opened = sections.opens(child);
         if (opened !== null) section = opened;
-        else if (child.endIndex > def.node.startIndex && !this.byNode.has(key(child))) stack.push(child);
+        else if (child.endIndex > def.node.startIndex && !this.byNode.has(key(child))) {
+          // A container with sections of its own (Ruby's `class << self`) starts in the initial one.
+          if (sections.opensScope?.(child)) section = sections.initial(child);
+          stack.push(child);
+        }
       }
     }
     return section;

@@ -1,5 +1,6 @@
 // Path helpers shared by every layer: project-relative POSIX paths, the inside-the-root check,
-// and the local-versus-external classification of module specifiers.
+// their order as a tree, the local-versus-external classification of module specifiers, and test
+// files by path.
 import { isAbsolute, relative, sep } from "node:path";
 import { MastError } from "./errors.js";
 
@@ -17,6 +18,25 @@ export function relativeInside(root: string, absolute: string): string | null {
 /** The absolute path of a project-relative POSIX path (both already normal: joined, not normalised). */
 export function absoluteIn(root: string, rel: string): string {
   return root.endsWith("/") ? root + rel : `${root}/${rel}`;
+}
+
+/**
+ * Project paths in tree order, component by component: a directory's files come before those of a
+ * sibling whose name extends its own (`Src/Foo/A.cs` before `Src/Foo.Tests/B.cs`, where plain string
+ * order puts `.` before `/`). Components compare by UTF-16 code unit.
+ */
+export function comparePaths(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A component ending first sorts first: "/" is below every other character.
+    if (x === 0x2f) return -1;
+    if (y === 0x2f) return 1;
+    return x - y;
+  }
+  return a.length - b.length;
 }
 
 /** Bare specifiers (packages, node: builtins) are external; relative and absolute ones are local. */
@@ -44,15 +64,17 @@ export function projectPath(path: string, root: string | null): string {
 
 /** Directory names whose files are tests wherever they sit (`test/`, `tests/`, `__tests__/`, `spec/`). */
 const TEST_DIRS = new Set(["test", "tests", "__tests__", "spec", "__mocks__"]);
+/** A .NET test project's directory: `Newtonsoft.Json.Tests`, `Serilog.Tests`, `Foo.UnitTests`, `Foo.Test`. */
+const TEST_PROJECT_DIR = /.\.[A-Za-z]*Tests?$/;
 
 /**
  * A project path is a test file when its name has a `.test.` / `.spec.` part (`a.test.ts`,
  * `a.spec.tsx`), a `_test` / `test_` affix (`a_test.go`, `test_a.py`), or when a directory on
- * its path is a test directory.
+ * its path is a test directory or a test project's.
  */
 export function isTestPath(path: string): boolean {
   const parts = path.split("/");
   const name = parts[parts.length - 1] ?? "";
   if (/\.(test|spec)\.[^/]+$/.test(name) || /_test\.[^./]+$/.test(name) || /^test_[^/]+\.[^./]+$/.test(name)) return true;
-  return parts.slice(0, -1).some((d) => TEST_DIRS.has(d));
+  return parts.slice(0, -1).some((d) => TEST_DIRS.has(d) || TEST_PROJECT_DIR.test(d));
 }

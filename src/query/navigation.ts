@@ -3,12 +3,12 @@
 // with an explicit truncation count.
 import { LIST_BUDGET_BYTES, fitList } from "../base/budget.js";
 import { MastError } from "../base/errors.js";
-import { projectPath } from "../base/paths.js";
+import { comparePaths, projectPath } from "../base/paths.js";
 import { MAX_INHERITANCE_DEPTH } from "../index/link.js";
 import { extensionInfo } from "../lang/languages.js";
 import type { Db } from "../store/db.js";
 import type { ParamRecord } from "../syntax/types.js";
-import { scopeFileIds } from "./scope.js";
+import { scopeCondition, scopeFileIds } from "./scope.js";
 import { isIndexEmpty } from "./search.js";
 
 // ---- mast_project_skeleton ----
@@ -20,50 +20,133 @@ export interface SkeletonInput {
   readonly limit: number;
   /** Names listed per file; the rest is counted in the file's exports_truncated. */
   readonly max_exports: number;
+  /** Member names (methods, constructors) listed per product file; the rest, and a test file's, are counted in the file's members_truncated. */
+  readonly max_members: number;
+}
+
+export interface FileSkeleton {
+  file_path: string;
+  /** The file's exported declarations in source order (nested types as `Outer.Inner`), and the names it re-exports; absent when none. */
+  exports?: string[];
+  exports_truncated?: number;
+  /** Public members by their type's name, in source order: the types exported here, and types declared in another file that this file defines methods of. */
+  members?: Record<string, string[]>;
+  members_truncated?: number;
 }
 
 export interface SkeletonResponse {
-  files: Array<{ file_path: string; exports: string[]; exports_truncated?: number }>;
+  files: FileSkeleton[];
   files_truncated?: number;
+  /** How many of the files left out are test files (they are listed last, so the cut takes them first). */
+  test_files_truncated?: number;
   index_empty?: true;
   /** The directory or file_pattern matches no indexed file (not "nothing exported there"). */
   scope_empty?: true;
 }
 
-/** Every file in scope with its first exported names, cut to `input.limit` files and `maxBytes` of JSON (files_truncated counts the rest). */
+/**
+ * Every file in scope — one declaring nothing public as its path alone — with its first exported
+ * names and its types' first public members, in source order (a test file's members only counted:
+ * they are its test cases). Product files come first and test files (`files.is_test`) after, each in
+ * tree order (base/paths.ts comparePaths), so the cut to `input.limit` files and `maxBytes` of
+ * message bytes takes tests first; files_truncated counts the files left out.
+ */
 export function projectSkeleton(db: Db, input: SkeletonInput, maxBytes = LIST_BUDGET_BYTES): SkeletonResponse {
   const directory = normaliseDirectory(input.directory);
   const ids = scopeFileIds(db, { file_pattern: input.file_pattern, directory });
-  // Declarations by their chunks, and the names a file re-exports (a barrel's, a package's `__init__.py`).
-  const inScope = (column: string) => (ids === null ? "" : `AND ${column} IN (SELECT value FROM json_each(?))`);
-  const rows = db
-    .prepare(
-      `SELECT path, name FROM (
-         SELECT f.path, c.symbol_name AS name, c.start_line AS line, 0 AS kind, c.id AS ord FROM chunks c JOIN files f ON f.id = c.file_id
-         WHERE c.is_exported = 1 AND c.symbol_name IS NOT NULL AND c.chunk_type NOT IN ('method', 'doc') ${inScope("c.file_id")}
-         UNION ALL
-         SELECT f.path, s.name, s.line, 1, s.id FROM symbols s JOIN files f ON f.id = s.file_id
-         WHERE s.kind = 'export' AND s.is_exported = 1 AND s.reexport_name IS NOT NULL AND s.reexport_name != '*' ${inScope("s.file_id")}
-       ) ORDER BY path, line, kind, ord`,
-    )
-    .all(...(ids === null ? [] : [JSON.stringify(ids), JSON.stringify(ids)])) as Array<{ path: string; name: string }>;
-  const byFile = new Map<string, Set<string>>();
-  for (const r of rows) {
-    if (input.max_depth !== null && input.max_depth !== undefined && depthBelow(directory, r.path) > input.max_depth) continue;
-    const names = byFile.get(r.path) ?? new Set<string>();
+  const scoped = (column: string) => scopeCondition(column, ids);
+  const depthOk = (path: string) => input.max_depth === null || input.max_depth === undefined || depthBelow(directory, path) <= input.max_depth;
+  const inScope = scoped("id");
+  const files = (db.prepare(`SELECT id, path, is_test FROM files WHERE ${inScope.sql}`).all(...inScope.params) as Array<{ id: number; path: string; is_test: number }>).filter((f) => depthOk(f.path));
+  const exports = new Map<number, Set<string>>();
+  for (const r of skeletonDeclarations(db, scoped)) {
+    const names = exports.get(r.file_id) ?? new Set<string>();
     names.add(r.name);
-    byFile.set(r.path, names);
+    exports.set(r.file_id, names);
   }
-  const all = [...byFile].map(([file_path, names]) => {
-    const exports = [...names];
-    return exports.length > input.max_exports ? { file_path, exports: exports.slice(0, input.max_exports), exports_truncated: exports.length - input.max_exports } : { file_path, exports };
-  });
+  const members = new Map<number, Array<{ type: string; name: string }>>();
+  for (const r of skeletonMembers(db, scoped)) {
+    const list = members.get(r.file_id) ?? [];
+    list.push({ type: r.parent, name: r.name.startsWith(`${r.parent}.`) ? r.name.slice(r.parent.length + 1) : r.name.slice(r.name.lastIndexOf(".") + 1) });
+    members.set(r.file_id, list);
+  }
+  const ordered = files.sort((a, b) => a.is_test - b.is_test || comparePaths(a.path, b.path));
+  const all = ordered.map((f) =>
+    fileSkeleton(f.path, [...(exports.get(f.id) ?? [])], members.get(f.id) ?? [], { max_exports: input.max_exports, max_members: f.is_test === 1 ? 0 : input.max_members }),
+  );
   const fit = fitList(all, input.limit, maxBytes);
   const response: SkeletonResponse = { files: fit.items };
-  if (fit.omitted > 0) response.files_truncated = fit.omitted;
+  if (fit.omitted > 0) {
+    response.files_truncated = fit.omitted;
+    const tests = ordered.slice(fit.items.length).filter((f) => f.is_test === 1).length;
+    if (tests > 0) response.test_files_truncated = tests;
+  }
   if (all.length === 0 && isIndexEmpty(db)) response.index_empty = true;
   else if (ids !== null && ids.length === 0) response.scope_empty = true;
   return response;
+}
+
+type ScopeSql = (column: string) => { sql: string; params: unknown[] };
+
+/** Exported declarations by their chunks (no methods: they are members), and the names a file re-exports (a barrel's, a package's `__init__.py`), by line. */
+function skeletonDeclarations(db: Db, scoped: ScopeSql): Array<{ file_id: number; name: string }> {
+  const chunks = scoped("c.file_id");
+  const markers = scoped("s.file_id");
+  return db
+    .prepare(
+      `SELECT file_id, name FROM (
+         SELECT c.file_id, c.symbol_name AS name, c.start_line AS line, 0 AS kind, c.id AS ord FROM chunks c
+         WHERE c.is_exported = 1 AND c.symbol_name IS NOT NULL AND c.chunk_type NOT IN ('method', 'doc') AND ${chunks.sql}
+         UNION ALL
+         SELECT s.file_id, s.name, s.line, 1, s.id FROM symbols s
+         WHERE s.kind = 'export' AND s.is_exported = 1 AND s.reexport_name IS NOT NULL AND s.reexport_name != '*' AND ${markers.sql}
+       ) ORDER BY file_id, line, kind, ord`,
+    )
+    .all(...chunks.params, ...markers.params) as Array<{ file_id: number; name: string }>;
+}
+
+/**
+ * Public methods and constructors (`Type.member`, parent_name the type) by line: of a type this
+ * file exports, or of a type no declaration of this file names (a Go method, a C++ out-of-line
+ * definition, a Rust impl beside the type's file) — not of a type the file keeps private.
+ */
+function skeletonMembers(db: Db, scoped: ScopeSql): Array<{ file_id: number; name: string; parent: string }> {
+  const scope = scoped("s.file_id");
+  return db
+    .prepare(
+      `SELECT s.file_id, s.name, s.parent_name AS parent FROM symbols s
+       WHERE s.kind = 'method' AND s.is_exported = 1 AND s.parent_name IS NOT NULL AND ${scope.sql}
+         AND (EXISTS (SELECT 1 FROM symbols p WHERE p.name = s.parent_name AND p.file_id = s.file_id AND p.is_exported = 1 AND p.kind NOT IN ('method', 'export'))
+              OR NOT EXISTS (SELECT 1 FROM symbols p WHERE p.name = s.parent_name AND p.file_id = s.file_id))
+       ORDER BY s.file_id, s.line, s.id`,
+    )
+    .all(...scope.params) as Array<{ file_id: number; name: string; parent: string }>;
+}
+
+/** One file's entry: its first max_exports names and first max_members members in source order (overloads once), each cut counted, empty lists left out. */
+function fileSkeleton(file_path: string, names: string[], members: ReadonlyArray<{ type: string; name: string }>, caps: { max_exports: number; max_members: number }): FileSkeleton {
+  const entry: FileSkeleton = { file_path };
+  if (names.length > 0 && caps.max_exports > 0) entry.exports = names.slice(0, caps.max_exports);
+  if (names.length > caps.max_exports) entry.exports_truncated = names.length - caps.max_exports;
+  const byType = new Map<string, string[]>();
+  const seen = new Set<string>();
+  let cut = 0;
+  for (const m of members) {
+    const key = `${m.type}\0${m.name}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (seen.size > caps.max_members) cut += 1;
+    else if (byType.has(m.type)) byType.get(m.type)!.push(m.name);
+    else byType.set(m.type, [m.name]);
+  }
+  // Types in the order the file declares them (an outer class before a nested one whose member comes first), types declared elsewhere last.
+  const rank = (type: string) => {
+    const at = names.indexOf(type);
+    return at < 0 ? names.length : at;
+  };
+  if (byType.size > 0) entry.members = Object.fromEntries([...byType].sort(([a], [b]) => rank(a) - rank(b)));
+  if (cut > 0) entry.members_truncated = cut;
+  return entry;
 }
 
 function normaliseDirectory(directory: string | null | undefined): string | null {

@@ -24,14 +24,19 @@ const inProject = (ctx: ToolContext, path: string) => projectPath(path, ctx.conf
 
 /** An overview names a file's first exports; a file of 400 (zod's schemas) is mast_exports' to list. */
 const DEFAULT_MAX_EXPORTS = 20;
+/** And its types' first public members: what a class is for, not all of it (jsoup's Element has 200; mast_signature gives each). */
+const DEFAULT_MAX_MEMBERS = 20;
 
 export const skeletonTool = defineTool({
   name: "mast_project_skeleton",
   title: "Project skeleton",
-  description: "Every indexed file with the names it exports (no bodies): an overview in one call. Scope with directory, max_depth and file_pattern (glob).",
+  description: "Every indexed file with the names it exports and its classes' public members (no bodies): an overview in one call. Scope with directory, max_depth and file_pattern (glob).",
   details:
     "Every indexed file with the names it exports — names only, no signatures or bodies: an architectural overview in one call. " +
-    "Scope with directory (a subtree), max_depth (directory levels below it; 0 = only files directly in it) and file_pattern (glob); a scope that matches no indexed file answers scope_empty: true. Each file lists its first max_exports names (default 20) and counts the rest in exports_truncated. At most limit files are listed, fewer when the answer cap is reached first; files_truncated counts the files left out.",
+    "exports lists the file's exported declarations in source order (nested types as Outer.Inner) and the names it re-exports; members lists, by type name, the public methods and constructors of the types it exports (and of a type declared in another file that this file defines methods of), in source order, overloads once. A file that exports nothing is listed by its path alone. " +
+    "Scope with directory (a subtree), max_depth (directory levels below it; 0 = only files directly in it) and file_pattern (glob); a scope that matches no indexed file answers scope_empty: true. Each file lists its first max_exports names (default " +
+    `${DEFAULT_MAX_EXPORTS}) and its first max_members members (default ${DEFAULT_MAX_MEMBERS}), counting the rest in exports_truncated and members_truncated; a test file's members (its test cases) are only counted. ` +
+    "Product files come first, test files after, each in tree order. At most limit files are listed, fewer when the answer cap is reached first; files_truncated counts the files left out, test_files_truncated how many of them are tests.",
   input: z
     .object({
       directory: z.string().max(MAX_PATH_LENGTH).nullish().describe("Project-relative subtree to list (default: the whole project)."),
@@ -45,11 +50,27 @@ export const skeletonTool = defineTool({
         .max(100_000)
         .default(DEFAULT_MAX_EXPORTS)
         .describe(`Names listed per file (default ${DEFAULT_MAX_EXPORTS}), in declaration order; the rest is counted in the file's exports_truncated (mast_exports lists them all).`),
+      max_members: z
+        .number()
+        .int()
+        .min(0)
+        .max(100_000)
+        .default(DEFAULT_MAX_MEMBERS)
+        .describe(`Members (public methods, constructors) listed per file (default ${DEFAULT_MAX_MEMBERS}), in declaration order; the rest is counted in the file's members_truncated (0 lists none).`),
     })
     .strict(),
   output: open({
-    files: z.array(open({ file_path: z.string(), exports: z.array(z.string()), exports_truncated: z.number().int().optional() })),
+    files: z.array(
+      open({
+        file_path: z.string(),
+        exports: z.array(z.string()).optional(),
+        exports_truncated: z.number().int().optional(),
+        members: z.record(z.string(), z.array(z.string())).optional(),
+        members_truncated: z.number().int().optional(),
+      }),
+    ),
     files_truncated: z.number().int().optional(),
+    test_files_truncated: z.number().int().optional(),
     scope_empty: z.literal(true).optional(),
     ...READ_MARKS,
   }),

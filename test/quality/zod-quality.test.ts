@@ -95,9 +95,10 @@ describe("mast_search quality on zod", () => {
     expectGolden("zod-search-quality.txt", report());
   });
 
-  it("answers within a context window: every default search under 8 KB, the skeleton of 332 files under 16 KB, callers of a common method under 8 KB", () => {
+  it("answers within a context window: every default search under 8 KB, the skeleton of 332 files under 32 KB, callers of a common method under 8 KB", () => {
     expect(Math.max(...bytes.search)).toBeLessThan(8192);
-    expect(bytes.skeleton).toBeLessThan(16_384);
+    // Every file is listed, the 205 that export nothing by their path (most of them tests): ~83 bytes a file.
+    expect(bytes.skeleton).toBeLessThan(32_768);
     expect(bytes.callers).toBeLessThan(8192);
     expect(bytes.renameImpact).toBeLessThan(16_384);
   });

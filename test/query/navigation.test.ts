@@ -55,6 +55,8 @@ describe("mast_project_skeleton", () => {
   it("lists exported top-level names per file", async () => {
     const r = await call("mast_project_skeleton", {});
     expect(r.files).toEqual([
+      // A file exporting nothing is listed by its path.
+      { file_path: "README.md" },
       { file_path: "src/auth/handler.ts", exports: ["Reply", "handleLogin"] },
       // A barrel lists the names it re-exports one by one (`export *` is mast_exports' star_exports).
       { file_path: "src/auth/index.ts", exports: ["Credentials"] },
@@ -65,6 +67,7 @@ describe("mast_project_skeleton", () => {
   it("lists a file's first max_exports names and counts the rest", async () => {
     const r = await call("mast_project_skeleton", { max_exports: 1 });
     expect(r.files).toEqual([
+      { file_path: "README.md" },
       { file_path: "src/auth/handler.ts", exports: ["Reply"], exports_truncated: 1 },
       { file_path: "src/auth/index.ts", exports: ["Credentials"] },
       { file_path: "src/deep/a/b/c.ts", exports: ["deep"] },
@@ -76,7 +79,7 @@ describe("mast_project_skeleton", () => {
     expect((await call("mast_project_skeleton", { directory: "src/", max_depth: 1 })).files.map((f: any) => f.file_path)).toEqual(["src/auth/handler.ts", "src/auth/index.ts", "src/types.ts"]);
     const capped = await call("mast_project_skeleton", { limit: 1 });
     expect(capped.files).toHaveLength(1);
-    expect(capped.files_truncated).toBe(3);
+    expect(capped.files_truncated).toBe(4);
   });
   it("says scope_empty when the directory or pattern matches no indexed file", async () => {
     expect(await call("mast_project_skeleton", { directory: "no/such/dir" })).toEqual({ files: [], scope_empty: true });
@@ -94,13 +97,13 @@ describe("mast_project_skeleton", () => {
       await runIndex(big.config(), { mode: "full" });
       const store = Store.open(statePaths(big.config().state_dir).graphDb);
       try {
-        const input = { limit: 10_000, max_exports: 100_000 };
+        const input = { limit: 10_000, max_exports: 100_000, max_members: 100_000 };
         const whole = store.snapshot((db) => projectSkeleton(db, input));
-        expect([whole.files.length, whole.files_truncated, whole.index_empty]).toEqual([40, undefined, undefined]);
+        expect([whole.files.length, whole.files_truncated, whole.index_empty]).toEqual([41, undefined, undefined]);
         // A budget that holds exactly the first three files' entries, in message bytes (base/budget.ts fitList).
         const budget = 4 + whole.files.slice(0, 3).reduce((n, f) => n + wireBytes(f), 0);
-        expect(store.snapshot((db) => projectSkeleton(db, input, budget))).toEqual({ files: whole.files.slice(0, 3), files_truncated: 37 });
-        expect(store.snapshot((db) => projectSkeleton(db, input, 10))).toEqual({ files: [], files_truncated: 40 });
+        expect(store.snapshot((db) => projectSkeleton(db, input, budget))).toEqual({ files: whole.files.slice(0, 3), files_truncated: 38 });
+        expect(store.snapshot((db) => projectSkeleton(db, input, 10))).toEqual({ files: [], files_truncated: 41 });
       } finally {
         store.close();
       }

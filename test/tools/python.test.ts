@@ -80,7 +80,8 @@ describe("python through the read tools", () => {
       { file_path: "src/app/__init__.py", exports: ["User", "make_user"] },
       { file_path: "src/app/api.py", exports: ["Registry", "nowhere"] },
       { file_path: "src/app/cli.py", exports: ["main", "typed"] },
-      { file_path: "src/app/models.py", exports: ["Base", "User", "Registry"] },
+      // Each class's public methods beside it, `__init__` included.
+      { file_path: "src/app/models.py", exports: ["Base", "User", "Registry"], members: { Base: ["save", "validate"], User: ["__init__", "parse", "rename"], Registry: ["__init__", "touch"] } },
       { file_path: "tests/test_models.py", exports: ["test_parse"] },
     ]);
   });

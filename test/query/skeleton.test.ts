@@ -98,7 +98,7 @@ const WHOLE = [
   { file_path: "Src/Acme.Json/JsonReader.cs", exports: ["JsonReader"], members: { JsonReader: ["JsonReader", "Read"] } },
   { file_path: "Src/Acme.Json.Bson/BsonReader.cs", exports: ["BsonReader"], members: { BsonReader: ["Read"] } },
   // Macros and functions in source order; the static function is not listed.
-  { file_path: "src/lib/buffer.c", exports: ["BUF_MIN", "buf_init", "BUF_MAX", "buf_free"] },
+  { file_path: "src/lib/buffer.c", exports: ["buf_init", "buf_free"] },
   { file_path: "src/main/java/com/acme/Gson.java", exports: ["Gson"], members: { Gson: ["toJson"] } },
   {
     file_path: "src/main/java/com/acme/GsonBuilder.java",
@@ -171,8 +171,8 @@ describe("mast_project_skeleton across languages", () => {
     expect(skeleton({}, products - 1)).toEqual({ files: WHOLE.slice(0, 9), files_truncated: 4, test_files_truncated: 3 });
   });
 
-  it("answers this project in 1,268 bytes of JSON", async () => {
-    expect(Buffer.byteLength(JSON.stringify(await call({})))).toBe(1268);
+  it("answers this project in 1,248 bytes of JSON", async () => {
+    expect(Buffer.byteLength(JSON.stringify(await call({})))).toBe(1248);
   });
 
   it("gives a class of 200 public methods an entry of 330 bytes: 20 members and a count", async () => {

@@ -6,13 +6,14 @@
 // indexed file set, whose paths are canonical already (the walker starts from the realpath'd
 // root and never follows a symlink), so "realpath applied last" holds by construction; workspace
 // names map to their real directories, never to node_modules links. The resolver fingerprints
-// every config file it read, so a changed tsconfig triggers a relink.
+// every config file it read, so a changed tsconfig, go.mod, Cargo.toml or composer.json triggers a
+// relink.
 import { readFileSync, statSync } from "node:fs";
 import { dirname, join, posix } from "node:path";
 import { sha256 } from "../base/hash.js";
 import { isExternalSpecifier, relativeInside } from "../base/paths.js";
 import { extensionInfo } from "../lang/languages.js";
-import { createIncludeResolver, createJavaResolver, createPhpResolver, createRubyResolver } from "./conventions.js";
+import { createIncludeResolver, createJavaResolver, createPhpResolver, createRubyResolver, readComposerAutoload } from "./conventions.js";
 import { createGoResolver } from "./go.js";
 import { resolvePythonModule } from "./python.js";
 import { createRustResolver } from "./rust.js";
@@ -265,7 +266,7 @@ export function createImportResolver(files: ReadonlySet<string>, projectRoot: st
   const dirsWithFiles = new Set<string>([""]);
   for (const f of files) for (let d = posix.dirname(f); d !== "." && d !== ""; d = posix.dirname(d)) dirsWithFiles.add(d);
   if (options.readAll !== false) for (const d of dirsWithFiles) configFor(d);
-  // Module manifests (go.mod, Cargo.toml) are read only when files of their language are indexed.
+  // Module manifests (go.mod, Cargo.toml, composer.json) are read only when files of their language are indexed.
   const readRel = (rel: string) => readText(join(projectRoot, rel));
   const resolvers = new Map<string, (fromPath: string, specifier: string) => string | null>();
   const present = new Set([...files].map((f) => extensionInfo(f)?.spec.resolver));
@@ -275,7 +276,7 @@ export function createImportResolver(files: ReadonlySet<string>, projectRoot: st
   if (has("java")) resolvers.set("java", createJavaResolver(files));
   if (has("include")) resolvers.set("include", createIncludeResolver(files));
   if (has("ruby")) resolvers.set("ruby", createRubyResolver(files));
-  if (has("php")) resolvers.set("php", createPhpResolver(files));
+  if (has("php")) resolvers.set("php", createPhpResolver(files, readComposerAutoload(dirsWithFiles, readRel)));
 
   const resolve = (fromPath: string, specifier: string): string | null => {
     const resolver = extensionInfo(fromPath)?.spec.resolver ?? "none";

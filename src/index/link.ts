@@ -169,7 +169,10 @@ class Graph {
       // `*` without a local (`#include`, `require`, `from m import *`, `use a::*`): every name the target exports is in scope.
       const binds = i.kind === "import" || (i.kind === "export_star" && languageSpec(facts.language)?.starImportsBind === true);
       if (i.target !== null && binds && names.length === 1 && names[0] === "*" && i.locals === "[]" && !facts.globs.includes(i.target)) facts.globs.push(i.target);
+      // A name the file's own namespace would provide binds only where the namespace has it, and never over an import.
+      if (i.kind === "namespace" && i.target === null) continue;
       (JSON.parse(i.locals) as string[]).forEach((local, k) => {
+        if (i.kind === "namespace" && facts.bindings.has(local)) return;
         if (!facts.modules.has(local)) facts.modules.set(local, i.module);
         const binding = { target: i.target, imported: names[k] ?? local };
         const had = facts.bindings.get(local);

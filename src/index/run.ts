@@ -21,7 +21,8 @@ export type IndexMode = "full" | "incremental";
 
 export interface IndexProblem {
   readonly path: string;
-  readonly kind: "parse_error" | "write_error" | "read_error" | "walk_error";
+  /** `syntax_error`: the file was indexed, but lines of it did not parse (declarations there may be missing). */
+  readonly kind: "parse_error" | "write_error" | "read_error" | "walk_error" | "syntax_error";
   readonly message: string;
 }
 
@@ -581,6 +582,11 @@ function applyOutcome(
         counts.removed += delta.removed;
         counts.bytes += outcome.stamp.size;
         if (outcome.extraction.hasSyntaxErrors) counts.syntax++;
+        const unparsed = outcome.extraction.unparsedSpans ?? [];
+        if (unparsed.length > 0) {
+          const lines = unparsed.map(([a, b]) => `${a}-${b}`).join(", ");
+          problems.push({ path: outcome.path, kind: "syntax_error", message: `lines ${lines} did not parse: declarations there may be missing` });
+        }
       } catch (err) {
         if (writes === "batched") throw err;
         counts.write++;

@@ -12,6 +12,7 @@ const OUTLINE: OutlineSpec = {
   query: queryFile("java"),
   tokens: ["identifier", "type_identifier"],
   comments: ["line_comment", "block_comment"],
+  namespaceSeparator: ".",
   selfReceivers: ["this"],
   implicitMembers: true,
   exported: (node, ownerExported) => {
@@ -45,8 +46,8 @@ export const JAVA: LanguageSpec = {
   callGraph: {
     verified: [
       "`this.m()` and a bare `m()` of a method of the class, its own or inherited (the class and its bases found in the file or imported by name)",
-      "`Type.m()` and `new Type()` on a class of the file or imported by name (`import a.b.Type` → `a/b/Type.java`)",
+      "`Type.m()` and `new Type()` on a class of the file, imported by name (`import a.b.Type` → `a/b/Type.java`), of the file's own package (`a/b/Type.java` beside it under the package path) or of a package imported whole (`import a.b.*`)",
     ],
-    potentialOnly: ["calls on any other receiver (fields, locals, parameters, call results)", "wildcard and static imports, classes of the same package in other files"],
+    potentialOnly: ["calls on any other receiver (fields, locals, parameters, call results)", "static imports"],
   },
 };

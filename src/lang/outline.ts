@@ -29,6 +29,12 @@ export interface OutlineSpec {
   readonly comments: readonly string[];
   /** How a qualified name's scope names its owner (`a::B::m`, `A::B`): `::`-separated; `last`: the owner is the last scope segment (C++ namespaces are not owners), `full`: every segment (Ruby's `A::B` is `A.B`). */
   readonly scopes?: "last" | "full";
+  /**
+   * The separator of a `@namespace` (a package or namespace declaration) and a name in it (Java
+   * `.`, PHP `\\`): a type the file names unqualified as a call's receiver or in `new`, neither
+   * declared nor imported there, is looked up in its own namespace (an import of kind `namespace`).
+   */
+  readonly namespaceSeparator?: string;
   /** Receiver texts that are the current object (`this`, `self`, `$this`): a call on one is a `this` call. */
   readonly selfReceivers: readonly string[];
   /** A bare `m()` inside a method may name a member of its class (Java, C++, C#, Ruby); false where it names a function only (C, PHP). */

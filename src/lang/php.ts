@@ -12,6 +12,7 @@ const OUTLINE: OutlineSpec = {
   query: queryFile("php"),
   tokens: ["name"],
   comments: ["comment"],
+  namespaceSeparator: "\\",
   selfReceivers: ["$this", "self", "static"],
   implicitMembers: false,
   exported: (node, ownerExported) => {
@@ -43,8 +44,8 @@ export const PHP: LanguageSpec = {
     verified: [
       "`f()` of a function of the file or of a file it `require`s / `include`s",
       "`$this->m()`, `self::m()` and `static::m()` of a method of the class (in the same file)",
-      "`Type::m()` and `new Type()` on a class of the file or imported with `use A\\B\\Type` (found by path suffix, PSR-4)",
+      "`Type::m()` and `new Type()` on a class of the file, imported with `use A\\B\\Type`, or of the file's own namespace (`Type` in `namespace A\\B;` is `A\\B\\Type`) — found by composer.json's autoload maps, else by path suffix",
     ],
-    potentialOnly: ["calls on variables other than `$this`, properties and call results", "autoloaded classes not imported with `use`, dynamic calls (`$f()`, `call_user_func`)"],
+    potentialOnly: ["calls on variables other than `$this`, properties and call results", "classes of other namespaces named without `use`, dynamic calls (`$f()`, `call_user_func`)"],
   },
 };

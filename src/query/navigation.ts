@@ -482,7 +482,8 @@ export interface DependenciesResponse {
 export function fileDependencies(db: Db, filePath: string): DependenciesResponse {
   const file = requireIndexedFile(db, filePath);
   const rows = db
-    .prepare("SELECT module, symbols, kind, line, is_external, resolved_path FROM imports WHERE file_id = ? ORDER BY line, id")
+    // A name the file's namespace would provide is a dependency where a project file provides it.
+    .prepare("SELECT module, symbols, kind, line, is_external, resolved_path FROM imports WHERE file_id = ? AND (kind != 'namespace' OR resolved_path IS NOT NULL) ORDER BY line, id")
     .all(file.id) as Array<{ module: string; symbols: string; kind: string; line: number; is_external: number; resolved_path: string | null }>;
   return {
     file_path: file.path,

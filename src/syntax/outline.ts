@@ -24,8 +24,9 @@ export function extractOutline(filePath: string, text: string, grammar: string, 
   if (tree === null) return { ok: false, error: `parse timed out after ${options.parseTimeoutMs} ms` };
   const query = spec.query.text();
   let matches = queryMatches(grammar, query, tree.rootNode);
-  if (tree.rootNode.hasError && spec.preprocessor) {
-    const recovered = recover(grammar, query, source, tree, matches, options.parseTimeoutMs);
+  let unparsed: Span[] = [];
+  if (tree.rootNode.hasError) {
+    const recovered = spec.preprocessor ? recover(grammar, query, source, tree, matches, options.parseTimeoutMs) : { spans: [], matches: [], unparsed: errorRegions(tree) };
     if (recovered.spans.length > 0) {
       const outside = (m: QueryMatch) => {
         const at = m.captures[0]!.node.startIndex;
@@ -33,9 +34,29 @@ export function extractOutline(filePath: string, text: string, grammar: string, 
       };
       matches = [...matches.filter(outside), ...recovered.matches];
     }
+    unparsed = recovered.unparsed;
   }
-  return { ok: true, extraction: new OutlineExtractor(filePath, text, language, tree.rootNode, options, spec, matches).run() };
+  const extraction = new OutlineExtractor(filePath, text, language, tree.rootNode, options, spec, matches).run();
+  const spans = linesOf(source, unparsed);
+  return { ok: true, extraction: spans.length > 0 ? { ...extraction, unparsedSpans: spans } : extraction };
 }
+
+/** Character spans that cover more than one line, as (first, last) lines. */
+function linesOf(text: string, spans: readonly Span[]): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const [s, e] of spans) {
+    const first = lineAt(text, s);
+    const last = lineAt(text, Math.max(s, e - 1));
+    if (last > first) out.push([first, last]);
+  }
+  return out;
+}
+
+const lineAt = (text: string, offset: number) => {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+  return line;
+};
 
 /**
  * What the parse lost to preprocessor conditionals (a brace closed in one branch, an `#else`
@@ -45,10 +66,10 @@ export function extractOutline(filePath: string, text: string, grammar: string, 
  * the file's own tree. The spans so read and their matches; the file's tree stays the one read
  * everywhere else.
  */
-function recover(grammar: string, query: string, source: string, tree: Tree, primary: readonly QueryMatch[], timeoutMs: number): { spans: Span[]; matches: QueryMatch[] } {
+function recover(grammar: string, query: string, source: string, tree: Tree, primary: readonly QueryMatch[], timeoutMs: number): { spans: Span[]; matches: QueryMatch[]; unparsed: Span[] } {
   const errors = errorRegions(tree);
   const texts = conditionalViews(source);
-  if (errors.length === 0 || texts.length === 0) return { spans: [], matches: [] };
+  if (errors.length === 0 || texts.length === 0) return { spans: [], matches: [], unparsed: errors };
   // Widened to the top-level nodes each overlaps, overlapping regions merged.
   const top = tree.rootNode.namedChildren.map((n) => spanOf(n)!);
   const regions: Array<[number, number]> = [];
@@ -69,6 +90,7 @@ function recover(grammar: string, query: string, source: string, tree: Tree, pri
   };
   const spans: Span[] = [];
   const matches: QueryMatch[] = [];
+  const unparsed: Span[] = [];
   for (const [start, end] of regions) {
     const inRegion = (m: QueryMatch) => {
       const at = m.captures[0]!.node.startIndex;
@@ -88,11 +110,14 @@ function recover(grammar: string, query: string, source: string, tree: Tree, pri
       // An error-free reading of every branch: a first-branches view only drops code.
       if (best === 1 && bestScore[1] === 0) break;
     }
+    // What stays unparsed in the region: the errors of the reading taken there.
+    const taken = best === 0 ? errors : candidates[best]!.errors;
+    unparsed.push(...taken.filter(([s, e]) => s < end && e > start));
     if (best === 0) continue;
     spans.push([start, end]);
     matches.push(...candidates[best]!.matches.filter(inRegion));
   }
-  return { spans, matches };
+  return { spans, matches, unparsed };
 }
 
 /** The spans of the outermost ERROR nodes. */
@@ -198,6 +223,8 @@ class OutlineExtractor extends TreeExtractor {
   private readonly scopes: SyntaxNode[] = [];
   private readonly mixins: QueryMatch[] = [];
   private readonly seenCalls = new Set<number>();
+  /** The file's package or namespace declaration's name. */
+  private namespace: SyntaxNode | null = null;
   private readonly seenParams = new Set<string>();
 
   constructor(
@@ -229,6 +256,7 @@ class OutlineExtractor extends TreeExtractor {
     this.flushBlock();
     this.recordImports();
     this.recordCalls();
+    this.recordNamespaceNames();
     return this.finish();
   }
 
@@ -240,7 +268,7 @@ class OutlineExtractor extends TreeExtractor {
       if (!root) continue;
       const capture = (name: string) => match.captures.find((c) => c.name === name)?.node ?? null;
       const all = (name: string) => match.captures.filter((c) => c.name === name).map((c) => c.node);
-      const head = match.captures.find((c) => c.name.startsWith("definition.") || c.name.startsWith("reference.") || c.name === "import" || c.name === "parameter" || c.name === "scope" || c.name === "mixin");
+      const head = match.captures.find((c) => c.name.startsWith("definition.") || c.name.startsWith("reference.") || c.name === "import" || c.name === "parameter" || c.name === "scope" || c.name === "mixin" || c.name === "namespace");
       if (!head) continue;
       if (head.name.startsWith("definition.")) {
         const kind = head.name.slice("definition.".length);
@@ -292,6 +320,7 @@ class OutlineExtractor extends TreeExtractor {
         this.params.set(k, params);
       } else if (head.name === "scope") this.scopes.push(head.node);
       else if (head.name === "mixin") this.mixins.push(match);
+      else if (head.name === "namespace") this.namespace ??= head.node;
     }
   }
 
@@ -544,6 +573,28 @@ class OutlineExtractor extends TreeExtractor {
       // languages: what the target brings in comes with it (an export_star).
       const star = names.length === 1 && names[0] === "*" && locals.length === 0;
       this.imports.push({ module, names, locals, kind: star ? "export_star" : "import", line: match.captures[0]!.node.startPosition.row + 1 });
+    }
+  }
+
+  /** Types the calls name unqualified that the file neither declares nor imports by name: its own namespace's or a whole-namespace import's, if anyone's (ImportKind `namespace`). */
+  private recordNamespaceNames(): void {
+    const separator = this.spec.namespaceSeparator;
+    if (separator === undefined || this.namespace === null) return;
+    const declared = new Set(this.symbols.map((s) => s.name.slice(s.name.lastIndexOf(".") + 1)));
+    const bound = new Set(this.imports.flatMap((i) => i.locals));
+    const named = new Set<string>();
+    for (const c of this.calls) {
+      const type = c.receiver.kind === "static" ? c.receiver.className : c.isNew && c.receiver.kind === "bare" ? c.callee : null;
+      if (type !== null && /^[A-Z]\w*$/.test(type) && !declared.has(type) && !bound.has(type)) named.add(type);
+    }
+    // The file's own namespace first, then the namespaces it imports whole (Java's `import a.b.*`):
+    // the first that resolves binds, as the language looks them up.
+    const spaces = [
+      { name: this.namespace.text.replace(/\s+/g, "").replace(/^\\/, ""), line: this.namespace.startPosition.row + 1 },
+      ...this.imports.filter((i) => i.kind === "export_star" && i.names[0] === "*").map((i) => ({ name: i.module, line: i.line })),
+    ];
+    for (const name of [...named].sort()) {
+      for (const ns of spaces) this.imports.push({ module: `${ns.name}${separator}${name}`, names: [name], locals: [name], kind: "namespace", line: ns.line });
     }
   }
 

@@ -97,7 +97,12 @@ export interface ParamRecord {
   readonly optional: boolean;
 }
 
-export type ImportKind = "import" | "export_from" | "export_star" | "require" | "dynamic_import";
+/**
+ * `namespace`: a name the file uses unqualified that its own package or namespace would provide
+ * (Java's same-package `Util`, PHP's `Middleware` in `namespace GuzzleHttp;`), recorded at the
+ * package declaration's line; it binds only when it resolves to a project file.
+ */
+export type ImportKind = "import" | "export_from" | "export_star" | "require" | "dynamic_import" | "namespace";
 
 export interface ImportRecord {
   readonly module: string;
@@ -169,6 +174,11 @@ export interface FileExtraction {
   readonly lineCount: number;
   /** True when the tree had ERROR or MISSING nodes; the file is still indexed from what parsed. */
   readonly hasSyntaxErrors: boolean;
+  /**
+   * Lines (first, last) of parse errors spanning lines that no reading of the file repaired:
+   * declarations there may be missing (the index run reports them as `syntax_error` problems).
+   */
+  readonly unparsedSpans?: ReadonlyArray<readonly [number, number]>;
 }
 
 /** An extractor's answer: the extraction, or why there is none (never a throw). */

@@ -2,9 +2,11 @@
 // export macros blanked by shape, `#if` views, ERROR regions read from the view that finds the
 // most definitions, and a `.h` header read as C or C++ by what it holds.
 import { describe, expect, it } from "vitest";
+import { runIndex } from "../../src/index/run.js";
 import { blankMacros } from "../../src/lang/c-family.js";
 import { conditionalViews } from "../../src/lang/outline.js";
 import { extractFile } from "../../src/syntax/extract.js";
+import { makeProject } from "../helpers/project.js";
 
 const OPTIONS = { parseTimeoutMs: 5000, chunkSplitThreshold: 120, contextLines: 0, maxFileBytes: 1 << 20 };
 const symbols = (path: string, text: string) => {
@@ -87,5 +89,29 @@ describe("a .h header's dialect", () => {
     expect(symbols("src/compile.h", '#ifdef __cplusplus\nextern "C" {\n#endif\n/* a class of blocks */\nint gen_noop(void);\n#ifdef __cplusplus\n}\n#endif\n')).toEqual({ language: "c", names: ["5 function gen_noop"] });
     expect(symbols("include/db.h", "namespace leveldb {\nclass DB {\n public:\n  virtual ~DB();\n};\n}\n").language).toBe("cpp");
     expect(symbols("include/x.h", "int f(void) { return std::max(1, 2); }\n").language).toBe("cpp");
+  });
+});
+
+describe("lines no reading parses", () => {
+  // An initializer no reading parses (numbers without commas across two lines).
+  const broken = ["int before(void) { return 0; }", "", "int table[] = {", "  1, 2,", "  3 4 5", "  6 7 8,", "};", "int after(void) { return 1; }", ""].join("\n");
+
+  it("are counted with their lines, never silently lost", () => {
+    const r = extractFile("src/builtin.c", broken, OPTIONS);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.extraction.hasSyntaxErrors).toBe(true);
+    expect(r.extraction.unparsedSpans).toEqual([[5, 6]]);
+    expect(r.extraction.symbols.map((s) => s.name)).toEqual(["before", "after"]);
+  });
+
+  it("are reported by the index run as a syntax_error problem naming them", async () => {
+    const p = makeProject({ "src/builtin.c": broken, "src/ok.c": "int ok(void) { return 0; }\n" });
+    try {
+      const report = await runIndex(p.config(), { mode: "full" });
+      expect(report.files_with_syntax_errors).toBe(1);
+      expect(report.problems).toEqual([{ path: "src/builtin.c", kind: "syntax_error", message: "lines 5-6 did not parse: declarations there may be missing" }]);
+    } finally {
+      p.cleanup();
+    }
   });
 });

@@ -63,3 +63,6 @@
   (#not-match? @import "^import\\s+static"))
 ((import_declaration [(scoped_identifier) (identifier)] @import.module @import.bind .) @import
   (#not-match? @import "^import\\s+static"))
+
+; The file's package: a class it names unqualified, neither declared nor imported, is the package's
+(package_declaration [(scoped_identifier) (identifier)] @namespace)

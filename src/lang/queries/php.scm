@@ -29,3 +29,6 @@
   (binary_expression right: [(string (string_content) @import.relative) (encapsed_string (string_content) @import.relative)])]) @import @import.glob
 (include_once_expression [(string (string_content) @import.relative) (encapsed_string (string_content) @import.relative)
   (binary_expression right: [(string (string_content) @import.relative) (encapsed_string (string_content) @import.relative)])]) @import @import.glob
+
+; The file's namespace: a class it names unqualified, neither declared nor imported, is the namespace's
+(namespace_definition name: (namespace_name) @namespace)

@@ -3,6 +3,8 @@
 // in path order, re-derive imports and edges, and commit — readers see the index before the run or
 // after it, never between, and a killed run leaves the one before. Then file_manifest.json and
 // index.json. Failures are counted per file, never fatal.
+import { sha256 } from "../base/hash.js";
+import { LANGUAGE_SPECS } from "../lang/languages.js";
 import { absoluteIn } from "../base/paths.js";
 import { MastError, errorMessage } from "../base/errors.js";
 import { yieldToLoop } from "../base/loop.js";
@@ -335,10 +337,15 @@ interface RunResult {
   readonly checkerUpToDate: boolean;
 }
 
+let queriesHash: string | undefined;
+/** A hash of every language's query files (read once per process). */
+const QUERIES_HASH = () => (queriesHash ??= sha256(LANGUAGE_SPECS.map((s) => s.outline?.query.text() ?? "").join("\0")));
+
 /** The run's writes, all inside the transaction `indexLocked` holds: rows, then what is derived from them. */
 async function writeRun(config: ResolvedConfig, paths: StatePaths, store: Store, schemaReset: boolean, options: RunIndexOptions, note: NoteProgress, phases: Phases): Promise<RunResult> {
-  // Chunks depend on these settings as much as on the files: a change re-extracts everything.
-  const extractKey = JSON.stringify({ ...extractOptionsOf(config), parseTimeoutMs: undefined, maxFileBytes: config.max_file_bytes });
+  // Chunks depend on these settings as much as on the files — and on the breadth languages' query
+  // files, which an upgrade may change with no schema change: a change re-extracts everything.
+  const extractKey = JSON.stringify({ ...extractOptionsOf(config), parseTimeoutMs: undefined, maxFileBytes: config.max_file_bytes, queries: QUERIES_HASH() });
   const settingsChanged = store.getMeta(EXTRACT_SETTINGS) !== extractKey;
   const mode: IndexMode = schemaReset || settingsChanged ? "full" : options.mode;
   const problems: IndexProblem[] = [];

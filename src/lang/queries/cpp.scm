@@ -5,10 +5,21 @@
   declarator: (reference_declarator (function_declarator declarator: (_) @name parameters: (parameter_list) @parameters))
   body: (compound_statement) @body) @definition.function
 ; Constructors and destructors (no return type), in-class definitions of any shape
-(function_definition
+((function_definition
   !type
   declarator: (function_declarator declarator: (_) @name parameters: (parameter_list) @parameters)
   body: (_) @body) @definition.function
+  (#not-any-of? @name "TEST_F" "TEST_P" "TYPED_TEST" "TYPED_TEST_P"))
+
+; A googletest test on a fixture is a method of a subclass of the fixture: `Fixture.Name`, whose
+; bare calls are the fixture's members first
+((function_definition
+  !type
+  declarator: (function_declarator
+    declarator: (identifier) @_macro
+    parameters: (parameter_list . (parameter_declaration type: (type_identifier) @owner) . (parameter_declaration type: (type_identifier) @name)))
+  body: (compound_statement) @body) @definition.method
+  (#any-of? @_macro "TEST_F" "TEST_P" "TYPED_TEST" "TYPED_TEST_P"))
 
 ; Methods declared in a class body
 (field_declaration

@@ -1,5 +1,7 @@
 // Language-neutral chunk assembly: turns declaration spans ("drafts") into stored chunks —
-// the split rule, the context_lines expansion, the per-chunk character cap and chunk ids.
+// the split rule, the context_lines expansion, the per-chunk character cap and chunk ids — with
+// every non-blank line in some chunk (lines no draft covers become blocks), and the class shell's
+// outline built from its lines (members by their signatures, everything else verbatim).
 import { sha256 } from "../base/hash.js";
 import { MAX_CHUNK_CHARS, SPLIT_OVERLAP_LINES, type Chunk, type ChunkType } from "./types.js";
 
@@ -14,7 +16,11 @@ export interface ChunkDraft {
   readonly headerEndLine?: number;
   /** First line of an attached doc comment, pulled into the stored content. */
   readonly docStartLine?: number;
-  /** Synthesized content (class shells): stored as is, never split or expanded. */
+  /**
+   * Synthesized content (class shells): stored as is, never split or expanded. It holds the lines of
+   * the draft's span that no member's own chunk holds, verbatim (`shellOutline`): the draft covers its
+   * whole span.
+   */
   readonly synthesized?: string;
   /** Skip context_lines expansion (markdown sections are self-delimiting). */
   readonly noContext?: boolean;
@@ -105,7 +111,58 @@ function capPieces(lines: readonly string[], firstLine: number, spanStart: numbe
   return pieces;
 }
 
-/** Expands drafts into chunks with ids unique per file, in draft order. */
+/**
+ * The lines no draft covers, as block drafts: each run of uncovered lines (blank lines inside it
+ * kept, around it dropped) holding a non-blank line — a license header, a comment between
+ * declarations, a statement no extractor claims. A draft covers its span and its doc comment (a
+ * synthesized one too: see `ChunkDraft.synthesized`). A run is split by the split rule like any
+ * draft. No chunk starts on an uncovered line, so a run's chunks never share a start line (and so a
+ * chunk id) with another chunk.
+ */
+function uncoveredDrafts(lines: readonly string[], drafts: readonly ChunkDraft[]): ChunkDraft[] {
+  const lineCount = lines.length;
+  // depth[line] after the prefix sum: how many drafts cover the line.
+  const delta = new Int32Array(lineCount + 2);
+  for (const d of drafts) {
+    const from = Math.max(1, Math.min(d.startLine, d.docStartLine ?? d.startLine));
+    const to = Math.min(lineCount, d.endLine);
+    if (to < from) continue;
+    delta[from]!++;
+    delta[to + 1]!--;
+  }
+  const gaps: ChunkDraft[] = [];
+  let depth = 0;
+  let runStart = 0;
+  let runEnd = 0;
+  for (let line = 1; line <= lineCount + 1; line++) {
+    depth += delta[line]!;
+    if (line <= lineCount && depth === 0) {
+      if (lines[line - 1]!.trim() === "") continue;
+      if (runStart === 0) runStart = line;
+      runEnd = line;
+    } else if (runStart !== 0) {
+      gaps.push({ startLine: runStart, endLine: runEnd, chunkType: "block", symbolName: null, parentSymbol: null, isExported: false });
+      runStart = 0;
+    }
+  }
+  return gaps;
+}
+
+/** Drafts with the uncovered runs' blocks placed before the first draft that starts after them (the drafts' own order kept). */
+function withUncovered(lines: readonly string[], drafts: readonly ChunkDraft[]): readonly ChunkDraft[] {
+  const gaps = uncoveredDrafts(lines, drafts);
+  if (gaps.length === 0) return drafts;
+  const out: ChunkDraft[] = [];
+  let g = 0;
+  for (const d of drafts) {
+    while (g < gaps.length && gaps[g]!.startLine < d.startLine) out.push(gaps[g++]!);
+    out.push(d);
+  }
+  while (g < gaps.length) out.push(gaps[g++]!);
+  return out;
+}
+
+/** Expands drafts (and blocks for the lines none covers) into chunks with ids unique per file, in draft order. */
 export function materializeChunks(filePath: string, source: SourceLines, drafts: readonly ChunkDraft[], options: MaterializeOptions): Chunk[] {
   const chunks: Chunk[] = [];
   const idsUsed = new Map<number, number>();
@@ -131,7 +188,7 @@ export function materializeChunks(filePath: string, source: SourceLines, drafts:
     idsUsed.set(line, n + 1);
     return sha256(n === 0 ? `${filePath}:${line}` : `${filePath}:${line}:${n}`);
   };
-  for (const draft of drafts) {
+  for (const draft of withUncovered(source.lines, drafts)) {
     const base = {
       chunkType: draft.chunkType,
       symbolName: draft.symbolName,
@@ -228,4 +285,71 @@ function cutText(text: string): string[] {
   }
   flush();
   return pieces;
+}
+
+/** A non-member of a class body longer than this many lines is a block chunk of its own; the outline keeps one line of it. */
+export const OUTLINE_RUN_LINES = 12;
+
+/**
+ * A part of a class body as its outline sees it: its lines (from its doc comment or first
+ * decorator) and where its text is in the file, in characters.
+ */
+export type OutlinePart =
+  /** A member with a chunk of its own: the lines that stand for it (its signature). */
+  | { readonly startLine: number; readonly endLine: number; readonly from: number; readonly to: number; readonly signature: readonly string[] }
+  /**
+   * Anything else (a field, a constant, a comment, a static block, a nested type, a statement): kept
+   * verbatim; one over OUTLINE_RUN_LINES lines is a block of its own, and `summary` (else its first
+   * line and " …") stands for it in the outline.
+   */
+  | { readonly startLine: number; readonly endLine: number; readonly from: number; readonly to: number; readonly summary?: string };
+
+export interface ShellOutline {
+  /** The class shell's content (`ChunkDraft.synthesized`). */
+  readonly text: string;
+  /** The non-members over OUTLINE_RUN_LINES lines, each a block chunk with the class as its parent. */
+  readonly blocks: ChunkDraft[];
+  /** Their character ranges after their first line, which the shell's identifier bag leaves to them. */
+  readonly excluded: Array<[number, number]>;
+}
+
+/**
+ * A class shell's outline: the file's text from the start of the line `from` is on to the end of
+ * the line `to` is on, with each member replaced by its signature and each long non-member by one
+ * line (the rest of it is its own block), every other line verbatim and blank lines left out. A
+ * member on the header's line (a one-line class) leaves the header's text before it.
+ */
+export function shellOutline(text: string, shell: { from: number; to: number; className: string }, parts: readonly OutlinePart[]): ShellOutline {
+  const out: string[] = [];
+  const blocks: ChunkDraft[] = [];
+  const excluded: Array<[number, number]> = [];
+  const lineStart = (at: number) => text.lastIndexOf("\n", at - 1) + 1;
+  let at = lineStart(shell.from);
+  const verbatim = (to: number) => {
+    if (to <= at) return;
+    const lines = text.slice(at, to).split("\n");
+    // What a member's line holds after it when that is only its terminator (`;`) is the member's.
+    if (at > 0 && text[at - 1] !== "\n" && /^[\s;,]*$/.test(lines[0]!)) lines.shift();
+    for (const line of lines) if (line.trim() !== "") out.push(line.trimEnd());
+    at = to;
+  };
+  for (const part of [...parts].sort((a, b) => a.from - b.from)) {
+    if ("signature" in part) {
+      verbatim(part.from);
+      out.push(...part.signature);
+      at = Math.max(at, part.to);
+    } else if (part.from >= at && part.endLine - part.startLine + 1 > OUTLINE_RUN_LINES) {
+      verbatim(part.from);
+      const indent = text.slice(lineStart(part.from), part.from);
+      const eol = text.indexOf("\n", part.from);
+      out.push(part.summary ?? `${indent.trim() === "" ? indent : ""}${text.slice(part.from, eol).trimEnd()} …`);
+      blocks.push({ startLine: part.startLine, endLine: part.endLine, chunkType: "block", symbolName: null, parentSymbol: shell.className, isExported: false });
+      // The first line stays in the shell's text (and bag); the rest is the block's alone.
+      excluded.push([eol, part.to]);
+      at = part.to;
+    }
+  }
+  const end = text.indexOf("\n", Math.max(shell.from, shell.to - 1));
+  verbatim(end === -1 ? text.length : end);
+  return { text: out.join("\n"), blocks, excluded };
 }

@@ -11,6 +11,7 @@ import { languageSpec } from "../lang/languages.js";
 import { annotatedClass } from "../lang/python.js";
 import { collapseWhitespace, firstLine } from "../base/text.js";
 import { field, parseSource, type SyntaxNode } from "./parser.js";
+import { shellOutline, type OutlinePart } from "./chunking.js";
 import { bindLocal, TreeExtractor, type Known, type MutableDraft, type MutableSymbol } from "./tree-extractor.js";
 import { symbolRecord, type CallReceiver, type ExtractOptions, type ExtractResult, type FileExtraction, type ParamRecord } from "./types.js";
 
@@ -246,7 +247,6 @@ class PythonExtractor extends TreeExtractor {
     const shell: Draft = { startLine: d.outer.startPosition.row + 1, endLine: d.outer.endPosition.row + 1, chunkType: "class_shell", symbolName: name, parentSymbol: null, isExported: exported };
     this.drafts.push(shell);
     const doc = docstringOf(body);
-    const outline = [`${header}:`];
     const methodRanges: Array<[number, number]> = [];
     const memberHashes: string[] = [];
     const classSym = this.addSymbol(d.outer, "class", name, exported, doc, header, "");
@@ -262,10 +262,13 @@ class PythonExtractor extends TreeExtractor {
         this.symbols.push(symbolRecord(`${name}.${attr}`, "variable", a.line, a.line, exported && isPublicMember(attr), { signature: `${attr}: ${a.value}`, parent: name, returnType: a.value }));
       }
     }
+    const parts: OutlinePart[] = [];
     for (const member of body?.namedChildren ?? []) {
       const def = member.type === "decorated_definition" ? field(member, "definition") : member;
       if (def?.type !== "function_definition") {
-        if (member.type === "expression_statement" && member !== body?.namedChild(0)) outline.push(" ".repeat(member.startPosition.column) + firstLine(this.slice(member.startIndex, member.endIndex)));
+        // Kept verbatim by the outline (a docstring over OUTLINE_RUN_LINES lines by its summary line).
+        const summary = doc && member === body?.namedChild(0) ? `${" ".repeat(member.startPosition.column)}"""${doc.split("\n")[0]}"""` : undefined;
+        parts.push({ startLine: member.startPosition.row + 1, endLine: member.endPosition.row + 1, from: member.startIndex, to: member.endIndex, ...(summary === undefined ? {} : { summary }) });
         continue;
       }
       const method = this.declareFunction({ outer: member, def }, name);
@@ -275,15 +278,16 @@ class PythonExtractor extends TreeExtractor {
       const sigLines = (method.signature ?? "").split("\n");
       sigLines[0] = " ".repeat(member.startPosition.column) + sigLines[0];
       sigLines[sigLines.length - 1] += ": ...";
-      outline.push(...sigLines);
+      parts.push({ startLine: member.startPosition.row + 1, endLine: member.endPosition.row + 1, from: member.startIndex, to: member.endIndex, signature: sigLines });
       memberHashes.push(method.signature ?? "");
     }
     // The outline also runs this class body's own calls (class attributes' initialisers).
     if (body) this.recordCalls(body, name, name, methodRanges);
-    const indent = " ".repeat(body?.startPosition.column ?? 4);
-    shell.synthesized = (doc ? [`${header}:`, `${indent}"""${doc.split("\n")[0]}"""`, ...outline.slice(1)] : outline).join("\n");
+    const outline = shellOutline(this.text, { from: d.outer.startIndex, to: d.outer.endIndex, className: name }, parts);
+    shell.synthesized = outline.text;
+    this.drafts.push(...outline.blocks);
     classSym.bodyHash = sha256(memberHashes.sort().join("\n"));
-    this.exclusions.set(shell, methodRanges);
+    this.exclusions.set(shell, [...methodRanges, ...outline.excluded]);
   }
 
   /**

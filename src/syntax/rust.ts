@@ -9,6 +9,7 @@
 import { collapseWhitespace, firstLine } from "../base/text.js";
 import { languageSpec } from "../lang/languages.js";
 import { field, parseSource, type SyntaxNode } from "./parser.js";
+import { shellOutline, type OutlinePart } from "./chunking.js";
 import { bindLocal, leadingComments, TreeExtractor, type Known, type MutableDraft } from "./tree-extractor.js";
 import { symbolRecord, type CallReceiver, type ExtractOptions, type ExtractResult, type FileExtraction, type ParamRecord } from "./types.js";
 
@@ -144,6 +145,16 @@ class RustExtractor extends TreeExtractor {
     return start;
   }
 
+  /** The first node of an item's span as its chunk has it: its doc comment's first line, else its first attribute, else itself. */
+  private firstOf(node: SyntaxNode): SyntaxNode {
+    const start = this.spanStart(node);
+    const doc = this.docOf(node);
+    if (doc === null) return start;
+    let first = start;
+    for (let prev = start.previousNamedSibling; prev !== null && prev.startPosition.row + 1 >= doc.startLine; prev = prev.previousNamedSibling) first = prev;
+    return first;
+  }
+
   private doc(node: SyntaxNode): string | null {
     return this.docOf(node)?.text ?? null;
   }
@@ -212,9 +223,8 @@ class RustExtractor extends TreeExtractor {
     const trait = field(node, "trait");
     const traitName = trait ? this.namedType(trait.text) : null;
     if (traitName !== null) this.heritage.push({ className: type, line: node.startPosition.row + 1, extends: null, implements: [traitName] });
-    const header = this.header(node, body);
-    const outline = [`${header} {`];
     const bodies: Array<[number, number]> = [];
+    const parts: OutlinePart[] = [];
     for (const member of body.namedChildren) {
       if (member.type === "function_item" || member.type === "function_signature_item") {
         const method = field(member, "name")?.text ?? "";
@@ -225,14 +235,15 @@ class RustExtractor extends TreeExtractor {
         if (methodBody) bodies.push([methodBody.startIndex, methodBody.endIndex]);
         const sig = (sym.signature ?? "").split("\n");
         sig[0] = " ".repeat(member.startPosition.column) + sig[0];
-        outline.push(...sig.slice(0, -1), `${sig[sig.length - 1]};`);
-      } else if (member.type === "const_item" || member.type === "type_item") {
-        outline.push(" ".repeat(member.startPosition.column) + firstLine(member.text));
-      }
+        // The method's span, as its chunk has it: from its doc comment or first attribute.
+        const first = this.firstOf(member);
+        parts.push({ startLine: first.startPosition.row + 1, endLine: member.endPosition.row + 1, from: first.startIndex, to: member.endIndex, signature: [...sig.slice(0, -1), `${sig[sig.length - 1]};`] });
+      } else parts.push({ startLine: member.startPosition.row + 1, endLine: member.endPosition.row + 1, from: member.startIndex, to: member.endIndex });
     }
-    outline.push("}");
-    const shell = this.draft(node, { chunkType: "class_shell", symbolName: type, parentSymbol: null, isExported: false, synthesized: outline.join("\n") }, body);
-    this.exclusions.set(shell, bodies);
+    const outline = shellOutline(this.text, { from: this.firstOf(node).startIndex, to: node.endIndex, className: type }, parts);
+    const shell = this.draft(node, { chunkType: "class_shell", symbolName: type, parentSymbol: null, isExported: false, synthesized: outline.text }, body);
+    this.drafts.push(...outline.blocks);
+    this.exclusions.set(shell, [...bodies, ...outline.excluded]);
   }
 
   /** `mod m;` binds `m` to the file `m.rs` / `m/mod.rs`; `mod m { … }` declares its items as `m.item`. */

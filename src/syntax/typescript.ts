@@ -7,7 +7,7 @@ import { sha256 } from "../base/hash.js";
 import { collapseWhitespace, firstLine, indentOf, lineStarts, splitLines } from "../base/text.js";
 import type { Grammar, Language } from "../lang/languages.js";
 import { extractCalls, type CallNodes } from "./calls.js";
-import { materializeChunks, type ChunkDraft } from "./chunking.js";
+import { materializeChunks, shellOutline, type ChunkDraft, type OutlinePart } from "./chunking.js";
 import { parseSource, type SyntaxNode, type Tree } from "./parser.js";
 import { CLASS_TYPES, FUNCTION_VALUES, attachedDoc, instanceType, withDocComments, declarationOf, endLineOf, isDocComment, overloadImplementation, paramsOf, stringValue, unwrapAmbient } from "./es-nodes.js";
 import { applyExportClauses, type Decl, type Draft, type Member, type Sym } from "./ts-exports.js";
@@ -333,13 +333,15 @@ class FileExtractor {
     this.flushGroup();
     const header = this.slice(outer.startIndex, body ? body.startIndex : outer.endIndex).trimEnd();
     const shell = this.addDraft(outer, "class_shell", className, exported, doc, outer, body);
+    const shellIndex = this.drafts.length - 1;
     const classSym = this.addSymbol(outer, "class", className, exported, doc, { signature: header, body: "" });
     const decl_: Decl = { name: className, draft: shell, symbol: classSym, members: [] };
-    const outline: string[] = [];
-    if (doc.length) outline.push(...this.docLines(doc));
-    outline.push(body ? `${header} {` : header);
+    const parts: OutlinePart[] = [];
     const memberHashes: string[] = [];
     const exclusions: Array<[number, number]> = [];
+    // What is not a member with a chunk of its own stays in the outline verbatim (`shellOutline`).
+    const other = (from: SyntaxNode, to: SyntaxNode, summary?: string) =>
+      parts.push({ startLine: from.startPosition.row + 1, endLine: endLineOf(to), from: from.startIndex, to: to.endIndex, ...(summary === undefined ? {} : { summary }) });
     if (body) {
       const members = body.namedChildren;
       let pendingDoc: SyntaxNode[] = [];
@@ -348,7 +350,10 @@ class FileExtractor {
         const m = members[i]!;
         if (m.type === "comment") {
           const last = pendingDoc[pendingDoc.length - 1];
-          if (last && last.endPosition.row + 1 < m.startPosition.row) pendingDoc = [];
+          if (last && last.endPosition.row + 1 < m.startPosition.row) {
+            for (const c of pendingDoc) other(c, c);
+            pendingDoc = [];
+          }
           pendingDoc.push(m);
           continue;
         }
@@ -358,28 +363,40 @@ class FileExtractor {
         }
         const start = pendingDecorators[0] ?? m;
         const memberDoc = attachedDoc(pendingDoc, start).filter(isDocComment);
+        for (const c of pendingDoc.slice(0, pendingDoc.length - memberDoc.length)) other(c, c);
         pendingDoc = [];
         pendingDecorators = [];
         // Overload signatures merge into the implementation that ends their run (comments and the
         // implementation's decorators may sit between them): one member spanning from `start`.
         const impl = m.type === "method_signature" ? overloadImplementation(members, i) : -1;
         if (impl !== -1) i = impl;
-        const member = this.classMember(members[i]!, start, className, exported, memberDoc);
-        if (!member) continue;
+        const last = members[i]!;
+        const member = this.classMember(last, start, className, exported, memberDoc);
+        const first = memberDoc[0] ?? start;
+        if (!member) {
+          other(first, last);
+          continue;
+        }
         const lineIndent = indentOf(this.lines[start.startPosition.row] ?? "");
-        for (const d of this.docLines(memberDoc)) outline.push(d);
         const sigLines = member.signature.split("\n");
-        outline.push(lineIndent + sigLines[0], ...sigLines.slice(1));
         memberHashes.push(member.signature + "\n" + memberDoc.map((d) => this.nodeText(d)).join("\n"));
         if (member.bodyRange) exclusions.push(member.bodyRange);
-        if (member.member) decl_.members.push(member.member);
+        if (member.member) {
+          decl_.members.push(member.member);
+          parts.push({ startLine: first.startPosition.row + 1, endLine: endLineOf(last), from: first.startIndex, to: last.endIndex, signature: [...this.docLines(memberDoc), lineIndent + sigLines[0], ...sigLines.slice(1)] });
+        } else other(first, last, lineIndent + sigLines[0]);
       }
-      outline.push(indentOf(this.lines[body.endPosition.row] ?? "") + "}");
+      for (const n of [...pendingDoc, ...pendingDecorators]) other(n, n);
     }
-    shell.synthesized = outline.join("\n");
+    const outline = shellOutline(this.text, { from: (doc[0] ?? outer).startIndex, to: outer.endIndex, className }, parts);
+    shell.synthesized = outline.text;
     classSym.declarationHash = sha256(header);
     classSym.bodyHash = sha256(memberHashes.sort().join("\n"));
-    this.bagExclusions.set(shell, exclusions);
+    // In file order: the bag reads them in one forward pass.
+    this.bagExclusions.set(shell, [...exclusions, ...outline.excluded].sort((a, b) => a[0] - b[0]));
+    // A long non-member's block sits among the class's method chunks in line order.
+    const methods = this.drafts.splice(shellIndex + 1);
+    this.drafts.push(...[...methods, ...outline.blocks].sort((a, b) => a.startLine - b.startLine));
     this.remember(decl_);
   }
 

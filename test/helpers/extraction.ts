@@ -69,7 +69,7 @@ export function renderExtraction(filePath: string, x: FileExtraction): string {
   return out.join("\n") + "\n";
 }
 
-/** Invariants every TS/JS extraction must satisfy, whatever the fixture. */
+/** Invariants every extraction must satisfy, whatever the fixture. */
 export function checkInvariants(filePath: string, x: FileExtraction): void {
   const ids = new Set<string>();
   for (const c of x.chunks) {
@@ -79,7 +79,11 @@ export function checkInvariants(filePath: string, x: FileExtraction): void {
     expect(c.endLine).toBeGreaterThanOrEqual(c.startLine);
     expect(c.endLine).toBeLessThanOrEqual(x.lineCount);
     if (c.chunkType === "method") expect(c.parentSymbol).not.toBeNull();
-    else expect(c.parentSymbol).toBeNull();
+    else if (c.chunkType === "block" && c.parentSymbol !== null) {
+      // A class body's long non-member: a block inside its class shell's span.
+      const shell = x.chunks.find((s) => s.chunkType === "class_shell" && s.symbolName === c.parentSymbol && s.startLine < c.startLine && c.endLine <= s.endLine);
+      expect(shell, `block ${c.startLine}-${c.endLine} inside class ${c.parentSymbol}`).toBeDefined();
+    } else expect(c.parentSymbol).toBeNull();
   }
   // The first chunk at a line has the plain spec id sha256(path:line).
   const firstAt = new Map<number, Chunk>();

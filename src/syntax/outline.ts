@@ -9,14 +9,12 @@
 // Each call a query finds becomes a call site of the innermost definition around it: bare, `this`,
 // or on a named type — and a bare call inside a class is `implicit`: its member if it has one,
 // else the plain name (the linker decides). Pure: a function of (path, text, options).
-import { collapseWhitespace, firstLine } from "../base/text.js";
+import { collapseWhitespace, firstLine, lineStarts } from "../base/text.js";
 import { conditionalViews, type OutlineSpec } from "../lang/outline.js";
 import { parseSource, queryMatches, type QueryMatch, type SyntaxNode, type Tree } from "./parser.js";
+import { shellOutline, type OutlinePart } from "./chunking.js";
 import { leadingComments, TreeExtractor, type MutableDraft, type MutableSymbol } from "./tree-extractor.js";
 import type { CallReceiver, ChunkType, ExtractOptions, ExtractResult, FileExtraction, SymbolKind } from "./types.js";
-
-/** Non-member lines of a class body longer than this run are a block chunk of their own, their first line in the outline. */
-const LONG_RUN = 12;
 
 export function extractOutline(filePath: string, text: string, grammar: string, language: string, spec: OutlineSpec, options: ExtractOptions): ExtractResult {
   const source = spec.normalize ? spec.normalize(text) : text;
@@ -448,59 +446,36 @@ class OutlineExtractor extends TreeExtractor {
   private readonly classes: Array<{ def: Definition; draft: MutableDraft }> = [];
 
   /**
-   * Each class's chunk, once every member is declared: its header up to the body, then every line
-   * of the body — a member's first signature line where a member starts, members' other lines
-   * left out (they have chunks of their own), every other line verbatim — and the closing line. A
-   * run of more than LONG_RUN such lines (a static initializer) is a block chunk of its own with
-   * only its first line here.
+   * Each class's chunk, once every member is declared: chunking.ts's shell outline of its text —
+   * each member by its first signature line (members have chunks of their own), every other line
+   * verbatim, a non-member over OUTLINE_RUN_LINES lines (a static initializer) a block of its own.
    */
   private outlines(): void {
+    const starts = this.classes.length > 0 ? lineStarts(this.text) : [];
+    const lineOffset = (line: number) => starts[line - 1] ?? 0;
     for (const { def, draft } of this.classes) {
-      const first = def.node.startPosition.row + 1;
-      const last = def.node.endPosition.row + 1;
-      const bodyLine = def.members!.startPosition.row + 1;
-      const out: string[] = [];
-      // The doc comment above opens the outline (the chunk's content starts there).
-      for (let l = draft.docStartLine ?? first; l <= Math.min(bodyLine, last); l++) out.push(this.lines[l - 1] ?? "");
       const members = this.definitions.filter((d) => d.parent === def && d.role === "member" && d.draft !== undefined);
-      const starts = new Map<number, Definition>();
-      const covered = new Set<number>();
-      for (const m of members) {
-        const from = m.draft!.docStartLine ?? m.draft!.startLine;
-        for (let l = from; l <= m.draft!.endLine; l++) covered.add(l);
-        starts.set(m.draft!.startLine, m);
-      }
-      const bodies: Array<[number, number]> = members.filter((m) => m.bodySpan !== null).map((m) => [m.bodySpan![0], m.bodySpan![1]]);
-      let run: number[] = [];
-      const flushRun = () => {
-        if (run.length > LONG_RUN) {
-          out.push(this.lines[run[0]! - 1]!);
-          this.drafts.push({ startLine: run[0]!, endLine: run.at(-1)!, chunkType: "block", symbolName: null, parentSymbol: def.qualified!, isExported: false });
-        } else for (const l of run) out.push(this.lines[l - 1]!);
-        run = [];
-      };
-      for (let l = bodyLine + 1; l < last; l++) {
-        const member = starts.get(l);
-        if (member !== undefined) {
-          flushRun();
-          const lineText = this.lines[l - 1] ?? "";
-          const indent = lineText.match(/^\s*/)![0];
-          out.push(indent + firstLine(member.symbol!.signature ?? lineText.trim()));
-          continue;
+      const parts: OutlinePart[] = members.map((m) => {
+        const first = m.draft!.docStartLine ?? m.draft!.startLine;
+        const lineText = this.lines[m.draft!.startLine - 1] ?? "";
+        return { startLine: first, endLine: m.draft!.endLine, from: Math.min(lineOffset(first), m.span[0]), to: m.span[1], signature: [lineText.match(/^\s*/)![0] + firstLine(m.symbol!.signature ?? lineText.trim())] };
+      });
+      // The body's other statements, through containers that hold members (`#if`, `class << self`): long ones become blocks.
+      const stack: SyntaxNode[] = [def.members!];
+      for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+        for (const child of node.namedChildren) {
+          const span = spanOf(child)!;
+          if (members.some((m) => m.span[0] === span[0] && m.span[1] === span[1])) continue;
+          if (members.some((m) => within(m.span, span))) stack.push(child);
+          else if (!this.comments.has(child.type)) parts.push({ startLine: child.startPosition.row + 1, endLine: child.endPosition.row + 1, from: span[0], to: span[1] });
         }
-        if (covered.has(l)) continue;
-        const text = this.lines[l - 1] ?? "";
-        if (text.trim() === "") {
-          if (run.length > 0) run.push(l);
-          continue;
-        }
-        run.push(l);
       }
-      while (run.length > 0 && (this.lines[run.at(-1)! - 1] ?? "").trim() === "") run.pop();
-      flushRun();
-      if (last > bodyLine) out.push(this.lines[last - 1] ?? "");
-      draft.synthesized = out.join("\n");
-      this.exclusions.set(draft, bodies);
+      const from = draft.docStartLine === undefined ? def.span[0] : lineOffset(draft.docStartLine);
+      const outline = shellOutline(this.text, { from, to: def.span[1], className: def.qualified! }, parts);
+      draft.synthesized = outline.text;
+      this.drafts.push(...outline.blocks);
+      const bodies = members.filter((m) => m.bodySpan !== null).map((m): [number, number] => [m.bodySpan![0], m.bodySpan![1]]);
+      this.exclusions.set(draft, [...bodies, ...outline.excluded].sort((a, b) => a[0] - b[0]));
     }
   }
 

@@ -57,6 +57,7 @@ function ctagsTags(root, c) {
 }
 
 const squash = (name) => name.replace(/\s+/g, "");
+const TEST_MACROS = new Set(["TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P"]);
 const tail = (name) => name.split(/\.|::/).pop();
 
 async function measureLanguage(language, c, Database, verdicts) {
@@ -73,7 +74,9 @@ async function measureLanguage(language, c, Database, verdicts) {
     for (const s of symbols) (symbolsIn.get(s.path) ?? symbolsIn.set(s.path, []).get(s.path)).push(s);
     // Anonymous types (`__anon…`) have no name to look up; files mast does not index (no extension) are not counted.
     const tags = ctags.tags.filter((t) => !t.name.startsWith("__anon") && byPath.has(t.path));
-    const misses = tags.filter((t) => !(symbolsIn.get(t.path) ?? []).some((s) => squash(tail(s.name)) === squash(tail(t.name)) && s.line <= t.line && t.line <= s.endLine));
+    // ctags names a googletest test by its macro (`TEST_F`); mast by its fixture and name (`Fixture.Name`) at that line.
+    const found = (t, s) => (TEST_MACROS.has(t.name) ? s.line === t.line : squash(tail(s.name)) === squash(tail(t.name)) && s.line <= t.line && t.line <= s.endLine);
+    const misses = tags.filter((t) => !(symbolsIn.get(t.path) ?? []).some((s) => found(t, s)));
     const lost = misses.filter((t) => byPath.get(t.path).broken === 1);
 
     // Chunk coverage of non-blank lines: a line counts when a chunk spanning it holds its text.

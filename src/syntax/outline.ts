@@ -71,7 +71,10 @@ function recover(grammar: string, query: string, source: string, tree: Tree, pri
   // Widened to the top-level nodes each overlaps, overlapping regions merged.
   const top = tree.rootNode.namedChildren.map((n) => spanOf(n)!);
   const regions: Array<[number, number]> = [];
-  for (const [s, e] of errors) {
+  // An error inside a line of a body (a macro's argument read as an expression) broke no
+  // declaration; one spanning lines, or starting a line at its first column, may have.
+  const suspect = ([s, e]: Span) => source.slice(s, e).includes("\n") || s === 0 || source[s - 1] === "\n";
+  for (const [s, e] of errors.filter(suspect)) {
     let [start, end] = [s, e];
     for (const [ts, te] of top) if (ts < end && te > start) [start, end] = [Math.min(start, ts), Math.max(end, te)];
     const last = regions.at(-1);
@@ -90,6 +93,11 @@ function recover(grammar: string, query: string, source: string, tree: Tree, pri
   const matches: QueryMatch[] = [];
   const unparsed: Span[] = [];
   for (const [start, end] of regions) {
+    // A region with no conditional in it reads the same in every view.
+    if (!CONDITIONAL.test(source.slice(start, end))) {
+      unparsed.push(...errors.filter(([s, e]) => s < end && e > start));
+      continue;
+    }
     const inRegion = (m: QueryMatch) => {
       const at = m.captures[0]!.node.startIndex;
       return at >= start && at < end;
@@ -117,6 +125,8 @@ function recover(grammar: string, query: string, source: string, tree: Tree, pri
   }
   return { spans, matches, unparsed };
 }
+
+const CONDITIONAL = /^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b/m;
 
 /** The spans of the outermost ERROR nodes. */
 function errorRegions(tree: Tree): Array<[number, number]> {
@@ -406,22 +416,50 @@ class OutlineExtractor extends TreeExtractor {
   private sectionOf(def: Definition, parent: Definition): string | null {
     const sections = this.spec.sections;
     if (!sections || parent.members === null) return null;
-    let section = sections.initial(parent.members);
-    const stack: SyntaxNode[] = [parent.members];
-    // The body's statements before the member, through containers that are no definition (`#if`, `class << self`).
-    for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-      for (const child of node.namedChildren) {
-        if (child.startIndex >= def.node.startIndex) break;
-        const opened = sections.opens(child);
-        if (opened !== null) section = opened;
-        else if (child.endIndex > def.node.startIndex && !this.byNode.has(key(child))) {
-          // A container with sections of its own (Ruby's `class << self`) starts in the initial one.
-          if (sections.opensScope?.(child)) section = sections.initial(child);
-          stack.push(child);
-        }
+    let map = this.sectionMaps.get(parent);
+    if (map === undefined) {
+      map = new Map();
+      this.sectionMaps.set(parent, map);
+      this.walkSections(parent.members, sections.initial(parent.members), map, 0);
+    }
+    return map.get(def.span[0]) ?? null;
+  }
+
+  private readonly sectionMaps = new Map<Definition, Map<number, string>>();
+
+  /**
+   * One pass over a class body: the section each definition in it starts in, through containers
+   * that are no definition (`#if`); one with sections of its own (Ruby's `class << self`) starts
+   * in the initial section and leaves the body's as it was. Returns the section after `node`.
+   */
+  private walkSections(node: SyntaxNode, section: string, map: Map<number, string>, depth: number): string {
+    const sections = this.spec.sections!;
+    for (const child of node.namedChildren) {
+      const [start, end] = spanOf(child)!;
+      if (this.byNode.has(key(child))) {
+        map.set(start, section);
+        continue;
+      }
+      const opened = sections.opens(child);
+      if (opened !== null) section = opened;
+      else if (depth < 32 && this.startsWithin(start, end)) {
+        if (sections.opensScope?.(child)) this.walkSections(child, sections.initial(child), map, depth + 1);
+        else section = this.walkSections(child, section, map, depth + 1);
       }
     }
     return section;
+  }
+
+  /** Whether a definition starts in [start, end). */
+  private startsWithin(start: number, end: number): boolean {
+    let lo = 0;
+    let hi = this.definitions.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.definitions[mid]!.span[0] < start) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.definitions.length && this.definitions[lo]!.span[0] < end;
   }
 
   private heritageOf(def: Definition): { extends: string | null; implements: string[] } {

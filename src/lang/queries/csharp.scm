@@ -18,7 +18,7 @@
 
 ; Calls: `M()`, `this.M()`, `Type.M()` (any other receiver is potential only), `new T()`
 (invocation_expression function: [(identifier) @name (generic_name (identifier) @name)]) @reference.call
-(invocation_expression function: (member_access_expression expression: _ @receiver name: [(identifier) @name (generic_name (identifier) @name)])) @reference.call
+(invocation_expression function: (member_access_expression expression: ["this" (identifier)] @receiver name: [(identifier) @name (generic_name (identifier) @name)])) @reference.call
 (object_creation_expression type: [(identifier) @name (generic_name (identifier) @name)]) @reference.new
 
 ; `using A.B;` names a namespace, which spans files: recorded, bound to nothing

@@ -52,7 +52,8 @@
   (variable_declarator name: (identifier) @parameter.name)) @parameter @parameter.variadic
 
 ; Calls: `m()`, `this.m()`, `Type.m()` (any other receiver is potential only), `new T()`
-(method_invocation object: (_)? @receiver name: (identifier) @name) @reference.call
+(method_invocation !object name: (identifier) @name) @reference.call
+(method_invocation object: [(this) (identifier)] @receiver name: (identifier) @name) @reference.call
 (object_creation_expression type: [(type_identifier) @name (generic_type (type_identifier) @name)]) @reference.new
 
 ; An anonymous class body: another `this`

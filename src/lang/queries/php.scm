@@ -12,7 +12,8 @@
 
 ; Calls: `f()`, `$this->m()`, `self::m()`/`static::m()`, `Type::m()` (any other receiver is potential only), `new T()`
 (function_call_expression function: [(name) @name (qualified_name (name) @name .)]) @reference.call
-(member_call_expression object: (_) @receiver name: (name) @name) @reference.call
+((member_call_expression object: (variable_name) @receiver name: (name) @name) @reference.call
+  (#eq? @receiver "$this"))
 (scoped_call_expression scope: (_) @receiver.type name: (name) @name) @reference.call
 (object_creation_expression [(name) @name (qualified_name (name) @name .)]) @reference.new
 

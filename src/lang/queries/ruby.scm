@@ -18,10 +18,12 @@
   (#any-of? @_mix "include" "extend" "prepend"))
 
 ; Calls: `m(…)`, `self.m`, `Const.m`, `Const.new` (any other receiver is potential only)
-((call receiver: (_)? @receiver method: (identifier) @name) @reference.call
-  (#not-eq? @name "new"))
 ((call receiver: [(constant) (scope_resolution)] @name method: (identifier) @_new) @reference.new
   (#eq? @_new "new"))
+(call !receiver method: (identifier) @name) @reference.call
+(call receiver: (self) @receiver method: (identifier) @name) @reference.call
+((call receiver: [(constant) (scope_resolution)] @receiver method: (identifier) @name) @reference.call
+  (#not-eq? @name "new"))
 
 ; `require "x"` (a project file under lib/ or the root, else a gem), `require_relative "x"`: every name x defines
 ((call !receiver method: (identifier) @_req arguments: (argument_list . (string (string_content) @import.module))) @import @import.glob

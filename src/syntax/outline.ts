@@ -468,6 +468,88 @@ class OutlineExtractor extends TreeExtractor {
     return lo;
   }
 
+  private heritageOf(def: Definition): { extends: string | null; implements: string[] } {
+    const clean = (n: SyntaxNode) => n.text.replace(/<.*$/s, "").split(/::|\.|\\/).pop()!.trim();
+    let ext = def.extends.map(clean)[0] ?? null;
+    const impl = def.implements.map(clean);
+    if (def.bases.length > 0) {
+      const names = def.bases.map(clean);
+      const split = this.spec.bases ? this.spec.bases(names, def.node) : { extends: names[0] ?? null, implements: names.slice(1) };
+      ext ??= split.extends;
+      impl.push(...split.implements);
+    }
+    // `include M` in a class body (a mixin match inside the members, not inside a member).
+    for (const m of this.mixins) {
+      const at = spanOf(m.captures[0]!.node)!;
+      if (!within(at, def.membersSpan) || this.definitions.some((d) => d !== def && d.parent === def && within(at, d.span))) continue;
+      impl.push(...m.captures.filter((c) => c.name === "implements").map((c) => clean(c.node)));
+    }
+    return { extends: ext, implements: impl };
+  }
+
+  private readonly classes: Array<{ def: Definition; draft: MutableDraft }> = [];
+
+  /**
+   * Each class's chunk, once every member is declared: chunking.ts's shell outline of its text —
+   * each member by its first signature line (members have chunks of their own), every other line
+   * verbatim, a non-member over OUTLINE_RUN_LINES lines (a static initializer) a block of its own.
+   */
+  private outlines(): void {
+    const starts = this.classes.length > 0 ? lineStarts(this.text) : [];
+    const lineOffset = (line: number) => starts[line - 1] ?? 0;
+    for (const { def, draft } of this.classes) {
+      const members = this.definitions.filter((d) => d.parent === def && d.role === "member" && d.draft !== undefined);
+      const parts: OutlinePart[] = members.map((m) => {
+        const first = m.draft!.docStartLine ?? m.draft!.startLine;
+        const lineText = this.lines[m.draft!.startLine - 1] ?? "";
+        return { startLine: first, endLine: m.draft!.endLine, from: Math.min(lineOffset(first), m.span[0]), to: m.span[1], signature: [lineText.match(/^\s*/)![0] + firstLine(m.symbol!.signature ?? lineText.trim())] };
+      });
+      // The body's other statements, through containers that hold members (`#if`, `class << self`): long ones become blocks.
+      const stack: SyntaxNode[] = [def.members!];
+      for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+        for (const child of node.namedChildren) {
+          const span = spanOf(child)!;
+          if (members.some((m) => m.span[0] === span[0] && m.span[1] === span[1])) continue;
+          if (members.some((m) => within(m.span, span))) stack.push(child);
+          else if (!this.comments.has(child.type)) parts.push({ startLine: child.startPosition.row + 1, endLine: child.endPosition.row + 1, from: span[0], to: span[1] });
+        }
+      }
+      const from = draft.docStartLine === undefined ? def.span[0] : lineOffset(draft.docStartLine);
+      const outline = shellOutline(this.text, { from, to: def.span[1], className: def.qualified! }, parts);
+      draft.synthesized = outline.text;
+      this.drafts.push(...outline.blocks);
+      const bodies = members.filter((m) => m.bodySpan !== null).map((m): [number, number] => [m.bodySpan![0], m.bodySpan![1]]);
+      this.exclusions.set(draft, [...bodies, ...outline.excluded].sort((a, b) => a[0] - b[0]));
+    }
+  }
+
+  /** Top-level code that declares nothing, in block chunks; containers holding definitions (namespaces, `#if`, `begin`) are read through. */
+  private blocks(container: SyntaxNode): void {
+    const stack: Array<{ node: SyntaxNode; next: number }> = [{ node: container, next: 0 }];
+    while (stack.length > 0) {
+      const top = stack.at(-1)!;
+      const child = top.node.namedChild(top.next++);
+      if (child === null) {
+        stack.pop();
+        continue;
+      }
+      if (this.comments.has(child.type)) continue;
+      const def = this.byNode.get(key(child));
+      if (def !== undefined) {
+        if (def.draft !== undefined) this.flushBlock();
+        else this.extendBlock(child);
+        continue;
+      }
+      const span = spanOf(child)!;
+      if (this.holdsDefinition(span)) {
+        stack.push({ node: child, next: 0 });
+        continue;
+      }
+      // A piece of a broken parse a recovered definition spans is in that definition's chunk.
+      if (!this.definitions.some((d) => d.draft !== undefined && d.role !== "member" && within(span, d.span))) this.extendBlock(child);
+    }
+  }
+
   /** Whether a definition with a chunk starts inside the node. */
   private holdsDefinition([start, end]: Span): boolean {
     for (let i = this.firstFrom(start); i < this.definitions.length && this.definitions[i]!.span[0] < end; i++) {

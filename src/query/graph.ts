@@ -109,6 +109,15 @@ export function findTarget(db: Db, query: string, filePath: string | null): Targ
     const found = resolveThroughReExports(db, file.id, symbol, new Set());
     sites = found ? [{ id: found.id, name: found.name, kind: found.kind, file_id: found.file_id, path: found.path, line: found.line, is_exported: found.is_exported }] : [];
   }
+  // In a file, a name without its owners is the declaration there that it ends (`reset` for a
+  // nested `dedupeLink.reset`), the first by line when several do.
+  if (sites.length === 0 && file && !symbol.includes(".")) {
+    sites = prepared(db,
+      `SELECT s.id, s.name, s.kind, s.file_id, f.path, s.line, s.is_exported FROM symbols s JOIN files f ON f.id = s.file_id
+       WHERE s.file_id = ? AND s.kind != 'export' AND length(s.name) > length(?) + 1 AND substr(s.name, -length(?) - 1) = '.' || ?
+       ORDER BY s.line, s.id`,
+    ).all(file.id, symbol, symbol, symbol) as DeclarationRow[];
+  }
   if (!file) sites = definitionFirst(db, sites);
   const first = sites[0];
   if (!first) return { sites, ids: [], names: [symbol] };

@@ -44,13 +44,16 @@ export class MastError extends Error {
   readonly code: ErrorCode;
   readonly hint: string;
   readonly details: Record<string, unknown> | undefined;
+  /** The arguments a command or tool was called with cannot be taken as they are (a CLI exits 2 for it). */
+  readonly usage: boolean;
 
-  constructor(code: ErrorCode, message: string, options: { hint?: string; details?: Record<string, unknown>; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: { hint?: string; details?: Record<string, unknown>; cause?: unknown; usage?: boolean } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "MastError";
     this.code = code;
     this.hint = options.hint ?? ERROR_CODES[code];
     this.details = options.details;
+    this.usage = options.usage === true;
   }
 }
 

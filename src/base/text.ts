@@ -77,3 +77,21 @@ export function firstLine(text: string): string {
 export function indentOf(line: string): string {
   return /^[ \t]*/.exec(line)![0];
 }
+
+/** Levenshtein distance, or limit + 1 once it must exceed `limit` (rows cut off early). */
+export function boundedDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row.push(v);
+      if (v < best) best = v;
+    }
+    if (best > limit) return limit + 1;
+    prev = row;
+  }
+  return prev[b.length]!;
+}

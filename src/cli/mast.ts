@@ -237,7 +237,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
         throw new MastError("INVALID_ARGUMENT", `--toolsets takes some of ${TOOLSETS.join(", ")}, not ${JSON.stringify(opts.toolsets)}`, { hint: "e.g. --toolsets read or --toolsets read,edit,admin" });
       }
       const port = Number(opts.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new MastError("INVALID_ARGUMENT", `--port takes a port number from 0 to 65535, not ${JSON.stringify(opts.port)}`, { hint: "e.g. --port 7730" });
+      if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new MastError("INVALID_ARGUMENT", `--port takes a port number from 0 to 65535, not ${JSON.stringify(opts.port)}`, { hint: "e.g. --port 7730", usage: true });
       const idleSeconds = Number(opts.idleTimeout);
       if (!(idleSeconds > 0)) throw new MastError("INVALID_ARGUMENT", `--idle-timeout takes a positive number of seconds, not ${JSON.stringify(opts.idleTimeout)}`, { hint: "e.g. --idle-timeout 1800" });
       const maxSessions = Number(opts.maxSessions);
@@ -435,7 +435,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
       try {
         args = JSON.parse(json ?? "{}");
       } catch (err) {
-        throw new MastError("INVALID_ARGUMENT", `the tool arguments are not valid JSON: ${errorMessage(err)}`, { hint: `Pass one JSON object, e.g. '{"query":"validate"}'.` });
+        throw new MastError("INVALID_ARGUMENT", `the tool arguments are not valid JSON: ${errorMessage(err)}`, { hint: `Pass one JSON object, e.g. '{"query":"validate"}'.`, usage: true });
       }
       const config = loadConfig(path, { stateDir: opts.stateDir });
       if (!existsSync(statePaths(config.state_dir).graphDb)) {
@@ -477,7 +477,8 @@ async function main(argv: string[]): Promise<number> {
     }
     if (isMastError(err)) {
       process.stderr.write(`mast: error ${err.code}: ${err.message} (hint: ${err.hint})\n`);
-      return 1;
+      // An argument the command cannot take (bad JSON, an unknown tool, an option out of range) is a usage error.
+      return err.usage ? 2 : 1;
     }
     process.stderr.write(`mast: internal error: ${errorMessage(err)}\n`);
     if (process.env.MAST_DEBUG) process.stderr.write(`${(err as Error).stack ?? ""}\n`);

@@ -114,7 +114,7 @@ export function normalizeExtensions(list: readonly string[]): string[] {
 /** The project root: the given directory (default: cwd), resolved through symlinks. */
 export function resolveProjectRoot(path: string | undefined): string {
   const abs = resolve(path ?? ".");
-  if (!existsSync(abs)) throw new MastError("FILE_NOT_FOUND", `project path does not exist: ${abs}`);
+  if (!existsSync(abs)) throw new MastError("FILE_NOT_FOUND", `project path does not exist: ${abs}`, { hint: "Name an existing directory (a relative path is taken from the current directory)." });
   if (!statSync(abs).isDirectory()) throw new MastError("NOT_A_DIRECTORY", `project path is not a directory: ${abs}`);
   return realpathSync(abs);
 }

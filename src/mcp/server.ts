@@ -13,7 +13,7 @@ import { ensureStateDir, guardSchema, isNeverIndexed, persistConfig, readIndexJs
 import { createToolContext } from "../tools/context.js";
 import { errorEnvelope } from "../tools/envelope.js";
 import { DEFAULT_TOOLSETS, ENVELOPE_TOOLSETS, type Toolset } from "../tools/define.js";
-import { TOOLS, listedTools, runTool } from "../tools/registry.js";
+import { TOOLS, listedTools, runTool, unknownToolHint } from "../tools/registry.js";
 import { checkHttpOptions, serveHttp, type HttpOptions } from "./http.js";
 import { LimitedStdioTransport } from "./stdio.js";
 import { Telemetry } from "../tools/telemetry.js";
@@ -104,7 +104,7 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
               void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: done, ...(total === undefined ? {} : { total }), message } }).catch(() => undefined);
       try {
         if (!offered.some((t) => t.name === request.params.name)) {
-          throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(request.params.name)}`, { hint: `This server offers: ${offered.map((t) => t.name).join(", ")}` });
+          throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(request.params.name)}`, { hint: unknownToolHint(request.params.name, offered.map((t) => t.name)) });
         }
         const { answer, text } = await runTool(ctx, request.params.name, request.params.arguments ?? {}, progress ? { progress } : {});
         return { content: [{ type: "text", text }], structuredContent: answer as Record<string, unknown> };

@@ -6,7 +6,7 @@ import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
 import { statSync, type Stats } from "node:fs";
 import { join, posix } from "node:path";
 import { isTestPath } from "../base/paths.js";
-import { decodeSource, splitLines, splitTerms } from "../base/text.js";
+import { boundedDistance, decodeSource, splitLines, splitTerms } from "../base/text.js";
 import { NO_BODY_HASH } from "../base/hash.js";
 import { reachableFiles } from "../store/link-inputs.js";
 import { LANGUAGE_SPECS, extensionInfo, type LanguageSpec } from "../lang/languages.js";
@@ -78,23 +78,6 @@ export function notFound(db: Db, symbol: string): { not_found: true; did_you_mea
   return { not_found: true, did_you_mean: [...qualified, ...rest].slice(0, MAX_DID_YOU_MEAN) };
 }
 
-/** Levenshtein distance, or limit + 1 once it must exceed `limit` (rows cut off early). */
-function boundedDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      row.push(v);
-      if (v < best) best = v;
-    }
-    if (best > limit) return limit + 1;
-    prev = row;
-  }
-  return prev[b.length]!;
-}
 
 export function findTarget(db: Db, query: string, filePath: string | null): Target {
   const file = filePath === null ? null : requireIndexedFile(db, filePath);

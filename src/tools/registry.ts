@@ -1,6 +1,7 @@
 // The one tool registry: each tool is a name, a description, a zod input schema, annotations
 // and a handler over a ToolContext. The MCP server, `mast query`, the CLI help and
 // docs/tools.md are all derived from this list.
+import { boundedDistance } from "../base/text.js";
 import { MAX_ANSWER_BYTES, MAX_MESSAGE_BYTES, messageBytes } from "../base/budget.js";
 import { MastError, errorMessage } from "../base/errors.js";
 import { healInterruptedRun } from "../index/run-thread.js";
@@ -45,10 +46,22 @@ export const TOOLS: readonly ToolDefinition[] = [
   ...STRUCTURAL_TOOLS,
 ] as unknown as ToolDefinition[];
 
+/** What to say about a tool name no tool has: the nearest names (a third of the name's length or less away), else where the list is. */
+export function unknownToolHint(name: string, names: readonly string[]): string {
+  const limit = Math.max(2, Math.floor(name.length / 3));
+  const near = names
+    .map((n) => ({ n, d: boundedDistance(name, n, limit) }))
+    .filter((x) => x.d <= limit)
+    .sort((a, b) => a.d - b.d || (a.n < b.n ? -1 : 1))
+    .slice(0, 3)
+    .map((x) => x.n);
+  return near.length > 0 ? `Did you mean ${near.join(" or ")}? (\`mast query --help\` lists every tool.)` : "`mast query --help` (or an MCP tools/list) lists every tool.";
+}
+
 export function findTool(name: string): ToolDefinition {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) {
-    throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(name)}`, { hint: `Registered tools: ${TOOLS.map((t) => t.name).join(", ")}` });
+    throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(name)}`, { hint: unknownToolHint(name, TOOLS.map((t) => t.name)), usage: true });
   }
   return tool;
 }
@@ -251,7 +264,7 @@ async function answerOf(
 ): Promise<{ answer: unknown; raw: unknown; text: string; files: readonly string[] | null }> {
   const name = tool.name;
   const bad = badString(rawArgs, "");
-  if (bad !== null) throw new MastError("INVALID_ARGUMENT", `invalid arguments for ${name}: ${bad}`, { hint: "Arguments are text: no NUL bytes, no unpaired surrogates." });
+  if (bad !== null) throw new MastError("INVALID_ARGUMENT", `invalid arguments for ${name}: ${bad}`, { hint: "Arguments are text: no NUL bytes, no unpaired surrogates.", usage: true });
   const parsed = tool.input.safeParse(rawArgs ?? {});
   if (!parsed.success) {
     const issues = parsed.error.issues
@@ -260,6 +273,7 @@ async function answerOf(
       .join("; ");
     throw new MastError("INVALID_ARGUMENT", `invalid arguments for ${name}: ${issues}${parsed.error.issues.length > 10 ? ` (and ${parsed.error.issues.length - 10} more)` : ""}`, {
       hint: "See docs/tools.md for each tool's input.",
+      usage: true,
     });
   }
   if (tool.readsIndex) await healInterruptedRun(ctx.config);

@@ -1,6 +1,7 @@
 // `mast query` end to end: the same handler an MCP client reaches, pretty or single-line output,
-// and its error contract (unknown tool, malformed JSON, schema failure, no index), each one line
-// on stderr with exit 1.
+// and its error contract (unknown tool with the nearest name, malformed JSON, schema failure — usage
+// errors, exit 2 — and no index), each one line
+// on stderr.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -47,22 +48,25 @@ describe("mast query", () => {
     });
   });
 
-  it("names every failure on one stderr line with exit 1", async () => {
+  it("names every failure on one stderr line, with exit 2 for a usage error and 1 for the rest", async () => {
     const p = project();
     const notIndexed = await runMast(["query", "mast_search", '{"query":"x"}', p.root]);
     expect(notIndexed.code).toBe(1);
     expect(notIndexed.stderr).toBe(`mast: error NOT_INDEXED: no index found at ${join(p.root, ".mast")}; run \`mast init\` / \`mast index\` first (hint: Run \`mast init\` (or \`mast index\`) on the project first.)\n`);
     expect(existsSync(join(p.root, ".mast"))).toBe(false);
     await runIndex(p.config(), { mode: "full" });
-    const cases: Array<[string[], string, string]> = [
-      [["query", "mast_nope", "{}", p.root], "INVALID_ARGUMENT", "mast_search, mast_project_skeleton"],
-      [["query", "mast_search", "{not json", p.root], "INVALID_ARGUMENT", "not valid JSON"],
-      [["query", "mast_search", '{"query": 5}', p.root], "INVALID_ARGUMENT", "query: Invalid input: expected string, received number"],
-      [["query", "mast_exports", '{"file_path":"src/none.ts"}', p.root], "FILE_NOT_FOUND", "not in the index: src/none.ts"],
+    const cases: Array<[string[], string, string, number]> = [
+      [["query", "mast_serch", "{}", p.root], "INVALID_ARGUMENT", 'unknown tool "mast_serch" (hint: Did you mean mast_search? (`mast query --help` lists every tool.))', 2],
+      [["query", "mast_nope", "{}", p.root], "INVALID_ARGUMENT", "(hint: `mast query --help` (or an MCP tools/list) lists every tool.)", 2],
+      [["query", "mast_search", "{not json", p.root], "INVALID_ARGUMENT", "not valid JSON", 2],
+      [["query", "mast_search", '{"query": 5}', p.root], "INVALID_ARGUMENT", "query: Invalid input: expected string, received number", 2],
+      [["query", "mast_graph", '{"symbol":"x","depth":9}', p.root], "INVALID_ARGUMENT", "depth: Too big: expected number to be <=5", 2],
+      [["query", "mast_exports", '{"file_path":"src/none.ts"}', p.root], "FILE_NOT_FOUND", "not in the index: src/none.ts", 1],
+      [["status", "/nonexistent-mast-project"], "FILE_NOT_FOUND", "project path does not exist: /nonexistent-mast-project (hint: Name an existing directory (a relative path is taken from the current directory).)", 1],
     ];
-    for (const [args, code, text] of cases) {
+    for (const [args, code, text, exit] of cases) {
       const r = await runMast(args);
-      expect(r.code, args.join(" ")).toBe(1);
+      expect(r.code, args.join(" ")).toBe(exit);
       expect(r.stdout).toBe("");
       const lines = r.stderr.trimEnd().split("\n");
       expect(lines).toHaveLength(1);

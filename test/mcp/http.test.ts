@@ -154,7 +154,8 @@ describe("mast serve --http", () => {
     expect(r.stderr).toContain("INVALID_ARGUMENT");
     expect(r.stderr).toContain("MAST_HTTP_TOKEN");
     const port = spawnSync(process.execPath, [MAST, "serve", p.root, "--http", "--port", "99999"], { encoding: "utf8", timeout: 20_000 });
-    expect(port.status).toBe(1);
+    // A port out of range is a usage error (exit 2); a network address without a token is a refusal (exit 1).
+    expect(port.status).toBe(2);
     expect(port.stderr).toContain("--port takes a port number");
   });
 

@@ -479,17 +479,22 @@ export interface DependenciesResponse {
   imports: DependencyEntry[];
 }
 
+/** The names an import takes, the module itself as what it binds it to (`import datetime` → `* as datetime`, `import * as ns` → `* as ns`). */
+function importedNames(names: readonly string[], locals: readonly string[]): string[] {
+  return names.map((n, i) => (n === "*" && locals[i] !== undefined && locals[i] !== "*" ? `* as ${locals[i]}` : n));
+}
+
 export function fileDependencies(db: Db, filePath: string): DependenciesResponse {
   const file = requireIndexedFile(db, filePath);
   const rows = db
     // A name the file's namespace would provide is a dependency where a project file provides it.
-    .prepare("SELECT module, symbols, kind, line, is_external, resolved_path FROM imports WHERE file_id = ? AND (kind != 'namespace' OR resolved_path IS NOT NULL) ORDER BY line, id")
-    .all(file.id) as Array<{ module: string; symbols: string; kind: string; line: number; is_external: number; resolved_path: string | null }>;
+    .prepare("SELECT module, symbols, locals, kind, line, is_external, resolved_path FROM imports WHERE file_id = ? AND (kind != 'namespace' OR resolved_path IS NOT NULL) ORDER BY line, id")
+    .all(file.id) as Array<{ module: string; symbols: string; locals: string; kind: string; line: number; is_external: number; resolved_path: string | null }>;
   return {
     file_path: file.path,
     imports: rows.map((r) => ({
       module: r.module,
-      symbols: JSON.parse(r.symbols) as string[],
+      symbols: importedNames(JSON.parse(r.symbols) as string[], JSON.parse(r.locals) as string[]),
       kind: r.kind,
       line: r.line,
       is_external: r.is_external === 1,

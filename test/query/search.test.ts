@@ -236,7 +236,7 @@ describe("argument validation", () => {
     await expect(callTool(ctx, "mast_search", { query: "x", limit: 0 })).rejects.toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringContaining("limit") });
     await expect(callTool(ctx, "mast_search", {})).rejects.toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringContaining("query") });
     await expect(callTool(ctx, "mast_search", { query: "x", bogus: 1 })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
-    await expect(callTool(ctx, "mast_nope", {})).rejects.toMatchObject({ code: "INVALID_ARGUMENT", hint: expect.stringContaining("mast_search") });
+    await expect(callTool(ctx, "mast_serach", {})).rejects.toMatchObject({ code: "INVALID_ARGUMENT", hint: "Did you mean mast_search or mast_graph? (`mast query --help` lists every tool.)", usage: true });
   });
 });
 

@@ -101,7 +101,7 @@ describe("python through the read tools", () => {
       ["app.models", "src/app/models.py", false],
     ]);
     const models = await p.call("mast_dependencies", { file_path: "src/app/models.py" });
-    expect(models.imports.map((i: { module: string; resolved_path?: string | null; is_external: boolean }) => [i.module, i.resolved_path ?? null, i.is_external])).toEqual([["json", null, true]]);
+    expect(models.imports.map((i: { module: string; symbols: string[]; resolved_path?: string | null; is_external: boolean }) => [i.module, i.symbols, i.resolved_path ?? null, i.is_external])).toEqual([["json", ["* as json"], null, true]]);
   });
 
   it("verifies calls through an import, self, cls, super(), a module alias and a class name, tests included", async () => {

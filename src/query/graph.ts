@@ -97,9 +97,9 @@ export function findTarget(db: Db, query: string, filePath: string | null): Targ
   if (sites.length === 0 && file && !symbol.includes(".")) {
     sites = prepared(db,
       `SELECT s.id, s.name, s.kind, s.file_id, f.path, s.line, s.is_exported FROM symbols s JOIN files f ON f.id = s.file_id
-       WHERE s.file_id = ? AND s.kind != 'export' AND length(s.name) > length(?) + 1 AND substr(s.name, -length(?) - 1) = '.' || ?
+       WHERE s.file_id = ? AND s.kind != 'export' AND s.name IN (SELECT value FROM json_each(?))
        ORDER BY s.line, s.id`,
-    ).all(file.id, symbol, symbol, symbol) as DeclarationRow[];
+    ).all(file.id, JSON.stringify(namesEndingWith(db, symbol, file.id))) as DeclarationRow[];
   }
   if (!file) sites = definitionFirst(db, sites);
   const first = sites[0];

@@ -318,12 +318,12 @@ export function declaredName(db: Db, query: string): string {
   return inheritedMember(db, symbol.slice(0, dot), symbol.slice(dot + 1)) ?? oneQualified(db, symbol) ?? symbol;
 }
 
-/** The declared names that end with `.name` (`route` → `Sinatra.Base.route`, `Base.get` → `Sinatra.Base.get`), by name. */
-export function namesEndingWith(db: Db, name: string): string[] {
+/** The declared names (in one file, when given) that end with `.name` (`route` → `Sinatra.Base.route`, `Base.get` → `Sinatra.Base.get`), by name. */
+export function namesEndingWith(db: Db, name: string, fileId: number | null = null): string[] {
   return db
-    .prepare("SELECT DISTINCT name FROM symbols WHERE kind != 'export' AND length(name) > length(?) + 1 AND substr(name, -length(?) - 1) = '.' || ? ORDER BY name")
+    .prepare(`SELECT DISTINCT name FROM symbols WHERE kind != 'export' AND length(name) > length(?) + 1 AND substr(name, -length(?) - 1) = '.' || ?${fileId === null ? "" : " AND file_id = ?"} ORDER BY name`)
     .pluck()
-    .all(name, name, name) as string[];
+    .all(name, name, name, ...(fileId === null ? [] : [fileId])) as string[];
 }
 
 /** The one declared name that ends with `.name` when exactly one does (a member or a nested declaration named without its owners), else null. */

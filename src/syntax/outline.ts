@@ -10,11 +10,11 @@
 // or on a named type — and a bare call inside a class is `implicit`: its member if it has one,
 // else the plain name (the linker decides). Pure: a function of (path, text, options).
 import { collapseWhitespace, firstLine, lineStarts } from "../base/text.js";
-import { conditionalViews, type OutlineSpec } from "../lang/outline.js";
+import { conditionalViews, lastSegment, type OutlineSpec } from "../lang/outline.js";
 import { parseSource, queryMatches, type QueryMatch, type SyntaxNode, type Tree } from "./parser.js";
 import { shellOutline, type OutlinePart } from "./chunking.js";
 import { leadingComments, TreeExtractor, type MutableDraft, type MutableSymbol } from "./tree-extractor.js";
-import type { CallReceiver, ChunkType, ExtractOptions, ExtractResult, FileExtraction, SymbolKind } from "./types.js";
+import type { CallReceiver, ChunkType, ExtractOptions, ExtractResult, FileExtraction, ParamRecord, SymbolKind } from "./types.js";
 
 export function extractOutline(filePath: string, text: string, grammar: string, language: string, spec: OutlineSpec, options: ExtractOptions): ExtractResult {
   const source = spec.normalize ? spec.normalize(text) : text;
@@ -23,6 +23,7 @@ export function extractOutline(filePath: string, text: string, grammar: string, 
   const query = spec.query.text();
   let matches = queryMatches(grammar, query, tree.rootNode);
   let unparsed: Span[] = [];
+  let recoveredSpans: Span[] = [];
   if (tree.rootNode.hasError) {
     const recovered = spec.preprocessor ? recover(grammar, query, source, tree, matches, options.parseTimeoutMs) : { spans: [], matches: [], unparsed: errorRegions(tree) };
     if (recovered.spans.length > 0) {
@@ -31,10 +32,11 @@ export function extractOutline(filePath: string, text: string, grammar: string, 
         return !recovered.spans.some(([s, e]) => at >= s && at < e);
       };
       matches = [...matches.filter(outside), ...recovered.matches];
+      recoveredSpans = recovered.spans;
     }
     unparsed = recovered.unparsed;
   }
-  const extraction = new OutlineExtractor(filePath, text, language, tree.rootNode, options, spec, matches).run();
+  const extraction = new OutlineExtractor(filePath, text, language, tree.rootNode, options, spec, matches, recoveredSpans).run();
   const spans = linesOf(source, unparsed);
   return { ok: true, extraction: spans.length > 0 ? { ...extraction, unparsedSpans: spans } : extraction };
 }
@@ -180,12 +182,6 @@ interface CallMatch {
   readonly isNew: boolean;
 }
 
-interface Param {
-  readonly name: string;
-  readonly type: string | null;
-  readonly optional: boolean;
-}
-
 /** Where a call's caller is found: a function body, a class body or an inner scope (another `this`). */
 interface Region {
   readonly start: number;
@@ -227,7 +223,7 @@ class OutlineExtractor extends TreeExtractor {
   private readonly byNode = new Map<string, Definition>();
   private readonly callMatches: CallMatch[] = [];
   private readonly importMatches: QueryMatch[] = [];
-  private readonly params = new Map<string, Param[]>();
+  private readonly params = new Map<string, ParamRecord[]>();
   private readonly scopes: SyntaxNode[] = [];
   private readonly mixins: QueryMatch[] = [];
   private readonly seenCalls = new Set<number>();
@@ -243,6 +239,8 @@ class OutlineExtractor extends TreeExtractor {
     options: ExtractOptions,
     private readonly spec: OutlineSpec,
     matches: readonly QueryMatch[],
+    /** Regions read from a view of the file: their definitions' nodes are not the tree's. */
+    private readonly recovered: readonly Span[],
   ) {
     super(filePath, text, language, root, options);
     this.comments = new Set(spec.comments);
@@ -272,8 +270,6 @@ class OutlineExtractor extends TreeExtractor {
 
   private read(matches: readonly QueryMatch[]): void {
     for (const match of matches) {
-      const root = match.captures[0];
-      if (!root) continue;
       const capture = (name: string) => match.captures.find((c) => c.name === name)?.node ?? null;
       const all = (name: string) => match.captures.filter((c) => c.name === name).map((c) => c.node);
       const head = match.captures.find((c) => c.name.startsWith("definition.") || c.name.startsWith("reference.") || c.name === "import" || c.name === "parameter" || c.name === "scope" || c.name === "mixin" || c.name === "namespace");
@@ -469,7 +465,7 @@ class OutlineExtractor extends TreeExtractor {
   }
 
   private heritageOf(def: Definition): { extends: string | null; implements: string[] } {
-    const clean = (n: SyntaxNode) => n.text.replace(/<.*$/s, "").split(/::|\.|\\/).pop()!.trim();
+    const clean = (n: SyntaxNode) => lastSegment(n.text);
     let ext = def.extends.map(clean)[0] ?? null;
     const impl = def.implements.map(clean);
     if (def.bases.length > 0) {
@@ -546,7 +542,8 @@ class OutlineExtractor extends TreeExtractor {
         continue;
       }
       // A piece of a broken parse a recovered definition spans is in that definition's chunk.
-      if (!this.definitions.some((d) => d.draft !== undefined && d.role !== "member" && within(span, d.span))) this.extendBlock(child);
+      const recovered = this.recovered.some((r) => within(span, r)) && this.definitions.some((d) => d.draft !== undefined && d.role !== "member" && within(span, d.span));
+      if (!recovered) this.extendBlock(child);
     }
   }
 
@@ -650,17 +647,13 @@ class OutlineExtractor extends TreeExtractor {
       const owner = region?.owner ?? null;
       let receiver: CallReceiver;
       const recv = call.receiver;
-      if (recv !== null && !call.typed && self.has(recv.text)) {
-        if (owner === null || nested) continue;
-        receiver = { kind: "this", className: owner };
-      } else if (recv !== null) {
-        const text = recv.text.replace(/<.*$/s, "");
-        const className = text.split(/::|\\|\./).pop()!.trim();
-        if (!call.typed && !/^[A-Z]\w*(?:::[A-Z]\w*)*$/.test(text)) continue; // a receiver the query cannot name: potential only
-        if (className === "" || self.has(className)) {
+      if (recv !== null) {
+        const className = lastSegment(recv.text);
+        if (self.has(recv.text) || self.has(className) || className === "") {
           if (owner === null || nested) continue;
           receiver = { kind: "this", className: owner };
-        } else receiver = { kind: "static", className };
+        } else if (call.typed || /^[A-Z]\w*(?:::[A-Z]\w*)*$/.test(recv.text.replace(/<.*$/s, ""))) receiver = { kind: "static", className };
+        else continue; // a receiver the query cannot name: potential only
       } else if (!call.isNew && owner !== null && this.spec.implicitMembers) {
         if (nested) continue;
         receiver = { kind: "implicit", className: owner };

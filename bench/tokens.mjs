@@ -4,6 +4,10 @@
 // TypeScript compiler's call sites.
 //
 //   npm run build && npm run bench:callers && npm run bench:tokens
+//   node bench/callers-accuracy.mjs --corpus <dir> && node bench/tokens.mjs --corpus <dir>
+//
+// --corpus <dir> measures any directory the callers bench ran on with --corpus (its figures are
+// read from bench/.out/callers-accuracy.<basename>.json and these go to tokens.<basename>.json).
 //
 // 1. The symbols (those with at least one call site) and their true call sites come from
 //    bench/.out/callers-accuracy.json, written by `npm run bench:callers` on the pinned corpus
@@ -23,6 +27,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
+import { parseArgs } from "node:util";
 import {
   BenchError,
   CORPUS,
@@ -44,8 +49,24 @@ import {
   verdict,
 } from "./corpus.mjs";
 
-const CALLERS_JSON = path.join(OUT_DIR, "callers-accuracy.json");
-const OUT_JSON = path.join(OUT_DIR, "tokens.json");
+const USAGE = "usage: node bench/tokens.mjs [--corpus <dir>]";
+
+/** The corpus (the pinned one, or --corpus <dir> resolved) and where its figures are read and written. */
+function corpusOf(argv) {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: { corpus: { type: "string" } }, strict: true, allowPositionals: false }));
+  } catch (err) {
+    throw new BenchError(`${err.message}\n${USAGE}`);
+  }
+  if (values.corpus === undefined) return { root: CORPUS, pinned: true, callers: path.join(OUT_DIR, "callers-accuracy.json"), out: path.join(OUT_DIR, "tokens.json") };
+  const abs = path.resolve(values.corpus);
+  if (!fs.existsSync(abs) || !fs.statSync(abs).isDirectory()) throw new BenchError(`--corpus ${values.corpus}: ${abs} is not a directory\n${USAGE}`);
+  const root = fs.realpathSync(abs);
+  const base = path.basename(root);
+  return { root, pinned: false, callers: path.join(OUT_DIR, `callers-accuracy.${base}.json`), out: path.join(OUT_DIR, `tokens.${base}.json`) };
+}
+const { root: ROOT, pinned: PINNED, callers: CALLERS_JSON, out: OUT_JSON } = corpusOf(process.argv.slice(2));
 const TARGETS = { vsGrepRead: 0.05, vsRgContext: 0.12 };
 
 const { countTokens } = createRequire(import.meta.url)("@anthropic-ai/tokenizer");
@@ -61,7 +82,7 @@ const mean = (xs) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / x
 
 /** rg over the corpus for one name as a whole word; stdout (empty when nothing matched). */
 function rg(name, extra) {
-  const r = run("rg", ["-n", "--no-heading", "-w", "--sort", "path", ...extra, "-e", name, "."], { cwd: CORPUS, maxBuffer: 256 * 1024 * 1024 });
+  const r = run("rg", ["-n", "--no-heading", "-w", "--sort", "path", ...extra, "-e", name, "."], { cwd: ROOT, maxBuffer: 256 * 1024 * 1024 });
   if (r.status !== 0 && r.status !== 1) throw new BenchError(`rg failed (exit ${r.status}): ${r.stderr}`);
   return r.stdout;
 }
@@ -70,22 +91,22 @@ async function main() {
   const missing = missingBuild();
   if (missing) throw new BenchError(`${missing} is missing: run \`npm run build\` first`);
   if (!have("rg", ["--version"])) throw new BenchError(`ripgrep is needed for the baselines: ${RG_INSTALL}`);
-  if (!fs.existsSync(CALLERS_JSON)) throw new BenchError(`no ${path.relative(REPO, CALLERS_JSON)}: run \`npm run bench:callers\` first (it draws the symbols and their true call sites)`);
+  if (!fs.existsSync(CALLERS_JSON)) throw new BenchError(`no ${path.relative(REPO, CALLERS_JSON)}: run \`npm run bench:callers${PINNED ? "" : ` -- --corpus ${ROOT}`}\` first (it draws the symbols and their true call sites)`);
   const callers = JSON.parse(fs.readFileSync(CALLERS_JSON, "utf8"));
-  if (callers.corpus?.root !== "bench/.corpus") throw new BenchError(`${path.relative(REPO, CALLERS_JSON)} is not from the pinned corpus; rerun \`npm run bench:callers\``);
+  if (PINNED && callers.corpus?.root !== "bench/.corpus") throw new BenchError(`${path.relative(REPO, CALLERS_JSON)} is not from the pinned corpus; rerun \`npm run bench:callers\``);
   const symbols = callers.sample.symbols.filter((s) => s.sites.length > 0);
 
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "mast-tokens-"));
   const fileTokens = new Map();
   const tokensOfFile = (rel) => {
     let n = fileTokens.get(rel);
-    if (n === undefined) fileTokens.set(rel, (n = countTokens(fs.readFileSync(path.join(CORPUS, rel), "utf8"))));
+    if (n === undefined) fileTokens.set(rel, (n = countTokens(fs.readFileSync(path.join(ROOT, rel), "utf8"))));
     return n;
   };
   const rows = [];
   try {
-    indexCorpus(stateDir);
-    const { ctx, callTool } = await openTools(stateDir);
+    indexCorpus(stateDir, ROOT);
+    const { ctx, callTool } = await openTools(stateDir, ROOT);
     try {
       for (const s of symbols) {
         const signature = await callTool(ctx, "mast_signature", { symbol: s.name, file_path: s.file });

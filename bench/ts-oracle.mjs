@@ -105,6 +105,15 @@ function oracleOptions(root) {
     dirs.push(...found);
   }
   const paths = {};
+  /** Each workspace package's tsconfig `paths`, as project-relative substitutions. */
+  const packagePaths = {};
+  for (const dir of new Set(dirs)) {
+    const tsconfig = path.join(root, dir, "tsconfig.json");
+    if (!fs.existsSync(tsconfig)) continue;
+    const own = ts.parseJsonConfigFileContent(ts.readConfigFile(tsconfig, ts.sys.readFile).config ?? {}, ts.sys, path.join(root, dir)).options;
+    const base = own.baseUrl ?? own.pathsBasePath ?? path.join(root, dir);
+    packagePaths[dir] = Object.fromEntries(Object.entries(own.paths ?? {}).map(([pattern, subs]) => [pattern, subs.map((sub) => path.relative(root, path.resolve(base, sub)) || ".")]));
+  }
   const strip = (p) => p.replace(/\.d\.ts$|\.js$|\.ts$/, "");
   for (const dir of [...new Set(dirs)].sort()) {
     const manifest = ts.readConfigFile(path.join(root, dir, "package.json"), ts.sys.readFile).config;
@@ -124,6 +133,9 @@ function oracleOptions(root) {
     if (out) paths[`${name}/${out.outDir}/*`] = [`${out.rootDir}/*`];
     paths[`${name}/*`] = [`${dir}/*`, `${dir}/src/*`];
   }
+  // Each package's own `paths` (its tsconfig's, as `tsc -b` builds it: nest-graphql's apollo maps
+  // `@nestjs/graphql` to `../graphql/lib`), after the alternatives above.
+  for (const own of Object.values(packagePaths)) for (const [pattern, subs] of Object.entries(own)) paths[pattern] = [...new Set([...(paths[pattern] ?? []), ...subs])];
   // The project's own `paths` (its root tsconfig's, as its editor resolves them) come first.
   const rootConfig = path.join(root, "tsconfig.json");
   if (fs.existsSync(rootConfig)) {

@@ -95,3 +95,21 @@ export function boundedDistance(a: string, b: string, limit: number): number {
   }
   return prev[b.length]!;
 }
+
+/**
+ * A line cut to at most `max` characters around position `at` (the match): a third of the room
+ * before it, the rest after; `…` marks each cut end. A line within `max` is returned as it is.
+ */
+export function clipAround(text: string, at: number, max: number): string {
+  if (text.length <= max) return text;
+  let start = Math.max(0, Math.min(at - Math.floor(max / 3), text.length - max));
+  let end = start + max;
+  // Never half a surrogate pair.
+  if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start++;
+  if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end--;
+  return `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}

@@ -73,6 +73,55 @@ export function extensionInfo(path: string): ExtensionInfo | null {
   return ext === null ? null : (EXTENSIONS[ext] ?? null);
 }
 
+/** A trimmed line that is a comment in its file's language (`//`, `/*`, a JSDoc continuation `*`, `#`). */
+export function isCommentLine(text: string, path: string): boolean {
+  return extensionInfo(path)?.spec.commentPrefixes.some((p) => text.startsWith(p)) ?? false;
+}
+
+/** A file of prose, not code: documentation (Markdown). */
+export function isProseFile(path: string): boolean {
+  return extensionInfo(path)?.spec.extractor === "markdown";
+}
+
+/**
+ * Reads a file's lines in order (from a point outside any string: a chunk's start) and says which
+ * are prose: every line of a prose file; in code, a line in (or opening or closing) one of its
+ * language's doc strings. Text skipped over is passed, so its doc-string delimiters still count.
+ */
+export class ProseReader {
+  private readonly all: boolean;
+  private readonly delimiters: readonly string[];
+  private readonly inside: boolean[];
+
+  constructor(path: string) {
+    const spec = extensionInfo(path)?.spec;
+    this.all = spec?.extractor === "markdown";
+    this.delimiters = spec?.docStrings ?? [];
+    this.inside = this.delimiters.map(() => false);
+  }
+
+  /** Text passed over without asking. */
+  pass(text: string): void {
+    this.delimiters.forEach((d, k) => {
+      if (occurrences(text, d) % 2 === 1) this.inside[k] = !this.inside[k];
+    });
+  }
+
+  /** Whether the next line is prose (and passes it). */
+  read(line: string): boolean {
+    if (this.all) return true;
+    const prose = this.delimiters.some((d, k) => this.inside[k] || occurrences(line, d) % 2 === 1);
+    this.pass(line);
+    return prose;
+  }
+}
+
+function occurrences(text: string, needle: string): number {
+  let n = 0;
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
 /** The language a file is read as: its extension's, or the dialect its text says (`LanguageSpec.dialect`). */
 export function sourceInfo(path: string, text: string): ExtensionInfo | null {
   const info = extensionInfo(path);

@@ -50,6 +50,7 @@ export const PYTHON: LanguageSpec = {
   ),
   identifier: "[A-Za-z_][A-Za-z0-9_]*",
   commentPrefixes: ["#"],
+  docStrings: ['"""', "'''"],
   importLine: "^(?:from\\s+\\S+\\s+import\\b|import\\s)",
   // `from . import x`, `from .m import x` are the package's own; any other module is external
   // unless the resolver finds it in the project.

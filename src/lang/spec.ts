@@ -85,6 +85,8 @@ export interface LanguageSpec {
   readonly identifier: string;
   /** Prefixes of a trimmed line that is a comment (`//`, `/*`, `*` in a block comment). */
   readonly commentPrefixes: readonly string[];
+  /** Delimiters of the string blocks that hold prose (Python's `"""` and `'''` docstrings, their `>>>` examples included). */
+  readonly docStrings?: readonly string[];
   /** A trimmed line that is an import (it binds a name, it does not call it), as a regular expression source. */
   readonly importLine: string;
   /** How the index answers for this language, one line per rule, for docs/languages.md: what a verified caller is proven by, what stays potential. */

@@ -6,15 +6,19 @@ import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
 import { statSync, type Stats } from "node:fs";
 import { join, posix } from "node:path";
 import { isTestPath } from "../base/paths.js";
-import { boundedDistance, decodeSource, splitLines, splitTerms } from "../base/text.js";
+import { boundedDistance, clipAround, decodeSource, splitLines, splitTerms } from "../base/text.js";
 import { NO_BODY_HASH } from "../base/hash.js";
 import { reachableFiles } from "../store/link-inputs.js";
-import { LANGUAGE_SPECS, extensionInfo, type LanguageSpec } from "../lang/languages.js";
+import { LANGUAGE_SPECS, ProseReader, extensionInfo, isCommentLine, type LanguageSpec } from "../lang/languages.js";
 import { CHECKER_META, derivedOnce, prepared, type Db } from "../store/db.js";
 import { declaredName, namesEndingWith, requireIndexedFile, resolveThroughReExports } from "./navigation.js";
 
 /** Default cap on potential_matches (spec: 50); the real count goes to summary.potential_total. */
 export const POTENTIAL_LIMIT = 50;
+/** The bytes a potential line takes on average within the cap (`limit` lines of this many: a few long lines do not crowd out the rest). */
+const POTENTIAL_LINE_BYTES = 100;
+/** A site's text longer than this is clipped around the name (`…` marks each cut), as `rg --max-columns` would. */
+export const MAX_CONTEXT_CHARS = 160;
 /** Levels a transitive callers query follows before it stops. */
 const MAX_TRANSITIVE_DEPTH = 32;
 
@@ -235,6 +239,8 @@ export interface PotentialSet {
   importsOmitted?: number;
   /** With `omitNonCalls`: comment lines left out. */
   commentsOmitted?: number;
+  /** With `omitNonCalls`: prose lines left out (documentation files, doc strings and their examples). */
+  docsOmitted?: number;
   /** Lines the checker pass found to be no call of the target (`non_call_site`) or a call of another declaration, left out. */
   checkerNonCallSite?: number;
   checkerDifferent?: number;
@@ -295,8 +301,8 @@ export function tailOf(name: string): string {
   return name.slice(name.lastIndexOf(".") + 1);
 }
 
-/** A line that names a potential match's name: where, its text, how many call-shaped uses, whether inside an import clause. */
-type MentionLine = PotentialMatch & { fileId: number; calls: number; inImport: boolean };
+/** A line that names a potential match's name: where, its text, how many call-shaped uses, whether inside an import clause, whether prose (documentation, a doc string). */
+type MentionLine = PotentialMatch & { fileId: number; calls: number; inImport: boolean; prose: boolean };
 
 /**
  * What potentialMatches keeps across calls (`PotentialOptions.memo`) for a caller that asks for
@@ -364,23 +370,23 @@ function mentionLines(db: Db, source: SourceLines, tails: readonly string[], doc
          AND (c.chunk_type = 'class_shell' OR EXISTS (SELECT 1 FROM json_each(?) t WHERE instr(c.content, t.value) > 0)) ORDER BY f.path, c.start_line, c.id`,
     )
     .all(ftsPhrases(tails), JSON.stringify(tails)) as ChunkRow[];
-  const mention = new RegExp(`(?<![\\w$#])(?:${alternation(tails)})(?![\\w$])`);
+  const mention = mentionPattern(tails);
   const callShaped = callPattern(tails);
   const candidates: MentionLine[] = [];
   const seen = new Set<string>();
   const scan = (c: ChunkRow, keep: (text: string) => boolean) =>
-    forEachLineNaming(c, source, tails, (line, text, inImport) => {
+    forEachLineNaming(c, source, tails, (line, text, inImport, prose) => {
       if (!mention.test(text) || !keep(text)) return;
       const key = `${c.path}:${line}`;
       if (seen.has(key)) return;
       seen.add(key);
-      candidates.push(mentionLine(c, line, text, inImport, callShaped));
+      candidates.push(mentionLine(c, line, text, inImport, prose, callShaped));
     });
   for (const c of chunks) scan(c, () => true);
   if (docComments) {
     const found = new Set(chunks.map((c) => c.id));
     const byText = prepared(db, `${CHUNK_ROWS} WHERE EXISTS (SELECT 1 FROM json_each(?) t WHERE instr(c.content, t.value) > 0) ORDER BY f.path, c.start_line, c.id`).all(JSON.stringify(tails)) as ChunkRow[];
-    for (const c of byText) if (!found.has(c.id)) scan(c, (text) => isComment(text.trim(), c.path));
+    for (const c of byText) if (!found.has(c.id)) scan(c, (text) => isCommentLine(text.trim(), c.path));
   }
   return candidates;
 }
@@ -396,7 +402,7 @@ function mentionsOfEach(db: Db, source: SourceLines, wanted: ReadonlySet<string>
   for (const c of prepared(db, `${CHUNK_ROWS} ORDER BY f.path, c.start_line, c.id`).iterate() as IterableIterator<ChunkRow>) {
     const names = namesIn.get(c.id);
     if (names === undefined) continue;
-    forEachChunkLine(c, source, (line, text, inImport) => {
+    forEachChunkLine(c, source, (line, text, inImport, prose) => {
       let context: string | null = null; // one copy of the line for every name on it
       // A maximal `#?[\w$]+` run is a whole identifier (mentionLines' test) unless a `#` run follows a name character or another `#`.
       for (const m of text.matchAll(/#?[\w$]+/g)) {
@@ -408,7 +414,7 @@ function mentionsOfEach(db: Db, source: SourceLines, wanted: ReadonlySet<string>
         let callShaped = patterns.get(tail);
         if (!callShaped) patterns.set(tail, (callShaped = callPattern([tail])));
         context ??= text.trim();
-        (found.get(tail) ?? found.set(tail, []).get(tail)!).push(mentionLine(c, line, text, inImport, callShaped, context));
+        (found.get(tail) ?? found.set(tail, []).get(tail)!).push(mentionLine(c, line, text, inImport, prose, callShaped, context));
       }
     });
   }
@@ -435,6 +441,11 @@ interface ChunkRow {
 const CHUNK_ROWS = `SELECT c.id, c.file_id AS fileId, f.path, c.chunk_type AS type, c.content, c.content_start_line AS contentStart, c.start_line AS start, c.end_line AS end
        FROM chunks c JOIN files f ON f.id = c.file_id`;
 
+/** A mention of one of the names (their last segments) as a whole identifier. */
+export function mentionPattern(names: readonly string[]): RegExp {
+  return new RegExp(`(?<![\\w$#])(?:${alternation([...new Set(names.map(tailOf))])})(?![\\w$])`);
+}
+
 /** Names as regular-expression alternatives. */
 function alternation(tails: readonly string[]): string {
   return tails.map((t) => t.replace(/\$/g, "\\$")).join("|");
@@ -446,9 +457,9 @@ function callPattern(tails: readonly string[]): RegExp {
   return new RegExp(`(?<![\\w$#])(?:${alternatives})\\s*(?:<[^()]*>\\s*)?(?:\\?\\.\\s*)?[(\`]|\\bnew\\s+(?:${alternatives})(?![\\w$])`, "g");
 }
 
-function mentionLine(c: ChunkRow, line: number, text: string, inImport: boolean, callShaped: RegExp, context = text.trim()): MentionLine {
+function mentionLine(c: ChunkRow, line: number, text: string, inImport: boolean, prose: boolean, callShaped: RegExp, context = text.trim()): MentionLine {
   const calls = text.match(callShaped)?.length ?? 0;
-  return { file_path: c.path, line, context, reason: "identifier_match_no_resolved_edge", fileId: c.fileId, calls, inImport };
+  return { file_path: c.path, line, context, reason: "identifier_match_no_resolved_edge", fileId: c.fileId, calls, inImport, prose };
 }
 
 /** A line that opens a multi-line `import {` / `export {` clause; the clause ends at the line with `}` or `from`. */
@@ -462,10 +473,11 @@ function chunkText(c: ChunkRow, source: SourceLines): { lines: string[]; first: 
   return fileLines === null ? null : { lines: fileLines.slice(c.start - 1, c.end), first: c.start };
 }
 
-/** Each line of a chunk with its line number, and whether it is inside a multi-line `import {` / `export {` clause. */
-function forEachChunkLine(c: ChunkRow, source: SourceLines, visit: (line: number, text: string, inImport: boolean) => void): void {
+/** Each line of a chunk with its line number, whether it is inside a multi-line `import {` / `export {` clause, and whether it is prose (isProseLine). */
+function forEachChunkLine(c: ChunkRow, source: SourceLines, visit: (line: number, text: string, inImport: boolean, prose: boolean) => void): void {
   const chunk = chunkText(c, source);
   if (chunk === null) return;
+  const prose = new ProseReader(c.path);
   let inClause = false;
   for (let i = 0; i < chunk.lines.length; i++) {
     const text = chunk.lines[i]!;
@@ -473,7 +485,7 @@ function forEachChunkLine(c: ChunkRow, source: SourceLines, visit: (line: number
     const inImport = inClause && !opensClause;
     if (opensClause) inClause = true;
     else if (inClause && CLOSES_CLAUSE.test(text)) inClause = false;
-    visit(chunk.first + i, text, inImport);
+    visit(chunk.first + i, text, inImport, prose.read(text));
   }
 }
 
@@ -482,12 +494,17 @@ function forEachChunkLine(c: ChunkRow, source: SourceLines, visit: (line: number
  * text instead of splitting it: a line's clause state is the first opener or closer above it
  * (an opener with no closer after it: inside; a closer, or none: outside), as the forward scan has it.
  */
-function forEachLineNaming(c: ChunkRow, source: SourceLines, tails: readonly string[], visit: (line: number, text: string, inImport: boolean) => void): void {
+function forEachLineNaming(c: ChunkRow, source: SourceLines, tails: readonly string[], visit: (line: number, text: string, inImport: boolean, prose: boolean) => void): void {
   if (c.type === "class_shell") {
     const chunk = chunkText(c, source);
     if (chunk === null) return;
     const at = (i: number) => chunk.lines[i]!;
-    for (let i = 0; i < chunk.lines.length; i++) if (tails.some((t) => at(i).includes(t))) visit(chunk.first + i, at(i), inClauseAt(at, i));
+    const prose = new ProseReader(c.path);
+    for (let i = 0; i < chunk.lines.length; i++) {
+      const naming = tails.some((t) => at(i).includes(t));
+      const isProse = prose.read(at(i));
+      if (naming) visit(chunk.first + i, at(i), inClauseAt(at, i), isProse);
+    }
     return;
   }
   const text = c.content;
@@ -500,6 +517,8 @@ function forEachLineNaming(c: ChunkRow, source: SourceLines, tails: readonly str
     }
   }
   if (starts.size === 0) return;
+  const prose = new ProseReader(c.path);
+  let passed = 0;
   let counted = 0;
   let line = c.contentStart;
   const lineAt = (start: number) => {
@@ -512,7 +531,9 @@ function forEachLineNaming(c: ChunkRow, source: SourceLines, tails: readonly str
       counted = nl + 1;
     }
     const own = lineAt(start);
-    visit(line, own, inClauseAbove(own, linesAbove(text, start)));
+    prose.pass(text.slice(passed, start));
+    passed = start + own.length;
+    visit(line, own, inClauseAbove(own, linesAbove(text, start)), prose.read(own));
   }
 }
 
@@ -579,13 +600,26 @@ export function potentialMatches(
   const callerFiles = new Set(verified.map((v) => v.file_path));
   // Comment lines are no calls (the doc comment is the signature's).
   const withoutImports = omitNonCalls || omitImports ? unexplained.filter((c) => !((omitImports || callerFiles.has(c.file_path)) && (c.inImport || isImportLine(c.context, c.file_path)))) : unexplained;
-  const uncommented = omitNonCalls ? withoutImports.filter((c) => !isComment(c.context, c.file_path)) : withoutImports;
+  const uncommented = omitNonCalls ? withoutImports.filter((c) => !isCommentLine(c.context, c.file_path) && !c.prose) : withoutImports;
   // What the checker pass classified away: no call of the target, or a call of another declaration.
   const verdictOf = (c: { file_path: string; line: number }) => verdicts?.get(`${c.file_path}:${c.line}`);
   const open = verdicts ? uncommented.filter((c) => verdictOf(c) !== "non_call_site" && verdictOf(c) !== "resolves_to_different") : uncommented;
   const counted = verdicts ? { checkerNonCallSite: uncommented.filter((c) => verdictOf(c) === "non_call_site").length, checkerDifferent: uncommented.filter((c) => verdictOf(c) === "resolves_to_different").length } : {};
-  const omitted = omitNonCalls ? { importsOmitted: unexplained.length - withoutImports.length, commentsOmitted: withoutImports.length - uncommented.length } : {};
-  const shown = (list: typeof open) => list.slice(0, limit).map(({ file_path, line, context, reason }) => ({ file_path, line, context, reason }));
+  const comments = omitNonCalls ? withoutImports.filter((c) => isCommentLine(c.context, c.file_path)).length : 0;
+  const omitted = omitNonCalls ? { importsOmitted: unexplained.length - withoutImports.length, commentsOmitted: comments, docsOmitted: withoutImports.length - uncommented.length - comments } : {};
+  // At most `limit` lines, and lines of POTENTIAL_LINE_BYTES on average (a long line is clipped around the name).
+  const mention = mentionPattern(tails);
+  const shown = (list: typeof open) => {
+    const out: PotentialMatch[] = [];
+    let bytes = 0;
+    for (const { file_path, line, context, reason } of list.slice(0, limit)) {
+      const clipped = clipAround(context, mention.exec(context)?.index ?? 0, MAX_CONTEXT_CHARS);
+      bytes += Buffer.byteLength(clipped) + String(line).length + 4;
+      if (out.length > 0 && bytes > limit * POTENTIAL_LINE_BYTES) break;
+      out.push({ file_path, line, context: clipped, reason });
+    }
+    return out;
+  };
   if (unranked) return { matches: shown(open), total: open.length, ...omitted, ...counted };
   const declarations = declarationLines(db, tails, fileIds);
   const sees = new Set(target.fileId === null ? [] : reachableFiles(db, [target.fileId]));
@@ -602,8 +636,8 @@ export function potentialMatches(
  * declaring file; 1 a call on a receiver that may be the declaration's type (or a bare call) in a
  * file that sees it, 2 the same in a file that does not; 3 a call whose receiver names another type
  * declaring the same member (`c.req.header(` for `Context.header`) or a built-in's method
- * (`str.match(`); 4 a mention in code; 5 a mention in a comment or a string only, or another
- * declaration's line.
+ * (`str.match(`); 4 a mention in code; 5 prose (a comment, documentation, a doc string), a mention
+ * in a string only, or another declaration's line.
  */
 class Likelihood {
   private readonly ownerWords: string[];
@@ -624,14 +658,14 @@ class Likelihood {
     const alternatives = alternation(tails);
     // The receiver's last identifier before `.name(` (`c.req.header(` → req, `this.x(` → this).
     this.receiver = new RegExp(`([A-Za-z_$][\\w$]*)\\s*(?:\\?\\.|\\.)\\s*(?:${alternatives})\\s*(?:<[^()]*>\\s*)?[(\`]`);
-    this.mention = new RegExp(`(?<![\\w$#])(?:${alternatives})(?![\\w$])`);
+    this.mention = mentionPattern(tails);
     // A built-in's method of the declaring file's language (`str.match(` for `Router.match`).
     this.builtin = spec !== null && tails.some((t) => spec.builtinMethods.has(t));
   }
 
-  tier(c: { context: string; calls: number; file_path: string }, isDeclaration: boolean, inDeclaringFile: boolean, sees: boolean): number {
+  tier(c: { context: string; calls: number; file_path: string; prose: boolean }, isDeclaration: boolean, inDeclaringFile: boolean, sees: boolean): number {
     const text = c.context;
-    if (isDeclaration || isComment(text, c.file_path) || stringOnly(text, this.mention)) return 5;
+    if (isDeclaration || c.prose || isCommentLine(text, c.file_path) || stringOnly(text, this.mention)) return 5;
     if (c.calls === 0) return 4;
     if (inDeclaringFile) return 0;
     const receiver = this.receiver.exec(text)?.[1] ?? null;
@@ -673,10 +707,6 @@ function namesEndingIn(db: Db, tails: readonly string[]): string[] {
   return tails.flatMap((t) => [t, ...(byTail.get(t) ?? [])]);
 }
 
-/** A trimmed line that is a comment in its file's language (`//`, `/*`, a JSDoc continuation `*`, ...). */
-function isComment(text: string, path: string): boolean {
-  return specOf(path)?.commentPrefixes.some((p) => text.startsWith(p)) ?? false;
-}
 
 /** The name appears on the line only inside string literals (`'header'`, `"match"`). */
 function stringOnly(text: string, mention: RegExp): boolean {
@@ -742,10 +772,11 @@ function dropCached(abs: string): void {
   lineCacheBytes -= entry.bytes;
 }
 
-/** `path:line` of the target's declarations (with their overloads and aliases). */
+/** `path:line` of the target's declarations (with their overloads and aliases); a function's or method's every signature line (overloads folded into one declaration are its signature's lines). */
 function ownDeclarationLines(db: Db, ids: readonly number[]): string[] {
   if (ids.length === 0) return [];
-  return prepared(db, "SELECT f.path || ':' || s.line FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(ids)) as string[];
+  const rows = prepared(db, "SELECT f.path, s.line, CASE WHEN s.kind IN ('function', 'method') THEN s.signature END FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN (SELECT value FROM json_each(?))").raw().all(JSON.stringify(ids)) as Array<[string, number, string | null]>;
+  return rows.flatMap(([path, line, signature]) => Array.from({ length: (signature ?? "").split("\n").length }, (_, k) => `${path}:${line + k}`));
 }
 
 /** `path:line` of every declaration named by one of the tails (methods by their last segment) in these files. */

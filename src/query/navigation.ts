@@ -245,7 +245,8 @@ export interface TypeContextEntry {
   signature: string;
   file_path: string;
   line: number;
-  truncated: boolean;
+  /** Present when the declaration was cut to its first lines. */
+  truncated?: true;
 }
 
 export interface SignatureEntry {
@@ -439,7 +440,7 @@ function typeContext(db: Db, sym: SymbolRow): TypeContextEntry[] {
       signature: lines.slice(0, TYPE_CONTEXT_MAX_LINES).join("\n"),
       file_path: decl.path,
       line: decl.line,
-      truncated: lines.length > TYPE_CONTEXT_MAX_LINES,
+      ...(lines.length > TYPE_CONTEXT_MAX_LINES ? { truncated: true as const } : {}),
     });
   }
   return out;

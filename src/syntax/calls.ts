@@ -127,14 +127,26 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
       classNames.add(cls.name);
       callable.add(cls.name);
       classes.push(heritage(decl, cls));
+      // Decorators run when the class is defined: the class's own (`@Resolver()`, before or after
+      // `export`) are its calls, a member's (`@Query()` before a method, `@Field()` in a field) its member's.
+      const decorate = (node: SyntaxNode, caller: string) => containers.push({ caller, node, cls, start: 0, end: 0 });
+      for (const d of [...(stmt === decl ? [] : stmt.namedChildren), ...decl.namedChildren]) if (d.type === "decorator") decorate(d, cls.name);
+      const pending: SyntaxNode[] = [];
       for (const member of field(decl, "body")?.namedChildren ?? []) {
+        if (member.type === "decorator") {
+          pending.push(member);
+          continue;
+        }
         const name = (field(member, "name") ?? field(member, "property"))?.text;
         if (member.type === "method_definition" && name) containers.push({ caller: `${cls.name}.${name}`, node: member, cls, start: 0, end: 0 });
         else if ((member.type === "public_field_definition" || member.type === "field_definition") && name) {
           const value = field(member, "value");
           if (value) containers.push({ caller: FUNCTION_VALUES.has(value.type) ? `${cls.name}.${name}` : cls.name, node: value, cls, start: 0, end: 0 });
+          for (const d of member.namedChildren) if (d.type === "decorator") decorate(d, cls.name);
         } else if (member.type === "class_static_block") containers.push({ caller: cls.name, node: member, cls, start: 0, end: 0 });
+        if (member.type !== "comment") for (const d of pending.splice(0)) decorate(d, member.type === "method_definition" && name ? `${cls.name}.${name}` : cls.name);
       }
+      for (const d of pending) decorate(d, cls.name);
       continue;
     }
     if (decl.type === "function_declaration" || decl.type === "generator_function_declaration" || FUNCTION_VALUES.has(decl.type)) {

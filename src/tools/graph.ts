@@ -4,8 +4,9 @@
 // in time (spec §9.0) and flag the whole answer when a refresh loses; mast_implementors stats and
 // flags each result instead.
 import { refreshFiles } from "../index/jit.js";
-import { POTENTIAL_LIMIT, barrelExports, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type PotentialMatch, type PotentialSet, type Target, type VerifiedCaller } from "../query/graph.js";
+import { MAX_CONTEXT_CHARS, POTENTIAL_LIMIT, barrelExports, mentionPattern, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type PotentialMatch, type PotentialSet, type Target, type VerifiedCaller } from "../query/graph.js";
 import { fitList } from "../base/budget.js";
+import { clipAround } from "../base/text.js";
 import { isTestPath, projectPath } from "../base/paths.js";
 import { isIndexEmpty, staleChecker } from "../query/search.js";
 import type { ToolContext } from "./context.js";
@@ -99,12 +100,13 @@ function fileOf(file_path: string): { file_path: string; is_test?: true } {
  * top level), then ` [resolution]` unless every site of the file shares one (stated once on the
  * file as `resolution`), then ` (depth N via CALLEE)` for a transitive caller's caller.
  */
-function verifiedByFile(callers: readonly VerifiedCaller[]): Array<FileSites & { resolution?: string }> {
+function verifiedByFile(callers: readonly VerifiedCaller[], names: readonly string[]): Array<FileSites & { resolution?: string }> {
+  const called = mentionPattern(names);
   return byFile(callers).map(({ file_path, entries }) => {
     const shared = entries.every((x) => x.resolution === entries[0]!.resolution) ? entries[0]!.resolution : null;
     const sites = entries.map(
       (c) =>
-        `${c.line}${c.caller_symbol === null ? "" : ` ${c.caller_symbol}`}: ${c.context}` +
+        `${c.line}${c.caller_symbol === null ? "" : ` ${c.caller_symbol}`}: ${clipAround(c.context, called.exec(c.context)?.index ?? 0, MAX_CONTEXT_CHARS)}` +
         (shared === null ? ` [${c.resolution}]` : "") +
         (c.depth === undefined || c.depth === 1 ? "" : ` (depth ${c.depth} via ${c.callee_symbol})`),
     );
@@ -130,10 +132,10 @@ export const callersTool = defineTool({
     "(through an import, an annotated field or parameter, a `new` binding, a declared return type, the same file, this or super) — safe to act on. " +
     "potential_matches: other lines naming it (factories, DI, inferred types, dynamic dispatch, comments) — review each before a refactor. " +
     "transitive follows callers of callers over verified edges only. The answer is for the first declaration (exported first, then by path); " +
-    "others are listed in other_declarations — pass file_path to pick one. Import lines in a file with a verified caller and comment lines are left out (counted in summary.imports_omitted, summary.comments_omitted; mast_rename_impact lists them). Both sets are grouped by file ({file_path, is_test?, sites}), each site one line of text: a verified one \"LINE CALLER: text\" " +
+    "others are listed in other_declarations — pass file_path to pick one. Import lines in a file with a verified caller, comment lines and prose (documentation files, doc strings and their examples) are left out (counted in summary.imports_omitted, summary.comments_omitted, summary.docs_omitted; mast_rename_impact lists them). A site's text over 160 characters is clipped around the name (… marks a cut). Both sets are grouped by file ({file_path, is_test?, sites}), each site one line of text: a verified one \"LINE CALLER: text\" " +
     "(\"LINE: text\" at top level) with [resolution] unless the file states one for all, (depth N via CALLEE) for a caller's caller (transitive); a potential one \"LINE: text\". " +
     "Files come in the order of their best site, verified callers in source files before those in tests; potential matches come most likely first (calls in the declaring file, calls on a receiver that may be its type, " +
-    "calls on other types or built-ins, mentions, then comments and strings). Both sets are capped (verified_limit, potential_limit); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated)." + NOT_FOUND_NOTE,
+    "calls on other types or built-ins, mentions, then comments and strings). Both sets are capped (verified_limit, potential_limit — potential lines also to about 100 bytes each on average, so a few long lines do not crowd out the rest); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated)." + NOT_FOUND_NOTE,
   input: z
     .object({
       symbol: symbolInput,
@@ -186,7 +188,7 @@ export const callersTool = defineTool({
       declaration: first ? declarationSite(first) : null,
       ...(first ? {} : notFound(db, args.symbol)),
       ...(others.length > 0 ? { other_declarations: others.map(declarationSite) } : {}),
-      verified_callers: verifiedByFile(verified),
+      verified_callers: verifiedByFile(verified, answer.target.names),
       potential_matches: potentialByFile(potential),
       summary: {
         verified_count: verified.length,
@@ -196,6 +198,7 @@ export const callersTool = defineTool({
         ...(answer.potential ? cutOf("potential", answer.potential.total, potential.length) : {}),
         ...(answer.potential?.importsOmitted ? { imports_omitted: answer.potential.importsOmitted } : {}),
         ...(answer.potential?.commentsOmitted ? { comments_omitted: answer.potential.commentsOmitted } : {}),
+        ...(answer.potential?.docsOmitted ? { docs_omitted: answer.potential.docsOmitted } : {}),
         ...checkerCounts(answer.potential),
       },
       ...flags(ctx, busy, answer.verified.length === 0 && potential.length === 0),
@@ -287,7 +290,7 @@ export const renameImpactTool = defineTool({
     return {
       declaration_sites: declarations,
       ...(declarations.length > 0 ? {} : notFound(db, args.symbol)),
-      verified_callers: verifiedByFile(verified),
+      verified_callers: verifiedByFile(verified, answer.target.names),
       potential_matches: potentialByFile(potential),
       barrel_exports: barrels,
       summary: {

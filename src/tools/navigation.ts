@@ -2,6 +2,7 @@
 // mast_dependencies. Single-file answers refresh their file just in time (spec §9.0).
 import { refreshFile, refreshFiles, type Refresh } from "../index/jit.js";
 import { projectPath } from "../base/paths.js";
+import { isCommentLine } from "../lang/languages.js";
 import { notFound } from "../query/graph.js";
 import { declaringPaths, docSummary, fileDependencies, fileExports, projectSkeleton, symbolSignatures, type SignatureEntry } from "../query/navigation.js";
 import { isIndexEmpty } from "../query/search.js";
@@ -103,13 +104,37 @@ export const exportsTool = defineTool({
   },
 });
 
+/** Lines of a type's declaration a brief type_context keeps (full keeps 50): its head and first members; mast_signature of the type gives the rest. */
+const BRIEF_TYPE_LINES = 12;
+
 /**
  * A signature without what the query or its signature line already says: no `symbol` when it is
- * the name asked for, the doc's summary, no params or return type, no empty type context.
+ * the name asked for, the doc's summary (no `doc` when there is none), no params or return type,
+ * no comment lines in the declarations (between overloads, in a type's body), no empty type
+ * context, a type's first BRIEF_TYPE_LINES lines, `truncated` only when it was cut.
  */
 function briefSignature(entry: SignatureEntry, asked: string): Partial<SignatureEntry> & { file_path: string } {
-  const { symbol, params: _params, return_type: _returns, type_context, ...rest } = entry;
-  return { ...(symbol === asked ? {} : { symbol }), ...rest, doc: entry.doc === null ? null : docSummary(entry.doc), ...(type_context.length > 0 ? { type_context } : {}) };
+  const { symbol, params: _params, return_type: _returns, type_context, signature, doc, ...rest } = entry;
+  const types = type_context.map((t) => {
+    const lines = code(t.signature, t.file_path).split("\n");
+    const cut = t.truncated || lines.length > BRIEF_TYPE_LINES;
+    return { name: t.name, signature: lines.slice(0, BRIEF_TYPE_LINES).join("\n"), file_path: t.file_path, line: t.line, ...(cut ? { truncated: true as const } : {}) };
+  });
+  return {
+    ...(symbol === asked ? {} : { symbol }),
+    ...rest,
+    signature: signature === null ? null : code(signature, entry.file_path),
+    ...(doc === null ? {} : { doc: docSummary(doc) }),
+    ...(types.length > 0 ? { type_context: types } : {}),
+  };
+}
+
+/** A declaration's text without its comment lines (the doc is given apart). */
+function code(text: string, path: string): string {
+  return text
+    .split("\n")
+    .filter((line) => !isCommentLine(line.trim(), path))
+    .join("\n");
 }
 
 export const signatureTool = defineTool({
@@ -118,7 +143,7 @@ export const signatureTool = defineTool({
   description: "A symbol's declaration, doc, parameters and return type, with the project types they name. Methods and interface members as Type.member.",
   details:
     "A symbol's declaration, doc comment, parameters and return type, plus the declarations of the project types they name (one level deep, 50 lines each). " +
-    "With detail brief (the default) symbol is left out when it is the name asked for, doc is the doc comment's summary (its first sentence, without comment markers) and params/return_type are left out; detail full gives them. " +
+    "With detail brief (the default) symbol is left out when it is the name asked for, doc is the doc comment's summary (its first sentence, without comment markers; absent when there is none), params/return_type are left out, comment lines are left out of the declarations, and each type in type_context is its first 12 lines (truncated: true when cut); detail full gives all of it. " +
     "Methods are addressed as Class.method. Every match is returned (exported first, then by path); pass file_path to pick one — a barrel file is followed to the declaration." + NOT_FOUND_NOTE,
   input: z
     .object({
@@ -132,7 +157,7 @@ export const signatureTool = defineTool({
     })
     .strict(),
   output: open({
-    results: z.array(open({ kind: z.string(), file_path: z.string(), line: z.number().int(), is_exported: z.boolean(), signature: z.string().nullable(), doc: z.string().nullable() })),
+    results: z.array(open({ kind: z.string(), file_path: z.string(), line: z.number().int(), is_exported: z.boolean(), signature: z.string().nullable(), doc: z.string().nullable().optional() })),
     results_truncated: z.number().int().optional(),
     ...NOT_FOUND,
     ...READ_MARKS,

@@ -37,14 +37,13 @@ describe("mast query", () => {
     // A read tool's answer carries its telemetry estimate, as over MCP (only the duration differs between runs).
     expect({ ...stats, duration_ms: 0 }).toEqual({ ...prettyStats, duration_ms: 0 });
     expect(stats).toMatchObject({ tool: "mast_signature", files_referenced: ["src/repo.ts"], counted: "estimate" });
-    // The brief answer: no `symbol` (it is the name asked for), no params/return_type (the signature states them).
+    // The brief answer: no `symbol` (it is the name asked for), no params/return_type (the signature states them), no doc when there is none.
     expect(data.results[0]).toEqual({
       kind: "method",
       file_path: "src/repo.ts",
       line: 2,
       is_exported: true,
       signature: "find(id: string): string | null",
-      doc: null,
     });
   });
 

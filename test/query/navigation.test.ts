@@ -153,17 +153,44 @@ describe("mast_signature", () => {
       { name: "opts", type: "Reply", optional: true },
     ]);
     expect(s.type_context.map((t: any) => [t.name, t.file_path, t.line, t.truncated])).toEqual([
-      ["LoginRequest", "src/types.ts", 2, false],
+      ["LoginRequest", "src/types.ts", 2, undefined],
       ["Big", "src/types.ts", 7, true],
-      ["Reply", "src/auth/handler.ts", 4, false],
+      ["Reply", "src/auth/handler.ts", 4, undefined],
     ]);
     expect(s.type_context[1].signature.split("\n")).toHaveLength(50);
   });
   it("answers briefly by default: no symbol that repeats the query, the doc's first sentence, no params or return type", async () => {
     const r = await call("mast_signature", { symbol: "handleLogin" });
     const full = (await call("mast_signature", { symbol: "handleLogin", detail: "full" })).results[0];
-    expect(Object.keys(r.results[0]).sort()).toEqual(["doc", "file_path", "is_exported", "kind", "line", "signature", "type_context"]);
-    expect(r.results[0]).toMatchObject({ kind: full.kind, file_path: full.file_path, line: full.line, signature: full.signature, type_context: full.type_context });
+    expect(r.results[0]).toEqual({
+      kind: full.kind,
+      file_path: full.file_path,
+      line: full.line,
+      is_exported: true,
+      signature: full.signature,
+      doc: "Validates credentials.",
+      // A type's first 12 lines, `truncated` only when cut.
+      type_context: [
+        { name: "LoginRequest", signature: "export interface LoginRequest {\n  email: string;\n  password: string;\n}", file_path: "src/types.ts", line: 2 },
+        { name: "Big", signature: ["export interface Big {", ...Array.from({ length: 11 }, (_, i) => `  f${i}: number;`)].join("\n"), file_path: "src/types.ts", line: 7, truncated: true },
+        { name: "Reply", signature: "export type Reply = { ok: boolean };", file_path: "src/auth/handler.ts", line: 4 },
+      ],
+    });
+    expect(Buffer.byteLength(JSON.stringify(r))).toBe(780);
+  });
+  it("leaves comment lines out of a brief signature (overloads' docs) and no doc key when there is none", async () => {
+    const over = makeProject({ "src/over.ts": ["/** Parses text. */", "export function parse(a: string): number;", "/** Parses a number. */", "export function parse(a: number): number;", "export function parse(a: unknown): number {", "  return Number(a);", "}", ""].join("\n") });
+    await runIndex(over.config(), { mode: "full" });
+    const overCtx = createToolContext(over.config());
+    try {
+      const r = (await callTool(overCtx, "mast_signature", { symbol: "parse" })) as any;
+      const signature = "export function parse(a: string): number;\nexport function parse(a: number): number;\nexport function parse(a: unknown): number";
+      expect(r.results).toEqual([{ kind: "function", file_path: "src/over.ts", line: 2, is_exported: true, signature, doc: "Parses text." }]);
+    } finally {
+      overCtx.close();
+      over.cleanup();
+    }
+    expect((await call("mast_signature", { symbol: "hidden" })).results).toEqual([{ kind: "function", file_path: "src/auth/handler.ts", line: 11, is_exported: false, signature: "function hidden(): void" }]);
   });
   it("cuts a doc comment to its first sentence without its markers", async () => {
     expect(docSummary("/**\n * Checks a value. Looks further.\n * @param v the value\n */")).toBe("Checks a value.");

@@ -106,6 +106,30 @@ describe("call sites", () => {
     expect(calls(src).calls.map(brief)).toEqual(["C.constructor -> run [parameter_type:Saver] @4", "C.m -> hash [namespace:util] @4"]);
   });
 
+  it("records decorator calls: a class's as the class's, a method's as the method's, a field's as the class's", () => {
+    const src = [
+      "import { Resolver, Query, Field, Args, Dec } from '@nestjs/graphql';",
+      "@Resolver(() => Post)",
+      "export class PostResolver {",
+      "  @Query(() => Post)",
+      "  // a comment between",
+      "  findPost(@Args('id') id: number) {}",
+      "  @Field() title: string;",
+      "}",
+      "@Dec() class B {}",
+      "export @Dec() class C {}",
+      "",
+    ].join("\n");
+    expect(calls(src).calls.map(brief)).toEqual([
+      "PostResolver -> Resolver [bare] @2",
+      "PostResolver.findPost -> Query [bare] @4",
+      "PostResolver.findPost -> Args [bare] @6",
+      "PostResolver -> Field [bare] @7",
+      "B -> Dec [bare] @9",
+      "C -> Dec [bare] @10",
+    ]);
+  });
+
   it("gives super no receiver in a class without extends", () => {
     expect(calls("class A { m() { super.m(); this.n(); } n() {} }").calls.map(brief)).toEqual(["A.m -> n [this:A] @1"]);
   });

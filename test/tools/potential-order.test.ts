@@ -74,3 +74,46 @@ it("puts a built-in's method call below a call on a receiver named like the decl
   const r = (await p.call("mast_callers", { symbol: "Router.match" })) as { potential_matches: Array<{ file_path: string; sites: unknown[] }> };
   expect(flat(r.potential_matches, "potential").map((m) => `${m.file_path}:${m.line}`)).toEqual(["src/route-use.ts:3", "src/route-use.ts:2"]);
 });
+
+const prose = indexedProject({
+  "src/run.py": [
+    "def run(command):",
+    '    """Run a command.',
+    "",
+    "    >>> run('ls')",
+    "    'done'",
+    '    """',
+    "    return 'done'",
+    "",
+  ].join("\n"),
+  "src/use.py": ["from src.run import run as go", "", "def main(run):", "    run('x')", "", "def later(x):", `    return x.run(${"'a', ".repeat(60)}'z')`, ""].join("\n"),
+  ".github/ISSUE_TEMPLATE/bug.md": ["# run() fails", "", "Call `run('x')` and see.", ""].join("\n"),
+  "src/decorate.ts": [
+    "/** Query by name. */",
+    "export function Query(name: string): MethodDecorator;",
+    "/** Query by type. */",
+    "export function Query(type: () => unknown): MethodDecorator;",
+    "export function Query(arg: unknown): MethodDecorator {",
+    "  return () => undefined;",
+    "}",
+    "",
+  ].join("\n"),
+  "src/resolver.ts": ["import { Query } from './decorate';", "export class Resolver {", "  @Query(() => String)", "  find(): string { return ''; }", "}", ""].join("\n"),
+});
+
+it("leaves prose out of mast_callers — documentation files, doc strings and their examples — counted in docs_omitted; a rename lists it last", async () => {
+  const r = (await prose.call("mast_callers", { symbol: "run", file_path: "src/run.py" })) as { potential_matches: Array<{ file_path: string; sites: string[] }>; summary: Record<string, number> };
+  // Code only; a site over 160 characters is clipped around the name, `…` at each cut.
+  const long = `return x.run(${"'a', ".repeat(60)}'z')`;
+  expect(r.potential_matches.map((g) => [g.file_path, g.sites])).toEqual([["src/use.py", ["4: run('x')", `7: ${long.slice(0, 160)}…`, "1: from src.run import run as go", "3: def main(run):"]]]);
+  expect(r.summary).toMatchObject({ potential_count: 4, docs_omitted: 3 });
+  const rename = (await prose.call("mast_rename_impact", { symbol: "run", file_path: "src/run.py" })) as { potential_matches: Array<{ file_path: string; sites: string[] }> };
+  expect(rename.potential_matches.map((g) => g.file_path)).toEqual(["src/use.py", ".github/ISSUE_TEMPLATE/bug.md", "src/run.py"]);
+  expect(rename.potential_matches.at(-1)!.sites).toEqual(["4: >>> run('ls')"]);
+});
+
+it("verifies a decorator's call and never lists an overloaded function's own headers", async () => {
+  const r = (await prose.call("mast_callers", { symbol: "Query" })) as { verified_callers: Array<{ file_path: string; sites: string[] }>; potential_matches: unknown[] };
+  expect(r.verified_callers).toEqual([{ file_path: "src/resolver.ts", resolution: "import", sites: ["3 Resolver.find: @Query(() => String)"] }]);
+  expect(r.potential_matches).toEqual([]);
+});

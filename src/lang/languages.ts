@@ -78,6 +78,14 @@ export function isCommentLine(text: string, path: string): boolean {
   return extensionInfo(path)?.spec.commentPrefixes.some((p) => text.startsWith(p)) ?? false;
 }
 
+/** A declaration's text without its comment lines (the doc between overloads, in a type's body). */
+export function withoutCommentLines(text: string, path: string): string {
+  return text
+    .split("\n")
+    .filter((line) => !isCommentLine(line.trim(), path))
+    .join("\n");
+}
+
 /** A file of prose, not code: documentation (Markdown). */
 export function isProseFile(path: string): boolean {
   return extensionInfo(path)?.spec.extractor === "markdown";

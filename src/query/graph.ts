@@ -6,10 +6,10 @@ import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
 import { statSync, type Stats } from "node:fs";
 import { join, posix } from "node:path";
 import { isTestPath } from "../base/paths.js";
-import { boundedDistance, clipAround, decodeSource, splitLines, splitTerms } from "../base/text.js";
+import { boundedDistance, clipAround, collapseWhitespace, decodeSource, splitLines, splitTerms } from "../base/text.js";
 import { NO_BODY_HASH } from "../base/hash.js";
 import { reachableFiles } from "../store/link-inputs.js";
-import { LANGUAGE_SPECS, ProseReader, extensionInfo, isCommentLine, type LanguageSpec } from "../lang/languages.js";
+import { LANGUAGE_SPECS, ProseReader, extensionInfo, isCommentLine, withoutCommentLines, type LanguageSpec } from "../lang/languages.js";
 import { CHECKER_META, derivedOnce, prepared, type Db } from "../store/db.js";
 import { declaredName, namesEndingWith, requireIndexedFile, resolveThroughReExports } from "./navigation.js";
 
@@ -162,6 +162,18 @@ function definitionFirst(db: Db, sites: DeclarationRow[]): DeclarationRow[] {
 
 export function declarationSite(row: DeclarationRow): DeclarationSite {
   return { file_path: row.path, line: row.line, kind: row.kind, is_exported: row.is_exported === 1 };
+}
+
+/**
+ * A declaration's signature on one line, without its comment lines (null when it has none): each
+ * run of white space one space, none inside brackets' ends, no trailing comma before a closing one.
+ */
+export function declarationSignature(db: Db, row: DeclarationRow): string | null {
+  const signature = prepared(db, "SELECT signature FROM symbols WHERE id = ?").pluck().get(row.id) as string | null | undefined;
+  if (signature == null) return null;
+  return collapseWhitespace(withoutCommentLines(signature, row.path))
+    .replace(/([([{]) /g, "$1")
+    .replace(/,? ?([)\]}])/g, "$1");
 }
 
 // ---- verified callers ----

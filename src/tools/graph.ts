@@ -4,7 +4,7 @@
 // in time (spec §9.0) and flag the whole answer when a refresh loses; mast_implementors stats and
 // flags each result instead.
 import { refreshFiles } from "../index/jit.js";
-import { MAX_CONTEXT_CHARS, POTENTIAL_LIMIT, barrelExports, mentionPattern, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type PotentialMatch, type PotentialSet, type Target, type VerifiedCaller } from "../query/graph.js";
+import { MAX_CONTEXT_CHARS, POTENTIAL_LIMIT, barrelExports, declarationSignature, mentionPattern, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type PotentialMatch, type PotentialSet, type Target, type VerifiedCaller } from "../query/graph.js";
 import { fitList } from "../base/budget.js";
 import { clipAround } from "../base/text.js";
 import { isTestPath, projectPath } from "../base/paths.js";
@@ -126,9 +126,9 @@ function declarationFiles(target: Target): string[] {
 export const callersTool = defineTool({
   name: "mast_callers",
   title: "Callers of a symbol",
-  description: "Call sites of a function, class or method, grouped by file: verified_callers are proven by the resolver (safe to act on); potential_matches are other lines naming it, most likely calls first (review). transitive follows callers of callers.",
+  description: "A function's, class's or method's signature and call sites, grouped by file: verified_callers are proven by the resolver (safe to act on); potential_matches are other lines naming it, most likely calls first (review). transitive follows callers of callers.",
   details:
-    "Call sites of a function, class or method, in two sets. verified_callers: sites the resolver linked to this declaration " +
+    "The declaration (its file, line, kind and signature without comment lines; mast_signature adds its doc and the types it names) and its call sites, in two sets. verified_callers: sites the resolver linked to this declaration " +
     "(through an import, an annotated field or parameter, a `new` binding, a declared return type, the same file, this or super) — safe to act on. " +
     "potential_matches: other lines naming it (factories, DI, inferred types, dynamic dispatch, comments) — review each before a refactor. " +
     "transitive follows callers of callers over verified edges only. The answer is for the first declaration (exported first, then by path); " +
@@ -153,7 +153,7 @@ export const callersTool = defineTool({
     })
     .strict(),
   output: open({
-    declaration: DECLARATION_SITE.nullable(),
+    declaration: DECLARATION_SITE.extend({ signature: z.string().optional() }).nullable(),
     other_declarations: z.array(DECLARATION_SITE).optional(),
     verified_callers: SITES_BY_FILE,
     potential_matches: SITES_BY_FILE,
@@ -169,14 +169,17 @@ export const callersTool = defineTool({
     const filePath = args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null;
     const { answer, busy } = await freshAnswer(
       ctx,
-      () =>
-        callersOf(db, ctx.config.project_root, {
+      () => {
+        const callers = callersOf(db, ctx.config.project_root, {
           symbol: args.symbol,
           filePath,
           transitive: args.transitive,
           potentialLimit: args.include_potential ? args.potential_limit : null,
           omitNonCalls: true,
-        }),
+        });
+        const declared = callers.target.sites[0];
+        return { ...callers, signature: declared ? declarationSignature(db, declared) : null };
+      },
       // The files the answer can show: verified sites past the limit are cut, so their files are not refreshed.
       (a) => [...declarationFiles(a.target), ...sourceFirst(a.verified).slice(0, args.verified_limit).map((v) => v.file_path), ...(a.potential?.matches.map((p) => p.file_path) ?? [])],
     );
@@ -184,8 +187,9 @@ export const callersTool = defineTool({
     const potential = answer.potential?.matches ?? [];
     // The verified sites source files first (then by depth, path and line, the resolver's order), cut to the limit and to a byte budget, never silently.
     const verified = fitList(sourceFirst(answer.verified), args.verified_limit, VERIFIED_BUDGET_BYTES).items;
+    const { signature } = answer;
     return {
-      declaration: first ? declarationSite(first) : null,
+      declaration: first ? { ...declarationSite(first), ...(signature === null ? {} : { signature }) } : null,
       ...(first ? {} : notFound(db, args.symbol)),
       ...(others.length > 0 ? { other_declarations: others.map(declarationSite) } : {}),
       verified_callers: verifiedByFile(verified, answer.target.names),

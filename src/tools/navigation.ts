@@ -2,7 +2,7 @@
 // mast_dependencies. Single-file answers refresh their file just in time (spec §9.0).
 import { refreshFile, refreshFiles, type Refresh } from "../index/jit.js";
 import { projectPath } from "../base/paths.js";
-import { isCommentLine } from "../lang/languages.js";
+import { withoutCommentLines } from "../lang/languages.js";
 import { notFound } from "../query/graph.js";
 import { declaringPaths, docSummary, fileDependencies, fileExports, projectSkeleton, symbolSignatures, type SignatureEntry } from "../query/navigation.js";
 import { isIndexEmpty } from "../query/search.js";
@@ -116,26 +116,19 @@ const BRIEF_TYPE_LINES = 12;
 function briefSignature(entry: SignatureEntry, asked: string): Partial<SignatureEntry> & { file_path: string } {
   const { symbol, params: _params, return_type: _returns, type_context, signature, doc, ...rest } = entry;
   const types = type_context.map((t) => {
-    const lines = code(t.signature, t.file_path).split("\n");
+    const lines = withoutCommentLines(t.signature, t.file_path).split("\n");
     const cut = t.truncated || lines.length > BRIEF_TYPE_LINES;
     return { name: t.name, signature: lines.slice(0, BRIEF_TYPE_LINES).join("\n"), file_path: t.file_path, line: t.line, ...(cut ? { truncated: true as const } : {}) };
   });
   return {
     ...(symbol === asked ? {} : { symbol }),
     ...rest,
-    signature: signature === null ? null : code(signature, entry.file_path),
+    signature: signature === null ? null : withoutCommentLines(signature, entry.file_path),
     ...(doc === null ? {} : { doc: docSummary(doc) }),
     ...(types.length > 0 ? { type_context: types } : {}),
   };
 }
 
-/** A declaration's text without its comment lines (the doc is given apart). */
-function code(text: string, path: string): string {
-  return text
-    .split("\n")
-    .filter((line) => !isCommentLine(line.trim(), path))
-    .join("\n");
-}
 
 export const signatureTool = defineTool({
   name: "mast_signature",

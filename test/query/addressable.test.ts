@@ -89,7 +89,7 @@ describe("interface and type-literal members", () => {
 
   it("lists calls through a receiver typed by the interface as verified callers", async () => {
     const r = await call("mast_callers", { symbol: "Router.match" });
-    expect(r.declaration).toEqual({ file_path: "src/router.ts", line: 3, kind: "method", is_exported: true });
+    expect(r.declaration).toEqual({ file_path: "src/router.ts", line: 3, kind: "method", is_exported: true , signature: "match(method: string, path: string): string[]" });
     expect(flat(r.verified_callers).map((c: { file_path: string; line: number; caller_symbol: string; resolution: string }) => [c.file_path, c.line, c.caller_symbol, c.resolution])).toEqual([
       ["src/app.ts", 6, "App.dispatch", "field_type"],
       ["src/app.ts", 12, "compose", "parameter_type"],
@@ -111,7 +111,7 @@ describe("export aliases and default exports", () => {
       ["App.dispatch", "src/app.ts", 5, true],
     ]);
     const callers = await call("mast_callers", { symbol: "AppBase.route" });
-    expect(callers.declaration).toEqual({ file_path: "src/app.ts", line: 8, kind: "method", is_exported: true });
+    expect(callers.declaration).toEqual({ file_path: "src/app.ts", line: 8, kind: "method", is_exported: true , signature: "route(path: string): void" });
   });
 
   it("names an anonymous default export `default`", async () => {

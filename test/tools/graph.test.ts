@@ -253,7 +253,7 @@ const hop = (file_path: string, line: number, caller_symbol: string, context: st
 /** A potential_matches entry. */
 const mention = (file_path: string, line: number, context: string) => ({ file_path, line, context });
 /** A declaration / declaration_sites entry. */
-const declared = (file_path: string, line: number, kind: string, is_exported = true) => ({ file_path, line, kind, is_exported });
+const declared = (file_path: string, line: number, kind: string, is_exported = true, signature?: string) => ({ file_path, line, kind, is_exported, ...(signature === undefined ? {} : { signature }) });
 /** A result entry as `path:line`. */
 const at = (entry: { file_path: string; line: number }) => `${entry.file_path}:${entry.line}`;
 
@@ -275,7 +275,7 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
   describe("mast_callers: what the resolver links", () => {
     it("links every typed receiver of Repo.find, looking through await, parentheses, ! and as", async () => {
       const r = await p.call("mast_callers", { symbol: "Repo.find" });
-      expect(r.declaration).toEqual(declared("src/repo.ts", 2, "method"));
+      expect(r.declaration).toEqual(declared("src/repo.ts", 2, "method", true, "find(id: string): string"));
       expect(r.other_declarations).toBeUndefined();
       expect(flat(r.verified_callers)).toEqual([
         // An annotated parameter of a plain function.
@@ -301,7 +301,7 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
 
     it("links a call through a named import", async () => {
       const r = await p.call("mast_callers", { symbol: "audit" });
-      expect(r.declaration).toEqual(declared("src/audit.ts", 1, "function"));
+      expect(r.declaration).toEqual(declared("src/audit.ts", 1, "function", true, "export function audit(event: string): void"));
       expect(flat(r.verified_callers)).toEqual([site("src/service.ts", 12, "AuthService.login", "audit('login');", "import")]);
       // The declaration's own line is not a potential caller, nor is the import the verified call resolved through.
       expect([r.potential_matches, r.summary]).toEqual([[], { verified_count: 1, potential_count: 0, imports_omitted: 1 }]);
@@ -309,7 +309,7 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
 
     it("links a call to a function declared in the same file", async () => {
       const r = await p.call("mast_callers", { symbol: "normalise" });
-      expect(r.declaration).toEqual(declared("src/helpers.ts", 3, "function", false));
+      expect(r.declaration).toEqual(declared("src/helpers.ts", 3, "function", false, "function normalise(id: string): string"));
       expect(flat(r.verified_callers)).toEqual([site("src/helpers.ts", 8, "lookup", "return repo.find(normalise(id));", "same_file")]);
     });
 
@@ -513,7 +513,7 @@ describe("on a project with same-named declarations, barrels and module specifie
   describe("same-named declarations", () => {
     it("answer for the first declaration (exported first, then by path) and list the others", async () => {
       const r = await p.call("mast_callers", { symbol: "audit" });
-      expect(r.declaration).toEqual(declared("src/lib/repo.ts", 7, "function"));
+      expect(r.declaration).toEqual(declared("src/lib/repo.ts", 7, "function", true, "export function audit(event: string): void"));
       expect(r.other_declarations).toEqual([declared("src/other/repo.ts", 7, "function"), declared("scripts/seed.ts", 1, "function", false)]);
       expect(flat(r.verified_callers)).toEqual([site("src/app.ts", 12, "main", "audit('c');", "import")]);
       // Every other line naming `audit` is for review, except seed's own call, linked to its own
@@ -527,17 +527,17 @@ describe("on a project with same-named declarations, barrels and module specifie
 
     it("file_path picks each declaration, with only its own callers", async () => {
       const other = await p.call("mast_callers", { symbol: "audit", file_path: "src/other/repo.ts" });
-      expect(other.declaration).toEqual(declared("src/other/repo.ts", 7, "function"));
+      expect(other.declaration).toEqual(declared("src/other/repo.ts", 7, "function", true, "export function audit(): void"));
       expect(other.other_declarations).toBeUndefined();
       expect(flat(other.verified_callers)).toEqual([site("src/app.ts", 13, "main", "legacyAudit();", "import")]);
       const seed = await p.call("mast_callers", { symbol: "audit", file_path: "./scripts/seed.ts" });
-      expect(seed.declaration).toEqual(declared("scripts/seed.ts", 1, "function", false));
+      expect(seed.declaration).toEqual(declared("scripts/seed.ts", 1, "function", false, "function audit(): void"));
       expect(flat(seed.verified_callers)).toEqual([site("scripts/seed.ts", 4, "seed", "audit();", "same_file")]);
     });
 
     it("route a method call by the type its receiver was built from", async () => {
       const lib = await p.call("mast_callers", { symbol: "UserRepository.findById" });
-      expect(lib.declaration).toEqual(declared("src/lib/repo.ts", 2, "method"));
+      expect(lib.declaration).toEqual(declared("src/lib/repo.ts", 2, "method", true, "findById(id: string): string"));
       expect(lib.other_declarations).toEqual([declared("src/other/repo.ts", 2, "method")]);
       expect(flat(lib.verified_callers)).toEqual([site("src/app.ts", 9, "main", "users.findById(newId());", "new_expression")]);
       const other = await p.call("mast_callers", { symbol: "UserRepository.findById", file_path: "src/other/repo.ts" });
@@ -559,7 +559,7 @@ describe("on a project with same-named declarations, barrels and module specifie
     });
 
     it("the workspace package's declaration is its own source file", async () => {
-      expect((await p.call("mast_callers", { symbol: "newId" })).declaration).toEqual(declared("packages/ids/src/index.ts", 1, "function"));
+      expect((await p.call("mast_callers", { symbol: "newId" })).declaration).toEqual(declared("packages/ids/src/index.ts", 1, "function", true, "export function newId(): string"));
     });
   });
 
@@ -602,7 +602,7 @@ describe("on a project with same-named declarations, barrels and module specifie
 
     it("the alias, given with its barrel, answers for the declaration", async () => {
       const r = await p.call("mast_callers", { symbol: "record", file_path: "src/lib/index.ts" });
-      expect(r.declaration).toEqual(declared("src/lib/repo.ts", 9, "function"));
+      expect(r.declaration).toEqual(declared("src/lib/repo.ts", 9, "function", true, "export function track(event: string): void"));
       expect(flat(r.verified_callers)).toEqual([site("src/app.ts", 10, "main", "track('start');", "import"), site("src/app.ts", 11, "main", "record('a');", "import")]);
     });
 
@@ -665,7 +665,7 @@ describe("files changed on disk after indexing", () => {
     ]);
     expect(flat(r.potential_matches, "potential").filter((m: any) => m.file_path === "src/helpers.ts")).toEqual([]);
     const normalise = await p.call("mast_callers", { symbol: "normalise" });
-    expect(normalise.declaration).toEqual(declared("src/helpers.ts", 5, "function", false));
+    expect(normalise.declaration).toEqual(declared("src/helpers.ts", 5, "function", false, "function normalise(id: string): string"));
     expect(flat(normalise.verified_callers)).toEqual([site("src/helpers.ts", 11, "lookup", "return repo.find(normalise(id));", "same_file")]);
   });
 
@@ -675,8 +675,8 @@ describe("files changed on disk after indexing", () => {
     p.project.write("src/audit.ts", `// Audit log.\n\n${RESOLVER["src/audit.ts"]!}`);
     touch("src/audit.ts");
     const after = await p.call("mast_callers", { symbol: "audit" });
-    expect(before.declaration).toEqual(declared("src/audit.ts", 1, "function"));
-    expect(after.declaration).toEqual(declared("src/audit.ts", 3, "function"));
+    expect(before.declaration).toEqual(declared("src/audit.ts", 1, "function", true, "export function audit(event: string): void"));
+    expect(after.declaration).toEqual(declared("src/audit.ts", 3, "function", true, "export function audit(event: string): void"));
     // The caller in another file is linked to the rewritten declaration, before and after.
     const callers = [site("src/service.ts", 12, "AuthService.login", "audit('login');", "import")];
     expect(flat(before.verified_callers)).toEqual(callers);

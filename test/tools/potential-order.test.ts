@@ -113,7 +113,11 @@ it("leaves prose out of mast_callers — documentation files, doc strings and th
 });
 
 it("verifies a decorator's call and never lists an overloaded function's own headers", async () => {
-  const r = (await prose.call("mast_callers", { symbol: "Query" })) as { verified_callers: Array<{ file_path: string; sites: string[] }>; potential_matches: unknown[] };
+  const r = (await prose.call("mast_callers", { symbol: "Query" })) as { declaration: unknown; verified_callers: Array<{ file_path: string; sites: string[] }>; potential_matches: unknown[] };
+  // The declaration states its signature on one line, its overloads' doc comments left out.
+  const signature = "export function Query(name: string): MethodDecorator; export function Query(type: () => unknown): MethodDecorator; export function Query(arg: unknown): MethodDecorator";
+  expect(r.declaration).toEqual({ file_path: "src/decorate.ts", line: 2, kind: "function", is_exported: true, signature });
+  expect(Buffer.byteLength(JSON.stringify(r))).toBe(515);
   expect(r.verified_callers).toEqual([{ file_path: "src/resolver.ts", resolution: "import", sites: ["3 Resolver.find: @Query(() => String)"] }]);
   expect(r.potential_matches).toEqual([]);
 });

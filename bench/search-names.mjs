@@ -20,14 +20,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import ts from "typescript";
 import { BenchError, MAST_EXCLUDED_DIRS, OUT_DIR, indexCorpus, missingBuild, openTools, prng, publish, runBench, shuffled } from "./corpus.mjs";
+import { DRAWN_KINDS, SOURCE_FILE, answersIndex, declarationsOf, drawDeclarations, isDecl, queryOf, sourceFiles } from "./declarations.mjs";
 
 const LIMIT = 10;
 const TOP = 5;
 /** Kinds whose whole population is also measured (up to this many each) when the uniform draw holds few of them. */
 const KIND_CAP = 100;
-const SOURCE_FILE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 
 function parseArgs(argv) {
   const out = { corpora: [], sample: 200, seed: 20260834, concepts: [], misses: false };
@@ -52,85 +51,6 @@ function parseArgs(argv) {
   return out;
 }
 
-function tsFiles(dir, rel = "") {
-  const out = [];
-  for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const r = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) {
-      if (!MAST_EXCLUDED_DIRS.has(e.name) && !e.name.startsWith(".")) out.push(...tsFiles(dir, r));
-    } else if (e.isFile() && SOURCE_FILE.test(e.name) && !e.name.endsWith(".d.ts")) out.push(r);
-  }
-  return out;
-}
-
-const isFunctionValue = (n) => n !== undefined && (ts.isArrowFunction(n) || ts.isFunctionExpression(n));
-const lineOf = (sf, pos) => sf.getLineAndCharacterOfPosition(pos).line + 1;
-const isFunctionLike = (n) =>
-  ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isArrowFunction(n) || ts.isFunctionExpression(n) || ts.isConstructorDeclaration(n) || ts.isGetAccessor(n) || ts.isSetAccessor(n);
-
-/**
- * Every declaration of one file the compiler's syntax tree names: `{ query, name, kind, path,
- * start, end }`, `kind` one of function | method | nested | namespace | other (classes, interfaces,
- * types, enums, other variables: counted as declarations of their name, never drawn).
- */
-function declarationsOf(root, rel) {
-  const kind = /\.[mc]?jsx?$/.test(rel) ? (rel.endsWith("x") ? ts.ScriptKind.JSX : ts.ScriptKind.JS) : rel.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
-  const sf = ts.createSourceFile(rel, fs.readFileSync(path.join(root, rel), "utf8"), ts.ScriptTarget.Latest, true, kind);
-  const out = [];
-  const add = (query, name, kind, node) => out.push({ query, name, kind, path: rel, start: lineOf(sf, node.getStart(sf)), end: lineOf(sf, node.getEnd()) });
-  for (const st of sf.statements) {
-    if (ts.isFunctionDeclaration(st) && st.name) add(st.name.text, st.name.text, st.body ? "function" : "other", st);
-    else if (ts.isVariableStatement(st)) {
-      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) add(d.name.text, d.name.text, isFunctionValue(d.initializer) ? "function" : "other", d);
-    } else if (ts.isClassDeclaration(st) && st.name) {
-      add(st.name.text, st.name.text, "other", st);
-      for (const m of st.members) {
-        const fn = ts.isMethodDeclaration(m) || (ts.isPropertyDeclaration(m) && isFunctionValue(m.initializer));
-        if (fn && m.name && (ts.isIdentifier(m.name) || ts.isPrivateIdentifier(m.name))) add(`${st.name.text}.${m.name.text}`, m.name.text, "method", m);
-      }
-    } else if ((ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st) || ts.isEnumDeclaration(st)) && st.name) add(st.name.text, st.name.text, "other", st);
-    else if (ts.isModuleDeclaration(st) && ts.isIdentifier(st.name) && st.body && ts.isModuleBlock(st.body)) {
-      add(st.name.text, st.name.text, "other", st);
-      for (const m of st.body.statements) {
-        const exported = m.modifiers?.some((x) => x.kind === ts.SyntaxKind.ExportKeyword);
-        if (!exported) continue;
-        if (ts.isFunctionDeclaration(m) && m.name && m.body) add(`${st.name.text}.${m.name.text}`, m.name.text, "namespace", m);
-        else if (ts.isVariableStatement(m))
-          for (const d of m.declarationList.declarations) if (ts.isIdentifier(d.name) && isFunctionValue(d.initializer)) add(`${st.name.text}.${d.name.text}`, d.name.text, "namespace", d);
-      }
-    }
-  }
-  // `export { local as name }`: `name` is declared where `local` is.
-  for (const st of sf.statements) {
-    if (!ts.isExportDeclaration(st) || st.moduleSpecifier || !st.exportClause || !ts.isNamedExports(st.exportClause)) continue;
-    for (const spec of st.exportClause.elements) {
-      const local = spec.propertyName?.text;
-      const at = local === undefined ? undefined : out.find((d) => d.query === local);
-      if (at) out.push({ ...at, query: spec.name.text, name: spec.name.text, kind: "other" });
-    }
-  }
-  // Function declarations whose nearest enclosing function is a function or method: nested functions.
-  const visit = (node, insideFunction) => {
-    if (ts.isFunctionDeclaration(node) && node.name && node.body && insideFunction) add(node.name.text, node.name.text, "nested", node);
-    const inside = insideFunction || isFunctionLike(node);
-    ts.forEachChild(node, (c) => visit(c, inside));
-  };
-  visit(sf, false);
-  // Overloads are one declaration (the first signature's line to the implementation's end).
-  const merged = new Map();
-  for (const d of out) {
-    const key = d.kind === "nested" || d.kind === "other" ? `${d.kind}\0${d.query}\0${d.start}` : `${d.kind}\0${d.query}`;
-    const prev = merged.get(key);
-    if (prev) prev.end = Math.max(prev.end, d.end);
-    else merged.set(key, d);
-  }
-  return [...merged.values()];
-}
-
-const tail = (name) => name.slice(name.lastIndexOf(".") + 1);
-/** A search result is declaration `d`: its file, its declared name, lines overlapping. */
-const isDecl = (r, d) => r.file_path === d.path && r.symbol_name !== null && tail(r.symbol_name) === d.name && r.start_line <= d.end && r.end_line >= d.start;
-
 async function measureCorpus(root, args, notes) {
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "mast-search-names-"));
   try {
@@ -140,30 +60,16 @@ async function measureCorpus(root, args, notes) {
     const db = new Database(path.join(stateDir, "graph.db"), { readonly: true });
     const indexed = new Map(db.prepare("SELECT path, is_test FROM files").all().map((r) => [r.path, r.is_test === 1]));
     db.close();
-    const decls = tsFiles(root)
+    const decls = sourceFiles(root, (name) => SOURCE_FILE.test(name) && !name.endsWith(".d.ts"), MAST_EXCLUDED_DIRS)
       .filter((f) => indexed.has(f))
       .flatMap((f) => declarationsOf(root, f));
-    const byQuery = new Map();
-    for (const d of decls) {
-      const q = d.kind === "method" || d.kind === "namespace" ? d.query : d.name;
-      (byQuery.get(q) ?? byQuery.set(q, []).get(q)).push(d);
-    }
-    // A plain name is answered by its functions, nested functions and other declarations, never by a method of that name.
-    const answers = (q) => (byQuery.get(q) ?? []).filter((d) => (q.includes(".") ? d.kind === "method" || d.kind === "namespace" : d.kind !== "method" && d.kind !== "namespace"));
-    const drawable = decls.filter((d) => d.kind !== "other" && d.name.length >= 2);
-    const rand = prng(args.seed);
-    const sample = shuffled(drawable, rand).slice(0, args.sample);
-    const kinds = ["function", "method", "nested", "namespace"];
-    // Rare kinds also measured over their whole population (capped), so a fix for them shows.
-    const extra = kinds.flatMap((k) => {
-      const inSample = sample.filter((d) => d.kind === k).length;
-      return inSample >= 30 ? [] : shuffled(drawable.filter((d) => d.kind === k), rand).slice(0, KIND_CAP).map((d) => ({ ...d, extra: true }));
-    });
+    const answers = answersIndex(decls);
+    const { drawable, drawn } = drawDeclarations(decls, { sample: args.sample, rand: prng(args.seed), shuffled, kindCap: KIND_CAP });
     const { ctx, callTool } = await openTools(stateDir, root);
     const outcomes = [];
     try {
-      for (const d of [...sample, ...extra]) {
-        const query = d.kind === "method" || d.kind === "namespace" ? d.query : d.name;
+      for (const d of drawn) {
+        const query = queryOf(d);
         const response = await callTool(ctx, "mast_search", { query, limit: LIMIT });
         const results = response.results;
         const first = results[0];
@@ -177,7 +83,7 @@ async function measureCorpus(root, args, notes) {
         const at = response.results.findIndex((r) => r.file_path.startsWith(c.expect));
         concepts.push({ ...c, rank: at < 0 ? null : at + 1, top: response.results.slice(0, TOP).map((r) => `${r.file_path}:${r.start_line}-${r.end_line} ${r.symbol_name ?? "(none)"}${r.is_test ? " [test]" : ""}`) });
       }
-      return { root, indexMs, files: indexed.size, declarations: decls.length, drawable: drawable.length, outcomes, concepts };
+      return { root, indexMs, files: indexed.size, declarations: decls.length, drawable, outcomes, concepts };
     } finally {
       ctx.close();
     }
@@ -207,7 +113,7 @@ async function main() {
     const sampled = m.outcomes.filter((o) => !o.extra);
     lines.push("", `${root}: ${m.files} files indexed in ${(m.indexMs / 1000).toFixed(1)} s, ${m.declarations} declarations, ${m.drawable} drawable`);
     lines.push(row("sample", sampled));
-    for (const k of ["function", "method", "nested", "namespace"]) {
+    for (const k of DRAWN_KINDS) {
       const all = m.outcomes.filter((o) => o.kind === k && (o.extra || !m.outcomes.some((x) => x.extra && x.kind === k)));
       if (all.length > 0) lines.push(row(`${k}${all.some((o) => o.extra) ? " (all, capped)" : ""}`, all));
     }

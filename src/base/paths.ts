@@ -78,3 +78,19 @@ export function isTestPath(path: string): boolean {
   if (/\.(test|spec)\.[^/]+$/.test(name) || /_test\.[^./]+$/.test(name) || /^test_[^/]+\.[^./]+$/.test(name)) return true;
   return parts.slice(0, -1).some((d) => TEST_DIRS.has(d) || TEST_PROJECT_DIR.test(d));
 }
+
+/** Directory names whose files document the product or show it in use, wherever they sit. */
+const DOC_DIRS = new Set(["docs", "doc", "documentation"]);
+const EXAMPLE_DIRS = new Set(["examples", "example", "samples", "sample"]);
+
+/** What a project file is to a reader looking for the product's code: the code itself, a test, a document or an example. */
+export type PathRole = "source" | "test" | "doc" | "example";
+
+/** A project path's role (`isTestPath` first, then a docs or examples directory on its path). */
+export function pathRole(path: string): PathRole {
+  if (isTestPath(path)) return "test";
+  const dirs = path.split("/").slice(0, -1);
+  if (dirs.some((d) => DOC_DIRS.has(d))) return "doc";
+  if (dirs.some((d) => EXAMPLE_DIRS.has(d))) return "example";
+  return "source";
+}

@@ -88,7 +88,7 @@ export function projectSkeleton(db: Db, input: SkeletonInput, maxBytes = LIST_BU
 
 type ScopeSql = (column: string) => { sql: string; params: unknown[] };
 
-/** Exported declarations by their chunks (no methods: they are members), and the names a file re-exports (a barrel's, a package's `__init__.py`), by line. */
+/** Exported declarations by their chunks (no methods nor a namespace's or function's own functions: they are members), and the names a file re-exports (a barrel's, a package's `__init__.py`), by line. */
 function skeletonDeclarations(db: Db, scoped: ScopeSql): Array<{ file_id: number; name: string }> {
   const chunks = scoped("c.file_id");
   const markers = scoped("s.file_id");
@@ -96,7 +96,7 @@ function skeletonDeclarations(db: Db, scoped: ScopeSql): Array<{ file_id: number
     .prepare(
       `SELECT file_id, name FROM (
          SELECT c.file_id, c.symbol_name AS name, c.start_line AS line, 0 AS kind, c.id AS ord FROM chunks c
-         WHERE c.is_exported = 1 AND c.symbol_name IS NOT NULL AND c.chunk_type NOT IN ('method', 'doc') AND ${chunks.sql}
+         WHERE c.is_exported = 1 AND c.symbol_name IS NOT NULL AND c.chunk_type NOT IN ('method', 'doc') AND NOT (c.chunk_type = 'function' AND c.parent_symbol IS NOT NULL) AND ${chunks.sql}
          UNION ALL
          SELECT s.file_id, s.name, s.line, 1, s.id FROM symbols s
          WHERE s.kind = 'export' AND s.is_exported = 1 AND s.reexport_name IS NOT NULL AND s.reexport_name != '*' AND ${markers.sql}

@@ -3,6 +3,7 @@
 // and only_exported after; shell/method dedup with backfill; zero-result suggestions.
 import { statSync } from "node:fs";
 import { join } from "node:path";
+import { pathRole, type PathRole } from "../base/paths.js";
 import { splitTerms } from "../base/text.js";
 import type { Db } from "../store/db.js";
 import { scopeCondition, scopeFileIds, type ScopeInput } from "./scope.js";
@@ -128,26 +129,30 @@ function symbolShaped(runs: readonly string[]): string[] {
 const isIdentChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
 
 /**
- * A query's identifier runs (`[A-Za-z0-9_$]+`) in one left-to-right pass: chains of runs joined by
- * single dots (`AuthService.refresh`) are `qualified`, lone runs `plain`. Linear in the query's
- * length whatever its shape (a backtracking regex over one 100 K-character token took 22 s).
+ * A query's identifier runs (`[A-Za-z0-9_$]+`, a private name's `#` in front) in one left-to-right
+ * pass: chains of runs joined by single dots (`AuthService.refresh`, `Router.#match`) are
+ * `qualified`, lone runs `plain`. Linear in the query's length whatever its shape (a backtracking
+ * regex over one 100 K-character token took 22 s).
  */
 export function identifierChains(query: string): { qualified: string[]; plain: string[] } {
   const qualified = new Set<string>();
   const plain: string[] = [];
   let i = 0;
+  // A `#` opens a part when an identifier character follows it.
+  const privateAt = (at: number) => query.charCodeAt(at) === 35 && at + 1 < query.length && isIdentChar(query.charCodeAt(at + 1));
   while (i < query.length) {
-    if (!isIdentChar(query.charCodeAt(i))) {
+    if (!isIdentChar(query.charCodeAt(i)) && !privateAt(i)) {
       i++;
       continue;
     }
     const start = i;
     let parts = 0;
     for (;;) {
+      if (privateAt(i)) i++;
       while (i < query.length && isIdentChar(query.charCodeAt(i))) i++;
       parts++;
       // Another part follows only after exactly one dot.
-      if (query.charCodeAt(i) === 46 && i + 1 < query.length && isIdentChar(query.charCodeAt(i + 1))) i++;
+      if (query.charCodeAt(i) === 46 && i + 1 < query.length && (isIdentChar(query.charCodeAt(i + 1)) || privateAt(i + 1))) i++;
       else break;
     }
     const token = query.slice(start, i);
@@ -157,7 +162,11 @@ export function identifierChains(query: string): { qualified: string[]; plain: s
   return { qualified: [...qualified], plain };
 }
 
-function bm25Ranking(db: Db, query: string, scopeIds: number[] | null, pool: number): Candidate[] {
+/**
+ * BM25 over chunk_fts. With `sourceOnly`, the chunks of files that are not tests and are not
+ * markdown (a list of its own when tests and documents crowd the source out of the first one).
+ */
+function bm25Ranking(db: Db, query: string, scopeIds: number[] | null, pool: number, sourceOnly = false): Candidate[] {
   const scope = scopeCondition("c.file_id", scopeIds);
   const expression = ftsExpression(query);
   if (expression !== null) {
@@ -165,13 +174,14 @@ function bm25Ranking(db: Db, query: string, scopeIds: number[] | null, pool: num
     const rows = db
       .prepare(
         `SELECT c.id AS id, bm25(chunk_fts) AS score
-         FROM chunk_fts JOIN chunks c ON c.id = chunk_fts.rowid
-         WHERE chunk_fts MATCH ? AND ${scope.sql}
+         FROM chunk_fts JOIN chunks c ON c.id = chunk_fts.rowid${sourceOnly ? " JOIN files f ON f.id = c.file_id" : ""}
+         WHERE chunk_fts MATCH ? AND ${scope.sql}${sourceOnly ? " AND f.is_test = 0 AND c.chunk_type != 'doc'" : ""}
          ORDER BY score ASC, c.chunk_id ASC LIMIT ?`,
       )
       .all(expression, ...scope.params, pool) as Array<{ id: number; score: number }>;
     return rows.map((r, i) => ({ id: r.id, bm25: r.score, snippet: null, rrf: 0, bestRank: i + 1 }));
   }
+  if (sourceOnly) return [];
   // Terms too short for the trigram index: a literal substring scan, in chunk order.
   const needle = query.trim();
   if (needle === "") return [];
@@ -270,16 +280,31 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
     if (asName !== null) fuse(prefixCandidates(db, asName, scopeIds, pool));
   }
   const rows = loadChunks(db, [...candidates.keys()]);
+  // Tests, documents and examples rank after the source unless the query names them: when they
+  // crowd the source out of BM25's list (full, and with fewer source chunks than the limit), a
+  // list of the source's own best matches joins the fusion.
+  const demoted = demotedRoles(input.query);
+  const isDemoted = (row: ChunkRow) => demoted.has(chunkRole(row));
+  if (demoted.size > 0 && bm25.length === pool && bm25.filter((c) => !isDemoted(rows.get(c.id)!)).length < input.limit) {
+    const source = bm25Ranking(db, input.query, scopeIds, pool, true);
+    fuse(source.map((c) => c.id));
+    for (const c of source) candidates.get(c.id)!.bm25 ??= c.bm25;
+    for (const [id, row] of loadChunks(db, source.map((c) => c.id).filter((id) => !rows.has(id)))) rows.set(id, row);
+  }
   const tierOf = new Map<number, number>();
-  for (const c of candidates.values()) tierOf.set(c.id, asName === null ? NO_NAME_TIER : nameTier(rows.get(c.id)?.symbol_name ?? null, asName));
-  // Test chunks keep their place among equals but yield to source: their fused score counts 0.8.
-  const score = (c: Candidate) => (rows.get(c.id)!.is_test === 1 ? c.rrf * TEST_WEIGHT : c.rrf);
+  for (const c of candidates.values()) {
+    const row = rows.get(c.id);
+    tierOf.set(c.id, asName === null || row === undefined ? NO_NAME_TIER : nameTier(row.symbol_name, row.chunk_type, asName));
+  }
+  const roleOf = new Map<number, number>();
+  for (const [id, row] of rows) roleOf.set(id, isDemoted(row) ? 1 : 0);
   const fused = [...candidates.values()]
     .filter((c) => rows.has(c.id))
     .sort(
       (a, b) =>
         tierOf.get(a.id)! - tierOf.get(b.id)! ||
-        score(b) - score(a) ||
+        roleOf.get(a.id)! - roleOf.get(b.id)! ||
+        b.rrf - a.rrf ||
         a.bestRank - b.bestRank ||
         cmp(rows.get(a.id)!.chunk_id, rows.get(b.id)!.chunk_id),
     )
@@ -287,7 +312,7 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
       const row = rows.get(c.id)!;
       return (!input.chunk_type || row.chunk_type === input.chunk_type) && (!input.only_exported || row.is_exported === 1);
     });
-  const declexFire = declex.ids.length > 0 ? declexEffects(declex, options.rrfK, fused, rows, tierOf, score) : undefined;
+  const declexFire = declex.ids.length > 0 ? declexEffects(declex, options.rrfK, fused, rows, (id) => tierOf.get(id)! * 2 + roleOf.get(id)!) : undefined;
   const { survivors, folded } = foldSplitParts(fused, rows);
   const kept = dedupShellsAndMethods(survivors, rows, input.limit);
   for (const k of kept) {
@@ -316,8 +341,7 @@ function declexEffects(
   rrfK: number,
   fused: readonly Candidate[],
   rows: ReadonlyMap<number, ChunkRow>,
-  tierOf: ReadonlyMap<number, number>,
-  score: (c: Candidate) => number,
+  tierOf: (id: number) => number,
 ): DeclexFire {
   const dTerm = new Map(declex.ids.map((id, i) => [id, 1 / (rrfK + i + 1)]));
   const rankWith = new Map(fused.map((c, i) => [c.id, i + 1]));
@@ -325,8 +349,8 @@ function declexEffects(
   const without = fused
     .map((c) => ({ c, rest: { ...c, rrf: c.rrf - (dTerm.get(c.id) ?? 0) } }))
     .filter((w) => w.rest.rrf > 1e-12)
-    .map((w) => ({ c: w.c, s: score(w.rest) }))
-    .sort((a, b) => tierOf.get(a.c.id)! - tierOf.get(b.c.id)! || b.s - a.s || cmp(rows.get(a.c.id)!.chunk_id, rows.get(b.c.id)!.chunk_id));
+    .map((w) => ({ c: w.c, s: w.rest.rrf }))
+    .sort((a, b) => tierOf(a.c.id) - tierOf(b.c.id) || b.s - a.s || cmp(rows.get(a.c.id)!.chunk_id, rows.get(b.c.id)!.chunk_id));
   const rankWithout = new Map(without.map((w, i) => [w.c.id, i + 1]));
   const effects = declex.ids.slice(0, DECLEX_EFFECTS_CAP).map((id) => {
     const row = rows.get(id);
@@ -336,10 +360,8 @@ function declexEffects(
   return { fired: true, top_match_channel: declex.whole ? "full" : "segment", candidate_count: declex.ids.length, window_effects: effects, ...(cut > 0 ? { _truncated: cut } : {}) };
 }
 
-/** A test file's chunk scores this share of its fused score when ordered against source chunks. */
-const TEST_WEIGHT = 0.8;
 /** The tier of every chunk when the query is not one name. */
-const NO_NAME_TIER = 5;
+const NO_NAME_TIER = 6;
 
 /** The query as one declaration name (`compose`, `TrieRouter`, `Router.match`), or null when it is more than one token. */
 function queryAsName(query: string): string | null {
@@ -350,25 +372,56 @@ function queryAsName(query: string): string | null {
 }
 
 /**
- * How a chunk's symbol name answers a one-name query: 0 the same name, same case; 1 the same
- * name in another case; 2 a plain name equal to the last `.`-segment (`match` → `TrieRouter.match`);
- * 3 a symbol-shaped name that begins the name or its last segment, same case (`hashPass` →
- * `hashPassword`); 4 the same in another case; 5 anything else. A one-name query ranks its
+ * How a chunk's symbol name answers a one-name query: 0 the same name, same case; 1 a plain name
+ * equal to the last `.`-segment of a function's name (a nested function or a namespace's:
+ * `getSizing` → `error.getSizing`); 2 the same name in another case (`set` → `Set`); 3 a plain
+ * name equal to the last segment of a method's (`match` → `TrieRouter.match`), so the functions of
+ * a name come before the methods of it; 4 a
+ * symbol-shaped name that begins the name or its last segment, same case (`hashPass` →
+ * `hashPassword`); 5 the same in another case; 6 anything else. A one-name query ranks its
  * declarations by this tier first (decisions.md).
  */
-function nameTier(symbol: string | null, name: string): number {
+function nameTier(symbol: string | null, chunkType: string, name: string): number {
   if (symbol === null) return NO_NAME_TIER;
   if (symbol === name) return 0;
+  const tailMatch = !name.includes(".") && symbol.endsWith(`.${name}`);
+  if (tailMatch && chunkType !== "method") return 1;
   const lower = name.toLowerCase();
   const symbolLower = symbol.toLowerCase();
-  if (symbolLower === lower) return 1;
+  if (symbolLower === lower) return 2;
   if (name.includes(".")) return NO_NAME_TIER;
-  if (symbol.endsWith(`.${name}`)) return 2;
+  if (tailMatch) return 3;
   if (!isPartialName(name)) return NO_NAME_TIER;
   const tail = symbol.slice(symbol.lastIndexOf(".") + 1);
-  if (symbol.startsWith(name) || tail.startsWith(name)) return 3;
-  if (symbolLower.startsWith(lower) || tail.toLowerCase().startsWith(lower)) return 4;
+  if (symbol.startsWith(name) || tail.startsWith(name)) return 4;
+  if (symbolLower.startsWith(lower) || tail.toLowerCase().startsWith(lower)) return 5;
   return NO_NAME_TIER;
+}
+
+/** Query words that name each role but the source's: a query holding one wants that role's files as much as the source. */
+const ROLE_WORDS: ReadonlyArray<[Exclude<PathRole, "source">, ReadonlySet<string>]> = [
+  ["test", new Set(["test", "tests", "testing", "spec", "specs", "fixture", "fixtures", "mock", "mocks"])],
+  ["doc", new Set(["doc", "docs", "documentation", "readme", "guide", "tutorial", "changelog", "documented"])],
+  ["example", new Set(["example", "examples", "sample", "samples", "demo", "demos"])],
+];
+/** A query naming a file: a `/` or a file name with an extension. */
+const PATH_SHAPED = /\/|[\w-]\.(?:md|mdx|rst|txt|json|ya?ml|toml|[cm]?[jt]sx?|py|pyi|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp)\b/i;
+
+/**
+ * The roles a query does not ask for: tests, documents and examples rank after the source unless
+ * the query names them ("test", "docs", "example", …) or names a file (decisions.md).
+ */
+function demotedRoles(query: string): ReadonlySet<PathRole> {
+  if (PATH_SHAPED.test(query)) return new Set();
+  const words = new Set(query.toLowerCase().split(/[^a-z0-9]+/));
+  return new Set(ROLE_WORDS.filter(([, named]) => ![...named].some((w) => words.has(w))).map(([role]) => role));
+}
+
+/** A chunk's role: a test file's, a document's (markdown sections and files under docs/), an example's, else the source's. */
+function chunkRole(row: ChunkRow): PathRole {
+  if (row.is_test === 1) return "test";
+  if (row.chunk_type === "doc") return "doc";
+  return pathRole(row.path);
 }
 
 /** A one-name query may be the start of a longer name when it is symbol-shaped and four characters or more (`hashPass`, `OrderRepo`). */
@@ -506,14 +559,23 @@ function dedupShellsAndMethods(fused: Candidate[], rows: Map<number, ChunkRow>, 
 
 /**
  * A declaration split into overlapping parts takes one slot: the best-ranked part stays, and the
- * other matched parts' start lines are returned for its `related.parts_matched`.
+ * other matched parts' start lines are returned for its `related.parts_matched`. A chunk whose
+ * lines a better-ranked chunk's own text holds (a nested function after the function around it,
+ * a namespace's function after the namespace) is left out: the answer already shows it.
  */
 function foldSplitParts(fused: Candidate[], rows: Map<number, ChunkRow>): { survivors: Candidate[]; folded: Map<number, number[]> } {
   const survivors: Candidate[] = [];
   const folded = new Map<number, number[]>();
   const first = new Map<string, Candidate[]>(); // "path\0type\0name" → kept parts of that name
+  const verbatim = new Map<string, ChunkRow[]>(); // path → kept chunks whose text is the file's lines
   for (const c of fused) {
     const row = rows.get(c.id)!;
+    const shown = verbatim.get(row.path) ?? [];
+    // Strictly inside: the pieces of one long line share its line and hold different text.
+    const inside = (k: ChunkRow) => k.start_line <= row.start_line && row.end_line <= k.end_line && (k.start_line < row.start_line || row.end_line < k.end_line);
+    if (shown.some(inside)) continue;
+    // A class outline's text is a summary, not the lines it spans.
+    if (row.chunk_type !== "class_shell") verbatim.set(row.path, [...shown, row]);
     const key = row.symbol_name === null ? null : `${row.path}\0${row.chunk_type}\0${row.symbol_name}`;
     const same = key === null ? [] : (first.get(key) ?? []);
     const survivor = same.find((k) => partsOfOneDraft(rows.get(k.id)!, row));

@@ -14,8 +14,11 @@ export interface CallExtraction {
   /**
    * Function declarations nested in a function or method, each bound once there, named after it
    * (`error.getSizing`): the declaration pass makes them symbols, and a call by name in their scope links to them.
+   * A function declared in code no declaration names (a test's callback at the top level, `it("…",
+   * () => { function Page() {} })`) is listed by its own name with no parent, each one: a symbol
+   * and a chunk, but no call links to it by name.
    */
-  readonly nestedFunctions: ReadonlyArray<{ readonly name: string; readonly parent: string; readonly node: SyntaxNode }>;
+  readonly nestedFunctions: ReadonlyArray<{ readonly name: string; readonly parent: string | null; readonly node: SyntaxNode }>;
 }
 
 interface Container {
@@ -83,7 +86,7 @@ export function bindingSite(kind: string, start: number, end: number, text: stri
     name = LEADING_NAME.exec(rest)?.[0] ?? null;
     if (name === "this") name = null;
     if (name !== null) after = rest.slice(name.length);
-  } else if (kind === "function_declaration") name = FUNCTION_NAME.exec(text)?.[1] ?? null;
+  } else if (kind === "function_declaration" || kind === "generator_function_declaration") name = FUNCTION_NAME.exec(text)?.[1] ?? null;
   // `for (const x of xs)` binds x (typed by the checker's inference only); `for (x of xs)` assigns one bound elsewhere.
   else if (kind === "for_in_statement") return { kind, start, end, name: FOR_BINDING.exec(text)?.[1] ?? null, typed: false };
   // An arrow's lone parameter (`s => …`, no parentheses) and a `catch (e)` parameter: untyped bindings of their own scope.
@@ -100,7 +103,7 @@ const LEADING_RECEIVER = /^[\s(]*(?:(?:await|new)\s+[\s(]*)*(#?[A-Za-z_$][\w$]*)
 const LEADING_RECEIVER_CHARS = 120;
 
 /** Binding nodes; `formal_parameters` matters only in JavaScript, where parameters are bare identifiers. */
-export const BINDING_NODE_TYPES: ReadonlySet<string> = new Set(["required_parameter", "optional_parameter", "variable_declarator", "function_declaration", "formal_parameters", "for_in_statement", "arrow_function", "catch_clause"]);
+export const BINDING_NODE_TYPES: ReadonlySet<string> = new Set(["required_parameter", "optional_parameter", "variable_declarator", "function_declaration", "generator_function_declaration", "formal_parameters", "for_in_statement", "arrow_function", "catch_clause"]);
 
 export function extractCalls(root: SyntaxNode, text: string, lines: readonly string[], fileStem: string, nodes: CallNodes, imports: readonly ImportRecord[]): CallExtraction {
   const namespaces = new Set<string>();
@@ -203,9 +206,12 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
   for (const name of importedNames) callable.add(name);
   // Function declarations nested in a named container: its lexical scope's own functions.
   const nestedIn = new Map<Container, Map<string, BindingSite>>();
+  const unnamedIn: BindingSite[] = [];
   for (const b of nodes.bindings) {
-    if (b.kind !== "function_declaration" || b.name === null) continue;
+    if ((b.kind !== "function_declaration" && b.kind !== "generator_function_declaration") || b.name === null) continue;
     const c = containerOf(b.start);
+    // In top-level code no declaration names (not a namespace's body: its members are `N.f`).
+    if (c !== null && c.caller === null && b.start !== c.start && !isNamespace(c.node)) unnamedIn.push(b);
     // Not in a class body's own container (a static block, a field value): `Class.f` names its methods.
     if (!c || c.caller === null || (c.cls !== null && c.caller === c.cls.name) || (b.start === c.start && c.node.type === b.kind)) continue;
     (nestedIn.get(c) ?? nestedIn.set(c, new Map()).get(c)!).set(b.name, b);
@@ -258,14 +264,25 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
     const site = classify(call, c, file, locals, () => thisIsInstance(start, c, nodes.boundaries));
     if (site) calls.push(site);
   }
-  const nestedFunctions: Array<{ name: string; parent: string; node: SyntaxNode }> = [];
+  const nestedFunctions: Array<{ name: string; parent: string | null; node: SyntaxNode }> = [];
   for (const [c, byName] of nestedIn) {
     for (const [name, b] of byName) {
       const node = envOf(c).counts.get(name) === 1 ? nodeOf(b, root) : null;
       if (node) nestedFunctions.push({ name: `${c.caller}.${name}`, parent: c.caller!, node });
     }
   }
+  for (const b of unnamedIn) {
+    const node = nodeOf(b, root);
+    if (node) nestedFunctions.push({ name: b.name!, parent: null, node });
+  }
   return { calls, classes, nestedFunctions };
+}
+
+/** A top-level statement that is a namespace (`namespace N {}`, `export namespace N {}`, `declare namespace N {}`). */
+function isNamespace(stmt: SyntaxNode): boolean {
+  const decl = unwrap(stmt);
+  const ns = decl.type === "expression_statement" && decl.namedChildCount === 1 ? decl.namedChild(0)! : decl;
+  return ns.type === "internal_module" || ns.type === "module";
 }
 
 /**

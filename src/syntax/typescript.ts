@@ -274,15 +274,28 @@ class FileExtractor {
     this.remember({ name, draft, symbol: sym, members: [] });
   }
 
-  /** A function declared inside a function or method, as `outer.inner`: a symbol, no chunk (its container's chunk holds it). */
-  private declareNested(fn: SyntaxNode, name: string, parent: string): void {
+  /**
+   * A function declared inside a function or method, as `outer.inner` (inside top-level code no
+   * declaration names, by its own name): a symbol and a function chunk of its own, its lines also
+   * in its container's chunk, so a search for its name answers with it.
+   */
+  private declareNested(fn: SyntaxNode, name: string, parent: string | null): void {
     const body = fn.childForFieldName("body");
-    const sym = this.addSymbol(fn, "function", name, false, [], {
+    const doc = attachedDoc(this.commentsAbove(fn), fn);
+    this.addDraft(fn, "function", name, false, doc, fn, body, parent);
+    const sym = this.addSymbol(fn, "function", name, false, doc, {
       signature: this.slice(fn.startIndex, body ? body.startIndex : fn.endIndex).trimEnd(),
       body: body ? this.nodeText(body) : "",
     });
-    sym.parent = parent;
+    if (parent !== null) sym.parent = parent;
     this.setCallable(sym, fn);
+  }
+
+  /** The comments right before a node among its siblings, in file order. */
+  private commentsAbove(node: SyntaxNode): SyntaxNode[] {
+    const out: SyntaxNode[] = [];
+    for (let c = node.previousNamedSibling; c !== null && c.type === "comment"; c = c.previousNamedSibling) out.unshift(c);
+    return out;
   }
 
   private declareVariables(outer: SyntaxNode, decl: SyntaxNode, exported: boolean, doc: SyntaxNode[]): void {
@@ -426,11 +439,13 @@ class FileExtractor {
   /**
    * The functions a namespace exports (`export namespace nls { export function localize() }`; in a
    * `declare namespace` every function) as `Ns.fn` symbols, so `nls.localize()` links to them as
-   * `Type.m()` does — also when the namespace merges with an interface or class of its name. They
-   * have no chunks: the namespace's own chunk holds them. Overloads are one symbol, at the first.
+   * `Type.m()` does — also when the namespace merges with an interface or class of its name. Each
+   * has a function chunk of its own (its lines also in the namespace's), so a search for
+   * `nls.localize` answers with it. Overloads are one symbol and one chunk, from the first.
    */
   private namespaceMembers(body: SyntaxNode, nsName: string, exported: boolean, ambient: boolean): Member[] {
     const byName = new Map<string, Member>();
+    const spans = new Map<string, { first: SyntaxNode; last: SyntaxNode; doc: SyntaxNode[]; body: SyntaxNode | null }>();
     for (const { node: stmt, doc } of withDocComments(body.namedChildren)) {
       const isExport = stmt.type === "export_statement";
       if (!isExport && !ambient) continue;
@@ -459,6 +474,9 @@ class FileExtractor {
           seen.symbol.bodyHash = sha256(parts.body);
           seen.symbol.endLine = endLineOf(stmt);
           this.setCallable(seen.symbol, fn);
+          const span = spans.get(name)!;
+          span.last = stmt;
+          span.body = fnBody;
         }
         continue;
       }
@@ -466,7 +484,9 @@ class FileExtractor {
       sym.parent = nsName;
       this.setCallable(sym, fn);
       byName.set(name, { draft: null, symbol: sym, isPrivate: false });
+      spans.set(name, { first: stmt, last: stmt, doc, body: fnBody });
     }
+    for (const [name, span] of spans) this.addDraft(span.last, "function", `${nsName}.${name}`, exported, span.doc, span.first, span.body, nsName);
     return [...byName.values()];
   }
 

@@ -70,7 +70,8 @@ export const searchTool = defineTool({
   details:
     "Search the index and get back chunks (a function, a method, a class outline, a doc section), not whole files. " +
     "start_line..end_line is the declaration; content begins at content_start_line (its doc comment and context lines come first). " +
-    "Ranks by BM25 over chunk text fused with exact symbol-name matches. Scope with file_pattern (glob: * stays in one " +
+    "Ranks by BM25 over chunk text fused with exact symbol-name matches; a nested function and a namespace's function are hits of their own (`outer.inner`, `Ns.f`). " +
+    "The source ranks before tests, documents and examples unless the query names them (test, spec, docs, example, …) or a file. Scope with file_pattern (glob: * stays in one " +
     "path segment, ** crosses them) and language; narrow with chunk_type and only_exported. Any text is searched literally. " +
     "Each content is cut to max_chars (default 400) at a line end, marked content_truncated with its content_end_line; fields picks the keys of each result for a compact answer. " +
     "An empty result carries `suggestions` to re-query with (only close names), and `scope_empty: true` when file_pattern or language matches no indexed file; a result whose file changed since indexing carries `stale: true`. " +

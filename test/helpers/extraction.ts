@@ -83,6 +83,10 @@ export function checkInvariants(filePath: string, x: FileExtraction): void {
       // A class body's long non-member: a block inside its class shell's span.
       const shell = x.chunks.find((s) => s.chunkType === "class_shell" && s.symbolName === c.parentSymbol && s.startLine < c.startLine && c.endLine <= s.endLine);
       expect(shell, `block ${c.startLine}-${c.endLine} inside class ${c.parentSymbol}`).toBeDefined();
+    } else if (c.chunkType === "function" && c.parentSymbol !== null) {
+      // A nested function or a namespace's: inside a chunk of its parent's name.
+      const parent = x.chunks.find((p) => p.symbolName === c.parentSymbol && p.startLine <= c.startLine && c.endLine <= p.endLine);
+      expect(parent, `function ${c.symbolName} inside ${c.parentSymbol}`).toBeDefined();
     } else expect(c.parentSymbol).toBeNull();
   }
   // The first chunk at a line has the plain spec id sha256(path:line).

@@ -12,17 +12,20 @@ import { callTool } from "../../src/tools/registry.js";
 import { createToolContext, type ToolContext } from "../../src/tools/context.js";
 import { expectGolden } from "../helpers/golden.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
-import { describeHit, hitKey, metricsOf, metricsRow, readCorpus, runQueries, type BenchQuery, type QueryOutcome } from "./metrics.js";
+import { describeHit, hitKey, metricsOf, metricsRow, nameFigures, nameReport, readCorpus, runNameQueries, runQueries, type BenchQuery, type NameOutcome, type NameQuery, type QueryOutcome } from "./metrics.js";
 
 const ZOD_ROOT = dirname(createRequire(import.meta.url).resolve("zod/package.json"));
 const ZOD_VERSION = (JSON.parse(readFileSync(join(ZOD_ROOT, "package.json"), "utf8")) as { version: string }).version;
 const SET = JSON.parse(readFileSync(join(import.meta.dirname, "zod-queries.json"), "utf8")) as { zod: string; queries: BenchQuery[] };
+/** Exact names drawn with the TypeScript compiler, nested functions and namespace functions among them (scripts/name-queries.mjs). */
+const NAMES = (JSON.parse(readFileSync(join(import.meta.dirname, "name-queries.json"), "utf8")) as { corpora: Array<{ name: string; version: string; queries: NameQuery[] }> }).corpora.find((c) => c.name === "zod")!;
 const LIMIT = 10;
 const EXACT_RANK1_FLOOR = 0.95;
 
 let project: TestProject;
 let ctx: ToolContext;
 let outcomes: QueryOutcome[];
+let nameOutcomes: NameOutcome[];
 /** Bytes of the JSON an agent reads for each answer measured below. */
 let bytes: { search: number[]; skeleton: number; callers: number; renameImpact: number };
 
@@ -32,6 +35,7 @@ beforeAll(async () => {
   await runIndex(config, { mode: "full" });
   ctx = createToolContext(config);
   outcomes = await runQueries(ctx, SET.queries, LIMIT);
+  nameOutcomes = await runNameQueries(ctx, NAMES.queries, LIMIT);
   const size = async (tool: string, args: Record<string, unknown>) => Buffer.byteLength(JSON.stringify(await callTool(ctx, tool, args)));
   const search: number[] = [];
   for (const q of SET.queries) search.push(await size("mast_search", { query: q.query }));
@@ -105,5 +109,13 @@ describe("mast_search quality on zod", () => {
 
   it("ranks the declaration first for >= 95% of exact-name queries", () => {
     expect(Number(byKind("exact_symbol").recallAt1.toFixed(3))).toBeGreaterThanOrEqual(EXACT_RANK1_FLOOR);
+  });
+
+  it("answers drawn names (nested functions and namespace functions too) with a declaration of that name first >= 97%, their own in the top 5 >= 95% (golden)", () => {
+    expect(NAMES.version).toBe(ZOD_VERSION);
+    expectGolden("zod-names-quality.txt", nameReport(`mast_search exact names on zod@${NAMES.version} (node_modules/zod/src): ${NAMES.queries.length} queries, limit ${LIMIT}`, NAMES.queries, nameOutcomes));
+    const f = nameFigures(NAMES.queries, nameOutcomes);
+    expect(f.rank1).toBeGreaterThanOrEqual(0.97);
+    expect(f.top5).toBeGreaterThanOrEqual(0.95);
   });
 });

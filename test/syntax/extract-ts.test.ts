@@ -218,11 +218,12 @@ describe("interfaces, types, enums, namespaces, consts", () => {
     expect(symbol("Color").kind).toBe("enum");
     expect(symbol("Flags").kind).toBe("enum");
     expect(symbol("Geometry")).toMatchObject({ kind: "namespace", signature: "namespace Geometry" });
-    // What a namespace exports that can be called is `Ns.fn`, as a class method is `Class.m`; no chunk of its own.
+    // What a namespace exports that can be called is `Ns.fn`, as a class method is `Class.m`, with a function chunk of its own inside the namespace's.
     expect(symbol("Geometry.area")).toMatchObject({ kind: "function", parent: "Geometry", line: 13, endLine: 15, isExported: false, signature: "export function area(r: number)" });
     expect(symbol("Geometry.area").params).toEqual([{ name: "r", type: "number", optional: false }]);
     expect(x.symbols.map((s) => s.name).filter((n) => n.startsWith("Geometry."))).toEqual(["Geometry.area"]);
-    expect(x.chunks.some((c) => c.symbolName === "Geometry.area")).toBe(false);
+    expect(x.chunks.filter((c) => c.symbolName === "Geometry.area").map((c) => [c.chunkType, c.parentSymbol, c.startLine, c.endLine])).toEqual([["function", "Geometry", 13, 15]]);
+    expect(chunk("Geometry")).toMatchObject({ startLine: 11, endLine: 16 });
     // An ambient module's name is a string, not a namespace a call can name.
     expect(x.symbols.some((s) => s.name.startsWith("ambient-mod."))).toBe(false);
     expect(symbol("ambient-mod").kind).toBe("namespace");

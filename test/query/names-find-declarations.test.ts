@@ -104,7 +104,7 @@ describe("a nested function is a declaration of its own", () => {
     const short = await p.call("mast_signature", { symbol: "getSizing", file_path: "src/locale.ts" });
     expect(short.results.map((r: { symbol: string }) => r.symbol)).toEqual(["error.getSizing"]);
     const callers = await p.call("mast_callers", { symbol: "getSizing", file_path: "src/locale.ts" });
-    expect(callers.declaration).toEqual({ file_path: "src/locale.ts", line: 3, kind: "function", is_exported: false });
+    expect(callers.declaration).toEqual({ file_path: "src/locale.ts", line: 3, kind: "function", is_exported: false, signature: "function getSizing(origin: string): string | null" });
     expect(flat(callers.verified_callers).map((c: { line: number; caller_symbol: string }) => [c.line, c.caller_symbol])).toEqual([[6, "error"]]);
   });
 
@@ -124,7 +124,7 @@ describe("a namespace's function is a declaration of its own", () => {
 
   it("answers mast_callers by Ns.f: the call through the namespace is verified", async () => {
     const r = await p.call("mast_callers", { symbol: "util.objectValues" });
-    expect(r.declaration).toEqual({ file_path: "src/util.ts", line: 2, kind: "function", is_exported: true });
+    expect(r.declaration).toEqual({ file_path: "src/util.ts", line: 2, kind: "function", is_exported: true, signature: "export const objectValues = (obj: Record<string, unknown>) =>" });
     expect(flat(r.verified_callers).map((c: { file_path: string; line: number; caller_symbol: string }) => [c.file_path, c.line, c.caller_symbol])).toEqual([["src/enum.ts", 4, "enumValues"]]);
   });
 

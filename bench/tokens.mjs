@@ -25,14 +25,19 @@
 // Reported: the median tokens of each, the median per-symbol ratio of mast to each baseline and
 // each side's recall (macro over symbols). Targets: median ratio <= 5% of grep-and-read and
 // <= 12% of rg -C 10, with mast's recall no lower than rg's.
+// Also the default tools/list (`mast serve`'s read and edit toolsets, dist's listedTools): its
+// bytes and tokens (src/tools/tokenizer.ts), compact (the default) and full (`--schemas full`),
+// and the part a model is handed (name, description, input schema). Target: compact <= 8 KB.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
+import { pathToFileURL } from "node:url";
 import {
   BenchError,
   CORPUS,
+  DIST,
   OUT_DIR,
   RG_INSTALL,
   REPO,
@@ -69,7 +74,7 @@ function corpusOf(argv) {
   return { root, pinned: false, callers: path.join(OUT_DIR, `callers-accuracy.${base}.json`), out: path.join(OUT_DIR, `tokens.${base}.json`) };
 }
 const { root: ROOT, pinned: PINNED, callers: CALLERS_JSON, out: OUT_JSON } = corpusOf(process.argv.slice(2));
-const TARGETS = { vsGrepRead: 0.05, vsRgContext: 0.12 };
+const TARGETS = { vsGrepRead: 0.05, vsRgContext: 0.12, listingBytes: 8_192 };
 
 const { countTokens } = createRequire(import.meta.url)("@anthropic-ai/tokenizer");
 
@@ -89,9 +94,22 @@ function rg(name, extra) {
   return r.stdout;
 }
 
+/** The default tools/list, compact and full: bytes and tokens of the whole and of what a model is handed. */
+async function listingFigures() {
+  const load = (rel) => import(pathToFileURL(path.join(DIST, rel)).href);
+  const [{ listedTools }, { DEFAULT_TOOLSETS }, tokenizer] = await Promise.all([load("tools/registry.js"), load("tools/define.js"), load("tools/tokenizer.js")]);
+  const measure = (tools) => {
+    const text = JSON.stringify({ tools });
+    const seen = JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })));
+    return { tools: tools.length, bytes: Buffer.byteLength(text), tokens: tokenizer.countTokens(text), model_bytes: Buffer.byteLength(seen), model_tokens: tokenizer.countTokens(seen) };
+  };
+  return { compact: measure(listedTools(DEFAULT_TOOLSETS)), full: measure(listedTools(DEFAULT_TOOLSETS, "full")) };
+}
+
 async function main() {
   const missing = missingBuild();
   if (missing) throw new BenchError(`${missing} is missing: run \`npm run build\` first`);
+  const listing = await listingFigures();
   if (!have("rg", ["--version"])) throw new BenchError(`ripgrep is needed for the baselines: ${RG_INSTALL}`);
   if (!fs.existsSync(CALLERS_JSON)) throw new BenchError(`no ${path.relative(REPO, CALLERS_JSON)}: run \`npm run bench:callers${PINNED ? "" : ` -- --corpus ${ROOT}`}\` first (it draws the symbols and their true call sites)`);
   const callers = JSON.parse(fs.readFileSync(CALLERS_JSON, "utf8"));
@@ -165,7 +183,9 @@ async function main() {
       two_calls_vs_rg_context_10: round(median(rows.map((r) => r.two_call_tokens / r.rg_context_tokens)), 4),
     },
     recall: { mast: round(mastRecall), rg: round(rgRecall) },
+    default_listing: listing,
     targets: {
+      default_listing_bytes: { target: TARGETS.listingBytes, met: listing.compact.bytes <= TARGETS.listingBytes },
       vs_grep_and_read: { target: TARGETS.vsGrepRead, met: ratioGrepRead <= TARGETS.vsGrepRead },
       vs_rg_context_10: { target: TARGETS.vsRgContext, met: ratioRgContext <= TARGETS.vsRgContext },
       recall_not_below_rg: { met: mastRecall >= rgRecall },
@@ -187,6 +207,15 @@ async function main() {
     `  ${verdict(figures.targets.vs_grep_and_read.met)}  median mast / (grep + read)    <= ${TARGETS.vsGrepRead}   ${fmt(ratioGrepRead, 4)}`,
     `  ${verdict(figures.targets.vs_rg_context_10.met)}  median mast / rg -C 10         <= ${TARGETS.vsRgContext}   ${fmt(ratioRgContext, 4)}`,
     `  ${verdict(figures.targets.recall_not_below_rg.met)}  mast recall >= rg recall          ${fmt(mastRecall, 3)} vs ${fmt(rgRecall, 3)}`,
+    `  ${verdict(figures.targets.default_listing_bytes.met)}  default tools/list <= ${TARGETS.listingBytes} bytes    ${listing.compact.bytes}`,
+    "",
+    `default tools/list (read and edit toolsets, ${listing.compact.tools} tools)`,
+    `${pad("listing", 34)}${lpad("bytes", 8)}${lpad("tokens", 8)}${lpad("model bytes", 13)}${lpad("model tokens", 14)}`,
+    ...["compact", "full"].map((form) => {
+      const l = listing[form];
+      return `${pad(form === "compact" ? "compact (default)" : "full (--schemas full)", 34)}${lpad(l.bytes, 8)}${lpad(l.tokens, 8)}${lpad(l.model_bytes, 13)}${lpad(l.model_tokens, 14)}`;
+    }),
+    "  (model: name, description and input schema, what Claude Code hands the model)",
   ];
   publish(lines, [], OUT_JSON, figures);
 }

@@ -230,7 +230,11 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     .option("--host <host>", "with --http: the address to listen on (not loopback only with MAST_HTTP_TOKEN set)", "127.0.0.1")
     .option("--idle-timeout <seconds>", "with --http: close a session after this long with no request or stream open (fractions allowed, for tests)", "1800")
     .option("--max-sessions <n>", "with --http: sessions open at once; a new one closes the longest idle, or is refused with 503 when none is idle", "256")
-    .action(async (path: string | undefined, opts: CommonOptions & { startupReindex: boolean; toolsets: string; checker?: boolean; watch?: boolean; http?: boolean; port: string; host: string; idleTimeout: string; maxSessions: string; structuralRoot?: string }) => {
+    .option("--schemas <form>", "how tools/list gives the tools: compact (what a model needs: no output schemas, pipeline settings left out) or full (every input and output schema whole, for clients that validate answers)", "compact")
+    .action(async (path: string | undefined, opts: CommonOptions & { startupReindex: boolean; toolsets: string; checker?: boolean; watch?: boolean; http?: boolean; port: string; host: string; idleTimeout: string; maxSessions: string; structuralRoot?: string; schemas: string }) => {
+      if (opts.schemas !== "compact" && opts.schemas !== "full") {
+        throw new MastError("INVALID_ARGUMENT", `--schemas takes compact or full, not ${JSON.stringify(opts.schemas)}`, { hint: "e.g. --schemas full", usage: true });
+      }
       const toolsets = opts.toolsets.split(",").map((t) => t.trim());
       const unknown = toolsets.filter((t) => !(TOOLSETS as readonly string[]).includes(t));
       if (unknown.length > 0 || toolsets.length === 0) {
@@ -253,6 +257,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
         log: (line) => process.stderr.write(`${line}\n`),
         toolsets: toolsets as Toolset[],
         watch: opts.watch === true,
+        schemas: opts.schemas,
         ...(opts.structuralRoot ? { structuralRoot: resolvePath(opts.structuralRoot) } : {}),
         ...(opts.http ? { http: { host: opts.host, port, idleMs: idleSeconds * 1000, maxSessions, ...(token ? { token } : {}) } } : {}),
       });
@@ -443,8 +448,20 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
       }
       const ctx = createToolContext(config);
       try {
-        const { answer, text } = await runTool(ctx, toolName, args);
-        process.stdout.write(opts.json ? `${text}\n` : `${JSON.stringify(answer, null, 2)}\n`);
+        // What an MCP client gets as the result's text: the answer, or the failure (then also named on stderr, with its exit code).
+        let printed: unknown;
+        let failure: unknown = null;
+        try {
+          // Telemetry is `mast serve`'s: nothing recorded, no `_stats` (they go in MCP's `_meta`, never in the text).
+          const { answer, text } = await runTool(ctx, toolName, args, { telemetry: false });
+          printed = opts.json ? text : answer;
+        } catch (err) {
+          const { failureOf } = await import("../tools/envelope.js");
+          printed = opts.json ? JSON.stringify(failureOf(err)) : failureOf(err);
+          failure = err;
+        }
+        process.stdout.write(typeof printed === "string" ? `${printed}\n` : `${JSON.stringify(printed, null, 2)}\n`);
+        if (failure !== null) throw failure;
       } finally {
         ctx.close();
       }

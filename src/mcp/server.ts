@@ -11,14 +11,17 @@ import { provideCheckerPass, runIndexOffThread } from "../index/run-thread.js";
 import { startWatch } from "../index/watch.js";
 import { ensureStateDir, guardSchema, isNeverIndexed, persistConfig, readIndexJson, statePaths, writeJsonAtomic } from "../index/state.js";
 import { createToolContext } from "../tools/context.js";
-import { errorEnvelope } from "../tools/envelope.js";
-import { DEFAULT_TOOLSETS, ENVELOPE_TOOLSETS, type Toolset } from "../tools/define.js";
-import { TOOLS, listedTools, runTool, unknownToolHint } from "../tools/registry.js";
+import { failureOf } from "../tools/envelope.js";
+import { DEFAULT_TOOLSETS, type Toolset } from "../tools/define.js";
+import { TOOLS, listedTools, runTool, unknownToolHint, type ListingForm } from "../tools/registry.js";
 import { checkHttpOptions, serveHttp, type HttpOptions } from "./http.js";
 import { LimitedStdioTransport } from "./stdio.js";
 import { Telemetry } from "../tools/telemetry.js";
 
 export const DEFAULT_SEED_DIR = "/opt/mast-seed";
+
+/** Where a call result's `_meta` carries the answer's `_stats` (spec §14.2): a prefixed key, as MCP asks of `_meta` keys. */
+export const STATS_META_KEY = "mast/stats";
 
 export interface ServeOptions {
   readonly startupReindex: boolean;
@@ -34,6 +37,8 @@ export interface ServeOptions {
   readonly http?: HttpOptions;
   /** The state root the `structural` toolset reads the structural index under (default: the state dir). */
   readonly structuralRoot?: string;
+  /** How tools/list gives the tools (default compact: no output schemas, unlisted keys left out). */
+  readonly schemas?: ListingForm;
 }
 
 /** Step 1: a missing or empty state dir is filled from the seed index when one exists. */
@@ -89,7 +94,7 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
   const ctx = createToolContext(config, config.project_root, undefined, recorder, options.structuralRoot);
   const toolsets = options.toolsets ?? DEFAULT_TOOLSETS;
   const offered = TOOLS.filter((t) => toolsets.includes(t.toolset ?? "read"));
-  const listing = listedTools(toolsets);
+  const listing = listedTools(toolsets, options.schemas ?? "compact");
   // One Server per connection (stdio has one; over HTTP each session has its own), all sharing the context.
   const makeServer = (): Server => {
     const server = new Server({ name: "mast", version: options.version }, { capabilities: { tools: {} }, instructions: serverInstructions(offered.map((t) => t.name)) });
@@ -106,17 +111,12 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
         if (!offered.some((t) => t.name === request.params.name)) {
           throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(request.params.name)}`, { hint: unknownToolHint(request.params.name, offered.map((t) => t.name)) });
         }
-        const { answer, text } = await runTool(ctx, request.params.name, request.params.arguments ?? {}, progress ? { progress } : {});
-        return { content: [{ type: "text", text }], structuredContent: answer as Record<string, unknown> };
+        const { answer, text, stats } = await runTool(ctx, request.params.name, request.params.arguments ?? {}, progress ? { progress } : {});
+        // `_stats` rides in the result's `_meta`, which clients keep from the model (docs/decisions.md).
+        return { content: [{ type: "text", text }], structuredContent: answer as Record<string, unknown>, ...(stats ? { _meta: { [STATS_META_KEY]: stats } } : {}) };
       } catch (err) {
-        // hashpilot's toolsets answer failures with the apiVersion 1 envelope, as its CLI does.
-        if (ENVELOPE_TOOLSETS.includes(offered.find((t) => t.name === request.params.name)?.toolset ?? "read")) {
-          const envelope = errorEnvelope(request.params.name, err);
-          return { isError: true, content: [{ type: "text", text: JSON.stringify(envelope) }], structuredContent: envelope as unknown as Record<string, unknown> };
-        }
-        // A tool error is an answer, never a crash: the code and hint tell the agent what to do.
-        const error = isMastError(err) ? { code: err.code, message: err.message, hint: err.hint } : { code: "INTERNAL", message: errorMessage(err), hint: "This is a bug in mast; please report it." };
-        return { isError: true, content: [{ type: "text", text: JSON.stringify({ error }) }] };
+        // A tool error is an answer, never a crash, in one shape for every tool: the code, and the recovery that tells the agent what to do.
+        return { isError: true, content: [{ type: "text", text: JSON.stringify(failureOf(err)) }] };
       }
     });
     return server;

@@ -19,7 +19,7 @@ export interface ToolAnnotations {
  */
 export type Toolset = "read" | "edit" | "more" | "admin" | "structural";
 
-/** What `mast serve` offers unless told otherwise (a listing under 8 KB: test/mcp/serve.test.ts). */
+/** What `mast serve` offers unless told otherwise (its compact listing within LISTING_BUDGET: test/mcp/serve.test.ts). */
 export const DEFAULT_TOOLSETS: readonly Toolset[] = ["read", "edit"];
 export const TOOLSETS: readonly Toolset[] = ["read", "edit", "more", "admin", "structural"];
 /** hashpilot's toolsets: their answers, failures included, are the apiVersion 1 envelope. */
@@ -63,11 +63,17 @@ export interface ToolDefinition<S extends ZodType = ZodType, O = unknown> {
   /** Absent means "read". */
   readonly toolset?: Toolset;
   readonly title: string;
-  /** What the MCP listing says: what the tool answers and how to call it, in a few sentences. */
+  /** What the MCP listing says: what the tool answers and how to call it (at most DESCRIPTION_LIMIT characters; more goes in details). */
   readonly description: string;
   /** More of the answer's contract, for docs/tools.md and `mast query --help` (not in the MCP listing). */
   readonly details?: string;
   readonly input: S;
+  /**
+   * Input keys the compact listing leaves out: settings a pipeline makes (provenance, baselines,
+   * extra command-line arguments) and knobs whose default suits an agent. They are accepted all
+   * the same, and listed by `mast serve --schemas full` and docs/tools.md.
+   */
+  readonly unlisted?: readonly string[];
   /** What the answer is (MCP `outputSchema`; the answer goes out as `structuredContent` too): tools/outputs.ts. */
   readonly output: ZodType;
   readonly annotations: ToolAnnotations;
@@ -97,6 +103,20 @@ export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint:
 /** Tools that change files on disk. */
 export const DESTRUCTIVE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 
+
+/** An editing call's provenance (who, for which task, why): set by a pipeline, so unlisted in the compact listing. */
+export const PROVENANCE_KEYS = ["actor", "task_id", "reason"] as const;
+
+/**
+ * The compact listing's budget: 8 KB for the default toolsets (about 2K tokens), at most
+ * LISTED_TOOL_AVERAGE bytes a tool on average — so a tool joins the default toolsets only as small
+ * as the rest: a description within DESCRIPTION_LIMIT and the arguments a call needs
+ * (test/tools/registry.test.ts, test/mcp/serve.test.ts).
+ */
+export const LISTING_BUDGET = 8_192;
+export const LISTED_TOOL_AVERAGE = 370;
+/** A description's length at most (the rest of the contract goes in `details`). */
+export const DESCRIPTION_LIMIT = 120;
 
 /** Said by every tool that looks a declaration up by name (signature, callers, implementors, rename impact). */
 export const NOT_FOUND_NOTE = " A name no declaration has answers not_found: true with up to 5 did_you_mean names (another case first, then the nearest spellings).";

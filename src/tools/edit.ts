@@ -41,7 +41,7 @@ import { clearLogs, pruneLogs, recordEvent, type TelemetryEvent } from "../edit/
 import { refreshIndexedFiles } from "../index/jit.js";
 import { extensionInfo } from "../lang/languages.js";
 import type { ToolContext } from "./context.js";
-import { DESTRUCTIVE, READ_ONLY, defineTool, type CliCommand } from "./define.js";
+import { DESTRUCTIVE, PROVENANCE_KEYS, READ_ONLY, defineTool, type CliCommand } from "./define.js";
 import { ENVELOPE_OUTPUT } from "./outputs.js";
 import { okEnvelope, type Envelope } from "./envelope.js";
 import { globInput, nameInput, pathInput, z } from "./schema.js";
@@ -168,7 +168,7 @@ export const readManyTool = defineTool({
   toolset: "edit",
   cli: [{ name: "read-many", summary: "Read files with their content hashes.", positionals: ["...files"] }],
   title: "Read files with hashes",
-  description: "Reads whole files with each file's 12-character hash: the anchor of a whole-file replace_hash and the expected_file_hash of later edits.",
+  description: "Whole files with their 12-character hashes (replace_hash's whole-file anchor, later expected_file_hash).",
   details:
     "Reads files inside the project whole, each with its 12-character content hash (the anchor for a whole-file replace_hash, and the expected_file_hash of later edits) and line count; a file that cannot be read carries its error (PATH_DENIED outside the project, READ_FAILED for FIFOs and devices). Files are read in order up to the answer cap: the file that crosses it is cut at a line end (truncated: true, its content lines 1..contentEndLine; hash and lines are still the whole file's) and the files after it are not read — a RESULT_TRUNCATED warning counts them (omitted) and lists them (files) to read in another call.",
   input: z.object({ files: z.array(file).min(1).max(MAX_READ_FILES).describe(`Files to read (at most ${MAX_READ_FILES}).`) }).strict(),
@@ -182,7 +182,7 @@ export const readHashTool = defineTool({
   toolset: "edit",
   cli: [{ name: "read-hash", summary: "Read one line with its hash and the hash of its context.", positionals: ["file", "line"], short: { c: "context" } }],
   title: "Read a line with its hashes",
-  description: "One line's lineHash, its context's contextHash (contextRange) and the fileHash: the anchors replace_hash takes (range is 1-based, inclusive).",
+  description: "A line's lineHash, its context's contextHash and the fileHash: the anchors replace_hash takes.",
   details:
     "One line with its lineHash, the contextHash of the lines around it (contextRange) and the file's fileHash: pass lineHash or contextHash with its range to replace_hash, with fileHash as expected_file_hash. ANCHOR_NOT_UNIQUE warns when the line's text occurs elsewhere in the file. Ranges are 1-based and inclusive.",
   input: z
@@ -235,9 +235,10 @@ export const replaceHashTool = defineTool({
     },
   ],
   title: "Replace hash-anchored lines",
-  description: "Replaces the lines old_hash names (range \"a:b\"; none: the whole file). Placed only where certain (expected_file_hash, context_hash or a unique anchor), else AMBIGUOUS_ANCHOR or STALE_ANCHOR: re-read.",
+  description: "Replaces the lines old_hash names (range \"a:b\", or the whole file), only where the anchor is certain.",
   details:
     "Replaces the lines an anchor hash names with new content. With range (\"10:15\", inclusive; \"7\" for one line) the hash is of those lines. An anchor whose text occurs more than once (`}`, a blank line) is applied only where something pins it: expected_file_hash still matching (the file is as read), or context_hash/context_range found in one place; otherwise AMBIGUOUS_ANCHOR lists the candidates. Once expected_file_hash no longer matches (the file changed since the read), the anchor's own hash is no proof of its lines (12 characters can collide): only context_hash/context_range places it, else STALE_ANCHOR. A unique anchor whose lines moved is relocated (stale: true, ANCHOR_RELOCATED); one that is gone is STALE_ANCHOR. Without range the hash is the whole file's and is never relocated (a line's hash without its range is STALE_ANCHOR naming the line). Answers newHash, newRange and fileHash, the anchors of a next edit.",
+  unlisted: ["recovery", ...PROVENANCE_KEYS],
   input: z
     .object({
       file,
@@ -301,9 +302,10 @@ export const diffApplyTool = defineTool({
     },
   ],
   title: "Apply a unified diff",
-  description: "Applies a one-file unified diff: where the patch says while the file has expected_file_hash, else where its lines are unique; anything uncertain writes nothing.",
+  description: "Applies a one-file unified diff where the patch says (at expected_file_hash) or where its lines are unique.",
   details:
     "Applies a one-file unified diff. While the file has expected_file_hash (it is as the patch was made against), each hunk goes exactly where the patch says; otherwise where its lines are if they are in exactly one place (placements; fuzzyPlacements for hunks that slid). Anything else writes nothing: STALE_ANCHOR when the lines are gone, AMBIGUOUS_ANCHOR when they are in several places or a hunk has no context to place it by. `\\ No newline at end of file` markers must fit the file. A --- /dev/null patch creates the file. Answers placements, newRanges and fileHash (the file itself only with include_source).",
+  unlisted: ["include_source", "fuzzy", ...PROVENANCE_KEYS],
   input: z
     .object({
       file,
@@ -340,7 +342,7 @@ export const undoTool = defineTool({
   toolset: "edit",
   cli: [{ name: "undo", summary: "Restore the files of a changeSet as they were before it (files it created are deleted).", positionals: ["change_set_id"] }],
   title: "Undo a changeSet",
-  description: "Restores the files of one changeSet (change_set_id, or last: true) as they were before it; a file changed since is HASH_MISMATCH unless force.",
+  description: "Restores a changeSet's files (change_set_id, or last: true); a file changed since needs force.",
   details:
     "Puts every file of one of this project's changeSets (change_set_id, or last: true for the newest not yet undone) back as it was before it; files it created are deleted. Every path passes the project boundary again (PATH_DENIED for one that left it or became a symlink). A file changed since is HASH_MISMATCH and nothing is restored, unless force.",
   input: z
@@ -690,10 +692,10 @@ export const routeEditTool = defineTool({
     astCommand("insert-after", "Insert content on its own lines after a declaration, at its indentation.", ["file", "symbol", "content"]),
   ],
   title: "Structured edit, routed",
-  description:
-    "By AST, else hash or diff: rename-symbol (symbol → new_name, binding-aware, one file), replace-body, insert-before/-after (content), add-/remove-import (symbol: '{ a } from ./m'). files: a batch.",
+  description: "AST edits: rename-symbol (new_name), replace-body, insert-* (content), add-/remove-import ('{ a } from ./m').",
   details:
     "One edit by the safest route its file allows (ast_capabilities): AST for TypeScript, JavaScript, Python, Go and Rust, else the hash route (old_hash, content, range: replace_hash) or the diff route (old_content → content, found in exactly one place); method forces a route, the route policy (config, or policy inline) may pick another, and a route less safe than the operation's own carries ROUTE_FALLBACK. AST edits refuse a file that does not parse before (allow_parse_errors waives that) or after. rename-symbol is file-scoped and binding-aware: a variable, function, class, parameter or import is renamed with every use that refers to it (shorthand properties keep their key: `{ a }` becomes `{ a: b }`; an import gets an alias); a member (Owner.member, or a name only members have) with its accesses through `this`/`self`, the type itself, or names annotated with or constructed as the type — other accesses of the name are listed in unresolved (UNRESOLVED_REFERENCES), not changed; never inside strings or comments. Uses the text cannot tie to a variable (JavaScript: inside a `with` body, in the function of a direct `eval` that sees it, and the eval call) are listed and refuse the rename (UNRESOLVED_REFERENCES) unless yes, which renames the rest and leaves them. A name that binds more than one thing is AMBIGUOUS_SYMBOL with `line N (kind)` for each binding: pass line to pick one; a new name the file already uses is refused. A rename of what other files may name (a file-level declaration, a member) still renames this file only, and asks the project's mast index about the rest: CROSS_FILE_USES counts the lines in other files still naming the old name (total, verified calls among them, fileCount, the first sites: verified calls, and lines naming it in files of its language that can see it — exported, or in its package directory for Go) — rename across files with intent rename-exported-symbol; CROSS_FILE_UNCHECKED when there is no index to ask. replace-body replaces a function's or method's body with content, re-indented to the target's own indentation (braces optional). insert-before/insert-after put content on lines of its own beside a declaration (before: above its doc comments, attributes and decorators), at its indentation; a name that is only a parameter, import or key is SYMBOL_NOT_FOUND naming what it is. add-import and remove-import take the import spec as symbol — in ESM form for TypeScript and JavaScript ('{ a, b as c } from ./m', 'D from m', '* as ns from m', 'type { T } from ./t'; written as require() in a CommonJS file, MODULE_SYSTEM_MISMATCH when it has no form there or the file's system is unsettled), 'from m import x' or 'import a.b as c' for Python, '\"fmt\"' or 'str \"strings\"' for Go, 'std::io::{Read, Write}' for Rust — merged into an existing import of the module (a Go import block) instead of duplicated; an import already there changes nothing. With files instead of file the edit runs on each (a batch): their locks are taken up front (every entry LOCK_TIMEOUT with route null when one cannot be), in parallel unless serial; results has one entry per file and summary counts succeeded, failed and conflicts (stale anchors and locks: retryable after a re-read), total = succeeded + failed + conflicts; a batch with any failure or conflict is an error whose details carry them.",
+  unlisted: ["old_hash", "range", "old_content", "method", "policy", "serial", "include_source", "allow_parse_errors", "yes", ...PROVENANCE_KEYS],
   input: z
     .object({
       file: file.nullish(),

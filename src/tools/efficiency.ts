@@ -41,11 +41,12 @@ export function latestSession(stateDir: string): string | null {
 export const efficiencyTool = defineTool({
   name: "mast_efficiency",
   title: "Token efficiency",
-  description:
-    "How many tokens the read tools returned against reading their files whole (exact tokenizer counts): efficiency_ratio = 1 - returned/full files, per tool. scope session (default: this server's calls) or global; since_minutes narrows the window.",
+  description: "Tokens the read tools returned against reading their files whole, per tool (this session or all).",
   details:
+    "efficiency_ratio is 1 - returned / full files; scope session (the default: this server's calls) or global; since_minutes narrows the window. " +
     "The full-file figure is an upper bound (a naive read of every file an answer named); the real saving lies between 0 and efficiency_ratio. Below 0.30 you are reading more than you need — prefer mast_search over reading files; above 0.85 you are using mast well. " +
     "Counts are made off the request path and written within about a second of a call; this tool waits for the calls made so far. Off when the `telemetry` setting is false.",
+  unlisted: ["since_minutes"],
   input: z
     .object({
       scope: z.enum(["session", "global"]).default("session").describe("session: this server's calls (outside `mast serve`, the latest recorded session); global: every recorded call."),

@@ -126,7 +126,7 @@ function declarationFiles(target: Target): string[] {
 export const callersTool = defineTool({
   name: "mast_callers",
   title: "Callers of a symbol",
-  description: "A function's, class's or method's signature and call sites, grouped by file: verified_callers are proven by the resolver (safe to act on); potential_matches are other lines naming it, most likely calls first (review). transitive follows callers of callers.",
+  description: "A symbol's signature and call sites by file: verified_callers are proven (act on them), potential_matches unproven.",
   details:
     "The declaration (its file, line, kind and signature without comment lines; mast_signature adds its doc and the types it names) and its call sites, in two sets. verified_callers: sites the resolver linked to this declaration " +
     "(through an import, an annotated field or parameter, a `new` binding, a declared return type, the same file, this or super) — safe to act on. " +
@@ -136,6 +136,7 @@ export const callersTool = defineTool({
     "(\"LINE: text\" at top level) with [resolution] unless the file states one for all, (depth N via CALLEE) for a caller's caller (transitive); a potential one \"LINE: text\". " +
     "Files come in the order of their best site, verified callers in source files before those in tests; potential matches come most likely first (calls in the declaring file, calls on a receiver that may be its type, " +
     "calls on other types or built-ins, mentions, then comments and strings). Both sets are capped (verified_limit, potential_limit — potential lines also to about 100 bytes each on average, so a few long lines do not crowd out the rest); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated)." + NOT_FOUND_NOTE,
+  unlisted: ["verified_limit"],
   input: z
     .object({
       symbol: symbolInput,
@@ -213,7 +214,7 @@ export const callersTool = defineTool({
 export const implementorsTool = defineTool({
   name: "mast_implementors",
   title: "Implementors of a type",
-  description: "Classes implementing an interface or extending a class (then subclasses), with their methods; for Type.member, the methods implementing it.",
+  description: "Classes implementing an interface or extending a class, and their methods; for Type.member, its overrides.",
   details:
     "Classes that implement an interface (or extend a class), then their subclasses, each with its methods; " +
     "for a member (`Router.match`), the methods that implement or override it ({method, file_path, line, relation}). " +
@@ -256,7 +257,7 @@ export const implementorsTool = defineTool({
 export const renameImpactTool = defineTool({
   name: "mast_rename_impact",
   title: "Rename impact",
-  description: "Everything a rename touches: declaration_sites, verified_callers, potential_matches to review, barrel_exports, and a checklist.",
+  description: "What a rename touches: declarations, verified callers, potential matches to review, barrel exports.",
   details:
     "Everything a rename of a symbol touches, in one call: declaration_sites, verified_callers (direct call sites to edit, grouped by file like mast_callers'), " +
     "potential_matches (identifier matches the resolver could not prove — review each; the declaration's own line is in declaration_sites, not here), " +
@@ -317,13 +318,14 @@ const DEFAULT_GRAPH_NODES = 40;
 export const graphTool = defineTool({
   name: "mast_graph",
   title: "Call graph picture",
-  description: "The call graph around a symbol as Mermaid or DOT: callers and callees to a depth, verified edges solid, potential dashed.",
+  description: "The calls around a symbol as a Mermaid or DOT picture: verified edges solid, potential dashed.",
   details:
     "Draws the declaration's verified callers and callees (breadth first over verified call edges, to `depth` levels; direction callers, callees or both) and its potential neighbours one level out: " +
     "lines naming it that no verified edge explains (by their enclosing declaration, or a file's top level) and its own calls that no edge resolved, to the declarations of the name called " +
     "(a name more than 3 declarations share is one node saying how many; names no project declaration has are left out). Edges carry their number of call sites when more than one. " +
     "Past max_nodes, nodes and the edges to them are left out and counted in nodes_omitted / edges_omitted; potential callers are drawn from the 1,000 most call-like lines naming it, the rest counted in potential_lines_omitted; the picture ends with a comment saying what was left out. Paste the Mermaid into a Markdown ```mermaid block; render DOT with Graphviz (`mast graph --format svg` does)." +
     NOT_FOUND_NOTE,
+  unlisted: ["max_nodes", "format"],
   input: z
     .object({
       symbol: nameInput().describe("The declaration: a name or `Class.method`."),

@@ -16,7 +16,7 @@ import { owningTsconfig } from "../query/checker-program.js";
 import { callersOf, notFound } from "../query/graph.js";
 import { declaredParams, importRecorded, memberRisks, renameSites, type RenameSite } from "../query/rename-plan.js";
 import type { ToolContext } from "./context.js";
-import { DESTRUCTIVE, defineTool } from "./define.js";
+import { DESTRUCTIVE, PROVENANCE_KEYS, defineTool } from "./define.js";
 import { run } from "./edit.js";
 import { freshAnswer } from "./graph.js";
 import { ENVELOPE_OUTPUT } from "./outputs.js";
@@ -247,12 +247,13 @@ export const intentTool = defineTool({
   toolset: "edit",
   cli: [{ name: "intent", summary: "One editing intent with its whole blast radius (rename-exported-symbol, add-parameter), planned on the index, verified, rolled back on failure.", positionals: ["intent"], flags: { "no-verify": "!verify", "no-revert": "!revert", timeout: "timeout_ms" } }],
   title: "Project-wide edit intent",
-  description: 'rename-exported-symbol ({"operation","symbol","newName"}) or add-parameter ({…,"param":{name,type,default}}) across files, planned on the index; verified after, rolled back on failure.',
+  description: "Across files: rename-exported-symbol {\"operation\",\"symbol\",\"newName\"} or add-parameter {…,\"param\":{name,type,default}}.",
   details:
     "The intent is JSON: {\"operation\":\"rename-exported-symbol\",\"symbol\":\"compose\",\"newName\":\"composeMiddleware\",\"file\"?:\"src/compose.ts\"}. The plan comes from the mast index (its files refreshed first): the declaring file (the declaration, its uses and `export { name }`), every named import of it (with no alias the binding and its uses, with one the imported name only), every barrel's `export { name } from` and, through barrels that pass the name on, their importers; `ns.name` through namespace imports and modules made names of others (`export * as ns`, Rust's `pub mod`, also in chains `a::b::name`). Python: `from m import name [as y]`, a package's (or star) imports passing it on, `import a.b.m` / `import m as x` / `from pkg import m` attribute uses, `__all__` strings. Go: the package's other files (unqualified uses), `pkg.Name` in expressions and types; a new name that changes exportedness (its capital) is INVALID_ARGUMENT. Rust: `use` paths and lists, `{self as m}`, `pub use`, `crate::`/module paths. A member (`Class.method`) is renamed in its own file and at its verified calls in other files (the one access of the name on that line); other lines naming it elsewhere are plan.unresolved. " +
     "plan.unresolved lists what it cannot do (a require destructuring, a module name re-exported again, a file binding the name twice, a language without AST edits, a verified call site or call line no edit reaches) and refuses the intent (UNSUPPORTED_OPERATION) unless yes; plan.review lists the lines naming the symbol that no planned edit covers (doc comments naming it too: `{@link name}`, `@see name`) — never edited; impactSummary counts exactly what it lists, and reviewOmitted what the cap left out. dry_run answers the plan and each file's diff. " +
     "Each file is one AST-gated edit in one changeSet (undo takes it back); after all steps the edited files are verified (auto-detected checks; verify: false skips it); a failed step (skipped verification) or failed verification rolls every file back (execution.reverted, revertReason), unless revert: false for verification; a rollback that cannot write a file back is ROLLBACK_INCOMPLETE with unrevertedFiles. A verification timeout keeps the edit (VERIFY_TIMEOUT). " +
     "add-parameter ({\"operation\":\"add-parameter\",\"symbol\":\"f\",\"param\":{\"name\":\"x\",\"type\":\"string\",\"default\":\"'a'\"}}) appends the parameter to the declaration and param.default as the last argument of every verified call (a call with another argument count than the parameters before it, a spread, or an unverified call-shaped match is plan.unresolved); without a default the plan is refused unless yes, which adds only the parameter. remove-parameter is UNSUPPORTED_OPERATION.",
+  unlisted: ["yes", "timeout_ms", ...PROVENANCE_KEYS],
   input: z
     .object({
       intent: z.string().min(2).max(64 * 1024).describe('JSON, e.g. {"operation":"rename-exported-symbol","symbol":"f","newName":"g"}.'),

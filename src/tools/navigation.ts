@@ -31,13 +31,14 @@ const DEFAULT_MAX_MEMBERS = 20;
 export const skeletonTool = defineTool({
   name: "mast_project_skeleton",
   title: "Project skeleton",
-  description: "Every indexed file with the names it exports and its classes' public members (no bodies): an overview in one call. Scope with directory, max_depth and file_pattern (glob).",
+  description: "Each file's exported names and its classes' public members, no bodies: the project in one call.",
   details:
     "Every indexed file with the names it exports — names only, no signatures or bodies: an architectural overview in one call. " +
     "exports lists the file's exported declarations in source order (nested types as Outer.Inner) and the names it re-exports; members lists, by type name, the public methods and constructors of the types it exports (and of a type declared in another file that this file defines methods of), in source order, overloads once. A file that exports nothing is listed by its path alone. " +
     "Scope with directory (a subtree), max_depth (directory levels below it; 0 = only files directly in it) and file_pattern (glob); a scope that matches no indexed file answers scope_empty: true. Each file lists its first max_exports names (default " +
     `${DEFAULT_MAX_EXPORTS}) and its first max_members members (default ${DEFAULT_MAX_MEMBERS}), counting the rest in exports_truncated and members_truncated; a test file's members (its test cases) are only counted. ` +
     "Product files come first, test files after, each in tree order. At most limit files are listed, fewer when the answer cap is reached first; files_truncated counts the files left out, test_files_truncated how many of them are tests.",
+  unlisted: ["max_depth", "max_exports", "max_members"],
   input: z
     .object({
       directory: z.string().max(MAX_PATH_LENGTH).nullish().describe("Project-relative subtree to list (default: the whole project)."),
@@ -133,11 +134,12 @@ function briefSignature(entry: SignatureEntry, asked: string): Partial<Signature
 export const signatureTool = defineTool({
   name: "mast_signature",
   title: "Symbol signature",
-  description: "A symbol's declaration, doc, parameters and return type, with the project types they name. Methods and interface members as Type.member.",
+  description: "A symbol's declaration, doc, parameters and return type, with the project types they name (Type.member).",
   details:
     "A symbol's declaration, doc comment, parameters and return type, plus the declarations of the project types they name (one level deep, 50 lines each). " +
     "With detail brief (the default) symbol is left out when it is the name asked for, doc is the doc comment's summary (its first sentence, without comment markers; absent when there is none), params/return_type are left out, comment lines are left out of the declarations, and each type in type_context is its first 12 lines (truncated: true when cut); detail full gives all of it. " +
     "Methods are addressed as Class.method. Every match is returned (exported first, then by path); pass file_path to pick one — a barrel file is followed to the declaration." + NOT_FOUND_NOTE,
+  unlisted: ["limit"],
   input: z
     .object({
       symbol: nameInput().describe("Symbol name, e.g. handleLogin or AuthService.validate."),

@@ -1,5 +1,5 @@
 // The output schemas tools declare (MCP `outputSchema`; answers go out as `structuredContent`
-// beside the text): the fragments several tools share — `_stats`, a declaration site, call sites
+// beside the text): the fragments several tools share — a declaration site, call sites
 // grouped by file, the not-found fields, the editing tools' apiVersion 1 envelope. Objects are
 // open: an answer may carry more keys than its schema names (`indexing`, cut markers), never
 // fewer of the required ones or another type (test/tools/outputs.test.ts checks real answers).
@@ -8,23 +8,8 @@ import { z } from "./schema.js";
 /** An open object: these keys with these types, others allowed. */
 export const open = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
 
-const count = z.number().int().min(0);
-
-/** `_stats` (spec §14.2): on the index read tools' answers while telemetry is on. */
-export const STATS = open({
-  tool: z.string(),
-  tokens_returned: count,
-  tokens_full_file_upper_bound: count,
-  files_referenced: z.array(z.string()),
-  files_referenced_omitted: count.optional(),
-  efficiency_ratio: z.number().min(0).max(1),
-  duration_ms: count,
-  counted: z.literal("estimate"),
-}).optional();
-
 /** What every index read answer may carry beside its own keys. */
 export const READ_MARKS = {
-  _stats: STATS,
   indexing: open({}).optional(),
   index_empty: z.literal(true).optional(),
   file_busy_returning_stale_cache: z.literal(true).optional(),

@@ -20,7 +20,7 @@ import { searchTool } from "./search.js";
 import { statusTool } from "./status.js";
 import { STRUCTURAL_TOOLS } from "./structural.js";
 import { z } from "./schema.js";
-import { TELEMETRY_NOTE, answerStats, cappedJson, referencedFiles, resultIdentities, resultsJson, type TelemetryNote } from "./telemetry.js";
+import { TELEMETRY_NOTE, answerStats, type AnswerStats, cappedJson, referencedFiles, resultIdentities, resultsJson, type TelemetryNote } from "./telemetry.js";
 
 function declexOf(answer: unknown): string | null {
   const declex = (answer as { [TELEMETRY_NOTE]?: TelemetryNote })[TELEMETRY_NOTE]?.declex;
@@ -71,34 +71,60 @@ export interface ListedTool {
   name: string;
   description: string;
   inputSchema: { type: "object"; [k: string]: unknown };
-  outputSchema: { type: "object"; [k: string]: unknown };
-  annotations: Partial<ToolAnnotations> & { title: string };
+  outputSchema?: { type: "object"; [k: string]: unknown };
+  annotations?: Partial<ToolAnnotations> & { title?: string };
 }
 
 /**
- * The tools of `toolsets` as `tools/list` offers them, sized for a context window (the default
- * listing stays under 8 KB, a test measures it): the short description (details and argument
- * descriptions are in docs/tools.md), the input schema without what the server enforces and
- * reports by itself — `$schema`, string length bounds, the `null` alternative of optional
- * arguments, `additionalProperties` — and the hints that mean something for the tool.
+ * How `tools/list` gives the tools: `compact` (the default) is what a model needs to call them —
+ * clients hand it name, description and input schema, and nothing else (docs/decisions.md) — and
+ * `full` (`mast serve --schemas full`) is every schema whole, for clients that validate answers.
  */
-export function listedTools(toolsets: readonly Toolset[]): ListedTool[] {
+export type ListingForm = "compact" | "full";
+
+/**
+ * The tools of `toolsets` as `tools/list` offers them. Compact, sized for a context window (the
+ * default toolsets within LISTING_BUDGET and LISTED_TOOL_AVERAGE bytes a tool: tests measure
+ * both): the short description, the input schema without what the server enforces and reports by
+ * itself (`$schema`, bounds, the `null` alternative of optional arguments, `additionalProperties`,
+ * argument descriptions) and without the tool's `unlisted` keys, no output schema and no title,
+ * and only the hints MCP does not assume. Full: the whole input schema with every argument's
+ * description, the whole output schema, the title and all four hints.
+ */
+export function listedTools(toolsets: readonly Toolset[], form: ListingForm = "compact"): ListedTool[] {
   return TOOLS.filter((t) => toolsets.includes(t.toolset ?? "read")).map((t) => {
-    // A read-only tool's other hints mean nothing to a client; a writing tool states its own, but
-    // for idempotentHint: false, what MCP assumes when it is absent.
-    const { readOnlyHint, idempotentHint, ...rest } = t.annotations;
-    const hints: ListedTool["annotations"] = { title: t.title, ...(readOnlyHint ? { readOnlyHint } : { ...rest, ...(idempotentHint ? { idempotentHint } : {}) }) };
-    return {
-      name: t.name,
-      description: t.description,
-      inputSchema: compactSchema(z.toJSONSchema(t.input, { io: "input" })) as ListedTool["inputSchema"],
-      outputSchema: shallowOutput(outputSchema(t)),
-      annotations: hints,
-    };
+    if (form === "full") {
+      return {
+        name: t.name,
+        description: t.description,
+        inputSchema: withoutDialect(z.toJSONSchema(t.input, { io: "input" })) as ListedTool["inputSchema"],
+        outputSchema: withoutDialect(outputSchema(t)) as ListedTool["outputSchema"] & object,
+        annotations: { title: t.title, ...t.annotations },
+      };
+    }
+    const inputSchema = compactSchema(z.toJSONSchema(t.input, { io: "input" })) as ListedTool["inputSchema"] & { properties?: Record<string, unknown> };
+    for (const key of t.unlisted ?? []) delete inputSchema.properties?.[key];
+    const hints = assertedHints(t.annotations);
+    return { name: t.name, description: t.description, inputSchema, ...(Object.keys(hints).length > 0 ? { annotations: hints } : {}) };
   });
 }
 
-/** A tool's whole output schema as JSON Schema (docs/tools.md, and the tests that check real answers against it). */
+/**
+ * The hints clients act on, where they say what MCP does not assume: `readOnlyHint` (Claude Code
+ * runs such tools in plan mode and in parallel; clients approve them without asking) and a writing
+ * tool's `destructiveHint: false` (MCP assumes destructive). The full listing has all four.
+ */
+function assertedHints(a: ToolAnnotations): Partial<ToolAnnotations> {
+  if (a.readOnlyHint) return { readOnlyHint: true };
+  return a.destructiveHint ? {} : { destructiveHint: false };
+}
+
+function withoutDialect(schema: object): object {
+  const { $schema: _, ...rest } = schema as Record<string, unknown>;
+  return rest;
+}
+
+/** A tool's whole output schema as JSON Schema (docs/tools.md, the full listing, and the tests that check real answers against it). */
 export function outputSchema(tool: ToolDefinition): JsonSchemaNode {
   return z.toJSONSchema(tool.output, { io: "output" }) as JsonSchemaNode;
 }
@@ -110,33 +136,6 @@ interface JsonSchemaNode {
   properties?: Record<string, JsonSchemaNode>;
   required?: string[];
   [k: string]: unknown;
-}
-
-
-/** The JSON types a schema node admits (none: any value). */
-function jsonTypes(node: JsonSchemaNode): string[] {
-  if (node.anyOf) return [...new Set(node.anyOf.flatMap(jsonTypes))];
-  if (Array.isArray(node.type)) return node.type;
-  if (typeof node.type === "string") return [node.type];
-  return [];
-}
-
-/**
- * The output schema as `tools/list` offers it, sized for a context window: the keys every answer
- * has, with their JSON types (the optional keys and the nested shapes are in docs/tools.md; the
- * object is open). Every answer that satisfies the whole schema satisfies this one.
- */
-export function shallowOutput(schema: JsonSchemaNode): ListedTool["outputSchema"] {
-  const required = new Set(schema.required ?? []);
-  const properties = Object.fromEntries(
-    Object.entries(schema.properties ?? {})
-      .filter(([k]) => required.has(k))
-      .map(([k, node]) => {
-        const types = jsonTypes(node);
-        return [k, types.length === 0 ? {} : { type: types.length === 1 ? types[0]! : types }];
-      }),
-  );
-  return { type: "object", properties, ...(schema.required?.length ? { required: schema.required } : {}) };
 }
 
 /** One input key of a tool, as a command line reads it. */
@@ -161,8 +160,8 @@ interface JsonProperty {
   default?: unknown;
 }
 
-/** Left out of listed schemas: enforced and reported by the server (INVALID_ARGUMENT names the rule: string lengths, list sizes), and argument descriptions (docs/tools.md has them; the tool's description names what is not obvious). */
-const DROPPED_SCHEMA_KEYS = new Set(["$schema", "minLength", "maxLength", "minItems", "maxItems", "additionalProperties", "description"]);
+/** Left out of compact schemas: enforced and reported by the server (INVALID_ARGUMENT names the rule: string lengths, list sizes, number bounds), and argument descriptions (docs/tools.md has them; the tool's description names what is not obvious). */
+const DROPPED_SCHEMA_KEYS = new Set(["$schema", "minLength", "maxLength", "minItems", "maxItems", "minimum", "maximum", "additionalProperties", "description"]);
 
 function compactSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(compactSchema);
@@ -175,13 +174,12 @@ function compactSchema(node: unknown): unknown {
     const kept = anyOf.find((a) => (a as { type?: unknown }).type !== "null") as Record<string, unknown>;
     return compactSchema({ ...kept, ...rest });
   }
-  // An integer's bound of ±2^53-1 is the JSON Schema form of "an integer", no limit of the tool's;
-  // a flag's `default: false` is what leaving it out means anyway.
-  const unbounded = (k: string, v: unknown) =>
-    ((k === "maximum" || k === "minimum") && Math.abs(v as number) === Number.MAX_SAFE_INTEGER) || (k === "default" && v === false && obj["type"] === "boolean");
+  // Of the defaults only a flag that is on when left out stays (a model would guess it off); the
+  // caps' and formats' defaults are in docs/tools.md, and an answer a cap cut counts what it left out.
+  const implied = (k: string, v: unknown) => k === "default" && v !== true;
   return Object.fromEntries(
     Object.entries(obj)
-      .filter(([k, v]) => !DROPPED_SCHEMA_KEYS.has(k) && !unbounded(k, v))
+      .filter(([k, v]) => !DROPPED_SCHEMA_KEYS.has(k) && !implied(k, v))
       .map(([k, v]) => [k, compactSchema(v)]),
   );
 }
@@ -208,16 +206,17 @@ export async function callTool(ctx: ToolContext, name: string, rawArgs: unknown)
 
 /**
  * callTool's answer with its JSON (what a surface sends), and — for a surface, unless
- * `telemetry` is false — telemetry done: `_stats` attached when the context asks for it, the call
- * recorded when it has a recorder.
+ * `telemetry` is false — telemetry done: the answer's `stats` (spec §14.2's `_stats`, kept beside
+ * the answer, never in it: MCP sends them in the result's `_meta`, out of the model's way) when the
+ * context asks for them, the call recorded when it has a recorder.
  */
-export async function runTool(ctx: ToolContext, name: string, rawArgs: unknown, options: { telemetry?: boolean } & ToolCall = {}): Promise<{ answer: unknown; text: string }> {
+export async function runTool(ctx: ToolContext, name: string, rawArgs: unknown, options: { telemetry?: boolean } & ToolCall = {}): Promise<{ answer: unknown; text: string; stats?: AnswerStats }> {
   const started = performance.now();
   const tool = findTool(name);
   const measured = options.telemetry !== false && tool.stats === true && (ctx.stats || ctx.recorder !== undefined);
   const call: ToolCall = options.progress ? { progress: options.progress } : {};
   try {
-    const { answer, raw, text, files } = await answerOf(ctx, tool, rawArgs, call, measured, started);
+    const { answer, raw, text, files, stats } = await answerOf(ctx, tool, rawArgs, call, measured, started);
     const bytes = Buffer.byteLength(text, "utf8");
     if (bytes > MAX_ANSWER_BYTES) {
       throw new MastError("RESULT_TOO_LARGE", `the answer of ${name} would be ${bytes} bytes, over the ${MAX_ANSWER_BYTES}-byte answer cap`);
@@ -234,7 +233,7 @@ export async function runTool(ctx: ToolContext, name: string, rawArgs: unknown, 
         return { ...row, args_json: cappedJson(rawArgs ?? {}), status: stale ? "stale_returned" : "ok", results_json: resultsJson(resultIdentities(raw)), declex_json: declexOf(raw), text, files: files ?? referencedFiles(raw) };
       });
     }
-    return { answer, text };
+    return stats ? { answer, text, stats } : { answer, text };
   } catch (err) {
     if (measured && ctx.recorder) {
       const row = rowFields(tool.name, started);
@@ -261,7 +260,7 @@ async function answerOf(
   call: ToolCall,
   measured: boolean,
   started: number,
-): Promise<{ answer: unknown; raw: unknown; text: string; files: readonly string[] | null }> {
+): Promise<{ answer: unknown; raw: unknown; text: string; files: readonly string[] | null; stats?: AnswerStats }> {
   const name = tool.name;
   const bad = badString(rawArgs, "");
   if (bad !== null) throw new MastError("INVALID_ARGUMENT", `invalid arguments for ${name}: ${bad}`, { hint: "Arguments are text: no NUL bytes, no unpaired surrogates.", usage: true });
@@ -284,10 +283,7 @@ async function answerOf(
   if (!measured || !ctx.stats || typeof answer !== "object" || answer === null || Array.isArray(answer)) return { answer, raw, text, files: null };
   const files = referencedFiles(raw);
   const sizes = files.length > 0 ? ctx.store().fileSizes(files) : new Map<string, number>();
-  const stats = answerStats(name, Buffer.byteLength(text, "utf8"), files, sizes, performance.now() - started);
-  // `_stats` last, spliced into the JSON already made (the same text as stringifying the merged object).
-  const statsText = `"_stats":${JSON.stringify(stats)}}`;
-  return { answer: { ...answer, _stats: stats }, raw, text: text === "{}" ? `{${statsText}` : `${text.slice(0, -1)},${statsText}`, files };
+  return { answer, raw, text, files, stats: answerStats(name, Buffer.byteLength(text, "utf8"), files, sizes, performance.now() - started) };
 }
 
 /**

@@ -10,7 +10,7 @@ import { z } from "./schema.js";
 export const reindexTool = defineTool({
   name: "mast_reindex",
   title: "Reindex",
-  description: "Bring the index up to date with the disk (incremental unless full) and return when done: call it after writing files by other means.",
+  description: "Updates the index from the disk and returns when done: call it after writing files by other means.",
   details:
     "Bring the index up to date with the files on disk and return when done: call it after writing or creating files, before searching for what you wrote. " +
     "Incremental (files whose content changed, new and deleted files) unless full is true.",

@@ -66,7 +66,7 @@ function shape(full: SearchResponse, max: number, fields: readonly string[] | nu
 export const searchTool = defineTool({
   name: "mast_search",
   title: "Search code",
-  description: "Ranked chunks (function, method, class outline, doc section) for a name, part of one, or words; not whole files. A one-name query ranks its declarations first. content starts at content_start_line.",
+  description: "Ranked code chunks (function, method, class outline, doc section) for a name, part of one, or words.",
   details:
     "Search the index and get back chunks (a function, a method, a class outline, a doc section), not whole files. " +
     "start_line..end_line is the declaration; content begins at content_start_line (its doc comment and context lines come first). " +
@@ -76,6 +76,7 @@ export const searchTool = defineTool({
     "Each content is cut to max_chars (default 400) at a line end, marked content_truncated with its content_end_line; fields picks the keys of each result for a compact answer. " +
     "An empty result carries `suggestions` to re-query with (only close names), and `scope_empty: true` when file_pattern or language matches no indexed file; a result whose file changed since indexing carries `stale: true`. " +
     "After a large index run the text index is completed before the first answer (a few seconds on a big tree); when another writer keeps it from completing, the answer says how many chunks its text ranking could not see in `search_index_pending`.",
+  unlisted: ["language", "max_chars", "fields"],
   input: z
     .object({
       query: nameInput().describe(`Text to search for (at most ${MAX_NAME_LENGTH} characters): a symbol name, part of an identifier, or words from comments.`),

@@ -30,13 +30,13 @@ export const verifyChangesTool = defineTool({
     },
   ],
   title: "Verify changed files",
-  description:
-    "Formatter, linter, type check and the tests related to changed files (each opt-in, or auto_detect): pass, fail, timeout or skipped. revert_on_failure restores pre-edit bytes.",
+  description: "Runs formatter, linter, type check and related tests on changed files (each opt-in, or auto_detect).",
   details:
     "Commands run without a shell in the nearest project directory of the first file (package.json, pyproject.toml, go.mod, Cargo.toml), only allowed programs (prettier, eslint, biome, tsc, vitest, jest, bun test, pytest or python -m pytest/mypy, mypy, ruff, black, go vet/test/build, cargo check/clippy/test/fmt, rustfmt, gofmt, node with a script), found in the project's node_modules/.bin or on PATH, or named by a path inside the project root; npx, npm exec, bunx and pnpm exec of those run the program itself. Nothing runs when a command is refused: an option that would run other code, however written (node -e, -pe, --eval=; python -c; go run, -toolexec; cargo --config, -Z; pytest -p), is INVALID_ARGUMENT; an argument naming a path outside the project root (absolute, .., ~, through a symlink, an option's value) is PATH_DENIED. " +
     "The formatter and linter get the files; tests are restricted to the related ones (vitest related, jest --findRelatedTests, go package directories, cargo test targets, pytest and bun test by naming convention) unless scope_tests is false — testScope says what ran and why. " +
     "record_baseline runs only the tests and records the failing names for this commit, runner and scope (recorded: false when there is no git repository or runner, or the run timed out; cached: true when one exists); use_baseline then counts only new failures (baseline.comparable: false when no usable baseline or the output cannot be parsed into names, and every failure counts). " +
     "overall is pass, fail (VERIFY_FAILED), timeout (VERIFY_TIMEOUT: never reverts) or skipped (VERIFY_NO_CHECKS); every non-pass is an error whose details hold the whole result, checksRun always present, each output capped at 256 KB per stream (truncated). revert_on_failure restores each file as it was before the newest changeSet that wrote it (revertedFiles; unrevertedFiles with reasons), recorded as a changeSet of its own; what a formatter rewrites is recorded too (formatted, changeSetId).",
+  unlisted: ["timeout_ms", "scope_tests", "use_baseline", "record_baseline", "formatter_args", "linter_args", "test_args"],
   input: z
     .object({
       files: z.array(pathInput()).min(1).max(1000),

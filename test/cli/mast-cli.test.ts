@@ -46,6 +46,15 @@ function expectError(r: CliResult, code: string): string {
   return errLines[0]!;
 }
 
+/** A tool's own failure under `mast query`: as expectError, but stdout is the failure MCP would send, `{error: {code, message, recovery, details?}}`. */
+function expectToolError(r: CliResult, code: string): string {
+  const line = expectError({ ...r, stdout: "" }, code);
+  const failure = JSON.parse(r.stdout) as { error: { code: string; message: string; recovery: string } };
+  expect(Object.keys(failure.error).slice(0, 3)).toEqual(["code", "message", "recovery"]);
+  expect(line).toBe(`mast: error ${code}: ${failure.error.message} (hint: ${failure.error.recovery})`);
+  return line;
+}
+
 const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Record<string, any>;
 const manifestPaths = (stateDir: string) => Object.keys(readJson(join(stateDir, "file_manifest.json")));
 
@@ -759,12 +768,12 @@ describe("error output", () => {
     const other = project({ "b.ts": "export const b = 1;\n" });
     const before = query<{ n: number }>(stateDir, "SELECT count(*) AS n FROM files")[0]!.n;
     const r = await runMast(["query", "mast_callers", JSON.stringify({ symbol: "AuthService.validate" }), other.root, "--state-dir", stateDir]);
-    expect(expectError(r, "STATE_DIR_MISMATCH")).toContain(`the index at ${stateDir} is of ${a.root}, not of ${other.root}`);
+    expect(expectToolError(r, "STATE_DIR_MISMATCH")).toContain(`the index at ${stateDir} is of ${a.root}, not of ${other.root}`);
     expect(query<{ n: number }>(stateDir, "SELECT count(*) AS n FROM files")[0]!.n).toBe(before);
     expect(before).toBe(BASE_INDEXED.length);
     // A reindex from the other project (a tool, a server's startup run) is refused too: only `mast index <path>` re-points.
     const reindex = await runMast(["query", "mast_reindex", "{}", other.root, "--state-dir", stateDir]);
-    expect(expectError(reindex, "STATE_DIR_MISMATCH")).toContain(`is of ${a.root}`);
+    expect(expectToolError(reindex, "STATE_DIR_MISMATCH")).toContain(`is of ${a.root}`);
     expect(query<{ n: number }>(stateDir, "SELECT count(*) AS n FROM files")[0]!.n).toBe(before);
     // Nor does `mast status` measure that index against the other tree (every file would look gone).
     expect(expectError(await runMast(["status", other.root, "--state-dir", stateDir]), "STATE_DIR_MISMATCH")).toContain(`is of ${a.root}`);

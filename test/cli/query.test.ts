@@ -1,7 +1,7 @@
 // `mast query` end to end: the same handler an MCP client reaches, pretty or single-line output,
 // and its error contract (unknown tool with the nearest name, malformed JSON, schema failure — usage
-// errors, exit 2 — and no index), each one line
-// on stderr.
+// errors, exit 2 — and no index), each one line on stderr; a failure of the tool itself is also
+// the MCP error text on stdout.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -31,12 +31,10 @@ describe("mast query", () => {
     const line = await runMast([...args, "--json"]);
     expect(line.code).toBe(0);
     expect(line.stdout.trimEnd().split("\n")).toHaveLength(1);
-    const { _stats: stats, ...data } = JSON.parse(line.stdout);
-    const { _stats: prettyStats, ...prettyData } = JSON.parse(pretty.stdout);
-    expect(prettyData).toEqual(data);
-    // A read tool's answer carries its telemetry estimate, as over MCP (only the duration differs between runs).
-    expect({ ...stats, duration_ms: 0 }).toEqual({ ...prettyStats, duration_ms: 0 });
-    expect(stats).toMatchObject({ tool: "mast_signature", files_referenced: ["src/repo.ts"], counted: "estimate" });
+    const data = JSON.parse(line.stdout);
+    expect(JSON.parse(pretty.stdout)).toEqual(data);
+    // The text MCP sends: `_stats` are not in it (MCP sends them in the result's `_meta`).
+    expect(data._stats).toBeUndefined();
     // The brief answer: no `symbol` (it is the name asked for), no params/return_type (the signature states them), no doc when there is none.
     expect(data.results[0]).toEqual({
       kind: "method",
@@ -47,7 +45,7 @@ describe("mast query", () => {
     });
   });
 
-  it("names every failure on one stderr line, with exit 2 for a usage error and 1 for the rest", async () => {
+  it("names every failure on one stderr line, with exit 2 for a usage error and 1 for the rest; a tool's own failure is on stdout as over MCP", async () => {
     const p = project();
     const notIndexed = await runMast(["query", "mast_search", '{"query":"x"}', p.root]);
     expect(notIndexed.code).toBe(1);
@@ -63,10 +61,16 @@ describe("mast query", () => {
       [["query", "mast_exports", '{"file_path":"src/none.ts"}', p.root], "FILE_NOT_FOUND", "not in the index: src/none.ts", 1],
       [["status", "/nonexistent-mast-project"], "FILE_NOT_FOUND", "project path does not exist: /nonexistent-mast-project (hint: Name an existing directory (a relative path is taken from the current directory).)", 1],
     ];
+    // The tool's own failures (arguments its schema refuses, a file not in the index) print what MCP answers: {error: {code, message, recovery}}.
+    const toolFailures: Record<string, string> = {
+      [cases[3]![0].join(" ")]: JSON.stringify({ error: { code: "INVALID_ARGUMENT", message: "invalid arguments for mast_search: query: Invalid input: expected string, received number", recovery: "See docs/tools.md for each tool's input." } }),
+      [cases[4]![0].join(" ")]: JSON.stringify({ error: { code: "INVALID_ARGUMENT", message: "invalid arguments for mast_graph: depth: Too big: expected number to be <=5", recovery: "See docs/tools.md for each tool's input." } }),
+      [cases[5]![0].join(" ")]: JSON.stringify({ error: { code: "FILE_NOT_FOUND", message: "not in the index: src/none.ts", recovery: "Paths are relative to the project root; a new file is indexed by mast_reindex." } }),
+    };
     for (const [args, code, text, exit] of cases) {
-      const r = await runMast(args);
+      const r = await runMast([...args, ...(args[0] === "query" ? ["--json"] : [])]);
       expect(r.code, args.join(" ")).toBe(exit);
-      expect(r.stdout).toBe("");
+      expect(r.stdout).toBe(toolFailures[args.join(" ")] ? `${toolFailures[args.join(" ")]}\n` : "");
       const lines = r.stderr.trimEnd().split("\n");
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(new RegExp(`^mast: error ${code}: `));

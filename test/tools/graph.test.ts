@@ -497,9 +497,7 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
       ] as const) {
         const cli = await runMast(["query", tool, JSON.stringify(args), p.project.root, "--json"]);
         expect(cli.code, cli.stderr).toBe(0);
-        const { _stats, ...answer } = JSON.parse(cli.stdout);
-        expect(_stats.tool).toBe(tool);
-        expect(answer).toEqual(await p.call(tool, args));
+        expect(JSON.parse(cli.stdout)).toEqual(await p.call(tool, args));
       }
     });
   });

@@ -1,8 +1,8 @@
 // Every tool's output schema against its real answers: each tool is called on a real indexed
-// project (found, not found, empty, an edit, a refused edit), and the answer — `_stats` included,
-// as `mast serve` sends it — must satisfy the tool's whole schema (ajv, JSON Schema 2020-12) and the
-// shallow one tools/list offers. A schema that names a key an answer lacks, or the wrong type,
-// fails here.
+// project (found, not found, empty, an edit, a refused edit), and the answer, as `mast serve`
+// sends it, must satisfy the tool's whole schema (ajv, JSON Schema 2020-12) — the one docs/tools.md
+// shows and `mast serve --schemas full` lists (the compact listing has none). A schema that names
+// a key an answer lacks, or the wrong type, fails here.
 import Ajv2020 from "ajv/dist/2020.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -60,24 +60,25 @@ const CALLS: Record<string, Array<Record<string, unknown>>> = {
 };
 
 describe("output schemas", () => {
-  it("every tool declares one whose listed form is an object schema", () => {
-    for (const t of listedTools(["read", "edit", "more", "admin"])) {
-      expect(t.outputSchema.type, t.name).toBe("object");
-      expect(Object.keys(t.outputSchema.properties as object).length, t.name).toBeGreaterThan(0);
+  it("every tool declares one: an object schema in the full listing, none in the compact one", () => {
+    for (const t of listedTools(["read", "edit", "more", "admin", "structural"], "full")) {
+      expect(t.outputSchema?.type, t.name).toBe("object");
+      expect(Object.keys(t.outputSchema?.properties as object).length, t.name).toBeGreaterThan(0);
     }
+    expect(listedTools(["read", "edit", "more", "admin", "structural"]).filter((t) => t.outputSchema !== undefined)).toEqual([]);
   });
 
   for (const [tool, calls] of Object.entries(CALLS)) {
-    it(`${tool}: real answers satisfy the whole schema and the listed one`, async () => {
+    it(`${tool}: real answers satisfy the whole schema, as docs/tools.md and the full listing give it`, async () => {
       const def = TOOLS.find((t) => t.name === tool)!;
       const whole = ajv.compile(outputSchema(def));
-      const listed = ajv.compile(listedTools([def.toolset ?? "read"]).find((t) => t.name === tool)!.outputSchema);
+      const listed = ajv.compile(listedTools([def.toolset ?? "read"], "full").find((t) => t.name === tool)!.outputSchema!);
       for (const args of calls) {
         let answer: unknown;
         try {
           answer = (await runTool(ctx, tool, args)).answer;
         } catch (err) {
-          // A read tool's refusal is an MCP error without structured content; an editing tool answers with the envelope (checked below).
+          // A refusal is an MCP error without structured content; the hashpilot CLI answers an editing tool's with the envelope (checked below).
           if ((def.toolset ?? "read") === "read") throw err;
           const { errorEnvelope } = await import("../../src/tools/envelope.js");
           answer = errorEnvelope(tool, err);

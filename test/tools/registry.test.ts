@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderLanguagesDoc } from "../../src/lang/docs.js";
 import { renderToolsDoc } from "../../src/tools/docs.js";
-import { ENVELOPE_TOOLSETS } from "../../src/tools/define.js";
-import { TOOLS, inputFields } from "../../src/tools/registry.js";
+import { DEFAULT_TOOLSETS, DESCRIPTION_LIMIT, ENVELOPE_TOOLSETS, LISTED_TOOL_AVERAGE, LISTING_BUDGET, PROVENANCE_KEYS } from "../../src/tools/define.js";
+import { TOOLS, inputFields, listedTools } from "../../src/tools/registry.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -70,6 +70,45 @@ describe("tool registry", () => {
       expect(t.description.length).toBeGreaterThan(40);
       expect(t.input.safeParse(null).success).toBe(false);
     }
+  });
+
+  it("the compact listing keeps within its budget: 8 KB, 370 bytes a tool on average, descriptions of 120 characters (the rule a tool joining the default toolsets follows)", () => {
+    const listing = listedTools(DEFAULT_TOOLSETS);
+    const bytes = Buffer.byteLength(JSON.stringify({ tools: listing }));
+    expect(bytes).toBeLessThanOrEqual(Math.min(LISTING_BUDGET, LISTED_TOOL_AVERAGE * listing.length));
+    const long = TOOLS.filter((t) => DEFAULT_TOOLSETS.includes(t.toolset ?? "read") && t.description.length > DESCRIPTION_LIMIT).map((t) => `${t.name}: ${t.description.length}`);
+    expect(long).toEqual([]);
+    // What a model is handed: no output schema, no title, no argument description or bound, only a default that is on.
+    const text = JSON.stringify(listing);
+    for (const key of ['"outputSchema"', '"title"', '"description":{', '"minimum"', '"maximum"', '"default":false', '"default":10', '"$schema"']) expect(text, key).not.toContain(key);
+    expect(listing.find((t) => t.name === "mast_callers")!.inputSchema.properties).toEqual({
+      symbol: { type: "string" },
+      file_path: { type: "string" },
+      transitive: { type: "boolean" },
+      include_potential: { default: true, type: "boolean" },
+      potential_limit: { type: "integer" },
+    });
+  });
+
+  it("an unlisted key is an optional input of its tool, and the full listing and docs/tools.md name it", () => {
+    const full = listedTools(["read", "edit", "more", "admin", "structural"], "full");
+    const compact = listedTools(["read", "edit", "more", "admin", "structural"]);
+    const unlisted = TOOLS.filter((t) => t.unlisted?.length);
+    expect(unlisted.map((t) => t.name)).toEqual(["mast_search", "mast_project_skeleton", "mast_signature", "mast_callers", "mast_graph", "mast_efficiency", "replace_hash", "diff_apply", "route_edit", "verify_changes", "intent"]);
+    for (const t of unlisted) {
+      const fields = new Map(inputFields(t).map((f) => [f.key, f]));
+      for (const key of t.unlisted!) expect([t.name, key, fields.get(key)?.required]).toEqual([t.name, key, false]);
+      expect(Object.keys(full.find((l) => l.name === t.name)!.inputSchema["properties"] as object)).toEqual(expect.arrayContaining([...t.unlisted!]));
+      expect(Object.keys(compact.find((l) => l.name === t.name)!.inputSchema["properties"] as object).filter((k) => t.unlisted!.includes(k))).toEqual([]);
+    }
+    // Every other key is listed, under its own name (a key named like a schema keyword is not lost).
+    for (const t of TOOLS) {
+      const listed = Object.keys(compact.find((l) => l.name === t.name)!.inputSchema["properties"] as object);
+      expect([t.name, listed]).toEqual([t.name, inputFields(t).map((f) => f.key).filter((k) => !t.unlisted?.includes(k))]);
+    }
+    // Provenance is a pipeline's: every editing tool that takes it leaves it out.
+    for (const t of TOOLS.filter((t) => DEFAULT_TOOLSETS.includes(t.toolset ?? "read") && inputFields(t).some((f) => f.key === "actor"))) expect([t.name, PROVENANCE_KEYS.every((k) => t.unlisted?.includes(k))]).toEqual([t.name, true]);
+    expect(readFileSync(join(ROOT, "docs", "tools.md"), "utf8")).toContain("Left out of the compact listing (accepted all the same; `mast serve --schemas full` lists them): `recovery`, `actor`, `task_id`, `reason`.");
   });
 
   it("`mast query --help` lists every tool", () => {

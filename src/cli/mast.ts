@@ -446,14 +446,17 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
       if (!existsSync(statePaths(config.state_dir).graphDb)) {
         throw new MastError("NOT_INDEXED", `no index found at ${config.state_dir}; run \`mast init\` / \`mast index\` first`);
       }
-      const ctx = createToolContext(config);
+      // The call is recorded in metrics.db as `mast serve` records its calls (session "mast-query", counted by estimate), after the answer is printed.
+      const { EstimatedRecorder } = await import("../tools/telemetry.js");
+      const recorder = config.telemetry ? new EstimatedRecorder(config.state_dir, config.project_root, (line) => process.stderr.write(`mast: ${line}\n`)) : undefined;
+      const ctx = createToolContext(config, config.project_root, undefined, recorder);
       try {
         // What an MCP client gets as the result's text: the answer, or the failure (then also named on stderr, with its exit code).
         let printed: unknown;
         let failure: unknown = null;
         try {
-          // Telemetry is `mast serve`'s: nothing recorded, no `_stats` (they go in MCP's `_meta`, never in the text).
-          const { answer, text } = await runTool(ctx, toolName, args, { telemetry: false });
+          // No `_stats` in the text (MCP sends them in the result's `_meta`).
+          const { answer, text } = await runTool(ctx, toolName, args);
           printed = opts.json ? text : answer;
         } catch (err) {
           const { failureOf } = await import("../tools/envelope.js");
@@ -464,6 +467,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
         if (failure !== null) throw failure;
       } finally {
         ctx.close();
+        recorder?.close();
       }
     });
 

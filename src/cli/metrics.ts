@@ -9,6 +9,7 @@ import { MetricsDb, nearestRank, type DayTotals, type ToolTotals } from "../stor
 import { metricsSummary, latestSession } from "../tools/efficiency.js";
 import { efficiency, metricsPath } from "../tools/telemetry.js";
 import { TOKENIZER_LABEL } from "../tools/tokenizer.js";
+import { CLI_SESSION } from "../tools/telemetry.js";
 
 const UNIT_SECONDS: Record<string, number> = { m: 60, h: 3_600, d: 86_400, w: 604_800 };
 
@@ -85,7 +86,7 @@ export function renderMetrics(report: MetricsReport, chart: boolean): string {
   ]);
   const lines = table(header, cells);
   if (chart && report.days.length > 0) lines.push("", ...dayChart(report.days));
-  lines.push("", `Tokenizer: ${report.tokenizer}`);
+  lines.push("", `Tokenizer: ${report.tokenizer}; \`mast query\` calls (session ${CLI_SESSION}) are counted at 4 bytes a token`);
   return lines.join("\n");
 }
 

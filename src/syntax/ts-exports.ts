@@ -2,7 +2,6 @@
 // every top-level declaration is known, `export { a, b as c }`, `export default name`, `export =
 // name` and `export … from` settle which declarations are exported — an alias gets a mirror chunk
 // and symbol, a name re-exported from another module a marker symbol.
-import { firstLine } from "../base/text.js";
 import type { ChunkDraft } from "./chunking.js";
 import { exportSpecifiers, stringValue } from "./es-nodes.js";
 import type { SyntaxNode } from "./parser.js";
@@ -102,5 +101,16 @@ function markExported(table: ExportTable, name: string): void {
 }
 
 function addMarker(table: ExportTable, stmt: SyntaxNode, name: string, reExport: { module: string; importedName: string }): void {
-  table.symbols.push(symbolRecord(name, "export", stmt.startPosition.row + 1, stmt.endPosition.row + 1, true, { signature: firstLine(stmt.text), reExport }));
+  table.symbols.push(symbolRecord(name, "export", stmt.startPosition.row + 1, stmt.endPosition.row + 1, true, { signature: markerSignature(stmt.text, name, reExport), reExport }));
+}
+
+/**
+ * A re-export's signature: the statement when it is one line, else the part of it that exports
+ * this name (`export type {\n  A,\n  B,\n} from './x'` → `export type { A } from './x'`).
+ */
+function markerSignature(text: string, name: string, reExport: { module: string; importedName: string }): string {
+  if (!text.includes("\n")) return text;
+  const head = /^export\s+type\b/.test(text) ? "export type" : "export";
+  const what = reExport.importedName === "*" ? `* as ${name}` : `{ ${reExport.importedName === name ? name : `${reExport.importedName} as ${name}`} }`;
+  return `${head} ${what} from '${reExport.module}';`;
 }

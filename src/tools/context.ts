@@ -2,7 +2,7 @@
 // (CLI, MCP) build one context per process and close it when they are done.
 import { existsSync } from "node:fs";
 import { MastError } from "../base/errors.js";
-import type { Telemetry } from "./telemetry.js";
+import type { CallRecorder } from "./telemetry.js";
 import type { ResolvedConfig } from "../index/config.js";
 import { guardProjectRoot, statePaths } from "../index/state.js";
 import { Store } from "../store/db.js";
@@ -15,8 +15,8 @@ export interface ToolContext {
   readonly editConfigPath?: string;
   /** Read tools' answers carry `_stats` (the `telemetry` setting). */
   readonly stats: boolean;
-  /** `mast serve`'s recorder of the read tools' calls (metrics.db); absent elsewhere. */
-  readonly recorder?: Telemetry;
+  /** The recorder of the read tools' calls in metrics.db: `mast serve`'s and `mast query`'s; absent elsewhere. */
+  readonly recorder?: CallRecorder;
   /** The state root the `structural` tools read the structural index under (default: the state dir). */
   readonly structuralRoot?: string;
   /** The index store; NOT_INDEXED when the state dir has no graph.db. */
@@ -24,7 +24,7 @@ export interface ToolContext {
   close(): void;
 }
 
-export function createToolContext(config: ResolvedConfig, cwd: string = config.project_root, editConfigPath?: string, recorder?: Telemetry, structuralRoot?: string): ToolContext {
+export function createToolContext(config: ResolvedConfig, cwd: string = config.project_root, editConfigPath?: string, recorder?: CallRecorder, structuralRoot?: string): ToolContext {
   let store: Store | null = null;
   return {
     config,

@@ -5,10 +5,11 @@
 // bytes a token); the rows — what `mast_efficiency` and `mast metrics` report — are counted by the
 // tokenizer (docs/decisions.md, "Token counts off the request path").
 import { randomUUID } from "node:crypto";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { MetricRow } from "../store/metrics.js";
+import { MetricsDb, type MetricRow } from "../store/metrics.js";
 
 /** Where the telemetry lives in the state dir. */
 export function metricsPath(stateDir: string): string {
@@ -149,7 +150,69 @@ const HANDOFF_MS = 100;
  * `flush` waits until every call recorded so far is in metrics.db (or could not be written: then
  * it resolves false).
  */
-export class Telemetry {
+/** What records a read tool's calls (tools/registry.ts): `mast serve`'s Telemetry, or `mast query`'s EstimatedRecorder. */
+export interface CallRecorder {
+  readonly sessionId: string;
+  /** Keeps `call` to be made into a row after the answer has gone. */
+  record(call: () => Omit<RecordedCall, "session_id">): void;
+  /** Writes what is waiting; false when it could not be written now. */
+  flush(): Promise<boolean>;
+}
+
+/** The session every `mast query` call is recorded in (`mast metrics --session` after CLI calls shows them). */
+export const CLI_SESSION = "mast-query";
+
+/**
+ * `mast query`'s recorder: its call written to metrics.db when the command closes it, after the
+ * answer is printed, counted by estimate — 4 bytes a token, the files' sizes on disk — for a
+ * one-shot command (the tokenizer and its thread would cost half a second a call).
+ */
+export class EstimatedRecorder implements CallRecorder {
+  readonly sessionId = CLI_SESSION;
+  private readonly calls: Array<() => Omit<RecordedCall, "session_id">> = [];
+
+  constructor(
+    private readonly stateDir: string,
+    private readonly projectRoot: string,
+    private readonly warn: (line: string) => void,
+  ) {}
+
+  record(call: () => Omit<RecordedCall, "session_id">): void {
+    this.calls.push(call);
+  }
+
+  flush(): Promise<boolean> {
+    return Promise.resolve(this.write());
+  }
+
+  /** Writes the recorded calls; a failure is a warning, never the command's. */
+  close(): void {
+    this.write();
+  }
+
+  private write(): boolean {
+    if (this.calls.length === 0) return true;
+    try {
+      const rows = this.calls.splice(0).map((make): MetricRow => {
+        const { text, files, ...row } = make();
+        const full = files.reduce((sum, f) => sum + Math.ceil((statSync(join(this.projectRoot, f), { throwIfNoEntry: false })?.size ?? 0) / 4), 0);
+        return { ...row, session_id: this.sessionId, tokens_returned: text === null ? 0 : Math.ceil(Buffer.byteLength(text) / 4), tokens_full_file_upper_bound: full };
+      });
+      const db = MetricsDb.open(metricsPath(this.stateDir), { busyMs: 200 });
+      try {
+        db.insert(rows);
+      } finally {
+        db.close();
+      }
+      return true;
+    } catch (err) {
+      this.warn(`telemetry: the call was not recorded: ${(err as Error).message}`);
+      return false;
+    }
+  }
+}
+
+export class Telemetry implements CallRecorder {
   readonly sessionId = randomUUID();
   private worker: Worker | null = null;
   private nextFlush = 1;

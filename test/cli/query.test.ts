@@ -43,6 +43,12 @@ describe("mast query", () => {
       is_exported: true,
       signature: "find(id: string): string | null",
     });
+    // Both calls are recorded as `mast serve`'s are, in session mast-query, counted by estimate (4 bytes a token).
+    const metrics = await runMast(["metrics", p.root, "--json"]);
+    expect(metrics.code).toBe(0);
+    const report = JSON.parse(metrics.stdout) as { rows: Array<{ tool_name: string; calls: number; tokens_returned: number }> };
+    expect(report.rows.map((r) => [r.tool_name, r.calls, r.tokens_returned])).toEqual([["mast_signature", 2, 2 * Math.ceil(Buffer.byteLength(line.stdout.trimEnd()) / 4)]]);
+    expect((await runMast(["metrics", p.root, "--session", "--json"])).stdout).toContain('"session_id": "mast-query"');
   });
 
   it("names every failure on one stderr line, with exit 2 for a usage error and 1 for the rest; a tool's own failure is on stdout as over MCP", async () => {

@@ -136,6 +136,21 @@ describe("mast_exports", () => {
     expect(r.exports).toEqual([{ name: "Credentials", kind: "export", signature: "export { LoginRequest as Credentials } from '../types.js';", line: 2, doc: null, from: "../types.js" }]);
     expect(r.star_exports).toEqual(["./handler.js"]);
   });
+  it("gives each name of a multi-line re-export the statement's part that exports it", async () => {
+    const barrel = makeProject({ "src/a.ts": "export type A = 1;\nexport type B = 2;\n", "src/index.ts": "export type {\n  A,\n  B as Bee,\n} from './a.js';\n" });
+    await runIndex(barrel.config(), { mode: "full" });
+    const barrelCtx = createToolContext(barrel.config());
+    try {
+      const r = (await callTool(barrelCtx, "mast_exports", { file_path: "src/index.ts" })) as any;
+      expect(r.exports.map((e: { name: string; signature: string }) => [e.name, e.signature])).toEqual([
+        ["A", "export type { A } from './a.js';"],
+        ["Bee", "export type { B as Bee } from './a.js';"],
+      ]);
+    } finally {
+      barrelCtx.close();
+      barrel.cleanup();
+    }
+  });
   it("names an unknown file with FILE_NOT_FOUND", async () => {
     await expect(call("mast_exports", { file_path: "src/nope.ts" })).rejects.toMatchObject({ code: "FILE_NOT_FOUND" });
   });

@@ -151,6 +151,12 @@ export const ECMASCRIPT_EDITS: EditRules = {
   },
   opaque: [],
   memberAccess: { member_expression: { object: "object", member: "property" } },
+  access: {
+    assignments: { assignment_expression: "left", augmented_assignment_expression: "left" },
+    updates: ["update_expression"],
+    calls: { call_expression: "function", new_expression: "constructor" },
+    nesting: ["object_pattern", "array_pattern", "pair_pattern", "assignment_pattern", "object_assignment_pattern", "rest_pattern", "parenthesized_expression", "non_null_expression"],
+  },
   pathScope: () => undefined,
   isKey: (token) => {
     const parent = token.parent;

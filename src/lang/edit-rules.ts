@@ -176,6 +176,12 @@ export interface EditRules {
   readonly patterns: Readonly<Record<string, PatternFields>>;
   /** Nodes whose contents are tokens, not a tree (a Rust macro's arguments): `a.b` there is read from the tokens' order. */
   readonly opaque: readonly string[];
+  /**
+   * How a use reads as a write or a call (mast_references' marks): assignment nodes → the field
+   * holding their target, update nodes (`x++`), call nodes → the field holding the callee, and the
+   * nodes a target may sit in on an assignment's left (destructuring, lists, parentheses).
+   */
+  readonly access: { readonly assignments: Readonly<Record<string, string>>; readonly updates: readonly string[]; readonly calls: Readonly<Record<string, string>>; readonly nesting: readonly string[] };
   /** Member accesses: node type → its object and member fields (`a.b`, `a::b`). */
   readonly memberAccess: Readonly<Record<string, { readonly object: string; readonly member: string }>>;
   /**

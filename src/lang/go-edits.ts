@@ -149,6 +149,12 @@ export const GO_EDITS: EditRules = {
   patterns: { expression_list: null, parameter_declaration: ["name"], variadic_parameter_declaration: ["name"] },
   opaque: [],
   memberAccess: { selector_expression: { object: "operand", member: "field" } },
+  access: {
+    assignments: { assignment_statement: "left" },
+    updates: ["inc_statement", "dec_statement"],
+    calls: { call_expression: "function" },
+    nesting: ["expression_list", "parenthesized_expression"],
+  },
   pathScope: () => undefined,
   isKey: (token) => {
     const parent = token.parent;

@@ -24,7 +24,8 @@ const literalType = (value: RuleNode | null): string | null => {
   const literal = value?.type === "unary_expression" ? value.childForFieldName("operand") : value;
   if (literal?.type !== "composite_literal") return null;
   const type = literal.childForFieldName("type");
-  return type?.type === "type_identifier" ? type.text : null;
+  // `pkg.T{}`: the qualified name (a file-scoped rename finds no owner of it; navigation follows the package).
+  return type?.type === "type_identifier" || type?.type === "qualified_type" ? type.text : null;
 };
 
 // ---- imports ----

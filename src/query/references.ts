@@ -206,6 +206,13 @@ class Navigator {
   /** The type declarations a type name means in a file: its own, an import's, its package's, else every one of the name. */
   types(path: string, fileId: number, name: string): SymbolRow[] {
     const typed = (rows: SymbolRow[]) => rows.filter((r) => TYPE_KINDS.includes(r.kind));
+    // `pkg.Type`, `m::Type`: the type a module the file imports exports.
+    const qualified = /^(.+?)(?:\.|::)([^.:]+)$/.exec(name);
+    if (qualified) {
+      const imp = this.importOf(fileId, qualified[1]!, Number.MAX_SAFE_INTEGER);
+      const row = imp?.resolved ? this.exported(imp.resolved, qualified[2]!) : null;
+      return row !== null && TYPE_KINDS.includes(row.kind) ? [row] : this.types(path, fileId, qualified[2]!);
+    }
     const own = typed(prepared(this.db, `${SYMBOL_ROW} WHERE s.file_id = ? AND s.name = ? ORDER BY s.line`).all(fileId, name) as SymbolRow[]);
     if (own.length > 0) return own;
     const imp = this.importOf(fileId, name, Number.MAX_SAFE_INTEGER);
@@ -251,12 +258,15 @@ class Navigator {
     return { resolution: named.some((r) => r.resolution === "checker") ? "checker" : "type", total: unique.length, definitions: unique.map((r) => this.locate(r)) };
   }
 
-  /** Candidates by name: declarations of the name, or members of it (`X.name`), exported first, at most NAME_CANDIDATES. */
-  byName(name: string): Resolved {
-    const rows = prepared(
+  /** Candidates by name in the language of `from`: declarations of the name, or members of it (`X.name`), exported first, at most NAME_CANDIDATES. */
+  byName(name: string, from: string): Resolved {
+    const family = familyOf(from);
+    const all = prepared(
       this.db,
       `${SYMBOL_ROW} WHERE (s.name = ? OR (length(s.name) > length(?) + 1 AND substr(s.name, -length(?) - 1) = '.' || ?)) AND s.kind != 'export' ORDER BY s.is_exported DESC, f.path, s.line, s.id`,
     ).all(name, name, name, name) as SymbolRow[];
+    // A name in one language does not name another's declarations.
+    const rows = all.filter((r) => familyOf(r.path) === family);
     return { resolution: "name", total: rows.length, definitions: rows.slice(0, NAME_CANDIDATES).map((r) => this.locate(r)) };
   }
 
@@ -271,6 +281,8 @@ class Navigator {
         const b = site.binding;
         if (b === "conflict") return null;
         if (b === null) {
+          const imported = this.importOf(fileId, name, site.line);
+          if (imported !== null) return this.throughImport(path, fileId, site, name);
           const packaged = this.inPackage(path, name);
           if (packaged.length > 0) return { resolution: "scope", total: packaged.length, definitions: packaged.slice(0, NAME_CANDIDATES).map((r) => this.locate(r)) };
           return site.access === "call" ? this.callEdges(fileId, site.line, name) : null;
@@ -280,8 +292,8 @@ class Navigator {
       }
       case "member": {
         const object = site.object;
-        if (object?.binding?.kind === "import") {
-          const imp = this.importOf(fileId, object.name, object.binding.line);
+        if (object !== null && (object.binding === null || object.binding.kind === "import")) {
+          const imp = this.importOf(fileId, object.name, object.binding?.line ?? site.line);
           if (imp?.resolved) {
             const row = this.exported(imp.resolved, name);
             if (row) return one(this.locate(row), "import");
@@ -369,7 +381,7 @@ export function definitionAt(db: Db, projectRoot: string, path: string, at: Text
     });
   }
   const site = nav.sources.names(file.path)?.sites(token.name).find((s) => s.line === token.line && s.column === token.column) ?? null;
-  const resolved = (site === null ? null : nav.resolve(file.path, file.id, site, token.name)) ?? nav.byName(token.name);
+  const resolved = (site === null ? null : nav.resolve(file.path, file.id, site, token.name)) ?? nav.byName(token.name, file.path);
   return {
     name: token.name,
     at: { line: token.line, column: token.column },
@@ -401,6 +413,8 @@ export interface References {
   readonly elsewhere: number;
   /** Lines naming it only inside comments or strings. */
   readonly notCode: number;
+  /** Lines naming it in files of other languages (which cannot refer to it). */
+  readonly otherLanguage: number;
   /** Files with lines naming it that were not parsed (past MAX_PARSED_FILES, unreadable, or of a language without binding rules): their lines are potential, unmarked. */
   readonly unparsedFiles: number;
 }
@@ -452,7 +466,11 @@ export function referencesTo(db: Db, projectRoot: string, declaration: Definitio
   const name = tailOf(declaration.name);
   const declaringId = nav.fileId(declaration.file_path);
   const local = isLocal(nav, declaration);
-  const candidates = local ? [] : linesNaming(db, projectRoot, [name]);
+  // Only files of the declaration's language (TypeScript and JavaScript are one) can name it; other languages' lines are counted.
+  const family = familyOf(declaration.file_path);
+  const named = local ? [] : linesNaming(db, projectRoot, [name]);
+  const candidates = named.filter((c) => familyOf(c.file_path) === family);
+  const otherLanguage = named.length - candidates.length;
   const byFile = new Map<string, Array<{ line: number; context: string }>>();
   if (declaringId !== null) byFile.set(declaration.file_path, []);
   for (const c of candidates) (byFile.get(c.file_path) ?? byFile.set(c.file_path, []).get(c.file_path)!).push(c);
@@ -528,6 +546,13 @@ export function referencesTo(db: Db, projectRoot: string, declaration: Definitio
     potential: sorted.filter((e) => e.state === "potential").map(strip),
     elsewhere: sorted.filter((e) => e.state === "elsewhere").length,
     notCode,
+    otherLanguage,
     unparsedFiles,
   };
+}
+
+/** The language family of a file: its spec's extractor (TypeScript and JavaScript share one), or its language. */
+function familyOf(path: string): string | null {
+  const spec = extensionInfo(path)?.spec;
+  return spec === undefined ? null : spec.extractor === "outline" ? spec.name : spec.extractor;
 }

@@ -1215,7 +1215,9 @@ export function nameSites(rules: EditRules, tree: Tree, text: string, name: stri
       continue;
     }
     if (keys.has(key)) {
-      sites.push({ ...base, role: "key", owner: literalOwners.get(key) ?? null, access: written });
+      // A literal's field key (`T{f: x}`, `S { f }`) initialises the field: a write.
+      const literalOwner = literalOwners.get(key) ?? null;
+      sites.push({ ...base, role: "key", owner: literalOwner, access: literalOwner === null ? written : "write" });
       continue;
     }
     if (references.has(key)) sites.push({ ...base, role: "use", binding: groupBinding(index.resolve(token)), access: written });

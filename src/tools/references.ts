@@ -29,7 +29,7 @@ const CONTEXT_CHARS = 240;
 export const definitionTool = defineTool({
   name: "mast_definition",
   title: "Go to definition",
-  description: "The declaration the name at file_path:line:column (1-based) resolves to, with its signature; resolution says how (scope, import, type, checker, name).",
+  description: "Go to definition: the declaration the name at file_path:line:column (1-based) resolves to, with its signature, and how it was resolved.",
   details:
     "The declaration the name at a position resolves to, as an editor's go-to-definition: a local binding (parameter, variable, nested function) answers its own line; an import follows the module's re-exports and barrels to the declaration (a module outside the project: the import itself, kind import; a namespace or package: the module, kind module); " +
     "a member (`obj.member`) resolves through the object's type where the file says it (`this`/`self`, an annotated or constructed name, the type itself, base classes followed) or through the call graph's edge for a call on that line (checker when the opt-in checker pass proved it); " +
@@ -91,11 +91,11 @@ function declarationOf(ctx: ToolContext, args: { symbol?: string | null; file_pa
 export const referencesTool = defineTool({
   name: "mast_references",
   title: "References of a declaration",
-  description: "Every reference to a declaration — fields, properties and variables included — by symbol or file_path:line:column, verified or potential, each line marked read/write/call.",
+  description: "Every reference to a declaration (fields, properties, variables too) by symbol or file_path:line:column: verified or potential lines marked read/write/call.",
   details:
     "Every reference to one declaration (a function, class, method, field, property, variable or parameter), named by symbol (a name or Owner.member; file_path picks among same-named ones) or by the name at file_path, line and column (1-based; resolved as mast_definition does, its resolution given). " +
     "Each line naming it is classified by resolving its occurrences as mast_definition does: verified (an occurrence resolves to the declaration — by the file's scopes, an import, the object's known type — or the call graph links a call there; safe to act on), potential (nothing proves what it names: an object of unknown type, a file not parsed — review), " +
-    "or counted in summary: elsewhere_omitted (every occurrence resolves to another declaration) and not_code_omitted (it is named only in comments or strings). A local (a parameter, a variable in a function) is looked for in its own file only. " +
+    "or counted in summary: elsewhere_omitted (every occurrence resolves to another declaration), not_code_omitted (it is named only in comments or strings) and other_language_omitted (lines in files of another language; TypeScript and JavaScript are one). A local (a parameter, a variable in a function) is looked for in its own file only. " +
     "Sites are grouped by file ({file_path, is_test?, resolution?, sites}), each one line of text \"LINE MARKS: text\": marks are declaration, read, write (an assignment's target, ++, a destructuring assignment, o.f = …) and call, comma-separated; [resolution] ends a verified site unless its file states one for all. " +
     `Files are parsed the declaring file first, then the files importing it; past ${MAX_PARSED_FILES} parsed files (or where a language has no binding rules) lines are potential unmarked, counted in summary.unparsed_files. ` +
     `Both lists are capped (verified_limit, default ${VERIFIED_LIMIT}; potential_limit, default ${POTENTIAL_LIMIT}); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated).`,
@@ -158,6 +158,7 @@ export const referencesTool = defineTool({
         ...cut("potential", refs.potential.length, potential.length),
         ...(refs.elsewhere > 0 ? { elsewhere_omitted: refs.elsewhere } : {}),
         ...(refs.notCode > 0 ? { not_code_omitted: refs.notCode } : {}),
+        ...(refs.otherLanguage > 0 ? { other_language_omitted: refs.otherLanguage } : {}),
         ...(refs.unparsedFiles > 0 ? { unparsed_files: refs.unparsedFiles } : {}),
       },
       ...(busy ? { file_busy_returning_stale_cache: true as const } : {}),

@@ -198,6 +198,7 @@ export const ECMASCRIPT_EDITS: EditRules = {
     callee: "eval",
     isCall: (token) => token.parent?.type === "call_expression" && fieldIs(token.parent, "function", token) && token.parent.childForFieldName("optional_chain") === null,
   },
+  literalKey: (token) => token.type === "shorthand_property_identifier" || (token.type === "property_identifier" && token.parent?.type === "pair" && fieldIs(token.parent, "key", token)),
   memberKey: (token) =>
     token.type === "shorthand_property_identifier" ||
     token.type === "shorthand_property_identifier_pattern" ||

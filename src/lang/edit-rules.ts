@@ -145,6 +145,8 @@ export interface EditRules {
   readonly scopeStatements?: readonly string[];
   /** A token that names a parameter at a call (a Python keyword argument): a parameter's or member's rename lists it, it cannot say which function it goes to. */
   keywordUse?(token: RuleNode): boolean;
+  /** A key that declares a property of the object literal it is in (`{ a: 1 }`, `{ a }`): navigation's definition of it is itself. */
+  literalKey?(token: RuleNode): boolean;
   /** A token that may name a member of an object of unknown type (an object key, a destructured key, a field of a literal whose type is left out): a member's rename lists it. */
   memberKey?(token: RuleNode): boolean;
   /**

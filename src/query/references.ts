@@ -41,6 +41,8 @@ export interface Resolved {
 export const NAME_CANDIDATES = 10;
 /** Files mast_references parses to classify their lines, the declaring file and its importers first; lines in others are potential. */
 export const MAX_PARSED_FILES = 300;
+/** Of those, files that do not import the declaring file (nor share its directory): a reference there cannot be proven by an import, only told apart from other declarations'. */
+export const MAX_OTHER_PARSED = 40;
 /** Levels of base classes a member is looked up through. */
 const MAX_BASES = 5;
 const TYPE_KINDS = ["class", "interface", "type", "enum", "struct", "trait"];
@@ -156,20 +158,28 @@ class Navigator {
 
   /** The import row binding `local` at (or before) a line of a file, and what it takes from its module. */
   importOf(fileId: number, local: string, line: number): { imported: string; module: string; resolved: string | null; line: number } | null {
-    const rows = prepared(this.db, "SELECT symbols, locals, module, resolved_path AS resolved, line FROM imports WHERE file_id = ? AND line <= ? AND kind IN ('import', 'require', 'dynamic_import', 'export_from') ORDER BY line DESC, id").all(fileId, line) as Array<{
-      symbols: string;
-      locals: string;
-      module: string;
-      resolved: string | null;
-      line: number;
-    }>;
+    let rows = this.imports.get(fileId);
+    if (rows === undefined) {
+      const read = prepared(this.db, "SELECT symbols, locals, module, resolved_path AS resolved, line FROM imports WHERE file_id = ? AND kind IN ('import', 'require', 'dynamic_import', 'export_from') ORDER BY line DESC, id").all(fileId) as Array<{
+        symbols: string;
+        locals: string;
+        module: string;
+        resolved: string | null;
+        line: number;
+      }>;
+      this.imports.set(fileId, (rows = read.map((r) => ({ symbols: JSON.parse(r.symbols) as string[], locals: JSON.parse(r.locals) as string[], module: r.module, resolved: r.resolved, line: r.line }))));
+    }
     for (const r of rows) {
-      const locals = JSON.parse(r.locals) as string[];
-      const k = locals.indexOf(local);
-      if (k !== -1) return { imported: (JSON.parse(r.symbols) as string[])[k] ?? local, module: r.module, resolved: r.resolved, line: r.line };
+      if (r.line > line) continue;
+      const k = r.locals.indexOf(local);
+      if (k !== -1) return { imported: r.symbols[k] ?? local, module: r.module, resolved: r.resolved, line: r.line };
     }
     return null;
   }
+
+  private readonly imports = new Map<number, Array<{ symbols: string[]; locals: string[]; module: string; resolved: string | null; line: number }>>();
+  private readonly typeMemo = new Map<string, SymbolRow[]>();
+  private readonly memberMemo = new Map<string, Definition | null>();
 
   /** The declaration a module exports as `name`, through re-exports — in a directory-scoped language (Go), in any file of the package. */
   exported(modulePath: string, name: string): SymbolRow | null {
@@ -205,13 +215,20 @@ class Navigator {
 
   /** The type declarations a type name means in a file: its own, an import's, its package's, else every one of the name. */
   types(path: string, fileId: number, name: string): SymbolRow[] {
+    const key = `${fileId}:${name}`;
+    let found = this.typeMemo.get(key);
+    if (found === undefined) this.typeMemo.set(key, (found = this.typesOf(path, fileId, name)));
+    return found;
+  }
+
+  private typesOf(path: string, fileId: number, name: string): SymbolRow[] {
     const typed = (rows: SymbolRow[]) => rows.filter((r) => TYPE_KINDS.includes(r.kind));
     // `pkg.Type`, `m::Type`: the type a module the file imports exports.
     const qualified = /^(.+?)(?:\.|::)([^.:]+)$/.exec(name);
     if (qualified) {
       const imp = this.importOf(fileId, qualified[1]!, Number.MAX_SAFE_INTEGER);
       const row = imp?.resolved ? this.exported(imp.resolved, qualified[2]!) : null;
-      return row !== null && TYPE_KINDS.includes(row.kind) ? [row] : this.types(path, fileId, qualified[2]!);
+      return row !== null && TYPE_KINDS.includes(row.kind) ? [row] : this.typesOf(path, fileId, qualified[2]!);
     }
     const own = typed(prepared(this.db, `${SYMBOL_ROW} WHERE s.file_id = ? AND s.name = ? ORDER BY s.line`).all(fileId, name) as SymbolRow[]);
     if (own.length > 0) return own;
@@ -227,6 +244,13 @@ class Navigator {
 
   /** A member of a type: a method the index has, a field or property its file declares (or, undeclared, first assigns through `this`/`self`), else its bases'. */
   member(owner: SymbolRow, member: string, depth = 0): Definition | null {
+    const key = `${owner.id}:${member}:${depth}`;
+    let found = this.memberMemo.get(key);
+    if (found === undefined) this.memberMemo.set(key, (found = this.memberOf(owner, member, depth)));
+    return found;
+  }
+
+  private memberOf(owner: SymbolRow, member: string, depth: number): Definition | null {
     const methods = prepared(this.db, `${SYMBOL_ROW} WHERE s.name = ? AND s.kind != 'export' ORDER BY s.file_id = ? DESC, f.path, s.line`).all(`${owner.name}.${member}`, owner.file_id) as SymbolRow[];
     const method = methods.find((m) => m.file_id === owner.file_id) ?? methods.find((m) => this.inPackage(owner.path, m.name).some((r) => r.id === m.id));
     if (method) return this.locate(method);
@@ -381,7 +405,10 @@ export function definitionAt(db: Db, projectRoot: string, path: string, at: Text
     });
   }
   const site = nav.sources.names(file.path)?.sites(token.name).find((s) => s.line === token.line && s.column === token.column) ?? null;
-  const resolved = (site === null ? null : nav.resolve(file.path, file.id, site, token.name)) ?? nav.byName(token.name, file.path);
+  // An object literal's key declares the literal's own property — a candidate first, since the type the literal is given (which the file may not say) may declare it.
+  const literalKey = (named: Resolved): Resolved =>
+    site?.literal === true ? { resolution: "name", total: named.total + 1, definitions: [nav.declared(file.path, file.id, site, token.name, "property", null), ...named.definitions].slice(0, NAME_CANDIDATES) } : named;
+  const resolved = (site === null ? null : nav.resolve(file.path, file.id, site, token.name)) ?? literalKey(nav.byName(token.name, file.path));
   return {
     name: token.name,
     at: { line: token.line, column: token.column },
@@ -495,9 +522,10 @@ export function referencesTo(db: Db, projectRoot: string, declaration: Definitio
     if (!e.marks.includes(m)) e.marks.push(m);
   };
   let parsedFiles = 0;
+  let otherParsed = 0;
   for (const path of order) {
     const found = byFile.get(path)!;
-    const names = parsedFiles < MAX_PARSED_FILES ? nav.sources.names(path) : null;
+    const names = parsedFiles < MAX_PARSED_FILES && (rankOf(path) < 2 || otherParsed++ < MAX_OTHER_PARSED) ? nav.sources.names(path) : null;
     if (names === null) {
       unparsedFiles++;
       for (const c of found) entry(path, c.line, c.context).state = "potential";

@@ -1125,6 +1125,8 @@ export interface NameSite extends TextPosition {
   readonly owner: string | null;
   /** A member access whose object is a plain name: that name and its binding in the file (an imported module or package: `ns.f`). */
   readonly object: { readonly name: string; readonly binding: SiteBinding | null } | null;
+  /** A key declaring a property of the object literal it is in (EditRules.literalKey). */
+  readonly literal: boolean;
   /** write: an assignment's target, `x++`, a destructuring assignment's target, `o.f = …`; call: the callee of a call or `new`; declaration: a declaration or binding that is none of those. */
   readonly access: "read" | "write" | "call" | "declaration";
 }
@@ -1188,7 +1190,7 @@ export function nameSites(rules: EditRules, tree: Tree, text: string, name: stri
     const key = keyOf(token);
     const decl = declared.get(key);
     const binding = bound.get(key);
-    const base = { ...at(token), declared: null, binding: null, owner: null, object: null };
+    const base = { ...at(token), declared: null, binding: null, owner: null, object: null, literal: rules.literalKey?.(token) === true };
     const written = accessOf(rules, token);
     if (decl || binding) {
       const group = binding ? index.groupOf.get(binding) ?? null : null;

@@ -150,6 +150,8 @@ describe("mast_definition", () => {
     expect(await definition("src/use.ts", 5, 7)).toEqual({ name: "run", at: { line: 5, column: 7 }, resolution: "type", definitions: [def("src/cmd.ts", 4, 3, "Command.run", "method", "run(times: number): void")] });
     // The caret just after the name (column 11, past `name`) still finds it.
     expect(await definition("src/use.ts", 4, 11)).toEqual({ name: "name", at: { line: 4, column: 7 }, resolution: "type", definitions: [def("src/cmd.ts", 2, 3, "Command.name", "field", "name: string = '';")] });
+    // An object literal's key: the literal's own property, a candidate before the declarations of the name.
+    expect(await definition("src/other.ts", 1, 24)).toEqual({ name: "name", at: { line: 1, column: 24 }, resolution: "name", definitions: [def("src/other.ts", 1, 24, "name", "property", "export const thing = { name: 'z' };")] });
     // `o: any`: the declarations of members named run, in the file's language only (not Python's or Rust's).
     expect(await definition("src/other.ts", 3, 38)).toEqual({ name: "run", at: { line: 3, column: 38 }, resolution: "name", definitions: [def("src/cmd.ts", 4, 3, "Command.run", "method", "run(times: number): void")] });
   });

@@ -207,9 +207,14 @@ class Navigator {
     if (imp.resolved === null) {
       return { resolution: "import", total: 1, definitions: [{ file_path: path, line: binding.line, column: binding.column, name: local, kind: "import", signature: this.sources.line(path, binding.line)?.trim() ?? null }] };
     }
-    const row = imp.imported === "*" ? null : this.exported(imp.resolved, imp.imported);
+    // A namespace (`import * as ns`, a Go package's name): the import that binds it, as the TypeScript compiler answers.
+    if (imp.imported === "*") {
+      const own = binding.column > 0;
+      return { resolution: "import", total: 1, definitions: [{ file_path: path, line: own ? binding.line : imp.line, column: own ? binding.column : null, name: local, kind: "import", signature: this.sources.line(path, own ? binding.line : imp.line)?.trim() ?? null }] };
+    }
+    const row = this.exported(imp.resolved, imp.imported);
     if (row !== null) return { resolution: "import", total: 1, definitions: [this.locate(row)] };
-    // A namespace or a module (`import * as ns`, Python's `import pkg.mod`, a Go package): the module.
+    // A module (Python's `from pkg import mod`): the module.
     return { resolution: "import", total: 1, definitions: [{ file_path: imp.resolved, line: 1, column: null, name: imp.module, kind: "module", signature: null }] };
   }
 
@@ -306,7 +311,7 @@ class Navigator {
         if (b === "conflict") return null;
         if (b === null) {
           const imported = this.importOf(fileId, name, site.line);
-          if (imported !== null) return this.throughImport(path, fileId, site, name);
+          if (imported !== null) return this.throughImport(path, fileId, { line: imported.line, column: 0 }, name);
           const packaged = this.inPackage(path, name);
           if (packaged.length > 0) return { resolution: "scope", total: packaged.length, definitions: packaged.slice(0, NAME_CANDIDATES).map((r) => this.locate(r)) };
           return site.access === "call" ? this.callEdges(fileId, site.line, name) : null;

@@ -169,9 +169,9 @@ describe("mast_definition", () => {
     expect(await definition("pkg/use.py", 4, 9)).toEqual({ name: "name", at: { line: 4, column: 9 }, resolution: "type", definitions: [def("pkg/cmd.py", 2, 5, "Command.name", "variable", "name: str = ''")] });
   });
 
-  it("Go: a local, a package import, a method and a field through a literal of the package's type", async () => {
+  it("Go: a local, a package's name (its import, as TypeScript answers a namespace), a method and a field through a literal of the package's type", async () => {
     expect(await definition("cmd/cmd.go", 10, 13)).toEqual({ name: "total", at: { line: 10, column: 13 }, resolution: "scope", definitions: [def("cmd/cmd.go", 9, 2, "total", "variable", "total := times + 1")] });
-    expect(await definition("main.go", 6, 8)).toEqual({ name: "cmd", at: { line: 6, column: 8 }, resolution: "import", definitions: [def("cmd/cmd.go", 1, null, "example.com/m/cmd", "module", null)] });
+    expect(await definition("main.go", 6, 8)).toEqual({ name: "cmd", at: { line: 6, column: 8 }, resolution: "import", definitions: [def("main.go", 3, null, "cmd", "import", 'import "example.com/m/cmd"')] });
     expect(await definition("main.go", 8, 4)).toEqual({ name: "Run", at: { line: 8, column: 4 }, resolution: "type", definitions: [def("cmd/cmd.go", 8, 19, "Command.Run", "method", "func (c *Command) Run(times int) int")] });
     expect(await definition("main.go", 7, 4)).toEqual({ name: "Name", at: { line: 7, column: 4 }, resolution: "type", definitions: [def("cmd/cmd.go", 4, 2, "Command.Name", "field", "Name  string")] });
   });

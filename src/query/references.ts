@@ -201,13 +201,15 @@ class Navigator {
   }
 
   /** What an import binding of `local` leads to: the declaration it takes, the module itself for a namespace, or the import line for a module outside the project. */
-  throughImport(path: string, fileId: number, binding: TextPosition, local: string): Resolved | null {
+  throughImport(path: string, fileId: number, binding: TextPosition, local: string, atBinding = false): Resolved | null {
     const imp = this.importOf(fileId, local, binding.line);
     if (imp === null) return null;
     if (imp.resolved === null) {
       return { resolution: "import", total: 1, definitions: [{ file_path: path, line: binding.line, column: binding.column, name: local, kind: "import", signature: this.sources.line(path, binding.line)?.trim() ?? null }] };
     }
-    // A namespace (`import * as ns`, a Go package's name): the import that binds it, as the TypeScript compiler answers.
+    // A use of a namespace (`ns.f`'s `ns`, a Go package's name): the import that binds it, as the TypeScript compiler answers.
+    // On the binding itself (`import * as ns`), the module, as the compiler answers it there.
+    if (imp.imported === "*" && atBinding) return { resolution: "import", total: 1, definitions: [{ file_path: imp.resolved, line: 1, column: null, name: imp.module, kind: "module", signature: null }] };
     if (imp.imported === "*") {
       const own = binding.column > 0;
       return { resolution: "import", total: 1, definitions: [{ file_path: path, line: own ? binding.line : imp.line, column: own ? binding.column : null, name: local, kind: "import", signature: this.sources.line(path, own ? binding.line : imp.line)?.trim() ?? null }] };
@@ -316,7 +318,7 @@ class Navigator {
           if (packaged.length > 0) return { resolution: "scope", total: packaged.length, definitions: packaged.slice(0, NAME_CANDIDATES).map((r) => this.locate(r)) };
           return site.access === "call" ? this.callEdges(fileId, site.line, name) : null;
         }
-        if (b.kind === "import") return this.throughImport(path, fileId, b, name);
+        if (b.kind === "import") return this.throughImport(path, fileId, b, name, site.line === b.line && site.column === b.column);
         return one(this.bound(path, fileId, b, name), "scope");
       }
       case "member": {

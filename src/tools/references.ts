@@ -31,7 +31,7 @@ export const definitionTool = defineTool({
   title: "Go to definition",
   description: "Go to definition: the declaration the name at file_path:line:column (1-based) resolves to, with its signature, and how it was resolved.",
   details:
-    "The declaration the name at a position resolves to, as an editor's go-to-definition: a local binding (parameter, variable, nested function) answers its own line; an import follows the module's re-exports and barrels to the declaration (a module outside the project, a namespace import or a Go package name: the import itself, kind import, as the TypeScript compiler answers a namespace; a module imported by name: the module, kind module); " +
+    "The declaration the name at a position resolves to, as an editor's go-to-definition: a local binding (parameter, variable, nested function) answers its own line; an import follows the module's re-exports and barrels to the declaration (a module outside the project, a use of a namespace import or of a Go package name: the import itself, kind import, as the TypeScript compiler answers; the namespace binding itself or a module imported by name: the module, kind module); " +
     "a member (`obj.member`) resolves through the object's type where the file says it (`this`/`self`, an annotated or constructed name, the type itself, base classes followed) or through the call graph's edge for a call on that line (checker when the opt-in checker pass proved it); " +
     "fields and properties (declared, or first assigned through this/self) are answered as well as methods. Otherwise the declarations of the name (and members `X.name`) are candidates, resolution name, at most " +
     `${NAME_CANDIDATES} (definitions_truncated counts the rest). ` +

@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   REQUEST_TOO_LARGE: "The request is over the server's message limit: send less per call (split a large new_content into several replace_hash or diff_apply calls over parts of the file).",
   REGEX_TIMEOUT: "The pattern backtracks catastrophically (nested quantifiers such as (a+)+ or (.*a){20}); simplify it and retry.",
   SYMBOL_NOT_FOUND: "List the file's declarations with `hashpilot ast find-symbols <file>`; name a member as `Owner.member`.",
+  NO_NAME_AT_POSITION: "Point at a name: line and column are 1-based (column counts characters from 1); read the line first (hashpilot read, or mast_signature for the declaration) and pass a column inside the identifier.",
   AMBIGUOUS_SYMBOL: "The name binds more than one thing: pick one (a member as `Owner.member`, or the binding's line), or rename each separately.",
   UNRESOLVED_REFERENCES: "Some uses of the name may or may not be the renamed variable, and the text cannot tell (in JavaScript: inside a `with` body, or where a direct `eval` runs): check the lines listed, then pass --yes to rename the others and leave those as they are, or rename by hand.",
   SEARCH_TRUNCATED: "The search stopped at the depth guard before it could be sure; edit the deeply nested code with replace-hash instead.",

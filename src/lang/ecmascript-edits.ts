@@ -151,6 +151,12 @@ export const ECMASCRIPT_EDITS: EditRules = {
   },
   opaque: [],
   memberAccess: { member_expression: { object: "object", member: "property" } },
+  access: {
+    assignments: { assignment_expression: "left", augmented_assignment_expression: "left" },
+    updates: ["update_expression"],
+    calls: { call_expression: "function", new_expression: "constructor" },
+    nesting: ["object_pattern", "array_pattern", "pair_pattern", "assignment_pattern", "object_assignment_pattern", "rest_pattern", "parenthesized_expression", "non_null_expression"],
+  },
   pathScope: () => undefined,
   isKey: (token) => {
     const parent = token.parent;
@@ -192,6 +198,7 @@ export const ECMASCRIPT_EDITS: EditRules = {
     callee: "eval",
     isCall: (token) => token.parent?.type === "call_expression" && fieldIs(token.parent, "function", token) && token.parent.childForFieldName("optional_chain") === null,
   },
+  literalKey: (token) => token.type === "shorthand_property_identifier" || (token.type === "property_identifier" && token.parent?.type === "pair" && fieldIs(token.parent, "key", token)),
   memberKey: (token) =>
     token.type === "shorthand_property_identifier" ||
     token.type === "shorthand_property_identifier_pattern" ||

@@ -145,6 +145,8 @@ export interface EditRules {
   readonly scopeStatements?: readonly string[];
   /** A token that names a parameter at a call (a Python keyword argument): a parameter's or member's rename lists it, it cannot say which function it goes to. */
   keywordUse?(token: RuleNode): boolean;
+  /** A key that declares a property of the object literal it is in (`{ a: 1 }`, `{ a }`): navigation's definition of it is itself. */
+  literalKey?(token: RuleNode): boolean;
   /** A token that may name a member of an object of unknown type (an object key, a destructured key, a field of a literal whose type is left out): a member's rename lists it. */
   memberKey?(token: RuleNode): boolean;
   /**
@@ -176,6 +178,12 @@ export interface EditRules {
   readonly patterns: Readonly<Record<string, PatternFields>>;
   /** Nodes whose contents are tokens, not a tree (a Rust macro's arguments): `a.b` there is read from the tokens' order. */
   readonly opaque: readonly string[];
+  /**
+   * How a use reads as a write or a call (mast_references' marks): assignment nodes → the field
+   * holding their target, update nodes (`x++`), call nodes → the field holding the callee, and the
+   * nodes a target may sit in on an assignment's left (destructuring, lists, parentheses).
+   */
+  readonly access: { readonly assignments: Readonly<Record<string, string>>; readonly updates: readonly string[]; readonly calls: Readonly<Record<string, string>>; readonly nesting: readonly string[] };
   /** Member accesses: node type → its object and member fields (`a.b`, `a::b`). */
   readonly memberAccess: Readonly<Record<string, { readonly object: string; readonly member: string }>>;
   /**

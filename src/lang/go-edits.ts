@@ -24,7 +24,8 @@ const literalType = (value: RuleNode | null): string | null => {
   const literal = value?.type === "unary_expression" ? value.childForFieldName("operand") : value;
   if (literal?.type !== "composite_literal") return null;
   const type = literal.childForFieldName("type");
-  return type?.type === "type_identifier" ? type.text : null;
+  // `pkg.T{}`: the qualified name (a file-scoped rename finds no owner of it; navigation follows the package).
+  return type?.type === "type_identifier" || type?.type === "qualified_type" ? type.text : null;
 };
 
 // ---- imports ----
@@ -149,6 +150,12 @@ export const GO_EDITS: EditRules = {
   patterns: { expression_list: null, parameter_declaration: ["name"], variadic_parameter_declaration: ["name"] },
   opaque: [],
   memberAccess: { selector_expression: { object: "operand", member: "field" } },
+  access: {
+    assignments: { assignment_statement: "left" },
+    updates: ["inc_statement", "dec_statement"],
+    calls: { call_expression: "function" },
+    nesting: ["expression_list", "parenthesized_expression"],
+  },
   pathScope: () => undefined,
   isKey: (token) => {
     const parent = token.parent;

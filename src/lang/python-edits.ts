@@ -184,6 +184,12 @@ export const PYTHON_EDITS: EditRules = {
   },
   opaque: [],
   memberAccess: { attribute: { object: "object", member: "attribute" } },
+  access: {
+    assignments: { assignment: "left", augmented_assignment: "left" },
+    updates: [],
+    calls: { call: "function" },
+    nesting: ["pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern", "parenthesized_expression"],
+  },
   pathScope: () => undefined,
   isKey: (token) => {
     const parent = token.parent;

@@ -201,6 +201,12 @@ export const RUST_EDITS: EditRules = {
   },
   opaque: ["token_tree"],
   memberAccess: { field_expression: { object: "value", member: "field" }, scoped_identifier: { object: "path", member: "name" } },
+  access: {
+    assignments: { assignment_expression: "left", compound_assignment_expr: "left" },
+    updates: [],
+    calls: { call_expression: "function" },
+    nesting: ["tuple_expression", "parenthesized_expression"],
+  },
   pathScope: (token) => {
     const parent = token.parent;
     if (!parent) return undefined;

@@ -403,6 +403,13 @@ function mentionLines(db: Db, source: SourceLines, tails: readonly string[], doc
   return candidates;
 }
 
+/** Every line naming one of `tails` as a whole identifier (in identifier_fts's chunks; class outlines' lines read from the file), in path and line order: mast_references' candidates. */
+export function linesNaming(db: Db, projectRoot: string, tails: readonly string[]): Array<{ file_path: string; fileId: number; line: number; context: string }> {
+  return mentionLines(db, new SourceLines(projectRoot), tails)
+    .map(({ file_path, fileId, line, context }) => ({ file_path, fileId, line, context }))
+    .sort((a, b) => (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : a.line - b.line));
+}
+
 /** mentionLines for each of `wanted` (ASCII names, `#private` ones included) alone, in one scan of the chunks identifier_fts finds for any. */
 function mentionsOfEach(db: Db, source: SourceLines, wanted: ReadonlySet<string>): Map<string, MentionLine[]> {
   const chunkIds = prepared(db, "SELECT rowid FROM identifier_fts WHERE identifier_fts MATCH ?").pluck();

@@ -15,6 +15,7 @@ import { verifyChangesTool } from "./verify.js";
 import { efficiencyTool } from "./efficiency.js";
 import { callersTool, graphTool, implementorsTool, renameImpactTool } from "./graph.js";
 import { dependenciesTool, exportsTool, signatureTool, skeletonTool } from "./navigation.js";
+import { definitionTool, referencesTool } from "./references.js";
 import { reindexTool } from "./reindex.js";
 import { searchTool } from "./search.js";
 import { statusTool } from "./status.js";
@@ -33,6 +34,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   exportsTool,
   signatureTool,
   callersTool,
+  definitionTool,
+  referencesTool,
   dependenciesTool,
   implementorsTool,
   renameImpactTool,

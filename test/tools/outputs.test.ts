@@ -41,6 +41,8 @@ const CALLS: Record<string, Array<Record<string, unknown>>> = {
   mast_exports: [{ file_path: "src/index.ts" }, { file_path: "src/auth.ts" }],
   mast_signature: [{ symbol: "AuthService.validate" }, { symbol: "nothingLikeThis" }],
   mast_callers: [{ symbol: "Repo.find" }, { symbol: "Repo.find", transitive: true }, { symbol: "nothingLikeThis" }],
+  mast_definition: [{ file_path: "src/auth.ts", line: 9, column: 22 }, { file_path: "src/auth.ts", line: 1, column: 10 }],
+  mast_references: [{ symbol: "Repo.find" }, { file_path: "src/auth.ts", line: 5, column: 32 }, { symbol: "nothingLikeThis" }],
   mast_dependencies: [{ file_path: "src/auth.ts" }],
   mast_implementors: [{ interface_name: "Store" }, { interface_name: "Repo" }, { interface_name: "Store.get" }, { interface_name: "Nope" }],
   mast_rename_impact: [{ symbol: "Repo" }, { symbol: "nothingLikeThis" }],

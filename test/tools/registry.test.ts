@@ -94,7 +94,7 @@ describe("tool registry", () => {
     const full = listedTools(["read", "edit", "more", "admin", "structural"], "full");
     const compact = listedTools(["read", "edit", "more", "admin", "structural"]);
     const unlisted = TOOLS.filter((t) => t.unlisted?.length);
-    expect(unlisted.map((t) => t.name)).toEqual(["mast_search", "mast_project_skeleton", "mast_signature", "mast_callers", "mast_graph", "mast_efficiency", "replace_hash", "diff_apply", "route_edit", "verify_changes", "intent"]);
+    expect(unlisted.map((t) => t.name)).toEqual(["mast_search", "mast_project_skeleton", "mast_signature", "mast_callers", "mast_references", "mast_graph", "mast_efficiency", "replace_hash", "diff_apply", "route_edit", "verify_changes", "intent"]);
     for (const t of unlisted) {
       const fields = new Map(inputFields(t).map((f) => [f.key, f]));
       for (const key of t.unlisted!) expect([t.name, key, fields.get(key)?.required]).toEqual([t.name, key, false]);

@@ -1,0 +1,168 @@
+// Navigation by position: mast_definition (the declaration a name at a position resolves to) and
+// mast_references (every reference to one declaration, fields and properties included, verified
+// and potential, each line marked read, write or call). Both refresh the files they name just in
+// time (spec §9.0), as mast_signature and mast_callers do.
+import { fitList } from "../base/budget.js";
+import { MastError } from "../base/errors.js";
+import { isTestPath, projectPath } from "../base/paths.js";
+import { MAX_CONTEXT_CHARS, mentionPattern, notFound } from "../query/graph.js";
+import { clipAround } from "../base/text.js";
+import { NAME_CANDIDATES, MAX_PARSED_FILES, declarationNamed, definitionAt, referencesTo, type Definition, type ReferenceLine, type Resolution } from "../query/references.js";
+import { isIndexEmpty } from "../query/search.js";
+import type { ToolContext } from "./context.js";
+import { READ_ONLY, defineTool } from "./define.js";
+import { freshAnswer } from "./graph.js";
+import { NOT_FOUND, READ_MARKS, SITES_BY_FILE, open } from "./outputs.js";
+import { nameInput, pathInput, z } from "./schema.js";
+
+const DEFINITION = open({ file_path: z.string(), line: z.number().int().min(1), column: z.number().int().min(1).nullable(), name: z.string(), kind: z.string(), signature: z.string().nullable() });
+const RESOLUTION = z.enum(["scope", "import", "type", "checker", "name"]);
+const position = { line: z.number().int().min(1), column: z.number().int().min(1) };
+
+/** mast_references' default caps, as mast_callers' (verified sites, potential lines). */
+const VERIFIED_LIMIT = 200;
+const POTENTIAL_LIMIT = 50;
+/** The bytes each list may take on the wire (about 1 MiB of JSON each). */
+const LIST_BUDGET_BYTES = 2 * 1024 * 1024;
+
+export const definitionTool = defineTool({
+  name: "mast_definition",
+  title: "Go to definition",
+  description: "Go to definition: the declaration the name at file_path:line:column resolves to, with its signature.",
+  details:
+    "The declaration the name at a position resolves to, as an editor's go-to-definition: a local binding (parameter, variable, nested function) answers its own line; an import follows the module's re-exports and barrels to the declaration (a module outside the project, a use of a namespace import or of a Go package name: the import itself, kind import, as the TypeScript compiler answers; the namespace binding itself or a module imported by name: the module, kind module); " +
+    "a member (`obj.member`) resolves through the object's type where the file says it (`this`/`self`, an annotated or constructed name, the type itself, base classes followed) or through the call graph's edge for a call on that line (checker when the opt-in checker pass proved it); " +
+    "fields and properties (declared, or first assigned through this/self) are answered as well as methods. Otherwise the declarations of the name (and members `X.name`) are candidates, resolution name, at most " +
+    `${NAME_CANDIDATES} (definitions_truncated counts the rest). ` +
+    "Each definition has file_path, line and column of its name, name (Owner.member for a member), kind and its signature line. A position on no name is NO_NAME_AT_POSITION; a line or column past the end is INVALID_ARGUMENT. The caret may also sit just after the name.",
+  input: z.object({ file_path: pathInput(), ...position }).strict(),
+  output: open({
+    name: z.string(),
+    at: open(position),
+    resolution: RESOLUTION,
+    definitions: z.array(DEFINITION),
+    definitions_truncated: z.number().int().optional(),
+    ...READ_MARKS,
+  }),
+  annotations: READ_ONLY,
+  readsIndex: true,
+  stats: true,
+  handler: async (ctx, args) => {
+    const path = projectPath(args.file_path, ctx.config.project_root);
+    const { answer, busy } = await freshAnswer(
+      ctx,
+      () => definitionAt(ctx.store().db, ctx.config.project_root, path, { line: args.line, column: args.column }),
+      (a) => [path, ...a.definitions.map((d) => d.file_path)],
+    );
+    return { ...answer, ...(busy ? { file_busy_returning_stale_cache: true as const } : {}) };
+  },
+});
+
+/** Reference lines by file, each `"LINE MARKS: text"` then ` [resolution]` unless the file states one for all. */
+function sitesByFile(lines: readonly ReferenceLine[], name: string): Array<{ file_path: string; is_test?: true; resolution?: string; sites: string[] }> {
+  const named = mentionPattern([name]);
+  const groups = new Map<string, ReferenceLine[]>();
+  for (const l of lines) (groups.get(l.file_path) ?? groups.set(l.file_path, []).get(l.file_path)!).push(l);
+  return [...groups].map(([file_path, entries]) => {
+    const first = entries[0]!.resolution;
+    const shared = entries.every((e) => e.resolution === first) ? first : undefined;
+    const sites = entries.map((e) => {
+      const context = clipAround(e.context, named.exec(e.context)?.index ?? 0, MAX_CONTEXT_CHARS);
+      return `${e.line}${e.marks.length > 0 ? ` ${e.marks.join(",")}` : ""}: ${context}${shared === undefined && e.resolution !== undefined ? ` [${e.resolution}]` : ""}`;
+    });
+    return { file_path, ...(isTestPath(file_path) ? { is_test: true as const } : {}), ...(shared === undefined ? {} : { resolution: shared }), sites };
+  });
+}
+
+/** The declaration a references query names: by symbol, or by the name at a position. */
+function declarationOf(ctx: ToolContext, args: { symbol?: string | null; file_path?: string | null; line?: number | null; column?: number | null }): { declaration: Definition | null; resolution?: Resolution; other?: Definition[] } {
+  const db = ctx.store().db;
+  const root = ctx.config.project_root;
+  const path = args.file_path ? projectPath(args.file_path, root) : null;
+  if (args.symbol) return { declaration: declarationNamed(db, root, args.symbol, path) };
+  if (path === null || args.line == null || args.column == null) {
+    throw new MastError("INVALID_ARGUMENT", "mast_references takes a symbol, or a position: file_path, line and column", { hint: "Pass symbol (a name or Owner.member), or file_path with line and column (1-based).", usage: true });
+  }
+  const found = definitionAt(db, root, path, { line: args.line, column: args.column });
+  const [first, ...other] = found.definitions;
+  return { declaration: first ?? null, resolution: found.resolution, ...(other.length > 0 ? { other } : {}) };
+}
+
+export const referencesTool = defineTool({
+  name: "mast_references",
+  title: "References of a declaration",
+  description: "References to any declaration (fields too) by symbol or file_path:line:column, verified or potential, read/write marked.",
+  details:
+    "Every reference to one declaration (a function, class, method, field, property, variable or parameter), named by symbol (a name or Owner.member; file_path picks among same-named ones) or by the name at file_path, line and column (1-based; resolved as mast_definition does, its resolution given). " +
+    "Each line naming it is classified by resolving its occurrences as mast_definition does: verified (an occurrence resolves to the declaration — by the file's scopes, an import, the object's known type — or the call graph links a call there; safe to act on), potential (nothing proves what it names: an object of unknown type, a file not parsed — review), " +
+    "or counted in summary: elsewhere_omitted (every occurrence resolves to another declaration), not_code_omitted (it is named only in comments or strings) and other_language_omitted (lines in files of another language; TypeScript and JavaScript are one). A local (a parameter, a variable in a function) is looked for in its own file only. " +
+    "Sites are grouped by file ({file_path, is_test?, resolution?, sites}), each one line of text \"LINE MARKS: text\": marks are declaration, read, write (an assignment's target, ++, a destructuring assignment, o.f = …) and call, comma-separated; [resolution] ends a verified site unless its file states one for all. " +
+    `Files are parsed the declaring file first, then the files importing it; past ${MAX_PARSED_FILES} parsed files (or where a language has no binding rules) lines are potential unmarked, counted in summary.unparsed_files. ` +
+    `Both lists are capped (verified_limit, default ${VERIFIED_LIMIT}; potential_limit, default ${POTENTIAL_LIMIT}); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated).`,
+  unlisted: ["verified_limit"],
+  input: z
+    .object({
+      symbol: nameInput().nullish(),
+      file_path: pathInput().nullish(),
+      line: z.number().int().min(1).nullish(),
+      column: z.number().int().min(1).nullish(),
+      verified_limit: z.number().int().min(1).max(10_000).default(VERIFIED_LIMIT),
+      potential_limit: z.number().int().min(1).max(1000).default(POTENTIAL_LIMIT),
+    })
+    .strict(),
+  output: open({
+    declaration: DEFINITION.nullable(),
+    resolution: RESOLUTION.optional(),
+    other_declarations: z.array(DEFINITION).optional(),
+    verified: SITES_BY_FILE,
+    potential: SITES_BY_FILE,
+    summary: open({ verified_count: z.number().int(), potential_count: z.number().int() }),
+    ...NOT_FOUND,
+    ...READ_MARKS,
+  }),
+  annotations: READ_ONLY,
+  readsIndex: true,
+  stats: true,
+  handler: async (ctx, args) => {
+    const db = ctx.store().db;
+    const root = ctx.config.project_root;
+    const { answer, busy } = await freshAnswer(
+      ctx,
+      () => {
+        const found = declarationOf(ctx, args);
+        return { ...found, references: found.declaration === null ? null : referencesTo(db, root, found.declaration) };
+      },
+      (a) => [
+        ...(args.file_path && !args.symbol ? [projectPath(args.file_path, root)] : []),
+        ...(a.declaration ? [a.declaration.file_path] : []),
+        ...(a.references ? [...a.references.verified.slice(0, args.verified_limit), ...a.references.potential.slice(0, args.potential_limit)].map((l) => l.file_path) : []),
+      ],
+    );
+    const refs = answer.references;
+    const empty = { verified: [], potential: [], summary: { verified_count: 0, potential_count: 0 } };
+    if (answer.declaration === null || refs === null) {
+      return { declaration: null, ...(answer.resolution ? { resolution: answer.resolution } : {}), ...empty, ...(args.symbol ? notFound(db, args.symbol) : {}), ...(isIndexEmpty(db) ? { index_empty: true as const } : {}) };
+    }
+    const verified = fitList(refs.verified, args.verified_limit, LIST_BUDGET_BYTES).items;
+    const potential = fitList(refs.potential, args.potential_limit, LIST_BUDGET_BYTES).items;
+    const cut = (list: "verified" | "potential", total: number, shown: number) => (total > shown ? { [`${list}_total`]: total, [`${list}_truncated`]: total - shown } : {});
+    return {
+      declaration: answer.declaration,
+      ...(answer.resolution ? { resolution: answer.resolution } : {}),
+      ...(answer.other ? { other_declarations: answer.other } : {}),
+      verified: sitesByFile(verified, answer.declaration.name),
+      potential: sitesByFile(potential, answer.declaration.name),
+      summary: {
+        verified_count: verified.length,
+        ...cut("verified", refs.verified.length, verified.length),
+        potential_count: potential.length,
+        ...cut("potential", refs.potential.length, potential.length),
+        ...(refs.elsewhere > 0 ? { elsewhere_omitted: refs.elsewhere } : {}),
+        ...(refs.notCode > 0 ? { not_code_omitted: refs.notCode } : {}),
+        ...(refs.otherLanguage > 0 ? { other_language_omitted: refs.otherLanguage } : {}),
+        ...(refs.unparsedFiles > 0 ? { unparsed_files: refs.unparsedFiles } : {}),
+      },
+      ...(busy ? { file_busy_returning_stale_cache: true as const } : {}),
+    };
+  },
+});

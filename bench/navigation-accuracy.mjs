@@ -30,7 +30,8 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import ts from "typescript";
-import { COMPILER_OPTIONS, corpusLanguageService } from "./ts-host.mjs";
+import { corpusLanguageService } from "./ts-host.mjs";
+import { oracleOptions } from "./ts-oracle.mjs";
 import {
   BenchError,
   CORPUS,
@@ -108,7 +109,8 @@ async function main() {
       .filter((f) => KEEP_SOURCE.test(f) && !f.endsWith(".d.ts") && !f.split("/").some((part) => MAST_EXCLUDED_DIRS.has(part)))
       .map((f) => path.join(root, f));
     if (files.length === 0) throw new BenchError(`no .ts/.tsx files under ${root}`);
-    const ls = corpusLanguageService(root, files, COMPILER_OPTIONS);
+    // The compiler resolves imports as the project's editor does (bench/ts-oracle.mjs: workspace packages, tsconfig `paths`).
+    const ls = corpusLanguageService(root, files, oracleOptions(root));
     const program = ls.getProgram();
     const inCorpus = (f) => f.startsWith(`${root}${path.sep}`) && !f.endsWith(".d.ts");
     const rel = (f) => posix(path.relative(root, f));

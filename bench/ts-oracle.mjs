@@ -84,7 +84,7 @@ function* pnpmWorkspaces(root) {
  * under it) redirected to its sources (rootDir), as tsserver's project-reference redirects do.
  * Derived from package.json and tsconfig with TypeScript's own config parser, not from mast's.
  */
-function oracleOptions(root) {
+export function oracleOptions(root) {
   const pkg = ts.readConfigFile(path.join(root, "package.json"), ts.sys.readFile).config;
   const ws = Array.isArray(pkg?.workspaces) ? pkg.workspaces : Array.isArray(pkg?.workspaces?.packages) ? pkg.workspaces.packages : [...pnpmWorkspaces(root)];
   if (ws.length === 0) return COMPILER_OPTIONS;

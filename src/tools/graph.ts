@@ -47,7 +47,7 @@ function sourceFirst(callers: readonly VerifiedCaller[]): VerifiedCaller[] {
 }
 
 /** When a list was cut: its real size and how many the cap left out (only then present). */
-function cutOf<K extends "potential" | "verified">(list: K, total: number, shown: number): Partial<Record<`${K}_total` | `${K}_truncated`, number>> {
+export function cutOf<K extends "potential" | "verified">(list: K, total: number, shown: number): Partial<Record<`${K}_total` | `${K}_truncated`, number>> {
   return (total > shown ? { [`${list}_total`]: total, [`${list}_truncated`]: total - shown } : {}) as Partial<Record<`${K}_total` | `${K}_truncated`, number>>;
 }
 

@@ -11,7 +11,7 @@ import { NAME_CANDIDATES, MAX_PARSED_FILES, declarationNamed, definitionAt, refe
 import { isIndexEmpty } from "../query/search.js";
 import type { ToolContext } from "./context.js";
 import { READ_ONLY, defineTool } from "./define.js";
-import { freshAnswer } from "./graph.js";
+import { cutOf, freshAnswer } from "./graph.js";
 import { NOT_FOUND, READ_MARKS, SITES_BY_FILE, open } from "./outputs.js";
 import { nameInput, pathInput, z } from "./schema.js";
 
@@ -145,7 +145,6 @@ export const referencesTool = defineTool({
     }
     const verified = fitList(refs.verified, args.verified_limit, LIST_BUDGET_BYTES).items;
     const potential = fitList(refs.potential, args.potential_limit, LIST_BUDGET_BYTES).items;
-    const cut = (list: "verified" | "potential", total: number, shown: number) => (total > shown ? { [`${list}_total`]: total, [`${list}_truncated`]: total - shown } : {});
     return {
       declaration: answer.declaration,
       ...(answer.resolution ? { resolution: answer.resolution } : {}),
@@ -154,9 +153,9 @@ export const referencesTool = defineTool({
       potential: sitesByFile(potential, answer.declaration.name),
       summary: {
         verified_count: verified.length,
-        ...cut("verified", refs.verified.length, verified.length),
+        ...cutOf("verified", refs.verified.length, verified.length),
         potential_count: potential.length,
-        ...cut("potential", refs.potential.length, potential.length),
+        ...cutOf("potential", refs.potential.length, potential.length),
         ...(refs.elsewhere > 0 ? { elsewhere_omitted: refs.elsewhere } : {}),
         ...(refs.notCode > 0 ? { not_code_omitted: refs.notCode } : {}),
         ...(refs.otherLanguage > 0 ? { other_language_omitted: refs.otherLanguage } : {}),

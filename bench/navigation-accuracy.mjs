@@ -59,6 +59,25 @@ import {
 /** The sample's seed ("navi"). */
 const SEED = 0x6e617669;
 const KINDS = ["property", "call", "field", "variable", "import"];
+
+/**
+ * The lines a compiler definition may be named by: its own, and — for one overload of a function
+ * or method — the first overload's, which mast names the overloads by (they are one declaration
+ * there; the compiler picks the overload a call matches).
+ */
+function overloadLines(program, d) {
+  const sf = program.getSourceFile(d.fileName);
+  const line = (pos) => sf.getLineAndCharacterOfPosition(pos).line + 1;
+  const own = line(d.textSpan.start);
+  let node = ts.getTokenAtPosition(sf, d.textSpan.start);
+  while (node && !ts.isFunctionDeclaration(node) && !ts.isMethodDeclaration(node) && !ts.isMethodSignature(node)) node = node.parent;
+  if (!node?.name || !node.parent) return [own];
+  const siblings = ts.isSourceFile(node.parent) || ts.isModuleBlock(node.parent) ? node.parent.statements : node.parent.members ?? [];
+  const index = siblings.indexOf(node);
+  let first = index;
+  while (first > 0 && siblings[first - 1].kind === node.kind && siblings[first - 1].name?.getText(sf) === node.name.getText(sf)) first--;
+  return first === index ? [own] : [own, line(siblings[first].name.getStart(sf))];
+}
 /** Definition positions per kind, and how many of them also get a references query. */
 const DEFINITION_POSITIONS = 80;
 const REFERENCE_POSITIONS = 25;
@@ -132,7 +151,7 @@ async function main() {
         const defs = (ls.getDefinitionAtPosition(p.file, p.pos) ?? []).filter((d) => inCorpus(d.fileName));
         if (defs.length === 0) continue;
         taken++;
-        sample.push({ ...p, oracle: new Set(defs.map((d) => `${rel(d.fileName)}:${lineOf(d.fileName, d.textSpan.start)}`)), references: taken <= REFERENCE_POSITIONS });
+        sample.push({ ...p, oracle: new Set(defs.flatMap((d) => overloadLines(program, d).map((line) => `${rel(d.fileName)}:${line}`))), references: taken <= REFERENCE_POSITIONS });
       }
     }
 

@@ -9,6 +9,7 @@ import { MastError } from "../base/errors.js";
 import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
 import { decodeSource, splitLines } from "../base/text.js";
 import { extensionInfo } from "../lang/languages.js";
+import { performance } from "node:perf_hooks";
 import { prepared, type Db } from "../store/db.js";
 import { reachableFiles } from "../store/link-inputs.js";
 import { fileNames, type FileNames, type NameSite, type SiteBinding, type TextPosition } from "../syntax/navigate.js";
@@ -43,6 +44,10 @@ export const NAME_CANDIDATES = 10;
 export const MAX_PARSED_FILES = 300;
 /** Of those, files that do not import the declaring file (nor share its directory): a reference there cannot be proven by an import, only told apart from other declarations'. */
 export const MAX_OTHER_PARSED = 40;
+/** And only while parsing has taken less than this (a name in hundreds of files answers in bounded time; the rest is potential, counted). */
+export const PARSE_BUDGET_MS = 400;
+/** Modules an imported name is followed through when each binds it by an import of its own (`export { z }` of `import * as z`). */
+const MAX_IMPORT_HOPS = 8;
 /** Levels of base classes a member is looked up through. */
 const MAX_BASES = 5;
 const TYPE_KINDS = ["class", "interface", "type", "enum", "struct", "trait"];
@@ -214,10 +219,20 @@ class Navigator {
       const own = binding.column > 0;
       return { resolution: "import", total: 1, definitions: [{ file_path: path, line: own ? binding.line : imp.line, column: own ? binding.column : null, name: local, kind: "import", signature: this.sources.line(path, own ? binding.line : imp.line)?.trim() ?? null }] };
     }
-    const row = this.exported(imp.resolved, imp.imported);
-    if (row !== null) return { resolution: "import", total: 1, definitions: [this.locate(row)] };
+    const module = (file_path: string, name: string): Resolved => ({ resolution: "import", total: 1, definitions: [{ file_path, line: 1, column: null, name, kind: "module", signature: null }] });
+    let taken: { imported: string; module: string; resolved: string } = { imported: imp.imported, module: imp.module, resolved: imp.resolved };
+    for (let hop = 0; hop < MAX_IMPORT_HOPS; hop++) {
+      const row = this.exported(taken.resolved, taken.imported);
+      if (row !== null) return { resolution: "import", total: 1, definitions: [this.locate(row)] };
+      // The module binds the name by an import of its own (`import * as z from './external'; export { z }`): followed, as the compiler does.
+      const id = this.fileId(taken.resolved);
+      const inner = id === null ? null : this.importOf(id, taken.imported, Number.MAX_SAFE_INTEGER);
+      if (inner === null || inner.resolved === null) break;
+      if (inner.imported === "*") return module(inner.resolved, inner.module);
+      taken = { imported: inner.imported, module: inner.module, resolved: inner.resolved };
+    }
     // A module (Python's `from pkg import mod`): the module.
-    return { resolution: "import", total: 1, definitions: [{ file_path: imp.resolved, line: 1, column: null, name: imp.module, kind: "module", signature: null }] };
+    return module(taken.resolved, taken.module);
   }
 
   /** The type declarations a type name means in a file: its own, an import's, its package's, else every one of the name. */
@@ -449,7 +464,7 @@ export interface References {
   readonly notCode: number;
   /** Lines naming it in files of other languages (which cannot refer to it). */
   readonly otherLanguage: number;
-  /** Files with lines naming it that were not parsed (past MAX_PARSED_FILES, unreadable, or of a language without binding rules): their lines are potential, unmarked. */
+  /** Files with lines naming it that were not parsed (past MAX_PARSED_FILES or PARSE_BUDGET_MS, unreadable, or of a language without binding rules): their lines are potential, unmarked. */
   readonly unparsedFiles: number;
 }
 
@@ -530,9 +545,11 @@ export function referencesTo(db: Db, projectRoot: string, declaration: Definitio
   };
   let parsedFiles = 0;
   let otherParsed = 0;
+  const deadline = performance.now() + PARSE_BUDGET_MS;
   for (const path of order) {
     const found = byFile.get(path)!;
-    const names = parsedFiles < MAX_PARSED_FILES && (rankOf(path) < 2 || otherParsed++ < MAX_OTHER_PARSED) ? nav.sources.names(path) : null;
+    const parse = parsedFiles < MAX_PARSED_FILES && (parsedFiles === 0 || performance.now() < deadline) && (rankOf(path) < 2 || otherParsed++ < MAX_OTHER_PARSED);
+    const names = parse ? nav.sources.names(path) : null;
     if (names === null) {
       unparsedFiles++;
       for (const c of found) entry(path, c.line, c.context).state = "potential";

@@ -7,7 +7,7 @@ import { MastError } from "../base/errors.js";
 import { isTestPath, projectPath } from "../base/paths.js";
 import { MAX_CONTEXT_CHARS, mentionPattern, notFound } from "../query/graph.js";
 import { clipAround } from "../base/text.js";
-import { NAME_CANDIDATES, MAX_PARSED_FILES, declarationNamed, definitionAt, referencesTo, type Definition, type ReferenceLine, type Resolution } from "../query/references.js";
+import { NAME_CANDIDATES, MAX_PARSED_FILES, PARSE_BUDGET_MS, declarationNamed, definitionAt, referencesTo, type Definition, type ReferenceLine, type Resolution } from "../query/references.js";
 import { isIndexEmpty } from "../query/search.js";
 import type { ToolContext } from "./context.js";
 import { READ_ONLY, defineTool } from "./define.js";
@@ -97,7 +97,7 @@ export const referencesTool = defineTool({
     "Each line naming it is classified by resolving its occurrences as mast_definition does: verified (an occurrence resolves to the declaration — by the file's scopes, an import, the object's known type — or the call graph links a call there; safe to act on), potential (nothing proves what it names: an object of unknown type, a file not parsed — review), " +
     "or counted in summary: elsewhere_omitted (every occurrence resolves to another declaration), not_code_omitted (it is named only in comments or strings) and other_language_omitted (lines in files of another language; TypeScript and JavaScript are one). A local (a parameter, a variable in a function) is looked for in its own file only. " +
     "Sites are grouped by file ({file_path, is_test?, resolution?, sites}), each one line of text \"LINE MARKS: text\": marks are declaration, read, write (an assignment's target, ++, a destructuring assignment, o.f = …) and call, comma-separated; [resolution] ends a verified site unless its file states one for all. " +
-    `Files are parsed the declaring file first, then the files importing it; past ${MAX_PARSED_FILES} parsed files (or where a language has no binding rules) lines are potential unmarked, counted in summary.unparsed_files. ` +
+    `Files are parsed the declaring file first, then the files importing it; past ${MAX_PARSED_FILES} parsed files or ${PARSE_BUDGET_MS} ms of parsing (or where a language has no binding rules) lines are potential unmarked, counted in summary.unparsed_files. ` +
     `Both lists are capped (verified_limit, default ${VERIFIED_LIMIT}; potential_limit, default ${POTENTIAL_LIMIT}); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated).`,
   unlisted: ["verified_limit"],
   input: z

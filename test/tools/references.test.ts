@@ -191,6 +191,16 @@ describe("mast_definition", () => {
   });
 });
 
+const barrel = indexedProject({
+  "lib/external.ts": "export function string(): string { return ''; }\n",
+  "lib/index.ts": "import * as z from './external.js';\nexport { z };\n",
+  "app.ts": "import { z } from './lib/index.js';\nexport const s = z.string();\n",
+});
+
+it("follows a named import to the module a barrel binds it to (`import * as z from './external'; export { z }`), as the compiler does", async () => {
+  expect(await barrel.call("mast_definition", { file_path: "app.ts", line: 1, column: 10 })).toEqual({ name: "z", at: { line: 1, column: 10 }, resolution: "import", definitions: [def("lib/external.ts", 1, null, "./external.js", "module", null)] });
+});
+
 describe("mast_references", () => {
   it("TypeScript: a field's references, written and read through typed objects; an untyped object's are potential", async () => {
     const r = await p.call("mast_references", { symbol: "Command.name", file_path: "src/cmd.ts" });

@@ -642,7 +642,7 @@ export function potentialMatches(
   if (unranked) return { matches: shown(open), total: open.length, ...omitted, ...counted };
   const declarations = declarationLines(db, tails, fileIds);
   const sees = new Set(target.fileId === null ? [] : reachableFiles(db, [target.fileId]));
-  const likelihood = new Likelihood(db, names, tails, spec);
+  const likelihood = new Likelihood(db, names, tails, spec, target.path);
   const rank = new Map(open.map((c) => [c, likelihood.tier(c, declarations.has(`${c.file_path}:${c.line}`), c.fileId === target.fileId, sees.has(c.fileId))]));
   // Within a tier, source files before test files, then by path and line.
   const order = (c: (typeof open)[number]) => rank.get(c)! * 2 + (isTestPath(c.file_path) ? 1 : 0);
@@ -652,8 +652,9 @@ export function potentialMatches(
 
 /**
  * How likely a potential line is a call of the target, as a tier (lower first): 0 a call in the
- * declaring file; 1 a call on a receiver that may be the declaration's type (or a bare call) in a
- * file that sees it, 2 the same in a file that does not; 3 a call whose receiver names another type
+ * declaring file, or through a name the declaring file is bound to as a namespace
+ * (`z.coerce.string(`); 1 a call on a receiver that may be the declaration's type (or a bare call)
+ * in a file that sees it, 2 the same in a file that does not; 3 a call whose receiver names another type
  * declaring the same member (`c.req.header(` for `Context.header`) or a built-in's method
  * (`str.match(`); 4 a mention in code; 5 prose (a comment, documentation, a doc string), a mention
  * in a string only, or another declaration's line.
@@ -664,11 +665,14 @@ class Likelihood {
   private readonly receiver: RegExp;
   private readonly mention: RegExp;
   private readonly builtin: boolean;
+  /** Names the declaring file is bound to as a namespace anywhere (`import * as coerce`, `export * as coerce from`): a function's `coerce.name(` calls it. */
+  private readonly namespaces: ReadonlySet<string>;
 
-  constructor(db: Db, names: readonly string[], tails: readonly string[], spec: LanguageSpec | null) {
+  constructor(db: Db, names: readonly string[], tails: readonly string[], spec: LanguageSpec | null, declaringPath: string | null) {
     const first = names[0] ?? "";
     const dot = first.lastIndexOf(".");
     const owner = dot > 0 ? first.slice(0, dot) : null;
+    this.namespaces = owner === null && declaringPath !== null ? namespaceNames(db, declaringPath) : new Set();
     this.ownerWords = owner === null ? [] : splitTerms(owner);
     const owners = qualifiedNames(db).methodOwners;
     const others = new Set<string>();
@@ -688,6 +692,7 @@ class Likelihood {
     if (c.calls === 0) return 4;
     if (inDeclaringFile) return 0;
     const receiver = this.receiver.exec(text)?.[1] ?? null;
+    if (receiver !== null && this.namespaces.has(receiver)) return 0;
     if (receiver !== null && receiver !== "this" && receiver !== "super") {
       const words = splitTerms(receiver);
       const fits = (owner: string[]) => words.some((w) => owner.some((o) => o.startsWith(w) || w.startsWith(o)));
@@ -696,6 +701,29 @@ class Likelihood {
     }
     return sees ? 1 : 2;
   }
+}
+
+/** The local names of every namespace import or re-export of a file (`import * as z`, `export * as coerce from`). */
+function namespaceNames(db: Db, path: string): Set<string> {
+  const rows = prepared(db, `SELECT symbols, locals FROM imports WHERE resolved_path = ? AND instr(symbols, '"*"') > 0`).raw().all(path) as Array<[string, string]>;
+  const names = new Set<string>();
+  for (const [symbols, locals] of rows) {
+    const taken = JSON.parse(symbols) as string[];
+    const bound = JSON.parse(locals) as string[];
+    taken.forEach((t, k) => {
+      if (t === "*" && bound[k] && bound[k] !== "*") names.add(bound[k]!);
+    });
+  }
+  // `export * as coerce from './coerce'`: the marker symbol names it.
+  const reExported = prepared(
+    db,
+    `SELECT DISTINCT s.name FROM symbols s JOIN imports i ON i.file_id = s.file_id AND i.module = s.reexport_module
+      WHERE s.kind = 'export' AND s.reexport_name = '*' AND i.resolved_path = ?`,
+  )
+    .pluck()
+    .all(path) as string[];
+  for (const name of reExported) names.add(name);
+  return names;
 }
 
 /**

@@ -121,3 +121,20 @@ it("verifies a decorator's call and never lists an overloaded function's own hea
   expect(r.verified_callers).toEqual([{ file_path: "src/resolver.ts", resolution: "import", sites: ["3 Resolver.find: @Query(() => String)"] }]);
   expect(r.potential_matches).toEqual([]);
 });
+
+const namespaced = indexedProject({
+  "src/coerce.ts": "export function string(): string { return ''; }\n",
+  "src/schemas.ts": "export function string(): string { return 's'; }\n",
+  "src/index.ts": "export * as coerce from './coerce';\nexport * from './schemas';\n",
+  "src/use.ts": ["import * as z from './index';", "export const c = (o: any) => o.string();", "export const b = z.coerce.string();", "export const a = z.string();", ""].join("\n"),
+});
+
+it("puts a call through a name the declaring file is bound to as a namespace first (`z.coerce.string()` for coerce.ts's string)", async () => {
+  const r = (await namespaced.call("mast_callers", { symbol: "string", file_path: "src/coerce.ts" })) as { verified_callers: unknown[]; potential_matches: Array<{ file_path: string; sites: string[] }> };
+  // `z.string()` is schemas.ts's (linked there, so no potential line of coerce.ts's); another declaration of the name comes last.
+  expect(r.potential_matches).toEqual([
+    // Through the namespace first, then a call on an object of unknown type.
+    { file_path: "src/use.ts", sites: ["3: export const b = z.coerce.string();", "2: export const c = (o: any) => o.string();"] },
+    { file_path: "src/schemas.ts", sites: ["1: export function string(): string { return 's'; }"] },
+  ]);
+});

@@ -86,11 +86,6 @@ export function withoutCommentLines(text: string, path: string): string {
     .join("\n");
 }
 
-/** A file of prose, not code: documentation (Markdown). */
-export function isProseFile(path: string): boolean {
-  return extensionInfo(path)?.spec.extractor === "markdown";
-}
-
 /**
  * Reads a file's lines in order (from a point outside any string: a chunk's start) and says which
  * are prose: every line of a prose file; in code, a line in (or opening or closing) one of its

@@ -18,7 +18,7 @@ export const POTENTIAL_LIMIT = 50;
 /** The bytes a potential line takes on average within the cap (`limit` lines of this many: a few long lines do not crowd out the rest). */
 const POTENTIAL_LINE_BYTES = 100;
 /** A site's text longer than this is clipped around the name (`…` marks each cut), as `rg --max-columns` would. */
-export const MAX_CONTEXT_CHARS = 160;
+const MAX_CONTEXT_CHARS = 160;
 /** Levels a transitive callers query follows before it stops. */
 const MAX_TRANSITIVE_DEPTH = 32;
 
@@ -460,6 +460,11 @@ interface ChunkRow {
 const CHUNK_ROWS = `SELECT c.id, c.file_id AS fileId, f.path, c.chunk_type AS type, c.content, c.content_start_line AS contentStart, c.start_line AS start, c.end_line AS end
        FROM chunks c JOIN files f ON f.id = c.file_id`;
 
+/** A site's line text as an answer gives it: clipped to MAX_CONTEXT_CHARS around the first mention `named` finds. */
+export function siteText(text: string, named: RegExp): string {
+  return clipAround(text, named.exec(text)?.index ?? 0, MAX_CONTEXT_CHARS);
+}
+
 /** A mention of one of the names (their last segments) as a whole identifier. */
 export function mentionPattern(names: readonly string[]): RegExp {
   return new RegExp(`(?<![\\w$#])(?:${alternation([...new Set(names.map(tailOf))])})(?![\\w$])`);
@@ -492,7 +497,7 @@ function chunkText(c: ChunkRow, source: SourceLines): { lines: string[]; first: 
   return fileLines === null ? null : { lines: fileLines.slice(c.start - 1, c.end), first: c.start };
 }
 
-/** Each line of a chunk with its line number, whether it is inside a multi-line `import {` / `export {` clause, and whether it is prose (isProseLine). */
+/** Each line of a chunk with its line number, whether it is inside a multi-line `import {` / `export {` clause, and whether it is prose (ProseReader). */
 function forEachChunkLine(c: ChunkRow, source: SourceLines, visit: (line: number, text: string, inImport: boolean, prose: boolean) => void): void {
   const chunk = chunkText(c, source);
   if (chunk === null) return;
@@ -632,7 +637,7 @@ export function potentialMatches(
     const out: PotentialMatch[] = [];
     let bytes = 0;
     for (const { file_path, line, context, reason } of list.slice(0, limit)) {
-      const clipped = clipAround(context, mention.exec(context)?.index ?? 0, MAX_CONTEXT_CHARS);
+      const clipped = siteText(context, mention);
       bytes += Buffer.byteLength(clipped) + String(line).length + 4;
       if (out.length > 0 && bytes > limit * POTENTIAL_LINE_BYTES) break;
       out.push({ file_path, line, context: clipped, reason });

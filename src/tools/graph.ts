@@ -4,9 +4,8 @@
 // in time (spec §9.0) and flag the whole answer when a refresh loses; mast_implementors stats and
 // flags each result instead.
 import { refreshFiles } from "../index/jit.js";
-import { MAX_CONTEXT_CHARS, POTENTIAL_LIMIT, barrelExports, declarationSignature, mentionPattern, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type PotentialMatch, type PotentialSet, type Target, type VerifiedCaller } from "../query/graph.js";
+import { POTENTIAL_LIMIT, barrelExports, declarationSignature, mentionPattern, siteText, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type PotentialMatch, type PotentialSet, type Target, type VerifiedCaller } from "../query/graph.js";
 import { fitList } from "../base/budget.js";
-import { clipAround } from "../base/text.js";
 import { isTestPath, projectPath } from "../base/paths.js";
 import { isIndexEmpty, staleChecker } from "../query/search.js";
 import type { ToolContext } from "./context.js";
@@ -84,14 +83,14 @@ export interface FileSites {
 }
 
 /** Entries grouped by file, files in the order of their first entry (so a ranked list stays ranked by its best site per file). */
-function byFile<T extends { file_path: string }>(entries: readonly T[]): Array<{ file_path: string; entries: T[] }> {
+export function byFile<T extends { file_path: string }>(entries: readonly T[]): Array<{ file_path: string; entries: T[] }> {
   const groups = new Map<string, T[]>();
-  for (const e of entries) groups.set(e.file_path, [...(groups.get(e.file_path) ?? []), e]);
+  for (const e of entries) (groups.get(e.file_path) ?? groups.set(e.file_path, []).get(e.file_path)!).push(e);
   return [...groups].map(([file_path, list]) => ({ file_path, entries: list }));
 }
 
 /** The file named once, `is_test` when it is a test file. */
-function fileOf(file_path: string): { file_path: string; is_test?: true } {
+export function fileOf(file_path: string): { file_path: string; is_test?: true } {
   return { file_path, ...(isTestPath(file_path) ? { is_test: true as const } : {}) };
 }
 
@@ -106,7 +105,7 @@ function verifiedByFile(callers: readonly VerifiedCaller[], names: readonly stri
     const shared = entries.every((x) => x.resolution === entries[0]!.resolution) ? entries[0]!.resolution : null;
     const sites = entries.map(
       (c) =>
-        `${c.line}${c.caller_symbol === null ? "" : ` ${c.caller_symbol}`}: ${clipAround(c.context, called.exec(c.context)?.index ?? 0, MAX_CONTEXT_CHARS)}` +
+        `${c.line}${c.caller_symbol === null ? "" : ` ${c.caller_symbol}`}: ${siteText(c.context, called)}` +
         (shared === null ? ` [${c.resolution}]` : "") +
         (c.depth === undefined || c.depth === 1 ? "" : ` (depth ${c.depth} via ${c.callee_symbol})`),
     );

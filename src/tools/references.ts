@@ -4,14 +4,13 @@
 // time (spec §9.0), as mast_signature and mast_callers do.
 import { fitList } from "../base/budget.js";
 import { MastError } from "../base/errors.js";
-import { isTestPath, projectPath } from "../base/paths.js";
-import { MAX_CONTEXT_CHARS, mentionPattern, notFound } from "../query/graph.js";
-import { clipAround } from "../base/text.js";
+import { projectPath } from "../base/paths.js";
+import { mentionPattern, notFound, siteText } from "../query/graph.js";
 import { NAME_CANDIDATES, MAX_PARSED_FILES, PARSE_BUDGET_MS, declarationNamed, definitionAt, referencesTo, type Definition, type ReferenceLine, type Resolution } from "../query/references.js";
 import { isIndexEmpty } from "../query/search.js";
 import type { ToolContext } from "./context.js";
 import { READ_ONLY, defineTool } from "./define.js";
-import { cutOf, freshAnswer } from "./graph.js";
+import { byFile, cutOf, fileOf, freshAnswer } from "./graph.js";
 import { NOT_FOUND, READ_MARKS, SITES_BY_FILE, open } from "./outputs.js";
 import { nameInput, pathInput, z } from "./schema.js";
 
@@ -61,16 +60,11 @@ export const definitionTool = defineTool({
 /** Reference lines by file, each `"LINE MARKS: text"` then ` [resolution]` unless the file states one for all. */
 function sitesByFile(lines: readonly ReferenceLine[], name: string): Array<{ file_path: string; is_test?: true; resolution?: string; sites: string[] }> {
   const named = mentionPattern([name]);
-  const groups = new Map<string, ReferenceLine[]>();
-  for (const l of lines) (groups.get(l.file_path) ?? groups.set(l.file_path, []).get(l.file_path)!).push(l);
-  return [...groups].map(([file_path, entries]) => {
+  return byFile(lines).map(({ file_path, entries }) => {
     const first = entries[0]!.resolution;
     const shared = entries.every((e) => e.resolution === first) ? first : undefined;
-    const sites = entries.map((e) => {
-      const context = clipAround(e.context, named.exec(e.context)?.index ?? 0, MAX_CONTEXT_CHARS);
-      return `${e.line}${e.marks.length > 0 ? ` ${e.marks.join(",")}` : ""}: ${context}${shared === undefined && e.resolution !== undefined ? ` [${e.resolution}]` : ""}`;
-    });
-    return { file_path, ...(isTestPath(file_path) ? { is_test: true as const } : {}), ...(shared === undefined ? {} : { resolution: shared }), sites };
+    const sites = entries.map((e) => `${e.line}${e.marks.length > 0 ? ` ${e.marks.join(",")}` : ""}: ${siteText(e.context, named)}${shared === undefined && e.resolution !== undefined ? ` [${e.resolution}]` : ""}`);
+    return { ...fileOf(file_path), ...(shared === undefined ? {} : { resolution: shared }), sites };
   });
 }
 

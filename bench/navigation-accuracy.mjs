@@ -3,12 +3,13 @@
 // real TypeScript code, judged against the TypeScript compiler's own getDefinitionAtPosition and
 // findReferences (fields and properties included), on a corpus indexed fresh.
 //
-//   npm run build && npm run bench:navigation -- --corpus <dir>
+//   npm run build && npm run bench:navigation -- --corpus <dir> [--checker]
 //   (e.g. git --git-dir=/work/.mirror/trpc+trpc/repo archive HEAD packages | tar -x -C /tmp/trpc;
 //    npm run bench:navigation -- --corpus /tmp/trpc/packages)
 //
 // 1. The corpus (--corpus <dir>; default: the pinned corpus of bench/corpus.mjs) is indexed into a
-//    temp --state-dir with dist/'s mast.
+//    temp --state-dir with dist/'s mast (with --checker: `mast index --checker`, the compiler's
+//    verdicts on call edges).
 // 2. One ts.LanguageService over its .ts/.tsx files (bench/ts-host.mjs). Identifier positions are
 //    drawn with a seeded PRNG in five kinds — property accesses (`o.p`), calls (`f()`, `o.m()`),
 //    field and property declarations, variable and parameter uses, import bindings — keeping
@@ -115,15 +116,15 @@ function positionsOf(sf) {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { corpus: { type: "string" } } });
+  const { values } = parseArgs({ options: { corpus: { type: "string" }, checker: { type: "boolean" } } });
   const missing = missingBuild();
   if (missing) throw new BenchError(`${missing} is missing: run \`npm run build\` first`);
   const root = values.corpus ? path.resolve(values.corpus) : (ensureCorpus(), CORPUS);
   if (!fs.existsSync(root)) throw new BenchError(`no such corpus directory: ${root}`);
-  const outJson = path.join(OUT_DIR, `navigation-accuracy${values.corpus ? `.${path.basename(path.dirname(root))}-${path.basename(root)}` : ""}.json`);
+  const outJson = path.join(OUT_DIR, `navigation-accuracy${values.corpus ? `.${path.basename(path.dirname(root))}-${path.basename(root)}` : ""}${values.checker ? ".checker" : ""}.json`);
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "mast-nav-bench-"));
   try {
-    const indexed = indexCorpus(stateDir, root);
+    const indexed = indexCorpus(stateDir, root, values.checker ? ["--checker"] : []);
     const files = listFiles(root)
       .filter((f) => KEEP_SOURCE.test(f) && !f.endsWith(".d.ts") && !f.split("/").some((part) => MAST_EXCLUDED_DIRS.has(part)))
       .map((f) => path.join(root, f));
@@ -162,6 +163,7 @@ async function main() {
     const refs = { positions: 0, oracle: 0, verified: 0, verified_right: 0, all: 0, all_right: 0, verified_recall_sum: 0, all_recall_sum: 0, verified_precision_sum: 0, verified_answered: 0 };
     const misses = [];
     const refMisses = [];
+    const refPositions = [];
     try {
       for (const s of sample) {
         const sf = program.getSourceFile(s.file);
@@ -213,6 +215,18 @@ async function main() {
         refs.all_right += hit(all);
         const recallOf = (set) => (oracleLines.size === 0 ? 1 : [...oracleLines].filter((x) => set.has(x)).length / oracleLines.size);
         for (const line of oracleLines) if (!all.has(line) && refMisses.length < 30) refMisses.push({ at: `${at.file_path}:${at.line}:${at.column}`, missed: line });
+        refPositions.push({
+          kind: s.kind,
+          at: `${at.file_path}:${at.line}:${at.column}`,
+          text: sf.text.slice(s.pos, s.pos + 30).split("\n")[0],
+          resolution: r.resolution ?? null,
+          declaration: r.declaration ? `${r.declaration.file_path}:${r.declaration.line} ${r.declaration.name}` : null,
+          oracle: oracleLines.size,
+          verified_right: hit(verified),
+          all_right: hit(all),
+          summary: r.summary ?? null,
+          missed: [...oracleLines].filter((x) => !all.has(x)).slice(0, 5),
+        });
         refs.verified_recall_sum += recallOf(verified);
         refs.all_recall_sum += recallOf(all);
         if (verified.size > 0) {
@@ -246,7 +260,7 @@ async function main() {
     };
     const timing = { definition_p50_ms: percentile(defTimes, 0.5), definition_p95_ms: percentile(defTimes, 0.95), references_p50_ms: percentile(refTimes, 0.5), references_p95_ms: percentile(refTimes, 0.95) };
     const lines = [
-      `navigation accuracy — ${rel(root) || root} (${files.length} TypeScript files, ${indexed.report.indexed_files ?? "?"} indexed; ${os.cpus().length} cores)`,
+      `navigation accuracy — ${rel(root) || root} (${files.length} TypeScript files, ${indexed.report.indexed_files ?? "?"} indexed${values.checker ? ", checker pass" : ""}; ${os.cpus().length} cores)`,
       "",
       `mast_definition at ${definition.positions} positions (${KINDS.map((k) => `${k} ${perKind[k].positions}`).join(", ")})`,
       `  ${pad("precision (resolved: scope/import/type/checker)", 44)} ${lpad(fmt(definition.resolved_precision, 3), 6)}   target ≥ ${TARGETS.definition_precision}  ${verdict(definition.resolved_precision === null ? null : definition.resolved_precision >= TARGETS.definition_precision)}`,
@@ -264,7 +278,7 @@ async function main() {
     ];
     if (misses.length > 0) lines.push("", "resolved definitions the compiler does not give (first 20)", ...misses.map((m) => `  ${m.kind} ${m.at} ${JSON.stringify(m.text)} → ${m.mast.join(", ")} [${m.resolution}]; compiler: ${m.oracle.join(", ")}`));
     const notes = [`seed ${SEED.toString(16)}, ${DEFINITION_POSITIONS} definition and ${REFERENCE_POSITIONS} references positions per kind`, `index: ${round(indexed.wall_ms / 1000, 1)} s`];
-    publish(lines, notes, outJson, { corpus: root, files: files.length, targets: TARGETS, definition, references, timing, misses, reference_misses: refMisses, repo: path.relative(REPO, root) });
+    publish(lines, notes, outJson, { corpus: root, files: files.length, targets: TARGETS, definition, references, timing, misses, reference_misses: refMisses, reference_positions: refPositions, repo: path.relative(REPO, root) });
     return 0;
   } finally {
     fs.rmSync(stateDir, { recursive: true, force: true });

@@ -261,15 +261,15 @@ class Graph {
   }
 
   /**
-   * `Class.name` on the class itself or, failing that, up its `extends` chain; on an interface of a
-   * structural language, also in the project interfaces it embeds (their methods are its own).
+   * `Class.name` on the class itself or, failing that, up its `extends` chain; on an interface, also
+   * in the project interfaces it extends or embeds (their methods are its own).
    */
   member(cls: Sym, name: string, depth = 0): Sym | null {
     for (const c of this.ancestry(cls).classes) {
       const own = this.file(c.fileId).declared.get(`${c.name}.${name}`) ?? this.inPackage(c.fileId, `${c.name}.${name}`);
       if (own) return own;
     }
-    if (cls.kind !== "interface" || depth >= MAX_INHERITANCE_DEPTH || !STRUCTURAL.includes(this.languageOf(cls.fileId))) return null;
+    if (cls.kind !== "interface" || depth >= MAX_INHERITANCE_DEPTH) return null;
     for (const embedded of this.heritageOf(cls.fileId, cls.name)) {
       const iface = this.resolveType(cls.fileId, embedded);
       const found = iface?.sym.kind === "interface" ? this.member(iface.sym, name, depth + 1) : null;

@@ -3,7 +3,7 @@
 // specs spread.
 import { isExternalSpecifier } from "../base/paths.js";
 import { ECMASCRIPT_EDITS } from "./ecmascript-edits.js";
-import type { LanguageSpec } from "./spec.js";
+import { RECEIVER_TYPE, type LanguageSpec } from "./spec.js";
 
 export const ECMASCRIPT_BUILTIN_TYPES: ReadonlySet<string> = new Set(
   "string number boolean bigint symbol object unknown any never void undefined null true false this keyof typeof infer readonly unique asserts is extends in out Array ReadonlyArray Promise PromiseLike Record Partial Required Readonly Pick Omit Exclude Extract NonNullable ReturnType Parameters InstanceType Awaited Map Set WeakMap WeakSet Date RegExp Error Function Object String Number Boolean Symbol Iterable Iterator AsyncIterable AsyncIterator Generator AsyncGenerator IterableIterator Uint8Array ArrayBuffer".split(
@@ -41,7 +41,10 @@ export const ECMASCRIPT_RULES = {
   // One named type: `User`, `Emitter<T>` (its methods are Emitter's), either with `| undefined` or
   // `| null` (a call on it is one on the type, as the checker reads it); other unions, arrays,
   // tuples, functions and literals name no one type. A promise names Promise, which no project declares.
-  returnedType: (returnType, _owner, _unwrapped, signature) => {
+  // `this` names the receiver's type.
+  returnedType: (returnType, owner, _unwrapped, signature) => {
+    // A method returning `this` returns its receiver (a builder's `min(n): this`): the receiver's type.
+    if (owner !== null && returnType.trim() === "this") return RECEIVER_TYPE;
     const members = topLevelUnion(returnType).filter((m) => m !== "undefined" && m !== "null");
     const named = members.length === 1 ? namedTypeOf(members[0]!) : null;
     // A generic producer's own type parameter (`ident<Store>(x: Store): Store`) is no project type.
@@ -50,12 +53,12 @@ export const ECMASCRIPT_RULES = {
   callGraph: {
     verified: [
       "`f()` of a function declared in the file or imported (named, an anonymous default export, through `export *` and named re-exports, tsconfig `paths`, workspace packages — a `main`, `typings` or deep import into the build output mapped to its source by the package tsconfig's `outDir`/`rootDir`)",
-      "`ns.f()` through `import * as ns`",
+      "`ns.f()` through `import * as ns`, and `ns.sub.f()` through a namespace it re-exports (`export * as sub`)",
       "`f()` of a function declared inside the calling function or method (`outer.f`), in the block that declares it and bound once there",
       "`this.m()` and `super.m()` in a class (up its `extends` chain)",
       "`x.m()` where `x` is a local bound by `new C()` (bound more than once in a function: the binding whose scope holds the call), a top-level variable declared by `new C()` (in its file, and in importers when exported), or `this.x` a field initialised by `new C()`",
       "`C.m()` on a class declared or imported",
-      "`f().m()`, `N.f().m()`, `C.f()?.m()`, and `x.m()` where `x` is a local bound to such a call (`const x = f()`), when the producer declares its return type as one named type (`T`, `T<…>`, either with `| undefined` or `| null`)",
+      "`f().m()`, `N.f().m()`, `C.f()?.m()`, chains of them (`ns.f().m().n()`, up to four calls), and `x.m()` where `x` is a local bound to such a call (`const x = f()`, no annotation), when each producer declares its return type as one named type (`T`, `T<…>`, either with `| undefined` or `| null`, or `this`: the receiver's); a method is looked up on the type, its `extends` chain and, for an interface, the interfaces it extends",
       "`new C()`",
     ],
     potentialOnly: [

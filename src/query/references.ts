@@ -48,6 +48,8 @@ export const MAX_OTHER_PARSED = 40;
 export const PARSE_BUDGET_MS = 400;
 /** Modules an imported name is followed through when each binds it by an import of its own (`export { z }` of `import * as z`). */
 const MAX_IMPORT_HOPS = 8;
+/** Export aliases of one declaration mast_references also looks for. */
+const MAX_ALIASES = 20;
 /** Levels of base classes a member is looked up through. */
 const MAX_BASES = 5;
 const TYPE_KINDS = ["class", "interface", "type", "enum", "struct", "trait"];
@@ -235,6 +237,21 @@ class Navigator {
     return module(taken.resolved, taken.module);
   }
 
+  /** The names a declaration is re-exported under (`export { A as B } from`, `export type { A as B }` of an import), each checked to lead back to it; at most MAX_ALIASES. */
+  aliasesOf(d: Definition): string[] {
+    if (d.name.includes(".")) return [];
+    const rows = prepared(
+      this.db,
+      "SELECT DISTINCT s.name, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind = 'export' AND s.reexport_name = ? AND s.name != ? ORDER BY f.path, s.name LIMIT ?",
+    ).all(d.name, d.name, MAX_ALIASES) as Array<{ name: string; path: string }>;
+    const names = new Set<string>();
+    for (const r of rows) {
+      const row = names.has(r.name) ? null : this.exported(r.path, r.name);
+      if (row !== null && row.path === d.file_path && tailOf(row.name) === tailOf(d.name)) names.add(r.name);
+    }
+    return [...names];
+  }
+
   /** The type declarations a type name means in a file: its own, an import's, its package's, else every one of the name. */
   types(path: string, fileId: number, name: string): SymbolRow[] {
     const key = `${fileId}:${name}`;
@@ -409,11 +426,16 @@ function tokenAt(nav: Navigator, path: string, at: TextPosition): { name: string
   return null;
 }
 
-/**
- * The declaration(s) the name at a position of an indexed file resolves to. NO_NAME_AT_POSITION
- * when the position is on no name; INVALID_ARGUMENT when it is past the file's end.
- */
-export function definitionAt(db: Db, projectRoot: string, path: string, at: TextPosition): DefinitionAnswer {
+/** The name at a position, its occurrence in the file's tree (null where the file has no binding rules), and what it resolves to. */
+interface AtPosition {
+  readonly nav: Navigator;
+  readonly path: string;
+  readonly token: { name: string; line: number; column: number };
+  readonly site: NameSite | null;
+  readonly resolved: Resolved;
+}
+
+function resolveAt(db: Db, projectRoot: string, path: string, at: TextPosition): AtPosition {
   const file = requireIndexedFile(db, path);
   const nav = new Navigator(db, projectRoot);
   const source = nav.sources.read(file.path);
@@ -431,6 +453,15 @@ export function definitionAt(db: Db, projectRoot: string, path: string, at: Text
   const literalKey = (named: Resolved): Resolved =>
     site?.literal === true ? { resolution: "name", total: named.total + 1, definitions: [nav.declared(file.path, file.id, site, token.name, "property", null), ...named.definitions].slice(0, NAME_CANDIDATES) } : named;
   const resolved = (site === null ? null : nav.resolve(file.path, file.id, site, token.name)) ?? literalKey(nav.byName(token.name, file.path));
+  return { nav, path: file.path, token, site, resolved };
+}
+
+/**
+ * The declaration(s) the name at a position of an indexed file resolves to. NO_NAME_AT_POSITION
+ * when the position is on no name; INVALID_ARGUMENT when it is past the file's end.
+ */
+export function definitionAt(db: Db, projectRoot: string, path: string, at: TextPosition): DefinitionAnswer {
+  const { token, resolved } = resolveAt(db, projectRoot, path, at);
   return {
     name: token.name,
     at: { line: token.line, column: token.column },
@@ -438,6 +469,48 @@ export function definitionAt(db: Db, projectRoot: string, path: string, at: Text
     definitions: resolved.definitions,
     ...(resolved.total > resolved.definitions.length ? { definitions_truncated: resolved.total - resolved.definitions.length } : {}),
   };
+}
+
+/**
+ * What mast_references answers for a position: the declaration its name resolves to — or, for the
+ * name of a namespace or module import (`z` of `import * as z`), that binding itself, whose
+ * references are its uses in its own file (the compiler's answer for an import alias). A name
+ * nothing declares (a property of a type only inferred) has no declaration: every line naming it
+ * is then potential.
+ */
+export interface ReferenceTarget {
+  readonly name: string;
+  readonly declaration: Definition | null;
+  /** How the position's name was resolved; null for a declaration named by symbol. */
+  readonly resolution: Resolution | null;
+  /** The other candidates when resolved by name. */
+  readonly other: Definition[];
+  /** Where its references are looked for first: the declaration's file, else the position's. */
+  readonly from: string;
+  /** The file of the position asked about (null for a symbol): read first with the declaration's. */
+  readonly origin: string | null;
+  /** The declaration is a namespace import's binding: its references are in its own file only. */
+  readonly fileOnly: boolean;
+  /** It is a member (a field, property or method: named `o.name` or as a key), not a binding. */
+  readonly member: boolean;
+}
+
+export function referenceTargetAt(db: Db, projectRoot: string, path: string, at: TextPosition): ReferenceTarget {
+  const { nav, path: from, token, site, resolved } = resolveAt(db, projectRoot, path, at);
+  const [first = null, ...other] = resolved.definitions;
+  const binding = site?.binding;
+  const fileId = nav.fileId(from);
+  if (binding && binding !== "conflict" && binding.kind === "import" && fileId !== null && nav.importOf(fileId, token.name, binding.line)?.imported === "*") {
+    const declaration: Definition = { file_path: from, line: binding.line, column: binding.column, name: token.name, kind: "import", signature: nav.sources.line(from, binding.line)?.trim() ?? null };
+    return { name: token.name, declaration, resolution: "scope", other: [], from, origin: from, fileOnly: true, member: false };
+  }
+  const member = site === null ? first !== null && isMember(first) : site.role === "member" || site.role === "key" || (site.role === "declaration" && site.declared?.owner != null);
+  return { name: token.name, declaration: first, resolution: resolved.resolution, other, from: first?.file_path ?? from, origin: from, fileOnly: false, member };
+}
+
+/** A member declaration (a method, field or property of a type), not a binding of a scope. */
+function isMember(d: Definition): boolean {
+  return d.name.includes(".") || d.kind === "field" || d.kind === "property" || d.kind === "method";
 }
 
 // ---- mast_references ----
@@ -455,7 +528,7 @@ export interface ReferenceLine {
 }
 
 export interface References {
-  readonly declaration: Definition;
+  readonly declaration: Definition | null;
   readonly verified: ReferenceLine[];
   readonly potential: ReferenceLine[];
   /** Lines naming it whose every occurrence provably refers to another declaration. */
@@ -468,7 +541,10 @@ export interface References {
   readonly unparsedFiles: number;
 }
 
-const sameDeclaration = (a: Definition, b: Definition): boolean => a.file_path === b.file_path && a.line === b.line && tailOf(a.name) === tailOf(b.name);
+const at = (p: TextPosition, d: Definition): boolean => p.line === d.line && p.column === d.column;
+/** Two answers name one declaration: its file, line and name — a module by its file alone (importers spell its specifier differently). */
+const sameDeclaration = (a: Definition, b: Definition): boolean =>
+  a.kind === "module" && b.kind === "module" ? a.file_path === b.file_path : a.file_path === b.file_path && a.line === b.line && tailOf(a.name) === tailOf(b.name);
 
 /** The declaration a query names (a name or `Owner.member`, in a file when given): an indexed one, or a field or property its owner's file declares. */
 export function declarationNamed(db: Db, projectRoot: string, symbol: string, filePath: string | null): Definition | null {
@@ -495,6 +571,12 @@ export function declarationNamed(db: Db, projectRoot: string, symbol: string, fi
   return null;
 }
 
+/** The target of a references query by symbol (declarationNamed), or null when nothing of that name is declared. */
+export function referenceTargetNamed(db: Db, projectRoot: string, symbol: string, filePath: string | null): ReferenceTarget | null {
+  const declaration = declarationNamed(db, projectRoot, symbol, filePath);
+  return declaration === null ? null : { name: tailOf(declaration.name), declaration, resolution: null, other: [], from: declaration.file_path, origin: null, fileOnly: false, member: isMember(declaration) };
+}
+
 /** Where a declaration is visible by its binding: only its own file (a parameter or a local), or wherever files can import or reach it. */
 function isLocal(nav: Navigator, d: Definition): boolean {
   if (d.column === null || d.name.includes(".")) return false;
@@ -510,34 +592,44 @@ function isLocal(nav: Navigator, d: Definition): boolean {
  * declaration and in `notCode` when it names it only in comments or strings. Lines come in path
  * and line order, each with its marks.
  */
-export function referencesTo(db: Db, projectRoot: string, declaration: Definition): References {
+export function referencesTo(db: Db, projectRoot: string, target: ReferenceTarget): References {
   const nav = new Navigator(db, projectRoot);
-  const name = tailOf(declaration.name);
-  const declaringId = nav.fileId(declaration.file_path);
-  const local = isLocal(nav, declaration);
+  const { name, declaration, from } = target;
+  // A declaration chosen by name (or none) is a guess: an occurrence resolving to another declaration of the same sort may still be this one's.
+  const guess = declaration === null || target.resolution === "name";
+  const declaringId = nav.fileId(from);
+  const local = target.fileOnly || (declaration !== null && isLocal(nav, declaration));
   // Only files of the declaration's language (TypeScript and JavaScript are one) can name it; other languages' lines are counted.
-  const family = familyOf(declaration.file_path);
-  const named = local ? [] : linesNaming(db, projectRoot, [name]);
+  const family = familyOf(from);
+  // The names it is exported under too (`export { AnyRouter as AnyTRPCRouter }`): an importer's use of the alias is a reference.
+  const spellings = declaration === null || local ? [name] : [name, ...nav.aliasesOf(declaration)];
+  const named = local ? [] : linesNaming(db, projectRoot, spellings);
   const candidates = named.filter((c) => familyOf(c.file_path) === family);
   const otherLanguage = named.length - candidates.length;
   const byFile = new Map<string, Array<{ line: number; context: string }>>();
-  if (declaringId !== null) byFile.set(declaration.file_path, []);
+  if (declaringId !== null) byFile.set(from, []);
   for (const c of candidates) (byFile.get(c.file_path) ?? byFile.set(c.file_path, []).get(c.file_path)!).push(c);
   // The declaring file and the files that import it (transitively) first: a reference elsewhere cannot be proven by an import.
   const near = new Set(declaringId === null ? [] : (prepared(db, "SELECT path FROM files WHERE id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(reachableFiles(db, [declaringId]))) as string[]));
-  const dir = posix.dirname(declaration.file_path);
+  const origin = target.origin ?? from;
+  if (!byFile.has(origin) && nav.fileId(origin) !== null) byFile.set(origin, []);
+  const dir = posix.dirname(from);
   const order = [...byFile.keys()].sort((a, b) => rankOf(a) - rankOf(b) || (a < b ? -1 : a > b ? 1 : 0));
+  // The declaration's file and the position's first; then its importers and its directory — or, for a guess, the files nearest the position's in the tree.
   function rankOf(path: string): number {
-    return path === declaration.file_path ? 0 : near.has(path) || posix.dirname(path) === dir ? 1 : 2;
+    if (path === from || path === origin) return 0;
+    if (guess) return 1 + distance(origin, path);
+    return near.has(path) || posix.dirname(path) === dir ? 1 : 2;
   }
-  type Entry = ReferenceLine & { state: "verified" | "potential" | "elsewhere" };
+  // Potential lines: an occurrence of the target's sort first (a member access for a member, a name for a binding), then by file rank.
+  type Entry = ReferenceLine & { state: "verified" | "potential" | "elsewhere"; fits: boolean };
   const lines = new Map<string, Entry>();
   let notCode = 0;
   let unparsedFiles = 0;
   const entry = (path: string, line: number, context: string): Entry => {
     const key = `${path}:${line}`;
     let e = lines.get(key);
-    if (!e) lines.set(key, (e = { file_path: path, line, context, marks: [], state: "elsewhere" }));
+    if (!e) lines.set(key, (e = { file_path: path, line, context, marks: [], state: "elsewhere", fits: false }));
     return e;
   };
   const mark = (e: Entry, m: Mark) => {
@@ -548,35 +640,42 @@ export function referencesTo(db: Db, projectRoot: string, declaration: Definitio
   const deadline = performance.now() + PARSE_BUDGET_MS;
   for (const path of order) {
     const found = byFile.get(path)!;
-    const parse = parsedFiles < MAX_PARSED_FILES && (parsedFiles === 0 || performance.now() < deadline) && (rankOf(path) < 2 || otherParsed++ < MAX_OTHER_PARSED);
+    const parse = parsedFiles < MAX_PARSED_FILES && (rankOf(path) === 0 || performance.now() < deadline) && (guess || rankOf(path) < 2 || otherParsed++ < MAX_OTHER_PARSED);
     const names = parse ? nav.sources.names(path) : null;
     if (names === null) {
       unparsedFiles++;
-      for (const c of found) entry(path, c.line, c.context).state = "potential";
+      for (const c of found) Object.assign(entry(path, c.line, c.context), { state: "potential", fits: true });
       continue;
     }
     parsedFiles++;
     const fileId = nav.fileId(path)!;
     const seen = new Set<number>();
-    for (const site of names.sites(name)) {
+    for (const [spelling, site] of spellings.flatMap((n) => names.sites(n).map((site) => [n, site] as const))) {
       seen.add(site.line);
       const e = entry(path, site.line, nav.sources.line(path, site.line)?.trim() ?? "");
-      const own = site.role === "declaration" || site.role === "binding" ? site.line === declaration.line && site.column === declaration.column && path === declaration.file_path : false;
-      const resolved = own ? null : nav.resolve(path, fileId, site, name);
-      const isTarget = own || (resolved !== null && resolved.definitions.some((d) => sameDeclaration(d, declaration)));
+      // The declaration's own name, or an occurrence its binding in the file is (a use of a parameter, a local, an import).
+      const own =
+        declaration !== null &&
+        path === declaration.file_path &&
+        (((site.role === "declaration" || site.role === "binding") && at(site, declaration)) || (site.role !== "member" && site.binding !== null && site.binding !== "conflict" && at(site.binding, declaration)));
+      // A local or an import binding is named by no member access (`o.z` is a property, whatever `o` is).
+      if (!own && local && site.role === "member") continue;
+      const resolved = own ? null : nav.resolve(path, fileId, site, spelling);
+      const isTarget = own || (declaration !== null && resolved !== null && resolved.definitions.some((d) => sameDeclaration(d, declaration)));
       if (isTarget) {
         e.state = "verified";
         e.resolution ??= own ? "scope" : resolved!.resolution;
         mark(e, site.access);
-      } else if (resolved === null || resolved.resolution === "name") {
+      } else if (resolved === null || resolved.resolution === "name" || (guess && resolved.definitions.some((d) => isMember(d) === target.member))) {
         if (e.state !== "verified") e.state = "potential";
         if (e.state === "potential") mark(e, site.access);
+        e.fits ||= (site.role === "member" || site.role === "key") === target.member;
       }
     }
     for (const c of found) if (!seen.has(c.line) && !lines.has(`${path}:${c.line}`)) notCode++;
   }
   // Calls the call graph proved (through return types, chains, the checker pass) are verified too.
-  if (!local && declaringId !== null) {
+  if (!local && declaration !== null && nav.fileId(declaration.file_path) !== null) {
     const target = findTarget(db, declaration.name, declaration.file_path);
     if (target.sites[0] && target.sites[0].line <= declaration.line) {
       for (const v of verifiedCallers(db, target.ids, false)) {
@@ -590,17 +689,31 @@ export function referencesTo(db: Db, projectRoot: string, declaration: Definitio
       }
     }
   }
-  const sorted = [...lines.values()].sort((a, b) => (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : a.line - b.line));
-  const strip = ({ state: _state, ...rest }: Entry): ReferenceLine => rest;
+  const byPath = (a: Entry, b: Entry) => (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : a.line - b.line);
+  const sorted = [...lines.values()].sort(byPath);
+  const likely = (a: Entry, b: Entry) => Number(b.fits) - Number(a.fits) || rankOf(a.file_path) - rankOf(b.file_path) || byPath(a, b);
+  const strip = ({ state: _state, fits: _fits, ...rest }: Entry): ReferenceLine => rest;
   return {
     declaration,
     verified: sorted.filter((e) => e.state === "verified").map(strip),
-    potential: sorted.filter((e) => e.state === "potential").map(strip),
+    potential: sorted
+      .filter((e) => e.state === "potential")
+      .sort(likely)
+      .map(strip),
     elsewhere: sorted.filter((e) => e.state === "elsewhere").length,
     notCode,
     otherLanguage,
     unparsedFiles,
   };
+}
+
+/** How far apart two files are in the tree: the directories between them (0 for one directory). */
+function distance(a: string, b: string): number {
+  const x = posix.dirname(a).split("/");
+  const y = posix.dirname(b).split("/");
+  let common = 0;
+  while (common < x.length && common < y.length && x[common] === y[common]) common++;
+  return x.length + y.length - 2 * common;
 }
 
 /** The language family of a file: its spec's extractor (TypeScript and JavaScript share one), or its language. */

@@ -74,8 +74,8 @@ const FOR_PATTERN = /^for\s*(?:await\s*)?\(\s*(?:const|let|var)\s*[{[]/;
 const LONE_PARAMETER = /^(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/;
 const CATCH_PARAMETER = /^catch\s*\(\s*([A-Za-z_$][\w$]*)\s*[):]/;
 
-/** What may type a binding, read from the text after its name: an annotation, `= new …`, or `= f(…)` / `= N.f<T>(…)` (a producer; localType decides). */
-const TYPE_HINT = /^[!?]?\s*(?::|=\s*new\b|=\s*\(*\s*[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)?\s*[(<])/;
+/** What may type a binding, read from the text after its name: an annotation, `= new …`, or `= f(…)` / `= N.a.f<T>(…)` (a producer; localType decides). */
+const TYPE_HINT = /^[!?]?\s*(?::|=\s*new\b|=\s*\(*\s*[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*\s*[(<])/;
 
 /** A binding site read from the source text at its start (`text` starts at the node). */
 export function bindingSite(kind: string, start: number, end: number, text: string): BindingSite {
@@ -114,7 +114,7 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
   const containers: Container[] = [];
   const classes: ClassHeritage[] = [];
   /** Top-level variables typed by their declaration (`const store = new Store()`), null when bound twice. */
-  const instances = new Map<string, InstanceType | null>();
+  const instances = new Map<string, LocalType | null>();
 
   // The file's ES imports, as the declaration pass recorded them (the statements are not parsed twice).
   for (const i of imports) {
@@ -125,6 +125,11 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
   for (const stmt of root.namedChildren) {
     if (stmt.type === "import_statement") continue;
     const decl = unwrap(stmt);
+    if (decl.type === "interface_declaration") {
+      const own = interfaceHeritage(decl);
+      if (own !== null) classes.push(own);
+      continue;
+    }
     if (CLASS_TYPES.has(decl.type)) {
       const cls = classEnv(decl, fileStem);
       classNames.add(cls.name);
@@ -166,7 +171,7 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
         const name = field(d, "name");
         if (name?.type !== "identifier") continue;
         // A top-level name declared twice is not typed by either declaration.
-        const type = instanceType(d);
+        const type = localType(d);
         instances.set(name.text, callable.has(name.text) || instances.has(name.text) ? null : type);
         callable.add(name.text);
         containers.push({ caller: name.text, node: d, cls: null, start: 0, end: 0 });
@@ -321,7 +326,7 @@ interface FileEnv {
   readonly classNames: ReadonlySet<string>;
   readonly importedNames: ReadonlySet<string>;
   readonly callable: ReadonlySet<string>;
-  readonly instances: ReadonlyMap<string, InstanceType | null>;
+  readonly instances: ReadonlyMap<string, LocalType | null>;
   readonly lines: readonly string[];
 }
 
@@ -357,12 +362,10 @@ function heritageNames(decl: SyntaxNode): { extends: string | null; implements: 
   let ext: string | null = null;
   const impl: string[] = [];
   for (const clause of heritage?.namedChildren ?? []) {
-    if (clause.type === "extends_clause") {
-      const value = field(clause, "value") ?? clause.namedChildren[0];
-      if (value?.type === "identifier") ext = value.text;
-    } else if (clause.type === "implements_clause") {
+    if (clause.type === "extends_clause") ext = dottedPath(field(clause, "value") ?? clause.namedChildren[0] ?? null);
+    else if (clause.type === "implements_clause") {
       for (const t of clause.namedChildren) {
-        const name = t.type === "generic_type" ? field(t, "name")?.text : t.type === "type_identifier" ? t.text : undefined;
+        const name = typeName(t);
         if (name) impl.push(name);
       }
     }
@@ -370,6 +373,20 @@ function heritageNames(decl: SyntaxNode): { extends: string | null; implements: 
   // JavaScript: `class A extends B` has the identifier directly under class_heritage.
   if (!ext && heritage && heritage.namedChildren.length === 1 && heritage.namedChildren[0]!.type === "identifier") ext = heritage.namedChildren[0]!.text;
   return { extends: ext, implements: impl };
+}
+
+/** A type's name in a heritage clause without its type arguments: `B`, `ns.B` (`B<T>` → `B`). */
+function typeName(t: SyntaxNode): string | null {
+  const named = t.type === "generic_type" ? field(t, "name") : t;
+  return named?.type === "type_identifier" || named?.type === "nested_type_identifier" ? named.text.replace(/\s+/g, "") : null;
+}
+
+/** `interface I extends A, B<T>`: the interfaces it extends, the first as `extends` and the rest as `implements` (as every language's heritage is recorded). */
+function interfaceHeritage(decl: SyntaxNode): ClassHeritage | null {
+  const name = field(decl, "name")?.text;
+  const clause = decl.namedChildren.find((c) => c.type === "extends_type_clause");
+  const bases = (clause?.namedChildren ?? []).map(typeName).filter((n): n is string => n !== null);
+  return name && bases.length > 0 ? { className: name, line: decl.startPosition.row + 1, extends: bases[0]!, implements: bases.slice(1) } : null;
 }
 
 function heritage(decl: SyntaxNode, cls: ClassEnv): ClassHeritage {
@@ -404,20 +421,38 @@ function unparenthesized(node: SyntaxNode | null): SyntaxNode | null {
   return node?.type === "parenthesized_expression" ? (node.namedChildren[0] ?? null) : node;
 }
 
+/** Calls a producer path chains at most (`a().b().c().d`): each is one more return type to follow when linking. */
+const MAX_PRODUCER_CALLS = 4;
+
 /**
  * The callee path of the call an expression is, through `(…)` and `!` only (a cast or `await`
- * changes the type): `f`, `N.f` or `T.f` — what `returned` receivers name. Null for anything else
- * (a `new`, `this.f()`, a longer chain, a computed callee).
+ * changes the type): `f`, `N.f`, `N.a.f` (a namespace's namespace) or `T.f`, and chains of them —
+ * `p().m` for a method called on what producer `p` returns (`z.string().min`) — what `returned`
+ * receivers name. Null for anything else (a `new`, `this.f()`, a computed callee, a chain longer
+ * than MAX_PRODUCER_CALLS).
  */
-function producerOf(node: SyntaxNode | null): string | null {
+function producerOf(node: SyntaxNode | null, calls = 1): string | null {
   const n = throughParensAndBang(node);
   if (n?.type !== "call_expression") return null;
   const fn = field(n, "function");
   if (fn?.type === "identifier") return fn.text;
   if (fn?.type !== "member_expression") return null;
-  const head = field(fn, "object");
   const name = field(fn, "property");
-  return head?.type === "identifier" && name?.type === "property_identifier" ? `${head.text}.${name.text}` : null;
+  if (name?.type !== "property_identifier") return null;
+  const head = field(fn, "object");
+  const path = dottedPath(head);
+  if (path !== null) return `${path}.${name.text}`;
+  const inner = calls < MAX_PRODUCER_CALLS ? producerOf(head, calls + 1) : null;
+  return inner === null ? null : `${inner}().${name.text}`;
+}
+
+/** `a` or `a.b.c`: a member chain of plain names, else null. */
+function dottedPath(node: SyntaxNode | null): string | null {
+  if (node?.type === "identifier") return node.text;
+  if (node?.type !== "member_expression") return null;
+  const name = field(node, "property");
+  const head = name?.type === "property_identifier" ? dottedPath(field(node, "object")) : null;
+  return head === null ? null : `${head}.${name!.text}`;
 }
 
 /** An expression through `(…)` and `!` (which keep its type; a cast or `await` changes it). */
@@ -436,20 +471,38 @@ function constructedClass(node: SyntaxNode | null): string | null {
 
 /**
  * Whether a producer path names what the file declares or imports, not a local that shadows it:
- * `f` a top-level function or import no binding in the container hides (nor a nested function);
- * `N.f` on a class, namespace or import `N` no local hides.
+ * `f` (and `f().m`) a top-level function or import no binding in the container hides (nor a
+ * nested function); `N.f` on a class, namespace or import `N` no local hides.
  */
 function fileProducer(producer: string, file: FileEnv, locals: Locals): boolean {
-  const dot = producer.indexOf(".");
-  if (dot === -1) return file.callable.has(producer) && !locals.has(producer) && locals.nestedFunction(producer) === null;
-  const head = producer.slice(0, dot);
+  const head = LEADING_IDENTIFIER.exec(producer)?.[0] ?? "";
+  if (producer.charAt(head.length) !== ".") return file.callable.has(head) && !locals.has(head) && locals.nestedFunction(head) === null;
   return !locals.has(head) && (file.classNames.has(head) || file.importedNames.has(head) || file.namespaces.has(head));
 }
 
-/** What a local's declaration says it holds: instanceType's annotation or `new`; else, for `const x = f()`, the producing call (resolved through its declared return type when linking). */
+const LEADING_IDENTIFIER = /^[A-Za-z_$][\w$]*/;
+
+/**
+ * A producer path the linker can follow: one the file names (fileProducer), or one headed by a
+ * local its binding types (`c.min` of `const c = z.string()` → `z.string().min`; of `c: T` →
+ * `T.min`, a method of T) — unless a guard may have narrowed the local.
+ */
+function linkableProducer(producer: string, file: FileEnv, locals: Locals, isNarrowed: (name: string) => boolean): string | null {
+  if (fileProducer(producer, file, locals)) return producer;
+  const head = LEADING_IDENTIFIER.exec(producer)?.[0] ?? "";
+  if (producer.charAt(head.length) !== ".") return null;
+  const bound = locals.has(head) ? locals.typeOf(head) : (file.instances.get(head) ?? undefined);
+  if (!bound || isNarrowed(head)) return null;
+  const rest = producer.slice(head.length);
+  if (bound.resolution === "return_type") return fileProducer(bound.type, file, locals) ? `${bound.type}()${rest}` : null;
+  return `${bound.type}${rest}`;
+}
+
+/** What a local's declaration says it holds: instanceType's annotation or `new`; else, for `const x = f()` without an annotation, the producing call (resolved through its declared return type when linking). */
 function localType(node: SyntaxNode): LocalType | null {
   const instance = instanceType(node);
-  if (instance || node.type !== "variable_declarator") return instance;
+  // An annotation says what the local holds (`const n: any = f()` holds any, whatever f returns).
+  if (instance || node.type !== "variable_declarator" || field(node, "type") !== null) return instance;
   const producer = producerOf(field(node, "value"));
   return producer === null ? null : { type: producer, resolution: "return_type" };
 }
@@ -664,19 +717,27 @@ function classify(call: SyntaxNode, container: Container, file: FileEnv, locals:
   }
   // `f().m()`, `N.f()?.m()`, `T.f()!.m()`: what the producing call returns (its declared return type, read when linking).
   const producer = producerOf(object);
-  if (producer !== null) return fileProducer(producer, file, locals) ? site(callee, { kind: "returned", producer }) : null;
+  if (producer !== null) {
+    const linked = linkableProducer(producer, file, locals, (name) => narrowed(call, container, name));
+    return linked === null ? null : site(callee, { kind: "returned", producer: linked });
+  }
   if (recv.type === "identifier") {
     const bound = locals.typeOf(recv.text);
-    if (bound) {
+    // A local's binding, else a top-level variable's declaration (`const schema = z.string()` at the top of the file).
+    const typed = bound ?? (locals.has(recv.text) ? undefined : (file.instances.get(recv.text) ?? undefined));
+    if (typed) {
       if (narrowed(call, container, recv.text)) return null;
-      if (bound.resolution === "return_type") return fileProducer(bound.type, file, locals) ? site(callee, { kind: "returned", producer: bound.type }) : null;
-      return site(callee, { kind: "typed", typeName: bound.type, resolution: bound.resolution });
+      if (typed.resolution === "return_type") return fileProducer(typed.type, file, locals) ? site(callee, { kind: "returned", producer: typed.type }) : null;
+      return site(callee, { kind: "typed", typeName: typed.type, resolution: typed.resolution });
     }
     if (locals.has(recv.text)) return null;
-    const instance = file.instances.get(recv.text);
-    if (instance) return narrowed(call, container, recv.text) ? null : site(callee, { kind: "typed", typeName: instance.type, resolution: instance.resolution });
     if (file.namespaces.has(recv.text)) return site(callee, { kind: "namespace", local: recv.text });
     if (file.classNames.has(recv.text) || file.importedNames.has(recv.text)) return site(callee, { kind: "static", className: recv.text });
+    return null;
   }
+  // `z.coerce.string()`: a member of a namespace an import binds (`export * as coerce`, an imported namespace), followed when linking.
+  const path = dottedPath(recv);
+  const head = path === null ? null : LEADING_IDENTIFIER.exec(path)![0];
+  if (head !== null && !locals.has(head) && (file.namespaces.has(head) || file.importedNames.has(head))) return site(callee, { kind: "namespace", local: path! });
   return null;
 }

@@ -271,6 +271,7 @@ class FileExtractor {
     });
     sym.line = start.startPosition.row + 1;
     this.setCallable(sym, decl);
+    sym.returnType ??= this.overloadsReturn(overloads);
     this.remember({ name, draft, symbol: sym, members: [] });
   }
 
@@ -607,6 +608,20 @@ class FileExtractor {
     };
     this.symbols.push(sym);
     return sym;
+  }
+
+  /**
+   * The return type an implementation without one has through its overloads: the first overload's,
+   * when every overload returns the same named type (`ZodTuple<[]>`, `ZodTuple<T>`); else null.
+   */
+  private overloadsReturn(overloads: readonly SyntaxNode[]): string | null {
+    const returns = overloads.map((o) => {
+      const ret = unwrapAmbient(declarationOf(o) ?? o).childForFieldName("return_type");
+      return ret ? collapseWhitespace(this.nodeText(ret).replace(/^:\s*/, "")) : null;
+    });
+    const head = (t: string | null) => (t === null ? null : (/^[A-Za-z_$][\w$.]*(?=\s*(?:<|$))/.exec(t)?.[0] ?? null));
+    const first = head(returns[0] ?? null);
+    return first !== null && returns.every((r) => head(r) === first) ? returns[0]! : null;
   }
 
   /** Records the parameters and return type of the function-like node behind a symbol. */

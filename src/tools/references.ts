@@ -6,7 +6,7 @@ import { fitList } from "../base/budget.js";
 import { MastError } from "../base/errors.js";
 import { projectPath } from "../base/paths.js";
 import { mentionPattern, notFound, siteText } from "../query/graph.js";
-import { NAME_CANDIDATES, MAX_PARSED_FILES, PARSE_BUDGET_MS, declarationNamed, definitionAt, referencesTo, type Definition, type ReferenceLine, type Resolution } from "../query/references.js";
+import { NAME_CANDIDATES, MAX_PARSED_FILES, PARSE_BUDGET_MS, definitionAt, referenceTargetAt, referenceTargetNamed, referencesTo, type ReferenceLine, type ReferenceTarget } from "../query/references.js";
 import { isIndexEmpty } from "../query/search.js";
 import type { ToolContext } from "./context.js";
 import { READ_ONLY, defineTool } from "./define.js";
@@ -68,18 +68,16 @@ function sitesByFile(lines: readonly ReferenceLine[], name: string): Array<{ fil
   });
 }
 
-/** The declaration a references query names: by symbol, or by the name at a position. */
-function declarationOf(ctx: ToolContext, args: { symbol?: string | null; file_path?: string | null; line?: number | null; column?: number | null }): { declaration: Definition | null; resolution?: Resolution; other?: Definition[] } {
+/** What a references query names: a symbol's declaration (null when none), or the target of the name at a position. */
+function targetOf(ctx: ToolContext, args: { symbol?: string | null; file_path?: string | null; line?: number | null; column?: number | null }): ReferenceTarget | null {
   const db = ctx.store().db;
   const root = ctx.config.project_root;
   const path = args.file_path ? projectPath(args.file_path, root) : null;
-  if (args.symbol) return { declaration: declarationNamed(db, root, args.symbol, path) };
+  if (args.symbol) return referenceTargetNamed(db, root, args.symbol, path);
   if (path === null || args.line == null || args.column == null) {
     throw new MastError("INVALID_ARGUMENT", "mast_references takes a symbol, or a position: file_path, line and column", { hint: "Pass symbol (a name or Owner.member), or file_path with line and column (1-based).", usage: true });
   }
-  const found = definitionAt(db, root, path, { line: args.line, column: args.column });
-  const [first, ...other] = found.definitions;
-  return { declaration: first ?? null, resolution: found.resolution, ...(other.length > 0 ? { other } : {}) };
+  return referenceTargetAt(db, root, path, { line: args.line, column: args.column });
 }
 
 export const referencesTool = defineTool({
@@ -89,7 +87,8 @@ export const referencesTool = defineTool({
   details:
     "Every reference to one declaration (a function, class, method, field, property, variable or parameter), named by symbol (a name or Owner.member; file_path picks among same-named ones) or by the name at file_path, line and column (1-based; resolved as mast_definition does, its resolution given). " +
     "Each line naming it is classified by resolving its occurrences as mast_definition does: verified (an occurrence resolves to the declaration — by the file's scopes, an import, the object's known type — or the call graph links a call there; safe to act on), potential (nothing proves what it names: an object of unknown type, a file not parsed — review), " +
-    "or counted in summary: elsewhere_omitted (every occurrence resolves to another declaration), not_code_omitted (it is named only in comments or strings) and other_language_omitted (lines in files of another language; TypeScript and JavaScript are one). A local (a parameter, a variable in a function) is looked for in its own file only. " +
+    "or counted in summary: elsewhere_omitted (every occurrence resolves to another declaration), not_code_omitted (it is named only in comments or strings) and other_language_omitted (lines in files of another language; TypeScript and JavaScript are one). A local (a parameter, a variable in a function) and a namespace import's name (`z` of `import * as z`: its uses, as the compiler answers an alias) are looked for in their own file only. " +
+    "A position whose name nothing declares (a property of an inferred type) answers declaration null with every line naming it potential; a declaration chosen by name is a guess too, so an occurrence resolving to another member stays potential. Potential lines come likeliest first: occurrences of the target's sort (member accesses for a member), then the declaration's and the position's files, importers and directory (for a guess: the files nearest the position). " +
     "Sites are grouped by file ({file_path, is_test?, resolution?, sites}), each one line of text \"LINE MARKS: text\": marks are declaration, read, write (an assignment's target, ++, a destructuring assignment, o.f = …) and call, comma-separated; [resolution] ends a verified site unless its file states one for all. " +
     `Files are parsed the declaring file first, then the files importing it; past ${MAX_PARSED_FILES} parsed files or ${PARSE_BUDGET_MS} ms of parsing (or where a language has no binding rules) lines are potential unmarked, counted in summary.unparsed_files. ` +
     `Both lists are capped (verified_limit, default ${VERIFIED_LIMIT}; potential_limit, default ${POTENTIAL_LIMIT}); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated).`,
@@ -123,28 +122,28 @@ export const referencesTool = defineTool({
     const { answer, busy } = await freshAnswer(
       ctx,
       () => {
-        const found = declarationOf(ctx, args);
-        return { ...found, references: found.declaration === null ? null : referencesTo(db, root, found.declaration) };
+        const target = targetOf(ctx, args);
+        return { target, references: target === null ? null : referencesTo(db, root, target) };
       },
       (a) => [
         ...(args.file_path && !args.symbol ? [projectPath(args.file_path, root)] : []),
-        ...(a.declaration ? [a.declaration.file_path] : []),
+        ...(a.target?.declaration ? [a.target.declaration.file_path] : []),
         ...(a.references ? [...a.references.verified.slice(0, args.verified_limit), ...a.references.potential.slice(0, args.potential_limit)].map((l) => l.file_path) : []),
       ],
     );
-    const refs = answer.references;
-    const empty = { verified: [], potential: [], summary: { verified_count: 0, potential_count: 0 } };
-    if (answer.declaration === null || refs === null) {
-      return { declaration: null, ...(answer.resolution ? { resolution: answer.resolution } : {}), ...empty, ...(args.symbol ? notFound(db, args.symbol) : {}), ...(isIndexEmpty(db) ? { index_empty: true as const } : {}) };
+    const { target, references: refs } = answer;
+    if (target === null || refs === null) {
+      const empty = { verified: [], potential: [], summary: { verified_count: 0, potential_count: 0 } };
+      return { declaration: null, ...empty, ...(args.symbol ? notFound(db, args.symbol) : {}), ...(isIndexEmpty(db) ? { index_empty: true as const } : {}) };
     }
     const verified = fitList(refs.verified, args.verified_limit, LIST_BUDGET_BYTES).items;
     const potential = fitList(refs.potential, args.potential_limit, LIST_BUDGET_BYTES).items;
     return {
-      declaration: answer.declaration,
-      ...(answer.resolution ? { resolution: answer.resolution } : {}),
-      ...(answer.other ? { other_declarations: answer.other } : {}),
-      verified: sitesByFile(verified, answer.declaration.name),
-      potential: sitesByFile(potential, answer.declaration.name),
+      declaration: target.declaration,
+      ...(target.resolution === null ? {} : { resolution: target.resolution }),
+      ...(target.other.length > 0 ? { other_declarations: target.other } : {}),
+      verified: sitesByFile(verified, target.name),
+      potential: sitesByFile(potential, target.name),
       summary: {
         verified_count: verified.length,
         ...cutOf("verified", refs.verified.length, verified.length),

@@ -397,6 +397,61 @@ describe("call-graph edges", () => {
     ]);
   });
 
+  it("follows return types through namespace members and call chains (locals and top-level variables bound to them) to methods interfaces inherit; an annotation beats the producer", async () => {
+    const p = project({
+      "src/schemas.ts": [
+        "export interface Base<T> {",
+        "  parse(data: unknown): T;",
+        "}",
+        "export interface Text extends Base<string>, Other {",
+        "  min(n: number): this;",
+        "  trim(): Text;",
+        "}",
+        "export interface Other { describe(): string; }",
+        "export function string(): Text { return null as any; }",
+        "",
+      ].join("\n"),
+      "src/coerce.ts": ["import type { Text } from './schemas';", "export function string(): Text { return null as any; }", ""].join("\n"),
+      "src/external.ts": ["export * from './schemas';", "export * as coerce from './coerce';", ""].join("\n"),
+      "src/use.ts": [
+        "import * as z from './external';",
+        "const top = z.string().min(1);",
+        "export function run() {",
+        "  z.string().parse(1);",
+        "  const s = z.string().min(1).trim();",
+        "  s.parse(2);",
+        "  s.describe();",
+        "  z.coerce.string().parse(3);",
+        "  const c = z.coerce.string();",
+        "  c.min(2).parse(4);",
+        "  const loose: any = z.string();",
+        "  loose.parse(5);",
+        "  top.parse(6);",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    await runIndex(p.config(), { mode: "full" });
+    // `Text extends Base<string>, Other`: Text's members include Base's and Other's; `this` is the receiver's own type.
+    // A top-level `const top = z.string().min(1)` is typed as a local is.
+    expect(edges(p).filter((e) => e.startsWith("run ->"))).toEqual([
+      "run -> src/schemas.ts:Base.parse POTENTIAL_CALL/return_type @4",
+      "run -> src/schemas.ts:string POTENTIAL_CALL/import @4",
+      "run -> src/schemas.ts:Text.min POTENTIAL_CALL/return_type @5",
+      "run -> src/schemas.ts:Text.trim POTENTIAL_CALL/return_type @5",
+      "run -> src/schemas.ts:string POTENTIAL_CALL/import @5",
+      "run -> src/schemas.ts:Base.parse POTENTIAL_CALL/return_type @6",
+      "run -> src/schemas.ts:Other.describe POTENTIAL_CALL/return_type @7",
+      "run -> src/coerce.ts:string POTENTIAL_CALL/import @8",
+      "run -> src/schemas.ts:Base.parse POTENTIAL_CALL/return_type @8",
+      "run -> src/coerce.ts:string POTENTIAL_CALL/import @9",
+      "run -> src/schemas.ts:Base.parse POTENTIAL_CALL/return_type @10",
+      "run -> src/schemas.ts:Text.min POTENTIAL_CALL/return_type @10",
+      "run -> src/schemas.ts:string POTENTIAL_CALL/import @11",
+      "run -> src/schemas.ts:Base.parse POTENTIAL_CALL/return_type @13",
+    ]);
+  });
+
   it("does not type a receiver a type guard may have narrowed: a call, `instanceof` or `in` on it in an enclosing condition", async () => {
     const p = project({
       "src/fs.ts": [

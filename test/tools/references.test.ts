@@ -195,6 +195,11 @@ const barrel = indexedProject({
   "lib/external.ts": "export function string(): string { return ''; }\n",
   "lib/index.ts": "import * as z from './external.js';\nexport { z };\n",
   "app.ts": "import { z } from './lib/index.js';\nexport const s = z.string();\n",
+  "ns.ts": ["import * as z from './lib/external.js';", "export const a = z.string();", "export const b = z.string().length;", "export function c(o: { z: number }) { return o.z; }", ""].join("\n"),
+  "lib/router.ts": "export type AnyRouter = { a: 1 };\n",
+  "lib/api.ts": "export type { AnyRouter as AnyApiRouter } from './router.js';\n",
+  "alias.ts": "import type { AnyApiRouter } from './lib/api.js';\nexport type R = AnyApiRouter;\n",
+  "ns2.ts": ["import * as z from './lib/external.js';", "export const d = z.string();", "export const e = JSON.parse('{}').total + d.length;", "export const f = [1].map((x) => ({ total: x }))[0]!.total;", ""].join("\n"),
 });
 
 it("follows a named import to the module a barrel binds it to (`import * as z from './external'; export { z }`), as the compiler does", async () => {
@@ -202,6 +207,43 @@ it("follows a named import to the module a barrel binds it to (`import * as z fr
 });
 
 describe("mast_references", () => {
+  it("a namespace import's name: its uses in its own file (an alias, as the compiler answers); another file's alias and a property of that name are not its references", async () => {
+    const r = await barrel.call("mast_references", { file_path: "ns.ts", line: 3, column: 18 });
+    expect(r).toEqual({
+      declaration: def("ns.ts", 1, 13, "z", "import", "import * as z from './lib/external.js';"),
+      resolution: "scope",
+      verified: [{ file_path: "ns.ts", resolution: "scope", sites: ["1 declaration: import * as z from './lib/external.js';", "2 read: export const a = z.string();", "3 read: export const b = z.string().length;"] }],
+      potential: [],
+      summary: { verified_count: 3, potential_count: 0, elsewhere_omitted: 1 },
+    });
+    expect(bytes(r)).toBe(456);
+  });
+
+  it("a declaration re-exported under another name: the alias's uses in importers are its references", async () => {
+    const r = await barrel.call("mast_references", { symbol: "AnyRouter" });
+    expect(r).toEqual({
+      declaration: def("lib/router.ts", 1, 13, "AnyRouter", "type", "export type AnyRouter = { a: 1 };"),
+      verified: [
+        { file_path: "alias.ts", resolution: "import", sites: ["1 declaration: import type { AnyApiRouter } from './lib/api.js';", "2 read: export type R = AnyApiRouter;"] },
+        { file_path: "lib/router.ts", resolution: "scope", sites: ["1 declaration: export type AnyRouter = { a: 1 };"] },
+      ],
+      potential: [{ file_path: "lib/api.ts", sites: ["1 read: export type { AnyRouter as AnyApiRouter } from './router.js';"] }],
+      summary: { verified_count: 3, potential_count: 1 },
+    });
+  });
+
+  it("a property nothing declares (of an inferred type): no declaration, every line naming it potential", async () => {
+    const r = await barrel.call("mast_references", { file_path: "ns2.ts", line: 3, column: 37 });
+    expect(r).toEqual({
+      declaration: null,
+      resolution: "name",
+      verified: [],
+      potential: [{ file_path: "ns2.ts", sites: ["3 read: export const e = JSON.parse('{}').total + d.length;", "4 read: export const f = [1].map((x) => ({ total: x }))[0]!.total;"] }],
+      summary: { verified_count: 0, potential_count: 2 },
+    });
+    expect(bytes(r)).toBe(283);
+  });
+
   it("TypeScript: a field's references, written and read through typed objects; an untyped object's are potential", async () => {
     const r = await p.call("mast_references", { symbol: "Command.name", file_path: "src/cmd.ts" });
     expect(r).toEqual({

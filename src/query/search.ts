@@ -63,6 +63,10 @@ const DECLEX_EFFECTS_CAP = 10;
 
 export interface SearchResponse {
   results: SearchResult[];
+  /** A task's text whose every word is common in the project (and names no file): the ranking had little to go on. */
+  low_confidence?: true;
+  /** The next files the ranking reached beyond the results, each by its best chunk's path, line and name. */
+  more_files?: Array<{ file_path: string; start_line: number; symbol_name: string | null }>;
   /** Set when ranker D fired (telemetry; the search tool keeps it out of its answer). */
   declex?: DeclexFire;
   suggestions?: Suggestion[];
@@ -206,6 +210,28 @@ function declexTokens(query: string): string[] {
   return [...chains.qualified, ...symbolShaped(chains.plain)];
 }
 
+/** A file vote's weight against one chunk ranker's (RRF): a file stem or a type name says where, not which chunk. */
+const FILE_VOTE = 0.5;
+
+/** Chunk types that declare a type: what a class named in lower case in a task's text means. */
+const TYPE_CHUNKS = ["class_shell", "interface", "type"];
+
+/**
+ * Ranker T, for a task's text: the types named by its lower-case words of 4+ letters, whatever the
+ * case (`fix str(response.headers)` names the class Headers), rarer names first. Only types: a
+ * lower-case word naming a function or a method is everyday prose ("hash", "validate") as often.
+ */
+function typeNameRanking(db: Db, query: string, scopeIds: number[] | null, pool: number): number[] {
+  const words = [...new Set(identifierChains(query).plain.filter((t) => t.length >= 4 && /^[a-z]+$/.test(t) && !STOP_WORDS.has(t)))];
+  if (words.length === 0) return [];
+  const scope = scopeCondition("c.file_id", scopeIds);
+  const stmt = db.prepare(
+    `SELECT c.id FROM chunks c WHERE c.symbol_tail = ? AND c.chunk_type IN (SELECT value FROM json_each(?)) AND (c.symbol_name = c.symbol_tail OR lower(c.symbol_name) = c.symbol_tail) AND ${scope.sql} ORDER BY c.chunk_id`,
+  );
+  const found = words.map((w) => stmt.pluck().all(w, JSON.stringify(TYPE_CHUNKS), ...scope.params) as number[]).filter((ids) => ids.length > 0);
+  return found.sort((a, b) => a.length - b.length).flat().slice(0, pool);
+}
+
 /**
  * Ranker D: chunks whose symbol name equals a token or ends with `.` + token (case-insensitive),
  * whole names before segments, exact case first, rarer names first, then chunk id. A qualified
@@ -270,6 +296,8 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
     candidates.set(c.id, c);
   });
   fuse(nameTermRanking(db, input.query, scopeIds, pool));
+  const task = isTaskText(input.query);
+  const byPath = task ? pathTermRanking(db, input.query, scopeIds, input.limit) : [];
   const asName = queryAsName(input.query);
   // A query that is one name is D's one token whatever its shape (`compose`, `error`): the
   // declarations of that name must be candidates to take the first tier (decisions.md).
@@ -290,6 +318,32 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
     fuse(source.map((c) => c.id));
     for (const c of source) candidates.get(c.id)!.bm25 ??= c.bm25;
     for (const [id, row] of loadChunks(db, source.map((c) => c.id).filter((id) => !rows.has(id)))) rows.set(id, row);
+  }
+  // A task's file stems and type names vote for files: each vote goes to the file's best chunk by its text (a new candidate only when the file has none).
+  if (task) {
+    const votes = [byPath, typeNameRanking(db, input.query, scopeIds, pool)];
+    for (const [id, row] of loadChunks(db, votes.flat().filter((id) => !rows.has(id)))) rows.set(id, row);
+    const bestOf = new Map<string, Candidate>();
+    for (const c of candidates.values()) {
+      const path = rows.get(c.id)?.path;
+      if (path !== undefined && (bestOf.get(path)?.rrf ?? -1) < c.rrf) bestOf.set(path, c);
+    }
+    for (const list of votes) {
+      const seen = new Set<string>();
+      for (const id of list) {
+        const path = rows.get(id)!.path;
+        if (seen.has(path)) continue;
+        seen.add(path);
+        const vote = FILE_VOTE / (options.rrfK + seen.size);
+        const best = bestOf.get(path);
+        if (best) best.rrf += vote;
+        else {
+          const c: Candidate = { id, bm25: null, snippet: null, rrf: vote, bestRank: seen.size };
+          candidates.set(id, c);
+          bestOf.set(path, c);
+        }
+      }
+    }
   }
   const tierOf = new Map<number, number>();
   for (const c of candidates.values()) {
@@ -314,7 +368,9 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
     });
   const declexFire = declex.ids.length > 0 ? declexEffects(declex, options.rrfK, fused, rows, (id) => tierOf.get(id)! * 2 + roleOf.get(id)!) : undefined;
   const { survivors, folded } = foldSplitParts(fused, rows);
-  const kept = dedupShellsAndMethods(survivors, rows, input.limit);
+  // A task's text wants files: each file's best chunk first, a file's second chunk only when no other file is left to name.
+  const spread = task ? filesFirst(survivors, rows) : survivors;
+  const kept = dedupShellsAndMethods(spread, rows, input.limit);
   for (const k of kept) {
     const parts = folded.get(k.candidate.id);
     if (parts && !k.related) k.related = { parts_matched: parts };
@@ -322,7 +378,9 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
   addSnippets(db, input.query, kept.map((k) => k.candidate));
   const results = kept.map((entry, i) => toResult(entry.candidate, rows.get(entry.candidate.id)!, i + 1, entry.related));
   flagStale(db, results, options.projectRoot);
-  const response: SearchResponse = { results, ...(declexFire ? { declex: declexFire } : {}) };
+  const more = spread === survivors ? [] : moreFiles(spread, rows, results);
+  const weak = task && results.length > 0 && byPath.length === 0 && onlyCommonWords(db, proseWords(input.query));
+  const response: SearchResponse = { results, ...(more.length > 0 ? { more_files: more } : {}), ...(weak ? { low_confidence: true as const } : {}), ...(declexFire ? { declex: declexFire } : {}) };
   if (results.length === 0) {
     response.suggestions = suggest(db, input.query, scopeIds, input.limit);
     if (isIndexEmpty(db)) response.index_empty = true;
@@ -445,14 +503,24 @@ function prefixCandidates(db: Db, name: string, scopeIds: number[] | null, pool:
 }
 
 /**
- * Ranker N's words: only for a query of two or more whitespace-separated terms made of
- * identifier characters (a lone name is ranker D's and the name tier's; punctuation means a
- * literal search), split into words, function words dropped.
+ * Ranker N's words: for a query of two or more whitespace-separated terms (a lone name is ranker
+ * D's and the name tier's), the words of its identifier runs split (camelCase, snake_case, dotted
+ * paths: `client.send()` → client, send), function words dropped. A query of two or three terms
+ * with punctuation outside identifiers is code to find literally (`f(a, b)`), BM25's alone; a
+ * longer one is a task's text (a bug report, a commit subject), whose code spans are words too.
  */
 export function proseWords(query: string): string[] {
   const terms = query.split(/\s+/).filter((t) => t !== "");
-  if (terms.length < 2 || terms.some((t) => !/^[A-Za-z0-9_$.]+$/.test(t))) return [];
+  if (terms.length < 2 || (terms.length < TASK_TERMS && terms.some((t) => !/^[A-Za-z0-9_$.]+$/.test(t)))) return [];
   return splitTerms(query).filter((t) => t.length >= 2 && !STOP_WORDS.has(t));
+}
+
+/** Terms from which a query is a task's text, whatever punctuation it holds. */
+const TASK_TERMS = 3;
+
+/** A query of TASK_TERMS or more whitespace-separated terms: a task's text (a bug report, a commit subject), answered by files. */
+function isTaskText(query: string): boolean {
+  return query.split(/\s+/).filter((t) => t !== "").length >= TASK_TERMS;
 }
 
 /**
@@ -474,6 +542,89 @@ function nameTermRanking(db: Db, query: string, scopeIds: number[] | null, pool:
     )
     .pluck()
     .all(expression, ...scope.params, pool) as number[];
+}
+
+/** A word in more than this share of the chunks says little about where a task's code is. */
+const COMMON_SHARE = 0.05;
+/** Below this many chunks, no word is judged common (too few to judge by). */
+const COMMON_MIN_CHUNKS = 200;
+
+/** Whether every word is in more than COMMON_SHARE of the chunks (their names and identifiers, stemmed as ranker N matches them). */
+function onlyCommonWords(db: Db, words: readonly string[]): boolean {
+  const total = db.prepare("SELECT count(*) FROM chunks").pluck().get() as number;
+  if (total < COMMON_MIN_CHUNKS || words.length === 0) return false;
+  const count = db.prepare("SELECT count(*) FROM identifier_fts WHERE identifier_fts MATCH ?").pluck();
+  return words.every((w) => (count.get(`"${w.replace(/"/g, '""')}"`) as number) > total * COMMON_SHARE);
+}
+
+/** Files named beyond the results (`more_files`) at most. */
+const MORE_FILES = 10;
+
+/**
+ * Ranker P: files whose path names the query's words — a directory, or the file's stem split into
+ * words (`_multipart.py` for "multipart"; `digest_auth` for "digest auth") — each word weighted by
+ * how few paths hold it (its inverse path frequency), so a word every path has weighs nothing. A
+ * file is listed by its chunk whose own text names most of the words (its first chunk when none).
+ */
+function pathTermRanking(db: Db, query: string, scopeIds: number[] | null, limit: number): number[] {
+  const words = new Set(proseWords(query).filter((w) => w.length >= 3));
+  if (words.size === 0) return [];
+  const scope = scopeCondition("f.id", scopeIds);
+  const files = db.prepare(`SELECT f.id, f.path FROM files f WHERE ${scope.sql}`).all(...scope.params) as Array<{ id: number; path: string }>;
+  const wordsOf = new Map<number, Set<string>>();
+  const df = new Map<string, number>();
+  for (const f of files) {
+    const own = new Set(splitTerms(f.path.replace(/\.[^./]+$/, "")).filter((w) => words.has(w)));
+    if (own.size === 0) continue;
+    wordsOf.set(f.id, own);
+    for (const w of own) df.set(w, (df.get(w) ?? 0) + 1);
+  }
+  const n = files.length;
+  const scored = [...wordsOf]
+    .map(([id, own]) => ({ id, score: [...own].reduce((sum, w) => sum + Math.log(n / df.get(w)!), 0) }))
+    .filter((f) => f.score > Math.log(2))
+    .sort((a, b) => b.score - a.score || a.id - b.id)
+    .slice(0, limit);
+  if (scored.length === 0) return [];
+  const chunksOf = db.prepare("SELECT id, identifiers, name_terms FROM chunks WHERE file_id = ? ORDER BY start_line, part");
+  return scored.map(({ id }) => {
+    const chunks = chunksOf.all(id) as Array<{ id: number; identifiers: string; name_terms: string }>;
+    let best = chunks[0]?.id ?? -1;
+    let most = 0;
+    for (const c of chunks) {
+      const own = new Set(splitTerms(`${c.name_terms} ${c.identifiers}`));
+      const hits = [...words].filter((w) => own.has(w)).length;
+      if (hits > most) [best, most] = [c.id, hits];
+    }
+    return best;
+  }).filter((id) => id !== -1);
+}
+
+/** Candidates in rank order with each file's best first: later chunks of a file follow every other file's best. */
+function filesFirst(fused: Candidate[], rows: Map<number, ChunkRow>): Candidate[] {
+  const seen = new Set<string>();
+  const firsts: Candidate[] = [];
+  const rest: Candidate[] = [];
+  for (const c of fused) {
+    const path = rows.get(c.id)!.path;
+    (seen.has(path) ? rest : firsts).push(c);
+    seen.add(path);
+  }
+  return [...firsts, ...rest];
+}
+
+/** The files the ranking reached past the results: path, line and name of each one's best chunk, at most MORE_FILES. */
+function moreFiles(ranked: Candidate[], rows: Map<number, ChunkRow>, results: readonly SearchResult[]): NonNullable<SearchResponse["more_files"]> {
+  const named = new Set(results.map((r) => r.file_path));
+  const out: NonNullable<SearchResponse["more_files"]> = [];
+  for (const c of ranked) {
+    if (out.length >= MORE_FILES) break;
+    const row = rows.get(c.id)!;
+    if (named.has(row.path)) continue;
+    named.add(row.path);
+    out.push({ file_path: row.path, start_line: row.start_line, symbol_name: row.symbol_name });
+  }
+  return out;
 }
 
 /** `match_snippet` for the BM25 hits that made the result list: the matched terms marked with **. */

@@ -129,12 +129,13 @@ const namespaced = indexedProject({
   "src/use.ts": ["import * as z from './index';", "export const c = (o: any) => o.string();", "export const b = z.coerce.string();", "export const a = z.string();", ""].join("\n"),
 });
 
-it("puts a call through a name the declaring file is bound to as a namespace first (`z.coerce.string()` for coerce.ts's string)", async () => {
+it("links a call through a namespace the declaring file is re-exported as (`z.coerce.string()` for coerce.ts's string)", async () => {
   const r = (await namespaced.call("mast_callers", { symbol: "string", file_path: "src/coerce.ts" })) as { verified_callers: unknown[]; potential_matches: Array<{ file_path: string; sites: string[] }> };
-  // `z.string()` is schemas.ts's (linked there, so no potential line of coerce.ts's); another declaration of the name comes last.
+  // `z.coerce` is coerce.ts through `export * as coerce`: a verified call. `z.string()` is schemas.ts's (linked there, so no
+  // potential line of coerce.ts's); a call on an object of unknown type is potential, another declaration of the name last.
+  expect(r.verified_callers).toEqual([{ file_path: "src/use.ts", resolution: "import", sites: ["3 b: export const b = z.coerce.string();"] }]);
   expect(r.potential_matches).toEqual([
-    // Through the namespace first, then a call on an object of unknown type.
-    { file_path: "src/use.ts", sites: ["3: export const b = z.coerce.string();", "2: export const c = (o: any) => o.string();"] },
+    { file_path: "src/use.ts", sites: ["2: export const c = (o: any) => o.string();"] },
     { file_path: "src/schemas.ts", sites: ["1: export function string(): string { return 's'; }"] },
   ]);
 });

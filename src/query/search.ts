@@ -66,7 +66,7 @@ export interface SearchResponse {
   /** A task's text whose every word is common in the project (and names no file): the ranking had little to go on. */
   low_confidence?: true;
   /** The next files the ranking reached beyond the results, each by its best chunk's path, line and name. */
-  more_files?: Array<{ file_path: string; start_line: number; symbol_name: string | null }>;
+  more_files?: Array<{ file_path: string; start_line: number; symbol_name: string | null; related_to?: string }>;
   /** Set when ranker D fired (telemetry; the search tool keeps it out of its answer). */
   declex?: DeclexFire;
   suggestions?: Suggestion[];
@@ -86,6 +86,7 @@ interface Candidate {
 interface ChunkRow {
   id: number;
   chunk_id: string;
+  file_id: number;
   path: string;
   start_line: number;
   end_line: number;
@@ -321,28 +322,28 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
   }
   // A task's file stems and type names vote for files: each vote goes to the file's best chunk by its text (a new candidate only when the file has none).
   if (task) {
-    const votes = [byPath, typeNameRanking(db, input.query, scopeIds, pool)];
-    for (const [id, row] of loadChunks(db, votes.flat().filter((id) => !rows.has(id)))) rows.set(id, row);
-    const bestOf = new Map<string, Candidate>();
+    const bestOf = new Map<number, Candidate>();
     for (const c of candidates.values()) {
-      const path = rows.get(c.id)?.path;
-      if (path !== undefined && (bestOf.get(path)?.rrf ?? -1) < c.rrf) bestOf.set(path, c);
+      const row = rows.get(c.id);
+      if (row === undefined) continue;
+      const fileId = row.file_id;
+      if ((bestOf.get(fileId)?.rrf ?? -1) < c.rrf) bestOf.set(fileId, c);
     }
-    for (const list of votes) {
-      const seen = new Set<string>();
-      for (const id of list) {
-        const path = rows.get(id)!.path;
-        if (seen.has(path)) continue;
-        seen.add(path);
-        const vote = FILE_VOTE / (options.rrfK + seen.size);
-        const best = bestOf.get(path);
-        if (best) best.rrf += vote;
-        else {
-          const c: Candidate = { id, bm25: null, snippet: null, rrf: vote, bestRank: seen.size };
-          candidates.set(id, c);
-          bestOf.set(path, c);
+    for (const files of [byPath, filesOf(db, typeNameRanking(db, input.query, scopeIds, pool))]) {
+      files.forEach((fileId, i) => {
+        const vote = FILE_VOTE / (options.rrfK + i + 1);
+        const best = bestOf.get(fileId);
+        if (best) {
+          best.rrf += vote;
+          return;
         }
-      }
+        const id = chunkNaming(db, fileId, input.query);
+        if (id === null) return;
+        const c: Candidate = { id, bm25: null, snippet: null, rrf: vote, bestRank: i + 1 };
+        candidates.set(id, c);
+        bestOf.set(fileId, c);
+        for (const [loaded, row] of loadChunks(db, [id])) rows.set(loaded, row);
+      });
     }
   }
   const tierOf = new Map<number, number>();
@@ -378,7 +379,7 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
   addSnippets(db, input.query, kept.map((k) => k.candidate));
   const results = kept.map((entry, i) => toResult(entry.candidate, rows.get(entry.candidate.id)!, i + 1, entry.related));
   flagStale(db, results, options.projectRoot);
-  const more = spread === survivors ? [] : moreFiles(spread, rows, results);
+  const more = spread === survivors ? [] : moreFiles(spread, rows, results, neighbourFiles(db, results.slice(0, NEIGHBOUR_HITS)));
   const weak = task && results.length > 0 && byPath.length === 0 && onlyCommonWords(db, proseWords(input.query));
   const response: SearchResponse = { results, ...(more.length > 0 ? { more_files: more } : {}), ...(weak ? { low_confidence: true as const } : {}), ...(declexFire ? { declex: declexFire } : {}) };
   if (results.length === 0) {
@@ -549,12 +550,15 @@ const COMMON_SHARE = 0.05;
 /** Below this many chunks, no word is judged common (too few to judge by). */
 const COMMON_MIN_CHUNKS = 200;
 
-/** Whether every word is in more than COMMON_SHARE of the chunks (their names and identifiers, stemmed as ranker N matches them). */
+/**
+ * Whether every word the project has is in more than COMMON_SHARE of the chunks (their names and
+ * identifiers, stemmed as ranker N matches them). A word no chunk has places nothing either way.
+ */
 function onlyCommonWords(db: Db, words: readonly string[]): boolean {
   const total = db.prepare("SELECT count(*) FROM chunks").pluck().get() as number;
   if (total < COMMON_MIN_CHUNKS || words.length === 0) return false;
   const count = db.prepare("SELECT count(*) FROM identifier_fts WHERE identifier_fts MATCH ?").pluck();
-  return words.every((w) => (count.get(`"${w.replace(/"/g, '""')}"`) as number) > total * COMMON_SHARE);
+  return words.map((w) => count.get(`"${w.replace(/"/g, '""')}"`) as number).every((n) => n === 0 || n > total * COMMON_SHARE);
 }
 
 /** Files named beyond the results (`more_files`) at most. */
@@ -563,8 +567,8 @@ const MORE_FILES = 10;
 /**
  * Ranker P: files whose path names the query's words — a directory, or the file's stem split into
  * words (`_multipart.py` for "multipart"; `digest_auth` for "digest auth") — each word weighted by
- * how few paths hold it (its inverse path frequency), so a word every path has weighs nothing. A
- * file is listed by its chunk whose own text names most of the words (its first chunk when none).
+ * how few paths hold it (its inverse path frequency), so a word every path has weighs nothing.
+ * File ids, best first, at most `limit`.
  */
 function pathTermRanking(db: Db, query: string, scopeIds: number[] | null, limit: number): number[] {
   const words = new Set(proseWords(query).filter((w) => w.length >= 3));
@@ -580,24 +584,32 @@ function pathTermRanking(db: Db, query: string, scopeIds: number[] | null, limit
     for (const w of own) df.set(w, (df.get(w) ?? 0) + 1);
   }
   const n = files.length;
-  const scored = [...wordsOf]
+  return [...wordsOf]
     .map(([id, own]) => ({ id, score: [...own].reduce((sum, w) => sum + Math.log(n / df.get(w)!), 0) }))
     .filter((f) => f.score > Math.log(2))
     .sort((a, b) => b.score - a.score || a.id - b.id)
-    .slice(0, limit);
-  if (scored.length === 0) return [];
-  const chunksOf = db.prepare("SELECT id, identifiers, name_terms FROM chunks WHERE file_id = ? ORDER BY start_line, part");
-  return scored.map(({ id }) => {
-    const chunks = chunksOf.all(id) as Array<{ id: number; identifiers: string; name_terms: string }>;
-    let best = chunks[0]?.id ?? -1;
-    let most = 0;
-    for (const c of chunks) {
-      const own = new Set(splitTerms(`${c.name_terms} ${c.identifiers}`));
-      const hits = [...words].filter((w) => own.has(w)).length;
-      if (hits > most) [best, most] = [c.id, hits];
-    }
-    return best;
-  }).filter((id) => id !== -1);
+    .slice(0, limit)
+    .map((f) => f.id);
+}
+
+/** The chunk of a file whose own name and identifiers hold most of the query's words (its first chunk when none does). */
+function chunkNaming(db: Db, fileId: number, query: string): number | null {
+  const words = new Set(proseWords(query));
+  const chunks = db.prepare("SELECT id, identifiers, name_terms FROM chunks WHERE file_id = ? ORDER BY start_line, part").all(fileId) as Array<{ id: number; identifiers: string; name_terms: string }>;
+  let best = chunks[0]?.id ?? null;
+  let most = 0;
+  for (const c of chunks) {
+    const own = new Set(splitTerms(`${c.name_terms} ${c.identifiers}`));
+    const hits = [...words].filter((w) => own.has(w)).length;
+    if (hits > most) [best, most] = [c.id, hits];
+  }
+  return best;
+}
+
+/** The file ids of chunks, in the chunks' order, each once. */
+function filesOf(db: Db, chunkIds: readonly number[]): number[] {
+  const fileOf = db.prepare("SELECT file_id FROM chunks WHERE id = ?").pluck();
+  return [...new Set(chunkIds.map((id) => fileOf.get(id) as number))];
 }
 
 /** Candidates in rank order with each file's best first: later chunks of a file follow every other file's best. */
@@ -613,18 +625,55 @@ function filesFirst(fused: Candidate[], rows: Map<number, ChunkRow>): Candidate[
   return [...firsts, ...rest];
 }
 
-/** The files the ranking reached past the results: path, line and name of each one's best chunk, at most MORE_FILES. */
-function moreFiles(ranked: Candidate[], rows: Map<number, ChunkRow>, results: readonly SearchResult[]): NonNullable<SearchResponse["more_files"]> {
+/** The first results whose neighbours (callers, callees, importers) may join more_files. */
+const NEIGHBOUR_HITS = 3;
+/** Neighbours named ahead of more_files' own MORE_FILES at most (a hub's importers are many). */
+const NEIGHBOUR_SLOTS = 3;
+
+/**
+ * The files next to hits in the call graph and the import graph: the files of the verified callers
+ * and callees of the declarations in each hit's lines, and the files importing the hit's file —
+ * each mapped to the hit's path. A fix often touches a caller and its callee, a type and its users.
+ */
+function neighbourFiles(db: Db, hits: readonly SearchResult[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const linked = db.prepare(
+    `SELECT DISTINCT f.path FROM symbols a JOIN files fa ON fa.id = a.file_id JOIN edges e ON e.from_id = a.id AND e.edge_type = 'POTENTIAL_CALL' JOIN symbols b ON b.id = e.to_id JOIN files f ON f.id = b.file_id
+     WHERE fa.path = ? AND a.line BETWEEN ? AND ? AND b.file_id != a.file_id
+     UNION
+     SELECT DISTINCT f.path FROM symbols b JOIN files fb ON fb.id = b.file_id JOIN edges e ON e.to_id = b.id AND e.edge_type = 'POTENTIAL_CALL' JOIN symbols a ON a.id = e.from_id JOIN files f ON f.id = a.file_id
+     WHERE fb.path = ? AND b.line BETWEEN ? AND ? AND a.file_id != b.file_id
+     UNION
+     SELECT DISTINCT f.path FROM imports i JOIN files f ON f.id = i.file_id WHERE i.resolved_path = ?`,
+  );
+  for (const h of hits) {
+    for (const path of linked.pluck().all(h.file_path, h.start_line, h.end_line, h.file_path, h.start_line, h.end_line, h.file_path) as string[]) if (!out.has(path)) out.set(path, h.file_path);
+  }
+  return out;
+}
+
+/**
+ * The files the ranking reached past the results: path, line and name of each one's best chunk, at
+ * most NEIGHBOUR_SLOTS next to a hit first (`related_to` the hit's path), then MORE_FILES more in rank order.
+ */
+function moreFiles(ranked: Candidate[], rows: Map<number, ChunkRow>, results: readonly SearchResult[], neighbours: ReadonlyMap<string, string>): NonNullable<SearchResponse["more_files"]> {
   const named = new Set(results.map((r) => r.file_path));
-  const out: NonNullable<SearchResponse["more_files"]> = [];
+  const related: NonNullable<SearchResponse["more_files"]> = [];
+  const rest: NonNullable<SearchResponse["more_files"]> = [];
+  const order = new Map<string, number>();
   for (const c of ranked) {
-    if (out.length >= MORE_FILES) break;
     const row = rows.get(c.id)!;
     if (named.has(row.path)) continue;
     named.add(row.path);
-    out.push({ file_path: row.path, start_line: row.start_line, symbol_name: row.symbol_name });
+    order.set(row.path, order.size);
+    const next = neighbours.get(row.path);
+    if (next !== undefined) related.push({ file_path: row.path, start_line: row.start_line, symbol_name: row.symbol_name, related_to: next });
+    else rest.push({ file_path: row.path, start_line: row.start_line, symbol_name: row.symbol_name });
   }
-  return out;
+  // Neighbours join ahead of the ranking's own next files; they take none of its MORE_FILES slots.
+  const joined = related.slice(0, NEIGHBOUR_SLOTS);
+  const own = [...rest, ...related.slice(NEIGHBOUR_SLOTS)].sort((a, b) => order.get(a.file_path)! - order.get(b.file_path)!);
+  return [...joined, ...own.slice(0, MORE_FILES)];
 }
 
 /** `match_snippet` for the BM25 hits that made the result list: the matched terms marked with **. */
@@ -650,7 +699,7 @@ function loadChunks(db: Db, ids: number[]): Map<number, ChunkRow> {
   if (ids.length === 0) return new Map();
   const rows = db
     .prepare(
-      `SELECT c.id, c.chunk_id, f.path, c.start_line, c.end_line, c.content_start_line, c.content, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported, f.is_test, c.part
+      `SELECT c.id, c.chunk_id, c.file_id, f.path, c.start_line, c.end_line, c.content_start_line, c.content, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported, f.is_test, c.part
        FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`,
     )
     .all(JSON.stringify(ids)) as ChunkRow[];

@@ -71,7 +71,7 @@ export const searchTool = defineTool({
     "Search the index and get back chunks (a function, a method, a class outline, a doc section), not whole files. " +
     "start_line..end_line is the declaration; content begins at content_start_line (its doc comment and context lines come first). " +
     "Ranks by BM25 over chunk text fused with exact symbol-name matches; a nested function and a namespace's function are hits of their own (`outer.inner`, `Ns.f`). " +
-    "A query of several words (a task: a bug report, a commit subject) is also matched by its words against names and identifiers (split on camelCase, snake_case and dots, weighted by how rare each is in the project) and against file paths (directories and file stems); its answer covers distinct files — each file's best chunk, a second chunk of a file only when no other file is left — and names the next files it reached in more_files (path, line, symbol); when its every word is common in the project and names no file, the answer says low_confidence: true. " +
+    "A query of several words (a task: a bug report, a commit subject) is also matched by its words against names and identifiers (split on camelCase, snake_case and dots, weighted by how rare each is in the project) and against file paths (directories and file stems); its answer covers distinct files — each file's best chunk, a second chunk of a file only when no other file is left — and names the next files it reached in more_files (path, line, symbol; first those next to a top hit — a caller's, a callee's or an importer's file — with related_to naming the hit's file); when its every word is common in the project and names no file, the answer says low_confidence: true. " +
     "The source ranks before tests, documents and examples unless the query names them (test, spec, docs, example, …) or a file. Scope with file_pattern (glob: * stays in one " +
     "path segment, ** crosses them) and language; narrow with chunk_type and only_exported. Any text is searched literally. " +
     "Each content is cut to max_chars (default 400) at a line end, marked content_truncated with its content_end_line; fields picks the keys of each result for a compact answer. " +
@@ -120,7 +120,7 @@ export const searchTool = defineTool({
     ),
     suggestions: z.array(open({ symbol: z.string(), file_path: z.string(), reason: z.string() })).optional(),
     low_confidence: z.literal(true).optional(),
-    more_files: z.array(open({ file_path: z.string(), start_line: z.number().int(), symbol_name: z.string().nullable() })).optional(),
+    more_files: z.array(open({ file_path: z.string(), start_line: z.number().int(), symbol_name: z.string().nullable(), related_to: z.string().optional() })).optional(),
     scope_empty: z.literal(true).optional(),
     search_index_pending: z.number().int().optional(),
     ...READ_MARKS,

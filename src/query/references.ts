@@ -228,6 +228,9 @@ class Navigator {
       if (row !== null) return { resolution: "import", total: 1, definitions: [this.locate(row)] };
       // The module binds the name by an import of its own (`import * as z from './external'; export { z }`): followed, as the compiler does.
       const id = this.fileId(taken.resolved);
+      // A namespace the module exports under this name (`export * as z from`, or `export { z as default }` of `import * as z`): that namespace's module.
+      const namespace = id === null ? null : this.namespaceExport(id, taken.imported);
+      if (namespace !== null) return module(namespace.path, namespace.module);
       const inner = id === null ? null : this.importOf(id, taken.imported, Number.MAX_SAFE_INTEGER);
       if (inner === null || inner.resolved === null) break;
       if (inner.imported === "*") return module(inner.resolved, inner.module);
@@ -235,6 +238,15 @@ class Navigator {
     }
     // A module (Python's `from pkg import mod`): the module.
     return module(taken.resolved, taken.module);
+  }
+
+  /** The module a file exports a namespace of as `name` (a marker whose taken name is `*`), or null. */
+  namespaceExport(fileId: number, name: string): { path: string; module: string } | null {
+    const row = prepared(
+      this.db,
+      "SELECT i.resolved_path AS path, i.module AS module FROM symbols s JOIN imports i ON i.file_id = s.file_id AND i.module = s.reexport_module WHERE s.file_id = ? AND s.name = ? AND s.kind = 'export' AND s.reexport_name = '*' AND i.resolved_path IS NOT NULL LIMIT 1",
+    ).get(fileId, name) as { path: string; module: string } | undefined;
+    return row ?? null;
   }
 
   /** The names a declaration is re-exported under (`export { A as B } from`, `export type { A as B }` of an import), each checked to lead back to it; at most MAX_ALIASES. */

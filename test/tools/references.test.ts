@@ -193,7 +193,8 @@ describe("mast_definition", () => {
 
 const barrel = indexedProject({
   "lib/external.ts": "export function string(): string { return ''; }\n",
-  "lib/index.ts": "import * as z from './external.js';\nexport { z };\n",
+  "lib/index.ts": "import * as z from './external.js';\nexport { z, z as default };\n",
+  "app2.ts": "import z2 from './lib/index.js';\nexport const t = z2.string();\n",
   "app.ts": "import { z } from './lib/index.js';\nexport const s = z.string();\n",
   "ns.ts": ["import * as z from './lib/external.js';", "export const a = z.string();", "export const b = z.string().length;", "export function c(o: { z: number }) { return o.z; }", ""].join("\n"),
   "lib/router.ts": "export type AnyRouter = { a: 1 };\n",
@@ -204,6 +205,8 @@ const barrel = indexedProject({
 
 it("follows a named import to the module a barrel binds it to (`import * as z from './external'; export { z }`), as the compiler does", async () => {
   expect(await barrel.call("mast_definition", { file_path: "app.ts", line: 1, column: 10 })).toEqual({ name: "z", at: { line: 1, column: 10 }, resolution: "import", definitions: [def("lib/external.ts", 1, null, "./external.js", "module", null)] });
+  // A default import of `export { z as default }`: the same namespace's module.
+  expect(await barrel.call("mast_definition", { file_path: "app2.ts", line: 1, column: 8 })).toEqual({ name: "z2", at: { line: 1, column: 8 }, resolution: "import", definitions: [def("lib/external.ts", 1, null, "./external.js", "module", null)] });
 });
 
 describe("mast_references", () => {

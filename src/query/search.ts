@@ -218,19 +218,20 @@ const FILE_VOTE = 0.5;
 const TYPE_CHUNKS = ["class_shell", "interface", "type"];
 
 /**
- * Ranker T, for a task's text: the types named by its lower-case words of 4+ letters, whatever the
- * case (`fix str(response.headers)` names the class Headers), rarer names first. Only types: a
- * lower-case word naming a function or a method is everyday prose ("hash", "validate") as often.
+ * Ranker T, for a task's text: the files declaring the types named by its lower-case words of 4+
+ * letters, whatever the case (`fix str(response.headers)` names the class Headers), rarer names
+ * first. Only types: a lower-case word naming a function or a method is everyday prose ("hash",
+ * "validate") as often.
  */
 function typeNameRanking(db: Db, query: string, scopeIds: number[] | null, pool: number): number[] {
   const words = [...new Set(identifierChains(query).plain.filter((t) => t.length >= 4 && /^[a-z]+$/.test(t) && !STOP_WORDS.has(t)))];
   if (words.length === 0) return [];
   const scope = scopeCondition("c.file_id", scopeIds);
-  const stmt = db.prepare(
-    `SELECT c.id FROM chunks c WHERE c.symbol_tail = ? AND c.chunk_type IN (SELECT value FROM json_each(?)) AND (c.symbol_name = c.symbol_tail OR lower(c.symbol_name) = c.symbol_tail) AND ${scope.sql} ORDER BY c.chunk_id`,
-  );
-  const found = words.map((w) => stmt.pluck().all(w, JSON.stringify(TYPE_CHUNKS), ...scope.params) as number[]).filter((ids) => ids.length > 0);
-  return found.sort((a, b) => a.length - b.length).flat().slice(0, pool);
+  const stmt = db
+    .prepare(`SELECT c.file_id FROM chunks c WHERE c.symbol_tail = ? AND c.chunk_type IN (SELECT value FROM json_each(?)) AND lower(c.symbol_name) = c.symbol_tail AND ${scope.sql} ORDER BY c.chunk_id`)
+    .pluck();
+  const found = words.map((w) => stmt.all(w, JSON.stringify(TYPE_CHUNKS), ...scope.params) as number[]).filter((ids) => ids.length > 0);
+  return [...new Set(found.sort((a, b) => a.length - b.length).flat())].slice(0, pool);
 }
 
 /**
@@ -329,7 +330,8 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
       const fileId = row.file_id;
       if ((bestOf.get(fileId)?.rrf ?? -1) < c.rrf) bestOf.set(fileId, c);
     }
-    for (const files of [byPath, filesOf(db, typeNameRanking(db, input.query, scopeIds, pool))]) {
+    const words = new Set(proseWords(input.query));
+    for (const files of [byPath, typeNameRanking(db, input.query, scopeIds, pool)]) {
       files.forEach((fileId, i) => {
         const vote = FILE_VOTE / (options.rrfK + i + 1);
         const best = bestOf.get(fileId);
@@ -337,7 +339,7 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
           best.rrf += vote;
           return;
         }
-        const id = chunkNaming(db, fileId, input.query);
+        const id = chunkNaming(db, fileId, words);
         if (id === null) return;
         const c: Candidate = { id, bm25: null, snippet: null, rrf: vote, bestRank: i + 1 };
         candidates.set(id, c);
@@ -593,8 +595,7 @@ function pathTermRanking(db: Db, query: string, scopeIds: number[] | null, limit
 }
 
 /** The chunk of a file whose own name and identifiers hold most of the query's words (its first chunk when none does). */
-function chunkNaming(db: Db, fileId: number, query: string): number | null {
-  const words = new Set(proseWords(query));
+function chunkNaming(db: Db, fileId: number, words: ReadonlySet<string>): number | null {
   const chunks = db.prepare("SELECT id, identifiers, name_terms FROM chunks WHERE file_id = ? ORDER BY start_line, part").all(fileId) as Array<{ id: number; identifiers: string; name_terms: string }>;
   let best = chunks[0]?.id ?? null;
   let most = 0;
@@ -604,12 +605,6 @@ function chunkNaming(db: Db, fileId: number, query: string): number | null {
     if (hits > most) [best, most] = [c.id, hits];
   }
   return best;
-}
-
-/** The file ids of chunks, in the chunks' order, each once. */
-function filesOf(db: Db, chunkIds: readonly number[]): number[] {
-  const fileOf = db.prepare("SELECT file_id FROM chunks WHERE id = ?").pluck();
-  return [...new Set(chunkIds.map((id) => fileOf.get(id) as number))];
 }
 
 /** Candidates in rank order with each file's best first: later chunks of a file follow every other file's best. */

@@ -19,8 +19,9 @@
 //    definition mast gives, and over the resolved ones (resolution other than name); recall: the
 //    positions where mast gives a compiler definition.
 // 4. mast_references at the first REFERENCE_POSITIONS of them per kind, verified_limit 10,000 and
-//    potential_limit 1,000: its lines (file:line) against the lines of findReferences' references
-//    in the corpus — verified, and verified ∪ potential — pooled (micro) and per position (macro).
+//    potential_limit 1,000, a cut potential list read on page by page (summary.next): its lines
+//    (file:line) against the lines of findReferences' references in the corpus — verified, and
+//    verified ∪ potential — pooled (micro) and per position (macro); the first page's recall too.
 // 5. Each call's time (p50, p95) on this machine.
 //
 // A report, not a test: exits 0 whether targets PASS or MISS, non-zero only when something could
@@ -160,7 +161,7 @@ async function main() {
     const defTimes = [];
     const refTimes = [];
     const perKind = Object.fromEntries(KINDS.map((k) => [k, { positions: 0, given: 0, right: 0, resolved_given: 0, resolved_right: 0, found: 0 }]));
-    const refs = { positions: 0, oracle: 0, verified: 0, verified_right: 0, all: 0, all_right: 0, verified_recall_sum: 0, all_recall_sum: 0, verified_precision_sum: 0, verified_answered: 0 };
+    const refs = { positions: 0, oracle: 0, verified: 0, verified_right: 0, all: 0, all_right: 0, verified_recall_sum: 0, all_recall_sum: 0, verified_precision_sum: 0, verified_answered: 0, first_page_right: 0, pages: 0 };
     const misses = [];
     const refMisses = [];
     const refPositions = [];
@@ -205,7 +206,15 @@ async function main() {
         refTimes.push(performance.now() - t1);
         const linesOf = (groups) => groups.flatMap((g) => g.sites.map((site) => `${g.file_path}:${/^\d+/.exec(site)[0]}`));
         const verified = new Set(linesOf(r.verified));
-        const all = new Set([...verified, ...linesOf(r.potential)]);
+        const firstPage = new Set([...verified, ...linesOf(r.potential)]);
+        // The rest of a cut list, page by page through summary.next (as an agent that wants it all would).
+        const all = new Set(firstPage);
+        for (let next = r.summary?.next; next?.potential_offset !== undefined; ) {
+          const more = await callTool(ctx, "mast_references", { ...at, verified_limit: 1, potential_limit: 1000, potential_offset: next.potential_offset });
+          for (const line of linesOf(more.potential)) all.add(line);
+          refs.pages++;
+          next = more.summary?.next;
+        }
         const hit = (set) => [...set].filter((x) => oracleLines.has(x)).length;
         refs.positions++;
         refs.oracle += oracleLines.size;
@@ -213,6 +222,7 @@ async function main() {
         refs.verified_right += hit(verified);
         refs.all += all.size;
         refs.all_right += hit(all);
+        refs.first_page_right += hit(firstPage);
         const recallOf = (set) => (oracleLines.size === 0 ? 1 : [...oracleLines].filter((x) => set.has(x)).length / oracleLines.size);
         for (const line of oracleLines) if (!all.has(line) && refMisses.length < 30) refMisses.push({ at: `${at.file_path}:${at.line}:${at.column}`, missed: line });
         refPositions.push({
@@ -254,6 +264,8 @@ async function main() {
       verified_recall: ratio(refs.verified_right, refs.oracle),
       all_precision: ratio(refs.all_right, refs.all),
       all_recall: ratio(refs.all_right, refs.oracle),
+      first_page_recall: ratio(refs.first_page_right, refs.oracle),
+      further_pages: refs.pages,
       macro_verified_precision: ratio(refs.verified_precision_sum, refs.verified_answered),
       macro_verified_recall: ratio(refs.verified_recall_sum, refs.positions),
       macro_all_recall: ratio(refs.all_recall_sum, refs.positions),
@@ -272,6 +284,7 @@ async function main() {
       `mast_references at ${references.positions} positions (${references.oracle_lines} compiler reference lines)`,
       `  ${pad("verified precision / recall", 44)} ${lpad(fmt(references.verified_precision, 3), 6)} / ${fmt(references.verified_recall, 3)}`,
       `  ${pad("verified ∪ potential precision / recall", 44)} ${lpad(fmt(references.all_precision, 3), 6)} / ${fmt(references.all_recall, 3)}   recall target ≥ ${TARGETS.references_recall}  ${verdict(references.all_recall === null ? null : references.all_recall >= TARGETS.references_recall)}`,
+      `  ${pad("first page only (potential_limit 1,000)", 44)} ${lpad(fmt(references.first_page_recall, 3), 6)}   (${references.further_pages} further pages read through summary.next)`,
       `  ${pad("per position: verified precision / recall, all recall", 44)} ${lpad(fmt(references.macro_verified_precision, 3), 6)} / ${fmt(references.macro_verified_recall, 3)}, ${fmt(references.macro_all_recall, 3)}`,
       "",
       `time per call: definition p50 ${fmt(timing.definition_p50_ms, 1)} ms, p95 ${fmt(timing.definition_p95_ms, 1)} ms; references p50 ${fmt(timing.references_p50_ms, 1)} ms, p95 ${fmt(timing.references_p95_ms, 1)} ms`,

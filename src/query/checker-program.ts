@@ -249,9 +249,11 @@ export class CheckerPrograms {
     const ts = this.ts;
     const parsed = key === null ? null : this.parsedConfigs.get(key)!;
     try {
-      const options: TS.CompilerOptions = { ...(parsed ? parsed.options : inferredOptions(ts)), noEmit: true, skipLibCheck: true };
+      // A config's traceResolution would write the compiler's trace to stdout, through a CLI's JSON report or the MCP stream.
+      const options: TS.CompilerOptions = { ...(parsed ? parsed.options : inferredOptions(ts)), noEmit: true, skipLibCheck: true, traceResolution: false };
       // JSDoc types matter in JavaScript only (tsc's own mode): a TypeScript file's doc comments are not parsed.
       const host = ts.createCompilerHost(options);
+      host.trace = () => undefined;
       host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
       this.redirectWorkspaces(host, options);
       // The inferred project's roots: every file no config includes.

@@ -24,6 +24,11 @@ const POTENTIAL_LIMIT = 50;
 /** The bytes each list may take on the wire (about 1 MiB of JSON each). */
 const LIST_BUDGET_BYTES = 2 * 1024 * 1024;
 
+/** The `limit` items of `list` after the first `offset`. */
+function page<T>(list: readonly T[], offset: number, limit: number): readonly T[] {
+  return list.slice(offset, offset + limit);
+}
+
 export const definitionTool = defineTool({
   name: "mast_definition",
   title: "Go to definition",
@@ -91,7 +96,7 @@ export const referencesTool = defineTool({
     "A position whose name nothing declares (a property of an inferred type) answers declaration null with every line naming it potential; a declaration chosen by name is a guess too, so an occurrence resolving to another member stays potential. Potential lines come likeliest first: occurrences of the target's sort (member accesses for a member), then the declaration's and the position's files, importers and directory (for a guess: the files nearest the position). " +
     "Sites are grouped by file ({file_path, is_test?, resolution?, sites}), each one line of text \"LINE MARKS: text\": marks are declaration, read, write (an assignment's target, ++, a destructuring assignment, o.f = …) and call, comma-separated; [resolution] ends a verified site unless its file states one for all. " +
     `Files are parsed the declaring file first, then the files importing it; past ${MAX_PARSED_FILES} parsed files or ${PARSE_BUDGET_MS} ms of parsing (or where a language has no binding rules) lines are potential unmarked, counted in summary.unparsed_files. ` +
-    `Both lists are capped (verified_limit, default ${VERIFIED_LIMIT}; potential_limit, default ${POTENTIAL_LIMIT}); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated).`,
+    `Both lists are capped (verified_limit, default ${VERIFIED_LIMIT}; potential_limit, default ${POTENTIAL_LIMIT}); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated) and summary.next holds the verified_offset and potential_offset that list the rest (the order is stable while the index is).`,
   unlisted: ["verified_limit"],
   input: z
     .object({
@@ -101,6 +106,8 @@ export const referencesTool = defineTool({
       column: z.number().int().min(1).nullish(),
       verified_limit: z.number().int().min(1).max(10_000).default(VERIFIED_LIMIT),
       potential_limit: z.number().int().min(1).max(1000).default(POTENTIAL_LIMIT),
+      verified_offset: z.number().int().min(0).default(0).describe("verified sites to skip (summary.next.verified_offset of the previous page)"),
+      potential_offset: z.number().int().min(0).default(0).describe("potential lines to skip (summary.next.potential_offset of the previous page)"),
     })
     .strict(),
   output: open({
@@ -128,7 +135,7 @@ export const referencesTool = defineTool({
       (a) => [
         ...(args.file_path && !args.symbol ? [projectPath(args.file_path, root)] : []),
         ...(a.target?.declaration ? [a.target.declaration.file_path] : []),
-        ...(a.references ? [...a.references.verified.slice(0, args.verified_limit), ...a.references.potential.slice(0, args.potential_limit)].map((l) => l.file_path) : []),
+        ...(a.references ? [...page(a.references.verified, args.verified_offset, args.verified_limit), ...page(a.references.potential, args.potential_offset, args.potential_limit)].map((l) => l.file_path) : []),
       ],
     );
     const { target, references: refs } = answer;
@@ -136,8 +143,12 @@ export const referencesTool = defineTool({
       const empty = { verified: [], potential: [], summary: { verified_count: 0, potential_count: 0 } };
       return { declaration: null, ...empty, ...(args.symbol ? notFound(db, args.symbol) : {}), ...(isIndexEmpty(db) ? { index_empty: true as const } : {}) };
     }
-    const verified = fitList(refs.verified, args.verified_limit, LIST_BUDGET_BYTES).items;
-    const potential = fitList(refs.potential, args.potential_limit, LIST_BUDGET_BYTES).items;
+    const verified = fitList(refs.verified.slice(args.verified_offset), args.verified_limit, LIST_BUDGET_BYTES).items;
+    const potential = fitList(refs.potential.slice(args.potential_offset), args.potential_limit, LIST_BUDGET_BYTES).items;
+    const next = {
+      ...(args.verified_offset + verified.length < refs.verified.length ? { verified_offset: args.verified_offset + verified.length } : {}),
+      ...(args.potential_offset + potential.length < refs.potential.length ? { potential_offset: args.potential_offset + potential.length } : {}),
+    };
     return {
       declaration: target.declaration,
       ...(target.resolution === null ? {} : { resolution: target.resolution }),
@@ -149,6 +160,7 @@ export const referencesTool = defineTool({
         ...cutOf("verified", refs.verified.length, verified.length),
         potential_count: potential.length,
         ...cutOf("potential", refs.potential.length, potential.length),
+        ...(Object.keys(next).length > 0 ? { next } : {}),
         ...(refs.elsewhere > 0 ? { elsewhere_omitted: refs.elsewhere } : {}),
         ...(refs.notCode > 0 ? { not_code_omitted: refs.notCode } : {}),
         ...(refs.otherLanguage > 0 ? { other_language_omitted: refs.otherLanguage } : {}),

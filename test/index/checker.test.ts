@@ -128,6 +128,14 @@ describe("the checker pass", () => {
     expect(again.stdout).toMatch(/^checker: up to date \(nothing changed since the last pass\)$/m);
   });
 
+  it("keeps a config's traceResolution off stdout: the --json report is the only thing printed", async () => {
+    const p = space.project({ ...FILES, "tsconfig.json": '{ "compilerOptions": { "strict": true, "traceResolution": true } }\n' });
+    const r = await runMast(["index", p.root, "--json", "--checker"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain("Resolving module");
+    expect(JSON.parse(r.stdout).checker).toMatchObject({ projects: 1, calls_target: 1, edges: 1 });
+  });
+
   it("checks each tsconfig project with its own program, one at a time, and the files no config includes last", async () => {
     const store = "export class Store {\n  get(key: string) { return key; }\n}\nexport function makeStore() { return new Store(); }\n";
     const p = space.project({

@@ -327,6 +327,25 @@ describe("mast_references", () => {
     });
   });
 
+  it("pages through a cut list with summary.next: the pages are the whole list, in its order, and the last has no next", async () => {
+    const whole = await p.call("mast_references", { symbol: "Command.name", file_path: "src/cmd.ts" });
+    const lines = (groups: { file_path: string; sites: string[] }[]) => groups.flatMap((g) => g.sites.map((s) => `${g.file_path}:${s}`));
+    expect(lines(whole.verified)).toHaveLength(4);
+    const paged: string[] = [];
+    const offsets: number[] = [];
+    for (let offset: number | undefined = 0; offset !== undefined; ) {
+      offsets.push(offset);
+      const page = await p.call("mast_references", { symbol: "Command.name", file_path: "src/cmd.ts", verified_limit: 3, verified_offset: offset });
+      paged.push(...lines(page.verified));
+      offset = page.summary.next?.verified_offset;
+    }
+    expect(offsets).toEqual([0, 3]);
+    expect(paged).toEqual(lines(whole.verified));
+    const last = await p.call("mast_references", { symbol: "Command.name", file_path: "src/cmd.ts", potential_offset: 1 });
+    expect(lines(last.potential)).toEqual(lines(whole.potential).slice(1));
+    expect(last.summary.next).toBeUndefined();
+  });
+
   it("caps each list and counts the cut; a name nothing declares is not_found; neither symbol nor position is INVALID_ARGUMENT", async () => {
     expect((await p.call("mast_references", { symbol: "Command.name", file_path: "src/cmd.ts", verified_limit: 1, potential_limit: 1 })).summary).toEqual({
       verified_count: 1,
@@ -335,6 +354,7 @@ describe("mast_references", () => {
       potential_count: 1,
       potential_total: 2,
       potential_truncated: 1,
+      next: { verified_offset: 1, potential_offset: 1 },
       not_code_omitted: 1,
       other_language_omitted: 5,
     });

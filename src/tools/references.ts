@@ -97,7 +97,7 @@ export const referencesTool = defineTool({
     "Sites are grouped by file ({file_path, is_test?, resolution?, sites}), each one line of text \"LINE MARKS: text\": marks are declaration, read, write (an assignment's target, ++, a destructuring assignment, o.f = …) and call, comma-separated; [resolution] ends a verified site unless its file states one for all. " +
     `Files are parsed the declaring file first, then the files importing it; past ${MAX_PARSED_FILES} parsed files or ${PARSE_BUDGET_MS} ms of parsing (or where a language has no binding rules) lines are potential unmarked, counted in summary.unparsed_files. ` +
     `Both lists are capped (verified_limit, default ${VERIFIED_LIMIT}; potential_limit, default ${POTENTIAL_LIMIT}); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated) and summary.next holds the verified_offset and potential_offset that list the rest (the order is stable while the index is).`,
-  unlisted: ["verified_limit"],
+  unlisted: ["verified_limit", "verified_offset", "potential_offset"],
   input: z
     .object({
       symbol: nameInput().nullish(),
@@ -106,8 +106,8 @@ export const referencesTool = defineTool({
       column: z.number().int().min(1).nullish(),
       verified_limit: z.number().int().min(1).max(10_000).default(VERIFIED_LIMIT),
       potential_limit: z.number().int().min(1).max(1000).default(POTENTIAL_LIMIT),
-      verified_offset: z.number().int().min(0).default(0).describe("verified sites to skip (summary.next.verified_offset of the previous page)"),
-      potential_offset: z.number().int().min(0).default(0).describe("potential lines to skip (summary.next.potential_offset of the previous page)"),
+      verified_offset: z.number().int().min(0).default(0),
+      potential_offset: z.number().int().min(0).default(0),
     })
     .strict(),
   output: open({

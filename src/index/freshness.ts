@@ -49,7 +49,8 @@ function readStamps(graphDb: string): { stamps: Map<string, FileStamp>; searchPe
 export function measureFreshness(config: ResolvedConfig): Freshness {
   const paths = statePaths(config.state_dir);
   const { stamps, searchPending, unreadable } = readStamps(paths.graphDb);
-  const manifest = readManifest(paths);
+  // The manifest (megabytes on a large tree) is read only when graph.db holds no stamp to say what is indexed.
+  const manifest = stamps.size === 0 ? readManifest(paths) : {};
   const walk = walkForConfig(config, readWalkCache(paths));
   const onDisk = new Set<string>();
   const examples = { changed: [] as string[], unindexed: [] as string[], vanished: [] as string[] };

@@ -647,7 +647,8 @@ function structuralImplements(g: Graph, db: Db, fileIds: readonly number[] | nul
   const inScope = fileIds === null ? null : new Set(fileIds);
   const decls = g.declarations(files.map((f) => f.id));
   const interfaces = new Map(decls.filter((d) => d.sym.kind === "interface").map((d) => [`${d.fileId}\0${d.sym.name}`, d.sym]));
-  const types = decls.filter((d) => (d.sym.kind === "class" || d.sym.kind === "type") && (inScope === null || inScope.has(d.fileId)));
+  // Every type is a candidate: an interface of the scope may have gained or lost implementors anywhere.
+  const types = decls.filter((d) => d.sym.kind === "class" || d.sym.kind === "type");
   // An interface's methods, and candidates by method name: the types declaring a method of that
   // name in their package, plus every type that embeds another (its promoted methods are not in
   // this index).
@@ -691,28 +692,29 @@ function structuralImplements(g: Graph, db: Db, fileIds: readonly number[] | nul
   };
   const embedding = types.filter((t) => g.extendsOf(t.fileId, t.sym.name) !== null);
   const edges: EdgeRow[] = [];
-  for (const { sym: iface } of decls) {
+  for (const { fileId, sym: iface } of decls) {
     const methods = iface.kind === "interface" ? methodSet(iface, 0) : null;
     if (!methods || methods.length === 0) continue;
+    // A pair is derived when either side is in scope: a type of the scope against every interface, an interface of the scope against every type.
+    const whole = inScope === null || inScope.has(fileId);
     const rarest = methods.reduce((a, b) => ((byMethod.get(a)?.size ?? 0) <= (byMethod.get(b)?.size ?? 0) ? a : b));
     const candidates = new Set([...(byMethod.get(rarest) ?? []), ...embedding]);
-    for (const t of candidates) if (methods.every((m) => g.member(t.sym, m) !== null)) edges.push([t.sym.id, iface.id, "IMPLEMENTS", null, null, null]);
+    for (const t of candidates) if ((whole || inScope.has(t.fileId)) && methods.every((m) => g.member(t.sym, m) !== null)) edges.push([t.sym.id, iface.id, "IMPLEMENTS", null, null, null]);
   }
   return edges;
 }
 
 /**
  * The files whose edges a change to `changed` can alter before following imports: with them, the
- * package files they are submodules of, the rest of their packages (directory-scoped languages),
- * and every file of a structural language when one changed (a method added anywhere can make a
- * type implement an interface). With `pathsChanged` (a file came or went, its rows may be gone
- * already) every file of the directory-scoped and structural languages.
+ * package files they are submodules of and the rest of their packages (directory-scoped
+ * languages). A structural language's IMPLEMENTS pairs reach further, and are derived for either
+ * side in scope (`structuralImplements`). With `pathsChanged` (a file came or went, its rows may be
+ * gone already) every file of the directory-scoped and structural languages.
  */
 function expandScope(db: Db, changed: readonly number[], pathsChanged: boolean, packages: ReadonlyMap<number, number[]>): number[] {
   const rows = fileRows(db, changed);
   const out = new Set(changed);
-  const whole = new Set(pathsChanged ? [...STRUCTURAL, ...DIRECTORY_SCOPED] : rows.map((r) => r.language).filter((l) => STRUCTURAL.includes(l)));
-  if (whole.size > 0) for (const f of filesOfLanguages(db, [...whole])) out.add(f.id);
+  if (pathsChanged) for (const f of filesOfLanguages(db, [...STRUCTURAL, ...DIRECTORY_SCOPED])) out.add(f.id);
   // A changed submodule reaches the importers of its package (`from pkg import mod; mod.f()`).
   for (const id of fileIdsByPaths(db, rows.flatMap((r) => languageSpec(r.language)?.packagePaths?.(r.path) ?? []))) out.add(id);
   for (const id of changed) for (const member of packages.get(id) ?? []) out.add(member);
@@ -737,15 +739,22 @@ function withFixtureUsers(db: Db, files: readonly number[]): number[] {
  * reach (their own edges went with their old symbols). Returns the edges written. A savepoint of
  * the caller's transaction when it has one: the edges commit with the rows they are derived from.
  */
-export function linkEdges(store: Store, scope: "all" | readonly number[], pathsChanged = false): number {
+export function linkEdges(store: Store, scope: "all" | readonly number[], pathsChanged = false): LinkCount {
   const db = store.db;
   return store.batch(() => {
     const packages = packagesOf(db);
     const files = scope === "all" ? null : withFixtureUsers(db, reachableFiles(db, expandScope(db, scope, pathsChanged, packages)));
     const edges = files === null || files.length > 0 ? deriveEdges(db, new Graph(db, files, packages), files) : [];
-    store.replaceDerivedEdges(files, edges);
-    return edges.length;
+    // A structural type outside the scope may implement an interface of it: those pairs are derived again too.
+    store.replaceDerivedEdges(files, edges, STRUCTURAL);
+    return { edges: edges.length, files: files === null ? "all" : files.length };
   });
+}
+
+/** What a link pass derived: its edges, and the files whose edges it rebuilt ("all" for a whole pass). */
+export interface LinkCount {
+  readonly edges: number;
+  readonly files: number | "all";
 }
 
 /** What rows a write changed: "all" (a full run, a new resolver), or the files rewritten and whether paths came or went. */
@@ -759,13 +768,12 @@ export type RowChange = "all" | { readonly rewritten: readonly number[]; readonl
  * any specifier resolves, so every import is re-resolved then; edges are rebuilt for the files
  * whose rows or resolutions changed and everything they reach.
  */
-export function rederive(store: Store, resolve: (fromPath: string, module: string) => string | null, change: RowChange): void {
+export function rederive(store: Store, resolve: (fromPath: string, module: string) => string | null, change: RowChange): LinkCount {
   if (change === "all") {
     store.relinkImports(resolve, "all");
-    linkEdges(store, "all");
-    return;
+    return linkEdges(store, "all");
   }
   const relinked = store.relinkImports(resolve, change.pathsChanged ? "all" : change.rewritten);
   const seeds = [...new Set([...change.rewritten, ...relinked])].sort((a, b) => a - b);
-  linkEdges(store, seeds, change.pathsChanged);
+  return linkEdges(store, seeds, change.pathsChanged);
 }

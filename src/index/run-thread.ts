@@ -74,9 +74,12 @@ export function afterJob(job: ThreadJob, value: unknown): void {
   if (job.kind === "index" && ((value as IndexReport).search_index_pending ?? 0) > 0) completeTrigramOf(job.config);
 }
 
-/** The trigram index completed off this thread; resolves to the chunks it still lacks. */
+/**
+ * The trigram index completed off this thread; resolves to the chunks it still lacks. Its worker
+ * does not keep the process alive: a CLI that answered exits, and the slices built so far stay.
+ */
 export function completeSearchIndexOffThread(config: ResolvedConfig): Promise<number> {
-  return offThread({ kind: "search_index", config }) as Promise<number>;
+  return offThread({ kind: "search_index", config }, undefined, { background: true }) as Promise<number>;
 }
 
 /** An index run off this thread; `onProgress` hears of its parsing (files done of the work set), at most every 200 ms. */
@@ -89,10 +92,11 @@ export function indexStatusOffThread(config: ResolvedConfig): Promise<IndexStatu
   return offThread({ kind: "status", config }) as Promise<IndexStatus>;
 }
 
-function offThread(job: ThreadJob, onProgress?: (p: IndexProgress) => void): Promise<unknown> {
+function offThread(job: ThreadJob, onProgress?: (p: IndexProgress) => void, { background = false } = {}): Promise<unknown> {
   if (!existsSync(WORKER_FILE)) return runJob(job, onProgress);
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_FILE, { workerData: { job, progress: onProgress !== undefined } });
+    if (background) worker.unref();
     let settled = false;
     worker.on("message", (msg: ThreadMessage) => {
       if ("progress" in msg) {

@@ -14,7 +14,7 @@ import type { ExtractOptions } from "../syntax/types.js";
 import type { ResolvedConfig } from "./config.js";
 import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy, type NoteProgress } from "./lock.js";
 import type { ParseOutcome, ParseTask } from "./parse-task.js";
-import { rederive } from "./link.js";
+import { rederive, type LinkCount } from "./link.js";
 import { compareWithIndex, pathsStatAsStamped, stampPaths } from "./read.js";
 import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, storeStamp, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths, readWalkCache, writeWalkCache } from "./state.js";
 import { walkForConfig, type WalkCache, type WalkedFile, type WalkResult } from "./walk.js";
@@ -50,6 +50,10 @@ export interface IndexReport {
   readonly symbol_count: number;
   /** Chunks the trigram (search) index does not hold yet: 0 unless the run deferred it. */
   readonly search_index_pending: number;
+  /** Files whose call-graph edges the run derived again (every file after a full run; those a change can reach after an incremental one). */
+  readonly files_linked: number;
+  /** `mast index`: the time it took to complete the trigram index the run deferred, after the run. */
+  readonly search_index_ms?: number;
   readonly bytes_parsed: number;
   readonly threads: number;
   readonly duration_ms: number;
@@ -303,6 +307,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       chunk_count: run.totals.chunks,
       symbol_count: run.totals.symbols,
       search_index_pending: run.searchPending,
+      files_linked: run.linked,
       bytes_parsed: counts.bytes,
       threads: run.threads,
       duration_ms: Math.round(performance.now() - started),
@@ -335,6 +340,8 @@ interface RunResult {
   readonly walkCache: WalkCache | null;
   readonly checker: CheckerReport | null;
   readonly checkerUpToDate: boolean;
+  /** The files whose edges the run derived again. */
+  readonly linked: number;
 }
 
 let queriesHash: string | undefined;
@@ -407,8 +414,9 @@ async function writeWalked(
   phases.work_set = performance.now() - workSetStarted;
   if (work.length > 0 && work.reduce((n, f) => n + f.size, 0) >= (options.deferSearchIndexBytes ?? TRIGRAM_DEFER_BYTES)) store.deferTrigram();
 
-  // New or vanishing paths can change how any import resolves.
-  if (vanished.length > 0 || work.some((f) => !stamps.has(f.path))) counts.pathsChanged = true;
+  // Vanishing paths (and new ones, once written: a new file that turns out binary or unreadable
+  // adds no path) can change how any import resolves.
+  if (vanished.length > 0) counts.pathsChanged = true;
   for (let i = 0; i < vanished.length; i += WRITE_BATCH_FILES * 16) {
     const slice = vanished.slice(i, i + WRITE_BATCH_FILES * 16);
     timed(phases, "write", () =>
@@ -497,13 +505,14 @@ async function writeWalked(
   const incremental = mode === "incremental" && !wasEmpty;
   const configsAsBefore = incremental && !counts.pathsChanged && pathsStatAsStamped(store.getMeta(RESOLVER_INPUTS));
   const changes = () => ({ rewritten: counts.rewritten.flatMap((path) => finalStamps.get(path)?.id ?? []), pathsChanged: counts.pathsChanged });
+  let linked: LinkCount | null = null;
   if (configsAsBefore) {
-    if (counts.rewritten.length > 0) rederive(store, createImportResolver(new Set(finalStamps.keys()), config.project_root, { readAll: false }).resolve, changes());
+    if (counts.rewritten.length > 0) linked = rederive(store, createImportResolver(new Set(finalStamps.keys()), config.project_root, { readAll: false }).resolve, changes());
   } else {
     const resolver = createImportResolver(new Set(finalStamps.keys()), config.project_root);
     const resolverChanged = store.getMeta(RESOLVER_FINGERPRINT) !== resolver.fingerprint;
-    if (!incremental || resolverChanged) rederive(store, resolver.resolve, "all");
-    else if (counts.rewritten.length > 0 || counts.pathsChanged) rederive(store, resolver.resolve, changes());
+    if (!incremental || resolverChanged) linked = rederive(store, resolver.resolve, "all");
+    else if (counts.rewritten.length > 0 || counts.pathsChanged) linked = rederive(store, resolver.resolve, changes());
     if (resolverChanged) store.setMeta(RESOLVER_FINGERPRINT, resolver.fingerprint!);
     store.setMeta(RESOLVER_INPUTS, stampPaths(resolver.inputs));
   }
@@ -519,7 +528,9 @@ async function writeWalked(
     store.deleteMeta(CHECKER_BEHIND);
     store.deleteMeta(CHECKER_LANGUAGES);
   }
-  return { walkCache: walk.cache ?? null, mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, stamps: finalStamps, totals: store.counts(), searchPending: store.trigramPending(), checker, checkerUpToDate: checking !== null && unchanged };
+  const totals = store.counts();
+  const linkedFiles = linked === null ? 0 : linked.files === "all" ? totals.files : linked.files;
+  return { walkCache: walk.cache ?? null, mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, stamps: finalStamps, totals, searchPending: store.trigramPending(), checker, checkerUpToDate: checking !== null && unchanged, linked: linkedFiles };
 }
 
 /**
@@ -585,6 +596,7 @@ function applyOutcome(
         const delta = writes === "batched" ? store.replaceFileRows(meta, outcome.extraction) : store.writeFile(meta, outcome.extraction);
         counts.indexed++;
         counts.rewritten.push(outcome.path);
+        if (!wasIndexed) counts.pathsChanged = true;
         counts.added += delta.added;
         counts.removed += delta.removed;
         counts.bytes += outcome.stamp.size;

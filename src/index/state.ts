@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { writeAtomic } from "../base/atomic.js";
 import { join } from "node:path";
 import { MastError, errorMessage } from "../base/errors.js";
-import { CURRENT_SCHEMA_VERSION } from "../store/db.js";
+import { CURRENT_SCHEMA_VERSION, checkpointStampPath, databaseStamp } from "../store/db.js";
 import { STATE_CONFIG_FILE, persistedConfig, type ResolvedConfig } from "./config.js";
 import type { WalkCache } from "./walk.js";
 import { LOCK_METRICS_FILE, STRUCTURE_LOCK_FILE } from "./lock.js";
@@ -40,14 +40,18 @@ export interface IndexJson {
   store_stamp?: string;
 }
 
-/**
- * graph.db's size, mtime, ctime and inode as one string; null when it does not exist. Its WAL is
- * left out: commits land there and reach the file only at a checkpoint, and a WAL frame that fails
- * its checksum is SQLite's to drop.
- */
+/** graph.db's stamp (store/db.ts `databaseStamp`: size, mtime, ctime and inode; not its WAL). */
 export function storeStamp(paths: StatePaths): string | null {
-  const db = statSync(paths.graphDb, { throwIfNoEntry: false });
-  return db === undefined ? null : `${db.size}:${db.mtimeMs}:${db.ctimeMs}:${db.ino}`;
+  return databaseStamp(paths.graphDb);
+}
+
+/** The stamp graph.db had after the last checkpoint a Store made (store/db.ts `checkpointStampPath`); null when none is recorded. */
+export function checkpointStamp(paths: StatePaths): string | null {
+  try {
+    return readFileSync(checkpointStampPath(paths.graphDb), "utf8");
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -165,7 +169,7 @@ export function guardSchema(paths: StatePaths): boolean {
 }
 
 export function wipeDerivedState(paths: StatePaths): void {
-  for (const f of [paths.graphDb, `${paths.graphDb}-wal`, `${paths.graphDb}-shm`, paths.manifest, paths.walkCache]) rmSync(f, { force: true });
+  for (const f of [paths.graphDb, `${paths.graphDb}-wal`, `${paths.graphDb}-shm`, checkpointStampPath(paths.graphDb), paths.manifest, paths.walkCache]) rmSync(f, { force: true });
 }
 
 /** The commit a git checkout's HEAD points at, read from .git without running git; null otherwise. */

@@ -7,7 +7,7 @@ import type { CheckerLanguage } from "./run.js";
 import type { ResolvedConfig } from "./config.js";
 import { measureFreshness } from "./freshness.js";
 import { lockState, type LockState } from "./lock.js";
-import { guardProjectRoot, readIndexJson, statePaths, storeStamp, type IndexJson, type StatePaths } from "./state.js";
+import { checkpointStamp, guardProjectRoot, readIndexJson, statePaths, storeStamp, type IndexJson, type StatePaths } from "./state.js";
 
 export interface IndexStatus {
   readonly state_dir: string;
@@ -115,13 +115,14 @@ function checkerLanguages(paths: StatePaths): { checker?: readonly CheckerLangua
 const checked = new Map<string, { readonly stamp: string; readonly corrupt: boolean }>();
 
 /**
- * Whether SQLite finds graph.db corrupt. A file that stats as the last index run left it is taken
- * as that run wrote it; any other (written since by a refresh, a seed copy, or anything else) has
- * its pages checked (`PRAGMA quick_check`, about 20 ms per MB), once per change in a process.
+ * Whether SQLite finds graph.db corrupt. A file that stats as the last index run left it, or as a
+ * Store's last checkpoint left it (a server's refresh, a completed text index), is taken as mast
+ * wrote it; any other (a seed copy, a write by anything else) has its pages checked
+ * (`PRAGMA quick_check`, about 20 ms per MB), once per change in a process.
  */
 function storeCorrupt(paths: StatePaths, index: IndexJson | null): boolean {
   const stamp = storeStamp(paths);
-  if (stamp === null || stamp === index?.store_stamp) return false;
+  if (stamp === null || stamp === index?.store_stamp || stamp === checkpointStamp(paths)) return false;
   const hit = checked.get(paths.graphDb);
   if (hit?.stamp === stamp) return hit.corrupt;
   let corrupt: boolean;

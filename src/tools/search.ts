@@ -1,6 +1,7 @@
 // mast_search: ranked chunks for a query — BM25 fused with the declaration-exact ranker (spec §7.3, §9)
 // — shaped for a context window: each content cut to max_chars at a line end, and `fields` for
 // a compact answer.
+import type { ResolvedConfig } from "../index/config.js";
 import { completeSearchIndexOffThread } from "../index/run-thread.js";
 import { LANGUAGE_NAMES } from "../lang/languages.js";
 import { searchChunks, type SearchResponse, type SearchResult } from "../query/search.js";
@@ -63,6 +64,32 @@ function shape(full: SearchResponse, max: number, fields: readonly string[] | nu
   );
 }
 
+/** The deferred text index's completion in flight, per state dir: a search meanwhile joins it rather than starting another. */
+const completing = new Map<string, Promise<unknown>>();
+
+function completion(config: ResolvedConfig): Promise<unknown> {
+  let running = completing.get(config.state_dir);
+  if (running === undefined) {
+    running = completeSearchIndexOffThread(config)
+      .catch(() => undefined)
+      .finally(() => completing.delete(config.state_dir));
+    completing.set(config.state_dir, running);
+  }
+  return running;
+}
+
+/** Resolves when `work` settles or `ms` have passed, whichever is first (the timer keeps no process alive). */
+function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    void work.finally(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 export const searchTool = defineTool({
   name: "mast_search",
   title: "Search code",
@@ -76,7 +103,7 @@ export const searchTool = defineTool({
     "path segment, ** crosses them) and language; narrow with chunk_type and only_exported. Any text is searched literally. " +
     "Each content is cut to max_chars (default 400) at a line end, marked content_truncated with its content_end_line; fields picks the keys of each result for a compact answer. " +
     "An empty result carries `suggestions` to re-query with (only close names), and `scope_empty: true` when file_pattern or language matches no indexed file; a result whose file changed since indexing carries `stale: true`. " +
-    "After a large index run the text index is completed before the first answer (a few seconds on a big tree); when another writer keeps it from completing, the answer says how many chunks its text ranking could not see in `search_index_pending`.",
+    "A large index run leaves the text index to be completed after it (`mast index` completes it before it exits; a server right after the run). A search meanwhile waits for it search_index_wait_ms at most (default 1 s), then answers with what is ready: `search_index_pending` counts the chunks its text ranking could not see (names and identifiers are always complete).",
   unlisted: ["language", "max_chars", "fields"],
   input: z
     .object({
@@ -129,9 +156,13 @@ export const searchTool = defineTool({
   readsIndex: true,
   stats: true,
   handler: async (ctx, args) => {
-    // A large run leaves the trigram index for later (docs/decisions.md): completed off this thread first.
+    // A large run leaves the trigram index for later (docs/decisions.md): completed off this thread,
+    // waited for search_index_wait_ms at most; past it the answer is what is ready, and says so.
     let pending = ctx.store().trigramPending();
-    if (pending > 0) pending = await completeSearchIndexOffThread(ctx.config).catch(() => ctx.store().trigramPending());
+    if (pending > 0) {
+      await settledWithin(completion(ctx.config), ctx.config.search_index_wait_ms);
+      pending = ctx.store().trigramPending();
+    }
     const answer = ctx.store().snapshot((db) =>
       shape(
         searchChunks(db, args, {

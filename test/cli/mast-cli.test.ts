@@ -93,7 +93,7 @@ describe("mast init", () => {
       problems: [],
     });
     expect(report.bytes_parsed).toBe(BASE_INDEXED.reduce((n, f) => n + Buffer.byteLength(BASE_FILES[f]!), 0));
-    expect(readdirSync(state).sort()).toEqual([".gitignore", "config.json", "file_manifest.json", "graph.db", "index.json", "lock-metrics.jsonl", "structure.lock", "walk-cache.json"]);
+    expect(readdirSync(state).sort()).toEqual([".gitignore", "config.json", "file_manifest.json", "graph.db", "graph.db-stamp", "index.json", "lock-metrics.jsonl", "structure.lock", "walk-cache.json"]);
     // git ignores the whole state dir, this file included.
     expect(readFileSync(join(state, ".gitignore"), "utf8")).toBe("# mast's index state: derived, never committed\n*\n");
     const index = readJson(join(state, "index.json"));
@@ -691,6 +691,13 @@ describe("a corrupt store", () => {
     const graphDb = join(state, "graph.db");
     const total = ok(await runMast(["index", small.root, "--state-dir", state, "--json"])).files_indexed as number;
     const clean = dumpStore(graphDb);
+    expect(ok(await runMast(["status", small.root, "--state-dir", state, "--json"]))).toMatchObject({ index_fresh: true, freshness_cause: null });
+    // A write by mast after the run (a server's refresh): its checkpoint records the file's stamp, which status trusts.
+    const store = Store.open(graphDb);
+    store.batch(() => store.setMeta("note", "a write after the run"));
+    store.close();
+    const after = statSync(graphDb);
+    expect(readFileSync(`${graphDb}-stamp`, "utf8")).toBe(`${after.size}:${after.mtimeMs}:${after.ctimeMs}:${after.ino}`);
     expect(ok(await runMast(["status", small.root, "--state-dir", state, "--json"]))).toMatchObject({ index_fresh: true, freshness_cause: null });
     const size = statSync(graphDb).size;
     const fd = openSync(graphDb, "r+");

@@ -14,6 +14,7 @@ import { Store } from "../../src/store/db.js";
 import { createToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
 import { BASE_FILES, tempSpace, type TestProject } from "../helpers/project.js";
+import { runMast } from "../helpers/cli.js";
 import { dumpStore, queryStore } from "../helpers/store-dump.js";
 
 
@@ -214,6 +215,39 @@ describe("incremental index", () => {
       { source: "main", target: "whisper", type: "POTENTIAL_CALL" },
       { source: "run", target: "greet", type: "POTENTIAL_CALL" },
     ]);
+  });
+
+  it("Go: an edit relinks its package and importers, not every Go file; IMPLEMENTS by method set follows an interface or a type edited on either side", async () => {
+    const others = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`other${i}/o.go`, `package other${i}\n\nfunc Work${i}() int { return ${i} }\n`]));
+    const p = project({
+      "go.mod": "module example.com/app\n\ngo 1.21\n",
+      "iface/iface.go": "package iface\n\ntype Reader interface {\n\tRead() int\n}\n",
+      "impl/file.go": "package impl\n\ntype File struct{}\n\nfunc (f *File) Read() int { return 1 }\n",
+      "impl/pipe.go": "package impl\n\ntype Pipe struct{}\n\nfunc (p *Pipe) Read() int { return 2 }\nfunc (p *Pipe) Close() {}\n",
+      ...others,
+    });
+    const implementors = () => queryStore(graph(p), "SELECT a.name AS source, b.name AS target FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = 'IMPLEMENTS' ORDER BY 1, 2");
+    expect((await index(p, "full")).files_linked).toBe(23);
+    expect(implementors()).toEqual([
+      { source: "File", target: "Reader" },
+      { source: "Pipe", target: "Reader" },
+    ]);
+    // A body edit in one package: that package's one file is relinked, not the 22 others.
+    p.write("other3/o.go", "package other3\n\nfunc Work3() int { return 33 }\n");
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 1 });
+    // The interface gains a method: File no longer implements it (its file is not relinked), Pipe does.
+    p.write("iface/iface.go", "package iface\n\ntype Reader interface {\n\tRead() int\n\tClose()\n}\n");
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 1 });
+    expect(implementors()).toEqual([{ source: "Pipe", target: "Reader" }]);
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+    // A type gains the method: it implements the (unchanged, unrelinked) interface again.
+    p.write("impl/file.go", "package impl\n\ntype File struct{}\n\nfunc (f *File) Read() int { return 1 }\nfunc (f *File) Close() {}\n");
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 2 });
+    expect(implementors()).toEqual([
+      { source: "File", target: "Reader" },
+      { source: "Pipe", target: "Reader" },
+    ]);
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
   });
 
   it("links an import to a file added later without re-parsing the importer", async () => {
@@ -489,6 +523,52 @@ describe("deferred search index", () => {
     } finally {
       ctx.close();
     }
+  });
+});
+
+describe("a no-op incremental run", () => {
+  it("writes nothing, though a file of an indexed extension is binary on every run (it adds no path, so nothing is relinked)", async () => {
+    const p = project({ ...BASE_FILES, "src/blob.ts": Buffer.from([0x00, 0x01, 0x02, 0x00, 0x7f]) });
+    expect(await index(p, "full")).toMatchObject({ skipped_binary: 1 });
+    const stat = () => {
+      const st = statSync(graph(p));
+      return `${st.size}:${st.mtimeMs}`;
+    };
+    const before = stat();
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 0, skipped_binary: 1 });
+    expect(stat()).toBe(before);
+  });
+});
+
+describe("deferred search index, from the CLI", () => {
+  it("`mast index` completes the text index its large run deferred before it exits", async () => {
+    // 2.4 MB of source: past the 2 MB from which a run defers the trigram index.
+    const body = Array.from({ length: 600 }, (_, i) => `export function handler${i}(input: string): string {\n  return input.trim() + "${"x".repeat(60)}";\n}\n`).join("");
+    const files = Object.fromEntries(Array.from({ length: 28 }, (_, f) => [`src/big${f}.ts`, body.replaceAll("handler", `handler${f}_`)]));
+    const p = project(files);
+    const r = await runMast(["index", p.root, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as IndexReport;
+    expect(report.bytes_parsed).toBeGreaterThan(2 * 1024 * 1024);
+    expect(report.search_index_pending).toBe(0);
+    expect(report.search_index_ms).toBeGreaterThanOrEqual(0);
+    expect(queryStore(graph(p), "SELECT (SELECT count(*) FROM chunks) - (SELECT count(*) FROM chunk_fts_docsize) AS lacking")).toEqual([{ lacking: 0 }]);
+  });
+
+  it("a search waits search_index_wait_ms at most: with 0 it answers at once with what is ready and counts the rest", async () => {
+    const p = project({ ...BASE_FILES, "mast.config.json": JSON.stringify({ search_index_wait_ms: 0 }) });
+    const report = await runIndex(p.config({ stateDir: join(p.root, ".mast") }), { mode: "full", deferSearchIndexBytes: 0 });
+    const r = await runMast(["query", "mast_search", JSON.stringify({ query: "AuthService.validate", limit: 3 }), p.root, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const answer = JSON.parse(r.stdout) as { results: Array<{ symbol_name: string }>; search_index_pending?: number };
+    // The names ranker is complete at every commit: the declaration is found while the text index is not.
+    expect(answer.results[0]!.symbol_name).toBe("AuthService.validate");
+    expect(answer.search_index_pending).toBeGreaterThan(0);
+    expect(answer.search_index_pending).toBeLessThanOrEqual(report.chunk_count);
+    // The default wait lets a small index complete: the answer is whole.
+    p.write("mast.config.json", JSON.stringify({}));
+    const again = JSON.parse((await runMast(["query", "mast_search", JSON.stringify({ query: "AuthService.validate", limit: 3 }), p.root, "--json"])).stdout) as { search_index_pending?: number };
+    expect(again.search_index_pending).toBeUndefined();
   });
 });
 

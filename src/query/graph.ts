@@ -15,6 +15,8 @@ import { declaredName, namesEndingWith, requireIndexedFile, resolveThroughReExpo
 
 /** Default cap on potential_matches (spec: 50); the real count goes to summary.potential_total. */
 export const POTENTIAL_LIMIT = 50;
+/** The chunks naming a target a reader's potential-line scan reads at most (PotentialOptions.scanChunks). */
+export const SCAN_CHUNKS = 2_000;
 /** The bytes a potential line takes on average within the cap (`limit` lines of this many: a few long lines do not crowd out the rest). */
 const POTENTIAL_LINE_BYTES = 100;
 /** A site's text longer than this is clipped around the name (`…` marks each cut), as `rg --max-columns` would. */
@@ -256,6 +258,8 @@ export interface PotentialSet {
   /** Lines the checker pass found to be no call of the target (`non_call_site`) or a call of another declaration, left out. */
   checkerNonCallSite?: number;
   checkerDifferent?: number;
+  /** With `scanChunks`: chunks naming it that were not read (their lines are neither in `matches` nor in `total`). */
+  unexamined?: number;
 }
 
 export interface PotentialOptions {
@@ -271,6 +275,8 @@ export interface PotentialOptions {
   readonly memo?: PotentialMemo;
   /** Also the comment lines naming it in chunks whose code does not (a doc comment's `{@link name}`, `@see name`): a rename plan lists them. Not with `memo`. */
   readonly docComments?: boolean;
+  /** Read at most this many chunks naming it (the declaring file's and those that see it first) and count the rest in `unexamined`: a reader's answer (mast_callers, mast_rename_impact). Not with `memo`. */
+  readonly scanChunks?: number;
 }
 
 /** The checker pass's verdicts on a target's lines, by `path:line` (query/checker.ts). */
@@ -375,13 +381,20 @@ export class PotentialMemo {
  * naming it in the other chunks whose text holds it (identifier_fts has code tokens only: a chunk
  * naming it in a doc comment alone is found by a scan of every chunk's text).
  */
-function mentionLines(db: Db, source: SourceLines, tails: readonly string[], docComments = false): MentionLine[] {
+function mentionLines(db: Db, source: SourceLines, tails: readonly string[], docComments = false, budget: ScanBudget | null = null): MentionLine[] {
   // identifier_fts also matches other forms of the name (stems, snake_case parts): a chunk without the name's text has no line naming it (a class outline's lines are the file's).
-  const chunks = prepared(db, 
-      `${CHUNK_ROWS} JOIN identifier_fts ON identifier_fts.rowid = c.id WHERE identifier_fts MATCH ?
-         AND (c.chunk_type = 'class_shell' OR EXISTS (SELECT 1 FROM json_each(?) t WHERE instr(c.content, t.value) > 0)) ORDER BY f.path, c.start_line, c.id`,
-    )
-    .all(ftsPhrases(tails), JSON.stringify(tails)) as ChunkRow[];
+  const naming = `JOIN identifier_fts ON identifier_fts.rowid = c.id WHERE identifier_fts MATCH ?
+         AND (c.chunk_type = 'class_shell' OR EXISTS (SELECT 1 FROM json_each(?) t WHERE instr(c.content, t.value) > 0))`;
+  const params = [ftsPhrases(tails), JSON.stringify(tails)];
+  let chunks: ChunkRow[];
+  const found = budget === null ? null : (prepared(db, `SELECT c.id, c.file_id AS fileId FROM chunks c ${naming}`).raw().all(...params) as Array<[number, number]>);
+  if (found !== null && budget !== null && found.length > budget.maxChunks) {
+    // Past the budget: the chunks of the likeliest files first (stable: then by id), the rest counted, not read.
+    found.sort((a, b) => budget.rank(a[1]) - budget.rank(b[1]) || a[0] - b[0]);
+    const kept = found.slice(0, budget.maxChunks).map((r) => r[0]);
+    budget.unexamined = found.length - kept.length;
+    chunks = prepared(db, `${CHUNK_ROWS} WHERE c.id IN (SELECT value FROM json_each(?)) ORDER BY f.path, c.start_line, c.id`).all(JSON.stringify(kept)) as ChunkRow[];
+  } else chunks = prepared(db, `${CHUNK_ROWS} ${naming} ORDER BY f.path, c.start_line, c.id`).all(...params) as ChunkRow[];
   const mention = mentionPattern(tails);
   const callShaped = callPattern(tails);
   const candidates: MentionLine[] = [];
@@ -401,6 +414,18 @@ function mentionLines(db: Db, source: SourceLines, tails: readonly string[], doc
     for (const c of byText) if (!found.has(c.id)) scan(c, (text) => isCommentLine(text.trim(), c.path));
   }
   return candidates;
+}
+
+/**
+ * How many chunks naming a target a potential-line scan reads (each of its lines classified): past
+ * it, the chunks of the files likeliest to call it (`rank`, lower first) are read and the rest
+ * counted in `unexamined`. A common name (`name`, `map`) is in tens of thousands of chunks of a
+ * large tree, and a reader's answer shows 50 lines of them.
+ */
+interface ScanBudget {
+  readonly maxChunks: number;
+  readonly rank: (fileId: number) => number;
+  unexamined: number;
 }
 
 /** Every line naming one of `tails` as a whole identifier (in identifier_fts's chunks; class outlines' lines read from the file), in path and line order: mast_references' candidates. */
@@ -612,7 +637,12 @@ export function potentialMatches(
   if (tails.length === 0) return { matches: [], total: 0 };
   const explained = new Set(verified.filter((v) => v.depth === undefined || v.depth === 1).map((v) => `${v.file_path}:${v.line}`));
   const { memo } = options;
-  const mentions = memo ? memo.mentionsOf(db, tails) : mentionLines(db, new SourceLines(projectRoot), tails, options.docComments === true);
+  // The files that see the declaring file (its importers, transitively): read first under a budget, ranked higher.
+  let seen: Set<number> | null = null;
+  const sees = () => (seen ??= new Set(target.fileId === null ? [] : reachableFiles(db, [target.fileId])));
+  const budget: ScanBudget | null = memo || options.scanChunks === undefined ? null : { maxChunks: options.scanChunks, rank: (fileId) => (fileId === target.fileId ? 0 : sees().has(fileId) ? 1 : 2), unexamined: 0 };
+  const mentions = memo ? memo.mentionsOf(db, tails) : mentionLines(db, new SourceLines(projectRoot), tails, options.docComments === true, budget);
+  const scanned = budget !== null && budget.unexamined > 0 ? { unexamined: budget.unexamined } : {};
   const candidates = mentions.filter((c) => !explained.has(`${c.file_path}:${c.line}`));
   const fileIds = [...new Set(candidates.map((c) => c.fileId))];
   const elsewhere = linkedElsewhere(db, tails, targetIds, fileIds, memo);
@@ -644,15 +674,13 @@ export function potentialMatches(
     }
     return out;
   };
-  if (unranked) return { matches: shown(open), total: open.length, ...omitted, ...counted };
+  if (unranked) return { matches: shown(open), total: open.length, ...omitted, ...counted, ...scanned };
   const declarations = declarationLines(db, tails, fileIds);
-  const sees = new Set(target.fileId === null ? [] : reachableFiles(db, [target.fileId]));
   const likelihood = new Likelihood(db, names, tails, spec, target.path);
-  const rank = new Map(open.map((c) => [c, likelihood.tier(c, declarations.has(`${c.file_path}:${c.line}`), c.fileId === target.fileId, sees.has(c.fileId))]));
   // Within a tier, source files before test files, then by path and line.
-  const order = (c: (typeof open)[number]) => rank.get(c)! * 2 + (isTestPath(c.file_path) ? 1 : 0);
-  open.sort((a, b) => order(a) - order(b) || (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : a.line - b.line));
-  return { matches: shown(open), total: open.length, ...omitted, ...counted };
+  const order = new Map(open.map((c) => [c, likelihood.tier(c, declarations.has(`${c.file_path}:${c.line}`), c.fileId === target.fileId, sees().has(c.fileId)) * 2 + (isTestPath(c.file_path) ? 1 : 0)]));
+  open.sort((a, b) => order.get(a)! - order.get(b)! || (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : a.line - b.line));
+  return { matches: shown(open), total: open.length, ...omitted, ...counted, ...scanned };
 }
 
 /**
@@ -890,6 +918,8 @@ export interface CallersQuery {
   readonly docComments?: boolean;
   /** PotentialOptions.omitImports. */
   readonly omitImports?: boolean;
+  /** PotentialOptions.scanChunks. */
+  readonly scanChunks?: number;
 }
 
 export interface Callers {
@@ -905,7 +935,7 @@ export function callersOf(db: Db, projectRoot: string, query: CallersQuery): Cal
   const potential =
     query.potentialLimit === null
       ? null
-      : potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null, path: target.sites[0]?.path ?? null }, verified, query.potentialLimit, { omitNonCalls: query.omitNonCalls ?? false, omitImports: query.omitImports ?? false, docComments: query.docComments ?? false, verdicts: checkerVerdicts(db, target.ids) });
+      : potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null, path: target.sites[0]?.path ?? null }, verified, query.potentialLimit, { omitNonCalls: query.omitNonCalls ?? false, omitImports: query.omitImports ?? false, docComments: query.docComments ?? false, verdicts: checkerVerdicts(db, target.ids), ...(query.scanChunks === undefined ? {} : { scanChunks: query.scanChunks }) });
   return { target, verified, potential };
 }
 

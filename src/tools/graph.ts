@@ -4,7 +4,7 @@
 // in time (spec §9.0) and flag the whole answer when a refresh loses; mast_implementors stats and
 // flags each result instead.
 import { refreshFiles } from "../index/jit.js";
-import { POTENTIAL_LIMIT, barrelExports, declarationSignature, mentionPattern, siteText, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type PotentialMatch, type PotentialSet, type Target, type VerifiedCaller } from "../query/graph.js";
+import { POTENTIAL_LIMIT, SCAN_CHUNKS, barrelExports, declarationSignature, mentionPattern, siteText, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type PotentialMatch, type PotentialSet, type Target, type VerifiedCaller } from "../query/graph.js";
 import { fitList } from "../base/budget.js";
 import { isTestPath, projectPath } from "../base/paths.js";
 import { isIndexEmpty, staleChecker } from "../query/search.js";
@@ -37,6 +37,11 @@ export async function freshAnswer<T>(ctx: ToolContext, compute: () => T, filesOf
 /** What the checker pass took out of the potential set, once it has run on this index (spec §9: both 0 until then). */
 function checkerCounts(p: PotentialSet | null): { checker_classified_non_call_site?: number; checker_classified_different_declaration?: number } {
   return p?.checkerNonCallSite === undefined ? {} : { checker_classified_non_call_site: p.checkerNonCallSite, checker_classified_different_declaration: p.checkerDifferent ?? 0 };
+}
+
+/** The chunks naming the target a capped scan did not read (PotentialSet.unexamined): their lines are in no list and no count. */
+function unexamined(p: PotentialSet | null): { potential_unexamined_chunks?: number } {
+  return p?.unexamined ? { potential_unexamined_chunks: p.unexamined } : {};
 }
 
 /** Verified callers with the sites in test files after the others, each kept in the resolver's order (a cap then keeps source callers first). */
@@ -134,7 +139,8 @@ export const callersTool = defineTool({
     "others are listed in other_declarations — pass file_path to pick one. Import lines in a file with a verified caller, comment lines and prose (documentation files, doc strings and their examples) are left out (counted in summary.imports_omitted, summary.comments_omitted, summary.docs_omitted; mast_rename_impact lists them). A site's text over 160 characters is clipped around the name (… marks a cut). Both sets are grouped by file ({file_path, is_test?, sites}), each site one line of text: a verified one \"LINE CALLER: text\" " +
     "(\"LINE: text\" at top level) with [resolution] unless the file states one for all, (depth N via CALLEE) for a caller's caller (transitive); a potential one \"LINE: text\". " +
     "Files come in the order of their best site, verified callers in source files before those in tests; potential matches come most likely first (calls in the declaring file, calls on a receiver that may be its type, " +
-    "calls on other types or built-ins, mentions, then comments and strings). Both sets are capped (verified_limit, potential_limit — potential lines also to about 100 bytes each on average, so a few long lines do not crowd out the rest); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated)." + NOT_FOUND_NOTE,
+    "calls on other types or built-ins, mentions, then comments and strings). Both sets are capped (verified_limit, potential_limit — potential lines also to about 100 bytes each on average, so a few long lines do not crowd out the rest); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated). " +
+    `A name in more than ${SCAN_CHUNKS} chunks (a common one: name, map) has the chunks of the declaring file and of the files that import it read first and the rest counted in summary.potential_unexamined_chunks, their lines in no list and no count.` + NOT_FOUND_NOTE,
   unlisted: ["verified_limit"],
   input: z
     .object({
@@ -176,6 +182,7 @@ export const callersTool = defineTool({
           transitive: args.transitive,
           potentialLimit: args.include_potential ? args.potential_limit : null,
           omitNonCalls: true,
+          scanChunks: SCAN_CHUNKS,
         });
         const declared = callers.target.sites[0];
         return { ...callers, signature: declared ? declarationSignature(db, declared) : null };
@@ -204,6 +211,7 @@ export const callersTool = defineTool({
         ...(answer.potential?.commentsOmitted ? { comments_omitted: answer.potential.commentsOmitted } : {}),
         ...(answer.potential?.docsOmitted ? { docs_omitted: answer.potential.docsOmitted } : {}),
         ...checkerCounts(answer.potential),
+        ...unexamined(answer.potential),
       },
       ...flags(ctx, busy, answer.verified.length === 0 && potential.length === 0),
     };
@@ -281,7 +289,7 @@ export const renameImpactTool = defineTool({
     const { answer, busy } = await freshAnswer(
       ctx,
       () => {
-        const callers = callersOf(db, ctx.config.project_root, { symbol: args.symbol, filePath, transitive: false, potentialLimit: args.potential_limit });
+        const callers = callersOf(db, ctx.config.project_root, { symbol: args.symbol, filePath, transitive: false, potentialLimit: args.potential_limit, scanChunks: SCAN_CHUNKS });
         const declared = callers.target.sites[0];
         return { ...callers, potential: callers.potential!, barrels: declared ? barrelExports(db, callers.target.ids, declared.file_id, declared.name) : [] };
       },
@@ -302,7 +310,8 @@ export const renameImpactTool = defineTool({
         verified_count: verified.length,
         potential_count: potential.length,
         barrel_count: barrels.length,
-        checklist: `${verified.length} verified call site(s) to update, ${potential.length} review-required identifier match(es), ${barrels.length} barrel export(s) to update.`,
+        ...unexamined(answer.potential),
+        checklist: `${verified.length} verified call site(s) to update, ${potential.length} review-required identifier match(es), ${barrels.length} barrel export(s) to update.` + (answer.potential.unexamined ? ` ${answer.potential.unexamined} more chunk(s) name it and were not read (a common name): search them before renaming.` : ""),
         ...cutOf("potential", answer.potential.total, potential.length),
         ...checkerCounts(answer.potential),
       },

@@ -24,7 +24,8 @@ import { CHECKER_BEHIND, CHECKER_LANGUAGES, CHECKER_META, type Store } from "../
 import { CheckerPrograms, OUTSIDE, VERDICTS, type CheckTarget, type ProgramsReport, type VerdictBatch } from "./checker-program.js";
 import { GoTypesAnalyzer, type GoTypeFacts } from "./checker-go.js";
 import { RustAnalyzerScip, ScipPythonAnalyzer } from "./checker-scip.js";
-import { PotentialMemo, potentialMatches, tailOf, verifiedCallers } from "./graph.js";
+import { PotentialMemo, potentialMatches, verifiedCallers } from "./graph.js";
+import { tailOf } from "./navigation.js";
 
 const WORKER_FILE = fileURLToPath(new URL("./checker-worker.js", import.meta.url));
 /** Targets whose candidates are collected before they are handed to the compiler. */

@@ -10,8 +10,8 @@ import { boundedDistance, clipAround, collapseWhitespace, decodeSource, splitLin
 import { NO_BODY_HASH } from "../base/hash.js";
 import { reachableFiles } from "../store/link-inputs.js";
 import { LANGUAGE_SPECS, ProseReader, extensionInfo, isCommentLine, withoutCommentLines, type LanguageSpec } from "../lang/languages.js";
-import { CHECKER_META, derivedOnce, prepared, type Db } from "../store/db.js";
-import { declaredName, namesEndingWith, requireIndexedFile, resolveThroughReExports } from "./navigation.js";
+import { CHECKER_META, prepared, type Db } from "../store/db.js";
+import { declaredName, namesEndingWith, qualifiedNames, requireIndexedFile, resolveThroughReExports, tailOf } from "./navigation.js";
 
 /** Default cap on potential_matches (spec: 50); the real count goes to summary.potential_total. */
 export const POTENTIAL_LIMIT = 50;
@@ -314,10 +314,6 @@ function specOf(path: string): LanguageSpec | null {
   return extensionInfo(path)?.spec ?? null;
 }
 
-/** The last `.` segment of a qualified name (`Class.method` → `method`). */
-export function tailOf(name: string): string {
-  return name.slice(name.lastIndexOf(".") + 1);
-}
 
 /** A line that names a potential match's name: where, its text, how many call-shaped uses, whether inside an import clause, whether prose (documentation, a doc string). */
 type MentionLine = PotentialMatch & { fileId: number; calls: number; inImport: boolean; prose: boolean };
@@ -759,27 +755,6 @@ function namespaceNames(db: Db, path: string): Set<string> {
   return names;
 }
 
-/**
- * Every qualified name (`Class.method`, `ns.f`, `outer.inner`) by its last segment, and the types
- * declaring a method of each name (`header` → Context, HonoRequest): one read of the names, kept
- * until the index changes.
- */
-function qualifiedNames(db: Db): { readonly byTail: ReadonlyMap<string, readonly string[]>; readonly methodOwners: ReadonlyMap<string, ReadonlySet<string>> } {
-  return derivedOnce(db, "qualified names", () => {
-    const byTail = new Map<string, string[]>();
-    const methodOwners = new Map<string, Set<string>>();
-    for (const [name, parent] of prepared(db, "SELECT DISTINCT name, CASE WHEN kind = 'method' THEN parent_name END FROM symbols WHERE instr(name, '.') > 0").raw().all() as Array<[string, string | null]>) {
-      const tail = tailOf(name);
-      const names = byTail.get(tail) ?? byTail.set(tail, []).get(tail)!;
-      if (!names.includes(name)) names.push(name);
-      if (parent !== null && name.startsWith(`${parent}.`)) {
-        const member = name.slice(parent.length + 1);
-        (methodOwners.get(member) ?? methodOwners.set(member, new Set()).get(member)!).add(parent);
-      }
-    }
-    return { byTail, methodOwners };
-  });
-}
 
 /** The declarations' names whose last segment is one of `tails`: each tail and its qualified names (`get`, `Store.get`, `Cache.get`), for index lookups. */
 function namesEndingIn(db: Db, tails: readonly string[]): string[] {

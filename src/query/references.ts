@@ -13,8 +13,8 @@ import { performance } from "node:perf_hooks";
 import { prepared, type Db } from "../store/db.js";
 import { reachableFiles } from "../store/link-inputs.js";
 import { fileNames, type FileNames, type NameSite, type SiteBinding, type TextPosition } from "../syntax/navigate.js";
-import { findTarget, linesNaming, tailOf, verifiedCallers } from "./graph.js";
-import { requireIndexedFile, resolveThroughReExports } from "./navigation.js";
+import { findTarget, linesNaming, verifiedCallers } from "./graph.js";
+import { requireIndexedFile, resolveThroughReExports, tailOf } from "./navigation.js";
 
 /** How a definition was found: the file's scopes, an import, the object's type, the checker pass's edge, or the name alone. */
 export type Resolution = "scope" | "import" | "type" | "checker" | "name";

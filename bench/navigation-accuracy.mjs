@@ -210,7 +210,7 @@ async function main() {
         // The rest of a cut list, page by page through summary.next (as an agent that wants it all would).
         const all = new Set(firstPage);
         for (let next = r.summary?.next; next?.potential_offset !== undefined; ) {
-          const more = await callTool(ctx, "mast_references", { ...at, verified_limit: 1, potential_limit: 1000, potential_offset: next.potential_offset });
+          const more = await callTool(ctx, "mast_references", { ...at, ...next, verified_limit: 1, potential_limit: 1000 });
           for (const line of linesOf(more.potential)) all.add(line);
           refs.pages++;
           next = more.summary?.next;

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { writeAtomic } from "../base/atomic.js";
 import { join } from "node:path";
 import { MastError, errorMessage } from "../base/errors.js";
-import { CURRENT_SCHEMA_VERSION, checkpointStampPath, databaseStamp } from "../store/db.js";
+import { CURRENT_SCHEMA_VERSION, checkpointStampPath, databaseStamp, recordedCheckpointStamp } from "../store/db.js";
 import { STATE_CONFIG_FILE, persistedConfig, type ResolvedConfig } from "./config.js";
 import type { WalkCache } from "./walk.js";
 import { LOCK_METRICS_FILE, STRUCTURE_LOCK_FILE } from "./lock.js";
@@ -47,11 +47,7 @@ export function storeStamp(paths: StatePaths): string | null {
 
 /** The stamp graph.db had after the last checkpoint a Store made (store/db.ts `checkpointStampPath`); null when none is recorded. */
 export function checkpointStamp(paths: StatePaths): string | null {
-  try {
-    return readFileSync(checkpointStampPath(paths.graphDb), "utf8");
-  } catch {
-    return null;
-  }
+  return recordedCheckpointStamp(paths.graphDb);
 }
 
 /**

@@ -383,14 +383,15 @@ function mentionLines(db: Db, source: SourceLines, tails: readonly string[], doc
          AND (c.chunk_type = 'class_shell' OR EXISTS (SELECT 1 FROM json_each(?) t WHERE instr(c.content, t.value) > 0))`;
   const params = [ftsPhrases(tails), JSON.stringify(tails)];
   let chunks: ChunkRow[];
-  const found = budget === null ? null : (prepared(db, `SELECT c.id, c.file_id AS fileId FROM chunks c ${naming}`).raw().all(...params) as Array<[number, number]>);
-  if (found !== null && budget !== null && found.length > budget.maxChunks) {
-    // Past the budget: the chunks of the likeliest files first (stable: then by id), the rest counted, not read.
-    found.sort((a, b) => budget.rank(a[1]) - budget.rank(b[1]) || a[0] - b[0]);
+  if (budget === null) chunks = prepared(db, `${CHUNK_ROWS} ${naming} ORDER BY f.path, c.start_line, c.id`).all(...params) as ChunkRow[];
+  else {
+    // Ids first, rows after: past the budget, the chunks of the likeliest files (stable: then by id) are read and the rest counted.
+    const found = prepared(db, `SELECT c.id, c.file_id AS fileId FROM chunks c ${naming}`).raw().all(...params) as Array<[number, number]>;
+    if (found.length > budget.maxChunks) found.sort((a, b) => budget.rank(a[1]) - budget.rank(b[1]) || a[0] - b[0]);
     const kept = found.slice(0, budget.maxChunks).map((r) => r[0]);
     budget.unexamined = found.length - kept.length;
     chunks = prepared(db, `${CHUNK_ROWS} WHERE c.id IN (SELECT value FROM json_each(?)) ORDER BY f.path, c.start_line, c.id`).all(JSON.stringify(kept)) as ChunkRow[];
-  } else chunks = prepared(db, `${CHUNK_ROWS} ${naming} ORDER BY f.path, c.start_line, c.id`).all(...params) as ChunkRow[];
+  }
   const mention = mentionPattern(tails);
   const callShaped = callPattern(tails);
   const candidates: MentionLine[] = [];
@@ -754,7 +755,6 @@ function namespaceNames(db: Db, path: string): Set<string> {
   for (const name of reExported) names.add(name);
   return names;
 }
-
 
 /** The declarations' names whose last segment is one of `tails`: each tail and its qualified names (`get`, `Store.get`, `Cache.get`), for index lookups. */
 function namesEndingIn(db: Db, tails: readonly string[]): string[] {

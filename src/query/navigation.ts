@@ -360,7 +360,6 @@ export function qualifiedNames(db: Db): { readonly byTail: ReadonlyMap<string, r
   });
 }
 
-
 /** The one declared name that ends with `.name` when exactly one does (a member or a nested declaration named without its owners), else null. */
 function oneQualified(db: Db, name: string): string | null {
   const found = namesEndingWith(db, name);

@@ -551,6 +551,8 @@ export interface References {
   readonly otherLanguage: number;
   /** Files with lines naming it that were not parsed (past MAX_PARSED_FILES or PARSE_BUDGET_MS, unreadable, or of a language without binding rules): their lines are potential, unmarked. */
   readonly unparsedFiles: number;
+  /** Where in the file order PARSE_BUDGET_MS stopped the parsing (null: it did not): a later page parses exactly as far. */
+  readonly parseUntil: number | null;
 }
 
 const at = (p: TextPosition, d: Definition): boolean => p.line === d.line && p.column === d.column;
@@ -604,7 +606,7 @@ function isLocal(nav: Navigator, d: Definition): boolean {
  * declaration and in `notCode` when it names it only in comments or strings. Lines come in path
  * and line order, each with its marks.
  */
-export function referencesTo(db: Db, projectRoot: string, target: ReferenceTarget): References {
+export function referencesTo(db: Db, projectRoot: string, target: ReferenceTarget, parseUntil: number | null = null): References {
   const nav = new Navigator(db, projectRoot);
   const { name, declaration, from } = target;
   // A declaration chosen by name (or none) is a guess: an occurrence resolving to another declaration of the same sort may still be this one's.
@@ -649,10 +651,17 @@ export function referencesTo(db: Db, projectRoot: string, target: ReferenceTarge
   };
   let parsedFiles = 0;
   let otherParsed = 0;
+  // The parse budget in time, or — for a later page — where the first page's ran out (`parseUntil`), so every page classifies alike.
   const deadline = performance.now() + PARSE_BUDGET_MS;
-  for (const path of order) {
+  let stoppedAt: number | null = null;
+  const inTime = (i: number) => {
+    if (parseUntil !== null) return i < parseUntil;
+    if (stoppedAt === null && performance.now() >= deadline) stoppedAt = i;
+    return stoppedAt === null;
+  };
+  for (const [i, path] of order.entries()) {
     const found = byFile.get(path)!;
-    const parse = parsedFiles < MAX_PARSED_FILES && (rankOf(path) === 0 || performance.now() < deadline) && (guess || rankOf(path) < 2 || otherParsed++ < MAX_OTHER_PARSED);
+    const parse = parsedFiles < MAX_PARSED_FILES && (rankOf(path) === 0 || inTime(i)) && (guess || rankOf(path) < 2 || otherParsed++ < MAX_OTHER_PARSED);
     const names = parse ? nav.sources.names(path) : null;
     if (names === null) {
       unparsedFiles++;
@@ -716,6 +725,7 @@ export function referencesTo(db: Db, projectRoot: string, target: ReferenceTarge
     notCode,
     otherLanguage,
     unparsedFiles,
+    parseUntil: parseUntil ?? stoppedAt,
   };
 }
 

@@ -5,7 +5,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { pathRole, type PathRole } from "../base/paths.js";
 import { splitTerms } from "../base/text.js";
-import type { Db } from "../store/db.js";
+import { prepared, type Db } from "../store/db.js";
 import { scopeCondition, scopeFileIds, type ScopeInput } from "./scope.js";
 import { sameStat, type FileStat } from "../index/read.js";
 
@@ -213,12 +213,11 @@ const TIE_MARGIN = 64;
  * queries only: a scope filters on the chunk row.
  */
 function ftsBest(db: Db, table: "chunk_fts" | "identifier_fts", rank: string, expression: string, pool: number): Array<{ id: number; score: number }> {
-  return db
-    .prepare(
-      `SELECT m.id AS id, m.score AS score FROM (SELECT rowid AS id, ${rank} AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY score ASC LIMIT ?) m
-       JOIN chunks c ON c.id = m.id ORDER BY m.score ASC, c.chunk_id ASC LIMIT ?`,
-    )
-    .all(expression, pool + TIE_MARGIN, pool) as Array<{ id: number; score: number }>;
+  return prepared(
+    db,
+    `SELECT m.id AS id, m.score AS score FROM (SELECT rowid AS id, ${rank} AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY score ASC LIMIT ?) m
+     JOIN chunks c ON c.id = m.id ORDER BY m.score ASC, c.chunk_id ASC LIMIT ?`,
+  ).all(expression, pool + TIE_MARGIN, pool) as Array<{ id: number; score: number }>;
 }
 
 interface DeclexRank {

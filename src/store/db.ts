@@ -52,9 +52,18 @@ export function checkpointStampPath(path: string): string {
   return `${path}-stamp`;
 }
 
-/** The WAL pages after which a committed write checkpoints: SQLite's default, and larger for index runs (one checkpoint per 64 MB). */
-const CHECKPOINT_PAGES = 1_000;
-const BULK_CHECKPOINT_PAGES = 16_384;
+/** The stamp a Store recorded after its last checkpoint of the database at `path`; null when none is. */
+export function recordedCheckpointStamp(path: string): string | null {
+  try {
+    return readFileSync(checkpointStampPath(path), "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** The WAL bytes after which a committed write checkpoints: about SQLite's default (1,000 pages), and 64 MB for index runs. */
+const CHECKPOINT_WAL_BYTES = 4 * 1024 * 1024;
+const BULK_CHECKPOINT_WAL_BYTES = 64 * 1024 * 1024;
 
 /** Whether an import in the file at `path` names something outside the project, by the file's language. */
 function isExternalImport(path: string, module: string): boolean {
@@ -226,7 +235,11 @@ export class Store {
   /** A file row came or went in the open write transaction (see pathsVersion). */
   private pathsMoved = false;
 
-  private constructor(db: Db) {
+  private constructor(
+    db: Db,
+    /** WAL bytes after which a commit checkpoints (the connection's automatic checkpoints are off: this one records the file's stamp). */
+    private readonly checkpointWalBytes: number,
+  ) {
     this.db = db;
   }
 
@@ -239,30 +252,25 @@ export class Store {
       db.close();
       throw err;
     }
-    const store = new Store(db);
-    store.checkpointPages = options.bulk ? BULK_CHECKPOINT_PAGES : CHECKPOINT_PAGES;
-    return store;
+    return new Store(db, options.bulk ? BULK_CHECKPOINT_WAL_BYTES : CHECKPOINT_WAL_BYTES);
   }
 
-  /** WAL pages after which a commit checkpoints (the connection's automatic checkpoints are off: this one records the file's stamp). */
-  private checkpointPages = CHECKPOINT_PAGES;
-
   /**
-   * A checkpoint of the WAL into graph.db, then the file's stamp recorded beside it (see
-   * `checkpointStampPath`). Every checkpoint of a writable Store is made here: SQLite's automatic
-   * ones are turned off, so the stamp moves only with writes mast made.
+   * A checkpoint of the WAL into graph.db, then the file's stamp recorded beside it when it moved
+   * (see `checkpointStampPath`). Every checkpoint of a writable Store is made here: SQLite's
+   * automatic ones are turned off, so the stamp moves only with writes mast made, and a connection
+   * that wrote nothing (a query's) writes nothing at close.
    */
   private checkpoint(mode: "PASSIVE" | "TRUNCATE"): void {
     this.db.pragma(`wal_checkpoint(${mode})`);
     const stamp = databaseStamp(this.db.name);
-    if (stamp === null) return;
-    writeAtomic(checkpointStampPath(this.db.name), Buffer.from(stamp));
+    if (stamp !== null && stamp !== recordedCheckpointStamp(this.db.name)) writeAtomic(checkpointStampPath(this.db.name), Buffer.from(stamp));
   }
 
-  /** After a commit: a checkpoint once the WAL has grown past checkpointPages. */
+  /** After a commit: a checkpoint once the WAL has grown past checkpointWalBytes. */
   private afterCommit(): void {
     const wal = statSync(`${this.db.name}-wal`, { throwIfNoEntry: false });
-    if (wal !== undefined && wal.size > this.checkpointPages * 4096) this.checkpoint("PASSIVE");
+    if (wal !== undefined && wal.size > this.checkpointWalBytes) this.checkpoint("PASSIVE");
   }
 
   private static prepareConnection(db: Db, options: { readonly?: boolean; bulk?: boolean }): void {

@@ -96,8 +96,8 @@ export const referencesTool = defineTool({
     "A position whose name nothing declares (a property of an inferred type) answers declaration null with every line naming it potential; a declaration chosen by name is a guess too, so an occurrence resolving to another member stays potential. Potential lines come likeliest first: occurrences of the target's sort (member accesses for a member), then the declaration's and the position's files, importers and directory (for a guess: the files nearest the position). " +
     "Sites are grouped by file ({file_path, is_test?, resolution?, sites}), each one line of text \"LINE MARKS: text\": marks are declaration, read, write (an assignment's target, ++, a destructuring assignment, o.f = …) and call, comma-separated; [resolution] ends a verified site unless its file states one for all. " +
     `Files are parsed the declaring file first, then the files importing it; past ${MAX_PARSED_FILES} parsed files or ${PARSE_BUDGET_MS} ms of parsing (or where a language has no binding rules) lines are potential unmarked, counted in summary.unparsed_files. ` +
-    `Both lists are capped (verified_limit, default ${VERIFIED_LIMIT}; potential_limit, default ${POTENTIAL_LIMIT}); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated) and summary.next holds the verified_offset and potential_offset that list the rest (the order is stable while the index is).`,
-  unlisted: ["verified_limit", "verified_offset", "potential_offset"],
+    `Both lists are capped (verified_limit, default ${VERIFIED_LIMIT}; potential_limit, default ${POTENTIAL_LIMIT}); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated) and summary.next holds the arguments that list the rest (verified_offset, potential_offset, and parse_until when the parse time budget cut the files parsed, so every page classifies alike; the order is stable while the index is).`,
+  unlisted: ["verified_limit", "verified_offset", "potential_offset", "parse_until"],
   input: z
     .object({
       symbol: nameInput().nullish(),
@@ -108,6 +108,7 @@ export const referencesTool = defineTool({
       potential_limit: z.number().int().min(1).max(1000).default(POTENTIAL_LIMIT),
       verified_offset: z.number().int().min(0).default(0),
       potential_offset: z.number().int().min(0).default(0),
+      parse_until: z.number().int().min(0).nullish(),
     })
     .strict(),
   output: open({
@@ -130,7 +131,7 @@ export const referencesTool = defineTool({
       ctx,
       () => {
         const target = targetOf(ctx, args);
-        return { target, references: target === null ? null : referencesTo(db, root, target) };
+        return { target, references: target === null ? null : referencesTo(db, root, target, args.parse_until ?? null) };
       },
       (a) => [
         ...(args.file_path && !args.symbol ? [projectPath(args.file_path, root)] : []),
@@ -145,10 +146,12 @@ export const referencesTool = defineTool({
     }
     const verified = fitList(refs.verified.slice(args.verified_offset), args.verified_limit, LIST_BUDGET_BYTES).items;
     const potential = fitList(refs.potential.slice(args.potential_offset), args.potential_limit, LIST_BUDGET_BYTES).items;
-    const next = {
+    const more = {
       ...(args.verified_offset + verified.length < refs.verified.length ? { verified_offset: args.verified_offset + verified.length } : {}),
       ...(args.potential_offset + potential.length < refs.potential.length ? { potential_offset: args.potential_offset + potential.length } : {}),
     };
+    // A page cut by the parse time budget hands its cut on, so the next page lists the same lines.
+    const next = Object.keys(more).length > 0 && refs.parseUntil !== null ? { ...more, parse_until: refs.parseUntil } : more;
     return {
       declaration: target.declaration,
       ...(target.resolution === null ? {} : { resolution: target.resolution }),

@@ -692,6 +692,14 @@ describe("a corrupt store", () => {
     const total = ok(await runMast(["index", small.root, "--state-dir", state, "--json"])).files_indexed as number;
     const clean = dumpStore(graphDb);
     expect(ok(await runMast(["status", small.root, "--state-dir", state, "--json"]))).toMatchObject({ index_fresh: true, freshness_cause: null });
+    // A query writes nothing: graph.db stays as the run left it, so its recorded stamp is not written again.
+    const recorded = () => {
+      const st = statSync(`${graphDb}-stamp`);
+      return `${st.ino}:${st.mtimeMs}`;
+    };
+    const before = recorded();
+    expect((await runMast(["query", "mast_search", '{"query":"user service"}', small.root, "--state-dir", state])).code).toBe(0);
+    expect(recorded()).toBe(before);
     // A write by mast after the run (a server's refresh): its checkpoint records the file's stamp, which status trusts.
     const store = Store.open(graphDb);
     store.batch(() => store.setMeta("note", "a write after the run"));

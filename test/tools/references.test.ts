@@ -346,6 +346,27 @@ describe("mast_references", () => {
     expect(last.summary.next).toBeUndefined();
   });
 
+  it("a page cut by the parse budget hands it on (summary.next.parse_until): every page classifies the lines alike", async () => {
+    const args = { symbol: "Command.name", file_path: "src/cmd.ts", parse_until: 0 };
+    const whole = await p.call("mast_references", args);
+    const first = await p.call("mast_references", { ...args, potential_limit: 1 });
+    expect(first.summary.next).toEqual({ potential_offset: 1, parse_until: 0 });
+    const second = await p.call("mast_references", { symbol: "Command.name", file_path: "src/cmd.ts", ...first.summary.next });
+    expect(second.summary.next).toBeUndefined();
+    const lines = (groups: { file_path: string; sites: string[] }[]) => groups.flatMap((g) => g.sites.map((s) => `${g.file_path}:${s}`));
+    expect([...lines(first.potential), ...lines(second.potential)]).toEqual(lines(whole.potential));
+    // Only the declaring file parsed: the other two files' lines are potential, unmarked, and counted.
+    expect(whole.summary).toMatchObject({ verified_count: 1, potential_count: 6, unparsed_files: 2 });
+    expect(lines(whole.potential)).toEqual([
+      "src/other.ts:1: export const thing = { name: 'z' };",
+      "src/other.ts:2: export function f(o: any) { return o.name; }",
+      "src/use.ts:4: cmd.name = 'x';",
+      "src/use.ts:7: ({ name: cmd.name } = { name: 'y' });",
+      "src/use.ts:8: return c.name + cmd.name;",
+      "src/use.ts:10: // name in a comment",
+    ]);
+  });
+
   it("caps each list and counts the cut; a name nothing declares is not_found; neither symbol nor position is INVALID_ARGUMENT", async () => {
     expect((await p.call("mast_references", { symbol: "Command.name", file_path: "src/cmd.ts", verified_limit: 1, potential_limit: 1 })).summary).toEqual({
       verified_count: 1,

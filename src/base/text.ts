@@ -1,6 +1,6 @@
 // Turning file bytes into indexable text: binary detection (a NUL byte, as git and ripgrep do),
-// UTF-8 decoding with replacement characters, BOM removal, line arithmetic, and splitting
-// identifiers into words.
+// UTF-8 decoding with replacement characters, BOM removal, line arithmetic, splitting
+// identifiers into words, and the words the text index (store/schema.sql chunk_words) holds.
 
 export type Decoded = { kind: "text"; text: string } | { kind: "binary" };
 
@@ -61,6 +61,43 @@ export function splitTerms(query: string): string[] {
   flush(query.length);
   return [...out];
 }
+
+/**
+ * The words inside a text's compound identifiers (camelCase, acronyms, digits, `_`, `$`), space-
+ * separated: `hashPassword(MAX_RETRIES, x)` → `hash password max retries`. chunk_words holds these
+ * beside the whole tokens its tokenizer reads from the text itself (`hashpassword`, `max_retries`),
+ * so a search word reaches the identifiers it is part of. One pass; a lone word adds nothing.
+ */
+export function identifierParts(text: string): string {
+  const out: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (!isPartChar(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let compound = false;
+    let prev = 0;
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (!isPartChar(c)) break;
+      if (i > start && !compound) {
+        // `_`/`$` inside, fooBar, v2Beta, HTMLParser: the identifier has words of its own.
+        if (c === 95 || c === 36 || (isUpperCode(c) && (isLowerCode(prev) || isDigitCode(prev) || (isUpperCode(prev) && isLowerCode(text.charCodeAt(i + 1)))))) compound = true;
+      }
+      prev = c;
+    }
+    if (compound) for (const word of splitTerms(text.slice(start, i))) out.push(word);
+  }
+  return out.join(" ");
+}
+
+const isUpperCode = (c: number) => c >= 65 && c <= 90;
+const isLowerCode = (c: number) => c >= 97 && c <= 122;
+const isDigitCode = (c: number) => c >= 48 && c <= 57;
+const isPartChar = (c: number) => isUpperCode(c) || isLowerCode(c) || isDigitCode(c) || c === 95 || c === 36;
 
 /** Source text on one line: runs of whitespace (newlines included) become one space. */
 export function collapseWhitespace(text: string): string {

@@ -73,22 +73,7 @@ async function indexCommand(config: ResolvedConfig, flags: IndexFlags, json: boo
   });
   progress?.finish();
   for (const p of report.problems) process.stderr.write(`mast: warning: ${p.kind} ${p.path}: ${p.message}\n`);
-  const complete = await completeSearchIndex(config, report, progress !== null);
-  print(json, complete, () => renderReport(complete));
-}
-
-/**
- * The text index a large run deferred, completed before `mast index` exits: the command's user
- * expects a complete index (a server completes it in the background instead). Slices commit one
- * by one, so an interrupted completion leaves a shorter, consistent index the next search resumes.
- */
-async function completeSearchIndex(config: ResolvedConfig, report: IndexReport, verbose: boolean): Promise<IndexReport> {
-  if (report.search_index_pending === 0) return report;
-  if (verbose) process.stderr.write(`mast: building the text search index (${n(report.search_index_pending)} chunks)…\n`);
-  const { completeTrigramOf } = await import("../index/search-index.js");
-  const t0 = performance.now();
-  const pending = completeTrigramOf(config);
-  return { ...report, search_index_pending: pending, search_index_ms: Math.round(performance.now() - t0) };
+  print(json, report, () => renderReport(report));
 }
 
 const n = (x: number) => x.toLocaleString("en-US");
@@ -99,9 +84,7 @@ function renderReport(r: IndexReport): string {
   const lines = [
     `indexed ${n(r.files_indexed)} of ${n(r.files_walked)} files (${r.mode}${r.schema_reset ? ", schema reset" : ""}) in ${(r.duration_ms / 1000).toFixed(2)} s: ` +
       `${n(r.files_unchanged)} unchanged, ${n(r.files_deleted)} removed`,
-    `index now holds ${n(r.file_count)} files, ${n(r.chunk_count)} chunks, ${n(r.symbol_count)} symbols` +
-      (r.search_index_pending ? `; text search index deferred for ${n(r.search_index_pending)} chunks (the next search builds it)` : "") +
-      (r.search_index_ms === undefined ? "" : `; text search index built after the run in ${(r.search_index_ms / 1000).toFixed(2)} s`),
+    `index now holds ${n(r.file_count)} files, ${n(r.chunk_count)} chunks, ${n(r.symbol_count)} symbols`,
     `parse_errors: ${r.parse_errors}  write_errors: ${r.write_errors}  read_errors: ${r.read_errors}  ` +
       `skipped: ${r.skipped_binary} binary, ${r.skipped_too_large} too large, ${r.skipped_symlinks} symlinks`,
     `state_dir: ${r.state_dir}`,
@@ -144,7 +127,6 @@ function statusCommand(config: ResolvedConfig, json: boolean | undefined): void 
       ["write_errors", String(status.write_errors)],
       ["index_fresh", String(status.index_fresh)],
       ["freshness_cause", status.freshness_cause ?? "none"],
-      ["search_index", status.search_index_pending ? `${status.search_index_pending} chunks pending (built by the next search)` : "complete"],
     ];
     const run = status.indexing;
     if (run) {

@@ -30,8 +30,6 @@ export interface MastSettings {
   readonly max_file_bytes: number;
   /** `mast index`, `mast init` and the server's startup reindex and mast_reindex run the TypeScript-checker pass (as with `--checker`). */
   readonly checker: boolean;
-  /** How long mast_search waits for a text index a large run deferred before it answers with what is ready (search_index_pending). */
-  readonly search_index_wait_ms: number;
   /** Read tools' answers carry `_stats`, and `mast serve` records each call in <state_dir>/metrics.db (spec §14); false turns both off. */
   readonly telemetry: boolean;
 }
@@ -69,7 +67,6 @@ export const DEFAULT_SETTINGS: MastSettings = {
   parse_timeout_ms: 10_000,
   max_file_bytes: DEFAULT_MAX_FILE_BYTES,
   checker: false,
-  search_index_wait_ms: 1_000,
   telemetry: true,
 };
 
@@ -93,7 +90,6 @@ const VALIDATORS: Record<keyof MastSettings, Validator> = {
   parse_timeout_ms: isInt(1, 3_600_000),
   max_file_bytes: isInt(1, 2 ** 31 - 1),
   checker: isBool,
-  search_index_wait_ms: isInt(0, 600_000),
   telemetry: isBool,
 };
 

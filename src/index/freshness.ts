@@ -9,8 +9,6 @@ import { readManifest, readWalkCache, statePaths } from "./state.js";
 import { walkForConfig } from "./walk.js";
 
 export interface Freshness {
-  /** Chunks the trigram (text search) index does not hold yet: a large run deferred it (store/db.ts). */
-  readonly search_index_pending: number;
   /** SQLite could not read the indexed stamps (a corrupt graph.db): every file counts as not indexed. */
   readonly unreadable: boolean;
   readonly stale_files: number;
@@ -29,15 +27,15 @@ const MAX_EXAMPLES = 20;
  * database at all holds nothing this binary can use, so it reads as empty: every file on disk
  * counts as not indexed.
  */
-function readStamps(graphDb: string): { stamps: Map<string, FileStamp>; searchPending: number; unreadable: boolean } {
-  const none = (unreadable: boolean) => ({ stamps: new Map<string, FileStamp>(), searchPending: 0, unreadable });
+function readStamps(graphDb: string): { stamps: Map<string, FileStamp>; unreadable: boolean } {
+  const none = (unreadable: boolean) => ({ stamps: new Map<string, FileStamp>(), unreadable });
   if (!existsSync(graphDb)) return none(false);
   let store: Store | null = null;
   try {
     store = Store.open(graphDb, { readonly: true });
     const s = store;
     if (!s.hasCurrentSchema()) return none(false);
-    return s.snapshot(() => ({ stamps: s.fileStamps(), searchPending: s.trigramPending(), unreadable: false }));
+    return { stamps: s.fileStamps(), unreadable: false };
   } catch (err) {
     if (!isUnusableDatabase(err)) throw err;
     return none(true);
@@ -48,7 +46,7 @@ function readStamps(graphDb: string): { stamps: Map<string, FileStamp>; searchPe
 
 export function measureFreshness(config: ResolvedConfig): Freshness {
   const paths = statePaths(config.state_dir);
-  const { stamps, searchPending, unreadable } = readStamps(paths.graphDb);
+  const { stamps, unreadable } = readStamps(paths.graphDb);
   // The manifest (megabytes on a large tree) is read only when graph.db holds no stamp to say what is indexed.
   const manifest = stamps.size === 0 ? readManifest(paths) : {};
   const walk = walkForConfig(config, readWalkCache(paths));
@@ -80,5 +78,5 @@ export function measureFreshness(config: ResolvedConfig): Freshness {
     }
   }
   for (const list of Object.values(examples)) list.sort();
-  return { search_index_pending: searchPending, unreadable, stale_files: changed + unindexed + vanished, changed, unindexed, vanished, examples };
+  return { unreadable, stale_files: changed + unindexed + vanished, changed, unindexed, vanished, examples };
 }

@@ -10,7 +10,6 @@ import { ERROR_CODES, MastError, type ErrorCode } from "../base/errors.js";
 import type { ResolvedConfig } from "./config.js";
 import { SERVER_LOCK_POLICY } from "./lock.js";
 import { runIndex, type CheckerPass, type IndexProgress, type IndexReport, type RunIndexOptions } from "./run.js";
-import { completeTrigramOf } from "./search-index.js";
 import { indexLock, indexStatus, type IndexStatus } from "./status.js";
 
 // The entry is query/run-worker.ts (it provides the checker pass); bundled beside this module in dist/bin/.
@@ -32,8 +31,7 @@ export function provideCheckerPass(pass: CheckerPass): void {
 /** What a worker is asked to do. */
 export type ThreadJob =
   | { readonly kind: "index"; readonly config: ResolvedConfig; readonly options: ThreadRunOptions }
-  | { readonly kind: "status"; readonly config: ResolvedConfig }
-  | { readonly kind: "search_index"; readonly config: ResolvedConfig };
+  | { readonly kind: "status"; readonly config: ResolvedConfig };
 
 /** What the worker posts back: the job's answer, or its error as plain data. */
 export type ThreadMessage =
@@ -62,24 +60,7 @@ export function runJob(job: ThreadJob, onProgress?: (p: IndexProgress) => void):
     if (checker && providedChecker === null) return Promise.reject(new Error("a run asked for the checker pass, but none was provided to this thread"));
     return runIndex(job.config, { ...options, ...(checker ? { checker: providedChecker! } : {}), ...(onProgress ? { onProgress: throttled(onProgress) } : {}) });
   }
-  if (job.kind === "search_index") return Promise.resolve(completeTrigramOf(job.config));
   return Promise.resolve(indexStatus(job.config));
-}
-
-/**
- * What a worker does after it has answered: the trigram index an index run deferred is built
- * then, so the next search finds it complete (a search that comes first builds it itself).
- */
-export function afterJob(job: ThreadJob, value: unknown): void {
-  if (job.kind === "index" && ((value as IndexReport).search_index_pending ?? 0) > 0) completeTrigramOf(job.config);
-}
-
-/**
- * The trigram index completed off this thread; resolves to the chunks it still lacks. Its worker
- * does not keep the process alive: a CLI that answered exits, and the slices built so far stay.
- */
-export function completeSearchIndexOffThread(config: ResolvedConfig): Promise<number> {
-  return offThread({ kind: "search_index", config }, undefined, { background: true }) as Promise<number>;
 }
 
 /** An index run off this thread; `onProgress` hears of its parsing (files done of the work set), at most every 200 ms. */
@@ -92,11 +73,10 @@ export function indexStatusOffThread(config: ResolvedConfig): Promise<IndexStatu
   return offThread({ kind: "status", config }) as Promise<IndexStatus>;
 }
 
-function offThread(job: ThreadJob, onProgress?: (p: IndexProgress) => void, { background = false } = {}): Promise<unknown> {
+function offThread(job: ThreadJob, onProgress?: (p: IndexProgress) => void): Promise<unknown> {
   if (!existsSync(WORKER_FILE)) return runJob(job, onProgress);
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_FILE, { workerData: { job, progress: onProgress !== undefined } });
-    if (background) worker.unref();
     let settled = false;
     worker.on("message", (msg: ThreadMessage) => {
       if ("progress" in msg) {

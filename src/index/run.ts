@@ -48,12 +48,8 @@ export interface IndexReport {
   readonly file_count: number;
   readonly chunk_count: number;
   readonly symbol_count: number;
-  /** Chunks the trigram (search) index does not hold yet: 0 unless the run deferred it. */
-  readonly search_index_pending: number;
   /** Files whose call-graph edges the run derived again (every file after a full run; those a change can reach after an incremental one). */
   readonly files_linked: number;
-  /** `mast index`: the time it took to complete the trigram index the run deferred, after the run. */
-  readonly search_index_ms?: number;
   readonly bytes_parsed: number;
   readonly threads: number;
   readonly duration_ms: number;
@@ -125,8 +121,6 @@ export interface RunIndexOptions {
    * with STATE_DIR_MISMATCH rather than replace that index with this project's.
    */
   readonly repoint?: boolean;
-  /** Source bytes parsed from which the run defers the trigram index (default TRIGRAM_DEFER_BYTES). */
-  readonly deferSearchIndexBytes?: number;
   /** The TypeScript-checker pass (query/checker.ts), run after the call graph in the same transaction. */
   readonly checker?: CheckerPass;
 }
@@ -191,13 +185,6 @@ const WRITE_BATCH_FILES = 32;
 const WRITE_BATCH_BYTES = 1024 * 1024;
 /** Characters of chunk text written before the run indexes them for search (one FTS segment each). */
 const SEARCH_INDEX_CHARS = 4 * 1024 * 1024;
-/**
- * A run that parses at least this much source leaves the trigram index to be built after it
- * (mast_search builds what is missing before it answers; `mast serve` right after the run): on
- * the 25 MB theia tree it was a quarter of a full run. Smaller runs keep it complete.
- */
-export const TRIGRAM_DEFER_BYTES = 2 * 1024 * 1024;
-
 /** How often a run notes its progress in the lock's record. */
 const PROGRESS_NOTE_MS = 1_000;
 
@@ -306,7 +293,6 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       file_count: run.totals.files,
       chunk_count: run.totals.chunks,
       symbol_count: run.totals.symbols,
-      search_index_pending: run.searchPending,
       files_linked: run.linked,
       bytes_parsed: counts.bytes,
       threads: run.threads,
@@ -336,7 +322,6 @@ interface RunResult {
   readonly threads: number;
   readonly stamps: Map<string, FileStamp>;
   readonly totals: StoreCounts;
-  readonly searchPending: number;
   readonly walkCache: WalkCache | null;
   readonly checker: CheckerReport | null;
   readonly checkerUpToDate: boolean;
@@ -412,7 +397,6 @@ async function writeWalked(
     work.push(file);
   }
   phases.work_set = performance.now() - workSetStarted;
-  if (work.length > 0 && work.reduce((n, f) => n + f.size, 0) >= (options.deferSearchIndexBytes ?? TRIGRAM_DEFER_BYTES)) store.deferTrigram();
 
   // Vanishing paths (and new ones, once written: a new file that turns out binary or unreadable
   // adds no path) can change how any import resolves.
@@ -530,7 +514,7 @@ async function writeWalked(
   }
   const totals = store.counts();
   const linkedFiles = linked === null ? 0 : linked.files === "all" ? totals.files : linked.files;
-  return { walkCache: walk.cache ?? null, mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, stamps: finalStamps, totals, searchPending: store.trigramPending(), checker, checkerUpToDate: checking !== null && unchanged, linked: linkedFiles };
+  return { walkCache: walk.cache ?? null, mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, stamps: finalStamps, totals, checker, checkerUpToDate: checking !== null && unchanged, linked: linkedFiles };
 }
 
 /**

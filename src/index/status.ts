@@ -28,8 +28,6 @@ export interface IndexStatus {
   /** Present while a run is writing: answers come from the index before it. */
   readonly indexing?: Indexing;
   readonly stale_breakdown: { readonly changed: number; readonly unindexed: number; readonly vanished: number };
-  /** Chunks the text search index does not hold yet (a large run deferred it; the next search completes it). */
-  readonly search_index_pending: number;
   readonly seed_commit?: string;
   /** The last checker pass's languages (`--checker`): each analyzer available or not, with the reason. */
   readonly checker?: readonly CheckerLanguage[];
@@ -89,7 +87,6 @@ export function indexStatus(config: ResolvedConfig): IndexStatus {
     freshness_cause: corrupt ? "corrupt" : interrupted ? "interrupted_run" : fresh.stale_files > 0 ? "phase1_stale" : null,
     ...(indexing ? { indexing } : {}),
     stale_breakdown: { changed: fresh.changed, unindexed: fresh.unindexed, vanished: fresh.vanished },
-    search_index_pending: fresh.search_index_pending,
     ...(index?.seed_commit ? { seed_commit: index.seed_commit } : {}),
     ...(indexed && !corrupt ? checkerLanguages(paths) : {}),
   };

@@ -1,9 +1,8 @@
-// Worker-thread entry of index/run-thread.ts: one job (an index run, a status snapshot, the trigram
-// index), its answer or its error posted back — then what follows the job (afterJob). It sits
-// above the index layer so it can provide the checker pass to a run that asks for it.
+// Worker-thread entry of index/run-thread.ts: one job (an index run, a status snapshot), its answer
+// or its error posted back. It sits above the index layer so it can provide the checker pass to a run that asks for it.
 import { parentPort, workerData } from "node:worker_threads";
 import { errorMessage, isMastError } from "../base/errors.js";
-import { afterJob, provideCheckerPass, runJob, type ThreadJob, type ThreadMessage } from "../index/run-thread.js";
+import { provideCheckerPass, runJob, type ThreadJob, type ThreadMessage } from "../index/run-thread.js";
 
 const post = (msg: ThreadMessage) => parentPort!.postMessage(msg);
 const { job, progress } = workerData as { job: ThreadJob; progress: boolean };
@@ -11,14 +10,7 @@ const { job, progress } = workerData as { job: ThreadJob; progress: boolean };
 const provided = job.kind === "index" && job.options.checker ? import("./checker.js").then(({ checkerPass }) => provideCheckerPass(checkerPass)) : Promise.resolve();
 
 provided.then(() => runJob(job, progress ? (p) => post({ progress: p }) : undefined)).then(
-  (value) => {
-    post({ ok: true, value });
-    try {
-      afterJob(job, value);
-    } catch {
-      // Left for the next search to finish.
-    }
-  },
+  (value) => post({ ok: true, value }),
   (err: unknown) =>
     post({
       ok: false,

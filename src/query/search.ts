@@ -1,4 +1,4 @@
-// mast_search (spec §7.3, §9): BM25 over chunk_fts and the declaration-exact ranker D, fused by
+// mast_search (spec §7.3, §9): BM25 over chunk_words and the declaration-exact ranker D, fused by
 // Reciprocal Rank Fusion over pools of 4x the limit; scope filters before ranking, chunk_type
 // and only_exported after; shell/method dedup with backfill; zero-result suggestions.
 import { statSync } from "node:fs";
@@ -105,21 +105,43 @@ const STOP_WORDS = new Set(
   "the and for from with that this into onto over when then than what which who whom whose where why how are was were been being has have had does did doing not but all any each its our out off can could should would will shall may might must per via".split(" "),
 );
 
-/** Characters FTS5 trigram needs for one term; shorter terms cannot use the index. */
-const TRIGRAM = 3;
+/** A search word this long or longer also matches the longer words it begins (`valid` → validate, validator); shorter ones match whole words only. */
+const PREFIX_MIN = 3;
 
 /**
- * The user's text as an FTS5 expression: each whitespace-separated term becomes a quoted string
- * (FTS5 syntax in it is literal), OR-ed so BM25 ranks chunks matching more terms higher.
+ * A query term's words as chunk_words's tokenizer cuts them (unicode61 with `_` and `$` as word
+ * characters): `res.json(` → res, json; `hash_password` stays one. Words of one character are left out.
+ */
+export function termWords(term: string): string[] {
+  return term.split(/[^\p{L}\p{N}\p{Co}_$]+/u).filter((w) => w.length >= 2);
+}
+
+/**
+ * The user's text as an FTS5 expression over chunk_words: each whitespace-separated term becomes
+ * its words, each quoted (FTS5 syntax in it is literal), the last a prefix from PREFIX_MIN
+ * characters; a term of several words is a phrase of the text's own words (`res.json(` →
+ * words : ("res" + "json"*)); the terms are OR-ed, so BM25 ranks chunks matching more of them
+ * higher. Null when no term has a word.
  */
 export function ftsExpression(query: string): string | null {
-  const all = query.split(/\s+/).filter((t) => t.length >= TRIGRAM);
+  const all = query.split(/\s+/).filter((t) => termWords(t).length > 0);
   // Function words match nearly every chunk ("from" is on every import line); they are dropped
   // from multi-word queries unless nothing else is left.
   const content = all.filter((t) => !STOP_WORDS.has(t.toLowerCase()));
   const terms = content.length > 0 ? content : all;
   if (terms.length === 0) return null;
-  return [...new Set(terms)].map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
+  const phrase = (w: string) => `"${w.replace(/"/g, '""')}"${w.length >= PREFIX_MIN ? "*" : ""}`;
+  // Words in order, the last a prefix: a phrase.
+  const sequence = (words: readonly string[]) => words.map((w, i) => (i === words.length - 1 ? phrase(w) : `"${w}"`)).join(" + ");
+  const clauses = terms.map((t) => {
+    const cased = termWords(t);
+    const words = cased.map((w) => w.toLowerCase());
+    if (words.length > 1) return `words : (${sequence(words)})`;
+    // A compound identifier is also its words inside a longer one: `invoiceNum` → nextInvoiceNumber.
+    const inner = splitTerms(cased[0]!);
+    return inner.length > 1 ? `(${phrase(words[0]!)} OR parts : (${sequence(inner)}))` : phrase(words[0]!);
+  });
+  return [...new Set(clauses)].join(" OR ");
 }
 
 /** Ranker D's eligible tokens: identifier runs with an uppercase letter, `_`, `$`, or a digit next to a letter. */
@@ -168,7 +190,7 @@ export function identifierChains(query: string): { qualified: string[]; plain: s
 }
 
 /**
- * BM25 over chunk_fts. With `sourceOnly`, the chunks of files that are not tests and are not
+ * BM25 over chunk_words. With `sourceOnly`, the chunks of files that are not tests and are not
  * markdown (a list of its own when tests and documents crowd the source out of the first one).
  */
 function bm25Ranking(db: Db, query: string, scopeIds: number[] | null, pool: number, sourceOnly = false): Candidate[] {
@@ -176,19 +198,19 @@ function bm25Ranking(db: Db, query: string, scopeIds: number[] | null, pool: num
   const expression = ftsExpression(query);
   if (expression !== null) {
     // Snippets are made later, for the returned chunks only: snippet() on every match costs 3x the ranking.
-    if (scopeIds === null && !sourceOnly) return ftsBest(db, "chunk_fts", "bm25(chunk_fts)", expression, pool).map((r, i) => ({ id: r.id, bm25: r.score, snippet: null, rrf: 0, bestRank: i + 1 }));
+    if (scopeIds === null && !sourceOnly) return ftsBest(db, "chunk_words", "bm25(chunk_words)", expression, pool).map((r, i) => ({ id: r.id, bm25: r.score, snippet: null, rrf: 0, bestRank: i + 1 }));
     const rows = db
       .prepare(
-        `SELECT c.id AS id, bm25(chunk_fts) AS score
-         FROM chunk_fts JOIN chunks c ON c.id = chunk_fts.rowid${sourceOnly ? " JOIN files f ON f.id = c.file_id" : ""}
-         WHERE chunk_fts MATCH ? AND ${scope.sql}${sourceOnly ? " AND f.is_test = 0 AND c.chunk_type != 'doc'" : ""}
+        `SELECT c.id AS id, bm25(chunk_words) AS score
+         FROM chunk_words JOIN chunks c ON c.id = chunk_words.rowid${sourceOnly ? " JOIN files f ON f.id = c.file_id" : ""}
+         WHERE chunk_words MATCH ? AND ${scope.sql}${sourceOnly ? " AND f.is_test = 0 AND c.chunk_type != 'doc'" : ""}
          ORDER BY score ASC, c.chunk_id ASC LIMIT ?`,
       )
       .all(expression, ...scope.params, pool) as Array<{ id: number; score: number }>;
     return rows.map((r, i) => ({ id: r.id, bm25: r.score, snippet: null, rrf: 0, bestRank: i + 1 }));
   }
   if (sourceOnly) return [];
-  // Terms too short for the trigram index: a literal substring scan, in chunk order.
+  // No word in the query (`=>`, `::`): a literal substring scan, in chunk order.
   const needle = query.trim();
   if (needle === "") return [];
   const rows = db
@@ -212,7 +234,7 @@ const TIE_MARGIN = 64;
  * every match (on a 300 MB tree a three-word query matches 80,000 chunks), then the cut. Unscoped
  * queries only: a scope filters on the chunk row.
  */
-function ftsBest(db: Db, table: "chunk_fts" | "identifier_fts", rank: string, expression: string, pool: number): Array<{ id: number; score: number }> {
+function ftsBest(db: Db, table: "chunk_words" | "identifier_fts", rank: string, expression: string, pool: number): Array<{ id: number; score: number }> {
   return prepared(
     db,
     `SELECT m.id AS id, m.score AS score FROM (SELECT rowid AS id, ${rank} AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY score ASC LIMIT ?) m
@@ -400,7 +422,7 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
     const parts = folded.get(k.candidate.id);
     if (parts && !k.related) k.related = { parts_matched: parts };
   }
-  addSnippets(db, input.query, kept.map((k) => k.candidate));
+  addSnippets(input.query, kept.map((k) => k.candidate), rows);
   const results = kept.map((entry, i) => toResult(entry.candidate, rows.get(entry.candidate.id)!, i + 1, entry.related));
   flagStale(db, results, options.projectRoot);
   const more = spread === survivors ? [] : moreFiles(spread, rows, results, neighbourFiles(db, results.slice(0, NEIGHBOUR_HITS)));
@@ -694,19 +716,55 @@ function moreFiles(ranked: Candidate[], rows: Map<number, ChunkRow>, results: re
   return [...joined, ...own.slice(0, MORE_FILES)];
 }
 
-/** `match_snippet` for the BM25 hits that made the result list: the matched terms marked with **. */
-function addSnippets(db: Db, query: string, candidates: Candidate[]): void {
+/** Characters of the matched line a `match_snippet` shows around its first match. */
+const SNIPPET_CHARS = 64;
+
+/**
+ * `match_snippet` for the BM25 hits that made the result list: the first line of the chunk's text
+ * that holds one of the query's words (at a word's start, any case), that word marked with **,
+ * clipped around it with `...` at each cut end.
+ */
+function addSnippets(query: string, candidates: Candidate[], rows: Map<number, ChunkRow>): void {
   const expression = ftsExpression(query);
   if (expression === null) return;
-  const hits = candidates.filter((c) => c.bm25 !== null);
-  if (hits.length === 0) return;
-  // One statement over all of them: FTS5 answers `MATCH ? AND rowid = ?` with the snippet of the
-  // first matching row whatever the rowid (every result carried the same snippet).
-  const rows = db
-    .prepare("SELECT rowid AS id, snippet(chunk_fts, 0, '**', '**', '...', 12) AS snippet FROM chunk_fts WHERE chunk_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))")
-    .all(expression, JSON.stringify(hits.map((c) => c.id))) as Array<{ id: number; snippet: string }>;
-  const byId = new Map(rows.map((r) => [r.id, r.snippet]));
-  for (const c of hits) c.snippet = byId.get(c.id) ?? null;
+  const words = [...new Set(query.split(/\s+/).flatMap(termWords).map((w) => w.toLowerCase()))].sort((a, b) => b.length - a.length);
+  for (const c of candidates) {
+    if (c.bm25 === null) continue;
+    const row = rows.get(c.id);
+    if (row !== undefined) c.snippet = wordSnippet(row.content, words);
+  }
+}
+
+/** The line of `text` with the first of `words` (lower-cased, longest first) found at a word start, marked and clipped; null when none is. */
+export function wordSnippet(text: string, words: readonly string[]): string | null {
+  const lower = text.toLowerCase();
+  let at = -1;
+  let word = "";
+  for (const w of words) {
+    for (let i = lower.indexOf(w); i !== -1 && (at === -1 || i < at); i = lower.indexOf(w, i + 1)) {
+      if (i > 0 && !isWordStartAfter(text, i)) continue;
+      at = i;
+      word = w;
+      break;
+    }
+  }
+  if (at === -1) return null;
+  const lineStart = text.lastIndexOf("\n", at) + 1;
+  const lineEnd = text.indexOf("\n", at) === -1 ? text.length : text.indexOf("\n", at);
+  const end = at + word.length;
+  const from = Math.max(lineStart, Math.min(at - Math.floor(SNIPPET_CHARS / 3), lineEnd - SNIPPET_CHARS));
+  const to = Math.min(lineEnd, from + SNIPPET_CHARS);
+  const body = `${text.slice(from, at)}**${text.slice(at, end)}**${text.slice(end, Math.max(to, end))}`.trim();
+  return `${from > lineStart ? "..." : ""}${body}${to < lineEnd ? "..." : ""}`;
+}
+
+/** Whether a word starts at `i` (not 0): after a character that is not a letter or digit, or at a camelCase capital. */
+function isWordStartAfter(text: string, i: number): boolean {
+  const prev = text.charCodeAt(i - 1);
+  const letterOrDigit = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  if (!letterOrDigit(prev)) return true;
+  const c = text.charCodeAt(i);
+  return c >= 65 && c <= 90 && !(prev >= 65 && prev <= 90);
 }
 
 function cmp(a: string, b: string): number {
@@ -902,7 +960,7 @@ function suggest(db: Db, query: string, scopeIds: number[] | null, limit: number
       .slice(0, limit)
       .forEach((s) => add(s.name, s.path, "similar symbol name"));
   }
-  const terms = splitTerms(query).filter((t) => t.length >= TRIGRAM);
+  const terms = splitTerms(query).filter((t) => t.length >= PREFIX_MIN);
   // A chunk that matched split terms is suggested only when its own name carries at least half of
   // them: "xyzzy_no_such_thing" must not suggest useDebugValue because some chunk says "such".
   const close = (name: string) => {
@@ -912,14 +970,14 @@ function suggest(db: Db, query: string, scopeIds: number[] | null, limit: number
   if (terms.length > 0) {
     const chunkScope = scopeCondition("c.file_id", scopeIds);
     const expression = terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
-    const named = (table: "chunk_fts" | "identifier_fts") =>
+    const named = (table: "chunk_words" | "identifier_fts") =>
       db
         .prepare(
           `SELECT c.symbol_name AS name, f.path FROM ${table} JOIN chunks c ON c.id = ${table}.rowid JOIN files f ON f.id = c.file_id
            WHERE ${table} MATCH ? AND c.symbol_name IS NOT NULL AND ${chunkScope.sql} ORDER BY bm25(${table}), c.chunk_id LIMIT ?`,
         )
         .all(expression, ...chunkScope.params, limit) as Array<{ name: string; path: string }>;
-    named("chunk_fts").forEach((h) => close(h.name) && add(h.name, h.path, "matched split query terms"));
+    named("chunk_words").forEach((h) => close(h.name) && add(h.name, h.path, "matched split query terms"));
     named("identifier_fts").forEach((h) => close(h.name) && add(h.name, h.path, "identifier near-miss"));
   }
   return out;

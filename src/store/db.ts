@@ -1,8 +1,8 @@
 // The only importer of better-sqlite3: opens graph.db (WAL), owns the schema and its version,
 // and performs every write of the index — per-file delete-and-replace in one BEGIN IMMEDIATE
 // transaction, multi-row inserts under SQLite's parameter cap, and the two FTS indexes kept in
-// step with the chunks: indexed in bulk (one statement per range of new chunk ids, and always
-// before a transaction commits), removed by exact rowid. Its checkpoints are its own (SQLite's
+// step with the chunks: indexed in bulk (per range of new chunk ids, and always before a
+// transaction commits), removed by exact rowid. Its checkpoints are its own (SQLite's
 // automatic ones are off), each recording graph.db's stamp beside it for status's trust check.
 import type BetterSqlite3 from "better-sqlite3";
 import { createRequire } from "node:module";
@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { sha256 } from "../base/hash.js";
 import { isTestPath } from "../base/paths.js";
 import { extensionInfo } from "../lang/languages.js";
-import { splitTerms } from "../base/text.js";
+import { identifierParts, splitTerms } from "../base/text.js";
 import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../syntax/types.js";
 
 // A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
@@ -20,7 +20,7 @@ import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../synta
 const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.12.0";
+export const CURRENT_SCHEMA_VERSION = "1.13.0";
 /** Meta key: when the checker pass (query/checker.ts) last ran on this index; cleared by a full run without it. */
 export const CHECKER_META = "checker_ran";
 /** Meta key: set when a file's rows are replaced or removed after the pass last ran (its lines lost their verdicts); the pass clears it. */
@@ -64,6 +64,9 @@ export function recordedCheckpointStamp(path: string): string | null {
 /** The WAL bytes after which a committed write checkpoints: about SQLite's default (1,000 pages), and 64 MB for index runs. */
 const CHECKPOINT_WAL_BYTES = 4 * 1024 * 1024;
 const BULK_CHECKPOINT_WAL_BYTES = 64 * 1024 * 1024;
+
+/** Rows deleted from chunk_words in one transaction after which its commit merges the index whole (each leaves a tombstone until a merge). */
+const WORDS_OPTIMIZE_DELETES = 20_000;
 
 /** Whether an import in the file at `path` names something outside the project, by the file's language. */
 function isExternalImport(path: string, module: string): boolean {
@@ -203,30 +206,27 @@ export interface StoreCounts {
 
 /**
  * Which chunks the FTS indexes hold within the open write transaction. Chunk ids only grow, so
- * the chunks written since an id are exactly those with a larger one.
+ * the chunks written since an id are exactly those with a larger one. Both indexes are complete at
+ * every commit.
  * - identifier_fts: the rows up to `base` (the largest id when the transaction began) unless
- *   `resetSearch` dropped them, and those up to `through`; it is complete at every commit.
- * - chunk_fts (the trigram index, the costly one): exactly the chunks up to `trigramThrough`, which
- *   is persisted (meta `trigram_through`). While `trigramLive` it is kept complete like the other;
- *   a run that rewrites a large part of the tree defers it (`deferTrigram`), and `buildTrigram`
- *   catches it up later, slice by slice.
+ *   `resetSearch` dropped them, and those up to `through`.
+ * - chunk_words (contentless: its words come from the chunks as they are written): every chunk up
+ *   to `through`; the words of those above it wait in `words` until `indexSearch`.
  */
 interface SearchState {
   readonly base: number;
   baseIndexed: boolean;
   through: number;
+  /** The chunk_words rows of chunks written above `through`, by chunk id: [words, parts]. */
+  readonly words: Map<number, [string, string]>;
   /** Characters of chunk text written and not yet indexed. */
   pending: number;
-  trigramThrough: number;
-  readonly trigramAtBegin: number;
-  trigramLive: boolean;
+  /** chunk_words lost rows by rowid in this transaction (merged at the commit of a run that replaced much). */
+  deletedWords: number;
 }
 
 /** Meta key: moves on with every commit that added or removed a file row. */
 const PATHS_VERSION = "paths_version";
-
-/** Meta key: every chunk with an id up to this is in chunk_fts, none above it. */
-const TRIGRAM_THROUGH = "trigram_through";
 
 export class Store {
   readonly db: Db;
@@ -432,20 +432,15 @@ export class Store {
   private beginSearchState(): void {
     this.pathsMoved = false;
     const base = this.nextId("chunks") - 1;
-    const trigram = this.trigramThrough();
-    this.search = { base, baseIndexed: true, through: base, pending: 0, trigramThrough: trigram, trigramAtBegin: trigram, trigramLive: trigram >= base };
-  }
-
-  private trigramThrough(): number {
-    return Number(this.getMeta(TRIGRAM_THROUGH) ?? 0);
+    this.search = { base, baseIndexed: true, through: base, words: new Map(), pending: 0, deletedWords: 0 };
   }
 
   /**
-   * Indexes the chunks written since the last call in both FTS indexes, one statement each (FTS5
-   * writes a segment per statement that touches another table after it, so rows indexed file by
-   * file cost several times the same rows indexed at once). Runs by itself before every commit;
-   * an index run also calls it between its batches, so the work overlaps the parse. Only call it
-   * inside a transaction and outside `batch`.
+   * Indexes the chunks written since the last call in both FTS indexes, one run of statements each
+   * (FTS5 writes a segment whenever a statement touching another table comes between its writes,
+   * so rows indexed file by file cost several times the same rows indexed at once). Runs by itself
+   * before every commit; an index run also calls it between its batches, so the work overlaps the
+   * parse. Only call it inside a transaction and outside `batch`.
    */
   indexSearch(): void {
     const s = this.search;
@@ -457,58 +452,19 @@ export class Store {
     const last = this.nextId("chunks") - 1;
     if (last > s.through) {
       this.sql("INSERT INTO identifier_fts(rowid, identifiers, name_terms) SELECT id, identifiers, name_terms FROM chunk_identifiers WHERE id > ?").run(s.through);
+      // Words of chunks a rolled-back batch wrote (and no later one wrote again) have no chunk row.
+      const written = new Set(this.sql("SELECT id FROM chunks WHERE id > ?").pluck().all(s.through) as number[]);
+      const insert = this.sql("INSERT INTO chunk_words(rowid, words, parts) VALUES (?, ?, ?)");
+      for (const [id, [words, parts]] of [...s.words].sort((a, b) => a[0] - b[0])) if (written.has(id)) insert.run(id, words, parts);
+      s.words.clear();
       s.through = last;
     }
-    if (s.trigramLive && last > s.trigramThrough) {
-      this.sql("INSERT INTO chunk_fts(rowid, content) SELECT id, content FROM chunk_search WHERE id > ?").run(s.trigramThrough);
-      s.trigramThrough = last;
+    // Deleted rows stay in chunk_words's segments until a merge: after a run that dropped many, one merge of all of them.
+    if (s.deletedWords >= WORDS_OPTIMIZE_DELETES) {
+      this.sql("INSERT INTO chunk_words(chunk_words) VALUES ('optimize')").run();
+      s.deletedWords = 0;
     }
-    if (s.trigramThrough !== s.trigramAtBegin) this.setMeta(TRIGRAM_THROUGH, String(s.trigramThrough));
     s.pending = 0;
-  }
-
-  /**
-   * Leaves the trigram index behind for the rest of this transaction: the chunks it writes are
-   * indexed later by `buildTrigram` (an index run that rewrites much of the tree; docs/decisions.md).
-   */
-  deferTrigram(): void {
-    if (!this.search) throw new Error("deferTrigram outside a write transaction");
-    this.search.trigramLive = false;
-  }
-
-  /**
-   * Indexes up to about `maxChars` characters of the chunks the trigram index lacks, in id order.
-   * Only call it inside `batch`, as the whole of it: each slice is a short write transaction.
-   * Returns how many chunks still lack it.
-   */
-  buildTrigram(maxChars: number): number {
-    const s = this.search;
-    if (!s) throw new Error("buildTrigram outside a write transaction");
-    const rows = this.sql("SELECT id, search_len AS len FROM chunks WHERE id > ? ORDER BY id").raw().iterate(s.trigramThrough) as IterableIterator<[number, number]>;
-    let upto = s.trigramThrough;
-    let chars = 0;
-    for (const [id, len] of rows) {
-      upto = id;
-      chars += len;
-      if (chars >= maxChars) break;
-    }
-    if (upto > s.trigramThrough) {
-      this.sql("INSERT INTO chunk_fts(rowid, content) SELECT id, content FROM chunk_search WHERE id > ? AND id <= ?").run(s.trigramThrough, upto);
-      s.trigramThrough = upto;
-    }
-    return this.trigramPendingAbove(upto);
-  }
-
-  /** Chunks the trigram index does not hold yet (0: search sees every chunk). Any connection. */
-  trigramPending(): number {
-    return this.trigramPendingAbove(this.trigramThrough());
-  }
-
-  private trigramPendingAbove(id: number): number {
-    // None above (the common case): one seek on the rowid. Otherwise counted over the small
-    // (file_id, start_line) index, not the chunk rows with their text (1 ms vs 35 on theia).
-    if (this.sql("SELECT 1 FROM chunks WHERE id > ? LIMIT 1").get(id) === undefined) return 0;
-    return (this.sql("SELECT count(*) AS n FROM chunks INDEXED BY idx_chunks_file WHERE id > ?").get(id) as { n: number }).n;
   }
 
   /** Characters of chunk text the FTS indexes have yet to take in (0 outside a write transaction). */
@@ -517,17 +473,15 @@ export class Store {
   }
 
   /**
-   * Empties both FTS indexes at once; `indexSearch` puts back the chunks that are still there.
-   * A full run calls it first: dropping a chunk's terms one by one costs about what indexing it
-   * does, and a full run rewrites nearly every chunk.
+   * Empties identifier_fts at once; `indexSearch` puts back the chunks that are still there. A
+   * full run calls it first: dropping an external-content row costs about what indexing it does,
+   * and a full run rewrites nearly every chunk. (chunk_words drops a row by its rowid alone.)
    */
   resetSearch(): void {
     const s = this.search;
     if (!s) throw new Error("resetSearch outside a write transaction");
-    this.sql("INSERT INTO chunk_fts(chunk_fts) VALUES ('delete-all')").run();
     this.sql("INSERT INTO identifier_fts(identifier_fts) VALUES ('delete-all')").run();
     s.baseIndexed = false;
-    s.trigramThrough = 0;
   }
 
   /**
@@ -742,10 +696,14 @@ export class Store {
     // goes, and only if it was indexed (a delete of a row never indexed corrupts the index).
     const s = this.search;
     if (!s) throw new Error("a file's rows were replaced outside a write transaction");
-    const delChunkFts = this.sql("DELETE FROM chunk_fts WHERE rowid = ?");
+    const delWords = this.sql("DELETE FROM chunk_words WHERE rowid = ?");
     const delIdentFts = this.sql("DELETE FROM identifier_fts WHERE rowid = ?");
     for (const [id, named] of chunks) {
-      if (id <= s.trigramThrough) delChunkFts.run(id);
+      if (id > s.through) s.words.delete(id);
+      else {
+        delWords.run(id);
+        s.deletedWords++;
+      }
       if (named && (id <= s.base ? s.baseIndexed : id <= s.through)) delIdentFts.run(id);
     }
     this.sql("DELETE FROM chunks WHERE file_id = ?").run(fileId);
@@ -769,11 +727,14 @@ export class Store {
     let id = this.nextId("chunks");
     const rows: unknown[][] = [];
     let chars = 0;
+    const s = this.search;
+    if (!s) throw new Error("a file's rows were written outside a write transaction");
     for (const c of chunks) {
-      const [from, length] = characterRange(c.content, c.searchStart, c.searchEnd);
       const nameTerms = c.symbolName === null ? "" : splitTerms(c.symbolName).join(" ");
-      rows.push([id, c.chunkId, fileId, c.startLine, c.endLine, c.contentStartLine, c.content, c.chunkType, c.symbolName, symbolTail(c.symbolName), c.parentSymbol, c.isExported ? 1 : 0, c.part, from, length, c.identifiers.join(" "), nameTerms]);
-      chars += c.searchEnd - c.searchStart;
+      rows.push([id, c.chunkId, fileId, c.startLine, c.endLine, c.contentStartLine, c.content, c.chunkType, c.symbolName, symbolTail(c.symbolName), c.parentSymbol, c.isExported ? 1 : 0, c.part, c.identifiers.join(" "), nameTerms]);
+      const searched = c.content.slice(c.searchStart, c.searchEnd);
+      s.words.set(id, [searched, identifierParts(searched)]);
+      chars += searched.length;
       id++;
     }
     this.batcher("chunks", [
@@ -790,12 +751,10 @@ export class Store {
       "parent_symbol",
       "is_exported",
       "part",
-      "search_from",
-      "search_len",
       "identifiers",
       "name_terms",
     ]).insert(rows);
-    if (this.search) this.search.pending += chars;
+    s.pending += chars;
   }
 
   private insertSymbols(fileId: number, symbols: readonly SymbolRecord[]): void {
@@ -881,28 +840,6 @@ export class Store {
     return b;
   }
 }
-
-/**
- * A string's [start, end) range in UTF-16 units as SQLite's substr() arguments: a 1-based start
- * and a length, both in characters (a surrogate pair is one character to SQLite).
- */
-function characterRange(text: string, start: number, end: number): [number, number] {
-  if (!SURROGATE.test(text)) return [start + 1, end - start];
-  const chars = (from: number, to: number) => {
-    let n = 0;
-    for (let i = from; i < to; i++, n++) {
-      const c = text.charCodeAt(i);
-      if (c >= 0xd800 && c < 0xdc00 && i + 1 < to) {
-        const d = text.charCodeAt(i + 1);
-        if (d >= 0xdc00 && d < 0xe000) i++;
-      }
-    }
-    return n;
-  };
-  return [chars(0, start) + 1, chars(start, end)];
-}
-
-const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** The lower-cased last '.'-segment of a symbol name: `AuthService.validate` → `validate`. */
 export function symbolTail(name: string | null): string | null {

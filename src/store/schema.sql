@@ -1,7 +1,7 @@
--- graph.db: files, symbols, chunks, imports, edges and the two FTS5 indexes (spec §6).
--- chunk_fts and identifier_fts are external-content indexes over chunks (through the two views
--- below): the text is stored once, in chunks, and an FTS row's rowid is its chunk's id. Deleting a
--- file's FTS rows is a set of exact-rowid deletes made while its chunk rows still exist.
+-- graph.db: files, symbols, chunks, imports, edges and the two FTS5 indexes (spec §6). An FTS
+-- row's rowid is its chunk's id. identifier_fts is an external-content index over chunks (through
+-- the view below); chunk_words is contentless (it keeps the index, not the text). Deleting a file's
+-- FTS rows is a set of exact-rowid deletes made while its chunk rows still exist.
 
 CREATE TABLE IF NOT EXISTS meta (
   key   TEXT PRIMARY KEY,
@@ -124,25 +124,26 @@ CREATE TABLE IF NOT EXISTS chunks (
   parent_symbol      TEXT,
   is_exported        INTEGER NOT NULL DEFAULT 0,
   part               INTEGER NOT NULL DEFAULT 0,
-  search_from        INTEGER NOT NULL,      -- chunk_fts indexes substr(content, search_from, search_len):
-  search_len         INTEGER NOT NULL,      --   the chunk without its context lines (in characters)
   identifiers        TEXT NOT NULL,         -- the identifier bag, space-separated (identifier_fts)
   name_terms         TEXT NOT NULL          -- symbol_name split into words: `TrieRouter.match` -> trie router match
 );
-
--- What chunk_fts indexes: each chunk's searched range.
-CREATE VIEW IF NOT EXISTS chunk_search(id, content) AS
-  SELECT id, substr(content, search_from, search_len) FROM chunks;
 
 -- What identifier_fts indexes: the chunks with an identifier bag or a name.
 CREATE VIEW IF NOT EXISTS chunk_identifiers(id, identifiers, name_terms) AS
   SELECT id, identifiers, name_terms FROM chunks WHERE identifiers != '' OR name_terms != '';
 
-CREATE VIRTUAL TABLE IF NOT EXISTS chunk_fts USING fts5(
-  content,
-  content     = 'chunk_search',
-  content_rowid = 'id',
-  tokenize    = 'trigram'
+-- The text index: each chunk's text without its context lines, by word. `words` is the text itself,
+-- tokenized whole (`hashPassword` -> hashpassword, `MAX_RETRIES` -> max_retries); `parts` the words
+-- inside its compound identifiers (base/text.ts identifierParts: hash password max retries).
+-- Contentless, with deletes by rowid. detail=full: bm25() counts a term's occurrences in a row only
+-- from its positions (detail=column scores every match 0), and a term with punctuation is a phrase.
+CREATE VIRTUAL TABLE IF NOT EXISTS chunk_words USING fts5(
+  words,
+  parts,
+  content     = '',
+  contentless_delete = 1,
+  detail      = full,
+  tokenize    = "unicode61 tokenchars '_$'"
 );
 
 -- identifiers: the chunk's identifier bag; name_terms: its symbol name split into words, stemmed,

@@ -1,8 +1,6 @@
 // mast_search: ranked chunks for a query — BM25 fused with the declaration-exact ranker (spec §7.3, §9)
 // — shaped for a context window: each content cut to max_chars at a line end, and `fields` for
 // a compact answer.
-import type { ResolvedConfig } from "../index/config.js";
-import { completeSearchIndexOffThread } from "../index/run-thread.js";
 import { LANGUAGE_NAMES } from "../lang/languages.js";
 import { searchChunks, type SearchResponse, type SearchResult } from "../query/search.js";
 import { CHUNK_TYPES } from "../syntax/types.js";
@@ -64,32 +62,6 @@ function shape(full: SearchResponse, max: number, fields: readonly string[] | nu
   );
 }
 
-/** The deferred text index's completion in flight, per state dir: a search meanwhile joins it rather than starting another. */
-const completing = new Map<string, Promise<unknown>>();
-
-function completion(config: ResolvedConfig): Promise<unknown> {
-  let running = completing.get(config.state_dir);
-  if (running === undefined) {
-    running = completeSearchIndexOffThread(config)
-      .catch(() => undefined)
-      .finally(() => completing.delete(config.state_dir));
-    completing.set(config.state_dir, running);
-  }
-  return running;
-}
-
-/** Resolves when `work` settles or `ms` have passed, whichever is first (the timer keeps no process alive). */
-function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    timer.unref();
-    void work.finally(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
 export const searchTool = defineTool({
   name: "mast_search",
   title: "Search code",
@@ -100,10 +72,10 @@ export const searchTool = defineTool({
     "Ranks by BM25 over chunk text fused with exact symbol-name matches; a nested function and a namespace's function are hits of their own (`outer.inner`, `Ns.f`). " +
     "A query of several words (a task: a bug report, a commit subject) is also matched by its words against names and identifiers (split on camelCase, snake_case and dots, weighted by how rare each is in the project) and against file paths (directories and file stems); its answer covers distinct files — each file's best chunk, a second chunk of a file only when no other file is left — and names the next files it reached in more_files (path, line, symbol; first those next to a top hit — a caller's, a callee's or an importer's file — with related_to naming the hit's file); when its every word is common in the project and names no file, the answer says low_confidence: true. " +
     "The source ranks before tests, documents and examples unless the query names them (test, spec, docs, example, …) or a file. Scope with file_pattern (glob: * stays in one " +
-    "path segment, ** crosses them) and language; narrow with chunk_type and only_exported. Any text is searched literally. " +
+    "path segment, ** crosses them) and language; narrow with chunk_type and only_exported. " +
+    "Text matches by word, any case: a word of 3+ characters also matches the words it begins (`valid` finds validate), a word inside a camelCase or snake_case identifier counts (`password` finds hashPassword), and a term with punctuation needs all its words (`res.json`); FTS syntax is literal; a query with no word in it (`=>`) is a substring search. " +
     "Each content is cut to max_chars (default 400) at a line end, marked content_truncated with its content_end_line; fields picks the keys of each result for a compact answer. " +
-    "An empty result carries `suggestions` to re-query with (only close names), and `scope_empty: true` when file_pattern or language matches no indexed file; a result whose file changed since indexing carries `stale: true`. " +
-    "A large index run leaves the text index to be completed after it (`mast index` completes it before it exits; a server right after the run). A search meanwhile waits for it search_index_wait_ms at most (default 1 s), then answers with what is ready: `search_index_pending` counts the chunks its text ranking could not see (names and identifiers are always complete).",
+    "An empty result carries `suggestions` to re-query with (only close names), and `scope_empty: true` when file_pattern or language matches no indexed file; a result whose file changed since indexing carries `stale: true`.",
   unlisted: ["language", "max_chars", "fields"],
   input: z
     .object({
@@ -149,21 +121,13 @@ export const searchTool = defineTool({
     low_confidence: z.literal(true).optional(),
     more_files: z.array(open({ file_path: z.string(), start_line: z.number().int(), symbol_name: z.string().nullable(), related_to: z.string().optional() })).optional(),
     scope_empty: z.literal(true).optional(),
-    search_index_pending: z.number().int().optional(),
     ...READ_MARKS,
   }),
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,
   handler: async (ctx, args) => {
-    // A large run leaves the trigram index for later (docs/decisions.md): completed off this thread,
-    // waited for search_index_wait_ms at most; past it the answer is what is ready, and says so.
-    let pending = ctx.store().trigramPending();
-    if (pending > 0) {
-      await settledWithin(completion(ctx.config), ctx.config.search_index_wait_ms);
-      pending = ctx.store().trigramPending();
-    }
-    const answer = ctx.store().snapshot((db) =>
+    return ctx.store().snapshot((db) =>
       shape(
         searchChunks(db, args, {
           projectRoot: ctx.config.project_root,
@@ -174,6 +138,5 @@ export const searchTool = defineTool({
         args.fields,
       ),
     );
-    return pending > 0 ? Object.assign(answer, { search_index_pending: pending }) : answer;
   },
 });

@@ -11,7 +11,7 @@ export const statusTool = defineTool({
   description: "Index health: counts, last run, stale files, errors, and whether a run is writing now.",
   details:
     "Index health: state dir, schema version of this binary, last index run, file and chunk counts, stale_files (changed, not yet indexed, or gone), parse and write errors; " +
-    "freshness_cause interrupted_run when the last run died before it finished, corrupt when SQLite finds graph.db corrupt (the next reindex rebuilds it), indexing while a run is writing, and search_index_pending: chunks the text search index does not hold yet (a large run defers it; `mast index` completes it before it exits, a server right after the run, and mast_search waits for it at most search_index_wait_ms). Check it when results look wrong or before a long task.",
+    "freshness_cause interrupted_run when the last run died before it finished, corrupt when SQLite finds graph.db corrupt (the next reindex rebuilds it), indexing while a run is writing. Check it when results look wrong or before a long task.",
   input: z.object({}).strict(),
   output: open({
     state_dir: z.string(),

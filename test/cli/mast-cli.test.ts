@@ -21,7 +21,7 @@ const BASE_FILES: Record<string, string> = {
   "node_modules/pkg/index.js": "module.exports = 1;\n",
 };
 const BASE_INDEXED = ["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.ts"];
-const SCHEMA_VERSION = "1.12.0";
+const SCHEMA_VERSION = "1.13.0";
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 const space = tempSpace(BASE_FILES);
@@ -353,7 +353,6 @@ describe("mast status", () => {
       index_fresh: false,
       freshness_cause: "phase1_stale",
       stale_breakdown: { changed: 0, unindexed: 4, vanished: 0 },
-      search_index_pending: 0,
     });
     const human = await runMast(["status", p.root]);
     expect(human.code).toBe(0);

@@ -42,9 +42,9 @@ export function dumpStore(graphDbPath: string, options: { integrity?: boolean } 
       re_export_files: q("SELECT a.path AS from_path, b.path AS to_path FROM re_export_files r JOIN files a ON a.id = r.from_file_id JOIN files b ON b.id = r.to_file_id ORDER BY 1, 2"),
       // What each FTS index holds per chunk (its token instances, read from the index itself
       // through fts5vocab: an external-content table's columns would only echo the chunks).
-      chunk_fts: ftsDocs(store, "chunk_fts"),
+      chunk_words: ftsDocs(store, "chunk_words"),
       identifier_fts: ftsDocs(store, "identifier_fts"),
-      orphans: { chunk_fts: ftsOrphans(store, "chunk_fts"), identifier_fts: ftsOrphans(store, "identifier_fts") },
+      orphans: { chunk_words: ftsOrphans(store, "chunk_words"), identifier_fts: ftsOrphans(store, "identifier_fts") },
       ...(options.integrity === false ? {} : { integrity: ftsIntegrity(graphDbPath) }),
     };
     return JSON.stringify(sections, null, 1);
@@ -53,7 +53,7 @@ export function dumpStore(graphDbPath: string, options: { integrity?: boolean } 
   }
 }
 
-type FtsTable = "chunk_fts" | "identifier_fts";
+type FtsTable = "chunk_words" | "identifier_fts";
 
 function vocab(store: Store, table: FtsTable): string {
   const name = `${table}_instances`;
@@ -88,7 +88,7 @@ function ftsIntegrity(graphDbPath: string): Record<FtsTable, string> {
         return String((err as Error).message);
       }
     };
-    return { chunk_fts: check("chunk_fts"), identifier_fts: check("identifier_fts") };
+    return { chunk_words: check("chunk_words"), identifier_fts: check("identifier_fts") };
   } finally {
     store.close();
   }

@@ -7,10 +7,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { measureFreshness } from "../../src/index/freshness.js";
 import { pathsStatAsStamped } from "../../src/index/read.js";
-import { completeTrigram, completeTrigramOf } from "../../src/index/search-index.js";
 import { runIndex, type IndexReport } from "../../src/index/run.js";
 import { readIndexJson, readManifest, statePaths } from "../../src/index/state.js";
 import { Store } from "../../src/store/db.js";
+import type { Chunk, FileExtraction } from "../../src/syntax/types.js";
 import { createToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
 import { BASE_FILES, tempSpace, type TestProject } from "../helpers/project.js";
@@ -43,7 +43,7 @@ describe("full index", () => {
     expect(report).toMatchObject({ mode: "full", files_walked: 4, files_indexed: 4, parse_errors: 0, write_errors: 0, read_errors: 0, file_count: 4 });
     const paths = statePaths(join(p.root, ".mast"));
     const idx = readIndexJson(paths)!;
-    expect(idx.schema_version).toBe("1.12.0");
+    expect(idx.schema_version).toBe("1.13.0");
     expect(idx.file_count).toBe(4);
     expect(idx.chunk_count).toBe(report.chunk_count);
     expect(Object.keys(readManifest(paths))).toEqual(["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.ts"]);
@@ -85,8 +85,8 @@ describe("full index", () => {
       ]);
       // Both FTS indexes answer real queries.
       const hit = store.db
-        .prepare("SELECT c.symbol_name FROM chunk_fts t JOIN chunks c ON c.id = t.rowid WHERE chunk_fts MATCH ? ORDER BY bm25(chunk_fts) LIMIT 1")
-        .get('"Checks a token"') as { symbol_name: string };
+        .prepare("SELECT c.symbol_name FROM chunk_words t JOIN chunks c ON c.id = t.rowid WHERE chunk_words MATCH ? ORDER BY bm25(chunk_words) LIMIT 1")
+        .get('words : "Checks a token"') as { symbol_name: string };
       expect(hit.symbol_name).toBe("AuthService.validate");
       const ident = store.db
         .prepare("SELECT c.symbol_name FROM identifier_fts t JOIN chunks c ON c.id = t.rowid WHERE identifier_fts MATCH ? ORDER BY c.symbol_name")
@@ -320,9 +320,9 @@ describe("incremental index", () => {
     for (let i = 2; i <= 4; i++) {
       p.write("z.ts", `export function z${i}() { return ${i}; }\n`);
       expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1 });
-      expect(JSON.parse(dumpStore(graph(p))).integrity).toEqual({ chunk_fts: "ok", identifier_fts: "ok" });
+      expect(JSON.parse(dumpStore(graph(p))).integrity).toEqual({ chunk_words: "ok", identifier_fts: "ok" });
     }
-    expect(queryStore(graph(p), "SELECT c.symbol_name FROM chunk_fts t JOIN chunks c ON c.id = t.rowid WHERE chunk_fts MATCH '\"z4()\"'")).toEqual([{ symbol_name: "z4" }]);
+    expect(queryStore(graph(p), "SELECT c.symbol_name FROM chunk_words t JOIN chunks c ON c.id = t.rowid WHERE chunk_words MATCH 'z4 OR z3'")).toEqual([{ symbol_name: "z4" }]);
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
   });
 
@@ -432,7 +432,7 @@ describe("schema guard", () => {
     writeFileSync(paths.indexJson, JSON.stringify({ ...idx, schema_version: "0.9.0" }));
     const report = await index(p, "incremental");
     expect(report).toMatchObject({ mode: "full", schema_reset: true, files_indexed: 4 });
-    expect(readIndexJson(paths)!.schema_version).toBe("1.12.0");
+    expect(readIndexJson(paths)!.schema_version).toBe("1.13.0");
   });
 
   it("wipes a graph.db whose own schema version differs", async () => {
@@ -457,75 +457,6 @@ describe("freshness", () => {
   });
 });
 
-describe("deferred search index", () => {
-  /** A run that leaves the trigram index for later, whatever the project's size. */
-  const deferred = (p: TestProject, mode: "full" | "incremental") => runIndex(p.config({ stateDir: join(p.root, ".mast") }), { mode, deferSearchIndexBytes: 0 });
-  const trigramDocs = (p: TestProject) => queryStore(graph(p), "SELECT count(DISTINCT rowid) AS n FROM chunk_fts WHERE chunk_fts MATCH '\"export\"'")[0]!.n;
-
-  it("a large run defers it; completing it gives the store an in-pass build gives", async () => {
-    const p = project();
-    const report = await deferred(p, "full");
-    expect(report.search_index_pending).toBe(report.chunk_count);
-    expect(measureFreshness(p.config()).search_index_pending).toBe(report.chunk_count);
-    expect(trigramDocs(p)).toBe(0);
-    const store = Store.open(graph(p));
-    try {
-      // In slices of one chunk each: every slice is its own transaction, the index stays consistent.
-      let pending = report.chunk_count;
-      let slices = 0;
-      while (pending > 0) {
-        pending = store.batch(() => store.buildTrigram(1));
-        slices++;
-      }
-      expect(slices).toBe(report.chunk_count);
-      expect(completeTrigram(store)).toBe(0);
-    } finally {
-      store.close();
-    }
-    expect(measureFreshness(p.config()).search_index_pending).toBe(0);
-    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
-  });
-
-  it("files rewritten while it is pending leave it consistent, and small runs keep a complete one complete", async () => {
-    const p = project();
-    await deferred(p, "full");
-    // Half built, then an incremental run rewrites a file whose chunks are indexed and one whose are not.
-    const store = Store.open(graph(p));
-    store.batch(() => store.buildTrigram(1));
-    store.close();
-    p.write("src/repo.ts", BASE_FILES["src/repo.ts"]!.replace("find", "lookup"));
-    p.write("src/auth.ts", BASE_FILES["src/auth.ts"]!.replace("validate", "check"));
-    const report = await index(p, "incremental");
-    expect(report.search_index_pending).toBeGreaterThan(0);
-    expect(completeTrigramOf(p.config({ stateDir: join(p.root, ".mast") }))).toBe(0);
-    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
-    // Complete now: a small run indexes what it writes at once.
-    p.write("src/extra.ts", "export function extraThing() { return 1; }\n");
-    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, search_index_pending: 0 });
-    expect(queryStore(graph(p), "SELECT c.symbol_name FROM chunk_fts t JOIN chunks c ON c.id = t.rowid WHERE chunk_fts MATCH '\"extraThing\"'")).toEqual([{ symbol_name: "extraThing" }]);
-  });
-
-  it("mast_search completes it before it answers, with the answer of an in-pass index", async () => {
-    const p = project();
-    const args = { query: "validate token", limit: 5 };
-    await index(p, "full");
-    const ctxFull = createToolContext(p.config({ stateDir: join(p.root, ".mast") }));
-    const expected = await callTool(ctxFull, "mast_search", args);
-    ctxFull.close();
-    await deferred(p, "full");
-    const ctx = createToolContext(p.config({ stateDir: join(p.root, ".mast") }));
-    try {
-      expect(ctx.store().trigramPending()).toBeGreaterThan(0);
-      const answer = await callTool(ctx, "mast_search", args);
-      expect(answer).toEqual(expected);
-      expect((answer as { results: Array<{ symbol_name: string }> }).results[0]!.symbol_name).toBe("AuthService.validate");
-      expect(ctx.store().trigramPending()).toBe(0);
-    } finally {
-      ctx.close();
-    }
-  });
-});
-
 describe("a no-op incremental run", () => {
   it("writes nothing, though a file of an indexed extension is binary on every run (it adds no path, so nothing is relinked)", async () => {
     const p = project({ ...BASE_FILES, "src/blob.ts": Buffer.from([0x00, 0x01, 0x02, 0x00, 0x7f]) });
@@ -540,35 +471,66 @@ describe("a no-op incremental run", () => {
   });
 });
 
-describe("deferred search index, from the CLI", () => {
-  it("`mast index` completes the text index its large run deferred before it exits", async () => {
-    // 2.4 MB of source: past the 2 MB from which a run defers the trigram index.
+/** An extraction of one chunk whose text is `name` (a function of that name on line `line`). */
+function extractionOf(name: string, line: number): FileExtraction {
+  const content = `function ${name}() {}`;
+  const chunk: Chunk = { chunkId: `${name}:${line}`, startLine: line, endLine: line, content, contentStartLine: line, chunkType: "function", symbolName: name, parentSymbol: null, isExported: false, searchStart: 0, searchEnd: content.length, part: 0, identifiers: [name] };
+  return { language: "typescript", chunks: [chunk], symbols: [], imports: [], calls: [], heritage: [], lineCount: line, hasSyntaxErrors: false };
+}
+
+describe("the text index (chunk_words)", () => {
+  const lacking = (p: TestProject) => queryStore(graph(p), "SELECT (SELECT count(*) FROM chunks) - (SELECT count(*) FROM chunk_words_docsize) AS n")[0]!.n;
+
+  it("holds every chunk's words at the commit of a large run, and a full run over it (every row deleted, then merged) leaves no row of a chunk that is gone", async () => {
+    // 2.9 MB of source, 20,400 chunks: a second full run deletes more rows than WORDS_OPTIMIZE_DELETES.
     const body = Array.from({ length: 600 }, (_, i) => `export function handler${i}(input: string): string {\n  return input.trim() + "${"x".repeat(60)}";\n}\n`).join("");
-    const files = Object.fromEntries(Array.from({ length: 28 }, (_, f) => [`src/big${f}.ts`, body.replaceAll("handler", `handler${f}_`)]));
+    const files = Object.fromEntries(Array.from({ length: 34 }, (_, f) => [`src/big${f}.ts`, body.replaceAll("handler", `handler${f}_`)]));
     const p = project(files);
     const r = await runMast(["index", p.root, "--json"]);
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as IndexReport;
-    expect(report.bytes_parsed).toBeGreaterThan(2 * 1024 * 1024);
-    expect(report.search_index_pending).toBe(0);
-    expect(report.search_index_ms).toBeGreaterThanOrEqual(0);
-    expect(queryStore(graph(p), "SELECT (SELECT count(*) FROM chunks) - (SELECT count(*) FROM chunk_fts_docsize) AS lacking")).toEqual([{ lacking: 0 }]);
-  });
+    expect([report.chunk_count, lacking(p)]).toEqual([20_400, 0]);
+    p.write("src/big0.ts", body.replaceAll("handler", "renamed_"));
+    await index(p, "full");
+    expect(lacking(p)).toBe(0);
+    expect(queryStore(graph(p), "SELECT count(*) AS n FROM chunk_words WHERE chunk_words MATCH 'renamed_599'")).toEqual([{ n: 1 }]);
+    expect(queryStore(graph(p), "SELECT count(*) AS n FROM chunk_words WHERE chunk_words MATCH 'handler0_599'")).toEqual([{ n: 0 }]);
+    // No row of a chunk that is gone, and FTS5's own check of the merged index passes.
+    expect(queryStore(graph(p), "SELECT count(*) AS n FROM chunk_words_docsize WHERE id NOT IN (SELECT id FROM chunks)")).toEqual([{ n: 0 }]);
+    const store = Store.open(graph(p));
+    try {
+      expect(() => store.db.exec("INSERT INTO chunk_words(chunk_words, rank) VALUES ('integrity-check', 1)")).not.toThrow();
+    } finally {
+      store.close();
+    }
+  }, 60_000);
 
-  it("a search waits search_index_wait_ms at most: with 0 it answers at once with what is ready and counts the rest", async () => {
-    const p = project({ ...BASE_FILES, "mast.config.json": JSON.stringify({ search_index_wait_ms: 0 }) });
-    const report = await runIndex(p.config({ stateDir: join(p.root, ".mast") }), { mode: "full", deferSearchIndexBytes: 0 });
-    const r = await runMast(["query", "mast_search", JSON.stringify({ query: "AuthService.validate", limit: 3 }), p.root, "--json"]);
-    expect(r.code, r.stderr).toBe(0);
-    const answer = JSON.parse(r.stdout) as { results: Array<{ symbol_name: string }>; search_index_pending?: number };
-    // The names ranker is complete at every commit: the declaration is found while the text index is not.
-    expect(answer.results[0]!.symbol_name).toBe("AuthService.validate");
-    expect(answer.search_index_pending).toBeGreaterThan(0);
-    expect(answer.search_index_pending).toBeLessThanOrEqual(report.chunk_count);
-    // The default wait lets a small index complete: the answer is whole.
-    p.write("mast.config.json", JSON.stringify({}));
-    const again = JSON.parse((await runMast(["query", "mast_search", JSON.stringify({ query: "AuthService.validate", limit: 3 }), p.root, "--json"])).stdout) as { search_index_pending?: number };
-    expect(again.search_index_pending).toBeUndefined();
+  it("a batch rolled back inside a run leaves no words behind: its chunks are indexed only if a later batch writes them again", async () => {
+    const p = project({ "a.ts": "export function alpha() { return 1; }\n" });
+    await index(p, "full");
+    const store = Store.open(graph(p));
+    try {
+      await store.transaction(async () => {
+        expect(() =>
+          store.batch(() => {
+            store.replaceFileRows(
+              { path: "ghost.ts", language: "typescript", mtime: 1, size: 1, ino: 1, ctime: 1, contentHash: "x", statClean: false },
+              extractionOf("ghostlyWord", 1),
+            );
+            throw new Error("write failed");
+          }),
+        ).toThrow("write failed");
+        store.replaceFileRows(
+          { path: "b.ts", language: "typescript", mtime: 1, size: 1, ino: 2, ctime: 1, contentHash: "y", statClean: false },
+          extractionOf("bravoWord", 1),
+        );
+      });
+    } finally {
+      store.close();
+    }
+    expect(queryStore(graph(p), "SELECT count(*) AS n FROM chunk_words WHERE chunk_words MATCH 'ghostlyword OR ghostly'")).toEqual([{ n: 0 }]);
+    expect(queryStore(graph(p), "SELECT c.symbol_name FROM chunk_words t JOIN chunks c ON c.id = t.rowid WHERE chunk_words MATCH 'parts : bravo'")).toEqual([{ symbol_name: "bravoWord" }]);
+    expect(lacking(p)).toBe(0);
   });
 });
 
@@ -690,15 +652,12 @@ describe("bad input", () => {
     const p = project({ "bundle.js": line + "\n" });
     const report = await index(p, "full");
     expect(report).toMatchObject({ files_indexed: 1, parse_errors: 0 });
-    // 5 MB parsed: the run left the trigram index for later; the first search completes it.
-    expect(report.search_index_pending).toBe(report.chunk_count);
-    expect(completeTrigramOf(p.config({ stateDir: join(p.root, ".mast") }))).toBe(0);
     const store = Store.open(graph(p), { readonly: true });
     try {
       const rows = store.db.prepare("SELECT length(content) AS len FROM chunks").all() as Array<{ len: number }>;
       expect(Math.max(...rows.map((r) => r.len))).toBeLessThanOrEqual(32_768);
       expect(rows.reduce((a, r) => a + r.len, 0)).toBeGreaterThanOrEqual(line.length);
-      expect(store.db.prepare("SELECT count(*) FROM chunk_fts WHERE chunk_fts MATCH ?").pluck().get('"v299999=299999"')).toBe(1);
+      expect(store.db.prepare("SELECT count(*) FROM chunk_words WHERE chunk_words MATCH ?").pluck().get('words : ("v299999" + "299999")')).toBe(1);
     } finally {
       store.close();
     }
@@ -768,15 +727,15 @@ describe("bad input", () => {
     store.close();
     p.write("a.ts", "export const alpha = 10;\n");
     p.write("b.ts", "export const bravo = 20;\n");
-    // A full run empties both FTS indexes first; b.ts's old chunk survives the failed write and
-    // must be searchable again when the run commits, a.ts's new chunk too.
+    // A full run empties identifier_fts first (chunk_words loses rows one by one); b.ts's old
+    // chunk survives the failed write and must be searchable when the run commits, a.ts's new chunk too.
     const report = await index(p, "full");
     expect(report).toMatchObject({ write_errors: 1, files_indexed: 1 });
-    const search = (table: "chunk_fts" | "identifier_fts", q: string) =>
+    const search = (table: "chunk_words" | "identifier_fts", q: string) =>
       queryStore(graph(p), `SELECT c.content FROM ${table} t JOIN chunks c ON c.id = t.rowid WHERE ${table} MATCH '${q}' ORDER BY c.content`).map((r) => r.content);
-    expect(search("chunk_fts", '"const"')).toEqual(["export const alpha = 10;", "export const bravo = 2;"]);
+    expect(search("chunk_words", "const")).toEqual(["export const alpha = 10;", "export const bravo = 2;"]);
     expect(search("identifier_fts", "bravo")).toEqual(["export const bravo = 2;"]);
-    expect(JSON.parse(dumpStore(graph(p))).integrity).toEqual({ chunk_fts: "ok", identifier_fts: "ok" });
+    expect(JSON.parse(dumpStore(graph(p))).integrity).toEqual({ chunk_words: "ok", identifier_fts: "ok" });
   });
 
   it("counts a file deleted mid-run as a read error and drops its rows", async () => {

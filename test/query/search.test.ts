@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/index/run.js";
 import type { SearchResponse } from "../../src/query/search.js";
-import { splitTerms } from "../../src/base/text.js";
-import { ftsExpression, identifierChains, symbolShapedTokens } from "../../src/query/search.js";
+import { identifierParts, splitTerms } from "../../src/base/text.js";
+import { ftsExpression, identifierChains, symbolShapedTokens, wordSnippet } from "../../src/query/search.js";
 import { createToolContext, type ToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
@@ -198,12 +198,13 @@ describe("literal queries", () => {
     ['"unbalanced', []],
     ["a* OR b", []],
     ["NEAR(x y)", []],
-    ["-token", []],
-    ["(store", []],
+    // Punctuation separates words: these are the words "token" and "store".
+    ["-token", ["SessionStore.has", "validateSession", "AuthService.validateSession"]],
+    ["(store", [null, "AuthService.constructor", "SessionStore"]],
     ["content:has", []],
     ["^start", []],
     ["{}[]", []],
-    // "AND" is too short for the trigram index and is no operator here: "token" alone matches.
+    // "AND" is a function word, and no operator here: "token" alone matches.
     ["token AND", ["SessionStore.has", "validateSession", "AuthService.validateSession"]],
   ])("searches %j literally", async (query, expected) => {
     const r = await search({ query, limit: 3 });
@@ -260,9 +261,24 @@ describe("empty index", () => {
 });
 
 describe("query helpers", () => {
-  it("quotes every term and drops terms too short for trigrams", () => {
-    expect(ftsExpression('say "hi" NEAR(x)')).toBe('"say" OR """hi""" OR "NEAR(x)"');
+  it("quotes every word, makes words of 3+ characters prefixes, a punctuated term a phrase, and drops one-character words", () => {
+    expect(ftsExpression('say "hi" NEAR(x)')).toBe('"say"* OR "hi" OR "near"*');
+    expect(ftsExpression("res.json( hash_password")).toBe('words : ("res" + "json"*) OR ("hash_password"* OR parts : ("hash" + "password"*))');
     expect(ftsExpression("a b")).toBeNull();
+  });
+  it("gives chunk_words the words inside compound identifiers only, in order", () => {
+    expect(identifierParts("hashPassword(MAX_RETRIES, x) + plain + HTMLParser.v2Beta")).toBe("hash password max retries html parser v2 beta");
+    expect(identifierParts("one two three")).toBe("");
+    expect(identifierParts("a".repeat(100_000))).toBe("");
+  });
+  it("marks the first query word found at a word start, clipped on its line", () => {
+    const text = "/** Checks a token. */\nvalidateSession(token: string): boolean {\n  return this.store.has(token);\n}";
+    expect(wordSnippet(text, ["session", "token"])).toBe("/** Checks a **token**. */");
+    // `session` inside validateSession is a word start (a camelCase capital); `ate` in validate is not.
+    expect(wordSnippet(text, ["session"])).toBe("validate**Session**(token: string): boolean {");
+    expect(wordSnippet(text, ["ate"])).toBeNull();
+    // 64 characters of a long line: a third before the word, `...` at each cut end.
+    expect(wordSnippet(`${"x ".repeat(100)}needle ${"y ".repeat(100)}`, ["needle"])).toBe(`...${"x ".repeat(10)}**needle** ${"y ".repeat(17)}y...`);
   });
   it("keeps only symbol-shaped tokens for ranker D", () => {
     expect(symbolShapedTokens("validate the AuthService session_id v2 plain")).toEqual(["AuthService", "session_id", "v2"]);

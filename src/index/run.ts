@@ -370,7 +370,6 @@ async function writeWalked(
   const stamps = store.fileStamps();
   let threads = 0;
   const wasEmpty = stamps.size === 0;
-  if (mode === "full" && !wasEmpty) store.resetSearch();
 
   // Files the index holds that the walk no longer finds (deleted, excluded, or no longer matched).
   // Under a directory the walk could not read nothing is known, so nothing there is dropped.

@@ -6,6 +6,7 @@
 // verified edges solid, potential dashed.
 import { prepared, type Db } from "../store/db.js";
 import { potentialMatches, verifiedCallers, type Target } from "./graph.js";
+import { CHUNK_PLACE_COLUMNS, SourceLines, chunkContent, type ChunkPlace } from "./source.js";
 
 export type GraphDirection = "callers" | "callees" | "both";
 
@@ -173,7 +174,7 @@ export function callGraph(db: Db, projectRoot: string, target: Target, options: 
       ).map((r) => `${r.line}:${r.name.slice(r.name.lastIndexOf(".") + 1)}`),
     );
     const seen = new Set<string>();
-    for (const { line, name } of callShapedNames(db, rootRow)) {
+    for (const { line, name } of callShapedNames(db, new SourceLines(projectRoot), rootRow)) {
       if (explained.has(`${line}:${name}`) || seen.has(name)) continue;
       seen.add(name);
       const found = (declarations.all(name.toLowerCase()) as SymbolRow[]).filter((r) => (r.name === name || r.name.endsWith(`.${name}`)) && bySymbol.get(r.id) !== root);
@@ -192,18 +193,16 @@ export function callGraph(db: Db, projectRoot: string, target: Target, options: 
 const CALL_SHAPED = /(#?[A-Za-z_$][\w$]*)\s*\(/g;
 
 /** `name(` in the lines of a declaration's own chunks (its body), after its first line, with each line number. */
-function callShapedNames(db: Db, root: { id: number; name: string; file_id: number; line: number }): Array<{ line: number; name: string }> {
+function callShapedNames(db: Db, source: SourceLines, root: { id: number; name: string; file_id: number; line: number }): Array<{ line: number; name: string }> {
   const end = prepared(db, "SELECT end_line FROM symbols WHERE id = ?").pluck().get(root.id) as number;
-  const chunks = prepared(db, "SELECT content, content_start_line AS start FROM chunks WHERE file_id = ? AND symbol_name = ? AND start_line >= ? AND end_line <= ? ORDER BY start_line, part").all(
-    root.file_id,
-    root.name,
-    root.line,
-    end,
-  ) as Array<{ content: string; start: number }>;
+  const chunks = prepared(
+    db,
+    `SELECT ${CHUNK_PLACE_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.file_id = ? AND c.symbol_name = ? AND c.start_line >= ? AND c.end_line <= ? ORDER BY c.start_line, c.part`,
+  ).all(root.file_id, root.name, root.line, end) as ChunkPlace[];
   const out: Array<{ line: number; name: string }> = [];
   for (const c of chunks) {
-    c.content.split("\n").forEach((text, i) => {
-      const line = c.start + i;
+    (chunkContent(c, source) ?? "").split("\n").forEach((text, i) => {
+      const line = c.contentStart + i;
       if (line <= root.line || line > end || /^\s*(?:\/\/|#|\*)/.test(text)) return;
       for (const m of text.matchAll(CALL_SHAPED)) out.push({ line, name: m[1]! });
     });

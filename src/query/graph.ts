@@ -2,15 +2,14 @@
 // Verified callers come from POTENTIAL_CALL edges only (and recurse over them alone); potential
 // matches are every line of an identifier_fts hit that names the symbol and no verified edge
 // explains, so a real call site the resolver missed is listed for review, never silently absent.
-import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
-import { statSync, type Stats } from "node:fs";
-import { join, posix } from "node:path";
+import { posix } from "node:path";
 import { isTestPath } from "../base/paths.js";
-import { boundedDistance, clipAround, collapseWhitespace, decodeSource, splitLines, splitTerms } from "../base/text.js";
+import { boundedDistance, clipAround, collapseWhitespace, splitTerms } from "../base/text.js";
 import { NO_BODY_HASH } from "../base/hash.js";
 import { reachableFiles } from "../store/link-inputs.js";
 import { LANGUAGE_SPECS, ProseReader, extensionInfo, isCommentLine, withoutCommentLines, type LanguageSpec } from "../lang/languages.js";
 import { CHECKER_META, prepared, type Db } from "../store/db.js";
+import { CHUNK_PLACE_COLUMNS, SourceLines, chunkContent, type ChunkPlace } from "./source.js";
 import { declaredName, namesEndingWith, qualifiedNames, requireIndexedFile, resolveThroughReExports, tailOf } from "./navigation.js";
 
 /** Default cap on potential_matches (spec: 50); the real count goes to summary.potential_total. */
@@ -378,10 +377,11 @@ export class PotentialMemo {
  * naming it in a doc comment alone is found by a scan of every chunk's text).
  */
 function mentionLines(db: Db, source: SourceLines, tails: readonly string[], docComments = false, budget: ScanBudget | null = null): MentionLine[] {
-  // identifier_fts also matches other forms of the name (stems, snake_case parts): a chunk without the name's text has no line naming it (a class outline's lines are the file's).
+  // identifier_fts also matches other forms of the name (stems, snake_case parts): a chunk whose
+  // text lacks the name as a word has no line naming it (a class outline's lines are the file's).
   const naming = `JOIN identifier_fts ON identifier_fts.rowid = c.id WHERE identifier_fts MATCH ?
-         AND (c.chunk_type = 'class_shell' OR EXISTS (SELECT 1 FROM json_each(?) t WHERE instr(c.content, t.value) > 0))`;
-  const params = [ftsPhrases(tails), JSON.stringify(tails)];
+         AND (c.chunk_type = 'class_shell' OR c.id IN (SELECT rowid FROM chunk_words WHERE chunk_words MATCH ?))`;
+  const params = [ftsPhrases(tails), wordsNaming(tails)];
   let chunks: ChunkRow[];
   if (budget === null) chunks = prepared(db, `${CHUNK_ROWS} ${naming} ORDER BY f.path, c.start_line, c.id`).all(...params) as ChunkRow[];
   else {
@@ -407,7 +407,7 @@ function mentionLines(db: Db, source: SourceLines, tails: readonly string[], doc
   for (const c of chunks) scan(c, () => true);
   if (docComments) {
     const found = new Set(chunks.map((c) => c.id));
-    const byText = prepared(db, `${CHUNK_ROWS} WHERE EXISTS (SELECT 1 FROM json_each(?) t WHERE instr(c.content, t.value) > 0) ORDER BY f.path, c.start_line, c.id`).all(JSON.stringify(tails)) as ChunkRow[];
+    const byText = prepared(db, `${CHUNK_ROWS} WHERE c.id IN (SELECT rowid FROM chunk_words WHERE chunk_words MATCH ?) ORDER BY f.path, c.start_line, c.id`).all(wordsNaming(tails)) as ChunkRow[];
     for (const c of byText) if (!found.has(c.id)) scan(c, (text) => isCommentLine(text.trim(), c.path));
   }
   return candidates;
@@ -467,19 +467,21 @@ function ftsPhrases(tails: readonly string[]): string {
   return tails.map((t) => `"${t.replace(/^#/, "")}"`).join(" OR ");
 }
 
+/** The chunk_words query for the chunks whose text has one of the names as a word (any case: a superset of the text holding it). */
+function wordsNaming(tails: readonly string[]): string {
+  return tails.map((t) => `words : "${t.replace(/^#/, "")}"`).join(" OR ");
+}
+
 /** A chunk as mention scans read it. */
-interface ChunkRow {
+interface ChunkRow extends ChunkPlace {
   readonly id: number;
   readonly fileId: number;
-  readonly path: string;
   readonly type: string;
-  readonly content: string;
-  readonly contentStart: number;
   readonly start: number;
   readonly end: number;
 }
 
-const CHUNK_ROWS = `SELECT c.id, c.file_id AS fileId, f.path, c.chunk_type AS type, c.content, c.content_start_line AS contentStart, c.start_line AS start, c.end_line AS end
+const CHUNK_ROWS = `SELECT c.id, c.file_id AS fileId, c.chunk_type AS type, ${CHUNK_PLACE_COLUMNS}, c.start_line AS start, c.end_line AS end
        FROM chunks c JOIN files f ON f.id = c.file_id`;
 
 /** A site's line text as an answer gives it: clipped to MAX_CONTEXT_CHARS around the first mention `named` finds. */
@@ -514,7 +516,10 @@ const CLOSES_CLAUSE = /[}]|\bfrom\b/;
 
 /** A chunk's lines as the file has them: a class outline is a summary (members' signatures without bodies), so its lines are read from the file over the class's range; every other chunk is verbatim. */
 function chunkText(c: ChunkRow, source: SourceLines): { lines: string[]; first: number } | null {
-  if (c.type !== "class_shell") return { lines: c.content.split("\n"), first: c.contentStart };
+  if (c.type !== "class_shell") {
+    const text = chunkContent(c, source);
+    return text === null ? null : { lines: text.split("\n"), first: c.contentStart };
+  }
   const fileLines = source.of(c.path);
   return fileLines === null ? null : { lines: fileLines.slice(c.start - 1, c.end), first: c.start };
 }
@@ -553,7 +558,8 @@ function forEachLineNaming(c: ChunkRow, source: SourceLines, tails: readonly str
     }
     return;
   }
-  const text = c.content;
+  const text = chunkContent(c, source);
+  if (text === null) return;
   const starts = new Set<number>();
   for (const t of tails) {
     for (let i = text.indexOf(t); i !== -1; ) {
@@ -767,64 +773,6 @@ function namesEndingIn(db: Db, tails: readonly string[]): string[] {
 function stringOnly(text: string, mention: RegExp): boolean {
   const code = text.replace(/(["'`])(?:\\.|(?!\1)[^\\])*\1/g, '""');
   return code !== text && !mention.test(code);
-}
-
-/** Project files' lines as decoded for indexing, read once per query; null when unreadable, binary, special or too large. */
-class SourceLines {
-  private readonly cache = new Map<string, string[] | null>();
-  constructor(private readonly root: string) {}
-
-  of(path: string): string[] | null {
-    let lines = this.cache.get(path);
-    if (lines === undefined) this.cache.set(path, (lines = cachedLines(join(this.root, path))));
-    return lines;
-  }
-}
-
-/**
- * Files class outlines' lines were read from, kept across queries (an agent asks about the same
- * classes again and again) while the file stats as it did when read — mtime, size, inode and ctime; a file
- * modified within RACY_MS of its read is not kept (git's racy-timestamp rule: a second write in the
- * same tick would not show). At most LINE_CACHE_FILES files and LINE_CACHE_BYTES, the least recently used dropped first.
- */
-const LINE_CACHE = new Map<string, { readonly stamp: string; readonly lines: string[] | null; readonly bytes: number }>();
-const LINE_CACHE_FILES = 64;
-/** And at most this many bytes of source in all (a file over it is read every time). */
-const LINE_CACHE_BYTES = 32 * 1024 * 1024;
-let lineCacheBytes = 0;
-const RACY_MS = 2000;
-
-function cachedLines(abs: string): string[] | null {
-  const st = statSync(abs, { throwIfNoEntry: false });
-  const stamp = st ? stampOf(st) : null;
-  const hit = LINE_CACHE.get(abs);
-  if (hit && stamp !== null && hit.stamp === stamp) {
-    LINE_CACHE.delete(abs);
-    LINE_CACHE.set(abs, hit);
-    return hit.lines;
-  }
-  const read = readRegularFile(abs, { maxBytes: DEFAULT_MAX_FILE_BYTES, noFollow: true, expect: abs });
-  const decoded = read.kind === "read" ? decodeSource(read.bytes) : null;
-  const lines = decoded?.kind === "text" ? splitLines(decoded.text) : null;
-  dropCached(abs);
-  if (read.kind === "read" && Date.now() - read.stat.mtimeMs > RACY_MS && read.stat.size <= LINE_CACHE_BYTES) {
-    LINE_CACHE.set(abs, { stamp: stampOf(read.stat), lines, bytes: read.stat.size });
-    lineCacheBytes += read.stat.size;
-    while (LINE_CACHE.size > LINE_CACHE_FILES || lineCacheBytes > LINE_CACHE_BYTES) dropCached(LINE_CACHE.keys().next().value!);
-  }
-  return lines;
-}
-
-/** What a file's cached lines are valid for: its mtime, size, inode and ctime. */
-function stampOf(st: Stats): string {
-  return `${st.mtimeMs}:${st.size}:${st.ino}:${st.ctimeMs}`;
-}
-
-function dropCached(abs: string): void {
-  const entry = LINE_CACHE.get(abs);
-  if (!entry) return;
-  LINE_CACHE.delete(abs);
-  lineCacheBytes -= entry.bytes;
 }
 
 /** `path:line` of the target's declarations (with their overloads and aliases); a function's or method's every signature line (overloads folded into one declaration are its signature's lines). */

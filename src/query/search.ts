@@ -8,6 +8,7 @@ import { splitTerms } from "../base/text.js";
 import { prepared, type Db } from "../store/db.js";
 import { scopeCondition, scopeFileIds, type ScopeInput } from "./scope.js";
 import { sameStat, type FileStat } from "../index/read.js";
+import { CHUNK_PLACE_COLUMNS, SourceLines, chunkContent, type ChunkPlace } from "./source.js";
 
 export interface SearchInput extends ScopeInput {
   readonly query: string;
@@ -83,15 +84,12 @@ interface Candidate {
   bestRank: number;
 }
 
-interface ChunkRow {
+interface ChunkRow extends ChunkPlace {
   id: number;
   chunk_id: string;
   file_id: number;
-  path: string;
   start_line: number;
   end_line: number;
-  content_start_line: number;
-  content: string;
   chunk_type: string;
   symbol_name: string | null;
   parent_symbol: string | null;
@@ -209,16 +207,8 @@ function bm25Ranking(db: Db, query: string, scopeIds: number[] | null, pool: num
       .all(expression, ...scope.params, pool) as Array<{ id: number; score: number }>;
     return rows.map((r, i) => ({ id: r.id, bm25: r.score, snippet: null, rrf: 0, bestRank: i + 1 }));
   }
-  if (sourceOnly) return [];
-  // No word in the query (`=>`, `::`): a literal substring scan, in chunk order.
-  const needle = query.trim();
-  if (needle === "") return [];
-  const rows = db
-    .prepare(
-      `SELECT c.id AS id FROM chunks c WHERE instr(lower(c.content), lower(?)) > 0 AND ${scope.sql} ORDER BY c.chunk_id LIMIT ?`,
-    )
-    .all(needle, ...scope.params, pool) as Array<{ id: number }>;
-  return rows.map((r, i) => ({ id: r.id, bm25: null, snippet: null, rrf: 0, bestRank: i + 1 }));
+  // No word in the query (`=>`, `::`): nothing for a text ranking to match.
+  return [];
 }
 
 /**
@@ -422,8 +412,11 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
     const parts = folded.get(k.candidate.id);
     if (parts && !k.related) k.related = { parts_matched: parts };
   }
-  addSnippets(input.query, kept.map((k) => k.candidate), rows);
-  const results = kept.map((entry, i) => toResult(entry.candidate, rows.get(entry.candidate.id)!, i + 1, entry.related));
+  // The results' text, read from their files.
+  const source = new SourceLines(options.projectRoot);
+  const texts = new Map(kept.map((k) => [k.candidate.id, chunkContent(rows.get(k.candidate.id)!, source) ?? ""]));
+  addSnippets(input.query, kept.map((k) => k.candidate), texts);
+  const results = kept.map((entry, i) => toResult(entry.candidate, rows.get(entry.candidate.id)!, texts.get(entry.candidate.id)!, i + 1, entry.related));
   flagStale(db, results, options.projectRoot);
   const more = spread === survivors ? [] : moreFiles(spread, rows, results, neighbourFiles(db, results.slice(0, NEIGHBOUR_HITS)));
   const weak = task && results.length > 0 && byPath.length === 0 && onlyCommonWords(db, proseWords(input.query));
@@ -639,15 +632,20 @@ function pathTermRanking(db: Db, query: string, scopeIds: number[] | null, limit
     .map((f) => f.id);
 }
 
-/** The chunk of a file whose own name and identifiers hold most of the query's words (its first chunk when none does). */
+/** The chunk of a file whose words (whole, or inside its identifiers) hold most of the query's words (its first chunk when none does). */
 function chunkNaming(db: Db, fileId: number, words: ReadonlySet<string>): number | null {
-  const chunks = db.prepare("SELECT id, identifiers, name_terms FROM chunks WHERE file_id = ? ORDER BY start_line, part").all(fileId) as Array<{ id: number; identifiers: string; name_terms: string }>;
-  let best = chunks[0]?.id ?? null;
+  const ids = prepared(db, "SELECT id FROM chunks WHERE file_id = ? ORDER BY start_line, part").pluck().all(fileId) as number[];
+  if (ids.length === 0) return null;
+  // A file's chunks are written together, so their ids are one range: FTS5 reads only its rows of each word.
+  const matching = prepared(db, "SELECT rowid FROM chunk_words WHERE chunk_words MATCH ? AND rowid BETWEEN ? AND ?").pluck();
+  const [low, high] = [Math.min(...ids), Math.max(...ids)];
+  const hits = new Map<number, number>();
+  for (const w of words) for (const id of matching.all(`"${w.replace(/"/g, '""')}"`, low, high) as number[]) hits.set(id, (hits.get(id) ?? 0) + 1);
+  let best = ids[0]!;
   let most = 0;
-  for (const c of chunks) {
-    const own = new Set(splitTerms(`${c.name_terms} ${c.identifiers}`));
-    const hits = [...words].filter((w) => own.has(w)).length;
-    if (hits > most) [best, most] = [c.id, hits];
+  for (const id of ids) {
+    const n = hits.get(id) ?? 0;
+    if (n > most) [best, most] = [id, n];
   }
   return best;
 }
@@ -724,14 +722,14 @@ const SNIPPET_CHARS = 64;
  * that holds one of the query's words (at a word's start, any case), that word marked with **,
  * clipped around it with `...` at each cut end.
  */
-function addSnippets(query: string, candidates: Candidate[], rows: Map<number, ChunkRow>): void {
+function addSnippets(query: string, candidates: Candidate[], texts: ReadonlyMap<number, string>): void {
   const expression = ftsExpression(query);
   if (expression === null) return;
   const words = [...new Set(query.split(/\s+/).flatMap(termWords).map((w) => w.toLowerCase()))].sort((a, b) => b.length - a.length);
   for (const c of candidates) {
     if (c.bm25 === null) continue;
-    const row = rows.get(c.id);
-    if (row !== undefined) c.snippet = wordSnippet(row.content, words);
+    const text = texts.get(c.id);
+    if (text !== undefined) c.snippet = wordSnippet(text, words);
   }
 }
 
@@ -775,7 +773,7 @@ function loadChunks(db: Db, ids: number[]): Map<number, ChunkRow> {
   if (ids.length === 0) return new Map();
   const rows = db
     .prepare(
-      `SELECT c.id, c.chunk_id, c.file_id, f.path, c.start_line, c.end_line, c.content_start_line, c.content, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported, f.is_test, c.part
+      `SELECT c.id, c.chunk_id, c.file_id, c.start_line, c.end_line, ${CHUNK_PLACE_COLUMNS}, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported, f.is_test, c.part
        FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`,
     )
     .all(JSON.stringify(ids)) as ChunkRow[];
@@ -870,13 +868,13 @@ function partsOfOneDraft(a: ChunkRow, b: ChunkRow): boolean {
   return a.part !== b.part && (a.part > 0 || b.part > 0);
 }
 
-function toResult(c: Candidate, row: ChunkRow, rank: number, related: SearchResult["related"] | undefined): SearchResult {
+function toResult(c: Candidate, row: ChunkRow, content: string, rank: number, related: SearchResult["related"] | undefined): SearchResult {
   return {
     file_path: row.path,
     start_line: row.start_line,
     end_line: row.end_line,
-    content_start_line: row.content_start_line,
-    content: row.content,
+    content_start_line: row.contentStart,
+    content,
     chunk_type: row.chunk_type,
     symbol_name: row.symbol_name,
     parent_symbol: row.parent_symbol,

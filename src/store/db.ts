@@ -65,8 +65,8 @@ export function recordedCheckpointStamp(path: string): string | null {
 const CHECKPOINT_WAL_BYTES = 4 * 1024 * 1024;
 const BULK_CHECKPOINT_WAL_BYTES = 64 * 1024 * 1024;
 
-/** Rows deleted from chunk_words in one transaction after which its commit merges the index whole (each leaves a tombstone until a merge). */
-const WORDS_OPTIMIZE_DELETES = 20_000;
+/** Chunks dropped from the FTS indexes in one transaction after which its commit merges each index whole (each leaves a tombstone until a merge). */
+const OPTIMIZE_AFTER_DELETES = 20_000;
 
 /** Whether an import in the file at `path` names something outside the project, by the file's language. */
 function isExternalImport(path: string, module: string): boolean {
@@ -205,24 +205,19 @@ export interface StoreCounts {
 }
 
 /**
- * Which chunks the FTS indexes hold within the open write transaction. Chunk ids only grow, so
- * the chunks written since an id are exactly those with a larger one. Both indexes are complete at
- * every commit.
- * - identifier_fts: the rows up to `base` (the largest id when the transaction began) unless
- *   `resetSearch` dropped them, and those up to `through`.
- * - chunk_words (contentless: its words come from the chunks as they are written): every chunk up
- *   to `through`; the words of those above it wait in `words` until `indexSearch`.
+ * What the FTS indexes lack within the open write transaction. Both are contentless, fed from the
+ * chunks as they are written, and complete at every commit: they hold every chunk up to `through`
+ * (chunk ids only grow, so the chunks written since are exactly those with a larger id), and the
+ * rows of those above it wait in `rows` until `indexSearch`.
  */
 interface SearchState {
-  readonly base: number;
-  baseIndexed: boolean;
   through: number;
-  /** The chunk_words rows of chunks written above `through`, by chunk id: [words, parts]. */
-  readonly words: Map<number, [string, string]>;
+  /** By chunk id: [words, parts] for chunk_words, [identifiers, name_terms] for identifier_fts. */
+  readonly rows: Map<number, readonly [string, string, string, string]>;
   /** Characters of chunk text written and not yet indexed. */
   pending: number;
-  /** chunk_words lost rows by rowid in this transaction (merged at the commit of a run that replaced much). */
-  deletedWords: number;
+  /** Rows deleted by rowid in this transaction (each a tombstone until a merge: many are merged at once). */
+  deleted: number;
 }
 
 /** Meta key: moves on with every commit that added or removed a file row. */
@@ -431,38 +426,36 @@ export class Store {
 
   private beginSearchState(): void {
     this.pathsMoved = false;
-    const base = this.nextId("chunks") - 1;
-    this.search = { base, baseIndexed: true, through: base, words: new Map(), pending: 0, deletedWords: 0 };
+    this.search = { through: this.nextId("chunks") - 1, rows: new Map(), pending: 0, deleted: 0 };
   }
 
   /**
-   * Indexes the chunks written since the last call in both FTS indexes, one run of statements each
-   * (FTS5 writes a segment whenever a statement touching another table comes between its writes,
-   * so rows indexed file by file cost several times the same rows indexed at once). Runs by itself
-   * before every commit; an index run also calls it between its batches, so the work overlaps the
-   * parse. Only call it inside a transaction and outside `batch`.
+   * Indexes the chunks written since the last call in both FTS indexes, all of one index's rows
+   * and then the other's (FTS5 writes a segment whenever a statement touching another table comes
+   * between its writes, so rows indexed file by file cost several times the same rows indexed at
+   * once). Runs by itself before every commit; an index run also calls it between its batches, so
+   * the work overlaps the parse. Only call it inside a transaction and outside `batch`.
    */
   indexSearch(): void {
     const s = this.search;
     if (!s) throw new Error("indexSearch outside a write transaction");
-    if (!s.baseIndexed) {
-      this.sql("INSERT INTO identifier_fts(rowid, identifiers, name_terms) SELECT id, identifiers, name_terms FROM chunk_identifiers WHERE id <= ?").run(s.base);
-      s.baseIndexed = true;
-    }
     const last = this.nextId("chunks") - 1;
     if (last > s.through) {
-      this.sql("INSERT INTO identifier_fts(rowid, identifiers, name_terms) SELECT id, identifiers, name_terms FROM chunk_identifiers WHERE id > ?").run(s.through);
-      // Words of chunks a rolled-back batch wrote (and no later one wrote again) have no chunk row.
+      // Rows of chunks a rolled-back batch wrote (and no later one wrote again) have no chunk row.
       const written = new Set(this.sql("SELECT id FROM chunks WHERE id > ?").pluck().all(s.through) as number[]);
-      const insert = this.sql("INSERT INTO chunk_words(rowid, words, parts) VALUES (?, ?, ?)");
-      for (const [id, [words, parts]] of [...s.words].sort((a, b) => a[0] - b[0])) if (written.has(id)) insert.run(id, words, parts);
-      s.words.clear();
+      const rows = [...s.rows].filter(([id]) => written.has(id)).sort((a, b) => a[0] - b[0]);
+      const words = this.sql("INSERT INTO chunk_words(rowid, words, parts) VALUES (?, ?, ?)");
+      for (const [id, [text, parts]] of rows) words.run(id, text, parts);
+      const identifiers = this.sql("INSERT INTO identifier_fts(rowid, identifiers, name_terms) VALUES (?, ?, ?)");
+      for (const [id, [, , bag, nameTerms]] of rows) if (bag !== "" || nameTerms !== "") identifiers.run(id, bag, nameTerms);
+      s.rows.clear();
       s.through = last;
     }
-    // Deleted rows stay in chunk_words's segments until a merge: after a run that dropped many, one merge of all of them.
-    if (s.deletedWords >= WORDS_OPTIMIZE_DELETES) {
+    // Deleted rows stay in the indexes' segments until a merge: after a run that dropped many, one merge of each whole.
+    if (s.deleted >= OPTIMIZE_AFTER_DELETES) {
       this.sql("INSERT INTO chunk_words(chunk_words) VALUES ('optimize')").run();
-      s.deletedWords = 0;
+      this.sql("INSERT INTO identifier_fts(identifier_fts) VALUES ('optimize')").run();
+      s.deleted = 0;
     }
     s.pending = 0;
   }
@@ -470,18 +463,6 @@ export class Store {
   /** Characters of chunk text the FTS indexes have yet to take in (0 outside a write transaction). */
   pendingSearchChars(): number {
     return this.search?.pending ?? 0;
-  }
-
-  /**
-   * Empties identifier_fts at once; `indexSearch` puts back the chunks that are still there. A
-   * full run calls it first: dropping an external-content row costs about what indexing it does,
-   * and a full run rewrites nearly every chunk. (chunk_words drops a row by its rowid alone.)
-   */
-  resetSearch(): void {
-    const s = this.search;
-    if (!s) throw new Error("resetSearch outside a write transaction");
-    this.sql("INSERT INTO identifier_fts(identifier_fts) VALUES ('delete-all')").run();
-    s.baseIndexed = false;
   }
 
   /**
@@ -691,20 +672,19 @@ export class Store {
 
   /** Deletes a file's derived rows; returns how many chunks went. */
   private deleteFileContents(fileId: number): number {
-    const chunks = this.sql("SELECT id, identifiers != '' OR name_terms != '' AS named FROM chunks WHERE file_id = ?").raw().all(fileId) as Array<[number, number]>;
-    // An external-content FTS row is removed by reading the chunk it indexed: so before the chunk
-    // goes, and only if it was indexed (a delete of a row never indexed corrupts the index).
+    const chunks = this.sql("SELECT id FROM chunks WHERE file_id = ?").pluck().all(fileId) as number[];
+    // A contentless row goes by its rowid alone (a chunk that had no identifier_fts row costs a no-op delete).
     const s = this.search;
     if (!s) throw new Error("a file's rows were replaced outside a write transaction");
     const delWords = this.sql("DELETE FROM chunk_words WHERE rowid = ?");
-    const delIdentFts = this.sql("DELETE FROM identifier_fts WHERE rowid = ?");
-    for (const [id, named] of chunks) {
-      if (id > s.through) s.words.delete(id);
+    const delIdentifiers = this.sql("DELETE FROM identifier_fts WHERE rowid = ?");
+    for (const id of chunks) {
+      if (id > s.through) s.rows.delete(id);
       else {
         delWords.run(id);
-        s.deletedWords++;
+        delIdentifiers.run(id);
+        s.deleted++;
       }
-      if (named && (id <= s.base ? s.baseIndexed : id <= s.through)) delIdentFts.run(id);
     }
     this.sql("DELETE FROM chunks WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM symbols WHERE file_id = ?").run(fileId);
@@ -731,9 +711,11 @@ export class Store {
     if (!s) throw new Error("a file's rows were written outside a write transaction");
     for (const c of chunks) {
       const nameTerms = c.symbolName === null ? "" : splitTerms(c.symbolName).join(" ");
-      rows.push([id, c.chunkId, fileId, c.startLine, c.endLine, c.contentStartLine, c.content, c.chunkType, c.symbolName, symbolTail(c.symbolName), c.parentSymbol, c.isExported ? 1 : 0, c.part, c.identifiers.join(" "), nameTerms]);
+      // The file's own text is kept as its place in the file; a class outline's, which no file holds, as text.
+      const place = c.inFile === null ? [c.contentStartLine + lineCount(c.content) - 1, null, null, c.content] : [c.inFile.endLine, c.inFile.cut?.[0] ?? null, c.inFile.cut?.[1] ?? null, null];
+      rows.push([id, c.chunkId, fileId, c.startLine, c.endLine, c.contentStartLine, ...place, c.chunkType, c.symbolName, symbolTail(c.symbolName), c.parentSymbol, c.isExported ? 1 : 0, c.part]);
       const searched = c.content.slice(c.searchStart, c.searchEnd);
-      s.words.set(id, [searched, identifierParts(searched)]);
+      s.rows.set(id, [searched, identifierParts(searched), c.identifiers.join(" "), nameTerms]);
       chars += searched.length;
       id++;
     }
@@ -744,6 +726,9 @@ export class Store {
       "start_line",
       "end_line",
       "content_start_line",
+      "content_end_line",
+      "cut_from",
+      "cut_to",
       "content",
       "chunk_type",
       "symbol_name",
@@ -751,8 +736,6 @@ export class Store {
       "parent_symbol",
       "is_exported",
       "part",
-      "identifiers",
-      "name_terms",
     ]).insert(rows);
     s.pending += chars;
   }
@@ -839,6 +822,13 @@ export class Store {
     }
     return b;
   }
+}
+
+/** Lines of a text split on `\n`. */
+function lineCount(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
 }
 
 /** The lower-cased last '.'-segment of a symbol name: `AuthService.validate` → `validate`. */

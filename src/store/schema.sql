@@ -1,7 +1,8 @@
--- graph.db: files, symbols, chunks, imports, edges and the two FTS5 indexes (spec §6). An FTS
--- row's rowid is its chunk's id. identifier_fts is an external-content index over chunks (through
--- the view below); chunk_words is contentless (it keeps the index, not the text). Deleting a file's
--- FTS rows is a set of exact-rowid deletes made while its chunk rows still exist.
+-- graph.db: files, symbols, chunks, imports, edges and the two FTS5 indexes (spec §6). A chunk
+-- keeps where its text is in its file, not the text (answers read it from the file: query/source.ts),
+-- except a class outline's, which no file holds. Both FTS5 indexes are contentless (they keep the
+-- index, not the text), fed as chunks are written; an FTS row's rowid is its chunk's id, and a
+-- file's FTS rows go by exact-rowid deletes.
 
 CREATE TABLE IF NOT EXISTS meta (
   key   TEXT PRIMARY KEY,
@@ -117,20 +118,17 @@ CREATE TABLE IF NOT EXISTS chunks (
   start_line         INTEGER NOT NULL,
   end_line           INTEGER NOT NULL,
   content_start_line INTEGER NOT NULL,
-  content            TEXT NOT NULL,
+  content_end_line   INTEGER NOT NULL,      -- the text is the file's lines content_start_line..content_end_line,
+  cut_from           INTEGER,               --   or, for a piece cut from inside one long line, its [cut_from, cut_to)
+  cut_to             INTEGER,
+  content            TEXT,                  -- a class outline's synthesized text; NULL for every chunk the file holds
   chunk_type         TEXT NOT NULL,
   symbol_name        TEXT,
   symbol_tail        TEXT,                  -- lower-cased last '.'-segment of symbol_name (ranker D's key)
   parent_symbol      TEXT,
   is_exported        INTEGER NOT NULL DEFAULT 0,
-  part               INTEGER NOT NULL DEFAULT 0,
-  identifiers        TEXT NOT NULL,         -- the identifier bag, space-separated (identifier_fts)
-  name_terms         TEXT NOT NULL          -- symbol_name split into words: `TrieRouter.match` -> trie router match
+  part               INTEGER NOT NULL DEFAULT 0
 );
-
--- What identifier_fts indexes: the chunks with an identifier bag or a name.
-CREATE VIEW IF NOT EXISTS chunk_identifiers(id, identifiers, name_terms) AS
-  SELECT id, identifiers, name_terms FROM chunks WHERE identifiers != '' OR name_terms != '';
 
 -- The text index: each chunk's text without its context lines, by word. `words` is the text itself,
 -- tokenized whole (`hashPassword` -> hashpassword, `MAX_RETRIES` -> max_retries); `parts` the words
@@ -146,13 +144,14 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunk_words USING fts5(
   tokenize    = "unicode61 tokenchars '_$'"
 );
 
--- identifiers: the chunk's identifier bag; name_terms: its symbol name split into words, stemmed,
--- so "router matching" reaches the method.
+-- identifiers: the chunk's identifier bag (code tokens, space-separated); name_terms: its symbol name
+-- split into words (`TrieRouter.match` -> trie router match), stemmed, so "router matching" reaches
+-- the method. A chunk with neither has no row.
 CREATE VIRTUAL TABLE IF NOT EXISTS identifier_fts USING fts5(
   identifiers,
   name_terms,
-  content     = 'chunk_identifiers',
-  content_rowid = 'id',
+  content     = '',
+  contentless_delete = 1,
   tokenize    = "porter unicode61 separators '.-_/()[]{}<>:;,=+*&|!?'"
 );
 

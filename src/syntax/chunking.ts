@@ -209,6 +209,7 @@ export function materializeChunks(filePath: string, source: SourceLines, drafts:
           searchEnd: content.length,
           // A synthesized outline opens with the attached doc comment when there is one.
           contentStartLine: part === 0 ? (draft.docStartLine ?? draft.startLine) : draft.startLine,
+          inFile: null,
           part,
           identifiers,
         });
@@ -233,6 +234,7 @@ export function materializeChunks(filePath: string, source: SourceLines, drafts:
           endLine: piece.endLine,
           content: piece.content,
           contentStartLine: piece.contentStartLine,
+          inFile: { endLine: piece.to[0], cut: piece.from[0] === piece.to[0] && (piece.from[1] !== 0 || piece.to[1] !== source.lines[piece.to[0] - 1]!.length) ? [piece.from[1], piece.to[1]] : null },
           searchStart,
           searchEnd,
           part: part++,

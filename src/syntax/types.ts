@@ -12,10 +12,17 @@ export interface Chunk {
   /** The declaration's AST span, 1-based and inclusive (for a sub-chunk: its window). */
   readonly startLine: number;
   readonly endLine: number;
-  /** Stored text: the span expanded by `context_lines` (raw source), or the synthesized class outline. */
+  /** The text: the span expanded by `context_lines` (the file's lines), or the synthesized class outline. */
   readonly content: string;
   /** The file line the first line of `content` comes from. */
   readonly contentStartLine: number;
+  /**
+   * Where `content` is in the file, when it is the file's own text (every chunk but a class
+   * outline): the lines contentStartLine..endLine as base/text.ts splitLines gives them, joined by
+   * `\n` — or, for a piece cut from inside one long line, that line's [fromCol, toCol). graph.db
+   * keeps this instead of the text, which answers read from the file (query/source.ts).
+   */
+  readonly inFile: { readonly endLine: number; readonly cut: readonly [number, number] | null } | null;
   readonly chunkType: ChunkType;
   readonly symbolName: string | null;
   readonly parentSymbol: string | null;

@@ -23,7 +23,7 @@ export function dumpStore(graphDbPath: string, options: { integrity?: boolean } 
       // ino and stat_clean are how far a stat can be trusted (index/read.ts), not what was indexed.
       files: q("SELECT path, language, mtime, size, content_hash, line_count, has_syntax_errors FROM files ORDER BY path"),
       chunks: q(
-        "SELECT f.path, c.chunk_id, c.start_line, c.end_line, c.content_start_line, c.content, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported, c.part " +
+        "SELECT f.path, c.chunk_id, c.start_line, c.end_line, c.content_start_line, c.content_end_line, c.cut_from, c.cut_to, c.content, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported, c.part " +
           "FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.start_line, c.chunk_id",
       ),
       symbols: q(
@@ -41,7 +41,7 @@ export function dumpStore(graphDbPath: string, options: { integrity?: boolean } 
       ),
       re_export_files: q("SELECT a.path AS from_path, b.path AS to_path FROM re_export_files r JOIN files a ON a.id = r.from_file_id JOIN files b ON b.id = r.to_file_id ORDER BY 1, 2"),
       // What each FTS index holds per chunk (its token instances, read from the index itself
-      // through fts5vocab: an external-content table's columns would only echo the chunks).
+      // through fts5vocab: a contentless table has no columns to read back).
       chunk_words: ftsDocs(store, "chunk_words"),
       identifier_fts: ftsDocs(store, "identifier_fts"),
       orphans: { chunk_words: ftsOrphans(store, "chunk_words"), identifier_fts: ftsOrphans(store, "identifier_fts") },

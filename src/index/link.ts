@@ -594,7 +594,7 @@ function resolveProducer(g: Graph, fileId: number, path: string, depth = 0): Sym
   return member && (member.kind === "method" || member.kind === "function") ? member : null;
 }
 
-type EdgeRow = [from: number, to: number, type: string, resolution: string | null, line: number | null, context: string | null];
+type EdgeRow = [from: number, to: number, type: string, resolution: string | null, line: number | null];
 
 /** Every derived edge whose source lies in the given files (all files when null). */
 function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null): EdgeRow[] {
@@ -611,13 +611,13 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null): EdgeR
   for (const c of calls) {
     const from = g.declaredIn(c.fileId, c.caller ?? MODULE_SYMBOL);
     const hit = from ? resolveCall(g, c) : null;
-    if (from && hit) add([from.id, hit.target.id, "POTENTIAL_CALL", hit.resolution, c.line, c.context]);
+    if (from && hit) add([from.id, hit.target.id, "POTENTIAL_CALL", hit.resolution, c.line]);
   }
   const heritage = heritageRows(db, fileIds);
   for (const h of heritage) {
     const from = g.declaredIn(h.fileId, h.className);
     const to = g.resolveName(h.fileId, h.target);
-    if (from && to && TYPE_KINDS.has(to.sym.kind)) add([from.id, to.sym.id, h.relation === "extends" ? "EXTENDS" : "IMPLEMENTS", null, null, null]);
+    if (from && to && TYPE_KINDS.has(to.sym.kind)) add([from.id, to.sym.id, h.relation === "extends" ? "EXTENDS" : "IMPLEMENTS", null, null]);
   }
   for (const e of structuralImplements(g, db, fileIds)) add(e);
   const markerFiles = markerFileIds(db, fileIds);
@@ -626,7 +626,7 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null): EdgeR
       if (m.imported === "*") continue;
       const target = g.moduleTarget(fileId, m.module);
       const sym = target === null ? null : g.exported(target, m.imported);
-      if (sym) add([m.id, sym.id, "RE_EXPORTS", null, null, null]);
+      if (sym) add([m.id, sym.id, "RE_EXPORTS", null, null]);
     }
   }
   return edges;
@@ -699,7 +699,7 @@ function structuralImplements(g: Graph, db: Db, fileIds: readonly number[] | nul
     const whole = inScope === null || inScope.has(fileId);
     const rarest = methods.reduce((a, b) => ((byMethod.get(a)?.size ?? 0) <= (byMethod.get(b)?.size ?? 0) ? a : b));
     const candidates = new Set([...(byMethod.get(rarest) ?? []), ...embedding]);
-    for (const t of candidates) if ((whole || inScope.has(t.fileId)) && methods.every((m) => g.member(t.sym, m) !== null)) edges.push([t.sym.id, iface.id, "IMPLEMENTS", null, null, null]);
+    for (const t of candidates) if ((whole || inScope.has(t.fileId)) && methods.every((m) => g.member(t.sym, m) !== null)) edges.push([t.sym.id, iface.id, "IMPLEMENTS", null, null]);
   }
   return edges;
 }

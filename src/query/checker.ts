@@ -160,10 +160,8 @@ async function finishGroup(
   // A target's judged lines, as file id × 2^32 + line (asked per target: a large project has millions).
   const judged = db.prepare("SELECT file_id * 4294967296 + line FROM checker_verdicts WHERE target_id = ?").pluck();
 
-  // The candidates handed to the compiler, by index: their target (an index into targets), file id, line and text.
-  // A line's text is kept once however many targets it is a candidate of (a large Go tree: tens of millions of candidates, far fewer lines).
+  // The candidates handed to the compiler, by index: their target (an index into targets), file id and line.
   const list = { target: [] as number[], fileId: [] as number[], line: [] as number[] };
-  const contexts = new Map<number, string>();
   let outside = 0;
   const enclosing = db.prepare(
     "SELECT id FROM symbols WHERE file_id = ? AND line <= ? AND end_line >= ? AND kind IN ('function', 'method', 'class', 'const', 'variable') ORDER BY end_line - line, id LIMIT 1",
@@ -185,7 +183,7 @@ async function finishGroup(
       if (verdict !== "calls_target") continue;
       const from = (enclosing.pluck().get(c.fileId, c.line, c.line) ?? moduleSymbol.pluck().get(c.fileId)) as number | undefined;
       if (from === undefined) continue; // classified, but no symbol to draw the edge from
-      store.addCheckerEdge(from, c.target.id, c.line, contexts.get(c.fileId * 4294967296 + c.line) ?? "");
+      store.addCheckerEdge(from, c.target.id, c.line);
       counts.edges++;
     }
     store.recordCheckerVerdicts(verdicts);
@@ -229,7 +227,6 @@ async function finishGroup(
       list.target.push(index);
       list.fileId.push(fileId);
       list.line.push(m.line);
-      contexts.set(fileId * 4294967296 + m.line, m.context);
       triples.push(index, at, m.line);
     }
     if (targets[index + 1]?.tail !== target.tail) memo.forget(target.tail);

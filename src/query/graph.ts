@@ -179,12 +179,12 @@ export function declarationSignature(db: Db, row: DeclarationRow): string | null
 
 // ---- verified callers ----
 
-export interface VerifiedCaller {
+/** A call site a POTENTIAL_CALL edge links to the target. */
+export interface VerifiedSite {
   file_path: string;
   line: number;
   /** The declaration the call is in; null for a call in the file's top-level code. */
   caller_symbol: string | null;
-  context: string;
   resolution: string;
   /** Transitive queries: 1 for a direct caller, 2 for a caller's caller, ... */
   depth?: number;
@@ -192,18 +192,27 @@ export interface VerifiedCaller {
   callee_symbol?: string;
 }
 
+/** A verified site with its line's text, as answers show it. */
+export interface VerifiedCaller extends VerifiedSite {
+  context: string;
+}
+
+/** Verified sites with their lines' text (trimmed), read from their files; empty for a line the file no longer has. */
+export function withContexts(sites: readonly VerifiedSite[], source: SourceLines): VerifiedCaller[] {
+  return sites.map((s) => ({ ...s, context: (source.line(s.file_path, s.line) ?? "").trim() }));
+}
+
 interface EdgeSiteRow {
   file_path: string;
   line: number;
   caller_symbol: string | null;
-  context: string;
   resolution: string;
   depth: number;
   callee_symbol: string;
 }
 
 /** Call sites linked to the target by POTENTIAL_CALL edges; with `transitive`, their callers too (verified edges only). */
-export function verifiedCallers(db: Db, ids: readonly number[], transitive: boolean): VerifiedCaller[] {
+export function verifiedCallers(db: Db, ids: readonly number[], transitive: boolean): VerifiedSite[] {
   if (ids.length === 0) return [];
   const rows = prepared(db, 
       `WITH RECURSIVE reach(id, depth) AS (
@@ -213,7 +222,7 @@ export function verifiedCallers(db: Db, ids: readonly number[], transitive: bool
          WHERE e.edge_type = 'POTENTIAL_CALL' AND r.depth + 1 < ?
        ),
        nearest(id, depth) AS (SELECT id, min(depth) FROM reach GROUP BY id)
-       SELECT f.path AS file_path, e.call_line AS line, CASE a.kind WHEN 'module' THEN NULL ELSE a.name END AS caller_symbol, e.context, e.resolution,
+       SELECT f.path AS file_path, e.call_line AS line, CASE a.kind WHEN 'module' THEN NULL ELSE a.name END AS caller_symbol, e.resolution,
               n.depth + 1 AS depth, b.name AS callee_symbol
        FROM nearest n
        JOIN edges e ON e.to_id = n.id AND e.edge_type = 'POTENTIAL_CALL'
@@ -224,12 +233,12 @@ export function verifiedCallers(db: Db, ids: readonly number[], transitive: bool
     )
     .all(JSON.stringify(ids), transitive ? MAX_TRANSITIVE_DEPTH : 1) as EdgeSiteRow[];
   const seen = new Set<string>();
-  const out: VerifiedCaller[] = [];
+  const out: VerifiedSite[] = [];
   for (const r of rows) {
     const key = `${r.file_path}:${r.line}:${r.caller_symbol}:${r.callee_symbol}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const entry: VerifiedCaller = { file_path: r.file_path, line: r.line, caller_symbol: r.caller_symbol, context: r.context, resolution: r.resolution };
+    const entry: VerifiedSite = { file_path: r.file_path, line: r.line, caller_symbol: r.caller_symbol, resolution: r.resolution };
     out.push(transitive ? { ...entry, depth: r.depth, callee_symbol: r.callee_symbol } : entry);
   }
   return out;
@@ -520,8 +529,8 @@ function chunkText(c: ChunkRow, source: SourceLines): { lines: string[]; first: 
     const text = chunkContent(c, source);
     return text === null ? null : { lines: text.split("\n"), first: c.contentStart };
   }
-  const fileLines = source.of(c.path);
-  return fileLines === null ? null : { lines: fileLines.slice(c.start - 1, c.end), first: c.start };
+  const lines = source.lines(c.path, c.start, c.end);
+  return lines === null ? null : { lines, first: c.start };
 }
 
 /** Each line of a chunk with its line number, whether it is inside a multi-line `import {` / `export {` clause, and whether it is prose (ProseReader). */
@@ -629,7 +638,7 @@ export function potentialMatches(
   projectRoot: string,
   names: readonly string[],
   target: { readonly ids: readonly number[]; readonly fileId: number | null; readonly path: string | null },
-  verified: readonly VerifiedCaller[],
+  verified: readonly VerifiedSite[],
   limit: number,
   options: PotentialOptions = {},
 ): PotentialSet {
@@ -847,7 +856,7 @@ export interface CallersQuery {
 
 export interface Callers {
   readonly target: Target;
-  readonly verified: VerifiedCaller[];
+  readonly verified: VerifiedSite[];
   readonly potential: PotentialSet | null;
 }
 

@@ -13,7 +13,8 @@ import { performance } from "node:perf_hooks";
 import { prepared, type Db } from "../store/db.js";
 import { reachableFiles } from "../store/link-inputs.js";
 import { fileNames, type FileNames, type NameSite, type SiteBinding, type TextPosition } from "../syntax/navigate.js";
-import { findTarget, linesNaming, verifiedCallers } from "./graph.js";
+import { findTarget, linesNaming, verifiedCallers, withContexts } from "./graph.js";
+import { SourceLines } from "./source.js";
 import { requireIndexedFile, resolveThroughReExports, tailOf } from "./navigation.js";
 
 /** How a definition was found: the file's scopes, an import, the object's type, the checker pass's edge, or the name alone. */
@@ -699,7 +700,7 @@ export function referencesTo(db: Db, projectRoot: string, target: ReferenceTarge
   if (!local && declaration !== null && nav.fileId(declaration.file_path) !== null) {
     const target = findTarget(db, declaration.name, declaration.file_path);
     if (target.sites[0] && target.sites[0].line <= declaration.line) {
-      for (const v of verifiedCallers(db, target.ids, false)) {
+      for (const v of withContexts(verifiedCallers(db, target.ids, false), new SourceLines(projectRoot))) {
         const e = entry(v.file_path, v.line, v.context);
         if (e.state !== "verified") {
           e.state = "verified";

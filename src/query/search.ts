@@ -632,20 +632,15 @@ function pathTermRanking(db: Db, query: string, scopeIds: number[] | null, limit
     .map((f) => f.id);
 }
 
-/** The chunk of a file whose words (whole, or inside its identifiers) hold most of the query's words (its first chunk when none does). */
+/** The chunk of a file whose name holds most of the query's words (its first chunk when none does): a file's vote goes to its declaration the task names. */
 function chunkNaming(db: Db, fileId: number, words: ReadonlySet<string>): number | null {
-  const ids = prepared(db, "SELECT id FROM chunks WHERE file_id = ? ORDER BY start_line, part").pluck().all(fileId) as number[];
-  if (ids.length === 0) return null;
-  // A file's chunks are written together, so their ids are one range: FTS5 reads only its rows of each word.
-  const matching = prepared(db, "SELECT rowid FROM chunk_words WHERE chunk_words MATCH ? AND rowid BETWEEN ? AND ?").pluck();
-  const [low, high] = [Math.min(...ids), Math.max(...ids)];
-  const hits = new Map<number, number>();
-  for (const w of words) for (const id of matching.all(`"${w.replace(/"/g, '""')}"`, low, high) as number[]) hits.set(id, (hits.get(id) ?? 0) + 1);
-  let best = ids[0]!;
+  const chunks = prepared(db, "SELECT id, symbol_name AS name FROM chunks WHERE file_id = ? ORDER BY start_line, part").all(fileId) as Array<{ id: number; name: string | null }>;
+  let best = chunks[0]?.id ?? null;
   let most = 0;
-  for (const id of ids) {
-    const n = hits.get(id) ?? 0;
-    if (n > most) [best, most] = [id, n];
+  for (const c of chunks) {
+    if (c.name === null) continue;
+    const hits = splitTerms(c.name).filter((w) => words.has(w)).length;
+    if (hits > most) [best, most] = [c.id, hits];
   }
   return best;
 }

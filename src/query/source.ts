@@ -5,19 +5,74 @@
 import { statSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
-import { decodeSource, splitLines } from "../base/text.js";
+import { decodeSource, lineStarts } from "../base/text.js";
 import { RACY_WINDOW_MS } from "../index/read.js";
 
-/** Project files' lines as decoded for indexing, read once per query; null when unreadable, binary, special or too large. */
+/**
+ * Project files' lines as decoded for indexing (base/text.ts splitLines: no terminators, a
+ * trailing `\r` dropped), read once per query; null when a file is unreadable, binary, special or
+ * too large. A file is held as its text and its line starts, and a range is cut from it: a chunk's
+ * lines cost their own length, not a split of the whole file.
+ */
 export class SourceLines {
-  private readonly cache = new Map<string, string[] | null>();
+  private readonly cache = new Map<string, FileText | null>();
   constructor(private readonly root: string) {}
 
-  of(path: string): string[] | null {
-    let lines = this.cache.get(path);
-    if (lines === undefined) this.cache.set(path, (lines = cachedLines(join(this.root, path))));
-    return lines;
+  private file(path: string): FileText | null {
+    let file = this.cache.get(path);
+    if (file === undefined) this.cache.set(path, (file = cachedText(join(this.root, path))));
+    return file;
   }
+
+  /** Lines `from`..`to` (1-based, inclusive; clamped to the file), joined by `\n`. */
+  text(path: string, from: number, to: number): string | null {
+    const f = this.file(path);
+    if (f === null) return null;
+    const last = Math.min(to, f.lineCount);
+    if (last < from) return "";
+    if (!f.hasCR) return f.text.slice(f.starts[from - 1], lineEnd(f, last));
+    return this.lines(path, from, last)!.join("\n");
+  }
+
+  /** Lines `from`..`to` (1-based, inclusive; clamped to the file). */
+  lines(path: string, from: number, to: number): string[] | null {
+    const f = this.file(path);
+    if (f === null) return null;
+    const out: string[] = [];
+    for (let n = Math.max(1, from); n <= Math.min(to, f.lineCount); n++) out.push(lineOf(f, n));
+    return out;
+  }
+
+  /** Line `n` (1-based); null when the file has no such line or cannot be read. */
+  line(path: string, n: number): string | null {
+    const f = this.file(path);
+    return f === null || n < 1 || n > f.lineCount ? null : lineOf(f, n);
+  }
+}
+
+/** A file's decoded text with the offset each line starts at. */
+interface FileText {
+  readonly text: string;
+  readonly starts: readonly number[];
+  readonly lineCount: number;
+  readonly hasCR: boolean;
+}
+
+function fileText(text: string): FileText {
+  const starts = lineStarts(text);
+  // splitLines: a final newline opens no line, and an empty text has none.
+  const lineCount = text.length === 0 ? 0 : text.endsWith("\n") ? starts.length - 1 : starts.length;
+  return { text, starts, lineCount, hasCR: text.includes("\r") };
+}
+
+/** Where line n's text ends (before its `\n`). */
+function lineEnd(f: FileText, n: number): number {
+  return n < f.starts.length ? f.starts[n]! - 1 : f.text.length;
+}
+
+function lineOf(f: FileText, n: number): string {
+  const line = f.text.slice(f.starts[n - 1], lineEnd(f, n));
+  return line.endsWith("\r") ? line.slice(0, -1) : line;
 }
 
 /** Where a chunk's text is (the chunks row's columns): the file's lines contentStart..contentEnd, a cut from one line, or the text itself. */
@@ -41,10 +96,8 @@ export const CHUNK_PLACE_COLUMNS = "f.path, c.content_start_line AS contentStart
  */
 export function chunkContent(c: ChunkPlace, source: SourceLines): string | null {
   if (c.content !== null) return c.content;
-  const lines = source.of(c.path);
-  if (lines === null) return null;
-  if (c.cutFrom !== null) return (lines[c.contentStart - 1] ?? "").slice(c.cutFrom, c.cutTo ?? undefined);
-  return lines.slice(c.contentStart - 1, c.contentEnd).join("\n");
+  if (c.cutFrom !== null) return source.line(c.path, c.contentStart)?.slice(c.cutFrom, c.cutTo ?? undefined) ?? null;
+  return source.text(c.path, c.contentStart, c.contentEnd);
 }
 
 /**
@@ -54,34 +107,34 @@ export function chunkContent(c: ChunkPlace, source: SourceLines): string | null 
  * tick would not show). At most LINE_CACHE_FILES files and LINE_CACHE_BYTES, the least recently
  * used dropped first.
  */
-const LINE_CACHE = new Map<string, { readonly stamp: string; readonly lines: string[] | null; readonly bytes: number }>();
+const LINE_CACHE = new Map<string, { readonly stamp: string; readonly file: FileText | null; readonly bytes: number }>();
 const LINE_CACHE_FILES = 256;
 /** And at most this many bytes of source in all (a file over it is read every time). */
 const LINE_CACHE_BYTES = 32 * 1024 * 1024;
 let lineCacheBytes = 0;
 
-function cachedLines(abs: string): string[] | null {
+function cachedText(abs: string): FileText | null {
   const st = statSync(abs, { throwIfNoEntry: false });
   const stamp = st ? stampOf(st) : null;
   const hit = LINE_CACHE.get(abs);
   if (hit && stamp !== null && hit.stamp === stamp) {
     LINE_CACHE.delete(abs);
     LINE_CACHE.set(abs, hit);
-    return hit.lines;
+    return hit.file;
   }
   const read = readRegularFile(abs, { maxBytes: DEFAULT_MAX_FILE_BYTES, noFollow: true, expect: abs });
   const decoded = read.kind === "read" ? decodeSource(read.bytes) : null;
-  const lines = decoded?.kind === "text" ? splitLines(decoded.text) : null;
+  const file = decoded?.kind === "text" ? fileText(decoded.text) : null;
   dropCached(abs);
   if (read.kind === "read" && Date.now() - read.stat.mtimeMs > RACY_WINDOW_MS && read.stat.size <= LINE_CACHE_BYTES) {
-    LINE_CACHE.set(abs, { stamp: stampOf(read.stat), lines, bytes: read.stat.size });
+    LINE_CACHE.set(abs, { stamp: stampOf(read.stat), file, bytes: read.stat.size });
     lineCacheBytes += read.stat.size;
     while (LINE_CACHE.size > LINE_CACHE_FILES || lineCacheBytes > LINE_CACHE_BYTES) dropCached(LINE_CACHE.keys().next().value!);
   }
-  return lines;
+  return file;
 }
 
-/** What a file's cached lines are valid for: its mtime, size, inode and ctime. */
+/** What a file's cached text is valid for: its mtime, size, inode and ctime. */
 function stampOf(st: Stats): string {
   return `${st.mtimeMs}:${st.size}:${st.ino}:${st.ctimeMs}`;
 }

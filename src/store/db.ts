@@ -20,7 +20,7 @@ import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../synta
 const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.13.0";
+export const CURRENT_SCHEMA_VERSION = "1.14.0";
 /** Meta key: when the checker pass (query/checker.ts) last ran on this index; cleared by a full run without it. */
 export const CHECKER_META = "checker_ran";
 /** Meta key: set when a file's rows are replaced or removed after the pass last ran (its lines lost their verdicts); the pass clears it. */
@@ -569,7 +569,7 @@ export class Store {
   /**
    * Replaces the edges derived across files (`POTENTIAL_CALL`, `EXTENDS`, `IMPLEMENTS`,
    * `RE_EXPORTS`) whose source symbol lies in `fileIds` (every file when null) with `rows`
-   * [from_id, to_id, edge_type, resolution, call_line, context]. Only call inside `batch`.
+   * [from_id, to_id, edge_type, resolution, call_line]. Only call inside `batch`.
    */
   replaceDerivedEdges(fileIds: readonly number[] | null, rows: readonly unknown[][], implementsFrom: readonly string[] = []): void {
     // The checker pass's edges are not re-derived from rows: they go when either end's file is rewritten (ON DELETE CASCADE).
@@ -587,7 +587,7 @@ export class Store {
         ).run(files, JSON.stringify(implementsFrom));
       }
     }
-    this.batcher("edges", ["from_id", "to_id", "edge_type", "resolution", "call_line", "context"]).insert(rows);
+    this.batcher("edges", ["from_id", "to_id", "edge_type", "resolution", "call_line"]).insert(rows);
     // A site the resolver now links itself needs no checker edge beside it.
     this.sql(
       "DELETE FROM edges WHERE resolution = 'checker' AND EXISTS (SELECT 1 FROM edges h WHERE h.from_id = edges.from_id AND h.to_id = edges.to_id AND h.edge_type = edges.edge_type AND h.call_line IS edges.call_line AND h.resolution IS NOT 'checker')",
@@ -623,8 +623,8 @@ export class Store {
   }
 
   /** A call the checker resolved to its target, as a verified edge of resolution 'checker'. */
-  addCheckerEdge(fromId: number, toId: number, line: number, context: string): void {
-    this.sql("INSERT INTO edges (from_id, to_id, edge_type, resolution, call_line, context) VALUES (?, ?, 'POTENTIAL_CALL', 'checker', ?, ?)").run(fromId, toId, line, context);
+  addCheckerEdge(fromId: number, toId: number, line: number): void {
+    this.sql("INSERT INTO edges (from_id, to_id, edge_type, resolution, call_line) VALUES (?, ?, 'POTENTIAL_CALL', 'checker', ?)").run(fromId, toId, line);
   }
 
   /** The indexed size of each of `paths` that is indexed. */
@@ -803,9 +803,9 @@ export class Store {
     const calls = extraction.calls.map((c) => {
       const r = c.receiver;
       const name = r.kind === "typed" ? r.typeName : r.kind === "namespace" ? r.local : r.kind === "returned" ? r.producer : r.kind === "fixture" ? r.name : r.kind === "bare" ? null : r.className;
-      return [fileId, c.caller, c.callee, r.kind, name, r.kind === "typed" ? r.resolution : null, c.isNew ? 1 : 0, c.line, c.context];
+      return [fileId, c.caller, c.callee, r.kind, name, r.kind === "typed" ? r.resolution : null, c.isNew ? 1 : 0, c.line];
     });
-    this.batcher("calls", ["file_id", "caller", "callee", "receiver", "receiver_name", "resolution", "is_new", "line", "context"]).insert(calls);
+    this.batcher("calls", ["file_id", "caller", "callee", "receiver", "receiver_name", "resolution", "is_new", "line"]).insert(calls);
     const heritage = extraction.heritage.flatMap((h) => [
       ...(h.extends ? [[fileId, h.className, "extends", h.extends]] : []),
       ...h.implements.map((t) => [fileId, h.className, "implements", t]),

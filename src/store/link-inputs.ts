@@ -39,7 +39,6 @@ export interface CallRow {
   /** 1 for `new C()` (and a class's `C()` in Python), else 0. */
   isNew: number;
   line: number;
-  context: string;
 }
 
 export interface HeritageRow {
@@ -105,7 +104,7 @@ export function heritageFacts(db: Db, fileIds: readonly number[] | null): Herita
 
 export function callRows(db: Db, fileIds: readonly number[] | null): CallRow[] {
   const w = only(fileIds, "x.file_id");
-  return prepared(db, `SELECT x.file_id AS fileId, x.caller, x.callee, x.receiver, x.receiver_name AS receiverName, x.resolution, x.is_new AS isNew, x.line, x.context FROM calls x${w.sql} ORDER BY x.file_id, x.line, x.id`).all(
+  return prepared(db, `SELECT x.file_id AS fileId, x.caller, x.callee, x.receiver, x.receiver_name AS receiverName, x.resolution, x.is_new AS isNew, x.line FROM calls x${w.sql} ORDER BY x.file_id, x.line, x.id`).all(
     ...w.args,
   ) as CallRow[];
 }

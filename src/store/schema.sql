@@ -49,8 +49,7 @@ CREATE TABLE IF NOT EXISTS edges (
   to_id      INTEGER NOT NULL REFERENCES symbols(id) ON DELETE CASCADE,
   edge_type  TEXT NOT NULL,         -- POTENTIAL_CALL | IMPLEMENTS | EXTENDS | RE_EXPORTS | PARENT_OF
   resolution TEXT,
-  call_line  INTEGER,                -- POTENTIAL_CALL: the call site's line (one edge per site); NULL otherwise
-  context    TEXT                   -- unique per (from_id, to_id, edge_type, call_line): index/link.ts writes each once
+  call_line  INTEGER                 -- POTENTIAL_CALL: the call site's line (one edge per site, unique per (from_id, to_id, edge_type, call_line): index/link.ts writes each once; answers read its text from the file); NULL otherwise
 );
 
 -- The checker pass's verdicts (query/checker.ts, spec §10.3.2): how the TypeScript checker resolved
@@ -97,8 +96,7 @@ CREATE TABLE IF NOT EXISTS calls (
   receiver_name TEXT,               -- the class, type or namespace-import name the receiver refers to; for returned, the producing call's callee; for fixture, the fixture's name
   resolution    TEXT,               -- typed receivers: field_type | parameter_type | new_expression
   is_new        INTEGER NOT NULL DEFAULT 0,
-  line          INTEGER NOT NULL,
-  context       TEXT NOT NULL
+  line          INTEGER NOT NULL
 );
 
 -- `class A extends B implements C`: one row per relation.

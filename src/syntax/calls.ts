@@ -682,7 +682,6 @@ function classify(call: SyntaxNode, container: Container, file: FileEnv, locals:
     receiver,
     isNew,
     line,
-    context: (file.lines[line - 1] ?? "").trim(),
   });
   if (target.type === "identifier") {
     const name = target.text;

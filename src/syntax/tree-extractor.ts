@@ -143,7 +143,7 @@ export abstract class TreeExtractor {
   /** A call site; `name` is the called name's node (the site's line is where the name is written, as in a text search). */
   protected addCall(caller: string | null, callee: string, receiver: CallReceiver, isNew: boolean, name: SyntaxNode): void {
     const line = name.startPosition.row + 1;
-    this.calls.push({ caller, callee, receiver, isNew, line, context: (this.lines[line - 1] ?? "").trim() });
+    this.calls.push({ caller, callee, receiver, isNew, line });
   }
 
   protected slice(from: number, to: number): string {

@@ -158,8 +158,6 @@ export interface CallSite {
   /** `new Foo()` rather than a call. */
   readonly isNew: boolean;
   readonly line: number;
-  /** The trimmed source line of the call. */
-  readonly context: string;
 }
 
 export interface ClassHeritage {

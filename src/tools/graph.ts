@@ -4,7 +4,8 @@
 // in time (spec §9.0) and flag the whole answer when a refresh loses; mast_implementors stats and
 // flags each result instead.
 import { refreshFiles } from "../index/jit.js";
-import { POTENTIAL_LIMIT, SCAN_CHUNKS, barrelExports, declarationSignature, mentionPattern, siteText, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type PotentialMatch, type PotentialSet, type Target, type VerifiedCaller } from "../query/graph.js";
+import { POTENTIAL_LIMIT, SCAN_CHUNKS, barrelExports, declarationSignature, mentionPattern, siteText, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type PotentialMatch, type PotentialSet, type Target, type VerifiedCaller, type VerifiedSite, withContexts } from "../query/graph.js";
+import { SourceLines } from "../query/source.js";
 import { fitList } from "../base/budget.js";
 import { isTestPath, projectPath } from "../base/paths.js";
 import { isIndexEmpty, staleChecker } from "../query/search.js";
@@ -45,8 +46,8 @@ function unexamined(p: PotentialSet | null): { potential_unexamined_chunks?: num
 }
 
 /** Verified callers with the sites in test files after the others, each kept in the resolver's order (a cap then keeps source callers first). */
-function sourceFirst(callers: readonly VerifiedCaller[]): VerifiedCaller[] {
-  const depth = (c: VerifiedCaller) => c.depth ?? 1;
+function sourceFirst(callers: readonly VerifiedSite[]): VerifiedSite[] {
+  const depth = (c: VerifiedSite) => c.depth ?? 1;
   return [...callers].sort((a, b) => depth(a) - depth(b) || Number(isTestPath(a.file_path)) - Number(isTestPath(b.file_path)));
 }
 
@@ -193,7 +194,7 @@ export const callersTool = defineTool({
     const [first, ...others] = answer.target.sites;
     const potential = answer.potential?.matches ?? [];
     // The verified sites source files first (then by depth, path and line, the resolver's order), cut to the limit and to a byte budget, never silently.
-    const verified = fitList(sourceFirst(answer.verified), args.verified_limit, VERIFIED_BUDGET_BYTES).items;
+    const verified = fitList(withContexts(sourceFirst(answer.verified).slice(0, args.verified_limit), new SourceLines(ctx.config.project_root)), args.verified_limit, VERIFIED_BUDGET_BYTES).items;
     const { signature } = answer;
     return {
       declaration: first ? { ...declarationSite(first), ...(signature === null ? {} : { signature }) } : null,
@@ -296,7 +297,8 @@ export const renameImpactTool = defineTool({
       (a) => [...declarationFiles(a.target), ...a.verified.map((v) => v.file_path), ...a.potential.matches.map((p) => p.file_path), ...a.barrels.map((b) => b.file_path)],
     );
     const declarations: DeclarationSite[] = answer.target.sites.map(declarationSite);
-    const { verified, barrels } = answer;
+    const { barrels } = answer;
+    const verified = withContexts(answer.verified, new SourceLines(ctx.config.project_root));
     const potential = answer.potential.matches;
     const empty = declarations.length === 0 && verified.length === 0 && potential.length === 0 && barrels.length === 0;
     return {

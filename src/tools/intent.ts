@@ -13,7 +13,8 @@ import { DEFAULT_VERIFY_TIMEOUT_MS } from "../edit/verify.js";
 import { runIntent, type IntentResult, type PlanGap, type RenamePlanInput } from "../edit/intent.js";
 import { extensionInfo } from "../lang/languages.js";
 import { owningTsconfig } from "../query/checker-program.js";
-import { callersOf, notFound } from "../query/graph.js";
+import { callersOf, notFound, withContexts } from "../query/graph.js";
+import { SourceLines } from "../query/source.js";
 import { declaredParams, importRecorded, memberRisks, renameSites, type RenameSite } from "../query/rename-plan.js";
 import type { ToolContext } from "./context.js";
 import { DESTRUCTIVE, PROVENANCE_KEYS, defineTool } from "./define.js";
@@ -89,7 +90,7 @@ async function indexedTarget(ctx: ToolContext, symbol: string, file: string | un
   if (answer.target.sites.length > 1 && !filePath) {
     throw new MastError("AMBIGUOUS_SYMBOL", `'${symbol}' is declared ${answer.target.sites.length} times: ${answer.target.sites.map((s) => `${s.path}:${s.line}`).join(", ")}`, { hint: 'Name the declaring file: "file" in the intent.' });
   }
-  return { ...answer, decl, db, abs: (p: string) => resolve(root, p) };
+  return { ...answer, verified: withContexts(answer.verified, new SourceLines(root)), decl, db, abs: (p: string) => resolve(root, p) };
 }
 
 /** The rename plan on the index as it is once the files it names are fresh. */

@@ -31,7 +31,7 @@ export function dumpStore(graphDbPath: string, options: { integrity?: boolean } 
           "FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.line, s.name, s.kind",
       ),
       edges: q(
-        "SELECT ff.path AS from_path, a.name AS from_name, a.line AS from_line, tf.path AS to_path, b.name AS to_name, b.line AS to_line, e.edge_type, e.resolution, e.call_line, e.context " +
+        "SELECT ff.path AS from_path, a.name AS from_name, a.line AS from_line, tf.path AS to_path, b.name AS to_name, b.line AS to_line, e.edge_type, e.resolution, e.call_line " +
           "FROM edges e JOIN symbols a ON a.id = e.from_id JOIN files ff ON ff.id = a.file_id JOIN symbols b ON b.id = e.to_id JOIN files tf ON tf.id = b.file_id " +
           "ORDER BY from_path, from_line, from_name, to_path, to_line, to_name, edge_type",
       ),

@@ -84,11 +84,6 @@ describe("call sites", () => {
     ]);
   });
 
-  it("keeps the call line's text as context", () => {
-    const c = calls(SOURCE).calls.find((x) => x.callee === "findByEmail")!;
-    expect(c.context).toBe("this.users.findByEmail(req.email);");
-  });
-
   it("reads class heritage", () => {
     expect(calls(SOURCE).classes).toEqual([{ className: "AuthService", line: 5, extends: "BaseService", implements: ["Auth", "Disposable"] }]);
   });

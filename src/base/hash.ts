@@ -11,3 +11,15 @@ export function sha256(data: string | Uint8Array): string {
 
 /** The body hash of a declaration without a body (a C prototype, an abstract method): the empty text's. */
 export const NO_BODY_HASH = sha256("");
+
+/** Hex digits of a sha256 a hash key keeps: 52 bits, a safe integer. */
+const KEY_DIGITS = 13;
+
+/**
+ * A sha256's first 52 bits as an integer, which graph.db stores instead of the 64 hex characters
+ * (8 bytes at most, not 65): ordered as the hex strings are, and equal for distinct texts once in
+ * 2^52. Null stays null.
+ */
+export function hashKey<T extends string | null>(hex: T): T extends string ? number : null {
+  return (hex === null ? null : parseInt(hex.slice(0, KEY_DIGITS), 16)) as T extends string ? number : null;
+}

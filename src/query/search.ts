@@ -4,6 +4,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { pathRole, type PathRole } from "../base/paths.js";
+import { sha256 } from "../base/hash.js";
 import { splitTerms } from "../base/text.js";
 import { prepared, type Db } from "../store/db.js";
 import { scopeCondition, scopeFileIds, type ScopeInput } from "./scope.js";
@@ -86,7 +87,7 @@ interface Candidate {
 
 interface ChunkRow extends ChunkPlace {
   id: number;
-  chunk_id: string;
+  chunk_key: number;
   file_id: number;
   start_line: number;
   end_line: number;
@@ -202,7 +203,7 @@ function bm25Ranking(db: Db, query: string, scopeIds: number[] | null, pool: num
         `SELECT c.id AS id, bm25(chunk_words) AS score
          FROM chunk_words JOIN chunks c ON c.id = chunk_words.rowid${sourceOnly ? " JOIN files f ON f.id = c.file_id" : ""}
          WHERE chunk_words MATCH ? AND ${scope.sql}${sourceOnly ? " AND f.is_test = 0 AND c.chunk_type != 'doc'" : ""}
-         ORDER BY score ASC, c.chunk_id ASC LIMIT ?`,
+         ORDER BY score ASC, c.chunk_key ASC LIMIT ?`,
       )
       .all(expression, ...scope.params, pool) as Array<{ id: number; score: number }>;
     return rows.map((r, i) => ({ id: r.id, bm25: r.score, snippet: null, rrf: 0, bestRank: i + 1 }));
@@ -213,14 +214,14 @@ function bm25Ranking(db: Db, query: string, scopeIds: number[] | null, pool: num
 
 /**
  * How many more of FTS5's best matches the unscoped BM25 list takes than it keeps: equal scores
- * (the same text in several files) are ordered by chunk_id after the cut, as the joined query
+ * (the same text in several files) are ordered by chunk id after the cut, as the joined query
  * orders them, unless a group of equal scores straddles the cut by more than this.
  */
 const TIE_MARGIN = 64;
 
 /**
  * The `pool` best matches of an FTS index by `rank` (an expression over it, lower first), equal
- * ranks by chunk_id: FTS5's own best `pool + TIE_MARGIN` first, without reading a chunk row for
+ * ranks by chunk id: FTS5's own best `pool + TIE_MARGIN` first, without reading a chunk row for
  * every match (on a 300 MB tree a three-word query matches 80,000 chunks), then the cut. Unscoped
  * queries only: a scope filters on the chunk row.
  */
@@ -228,7 +229,7 @@ function ftsBest(db: Db, table: "chunk_words" | "identifier_fts", rank: string, 
   return prepared(
     db,
     `SELECT m.id AS id, m.score AS score FROM (SELECT rowid AS id, ${rank} AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY score ASC LIMIT ?) m
-     JOIN chunks c ON c.id = m.id ORDER BY m.score ASC, c.chunk_id ASC LIMIT ?`,
+     JOIN chunks c ON c.id = m.id ORDER BY m.score ASC, c.chunk_key ASC LIMIT ?`,
   ).all(expression, pool + TIE_MARGIN, pool) as Array<{ id: number; score: number }>;
 }
 
@@ -236,7 +237,7 @@ interface DeclexRank {
   /** 0: the whole name, same case; 1: the whole name, other case; 2: the last `.`-segment only. */
   tier: number;
   multiplicity: number;
-  chunkId: string;
+  chunkKey: number;
 }
 
 /** Ranker D's tokens: qualified chains whole (their parts are not tokens of their own), and symbol-shaped lone runs. */
@@ -262,7 +263,7 @@ function typeNameRanking(db: Db, query: string, scopeIds: number[] | null, pool:
   if (words.length === 0) return [];
   const scope = scopeCondition("c.file_id", scopeIds);
   const stmt = db
-    .prepare(`SELECT c.file_id FROM chunks c WHERE c.symbol_tail = ? AND c.chunk_type IN (SELECT value FROM json_each(?)) AND lower(c.symbol_name) = c.symbol_tail AND ${scope.sql} ORDER BY c.chunk_id`)
+    .prepare(`SELECT c.file_id FROM chunks c WHERE c.symbol_tail = ? AND c.chunk_type IN (SELECT value FROM json_each(?)) AND lower(c.symbol_name) = c.symbol_tail AND ${scope.sql} ORDER BY c.chunk_key`)
     .pluck();
   const found = words.map((w) => stmt.all(w, JSON.stringify(TYPE_CHUNKS), ...scope.params) as number[]).filter((ids) => ids.length > 0);
   return [...new Set(found.sort((a, b) => a.length - b.length).flat())].slice(0, pool);
@@ -276,12 +277,12 @@ function typeNameRanking(db: Db, query: string, scopeIds: number[] | null, pool:
 function declarationExactRanking(db: Db, tokens: readonly string[], scopeIds: number[] | null, pool: number): { ids: number[]; whole: boolean } {
   if (tokens.length === 0) return { ids: [], whole: false };
   const scope = scopeCondition("c.file_id", scopeIds);
-  const stmt = db.prepare(`SELECT c.id AS id, c.chunk_id AS chunkId, c.symbol_name AS name FROM chunks c WHERE c.symbol_tail = ? AND ${scope.sql}`);
+  const stmt = db.prepare(`SELECT c.id AS id, c.chunk_key AS chunkKey, c.symbol_name AS name FROM chunks c WHERE c.symbol_tail = ? AND ${scope.sql}`);
   const best = new Map<number, DeclexRank>();
   for (const token of tokens) {
     const isQualified = token.includes(".");
     const lower = token.toLowerCase();
-    const rows = stmt.all(lower.slice(lower.lastIndexOf(".") + 1), ...scope.params) as Array<{ id: number; chunkId: string; name: string }>;
+    const rows = stmt.all(lower.slice(lower.lastIndexOf(".") + 1), ...scope.params) as Array<{ id: number; chunkKey: number; name: string }>;
     const tierOf = (name: string): number | null => {
       if (name === token) return 0;
       if (name.toLowerCase() === lower) return 1;
@@ -295,7 +296,7 @@ function declarationExactRanking(db: Db, tokens: readonly string[], scopeIds: nu
       const tier = tiers[i];
       if (tier === null || tier === undefined) continue;
       const multiplicity = tier === 2 ? segments : wholes;
-      const entry = { tier, multiplicity, chunkId: rows[i]!.chunkId };
+      const entry = { tier, multiplicity, chunkKey: rows[i]!.chunkKey };
       const prev = best.get(rows[i]!.id);
       if (!prev || compareDeclex(entry, prev) < 0) best.set(rows[i]!.id, entry);
     }
@@ -308,7 +309,7 @@ function compareDeclex(a: DeclexRank, b: DeclexRank): number {
   if ((a.tier === 2) !== (b.tier === 2)) return a.tier === 2 ? 1 : -1;
   if (a.multiplicity !== b.multiplicity) return a.multiplicity - b.multiplicity;
   if (a.tier !== b.tier) return a.tier - b.tier;
-  return a.chunkId < b.chunkId ? -1 : a.chunkId > b.chunkId ? 1 : 0;
+  return a.chunkKey - b.chunkKey;
 }
 
 export function searchChunks(db: Db, input: SearchInput, options: SearchOptions): SearchResponse {
@@ -397,13 +398,13 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
         roleOf.get(a.id)! - roleOf.get(b.id)! ||
         b.rrf - a.rrf ||
         a.bestRank - b.bestRank ||
-        cmp(rows.get(a.id)!.chunk_id, rows.get(b.id)!.chunk_id),
+        rows.get(a.id)!.chunk_key - rows.get(b.id)!.chunk_key,
     )
     .filter((c) => {
       const row = rows.get(c.id)!;
       return (!input.chunk_type || row.chunk_type === input.chunk_type) && (!input.only_exported || row.is_exported === 1);
     });
-  const declexFire = declex.ids.length > 0 ? declexEffects(declex, options.rrfK, fused, rows, (id) => tierOf.get(id)! * 2 + roleOf.get(id)!) : undefined;
+  const declexFire = declex.ids.length > 0 ? declexEffects(db, declex, options.rrfK, fused, rows, (id) => tierOf.get(id)! * 2 + roleOf.get(id)!) : undefined;
   const { survivors, folded } = foldSplitParts(fused, rows);
   // A task's text wants files: each file's best chunk first, a file's second chunk only when no other file is left to name.
   const spread = task ? filesFirst(survivors, rows) : survivors;
@@ -429,12 +430,19 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
   return response;
 }
 
+/** A chunk's id (sha256 of `path:start_line`, `:n` added for the n-th further chunk starting on that line), from its row: graph.db keeps only its hash key. */
+function chunkIdOf(db: Db, row: ChunkRow): string {
+  const n = prepared(db, "SELECT count(*) FROM chunks WHERE file_id = ? AND start_line = ? AND id < ?").pluck().get(row.file_id, row.start_line, row.id) as number;
+  return sha256(n === 0 ? `${row.path}:${row.start_line}` : `${row.path}:${row.start_line}:${n}`);
+}
+
 /**
  * Ranker D's effect on one search: each of D's chunks (in D's order, the first 10) at its fused
  * rank with D and at the rank the same fusion gives without D's list — chunks D alone found have
  * none. Prefix candidates, fused after D, count on both sides.
  */
 function declexEffects(
+  db: Db,
   declex: { ids: number[]; whole: boolean },
   rrfK: number,
   fused: readonly Candidate[],
@@ -448,11 +456,11 @@ function declexEffects(
     .map((c) => ({ c, rest: { ...c, rrf: c.rrf - (dTerm.get(c.id) ?? 0) } }))
     .filter((w) => w.rest.rrf > 1e-12)
     .map((w) => ({ c: w.c, s: w.rest.rrf }))
-    .sort((a, b) => tierOf(a.c.id) - tierOf(b.c.id) || b.s - a.s || cmp(rows.get(a.c.id)!.chunk_id, rows.get(b.c.id)!.chunk_id));
+    .sort((a, b) => tierOf(a.c.id) - tierOf(b.c.id) || b.s - a.s || rows.get(a.c.id)!.chunk_key - rows.get(b.c.id)!.chunk_key);
   const rankWithout = new Map(without.map((w, i) => [w.c.id, i + 1]));
   const effects = declex.ids.slice(0, DECLEX_EFFECTS_CAP).map((id) => {
     const row = rows.get(id);
-    return { chunk_id: row?.chunk_id ?? String(id), symbol_name: row?.symbol_name ?? null, rank_with_d: rankWith.get(id) ?? null, rank_without_d: rankWithout.get(id) ?? null };
+    return { chunk_id: row ? chunkIdOf(db, row) : String(id), symbol_name: row?.symbol_name ?? null, rank_with_d: rankWith.get(id) ?? null, rank_without_d: rankWithout.get(id) ?? null };
   });
   const cut = declex.ids.length - effects.length;
   return { fired: true, top_match_channel: declex.whole ? "full" : "segment", candidate_count: declex.ids.length, window_effects: effects, ...(cut > 0 ? { _truncated: cut } : {}) };
@@ -536,7 +544,7 @@ function prefixCandidates(db: Db, name: string, scopeIds: number[] | null, pool:
   return db
     .prepare(
       `SELECT c.id FROM chunks c WHERE ((c.symbol_tail >= ? AND c.symbol_tail < ?) OR (c.symbol_name >= ? AND c.symbol_name < ?)) AND ${scope.sql}
-       ORDER BY length(c.symbol_name), c.chunk_id LIMIT ?`,
+       ORDER BY length(c.symbol_name), c.chunk_key LIMIT ?`,
     )
     .pluck()
     .all(lower, `${lower}\u{10FFFF}`, name, `${name}\u{10FFFF}`, ...scope.params, pool) as number[];
@@ -579,7 +587,7 @@ function nameTermRanking(db: Db, query: string, scopeIds: number[] | null, pool:
     .prepare(
       `SELECT c.id AS id FROM identifier_fts JOIN chunks c ON c.id = identifier_fts.rowid
        WHERE identifier_fts MATCH ? AND ${scope.sql}
-       ORDER BY bm25(identifier_fts, 1.0, 6.0) ASC, c.chunk_id ASC LIMIT ?`,
+       ORDER BY bm25(identifier_fts, 1.0, 6.0) ASC, c.chunk_key ASC LIMIT ?`,
     )
     .pluck()
     .all(expression, ...scope.params, pool) as number[];
@@ -768,7 +776,7 @@ function loadChunks(db: Db, ids: number[]): Map<number, ChunkRow> {
   if (ids.length === 0) return new Map();
   const rows = db
     .prepare(
-      `SELECT c.id, c.chunk_id, c.file_id, c.start_line, c.end_line, ${CHUNK_PLACE_COLUMNS}, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported, f.is_test, c.part
+      `SELECT c.id, c.chunk_key, c.file_id, c.start_line, c.end_line, ${CHUNK_PLACE_COLUMNS}, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported, f.is_test, c.part
        FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`,
     )
     .all(JSON.stringify(ids)) as ChunkRow[];
@@ -967,7 +975,7 @@ function suggest(db: Db, query: string, scopeIds: number[] | null, limit: number
       db
         .prepare(
           `SELECT c.symbol_name AS name, f.path FROM ${table} JOIN chunks c ON c.id = ${table}.rowid JOIN files f ON f.id = c.file_id
-           WHERE ${table} MATCH ? AND c.symbol_name IS NOT NULL AND ${chunkScope.sql} ORDER BY bm25(${table}), c.chunk_id LIMIT ?`,
+           WHERE ${table} MATCH ? AND c.symbol_name IS NOT NULL AND ${chunkScope.sql} ORDER BY bm25(${table}), c.chunk_key LIMIT ?`,
         )
         .all(expression, ...chunkScope.params, limit) as Array<{ name: string; path: string }>;
     named("chunk_words").forEach((h) => close(h.name) && add(h.name, h.path, "matched split query terms"));

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import { writeAtomic } from "../base/atomic.js";
 import { fileURLToPath } from "node:url";
-import { sha256 } from "../base/hash.js";
+import { hashKey, sha256 } from "../base/hash.js";
 import { isTestPath } from "../base/paths.js";
 import { extensionInfo } from "../lang/languages.js";
 import { identifierParts, splitTerms } from "../base/text.js";
@@ -20,7 +20,7 @@ import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../synta
 const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.14.0";
+export const CURRENT_SCHEMA_VERSION = "1.15.0";
 /** Meta key: when the checker pass (query/checker.ts) last ran on this index; cleared by a full run without it. */
 export const CHECKER_META = "checker_ran";
 /** Meta key: set when a file's rows are replaced or removed after the pass last ran (its lines lost their verdicts); the pass clears it. */
@@ -713,7 +713,7 @@ export class Store {
       const nameTerms = c.symbolName === null ? "" : splitTerms(c.symbolName).join(" ");
       // The file's own text is kept as its place in the file; a class outline's, which no file holds, as text.
       const place = c.inFile === null ? [c.contentStartLine + lineCount(c.content) - 1, null, null, c.content] : [c.inFile.endLine, c.inFile.cut?.[0] ?? null, c.inFile.cut?.[1] ?? null, null];
-      rows.push([id, c.chunkId, fileId, c.startLine, c.endLine, c.contentStartLine, ...place, c.chunkType, c.symbolName, symbolTail(c.symbolName), c.parentSymbol, c.isExported ? 1 : 0, c.part]);
+      rows.push([id, hashKey(c.chunkId), fileId, c.startLine, c.endLine, c.contentStartLine, ...place, c.chunkType, c.symbolName, symbolTail(c.symbolName), c.parentSymbol, c.isExported ? 1 : 0, c.part]);
       const searched = c.content.slice(c.searchStart, c.searchEnd);
       s.rows.set(id, [searched, identifierParts(searched), c.identifiers.join(" "), nameTerms]);
       chars += searched.length;
@@ -721,7 +721,7 @@ export class Store {
     }
     this.batcher("chunks", [
       "id",
-      "chunk_id",
+      "chunk_key",
       "file_id",
       "start_line",
       "end_line",
@@ -756,8 +756,8 @@ export class Store {
         s.isExported ? 1 : 0,
         s.signature,
         s.doc,
-        s.declarationHash,
-        s.bodyHash,
+        hashKey(s.declarationHash),
+        hashKey(s.bodyHash),
         s.parent,
         s.reExport?.module ?? null,
         s.reExport?.importedName ?? null,

@@ -34,8 +34,8 @@ CREATE TABLE IF NOT EXISTS symbols (
   is_exported      INTEGER NOT NULL DEFAULT 0,
   signature        TEXT,
   doc              TEXT,
-  declaration_hash TEXT,
-  body_hash        TEXT,
+  declaration_hash INTEGER,         -- base/hash.ts hashKey: the first 52 bits of sha256(signature)
+  body_hash        INTEGER,         --   ... and of sha256(body)
   parent_name      TEXT,            -- enclosing class for methods
   reexport_module  TEXT,            -- marker symbols (kind export): the module re-exported from
   reexport_name    TEXT,            -- ... and the name taken from it ('*' for a namespace)
@@ -111,7 +111,7 @@ CREATE TABLE IF NOT EXISTS chunks (
   -- Also the rowid of the chunk's FTS rows. AUTOINCREMENT: an id is never given twice, so "the chunks
   -- above id N" are always the ones written after it (the FTS indexes are kept in step by id ranges).
   id                 INTEGER PRIMARY KEY AUTOINCREMENT,
-  chunk_id           TEXT NOT NULL UNIQUE,  -- sha256(file_path + ":" + start_line)
+  chunk_key          INTEGER NOT NULL,      -- base/hash.ts hashKey of the chunk id, sha256(file_path + ":" + start_line[ + ":" + n]): ties are ordered by it
   file_id            INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
   start_line         INTEGER NOT NULL,
   end_line           INTEGER NOT NULL,

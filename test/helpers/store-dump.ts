@@ -23,8 +23,8 @@ export function dumpStore(graphDbPath: string, options: { integrity?: boolean } 
       // ino and stat_clean are how far a stat can be trusted (index/read.ts), not what was indexed.
       files: q("SELECT path, language, mtime, size, content_hash, line_count, has_syntax_errors FROM files ORDER BY path"),
       chunks: q(
-        "SELECT f.path, c.chunk_id, c.start_line, c.end_line, c.content_start_line, c.content_end_line, c.cut_from, c.cut_to, c.content, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported, c.part " +
-          "FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.start_line, c.chunk_id",
+        "SELECT f.path, c.chunk_key, c.start_line, c.end_line, c.content_start_line, c.content_end_line, c.cut_from, c.cut_to, c.content, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported, c.part " +
+          "FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.start_line, c.chunk_key",
       ),
       symbols: q(
         "SELECT f.path, s.name, s.kind, s.line, s.end_line, s.is_exported, s.signature, s.doc, s.declaration_hash, s.body_hash, s.parent_name, s.reexport_module, s.reexport_name, s.alias_of, s.params, s.return_type " +
@@ -66,7 +66,7 @@ function ftsDocs(store: Store, table: FtsTable): unknown[] {
   const v = vocab(store, table);
   return store.db
     .prepare(
-      `SELECT f.path, c.chunk_id, t.n FROM chunks c JOIN files f ON f.id = c.file_id LEFT JOIN (SELECT doc, count(*) AS n FROM ${v} GROUP BY doc) t ON t.doc = c.id ORDER BY f.path, c.start_line, c.chunk_id`,
+      `SELECT f.path, c.chunk_key, t.n FROM chunks c JOIN files f ON f.id = c.file_id LEFT JOIN (SELECT doc, count(*) AS n FROM ${v} GROUP BY doc) t ON t.doc = c.id ORDER BY f.path, c.start_line, c.chunk_key`,
     )
     .all();
 }

@@ -10,6 +10,7 @@ import { pathsStatAsStamped } from "../../src/index/read.js";
 import { runIndex, type IndexReport } from "../../src/index/run.js";
 import { readIndexJson, readManifest, statePaths } from "../../src/index/state.js";
 import { Store } from "../../src/store/db.js";
+import { sha256 } from "../../src/base/hash.js";
 import type { Chunk, FileExtraction } from "../../src/syntax/types.js";
 import { createToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
@@ -43,7 +44,7 @@ describe("full index", () => {
     expect(report).toMatchObject({ mode: "full", files_walked: 4, files_indexed: 4, parse_errors: 0, write_errors: 0, read_errors: 0, file_count: 4 });
     const paths = statePaths(join(p.root, ".mast"));
     const idx = readIndexJson(paths)!;
-    expect(idx.schema_version).toBe("1.14.0");
+    expect(idx.schema_version).toBe("1.15.0");
     expect(idx.file_count).toBe(4);
     expect(idx.chunk_count).toBe(report.chunk_count);
     expect(Object.keys(readManifest(paths))).toEqual(["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.ts"]);
@@ -432,7 +433,7 @@ describe("schema guard", () => {
     writeFileSync(paths.indexJson, JSON.stringify({ ...idx, schema_version: "0.9.0" }));
     const report = await index(p, "incremental");
     expect(report).toMatchObject({ mode: "full", schema_reset: true, files_indexed: 4 });
-    expect(readIndexJson(paths)!.schema_version).toBe("1.14.0");
+    expect(readIndexJson(paths)!.schema_version).toBe("1.15.0");
   });
 
   it("wipes a graph.db whose own schema version differs", async () => {
@@ -474,7 +475,7 @@ describe("a no-op incremental run", () => {
 /** An extraction of one chunk whose text is `name` (a function of that name on line `line`). */
 function extractionOf(name: string, line: number): FileExtraction {
   const content = `function ${name}() {}`;
-  const chunk: Chunk = { chunkId: `${name}:${line}`, startLine: line, endLine: line, content, contentStartLine: line, chunkType: "function", symbolName: name, parentSymbol: null, isExported: false, inFile: { endLine: line, cut: null }, searchStart: 0, searchEnd: content.length, part: 0, identifiers: [name] };
+  const chunk: Chunk = { chunkId: sha256(`${name}:${line}`), startLine: line, endLine: line, content, contentStartLine: line, chunkType: "function", symbolName: name, parentSymbol: null, isExported: false, inFile: { endLine: line, cut: null }, searchStart: 0, searchEnd: content.length, part: 0, identifiers: [name] };
   return { language: "typescript", chunks: [chunk], symbols: [], imports: [], calls: [], heritage: [], lineCount: line, hasSyntaxErrors: false };
 }
 

@@ -4,6 +4,7 @@
 // units; it never parses or resolves anything itself.
 import type { Db } from "../store/db.js";
 import { prepared } from "../store/db.js";
+import { callRows } from "../store/link-inputs.js";
 
 export interface FactFile {
   readonly id: number;
@@ -67,7 +68,9 @@ export function structuralFacts(db: Db): StructuralFacts {
     const to = byId.get(e.to_id);
     if (from && to) explained.add(`${from.file_id}:${e.line}:${to.name.slice(to.name.lastIndexOf(".") + 1)}`);
   }
-  const calls = prepared(db, "SELECT file_id, caller, callee, line FROM calls ORDER BY file_id, line, callee").all() as FactCall[];
+  const calls: FactCall[] = callRows(db, null)
+    .map((c) => ({ file_id: c.fileId, caller: c.caller, callee: c.callee, line: c.line }))
+    .sort((a, b) => a.file_id - b.file_id || a.line - b.line || (a.callee < b.callee ? -1 : a.callee > b.callee ? 1 : 0));
   return {
     files: prepared(db, "SELECT id, path, language, content_hash, size, line_count, has_syntax_errors FROM files ORDER BY path").all() as FactFile[],
     symbols,

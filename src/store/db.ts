@@ -14,13 +14,14 @@ import { isTestPath } from "../base/paths.js";
 import { extensionInfo } from "../lang/languages.js";
 import { identifierParts, splitTerms } from "../base/text.js";
 import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../syntax/types.js";
+import { packCalls, type CallSiteRow } from "./call-rows.js";
 
 // A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
 // for export names (~25 ms of every CLI start for `ignore` alone).
 const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.15.0";
+export const CURRENT_SCHEMA_VERSION = "1.16.0";
 /** Meta key: when the checker pass (query/checker.ts) last ran on this index; cleared by a full run without it. */
 export const CHECKER_META = "checker_ran";
 /** Meta key: set when a file's rows are replaced or removed after the pass last ran (its lines lost their verdicts); the pass clears it. */
@@ -689,7 +690,7 @@ export class Store {
     this.sql("DELETE FROM chunks WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM symbols WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM imports WHERE file_id = ?").run(fileId);
-    this.sql("DELETE FROM calls WHERE file_id = ?").run(fileId);
+    this.sql("DELETE FROM file_calls WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM heritage WHERE file_id = ?").run(fileId);
     // A verdict holds only for the content it was computed against: the file's lines wait for the next pass.
     this.sql("DELETE FROM checker_verdicts WHERE file_id = ?").run(fileId);
@@ -800,12 +801,14 @@ export class Store {
   }
 
   private insertCalls(fileId: number, extraction: FileExtraction): void {
-    const calls = extraction.calls.map((c) => {
+    const sites: CallSiteRow[] = extraction.calls.map((c) => {
       const r = c.receiver;
-      const name = r.kind === "typed" ? r.typeName : r.kind === "namespace" ? r.local : r.kind === "returned" ? r.producer : r.kind === "fixture" ? r.name : r.kind === "bare" ? null : r.className;
-      return [fileId, c.caller, c.callee, r.kind, name, r.kind === "typed" ? r.resolution : null, c.isNew ? 1 : 0, c.line];
+      const receiverName = r.kind === "typed" ? r.typeName : r.kind === "namespace" ? r.local : r.kind === "returned" ? r.producer : r.kind === "fixture" ? r.name : r.kind === "bare" ? null : r.className;
+      return { line: c.line, caller: c.caller, callee: c.callee, receiver: r.kind, receiverName, resolution: r.kind === "typed" ? r.resolution : null, isNew: c.isNew ? 1 : 0 };
     });
-    this.batcher("calls", ["file_id", "caller", "callee", "receiver", "receiver_name", "resolution", "is_new", "line"]).insert(calls);
+    // In line order (a stable sort: sites on one line keep the extractor's order).
+    sites.sort((a, b) => a.line - b.line);
+    if (sites.length > 0) this.sql("INSERT INTO file_calls(file_id, calls) VALUES (?, ?)").run(fileId, packCalls(sites));
     const heritage = extraction.heritage.flatMap((h) => [
       ...(h.extends ? [[fileId, h.className, "extends", h.extends]] : []),
       ...h.implements.map((t) => [fileId, h.className, "implements", t]),

@@ -1,7 +1,10 @@
 // The reads the call-graph derivation (index/link.ts) runs over the store: per-file symbols,
 // import bindings, class heritage and call sites, for some files (their ids) or for all (null),
 // and the set of files a change can reach. Pure reads; the derivation's writes are db.ts's.
+import { unpackCalls, type CallRow } from "./call-rows.js";
 import { prepared, type Db } from "./db.js";
+
+export type { CallRow } from "./call-rows.js";
 
 /** Restricts a query to the given file ids (`column IN (...)`), or to nothing when every file is read. */
 function only(fileIds: readonly number[] | null, column: string, joiner: "WHERE" | "AND" = "WHERE"): { sql: string; args: string[] } {
@@ -29,17 +32,6 @@ export interface ImportFactRow {
   target: number | null;
 }
 
-export interface CallRow {
-  fileId: number;
-  caller: string | null;
-  callee: string;
-  receiver: string;
-  receiverName: string | null;
-  resolution: string | null;
-  /** 1 for `new C()` (and a class's `C()` in Python), else 0. */
-  isNew: number;
-  line: number;
-}
 
 export interface HeritageRow {
   fileId: number;
@@ -102,11 +94,11 @@ export function heritageFacts(db: Db, fileIds: readonly number[] | null): Herita
   return prepared(db, `SELECT file_id AS fileId, class_name AS className, relation, target FROM heritage${w.sql} ORDER BY file_id, rowid`).all(...w.args) as HeritageRow[];
 }
 
+/** The files' call sites, by file and line (sites on one line in the extractor's order). */
 export function callRows(db: Db, fileIds: readonly number[] | null): CallRow[] {
   const w = only(fileIds, "x.file_id");
-  return prepared(db, `SELECT x.file_id AS fileId, x.caller, x.callee, x.receiver, x.receiver_name AS receiverName, x.resolution, x.is_new AS isNew, x.line FROM calls x${w.sql} ORDER BY x.file_id, x.line, x.id`).all(
-    ...w.args,
-  ) as CallRow[];
+  const packs = prepared(db, `SELECT x.file_id, x.calls FROM file_calls x${w.sql} ORDER BY x.file_id`).raw().all(...w.args) as Array<[number, string]>;
+  return packs.flatMap(([fileId, text]) => unpackCalls(fileId, text));
 }
 
 export function heritageRows(db: Db, fileIds: readonly number[] | null): HeritageRow[] {

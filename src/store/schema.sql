@@ -87,16 +87,15 @@ CREATE TABLE IF NOT EXISTS imports (
 
 -- Call sites and `new` expressions (the call graph's input): edges are derived from these rows,
 -- the symbols and the imports by index/link.ts after every run that changed any of them.
-CREATE TABLE IF NOT EXISTS calls (
-  id            INTEGER PRIMARY KEY,
-  file_id       INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
-  caller        TEXT,               -- enclosing declaration (`fn`, `Class.method`, `Class`); NULL at top level
-  callee        TEXT NOT NULL,
-  receiver      TEXT NOT NULL,      -- bare | this | super | typed | namespace | static | returned | implicit | fixture
-  receiver_name TEXT,               -- the class, type or namespace-import name the receiver refers to; for returned, the producing call's callee; for fixture, the fixture's name
-  resolution    TEXT,               -- typed receivers: field_type | parameter_type | new_expression
-  is_new        INTEGER NOT NULL DEFAULT 0,
-  line          INTEGER NOT NULL
+-- One row per file with call sites, packed (store/call-rows.ts): each site's line, caller (the
+-- enclosing declaration, `fn`, `Class.method`, `Class`; none at top level), callee, receiver (bare |
+-- this | super | typed | namespace | static | returned | implicit | fixture), receiver name (the
+-- class, type or namespace-import name the receiver refers to; for returned, the producing call's
+-- callee; for fixture, the fixture's name), resolution (typed receivers: field_type | parameter_type
+-- | new_expression) and whether it is a `new`.
+CREATE TABLE IF NOT EXISTS file_calls (
+  file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+  calls   TEXT NOT NULL
 );
 
 -- `class A extends B implements C`: one row per relation.
@@ -160,7 +159,6 @@ CREATE INDEX IF NOT EXISTS idx_edges_to         ON edges(to_id);
 CREATE INDEX IF NOT EXISTS idx_imports_file     ON imports(file_id);
 CREATE INDEX IF NOT EXISTS idx_imports_resolved ON imports(resolved_path);
 CREATE INDEX IF NOT EXISTS idx_chunks_file      ON chunks(file_id, start_line);
-CREATE INDEX IF NOT EXISTS idx_calls_file       ON calls(file_id);
 CREATE INDEX IF NOT EXISTS idx_heritage_file    ON heritage(file_id);
 CREATE INDEX IF NOT EXISTS idx_chunks_symbol    ON chunks(symbol_name);
 CREATE INDEX IF NOT EXISTS idx_chunks_tail      ON chunks(symbol_tail);

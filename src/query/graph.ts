@@ -386,8 +386,9 @@ export class PotentialMemo {
  * naming it in a doc comment alone is found by a scan of every chunk's text).
  */
 function mentionLines(db: Db, source: SourceLines, tails: readonly string[], docComments = false, budget: ScanBudget | null = null): MentionLine[] {
-  // identifier_fts also matches other forms of the name (stems, snake_case parts): a chunk whose
-  // text lacks the name as a word has no line naming it (a class outline's lines are the file's).
+  // identifier_fts also matches other forms of the name (stems, snake_case parts: `get_all` for
+  // `all`): a chunk whose text lacks the name as a word has no line naming it, and must not take a
+  // place in the scan's budget (a class outline's lines are the file's).
   const naming = `JOIN identifier_fts ON identifier_fts.rowid = c.id WHERE identifier_fts MATCH ?
          AND (c.chunk_type = 'class_shell' OR c.id IN (SELECT rowid FROM chunk_words WHERE chunk_words MATCH ?))`;
   const params = [ftsPhrases(tails), wordsNaming(tails)];
@@ -794,13 +795,12 @@ function ownDeclarationLines(db: Db, ids: readonly number[]): string[] {
 /** `path:line` of every declaration named by one of the tails (methods by their last segment) in these files. */
 function declarationLines(db: Db, tails: readonly string[], fileIds: readonly number[]): Set<string> {
   if (fileIds.length === 0) return new Set();
-  const rows = prepared(db, 
-      `SELECT f.path || ':' || s.line FROM symbols s JOIN files f ON f.id = s.file_id
-       WHERE s.name IN (SELECT value FROM json_each(?)) AND s.file_id IN (SELECT value FROM json_each(?)) AND s.kind != 'export'`,
-    )
-    .pluck()
-    .all(JSON.stringify(namesEndingIn(db, tails)), JSON.stringify(fileIds)) as string[];
-  return new Set(rows);
+  // By file, the names filtered here: a common tail (`constructor`) ends tens of thousands of names, and a lookup of each costs more than the files' symbols.
+  const rows = prepared(db, "SELECT f.path, s.line, s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id IN (SELECT value FROM json_each(?)) AND s.kind != 'export'")
+    .raw()
+    .all(JSON.stringify(fileIds)) as Array<[string, number, string]>;
+  const wanted = new Set(tails);
+  return new Set(rows.filter(([, , name]) => wanted.has(tailOf(name))).map(([path, line]) => `${path}:${line}`));
 }
 
 /** A verified call site and the declaration it calls: linkedElsewhere's rows. */

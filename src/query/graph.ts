@@ -10,7 +10,7 @@ import { reachableFiles } from "../store/link-inputs.js";
 import { LANGUAGE_SPECS, ProseReader, extensionInfo, isCommentLine, withoutCommentLines, type LanguageSpec } from "../lang/languages.js";
 import { CHECKER_META, prepared, type Db } from "../store/db.js";
 import { CHUNK_PLACE_COLUMNS, SourceLines, chunkContent, type ChunkPlace } from "./source.js";
-import { declaredName, namesEndingWith, qualifiedNames, requireIndexedFile, resolveThroughReExports, tailOf } from "./navigation.js";
+import { declaredName, methodOwnersOf, namesEndingWith, qualifiedNamesEndingIn, requireIndexedFile, resolveThroughReExports, tailOf } from "./navigation.js";
 
 /** Default cap on potential_matches (spec: 50); the real count goes to summary.potential_total. */
 export const POTENTIAL_LIMIT = 50;
@@ -720,9 +720,8 @@ class Likelihood {
     const owner = dot > 0 ? first.slice(0, dot) : null;
     this.namespaces = owner === null && declaringPath !== null ? namespaceNames(db, declaringPath) : new Set();
     this.ownerWords = owner === null ? [] : splitTerms(owner);
-    const owners = qualifiedNames(db).methodOwners;
     const others = new Set<string>();
-    for (const t of tails) for (const o of owners.get(t) ?? []) if (o !== owner) others.add(o);
+    for (const t of tails) for (const o of methodOwnersOf(db, t)) if (o !== owner) others.add(o);
     this.otherOwnerWords = [...others].map((o) => splitTerms(o));
     const alternatives = alternation(tails);
     // The receiver's last identifier before `.name(` (`c.req.header(` → req, `this.x(` → this).
@@ -774,8 +773,7 @@ function namespaceNames(db: Db, path: string): Set<string> {
 
 /** The declarations' names whose last segment is one of `tails`: each tail and its qualified names (`get`, `Store.get`, `Cache.get`), for index lookups. */
 function namesEndingIn(db: Db, tails: readonly string[]): string[] {
-  const { byTail } = qualifiedNames(db);
-  return tails.flatMap((t) => [t, ...(byTail.get(t) ?? [])]);
+  return tails.flatMap((t) => [t, ...qualifiedNamesEndingIn(db, t)]);
 }
 
 

@@ -6,7 +6,7 @@ import { MastError } from "../base/errors.js";
 import { comparePaths, projectPath } from "../base/paths.js";
 import { MAX_INHERITANCE_DEPTH } from "../index/link.js";
 import { extensionInfo } from "../lang/languages.js";
-import { derivedOnce, prepared, type Db } from "../store/db.js";
+import { prepared, type Db } from "../store/db.js";
 import type { ParamRecord } from "../syntax/types.js";
 import { scopeCondition, scopeFileIds } from "./scope.js";
 import { isIndexEmpty } from "./search.js";
@@ -328,7 +328,7 @@ export function namesEndingWith(db: Db, name: string, fileId: number | null = nu
       .all(fileId, name, name, name) as string[];
   }
   // The qualified names by last segment, kept per connection while the data stands (not a scan of every symbol per call).
-  const candidates = (qualifiedNames(db).byTail.get(tailOf(name)) ?? []).filter((q) => q.length > name.length + 1 && q.endsWith(`.${name}`));
+  const candidates = qualifiedNamesEndingIn(db, tailOf(name)).filter((q) => q.length > name.length + 1 && q.endsWith(`.${name}`));
   if (candidates.length === 0) return [];
   return db.prepare("SELECT DISTINCT name FROM symbols WHERE name IN (SELECT value FROM json_each(?)) AND kind != 'export' ORDER BY name").pluck().all(JSON.stringify(candidates)) as string[];
 }
@@ -338,26 +338,14 @@ export function tailOf(name: string): string {
   return name.slice(name.lastIndexOf(".") + 1);
 }
 
-/**
- * Every qualified name (`Class.method`, `ns.f`, `outer.inner`) by its last segment, and the types
- * declaring a method of each name (`header` → Context, HonoRequest): one read of the names, kept
- * until the index changes.
- */
-export function qualifiedNames(db: Db): { readonly byTail: ReadonlyMap<string, readonly string[]>; readonly methodOwners: ReadonlyMap<string, ReadonlySet<string>> } {
-  return derivedOnce(db, "qualified names", () => {
-    const byTail = new Map<string, string[]>();
-    const methodOwners = new Map<string, Set<string>>();
-    for (const [name, parent] of prepared(db, "SELECT DISTINCT name, CASE WHEN kind = 'method' THEN parent_name END FROM symbols WHERE instr(name, '.') > 0").raw().all() as Array<[string, string | null]>) {
-      const tail = tailOf(name);
-      const names = byTail.get(tail) ?? byTail.set(tail, []).get(tail)!;
-      if (!names.includes(name)) names.push(name);
-      if (parent !== null && name.startsWith(`${parent}.`)) {
-        const member = name.slice(parent.length + 1);
-        (methodOwners.get(member) ?? methodOwners.set(member, new Set()).get(member)!).add(parent);
-      }
-    }
-    return { byTail, methodOwners };
-  });
+/** The qualified names (`Class.method`, `ns.f`, `outer.inner`) whose last segment is `tail`, by symbols.tail's index. */
+export function qualifiedNamesEndingIn(db: Db, tail: string): string[] {
+  return prepared(db, "SELECT DISTINCT name FROM symbols WHERE tail = ?").pluck().all(tail) as string[];
+}
+
+/** The types declaring a method named `member` (`header` → Context, HonoRequest). */
+export function methodOwnersOf(db: Db, member: string): string[] {
+  return prepared(db, "SELECT DISTINCT parent_name FROM symbols WHERE tail = ? AND kind = 'method' AND name = parent_name || '.' || tail").pluck().all(member) as string[];
 }
 
 /** The one declared name that ends with `.name` when exactly one does (a member or a nested declaration named without its owners), else null. */

@@ -21,7 +21,7 @@ import { packCalls, type CallSiteRow } from "./call-rows.js";
 const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.16.0";
+export const CURRENT_SCHEMA_VERSION = "1.17.0";
 /** Meta key: when the checker pass (query/checker.ts) last ran on this index; cleared by a full run without it. */
 export const CHECKER_META = "checker_ran";
 /** Meta key: set when a file's rows are replaced or removed after the pass last ran (its lines lost their verdicts); the pass clears it. */
@@ -750,6 +750,7 @@ export class Store {
       rows.push([
         id,
         s.name,
+        s.name.includes(".") ? s.name.slice(s.name.lastIndexOf(".") + 1) : null,
         s.kind,
         fileId,
         s.line,
@@ -776,6 +777,7 @@ export class Store {
     this.batcher("symbols", [
       "id",
       "name",
+      "tail",
       "kind",
       "file_id",
       "line",

@@ -27,6 +27,7 @@ CREATE TABLE IF NOT EXISTS files (
 CREATE TABLE IF NOT EXISTS symbols (
   id               INTEGER PRIMARY KEY,
   name             TEXT NOT NULL,
+  tail             TEXT,            -- a qualified name's last segment (`Class.method` -> method); NULL for a plain name
   kind             TEXT NOT NULL,   -- function | class | interface | type | const | variable | enum | namespace | method | export
   file_id          INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
   line             INTEGER NOT NULL,
@@ -154,6 +155,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS identifier_fts USING fts5(
 
 CREATE INDEX IF NOT EXISTS idx_symbols_lookup   ON symbols(name, file_id, line, kind);
 CREATE INDEX IF NOT EXISTS idx_symbols_file     ON symbols(file_id);
+CREATE INDEX IF NOT EXISTS idx_symbols_tail     ON symbols(tail) WHERE tail IS NOT NULL;
 CREATE INDEX IF NOT EXISTS idx_edges_from       ON edges(from_id);
 CREATE INDEX IF NOT EXISTS idx_edges_to         ON edges(to_id);
 CREATE INDEX IF NOT EXISTS idx_imports_file     ON imports(file_id);

@@ -21,7 +21,7 @@ const BASE_FILES: Record<string, string> = {
   "node_modules/pkg/index.js": "module.exports = 1;\n",
 };
 const BASE_INDEXED = ["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.ts"];
-const SCHEMA_VERSION = "1.16.0";
+const SCHEMA_VERSION = "1.17.0";
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 const space = tempSpace(BASE_FILES);
@@ -608,11 +608,14 @@ describe("crash recovery and concurrency (400-file project)", () => {
   it("an index killed with SIGKILL mid-run commits nothing, status says interrupted_run, and the next incremental run builds it all", async () => {
     const state = tempDir("mast-cli-killed-");
     const graphDb = join(state, "graph.db");
-    const run = spawnMast(["index", big.root, "--state-dir", state, "--json"]);
+    const run = spawnMast(["index", big.root, "--state-dir", state, "--json", "--show-progress"]);
     const deadline = Date.now() + 20_000;
-    // Rows are being written once the run's write-ahead log grows past 1 MB.
-    const walBytes = () => statSync(`${graphDb}-wal`, { throwIfNoEntry: false })?.size ?? 0;
-    while (walBytes() < 1_000_000 && Date.now() < deadline && run.child.exitCode === null) await new Promise((r) => setTimeout(r, 10));
+    // Rows are being written once half the files are parsed (the bar's line per 10%); the run commits only after the last.
+    let halfway = false;
+    run.child.stderr!.on("data", (d: string) => {
+      for (const [, done, total] of String(d).matchAll(/(\d+)\/(\d+) files/g)) if (Number(done) * 2 >= Number(total) && Number(done) < Number(total)) halfway = true;
+    });
+    while (!halfway && Date.now() < deadline && run.child.exitCode === null) await new Promise((r) => setTimeout(r, 5));
     run.child.kill("SIGKILL");
     const killed = await run.done;
     expect(killed.signal, `the index finished before it could be killed: ${killed.stdout.slice(0, 200)}`).toBe("SIGKILL");

@@ -12,6 +12,11 @@ export function sha256(data: string | Uint8Array): string {
 /** The body hash of a declaration without a body (a C prototype, an abstract method): the empty text's. */
 export const NO_BODY_HASH = sha256("");
 
+/** A chunk's id: sha256 of `path:line`, `:n` added for the n-th further chunk starting on that line. */
+export function chunkId(path: string, line: number, n: number): string {
+  return sha256(n === 0 ? `${path}:${line}` : `${path}:${line}:${n}`);
+}
+
 /** Hex digits of a sha256 a hash key keeps: 52 bits, a safe integer. */
 const KEY_DIGITS = 13;
 

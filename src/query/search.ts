@@ -4,7 +4,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { pathRole, type PathRole } from "../base/paths.js";
-import { sha256 } from "../base/hash.js";
+import { chunkId } from "../base/hash.js";
 import { splitTerms } from "../base/text.js";
 import { derivedOnce, prepared, type Db } from "../store/db.js";
 import { scopeCondition, scopeFileIds, type ScopeInput } from "./scope.js";
@@ -433,7 +433,7 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
 /** A chunk's id (sha256 of `path:start_line`, `:n` added for the n-th further chunk starting on that line), from its row: graph.db keeps only its hash key. */
 function chunkIdOf(db: Db, row: ChunkRow): string {
   const n = prepared(db, "SELECT count(*) FROM chunks WHERE file_id = ? AND start_line = ? AND id < ?").pluck().get(row.file_id, row.start_line, row.id) as number;
-  return sha256(n === 0 ? `${row.path}:${row.start_line}` : `${row.path}:${row.start_line}:${n}`);
+  return chunkId(row.path, row.start_line, n);
 }
 
 /**

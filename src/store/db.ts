@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { hashKey, sha256 } from "../base/hash.js";
 import { isTestPath } from "../base/paths.js";
 import { extensionInfo } from "../lang/languages.js";
-import { identifierParts, splitTerms } from "../base/text.js";
+import { identifierParts, lineStarts, splitTerms } from "../base/text.js";
 import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../syntax/types.js";
 import { packCalls, type CallSiteRow } from "./call-rows.js";
 
@@ -713,7 +713,7 @@ export class Store {
     for (const c of chunks) {
       const nameTerms = c.symbolName === null ? "" : splitTerms(c.symbolName).join(" ");
       // The file's own text is kept as its place in the file; a class outline's, which no file holds, as text.
-      const place = c.inFile === null ? [c.contentStartLine + lineCount(c.content) - 1, null, null, c.content] : [c.inFile.endLine, c.inFile.cut?.[0] ?? null, c.inFile.cut?.[1] ?? null, null];
+      const place = c.inFile === null ? [c.contentStartLine + lineStarts(c.content).length - 1, null, null, c.content] : [c.inFile.endLine, c.inFile.cut?.[0] ?? null, c.inFile.cut?.[1] ?? null, null];
       rows.push([id, hashKey(c.chunkId), fileId, c.startLine, c.endLine, c.contentStartLine, ...place, c.chunkType, c.symbolName, symbolTail(c.symbolName), c.parentSymbol, c.isExported ? 1 : 0, c.part]);
       const searched = c.content.slice(c.searchStart, c.searchEnd);
       s.rows.set(id, [searched, identifierParts(searched), c.identifiers.join(" "), nameTerms]);
@@ -827,13 +827,6 @@ export class Store {
     }
     return b;
   }
-}
-
-/** Lines of a text split on `\n`. */
-function lineCount(text: string): number {
-  let n = 1;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
-  return n;
 }
 
 /** The lower-cased last '.'-segment of a symbol name: `AuthService.validate` → `validate`. */

@@ -2,7 +2,7 @@
 // the split rule, the context_lines expansion, the per-chunk character cap and chunk ids — with
 // every non-blank line in some chunk (lines no draft covers become blocks), and the class shell's
 // outline built from its lines (members by their signatures, everything else verbatim).
-import { sha256 } from "../base/hash.js";
+import { chunkId } from "../base/hash.js";
 import { MAX_CHUNK_CHARS, SPLIT_OVERLAP_LINES, type Chunk, type ChunkType } from "./types.js";
 
 export interface ChunkDraft {
@@ -186,7 +186,7 @@ export function materializeChunks(filePath: string, source: SourceLines, drafts:
   const idFor = (line: number) => {
     const n = idsUsed.get(line) ?? 0;
     idsUsed.set(line, n + 1);
-    return sha256(n === 0 ? `${filePath}:${line}` : `${filePath}:${line}:${n}`);
+    return chunkId(filePath, line, n);
   };
   for (const draft of withUncovered(source.lines, drafts)) {
     const base = {

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/index/run.js";
 import type { SearchResponse } from "../../src/query/search.js";
 import { identifierParts, splitTerms } from "../../src/base/text.js";
-import { ftsExpression, identifierChains, symbolShapedTokens, wordSnippet } from "../../src/query/search.js";
+import { ftsExpression, identifierChains, searchChunks, symbolShapedTokens, wordSnippet } from "../../src/query/search.js";
+import { chunkId } from "../../src/base/hash.js";
 import { createToolContext, type ToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
@@ -115,6 +116,14 @@ describe("mast_search ranking", () => {
   it("finds a declaration by words from its doc comment", async () => {
     const r = await search({ query: "kebab case", limit: 3 });
     expect(r.results[0]).toMatchObject({ file_path: "src/util/strings.ts", symbol_name: "toKebabCase", start_line: 2, end_line: 4 });
+  });
+
+  it("names ranker D's chunks in telemetry by their full chunk id, computed from the row", () => {
+    const r = searchChunks(ctx.store().db, { query: "validateSession", limit: 5 }, { projectRoot: project.root, rrfK: 60, declarationExactRanker: true });
+    expect(r.declex!.window_effects.slice(0, 2).map((e) => [e.symbol_name, e.chunk_id])).toEqual([
+      ["validateSession", chunkId("lib/legacy.js", 1, 0)],
+      ["AuthService.validateSession", chunkId("src/auth/service.ts", 8, 0)],
+    ]);
   });
 
   it("reaches a ranker-D-only hit with a null match_score and no snippet", async () => {

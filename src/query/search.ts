@@ -415,10 +415,15 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
   }
   // The results' text, read from their files.
   const source = new SourceLines(options.projectRoot);
-  const texts = new Map(kept.map((k) => [k.candidate.id, chunkContent(rows.get(k.candidate.id)!, source) ?? ""]));
+  const read = new Map(kept.map((k) => [k.candidate.id, chunkContent(rows.get(k.candidate.id)!, source)]));
+  const texts = new Map([...read].map(([id, text]) => [id, text ?? ""]));
   addSnippets(input.query, kept.map((k) => k.candidate), texts);
   const results = kept.map((entry, i) => toResult(entry.candidate, rows.get(entry.candidate.id)!, texts.get(entry.candidate.id)!, i + 1, entry.related));
   flagStale(db, results, options.projectRoot);
+  // A file that can no longer be read as the regular file indexed (gone, replaced by a symlink) gives no text: stale too.
+  kept.forEach((k, i) => {
+    if (read.get(k.candidate.id) === null) results[i]!.stale = true;
+  });
   const more = spread === survivors ? [] : moreFiles(spread, rows, results, neighbourFiles(db, results.slice(0, NEIGHBOUR_HITS)));
   const weak = task && results.length > 0 && byPath.length === 0 && onlyCommonWords(db, proseWords(input.query));
   const response: SearchResponse = { results, ...(more.length > 0 ? { more_files: more } : {}), ...(weak ? { low_confidence: true as const } : {}), ...(declexFire ? { declex: declexFire } : {}) };

@@ -1,7 +1,7 @@
 // mast_search through the registry against a real index: ranking (BM25 + ranker D), scope and
 // post filters, shell/method dedup with backfill, stale flags, suggestions, index_empty, and
 // FTS5 syntax in user text searched literally.
-import { utimesSync } from "node:fs";
+import { mkdirSync, renameSync, symlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/index/run.js";
@@ -306,5 +306,27 @@ describe("query helpers", () => {
     expect(identifierChains("a".repeat(1000))).toEqual({ qualified: [], plain: ["a".repeat(1000)] });
     expect(identifierChains("ab.".repeat(333)).qualified).toEqual(["ab.".repeat(333).slice(0, -1)]);
     expect(identifierChains(".".repeat(1000))).toEqual({ qualified: [], plain: [] });
+  });
+});
+
+describe("a result whose file is no longer the regular file indexed", () => {
+  it("has no text and says stale, though its stat (through a symlink) still matches: the text outside the project is never read", async () => {
+    const p = makeProject({ "src/a.ts": "export function tokenRefresher() {\n  return 1;\n}\n" });
+    try {
+      await runIndex(p.config(), { mode: "full" });
+      // The directory moves (the file keeps its inode, mtime and ctime) and a symlink stands where the file was.
+      renameSync(join(p.root, "src"), join(p.root, "moved"));
+      mkdirSync(join(p.root, "src"));
+      symlinkSync(join(p.root, "moved", "a.ts"), join(p.root, "src", "a.ts"));
+      const c = createToolContext(p.config());
+      try {
+        const r = (await callTool(c, "mast_search", { query: "tokenRefresher", limit: 1 })) as SearchResponse;
+        expect(r.results.map((x) => [x.file_path, x.content, x.stale])).toEqual([["src/a.ts", "", true]]);
+      } finally {
+        c.close();
+      }
+    } finally {
+      p.cleanup();
+    }
   });
 });

@@ -15,7 +15,7 @@ import { declaredName, methodOwnersOf, namesEndingWith, qualifiedNamesEndingIn, 
 /** Default cap on potential_matches (spec: 50); the real count goes to summary.potential_total. */
 export const POTENTIAL_LIMIT = 50;
 /** The chunks naming a target a reader's potential-line scan reads at most (PotentialOptions.scanChunks). */
-export const SCAN_CHUNKS = 2_000;
+export const SCAN_CHUNKS = 500;
 /** The bytes a potential line takes on average within the cap (`limit` lines of this many: a few long lines do not crowd out the rest). */
 const POTENTIAL_LINE_BYTES = 100;
 /** A site's text longer than this is clipped around the name (`…` marks each cut), as `rg --max-columns` would. */

@@ -307,6 +307,7 @@ async function measureSize(mb, queries) {
         code_files: tree.code_files,
         copies: tree.copies,
         indexed_files: report.files_indexed ?? null,
+        full_phases_ms: report.phases_ms ?? null,
         full_s: round(full.wallMs / 1000, 1),
         peak_rss_mb: round(full.rssKb / 1024, 0),
         state_bytes: dbBytes,

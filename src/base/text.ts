@@ -66,7 +66,8 @@ export function splitTerms(query: string): string[] {
  * The words inside a text's compound identifiers (camelCase, acronyms, digits, `_`, `$`), space-
  * separated: `hashPassword(MAX_RETRIES, x)` → `hash password max retries`. chunk_words holds these
  * beside the whole tokens its tokenizer reads from the text itself (`hashpassword`, `max_retries`),
- * so a search word reaches the identifiers it is part of. One pass; a lone word adds nothing.
+ * so a search word reaches the identifiers it is part of, and a name behind `_` or `$` its bare
+ * self (`_PGFloat` → `pg float pgfloat`). One pass; a lone word adds nothing.
  */
 export function identifierParts(text: string): string {
   const out: string[] = [];
@@ -89,7 +90,14 @@ export function identifierParts(text: string): string {
       }
       prev = c;
     }
-    if (compound) for (const word of splitTerms(text.slice(start, i))) out.push(word);
+    const words = compound ? splitTerms(text.slice(start, i)) : [];
+    for (const word of words) out.push(word);
+    // A name behind `_` or `$` (`_PGFloat`, `$scope`) is also its bare self: a search word begins it.
+    const c0 = text.charCodeAt(start);
+    if (c0 === 95 || c0 === 36) {
+      const bare = text.slice(start, i).replace(/^[_$]+|[_$]+$/g, "").toLowerCase();
+      if (bare !== "" && !/[_$]/.test(bare) && !words.includes(bare)) out.push(bare);
+    }
   }
   return out.join(" ");
 }

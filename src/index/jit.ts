@@ -124,7 +124,7 @@ async function refreshOnce(store: Store, config: ResolvedConfig, names: readonly
       // a path that went re-resolves every import.
       for (const r of rewrites) store.replaceFileRows({ path: r.path, language: r.outcome.language, ...r.outcome.stamp }, r.outcome.extraction);
       for (const f of removals) store.removeFileRows(f.path);
-      rederive(store, resolve, { rewritten: rewrites.map((r) => r.row.id), pathsChanged: removals.length > 0 });
+      rederive(store, resolve, { rewritten: rewrites.map((r) => r.row.id), pathsChanged: removals.map((f) => f.path) });
     });
   } catch (err) {
     if (!isBusy(err)) throw err;

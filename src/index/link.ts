@@ -8,7 +8,7 @@ import { posix } from "node:path";
 import { LANGUAGE_SPECS, languageSpec } from "../lang/languages.js";
 import { RECEIVER_TYPE } from "../lang/spec.js";
 import type { Db, Store } from "../store/db.js";
-import { callRows, fileIdsByPaths, fileRows, filesOfLanguages, heritageFacts, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, symbolSignature, type CallRow } from "../store/link-inputs.js";
+import { fileIdsByPaths, forEachCallRow, fileRows, filesOfLanguages, heritageFacts, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, symbolSignature, type CallRow } from "../store/link-inputs.js";
 import { DEFAULT_EXPORT_NAME, MODULE_SYMBOL } from "../syntax/types.js";
 
 interface Sym {
@@ -596,25 +596,32 @@ function resolveProducer(g: Graph, fileId: number, path: string, depth = 0): Sym
 
 type EdgeRow = [from: number, to: number, type: string, resolution: string | null, line: number | null];
 
-/** Every derived edge whose source lies in the given files (all files when null). */
-function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null): EdgeRow[] {
-  const edges: EdgeRow[] = [];
-  const seen = new Set<string>();
+/**
+ * Every derived edge whose source lies in the given files (all files when null), handed to `emit`
+ * as it is found (a whole tree derives millions: they are written as they come, not held).
+ */
+function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null, emit: (e: EdgeRow) => void): void {
+  let seen = new Set<string>();
   const add = (e: EdgeRow) => {
     const key = `${e[0]} ${e[1]} ${e[2]} ${e[4]}`;
     if (!seen.has(key)) {
       seen.add(key);
-      edges.push(e);
+      emit(e);
     }
   };
-  const calls = callRows(db, fileIds);
-  for (const c of calls) {
+  // A call edge starts at a declaration of the site's file: only two sites of one file can make the same edge.
+  let file = -1;
+  forEachCallRow(db, fileIds, (c) => {
+    if (c.fileId !== file) {
+      file = c.fileId;
+      seen = new Set();
+    }
     const from = g.declaredIn(c.fileId, c.caller ?? MODULE_SYMBOL);
     const hit = from ? resolveCall(g, c) : null;
     if (from && hit) add([from.id, hit.target.id, "POTENTIAL_CALL", hit.resolution, c.line]);
-  }
-  const heritage = heritageRows(db, fileIds);
-  for (const h of heritage) {
+  });
+  seen = new Set();
+  for (const h of heritageRows(db, fileIds)) {
     const from = g.declaredIn(h.fileId, h.className);
     const to = g.resolveName(h.fileId, h.target);
     if (from && to && TYPE_KINDS.has(to.sym.kind)) add([from.id, to.sym.id, h.relation === "extends" ? "EXTENDS" : "IMPLEMENTS", null, null]);
@@ -629,7 +636,6 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null): EdgeR
       if (sym) add([m.id, sym.id, "RE_EXPORTS", null, null]);
     }
   }
-  return edges;
 }
 
 /**
@@ -708,13 +714,17 @@ function structuralImplements(g: Graph, db: Db, fileIds: readonly number[] | nul
  * The files whose edges a change to `changed` can alter before following imports: with them, the
  * package files they are submodules of and the rest of their packages (directory-scoped
  * languages). A structural language's IMPLEMENTS pairs reach further, and are derived for either
- * side in scope (`structuralImplements`). With `pathsChanged` (a file came or went, its rows may be
- * gone already) every file of the directory-scoped and structural languages.
+ * side in scope (`structuralImplements`). A path that came or went (`pathsChanged`; a gone one's
+ * rows, and so its package, are gone already) brings in the directory-scoped files of its
+ * directory: its package mates, whose names and method sets it added to or took from.
  */
-function expandScope(db: Db, changed: readonly number[], pathsChanged: boolean, packages: ReadonlyMap<number, number[]>): number[] {
+function expandScope(db: Db, changed: readonly number[], pathsChanged: readonly string[], packages: ReadonlyMap<number, number[]>): number[] {
   const rows = fileRows(db, changed);
   const out = new Set(changed);
-  if (pathsChanged) for (const f of filesOfLanguages(db, [...STRUCTURAL, ...DIRECTORY_SCOPED])) out.add(f.id);
+  if (pathsChanged.length > 0) {
+    const dirs = new Set(pathsChanged.map((p) => posix.dirname(p)));
+    for (const f of filesOfLanguages(db, [...STRUCTURAL, ...DIRECTORY_SCOPED])) if (dirs.has(posix.dirname(f.path))) out.add(f.id);
+  }
   // A changed submodule reaches the importers of its package (`from pkg import mod; mod.f()`).
   for (const id of fileIdsByPaths(db, rows.flatMap((r) => languageSpec(r.language)?.packagePaths?.(r.path) ?? []))) out.add(id);
   for (const id of changed) for (const member of packages.get(id) ?? []) out.add(member);
@@ -739,15 +749,16 @@ function withFixtureUsers(db: Db, files: readonly number[]): number[] {
  * reach (their own edges went with their old symbols). Returns the edges written. A savepoint of
  * the caller's transaction when it has one: the edges commit with the rows they are derived from.
  */
-export function linkEdges(store: Store, scope: "all" | readonly number[], pathsChanged = false): LinkCount {
+export function linkEdges(store: Store, scope: "all" | readonly number[], pathsChanged: readonly string[] = []): LinkCount {
   const db = store.db;
   return store.batch(() => {
     const packages = packagesOf(db);
     const files = scope === "all" ? null : withFixtureUsers(db, reachableFiles(db, expandScope(db, scope, pathsChanged, packages)));
-    const edges = files === null || files.length > 0 ? deriveEdges(db, new Graph(db, files, packages), files) : [];
     // A structural type outside the scope may implement an interface of it: those pairs are derived again too.
-    store.replaceDerivedEdges(files, edges, STRUCTURAL);
-    return { edges: edges.length, files: files === null ? "all" : files.length };
+    const edges = store.replaceDerivedEdges(files, STRUCTURAL, (emit) => {
+      if (files === null || files.length > 0) deriveEdges(db, new Graph(db, files, packages), files, emit);
+    });
+    return { edges, files: files === null ? "all" : files.length };
   });
 }
 
@@ -757,8 +768,8 @@ export interface LinkCount {
   readonly files: number | "all";
 }
 
-/** What rows a write changed: "all" (a full run, a new resolver), or the files rewritten and whether paths came or went. */
-export type RowChange = "all" | { readonly rewritten: readonly number[]; readonly pathsChanged: boolean };
+/** What rows a write changed: "all" (a full run, a new resolver), or the files rewritten and the paths that came or went. */
+export type RowChange = "all" | { readonly rewritten: readonly number[]; readonly pathsChanged: readonly string[] };
 
 /**
  * Recomputes everything derived across files after `change`: import resolutions,
@@ -773,7 +784,7 @@ export function rederive(store: Store, resolve: (fromPath: string, module: strin
     store.relinkImports(resolve, "all");
     return linkEdges(store, "all");
   }
-  const relinked = store.relinkImports(resolve, change.pathsChanged ? "all" : change.rewritten);
+  const relinked = store.relinkImports(resolve, change.pathsChanged.length > 0 ? "all" : change.rewritten);
   const seeds = [...new Set([...change.rewritten, ...relinked])].sort((a, b) => a - b);
   return linkEdges(store, seeds, change.pathsChanged);
 }

@@ -341,7 +341,7 @@ async function writeRun(config: ResolvedConfig, paths: StatePaths, store: Store,
   const settingsChanged = store.getMeta(EXTRACT_SETTINGS) !== extractKey;
   const mode: IndexMode = schemaReset || settingsChanged ? "full" : options.mode;
   const problems: IndexProblem[] = [];
-  const counts: Counters = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0, added: 0, removed: 0, pathsChanged: false, rewritten: [] };
+  const counts: Counters = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0, added: 0, removed: 0, pathsChanged: [], rewritten: [] };
   const walk = timed(phases, "walk", () => walkForConfig(config, readWalkCache(paths)));
   for (const p of walk.problems) {
     problems.push({ path: p.path, kind: "walk_error", message: p.error });
@@ -399,7 +399,7 @@ async function writeWalked(
 
   // Vanishing paths (and new ones, once written: a new file that turns out binary or unreadable
   // adds no path) can change how any import resolves.
-  if (vanished.length > 0) counts.pathsChanged = true;
+  for (const path of vanished) counts.pathsChanged.push(path);
   for (let i = 0; i < vanished.length; i += WRITE_BATCH_FILES * 16) {
     const slice = vanished.slice(i, i + WRITE_BATCH_FILES * 16);
     timed(phases, "write", () =>
@@ -486,7 +486,7 @@ async function writeWalked(
   // fingerprint cannot have moved (stat first, as for sources). Then nothing is derived when
   // nothing was written, and a rewritten file's imports are resolved reading only what they need.
   const incremental = mode === "incremental" && !wasEmpty;
-  const configsAsBefore = incremental && !counts.pathsChanged && pathsStatAsStamped(store.getMeta(RESOLVER_INPUTS));
+  const configsAsBefore = incremental && counts.pathsChanged.length === 0 && pathsStatAsStamped(store.getMeta(RESOLVER_INPUTS));
   const changes = () => ({ rewritten: counts.rewritten.flatMap((path) => finalStamps.get(path)?.id ?? []), pathsChanged: counts.pathsChanged });
   let linked: LinkCount | null = null;
   if (configsAsBefore) {
@@ -495,7 +495,7 @@ async function writeWalked(
     const resolver = createImportResolver(new Set(finalStamps.keys()), config.project_root);
     const resolverChanged = store.getMeta(RESOLVER_FINGERPRINT) !== resolver.fingerprint;
     if (!incremental || resolverChanged) linked = rederive(store, resolver.resolve, "all");
-    else if (counts.rewritten.length > 0 || counts.pathsChanged) linked = rederive(store, resolver.resolve, changes());
+    else if (counts.rewritten.length > 0 || counts.pathsChanged.length > 0) linked = rederive(store, resolver.resolve, changes());
     if (resolverChanged) store.setMeta(RESOLVER_FINGERPRINT, resolver.fingerprint!);
     store.setMeta(RESOLVER_INPUTS, stampPaths(resolver.inputs));
   }
@@ -503,7 +503,7 @@ async function writeWalked(
   phases.link = performance.now() - linkStarted;
   // Nothing rewritten (by this run or any write since the last pass), no path come or gone, and the
   // last pass done: every verdict stands and no candidate is new.
-  const unchanged = incremental && counts.rewritten.length === 0 && !counts.pathsChanged && store.getMeta(CHECKER_META) !== null && store.getMeta(CHECKER_BEHIND) === null;
+  const unchanged = incremental && counts.rewritten.length === 0 && counts.pathsChanged.length === 0 && store.getMeta(CHECKER_META) !== null && store.getMeta(CHECKER_BEHIND) === null;
   const checker = checking && !unchanged ? await checking.finish(store) : null;
   // A full run without the pass rewrote every file, so none of its verdicts is left: the answers stop saying it ran.
   if (!options.checker && mode === "full") {
@@ -536,7 +536,7 @@ function openIndexStore(paths: StatePaths, alreadyReset: boolean, check: boolean
 /** Removes a file that can no longer be indexed; an indexed one changes the path set, so every import is re-resolved. */
 function dropFile(store: Store, path: string, wasIndexed: boolean, counts: Counters): void {
   if (!wasIndexed) return;
-  counts.pathsChanged = true;
+  counts.pathsChanged.push(path);
   counts.removed += store.deleteFile(path);
 }
 
@@ -553,8 +553,8 @@ type Counters = {
   bytes: number;
   added: number;
   removed: number;
-  /** A path came or went: every import is re-resolved. */
-  pathsChanged: boolean;
+  /** The paths that came or went: when any did, every import is re-resolved. */
+  pathsChanged: string[];
   /** Files whose rows were rewritten (in write order). */
   rewritten: string[];
 };
@@ -579,7 +579,7 @@ function applyOutcome(
         const delta = writes === "batched" ? store.replaceFileRows(meta, outcome.extraction) : store.writeFile(meta, outcome.extraction);
         counts.indexed++;
         counts.rewritten.push(outcome.path);
-        if (!wasIndexed) counts.pathsChanged = true;
+        if (!wasIndexed) counts.pathsChanged.push(outcome.path);
         counts.added += delta.added;
         counts.removed += delta.removed;
         counts.bytes += outcome.stamp.size;

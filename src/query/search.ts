@@ -123,6 +123,17 @@ export function termWords(term: string): string[] {
  * higher. Null when no term has a word.
  */
 export function ftsExpression(query: string): string | null {
+  return ftsClauses(query)?.map((c) => c.text).join(" OR ") ?? null;
+}
+
+/** One term of a query as FTS5 matches it; `word` is set when the clause is that one word (a prefix from PREFIX_MIN characters). */
+export interface FtsClause {
+  readonly text: string;
+  readonly word: string | null;
+}
+
+/** ftsExpression's clauses, one per distinct term (null when no term has a word): OR-ed, or AND-ed for the chunks holding every term. */
+export function ftsClauses(query: string): FtsClause[] | null {
   const all = query.split(/\s+/).filter((t) => termWords(t).length > 0);
   // Function words match nearly every chunk ("from" is on every import line); they are dropped
   // from multi-word queries unless nothing else is left.
@@ -132,15 +143,55 @@ export function ftsExpression(query: string): string | null {
   const phrase = (w: string) => `"${w.replace(/"/g, '""')}"${w.length >= PREFIX_MIN ? "*" : ""}`;
   // Words in order, the last a prefix: a phrase.
   const sequence = (words: readonly string[]) => words.map((w, i) => (i === words.length - 1 ? phrase(w) : `"${w}"`)).join(" + ");
-  const clauses = terms.map((t) => {
+  const clauses = new Map<string, FtsClause>();
+  for (const t of terms) {
     const cased = termWords(t);
     const words = cased.map((w) => w.toLowerCase());
-    if (words.length > 1) return `words : (${sequence(words)})`;
     // A compound identifier is also its words inside a longer one: `invoiceNum` → nextInvoiceNumber.
-    const inner = splitTerms(cased[0]!);
-    return inner.length > 1 ? `(${phrase(words[0]!)} OR parts : (${sequence(inner)}))` : phrase(words[0]!);
+    const inner = words.length > 1 ? [] : splitTerms(cased[0]!);
+    const clause: FtsClause =
+      words.length > 1 ? { text: `words : (${sequence(words)})`, word: null } : inner.length > 1 ? { text: `(${phrase(words[0]!)} OR parts : (${sequence(inner)}))`, word: null } : { text: phrase(words[0]!), word: words[0]! };
+    clauses.set(clause.text, clause);
+  }
+  return [...clauses.values()];
+}
+
+/**
+ * A word in more chunks than this, and than COMMON_TERM_SHARE of them, is left out of a text
+ * ranking whose other terms are rarer: FTS5 walks every chunk holding a query's word twice (its
+ * weight, then its matches), so on a 1 GB tree `test` or `new*` cost 50-300 ms a query, for a weight
+ * of ~1 beside a rare word's ~8 (the common-terms cut of search engines; decisions.md).
+ */
+const COMMON_TERM_CHUNKS = 10_000;
+const COMMON_TERM_SHARE = 0.02;
+
+/** The chunks holding a word (or the words it begins, for a prefix): a sum over fts5vocab's rows, each word's kept per connection until the data changes. */
+function wordChunks(db: Db, word: string, prefix: boolean): number {
+  const cache = derivedOnce(db, "chunk-words-df", () => {
+    db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunk_words_vocab USING fts5vocab(main, chunk_words, row)");
+    return new Map<string, number>();
   });
-  return [...new Set(clauses)].join(" OR ");
+  const key = `${prefix ? "*" : "="}${word}`;
+  let n = cache.get(key);
+  if (n === undefined) {
+    // The first code point after every word beginning `word`: the prefix's range ends there.
+    const end = `${word}\u{10FFFF}`;
+    n = (prefix ? prepared(db, "SELECT coalesce(sum(doc), 0) FROM temp.chunk_words_vocab WHERE term >= ? AND term < ?").pluck().get(word, end) : prepared(db, "SELECT coalesce(sum(doc), 0) FROM temp.chunk_words_vocab WHERE term = ?").pluck().get(word)) as number;
+    cache.set(key, n);
+  }
+  return n;
+}
+
+/** The index's chunks (a count of 1.7 million rows takes 35 ms): kept per connection until the data changes. */
+function chunkCount(db: Db): number {
+  return derivedOnce(db, "chunk-count", () => prepared(db, "SELECT count(*) FROM chunks").pluck().get() as number);
+}
+
+/** The query's clauses without its common words (COMMON_TERM_CHUNKS), unless nothing rarer is left; `stemmed`: each word counted as a prefix. */
+export function withoutCommonWords(db: Db, clauses: readonly FtsClause[], stemmed = false, cut = Math.max(COMMON_TERM_CHUNKS, chunkCount(db) * COMMON_TERM_SHARE)): readonly FtsClause[] {
+  if (clauses.length < 2 || chunkCount(db) <= cut) return clauses;
+  const rare = clauses.filter((c) => c.word === null || wordChunks(db, c.word.toLowerCase(), stemmed || c.text.endsWith("*")) <= cut);
+  return rare.length > 0 ? rare : clauses;
 }
 
 /** Ranker D's eligible tokens: identifier runs with an uppercase letter, `_`, `$`, or a digit next to a letter. */
@@ -194,22 +245,38 @@ export function identifierChains(query: string): { qualified: string[]; plain: s
  */
 function bm25Ranking(db: Db, query: string, scopeIds: number[] | null, pool: number, sourceOnly = false): Candidate[] {
   const scope = scopeCondition("c.file_id", scopeIds);
-  const expression = ftsExpression(query);
-  if (expression !== null) {
-    // Snippets are made later, for the returned chunks only: snippet() on every match costs 3x the ranking.
-    if (scopeIds === null && !sourceOnly) return ftsBest(db, "chunk_words", "bm25(chunk_words)", expression, pool).map((r, i) => ({ id: r.id, bm25: r.score, snippet: null, rrf: 0, bestRank: i + 1 }));
-    const rows = db
-      .prepare(
-        `SELECT c.id AS id, bm25(chunk_words) AS score
-         FROM chunk_words JOIN chunks c ON c.id = chunk_words.rowid${sourceOnly ? " JOIN files f ON f.id = c.file_id" : ""}
-         WHERE chunk_words MATCH ? AND ${scope.sql}${sourceOnly ? " AND f.is_test = 0 AND c.chunk_type != 'doc'" : ""}
-         ORDER BY score ASC, c.chunk_key ASC LIMIT ?`,
-      )
-      .all(expression, ...scope.params, pool) as Array<{ id: number; score: number }>;
-    return rows.map((r, i) => ({ id: r.id, bm25: r.score, snippet: null, rrf: 0, bestRank: i + 1 }));
-  }
+  const all = ftsClauses(query);
   // No word in the query (`=>`, `::`): nothing for a text ranking to match.
-  return [];
+  if (all === null) return [];
+  const clauses = withoutCommonWords(db, all).map((c) => c.text);
+  const rank = (expression: string): Array<{ id: number; score: number }> => {
+    // Snippets are made later, for the returned chunks only: snippet() on every match costs 3x the ranking.
+    if (scopeIds === null && !sourceOnly) return ftsBest(db, "chunk_words", "bm25(chunk_words)", expression, pool);
+    return prepared(
+      db,
+      `SELECT c.id AS id, bm25(chunk_words) AS score
+       FROM chunk_words JOIN chunks c ON c.id = chunk_words.rowid${sourceOnly ? " JOIN files f ON f.id = c.file_id" : ""}
+       WHERE chunk_words MATCH ? AND ${scope.sql}${sourceOnly ? " AND f.is_test = 0 AND c.chunk_type != 'doc'" : ""}
+       ORDER BY score ASC, c.chunk_key ASC LIMIT ?`,
+    ).all(expression, ...scope.params, pool) as Array<{ id: number; score: number }>;
+  };
+  return allTermsFirst(clauses, pool, rank).map((r, i) => ({ id: r.id, bm25: r.score, snippet: null, rrf: 0, bestRank: i + 1 }));
+}
+
+/**
+ * A ranking of an FTS query's terms (`clauses`) by `rank`: the chunks holding every term, when
+ * they fill the pool; else the chunks holding any. FTS5 scores every match before it cuts, and on
+ * a 300 MB tree three common words match 80,000 chunks (70-130 ms); the chunks holding all three
+ * are a few hundred, found by seeking the rarest word's list (3-8 ms). A chunk's BM25 is the same
+ * in both queries (the same phrases, the same weights), so the AND list is the OR list without the
+ * chunks missing a term (decisions.md).
+ */
+function allTermsFirst<R>(clauses: readonly string[], pool: number, rank: (expression: string) => R[]): R[] {
+  if (clauses.length > 1) {
+    const all = rank(clauses.join(" AND "));
+    if (all.length >= pool) return all;
+  }
+  return rank(clauses.join(" OR "));
 }
 
 /**
@@ -586,16 +653,24 @@ function nameTermRanking(db: Db, query: string, scopeIds: number[] | null, pool:
   const words = proseWords(query);
   if (words.length === 0) return [];
   const scope = scopeCondition("c.file_id", scopeIds);
-  const expression = words.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
-  if (scopeIds === null) return ftsBest(db, "identifier_fts", "bm25(identifier_fts, 1.0, 6.0)", expression, pool).map((r) => r.id);
-  return db
-    .prepare(
+  // Stemmed, a word matches the words it begins as often as not: chunk_words's count of its prefix
+  // says whether it is common here too.
+  const clauses = withoutCommonWords(
+    db,
+    [...new Set(words)].map((w) => ({ text: `"${w.replace(/"/g, '""')}"`, word: w })),
+    true,
+  ).map((c) => c.text);
+  return allTermsFirst(clauses, pool, (expression) => {
+    if (scopeIds === null) return ftsBest(db, "identifier_fts", "bm25(identifier_fts, 1.0, 6.0)", expression, pool).map((r) => r.id);
+    return prepared(
+      db,
       `SELECT c.id AS id FROM identifier_fts JOIN chunks c ON c.id = identifier_fts.rowid
        WHERE identifier_fts MATCH ? AND ${scope.sql}
        ORDER BY bm25(identifier_fts, 1.0, 6.0) ASC, c.chunk_key ASC LIMIT ?`,
     )
-    .pluck()
-    .all(expression, ...scope.params, pool) as number[];
+      .pluck()
+      .all(expression, ...scope.params, pool) as number[];
+  });
 }
 
 /** A word in more than this share of the chunks says little about where a task's code is. */
@@ -608,7 +683,7 @@ const COMMON_MIN_CHUNKS = 200;
  * identifiers, stemmed as ranker N matches them). A word no chunk has places nothing either way.
  */
 function onlyCommonWords(db: Db, words: readonly string[]): boolean {
-  const total = db.prepare("SELECT count(*) FROM chunks").pluck().get() as number;
+  const total = chunkCount(db);
   if (total < COMMON_MIN_CHUNKS || words.length === 0) return false;
   const count = db.prepare("SELECT count(*) FROM identifier_fts WHERE identifier_fts MATCH ?").pluck();
   return words.map((w) => count.get(`"${w.replace(/"/g, '""')}"`) as number).every((n) => n === 0 || n > total * COMMON_SHARE);
@@ -955,6 +1030,28 @@ function dice(a: Set<string>, b: Set<string>): number {
   return (2 * shared) / (a.size + b.size || 1);
 }
 
+/** Up to this many chunks, "similar symbol name" compares every symbol's name; past it, those begun as a query word is (every name's trigrams: seconds at 1 GB). */
+const SUGGEST_SCAN_CHUNKS = 100_000;
+
+function allSymbolNames(db: Db, scopeIds: number[] | null): Array<{ name: string; path: string }> {
+  const scope = scopeCondition("s.file_id", scopeIds);
+  return prepared(db, `SELECT s.name, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind != 'export' AND ${scope.sql}`).all(...scope.params) as Array<{ name: string; path: string }>;
+}
+
+/** The declarations whose name's last segment begins with the first two letters of a query word, any case, after any leading `_`, `__` or `$` (a typo seldom starts a word). */
+export function symbolNamesBeginning(db: Db, query: string, scopeIds: number[] | null): Array<{ name: string; path: string }> {
+  const scope = scopeCondition("c.file_id", scopeIds);
+  const stmt = prepared(db, `SELECT DISTINCT c.symbol_name AS name, f.path FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.symbol_tail >= ? AND c.symbol_tail < ? AND c.symbol_name IS NOT NULL AND ${scope.sql}`);
+  const starts = new Set(termWords(query).map((w) => w.toLowerCase().replace(/^[_$]+/, "").slice(0, 2)).filter((w) => w.length === 2));
+  const out = new Map<string, { name: string; path: string }>();
+  for (const start of starts) {
+    for (const lead of ["", "_", "__", "$"]) {
+      for (const row of stmt.all(lead + start, `${lead}${start}\u{10FFFF}`, ...scope.params) as Array<{ name: string; path: string }>) out.set(`${row.name}\0${row.path}`, row);
+    }
+  }
+  return [...out.values()];
+}
+
 /** Zero-result assist: "did you mean" symbols from three relaxations, de-duplicated, capped at `limit`. */
 function suggest(db: Db, query: string, scopeIds: number[] | null, limit: number): Suggestion[] {
   const out: Suggestion[] = [];
@@ -966,12 +1063,9 @@ function suggest(db: Db, query: string, scopeIds: number[] | null, limit: number
     seen.add(k);
     out.push({ symbol, file_path, reason });
   };
-  const scope = scopeCondition("s.file_id", scopeIds);
   const q = trigrams(query.trim());
   if (q.size > 0) {
-    const symbols = db
-      .prepare(`SELECT s.name, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind != 'export' AND ${scope.sql}`)
-      .all(...scope.params) as Array<{ name: string; path: string }>;
+    const symbols = chunkCount(db) <= SUGGEST_SCAN_CHUNKS ? allSymbolNames(db, scopeIds) : symbolNamesBeginning(db, query, scopeIds);
     symbols
       .map((s) => ({ ...s, score: dice(q, trigrams(s.name)) }))
       .filter((s) => s.score >= 0.3)

@@ -21,7 +21,7 @@ import { packCalls, type CallSiteRow } from "./call-rows.js";
 const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.17.0";
+export const CURRENT_SCHEMA_VERSION = "1.18.0";
 /** Meta key: when the checker pass (query/checker.ts) last ran on this index; cleared by a full run without it. */
 export const CHECKER_META = "checker_ran";
 /** Meta key: set when a file's rows are replaced or removed after the pass last ran (its lines lost their verdicts); the pass clears it. */
@@ -187,6 +187,9 @@ export interface FileMeta {
 }
 
 /** The files row of a stamp, as `stampOf` reads it back. */
+/** Derived edges written per multi-row INSERT round (replaceDerivedEdges). */
+const EDGE_WRITE_BATCH = 4096;
+
 const STAMP_COLUMNS = "id, path, mtime, size, ino, ctime, content_hash, stat_clean";
 type StampRow = [number, string, number, number, number, number, string, number];
 
@@ -569,10 +572,11 @@ export class Store {
 
   /**
    * Replaces the edges derived across files (`POTENTIAL_CALL`, `EXTENDS`, `IMPLEMENTS`,
-   * `RE_EXPORTS`) whose source symbol lies in `fileIds` (every file when null) with `rows`
-   * [from_id, to_id, edge_type, resolution, call_line]. Only call inside `batch`.
+   * `RE_EXPORTS`) whose source symbol lies in `fileIds` (every file when null) with the rows
+   * `derive` emits, [from_id, to_id, edge_type, resolution, call_line] each, written in batches as
+   * they come; the number written. Only call inside `batch`.
    */
-  replaceDerivedEdges(fileIds: readonly number[] | null, rows: readonly unknown[][], implementsFrom: readonly string[] = []): void {
+  replaceDerivedEdges(fileIds: readonly number[] | null, implementsFrom: readonly string[], derive: (emit: (row: unknown[]) => void) => void): number {
     // The checker pass's edges are not re-derived from rows: they go when either end's file is rewritten (ON DELETE CASCADE).
     const derived = "edge_type IN ('POTENTIAL_CALL', 'EXTENDS', 'IMPLEMENTS', 'RE_EXPORTS') AND resolution IS NOT 'checker'";
     if (fileIds === null) this.sql(`DELETE FROM edges WHERE ${derived}`).run();
@@ -588,11 +592,23 @@ export class Store {
         ).run(files, JSON.stringify(implementsFrom));
       }
     }
-    this.batcher("edges", ["from_id", "to_id", "edge_type", "resolution", "call_line"]).insert(rows);
+    const batcher = this.batcher("edges", ["from_id", "to_id", "edge_type", "resolution", "call_line"]);
+    let pending: unknown[][] = [];
+    let written = 0;
+    derive((row) => {
+      pending.push(row);
+      if (pending.length < EDGE_WRITE_BATCH) return;
+      batcher.insert(pending);
+      written += pending.length;
+      pending = [];
+    });
+    batcher.insert(pending);
+    written += pending.length;
     // A site the resolver now links itself needs no checker edge beside it.
     this.sql(
       "DELETE FROM edges WHERE resolution = 'checker' AND EXISTS (SELECT 1 FROM edges h WHERE h.from_id = edges.from_id AND h.to_id = edges.to_id AND h.edge_type = edges.edge_type AND h.call_line IS edges.call_line AND h.resolution IS NOT 'checker')",
     ).run();
+    return written;
   }
 
   /** The checker pass's verdicts on potential lines, [target_id, file_id, line, verdict] each (query/checker.ts). */

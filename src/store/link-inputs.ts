@@ -69,10 +69,14 @@ export function filesOfLanguages(db: Db, languages: readonly string[]): FileRow[
   return prepared(db, "SELECT id, path, language FROM files WHERE language IN (SELECT value FROM json_each(?)) ORDER BY path").all(JSON.stringify(languages)) as FileRow[];
 }
 
+// The fact readers below iterate rather than return arrays: a whole tree's rows (1.5 million
+// symbols at 1 GB) are read once into the call graph's own structures, never held twice. No other
+// statement may run on the connection while one is iterated.
+
 /** Every symbol of the files, in file and line order, with its re-export and alias columns. */
-export function symbolFacts(db: Db, fileIds: readonly number[] | null): SymbolFactRow[] {
+export function symbolFacts(db: Db, fileIds: readonly number[] | null): IterableIterator<SymbolFactRow> {
   const w = only(fileIds, "file_id");
-  return prepared(db, `SELECT id, name, kind, file_id AS fileId, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf, return_type AS returnType, parent_name AS parent FROM symbols${w.sql} ORDER BY file_id, line, id`).all(...w.args) as SymbolFactRow[];
+  return prepared(db, `SELECT id, name, kind, file_id AS fileId, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf, return_type AS returnType, parent_name AS parent FROM symbols${w.sql} ORDER BY file_id, line, id`).iterate(...w.args) as IterableIterator<SymbolFactRow>;
 }
 
 /** A symbol's declaration text (its signature column), or null. */
@@ -81,24 +85,46 @@ export function symbolSignature(db: Db, id: number): string | null {
 }
 
 /** Every import row of the files with the project file it resolved to (null when external or unresolved). */
-export function importFacts(db: Db, fileIds: readonly number[] | null): ImportFactRow[] {
+export function importFacts(db: Db, fileIds: readonly number[] | null): IterableIterator<ImportFactRow> {
   const w = only(fileIds, "i.file_id");
-  return prepared(db, `SELECT i.file_id AS fileId, i.module, i.symbols, i.locals, i.kind, t.id AS target FROM imports i LEFT JOIN files t ON t.path = i.resolved_path${w.sql} ORDER BY i.file_id, i.line, i.id`).all(
+  return prepared(db, `SELECT i.file_id AS fileId, i.module, i.symbols, i.locals, i.kind, t.id AS target FROM imports i LEFT JOIN files t ON t.path = i.resolved_path${w.sql} ORDER BY i.file_id, i.line, i.id`).iterate(
     ...w.args,
-  ) as ImportFactRow[];
+  ) as IterableIterator<ImportFactRow>;
 }
 
 /** Every heritage clause of the files' classes, in the order they were written (the last `extends` of a class wins). */
-export function heritageFacts(db: Db, fileIds: readonly number[] | null): HeritageRow[] {
+export function heritageFacts(db: Db, fileIds: readonly number[] | null): IterableIterator<HeritageRow> {
   const w = only(fileIds, "file_id");
-  return prepared(db, `SELECT file_id AS fileId, class_name AS className, relation, target FROM heritage${w.sql} ORDER BY file_id, rowid`).all(...w.args) as HeritageRow[];
+  return prepared(db, `SELECT file_id AS fileId, class_name AS className, relation, target FROM heritage${w.sql} ORDER BY file_id, rowid`).iterate(...w.args) as IterableIterator<HeritageRow>;
 }
 
-/** The files' call sites, by file and line (sites on one line in the extractor's order). */
+/** How many files' call-site packs are read at a time: a whole tree's sites as objects at once took hundreds of MB at 1 GB. */
+const CALL_PAGE_FILES = 256;
+
+/** Each call site of the files (all when null), by file and line (sites on one line in the extractor's order), read a page of files at a time; `fn` may run SQL. */
+export function forEachCallRow(db: Db, fileIds: readonly number[] | null, fn: (c: CallRow) => void): void {
+  const page = (packs: Array<[number, string]>) => {
+    for (const [fileId, text] of packs) for (const c of unpackCalls(fileId, text)) fn(c);
+  };
+  if (fileIds === null) {
+    const next = prepared(db, "SELECT file_id, calls FROM file_calls WHERE file_id > ? ORDER BY file_id LIMIT ?").raw();
+    for (let after = -1; ; ) {
+      const packs = next.all(after, CALL_PAGE_FILES) as Array<[number, string]>;
+      if (packs.length === 0) return;
+      page(packs);
+      after = packs[packs.length - 1]![0];
+    }
+  }
+  const sorted = [...fileIds].sort((a, b) => a - b);
+  const some = prepared(db, "SELECT x.file_id, x.calls FROM file_calls x WHERE x.file_id IN (SELECT value FROM json_each(?)) ORDER BY x.file_id").raw();
+  for (let i = 0; i < sorted.length; i += CALL_PAGE_FILES) page(some.all(JSON.stringify(sorted.slice(i, i + CALL_PAGE_FILES))) as Array<[number, string]>);
+}
+
+/** The files' call sites as one list (forEachCallRow's order). */
 export function callRows(db: Db, fileIds: readonly number[] | null): CallRow[] {
-  const w = only(fileIds, "x.file_id");
-  const packs = prepared(db, `SELECT x.file_id, x.calls FROM file_calls x${w.sql} ORDER BY x.file_id`).raw().all(...w.args) as Array<[number, string]>;
-  return packs.flatMap(([fileId, text]) => unpackCalls(fileId, text));
+  const out: CallRow[] = [];
+  forEachCallRow(db, fileIds, (c) => out.push(c));
+  return out;
 }
 
 export function heritageRows(db: Db, fileIds: readonly number[] | null): HeritageRow[] {

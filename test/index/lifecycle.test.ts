@@ -44,7 +44,7 @@ describe("full index", () => {
     expect(report).toMatchObject({ mode: "full", files_walked: 4, files_indexed: 4, parse_errors: 0, write_errors: 0, read_errors: 0, file_count: 4 });
     const paths = statePaths(join(p.root, ".mast"));
     const idx = readIndexJson(paths)!;
-    expect(idx.schema_version).toBe("1.17.0");
+    expect(idx.schema_version).toBe("1.18.0");
     expect(idx.file_count).toBe(4);
     expect(idx.chunk_count).toBe(report.chunk_count);
     expect(Object.keys(readManifest(paths))).toEqual(["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.ts"]);
@@ -218,7 +218,7 @@ describe("incremental index", () => {
     ]);
   });
 
-  it("Go: an edit relinks its package and importers, not every Go file; IMPLEMENTS by method set follows an interface or a type edited on either side", async () => {
+  it("Go: an edit, an added or a removed file relinks its package and importers, not every Go file; IMPLEMENTS by method set follows an interface or a type edited on either side", async () => {
     const others = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`other${i}/o.go`, `package other${i}\n\nfunc Work${i}() int { return ${i} }\n`]));
     const p = project({
       "go.mod": "module example.com/app\n\ngo 1.21\n",
@@ -248,6 +248,23 @@ describe("incremental index", () => {
       { source: "File", target: "Reader" },
       { source: "Pipe", target: "Reader" },
     ]);
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+    // A file added to a package relinks that package (its method can complete a type's set), not every Go file.
+    p.write("impl/close.go", "package impl\n\nfunc (f *File) Flush() {}\n");
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 3 });
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+    // A file removed: its package mates, whose method sets it took from (Pipe loses Close, and Reader).
+    p.remove("impl/close.go");
+    p.write("impl/pipe.go", "package impl\n\ntype Pipe struct{}\n\nfunc (p *Pipe) Read() int { return 2 }\n");
+    p.write("impl/pclose.go", "package impl\n\nfunc (p *Pipe) Close() {}\n");
+    await index(p, "incremental");
+    expect(implementors()).toEqual([
+      { source: "File", target: "Reader" },
+      { source: "Pipe", target: "Reader" },
+    ]);
+    p.remove("impl/pclose.go");
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 0, files_linked: 2 });
+    expect(implementors()).toEqual([{ source: "File", target: "Reader" }]);
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
   });
 
@@ -433,7 +450,7 @@ describe("schema guard", () => {
     writeFileSync(paths.indexJson, JSON.stringify({ ...idx, schema_version: "0.9.0" }));
     const report = await index(p, "incremental");
     expect(report).toMatchObject({ mode: "full", schema_reset: true, files_indexed: 4 });
-    expect(readIndexJson(paths)!.schema_version).toBe("1.17.0");
+    expect(readIndexJson(paths)!.schema_version).toBe("1.18.0");
   });
 
   it("wipes a graph.db whose own schema version differs", async () => {

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/index/run.js";
 import type { SearchResponse } from "../../src/query/search.js";
 import { identifierParts, splitTerms } from "../../src/base/text.js";
-import { ftsExpression, identifierChains, searchChunks, symbolShapedTokens, wordSnippet } from "../../src/query/search.js";
+import { ftsClauses, ftsExpression, identifierChains, searchChunks, symbolNamesBeginning, symbolShapedTokens, withoutCommonWords, wordSnippet } from "../../src/query/search.js";
+import { Store } from "../../src/store/db.js";
 import { chunkId } from "../../src/base/hash.js";
 import { createToolContext, type ToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
@@ -278,6 +279,8 @@ describe("query helpers", () => {
   it("gives chunk_words the words inside compound identifiers only, in order", () => {
     expect(identifierParts("hashPassword(MAX_RETRIES, x) + plain + HTMLParser.v2Beta")).toBe("hash password max retries html parser v2 beta");
     expect(identifierParts("one two three")).toBe("");
+    // A name behind `_` or `$` is also its bare self (once), so `pgfloat` and `scope` begin a word of it.
+    expect(identifierParts("class _PGFloat(sqltypes.Float): $scope __init__ _x_y")).toBe("pg float pgfloat scope init x y");
     expect(identifierParts("a".repeat(100_000))).toBe("");
   });
   it("marks the first query word found at a word start, clipped on its line", () => {
@@ -328,5 +331,52 @@ describe("a result whose file is no longer the regular file indexed", () => {
     } finally {
       p.cleanup();
     }
+  });
+});
+
+describe("mast_search at scale: names behind `_`, common words, bounded suggestions", () => {
+  const files: Record<string, string> = {
+    "pg.py": "class _PGFloat(Float):\n    render_bind_cast = True\n\n\nclass _PGTime(Time):\n    pass\n",
+    ...Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`t${i}.py`, `def test_value_${i}():\n    value = make_value(${i})\n    assert value\n`])),
+    "parse.py": "def parse_value(text):\n    return text\n",
+  };
+  let p: TestProject;
+  let store: Store;
+  beforeAll(async () => {
+    p = makeProject(files);
+    await runIndex(p.config(), { mode: "full" });
+    store = Store.open(join(p.config().state_dir, "graph.db"), { readonly: true });
+  });
+  afterAll(() => {
+    store.close();
+    p.cleanup();
+  });
+
+  it("finds a name behind `_` by its bare word", async () => {
+    const c = createToolContext(p.config());
+    try {
+      const r = (await callTool(c, "mast_search", { query: "pgfloat", limit: 3 })) as SearchResponse;
+      expect(r.results.map((x) => [x.file_path, x.symbol_name, x.start_line])).toEqual([["pg.py", "_PGFloat", 1]]);
+    } finally {
+      c.close();
+    }
+  });
+
+  it("leaves a word most chunks hold out of a query with rarer words, and keeps all when none is rarer", () => {
+    const texts = (query: string, cut: number) => withoutCommonWords(store.db, ftsClauses(query)!, false, cut).map((c) => c.text);
+    // `value` begins words in seven chunks, `parse` in one: with a cut of 3 chunks `value` goes, with 50 it stays.
+    expect(texts("parse value", 3)).toEqual(['"parse"*']);
+    expect(texts("parse value", 50)).toEqual(['"parse"*', '"value"*']);
+    expect(texts("value test", 3)).toEqual(['"value"*', '"test"*']);
+    // A phrase or a compound term is never judged common: with a cut of one chunk it is all that is left.
+    expect(texts("parse make_value", 1)).toEqual(['("make_value"* OR parts : ("make" + "value"*))']);
+  });
+
+  it("suggests by names begun as a query word is, `_` aside, when the index is too large to compare every name", () => {
+    expect(symbolNamesBeginning(store.db, "pgflaot", null)).toEqual([
+      { name: "_PGFloat", path: "pg.py" },
+      { name: "_PGTime", path: "pg.py" },
+    ]);
+    expect(symbolNamesBeginning(store.db, "zz", null)).toEqual([]);
   });
 });

@@ -651,6 +651,9 @@ function structuralImplements(g: Graph, db: Db, fileIds: readonly number[] | nul
   const files = filesOfLanguages(db, STRUCTURAL);
   if (files.length === 0) return [];
   const inScope = fileIds === null ? null : new Set(fileIds);
+  // A pair needs a side in scope: a scope without a file of these languages has none (a TypeScript
+  // edit read every Go declaration of the tree: 370 ms of a one-file change at 300 MB).
+  if (inScope !== null && !files.some((f) => inScope.has(f.id))) return [];
   const decls = g.declarations(files.map((f) => f.id));
   const interfaces = new Map(decls.filter((d) => d.sym.kind === "interface").map((d) => [`${d.fileId}\0${d.sym.name}`, d.sym]));
   // Every type is a candidate: an interface of the scope may have gained or lost implementors anywhere.

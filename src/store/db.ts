@@ -560,12 +560,15 @@ export class Store {
           changed.add(r.fileId);
         }
       }
-      // `export * from` rows are file-level edges, derived from the resolved imports.
-      this.sql("DELETE FROM re_export_files").run();
+      // `export * from` rows are file-level edges, derived from the resolved imports: those of the
+      // files in scope (no other file's resolutions or path changed when the scope is not "all").
+      const within = scope === "all" ? "" : " AND i.file_id IN (SELECT value FROM json_each(?))";
+      const args = scope === "all" ? [] : [JSON.stringify(scope)];
+      this.sql(`DELETE FROM re_export_files${scope === "all" ? "" : " WHERE from_file_id IN (SELECT value FROM json_each(?))"}`).run(...args);
       this.sql(
         "INSERT OR IGNORE INTO re_export_files(from_file_id, to_file_id) " +
-          "SELECT i.file_id, f.id FROM imports i JOIN files f ON f.path = i.resolved_path WHERE i.kind = 'export_star' ORDER BY i.file_id, f.id",
-      ).run();
+          `SELECT i.file_id, f.id FROM imports i JOIN files f ON f.path = i.resolved_path WHERE i.kind = 'export_star'${within} ORDER BY i.file_id, f.id`,
+      ).run(...args);
     });
     return changed;
   }
@@ -604,10 +607,11 @@ export class Store {
     });
     batcher.insert(pending);
     written += pending.length;
-    // A site the resolver now links itself needs no checker edge beside it.
+    // A site the resolver now links itself needs no checker edge beside it (only the edges just derived, from the files in scope, can be such a site's).
+    const fromScope = fileIds === null ? "" : " AND from_id IN (SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?)))";
     this.sql(
-      "DELETE FROM edges WHERE resolution = 'checker' AND EXISTS (SELECT 1 FROM edges h WHERE h.from_id = edges.from_id AND h.to_id = edges.to_id AND h.edge_type = edges.edge_type AND h.call_line IS edges.call_line AND h.resolution IS NOT 'checker')",
-    ).run();
+      `DELETE FROM edges WHERE resolution = 'checker'${fromScope} AND EXISTS (SELECT 1 FROM edges h WHERE h.from_id = edges.from_id AND h.to_id = edges.to_id AND h.edge_type = edges.edge_type AND h.call_line IS edges.call_line AND h.resolution IS NOT 'checker')`,
+    ).run(...(fileIds === null ? [] : [JSON.stringify(fileIds)]));
     return written;
   }
 

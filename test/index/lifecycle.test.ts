@@ -2,11 +2,11 @@
 // incremental-equals-full, deterministic builds, deletion, content-hash freshness, the schema
 // guard, and every per-file failure (binary, invalid UTF-8, parse, write, vanished) counted.
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { measureFreshness } from "../../src/index/freshness.js";
-import { pathsStatAsStamped } from "../../src/index/read.js";
+import { pathsStatAsStamped, stampPaths } from "../../src/index/read.js";
 import { runIndex, type IndexReport } from "../../src/index/run.js";
 import { readIndexJson, readManifest, statePaths } from "../../src/index/state.js";
 import { Store } from "../../src/store/db.js";
@@ -566,6 +566,10 @@ describe("incremental runs and the import resolver", () => {
     });
     const past = new Date(Date.now() - 3_600_000);
     for (const f of ["package.json", "tsconfig.json", "packages/p/package.json", "packages/p/src/index.ts", "packages/q/tsconfig.json", "packages/q/lib/q.ts", "src/a.ts", "src/lib/b.ts"]) utimesSync(join(p.root, f), past, past);
+    // An absent config the resolver probed is recorded by its directory's stat: theirs are old too
+    // (the state dir made first: its creation would change the root's).
+    mkdirSync(join(p.root, ".mast"));
+    for (const d of ["", "packages", "packages/p", "packages/p/src", "packages/q", "packages/q/lib", "src", "src/lib"]) utimesSync(join(p.root, d), past, past);
     await index(p, "full");
     // Every config the resolver read stats as recorded: the next run may trust its fingerprint.
     const [{ value: inputs }] = queryStore(graph(p), "SELECT value FROM meta WHERE key = 'resolver_inputs'") as [{ value: string }];
@@ -587,6 +591,28 @@ describe("incremental runs and the import resolver", () => {
     await index(p, "incremental");
     expect(dumpStore(graph(p))).toBe(await freshDump(p));
     expect(queryStore(graph(p), "SELECT module, resolved_path AS target FROM imports")).toEqual([{ module: "@y/q", target: "packages/q/lib/q.ts" }]);
+  });
+});
+
+describe("config stamps", () => {
+  it("records an absent path by its directory: a file appearing there, or the directory appearing, is a change", () => {
+    const p = project({ "pkg/a.json": "{}" });
+    const past = new Date(Date.now() - 3_600_000);
+    for (const d of ["pkg", "pkg/a.json", ""]) utimesSync(join(p.root, d), past, past);
+    const stamps = stampPaths([join(p.root, "pkg/a.json"), join(p.root, "pkg/tsconfig.json"), join(p.root, "pkg/package.json"), join(p.root, "gone/tsconfig.json")]);
+    // One stamp for the file, one for the directory of both absent names in pkg/, one for the absent directory.
+    expect((JSON.parse(stamps) as unknown[]).length).toBe(3);
+    expect(pathsStatAsStamped(stamps)).toBe(true);
+    p.write("pkg/tsconfig.json", "{}");
+    expect(pathsStatAsStamped(stamps)).toBe(false);
+    p.remove("pkg/tsconfig.json");
+    utimesSync(join(p.root, "pkg"), past, past);
+    // Same mtime, but the directory's ctime moved: still a change, as for files.
+    expect(pathsStatAsStamped(stamps)).toBe(false);
+    const again = stampPaths([join(p.root, "gone/tsconfig.json")]);
+    expect(pathsStatAsStamped(again)).toBe(true);
+    p.write("gone/other.txt", "x");
+    expect(pathsStatAsStamped(again)).toBe(false);
   });
 });
 

@@ -84,6 +84,8 @@ export interface WalkResult {
   readonly skippedSymlinks: number;
   /** The listings for the next walk, when the options asked for a cache. */
   readonly cache?: WalkCache;
+  /** With a cache: whether its listings differ from the previous walk's (false: every listing came from it, and no listed directory went). */
+  readonly cacheChanged?: boolean;
 }
 
 type Rules = ReturnType<typeof ignore>;
@@ -147,6 +149,7 @@ export function walkProject(options: WalkOptions): WalkResult {
   const prev = options.cache?.previous;
   const previous = prev && prev.key === options.cache!.key && sameKey(prev.exclude, excludeKey) ? prev.dirs : null;
   const listings: Record<string, CachedDir> = {};
+  let reused = 0;
 
   /** The rules in force below a directory: its parent's, extended by its own .gitignore (`abs`). */
   const withGitignore = (frame: Frame, abs: string): Rules | null => {
@@ -184,6 +187,7 @@ export function walkProject(options: WalkOptions): WalkResult {
         for (const name of cached.d) stack.push({ abs: `${frame.abs}/${name}`, rel: join(frame.rel, name), rules, stale: false });
         skippedSymlinks += cached.s;
         listings[frame.rel] = cached;
+        reused++;
         continue;
       }
     }
@@ -258,7 +262,9 @@ export function walkProject(options: WalkOptions): WalkResult {
 
   files.sort((a, b) => compare(a.path, b.path));
   problems.sort((a, b) => compare(a.path, b.path) || compare(a.error, b.error));
-  return { files, problems, skippedSymlinks, ...(caching ? { cache: { key: options.cache!.key, exclude: excludeKey, dirs: listings } } : {}) };
+  // Every listing reused, and as many as before: none read afresh, none gone.
+  const cacheChanged = previous === null || reused !== Object.keys(listings).length || reused !== Object.keys(previous).length;
+  return { files, problems, skippedSymlinks, ...(caching ? { cache: { key: options.cache!.key, exclude: excludeKey, dirs: listings }, cacheChanged } : {}) };
 }
 
 function compare(a: string, b: string): number {

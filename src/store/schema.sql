@@ -21,7 +21,9 @@ CREATE TABLE IF NOT EXISTS files (
   stat_clean        INTEGER NOT NULL, -- 1: an equal stat later proves these bytes (index/read.ts RACY_WINDOW_MS)
   line_count        INTEGER NOT NULL,
   has_syntax_errors INTEGER NOT NULL DEFAULT 0,
-  is_test           INTEGER NOT NULL DEFAULT 0  -- base/paths.ts isTestPath: a test file by its name or directory
+  is_test           INTEGER NOT NULL DEFAULT 0, -- base/paths.ts isTestPath: a test file by its name or directory
+  chunk_rows        INTEGER NOT NULL DEFAULT 0, -- the file's chunks and symbols (kind module aside), written with them:
+  symbol_rows       INTEGER NOT NULL DEFAULT 0  --   the store's totals are a sum over files, not a count of millions of rows
 );
 
 CREATE TABLE IF NOT EXISTS symbols (

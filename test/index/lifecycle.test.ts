@@ -44,7 +44,7 @@ describe("full index", () => {
     expect(report).toMatchObject({ mode: "full", files_walked: 4, files_indexed: 4, parse_errors: 0, write_errors: 0, read_errors: 0, file_count: 4 });
     const paths = statePaths(join(p.root, ".mast"));
     const idx = readIndexJson(paths)!;
-    expect(idx.schema_version).toBe("1.18.0");
+    expect(idx.schema_version).toBe("1.19.0");
     expect(idx.file_count).toBe(4);
     expect(idx.chunk_count).toBe(report.chunk_count);
     expect(Object.keys(readManifest(paths))).toEqual(["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.ts"]);
@@ -450,7 +450,7 @@ describe("schema guard", () => {
     writeFileSync(paths.indexJson, JSON.stringify({ ...idx, schema_version: "0.9.0" }));
     const report = await index(p, "incremental");
     expect(report).toMatchObject({ mode: "full", schema_reset: true, files_indexed: 4 });
-    expect(readIndexJson(paths)!.schema_version).toBe("1.18.0");
+    expect(readIndexJson(paths)!.schema_version).toBe("1.19.0");
   });
 
   it("wipes a graph.db whose own schema version differs", async () => {
@@ -591,6 +591,23 @@ describe("incremental runs and the import resolver", () => {
     await index(p, "incremental");
     expect(dumpStore(graph(p))).toBe(await freshDump(p));
     expect(queryStore(graph(p), "SELECT module, resolved_path AS target FROM imports")).toEqual([{ module: "@y/q", target: "packages/q/lib/q.ts" }]);
+  });
+});
+
+describe("store totals", () => {
+  it("sums each file's chunk and symbol rows to the counts of the rows themselves, through edits, additions and removals", async () => {
+    const p = project({ "a.ts": "export class A {\n  m() { return 1; }\n}\nexport function f() {}\n", "b.py": "def g():\n    return 1\n", "c.go": "package c\n\nfunc H() {}\n" });
+    const check = async (mode: "full" | "incremental") => {
+      const report = await index(p, mode);
+      const [row] = queryStore(graph(p), "SELECT (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM symbols WHERE kind != 'module') AS symbols") as [{ files: number; chunks: number; symbols: number }];
+      expect({ files: report.file_count, chunks: report.chunk_count, symbols: report.symbol_count }).toEqual(row);
+      return row;
+    };
+    expect(await check("full")).toEqual({ files: 3, chunks: 6, symbols: 5 });
+    p.write("a.ts", "export function f() {}\n");
+    p.remove("b.py");
+    p.write("d.rs", "pub fn k() {}\nfn l() {}\n");
+    expect(await check("incremental")).toEqual({ files: 3, chunks: 5, symbols: 4 });
   });
 });
 

@@ -414,6 +414,14 @@ describe("walkProject: the cache of directory listings", () => {
     expect(strip(second)).toEqual(strip(walk({ exclude: ["dist/**"] })));
     expect(second.files.map((f) => f.path)).toEqual(["src/a.ts", "src/deep/b.ts"]);
     expect(second.skippedSymlinks).toBe(1);
+    // Every listing came from the cache: nothing to write again. A directory read afresh, or gone, is a change.
+    expect([first.cacheChanged, second.cacheChanged]).toEqual([true, false]);
+    write("src/deep/new.ts");
+    fs.utimesSync(path.join(root, "src/deep"), past, past);
+    expect(cached(second.cache!).cacheChanged).toBe(true);
+    fs.rmSync(path.join(root, "src/deep"), { recursive: true });
+    fs.utimesSync(path.join(root, "src"), new Date(past.getTime() + 1000), new Date(past.getTime() + 1000));
+    expect(cached(second.cache!).cacheChanged).toBe(true);
   });
 
   it("an entry slipped in with the directory's mtime put back is seen: the directory's ctime moved (the listing is read again)", () => {

@@ -98,7 +98,7 @@ describe("mast serve", () => {
       () => call(client, "mast_status", {}),
       (r) => r.data.indexed_files === 4,
     );
-    expect(status.data).toMatchObject({ indexed_files: 4, stale_files: 0, index_fresh: true, schema_version: "1.18.0" });
+    expect(status.data).toMatchObject({ indexed_files: 4, stale_files: 0, index_fresh: true, schema_version: "1.19.0" });
     const r = await call(client, "mast_search", { query: "validate", limit: 1 });
     expect(r.isError).toBe(false);
     // A one-name query puts the method of that name first; its class outline folds into it.

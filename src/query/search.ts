@@ -701,36 +701,22 @@ const MORE_FILES = 10;
 function pathTermRanking(db: Db, query: string, scopeIds: number[] | null, limit: number): number[] {
   const words = new Set(proseWords(query).filter((w) => w.length >= 3));
   if (words.size === 0) return [];
-  const { files, byWord } = pathWords(db);
   const inScope = scopeIds === null ? null : new Set(scopeIds);
+  const filesNaming = prepared(db, "SELECT rowid FROM path_words WHERE path_words MATCH ?").pluck();
   const wordsOf = new Map<number, Set<string>>();
   const df = new Map<string, number>();
   for (const w of words) {
-    const holding = (byWord.get(w) ?? []).filter((id) => inScope === null || inScope.has(id));
+    const holding = (filesNaming.all(`"${w.replace(/"/g, '""')}"`) as number[]).filter((id) => inScope === null || inScope.has(id));
     if (holding.length > 0) df.set(w, holding.length);
     for (const id of holding) (wordsOf.get(id) ?? wordsOf.set(id, new Set()).get(id)!).add(w);
   }
-  const n = scopeIds?.length ?? files;
+  const n = scopeIds?.length ?? (derivedOnce(db, "file count", () => prepared(db, "SELECT count(*) FROM files").pluck().get() as number));
   return [...wordsOf]
     .map(([id, own]) => ({ id, score: [...own].reduce((sum, w) => sum + Math.log(n / df.get(w)!), 0) }))
     .filter((f) => f.score > Math.log(2))
     .sort((a, b) => b.score - a.score || a.id - b.id)
     .slice(0, limit)
     .map((f) => f.id);
-}
-
-/**
- * The words of every indexed file's path (its directories and stem, split as identifiers) with the
- * files holding each: one read of the paths per connection, kept until the index changes (a split
- * of 33,000 paths on every task query was 43 ms of it at 300 MB).
- */
-function pathWords(db: Db): { files: number; byWord: Map<string, number[]> } {
-  return derivedOnce(db, "path words", () => {
-    const byWord = new Map<string, number[]>();
-    const rows = prepared(db, "SELECT id, path FROM files").raw().all() as Array<[number, string]>;
-    for (const [id, path] of rows) for (const w of splitTerms(path.replace(/\.[^./]+$/, ""))) (byWord.get(w) ?? byWord.set(w, []).get(w)!).push(id);
-    return { files: rows.length, byWord };
-  });
 }
 
 /** The chunk of a file whose name holds most of the query's words (its first chunk when none does): a file's vote goes to its declaration the task names. */

@@ -526,6 +526,7 @@ export class Store {
     if (!row) return 0;
     const removed = this.deleteFileContents(row.id);
     this.sql("DELETE FROM files WHERE id = ?").run(row.id);
+    this.sql("DELETE FROM path_words WHERE rowid = ?").run(row.id);
     this.pathsMoved = true;
     return removed;
   }
@@ -685,7 +686,9 @@ export class Store {
       .sql("INSERT INTO files(path, language, mtime, size, ino, ctime, content_hash, stat_clean, line_count, has_syntax_errors, is_test, chunk_rows, symbol_rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
       .run(meta.path, ...values);
     this.pathsMoved = true;
-    return Number(info.lastInsertRowid);
+    const id = Number(info.lastInsertRowid);
+    this.sql("INSERT INTO path_words(rowid, words) VALUES (?, ?)").run(id, pathWordsOf(meta.path));
+    return id;
   }
 
   /** Deletes a file's derived rows; returns how many chunks went. */
@@ -844,6 +847,11 @@ export class Store {
     }
     return b;
   }
+}
+
+/** A path's words as path_words holds them: its directories and stem (the extension left out), split as identifiers. */
+export function pathWordsOf(path: string): string {
+  return splitTerms(path.replace(/\.[^./]+$/, "")).join(" ");
 }
 
 /** The lower-cased last '.'-segment of a symbol name: `AuthService.validate` → `validate`. */

@@ -144,6 +144,15 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunk_words USING fts5(
   tokenize    = "unicode61 tokenchars '_$'"
 );
 
+-- The words of each file's path (its directories and stem, split as identifiers: base/text.ts
+-- splitTerms), by file id: which files a task's words name. Written and deleted with the file's row.
+CREATE VIRTUAL TABLE IF NOT EXISTS path_words USING fts5(
+  words,
+  content     = '',
+  contentless_delete = 1,
+  detail      = none
+);
+
 -- identifiers: the chunk's identifier bag (code tokens, space-separated); name_terms: its symbol name
 -- split into words (`TrieRouter.match` -> trie router match), stemmed, so "router matching" reaches
 -- the method. A chunk with neither has no row.

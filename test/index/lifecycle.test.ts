@@ -608,6 +608,8 @@ describe("store totals", () => {
     p.remove("b.py");
     p.write("d.rs", "pub fn k() {}\nfn l() {}\n");
     expect(await check("incremental")).toEqual({ files: 3, chunks: 5, symbols: 4 });
+    // Each file's path words are held under its id, and go with it.
+    expect(queryStore(graph(p), "SELECT f.path FROM path_words w JOIN files f ON f.id = w.rowid WHERE path_words MATCH 'a OR b OR c OR d' ORDER BY 1")).toEqual([{ path: "a.ts" }, { path: "c.go" }, { path: "d.rs" }]);
   });
 });
 

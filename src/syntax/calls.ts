@@ -138,7 +138,7 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
       // Decorators run when the class is defined: the class's own (`@Resolver()`, before or after
       // `export`) are its calls, a member's (`@Query()` before a method, `@Field()` in a field) its member's.
       const decorate = (node: SyntaxNode, caller: string) => containers.push({ caller, node, cls, start: 0, end: 0 });
-      for (const d of [...(stmt === decl ? [] : stmt.namedChildren), ...decl.namedChildren]) if (d.type === "decorator") decorate(d, cls.name);
+      for (const d of [...(stmt.id === decl.id ? [] : stmt.namedChildren), ...decl.namedChildren]) if (d.type === "decorator") decorate(d, cls.name);
       const pending: SyntaxNode[] = [];
       for (const member of field(decl, "body")?.namedChildren ?? []) {
         if (member.type === "decorator") {

@@ -117,7 +117,7 @@ class PythonExtractor extends TreeExtractor {
     const startLine = start.startPosition.row + 1;
     const endLine = end.endPosition.row + 1;
     // A block that is one assignment to one name is that name's chunk and symbol.
-    const name = start === end ? assignedName(start) : null;
+    const name = start.id === end.id ? assignedName(start) : null;
     this.drafts.push({ startLine, endLine, chunkType: "block", symbolName: name, parentSymbol: null, isExported: name !== null && this.isPublic(name) });
     if (name !== null) {
       const text = this.slice(start.startIndex, start.endIndex);
@@ -267,7 +267,7 @@ class PythonExtractor extends TreeExtractor {
       const def = member.type === "decorated_definition" ? field(member, "definition") : member;
       if (def?.type !== "function_definition") {
         // Kept verbatim by the outline (a docstring over OUTLINE_RUN_LINES lines by its summary line).
-        const summary = doc && member === body?.namedChild(0) ? `${" ".repeat(member.startPosition.column)}"""${doc.split("\n")[0]}"""` : undefined;
+        const summary = doc && member.id === body?.namedChild(0)?.id ? `${" ".repeat(member.startPosition.column)}"""${doc.split("\n")[0]}"""` : undefined;
         parts.push({ startLine: member.startPosition.row + 1, endLine: member.endPosition.row + 1, from: member.startIndex, to: member.endIndex, ...(summary === undefined ? {} : { summary }) });
         continue;
       }
@@ -362,7 +362,7 @@ class PythonExtractor extends TreeExtractor {
     const names: string[] = [];
     const locals: string[] = [];
     for (const part of stmt.namedChildren) {
-      if (part === moduleNode) continue;
+      if (part.id === moduleNode?.id) continue;
       if (part.type === "wildcard_import") {
         this.imports.push({ module, names: ["*"], locals: [], kind: "export_star", line });
         return;
@@ -411,10 +411,10 @@ class PythonExtractor extends TreeExtractor {
 
   /** Calls made by top-level statements outside any definition (the module's own code). */
   private recordTopLevelCalls(definitions: readonly Definition[]): void {
-    const inside = new Set(definitions.map((d) => d.outer));
+    const inside = new Set(definitions.map((d) => d.outer.id));
     for (const stmt of this.root.namedChildren) {
       // A top-level definition's decorators run in the module (`@app.route("/")`).
-      const decorators = inside.has(stmt) ? stmt.namedChildren.filter((c) => c.type === "decorator") : [stmt];
+      const decorators = inside.has(stmt.id) ? stmt.namedChildren.filter((c) => c.type === "decorator") : [stmt];
       for (const node of decorators) this.recordCalls(node, null, null, [], new Map(this.moduleTypes));
     }
   }
@@ -642,7 +642,7 @@ function targetNames(node: SyntaxNode | null, out: Set<string>): void {
 /** The local names an import statement binds (`import a.b` → `a`, `import a as m` → `m`, `from m import x as y` → `y`). */
 function importedLocals(stmt: SyntaxNode): string[] {
   const module = stmt.type === "import_from_statement" ? field(stmt, "module_name") : null;
-  return stmt.namedChildren.flatMap((c) => (c === module ? [] : c.type === "aliased_import" ? [field(c, "alias")?.text ?? ""] : c.type === "dotted_name" ? [c.namedChild(0)?.text ?? ""] : [])).filter((n) => n !== "");
+  return stmt.namedChildren.flatMap((c) => (c.id === module?.id ? [] : c.type === "aliased_import" ? [field(c, "alias")?.text ?? ""] : c.type === "dotted_name" ? [c.namedChild(0)?.text ?? ""] : [])).filter((n) => n !== "");
 }
 
 /** A base class as named in `class C(Base, mod.Base, Generic[T])` (`metaclass=` and other keywords are none). */

@@ -15,8 +15,8 @@ import type { ResolvedConfig } from "./config.js";
 import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy, type NoteProgress } from "./lock.js";
 import type { ParseOutcome, ParseTask } from "./parse-task.js";
 import { rederive, type LinkCount } from "./link.js";
-import { compareWithIndex, pathsStatAsStamped, stampPaths } from "./read.js";
-import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, storeStamp, wipeDerivedState, writeJsonAtomic, type IndexJson, type Manifest, type StatePaths, readWalkCache, writeWalkCache } from "./state.js";
+import { compareWithIndex, pathsStatAsStamped, sameStat, stampPaths, stampStat } from "./read.js";
+import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, storeStamp, wipeDerivedState, writeJsonAtomic, writeManifest, type IndexJson, type StatePaths, readWalkCache, writeWalkCache } from "./state.js";
 import { walkForConfig, type WalkCache, type WalkedFile, type WalkResult } from "./walk.js";
 
 export type IndexMode = "full" | "incremental";
@@ -247,15 +247,11 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
     const wroteState = performance.now();
     // The rows are committed: the manifest and index.json follow them (a run killed before these
     // writes leaves the lock's record of a dead holder, which status reports as an interrupted run).
-    const manifest: Manifest = {};
-    for (const [path, s] of [...run.stamps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      manifest[path] = { mtime: s.mtime, size: s.size, hash: s.contentHash };
-    }
-    writeJsonAtomic(paths.manifest, manifest);
+    const previous = readIndexJson(paths);
+    const manifest = writeManifest(paths, run.stamps, store.filesVersion(), previous);
     // Closed (checkpointed) first, so index.json records graph.db as this run left it: a file
     // that stats otherwise later was written by someone else, and status checks its pages.
     timed(phases, "checkpoint", () => store.close());
-    const previous = readIndexJson(paths);
     const sourceCommit = readGitHead(config.project_root);
     const indexJson: IndexJson = {
       schema_version: CURRENT_SCHEMA_VERSION,
@@ -268,6 +264,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
       ...(sourceCommit ? { source_commit: sourceCommit } : {}),
       project_root: config.project_root,
       ...stampOfStore(paths),
+      ...manifest,
     };
     writeJsonAtomic(paths.indexJson, indexJson);
     if (run.walkCache && run.walkCacheChanged) writeWalkCache(paths, run.walkCache);
@@ -370,6 +367,7 @@ async function writeWalked(
   const { extractKey, settingsChanged, mode, problems, counts, walk } = run;
   const walked = new Map<string, WalkedFile>(walk.files.map((f) => [f.path, f]));
   const stamps = store.fileStamps();
+  const writesBefore = store.fileRowWrites;
   let threads = 0;
   const wasEmpty = stamps.size === 0;
 
@@ -381,7 +379,6 @@ async function writeWalked(
   // The work set: every file on a full run; on an incremental run, files whose content changed.
   const workSetStarted = performance.now();
   const work: WalkedFile[] = [];
-  let touched = 0;
   for (const file of walk.files) {
     const stamp = stamps.get(file.path);
     if (mode === "full" || !stamp) {
@@ -392,10 +389,9 @@ async function writeWalked(
     // other file whose bytes hash the same is unchanged whatever its mtime says, and is re-stamped.
     const current = compareWithIndex(file.path, config.project_root, config.max_file_bytes, stamp, file);
     if (current.state === "unchanged") {
-      if (current.stamp) {
-        store.touchFile({ path: file.path, ...current.stamp });
-        touched++;
-      }
+      // Re-stamped only when the stamp moves (a file still in the racy window reads as it was stamped).
+      const fresh = current.stamp;
+      if (fresh && !(fresh.statClean === stamp.statClean && sameStat(stampStat(fresh), stampStat(stamp)))) store.touchFile({ path: file.path, ...fresh });
       counts.unchanged++;
       continue;
     }
@@ -487,13 +483,14 @@ async function writeWalked(
   // edges — of everything after a full run, a first build or a new resolver config; otherwise of
   // what the rewritten files (and any paths that came or went) can reach.
   const linkStarted = performance.now();
-  // A run that wrote no file row has the stamps it started from (reading 110,000 again: 150 ms at 1 GB).
-  const finalStamps = work.length === 0 && vanished.length === 0 && touched === 0 ? stamps : store.fileStamps();
+  // A run that wrote no file row (none changed; a binary file read again writes none) has the
+  // stamps it started from (reading 110,000 again: 370 ms at 1 GB).
+  const finalStamps = store.fileRowWrites === writesBefore ? stamps : store.fileStamps();
   // No path came or went and every config the resolver read last time stats as it did: its
   // fingerprint cannot have moved (stat first, as for sources). Then nothing is derived when
   // nothing was written, and a rewritten file's imports are resolved reading only what they need.
   const incremental = mode === "incremental" && !wasEmpty;
-  const configsAsBefore = incremental && counts.pathsChanged.length === 0 && pathsStatAsStamped(store.getMeta(RESOLVER_INPUTS));
+  const configsAsBefore = incremental && counts.pathsChanged.length === 0 && pathsStatAsStamped(store.getMeta(RESOLVER_INPUTS), walk.dirStats);
   const changes = () => ({ rewritten: counts.rewritten.flatMap((path) => finalStamps.get(path)?.id ?? []), pathsChanged: counts.pathsChanged });
   let linked: LinkCount | null = null;
   if (configsAsBefore) {

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { writeAtomic } from "../base/atomic.js";
 import { join } from "node:path";
 import { MastError, errorMessage } from "../base/errors.js";
-import { CURRENT_SCHEMA_VERSION, checkpointStampPath, databaseStamp, recordedCheckpointStamp } from "../store/db.js";
+import { CURRENT_SCHEMA_VERSION, checkpointStampPath, databaseStamp, recordedCheckpointStamp, type FileStamp } from "../store/db.js";
 import { STATE_CONFIG_FILE, persistedConfig, type ResolvedConfig } from "./config.js";
 import type { WalkCache } from "./walk.js";
 import { LOCK_METRICS_FILE, STRUCTURE_LOCK_FILE } from "./lock.js";
@@ -38,6 +38,9 @@ export interface IndexJson {
   project_root?: string;
   /** graph.db's stat as the run that wrote this file left it (`storeStamp`): status checks the pages of a file that stats otherwise. */
   store_stamp?: string;
+  /** graph.db's files version file_manifest.json was written at (store/db.ts `filesVersion`) and the manifest's stat then: a run finding both unchanged leaves it. */
+  manifest_files_version?: number;
+  manifest_stamp?: string;
 }
 
 /** graph.db's stamp (store/db.ts `databaseStamp`: size, mtime, ctime and inode; not its WAL). */
@@ -108,6 +111,23 @@ export function readWalkCache(paths: StatePaths): WalkCache | null {
 /** Written compact (it is read on every status and run). */
 export function writeWalkCache(paths: StatePaths, cache: WalkCache): void {
   writeAtomic(paths.walkCache, Buffer.from(JSON.stringify(cache)));
+}
+
+/**
+ * Writes file_manifest.json from the indexed stamps unless the file on disk is already theirs: no
+ * commit wrote a file row since it was written (graph.db's files version as recorded) and it stats
+ * as it did then (a no-op run of 110,000 files leaves 22 MB unwritten, 500 ms). Returns what
+ * index.json records of it.
+ */
+export function writeManifest(paths: StatePaths, stamps: ReadonlyMap<string, FileStamp>, filesVersion: number, previous: IndexJson | null): Pick<IndexJson, "manifest_files_version" | "manifest_stamp"> {
+  const onDisk = databaseStamp(paths.manifest);
+  if (onDisk === null || previous?.manifest_files_version !== filesVersion || previous.manifest_stamp !== onDisk) {
+    const manifest: Manifest = {};
+    for (const [path, s] of [...stamps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) manifest[path] = { mtime: s.mtime, size: s.size, hash: s.contentHash };
+    writeJsonAtomic(paths.manifest, manifest);
+  }
+  const written = databaseStamp(paths.manifest);
+  return { manifest_files_version: filesVersion, ...(written === null ? {} : { manifest_stamp: written }) };
 }
 
 export function readManifest(paths: StatePaths): Manifest {

@@ -35,7 +35,7 @@ export interface WalkOptions {
 }
 
 /** A file's stat as the cache compares it: size, mtime (ms), inode, ctime (ms) — what git stamps, so a rewrite that keeps its mtime is seen. */
-type StatKey = readonly [number, number, number, number];
+export type StatKey = readonly [number, number, number, number];
 
 /** One directory's filtered listing, kept only when it can be trusted (see RACY_WINDOW_MS). */
 interface CachedDir {
@@ -86,6 +86,8 @@ export interface WalkResult {
   readonly cache?: WalkCache;
   /** With a cache: whether its listings differ from the previous walk's (false: every listing came from it, and no listed directory went). */
   readonly cacheChanged?: boolean;
+  /** With a cache: each directory walked (absolute path) with its lstat as [size, mtime, ino, ctime]. */
+  readonly dirStats?: ReadonlyMap<string, StatKey>;
 }
 
 type Rules = ReturnType<typeof ignore>;
@@ -149,6 +151,7 @@ export function walkProject(options: WalkOptions): WalkResult {
   const prev = options.cache?.previous;
   const previous = prev && prev.key === options.cache!.key && sameKey(prev.exclude, excludeKey) ? prev.dirs : null;
   const listings: Record<string, CachedDir> = {};
+  const dirStats = new Map<string, StatKey>();
   let reused = 0;
 
   /** The rules in force below a directory: its parent's, extended by its own .gitignore (`abs`). */
@@ -175,6 +178,7 @@ export function walkProject(options: WalkOptions): WalkResult {
   let frame: Frame | undefined;
   while ((frame = stack.pop()) !== undefined) {
     const dirStat = caching ? lstatOrNone(frame.abs) : undefined;
+    if (dirStat) dirStats.set(frame.abs, [dirStat.size, dirStat.mtimeMs, dirStat.ino, dirStat.ctimeMs]);
     const listedAt = Date.now();
     const cached = previous && !frame.stale ? previous[frame.rel] : undefined;
     if (cached && dirStat && cached.m === dirStat.mtimeMs && cached.i === dirStat.ino && cached.c === dirStat.ctimeMs) {
@@ -264,7 +268,7 @@ export function walkProject(options: WalkOptions): WalkResult {
   problems.sort((a, b) => compare(a.path, b.path) || compare(a.error, b.error));
   // Every listing reused, and as many as before: none read afresh, none gone.
   const cacheChanged = previous === null || reused !== Object.keys(listings).length || reused !== Object.keys(previous).length;
-  return { files, problems, skippedSymlinks, ...(caching ? { cache: { key: options.cache!.key, exclude: excludeKey, dirs: listings }, cacheChanged } : {}) };
+  return { files, problems, skippedSymlinks, ...(caching ? { cache: { key: options.cache!.key, exclude: excludeKey, dirs: listings }, cacheChanged, dirStats } : {}) };
 }
 
 function compare(a: string, b: string): number {

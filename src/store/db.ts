@@ -226,11 +226,17 @@ interface SearchState {
 
 /** Meta key: moves on with every commit that added or removed a file row. */
 const PATHS_VERSION = "paths_version";
+/** Meta key: moves on with every commit that wrote a file row (added, rewritten, re-stamped or removed). */
+const FILES_VERSION = "files_version";
 
 export class Store {
   readonly db: Db;
   private readonly batchers = new Map<string, Batcher>();
   private search: SearchState | null = null;
+  /** Rows of `files` this connection wrote (inserted, updated or deleted): a reader of the stamps it read before sees whether they still hold. */
+  fileRowWrites = 0;
+  /** fileRowWrites when the open write transaction began (see filesVersion). */
+  private fileRowWritesAtBegin = 0;
   /** A file row came or went in the open write transaction (see pathsVersion). */
   private pathsMoved = false;
 
@@ -414,6 +420,12 @@ export class Store {
   private beforeCommit(): void {
     this.indexSearch();
     if (this.pathsMoved) this.setMeta(PATHS_VERSION, String(this.pathsVersion() + 1));
+    if (this.fileRowWrites !== this.fileRowWritesAtBegin) this.setMeta(FILES_VERSION, String(this.filesVersion() + 1));
+  }
+
+  /** A number that moves on whenever a commit wrote a file row: what was written from the stamps (file_manifest.json) holds while it stays the same. */
+  filesVersion(): number {
+    return Number(this.getMeta(FILES_VERSION) ?? 0);
   }
 
   /**
@@ -426,6 +438,7 @@ export class Store {
 
   private beginSearchState(): void {
     this.pathsMoved = false;
+    this.fileRowWritesAtBegin = this.fileRowWrites;
     this.search = { through: this.nextId("chunks") - 1, rows: new Map(), pending: 0, deleted: 0 };
   }
 
@@ -512,6 +525,7 @@ export class Store {
 
   /** The bytes are those indexed, read again: only the file's stamp moves. */
   touchFile(meta: Omit<FileMeta, "language">): void {
+    this.fileRowWrites++;
     this.sql("UPDATE files SET mtime = ?, size = ?, ino = ?, ctime = ?, content_hash = ?, stat_clean = ? WHERE path = ?").run(meta.mtime, meta.size, meta.ino, meta.ctime, meta.contentHash, meta.statClean ? 1 : 0, meta.path);
   }
 
@@ -527,6 +541,7 @@ export class Store {
     const removed = this.deleteFileContents(row.id);
     this.sql("DELETE FROM files WHERE id = ?").run(row.id);
     this.sql("DELETE FROM path_words WHERE rowid = ?").run(row.id);
+    this.fileRowWrites++;
     this.pathsMoved = true;
     return removed;
   }
@@ -675,6 +690,7 @@ export class Store {
   private upsertFileRow(meta: FileMeta, extraction: FileExtraction): number {
     const existing = this.sql("SELECT id FROM files WHERE path = ?").get(meta.path) as { id: number } | undefined;
     const symbolRows = extraction.symbols.reduce((n, s) => (s.kind === "module" ? n : n + 1), 0);
+    this.fileRowWrites++;
     const values = [meta.language, meta.mtime, meta.size, meta.ino, meta.ctime, meta.contentHash, meta.statClean ? 1 : 0, extraction.lineCount, extraction.hasSyntaxErrors ? 1 : 0, isTestPath(meta.path) ? 1 : 0, extraction.chunks.length, symbolRows];
     if (existing) {
       this

@@ -487,6 +487,43 @@ describe("a no-op incremental run", () => {
     expect(await index(p, "incremental")).toMatchObject({ files_indexed: 0, skipped_binary: 1 });
     expect(stat()).toBe(before);
   });
+
+  it("leaves file_manifest.json as it is; a run that writes a file row, a manifest deleted or edited, or a refresh in between writes it again", async () => {
+    const p = project({ ...BASE_FILES, "src/extra.ts": "export const b = 20;\n" });
+    const paths = statePaths(join(p.root, ".mast"));
+    await index(p, "full");
+    const stat = () => {
+      const st = statSync(paths.manifest);
+      return `${st.ino}:${st.mtimeMs}`;
+    };
+    const hashOf = (text: string) => createHash("sha256").update(text).digest("hex");
+    const written = stat();
+    await index(p, "incremental");
+    expect(stat()).toBe(written);
+    // A changed file: its new hash is in the manifest.
+    p.write("src/extra.ts", "export const b = 21;\n");
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1 });
+    expect(readManifest(paths)["src/extra.ts"]!.hash).toBe(hashOf("export const b = 21;\n"));
+    // Gone, or edited by hand (same size): written again from the stamps.
+    rmSync(paths.manifest);
+    await index(p, "incremental");
+    expect(readManifest(paths)["src/extra.ts"]!.hash).toBe(hashOf("export const b = 21;\n"));
+    const text = readFileSync(paths.manifest, "utf8");
+    writeFileSync(paths.manifest, text.replace(/"hash": "./, '"hash": "#'));
+    await index(p, "incremental");
+    expect(readFileSync(paths.manifest, "utf8")).toBe(text);
+    // A just-in-time refresh (a server's) writes rows but not the manifest: the next run does.
+    p.write("src/extra.ts", "export const b = 22;\n");
+    const ctx = createToolContext(p.config({ stateDir: paths.dir }), p.root);
+    try {
+      await callTool(ctx, "mast_exports", { file_path: "src/extra.ts" });
+    } finally {
+      ctx.close();
+    }
+    expect(readManifest(paths)["src/extra.ts"]!.hash).toBe(hashOf("export const b = 21;\n"));
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 0 });
+    expect(readManifest(paths)["src/extra.ts"]!.hash).toBe(hashOf("export const b = 22;\n"));
+  });
 });
 
 /** An extraction of one chunk whose text is `name` (a function of that name on line `line`). */
@@ -628,6 +665,12 @@ describe("config stamps", () => {
     utimesSync(join(p.root, "pkg"), past, past);
     // Same mtime, but the directory's ctime moved: still a change, as for files.
     expect(pathsStatAsStamped(stamps)).toBe(false);
+    // What the run already stat'ed (the walk's directories) answers for those paths without another stat.
+    const pkg = statSync(join(p.root, "pkg"));
+    const known = (pkgMtime: number) => new Map<string, readonly [number, number, number, number]>([[join(p.root, "pkg"), [pkg.size, pkgMtime, pkg.ino, pkg.ctimeMs]]]);
+    const now = stampPaths([join(p.root, "pkg/tsconfig.json"), join(p.root, "x.json")]);
+    expect(pathsStatAsStamped(now, known(pkg.mtimeMs))).toBe(true);
+    expect(pathsStatAsStamped(now, known(pkg.mtimeMs + 1))).toBe(false);
     const again = stampPaths([join(p.root, "gone/tsconfig.json")]);
     expect(pathsStatAsStamped(again)).toBe(true);
     p.write("gone/other.txt", "x");

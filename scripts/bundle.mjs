@@ -3,7 +3,7 @@
 // loaded 213 of them before its first answer; the bundle loads a handful of chunks, each shared by
 // the entries that need it, so a command still loads only what it uses (docs/decisions.md,
 // "Bundled CLIs"). Native addons and the CommonJS packages required at run time stay external.
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { rolldown } from "rolldown";
 
 const OUT = "dist/bin";
@@ -38,3 +38,7 @@ copyFileSync("dist/query/gotypes-checker.go", `${OUT}/gotypes-checker.go`);
 mkdirSync(`${OUT}/queries`, { recursive: true });
 for (const q of readdirSync("dist/lang/queries")) copyFileSync(`dist/lang/queries/${q}`, `${OUT}/queries/${q}`);
 for (const bin of ["mast", "hashpilot"]) chmodSync(`${OUT}/${bin}.js`, 0o755);
+// What `mast serve` answers tools/list with before it loads the tools (src/mcp/listing.ts).
+const { toolListings } = await import("../dist/tools/registry.js");
+const { LISTING_FILE } = await import("../dist/mcp/listing.js");
+writeFileSync(`${OUT}/${LISTING_FILE}`, JSON.stringify(toolListings()));

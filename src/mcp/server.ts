@@ -1,6 +1,7 @@
 // `mast serve`: the MCP server (spec §7.4) over stdio (stdio.ts) or streamable HTTP (http.ts). Its
 // startup ladder bootstraps the state dir (copying a seed index when one exists), guards the
-// schema, opens the transport with every registry tool, then reindexes in the background.
+// schema, opens the transport answering tools/list from the build's listing (listing.ts), loads
+// the tools after the first listing (or at the first call), and reindexes in the background.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { cpSync, existsSync, readdirSync } from "node:fs";
@@ -8,16 +9,16 @@ import { MastError, errorMessage, isMastError } from "../base/errors.js";
 import type { ResolvedConfig } from "../index/config.js";
 import { SERVER_LOCK_POLICY, withStructureLock } from "../index/lock.js";
 import { provideCheckerPass, runIndexOffThread } from "../index/run-thread.js";
+import type { ToolContext } from "../tools/context.js";
 import { startWatch } from "../index/watch.js";
 import { ensureStateDir, guardSchema, isNeverIndexed, persistConfig, readIndexJson, statePaths, writeJsonAtomic } from "../index/state.js";
-import { createToolContext } from "../tools/context.js";
 import { failureOf } from "../tools/envelope.js";
 import { DEFAULT_TOOLSETS, type Toolset } from "../tools/define.js";
-import { TOOLS, listedTools, runTool, unknownToolHint, type ListingForm } from "../tools/registry.js";
 // The HTTP transport (and the SDK's, with what it loads: undici, http2) loads only for --http: 40 ms of every stdio start.
 import type { HttpOptions } from "./http.js";
+import type { ListingForm } from "../tools/registry.js";
+import { offeredListing } from "./listing.js";
 import { LimitedStdioTransport } from "./stdio.js";
-import { Telemetry } from "../tools/telemetry.js";
 
 export const DEFAULT_SEED_DIR = "/opt/mast-seed";
 
@@ -78,6 +79,21 @@ export function serverInstructions(offered: readonly string[]): string {
   return lines.filter(([, tools]) => tools.every((t) => offered.includes(t))).map(([line]) => line).join("\n");
 }
 
+/** What answers tools/call, loaded once. */
+interface Tools {
+  readonly registry: typeof import("../tools/registry.js");
+  readonly ctx: ToolContext;
+  readonly recorder?: { close(): Promise<void> };
+}
+
+async function loadTools(config: ResolvedConfig, options: ServeOptions): Promise<Tools> {
+  // The checker pass for this thread's runs (from TypeScript sources; a worker provides its own).
+  if (config.checker) provideCheckerPass((await import("../query/checker.js")).checkerPass);
+  const [registry, { createToolContext }, { Telemetry }] = await Promise.all([import("../tools/registry.js"), import("../tools/context.js"), import("../tools/telemetry.js")]);
+  const recorder = config.telemetry ? new Telemetry(config.state_dir, config.project_root, options.log) : undefined;
+  return { registry, ctx: createToolContext(config, config.project_root, undefined, recorder, options.structuralRoot), ...(recorder ? { recorder } : {}) };
+}
+
 export async function serve(config: ResolvedConfig, options: ServeOptions): Promise<void> {
   const http = options.http ? await import("./http.js") : null;
   if (options.http) http!.checkHttpOptions(options.http);
@@ -90,17 +106,20 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
   }
   guardSchema(paths);
 
-  // The checker pass for this thread's runs (from TypeScript sources; a worker provides its own).
-  if (config.checker) provideCheckerPass((await import("../query/checker.js")).checkerPass);
-  const recorder = config.telemetry ? new Telemetry(config.state_dir, config.project_root, options.log) : undefined;
-  const ctx = createToolContext(config, config.project_root, undefined, recorder, options.structuralRoot);
   const toolsets = options.toolsets ?? DEFAULT_TOOLSETS;
-  const offered = TOOLS.filter((t) => toolsets.includes(t.toolset ?? "read"));
-  const listing = listedTools(toolsets, options.schemas ?? "compact");
+  const listing = await offeredListing(toolsets, options.schemas ?? "compact");
+  const offered = listing.map((t) => t.name);
+  // The tools themselves (the registry, every tool's code, the telemetry recorder, the checker pass
+  // for this thread's runs) load after the first tools/list is answered, or at the first call.
+  let loaded: Promise<Tools> | null = null;
+  const tools = (): Promise<Tools> => (loaded ??= loadTools(config, options));
   // One Server per connection (stdio has one; over HTTP each session has its own), all sharing the context.
   const makeServer = (): Server => {
-    const server = new Server({ name: "mast", version: options.version }, { capabilities: { tools: {} }, instructions: serverInstructions(offered.map((t) => t.name)) });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
+    const server = new Server({ name: "mast", version: options.version }, { capabilities: { tools: {} }, instructions: serverInstructions(offered) });
+    server.setRequestHandler(ListToolsRequestSchema, async () => {
+      setImmediate(() => void tools().catch(() => undefined));
+      return { tools: listing };
+    });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       // A client that sent a progress token hears how a long call goes (mast_reindex).
       const token = request.params._meta?.progressToken;
@@ -110,10 +129,11 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
           : (done: number, total: number | undefined, message: string) =>
               void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: done, ...(total === undefined ? {} : { total }), message } }).catch(() => undefined);
       try {
-        if (!offered.some((t) => t.name === request.params.name)) {
-          throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(request.params.name)}`, { hint: unknownToolHint(request.params.name, offered.map((t) => t.name)) });
+        const { registry, ctx } = await tools();
+        if (!offered.includes(request.params.name)) {
+          throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(request.params.name)}`, { hint: registry.unknownToolHint(request.params.name, offered) });
         }
-        const { answer, text, stats } = await runTool(ctx, request.params.name, request.params.arguments ?? {}, progress ? { progress } : {});
+        const { answer, text, stats } = await registry.runTool(ctx, request.params.name, request.params.arguments ?? {}, progress ? { progress } : {});
         // `_stats` rides in the result's `_meta`, which clients keep from the model (docs/decisions.md).
         return { content: [{ type: "text", text }], structuredContent: answer as Record<string, unknown>, ...(stats ? { _meta: { [STATS_META_KEY]: stats } } : {}) };
       } catch (err) {
@@ -173,7 +193,12 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
   await closed;
   await watch?.close();
   await stopTransport();
-  await recorder?.close();
-  ctx.close();
+  // Assigned by a handler, so not narrowed to null here.
+  const opened = loaded as Promise<Tools> | null;
+  if (opened !== null) {
+    const tools = await opened.catch(() => null);
+    await tools?.recorder?.close();
+    tools?.ctx.close();
+  }
 }
 

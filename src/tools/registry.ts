@@ -85,6 +85,13 @@ export interface ListedTool {
  */
 export type ListingForm = "compact" | "full";
 
+/** One tool's listings and toolset. */
+export interface ToolListing {
+  readonly toolset: Toolset;
+  readonly compact: ListedTool;
+  readonly full: ListedTool;
+}
+
 /**
  * The tools of `toolsets` as `tools/list` offers them. Compact, sized for a context window (the
  * default toolsets within LISTING_BUDGET and LISTED_TOOL_AVERAGE bytes a tool: tests measure
@@ -95,21 +102,28 @@ export type ListingForm = "compact" | "full";
  * description, the whole output schema, the title and all four hints.
  */
 export function listedTools(toolsets: readonly Toolset[], form: ListingForm = "compact"): ListedTool[] {
-  return TOOLS.filter((t) => toolsets.includes(t.toolset ?? "read")).map((t) => {
-    if (form === "full") {
-      return {
-        name: t.name,
-        description: t.description,
-        inputSchema: withoutDialect(z.toJSONSchema(t.input, { io: "input" })) as ListedTool["inputSchema"],
-        outputSchema: withoutDialect(outputSchema(t)) as ListedTool["outputSchema"] & object,
-        annotations: { title: t.title, ...t.annotations },
-      };
-    }
-    const inputSchema = compactSchema(z.toJSONSchema(t.input, { io: "input" })) as ListedTool["inputSchema"] & { properties?: Record<string, unknown> };
-    for (const key of t.unlisted ?? []) delete inputSchema.properties?.[key];
-    const hints = assertedHints(t.annotations);
-    return { name: t.name, description: t.description, inputSchema, ...(Object.keys(hints).length > 0 ? { annotations: hints } : {}) };
-  });
+  return TOOLS.filter((t) => toolsets.includes(t.toolset ?? "read")).map((t) => listedTool(t, form));
+}
+
+/** Every tool in both listing forms, with its toolset: what the build writes to tool-listing.json (mcp/listing.ts). */
+export function toolListings(): ToolListing[] {
+  return TOOLS.map((t) => ({ toolset: t.toolset ?? "read", compact: listedTool(t, "compact"), full: listedTool(t, "full") }));
+}
+
+function listedTool(t: ToolDefinition, form: ListingForm): ListedTool {
+  if (form === "full") {
+    return {
+      name: t.name,
+      description: t.description,
+      inputSchema: withoutDialect(z.toJSONSchema(t.input, { io: "input" })) as ListedTool["inputSchema"],
+      outputSchema: withoutDialect(outputSchema(t)) as ListedTool["outputSchema"] & object,
+      annotations: { title: t.title, ...t.annotations },
+    };
+  }
+  const inputSchema = compactSchema(z.toJSONSchema(t.input, { io: "input" })) as ListedTool["inputSchema"] & { properties?: Record<string, unknown> };
+  for (const key of t.unlisted ?? []) delete inputSchema.properties?.[key];
+  const hints = assertedHints(t.annotations);
+  return { name: t.name, description: t.description, inputSchema, ...(Object.keys(hints).length > 0 ? { annotations: hints } : {}) };
 }
 
 /**

@@ -15,7 +15,7 @@ const space = tempSpace({ "src/a.ts": "export function alpha(): number {\n  retu
 beforeAll(() => assertBuilt());
 
 /** The files under dist/bin/ a `mast` command loads, in load order (an ESM load hook records them). */
-function loadedChunks(args: string[]): string[] {
+function loadedChunks(args: string[], input?: string): string[] {
   const dir = space.dir("mast-bundle-");
   const log = join(dir, "loaded.txt");
   const hooks = join(dir, "hooks.mjs");
@@ -23,7 +23,7 @@ function loadedChunks(args: string[]): string[] {
   const register = join(dir, "register.mjs");
   writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
   writeFileSync(log, "");
-  const r = spawnSync(process.execPath, ["--import", pathToFileURL(register).href, MAST_BIN, ...args], { encoding: "utf8" });
+  const r = spawnSync(process.execPath, ["--import", pathToFileURL(register).href, MAST_BIN, ...args], { encoding: "utf8", ...(input === undefined ? {} : { input }) });
   expect(r.status, r.stderr).toBe(0);
   const prefix = pathToFileURL(BIN_DIR).href + "/";
   return readFileSync(log, "utf8")
@@ -56,5 +56,15 @@ describe("the bundled CLIs", () => {
     const query = loadedChunks(["query", "mast_exports", JSON.stringify({ file_path: "src/a.ts" }), project.root]);
     expect(query).toContain("registry.js");
     expect(query).not.toContain("server.js");
+
+    // The server answers initialize (and tools/list, from the listing the build wrote) before it
+    // loads the registry and the tools' code: a session that ends there never loads them.
+    const handshake = [
+      { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+    ];
+    const serve = loadedChunks(["serve", project.root, "--no-startup-reindex"], handshake.map((m) => JSON.stringify(m)).join("\n") + "\n");
+    expect(serve).toContain("server.js");
+    for (const heavy of ["registry.js", "parse-task.js", "graph.js"]) expect(serve).not.toContain(heavy);
   });
 });

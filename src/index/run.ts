@@ -226,6 +226,7 @@ async function indexHealing(config: ResolvedConfig, paths: StatePaths, options: 
 async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: RunIndexOptions, note: NoteProgress, healing: { rebuilt: boolean } = { rebuilt: false }): Promise<IndexReport> {
   const started = performance.now();
   const phases = newPhases();
+  const storeAtStart = storeStamp(paths);
   // A rebuild after a corrupt store is a reset: the report and the run's mode say so.
   const opened = openIndexStore(paths, guardSchema(paths) || healing.rebuilt, options.mode === "full");
   const store = opened.store;
@@ -248,7 +249,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
     // The rows are committed: the manifest and index.json follow them (a run killed before these
     // writes leaves the lock's record of a dead holder, which status reports as an interrupted run).
     const previous = readIndexJson(paths);
-    const manifest = writeManifest(paths, run.stamps, store.filesVersion(), previous);
+    const manifest = writeManifest(paths, run.stamps, store.filesVersion(), previous, storeAtStart);
     // Closed (checkpointed) first, so index.json records graph.db as this run left it: a file
     // that stats otherwise later was written by someone else, and status checks its pages.
     timed(phases, "checkpoint", () => store.close());

@@ -114,14 +114,16 @@ export function writeWalkCache(paths: StatePaths, cache: WalkCache): void {
 }
 
 /**
- * Writes file_manifest.json from the indexed stamps unless the file on disk is already theirs: no
- * commit wrote a file row since it was written (graph.db's files version as recorded) and it stats
- * as it did then (a no-op run of 110,000 files leaves 22 MB unwritten, 500 ms). Returns what
- * index.json records of it.
+ * Writes file_manifest.json from the indexed stamps unless the file on disk is already theirs: the
+ * run found graph.db as the last run left it (`storeAtStart`, its stat before this run opened it),
+ * no commit wrote a file row since the manifest was written (graph.db's files version as recorded:
+ * a refresh's commit still in the WAL) and the manifest stats as it did then (a no-op run of
+ * 110,000 files leaves 22 MB unwritten, 500 ms). Returns what index.json records of it.
  */
-export function writeManifest(paths: StatePaths, stamps: ReadonlyMap<string, FileStamp>, filesVersion: number, previous: IndexJson | null): Pick<IndexJson, "manifest_files_version" | "manifest_stamp"> {
+export function writeManifest(paths: StatePaths, stamps: ReadonlyMap<string, FileStamp>, filesVersion: number, previous: IndexJson | null, storeAtStart: string | null): Pick<IndexJson, "manifest_files_version" | "manifest_stamp"> {
   const onDisk = databaseStamp(paths.manifest);
-  if (onDisk === null || previous?.manifest_files_version !== filesVersion || previous.manifest_stamp !== onDisk) {
+  const current = onDisk !== null && storeAtStart !== null && previous?.store_stamp === storeAtStart && previous.manifest_files_version === filesVersion && previous.manifest_stamp === onDisk;
+  if (!current) {
     const manifest: Manifest = {};
     for (const [path, s] of [...stamps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) manifest[path] = { mtime: s.mtime, size: s.size, hash: s.contentHash };
     writeJsonAtomic(paths.manifest, manifest);

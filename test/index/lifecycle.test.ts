@@ -524,6 +524,16 @@ describe("a no-op incremental run", () => {
     expect(await index(p, "incremental")).toMatchObject({ files_indexed: 0 });
     expect(readManifest(paths)["src/extra.ts"]!.hash).toBe(hashOf("export const b = 22;\n"));
   });
+
+  it("writes file_manifest.json again for a graph.db that is not the one the last run left (deleted by hand, rebuilt at the same files version)", async () => {
+    const p = project({ ...BASE_FILES, "src/extra.ts": "export const b = 20;\n" });
+    const paths = statePaths(join(p.root, ".mast"));
+    await index(p, "full");
+    for (const f of [paths.graphDb, `${paths.graphDb}-wal`, `${paths.graphDb}-shm`]) rmSync(f, { force: true });
+    p.write("src/extra.ts", "export const b = 21;\n");
+    await index(p, "incremental");
+    expect(readManifest(paths)["src/extra.ts"]!.hash).toBe(createHash("sha256").update("export const b = 21;\n").digest("hex"));
+  });
 });
 
 /** An extraction of one chunk whose text is `name` (a function of that name on line `line`). */

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { Store, isUnusableDatabase, type FileStamp } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { compareWithIndex } from "./read.js";
-import { readManifest, readWalkCache, statePaths } from "./state.js";
+import { readManifest, readWalkCache, statePaths, type StatePaths } from "./state.js";
 import { walkForConfig } from "./walk.js";
 
 export interface Freshness {
@@ -22,31 +22,41 @@ export interface Freshness {
 const MAX_EXAMPLES = 20;
 
 /**
- * The stamps of every indexed file. A graph.db without its tables (a run killed between creating
- * the file and writing the schema), of another schema version (which the next run wipes), or not a
- * database at all holds nothing this binary can use, so it reads as empty: every file on disk
- * counts as not indexed.
+ * The stamps of every indexed file, read from a Store left open for their content hashes (the
+ * caller closes it). A graph.db without its tables (a run killed between creating the file and
+ * writing the schema), of another schema version (which the next run wipes), or not a database at
+ * all holds nothing this binary can use, so it reads as empty: every file on disk counts as not
+ * indexed.
  */
-function readStamps(graphDb: string): { stamps: Map<string, FileStamp>; unreadable: boolean } {
-  const none = (unreadable: boolean) => ({ stamps: new Map<string, FileStamp>(), unreadable });
+function readStamps(graphDb: string): { stamps: Map<string, FileStamp>; unreadable: boolean; store: Store | null } {
+  const none = (unreadable: boolean) => ({ stamps: new Map<string, FileStamp>(), unreadable, store: null });
   if (!existsSync(graphDb)) return none(false);
   let store: Store | null = null;
   try {
     store = Store.open(graphDb, { readonly: true });
-    const s = store;
-    if (!s.hasCurrentSchema()) return none(false);
-    return { stamps: s.fileStamps(), unreadable: false };
+    if (!store.hasCurrentSchema()) {
+      store.close();
+      return none(false);
+    }
+    return { stamps: store.fileStamps(), unreadable: false, store };
   } catch (err) {
+    store?.close();
     if (!isUnusableDatabase(err)) throw err;
     return none(true);
-  } finally {
-    store?.close();
   }
 }
 
 export function measureFreshness(config: ResolvedConfig): Freshness {
   const paths = statePaths(config.state_dir);
-  const { stamps, unreadable } = readStamps(paths.graphDb);
+  const { stamps, unreadable, store } = readStamps(paths.graphDb);
+  try {
+    return compareAll(config, paths, stamps, unreadable);
+  } finally {
+    store?.close();
+  }
+}
+
+function compareAll(config: ResolvedConfig, paths: StatePaths, stamps: ReadonlyMap<string, FileStamp>, unreadable: boolean): Freshness {
   // The manifest (megabytes on a large tree) is read only when graph.db holds no stamp to say what is indexed.
   const manifest = stamps.size === 0 ? readManifest(paths) : {};
   const walk = walkForConfig(config, readWalkCache(paths));

@@ -249,7 +249,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
     // The rows are committed: the manifest and index.json follow them (a run killed before these
     // writes leaves the lock's record of a dead holder, which status reports as an interrupted run).
     const previous = readIndexJson(paths);
-    const manifest = writeManifest(paths, run.stamps, store.filesVersion(), previous, storeAtStart);
+    const manifest = writeManifest(paths, store, previous, storeAtStart);
     // Closed (checkpointed) first, so index.json records graph.db as this run left it: a file
     // that stats otherwise later was written by someone else, and status checks its pages.
     timed(phases, "checkpoint", () => store.close());
@@ -318,7 +318,6 @@ interface RunResult {
   readonly walked: number;
   readonly skippedSymlinks: number;
   readonly threads: number;
-  readonly stamps: Map<string, FileStamp>;
   readonly totals: StoreCounts;
   readonly walkCache: WalkCache | null;
   /** The walk read a directory afresh (or found one gone): its cache file is written again. */
@@ -518,7 +517,7 @@ async function writeWalked(
   }
   const totals = store.counts();
   const linkedFiles = linked === null ? 0 : linked.files === "all" ? totals.files : linked.files;
-  return { walkCache: walk.cache ?? null, walkCacheChanged: walk.cacheChanged ?? true, mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, stamps: finalStamps, totals, checker, checkerUpToDate: checking !== null && unchanged, linked: linkedFiles };
+  return { walkCache: walk.cache ?? null, walkCacheChanged: walk.cacheChanged ?? true, mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, totals, checker, checkerUpToDate: checking !== null && unchanged, linked: linkedFiles };
 }
 
 /**

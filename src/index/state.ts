@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { writeAtomic } from "../base/atomic.js";
 import { join } from "node:path";
 import { MastError, errorMessage } from "../base/errors.js";
-import { CURRENT_SCHEMA_VERSION, checkpointStampPath, databaseStamp, recordedCheckpointStamp, type FileStamp } from "../store/db.js";
+import { CURRENT_SCHEMA_VERSION, checkpointStampPath, databaseStamp, recordedCheckpointStamp, type Store } from "../store/db.js";
 import { STATE_CONFIG_FILE, persistedConfig, type ResolvedConfig } from "./config.js";
 import type { WalkCache } from "./walk.js";
 import { LOCK_METRICS_FILE, STRUCTURE_LOCK_FILE } from "./lock.js";
@@ -120,12 +120,13 @@ export function writeWalkCache(paths: StatePaths, cache: WalkCache): void {
  * a refresh's commit still in the WAL) and the manifest stats as it did then (a no-op run of
  * 110,000 files leaves 22 MB unwritten, 500 ms). Returns what index.json records of it.
  */
-export function writeManifest(paths: StatePaths, stamps: ReadonlyMap<string, FileStamp>, filesVersion: number, previous: IndexJson | null, storeAtStart: string | null): Pick<IndexJson, "manifest_files_version" | "manifest_stamp"> {
+export function writeManifest(paths: StatePaths, store: Pick<Store, "filesVersion" | "manifestRows">, previous: IndexJson | null, storeAtStart: string | null): Pick<IndexJson, "manifest_files_version" | "manifest_stamp"> {
+  const filesVersion = store.filesVersion();
   const onDisk = databaseStamp(paths.manifest);
   const current = onDisk !== null && storeAtStart !== null && previous?.store_stamp === storeAtStart && previous.manifest_files_version === filesVersion && previous.manifest_stamp === onDisk;
   if (!current) {
     const manifest: Manifest = {};
-    for (const [path, s] of [...stamps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) manifest[path] = { mtime: s.mtime, size: s.size, hash: s.contentHash };
+    for (const [path, mtime, size, hash] of store.manifestRows().sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) manifest[path] = { mtime, size, hash };
     writeJsonAtomic(paths.manifest, manifest);
   }
   const written = databaseStamp(paths.manifest);

@@ -95,8 +95,8 @@ async function loadTools(config: ResolvedConfig, options: ServeOptions): Promise
 }
 
 export async function serve(config: ResolvedConfig, options: ServeOptions): Promise<void> {
-  const http = options.http ? await import("./http.js") : null;
-  if (options.http) http!.checkHttpOptions(options.http);
+  const http = options.http ? { options: options.http, transport: await import("./http.js") } : null;
+  http?.transport.checkHttpOptions(http.options);
   await bootstrapStateDir(config, options.seedDir, options.log);
   const paths = statePaths(config.state_dir);
   if (!options.startupReindex && isNeverIndexed(paths)) {
@@ -156,10 +156,10 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
     }
   });
   let stopTransport: () => Promise<void>;
-  if (options.http) {
-    const listening = await http!.serveHttp(makeServer, options.http);
+  if (http) {
+    const listening = await http.transport.serveHttp(makeServer, http.options);
     stopTransport = listening.close;
-    options.log(`mast serve: listening on ${listening.url}${options.http.token ? " (bearer token required)" : ""}`);
+    options.log(`mast serve: listening on ${listening.url}${http.options.token ? " (bearer token required)" : ""}`);
   } else {
     const server = makeServer();
     const transport = new LimitedStdioTransport();

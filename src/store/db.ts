@@ -35,8 +35,8 @@ const MAX_PARAMS = 32_766;
 const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 
 /**
- * A database file's size, mtime, ctime and inode as one string; null when it does not exist. Its
- * WAL is left out: commits land there and reach the file only at a checkpoint, and a WAL frame that
+ * A file's size, mtime, ctime and inode as one string; null when it does not exist (graph.db's, and
+ * the state files recorded beside it). A database's WAL is left out: commits land there and reach the file only at a checkpoint, and a WAL frame that
  * fails its checksum is SQLite's to drop.
  */
 export function databaseStamp(path: string): string | null {
@@ -253,10 +253,10 @@ export class Store {
   readonly db: Db;
   private readonly batchers = new Map<string, Batcher>();
   private search: SearchState | null = null;
-  /** Rows of `files` this connection wrote (inserted, updated or deleted): a reader of the stamps it read before sees whether they still hold. */
-  fileRowWrites = 0;
-  /** fileRowWrites when the open write transaction began (see filesVersion). */
-  private fileRowWritesAtBegin = 0;
+  /** Rows of `files` this connection wrote (see fileRowWrites). */
+  private fileWrites = 0;
+  /** fileWrites when the open write transaction began (see filesVersion). */
+  private fileWritesAtBegin = 0;
   /** A file row came or went in the open write transaction (see pathsVersion). */
   private pathsMoved = false;
 
@@ -453,7 +453,12 @@ export class Store {
   private beforeCommit(): void {
     this.indexSearch();
     if (this.pathsMoved) this.setMeta(PATHS_VERSION, String(this.pathsVersion() + 1));
-    if (this.fileRowWrites !== this.fileRowWritesAtBegin) this.setMeta(FILES_VERSION, String(this.filesVersion() + 1));
+    if (this.fileWrites !== this.fileWritesAtBegin) this.setMeta(FILES_VERSION, String(this.filesVersion() + 1));
+  }
+
+  /** Rows of `files` this connection wrote (inserted, updated or deleted): a reader of the stamps it read before sees whether they still hold. */
+  get fileRowWrites(): number {
+    return this.fileWrites;
   }
 
   /** A number that moves on whenever a commit wrote a file row: what was written from the stamps (file_manifest.json) holds while it stays the same. */
@@ -471,7 +476,7 @@ export class Store {
 
   private beginSearchState(): void {
     this.pathsMoved = false;
-    this.fileRowWritesAtBegin = this.fileRowWrites;
+    this.fileWritesAtBegin = this.fileWrites;
     this.search = { through: this.nextId("chunks") - 1, rows: new Map(), pending: 0, deleted: 0 };
   }
 
@@ -558,7 +563,7 @@ export class Store {
 
   /** The bytes are those indexed, read again: only the file's stamp moves. */
   touchFile(meta: Omit<FileMeta, "language">): void {
-    this.fileRowWrites++;
+    this.fileWrites++;
     this.sql("UPDATE files SET mtime = ?, size = ?, ino = ?, ctime = ?, content_hash = ?, stat_clean = ? WHERE path = ?").run(meta.mtime, meta.size, meta.ino, meta.ctime, meta.contentHash, meta.statClean ? 1 : 0, meta.path);
   }
 
@@ -574,7 +579,7 @@ export class Store {
     const removed = this.deleteFileContents(row.id);
     this.sql("DELETE FROM files WHERE id = ?").run(row.id);
     this.sql("DELETE FROM path_words WHERE rowid = ?").run(row.id);
-    this.fileRowWrites++;
+    this.fileWrites++;
     this.pathsMoved = true;
     return removed;
   }
@@ -723,7 +728,7 @@ export class Store {
   private upsertFileRow(meta: FileMeta, extraction: FileExtraction): number {
     const existing = this.sql("SELECT id FROM files WHERE path = ?").get(meta.path) as { id: number } | undefined;
     const symbolRows = extraction.symbols.reduce((n, s) => (s.kind === "module" ? n : n + 1), 0);
-    this.fileRowWrites++;
+    this.fileWrites++;
     const values = [meta.language, meta.mtime, meta.size, meta.ino, meta.ctime, meta.contentHash, meta.statClean ? 1 : 0, extraction.lineCount, extraction.hasSyntaxErrors ? 1 : 0, isTestPath(meta.path) ? 1 : 0, extraction.chunks.length, symbolRows];
     if (existing) {
       this

@@ -18,10 +18,10 @@ describe("the tool listing", () => {
     expect(toolListings().map((t) => t.compact.name)).toContain("mast_search");
   });
 
-  it("offers what the registry lists for the toolsets, in each form", async () => {
+  it("run from sources (no file beside them), offers what the registry lists for the toolsets, in each form", async () => {
     for (const toolsets of [["read"], ["read", "edit", "more", "admin", "structural"]] as const) {
       for (const form of ["compact", "full"] as const) expect(await offeredListing(toolsets, form)).toEqual(listedTools(toolsets, form));
     }
-    expect((await offeredListing(["read"], "compact")).map((t) => t.name).slice(0, 3)).toEqual(listedTools(["read"]).map((t) => t.name).slice(0, 3));
+    expect((await offeredListing(["read"], "compact")).map((t) => t.name)).not.toContain("replace_hash");
   });
 });

@@ -164,10 +164,28 @@ export interface DescendantScan {
   /** The hit's start index (UTF-16 code units, as `SyntaxNode.startIndex`). */
   readonly starts: Uint32Array;
   endIndex(i: number): number;
+  /**
+   * The end index of a hit that is an identifier token, read from the text where the text decides
+   * it (an ASCII identifier: `[A-Za-z0-9_]`, plus `$` and a leading `#` in ECMAScript) and by one
+   * native call where it cannot: no identifier character at the start, a non-ASCII character, an escape, a `-` (JSX), a raw identifier's
+   * `#`, or a tree with errors (recovery inserts zero-width MISSING identifiers).
+   */
+  identifierEnd(i: number, text: string, ecmascript: boolean): number;
   node(i: number): SyntaxNode;
 }
 
 type NodeFields = SyntaxNode & Record<number, number>;
+
+/** Where an ASCII identifier starting at `start` ends in the text; -1 when the text cannot decide (see `DescendantScan.identifierEnd`). */
+function identifierEndInText(text: string, start: number, ecmascript: boolean): number {
+  let i = ecmascript && text.charCodeAt(start) === 35 ? start + 1 : start;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || (ecmascript && c === 36))) break;
+  }
+  const next = text.charCodeAt(i);
+  return i === start || next >= 128 || next === 92 || next === 45 || next === 35 || next === 36 ? -1 : i;
+}
 
 export function scanDescendants(tree: Tree, types: readonly string[]): DescendantScan {
   const root = tree.rootNode as NodeFields;
@@ -207,14 +225,21 @@ export function scanDescendants(tree: Tree, types: readonly string[]): Descendan
   }
   const subclasses = (tree as unknown as { language: { nodeSubclasses: Array<new (tree: Tree) => NodeFields> } }).language.nodeSubclasses;
   const cacheNode = (tree as unknown as { _cacheNode(node: SyntaxNode): void })._cacheNode.bind(tree);
+  let exactEnds: boolean | undefined;
+  const endIndex = (i: number) => {
+    const out = binding.nodeTransferArray;
+    for (let k = 0; k < NODE_FIELDS; k++) out[k] = fields[i * NODE_FIELDS + k]!;
+    return binding.NodeMethods.endIndex(tree);
+  };
   return {
     length: n,
     typeIds,
     starts,
-    endIndex(i) {
-      const out = binding.nodeTransferArray;
-      for (let k = 0; k < NODE_FIELDS; k++) out[k] = fields[i * NODE_FIELDS + k]!;
-      return binding.NodeMethods.endIndex(tree);
+    endIndex,
+    identifierEnd(i, text, ecmascript) {
+      exactEnds ??= tree.rootNode.hasError;
+      const end = exactEnds ? -1 : identifierEndInText(text, starts[i]!, ecmascript);
+      return end < 0 ? endIndex(i) : end;
     },
     node(i) {
       let node = nodes[i];

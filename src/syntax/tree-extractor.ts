@@ -1,8 +1,8 @@
-// What every tree-walking extractor but ECMAScript's shares (Python, Go, Rust): one cursor walk
+// What every tree-walking extractor but ECMAScript's shares (Python, Go, Rust): one native scan
 // that gathers identifier tokens (the chunks' identifier bags) and the nodes later passes read by
 // position (calls, assignments, bindings), the symbol/chunk/call records being built, and the
 // final assembly into a FileExtraction. Each language's extractor subclasses it and supplies the
-// declarations; none walks the tree a second time.
+// declarations; none scans the tree a second time.
 import { sha256 } from "../base/hash.js";
 import { lineStarts, splitLines } from "../base/text.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
@@ -37,6 +37,12 @@ export interface NodeEvent {
   readonly node: SyntaxNode;
 }
 
+const ScanKind = { Other: 0, Token: 1, Event: 2 } as const;
+type ScanKind = (typeof ScanKind)[keyof typeof ScanKind];
+
+/** Per extractor (keyed by its token set): the node types it scans for, and per grammar each type id's kind, filled as ids are first seen. */
+const SCAN_PLANS = new WeakMap<ReadonlySet<string>, { readonly types: string[]; readonly kinds: WeakMap<object, ScanKind[]> }>();
+
 export abstract class TreeExtractor {
   protected readonly lines: string[];
   protected readonly drafts: MutableDraft[] = [];
@@ -63,17 +69,32 @@ export abstract class TreeExtractor {
     this.lines = splitLines(text);
   }
 
-  /** One walk of the whole tree: tokens of `tokenTypes`, and nodes of `eventTypes` for `eventsIn`. */
+  /**
+   * One native scan of the whole tree (no walk in JavaScript): tokens of `tokenTypes` (their text
+   * read from the source where it decides their end), and nodes of `eventTypes` for `eventsIn`,
+   * each node object built only for an event.
+   */
   protected collect(tokenTypes: ReadonlySet<string>, eventTypes: ReadonlySet<string>): void {
-    const cursor = this.root.walk();
-    for (;;) {
-      const type = cursor.nodeType;
-      if (tokenTypes.has(type)) this.tokens.push([cursor.startIndex, cursor.nodeText]);
-      else if (eventTypes.has(type)) this.events.push({ start: cursor.startIndex, node: cursor.currentNode });
-      if (cursor.gotoFirstChild()) continue;
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return;
+    const tree = this.root.tree;
+    let plan = SCAN_PLANS.get(tokenTypes);
+    if (plan === undefined) SCAN_PLANS.set(tokenTypes, (plan = { types: [...tokenTypes, ...eventTypes], kinds: new WeakMap() }));
+    const language = (tree as unknown as { language: object }).language;
+    let kinds = plan.kinds.get(language);
+    if (kinds === undefined) plan.kinds.set(language, (kinds = []));
+    const scan = scanDescendants(tree, plan.types);
+    const { typeIds, starts } = scan;
+    for (let i = 0; i < scan.length; i++) {
+      const typeId = typeIds[i]!;
+      let kind = kinds[typeId];
+      if (kind === undefined) {
+        const type = scan.node(i).type;
+        kind = kinds[typeId] = tokenTypes.has(type) ? ScanKind.Token : eventTypes.has(type) ? ScanKind.Event : ScanKind.Other;
       }
+      const start = starts[i]!;
+      if (kind === ScanKind.Token) {
+        const end = scan.identifierEnd(i, this.text, false);
+        if (end > start) this.tokens.push([start, this.text.slice(start, end)]);
+      } else if (kind === ScanKind.Event) this.events.push({ start, node: scan.node(i) });
     }
   }
 

@@ -48,22 +48,6 @@ function kindOf(node: SyntaxNode, grammar: Grammar): NodeKind {
   return boundary ? NodeKind.Boundary : NodeKind.Other;
 }
 
-/**
- * Where an identifier that starts at `start` ends, read from the text: tree-sitter's JavaScript
- * identifier is exactly `[A-Za-z0-9_$]+` in ASCII (a private name has a leading `#`). -1 when the
- * text cannot decide — a non-ASCII character, a `\u` escape, or a `-` (JSX attribute names).
- */
-function identifierEnd(text: string, start: number): number {
-  let i = text.charCodeAt(start) === 35 ? start + 1 : start;
-  for (; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36)) break;
-  }
-  const next = text.charCodeAt(i);
-  return next >= 128 || next === 92 || next === 45 ? -1 : i;
-}
-
-
 export interface Token {
   index: number;
   text: string;
@@ -82,8 +66,6 @@ export function collectTokensAndCalls(tree: Tree, text: string, grammar: Grammar
   const nodeKinds = (NODE_KINDS[grammar] ??= []);
   const nodeTypes = (NODE_TYPES[grammar] ??= []);
   const scan = scanDescendants(tree, scanTypes(grammar));
-  // Error recovery inserts zero-width (MISSING) identifiers, whose text the scan cannot tell.
-  const exactEnds = tree.rootNode.hasError;
   const { typeIds, starts } = scan;
   for (let i = 0; i < scan.length; i++) {
     const typeId = typeIds[i]!;
@@ -96,8 +78,7 @@ export function collectTokensAndCalls(tree: Tree, text: string, grammar: Grammar
     if (kind === NodeKind.Other) continue;
     const start = starts[i]!;
     if (kind === NodeKind.Identifier) {
-      let end = exactEnds ? -1 : identifierEnd(text, start);
-      if (end < 0) end = scan.endIndex(i);
+      const end = scan.identifierEnd(i, text, true);
       if (end > start) pass.tokens.push({ index: start, text: text.slice(start, end) });
     } else if (kind === NodeKind.Call) {
       const call = scan.node(i);

@@ -1,9 +1,10 @@
 // The native descendant scan (parser.ts scanDescendants) against tree-sitter's public API, and the
-// token pass built on it (ts-tokens.ts) against a plain walk of the tree: the scan reads the
+// token passes built on it (ts-tokens.ts, tree-extractor.ts) against a plain walk of the tree: the scan reads the
 // binding's transfer array directly, so a binding that changed its layout fails here, not in a
 // golden far away.
 import { describe, expect, it } from "vitest";
 import { parseSource, scanDescendants, type SyntaxNode, type Tree } from "../../src/syntax/parser.js";
+import { extractFile } from "../../src/syntax/extract.js";
 import { collectTokensAndCalls } from "../../src/syntax/ts-tokens.js";
 
 const TYPES = ["identifier", "property_identifier", "private_property_identifier", "call_expression", "function", "class_declaration", "variable_declarator"];
@@ -88,5 +89,29 @@ describe("the token pass", () => {
     const pass = collectTokensAndCalls(tree, broken, "typescript");
     expect(pass.tokens).toEqual(walkTokens(tree, broken));
     expect(pass.tokens.map((t) => t.text)).toEqual(["foo"]);
+  });
+});
+
+describe("the token scan of Python, Go and Rust (tree-extractor.ts collect)", () => {
+  const OPTIONS = { chunkSplitThreshold: 100, contextLines: 0, markdownHeadingDepth: 2, parseTimeoutMs: 10_000 };
+  const identifiers = (path: string, text: string) => {
+    const result = extractFile(path, text, OPTIONS);
+    if (!result.ok) throw new Error(result.error);
+    return result.extraction.chunks.map((c) => [c.symbolName, c.identifiers]);
+  };
+
+  it("reads identifiers whose end the text cannot tell (non-ASCII, raw) from the tree", () => {
+    expect(identifiers("a.py", "def café(ñ, x_1):\n    return ñ + x_1\n")).toEqual([["café", ["café", "ñ", "x_1"]]]);
+    expect(identifiers("a.go", "package p\n\nfunc Área(π float64) float64 { return π * π }\n")).toEqual([
+      [null, ["p"]],
+      ["Área", ["Área", "π", "float64"]],
+    ]);
+    expect(identifiers("a.rs", "fn r#match(r#type: u8) -> u8 { r#type }\n")).toEqual([["r#match", ["r#match", "r#type"]]]);
+  });
+
+  it("leaves out the zero-width identifiers error recovery inserts", () => {
+    // `a.` lacks its field name: recovery inserts a MISSING identifier (no text) after the dot.
+    expect(identifiers("a.rs", "fn foo(a: A) {\n    a.\n}\n")).toEqual([["foo", ["foo", "a", "A"]]]);
+    expect(identifiers("a.py", "def f(a):\n    return a.\n")).toEqual([["f", ["f", "a"]]]);
   });
 });

@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { MastError, errorMessage } from "../base/errors.js";
 import { globalConfigPath, loadHashpilotConfig } from "../edit/config.js";
 import { hashpilotHome } from "../edit/writer.js";
+import { flatTreeProducer } from "../syntax/flat-tree.js";
 import { loadAllGrammars } from "../syntax/parser.js";
 
 /** The npm package this install came from. */
@@ -116,6 +117,11 @@ export async function doctor(version: string, cwd: string): Promise<DoctorReport
   } catch (err) {
     checks.push({ name: "grammars", status: "fail", message: `A grammar does not load (rebuild with \`npm rebuild\`): ${errorMessage(err)}` });
   }
+  checks.push(
+    flatTreeProducer === "native"
+      ? { name: "native-addon", status: "pass", message: "Loaded: syntax trees are read as flat arrays (native/flat_tree.c)" }
+      : { name: "native-addon", status: "warn", message: `Not built: indexing reads syntax trees through tree-sitter's binding, several times slower (build it with \`npm run build:native\` in ${PACKAGE_DIR}; it needs a C compiler, python3 and make)` },
+  );
   checks.push(await serveListsTools());
   return { checks, healthy: checks.every((c) => c.status !== "fail"), timestamp: new Date().toISOString(), version };
 }

@@ -4,7 +4,8 @@
 // an AST edit refuses it unless waived (edit/transaction.ts). `.d.ts` files are never gated.
 import { MastError } from "../base/errors.js";
 import { extensionInfo } from "../lang/languages.js";
-import { parseSource, type SyntaxNode, type Tree } from "../syntax/parser.js";
+import { parseFlat, type SyntaxNode } from "../syntax/flat-tree.js";
+import { parseSource, type Tree } from "../syntax/parser.js";
 
 /** How long one gate parse may take before the file counts as unparseable. */
 const GATE_PARSE_TIMEOUT_MS = 10_000;
@@ -24,7 +25,7 @@ const MAX_ERROR_NODES = 10_000;
  * cleanly; undefined when no grammar applies.
  */
 export function syntaxErrorOf(path: string, text: string, edited: readonly EditedLines[] = []): string | null | undefined {
-  return gateParse(path, text, edited)?.error;
+  return gateCheck(path, text, edited)?.error;
 }
 
 /** The grammar the gate parses a path with (none for `.d.ts` files), or null. */
@@ -32,22 +33,42 @@ export function gateGrammar(path: string): string | null {
   return path.endsWith(".d.ts") ? null : (extensionInfo(path)?.grammar ?? null);
 }
 
+// Sources are parsed as ending in a newline: a file's last line is terminated for the language
+// whether or not the file ends in one (tree-sitter-go reads `var f int` at the very end as an error,
+// Go does not); every offset before the end is the same.
+const terminated = (text: string) => (text.endsWith("\n") ? text : `${text}\n`);
+
 /**
- * A source parsed as the gate parses it: the tree (null when the parse timed out) and the syntax
- * error nearest the edited lines (null when it parses cleanly); null when no grammar applies.
+ * A source parsed as the gate parses it, for an AST plan (the binding's tree, which the AST edits
+ * read): the tree (null when the parse timed out) and the syntax error nearest the edited lines
+ * (null when it parses cleanly); null when no grammar applies.
  */
 export function gateParse(path: string, text: string, edited: readonly EditedLines[] = []): { tree: Tree | null; error: string | null } | null {
   const grammar = gateGrammar(path);
   if (grammar === null) return null;
-  // Parsed as ending in a newline: a file's last line is terminated for the language whether or not
-  // the file ends in one (tree-sitter-go reads `var f int` at the very end as an error, Go does not);
-  // every offset before the end is the same.
-  const tree = parseSource(grammar, text.endsWith("\n") ? text : `${text}\n`, GATE_PARSE_TIMEOUT_MS);
-  if (!tree) return { tree: null, error: "1:1 (parse timed out)" };
-  if (!tree.rootNode.hasError) return { tree, error: null };
-  const bad = nearestError(tree.rootNode, edited);
-  return { tree, error: bad ? `${bad.startPosition.row + 1}:${bad.startPosition.column + 1} (${bad.isMissing ? `missing ${bad.type}` : bad.type})` : "1:1 (ERROR)" };
+  const tree = parseSource(grammar, terminated(text), GATE_PARSE_TIMEOUT_MS);
+  return tree ? { tree, error: errorAt(tree.rootNode, edited) } : { tree: null, error: "1:1 (parse timed out)" };
 }
+
+/**
+ * The gate's check of a text an edit would write: the flat tree's root (the one the index refresh
+ * of the written file then reuses) and the syntax error nearest the edited lines, as `gateParse`.
+ */
+export function gateCheck(path: string, text: string, edited: readonly EditedLines[] = []): { root: SyntaxNode | null; error: string | null } | null {
+  const grammar = gateGrammar(path);
+  if (grammar === null) return null;
+  const tree = parseFlat(grammar, terminated(text), GATE_PARSE_TIMEOUT_MS);
+  return tree ? { root: tree.rootNode, error: errorAt(tree.rootNode, edited) } : { root: null, error: "1:1 (parse timed out)" };
+}
+
+/** The syntax error of a tree nearest the edited lines as `line:column (node)`, null when it has none. */
+function errorAt(root: SyntaxNode, edited: readonly EditedLines[]): string | null {
+  if (!root.hasError) return null;
+  const bad = nearestError(root, edited);
+  return bad ? describe(bad) : "1:1 (ERROR)";
+}
+
+const describe = (bad: SyntaxNode) => `${bad.startPosition.row + 1}:${bad.startPosition.column + 1} (${bad.isMissing ? `missing ${bad.type}` : bad.type})`;
 
 /** Lines between a node and the nearest edited span (0 when they overlap). */
 function distance(node: SyntaxNode, edited: readonly EditedLines[]): number {
@@ -62,24 +83,15 @@ function distance(node: SyntaxNode, edited: readonly EditedLines[]): number {
   return best;
 }
 
-/** The ERROR or MISSING node nearest the edited lines, smallest first, then first in the file; walked without recursion. */
+/** The ERROR or MISSING node nearest the edited lines, smallest first, then first in the file. */
 function nearestError(root: SyntaxNode, edited: readonly EditedLines[]): SyntaxNode | null {
-  const cursor = root.walk();
   let best: { node: SyntaxNode; distance: number; size: number } | null = null;
-  let seen = 0;
-  for (;;) {
-    const node = cursor.currentNode;
-    if (node.type === "ERROR" || node.isMissing) {
-      const d = distance(node, edited);
-      const size = node.endIndex - node.startIndex;
-      if (best === null || d < best.distance || (d === best.distance && size < best.size)) best = { node, distance: d, size };
-      if (++seen >= MAX_ERROR_NODES) return best.node;
-    }
-    if (node.hasError && cursor.gotoFirstChild()) continue;
-    while (!cursor.gotoNextSibling()) {
-      if (!cursor.gotoParent()) return best?.node ?? null;
-    }
+  for (const node of errorNodes(root)) {
+    const d = distance(node, edited);
+    const size = node.endIndex - node.startIndex;
+    if (best === null || d < best.distance || (d === best.distance && size < best.size)) best = { node, distance: d, size };
   }
+  return best?.node ?? null;
 }
 
 /**
@@ -87,24 +99,25 @@ function nearestError(root: SyntaxNode, edited: readonly EditedLines[]): SyntaxN
  * the edit added — one in the edited lines, or any when the tree has more errors than before —
  * as `line:column (node)`, or null when it added none.
  */
-export function addedSyntaxError(before: Tree, after: Tree, edited: readonly EditedLines[]): string | null {
-  const inEdit = errorNodes(after.rootNode).find((n) => distance(n, edited) === 0);
-  const bad = inEdit ?? (errorNodes(after.rootNode).length > errorNodes(before.rootNode).length ? nearestError(after.rootNode, edited) : null);
-  return bad ? `${bad.startPosition.row + 1}:${bad.startPosition.column + 1} (${bad.isMissing ? `missing ${bad.type}` : bad.type})` : null;
+export function addedSyntaxError(before: SyntaxNode, after: SyntaxNode, edited: readonly EditedLines[]): string | null {
+  const inEdit = errorNodes(after).find((n) => distance(n, edited) === 0);
+  const bad = inEdit ?? (errorNodes(after).length > errorNodes(before).length ? nearestError(after, edited) : null);
+  return bad ? describe(bad) : null;
 }
 
-/** The ERROR and MISSING nodes of a tree (at most MAX_ERROR_NODES), walked without recursion. */
+/** The ERROR and MISSING nodes of a tree in document order (at most MAX_ERROR_NODES), only subtrees holding an error entered; walked without recursion. */
 function errorNodes(root: SyntaxNode): SyntaxNode[] {
   const out: SyntaxNode[] = [];
-  const cursor = root.walk();
-  for (;;) {
-    const node = cursor.currentNode;
-    if ((node.type === "ERROR" || node.isMissing) && out.push(node) >= MAX_ERROR_NODES) return out;
-    if (node.hasError && cursor.gotoFirstChild()) continue;
-    while (!cursor.gotoNextSibling()) {
-      if (!cursor.gotoParent()) return out;
+  const stack: SyntaxNode[] = [root];
+  while (stack.length > 0 && out.length < MAX_ERROR_NODES) {
+    const node = stack.pop()!;
+    if (node.type === "ERROR" || node.isMissing) out.push(node);
+    if (node.hasError) {
+      const children = node.children;
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
     }
   }
+  return out;
 }
 
 /** Refuses (PARSE_ERROR) an edit that would leave a cleanly parsing file with a syntax error, naming the error nearest the edited lines. */

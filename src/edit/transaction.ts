@@ -9,7 +9,7 @@ import { makeDirectories } from "../base/confined.js";
 import { MastError } from "../base/errors.js";
 import type { Tree } from "../syntax/parser.js";
 import { generateDiff } from "./diff.js";
-import { addedSyntaxError, checkParseValidity, gateParse, type EditedLines } from "./gate.js";
+import { addedSyntaxError, checkParseValidity, gateCheck, gateParse, type EditedLines } from "./gate.js";
 import type { OpContext, OpResult, Warning } from "./operations.js";
 import { writablePath } from "./paths.js";
 import { decodeForEdit, renderText, type EditableText } from "./text.js";
@@ -75,9 +75,9 @@ export async function editTransaction<T>(ctx: OpContext, file: string, options: 
     const afterText = renderText(planned.after);
     if (options.gate === "ast") {
       // The file's text as written (without a BOM, as the index decodes it): the index refresh reuses this parse.
-      const after = gateParse(path, renderText({ ...planned.after, bom: false }), planned.edited);
+      const after = gateCheck(path, renderText({ ...planned.after, bom: false }), planned.edited);
       // A file that parsed must parse after; one that did not (waived) must gain no error of the edit's.
-      const added = after === null || after.error === null ? null : tree!.rootNode.hasError && after.tree ? addedSyntaxError(tree!, after.tree, planned.edited) : after.error;
+      const added = after === null || after.error === null ? null : tree!.rootNode.hasError && after.root ? addedSyntaxError(tree!.rootNode, after.root, planned.edited) : after.error;
       if (added !== null) {
         throw new MastError("PARSE_ERROR", `the edit would leave ${path} with a syntax error at ${added}; nothing was written`, { details: { at: added } });
       }

@@ -5,7 +5,7 @@
 // names to symbols is index/link.ts's. This module reads the tree (binding names from the source
 // text at each binding's start, types from the tree), and when in doubt records no receiver type.
 import { CLASS_TYPES, FUNCTION_VALUES, instanceType, namedType, unwrapAmbient, type InstanceType } from "./es-nodes.js";
-import { field, type SyntaxNode } from "./parser.js";
+import type { SyntaxNode } from "./flat-tree.js";
 import type { CallReceiver, CallSite, ClassHeritage, ImportRecord } from "./types.js";
 
 export interface CallExtraction {
@@ -140,15 +140,15 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
       const decorate = (node: SyntaxNode, caller: string) => containers.push({ caller, node, cls, start: 0, end: 0 });
       for (const d of [...(stmt.id === decl.id ? [] : stmt.namedChildren), ...decl.namedChildren]) if (d.type === "decorator") decorate(d, cls.name);
       const pending: SyntaxNode[] = [];
-      for (const member of field(decl, "body")?.namedChildren ?? []) {
+      for (const member of decl.childForFieldName("body")?.namedChildren ?? []) {
         if (member.type === "decorator") {
           pending.push(member);
           continue;
         }
-        const name = (field(member, "name") ?? field(member, "property"))?.text;
+        const name = (member.childForFieldName("name") ?? member.childForFieldName("property"))?.text;
         if (member.type === "method_definition" && name) containers.push({ caller: `${cls.name}.${name}`, node: member, cls, start: 0, end: 0 });
         else if ((member.type === "public_field_definition" || member.type === "field_definition") && name) {
-          const value = field(member, "value");
+          const value = member.childForFieldName("value");
           if (value) containers.push({ caller: FUNCTION_VALUES.has(value.type) ? `${cls.name}.${name}` : cls.name, node: value, cls, start: 0, end: 0 });
           for (const d of member.namedChildren) if (d.type === "decorator") decorate(d, cls.name);
         } else if (member.type === "class_static_block") containers.push({ caller: cls.name, node: member, cls, start: 0, end: 0 });
@@ -158,7 +158,7 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
       continue;
     }
     if (decl.type === "function_declaration" || decl.type === "generator_function_declaration" || FUNCTION_VALUES.has(decl.type)) {
-      const caller = field(decl, "name")?.text ?? fileStem;
+      const caller = decl.childForFieldName("name")?.text ?? fileStem;
       callable.add(caller);
       containers.push({ caller, node: decl, cls: null, start: 0, end: 0 });
       continue;
@@ -168,7 +168,7 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
       // Each declarator is its own container: calls in `const x = f(() => g())` are made by `x`.
       let named = false;
       for (const d of declarators) {
-        const name = field(d, "name");
+        const name = d.childForFieldName("name");
         if (name?.type !== "identifier") continue;
         // A top-level name declared twice is not typed by either declaration.
         const type = localType(d);
@@ -181,7 +181,7 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
     }
     // `namespace N { export function f() }`: `N.f()` is a static call, here as from an importer.
     const ns = decl.type === "expression_statement" && decl.namedChildCount === 1 ? decl.namedChild(0)! : decl;
-    const nsName = ns.type === "internal_module" ? field(ns, "name") : null;
+    const nsName = ns.type === "internal_module" ? ns.childForFieldName("name") : null;
     if (nsName?.type === "identifier") {
       classNames.add(nsName.text);
       callable.add(nsName.text);
@@ -332,24 +332,24 @@ interface FileEnv {
 
 function unwrap(stmt: SyntaxNode): SyntaxNode {
   let node = stmt;
-  if (node.type === "export_statement") node = field(node, "declaration") ?? field(node, "value") ?? node;
+  if (node.type === "export_statement") node = node.childForFieldName("declaration") ?? node.childForFieldName("value") ?? node;
   return unwrapAmbient(node);
 }
 
 function classEnv(decl: SyntaxNode, fileStem: string): ClassEnv {
-  const name = field(decl, "name")?.text ?? fileStem;
+  const name = decl.childForFieldName("name")?.text ?? fileStem;
   const fields = new Map<string, string>();
-  for (const member of field(decl, "body")?.namedChildren ?? []) {
+  for (const member of decl.childForFieldName("body")?.namedChildren ?? []) {
     if (member.type === "public_field_definition" || member.type === "field_definition") {
-      const fieldName = (field(member, "name") ?? field(member, "property"))?.text;
+      const fieldName = (member.childForFieldName("name") ?? member.childForFieldName("property"))?.text;
       const type = instanceType(member)?.type;
       if (fieldName && type) fields.set(fieldName, type);
     }
-    if (member.type === "method_definition" && field(member, "name")?.text === "constructor") {
-      for (const p of field(member, "parameters")?.namedChildren ?? []) {
+    if (member.type === "method_definition" && member.childForFieldName("name")?.text === "constructor") {
+      for (const p of member.childForFieldName("parameters")?.namedChildren ?? []) {
         const isProperty = p.namedChildren.some((c) => c.type === "accessibility_modifier" || c.type === "override_modifier") || p.children.some((c) => c.type === "readonly");
-        const pattern = field(p, "pattern");
-        const type = namedType(field(p, "type"));
+        const pattern = p.childForFieldName("pattern");
+        const type = namedType(p.childForFieldName("type"));
         if (isProperty && pattern?.type === "identifier" && type) fields.set(pattern.text, type);
       }
     }
@@ -362,7 +362,7 @@ function heritageNames(decl: SyntaxNode): { extends: string | null; implements: 
   let ext: string | null = null;
   const impl: string[] = [];
   for (const clause of heritage?.namedChildren ?? []) {
-    if (clause.type === "extends_clause") ext = dottedPath(field(clause, "value") ?? clause.namedChildren[0] ?? null);
+    if (clause.type === "extends_clause") ext = dottedPath(clause.childForFieldName("value") ?? clause.namedChildren[0] ?? null);
     else if (clause.type === "implements_clause") {
       for (const t of clause.namedChildren) {
         const name = typeName(t);
@@ -377,13 +377,13 @@ function heritageNames(decl: SyntaxNode): { extends: string | null; implements: 
 
 /** A type's name in a heritage clause without its type arguments: `B`, `ns.B` (`B<T>` → `B`). */
 function typeName(t: SyntaxNode): string | null {
-  const named = t.type === "generic_type" ? field(t, "name") : t;
+  const named = t.type === "generic_type" ? t.childForFieldName("name") : t;
   return named?.type === "type_identifier" || named?.type === "nested_type_identifier" ? named.text.replace(/\s+/g, "") : null;
 }
 
 /** `interface I extends A, B<T>`: the interfaces it extends, the first as `extends` and the rest as `implements` (as every language's heritage is recorded). */
 function interfaceHeritage(decl: SyntaxNode): ClassHeritage | null {
-  const name = field(decl, "name")?.text;
+  const name = decl.childForFieldName("name")?.text;
   const clause = decl.namedChildren.find((c) => c.type === "extends_type_clause");
   const bases = (clause?.namedChildren ?? []).map(typeName).filter((n): n is string => n !== null);
   return name && bases.length > 0 ? { className: name, line: decl.startPosition.row + 1, extends: bases[0]!, implements: bases.slice(1) } : null;
@@ -407,9 +407,9 @@ function narrowed(call: SyntaxNode, container: Container, receiver: string): boo
   for (let n: SyntaxNode | null = call.parent, child: SyntaxNode = call; n !== null && n.startIndex >= container.start; child = n, n = n.parent) {
     const condition =
       n.type === "if_statement" || n.type === "ternary_expression"
-        ? unparenthesized(field(n, "condition"))
-        : n.type === "binary_expression" && field(n, "operator")?.type === "&&" && field(n, "right")?.startIndex === child.startIndex
-          ? field(n, "left")
+        ? unparenthesized(n.childForFieldName("condition"))
+        : n.type === "binary_expression" && n.childForFieldName("operator")?.type === "&&" && n.childForFieldName("right")?.startIndex === child.startIndex
+          ? n.childForFieldName("left")
           : null;
     if (condition && condition.startIndex !== child.startIndex && guard.test(condition.text)) return true;
   }
@@ -434,12 +434,12 @@ const MAX_PRODUCER_CALLS = 4;
 function producerOf(node: SyntaxNode | null, calls = 1): string | null {
   const n = throughParensAndBang(node);
   if (n?.type !== "call_expression") return null;
-  const fn = field(n, "function");
+  const fn = n.childForFieldName("function");
   if (fn?.type === "identifier") return fn.text;
   if (fn?.type !== "member_expression") return null;
-  const name = field(fn, "property");
+  const name = fn.childForFieldName("property");
   if (name?.type !== "property_identifier") return null;
-  const head = field(fn, "object");
+  const head = fn.childForFieldName("object");
   const path = dottedPath(head);
   if (path !== null) return `${path}.${name.text}`;
   const inner = calls < MAX_PRODUCER_CALLS ? producerOf(head, calls + 1) : null;
@@ -450,8 +450,8 @@ function producerOf(node: SyntaxNode | null, calls = 1): string | null {
 function dottedPath(node: SyntaxNode | null): string | null {
   if (node?.type === "identifier") return node.text;
   if (node?.type !== "member_expression") return null;
-  const name = field(node, "property");
-  const head = name?.type === "property_identifier" ? dottedPath(field(node, "object")) : null;
+  const name = node.childForFieldName("property");
+  const head = name?.type === "property_identifier" ? dottedPath(node.childForFieldName("object")) : null;
   return head === null ? null : `${head}.${name!.text}`;
 }
 
@@ -465,7 +465,7 @@ function throughParensAndBang(node: SyntaxNode | null): SyntaxNode | null {
 /** The class a receiver constructs, through `(…)` and `!` only: `C` for `new C(…)` or `new C<T>(…)`; null for anything else. */
 function constructedClass(node: SyntaxNode | null): string | null {
   const n = throughParensAndBang(node);
-  const ctor = n?.type === "new_expression" ? field(n, "constructor") : null;
+  const ctor = n?.type === "new_expression" ? n.childForFieldName("constructor") : null;
   return ctor?.type === "identifier" ? ctor.text : null;
 }
 
@@ -502,8 +502,8 @@ function linkableProducer(producer: string, file: FileEnv, locals: Locals, isNar
 function localType(node: SyntaxNode): LocalType | null {
   const instance = instanceType(node);
   // An annotation says what the local holds (`const n: any = f()` holds any, whatever f returns).
-  if (instance || node.type !== "variable_declarator" || field(node, "type") !== null) return instance;
-  const producer = producerOf(field(node, "value"));
+  if (instance || node.type !== "variable_declarator" || node.childForFieldName("type") !== null) return instance;
+  const producer = producerOf(node.childForFieldName("value"));
   return producer === null ? null : { type: producer, resolution: "return_type" };
 }
 
@@ -545,10 +545,10 @@ function patternNames(env: LocalEnv, root: SyntaxNode): Set<string> {
   const collect = (n: SyntaxNode): void => {
     if (n.type === "identifier" || n.type === "shorthand_property_identifier_pattern") names.add(n.text);
     else if (n.type === "assignment_pattern" || n.type === "object_assignment_pattern") {
-      const left = field(n, "left");
+      const left = n.childForFieldName("left");
       if (left) collect(left);
     } else if (n.type === "pair_pattern") {
-      const value = field(n, "value");
+      const value = n.childForFieldName("value");
       if (value) collect(value);
     } else for (const c of n.namedChildren) collect(c);
   };
@@ -597,7 +597,7 @@ function scopeOf(b: BindingSite, root: SyntaxNode): { start: number; end: number
   if (!node) return null;
   // A `let`/`const` loop variable is seen in its loop, a `var` one in its function; an arrow's lone parameter in the arrow, a catch parameter in its clause.
   if (b.kind === "arrow_function" || b.kind === "catch_clause") return { start: node.startIndex, end: node.endIndex };
-  if (b.kind === "for_in_statement" && field(node, "kind")?.text !== "var") return { start: node.startIndex, end: node.endIndex };
+  if (b.kind === "for_in_statement" && node.childForFieldName("kind")?.text !== "var") return { start: node.startIndex, end: node.endIndex };
   const functionScoped = b.kind === "required_parameter" || b.kind === "optional_parameter" || b.kind === "for_in_statement" || node.parent?.type === "variable_declaration";
   for (let n = node.parent; n !== null; n = n.parent) {
     if (functionScoped ? FUNCTION_SCOPES.has(n.type) : BLOCK_SCOPES.has(n.type) || FUNCTION_SCOPES.has(n.type)) return { start: n.startIndex, end: n.endIndex };
@@ -639,7 +639,7 @@ function siteType(b: BindingSite, root: SyntaxNode): LocalType | null {
 
 /** What a binding node binds: a declarator's `name`, a loop's `left`, a parameter's `pattern`. */
 function boundName(node: SyntaxNode): SyntaxNode | null {
-  return field(node, node.type === "variable_declarator" ? "name" : node.type === "for_in_statement" ? "left" : "pattern");
+  return node.childForFieldName(node.type === "variable_declarator" ? "name" : node.type === "for_in_statement" ? "left" : "pattern");
 }
 
 /** The binding node a site was read from. */
@@ -671,9 +671,9 @@ interface Locals {
 
 function classify(call: SyntaxNode, container: Container, file: FileEnv, locals: Locals, thisIsInstance: () => boolean): CallSite | null {
   const isNew = call.type === "new_expression";
-  let target = field(call, isNew ? "constructor" : "function");
+  let target = call.childForFieldName(isNew ? "constructor" : "function");
   // tree-sitter-typescript parses `await x.m<T>(…)` as a call of `await x.m` with type arguments.
-  if (target?.type === "await_expression" && field(call, "type_arguments")) target = target.namedChildren[0] ?? null;
+  if (target?.type === "await_expression" && call.childForFieldName("type_arguments")) target = target.namedChildren[0] ?? null;
   if (!target) return null;
   const line = call.startPosition.row + 1;
   const site = (callee: string, receiver: CallReceiver): CallSite => ({
@@ -693,8 +693,8 @@ function classify(call: SyntaxNode, container: Container, file: FileEnv, locals:
     return site(name, { kind: "bare" });
   }
   if (target.type !== "member_expression" || isNew) return null;
-  const property = field(target, "property");
-  const object = field(target, "object");
+  const property = target.childForFieldName("property");
+  const object = target.childForFieldName("object");
   if (!property || !object || (property.type !== "property_identifier" && property.type !== "private_property_identifier")) return null;
   const callee = property.text;
   const recv = receiverOf(object);
@@ -702,9 +702,9 @@ function classify(call: SyntaxNode, container: Container, file: FileEnv, locals:
   // Whether `this` is the instance is asked only of receivers that use it (walking up is costly).
   if (recv.type === "this") return cls && thisIsInstance() ? site(callee, { kind: "this", className: cls.name }) : null;
   if (recv.type === "super") return cls?.parent ? site(callee, { kind: "super", className: cls.parent }) : null;
-  if (recv.type === "member_expression" && cls && receiverOf(field(recv, "object") ?? recv).type === "this" && thisIsInstance()) {
-    const inner = receiverOf(field(recv, "object") ?? recv);
-    const member = field(recv, "property")?.text;
+  if (recv.type === "member_expression" && cls && receiverOf(recv.childForFieldName("object") ?? recv).type === "this" && thisIsInstance()) {
+    const inner = receiverOf(recv.childForFieldName("object") ?? recv);
+    const member = recv.childForFieldName("property")?.text;
     const fieldType = inner.type === "this" && member ? cls.fields.get(member) : undefined;
     return fieldType && !narrowed(call, container, recv.text) ? site(callee, { kind: "typed", typeName: fieldType, resolution: "field_type" }) : null;
   }

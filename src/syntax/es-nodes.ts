@@ -3,7 +3,7 @@
 // and `export` wrappers, parameters, doc comments, overloads and export specifiers. One
 // definition, so every pass reads a node the same way. Pure functions of nodes.
 import { collapseWhitespace } from "../base/text.js";
-import type { SyntaxNode } from "./parser.js";
+import type { SyntaxNode } from "./flat-tree.js";
 import type { ParamRecord } from "./types.js";
 
 /** Expressions that are a function value (`const f = () => …`, `x = function () {}`). */

@@ -6,7 +6,7 @@
 // parameters, `var x T`, `x := T{…}`, struct field types). Pure: a function of (path, text, options).
 import { collapseWhitespace, firstLine } from "../base/text.js";
 import { languageSpec } from "../lang/languages.js";
-import { field, parseSource, type SyntaxNode } from "./parser.js";
+import { parseFlat, type SyntaxNode } from "./flat-tree.js";
 import { bindLocal, leadingComments, TreeExtractor, type Known, type MutableDraft } from "./tree-extractor.js";
 import type { CallReceiver, ExtractOptions, ExtractResult, FileExtraction, ParamRecord } from "./types.js";
 
@@ -19,7 +19,7 @@ const EVENTS: ReadonlySet<string> = new Set(["call_expression", "short_var_decla
 type Receiver = { name: string | null; type: string } | null;
 
 export function extractGo(filePath: string, text: string, grammar: string, language: string, options: ExtractOptions): ExtractResult {
-  const tree = parseSource(grammar, text, options.parseTimeoutMs);
+  const tree = parseFlat(grammar, text, options.parseTimeoutMs);
   if (tree === null) return { ok: false, error: `parse timed out after ${options.parseTimeoutMs} ms` };
   return { ok: true, extraction: new GoExtractor(filePath, text, language, tree.rootNode, options).run() };
 }
@@ -100,17 +100,17 @@ class GoExtractor extends TreeExtractor {
   // ---- functions and methods ----
 
   private declareFunction(node: SyntaxNode): void {
-    const name = field(node, "name")?.text ?? "";
-    const receiver = node.type === "method_declaration" ? receiverOf(field(node, "receiver")) : null;
+    const name = node.childForFieldName("name")?.text ?? "";
+    const receiver = node.type === "method_declaration" ? receiverOf(node.childForFieldName("receiver")) : null;
     const qualified = receiver ? `${receiver.type}.${name}` : name;
-    const body = field(node, "body");
+    const body = node.childForFieldName("body");
     const exported = isGoExported(name) && (receiver === null || isGoExported(receiver.type));
     this.draft(node, { chunkType: receiver ? "method" : "function", symbolName: qualified, parentSymbol: receiver?.type ?? null, isExported: exported }, body);
     const header = this.slice(node.startIndex, body ? body.startIndex : node.endIndex).trimEnd();
     const sym = this.addSymbol(node, receiver ? "method" : "function", qualified, exported, this.doc(node), header, body ? this.slice(body.startIndex, body.endIndex) : "");
     sym.parent = receiver?.type ?? null;
-    sym.params = paramsOf(field(node, "parameters"));
-    const result = field(node, "result");
+    sym.params = paramsOf(node.childForFieldName("parameters"));
+    const result = node.childForFieldName("result");
     sym.returnType = result ? collapseWhitespace(result.text) : null;
     const types = new Map<string, Known>();
     this.slices = new Map();
@@ -131,8 +131,8 @@ class GoExtractor extends TreeExtractor {
     for (const spec of specs) {
       // A lone spec's span is the whole declaration (`type` keyword and doc comment included).
       const node = specs.length === 1 ? decl : spec;
-      const name = field(spec, "name")?.text ?? "";
-      const type = field(spec, "type");
+      const name = spec.childForFieldName("name")?.text ?? "";
+      const type = spec.childForFieldName("type");
       const exported = isGoExported(name);
       const text = specs.length === 1 ? this.slice(decl.startIndex, decl.endIndex) : `type ${this.slice(spec.startIndex, spec.endIndex)}`;
       const kind = spec.type === "type_spec" && type?.type === "struct_type" ? "class" : spec.type === "type_spec" && type?.type === "interface_type" ? "interface" : "type";
@@ -151,7 +151,7 @@ class GoExtractor extends TreeExtractor {
     const list = struct.namedChildren.find((c) => c.type === "field_declaration_list");
     for (const decl of list?.namedChildren ?? []) {
       if (decl.type !== "field_declaration") continue;
-      const type = field(decl, "type");
+      const type = decl.childForFieldName("type");
       const names = decl.namedChildren.filter((c) => c.type === "field_identifier");
       if (names.length === 0) {
         // An embedded field: its type's methods are the struct's own (promoted).
@@ -173,12 +173,12 @@ class GoExtractor extends TreeExtractor {
     const embedded: string[] = [];
     for (const member of iface.namedChildren) {
       if (member.type === "method_elem") {
-        const method = field(member, "name")?.text ?? "";
+        const method = member.childForFieldName("name")?.text ?? "";
         const signature = collapseWhitespace(member.text);
         const sym = this.addSymbol(member, "method", `${name}.${method}`, exported && isGoExported(method), this.doc(member), signature, signature);
         sym.parent = name;
-        sym.params = paramsOf(field(member, "parameters"));
-        const result = field(member, "result");
+        sym.params = paramsOf(member.childForFieldName("parameters"));
+        const result = member.childForFieldName("result");
         sym.returnType = result ? collapseWhitespace(result.text) : null;
       } else if (member.type === "type_elem") {
         // Every embedded element as written, `error` and `fmt.Stringer` too: the linker takes the
@@ -206,9 +206,9 @@ class GoExtractor extends TreeExtractor {
       // A package-level variable of one named type (`var Uri = uriBinding{}`, `var v T`): calls on it
       // are typed by it in every file of the package (its `returnType` is the type it holds).
       if (kind === "variable") {
-        const values = field(spec, "value")?.namedChildren ?? [];
+        const values = spec.childForFieldName("value")?.namedChildren ?? [];
         const names = spec.namedChildren.filter((c) => c.type === "identifier" && isNameOf(spec, c));
-        const declared = this.namedType(field(spec, "type")?.text ?? null);
+        const declared = this.namedType(spec.childForFieldName("type")?.text ?? null);
         const value = values.length === names.length ? values[names.findIndex((x) => x.text === n.text)] : undefined;
         const literal = value ? this.knownValue(value, null, new Map()) : null;
         sym.returnType = declared ?? (literal?.kind === "typed" ? literal.typeName : null);
@@ -223,10 +223,10 @@ class GoExtractor extends TreeExtractor {
   private recordImports(decl: SyntaxNode): void {
     const specs = decl.namedChildren.flatMap((c) => (c.type === "import_spec_list" ? c.namedChildren : [c])).filter((c) => c.type === "import_spec");
     for (const spec of specs) {
-      const path = field(spec, "path");
+      const path = spec.childForFieldName("path");
       if (!path) continue;
       const module = path.namedChildren.find((c) => c.type === "interpreted_string_literal_content" || c.type === "raw_string_literal_content")?.text ?? path.text.slice(1, -1);
-      const alias = field(spec, "name");
+      const alias = spec.childForFieldName("name");
       const line = spec.startPosition.row + 1;
       if (alias?.type === "blank_identifier") {
         this.imports.push({ module, names: [], locals: [], kind: "import", line });
@@ -262,33 +262,33 @@ class GoExtractor extends TreeExtractor {
     };
     switch (n.type) {
       case "func_literal":
-        for (const p of paramsOf(field(n, "parameters"))) {
+        for (const p of paramsOf(n.childForFieldName("parameters"))) {
           const type = this.namedType(p.type);
           bind(p.name, type === null ? null : { kind: "typed", typeName: type, resolution: "parameter_type" });
         }
         return;
       case "range_clause": {
         // `for _, x := range xs`: the second name holds an element of what `xs` holds.
-        const left = field(n, "left")?.namedChildren ?? [];
-        const element = left.length === 2 ? this.elementOf(field(n, "right"), receiver, types) : null;
+        const left = n.childForFieldName("left")?.namedChildren ?? [];
+        const element = left.length === 2 ? this.elementOf(n.childForFieldName("right"), receiver, types) : null;
         left.forEach((l, i) => {
           if (l.type === "identifier") bind(l.text, i === 1 ? element : null);
         });
         return;
       }
       case "receive_statement":
-        for (const l of field(n, "left")?.namedChildren ?? []) if (l.type === "identifier") bind(l.text, null);
+        for (const l of n.childForFieldName("left")?.namedChildren ?? []) if (l.type === "identifier") bind(l.text, null);
         return;
       case "type_switch_statement":
-        for (const l of field(n, "alias")?.namedChildren ?? []) if (l.type === "identifier") bind(l.text, null);
+        for (const l of n.childForFieldName("alias")?.namedChildren ?? []) if (l.type === "identifier") bind(l.text, null);
         return;
       case "const_spec":
         for (const c of n.namedChildren) if (c.type === "identifier" && isNameOf(n, c)) bind(c.text, null);
         return;
       case "var_spec": {
         const names = n.namedChildren.filter((c) => c.type === "identifier" && isNameOf(n, c));
-        const declared = this.namedType(field(n, "type")?.text ?? null);
-        const values = field(n, "value")?.namedChildren ?? [];
+        const declared = this.namedType(n.childForFieldName("type")?.text ?? null);
+        const values = n.childForFieldName("value")?.namedChildren ?? [];
         names.forEach((name, i) => {
           // A declared type is an annotation, as TypeScript's `const x: T` (composite literals construct).
           if (declared !== null) bind(name.text, { kind: "typed", typeName: declared, resolution: "parameter_type" });
@@ -297,8 +297,8 @@ class GoExtractor extends TreeExtractor {
         return;
       }
       default: {
-        const left = field(n, "left")?.namedChildren ?? [];
-        const right = field(n, "right")?.namedChildren ?? [];
+        const left = n.childForFieldName("left")?.namedChildren ?? [];
+        const right = n.childForFieldName("right")?.namedChildren ?? [];
         left.forEach((l, i) => {
           if (l.type !== "identifier") return;
           // `x, err := f()`: the first name holds f's first result. Assigning again what it held keeps it.
@@ -312,9 +312,9 @@ class GoExtractor extends TreeExtractor {
 
   /** What a value expression is known to be: a composite literal's type, a type assertion's, or a call's result. */
   private knownValue(value: SyntaxNode, receiver: Receiver, types: ReadonlyMap<string, Known>): Known | null {
-    const literal = value.type === "unary_expression" && value.text.startsWith("&") ? field(value, "operand") : value;
+    const literal = value.type === "unary_expression" && value.text.startsWith("&") ? value.childForFieldName("operand") : value;
     if (literal?.type === "composite_literal") {
-      const type = this.namedType(field(literal, "type")?.text ?? null);
+      const type = this.namedType(literal.childForFieldName("type")?.text ?? null);
       return type === null ? null : { kind: "typed", typeName: type, resolution: "new_expression" };
     }
     return this.asserted(value) ?? this.producedBy(value, receiver, types);
@@ -326,8 +326,8 @@ class GoExtractor extends TreeExtractor {
    * by the linker (`T#field`); null when `x` is not known.
    */
   private fieldOf(selector: SyntaxNode, recv: Receiver, types: ReadonlyMap<string, Known>, locals: ReadonlySet<string>): Known | null {
-    const operand = field(selector, "operand");
-    const name = field(selector, "field")?.text;
+    const operand = selector.childForFieldName("operand");
+    const name = selector.childForFieldName("field")?.text;
     if (operand?.type === "call_expression" && name) {
       const produced = this.producedBy(operand, recv, types);
       return produced?.kind === "returned" ? { kind: "returned", producer: `${produced.producer}()#${name}` } : null;
@@ -348,7 +348,7 @@ class GoExtractor extends TreeExtractor {
   /** `v.(T)` (also `v.(*T)`, `pkg.T`): the value is a T, as an annotation says. */
   private asserted(value: SyntaxNode): Known | null {
     if (value.type !== "type_assertion_expression") return null;
-    const type = this.namedType(field(value, "type")?.text ?? null);
+    const type = this.namedType(value.childForFieldName("type")?.text ?? null);
     return type === null ? null : { kind: "typed", typeName: type, resolution: "parameter_type" };
   }
 
@@ -363,10 +363,10 @@ class GoExtractor extends TreeExtractor {
     if (known?.kind === "returned") return { kind: "returned", producer: `${known.producer}[]` };
     let declared: string | undefined;
     if (value.type === "identifier") declared = this.slices.get(value.text);
-    else if (value.type === "selector_expression" && receiver !== null && field(value, "operand")?.text === receiver.name) {
-      declared = this.fieldSlices.get(receiver.type)?.get(field(value, "field")?.text ?? "");
+    else if (value.type === "selector_expression" && receiver !== null && value.childForFieldName("operand")?.text === receiver.name) {
+      declared = this.fieldSlices.get(receiver.type)?.get(value.childForFieldName("field")?.text ?? "");
       // A struct of another file: the linker reads the field's declared type.
-      if (declared === undefined && !this.fieldSlices.has(receiver.type)) return { kind: "returned", producer: `${receiver.type}#${field(value, "field")?.text ?? ""}[]` };
+      if (declared === undefined && !this.fieldSlices.has(receiver.type)) return { kind: "returned", producer: `${receiver.type}#${value.childForFieldName("field")?.text ?? ""}[]` };
     } else if (value.type === "selector_expression") {
       const held = this.fieldOf(value, receiver, types, new Set());
       if (held?.kind === "returned") return { kind: "returned", producer: `${held.producer}[]` };
@@ -382,11 +382,11 @@ class GoExtractor extends TreeExtractor {
    */
   private producedBy(value: SyntaxNode, receiver: Receiver, types: ReadonlyMap<string, Known>, depth = 0): Known | null {
     if (value.type !== "call_expression") return null;
-    const fn = field(value, "function");
+    const fn = value.childForFieldName("function");
     if (fn?.type === "identifier") return types.has(fn.text) ? null : { kind: "returned", producer: fn.text };
     if (fn?.type !== "selector_expression") return null;
-    const operand = field(fn, "operand");
-    const name = field(fn, "field")?.text;
+    const operand = fn.childForFieldName("operand");
+    const name = fn.childForFieldName("field")?.text;
     if (!operand || !name) return null;
     // A method of what another call returns: `a.B().C()` (a bounded chain).
     const inner = operand.type === "call_expression" && depth < MAX_CHAIN ? this.producedBy(operand, receiver, types, depth + 1) : null;
@@ -409,7 +409,7 @@ class GoExtractor extends TreeExtractor {
   }
 
   private recordCall(call: SyntaxNode, caller: string | null, recv: Receiver, types: ReadonlyMap<string, Known>, locals: ReadonlySet<string>): void {
-    const fn = field(call, "function");
+    const fn = call.childForFieldName("function");
     if (!fn) return;
     let receiver: CallReceiver;
     let callee: string;
@@ -419,8 +419,8 @@ class GoExtractor extends TreeExtractor {
       callee = fn.text;
       receiver = { kind: "bare" };
     } else if (fn.type === "selector_expression") {
-      const operand = field(fn, "operand");
-      const method = field(fn, "field");
+      const operand = fn.childForFieldName("operand");
+      const method = fn.childForFieldName("field");
       if (!operand || !method) return;
       callee = method.text;
       if (operand.type === "identifier" && recv !== null && operand.text === recv.name) receiver = { kind: "this", className: recv.type };
@@ -450,7 +450,7 @@ class GoExtractor extends TreeExtractor {
         receiver = produced;
       } else return; // a receiver whose type is unknown: the potential set covers it
     } else return;
-    this.addCall(caller, callee, receiver, false, fn.type === "selector_expression" ? (field(fn, "field") ?? fn) : fn);
+    this.addCall(caller, callee, receiver, false, fn.type === "selector_expression" ? (fn.childForFieldName("field") ?? fn) : fn);
   }
 }
 
@@ -458,8 +458,8 @@ class GoExtractor extends TreeExtractor {
 function receiverOf(list: SyntaxNode | null): { name: string | null; type: string } | null {
   const param = list?.namedChildren.find((c) => c.type === "parameter_declaration");
   if (!param) return null;
-  const m = /^\*?\s*([A-Za-z_]\w*)/.exec(field(param, "type")?.text ?? "");
-  return m ? { name: field(param, "name")?.text ?? null, type: m[1]! } : null;
+  const m = /^\*?\s*([A-Za-z_]\w*)/.exec(param.childForFieldName("type")?.text ?? "");
+  return m ? { name: param.childForFieldName("name")?.text ?? null, type: m[1]! } : null;
 }
 
 /** Whether `node` is one of `spec`'s `name` fields (not an identifier inside its value). */
@@ -481,7 +481,7 @@ function paramsOf(list: SyntaxNode | null): ParamRecord[] {
   const out: ParamRecord[] = [];
   for (const p of list?.namedChildren ?? []) {
     if (p.type !== "parameter_declaration" && p.type !== "variadic_parameter_declaration") continue;
-    const typeText = collapseWhitespace(field(p, "type")?.text ?? "") || null;
+    const typeText = collapseWhitespace(p.childForFieldName("type")?.text ?? "") || null;
     const variadic = p.type === "variadic_parameter_declaration";
     const type = variadic && typeText !== null ? `...${typeText}` : typeText;
     const names = p.namedChildren.filter((c) => c.type === "identifier");

@@ -217,7 +217,7 @@ type Span = readonly [number, number];
 const spanOf = (node: SyntaxNode | null): Span | null => (node === null ? null : [node.startIndex, node.endIndex]);
 const within = (inner: Span, outer: Span | null) => outer !== null && inner[0] >= outer[0] && inner[1] <= outer[1];
 
-class OutlineExtractor extends TreeExtractor {
+class OutlineExtractor extends TreeExtractor<SyntaxNode> {
   private readonly comments: ReadonlySet<string>;
   private readonly definitions: Definition[] = [];
   private readonly byNode = new Map<string, Definition>();
@@ -254,7 +254,7 @@ class OutlineExtractor extends TreeExtractor {
   }
 
   run(): FileExtraction {
-    this.collectTokens(this.spec.tokens);
+    this.collectTokens(this.root.tree, this.spec.tokens);
     this.nest();
     for (const def of this.definitions) this.declare(def);
     this.outlines();

@@ -84,6 +84,65 @@ function parseWithin(grammar: Grammar, text: string, timeoutMs: number): Tree | 
   return tree;
 }
 
+/**
+ * A flat tree (flat-tree.ts's layout) made by a walk of the binding's tree: where the native addon
+ * did not build. Learns symbol and field names into `names` as the walk meets them. Null when the
+ * parse did not finish in time.
+ */
+export function flatWords(grammar: Grammar, text: string, timeoutMs: number, names: { symbols: string[]; fields: Array<string | null>; fieldIds: Map<string, number> }): Uint32Array | null {
+  const tree = parseSource(grammar, text, timeoutMs);
+  if (!tree) return null;
+  const W = 10;
+  let words = new Uint32Array(1024 * W);
+  const stack: number[] = [];
+  const cursor = tree.walk();
+  let count = 0;
+  for (;;) {
+    if ((count + 1) * W > words.length) {
+      const grown = new Uint32Array(words.length * 2);
+      grown.set(words);
+      words = grown;
+    }
+    const typeId = cursor.nodeTypeId;
+    names.symbols[typeId] ??= cursor.nodeType;
+    const fieldId = cursor.currentFieldId ?? 0;
+    if (fieldId > 0 && names.fields[fieldId] == null) {
+      names.fields[fieldId] = cursor.currentFieldName;
+      names.fieldIds.set(cursor.currentFieldName, fieldId);
+    }
+    const at = count * W;
+    const start = cursor.startPosition;
+    const end = cursor.endPosition;
+    words[at] = typeId | (fieldId << 16);
+    words[at + 1] = (cursor.nodeIsNamed ? 1 : 0) | (cursor.nodeIsMissing ? 2 | 8 : 0) | (typeId === ERROR_SYMBOL ? 16 | 8 : 0);
+    words[at + 2] = cursor.startIndex;
+    words[at + 3] = cursor.endIndex;
+    words[at + 4] = start.row;
+    words[at + 5] = start.column;
+    words[at + 6] = end.row;
+    words[at + 7] = end.column;
+    words[at + 8] = stack.length === 0 ? 0xffffffff : stack[stack.length - 1]!;
+    const index = count++;
+    if (cursor.gotoFirstChild()) {
+      stack.push(index);
+      continue;
+    }
+    words[index * W + 9] = count;
+    let done = false;
+    while (!cursor.gotoNextSibling()) {
+      if (stack.length === 0 || !cursor.gotoParent()) {
+        done = true;
+        break;
+      }
+      words[stack.pop()! * W + 9] = count;
+    }
+    if (done) break;
+  }
+  // A node has an error when it is one (ERROR, MISSING) or holds one: carried up, last node first.
+  for (let i = count - 1; i > 0; i--) if (words[i * W + 1]! & 8) words[words[i * W + 8]! * W + 1]! |= 8;
+  return words.slice(0, count * W);
+}
+
 const fragmentParsers = new Map<unknown, TreeSitter>();
 
 /** Parses a fragment (an edit's new content) with the language a tree was parsed with; not kept, null when it does not finish in time. */
@@ -134,19 +193,6 @@ export function loadAllGrammars(): Grammar[] {
   });
 }
 
-const FIELD_GETTERS: Record<string, string> = {};
-
-/**
- * `node.childForFieldName(name)` through the binding's generated per-type getter (`functionNode`
- * for `function`), which skips the field-name lookup on every call — call-site extraction does
- * this for every call in the project. Falls back to the lookup when the type has no such getter.
- */
-export function field(node: SyntaxNode, name: string): SyntaxNode | null {
-  const getter = (FIELD_GETTERS[name] ??= `${name.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase())}Node`);
-  const value = (node as unknown as Record<string, SyntaxNode | null | undefined>)[getter];
-  return value === undefined ? node.childForFieldName(name) : value;
-}
-
 /** Words per node in the binding's transfer array; word 2 is the start byte (UTF-16: twice the index). */
 const NODE_FIELDS = 6;
 const ERROR_SYMBOL = 0xffff;
@@ -164,28 +210,10 @@ export interface DescendantScan {
   /** The hit's start index (UTF-16 code units, as `SyntaxNode.startIndex`). */
   readonly starts: Uint32Array;
   endIndex(i: number): number;
-  /**
-   * The end index of a hit that is an identifier token, read from the text where the text decides
-   * it (an ASCII identifier: `[A-Za-z0-9_]`, plus `$` and a leading `#` in ECMAScript) and by one
-   * native call where it cannot: no identifier character at the start, a non-ASCII character, an escape, a `-` (JSX), a raw identifier's
-   * `#`, or a tree with errors (recovery inserts zero-width MISSING identifiers).
-   */
-  identifierEnd(i: number, text: string, ecmascript: boolean): number;
   node(i: number): SyntaxNode;
 }
 
 type NodeFields = SyntaxNode & Record<number, number>;
-
-/** Where an ASCII identifier starting at `start` ends in the text; -1 when the text cannot decide (see `DescendantScan.identifierEnd`). */
-function identifierEndInText(text: string, start: number, ecmascript: boolean): number {
-  let i = ecmascript && text.charCodeAt(start) === 35 ? start + 1 : start;
-  for (; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || (ecmascript && c === 36))) break;
-  }
-  const next = text.charCodeAt(i);
-  return i === start || next >= 128 || next === 92 || next === 45 || next === 35 || next === 36 ? -1 : i;
-}
 
 export function scanDescendants(tree: Tree, types: readonly string[]): DescendantScan {
   const root = tree.rootNode as NodeFields;
@@ -225,7 +253,6 @@ export function scanDescendants(tree: Tree, types: readonly string[]): Descendan
   }
   const subclasses = (tree as unknown as { language: { nodeSubclasses: Array<new (tree: Tree) => NodeFields> } }).language.nodeSubclasses;
   const cacheNode = (tree as unknown as { _cacheNode(node: SyntaxNode): void })._cacheNode.bind(tree);
-  let exactEnds: boolean | undefined;
   const endIndex = (i: number) => {
     const out = binding.nodeTransferArray;
     for (let k = 0; k < NODE_FIELDS; k++) out[k] = fields[i * NODE_FIELDS + k]!;
@@ -236,11 +263,6 @@ export function scanDescendants(tree: Tree, types: readonly string[]): Descendan
     typeIds,
     starts,
     endIndex,
-    identifierEnd(i, text, ecmascript) {
-      exactEnds ??= tree.rootNode.hasError;
-      const end = exactEnds ? -1 : identifierEndInText(text, starts[i]!, ecmascript);
-      return end < 0 ? endIndex(i) : end;
-    },
     node(i) {
       let node = nodes[i];
       if (node === undefined) {

@@ -10,7 +10,7 @@ import { sha256 } from "../base/hash.js";
 import { languageSpec } from "../lang/languages.js";
 import { annotatedClass } from "../lang/python.js";
 import { collapseWhitespace, firstLine } from "../base/text.js";
-import { field, parseSource, type SyntaxNode } from "./parser.js";
+import { parseFlat, type SyntaxNode } from "./flat-tree.js";
 import { shellOutline, type OutlinePart } from "./chunking.js";
 import { bindLocal, TreeExtractor, type Known, type MutableDraft, type MutableSymbol } from "./tree-extractor.js";
 import { symbolRecord, type CallReceiver, type ExtractOptions, type ExtractResult, type FileExtraction, type ParamRecord } from "./types.js";
@@ -26,7 +26,7 @@ interface Definition {
 }
 
 export function extractPython(filePath: string, text: string, grammar: string, language: string, options: ExtractOptions): ExtractResult {
-  const tree = parseSource(grammar, text, options.parseTimeoutMs);
+  const tree = parseFlat(grammar, text, options.parseTimeoutMs);
   if (tree === null) return { ok: false, error: `parse timed out after ${options.parseTimeoutMs} ms` };
   return { ok: true, extraction: new PythonExtractor(filePath, text, language, tree.rootNode, options).run() };
 }
@@ -78,7 +78,7 @@ class PythonExtractor extends TreeExtractor {
     this.exportList = exportListOf(this.exportStatement);
     const definitions: Definition[] = [];
     for (const stmt of this.root.namedChildren) {
-      const def = stmt.type === "decorated_definition" ? field(stmt, "definition") : stmt;
+      const def = stmt.type === "decorated_definition" ? stmt.childForFieldName("definition") : stmt;
       if (def && (def.type === "function_definition" || def.type === "class_definition")) {
         this.flushGroup();
         definitions.push({ outer: stmt, def });
@@ -97,7 +97,7 @@ class PythonExtractor extends TreeExtractor {
     }
     this.flushGroup();
     // Classes first: a bare call `Name()` of a class declared later in the file is still a class.
-    for (const d of definitions) if (d.def.type === "class_definition") this.classNames.add(field(d.def, "name")?.text ?? "");
+    for (const d of definitions) if (d.def.type === "class_definition") this.classNames.add(d.def.childForFieldName("name")?.text ?? "");
     this.typeModuleVariables();
     for (const d of definitions) {
       if (d.def.type === "class_definition") this.declareClass(d);
@@ -137,10 +137,10 @@ class PythonExtractor extends TreeExtractor {
     const typed = new Set<number>();
     for (const stmt of this.root.namedChildren) {
       const assign = stmt.type === "expression_statement" ? stmt.namedChild(0) : null;
-      const left = assign?.type === "assignment" ? field(assign, "left") : null;
+      const left = assign?.type === "assignment" ? assign.childForFieldName("left") : null;
       if (assign && left?.type === "identifier") {
-        const annotated = this.projectClass(field(assign, "type")?.text ?? null);
-        bindLocal(this.moduleTypes, poisoned, left.text, annotated !== null ? { kind: "typed", typeName: annotated, resolution: "new_expression" } : this.knownValue(field(assign, "right"), null, this.moduleTypes));
+        const annotated = this.projectClass(assign.childForFieldName("type")?.text ?? null);
+        bindLocal(this.moduleTypes, poisoned, left.text, annotated !== null ? { kind: "typed", typeName: annotated, resolution: "new_expression" } : this.knownValue(assign.childForFieldName("right"), null, this.moduleTypes));
         typed.add(assign.startIndex);
       }
     }
@@ -162,9 +162,9 @@ class PythonExtractor extends TreeExtractor {
   // ---- declarations ----
 
   private declareFunction(d: Definition, cls: string | null): Sym {
-    const name = field(d.def, "name")?.text ?? "";
+    const name = d.def.childForFieldName("name")?.text ?? "";
     const qualified = cls === null ? name : `${cls}.${name}`;
-    const body = field(d.def, "body");
+    const body = d.def.childForFieldName("body");
     const exported = cls === null ? this.isPublic(name) : this.isPublic(cls) && isPublicMember(name);
     const doc = docstringOf(body);
     this.drafts.push({
@@ -181,8 +181,8 @@ class PythonExtractor extends TreeExtractor {
     // A definition's line is its `def` line (its decorators sit above it, in its chunk).
     sym.line = d.def.startPosition.row + 1;
     sym.parent = cls;
-    sym.params = paramsOf(field(d.def, "parameters"), cls !== null && !isStatic(d.outer));
-    const returns = field(d.def, "return_type");
+    sym.params = paramsOf(d.def.childForFieldName("parameters"), cls !== null && !isStatic(d.outer));
+    const returns = d.def.childForFieldName("return_type");
     sym.returnType = returns ? collapseWhitespace(returns.text) : null;
     // Annotated parameters type their receivers (`def f(ctx: Context): ctx.invoke()`); a test's
     // (or fixture's) unannotated parameter is the fixture pytest passes under its name.
@@ -236,10 +236,10 @@ class PythonExtractor extends TreeExtractor {
   }
 
   private declareClass(d: Definition): void {
-    const name = field(d.def, "name")?.text ?? "";
-    const body = field(d.def, "body");
+    const name = d.def.childForFieldName("name")?.text ?? "";
+    const body = d.def.childForFieldName("body");
     const exported = this.isPublic(name);
-    const bases = (field(d.def, "superclasses")?.namedChildren ?? []).map(baseName).filter((b): b is string => b !== null);
+    const bases = (d.def.childForFieldName("superclasses")?.namedChildren ?? []).map(baseName).filter((b): b is string => b !== null);
     const relevant = bases.filter((b) => b !== "object");
     this.heritage.push({ className: name, line: d.def.startPosition.row + 1, extends: relevant[0] ?? null, implements: relevant.slice(1) });
     if (relevant[0]) this.baseOf.set(name, relevant[0]);
@@ -255,7 +255,7 @@ class PythonExtractor extends TreeExtractor {
       // Attributes as symbols (`Class.attr`, a variable holding what they hold), for receivers in
       // other files (`request.url.copy_with()`); a same-file `self.attr.m()` reads them directly.
       const attributes = this.collectAttributes(name, body);
-      const methods = new Set(body.namedChildren.map((m) => field(m.type === "decorated_definition" ? (field(m, "definition") ?? m) : m, "name")?.text));
+      const methods = new Set(body.namedChildren.map((m) => (m.type === "decorated_definition" ? (m.childForFieldName("definition") ?? m) : m).childForFieldName("name")?.text));
       this.fieldTypes.set(name, new Map([...attributes].filter(([, a]) => !a.value.endsWith("()")).map(([attr, a]) => [attr, a.value])));
       for (const [attr, a] of attributes) {
         if (methods.has(attr)) continue;
@@ -264,7 +264,7 @@ class PythonExtractor extends TreeExtractor {
     }
     const parts: OutlinePart[] = [];
     for (const member of body?.namedChildren ?? []) {
-      const def = member.type === "decorated_definition" ? field(member, "definition") : member;
+      const def = member.type === "decorated_definition" ? member.childForFieldName("definition") : member;
       if (def?.type !== "function_definition") {
         // Kept verbatim by the outline (a docstring over OUTLINE_RUN_LINES lines by its summary line).
         const summary = doc && member.id === body?.namedChild(0)?.id ? `${" ".repeat(member.startPosition.column)}"""${doc.split("\n")[0]}"""` : undefined;
@@ -272,7 +272,7 @@ class PythonExtractor extends TreeExtractor {
         continue;
       }
       const method = this.declareFunction({ outer: member, def }, name);
-      const methodBody = field(def, "body");
+      const methodBody = def.childForFieldName("body");
       if (methodBody) methodRanges.push([methodBody.startIndex, methodBody.endIndex]);
       // The signature as written (decorators first), at the member's own indentation, its body elided.
       const sigLines = (method.signature ?? "").split("\n");
@@ -306,24 +306,24 @@ class PythonExtractor extends TreeExtractor {
     for (const member of body.namedChildren) {
       // `attr: T` / `attr: T = …` in the class body.
       const assign = member.type === "expression_statement" ? member.namedChild(0) : null;
-      const left = assign?.type === "assignment" ? field(assign, "left") : null;
-      if (assign && left?.type === "identifier" && field(assign, "type")) note(left.text, this.projectClass(field(assign, "type")!.text), left.startPosition.row + 1);
-      const def = member.type === "decorated_definition" ? field(member, "definition") : member;
+      const left = assign?.type === "assignment" ? assign.childForFieldName("left") : null;
+      if (assign && left?.type === "identifier" && assign.childForFieldName("type")) note(left.text, this.projectClass(assign.childForFieldName("type")!.text), left.startPosition.row + 1);
+      const def = member.type === "decorated_definition" ? member.childForFieldName("definition") : member;
       if (def?.type !== "function_definition") continue;
       const params = new Map<string, Known>();
-      for (const p of paramsOf(field(def, "parameters"), true)) {
+      for (const p of paramsOf(def.childForFieldName("parameters"), true)) {
         const type = this.projectClass(p.type);
         if (type !== null) params.set(p.name, { kind: "typed", typeName: type, resolution: "parameter_type" });
       }
-      const scope = field(def, "body") ?? def;
+      const scope = def.childForFieldName("body") ?? def;
       for (const { node: a } of this.eventsIn(scope.startIndex, scope.endIndex)) {
         if (a.type !== "assignment") continue;
-        const target = field(a, "left");
-        const object = target?.type === "attribute" ? field(target, "object") : null;
-        const attr = target?.type === "attribute" ? field(target, "attribute")?.text : undefined;
+        const target = a.childForFieldName("left");
+        const object = target?.type === "attribute" ? target.childForFieldName("object") : null;
+        const attr = target?.type === "attribute" ? target.childForFieldName("attribute")?.text : undefined;
         if (object?.type !== "identifier" || object.text !== "self" || !attr) continue;
-        const annotation = field(a, "type");
-        const right = field(a, "right");
+        const annotation = a.childForFieldName("type");
+        const right = a.childForFieldName("right");
         const value = annotation ? this.projectClass(annotation.text) : right?.type === "identifier" ? valueOf(params.get(right.text) ?? null) : valueOf(this.knownValue(right, cls, params));
         note(attr, value, target!.startPosition.row + 1);
       }
@@ -346,16 +346,16 @@ class PythonExtractor extends TreeExtractor {
     if (stmt.type === "import_statement") {
       // `import a.b` binds `a`; `import a.b as m` binds `m` to a.b.
       for (const part of stmt.namedChildren) {
-        const dotted = part.type === "aliased_import" ? field(part, "name") : part.type === "dotted_name" ? part : null;
+        const dotted = part.type === "aliased_import" ? part.childForFieldName("name") : part.type === "dotted_name" ? part : null;
         if (!dotted) continue;
-        const alias = part.type === "aliased_import" ? field(part, "alias")?.text : null;
+        const alias = part.type === "aliased_import" ? part.childForFieldName("alias")?.text : null;
         const local = alias ?? dotted.text.split(".")[0]!;
         this.moduleLocals.add(local);
         this.imports.push({ module: alias ? dotted.text : dotted.text.split(".")[0]!, names: ["*"], locals: [local], kind: "import", line });
       }
       return;
     }
-    const moduleNode = field(stmt, "module_name");
+    const moduleNode = stmt.childForFieldName("module_name");
     if (!moduleNode) return;
     const module = moduleNode.text.replace(/\s+/g, "");
     const reexports = this.reexports(stmt.parent?.type === "module", module);
@@ -367,10 +367,10 @@ class PythonExtractor extends TreeExtractor {
         this.imports.push({ module, names: ["*"], locals: [], kind: "export_star", line });
         return;
       }
-      const name = part.type === "aliased_import" ? field(part, "name") : part.type === "dotted_name" ? part : null;
+      const name = part.type === "aliased_import" ? part.childForFieldName("name") : part.type === "dotted_name" ? part : null;
       if (!name) continue;
       names.push(name.text);
-      const local = part.type === "aliased_import" ? (field(part, "alias")?.text ?? name.text) : name.text;
+      const local = part.type === "aliased_import" ? (part.childForFieldName("alias")?.text ?? name.text) : name.text;
       locals.push(local);
       this.importedNames.add(local);
       // `X as X` re-exports explicitly (PEP 484), whatever the module's other rules say.
@@ -436,7 +436,7 @@ class PythonExtractor extends TreeExtractor {
         // of the enclosing scope otherwise takes that type away (scopes are not modelled: recall is
         // lost, never precision).
         if (locals === null) continue;
-        for (const p of paramsOf(field(e.node, "parameters"), false)) {
+        for (const p of paramsOf(e.node.childForFieldName("parameters"), false)) {
           const type = this.projectClass(p.type);
           const known: Known | null = type === null ? null : { kind: "typed", typeName: type, resolution: "parameter_type" };
           if (types.has(p.name)) bindLocal(types, poisoned, p.name, known);
@@ -445,7 +445,7 @@ class PythonExtractor extends TreeExtractor {
         }
       } else if (type === "call") {
         // `f()` where the function binds `f` itself (a nested def, a parameter, an assignment) is not the module's `f`.
-        const fn = locals !== null && locals.size > 0 ? field(e.node, "function") : null;
+        const fn = locals !== null && locals.size > 0 ? e.node.childForFieldName("function") : null;
         if (fn?.type !== "identifier" || !locals!.has(fn.text)) this.recordCall(e.node, caller, cls, types);
       } else if (BINDINGS.has(type)) this.noteBinding(e.node, cls, types, poisoned);
     }
@@ -454,7 +454,7 @@ class PythonExtractor extends TreeExtractor {
   private noteBinding(node: SyntaxNode, cls: string | null, types: Map<string, Known>, poisoned: Set<string>): void {
     if (node.type === "as_pattern") {
       // `with Name(…) as x` / `async with`: x is what the class's `__enter__` / `__aenter__` returns.
-      const target = field(node, "alias")?.namedChild(0);
+      const target = node.childForFieldName("alias")?.namedChild(0);
       if (node.parent?.type !== "with_item" || target?.type !== "identifier" || poisoned.has(target.text)) return;
       const value = this.knownValue(node.namedChild(0), cls, types);
       const async = node.parent.parent?.parent?.firstChild?.type === "async";
@@ -463,21 +463,21 @@ class PythonExtractor extends TreeExtractor {
       bindLocal(types, poisoned, target.text, held === null ? null : { kind: "returned", producer: held });
       return;
     }
-    const left = field(node, "left");
+    const left = node.childForFieldName("left");
     if (left?.type !== "identifier" || poisoned.has(left.text)) return;
-    bindLocal(types, poisoned, left.text, node.type === "assignment" ? this.knownValue(field(node, "right"), cls, types) : null);
+    bindLocal(types, poisoned, left.text, node.type === "assignment" ? this.knownValue(node.childForFieldName("right"), cls, types) : null);
   }
 
   /** `Name(…)` of a class of the file (or a capitalised imported name) constructs it; any other `f(…)`, `mod.f(…)`, `Name.f(…)` or `self.f(…)` produces what f returns. */
   private knownValue(value: SyntaxNode | null, cls: string | null, types: ReadonlyMap<string, Known>): Known | null {
     if (value?.type === "attribute") return this.attributeValue(value, cls, types);
-    const fn = value?.type === "call" ? field(value, "function") : null;
+    const fn = value?.type === "call" ? value.childForFieldName("function") : null;
     if (fn?.type === "identifier") {
       if (this.classNames.has(fn.text) || (this.importedNames.has(fn.text) && /^[A-Z]/.test(fn.text))) return { kind: "typed", typeName: fn.text, resolution: "new_expression" };
       return { kind: "returned", producer: fn.text };
     }
-    const object = fn?.type === "attribute" ? field(fn, "object") : null;
-    const name = fn?.type === "attribute" ? field(fn, "attribute")?.text : undefined;
+    const object = fn?.type === "attribute" ? fn.childForFieldName("object") : null;
+    const name = fn?.type === "attribute" ? fn.childForFieldName("attribute")?.text : undefined;
     // `mod.Name(…)`, `pkg.mod.make(…)`: a class (capitalised) or a function through a module.
     const path = fn && object?.type === "attribute" ? this.modulePath(fn) : null;
     if (path !== null) return /^[A-Z]/.test(name ?? "") ? { kind: "typed", typeName: path, resolution: "new_expression" } : { kind: "returned", producer: path };
@@ -496,8 +496,8 @@ class PythonExtractor extends TreeExtractor {
    * `Owner#attr` (`p()#attr`, `Owner#b#attr`), decided when linking.
    */
   private attributeValue(node: SyntaxNode, cls: string | null, types: ReadonlyMap<string, Known>): Known | null {
-    const object = field(node, "object");
-    const attribute = field(node, "attribute")?.text;
+    const object = node.childForFieldName("object");
+    const attribute = node.childForFieldName("attribute")?.text;
     if (!object || !attribute) return null;
     let owner: string | null = null;
     if (object.type === "identifier") {
@@ -527,23 +527,23 @@ class PythonExtractor extends TreeExtractor {
       switch (node.type) {
         case "function_definition":
         case "class_definition":
-          targetNames(field(node, "name"), out);
+          targetNames(node.childForFieldName("name"), out);
           nestedEnd = node.endIndex;
           break;
         case "assignment":
         case "augmented_assignment":
         case "for_statement":
         case "for_in_clause":
-          targetNames(field(node, "left"), out);
+          targetNames(node.childForFieldName("left"), out);
           break;
         case "lambda":
-          for (const p of paramsOf(field(node, "parameters"), false)) out.add(p.name);
+          for (const p of paramsOf(node.childForFieldName("parameters"), false)) out.add(p.name);
           break;
         case "as_pattern":
-          targetNames(field(node, "alias")?.namedChild(0) ?? null, out);
+          targetNames(node.childForFieldName("alias")?.namedChild(0) ?? null, out);
           break;
         case "named_expression":
-          targetNames(field(node, "name"), out);
+          targetNames(node.childForFieldName("name"), out);
           break;
         case "import_statement":
         case "import_from_statement":
@@ -567,14 +567,14 @@ class PythonExtractor extends TreeExtractor {
   /** `a.b.c` when `node` is a chain of plain attributes whose root may be a module (`mayBeModule`), else null. */
   private modulePath(node: SyntaxNode): string | null {
     if (node.type === "identifier") return this.mayBeModule(node.text) ? node.text : null;
-    const object = node.type === "attribute" ? field(node, "object") : null;
-    const attribute = node.type === "attribute" ? field(node, "attribute") : null;
+    const object = node.type === "attribute" ? node.childForFieldName("object") : null;
+    const attribute = node.type === "attribute" ? node.childForFieldName("attribute") : null;
     const head = object ? this.modulePath(object) : null;
     return head !== null && attribute ? `${head}.${attribute.text}` : null;
   }
 
   private recordCall(call: SyntaxNode, caller: string | null, cls: string | null, types: ReadonlyMap<string, Known>): void {
-    const fn = field(call, "function");
+    const fn = call.childForFieldName("function");
     if (!fn) return;
     let callee: string;
     let receiver: CallReceiver;
@@ -583,12 +583,12 @@ class PythonExtractor extends TreeExtractor {
       callee = fn.text;
       receiver = { kind: "bare" };
     } else if (fn.type === "attribute") {
-      const object = field(fn, "object");
-      const attribute = field(fn, "attribute");
+      const object = fn.childForFieldName("object");
+      const attribute = fn.childForFieldName("attribute");
       if (!object || !attribute) return;
       callee = attribute.text;
-      const objectCall = object.type === "call" ? field(object, "function") : null;
-      const selfAttr = object.type === "attribute" && field(object, "object")?.text === "self" ? field(object, "attribute")?.text : undefined;
+      const objectCall = object.type === "call" ? object.childForFieldName("function") : null;
+      const selfAttr = object.type === "attribute" && object.childForFieldName("object")?.text === "self" ? object.childForFieldName("attribute")?.text : undefined;
       const fieldType = selfAttr !== undefined && cls !== null ? this.fieldTypes.get(cls)?.get(selfAttr) : undefined;
       if (fieldType !== undefined) receiver = { kind: "typed", typeName: fieldType, resolution: "field_type" };
       else if (object.type === "identifier" && object.text === "self" && cls !== null) receiver = { kind: "this", className: cls };
@@ -618,7 +618,7 @@ class PythonExtractor extends TreeExtractor {
     } else return;
     // `Name()` of a class of the file, or of a capitalised imported name, constructs it (linked to the class, as `new` is).
     const isNew = receiver.kind === "bare" && (this.classNames.has(callee) || (this.importedNames.has(callee) && /^[A-Z]/.test(callee)));
-    this.addCall(caller, callee, receiver, isNew, fn.type === "attribute" ? (field(fn, "attribute") ?? fn) : fn);
+    this.addCall(caller, callee, receiver, isNew, fn.type === "attribute" ? (fn.childForFieldName("attribute") ?? fn) : fn);
   }
 }
 
@@ -641,15 +641,15 @@ function targetNames(node: SyntaxNode | null, out: Set<string>): void {
 
 /** The local names an import statement binds (`import a.b` → `a`, `import a as m` → `m`, `from m import x as y` → `y`). */
 function importedLocals(stmt: SyntaxNode): string[] {
-  const module = stmt.type === "import_from_statement" ? field(stmt, "module_name") : null;
-  return stmt.namedChildren.flatMap((c) => (c.id === module?.id ? [] : c.type === "aliased_import" ? [field(c, "alias")?.text ?? ""] : c.type === "dotted_name" ? [c.namedChild(0)?.text ?? ""] : [])).filter((n) => n !== "");
+  const module = stmt.type === "import_from_statement" ? stmt.childForFieldName("module_name") : null;
+  return stmt.namedChildren.flatMap((c) => (c.id === module?.id ? [] : c.type === "aliased_import" ? [c.childForFieldName("alias")?.text ?? ""] : c.type === "dotted_name" ? [c.namedChild(0)?.text ?? ""] : [])).filter((n) => n !== "");
 }
 
 /** A base class as named in `class C(Base, mod.Base, Generic[T])` (`metaclass=` and other keywords are none). */
 function baseName(node: SyntaxNode): string | null {
   if (node.type === "identifier" || node.type === "attribute") return node.text;
   if (node.type === "subscript") {
-    const value = field(node, "value");
+    const value = node.childForFieldName("value");
     return value ? baseName(value) : null;
   }
   return null;
@@ -665,8 +665,8 @@ function exportListOf(statement: SyntaxNode | null): Set<string> | null {
 function exportListStatement(root: SyntaxNode): SyntaxNode | null {
   for (const stmt of root.namedChildren) {
     const assign = stmt.type === "expression_statement" ? stmt.namedChild(0) : null;
-    const left = assign?.type === "assignment" ? field(assign, "left") : null;
-    const right = assign ? field(assign, "right") : null;
+    const left = assign?.type === "assignment" ? assign.childForFieldName("left") : null;
+    const right = assign ? assign.childForFieldName("right") : null;
     if (left?.text === "__all__" && right && (right.type === "list" || right.type === "tuple")) return stmt;
   }
   return null;
@@ -675,7 +675,7 @@ function exportListStatement(root: SyntaxNode): SyntaxNode | null {
 /** The one name a top-level `NAME = …` / `NAME: T = …` statement assigns (not `__all__`), or null. */
 function assignedName(stmt: SyntaxNode): string | null {
   const assign = stmt.type === "expression_statement" && stmt.namedChildCount === 1 ? stmt.namedChild(0) : null;
-  const left = assign?.type === "assignment" ? field(assign, "left") : null;
+  const left = assign?.type === "assignment" ? assign.childForFieldName("left") : null;
   return left?.type === "identifier" && left.text !== "__all__" ? left.text : null;
 }
 
@@ -711,12 +711,12 @@ function paramsOf(params: SyntaxNode | null, dropFirst: boolean): ParamRecord[] 
         break;
       case "typed_parameter": {
         const name = p.namedChildren.find((c) => c.type !== "type");
-        out.push({ name: name?.text ?? p.text, type: collapseWhitespace(field(p, "type")?.text ?? "") || null, optional: name?.type !== "identifier" });
+        out.push({ name: name?.text ?? p.text, type: collapseWhitespace(p.childForFieldName("type")?.text ?? "") || null, optional: name?.type !== "identifier" });
         break;
       }
       case "default_parameter":
       case "typed_default_parameter":
-        out.push({ name: field(p, "name")?.text ?? p.text, type: p.type === "typed_default_parameter" ? collapseWhitespace(field(p, "type")?.text ?? "") || null : null, optional: true });
+        out.push({ name: p.childForFieldName("name")?.text ?? p.text, type: p.type === "typed_default_parameter" ? collapseWhitespace(p.childForFieldName("type")?.text ?? "") || null : null, optional: true });
         break;
       case "list_splat_pattern":
       case "dictionary_splat_pattern":

@@ -8,7 +8,7 @@
 // `T { … }` literals, struct field types). Pure: a function of (path, text, options).
 import { collapseWhitespace, firstLine } from "../base/text.js";
 import { languageSpec } from "../lang/languages.js";
-import { field, parseSource, type SyntaxNode } from "./parser.js";
+import { parseFlat, type SyntaxNode } from "./flat-tree.js";
 import { shellOutline, type OutlinePart } from "./chunking.js";
 import { bindLocal, leadingComments, TreeExtractor, type Known, type MutableDraft } from "./tree-extractor.js";
 import { symbolRecord, type CallReceiver, type ExtractOptions, type ExtractResult, type FileExtraction, type ParamRecord } from "./types.js";
@@ -31,7 +31,7 @@ interface Scope {
 }
 
 export function extractRust(filePath: string, text: string, grammar: string, language: string, options: ExtractOptions): ExtractResult {
-  const tree = parseSource(grammar, text, options.parseTimeoutMs);
+  const tree = parseFlat(grammar, text, options.parseTimeoutMs);
   if (tree === null) return { ok: false, error: `parse timed out after ${options.parseTimeoutMs} ms` };
   return { ok: true, extraction: new RustExtractor(filePath, text, language, tree.rootNode, options).run() };
 }
@@ -72,11 +72,11 @@ class RustExtractor extends TreeExtractor {
   /** Which built-in type names are the crate's own here: the file declares the type, or a `use` of `crate::`/`self::`/`super::` binds it. */
   private noteOwnBuiltins(): void {
     for (const node of this.root.namedChildren) {
-      const name = field(node, "name")?.text ?? "";
+      const name = node.childForFieldName("name")?.text ?? "";
       if (node.type in TYPE_ITEMS || node.type === "trait_item" || node.type === "type_item") {
         if (this.builtin.has(name)) this.ownBuiltins.add(name);
-      } else if (node.type === "use_declaration" && /^(?:crate|self|super)::/.test(field(node, "argument")?.text ?? "")) {
-        for (const m of (field(node, "argument")?.text ?? "").matchAll(/\b([A-Z]\w*)\b(?!\s*(?:::|as\b))/g)) if (this.builtin.has(m[1]!)) this.ownBuiltins.add(m[1]!);
+      } else if (node.type === "use_declaration" && /^(?:crate|self|super)::/.test(node.childForFieldName("argument")?.text ?? "")) {
+        for (const m of (node.childForFieldName("argument")?.text ?? "").matchAll(/\b([A-Z]\w*)\b(?!\s*(?:::|as\b))/g)) if (this.builtin.has(m[1]!)) this.ownBuiltins.add(m[1]!);
       }
     }
   }
@@ -103,7 +103,7 @@ class RustExtractor extends TreeExtractor {
 
   /** One item; false when it is not a declaration (a `use`, a macro call, …). */
   private declareItem(node: SyntaxNode, prefix: string): boolean {
-    const name = field(node, "name")?.text ?? "";
+    const name = node.childForFieldName("name")?.text ?? "";
     switch (node.type) {
       case "function_item":
       case "function_signature_item":
@@ -190,48 +190,48 @@ class RustExtractor extends TreeExtractor {
   }
 
   private declareFunction(node: SyntaxNode, name: string, parent: string | null, exported: boolean, scope: Scope) {
-    const body = field(node, "body");
+    const body = node.childForFieldName("body");
     this.draft(node, { chunkType: parent === null ? "function" : "method", symbolName: name, parentSymbol: parent, isExported: exported }, body);
     const sym = this.addSymbol(node, parent === null ? "function" : "method", name, exported, this.doc(node), this.header(node, body), body ? this.slice(body.startIndex, body.endIndex) : "");
     sym.parent = parent;
-    sym.params = paramsOf(field(node, "parameters"));
-    const returns = field(node, "return_type");
+    sym.params = paramsOf(node.childForFieldName("parameters"));
+    const returns = node.childForFieldName("return_type");
     sym.returnType = returns ? collapseWhitespace(returns.text) : null;
     if (body) this.functions.push({ node, name, scope });
     return sym;
   }
 
   private declareTrait(node: SyntaxNode, name: string): void {
-    const body = field(node, "body");
+    const body = node.childForFieldName("body");
     const exported = isPub(node);
     this.draft(node, { chunkType: "interface", symbolName: name, parentSymbol: null, isExported: exported }, body);
     const sym = this.addSymbol(node, "interface", name, exported, this.doc(node), this.header(node, body), "");
-    const bounds = field(node, "bounds")?.namedChildren.map((b) => this.namedType(b.text)).filter((b): b is string => b !== null) ?? [];
+    const bounds = node.childForFieldName("bounds")?.namedChildren.map((b) => this.namedType(b.text)).filter((b): b is string => b !== null) ?? [];
     if (bounds.length > 0) this.heritage.push({ className: name, line: node.startPosition.row + 1, extends: bounds[0]!, implements: bounds.slice(1) });
     for (const member of body?.namedChildren ?? []) {
       if (member.type !== "function_item" && member.type !== "function_signature_item") continue;
-      const method = field(member, "name")?.text ?? "";
+      const method = member.childForFieldName("name")?.text ?? "";
       this.declareFunction(member, `${name}.${method}`, name, exported, { caller: `${name}.${method}`, self: name, module: this.module });
     }
   }
 
   /** `impl Type { … }` / `impl Trait for Type { … }`: an outline chunk and the methods as `Type.m`. */
   private declareImpl(node: SyntaxNode): void {
-    const type = this.namedType(field(node, "type")?.text ?? null);
-    const body = field(node, "body");
+    const type = this.namedType(node.childForFieldName("type")?.text ?? null);
+    const body = node.childForFieldName("body");
     if (type === null || body === null) return;
-    const trait = field(node, "trait");
+    const trait = node.childForFieldName("trait");
     const traitName = trait ? this.namedType(trait.text) : null;
     if (traitName !== null) this.heritage.push({ className: type, line: node.startPosition.row + 1, extends: null, implements: [traitName] });
     const bodies: Array<[number, number]> = [];
     const parts: OutlinePart[] = [];
     for (const member of body.namedChildren) {
       if (member.type === "function_item" || member.type === "function_signature_item") {
-        const method = field(member, "name")?.text ?? "";
+        const method = member.childForFieldName("name")?.text ?? "";
         // A trait's methods are as public as the type that implements them.
         const exported = trait !== null || isPub(member);
         const sym = this.declareFunction(member, `${type}.${method}`, type, exported, { caller: `${type}.${method}`, self: type, module: this.module });
-        const methodBody = field(member, "body");
+        const methodBody = member.childForFieldName("body");
         if (methodBody) bodies.push([methodBody.startIndex, methodBody.endIndex]);
         const sig = (sym.signature ?? "").split("\n");
         sig[0] = " ".repeat(member.startPosition.column) + sig[0];
@@ -248,8 +248,8 @@ class RustExtractor extends TreeExtractor {
 
   /** `mod m;` binds `m` to the file `m.rs` / `m/mod.rs`; `mod m { … }` declares its items as `m.item`. */
   private declareModule(node: SyntaxNode, prefix: string, topLevel: boolean): boolean {
-    const name = field(node, "name")?.text ?? "";
-    const body = field(node, "body");
+    const name = node.childForFieldName("name")?.text ?? "";
+    const body = node.childForFieldName("body");
     const line = node.startPosition.row + 1;
     if (body === null) {
       const module = `self::${name}`;
@@ -270,11 +270,11 @@ class RustExtractor extends TreeExtractor {
 
   private structFields(node: SyntaxNode): Map<string, string> {
     const fields = new Map<string, string>();
-    const list = field(node, "body");
+    const list = node.childForFieldName("body");
     for (const f of list?.type === "field_declaration_list" ? list.namedChildren : []) {
       if (f.type !== "field_declaration") continue;
-      const type = this.namedType(field(f, "type")?.text ?? null);
-      const name = field(f, "name")?.text;
+      const type = this.namedType(f.childForFieldName("type")?.text ?? null);
+      const name = f.childForFieldName("name")?.text;
       if (type !== null && name) fields.set(name, type);
     }
     return fields;
@@ -284,7 +284,7 @@ class RustExtractor extends TreeExtractor {
 
   /** `use a::b::C;`, `use a::{b, c as d, e::*};`, `pub use …` (a re-export). */
   private recordUse(node: SyntaxNode, prefix: string): void {
-    const arg = field(node, "argument");
+    const arg = node.childForFieldName("argument");
     // An inline module's `use` binds in the file's one name table (a name bound twice to different
     // things is left unresolved by the linker).
     if (!arg) return;
@@ -319,14 +319,14 @@ class RustExtractor extends TreeExtractor {
           break;
         }
         case "scoped_identifier": {
-          const path = field(tree, "path");
-          const name = field(tree, "name")?.text ?? "";
+          const path = tree.childForFieldName("path");
+          const name = tree.childForFieldName("name")?.text ?? "";
           add(join(path?.text.replace(/\s+/g, "") ?? ""), name, name);
           break;
         }
         case "use_as_clause": {
-          const path = field(tree, "path");
-          const alias = field(tree, "alias")?.text ?? "";
+          const path = tree.childForFieldName("path");
+          const alias = tree.childForFieldName("alias")?.text ?? "";
           const full = join(path?.text.replace(/\s+/g, "") ?? "");
           const cut = full.lastIndexOf("::");
           add(cut === -1 ? "" : full.slice(0, cut), full.slice(cut + 2), alias);
@@ -336,8 +336,8 @@ class RustExtractor extends TreeExtractor {
           star(join(tree.text.replace(/\s+/g, "").replace(/::\*$/, "")));
           break;
         case "scoped_use_list": {
-          const path = field(tree, "path");
-          const list = field(tree, "list");
+          const path = tree.childForFieldName("path");
+          const list = tree.childForFieldName("list");
           for (const item of [...(list?.namedChildren ?? [])].reverse()) stack.push([item, join(path?.text.replace(/\s+/g, "") ?? "")]);
           break;
         }
@@ -370,7 +370,7 @@ class RustExtractor extends TreeExtractor {
     const types = new Map<string, Known>();
     const poisoned = new Set<string>();
     this.elements = new Map();
-    const params = node.type === "function_item" ? paramsOf(field(node, "parameters")) : [];
+    const params = node.type === "function_item" ? paramsOf(node.childForFieldName("parameters")) : [];
     // The function's own bounded generics, and its `impl`'s or trait's (`impl<I: Interval> Set<I>`).
     const owner = node.parent?.type === "declaration_list" ? node.parent.parent : null;
     const bounds = node.type === "function_item" ? new Map([...(owner ? this.genericBounds(owner) : []), ...this.genericBounds(node)]) : new Map<string, string>();
@@ -385,10 +385,10 @@ class RustExtractor extends TreeExtractor {
         if (element !== null) this.elements.set(p.name, element);
       }
     }
-    const body = node.type === "function_item" ? field(node, "body") : node;
+    const body = node.type === "function_item" ? node.childForFieldName("body") : node;
     if (!body) return;
     // A `fn` item declared inside the body shadows the module's of that name: its bare calls are not traced.
-    this.localFunctions = new Set(body.descendantsOfType("function_item").map((f) => field(f, "name")?.text ?? ""));
+    this.localFunctions = new Set(body.descendantsOfType("function_item").map((f) => f.childForFieldName("name")?.text ?? ""));
     // A `match` arm's variant binding holds only inside its arm: what the name held before comes back after it.
     const arms: Array<{ end: number; name: string; had: Known | undefined; poisoned: boolean }> = [];
     for (const { node: n } of this.eventsIn(body.startIndex, body.endIndex)) {
@@ -399,7 +399,7 @@ class RustExtractor extends TreeExtractor {
         if (arm.poisoned) poisoned.add(arm.name);
         else poisoned.delete(arm.name);
       }
-      const variant = n.type === "match_arm" ? this.variantBinding(field(n, "pattern"), scope) : null;
+      const variant = n.type === "match_arm" ? this.variantBinding(n.childForFieldName("pattern"), scope) : null;
       if (variant !== null) {
         arms.push({ end: n.endIndex, name: variant.name, had: types.get(variant.name), poisoned: poisoned.has(variant.name) });
         types.set(variant.name, variant.known);
@@ -417,9 +417,9 @@ class RustExtractor extends TreeExtractor {
       const traits = (bounds?.namedChildren ?? []).map((b) => this.namedType(b.text)).filter((t): t is string => t !== null);
       if (name && traits.length >= 1 && !out.has(name)) out.set(name, traits[0]!);
     };
-    for (const tp of field(fn, "type_parameters")?.namedChildren ?? []) if (tp.type === "type_parameter") note(field(tp, "name")?.text, field(tp, "bounds"));
+    for (const tp of fn.childForFieldName("type_parameters")?.namedChildren ?? []) if (tp.type === "type_parameter") note(tp.childForFieldName("name")?.text, tp.childForFieldName("bounds"));
     const where = fn.namedChildren.find((c) => c.type === "where_clause");
-    for (const wp of where?.namedChildren ?? []) if (wp.type === "where_predicate") note(field(wp, "left")?.text, field(wp, "bounds"));
+    for (const wp of where?.namedChildren ?? []) if (wp.type === "where_predicate") note(wp.childForFieldName("left")?.text, wp.childForFieldName("bounds"));
     return out;
   }
 
@@ -433,9 +433,9 @@ class RustExtractor extends TreeExtractor {
       this.elements.delete(name);
     };
     if (n.type === "let_declaration" || n.type === "assignment_expression") {
-      const pattern = field(n, n.type === "let_declaration" ? "pattern" : "left");
-      const value = field(n, n.type === "let_declaration" ? "value" : "right");
-      const declared = n.type === "let_declaration" ? field(n, "type") : null;
+      const pattern = n.childForFieldName(n.type === "let_declaration" ? "pattern" : "left");
+      const value = n.childForFieldName(n.type === "let_declaration" ? "value" : "right");
+      const declared = n.type === "let_declaration" ? n.childForFieldName("type") : null;
       // `let (a, b) = (f(), g());`: each name holds its own value.
       const names = pattern?.type === "tuple_pattern" ? pattern.namedChildren : [];
       const values = value?.type === "tuple_expression" ? value.namedChildren : [];
@@ -452,10 +452,10 @@ class RustExtractor extends TreeExtractor {
       bind(pattern.text, type !== null ? { kind: "typed", typeName: type, resolution: "parameter_type" } : value ? this.knownValue(value, scope, types) : null);
       return;
     }
-    const pattern = field(n, n.type === "closure_expression" ? "parameters" : "pattern");
+    const pattern = n.childForFieldName(n.type === "closure_expression" ? "parameters" : "pattern");
     if (n.type === "for_expression" && pattern?.type === "identifier") {
       // `for x in f()` / `for x in xs` (xs holding what a call returns): an element of the callee's declared collection.
-      const value = field(n, "value");
+      const value = n.childForFieldName("value");
       // `for x in xs`, `&xs`, `xs.iter()` over a parameter declared `&[T]` / `Vec<T>`.
       const collection = value === null ? null : collectionName(value);
       const element = collection === null ? undefined : this.elements.get(collection);
@@ -475,8 +475,8 @@ class RustExtractor extends TreeExtractor {
    * typed local's, a call result's — the field the linker looks up in the type's declaration (`T#field`).
    */
   private fieldOf(access: SyntaxNode, scope: Scope, types: ReadonlyMap<string, Known>): Known | null {
-    const value = field(access, "value");
-    const name = field(access, "field")?.text;
+    const value = access.childForFieldName("value");
+    const name = access.childForFieldName("field")?.text;
     if (!value || !name || !/^[a-z_]\w*$/.test(name)) return null;
     if (value.type === "self" && scope.self !== null) {
       const fieldType = this.fieldTypes.get(scope.self)?.get(name);
@@ -496,13 +496,13 @@ class RustExtractor extends TreeExtractor {
   private variantBinding(pattern: SyntaxNode | null, scope: Scope): { name: string; known: Known } | null {
     if (pattern === null) return null;
     const tuple = pattern.type === "tuple_struct_pattern" ? pattern : pattern.namedChildren.find((c) => c.type === "tuple_struct_pattern");
-    const path = tuple ? field(tuple, "type") : null;
+    const path = tuple ? tuple.childForFieldName("type") : null;
     if (!tuple || path?.type !== "scoped_identifier") return null;
     const parts = tuple.namedChildren.filter((c) => c.id !== path.id);
     const names = parts.length === 1 ? identifiersIn(parts[0]!) : [];
     if (names.length !== 1 || !/^(?:identifier|ref_pattern|mut_pattern)$/.test(parts[0]!.type)) return null;
-    const head = field(path, "path");
-    const variant = field(path, "name")?.text ?? "";
+    const head = path.childForFieldName("path");
+    const variant = path.childForFieldName("name")?.text ?? "";
     const owner = head === null ? null : head.text === "Self" ? scope.self : this.namedType(head.text);
     return owner === null || !/^[A-Z]\w*$/.test(variant) ? null : { name: names[0]!, known: { kind: "returned", producer: `${owner}#${variant}.0` } };
   }
@@ -510,7 +510,7 @@ class RustExtractor extends TreeExtractor {
   /** A struct literal's type, what a call (or `call?`) returns, or an element of what one returns (`&f()[0]`, `xs[i]`). */
   private knownValue(value: SyntaxNode, scope: Scope, types: ReadonlyMap<string, Known>, depth = 0): Known | null {
     if (value.type === "reference_expression") {
-      const inner = field(value, "value");
+      const inner = value.childForFieldName("value");
       return inner && depth < MAX_CHAIN ? this.knownValue(inner, scope, types, depth + 1) : null;
     }
     if (value.type === "index_expression") {
@@ -521,14 +521,14 @@ class RustExtractor extends TreeExtractor {
       const known = base.type === "identifier" ? types.get(base.text) : this.knownValue(base, scope, types, depth + 1);
       return known?.kind === "returned" && !known.producer.endsWith("?") && !known.producer.endsWith("[]") ? { kind: "returned", producer: `${known.producer}[]` } : null;
     }
-    if (value.type === "call_expression" && field(value, "arguments")?.namedChildCount === 0) {
+    if (value.type === "call_expression" && value.childForFieldName("arguments")?.namedChildCount === 0) {
       // `x.clone()` is a value of x's own type.
-      const fn = field(value, "function");
-      const of = fn?.type === "field_expression" && field(fn, "field")?.text === "clone" ? field(fn, "value") : null;
+      const fn = value.childForFieldName("function");
+      const of = fn?.type === "field_expression" && fn.childForFieldName("field")?.text === "clone" ? fn.childForFieldName("value") : null;
       if (of?.type === "identifier" && types.has(of.text)) return types.get(of.text)!;
     }
     if (value.type === "struct_expression") {
-      const type = this.namedType(field(value, "name")?.text.replace(/^Self$/, scope.self ?? "Self") ?? null);
+      const type = this.namedType(value.childForFieldName("name")?.text.replace(/^Self$/, scope.self ?? "Self") ?? null);
       return type === null ? null : { kind: "typed", typeName: type, resolution: "new_expression" };
     }
     // `f()?`, and `f().unwrap()` / `f().expect(…)`, which unwrap the same way.
@@ -538,15 +538,15 @@ class RustExtractor extends TreeExtractor {
       call = value.namedChild(0);
       unwrapped = true;
     } else if (value.type === "call_expression") {
-      const fn = field(value, "function");
-      const inner = fn?.type === "field_expression" ? field(fn, "value") : null;
-      if (inner?.type === "call_expression" && /^(?:unwrap|expect)$/.test(field(fn!, "field")?.text ?? "")) {
+      const fn = value.childForFieldName("function");
+      const inner = fn?.type === "field_expression" ? fn.childForFieldName("value") : null;
+      if (inner?.type === "call_expression" && /^(?:unwrap|expect)$/.test(fn!.childForFieldName("field")?.text ?? "")) {
         call = inner;
         unwrapped = true;
       }
     }
     if (call?.type !== "call_expression") return null;
-    const producer = this.producerOf(field(call, "function"), scope, types, call, depth);
+    const producer = this.producerOf(call.childForFieldName("function"), scope, types, call, depth);
     return producer === null ? null : { kind: "returned", producer: unwrapped ? `${producer}?` : producer };
   }
 
@@ -555,16 +555,16 @@ class RustExtractor extends TreeExtractor {
     if (!fn) return null;
     if (fn.type === "identifier") return this.bareName(fn.text, scope);
     if (fn.type === "scoped_identifier") {
-      const path = field(fn, "path");
-      const name = field(fn, "name")?.text;
+      const path = fn.childForFieldName("path");
+      const name = fn.childForFieldName("name")?.text;
       if (!path || !name) return null;
       const receiver = this.pathReceiver(path, scope, call);
       if (receiver === null) return null;
       return `${receiver.kind === "static" ? receiver.className : receiver.kind === "namespace" ? receiver.local : ""}.${name}`;
     }
     if (fn.type === "field_expression") {
-      const value = field(fn, "value");
-      const name = field(fn, "field")?.text;
+      const value = fn.childForFieldName("value");
+      const name = fn.childForFieldName("field")?.text;
       if (!value || !name) return null;
       if (value.type === "self" && scope.self !== null) return `${scope.self}.${name}`;
       // A method of what a call returns (`let r = dir.run(); r.errs()`, `a.b().c()`): a bounded chain.
@@ -610,7 +610,7 @@ class RustExtractor extends TreeExtractor {
   }
 
   private recordCall(call: SyntaxNode, scope: Scope, types: ReadonlyMap<string, Known>): void {
-    const fn = field(call, "function");
+    const fn = call.childForFieldName("function");
     if (!fn) return;
     let receiver: CallReceiver;
     let callee: string;
@@ -619,14 +619,14 @@ class RustExtractor extends TreeExtractor {
       callee = this.bareName(fn.text, scope);
       receiver = { kind: "bare" };
     } else if (fn.type === "scoped_identifier") {
-      const path = field(fn, "path");
-      callee = field(fn, "name")?.text ?? "";
+      const path = fn.childForFieldName("path");
+      callee = fn.childForFieldName("name")?.text ?? "";
       const r = path ? this.pathReceiver(path, scope, call) : null;
       if (r === null) return;
       receiver = r;
     } else if (fn.type === "field_expression") {
-      const value = field(fn, "value");
-      callee = field(fn, "field")?.text ?? "";
+      const value = fn.childForFieldName("value");
+      callee = fn.childForFieldName("field")?.text ?? "";
       if (!value) return;
       if (value.type === "self" && scope.self !== null) receiver = { kind: "this", className: scope.self };
       else if (value.type === "identifier" && types.has(value.text)) receiver = types.get(value.text)!;
@@ -641,7 +641,7 @@ class RustExtractor extends TreeExtractor {
         receiver = known;
       } else return;
     } else return;
-    this.addCall(scope.caller, callee, receiver, false, field(fn, fn.type === "field_expression" ? "field" : "name") ?? fn);
+    this.addCall(scope.caller, callee, receiver, false, fn.childForFieldName(fn.type === "field_expression" ? "field" : "name") ?? fn);
   }
 
   /**
@@ -721,10 +721,10 @@ class RustExtractor extends TreeExtractor {
 /** The local a `for` loop iterates: `xs`, `&xs`, `&mut xs`, `xs.iter()`, `xs.iter_mut()`, `xs.into_iter()`; null for anything else. */
 function collectionName(value: SyntaxNode): string | null {
   let v: SyntaxNode | null = value;
-  if (v.type === "reference_expression") v = field(v, "value");
-  if (v?.type === "call_expression" && field(v, "arguments")?.namedChildCount === 0) {
-    const fn = field(v, "function");
-    if (fn?.type === "field_expression" && /^(?:iter|iter_mut|into_iter)$/.test(field(fn, "field")?.text ?? "")) v = field(fn, "value");
+  if (v.type === "reference_expression") v = v.childForFieldName("value");
+  if (v?.type === "call_expression" && v.childForFieldName("arguments")?.namedChildCount === 0) {
+    const fn = v.childForFieldName("function");
+    if (fn?.type === "field_expression" && /^(?:iter|iter_mut|into_iter)$/.test(fn.childForFieldName("field")?.text ?? "")) v = fn.childForFieldName("value");
   }
   return v?.type === "identifier" ? v.text : null;
 }
@@ -745,7 +745,7 @@ function isPub(node: SyntaxNode): boolean {
 function paramsOf(list: SyntaxNode | null): ParamRecord[] {
   const out: ParamRecord[] = [];
   for (const p of list?.namedChildren ?? []) {
-    if (p.type === "parameter") out.push({ name: collapseWhitespace(field(p, "pattern")?.text ?? p.text), type: collapseWhitespace(field(p, "type")?.text ?? "") || null, optional: false });
+    if (p.type === "parameter") out.push({ name: collapseWhitespace(p.childForFieldName("pattern")?.text ?? p.text), type: collapseWhitespace(p.childForFieldName("type")?.text ?? "") || null, optional: false });
     else if (p.type === "variadic_parameter") out.push({ name: "...", type: null, optional: true });
   }
   return out;

@@ -1,12 +1,13 @@
-// What every tree-walking extractor but ECMAScript's shares (Python, Go, Rust): one native scan
-// that gathers identifier tokens (the chunks' identifier bags) and the nodes later passes read by
+// What every tree-walking extractor but ECMAScript's shares (Python, Go, Rust, and the query-driven
+// breadth extractor): one pass over the flat tree (the breadth extractor's: a native scan) that gathers identifier tokens (the chunks' identifier bags) and the nodes later passes read by
 // position (calls, assignments, bindings), the symbol/chunk/call records being built, and the
 // final assembly into a FileExtraction. Each language's extractor subclasses it and supplies the
 // declarations; none scans the tree a second time.
 import { sha256 } from "../base/hash.js";
 import { lineStarts, splitLines } from "../base/text.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
-import { scanDescendants, type SyntaxNode } from "./parser.js";
+import { FlatNode, type GrammarNames, type SyntaxNode } from "./flat-tree.js";
+import { scanDescendants, type Tree } from "./parser.js";
 import { moduleSymbol, symbolRecord, type CallReceiver, type CallSite, type ClassHeritage, type ExtractOptions, type FileExtraction, type ImportRecord, type SymbolRecord } from "./types.js";
 
 /** What a local is known to hold: a named type, or what a call returns (the receivers the call pass types). */
@@ -40,10 +41,10 @@ export interface NodeEvent {
 const ScanKind = { Other: 0, Token: 1, Event: 2 } as const;
 type ScanKind = (typeof ScanKind)[keyof typeof ScanKind];
 
-/** Per extractor (keyed by its token set): the node types it scans for, and per grammar each type id's kind, filled as ids are first seen. */
-const SCAN_PLANS = new WeakMap<ReadonlySet<string>, { readonly types: string[]; readonly kinds: WeakMap<object, ScanKind[]> }>();
+/** Per extractor (keyed by its token set) and grammar (by its names): each type id's kind, filled as ids are first seen. */
+const SCAN_KINDS = new WeakMap<ReadonlySet<string>, WeakMap<GrammarNames, ScanKind[]>>();
 
-export abstract class TreeExtractor {
+export abstract class TreeExtractor<Node extends SyntaxNode = SyntaxNode> {
   protected readonly lines: string[];
   protected readonly drafts: MutableDraft[] = [];
   protected readonly symbols: MutableSymbol[] = [];
@@ -63,44 +64,39 @@ export abstract class TreeExtractor {
     protected readonly filePath: string,
     protected readonly text: string,
     protected readonly language: string,
-    protected readonly root: SyntaxNode,
+    protected readonly root: Node,
     protected readonly options: ExtractOptions,
   ) {
     this.lines = splitLines(text);
   }
 
-  /**
-   * One native scan of the whole tree (no walk in JavaScript): tokens of `tokenTypes` (their text
-   * read from the source where it decides their end), and nodes of `eventTypes` for `eventsIn`,
-   * each node object built only for an event.
-   */
+  /** One pass over the flat tree's nodes: tokens of `tokenTypes`, and nodes of `eventTypes` for `eventsIn` (a node object built only for an event). */
   protected collect(tokenTypes: ReadonlySet<string>, eventTypes: ReadonlySet<string>): void {
+    if (!(this.root instanceof FlatNode)) throw new Error("collect() reads a flat tree");
     const tree = this.root.tree;
-    let plan = SCAN_PLANS.get(tokenTypes);
-    if (plan === undefined) SCAN_PLANS.set(tokenTypes, (plan = { types: [...tokenTypes, ...eventTypes], kinds: new WeakMap() }));
-    const language = (tree as unknown as { language: object }).language;
-    let kinds = plan.kinds.get(language);
-    if (kinds === undefined) plan.kinds.set(language, (kinds = []));
-    const scan = scanDescendants(tree, plan.types);
-    const { typeIds, starts } = scan;
-    for (let i = 0; i < scan.length; i++) {
-      const typeId = typeIds[i]!;
+    let byGrammar = SCAN_KINDS.get(tokenTypes);
+    if (byGrammar === undefined) SCAN_KINDS.set(tokenTypes, (byGrammar = new WeakMap()));
+    let kinds = byGrammar.get(tree.names);
+    if (kinds === undefined) byGrammar.set(tree.names, (kinds = []));
+    for (let i = 0; i < tree.length; i++) {
+      const typeId = tree.typeId(i);
       let kind = kinds[typeId];
       if (kind === undefined) {
-        const type = scan.node(i).type;
+        const type = tree.typeName(typeId);
         kind = kinds[typeId] = tokenTypes.has(type) ? ScanKind.Token : eventTypes.has(type) ? ScanKind.Event : ScanKind.Other;
       }
-      const start = starts[i]!;
+      if (kind === ScanKind.Other) continue;
+      const start = tree.start(i);
       if (kind === ScanKind.Token) {
-        const end = scan.identifierEnd(i, this.text, false);
+        const end = tree.end(i);
         if (end > start) this.tokens.push([start, this.text.slice(start, end)]);
-      } else if (kind === ScanKind.Event) this.events.push({ start, node: scan.node(i) });
+      } else this.events.push({ start, node: tree.node(i) });
     }
   }
 
   /** The identifier tokens alone, by one native scan of the tree (no walk in JavaScript): the breadth extractor's, whose other nodes come from its query. */
-  protected collectTokens(tokenTypes: readonly string[]): void {
-    const scan = scanDescendants(this.root.tree, tokenTypes);
+  protected collectTokens(tree: Tree, tokenTypes: readonly string[]): void {
+    const scan = scanDescendants(tree, tokenTypes);
     for (let i = 0; i < scan.length; i++) {
       const start = scan.starts[i]!;
       const end = scan.endIndex(i);

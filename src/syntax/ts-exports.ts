@@ -4,7 +4,7 @@
 // and symbol, a name re-exported from another module a marker symbol.
 import type { ChunkDraft } from "./chunking.js";
 import { exportSpecifiers, stringValue } from "./es-nodes.js";
-import type { SyntaxNode } from "./parser.js";
+import type { SyntaxNode } from "./flat-tree.js";
 import type { ImportBinding } from "./ts-imports.js";
 import { symbolRecord, type SymbolRecord } from "./types.js";
 

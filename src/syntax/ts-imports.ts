@@ -2,7 +2,7 @@
 // `import x = require(…)`, and the sources of `export … from` / `export * from`, with the local
 // names each import binds (the export pass and the call-site pass read them).
 import { exportSpecifiers, stringValue } from "./es-nodes.js";
-import type { SyntaxNode } from "./parser.js";
+import type { SyntaxNode } from "./flat-tree.js";
 import type { ImportRecord } from "./types.js";
 
 /** Where a local name an import binds comes from. */

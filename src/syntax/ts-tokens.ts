@@ -1,11 +1,11 @@
-// The TypeScript/JavaScript whole-tree pass: one native scan of the tree (parser.ts
-// scanDescendants) for the node types it needs — identifiers for the chunks' identifier bags; the
+// The TypeScript/JavaScript whole-tree pass: one pass over the flat tree's nodes (flat-tree.ts)
+// for the node types it needs — identifiers for the chunks' identifier bags; the
 // call, `new` and binding nodes the call-site pass reads; `require()` / `import()` calls as import
 // rows — classified by numeric type id, cached per grammar.
 import type { Grammar } from "../lang/languages.js";
 import { BINDING_NODE_TYPES, BINDING_TEXT_CHARS, THIS_BOUNDARIES, bindingSite, type CallNodes } from "./calls.js";
 import { stringValue } from "./es-nodes.js";
-import { scanDescendants, type SyntaxNode, type Tree } from "./parser.js";
+import type { FlatTree, SyntaxNode } from "./flat-tree.js";
 import type { ImportRecord } from "./types.js";
 
 /** Leaf node types whose text is an identifier token in the identifier_fts bag. */
@@ -27,14 +27,6 @@ const NODE_TYPES: Partial<Record<Grammar, string[]>> = {};
 
 /** JavaScript's `formal_parameters` binds names; TypeScript's parameters are bound one by one. */
 const bindsParameters = (grammar: Grammar) => grammar === "javascript";
-
-/** The node types the pass asks the scan for, per grammar. */
-const SCAN_TYPES: Partial<Record<Grammar, string[]>> = {};
-function scanTypes(grammar: Grammar): string[] {
-  return (SCAN_TYPES[grammar] ??= [
-    ...new Set([...IDENTIFIER_TYPES, "call_expression", "new_expression", ...[...BINDING_NODE_TYPES].filter((t) => t !== "formal_parameters" || bindsParameters(grammar)), ...THIS_BOUNDARIES]),
-  ]);
-}
 
 function kindOf(node: SyntaxNode, grammar: Grammar): NodeKind {
   // An anonymous node shares its name with a named one (the `function` and `class` keywords).
@@ -61,27 +53,25 @@ export interface TokenPass {
   readonly dynamicImports: ImportRecord[];
 }
 
-export function collectTokensAndCalls(tree: Tree, text: string, grammar: Grammar): TokenPass {
+export function collectTokensAndCalls(tree: FlatTree, text: string, grammar: Grammar): TokenPass {
   const pass: TokenPass = { tokens: [], callNodes: { calls: [], bindings: [], boundaries: [] }, dynamicImports: [] };
   const nodeKinds = (NODE_KINDS[grammar] ??= []);
   const nodeTypes = (NODE_TYPES[grammar] ??= []);
-  const scan = scanDescendants(tree, scanTypes(grammar));
-  const { typeIds, starts } = scan;
-  for (let i = 0; i < scan.length; i++) {
-    const typeId = typeIds[i]!;
+  for (let i = 0; i < tree.length; i++) {
+    const typeId = tree.typeId(i);
     let kind = nodeKinds[typeId];
     if (kind === undefined) {
-      const node = scan.node(i);
+      const node = tree.node(i);
       nodeTypes[typeId] = node.type;
       kind = nodeKinds[typeId] = kindOf(node, grammar);
     }
     if (kind === NodeKind.Other) continue;
-    const start = starts[i]!;
+    const start = tree.start(i);
     if (kind === NodeKind.Identifier) {
-      const end = scan.identifierEnd(i, text, true);
+      const end = tree.end(i);
       if (end > start) pass.tokens.push({ index: start, text: text.slice(start, end) });
     } else if (kind === NodeKind.Call) {
-      const call = scan.node(i);
+      const call = tree.node(i);
       pass.callNodes.calls.push(call);
       // Only a call whose text starts `require` or `import` can be one (its function is its first child).
       if (text.startsWith("require", start) || text.startsWith("import", start)) {
@@ -89,9 +79,9 @@ export function collectTokensAndCalls(tree: Tree, text: string, grammar: Grammar
         if (imported) pass.dynamicImports.push(imported);
       }
     } else if (kind === NodeKind.New) {
-      pass.callNodes.calls.push(scan.node(i));
+      pass.callNodes.calls.push(tree.node(i));
     } else {
-      const end = scan.endIndex(i);
+      const end = tree.end(i);
       if (kind !== NodeKind.Boundary) pass.callNodes.bindings.push(bindingSite(nodeTypes[typeId]!, start, end, text.slice(start, start + BINDING_TEXT_CHARS)));
       if (kind !== NodeKind.Binding) pass.callNodes.boundaries.push(start, end);
     }

@@ -8,7 +8,7 @@ import { collapseWhitespace, firstLine, indentOf, lineStarts, splitLines } from 
 import type { Grammar, Language } from "../lang/languages.js";
 import { extractCalls, type CallNodes } from "./calls.js";
 import { materializeChunks, shellOutline, type ChunkDraft, type OutlinePart } from "./chunking.js";
-import { parseSource, type SyntaxNode, type Tree } from "./parser.js";
+import { parseFlat, type FlatTree, type SyntaxNode } from "./flat-tree.js";
 import { CLASS_TYPES, FUNCTION_VALUES, attachedDoc, instanceType, withDocComments, declarationOf, endLineOf, isDocComment, overloadImplementation, paramsOf, stringValue, unwrapAmbient } from "./es-nodes.js";
 import { applyExportClauses, type Decl, type Draft, type Member, type Sym } from "./ts-exports.js";
 import { exportSourceOf, importOf, type ImportBinding } from "./ts-imports.js";
@@ -16,7 +16,7 @@ import { bagOf, collectTokensAndCalls, type Token } from "./ts-tokens.js";
 import { DEFAULT_EXPORT_NAME, MAX_CHUNK_CHARS, moduleSymbol, symbolRecord, type ExtractOptions, type ExtractResult, type FileExtraction, type ImportRecord, type SymbolKind } from "./types.js";
 
 export function extractTypeScript(filePath: string, text: string, grammar: Grammar, language: Language, options: ExtractOptions): ExtractResult {
-  const tree = parseSource(grammar, text, options.parseTimeoutMs);
+  const tree = parseFlat(grammar, text, options.parseTimeoutMs);
   if (tree === null) return { ok: false, error: `tree-sitter did not finish parsing within ${options.parseTimeoutMs} ms` };
   return { ok: true, extraction: new FileExtractor(filePath, text, tree, grammar, language, options).run() };
 }
@@ -40,7 +40,7 @@ class FileExtractor {
   constructor(
     private readonly filePath: string,
     private readonly text: string,
-    private readonly tree: Tree,
+    private readonly tree: FlatTree,
     private readonly grammar: Grammar,
     private readonly language: Language,
     private readonly options: ExtractOptions,

@@ -118,6 +118,7 @@ describe("hashpilot doctor, upgrade and uninstall", () => {
       ["snapshot-store", "pass"],
       ["telemetry-store", "pass"],
       ["grammars", "pass"],
+      ["native-addon", "pass"],
       ["mcp-server", "pass"],
     ]);
     expect(r.envelope.data.checks.find((c: any) => c.name === "mcp-server").message).toMatch(/^mast serve started and listed \d+ tools$/);

@@ -65,15 +65,19 @@ describe("the packed tarball", () => {
       const packed = (JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[])[0]!;
       expect(packed.filename).toBe(`mast-${PKG.version}.tgz`);
       const shipped = packed.files.map((f) => f.path);
-      // What ships is the bundled bins and the envelope schema: no sources, tests or unbundled modules.
+      // What ships is the bundled bins, the envelope schema and the native addon's C source with its
+      // build script: no TypeScript sources, tests or unbundled modules.
       expect(shipped).toContain("dist/bin/mast.js");
       expect(shipped).toContain("dist/bin/schema.sql");
       expect(shipped).toContain("schema/hashpilot-envelope.schema.json");
-      expect(shipped.filter((p) => !/^(dist\/bin\/|schema\/|package\.json$|README\.md$|LICENSE$)/.test(p))).toEqual([]);
+      expect(shipped).toContain("native/flat_tree.c");
+      expect(shipped.filter((p) => !/^(dist\/bin\/|schema\/|native\/(binding\.gyp|flat_tree\.c)$|scripts\/build-native\.mjs$|package\.json$|README\.md$|LICENSE$)/.test(p))).toEqual([]);
 
       const prefix = join(work, "prefix");
       expect(install?.status, install?.stderr).toBe(0);
       expect(readdirSync(join(prefix, "bin")).sort()).toEqual(["hashpilot", "mast"]);
+      // The install built the native addon from source (the flat trees extraction reads).
+      expect(existsSync(join(prefix, "lib", "node_modules", "mast", "native", "build", "Release", "mast_native.node"))).toBe(true);
 
       const env = userEnv(prefix);
       const project = join(work, "project");

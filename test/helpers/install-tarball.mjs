@@ -27,7 +27,8 @@ export async function packAndInstall(root, work) {
   const pack = await run("npm", ["pack", "--ignore-scripts", "--pack-destination", work, "--json"], root);
   if (pack.status !== 0) return { pack, install: null, filename: null };
   const filename = JSON.parse(pack.stdout)[0].filename;
-  const allow = Object.keys(pkg.allowScripts).join(",");
+  // mast's own install script builds its native addon (scripts/build-native.mjs).
+  const allow = [pkg.name, ...Object.keys(pkg.allowScripts)].join(",");
   const install = await run(
     "npm",
     ["install", "--global", "--prefix", join(work, "prefix"), "--prefer-offline", "--no-audit", "--no-fund", `--allow-scripts=${allow}`, join(work, filename)],

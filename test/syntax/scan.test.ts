@@ -1,10 +1,11 @@
-// The native descendant scan (parser.ts scanDescendants) against tree-sitter's public API, and the
-// token passes built on it (ts-tokens.ts, tree-extractor.ts) against a plain walk of the tree: the scan reads the
-// binding's transfer array directly, so a binding that changed its layout fails here, not in a
-// golden far away.
+// The native descendant scan (parser.ts scanDescendants, the breadth extractor's token scan)
+// against tree-sitter's public API — it reads the binding's transfer array directly, so a binding
+// that changed its layout fails here, not in a golden far away — and the token passes over flat
+// trees (ts-tokens.ts, tree-extractor.ts) against a plain walk of the binding's tree.
 import { describe, expect, it } from "vitest";
 import { parseSource, scanDescendants, type SyntaxNode, type Tree } from "../../src/syntax/parser.js";
 import { extractFile } from "../../src/syntax/extract.js";
+import { parseFlat, type FlatTree } from "../../src/syntax/flat-tree.js";
 import { collectTokensAndCalls } from "../../src/syntax/ts-tokens.js";
 
 const TYPES = ["identifier", "property_identifier", "private_property_identifier", "call_expression", "function", "class_declaration", "variable_declarator"];
@@ -19,6 +20,12 @@ const SOURCE = [
 ].join("\n");
 
 const TSX = 'export const C = () => <div data-test-id="x" aria-label={label}>{item.name}</div>;\n';
+
+function flat(grammar: "typescript" | "tsx", text: string): FlatTree {
+  const tree = parseFlat(grammar, text, 10_000);
+  if (!tree) throw new Error("parse failed");
+  return tree;
+}
 
 function parse(grammar: "typescript" | "tsx", text: string): Tree {
   const tree = parseSource(grammar, text, 10_000);
@@ -70,7 +77,7 @@ describe("the token pass", () => {
 
   it("reads the same identifier tokens a walk of the tree reads: non-ASCII, escaped, private, JSX names", () => {
     const tree = parse("typescript", SOURCE);
-    const pass = collectTokensAndCalls(tree, SOURCE, "typescript");
+    const pass = collectTokensAndCalls(flat("typescript", SOURCE), SOURCE, "typescript");
     expect(pass.tokens).toEqual(walkTokens(tree, SOURCE));
     expect(pass.tokens.map((t) => t.text)).toContain("\\u0061bc");
     expect(pass.tokens.map((t) => t.text)).toContain("#secret");
@@ -78,7 +85,7 @@ describe("the token pass", () => {
     expect(pass.callNodes.calls.map((c) => c.text)).toEqual(["new Box().get()", "new Box()", "f()"]);
 
     const jsx = parse("tsx", TSX);
-    const jsxPass = collectTokensAndCalls(jsx, TSX, "tsx");
+    const jsxPass = collectTokensAndCalls(flat("tsx", TSX), TSX, "tsx");
     expect(jsxPass.tokens.map((t) => t.text)).toEqual(["C", "div", "data-test-id", "aria-label", "label", "item", "name", "div"]);
   });
 
@@ -86,7 +93,7 @@ describe("the token pass", () => {
     const broken = "const = 5;\nfoo(\n";
     const tree = parse("typescript", broken);
     expect(tree.rootNode.hasError).toBe(true);
-    const pass = collectTokensAndCalls(tree, broken, "typescript");
+    const pass = collectTokensAndCalls(flat("typescript", broken), broken, "typescript");
     expect(pass.tokens).toEqual(walkTokens(tree, broken));
     expect(pass.tokens.map((t) => t.text)).toEqual(["foo"]);
   });

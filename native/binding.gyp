@@ -1,0 +1,20 @@
+# mast's native half: tree-sitter's own runtime (compiled from the installed tree-sitter package's
+# vendored sources, so it is always the runtime the grammars were loaded with) and flat_tree.c,
+# which parses a text and returns its whole syntax tree as one flat Uint32Array. Built by
+# scripts/build-native.mjs during `npm ci` / `npm install`; mast runs without it (slower).
+{
+  "variables": {
+    "tree_sitter_lib%": "<!(node -p \"require('path').relative(process.cwd(), require('path').join(require('path').dirname(require.resolve('tree-sitter/package.json')), 'vendor', 'tree-sitter', 'lib'))\")",
+  },
+  "targets": [
+    {
+      "target_name": "mast_native",
+      "sources": ["flat_tree.c", "<(tree_sitter_lib)/src/lib.c"],
+      "include_dirs": ["<(tree_sitter_lib)/include", "<(tree_sitter_lib)/src"],
+      "defines": ["_POSIX_C_SOURCE=200112L", "_DEFAULT_SOURCE", "NAPI_VERSION=8"],
+      "conditions": [
+        ["OS!='win'", { "cflags_c": ["-std=c11", "-O2", "-fvisibility=hidden"] }, { "msvs_settings": { "VCCLCompilerTool": { "AdditionalOptions": ["/std:c11"] } } }],
+      ],
+    },
+  ],
+}

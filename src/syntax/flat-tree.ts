@@ -1,0 +1,330 @@
+// The flat syntax tree the extractors read: a whole tree as one Uint32Array (FLAT_WORDS words a
+// node, in document order), made by mast's native addon in one call per file (native/flat_tree.c,
+// the only importer of the addon) or, where the addon did not build, by a walk of tree-sitter's own
+// tree (parser.ts flatWords). Its nodes answer the subset of tree-sitter's SyntaxNode the
+// extractors use from those integers, without a call into native code (docs/decisions.md "Native
+// flat trees"). `SyntaxNode` is that subset: tree-sitter's own nodes satisfy it too, so code shared
+// with the query-driven extractor (tree-extractor.ts) takes either.
+import { createRequire } from "node:module";
+import { grammarLoader, type Grammar } from "../lang/languages.js";
+import { flatWords, parseTime } from "./parser.js";
+
+/** Words per node, and what each holds (the layout native/flat_tree.c writes). */
+export const FLAT_WORDS = 10;
+const W_SYMBOL_FIELD = 0; // symbol (alias when aliased) | field id << 16
+const W_FLAGS = 1;
+const W_START = 2; // UTF-16 code units, as SyntaxNode.startIndex
+const W_END = 3;
+const W_START_ROW = 4;
+const W_START_COLUMN = 5; // UTF-16 code units
+const W_END_ROW = 6;
+const W_END_COLUMN = 7;
+const W_PARENT = 8; // NO_PARENT for the root
+const W_SUBTREE_END = 9; // the index after the node's last descendant
+export const FLAG = { named: 1, missing: 2, hasError: 8, error: 16 } as const;
+export const NO_PARENT = 0xffffffff;
+const ERROR_SYMBOL = 0xffff;
+
+export interface Point {
+  readonly row: number;
+  readonly column: number;
+}
+
+/** The part of tree-sitter's SyntaxNode the extractors use; a flat node and a binding node both are one. */
+export interface SyntaxNode {
+  /** Identity within its tree (never compare nodes with `===`: the binding may hand out two objects for one node). */
+  readonly id: number;
+  readonly typeId: number;
+  readonly type: string;
+  readonly isNamed: boolean;
+  readonly isMissing: boolean;
+  readonly hasError: boolean;
+  readonly text: string;
+  readonly startIndex: number;
+  readonly endIndex: number;
+  readonly startPosition: Point;
+  readonly endPosition: Point;
+  readonly parent: SyntaxNode | null;
+  readonly children: SyntaxNode[];
+  readonly namedChildren: SyntaxNode[];
+  readonly childCount: number;
+  readonly namedChildCount: number;
+  readonly firstChild: SyntaxNode | null;
+  readonly firstNamedChild: SyntaxNode | null;
+  readonly previousNamedSibling: SyntaxNode | null;
+  child(index: number): SyntaxNode | null;
+  namedChild(index: number): SyntaxNode | null;
+  childForFieldName(name: string): SyntaxNode | null;
+  fieldNameForChild(index: number): string | null;
+  descendantsOfType(types: string | string[]): SyntaxNode[];
+  descendantForIndex(start: number, end?: number): SyntaxNode;
+}
+
+/** A grammar's symbol names by symbol id, field names by field id and field ids by name (filled as trees are walked where the addon is absent). */
+export interface GrammarNames {
+  readonly symbols: string[];
+  readonly fields: Array<string | null>;
+  readonly fieldIds: Map<string, number>;
+}
+
+interface NativeAddon {
+  parse(language: unknown, text: string, timeoutMs: number): Uint32Array | null;
+  names(language: unknown): [string[], Array<string | null>];
+  FLAT_WORDS: number;
+}
+
+/** The addon, or null where it did not build (found from dist/…/x.js, dist/bin/x.js or src/syntax/x.ts alike: two levels below the package). */
+const addon: NativeAddon | null = (() => {
+  if (process.env.MAST_NATIVE === "0") return null;
+  try {
+    const loaded = createRequire(import.meta.url)(new URL("../../native/build/Release/mast_native.node", import.meta.url).pathname) as NativeAddon;
+    return loaded.FLAT_WORDS === FLAT_WORDS ? loaded : null;
+  } catch {
+    return null;
+  }
+})();
+
+/** Which producer makes flat trees in this process: the addon, or a walk of the binding's tree. */
+export const flatTreeProducer: "native" | "binding" = addon ? "native" : "binding";
+
+const NAMES = new Map<Grammar, GrammarNames>();
+
+function grammarNames(grammar: Grammar, language: unknown): GrammarNames {
+  let names = NAMES.get(grammar);
+  if (!names) {
+    // Without the addon, symbol names are learnt from the trees walked (parser.ts flatWords).
+    const [symbols, fields] = addon ? addon.names(language) : [[], []];
+    const fieldIds = new Map<string, number>();
+    fields.forEach((f, i) => f && fieldIds.set(f, i));
+    NAMES.set(grammar, (names = { symbols, fields, fieldIds }));
+  }
+  return names;
+}
+
+/** The TSLanguage handle (an external value) inside the language object a grammar package exports: what the addon takes. */
+function languageHandle(grammar: Grammar): unknown {
+  return (grammarLoader(grammar)() as { language?: unknown }).language;
+}
+
+/**
+ * Parses `text` into a flat tree; null when the parse exceeded `timeoutMs` or the parser gave up.
+ * `producer` "binding" walks the binding's tree even where the addon is loaded (tests and benches
+ * compare the two).
+ */
+export function parseFlat(grammar: Grammar, text: string, timeoutMs: number, producer = flatTreeProducer): FlatTree | null {
+  const last = lastParse.get(grammar);
+  if (last !== undefined && last.text === text && last.producer === producer) return last.tree;
+  const tree = parseWith(grammar, text, timeoutMs, producer);
+  if (tree) lastParse.set(grammar, { text, producer, tree });
+  return tree;
+}
+
+/**
+ * The last flat tree each grammar parsed, with its text: the edit gate's check of a text it then
+ * writes, and the index refresh of that file, parse it once. Flat trees are never changed.
+ */
+const lastParse = new Map<Grammar, { readonly text: string; readonly producer: string; readonly tree: FlatTree }>();
+
+function parseWith(grammar: Grammar, text: string, timeoutMs: number, producer: string): FlatTree | null {
+  const language = languageHandle(grammar);
+  const names = grammarNames(grammar, language);
+  if (!addon || producer === "binding") {
+    const words = flatWords(grammar, text, timeoutMs, names);
+    return words === null ? null : new FlatTree(words, text, names);
+  }
+  const started = performance.now();
+  try {
+    const words = addon.parse(language, text, timeoutMs);
+    parseTime.parses++;
+    return words === null ? null : new FlatTree(words, text, names);
+  } finally {
+    parseTime.ms += performance.now() - started;
+  }
+}
+
+/** A parsed text's nodes: index 0 is the root, a node's descendants follow it. */
+export class FlatTree {
+  readonly length: number;
+  private readonly nodes: Array<FlatNode | undefined>;
+
+  constructor(
+    readonly words: Uint32Array,
+    readonly text: string,
+    readonly names: GrammarNames,
+  ) {
+    this.length = words.length / FLAT_WORDS;
+    this.nodes = new Array(this.length);
+  }
+
+  get rootNode(): FlatNode {
+    return this.node(0);
+  }
+
+  /** The node at a document-order index (one object per node). */
+  node(i: number): FlatNode {
+    return (this.nodes[i] ??= new FlatNode(this, i));
+  }
+
+  typeId(i: number): number {
+    return this.words[i * FLAT_WORDS + W_SYMBOL_FIELD]! & 0xffff;
+  }
+
+  typeName(typeId: number): string {
+    return typeId === ERROR_SYMBOL ? "ERROR" : (this.names.symbols[typeId] ?? "");
+  }
+
+  flags(i: number): number {
+    return this.words[i * FLAT_WORDS + W_FLAGS]!;
+  }
+
+  start(i: number): number {
+    return this.words[i * FLAT_WORDS + W_START]!;
+  }
+
+  end(i: number): number {
+    return this.words[i * FLAT_WORDS + W_END]!;
+  }
+
+  fieldId(i: number): number {
+    return this.words[i * FLAT_WORDS + W_SYMBOL_FIELD]! >>> 16;
+  }
+
+  parentIndex(i: number): number {
+    return this.words[i * FLAT_WORDS + W_PARENT]!;
+  }
+
+  /** The index after node i's last descendant: its descendants are i+1 … subtreeEnd(i)-1. */
+  subtreeEnd(i: number): number {
+    return this.words[i * FLAT_WORDS + W_SUBTREE_END]!;
+  }
+
+  point(i: number, end: boolean): Point {
+    const at = i * FLAT_WORDS + (end ? W_END_ROW : W_START_ROW);
+    return { row: this.words[at]!, column: this.words[at + 1]! };
+  }
+
+  /** Node i's children's indices, in order. */
+  childIndices(i: number): number[] {
+    const out: number[] = [];
+    const stop = this.subtreeEnd(i);
+    for (let c = i + 1; c < stop; c = this.subtreeEnd(c)) out.push(c);
+    return out;
+  }
+}
+
+export class FlatNode implements SyntaxNode {
+  constructor(
+    readonly tree: FlatTree,
+    readonly id: number,
+  ) {}
+
+  get typeId(): number {
+    return this.tree.typeId(this.id);
+  }
+  get type(): string {
+    return this.tree.typeName(this.tree.typeId(this.id));
+  }
+  get isNamed(): boolean {
+    return (this.tree.flags(this.id) & FLAG.named) !== 0;
+  }
+  get isMissing(): boolean {
+    return (this.tree.flags(this.id) & FLAG.missing) !== 0;
+  }
+  get hasError(): boolean {
+    return (this.tree.flags(this.id) & FLAG.hasError) !== 0;
+  }
+  get startIndex(): number {
+    return this.tree.start(this.id);
+  }
+  get endIndex(): number {
+    return this.tree.end(this.id);
+  }
+  get text(): string {
+    return this.tree.text.slice(this.tree.start(this.id), this.tree.end(this.id));
+  }
+  get startPosition(): Point {
+    return this.tree.point(this.id, false);
+  }
+  get endPosition(): Point {
+    return this.tree.point(this.id, true);
+  }
+  get parent(): FlatNode | null {
+    const p = this.tree.parentIndex(this.id);
+    return p === NO_PARENT ? null : this.tree.node(p);
+  }
+  get children(): FlatNode[] {
+    return this.tree.childIndices(this.id).map((c) => this.tree.node(c));
+  }
+  get namedChildren(): FlatNode[] {
+    const out: FlatNode[] = [];
+    for (const c of this.tree.childIndices(this.id)) if (this.tree.flags(c) & FLAG.named) out.push(this.tree.node(c));
+    return out;
+  }
+  get childCount(): number {
+    return this.tree.childIndices(this.id).length;
+  }
+  get namedChildCount(): number {
+    let n = 0;
+    for (const c of this.tree.childIndices(this.id)) if (this.tree.flags(c) & FLAG.named) n++;
+    return n;
+  }
+  get firstChild(): FlatNode | null {
+    return this.child(0);
+  }
+  get firstNamedChild(): FlatNode | null {
+    return this.namedChild(0);
+  }
+  get previousNamedSibling(): FlatNode | null {
+    const p = this.tree.parentIndex(this.id);
+    if (p === NO_PARENT) return null;
+    let previous = -1;
+    for (let c = p + 1; c < this.id; c = this.tree.subtreeEnd(c)) if (this.tree.flags(c) & FLAG.named) previous = c;
+    return previous < 0 ? null : this.tree.node(previous);
+  }
+  child(index: number): FlatNode | null {
+    const c = this.tree.childIndices(this.id)[index];
+    return c === undefined ? null : this.tree.node(c);
+  }
+  namedChild(index: number): FlatNode | null {
+    let n = 0;
+    for (const c of this.tree.childIndices(this.id)) if (this.tree.flags(c) & FLAG.named && n++ === index) return this.tree.node(c);
+    return null;
+  }
+  childForFieldName(name: string): FlatNode | null {
+    const field = this.tree.names.fieldIds.get(name);
+    if (field === undefined) return null;
+    const stop = this.tree.subtreeEnd(this.id);
+    for (let c = this.id + 1; c < stop; c = this.tree.subtreeEnd(c)) if (this.tree.fieldId(c) === field) return this.tree.node(c);
+    return null;
+  }
+  fieldNameForChild(index: number): string | null {
+    const c = this.tree.childIndices(this.id)[index];
+    return c === undefined ? null : (this.tree.names.fields[this.tree.fieldId(c)] ?? null);
+  }
+  descendantsOfType(types: string | string[]): FlatNode[] {
+    const wanted = new Set(typeof types === "string" ? [types] : types);
+    const out: FlatNode[] = [];
+    const stop = this.tree.subtreeEnd(this.id);
+    for (let i = this.id; i < stop; i++) if (wanted.has(this.tree.typeName(this.tree.typeId(i)))) out.push(this.tree.node(i));
+    return out;
+  }
+  /** The smallest node spanning [start, end], as tree-sitter's `ts_node_descendant_for_byte_range` finds it. */
+  descendantForIndex(start: number, end = start): FlatNode {
+    let node = this.id;
+    for (let descended = true; descended; ) {
+      descended = false;
+      const stop = this.tree.subtreeEnd(node);
+      for (let c = node + 1; c < stop; c = this.tree.subtreeEnd(c)) {
+        const childEnd = this.tree.end(c);
+        if (childEnd < end) continue;
+        const empty = this.tree.start(c) === childEnd;
+        if (empty ? childEnd < start : childEnd <= start) continue;
+        if (start < this.tree.start(c)) break;
+        node = c;
+        descended = true;
+        break;
+      }
+    }
+    return this.tree.node(node);
+  }
+}

@@ -537,8 +537,11 @@ export class Store {
 
   /** The body of writeFile without a transaction of its own: only call it inside `batch`. */
   replaceFileRows(meta: FileMeta, extraction: FileExtraction): ChunkDelta {
-    const fileId = this.upsertFileRow(meta, extraction);
-    const removed = this.deleteFileContents(fileId);
+    const { id: fileId, inserted } = this.upsertFileRow(meta, extraction);
+    // A file row is deleted with its rows in one transaction, so a new row has none to delete; the
+    // checker pass is behind either way (a new file's calls are unchecked too).
+    const removed = inserted ? 0 : this.deleteFileContents(fileId);
+    this.markCheckerBehind();
     this.insertChunks(fileId, extraction.chunks);
     this.insertSymbols(fileId, extraction.symbols);
     this.insertImports(fileId, meta.path, extraction.imports);
@@ -577,6 +580,7 @@ export class Store {
     const row = this.sql("SELECT id FROM files WHERE path = ?").get(path) as { id: number } | undefined;
     if (!row) return 0;
     const removed = this.deleteFileContents(row.id);
+    this.markCheckerBehind();
     this.sql("DELETE FROM files WHERE id = ?").run(row.id);
     this.sql("DELETE FROM path_words WHERE rowid = ?").run(row.id);
     this.fileWrites++;
@@ -725,7 +729,8 @@ export class Store {
 
   // ---- internals ----
 
-  private upsertFileRow(meta: FileMeta, extraction: FileExtraction): number {
+  /** The file's row, updated or inserted (`inserted`: it had none). */
+  private upsertFileRow(meta: FileMeta, extraction: FileExtraction): { id: number; inserted: boolean } {
     const existing = this.sql("SELECT id FROM files WHERE path = ?").get(meta.path) as { id: number } | undefined;
     const symbolRows = extraction.symbols.reduce((n, s) => (s.kind === "module" ? n : n + 1), 0);
     this.fileWrites++;
@@ -734,7 +739,7 @@ export class Store {
       this
         .sql("UPDATE files SET language = ?, mtime = ?, size = ?, ino = ?, ctime = ?, content_hash = ?, stat_clean = ?, line_count = ?, has_syntax_errors = ?, is_test = ?, chunk_rows = ?, symbol_rows = ? WHERE id = ?")
         .run(...values, existing.id);
-      return existing.id;
+      return { id: existing.id, inserted: false };
     }
     const info = this
       .sql("INSERT INTO files(path, language, mtime, size, ino, ctime, content_hash, stat_clean, line_count, has_syntax_errors, is_test, chunk_rows, symbol_rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
@@ -742,7 +747,7 @@ export class Store {
     this.pathsMoved = true;
     const id = Number(info.lastInsertRowid);
     this.sql("INSERT INTO path_words(rowid, words) VALUES (?, ?)").run(id, pathWordsOf(meta.path));
-    return id;
+    return { id, inserted: true };
   }
 
   /** Deletes a file's derived rows; returns how many chunks went. */
@@ -768,8 +773,12 @@ export class Store {
     this.sql("DELETE FROM heritage WHERE file_id = ?").run(fileId);
     // A verdict holds only for the content it was computed against: the file's lines wait for the next pass.
     this.sql("DELETE FROM checker_verdicts WHERE file_id = ?").run(fileId);
-    this.sql("INSERT INTO meta(key, value) SELECT ?, '1' WHERE EXISTS (SELECT 1 FROM meta WHERE key = ?) ON CONFLICT(key) DO NOTHING").run(CHECKER_BEHIND, CHECKER_META);
     return chunks.length;
+  }
+
+  /** Marks the checker pass behind the index (when one has run): a file's rows changed. */
+  private markCheckerBehind(): void {
+    this.sql("INSERT INTO meta(key, value) SELECT ?, '1' WHERE EXISTS (SELECT 1 FROM meta WHERE key = ?) ON CONFLICT(key) DO NOTHING").run(CHECKER_BEHIND, CHECKER_META);
   }
 
   private nextId(table: "chunks" | "symbols"): number {

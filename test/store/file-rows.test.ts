@@ -1,0 +1,50 @@
+// A file's rows in the real store (store/db.ts): a new file's rows are written without first
+// deleting any (a file row goes with its rows in one transaction, so a new one has none), a
+// rewritten file's old rows are replaced, and either marks a checker pass that has run as behind.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { CHECKER_BEHIND, CHECKER_META, Store } from "../../src/store/db.js";
+import { extractFile } from "../../src/syntax/extract.js";
+import { GOLDEN_OPTIONS } from "../helpers/extraction.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function extraction(path: string, text: string) {
+  const r = extractFile(path, text, GOLDEN_OPTIONS);
+  if (!r.ok) throw new Error(r.error);
+  return r.extraction;
+}
+
+const meta = (path: string) => ({ path, language: "typescript", mtime: 1, size: 10, ino: 1, ctime: 1, contentHash: "0".repeat(64), statClean: true });
+
+describe("a file's rows", () => {
+  it("are written for a new file and replaced for a rewritten one; each write marks a run checker pass behind", () => {
+    const dir = mkdtempSync(join(tmpdir(), "mast-file-rows-"));
+    dirs.push(dir);
+    const store = Store.open(join(dir, "graph.db"));
+    try {
+      const first = store.writeFile(meta("src/a.ts"), extraction("src/a.ts", "export function one() { return two(); }\nexport function two() { return 2; }\n"));
+      expect(first).toEqual({ added: 2, removed: 0 });
+      expect(store.getMeta(CHECKER_BEHIND)).toBeNull(); // no checker pass has run: nothing to be behind
+
+      store.setMeta(CHECKER_META, "1");
+      const added = store.writeFile(meta("src/b.ts"), extraction("src/b.ts", "export const b = 1;\n"));
+      expect(added.removed).toBe(0);
+      expect(store.getMeta(CHECKER_BEHIND)).toBe("1"); // a new file's calls are unchecked
+
+      store.deleteMeta(CHECKER_BEHIND);
+      const rewritten = store.writeFile(meta("src/a.ts"), extraction("src/a.ts", "export function three() { return 3; }\n"));
+      expect(rewritten).toEqual({ added: 1, removed: 2 });
+      expect(store.getMeta(CHECKER_BEHIND)).toBe("1");
+      const names = store.snapshot((db) => db.prepare("SELECT s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = 'src/a.ts' ORDER BY s.name").pluck().all());
+      expect(names).toEqual(["three"]);
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -538,10 +538,13 @@ function chunkText(c: ChunkRow, source: SourceLines): { lines: string[]; first: 
 function forEachChunkLine(c: ChunkRow, source: SourceLines, visit: (line: number, text: string, inImport: boolean, prose: boolean) => void): void {
   const chunk = chunkText(c, source);
   if (chunk === null) return;
-  const prose = new ProseReader(c.path);
+  let prose = new ProseReader(c.path);
   let inClause = false;
   for (let i = 0; i < chunk.lines.length; i++) {
     const text = chunk.lines[i]!;
+    // Context lines above the chunk's own first line may start inside a string (the previous
+    // declaration's doc string closing): the reader starts again, outside any, at the declaration.
+    if (chunk.first + i === c.start && i > 0) prose = new ProseReader(c.path);
     const opensClause = OPENS_CLAUSE.test(text);
     const inImport = inClause && !opensClause;
     if (opensClause) inClause = true;
@@ -579,7 +582,11 @@ function forEachLineNaming(c: ChunkRow, source: SourceLines, tails: readonly str
     }
   }
   if (starts.size === 0) return;
-  const prose = new ProseReader(c.path);
+  let prose = new ProseReader(c.path);
+  // The reader starts again at the chunk's own first line, as in forEachChunkLine (context lines above it may start inside a string).
+  let from = 0;
+  for (let k = c.contentStart; k < c.start && from !== -1; k++) from = text.indexOf("\n", from) + 1 || -1;
+  let restart = from > 0;
   let passed = 0;
   let counted = 0;
   let line = c.contentStart;
@@ -588,6 +595,11 @@ function forEachLineNaming(c: ChunkRow, source: SourceLines, tails: readonly str
     return text.slice(start, end === -1 ? undefined : end);
   };
   for (const start of [...starts].sort((a, b) => a - b)) {
+    if (restart && start >= from) {
+      prose = new ProseReader(c.path);
+      passed = from;
+      restart = false;
+    }
     for (let nl = text.indexOf("\n", counted); nl !== -1 && nl < start; nl = text.indexOf("\n", nl + 1)) {
       line++;
       counted = nl + 1;

@@ -139,3 +139,27 @@ it("links a call through a namespace the declaring file is re-exported as (`z.co
     { file_path: "src/schemas.ts", sites: ["1: export function string(): string { return 's'; }"] },
   ]);
 });
+
+const afterDocString = indexedProject({
+  "src/jobs.py": ["def run(command):", "    return command", ""].join("\n"),
+  "src/view.py": [
+    "class View:",
+    "    def dispatch(self):",
+    '        """Subclasses implement this.',
+    '        """',
+    "        raise NotImplementedError()",
+    "",
+    "    def as_view(self):",
+    "        def view():",
+    "            return current.run('y')",
+    "        return view",
+    "",
+  ].join("\n"),
+});
+
+it("reads a doc string's closing line in a chunk's context lines as the end of prose, not its start: the call below it is listed", async () => {
+  // as_view's chunk carries the three lines above it (context_lines), the first of them dispatch's closing `"""`.
+  const r = (await afterDocString.call("mast_callers", { symbol: "run", file_path: "src/jobs.py" })) as { potential_matches: Array<{ file_path: string; sites: string[] }>; summary: Record<string, number> };
+  expect(r.potential_matches.map((g) => [g.file_path, g.sites])).toEqual([["src/view.py", ["9: return current.run('y')"]]]);
+  expect(r.summary.docs_omitted).toBeUndefined();
+});

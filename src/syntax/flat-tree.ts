@@ -1,16 +1,16 @@
 // The flat syntax tree the extractors read: a whole tree as one Uint32Array (FLAT_WORDS words a
 // node, in document order), made by mast's native addon in one call per file (native/flat_tree.c,
 // the only importer of the addon) or, where the addon did not build, by a walk of tree-sitter's own
-// tree (parser.ts flatWords). Its nodes answer the subset of tree-sitter's SyntaxNode the
+// tree (`flatWords`). Its nodes answer the subset of tree-sitter's SyntaxNode the
 // extractors use from those integers, without a call into native code (docs/decisions.md "Native
 // flat trees"). `SyntaxNode` is that subset: tree-sitter's own nodes satisfy it too, so code shared
 // with the query-driven extractor (tree-extractor.ts) takes either.
 import { createRequire } from "node:module";
 import { grammarLoader, type Grammar } from "../lang/languages.js";
-import { flatWords, parseTime } from "./parser.js";
+import { parseSource, parseTime } from "./parser.js";
 
 /** Words per node, and what each holds (the layout native/flat_tree.c writes). */
-export const FLAT_WORDS = 10;
+const FLAT_WORDS = 10;
 const W_SYMBOL_FIELD = 0; // symbol (alias when aliased) | field id << 16
 const W_FLAGS = 1;
 const W_START = 2; // UTF-16 code units, as SyntaxNode.startIndex
@@ -21,8 +21,8 @@ const W_END_ROW = 6;
 const W_END_COLUMN = 7;
 const W_PARENT = 8; // NO_PARENT for the root
 const W_SUBTREE_END = 9; // the index after the node's last descendant
-export const FLAG = { named: 1, missing: 2, hasError: 8, error: 16 } as const;
-export const NO_PARENT = 0xffffffff;
+const FLAG = { named: 1, missing: 2, hasError: 8, error: 16 } as const;
+const NO_PARENT = 0xffffffff;
 const ERROR_SYMBOL = 0xffff;
 
 export interface Point {
@@ -92,7 +92,7 @@ const NAMES = new Map<Grammar, GrammarNames>();
 function grammarNames(grammar: Grammar, language: unknown): GrammarNames {
   let names = NAMES.get(grammar);
   if (!names) {
-    // Without the addon, symbol names are learnt from the trees walked (parser.ts flatWords).
+    // Without the addon, symbol and field names are learnt from the trees walked (flatWords).
     const [symbols, fields] = addon ? addon.names(language) : [[], []];
     const fieldIds = new Map<string, number>();
     fields.forEach((f, i) => f && fieldIds.set(f, i));
@@ -139,6 +139,62 @@ function parseWith(grammar: Grammar, text: string, timeoutMs: number, producer: 
     return words === null ? null : new FlatTree(words, text, names);
   } finally {
     parseTime.ms += performance.now() - started;
+  }
+}
+
+/**
+ * The flat tree of a text made by a walk of the binding's tree (where the addon did not build, or
+ * when asked for): the same words the addon writes, symbol and field names learnt into `names` as
+ * the walk meets them. Null when the parse did not finish in time.
+ */
+function flatWords(grammar: Grammar, text: string, timeoutMs: number, names: GrammarNames): Uint32Array | null {
+  const tree = parseSource(grammar, text, timeoutMs);
+  if (!tree) return null;
+  let words = new Uint32Array(1024 * FLAT_WORDS);
+  const stack: number[] = [];
+  const cursor = tree.walk();
+  let count = 0;
+  for (;;) {
+    if ((count + 1) * FLAT_WORDS > words.length) {
+      const grown = new Uint32Array(words.length * 2);
+      grown.set(words);
+      words = grown;
+    }
+    const typeId = cursor.nodeTypeId;
+    names.symbols[typeId] ??= cursor.nodeType;
+    const fieldId = cursor.currentFieldId ?? 0;
+    if (fieldId > 0 && names.fields[fieldId] == null) {
+      names.fields[fieldId] = cursor.currentFieldName;
+      names.fieldIds.set(cursor.currentFieldName, fieldId);
+    }
+    const at = count * FLAT_WORDS;
+    const start = cursor.startPosition;
+    const end = cursor.endPosition;
+    words[at + W_SYMBOL_FIELD] = typeId | (fieldId << 16);
+    words[at + W_FLAGS] = (cursor.nodeIsNamed ? FLAG.named : 0) | (cursor.nodeIsMissing ? FLAG.missing | FLAG.hasError : 0) | (typeId === ERROR_SYMBOL ? FLAG.error | FLAG.hasError : 0);
+    words[at + W_START] = cursor.startIndex;
+    words[at + W_END] = cursor.endIndex;
+    words[at + W_START_ROW] = start.row;
+    words[at + W_START_COLUMN] = start.column;
+    words[at + W_END_ROW] = end.row;
+    words[at + W_END_COLUMN] = end.column;
+    words[at + W_PARENT] = stack.length === 0 ? NO_PARENT : stack[stack.length - 1]!;
+    const index = count++;
+    if (cursor.gotoFirstChild()) {
+      stack.push(index);
+      continue;
+    }
+    // A leaf: it and every ancestor whose last child this was end here.
+    words[index * FLAT_WORDS + W_SUBTREE_END] = count;
+    for (;;) {
+      if (cursor.gotoNextSibling()) break;
+      if (stack.length === 0 || !cursor.gotoParent()) {
+        // A node has an error when it is one (ERROR, MISSING) or holds one: carried up, last node first.
+        for (let i = count - 1; i > 0; i--) if (words[i * FLAT_WORDS + W_FLAGS]! & FLAG.hasError) words[words[i * FLAT_WORDS + W_PARENT]! * FLAT_WORDS + W_FLAGS]! |= FLAG.hasError;
+        return words.slice(0, count * FLAT_WORDS);
+      }
+      words[stack.pop()! * FLAT_WORDS + W_SUBTREE_END] = count;
+    }
   }
 }
 

@@ -84,65 +84,6 @@ function parseWithin(grammar: Grammar, text: string, timeoutMs: number): Tree | 
   return tree;
 }
 
-/**
- * A flat tree (flat-tree.ts's layout) made by a walk of the binding's tree: where the native addon
- * did not build. Learns symbol and field names into `names` as the walk meets them. Null when the
- * parse did not finish in time.
- */
-export function flatWords(grammar: Grammar, text: string, timeoutMs: number, names: { symbols: string[]; fields: Array<string | null>; fieldIds: Map<string, number> }): Uint32Array | null {
-  const tree = parseSource(grammar, text, timeoutMs);
-  if (!tree) return null;
-  const W = 10;
-  let words = new Uint32Array(1024 * W);
-  const stack: number[] = [];
-  const cursor = tree.walk();
-  let count = 0;
-  for (;;) {
-    if ((count + 1) * W > words.length) {
-      const grown = new Uint32Array(words.length * 2);
-      grown.set(words);
-      words = grown;
-    }
-    const typeId = cursor.nodeTypeId;
-    names.symbols[typeId] ??= cursor.nodeType;
-    const fieldId = cursor.currentFieldId ?? 0;
-    if (fieldId > 0 && names.fields[fieldId] == null) {
-      names.fields[fieldId] = cursor.currentFieldName;
-      names.fieldIds.set(cursor.currentFieldName, fieldId);
-    }
-    const at = count * W;
-    const start = cursor.startPosition;
-    const end = cursor.endPosition;
-    words[at] = typeId | (fieldId << 16);
-    words[at + 1] = (cursor.nodeIsNamed ? 1 : 0) | (cursor.nodeIsMissing ? 2 | 8 : 0) | (typeId === ERROR_SYMBOL ? 16 | 8 : 0);
-    words[at + 2] = cursor.startIndex;
-    words[at + 3] = cursor.endIndex;
-    words[at + 4] = start.row;
-    words[at + 5] = start.column;
-    words[at + 6] = end.row;
-    words[at + 7] = end.column;
-    words[at + 8] = stack.length === 0 ? 0xffffffff : stack[stack.length - 1]!;
-    const index = count++;
-    if (cursor.gotoFirstChild()) {
-      stack.push(index);
-      continue;
-    }
-    words[index * W + 9] = count;
-    let done = false;
-    while (!cursor.gotoNextSibling()) {
-      if (stack.length === 0 || !cursor.gotoParent()) {
-        done = true;
-        break;
-      }
-      words[stack.pop()! * W + 9] = count;
-    }
-    if (done) break;
-  }
-  // A node has an error when it is one (ERROR, MISSING) or holds one: carried up, last node first.
-  for (let i = count - 1; i > 0; i--) if (words[i * W + 1]! & 8) words[words[i * W + 8]! * W + 1]! |= 8;
-  return words.slice(0, count * W);
-}
-
 const fragmentParsers = new Map<unknown, TreeSitter>();
 
 /** Parses a fragment (an edit's new content) with the language a tree was parsed with; not kept, null when it does not finish in time. */
@@ -253,16 +194,15 @@ export function scanDescendants(tree: Tree, types: readonly string[]): Descendan
   }
   const subclasses = (tree as unknown as { language: { nodeSubclasses: Array<new (tree: Tree) => NodeFields> } }).language.nodeSubclasses;
   const cacheNode = (tree as unknown as { _cacheNode(node: SyntaxNode): void })._cacheNode.bind(tree);
-  const endIndex = (i: number) => {
-    const out = binding.nodeTransferArray;
-    for (let k = 0; k < NODE_FIELDS; k++) out[k] = fields[i * NODE_FIELDS + k]!;
-    return binding.NodeMethods.endIndex(tree);
-  };
   return {
     length: n,
     typeIds,
     starts,
-    endIndex,
+    endIndex(i) {
+      const out = binding.nodeTransferArray;
+      for (let k = 0; k < NODE_FIELDS; k++) out[k] = fields[i * NODE_FIELDS + k]!;
+      return binding.NodeMethods.endIndex(tree);
+    },
     node(i) {
       let node = nodes[i];
       if (node === undefined) {

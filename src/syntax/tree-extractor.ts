@@ -1,6 +1,7 @@
 // What every tree-walking extractor but ECMAScript's shares (Python, Go, Rust, and the query-driven
-// breadth extractor): one pass over the flat tree (the breadth extractor's: a native scan) that gathers identifier tokens (the chunks' identifier bags) and the nodes later passes read by
-// position (calls, assignments, bindings), the symbol/chunk/call records being built, and the
+// breadth extractor): one pass over the flat tree (for the breadth extractor, whose tree is the
+// binding's, a native scan of its tokens) that gathers identifier tokens (the chunks' identifier
+// bags) and the nodes later passes read by position (calls, assignments, bindings), the symbol/chunk/call records being built, and the
 // final assembly into a FileExtraction. Each language's extractor subclasses it and supplies the
 // declarations; none scans the tree a second time.
 import { sha256 } from "../base/hash.js";

@@ -63,6 +63,17 @@ export function splitTerms(query: string): string[] {
 }
 
 /**
+ * What the search index stores for a chunk besides its text and identifier bag: the words inside
+ * its compound identifiers (identifierParts) and its symbol name's words. Computed where the chunk
+ * is extracted (a parse thread), so the thread writing rows does not.
+ */
+export type ChunkSearchWords = readonly [parts: string, nameTerms: string];
+
+export function chunkSearchWords(searched: string, symbolName: string | null): ChunkSearchWords {
+  return [identifierParts(searched), symbolName === null ? "" : splitTerms(symbolName).join(" ")];
+}
+
+/**
  * The words inside a text's compound identifiers (camelCase, acronyms, digits, `_`, `$`), space-
  * separated: `hashPassword(MAX_RETRIES, x)` → `hash password max retries`. chunk_words holds these
  * beside the whole tokens its tokenizer reads from the text itself (`hashpassword`, `max_retries`),

@@ -122,7 +122,7 @@ async function refreshOnce(store: Store, config: ResolvedConfig, names: readonly
       const resolve = resolverOf(store, config, removals.map((f) => f.path));
       // Rewritten files' symbols get new ids, so their edges (both ways) are rebuilt with their rows;
       // a path that went re-resolves every import.
-      for (const r of rewrites) store.replaceFileRows({ path: r.path, language: r.outcome.language, ...r.outcome.stamp }, r.outcome.extraction);
+      for (const r of rewrites) store.replaceFileRows({ path: r.path, language: r.outcome.language, ...r.outcome.stamp }, r.outcome.extraction, r.outcome.search);
       for (const f of removals) store.removeFileRows(f.path);
       rederive(store, resolve, { rewritten: rewrites.map((r) => r.row.id), pathsChanged: removals.map((f) => f.path) });
     });

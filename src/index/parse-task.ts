@@ -1,6 +1,7 @@
 // One file's trip from disk to extraction: stat, read, binary and size checks, content hash,
-// decode, extract. Runs inside worker threads or inline; returns data, never throws.
-import { decodeSource } from "../base/text.js";
+// decode, extract, and each chunk's search words. Runs inside worker threads or inline; returns
+// data, never throws.
+import { chunkSearchWords, decodeSource, type ChunkSearchWords } from "../base/text.js";
 import { extractFile } from "../syntax/extract.js";
 import { parseTime } from "../syntax/parser.js";
 import type { ExtractOptions, FileExtraction } from "../syntax/types.js";
@@ -23,7 +24,7 @@ export interface TaskTiming {
 }
 
 export type ParseOutcome = (
-  | { kind: "parsed"; path: string; stamp: FileStampData; language: string; extraction: FileExtraction }
+  | { kind: "parsed"; path: string; stamp: FileStampData; language: string; extraction: FileExtraction; search: ChunkSearchWords[] }
   | ReadProblem
   | { kind: "parse_error"; path: string; stamp: FileStampData; error: string }
 ) & { timing?: TaskTiming };
@@ -37,6 +38,7 @@ export function runParseTask(task: ParseTask): ParseOutcome {
   const t1 = performance.now();
   const parsedBefore = parseTime.ms;
   const result = extractFile(task.path, decoded.text, task.options);
+  const search = result.ok ? result.extraction.chunks.map((c) => chunkSearchWords(c.content.slice(c.searchStart, c.searchEnd), c.symbolName)) : [];
   const parse = parseTime.ms - parsedBefore;
   const timing = { read: t1 - t0, parse, extract: performance.now() - t1 - parse };
   if (!result.ok) return { kind: "parse_error", path: task.path, stamp: read.stamp, error: result.error, timing };
@@ -47,6 +49,7 @@ export function runParseTask(task: ParseTask): ParseOutcome {
     // The language the extractor read it as (a `.h` with no C++ in it is C).
     language: result.extraction.language,
     extraction: result.extraction,
+    search,
     timing,
   };
 }

@@ -580,7 +580,7 @@ function applyOutcome(
     case "parsed": {
       const meta = { path: outcome.path, language: outcome.language, ...outcome.stamp };
       try {
-        const delta = writes === "batched" ? store.replaceFileRows(meta, outcome.extraction) : store.writeFile(meta, outcome.extraction);
+        const delta = writes === "batched" ? store.replaceFileRows(meta, outcome.extraction, outcome.search) : store.writeFile(meta, outcome.extraction, outcome.search);
         counts.indexed++;
         counts.rewritten.push(outcome.path);
         if (!wasIndexed) counts.pathsChanged.push(outcome.path);

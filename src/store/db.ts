@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { hashKey, sha256 } from "../base/hash.js";
 import { isTestPath } from "../base/paths.js";
 import { extensionInfo } from "../lang/languages.js";
-import { identifierParts, lineStarts, splitTerms } from "../base/text.js";
+import { chunkSearchWords, lineStarts, splitTerms, type ChunkSearchWords } from "../base/text.js";
 import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../syntax/types.js";
 import { packCalls, type CallSiteRow } from "./call-rows.js";
 
@@ -531,18 +531,21 @@ export class Store {
   }
 
   /** Replaces everything indexed for one file in its own BEGIN IMMEDIATE transaction. */
-  writeFile(meta: FileMeta, extraction: FileExtraction): ChunkDelta {
-    return this.batch(() => this.replaceFileRows(meta, extraction));
+  writeFile(meta: FileMeta, extraction: FileExtraction, search?: readonly ChunkSearchWords[]): ChunkDelta {
+    return this.batch(() => this.replaceFileRows(meta, extraction, search));
   }
 
-  /** The body of writeFile without a transaction of its own: only call it inside `batch`. */
-  replaceFileRows(meta: FileMeta, extraction: FileExtraction): ChunkDelta {
+  /**
+   * The body of writeFile without a transaction of its own: only call it inside `batch`. `search`:
+   * each chunk's search words (chunkSearchWords), when the parse thread computed them.
+   */
+  replaceFileRows(meta: FileMeta, extraction: FileExtraction, search?: readonly ChunkSearchWords[]): ChunkDelta {
     const { id: fileId, inserted } = this.upsertFileRow(meta, extraction);
     // A file row is deleted with its rows in one transaction, so a new row has none to delete; the
     // checker pass is behind either way (a new file's calls are unchecked too).
     const removed = inserted ? 0 : this.deleteFileContents(fileId);
     this.markCheckerBehind();
-    this.insertChunks(fileId, extraction.chunks);
+    this.insertChunks(fileId, extraction.chunks, search);
     this.insertSymbols(fileId, extraction.symbols);
     this.insertImports(fileId, meta.path, extraction.imports);
     this.insertCalls(fileId, extraction);
@@ -787,19 +790,20 @@ export class Store {
     return ((this.sql(`SELECT max(id) AS m FROM ${table}`).get() as { m: number | null }).m ?? 0) + 1;
   }
 
-  private insertChunks(fileId: number, chunks: readonly Chunk[]): void {
+  private insertChunks(fileId: number, chunks: readonly Chunk[], search: readonly ChunkSearchWords[] | undefined): void {
     let id = this.nextId("chunks");
     const rows: unknown[][] = [];
     let chars = 0;
     const s = this.search;
     if (!s) throw new Error("a file's rows were written outside a write transaction");
-    for (const c of chunks) {
-      const nameTerms = c.symbolName === null ? "" : splitTerms(c.symbolName).join(" ");
+    for (let i = 0; i < chunks.length; i++) {
+      const c = chunks[i]!;
       // The file's own text is kept as its place in the file; a class outline's, which no file holds, as text.
       const place = c.inFile === null ? [c.contentStartLine + lineStarts(c.content).length - 1, null, null, c.content] : [c.inFile.endLine, c.inFile.cut?.[0] ?? null, c.inFile.cut?.[1] ?? null, null];
       rows.push([id, hashKey(c.chunkId), fileId, c.startLine, c.endLine, c.contentStartLine, ...place, c.chunkType, c.symbolName, symbolTail(c.symbolName), c.parentSymbol, c.isExported ? 1 : 0, c.part]);
       const searched = c.content.slice(c.searchStart, c.searchEnd);
-      s.rows.set(id, [searched, identifierParts(searched), c.identifiers.join(" "), nameTerms]);
+      const [parts, nameTerms] = search?.[i] ?? chunkSearchWords(searched, c.symbolName);
+      s.rows.set(id, [searched, parts, c.identifiers.join(" "), nameTerms]);
       chars += searched.length;
       id++;
     }

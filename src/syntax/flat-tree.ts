@@ -3,11 +3,13 @@
 // the only importer of the addon) or, where the addon did not build, by a walk of tree-sitter's own
 // tree (`flatWords`). Its nodes answer the subset of tree-sitter's SyntaxNode the
 // extractors use from those integers, without a call into native code (docs/decisions.md "Native
-// flat trees"). `SyntaxNode` is that subset: tree-sitter's own nodes satisfy it too, so code shared
-// with the query-driven extractor (tree-extractor.ts) takes either.
+// flat trees"). `SyntaxNode` is that subset: tree-sitter's own nodes satisfy it too. A query
+// (the breadth languages' query files) runs in the same call: its matches name flat nodes, and its
+// text predicates (`#eq?`, `#match?`, `#any-of?` and their negations) are applied here, as
+// tree-sitter's binding applies them.
 import { createRequire } from "node:module";
 import { grammarLoader, type Grammar } from "../lang/languages.js";
-import { parseSource, parseTime } from "./parser.js";
+import { parseSource, parseTime, queryMatches, type Tree } from "./parser.js";
 
 /** Words per node, and what each holds (the layout native/flat_tree.c writes). */
 const FLAT_WORDS = 10;
@@ -46,6 +48,7 @@ export interface SyntaxNode {
   readonly endPosition: Point;
   readonly parent: SyntaxNode | null;
   readonly children: SyntaxNode[];
+  childrenForFieldName(name: string): SyntaxNode[];
   readonly namedChildren: SyntaxNode[];
   readonly childCount: number;
   readonly namedChildCount: number;
@@ -67,8 +70,18 @@ export interface GrammarNames {
   readonly fieldIds: Map<string, number>;
 }
 
+/** A query compiled by the addon: its handle, capture and string names by id, each pattern's predicate steps as [type, value id] pairs. */
+interface NativeQuery {
+  readonly handle: unknown;
+  readonly captures: string[];
+  readonly strings: string[];
+  readonly predicates: Uint32Array[];
+}
+
 interface NativeAddon {
   parse(language: unknown, text: string, timeoutMs: number): Uint32Array | null;
+  parse(language: unknown, text: string, timeoutMs: number, query: unknown): [Uint32Array, Uint32Array] | null;
+  query(language: unknown, source: string): NativeQuery;
   names(language: unknown): [string[], Array<string | null>];
   FLAT_WORDS: number;
 }
@@ -129,8 +142,8 @@ function parseWith(grammar: Grammar, text: string, timeoutMs: number, producer: 
   const language = languageHandle(grammar);
   const names = grammarNames(grammar, language);
   if (!addon || producer === "binding") {
-    const words = flatWords(grammar, text, timeoutMs, names);
-    return words === null ? null : new FlatTree(words, text, names);
+    const tree = parseSource(grammar, text, timeoutMs);
+    return tree === null ? null : new FlatTree(flatWords(tree, names), text, names);
   }
   const started = performance.now();
   try {
@@ -142,14 +155,200 @@ function parseWith(grammar: Grammar, text: string, timeoutMs: number, producer: 
   }
 }
 
+/** A capture of a query match: its name in the query and the flat node it took. */
+export interface FlatCapture {
+  readonly name: string;
+  readonly node: FlatNode;
+}
+
+/** A match of a query: the pattern that matched and its captures, in tree-sitter's order. */
+export interface FlatMatch {
+  readonly pattern: number;
+  readonly captures: FlatCapture[];
+}
+
+/**
+ * Parses `text` into a flat tree and runs a query over the whole of it (one call into the addon):
+ * the matches tree-sitter's binding would return for that query, predicates applied, their nodes
+ * the flat tree's. Null when the parse did not finish in time. Not cached: a file is queried once.
+ */
+export function parseFlatMatches(grammar: Grammar, text: string, timeoutMs: number, source: string, producer = flatTreeProducer): { tree: FlatTree; matches: FlatMatch[] } | null {
+  const language = languageHandle(grammar);
+  const names = grammarNames(grammar, language);
+  if (!addon || producer === "binding") {
+    const tree = parseSource(grammar, text, timeoutMs);
+    if (tree === null) return null;
+    const flat = new FlatTree(flatWords(tree, names), text, names);
+    return { tree: flat, matches: bindingMatches(grammar, source, tree, flat) };
+  }
+  const query = compiledQuery(grammar, language, source);
+  const started = performance.now();
+  let parsed: [Uint32Array, Uint32Array] | null;
+  try {
+    parsed = addon.parse(language, text, timeoutMs, query.handle);
+    parseTime.parses++;
+  } finally {
+    parseTime.ms += performance.now() - started;
+  }
+  if (parsed === null) return null;
+  const [words, found] = parsed;
+  const tree = new FlatTree(words, text, names);
+  const matches: FlatMatch[] = [];
+  for (let i = 0; i < found.length; ) {
+    const pattern = found[i++]!;
+    const count = found[i++]!;
+    const captures: FlatCapture[] = new Array(count);
+    for (let c = 0; c < count; c++, i += 2) captures[c] = { name: query.captures[found[i]!]!, node: tree.node(found[i + 1]!) };
+    if (query.predicates[pattern]!.every((p) => p(captures))) matches.push({ pattern, captures });
+  }
+  return { tree, matches };
+}
+
+/** A query compiled by the addon, with each pattern's predicates as functions of a match's captures. */
+interface CompiledQuery {
+  readonly handle: unknown;
+  readonly captures: string[];
+  readonly predicates: Array<Array<(captures: readonly FlatCapture[]) => boolean>>;
+}
+
+const QUERIES = new Map<Grammar, Map<string, CompiledQuery>>();
+
+function compiledQuery(grammar: Grammar, language: unknown, source: string): CompiledQuery {
+  let byGrammar = QUERIES.get(grammar);
+  if (!byGrammar) QUERIES.set(grammar, (byGrammar = new Map()));
+  let compiled = byGrammar.get(source);
+  if (!compiled) {
+    let native: NativeQuery;
+    try {
+      native = addon!.query(language, source);
+    } catch (err) {
+      throw new Error(`the ${grammar} query does not compile: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    compiled = { handle: native.handle, captures: native.captures, predicates: native.predicates.map((steps) => predicatesOf(grammar, steps, native)) };
+    byGrammar.set(source, compiled);
+  }
+  return compiled;
+}
+
+const PREDICATES = new Set(["eq?", "not-eq?", "any-eq?", "any-not-eq?", "match?", "not-match?", "any-match?", "any-not-match?", "any-of?", "not-any-of?"]);
+const STEP_DONE = 0;
+const STEP_CAPTURE = 1;
+
+/**
+ * One pattern's predicates, with the semantics of tree-sitter's Node binding (index.js,
+ * `Query.prototype._init`): `#eq?` / `#not-eq?` against a string or a capture hold for every
+ * node the capture took (`#any-eq?`, `#any-not-eq?`: some node); `#match?` / `#not-match?` the
+ * same with a regular expression, and a capture that took no node passes only the negation;
+ * `#any-of?` / `#not-any-of?` whether every node's text is among the strings. Anything else (the
+ * binding's `#set!` and `#is?` properties) is refused when the query compiles.
+ */
+function predicatesOf(grammar: Grammar, steps: Uint32Array, query: NativeQuery): Array<(captures: readonly FlatCapture[]) => boolean> {
+  const out: Array<(captures: readonly FlatCapture[]) => boolean> = [];
+  let args: Array<{ capture: string } | { string: string }> = [];
+  for (let i = 0; i < steps.length; i += 2) {
+    const [type, id] = [steps[i]!, steps[i + 1]!];
+    if (type !== STEP_DONE) {
+      args.push(type === STEP_CAPTURE ? { capture: query.captures[id]! } : { string: query.strings[id]! });
+      continue;
+    }
+    const [head, ...rest] = args;
+    args = [];
+    const fail = (why: string): never => {
+      throw new Error(`the ${grammar} query does not compile: ${why}`);
+    };
+    const operator = head !== undefined && "string" in head ? head.string : fail("a predicate must begin with its name");
+    if (!PREDICATES.has(operator)) fail(`the predicate #${operator} is not supported`);
+    const first = rest[0];
+    if (first === undefined || !("capture" in first)) fail(`the first argument of #${operator} must be a capture`);
+    const texts = (captures: readonly FlatCapture[], name: string) => captures.filter((c) => c.name === name).map((c) => c.node.text);
+    const name = (first as { capture: string }).capture;
+    const positive = !operator.includes("not-");
+    const every = !operator.startsWith("any-");
+    switch (operator) {
+      case "eq?":
+      case "not-eq?":
+      case "any-eq?":
+      case "any-not-eq?": {
+        if (rest.length !== 2) fail(`#${operator} takes 2 arguments`);
+        const other = rest[1]!;
+        const test = (text: string, values: string[]) => values.some((v) => (v === text) === positive);
+        out.push((captures) => {
+          const values = "capture" in other ? texts(captures, other.capture) : [other.string];
+          const mine = texts(captures, name);
+          return every ? mine.every((t) => test(t, values)) : mine.some((t) => test(t, values));
+        });
+        break;
+      }
+      case "match?":
+      case "not-match?":
+      case "any-match?":
+      case "any-not-match?": {
+        const pattern = rest[1];
+        if (rest.length !== 2 || !pattern || !("string" in pattern)) fail(`#${operator} takes a capture and a string`);
+        const regex = new RegExp((pattern as { string: string }).string);
+        out.push((captures) => {
+          const mine = texts(captures, name);
+          if (mine.length === 0) return !positive;
+          return every ? mine.every((t) => regex.test(t) === positive) : mine.some((t) => regex.test(t) === positive);
+        });
+        break;
+      }
+      case "any-of?":
+      case "not-any-of?": {
+        const values = rest.slice(1).map((a) => ("string" in a ? a.string : fail(`the arguments of #${operator} after the capture must be strings`)));
+        out.push((captures) => {
+          const mine = texts(captures, name);
+          if (mine.length === 0) return !positive;
+          return mine.every((t) => values.includes(t)) === positive;
+        });
+        break;
+      }
+      default:
+        fail(`the predicate #${operator} is not supported`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Without the addon: the binding's own matches (its predicates applied), each captured node found
+ * among the flat tree's by its start, end, type and depth (several nodes can share the first three).
+ */
+function bindingMatches(grammar: Grammar, source: string, tree: Tree, flat: FlatTree): FlatMatch[] {
+  const depthOf = (node: { parent: unknown }) => {
+    let depth = 0;
+    for (let n = node.parent as { parent: unknown } | null; n !== null; n = n.parent as { parent: unknown } | null) depth++;
+    return depth;
+  };
+  const flatDepth = (i: number) => {
+    let depth = 0;
+    for (let p = flat.parentIndex(i); p !== NO_PARENT; p = flat.parentIndex(p)) depth++;
+    return depth;
+  };
+  const find = (node: SyntaxNode): FlatNode => {
+    const start = node.startIndex;
+    let lo = 0;
+    let hi = flat.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (flat.start(mid) < start) lo = mid + 1;
+      else hi = mid;
+    }
+    const depth = depthOf(node);
+    for (let i = lo; i < flat.length && flat.start(i) === start; i++) {
+      if (flat.end(i) === node.endIndex && flat.typeId(i) === node.typeId && flatDepth(i) === depth) return flat.node(i);
+    }
+    throw new Error(`a ${grammar} query capture (${node.type} at ${start}) is not a node of the flat tree`);
+  };
+  return queryMatches(grammar, source, tree.rootNode).map((m) => ({ pattern: m.pattern, captures: m.captures.map((c) => ({ name: c.name, node: find(c.node) })) }));
+}
+
 /**
  * The flat tree of a text made by a walk of the binding's tree (where the addon did not build, or
  * when asked for): the same words the addon writes, symbol and field names learnt into `names` as
- * the walk meets them. Null when the parse did not finish in time.
+ * the walk meets them.
  */
-function flatWords(grammar: Grammar, text: string, timeoutMs: number, names: GrammarNames): Uint32Array | null {
-  const tree = parseSource(grammar, text, timeoutMs);
-  if (!tree) return null;
+function flatWords(tree: Tree, names: GrammarNames): Uint32Array {
   let words = new Uint32Array(1024 * FLAT_WORDS);
   const stack: number[] = [];
   const cursor = tree.walk();
@@ -345,6 +544,14 @@ export class FlatNode implements SyntaxNode {
     let n = 0;
     for (const c of this.tree.childIndices(this.id)) if (this.tree.flags(c) & FLAG.named && n++ === index) return this.tree.node(c);
     return null;
+  }
+  childrenForFieldName(name: string): FlatNode[] {
+    const field = this.tree.names.fieldIds.get(name);
+    const out: FlatNode[] = [];
+    if (field === undefined) return out;
+    const stop = this.tree.subtreeEnd(this.id);
+    for (let c = this.id + 1; c < stop; c = this.tree.subtreeEnd(c)) if (this.tree.fieldId(c) === field) out.push(this.tree.node(c));
+    return out;
   }
   childForFieldName(name: string): FlatNode | null {
     const field = this.tree.names.fieldIds.get(name);

@@ -10,24 +10,26 @@
 // or on a named type — and a bare call inside a class is `implicit`: its member if it has one,
 // else the plain name (the linker decides). Pure: a function of (path, text, options).
 import { collapseWhitespace, firstLine, lineStarts } from "../base/text.js";
+import type { Grammar } from "../lang/languages.js";
 import { conditionalViews, lastSegment, type OutlineSpec } from "../lang/outline.js";
-import { parseSource, queryMatches, type QueryMatch, type SyntaxNode, type Tree } from "./parser.js";
+import { parseFlatMatches, type FlatMatch, type FlatNode, type FlatTree } from "./flat-tree.js";
 import { shellOutline, type OutlinePart } from "./chunking.js";
 import { leadingComments, TreeExtractor, type MutableDraft, type MutableSymbol } from "./tree-extractor.js";
 import type { CallReceiver, ChunkType, ExtractOptions, ExtractResult, FileExtraction, ParamRecord, SymbolKind } from "./types.js";
 
-export function extractOutline(filePath: string, text: string, grammar: string, language: string, spec: OutlineSpec, options: ExtractOptions): ExtractResult {
+export function extractOutline(filePath: string, text: string, grammar: Grammar, language: string, spec: OutlineSpec, options: ExtractOptions): ExtractResult {
   const source = spec.normalize ? spec.normalize(text) : text;
-  const tree = parseSource(grammar, source, options.parseTimeoutMs);
-  if (tree === null) return { ok: false, error: `parse timed out after ${options.parseTimeoutMs} ms` };
   const query = spec.query.text();
-  let matches = queryMatches(grammar, query, tree.rootNode);
+  const parsed = parseFlatMatches(grammar, source, options.parseTimeoutMs, query);
+  if (parsed === null) return { ok: false, error: `parse timed out after ${options.parseTimeoutMs} ms` };
+  const { tree } = parsed;
+  let matches = parsed.matches;
   let unparsed: Span[] = [];
   let recoveredSpans: Span[] = [];
   if (tree.rootNode.hasError) {
     const recovered = spec.preprocessor ? recover(grammar, query, source, tree, matches, options.parseTimeoutMs) : { spans: [], matches: [], unparsed: errorRegions(tree) };
     if (recovered.spans.length > 0) {
-      const outside = (m: QueryMatch) => {
+      const outside = (m: FlatMatch) => {
         const at = m.captures[0]!.node.startIndex;
         return !recovered.spans.some(([s, e]) => at >= s && at < e);
       };
@@ -66,7 +68,7 @@ const lineAt = (text: string, offset: number) => {
  * the file's own tree. The spans so read and their matches; the file's tree stays the one read
  * everywhere else.
  */
-function recover(grammar: string, query: string, source: string, tree: Tree, primary: readonly QueryMatch[], timeoutMs: number): { spans: Span[]; matches: QueryMatch[]; unparsed: Span[] } {
+function recover(grammar: Grammar, query: string, source: string, tree: FlatTree, primary: readonly FlatMatch[], timeoutMs: number): { spans: Span[]; matches: FlatMatch[]; unparsed: Span[] } {
   const errors = errorRegions(tree);
   const texts = conditionalViews(source);
   if (errors.length === 0 || texts.length === 0) return { spans: [], matches: [], unparsed: errors };
@@ -84,15 +86,15 @@ function recover(grammar: string, query: string, source: string, tree: Tree, pri
     else regions.push([start, end]);
   }
   // The file's own tree first, then each view: parsed (and queried) once, when a region asks.
-  const candidates: Array<{ errors: Array<[number, number]>; matches: QueryMatch[] } | null> = [{ errors, matches: [] }];
+  const candidates: Array<{ errors: Array<[number, number]>; matches: FlatMatch[] } | null> = [{ errors, matches: [] }];
   const candidate = (i: number) => {
     if (i === 0 || candidates[i] !== undefined) return candidates[i] ?? null;
-    const parsed = parseSource(grammar, texts[i - 1]!, timeoutMs);
-    candidates[i] = parsed === null ? null : { errors: errorRegions(parsed), matches: queryMatches(grammar, query, parsed.rootNode) };
+    const parsed = parseFlatMatches(grammar, texts[i - 1]!, timeoutMs, query);
+    candidates[i] = parsed === null ? null : { errors: errorRegions(parsed.tree), matches: parsed.matches };
     return candidates[i]!;
   };
   const spans: Span[] = [];
-  const matches: QueryMatch[] = [];
+  const matches: FlatMatch[] = [];
   const unparsed: Span[] = [];
   for (const [start, end] of regions) {
     // A region with no conditional in it reads the same in every view.
@@ -100,13 +102,13 @@ function recover(grammar: string, query: string, source: string, tree: Tree, pri
       unparsed.push(...errors.filter(([s, e]) => s < end && e > start));
       continue;
     }
-    const inRegion = (m: QueryMatch) => {
+    const inRegion = (m: FlatMatch) => {
       const at = m.captures[0]!.node.startIndex;
       return at >= start && at < end;
     };
     const errorsIn = (list: Array<[number, number]>) => list.reduce((n, [s, e]) => n + Math.max(0, Math.min(e, end) - Math.max(s, start)), 0);
     // Definitions parsed whole: one an error runs through may be a piece of something else.
-    const definitionsIn = (list: readonly QueryMatch[]) => list.filter((m) => inRegion(m) && m.captures.some((c) => c.name.startsWith("definition.") && !c.node.hasError)).length;
+    const definitionsIn = (list: readonly FlatMatch[]) => list.filter((m) => inRegion(m) && m.captures.some((c) => c.name.startsWith("definition.") && !c.node.hasError)).length;
     // The reading that finds the most whole definitions there (a view that blanks an `#else` finds fewer), then the fewest errors.
     let best = 0;
     let bestScore: [number, number] = [definitionsIn(primary), errorsIn(errors)];
@@ -131,33 +133,34 @@ function recover(grammar: string, query: string, source: string, tree: Tree, pri
 const CONDITIONAL = /^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b/m;
 
 /** The spans of the outermost ERROR nodes. */
-function errorRegions(tree: Tree): Array<[number, number]> {
+function errorRegions(tree: FlatTree): Array<[number, number]> {
   const out: Array<[number, number]> = [];
-  const cursor = tree.walk();
-  for (;;) {
-    const node = cursor.currentNode;
+  for (let i = 0; i < tree.length; ) {
+    const node = tree.node(i);
     if (node.type === "ERROR") out.push([node.startIndex, node.endIndex]);
-    else if (node.hasError && cursor.gotoFirstChild()) continue;
-    while (!cursor.gotoNextSibling()) {
-      if (!cursor.gotoParent()) return out;
+    else if (node.hasError) {
+      i++;
+      continue;
     }
+    i = tree.subtreeEnd(i);
   }
+  return out;
 }
 
 /** What the query says about one definition. */
 interface Definition {
-  readonly node: SyntaxNode;
+  readonly node: FlatNode;
   readonly kind: string;
-  name: SyntaxNode | null;
+  name: FlatNode | null;
   /** `def Owner.m` (Ruby): the object the definition is made on. */
-  owner: SyntaxNode | null;
-  body: SyntaxNode | null;
-  members: SyntaxNode | null;
-  parameters: SyntaxNode | null;
-  returns: SyntaxNode | null;
-  readonly extends: SyntaxNode[];
-  readonly implements: SyntaxNode[];
-  readonly bases: SyntaxNode[];
+  owner: FlatNode | null;
+  body: FlatNode | null;
+  members: FlatNode | null;
+  parameters: FlatNode | null;
+  returns: FlatNode | null;
+  readonly extends: FlatNode[];
+  readonly implements: FlatNode[];
+  readonly bases: FlatNode[];
   /** The extents of the node, its body and its members, once every match is read. */
   span: Span;
   bodySpan: Span | null;
@@ -173,10 +176,10 @@ interface Definition {
 }
 
 interface CallMatch {
-  readonly name: SyntaxNode;
+  readonly name: FlatNode;
   /** Where the called name starts. */
   readonly at: number;
-  readonly receiver: SyntaxNode | null;
+  readonly receiver: FlatNode | null;
   /** `@receiver.type`: the receiver is a type whatever it is named (`Type::m()`). */
   readonly typed: boolean;
   readonly isNew: boolean;
@@ -211,34 +214,34 @@ const KINDS = new Map<string, { kind: SymbolKind; chunk: ChunkType }>([
   ["macro", { kind: "const", chunk: "block" }],
 ]);
 
-const key = (node: SyntaxNode) => `${node.startIndex}:${node.endIndex}:${node.typeId}`;
-/** A node's extent, read once (each read of a node's index is a call into the binding). */
+const key = (node: FlatNode) => `${node.startIndex}:${node.endIndex}:${node.typeId}`;
+/** A node's extent. */
 type Span = readonly [number, number];
-const spanOf = (node: SyntaxNode | null): Span | null => (node === null ? null : [node.startIndex, node.endIndex]);
+const spanOf = (node: FlatNode | null): Span | null => (node === null ? null : [node.startIndex, node.endIndex]);
 const within = (inner: Span, outer: Span | null) => outer !== null && inner[0] >= outer[0] && inner[1] <= outer[1];
 
-class OutlineExtractor extends TreeExtractor<SyntaxNode> {
+class OutlineExtractor extends TreeExtractor<FlatNode> {
   private readonly comments: ReadonlySet<string>;
   private readonly definitions: Definition[] = [];
   private readonly byNode = new Map<string, Definition>();
   private readonly callMatches: CallMatch[] = [];
-  private readonly importMatches: QueryMatch[] = [];
+  private readonly importMatches: FlatMatch[] = [];
   private readonly params = new Map<string, ParamRecord[]>();
-  private readonly scopes: SyntaxNode[] = [];
-  private readonly mixins: QueryMatch[] = [];
+  private readonly scopes: FlatNode[] = [];
+  private readonly mixins: FlatMatch[] = [];
   private readonly seenCalls = new Set<number>();
   /** The file's package or namespace declaration's name. */
-  private namespace: SyntaxNode | null = null;
+  private namespace: FlatNode | null = null;
   private readonly seenParams = new Set<string>();
 
   constructor(
     filePath: string,
     text: string,
     language: string,
-    root: SyntaxNode,
+    root: FlatNode,
     options: ExtractOptions,
     private readonly spec: OutlineSpec,
-    matches: readonly QueryMatch[],
+    matches: readonly FlatMatch[],
     /** Regions read from a view of the file: their definitions' nodes are not the tree's. */
     private readonly recovered: readonly Span[],
   ) {
@@ -254,7 +257,7 @@ class OutlineExtractor extends TreeExtractor<SyntaxNode> {
   }
 
   run(): FileExtraction {
-    this.collectTokens(this.root.tree, this.spec.tokens);
+    this.collect(tokenSet(this.spec), NO_EVENTS);
     this.nest();
     for (const def of this.definitions) this.declare(def);
     this.outlines();
@@ -268,7 +271,7 @@ class OutlineExtractor extends TreeExtractor<SyntaxNode> {
 
   // ---- the query's matches, sorted by what they say ----
 
-  private read(matches: readonly QueryMatch[]): void {
+  private read(matches: readonly FlatMatch[]): void {
     for (const match of matches) {
       const capture = (name: string) => match.captures.find((c) => c.name === name)?.node ?? null;
       const all = (name: string) => match.captures.filter((c) => c.name === name).map((c) => c.node);
@@ -428,7 +431,7 @@ class OutlineExtractor extends TreeExtractor<SyntaxNode> {
    * that are no definition (`#if`); one with sections of its own (Ruby's `class << self`) starts
    * in the initial section and leaves the body's as it was. Returns the section after `node`.
    */
-  private walkSections(node: SyntaxNode, section: string, map: Map<number, string>, depth: number): string {
+  private walkSections(node: FlatNode, section: string, map: Map<number, string>, depth: number): string {
     const sections = this.spec.sections!;
     for (const child of node.namedChildren) {
       const [start, end] = spanOf(child)!;
@@ -465,7 +468,7 @@ class OutlineExtractor extends TreeExtractor<SyntaxNode> {
   }
 
   private heritageOf(def: Definition): { extends: string | null; implements: string[] } {
-    const clean = (n: SyntaxNode) => lastSegment(n.text);
+    const clean = (n: FlatNode) => lastSegment(n.text);
     let ext = def.extends.map(clean)[0] ?? null;
     const impl = def.implements.map(clean);
     if (def.bases.length > 0) {
@@ -501,7 +504,7 @@ class OutlineExtractor extends TreeExtractor<SyntaxNode> {
         return { startLine: first, endLine: m.draft!.endLine, from: Math.min(lineOffset(first), m.span[0]), to: m.span[1], signature: [lineText.match(/^\s*/)![0] + firstLine(m.symbol!.signature ?? lineText.trim())] };
       });
       // The body's other statements, through containers that hold members (`#if`, `class << self`): long ones become blocks.
-      const stack: SyntaxNode[] = [def.members!];
+      const stack: FlatNode[] = [def.members!];
       for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
         for (const child of node.namedChildren) {
           const span = spanOf(child)!;
@@ -520,8 +523,8 @@ class OutlineExtractor extends TreeExtractor<SyntaxNode> {
   }
 
   /** Top-level code that declares nothing, in block chunks; containers holding definitions (namespaces, `#if`, `begin`) are read through. */
-  private blocks(container: SyntaxNode): void {
-    const stack: Array<{ node: SyntaxNode; next: number }> = [{ node: container, next: 0 }];
+  private blocks(container: FlatNode): void {
+    const stack: Array<{ node: FlatNode; next: number }> = [{ node: container, next: 0 }];
     while (stack.length > 0) {
       const top = stack.at(-1)!;
       const child = top.node.namedChild(top.next++);
@@ -662,6 +665,10 @@ class OutlineExtractor extends TreeExtractor<SyntaxNode> {
     }
   }
 }
+
+const TOKEN_SETS = new WeakMap<OutlineSpec, ReadonlySet<string>>();
+const tokenSet = (spec: OutlineSpec) => TOKEN_SETS.get(spec) ?? TOKEN_SETS.set(spec, new Set(spec.tokens)).get(spec)!;
+const NO_EVENTS: ReadonlySet<string> = new Set();
 
 function stripComment(text: string): string {
   return text

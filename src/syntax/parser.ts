@@ -11,21 +11,6 @@ import { GRAMMARS, grammarLoader, type Grammar } from "../lang/languages.js";
 const treeSitterEntry = createRequire(import.meta.url).resolve("tree-sitter");
 const Parser = createRequire(import.meta.url)(treeSitterEntry) as typeof TreeSitter;
 
-/**
- * The binding's native half, as tree-sitter's own index.js loads it (the same module instance:
- * Node caches an addon by path). `scanDescendants` uses two of its methods directly; the pinned
- * binding version is checked by test/syntax/parser.test.ts against the public API.
- */
-interface NativeBinding {
-  /** Where nodes cross the boundary: per node, its id (2 words) and TSNode context (start byte, row, column byte, alias). */
-  nodeTransferArray: Uint32Array;
-  NodeMethods: {
-    descendantsOfType(tree: Tree, types: readonly string[], start: undefined, end: undefined): Array<number | SyntaxNode | null>;
-    endIndex(tree: Tree): number;
-  };
-}
-const binding = createRequire(treeSitterEntry)("node-gyp-build")(dirname(treeSitterEntry)) as NativeBinding;
-
 export type SyntaxNode = TreeSitter.SyntaxNode;
 export type Tree = TreeSitter.Tree;
 export type TreeCursor = TreeSitter.TreeCursor;
@@ -132,88 +117,4 @@ export function loadAllGrammars(): Grammar[] {
     parserFor(g);
     return g;
   });
-}
-
-/** Words per node in the binding's transfer array; word 2 is the start byte (UTF-16: twice the index). */
-const NODE_FIELDS = 6;
-const ERROR_SYMBOL = 0xffff;
-
-/**
- * Every descendant of a tree's root whose type is one of `types` (named and anonymous symbols of
- * that name alike), in document order, found by one native call: tree-sitter walks the tree in C
- * and JavaScript sees only the hits. A hit's type id and start index cost nothing more; its end
- * index costs one native call and its node object is built only when asked for.
- */
-export interface DescendantScan {
-  readonly length: number;
-  /** The hit's symbol (the alias when aliased), as `SyntaxNode.typeId`. */
-  readonly typeIds: Uint16Array;
-  /** The hit's start index (UTF-16 code units, as `SyntaxNode.startIndex`). */
-  readonly starts: Uint32Array;
-  endIndex(i: number): number;
-  node(i: number): SyntaxNode;
-}
-
-type NodeFields = SyntaxNode & Record<number, number>;
-
-export function scanDescendants(tree: Tree, types: readonly string[]): DescendantScan {
-  const root = tree.rootNode as NodeFields;
-  const transfer = binding.nodeTransferArray;
-  for (let k = 0; k < NODE_FIELDS; k++) transfer[k] = root[k]!;
-  const hits = binding.NodeMethods.descendantsOfType(tree, types, undefined, undefined);
-  const n = hits.length;
-  // The call may have grown (replaced) the transfer array; a hit already held as a node object
-  // (the tree's node cache) has no entry in it.
-  const buffer = binding.nodeTransferArray;
-  const nodes: Array<SyntaxNode | undefined> = new Array(n);
-  const typeIds = new Uint16Array(n);
-  const starts = new Uint32Array(n);
-  let fields: Uint32Array;
-  if (hits.every((h) => typeof h === "number")) {
-    fields = buffer.slice(0, n * NODE_FIELDS);
-    for (let i = 0; i < n; i++) {
-      typeIds[i] = hits[i] as number;
-      starts[i] = fields[i * NODE_FIELDS + 2]! >>> 1;
-    }
-  } else {
-    fields = new Uint32Array(n * NODE_FIELDS);
-    let offset = 0;
-    for (let i = 0; i < n; i++) {
-      const hit = hits[i]!;
-      if (typeof hit === "number") {
-        for (let k = 0; k < NODE_FIELDS; k++) fields[i * NODE_FIELDS + k] = buffer[offset + k]!;
-        offset += NODE_FIELDS;
-        typeIds[i] = hit;
-      } else {
-        for (let k = 0; k < NODE_FIELDS; k++) fields[i * NODE_FIELDS + k] = (hit as NodeFields)[k]!;
-        nodes[i] = hit;
-        typeIds[i] = hit.typeId;
-      }
-      starts[i] = fields[i * NODE_FIELDS + 2]! >>> 1;
-    }
-  }
-  const subclasses = (tree as unknown as { language: { nodeSubclasses: Array<new (tree: Tree) => NodeFields> } }).language.nodeSubclasses;
-  const cacheNode = (tree as unknown as { _cacheNode(node: SyntaxNode): void })._cacheNode.bind(tree);
-  return {
-    length: n,
-    typeIds,
-    starts,
-    endIndex(i) {
-      const out = binding.nodeTransferArray;
-      for (let k = 0; k < NODE_FIELDS; k++) out[k] = fields[i * NODE_FIELDS + k]!;
-      return binding.NodeMethods.endIndex(tree);
-    },
-    node(i) {
-      let node = nodes[i];
-      if (node === undefined) {
-        const NodeClass = typeIds[i] === ERROR_SYMBOL ? (Parser as unknown as { SyntaxNode: new (tree: Tree) => NodeFields }).SyntaxNode : subclasses[typeIds[i]!]!;
-        const made = new NodeClass(tree);
-        for (let k = 0; k < NODE_FIELDS; k++) made[k] = fields[i * NODE_FIELDS + k]!;
-        // Registered like the binding's own nodes, so a later walk reaching it returns this object.
-        cacheNode(made);
-        node = nodes[i] = made;
-      }
-      return node;
-    },
-  };
 }

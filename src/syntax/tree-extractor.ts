@@ -1,14 +1,12 @@
 // What every tree-walking extractor but ECMAScript's shares (Python, Go, Rust, and the query-driven
-// breadth extractor): one pass over the flat tree (for the breadth extractor, whose tree is the
-// binding's, a native scan of its tokens) that gathers identifier tokens (the chunks' identifier
-// bags) and the nodes later passes read by position (calls, assignments, bindings), the symbol/chunk/call records being built, and the
+// breadth extractor): one pass over the flat tree that gathers identifier tokens (the chunks'
+// identifier bags) and the nodes later passes read by position (calls, assignments, bindings), the symbol/chunk/call records being built, and the
 // final assembly into a FileExtraction. Each language's extractor subclasses it and supplies the
 // declarations; none scans the tree a second time.
 import { sha256 } from "../base/hash.js";
 import { lineStarts, splitLines } from "../base/text.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { FlatNode, type GrammarNames, type SyntaxNode } from "./flat-tree.js";
-import { scanDescendants, type Tree } from "./parser.js";
 import { moduleSymbol, symbolRecord, type CallReceiver, type CallSite, type ClassHeritage, type ExtractOptions, type FileExtraction, type ImportRecord, type SymbolRecord } from "./types.js";
 
 /** What a local is known to hold: a named type, or what a call returns (the receivers the call pass types). */
@@ -92,16 +90,6 @@ export abstract class TreeExtractor<Node extends SyntaxNode = SyntaxNode> {
         const end = tree.end(i);
         if (end > start) this.tokens.push([start, this.text.slice(start, end)]);
       } else this.events.push({ start, node: tree.node(i) });
-    }
-  }
-
-  /** The identifier tokens alone, by one native scan of the tree (no walk in JavaScript): the breadth extractor's, whose other nodes come from its query. */
-  protected collectTokens(tree: Tree, tokenTypes: readonly string[]): void {
-    const scan = scanDescendants(tree, tokenTypes);
-    for (let i = 0; i < scan.length; i++) {
-      const start = scan.starts[i]!;
-      const end = scan.endIndex(i);
-      if (end > start) this.tokens.push([start, this.text.slice(start, end)]);
     }
   }
 

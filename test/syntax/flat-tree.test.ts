@@ -1,13 +1,15 @@
 // The flat syntax tree (flat-tree.ts, native/flat_tree.c) against tree-sitter's own binding: the
 // addon's words equal a walk of the binding's tree word for word, every flat node answers what the
 // binding's node answers, a parse past its budget returns null, and every fixture extracts the same
-// whichever producer made its tree. The addon must build on the machines mast is tested on: the
+// whichever producer made its tree. A query run in the same call (the breadth languages' query
+// files) returns the binding's own matches, its text predicates applied alike. The addon must build on the machines mast is tested on: the
 // first test fails where `npm ci` could not compile it (scripts/build-native.mjs says why).
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { flatTreeProducer, parseFlat, type FlatNode } from "../../src/syntax/flat-tree.js";
-import { parseSource, type SyntaxNode as BindingNode } from "../../src/syntax/parser.js";
+import { extensionInfo } from "../../src/lang/languages.js";
+import { flatTreeProducer, parseFlat, parseFlatMatches, type FlatMatch, type FlatNode } from "../../src/syntax/flat-tree.js";
+import { parseSource, queryMatches, type QueryMatch, type SyntaxNode as BindingNode } from "../../src/syntax/parser.js";
 import { GOLDEN_OPTIONS } from "../helpers/extraction.js";
 
 const FIXTURES = path.resolve(import.meta.dirname, "..", "fixtures");
@@ -61,6 +63,35 @@ function compare(b: BindingNode, f: FlatNode, where: string): number {
   return nodes;
 }
 
+/** The breadth fixtures (Java, C, C++, C#, Ruby, PHP) with their grammar and query, and broken code of each. */
+function breadthSources(): Array<[string, string, string, string]> {
+  const out: Array<[string, string, string, string]> = [];
+  const root = path.join(FIXTURES, "carets");
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else {
+        const info = extensionInfo(full);
+        if (info?.spec.outline) out.push([path.relative(FIXTURES, full), info.grammar, info.spec.outline.query.text(), fs.readFileSync(full, "utf8")]);
+      }
+    }
+  };
+  walk(root);
+  const broken: Array<[string, string]> = [
+    ["broken.java", "class A { void m( { foo(); }\nint x = ;\n"],
+    ["broken.c", "#if X\nint f(void) {\n#else\nint f(int a) {\n#endif\n  return g(1);\n}\nstruct { int a\n"],
+    ["broken.rb", "class A\n  def m(\n    foo.bar(1\n  end\n"],
+    ["broken.php", "<?php\nclass A { function m() { $this->x(; } }\n"],
+    ["unicode.cs", "class Ünï { void Café() { Ñ(\"😀\"); } }\r\n"],
+  ];
+  for (const [name, text] of broken) {
+    const info = extensionInfo(name)!;
+    out.push([`edge/${name}`, info.grammar, info.spec.outline!.query.text(), text]);
+  }
+  return out;
+}
+
 describe("flat trees", () => {
   it("are made by the native addon on this machine", () => {
     expect(flatTreeProducer).toBe("native");
@@ -111,7 +142,9 @@ describe("flat trees", () => {
   it("extract every fixture the same whichever producer made the tree", async () => {
     const extractAll = async () => {
       const { extractFile } = await import("../../src/syntax/extract.js");
-      return fixtureSources().map(([name, , text]) => JSON.stringify(extractFile(`src/${name}`, text, GOLDEN_OPTIONS)));
+      const sources = [...fixtureSources().map(([name, , text]) => [name, text]), ...breadthSources().map(([name, , , text]) => [name, text])];
+      expect(sources.length).toBeGreaterThan(70);
+      return sources.map(([name, text]) => JSON.stringify(extractFile(`src/${name}`, text!, GOLDEN_OPTIONS)));
     };
     const native = await extractAll();
     vi.stubEnv("MAST_NATIVE", "0");
@@ -124,5 +157,54 @@ describe("flat trees", () => {
       vi.unstubAllEnvs();
       vi.resetModules();
     }
+  });
+
+  const seen = (matches: ReadonlyArray<FlatMatch | QueryMatch>) => matches.map((m) => [m.pattern, ...m.captures.map((c) => [c.name, c.node.type, c.node.startIndex, c.node.endIndex])]);
+
+  it("run a query in the same call and return the binding's matches, in its order, naming the tree's nodes", () => {
+    let matches = 0;
+    for (const [name, grammar, query, text] of breadthSources()) {
+      const expected = queryMatches(grammar, query, mustParse(parseSource(grammar, text, 10_000)).rootNode);
+      const native = mustParse(parseFlatMatches(grammar, text, 10_000, query, "native"));
+      const walked = mustParse(parseFlatMatches(grammar, text, 10_000, query, "binding"));
+      expect(seen(native.matches), name).toEqual(seen(expected));
+      expect(seen(walked.matches), name).toEqual(seen(expected));
+      // A capture is the tree's own node: its parent and index agree with the words.
+      for (const m of native.matches) for (const c of m.captures) expect(native.tree.node(c.node.id)).toBe(c.node);
+      matches += expected.length;
+    }
+    expect(matches).toBeGreaterThan(200);
+  });
+
+  it("apply #eq?, #match?, #any-of? and their negations as the binding applies them", () => {
+    const text = "class A\n  include Foo\n  extend Bar\n  prepend Baz\n  require 'x'\n  def new; end\n  def other; new; other; end\n  def make; one; two; end\nend\n";
+    const call = "(call method: (identifier) @m) @c";
+    const body = "(method name: (identifier) @a (body_statement (identifier) @b))";
+    const quantified = "(method name: (identifier) @a (body_statement (identifier)+ @b))";
+    const queries = [
+      `(${call} (#eq? @m "include"))`,
+      `(${call} (#not-eq? @m "include"))`,
+      `(${call} (#any-of? @m "include" "extend"))`,
+      `(${call} (#not-any-of? @m "include" "extend"))`,
+      `(${call} (#match? @m "^(ex|pre)"))`,
+      `(${call} (#not-match? @m "^(ex|pre)"))`,
+      `(${body} (#eq? @a @b))`,
+      `(${body} (#not-eq? @a @b))`,
+      `(${quantified} (#any-not-eq? @b "other"))`,
+      `(${quantified} (#match? @b "^o"))`,
+    ];
+    const tree = mustParse(parseSource("ruby", text, 10_000)).rootNode;
+    const counts = queries.map((query) => {
+      const expected = queryMatches("ruby", query, tree);
+      expect(seen(mustParse(parseFlatMatches("ruby", text, 10_000, query, "native")).matches), query).toEqual(seen(expected));
+      return expected.length;
+    });
+    // Each predicate kept some matches and left out others (a predicate that filters nothing tests nothing).
+    expect(counts).toEqual([1, 3, 2, 2, 2, 2, 1, 3, 2, 1]);
+  });
+
+  it("refuse a query that does not compile or uses a predicate it cannot apply, saying why", () => {
+    expect(() => parseFlatMatches("ruby", "x\n", 1_000, "(call method: (nonexistent_node) @m)")).toThrow(/the ruby query does not compile: .*node type error at byte \d+/);
+    expect(() => parseFlatMatches("ruby", "x\n", 1_000, '((identifier) @x (#set! "k" "v"))')).toThrow(/the ruby query does not compile: the predicate #set! is not supported/);
   });
 });

@@ -1,14 +1,10 @@
-// The native descendant scan (parser.ts scanDescendants, the breadth extractor's token scan)
-// against tree-sitter's public API — it reads the binding's transfer array directly, so a binding
-// that changed its layout fails here, not in a golden far away — and the token passes over flat
-// trees (ts-tokens.ts, tree-extractor.ts) against a plain walk of the binding's tree.
+// The token passes over flat trees (ts-tokens.ts, tree-extractor.ts) against a plain walk of the
+// binding's tree.
 import { describe, expect, it } from "vitest";
-import { parseSource, scanDescendants, type SyntaxNode, type Tree } from "../../src/syntax/parser.js";
+import { parseSource, type SyntaxNode, type Tree } from "../../src/syntax/parser.js";
 import { extractFile } from "../../src/syntax/extract.js";
 import { parseFlat, type FlatTree } from "../../src/syntax/flat-tree.js";
 import { collectTokensAndCalls } from "../../src/syntax/ts-tokens.js";
-
-const TYPES = ["identifier", "property_identifier", "private_property_identifier", "call_expression", "function", "class_declaration", "variable_declarator"];
 
 const SOURCE = [
   "// ünïcode and escapes: the identifier's end is not ASCII-decidable",
@@ -39,35 +35,6 @@ function allNodes(node: SyntaxNode, out: SyntaxNode[] = []): SyntaxNode[] {
   for (const child of node.children) allNodes(child, out);
   return out;
 }
-
-describe("scanDescendants", () => {
-  it("finds what descendantsOfType finds: type ids, starts, ends and types, in document order", () => {
-    const tree = parse("typescript", SOURCE);
-    const expected = tree.rootNode.descendantsOfType(TYPES);
-    const scan = scanDescendants(tree, TYPES);
-    expect(scan.length).toBe(expected.length);
-    expect(scan.length).toBe(25);
-    const seen = expected.map((n, i) => [scan.typeIds[i], scan.starts[i], scan.endIndex(i), scan.node(i).type, scan.node(i).isNamed]);
-    expect(seen).toEqual(expected.map((n) => [n.typeId, n.startIndex, n.endIndex, n.type, n.isNamed]));
-    // `function` names both the named expression and the anonymous keyword: the scan returns both.
-    expect(expected.filter((n) => n.type === "function").map((n) => n.isNamed)).toEqual([false]);
-    expect([scan.node(0).type, scan.node(1).type]).toEqual(["variable_declarator", "identifier"]);
-    expect(SOURCE.slice(scan.starts[1]!, scan.endIndex(1))).toBe("café");
-  });
-
-  it("returns the tree's own node object for a node already held, and one object per node", () => {
-    const tree = parse("typescript", SOURCE);
-    const held = tree.rootNode.namedChildren[2]!; // class Box …
-    expect(held.type).toBe("class_declaration");
-    const scan = scanDescendants(tree, TYPES);
-    const at = [...scan.starts].indexOf(held.startIndex);
-    expect(scan.node(at)).toBe(held);
-    const call = [...scan.starts].findIndex((_, i) => scan.node(i).type === "call_expression");
-    expect(scan.node(call)).toBe(scan.node(call));
-    // A node the scan built is the one a later walk reaches.
-    expect(scan.node(call).parent!.namedChildren.includes(scan.node(call))).toBe(true);
-  });
-});
 
 describe("the token pass", () => {
   const walkTokens = (tree: Tree, text: string) =>

@@ -402,8 +402,8 @@ function heritage(decl: SyntaxNode, cls: ClassEnv): ClassHeritage {
  * a method call sees.
  */
 function narrowed(call: SyntaxNode, container: Container, receiver: string): boolean {
-  const r = receiver.replace(/[.$]/g, "\\$&");
-  const guard = new RegExp(`[(,]\\s*${r}\\s*[,)]|(?<![\\w$.])${r}\\s+instanceof\\b|\\bin\\s+${r}(?![\\w$])`);
+  // Built only for a condition that names the receiver at all (most name nothing of it).
+  let guard: RegExp | null = null;
   for (let n: SyntaxNode | null = call.parent, child: SyntaxNode = call; n !== null && n.startIndex >= container.start; child = n, n = n.parent) {
     const condition =
       n.type === "if_statement" || n.type === "ternary_expression"
@@ -411,7 +411,14 @@ function narrowed(call: SyntaxNode, container: Container, receiver: string): boo
         : n.type === "binary_expression" && n.childForFieldName("operator")?.type === "&&" && n.childForFieldName("right")?.startIndex === child.startIndex
           ? n.childForFieldName("left")
           : null;
-    if (condition && condition.startIndex !== child.startIndex && guard.test(condition.text)) return true;
+    if (condition === null || condition.startIndex === child.startIndex) continue;
+    const text = condition.text;
+    if (!text.includes(receiver)) continue;
+    if (guard === null) {
+      const r = receiver.replace(/[.$]/g, "\\$&");
+      guard = new RegExp(`[(,]\\s*${r}\\s*[,)]|(?<![\\w$.])${r}\\s+instanceof\\b|\\bin\\s+${r}(?![\\w$])`);
+    }
+    if (guard.test(text)) return true;
   }
   return false;
 }

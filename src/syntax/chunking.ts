@@ -29,6 +29,8 @@ export interface ChunkDraft {
 }
 
 export interface SourceLines {
+  /** The text itself. */
+  readonly text: string;
   /** Line i (1-based) is lines[i - 1], without its line terminator. */
   readonly lines: readonly string[];
   /** Offset in the original text where line i starts is lineStarts[i - 1] (see base/text.ts lineStarts). */
@@ -70,44 +72,46 @@ interface Piece {
  * A line over the cap is stored once per file: `emittedLong` holds the ones already cut, which later pieces skip
  * (in a minified file every declaration shares one line; re-storing it per declaration is quadratic).
  */
-function capPieces(lines: readonly string[], firstLine: number, spanStart: number, spanEnd: number, emittedLong: Set<number>): Piece[] {
+function capPieces(source: SourceLines, sliceable: boolean, firstLine: number, lastLine: number, spanStart: number, spanEnd: number, emittedLong: Set<number>): Piece[] {
   const pieces: Piece[] = [];
+  const lines = source.lines;
   // Pieces are labelled with lines inside the span, so a long context line never reports lines outside it.
   const clamp = (line: number) => Math.max(spanStart, Math.min(line, spanEnd));
-  let buf: string[] = [];
+  let bufLines = 0;
   let bufChars = 0;
   let bufFirst = firstLine;
-  const flush = (lastLine: number) => {
-    if (buf.length === 0) return;
+  const flush = (last: number) => {
+    if (bufLines === 0) return;
+    const start = source.lineStarts[bufFirst - 1]!;
     pieces.push({
       startLine: clamp(bufFirst),
-      endLine: clamp(lastLine),
+      endLine: clamp(last),
       contentStartLine: bufFirst,
-      content: buf.join("\n"),
+      content: sliceable ? source.text.slice(start, start + bufChars - 1) : lines.slice(bufFirst - 1, last).join("\n"),
       from: [bufFirst, 0],
-      to: [lastLine, buf[buf.length - 1]!.length],
+      to: [last, lines[last - 1]!.length],
     });
-    buf = [];
+    bufLines = 0;
     bufChars = 0;
   };
-  lines.forEach((line, i) => {
-    const lineNo = firstLine + i;
+  for (let lineNo = firstLine; lineNo <= lastLine; lineNo++) {
+    const line = lines[lineNo - 1]!;
     if (line.length > MAX_CHUNK_CHARS) {
       flush(lineNo - 1);
-      if (emittedLong.has(lineNo)) return;
+      if (emittedLong.has(lineNo)) continue;
       emittedLong.add(lineNo);
       for (let off = 0; off < line.length; off += MAX_CHUNK_CHARS) {
         const end = Math.min(line.length, off + MAX_CHUNK_CHARS);
         pieces.push({ startLine: clamp(lineNo), endLine: clamp(lineNo), contentStartLine: lineNo, content: line.slice(off, end), from: [lineNo, off], to: [lineNo, end] });
       }
-      return;
+      continue;
     }
-    if (buf.length > 0 && bufChars + line.length + 1 > MAX_CHUNK_CHARS) flush(lineNo - 1);
-    if (buf.length === 0) bufFirst = lineNo;
-    buf.push(line);
+    if (bufLines > 0 && bufChars + line.length + 1 > MAX_CHUNK_CHARS) flush(lineNo - 1);
+    if (bufLines === 0) bufFirst = lineNo;
+    bufLines++;
     bufChars += line.length + 1;
-  });
-  flush(firstLine + lines.length - 1);
+  }
+  flush(lastLine);
   return pieces;
 }
 
@@ -170,6 +174,9 @@ export function materializeChunks(filePath: string, source: SourceLines, drafts:
   const offset = (line: number, col: number) => (source.lineStarts[line - 1] ?? 0) + col;
   const lineEnd = (line: number) => offset(line, source.lines[line - 1]?.length ?? 0);
   const emittedLong = new Set<number>();
+  // Without a CR in the file, lines a..b joined by "\n" are the file's own text from a's start: a
+  // piece's content is a slice of it, not a copy built line by line.
+  const sliceable = !source.text.includes("\r");
   // Context lines are a convenience: the expansion stops before a line over the cap (a minified line
   // is stored once, by the declarations on it, not again as every neighbour's context).
   const fits = (line: number) => (source.lines[line - 1]?.length ?? 0) <= MAX_CHUNK_CHARS;
@@ -224,9 +231,9 @@ export function materializeChunks(filePath: string, source: SourceLines, drafts:
       if (w === 0 && draft.docStartLine !== undefined) from = Math.min(from, draft.docStartLine);
       const to = w === windows.length - 1 ? expandDown(e, ctx) : e;
       const searchFrom = w === 0 && draft.docStartLine !== undefined ? Math.min(s, draft.docStartLine) : s;
-      for (const piece of capPieces(source.lines.slice(from - 1, to), from, s, e, draft.mirror ? new Set<number>() : emittedLong)) {
+      for (const piece of capPieces(source, sliceable, from, to, s, e, draft.mirror ? new Set<number>() : emittedLong)) {
         if (piece.to[0] < s || piece.from[0] > e) continue; // context alone, cut off by a long line: not this chunk's text
-        const [searchStart, searchEnd] = searchRange(piece, searchFrom, e);
+        const [searchStart, searchEnd] = searchRange(piece, source.lines, searchFrom, e);
         chunks.push({
           ...base,
           chunkId: idFor(piece.startLine),
@@ -251,16 +258,18 @@ export function materializeChunks(filePath: string, source: SourceLines, drafts:
   return chunks;
 }
 
-/** Character offsets in a piece's content of the lines `fromLine`..`toLine` (clamped to the piece). */
-function searchRange(piece: Piece, fromLine: number, toLine: number): [number, number] {
+/** Character offsets in a piece's content of the lines `fromLine`..`toLine` (clamped to the piece); `lines` are the file's. */
+function searchRange(piece: Piece, lines: readonly string[], fromLine: number, toLine: number): [number, number] {
   if (piece.from[0] === piece.to[0]) return [0, piece.content.length];
-  const lines = piece.content.split("\n");
-  const first = Math.max(0, fromLine - piece.from[0]);
-  const last = Math.min(lines.length - 1, toLine - piece.from[0]);
+  // A piece of several lines is whole lines of the file, from piece.from's.
+  const base = piece.from[0] - 1;
+  const count = piece.to[0] - piece.from[0] + 1;
+  const first = Math.min(count, Math.max(0, fromLine - piece.from[0]));
+  const last = Math.min(count - 1, toLine - piece.from[0]);
   let start = 0;
-  for (let i = 0; i < first; i++) start += lines[i]!.length + 1;
+  for (let i = 0; i < first; i++) start += lines[base + i]!.length + 1;
   let end = start;
-  for (let i = first; i <= last; i++) end += lines[i]!.length + (i < last ? 1 : 0);
+  for (let i = first; i <= last; i++) end += lines[base + i]!.length + (i < last ? 1 : 0);
   return end < start ? [start, start] : [start, end];
 }
 

@@ -101,7 +101,7 @@ export function extractMarkdown(filePath: string, text: string, options: Extract
     ancestors.push(h);
   });
 
-  const chunks = materializeChunks(filePath, { lines, lineStarts: lineStarts(text) }, drafts, {
+  const chunks = materializeChunks(filePath, { text, lines, lineStarts: lineStarts(text) }, drafts, {
     chunkSplitThreshold: options.chunkSplitThreshold,
     contextLines: options.contextLines,
     identifiers: () => [],

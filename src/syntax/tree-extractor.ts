@@ -160,7 +160,7 @@ export abstract class TreeExtractor<Node extends SyntaxNode = SyntaxNode> {
   protected finish(): FileExtraction {
     if (this.calls.some((c) => c.caller === null)) this.symbols.push(moduleSymbol(this.lines.length));
     this.drafts.sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
-    const chunks = materializeChunks(this.filePath, { lines: this.lines, lineStarts: lineStarts(this.text) }, this.drafts, {
+    const chunks = materializeChunks(this.filePath, { text: this.text, lines: this.lines, lineStarts: lineStarts(this.text) }, this.drafts, {
       chunkSplitThreshold: this.options.chunkSplitThreshold,
       contextLines: this.options.contextLines,
       identifiers: (draft, from, to) => this.bag(draft, from, to),

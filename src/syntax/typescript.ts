@@ -68,7 +68,7 @@ class FileExtractor {
     const { calls, classes, nestedFunctions } = minified ? { calls: [], classes: [], nestedFunctions: [] } : extractCalls(this.tree.rootNode, this.text, this.lines, DEFAULT_EXPORT_NAME, this.callNodes, this.imports);
     for (const nested of nestedFunctions) this.declareNested(nested.node, nested.name, nested.parent);
     if (calls.some((c) => c.caller === null)) this.addModuleSymbol();
-    const chunks = materializeChunks(this.filePath, { lines: this.lines, lineStarts: lineStarts(this.text) }, this.drafts, {
+    const chunks = materializeChunks(this.filePath, { text: this.text, lines: this.lines, lineStarts: lineStarts(this.text) }, this.drafts, {
       chunkSplitThreshold: this.options.chunkSplitThreshold,
       contextLines: this.options.contextLines,
       identifiers: (draft, from, to) => this.bag(draft, from, to),

@@ -269,6 +269,19 @@ static void finalize_query(napi_env env, void *data, void *hint) {
   ts_query_delete(data);
 }
 
+/** A query's capture or string names by id, as a JavaScript array. */
+static napi_value query_names(napi_env env, const TSQuery *query, uint32_t count, const char *(*name_for)(const TSQuery *, uint32_t, uint32_t *)) {
+  napi_value names, value;
+  napi_create_array_with_length(env, count, &names);
+  for (uint32_t i = 0; i < count; i++) {
+    uint32_t length;
+    const char *name = name_for(query, i, &length);
+    napi_create_string_utf8(env, name, length, &value);
+    napi_set_element(env, names, i, value);
+  }
+  return names;
+}
+
 static const char *QUERY_ERRORS[] = {"none", "syntax", "node type", "field", "capture", "structure", "language"};
 
 /**
@@ -302,21 +315,9 @@ static napi_value query(napi_env env, napi_callback_info info) {
   napi_create_external(env, compiled, finalize_query, NULL, &handle);
   napi_set_named_property(env, result, "handle", handle);
   uint32_t capture_count = ts_query_capture_count(compiled), string_count = ts_query_string_count(compiled), pattern_count = ts_query_pattern_count(compiled);
-  napi_create_array_with_length(env, capture_count, &captures);
-  for (uint32_t i = 0; i < capture_count; i++) {
-    uint32_t n;
-    const char *name = ts_query_capture_name_for_id(compiled, i, &n);
-    napi_create_string_utf8(env, name, n, &value);
-    napi_set_element(env, captures, i, value);
-  }
+  captures = query_names(env, compiled, capture_count, ts_query_capture_name_for_id);
   napi_set_named_property(env, result, "captures", captures);
-  napi_create_array_with_length(env, string_count, &strings);
-  for (uint32_t i = 0; i < string_count; i++) {
-    uint32_t n;
-    const char *name = ts_query_string_value_for_id(compiled, i, &n);
-    napi_create_string_utf8(env, name, n, &value);
-    napi_set_element(env, strings, i, value);
-  }
+  strings = query_names(env, compiled, string_count, ts_query_string_value_for_id);
   napi_set_named_property(env, result, "strings", strings);
   napi_create_array_with_length(env, pattern_count, &predicates);
   for (uint32_t p = 0; p < pattern_count; p++) {

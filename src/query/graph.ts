@@ -395,10 +395,39 @@ function mentionLines(db: Db, source: SourceLines, tails: readonly string[], doc
   let chunks: ChunkRow[];
   if (budget === null) chunks = prepared(db, `${CHUNK_ROWS} ${naming} ORDER BY f.path, c.start_line, c.id`).all(...params) as ChunkRow[];
   else {
-    // Ids first, rows after: past the budget, the chunks of the likeliest files (stable: then by id) are read and the rest counted.
-    const found = prepared(db, `SELECT c.id, c.file_id AS fileId FROM chunks c ${naming}`).raw().all(...params) as Array<[number, number]>;
-    if (found.length > budget.maxChunks) found.sort((a, b) => budget.rank(a[1]) - budget.rank(b[1]) || a[0] - b[0]);
-    const kept = found.slice(0, budget.maxChunks).map((r) => r[0]);
+    // Ids first, rows after: past the budget, the chunks of the likeliest files (stable: then by
+    // id) are read and the rest counted. The ids come from the two indexes alone, without a chunk
+    // row read per match (a common name is in ~40,000 chunks of a 1 GB tree: 140-340 ms joined).
+    const named = prepared(db, "SELECT rowid FROM identifier_fts WHERE identifier_fts MATCH ?").pluck().all(params[0]) as number[];
+    const worded = new Set(prepared(db, "SELECT rowid FROM chunk_words WHERE chunk_words MATCH ?").pluck().all(params[1]) as number[]);
+    const unworded = named.filter((id) => !worded.has(id));
+    const shells = unworded.length === 0 ? new Set<number>() : new Set(prepared(db, "SELECT id FROM chunks WHERE id IN (SELECT value FROM json_each(?)) AND chunk_type = 'class_shell'").pluck().all(JSON.stringify(unworded)) as number[]);
+    const found = named.filter((id) => worded.has(id) || shells.has(id)).sort((a, b) => a - b);
+    let kept = found;
+    if (found.length > budget.maxChunks) {
+      // By tier, then id: the tiers' chunks read by file (an index range each) while the tiers
+      // hold fewer files than half the chunks found, else each chunk's file read by id.
+      const tiers = budget.tiers();
+      const tierOf = new Map<number, number>();
+      tiers.forEach((files, tier) => files.forEach((f) => tierOf.has(f) || tierOf.set(f, tier)));
+      const rank = new Map<number, number>();
+      if (tierOf.size < found.length / 2) {
+        // Driven by the file index (`+id`: not by 40,000 row lookups), only the found ids returned.
+        const foundJson = JSON.stringify(found);
+        tiers.forEach((files, tier) => {
+          const ids = prepared(db, "SELECT id FROM chunks WHERE file_id IN (SELECT value FROM json_each(?)) AND +id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(files), foundJson) as number[];
+          for (const id of ids) if (!rank.has(id)) rank.set(id, tier);
+        });
+      } else {
+        for (const [id, fileId] of prepared(db, "SELECT id, file_id FROM chunks WHERE id IN (SELECT value FROM json_each(?))").raw().all(JSON.stringify(found)) as Array<[number, number]>) {
+          const tier = tierOf.get(fileId);
+          if (tier !== undefined) rank.set(id, tier);
+        }
+      }
+      const buckets: number[][] = Array.from({ length: tiers.length + 1 }, () => []);
+      for (const id of found) buckets[rank.get(id) ?? tiers.length]!.push(id);
+      kept = buckets.flat().slice(0, budget.maxChunks);
+    }
     budget.unexamined = found.length - kept.length;
     chunks = prepared(db, `${CHUNK_ROWS} WHERE c.id IN (SELECT value FROM json_each(?)) ORDER BY f.path, c.start_line, c.id`).all(JSON.stringify(kept)) as ChunkRow[];
   }
@@ -431,7 +460,8 @@ function mentionLines(db: Db, source: SourceLines, tails: readonly string[], doc
  */
 interface ScanBudget {
   readonly maxChunks: number;
-  readonly rank: (fileId: number) => number;
+  /** The files whose chunks are read first, as tiers (best first; a file is in the first tier holding it); the files of no tier come last. */
+  readonly tiers: () => ReadonlyArray<readonly number[]>;
   unexamined: number;
 }
 
@@ -665,7 +695,7 @@ export function potentialMatches(
   // The files that see the declaring file (its importers, transitively): read first under a budget, ranked higher.
   let seen: Set<number> | null = null;
   const sees = () => (seen ??= new Set(target.fileId === null ? [] : reachableFiles(db, [target.fileId])));
-  const budget: ScanBudget | null = memo || options.scanChunks === undefined ? null : { maxChunks: options.scanChunks, rank: (fileId) => (fileId === target.fileId ? 0 : sees().has(fileId) ? 1 : 2), unexamined: 0 };
+  const budget: ScanBudget | null = memo || options.scanChunks === undefined ? null : { maxChunks: options.scanChunks, tiers: () => [target.fileId === null ? [] : [target.fileId], [...sees()]], unexamined: 0 };
   const mentions = memo ? memo.mentionsOf(db, tails) : mentionLines(db, new SourceLines(projectRoot), tails, options.docComments === true, budget);
   const scanned = budget !== null && budget.unexamined > 0 ? { unexamined: budget.unexamined } : {};
   const candidates = mentions.filter((c) => !explained.has(`${c.file_path}:${c.line}`));

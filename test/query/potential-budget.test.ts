@@ -13,11 +13,14 @@ const FILES: Record<string, string> = {
 };
 
 const p = indexedProject(FILES);
+// Twelve more files import view.ts without naming `render`: the tiers (the declaring file, its
+// importers) hold more files than there are chunks naming it.
+const wide = indexedProject({ ...FILES, ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`src/use${i}.ts`, `import { again } from './view';\nexport const v${i} = again();\n`])) });
 
-function ask(scanChunks?: number) {
-  const db = p.ctx.store().db;
+function ask(scanChunks?: number, project = p) {
+  const db = project.ctx.store().db;
   const t = db.prepare("SELECT s.id, s.name, s.file_id AS fileId, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = 'render'").get() as { id: number; name: string; fileId: number; path: string };
-  return potentialMatches(db, p.project.root, [t.name], { ids: [t.id], fileId: t.fileId, path: t.path }, verifiedCallers(db, [t.id], false), 50, scanChunks === undefined ? {} : { scanChunks });
+  return potentialMatches(db, project.project.root, [t.name], { ids: [t.id], fileId: t.fileId, path: t.path }, verifiedCallers(db, [t.id], false), 50, scanChunks === undefined ? {} : { scanChunks });
 }
 
 it("under the budget: the unbudgeted answer, nothing unexamined", () => {
@@ -32,6 +35,14 @@ it("past the budget: the declaring file's and its importers' chunks first, the r
   // 10 chunks name `render`: view.ts's two (render, again), page.ts's two (its import, page), one in each other file.
   // Four are read: the declaring file's, then its importer's; the six files that never import it are counted, not read.
   const budgeted = ask(4);
+  expect(budgeted.unexamined).toBe(6);
+  expect(budgeted.total).toBe(1);
+  expect(budgeted.matches.map((m) => `${m.file_path}:${m.line}`)).toEqual(["src/page.ts:1"]);
+});
+
+it("past the budget, with more importing files than chunks naming it: the same order, the same count", () => {
+  // Each found chunk's file is then read by the chunk's id instead of each tier file's chunks.
+  const budgeted = ask(4, wide);
   expect(budgeted.unexamined).toBe(6);
   expect(budgeted.total).toBe(1);
   expect(budgeted.matches.map((m) => `${m.file_path}:${m.line}`)).toEqual(["src/page.ts:1"]);

@@ -47,6 +47,13 @@ static const TSLanguage *language_arg(napi_env env, napi_value value) {
   return language;
 }
 
+/** A call's `count` arguments into argv, and its first as a language: NULL when fewer were passed or it is none. */
+static const TSLanguage *language_call(napi_env env, napi_callback_info info, size_t count, napi_value *argv) {
+  size_t argc = count;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < count) return NULL;
+  return language_arg(env, argv[0]);
+}
+
 static double now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -291,10 +298,8 @@ static const char *QUERY_ERRORS[] = {"none", "syntax", "node type", "field", "ca
  * not compile, saying where.
  */
 static napi_value query(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
   napi_value argv[2];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  const TSLanguage *language = argc < 2 ? NULL : language_arg(env, argv[0]);
+  const TSLanguage *language = language_call(env, info, 2, argv);
   if (!language) return throw_error(env, "query(language, source): the first argument is not a tree-sitter language");
   size_t length;
   if (napi_get_value_string_utf8(env, argv[1], NULL, 0, &length) != napi_ok) return throw_error(env, "query: the source is not a string");
@@ -311,8 +316,11 @@ static napi_value query(napi_env env, napi_callback_info info) {
     return throw_error(env, message);
   }
   napi_value result, handle, captures, strings, predicates, value;
+  if (napi_create_external(env, compiled, finalize_query, NULL, &handle) != napi_ok) {
+    ts_query_delete(compiled);
+    return throw_error(env, "query: cannot allocate the result");
+  }
   napi_create_object(env, &result);
-  napi_create_external(env, compiled, finalize_query, NULL, &handle);
   napi_set_named_property(env, result, "handle", handle);
   uint32_t capture_count = ts_query_capture_count(compiled), string_count = ts_query_string_count(compiled), pattern_count = ts_query_pattern_count(compiled);
   captures = query_names(env, compiled, capture_count, ts_query_capture_name_for_id);
@@ -340,10 +348,8 @@ static napi_value query(napi_env env, napi_callback_info info) {
 
 /** names(language): [symbol names by symbol id, field names by field id (index 0 unused)]. */
 static napi_value names(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  const TSLanguage *language = argc < 1 ? NULL : language_arg(env, argv[0]);
+  const TSLanguage *language = language_call(env, info, 1, argv);
   if (!language) return throw_error(env, "names: the argument is not a tree-sitter language");
   napi_value symbols, fields, result, name;
   uint32_t symbol_count = ts_language_symbol_count(language), field_count = ts_language_field_count(language);

@@ -127,7 +127,7 @@ function languageHandle(grammar: Grammar): unknown {
 export function parseFlat(grammar: Grammar, text: string, timeoutMs: number, producer = flatTreeProducer): FlatTree | null {
   const last = lastParse.get(grammar);
   if (last !== undefined && last.text === text && last.producer === producer) return last.tree;
-  const tree = parseWith(grammar, text, timeoutMs, producer);
+  const tree = parseWith(grammar, text, timeoutMs, producer, null)?.tree ?? null;
   if (tree) lastParse.set(grammar, { text, producer, tree });
   return tree;
 }
@@ -137,23 +137,6 @@ export function parseFlat(grammar: Grammar, text: string, timeoutMs: number, pro
  * writes, and the index refresh of that file, parse it once. Flat trees are never changed.
  */
 const lastParse = new Map<Grammar, { readonly text: string; readonly producer: string; readonly tree: FlatTree }>();
-
-function parseWith(grammar: Grammar, text: string, timeoutMs: number, producer: string): FlatTree | null {
-  const language = languageHandle(grammar);
-  const names = grammarNames(grammar, language);
-  if (!addon || producer === "binding") {
-    const tree = parseSource(grammar, text, timeoutMs);
-    return tree === null ? null : new FlatTree(flatWords(tree, names), text, names);
-  }
-  const started = performance.now();
-  try {
-    const words = addon.parse(language, text, timeoutMs);
-    parseTime.parses++;
-    return words === null ? null : new FlatTree(words, text, names);
-  } finally {
-    parseTime.ms += performance.now() - started;
-  }
-}
 
 /** A capture of a query match: its name in the query and the flat node it took. */
 export interface FlatCapture {
@@ -173,25 +156,31 @@ export interface FlatMatch {
  * the flat tree's. Null when the parse did not finish in time. Not cached: a file is queried once.
  */
 export function parseFlatMatches(grammar: Grammar, text: string, timeoutMs: number, source: string, producer = flatTreeProducer): { tree: FlatTree; matches: FlatMatch[] } | null {
+  return parseWith(grammar, text, timeoutMs, producer, source);
+}
+
+/** The one parse path: the addon's (timed as tree-sitter's parse) or a walk of the binding's tree; with a query source, its matches too. */
+function parseWith(grammar: Grammar, text: string, timeoutMs: number, producer: string, source: string | null): { tree: FlatTree; matches: FlatMatch[] } | null {
   const language = languageHandle(grammar);
   const names = grammarNames(grammar, language);
   if (!addon || producer === "binding") {
     const tree = parseSource(grammar, text, timeoutMs);
     if (tree === null) return null;
     const flat = new FlatTree(flatWords(tree, names), text, names);
-    return { tree: flat, matches: bindingMatches(grammar, source, tree, flat) };
+    return { tree: flat, matches: source === null ? [] : bindingMatches(grammar, source, tree, flat) };
   }
-  const query = compiledQuery(grammar, language, source);
+  const query = source === null ? null : compiledQuery(grammar, language, source);
   const started = performance.now();
-  let parsed: [Uint32Array, Uint32Array] | null;
+  let parsed: Uint32Array | [Uint32Array, Uint32Array] | null;
   try {
-    parsed = addon.parse(language, text, timeoutMs, query.handle);
+    parsed = query === null ? addon.parse(language, text, timeoutMs) : addon.parse(language, text, timeoutMs, query.handle);
     parseTime.parses++;
   } finally {
     parseTime.ms += performance.now() - started;
   }
   if (parsed === null) return null;
-  const [words, found] = parsed;
+  if (query === null) return { tree: new FlatTree(parsed as Uint32Array, text, names), matches: [] };
+  const [words, found] = parsed as [Uint32Array, Uint32Array];
   const tree = new FlatTree(words, text, names);
   const matches: FlatMatch[] = [];
   for (let i = 0; i < found.length; ) {
@@ -230,7 +219,12 @@ function compiledQuery(grammar: Grammar, language: unknown, source: string): Com
   return compiled;
 }
 
-const PREDICATES = new Set(["eq?", "not-eq?", "any-eq?", "any-not-eq?", "match?", "not-match?", "any-match?", "any-not-match?", "any-of?", "not-any-of?"]);
+/** The predicates applied, by the test each makes. */
+const PREDICATES = new Map<string, "eq" | "match" | "of">([
+  ...(["eq?", "not-eq?", "any-eq?", "any-not-eq?"] as const).map((o) => [o, "eq"] as const),
+  ...(["match?", "not-match?", "any-match?", "any-not-match?"] as const).map((o) => [o, "match"] as const),
+  ...(["any-of?", "not-any-of?"] as const).map((o) => [o, "of"] as const),
+]);
 const STEP_DONE = 0;
 const STEP_CAPTURE = 1;
 
@@ -257,18 +251,15 @@ function predicatesOf(grammar: Grammar, steps: Uint32Array, query: NativeQuery):
       throw new Error(`the ${grammar} query does not compile: ${why}`);
     };
     const operator = head !== undefined && "string" in head ? head.string : fail("a predicate must begin with its name");
-    if (!PREDICATES.has(operator)) fail(`the predicate #${operator} is not supported`);
+    const kind = PREDICATES.get(operator) ?? fail(`the predicate #${operator} is not supported`);
     const first = rest[0];
     if (first === undefined || !("capture" in first)) fail(`the first argument of #${operator} must be a capture`);
     const texts = (captures: readonly FlatCapture[], name: string) => captures.filter((c) => c.name === name).map((c) => c.node.text);
     const name = (first as { capture: string }).capture;
     const positive = !operator.includes("not-");
     const every = !operator.startsWith("any-");
-    switch (operator) {
-      case "eq?":
-      case "not-eq?":
-      case "any-eq?":
-      case "any-not-eq?": {
+    switch (kind) {
+      case "eq": {
         if (rest.length !== 2) fail(`#${operator} takes 2 arguments`);
         const other = rest[1]!;
         const test = (text: string, values: string[]) => values.some((v) => (v === text) === positive);
@@ -279,10 +270,7 @@ function predicatesOf(grammar: Grammar, steps: Uint32Array, query: NativeQuery):
         });
         break;
       }
-      case "match?":
-      case "not-match?":
-      case "any-match?":
-      case "any-not-match?": {
+      case "match": {
         const pattern = rest[1];
         if (rest.length !== 2 || !pattern || !("string" in pattern)) fail(`#${operator} takes a capture and a string`);
         const regex = new RegExp((pattern as { string: string }).string);
@@ -293,8 +281,7 @@ function predicatesOf(grammar: Grammar, steps: Uint32Array, query: NativeQuery):
         });
         break;
       }
-      case "any-of?":
-      case "not-any-of?": {
+      case "of": {
         const values = rest.slice(1).map((a) => ("string" in a ? a.string : fail(`the arguments of #${operator} after the capture must be strings`)));
         out.push((captures) => {
           const mine = texts(captures, name);
@@ -303,8 +290,6 @@ function predicatesOf(grammar: Grammar, steps: Uint32Array, query: NativeQuery):
         });
         break;
       }
-      default:
-        fail(`the predicate #${operator} is not supported`);
     }
   }
   return out;
@@ -315,9 +300,9 @@ function predicatesOf(grammar: Grammar, steps: Uint32Array, query: NativeQuery):
  * among the flat tree's by its start, end, type and depth (several nodes can share the first three).
  */
 function bindingMatches(grammar: Grammar, source: string, tree: Tree, flat: FlatTree): FlatMatch[] {
-  const depthOf = (node: { parent: unknown }) => {
+  const depthOf = (node: SyntaxNode) => {
     let depth = 0;
-    for (let n = node.parent as { parent: unknown } | null; n !== null; n = n.parent as { parent: unknown } | null) depth++;
+    for (let n = node.parent; n !== null; n = n.parent) depth++;
     return depth;
   };
   const flatDepth = (i: number) => {

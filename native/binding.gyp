@@ -1,6 +1,7 @@
 # mast's native half: tree-sitter's own runtime (compiled from the installed tree-sitter package's
-# vendored sources, so it is always the runtime the grammars were loaded with) and flat_tree.c,
-# which parses a text and returns its whole syntax tree as one flat Uint32Array. Built by
+# vendored sources, so it is always the runtime the grammars were loaded with), flat_tree.c,
+# which parses a text and returns its whole syntax tree as one flat Uint32Array, and lstat_many.c
+# (many lstat calls in one, for the file walk); addon.c registers both. Built by
 # scripts/build-native.mjs during `npm ci` / `npm install`; mast runs without it (slower).
 {
   "variables": {
@@ -9,7 +10,7 @@
   "targets": [
     {
       "target_name": "mast_native",
-      "sources": ["flat_tree.c", "<(tree_sitter_lib)/src/lib.c"],
+      "sources": ["addon.c", "flat_tree.c", "lstat_many.c", "<(tree_sitter_lib)/src/lib.c"],
       "include_dirs": ["<(tree_sitter_lib)/include", "<(tree_sitter_lib)/src"],
       "defines": ["_POSIX_C_SOURCE=200112L", "_DEFAULT_SOURCE", "NAPI_VERSION=8"],
       "conditions": [

@@ -6,8 +6,7 @@
 // reads integers instead of calling into the binding for every node or capture it looks at.
 // Per-thread state (the parser, the query cursor) lives in the addon's instance data, so worker
 // threads each get their own.
-#include <node_api.h>
-#include <stdbool.h>
+#include "mast_native.h"
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -371,9 +370,9 @@ static napi_value names(napi_env env, napi_callback_info info) {
   return result;
 }
 
-static napi_value init(napi_env env, napi_value exports) {
+bool flat_tree_register(napi_env env, napi_value exports) {
   Instance *instance = calloc(1, sizeof(Instance));
-  if (!instance || napi_set_instance_data(env, instance, finalize_instance, NULL) != napi_ok) return throw_error(env, "mast_native: cannot initialise");
+  if (!instance || napi_set_instance_data(env, instance, finalize_instance, NULL) != napi_ok) return false;
   napi_value fn;
   napi_create_function(env, "parse", NAPI_AUTO_LENGTH, parse, NULL, &fn);
   napi_set_named_property(env, exports, "parse", fn);
@@ -384,7 +383,5 @@ static napi_value init(napi_env env, napi_value exports) {
   napi_value words;
   napi_create_uint32(env, FLAT_WORDS, &words);
   napi_set_named_property(env, exports, "FLAT_WORDS", words);
-  return exports;
+  return true;
 }
-
-NAPI_MODULE(NODE_GYP_MODULE_NAME, init)

@@ -112,8 +112,8 @@ function ago(iso: string): string {
   return unit(Math.round(secs / 86400), "day");
 }
 
-function statusCommand(config: ResolvedConfig, json: boolean | undefined): void {
-  const status = indexStatus(config);
+async function statusCommand(config: ResolvedConfig, json: boolean | undefined): Promise<void> {
+  const status = await indexStatus(config);
   const { changed, unindexed, vanished } = status.stale_breakdown;
   print(json, status, () => {
     const rows: Array<[string, string]> = [
@@ -210,8 +210,8 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     .description("print index health: freshness, counts, errors (creates nothing)")
     .addOption(stateDirOption())
     .option("--json", "print the result as JSON")
-    .action((path: string | undefined, opts: CommonOptions) => {
-      statusCommand(loadConfig(path, { stateDir: opts.stateDir }), opts.json);
+    .action(async (path: string | undefined, opts: CommonOptions) => {
+      await statusCommand(loadConfig(path, { stateDir: opts.stateDir }), opts.json);
     });
 
   program

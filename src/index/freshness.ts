@@ -2,11 +2,12 @@
 // is stale when its content differs from what was indexed, when it is on disk but not indexed,
 // or when the index (rows or manifest) still lists it but it is gone. Read-only: creates nothing.
 import { existsSync } from "node:fs";
-import { Store, isUnusableDatabase, type FileStamp } from "../store/db.js";
+import { lstatManyAsync } from "../base/native.js";
+import { FileStamps, Store, isUnusableDatabase } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { compareWithIndex } from "./read.js";
 import { readManifest, readWalkCache, statePaths, type StatePaths } from "./state.js";
-import { walkForConfig } from "./walk.js";
+import { listForConfig, type WalkResult } from "./walk.js";
 
 export interface Freshness {
   /** SQLite could not read the indexed stamps (a corrupt graph.db): every file counts as not indexed. */
@@ -28,8 +29,8 @@ const MAX_EXAMPLES = 20;
  * all holds nothing this binary can use, so it reads as empty: every file on disk counts as not
  * indexed.
  */
-function readStamps(graphDb: string): { stamps: Map<string, FileStamp>; unreadable: boolean; store: Store | null } {
-  const none = (unreadable: boolean) => ({ stamps: new Map<string, FileStamp>(), unreadable, store: null });
+function readStamps(graphDb: string): { stamps: FileStamps; unreadable: boolean; store: Store | null } {
+  const none = (unreadable: boolean) => ({ stamps: new FileStamps([], () => ""), unreadable, store: null });
   if (!existsSync(graphDb)) return none(false);
   let store: Store | null = null;
   try {
@@ -46,30 +47,34 @@ function readStamps(graphDb: string): { stamps: Map<string, FileStamp>; unreadab
   }
 }
 
-export function measureFreshness(config: ResolvedConfig): Freshness {
+export async function measureFreshness(config: ResolvedConfig): Promise<Freshness> {
   const paths = statePaths(config.state_dir);
+  // The walk's files are stat'ed off the main thread while it reads the index's stamps.
+  const listing = listForConfig(config, readWalkCache(paths));
+  const stats = lstatManyAsync(listing.keptAbs);
   const { stamps, unreadable, store } = readStamps(paths.graphDb);
   try {
-    return compareAll(config, paths, stamps, unreadable);
+    return compareAll(config, paths, listing.finish(await stats), stamps, unreadable);
   } finally {
     store?.close();
   }
 }
 
-function compareAll(config: ResolvedConfig, paths: StatePaths, stamps: ReadonlyMap<string, FileStamp>, unreadable: boolean): Freshness {
+function compareAll(config: ResolvedConfig, paths: StatePaths, walk: WalkResult, stamps: FileStamps, unreadable: boolean): Freshness {
   // The manifest (megabytes on a large tree) is read only when graph.db holds no stamp to say what is indexed.
   const manifest = stamps.size === 0 ? readManifest(paths) : {};
-  const walk = walkForConfig(config, readWalkCache(paths));
-  const onDisk = new Set<string>();
   const examples = { changed: [] as string[], unindexed: [] as string[], vanished: [] as string[] };
   const note = (list: string[], path: string) => {
     if (list.length < MAX_EXAMPLES) list.push(path);
   };
   let changed = 0;
   let unindexed = 0;
+  // The walk lists each path once, so when every stamp matched one of them none vanished (no set of 110,000 paths to build).
+  let matched = 0;
   for (const file of walk.files) {
-    onDisk.add(file.path);
-    const current = compareWithIndex(file.path, config.project_root, config.max_file_bytes, stamps.get(file.path) ?? null, file);
+    const stamp = stamps.get(file.path) ?? null;
+    if (stamp !== null) matched++;
+    const current = compareWithIndex(file.path, config.project_root, config.max_file_bytes, stamp, file);
     // Binary and oversized files are never indexed, so never stale unless the index still holds
     // rows for them; an unreadable file cannot be verified, so an indexed one counts as changed.
     if (current.state === "unindexed") {
@@ -81,10 +86,13 @@ function compareAll(config: ResolvedConfig, paths: StatePaths, stamps: ReadonlyM
     }
   }
   let vanished = 0;
-  for (const path of new Set([...stamps.keys(), ...Object.keys(manifest)])) {
-    if (!onDisk.has(path)) {
-      vanished++;
-      note(examples.vanished, path);
+  if (matched < stamps.size || Object.keys(manifest).length > 0) {
+    const onDisk = new Set(walk.files.map((f) => f.path));
+    for (const path of new Set([...stamps.keys(), ...Object.keys(manifest)])) {
+      if (!onDisk.has(path)) {
+        vanished++;
+        note(examples.vanished, path);
+      }
     }
   }
   for (const list of Object.values(examples)) list.sort();

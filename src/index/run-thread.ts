@@ -60,7 +60,7 @@ export function runJob(job: ThreadJob, onProgress?: (p: IndexProgress) => void):
     if (checker && providedChecker === null) return Promise.reject(new Error("a run asked for the checker pass, but none was provided to this thread"));
     return runIndex(job.config, { ...options, ...(checker ? { checker: providedChecker! } : {}), ...(onProgress ? { onProgress: throttled(onProgress) } : {}) });
   }
-  return Promise.resolve(indexStatus(job.config));
+  return indexStatus(job.config);
 }
 
 /** An index run off this thread; `onProgress` hears of its parsing (files done of the work set), at most every 200 ms. */

@@ -8,8 +8,9 @@ import { LANGUAGE_SPECS } from "../lang/languages.js";
 import { absoluteIn } from "../base/paths.js";
 import { MastError, errorMessage } from "../base/errors.js";
 import { yieldToLoop } from "../base/loop.js";
+import { lstatManyAsync } from "../base/native.js";
 import { createImportResolver } from "../resolve/imports.js";
-import { CHECKER_BEHIND, CHECKER_LANGUAGES, CHECKER_META, CURRENT_SCHEMA_VERSION, Store, isUnusableDatabase, type FileStamp, type StoreCounts } from "../store/db.js";
+import { CHECKER_BEHIND, CHECKER_LANGUAGES, CHECKER_META, CURRENT_SCHEMA_VERSION, Store, isUnusableDatabase, type FileStamp, type FileStamps, type StoreCounts } from "../store/db.js";
 import type { ExtractOptions } from "../syntax/types.js";
 import type { ResolvedConfig } from "./config.js";
 import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy, type NoteProgress } from "./lock.js";
@@ -17,7 +18,7 @@ import type { ParseOutcome, ParseTask } from "./parse-task.js";
 import { rederive, type LinkCount } from "./link.js";
 import { compareWithIndex, pathsStatAsStamped, sameStat, stampPaths, stampStat } from "./read.js";
 import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, storeStamp, wipeDerivedState, writeJsonAtomic, writeManifest, type IndexJson, type StatePaths, readWalkCache, writeWalkCache } from "./state.js";
-import { walkForConfig, type WalkCache, type WalkedFile, type WalkResult } from "./walk.js";
+import { listForConfig, type WalkCache, type WalkedFile, type WalkResult } from "./walk.js";
 
 export type IndexMode = "full" | "incremental";
 
@@ -65,7 +66,7 @@ export interface IndexReport {
 
 /**
  * Where a run's time went, in ms (to 0.1 ms). The main thread's steps are wall time and add up to about
- * `duration_ms`: `walk`, `work_set` (stat and hash against the stamps), `parse_wait` (the writer
+ * `duration_ms`: `walk` (with the index's stamps, read while the walk's files are stat'ed), `work_set` (stat and hash against the stamps), `parse_wait` (the writer
  * idle, waiting on the parse threads), `write` (rows), `search_index` (both FTS indexes), `link`
  * (imports and the call graph), `commit`, `manifest` (file_manifest.json and index.json),
  * `checkpoint` (the WAL folded into graph.db at close). The parse threads' work is summed over
@@ -341,14 +342,20 @@ async function writeRun(config: ResolvedConfig, paths: StatePaths, store: Store,
   const mode: IndexMode = schemaReset || settingsChanged ? "full" : options.mode;
   const problems: IndexProblem[] = [];
   const counts: Counters = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0, added: 0, removed: 0, pathsChanged: [], rewritten: [] };
-  const walk = timed(phases, "walk", () => walkForConfig(config, readWalkCache(paths)));
+  // The walk's files are stat'ed off the main thread while it reads the index's stamps.
+  const started = performance.now();
+  const listing = listForConfig(config, readWalkCache(paths));
+  const stats = lstatManyAsync(listing.keptAbs);
+  const stamps = store.fileStamps();
+  const walk = listing.finish(await stats);
+  phases.walk += performance.now() - started;
   for (const p of walk.problems) {
     problems.push({ path: p.path, kind: "walk_error", message: p.error });
     counts.read++;
   }
   const checking = options.checker?.start(config.project_root, walk.files.map((f) => f.path), config.state_dir) ?? null;
   try {
-    return await writeWalked(config, store, options, note, phases, { extractKey, settingsChanged, mode, problems, counts, walk }, checking);
+    return await writeWalked(config, store, options, note, phases, { extractKey, settingsChanged, mode, problems, counts, walk, stamps }, checking);
   } finally {
     checking?.abandon();
   }
@@ -361,26 +368,21 @@ async function writeWalked(
   options: RunIndexOptions,
   note: NoteProgress,
   phases: Phases,
-  run: { extractKey: string; settingsChanged: boolean; mode: IndexMode; problems: IndexProblem[]; counts: Counters; walk: WalkResult },
+  run: { extractKey: string; settingsChanged: boolean; mode: IndexMode; problems: IndexProblem[]; counts: Counters; walk: WalkResult; stamps: FileStamps },
   checking: CheckerRun | null,
 ): Promise<RunResult> {
-  const { extractKey, settingsChanged, mode, problems, counts, walk } = run;
-  const walked = new Map<string, WalkedFile>(walk.files.map((f) => [f.path, f]));
-  const stamps = store.fileStamps();
+  const { extractKey, settingsChanged, mode, problems, counts, walk, stamps } = run;
   const writesBefore = store.fileRowWrites;
   let threads = 0;
   const wasEmpty = stamps.size === 0;
 
-  // Files the index holds that the walk no longer finds (deleted, excluded, or no longer matched).
-  // Under a directory the walk could not read nothing is known, so nothing there is dropped.
-  const unreadable = walk.problems.map((p) => p.path);
-  const vanished = [...stamps.keys()].filter((path) => !walked.has(path) && !unreadable.some((u) => path === u || path.startsWith(`${u}/`))).sort();
-
   // The work set: every file on a full run; on an incremental run, files whose content changed.
   const workSetStarted = performance.now();
   const work: WalkedFile[] = [];
+  let matched = 0;
   for (const file of walk.files) {
     const stamp = stamps.get(file.path);
+    if (stamp) matched++;
     if (mode === "full" || !stamp) {
       work.push(file);
       continue;
@@ -398,6 +400,13 @@ async function writeWalked(
     work.push(file);
   }
   phases.work_set = performance.now() - workSetStarted;
+
+  // Files the index holds that the walk no longer finds (deleted, excluded, or no longer matched).
+  // Under a directory the walk could not read nothing is known, so nothing there is dropped. The
+  // walk lists a path once: when every stamp matched a walked file, none vanished.
+  const unreadable = walk.problems.map((p) => p.path);
+  const walked = matched === stamps.size ? null : new Set(walk.files.map((f) => f.path));
+  const vanished = walked === null ? [] : [...stamps.keys()].filter((path) => !walked.has(path) && !unreadable.some((u) => path === u || path.startsWith(`${u}/`))).sort();
 
   // Vanishing paths (and new ones, once written: a new file that turns out binary or unreadable
   // adds no path) can change how any import resolves.

@@ -63,12 +63,12 @@ function indexingOf(lock: LockState): Indexing | null {
   };
 }
 
-export function indexStatus(config: ResolvedConfig): IndexStatus {
+export async function indexStatus(config: ResolvedConfig): Promise<IndexStatus> {
   const paths = statePaths(config.state_dir);
   // Another project's index measured against this tree would report its every file gone.
   guardProjectRoot(paths, config.project_root);
   const index = existsSync(paths.graphDb) ? readIndexJson(paths) : null;
-  const fresh = measureFreshness(config);
+  const fresh = await measureFreshness(config);
   const corrupt = fresh.unreadable || storeCorrupt(paths, index);
   const lock = lockState(paths.lock);
   const interrupted = lock.state === "abandoned";

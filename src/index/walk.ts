@@ -3,13 +3,15 @@
 // order. Symlinks are never followed: an in-root target is walked under its canonical path anyway,
 // so following links would only index duplicates, escape the root or loop. With a cache of the
 // last walk (git's untracked cache), a directory whose own stat is unchanged is not read again:
-// its entries cannot have changed, only their contents, and every file is still stat'ed.
+// its entries cannot have changed, only their contents, and every file is still stat'ed — the
+// directories a generation at a time and the kept files all at once, each in one native call.
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import type Ignore from "ignore";
 import { MastError, ioErrorMessage } from "../base/errors.js";
 import { compileGlobs, type GlobSet } from "../base/glob.js";
+import { STAT_WORDS, StatKind, lstatMany } from "../base/native.js";
 import type { ResolvedConfig } from "./config.js";
 
 // A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
@@ -112,17 +114,27 @@ interface Frame {
  */
 const RACY_WINDOW_MS = 3_000;
 
-/** lstat, or undefined for a path that cannot be stat'ed (absent, under a non-directory, unreadable). */
-function lstatOrNone(abs: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(abs, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
+interface DirStat {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ino: number;
+  readonly ctimeMs: number;
 }
 
+/** The `index`th path's stat in an lstatMany answer, or undefined where it could not be stat'ed. */
+function dirStatAt(stats: Float64Array, index: number): DirStat | undefined {
+  const at = index * STAT_WORDS;
+  return stats[at] === StatKind.NONE ? undefined : { size: stats[at + 1]!, mtimeMs: stats[at + 2]!, ino: stats[at + 3]!, ctimeMs: stats[at + 4]! };
+}
+
+/** A path's lstat as [size, mtime, ino, ctime], or null when it cannot be stat'ed (absent, under a non-directory, unreadable). */
 function statKey(abs: string): StatKey | null {
-  const st = lstatOrNone(abs);
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.lstatSync(abs, { throwIfNoEntry: false });
+  } catch {
+    return null;
+  }
   return st ? [st.size, st.mtimeMs, st.ino, st.ctimeMs] : null;
 }
 
@@ -130,7 +142,22 @@ const sameKey = (a: StatKey | null, b: StatKey | null) => (a === null || b === n
 
 type Kind = "file" | "dir" | "symlink" | "other";
 
+/**
+ * A walk with every directory listed and no file stat'ed yet: `keptAbs` names the files it keeps
+ * (absolute), `finish` makes the result from their lstatMany answer — made meanwhile off the main
+ * thread by a caller with other work to do (lstatManyAsync).
+ */
+export interface WalkListing {
+  readonly keptAbs: readonly string[];
+  finish(stats: Float64Array): WalkResult;
+}
+
 export function walkProject(options: WalkOptions): WalkResult {
+  const listing = listProject(options);
+  return listing.finish(lstatMany(listing.keptAbs));
+}
+
+export function listProject(options: WalkOptions): WalkListing {
   const { root, extensions, exclude, respectGitignore } = options;
   const skipDirs = new Set(options.skipDirs.map((dir) => path.resolve(dir)));
   const files: WalkedFile[] = [];
@@ -160,24 +187,16 @@ export function walkProject(options: WalkOptions): WalkResult {
     return text === null ? frame.rules : extendRules(frame.rules, frame.rel, text);
   };
 
-  /** A file the walk keeps: its stat read now (a cached listing says only that it was there). */
+  /** The files the walk keeps, stat'ed together once every directory is listed (a cached listing says only that they were there). */
+  const keptAbs: string[] = [];
+  const keptRel: string[] = [];
   const keepFile = (abs: string, rel: string) => {
-    let stats: fs.Stats;
-    try {
-      stats = fs.lstatSync(abs);
-    } catch (err) {
-      // Typically ENOENT: the file vanished between readdir and stat.
-      problems.push({ path: rel, error: ioErrorMessage(err) });
-      return;
-    }
-    if (stats.isFile()) files.push({ path: rel, size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino, ctimeMs: stats.ctimeMs });
-    else if (stats.isSymbolicLink()) skippedSymlinks++; // replaced by a link since readdir
+    keptAbs.push(abs);
+    keptRel.push(rel);
   };
 
-  const stack: Frame[] = skipDirs.has(path.resolve(root)) ? [] : [{ abs: root, rel: "", rules: rootRules, stale: false }];
-  let frame: Frame | undefined;
-  while ((frame = stack.pop()) !== undefined) {
-    const dirStat = caching ? lstatOrNone(frame.abs) : undefined;
+  /** Lists one directory (or reuses its cached listing): its kept files, and its subdirectories pushed on the stack. */
+  const visit = (frame: Frame, dirStat: DirStat | undefined): void => {
     if (dirStat) dirStats.set(frame.abs, [dirStat.size, dirStat.mtimeMs, dirStat.ino, dirStat.ctimeMs]);
     const listedAt = Date.now();
     const cached = previous && !frame.stale ? previous[frame.rel] : undefined;
@@ -192,7 +211,7 @@ export function walkProject(options: WalkOptions): WalkResult {
         skippedSymlinks += cached.s;
         listings[frame.rel] = cached;
         reused++;
-        continue;
+        return;
       }
     }
     let entries: fs.Dirent[];
@@ -206,7 +225,7 @@ export function walkProject(options: WalkOptions): WalkResult {
         });
       }
       problems.push({ path: frame.rel, error: ioErrorMessage(err) });
-      continue;
+      return;
     }
 
     let rules = frame.rules;
@@ -262,13 +281,37 @@ export function walkProject(options: WalkOptions): WalkResult {
     if (caching && dirStat && problems.length === problemsBefore && dirStat.mtimeMs < listedAt - RACY_WINDOW_MS) {
       listings[frame.rel] = { m: dirStat.mtimeMs, i: dirStat.ino, c: dirStat.ctimeMs, g: gitignoreKey, f: keptFiles, d: keptDirs, s: symlinksHere };
     }
-  }
+  };
 
-  files.sort((a, b) => compare(a.path, b.path));
-  problems.sort((a, b) => compare(a.path, b.path) || compare(a.error, b.error));
-  // Every listing reused, and as many as before: none read afresh, none gone.
-  const cacheChanged = previous === null || reused !== Object.keys(listings).length || reused !== Object.keys(previous).length;
-  return { files, problems, skippedSymlinks, ...(caching ? { cache: { key: options.cache!.key, exclude: excludeKey, dirs: listings }, cacheChanged, dirStats } : {}) };
+  const stack: Frame[] = skipDirs.has(path.resolve(root)) ? [] : [{ abs: root, rel: "", rules: rootRules, stale: false }];
+  // Directories are walked a generation at a time: the stack's frames are stat'ed in one call.
+  while (stack.length > 0) {
+    const generation = stack.splice(0);
+    const generationStats = caching ? lstatMany(generation.map((f) => f.abs)) : null;
+    generation.forEach((frame, index) => visit(frame, generationStats === null ? undefined : dirStatAt(generationStats, index)));
+  }
+  const finish = (stats: Float64Array): WalkResult => {
+    keptRel.forEach((rel, index) => {
+      const at = index * STAT_WORDS;
+      const kind = stats[at];
+      if (kind === StatKind.FILE) files.push({ path: rel, size: stats[at + 1]!, mtimeMs: stats[at + 2]!, ino: stats[at + 3]!, ctimeMs: stats[at + 4]! });
+      else if (kind === StatKind.SYMLINK) skippedSymlinks++; // replaced by a link since readdir
+      else if (kind === StatKind.NONE) {
+        // Typically ENOENT: the file vanished between readdir and stat. Stat'ed again for the error.
+        try {
+          fs.lstatSync(keptAbs[index]!);
+        } catch (err) {
+          problems.push({ path: rel, error: ioErrorMessage(err) });
+        }
+      }
+    });
+    files.sort((a, b) => compare(a.path, b.path));
+    problems.sort((a, b) => compare(a.path, b.path) || compare(a.error, b.error));
+    // Every listing reused, and as many as before: none read afresh, none gone.
+    const cacheChanged = previous === null || reused !== Object.keys(listings).length || reused !== Object.keys(previous).length;
+    return { files, problems, skippedSymlinks, ...(caching ? { cache: { key: options.cache!.key, exclude: excludeKey, dirs: listings }, cacheChanged, dirStats } : {}) };
+  };
+  return { keptAbs, finish };
 }
 
 function compare(a: string, b: string): number {
@@ -357,8 +400,14 @@ function escapeGlob(literal: string): string {
  * (the last walk's cache, or null) the walk reuses its listings and returns the next cache.
  */
 export function walkForConfig(config: ResolvedConfig, previous?: WalkCache | null): WalkResult {
+  const listing = listForConfig(config, previous);
+  return listing.finish(lstatMany(listing.keptAbs));
+}
+
+/** walkForConfig's listing, its files to be stat'ed by the caller (`WalkListing`). */
+export function listForConfig(config: ResolvedConfig, previous?: WalkCache | null): WalkListing {
   const key = JSON.stringify({ v: 1, root: config.project_root, ext: config.file_extensions, exclude: config.exclude_patterns, gitignore: config.respect_gitignore, skip: config.state_dir });
-  return walkProject({
+  return listProject({
     root: config.project_root,
     extensions: config.file_extensions,
     exclude: compileGlobs(config.exclude_patterns),

@@ -1,13 +1,13 @@
 // The flat syntax tree the extractors read: a whole tree as one Uint32Array (FLAT_WORDS words a
 // node, in document order), made by mast's native addon in one call per file (native/flat_tree.c,
-// the only importer of the addon) or, where the addon did not build, by a walk of tree-sitter's own
+// loaded by base/native.ts) or, where the addon did not build, by a walk of tree-sitter's own
 // tree (`flatWords`). Its nodes answer the subset of tree-sitter's SyntaxNode the
 // extractors use from those integers, without a call into native code (docs/decisions.md "Native
 // flat trees"). `SyntaxNode` is that subset: tree-sitter's own nodes satisfy it too. A query
 // (the breadth languages' query files) runs in the same call: its matches name flat nodes, and its
 // text predicates (`#eq?`, `#match?`, `#any-of?` and their negations) are applied here, as
 // tree-sitter's binding applies them.
-import { createRequire } from "node:module";
+import { nativeAddon } from "../base/native.js";
 import { grammarLoader, type Grammar } from "../lang/languages.js";
 import { parseSource, parseTime, queryMatches, type Tree } from "./parser.js";
 
@@ -86,16 +86,8 @@ interface NativeAddon {
   FLAT_WORDS: number;
 }
 
-/** The addon, or null where it did not build (found from dist/…/x.js, dist/bin/x.js or src/syntax/x.ts alike: two levels below the package). */
-const addon: NativeAddon | null = (() => {
-  if (process.env.MAST_NATIVE === "0") return null;
-  try {
-    const loaded = createRequire(import.meta.url)(new URL("../../native/build/Release/mast_native.node", import.meta.url).pathname) as NativeAddon;
-    return loaded.FLAT_WORDS === FLAT_WORDS ? loaded : null;
-  } catch {
-    return null;
-  }
-})();
+/** The addon's tree half, or null where it did not build (or was built for another layout). */
+const addon = nativeAddon?.FLAT_WORDS === FLAT_WORDS ? (nativeAddon as unknown as NativeAddon) : null;
 
 /** Which producer makes flat trees in this process: the addon, or a walk of the binding's tree. */
 export const flatTreeProducer: "native" | "binding" = addon ? "native" : "binding";

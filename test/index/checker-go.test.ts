@@ -253,7 +253,7 @@ describe.skipIf(GO === null)("the checker pass on Go (go/types)", () => {
       const report = await index(p, "full", true);
       const said = [{ language: "go", backend: "go-types", available: false, reason: "go not on PATH" }];
       expect(report.checker?.languages).toEqual(said);
-      expect(indexStatus(p.config({ stateDir: join(p.root, ".mast") })).checker).toEqual(said);
+      expect((await indexStatus(p.config({ stateDir: join(p.root, ".mast") }))).checker).toEqual(said);
       expect(report.checker).toMatchObject({ candidates: 0, calls_target: 0, edges: 0 });
     } finally {
       process.env.PATH = path;

@@ -214,7 +214,7 @@ describe("the checker pass on Python (scip-python)", () => {
     const said = [{ language: "python", backend: "scip-python", available: false, reason: `scip-python not found at ${join(p.root, "no-such-scip-python")} (${SCIP_PYTHON_ENV})` }];
     expect(report.checker?.languages).toEqual(said);
     // `mast status` says it too, until a pass says otherwise.
-    expect(indexStatus(p.config({ stateDir: join(p.root, ".mast") })).checker).toEqual(said);
+    expect((await indexStatus(p.config({ stateDir: join(p.root, ".mast") }))).checker).toEqual(said);
     expect(report.checker).toMatchObject({ candidates: 0, calls_target: 0, edges: 0 });
     expect(edges(p)).toEqual(syntactic);
     expect((await callers(p, "Circle.area")).potential_matches.length).toBeGreaterThan(0);

@@ -365,12 +365,12 @@ describe("incremental index", () => {
     // Another mtime, same bytes: read, hashed, unchanged, re-stamped.
     const later = new Date(past.getTime() + 1_000);
     utimesSync(join(p.root, "c.ts"), later, later);
-    expect(measureFreshness(p.config())).toMatchObject({ stale_files: 2, changed: 2 });
+    expect(await measureFreshness(p.config())).toMatchObject({ stale_files: 2, changed: 2 });
     const report = await index(p, "incremental");
     expect(report).toMatchObject({ files_indexed: 2, files_unchanged: 1 });
     expect(queryStore(graph(p), "SELECT name FROM symbols ORDER BY name").map((r) => r.name)).toEqual(["A", "B", "c"]);
     // Nothing moved since: every stamp is proved by the stat alone.
-    expect(measureFreshness(p.config())).toMatchObject({ stale_files: 0 });
+    expect(await measureFreshness(p.config())).toMatchObject({ stale_files: 0 });
     expect(queryStore(graph(p), "SELECT mtime FROM files WHERE path = 'c.ts'")).toEqual([{ mtime: statSync(join(p.root, "c.ts")).mtimeMs }]);
   });
 
@@ -469,9 +469,9 @@ describe("freshness", () => {
     const p = project({ "a.ts": "export const a = 1;\n", "b.ts": "export const b = 1;\n" });
     await index(p, "full");
     p.write("a.ts", Buffer.from("export const a = 1;\0"));
-    expect(measureFreshness(p.config())).toMatchObject({ stale_files: 1, changed: 1, unindexed: 0, vanished: 0 });
+    expect(await measureFreshness(p.config())).toMatchObject({ stale_files: 1, changed: 1, unindexed: 0, vanished: 0 });
     await index(p, "incremental");
-    expect(measureFreshness(p.config())).toMatchObject({ stale_files: 0 });
+    expect(await measureFreshness(p.config())).toMatchObject({ stale_files: 0 });
   });
 });
 

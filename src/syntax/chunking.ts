@@ -72,9 +72,11 @@ interface Piece {
  * A line over the cap is stored once per file: `emittedLong` holds the ones already cut, which later pieces skip
  * (in a minified file every declaration shares one line; re-storing it per declaration is quadratic).
  */
-function capPieces(source: SourceLines, sliceable: boolean, firstLine: number, lastLine: number, spanStart: number, spanEnd: number, emittedLong: Set<number>): Piece[] {
+function capPieces(source: SourceLines, sliceable: boolean, firstLine: number, toLine: number, spanStart: number, spanEnd: number, emittedLong: Set<number>): Piece[] {
   const pieces: Piece[] = [];
   const lines = source.lines;
+  // A draft may end past the last line (an `#if` view's region): the file's lines are what there is.
+  const lastLine = Math.min(toLine, lines.length);
   // Pieces are labelled with lines inside the span, so a long context line never reports lines outside it.
   const clamp = (line: number) => Math.max(spanStart, Math.min(line, spanEnd));
   let bufLines = 0;

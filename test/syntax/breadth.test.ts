@@ -82,6 +82,15 @@ describe("preprocessor views", () => {
     ].join("\n");
     expect(symbols("src/jv.c", text).names).toEqual(["1 function jv_number", "13 function lua_readline", "15 function lua_readline", "20 function after"]);
   });
+
+  it("chunks a header whose last line is a stray #endif (an ERROR reaching past the last newline) at the file's own lines", () => {
+    // leveldb's port/port_stdcxx.h: the region ran one line past the file and its chunking failed the file.
+    for (const contextLines of [0, 3]) {
+      const result = extractFile("port/port.h", "int a;\n#endif  // PORT_H_\n", { ...OPTIONS, contextLines });
+      if (!result.ok) throw new Error(result.error);
+      expect(result.extraction.chunks.map((c) => [c.chunkType, c.startLine, c.endLine, c.content])).toEqual([["block", 1, 2, "int a;\n#endif  // PORT_H_"]]);
+    }
+  });
 });
 
 describe("a .h header's dialect", () => {

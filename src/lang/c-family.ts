@@ -3,6 +3,7 @@
 // everything the header declares, plain `f()` calls), `static` for file-local names, export and
 // linkage macros blanked by shape before the parse, `#if` views when a conditional breaks it.
 import type { RuleNode } from "./outline.js";
+import { C_BLOCK_COMMENT } from "./spec.js";
 
 /** A name is file-local when declared `static`, or when it is a macro a source file (not a header) defines. */
 export function isFileLocal(node: RuleNode, path: string): boolean {
@@ -48,6 +49,7 @@ export function blankMacros(text: string, constructors: boolean): string {
 export const C_FAMILY_SYNTAX = {
   identifier: "[A-Za-z_][A-Za-z0-9_]*",
   commentPrefixes: ["//", "/*", "*"],
+  blockComment: C_BLOCK_COMMENT,
   importLine: "^#\\s*include\\b",
   isExternalImport: (module: string) => module.startsWith("<"),
   returnedType: () => null,

@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { queryFile, type OutlineSpec } from "./outline.js";
-import type { LanguageSpec } from "./spec.js";
+import { C_BLOCK_COMMENT, type LanguageSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
 
@@ -52,6 +52,7 @@ export const CSHARP: LanguageSpec = {
   builtinMethods: new Set("ToString Equals GetHashCode Add Remove Contains Count Select Where First Any ToList Dispose".split(" ")),
   identifier: "@?[A-Za-z_][A-Za-z0-9_]*",
   commentPrefixes: ["//", "/*", "*"],
+  blockComment: C_BLOCK_COMMENT,
   importLine: "^(?:global\\s+)?using\\s+[\\w.]+\\s*;",
   isExternalImport: () => true,
   returnedType: () => null,

@@ -3,7 +3,7 @@
 // specs spread.
 import { isExternalSpecifier } from "../base/paths.js";
 import { ECMASCRIPT_EDITS } from "./ecmascript-edits.js";
-import { RECEIVER_TYPE, type LanguageSpec } from "./spec.js";
+import { C_BLOCK_COMMENT, RECEIVER_TYPE, type LanguageSpec } from "./spec.js";
 
 export const ECMASCRIPT_BUILTIN_TYPES: ReadonlySet<string> = new Set(
   "string number boolean bigint symbol object unknown any never void undefined null true false this keyof typeof infer readonly unique asserts is extends in out Array ReadonlyArray Promise PromiseLike Record Partial Required Readonly Pick Omit Exclude Extract NonNullable ReturnType Parameters InstanceType Awaited Map Set WeakMap WeakSet Date RegExp Error Function Object String Number Boolean Symbol Iterable Iterator AsyncIterable AsyncIterator Generator AsyncGenerator IterableIterator Uint8Array ArrayBuffer".split(
@@ -36,6 +36,7 @@ export const ECMASCRIPT_RULES = {
   builtinMethods: ECMASCRIPT_BUILTIN_METHODS,
   identifier: ECMASCRIPT_IDENTIFIER,
   commentPrefixes: ECMASCRIPT_COMMENT_PREFIXES,
+  blockComment: C_BLOCK_COMMENT,
   importLine: ECMASCRIPT_IMPORT_LINE,
   isExternalImport: isExternalSpecifier,
   // One named type: `User`, `Emitter<T>` (its methods are Emitter's), either with `| undefined` or

@@ -2,7 +2,7 @@
 // unit of scope and of export (capitalised names); imports resolve through go.mod module paths.
 import { createRequire } from "node:module";
 import { GO_EDITS } from "./go-edits.js";
-import type { LanguageSpec } from "./spec.js";
+import { C_BLOCK_COMMENT, type LanguageSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
 
@@ -65,6 +65,7 @@ export const GO: LanguageSpec = {
   builtinMethods: new Set("Error String Close Read Write Len Less Swap Lock Unlock Done Err Value Deadline Wait Add".split(" ")),
   identifier: "[A-Za-z_][A-Za-z0-9_]*",
   commentPrefixes: ["//", "/*", "*"],
+  blockComment: C_BLOCK_COMMENT,
   importLine: '^(?:import\\b|"[^"]*"$|[A-Za-z_.]\\w*\\s+"[^"]*"$)',
   // An import path names a project package only when it falls under a go.mod module path of the
   // project (the resolver maps those); any other path is the standard library or a dependency.

@@ -4,7 +4,7 @@
 // resolved to `a/b/C.java`.
 import { createRequire } from "node:module";
 import { childText, queryFile, type OutlineSpec } from "./outline.js";
-import type { LanguageSpec } from "./spec.js";
+import { C_BLOCK_COMMENT, type LanguageSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
 
@@ -40,6 +40,7 @@ export const JAVA: LanguageSpec = {
   builtinMethods: new Set("equals hashCode toString get set add put remove size isEmpty contains stream map filter collect forEach".split(" ")),
   identifier: "[A-Za-z_$][\\w$]*",
   commentPrefixes: ["//", "/*", "*"],
+  blockComment: C_BLOCK_COMMENT,
   importLine: "^import\\s",
   isExternalImport: () => true,
   returnedType: () => null,

@@ -75,7 +75,13 @@ export function extensionInfo(path: string): ExtensionInfo | null {
 
 /** A trimmed line that is a comment in its file's language (`//`, `/*`, a JSDoc continuation `*`, `#`). */
 export function isCommentLine(text: string, path: string): boolean {
-  return extensionInfo(path)?.spec.commentPrefixes.some((p) => text.startsWith(p)) ?? false;
+  const spec = extensionInfo(path)?.spec;
+  if (!spec?.commentPrefixes.some((p) => text.startsWith(p))) return false;
+  // `/* note */ f();` is code after a comment.
+  const block = spec.blockComment;
+  if (block === undefined || !text.startsWith(block[0])) return true;
+  const end = text.indexOf(block[1], block[0].length);
+  return end === -1 || text.slice(end + block[1].length).trim() === "";
 }
 
 /** A declaration's text without its comment lines (the doc between overloads, in a type's body). */
@@ -87,35 +93,61 @@ export function withoutCommentLines(text: string, path: string): string {
 }
 
 /**
- * Reads a file's lines in order (from a point outside any string: a chunk's start) and says which
- * are prose: every line of a prose file; in code, a line in (or opening or closing) one of its
- * language's doc strings. Text skipped over is passed, so its doc-string delimiters still count.
+ * Reads a file's lines in order (from a point outside any string or comment: a chunk's start) and
+ * says which are prose: every line of a prose file; in code, a line in (or opening or closing) one
+ * of its language's doc strings, and a line inside a block comment (one the comment opens at the
+ * line's start, or one it spans; not a line where code follows the comment's close). Only a
+ * line-leading opener opens a comment, so `"src/**" + "/*.ts"` in code never does. Text skipped
+ * over is passed, so its delimiters still count.
  */
 export class ProseReader {
   private readonly all: boolean;
   private readonly delimiters: readonly string[];
   private readonly inside: boolean[];
+  private readonly block: readonly [string, string] | null;
+  private inBlock = false;
 
   constructor(path: string) {
     const spec = extensionInfo(path)?.spec;
     this.all = spec?.extractor === "markdown";
     this.delimiters = spec?.docStrings ?? [];
     this.inside = this.delimiters.map(() => false);
+    this.block = spec?.blockComment ?? null;
   }
 
-  /** Text passed over without asking. */
+  /** Text passed over without asking (whole lines, or the rest of the line last read). */
   pass(text: string): void {
     this.delimiters.forEach((d, k) => {
       if (occurrences(text, d) % 2 === 1) this.inside[k] = !this.inside[k];
     });
+    // Only a closer (inside) or an opener (outside) can change the block state: most passed text has neither.
+    if (this.block !== null && text.includes(this.block[this.inBlock ? 1 : 0])) for (const line of text.split("\n")) this.blockLine(line);
   }
 
   /** Whether the next line is prose (and passes it). */
   read(line: string): boolean {
     if (this.all) return true;
     const prose = this.delimiters.some((d, k) => this.inside[k] || occurrences(line, d) % 2 === 1);
-    this.pass(line);
-    return prose;
+    this.delimiters.forEach((d, k) => {
+      if (occurrences(line, d) % 2 === 1) this.inside[k] = !this.inside[k];
+    });
+    return this.blockLine(line) || prose;
+  }
+
+  /** Moves the block-comment state over one line; true when the line is all comment (what follows a close is blank). */
+  private blockLine(line: string): boolean {
+    if (this.block === null) return false;
+    const [open, close] = this.block;
+    let from: number;
+    if (this.inBlock) from = 0;
+    else {
+      const lead = line.length - line.trimStart().length;
+      if (!line.startsWith(open, lead)) return false;
+      from = lead + open.length;
+    }
+    const end = line.indexOf(close, from);
+    this.inBlock = end === -1;
+    return end === -1 || line.slice(end + close.length).trim() === "";
   }
 }
 

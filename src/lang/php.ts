@@ -4,7 +4,7 @@
 // `Type::m()` calls, `use A\B\C` resolved by path suffix (PSR-4) and `require`/`include` by path.
 import { createRequire } from "node:module";
 import { queryFile, type OutlineSpec } from "./outline.js";
-import type { LanguageSpec } from "./spec.js";
+import { C_BLOCK_COMMENT, type LanguageSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
 
@@ -37,6 +37,7 @@ export const PHP: LanguageSpec = {
   builtinMethods: new Set("get set has count toArray __construct __toString".split(" ")),
   identifier: "\\$?[A-Za-z_][A-Za-z0-9_]*",
   commentPrefixes: ["//", "#", "/*", "*"],
+  blockComment: C_BLOCK_COMMENT,
   importLine: "^(?:use\\s|(?:require|include)(?:_once)?\\b)",
   isExternalImport: (module) => !module.startsWith("."),
   returnedType: () => null,

@@ -2,7 +2,7 @@
 // `mod` declarations resolve to files through the crate's module tree (resolve/rust.ts).
 import { createRequire } from "node:module";
 import { RUST_EDITS } from "./rust-edits.js";
-import type { LanguageSpec } from "./spec.js";
+import { C_BLOCK_COMMENT, type LanguageSpec } from "./spec.js";
 
 const require = createRequire(import.meta.url);
 
@@ -28,6 +28,7 @@ export const RUST: LanguageSpec = {
   ),
   identifier: "[A-Za-z_][A-Za-z0-9_]*",
   commentPrefixes: ["//", "/*", "*"],
+  blockComment: C_BLOCK_COMMENT,
   importLine: "^(?:pub(?:\\([^)]*\\))?\\s+)?(?:use\\s|mod\\s+\\w+\\s*;|extern\\s+crate\\b)",
   // `crate::`, `self::` and `super::` paths are the crate's own; any other first segment is an
   // external crate unless the resolver finds a child module or a workspace crate of that name.

@@ -163,3 +163,32 @@ it("reads a doc string's closing line in a chunk's context lines as the end of p
   expect(r.potential_matches.map((g) => [g.file_path, g.sites])).toEqual([["src/view.py", ["9: return current.run('y')"]]]);
   expect(r.summary.docs_omitted).toBeUndefined();
 });
+
+const blockComments = indexedProject({
+  "src/main/java/p/Parser.java": ["package p;", "", "public class Parser {", "    /**", "     Parses one line.", "     */", "    public static String parse(String s) { return s; }", "}", ""].join("\n"),
+  "src/main/java/p/Use.java": [
+    "package p;",
+    "",
+    "class Use {",
+    "    /**",
+    "     Calls o.parse(line) for each line,",
+    "     then o.parse(rest).",
+    "     */",
+    "    void all(Object o) {",
+    '        String glob = "src/**" +',
+    '            "/*.java"; o.parse("a");',
+    "        /* first */ o.parse(\"b\");",
+    "        /* a comment",
+    "           parse(\"c\") in it */",
+    "        o.parse(\"d\");",
+    "    }",
+    "}",
+    "",
+  ].join("\n"),
+});
+
+it("leaves a block comment's lines out of mast_callers though they have no `*` column (Javadoc), and never takes an opener in a string for one", async () => {
+  const r = (await blockComments.call("mast_callers", { symbol: "Parser.parse" })) as { potential_matches: Array<{ file_path: string; sites: string[] }>; summary: Record<string, number> };
+  expect(r.potential_matches.map((g) => [g.file_path, g.sites])).toEqual([["src/main/java/p/Use.java", ['10: "/*.java"; o.parse("a");', '11: /* first */ o.parse("b");', '14: o.parse("d");']]]);
+  expect(r.summary).toMatchObject({ potential_count: 3, docs_omitted: 3 });
+});

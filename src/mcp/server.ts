@@ -44,7 +44,7 @@ export interface ServeOptions {
 }
 
 /** Step 1: a missing or empty state dir is filled from the seed index when one exists. */
-async function bootstrapStateDir(config: ResolvedConfig, seedDir: string, log: (line: string) => void): Promise<void> {
+function bootstrapStateDir(config: ResolvedConfig, seedDir: string, log: (line: string) => void): void {
   const dir = config.state_dir;
   const empty = !existsSync(dir) || readdirSync(dir).length === 0;
   const seed = statePaths(seedDir);
@@ -55,9 +55,13 @@ async function bootstrapStateDir(config: ResolvedConfig, seedDir: string, log: (
     if (index) writeJsonAtomic(paths.indexJson, { ...index, seed_commit: index.seed_commit ?? index.source_commit ?? "unknown" });
     log(`mast serve: state dir seeded from ${seedDir}`);
   }
-  const paths = ensureStateDir(config);
+  ensureStateDir(config);
+}
+
+/** Records the server's config in the state dir, under structure.lock (after the first answers: the lock and the fsync are not on the way to tools/list). */
+async function persistServeConfig(config: ResolvedConfig, log: (line: string) => void): Promise<void> {
   try {
-    await withStructureLock(paths.lock, "mast serve startup", SERVER_LOCK_POLICY, async () => persistConfig(config));
+    await withStructureLock(statePaths(config.state_dir).lock, "mast serve startup", SERVER_LOCK_POLICY, async () => persistConfig(config));
   } catch (err) {
     // Another indexer holds the lock: the config it runs with stands; serving goes on.
     log(`mast serve: config not persisted: ${errorMessage(err)}`);
@@ -97,7 +101,7 @@ async function loadTools(config: ResolvedConfig, options: ServeOptions): Promise
 export async function serve(config: ResolvedConfig, options: ServeOptions): Promise<void> {
   const http = options.http ? { options: options.http, transport: await import("./http.js") } : null;
   http?.transport.checkHttpOptions(http.options);
-  await bootstrapStateDir(config, options.seedDir, options.log);
+  bootstrapStateDir(config, options.seedDir, options.log);
   const paths = statePaths(config.state_dir);
   if (!options.startupReindex && isNeverIndexed(paths)) {
     throw new MastError("NOT_INDEXED", `--no-startup-reindex with a never-indexed state dir (${config.state_dir}) would answer every query with nothing`, {
@@ -171,6 +175,7 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
     stopTransport = () => server.close().catch(() => undefined);
   }
   options.log(`mast serve: ready (${offered.length} tools) for ${config.project_root}`);
+  await persistServeConfig(config, options.log);
 
   if (options.startupReindex) {
     // Step 4: catch up with the tree in a worker thread; queries are served meanwhile.

@@ -18,7 +18,9 @@ import { packCalls, type CallSiteRow } from "./call-rows.js";
 
 // A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
 // for export names (~25 ms of every CLI start for `ignore` alone).
-const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
+let sqlite: typeof BetterSqlite3 | null = null;
+/** better-sqlite3, loaded at the first open: the state files' helpers below need none of it (`mast serve` answers tools/list before it opens graph.db). */
+const Database = (): typeof BetterSqlite3 => (sqlite ??= createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3);
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
 export const CURRENT_SCHEMA_VERSION = "1.19.0";
@@ -88,7 +90,7 @@ export type Db = BetterSqlite3.Database;
  */
 export function openDatabase(path: string, options: { readonly?: boolean; busyMs?: number; journal?: "wal" | "delete"; mode?: number } = {}): Db {
   if (options.mode !== undefined && !options.readonly) restrictMode(path, options.mode);
-  const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  const db = new (Database())(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   try {
     db.pragma(`busy_timeout = ${options.busyMs ?? DEFAULT_BUSY_TIMEOUT_MS}`);
     if (!options.readonly) {
@@ -319,7 +321,7 @@ export class Store {
 
   /** Opens (creating when allowed) graph.db with the schema in place. */
   static open(path: string, options: { readonly?: boolean; bulk?: boolean } = {}): Store {
-    const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    const db = new (Database())(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
     try {
       Store.prepareConnection(db, options);
     } catch (err) {

@@ -4,7 +4,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -99,6 +99,9 @@ describe("mast serve", () => {
       (r) => r.data.indexed_files === 4,
     );
     expect(status.data).toMatchObject({ indexed_files: 4, stale_files: 0, index_fresh: true, schema_version: "1.19.0" });
+    // The server's config is recorded in its state dir (after the first answers, under structure.lock).
+    const persisted = JSON.parse(readFileSync(join(String(status.data.state_dir), "config.json"), "utf8")) as Record<string, unknown>;
+    expect([persisted.resolved_project_root, persisted.resolved_state_dir]).toEqual([realpathSync(p.root), status.data.state_dir]);
     const r = await call(client, "mast_search", { query: "validate", limit: 1 });
     expect(r.isError).toBe(false);
     // A one-name query puts the method of that name first; its class outline folds into it.

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CHECKER_BEHIND, CHECKER_META, Store } from "../../src/store/db.js";
+import { CHECKER_BEHIND, CHECKER_META, Store, recordedChunkTotal } from "../../src/store/db.js";
 import { extractFile } from "../../src/syntax/extract.js";
 import { GOLDEN_OPTIONS } from "../helpers/extraction.js";
 
@@ -43,6 +43,39 @@ describe("a file's rows", () => {
       expect(store.getMeta(CHECKER_BEHIND)).toBe("1");
       const names = store.snapshot((db) => db.prepare("SELECT s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = 'src/a.ts' ORDER BY s.name").pluck().all());
       expect(names).toEqual(["three"]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("record the chunk total when a commit counted it after its last file write, and no longer once a commit writes files uncounted", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mast-file-rows-"));
+    dirs.push(dir);
+    const store = Store.open(join(dir, "graph.db"));
+    const total = () => store.snapshot((db) => recordedChunkTotal(db));
+    try {
+      expect(total()).toBeNull();
+      await store.transaction(async () => {
+        store.replaceFileRows(meta("src/a.ts"), extraction("src/a.ts", "export function one() { return 1; }\nexport function two() { return 2; }\n"));
+        expect(store.counts()).toEqual({ files: 1, chunks: 2, symbols: 2 });
+      });
+      expect(total()).toBe(2);
+      // Counted, then a file written: the count is not this commit's total.
+      await store.transaction(async () => {
+        store.counts();
+        store.replaceFileRows(meta("src/b.ts"), extraction("src/b.ts", "export const b = 1;\n"));
+      });
+      expect(total()).toBeNull();
+      await store.transaction(async () => void store.counts());
+      expect(total()).toBeNull(); // no file written: the version stays, and so does the gap
+      store.writeFile(meta("src/c.ts"), extraction("src/c.ts", "export const c = 1;\n"));
+      await store.transaction(async () => {
+        store.deleteMeta(CHECKER_BEHIND);
+        store.removeFileRows("src/c.ts");
+        store.counts();
+      });
+      expect(total()).toBe(store.snapshot((db) => db.prepare("SELECT count(*) FROM chunks").pluck().get()));
+      expect(total()).toBe(3);
     } finally {
       store.close();
     }

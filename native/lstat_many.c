@@ -7,12 +7,20 @@
 // SPLIT_AT paths the work is split over two threads: the syscalls dominate and run in parallel.
 // lstatManyAsync does the same on libuv's thread pool, so a caller can read its index meanwhile.
 #include "mast_native.h"
+#ifndef _WIN32
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #define STAT_WORDS 5
+#ifdef __APPLE__
+#define MTIME(st) (st).st_mtimespec
+#define CTIME(st) (st).st_ctimespec
+#else
+#define MTIME(st) (st).st_mtim
+#define CTIME(st) (st).st_ctim
+#endif
 #define SPLIT_AT 4096
 
 enum { KIND_NONE = 0, KIND_FILE = 1, KIND_DIR = 2, KIND_SYMLINK = 3, KIND_OTHER = 4 };
@@ -36,9 +44,9 @@ static void *stat_slice(void *arg) {
     }
     w[0] = S_ISREG(st.st_mode) ? KIND_FILE : S_ISDIR(st.st_mode) ? KIND_DIR : S_ISLNK(st.st_mode) ? KIND_SYMLINK : KIND_OTHER;
     w[1] = (double)st.st_size;
-    w[2] = ms_of(st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+    w[2] = ms_of(MTIME(st).tv_sec, MTIME(st).tv_nsec);
     w[3] = (double)st.st_ino;
-    w[4] = ms_of(st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+    w[4] = ms_of(CTIME(st).tv_sec, CTIME(st).tv_nsec);
   }
   return NULL;
 }
@@ -176,3 +184,10 @@ void lstat_many_register(napi_env env, napi_value exports) {
   napi_create_function(env, "lstatManyAsync", NAPI_AUTO_LENGTH, lstat_many_async, NULL, &fn);
   napi_set_named_property(env, exports, "lstatManyAsync", fn);
 }
+#else
+// Windows has neither lstat nor pthreads: nothing is registered, and base/native.ts stats with fs.
+void lstat_many_register(napi_env env, napi_value exports) {
+  (void)env;
+  (void)exports;
+}
+#endif

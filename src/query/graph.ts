@@ -398,11 +398,18 @@ function mentionLines(db: Db, source: SourceLines, tails: readonly string[], doc
     // Ids first, rows after: past the budget, the chunks of the likeliest files (stable: then by
     // id) are read and the rest counted. The ids come from the two indexes alone, without a chunk
     // row read per match (a common name is in ~40,000 chunks of a 1 GB tree: 140-340 ms joined).
-    const named = prepared(db, "SELECT rowid FROM identifier_fts WHERE identifier_fts MATCH ?").pluck().all(params[0]) as number[];
-    const worded = new Set(prepared(db, "SELECT rowid FROM chunk_words WHERE chunk_words MATCH ?").pluck().all(params[1]) as number[]);
-    const unworded = named.filter((id) => !worded.has(id));
-    const shells = unworded.length === 0 ? new Set<number>() : new Set(prepared(db, "SELECT id FROM chunks WHERE id IN (SELECT value FROM json_each(?)) AND chunk_type = 'class_shell'").pluck().all(JSON.stringify(unworded)) as number[]);
-    const found = named.filter((id) => worded.has(id) || shells.has(id)).sort((a, b) => a - b);
+    const named = prepared(db, "SELECT rowid FROM identifier_fts WHERE identifier_fts MATCH ? ORDER BY rowid").pluck().all(params[0]) as number[];
+    const worded = prepared(db, "SELECT rowid FROM chunk_words WHERE chunk_words MATCH ? ORDER BY rowid").pluck().all(params[1]) as number[];
+    // Both in rowid order: one merge splits the named chunks by the word (no set of the 200,000 chunks a common word is in).
+    const withWord: number[] = [];
+    const unworded: number[] = [];
+    for (let i = 0, j = 0; i < named.length; i++) {
+      const id = named[i]!;
+      while (j < worded.length && worded[j]! < id) j++;
+      (worded[j] === id ? withWord : unworded).push(id);
+    }
+    const shells = unworded.length === 0 ? [] : (prepared(db, "SELECT id FROM chunks WHERE id IN (SELECT value FROM json_each(?)) AND chunk_type = 'class_shell'").pluck().all(JSON.stringify(unworded)) as number[]);
+    const found = shells.length === 0 ? withWord : [...withWord, ...shells].sort((a, b) => a - b);
     let kept = found;
     if (found.length > budget.maxChunks) {
       // By tier, then id: the tiers' chunks read by file (an index range each) while the tiers
@@ -412,11 +419,20 @@ function mentionLines(db: Db, source: SourceLines, tails: readonly string[], doc
       tiers.forEach((files, tier) => files.forEach((f) => tierOf.has(f) || tierOf.set(f, tier)));
       const rank = new Map<number, number>();
       if (tierOf.size < found.length / 2) {
-        // Driven by the file index (`+id`: not by 40,000 row lookups), only the found ids returned.
-        const foundJson = JSON.stringify(found);
+        // The tier files' chunks by the file index (not 40,000 row lookups), kept when found: a
+        // binary search of the sorted ids, not a set of them built by SQLite per tier.
+        const isFound = (id: number): boolean => {
+          let lo = 0;
+          for (let hi = found.length - 1; lo < hi; ) {
+            const mid = (lo + hi) >> 1;
+            if (found[mid]! < id) lo = mid + 1;
+            else hi = mid;
+          }
+          return found[lo] === id;
+        };
         tiers.forEach((files, tier) => {
-          const ids = prepared(db, "SELECT id FROM chunks WHERE file_id IN (SELECT value FROM json_each(?)) AND +id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(files), foundJson) as number[];
-          for (const id of ids) if (!rank.has(id)) rank.set(id, tier);
+          const ids = prepared(db, "SELECT id FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(files)) as number[];
+          for (const id of ids) if (!rank.has(id) && isFound(id)) rank.set(id, tier);
         });
       } else {
         for (const [id, fileId] of prepared(db, "SELECT id, file_id FROM chunks WHERE id IN (SELECT value FROM json_each(?))").raw().all(JSON.stringify(found)) as Array<[number, number]>) {

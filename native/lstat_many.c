@@ -1,16 +1,19 @@
 // Many lstat calls in one crossing: the file walk stats every kept file and directory on each run
 // (110,000 files at 1 GB), and Node's fs.lstatSync costs a Stats object and a binding call per
-// path. lstatMany takes the paths joined by NUL in one string and returns, per path, STAT_WORDS
+// path. lstatMany takes a base and the paths under it joined by NUL (the walk's root-relative
+// paths: no absolute copy of each) and returns, per path, STAT_WORDS
 // doubles: kind, size, mtimeMs, ino, ctimeMs — the times computed as Node computes Stats'
 // (sec * 1e3 + nsec / 1e6), so the values compare equal to fs.lstatSync's. A path that cannot be
 // stat'ed has kind 0 and the rest 0 (the caller stats it again to learn the error). Past
 // SPLIT_AT paths the work is split over two threads: the syscalls dominate and run in parallel.
-// lstatManyAsync does the same on libuv's thread pool, so a caller can read its index meanwhile.
+// lstatManyAsync does the same on one thread of libuv's pool, so a caller can read its index meanwhile
+// on the other core.
 #include "mast_native.h"
 #ifndef _WIN32
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
 
 #define STAT_WORDS 5
@@ -26,6 +29,8 @@
 enum { KIND_NONE = 0, KIND_FILE = 1, KIND_DIR = 2, KIND_SYMLINK = 3, KIND_OTHER = 4 };
 
 typedef struct {
+  const char *base;
+  size_t base_length;
   char **paths;
   double *out;
   size_t from, to;
@@ -36,9 +41,13 @@ static double ms_of(time_t sec, long nsec) { return (double)sec * 1e3 + (double)
 static void *stat_slice(void *arg) {
   Slice *s = arg;
   struct stat st;
+  char full[PATH_MAX];
+  memcpy(full, s->base, s->base_length);
   for (size_t i = s->from; i < s->to; i++) {
     double *w = s->out + i * STAT_WORDS;
-    if (lstat(s->paths[i], &st) != 0) {
+    size_t length = strlen(s->paths[i]);
+    // The base and the path joined; one too long for the system is one lstat would refuse.
+    if (s->base_length + length >= PATH_MAX || (memcpy(full + s->base_length, s->paths[i], length + 1), lstat(full, &st) != 0)) {
       memset(w, 0, STAT_WORDS * sizeof(double));
       continue;
     }
@@ -51,8 +60,10 @@ static void *stat_slice(void *arg) {
   return NULL;
 }
 
-// The paths of one call: the JavaScript string copied out, cut at its NULs, and the answer's buffer.
+// The paths of one call: the JavaScript strings copied out (the base, the paths cut at their NULs), and the answer's buffer.
 typedef struct {
+  char *base;
+  size_t base_length;
   char *text;
   char **paths;
   uint32_t count;
@@ -64,19 +75,21 @@ typedef struct {
 
 static void free_job(napi_env env, Job *job) {
   if (job->buffer) napi_delete_reference(env, job->buffer);
+  free(job->base);
   free(job->text);
   free(job->paths);
   free(job);
 }
 
-// Reads (joined, count) into a new Job with its answer buffer, or throws and returns NULL.
+// Reads (base, joined, count) into a new Job with its answer buffer, or throws and returns NULL.
 static Job *job_of(napi_env env, napi_callback_info info, const char *usage) {
-  size_t argc = 2;
-  napi_value argv[2];
+  size_t argc = 3;
+  napi_value argv[3];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   uint32_t count = 0;
-  size_t length = 0;
-  if (argc < 2 || napi_get_value_uint32(env, argv[1], &count) != napi_ok || napi_get_value_string_utf8(env, argv[0], NULL, 0, &length) != napi_ok) {
+  size_t base_length = 0, length = 0;
+  if (argc < 3 || napi_get_value_string_utf8(env, argv[0], NULL, 0, &base_length) != napi_ok || base_length >= PATH_MAX ||
+      napi_get_value_string_utf8(env, argv[1], NULL, 0, &length) != napi_ok || napi_get_value_uint32(env, argv[2], &count) != napi_ok) {
     napi_throw_type_error(env, "MAST_NATIVE", usage);
     return NULL;
   }
@@ -85,37 +98,41 @@ static Job *job_of(napi_env env, napi_callback_info info, const char *usage) {
   void *data = NULL;
   if (job) {
     job->count = count;
+    job->base = malloc(base_length + 1);
     job->text = malloc(length + 1);
     job->paths = malloc((count ? count : 1) * sizeof(char *));
   }
-  if (!job || !job->text || !job->paths || napi_create_arraybuffer(env, (size_t)count * STAT_WORDS * sizeof(double), &data, &buffer) != napi_ok ||
+  if (!job || !job->base || !job->text || !job->paths || napi_create_arraybuffer(env, (size_t)count * STAT_WORDS * sizeof(double), &data, &buffer) != napi_ok ||
       napi_create_reference(env, buffer, 1, &job->buffer) != napi_ok) {
     if (job) free_job(env, job);
     napi_throw_error(env, "MAST_NATIVE", "lstatMany: out of memory");
     return NULL;
   }
   job->out = data;
-  napi_get_value_string_utf8(env, argv[0], job->text, length + 1, &length);
-  // The paths are the NUL-separated pieces; fewer than `count` (a NUL inside a path) is refused.
-  size_t found = 0;
-  for (size_t at = 0; found < count && at <= length; found++) {
+  napi_get_value_string_utf8(env, argv[0], job->base, base_length + 1, &job->base_length);
+  napi_get_value_string_utf8(env, argv[1], job->text, length + 1, &length);
+  // The paths are the NUL-separated pieces: exactly `count` of them, or one held a NUL (or the base did): refused.
+  size_t found = 0, at = 0;
+  for (; found < count && at <= length; found++) {
     job->paths[found] = job->text + at;
     at += strlen(job->text + at) + 1;
   }
-  if (found != count) {
+  if (found != count || (count > 0 ? at != length + 1 : length != 0) || strlen(job->base) != job->base_length) {
     free_job(env, job);
-    napi_throw_range_error(env, "MAST_NATIVE", "lstatMany: fewer paths than count");
+    napi_throw_range_error(env, "MAST_NATIVE_NUL", "lstatMany: a path holds a NUL, or the count is not the paths'");
     return NULL;
   }
   return job;
 }
 
-// Stats every path of the job, over two threads past SPLIT_AT paths. Touches no JavaScript value.
-static void run_job(Job *job) {
-  Slice first = {job->paths, job->out, 0, job->count};
-  Slice second = {job->paths, job->out, job->count / 2, job->count};
+// Stats every path of the job, over two threads past SPLIT_AT paths when `split` (the caller
+// waits), on one otherwise (the caller works meanwhile and needs the other core). Touches no
+// JavaScript value.
+static void run_job(Job *job, bool split) {
+  Slice first = {job->base, job->base_length, job->paths, job->out, 0, job->count};
+  Slice second = {job->base, job->base_length, job->paths, job->out, job->count / 2, job->count};
   pthread_t helper;
-  if (job->count >= SPLIT_AT && pthread_create(&helper, NULL, stat_slice, &second) == 0) {
+  if (split && job->count >= SPLIT_AT && pthread_create(&helper, NULL, stat_slice, &second) == 0) {
     first.to = job->count / 2;
     stat_slice(&first);
     pthread_join(helper, NULL);
@@ -132,11 +149,11 @@ static napi_value answer_of(napi_env env, Job *job) {
   return result;
 }
 
-// lstatMany(joined: string, count: number) → Float64Array(count * STAT_WORDS)
+// lstatMany(base: string, joined: string, count: number) → Float64Array(count * STAT_WORDS): each path is base + piece
 static napi_value lstat_many(napi_env env, napi_callback_info info) {
-  Job *job = job_of(env, info, "lstatMany(joined, count)");
+  Job *job = job_of(env, info, "lstatMany(base, joined, count)");
   if (!job) return NULL;
-  run_job(job);
+  run_job(job, true);
   napi_value result = answer_of(env, job);
   free_job(env, job);
   return result;
@@ -144,7 +161,7 @@ static napi_value lstat_many(napi_env env, napi_callback_info info) {
 
 static void execute_job(napi_env env, void *data) {
   (void)env;
-  run_job(data);
+  run_job(data, false);
 }
 
 static void complete_job(napi_env env, napi_status status, void *data) {
@@ -161,10 +178,10 @@ static void complete_job(napi_env env, napi_status status, void *data) {
   free_job(env, job);
 }
 
-// lstatManyAsync(joined: string, count: number) → Promise<Float64Array>: the same answer, the stats
+// lstatManyAsync(base: string, joined: string, count: number) → Promise<Float64Array>: the same answer, the stats
 // made on libuv's thread pool while JavaScript goes on.
 static napi_value lstat_many_async(napi_env env, napi_callback_info info) {
-  Job *job = job_of(env, info, "lstatManyAsync(joined, count)");
+  Job *job = job_of(env, info, "lstatManyAsync(base, joined, count)");
   if (!job) return NULL;
   napi_value promise, name;
   napi_create_string_utf8(env, "mast.lstatMany", NAPI_AUTO_LENGTH, &name);

@@ -20,33 +20,48 @@ export const STAT_WORDS = 5;
 /** A path's kind in `lstatMany`'s answer; NONE: it could not be stat'ed (lstat it again for the error). */
 export const StatKind = { NONE: 0, FILE: 1, DIR: 2, SYMLINK: 3, OTHER: 4 } as const;
 
-type LstatMany = (joined: string, count: number) => Float64Array;
+type LstatMany = (base: string, joined: string, count: number) => Float64Array;
 const nativeLstat = typeof nativeAddon?.lstatMany === "function" ? (nativeAddon.lstatMany as LstatMany) : null;
-const nativeLstatAsync = typeof nativeAddon?.lstatManyAsync === "function" ? (nativeAddon.lstatManyAsync as (joined: string, count: number) => Promise<Float64Array>) : null;
+const nativeLstatAsync = typeof nativeAddon?.lstatManyAsync === "function" ? (nativeAddon.lstatManyAsync as (base: string, joined: string, count: number) => Promise<Float64Array>) : null;
+
+/** The addon's refusal of a path holding a NUL (never a real file name: such a path reads as NONE, as fs has it). */
+const holdsNul = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === "MAST_NATIVE_NUL";
 
 /**
- * Every path's lstat, STAT_WORDS doubles each, in one native call (split over two threads when
- * there are many; the values equal fs.lstatSync's). A path holding a NUL (never a real file name)
- * reads as NONE.
+ * Every path's lstat (`base` + path: the walk passes its root and root-relative paths), STAT_WORDS
+ * doubles each, in one native call (split over two threads when there are many; the values equal
+ * fs.lstatSync's). A path holding a NUL reads as NONE.
  */
-export function lstatMany(paths: readonly string[]): Float64Array {
-  if (nativeLstat !== null && !paths.some((p) => p.includes("\0"))) return nativeLstat(paths.join("\0"), paths.length);
-  return lstatEach(paths);
+export function lstatMany(paths: readonly string[], base = ""): Float64Array {
+  if (nativeLstat !== null) {
+    try {
+      return nativeLstat(base, paths.join("\0"), paths.length);
+    } catch (err) {
+      if (!holdsNul(err)) throw err;
+    }
+  }
+  return lstatEach(paths, base);
 }
 
-/** lstatMany's answer, made off the main thread (libuv's pool) where the addon built: the caller reads its index meanwhile. */
-export function lstatManyAsync(paths: readonly string[]): Promise<Float64Array> {
-  if (nativeLstatAsync !== null && !paths.some((p) => p.includes("\0"))) return nativeLstatAsync(paths.join("\0"), paths.length);
-  return Promise.resolve(lstatEach(paths));
+/** lstatMany's answer, made off the main thread (one thread of libuv's pool) where the addon built: the caller reads its index meanwhile, on the other core. */
+export async function lstatManyAsync(paths: readonly string[], base = ""): Promise<Float64Array> {
+  if (nativeLstatAsync !== null) {
+    try {
+      return await nativeLstatAsync(base, paths.join("\0"), paths.length);
+    } catch (err) {
+      if (!holdsNul(err)) throw err;
+    }
+  }
+  return lstatEach(paths, base);
 }
 
 /** The answer of lstatMany from fs.lstatSync, path by path. */
-function lstatEach(paths: readonly string[]): Float64Array {
+function lstatEach(paths: readonly string[], base: string): Float64Array {
   const out = new Float64Array(paths.length * STAT_WORDS);
   paths.forEach((p, i) => {
     let st;
     try {
-      st = lstatSync(p, { throwIfNoEntry: false });
+      st = lstatSync(base + p, { throwIfNoEntry: false });
     } catch {
       st = undefined;
     }

@@ -51,7 +51,7 @@ export async function measureFreshness(config: ResolvedConfig): Promise<Freshnes
   const paths = statePaths(config.state_dir);
   // The walk's files are stat'ed off the main thread while it reads the index's stamps.
   const listing = listForConfig(config, readWalkCache(paths));
-  const stats = lstatManyAsync(listing.keptAbs);
+  const stats = lstatManyAsync(listing.kept, listing.base);
   const { stamps, unreadable, store } = readStamps(paths.graphDb);
   try {
     return compareAll(config, paths, listing.finish(await stats), stamps, unreadable);

@@ -345,7 +345,7 @@ async function writeRun(config: ResolvedConfig, paths: StatePaths, store: Store,
   // The walk's files are stat'ed off the main thread while it reads the index's stamps.
   const started = performance.now();
   const listing = listForConfig(config, readWalkCache(paths));
-  const stats = lstatManyAsync(listing.keptAbs);
+  const stats = lstatManyAsync(listing.kept, listing.base);
   const stamps = store.fileStamps();
   const walk = listing.finish(await stats);
   phases.walk += performance.now() - started;

@@ -143,18 +143,19 @@ const sameKey = (a: StatKey | null, b: StatKey | null) => (a === null || b === n
 type Kind = "file" | "dir" | "symlink" | "other";
 
 /**
- * A walk with every directory listed and no file stat'ed yet: `keptAbs` names the files it keeps
- * (absolute), `finish` makes the result from their lstatMany answer — made meanwhile off the main
- * thread by a caller with other work to do (lstatManyAsync).
+ * A walk with every directory listed and no file stat'ed yet: `kept` names the files it keeps
+ * (root-relative; `base` + path is each one's), `finish` makes the result from their lstatMany
+ * answer — made meanwhile off the main thread by a caller with other work to do (lstatManyAsync).
  */
 export interface WalkListing {
-  readonly keptAbs: readonly string[];
+  readonly kept: readonly string[];
+  readonly base: string;
   finish(stats: Float64Array): WalkResult;
 }
 
 export function walkProject(options: WalkOptions): WalkResult {
   const listing = listProject(options);
-  return listing.finish(lstatMany(listing.keptAbs));
+  return listing.finish(lstatMany(listing.kept, listing.base));
 }
 
 export function listProject(options: WalkOptions): WalkListing {
@@ -188,12 +189,8 @@ export function listProject(options: WalkOptions): WalkListing {
   };
 
   /** The files the walk keeps, stat'ed together once every directory is listed (a cached listing says only that they were there). */
-  const keptAbs: string[] = [];
-  const keptRel: string[] = [];
-  const keepFile = (abs: string, rel: string) => {
-    keptAbs.push(abs);
-    keptRel.push(rel);
-  };
+  const kept: string[] = [];
+  const base = root.endsWith("/") ? root : `${root}/`;
 
   /** Lists one directory (or reuses its cached listing): its kept files, and its subdirectories pushed on the stack. */
   const visit = (frame: Frame, dirStat: DirStat | undefined): void => {
@@ -206,7 +203,7 @@ export function listProject(options: WalkOptions): WalkListing {
       if (gitignore === null || sameKey(statKey(gitignore), cached.g)) {
         const rules = gitignore === null ? frame.rules : withGitignore(frame, gitignore);
         // Names from a listing of this very directory: joined, not normalised.
-        for (const name of cached.f) keepFile(`${frame.abs}/${name}`, join(frame.rel, name));
+        for (const name of cached.f) kept.push(join(frame.rel, name));
         for (const name of cached.d) stack.push({ abs: `${frame.abs}/${name}`, rel: join(frame.rel, name), rules, stale: false });
         skippedSymlinks += cached.s;
         listings[frame.rel] = cached;
@@ -272,7 +269,7 @@ export function listProject(options: WalkOptions): WalkListing {
         }
       } else if (kind === "file") {
         if (!wanted(name) || exclude.matches(rel) || ignored(rules, rel)) continue;
-        keepFile(abs, rel);
+        kept.push(rel);
         keptFiles.push(name);
       }
       // FIFOs, sockets and devices are not source files and are never opened.
@@ -291,7 +288,7 @@ export function listProject(options: WalkOptions): WalkListing {
     generation.forEach((frame, index) => visit(frame, generationStats === null ? undefined : dirStatAt(generationStats, index)));
   }
   const finish = (stats: Float64Array): WalkResult => {
-    keptRel.forEach((rel, index) => {
+    kept.forEach((rel, index) => {
       const at = index * STAT_WORDS;
       const kind = stats[at];
       if (kind === StatKind.FILE) files.push({ path: rel, size: stats[at + 1]!, mtimeMs: stats[at + 2]!, ino: stats[at + 3]!, ctimeMs: stats[at + 4]! });
@@ -299,7 +296,7 @@ export function listProject(options: WalkOptions): WalkListing {
       else if (kind === StatKind.NONE) {
         // Typically ENOENT: the file vanished between readdir and stat. Stat'ed again for the error.
         try {
-          fs.lstatSync(keptAbs[index]!);
+          fs.lstatSync(base + rel);
         } catch (err) {
           problems.push({ path: rel, error: ioErrorMessage(err) });
         }
@@ -311,7 +308,7 @@ export function listProject(options: WalkOptions): WalkListing {
     const cacheChanged = previous === null || reused !== Object.keys(listings).length || reused !== Object.keys(previous).length;
     return { files, problems, skippedSymlinks, ...(caching ? { cache: { key: options.cache!.key, exclude: excludeKey, dirs: listings }, cacheChanged, dirStats } : {}) };
   };
-  return { keptAbs, finish };
+  return { kept, base, finish };
 }
 
 function compare(a: string, b: string): number {
@@ -401,7 +398,7 @@ function escapeGlob(literal: string): string {
  */
 export function walkForConfig(config: ResolvedConfig, previous?: WalkCache | null): WalkResult {
   const listing = listForConfig(config, previous);
-  return listing.finish(lstatMany(listing.keptAbs));
+  return listing.finish(lstatMany(listing.kept, listing.base));
 }
 
 /** walkForConfig's listing, its files to be stat'ed by the caller (`WalkListing`). */

@@ -60,9 +60,19 @@ describe("lstatMany", () => {
     expect(want[1]).toBe(4999 % 97);
   });
 
-  it("read a path holding a NUL as not stat'ed, and an empty list as empty", () => {
+  it("read a path holding a NUL as not stat'ed, and an empty list as empty", async () => {
     expect(Array.from(lstatMany([at("a.ts"), `${at("a.ts")}\0x`]))).toEqual([...expected([at("a.ts")]), 0, 0, 0, 0, 0]);
+    expect(Array.from(await lstatManyAsync([at("a.ts"), `${at("a.ts")}\0x`]))).toEqual([...expected([at("a.ts")]), 0, 0, 0, 0, 0]);
     expect(lstatMany([]).length).toBe(0);
+    expect((await lstatManyAsync([], `${dir}/`)).length).toBe(0);
+  });
+
+  it("join each path to a base, and read one too long for the system as not stat'ed", async () => {
+    const names = ["a.ts", "sub", "link.ts", "many/f3.ts", "absent.ts"];
+    expect(Array.from(lstatMany(names, `${dir}/`))).toEqual(expected(names.map(at)));
+    expect(Array.from(await lstatManyAsync(names, `${dir}/`))).toEqual(expected(names.map(at)));
+    expect(Array.from(lstatMany(["a.ts"], `${dir}\0/`))).toEqual([0, 0, 0, 0, 0]);
+    expect(Array.from(lstatMany([`${"x/".repeat(3000)}a.ts`, "a.ts"], `${dir}/`))).toEqual([0, 0, 0, 0, 0, ...expected([at("a.ts")])]);
   });
 
   it("give the same answer from fs where the addon is off (MAST_NATIVE=0)", async () => {
@@ -87,11 +97,11 @@ describe("the walk's files, stat'ed after the listing", () => {
     try {
       for (const name of ["a.ts", "b.ts", "c.ts"]) fs.writeFileSync(path.join(root, name), "x\n");
       const listing = listProject({ root, extensions: [".ts"], exclude: compileGlobs([]), respectGitignore: false, skipDirs: [] });
-      expect([...listing.keptAbs].sort()).toEqual(["a.ts", "b.ts", "c.ts"].map((n) => `${root}/${n}`));
+      expect([[...listing.kept].sort(), listing.base]).toEqual([["a.ts", "b.ts", "c.ts"], `${root}/`]);
       fs.rmSync(path.join(root, "b.ts"));
       fs.rmSync(path.join(root, "c.ts"));
       fs.symlinkSync("a.ts", path.join(root, "c.ts"));
-      const walk = listing.finish(lstatMany(listing.keptAbs));
+      const walk = listing.finish(lstatMany(listing.kept, listing.base));
       expect(walk.files.map((f) => f.path)).toEqual(["a.ts"]);
       expect(walk.problems).toEqual([{ path: "b.ts", error: `ENOENT: no such file or directory` }]);
       expect(walk.skippedSymlinks).toBe(1);

@@ -8,6 +8,10 @@
 // SPLIT_AT paths the work is split over two threads: the syscalls dominate and run in parallel.
 // lstatManyAsync does the same on one thread of libuv's pool, so a caller can read its index meanwhile
 // on the other core.
+// binding.gyp defines _POSIX_C_SOURCE, under which macOS hides st_mtimespec: ask for its own names back.
+#if defined(__APPLE__) && !defined(_DARWIN_C_SOURCE)
+#define _DARWIN_C_SOURCE
+#endif
 #include "mast_native.h"
 #ifndef _WIN32
 #include <pthread.h>
@@ -17,6 +21,7 @@
 #include <sys/stat.h>
 
 #define STAT_WORDS 5
+#define LSTAT_ABI 2
 #ifdef __APPLE__
 #define MTIME(st) (st).st_mtimespec
 #define CTIME(st) (st).st_ctimespec
@@ -88,9 +93,13 @@ static Job *job_of(napi_env env, napi_callback_info info, const char *usage) {
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   uint32_t count = 0;
   size_t base_length = 0, length = 0;
-  if (argc < 3 || napi_get_value_string_utf8(env, argv[0], NULL, 0, &base_length) != napi_ok || base_length >= PATH_MAX ||
+  if (argc < 3 || napi_get_value_string_utf8(env, argv[0], NULL, 0, &base_length) != napi_ok ||
       napi_get_value_string_utf8(env, argv[1], NULL, 0, &length) != napi_ok || napi_get_value_uint32(env, argv[2], &count) != napi_ok) {
     napi_throw_type_error(env, "MAST_NATIVE", usage);
+    return NULL;
+  }
+  if (base_length >= PATH_MAX) {
+    napi_throw_range_error(env, "MAST_NATIVE_REFUSED", "lstatMany: a base longer than the system takes");
     return NULL;
   }
   Job *job = calloc(1, sizeof(Job));
@@ -119,7 +128,7 @@ static Job *job_of(napi_env env, napi_callback_info info, const char *usage) {
   }
   if (found != count || (count > 0 ? at != length + 1 : length != 0) || strlen(job->base) != job->base_length) {
     free_job(env, job);
-    napi_throw_range_error(env, "MAST_NATIVE_NUL", "lstatMany: a path holds a NUL, or the count is not the paths'");
+    napi_throw_range_error(env, "MAST_NATIVE_REFUSED", "lstatMany: a path holds a NUL, or the count is not the paths'");
     return NULL;
   }
   return job;
@@ -184,18 +193,30 @@ static napi_value lstat_many_async(napi_env env, napi_callback_info info) {
   Job *job = job_of(env, info, "lstatManyAsync(base, joined, count)");
   if (!job) return NULL;
   napi_value promise, name;
-  napi_create_string_utf8(env, "mast.lstatMany", NAPI_AUTO_LENGTH, &name);
-  if (napi_create_promise(env, &job->deferred, &promise) != napi_ok || napi_create_async_work(env, NULL, name, execute_job, complete_job, job, &job->work) != napi_ok ||
-      napi_queue_async_work(env, job->work) != napi_ok) {
+  if (napi_create_promise(env, &job->deferred, &promise) != napi_ok) {
     free_job(env, job);
-    napi_throw_error(env, "MAST_NATIVE", "lstatManyAsync: cannot queue the work");
+    napi_throw_error(env, "MAST_NATIVE", "lstatManyAsync: cannot make a promise");
     return NULL;
+  }
+  napi_create_string_utf8(env, "mast.lstatMany", NAPI_AUTO_LENGTH, &name);
+  bool made = napi_create_async_work(env, NULL, name, execute_job, complete_job, job, &job->work) == napi_ok;
+  if (!made || napi_queue_async_work(env, job->work) != napi_ok) {
+    // Settled here, so no caller waits on it forever.
+    if (made) napi_delete_async_work(env, job->work);
+    napi_value message, error;
+    napi_create_string_utf8(env, "lstatManyAsync: cannot queue the work", NAPI_AUTO_LENGTH, &message);
+    napi_create_error(env, NULL, message, &error);
+    napi_reject_deferred(env, job->deferred, error);
+    free_job(env, job);
   }
   return promise;
 }
 
 void lstat_many_register(napi_env env, napi_value exports) {
-  napi_value fn;
+  napi_value fn, abi;
+  // What base/native.ts checks before it calls: (base, joined, count), STAT_WORDS doubles a path.
+  napi_create_uint32(env, LSTAT_ABI, &abi);
+  napi_set_named_property(env, exports, "LSTAT_ABI", abi);
   napi_create_function(env, "lstatMany", NAPI_AUTO_LENGTH, lstat_many, NULL, &fn);
   napi_set_named_property(env, exports, "lstatMany", fn);
   napi_create_function(env, "lstatManyAsync", NAPI_AUTO_LENGTH, lstat_many_async, NULL, &fn);

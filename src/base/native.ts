@@ -21,23 +21,26 @@ export const STAT_WORDS = 5;
 export const StatKind = { NONE: 0, FILE: 1, DIR: 2, SYMLINK: 3, OTHER: 4 } as const;
 
 type LstatMany = (base: string, joined: string, count: number) => Float64Array;
-const nativeLstat = typeof nativeAddon?.lstatMany === "function" ? (nativeAddon.lstatMany as LstatMany) : null;
-const nativeLstatAsync = typeof nativeAddon?.lstatManyAsync === "function" ? (nativeAddon.lstatManyAsync as (base: string, joined: string, count: number) => Promise<Float64Array>) : null;
+/** The stat half's calling convention this file speaks ((base, joined, count), STAT_WORDS doubles a path): an addon built for another is not called. */
+const LSTAT_ABI = 2;
+const lstatAbi = nativeAddon?.LSTAT_ABI === LSTAT_ABI;
+const nativeLstat = lstatAbi ? (nativeAddon!.lstatMany as LstatMany) : null;
+const nativeLstatAsync = lstatAbi ? (nativeAddon!.lstatManyAsync as (base: string, joined: string, count: number) => Promise<Float64Array>) : null;
 
-/** The addon's refusal of a path holding a NUL (never a real file name: such a path reads as NONE, as fs has it). */
-const holdsNul = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === "MAST_NATIVE_NUL";
+/** The addon's refusal of paths it does not take (one holding a NUL, a base longer than PATH_MAX): fs answers them, each as NONE. */
+const refused = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === "MAST_NATIVE_REFUSED";
 
 /**
  * Every path's lstat (`base` + path: the walk passes its root and root-relative paths), STAT_WORDS
  * doubles each, in one native call (split over two threads when there are many; the values equal
- * fs.lstatSync's). A path holding a NUL reads as NONE.
+ * fs.lstatSync's). A path holding a NUL, or one too long for the system, reads as NONE.
  */
 export function lstatMany(paths: readonly string[], base = ""): Float64Array {
   if (nativeLstat !== null) {
     try {
       return nativeLstat(base, paths.join("\0"), paths.length);
     } catch (err) {
-      if (!holdsNul(err)) throw err;
+      if (!refused(err)) throw err;
     }
   }
   return lstatEach(paths, base);
@@ -49,7 +52,7 @@ export async function lstatManyAsync(paths: readonly string[], base = ""): Promi
     try {
       return await nativeLstatAsync(base, paths.join("\0"), paths.length);
     } catch (err) {
-      if (!holdsNul(err)) throw err;
+      if (!refused(err)) throw err;
     }
   }
   return lstatEach(paths, base);

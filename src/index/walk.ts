@@ -294,12 +294,17 @@ export function listProject(options: WalkOptions): WalkListing {
       if (kind === StatKind.FILE) files.push({ path: rel, size: stats[at + 1]!, mtimeMs: stats[at + 2]!, ino: stats[at + 3]!, ctimeMs: stats[at + 4]! });
       else if (kind === StatKind.SYMLINK) skippedSymlinks++; // replaced by a link since readdir
       else if (kind === StatKind.NONE) {
-        // Typically ENOENT: the file vanished between readdir and stat. Stat'ed again for the error.
+        // Typically ENOENT: the file vanished between readdir and stat. Stat'ed again for the error
+        // — or for what is there now (recreated since: a checkout, a generator), taken as it is.
+        let again: fs.Stats;
         try {
-          fs.lstatSync(base + rel);
+          again = fs.lstatSync(base + rel);
         } catch (err) {
           problems.push({ path: rel, error: ioErrorMessage(err) });
+          return;
         }
+        if (again.isFile()) files.push({ path: rel, size: again.size, mtimeMs: again.mtimeMs, ino: again.ino, ctimeMs: again.ctimeMs });
+        else if (again.isSymbolicLink()) skippedSymlinks++;
       }
     });
     files.sort((a, b) => compare(a.path, b.path));

@@ -77,11 +77,13 @@ export function extensionInfo(path: string): ExtensionInfo | null {
 export function isCommentLine(text: string, path: string): boolean {
   const spec = extensionInfo(path)?.spec;
   if (!spec?.commentPrefixes.some((p) => text.startsWith(p))) return false;
-  // `/* note */ f();` is code after a comment.
+  // `/* note */ f();` is code after a comment; `/* a */ // b` a comment after one.
   const block = spec.blockComment;
-  if (block === undefined || !text.startsWith(block[0])) return true;
-  const end = text.indexOf(block[1], block[0].length);
-  return end === -1 || text.slice(end + block[1].length).trim() === "";
+  if (block === undefined || !text.startsWith(block.open)) return true;
+  const end = text.indexOf(block.close, block.open.length);
+  if (end === -1) return true;
+  const rest = text.slice(end + block.close.length).trim();
+  return rest === "" || isCommentLine(rest, path);
 }
 
 /** A declaration's text without its comment lines (the doc between overloads, in a type's body). */
@@ -95,16 +97,17 @@ export function withoutCommentLines(text: string, path: string): string {
 /**
  * Reads a file's lines in order (from a point outside any string or comment: a chunk's start) and
  * says which are prose: every line of a prose file; in code, a line in (or opening or closing) one
- * of its language's doc strings, and a line inside a block comment (one the comment opens at the
- * line's start, or one it spans; not a line where code follows the comment's close). Only a
- * line-leading opener opens a comment, so `"src/**" + "/*.ts"` in code never does. Text skipped
- * over is passed, so its delimiters still count.
+ * of its language's doc strings, and a line of a doc comment (`/**` at the line's start, to its
+ * close; not a line where code follows the close). Only a line-leading doc opener counts, so a
+ * plain `/*` line in a multi-line string (a .gitignore template) never hides the calls below it:
+ * a plain block comment's lines stay code, listed as before. Text skipped over is passed, so its
+ * delimiters still count.
  */
 export class ProseReader {
   private readonly all: boolean;
   private readonly delimiters: readonly string[];
   private readonly inside: boolean[];
-  private readonly block: readonly [string, string] | null;
+  private readonly block: { readonly open: string; readonly close: string; readonly docOpen: string } | null;
   private inBlock = false;
 
   constructor(path: string) {
@@ -121,7 +124,7 @@ export class ProseReader {
       if (occurrences(text, d) % 2 === 1) this.inside[k] = !this.inside[k];
     });
     // Only a closer (inside) or an opener (outside) can change the block state: most passed text has neither.
-    if (this.block !== null && text.includes(this.block[this.inBlock ? 1 : 0])) for (const line of text.split("\n")) this.blockLine(line);
+    if (this.block !== null && text.includes(this.inBlock ? this.block.close : this.block.docOpen)) for (const line of text.split("\n")) this.blockLine(line);
   }
 
   /** Whether the next line is prose (and passes it). */
@@ -134,16 +137,16 @@ export class ProseReader {
     return this.blockLine(line) || prose;
   }
 
-  /** Moves the block-comment state over one line; true when the line is all comment (what follows a close is blank). */
+  /** Moves the doc-comment state over one line; true when the line is all comment (what follows a close is blank). */
   private blockLine(line: string): boolean {
     if (this.block === null) return false;
-    const [open, close] = this.block;
+    const { open, close, docOpen } = this.block;
     let from: number;
     if (this.inBlock) from = 0;
     else {
       const lead = line.length - line.trimStart().length;
-      if (!line.startsWith(open, lead)) return false;
-      from = lead + open.length;
+      if (!line.startsWith(docOpen, lead)) return false;
+      from = lead + open.length; // `/**/` closes where it opens
     }
     const end = line.indexOf(close, from);
     this.inBlock = end === -1;

@@ -87,8 +87,12 @@ export interface LanguageSpec {
   readonly commentPrefixes: readonly string[];
   /** Delimiters of the string blocks that hold prose (Python's `"""` and `'''` docstrings, their `>>>` examples included). */
   readonly docStrings?: readonly string[];
-  /** A block comment's opener and closer: a comment's lines are prose even when they do not start with a comment prefix (Javadoc written without its `*` column). */
-  readonly blockComment?: readonly [open: string, close: string];
+  /**
+   * The block comment's opener and closer (code may follow a comment's close on its line), and the
+   * doc comment's opener: a doc comment's lines are prose even without a comment prefix (Javadoc
+   * written without its `*` column).
+   */
+  readonly blockComment?: { readonly open: string; readonly close: string; readonly docOpen: string };
   /** A trimmed line that is an import (it binds a name, it does not call it), as a regular expression source. */
   readonly importLine: string;
   /** How the index answers for this language, one line per rule, for docs/languages.md: what a verified caller is proven by, what stays potential. */
@@ -135,8 +139,8 @@ export interface LanguageSpec {
   isExternalImport(module: string): boolean;
 }
 
-/** The block comment of the C family (C, C++, C#, Java, Go, Rust, ECMAScript, PHP). */
-export const C_BLOCK_COMMENT: readonly [string, string] = ["/*", "*/"];
+/** The block and doc comments of the C family (C, C++, C#, Java, Go, Rust, ECMAScript, PHP). */
+export const C_BLOCK_COMMENT = { open: "/*", close: "*/", docOpen: "/**" } as const;
 
 /** What `returnedType` answers for a value that is the receiver itself (see there). */
 export const RECEIVER_TYPE = "\0receiver";

@@ -58,7 +58,7 @@ function bootstrapStateDir(config: ResolvedConfig, seedDir: string, log: (line: 
   ensureStateDir(config);
 }
 
-/** Records the server's config in the state dir, under structure.lock (after the first answers: the lock and the fsync are not on the way to tools/list). */
+/** Records the server's config in the state dir, under structure.lock (after the first answers: the lock and the fsync are not on the way to tools/list); never rejects. */
 async function persistServeConfig(config: ResolvedConfig, log: (line: string) => void): Promise<void> {
   try {
     await withStructureLock(statePaths(config.state_dir).lock, "mast serve startup", SERVER_LOCK_POLICY, async () => persistConfig(config));
@@ -175,7 +175,8 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
     stopTransport = () => server.close().catch(() => undefined);
   }
   options.log(`mast serve: ready (${offered.length} tools) for ${config.project_root}`);
-  await persistServeConfig(config, options.log);
+  // Not awaited: a client's mast_reindex holding the lock must not hold back the startup reindex or a signal.
+  const persisted = persistServeConfig(config, options.log);
 
   if (options.startupReindex) {
     // Step 4: catch up with the tree in a worker thread; queries are served meanwhile.
@@ -196,6 +197,7 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
     : null;
   if (watch) void watch.ready.then(() => options.log("mast serve --watch: watching for changes"));
   await closed;
+  await persisted;
   await watch?.close();
   await stopTransport();
   // Assigned by a handler, so not narrowed to null here.

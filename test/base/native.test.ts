@@ -92,7 +92,7 @@ describe("lstatMany", () => {
 });
 
 describe("the walk's files, stat'ed after the listing", () => {
-  it("report a file gone since it was listed, and count one replaced by a symlink", () => {
+  it("report a file gone since it was listed, count one replaced by a symlink, and take one recreated since as it is", () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "mast-walk-late-"));
     try {
       for (const name of ["a.ts", "b.ts", "c.ts"]) fs.writeFileSync(path.join(root, name), "x\n");
@@ -105,6 +105,10 @@ describe("the walk's files, stat'ed after the listing", () => {
       expect(walk.files.map((f) => f.path)).toEqual(["a.ts"]);
       expect(walk.problems).toEqual([{ path: "b.ts", error: `ENOENT: no such file or directory` }]);
       expect(walk.skippedSymlinks).toBe(1);
+      // A stat that found nothing while the file is there again (recreated since) takes it as it is now.
+      const again = listProject({ root, extensions: [".ts"], exclude: compileGlobs([]), respectGitignore: false, skipDirs: [] });
+      const late = again.finish(new Float64Array(again.kept.length * STAT_WORDS));
+      expect([late.files.map((f) => [f.path, f.size]), late.problems, late.skippedSymlinks]).toEqual([[["a.ts", 2]], [], 1]);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

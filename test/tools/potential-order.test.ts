@@ -177,18 +177,20 @@ const blockComments = indexedProject({
     "    void all(Object o) {",
     '        String glob = "src/**" +',
     '            "/*.java"; o.parse("a");',
-    "        /* first */ o.parse(\"b\");",
-    "        /* a comment",
-    "           parse(\"c\") in it */",
-    "        o.parse(\"d\");",
+    '        /* first */ o.parse("b");',
+    '        String ignore = """',
+    "            /*",
+    '            """; o.parse("c");',
+    '        /* o.parse("x") */ // o.parse("y")',
+    '        o.parse("d");',
     "    }",
     "}",
     "",
   ].join("\n"),
 });
 
-it("leaves a block comment's lines out of mast_callers though they have no `*` column (Javadoc), and never takes an opener in a string for one", async () => {
+it("leaves a doc comment's lines out of mast_callers though they have no `*` column (Javadoc), and never takes a `/*` in a string, or code after a comment, for a comment", async () => {
   const r = (await blockComments.call("mast_callers", { symbol: "Parser.parse" })) as { potential_matches: Array<{ file_path: string; sites: string[] }>; summary: Record<string, number> };
-  expect(r.potential_matches.map((g) => [g.file_path, g.sites])).toEqual([["src/main/java/p/Use.java", ['10: "/*.java"; o.parse("a");', '11: /* first */ o.parse("b");', '14: o.parse("d");']]]);
-  expect(r.summary).toMatchObject({ potential_count: 3, docs_omitted: 3 });
+  expect(r.potential_matches.map((g) => [g.file_path, g.sites])).toEqual([["src/main/java/p/Use.java", ['10: "/*.java"; o.parse("a");', '11: /* first */ o.parse("b");', '16: o.parse("d");', '14: """; o.parse("c");']]]);
+  expect(r.summary).toMatchObject({ potential_count: 4, docs_omitted: 2, comments_omitted: 1 });
 });

@@ -2,12 +2,11 @@
 // is stale when its content differs from what was indexed, when it is on disk but not indexed,
 // or when the index (rows or manifest) still lists it but it is gone. Read-only: creates nothing.
 import { existsSync } from "node:fs";
-import { lstatManyAsync } from "../base/native.js";
 import { FileStamps, Store, isUnusableDatabase } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
 import { compareWithIndex } from "./read.js";
 import { readManifest, readWalkCache, statePaths, type StatePaths } from "./state.js";
-import { listForConfig, type WalkResult } from "./walk.js";
+import { walkForConfigWhile, type WalkResult } from "./walk.js";
 
 export interface Freshness {
   /** SQLite could not read the indexed stamps (a corrupt graph.db): every file counts as not indexed. */
@@ -49,14 +48,12 @@ function readStamps(graphDb: string): { stamps: FileStamps; unreadable: boolean;
 
 export async function measureFreshness(config: ResolvedConfig): Promise<Freshness> {
   const paths = statePaths(config.state_dir);
-  // The walk's files are stat'ed off the main thread while it reads the index's stamps.
-  const listing = listForConfig(config, readWalkCache(paths));
-  const stats = lstatManyAsync(listing.kept, listing.base);
-  const { stamps, unreadable, store } = readStamps(paths.graphDb);
+  // The index's stamps are read while the walk's files are stat'ed.
+  const { walk, during } = await walkForConfigWhile(config, readWalkCache(paths), () => readStamps(paths.graphDb));
   try {
-    return compareAll(config, paths, listing.finish(await stats), stamps, unreadable);
+    return compareAll(config, paths, walk, during.stamps, during.unreadable);
   } finally {
-    store?.close();
+    during.store?.close();
   }
 }
 

@@ -8,7 +8,6 @@ import { LANGUAGE_SPECS } from "../lang/languages.js";
 import { absoluteIn } from "../base/paths.js";
 import { MastError, errorMessage } from "../base/errors.js";
 import { yieldToLoop } from "../base/loop.js";
-import { lstatManyAsync } from "../base/native.js";
 import { createImportResolver } from "../resolve/imports.js";
 import { CHECKER_BEHIND, CHECKER_LANGUAGES, CHECKER_META, CURRENT_SCHEMA_VERSION, Store, isUnusableDatabase, type FileStamp, type FileStamps, type StoreCounts } from "../store/db.js";
 import type { ExtractOptions } from "../syntax/types.js";
@@ -18,7 +17,7 @@ import type { ParseOutcome, ParseTask } from "./parse-task.js";
 import { rederive, type LinkCount } from "./link.js";
 import { compareWithIndex, pathsStatAsStamped, sameStat, stampPaths, stampStat } from "./read.js";
 import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, storeStamp, wipeDerivedState, writeJsonAtomic, writeManifest, type IndexJson, type StatePaths, readWalkCache, writeWalkCache } from "./state.js";
-import { listForConfig, type WalkCache, type WalkedFile, type WalkResult } from "./walk.js";
+import { walkForConfigWhile, type WalkCache, type WalkedFile, type WalkResult } from "./walk.js";
 
 export type IndexMode = "full" | "incremental";
 
@@ -342,12 +341,9 @@ async function writeRun(config: ResolvedConfig, paths: StatePaths, store: Store,
   const mode: IndexMode = schemaReset || settingsChanged ? "full" : options.mode;
   const problems: IndexProblem[] = [];
   const counts: Counters = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0, added: 0, removed: 0, pathsChanged: [], rewritten: [] };
-  // The walk's files are stat'ed off the main thread while it reads the index's stamps.
+  // The index's stamps are read while the walk's files are stat'ed.
   const started = performance.now();
-  const listing = listForConfig(config, readWalkCache(paths));
-  const stats = lstatManyAsync(listing.kept, listing.base);
-  const stamps = store.fileStamps();
-  const walk = listing.finish(await stats);
+  const { walk, during: stamps } = await walkForConfigWhile(config, readWalkCache(paths), () => store.fileStamps());
   phases.walk += performance.now() - started;
   for (const p of walk.problems) {
     problems.push({ path: p.path, kind: "walk_error", message: p.error });

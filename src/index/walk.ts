@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import type Ignore from "ignore";
 import { MastError, ioErrorMessage } from "../base/errors.js";
 import { compileGlobs, type GlobSet } from "../base/glob.js";
-import { STAT_WORDS, StatKind, lstatMany } from "../base/native.js";
+import { STAT_WORDS, StatKind, lstatMany, lstatManyAsync } from "../base/native.js";
 import type { ResolvedConfig } from "./config.js";
 
 // A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
@@ -406,8 +406,19 @@ export function walkForConfig(config: ResolvedConfig, previous?: WalkCache | nul
   return listing.finish(lstatMany(listing.kept, listing.base));
 }
 
+/**
+ * walkForConfig with `meanwhile` run while the walk's files are stat'ed off the main thread (an
+ * index run and a status read the index's stamps then): both answers.
+ */
+export async function walkForConfigWhile<T>(config: ResolvedConfig, previous: WalkCache | null, meanwhile: () => T): Promise<{ walk: WalkResult; during: T }> {
+  const listing = listForConfig(config, previous);
+  const stats = lstatManyAsync(listing.kept, listing.base);
+  const during = meanwhile();
+  return { walk: listing.finish(await stats), during };
+}
+
 /** walkForConfig's listing, its files to be stat'ed by the caller (`WalkListing`). */
-export function listForConfig(config: ResolvedConfig, previous?: WalkCache | null): WalkListing {
+function listForConfig(config: ResolvedConfig, previous?: WalkCache | null): WalkListing {
   const key = JSON.stringify({ v: 1, root: config.project_root, ext: config.file_extensions, exclude: config.exclude_patterns, gitignore: config.respect_gitignore, skip: config.state_dir });
   return listProject({
     root: config.project_root,

@@ -120,9 +120,7 @@ export class ProseReader {
 
   /** Text passed over without asking (whole lines, or the rest of the line last read). */
   pass(text: string): void {
-    this.delimiters.forEach((d, k) => {
-      if (occurrences(text, d) % 2 === 1) this.inside[k] = !this.inside[k];
-    });
+    this.passDocStrings(text);
     // Only a closer (inside) or an opener (outside) can change the block state: most passed text has neither.
     if (this.block !== null && text.includes(this.inBlock ? this.block.close : this.block.docOpen)) for (const line of text.split("\n")) this.blockLine(line);
   }
@@ -131,10 +129,15 @@ export class ProseReader {
   read(line: string): boolean {
     if (this.all) return true;
     const prose = this.delimiters.some((d, k) => this.inside[k] || occurrences(line, d) % 2 === 1);
-    this.delimiters.forEach((d, k) => {
-      if (occurrences(line, d) % 2 === 1) this.inside[k] = !this.inside[k];
-    });
+    this.passDocStrings(line);
     return this.blockLine(line) || prose;
+  }
+
+  /** Moves the doc-string states over text: an odd count of a delimiter opens or closes it. */
+  private passDocStrings(text: string): void {
+    this.delimiters.forEach((d, k) => {
+      if (occurrences(text, d) % 2 === 1) this.inside[k] = !this.inside[k];
+    });
   }
 
   /** Moves the doc-comment state over one line; true when the line is all comment (what follows a close is blank). */

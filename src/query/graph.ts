@@ -410,40 +410,7 @@ function mentionLines(db: Db, source: SourceLines, tails: readonly string[], doc
     }
     const shells = unworded.length === 0 ? [] : (prepared(db, "SELECT id FROM chunks WHERE id IN (SELECT value FROM json_each(?)) AND chunk_type = 'class_shell'").pluck().all(JSON.stringify(unworded)) as number[]);
     const found = shells.length === 0 ? withWord : [...withWord, ...shells].sort((a, b) => a - b);
-    let kept = found;
-    if (found.length > budget.maxChunks) {
-      // By tier, then id: the tiers' chunks read by file (an index range each) while the tiers
-      // hold fewer files than half the chunks found, else each chunk's file read by id.
-      const tiers = budget.tiers();
-      const tierOf = new Map<number, number>();
-      tiers.forEach((files, tier) => files.forEach((f) => tierOf.has(f) || tierOf.set(f, tier)));
-      const rank = new Map<number, number>();
-      if (tierOf.size < found.length / 2) {
-        // The tier files' chunks by the file index (not 40,000 row lookups), kept when found: a
-        // binary search of the sorted ids, not a set of them built by SQLite per tier.
-        const isFound = (id: number): boolean => {
-          let lo = 0;
-          for (let hi = found.length - 1; lo < hi; ) {
-            const mid = (lo + hi) >> 1;
-            if (found[mid]! < id) lo = mid + 1;
-            else hi = mid;
-          }
-          return found[lo] === id;
-        };
-        tiers.forEach((files, tier) => {
-          const ids = prepared(db, "SELECT id FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(files)) as number[];
-          for (const id of ids) if (!rank.has(id) && isFound(id)) rank.set(id, tier);
-        });
-      } else {
-        for (const [id, fileId] of prepared(db, "SELECT id, file_id FROM chunks WHERE id IN (SELECT value FROM json_each(?))").raw().all(JSON.stringify(found)) as Array<[number, number]>) {
-          const tier = tierOf.get(fileId);
-          if (tier !== undefined) rank.set(id, tier);
-        }
-      }
-      const buckets: number[][] = Array.from({ length: tiers.length + 1 }, () => []);
-      for (const id of found) buckets[rank.get(id) ?? tiers.length]!.push(id);
-      kept = buckets.flat().slice(0, budget.maxChunks);
-    }
+    const kept = found.length > budget.maxChunks ? keptByTier(db, found, budget) : found;
     budget.unexamined = found.length - kept.length;
     chunks = prepared(db, `${CHUNK_ROWS} WHERE c.id IN (SELECT value FROM json_each(?)) ORDER BY f.path, c.start_line, c.id`).all(JSON.stringify(kept)) as ChunkRow[];
   }
@@ -466,6 +433,33 @@ function mentionLines(db: Db, source: SourceLines, tails: readonly string[], doc
     for (const c of byText) if (!found.has(c.id)) scan(c, (text) => isCommentLine(text.trim(), c.path));
   }
   return candidates;
+}
+
+/**
+ * The `budget.maxChunks` of `found` (chunk ids, ascending) to read: by tier, then id. The tiers'
+ * chunks are read by file (an index range each) while the tiers hold fewer files than half the
+ * chunks found, else each found chunk's file is read by id.
+ */
+function keptByTier(db: Db, found: readonly number[], budget: ScanBudget): number[] {
+  const tiers = budget.tiers();
+  const tierOf = new Map<number, number>();
+  tiers.forEach((files, tier) => files.forEach((f) => tierOf.has(f) || tierOf.set(f, tier)));
+  const rank = new Map<number, number>();
+  if (tierOf.size < found.length / 2) {
+    const isFound = new Set(found);
+    tiers.forEach((files, tier) => {
+      const ids = prepared(db, "SELECT id FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(files)) as number[];
+      for (const id of ids) if (!rank.has(id) && isFound.has(id)) rank.set(id, tier);
+    });
+  } else {
+    for (const [id, fileId] of prepared(db, "SELECT id, file_id FROM chunks WHERE id IN (SELECT value FROM json_each(?))").raw().all(JSON.stringify(found)) as Array<[number, number]>) {
+      const tier = tierOf.get(fileId);
+      if (tier !== undefined) rank.set(id, tier);
+    }
+  }
+  const buckets: number[][] = Array.from({ length: tiers.length + 1 }, () => []);
+  for (const id of found) buckets[rank.get(id) ?? tiers.length]!.push(id);
+  return buckets.flat().slice(0, budget.maxChunks);
 }
 
 /**

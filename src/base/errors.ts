@@ -36,6 +36,7 @@ export const ERROR_CODES = {
   VERIFY_TIMEOUT: "A check hit --timeout without a verdict; the edit was kept. Raise --timeout or narrow the tests (--test-filter); do not treat it as a failure.",
   VERIFY_NO_CHECKS: "No check ran, so nothing was verified: name a --formatter, --linter, --typecheck or --test-runner, or pass --auto-detect.",
   ROLLBACK_INCOMPLETE: "The rollback itself failed: stop, restore the files listed in unrevertedFiles (hashpilot undo, or by hand) before retrying anything.",
+  SERVER_LOST: "The running `mast serve` closed the connection before it answered (it stopped or crashed), so the call may or may not have run: check its effect (re-read the files an edit named), then run the command again; --no-server answers in the command's own process.",
   SNAPSHOT_INVALID: "hashpilot's snapshot store holds a manifest or blob that fails validation; it is never trusted. Inspect or delete it under $HASHPILOT_HOME/snapshots.",
 } as const;
 

@@ -58,6 +58,7 @@ const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 4 | 5>> = {
   READ_FAILED: 5,
   WRITE_FAILED: 5,
   SNAPSHOT_INVALID: 5,
+  SERVER_LOST: 5,
   // The edit applied but its verification failed, timed out or never ran (contract: all exit 4).
   VERIFY_FAILED: 4,
   VERIFY_TIMEOUT: 4,

@@ -5,14 +5,14 @@ import { createRequire } from "node:module";
 import type * as Commander from "commander";
 import { existsSync, realpathSync } from "node:fs";
 import { join, resolve as resolvePath } from "node:path";
-import { MastError, errorMessage, isMastError } from "../base/errors.js";
+import { ERROR_CODES, MastError, errorMessage, isMastError } from "../base/errors.js";
 import { VERSION } from "../base/version.js";
 import { findProjectRoot, parseList, resolveConfig, resolveProjectRoot, type ConfigOverrides, type ResolvedConfig } from "../index/config.js";
 import type { IndexReport } from "../index/run.js";
 import { CLI_LOCK_POLICY, withStructureLock } from "../index/lock.js";
 import { ensureStateDir, guardSchema, isNeverIndexed, persistConfig, statePaths } from "../index/state.js";
 import { indexStatus } from "../index/status.js";
-import { TOOLSETS, type ToolDefinition, type Toolset } from "../tools/define.js";
+import { TOOLSETS, type Toolset } from "../tools/define.js";
 import { progressReporter } from "./progress.js";
 
 // A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
@@ -142,12 +142,19 @@ async function statusCommand(config: ResolvedConfig, json: boolean | undefined):
   });
 }
 
-/** The tool list for `mast query`'s help; the registry (zod, every tool) loads only for commands that use it. */
-async function loadTools(argv: string[]): Promise<readonly ToolDefinition[]> {
-  return argv[2] === "query" ? (await import("../tools/registry.js")).TOOLS : [];
+/** A tool as `mast query`'s help names it. */
+interface NamedTool {
+  readonly name: string;
+  readonly title: string;
 }
 
-function buildProgram(tools: readonly ToolDefinition[]): Command {
+/** The tools `mast query` takes, from the build's listing (mcp/listing.ts): the registry (zod, every tool) loads only for a call answered in this process. */
+async function loadTools(argv: string[]): Promise<readonly NamedTool[]> {
+  if (argv[2] !== "query") return [];
+  return (await (await import("../mcp/listing.js")).toolListings()).map((t) => ({ name: t.full.name, title: t.full.annotations?.title ?? "" }));
+}
+
+function buildProgram(tools: readonly NamedTool[]): Command {
   const program = new Command("mast")
     .description("Code intelligence for coding agents: index a project, then answer with chunks instead of files.")
     .version(VERSION)
@@ -229,7 +236,8 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     .option("--idle-timeout <seconds>", "with --http: close a session after this long with no request or stream open (fractions allowed, for tests)", "1800")
     .option("--max-sessions <n>", "with --http: sessions open at once; a new one closes the longest idle, or is refused with 503 when none is idle", "256")
     .option("--schemas <form>", "how tools/list gives the tools: compact (what a model needs: no output schemas, pipeline settings left out) or full (every input and output schema whole, for clients that validate answers)", "compact")
-    .action(async (path: string | undefined, opts: CommonOptions & { startupReindex: boolean; toolsets: string; checker?: boolean; watch?: boolean; http?: boolean; port: string; host: string; idleTimeout: string; maxSessions: string; structuralRoot?: string; schemas: string }) => {
+    .option("--no-socket", "do not answer `mast query` of this project on the state dir's socket (serve.sock)")
+    .action(async (path: string | undefined, opts: CommonOptions & { socket: boolean; startupReindex: boolean; toolsets: string; checker?: boolean; watch?: boolean; http?: boolean; port: string; host: string; idleTimeout: string; maxSessions: string; structuralRoot?: string; schemas: string }) => {
       if (opts.schemas !== "compact" && opts.schemas !== "full") {
         throw new MastError("INVALID_ARGUMENT", `--schemas takes compact or full, not ${JSON.stringify(opts.schemas)}`, { hint: "e.g. --schemas full", usage: true });
       }
@@ -256,6 +264,7 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
         toolsets: toolsets as Toolset[],
         watch: opts.watch === true,
         schemas: opts.schemas,
+        localSocket: opts.socket,
         ...(opts.structuralRoot ? { structuralRoot: resolvePath(opts.structuralRoot) } : {}),
         ...(opts.http ? { http: { host: opts.host, port, idleMs: idleSeconds * 1000, maxSessions, ...(token ? { token } : {}) } } : {}),
       });
@@ -429,11 +438,11 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
     .description("call any tool by its MCP name with a JSON argument object, exactly as an MCP client would")
     .addOption(stateDirOption())
     .option("--json", "print the exact single-line response text (default: pretty-printed)")
+    .option("--no-server", "answer in this process even when a `mast serve` of the project is running (by default it answers, from its open index)")
     .addHelpText("after", `\nTools:\n${tools.map((t) => `  ${t.name.padEnd(24)}${t.title}`).join("\n")}\n\nExample:\n  mast query mast_search '{"query":"validate","limit":5}' .`)
-    .action(async (toolName: string, json: string | undefined, path: string | undefined, opts: CommonOptions) => {
-      const { runTool, findTool } = await import("../tools/registry.js");
-      const { createToolContext } = await import("../tools/context.js");
-      findTool(toolName);
+    .action(async (toolName: string, json: string | undefined, path: string | undefined, opts: CommonOptions & { server: boolean }) => {
+      // An unknown tool is named as the registry names it (with the closest names).
+      if (!tools.some((t) => t.name === toolName)) (await import("../tools/registry.js")).findTool(toolName);
       let args: unknown;
       try {
         args = JSON.parse(json ?? "{}");
@@ -444,6 +453,24 @@ function buildProgram(tools: readonly ToolDefinition[]): Command {
       if (!existsSync(statePaths(config.state_dir).graphDb)) {
         throw new MastError("NOT_INDEXED", `no index found at ${config.state_dir}; run \`mast init\` / \`mast index\` first`);
       }
+      // A `mast serve` of this project answers from its open index (mcp/local.ts); else this process does.
+      if (opts.server) {
+        const { askRunningServer } = await import("../mcp/local.js");
+        const reply = await askRunningServer({ root: config.project_root, stateDir: config.state_dir, version: VERSION }, { tool: toolName, arguments: args });
+        if (reply !== null) {
+          if (process.env.MAST_DEBUG) process.stderr.write("mast: answered by the running mast serve\n");
+          if ("text" in reply) {
+            process.stdout.write(`${opts.json ? reply.text : JSON.stringify(JSON.parse(reply.text), null, 2)}\n`);
+            return;
+          }
+          process.stdout.write(`${opts.json ? JSON.stringify(reply.failure) : JSON.stringify(reply.failure, null, 2)}\n`);
+          const { error } = reply.failure;
+          if (error.code === "INTERNAL") throw new Error(error.message);
+          throw new MastError(error.code, error.message, { hint: error.recovery ?? ERROR_CODES[error.code], usage: reply.usage, ...(error.details ? { details: error.details } : {}) });
+        }
+      }
+      const { runTool } = await import("../tools/registry.js");
+      const { createToolContext } = await import("../tools/context.js");
       // The call is recorded in metrics.db as `mast serve` records its calls (session "mast-query", counted by estimate), after the answer is printed.
       const { EstimatedRecorder } = await import("../tools/telemetry.js");
       const recorder = config.telemetry ? new EstimatedRecorder(config.state_dir, config.project_root, (line) => process.stderr.write(`mast: ${line}\n`)) : undefined;

@@ -1,7 +1,8 @@
 // `mast serve`: the MCP server (spec §7.4) over stdio (stdio.ts) or streamable HTTP (http.ts). Its
 // startup ladder bootstraps the state dir (copying a seed index when one exists), guards the
 // schema, opens the transport answering tools/list from the build's listing (listing.ts), loads
-// the tools after the first listing (or at the first call), and reindexes in the background.
+// the tools after the first listing (or at the first call), reindexes in the background, and
+// answers `mast query` of its project on the state dir's socket (local.ts).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { cpSync, existsSync, readdirSync } from "node:fs";
@@ -17,7 +18,8 @@ import { DEFAULT_TOOLSETS, type Toolset } from "../tools/define.js";
 // The HTTP transport (and the SDK's, with what it loads: undici, http2) loads only for --http: 40 ms of every stdio start.
 import type { HttpOptions } from "./http.js";
 import type { ListingForm } from "../tools/registry.js";
-import { offeredListing } from "./listing.js";
+import { offeredListing, toolListings } from "./listing.js";
+import { listenLocal, type LocalReply, type LocalRequest } from "./local.js";
 import { LimitedStdioTransport } from "./stdio.js";
 
 export const DEFAULT_SEED_DIR = "/opt/mast-seed";
@@ -41,6 +43,8 @@ export interface ServeOptions {
   readonly structuralRoot?: string;
   /** How tools/list gives the tools (default compact: no output schemas, unlisted keys left out). */
   readonly schemas?: ListingForm;
+  /** Answer `mast query` of this project on the state dir's socket (local.ts; default true). */
+  readonly localSocket?: boolean;
 }
 
 /** Step 1: a missing or empty state dir is filled from the seed index when one exists. */
@@ -175,6 +179,19 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
     stopTransport = () => server.close().catch(() => undefined);
   }
   options.log(`mast serve: ready (${offered.length} tools) for ${config.project_root}`);
+  // `mast query` of this project answered here (local.ts): the tools offered, except the structural
+  // ones when they read another state root than the CLI's would.
+  const localTools = options.structuralRoot === undefined ? offered : (await toolListings()).filter((t) => t.toolset !== "structural" && toolsets.includes(t.toolset)).map((t) => t.compact.name);
+  const answerLocal = async ({ tool, arguments: args }: LocalRequest): Promise<LocalReply> => {
+    if (!localTools.includes(tool)) return { unavailable: `this server does not offer ${tool}` };
+    try {
+      const { registry, ctx } = await tools();
+      return { text: (await registry.runTool(ctx, tool, args)).text };
+    } catch (err) {
+      return { failure: failureOf(err), usage: isMastError(err) && err.usage };
+    }
+  };
+  const local = options.localSocket === false ? null : await listenLocal({ root: config.project_root, stateDir: config.state_dir, version: options.version }, answerLocal, options.log);
   // Not awaited: a client's mast_reindex holding the lock must not hold back the startup reindex or a signal.
   const persisted = persistServeConfig(config, options.log);
 
@@ -199,6 +216,7 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
   await closed;
   await persisted;
   await watch?.close();
+  await local?.close();
   await stopTransport();
   // Assigned by a handler, so not narrowed to null here.
   const opened = loaded as Promise<Tools> | null;

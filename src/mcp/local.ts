@@ -1,0 +1,235 @@
+// The running server's local socket: `mast query` asks a `mast serve` of the same project and
+// state dir instead of loading the tools and opening the index itself (its caches are warm: one
+// call costs the CLI's start and the answer, not a cold index). The server listens on
+// `<state dir>/serve.sock` (mode 0600) and writes a random token to `serve.token` (0600); a client
+// sends the token, so only a user who can read the state dir is answered. One request per
+// connection, one JSON line each way:
+//   → {"v":1,"version","token","root","state_dir","tool","arguments"}
+//   ← {"text"} (the tool's answer, as an MCP client gets it) | {"failure","usage"} | {"unavailable"}
+// "unavailable" (another version, project or state dir, a tool the server does not offer, a wrong
+// token) sends the CLI to answer in-process, as it does when no server listens. POSIX only (a
+// Windows pipe's default ACL is not the user's alone); a socket path past the system's limit is
+// not used. Two servers on one state dir: the first keeps the socket, the second serves without it.
+import { randomBytes } from "node:crypto";
+import { chmodSync, closeSync, lstatSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { connect, createServer, type Server, type Socket } from "node:net";
+import { join } from "node:path";
+import { MastError, errorMessage } from "../base/errors.js";
+import type { ToolFailure } from "../tools/envelope.js";
+
+export const SOCKET_FILE = "serve.sock";
+export const TOKEN_FILE = "serve.token";
+const PROTOCOL = 1;
+/** A request line past this is refused (a query's arguments are small; edits carry file text). */
+const MAX_LINE_BYTES = 8 * 1024 * 1024;
+/** sun_path is 108 bytes on Linux, 104 on macOS (with its NUL). */
+const MAX_SOCKET_PATH = process.platform === "linux" ? 107 : 103;
+/** A connection to a socket no server holds fails at once; one that does not answer its connect in this long is not used. */
+const CONNECT_TIMEOUT_MS = 1_000;
+
+export interface LocalRequest {
+  readonly tool: string;
+  readonly arguments: unknown;
+}
+
+/** What the server answers: the answer's text, or the failure an MCP client gets, or "ask elsewhere". */
+export type LocalReply = { readonly text: string } | { readonly failure: ToolFailure; readonly usage: boolean } | { readonly unavailable: string };
+
+export interface LocalEndpoint {
+  readonly root: string;
+  readonly stateDir: string;
+  readonly version: string;
+}
+
+/** The socket's path, or null where no socket is used (Windows, a state dir path too long). */
+export function socketPath(stateDir: string): string | null {
+  if (process.platform === "win32") return null;
+  const path = join(stateDir, SOCKET_FILE);
+  return Buffer.byteLength(path) <= MAX_SOCKET_PATH ? path : null;
+}
+
+/** Reads one newline-ended line (at most MAX_LINE_BYTES) from a socket. */
+function readLine(socket: Socket): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    const done = (err: Error | null, line?: string) => {
+      socket.off("data", onData).off("end", onEnd).off("error", onError);
+      if (err) reject(err);
+      else resolve(line!);
+    };
+    const onData = (chunk: Buffer) => {
+      const nl = chunk.indexOf(10);
+      parts.push(nl === -1 ? chunk : chunk.subarray(0, nl));
+      size += nl === -1 ? chunk.length : nl;
+      if (size > MAX_LINE_BYTES) done(new Error(`a line over ${MAX_LINE_BYTES} bytes`));
+      else if (nl !== -1) done(null, Buffer.concat(parts).toString("utf8"));
+    };
+    const onEnd = () => done(new Error("the connection closed before a whole line"));
+    const onError = (err: Error) => done(err);
+    socket.on("data", onData).on("end", onEnd).on("error", onError);
+  });
+}
+
+/** True when `path` is a socket (not a symlink) owned by this user. */
+function ownSocket(path: string): boolean {
+  try {
+    const st = lstatSync(path);
+    return st.isSocket() && (process.getuid === undefined || st.uid === process.getuid());
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a server answers connections on `path` now. */
+function answering(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/** The inode of `path`, or null. */
+function inodeOf(path: string): number | null {
+  try {
+    return lstatSync(path).ino;
+  } catch {
+    return null;
+  }
+}
+
+/** Removes `path` if it is still the file with inode `ino` (never another server's). */
+function unlinkIfSame(path: string, ino: number | null): void {
+  if (ino !== null && inodeOf(path) === ino) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
+export interface LocalListener {
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on the state dir's socket for `mast query` calls, answered by `answer`; null when no
+ * socket is used (see `socketPath`) or another live server holds it. Never throws: a socket that
+ * cannot be made is logged and the server serves without it.
+ */
+export async function listenLocal(endpoint: LocalEndpoint, answer: (request: LocalRequest) => Promise<LocalReply>, log: (line: string) => void): Promise<LocalListener | null> {
+  const path = socketPath(endpoint.stateDir);
+  if (path === null) return null;
+  const tokenPath = join(endpoint.stateDir, TOKEN_FILE);
+  try {
+    if (inodeOf(path) !== null) {
+      if (await answering(path)) return null; // another server of this state dir answers
+      unlinkSync(path); // a killed server's socket (or whatever else took its name)
+    }
+    const token = randomBytes(32).toString("hex");
+    const server: Server = createServer((socket) => void serveConnection(socket, endpoint, token, answer, log));
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(path, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    chmodSync(path, 0o600);
+    const socketIno = inodeOf(path);
+    // The token file is made anew (never written through whatever had its name) and readable by this user only.
+    try {
+      unlinkSync(tokenPath);
+    } catch {
+      // None yet.
+    }
+    const fd = openSync(tokenPath, "wx", 0o600);
+    try {
+      writeSync(fd, token);
+    } finally {
+      closeSync(fd);
+    }
+    const tokenIno = inodeOf(tokenPath);
+    server.on("error", (err) => log(`mast serve: local socket: ${errorMessage(err)}`));
+    return {
+      close: () =>
+        new Promise<void>((resolve) => {
+          unlinkIfSame(tokenPath, tokenIno);
+          unlinkIfSame(path, socketIno);
+          server.close(() => resolve());
+        }),
+    };
+  } catch (err) {
+    log(`mast serve: no local socket for \`mast query\` (${errorMessage(err)}); it answers in its own process`);
+    return null;
+  }
+}
+
+async function serveConnection(socket: Socket, endpoint: LocalEndpoint, token: string, answer: (request: LocalRequest) => Promise<LocalReply>, log: (line: string) => void): Promise<void> {
+  socket.on("error", () => undefined);
+  let reply: LocalReply;
+  try {
+    const request = JSON.parse(await readLine(socket)) as Record<string, unknown>;
+    if (request.v !== PROTOCOL || request.version !== endpoint.version) reply = { unavailable: `the server runs mast ${endpoint.version}` };
+    else if (request.token !== token) reply = { unavailable: "wrong token" };
+    else if (request.root !== endpoint.root || request.state_dir !== endpoint.stateDir) reply = { unavailable: `the server serves ${endpoint.root} (${endpoint.stateDir})` };
+    else if (typeof request.tool !== "string") reply = { unavailable: "no tool named" };
+    else reply = await answer({ tool: request.tool, arguments: request.arguments ?? {} });
+  } catch (err) {
+    log(`mast serve: local socket: a request not read: ${errorMessage(err)}`);
+    socket.destroy();
+    return;
+  }
+  socket.end(`${JSON.stringify(reply)}\n`);
+}
+
+/**
+ * Asks the server running on `endpoint`'s state dir to run one tool. Null when none can be asked
+ * (no socket, not this user's, refused, another version, root or state dir, a tool it does not
+ * offer): the caller answers in-process. A server that took the request and then closed without
+ * a reply throws (the call may have run).
+ */
+export async function askRunningServer(endpoint: LocalEndpoint, request: LocalRequest): Promise<Exclude<LocalReply, { unavailable: string }> | null> {
+  const path = socketPath(endpoint.stateDir);
+  if (path === null || !ownSocket(path)) return null;
+  let token: string;
+  try {
+    token = readFileSync(join(endpoint.stateDir, TOKEN_FILE), "utf8").trim();
+  } catch {
+    return null;
+  }
+  const socket = await new Promise<Socket | null>((resolve) => {
+    const s = connect(path);
+    const timer = setTimeout(() => {
+      s.destroy();
+      resolve(null);
+    }, CONNECT_TIMEOUT_MS);
+    s.once("connect", () => {
+      clearTimeout(timer);
+      resolve(s);
+    });
+    s.once("error", () => {
+      clearTimeout(timer);
+      resolve(null);
+    });
+  });
+  if (socket === null) return null;
+  try {
+    socket.write(`${JSON.stringify({ v: PROTOCOL, version: endpoint.version, token, root: endpoint.root, state_dir: endpoint.stateDir, tool: request.tool, arguments: request.arguments })}\n`);
+    let line: string;
+    try {
+      line = await readLine(socket);
+    } catch (err) {
+      throw new MastError("SERVER_LOST", `the running mast serve (${path}) took the call and closed without an answer: ${errorMessage(err)}`, { cause: err });
+    }
+    const reply = JSON.parse(line) as LocalReply;
+    return "unavailable" in reply ? null : reply;
+  } finally {
+    socket.destroy();
+  }
+}

@@ -9,11 +9,14 @@ import { ERROR_CODES, MastError, errorMessage, isMastError } from "../base/error
 import { VERSION } from "../base/version.js";
 import { findProjectRoot, parseList, resolveConfig, resolveProjectRoot, type ConfigOverrides, type ResolvedConfig } from "../index/config.js";
 import type { IndexReport } from "../index/run.js";
-import { CLI_LOCK_POLICY, withStructureLock } from "../index/lock.js";
-import { ensureStateDir, guardSchema, isNeverIndexed, persistConfig, statePaths } from "../index/state.js";
-import { indexStatus } from "../index/status.js";
+import type { StatePaths } from "../index/state.js";
 import { TOOLSETS, type Toolset } from "../tools/define.js";
 import { progressReporter } from "./progress.js";
+
+// The state files' helpers (and through them the store and SQLite) load only for the commands that
+// use them: a `mast query` a running server answers needs none of them.
+const state = (): Promise<typeof import("../index/state.js")> => import("../index/state.js");
+const statePathsOf = async (config: ResolvedConfig): Promise<StatePaths> => (await state()).statePaths(config.state_dir);
 
 // A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
 // for export names (~25 ms of every CLI start for `ignore` alone).
@@ -113,7 +116,7 @@ function ago(iso: string): string {
 }
 
 async function statusCommand(config: ResolvedConfig, json: boolean | undefined): Promise<void> {
-  const status = await indexStatus(config);
+  const status = await (await import("../index/status.js")).indexStatus(config);
   const { changed, unindexed, vanished } = status.stale_breakdown;
   print(json, status, () => {
     const rows: Array<[string, string]> = [
@@ -182,6 +185,8 @@ function buildProgram(tools: readonly NamedTool[]): Command {
         exclude: opts.exclude === undefined ? undefined : parseList(opts.exclude),
       }, false);
       if (!opts.index) {
+        const { ensureStateDir, guardSchema, isNeverIndexed, persistConfig } = await state();
+        const { CLI_LOCK_POLICY, withStructureLock } = await import("../index/lock.js");
         const paths = ensureStateDir(config);
         // The schema guard may wipe graph.db and the manifest: a coarse write, so it runs under structure.lock (§7.6).
         await withStructureLock(paths.lock, "mast init --no-index", CLI_LOCK_POLICY, async () => {
@@ -303,7 +308,7 @@ function buildProgram(tools: readonly NamedTool[]): Command {
       const config = loadConfig(path, { stateDir: opts.stateDir });
       const keep = opts.keepDays === undefined ? undefined : m.parseKeepDays(opts.keepDays);
       if (opts.locks) {
-        const report = m.lockReport(statePaths(config.state_dir).lockMetrics);
+        const report = m.lockReport((await statePathsOf(config)).lockMetrics);
         print(opts.json, report, () => m.renderLocks(report));
         return;
       }
@@ -338,7 +343,7 @@ function buildProgram(tools: readonly NamedTool[]): Command {
       const { callTool } = await import("../tools/registry.js");
       const { createToolContext } = await import("../tools/context.js");
       const config = loadConfig(path, { stateDir: opts.stateDir });
-      if (!existsSync(statePaths(config.state_dir).graphDb)) {
+      if (!existsSync((await statePathsOf(config)).graphDb)) {
         throw new MastError("NOT_INDEXED", `no index found at ${config.state_dir}; run \`mast init\` / \`mast index\` first`);
       }
       const { renderSvg } = await import("./graph.js");
@@ -450,9 +455,6 @@ function buildProgram(tools: readonly NamedTool[]): Command {
         throw new MastError("INVALID_ARGUMENT", `the tool arguments are not valid JSON: ${errorMessage(err)}`, { hint: `Pass one JSON object, e.g. '{"query":"validate"}'.`, usage: true });
       }
       const config = loadConfig(path, { stateDir: opts.stateDir });
-      if (!existsSync(statePaths(config.state_dir).graphDb)) {
-        throw new MastError("NOT_INDEXED", `no index found at ${config.state_dir}; run \`mast init\` / \`mast index\` first`);
-      }
       // A `mast serve` of this project answers from its open index (mcp/local.ts); else this process does.
       if (opts.server) {
         const { askRunningServer } = await import("../mcp/local.js");
@@ -468,6 +470,9 @@ function buildProgram(tools: readonly NamedTool[]): Command {
           if (error.code === "INTERNAL") throw new Error(error.message);
           throw new MastError(error.code, error.message, { hint: error.recovery ?? ERROR_CODES[error.code], usage: reply.usage, ...(error.details ? { details: error.details } : {}) });
         }
+      }
+      if (!existsSync((await statePathsOf(config)).graphDb)) {
+        throw new MastError("NOT_INDEXED", `no index found at ${config.state_dir}; run \`mast init\` / \`mast index\` first`);
       }
       const { runTool } = await import("../tools/registry.js");
       const { createToolContext } = await import("../tools/context.js");

@@ -362,12 +362,15 @@ describe("mast_search at scale: names behind `_`, common words, bounded suggesti
     }
   });
 
-  it("leaves a word most chunks hold out of a query with rarer words, and keeps all when none is rarer", () => {
+  it("leaves a word most chunks hold out of a query with rarer words, and keeps all when none is rarer (each common as itself matched as itself)", () => {
     const texts = (query: string, cut: number) => withoutCommonWords(store.db, ftsClauses(query)!, false, cut).map((c) => c.text);
     // `value` begins words in seven chunks, `parse` in one: with a cut of 3 chunks `value` goes, with 50 it stays.
     expect(texts("parse value", 3)).toEqual(['"parse"*']);
     expect(texts("parse value", 50)).toEqual(['"parse"*', '"value"*']);
-    expect(texts("value test", 3)).toEqual(['"value"*', '"test"*']);
+    // Both common, and each is in six chunks as itself: their longer forms are left out.
+    expect(texts("value test", 3)).toEqual(['"value"', '"test"']);
+    // `pars` is common only through the words it begins (no chunk has `pars` itself): it stays a prefix.
+    expect(texts("value pars", 0)).toEqual(['"value"', '"pars"*']);
     // A phrase or a compound term is never judged common: with a cut of one chunk it is all that is left.
     expect(texts("parse make_value", 1)).toEqual(['("make_value"* OR parts : ("make" + "value"*))']);
   });

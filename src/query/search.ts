@@ -271,6 +271,11 @@ function bm25Ranking(db: Db, query: string, scopeIds: number[] | null, pool: num
   const rank = (expression: string): Array<{ id: number; score: number }> => {
     // Snippets are made later, for the returned chunks only: snippet() on every match costs 3x the ranking.
     if (scopeIds === null && !sourceOnly) return ftsBest(db, "chunk_words", "bm25(chunk_words)", expression, pool);
+    if (scopeIds === null) {
+      // The source's best are FTS5's best that are source, when its SOURCE_DEPTH-deep list holds enough of them.
+      const best = ftsBest(db, "chunk_words", "bm25(chunk_words)", expression, pool, true);
+      if (best.length >= pool) return best;
+    }
     return prepared(
       db,
       `SELECT c.id AS id, bm25(chunk_words) AS score
@@ -311,13 +316,21 @@ const TIE_MARGIN = 64;
  * every match (on a 300 MB tree a three-word query matches 80,000 chunks), then the cut. Unscoped
  * queries only: a scope filters on the chunk row.
  */
-function ftsBest(db: Db, table: "chunk_words" | "identifier_fts", rank: string, expression: string, pool: number): Array<{ id: number; score: number }> {
+function ftsBest(db: Db, table: "chunk_words" | "identifier_fts", rank: string, expression: string, pool: number, sourceOnly = false): Array<{ id: number; score: number }> {
   return prepared(
     db,
     `SELECT m.id AS id, m.score AS score FROM (SELECT rowid AS id, ${rank} AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY score ASC LIMIT ?) m
-     JOIN chunks c ON c.id = m.id ORDER BY m.score ASC, c.chunk_key ASC LIMIT ?`,
-  ).all(expression, pool + TIE_MARGIN, pool) as Array<{ id: number; score: number }>;
+     JOIN chunks c ON c.id = m.id${sourceOnly ? " JOIN files f ON f.id = c.file_id WHERE f.is_test = 0 AND c.chunk_type != 'doc'" : ""} ORDER BY m.score ASC, c.chunk_key ASC LIMIT ?`,
+  ).all(expression, (pool + TIE_MARGIN) * (sourceOnly ? SOURCE_DEPTH : 1), pool) as Array<{ id: number; score: number }>;
 }
+
+/**
+ * How much deeper than the pool ftsBest reads FTS5's best for the source's own list (`sourceOnly`):
+ * that list is asked for when fewer than a page of the pool is source, and the source chunks among
+ * FTS5's best (ranked with every match scored, without a chunk and a file row read per match) are
+ * the source's best when there are a pool of them; else every match is joined and ranked.
+ */
+const SOURCE_DEPTH = 16;
 
 interface DeclexRank {
   /** 0: the whole name, same case; 1: the whole name, other case; 2: the last `.`-segment only. */

@@ -735,16 +735,16 @@ function pathTermRanking(db: Db, query: string, scopeIds: number[] | null, limit
   if (words.size === 0) return [];
   const inScope = scopeIds === null ? null : new Set(scopeIds);
   const filesNaming = prepared(db, "SELECT rowid FROM path_words WHERE path_words MATCH ?").pluck();
-  const wordsOf = new Map<number, Set<string>>();
-  const df = new Map<string, number>();
+  const n = scopeIds?.length ?? (derivedOnce(db, "file count", () => prepared(db, "SELECT count(*) FROM files").pluck().get() as number));
+  // Each file's score summed word by word, in the query's order (a word every path has: 30,000 files at 1 GB).
+  const scores = new Map<number, number>();
   for (const w of words) {
     const holding = (filesNaming.all(`"${w.replace(/"/g, '""')}"`) as number[]).filter((id) => inScope === null || inScope.has(id));
-    if (holding.length > 0) df.set(w, holding.length);
-    for (const id of holding) (wordsOf.get(id) ?? wordsOf.set(id, new Set()).get(id)!).add(w);
+    const weight = Math.log(n / holding.length);
+    for (const id of holding) scores.set(id, (scores.get(id) ?? 0) + weight);
   }
-  const n = scopeIds?.length ?? (derivedOnce(db, "file count", () => prepared(db, "SELECT count(*) FROM files").pluck().get() as number));
-  return [...wordsOf]
-    .map(([id, own]) => ({ id, score: [...own].reduce((sum, w) => sum + Math.log(n / df.get(w)!), 0) }))
+  return [...scores]
+    .map(([id, score]) => ({ id, score }))
     .filter((f) => f.score > Math.log(2))
     .sort((a, b) => b.score - a.score || a.id - b.id)
     .slice(0, limit)

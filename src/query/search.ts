@@ -177,17 +177,21 @@ function wordChunks(db: Db, word: string, prefix: boolean, limit: number): numbe
     db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunk_words_vocab USING fts5vocab(main, chunk_words, row)");
     return new Map<string, number>();
   });
-  const key = `${prefix ? "*" : "="}${limit}:${word}`;
+  const exactKey = `=${limit}:${word}`;
+  let exact = cache.get(exactKey);
+  if (exact === undefined) {
+    exact = prepared(db, "SELECT count(*) FROM (SELECT 1 FROM chunk_words WHERE chunk_words MATCH ? LIMIT ?)").pluck().get(`"${word.replace(/"/g, '""')}"`, Math.floor(limit) + 1) as number;
+    cache.set(exactKey, exact);
+  }
+  if (!prefix || exact > limit) return exact;
+  const key = `*${limit}:${word}`;
   let n = cache.get(key);
   if (n === undefined) {
-    n = prepared(db, "SELECT count(*) FROM (SELECT 1 FROM chunk_words WHERE chunk_words MATCH ? LIMIT ?)").pluck().get(`"${word.replace(/"/g, '""')}"`, Math.floor(limit) + 1) as number;
-    if (prefix && n <= limit) {
-      // The first code point after every word beginning `word`: the prefix's range ends there.
-      n = 0;
-      for (const doc of prepared(db, "SELECT doc FROM temp.chunk_words_vocab WHERE term >= ? AND term < ?").pluck().iterate(word, `${word}\u{10FFFF}`) as IterableIterator<number>) {
-        n += doc;
-        if (n > limit) break;
-      }
+    // The first code point after every word beginning `word`: the prefix's range ends there.
+    n = 0;
+    for (const doc of prepared(db, "SELECT doc FROM temp.chunk_words_vocab WHERE term >= ? AND term < ?").pluck().iterate(word, `${word}\u{10FFFF}`) as IterableIterator<number>) {
+      n += doc;
+      if (n > limit) break;
     }
     cache.set(key, n);
   }
@@ -465,7 +469,10 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
       if ((bestOf.get(fileId)?.rrf ?? -1) < c.rrf) bestOf.set(fileId, c);
     }
     const words = new Set(proseWords(input.query));
-    for (const files of [byPath, typeNameRanking(db, input.query, scopeIds, pool)]) {
+    const voting = [byPath, typeNameRanking(db, input.query, scopeIds, pool)];
+    const named = chunksNaming(db, [...new Set(voting.flat().filter((fileId) => !bestOf.has(fileId)))], words);
+    const added: number[] = [];
+    for (const files of voting) {
       files.forEach((fileId, i) => {
         const vote = FILE_VOTE / (options.rrfK + i + 1);
         const best = bestOf.get(fileId);
@@ -473,14 +480,15 @@ export function searchChunks(db: Db, input: SearchInput, options: SearchOptions)
           best.rrf += vote;
           return;
         }
-        const id = chunkNaming(db, fileId, words);
-        if (id === null) return;
+        const id = named.get(fileId);
+        if (id === undefined) return;
         const c: Candidate = { id, bm25: null, snippet: null, rrf: vote, bestRank: i + 1 };
         candidates.set(id, c);
         bestOf.set(fileId, c);
-        for (const [loaded, row] of loadChunks(db, [id])) rows.set(loaded, row);
+        added.push(id);
       });
     }
+    for (const [loaded, row] of loadChunks(db, added)) rows.set(loaded, row);
   }
   const tierOf = new Map<number, number>();
   for (const c of candidates.values()) {
@@ -751,17 +759,18 @@ function pathTermRanking(db: Db, query: string, scopeIds: number[] | null, limit
     .map((f) => f.id);
 }
 
-/** The chunk of a file whose name holds most of the query's words (its first chunk when none does): a file's vote goes to its declaration the task names. */
-function chunkNaming(db: Db, fileId: number, words: ReadonlySet<string>): number | null {
-  const chunks = prepared(db, "SELECT id, symbol_name AS name FROM chunks WHERE file_id = ? ORDER BY start_line, part").all(fileId) as Array<{ id: number; name: string | null }>;
-  let best = chunks[0]?.id ?? null;
-  let most = 0;
-  for (const c of chunks) {
-    if (c.name === null) continue;
-    const hits = splitTerms(c.name).filter((w) => words.has(w)).length;
-    if (hits > most) [best, most] = [c.id, hits];
+/** By file: the chunk whose name holds most of the query's words (its first chunk when none does; a file without chunks is left out): a file's vote goes to its declaration the task names. */
+function chunksNaming(db: Db, fileIds: readonly number[], words: ReadonlySet<string>): Map<number, number> {
+  const best = new Map<number, { id: number; most: number }>();
+  const rows = prepared(db, "SELECT file_id, id, symbol_name FROM chunks WHERE file_id IN (SELECT value FROM json_each(?)) ORDER BY file_id, start_line, part").raw().all(JSON.stringify(fileIds)) as Array<[number, number, string | null]>;
+  for (const [fileId, id, name] of rows) {
+    let b = best.get(fileId);
+    if (b === undefined) best.set(fileId, (b = { id, most: 0 }));
+    if (name === null) continue;
+    const hits = splitTerms(name).filter((w) => words.has(w)).length;
+    if (hits > b.most) [b.id, b.most] = [id, hits];
   }
-  return best;
+  return new Map([...best].map(([fileId, b]) => [fileId, b.id]));
 }
 
 /** Candidates in rank order with each file's best first: later chunks of a file follow every other file's best. */

@@ -1,4 +1,6 @@
-// store/call-rows.ts: a file's call sites packed into one JSON text and read back as they were.
+// store/call-rows.ts: a file's call sites packed into one JSON text, deflated, and read back as
+// they were; a pack an older index stored as JSON text reads the same.
+import { inflateRawSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { packCalls, unpackCalls, type CallSiteRow } from "../../src/store/call-rows.js";
 
@@ -14,10 +16,18 @@ describe("packed call sites", () => {
   });
 
   it("writes each string once: the caller two sites share, and `bare` twice, are one entry each", () => {
-    expect(JSON.parse(packCalls(sites))).toEqual({
+    expect(JSON.parse(inflateRawSync(packCalls(sites)).toString("utf8"))).toEqual({
       strings: ["AuthService.login", "hash", "bare", "find", "typed", "UserRepo", "field_type", "AuthService"],
       sites: [3, 0, 1, 2, -1, -1, 0, 3, 0, 3, 4, 5, 6, 0, 9, -1, 7, 2, -1, -1, 1],
     });
     expect(unpackCalls(1, packCalls([]))).toEqual([]);
+  });
+
+  it("stores a third of the JSON's bytes for a file of many sites, and reads an older index's JSON text as it is", () => {
+    const many: CallSiteRow[] = Array.from({ length: 300 }, (_, i) => ({ ...sites[i % 3]!, line: 3 + i }));
+    const json = inflateRawSync(packCalls(many)).toString("utf8");
+    expect(packCalls(many).length).toBeLessThan(json.length / 3);
+    expect(unpackCalls(4, json)).toEqual(unpackCalls(4, packCalls(many)));
+    expect(unpackCalls(4, json)[299]).toEqual({ fileId: 4, ...sites[2]!, line: 302 });
   });
 });

@@ -5,8 +5,10 @@ import type Picomatch from "picomatch";
 import { MastError, errorMessage } from "./errors.js";
 
 // A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
-// for export names (~25 ms of every CLI start for `ignore` alone).
-const picomatch = createRequire(import.meta.url)("picomatch") as typeof Picomatch;
+// for export names (~25 ms of every CLI start for `ignore` alone); and at the first glob compiled,
+// not at import (~5 ms of every CLI start, a `mast query` a server answers included).
+let loaded: typeof Picomatch | null = null;
+const picomatch = (patterns: string[], options: Picomatch.PicomatchOptions) => (loaded ??= createRequire(import.meta.url)("picomatch") as typeof Picomatch)(patterns, options);
 
 /** The longest glob accepted. */
 export const MAX_GLOB_LENGTH = 1000;

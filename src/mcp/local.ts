@@ -26,6 +26,8 @@ const MAX_LINE_BYTES = 8 * 1024 * 1024;
 const MAX_SOCKET_PATH = process.platform === "linux" ? 107 : 103;
 /** A connection to a socket no server holds fails at once; one that does not answer its connect in this long is not used. */
 const CONNECT_TIMEOUT_MS = 1_000;
+/** A connection that has not sent its request line in this long is closed by the server. */
+const REQUEST_TIMEOUT_MS = 10_000;
 
 export interface LocalRequest {
   readonly tool: string;
@@ -132,7 +134,14 @@ export async function listenLocal(endpoint: LocalEndpoint, answer: (request: Loc
       unlinkSync(path); // a killed server's socket (or whatever else took its name)
     }
     const token = randomBytes(32).toString("hex");
-    const server: Server = createServer((socket) => void serveConnection(socket, endpoint, token, answer, log));
+    // Open connections, closed with the server (one that never sends its line must not hold its exit).
+    const open = new Set<Socket>();
+    const server: Server = createServer((socket) => {
+      open.add(socket);
+      socket.once("close", () => open.delete(socket));
+      socket.setTimeout(REQUEST_TIMEOUT_MS, () => socket.destroy());
+      void serveConnection(socket, endpoint, token, answer, log);
+    });
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(path, () => {
@@ -162,6 +171,7 @@ export async function listenLocal(endpoint: LocalEndpoint, answer: (request: Loc
           unlinkIfSame(tokenPath, tokenIno);
           unlinkIfSame(path, socketIno);
           server.close(() => resolve());
+          for (const socket of open) socket.destroy();
         }),
     };
   } catch (err) {
@@ -175,6 +185,8 @@ async function serveConnection(socket: Socket, endpoint: LocalEndpoint, token: s
   let reply: LocalReply;
   try {
     const request = JSON.parse(await readLine(socket)) as Record<string, unknown>;
+    // The call may take longer than a request line may.
+    socket.setTimeout(0);
     if (request.v !== PROTOCOL || request.version !== endpoint.version) reply = { unavailable: `the server runs mast ${endpoint.version}` };
     else if (request.token !== token) reply = { unavailable: "wrong token" };
     else if (request.root !== endpoint.root || request.state_dir !== endpoint.stateDir) reply = { unavailable: `the server serves ${endpoint.root} (${endpoint.stateDir})` };

@@ -101,7 +101,7 @@ describe("mast query answered by a running mast serve", () => {
     expect(existsSync(join(p.root, ".mast", TOKEN_FILE))).toBe(false);
   });
 
-  it("answers only the same version, token, project and state dir; a second server leaves the first's socket", async () => {
+  it("answers only the same version, token, project and state dir; a second server leaves the first's socket; an idle connection does not hold the exit", async () => {
     const server = await startServe(p.root);
     try {
       const state = join(p.root, ".mast");
@@ -120,6 +120,10 @@ describe("mast query answered by a running mast serve", () => {
       await stopServe(second);
       expect(lstatSync(path).ino).toBe(ino);
       expect((await runMast(["query", "mast_signature", '{"symbol":"Repo.find"}', p.root], { env: { MAST_DEBUG: "1" } })).stderr).toBe(SERVED);
+      // A connection that never sends its line does not hold the server's exit (stopServe expects exit 0).
+      const idle = connect(path);
+      await new Promise((resolve) => idle.once("connect", resolve));
+      idle.on("error", () => undefined);
     } finally {
       await stopServe(server);
     }

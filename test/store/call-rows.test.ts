@@ -1,6 +1,6 @@
-// store/call-rows.ts: a file's call sites packed into one JSON text, deflated, and read back as
-// they were; a pack an older index stored as JSON text reads the same.
-import { inflateRawSync } from "node:zlib";
+// store/call-rows.ts: a file's call sites packed into one row of bytes (a string table, then
+// varints per site) and read back as they were; a pack an older index stored as JSON text reads
+// the same.
 import { describe, expect, it } from "vitest";
 import { packCalls, unpackCalls, type CallSiteRow } from "../../src/store/call-rows.js";
 
@@ -10,24 +10,40 @@ describe("packed call sites", () => {
     { line: 3, caller: "AuthService.login", callee: "find", receiver: "typed", receiverName: "UserRepo", resolution: "field_type", isNew: 0 },
     { line: 9, caller: null, callee: "AuthService", receiver: "bare", receiverName: null, resolution: null, isNew: 1 },
   ];
+  const strings = ["AuthService.login", "hash", "bare", "find", "typed", "UserRepo", "field_type", "AuthService"];
 
   it("reads back every site of the file, in order, with its file id", () => {
     expect(unpackCalls(7, packCalls(sites))).toEqual(sites.map((s) => ({ fileId: 7, ...s })));
-  });
-
-  it("writes each string once: the caller two sites share, and `bare` twice, are one entry each", () => {
-    expect(JSON.parse(inflateRawSync(packCalls(sites)).toString("utf8"))).toEqual({
-      strings: ["AuthService.login", "hash", "bare", "find", "typed", "UserRepo", "field_type", "AuthService"],
-      sites: [3, 0, 1, 2, -1, -1, 0, 3, 0, 3, 4, 5, 6, 0, 9, -1, 7, 2, -1, -1, 1],
-    });
     expect(unpackCalls(1, packCalls([]))).toEqual([]);
   });
 
-  it("stores a third of the JSON's bytes for a file of many sites, and reads an older index's JSON text as it is", () => {
+  it("writes each string once (the caller two sites share, and `bare` twice, are one entry each), then seven varints per site", () => {
+    expect([...packCalls(sites)]).toEqual([
+      1, // the format
+      8, ...strings.map((s) => s.length), // the strings' count and lengths
+      ...Buffer.from(strings.join(""), "utf8"),
+      // line step (zigzag), caller, callee, receiver, receiver name, resolution (index + 1, 0 for none), is-new
+      6, 1, 2, 3, 0, 0, 0,
+      0, 1, 4, 5, 6, 7, 0,
+      12, 0, 8, 3, 0, 0, 1,
+    ]);
+  });
+
+  it("keeps a line past 127 and a string past 127 bytes (multi-byte varints) and UTF-8 names", () => {
+    const long = { line: 70_000, caller: `é${"x".repeat(300)}`, callee: "ñame", receiver: "bare", receiverName: null, resolution: null, isNew: 0 };
+    expect(unpackCalls(2, packCalls([sites[0]!, long]))).toEqual([{ fileId: 2, ...sites[0]! }, { fileId: 2, ...long }]);
+  });
+
+  it("takes about half the bytes of the JSON an older index stored, and reads that JSON text as it is", () => {
     const many: CallSiteRow[] = Array.from({ length: 300 }, (_, i) => ({ ...sites[i % 3]!, line: 3 + i }));
-    const json = inflateRawSync(packCalls(many)).toString("utf8");
-    expect(packCalls(many).length).toBeLessThan(json.length / 3);
+    const ref = (s: string | null) => (s === null ? -1 : strings.indexOf(s));
+    const json = JSON.stringify({ strings, sites: many.flatMap((c) => [c.line, ref(c.caller), ref(c.callee), ref(c.receiver), ref(c.receiverName), ref(c.resolution), c.isNew]) });
+    expect(packCalls(many).length).toBeLessThan(json.length * 0.6);
     expect(unpackCalls(4, json)).toEqual(unpackCalls(4, packCalls(many)));
     expect(unpackCalls(4, json)[299]).toEqual({ fileId: 4, ...sites[2]!, line: 302 });
+  });
+
+  it("refuses a pack of another format instead of misreading it", () => {
+    expect(() => unpackCalls(1, Buffer.from([9, 0]))).toThrow("a call-site pack of unknown format 9");
   });
 });

@@ -3,9 +3,13 @@
 // call costs the CLI's start and the answer, not a cold index). The server listens on
 // `<state dir>/serve.sock` (mode 0600) and writes a random token to `serve.token` (0600); a client
 // sends the token, so only a user who can read the state dir is answered. One request per
-// connection, one JSON line each way:
+// connection, in JSON lines:
 //   → {"v":1,"version","token","root","state_dir","tool","arguments"}
-//   ← {"text"} (the tool's answer, as an MCP client gets it) | {"failure","usage"} | {"unavailable"}
+//   ← {"accepted":true} (or {"unavailable"}), → {"go":true},
+//   ← {"text"} (the tool's answer, as an MCP client gets it) | {"failure","usage"}
+// A server that does not accept within ACCEPT_TIMEOUT_MS (stopped, its loop blocked) is passed
+// over, and the call runs only after the CLI's go: it never runs both in the server and in-process.
+// Once it runs, the CLI waits for the answer.
 // "unavailable" (another version, project or state dir, a tool the server does not offer, a wrong
 // token) sends the CLI to answer in-process, as it does when no server listens. POSIX only (a
 // Windows pipe's default ACL is not the user's alone); a socket path past the system's limit is
@@ -28,6 +32,8 @@ const MAX_SOCKET_PATH = process.platform === "linux" ? 107 : 103;
 const CONNECT_TIMEOUT_MS = 1_000;
 /** A connection that has not sent its request line in this long is closed by the server. */
 const REQUEST_TIMEOUT_MS = 10_000;
+/** How long the CLI waits for the server to take its request before it answers in-process. */
+const ACCEPT_TIMEOUT_MS = 2_000;
 
 export interface LocalRequest {
   readonly tool: string;
@@ -50,27 +56,62 @@ export function socketPath(stateDir: string): string | null {
   return Buffer.byteLength(path) <= MAX_SOCKET_PATH ? path : null;
 }
 
-/** Reads one newline-ended line (at most MAX_LINE_BYTES) from a socket. */
-function readLine(socket: Socket): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    const done = (err: Error | null, line?: string) => {
-      socket.off("data", onData).off("end", onEnd).off("error", onError);
-      if (err) reject(err);
-      else resolve(line!);
-    };
-    const onData = (chunk: Buffer) => {
-      const nl = chunk.indexOf(10);
-      parts.push(nl === -1 ? chunk : chunk.subarray(0, nl));
-      size += nl === -1 ? chunk.length : nl;
-      if (size > MAX_LINE_BYTES) done(new Error(`a line over ${MAX_LINE_BYTES} bytes`));
-      else if (nl !== -1) done(null, Buffer.concat(parts).toString("utf8"));
-    };
-    const onEnd = () => done(new Error("the connection closed before a whole line"));
-    const onError = (err: Error) => done(err);
-    socket.on("data", onData).on("end", onEnd).on("error", onError);
+/** The newline-ended lines (each at most MAX_LINE_BYTES) a socket sends, one `next()` at a time; rejects at the end of the stream or an error. */
+function lineReader(socket: Socket): { next(): Promise<string> } {
+  const lines: string[] = [];
+  let parts: Buffer[] = [];
+  let size = 0;
+  let failure: Error | null = null;
+  let waiting: { resolve: (line: string) => void; reject: (err: Error) => void } | null = null;
+  const settle = () => {
+    if (waiting === null) return;
+    const w = waiting;
+    if (lines.length > 0) {
+      waiting = null;
+      w.resolve(lines.shift()!);
+    } else if (failure !== null) {
+      waiting = null;
+      w.reject(failure);
+    }
+  };
+  socket.on("data", (chunk: Buffer) => {
+    for (let start = 0; ; ) {
+      const nl = chunk.indexOf(10, start);
+      const piece = chunk.subarray(start, nl === -1 ? chunk.length : nl);
+      parts.push(piece);
+      size += piece.length;
+      if (size > MAX_LINE_BYTES) {
+        failure ??= new Error(`a line over ${MAX_LINE_BYTES} bytes`);
+        socket.destroy();
+        break;
+      }
+      if (nl === -1) break;
+      lines.push(Buffer.concat(parts).toString("utf8"));
+      parts = [];
+      size = 0;
+      start = nl + 1;
+    }
+    settle();
   });
+  socket.on("end", () => {
+    failure ??= new Error("the connection closed before a whole line");
+    settle();
+  });
+  socket.on("close", () => {
+    failure ??= new Error("the connection closed before a whole line");
+    settle();
+  });
+  socket.on("error", (err) => {
+    failure ??= err;
+    settle();
+  });
+  return {
+    next: () =>
+      new Promise<string>((resolve, reject) => {
+        waiting = { resolve, reject };
+        settle();
+      }),
+  };
 }
 
 /** True when `path` is a socket (not a symlink) owned by this user. */
@@ -83,15 +124,16 @@ function ownSocket(path: string): boolean {
   }
 }
 
-/** Whether a server answers connections on `path` now. */
-function answering(path: string): Promise<boolean> {
+/** Whether `path` is a socket no server listens on (a killed server's): this user's, and refusing connections. */
+function stale(path: string): Promise<boolean> {
+  if (!ownSocket(path)) return Promise.resolve(false);
   return new Promise((resolve) => {
     const socket = connect(path);
     socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
+      socket.end(`${JSON.stringify({ v: PROTOCOL, probe: true })}\n`);
+      resolve(false);
     });
-    socket.once("error", () => resolve(false));
+    socket.once("error", (err: NodeJS.ErrnoException) => resolve(err.code === "ECONNREFUSED"));
   });
 }
 
@@ -130,8 +172,9 @@ export async function listenLocal(endpoint: LocalEndpoint, answer: (request: Loc
   const tokenPath = join(endpoint.stateDir, TOKEN_FILE);
   try {
     if (inodeOf(path) !== null) {
-      if (await answering(path)) return null; // another server of this state dir answers
-      unlinkSync(path); // a killed server's socket (or whatever else took its name)
+      // Only a killed server's socket is taken over; another live server keeps it (and anything else is left alone).
+      if (!(await stale(path))) return null;
+      unlinkSync(path);
     }
     const token = randomBytes(32).toString("hex");
     // Open connections, closed with the server (one that never sends its line must not hold its exit).
@@ -184,14 +227,22 @@ async function serveConnection(socket: Socket, endpoint: LocalEndpoint, token: s
   socket.on("error", () => undefined);
   let reply: LocalReply;
   try {
-    const request = JSON.parse(await readLine(socket)) as Record<string, unknown>;
-    // The call may take longer than a request line may.
-    socket.setTimeout(0);
+    const lines = lineReader(socket);
+    const request = JSON.parse(await lines.next()) as Record<string, unknown>;
+    // Another server's check that this one is alive: nothing to answer.
+    if (request.probe === true) return void socket.end();
     if (request.v !== PROTOCOL || request.version !== endpoint.version) reply = { unavailable: `the server runs mast ${endpoint.version}` };
     else if (request.token !== token) reply = { unavailable: "wrong token" };
     else if (request.root !== endpoint.root || request.state_dir !== endpoint.stateDir) reply = { unavailable: `the server serves ${endpoint.root} (${endpoint.stateDir})` };
     else if (typeof request.tool !== "string") reply = { unavailable: "no tool named" };
-    else reply = await answer({ tool: request.tool, arguments: request.arguments ?? {} });
+    else {
+      // The call runs only once the CLI says go: a CLI that stopped waiting for the accept has answered in-process.
+      socket.write(`${JSON.stringify({ accepted: true })}\n`);
+      if ((JSON.parse(await lines.next()) as { go?: unknown }).go !== true) return void socket.destroy();
+      // The call may take longer than a request line may.
+      socket.setTimeout(0);
+      reply = await answer({ tool: request.tool, arguments: request.arguments ?? {} });
+    }
   } catch (err) {
     log(`mast serve: local socket: a request not read: ${errorMessage(err)}`);
     socket.destroy();
@@ -215,6 +266,9 @@ export async function askRunningServer(endpoint: LocalEndpoint, request: LocalRe
   } catch {
     return null;
   }
+  const line = `${JSON.stringify({ v: PROTOCOL, version: endpoint.version, token, root: endpoint.root, state_dir: endpoint.stateDir, tool: request.tool, arguments: request.arguments })}\n`;
+  // A request past the server's line limit is answered in-process (an edit of a large file).
+  if (Buffer.byteLength(line) > MAX_LINE_BYTES) return null;
   const socket = await new Promise<Socket | null>((resolve) => {
     const s = connect(path);
     const timer = setTimeout(() => {
@@ -232,14 +286,21 @@ export async function askRunningServer(endpoint: LocalEndpoint, request: LocalRe
   });
   if (socket === null) return null;
   try {
-    socket.write(`${JSON.stringify({ v: PROTOCOL, version: endpoint.version, token, root: endpoint.root, state_dir: endpoint.stateDir, tool: request.tool, arguments: request.arguments })}\n`);
-    let line: string;
+    socket.write(line);
+    // Taken, or passed over before the call starts (refused, or no answer in ACCEPT_TIMEOUT_MS: a stopped server).
+    const lines = lineReader(socket);
+    const first = await Promise.race([lines.next().catch(() => null), new Promise<null>((resolve) => setTimeout(() => resolve(null), ACCEPT_TIMEOUT_MS).unref())]);
+    if (first === null) return null;
+    const taken = JSON.parse(first) as LocalReply | { accepted: true };
+    if (!("accepted" in taken)) return "unavailable" in taken ? null : taken;
+    socket.write(`${JSON.stringify({ go: true })}\n`);
+    let answer: string;
     try {
-      line = await readLine(socket);
+      answer = await lines.next();
     } catch (err) {
       throw new MastError("SERVER_LOST", `the running mast serve (${path}) took the call and closed without an answer: ${errorMessage(err)}`, { cause: err });
     }
-    const reply = JSON.parse(line) as LocalReply;
+    const reply = JSON.parse(answer) as LocalReply;
     return "unavailable" in reply ? null : reply;
   } finally {
     socket.destroy();

@@ -214,9 +214,10 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
     : null;
   if (watch) void watch.ready.then(() => options.log("mast serve --watch: watching for changes"));
   await closed;
+  // No `mast query` is taken once the session ends.
+  await local?.close();
   await persisted;
   await watch?.close();
-  await local?.close();
   await stopTransport();
   // Assigned by a handler, so not narrowed to null here.
   const opened = loaded as Promise<Tools> | null;

@@ -276,9 +276,8 @@ function bm25Ranking(db: Db, query: string, scopeIds: number[] | null, pool: num
     // Snippets are made later, for the returned chunks only: snippet() on every match costs 3x the ranking.
     if (scopeIds === null && !sourceOnly) return ftsBest(db, "chunk_words", "bm25(chunk_words)", expression, pool);
     if (scopeIds === null) {
-      // The source's best are FTS5's best that are source, when its SOURCE_DEPTH-deep list holds enough of them.
-      const best = ftsBest(db, "chunk_words", "bm25(chunk_words)", expression, pool, true);
-      if (best.length >= pool) return best;
+      const best = sourceBest(db, expression, pool);
+      if (best !== null) return best;
     }
     return prepared(
       db,
@@ -320,21 +319,41 @@ const TIE_MARGIN = 64;
  * every match (on a 300 MB tree a three-word query matches 80,000 chunks), then the cut. Unscoped
  * queries only: a scope filters on the chunk row.
  */
-function ftsBest(db: Db, table: "chunk_words" | "identifier_fts", rank: string, expression: string, pool: number, sourceOnly = false): Array<{ id: number; score: number }> {
+function ftsBest(db: Db, table: "chunk_words" | "identifier_fts", rank: string, expression: string, pool: number): Array<{ id: number; score: number }> {
   return prepared(
     db,
     `SELECT m.id AS id, m.score AS score FROM (SELECT rowid AS id, ${rank} AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY score ASC LIMIT ?) m
-     JOIN chunks c ON c.id = m.id${sourceOnly ? " JOIN files f ON f.id = c.file_id WHERE f.is_test = 0 AND c.chunk_type != 'doc'" : ""} ORDER BY m.score ASC, c.chunk_key ASC LIMIT ?`,
-  ).all(expression, (pool + TIE_MARGIN) * (sourceOnly ? SOURCE_DEPTH : 1), pool) as Array<{ id: number; score: number }>;
+     JOIN chunks c ON c.id = m.id ORDER BY m.score ASC, c.chunk_key ASC LIMIT ?`,
+  ).all(expression, pool + TIE_MARGIN, pool) as Array<{ id: number; score: number }>;
 }
 
 /**
- * How much deeper than the pool ftsBest reads FTS5's best for the source's own list (`sourceOnly`):
- * that list is asked for when fewer than a page of the pool is source, and the source chunks among
- * FTS5's best (ranked with every match scored, without a chunk and a file row read per match) are
- * the source's best when there are a pool of them; else every match is joined and ranked.
+ * How much deeper than the pool sourceBest reads FTS5's best: the source's own list is asked for
+ * when fewer than a page of the pool is source.
  */
 const SOURCE_DEPTH = 16;
+
+/**
+ * The source's own BM25 list (chunks of files that are not tests, not documents), from FTS5's best
+ * SOURCE_DEPTH times the pool deep (every match scored, no chunk and file row read per match), when
+ * that list decides it: it holds a pool of source chunks and the pool's last score is below the
+ * deepest score read (so no chunk tied with a kept one was cut off), or it holds every match. Null
+ * otherwise: every match is then joined and ranked.
+ */
+function sourceBest(db: Db, expression: string, pool: number): Array<{ id: number; score: number }> | null {
+  const depth = (pool + TIE_MARGIN) * SOURCE_DEPTH;
+  const rows = prepared(
+    db,
+    `WITH m AS MATERIALIZED (SELECT rowid AS id, bm25(chunk_words) AS score FROM chunk_words WHERE chunk_words MATCH ? ORDER BY score ASC LIMIT ?)
+     SELECT m.id AS id, m.score AS score, (SELECT count(*) FROM m) AS n, (SELECT max(score) FROM m) AS worst
+     FROM m JOIN chunks c ON c.id = m.id JOIN files f ON f.id = c.file_id WHERE f.is_test = 0 AND c.chunk_type != 'doc'
+     ORDER BY m.score ASC, c.chunk_key ASC LIMIT ?`,
+  ).all(expression, depth, pool) as Array<{ id: number; score: number; n: number; worst: number }>;
+  const first = rows[0];
+  if (first === undefined) return null;
+  const decided = first.n < depth || (rows.length >= pool && rows[pool - 1]!.score < first.worst);
+  return decided ? rows.map(({ id, score }) => ({ id, score })) : null;
+}
 
 interface DeclexRank {
   /** 0: the whole name, same case; 1: the whole name, other case; 2: the last `.`-segment only. */
@@ -762,7 +781,7 @@ function pathTermRanking(db: Db, query: string, scopeIds: number[] | null, limit
 /** By file: the chunk whose name holds most of the query's words (its first chunk when none does; a file without chunks is left out): a file's vote goes to its declaration the task names. */
 function chunksNaming(db: Db, fileIds: readonly number[], words: ReadonlySet<string>): Map<number, number> {
   const best = new Map<number, { id: number; most: number }>();
-  const rows = prepared(db, "SELECT file_id, id, symbol_name FROM chunks WHERE file_id IN (SELECT value FROM json_each(?)) ORDER BY file_id, start_line, part").raw().all(JSON.stringify(fileIds)) as Array<[number, number, string | null]>;
+  const rows = prepared(db, "SELECT file_id, id, symbol_name FROM chunks WHERE file_id IN (SELECT value FROM json_each(?)) ORDER BY file_id, start_line, part, id").raw().all(JSON.stringify(fileIds)) as Array<[number, number, string | null]>;
   for (const [fileId, id, name] of rows) {
     let b = best.get(fileId);
     if (b === undefined) best.set(fileId, (b = { id, most: 0 }));

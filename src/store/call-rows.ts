@@ -4,10 +4,9 @@
 // written once (604,000 sites of the 95 MB bench tree: 45 MB as rows with their index, 16 as packs).
 // A pack is bytes: a format byte, the strings' count and byte lengths, the strings (UTF-8), then
 // per site its line (as the zigzag of the step from the site before) and six string indexes or
-// flags, each a varint (55% of the JSON an older index stored, and faster to read than JSON.parse:
-// 45 against 78 ms for 7,500 files' packs; deflated JSON was 32% but 158 ms). A pack an older index
-// wrote as JSON text is read as it is. The writer packs (store/db.ts), the call graph's reads
-// unpack (store/link-inputs.ts).
+// flags, each a varint (55% of the JSON schema 1.19 stored, and faster to read than JSON.parse: 45
+// against 78 ms for 7,500 files' packs; deflated JSON was 32% but 158 ms). The writer packs
+// (store/db.ts), the call graph's reads unpack (store/link-inputs.ts).
 
 /** One call site, as the call graph's derivation reads it. */
 export interface CallRow {
@@ -24,9 +23,6 @@ export interface CallRow {
 
 /** A site as the writer hands it over: a CallRow without its file. */
 export type CallSiteRow = Omit<CallRow, "fileId">;
-
-/** Numbers per site: line, caller, callee, receiver, receiver name, resolution (string indexes, -1 for none), is-new. */
-const FIELDS = 7;
 
 /** The first byte of a pack in this format. */
 const FORMAT = 1;
@@ -69,47 +65,45 @@ function varint(out: number[], value: number): void {
   out.push(v);
 }
 
-/** The sites of one file's pack (or of the JSON text an older index wrote), in the order they were packed. */
-export function unpackCalls(fileId: number, stored: string | Uint8Array): CallRow[] {
-  if (typeof stored === "string") return unpackJson(fileId, stored);
+/** The sites of one file's pack, in the order they were packed; a pack that is not whole (cut short, an index past its table) is refused, never misread. */
+export function unpackCalls(fileId: number, stored: Uint8Array): CallRow[] {
   const buf = Buffer.isBuffer(stored) ? stored : Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
-  if (buf[0] !== FORMAT) throw new Error(`a call-site pack of unknown format ${buf[0]}`);
+  const bad = (why: string) => new Error(`a damaged call-site pack (file ${fileId}): ${why}`);
+  if (buf[0] !== FORMAT) throw bad(`format ${buf[0]}`);
   let i = 1;
   const read = (): number => {
     let v = 0;
     let scale = 1;
-    for (;;) {
+    // A varint is at most 8 bytes here (2^53).
+    for (let n = 0; n < 8 && i < buf.length; n++) {
       const b = buf[i++]!;
       v += (b & 127) * scale;
       if (b < 128) return v;
       scale *= 128;
     }
+    throw bad("a number runs past its end");
   };
   const lengths = Array.from({ length: read() }, read);
-  const strings = lengths.map((n) => buf.toString("utf8", i, (i += n)));
-  const str = (k: number) => (k === 0 ? null : strings[k - 1]!);
+  const strings = lengths.map((n) => {
+    if (i + n > buf.length) throw bad("a string runs past its end");
+    return buf.toString("utf8", i, (i += n));
+  });
+  const str = (k: number) => {
+    if (k > strings.length) throw bad("a string index past the table");
+    return k === 0 ? null : strings[k - 1]!;
+  };
   const out: CallRow[] = [];
   let line = 0;
   while (i < buf.length) {
     const z = read();
     line += z % 2 === 1 ? -(z + 1) / 2 : z / 2;
     const caller = str(read());
-    const callee = str(read())!;
-    const receiver = str(read())!;
+    const callee = str(read());
+    const receiver = str(read());
+    if (callee === null || receiver === null) throw bad("a site without its callee or receiver");
     const receiverName = str(read());
     const resolution = str(read());
     out.push({ fileId, line, caller, callee, receiver, receiverName, resolution, isNew: read() });
-  }
-  return out;
-}
-
-/** A pack as an index before the byte format wrote it: `{"strings": [...], "sites": [FIELDS numbers per site]}`. */
-function unpackJson(fileId: number, text: string): CallRow[] {
-  const { strings: s, sites: c } = JSON.parse(text) as { strings: string[]; sites: number[] };
-  const str = (i: number) => (i === -1 ? null : s[i]!);
-  const out: CallRow[] = [];
-  for (let k = 0; k + FIELDS <= c.length; k += FIELDS) {
-    out.push({ fileId, line: c[k]!, caller: str(c[k + 1]!), callee: s[c[k + 2]!]!, receiver: s[c[k + 3]!]!, receiverName: str(c[k + 4]!), resolution: str(c[k + 5]!), isNew: c[k + 6]! });
   }
   return out;
 }

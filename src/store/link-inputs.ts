@@ -103,13 +103,13 @@ const CALL_PAGE_FILES = 256;
 
 /** Each call site of the files (all when null), by file and line (sites on one line in the extractor's order), read a page of files at a time; `fn` may run SQL. */
 export function forEachCallRow(db: Db, fileIds: readonly number[] | null, fn: (c: CallRow) => void): void {
-  const page = (packs: Array<[number, string | Uint8Array]>) => {
+  const page = (packs: Array<[number, Uint8Array]>) => {
     for (const [fileId, text] of packs) for (const c of unpackCalls(fileId, text)) fn(c);
   };
   if (fileIds === null) {
     const next = prepared(db, "SELECT file_id, calls FROM file_calls WHERE file_id > ? ORDER BY file_id LIMIT ?").raw();
     for (let after = -1; ; ) {
-      const packs = next.all(after, CALL_PAGE_FILES) as Array<[number, string | Uint8Array]>;
+      const packs = next.all(after, CALL_PAGE_FILES) as Array<[number, Uint8Array]>;
       if (packs.length === 0) return;
       page(packs);
       after = packs[packs.length - 1]![0];
@@ -117,7 +117,7 @@ export function forEachCallRow(db: Db, fileIds: readonly number[] | null, fn: (c
   }
   const sorted = [...fileIds].sort((a, b) => a - b);
   const some = prepared(db, "SELECT x.file_id, x.calls FROM file_calls x WHERE x.file_id IN (SELECT value FROM json_each(?)) ORDER BY x.file_id").raw();
-  for (let i = 0; i < sorted.length; i += CALL_PAGE_FILES) page(some.all(JSON.stringify(sorted.slice(i, i + CALL_PAGE_FILES))) as Array<[number, string | Uint8Array]>);
+  for (let i = 0; i < sorted.length; i += CALL_PAGE_FILES) page(some.all(JSON.stringify(sorted.slice(i, i + CALL_PAGE_FILES))) as Array<[number, Uint8Array]>);
 }
 
 /** The files' call sites as one list (forEachCallRow's order). */

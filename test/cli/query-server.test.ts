@@ -38,12 +38,19 @@ async function stopServe(s: Serving): Promise<void> {
   expect(await s.exited).toBe(0);
 }
 
-/** One JSON line to the socket, the reply line back. */
+/** The request line to the socket; on {"accepted":true}, the go line; the reply line back. */
 function rawAsk(path: string, request: unknown): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const s = connect(path);
     let text = "";
-    s.on("data", (d) => (text += d)).on("end", () => resolve(JSON.parse(text))).on("error", reject);
+    s.on("data", (d) => {
+      text += d;
+      if (text === '{"accepted":true}\n') {
+        text = "";
+        s.write('{"go":true}\n');
+      }
+    });
+    s.on("end", () => resolve(JSON.parse(text))).on("error", reject);
     s.write(`${JSON.stringify(request)}\n`);
   });
 }
@@ -129,7 +136,7 @@ describe("mast query answered by a running mast serve", () => {
     }
   });
 
-  it("passes over a killed server's socket and a symlink in its place is refused; --no-socket makes none", async () => {
+  it("passes over a killed or stopped server's socket, and a symlink in its place is refused; --no-socket makes none", async () => {
     const state = join(p.root, ".mast");
     const path = join(state, SOCKET_FILE);
     const killed = await startServe(p.root);
@@ -140,6 +147,15 @@ describe("mast query answered by a running mast serve", () => {
     expect([stale.code, stale.stderr, JSON.parse(stale.stdout).results[0].line]).toEqual([0, "", 2]);
 
     const next = await startServe(p.root);
+    // A stopped server (SIGSTOP) takes the connection but never the call: the CLI answers in-process after its wait for the accept.
+    next.child.kill("SIGSTOP");
+    try {
+      const stopped = await runMast(["query", "mast_signature", '{"symbol":"Repo.find"}', p.root, "--json"], { env: { MAST_DEBUG: "1" } });
+      expect([stopped.code, stopped.stderr, JSON.parse(stopped.stdout).results[0].line]).toEqual([0, "", 2]);
+      expect(stopped.ms).toBeLessThan(10_000);
+    } finally {
+      next.child.kill("SIGCONT");
+    }
     await stopServe(next);
     expect(existsSync(path)).toBe(false);
 

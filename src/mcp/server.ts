@@ -156,8 +156,14 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
   let stopSignal: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => {
     stopSignal = resolve;
+    // Held for the process's life, not once: a library's exit hook (signal-exit, under proper-lockfile)
+    // re-raises a signal no other listener holds, which killed the server before its cleanup (the
+    // local socket and token were left behind). A second signal exits at once.
+    let signalled = false;
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
-      process.once(signal, () => {
+      process.on(signal, () => {
+        if (signalled) process.exit(signal === "SIGINT" ? 130 : 143);
+        signalled = true;
         process.stdin.destroy();
         resolve();
       });

@@ -4,7 +4,7 @@
 // drop are exercised with startWatch and a run that fails as a held lock does.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MastError } from "../../src/base/errors.js";
@@ -98,7 +98,7 @@ describe("mast serve --watch", () => {
     expect(s.runs()).toBe(1);
   }, 60_000);
 
-  it("SIGTERM closes the watcher and ends the server", async () => {
+  it("SIGTERM closes the watcher and the local socket and ends the server", async () => {
     const p = await project();
     const s = await serveWatching(p.root);
     const pid = s.transport.pid!;
@@ -106,6 +106,8 @@ describe("mast serve --watch", () => {
     process.kill(pid, "SIGTERM");
     await Promise.race([exited, sleep(5_000).then(() => Promise.reject(new Error("the server did not exit on SIGTERM")))]);
     expect(() => process.kill(pid, 0)).toThrow();
+    // Its cleanup ran (a library's signal hook once re-raised SIGTERM before it): the local socket and token are gone.
+    expect([existsSync(join(p.root, ".mast", "serve.sock")), existsSync(join(p.root, ".mast", "serve.token"))]).toEqual([false, false]);
   }, 30_000);
 });
 

@@ -93,10 +93,6 @@ function lineReader(socket: Socket): { next(): Promise<string> } {
     }
     settle();
   });
-  socket.on("end", () => {
-    failure ??= new Error("the connection closed before a whole line");
-    settle();
-  });
   socket.on("close", () => {
     failure ??= new Error("the connection closed before a whole line");
     settle();

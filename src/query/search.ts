@@ -213,7 +213,8 @@ function chunkCount(db: Db): number {
 export function withoutCommonWords(db: Db, clauses: readonly FtsClause[], stemmed = false, cut = Math.max(COMMON_TERM_CHUNKS, chunkCount(db) * COMMON_TERM_SHARE)): readonly FtsClause[] {
   if (clauses.length < 2 || chunkCount(db) <= cut) return clauses;
   const rare = clauses.filter((c) => c.word === null || wordChunks(db, c.word.toLowerCase(), stemmed || c.text.endsWith("*"), cut) <= cut);
-  if (rare.length > 0 || stemmed) return rare.length > 0 ? rare : clauses;
+  if (rare.length > 0) return rare;
+  if (stemmed) return clauses;
   return clauses.map((c) => (c.word !== null && c.text.endsWith("*") && wordChunks(db, c.word.toLowerCase(), false, cut) > cut ? { text: c.text.slice(0, -1), word: c.word } : c));
 }
 
@@ -767,6 +768,7 @@ function pathTermRanking(db: Db, query: string, scopeIds: number[] | null, limit
   const scores = new Map<number, number>();
   for (const w of words) {
     const holding = (filesNaming.all(`"${w.replace(/"/g, '""')}"`) as number[]).filter((id) => inScope === null || inScope.has(id));
+    if (holding.length === 0) continue;
     const weight = Math.log(n / holding.length);
     for (const id of holding) scores.set(id, (scores.get(id) ?? 0) + weight);
   }

@@ -98,7 +98,7 @@ CREATE TABLE IF NOT EXISTS imports (
 -- | new_expression) and whether it is a `new`.
 CREATE TABLE IF NOT EXISTS file_calls (
   file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
-  calls   TEXT NOT NULL
+  calls   BLOB NOT NULL               -- the bytes of store/call-rows.ts packCalls
 );
 
 -- `class A extends B implements C`: one row per relation.

@@ -6,8 +6,8 @@
 // (sec * 1e3 + nsec / 1e6), so the values compare equal to fs.lstatSync's. A path that cannot be
 // stat'ed has kind 0 and the rest 0 (the caller stats it again to learn the error). Past
 // SPLIT_AT paths the work is split over two threads: the syscalls dominate and run in parallel.
-// lstatManyAsync does the same on one thread of libuv's pool, so a caller can read its index meanwhile
-// on the other core.
+// lstatManyAsync does the same from a thread of libuv's pool, so a caller can read its index meanwhile
+// (its stamps come packed now, 70 ms at 1 GB: splitting there too made status 1.38 → 1.24 s).
 // binding.gyp defines _POSIX_C_SOURCE, under which macOS hides st_mtimespec: ask for its own names back.
 #if defined(__APPLE__) && !defined(_DARWIN_C_SOURCE)
 #define _DARWIN_C_SOURCE
@@ -134,14 +134,12 @@ static Job *job_of(napi_env env, napi_callback_info info, const char *usage) {
   return job;
 }
 
-// Stats every path of the job, over two threads past SPLIT_AT paths when `split` (the caller
-// waits), on one otherwise (the caller works meanwhile and needs the other core). Touches no
-// JavaScript value.
-static void run_job(Job *job, bool split) {
+// Stats every path of the job, over two threads past SPLIT_AT paths. Touches no JavaScript value.
+static void run_job(Job *job) {
   Slice first = {job->base, job->base_length, job->paths, job->out, 0, job->count};
   Slice second = {job->base, job->base_length, job->paths, job->out, job->count / 2, job->count};
   pthread_t helper;
-  if (split && job->count >= SPLIT_AT && pthread_create(&helper, NULL, stat_slice, &second) == 0) {
+  if (job->count >= SPLIT_AT && pthread_create(&helper, NULL, stat_slice, &second) == 0) {
     first.to = job->count / 2;
     stat_slice(&first);
     pthread_join(helper, NULL);
@@ -162,7 +160,7 @@ static napi_value answer_of(napi_env env, Job *job) {
 static napi_value lstat_many(napi_env env, napi_callback_info info) {
   Job *job = job_of(env, info, "lstatMany(base, joined, count)");
   if (!job) return NULL;
-  run_job(job, true);
+  run_job(job);
   napi_value result = answer_of(env, job);
   free_job(env, job);
   return result;
@@ -170,7 +168,7 @@ static napi_value lstat_many(napi_env env, napi_callback_info info) {
 
 static void execute_job(napi_env env, void *data) {
   (void)env;
-  run_job(data, false);
+  run_job(data);
 }
 
 static void complete_job(napi_env env, napi_status status, void *data) {

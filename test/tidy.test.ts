@@ -94,6 +94,15 @@ describe("architecture", () => {
     expect(violations).toEqual([]);
   });
 
+  it("the configuration's extensions are the languages' own: each LanguageSpec's files come from lang/files.ts, in LANGUAGE_SPECS's order", async () => {
+    const { EXTENSIONS, LANGUAGE_SPECS } = await import("../src/lang/languages.js");
+    const { DEFAULT_EXTENSIONS, LANGUAGE_FILES, SUPPORTED_EXTENSIONS } = await import("../src/lang/files.js");
+    expect(LANGUAGE_SPECS.map((spec) => spec.extensions)).toEqual(Object.values(LANGUAGE_FILES).map((l) => l.extensions));
+    expect(Object.keys(EXTENSIONS)).toEqual(SUPPORTED_EXTENSIONS);
+    expect(LANGUAGE_SPECS.flatMap((spec) => spec.indexedByDefault)).toEqual(DEFAULT_EXTENSIONS);
+    expect(DEFAULT_EXTENSIONS).toEqual([".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".py", ".pyi", ".go", ".rs", ".java", ".c", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".h", ".cs", ".rb", ".php", ".md"]);
+  });
+
   it("every source file sits in a known layer", () => {
     const unknown = files.map((f) => f.rel.split("/")[0]!).filter((layer) => !(layer in ALLOWED));
     expect(unknown).toEqual([]);

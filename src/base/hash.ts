@@ -1,16 +1,35 @@
 // Content hashing: one function for every sha256 the index stores (chunk ids, declaration and
-// body hashes, file content hashes), so widths and encodings never disagree.
-import * as crypto from "node:crypto";
+// body hashes, file content hashes), so widths and encodings never disagree. node:crypto loads at
+// the first hash: a CLI command that hashes nothing (a `mast query` a server answers) is spared it.
+import type * as Crypto from "node:crypto";
+import { createRequire } from "node:module";
+
+type Sha256 = (data: string | Uint8Array) => string;
+let crypto: typeof Crypto | null = null;
+let hasher: Sha256 | null = null;
+
+function loaded(): typeof Crypto {
+  return (crypto ??= createRequire(import.meta.url)("node:crypto") as typeof Crypto);
+}
 
 /** crypto.hash (Node >= 20.12): one call, no Hash object — 2x faster on the short strings chunk ids hash. */
-const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex") => string }).hash;
+function makeHasher(): Sha256 {
+  const c = loaded();
+  const oneShot = (c as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex") => string }).hash;
+  return oneShot ? (data) => oneShot("sha256", data, "hex") : (data) => c.createHash("sha256").update(data).digest("hex");
+}
 
 export function sha256(data: string | Uint8Array): string {
-  return oneShot ? oneShot("sha256", data, "hex") : crypto.createHash("sha256").update(data).digest("hex");
+  return (hasher ??= makeHasher())(data);
+}
+
+/** `bytes` random bytes as hex: a name no one can guess or reproduce (a token). */
+export function randomHex(bytes: number): string {
+  return loaded().randomBytes(bytes).toString("hex");
 }
 
 /** The body hash of a declaration without a body (a C prototype, an abstract method): the empty text's. */
-export const NO_BODY_HASH = sha256("");
+export const NO_BODY_HASH = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
 /** A chunk's id: sha256 of `path:line`, `:n` added for the n-th further chunk starting on that line. */
 export function chunkId(path: string, line: number, n: number): string {

@@ -46,7 +46,7 @@ export function lstatMany(paths: readonly string[], base = ""): Float64Array {
   return lstatEach(paths, base);
 }
 
-/** lstatMany's answer, made off the main thread (one thread of libuv's pool) where the addon built: the caller reads its index meanwhile, on the other core. */
+/** lstatMany's answer, made off the main thread (from libuv's pool, over two threads past many paths) where the addon built: the caller reads its index meanwhile. */
 export async function lstatManyAsync(paths: readonly string[], base = ""): Promise<Float64Array> {
   if (nativeLstatAsync !== null) {
     try {

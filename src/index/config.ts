@@ -7,7 +7,7 @@ import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from "node
 import { dirname, join, resolve } from "node:path";
 import { relativeInside } from "../base/paths.js";
 import { MastError, errorMessage } from "../base/errors.js";
-import { DEFAULT_EXTENSIONS, SUPPORTED_EXTENSIONS } from "../lang/languages.js";
+import { DEFAULT_EXTENSIONS, SUPPORTED_EXTENSIONS } from "../lang/files.js";
 import { readJsonObjectFile } from "../base/json.js";
 import { DEFAULT_MAX_FILE_BYTES } from "../base/read.js";
 

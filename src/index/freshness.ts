@@ -2,10 +2,11 @@
 // is stale when its content differs from what was indexed, when it is on disk but not indexed,
 // or when the index (rows or manifest) still lists it but it is gone. Read-only: creates nothing.
 import { existsSync } from "node:fs";
-import { FileStamps, Store, isUnusableDatabase } from "../store/db.js";
+import { Store, isUnusableDatabase } from "../store/db.js";
+import { FileStamps } from "../store/file-stamps.js";
 import type { ResolvedConfig } from "./config.js";
 import { compareWithIndex } from "./read.js";
-import { readManifest, readWalkCache, statePaths, type StatePaths } from "./state.js";
+import { readManifest, readPackedStamps, readWalkCache, statePaths, type StatePaths } from "./state.js";
 import { walkForConfigWhile, type WalkResult } from "./walk.js";
 
 export interface Freshness {
@@ -28,17 +29,17 @@ const MAX_EXAMPLES = 20;
  * all holds nothing this binary can use, so it reads as empty: every file on disk counts as not
  * indexed.
  */
-function readStamps(graphDb: string): { stamps: FileStamps; unreadable: boolean; store: Store | null } {
-  const none = (unreadable: boolean) => ({ stamps: new FileStamps([], () => ""), unreadable, store: null });
-  if (!existsSync(graphDb)) return none(false);
+function readStamps(paths: StatePaths): { stamps: FileStamps; unreadable: boolean; store: Store | null } {
+  const none = (unreadable: boolean) => ({ stamps: FileStamps.fromRows([], () => ""), unreadable, store: null });
+  if (!existsSync(paths.graphDb)) return none(false);
   let store: Store | null = null;
   try {
-    store = Store.open(graphDb, { readonly: true });
+    store = Store.open(paths.graphDb, { readonly: true });
     if (!store.hasCurrentSchema()) {
       store.close();
       return none(false);
     }
-    return { stamps: store.fileStamps(), unreadable: false, store };
+    return { stamps: store.fileStamps(readPackedStamps(paths)), unreadable: false, store };
   } catch (err) {
     store?.close();
     if (!isUnusableDatabase(err)) throw err;
@@ -49,7 +50,7 @@ function readStamps(graphDb: string): { stamps: FileStamps; unreadable: boolean;
 export async function measureFreshness(config: ResolvedConfig): Promise<Freshness> {
   const paths = statePaths(config.state_dir);
   // The index's stamps are read while the walk's files are stat'ed.
-  const { walk, during } = await walkForConfigWhile(config, readWalkCache(paths), () => readStamps(paths.graphDb));
+  const { walk, during } = await walkForConfigWhile(config, readWalkCache(paths), () => readStamps(paths));
   try {
     return compareAll(config, paths, walk, during.stamps, during.unreadable);
   } finally {

@@ -9,14 +9,15 @@ import { absoluteIn } from "../base/paths.js";
 import { MastError, errorMessage } from "../base/errors.js";
 import { yieldToLoop } from "../base/loop.js";
 import { createImportResolver } from "../resolve/imports.js";
-import { CHECKER_BEHIND, CHECKER_LANGUAGES, CHECKER_META, CURRENT_SCHEMA_VERSION, Store, isUnusableDatabase, type FileStamp, type FileStamps, type StoreCounts } from "../store/db.js";
+import { CHECKER_BEHIND, CHECKER_LANGUAGES, CHECKER_META, CURRENT_SCHEMA_VERSION, Store, isUnusableDatabase, type FileStamp, type StoreCounts } from "../store/db.js";
+import type { FileStamps } from "../store/file-stamps.js";
 import type { ExtractOptions } from "../syntax/types.js";
 import type { ResolvedConfig } from "./config.js";
 import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy, type NoteProgress } from "./lock.js";
 import type { ParseOutcome, ParseTask } from "./parse-task.js";
 import { rederive, type LinkCount } from "./link.js";
 import { compareWithIndex, pathsStatAsStamped, sameStat, stampPaths, stampStat } from "./read.js";
-import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, storeStamp, wipeDerivedState, writeJsonAtomic, writeManifest, type IndexJson, type StatePaths, readWalkCache, writeWalkCache } from "./state.js";
+import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, storeStamp, wipeDerivedState, writeJsonAtomic, writeStampCopies, type IndexJson, type StatePaths, readPackedStamps, readWalkCache, writeWalkCache } from "./state.js";
 import { walkForConfigWhile, type WalkCache, type WalkedFile, type WalkResult } from "./walk.js";
 
 export type IndexMode = "full" | "incremental";
@@ -249,7 +250,7 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
     // The rows are committed: the manifest and index.json follow them (a run killed before these
     // writes leaves the lock's record of a dead holder, which status reports as an interrupted run).
     const previous = readIndexJson(paths);
-    const manifest = writeManifest(paths, store, previous, storeAtStart);
+    const manifest = writeStampCopies(paths, store, previous, storeAtStart);
     // Closed (checkpointed) first, so index.json records graph.db as this run left it: a file
     // that stats otherwise later was written by someone else, and status checks its pages.
     timed(phases, "checkpoint", () => store.close());
@@ -343,7 +344,7 @@ async function writeRun(config: ResolvedConfig, paths: StatePaths, store: Store,
   const counts: Counters = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0, added: 0, removed: 0, pathsChanged: [], rewritten: [] };
   // The index's stamps are read while the walk's files are stat'ed.
   const started = performance.now();
-  const { walk, during: stamps } = await walkForConfigWhile(config, readWalkCache(paths), () => store.fileStamps());
+  const { walk, during: stamps } = await walkForConfigWhile(config, readWalkCache(paths), () => store.fileStamps(readPackedStamps(paths)));
   phases.walk += performance.now() - started;
   for (const p of walk.problems) {
     problems.push({ path: p.path, kind: "walk_error", message: p.error });

@@ -1,13 +1,15 @@
 // The state directory's files (spec §5): config.json, index.json, file_manifest.json,
-// structure.lock and graph.db, and walk-cache.json (the last walk's directory listings) — their
+// structure.lock and graph.db, walk-cache.json (the last walk's directory listings) and
+// file-stamps.bin (the indexed stamps packed, store/file-stamps.ts) — their
 // paths, atomic JSON writes, and the schema-version guard that wipes derived state when the
 // binary's schema differs from what is on disk.
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { writeAtomic } from "../base/atomic.js";
 import { join } from "node:path";
 import { MastError, errorMessage } from "../base/errors.js";
 import { CURRENT_SCHEMA_VERSION, checkpointStampPath, databaseStamp, recordedCheckpointStamp, type Store } from "../store/db.js";
 import { STATE_CONFIG_FILE, persistedConfig, type ResolvedConfig } from "./config.js";
+import { PACKED_HEADER_BYTES, packStamps, packedGeneration } from "../store/file-stamps.js";
 import type { WalkCache } from "./walk.js";
 import { LOCK_METRICS_FILE, STRUCTURE_LOCK_FILE } from "./lock.js";
 
@@ -18,6 +20,8 @@ export interface StatePaths {
   readonly manifest: string;
   /** The last walk's directory listings (index/walk.ts): a cache, never an answer. */
   readonly walkCache: string;
+  /** The indexed stamps of one files version, packed (store/file-stamps.ts): a copy, read only while graph.db is at its version. */
+  readonly stamps: string;
   readonly lock: string;
   /** The structure lock's events (index/lock.ts), read by `mast metrics --locks`. */
   readonly lockMetrics: string;
@@ -78,6 +82,7 @@ export function statePaths(stateDir: string): StatePaths {
     indexJson: join(stateDir, "index.json"),
     manifest: join(stateDir, "file_manifest.json"),
     walkCache: join(stateDir, "walk-cache.json"),
+    stamps: join(stateDir, "file-stamps.bin"),
     lock: join(stateDir, STRUCTURE_LOCK_FILE),
     lockMetrics: join(stateDir, LOCK_METRICS_FILE),
     graphDb: join(stateDir, "graph.db"),
@@ -114,23 +119,57 @@ export function writeWalkCache(paths: StatePaths, cache: WalkCache): void {
 }
 
 /**
- * Writes file_manifest.json from the indexed stamps unless the file on disk is already theirs: the
- * run found graph.db as the last run left it (`storeAtStart`, its stat before this run opened it),
- * no commit wrote a file row since the manifest was written (graph.db's files version as recorded:
- * a refresh's commit still in the WAL) and the manifest stats as it did then (a no-op run of
- * 110,000 files leaves 22 MB unwritten, 500 ms). Returns what index.json records of it.
+ * Writes file_manifest.json and file-stamps.bin from the indexed stamps unless the files on disk
+ * are already theirs. The manifest is: the run found graph.db as the last run left it
+ * (`storeAtStart`, its stat before this run opened it), no commit wrote a file row since the
+ * manifest was written (graph.db's files version as recorded: a refresh's commit still in the WAL)
+ * and the manifest stats as it did then (a no-op run of 110,000 files leaves 22 MB unwritten,
+ * 500 ms). The packed stamps are when their header names graph.db's files generation. Returns what
+ * index.json records of the manifest.
  */
-export function writeManifest(paths: StatePaths, store: Pick<Store, "filesVersion" | "manifestRows">, previous: IndexJson | null, storeAtStart: string | null): Pick<IndexJson, "manifest_files_version" | "manifest_stamp"> {
+export function writeStampCopies(paths: StatePaths, store: Pick<Store, "filesVersion" | "filesGeneration" | "stampRows">, previous: IndexJson | null, storeAtStart: string | null): Pick<IndexJson, "manifest_files_version" | "manifest_stamp"> {
   const filesVersion = store.filesVersion();
+  const generation = store.filesGeneration();
   const onDisk = databaseStamp(paths.manifest);
-  const current = onDisk !== null && storeAtStart !== null && previous?.store_stamp === storeAtStart && previous.manifest_files_version === filesVersion && previous.manifest_stamp === onDisk;
-  if (!current) {
-    const manifest: Manifest = {};
-    for (const [path, mtime, size, hash] of store.manifestRows().sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) manifest[path] = { mtime, size, hash };
-    writeJsonAtomic(paths.manifest, manifest);
+  const manifestCurrent = onDisk !== null && storeAtStart !== null && previous?.store_stamp === storeAtStart && previous.manifest_files_version === filesVersion && previous.manifest_stamp === onDisk;
+  // No generation (no commit of this binary wrote a file row): no copy can name it, none is read.
+  const packedCurrent = generation === null || packedGeneration(readHead(paths.stamps, PACKED_HEADER_BYTES)) === generation;
+  if (!manifestCurrent || !packedCurrent) {
+    const rows = store.stampRows().sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0));
+    if (!manifestCurrent) {
+      const manifest: Manifest = {};
+      for (const [, path, mtime, size, , , , hash] of rows) manifest[path] = { mtime, size, hash };
+      writeJsonAtomic(paths.manifest, manifest);
+    }
+    if (!packedCurrent) writeAtomic(paths.stamps, packStamps(rows, generation!));
   }
   const written = databaseStamp(paths.manifest);
   return { manifest_files_version: filesVersion, ...(written === null ? {} : { manifest_stamp: written }) };
+}
+
+/** file-stamps.bin's bytes, or null when there is none (the Store checks they name its files generation). */
+export function readPackedStamps(paths: StatePaths): Buffer | null {
+  try {
+    return readFileSync(paths.stamps);
+  } catch {
+    return null;
+  }
+}
+
+/** Up to `bytes` bytes from the start of a file (none when it cannot be read). */
+function readHead(path: string, bytes: number): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return Buffer.alloc(0);
+  }
+  try {
+    const head = Buffer.alloc(bytes);
+    return head.subarray(0, readSync(fd, head, 0, bytes, 0));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function readManifest(paths: StatePaths): Manifest {
@@ -188,7 +227,7 @@ export function guardSchema(paths: StatePaths): boolean {
 }
 
 export function wipeDerivedState(paths: StatePaths): void {
-  for (const f of [paths.graphDb, `${paths.graphDb}-wal`, `${paths.graphDb}-shm`, checkpointStampPath(paths.graphDb), paths.manifest, paths.walkCache]) rmSync(f, { force: true });
+  for (const f of [paths.graphDb, `${paths.graphDb}-wal`, `${paths.graphDb}-shm`, checkpointStampPath(paths.graphDb), paths.manifest, paths.walkCache, paths.stamps]) rmSync(f, { force: true });
 }
 
 /** The commit a git checkout's HEAD points at, read from .git without running git; null otherwise. */

@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { blankMacros, C_BUILTIN_TYPES, C_FAMILY_SYNTAX, isFileLocal } from "./c-family.js";
 import { queryFile, type OutlineSpec } from "./outline.js";
 import type { LanguageSpec } from "./spec.js";
+import { LANGUAGE_FILES } from "./files.js";
 
 const require = createRequire(import.meta.url);
 
@@ -21,8 +22,7 @@ const OUTLINE: OutlineSpec = {
 export const C: LanguageSpec = {
   name: "c",
   // `.h` is C++'s (as ctags maps it): the C++ grammar reads C headers too.
-  extensions: { ".c": "c" },
-  indexedByDefault: [".c"],
+  ...LANGUAGE_FILES.c,
   grammars: { c: () => require("tree-sitter-c") as unknown },
   ...C_FAMILY_SYNTAX,
   outline: OUTLINE,

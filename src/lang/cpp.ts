@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { blankMacros, C_BUILTIN_TYPES, C_FAMILY_SYNTAX, isFileLocal } from "./c-family.js";
 import { queryFile, type OutlineSpec } from "./outline.js";
 import type { LanguageSpec } from "./spec.js";
+import { LANGUAGE_FILES } from "./files.js";
 
 const require = createRequire(import.meta.url);
 
@@ -39,8 +40,7 @@ const OUTLINE: OutlineSpec = {
 
 export const CPP: LanguageSpec = {
   name: "cpp",
-  extensions: { ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".h": "cpp" },
-  indexedByDefault: [".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".h"],
+  ...LANGUAGE_FILES.cpp,
   grammars: { cpp: () => require("tree-sitter-cpp") as unknown },
   ...C_FAMILY_SYNTAX,
   dialect: headerDialect,

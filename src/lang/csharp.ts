@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { queryFile, type OutlineSpec } from "./outline.js";
 import { C_BLOCK_COMMENT, type LanguageSpec } from "./spec.js";
+import { LANGUAGE_FILES } from "./files.js";
 
 const require = createRequire(import.meta.url);
 
@@ -38,8 +39,7 @@ const OUTLINE: OutlineSpec = {
 
 export const CSHARP: LanguageSpec = {
   name: "csharp",
-  extensions: { ".cs": "c_sharp" },
-  indexedByDefault: [".cs"],
+  ...LANGUAGE_FILES.csharp,
   grammars: { c_sharp: loadGrammar },
   resolver: "none",
   extractor: "outline",

@@ -3,13 +3,13 @@
 import { createRequire } from "node:module";
 import { GO_EDITS } from "./go-edits.js";
 import { C_BLOCK_COMMENT, type LanguageSpec } from "./spec.js";
+import { LANGUAGE_FILES } from "./files.js";
 
 const require = createRequire(import.meta.url);
 
 export const GO: LanguageSpec = {
   name: "go",
-  extensions: { ".go": "go" },
-  indexedByDefault: [".go"],
+  ...LANGUAGE_FILES.go,
   grammars: { go: () => require("tree-sitter-go") as unknown },
   resolver: "go",
   extractor: "go",

@@ -5,6 +5,7 @@
 import { createRequire } from "node:module";
 import { childText, queryFile, type OutlineSpec } from "./outline.js";
 import { C_BLOCK_COMMENT, type LanguageSpec } from "./spec.js";
+import { LANGUAGE_FILES } from "./files.js";
 
 const require = createRequire(import.meta.url);
 
@@ -26,8 +27,7 @@ const OUTLINE: OutlineSpec = {
 
 export const JAVA: LanguageSpec = {
   name: "java",
-  extensions: { ".java": "java" },
-  indexedByDefault: [".java"],
+  ...LANGUAGE_FILES.java,
   grammars: { java: () => require("tree-sitter-java") as unknown },
   resolver: "java",
   extractor: "outline",

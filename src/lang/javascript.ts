@@ -4,13 +4,13 @@ import { ECMASCRIPT_EDITS } from "./ecmascript-edits.js";
 import { JAVASCRIPT_IMPORTS } from "./ecmascript-imports.js";
 import { ECMASCRIPT_RULES } from "./ecmascript.js";
 import type { LanguageSpec } from "./spec.js";
+import { LANGUAGE_FILES } from "./files.js";
 
 const require = createRequire(import.meta.url);
 
 export const JAVASCRIPT: LanguageSpec = {
   name: "javascript",
-  extensions: { ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript" },
-  indexedByDefault: [".js", ".jsx", ".mjs", ".cjs"],
+  ...LANGUAGE_FILES.javascript,
   grammars: { javascript: () => require("tree-sitter-javascript") as unknown },
   ...ECMASCRIPT_RULES,
   edits: { ...ECMASCRIPT_EDITS, imports: JAVASCRIPT_IMPORTS },

@@ -35,11 +35,6 @@ export const EXTENSIONS: Readonly<Record<string, ExtensionInfo>> = Object.fromEn
   LANGUAGE_SPECS.flatMap((spec) => Object.entries(spec.extensions).map(([ext, grammar]) => [ext, { language: spec.name, grammar, spec }])),
 );
 
-export const SUPPORTED_EXTENSIONS: readonly string[] = Object.keys(EXTENSIONS);
-
-/** What the configuration indexes unless told otherwise. */
-export const DEFAULT_EXTENSIONS: readonly string[] = LANGUAGE_SPECS.flatMap((s) => s.indexedByDefault);
-
 /** The names of the registered languages, for the tools' `language` argument. */
 export const LANGUAGE_NAMES = LANGUAGE_SPECS.map((s) => s.name) as [string, ...string[]];
 

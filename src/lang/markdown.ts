@@ -1,10 +1,10 @@
 // Markdown: documentation sections, line-scanned by heading (no grammar).
 import type { LanguageSpec } from "./spec.js";
+import { LANGUAGE_FILES } from "./files.js";
 
 export const MARKDOWN: LanguageSpec = {
   name: "markdown",
-  extensions: { ".md": null, ".markdown": null },
-  indexedByDefault: [".md"],
+  ...LANGUAGE_FILES.markdown,
   grammars: {},
   resolver: "none",
   scope: "file",

@@ -5,6 +5,7 @@
 import { createRequire } from "node:module";
 import { queryFile, type OutlineSpec } from "./outline.js";
 import { C_BLOCK_COMMENT, type LanguageSpec } from "./spec.js";
+import { LANGUAGE_FILES } from "./files.js";
 
 const require = createRequire(import.meta.url);
 
@@ -23,8 +24,7 @@ const OUTLINE: OutlineSpec = {
 
 export const PHP: LanguageSpec = {
   name: "php",
-  extensions: { ".php": "php" },
-  indexedByDefault: [".php"],
+  ...LANGUAGE_FILES.php,
   grammars: { php: () => (require("tree-sitter-php") as { php: unknown }).php },
   resolver: "php",
   extractor: "outline",

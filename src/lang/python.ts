@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { posix } from "node:path";
 import { PYTHON_EDITS } from "./python-edits.js";
 import { RECEIVER_TYPE, type LanguageSpec } from "./spec.js";
+import { LANGUAGE_FILES } from "./files.js";
 
 const require = createRequire(import.meta.url);
 
@@ -30,8 +31,7 @@ export function annotatedClass(type: string | null): string | null {
 
 export const PYTHON: LanguageSpec = {
   name: "python",
-  extensions: { ".py": "python", ".pyi": "python" },
-  indexedByDefault: [".py", ".pyi"],
+  ...LANGUAGE_FILES.python,
   grammars: { python: () => require("tree-sitter-python") as unknown },
   resolver: "python",
   checker: "scip-python",

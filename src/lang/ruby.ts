@@ -6,6 +6,7 @@
 import { createRequire } from "node:module";
 import { queryFile, type OutlineSpec } from "./outline.js";
 import type { LanguageSpec } from "./spec.js";
+import { LANGUAGE_FILES } from "./files.js";
 
 const require = createRequire(import.meta.url);
 
@@ -28,8 +29,7 @@ const OUTLINE: OutlineSpec = {
 
 export const RUBY: LanguageSpec = {
   name: "ruby",
-  extensions: { ".rb": "ruby" },
-  indexedByDefault: [".rb"],
+  ...LANGUAGE_FILES.ruby,
   grammars: { ruby: () => require("tree-sitter-ruby") as unknown },
   resolver: "ruby",
   extractor: "outline",

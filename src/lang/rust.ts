@@ -3,13 +3,13 @@
 import { createRequire } from "node:module";
 import { RUST_EDITS } from "./rust-edits.js";
 import { C_BLOCK_COMMENT, type LanguageSpec } from "./spec.js";
+import { LANGUAGE_FILES } from "./files.js";
 
 const require = createRequire(import.meta.url);
 
 export const RUST: LanguageSpec = {
   name: "rust",
-  extensions: { ".rs": "rust" },
-  indexedByDefault: [".rs"],
+  ...LANGUAGE_FILES.rust,
   grammars: { rust: () => require("tree-sitter-rust") as unknown },
   resolver: "rust",
   extractor: "rust",

@@ -2,13 +2,13 @@
 import { createRequire } from "node:module";
 import { ECMASCRIPT_RULES } from "./ecmascript.js";
 import type { LanguageSpec } from "./spec.js";
+import { LANGUAGE_FILES } from "./files.js";
 
 const require = createRequire(import.meta.url);
 
 export const TYPESCRIPT: LanguageSpec = {
   name: "typescript",
-  extensions: { ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx" },
-  indexedByDefault: [".ts", ".tsx", ".mts", ".cts"],
+  ...LANGUAGE_FILES.typescript,
   grammars: {
     typescript: () => (require("tree-sitter-typescript") as { typescript: unknown }).typescript,
     tsx: () => (require("tree-sitter-typescript") as { tsx: unknown }).tsx,

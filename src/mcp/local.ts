@@ -14,11 +14,11 @@
 // token) sends the CLI to answer in-process, as it does when no server listens. POSIX only (a
 // Windows pipe's default ACL is not the user's alone); a socket path past the system's limit is
 // not used. Two servers on one state dir: the first keeps the socket, the second serves without it.
-import { randomBytes } from "node:crypto";
 import { chmodSync, closeSync, lstatSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { MastError, errorMessage } from "../base/errors.js";
+import { randomHex } from "../base/hash.js";
 import type { ToolFailure } from "../tools/envelope.js";
 
 export const SOCKET_FILE = "serve.sock";
@@ -172,7 +172,7 @@ export async function listenLocal(endpoint: LocalEndpoint, answer: (request: Loc
       if (!(await stale(path))) return null;
       unlinkSync(path);
     }
-    const token = randomBytes(32).toString("hex");
+    const token = randomHex(32);
     // Open connections, closed with the server (one that never sends its line must not hold its exit).
     const open = new Set<Socket>();
     const server: Server = createServer((socket) => {

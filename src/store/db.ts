@@ -15,6 +15,7 @@ import { extensionInfo } from "../lang/languages.js";
 import { chunkSearchWords, lineStarts, splitTerms, type ChunkSearchWords } from "../base/text.js";
 import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../syntax/types.js";
 import { packCalls, type CallSiteRow } from "./call-rows.js";
+import { FileStamps, type StoredStampRow } from "./file-stamps.js";
 
 // A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
 // for export names (~25 ms of every CLI start for `ignore` alone).
@@ -199,75 +200,6 @@ function stampOf([id, path, mtime, size, ino, ctime, contentHash, clean]: StampR
   return { id, path, mtime, size, ino, ctime, contentHash, statClean: clean === 1 };
 }
 
-type StoredStampRow = [number, string, number, number, number, number, number];
-
-/**
- * Every indexed file's stamp by path (`Store.fileStamps`): the stat columns held in number arrays
- * and a FileStamp made when one is asked for, its content hash read from its row only then (while
- * the Store is open). At 1 GB, 110,000 stamp objects kept alive through a status were a third of
- * its garbage collection, and the hash, 64 characters a row, 40% of reading them.
- */
-export class FileStamps {
-  private readonly index = new Map<string, number>();
-  private readonly ids: number[] = [];
-  private readonly stats: number[] = [];
-  private readonly clean: boolean[] = [];
-
-  constructor(
-    rows: Iterable<StoredStampRow>,
-    private readonly hashOf: (id: number) => string,
-  ) {
-    for (const [id, path, mtime, size, ino, ctime, clean] of rows) {
-      this.index.set(path, this.ids.length);
-      this.ids.push(id);
-      this.stats.push(mtime, size, ino, ctime);
-      this.clean.push(clean === 1);
-    }
-  }
-
-  get size(): number {
-    return this.index.size;
-  }
-
-  has(path: string): boolean {
-    return this.index.has(path);
-  }
-
-  get(path: string): FileStamp | undefined {
-    const at = this.index.get(path);
-    if (at === undefined) return undefined;
-    const s = at * 4;
-    return new StoredStamp(this.ids[at]!, path, this.stats[s]!, this.stats[s + 1]!, this.stats[s + 2]!, this.stats[s + 3]!, this.clean[at]!, this.hashOf);
-  }
-
-  /** Forgets a path (an index run drops the paths it has handled). */
-  delete(path: string): boolean {
-    return this.index.delete(path);
-  }
-
-  keys(): IterableIterator<string> {
-    return this.index.keys();
-  }
-}
-
-/** A stamp of `FileStamps`: its content hash read from its row when asked. */
-class StoredStamp implements FileStamp {
-  constructor(
-    readonly id: number,
-    readonly path: string,
-    readonly mtime: number,
-    readonly size: number,
-    readonly ino: number,
-    readonly ctime: number,
-    readonly statClean: boolean,
-    private readonly hashOf: (id: number) => string,
-  ) {}
-
-  get contentHash(): string {
-    return this.hashOf(this.id);
-  }
-}
-
 export interface ChunkDelta {
   readonly added: number;
   readonly removed: number;
@@ -299,6 +231,8 @@ interface SearchState {
 const PATHS_VERSION = "paths_version";
 /** Meta key: moves on with every commit that wrote a file row (added, rewritten, re-stamped or removed). */
 const FILES_VERSION = "files_version";
+/** Meta key: the name of the file rows' history, set with every files_version (`filesGeneration`). */
+const FILES_GENERATION = "files_generation";
 /** Meta key: `<files_version>:<chunks>`, the index's chunk total at that files_version (a commit that counted it after its last file write records it). */
 const CHUNK_TOTAL = "chunk_total";
 
@@ -321,6 +255,8 @@ export class Store {
   private fileWrites = 0;
   /** fileWrites when the open write transaction began (see filesVersion). */
   private fileWritesAtBegin = 0;
+  /** The files generation folded with every file row written in the open write transaction (see filesGeneration). */
+  private filesChain = "";
   /** A file row came or went in the open write transaction (see pathsVersion). */
   private pathsMoved = false;
   /** The totals `counts` read in the open write transaction, and fileWrites then (see CHUNK_TOTAL). */
@@ -449,15 +385,21 @@ export class Store {
     return counts;
   }
 
-  /** Every file's stamp (FileStamps: content hashes read when asked, while this Store is open). Rows iterated, not gathered: none outlives its turn. */
-  fileStamps(): FileStamps {
+  /**
+   * Every file's stamp (FileStamps: content hashes read when asked, while this Store is open): from
+   * `packed` (file-stamps.bin) when it names the files generation this Store reads and no file row was
+   * written since this transaction began; else from the rows, iterated, not gathered.
+   */
+  fileStamps(packed: Uint8Array | null = null): FileStamps {
     const hashOf = this.sql("SELECT content_hash FROM files WHERE id = ?").pluck();
-    return new FileStamps(this.sql("SELECT id, path, mtime, size, ino, ctime, stat_clean FROM files").raw().iterate() as Iterable<StoredStampRow>, (id) => (hashOf.get(id) as string | undefined) ?? "");
+    const hash = (id: number) => (hashOf.get(id) as string | undefined) ?? "";
+    const fromPacked = packed !== null && this.fileWrites === this.fileWritesAtBegin ? FileStamps.fromPacked(packed, this.filesGeneration(), hash) : null;
+    return fromPacked ?? FileStamps.fromRows(this.sql("SELECT id, path, mtime, size, ino, ctime, stat_clean FROM files").raw().iterate() as Iterable<StoredStampRow>, hash);
   }
 
-  /** Every file's manifest entry (file_manifest.json): [path, mtime, size, content hash]. */
-  manifestRows(): Array<[string, number, number, string]> {
-    return this.sql("SELECT path, mtime, size, content_hash FROM files").raw().all() as Array<[string, number, number, string]>;
+  /** Every file's stamp row with its content hash: what file_manifest.json and file-stamps.bin are written from. */
+  stampRows(): Array<[...StoredStampRow, string]> {
+    return this.sql("SELECT id, path, mtime, size, ino, ctime, stat_clean, content_hash FROM files").raw().all() as Array<[...StoredStampRow, string]>;
   }
 
   /**
@@ -467,7 +409,15 @@ export class Store {
    * which made per-file savepoints cost more than the rows).
    */
   batch<T>(fn: () => T): T {
-    if (this.db.inTransaction) return this.db.transaction(fn).immediate();
+    if (this.db.inTransaction) {
+      const writes = this.fileWrites;
+      try {
+        return this.db.transaction(fn).immediate();
+      } catch (err) {
+        if (this.fileWrites !== writes) this.wroteFileRow(["rolled back"]);
+        throw err;
+      }
+    }
     const result = this.db
       .transaction(() => {
         this.beginSearchState();
@@ -515,6 +465,7 @@ export class Store {
     if (this.fileWrites !== this.fileWritesAtBegin) {
       const version = this.filesVersion() + 1;
       this.setMeta(FILES_VERSION, String(version));
+      this.setMeta(FILES_GENERATION, this.filesChain.slice(0, 16));
       // Counted after the last file write: readers take the total from here.
       if (this.counted?.writes === this.fileWrites) this.setMeta(CHUNK_TOTAL, `${version}:${this.counted.counts.chunks}`);
     }
@@ -531,6 +482,17 @@ export class Store {
   }
 
   /**
+   * The name of the file rows' history, set by every commit that wrote a file row (null before the
+   * first): the last one's name folded with each row that commit wrote or removed, in order (a
+   * savepoint rolled back folded in too). Unlike the files version, a graph.db rebuilt or copied in
+   * reaches it only by the same writes — two builds of one tree alike, as their bytes are — so a
+   * copy of the stamps made at it (file-stamps.bin) holds while it stays the same.
+   */
+  filesGeneration(): string | null {
+    return this.getMeta(FILES_GENERATION);
+  }
+
+  /**
    * A number that moves on whenever a file row is added or removed: a cache of anything computed
    * from the set of indexed paths (the import resolver) is valid while it stays the same.
    */
@@ -542,6 +504,7 @@ export class Store {
     this.pathsMoved = false;
     this.counted = null;
     this.fileWritesAtBegin = this.fileWrites;
+    this.filesChain = this.filesGeneration() ?? "";
     this.search = { through: this.nextId("chunks") - 1, rows: new Map(), pending: 0, deleted: 0 };
   }
 
@@ -634,7 +597,7 @@ export class Store {
 
   /** The bytes are those indexed, read again: only the file's stamp moves. */
   touchFile(meta: Omit<FileMeta, "language">): void {
-    this.fileWrites++;
+    this.wroteFileRow(["touched", meta.path, meta.mtime, meta.size, meta.ino, meta.ctime, meta.contentHash, meta.statClean]);
     this.sql("UPDATE files SET mtime = ?, size = ?, ino = ?, ctime = ?, content_hash = ?, stat_clean = ? WHERE path = ?").run(meta.mtime, meta.size, meta.ino, meta.ctime, meta.contentHash, meta.statClean ? 1 : 0, meta.path);
   }
 
@@ -651,7 +614,7 @@ export class Store {
     this.markCheckerBehind();
     this.sql("DELETE FROM files WHERE id = ?").run(row.id);
     this.sql("DELETE FROM path_words WHERE rowid = ?").run(row.id);
-    this.fileWrites++;
+    this.wroteFileRow(["removed", path]);
     this.pathsMoved = true;
     return removed;
   }
@@ -791,6 +754,12 @@ export class Store {
     this.sql("DELETE FROM meta WHERE key = ?").run(key);
   }
 
+  /** Counts a file row written (or removed) and folds `record` of it into the files generation to be. */
+  private wroteFileRow(record: readonly unknown[]): void {
+    this.fileWrites++;
+    this.filesChain = sha256(`${this.filesChain}\n${JSON.stringify(record)}`);
+  }
+
   setMeta(key: string, value: string): void {
     this.db.prepare("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
   }
@@ -801,8 +770,8 @@ export class Store {
   private upsertFileRow(meta: FileMeta, extraction: FileExtraction): { id: number; inserted: boolean } {
     const existing = this.sql("SELECT id FROM files WHERE path = ?").get(meta.path) as { id: number } | undefined;
     const symbolRows = extraction.symbols.reduce((n, s) => (s.kind === "module" ? n : n + 1), 0);
-    this.fileWrites++;
     const values = [meta.language, meta.mtime, meta.size, meta.ino, meta.ctime, meta.contentHash, meta.statClean ? 1 : 0, extraction.lineCount, extraction.hasSyntaxErrors ? 1 : 0, isTestPath(meta.path) ? 1 : 0, extraction.chunks.length, symbolRows];
+    this.wroteFileRow(["written", meta.path, existing?.id ?? null, ...values]);
     if (existing) {
       this
         .sql("UPDATE files SET language = ?, mtime = ?, size = ?, ino = ?, ctime = ?, content_hash = ?, stat_clean = ?, line_count = ?, has_syntax_errors = ?, is_test = ?, chunk_rows = ?, symbol_rows = ? WHERE id = ?")

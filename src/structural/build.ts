@@ -8,11 +8,10 @@
 // manifest's rename (manifest.ts). Steps follow the spec's numbering.
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve as resolvePath } from "node:path";
-import { randomBytes } from "node:crypto";
 import { writeAtomic } from "../base/atomic.js";
 import { MastError, errorMessage } from "../base/errors.js";
 import { compileGlobs } from "../base/glob.js";
-import { sha256 } from "../base/hash.js";
+import { randomHex, sha256 } from "../base/hash.js";
 import { readJsonObjectFile } from "../base/json.js";
 import { readRegularFile } from "../base/read.js";
 import { decodeSource } from "../base/text.js";
@@ -262,7 +261,7 @@ export async function buildStructural(located: Located, options: BuildOptions = 
       if (options.crashAt === "units") throw new Error("crash injected after the units");
 
       // The catalog's rows, composed from the unit outputs.
-      const buildId = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
+      const buildId = `${Date.now().toString(36)}-${randomHex(4)}`;
       const createdAt = new Date().toISOString();
       // The files the overlay supersedes in the baseline: those it indexed or deferred, and those gone since.
       const present = new Set(sources.map((s) => s.path));

@@ -10,6 +10,7 @@ import { pathsStatAsStamped, stampPaths } from "../../src/index/read.js";
 import { runIndex, type IndexReport } from "../../src/index/run.js";
 import { readIndexJson, readManifest, statePaths } from "../../src/index/state.js";
 import { Store } from "../../src/store/db.js";
+import { FileStamps, packStamps, packedGeneration } from "../../src/store/file-stamps.js";
 import { sha256 } from "../../src/base/hash.js";
 import type { Chunk, FileExtraction } from "../../src/syntax/types.js";
 import { createToolContext } from "../../src/tools/context.js";
@@ -121,6 +122,8 @@ describe("full index", () => {
     await index(p, "full", join(p.root, "s2"));
     // Each build excludes only its own state dir; the other one holds no indexable files.
     expect(readFileSync(graph(p, join(p.root, "s1")))).toEqual(readFileSync(graph(p, join(p.root, "s2"))));
+    // And so are their packed stamps (named by the same files generation).
+    expect(readFileSync(statePaths(join(p.root, "s1")).stamps)).toEqual(readFileSync(statePaths(join(p.root, "s2")).stamps));
   });
 });
 
@@ -523,6 +526,63 @@ describe("a no-op incremental run", () => {
     expect(readManifest(paths)["src/extra.ts"]!.hash).toBe(hashOf("export const b = 21;\n"));
     expect(await index(p, "incremental")).toMatchObject({ files_indexed: 0 });
     expect(readManifest(paths)["src/extra.ts"]!.hash).toBe(hashOf("export const b = 22;\n"));
+  });
+
+  it("reads file-stamps.bin only while it names graph.db's files generation: not after a refresh's commit, nor for a graph.db rebuilt at the same files version", async () => {
+    const p = project({ ...BASE_FILES, "src/extra.ts": "export const b = 20;\n" });
+    const paths = statePaths(join(p.root, ".mast"));
+    await index(p, "full");
+    const generation = () => {
+      const store = Store.open(paths.graphDb, { readonly: true });
+      try {
+        return { version: store.filesVersion(), generation: store.filesGeneration()!, rows: store.stampRows().sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0)) };
+      } finally {
+        store.close();
+      }
+    };
+    const first = generation();
+    expect(packedGeneration(readFileSync(paths.stamps))).toBe(first.generation);
+    expect(FileStamps.fromPacked(readFileSync(paths.stamps), first.generation, () => "")!.size).toBe(first.rows.length);
+    // A copy naming the generation is what status reads: one without src/extra.ts makes it unindexed.
+    const without = packStamps(first.rows.filter(([, path]) => path !== "src/extra.ts"), first.generation);
+    writeFileSync(paths.stamps, without);
+    expect(await measureFreshness(p.config())).toMatchObject({ stale_files: 1, unindexed: 1, examples: { unindexed: ["src/extra.ts"] } });
+    // Naming another generation, it is not read.
+    writeFileSync(paths.stamps, packStamps(first.rows.filter(([, path]) => path !== "src/extra.ts"), "0123456789abcdef"));
+    expect(await measureFreshness(p.config())).toMatchObject({ stale_files: 0 });
+    // A run that writes a file row writes it again; a no-op run leaves it.
+    p.write("src/extra.ts", "export const b = 21;\n");
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1 });
+    const second = generation();
+    expect(second.generation).not.toBe(first.generation);
+    expect(packedGeneration(readFileSync(paths.stamps))).toBe(second.generation);
+    const written = statSync(paths.stamps).mtimeMs;
+    await index(p, "incremental");
+    expect(statSync(paths.stamps).mtimeMs).toBe(written);
+    // A just-in-time refresh (a server's) commits rows but writes no copy: the copy is passed over.
+    writeFileSync(paths.stamps, packStamps(second.rows.filter(([, path]) => path !== "src/extra.ts"), second.generation));
+    p.write("src/extra.ts", "export const b = 22;\n");
+    const ctx = createToolContext(p.config({ stateDir: paths.dir }), p.root);
+    try {
+      await callTool(ctx, "mast_exports", { file_path: "src/extra.ts" });
+    } finally {
+      ctx.close();
+    }
+    expect(generation().generation).not.toBe(second.generation);
+    expect(await measureFreshness(p.config())).toMatchObject({ stale_files: 0 });
+    // graph.db deleted by hand and rebuilt: the same files version, another generation.
+    await index(p, "incremental");
+    const before = generation();
+    const copy = readFileSync(paths.stamps);
+    for (const f of [paths.graphDb, `${paths.graphDb}-wal`, `${paths.graphDb}-shm`]) rmSync(f, { force: true });
+    p.write("src/extra.ts", "export const b = 23;\n");
+    await index(p, "incremental");
+    const rebuilt = generation();
+    expect(rebuilt.version).toBe(1);
+    expect(rebuilt.generation).not.toBe(before.generation);
+    expect(packedGeneration(readFileSync(paths.stamps))).toBe(rebuilt.generation);
+    writeFileSync(paths.stamps, copy);
+    expect(await measureFreshness(p.config())).toMatchObject({ stale_files: 0 });
   });
 
   it("writes file_manifest.json again for a graph.db that is not the one the last run left (deleted by hand, rebuilt at the same files version)", async () => {

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { FileStamps, PACKED_HEADER_BYTES, packStamps, packedGeneration, type StoredStampRow } from "../../src/store/file-stamps.js";
+
+const GEN = "00112233aabbccdd";
+// [id, path, mtime, size, ino, ctime, stat_clean], in ascending order of path.
+const ROWS: StoredStampRow[] = [
+  [3, "a.ts", 1_700_000_000_123.25, 10, 901, 1_700_000_000_200.5, 1],
+  [1, "src/b.ts", 1_700_000_001_000, 2_048, 902, 1_700_000_001_000, 0],
+  [2, "src/é.ts", 1_700_000_002_000, 7, 903, 1_700_000_002_001, 1],
+];
+const hashOf = (id: number) => `hash-${id}`;
+const stampOf = (stamps: FileStamps, path: string) => {
+  const s = stamps.get(path);
+  return s && [s.id, s.path, s.mtime, s.size, s.ino, s.ctime, s.statClean, s.contentHash];
+};
+
+describe("packed file stamps (file-stamps.bin)", () => {
+  it("read back every stamp exactly, looked up in order by a merge and out of order by a map", () => {
+    const packed = packStamps(ROWS, GEN);
+    expect(packed.byteLength).toBe(PACKED_HEADER_BYTES + 3 * 40 + 3 + Buffer.byteLength("a.ts\0src/b.ts\0src/é.ts"));
+    expect(packedGeneration(packed.subarray(0, PACKED_HEADER_BYTES))).toBe(GEN);
+    const stamps = FileStamps.fromPacked(packed, GEN, hashOf)!;
+    expect(stamps.size).toBe(3);
+    // Ascending, as a walk asks: a path not held is passed over.
+    expect(stampOf(stamps, "a.ts")).toEqual([3, "a.ts", 1_700_000_000_123.25, 10, 901, 1_700_000_000_200.5, true, "hash-3"]);
+    expect(stamps.get("src/a.ts")).toBeUndefined();
+    expect(stampOf(stamps, "src/é.ts")).toEqual([2, "src/é.ts", 1_700_000_002_000, 7, 903, 1_700_000_002_001, true, "hash-2"]);
+    // Out of order: found all the same.
+    expect(stampOf(stamps, "src/b.ts")).toEqual([1, "src/b.ts", 1_700_000_001_000, 2_048, 902, 1_700_000_001_000, false, "hash-1"]);
+    expect(stamps.has("a.ts")).toBe(true);
+    expect(stamps.has("z.ts")).toBe(false);
+    expect(stamps.delete("a.ts")).toBe(true);
+    expect([...stamps.keys()]).toEqual(["src/b.ts", "src/é.ts"]);
+    expect(stamps.size).toBe(2);
+  });
+
+  it("equal FileStamps.fromRows for the same rows, read from any offset of a buffer", () => {
+    const fromRows = FileStamps.fromRows(ROWS, hashOf);
+    // At an odd offset a Float64Array cannot view the bytes: they are copied.
+    const packed = packStamps(ROWS, GEN);
+    const shifted = Buffer.alloc(packed.byteLength + 3);
+    packed.copy(shifted, 3);
+    const fromPacked = FileStamps.fromPacked(shifted.subarray(3), GEN, hashOf)!;
+    for (const [, path] of ROWS) expect(stampOf(fromPacked, path)).toEqual(stampOf(fromRows, path));
+    expect([...fromPacked.keys()]).toEqual([...fromRows.keys()]);
+  });
+
+  it("are refused when of another generation, format or shape", () => {
+    const packed = packStamps(ROWS, GEN);
+    expect(FileStamps.fromPacked(packed, "ffffffffffffffff", hashOf)).toBeNull();
+    expect(FileStamps.fromPacked(packed, null, hashOf)).toBeNull();
+    expect(FileStamps.fromPacked(packed.subarray(0, packed.byteLength - 1), GEN, hashOf)).toBeNull();
+    expect(FileStamps.fromPacked(packed.subarray(0, 10), GEN, hashOf)).toBeNull();
+    const otherFormat = Buffer.from(packed);
+    otherFormat.writeUInt32LE(2, 4);
+    expect(FileStamps.fromPacked(otherFormat, GEN, hashOf)).toBeNull();
+    expect(packedGeneration(otherFormat)).toBeNull();
+    // Out of order, or a path twice: a merge would miss paths.
+    expect(FileStamps.fromPacked(packStamps([ROWS[1]!, ROWS[0]!], GEN), GEN, hashOf)).toBeNull();
+    expect(FileStamps.fromPacked(packStamps([ROWS[0]!, ROWS[0]!], GEN), GEN, hashOf)).toBeNull();
+    expect(() => packStamps(ROWS, "not-a-generation")).toThrow(/not a files generation/);
+    expect(FileStamps.fromPacked(packStamps([], GEN), GEN, hashOf)!.size).toBe(0);
+  });
+});

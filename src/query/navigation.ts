@@ -339,7 +339,7 @@ export function tailOf(name: string): string {
 }
 
 /** The qualified names (`Class.method`, `ns.f`, `outer.inner`) whose last segment is `tail`, by symbols.tail's index. */
-export function qualifiedNamesEndingIn(db: Db, tail: string): string[] {
+function qualifiedNamesEndingIn(db: Db, tail: string): string[] {
   return prepared(db, "SELECT DISTINCT name FROM symbols WHERE tail = ?").pluck().all(tail) as string[];
 }
 
@@ -436,7 +436,7 @@ export function resolveThroughReExports(db: Db, fileId: number, name: string, se
 
 function resolvedFileId(db: Db, fromFileId: number, module: string): number | null {
   const row = db
-    .prepare("SELECT f.id FROM imports i JOIN files f ON f.path = i.resolved_path WHERE i.file_id = ? AND i.module = ? LIMIT 1")
+    .prepare("SELECT i.resolved_file_id AS id FROM imports i WHERE i.file_id = ? AND i.module = ? AND i.resolved_file_id IS NOT NULL LIMIT 1")
     .get(fromFileId, module) as { id: number } | undefined;
   return row?.id ?? null;
 }
@@ -474,7 +474,7 @@ function resolveType(db: Db, fileId: number, name: string): SymbolRow | null {
     .get(fileId, name, ...TYPE_KINDS) as SymbolRow | undefined;
   if (sameFile) return sameFile;
   const imports = db
-    .prepare("SELECT f.id FROM imports i JOIN json_each(i.symbols) j JOIN files f ON f.path = i.resolved_path WHERE i.file_id = ? AND j.value = ? ORDER BY i.line")
+    .prepare("SELECT i.resolved_file_id FROM imports i JOIN json_each(i.symbols) j WHERE i.file_id = ? AND j.value = ? AND i.resolved_file_id IS NOT NULL ORDER BY i.line")
     .pluck()
     .all(fileId, name) as number[];
   for (const target of imports) {

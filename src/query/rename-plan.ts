@@ -34,7 +34,7 @@ interface ImportRow {
 }
 
 /** The import rows that resolve to a file, with the importing file's path. */
-const IMPORTS_OF = "SELECT f.path, i.kind, i.line, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE i.resolved_path = ? ORDER BY f.path, i.line, i.id";
+const IMPORTS_OF = "SELECT f.path, i.kind, i.line, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE i.resolved_file_id = (SELECT id FROM files WHERE path = ?) ORDER BY f.path, i.line, i.id";
 
 /** The rename sites of a target's first declaration (its name as declared; an export alias is not followed). */
 export function renameSites(db: Db, target: Target): RenameSites {
@@ -163,15 +163,15 @@ function moduleAttributeSites(db: Db, path: string): RenameSite[] {
   if (stem === undefined || parts.length < 2) return [];
   const out: RenameSite[] = [];
   const rows = (where: string, value: string) =>
-    prepared(db, `SELECT f.path, i.kind, i.line, i.module, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE ${where} = ? AND i.kind = 'import' ORDER BY f.path, i.line, i.id`).all(value) as Array<ImportRow & { module: string }>;
+    prepared(db, `SELECT f.path, i.kind, i.line, i.module, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE ${where} AND i.kind = 'import' ORDER BY f.path, i.line, i.id`).all(value) as Array<ImportRow & { module: string }>;
   // `import a.b.m` unaliased binds `a` (its row names the package `a`): `a.b.m.name` reaches the
   // module wherever `a` is bound so, its dotted name being a suffix of its path.
   for (let k = 2; k <= parts.length; k++) {
     const first = parts[parts.length - k]!;
-    for (const row of rows("i.module", first)) if (row.symbols === '["*"]' && row.locals === JSON.stringify([first])) out.push({ file_path: row.path, line: row.line, kind: "namespace", local: parts.slice(-k).join(".") });
+    for (const row of rows("i.module = ?", first)) if (row.symbols === '["*"]' && row.locals === JSON.stringify([first])) out.push({ file_path: row.path, line: row.line, kind: "namespace", local: parts.slice(-k).join(".") });
   }
   // `from a.b import m`, `from . import m as mm`: the package's import, the module a name it gives.
-  for (const row of rows("i.resolved_path", `${parts.slice(0, -1).join("/")}/__init__.py`)) {
+  for (const row of rows("i.resolved_file_id = (SELECT id FROM files WHERE path = ?)", `${parts.slice(0, -1).join("/")}/__init__.py`)) {
     const locals = JSON.parse(row.locals) as string[];
     (JSON.parse(row.symbols) as string[]).forEach((imported, j) => {
       if (imported === stem) out.push({ file_path: row.path, line: row.line, kind: "namespace", local: locals[j] ?? imported });

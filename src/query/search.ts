@@ -826,7 +826,7 @@ function neighbourFiles(db: Db, hits: readonly SearchResult[]): Map<string, stri
      SELECT DISTINCT f.path FROM symbols b JOIN files fb ON fb.id = b.file_id JOIN edges e ON e.to_id = b.id AND e.edge_type = 'POTENTIAL_CALL' JOIN symbols a ON a.id = e.from_id JOIN files f ON f.id = a.file_id
      WHERE fb.path = ? AND b.line BETWEEN ? AND ? AND a.file_id != b.file_id
      UNION
-     SELECT DISTINCT f.path FROM imports i JOIN files f ON f.id = i.file_id WHERE i.resolved_path = ?`,
+     SELECT DISTINCT f.path FROM imports i JOIN files f ON f.id = i.file_id WHERE i.resolved_file_id = (SELECT id FROM files WHERE path = ?)`,
   );
   for (const h of hits) {
     for (const path of linked.pluck().all(h.file_path, h.start_line, h.end_line, h.file_path, h.start_line, h.end_line, h.file_path) as string[]) if (!out.has(path)) out.set(path, h.file_path);

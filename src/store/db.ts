@@ -24,7 +24,7 @@ let sqlite: typeof BetterSqlite3 | null = null;
 const Database = (): typeof BetterSqlite3 => (sqlite ??= createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3);
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.20.0";
+export const CURRENT_SCHEMA_VERSION = "1.21.0";
 /** Meta key: when the checker pass (query/checker.ts) last ran on this index; cleared by a full run without it. */
 export const CHECKER_META = "checker_ran";
 /** Meta key: set when a file's rows are replaced or removed after the pass last ran (its lines lost their verdicts); the pass clears it. */
@@ -621,27 +621,40 @@ export class Store {
 
   /**
    * Re-resolves imports against the current file set — all of them, or those of the given files —
-   * setting `resolved_path` and `is_external` (a bare specifier no alias or workspace maps into the
+   * setting `resolved_path` with its file's id and `is_external` (a bare specifier no alias or workspace maps into the
    * project), then rebuilds `re_export_files`. Returns the ids of the files whose rows changed.
    */
   relinkImports(resolve: (fromPath: string, module: string) => string | null, scope: "all" | readonly number[]): Set<number> {
-    const head = "SELECT i.id, i.file_id AS fileId, i.module, i.resolved_path AS resolved, i.is_external AS external, f.path FROM imports i JOIN files f ON f.id = i.file_id";
+    const head = "SELECT i.id, i.file_id AS fileId, i.module, i.resolved_path AS resolved, i.resolved_file_id AS resolvedId, i.is_external AS external, f.path FROM imports i JOIN files f ON f.id = i.file_id";
     const rows = (scope === "all" ? this.sql(head).all() : this.sql(`${head} WHERE i.file_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(scope))) as Array<{
       id: number;
       fileId: number;
       module: string;
       resolved: string | null;
+      resolvedId: number | null;
       external: number;
       path: string;
     }>;
-    const update = this.sql("UPDATE imports SET resolved_path = ?, is_external = ? WHERE id = ?");
+    const update = this.sql("UPDATE imports SET resolved_path = ?, resolved_file_id = ?, is_external = ? WHERE id = ?");
+    // A resolution names an indexed path: its row's id, looked up once per path. A path's row
+    // can be another than when the import was last resolved (the file went and came back), so the
+    // id is compared too.
+    // (The statement is the one upsertFileRow reads rows with: not plucked, since `sql` shares it.)
+    const idOfPath = this.sql("SELECT id FROM files WHERE path = ?");
+    const ids = new Map<string, number | null>();
+    const idOf = (path: string): number | null => {
+      let id = ids.get(path);
+      if (id === undefined) ids.set(path, (id = (idOfPath.get(path) as { id: number } | undefined)?.id ?? null));
+      return id;
+    };
     const changed = new Set<number>();
     this.batch(() => {
       for (const r of rows) {
         const next = resolve(r.path, r.module);
+        const id = next === null ? null : idOf(next);
         const external = next === null && isExternalImport(r.path, r.module) ? 1 : 0;
-        if (next !== r.resolved || external !== r.external) {
-          update.run(next, external, r.id);
+        if (next !== r.resolved || id !== r.resolvedId || external !== r.external) {
+          update.run(next, id, external, r.id);
           changed.add(r.fileId);
         }
       }
@@ -652,7 +665,7 @@ export class Store {
       this.sql(`DELETE FROM re_export_files${scope === "all" ? "" : " WHERE from_file_id IN (SELECT value FROM json_each(?))"}`).run(...args);
       this.sql(
         "INSERT OR IGNORE INTO re_export_files(from_file_id, to_file_id) " +
-          `SELECT i.file_id, f.id FROM imports i JOIN files f ON f.path = i.resolved_path WHERE i.kind = 'export_star'${within} ORDER BY i.file_id, f.id`,
+          `SELECT i.file_id, i.resolved_file_id FROM imports i WHERE i.kind = 'export_star' AND i.resolved_file_id IS NOT NULL${within} ORDER BY i.file_id, i.resolved_file_id`,
       ).run(...args);
     });
     return changed;

@@ -42,7 +42,7 @@ export interface HeritageRow {
 
 /** The project files the given files import from (resolved imports). */
 export function importedFileIds(db: Db, fileIds: readonly number[]): number[] {
-  return prepared(db, "SELECT DISTINCT t.id FROM imports i JOIN files t ON t.path = i.resolved_path WHERE i.file_id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(fileIds)) as number[];
+  return prepared(db, "SELECT DISTINCT i.resolved_file_id FROM imports i WHERE i.file_id IN (SELECT value FROM json_each(?)) AND i.resolved_file_id IS NOT NULL").pluck().all(JSON.stringify(fileIds)) as number[];
 }
 
 export interface FileRow {
@@ -87,7 +87,7 @@ export function symbolSignature(db: Db, id: number): string | null {
 /** Every import row of the files with the project file it resolved to (null when external or unresolved). */
 export function importFacts(db: Db, fileIds: readonly number[] | null): IterableIterator<ImportFactRow> {
   const w = only(fileIds, "i.file_id");
-  return prepared(db, `SELECT i.file_id AS fileId, i.module, i.symbols, i.locals, i.kind, t.id AS target FROM imports i LEFT JOIN files t ON t.path = i.resolved_path${w.sql} ORDER BY i.file_id, i.line, i.id`).iterate(
+  return prepared(db, `SELECT i.file_id AS fileId, i.module, i.symbols, i.locals, i.kind, i.resolved_file_id AS target FROM imports i${w.sql} ORDER BY i.file_id, i.line, i.id`).iterate(
     ...w.args,
   ) as IterableIterator<ImportFactRow>;
 }
@@ -147,12 +147,10 @@ export function markerFileIds(db: Db, fileIds: readonly number[] | null): number
 export function reachableFiles(db: Db, changed: readonly number[]): number[] {
   return prepared(
     db,
-    `WITH RECURSIVE reach(id, path) AS (
-       SELECT id, path FROM files WHERE id IN (SELECT value FROM json_each(?))
+    `WITH RECURSIVE reach(id) AS (
+       SELECT id FROM files WHERE id IN (SELECT value FROM json_each(?))
        UNION
-       SELECT f.id, f.path FROM reach r
-       JOIN imports i ON i.resolved_path = r.path
-       JOIN files f ON f.id = i.file_id
+       SELECT i.file_id FROM reach r JOIN imports i ON i.resolved_file_id = r.id
      )
      SELECT id FROM reach ORDER BY 1`,
   )

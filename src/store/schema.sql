@@ -85,7 +85,8 @@ CREATE TABLE IF NOT EXISTS imports (
   kind          TEXT NOT NULL,      -- import | export_from | export_star | require | dynamic_import
   line          INTEGER NOT NULL,
   is_external   INTEGER NOT NULL DEFAULT 0,
-  resolved_path TEXT                -- project-relative; NULL for external or unresolvable modules
+  resolved_path TEXT,               -- project-relative; NULL for external or unresolvable modules
+  resolved_file_id INTEGER          -- the files row at resolved_path (set with it): the import graph by integer
 );
 
 -- Call sites and `new` expressions (the call graph's input): edges are derived from these rows,
@@ -170,8 +171,10 @@ CREATE INDEX IF NOT EXISTS idx_symbols_tail     ON symbols(tail) WHERE tail IS N
 CREATE INDEX IF NOT EXISTS idx_edges_from       ON edges(from_id);
 CREATE INDEX IF NOT EXISTS idx_edges_to         ON edges(to_id);
 CREATE INDEX IF NOT EXISTS idx_imports_file     ON imports(file_id);
-CREATE INDEX IF NOT EXISTS idx_imports_resolved ON imports(resolved_path);
+CREATE INDEX IF NOT EXISTS idx_imports_target   ON imports(resolved_file_id, file_id) WHERE resolved_file_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS idx_chunks_file      ON chunks(file_id, start_line);
+-- Which of many chunks are class outlines, answered without reading their rows (query/graph.ts mentionLines).
+CREATE INDEX IF NOT EXISTS idx_chunks_shell     ON chunks(id) WHERE chunk_type = 'class_shell';
 CREATE INDEX IF NOT EXISTS idx_heritage_file    ON heritage(file_id);
 CREATE INDEX IF NOT EXISTS idx_chunks_symbol    ON chunks(symbol_name);
 CREATE INDEX IF NOT EXISTS idx_chunks_tail      ON chunks(symbol_tail);

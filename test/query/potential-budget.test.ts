@@ -17,6 +17,15 @@ const p = indexedProject(FILES);
 // importers) hold more files than there are chunks naming it.
 const wide = indexedProject({ ...FILES, ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`src/use${i}.ts`, `import { again } from './view';\nexport const v${i} = again();\n`])) });
 
+// 1,100 files that never import view.ts name `render` (lib/, indexed first: lower chunk ids), then
+// 70 importers name it: a tier past 64 files is told by the found chunks' files a slice at a time
+// until it shows too sparse there, then by its own files' chunks — the same order either way.
+const many = indexedProject({
+  "src/view.ts": "export function render(x: number) {\n  return x;\n}\nexport const again = 1;\n",
+  ...Object.fromEntries(Array.from({ length: 1_100 }, (_, i) => [`lib/o${String(i).padStart(4, "0")}.ts`, `export const u${i} = (o: any) => o.render(${i});\n`])),
+  ...Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`src/use${String(i).padStart(2, "0")}.ts`, `import { again } from './view';\nexport const v${i} = (o: any) => o.render(${i}) + again;\n`])),
+});
+
 function ask(scanChunks?: number, project = p) {
   const db = project.ctx.store().db;
   const t = db.prepare("SELECT s.id, s.name, s.file_id AS fileId, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = 'render'").get() as { id: number; name: string; fileId: number; path: string };
@@ -47,3 +56,11 @@ it("past the budget, with more importing files than chunks naming it: the same o
   expect(budgeted.total).toBe(1);
   expect(budgeted.matches.map((m) => `${m.file_path}:${m.line}`)).toEqual(["src/page.ts:1"]);
 });
+
+it("past the budget, with a tier of many files and many chunks naming it before it: the tier's chunks first, in id order", () => {
+  const budgeted = ask(30, many);
+  // 1,171 chunks name it: the declaring file's one, then 29 of the 70 importers' (by id: path order); 1,141 unexamined.
+  expect(budgeted.unexamined).toBe(1_141);
+  expect(budgeted.matches.map((m) => `${m.file_path}:${m.line}`)).toEqual(Array.from({ length: 29 }, (_, i) => `src/use${String(i).padStart(2, "0")}.ts:2`));
+  expect(budgeted.total).toBe(29);
+}, 60_000);

@@ -150,6 +150,33 @@ describe("relinking after a config change", () => {
     expect(dumpStore(statePaths(state).graphDb)).toEqual(dumpStore(statePaths(fresh).graphDb));
   });
 
+  it("an import's resolved file is the row at its path: a file gone and back (another row) is relinked to its new row", async () => {
+    const p = project({
+      "src/a.ts": "import { b } from './lib/b';\nexport const a = b;\n",
+      "src/lib/b.ts": "export const b = 1;\n",
+    });
+    const state = mkdtempSync(join(tmpdir(), "mast-resolve-"));
+    cleanups.push(() => rmSync(state, { recursive: true, force: true }));
+    const resolved = () => queryStore(statePaths(state).graphDb, "SELECT i.resolved_path, i.resolved_file_id, (SELECT id FROM files WHERE path = 'src/lib/b.ts') AS b FROM imports i")[0]!;
+    await runIndex(p.config({ stateDir: state }), { mode: "full" });
+    const first = resolved();
+    expect(first).toEqual({ resolved_path: "src/lib/b.ts", resolved_file_id: first.b, b: expect.any(Number) });
+    p.remove("src/lib/b.ts");
+    await runIndex(p.config({ stateDir: state }), { mode: "incremental" });
+    expect(resolved()).toEqual({ resolved_path: null, resolved_file_id: null, b: null });
+    // A file written first takes the id b's row had.
+    p.write("src/c.ts", "export const c = 3;\n");
+    p.write("src/lib/b.ts", "export const b = 2;\n");
+    await runIndex(p.config({ stateDir: state }), { mode: "incremental" });
+    const again = resolved();
+    expect(again.b).not.toBe(first.b);
+    expect(again).toEqual({ resolved_path: "src/lib/b.ts", resolved_file_id: again.b, b: again.b });
+    // A full run over the index: whatever rows it writes, the import names b's.
+    await runIndex(p.config({ stateDir: state }), { mode: "full" });
+    const full = resolved();
+    expect(full).toEqual({ resolved_path: "src/lib/b.ts", resolved_file_id: full.b, b: expect.any(Number) });
+  });
+
   it("a tsconfig created where there was none relinks, though no source file changed", async () => {
     const p = project({
       "pkg/src/a.ts": "import { b } from '@x/b';\nexport const a = b;\n",

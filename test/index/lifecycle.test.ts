@@ -31,6 +31,16 @@ function graph(p: TestProject, stateDir = join(p.root, ".mast")): string {
   return statePaths(stateDir).graphDb;
 }
 
+/** A read tool's just-in-time refresh of `path` (a server's), through the registry. */
+async function refreshJustInTime(p: TestProject, stateDir: string, path: string): Promise<void> {
+  const ctx = createToolContext(p.config({ stateDir }), p.root);
+  try {
+    await callTool(ctx, "mast_exports", { file_path: path });
+  } finally {
+    ctx.close();
+  }
+}
+
 /** A fresh full build of the project's current tree in a separate state dir. */
 async function freshDump(p: TestProject): Promise<string> {
   const dir = space.dir("mast-fresh-");
@@ -517,12 +527,7 @@ describe("a no-op incremental run", () => {
     expect(readFileSync(paths.manifest, "utf8")).toBe(text);
     // A just-in-time refresh (a server's) writes rows but not the manifest: the next run does.
     p.write("src/extra.ts", "export const b = 22;\n");
-    const ctx = createToolContext(p.config({ stateDir: paths.dir }), p.root);
-    try {
-      await callTool(ctx, "mast_exports", { file_path: "src/extra.ts" });
-    } finally {
-      ctx.close();
-    }
+    await refreshJustInTime(p, paths.dir, "src/extra.ts");
     expect(readManifest(paths)["src/extra.ts"]!.hash).toBe(hashOf("export const b = 21;\n"));
     expect(await index(p, "incremental")).toMatchObject({ files_indexed: 0 });
     expect(readManifest(paths)["src/extra.ts"]!.hash).toBe(hashOf("export const b = 22;\n"));
@@ -562,12 +567,7 @@ describe("a no-op incremental run", () => {
     // A just-in-time refresh (a server's) commits rows but writes no copy: the copy is passed over.
     writeFileSync(paths.stamps, packStamps(second.rows.filter(([, path]) => path !== "src/extra.ts"), second.generation));
     p.write("src/extra.ts", "export const b = 22;\n");
-    const ctx = createToolContext(p.config({ stateDir: paths.dir }), p.root);
-    try {
-      await callTool(ctx, "mast_exports", { file_path: "src/extra.ts" });
-    } finally {
-      ctx.close();
-    }
+    await refreshJustInTime(p, paths.dir, "src/extra.ts");
     expect(generation().generation).not.toBe(second.generation);
     expect(await measureFreshness(p.config())).toMatchObject({ stale_files: 0 });
     // graph.db deleted by hand and rebuilt: the same files version, another generation.

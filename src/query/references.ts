@@ -114,7 +114,7 @@ class Navigator {
   }
 
   fileId(path: string): number | null {
-    return (prepared(this.db, "SELECT id FROM files WHERE path = ?").pluck().get(path) as number | undefined) ?? null;
+    return (prepared(this.db, "SELECT id FROM files WHERE path = ?").get(path) as { id: number } | undefined)?.id ?? null;
   }
 
   /** The declaration a symbol row is, with its name's position read from its file. */

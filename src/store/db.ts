@@ -128,13 +128,25 @@ const STATEMENTS = new WeakMap<Db, Map<string, BetterSqlite3.Statement>>();
 /**
  * `db.prepare(text)`, compiled once per connection: queries that run on every tool call or link
  * pass would otherwise spend more time compiling SQL than running it. A statement's mode
- * (`pluck`, `raw`) sticks to it, so each text is used one way.
+ * (`pluck`, `raw`, `expand`) sticks to it, and one text has many users: each use starts with rows
+ * as objects (a caller that plucks a text another reads as rows would otherwise hand it numbers —
+ * `SELECT id FROM files WHERE path = ?` plucked by a references answer broke a server's next
+ * refresh).
  */
 export function prepared(db: Db, text: string): BetterSqlite3.Statement {
   let cache = STATEMENTS.get(db);
   if (!cache) STATEMENTS.set(db, (cache = new Map()));
   let st = cache.get(text);
   if (!st) cache.set(text, (st = db.prepare(text)));
+  else if (st.reader) {
+    try {
+      st.pluck(false).raw(false).expand(false);
+    } catch {
+      // An iterator is open on the connection (better-sqlite3 refuses a mode change then): the
+      // statement keeps its mode — texts are still written to be used one way (references.ts reads
+      // a file's id as a row for that reason).
+    }
+  }
   return st;
 }
 
@@ -414,7 +426,8 @@ export class Store {
       try {
         return this.db.transaction(fn).immediate();
       } catch (err) {
-        if (this.fileWrites !== writes) this.wroteFileRow(["rolled back"]);
+        // How many: a savepoint of A then one of B rolled back is another history than one of A and B rolled back.
+        if (this.fileWrites !== writes) this.wroteFileRow(["rolled back", this.fileWrites - writes]);
         throw err;
       }
     }
@@ -639,7 +652,6 @@ export class Store {
     // A resolution names an indexed path: its row's id, looked up once per path. A path's row
     // can be another than when the import was last resolved (the file went and came back), so the
     // id is compared too.
-    // (The statement is the one upsertFileRow reads rows with: not plucked, since `sql` shares it.)
     const idOfPath = this.sql("SELECT id FROM files WHERE path = ?");
     const ids = new Map<string, number | null>();
     const idOf = (path: string): number | null => {

@@ -16,6 +16,8 @@ const WORDS = 5;
 /** "MSTP", then the format; a reader refuses any other. */
 const MAGIC = 0x5054534d;
 const FORMAT = 1;
+/** The numbers are read in place as float64s of the host's order, and written little-endian: a big-endian host reads the rows. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 /** Bytes of the files generation's name (16 hex digits) in the header. */
 const GENERATION_BYTES = 16;
 /** magic u32, format u32, files generation (ASCII), count u32, paths' byte length u32. */
@@ -57,7 +59,7 @@ export class FileStamps {
 
   /** The stamps of a packed copy (`packStamps`) of files generation `generation`; null when it is of another (or none), format or shape. */
   static fromPacked(packed: Uint8Array, generation: string | null, hashOf: (id: number) => string): FileStamps | null {
-    if (generation === null || packedGeneration(packed) !== generation) return null;
+    if (!LITTLE_ENDIAN || generation === null || packedGeneration(packed) !== generation) return null;
     const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
     const count = view.getUint32(8 + GENERATION_BYTES, true);
     const pathBytes = view.getUint32(12 + GENERATION_BYTES, true);

@@ -749,6 +749,24 @@ describe("config stamps", () => {
 });
 
 describe("just-in-time refresh", () => {
+  it("refreshes a file on the store a references answer just read from (one statement text, read as rows by both)", async () => {
+    const p = project({ ...BASE_FILES, "src/extra.ts": "export const b = 20;\nexport function useB() {\n  return b;\n}\n" });
+    await index(p, "full");
+    const ctx = createToolContext(p.config(), p.root);
+    try {
+      const refs = (await callTool(ctx, "mast_references", { symbol: "b", file_path: "src/extra.ts" })) as { summary: { verified_count: number } };
+      expect(refs.summary.verified_count).toBe(2);
+      p.write("src/extra.ts", "export const b = 20;\nexport const c = 30;\n");
+      const exports = (await callTool(ctx, "mast_exports", { file_path: "src/extra.ts" })) as { exports: Array<{ name: string }> };
+      expect(exports.exports.map((e) => e.name)).toEqual(["b", "c"]);
+      // And a file gone: its rows dropped, the import graph kept.
+      p.remove("src/extra.ts");
+      await expect(callTool(ctx, "mast_exports", { file_path: "src/extra.ts" })).rejects.toThrow("not in the index: src/extra.ts");
+    } finally {
+      ctx.close();
+    }
+  });
+
   it("reuses its import resolver across refreshes until a config it read changes", async () => {
     const p = project({
       "src/a.ts": "import { b } from '@x/b';\nexport function a() { return b(); }\n",

@@ -3,13 +3,13 @@
 // file-stamps.bin (the indexed stamps packed, store/file-stamps.ts) — their
 // paths, atomic JSON writes, and the schema-version guard that wipes derived state when the
 // binary's schema differs from what is on disk.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { writeAtomic } from "../base/atomic.js";
 import { join } from "node:path";
 import { MastError, errorMessage } from "../base/errors.js";
 import { CURRENT_SCHEMA_VERSION, checkpointStampPath, databaseStamp, recordedCheckpointStamp, type Store } from "../store/db.js";
 import { STATE_CONFIG_FILE, persistedConfig, type ResolvedConfig } from "./config.js";
-import { PACKED_HEADER_BYTES, packStamps, packedGeneration } from "../store/file-stamps.js";
+import { packStamps, packedGeneration } from "../store/file-stamps.js";
 import type { WalkCache } from "./walk.js";
 import { LOCK_METRICS_FILE, STRUCTURE_LOCK_FILE } from "./lock.js";
 
@@ -20,7 +20,7 @@ export interface StatePaths {
   readonly manifest: string;
   /** The last walk's directory listings (index/walk.ts): a cache, never an answer. */
   readonly walkCache: string;
-  /** The indexed stamps of one files version, packed (store/file-stamps.ts): a copy, read only while graph.db is at its version. */
+  /** The indexed stamps packed (store/file-stamps.ts): a copy, read only while it names graph.db's files generation. */
   readonly stamps: string;
   readonly lock: string;
   /** The structure lock's events (index/lock.ts), read by `mast metrics --locks`. */
@@ -133,7 +133,8 @@ export function writeStampCopies(paths: StatePaths, store: Pick<Store, "filesVer
   const onDisk = databaseStamp(paths.manifest);
   const manifestCurrent = onDisk !== null && storeAtStart !== null && previous?.store_stamp === storeAtStart && previous.manifest_files_version === filesVersion && previous.manifest_stamp === onDisk;
   // No generation (no commit of this binary wrote a file row): no copy can name it, none is read.
-  const packedCurrent = generation === null || packedGeneration(readHead(paths.stamps, PACKED_HEADER_BYTES)) === generation;
+  const packed = generation === null ? null : readPackedStamps(paths);
+  const packedCurrent = generation === null || (packed !== null && packedGeneration(packed) === generation);
   if (!manifestCurrent || !packedCurrent) {
     const rows = store.stampRows().sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0));
     if (!manifestCurrent) {
@@ -153,22 +154,6 @@ export function readPackedStamps(paths: StatePaths): Buffer | null {
     return readFileSync(paths.stamps);
   } catch {
     return null;
-  }
-}
-
-/** Up to `bytes` bytes from the start of a file (none when it cannot be read). */
-function readHead(path: string, bytes: number): Buffer {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return Buffer.alloc(0);
-  }
-  try {
-    const head = Buffer.alloc(bytes);
-    return head.subarray(0, readSync(fd, head, 0, bytes, 0));
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -462,9 +462,9 @@ function keptByTier(db: Db, found: readonly number[], budget: ScanBudget): numbe
   };
   // Each tier's chunks when read by its files (a file counts in the first tier holding it).
   const byFile: Array<Set<number> | null> = tiers.map(() => null);
-  const readByFile = (tier: number): Set<number> => {
+  const readByFile = (tier: number): void => {
     const own = tiers[tier]!.filter((f) => tierOf.get(f) === tier);
-    return (byFile[tier] = new Set(prepared(db, "SELECT id FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(own)) as number[]));
+    byFile[tier] = new Set(prepared(db, "SELECT id FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(own)) as number[]);
   };
   const tierAt = (i: number): number => {
     if (i < fileOf.length) return tierOf.get(fileOf[i]!) ?? tiers.length;
@@ -478,10 +478,10 @@ function keptByTier(db: Db, found: readonly number[], budget: ScanBudget): numbe
     if (files.length <= FEW_FILES) readByFile(tier);
     let hits = 0;
     for (let i = 0; i < found.length && room() > 0; i++) {
-      const ids = byFile[tier];
-      if (ids === null && i % FILE_SLICE === 0 && i > 0 && (hits === 0 || (room() * i) / hits > SCAN_SLICES * FILE_SLICE)) readByFile(tier);
-      const hit = byFile[tier] !== null ? byFile[tier]!.has(found[i]!) : tierAt(i) === tier;
-      if (hit) {
+      // At each slice's end: too sparse here to fill the budget within a few more slices, the tier is read by its files.
+      if (byFile[tier] === null && i > 0 && i % FILE_SLICE === 0 && (hits === 0 || (room() * i) / hits > SCAN_SLICES * FILE_SLICE)) readByFile(tier);
+      const ids = byFile[tier]!;
+      if (ids !== null ? ids.has(found[i]!) : tierAt(i) === tier) {
         kept.push(found[i]!);
         hits++;
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FileStamps, PACKED_HEADER_BYTES, packStamps, packedGeneration, type StoredStampRow } from "../../src/store/file-stamps.js";
+import { FileStamps, packStamps, packedGeneration, type StoredStampRow } from "../../src/store/file-stamps.js";
 
 const GEN = "00112233aabbccdd";
 // [id, path, mtime, size, ino, ctime, stat_clean], in ascending order of path.
@@ -17,8 +17,11 @@ const stampOf = (stamps: FileStamps, path: string) => {
 describe("packed file stamps (file-stamps.bin)", () => {
   it("read back every stamp exactly, looked up in order by a merge and out of order by a map", () => {
     const packed = packStamps(ROWS, GEN);
-    expect(packed.byteLength).toBe(PACKED_HEADER_BYTES + 3 * 40 + 3 + Buffer.byteLength("a.ts\0src/b.ts\0src/é.ts"));
-    expect(packedGeneration(packed.subarray(0, PACKED_HEADER_BYTES))).toBe(GEN);
+    // A 32-byte header (magic, format, generation, count, paths' bytes), five float64s and a byte per file, the paths.
+    expect(packed.byteLength).toBe(32 + 3 * 40 + 3 + Buffer.byteLength("a.ts\0src/b.ts\0src/é.ts"));
+    expect(packed.subarray(8, 24).toString("latin1")).toBe(GEN);
+    expect(packedGeneration(packed.subarray(0, 32))).toBe(GEN);
+    expect(packedGeneration(packed.subarray(0, 31))).toBeNull();
     const stamps = FileStamps.fromPacked(packed, GEN, hashOf)!;
     expect(stamps.size).toBe(3);
     // Ascending, as a walk asks: a path not held is passed over.

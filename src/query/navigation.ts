@@ -7,6 +7,7 @@ import { comparePaths, projectPath } from "../base/paths.js";
 import { MAX_INHERITANCE_DEPTH } from "../index/link.js";
 import { extensionInfo } from "../lang/languages.js";
 import { prepared, type Db } from "../store/db.js";
+import { unpackParams } from "../store/param-rows.js";
 import type { ParamRecord } from "../syntax/types.js";
 import { scopeCondition, scopeFileIds } from "./scope.js";
 import { isIndexEmpty } from "./search.js";
@@ -400,7 +401,7 @@ export function symbolSignatures(db: Db, query: string, filePath: string | null,
     is_exported: r.is_exported === 1,
     signature: r.signature,
     doc: r.doc,
-    params: r.params === null ? null : (JSON.parse(r.params) as ParamRecord[]),
+    params: r.params === null ? null : unpackParams(r.params),
     return_type: r.return_type,
     type_context: typeContext(db, r),
   }));
@@ -444,7 +445,7 @@ function resolvedFileId(db: Db, fromFileId: number, module: string): number | nu
 /** Named types in a symbol's parameters and return type, resolved one level deep (spec §9 rules 1-8). */
 function typeContext(db: Db, sym: SymbolRow): TypeContextEntry[] {
   const texts: string[] = [];
-  if (sym.params !== null) for (const p of JSON.parse(sym.params) as ParamRecord[]) if (p.type) texts.push(p.type);
+  if (sym.params !== null) for (const p of unpackParams(sym.params)) if (p.type) texts.push(p.type);
   if (sym.return_type) texts.push(sym.return_type);
   // Names in the type expressions that are the language's own are not the project's.
   const spec = extensionInfo(sym.path)?.spec;

@@ -15,6 +15,7 @@ import { extensionInfo } from "../lang/languages.js";
 import { chunkSearchWords, lineStarts, splitTerms, type ChunkSearchWords } from "../base/text.js";
 import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../syntax/types.js";
 import { packCalls, type CallSiteRow } from "./call-rows.js";
+import { packParams } from "./param-rows.js";
 import { FileStamps, type StoredStampRow } from "./file-stamps.js";
 
 // A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
@@ -24,7 +25,7 @@ let sqlite: typeof BetterSqlite3 | null = null;
 const Database = (): typeof BetterSqlite3 => (sqlite ??= createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3);
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.21.0";
+export const CURRENT_SCHEMA_VERSION = "1.22.0";
 /** Meta key: when the checker pass (query/checker.ts) last ran on this index; cleared by a full run without it. */
 export const CHECKER_META = "checker_ran";
 /** Meta key: set when a file's rows are replaced or removed after the pass last ran (its lines lost their verdicts); the pass clears it. */
@@ -910,7 +911,7 @@ export class Store {
         s.reExport?.module ?? null,
         s.reExport?.importedName ?? null,
         s.aliasOf,
-        s.params === null ? null : JSON.stringify(s.params),
+        s.params === null ? null : packParams(s.params),
         s.returnType,
       ]);
       if (s.kind === "class" && !classIds.has(s.name)) classIds.set(s.name, id);

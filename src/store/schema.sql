@@ -43,7 +43,7 @@ CREATE TABLE IF NOT EXISTS symbols (
   reexport_module  TEXT,            -- marker symbols (kind export): the module re-exported from
   reexport_name    TEXT,            -- ... and the name taken from it ('*' for a namespace)
   alias_of         TEXT,            -- export aliases (`export { local as name }`): the local name this row copies
-  params           TEXT,            -- functions and methods: JSON [{name, type, optional}]
+  params           TEXT,            -- functions and methods: JSON [[name, type, 1 if optional], ...] (store/param-rows.ts)
   return_type      TEXT             -- functions and methods: the annotated return type, as written
 );
 

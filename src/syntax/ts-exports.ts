@@ -41,9 +41,10 @@ export function applyExportClauses(statements: readonly SyntaxNode[], table: Exp
     if (source) {
       const module = stringValue(source);
       const clause = stmt.namedChildren.find((c) => c.type === "export_clause");
-      for (const spec of clause ? exportSpecifiers(clause) : []) addMarker(table, stmt, spec.exported, { module, importedName: spec.local });
+      const specs = clause ? exportSpecifiers(clause) : [];
+      for (const spec of specs) addMarker(table, stmt, spec.exported, { module, importedName: spec.local }, spec.local, specs.length);
       const ns = stmt.namedChildren.find((c) => c.type === "namespace_export");
-      if (ns) addMarker(table, stmt, ns.namedChildren[0]?.text ?? ns.text.replace(/^\*\s*as\s*/, ""), { module, importedName: "*" });
+      if (ns) addMarker(table, stmt, ns.namedChildren[0]?.text ?? ns.text.replace(/^\*\s*as\s*/, ""), { module, importedName: "*" }, null, 1);
       continue;
     }
     if (value?.type === "identifier") {
@@ -52,7 +53,8 @@ export function applyExportClauses(statements: readonly SyntaxNode[], table: Exp
     }
     const clause = stmt.namedChildren.find((c) => c.type === "export_clause");
     if (clause) {
-      for (const spec of exportSpecifiers(clause)) exportLocal(table, stmt, spec.local, spec.exported);
+      const specs = exportSpecifiers(clause);
+      for (const spec of specs) exportLocal(table, stmt, spec.local, spec.exported, specs.length);
       continue;
     }
     // `export = name` (TypeScript)
@@ -61,11 +63,11 @@ export function applyExportClauses(statements: readonly SyntaxNode[], table: Exp
   }
 }
 
-function exportLocal(table: ExportTable, stmt: SyntaxNode, local: string, exported: string): void {
+function exportLocal(table: ExportTable, stmt: SyntaxNode, local: string, exported: string, names: number): void {
   const decls = table.decls.get(local);
   if (!decls) {
     const binding = table.importBindings.get(local);
-    if (binding) addMarker(table, stmt, exported, binding);
+    if (binding) addMarker(table, stmt, exported, binding, local, names);
     return;
   }
   if (exported === local || exported === "default") {
@@ -100,17 +102,23 @@ function markExported(table: ExportTable, name: string): void {
   }
 }
 
-function addMarker(table: ExportTable, stmt: SyntaxNode, name: string, reExport: { module: string; importedName: string }): void {
-  table.symbols.push(symbolRecord(name, "export", stmt.startPosition.row + 1, stmt.endPosition.row + 1, true, { signature: markerSignature(stmt.text, name, reExport), reExport }));
+/** A marker for `name`, one of the `names` a statement exports; `local` is the name its clause gives (`q` in `export { q as r }`), null for `* as ns`. */
+function addMarker(table: ExportTable, stmt: SyntaxNode, name: string, reExport: { module: string; importedName: string }, local: string | null, names: number): void {
+  table.symbols.push(symbolRecord(name, "export", stmt.startPosition.row + 1, stmt.endPosition.row + 1, true, { signature: markerSignature(stmt, name, local, names), reExport }));
 }
 
 /**
- * A re-export's signature: the statement when it is one line, else the part of it that exports
- * this name (`export type {\n  A,\n  B,\n} from './x'` → `export type { A } from './x'`).
+ * A marker's signature: the statement when it is one line exporting this name alone, else the
+ * part of it that exports this name (`export type {\n  A,\n  B,\n} from './x'` → `export type { A }
+ * from './x';`, `export { q as r, Def };` → `export { q as r };`): a statement of n names gives n
+ * signatures of one name each, not n copies of itself (a generated one-line barrel of 367 types
+ * stored 4 MB of signatures).
  */
-function markerSignature(text: string, name: string, reExport: { module: string; importedName: string }): string {
-  if (!text.includes("\n")) return text;
+function markerSignature(stmt: SyntaxNode, name: string, local: string | null, names: number): string {
+  const text = stmt.text;
+  if (names === 1 && !text.includes("\n")) return text;
   const head = /^export\s+type\b/.test(text) ? "export type" : "export";
-  const what = reExport.importedName === "*" ? `* as ${name}` : `{ ${reExport.importedName === name ? name : `${reExport.importedName} as ${name}`} }`;
-  return `${head} ${what} from '${reExport.module}';`;
+  const what = local === null ? `* as ${name}` : `{ ${local === name ? name : `${local} as ${name}`} }`;
+  const source = stmt.childForFieldName("source");
+  return source ? `${head} ${what} from ${source.text};` : `${head} ${what};`;
 }

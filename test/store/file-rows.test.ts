@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CHECKER_BEHIND, CHECKER_META, Store, recordedChunkTotal } from "../../src/store/db.js";
+import { unpackParams } from "../../src/store/param-rows.js";
 import { extractFile } from "../../src/syntax/extract.js";
 import { GOLDEN_OPTIONS } from "../helpers/extraction.js";
 
@@ -76,6 +77,25 @@ describe("a file's rows", () => {
       });
       expect(total()).toBe(store.snapshot((db) => db.prepare("SELECT count(*) FROM chunks").pluck().get()));
       expect(total()).toBe(3);
+    } finally {
+      store.close();
+    }
+  });
+  it("keep a function's parameters as one array each: name, type, and 1 when optional", () => {
+    const dir = mkdtempSync(join(tmpdir(), "mast-file-rows-"));
+    dirs.push(dir);
+    const store = Store.open(join(dir, "graph.db"));
+    try {
+      store.writeFile(meta("src/p.ts"), extraction("src/p.ts", "export function f(a: string, b?: number, c, ...rest: Array<string>) {}\nexport function g() {}\n"));
+      const params = (name: string) => store.db.prepare("SELECT params FROM symbols WHERE name = ?").pluck().get(name) as string;
+      expect(params("f")).toBe('[["a","string"],["b","number",1],["c"],["...rest","Array<string>",1]]');
+      expect(params("g")).toBe("[]");
+      expect(unpackParams(params("f"))).toEqual([
+        { name: "a", type: "string", optional: false },
+        { name: "b", type: "number", optional: true },
+        { name: "c", type: null, optional: false },
+        { name: "...rest", type: "Array<string>", optional: true },
+      ]);
     } finally {
       store.close();
     }

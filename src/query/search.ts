@@ -212,10 +212,17 @@ function chunkCount(db: Db): number {
  */
 export function withoutCommonWords(db: Db, clauses: readonly FtsClause[], stemmed = false, cut = Math.max(COMMON_TERM_CHUNKS, chunkCount(db) * COMMON_TERM_SHARE)): readonly FtsClause[] {
   if (clauses.length < 2 || chunkCount(db) <= cut) return clauses;
-  const rare = clauses.filter((c) => c.word === null || wordChunks(db, c.word.toLowerCase(), stemmed || c.text.endsWith("*"), cut) <= cut);
+  const counted = clauses.map((c) => ({ c, n: c.word === null ? null : wordChunks(db, c.word.toLowerCase(), stemmed || c.text.endsWith("*"), cut) }));
+  // A word no chunk holds matches nothing: it is no rarer word to leave the others out for (`read
+  // stheader`, `stheader` only ever inside `readSTHeader`, searched `stheader*` alone and found
+  // nothing), unless every word is one.
+  const held = counted.filter((x) => x.n !== 0);
+  if (held.length === 0) return clauses;
+  const rare = held.filter((x) => x.n === null || x.n <= cut).map((x) => x.c);
   if (rare.length > 0) return rare;
-  if (stemmed) return clauses;
-  return clauses.map((c) => (c.word !== null && c.text.endsWith("*") && wordChunks(db, c.word.toLowerCase(), false, cut) > cut ? { text: c.text.slice(0, -1), word: c.word } : c));
+  const common = held.map((x) => x.c);
+  if (stemmed) return common;
+  return common.map((c) => (c.word !== null && c.text.endsWith("*") && wordChunks(db, c.word.toLowerCase(), false, cut) > cut ? { text: c.text.slice(0, -1), word: c.word } : c));
 }
 
 /** Ranker D's eligible tokens: identifier runs with an uppercase letter, `_`, `$`, or a digit next to a letter. */

@@ -373,6 +373,10 @@ describe("mast_search at scale: names behind `_`, common words, bounded suggesti
     expect(texts("value pars", 0)).toEqual(['"value"', '"pars"*']);
     // A phrase or a compound term is never judged common: with a cut of one chunk it is all that is left.
     expect(texts("parse make_value", 1)).toEqual(['("make_value"* OR parts : ("make" + "value"*))']);
+    // A word no chunk holds is no rarer word: left out, the others judged without it; kept only when every word is one.
+    expect(texts("parse zzyzx", 3)).toEqual(['"parse"*']);
+    expect(texts("value zzyzx", 3)).toEqual(['"value"']);
+    expect(texts("zzyzx qqqqq", 3)).toEqual(['"zzyzx"*', '"qqqqq"*']);
   });
 
   it("suggests by names begun as a query word is, `_` aside, when the index is too large to compare every name", () => {

@@ -1,19 +1,26 @@
-// mast's native addon (native/: flat syntax trees and many lstat calls in one, built from source
-// by scripts/build-native.mjs as the package's install script): its one loader, and `lstatMany`,
+// mast's native addon (native/: flat syntax trees, many lstat calls in one and a SQLite function,
+// built from source by scripts/build-native.mjs as the package's install script): its one loader
+// (and its library's path, for SQLite's load_extension), and `lstatMany`,
 // the file walk's stats in one call, with the same answer from fs.lstatSync where the addon did
 // not build or MAST_NATIVE=0 turns it off. syntax/flat-tree.ts types and checks the tree half.
 import { lstatSync } from "node:fs";
 import { createRequire } from "node:module";
 
-/** The loaded addon (its exports unchecked: each user checks what it calls), or null. Found from dist/…/x.js, dist/bin/x.js or src/base/x.ts alike: two levels below the package. */
+/** Where the addon's library is: found from dist/…/x.js, dist/bin/x.js or src/base/x.ts alike, two levels below the package. */
+const ADDON_PATH = new URL("../../native/build/Release/mast_native.node", import.meta.url).pathname;
+
+/** The loaded addon (its exports unchecked: each user checks what it calls), or null. */
 export const nativeAddon: Readonly<Record<string, unknown>> | null = (() => {
   if (process.env.MAST_NATIVE === "0") return null;
   try {
-    return createRequire(import.meta.url)(new URL("../../native/build/Release/mast_native.node", import.meta.url).pathname) as Record<string, unknown>;
+    return createRequire(import.meta.url)(ADDON_PATH) as Record<string, unknown>;
   } catch {
     return null;
   }
 })();
+
+/** The loaded addon's library, for SQLite to load its extension from (native/sqlite_ext.c; store/db.ts), or null. */
+export const nativeAddonPath: string | null = nativeAddon === null ? null : ADDON_PATH;
 
 /** Doubles per path in `lstatMany`'s answer: kind, size, mtimeMs, ino, ctimeMs. */
 export const STAT_WORDS = 5;

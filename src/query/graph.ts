@@ -8,7 +8,7 @@ import { boundedDistance, clipAround, collapseWhitespace, splitTerms } from "../
 import { NO_BODY_HASH, hashKey } from "../base/hash.js";
 import { reachableFiles } from "../store/link-inputs.js";
 import { LANGUAGE_SPECS, ProseReader, extensionInfo, isCommentLine, withoutCommentLines, type LanguageSpec } from "../lang/languages.js";
-import { CHECKER_META, derivedOnce, prepared, type Db } from "../store/db.js";
+import { CHECKER_META, derivedOnce, idList, prepared, type Db } from "../store/db.js";
 import { CHUNK_PLACE_COLUMNS, SourceLines, chunkContent, type ChunkPlace } from "./source.js";
 import { declaredName, methodOwnersOf, namesEndingWith, requireIndexedFile, resolveThroughReExports, tailOf } from "./navigation.js";
 
@@ -398,8 +398,8 @@ function mentionLines(db: Db, source: SourceLines, tails: readonly string[], doc
     // Ids first, rows after: past the budget, the chunks of the likeliest files (stable: then by
     // id) are read and the rest counted. The ids come from the two indexes alone, without a chunk
     // row read per match (a common name is in ~40,000 chunks of a 1 GB tree: 140-340 ms joined).
-    const named = prepared(db, "SELECT rowid FROM identifier_fts WHERE identifier_fts MATCH ? ORDER BY rowid").pluck().all(params[0]) as number[];
-    const worded = prepared(db, "SELECT rowid FROM chunk_words WHERE chunk_words MATCH ? ORDER BY rowid").pluck().all(params[1]) as number[];
+    const named = idList(db, "SELECT rowid AS id FROM identifier_fts WHERE identifier_fts MATCH ? ORDER BY rowid", [params[0]]);
+    const worded = idList(db, "SELECT rowid AS id FROM chunk_words WHERE chunk_words MATCH ? ORDER BY rowid", [params[1]]);
     // Both in rowid order: one merge splits the named chunks by the word (no set of the 200,000 chunks a common word is in).
     const withWord: number[] = [];
     const unworded: number[] = [];
@@ -449,7 +449,7 @@ export function outlinesAmong(db: Db, ids: readonly number[], probes = OUTLINE_P
   if (ids.length <= probes) {
     return prepared(db, "SELECT id FROM chunks INDEXED BY idx_chunks_shell WHERE chunk_type = 'class_shell' AND id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(ids)) as number[];
   }
-  const outlines = derivedOnce(db, "outline ids", () => Float64Array.from(prepared(db, "SELECT id FROM chunks INDEXED BY idx_chunks_shell WHERE chunk_type = 'class_shell' ORDER BY id").pluck().all() as number[]));
+  const outlines = derivedOnce(db, "outline ids", () => idList(db, "SELECT id FROM chunks INDEXED BY idx_chunks_shell WHERE chunk_type = 'class_shell' ORDER BY id", []));
   const out: number[] = [];
   for (let i = 0, j = 0; i < ids.length && j < outlines.length; i++) {
     const id = ids[i]!;
@@ -487,7 +487,7 @@ function keptByTier(db: Db, found: readonly number[], budget: ScanBudget): numbe
   const byFile: Array<Set<number> | null> = tiers.map(() => null);
   const readByFile = (tier: number): void => {
     const own = tiers[tier]!.filter((f) => tierOf.get(f) === tier);
-    byFile[tier] = new Set(prepared(db, "SELECT id FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(own)) as number[]);
+    byFile[tier] = new Set(idList(db, "SELECT id FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))", [JSON.stringify(own)]));
   };
   const tierAt = (i: number): number => {
     if (i < fileOf.length) return tierOf.get(fileOf[i]!) ?? tiers.length;
@@ -543,9 +543,8 @@ export function linesNaming(db: Db, projectRoot: string, tails: readonly string[
 
 /** mentionLines for each of `wanted` (ASCII names, `#private` ones included) alone, in one scan of the chunks identifier_fts finds for any. */
 function mentionsOfEach(db: Db, source: SourceLines, wanted: ReadonlySet<string>): Map<string, MentionLine[]> {
-  const chunkIds = prepared(db, "SELECT rowid FROM identifier_fts WHERE identifier_fts MATCH ?").pluck();
   const namesIn = new Map<number, Set<string>>();
-  for (const tail of wanted) for (const id of chunkIds.all(ftsPhrases([tail])) as number[]) (namesIn.get(id) ?? namesIn.set(id, new Set()).get(id)!).add(tail);
+  for (const tail of wanted) for (const id of idList(db, "SELECT rowid AS id FROM identifier_fts WHERE identifier_fts MATCH ?", [ftsPhrases([tail])])) (namesIn.get(id) ?? namesIn.set(id, new Set()).get(id)!).add(tail);
   const found = new Map<string, MentionLine[]>();
   const seen = new Set<string>();
   const patterns = new Map<string, RegExp>();

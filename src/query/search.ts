@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { pathRole, type PathRole } from "../base/paths.js";
 import { chunkId } from "../base/hash.js";
 import { splitTerms } from "../base/text.js";
-import { derivedOnce, prepared, recordedChunkTotal, type Db } from "../store/db.js";
+import { derivedOnce, idList, prepared, recordedChunkTotal, type Db } from "../store/db.js";
 import { scopeCondition, scopeFileIds, type ScopeInput } from "./scope.js";
 import { sameStat, type FileStat } from "../index/read.js";
 import { CHUNK_PLACE_COLUMNS, SourceLines, chunkContent, type ChunkPlace } from "./source.js";
@@ -769,12 +769,12 @@ function pathTermRanking(db: Db, query: string, scopeIds: number[] | null, limit
   const words = new Set(proseWords(query).filter((w) => w.length >= 3));
   if (words.size === 0) return [];
   const inScope = scopeIds === null ? null : new Set(scopeIds);
-  const filesNaming = prepared(db, "SELECT rowid FROM path_words WHERE path_words MATCH ?").pluck();
   const n = scopeIds?.length ?? (derivedOnce(db, "file count", () => prepared(db, "SELECT count(*) FROM files").pluck().get() as number));
   // Each file's score summed word by word, in the query's order (a word every path has: 30,000 files at 1 GB).
   const scores = new Map<number, number>();
   for (const w of words) {
-    const holding = (filesNaming.all(`"${w.replace(/"/g, '""')}"`) as number[]).filter((id) => inScope === null || inScope.has(id));
+    const named = idList(db, "SELECT rowid AS id FROM path_words WHERE path_words MATCH ?", [`"${w.replace(/"/g, '""')}"`]);
+    const holding = inScope === null ? named : named.filter((id) => inScope.has(id));
     if (holding.length === 0) continue;
     const weight = Math.log(n / holding.length);
     for (const id of holding) scores.set(id, (scores.get(id) ?? 0) + weight);

@@ -8,6 +8,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import { createRequire } from "node:module";
 import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import { writeAtomic } from "../base/atomic.js";
+import { nativeAddonPath } from "../base/native.js";
 import { fileURLToPath } from "node:url";
 import { hashKey, sha256 } from "../base/hash.js";
 import { isTestPath } from "../base/paths.js";
@@ -149,6 +150,44 @@ export function prepared(db: Db, text: string): BetterSqlite3.Statement {
     }
   }
   return st;
+}
+
+/** Per connection: whether the addon's SQLite function (native/sqlite_ext.c `mast_ids`) is loaded into it; false when it could not be. */
+const ID_PACKING = new WeakMap<Db, boolean>();
+
+function idPacking(db: Db): boolean {
+  const known = ID_PACKING.get(db);
+  if (known !== undefined) return known;
+  if (nativeAddonPath === null) {
+    ID_PACKING.set(db, false);
+    return false;
+  }
+  try {
+    // better-sqlite3 takes the entry point its types leave out.
+    (db as unknown as { loadExtension(path: string, entryPoint: string): void }).loadExtension(nativeAddonPath, "sqlite3_mast_init");
+    ID_PACKING.set(db, true);
+    return true;
+  } catch (err) {
+    // SQLite's refusal (an addon built before the function was added) holds for the connection; an
+    // iterator open on it (better-sqlite3 loads nothing then) only for now.
+    if ((err as { code?: unknown } | null)?.code !== undefined) ID_PACKING.set(db, false);
+    return false;
+  }
+}
+
+/**
+ * The integers of a query's one column, `id`, in its order, as one array: with the addon's
+ * `mast_ids` aggregate, in one packed blob (a common word's 277,000 chunk ids at 1 GB: 94 → 46 ms,
+ * FTS5's own walk of them 24), else row by row (`packed` false, or no addon) — the same numbers.
+ */
+export function idList(db: Db, select: string, params: readonly unknown[], packed = true): Float64Array {
+  if (packed && idPacking(db)) {
+    // A subquery with ORDER BY feeding an aggregate is not flattened: its rows come in its order.
+    const blob = prepared(db, `SELECT mast_ids(id) FROM (${select})`).pluck().get(...params) as Buffer;
+    const bytes = blob.byteOffset % 8 === 0 ? blob : Buffer.from(blob);
+    return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8);
+  }
+  return Float64Array.from(prepared(db, select).pluck().all(...params) as number[]);
 }
 
 const DERIVED = new WeakMap<Db, Map<string, { readonly version: string; readonly value: unknown }>>();

@@ -3,10 +3,11 @@
 // stat first: a file whose (size, mtime, inode, ctime) still equal a trusted stamp is unchanged without
 // being read; any other file is hashed, and the hash decides. Kept free of the parser so
 // freshness checks and no-change runs never load tree-sitter.
-import { statSync, type Stats } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import { sha256 } from "../base/hash.js";
 import { absoluteIn } from "../base/paths.js";
+import { STAT_WORDS, StatKind, statMany } from "../base/native.js";
 import { readRegularFile } from "../base/read.js";
 import type { StatKey } from "./walk.js";
 
@@ -122,17 +123,24 @@ type PathStamp = [string] | [string, number, number, number, number] | [];
  */
 export function stampPaths(paths: readonly string[]): string {
   const now = Date.now();
-  const stamp = (abs: string, st: Stats): PathStamp => (st.mtimeMs < now - RACY_WINDOW_MS ? [abs, st.size, st.mtimeMs, st.ino, st.ctimeMs] : []);
+  const stamp = (abs: string, size: number, mtime: number, ino: number, ctime: number): PathStamp => (mtime < now - RACY_WINDOW_MS ? [abs, size, mtime, ino, ctime] : []);
   const out: PathStamp[] = [];
   const dirs = new Set<string>();
-  for (const abs of paths) {
+  // All stat'ed in one call; what it could not stat, again by fs (absent, or an error fs throws).
+  const stats = statMany(paths);
+  paths.forEach((abs, i) => {
+    const at = i * STAT_WORDS;
+    if (stats[at] !== StatKind.NONE) {
+      out.push(stamp(abs, stats[at + 1]!, stats[at + 2]!, stats[at + 3]!, stats[at + 4]!));
+      return;
+    }
     const st = statSync(abs, { throwIfNoEntry: false });
-    if (st) out.push(stamp(abs, st));
+    if (st) out.push(stamp(abs, st.size, st.mtimeMs, st.ino, st.ctimeMs));
     else dirs.add(dirname(abs));
-  }
+  });
   for (const dir of dirs) {
     const st = statSync(dir, { throwIfNoEntry: false });
-    out.push(st ? stamp(dir, st) : [dir]);
+    out.push(st ? stamp(dir, st.size, st.mtimeMs, st.ino, st.ctimeMs) : [dir]);
   }
   return JSON.stringify(out);
 }
@@ -150,16 +158,27 @@ export function pathsStatAsStamped(recorded: string | null, known?: ReadonlyMap<
   } catch {
     return false;
   }
-  return stamps.every((s) => {
+  const same = (s: PathStamp, size: number, mtime: number, ino: number, ctime: number) => s.length === 5 && s[1] === size && s[2] === mtime && s[3] === ino && s[4] === ctime;
+  const unknown: Array<Exclude<PathStamp, []>> = [];
+  for (const s of stamps) {
     if (s.length === 0) return false;
     const seen = s.length === 5 ? known?.get(s[0]) : undefined;
-    if (seen !== undefined) return seen[0] === s[1] && seen[1] === s[2] && seen[2] === s[3] && seen[3] === s[4];
+    if (seen === undefined) unknown.push(s);
+    else if (!same(s, ...seen)) return false;
+  }
+  if (unknown.length === 0) return true;
+  // The rest in one call (27,700 configs at 1 GB: 140 ms one by one on each of a server's refreshes).
+  const stats = statMany(unknown.map((s) => s[0]));
+  return unknown.every((s, i) => {
+    const at = i * STAT_WORDS;
+    if (stats[at] !== StatKind.NONE) return same(s, stats[at + 1]!, stats[at + 2]!, stats[at + 3]!, stats[at + 4]!);
+    // Not stat'ed: absent, or an error (fs throws it: not as stamped).
     let st;
     try {
       st = statSync(s[0], { throwIfNoEntry: false });
     } catch {
       return false;
     }
-    return s.length === 1 ? st === undefined : st !== undefined && st.size === s[1] && st.mtimeMs === s[2] && st.ino === s[3] && st.ctimeMs === s[4];
+    return st === undefined ? s.length === 1 : same(s, st.size, st.mtimeMs, st.ino, st.ctimeMs);
   });
 }

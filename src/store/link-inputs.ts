@@ -64,6 +64,14 @@ export function fileIdsByPaths(db: Db, paths: readonly string[]): number[] {
   return paths.flatMap((p) => (byPath.has(p) ? [byPath.get(p)!] : []));
 }
 
+/** The files of a language directly in a directory (`""`: the root), by path: a directory-scoped language's package. */
+export function filesInDirectory(db: Db, language: string, dir: string): number[] {
+  if (dir === "") return prepared(db, "SELECT id FROM files WHERE language = ? AND instr(path, '/') = 0 ORDER BY path").pluck().all(language) as number[];
+  // The paths below `dir/` sort between it and `dir0` ('0' follows '/'): a range of the path index.
+  const rows = prepared(db, "SELECT id, path FROM files WHERE path > ? AND path < ? AND language = ? ORDER BY path").raw().all(`${dir}/`, `${dir}0`, language) as Array<[number, string]>;
+  return rows.filter(([, path]) => !path.includes("/", dir.length + 1)).map(([id]) => id);
+}
+
 /** Every file of the given languages, by path. */
 export function filesOfLanguages(db: Db, languages: readonly string[]): FileRow[] {
   return prepared(db, "SELECT id, path, language FROM files WHERE language IN (SELECT value FROM json_each(?)) ORDER BY path").all(JSON.stringify(languages)) as FileRow[];

@@ -7,19 +7,19 @@ import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { STAT_WORDS, StatKind, lstatMany, lstatManyAsync, nativeAddon } from "../../src/base/native.js";
+import { STAT_WORDS, StatKind, lstatMany, lstatManyAsync, nativeAddon, statMany } from "../../src/base/native.js";
 import { compileGlobs } from "../../src/base/glob.js";
 import { listProject } from "../../src/index/walk.js";
 
 let dir: string;
 const at = (name: string) => path.join(dir, name);
 
-/** What fs.lstatSync says of each path, in lstatMany's layout. */
-function expected(paths: readonly string[]): number[] {
+/** What fs.lstatSync (fs.statSync with `follow`) says of each path, in lstatMany's layout. */
+function expected(paths: readonly string[], follow = false): number[] {
   return paths.flatMap((p) => {
     let st: fs.Stats | undefined;
     try {
-      st = fs.lstatSync(p);
+      st = (follow ? fs.statSync : fs.lstatSync)(p);
     } catch {
       return [StatKind.NONE, 0, 0, 0, 0]; // ENOENT, ENOTDIR
     }
@@ -33,6 +33,7 @@ beforeAll(() => {
   fs.writeFileSync(at("a.ts"), "export const a = 1;\n");
   fs.mkdirSync(at("sub"));
   fs.symlinkSync("a.ts", at("link.ts"));
+  fs.symlinkSync("gone.ts", at("dangling.ts"));
   execFileSync("mkfifo", [at("pipe")]);
   fs.mkdirSync(at("many"));
   for (let i = 0; i < 5000; i++) fs.writeFileSync(at(`many/f${i}.ts`), "x".repeat(i % 97));
@@ -75,8 +76,19 @@ describe("lstatMany", () => {
     expect(Array.from(lstatMany([`${"x/".repeat(3000)}a.ts`, "a.ts"], `${dir}/`))).toEqual([0, 0, 0, 0, 0, ...expected([at("a.ts")])]);
   });
 
+  it("statMany: answer as fs.statSync does, a symlink read as what it points to and a dangling one as not stat'ed", () => {
+    const paths = ["a.ts", "sub", "link.ts", "dangling.ts", "pipe", "absent.ts", "a.ts/under-a-file"].map(at);
+    const stats = statMany(paths);
+    expect(Array.from(stats.filter((_, i) => i % STAT_WORDS === 0))).toEqual([StatKind.FILE, StatKind.DIR, StatKind.FILE, StatKind.NONE, StatKind.OTHER, StatKind.NONE, StatKind.NONE]);
+    expect(Array.from(stats)).toEqual(expected(paths, true));
+    // The link's answer is a.ts's own: its size and inode.
+    expect(Array.from(stats.subarray(STAT_WORDS * 2, STAT_WORDS * 3))).toEqual(Array.from(stats.subarray(0, STAT_WORDS)));
+    const many = Array.from({ length: 5000 }, (_, i) => at(`many/f${i}.ts`));
+    expect(Array.from(statMany(many))).toEqual(expected(many, true));
+  });
+
   it("give the same answer from fs where the addon is off (MAST_NATIVE=0)", async () => {
-    const paths = ["a.ts", "sub", "link.ts", "pipe", "absent.ts", "many/f7.ts"].map(at);
+    const paths = ["a.ts", "sub", "link.ts", "dangling.ts", "pipe", "absent.ts", "many/f7.ts"].map(at);
     vi.stubEnv("MAST_NATIVE", "0");
     vi.resetModules();
     try {
@@ -84,6 +96,7 @@ describe("lstatMany", () => {
       expect(fallback.nativeAddon).toBeNull();
       expect(Array.from(fallback.lstatMany(paths))).toEqual(expected(paths));
       expect(Array.from(await fallback.lstatManyAsync(paths))).toEqual(expected(paths));
+      expect(Array.from(fallback.statMany(paths))).toEqual(expected(paths, true));
     } finally {
       vi.unstubAllEnvs();
       vi.resetModules();

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CHECKER_BEHIND, CHECKER_META, Store, recordedChunkTotal } from "../../src/store/db.js";
+import { filesInDirectory } from "../../src/store/link-inputs.js";
 import { unpackParams } from "../../src/store/param-rows.js";
 import { extractFile } from "../../src/syntax/extract.js";
 import { GOLDEN_OPTIONS } from "../helpers/extraction.js";
@@ -96,6 +97,28 @@ describe("a file's rows", () => {
         { name: "c", type: null, optional: false },
         { name: "...rest", type: "Array<string>", optional: true },
       ]);
+    } finally {
+      store.close();
+    }
+  });
+  it("name a package's files: a language's files directly in one directory, the root's included, by path", () => {
+    const dir = mkdtempSync(join(tmpdir(), "mast-file-rows-"));
+    dirs.push(dir);
+    const store = Store.open(join(dir, "graph.db"));
+    try {
+      const go = (path: string) => {
+        const r = extractFile(path, "package p\n\nfunc F() {}\n", GOLDEN_OPTIONS);
+        if (!r.ok) throw new Error(r.error);
+        store.writeFile({ ...meta(path), language: "go" }, r.extraction);
+      };
+      for (const path of ["pkg/b.go", "pkg/a.go", "pkg/sub/c.go", "pkg2/d.go", "pkg-x/e.go", "pkg.go", "main.go"]) go(path);
+      store.writeFile(meta("pkg/f.ts"), extraction("pkg/f.ts", "export const f = 1;\n"));
+      const paths = (ids: number[]) => ids.map((id) => store.db.prepare("SELECT path FROM files WHERE id = ?").pluck().get(id));
+      expect(paths(filesInDirectory(store.db, "go", "pkg"))).toEqual(["pkg/a.go", "pkg/b.go"]);
+      expect(paths(filesInDirectory(store.db, "go", "pkg/sub"))).toEqual(["pkg/sub/c.go"]);
+      expect(paths(filesInDirectory(store.db, "go", ""))).toEqual(["main.go", "pkg.go"]);
+      expect(paths(filesInDirectory(store.db, "typescript", "pkg"))).toEqual(["pkg/f.ts"]);
+      expect(filesInDirectory(store.db, "go", "nowhere")).toEqual([]);
     } finally {
       store.close();
     }

@@ -150,7 +150,7 @@ function resolverOf(store: Store, config: ResolvedConfig, without: readonly stri
   const version = store.pathsVersion();
   const cached = resolvers.get(config.state_dir);
   if (without.length === 0 && cached && cached.version === version && pathsStatAsStamped(cached.inputs)) return cached.resolve;
-  const paths = new Set(store.fileStamps().keys());
+  const paths = new Set(store.filePaths());
   for (const path of without) paths.delete(path);
   const resolver = createImportResolver(paths, config.project_root);
   if (without.length === 0) resolvers.set(config.state_dir, { version, inputs: stampPaths(resolver.inputs), resolve: resolver.resolve });

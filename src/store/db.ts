@@ -449,6 +449,11 @@ export class Store {
     return fromPacked ?? FileStamps.fromRows(this.sql("SELECT id, path, mtime, size, ino, ctime, stat_clean FROM files").raw().iterate() as Iterable<StoredStampRow>, hash);
   }
 
+  /** Every indexed file's path (an import resolver's set of files; no stamp read: 110,000 stamps cost a server's first refresh 660 ms at 1 GB). */
+  filePaths(): string[] {
+    return this.sql("SELECT path FROM files").pluck().all() as string[];
+  }
+
   /** Every file's stamp row with its content hash: what file_manifest.json and file-stamps.bin are written from. */
   stampRows(): Array<[...StoredStampRow, string]> {
     return this.sql("SELECT id, path, mtime, size, ino, ctime, stat_clean, content_hash FROM files").raw().all() as Array<[...StoredStampRow, string]>;

@@ -126,22 +126,25 @@ export function stampPaths(paths: readonly string[]): string {
   const stamp = (abs: string, size: number, mtime: number, ino: number, ctime: number): PathStamp => (mtime < now - RACY_WINDOW_MS ? [abs, size, mtime, ino, ctime] : []);
   const out: PathStamp[] = [];
   const dirs = new Set<string>();
-  // All stat'ed in one call; what it could not stat, again by fs (absent, or an error fs throws).
+  // All stat'ed in one call; one it could not stat (absent, or unreadable) is recorded by its directory.
   const stats = statMany(paths);
   paths.forEach((abs, i) => {
     const at = i * STAT_WORDS;
-    if (stats[at] !== StatKind.NONE) {
-      out.push(stamp(abs, stats[at + 1]!, stats[at + 2]!, stats[at + 3]!, stats[at + 4]!));
+    if (stats[at] === StatKind.NONE) dirs.add(dirname(abs));
+    else out.push(stamp(abs, stats[at + 1]!, stats[at + 2]!, stats[at + 3]!, stats[at + 4]!));
+  });
+  // The absent paths' directories (one per directory of sources at 1 GB), in one call too.
+  const dirList = [...dirs];
+  const dirStats = statMany(dirList);
+  dirList.forEach((dir, i) => {
+    const at = i * STAT_WORDS;
+    if (dirStats[at] !== StatKind.NONE) {
+      out.push(stamp(dir, dirStats[at + 1]!, dirStats[at + 2]!, dirStats[at + 3]!, dirStats[at + 4]!));
       return;
     }
-    const st = statSync(abs, { throwIfNoEntry: false });
-    if (st) out.push(stamp(abs, st.size, st.mtimeMs, st.ino, st.ctimeMs));
-    else dirs.add(dirname(abs));
-  });
-  for (const dir of dirs) {
     const st = statSync(dir, { throwIfNoEntry: false });
     out.push(st ? stamp(dir, st.size, st.mtimeMs, st.ino, st.ctimeMs) : [dir]);
-  }
+  });
   return JSON.stringify(out);
 }
 
@@ -172,13 +175,12 @@ export function pathsStatAsStamped(recorded: string | null, known?: ReadonlyMap<
   return unknown.every((s, i) => {
     const at = i * STAT_WORDS;
     if (stats[at] !== StatKind.NONE) return same(s, stats[at + 1]!, stats[at + 2]!, stats[at + 3]!, stats[at + 4]!);
-    // Not stat'ed: absent, or an error (fs throws it: not as stamped).
-    let st;
+    if (s.length !== 1) return false;
+    // Recorded absent and not stat'ed: absent still, or an error (fs throws it: not as stamped).
     try {
-      st = statSync(s[0], { throwIfNoEntry: false });
+      return statSync(s[0], { throwIfNoEntry: false }) === undefined;
     } catch {
       return false;
     }
-    return st === undefined ? s.length === 1 : same(s, st.size, st.mtimeMs, st.ino, st.ctimeMs);
   });
 }

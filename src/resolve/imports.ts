@@ -9,6 +9,7 @@
 // every config file it read, so a changed tsconfig, go.mod, Cargo.toml or composer.json triggers a
 // relink.
 import { readFileSync, statSync } from "node:fs";
+import { STAT_WORDS, StatKind, statMany } from "../base/native.js";
 import { dirname, join, posix } from "node:path";
 import { sha256 } from "../base/hash.js";
 import { isExternalSpecifier, relativeInside } from "../base/paths.js";
@@ -267,12 +268,23 @@ export function createImportResolver(files: ReadonlySet<string>, projectRoot: st
   // Read every config the resolver can depend on now, so the fingerprint covers them all.
   const dirsWithFiles = new Set<string>([""]);
   for (const f of files) for (let d = posix.dirname(f); d !== "." && d !== ""; d = posix.dirname(d)) dirsWithFiles.add(d);
-  if (options.readAll !== false) for (const d of dirsWithFiles) configFor(d);
+  const present = new Set([...files].map((f) => extensionInfo(f)?.spec.resolver));
+  const has = (resolver: string) => present.has(resolver as never);
+  if (options.readAll !== false) {
+    // Each directory is probed for its configs, and most have none: all stat'ed first in one call
+    // (statMany, over two threads), each answered absent at once; one that is a file is read when
+    // asked, as before (a server's first refresh at 1 GB, with the stamps below in one call too: 2.7 → 2.0–2.3 s).
+    const names = ["tsconfig.json", ...(has("go") ? ["go.mod"] : []), ...(has("rust") ? ["Cargo.toml"] : []), ...(has("php") ? ["composer.json"] : [])];
+    const probes = [...dirsWithFiles].flatMap((d) => names.map((n) => join(projectRoot, d, n)));
+    const stats = statMany(probes);
+    probes.forEach((abs, i) => {
+      if (stats[i * STAT_WORDS] !== StatKind.FILE) read.set(abs, null);
+    });
+    for (const d of dirsWithFiles) configFor(d);
+  }
   // Module manifests (go.mod, Cargo.toml, composer.json) are read only when files of their language are indexed.
   const readRel = (rel: string) => readText(join(projectRoot, rel));
   const resolvers = new Map<string, (fromPath: string, specifier: string) => string | null>();
-  const present = new Set([...files].map((f) => extensionInfo(f)?.spec.resolver));
-  const has = (resolver: string) => present.has(resolver as never);
   if (has("go")) resolvers.set("go", createGoResolver(files, dirsWithFiles, readRel));
   if (has("rust")) resolvers.set("rust", createRustResolver(files, dirsWithFiles, readRel));
   if (has("java")) resolvers.set("java", createJavaResolver(files));

@@ -1,9 +1,9 @@
 // Import resolution against real files on disk: NodeNext extension substitution, index files,
 // tsconfig paths/baseUrl through `extends` (JSONC), npm/yarn/pnpm workspaces with package entry
 // fields, and a tsconfig change relinking on an incremental run exactly like a full one.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { join } from "node:path";
-import { mkdtempSync, rmSync, utimesSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { runIndex } from "../../src/index/run.js";
 import { statePaths } from "../../src/index/state.js";
@@ -81,6 +81,29 @@ describe("tsconfig paths", () => {
     const files = ["pkg/src/a.ts", "pkg/src/lib/b.ts"];
     const p = project({ ...Object.fromEntries(files.map((f) => [f, "export {};\n"])), "pkg/tsconfig.json": `{ "compilerOptions": { "paths": { "#lib/*": ["./src/lib/*"] } } }` });
     expect(resolverFor(p, files).resolve("pkg/src/a.ts", "#lib/b")).toBe("pkg/src/lib/b.ts");
+  });
+
+  it("reads a tsconfig.json that is a symlink to a file, and takes a directory of that name for none; the same answer without the native stat", async () => {
+    const files = ["a/src/main.ts", "a/lib/x.ts", "b/tsconfig.json/keep.ts", "b/src/main.ts", "b/lib/x.ts"];
+    const p = project({ ...Object.fromEntries(files.map((f) => [f, "export {};\n"])), "configs/a.json": '{ "compilerOptions": { "baseUrl": ".", "paths": { "@lib/*": ["lib/*"] } } }\n' });
+    symlinkSync(join(p.root, "configs/a.json"), join(p.root, "a/tsconfig.json"));
+    const answer = (create: typeof createImportResolver) => {
+      const r = create(new Set(files), p.root);
+      return [r.resolve("a/src/main.ts", "@lib/x"), r.resolve("b/src/main.ts", "@lib/x"), r.fingerprint, r.inputs.filter((i) => i.includes("tsconfig")).map((i) => i.slice(p.root.length + 1)).sort()];
+    };
+    const native = answer(createImportResolver);
+    expect(native.slice(0, 2)).toEqual(["a/lib/x.ts", null]);
+    // Every directory's probe is an input (b/tsconfig.json, a directory, among them): a file appearing there is a change.
+    expect(native[3]).toEqual(["a/lib/tsconfig.json", "a/src/tsconfig.json", "a/tsconfig.json", "b/lib/tsconfig.json", "b/src/tsconfig.json", "b/tsconfig.json", "b/tsconfig.json/tsconfig.json", "tsconfig.json"]);
+    vi.stubEnv("MAST_NATIVE", "0");
+    vi.resetModules();
+    try {
+      const fallback = await import("../../src/resolve/imports.js");
+      expect(answer(fallback.createImportResolver)).toEqual(native);
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
   });
 
   it("parses JSONC without touching strings that look like comments", () => {

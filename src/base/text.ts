@@ -6,11 +6,19 @@ export type Decoded = { kind: "text"; text: string } | { kind: "binary" };
 
 const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false });
 
+/** A NUL byte anywhere marks a file binary (as git and ripgrep tell). */
+export function isBinary(bytes: Uint8Array): boolean {
+  return bytes.indexOf(0) !== -1;
+}
+
 /** Decodes file bytes; a NUL byte anywhere marks the file binary. Invalid UTF-8 becomes U+FFFD. */
 export function decodeSource(bytes: Uint8Array): Decoded {
-  if (bytes.indexOf(0) !== -1) return { kind: "binary" };
+  if (isBinary(bytes)) return { kind: "binary" };
   return { kind: "text", text: decoder.decode(bytes) };
 }
+
+/** decodeSource's decoding of a part of a file (its leading BOM already left out): a U+FEFF at a part's start is text, not a BOM. */
+export const sliceDecoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
 /** Start offsets (UTF-16 code units) of every line; lines split on \n (a \r before it stays in the line). */
 export function lineStarts(text: string): number[] {

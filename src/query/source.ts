@@ -1,11 +1,13 @@
 // Project files' text as indexing decoded it (base/text.ts decodeSource and splitLines), for the
 // answers that show or scan a chunk's lines: graph.db keeps where a chunk's text is in its file,
 // not the text — only a class outline, which no file holds, keeps its own. A file is read once per
-// query and kept across queries while it stats as it did when read.
+// query and kept across queries while it stats as it did when read; it is kept as its bytes and
+// only the lines asked for are decoded (a callers scan reads ~10 MB of files for a few hundred
+// chunks' lines).
 import { statSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
-import { decodeSource, lineStarts } from "../base/text.js";
+import { isBinary, sliceDecoder } from "../base/text.js";
 import { RACY_WINDOW_MS } from "../index/read.js";
 
 /**
@@ -28,19 +30,19 @@ export class SourceLines {
   text(path: string, from: number, to: number): string | null {
     const f = this.file(path);
     if (f === null) return null;
+    const first = Math.max(1, from);
     const last = Math.min(to, f.lineCount);
-    if (last < from) return "";
-    if (!f.hasCR) return f.text.slice(f.starts[from - 1], lineEnd(f, last));
-    return this.lines(path, from, last)!.join("\n");
+    if (last < first) return "";
+    const text = decodeRange(f, first, last);
+    return f.hasCR ? text.replace(/\r(?=\n|$)/g, "") : text;
   }
 
   /** Lines `from`..`to` (1-based, inclusive; clamped to the file). */
   lines(path: string, from: number, to: number): string[] | null {
-    const f = this.file(path);
-    if (f === null) return null;
-    const out: string[] = [];
-    for (let n = Math.max(1, from); n <= Math.min(to, f.lineCount); n++) out.push(lineOf(f, n));
-    return out;
+    const text = this.text(path, from, to);
+    if (text === null) return null;
+    const f = this.file(path)!;
+    return Math.min(to, f.lineCount) < Math.max(1, from) ? [] : text.split("\n");
   }
 
   /** Line `n` (1-based); null when the file has no such line or cannot be read. */
@@ -50,28 +52,35 @@ export class SourceLines {
   }
 }
 
-/** A file's decoded text with the offset each line starts at. */
+/** A file's bytes (a leading BOM left out, as decoding drops it) with the byte each line starts at. */
 interface FileText {
-  readonly text: string;
+  readonly bytes: Uint8Array;
   readonly starts: readonly number[];
   readonly lineCount: number;
   readonly hasCR: boolean;
 }
 
-function fileText(text: string): FileText {
-  const starts = lineStarts(text);
+function fileText(read: Uint8Array): FileText {
+  const bytes = read[0] === 0xef && read[1] === 0xbb && read[2] === 0xbf ? read.subarray(3) : read;
+  const starts = [0];
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) starts.push(i + 1);
   // splitLines: a final newline opens no line, and an empty text has none.
-  const lineCount = text.length === 0 ? 0 : text.endsWith("\n") ? starts.length - 1 : starts.length;
-  return { text, starts, lineCount, hasCR: text.includes("\r") };
+  const lineCount = bytes.length === 0 ? 0 : bytes[bytes.length - 1] === 10 ? starts.length - 1 : starts.length;
+  return { bytes, starts, lineCount, hasCR: bytes.indexOf(13) !== -1 };
 }
 
-/** Where line n's text ends (before its `\n`). */
-function lineEnd(f: FileText, n: number): number {
-  return n < f.starts.length ? f.starts[n]! - 1 : f.text.length;
+/**
+ * Lines first..last decoded, `\n`-joined (a `\r` before a break kept). A `\n` byte is never part
+ * of a UTF-8 sequence, so a range cut at line breaks decodes as the same range of the whole file
+ * (an invalid sequence the break ends is U+FFFD either way).
+ */
+function decodeRange(f: FileText, first: number, last: number): string {
+  const end = last < f.starts.length ? f.starts[last]! - 1 : f.bytes.length;
+  return sliceDecoder.decode(f.bytes.subarray(f.starts[first - 1], end));
 }
 
 function lineOf(f: FileText, n: number): string {
-  const line = f.text.slice(f.starts[n - 1], lineEnd(f, n));
+  const line = decodeRange(f, n, n);
   return line.endsWith("\r") ? line.slice(0, -1) : line;
 }
 
@@ -123,8 +132,7 @@ function cachedText(abs: string): FileText | null {
     return hit.file;
   }
   const read = readRegularFile(abs, { maxBytes: DEFAULT_MAX_FILE_BYTES, noFollow: true, expect: abs });
-  const decoded = read.kind === "read" ? decodeSource(read.bytes) : null;
-  const file = decoded?.kind === "text" ? fileText(decoded.text) : null;
+  const file = read.kind === "read" && !isBinary(read.bytes) ? fileText(read.bytes) : null;
   dropCached(abs);
   if (read.kind === "read" && Date.now() - read.stat.mtimeMs > RACY_WINDOW_MS && read.stat.size <= LINE_CACHE_BYTES) {
     LINE_CACHE.set(abs, { stamp: stampOf(read.stat), file, bytes: read.stat.size });

@@ -44,14 +44,7 @@ const refused = (err: unknown): boolean => (err as { code?: unknown } | null)?.c
  * fs.lstatSync's). A path holding a NUL, or one too long for the system, reads as NONE.
  */
 export function lstatMany(paths: readonly string[], base = ""): Float64Array {
-  if (nativeLstat !== null) {
-    try {
-      return nativeLstat(base, paths.join("\0"), paths.length);
-    } catch (err) {
-      if (!refused(err)) throw err;
-    }
-  }
-  return statEach(paths, base, false);
+  return statPaths(nativeLstat, paths, base, false);
 }
 
 /**
@@ -60,14 +53,19 @@ export function lstatMany(paths: readonly string[], base = ""): Float64Array {
  * an import resolver read (27,700 of them at 1 GB, stat'ed on each just-in-time refresh of a server).
  */
 export function statMany(paths: readonly string[], base = ""): Float64Array {
-  if (nativeStat !== null) {
+  return statPaths(nativeStat, paths, base, true);
+}
+
+/** The paths' stats in the addon's one call where it answers, else by fs (`follow`: stat, not lstat). */
+function statPaths(native: LstatMany | null, paths: readonly string[], base: string, follow: boolean): Float64Array {
+  if (native !== null) {
     try {
-      return nativeStat(base, paths.join("\0"), paths.length);
+      return native(base, paths.join("\0"), paths.length);
     } catch (err) {
       if (!refused(err)) throw err;
     }
   }
-  return statEach(paths, base, true);
+  return statEach(paths, base, follow);
 }
 
 /** lstatMany's answer, made off the main thread (from libuv's pool, over two threads past many paths) where the addon built: the caller reads its index meanwhile. */

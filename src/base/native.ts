@@ -24,6 +24,12 @@ export const nativeAddonPath: string | null = nativeAddon === null ? null : ADDO
 
 /** Doubles per path in `lstatMany`'s answer: kind, size, mtimeMs, ino, ctimeMs. */
 export const STAT_WORDS = 5;
+/** The `index`th path's [size, mtimeMs, ino, ctimeMs] in an lstatMany or statMany answer, or null where it could not be stat'ed. */
+export function statKeyAt(stats: Float64Array, index: number): [number, number, number, number] | null {
+  const at = index * STAT_WORDS;
+  return stats[at] === StatKind.NONE ? null : [stats[at + 1]!, stats[at + 2]!, stats[at + 3]!, stats[at + 4]!];
+}
+
 /** A path's kind in `lstatMany`'s answer; NONE: it could not be stat'ed (lstat it again for the error). */
 export const StatKind = { NONE: 0, FILE: 1, DIR: 2, SYMLINK: 3, OTHER: 4 } as const;
 

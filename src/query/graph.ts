@@ -401,13 +401,7 @@ function mentionLines(db: Db, source: SourceLines, tails: readonly string[], doc
     const named = idList(db, "SELECT rowid AS id FROM identifier_fts WHERE identifier_fts MATCH ? ORDER BY rowid", [params[0]]);
     const worded = idList(db, "SELECT rowid AS id FROM chunk_words WHERE chunk_words MATCH ? ORDER BY rowid", [params[1]]);
     // Both in rowid order: one merge splits the named chunks by the word (no set of the 200,000 chunks a common word is in).
-    const withWord: number[] = [];
-    const unworded: number[] = [];
-    for (let i = 0, j = 0; i < named.length; i++) {
-      const id = named[i]!;
-      while (j < worded.length && worded[j]! < id) j++;
-      (worded[j] === id ? withWord : unworded).push(id);
-    }
+    const [withWord, unworded] = splitBySorted(named, worded);
     const shells = outlinesAmong(db, unworded);
     const found = shells.length === 0 ? withWord : [...withWord, ...shells].sort((a, b) => a - b);
     const kept = found.length > budget.maxChunks ? keptByTier(db, found, budget) : found;
@@ -439,8 +433,8 @@ function mentionLines(db: Db, source: SourceLines, tails: readonly string[], doc
 const OUTLINE_PROBES = 2_000;
 
 /**
-^ * The class outlines among `ids` (ascending), ascending. Up to `probes` ids are probed in the outlines' own
- * partial index (2 MB at 1 GB), not by reading each chunk's row; many (a common name's 120,000
+ * The class outlines among `ids` (ascending), ascending. Up to `probes` ids are probed in the
+ * outlines' own partial index (2 MB at 1 GB), not by reading each chunk's row; many (a common name's 120,000
  * chunks lacking it as a word: 30-90 ms probed) are merged with every outline's id, read once per
  * connection until the data changes (174,000 at 1 GB, ~55 ms).
  */
@@ -450,13 +444,19 @@ export function outlinesAmong(db: Db, ids: readonly number[], probes = OUTLINE_P
     return prepared(db, "SELECT id FROM chunks INDEXED BY idx_chunks_shell WHERE chunk_type = 'class_shell' AND id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(ids)) as number[];
   }
   const outlines = derivedOnce(db, "outline ids", () => idList(db, "SELECT id FROM chunks INDEXED BY idx_chunks_shell WHERE chunk_type = 'class_shell' ORDER BY id", []));
-  const out: number[] = [];
-  for (let i = 0, j = 0; i < ids.length && j < outlines.length; i++) {
+  return splitBySorted(ids, outlines)[0];
+}
+
+/** `ids` split into those `sorted` holds and the rest, by one merge (both ascending). */
+function splitBySorted(ids: ArrayLike<number>, sorted: ArrayLike<number>): [inside: number[], outside: number[]] {
+  const inside: number[] = [];
+  const outside: number[] = [];
+  for (let i = 0, j = 0; i < ids.length; i++) {
     const id = ids[i]!;
-    while (j < outlines.length && outlines[j]! < id) j++;
-    if (outlines[j] === id) out.push(id);
+    while (j < sorted.length && sorted[j]! < id) j++;
+    (sorted[j] === id ? inside : outside).push(id);
   }
-  return out;
+  return [inside, outside];
 }
 
 /**

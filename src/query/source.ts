@@ -29,26 +29,19 @@ export class SourceLines {
   /** Lines `from`..`to` (1-based, inclusive; clamped to the file), joined by `\n`. */
   text(path: string, from: number, to: number): string | null {
     const f = this.file(path);
-    if (f === null) return null;
-    const first = Math.max(1, from);
-    const last = Math.min(to, f.lineCount);
-    if (last < first) return "";
-    const text = decodeRange(f, first, last);
-    return f.hasCR ? text.replace(/\r(?=\n|$)/g, "") : text;
+    return f === null ? null : (linesText(f, from, to) ?? "");
   }
 
   /** Lines `from`..`to` (1-based, inclusive; clamped to the file). */
   lines(path: string, from: number, to: number): string[] | null {
-    const text = this.text(path, from, to);
-    if (text === null) return null;
-    const f = this.file(path)!;
-    return Math.min(to, f.lineCount) < Math.max(1, from) ? [] : text.split("\n");
+    const f = this.file(path);
+    return f === null ? null : (linesText(f, from, to)?.split("\n") ?? []);
   }
 
   /** Line `n` (1-based); null when the file has no such line or cannot be read. */
   line(path: string, n: number): string | null {
     const f = this.file(path);
-    return f === null || n < 1 || n > f.lineCount ? null : lineOf(f, n);
+    return f === null ? null : linesText(f, n, n);
   }
 }
 
@@ -70,18 +63,18 @@ function fileText(read: Uint8Array): FileText {
 }
 
 /**
- * Lines first..last decoded, `\n`-joined (a `\r` before a break kept). A `\n` byte is never part
- * of a UTF-8 sequence, so a range cut at line breaks decodes as the same range of the whole file
- * (an invalid sequence the break ends is U+FFFD either way).
+ * Lines `from`..`to` (clamped to the file) decoded and `\n`-joined, each line's trailing `\r`
+ * dropped (splitLines); null when the range holds no line. A `\n` byte is never part of a UTF-8
+ * sequence, so a range cut at line breaks decodes as the same range of the whole file (an invalid
+ * sequence the break ends is U+FFFD either way).
  */
-function decodeRange(f: FileText, first: number, last: number): string {
+function linesText(f: FileText, from: number, to: number): string | null {
+  const first = Math.max(1, from);
+  const last = Math.min(to, f.lineCount);
+  if (last < first) return null;
   const end = last < f.starts.length ? f.starts[last]! - 1 : f.bytes.length;
-  return sliceDecoder.decode(f.bytes.subarray(f.starts[first - 1], end));
-}
-
-function lineOf(f: FileText, n: number): string {
-  const line = decodeRange(f, n, n);
-  return line.endsWith("\r") ? line.slice(0, -1) : line;
+  const text = sliceDecoder.decode(f.bytes.subarray(f.starts[first - 1], end));
+  return f.hasCR ? text.replace(/\r(?=\n|$)/g, "") : text;
 }
 
 /** Where a chunk's text is (the chunks row's columns): the file's lines contentStart..contentEnd, a cut from one line, or the text itself. */

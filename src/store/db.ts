@@ -184,7 +184,8 @@ export function idList(db: Db, select: string, params: readonly unknown[], packe
   if (packed && idPacking(db)) {
     // A subquery with ORDER BY feeding an aggregate is not flattened: its rows come in its order.
     const blob = prepared(db, `SELECT mast_ids(id) FROM (${select})`).pluck().get(...params) as Buffer;
-    const bytes = blob.byteOffset % 8 === 0 ? blob : Buffer.from(blob);
+    // A view needs 8-byte alignment: a misplaced blob is copied to a buffer of its own.
+    const bytes = blob.byteOffset % 8 === 0 ? blob : new Uint8Array(blob);
     return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8);
   }
   return Float64Array.from(prepared(db, select).pluck().all(...params) as number[]);

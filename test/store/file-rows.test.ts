@@ -11,10 +11,21 @@ import { unpackParams } from "../../src/store/param-rows.js";
 import { extractFile } from "../../src/syntax/extract.js";
 import { GOLDEN_OPTIONS } from "../helpers/extraction.js";
 
-const dirs: string[] = [];
+const opened: Array<{ dir: string; store: Store }> = [];
 afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const { dir, store } of opened.splice(0)) {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
+
+/** A fresh graph.db in a temp directory, closed and removed after the test. */
+function openStore(): Store {
+  const dir = mkdtempSync(join(tmpdir(), "mast-file-rows-"));
+  const store = Store.open(join(dir, "graph.db"));
+  opened.push({ dir, store });
+  return store;
+}
 
 function extraction(path: string, text: string) {
   const r = extractFile(path, text, GOLDEN_OPTIONS);
@@ -26,101 +37,77 @@ const meta = (path: string) => ({ path, language: "typescript", mtime: 1, size: 
 
 describe("a file's rows", () => {
   it("are written for a new file and replaced for a rewritten one; each write marks a run checker pass behind", () => {
-    const dir = mkdtempSync(join(tmpdir(), "mast-file-rows-"));
-    dirs.push(dir);
-    const store = Store.open(join(dir, "graph.db"));
-    try {
-      const first = store.writeFile(meta("src/a.ts"), extraction("src/a.ts", "export function one() { return two(); }\nexport function two() { return 2; }\n"));
-      expect(first).toEqual({ added: 2, removed: 0 });
-      expect(store.getMeta(CHECKER_BEHIND)).toBeNull(); // no checker pass has run: nothing to be behind
+    const store = openStore();
+    const first = store.writeFile(meta("src/a.ts"), extraction("src/a.ts", "export function one() { return two(); }\nexport function two() { return 2; }\n"));
+    expect(first).toEqual({ added: 2, removed: 0 });
+    expect(store.getMeta(CHECKER_BEHIND)).toBeNull(); // no checker pass has run: nothing to be behind
 
-      store.setMeta(CHECKER_META, "1");
-      const added = store.writeFile(meta("src/b.ts"), extraction("src/b.ts", "export const b = 1;\n"));
-      expect(added.removed).toBe(0);
-      expect(store.getMeta(CHECKER_BEHIND)).toBe("1"); // a new file's calls are unchecked
+    store.setMeta(CHECKER_META, "1");
+    const added = store.writeFile(meta("src/b.ts"), extraction("src/b.ts", "export const b = 1;\n"));
+    expect(added.removed).toBe(0);
+    expect(store.getMeta(CHECKER_BEHIND)).toBe("1"); // a new file's calls are unchecked
 
-      store.deleteMeta(CHECKER_BEHIND);
-      const rewritten = store.writeFile(meta("src/a.ts"), extraction("src/a.ts", "export function three() { return 3; }\n"));
-      expect(rewritten).toEqual({ added: 1, removed: 2 });
-      expect(store.getMeta(CHECKER_BEHIND)).toBe("1");
-      const names = store.snapshot((db) => db.prepare("SELECT s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = 'src/a.ts' ORDER BY s.name").pluck().all());
-      expect(names).toEqual(["three"]);
-    } finally {
-      store.close();
-    }
+    store.deleteMeta(CHECKER_BEHIND);
+    const rewritten = store.writeFile(meta("src/a.ts"), extraction("src/a.ts", "export function three() { return 3; }\n"));
+    expect(rewritten).toEqual({ added: 1, removed: 2 });
+    expect(store.getMeta(CHECKER_BEHIND)).toBe("1");
+    const names = store.snapshot((db) => db.prepare("SELECT s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = 'src/a.ts' ORDER BY s.name").pluck().all());
+    expect(names).toEqual(["three"]);
   });
 
   it("record the chunk total when a commit counted it after its last file write, and no longer once a commit writes files uncounted", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mast-file-rows-"));
-    dirs.push(dir);
-    const store = Store.open(join(dir, "graph.db"));
+    const store = openStore();
     const total = () => store.snapshot((db) => recordedChunkTotal(db));
-    try {
-      expect(total()).toBeNull();
-      await store.transaction(async () => {
-        store.replaceFileRows(meta("src/a.ts"), extraction("src/a.ts", "export function one() { return 1; }\nexport function two() { return 2; }\n"));
-        expect(store.counts()).toEqual({ files: 1, chunks: 2, symbols: 2 });
-      });
-      expect(total()).toBe(2);
-      // Counted, then a file written: the count is not this commit's total.
-      await store.transaction(async () => {
-        store.counts();
-        store.replaceFileRows(meta("src/b.ts"), extraction("src/b.ts", "export const b = 1;\n"));
-      });
-      expect(total()).toBeNull();
-      await store.transaction(async () => void store.counts());
-      expect(total()).toBeNull(); // no file written: the version stays, and so does the gap
-      store.writeFile(meta("src/c.ts"), extraction("src/c.ts", "export const c = 1;\n"));
-      await store.transaction(async () => {
-        store.deleteMeta(CHECKER_BEHIND);
-        store.removeFileRows("src/c.ts");
-        store.counts();
-      });
-      expect(total()).toBe(store.snapshot((db) => db.prepare("SELECT count(*) FROM chunks").pluck().get()));
-      expect(total()).toBe(3);
-    } finally {
-      store.close();
-    }
+    expect(total()).toBeNull();
+    await store.transaction(async () => {
+      store.replaceFileRows(meta("src/a.ts"), extraction("src/a.ts", "export function one() { return 1; }\nexport function two() { return 2; }\n"));
+      expect(store.counts()).toEqual({ files: 1, chunks: 2, symbols: 2 });
+    });
+    expect(total()).toBe(2);
+    // Counted, then a file written: the count is not this commit's total.
+    await store.transaction(async () => {
+      store.counts();
+      store.replaceFileRows(meta("src/b.ts"), extraction("src/b.ts", "export const b = 1;\n"));
+    });
+    expect(total()).toBeNull();
+    await store.transaction(async () => void store.counts());
+    expect(total()).toBeNull(); // no file written: the version stays, and so does the gap
+    store.writeFile(meta("src/c.ts"), extraction("src/c.ts", "export const c = 1;\n"));
+    await store.transaction(async () => {
+      store.deleteMeta(CHECKER_BEHIND);
+      store.removeFileRows("src/c.ts");
+      store.counts();
+    });
+    expect(total()).toBe(store.snapshot((db) => db.prepare("SELECT count(*) FROM chunks").pluck().get()));
+    expect(total()).toBe(3);
   });
   it("keep a function's parameters as one array each: name, type, and 1 when optional", () => {
-    const dir = mkdtempSync(join(tmpdir(), "mast-file-rows-"));
-    dirs.push(dir);
-    const store = Store.open(join(dir, "graph.db"));
-    try {
-      store.writeFile(meta("src/p.ts"), extraction("src/p.ts", "export function f(a: string, b?: number, c, ...rest: Array<string>) {}\nexport function g() {}\n"));
-      const params = (name: string) => store.db.prepare("SELECT params FROM symbols WHERE name = ?").pluck().get(name) as string;
-      expect(params("f")).toBe('[["a","string"],["b","number",1],["c"],["...rest","Array<string>",1]]');
-      expect(params("g")).toBe("[]");
-      expect(unpackParams(params("f"))).toEqual([
-        { name: "a", type: "string", optional: false },
-        { name: "b", type: "number", optional: true },
-        { name: "c", type: null, optional: false },
-        { name: "...rest", type: "Array<string>", optional: true },
-      ]);
-    } finally {
-      store.close();
-    }
+    const store = openStore();
+    store.writeFile(meta("src/p.ts"), extraction("src/p.ts", "export function f(a: string, b?: number, c, ...rest: Array<string>) {}\nexport function g() {}\n"));
+    const params = (name: string) => store.db.prepare("SELECT params FROM symbols WHERE name = ?").pluck().get(name) as string;
+    expect(params("f")).toBe('[["a","string"],["b","number",1],["c"],["...rest","Array<string>",1]]');
+    expect(params("g")).toBe("[]");
+    expect(unpackParams(params("f"))).toEqual([
+      { name: "a", type: "string", optional: false },
+      { name: "b", type: "number", optional: true },
+      { name: "c", type: null, optional: false },
+      { name: "...rest", type: "Array<string>", optional: true },
+    ]);
   });
   it("name a package's files: a language's files directly in one directory, the root's included, by path", () => {
-    const dir = mkdtempSync(join(tmpdir(), "mast-file-rows-"));
-    dirs.push(dir);
-    const store = Store.open(join(dir, "graph.db"));
-    try {
-      const go = (path: string) => {
-        const r = extractFile(path, "package p\n\nfunc F() {}\n", GOLDEN_OPTIONS);
-        if (!r.ok) throw new Error(r.error);
-        store.writeFile({ ...meta(path), language: "go" }, r.extraction);
-      };
-      for (const path of ["pkg/b.go", "pkg/a.go", "pkg/sub/c.go", "pkg2/d.go", "pkg-x/e.go", "pkg.go", "main.go"]) go(path);
-      store.writeFile(meta("pkg/f.ts"), extraction("pkg/f.ts", "export const f = 1;\n"));
-      const paths = (ids: number[]) => ids.map((id) => store.db.prepare("SELECT path FROM files WHERE id = ?").pluck().get(id));
-      expect(paths(filesInDirectory(store.db, "go", "pkg"))).toEqual(["pkg/a.go", "pkg/b.go"]);
-      expect(paths(filesInDirectory(store.db, "go", "pkg/sub"))).toEqual(["pkg/sub/c.go"]);
-      expect(paths(filesInDirectory(store.db, "go", ""))).toEqual(["main.go", "pkg.go"]);
-      expect(paths(filesInDirectory(store.db, "typescript", "pkg"))).toEqual(["pkg/f.ts"]);
-      expect(filesInDirectory(store.db, "go", "nowhere")).toEqual([]);
-    } finally {
-      store.close();
-    }
+    const store = openStore();
+    const go = (path: string) => {
+      const r = extractFile(path, "package p\n\nfunc F() {}\n", GOLDEN_OPTIONS);
+      if (!r.ok) throw new Error(r.error);
+      store.writeFile({ ...meta(path), language: "go" }, r.extraction);
+    };
+    for (const path of ["pkg/b.go", "pkg/a.go", "pkg/sub/c.go", "pkg2/d.go", "pkg-x/e.go", "pkg.go", "main.go"]) go(path);
+    store.writeFile(meta("pkg/f.ts"), extraction("pkg/f.ts", "export const f = 1;\n"));
+    const paths = (ids: number[]) => ids.map((id) => store.db.prepare("SELECT path FROM files WHERE id = ?").pluck().get(id));
+    expect(paths(filesInDirectory(store.db, "go", "pkg"))).toEqual(["pkg/a.go", "pkg/b.go"]);
+    expect(paths(filesInDirectory(store.db, "go", "pkg/sub"))).toEqual(["pkg/sub/c.go"]);
+    expect(paths(filesInDirectory(store.db, "go", ""))).toEqual(["main.go", "pkg.go"]);
+    expect(paths(filesInDirectory(store.db, "typescript", "pkg"))).toEqual(["pkg/f.ts"]);
+    expect(filesInDirectory(store.db, "go", "nowhere")).toEqual([]);
   });
 });

@@ -8,10 +8,11 @@
 // names map to their real directories, never to node_modules links. The resolver fingerprints
 // every config file it read, so a changed tsconfig, go.mod, Cargo.toml or composer.json triggers a
 // relink.
-import { readFileSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { STAT_WORDS, StatKind, statMany } from "../base/native.js";
 import { dirname, join, posix } from "node:path";
 import { sha256 } from "../base/hash.js";
+import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
 import { isExternalSpecifier, relativeInside } from "../base/paths.js";
 import { extensionInfo } from "../lang/languages.js";
 import { createIncludeResolver, createJavaResolver, createPhpResolver, createRubyResolver, readComposerAutoload } from "./conventions.js";
@@ -79,15 +80,32 @@ export function parseJsonc(text: string): unknown {
   return JSON.parse(out.replace(/,(\s*[}\]])/g, "$1"));
 }
 
+/** A path's real path, or the path itself when it has none (gone). */
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 export function createImportResolver(files: ReadonlySet<string>, projectRoot: string, options: ImportResolverOptions = {}): ImportResolver {
   const read = new Map<string, string | null>();
+  const rootReal = realOrSelf(projectRoot);
   const readText = (abs: string): string | null => {
     if (!read.has(abs)) {
       let text: string | null = null;
       try {
         // Most probes name no file (a package.json, tsconfig.json or go.mod per directory looked
         // for): answered without an exception each (a server's first refresh at 1 GB: 4.0–4.4 → 2.7 s with the path list below).
-        if (statSync(abs, { throwIfNoEntry: false })?.isFile()) text = readFileSync(abs, "utf8");
+        if (statSync(abs, { throwIfNoEntry: false })?.isFile()) {
+          // Read only where it really is inside the project, by the one reader (proven on the
+          // descriptor): a repository's symlinked config or `extends: "../../x.json"` reaching out
+          // of it must not make mast read another file (docs/decisions.md, the threat model).
+          const real = realpathSync(abs);
+          const file = relativeInside(rootReal, real) === null ? null : readRegularFile(real, { maxBytes: DEFAULT_MAX_FILE_BYTES, noFollow: true, expect: real });
+          if (file?.kind === "read") text = file.bytes.toString("utf8");
+        }
       } catch {
         text = null;
       }

@@ -3,7 +3,7 @@
 // fields, and a tsconfig change relinking on an incremental run exactly like a full one.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { join } from "node:path";
-import { mkdtempSync, rmSync, symlinkSync, utimesSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { runIndex } from "../../src/index/run.js";
 import { statePaths } from "../../src/index/state.js";
@@ -104,6 +104,33 @@ describe("tsconfig paths", () => {
       vi.unstubAllEnvs();
       vi.resetModules();
     }
+  });
+
+  it("reads no config outside the project: a tsconfig symlinked out of it, or one extending a file beyond its root, is not followed", () => {
+    const outside = mkdtempSync(join(tmpdir(), "mast-outside-"));
+    cleanups.push(() => rmSync(outside, { recursive: true, force: true }));
+    const mapping = '{ "compilerOptions": { "paths": { "@lib/*": ["lib/*"] } } }\n';
+    writeFileSync(join(outside, "base.json"), mapping);
+    const files = ["a/src/main.ts", "a/lib/x.ts", "b/src/main.ts", "b/lib/x.ts", "c/src/main.ts", "c/lib/x.ts"];
+    const p = project({
+      ...Object.fromEntries(files.map((f) => [f, "export {};\n"])),
+      "b/tsconfig.json": `{ "extends": "${join(outside, "base.json")}" }\n`,
+      "c/tsconfig.json": mapping,
+    });
+    // Read, a/tsconfig.json would map @lib/* next to itself, as c's own does.
+    symlinkSync(join(outside, "base.json"), join(p.root, "a/tsconfig.json"));
+    const answer = () => {
+      const r = createImportResolver(new Set(files), p.root);
+      return { a: r.resolve("a/src/main.ts", "@lib/x"), c: r.resolve("c/src/main.ts", "@lib/x"), fingerprint: r.fingerprint };
+    };
+    const before = answer();
+    expect([before.a, before.c]).toEqual([null, "c/lib/x.ts"]);
+    // The outside file's bytes reach no answer and no fingerprint: it was not read.
+    writeFileSync(join(outside, "base.json"), '{ "compilerOptions": { "paths": { "@other/*": ["lib/*"] } } }\n');
+    expect(answer()).toEqual(before);
+    // An inside config's bytes do.
+    writeFileSync(join(p.root, "c/tsconfig.json"), '{ "compilerOptions": { "paths": { "@other/*": ["lib/*"] } } }\n');
+    expect(answer().fingerprint).not.toBe(before.fingerprint);
   });
 
   it("parses JSONC without touching strings that look like comments", () => {

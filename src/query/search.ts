@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { pathRole, type PathRole } from "../base/paths.js";
 import { chunkId } from "../base/hash.js";
 import { splitTerms } from "../base/text.js";
-import { derivedOnce, idList, prepared, recordedChunkTotal, type Db } from "../store/db.js";
+import { derivedOnce, doublesOf, ftsFunctions, idList, prepared, recordedChunkTotal, type Db } from "../store/db.js";
 import { scopeCondition, scopeFileIds, type ScopeInput } from "./scope.js";
 import { sameStat, type FileStat } from "../index/read.js";
 import { CHUNK_PLACE_COLUMNS, SourceLines, chunkContent, type ChunkPlace } from "./source.js";
@@ -279,23 +279,29 @@ function bm25Ranking(db: Db, query: string, scopeIds: number[] | null, pool: num
   const all = ftsClauses(query);
   // No word in the query (`=>`, `::`): nothing for a text ranking to match.
   if (all === null) return [];
-  const clauses = withoutCommonWords(db, all).map((c) => c.text);
-  const rank = (expression: string): Array<{ id: number; score: number }> => {
+  const clauses = withoutCommonWords(db, all);
+  const rank = (terms: readonly FtsClause[], op: FtsOperator): Array<{ id: number; score: number }> => {
     // Snippets are made later, for the returned chunks only: snippet() on every match costs 3x the ranking.
-    if (scopeIds === null && !sourceOnly) return ftsBest(db, "chunk_words", "bm25(chunk_words)", expression, pool);
+    if (scopeIds === null && !sourceOnly) return ftsBest(db, CHUNK_WORDS, terms, op, pool);
     if (scopeIds === null) {
-      const best = sourceBest(db, expression, pool);
+      const best = sourceBest(db, terms, op, pool);
       if (best !== null) return best;
     }
     return prepared(
       db,
-      `SELECT c.id AS id, bm25(chunk_words) AS score
+      `SELECT c.id AS id, ${bm25Of(db, CHUNK_WORDS)} AS score
        FROM chunk_words JOIN chunks c ON c.id = chunk_words.rowid${sourceOnly ? " JOIN files f ON f.id = c.file_id" : ""}
        WHERE chunk_words MATCH ? AND ${scope.sql}${sourceOnly ? " AND f.is_test = 0 AND c.chunk_type != 'doc'" : ""}
        ORDER BY score ASC, c.chunk_key ASC LIMIT ?`,
-    ).all(expression, ...scope.params, pool) as Array<{ id: number; score: number }>;
+    ).all(joined(terms, op), ...scope.params, pool) as Array<{ id: number; score: number }>;
   };
   return allTermsFirst(clauses, pool, rank).map((r, i) => ({ id: r.id, bm25: r.score, snippet: null, rrf: 0, bestRank: i + 1 }));
+}
+
+type FtsOperator = "AND" | "OR";
+
+function joined(clauses: readonly FtsClause[], op: FtsOperator): string {
+  return clauses.map((c) => c.text).join(` ${op} `);
 }
 
 /**
@@ -306,12 +312,12 @@ function bm25Ranking(db: Db, query: string, scopeIds: number[] | null, pool: num
  * in both queries (the same phrases, the same weights), so the AND list is the OR list without the
  * chunks missing a term (decisions.md).
  */
-function allTermsFirst<R>(clauses: readonly string[], pool: number, rank: (expression: string) => R[]): R[] {
+function allTermsFirst<R>(clauses: readonly FtsClause[], pool: number, rank: (clauses: readonly FtsClause[], op: FtsOperator) => R[]): R[] {
   if (clauses.length > 1) {
-    const all = rank(clauses.join(" AND "));
+    const all = rank(clauses, "AND");
     if (all.length >= pool) return all;
   }
-  return rank(clauses.join(" OR "));
+  return rank(clauses, "OR");
 }
 
 /**
@@ -321,18 +327,111 @@ function allTermsFirst<R>(clauses: readonly string[], pool: number, rank: (expre
  */
 const TIE_MARGIN = 64;
 
+/** An FTS index and its BM25 column weights (none: 1 each). */
+export interface FtsRanking {
+  readonly table: "chunk_words" | "identifier_fts";
+  readonly weights: string;
+}
+
+export const CHUNK_WORDS: FtsRanking = { table: "chunk_words", weights: "" };
+/** A word in the symbol's own name weighs six times one in its body. */
+export const IDENTIFIERS: FtsRanking = { table: "identifier_fts", weights: ", 1.0, 6.0" };
+
 /**
- * The `pool` best matches of an FTS index by `rank` (an expression over it, lower first), equal
- * ranks by chunk id: FTS5's own best `pool + TIE_MARGIN` first, without reading a chunk row for
- * every match (on a 300 MB tree a three-word query matches 80,000 chunks), then the cut. Unscoped
- * queries only: a scope filters on the chunk row.
+ * The BM25 of an FTS index's matches: the addon's `mast_bm25`, the same scores as FTS5's bm25 with
+ * each row's size kept by the connection (FTS5 reads it with a statement per match: three quarters
+ * of its time on a common word), else bm25 itself.
  */
-function ftsBest(db: Db, table: "chunk_words" | "identifier_fts", rank: string, expression: string, pool: number): Array<{ id: number; score: number }> {
-  return prepared(
+function bm25Of(db: Db, fts: FtsRanking): string {
+  return ftsFunctions(db) ? `mast_bm25(${fts.table}, 0, NULL, '${fts.table}'${fts.weights})` : `bm25(${fts.table}${fts.weights})`;
+}
+
+/**
+ * The most one phrase adds to a chunk's BM25: its IDF times k1 + 1 (k1 = 1.2 in FTS5's bm25), a
+ * bound the term-frequency factor stays strictly below (SQLite's fts5_aux.c).
+ */
+const BM25_PHRASE_FACTOR = 2.2;
+
+/**
+ * The rows of `outer`, a query over `m`: FTS5's best `depth` matches of `clauses` joined by `op`
+ * (`id`, `score`: BM25, lower first). `outer` also selects `(SELECT count(*) FROM m) AS n` and
+ * `(SELECT max(score) FROM m) AS worst`; its `?`s follow ours. An OR is cut by prunedBest when it
+ * can be; otherwise every match is scored.
+ */
+function overBest<R extends BestRow>(db: Db, fts: FtsRanking, clauses: readonly FtsClause[], op: FtsOperator, depth: number, outer: string, params: readonly unknown[]): R[] {
+  const pruned = op === "OR" ? prunedBest<R>(db, fts, clauses, depth, outer, params) : null;
+  return pruned ?? bestBy<R>(db, fts, bm25Of(db, fts), joined(clauses, op), [], depth, outer, params);
+}
+
+interface BestRow {
+  readonly n: number;
+  readonly worst: number;
+}
+
+function bestBy<R>(db: Db, fts: FtsRanking, rank: string, match: string, rankParams: readonly unknown[], depth: number, outer: string, params: readonly unknown[]): R[] {
+  const t = fts.table;
+  return prepared(db, `WITH m AS MATERIALIZED (SELECT rowid AS id, ${rank} AS score FROM ${t} WHERE ${t} MATCH ? ORDER BY score ASC LIMIT ?) ${outer}`).all(...rankParams, match, depth, ...params) as R[];
+}
+
+/**
+ * overBest's rows for an OR of single phrases cut among the chunks holding its rarest phrases, or
+ * null when that cut cannot decide (or the addon's FTS5 functions are missing). FTS5 scores every
+ * match before it cuts: three words of which one is common (`name`, 196,000 chunks at 1 GB) cost
+ * ~290 ms. A chunk holding none of the kept phrases scores at most what the others can add (each
+ * its IDF times BM25_PHRASE_FACTOR): when the depth-th best of the chunks holding a kept phrase,
+ * scored by `mast_bm25` exactly as bm25 scores the whole OR, is above that, no other chunk reaches
+ * the list (the max-score pruning of search engines; ~55 ms for the same query). Rarer phrases are
+ * kept one at a time until it is; null once they match half the chunks the OR matches.
+ */
+export function prunedBest<R extends BestRow>(db: Db, fts: FtsRanking, clauses: readonly FtsClause[], depth: number, outer: string, params: readonly unknown[]): R[] | null {
+  const n = clauses.length;
+  if (n < 2 || clauses.some((c) => c.word === null) || !ftsFunctions(db)) return null;
+  const t = fts.table;
+  const expression = joined(clauses, "OR");
+  // [rows, each phrase's matching rows, each phrase's IDF]: the IDFs bm25 would count.
+  const blob = prepared(db, `SELECT mast_fts_stats(${t}) FROM ${t} WHERE ${t} MATCH ? LIMIT 1`).pluck().get(expression) as Buffer | undefined;
+  if (blob === undefined) return [];
+  const stats = doublesOf(blob);
+  if (stats.length !== 1 + 2 * n) return null;
+  const hits = (i: number) => stats[1 + i]!;
+  const idf = (i: number) => stats[1 + n + i]!;
+  const rarest = [...clauses.keys()].sort((a, b) => idf(b) - idf(a) || a - b);
+  let matches = 0;
+  for (let i = 0; i < n; i++) matches += hits(i);
+  let keptHits = 0;
+  for (let kept = 1; kept < n; kept++) {
+    keptHits += hits(rarest[kept - 1]!);
+    if (keptHits < depth) continue;
+    if (keptHits * 2 > matches) break;
+    let rest = 0;
+    for (let i = kept; i < n; i++) rest += idf(rarest[i]!) * BM25_PHRASE_FACTOR;
+    const within = joined(rarest.slice(0, kept).map((i) => clauses[i]!), "OR");
+    const rows = bestBy<R>(db, fts, `mast_bm25(${t}, ${n}, ?, '${t}'${fts.weights})`, `(${expression}) AND (${within})`, [blob], depth, outer, params);
+    const first = rows[0];
+    // The depth-th best beyond the rest's reach (a relative margin for the sums' rounding).
+    if (first !== undefined && first.n === depth && -first.worst > rest * (1 + 1e-9)) return rows;
+  }
+  return null;
+}
+
+/**
+ * The `pool` best matches of an FTS index by BM25, equal scores by chunk id: FTS5's own best
+ * `pool + TIE_MARGIN` first, without reading a chunk row for every match (on a 300 MB tree a
+ * three-word query matches 80,000 chunks), then the cut. Unscoped queries only: a scope filters on
+ * the chunk row.
+ */
+function ftsBest(db: Db, fts: FtsRanking, clauses: readonly FtsClause[], op: FtsOperator, pool: number): Array<{ id: number; score: number }> {
+  const rows = overBest<{ id: number; score: number } & BestRow>(
     db,
-    `SELECT m.id AS id, m.score AS score FROM (SELECT rowid AS id, ${rank} AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY score ASC LIMIT ?) m
-     JOIN chunks c ON c.id = m.id ORDER BY m.score ASC, c.chunk_key ASC LIMIT ?`,
-  ).all(expression, pool + TIE_MARGIN, pool) as Array<{ id: number; score: number }>;
+    fts,
+    clauses,
+    op,
+    pool + TIE_MARGIN,
+    `SELECT m.id AS id, m.score AS score, (SELECT count(*) FROM m) AS n, (SELECT max(score) FROM m) AS worst
+     FROM m JOIN chunks c ON c.id = m.id ORDER BY m.score ASC, c.chunk_key ASC LIMIT ?`,
+    [pool],
+  );
+  return rows.map(({ id, score }) => ({ id, score }));
 }
 
 /**
@@ -348,15 +447,19 @@ const SOURCE_DEPTH = 16;
  * deepest score read (so no chunk tied with a kept one was cut off), or it holds every match. Null
  * otherwise: every match is then joined and ranked.
  */
-function sourceBest(db: Db, expression: string, pool: number): Array<{ id: number; score: number }> | null {
+function sourceBest(db: Db, clauses: readonly FtsClause[], op: FtsOperator, pool: number): Array<{ id: number; score: number }> | null {
   const depth = (pool + TIE_MARGIN) * SOURCE_DEPTH;
-  const rows = prepared(
+  const rows = overBest<{ id: number; score: number } & BestRow>(
     db,
-    `WITH m AS MATERIALIZED (SELECT rowid AS id, bm25(chunk_words) AS score FROM chunk_words WHERE chunk_words MATCH ? ORDER BY score ASC LIMIT ?)
-     SELECT m.id AS id, m.score AS score, (SELECT count(*) FROM m) AS n, (SELECT max(score) FROM m) AS worst
+    CHUNK_WORDS,
+    clauses,
+    op,
+    depth,
+    `SELECT m.id AS id, m.score AS score, (SELECT count(*) FROM m) AS n, (SELECT max(score) FROM m) AS worst
      FROM m JOIN chunks c ON c.id = m.id JOIN files f ON f.id = c.file_id WHERE f.is_test = 0 AND c.chunk_type != 'doc'
      ORDER BY m.score ASC, c.chunk_key ASC LIMIT ?`,
-  ).all(expression, depth, pool) as Array<{ id: number; score: number; n: number; worst: number }>;
+    [pool],
+  );
   const first = rows[0];
   if (first === undefined) return null;
   const decided = first.n < depth || (rows.length >= pool && rows[pool - 1]!.score < first.worst);
@@ -726,17 +829,17 @@ function nameTermRanking(db: Db, query: string, scopeIds: number[] | null, pool:
     db,
     [...new Set(words)].map((w) => ({ text: `"${w.replace(/"/g, '""')}"`, word: w })),
     true,
-  ).map((c) => c.text);
-  return allTermsFirst(clauses, pool, (expression) => {
-    if (scopeIds === null) return ftsBest(db, "identifier_fts", "bm25(identifier_fts, 1.0, 6.0)", expression, pool).map((r) => r.id);
+  );
+  return allTermsFirst(clauses, pool, (terms, op) => {
+    if (scopeIds === null) return ftsBest(db, IDENTIFIERS, terms, op, pool).map((r) => r.id);
     return prepared(
       db,
       `SELECT c.id AS id FROM identifier_fts JOIN chunks c ON c.id = identifier_fts.rowid
        WHERE identifier_fts MATCH ? AND ${scope.sql}
-       ORDER BY bm25(identifier_fts, 1.0, 6.0) ASC, c.chunk_key ASC LIMIT ?`,
+       ORDER BY ${bm25Of(db, IDENTIFIERS)} ASC, c.chunk_key ASC LIMIT ?`,
     )
       .pluck()
-      .all(expression, ...scope.params, pool) as number[];
+      .all(joined(terms, op), ...scope.params, pool) as number[];
   });
 }
 
@@ -1142,7 +1245,7 @@ function suggest(db: Db, query: string, scopeIds: number[] | null, limit: number
       db
         .prepare(
           `SELECT c.symbol_name AS name, f.path FROM ${table} JOIN chunks c ON c.id = ${table}.rowid JOIN files f ON f.id = c.file_id
-           WHERE ${table} MATCH ? AND c.symbol_name IS NOT NULL AND ${chunkScope.sql} ORDER BY bm25(${table}), c.chunk_key LIMIT ?`,
+           WHERE ${table} MATCH ? AND c.symbol_name IS NOT NULL AND ${chunkScope.sql} ORDER BY ${bm25Of(db, { table, weights: "" })}, c.chunk_key LIMIT ?`,
         )
         .all(expression, ...chunkScope.params, limit) as Array<{ name: string; path: string }>;
     named("chunk_words").forEach((h) => close(h.name) && add(h.name, h.path, "matched split query terms"));

@@ -152,27 +152,54 @@ export function prepared(db: Db, text: string): BetterSqlite3.Statement {
   return st;
 }
 
-/** Per connection: whether the addon's SQLite function (native/sqlite_ext.c `mast_ids`) is loaded into it; false when it could not be. */
-const ID_PACKING = new WeakMap<Db, boolean>();
+/** Per connection: whether the addon's SQLite extension (native/sqlite_ext.c) is loaded into it; false when it could not be. */
+const EXTENSION = new WeakMap<Db, boolean>();
 
-function idPacking(db: Db): boolean {
-  const known = ID_PACKING.get(db);
+function extensionLoaded(db: Db): boolean {
+  const known = EXTENSION.get(db);
   if (known !== undefined) return known;
   if (nativeAddonPath === null) {
-    ID_PACKING.set(db, false);
+    EXTENSION.set(db, false);
     return false;
   }
   try {
     // better-sqlite3 takes the entry point its types leave out.
     (db as unknown as { loadExtension(path: string, entryPoint: string): void }).loadExtension(nativeAddonPath, "sqlite3_mast_init");
-    ID_PACKING.set(db, true);
+    EXTENSION.set(db, true);
     return true;
   } catch (err) {
-    // SQLite's refusal (an addon built before the function was added) holds for the connection; an
+    // SQLite's refusal (an addon built before the extension was added) holds for the connection; an
     // iterator open on it (better-sqlite3 loads nothing then) only for now.
-    if ((err as { code?: unknown } | null)?.code !== undefined) ID_PACKING.set(db, false);
+    if ((err as { code?: unknown } | null)?.code !== undefined) EXTENSION.set(db, false);
     return false;
   }
+}
+
+const FTS_FUNCTIONS = new WeakMap<Db, boolean>();
+
+/**
+ * Whether the extension's FTS5 functions (`mast_bm25`, `mast_fts_stats`) answer in this
+ * connection: loaded, and by an addon that has them (FTS5 resolves an auxiliary function's name
+ * when a statement is prepared; an addon built before they were added has `mast_ids` only).
+ */
+export function ftsFunctions(db: Db): boolean {
+  const known = FTS_FUNCTIONS.get(db);
+  if (known !== undefined) return known;
+  if (!extensionLoaded(db)) return false;
+  let present = true;
+  try {
+    db.prepare("SELECT mast_bm25(chunk_words), mast_fts_stats(chunk_words) FROM chunk_words WHERE chunk_words MATCH 'x' LIMIT 0");
+  } catch {
+    present = false;
+  }
+  FTS_FUNCTIONS.set(db, present);
+  return present;
+}
+
+/** A blob of host-order doubles (what the extension's functions answer) as numbers, copied when misaligned for a view. */
+export function doublesOf(blob: Buffer): Float64Array {
+  const bytes = blob.byteOffset % 8 === 0 ? blob : new Uint8Array(blob);
+  return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8);
 }
 
 /**
@@ -181,12 +208,9 @@ function idPacking(db: Db): boolean {
  * FTS5's own walk of them 24), else row by row (`packed` false, or no addon) — the same numbers.
  */
 export function idList(db: Db, select: string, params: readonly unknown[], packed = true): Float64Array {
-  if (packed && idPacking(db)) {
+  if (packed && extensionLoaded(db)) {
     // A subquery with ORDER BY feeding an aggregate is not flattened: its rows come in its order.
-    const blob = prepared(db, `SELECT mast_ids(id) FROM (${select})`).pluck().get(...params) as Buffer;
-    // A view needs 8-byte alignment: a misplaced blob is copied to a buffer of its own.
-    const bytes = blob.byteOffset % 8 === 0 ? blob : new Uint8Array(blob);
-    return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8);
+    return doublesOf(prepared(db, `SELECT mast_ids(id) FROM (${select})`).pluck().get(...params) as Buffer);
   }
   return Float64Array.from(prepared(db, select).pluck().all(...params) as number[]);
 }

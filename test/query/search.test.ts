@@ -379,6 +379,25 @@ describe("mast_search at scale: names behind `_`, common words, bounded suggesti
     expect(texts("zzyzx qqqqq", 3)).toEqual(['"zzyzx"*', '"qqqqq"*']);
   });
 
+  it("counts a prefix's words after an answer's read transaction was rolled back by an error (its temp vocabulary went with it)", () => {
+    // A fresh connection: nothing counted yet. The first count makes the vocabulary table inside the
+    // answer's transaction; the error rolls it back; the next answer must still count.
+    const reader = Store.open(join(p.config().state_dir, "graph.db"), { readonly: true });
+    try {
+      const texts = () => withoutCommonWords(reader.db, ftsClauses("pars value")!, false, 0).map((c) => c.text);
+      expect(() =>
+        reader.snapshot(() => {
+          expect(texts()).toEqual(['"pars"*', '"value"']);
+          throw new Error("an answer failing after it counted");
+        }),
+      ).toThrow("an answer failing after it counted");
+      // Another prefix, not counted yet: read from the vocabulary again.
+      expect(reader.snapshot(() => withoutCommonWords(reader.db, ftsClauses("valu parse")!, false, 0).map((c) => c.text))).toEqual(['"valu"*', '"parse"']);
+    } finally {
+      reader.close();
+    }
+  });
+
   it("suggests by names begun as a query word is, `_` aside, when the index is too large to compare every name", () => {
     expect(symbolNamesBeginning(store.db, "pgflaot", null)).toEqual([
       { name: "_PGFloat", path: "pg.py" },

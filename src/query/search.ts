@@ -482,8 +482,6 @@ function declexTokens(query: string): string[] {
 /** A file vote's weight against one chunk ranker's (RRF): a file stem or a type name says where, not which chunk. */
 const FILE_VOTE = 0.5;
 
-/** Chunk types that declare a type: what a class named in lower case in a task's text means. */
-const TYPE_CHUNKS = ["class_shell", "interface", "type"];
 
 /**
  * Ranker T, for a task's text: the files declaring the types named by its lower-case words of 4+
@@ -496,9 +494,10 @@ function typeNameRanking(db: Db, query: string, scopeIds: number[] | null, pool:
   if (words.length === 0) return [];
   const scope = scopeCondition("c.file_id", scopeIds);
   const stmt = db
-    .prepare(`SELECT c.file_id FROM chunks c WHERE c.symbol_tail = ? AND c.chunk_type IN (SELECT value FROM json_each(?)) AND lower(c.symbol_name) = c.symbol_tail AND ${scope.sql} ORDER BY c.chunk_key`)
+    // The chunk types that declare a type, as idx_chunks_type_tail's WHERE names them (so SQLite reads that index).
+    .prepare(`SELECT c.file_id FROM chunks c WHERE c.symbol_tail = ? AND c.chunk_type IN ('class_shell', 'interface', 'type') AND lower(c.symbol_name) = c.symbol_tail AND ${scope.sql} ORDER BY c.chunk_key`)
     .pluck();
-  const found = words.map((w) => stmt.all(w, JSON.stringify(TYPE_CHUNKS), ...scope.params) as number[]).filter((ids) => ids.length > 0);
+  const found = words.map((w) => stmt.all(w, ...scope.params) as number[]).filter((ids) => ids.length > 0);
   return [...new Set(found.sort((a, b) => a.length - b.length).flat())].slice(0, pool);
 }
 

@@ -26,7 +26,7 @@ let sqlite: typeof BetterSqlite3 | null = null;
 const Database = (): typeof BetterSqlite3 => (sqlite ??= createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3);
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.22.0";
+export const CURRENT_SCHEMA_VERSION = "1.23.0";
 /** Meta key: when the checker pass (query/checker.ts) last ran on this index; cleared by a full run without it. */
 export const CHECKER_META = "checker_ran";
 /** Meta key: set when a file's rows are replaced or removed after the pass last ran (its lines lost their verdicts); the pass clears it. */

@@ -178,3 +178,6 @@ CREATE INDEX IF NOT EXISTS idx_chunks_shell     ON chunks(id) WHERE chunk_type =
 CREATE INDEX IF NOT EXISTS idx_heritage_file    ON heritage(file_id);
 CREATE INDEX IF NOT EXISTS idx_chunks_symbol    ON chunks(symbol_name);
 CREATE INDEX IF NOT EXISTS idx_chunks_tail      ON chunks(symbol_tail);
+-- The types a task's lower-case word names, found without reading the rows of every method and
+-- function of that name (query/search.ts typeNameRanking; the query repeats this WHERE to use it).
+CREATE INDEX IF NOT EXISTS idx_chunks_type_tail ON chunks(symbol_tail) WHERE chunk_type IN ('class_shell', 'interface', 'type');

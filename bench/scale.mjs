@@ -218,6 +218,9 @@ function sample(stateDir) {
   }
 }
 
+/** Server starts whose ready time's median is reported. */
+const READY_STARTS = 3;
+
 /** A `mast serve` over stdio with a real MCP client; `ready_ms` is spawn → tools/list answered. */
 async function startServer(root, stateDir, extra = []) {
   const t0 = performance.now();
@@ -264,10 +267,17 @@ async function measureSize(mb, queries) {
     fs.appendFileSync(path.join(tree.root, changeFiles[0]), "\nexport function scaleProbeCli() { return 0; }\n");
     const changeCliMs = mast(["index", tree.root, "--state-dir", stateDir, "--incremental", "--json"]).wallMs;
 
-    // The server as users start it (startup reindex on): ready, and the first search at once.
+    // The server as users start it (startup reindex on): ready, and the first search at once. Ready
+    // is the median of READY_STARTS starts, as the CLI's walls are medians (one start varies by 20%).
     const a = await startServer(tree.root, stateDir);
     const first = await a.call("mast_search", { query: "parse config file" });
     await a.close();
+    const readies = [a.readyMs];
+    for (let i = 1; i < READY_STARTS; i++) {
+      const again = await startServer(tree.root, stateDir);
+      readies.push(again.readyMs);
+      await again.close();
+    }
 
     const s = await startServer(tree.root, stateDir, ["--no-startup-reindex"]);
     const times = { search: [], callers: [], rename: [] };
@@ -320,7 +330,8 @@ async function measureSize(mb, queries) {
         status_ms: round(statusMs, 0),
         query_cli_ms: round(queryCliMs, 0),
         query_served_ms: { search: round(queryServedMs, 0), signature: round(signatureServedMs, 0) },
-        ready_ms: round(a.readyMs, 0),
+        ready_ms: round(median(readies), 0),
+        ready_starts_ms: readies.map((ms) => round(ms, 0)),
         ready_no_reindex_ms: round(s.readyMs, 0),
         first_search_ms: round(first.ms, 0),
         first_search_error: first.isError,

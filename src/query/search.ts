@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { pathRole, type PathRole } from "../base/paths.js";
 import { chunkId } from "../base/hash.js";
 import { splitTerms } from "../base/text.js";
-import { derivedOnce, doublesOf, ftsFunctions, idList, prepared, recordedChunkTotal, type Db } from "../store/db.js";
+import { derivedOnce, doublesOf, ftsFunctions, idList, prepared, recordedChunkTotal, recordedFileTotal, type Db } from "../store/db.js";
 import { scopeCondition, scopeFileIds, type ScopeInput } from "./scope.js";
 import { sameStat, type FileStat } from "../index/read.js";
 import { CHUNK_PLACE_COLUMNS, SourceLines, chunkContent, type ChunkPlace } from "./source.js";
@@ -871,7 +871,7 @@ function pathTermRanking(db: Db, query: string, scopeIds: number[] | null, limit
   const words = new Set(proseWords(query).filter((w) => w.length >= 3));
   if (words.size === 0) return [];
   const inScope = scopeIds === null ? null : new Set(scopeIds);
-  const n = scopeIds?.length ?? (derivedOnce(db, "file count", () => prepared(db, "SELECT count(*) FROM files").pluck().get() as number));
+  const n = scopeIds?.length ?? derivedOnce(db, "file count", () => recordedFileTotal(db) ?? (prepared(db, "SELECT count(*) FROM files").pluck().get() as number));
   // Each file's score summed word by word, in the query's order, by file id (a word every path has:
   // 30,000 files at 1 GB; a Map of them and a sort of all cost ~10 ms a query).
   const top = derivedOnce(db, "file id top", () => (prepared(db, "SELECT max(id) FROM files").pluck().get() as number | null) ?? 0);

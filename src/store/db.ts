@@ -310,18 +310,30 @@ const PATHS_VERSION = "paths_version";
 const FILES_VERSION = "files_version";
 /** Meta key: the name of the file rows' history, set with every files_version (`filesGeneration`). */
 const FILES_GENERATION = "files_generation";
-/** Meta key: `<files_version>:<chunks>`, the index's chunk total at that files_version (a commit that counted it after its last file write records it). */
+/** Meta key: `<files_version>:<chunks>:<files>`, the index's totals at that files_version (a commit that counted them after its last file write records them; an older index wrote the chunks alone). */
 const CHUNK_TOTAL = "chunk_total";
 
 /**
- * The index's chunk total as its last counting commit recorded it, or null when a later commit
- * wrote file rows without counting (a count of 1.7 million rows took 85–95 ms cold at 1 GB).
+ * The index's chunk and file totals as its last counting commit recorded them, or null when a
+ * later commit wrote file rows without counting (a count of 1.7 million chunks took 85–95 ms cold
+ * at 1 GB, of 110,000 files ~45 ms). `files` is null in a record written before it was kept.
  */
-export function recordedChunkTotal(db: Db): number | null {
+function recordedTotals(db: Db): { chunks: number; files: number | null } | null {
   const read = prepared(db, "SELECT key, value FROM meta WHERE key IN (?, ?)").all(FILES_VERSION, CHUNK_TOTAL) as Array<{ key: string; value: string }>;
   const value = (key: string) => read.find((r) => r.key === key)?.value ?? null;
-  const recorded = /^(\d+):(\d+)$/.exec(value(CHUNK_TOTAL) ?? "");
-  return recorded !== null && recorded[1] === (value(FILES_VERSION) ?? "0") ? Number(recorded[2]) : null;
+  const recorded = /^(\d+):(\d+)(?::(\d+))?$/.exec(value(CHUNK_TOTAL) ?? "");
+  if (recorded === null || recorded[1] !== (value(FILES_VERSION) ?? "0")) return null;
+  return { chunks: Number(recorded[2]), files: recorded[3] === undefined ? null : Number(recorded[3]) };
+}
+
+/** The index's chunks as recordedTotals has them, or null. */
+export function recordedChunkTotal(db: Db): number | null {
+  return recordedTotals(db)?.chunks ?? null;
+}
+
+/** The index's files as recordedTotals has them, or null. */
+export function recordedFileTotal(db: Db): number | null {
+  return recordedTotals(db)?.files ?? null;
 }
 
 export class Store {
@@ -550,7 +562,7 @@ export class Store {
       this.setMeta(FILES_VERSION, String(version));
       this.setMeta(FILES_GENERATION, this.filesChain.slice(0, 16));
       // Counted after the last file write: readers take the total from here.
-      if (this.counted?.writes === this.fileWrites) this.setMeta(CHUNK_TOTAL, `${version}:${this.counted.counts.chunks}`);
+      if (this.counted?.writes === this.fileWrites) this.setMeta(CHUNK_TOTAL, `${version}:${this.counted.counts.chunks}:${this.counted.counts.files}`);
     }
   }
 

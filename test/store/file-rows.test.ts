@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CHECKER_BEHIND, CHECKER_META, Store, recordedChunkTotal } from "../../src/store/db.js";
+import { CHECKER_BEHIND, CHECKER_META, Store, recordedChunkTotal, recordedFileTotal } from "../../src/store/db.js";
 import { filesInDirectory } from "../../src/store/link-inputs.js";
 import { unpackParams } from "../../src/store/param-rows.js";
 import { extractFile } from "../../src/syntax/extract.js";
@@ -55,15 +55,18 @@ describe("a file's rows", () => {
     expect(names).toEqual(["three"]);
   });
 
-  it("record the chunk total when a commit counted it after its last file write, and no longer once a commit writes files uncounted", async () => {
+  it("record the chunk and file totals when a commit counted them after its last file write, and no longer once a commit writes files uncounted", async () => {
     const store = openStore();
     const total = () => store.snapshot((db) => recordedChunkTotal(db));
+    const files = () => store.snapshot((db) => recordedFileTotal(db));
     expect(total()).toBeNull();
     await store.transaction(async () => {
       store.replaceFileRows(meta("src/a.ts"), extraction("src/a.ts", "export function one() { return 1; }\nexport function two() { return 2; }\n"));
       expect(store.counts()).toEqual({ files: 1, chunks: 2, symbols: 2 });
     });
     expect(total()).toBe(2);
+    expect(files()).toBe(1);
+    expect(store.getMeta("chunk_total")).toMatch(/^\d+:2:1$/);
     // Counted, then a file written: the count is not this commit's total.
     await store.transaction(async () => {
       store.counts();
@@ -80,6 +83,10 @@ describe("a file's rows", () => {
     });
     expect(total()).toBe(store.snapshot((db) => db.prepare("SELECT count(*) FROM chunks").pluck().get()));
     expect(total()).toBe(3);
+    expect(files()).toBe(2);
+    // A record an older mast wrote (the chunks alone) still gives them; the files are counted.
+    store.setMeta("chunk_total", store.getMeta("chunk_total")!.replace(/:\d+$/, ""));
+    expect([total(), files()]).toEqual([3, null]);
   });
   it("keep a function's parameters as one array each: name, type, and 1 when optional", () => {
     const store = openStore();

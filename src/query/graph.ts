@@ -396,14 +396,8 @@ function mentionLines(db: Db, source: SourceLines, tails: readonly string[], doc
   if (budget === null) chunks = prepared(db, `${CHUNK_ROWS} ${naming} ORDER BY f.path, c.start_line, c.id`).all(...params) as ChunkRow[];
   else {
     // Ids first, rows after: past the budget, the chunks of the likeliest files (stable: then by
-    // id) are read and the rest counted. The ids come from the two indexes alone, without a chunk
-    // row read per match (a common name is in ~40,000 chunks of a 1 GB tree: 140-340 ms joined).
-    const named = idList(db, "SELECT rowid AS id FROM identifier_fts WHERE identifier_fts MATCH ? ORDER BY rowid", [params[0]]);
-    const worded = idList(db, "SELECT rowid AS id FROM chunk_words WHERE chunk_words MATCH ? ORDER BY rowid", [params[1]]);
-    // Both in rowid order: one merge splits the named chunks by the word (no set of the 200,000 chunks a common word is in).
-    const [withWord, unworded] = splitBySorted(named, worded);
-    const shells = outlinesAmong(db, unworded);
-    const found = shells.length === 0 ? withWord : [...withWord, ...shells].sort((a, b) => a - b);
+    // id) are read and the rest counted.
+    const found = chunksMentioning(db, ftsPhrases(tails), wordsNaming(tails));
     const kept = found.length > budget.maxChunks ? keptByTier(db, found, budget) : found;
     budget.unexamined = found.length - kept.length;
     chunks = prepared(db, `${CHUNK_ROWS} WHERE c.id IN (SELECT value FROM json_each(?)) ORDER BY f.path, c.start_line, c.id`).all(JSON.stringify(kept)) as ChunkRow[];
@@ -427,6 +421,41 @@ function mentionLines(db: Db, source: SourceLines, tails: readonly string[], doc
     for (const c of byText) if (!found.has(c.id)) scan(c, (text) => isCommentLine(text.trim(), c.path));
   }
   return candidates;
+}
+
+/** The chunks mentioning a common name whose lists are kept per connection (until the data changes), at most. */
+const NAMING_KEPT = 8;
+/** From this many chunks a name's list is kept (reading it costs 50–250 ms at 1 GB). */
+const NAMING_KEPT_FROM = 20_000;
+
+/**
+ * The chunks naming `phrases` in identifier_fts whose text holds `words` as a word in chunk_words,
+ * and the class outlines among those that do not (an outline's lines are its file's), ascending.
+ * From the two indexes alone, without a chunk row read per match (a common name is in ~40,000
+ * chunks of a 1 GB tree: 140-340 ms joined); the lists of the NAMING_KEPT names read last with
+ * `keepFrom` (NAMING_KEPT_FROM) chunks or more are kept, most recent last: `is`, `from`, `constructor` end many
+ * qualified names an agent asks about, and each walks two lists of ~250,000 postings.
+ */
+export function chunksMentioning(db: Db, phrases: string, words: string, keepFrom = NAMING_KEPT_FROM): readonly number[] {
+  const kept = derivedOnce(db, "chunks mentioning", () => new Map<string, readonly number[]>());
+  const key = `${phrases}\u0000${words}`;
+  const hit = kept.get(key);
+  if (hit !== undefined) {
+    kept.delete(key);
+    kept.set(key, hit);
+    return hit;
+  }
+  const named = idList(db, "SELECT rowid AS id FROM identifier_fts WHERE identifier_fts MATCH ? ORDER BY rowid", [phrases]);
+  const worded = idList(db, "SELECT rowid AS id FROM chunk_words WHERE chunk_words MATCH ? ORDER BY rowid", [words]);
+  // Both in rowid order: one merge splits the named chunks by the word (no set of the 200,000 chunks a common word is in).
+  const [withWord, unworded] = splitBySorted(named, worded);
+  const shells = outlinesAmong(db, unworded);
+  const found = shells.length === 0 ? withWord : [...withWord, ...shells].sort((a, b) => a - b);
+  if (found.length >= keepFrom) {
+    kept.set(key, found);
+    if (kept.size > NAMING_KEPT) kept.delete(kept.keys().next().value!);
+  }
+  return found;
 }
 
 /** Past this many ids, outlinesAmong merges them with every outline's id instead of probing each. */

@@ -62,9 +62,10 @@ static void ids_final(sqlite3_context *ctx) {
 // mast_fts_stats answered for those phrases (not counted again). name: NULL, or the FTS5 table's
 // name, whose rows' token counts (its %_docsize records, varints per column) are then kept by the
 // connection (RowSizes) instead of read by one lookup statement per row as FTS5's own xColumnSize
-// does: three quarters of bm25's time on a common word. mast_fts_stats(t): [rows, then each
-// phrase's matching rows, then each phrase's IDF] as doubles: what bounds the score a row holding
-// only some phrases can reach.
+// does: three quarters of bm25's time on a common word. mast_fts_stats(t, known): [rows, then each
+// phrase's matching rows, then each phrase's IDF] as doubles — what bounds the score a row holding
+// only some phrases can reach, and what mast_bm25 takes instead of counting; known: NULL, or the
+// phrases' matching rows already counted (NaN for one to count), which are not counted again.
 
 // Rows of a %_docsize table read at a time, and kept together.
 #define SIZES_BLOCK 64
@@ -312,9 +313,16 @@ static void bm25_first(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_co
 }
 
 static void fts_stats(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  (void)argc;
-  (void)argv;
   int n = api->xPhraseCount(fts);
+  // known: NULL, or n doubles, each a phrase's matching rows counted before (NaN: count it here).
+  const double *known = NULL;
+  if (argc > 0 && sqlite3_value_type(argv[0]) == SQLITE_BLOB) {
+    if (sqlite3_value_bytes(argv[0]) != n * (int)sizeof(double)) {
+      sqlite3_result_error_code(ctx, SQLITE_MISMATCH);
+      return;
+    }
+    known = (const double *)sqlite3_value_blob(argv[0]);
+  }
   double *out = (double *)sqlite3_malloc64((sqlite3_uint64)(1 + 2 * n) * sizeof(double));
   if (out == NULL) {
     sqlite3_result_error_nomem(ctx);
@@ -325,7 +333,8 @@ static void fts_stats(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_con
   out[0] = (double)rows;
   for (int i = 0; rc == SQLITE_OK && i < n; i++) {
     sqlite3_int64 hits = 0;
-    rc = phrase_hits(api, fts, i, &hits);
+    if (known != NULL && !isnan(known[i])) hits = (sqlite3_int64)known[i];
+    else rc = phrase_hits(api, fts, i, &hits);
     out[1 + i] = (double)hits;
     out[1 + n + i] = phrase_idf(rows, hits);
   }

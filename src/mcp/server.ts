@@ -87,6 +87,9 @@ export function serverInstructions(offered: readonly string[]): string {
   return lines.filter(([, tools]) => tools.every((t) => offered.includes(t))).map(([line]) => line).join("\n");
 }
 
+/** How long after its transport is up a server that has had no tools/list or tools/call starts the rest of its startup. */
+const STARTUP_QUIET_MS = 250;
+
 /** What answers tools/call, loaded once. */
 interface Tools {
   readonly registry: typeof import("../tools/registry.js");
@@ -121,11 +124,17 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
   // for this thread's runs) load after the first tools/list is answered, or at the first call.
   let loaded: Promise<Tools> | null = null;
   const tools = (): Promise<Tools> => (loaded ??= loadTools(config, options));
+  // The rest of the startup waits for the first tools/list or tools/call, or STARTUP_QUIET_MS.
+  let answering: () => void = () => undefined;
+  const firstRequest = new Promise<void>((resolve) => (answering = resolve));
   // One Server per connection (stdio has one; over HTTP each session has its own), all sharing the context.
   const makeServer = (): Server => {
     const server = new Server({ name: "mast", version: options.version }, { capabilities: { tools: {} }, instructions: serverInstructions(offered) });
     server.setRequestHandler(ListToolsRequestSchema, async () => {
-      setImmediate(() => void tools().catch(() => undefined));
+      setImmediate(() => {
+        void tools().catch(() => undefined);
+        answering();
+      });
       return { tools: listing };
     });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -136,6 +145,7 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
           ? undefined
           : (done: number, total: number | undefined, message: string) =>
               void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: done, ...(total === undefined ? {} : { total }), message } }).catch(() => undefined);
+      answering();
       try {
         const { registry, ctx } = await tools();
         if (!offered.includes(request.params.name)) {
@@ -185,6 +195,13 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
     stopTransport = () => server.close().catch(() => undefined);
   }
   options.log(`mast serve: ready (${offered.length} tools) for ${config.project_root}`);
+  // The local socket, the config's record, the startup reindex's worker and the watcher start once
+  // the client has been answered (its tools/list, or a first call), or after STARTUP_QUIET_MS: none
+  // of it is on the way to the first answers (their lock, files, fsync and worker thread took
+  // 20-60 ms of a 2-core machine's first 300 ms).
+  let quiet: NodeJS.Timeout | undefined;
+  await Promise.race([firstRequest, closed, new Promise<void>((resolve) => (quiet = setTimeout(resolve, STARTUP_QUIET_MS)))]);
+  clearTimeout(quiet);
   // `mast query` of this project answered here (local.ts): the tools offered, except the structural
   // ones when they read another state root than the CLI's would.
   const localTools = options.structuralRoot === undefined ? offered : (await toolListings()).filter((t) => t.toolset !== "structural" && toolsets.includes(t.toolset)).map((t) => t.compact.name);

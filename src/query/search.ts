@@ -298,7 +298,7 @@ function bm25Ranking(db: Db, query: string, scopeIds: number[] | null, pool: num
   return allTermsFirst(clauses, pool, rank).map((r, i) => ({ id: r.id, bm25: r.score, snippet: null, rrf: 0, bestRank: i + 1 }));
 }
 
-type FtsOperator = "AND" | "OR";
+export type FtsOperator = "AND" | "OR";
 
 function joined(clauses: readonly FtsClause[], op: FtsOperator): string {
   return clauses.map((c) => c.text).join(` ${op} `);
@@ -355,12 +355,17 @@ const BM25_PHRASE_FACTOR = 2.2;
 /**
  * The rows of `outer`, a query over `m`: FTS5's best `depth` matches of `clauses` joined by `op`
  * (`id`, `score`: BM25, lower first). `outer` also selects `(SELECT count(*) FROM m) AS n` and
- * `(SELECT max(score) FROM m) AS worst`; its `?`s follow ours. An OR is cut by prunedBest when it
+ * `(SELECT max(score) FROM m) AS worst`; its `?`s follow ours. With the addon's FTS5 functions and
+ * single phrases, their rows are counted through phraseStats and an OR is cut by prunedBest when it
  * can be; otherwise every match is scored.
  */
 function overBest<R extends BestRow>(db: Db, fts: FtsRanking, clauses: readonly FtsClause[], op: FtsOperator, depth: number, outer: string, params: readonly unknown[]): R[] {
-  const pruned = op === "OR" ? prunedBest<R>(db, fts, clauses, depth, outer, params) : null;
-  return pruned ?? bestBy<R>(db, fts, bm25Of(db, fts), joined(clauses, op), [], depth, outer, params);
+  const t = fts.table;
+  if (clauses.some((c) => c.word === null) || !ftsFunctions(db)) return bestBy<R>(db, fts, bm25Of(db, fts), joined(clauses, op), [], depth, outer, params);
+  const stats = phraseStats(db, fts, clauses, op);
+  if (stats === undefined) return [];
+  const pruned = op === "OR" ? prunedBest<R>(db, fts, clauses, stats, depth, outer, params) : null;
+  return pruned ?? bestBy<R>(db, fts, `mast_bm25(${t}, 0, ?, '${t}'${fts.weights})`, joined(clauses, op), [stats], depth, outer, params);
 }
 
 interface BestRow {
@@ -373,28 +378,48 @@ function bestBy<R>(db: Db, fts: FtsRanking, rank: string, match: string, rankPar
   return prepared(db, `WITH m AS MATERIALIZED (SELECT rowid AS id, ${rank} AS score FROM ${t} WHERE ${t} MATCH ? ORDER BY score ASC LIMIT ?) ${outer}`).all(...rankParams, match, depth, ...params) as R[];
 }
 
+/** Phrases whose matching rows a connection keeps per FTS index, at most (past it they are all dropped). */
+const PHRASE_ROWS_KEPT = 20_000;
+
+/**
+ * `mast_fts_stats` of `clauses` (single phrases) joined by `op`: the index's rows, each phrase's
+ * matching rows and IDF, as bm25 counts them — or undefined when nothing matches. A phrase counted
+ * before on this connection is not counted again until the data changes: FTS5 counts a phrase by
+ * walking its whole list for every query (a task's common word, `test` or `type`: 10-30 ms at 1 GB),
+ * and an agent's queries repeat their words.
+ */
+export function phraseStats(db: Db, fts: FtsRanking, clauses: readonly FtsClause[], op: FtsOperator): Buffer | undefined {
+  const t = fts.table;
+  const counted = derivedOnce(db, `phrase rows ${t}`, () => new Map<string, number>());
+  const known = Float64Array.from(clauses, (c) => counted.get(c.text) ?? Number.NaN);
+  const blob = prepared(db, `SELECT mast_fts_stats(${t}, ?) FROM ${t} WHERE ${t} MATCH ? LIMIT 1`)
+    .pluck()
+    .get(Buffer.from(known.buffer), joined(clauses, op)) as Buffer | undefined;
+  if (blob === undefined) return undefined;
+  const stats = doublesOf(blob);
+  if (counted.size + clauses.length > PHRASE_ROWS_KEPT) counted.clear();
+  clauses.forEach((c, i) => counted.set(c.text, stats[1 + i]!));
+  return blob;
+}
+
 /**
  * overBest's rows for an OR of single phrases cut among the chunks holding its rarest phrases, or
- * null when that cut cannot decide (or the addon's FTS5 functions are missing). FTS5 scores every
- * match before it cuts: three words of which one is common (`name`, 196,000 chunks at 1 GB) cost
- * ~290 ms. A chunk holding none of the kept phrases scores at most what the others can add (each
- * its IDF times BM25_PHRASE_FACTOR): when the depth-th best of the chunks holding a kept phrase,
- * scored by `mast_bm25` exactly as bm25 scores the whole OR, is above that, no other chunk reaches
- * the list (the max-score pruning of search engines; ~55 ms for the same query). Rarer phrases are
- * kept one at a time until it is; null once they match half the chunks the OR matches.
+ * null when that cut cannot decide. `stats`: phraseStats of the OR. FTS5 scores every match before
+ * it cuts: three words of which one is common (`name`, 196,000 chunks at 1 GB) cost ~290 ms. A chunk
+ * holding none of the kept phrases scores at most what the others can add (each its IDF times
+ * BM25_PHRASE_FACTOR): when the depth-th best of the chunks holding a kept phrase, scored by
+ * `mast_bm25` exactly as bm25 scores the whole OR, is above that, no other chunk reaches the list
+ * (the max-score pruning of search engines; ~55 ms for the same query). Rarer phrases are kept one
+ * at a time until it is; null once they match half the chunks the OR matches.
  */
-export function prunedBest<R extends BestRow>(db: Db, fts: FtsRanking, clauses: readonly FtsClause[], depth: number, outer: string, params: readonly unknown[]): R[] | null {
+export function prunedBest<R extends BestRow>(db: Db, fts: FtsRanking, clauses: readonly FtsClause[], stats: Buffer, depth: number, outer: string, params: readonly unknown[]): R[] | null {
   const n = clauses.length;
-  if (n < 2 || clauses.some((c) => c.word === null) || !ftsFunctions(db)) return null;
+  const counts = doublesOf(stats);
+  if (n < 2 || counts.length !== 1 + 2 * n) return null;
   const t = fts.table;
   const expression = joined(clauses, "OR");
-  // [rows, each phrase's matching rows, each phrase's IDF]: the IDFs bm25 would count.
-  const blob = prepared(db, `SELECT mast_fts_stats(${t}) FROM ${t} WHERE ${t} MATCH ? LIMIT 1`).pluck().get(expression) as Buffer | undefined;
-  if (blob === undefined) return [];
-  const stats = doublesOf(blob);
-  if (stats.length !== 1 + 2 * n) return null;
-  const hits = (i: number) => stats[1 + i]!;
-  const idf = (i: number) => stats[1 + n + i]!;
+  const hits = (i: number) => counts[1 + i]!;
+  const idf = (i: number) => counts[1 + n + i]!;
   const rarest = [...clauses.keys()].sort((a, b) => idf(b) - idf(a) || a - b);
   let matches = 0;
   for (let i = 0; i < n; i++) matches += hits(i);
@@ -406,7 +431,7 @@ export function prunedBest<R extends BestRow>(db: Db, fts: FtsRanking, clauses: 
     let rest = 0;
     for (let i = kept; i < n; i++) rest += idf(rarest[i]!) * BM25_PHRASE_FACTOR;
     const within = joined(rarest.slice(0, kept).map((i) => clauses[i]!), "OR");
-    const rows = bestBy<R>(db, fts, `mast_bm25(${t}, ${n}, ?, '${t}'${fts.weights})`, `(${expression}) AND (${within})`, [blob], depth, outer, params);
+    const rows = bestBy<R>(db, fts, `mast_bm25(${t}, ${n}, ?, '${t}'${fts.weights})`, `(${expression}) AND (${within})`, [stats], depth, outer, params);
     const first = rows[0];
     // The depth-th best beyond the rest's reach (a relative margin for the sums' rounding).
     if (first !== undefined && first.n === depth && -first.worst > rest * (1 + 1e-9)) return rows;

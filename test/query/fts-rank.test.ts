@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { nativeAddonPath } from "../../src/base/native.js";
-import { CHUNK_WORDS, IDENTIFIERS, prunedBest, type FtsRanking } from "../../src/query/search.js";
+import { CHUNK_WORDS, IDENTIFIERS, phraseStats, prunedBest, type FtsClause, type FtsRanking } from "../../src/query/search.js";
 import { Store, doublesOf, ftsFunctions } from "../../src/store/db.js";
 import { extractFile } from "../../src/syntax/extract.js";
 import { GOLDEN_OPTIONS } from "../helpers/extraction.js";
@@ -136,22 +136,45 @@ function everyMatchBest(fts: FtsRanking, expression: string, depth: number): Arr
   return store.db.prepare(`SELECT rowid AS id, bm25(${t}${fts.weights}) AS score FROM ${t} WHERE ${t} MATCH ? ORDER BY score ASC, rowid ASC LIMIT ?`).all(expression, depth) as Array<{ id: number; score: number }>;
 }
 
+/** prunedBest of an OR of single phrases, with their statistics as overBest reads them. */
+function pruned(fts: FtsRanking, clauses: readonly FtsClause[], depth: number): Array<{ id: number; score: number; n: number; worst: number }> | null {
+  return prunedBest(store.db, fts, clauses, phraseStats(store.db, fts, clauses, "OR")!, depth, OUTER, []);
+}
+
 it("cuts an OR among the chunks holding its rarest phrases when they decide it, as scoring every match does", () => {
   const clauses = [
     { text: '"rareword"', word: "rareword" },
     { text: '"common"', word: "common" },
   ];
   // 130 chunks hold rareword, 300 common: the 40 best are among rareword's, each above what common alone can score.
-  const pruned = prunedBest<{ id: number; score: number; n: number; worst: number }>(store.db, CHUNK_WORDS, clauses, 40, OUTER, []);
-  expect(pruned).not.toBeNull();
+  const cut = pruned(CHUNK_WORDS, clauses, 40);
+  expect(cut).not.toBeNull();
   const expected = everyMatchBest(CHUNK_WORDS, '"rareword" OR "common"', 40);
-  expect(pruned!.map(({ id, score }) => ({ id, score }))).toEqual(expected);
-  expect(pruned![0]!.n).toBe(40);
-  // Deeper than the rare phrase's chunks, or a phrase that is not one word: no cut, the caller scores every match.
-  expect(prunedBest(store.db, CHUNK_WORDS, clauses, 140, OUTER, [])).toBeNull();
-  expect(prunedBest(store.db, CHUNK_WORDS, [clauses[0]!, { text: 'words : ("common" + "rareword")', word: null }], 40, OUTER, [])).toBeNull();
-  // Nothing matches: decided, empty.
-  expect(prunedBest(store.db, CHUNK_WORDS, [{ text: '"nowhere"', word: "nowhere" }, { text: '"nothing"', word: "nothing" }], 40, OUTER, [])).toEqual([]);
+  expect(cut!.map(({ id, score }) => ({ id, score }))).toEqual(expected);
+  expect(cut![0]!.n).toBe(40);
+  // Deeper than the rare phrase's chunks: no cut, the caller scores every match.
+  expect(pruned(CHUNK_WORDS, clauses, 140)).toBeNull();
+});
+
+it("counts each phrase's rows as bm25 does, again once the data changed; nothing matching is no statistics", () => {
+  const t = "chunk_words";
+  const clauses = [
+    { text: '"zebra"', word: "zebra" },
+    { text: '"common"', word: "common" },
+  ];
+  const matching = (phrase: string) => store.db.prepare(`SELECT count(*) FROM ${t} WHERE ${t} MATCH ?`).pluck().get(phrase) as number;
+  const zebras = matching('"zebra"');
+  const stats = () => [...doublesOf(phraseStats(store.db, CHUNK_WORDS, clauses, "OR")!)];
+  const before = stats();
+  expect(before.slice(1, 3)).toEqual([zebras, matching('"common"')]);
+  // Counted before: given, not counted again (the function takes what it is told).
+  const told = store.db.prepare(`SELECT mast_fts_stats(${t}, ?) FROM ${t} WHERE ${t} MATCH '"zebra"' LIMIT 1`).pluck().get(Buffer.from(new Float64Array([7]).buffer)) as Buffer;
+  expect([...doublesOf(told)].slice(0, 2)).toEqual([before[0], 7]);
+  expect(() => store.db.prepare(`SELECT mast_fts_stats(${t}, ?) FROM ${t} WHERE ${t} MATCH '"zebra"' LIMIT 1`).get(Buffer.alloc(16))).toThrow(/mismatch/i);
+  write("src/zebra2.ts", "export function z() {\n  zebra\n}\n");
+  const after = stats();
+  expect([after[0], ...after.slice(1, 3)]).toEqual([before[0]! + 1, zebras + 1, matching('"common"')]);
+  expect(phraseStats(store.db, CHUNK_WORDS, [{ text: '"nowhere"', word: "nowhere" }, { text: '"nothing"', word: "nothing" }], "OR")).toBeUndefined();
 });
 
 it("declines a cut the rest could still overturn: the rare phrase's chunks all below what a commoner one can add", () => {
@@ -160,7 +183,7 @@ it("declines a cut the rest could still overturn: the rare phrase's chunks all b
     { text: '"shortword"', word: "shortword" },
   ];
   // longword: 60 long chunks, each scoring low; shortword's 99 short chunks score above them.
-  expect(prunedBest(store.db, CHUNK_WORDS, clauses, 40, OUTER, [])).toBeNull();
+  expect(pruned(CHUNK_WORDS, clauses, 40)).toBeNull();
   const expected = everyMatchBest(CHUNK_WORDS, '"longword" OR "shortword"', 40);
   const longs = new Set(store.db.prepare(`SELECT rowid FROM chunk_words WHERE chunk_words MATCH '"longword"'`).pluck().all() as number[]);
   expect(expected.filter((r) => !longs.has(r.id))).toHaveLength(40);

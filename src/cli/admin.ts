@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { MastError, errorMessage } from "../base/errors.js";
 import { globalConfigPath, loadHashpilotConfig } from "../edit/config.js";
 import { hashpilotHome } from "../edit/writer.js";
+import { sqliteExtensionReport } from "../store/db.js";
 import { flatTreeProducer } from "../syntax/flat-tree.js";
 import { loadAllGrammars } from "../syntax/parser.js";
 
@@ -121,6 +122,12 @@ export async function doctor(version: string, cwd: string): Promise<DoctorReport
     flatTreeProducer === "native"
       ? { name: "native-addon", status: "pass", message: "Loaded: syntax trees are read as flat arrays (native/flat_tree.c)" }
       : { name: "native-addon", status: "warn", message: `Not built: indexing reads syntax trees through tree-sitter's binding, several times slower (build it with \`npm run build:native\` in ${PACKAGE_DIR}; it needs a C compiler, python3 and make)` },
+  );
+  const sqlite = sqliteExtensionReport();
+  checks.push(
+    sqlite.fts
+      ? { name: "sqlite-extension", status: "pass", message: "Loaded: long id lists cross from SQLite packed, search scores with the rows' sizes kept (native/sqlite_ext.c)" }
+      : { name: "sqlite-extension", status: "warn", message: `${sqlite.loaded ? "Loaded without its FTS5 functions (built by an older mast)" : "Not loaded"}: id lists are read row by row and search scores through FTS5's bm25, slower (rebuild it with \`npm run build:native\` in ${PACKAGE_DIR})` },
   );
   checks.push(await serveListsTools());
   return { checks, healthy: checks.every((c) => c.status !== "fail"), timestamp: new Date().toISOString(), version };

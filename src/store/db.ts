@@ -196,6 +196,20 @@ export function ftsFunctions(db: Db): boolean {
   return present;
 }
 
+/**
+ * What the addon's SQLite extension gives this install (`mast doctor`), asked of a connection of its
+ * own: whether it loads, and whether it has its FTS5 functions.
+ */
+export function sqliteExtensionReport(): { readonly loaded: boolean; readonly fts: boolean } {
+  const db = new (Database())(":memory:");
+  try {
+    db.exec("CREATE VIRTUAL TABLE chunk_words USING fts5(words)");
+    return { loaded: extensionLoaded(db), fts: ftsFunctions(db) };
+  } finally {
+    db.close();
+  }
+}
+
 /** A blob of host-order doubles (what the extension's functions answer) as numbers, copied when misaligned for a view. */
 export function doublesOf(blob: Buffer): Float64Array {
   const bytes = blob.byteOffset % 8 === 0 ? blob : new Uint8Array(blob);

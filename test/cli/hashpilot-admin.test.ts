@@ -119,6 +119,7 @@ describe("hashpilot doctor, upgrade and uninstall", () => {
       ["telemetry-store", "pass"],
       ["grammars", "pass"],
       ["native-addon", "pass"],
+      ["sqlite-extension", "pass"],
       ["mcp-server", "pass"],
     ]);
     expect(r.envelope.data.checks.find((c: any) => c.name === "mcp-server").message).toMatch(/^mast serve started and listed \d+ tools$/);

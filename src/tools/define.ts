@@ -120,3 +120,5 @@ export const DESCRIPTION_LIMIT = 120;
 
 /** Said by every tool that looks a declaration up by name (signature, callers, implementors, rename impact). */
 export const NOT_FOUND_NOTE = " A name no declaration has answers not_found: true with up to 5 did_you_mean names (another case first, then the nearest spellings).";
+/** For the tools that read the file a call names again before answering (a declaration written since the last index run is then found). */
+export const WRITTEN_SINCE_NOTE = " A declaration written since the last index run is found once a call names its file_path (that file is read again), after mast_reindex, or under mast serve --watch.";

@@ -10,7 +10,7 @@ import { fitList } from "../base/budget.js";
 import { isTestPath, projectPath } from "../base/paths.js";
 import { isIndexEmpty, staleChecker } from "../query/search.js";
 import type { ToolContext } from "./context.js";
-import { NOT_FOUND_NOTE, READ_ONLY, defineTool } from "./define.js";
+import { NOT_FOUND_NOTE, READ_ONLY, WRITTEN_SINCE_NOTE, defineTool } from "./define.js";
 import { DECLARATION_SITE, NOT_FOUND, READ_MARKS, SITES_BY_FILE, open } from "./outputs.js";
 import { nameInput, pathInput, z } from "./schema.js";
 import { withNote } from "./telemetry.js";
@@ -141,7 +141,7 @@ export const callersTool = defineTool({
     "(\"LINE: text\" at top level) with [resolution] unless the file states one for all, (depth N via CALLEE) for a caller's caller (transitive); a potential one \"LINE: text\". " +
     "Files come in the order of their best site, verified callers in source files before those in tests; potential matches come most likely first (calls in the declaring file, calls on a receiver that may be its type, " +
     "calls on other types or built-ins, mentions, then comments and strings). Both sets are capped (verified_limit, potential_limit — potential lines also to about 100 bytes each on average, so a few long lines do not crowd out the rest); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated). " +
-    `A name in more than ${SCAN_CHUNKS} chunks (a common one: name, map) has the chunks of the declaring file and of the files that import it read first and the rest counted in summary.potential_unexamined_chunks, their lines in no list and no count.` + NOT_FOUND_NOTE,
+    `A name in more than ${SCAN_CHUNKS} chunks (a common one: name, map) has the chunks of the declaring file and of the files that import it read first and the rest counted in summary.potential_unexamined_chunks, their lines in no list and no count.` + NOT_FOUND_NOTE + WRITTEN_SINCE_NOTE,
   unlisted: ["verified_limit"],
   input: z
     .object({
@@ -188,8 +188,9 @@ export const callersTool = defineTool({
         const declared = callers.target.sites[0];
         return { ...callers, signature: declared ? declarationSignature(db, declared) : null };
       },
-      // The files the answer can show: verified sites past the limit are cut, so their files are not refreshed.
-      (a) => [...declarationFiles(a.target), ...sourceFirst(a.verified).slice(0, args.verified_limit).map((v) => v.file_path), ...(a.potential?.matches.map((p) => p.file_path) ?? [])],
+      // The file the call names (a declaration written there since the last run is found), and the files the
+      // answer can show: verified sites past the limit are cut, so their files are not refreshed.
+      (a) => [...(filePath === null ? [] : [filePath]), ...declarationFiles(a.target), ...sourceFirst(a.verified).slice(0, args.verified_limit).map((v) => v.file_path), ...(a.potential?.matches.map((p) => p.file_path) ?? [])],
     );
     const [first, ...others] = answer.target.sites;
     const potential = answer.potential?.matches ?? [];
@@ -270,7 +271,7 @@ export const renameImpactTool = defineTool({
     "Everything a rename of a symbol touches, in one call: declaration_sites, verified_callers (direct call sites to edit, grouped by file like mast_callers'), " +
     "potential_matches (identifier matches the resolver could not prove — review each; the declaration's own line is in declaration_sites, not here), " +
     "barrel_exports (named re-exports to edit, and export * files consumers reach it through) and a checklist sentence. " +
-    "Run it again after the rename: the old name should come back empty (not_found)." + NOT_FOUND_NOTE,
+    "Run it again after the rename: the old name should come back empty (not_found)." + NOT_FOUND_NOTE + WRITTEN_SINCE_NOTE,
   input: z.object({ symbol: symbolInput, file_path: filePathInput, potential_limit: potentialLimitInput }).strict(),
   output: open({
     declaration_sites: z.array(DECLARATION_SITE),
@@ -294,7 +295,7 @@ export const renameImpactTool = defineTool({
         const declared = callers.target.sites[0];
         return { ...callers, potential: callers.potential!, barrels: declared ? barrelExports(db, callers.target.ids, declared.file_id, declared.name) : [] };
       },
-      (a) => [...declarationFiles(a.target), ...a.verified.map((v) => v.file_path), ...a.potential.matches.map((p) => p.file_path), ...a.barrels.map((b) => b.file_path)],
+      (a) => [...(filePath === null ? [] : [filePath]), ...declarationFiles(a.target), ...a.verified.map((v) => v.file_path), ...a.potential.matches.map((p) => p.file_path), ...a.barrels.map((b) => b.file_path)],
     );
     const declarations: DeclarationSite[] = answer.target.sites.map(declarationSite);
     const { barrels } = answer;

@@ -680,6 +680,20 @@ describe("files changed on disk after indexing", () => {
     expect(flat(before.verified_callers)).toEqual(callers);
     expect(flat(after.verified_callers)).toEqual(callers);
   });
+
+  it("mast_callers and mast_rename_impact read the file a call names again: a declaration written there since the run is found", async () => {
+    p.project.write("src/audit.ts", `${RESOLVER["src/audit.ts"]!}export function auditLater(): void {\n  audit('later');\n}\n`);
+    touch("src/audit.ts");
+    // Without the file the call cannot know where to look: not found, as the index has it.
+    expect((await p.call("mast_callers", { symbol: "auditLater" })).not_found).toBe(true);
+    const callers = await p.call("mast_callers", { symbol: "auditLater", file_path: "src/audit.ts" });
+    expect(callers.not_found).toBeUndefined();
+    expect(callers.declaration).toEqual(declared("src/audit.ts", 4, "function", true, "export function auditLater(): void"));
+    p.project.write("src/audit.ts", `${RESOLVER["src/audit.ts"]!}export function auditLater(): void {}\nexport function auditLast(): void {}\n`);
+    touch("src/audit.ts");
+    const impact = await p.call("mast_rename_impact", { symbol: "auditLast", file_path: "src/audit.ts" });
+    expect([impact.not_found, impact.declaration_sites]).toEqual([undefined, [{ file_path: "src/audit.ts", line: 5, kind: "function", is_exported: true }]]);
+  });
 });
 
 // ---- an empty index ----

@@ -35,6 +35,16 @@ export async function freshAnswer<T>(ctx: ToolContext, compute: () => T, filesOf
   return { answer: changed ? store.snapshot(compute) : first, busy: refreshes.includes("busy") };
 }
 
+/**
+ * The file a call names (`file_path`) read again when it changed since the run, before an answer
+ * that refreshes nothing else (a declaration written there since is then found); true when another
+ * writer held it (the answer is then flagged file_busy_returning_stale_cache).
+ */
+async function namedFileRefreshed(ctx: ToolContext, filePath: string | null): Promise<boolean> {
+  if (filePath === null) return false;
+  return [...(await refreshFiles(ctx.store(), ctx.config, [filePath])).values()].includes("busy");
+}
+
 /** What the checker pass took out of the potential set, once it has run on this index (spec §9: both 0 until then). */
 function checkerCounts(p: PotentialSet | null): { checker_classified_non_call_site?: number; checker_classified_different_declaration?: number } {
   return p?.checkerNonCallSite === undefined ? {} : { checker_classified_non_call_site: p.checkerNonCallSite, checker_classified_different_declaration: p.checkerDifferent ?? 0 };
@@ -227,7 +237,7 @@ export const implementorsTool = defineTool({
   details:
     "Classes that implement an interface (or extend a class), then their subclasses, each with its methods; " +
     "for a member (`Router.match`), the methods that implement or override it ({method, file_path, line, relation}). " +
-    "relation is implements or extends; via names the class an indirect result inherits through. A result whose file changed since indexing carries stale: true." + NOT_FOUND_NOTE,
+    "relation is implements or extends; via names the class an indirect result inherits through. A result whose file changed since indexing carries stale: true." + NOT_FOUND_NOTE + WRITTEN_SINCE_NOTE,
   input: z
     .object({
       interface_name: nameInput().describe("The interface (or class) name, or one of its members as `Type.member`."),
@@ -244,8 +254,11 @@ export const implementorsTool = defineTool({
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,
-  handler: (ctx, args) => ctx.store().snapshot((db) => {
-    const target = findTarget(db, args.interface_name, args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null);
+  handler: async (ctx, args) => {
+    const filePath = args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null;
+    const busy = await namedFileRefreshed(ctx, filePath);
+    return ctx.store().snapshot((db) => {
+    const target = findTarget(db, args.interface_name, filePath);
     const isStale = staleChecker(db, ctx.config.project_root);
     const flagStale = <R extends { file_path: string }>(r: R): R | (R & { stale: true }) => (isStale(r.file_path) ? { ...r, stale: true as const } : r);
     // A member (`Router.match`): the methods that implement it; a type: its implementing classes.
@@ -257,9 +270,10 @@ export const implementorsTool = defineTool({
       ...(first ? {} : notFound(db, args.interface_name)),
       ...(others.length > 0 ? { other_declarations: others.map(declarationSite) } : {}),
       implementors,
-      ...flags(ctx, false, implementors.length === 0),
+      ...flags(ctx, busy, implementors.length === 0),
     };
-  }),
+    });
+  },
 });
 
 
@@ -335,7 +349,8 @@ export const graphTool = defineTool({
     "lines naming it that no verified edge explains (by their enclosing declaration, or a file's top level) and its own calls that no edge resolved, to the declarations of the name called " +
     "(a name more than 3 declarations share is one node saying how many; names no project declaration has are left out). Edges carry their number of call sites when more than one. " +
     "Past max_nodes, nodes and the edges to them are left out and counted in nodes_omitted / edges_omitted; potential callers are drawn from the 1,000 most call-like lines naming it, the rest counted in potential_lines_omitted; the picture ends with a comment saying what was left out. Paste the Mermaid into a Markdown ```mermaid block; render DOT with Graphviz (`mast graph --format svg` does)." +
-    NOT_FOUND_NOTE,
+    NOT_FOUND_NOTE +
+    WRITTEN_SINCE_NOTE,
   unlisted: ["max_nodes", "format"],
   input: z
     .object({
@@ -362,11 +377,13 @@ export const graphTool = defineTool({
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,
-  handler: (ctx, args) =>
-    ctx.store().snapshot((db) => {
-      const target = findTarget(db, args.symbol, args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null);
+  handler: async (ctx, args) => {
+    const filePath = args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null;
+    const busy = await namedFileRefreshed(ctx, filePath);
+    return ctx.store().snapshot((db) => {
+      const target = findTarget(db, args.symbol, filePath);
       const first = target.sites[0];
-      if (!first) return { declaration: null, ...notFound(db, args.symbol), format: args.format, graph: null, nodes: 0, edges: { verified: 0, potential: 0 } };
+      if (!first) return { declaration: null, ...notFound(db, args.symbol), format: args.format, graph: null, nodes: 0, edges: { verified: 0, potential: 0 }, ...flags(ctx, busy, false) };
       const g = callGraph(db, ctx.config.project_root, target, { depth: args.depth, direction: args.direction, maxNodes: args.max_nodes });
       const answer = {
         declaration: declarationSite(first),
@@ -377,8 +394,10 @@ export const graphTool = defineTool({
         ...(g.nodes_omitted > 0 ? { nodes_omitted: g.nodes_omitted } : {}),
         ...(g.edges_omitted > 0 ? { edges_omitted: g.edges_omitted } : {}),
         ...(g.potential_lines_omitted > 0 ? { potential_lines_omitted: g.potential_lines_omitted } : {}),
+        ...flags(ctx, busy, false),
       };
       // The files the picture names, for telemetry (the graph text names them, not a file_path key).
       return withNote(answer, { files: g.nodes.flatMap((n) => (n.file_path === null ? [] : [n.file_path])) });
-    }),
+    });
+  },
 });

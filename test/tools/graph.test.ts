@@ -681,7 +681,7 @@ describe("files changed on disk after indexing", () => {
     expect(flat(after.verified_callers)).toEqual(callers);
   });
 
-  it("mast_callers and mast_rename_impact read the file a call names again: a declaration written there since the run is found", async () => {
+  it("the graph tools read the file a call names again: a declaration written there since the run is found", async () => {
     p.project.write("src/audit.ts", `${RESOLVER["src/audit.ts"]!}export function auditLater(): void {\n  audit('later');\n}\n`);
     touch("src/audit.ts");
     // Without the file the call cannot know where to look: not found, as the index has it.
@@ -693,6 +693,15 @@ describe("files changed on disk after indexing", () => {
     touch("src/audit.ts");
     const impact = await p.call("mast_rename_impact", { symbol: "auditLast", file_path: "src/audit.ts" });
     expect([impact.not_found, impact.declaration_sites]).toEqual([undefined, [{ file_path: "src/audit.ts", line: 5, kind: "function", is_exported: true }]]);
+    // mast_graph and mast_implementors read the named file again too.
+    p.project.write("src/audit.ts", `${RESOLVER["src/audit.ts"]!}export function auditGraph(): void {\n  audit('g');\n}\nexport interface AuditSink {\n  write(line: string): void;\n}\n`);
+    touch("src/audit.ts");
+    const graph = await p.call("mast_graph", { symbol: "auditGraph", file_path: "src/audit.ts" });
+    expect([graph.not_found, graph.declaration]).toEqual([undefined, { file_path: "src/audit.ts", line: 4, kind: "function", is_exported: true }]);
+    p.project.write("src/audit.ts", `${RESOLVER["src/audit.ts"]!}export interface AuditSink {\n  write(line: string): void;\n}\nexport interface AuditTrail {}\n`);
+    touch("src/audit.ts");
+    const implementors = await p.call("mast_implementors", { interface_name: "AuditTrail", file_path: "src/audit.ts" });
+    expect([implementors.not_found, implementors.declaration]).toEqual([undefined, { file_path: "src/audit.ts", line: 7, kind: "interface", is_exported: true }]);
   });
 });
 

@@ -507,7 +507,6 @@ function declexTokens(query: string): string[] {
 /** A file vote's weight against one chunk ranker's (RRF): a file stem or a type name says where, not which chunk. */
 const FILE_VOTE = 0.5;
 
-
 /**
  * Ranker T, for a task's text: the files declaring the types named by its lower-case words of 4+
  * letters, whatever the case (`fix str(response.headers)` names the class Headers), rarer names

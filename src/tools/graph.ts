@@ -24,21 +24,23 @@ interface Flags {
 
 /**
  * Computes an answer, refreshes every file it names in one transaction (a no-op stat for files
- * that did not change), and computes it again when the refresh rewrote rows. A refresh that loses
- * to another writer flags the whole answer.
+ * that did not change), and computes it again when the refresh rewrote rows; `named`, the file the
+ * call names, is read again first (namedFileRefreshed). A refresh that loses to another writer flags
+ * the whole answer.
  */
-export async function freshAnswer<T>(ctx: ToolContext, compute: () => T, filesOf: (answer: T) => Iterable<string>): Promise<{ answer: T; busy: boolean }> {
+export async function freshAnswer<T>(ctx: ToolContext, compute: () => T, filesOf: (answer: T) => Iterable<string>, named: string | null = null): Promise<{ answer: T; busy: boolean }> {
   const store = ctx.store();
+  const namedBusy = await namedFileRefreshed(ctx, named);
   const first = store.snapshot(compute);
   const refreshes = [...(await refreshFiles(store, ctx.config, filesOf(first))).values()];
   const changed = refreshes.some((r) => r === "refreshed" || r === "deleted");
-  return { answer: changed ? store.snapshot(compute) : first, busy: refreshes.includes("busy") };
+  return { answer: changed ? store.snapshot(compute) : first, busy: namedBusy || refreshes.includes("busy") };
 }
 
 /**
- * The file a call names (`file_path`) read again when it changed since the run, before an answer
- * that refreshes nothing else (a declaration written there since is then found); true when another
- * writer held it (the answer is then flagged file_busy_returning_stale_cache).
+ * The file a call names (`file_path`) read again when it changed since the run, before the answer
+ * is computed (a declaration written there since is then found); true when another writer held it
+ * (the answer is then flagged file_busy_returning_stale_cache).
  */
 async function namedFileRefreshed(ctx: ToolContext, filePath: string | null): Promise<boolean> {
   if (filePath === null) return false;
@@ -198,9 +200,9 @@ export const callersTool = defineTool({
         const declared = callers.target.sites[0];
         return { ...callers, signature: declared ? declarationSignature(db, declared) : null };
       },
-      // The file the call names (a declaration written there since the last run is found), and the files the
-      // answer can show: verified sites past the limit are cut, so their files are not refreshed.
-      (a) => [...(filePath === null ? [] : [filePath]), ...declarationFiles(a.target), ...sourceFirst(a.verified).slice(0, args.verified_limit).map((v) => v.file_path), ...(a.potential?.matches.map((p) => p.file_path) ?? [])],
+      // The files the answer can show: verified sites past the limit are cut, so their files are not refreshed.
+      (a) => [...declarationFiles(a.target), ...sourceFirst(a.verified).slice(0, args.verified_limit).map((v) => v.file_path), ...(a.potential?.matches.map((p) => p.file_path) ?? [])],
+      filePath,
     );
     const [first, ...others] = answer.target.sites;
     const potential = answer.potential?.matches ?? [];
@@ -258,20 +260,20 @@ export const implementorsTool = defineTool({
     const filePath = args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null;
     const busy = await namedFileRefreshed(ctx, filePath);
     return ctx.store().snapshot((db) => {
-    const target = findTarget(db, args.interface_name, filePath);
-    const isStale = staleChecker(db, ctx.config.project_root);
-    const flagStale = <R extends { file_path: string }>(r: R): R | (R & { stale: true }) => (isStale(r.file_path) ? { ...r, stale: true as const } : r);
-    // A member (`Router.match`): the methods that implement it; a type: its implementing classes.
-    const members = memberImplementations(db, target);
-    const implementors = members === null ? implementorsOf(db, target.ids).map(flagStale) : members.map(flagStale);
-    const [first, ...others] = target.sites;
-    return {
-      declaration: first ? declarationSite(first) : null,
-      ...(first ? {} : notFound(db, args.interface_name)),
-      ...(others.length > 0 ? { other_declarations: others.map(declarationSite) } : {}),
-      implementors,
-      ...flags(ctx, busy, implementors.length === 0),
-    };
+      const target = findTarget(db, args.interface_name, filePath);
+      const isStale = staleChecker(db, ctx.config.project_root);
+      const flagStale = <R extends { file_path: string }>(r: R): R | (R & { stale: true }) => (isStale(r.file_path) ? { ...r, stale: true as const } : r);
+      // A member (`Router.match`): the methods that implement it; a type: its implementing classes.
+      const members = memberImplementations(db, target);
+      const implementors = members === null ? implementorsOf(db, target.ids).map(flagStale) : members.map(flagStale);
+      const [first, ...others] = target.sites;
+      return {
+        declaration: first ? declarationSite(first) : null,
+        ...(first ? {} : notFound(db, args.interface_name)),
+        ...(others.length > 0 ? { other_declarations: others.map(declarationSite) } : {}),
+        implementors,
+        ...flags(ctx, busy, implementors.length === 0),
+      };
     });
   },
 });
@@ -309,7 +311,8 @@ export const renameImpactTool = defineTool({
         const declared = callers.target.sites[0];
         return { ...callers, potential: callers.potential!, barrels: declared ? barrelExports(db, callers.target.ids, declared.file_id, declared.name) : [] };
       },
-      (a) => [...(filePath === null ? [] : [filePath]), ...declarationFiles(a.target), ...a.verified.map((v) => v.file_path), ...a.potential.matches.map((p) => p.file_path), ...a.barrels.map((b) => b.file_path)],
+      (a) => [...declarationFiles(a.target), ...a.verified.map((v) => v.file_path), ...a.potential.matches.map((p) => p.file_path), ...a.barrels.map((b) => b.file_path)],
+      filePath,
     );
     const declarations: DeclarationSite[] = answer.target.sites.map(declarationSite);
     const { barrels } = answer;

@@ -44,12 +44,23 @@ const nativeStat = lstatAbi && typeof nativeAddon!.statMany === "function" ? (na
 /** The addon's refusal of paths it does not take (one holding a NUL, a base longer than PATH_MAX): fs answers them, each as NONE. */
 const refused = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === "MAST_NATIVE_REFUSED";
 
+/** Paths joined by NUL, `count` of them: how the addon takes them (and how a walk's cache keeps its list, stat'ed without an array of it). */
+export interface JoinedPaths {
+  readonly joined: string;
+  readonly count: number;
+}
+
+export const joinPaths = (paths: readonly string[]): JoinedPaths => ({ joined: paths.join("\0"), count: paths.length });
+export const splitPaths = (list: JoinedPaths): string[] => (list.count === 0 ? [] : list.joined.split("\0"));
+const asJoined = (paths: readonly string[] | JoinedPaths): JoinedPaths => ("joined" in paths ? paths : joinPaths(paths));
+const asArray = (paths: readonly string[] | JoinedPaths): readonly string[] => ("joined" in paths ? splitPaths(paths) : paths);
+
 /**
  * Every path's lstat (`base` + path: the walk passes its root and root-relative paths), STAT_WORDS
  * doubles each, in one native call (split over two threads when there are many; the values equal
  * fs.lstatSync's). A path holding a NUL, or one too long for the system, reads as NONE.
  */
-export function lstatMany(paths: readonly string[], base = ""): Float64Array {
+export function lstatMany(paths: readonly string[] | JoinedPaths, base = ""): Float64Array {
   return statPaths(nativeLstat, paths, base, false);
 }
 
@@ -63,27 +74,29 @@ export function statMany(paths: readonly string[], base = ""): Float64Array {
 }
 
 /** The paths' stats in the addon's one call where it answers, else by fs (`follow`: stat, not lstat). */
-function statPaths(native: LstatMany | null, paths: readonly string[], base: string, follow: boolean): Float64Array {
+function statPaths(native: LstatMany | null, paths: readonly string[] | JoinedPaths, base: string, follow: boolean): Float64Array {
   if (native !== null) {
+    const list = asJoined(paths);
     try {
-      return native(base, paths.join("\0"), paths.length);
+      return native(base, list.joined, list.count);
     } catch (err) {
       if (!refused(err)) throw err;
     }
   }
-  return statEach(paths, base, follow);
+  return statEach(asArray(paths), base, follow);
 }
 
 /** lstatMany's answer, made off the main thread (from libuv's pool, over two threads past many paths) where the addon built: the caller reads its index meanwhile. */
-export async function lstatManyAsync(paths: readonly string[], base = ""): Promise<Float64Array> {
+export async function lstatManyAsync(paths: readonly string[] | JoinedPaths, base = ""): Promise<Float64Array> {
   if (nativeLstatAsync !== null) {
+    const list = asJoined(paths);
     try {
-      return await nativeLstatAsync(base, paths.join("\0"), paths.length);
+      return await nativeLstatAsync(base, list.joined, list.count);
     } catch (err) {
       if (!refused(err)) throw err;
     }
   }
-  return statEach(paths, base, false);
+  return statEach(asArray(paths), base, false);
 }
 
 /** The answer of lstatMany (statMany with `follow`) from fs, path by path. */

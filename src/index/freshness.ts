@@ -70,8 +70,10 @@ function compareAll(config: ResolvedConfig, paths: StatePaths, walk: WalkResult,
   // The walk lists each path once, so when every stamp matched one of them none vanished (no set of 110,000 paths to build).
   let matched = 0;
   for (const file of walk.files) {
-    const stamp = stamps.get(file.path) ?? null;
-    if (stamp !== null) matched++;
+    const proven = stamps.statProves(file.path, file);
+    if (proven !== undefined) matched++;
+    if (proven === true) continue;
+    const stamp = proven === undefined ? null : stamps.get(file.path)!;
     const current = compareWithIndex(file.path, config.project_root, config.max_file_bytes, stamp, file);
     // Binary and oversized files are never indexed, so never stale unless the index still holds
     // rows for them; an unreadable file cannot be verified, so an indexed one counts as changed.

@@ -9,7 +9,7 @@ import { sha256 } from "../base/hash.js";
 import { absoluteIn } from "../base/paths.js";
 import { statKeyAt, statMany } from "../base/native.js";
 import { readRegularFile } from "../base/read.js";
-import type { StatKey } from "./walk.js";
+import type { StatKey } from "./walk-cache.js";
 
 /**
  * A stamp is trusted only when the file's mtime was more than this before the read that hashed

@@ -18,7 +18,8 @@ import type { ParseOutcome, ParseTask } from "./parse-task.js";
 import { rederive, type LinkCount } from "./link.js";
 import { compareWithIndex, pathsStatAsStamped, sameStat, stampPaths, stampStat } from "./read.js";
 import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, storeStamp, wipeDerivedState, writeJsonAtomic, writeStampCopies, type IndexJson, type StatePaths, readPackedStamps, readWalkCache, writeWalkCache } from "./state.js";
-import { walkForConfigWhile, type WalkCache, type WalkedFile, type WalkResult } from "./walk.js";
+import { walkForConfigWhile, type WalkedFile, type WalkResult } from "./walk.js";
+import type { WalkCache } from "./walk-cache.js";
 
 export type IndexMode = "full" | "incremental";
 
@@ -378,12 +379,18 @@ async function writeWalked(
   const work: WalkedFile[] = [];
   let matched = 0;
   for (const file of walk.files) {
-    const stamp = stamps.get(file.path);
-    if (stamp) matched++;
-    if (mode === "full" || !stamp) {
+    const proven = stamps.statProves(file.path, file);
+    if (proven !== undefined) matched++;
+    if (mode === "full" || proven === undefined) {
       work.push(file);
       continue;
     }
+    // A trusted stamp the walk's stat matches: unchanged, unread, its stamp as it is.
+    if (proven) {
+      counts.unchanged++;
+      continue;
+    }
+    const stamp = stamps.get(file.path)!;
     // Stat first, content decides: a trusted stamp the walk's stat matches is unchanged unread; any
     // other file whose bytes hash the same is unchanged whatever its mtime says, and is re-stamped.
     const current = compareWithIndex(file.path, config.project_root, config.max_file_bytes, stamp, file);

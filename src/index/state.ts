@@ -1,5 +1,5 @@
 // The state directory's files (spec §5): config.json, index.json, file_manifest.json,
-// structure.lock and graph.db, walk-cache.json (the last walk's directory listings) and
+// structure.lock and graph.db, walk-cache.bin (the last walk's listings: index/walk-cache.ts) and
 // file-stamps.bin (the indexed stamps packed, store/file-stamps.ts) — their
 // paths, atomic JSON writes, and the schema-version guard that wipes derived state when the
 // binary's schema differs from what is on disk.
@@ -10,7 +10,7 @@ import { MastError, errorMessage } from "../base/errors.js";
 import { CURRENT_SCHEMA_VERSION, checkpointStampPath, databaseStamp, recordedCheckpointStamp, type Store } from "../store/db.js";
 import { STATE_CONFIG_FILE, persistedConfig, type ResolvedConfig } from "./config.js";
 import { packStamps, packedGeneration } from "../store/file-stamps.js";
-import type { WalkCache } from "./walk.js";
+import { packWalkCache, unpackWalkCache, type WalkCache } from "./walk-cache.js";
 import { LOCK_METRICS_FILE, STRUCTURE_LOCK_FILE } from "./lock.js";
 
 export interface StatePaths {
@@ -75,13 +75,16 @@ export interface ManifestEntry {
 }
 export type Manifest = Record<string, ManifestEntry>;
 
+/** Where binaries before the walk's trusted list kept its listings (as JSON). */
+const LEGACY_WALK_CACHE = "walk-cache.json";
+
 export function statePaths(stateDir: string): StatePaths {
   return {
     dir: stateDir,
     config: join(stateDir, STATE_CONFIG_FILE),
     indexJson: join(stateDir, "index.json"),
     manifest: join(stateDir, "file_manifest.json"),
-    walkCache: join(stateDir, "walk-cache.json"),
+    walkCache: join(stateDir, "walk-cache.bin"),
     stamps: join(stateDir, "file-stamps.bin"),
     lock: join(stateDir, STRUCTURE_LOCK_FILE),
     lockMetrics: join(stateDir, LOCK_METRICS_FILE),
@@ -107,15 +110,21 @@ export function readIndexJson(paths: StatePaths): IndexJson | null {
   return readJson<IndexJson>(paths.indexJson);
 }
 
-/** The last walk's listings; null when absent or not of this shape (the walk then reads every directory). */
+/** The last walk's cache; null when absent or not of this binary's format (the walk then reads every directory). */
 export function readWalkCache(paths: StatePaths): WalkCache | null {
-  const cache = readJson<WalkCache>(paths.walkCache);
-  return cache !== null && typeof cache.key === "string" && typeof cache.dirs === "object" && cache.dirs !== null ? cache : null;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(paths.walkCache);
+  } catch {
+    return null;
+  }
+  return unpackWalkCache(bytes);
 }
 
-/** Written compact (it is read on every status and run). */
+/** The walk's cache, written whole (an earlier binary's walk-cache.json, which nothing reads now, removed). */
 export function writeWalkCache(paths: StatePaths, cache: WalkCache): void {
-  writeAtomic(paths.walkCache, Buffer.from(JSON.stringify(cache)));
+  writeAtomic(paths.walkCache, packWalkCache(cache));
+  rmSync(join(paths.dir, LEGACY_WALK_CACHE), { force: true });
 }
 
 /**
@@ -212,7 +221,7 @@ export function guardSchema(paths: StatePaths): boolean {
 }
 
 export function wipeDerivedState(paths: StatePaths): void {
-  for (const f of [paths.graphDb, `${paths.graphDb}-wal`, `${paths.graphDb}-shm`, checkpointStampPath(paths.graphDb), paths.manifest, paths.walkCache, paths.stamps]) rmSync(f, { force: true });
+  for (const f of [paths.graphDb, `${paths.graphDb}-wal`, `${paths.graphDb}-shm`, checkpointStampPath(paths.graphDb), paths.manifest, paths.walkCache, join(paths.dir, LEGACY_WALK_CACHE), paths.stamps]) rmSync(f, { force: true });
 }
 
 /** The commit a git checkout's HEAD points at, read from .git without running git; null otherwise. */

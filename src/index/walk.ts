@@ -4,14 +4,18 @@
 // so following links would only index duplicates, escape the root or loop. With a cache of the
 // last walk (git's untracked cache), a directory whose own stat is unchanged is not read again:
 // its entries cannot have changed, only their contents, and every file is still stat'ed — the
-// directories a generation at a time and the kept files all at once, each in one native call.
+// directories a generation at a time and the kept files all at once, each in one native call. When
+// the last walk trusted every directory it read, its cache also keeps the sorted list of the files
+// it kept (index/walk-cache.ts): a walk finding every directory as cached then stats the
+// directories in one call and those files in another, and lists nothing.
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import type Ignore from "ignore";
 import { MastError, ioErrorMessage } from "../base/errors.js";
 import { compileGlobs, type GlobSet } from "../base/glob.js";
-import { STAT_WORDS, StatKind, lstatMany, lstatManyAsync } from "../base/native.js";
+import { STAT_WORDS, StatKind, lstatMany, lstatManyAsync, splitPaths, type JoinedPaths } from "../base/native.js";
+import { trustedList, type CachedDir, type StatKey, type WalkCache } from "./walk-cache.js";
 import type { ResolvedConfig } from "./config.js";
 
 // A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
@@ -34,31 +38,6 @@ export interface WalkOptions {
    * another key (other extensions, excludes, .gitignore setting) are not used.
    */
   readonly cache?: { readonly key: string; readonly previous: WalkCache | null };
-}
-
-/** A file's stat as the cache compares it: size, mtime (ms), inode, ctime (ms) — what git stamps, so a rewrite that keeps its mtime is seen. */
-export type StatKey = readonly [number, number, number, number];
-
-/** One directory's filtered listing, kept only when it can be trusted (see RACY_WINDOW_MS). */
-interface CachedDir {
-  /** The directory's mtime, inode and ctime when it was read. */
-  readonly m: number;
-  readonly i: number;
-  readonly c: number;
-  /** Its .gitignore's stat; null when it has none. */
-  readonly g: StatKey | null;
-  /** Names of the files and subdirectories that passed every filter, and the symlinks counted. */
-  readonly f: readonly string[];
-  readonly d: readonly string[];
-  readonly s: number;
-}
-
-/** What a walk leaves for the next one (`<state_dir>/walk-cache.json`). */
-export interface WalkCache {
-  readonly key: string;
-  /** .git/info/exclude's stat (null: absent): another one invalidates every listing. */
-  readonly exclude: StatKey | null;
-  readonly dirs: Readonly<Record<string, CachedDir>>;
 }
 
 export interface WalkedFile {
@@ -88,7 +67,7 @@ export interface WalkResult {
   readonly cache?: WalkCache;
   /** With a cache: whether its listings differ from the previous walk's (false: every listing came from it, and no listed directory went). */
   readonly cacheChanged?: boolean;
-  /** With a cache: each directory walked (absolute path) with its lstat as [size, mtime, ino, ctime]. */
+  /** With a cache: each directory walked (absolute path) with its lstat as [size, mtime, ino, ctime] (made when first read). */
   readonly dirStats?: ReadonlyMap<string, StatKey>;
 }
 
@@ -148,7 +127,7 @@ type Kind = "file" | "dir" | "symlink" | "other";
  * answer — made meanwhile off the main thread by a caller with other work to do (lstatManyAsync).
  */
 export interface WalkListing {
-  readonly kept: readonly string[];
+  readonly kept: JoinedPaths;
   readonly base: string;
   finish(stats: Float64Array): WalkResult;
 }
@@ -158,7 +137,83 @@ export function walkProject(options: WalkOptions): WalkResult {
   return listing.finish(lstatMany(listing.kept, listing.base));
 }
 
+/** The project's listing: the cache's list of files when every directory stats as cached (`cachedListing`), else one read directory by directory. */
 export function listProject(options: WalkOptions): WalkListing {
+  return cachedListing(options) ?? readListing(options);
+}
+
+/** The root-relative directory `rel` as the walk names it (a frame's `abs`). */
+const dirPath = (root: string, rel: string) => (rel === "" ? root : `${root}/${rel}`);
+
+/**
+ * The last walk's files as this walk's, when that walk trusted every directory (its cache has a
+ * trusted list) and every directory still stats as it was listed — mtime, inode and ctime, its
+ * .gitignore as it was, .git/info/exclude too: then no entry was added, removed or renamed and no
+ * rule changed, so a walk reading each listing again would keep exactly these files. The
+ * directories are stat'ed in one call, the .gitignore files in another. Null when any of it does
+ * not hold; `finish` walks afresh when a kept file no longer stats as a file (replaced by a link since).
+ */
+function cachedListing(options: WalkOptions): WalkListing | null {
+  const prev = options.cache?.previous;
+  const t = prev?.trusted;
+  if (!prev || !t || prev.key !== options.cache!.key) return null;
+  const { root, respectGitignore } = options;
+  if (!sameKey(prev.exclude, respectGitignore ? statKey(path.join(root, ".git", "info", "exclude")) : null)) return null;
+  // A walk without .gitignore rules reads none: a list made with them is not this walk's.
+  if (!respectGitignore && t.gitignores.count > 0) return null;
+  const base = root.endsWith("/") ? root : `${root}/`;
+  // The root is `base` + "": stat'ed with its trailing slash, still the directory.
+  const dirStats = lstatMany(t.dirs, base);
+  for (let i = 0; i < t.dirs.count; i++) {
+    const at = i * STAT_WORDS;
+    if (dirStats[at] !== StatKind.DIR || dirStats[at + 2] !== t.dirStats[i * 3] || dirStats[at + 3] !== t.dirStats[i * 3 + 1] || dirStats[at + 4] !== t.dirStats[i * 3 + 2]) return null;
+  }
+  const gitignoreStats = lstatMany(t.gitignores, base);
+  for (let i = 0; i < t.gitignores.count; i++) {
+    const at = i * STAT_WORDS;
+    if (gitignoreStats[at] === StatKind.NONE) return null;
+    for (let k = 0; k < 4; k++) if (gitignoreStats[at + 1 + k] !== t.gitignoreStats[i * 4 + k]) return null;
+  }
+  let dirMap: Map<string, StatKey> | null = null;
+  const finish = (fileStats: Float64Array): WalkResult => {
+    const paths = splitPaths(t.files);
+    if (paths.length !== t.files.count || fileStats.length !== t.files.count * STAT_WORDS) return walkAfresh(options);
+    const files: WalkedFile[] = new Array(paths.length);
+    for (let i = 0; i < paths.length; i++) {
+      const at = i * STAT_WORDS;
+      if (fileStats[at] !== StatKind.FILE) return walkAfresh(options);
+      files[i] = { path: paths[i]!, size: fileStats[at + 1]!, mtimeMs: fileStats[at + 2]!, ino: fileStats[at + 3]!, ctimeMs: fileStats[at + 4]! };
+    }
+    return {
+      files,
+      problems: [],
+      skippedSymlinks: t.symlinks,
+      cache: prev,
+      cacheChanged: false,
+      // An index run checks its resolver's recorded directories against these; a status never asks.
+      get dirStats(): ReadonlyMap<string, StatKey> {
+        if (dirMap === null) {
+          const map = new Map<string, StatKey>();
+          splitPaths(t.dirs).forEach((rel, i) => {
+            const at = i * STAT_WORDS;
+            map.set(dirPath(root, rel), [dirStats[at + 1]!, dirStats[at + 2]!, dirStats[at + 3]!, dirStats[at + 4]!]);
+          });
+          dirMap = map;
+        }
+        return dirMap;
+      },
+    };
+  };
+  return { kept: t.files, base, finish };
+}
+
+/** The walk with every listing read or reused directory by directory (the cache's file list not used). */
+function walkAfresh(options: WalkOptions): WalkResult {
+  const listing = readListing(options);
+  return listing.finish(lstatMany(listing.kept, listing.base));
+}
+
+function readListing(options: WalkOptions): WalkListing {
   const { root, extensions, exclude, respectGitignore } = options;
   const skipDirs = new Set(options.skipDirs.map((dir) => path.resolve(dir)));
   const files: WalkedFile[] = [];
@@ -193,7 +248,9 @@ export function listProject(options: WalkOptions): WalkListing {
   const base = root.endsWith("/") ? root : `${root}/`;
 
   /** Lists one directory (or reuses its cached listing): its kept files, and its subdirectories pushed on the stack. */
+  let visited = 0;
   const visit = (frame: Frame, dirStat: DirStat | undefined): void => {
+    visited++;
     if (dirStat) dirStats.set(frame.abs, [dirStat.size, dirStat.mtimeMs, dirStat.ino, dirStat.ctimeMs]);
     const listedAt = Date.now();
     const cached = previous && !frame.stale ? previous[frame.rel] : undefined;
@@ -309,11 +366,16 @@ export function listProject(options: WalkOptions): WalkListing {
     });
     files.sort((a, b) => compare(a.path, b.path));
     problems.sort((a, b) => compare(a.path, b.path) || compare(a.error, b.error));
-    // Every listing reused, and as many as before: none read afresh, none gone.
-    const cacheChanged = previous === null || reused !== Object.keys(listings).length || reused !== Object.keys(previous).length;
-    return { files, problems, skippedSymlinks, ...(caching ? { cache: { key: options.cache!.key, exclude: excludeKey, dirs: listings }, cacheChanged, dirStats } : {}) };
+    if (!caching) return { files, problems, skippedSymlinks };
+    // Every directory's listing trusted and every kept file a file: the list of them goes with the listings.
+    const listed = Object.keys(listings).length;
+    const complete = visited === listed && problems.length === 0 && files.length === kept.length;
+    const cache: WalkCache = { key: options.cache!.key, exclude: excludeKey, dirs: listings, ...(complete ? { trusted: trustedList(listings, files.map((f) => f.path)) } : {}) };
+    // Every listing reused, and as many as before: none read afresh, none gone (and the file list as it was).
+    const cacheChanged = previous === null || reused !== listed || reused !== Object.keys(previous).length || prev!.trusted?.files.joined !== cache.trusted?.files.joined;
+    return { files, problems, skippedSymlinks, cache, cacheChanged, dirStats };
   };
-  return { kept, base, finish };
+  return { kept: { joined: kept.join("\0"), count: kept.length }, base, finish };
 }
 
 function compare(a: string, b: string): number {

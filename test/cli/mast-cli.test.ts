@@ -93,7 +93,7 @@ describe("mast init", () => {
       problems: [],
     });
     expect(report.bytes_parsed).toBe(BASE_INDEXED.reduce((n, f) => n + Buffer.byteLength(BASE_FILES[f]!), 0));
-    expect(readdirSync(state).sort()).toEqual([".gitignore", "config.json", "file-stamps.bin", "file_manifest.json", "graph.db", "graph.db-stamp", "index.json", "lock-metrics.jsonl", "structure.lock", "walk-cache.json"]);
+    expect(readdirSync(state).sort()).toEqual([".gitignore", "config.json", "file-stamps.bin", "file_manifest.json", "graph.db", "graph.db-stamp", "index.json", "lock-metrics.jsonl", "structure.lock", "walk-cache.bin"]);
     // git ignores the whole state dir, this file included.
     expect(readFileSync(join(state, ".gitignore"), "utf8")).toBe("# mast's index state: derived, never committed\n*\n");
     const index = readJson(join(state, "index.json"));

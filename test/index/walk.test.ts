@@ -7,6 +7,7 @@ import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { walkProject, type WalkOptions } from "../../src/index/walk.js";
+import { packWalkCache, unpackWalkCache } from "../../src/index/walk-cache.js";
 import { compileGlobs, globSyntaxError } from "../../src/base/glob.js";
 import { MastError } from "../../src/base/errors.js";
 
@@ -457,4 +458,93 @@ describe("walkProject: the cache of directory listings", () => {
     write(".git/info/exclude", "src/\n");
     expect(cached(first.cache!).files.map((f) => f.path)).toEqual([]);
   });
+
+  describe("the trusted list (every directory's listing trusted)", () => {
+    const names = (r: ReturnType<typeof walkProject>) => r.files.map((f) => f.path);
+    /** The cache as the next run reads it from disk. */
+    const reread = (r: ReturnType<typeof walkProject>) => unpackWalkCache(packWalkCache(r.cache!))!;
+
+    it("is kept when every directory was trusted, with the .gitignore files read, and round-trips through its bytes", () => {
+      write("src/deep/.gitignore", "*.gen.ts\n");
+      write("src/deep/x.gen.ts");
+      age();
+      const first = cached(null);
+      const t = first.cache!.trusted!;
+      expect(t.files.joined.split("\0")).toEqual(["src/a.ts", "src/deep/b.ts"]);
+      expect(t.dirs.joined.split("\0").sort()).toEqual(["", "src", "src/deep"]);
+      expect(t.gitignores.joined.split("\0").sort()).toEqual([".gitignore", "src/deep/.gitignore"]);
+      expect(t.symlinks).toBe(1);
+      const back = reread(first);
+      expect(back.trusted).toEqual(t);
+      expect([back.key, back.exclude]).toEqual([first.cache!.key, first.cache!.exclude]);
+      // The listings leave their file names to the list and get them back (sorted) when read.
+      const sortedNames = (dirs: typeof back.dirs) => Object.fromEntries(Object.entries(dirs).map(([rel, d]) => [rel, { ...d, f: [...d.f].sort() }]));
+      expect(sortedNames(back.dirs)).toEqual(sortedNames(first.cache!.dirs));
+      expect(packWalkCache(back).length).toBe(packWalkCache(first.cache!).length);
+    });
+
+    it("answers a walk that finds every directory as listed, with each file's stat now", () => {
+      const first = cached(null);
+      fs.writeFileSync(path.join(root, "src/a.ts"), "export const a = 2; // longer now\n");
+      const second = cached(reread(first));
+      expect(second.cacheChanged).toBe(false);
+      expect(names(second)).toEqual(["src/a.ts", "src/deep/b.ts"]);
+      expect(second.files[0]!.size).toBe(fs.statSync(path.join(root, "src/a.ts")).size);
+      expect(second.skippedSymlinks).toBe(1);
+      expect(second.dirStats!.get(path.join(root, "src/deep"))![2]).toBe(fs.lstatSync(path.join(root, "src/deep")).ino);
+      expect({ ...strip(second), files: names(second) }).toEqual({ ...strip(walk({ exclude: ["dist/**"] })), files: names(second) });
+    });
+
+    it("is not trusted past a directory changed, a .gitignore edited in place, another exclude file or a file turned into a link", () => {
+      const first = cached(null);
+      // A .gitignore rewritten in place (its directory's stat untouched): the list is not used, the rules apply.
+      const rootStat = fs.lstatSync(root);
+      fs.writeFileSync(path.join(root, ".gitignore"), "lib/\nsrc/deep/\n");
+      expect(fs.lstatSync(root).ctimeMs).toBe(rootStat.ctimeMs);
+      expect(names(cached(reread(first)))).toEqual(["src/a.ts"]);
+      fs.writeFileSync(path.join(root, ".gitignore"), "lib/\n");
+      age();
+      const second = cached(null);
+      expect(second.cache!.trusted).toBeDefined();
+      // A file replaced by a link (its directory's ctime moves): listed afresh, not kept.
+      fs.rmSync(path.join(root, "src/deep/b.ts"));
+      fs.symlinkSync("../a.ts", path.join(root, "src/deep/b.ts"));
+      fs.utimesSync(path.join(root, "src/deep"), past, past);
+      const third = cached(reread(second));
+      expect([names(third), third.skippedSymlinks, third.cacheChanged]).toEqual([["src/a.ts"], 2, true]);
+      // .git/info/exclude rewritten in place (no directory of the walk changes).
+      write(".git/info/exclude", "");
+      age();
+      const fourth = cached(null);
+      fs.writeFileSync(path.join(root, ".git/info/exclude"), "src/\n");
+      expect(names(cached(reread(fourth)))).toEqual([]);
+    });
+
+    it("is left out when a directory could not be trusted (modified within the racy window), and the next walk lists again", () => {
+      write("src/deep/new.ts");
+      const first = cached(null);
+      expect(first.cache!.trusted).toBeUndefined();
+      expect(unpackWalkCache(packWalkCache(first.cache!))!.dirs).toEqual(first.cache!.dirs);
+      expect(names(cached(reread(first)))).toEqual(["src/a.ts", "src/deep/b.ts", "src/deep/new.ts"]);
+    });
+
+    it("bytes of another format, torn or not a cache read as none; listings that do not parse as none listed", () => {
+      const first = cached(null);
+      const bytes = packWalkCache(first.cache!);
+      expect(unpackWalkCache(bytes.subarray(0, bytes.length - 1))).toBeNull();
+      expect(unpackWalkCache(Buffer.from(JSON.stringify(first.cache!)))).toBeNull();
+      const other = Buffer.from(bytes);
+      other.writeUInt32LE(2, 4);
+      expect(unpackWalkCache(other)).toBeNull();
+      // A listing byte broken: the list still stands, the listings read as none (a changed directory lists afresh).
+      const broken = Buffer.from(bytes);
+      const listingsAt = 48 + (first.cache!.trusted!.dirs.count * 3 + first.cache!.trusted!.gitignores.count * 4) * 8 + broken.readUInt32LE(8);
+      broken[listingsAt] = 0x7b + 1;
+      const cache = unpackWalkCache(broken)!;
+      expect(cache.dirs).toEqual({});
+      write("src/deep/new.ts");
+      expect(names(cached(cache))).toEqual(["src/a.ts", "src/deep/b.ts", "src/deep/new.ts"]);
+    });
+  });
 });
+

@@ -38,14 +38,6 @@ export const CHECKER_LANGUAGES = "checker_languages";
 const MAX_PARAMS = 32_766;
 /** Busy wait of the shared connection; JIT writes use their own short budget (spec §7.6). */
 const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
-/**
- * How much of graph.db a connection that answers maps (SQLite caps it at 2 GB by default: a larger
- * file has its first 2 GB mapped, the rest read as before). A page read through read(2) is copied
- * from the OS's page cache (~3 µs per KB on these machines); mapped, it is not. At 1 GB of source
- * (graph.db 1.87 GB), the scale bench's 200 names, first calls: callers p50 / p95 10.5 / 58 →
- * 8.5 / 48 ms, search 22 / 69 → 21 / 65 ms; a `mast query` search 215 → 205 ms.
- */
-const MMAP_BYTES = 2 ** 31;
 
 /**
  * A file's size, mtime, ctime and inode as one string; null when it does not exist (graph.db's, and
@@ -413,9 +405,6 @@ export class Store {
 
   private static prepareConnection(db: Db, options: { readonly?: boolean; bulk?: boolean }): void {
     db.pragma(`busy_timeout = ${DEFAULT_BUSY_TIMEOUT_MS}`);
-    // Answers read pages from a mapping of the file, not copies (see MMAP_BYTES); an index run's
-    // connection reads through the page cache as before (its peak RSS is measured).
-    if (!options.bulk) db.pragma(`mmap_size = ${MMAP_BYTES}`);
     if (!options.readonly) {
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = NORMAL");

@@ -58,6 +58,28 @@ export class FileStamps {
     return new FileStamps(index, null, numbers, clean, hashOf);
   }
 
+  /**
+   * The stamps of the files table read as two values (Store.fileStamps): `columns` holds
+   * id, mtime, size, ino, ctime, stat_clean per row and `joined` the paths NUL-joined, both in the
+   * order of the table's path index (bytewise: the code-unit order lookups merge in, but for paths
+   * holding characters past U+FFFF, which then get a map). Null when they do not match up.
+   */
+  static fromColumns(columns: Float64Array, joined: string, hashOf: (id: number) => string): FileStamps | null {
+    const count = columns.length / 6;
+    const paths = count === 0 ? [] : joined.split("\0");
+    if (!Number.isInteger(count) || paths.length !== count) return null;
+    const numbers = new Float64Array(count * WORDS);
+    const clean = new Uint8Array(count);
+    for (let i = 0; i < count; i++) {
+      numbers.set(columns.subarray(i * 6, i * 6 + WORDS), i * WORDS);
+      clean[i] = columns[i * 6 + 5]!;
+    }
+    for (let i = 1; i < count; i++) {
+      if (!(paths[i - 1]! < paths[i]!)) return new FileStamps(new Map(paths.map((path, at) => [path, at])), null, numbers, clean, hashOf);
+    }
+    return new FileStamps(null, paths, numbers, clean, hashOf);
+  }
+
   /** The stamps of a packed copy (`packStamps`) of files generation `generation`; null when it is of another (or none), format or shape. */
   static fromPacked(packed: Uint8Array, generation: string | null, hashOf: (id: number) => string): FileStamps | null {
     if (!LITTLE_ENDIAN || generation === null || packedGeneration(packed) !== generation) return null;

@@ -118,3 +118,29 @@ describe("a file's rows", () => {
     expect(filesInDirectory(store.db, "go", "nowhere")).toEqual([]);
   });
 });
+
+describe("the indexed stamps read from the files table", () => {
+  it("come as two values where the extension has mast_doubles, equal to the rows read one by one: every stamp, its proof by stat, paths past U+FFFF", () => {
+    const store = openStore();
+    // Bytewise (the path index) "ﬀ" (EF AC 80) sorts before "𝒜" (F0 9D 92 9C); by code unit (D835 < FB00) after.
+    const files = ["src/a.ts", "src/ﬀ.ts", "src/𝒜.ts", "z/last.ts"];
+    // Written last first: rows read one by one come in rowid order, the two values in the path index's.
+    [...files.entries()].reverse().forEach(([i, path]) => store.writeFile({ ...meta(path), mtime: 1_700_000_000_000.5 + i, size: 10 + i, ino: 900 + i, ctime: 1_700_000_000_100 + i, statClean: i !== 1, contentHash: String(i).repeat(64) }, extraction(path, `export const v${i} = ${i};\n`)));
+    const rows = store.stampRows();
+    const byRows = new Map(rows.map(([id, path, mtime, size, ino, ctime, clean, hash]) => [path, [id, path, mtime, size, ino, ctime, clean === 1, hash]]));
+    const stamps = store.fileStamps();
+    expect(stamps.size).toBe(4);
+    for (const path of [...files].sort()) {
+      const s = stamps.get(path)!;
+      expect([s.id, s.path, s.mtime, s.size, s.ino, s.ctime, s.statClean, s.contentHash]).toEqual(byRows.get(path));
+    }
+    expect(stamps.statProves("src/a.ts", { size: 10, mtimeMs: 1_700_000_000_000.5, ino: 900, ctimeMs: 1_700_000_000_100 })).toBe(true);
+    expect(stamps.statProves("src/a.ts", { size: 11, mtimeMs: 1_700_000_000_000.5, ino: 900, ctimeMs: 1_700_000_000_100 })).toBe(false);
+    // Not stat-clean: the stat proves nothing, the content decides.
+    expect(stamps.statProves("src/ﬀ.ts", { size: 11, mtimeMs: 1_700_000_000_001.5, ino: 901, ctimeMs: 1_700_000_000_101 })).toBe(false);
+    expect(stamps.statProves("src/b.ts", { size: 11, mtimeMs: 1, ino: 1, ctimeMs: 1 })).toBeUndefined();
+    expect([...stamps.keys()]).toEqual(files);
+    // An empty table: no stamp.
+    expect(openStore().fileStamps().size).toBe(0);
+  });
+});

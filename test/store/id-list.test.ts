@@ -56,3 +56,15 @@ it("packs through the addon's function once it is loaded: a double per row, host
   expect(store.db.prepare("SELECT hex(mast_ids(x)) FROM (SELECT 1 AS x UNION ALL SELECT 2)").pluck().get()).toBe("000000000000F03F0000000000000040");
   expect(store.db.prepare("SELECT length(mast_ids(x)) FROM (SELECT 1 AS x WHERE 0)").pluck().get()).toBe(0);
 });
+
+it("packs every argument of each row with mast_doubles: integers exact, reals as they are, NULL as 0, rows in the query's order", () => {
+  idList(store.db, "SELECT 1 AS id", []);
+  const blob = store.db
+    .prepare("SELECT mast_doubles(a, b, c) FROM (SELECT 9007199254740991 AS a, 1700000000123.25 AS b, NULL AS c UNION ALL SELECT -3, 0.5, 7 ORDER BY a DESC)")
+    .pluck()
+    .get() as Buffer;
+  expect([...new Float64Array(new Uint8Array(blob).buffer)]).toEqual([9007199254740991, 1700000000123.25, 0, -3, 0.5, 7]);
+  // Past the first buffer's 1,024 doubles, grown as rows come.
+  const many = store.db.prepare("WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 700) SELECT length(mast_doubles(x, x * 0.5)) FROM n").pluck().get();
+  expect(many).toBe(700 * 2 * 8);
+});

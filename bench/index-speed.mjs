@@ -415,7 +415,7 @@ async function mainAsync() {
     if (r.codegraph) row(`codegraph build (${r.codegraph.engine}, ${r.codegraph.files} files)`, r.codegraph.wall_ms, r.codegraph.peak_rss_mb, `${fmt(r.ratio_vs_codegraph)}x its time`);
     row(`ctags -R (${r.ctags.tags} tags)`, r.ctags.wall_ms, r.ctags.peak_rss_mb, `${fmt(r.ratio_vs_ctags, 1)}x its time`);
     const p = Object.fromEntries(Object.entries(r.mast.phases_ms_median).map(([k, v]) => [k, Math.round(v)]));
-    L.push(`  mast phases, median ms — main thread: walk ${p.walk}, work set ${p.work_set}, waiting on parse ${p.parse_wait}, write ${p.write}, search index ${p.search_index}, link ${p.link}, commit ${p.commit}, manifest ${p.manifest}, checkpoint ${p.checkpoint}`);
+    L.push(`  mast phases, median ms — main thread: walk ${p.walk}, work set ${p.work_set}, waiting on parse ${p.parse_wait}, write ${p.write}, search index ${p.search_index}, indexes ${p.indexes ?? 0}, link ${p.link}, commit ${p.commit}, manifest ${p.manifest}, checkpoint ${p.checkpoint}`);
     L.push(`                           parse threads (summed): read+hash ${p.read}, parse ${p.parse}, extract ${p.extract}`);
     L.push(`  no-change incremental: ${r.nochange.duration_ms.median} ms in process (wall ${fmt(r.nochange.wall_ms.median, 0)} ms); mast status: wall ${fmt(r.status.wall_ms.median, 0)} ms; mast query mast_exports: wall ${fmt(r.query.wall_ms.median, 0)} ms`);
     L.push(`  one-file change (${r.onefile.file.path}): CLI wall ${fmt(r.onefile.wall_ms.median, 0)} ms (${r.onefile.duration_ms.median} ms in process); running server, edit to answer: ${fmt(r.server_onefile.ms.median, 1)} ms`);

@@ -79,6 +79,8 @@ export interface Phases {
   parse_wait: number;
   write: number;
   search_index: number;
+  /** A first build's secondary indexes, built once its rows are written (Store.withoutSecondaryIndexes). */
+  indexes: number;
   link: number;
   commit: number;
   manifest: number;
@@ -89,7 +91,7 @@ export interface Phases {
 }
 
 function newPhases(): Phases {
-  return { walk: 0, work_set: 0, parse_wait: 0, write: 0, search_index: 0, link: 0, commit: 0, manifest: 0, checkpoint: 0, read: 0, parse: 0, extract: 0 };
+  return { walk: 0, work_set: 0, parse_wait: 0, write: 0, search_index: 0, indexes: 0, link: 0, commit: 0, manifest: 0, checkpoint: 0, read: 0, parse: 0, extract: 0 };
 }
 
 /** Runs `fn`, adding its wall time to `phases[name]`. */
@@ -404,6 +406,8 @@ async function writeWalked(
     work.push(file);
   }
   phases.work_set = performance.now() - workSetStarted;
+  // Into a store holding no file yet, rows go in without the indexes nothing reads before the link.
+  const restoreIndexes = wasEmpty && work.length > 0 ? store.withoutSecondaryIndexes() : null;
 
   // Files the index holds that the walk no longer finds (deleted, excluded, or no longer matched).
   // Under a directory the walk could not read nothing is known, so nothing there is dropped. The
@@ -491,6 +495,7 @@ async function writeWalked(
   }
 
   timed(phases, "search_index", () => store.indexSearch());
+  if (restoreIndexes !== null) timed(phases, "indexes", restoreIndexes);
 
   // Derived data, in the same transaction as the rows: import resolutions, `export *` closure and
   // edges — of everything after a full run, a first build or a new resolver config; otherwise of

@@ -646,6 +646,23 @@ export class Store {
   }
 
   /**
+   * Drops the secondary indexes of the tables a build fills file by file (chunks, symbols, imports)
+   * and returns what builds them again, from their own definitions: for a store that holds no file
+   * yet, whose rows nothing reads by those indexes until the build's link (an index built once by
+   * sorting costs less than one kept up row by row: at theia, 3,604 files, the write phase
+   * 1.9–2.2 → 1.2–1.3 s). Only inside a write transaction: a run that dies or fails rolls the drop
+   * back with its rows.
+   */
+  withoutSecondaryIndexes(): () => void {
+    if (!this.db.inTransaction) throw new Error("withoutSecondaryIndexes outside a write transaction");
+    const indexes = this.db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('chunks', 'symbols', 'imports') ORDER BY name").all() as Array<{ name: string; sql: string }>;
+    for (const { name } of indexes) this.db.exec(`DROP INDEX "${name.replace(/"/g, '""')}"`);
+    return () => {
+      for (const { sql } of indexes) this.db.exec(sql);
+    };
+  }
+
+  /**
    * Indexes the chunks written since the last call in both FTS indexes, all of one index's rows
    * and then the other's (FTS5 writes a segment whenever a statement touching another table comes
    * between its writes, so rows indexed file by file cost several times the same rows indexed at

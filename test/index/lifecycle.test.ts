@@ -413,6 +413,28 @@ describe("incremental index", () => {
     expect(dumpStore(graph(p))).toBe(before);
   });
 
+  it("a first build writes its rows without the secondary indexes and builds them before its link: the store ends with the schema's own", async () => {
+    const p = project();
+    const indexesOf = (path: string) => {
+      const store = Store.open(path, { readonly: true });
+      try {
+        return store.db.prepare("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").all();
+      } finally {
+        store.close();
+      }
+    };
+    const empty = join(space.dir(), "schema-only.db");
+    Store.open(empty).close();
+    const first = await index(p, "full");
+    expect(first.files_indexed).toBe(4);
+    expect(indexesOf(graph(p))).toEqual(indexesOf(empty));
+    expect(indexesOf(graph(p)).filter((i) => ["chunks", "symbols", "imports"].includes((i as { tbl_name: string }).tbl_name))).toHaveLength(10);
+    // Over a store that holds files, a full run keeps them (its deletes find rows by them).
+    const again = await index(p, "full");
+    expect([again.files_indexed, again.phases_ms.indexes]).toEqual([4, 0]);
+    expect(indexesOf(graph(p))).toEqual(indexesOf(empty));
+  });
+
   it("drops files that become excluded", async () => {
     const p = project();
     await index(p, "full");

@@ -2,10 +2,11 @@
 // incremental-equals-full, deterministic builds, deletion, content-hash freshness, the schema
 // guard, and every per-file failure (binary, invalid UTF-8, parse, write, vanished) counted.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { measureFreshness } from "../../src/index/freshness.js";
+import { indexStatus } from "../../src/index/status.js";
 import { pathsStatAsStamped, stampPaths } from "../../src/index/read.js";
 import { runIndex, type IndexReport } from "../../src/index/run.js";
 import { readIndexJson, readManifest, statePaths } from "../../src/index/state.js";
@@ -433,6 +434,23 @@ describe("incremental index", () => {
     const again = await index(p, "full");
     expect([again.files_indexed, again.phases_ms.indexes]).toEqual([4, 0]);
     expect(indexesOf(graph(p))).toEqual(indexesOf(empty));
+  });
+
+  it("a graph.db whose files table is corrupt, found when a stat cannot prove a file and its hash is read: status says corrupt, not an internal error", async () => {
+    const p = project();
+    // Just written: within the racy window, so no stat proves these files and each one's content hash is read.
+    await index(p, "full");
+    const db = graph(p);
+    const store = Store.open(db, { readonly: true });
+    const pages = store.db.prepare("SELECT pageno FROM dbstat WHERE name = 'files' AND pagetype = 'leaf'").pluck().all() as number[];
+    const pageSize = store.db.pragma("page_size", { simple: true }) as number;
+    store.close();
+    expect(pages.length).toBeGreaterThan(0);
+    const fd = openSync(db, "r+");
+    for (const page of pages) writeSync(fd, Buffer.alloc(pageSize, 0xa5), 0, pageSize, (page - 1) * pageSize);
+    closeSync(fd);
+    expect(await measureFreshness(p.config())).toMatchObject({ unreadable: true, stale_files: 4, unindexed: 4 });
+    expect(await indexStatus(p.config())).toMatchObject({ index_fresh: false, freshness_cause: "corrupt" });
   });
 
   it("drops files that become excluded", async () => {

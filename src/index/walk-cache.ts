@@ -137,6 +137,9 @@ export function unpackWalkCache(bytes: Buffer): WalkCache | null {
       files: { joined: take(fileBytes), count: fileCount },
     };
   }
+  // A list that could name a path outside the root, or holds no root to check first, is no walk's:
+  // the listings may still serve (each is checked against its own directory's stat).
+  if (trusted !== undefined && !wellFormed(trusted)) trusted = undefined;
   let dirs: Record<string, CachedDir> | null = null;
   const cache: WalkCache = {
     key: head.key,
@@ -150,7 +153,22 @@ export function unpackWalkCache(bytes: Buffer): WalkCache | null {
   return cache;
 }
 
-/** The listings' JSON, each directory's file names put back from the trusted list when they were left out; {} when it does not parse. */
+/** A NUL-joined list holding an absolute path, a `.` or `..` component, an empty component (`a//b`, `a/`) or an empty path. */
+const UNSAFE_PATHS = /(?:^|\0|\/)\.{1,2}(?:\/|\0|$)|(?:^|\0)\/|\/(?:\/|\0|$)|\0\0|^\0|\0$/;
+
+/**
+ * Whether a trusted list read from disk is one a walk could have written: root-relative paths
+ * only, and the root among its directories — so its check stats the root first, which a list made
+ * for another tree (or planted in a cloned `.mast`) cannot match. At 1 GB, ~9 ms.
+ */
+function wellFormed(t: TrustedList): boolean {
+  if (!`\0${t.dirs.joined}\0`.includes("\0\0")) return false;
+  const nonEmpty = (list: JoinedPaths) => list.count === 0 || !UNSAFE_PATHS.test(list.joined);
+  // The root is the one empty entry of the directories.
+  return !UNSAFE_PATHS.test(t.dirs.joined.replace(/^\0|\0$|\0(?=\0)/, "")) && nonEmpty(t.gitignores) && nonEmpty(t.files);
+}
+
+/** The listings' JSON, each directory's file names put back from the trusted list when they were left out; {} when it does not parse, or any listing is not of the shape written (a listing without its names and no list to take them from). */
 function listingsOf(json: string, trusted: TrustedList | undefined): Record<string, CachedDir> {
   let parsed: Record<string, Omit<CachedDir, "f"> & { f?: string[] }>;
   try {
@@ -159,16 +177,31 @@ function listingsOf(json: string, trusted: TrustedList | undefined): Record<stri
     return {};
   }
   if (typeof parsed !== "object" || parsed === null) return {};
-  if (trusted === undefined) return parsed as Record<string, CachedDir>;
   const names = new Map<string, string[]>();
-  for (const path of splitPaths(trusted.files)) {
-    const slash = path.lastIndexOf("/");
-    const dir = slash === -1 ? "" : path.slice(0, slash);
-    let list = names.get(dir);
-    if (list === undefined) names.set(dir, (list = []));
-    list.push(path.slice(slash + 1));
+  if (trusted !== undefined) {
+    for (const path of splitPaths(trusted.files)) {
+      const slash = path.lastIndexOf("/");
+      const dir = slash === -1 ? "" : path.slice(0, slash);
+      let list = names.get(dir);
+      if (list === undefined) names.set(dir, (list = []));
+      list.push(path.slice(slash + 1));
+    }
   }
   const out: Record<string, CachedDir> = {};
-  for (const [rel, dir] of Object.entries(parsed)) out[rel] = { ...dir, f: names.get(rel) ?? [] };
+  for (const [rel, dir] of Object.entries(parsed)) {
+    const f = dir.f ?? (trusted === undefined ? undefined : (names.get(rel) ?? []));
+    if (!listingShape(dir) || !isStrings(f)) return {};
+    out[rel] = { ...dir, f };
+  }
   return out;
+}
+
+/** Entry names as readdir gives them: no separator, not `.` or `..`, not empty (a hand-made listing could name a path outside its directory). */
+const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((v) => typeof v === "string" && v !== "" && v !== "." && v !== ".." && !v.includes("/"));
+const isNumber = (x: unknown): x is number => typeof x === "number";
+
+/** A listing as packWalkCache writes it (its file names aside). */
+function listingShape(dir: unknown): dir is Omit<CachedDir, "f"> {
+  const d = dir as Partial<Record<keyof CachedDir, unknown>> | null;
+  return typeof d === "object" && d !== null && isNumber(d.m) && isNumber(d.i) && isNumber(d.c) && isNumber(d.s) && isStrings(d.d) && (d.g === null || (Array.isArray(d.g) && d.g.length === 4 && d.g.every(isNumber)));
 }

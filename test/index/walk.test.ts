@@ -528,6 +528,29 @@ describe("walkProject: the cache of directory listings", () => {
       expect(names(cached(reread(first)))).toEqual(["src/a.ts", "src/deep/b.ts", "src/deep/new.ts"]);
     });
 
+    it("a list naming a path outside the root, or without the root among its directories, is not used (a planted or hand-made cache)", () => {
+      const first = cached(null);
+      const t = first.cache!.trusted!;
+      const withList = (change: Partial<typeof t>) => unpackWalkCache(packWalkCache({ ...first.cache!, trusted: { ...t, ...change } }))!;
+      expect(withList({}).trusted).toEqual(t);
+      for (const files of ["../outside.ts", "/etc/passwd.ts", "src/../../x.ts", "src//a.ts", "src/./a.ts", ""]) {
+        expect(withList({ files: { joined: `src/a.ts\0${files}`, count: 2 } }).trusted).toBeUndefined();
+      }
+      // Without the root the check would stat nothing a planted list could not match.
+      const dirs = t.dirs.joined.split("\0").filter((d) => d !== "");
+      expect(withList({ dirs: { joined: dirs.join("\0"), count: dirs.length }, dirStats: t.dirStats.subarray(3) }).trusted).toBeUndefined();
+      expect(withList({ gitignores: { joined: "../.gitignore", count: 1 }, gitignoreStats: new Float64Array(4) }).trusted).toBeUndefined();
+      // The listings still serve: the walk reads them directory by directory.
+      const planted = withList({ files: { joined: "../../outside.ts", count: 1 } });
+      expect(names(cached(planted))).toEqual(["src/a.ts", "src/deep/b.ts"]);
+      // A listing naming an entry with a separator, `..` or nothing is no listing: none is used.
+      for (const bad of ["../x.ts", "..", "", "a/b.ts"]) {
+        const dirs = { ...first.cache!.dirs, src: { ...first.cache!.dirs["src"]!, f: ["a.ts", bad] } };
+        const read = unpackWalkCache(packWalkCache({ key: first.cache!.key, exclude: first.cache!.exclude, dirs }))!;
+        expect(read.dirs).toEqual({});
+      }
+    });
+
     it("bytes of another format, torn or not a cache read as none; listings that do not parse as none listed", () => {
       const first = cached(null);
       const bytes = packWalkCache(first.cache!);

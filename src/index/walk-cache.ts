@@ -162,6 +162,8 @@ const UNSAFE_PATHS = /(?:^|\0|\/)\.{1,2}(?:\/|\0|$)|(?:^|\0)\/|\/(?:\/|\0|$)|\0\
  * for another tree (or planted in a cloned `.mast`) cannot match. At 1 GB, ~9 ms.
  */
 function wellFormed(t: TrustedList): boolean {
+  // As many directories and .gitignore files as numbers for them: the check stats every one (the files' count is checked where they are split).
+  if (splitPaths(t.dirs).length !== t.dirs.count || splitPaths(t.gitignores).length !== t.gitignores.count) return false;
   if (!`\0${t.dirs.joined}\0`.includes("\0\0")) return false;
   const nonEmpty = (list: JoinedPaths) => list.count === 0 || !UNSAFE_PATHS.test(list.joined);
   // The root is the one empty entry of the directories.

@@ -540,6 +540,8 @@ describe("walkProject: the cache of directory listings", () => {
       const dirs = t.dirs.joined.split("\0").filter((d) => d !== "");
       expect(withList({ dirs: { joined: dirs.join("\0"), count: dirs.length }, dirStats: t.dirStats.subarray(3) }).trusted).toBeUndefined();
       expect(withList({ gitignores: { joined: "../.gitignore", count: 1 }, gitignoreStats: new Float64Array(4) }).trusted).toBeUndefined();
+      // Fewer directories counted than named: the ones past the count would go unchecked.
+      expect(withList({ dirs: { joined: `src\0src/deep\0`, count: 2 }, dirStats: t.dirStats.subarray(0, 6) }).trusted).toBeUndefined();
       // The listings still serve: the walk reads them directory by directory.
       const planted = withList({ files: { joined: "../../outside.ts", count: 1 } });
       expect(names(cached(planted))).toEqual(["src/a.ts", "src/deep/b.ts"]);

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { STAT_WORDS, StatKind, lstatMany, lstatManyAsync, nativeAddon, statMany } from "../../src/base/native.js";
+import { STAT_WORDS, StatKind, lstatMany, lstatManyAsync, nativeAddon, splitPaths, statMany } from "../../src/base/native.js";
 import { compileGlobs } from "../../src/base/glob.js";
 import { listProject } from "../../src/index/walk.js";
 
@@ -110,7 +110,7 @@ describe("the walk's files, stat'ed after the listing", () => {
     try {
       for (const name of ["a.ts", "b.ts", "c.ts"]) fs.writeFileSync(path.join(root, name), "x\n");
       const listing = listProject({ root, extensions: [".ts"], exclude: compileGlobs([]), respectGitignore: false, skipDirs: [] });
-      expect([[...listing.kept].sort(), listing.base]).toEqual([["a.ts", "b.ts", "c.ts"], `${root}/`]);
+      expect([splitPaths(listing.kept).sort(), listing.base]).toEqual([["a.ts", "b.ts", "c.ts"], `${root}/`]);
       fs.rmSync(path.join(root, "b.ts"));
       fs.rmSync(path.join(root, "c.ts"));
       fs.symlinkSync("a.ts", path.join(root, "c.ts"));
@@ -120,7 +120,7 @@ describe("the walk's files, stat'ed after the listing", () => {
       expect(walk.skippedSymlinks).toBe(1);
       // A stat that found nothing while the file is there again (recreated since) takes it as it is now.
       const again = listProject({ root, extensions: [".ts"], exclude: compileGlobs([]), respectGitignore: false, skipDirs: [] });
-      const late = again.finish(new Float64Array(again.kept.length * STAT_WORDS));
+      const late = again.finish(new Float64Array(again.kept.count * STAT_WORDS));
       expect([late.files.map((f) => [f.path, f.size]), late.problems, late.skippedSymlinks]).toEqual([[["a.ts", 2]], [], 1]);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });

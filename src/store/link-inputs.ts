@@ -73,6 +73,11 @@ export function filesInDirectory(db: Db, language: string, dir: string): number[
 }
 
 /** Every file of the given languages, by path. */
+/** Every indexed file's id, in path order (a whole link pass's pages). */
+export function fileIdsInPathOrder(db: Db): number[] {
+  return prepared(db, "SELECT id FROM files ORDER BY path").pluck().all() as number[];
+}
+
 export function filesOfLanguages(db: Db, languages: readonly string[]): FileRow[] {
   return prepared(db, "SELECT id, path, language FROM files WHERE language IN (SELECT value FROM json_each(?)) ORDER BY path").all(JSON.stringify(languages)) as FileRow[];
 }

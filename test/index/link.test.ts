@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { LINK_PAGE_FILES, linkEdges } from "../../src/index/link.js";
 import { runIndex } from "../../src/index/run.js";
 import { statePaths } from "../../src/index/state.js";
 import { Store } from "../../src/store/db.js";
@@ -672,5 +673,37 @@ describe("call-graph edges", () => {
     cleanups.push(() => rmSync(fresh, { recursive: true, force: true }));
     await runIndex(p.config({ stateDir: fresh }), { mode: "full" });
     expect(dumpStore(statePaths(config.state_dir).graphDb)).toEqual(dumpStore(statePaths(fresh).graphDb));
+  });
+
+  it("a whole pass linked a page of files at a time makes the edges of one pass over every file: TypeScript barrels and heritage, Go method sets, Python fixtures", async () => {
+    const go = (...lines: string[]) => [...lines, ""].join("\n");
+    const p = project({
+      ...FILES,
+      "go.mod": go("module example.com/m", "", "go 1.21"),
+      "shapes/shape.go": go("package shapes", "", "type Shape interface {", "\tArea() float64", "\tName() string", "}", "", "type Named interface {", "\tName() string", "}"),
+      "shapes/square.go": go("package shapes", "", "type Square struct{ S float64 }", "", "func (q Square) Area() float64 { return q.S * q.S }"),
+      "shapes/names.go": go("package shapes", "", "func (q Square) Name() string { return \"square\" }", "", "func Describe(s Shape) string { return s.Name() }"),
+      "cmd/main.go": go("package main", "", 'import "example.com/m/shapes"', "", "type Circle struct{}", "", "func (Circle) Area() float64 { return 3 }", "func (Circle) Name() string { return \"circle\" }", "", "func main() { shapes.Describe(shapes.Square{S: 2}) }"),
+      "pkg/models.py": ["class Store:", "    def get(self, key):", "        return key", ""].join("\n"),
+      "tests/conftest.py": ["import pytest", "from pkg.models import Store", "", "", "@pytest.fixture", "def backend():", "    return Store()", ""].join("\n"),
+      "tests/unit/test_a.py": ["def test_get(backend):", "    backend.get('k')", ""].join("\n"),
+    });
+    await runIndex(p.config(), { mode: "full" });
+    const whole = edges(p);
+    expect(whole).toContain("Square -> shapes/shape.go:Shape IMPLEMENTS");
+    expect(whole).toContain("Circle -> shapes/shape.go:Named IMPLEMENTS");
+    expect(whole).toContain("test_get -> pkg/models.py:Store.get POTENTIAL_CALL/parameter_type @2");
+    expect(whole).toContain("AccountService -> src/base.ts:Service IMPLEMENTS");
+    expect(LINK_PAGE_FILES).toBe(4_096);
+    for (const pageFiles of [1, 2, 5]) {
+      const store = Store.open(statePaths(join(p.root, ".mast")).graphDb);
+      try {
+        const count = linkEdges(store, "all", [], pageFiles);
+        expect(count.files).toBe("all");
+      } finally {
+        store.close();
+      }
+      expect(edges(p)).toEqual(whole);
+    }
   });
 });

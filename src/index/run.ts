@@ -68,7 +68,7 @@ export interface IndexReport {
 /**
  * Where a run's time went, in ms (to 0.1 ms). The main thread's steps are wall time and add up to about
  * `duration_ms`: `walk` (with the index's stamps, read while the walk's files are stat'ed), `work_set` (stat and hash against the stamps), `parse_wait` (the writer
- * idle, waiting on the parse threads), `write` (rows), `search_index` (both FTS indexes), `link`
+ * idle, waiting on the parse threads), `write` (rows), `search_index` (both FTS indexes), `indexes` (a first build's secondary indexes), `link`
  * (imports and the call graph), `commit`, `manifest` (file_manifest.json and index.json),
  * `checkpoint` (the WAL folded into graph.db at close). The parse threads' work is summed over
  * threads, so it overlaps the rest: `read` (read and hash), `parse` (tree-sitter), `extract`.

@@ -120,7 +120,7 @@ export function unpackWalkCache(bytes: Buffer): WalkCache | null {
   } catch {
     return null;
   }
-  if (typeof head.key !== "string" || !(head.exclude === null || Array.isArray(head.exclude))) return null;
+  if (typeof head !== "object" || head === null || typeof head.key !== "string" || !(head.exclude === null || Array.isArray(head.exclude))) return null;
   const listingsAt = at;
   at += listingBytes;
   let trusted: TrustedList | undefined;
@@ -156,18 +156,45 @@ export function unpackWalkCache(bytes: Buffer): WalkCache | null {
 /** A NUL-joined list holding an absolute path, a `.` or `..` component, an empty component (`a//b`, `a/`) or an empty path. */
 const UNSAFE_PATHS = /(?:^|\0|\/)\.{1,2}(?:\/|\0|$)|(?:^|\0)\/|\/(?:\/|\0|$)|\0\0|^\0|\0$/;
 
+const DIRECTORY_SETS = new WeakMap<TrustedList, ReadonlySet<string>>();
+
+/** A trusted list's directories as a set (made once per list). */
+export function listedDirectories(t: TrustedList): ReadonlySet<string> {
+  let set = DIRECTORY_SETS.get(t);
+  if (set === undefined) DIRECTORY_SETS.set(t, (set = new Set(splitPaths(t.dirs))));
+  return set;
+}
+
+/** A root-relative path's directory ("" for the root). */
+const parentOf = (path: string) => {
+  const slash = path.lastIndexOf("/");
+  return slash === -1 ? "" : path.slice(0, slash);
+};
+
 /**
- * Whether a trusted list read from disk is one a walk could have written: root-relative paths
- * only, and the root among its directories — so its check stats the root first, which a list made
- * for another tree (or planted in a cloned `.mast`) cannot match. At 1 GB, ~9 ms.
+ * Whether a trusted list read from disk is one a walk could have written: root-relative
+ * directories, as many as it counts, the root among them and every other one's parent too — so its
+ * check stats every directory from the root down, which a list made for another tree (or planted
+ * in a cloned `.mast`) cannot match, and a symlinked directory on the way fails (lstat: not a
+ * directory) — and as many files as it counts.
  */
 function wellFormed(t: TrustedList): boolean {
-  // As many directories and .gitignore files as numbers for them: the check stats every one (the files' count is checked where they are split).
-  if (splitPaths(t.dirs).length !== t.dirs.count || splitPaths(t.gitignores).length !== t.gitignores.count) return false;
-  if (!`\0${t.dirs.joined}\0`.includes("\0\0")) return false;
-  const nonEmpty = (list: JoinedPaths) => list.count === 0 || !UNSAFE_PATHS.test(list.joined);
+  const dirList = splitPaths(t.dirs);
+  if (dirList.length !== t.dirs.count || splitPaths(t.gitignores).length !== t.gitignores.count) return false;
+  const dirs = new Set(dirList);
+  DIRECTORY_SETS.set(t, dirs);
+  if (dirs.size !== dirList.length || !dirs.has("")) return false;
   // The root is the one empty entry of the directories.
-  return !UNSAFE_PATHS.test(t.dirs.joined.replace(/^\0|\0$|\0(?=\0)/, "")) && nonEmpty(t.gitignores) && nonEmpty(t.files);
+  const others = dirList.filter((d) => d !== "");
+  if ((others.length > 0 && UNSAFE_PATHS.test(others.join("\0"))) || (t.gitignores.count > 0 && UNSAFE_PATHS.test(t.gitignores.joined))) return false;
+  for (const d of others) if (!dirs.has(parentOf(d))) return false;
+  for (const g of splitPaths(t.gitignores)) if (!dirs.has(parentOf(g))) return false;
+  if (t.files.count === 0) return t.files.joined === "";
+  // As many files as counted (the stat call sizes its answer by the count); that each is in a
+  // listed directory is checked where the list is split (index/walk.ts cachedListing).
+  let count = 1;
+  for (let at = t.files.joined.indexOf("\0"); at !== -1; at = t.files.joined.indexOf("\0", at + 1)) count++;
+  return count === t.files.count;
 }
 
 /** The listings' JSON, each directory's file names put back from the trusted list when they were left out; {} when it does not parse, or any listing is not of the shape written (a listing without its names and no list to take them from). */
@@ -191,15 +218,16 @@ function listingsOf(json: string, trusted: TrustedList | undefined): Record<stri
   }
   const out: Record<string, CachedDir> = {};
   for (const [rel, dir] of Object.entries(parsed)) {
-    const f = dir.f ?? (trusted === undefined ? undefined : (names.get(rel) ?? []));
-    if (!listingShape(dir) || !isStrings(f)) return {};
+    if (!listingShape(dir)) return {};
+    const f = (dir as { f?: unknown }).f ?? (trusted === undefined ? undefined : (names.get(rel) ?? []));
+    if (!isStrings(f)) return {};
     out[rel] = { ...dir, f };
   }
   return out;
 }
 
 /** Entry names as readdir gives them: no separator, not `.` or `..`, not empty (a hand-made listing could name a path outside its directory). */
-const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((v) => typeof v === "string" && v !== "" && v !== "." && v !== ".." && !v.includes("/"));
+const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((v) => typeof v === "string" && v !== "" && v !== "." && v !== ".." && !v.includes("/") && !v.includes("\0"));
 const isNumber = (x: unknown): x is number => typeof x === "number";
 
 /** A listing as packWalkCache writes it (its file names aside). */

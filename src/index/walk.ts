@@ -15,7 +15,7 @@ import type Ignore from "ignore";
 import { MastError, ioErrorMessage } from "../base/errors.js";
 import { compileGlobs, type GlobSet } from "../base/glob.js";
 import { STAT_WORDS, StatKind, lstatMany, lstatManyAsync, splitPaths, type JoinedPaths } from "../base/native.js";
-import { trustedList, type CachedDir, type StatKey, type WalkCache } from "./walk-cache.js";
+import { listedDirectories, trustedList, type CachedDir, type StatKey, type WalkCache } from "./walk-cache.js";
 import type { ResolvedConfig } from "./config.js";
 
 // A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
@@ -179,9 +179,19 @@ function cachedListing(options: WalkOptions): WalkListing | null {
     const paths = splitPaths(t.files);
     if (paths.length !== t.files.count || fileStats.length !== t.files.count * STAT_WORDS) return walkAfresh(options);
     const files: WalkedFile[] = new Array(paths.length);
+    const listed = listedDirectories(t);
+    let dir: string | null = null;
     for (let i = 0; i < paths.length; i++) {
       const at = i * STAT_WORDS;
       if (fileStats[at] !== StatKind.FILE) return walkAfresh(options);
+      // Each file in a directory the check stat'ed (a hand-made list could name one through a
+      // symlinked directory): sorted, a directory's files follow one another, so it is looked up when it changes.
+      const p = paths[i]!;
+      const slash = p.lastIndexOf("/");
+      if (dir === null || slash !== dir.length || !p.startsWith(dir) || (slash === -1) !== (dir === "")) {
+        dir = slash === -1 ? "" : p.slice(0, slash);
+        if (!listed.has(dir)) return walkAfresh(options);
+      }
       files[i] = { path: paths[i]!, size: fileStats[at + 1]!, mtimeMs: fileStats[at + 2]!, ino: fileStats[at + 3]!, ctimeMs: fileStats[at + 4]! };
     }
     return {
@@ -207,9 +217,13 @@ function cachedListing(options: WalkOptions): WalkListing | null {
   return { kept: t.files, base, finish };
 }
 
-/** The walk with every listing read or reused directory by directory (the cache's file list not used). */
+/**
+ * The walk with every directory read, when the cache's file list did not hold up (a file no longer
+ * a file, or one outside the directories it checks): the listings, whose names came from that
+ * list, are not used either; the cache the walk makes replaces it.
+ */
 function walkAfresh(options: WalkOptions): WalkResult {
-  const listing = readListing(options);
+  const listing = readListing(options.cache === undefined ? options : { ...options, cache: { key: options.cache.key, previous: null } });
   return listing.finish(lstatMany(listing.kept, listing.base));
 }
 

@@ -533,13 +533,19 @@ describe("walkProject: the cache of directory listings", () => {
       const t = first.cache!.trusted!;
       const withList = (change: Partial<typeof t>) => unpackWalkCache(packWalkCache({ ...first.cache!, trusted: { ...t, ...change } }))!;
       expect(withList({}).trusted).toEqual(t);
-      for (const files of ["../outside.ts", "/etc/passwd.ts", "src/../../x.ts", "src//a.ts", "src/./a.ts", ""]) {
-        expect(withList({ files: { joined: `src/a.ts\0${files}`, count: 2 } }).trusted).toBeUndefined();
+      // A file outside every directory the check stats: the walk reads the listings instead (its directories all stat as listed here).
+      for (const files of ["../outside.ts", "/etc/passwd.ts", "src/../../x.ts", "src//a.ts", "src/./a.ts", "", "link/secret.ts"]) {
+        const list = withList({ files: { joined: `src/a.ts\0${files}`, count: 2 } });
+        expect([files, names(cached(list))]).toEqual([files, ["src/a.ts", "src/deep/b.ts"]]);
       }
       // Without the root the check would stat nothing a planted list could not match.
       const dirs = t.dirs.joined.split("\0").filter((d) => d !== "");
       expect(withList({ dirs: { joined: dirs.join("\0"), count: dirs.length }, dirStats: t.dirStats.subarray(3) }).trusted).toBeUndefined();
       expect(withList({ gitignores: { joined: "../.gitignore", count: 1 }, gitignoreStats: new Float64Array(4) }).trusted).toBeUndefined();
+      // No directory at all (nothing would be stat'ed), a file in a directory the list does not check, a directory whose parent it does not, a count past the files.
+      expect(withList({ dirs: { joined: "", count: 0 }, dirStats: new Float64Array(0), gitignores: { joined: "", count: 0 }, gitignoreStats: new Float64Array(0) }).trusted).toBeUndefined();
+      expect(withList({ dirs: { joined: `\0src/deep`, count: 2 }, dirStats: t.dirStats.subarray(0, 6) }).trusted).toBeUndefined();
+      expect(withList({ files: { ...t.files, count: 0xffffffff } }).trusted).toBeUndefined();
       // Fewer directories counted than named: the ones past the count would go unchecked.
       expect(withList({ dirs: { joined: `src\0src/deep\0`, count: 2 }, dirStats: t.dirStats.subarray(0, 6) }).trusted).toBeUndefined();
       // The listings still serve: the walk reads them directory by directory.
@@ -556,6 +562,23 @@ describe("walkProject: the cache of directory listings", () => {
     it("bytes of another format, torn or not a cache read as none; listings that do not parse as none listed", () => {
       const first = cached(null);
       const bytes = packWalkCache(first.cache!);
+      // A head or a listing that is JSON but not an object: no cache, no listing, no crash.
+      const withParts = (head: string, listings: string) => {
+        const h = Buffer.from(head);
+        const l = Buffer.from(listings);
+        const out = Buffer.alloc(48 + h.length + l.length);
+        out.writeUInt32LE(0x4b4c574d, 0);
+        out.writeUInt32LE(1, 4);
+        out.writeUInt32LE(h.length, 8);
+        out.writeUInt32LE(l.length, 12);
+        h.copy(out, 48);
+        l.copy(out, 48 + h.length);
+        return out;
+      };
+      expect(unpackWalkCache(withParts("null", "{}"))).toBeNull();
+      const nullListing = unpackWalkCache(withParts(JSON.stringify({ key: first.cache!.key, exclude: first.cache!.exclude }), '{"src":null}'))!;
+      expect(nullListing.dirs).toEqual({});
+      expect(names(cached(nullListing))).toEqual(["src/a.ts", "src/deep/b.ts"]);
       expect(unpackWalkCache(bytes.subarray(0, bytes.length - 1))).toBeNull();
       expect(unpackWalkCache(Buffer.from(JSON.stringify(first.cache!)))).toBeNull();
       const other = Buffer.from(bytes);

@@ -14,7 +14,7 @@ import { createRequire } from "node:module";
 import type Ignore from "ignore";
 import { MastError, ioErrorMessage } from "../base/errors.js";
 import { compileGlobs, type GlobSet } from "../base/glob.js";
-import { STAT_WORDS, StatKind, lstatMany, lstatManyAsync, splitPaths, type JoinedPaths } from "../base/native.js";
+import { STAT_WORDS, StatKind, lstatMany, lstatManyAsync, splitPaths, statKeyAt, type JoinedPaths } from "../base/native.js";
 import { listedDirectories, trustedList, type CachedDir, type StatKey, type WalkCache } from "./walk-cache.js";
 import type { ResolvedConfig } from "./config.js";
 
@@ -170,9 +170,9 @@ function cachedListing(options: WalkOptions): WalkListing | null {
   }
   const gitignoreStats = lstatMany(t.gitignores, base);
   for (let i = 0; i < t.gitignores.count; i++) {
-    const at = i * STAT_WORDS;
-    if (gitignoreStats[at] === StatKind.NONE) return null;
-    for (let k = 0; k < 4; k++) if (gitignoreStats[at + 1 + k] !== t.gitignoreStats[i * 4 + k]) return null;
+    const stat = statKeyAt(gitignoreStats, i);
+    const listed = t.gitignoreStats.subarray(i * 4, i * 4 + 4);
+    if (stat === null || stat.some((v, k) => v !== listed[k])) return null;
   }
   let dirMap: Map<string, StatKey> | null = null;
   const finish = (fileStats: Float64Array): WalkResult => {
@@ -204,10 +204,8 @@ function cachedListing(options: WalkOptions): WalkListing | null {
       get dirStats(): ReadonlyMap<string, StatKey> {
         if (dirMap === null) {
           const map = new Map<string, StatKey>();
-          splitPaths(t.dirs).forEach((rel, i) => {
-            const at = i * STAT_WORDS;
-            map.set(dirPath(root, rel), [dirStats[at + 1]!, dirStats[at + 2]!, dirStats[at + 3]!, dirStats[at + 4]!]);
-          });
+          // Every one stat'ed as a directory above.
+          splitPaths(t.dirs).forEach((rel, i) => map.set(dirPath(root, rel), statKeyAt(dirStats, i)!));
           dirMap = map;
         }
         return dirMap;

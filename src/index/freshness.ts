@@ -2,12 +2,13 @@
 // is stale when its content differs from what was indexed, when it is on disk but not indexed,
 // or when the index (rows or manifest) still lists it but it is gone. Read-only: creates nothing.
 import { existsSync } from "node:fs";
+import { STAT_WORDS } from "../base/native.js";
 import { Store, isUnusableDatabase } from "../store/db.js";
 import { FileStamps } from "../store/file-stamps.js";
 import type { ResolvedConfig } from "./config.js";
 import { compareWithIndex } from "./read.js";
 import { readManifest, readPackedStamps, readWalkCache, statePaths, type StatePaths } from "./state.js";
-import { walkForConfigWhile, type WalkResult } from "./walk.js";
+import { walkForConfigWhile, walkedFileAt, type WalkResult } from "./walk.js";
 
 export interface Freshness {
   /** SQLite could not read the indexed stamps (a corrupt graph.db): every file counts as not indexed. */
@@ -74,10 +75,13 @@ function compareAll(config: ResolvedConfig, paths: StatePaths, walk: WalkResult,
   let unindexed = 0;
   // The walk lists each path once, so when every stamp matched one of them none vanished (no set of 110,000 paths to build).
   let matched = 0;
-  for (const file of walk.files) {
-    const proven = stamps.statProves(file.path, file);
+  const { paths: walked, stats } = walk;
+  for (let i = 0; i < walked.length; i++) {
+    const at = i * STAT_WORDS;
+    const proven = stamps.statProves(walked[i]!, stats[at + 1]!, stats[at + 2]!, stats[at + 3]!, stats[at + 4]!);
     if (proven !== undefined) matched++;
     if (proven === true) continue;
+    const file = walkedFileAt(walk, i);
     const stamp = proven === undefined ? null : stamps.get(file.path)!;
     const current = compareWithIndex(file.path, config.project_root, config.max_file_bytes, stamp, file);
     // Binary and oversized files are never indexed, so never stale unless the index still holds
@@ -92,7 +96,7 @@ function compareAll(config: ResolvedConfig, paths: StatePaths, walk: WalkResult,
   }
   let vanished = 0;
   if (matched < stamps.size || Object.keys(manifest).length > 0) {
-    const onDisk = new Set(walk.files.map((f) => f.path));
+    const onDisk = new Set(walked);
     for (const path of new Set([...stamps.keys(), ...Object.keys(manifest)])) {
       if (!onDisk.has(path)) {
         vanished++;

@@ -4,6 +4,7 @@
 // after it, never between, and a killed run leaves the one before. Then file_manifest.json and
 // index.json. Failures are counted per file, never fatal.
 import { sha256 } from "../base/hash.js";
+import { STAT_WORDS } from "../base/native.js";
 import { LANGUAGE_SPECS } from "../lang/languages.js";
 import { absoluteIn } from "../base/paths.js";
 import { MastError, errorMessage } from "../base/errors.js";
@@ -18,7 +19,7 @@ import type { ParseOutcome, ParseTask } from "./parse-task.js";
 import { rederive, type LinkCount } from "./link.js";
 import { compareWithIndex, pathsStatAsStamped, sameStat, stampPaths, stampStat } from "./read.js";
 import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, storeStamp, wipeDerivedState, writeJsonAtomic, writeStampCopies, type IndexJson, type StatePaths, readPackedStamps, readWalkCache, writeWalkCache } from "./state.js";
-import { walkForConfigWhile, type WalkedFile, type WalkResult } from "./walk.js";
+import { walkForConfigWhile, walkedFileAt, type WalkedFile, type WalkResult } from "./walk.js";
 import type { WalkCache } from "./walk-cache.js";
 
 export type IndexMode = "full" | "incremental";
@@ -353,7 +354,7 @@ async function writeRun(config: ResolvedConfig, paths: StatePaths, store: Store,
     problems.push({ path: p.path, kind: "walk_error", message: p.error });
     counts.read++;
   }
-  const checking = options.checker?.start(config.project_root, walk.files.map((f) => f.path), config.state_dir) ?? null;
+  const checking = options.checker?.start(config.project_root, walk.paths, config.state_dir) ?? null;
   try {
     return await writeWalked(config, store, options, note, phases, { extractKey, settingsChanged, mode, problems, counts, walk, stamps }, checking);
   } finally {
@@ -380,16 +381,19 @@ async function writeWalked(
   const workSetStarted = performance.now();
   const work: WalkedFile[] = [];
   let matched = 0;
-  for (const file of walk.files) {
-    const proven = stamps.statProves(file.path, file);
+  const { paths, stats } = walk;
+  for (let i = 0; i < paths.length; i++) {
+    const at = i * STAT_WORDS;
+    const proven = stamps.statProves(paths[i]!, stats[at + 1]!, stats[at + 2]!, stats[at + 3]!, stats[at + 4]!);
     if (proven !== undefined) matched++;
-    if (mode === "full" || proven === undefined) {
-      work.push(file);
+    // A trusted stamp the walk's stat matches: unchanged, unread, its stamp as it is.
+    if (proven === true && mode !== "full") {
+      counts.unchanged++;
       continue;
     }
-    // A trusted stamp the walk's stat matches: unchanged, unread, its stamp as it is.
-    if (proven) {
-      counts.unchanged++;
+    const file = walkedFileAt(walk, i);
+    if (mode === "full" || proven === undefined) {
+      work.push(file);
       continue;
     }
     const stamp = stamps.get(file.path)!;
@@ -413,7 +417,7 @@ async function writeWalked(
   // Under a directory the walk could not read nothing is known, so nothing there is dropped. The
   // walk lists a path once: when every stamp matched a walked file, none vanished.
   const unreadable = walk.problems.map((p) => p.path);
-  const walked = matched === stamps.size ? null : new Set(walk.files.map((f) => f.path));
+  const walked = matched === stamps.size ? null : new Set(walk.paths);
   const vanished = walked === null ? [] : [...stamps.keys()].filter((path) => !walked.has(path) && !unreadable.some((u) => path === u || path.startsWith(`${u}/`))).sort();
 
   // Vanishing paths (and new ones, once written: a new file that turns out binary or unreadable
@@ -535,7 +539,7 @@ async function writeWalked(
   }
   const totals = store.counts();
   const linkedFiles = linked === null ? 0 : linked.files === "all" ? totals.files : linked.files;
-  return { walkCache: walk.cache ?? null, walkCacheChanged: walk.cacheChanged ?? true, mode, counts, problems, walked: walk.files.length, skippedSymlinks: walk.skippedSymlinks, threads, totals, checker, checkerUpToDate: checking !== null && unchanged, linked: linkedFiles };
+  return { walkCache: walk.cache ?? null, walkCacheChanged: walk.cacheChanged ?? true, mode, counts, problems, walked: walk.paths.length, skippedSymlinks: walk.skippedSymlinks, threads, totals, checker, checkerUpToDate: checking !== null && unchanged, linked: linkedFiles };
 }
 
 /**

@@ -57,7 +57,11 @@ export interface WalkProblem {
 }
 
 export interface WalkResult {
-  /** Sorted by path in code-unit order. */
+  /** The files' paths, sorted in code-unit order. */
+  readonly paths: readonly string[];
+  /** The files' stats: STAT_WORDS doubles per path (kind FILE, size, mtimeMs, ino, ctimeMs), in `paths`' order. */
+  readonly stats: Float64Array;
+  /** `paths` and `stats` as objects, made when first read (a status at 110,000 files reads the columns only). */
   readonly files: WalkedFile[];
   /** Sorted by path in code-unit order. */
   readonly problems: WalkProblem[];
@@ -178,12 +182,10 @@ function cachedListing(options: WalkOptions): WalkListing | null {
   const finish = (fileStats: Float64Array): WalkResult => {
     const paths = splitPaths(t.files);
     if (paths.length !== t.files.count || fileStats.length !== t.files.count * STAT_WORDS) return walkAfresh(options);
-    const files: WalkedFile[] = new Array(paths.length);
     const listed = listedDirectories(t);
     let dir: string | null = null;
     for (let i = 0; i < paths.length; i++) {
-      const at = i * STAT_WORDS;
-      if (fileStats[at] !== StatKind.FILE) return walkAfresh(options);
+      if (fileStats[i * STAT_WORDS] !== StatKind.FILE) return walkAfresh(options);
       // Each file in a directory the check stat'ed (a hand-made list could name one through a
       // symlinked directory): sorted, a directory's files follow one another, so it is looked up when it changes.
       const p = paths[i]!;
@@ -192,10 +194,14 @@ function cachedListing(options: WalkOptions): WalkListing | null {
         dir = slash === -1 ? "" : p.slice(0, slash);
         if (!listed.has(dir)) return walkAfresh(options);
       }
-      files[i] = { path: paths[i]!, size: fileStats[at + 1]!, mtimeMs: fileStats[at + 2]!, ino: fileStats[at + 3]!, ctimeMs: fileStats[at + 4]! };
     }
+    const files = filesOnce(paths, fileStats);
     return {
-      files,
+      paths,
+      stats: fileStats,
+      get files(): WalkedFile[] {
+        return files();
+      },
       problems: [],
       skippedSymlinks: t.symlinks,
       cache: prev,
@@ -378,16 +384,37 @@ function readListing(options: WalkOptions): WalkListing {
     });
     files.sort((a, b) => compare(a.path, b.path));
     problems.sort((a, b) => compare(a.path, b.path) || compare(a.error, b.error));
-    if (!caching) return { files, problems, skippedSymlinks };
+    const columns = columnsOf(files);
+    if (!caching) return { ...columns, problems, skippedSymlinks };
     // Every directory's listing trusted and every kept file a file: the list of them goes with the listings.
     const listed = Object.keys(listings).length;
     const complete = visited === listed && problems.length === 0 && files.length === kept.length;
     const cache: WalkCache = { key: options.cache!.key, exclude: excludeKey, dirs: listings, ...(complete ? { trusted: trustedList(listings, files.map((f) => f.path)) } : {}) };
     // Every listing reused, and as many as before: none read afresh, none gone (and the file list as it was).
     const cacheChanged = previous === null || reused !== listed || reused !== Object.keys(previous).length || prev!.trusted?.files.joined !== cache.trusted?.files.joined;
-    return { files, problems, skippedSymlinks, cache, cacheChanged, dirStats };
+    return { ...columns, problems, skippedSymlinks, cache, cacheChanged, dirStats };
   };
   return { kept: { joined: kept.join("\0"), count: kept.length }, base, finish };
+}
+
+/** The `index`th of a walk's files as an object (made from its columns: a status reading a few of 110,000 makes a few). */
+export function walkedFileAt(walk: Pick<WalkResult, "paths" | "stats">, index: number): WalkedFile {
+  const at = index * STAT_WORDS;
+  const { stats } = walk;
+  return { path: walk.paths[index]!, size: stats[at + 1]!, mtimeMs: stats[at + 2]!, ino: stats[at + 3]!, ctimeMs: stats[at + 4]! };
+}
+
+/** A walk's files as objects, made from its columns when first asked for (a getter's body: spreading a result would run it). */
+function filesOnce(paths: readonly string[], stats: Float64Array): () => WalkedFile[] {
+  let files: WalkedFile[] | null = null;
+  return () => (files ??= paths.map((_, i) => walkedFileAt({ paths, stats }, i)));
+}
+
+/** The columns of files a walk made as objects (read afresh), the objects its `files`. */
+function columnsOf(files: WalkedFile[]): Pick<WalkResult, "paths" | "stats" | "files"> {
+  const stats = new Float64Array(files.length * STAT_WORDS);
+  files.forEach((f, i) => stats.set([StatKind.FILE, f.size, f.mtimeMs, f.ino, f.ctimeMs], i * STAT_WORDS));
+  return { paths: files.map((f) => f.path), stats, files };
 }
 
 function compare(a: string, b: string): number {

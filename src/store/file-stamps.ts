@@ -147,12 +147,12 @@ export class FileStamps {
    * the stat equal to it, as index/read.ts statProvesUnchanged decides — with no stamp made (a
    * status of 110,000 files made as many, and their garbage); undefined when the path has no stamp.
    */
-  statProves(path: string, stat: { readonly size: number; readonly mtimeMs: number; readonly ino: number; readonly ctimeMs: number }): boolean | undefined {
+  statProves(path: string, size: number, mtimeMs: number, ino: number, ctimeMs: number): boolean | undefined {
     const at = this.at(path);
     if (at === undefined) return undefined;
     const n = this.numbers;
     const s = at * WORDS;
-    return this.clean[at] === 1 && n[s + 1] === stat.mtimeMs && n[s + 2] === stat.size && n[s + 3] === stat.ino && n[s + 4] === stat.ctimeMs;
+    return this.clean[at] === 1 && n[s + 1] === mtimeMs && n[s + 2] === size && n[s + 3] === ino && n[s + 4] === ctimeMs;
   }
 
   /** Forgets a path (an index run drops the paths it has handled). */

@@ -10,6 +10,7 @@ import { walkProject, type WalkOptions } from "../../src/index/walk.js";
 import { packWalkCache, unpackWalkCache } from "../../src/index/walk-cache.js";
 import { compileGlobs, globSyntaxError } from "../../src/base/glob.js";
 import { MastError } from "../../src/base/errors.js";
+import { STAT_WORDS, StatKind } from "../../src/base/native.js";
 
 /** Whether chmod 000 actually blocks reading a directory here (it does not for root). */
 const chmodBlocksReads = (() => {
@@ -75,6 +76,8 @@ function walk(options: Partial<Omit<WalkOptions, "exclude">> & { exclude?: strin
 }
 
 const paths = (options: Parameters<typeof walk>[0] = {}) => walk(options).files.map((f) => f.path);
+/** A walk's files as objects, its problems and symlinks (its columns are checked where the cache is). */
+const strip = (r: ReturnType<typeof walkProject>) => ({ files: r.files, problems: r.problems, skippedSymlinks: r.skippedSymlinks });
 
 /**
  * Builds `<root>/<parentRel>/<250 chars>/<segments…>` whose deepest directory is `length`
@@ -150,7 +153,7 @@ describe("walkProject: selection", () => {
     fs.chmodSync(path.join(root, "dist/locked"), 0o000);
     undo.push(() => fs.chmodSync(path.join(root, "dist/locked"), 0o700));
     expect(walk().problems).toEqual([{ path: "dist/locked", error: "EACCES: permission denied" }]);
-    expect(walk({ exclude: ["dist/**"] })).toEqual({ files: [{ path: "src/a.ts", size: 1, mtimeMs: expect.any(Number), ino: expect.any(Number), ctimeMs: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
+    expect(strip(walk({ exclude: ["dist/**"] }))).toEqual({ files: [{ path: "src/a.ts", size: 1, mtimeMs: expect.any(Number), ino: expect.any(Number), ctimeMs: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
   });
 
   it("* does not cross /, ** does", () => {
@@ -195,7 +198,7 @@ describe("walkProject: selection", () => {
   it("skips FIFOs without opening them or reporting them", () => {
     write("a.ts");
     execFileSync("mkfifo", [path.join(root, "pipe.ts")]);
-    expect(walk()).toEqual({ files: [{ path: "a.ts", size: 1, mtimeMs: expect.any(Number), ino: expect.any(Number), ctimeMs: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
+    expect(strip(walk())).toEqual({ files: [{ path: "a.ts", size: 1, mtimeMs: expect.any(Number), ino: expect.any(Number), ctimeMs: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
   });
 });
 
@@ -258,7 +261,7 @@ describe("walkProject: .gitignore", () => {
   it("treats a .git file (worktree/submodule) as having no info/exclude", () => {
     write(".git", "gitdir: /elsewhere\n");
     write("a.ts");
-    expect(walk()).toEqual({ files: [{ path: "a.ts", size: 1, mtimeMs: expect.any(Number), ino: expect.any(Number), ctimeMs: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
+    expect(strip(walk())).toEqual({ files: [{ path: "a.ts", size: 1, mtimeMs: expect.any(Number), ino: expect.any(Number), ctimeMs: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
   });
 
   it.skipIf(!chmodBlocksReads)("reports an unreadable .gitignore (chmod 000) as a problem and walks on", () => {
@@ -266,7 +269,7 @@ describe("walkProject: .gitignore", () => {
     write("sub/.gitignore", "b.ts\n");
     write("sub/b.ts");
     fs.chmodSync(path.join(root, "sub/.gitignore"), 0o000);
-    expect(walk()).toEqual({
+    expect(strip(walk())).toEqual({
       files: [expect.objectContaining({ path: "a.ts" }), expect.objectContaining({ path: "sub/b.ts" })],
       problems: [{ path: "sub/.gitignore", error: "EACCES: permission denied" }],
       skippedSymlinks: 0,
@@ -291,7 +294,7 @@ describe("walkProject: symlinks", () => {
     fs.symlinkSync("..", path.join(root, "src/loop")); // src/loop -> root: a cycle
     fs.symlinkSync(os.tmpdir(), path.join(root, "outside")); // would escape the root
     fs.symlinkSync("missing.ts", path.join(root, "dangling.ts"));
-    expect(walk()).toEqual({
+    expect(strip(walk())).toEqual({
       files: [expect.objectContaining({ path: "real.ts" }), expect.objectContaining({ path: "src/b.ts" })],
       problems: [],
       skippedSymlinks: 4,
@@ -394,7 +397,6 @@ describe("walkProject: the cache of directory listings", () => {
   }
   const cached = (previous: ReturnType<typeof walkProject>["cache"] | null, key = "k") =>
     walkProject({ root, extensions: [".ts"], exclude: compileGlobs(["dist/**"]), respectGitignore: true, skipDirs: [], cache: { key, previous: previous ?? null } });
-  const strip = (r: ReturnType<typeof walkProject>) => ({ files: r.files, problems: r.problems, skippedSymlinks: r.skippedSymlinks });
 
   beforeEach(() => {
     write("src/a.ts");
@@ -489,7 +491,11 @@ describe("walkProject: the cache of directory listings", () => {
       const second = cached(reread(first));
       expect(second.cacheChanged).toBe(false);
       expect(names(second)).toEqual(["src/a.ts", "src/deep/b.ts"]);
-      expect(second.files[0]!.size).toBe(fs.statSync(path.join(root, "src/a.ts")).size);
+      const a = fs.lstatSync(path.join(root, "src/a.ts"));
+      // The columns a status reads, and the objects made from them when asked for.
+      expect(second.paths).toEqual(["src/a.ts", "src/deep/b.ts"]);
+      expect([...second.stats.subarray(0, STAT_WORDS)]).toEqual([StatKind.FILE, a.size, a.mtimeMs, a.ino, a.ctimeMs]);
+      expect(second.files[0]).toEqual({ path: "src/a.ts", size: a.size, mtimeMs: a.mtimeMs, ino: a.ino, ctimeMs: a.ctimeMs });
       expect(second.skippedSymlinks).toBe(1);
       expect(second.dirStats!.get(path.join(root, "src/deep"))![2]).toBe(fs.lstatSync(path.join(root, "src/deep")).ino);
       expect({ ...strip(second), files: names(second) }).toEqual({ ...strip(walk({ exclude: ["dist/**"] })), files: names(second) });

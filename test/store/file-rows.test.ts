@@ -134,11 +134,11 @@ describe("the indexed stamps read from the files table", () => {
       const s = stamps.get(path)!;
       expect([s.id, s.path, s.mtime, s.size, s.ino, s.ctime, s.statClean, s.contentHash]).toEqual(byRows.get(path));
     }
-    expect(stamps.statProves("src/a.ts", { size: 10, mtimeMs: 1_700_000_000_000.5, ino: 900, ctimeMs: 1_700_000_000_100 })).toBe(true);
-    expect(stamps.statProves("src/a.ts", { size: 11, mtimeMs: 1_700_000_000_000.5, ino: 900, ctimeMs: 1_700_000_000_100 })).toBe(false);
+    expect(stamps.statProves("src/a.ts", 10, 1_700_000_000_000.5, 900, 1_700_000_000_100)).toBe(true);
+    expect(stamps.statProves("src/a.ts", 11, 1_700_000_000_000.5, 900, 1_700_000_000_100)).toBe(false);
     // Not stat-clean: the stat proves nothing, the content decides.
-    expect(stamps.statProves("src/ﬀ.ts", { size: 11, mtimeMs: 1_700_000_000_001.5, ino: 901, ctimeMs: 1_700_000_000_101 })).toBe(false);
-    expect(stamps.statProves("src/b.ts", { size: 11, mtimeMs: 1, ino: 1, ctimeMs: 1 })).toBeUndefined();
+    expect(stamps.statProves("src/ﬀ.ts", 11, 1_700_000_000_001.5, 901, 1_700_000_000_101)).toBe(false);
+    expect(stamps.statProves("src/b.ts", 11, 1, 1, 1)).toBeUndefined();
     expect([...stamps.keys()]).toEqual(files);
     // An empty table: no stamp.
     expect(openStore().fileStamps().size).toBe(0);

@@ -8,5 +8,7 @@
 bool flat_tree_register(napi_env env, napi_value exports);
 /** lstat_many.c: lstatMany. */
 void lstat_many_register(napi_env env, napi_value exports);
+/** deflate.c: deflateRaw, inflateRaw. */
+void deflate_register(napi_env env, napi_value exports);
 
 #endif

@@ -8,7 +8,7 @@ import { boundedDistance, clipAround, collapseWhitespace, splitTerms } from "../
 import { NO_BODY_HASH, hashKey } from "../base/hash.js";
 import { reachableFiles } from "../store/link-inputs.js";
 import { LANGUAGE_SPECS, ProseReader, extensionInfo, isCommentLine, withoutCommentLines, type LanguageSpec } from "../lang/languages.js";
-import { CHECKER_META, derivedOnce, idList, prepared, type Db } from "../store/db.js";
+import { CHECKER_META, derivedOnce, idList, prepared, symbolTextReader, type Db } from "../store/db.js";
 import { CHUNK_PLACE_COLUMNS, SourceLines, chunkContent, type ChunkPlace } from "./source.js";
 import { declaredName, methodOwnersOf, namesEndingWith, requireIndexedFile, resolveThroughReExports, tailOf } from "./navigation.js";
 
@@ -170,8 +170,8 @@ export function declarationSite(row: DeclarationRow): DeclarationSite {
  * run of white space one space, none inside brackets' ends, no trailing comma before a closing one.
  */
 export function declarationSignature(db: Db, row: DeclarationRow): string | null {
-  const signature = prepared(db, "SELECT signature FROM symbols WHERE id = ?").pluck().get(row.id) as string | null | undefined;
-  if (signature == null) return null;
+  const signature = symbolTextReader(db)(row.file_id, row.id).signature;
+  if (signature === null) return null;
   return collapseWhitespace(withoutCommentLines(signature, row.path))
     .replace(/([([{]) /g, "$1")
     .replace(/,? ?([)\]}])/g, "$1");
@@ -919,8 +919,9 @@ function stringOnly(text: string, mention: RegExp): boolean {
 /** `path:line` of the target's declarations (with their overloads and aliases); a function's or method's every signature line (overloads folded into one declaration are its signature's lines). */
 function ownDeclarationLines(db: Db, ids: readonly number[]): string[] {
   if (ids.length === 0) return [];
-  const rows = prepared(db, "SELECT f.path, s.line, CASE WHEN s.kind IN ('function', 'method') THEN s.signature END FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN (SELECT value FROM json_each(?))").raw().all(JSON.stringify(ids)) as Array<[string, number, string | null]>;
-  return rows.flatMap(([path, line, signature]) => Array.from({ length: (signature ?? "").split("\n").length }, (_, k) => `${path}:${line + k}`));
+  const rows = prepared(db, "SELECT f.path, s.line, s.kind IN ('function', 'method'), s.file_id, s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN (SELECT value FROM json_each(?))").raw().all(JSON.stringify(ids)) as Array<[string, number, number, number, number]>;
+  const texts = symbolTextReader(db);
+  return rows.flatMap(([path, line, callable, fileId, id]) => Array.from({ length: callable === 1 ? (texts(fileId, id).signature ?? "").split("\n").length : 1 }, (_, k) => `${path}:${line + k}`));
 }
 
 /** `path:line` of every declaration named by one of the tails (methods by their last segment) in these files. */

@@ -6,7 +6,7 @@ import { MastError } from "../base/errors.js";
 import { comparePaths, projectPath } from "../base/paths.js";
 import { MAX_INHERITANCE_DEPTH } from "../index/link.js";
 import { extensionInfo } from "../lang/languages.js";
-import { prepared, type Db } from "../store/db.js";
+import { prepared, symbolTextReader, type Db } from "../store/db.js";
 import { unpackParams } from "../store/param-rows.js";
 import type { ParamRecord } from "../syntax/types.js";
 import { scopeCondition, scopeFileIds } from "./scope.js";
@@ -184,7 +184,20 @@ interface SymbolRow {
   reexport_name: string | null;
 }
 
-const SYMBOL_COLUMNS = `s.id, s.name, s.kind, f.path, s.file_id, s.line, s.end_line, s.is_exported, s.signature, s.doc, s.params, s.return_type, s.reexport_module, s.reexport_name`;
+const SYMBOL_COLUMNS = `s.id, s.name, s.kind, f.path, s.file_id, s.line, s.end_line, s.is_exported, s.return_type, s.reexport_module, s.reexport_name`;
+
+type BareSymbolRow = Omit<SymbolRow, "signature" | "doc" | "params">;
+
+/** Symbol rows with their texts (signature, doc, params: kept per file, store/symbol-texts.ts). */
+function withTexts(db: Db, rows: readonly BareSymbolRow[]): SymbolRow[] {
+  const texts = symbolTextReader(db);
+  return rows.map((r) => ({ ...r, ...texts(r.file_id, r.id) }));
+}
+
+/** The symbol rows `sql` (selecting SYMBOL_COLUMNS) finds, with their texts. */
+function symbolRows(db: Db, sql: string, ...args: unknown[]): SymbolRow[] {
+  return withTexts(db, prepared(db, sql).all(...args) as BareSymbolRow[]);
+}
 
 /** The indexed file row for a project-relative path; FILE_NOT_FOUND when it is not indexed. */
 export function requireIndexedFile(db: Db, path: string): { id: number; path: string } {
@@ -221,9 +234,7 @@ export interface ExportsResponse {
 
 export function fileExports(db: Db, filePath: string): ExportsResponse {
   const file = requireIndexedFile(db, filePath);
-  const rows = db
-    .prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.is_exported = 1 AND s.kind != 'method' ORDER BY s.line, s.id`)
-    .all(file.id) as SymbolRow[];
+  const rows = symbolRows(db, `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.is_exported = 1 AND s.kind != 'method' ORDER BY s.line, s.id`, file.id);
   const stars = db.prepare("SELECT module FROM imports WHERE file_id = ? AND kind = 'export_star' ORDER BY line, id").pluck().all(file.id) as string[];
   return {
     file_path: file.path,
@@ -381,19 +392,19 @@ export function declaringPaths(db: Db, query: string, limit: number): string[] {
 export function symbolSignatures(db: Db, query: string, filePath: string | null, limit: number): SignatureResponse {
   const file = filePath === null ? null : requireIndexedFile(db, filePath);
   const symbol = declaredName(db, query);
-  let rows = db
-    .prepare(
-      `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+  // The texts are read for the rows answered: a name declared 30,000 times is not 30,000 files unpacked.
+  let rows: BareSymbolRow[] = prepared(
+    db,
+    `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
        WHERE s.name = ? AND s.kind != 'export' ${file ? "AND s.file_id = ?" : ""}
        ORDER BY s.is_exported DESC, f.path, s.line, s.id`,
-    )
-    .all(...(file ? [symbol, file.id] : [symbol])) as SymbolRow[];
+  ).all(...(file ? [symbol, file.id] : [symbol])) as BareSymbolRow[];
   if (rows.length === 0 && file) {
     // A barrel: follow its re-exports to the declaration.
     const target = resolveThroughReExports(db, file.id, symbol, new Set());
     rows = target ? [target] : [];
   }
-  const results = rows.slice(0, limit).map((r) => ({
+  const results = withTexts(db, rows.slice(0, limit)).map((r) => ({
     symbol: r.name,
     kind: r.kind,
     file_path: r.path,
@@ -419,9 +430,7 @@ function starSource(db: Db, fileId: number, name: string): string {
 export function resolveThroughReExports(db: Db, fileId: number, name: string, seen: Set<number>): SymbolRow | null {
   if (seen.has(fileId)) return null;
   seen.add(fileId);
-  const local = db
-    .prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.name = ? AND s.kind != 'method' ORDER BY s.line LIMIT 1`)
-    .get(fileId, name) as SymbolRow | undefined;
+  const [local] = symbolRows(db, `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.name = ? AND s.kind != 'method' ORDER BY s.line LIMIT 1`, fileId, name);
   if (local && local.kind !== "export") return local;
   if (local && local.reexport_module !== null && local.reexport_name !== null && local.reexport_name !== "*") {
     const target = resolvedFileId(db, fileId, local.reexport_module);
@@ -470,9 +479,7 @@ function typeContext(db: Db, sym: SymbolRow): TypeContextEntry[] {
 
 function resolveType(db: Db, fileId: number, name: string): SymbolRow | null {
   const kinds = TYPE_KINDS.map(() => "?").join(", ");
-  const sameFile = db
-    .prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.name = ? AND s.kind IN (${kinds}) ORDER BY s.line LIMIT 1`)
-    .get(fileId, name, ...TYPE_KINDS) as SymbolRow | undefined;
+  const [sameFile] = symbolRows(db, `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.name = ? AND s.kind IN (${kinds}) ORDER BY s.line LIMIT 1`, fileId, name, ...TYPE_KINDS);
   if (sameFile) return sameFile;
   const imports = db
     .prepare("SELECT i.resolved_file_id FROM imports i JOIN json_each(i.symbols) j WHERE i.file_id = ? AND j.value = ? AND i.resolved_file_id IS NOT NULL ORDER BY i.line")

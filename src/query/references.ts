@@ -10,7 +10,8 @@ import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
 import { decodeSource, splitLines } from "../base/text.js";
 import { extensionInfo } from "../lang/languages.js";
 import { performance } from "node:perf_hooks";
-import { prepared, type Db } from "../store/db.js";
+import { prepared, symbolTextReader, type Db } from "../store/db.js";
+import type { SymbolTexts } from "../store/symbol-texts.js";
 import { reachableFiles } from "../store/link-inputs.js";
 import { fileNames, type FileNames, type NameSite, type SiteBinding, type TextPosition } from "../syntax/navigate.js";
 import { findTarget, linesNaming, verifiedCallers, withContexts } from "./graph.js";
@@ -63,10 +64,9 @@ interface SymbolRow {
   path: string;
   line: number;
   end_line: number;
-  signature: string | null;
 }
 
-const SYMBOL_ROW = "SELECT s.id, s.name, s.kind, s.file_id, f.path, s.line, s.end_line, s.signature FROM symbols s JOIN files f ON f.id = s.file_id";
+const SYMBOL_ROW = "SELECT s.id, s.name, s.kind, s.file_id, f.path, s.line, s.end_line FROM symbols s JOIN files f ON f.id = s.file_id";
 
 /** Project files' texts and navigation facts, read and parsed at most once per answer. */
 class Sources {
@@ -106,11 +106,14 @@ class Sources {
 /** One answer's reads: the store, the files, and the ids of paths. */
 class Navigator {
   readonly sources: Sources;
+  /** Symbols' signatures (kept per file: store/symbol-texts.ts). */
+  readonly texts: (fileId: number, id: number) => SymbolTexts;
   constructor(
     readonly db: Db,
     root: string,
   ) {
     this.sources = new Sources(root);
+    this.texts = symbolTextReader(db);
   }
 
   fileId(path: string): number | null {
@@ -125,12 +128,12 @@ class Navigator {
     const within = sites.filter((s) => s.line >= row.line && s.line <= row.end_line);
     const at = (within.length > 0 ? within : sites).reduce<NameSite | null>((best, s) => (best === null || Math.abs(s.line - row.line) < Math.abs(best.line - row.line) ? s : best), null);
     const line = at?.line ?? row.line;
-    return { file_path: row.path, line, column: at?.column ?? null, name: row.name, kind: row.kind, signature: this.signatureOf(row.signature, row.path, line) };
+    return { file_path: row.path, line, column: at?.column ?? null, name: row.name, kind: row.kind, signature: this.signatureOf(row, row.path, line) };
   }
 
-  /** A declaration's signature line: the index's first line of it, else its source line. */
-  signatureOf(signature: string | null, path: string, line: number): string | null {
-    const first = signature?.split("\n")[0]?.trim();
+  /** A declaration's signature line: the index's first line of the symbol's, else its source line. */
+  signatureOf(symbol: SymbolRow | null, path: string, line: number): string | null {
+    const first = (symbol === null ? null : this.texts(symbol.file_id, symbol.id).signature)?.split("\n")[0]?.trim();
     return first ? first : (this.sources.line(path, line)?.trim() ?? null);
   }
 
@@ -156,7 +159,7 @@ class Navigator {
       column: at.column,
       name: row?.name ?? qualified,
       kind: row?.kind ?? kind,
-      signature: this.signatureOf(row !== null && row.line === at.line ? row.signature : null, path, at.line),
+      signature: this.signatureOf(row !== null && row.line === at.line ? row : null, path, at.line),
     };
   }
 
@@ -194,7 +197,7 @@ class Navigator {
     const id = this.fileId(modulePath);
     if (id === null) return null;
     const found = resolveThroughReExports(this.db, id, name, new Set());
-    if (found && found.kind !== "export") return { id: found.id, name: found.name, kind: found.kind, file_id: found.file_id, path: found.path, line: found.line, end_line: found.end_line, signature: found.signature };
+    if (found && found.kind !== "export") return { id: found.id, name: found.name, kind: found.kind, file_id: found.file_id, path: found.path, line: found.line, end_line: found.end_line };
     return this.inPackage(modulePath, name)[0] ?? null;
   }
 
@@ -325,7 +328,7 @@ class Navigator {
   callEdges(fileId: number, line: number, name: string): Resolved | null {
     const rows = prepared(
       this.db,
-      `SELECT DISTINCT b.id, b.name, b.kind, b.file_id, f.path, b.line, b.end_line, b.signature, e.resolution FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id JOIN files f ON f.id = b.file_id
+      `SELECT DISTINCT b.id, b.name, b.kind, b.file_id, f.path, b.line, b.end_line, e.resolution FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id JOIN files f ON f.id = b.file_id
        WHERE a.file_id = ? AND e.call_line = ? AND e.edge_type = 'POTENTIAL_CALL' ORDER BY f.path, b.line`,
     ).all(fileId, line) as Array<SymbolRow & { resolution: string | null }>;
     const named = rows.filter((r) => tailOf(r.name) === name);

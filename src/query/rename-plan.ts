@@ -6,7 +6,9 @@
 // imports of the barrel in turn. What the edits cannot be planned for is named, never skipped: a
 // `require` destructuring, a namespace re-export passed on again.
 import { extensionInfo } from "../lang/languages.js";
-import { prepared, type Db } from "../store/db.js";
+import { prepared, symbolTextReader, type Db } from "../store/db.js";
+import { unpackParams } from "../store/param-rows.js";
+import type { ParamRecord } from "../syntax/types.js";
 import type { Target } from "./graph.js";
 
 export interface RenameSite {
@@ -205,14 +207,10 @@ export function memberRisks(db: Db, target: Target): string[] {
 }
 
 /** A declaration's parameters as indexed (name, type, optional), or null when it has none recorded. */
-export function declaredParams(db: Db, id: number): Array<{ name: string; type: string | null; optional: boolean }> | null {
-  const text = prepared(db, "SELECT params FROM symbols WHERE id = ?").pluck().get(id) as string | null | undefined;
-  if (!text) return null;
-  try {
-    return JSON.parse(text) as Array<{ name: string; type: string | null; optional: boolean }>;
-  } catch {
-    return null;
-  }
+export function declaredParams(db: Db, id: number): ParamRecord[] | null {
+  const fileId = prepared(db, "SELECT file_id FROM symbols WHERE id = ?").pluck().get(id) as number | undefined;
+  const text = fileId === undefined ? null : symbolTextReader(db)(fileId, id).params;
+  return text === null ? null : unpackParams(text);
 }
 
 /** Whether the index holds an import row for `path`:`line` (a Python import inside a function, a Rust `use` in a fn body: none). */

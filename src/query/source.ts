@@ -6,6 +6,7 @@
 // chunks' lines).
 import { statSync, type Stats } from "node:fs";
 import { join } from "node:path";
+import { inflate } from "../base/deflate.js";
 import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
 import { isBinary, sliceDecoder } from "../base/text.js";
 import { RACY_WINDOW_MS } from "../index/read.js";
@@ -84,8 +85,8 @@ export interface ChunkPlace {
   readonly contentEnd: number;
   readonly cutFrom: number | null;
   readonly cutTo: number | null;
-  /** A class outline's own text; null for text the file holds. */
-  readonly content: string | null;
+  /** A class outline's own text, deflated (base/deflate.ts); null for text the file holds. */
+  readonly content: Uint8Array | null;
 }
 
 /** The columns a ChunkPlace is read from: the chunks row is aliased c, its file f. */
@@ -97,7 +98,7 @@ export const CHUNK_PLACE_COLUMNS = "f.path, c.content_start_line AS contentStart
  * range: the answers that show text say `stale` by the file's stat (query/search.ts staleChecker).
  */
 export function chunkContent(c: ChunkPlace, source: SourceLines): string | null {
-  if (c.content !== null) return c.content;
+  if (c.content !== null) return inflate(c.content).toString("utf8");
   if (c.cutFrom !== null) return source.line(c.path, c.contentStart)?.slice(c.cutFrom, c.cutTo ?? undefined) ?? null;
   return source.text(c.path, c.contentStart, c.contentEnd);
 }

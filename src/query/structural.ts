@@ -3,7 +3,7 @@
 // sites no edge explains — one read of one snapshot. The structural build turns these into
 // units; it never parses or resolves anything itself.
 import type { Db } from "../store/db.js";
-import { prepared } from "../store/db.js";
+import { prepared, symbolTextReader } from "../store/db.js";
 import { callRows } from "../store/link-inputs.js";
 
 export interface FactFile {
@@ -57,7 +57,11 @@ export interface StructuralFacts {
 
 /** Everything the structural build reads from the index, in path and line order. */
 export function structuralFacts(db: Db): StructuralFacts {
-  const symbols = prepared(db, "SELECT id, file_id, name, kind, line, end_line, signature FROM symbols WHERE kind != 'export' ORDER BY file_id, line, id").all() as FactSymbol[];
+  const texts = symbolTextReader(db);
+  // In file order: each file's texts unpacked once.
+  const symbols = (prepared(db, "SELECT id, file_id, name, kind, line, end_line FROM symbols WHERE kind != 'export' ORDER BY file_id, line, id").all() as Array<Omit<FactSymbol, "signature">>).map(
+    (s): FactSymbol => ({ ...s, signature: texts(s.file_id, s.id).signature }),
+  );
   const edges = prepared(db, "SELECT from_id, to_id, call_line AS line, resolution FROM edges WHERE edge_type = 'POTENTIAL_CALL' ORDER BY from_id, call_line, to_id").all() as FactEdge[];
   // A site is explained when an edge of its file at its line reaches a declaration of its name
   // (`m`, or `Owner.m`).

@@ -5,8 +5,12 @@
 // A pack is bytes: a format byte, the strings' count and byte lengths, the strings (UTF-8), then
 // per site its line (as the zigzag of the step from the site before) and six string indexes or
 // flags, each a varint (55% of the JSON schema 1.19 stored, and faster to read than JSON.parse: 45
-// against 78 ms for 7,500 files' packs; deflated JSON was 32% but 158 ms). The writer packs
-// (store/db.ts), the call graph's reads unpack (store/link-inputs.ts).
+// against 78 ms for 7,500 files' packs; deflated JSON was 32% but 158 ms). graph.db keeps a pack
+// deflated (base/deflate.ts: 43% of it, 116 → 50 MB at 1 GB, for ~1 s more in a whole link's
+// reads). The writer stores (store/db.ts), the call graph's reads unstore (store/link-inputs.ts).
+
+import { deflate, inflate } from "../base/deflate.js";
+import { errorMessage } from "../base/errors.js";
 
 /** One call site, as the call graph's derivation reads it. */
 export interface CallRow {
@@ -63,6 +67,22 @@ function varint(out: number[], value: number): void {
     v = Math.floor(v / 128);
   }
   out.push(v);
+}
+
+/** The sites as file_calls keeps them: their pack, deflated. */
+export function storedCalls(sites: readonly CallSiteRow[]): Buffer {
+  return deflate(packCalls(sites));
+}
+
+/** The sites of a file_calls row (storedCalls' bytes): bytes that do not inflate are a damaged pack too. */
+export function unstoredCalls(fileId: number, stored: Uint8Array): CallRow[] {
+  let pack: Buffer;
+  try {
+    pack = inflate(stored);
+  } catch (err) {
+    throw new Error(`a damaged call-site pack (file ${fileId}): not deflated (${errorMessage(err)})`);
+  }
+  return unpackCalls(fileId, pack);
 }
 
 /** The sites of one file's pack, in the order they were packed; a pack that is not whole (cut short, an index past its table) is refused, never misread. */

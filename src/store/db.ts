@@ -8,6 +8,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import { createRequire } from "node:module";
 import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import { writeAtomic } from "../base/atomic.js";
+import { deflate } from "../base/deflate.js";
 import { errorMessage } from "../base/errors.js";
 import { nativeAddonPath } from "../base/native.js";
 import { fileURLToPath } from "node:url";
@@ -16,8 +17,9 @@ import { isTestPath } from "../base/paths.js";
 import { extensionInfo } from "../lang/languages.js";
 import { chunkSearchWords, lineStarts, splitTerms, type ChunkSearchWords } from "../base/text.js";
 import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../syntax/types.js";
-import { packCalls, type CallSiteRow } from "./call-rows.js";
+import { storedCalls, type CallSiteRow } from "./call-rows.js";
 import { packParams } from "./param-rows.js";
+import { packSymbolTexts, unpackSymbolTexts, type SymbolTexts } from "./symbol-texts.js";
 import { FileStamps, type StoredStampRow } from "./file-stamps.js";
 
 // A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
@@ -27,7 +29,7 @@ let sqlite: typeof BetterSqlite3 | null = null;
 const Database = (): typeof BetterSqlite3 => (sqlite ??= createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3);
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.23.0";
+export const CURRENT_SCHEMA_VERSION = "1.24.0";
 /** Meta key: when the checker pass (query/checker.ts) last ran on this index; cleared by a full run without it. */
 export const CHECKER_META = "checker_ran";
 /** Meta key: set when a file's rows are replaced or removed after the pass last ran (its lines lost their verdicts); the pass clears it. */
@@ -272,6 +274,30 @@ export function derivedOnce<T>(db: Db, key: string, compute: () => T): T {
   const value = compute();
   cache.set(key, { version, value });
   return value;
+}
+
+/** The files' symbol texts one connection keeps unpacked (until the data changes): past it, it starts again. */
+const SYMBOL_TEXT_FILES = 256;
+const NO_TEXTS: SymbolTexts = { signature: null, doc: null, params: null };
+
+/**
+ * Reads symbols' signatures, doc comments and packed parameters (store/symbol-texts.ts) for one
+ * answer: `(fileId, id)` gives the symbol's, each file's row unpacked once per connection until
+ * the data changes. A symbol past its file's texts has none (a row of it is never misread).
+ */
+export function symbolTextReader(db: Db): (fileId: number, id: number) => SymbolTexts {
+  const files = derivedOnce(db, "symbol-texts", () => new Map<number, { first: number; texts: SymbolTexts[] }>());
+  const read = prepared(db, "SELECT first_id, texts FROM symbol_texts WHERE file_id = ?").raw();
+  return (fileId, id) => {
+    let file = files.get(fileId);
+    if (file === undefined) {
+      const row = read.get(fileId) as [number, Uint8Array] | undefined;
+      file = row === undefined ? { first: 0, texts: [] } : { first: row[0], texts: unpackSymbolTexts(fileId, row[1]) };
+      if (files.size >= SYMBOL_TEXT_FILES) files.clear();
+      files.set(fileId, file);
+    }
+    return file.texts[id - file.first] ?? NO_TEXTS;
+  };
 }
 
 /**
@@ -971,6 +997,7 @@ export class Store {
     }
     this.sql("DELETE FROM chunks WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM symbols WHERE file_id = ?").run(fileId);
+    this.sql("DELETE FROM symbol_texts WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM imports WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM file_calls WHERE file_id = ?").run(fileId);
     this.sql("DELETE FROM heritage WHERE file_id = ?").run(fileId);
@@ -999,7 +1026,7 @@ export class Store {
     for (let i = 0; i < chunks.length; i++) {
       const c = chunks[i]!;
       // The file's own text is kept as its place in the file; a class outline's, which no file holds, as text.
-      const place = c.inFile === null ? [c.contentStartLine + lineStarts(c.content).length - 1, null, null, c.content] : [c.inFile.endLine, c.inFile.cut?.[0] ?? null, c.inFile.cut?.[1] ?? null, null];
+      const place = c.inFile === null ? [c.contentStartLine + lineStarts(c.content).length - 1, null, null, deflate(c.content)] : [c.inFile.endLine, c.inFile.cut?.[0] ?? null, c.inFile.cut?.[1] ?? null, null];
       rows.push([id, hashKey(c.chunkId), fileId, c.startLine, c.endLine, c.contentStartLine, ...place, c.chunkType, c.symbolName, symbolTail(c.symbolName), c.parentSymbol, c.isExported ? 1 : 0, c.part]);
       const searched = c.content.slice(c.searchStart, c.searchEnd);
       const [parts, nameTerms] = search?.[i] ?? chunkSearchWords(searched, c.symbolName);
@@ -1043,15 +1070,12 @@ export class Store {
         s.line,
         s.endLine,
         s.isExported ? 1 : 0,
-        s.signature,
-        s.doc,
         hashKey(s.declarationHash),
         hashKey(s.bodyHash),
         s.parent,
         s.reExport?.module ?? null,
         s.reExport?.importedName ?? null,
         s.aliasOf,
-        s.params === null ? null : packParams(s.params),
         s.returnType,
       ]);
       if (s.kind === "class" && !classIds.has(s.name)) classIds.set(s.name, id);
@@ -1070,17 +1094,18 @@ export class Store {
       "line",
       "end_line",
       "is_exported",
-      "signature",
-      "doc",
       "declaration_hash",
       "body_hash",
       "parent_name",
       "reexport_module",
       "reexport_name",
       "alias_of",
-      "params",
       "return_type",
     ]).insert(rows);
+    if (symbols.length > 0) {
+      const texts = packSymbolTexts(symbols.map((s) => ({ signature: s.signature, doc: s.doc, params: s.params === null ? null : packParams(s.params) })));
+      this.sql("INSERT INTO symbol_texts(file_id, first_id, texts) VALUES (?, ?, ?)").run(fileId, id - symbols.length, texts);
+    }
     this.batcher("edges", ["from_id", "to_id", "edge_type"], "INSERT OR IGNORE").insert(edges);
   }
 
@@ -1097,7 +1122,7 @@ export class Store {
     });
     // In line order (a stable sort: sites on one line keep the extractor's order).
     sites.sort((a, b) => a.line - b.line);
-    if (sites.length > 0) this.sql("INSERT INTO file_calls(file_id, calls) VALUES (?, ?)").run(fileId, packCalls(sites));
+    if (sites.length > 0) this.sql("INSERT INTO file_calls(file_id, calls) VALUES (?, ?)").run(fileId, storedCalls(sites));
     const heritage = extraction.heritage.flatMap((h) => [
       ...(h.extends ? [[fileId, h.className, "extends", h.extends]] : []),
       ...h.implements.map((t) => [fileId, h.className, "implements", t]),

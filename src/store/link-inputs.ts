@@ -1,8 +1,8 @@
 // The reads the call-graph derivation (index/link.ts) runs over the store: per-file symbols,
 // import bindings, class heritage and call sites, for some files (their ids) or for all (null),
 // and the set of files a change can reach. Pure reads; the derivation's writes are db.ts's.
-import { unpackCalls, type CallRow } from "./call-rows.js";
-import { prepared, type Db } from "./db.js";
+import { unstoredCalls, type CallRow } from "./call-rows.js";
+import { prepared, symbolTextReader, type Db } from "./db.js";
 
 export type { CallRow } from "./call-rows.js";
 
@@ -92,9 +92,10 @@ export function symbolFacts(db: Db, fileIds: readonly number[] | null): Iterable
   return prepared(db, `SELECT id, name, kind, file_id AS fileId, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf, return_type AS returnType, parent_name AS parent FROM symbols${w.sql} ORDER BY file_id, line, id`).iterate(...w.args) as IterableIterator<SymbolFactRow>;
 }
 
-/** A symbol's declaration text (its signature column), or null. */
+/** A symbol's declaration text (its signature: store/symbol-texts.ts), or null. */
 export function symbolSignature(db: Db, id: number): string | null {
-  return (prepared(db, "SELECT signature FROM symbols WHERE id = ?").pluck().get(id) as string | null | undefined) ?? null;
+  const fileId = prepared(db, "SELECT file_id FROM symbols WHERE id = ?").pluck().get(id) as number | undefined;
+  return fileId === undefined ? null : symbolTextReader(db)(fileId, id).signature;
 }
 
 /** Every import row of the files with the project file it resolved to (null when external or unresolved). */
@@ -117,7 +118,7 @@ const CALL_PAGE_FILES = 256;
 /** Each call site of the files (all when null), by file and line (sites on one line in the extractor's order), read a page of files at a time; `fn` may run SQL. */
 export function forEachCallRow(db: Db, fileIds: readonly number[] | null, fn: (c: CallRow) => void): void {
   const page = (packs: Array<[number, Uint8Array]>) => {
-    for (const [fileId, text] of packs) for (const c of unpackCalls(fileId, text)) fn(c);
+    for (const [fileId, text] of packs) for (const c of unstoredCalls(fileId, text)) fn(c);
   };
   if (fileIds === null) {
     const next = prepared(db, "SELECT file_id, calls FROM file_calls WHERE file_id > ? ORDER BY file_id LIMIT ?").raw();

@@ -35,16 +35,22 @@ CREATE TABLE IF NOT EXISTS symbols (
   line             INTEGER NOT NULL,
   end_line         INTEGER NOT NULL,
   is_exported      INTEGER NOT NULL DEFAULT 0,
-  signature        TEXT,
-  doc              TEXT,
   declaration_hash INTEGER,         -- base/hash.ts hashKey: the first 52 bits of sha256(signature)
   body_hash        INTEGER,         --   ... and of sha256(body)
   parent_name      TEXT,            -- enclosing class for methods
   reexport_module  TEXT,            -- marker symbols (kind export): the module re-exported from
   reexport_name    TEXT,            -- ... and the name taken from it ('*' for a namespace)
   alias_of         TEXT,            -- export aliases (`export { local as name }`): the local name this row copies
-  params           TEXT,            -- functions and methods: JSON [[name, type, 1 if optional], ...] (store/param-rows.ts)
   return_type      TEXT             -- functions and methods: the annotated return type, as written
+);
+
+-- Each symbol's signature, doc comment and parameters (functions and methods: JSON [[name, type, 1
+-- if optional], ...], store/param-rows.ts), kept per file: a file's symbols have the ids first_id,
+-- first_id + 1, ... in the order `texts` lists theirs (store/symbol-texts.ts: JSON, deflated).
+CREATE TABLE IF NOT EXISTS symbol_texts (
+  file_id  INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+  first_id INTEGER NOT NULL,
+  texts    BLOB NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS edges (
@@ -99,7 +105,7 @@ CREATE TABLE IF NOT EXISTS imports (
 -- | new_expression) and whether it is a `new`.
 CREATE TABLE IF NOT EXISTS file_calls (
   file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
-  calls   BLOB NOT NULL               -- the bytes of store/call-rows.ts packCalls
+  calls   BLOB NOT NULL               -- the bytes of store/call-rows.ts storedCalls (packCalls deflated)
 );
 
 -- `class A extends B implements C`: one row per relation.
@@ -122,7 +128,7 @@ CREATE TABLE IF NOT EXISTS chunks (
   content_end_line   INTEGER NOT NULL,      -- the text is the file's lines content_start_line..content_end_line,
   cut_from           INTEGER,               --   or, for a piece cut from inside one long line, its [cut_from, cut_to)
   cut_to             INTEGER,
-  content            TEXT,                  -- a class outline's synthesized text; NULL for every chunk the file holds
+  content            BLOB,                  -- a class outline's synthesized text, deflated (base/deflate.ts); NULL for every chunk the file holds
   chunk_type         TEXT NOT NULL,
   symbol_name        TEXT,
   symbol_tail        TEXT,                  -- lower-cased last '.'-segment of symbol_name (ranker D's key)

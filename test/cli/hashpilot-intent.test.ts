@@ -260,6 +260,14 @@ describe("hashpilot intent add-parameter", () => {
     expect(method.envelope.data.plan.impactSummary).toBe("the declaration in src/lib/greet.ts gets 'b: number'; 2 verified call site(s) in 2 file(s) get '0'; 0 line(s) to review, never edited");
   });
 
+  it("refuses a parameter the declaration already has, from its indexed parameters", async () => {
+    const p = await indexed({ "src/lib/greet.ts": GREET, "src/app.ts": USE });
+    const again = await hp(p, ["intent", add("greet", { name: "name", type: "string", default: '"x"' })]);
+    expect(again.code).toBe(1);
+    expect([again.envelope.error!.code, again.envelope.error!.message]).toEqual(["INVALID_ARGUMENT", "'greet' already has a parameter 'name'"]);
+    expect(p.read("src/lib/greet.ts")).toBe(GREET);
+  });
+
   it("without a default refuses with the call sites it cannot compute (the contract's entries); --yes adds only the parameter", async () => {
     const p = await indexed({ "src/lib/greet.ts": GREET, "src/app.ts": USE });
     const refused = await hp(p, ["intent", add("greet", { name: "flag" })]);

@@ -2,7 +2,8 @@
 // so an incremental store can be compared with a fresh full build of the same tree. It also
 // lists what both FTS indexes hold per chunk, counts index entries of no chunk, and runs FTS5's
 // integrity check (the index against the chunks it was built from).
-import { Store } from "../../src/store/db.js";
+import { inflate } from "../../src/base/deflate.js";
+import { Store, symbolTextReader } from "../../src/store/db.js";
 
 /** The rows one read-only query of graph.db answers. */
 export function queryStore(graphDbPath: string, sql: string): Array<Record<string, unknown>> {
@@ -19,17 +20,20 @@ export function dumpStore(graphDbPath: string, options: { integrity?: boolean } 
   const store = Store.open(graphDbPath, { readonly: true });
   try {
     const q = (sql: string) => store.db.prepare(sql).all() as Array<Record<string, unknown>>;
+    const texts = symbolTextReader(store.db);
     const sections: Record<string, unknown> = {
       // ino and stat_clean are how far a stat can be trusted (index/read.ts), not what was indexed.
       files: q("SELECT path, language, mtime, size, content_hash, line_count, has_syntax_errors FROM files ORDER BY path"),
+      // A class outline's text as it reads (stored deflated).
       chunks: q(
         "SELECT f.path, c.chunk_key, c.start_line, c.end_line, c.content_start_line, c.content_end_line, c.cut_from, c.cut_to, c.content, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported, c.part " +
           "FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.start_line, c.chunk_key",
-      ),
+      ).map((c) => ({ ...c, content: c.content === null ? null : inflate(c.content as Uint8Array).toString("utf8") })),
+      // Each with its texts (kept per file), without the ids they are read by.
       symbols: q(
-        "SELECT f.path, s.name, s.kind, s.line, s.end_line, s.is_exported, s.signature, s.doc, s.declaration_hash, s.body_hash, s.parent_name, s.reexport_module, s.reexport_name, s.alias_of, s.params, s.return_type " +
+        "SELECT s.id, s.file_id, f.path, s.name, s.kind, s.line, s.end_line, s.is_exported, s.declaration_hash, s.body_hash, s.parent_name, s.reexport_module, s.reexport_name, s.alias_of, s.return_type " +
           "FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.line, s.name, s.kind",
-      ),
+      ).map(({ id, file_id, ...s }) => ({ ...s, ...texts(file_id as number, id as number) })),
       edges: q(
         "SELECT ff.path AS from_path, a.name AS from_name, a.line AS from_line, tf.path AS to_path, b.name AS to_name, b.line AS to_line, e.edge_type, e.resolution, e.call_line " +
           "FROM edges e JOIN symbols a ON a.id = e.from_id JOIN files ff ON ff.id = a.file_id JOIN symbols b ON b.id = e.to_id JOIN files tf ON tf.id = b.file_id " +

@@ -2,7 +2,8 @@
 // varints per site) and read back as they were; a damaged pack is refused, never misread or
 // looped over.
 import { describe, expect, it } from "vitest";
-import { packCalls, unpackCalls, type CallSiteRow } from "../../src/store/call-rows.js";
+import { deflate } from "../../src/base/deflate.js";
+import { packCalls, storedCalls, unpackCalls, unstoredCalls, type CallSiteRow } from "../../src/store/call-rows.js";
 
 describe("packed call sites", () => {
   const sites: CallSiteRow[] = [
@@ -53,5 +54,15 @@ describe("packed call sites", () => {
       [whole.subarray(0, whole.length - 3), "a number runs past its end"],
     ];
     for (const [pack, why] of cases) expect(() => unpackCalls(1, pack), why).toThrow(`a damaged call-site pack (file 1): ${why}`);
+  });
+
+  it("are kept deflated: a file's 300 sites in a fraction of their pack, read back the same; bytes that do not inflate are a damaged pack", () => {
+    const many = Array.from({ length: 300 }, (_, i) => ({ ...sites[i % 3]!, line: i + 3 }));
+    const stored = storedCalls(many);
+    expect(stored.length).toBeLessThan(packCalls(many).length * 0.5);
+    expect(unstoredCalls(4, stored)).toEqual(unpackCalls(4, packCalls(many)));
+    expect(() => unstoredCalls(2, Buffer.from([0xff, 0xff, 0xff]))).toThrow(/^a damaged call-site pack \(file 2\): not deflated \(/);
+    // Deflated bytes of something else are refused by the pack's own checks.
+    expect(() => unstoredCalls(3, deflate(Buffer.from([9, 0])))).toThrow("a damaged call-site pack (file 3): format 9");
   });
 });

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CHECKER_BEHIND, CHECKER_META, Store, recordedChunkTotal, recordedFileTotal } from "../../src/store/db.js";
+import { CHECKER_BEHIND, CHECKER_META, Store, recordedChunkTotal, recordedFileTotal, symbolTextReader } from "../../src/store/db.js";
 import { filesInDirectory } from "../../src/store/link-inputs.js";
 import { unpackParams } from "../../src/store/param-rows.js";
 import { extractFile } from "../../src/syntax/extract.js";
@@ -91,7 +91,10 @@ describe("a file's rows", () => {
   it("keep a function's parameters as one array each: name, type, and 1 when optional", () => {
     const store = openStore();
     store.writeFile(meta("src/p.ts"), extraction("src/p.ts", "export function f(a: string, b?: number, c, ...rest: Array<string>) {}\nexport function g() {}\n"));
-    const params = (name: string) => store.db.prepare("SELECT params FROM symbols WHERE name = ?").pluck().get(name) as string;
+    const params = (name: string) => {
+      const [id, fileId] = store.db.prepare("SELECT id, file_id FROM symbols WHERE name = ?").raw().get(name) as [number, number];
+      return symbolTextReader(store.db)(fileId, id).params!;
+    };
     expect(params("f")).toBe('[["a","string"],["b","number",1],["c"],["...rest","Array<string>",1]]');
     expect(params("g")).toBe("[]");
     expect(unpackParams(params("f"))).toEqual([
@@ -100,6 +103,36 @@ describe("a file's rows", () => {
       { name: "c", type: null, optional: false },
       { name: "...rest", type: "Array<string>", optional: true },
     ]);
+  });
+  it("keep their symbols' texts per file, read by symbol id; a rewritten file's new texts once its rows change", () => {
+    const store = openStore();
+    store.writeFile(meta("src/a.ts"), extraction("src/a.ts", "/** A. */\nexport function a(x: number): number {\n  return x;\n}\nexport class B {\n  m(y?: string): void {}\n}\n"));
+    store.writeFile(meta("src/c.ts"), extraction("src/c.ts", "export const c = 1;\n"));
+    const rows = () => store.db.prepare("SELECT s.id, s.file_id, s.name FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.line, s.id").all() as Array<{ id: number; file_id: number; name: string }>;
+    const read = () => {
+      const texts = symbolTextReader(store.db);
+      return rows().map((r) => [r.name, texts(r.file_id, r.id)]);
+    };
+    expect(read()).toEqual([
+      ["a", { signature: "export function a(x: number): number", doc: "/** A. */", params: '[["x","number"]]' }],
+      ["B", { signature: "export class B", doc: null, params: null }],
+      ["B.m", { signature: "m(y?: string): void", doc: null, params: '[["y","string",1]]' }],
+      ["c", { signature: "export const c", doc: null, params: null }],
+    ]);
+    // One row per file, its first id its first symbol's.
+    const firsts = store.db.prepare("SELECT f.path, t.first_id FROM symbol_texts t JOIN files f ON f.id = t.file_id ORDER BY f.path").raw().all();
+    expect(firsts).toEqual([
+      ["src/a.ts", rows()[0]!.id],
+      ["src/c.ts", rows()[3]!.id],
+    ]);
+    store.writeFile(meta("src/a.ts"), extraction("src/a.ts", "export function a2(): void {}\n"));
+    expect(read().map(([name, t]) => [name, (t as { signature: string }).signature])).toEqual([
+      ["a2", "export function a2(): void"],
+      ["c", "export const c"],
+    ]);
+    // An id past its file's texts reads none.
+    const c = rows().find((r) => r.name === "c")!;
+    expect(symbolTextReader(store.db)(c.file_id, c.id + 5)).toEqual({ signature: null, doc: null, params: null });
   });
   it("name a package's files: a language's files directly in one directory, the root's included, by path", () => {
     const store = openStore();

@@ -19,6 +19,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { indexedProject } from "../helpers/indexed.js";
 import { flat } from "../helpers/sites.js";
+import { symbolTextReader } from "../../src/store/db.js";
 
 const ROOT = join(import.meta.dirname, "../fixtures/carets");
 
@@ -154,8 +155,8 @@ describe.each(LANGUAGES)("caret fixtures: %s", (language) => {
         case "signature": {
           const name = rest[0]!;
           const expected = a.text.slice(a.text.indexOf(name) + name.length).trim();
-          const row = db.prepare("SELECT s.signature FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name = ? AND s.line = ?").get(a.file, name, a.line) as { signature: string | null } | undefined;
-          const actual = (row?.signature ?? "").split("\n")[0]!.replace(/\s+/g, " ").trim();
+          const row = db.prepare("SELECT s.id, s.file_id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name = ? AND s.line = ?").get(a.file, name, a.line) as { id: number; file_id: number } | undefined;
+          const actual = ((row && symbolTextReader(db)(row.file_id, row.id).signature) ?? "").split("\n")[0]!.replace(/\s+/g, " ").trim();
           if (!row) fail("no such symbol on this line");
           else if (actual !== expected) fail(`signature is "${actual}"`);
           break;

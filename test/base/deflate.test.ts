@@ -1,0 +1,45 @@
+// base/deflate.ts: raw deflate by the native addon's kept streams (native/deflate.c) or node:zlib,
+// the bytes of either read by the other; the native inflater refuses bytes that are not one whole
+// raw stream (damaged, cut short, or with bytes after its end), as zlib's own does.
+import zlib from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { deflate, inflate } from "../../src/base/deflate.js";
+import { nativeAddon } from "../../src/base/native.js";
+
+const text = Array.from({ length: 400 }, (_, i) => `export function handler${i}(request: Request): Promise<void> {}\n`).join("");
+
+describe("deflate", () => {
+  it("round-trips text, bytes, the empty string and 5 MB, each in a fraction of its size", () => {
+    for (const data of [text, Buffer.from(text), "", "é𝒜 ﬀ"]) expect(inflate(deflate(data)).toString("utf8")).toBe(data.toString());
+    expect(deflate(text).length).toBeLessThan(text.length * 0.1);
+    const big = Buffer.alloc(5_000_000, 0x61);
+    expect(inflate(deflate(big)).equals(big)).toBe(true);
+  });
+
+  it("writes bytes node:zlib reads, and reads node:zlib's", () => {
+    expect(zlib.inflateRawSync(deflate(text)).toString("utf8")).toBe(text);
+    expect(inflate(zlib.deflateRawSync(Buffer.from(text), { level: 9 })).toString("utf8")).toBe(text);
+  });
+
+  it("refuses bytes that are not one whole raw stream", () => {
+    const whole = deflate(text);
+    for (const bad of [Buffer.from([0xff, 0xff, 0xff]), whole.subarray(0, whole.length - 4)]) expect(() => inflate(bad)).toThrow();
+  });
+
+  it.skipIf(typeof nativeAddon?.inflateRaw !== "function")("natively, names what is wrong with the bytes, and a stream followed by more bytes", () => {
+    const inflateRaw = nativeAddon!.inflateRaw as (b: Uint8Array) => Buffer;
+    const whole = deflate(text);
+    const codeAndMessage = (b: Uint8Array) => {
+      try {
+        inflateRaw(b);
+        return null;
+      } catch (err) {
+        return [(err as { code?: string }).code, (err as Error).message];
+      }
+    };
+    expect(codeAndMessage(Buffer.from([0xff, 0xff]))).toEqual(["MAST_INFLATE", "invalid block type"]);
+    expect(codeAndMessage(whole.subarray(0, whole.length - 4))).toEqual(["MAST_INFLATE", "the stream ends before its last block"]);
+    expect(codeAndMessage(Buffer.concat([whole, Buffer.from([1, 2])]))).toEqual(["MAST_INFLATE", "bytes after the stream's end"]);
+    expect(() => (nativeAddon!.deflateRaw as (s: unknown) => Buffer)("a string")).toThrow("deflateRaw(bytes: Uint8Array)");
+  });
+});

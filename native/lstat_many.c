@@ -225,6 +225,148 @@ static napi_value lstat_many_async(napi_env env, napi_callback_info info) {
   return promise;
 }
 
+// ---- trustedListHolds: the shape checks of a walk cache's trusted list (index/walk-cache.ts) ----
+// (dirs, dirCount, gitignores, gitignoreCount, files, fileCount), each list NUL-joined: true when the
+// directories are as many as counted, distinct, root-relative and safe (no absolute path, no `.`,
+// `..` or empty component), the root ("") among them and every other one's parent too; each
+// .gitignore safe and in a listed directory; the files as many as counted, each in a listed
+// directory. The same answer as walk-cache.ts's JavaScript (its fallback), ~10x sooner: at 1 GB its
+// 25,000 directories and 110,000 files took ~35 ms of every `mast status` in JavaScript.
+
+typedef struct {
+  const char *at;
+  size_t length;
+} Piece;
+
+static int compare_pieces(const void *a, const void *b) {
+  const Piece *x = a, *y = b;
+  size_t n = x->length < y->length ? x->length : y->length;
+  int c = memcmp(x->at, y->at, n);
+  return c != 0 ? c : (x->length < y->length ? -1 : x->length > y->length ? 1 : 0);
+}
+
+// The NUL-separated pieces of text[0..length): exactly `count`, else NULL (a count of 0 is an empty list).
+static Piece *pieces_of(const char *text, size_t length, uint32_t count) {
+  Piece *out = malloc((count ? count : 1) * sizeof(Piece));
+  if (!out || count == 0) return out;
+  size_t found = 0, start = 0;
+  for (size_t i = 0; i <= length; i++) {
+    if (i == length || text[i] == '\0') {
+      if (found == count) {
+        free(out);
+        return NULL;
+      }
+      out[found++] = (Piece){text + start, i - start};
+      start = i + 1;
+    }
+  }
+  if (found != count) {
+    free(out);
+    return NULL;
+  }
+  return out;
+}
+
+// A root-relative path with no empty, `.` or `..` component (the empty path is the root's, not this).
+static bool safe_path(Piece p) {
+  if (p.length == 0) return false;
+  size_t start = 0;
+  for (size_t i = 0; i <= p.length; i++) {
+    if (i == p.length || p.at[i] == '/') {
+      size_t n = i - start;
+      if (n == 0 || (n == 1 && p.at[start] == '.') || (n == 2 && p.at[start] == '.' && p.at[start + 1] == '.')) return false;
+      start = i + 1;
+    }
+  }
+  return true;
+}
+
+static Piece parent_of(Piece p) {
+  size_t i = p.length;
+  while (i > 0 && p.at[i - 1] != '/') i--;
+  return (Piece){p.at, i > 0 ? i - 1 : 0};
+}
+
+static bool listed(const Piece *sorted, uint32_t count, Piece p) {
+  return bsearch(&p, sorted, count, sizeof(Piece), compare_pieces) != NULL;
+}
+
+// A JavaScript string's UTF-8 copy (malloc'ed, NUL-terminated) and its length, or NULL.
+static char *utf8_of(napi_env env, napi_value value, size_t *length) {
+  if (napi_get_value_string_utf8(env, value, NULL, 0, length) != napi_ok) return NULL;
+  char *text = malloc(*length + 1);
+  if (text && napi_get_value_string_utf8(env, value, text, *length + 1, length) != napi_ok) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
+static bool holds(const char *dirs_text, size_t dirs_length, uint32_t dir_count, const char *ignores_text, size_t ignores_length, uint32_t ignore_count, const char *files_text, size_t files_length, uint32_t file_count) {
+  bool ok = false;
+  Piece *dirs = pieces_of(dirs_text, dirs_length, dir_count);
+  Piece *ignores = pieces_of(ignores_text, ignores_length, ignore_count);
+  Piece *files = NULL;
+  if (!dirs || !ignores || dir_count == 0) goto done;
+  bool root = false;
+  for (uint32_t i = 0; i < dir_count; i++) {
+    if (dirs[i].length == 0) root = true;
+    else if (!safe_path(dirs[i])) goto done;
+  }
+  if (!root) goto done;
+  qsort(dirs, dir_count, sizeof(Piece), compare_pieces);
+  for (uint32_t i = 1; i < dir_count; i++)
+    if (compare_pieces(&dirs[i - 1], &dirs[i]) == 0) goto done;
+  for (uint32_t i = 0; i < dir_count; i++)
+    if (dirs[i].length > 0 && !listed(dirs, dir_count, parent_of(dirs[i]))) goto done;
+  for (uint32_t i = 0; i < ignore_count; i++)
+    if (!safe_path(ignores[i]) || !listed(dirs, dir_count, parent_of(ignores[i]))) goto done;
+  if (file_count == 0) {
+    ok = files_length == 0;
+    goto done;
+  }
+  files = pieces_of(files_text, files_length, file_count);
+  if (!files) goto done;
+  // Sorted, a directory's files follow one another: its lookup is made when the directory changes.
+  Piece last = {NULL, 0};
+  for (uint32_t i = 0; i < file_count; i++) {
+    Piece dir = parent_of(files[i]);
+    if (last.at != NULL && compare_pieces(&dir, &last) == 0) continue;
+    if (!listed(dirs, dir_count, dir)) goto done;
+    last = dir;
+  }
+  ok = true;
+done:
+  free(dirs);
+  free(ignores);
+  free(files);
+  return ok;
+}
+
+static napi_value trusted_list_holds(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
+  uint32_t counts[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 6 || napi_get_value_uint32(env, argv[1], &counts[0]) != napi_ok || napi_get_value_uint32(env, argv[3], &counts[1]) != napi_ok ||
+      napi_get_value_uint32(env, argv[5], &counts[2]) != napi_ok) {
+    napi_throw_type_error(env, "MAST_NATIVE", "trustedListHolds(dirs, dirCount, gitignores, gitignoreCount, files, fileCount)");
+    return NULL;
+  }
+  size_t lengths[3];
+  char *texts[3] = {utf8_of(env, argv[0], &lengths[0]), utf8_of(env, argv[2], &lengths[1]), utf8_of(env, argv[4], &lengths[2])};
+  napi_value result;
+  if (!texts[0] || !texts[1] || !texts[2]) {
+    for (int i = 0; i < 3; i++) free(texts[i]);
+    napi_throw_type_error(env, "MAST_NATIVE", "trustedListHolds: the lists are strings");
+    return NULL;
+  }
+  bool ok = holds(texts[0], lengths[0], counts[0], texts[1], lengths[1], counts[1], texts[2], lengths[2], counts[2]);
+  for (int i = 0; i < 3; i++) free(texts[i]);
+  napi_get_boolean(env, ok, &result);
+  return result;
+}
+
 void lstat_many_register(napi_env env, napi_value exports) {
   napi_value fn, abi;
   // What base/native.ts checks before it calls: (base, joined, count), STAT_WORDS doubles a path.
@@ -236,6 +378,8 @@ void lstat_many_register(napi_env env, napi_value exports) {
   napi_set_named_property(env, exports, "lstatManyAsync", fn);
   napi_create_function(env, "statMany", NAPI_AUTO_LENGTH, stat_many, NULL, &fn);
   napi_set_named_property(env, exports, "statMany", fn);
+  napi_create_function(env, "trustedListHolds", NAPI_AUTO_LENGTH, trusted_list_holds, NULL, &fn);
+  napi_set_named_property(env, exports, "trustedListHolds", fn);
 }
 #else
 // Windows has neither lstat nor pthreads: nothing is registered, and base/native.ts stats with fs.

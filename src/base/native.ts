@@ -41,6 +41,17 @@ const nativeLstat = lstatAbi ? (nativeAddon!.lstatMany as LstatMany) : null;
 const nativeLstatAsync = lstatAbi ? (nativeAddon!.lstatManyAsync as (base: string, joined: string, count: number) => Promise<Float64Array>) : null;
 const nativeStat = lstatAbi && typeof nativeAddon!.statMany === "function" ? (nativeAddon!.statMany as LstatMany) : null;
 
+/**
+ * The addon's shape checks of a walk cache's trusted list (native/lstat_many.c trustedListHolds:
+ * directories distinct, safe, rooted and each one's parent listed; .gitignore files and files each
+ * in a listed directory; every count the list's), or null where it did not build
+ * (index/walk-cache.ts then checks the same in JavaScript).
+ */
+export const nativeTrustedListHolds =
+  lstatAbi && typeof nativeAddon!.trustedListHolds === "function"
+    ? (nativeAddon!.trustedListHolds as (dirs: string, dirCount: number, gitignores: string, gitignoreCount: number, files: string, fileCount: number) => boolean)
+    : null;
+
 /** The addon's refusal of paths it does not take (one holding a NUL, a base longer than PATH_MAX): fs answers them, each as NONE. */
 const refused = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === "MAST_NATIVE_REFUSED";
 

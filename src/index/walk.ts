@@ -15,7 +15,7 @@ import type Ignore from "ignore";
 import { MastError, ioErrorMessage } from "../base/errors.js";
 import { compileGlobs, type GlobSet } from "../base/glob.js";
 import { STAT_WORDS, StatKind, lstatMany, lstatManyAsync, splitPaths, statKeyAt, type JoinedPaths } from "../base/native.js";
-import { listedDirectories, trustedList, type CachedDir, type StatKey, type WalkCache } from "./walk-cache.js";
+import { trustedList, type CachedDir, type StatKey, type WalkCache } from "./walk-cache.js";
 import type { ResolvedConfig } from "./config.js";
 
 // A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
@@ -182,19 +182,8 @@ function cachedListing(options: WalkOptions): WalkListing | null {
   const finish = (fileStats: Float64Array): WalkResult => {
     const paths = splitPaths(t.files);
     if (paths.length !== t.files.count || fileStats.length !== t.files.count * STAT_WORDS) return walkAfresh(options);
-    const listed = listedDirectories(t);
-    let dir: string | null = null;
-    for (let i = 0; i < paths.length; i++) {
-      if (fileStats[i * STAT_WORDS] !== StatKind.FILE) return walkAfresh(options);
-      // Each file in a directory the check stat'ed (a hand-made list could name one through a
-      // symlinked directory): sorted, a directory's files follow one another, so it is looked up when it changes.
-      const p = paths[i]!;
-      const slash = p.lastIndexOf("/");
-      if (dir === null || slash !== dir.length || !p.startsWith(dir) || (slash === -1) !== (dir === "")) {
-        dir = slash === -1 ? "" : p.slice(0, slash);
-        if (!listed.has(dir)) return walkAfresh(options);
-      }
-    }
+    // Each in a directory the check stat'ed: verified when the list was read (walk-cache.ts wellFormed).
+    for (let i = 0; i < paths.length; i++) if (fileStats[i * STAT_WORDS] !== StatKind.FILE) return walkAfresh(options);
     const files = filesOnce(paths, fileStats);
     return {
       paths,

@@ -7,10 +7,10 @@ import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { walkProject, type WalkOptions } from "../../src/index/walk.js";
-import { packWalkCache, unpackWalkCache } from "../../src/index/walk-cache.js";
+import { packWalkCache, unpackWalkCache, wellFormedInJs } from "../../src/index/walk-cache.js";
 import { compileGlobs, globSyntaxError } from "../../src/base/glob.js";
 import { MastError } from "../../src/base/errors.js";
-import { STAT_WORDS, StatKind } from "../../src/base/native.js";
+import { STAT_WORDS, StatKind, joinPaths, nativeTrustedListHolds } from "../../src/base/native.js";
 
 /** Whether chmod 000 actually blocks reading a directory here (it does not for root). */
 const chmodBlocksReads = (() => {
@@ -562,6 +562,37 @@ describe("walkProject: the cache of directory listings", () => {
         const dirs = { ...first.cache!.dirs, src: { ...first.cache!.dirs["src"]!, f: ["a.ts", bad] } };
         const read = unpackWalkCache(packWalkCache({ key: first.cache!.key, exclude: first.cache!.exclude, dirs }))!;
         expect(read.dirs).toEqual({});
+      }
+    });
+
+    it("a list's shape is judged the same by the addon and by JavaScript (its fallback)", () => {
+      const list = (dirs: string[], files: string[], gitignores: string[] = []) => ({ dirs: joinPaths(dirs), files: joinPaths(files), gitignores: joinPaths(gitignores) });
+      const cases: Array<[ReturnType<typeof list>, boolean]> = [
+        [list(["", "src", "src/deep"], ["a.ts", "src/a.ts", "src/deep/b.ts", "src/z.ts"], [".gitignore", "src/deep/.gitignore"]), true],
+        [list([""], []), true],
+        [list(["", "é", "é/𝒜"], ["é/𝒜/x.ts", "é/y.ts"]), true],
+        [list([], []), false],
+        [list(["src"], ["src/a.ts"]), false],
+        [list(["", "src", "src"], ["src/a.ts"]), false],
+        [list(["", "src/deep"], ["src/deep/a.ts"]), false],
+        [list(["", "src", "src/.."], []), false],
+        [list(["", "src", "src/."], []), false],
+        [list(["", "/etc"], []), false],
+        [list(["", "src", "src/"], []), false],
+        [list(["", "src", "src//x"], []), false],
+        [list(["", "src"], ["src/a.ts", "lib/b.ts"]), false],
+        [list(["", "src"], ["src/a.ts", "src/deep/b.ts"]), false],
+        [list(["", "src"], ["src/a.ts"], ["../.gitignore"]), false],
+        [list(["", "src"], ["src/a.ts"], ["lib/.gitignore"]), false],
+        [list(["", "src"], ["src/a.ts"], [""]), false],
+        [{ ...list(["", "src"], ["src/a.ts"]), files: { joined: "src/a.ts\0src/b.ts", count: 1 } }, false],
+        [{ ...list(["", "src"], ["src/a.ts"]), files: { joined: "src/a.ts", count: 3 } }, false],
+        [{ ...list(["", "src"], []), files: { joined: "src/a.ts", count: 0 } }, false],
+        [{ ...list(["", "src"], ["src/a.ts"]), dirs: { joined: "\0src\0lib", count: 2 } }, false],
+      ];
+      for (const [t, holds] of cases) {
+        expect([t, wellFormedInJs(t)]).toEqual([t, holds]);
+        if (nativeTrustedListHolds !== null) expect([t, nativeTrustedListHolds(t.dirs.joined, t.dirs.count, t.gitignores.joined, t.gitignores.count, t.files.joined, t.files.count)]).toEqual([t, holds]);
       }
     });
 

@@ -54,22 +54,26 @@ static bool bytes_of(napi_env env, napi_callback_info info, const char *name, co
   return true;
 }
 
+// The thread's stream started (raw: no header) or reset for a new input; false after throwing.
+static bool ready(napi_env env, Codec *c, bool deflating) {
+  int rc;
+  if (!c->ready) {
+    memset(&c->stream, 0, sizeof c->stream);
+    rc = deflating ? deflateInit2(&c->stream, LEVEL, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) : inflateInit2(&c->stream, -15);
+    c->ready = rc == Z_OK;
+  } else {
+    rc = deflating ? deflateReset(&c->stream) : inflateReset(&c->stream);
+  }
+  if (rc != Z_OK) napi_throw_error(env, "MAST_NATIVE", "zlib could not start a stream");
+  return rc == Z_OK;
+}
+
 static napi_value deflate_raw(napi_env env, napi_callback_info info) {
   const unsigned char *data;
   size_t length;
   if (!bytes_of(env, info, "deflateRaw(bytes: Uint8Array)", &data, &length)) return NULL;
   Codec *c = &deflater;
-  if (!c->ready) {
-    memset(&c->stream, 0, sizeof c->stream);
-    if (deflateInit2(&c->stream, LEVEL, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-      napi_throw_error(env, "MAST_NATIVE", "deflateRaw: zlib could not start");
-      return NULL;
-    }
-    c->ready = true;
-  } else if (deflateReset(&c->stream) != Z_OK) {
-    napi_throw_error(env, "MAST_NATIVE", "deflateRaw: zlib could not reset");
-    return NULL;
-  }
+  if (!ready(env, c, true)) return NULL;
   size_t bound = deflateBound(&c->stream, (uLong)length);
   if (length > 0xffffffffu || !reserve(c, bound)) {
     napi_throw_range_error(env, "MAST_NATIVE", "deflateRaw: too large");
@@ -94,17 +98,7 @@ static napi_value inflate_raw(napi_env env, napi_callback_info info) {
   size_t length;
   if (!bytes_of(env, info, "inflateRaw(bytes: Uint8Array)", &data, &length)) return NULL;
   Codec *c = &inflater;
-  if (!c->ready) {
-    memset(&c->stream, 0, sizeof c->stream);
-    if (inflateInit2(&c->stream, -15) != Z_OK) {
-      napi_throw_error(env, "MAST_NATIVE", "inflateRaw: zlib could not start");
-      return NULL;
-    }
-    c->ready = true;
-  } else if (inflateReset(&c->stream) != Z_OK) {
-    napi_throw_error(env, "MAST_NATIVE", "inflateRaw: zlib could not reset");
-    return NULL;
-  }
+  if (!ready(env, c, false)) return NULL;
   if (length > 0xffffffffu || !reserve(c, length * 4 + 64)) {
     napi_throw_range_error(env, "MAST_NATIVE", "inflateRaw: too large");
     return NULL;

@@ -64,6 +64,14 @@ export function isMastError(err: unknown): err is MastError {
 }
 
 /** A short message for any thrown value (errors from libraries, strings, ...). */
+/** The code of damagedRow's errors: a store read found bytes of its own it cannot read (store/db.ts isUnusableDatabase takes it as corruption). */
+export const DAMAGED_ROW = "MAST_DAMAGED_ROW";
+
+/** An error for bytes graph.db keeps (a pack, deflated texts) that do not read back: the index is corrupt, never misread. */
+export function damagedRow(message: string): Error {
+  return Object.assign(new Error(message), { code: DAMAGED_ROW });
+}
+
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);

@@ -10,7 +10,7 @@
 // reads). The writer stores (store/db.ts), the call graph's reads unstore (store/link-inputs.ts).
 
 import { deflate, inflate } from "../base/deflate.js";
-import { errorMessage } from "../base/errors.js";
+import { damagedRow, errorMessage } from "../base/errors.js";
 
 /** One call site, as the call graph's derivation reads it. */
 export interface CallRow {
@@ -80,7 +80,7 @@ export function unstoredCalls(fileId: number, stored: Uint8Array): CallRow[] {
   try {
     pack = inflate(stored);
   } catch (err) {
-    throw new Error(`a damaged call-site pack (file ${fileId}): not deflated (${errorMessage(err)})`);
+    throw damagedRow(`a damaged call-site pack (file ${fileId}): not deflated (${errorMessage(err)})`);
   }
   return unpackCalls(fileId, pack);
 }
@@ -88,7 +88,7 @@ export function unstoredCalls(fileId: number, stored: Uint8Array): CallRow[] {
 /** The sites of one file's pack, in the order they were packed; a pack that is not whole (cut short, an index past its table) is refused, never misread. */
 export function unpackCalls(fileId: number, stored: Uint8Array): CallRow[] {
   const buf = Buffer.isBuffer(stored) ? stored : Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
-  const bad = (why: string) => new Error(`a damaged call-site pack (file ${fileId}): ${why}`);
+  const bad = (why: string) => damagedRow(`a damaged call-site pack (file ${fileId}): ${why}`);
   if (buf[0] !== FORMAT) throw bad(`format ${buf[0]}`);
   let i = 1;
   const read = (): number => {

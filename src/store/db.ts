@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import { writeAtomic } from "../base/atomic.js";
 import { deflate } from "../base/deflate.js";
-import { errorMessage } from "../base/errors.js";
+import { DAMAGED_ROW, errorMessage } from "../base/errors.js";
 import { nativeAddonPath } from "../base/native.js";
 import { fileURLToPath } from "node:url";
 import { hashKey, sha256 } from "../base/hash.js";
@@ -301,12 +301,13 @@ export function symbolTextReader(db: Db): (fileId: number, id: number) => Symbol
 }
 
 /**
- * An error meaning the file is not a usable database — not one at all, or one SQLite finds corrupt
- * (SQLITE_CORRUPT and its extended codes): it is rebuilt, never repaired, and never answered from.
+ * An error meaning the file is not a usable database — not one at all, one SQLite finds corrupt
+ * (SQLITE_CORRUPT and its extended codes), or bytes of mast's own in it that do not read back
+ * (base/errors.ts damagedRow): it is rebuilt, never repaired, and never answered from.
  */
 export function isUnusableDatabase(err: unknown): boolean {
   const code = String((err as { code?: unknown } | null)?.code ?? "");
-  return code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT");
+  return code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT") || code === DAMAGED_ROW;
 }
 
 /** A file's row: its id and the stamp of the read that made its rows (index/read.ts). */

@@ -7,7 +7,7 @@
 // symbolTexts, which unpacks a file's once per connection until the data changes.
 
 import { deflate, inflate } from "../base/deflate.js";
-import { errorMessage } from "../base/errors.js";
+import { damagedRow, errorMessage } from "../base/errors.js";
 
 /** What a symbol's row no longer holds itself. */
 export interface SymbolTexts {
@@ -26,7 +26,7 @@ export function packSymbolTexts(texts: readonly SymbolTexts[]): Buffer {
 
 /** packSymbolTexts' bytes back, each entry checked; bytes that are not its are refused, never misread. */
 export function unpackSymbolTexts(fileId: number, stored: Uint8Array): SymbolTexts[] {
-  const bad = (why: string) => new Error(`damaged symbol texts (file ${fileId}): ${why}`);
+  const bad = (why: string) => damagedRow(`damaged symbol texts (file ${fileId}): ${why}`);
   let rows: unknown;
   try {
     rows = JSON.parse(inflate(stored).toString("utf8"));

@@ -723,6 +723,30 @@ describe("a corrupt store", () => {
     expect(dumpStore(graphDb)).toBe(clean);
   }, 120_000);
 
+  it("a symbol's texts or a class outline whose deflated bytes do not read back: a query answers INDEX_CORRUPT, never a wrong text, and a full run rewrites them", async () => {
+    const small = project(syntheticProject(20));
+    const state = tempDir("mast-cli-damaged-");
+    const graphDb = join(state, "graph.db");
+    ok(await runMast(["index", small.root, "--state-dir", state, "--json"]));
+    const clean = dumpStore(graphDb);
+    const store = Store.open(graphDb);
+    const target = store.db.prepare("SELECT s.name, f.path, s.file_id FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind = 'function' ORDER BY f.path, s.line LIMIT 1").get() as { name: string; path: string; file_id: number };
+    const outline = store.db.prepare("SELECT c.symbol_name AS name, f.path FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.content IS NOT NULL ORDER BY f.path LIMIT 1").get() as { name: string; path: string };
+    store.batch(() => {
+      store.db.prepare("UPDATE symbol_texts SET texts = x'ff00ff' WHERE file_id = ?").run(target.file_id);
+      store.db.prepare("UPDATE chunks SET content = x'ff00ff' WHERE content IS NOT NULL").run();
+    });
+    store.close();
+    const signature = await runMast(["query", "mast_signature", JSON.stringify({ symbol: target.name, file_path: target.path }), small.root, "--state-dir", state]);
+    expect(signature.code, signature.stdout).toBe(1);
+    expect(signature.stderr).toMatch(new RegExp(`^mast: error INDEX_CORRUPT: mast_signature: the index is corrupt \\(damaged symbol texts \\(file ${target.file_id}\\): not deflated JSON`));
+    const search = await runMast(["query", "mast_search", JSON.stringify({ query: outline.name, limit: 50 }), small.root, "--state-dir", state]);
+    expect(search.code, search.stdout).toBe(1);
+    expect(search.stderr).toMatch(/^mast: error INDEX_CORRUPT: mast_search: the index is corrupt \(a damaged class outline \(/);
+    ok(await runMast(["index", small.root, "--state-dir", state, "--json"]));
+    expect(dumpStore(graphDb)).toBe(clean);
+    expect((await runMast(["query", "mast_signature", JSON.stringify({ symbol: target.name, file_path: target.path }), small.root, "--state-dir", state])).code).toBe(0);
+  }, 120_000);
 });
 
 describe("unreadable files", () => {

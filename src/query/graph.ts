@@ -5,7 +5,6 @@
 import { posix } from "node:path";
 import { isTestPath } from "../base/paths.js";
 import { boundedDistance, clipAround, collapseWhitespace, splitTerms } from "../base/text.js";
-import { NO_BODY_HASH, hashKey } from "../base/hash.js";
 import { reachableFiles } from "../store/link-inputs.js";
 import { LANGUAGE_SPECS, ProseReader, extensionInfo, isCommentLine, withoutCommentLines, type LanguageSpec } from "../lang/languages.js";
 import { CHECKER_META, derivedOnce, idList, prepared, symbolTextReader, type Db } from "../store/db.js";
@@ -146,7 +145,7 @@ function declaredElsewhere(site: DeclarationRow): boolean {
 }
 
 function hasBody(db: Db, id: number): boolean {
-  return prepared(db, "SELECT body_hash IS NOT NULL AND body_hash != ? FROM symbols WHERE id = ?").pluck().get(hashKey(NO_BODY_HASH), id) === 1;
+  return prepared(db, "SELECT has_body FROM symbols WHERE id = ?").pluck().get(id) === 1;
 }
 
 /**

@@ -12,7 +12,7 @@ import { deflate } from "../base/deflate.js";
 import { DAMAGED_ROW, errorMessage } from "../base/errors.js";
 import { nativeAddonPath } from "../base/native.js";
 import { fileURLToPath } from "node:url";
-import { hashKey, sha256 } from "../base/hash.js";
+import { NO_BODY_HASH, hashKey, sha256 } from "../base/hash.js";
 import { isTestPath } from "../base/paths.js";
 import { extensionInfo } from "../lang/languages.js";
 import { chunkSearchWords, lineStarts, splitTerms, type ChunkSearchWords } from "../base/text.js";
@@ -1071,8 +1071,7 @@ export class Store {
         s.line,
         s.endLine,
         s.isExported ? 1 : 0,
-        hashKey(s.declarationHash),
-        hashKey(s.bodyHash),
+        s.bodyHash !== null && s.bodyHash !== NO_BODY_HASH ? 1 : 0,
         s.parent,
         s.reExport?.module ?? null,
         s.reExport?.importedName ?? null,
@@ -1095,8 +1094,7 @@ export class Store {
       "line",
       "end_line",
       "is_exported",
-      "declaration_hash",
-      "body_hash",
+      "has_body",
       "parent_name",
       "reexport_module",
       "reexport_name",

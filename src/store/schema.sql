@@ -35,8 +35,7 @@ CREATE TABLE IF NOT EXISTS symbols (
   line             INTEGER NOT NULL,
   end_line         INTEGER NOT NULL,
   is_exported      INTEGER NOT NULL DEFAULT 0,
-  declaration_hash INTEGER,         -- base/hash.ts hashKey: the first 52 bits of sha256(signature)
-  body_hash        INTEGER,         --   ... and of sha256(body)
+  has_body         INTEGER NOT NULL DEFAULT 0, -- 1: a declaration with a body (a definition, not a prototype or a bodiless signature)
   parent_name      TEXT,            -- enclosing class for methods
   reexport_module  TEXT,            -- marker symbols (kind export): the module re-exported from
   reexport_name    TEXT,            -- ... and the name taken from it ('*' for a namespace)

@@ -31,7 +31,7 @@ export function dumpStore(graphDbPath: string, options: { integrity?: boolean } 
       ).map((c) => ({ ...c, content: c.content === null ? null : inflate(c.content as Uint8Array).toString("utf8") })),
       // Each with its texts (kept per file), without the ids they are read by.
       symbols: q(
-        "SELECT s.id, s.file_id, f.path, s.name, s.kind, s.line, s.end_line, s.is_exported, s.declaration_hash, s.body_hash, s.parent_name, s.reexport_module, s.reexport_name, s.alias_of, s.return_type " +
+        "SELECT s.id, s.file_id, f.path, s.name, s.kind, s.line, s.end_line, s.is_exported, s.has_body, s.parent_name, s.reexport_module, s.reexport_name, s.alias_of, s.return_type " +
           "FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.line, s.name, s.kind",
       ).map(({ id, file_id, ...s }) => ({ ...s, ...texts(file_id as number, id as number) })),
       edges: q(

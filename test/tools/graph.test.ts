@@ -761,3 +761,18 @@ describe("calls made by a file's top-level code", () => {
     expect((await p.call("mast_signature", { symbol: "render" })).results.map((s: any) => s.kind)).toEqual(["function"]);
   });
 });
+
+describe("mast_callers in C: a definition answers for its header's prototype", () => {
+  const p = indexedProject({
+    "include/util.h": "int scale(int x);\n",
+    "src/util.c": '#include "util.h"\n\nint scale(int x) {\n  return x * 2;\n}\n',
+    "src/main.c": '#include "util.h"\n\nint main(void) {\n  return scale(3);\n}\n',
+  });
+
+  it("names the definition (the one with a body) first, the prototype after, and the call linked through the header", async () => {
+    const r = await p.call("mast_callers", { symbol: "scale" });
+    expect(r.declaration).toEqual({ file_path: "src/util.c", line: 3, kind: "function", is_exported: true, signature: "int scale(int x)" });
+    expect(r.other_declarations).toEqual([{ file_path: "include/util.h", line: 1, kind: "function", is_exported: true }]);
+    expect(r.verified_callers).toEqual([{ file_path: "src/main.c", resolution: "import", sites: ["4 main: return scale(3);"] }]);
+  });
+});

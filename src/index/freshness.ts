@@ -2,7 +2,6 @@
 // is stale when its content differs from what was indexed, when it is on disk but not indexed,
 // or when the index (rows or manifest) still lists it but it is gone. Read-only: creates nothing.
 import { existsSync } from "node:fs";
-import { STAT_WORDS } from "../base/native.js";
 import { Store, isUnusableDatabase } from "../store/db.js";
 import { FileStamps } from "../store/file-stamps.js";
 import type { ResolvedConfig } from "./config.js";
@@ -77,8 +76,7 @@ function compareAll(config: ResolvedConfig, paths: StatePaths, walk: WalkResult,
   let matched = 0;
   const { paths: walked, stats } = walk;
   for (let i = 0; i < walked.length; i++) {
-    const at = i * STAT_WORDS;
-    const proven = stamps.statProves(walked[i]!, stats[at + 1]!, stats[at + 2]!, stats[at + 3]!, stats[at + 4]!);
+    const proven = stamps.statProves(walked[i]!, stats, i);
     if (proven !== undefined) matched++;
     if (proven === true) continue;
     const file = walkedFileAt(walk, i);

@@ -628,11 +628,9 @@ type EdgeRow = [from: number, to: number, type: string, resolution: string | nul
 
 /**
  * Every derived edge whose source lies in the given files (all files when null), handed to `emit`
- * as it is found (a whole tree derives millions: they are written as they come, not held).
- */
-/**
- * The edges of the given files (all when null), emitted once each. `structural` false leaves out
- * the structural IMPLEMENTS pairs (a paged whole pass derives them once, `linkAll`).
+ * once as it is found (a whole tree derives millions: they are written as they come, not held).
+ * `structural` false leaves out the structural IMPLEMENTS pairs (a paged whole pass derives them
+ * once, `linkAll`).
  */
 function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null, emit: (e: EdgeRow) => void, structural = true): void {
   let seen = new Set<string>();

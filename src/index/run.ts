@@ -4,7 +4,6 @@
 // after it, never between, and a killed run leaves the one before. Then file_manifest.json and
 // index.json. Failures are counted per file, never fatal.
 import { sha256 } from "../base/hash.js";
-import { STAT_WORDS } from "../base/native.js";
 import { LANGUAGE_SPECS } from "../lang/languages.js";
 import { absoluteIn } from "../base/paths.js";
 import { MastError, errorMessage } from "../base/errors.js";
@@ -383,8 +382,7 @@ async function writeWalked(
   let matched = 0;
   const { paths, stats } = walk;
   for (let i = 0; i < paths.length; i++) {
-    const at = i * STAT_WORDS;
-    const proven = stamps.statProves(paths[i]!, stats[at + 1]!, stats[at + 2]!, stats[at + 3]!, stats[at + 4]!);
+    const proven = stamps.statProves(paths[i]!, stats, i);
     if (proven !== undefined) matched++;
     // A trusted stamp the walk's stat matches: unchanged, unread, its stamp as it is.
     if (proven === true && mode !== "full") {

@@ -93,8 +93,8 @@ export function statePaths(stateDir: string): StatePaths {
 }
 
 /** Writes JSON through a temp file and a rename, so a killed process never leaves half a file. */
-export function writeJsonAtomic(path: string, value: unknown): void {
-  writeAtomic(path, Buffer.from(JSON.stringify(value, null, 2) + "\n"));
+export function writeJsonAtomic(path: string, value: unknown, indent: 0 | 2 = 2): void {
+  writeAtomic(path, Buffer.from(JSON.stringify(value, null, indent) + "\n"));
 }
 
 function readJson<T>(path: string): T | null {
@@ -150,7 +150,7 @@ export function writeStampCopies(paths: StatePaths, store: Pick<Store, "filesVer
       const manifest: Manifest = {};
       for (const [, path, mtime, size, , , , hash] of rows) manifest[path] = { mtime, size, hash };
       // Compact: 110,000 entries at 1 GB, read by a program only (22.4 → 19.7 MB).
-      writeAtomic(paths.manifest, Buffer.from(`${JSON.stringify(manifest)}\n`));
+      writeJsonAtomic(paths.manifest, manifest, 0);
     }
     if (!packedCurrent) writeAtomic(paths.stamps, packStamps(rows, generation!));
   }

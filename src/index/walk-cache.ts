@@ -153,8 +153,8 @@ export function unpackWalkCache(bytes: Buffer): WalkCache | null {
   return cache;
 }
 
-/** A NUL-joined list holding an absolute path, a `.` or `..` component, an empty component (`a//b`, `a/`) or an empty path. */
-const UNSAFE_PATHS = /(?:^|\0|\/)\.{1,2}(?:\/|\0|$)|(?:^|\0)\/|\/(?:\/|\0|$)|\0\0|^\0|\0$/;
+/** A NUL-joined list holding an absolute path, a `.` or `..` component, an empty component (`a//b`, `a/`) or an empty path (the whole of a list of one too). */
+const UNSAFE_PATHS = /(?:^|\0|\/)\.{1,2}(?:\/|\0|$)|(?:^|\0)\/|\/(?:\/|\0|$)|\0\0|^\0|\0$|^$/;
 
 /** A root-relative path's directory ("" for the root). */
 const parentOf = (path: string) => {
@@ -186,18 +186,16 @@ export function wellFormedInJs(t: Pick<TrustedList, "dirs" | "gitignores" | "fil
   const others = dirList.filter((d) => d !== "");
   if ((others.length > 0 && UNSAFE_PATHS.test(others.join("\0"))) || (t.gitignores.count > 0 && UNSAFE_PATHS.test(t.gitignores.joined))) return false;
   for (const d of others) if (!dirs.has(parentOf(d))) return false;
-  for (const g of splitPaths(t.gitignores)) if (g === "" || !dirs.has(parentOf(g))) return false;
+  for (const g of splitPaths(t.gitignores)) if (!dirs.has(parentOf(g))) return false;
   if (t.files.count === 0) return t.files.joined === "";
   const files = splitPaths(t.files);
   if (files.length !== t.files.count) return false;
   // Sorted, a directory's files follow one another: it is looked up when it changes.
-  let dir: string | null = null;
+  let last: string | null = null;
   for (const p of files) {
-    const slash = p.lastIndexOf("/");
-    if (dir === null || slash !== dir.length || !p.startsWith(dir) || (slash === -1) !== (dir === "")) {
-      dir = slash === -1 ? "" : p.slice(0, slash);
-      if (!dirs.has(dir)) return false;
-    }
+    const dir = parentOf(p);
+    if (dir !== last && !dirs.has(dir)) return false;
+    last = dir;
   }
   return true;
 }

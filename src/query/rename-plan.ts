@@ -6,7 +6,7 @@
 // imports of the barrel in turn. What the edits cannot be planned for is named, never skipped: a
 // `require` destructuring, a namespace re-export passed on again.
 import { extensionInfo } from "../lang/languages.js";
-import { prepared, symbolTextReader, type Db } from "../store/db.js";
+import { prepared, symbolTextsOf, type Db } from "../store/db.js";
 import { unpackParams } from "../store/param-rows.js";
 import type { ParamRecord } from "../syntax/types.js";
 import type { Target } from "./graph.js";
@@ -208,8 +208,7 @@ export function memberRisks(db: Db, target: Target): string[] {
 
 /** A declaration's parameters as indexed (name, type, optional), or null when it has none recorded. */
 export function declaredParams(db: Db, id: number): ParamRecord[] | null {
-  const fileId = prepared(db, "SELECT file_id FROM symbols WHERE id = ?").pluck().get(id) as number | undefined;
-  const text = fileId === undefined ? null : symbolTextReader(db)(fileId, id).params;
+  const text = symbolTextsOf(db, id).params;
   return text === null ? null : unpackParams(text);
 }
 

@@ -300,6 +300,12 @@ export function symbolTextReader(db: Db): (fileId: number, id: number) => Symbol
   };
 }
 
+/** One symbol's texts by its id alone (none for an id the index does not hold). */
+export function symbolTextsOf(db: Db, id: number): SymbolTexts {
+  const fileId = prepared(db, "SELECT file_id FROM symbols WHERE id = ?").pluck().get(id) as number | undefined;
+  return fileId === undefined ? NO_TEXTS : symbolTextReader(db)(fileId, id);
+}
+
 /**
  * An error meaning the file is not a usable database — not one at all, one SQLite finds corrupt
  * (SQLITE_CORRUPT and its extended codes), or bytes of mast's own in it that do not read back

@@ -6,6 +6,7 @@
 // (`Store.filesGeneration`, the name of its file rows' history): a commit since (a server's
 // refresh, another writer), a graph.db rebuilt or copied in by other writes make every reader fall
 // back to the rows.
+import { STAT_WORDS } from "../base/native.js";
 import type { FileStamp } from "./db.js";
 
 /** [id, path, mtime, size, ino, ctime, stat_clean] as the files table holds them. */
@@ -143,16 +144,17 @@ export class FileStamps {
   }
 
   /**
-   * Whether `stat` proves the path's indexed bytes unchanged — its stamp trusted (stat_clean) and
-   * the stat equal to it, as index/read.ts statProvesUnchanged decides — with no stamp made (a
+   * Whether the `index`th stat of an lstatMany answer (base/native.ts: a walk's `stats`) proves the
+   * path's indexed bytes unchanged — its stamp trusted (stat_clean) and the stat equal to it, as index/read.ts statProvesUnchanged decides — with no stamp made (a
    * status of 110,000 files made as many, and their garbage); undefined when the path has no stamp.
    */
-  statProves(path: string, size: number, mtimeMs: number, ino: number, ctimeMs: number): boolean | undefined {
+  statProves(path: string, stats: Float64Array, index: number): boolean | undefined {
     const at = this.at(path);
     if (at === undefined) return undefined;
     const n = this.numbers;
     const s = at * WORDS;
-    return this.clean[at] === 1 && n[s + 1] === mtimeMs && n[s + 2] === size && n[s + 3] === ino && n[s + 4] === ctimeMs;
+    const w = index * STAT_WORDS;
+    return this.clean[at] === 1 && n[s + 1] === stats[w + 2] && n[s + 2] === stats[w + 1] && n[s + 3] === stats[w + 3] && n[s + 4] === stats[w + 4];
   }
 
   /** Forgets a path (an index run drops the paths it has handled). */

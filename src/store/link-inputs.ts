@@ -2,7 +2,7 @@
 // import bindings, class heritage and call sites, for some files (their ids) or for all (null),
 // and the set of files a change can reach. Pure reads; the derivation's writes are db.ts's.
 import { unstoredCalls, type CallRow } from "./call-rows.js";
-import { prepared, symbolTextReader, type Db } from "./db.js";
+import { prepared, symbolTextsOf, type Db } from "./db.js";
 
 export type { CallRow } from "./call-rows.js";
 
@@ -72,12 +72,12 @@ export function filesInDirectory(db: Db, language: string, dir: string): number[
   return rows.filter(([, path]) => !path.includes("/", dir.length + 1)).map(([id]) => id);
 }
 
-/** Every file of the given languages, by path. */
 /** Every indexed file's id, in path order (a whole link pass's pages). */
 export function fileIdsInPathOrder(db: Db): number[] {
   return prepared(db, "SELECT id FROM files ORDER BY path").pluck().all() as number[];
 }
 
+/** Every file of the given languages, by path. */
 export function filesOfLanguages(db: Db, languages: readonly string[]): FileRow[] {
   return prepared(db, "SELECT id, path, language FROM files WHERE language IN (SELECT value FROM json_each(?)) ORDER BY path").all(JSON.stringify(languages)) as FileRow[];
 }
@@ -94,8 +94,7 @@ export function symbolFacts(db: Db, fileIds: readonly number[] | null): Iterable
 
 /** A symbol's declaration text (its signature: store/symbol-texts.ts), or null. */
 export function symbolSignature(db: Db, id: number): string | null {
-  const fileId = prepared(db, "SELECT file_id FROM symbols WHERE id = ?").pluck().get(id) as number | undefined;
-  return fileId === undefined ? null : symbolTextReader(db)(fileId, id).signature;
+  return symbolTextsOf(db, id).signature;
 }
 
 /** Every import row of the files with the project file it resolved to (null when external or unresolved). */

@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { StatKind } from "../../src/base/native.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { CHECKER_BEHIND, CHECKER_META, Store, recordedChunkTotal, recordedFileTotal, symbolTextReader } from "../../src/store/db.js";
 import { filesInDirectory } from "../../src/store/link-inputs.js";
@@ -167,11 +168,11 @@ describe("the indexed stamps read from the files table", () => {
       const s = stamps.get(path)!;
       expect([s.id, s.path, s.mtime, s.size, s.ino, s.ctime, s.statClean, s.contentHash]).toEqual(byRows.get(path));
     }
-    expect(stamps.statProves("src/a.ts", 10, 1_700_000_000_000.5, 900, 1_700_000_000_100)).toBe(true);
-    expect(stamps.statProves("src/a.ts", 11, 1_700_000_000_000.5, 900, 1_700_000_000_100)).toBe(false);
+    expect(stamps.statProves("src/a.ts", Float64Array.of(StatKind.FILE, 10, 1_700_000_000_000.5, 900, 1_700_000_000_100), 0)).toBe(true);
+    expect(stamps.statProves("src/a.ts", Float64Array.of(StatKind.FILE, 11, 1_700_000_000_000.5, 900, 1_700_000_000_100), 0)).toBe(false);
     // Not stat-clean: the stat proves nothing, the content decides.
-    expect(stamps.statProves("src/ﬀ.ts", 11, 1_700_000_000_001.5, 901, 1_700_000_000_101)).toBe(false);
-    expect(stamps.statProves("src/b.ts", 11, 1, 1, 1)).toBeUndefined();
+    expect(stamps.statProves("src/ﬀ.ts", Float64Array.of(StatKind.FILE, 11, 1_700_000_000_001.5, 901, 1_700_000_000_101), 0)).toBe(false);
+    expect(stamps.statProves("src/b.ts", Float64Array.of(StatKind.FILE, 11, 1, 1, 1), 0)).toBeUndefined();
     expect([...stamps.keys()]).toEqual(files);
     // An empty table: no stamp.
     expect(openStore().fileStamps().size).toBe(0);

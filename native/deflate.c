@@ -4,7 +4,8 @@
 // allocated and freed — which on an index run's main thread cost ~85 µs a call whatever the size
 // (theia: 8,400 calls, 0.7 s); reset, a stream costs nothing more than the bytes it reads. A
 // thread's two streams live as long as the thread (~300 KB). deflateRaw(bytes) → Buffer at level
-// 1; inflateRaw(bytes) → Buffer, throwing MAST_INFLATE on bytes that are not one whole raw stream.
+// 1; inflateRaw(bytes, limit) → Buffer, throwing MAST_INFLATE on bytes that are not one whole raw
+// stream or that would inflate past `limit` bytes.
 #include "mast_native.h"
 #ifndef _WIN32
 #include <stdlib.h>
@@ -35,17 +36,18 @@ static bool reserve(Codec *c, size_t size) {
   return true;
 }
 
-// The argument's bytes (a Buffer or any TypedArray), or false after throwing.
-static bool bytes_of(napi_env env, napi_callback_info info, const char *name, const unsigned char **data, size_t *length) {
-  size_t argc = 1;
-  napi_value arg;
+// The first argument's bytes (a Uint8Array or Buffer) and, with `limit`, the second as a uint32; false after throwing.
+static bool bytes_of(napi_env env, napi_callback_info info, const char *name, const unsigned char **data, size_t *length, uint32_t *limit) {
+  size_t argc = 2;
+  napi_value argv[2];
   napi_typedarray_type type;
   size_t count = 0, offset = 0;
   void *raw = NULL;
   napi_value buffer;
   bool is_typed = false;
-  if (napi_get_cb_info(env, info, &argc, &arg, NULL, NULL) != napi_ok || argc < 1 || napi_is_typedarray(env, arg, &is_typed) != napi_ok || !is_typed ||
-      napi_get_typedarray_info(env, arg, &type, &count, &raw, &buffer, &offset) != napi_ok || type != napi_uint8_array) {
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < (limit ? 2u : 1u) || napi_is_typedarray(env, argv[0], &is_typed) != napi_ok || !is_typed ||
+      napi_get_typedarray_info(env, argv[0], &type, &count, &raw, &buffer, &offset) != napi_ok || type != napi_uint8_array ||
+      (limit && napi_get_value_uint32(env, argv[1], limit) != napi_ok)) {
     napi_throw_type_error(env, "MAST_NATIVE", name);
     return false;
   }
@@ -71,7 +73,7 @@ static bool ready(napi_env env, Codec *c, bool deflating) {
 static napi_value deflate_raw(napi_env env, napi_callback_info info) {
   const unsigned char *data;
   size_t length;
-  if (!bytes_of(env, info, "deflateRaw(bytes: Uint8Array)", &data, &length)) return NULL;
+  if (!bytes_of(env, info, "deflateRaw(bytes: Uint8Array)", &data, &length, NULL)) return NULL;
   Codec *c = &deflater;
   if (!ready(env, c, true)) return NULL;
   size_t bound = deflateBound(&c->stream, (uLong)length);
@@ -96,10 +98,12 @@ static napi_value deflate_raw(napi_env env, napi_callback_info info) {
 static napi_value inflate_raw(napi_env env, napi_callback_info info) {
   const unsigned char *data;
   size_t length;
-  if (!bytes_of(env, info, "inflateRaw(bytes: Uint8Array)", &data, &length)) return NULL;
+  uint32_t limit;
+  if (!bytes_of(env, info, "inflateRaw(bytes: Uint8Array, limit: number)", &data, &length, &limit)) return NULL;
   Codec *c = &inflater;
   if (!ready(env, c, false)) return NULL;
-  if (length > 0xffffffffu || !reserve(c, length * 4 + 64)) {
+  size_t first = length * 4 + 64;
+  if (length > 0xffffffffu || !reserve(c, first < (size_t)limit + 1 ? first : (size_t)limit + 1)) {
     napi_throw_range_error(env, "MAST_NATIVE", "inflateRaw: too large");
     return NULL;
   }
@@ -121,6 +125,11 @@ static napi_value inflate_raw(napi_env env, napi_callback_info info) {
       napi_throw_error(env, "MAST_INFLATE", "the stream ends before its last block");
       return NULL;
     }
+    // A stream that would inflate past the limit is refused before it is (a planted row, a bomb).
+    if (c->capacity > limit) {
+      napi_throw_error(env, "MAST_INFLATE", "the stream inflates past its limit");
+      return NULL;
+    }
     if (!reserve(c, c->capacity * 2)) {
       napi_throw_error(env, "MAST_NATIVE", "inflateRaw: out of memory");
       return NULL;
@@ -128,6 +137,10 @@ static napi_value inflate_raw(napi_env env, napi_callback_info info) {
   }
   if (c->stream.avail_in > 0) {
     napi_throw_error(env, "MAST_INFLATE", "bytes after the stream's end");
+    return NULL;
+  }
+  if (produced > limit) {
+    napi_throw_error(env, "MAST_INFLATE", "the stream inflates past its limit");
     return NULL;
   }
   napi_value out;

@@ -8,8 +8,10 @@ import type * as Zlib from "node:zlib";
 import { createRequire } from "node:module";
 import { nativeAddon } from "./native.js";
 
-type Codec = (data: Uint8Array) => Buffer;
-const native = typeof nativeAddon?.deflateRaw === "function" && typeof nativeAddon.inflateRaw === "function" ? { deflate: nativeAddon.deflateRaw as Codec, inflate: nativeAddon.inflateRaw as Codec } : null;
+const native =
+  typeof nativeAddon?.deflateRaw === "function" && typeof nativeAddon.inflateRaw === "function"
+    ? { deflate: nativeAddon.deflateRaw as (data: Uint8Array) => Buffer, inflate: nativeAddon.inflateRaw as (data: Uint8Array, limit: number) => Buffer }
+    : null;
 
 let zlib: typeof Zlib | null = null;
 const loaded = (): typeof Zlib => (zlib ??= createRequire(import.meta.url)("node:zlib") as typeof Zlib);
@@ -20,7 +22,14 @@ export function deflate(data: string | Uint8Array): Buffer {
   return native ? native.deflate(bytes) : loaded().deflateRawSync(bytes, { level: 1 });
 }
 
-/** The bytes `deflate` was given; throws on bytes that are not one whole raw deflate stream. */
-export function inflate(data: Uint8Array): Buffer {
-  return native ? native.inflate(data) : loaded().inflateRawSync(data);
+/**
+ * What a read inflates at most: V8's longest string (2^29 - 24 code units), past which no text
+ * could be read from the bytes anyway — so a planted or damaged row (deflate reaches ~1,000:1) is
+ * refused at that size, never inflated without end.
+ */
+export const INFLATE_LIMIT = 2 ** 29 - 24;
+
+/** The bytes `deflate` was given; throws on bytes that are not one whole raw deflate stream, or that inflate past `limit`. */
+export function inflate(data: Uint8Array, limit = INFLATE_LIMIT): Buffer {
+  return native ? native.inflate(data, limit) : loaded().inflateRawSync(data, { maxOutputLength: limit });
 }

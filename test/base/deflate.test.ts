@@ -21,13 +21,19 @@ describe("deflate", () => {
     expect(inflate(zlib.deflateRawSync(Buffer.from(text), { level: 9 })).toString("utf8")).toBe(text);
   });
 
-  it("refuses bytes that are not one whole raw stream", () => {
+  it("refuses bytes that are not one whole raw stream, and a stream that inflates past its limit", () => {
     const whole = deflate(text);
     for (const bad of [Buffer.from([0xff, 0xff, 0xff]), whole.subarray(0, whole.length - 4)]) expect(() => inflate(bad)).toThrow();
+    // 5 MB of one byte deflates to ~22 KB at level 1: with a 1 MB limit it is refused, at its size it reads.
+    const bomb = deflate(Buffer.alloc(5_000_000, 0x61));
+    expect(bomb.length).toBeLessThan(25_000);
+    expect(() => inflate(bomb, 1_000_000)).toThrow();
+    expect(inflate(bomb, 5_000_000).length).toBe(5_000_000);
+    expect(inflate(deflate(text), text.length).toString("utf8")).toBe(text);
   });
 
   it.skipIf(typeof nativeAddon?.inflateRaw !== "function")("natively, names what is wrong with the bytes, and a stream followed by more bytes", () => {
-    const inflateRaw = nativeAddon!.inflateRaw as (b: Uint8Array) => Buffer;
+    const inflateRaw = (b: Uint8Array) => (nativeAddon!.inflateRaw as (b: Uint8Array, limit: number) => Buffer)(b, 1_000_000);
     const whole = deflate(text);
     const codeAndMessage = (b: Uint8Array) => {
       try {
@@ -40,6 +46,7 @@ describe("deflate", () => {
     expect(codeAndMessage(Buffer.from([0xff, 0xff]))).toEqual(["MAST_INFLATE", "invalid block type"]);
     expect(codeAndMessage(whole.subarray(0, whole.length - 4))).toEqual(["MAST_INFLATE", "the stream ends before its last block"]);
     expect(codeAndMessage(Buffer.concat([whole, Buffer.from([1, 2])]))).toEqual(["MAST_INFLATE", "bytes after the stream's end"]);
+    expect(codeAndMessage(deflate(Buffer.alloc(5_000_000, 0x61)))).toEqual(["MAST_INFLATE", "the stream inflates past its limit"]);
     expect(() => (nativeAddon!.deflateRaw as (s: unknown) => Buffer)("a string")).toThrow("deflateRaw(bytes: Uint8Array)");
   });
 });

@@ -1,7 +1,6 @@
 // The index lifecycle against real files and the real SQLite store: full and incremental runs,
 // incremental-equals-full, deterministic builds, deletion, content-hash freshness, the schema
 // guard, and every per-file failure (binary, invalid UTF-8, parse, write, vanished) counted.
-import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -60,7 +59,7 @@ describe("full index", () => {
     expect(idx.file_count).toBe(4);
     expect(idx.chunk_count).toBe(report.chunk_count);
     expect(Object.keys(readManifest(paths))).toEqual(["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.ts"]);
-    expect(readManifest(paths)["src/repo.ts"]!.size).toBe(statSync(join(p.root, "src/repo.ts")).size);
+    expect(readManifest(paths)["src/repo.ts"]).toBe(statSync(join(p.root, "src/repo.ts")).mtimeMs);
     expect(existsSync(paths.config)).toBe(false); // only init and serve persist the config
 
     const store = Store.open(paths.graphDb, { readonly: true });
@@ -396,7 +395,7 @@ describe("incremental index", () => {
     utimesSync(abs, later, later);
     const report = await index(p, "incremental");
     expect(report).toMatchObject({ files_indexed: 0, files_unchanged: 1 });
-    expect(readManifest(statePaths(join(p.root, ".mast")))["a.ts"]!.mtime).toBe(statSync(abs).mtimeMs);
+    expect(readManifest(statePaths(join(p.root, ".mast")))["a.ts"]).toBe(statSync(abs).mtimeMs);
   });
 
   it("a no-change run touches nothing", async () => {
@@ -549,28 +548,32 @@ describe("a no-op incremental run", () => {
       const st = statSync(paths.manifest);
       return `${st.ino}:${st.mtimeMs}`;
     };
-    const hashOf = (text: string) => createHash("sha256").update(text).digest("hex");
+    const mtimeOf = (rel: string) => statSync(join(p.root, rel)).mtimeMs;
     const written = stat();
     await index(p, "incremental");
     expect(stat()).toBe(written);
-    // A changed file: its new hash is in the manifest.
+    // A changed file: its new mtime is in the manifest, the one value spec §5 keeps per path.
     p.write("src/extra.ts", "export const b = 21;\n");
     expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1 });
-    expect(readManifest(paths)["src/extra.ts"]!.hash).toBe(hashOf("export const b = 21;\n"));
+    const changed = mtimeOf("src/extra.ts");
+    expect(readManifest(paths)["src/extra.ts"]).toBe(changed);
+    expect(Object.keys(readManifest(paths)).sort()).toEqual([...Object.keys(BASE_FILES), "src/extra.ts"].sort());
     // Gone, or edited by hand (same size): written again from the stamps.
     rmSync(paths.manifest);
     await index(p, "incremental");
-    expect(readManifest(paths)["src/extra.ts"]!.hash).toBe(hashOf("export const b = 21;\n"));
+    expect(readManifest(paths)["src/extra.ts"]).toBe(changed);
     const text = readFileSync(paths.manifest, "utf8");
-    writeFileSync(paths.manifest, text.replace(/"hash": "./, '"hash": "#'));
+    const edited = text.replace(`"src/extra.ts":${changed}`, `"src/extra.ts":${changed + 1000}`);
+    expect(edited).not.toBe(text);
+    writeFileSync(paths.manifest, edited);
     await index(p, "incremental");
     expect(readFileSync(paths.manifest, "utf8")).toBe(text);
     // A just-in-time refresh (a server's) writes rows but not the manifest: the next run does.
     p.write("src/extra.ts", "export const b = 22;\n");
     await refreshJustInTime(p, paths.dir, "src/extra.ts");
-    expect(readManifest(paths)["src/extra.ts"]!.hash).toBe(hashOf("export const b = 21;\n"));
+    expect(readManifest(paths)["src/extra.ts"]).toBe(changed);
     expect(await index(p, "incremental")).toMatchObject({ files_indexed: 0 });
-    expect(readManifest(paths)["src/extra.ts"]!.hash).toBe(hashOf("export const b = 22;\n"));
+    expect(readManifest(paths)["src/extra.ts"]).toBe(mtimeOf("src/extra.ts"));
   });
 
   it("reads file-stamps.bin only while it names graph.db's files generation: not after a refresh's commit, nor for a graph.db rebuilt at the same files version", async () => {
@@ -631,8 +634,10 @@ describe("a no-op incremental run", () => {
     await index(p, "full");
     for (const f of [paths.graphDb, `${paths.graphDb}-wal`, `${paths.graphDb}-shm`]) rmSync(f, { force: true });
     p.write("src/extra.ts", "export const b = 21;\n");
+    // A time the full run's manifest cannot hold for it.
+    utimesSync(join(p.root, "src/extra.ts"), 1_700_000_000, 1_700_000_000);
     await index(p, "incremental");
-    expect(readManifest(paths)["src/extra.ts"]!.hash).toBe(createHash("sha256").update("export const b = 21;\n").digest("hex"));
+    expect(readManifest(paths)["src/extra.ts"]).toBe(1_700_000_000_000);
   });
 });
 
@@ -931,8 +936,10 @@ describe("bad input", () => {
     const store = Store.open(graph(p));
     store.db.exec("CREATE TRIGGER no_b BEFORE UPDATE ON files WHEN NEW.path = 'b.ts' BEGIN SELECT RAISE(ABORT, 'disk says no'); END;");
     store.close();
+    const indexedAt = readManifest(statePaths(join(p.root, ".mast")))["b.ts"];
     p.write("a.ts", "export const a = 10;\n");
     p.write("b.ts", "export const b = 20;\n");
+    utimesSync(join(p.root, "b.ts"), 1_700_000_000, 1_700_000_000);
     const report = await index(p, "incremental");
     expect(report).toMatchObject({ write_errors: 1, parse_errors: 0, files_indexed: 1 });
     expect(report.problems).toEqual([{ path: "b.ts", kind: "write_error", message: "disk says no" }]);
@@ -947,7 +954,7 @@ describe("bad input", () => {
       check.close();
     }
     const manifest = readManifest(statePaths(join(p.root, ".mast")));
-    expect(manifest["b.ts"]!.hash).not.toBe(createHash("sha256").update("export const b = 20;\n").digest("hex"));
+    expect(manifest["b.ts"]).toBe(indexedAt);
     const fix = Store.open(graph(p));
     fix.db.exec("DROP TRIGGER no_b");
     fix.close();

@@ -171,7 +171,7 @@ class Navigator {
   importOf(fileId: number, local: string, line: number): { imported: string; module: string; resolved: string | null; line: number } | null {
     let rows = this.imports.get(fileId);
     if (rows === undefined) {
-      const read = prepared(this.db, "SELECT symbols, locals, module, resolved_path AS resolved, line FROM imports WHERE file_id = ? AND kind IN ('import', 'require', 'dynamic_import', 'export_from') ORDER BY line DESC, id").all(fileId) as Array<{
+      const read = prepared(this.db, "SELECT i.symbols, coalesce(i.locals, i.symbols) AS locals, i.module, t.path AS resolved, i.line FROM imports i LEFT JOIN files t ON t.id = i.resolved_file_id WHERE i.file_id = ? AND i.kind IN ('import', 'require', 'dynamic_import', 'export_from') ORDER BY i.line DESC, i.id").all(fileId) as Array<{
         symbols: string;
         locals: string;
         module: string;
@@ -248,7 +248,7 @@ class Navigator {
   namespaceExport(fileId: number, name: string): { path: string; module: string } | null {
     const row = prepared(
       this.db,
-      "SELECT i.resolved_path AS path, i.module AS module FROM symbols s JOIN imports i ON i.file_id = s.file_id AND i.module = s.reexport_module WHERE s.file_id = ? AND s.name = ? AND s.kind = 'export' AND s.reexport_name = '*' AND i.resolved_path IS NOT NULL LIMIT 1",
+      "SELECT t.path AS path, i.module AS module FROM symbols s JOIN imports i ON i.file_id = s.file_id AND i.module = s.reexport_module JOIN files t ON t.id = i.resolved_file_id WHERE s.file_id = ? AND s.name = ? AND s.kind = 'export' AND s.reexport_name = '*' LIMIT 1",
     ).get(fileId, name) as { path: string; module: string } | undefined;
     return row ?? null;
   }

@@ -29,7 +29,7 @@ let sqlite: typeof BetterSqlite3 | null = null;
 const Database = (): typeof BetterSqlite3 => (sqlite ??= createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3);
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.24.0";
+export const CURRENT_SCHEMA_VERSION = "1.25.0";
 /** Meta key: when the checker pass (query/checker.ts) last ran on this index; cleared by a full run without it. */
 export const CHECKER_META = "checker_ran";
 /** Meta key: set when a file's rows are replaced or removed after the pass last ran (its lines lost their verdicts); the pass clears it. */
@@ -808,24 +808,23 @@ export class Store {
 
   /**
    * Re-resolves imports against the current file set — all of them, or those of the given files —
-   * setting `resolved_path` with its file's id and `is_external` (a bare specifier no alias or workspace maps into the
-   * project), then rebuilds `re_export_files`. Returns the ids of the files whose rows changed.
+   * setting `resolved_file_id` (the indexed file a specifier names; a resolution to a path with no
+   * row is none) and `is_external` (a bare specifier no alias or workspace maps into the project),
+   * then rebuilds `re_export_files`. Returns the ids of the files whose rows changed.
    */
   relinkImports(resolve: (fromPath: string, module: string) => string | null, scope: "all" | readonly number[]): Set<number> {
-    const head = "SELECT i.id, i.file_id AS fileId, i.module, i.resolved_path AS resolved, i.resolved_file_id AS resolvedId, i.is_external AS external, f.path FROM imports i JOIN files f ON f.id = i.file_id";
+    const head = "SELECT i.id, i.file_id AS fileId, i.module, i.resolved_file_id AS resolvedId, i.is_external AS external, f.path FROM imports i JOIN files f ON f.id = i.file_id";
     const rows = (scope === "all" ? this.sql(head).all() : this.sql(`${head} WHERE i.file_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(scope))) as Array<{
       id: number;
       fileId: number;
       module: string;
-      resolved: string | null;
       resolvedId: number | null;
       external: number;
       path: string;
     }>;
-    const update = this.sql("UPDATE imports SET resolved_path = ?, resolved_file_id = ?, is_external = ? WHERE id = ?");
+    const update = this.sql("UPDATE imports SET resolved_file_id = ?, is_external = ? WHERE id = ?");
     // A resolution names an indexed path: its row's id, looked up once per path. A path's row
-    // can be another than when the import was last resolved (the file went and came back), so the
-    // id is compared too.
+    // can be another than when the import was last resolved (the file went and came back).
     const idOfPath = this.sql("SELECT id FROM files WHERE path = ?");
     const ids = new Map<string, number | null>();
     const idOf = (path: string): number | null => {
@@ -839,8 +838,8 @@ export class Store {
         const next = resolve(r.path, r.module);
         const id = next === null ? null : idOf(next);
         const external = next === null && isExternalImport(r.path, r.module) ? 1 : 0;
-        if (next !== r.resolved || id !== r.resolvedId || external !== r.external) {
-          update.run(next, id, external, r.id);
+        if (id !== r.resolvedId || external !== r.external) {
+          update.run(id, external, r.id);
           changed.add(r.fileId);
         }
       }
@@ -1115,7 +1114,12 @@ export class Store {
   }
 
   private insertImports(fileId: number, path: string, imports: readonly ImportRecord[]): void {
-    const rows = imports.map((i) => [fileId, i.module, JSON.stringify(i.names), JSON.stringify(i.locals), i.kind, i.line, isExternalImport(path, i.module) ? 1 : 0]);
+    const rows = imports.map((i) => {
+      const names = JSON.stringify(i.names);
+      const locals = JSON.stringify(i.locals);
+      // Four imports in five bind each name as itself: their locals are the names (NULL; readers coalesce).
+      return [fileId, i.module, names, locals === names ? null : locals, i.kind, i.line, isExternalImport(path, i.module) ? 1 : 0];
+    });
     this.batcher("imports", ["file_id", "module", "symbols", "locals", "kind", "line", "is_external"]).insert(rows);
   }
 

@@ -86,12 +86,11 @@ CREATE TABLE IF NOT EXISTS imports (
   file_id       INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
   module        TEXT NOT NULL,
   symbols       TEXT NOT NULL,      -- JSON array of imported names ('default', '*', or the exported name)
-  locals        TEXT NOT NULL,      -- JSON array of the local binding of each name (same order)
+  locals        TEXT,               -- JSON array of the local binding of each name (same order); NULL: the names themselves (readers coalesce)
   kind          TEXT NOT NULL,      -- import | export_from | export_star | require | dynamic_import
   line          INTEGER NOT NULL,
   is_external   INTEGER NOT NULL DEFAULT 0,
-  resolved_path TEXT,               -- project-relative; NULL for external or unresolvable modules
-  resolved_file_id INTEGER          -- the files row at resolved_path (set with it): the import graph by integer
+  resolved_file_id INTEGER          -- the indexed file the module resolves to (its path is that row's); NULL for external or unresolvable modules
 );
 
 -- Call sites and `new` expressions (the call graph's input): edges are derived from these rows,

@@ -55,7 +55,7 @@ describe("full index", () => {
     expect(report).toMatchObject({ mode: "full", files_walked: 4, files_indexed: 4, parse_errors: 0, write_errors: 0, read_errors: 0, file_count: 4 });
     const paths = statePaths(join(p.root, ".mast"));
     const idx = readIndexJson(paths)!;
-    expect(idx.schema_version).toBe("1.24.0");
+    expect(idx.schema_version).toBe("1.25.0");
     expect(idx.file_count).toBe(4);
     expect(idx.chunk_count).toBe(report.chunk_count);
     expect(Object.keys(readManifest(paths))).toEqual(["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.ts"]);
@@ -83,7 +83,7 @@ describe("full index", () => {
         { parent: "Repo", child: "Repo.find" },
       ]);
       // Imports resolve `.js` specifiers to the .ts source; `export *` becomes a re_export_files row.
-      expect(store.db.prepare("SELECT module, resolved_path, kind, is_external FROM imports ORDER BY module").all()).toEqual([
+      expect(store.db.prepare("SELECT module, (SELECT path FROM files WHERE id = resolved_file_id) AS resolved_path, kind, is_external FROM imports ORDER BY module").all()).toEqual([
         { module: "./auth.js", resolved_path: "src/auth.ts", kind: "export_star", is_external: 0 },
         { module: "./repo", resolved_path: "src/repo.ts", kind: "export_from", is_external: 0 },
         { module: "./repo.js", resolved_path: "src/repo.ts", kind: "import", is_external: 0 },
@@ -289,7 +289,7 @@ describe("incremental index", () => {
     expect(report.files_indexed).toBe(1);
     const store = Store.open(graph(p), { readonly: true });
     try {
-      expect(store.db.prepare("SELECT resolved_path FROM imports ORDER BY line").pluck().all()).toEqual(["b.ts", "b.ts"]);
+      expect(store.db.prepare("SELECT (SELECT path FROM files WHERE id = resolved_file_id) AS resolved_path FROM imports ORDER BY line").pluck().all()).toEqual(["b.ts", "b.ts"]);
       expect((store.db.prepare("SELECT count(*) AS n FROM re_export_files").get() as { n: number }).n).toBe(1);
     } finally {
       store.close();
@@ -502,7 +502,7 @@ describe("schema guard", () => {
     writeFileSync(paths.indexJson, JSON.stringify({ ...idx, schema_version: "0.9.0" }));
     const report = await index(p, "incremental");
     expect(report).toMatchObject({ mode: "full", schema_reset: true, files_indexed: 4 });
-    expect(readIndexJson(paths)!.schema_version).toBe("1.24.0");
+    expect(readIndexJson(paths)!.schema_version).toBe("1.25.0");
   });
 
   it("wipes a graph.db whose own schema version differs", async () => {
@@ -732,7 +732,7 @@ describe("incremental runs and the import resolver", () => {
     const report = await index(p, "incremental");
     expect(report.files_indexed).toBe(1);
     expect(dumpStore(graph(p))).toBe(await freshDump(p));
-    expect(queryStore(graph(p), "SELECT module, resolved_path AS target FROM imports ORDER BY module")).toEqual([
+    expect(queryStore(graph(p), "SELECT module, (SELECT path FROM files WHERE id = resolved_file_id) AS target FROM imports ORDER BY module")).toEqual([
       { module: "@acme/p", target: "packages/p/src/index.ts" },
       { module: "@y/b", target: "src/lib/b.ts" },
     ]);
@@ -742,7 +742,7 @@ describe("incremental runs and the import resolver", () => {
     p.write("src/a.ts", "import { q } from '@y/q';\nexport function a() { return q(); }\n");
     await index(p, "incremental");
     expect(dumpStore(graph(p))).toBe(await freshDump(p));
-    expect(queryStore(graph(p), "SELECT module, resolved_path AS target FROM imports")).toEqual([{ module: "@y/q", target: "packages/q/lib/q.ts" }]);
+    expect(queryStore(graph(p), "SELECT module, (SELECT path FROM files WHERE id = resolved_file_id) AS target FROM imports")).toEqual([{ module: "@y/q", target: "packages/q/lib/q.ts" }]);
   });
 });
 

@@ -236,6 +236,24 @@ describe("mast_dependencies", () => {
       ],
     });
   });
+  it("keeps a row's locals only where they are not its names (else NULL), and answers alike", async () => {
+    const store = Store.open(statePaths(join(project.root, ".mast")).graphDb, { readonly: true });
+    try {
+      expect(store.db.prepare("SELECT f.path, i.module, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path LIKE 'src/auth/%' ORDER BY f.path, i.line").raw().all()).toEqual([
+        ["src/auth/handler.ts", "../types.js", '["LoginRequest","Big"]', null],
+        ["src/auth/handler.ts", "express", '["default"]', '["express"]'],
+        // A re-export binds nothing in its file.
+        ["src/auth/index.ts", "./handler.js", '["*"]', "[]"],
+        ["src/auth/index.ts", "../types.js", '["LoginRequest"]', "[]"],
+      ]);
+    } finally {
+      store.close();
+    }
+    expect((await call("mast_dependencies", { file_path: "src/auth/index.ts" })).imports).toEqual([
+      { module: "./handler.js", symbols: ["*"], kind: "export_star", line: 1, is_external: false, resolved_path: "src/auth/handler.ts" },
+      { module: "../types.js", symbols: ["LoginRequest"], kind: "export_from", line: 2, is_external: false, resolved_path: "src/types.ts" },
+    ]);
+  });
 });
 
 describe("just-in-time refresh", () => {

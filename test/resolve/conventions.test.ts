@@ -186,7 +186,7 @@ describe("composer autoload in an index run", () => {
     const state = stateDir();
     await runIndex(p.config({ stateDir: state }), { mode: "full" });
     const graph = statePaths(state).graphDb;
-    const imports = () => queryStore(graph, "SELECT f.path, i.module, i.is_external, i.resolved_path FROM imports i JOIN files f ON f.id = i.file_id ORDER BY 1");
+    const imports = () => queryStore(graph, "SELECT f.path, i.module, i.is_external, (SELECT path FROM files WHERE id = i.resolved_file_id) AS resolved_path FROM imports i JOIN files f ON f.id = i.file_id ORDER BY 1");
     const calls = () =>
       queryStore(graph, "SELECT a.name AS source, b.name AS target, e.resolution, e.call_line FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = 'POTENTIAL_CALL'");
     expect(imports()).toEqual([{ path: "src/Client.php", module: "GuzzleHttp\\Middleware", is_external: 1, resolved_path: null }]);

@@ -184,7 +184,7 @@ describe("relinking after a config change", () => {
     const resolvedPath = () => {
       const s = Store.open(statePaths(state).graphDb, { readonly: true });
       try {
-        return s.db.prepare("SELECT resolved_path, is_external FROM imports").get();
+        return s.db.prepare("SELECT (SELECT path FROM files WHERE id = resolved_file_id) AS resolved_path, is_external FROM imports").get();
       } finally {
         s.close();
       }
@@ -207,7 +207,7 @@ describe("relinking after a config change", () => {
     });
     const state = mkdtempSync(join(tmpdir(), "mast-resolve-"));
     cleanups.push(() => rmSync(state, { recursive: true, force: true }));
-    const resolved = () => queryStore(statePaths(state).graphDb, "SELECT i.resolved_path, i.resolved_file_id, (SELECT id FROM files WHERE path = 'src/lib/b.ts') AS b FROM imports i")[0]!;
+    const resolved = () => queryStore(statePaths(state).graphDb, "SELECT (SELECT path FROM files WHERE id = i.resolved_file_id) AS resolved_path, i.resolved_file_id, (SELECT id FROM files WHERE path = 'src/lib/b.ts') AS b FROM imports i")[0]!;
     await runIndex(p.config({ stateDir: state }), { mode: "full" });
     const first = resolved();
     expect(first).toEqual({ resolved_path: "src/lib/b.ts", resolved_file_id: first.b, b: expect.any(Number) });
@@ -238,7 +238,7 @@ describe("relinking after a config change", () => {
     cleanups.push(() => rmSync(state, { recursive: true, force: true }));
     await runIndex(p.config({ stateDir: state }), { mode: "full" });
     await runIndex(p.config({ stateDir: state }), { mode: "incremental" });
-    const resolved = () => queryStore(statePaths(state).graphDb, "SELECT resolved_path FROM imports")[0]!.resolved_path;
+    const resolved = () => queryStore(statePaths(state).graphDb, "SELECT (SELECT path FROM files WHERE id = resolved_file_id) AS resolved_path FROM imports")[0]!.resolved_path;
     expect(resolved()).toBe(null);
     p.write("pkg/tsconfig.json", `{ "compilerOptions": { "paths": { "@x/*": ["src/lib/*"] } } }`);
     expect(await runIndex(p.config({ stateDir: state }), { mode: "incremental" })).toMatchObject({ files_indexed: 0 });

@@ -127,7 +127,7 @@ describe.each(LANGUAGES)("caret fixtures: %s", (language) => {
         case "import": {
           const [module, arrow, path] = rest as [string, string, string];
           expect(arrow).toBe("->");
-          const rows = db.prepare("SELECT i.resolved_path AS resolved, i.is_external AS external FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? AND i.module = ? AND i.line = ?").all(a.file, module, a.line) as Array<{
+          const rows = db.prepare("SELECT (SELECT path FROM files WHERE id = i.resolved_file_id) AS resolved, i.is_external AS external FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? AND i.module = ? AND i.line = ?").all(a.file, module, a.line) as Array<{
             resolved: string | null;
             external: number;
           }>;

@@ -24,7 +24,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { BENCH_DIR, BenchError, MAST, OUT_DIR, REPO, copyCorpus, fmt, have, indexCorpus, machineFacts, missingBuild, openTools, pad, prng, publish, runBench, shuffled, verdict } from "./corpus.mjs";
+import { BENCH_DIR, BenchError, DIST, MAST, OUT_DIR, REPO, copyCorpus, fmt, have, indexCorpus, machineFacts, missingBuild, openTools, pad, prng, publish, runBench, shuffled, verdict } from "./corpus.mjs";
 
 const git = (owner, name, commit) => ({ url: `https://github.com/${owner}/${name}`, commit });
 /** One repository per breadth language, pinned; `kinds`: ctags' kind letters counted. */
@@ -67,6 +67,8 @@ async function measureLanguage(language, c, Database, verdicts) {
     const index = indexCorpus(state, root);
     const ctags = ctagsTags(root, c);
     const db = new Database(path.join(state, "graph.db"), { readonly: true });
+    // Edges keep their type and resolution as codes (store/edge-codes.ts, from the build).
+    const { EDGE, resolutionName } = await import(path.join(DIST, "store", "edge-codes.js"));
     const files = db.prepare("SELECT id, path, language, has_syntax_errors AS broken FROM files WHERE language = ?").all(language);
     const byPath = new Map(files.map((f) => [f.path, f]));
     const symbols = db.prepare("SELECT s.name, s.line, s.end_line AS endLine, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.language = ?").all(language);
@@ -115,12 +117,13 @@ async function measureLanguage(language, c, Database, verdicts) {
 
     const edges = db
       .prepare(
-        `SELECT cf.path AS callerFile, e.call_line AS line, e.resolution, t.name AS target, tf.path AS targetFile, t.line AS targetLine
+        `SELECT cf.path AS callerFile, e.call_line AS line, e.resolution AS code, t.name AS target, tf.path AS targetFile, t.line AS targetLine
          FROM edges e JOIN symbols c ON c.id = e.from_id JOIN files cf ON cf.id = c.file_id JOIN symbols t ON t.id = e.to_id JOIN files tf ON tf.id = t.file_id
-         WHERE e.edge_type = 'POTENTIAL_CALL' AND e.call_line IS NOT NULL AND cf.language = ?
+         WHERE e.edge_type = ${EDGE.POTENTIAL_CALL} AND e.call_line IS NOT NULL AND cf.language = ?
          ORDER BY cf.path, e.call_line, tf.path, t.line`,
       )
-      .all(language);
+      .all(language)
+      .map(({ code, ...e }) => ({ ...e, resolution: resolutionName(code) }));
     // The edges whose ids hash lowest: a change to the edge set moves only the edges it adds or
     // removes in or out of the sample, so verdicts written by hand stay in use.
     const edgeId = (e) => `${e.callerFile}:${e.line} -> ${e.target} ${e.targetFile}:${e.targetLine}`;

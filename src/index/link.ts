@@ -9,6 +9,7 @@ import { LANGUAGE_SPECS, languageSpec } from "../lang/languages.js";
 import { RECEIVER_TYPE } from "../lang/spec.js";
 import type { Db, Store } from "../store/db.js";
 import { fileIdsByPaths, fileIdsInPathOrder, forEachCallRow, fileRows, filesInDirectory, filesOfLanguages, heritageFacts, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, symbolSignature, type CallRow } from "../store/link-inputs.js";
+import { EDGE, RESOLVED, type EdgeResolution } from "../store/edge-codes.js";
 import { DEFAULT_EXPORT_NAME, MODULE_SYMBOL } from "../syntax/types.js";
 
 interface Sym {
@@ -69,7 +70,8 @@ function emptyFacts(path: string, language: string): FileFacts {
   return { declared: new Map(), functions: new Map(), types: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), implementing: new Set(), heritage: new Map(), modules: new Map(), path, language };
 }
 
-type EdgeResolution = "import" | "field_type" | "parameter_type" | "new_expression" | "return_type" | "same_file" | "same_package" | "this_method" | "super_method";
+/** How the resolver linked a call (the checker pass's own is 'checker'). */
+type CallResolution = Exclude<EdgeResolution, "checker">;
 
 /** Languages whose files see every name their directory declares (`LanguageSpec.scope`). */
 const DIRECTORY_SCOPED = LANGUAGE_SPECS.filter((s) => s.scope === "directory").map((s) => s.name);
@@ -454,7 +456,7 @@ class Graph {
 }
 
 /** The callee symbol and how it was found, or null when the call cannot be traced. */
-function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResolution } | null {
+function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: CallResolution } | null {
   switch (c.receiver) {
     case "bare": {
       // A plain call (not `new`) of a name the file declares both as a type and a function means the function.
@@ -490,7 +492,7 @@ function resolveCall(g: Graph, c: CallRow): { target: Sym; resolution: EdgeResol
       if (!type || !(TYPE_KINDS.has(type.sym.kind) || (c.receiver === "static" && type.sym.kind === "namespace"))) return null;
       const target = g.member(type.sym, c.callee);
       if (!target) return null;
-      const resolution: EdgeResolution = c.receiver === "super" ? "super_method" : c.receiver === "static" ? type.via : (c.resolution as EdgeResolution);
+      const resolution: CallResolution = c.receiver === "super" ? "super_method" : c.receiver === "static" ? type.via : (c.resolution as CallResolution);
       return { target, resolution };
     }
     case "returned": {
@@ -624,7 +626,8 @@ function resolveProducer(g: Graph, fileId: number, path: string, depth = 0): Sym
   return member && (member.kind === "method" || member.kind === "function") ? member : null;
 }
 
-type EdgeRow = [from: number, to: number, type: string, resolution: string | null, line: number | null];
+/** An edge as the store writes it: its type and resolution by code (store/edge-codes.ts). */
+type EdgeRow = [from: number, to: number, type: number, resolution: number | null, line: number | null];
 
 /**
  * Every derived edge whose source lies in the given files (all files when null), handed to `emit`
@@ -650,13 +653,13 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null, emit: 
     }
     const from = g.declaredIn(c.fileId, c.caller ?? MODULE_SYMBOL);
     const hit = from ? resolveCall(g, c) : null;
-    if (from && hit) add([from.id, hit.target.id, "POTENTIAL_CALL", hit.resolution, c.line]);
+    if (from && hit) add([from.id, hit.target.id, EDGE.POTENTIAL_CALL, RESOLVED[hit.resolution], c.line]);
   });
   seen = new Set();
   for (const h of heritageRows(db, fileIds)) {
     const from = g.declaredIn(h.fileId, h.className);
     const to = g.resolveName(h.fileId, h.target);
-    if (from && to && TYPE_KINDS.has(to.sym.kind)) add([from.id, to.sym.id, h.relation === "extends" ? "EXTENDS" : "IMPLEMENTS", null, null]);
+    if (from && to && TYPE_KINDS.has(to.sym.kind)) add([from.id, to.sym.id, h.relation === "extends" ? EDGE.EXTENDS : EDGE.IMPLEMENTS, null, null]);
   }
   if (structural) for (const e of structuralImplements(g, db, fileIds)) add(e);
   const markerFiles = markerFileIds(db, fileIds);
@@ -665,7 +668,7 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null, emit: 
       if (m.imported === "*") continue;
       const target = g.moduleTarget(fileId, m.module);
       const sym = target === null ? null : g.exported(target, m.imported);
-      if (sym) add([m.id, sym.id, "RE_EXPORTS", null, null]);
+      if (sym) add([m.id, sym.id, EDGE.RE_EXPORTS, null, null]);
     }
   }
 }
@@ -741,7 +744,7 @@ function structuralImplements(g: Graph, db: Db, fileIds: readonly number[] | nul
     const whole = inScope === null || inScope.has(fileId);
     const rarest = methods.reduce((a, b) => ((byMethod.get(a)?.size ?? 0) <= (byMethod.get(b)?.size ?? 0) ? a : b));
     const candidates = new Set([...(byMethod.get(rarest) ?? []), ...embedding]);
-    for (const t of candidates) if ((whole || inScope.has(t.fileId)) && methods.every((m) => g.member(t.sym, m) !== null)) edges.push([t.sym.id, iface.id, "IMPLEMENTS", null, null]);
+    for (const t of candidates) if ((whole || inScope.has(t.fileId)) && methods.every((m) => g.member(t.sym, m) !== null)) edges.push([t.sym.id, iface.id, EDGE.IMPLEMENTS, null, null]);
   }
   return edges;
 }
@@ -799,7 +802,7 @@ function linkAll(db: Db, packages: Packages, emit: (e: EdgeRow) => void, pageFil
   for (let at = 0; at < ids.length; at += pageFiles) {
     const page = ids.slice(at, at + pageFiles).sort((a, b) => a - b);
     deriveEdges(db, new Graph(db, page, packages), page, (e) => {
-      if (e[2] === "IMPLEMENTS") declared.add(key(e));
+      if (e[2] === EDGE.IMPLEMENTS) declared.add(key(e));
       emit(e);
     }, false);
   }

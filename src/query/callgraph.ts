@@ -7,6 +7,7 @@
 import { prepared, type Db } from "../store/db.js";
 import { potentialMatches, verifiedCallers, type Target } from "./graph.js";
 import { CHUNK_PLACE_COLUMNS, SourceLines, chunkContent, type ChunkPlace } from "./source.js";
+import { EDGE } from "../store/edge-codes.js";
 
 export type GraphDirection = "callers" | "callees" | "both";
 
@@ -57,7 +58,7 @@ function neighbours(db: Db, ids: readonly number[], direction: "callers" | "call
   return prepared(
     db,
     `SELECT e.from_id AS "from", e.to_id AS "to", count(*) AS sites FROM edges e
-     WHERE e.edge_type = 'POTENTIAL_CALL' AND e.${near} IN (SELECT value FROM json_each(?)) AND e.${far} != e.${near}
+     WHERE e.edge_type = ${EDGE.POTENTIAL_CALL} AND e.${near} IN (SELECT value FROM json_each(?)) AND e.${far} != e.${near}
      GROUP BY e.from_id, e.to_id ORDER BY e.${near}, e.${far}`,
   ).all(JSON.stringify(ids)) as Array<{ from: number; to: number; sites: number }>;
 }
@@ -168,7 +169,7 @@ export function callGraph(db: Db, projectRoot: string, target: Target, options: 
     );
     const explained = new Set(
       (
-        prepared(db, "SELECT e.call_line AS line, b.name AS name FROM edges e JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = 'POTENTIAL_CALL' AND e.from_id IN (SELECT value FROM json_each(?))").all(
+        prepared(db, `SELECT e.call_line AS line, b.name AS name FROM edges e JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ${EDGE.POTENTIAL_CALL} AND e.from_id IN (SELECT value FROM json_each(?))`).all(
           JSON.stringify(target.ids),
         ) as Array<{ line: number; name: string }>
       ).map((r) => `${r.line}:${r.name.slice(r.name.lastIndexOf(".") + 1)}`),

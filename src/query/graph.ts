@@ -10,6 +10,7 @@ import { LANGUAGE_SPECS, ProseReader, extensionInfo, isCommentLine, withoutComme
 import { CHECKER_META, derivedOnce, idList, prepared, symbolTextReader, type Db } from "../store/db.js";
 import { CHUNK_PLACE_COLUMNS, SourceLines, chunkContent, type ChunkPlace } from "./source.js";
 import { declaredName, methodOwnersOf, namesEndingWith, requireIndexedFile, resolveThroughReExports, tailOf } from "./navigation.js";
+import { EDGE, RESOLVED, resolutionName } from "../store/edge-codes.js";
 
 /** Default cap on potential_matches (spec: 50); the real count goes to summary.potential_total. */
 export const POTENTIAL_LIMIT = 50;
@@ -205,7 +206,7 @@ interface EdgeSiteRow {
   file_path: string;
   line: number;
   caller_symbol: string | null;
-  resolution: string;
+  resolution: number;
   depth: number;
   callee_symbol: string;
 }
@@ -218,13 +219,13 @@ export function verifiedCallers(db: Db, ids: readonly number[], transitive: bool
          SELECT value, 0 FROM json_each(?)
          UNION
          SELECT e.from_id, r.depth + 1 FROM edges e JOIN reach r ON e.to_id = r.id
-         WHERE e.edge_type = 'POTENTIAL_CALL' AND r.depth + 1 < ?
+         WHERE e.edge_type = ${EDGE.POTENTIAL_CALL} AND r.depth + 1 < ?
        ),
        nearest(id, depth) AS (SELECT id, min(depth) FROM reach GROUP BY id)
        SELECT f.path AS file_path, e.call_line AS line, CASE a.kind WHEN 'module' THEN NULL ELSE a.name END AS caller_symbol, e.resolution,
               n.depth + 1 AS depth, b.name AS callee_symbol
        FROM nearest n
-       JOIN edges e ON e.to_id = n.id AND e.edge_type = 'POTENTIAL_CALL'
+       JOIN edges e ON e.to_id = n.id AND e.edge_type = ${EDGE.POTENTIAL_CALL}
        JOIN symbols a ON a.id = e.from_id
        JOIN symbols b ON b.id = e.to_id
        JOIN files f ON f.id = a.file_id
@@ -237,7 +238,7 @@ export function verifiedCallers(db: Db, ids: readonly number[], transitive: bool
     const key = `${r.file_path}:${r.line}:${r.caller_symbol}:${r.callee_symbol}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const entry: VerifiedSite = { file_path: r.file_path, line: r.line, caller_symbol: r.caller_symbol, resolution: r.resolution };
+    const entry: VerifiedSite = { file_path: r.file_path, line: r.line, caller_symbol: r.caller_symbol, resolution: resolutionName(r.resolution)! };
     out.push(transitive ? { ...entry, depth: r.depth, callee_symbol: r.callee_symbol } : entry);
   }
   return out;
@@ -369,7 +370,7 @@ export class PotentialMemo {
   linkedSites(db: Db, tails: readonly string[]): LinkedSite[] {
     if (this.links === null) {
       this.links = new Map();
-      for (const r of prepared(db, `${LINKED_SITES} WHERE e.edge_type = 'POTENTIAL_CALL'`).all() as LinkedSite[]) {
+      for (const r of prepared(db, `${LINKED_SITES} WHERE e.edge_type = ${EDGE.POTENTIAL_CALL}`).all() as LinkedSite[]) {
         const tail = tailOf(r.name);
         (this.links.get(tail) ?? this.links.set(tail, []).get(tail)!).push(r);
       }
@@ -941,7 +942,8 @@ interface LinkedSite {
   readonly line: number;
   readonly name: string;
   readonly to: number;
-  readonly resolution: string | null;
+  /** store/edge-codes.ts's code. */
+  readonly resolution: number | null;
 }
 
 const LINKED_SITES = `SELECT a.file_id AS fileId, f.path, e.call_line AS line, b.name, e.to_id AS "to", e.resolution FROM symbols a
@@ -955,13 +957,13 @@ function linkedElsewhere(db: Db, tails: readonly string[], targetIds: readonly n
   // their edges from these files only (2-4x faster than every edge into them for a common name).
   const rows = memo
     ? memo.linkedSites(db, tails)
-    : (prepared(db, `${LINKED_SITES} WHERE (b.name IN (SELECT value FROM json_each(?)) OR b.tail IN (SELECT value FROM json_each(?))) AND e.edge_type = 'POTENTIAL_CALL' AND a.file_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(tails), JSON.stringify(tails), JSON.stringify(fileIds)) as LinkedSite[]);
+    : (prepared(db, `${LINKED_SITES} WHERE (b.name IN (SELECT value FROM json_each(?)) OR b.tail IN (SELECT value FROM json_each(?))) AND e.edge_type = ${EDGE.POTENTIAL_CALL} AND a.file_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(tails), JSON.stringify(tails), JSON.stringify(fileIds)) as LinkedSite[]);
   const files = new Set(fileIds);
   for (const r of rows) {
     if (!files.has(r.fileId) || targetIds.includes(r.to) || !tails.includes(tailOf(r.name))) continue;
     // The analyzer's answer for a method call names the declared member (one of a union's, a base's):
     // the object at run time may be another class with this name (virtual dispatch), so it explains nothing away.
-    if (r.resolution === "checker" && r.name.includes(".")) continue;
+    if (r.resolution === RESOLVED.checker && r.name.includes(".")) continue;
     const key = `${r.path}:${r.line}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
@@ -1020,7 +1022,7 @@ export interface Implementor {
 export function implementorsOf(db: Db, ids: readonly number[]): Implementor[] {
   const direct = prepared(db, 
     `SELECT a.id, a.name, f.path, a.line, a.file_id AS fileId, e.edge_type AS type FROM edges e JOIN symbols a ON a.id = e.from_id JOIN files f ON f.id = a.file_id
-     WHERE e.to_id IN (SELECT value FROM json_each(?)) AND e.edge_type IN ('IMPLEMENTS', 'EXTENDS') ORDER BY f.path, a.line, a.id`,
+     WHERE e.to_id IN (SELECT value FROM json_each(?)) AND e.edge_type IN (${EDGE.IMPLEMENTS}, ${EDGE.EXTENDS}) ORDER BY f.path, a.line, a.id`,
   );
   const methods = prepared(db, "SELECT name FROM symbols WHERE file_id = ? AND kind = 'method' AND parent_name = ? ORDER BY line, id").pluck();
   const out: Implementor[] = [];
@@ -1029,7 +1031,7 @@ export function implementorsOf(db: Db, ids: readonly number[]): Implementor[] {
   while (frontier.length > 0) {
     const next: Array<{ ids: number[]; via: string | null }> = [];
     for (const level of frontier) {
-      const rows = direct.all(JSON.stringify(level.ids)) as Array<{ id: number; name: string; path: string; line: number; fileId: number; type: string }>;
+      const rows = direct.all(JSON.stringify(level.ids)) as Array<{ id: number; name: string; path: string; line: number; fileId: number; type: number }>;
       for (const r of rows) {
         if (seen.has(r.id)) continue;
         seen.add(r.id);
@@ -1038,7 +1040,7 @@ export function implementorsOf(db: Db, ids: readonly number[]): Implementor[] {
           class_name: r.name,
           file_path: r.path,
           line: r.line,
-          relation: level.via === null && r.type === "IMPLEMENTS" ? "implements" : "extends",
+          relation: level.via === null && r.type === EDGE.IMPLEMENTS ? "implements" : "extends",
           ...(level.via === null ? {} : { via: level.via }),
           methods: [...new Set(names)],
         });
@@ -1107,7 +1109,7 @@ export function barrelExports(db: Db, ids: readonly number[], declaringFileId: n
   if (ids.length === 0 || name.includes(".")) return [];
   const named = prepared(db, 
       `SELECT m.name AS exported_as, f.path, m.line, m.file_id AS fileId FROM edges e JOIN symbols m ON m.id = e.from_id JOIN files f ON f.id = m.file_id
-       WHERE e.to_id IN (SELECT value FROM json_each(?)) AND e.edge_type = 'RE_EXPORTS' ORDER BY f.path, m.line`,
+       WHERE e.to_id IN (SELECT value FROM json_each(?)) AND e.edge_type = ${EDGE.RE_EXPORTS} ORDER BY f.path, m.line`,
     )
     .all(JSON.stringify(ids)) as Array<{ exported_as: string; path: string; line: number; fileId: number }>;
   const out: BarrelExport[] = named.map((r) => ({ file_path: r.path, line: r.line, exported_as: r.exported_as, via: "named" }));

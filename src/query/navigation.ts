@@ -11,6 +11,7 @@ import { unpackParams } from "../store/param-rows.js";
 import type { ParamRecord } from "../syntax/types.js";
 import { scopeCondition, scopeFileIds } from "./scope.js";
 import { isIndexEmpty } from "./search.js";
+import { EDGE } from "../store/edge-codes.js";
 
 // ---- mast_project_skeleton ----
 
@@ -369,7 +370,7 @@ function oneQualified(db: Db, name: string): string | null {
 /** `Base.member` for the nearest class up `cls`'s EXTENDS edges that declares `member` (`Client.send` → `BaseClient.send`), else null. */
 function inheritedMember(db: Db, cls: string, member: string): string | null {
   const bases = db.prepare(
-    "SELECT DISTINCT b.id, b.name FROM edges e JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = 'EXTENDS' AND e.from_id IN (SELECT value FROM json_each(?)) ORDER BY b.name, b.id",
+    `SELECT DISTINCT b.id, b.name FROM edges e JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ${EDGE.EXTENDS} AND e.from_id IN (SELECT value FROM json_each(?)) ORDER BY b.name, b.id`,
   );
   const exists = db.prepare("SELECT 1 FROM symbols WHERE name = ? AND kind != 'export' LIMIT 1");
   let level = db.prepare("SELECT id FROM symbols WHERE name = ? AND kind IN ('class', 'interface', 'type')").pluck().all(cls) as number[];

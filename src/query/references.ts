@@ -17,6 +17,7 @@ import { fileNames, type FileNames, type NameSite, type SiteBinding, type TextPo
 import { findTarget, linesNaming, verifiedCallers, withContexts } from "./graph.js";
 import { SourceLines } from "./source.js";
 import { requireIndexedFile, resolveThroughReExports, tailOf } from "./navigation.js";
+import { EDGE, RESOLVED } from "../store/edge-codes.js";
 
 /** How a definition was found: the file's scopes, an import, the object's type, the checker pass's edge, or the name alone. */
 export type Resolution = "scope" | "import" | "type" | "checker" | "name";
@@ -316,7 +317,7 @@ class Navigator {
     const assigned = sites.find((s) => s.role === "member" && s.owner === ownerTail && s.access === "write");
     if (assigned) return { file_path: owner.path, line: assigned.line, column: assigned.column, name: `${ownerTail}.${member}`, kind: "property", signature: this.sources.line(owner.path, assigned.line)?.trim() ?? null };
     if (depth >= MAX_BASES) return null;
-    const bases = prepared(this.db, `${SYMBOL_ROW} JOIN edges e ON e.to_id = s.id WHERE e.from_id = ? AND e.edge_type IN ('EXTENDS', 'IMPLEMENTS') ORDER BY e.edge_type = 'EXTENDS' DESC, f.path, s.line`).all(owner.id) as SymbolRow[];
+    const bases = prepared(this.db, `${SYMBOL_ROW} JOIN edges e ON e.to_id = s.id WHERE e.from_id = ? AND e.edge_type IN (${EDGE.EXTENDS}, ${EDGE.IMPLEMENTS}) ORDER BY e.edge_type = ${EDGE.EXTENDS} DESC, f.path, s.line`).all(owner.id) as SymbolRow[];
     for (const base of bases) {
       const found = this.member(base, member, depth + 1);
       if (found) return found;
@@ -329,12 +330,12 @@ class Navigator {
     const rows = prepared(
       this.db,
       `SELECT DISTINCT b.id, b.name, b.kind, b.file_id, f.path, b.line, b.end_line, e.resolution FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id JOIN files f ON f.id = b.file_id
-       WHERE a.file_id = ? AND e.call_line = ? AND e.edge_type = 'POTENTIAL_CALL' ORDER BY f.path, b.line`,
-    ).all(fileId, line) as Array<SymbolRow & { resolution: string | null }>;
+       WHERE a.file_id = ? AND e.call_line = ? AND e.edge_type = ${EDGE.POTENTIAL_CALL} ORDER BY f.path, b.line`,
+    ).all(fileId, line) as Array<SymbolRow & { resolution: number | null }>;
     const named = rows.filter((r) => tailOf(r.name) === name);
     if (named.length === 0) return null;
     const unique = [...new Map(named.map((r) => [r.id, r])).values()];
-    return { resolution: named.some((r) => r.resolution === "checker") ? "checker" : "type", total: unique.length, definitions: unique.map((r) => this.locate(r)) };
+    return { resolution: named.some((r) => r.resolution === RESOLVED.checker) ? "checker" : "type", total: unique.length, definitions: unique.map((r) => this.locate(r)) };
   }
 
   /** Candidates by name in the language of `from`: declarations of the name, or members of it (`X.name`), exported first, at most NAME_CANDIDATES. */

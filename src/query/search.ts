@@ -10,6 +10,7 @@ import { derivedOnce, doublesOf, ftsFunctions, idList, prepared, recordedChunkTo
 import { scopeCondition, scopeFileIds, type ScopeInput } from "./scope.js";
 import { sameStat, type FileStat } from "../index/read.js";
 import { CHUNK_PLACE_COLUMNS, SourceLines, chunkContent, type ChunkPlace } from "./source.js";
+import { EDGE } from "../store/edge-codes.js";
 
 export interface SearchInput extends ScopeInput {
   readonly query: string;
@@ -993,10 +994,10 @@ const NEIGHBOUR_SLOTS = 3;
 function neighbourFiles(db: Db, hits: readonly SearchResult[]): Map<string, string> {
   const out = new Map<string, string>();
   const linked = db.prepare(
-    `SELECT DISTINCT f.path FROM symbols a JOIN files fa ON fa.id = a.file_id JOIN edges e ON e.from_id = a.id AND e.edge_type = 'POTENTIAL_CALL' JOIN symbols b ON b.id = e.to_id JOIN files f ON f.id = b.file_id
+    `SELECT DISTINCT f.path FROM symbols a JOIN files fa ON fa.id = a.file_id JOIN edges e ON e.from_id = a.id AND e.edge_type = ${EDGE.POTENTIAL_CALL} JOIN symbols b ON b.id = e.to_id JOIN files f ON f.id = b.file_id
      WHERE fa.path = ? AND a.line BETWEEN ? AND ? AND b.file_id != a.file_id
      UNION
-     SELECT DISTINCT f.path FROM symbols b JOIN files fb ON fb.id = b.file_id JOIN edges e ON e.to_id = b.id AND e.edge_type = 'POTENTIAL_CALL' JOIN symbols a ON a.id = e.from_id JOIN files f ON f.id = a.file_id
+     SELECT DISTINCT f.path FROM symbols b JOIN files fb ON fb.id = b.file_id JOIN edges e ON e.to_id = b.id AND e.edge_type = ${EDGE.POTENTIAL_CALL} JOIN symbols a ON a.id = e.from_id JOIN files f ON f.id = a.file_id
      WHERE fb.path = ? AND b.line BETWEEN ? AND ? AND a.file_id != b.file_id
      UNION
      SELECT DISTINCT f.path FROM imports i JOIN files f ON f.id = i.file_id WHERE i.resolved_file_id = (SELECT id FROM files WHERE path = ?)`,

@@ -5,6 +5,7 @@
 import type { Db } from "../store/db.js";
 import { prepared, symbolTextReader } from "../store/db.js";
 import { callRows } from "../store/link-inputs.js";
+import { EDGE, resolutionName } from "../store/edge-codes.js";
 
 export interface FactFile {
   readonly id: number;
@@ -62,7 +63,9 @@ export function structuralFacts(db: Db): StructuralFacts {
   const symbols = (prepared(db, "SELECT id, file_id, name, kind, line, end_line FROM symbols WHERE kind != 'export' ORDER BY file_id, line, id").all() as Array<Omit<FactSymbol, "signature">>).map(
     (s): FactSymbol => ({ ...s, signature: texts(s.file_id, s.id).signature }),
   );
-  const edges = prepared(db, "SELECT from_id, to_id, call_line AS line, resolution FROM edges WHERE edge_type = 'POTENTIAL_CALL' ORDER BY from_id, call_line, to_id").all() as FactEdge[];
+  const edges = prepared(db, `SELECT from_id, to_id, call_line AS line, resolution FROM edges WHERE edge_type = ${EDGE.POTENTIAL_CALL} ORDER BY from_id, call_line, to_id`)
+    .all()
+    .map((e) => ({ ...(e as FactEdge), resolution: resolutionName((e as { resolution: number }).resolution)! }));
   // A site is explained when an edge of its file at its line reaches a declaration of its name
   // (`m`, or `Owner.m`).
   const byId = new Map(symbols.map((s) => [s.id, s]));

@@ -17,6 +17,7 @@ import { isTestPath } from "../base/paths.js";
 import { extensionInfo } from "../lang/languages.js";
 import { chunkSearchWords, lineStarts, splitTerms, type ChunkSearchWords } from "../base/text.js";
 import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../syntax/types.js";
+import { EDGE, RESOLVED } from "./edge-codes.js";
 import { storedCalls, type CallSiteRow } from "./call-rows.js";
 import { packParams } from "./param-rows.js";
 import { packSymbolTexts, unpackSymbolTexts, type SymbolTexts } from "./symbol-texts.js";
@@ -859,12 +860,12 @@ export class Store {
   /**
    * Replaces the edges derived across files (`POTENTIAL_CALL`, `EXTENDS`, `IMPLEMENTS`,
    * `RE_EXPORTS`) whose source symbol lies in `fileIds` (every file when null) with the rows
-   * `derive` emits, [from_id, to_id, edge_type, resolution, call_line] each, written in batches as
-   * they come; the number written. Only call inside `batch`.
+   * `derive` emits, [from_id, to_id, edge_type, resolution, call_line] each (store/edge-codes.ts
+   * codes), written in batches as they come; the number written. Only call inside `batch`.
    */
   replaceDerivedEdges(fileIds: readonly number[] | null, implementsFrom: readonly string[], derive: (emit: (row: unknown[]) => void) => void): number {
     // The checker pass's edges are not re-derived from rows: they go when either end's file is rewritten (ON DELETE CASCADE).
-    const derived = "edge_type IN ('POTENTIAL_CALL', 'EXTENDS', 'IMPLEMENTS', 'RE_EXPORTS') AND resolution IS NOT 'checker'";
+    const derived = `edge_type IN (${EDGE.POTENTIAL_CALL}, ${EDGE.EXTENDS}, ${EDGE.IMPLEMENTS}, ${EDGE.RE_EXPORTS}) AND resolution IS NOT ${RESOLVED.checker}`;
     if (fileIds === null) this.sql(`DELETE FROM edges WHERE ${derived}`).run();
     else {
       const files = JSON.stringify(fileIds);
@@ -872,7 +873,7 @@ export class Store {
       // IMPLEMENTS by method set into the given files, from types of `implementsFrom`'s languages anywhere (derived again with them).
       if (implementsFrom.length > 0) {
         this.sql(
-          `DELETE FROM edges WHERE edge_type = 'IMPLEMENTS' AND resolution IS NOT 'checker'
+          `DELETE FROM edges WHERE edge_type = ${EDGE.IMPLEMENTS} AND resolution IS NOT ${RESOLVED.checker}
              AND to_id IN (SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?)))
              AND from_id IN (SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.language IN (SELECT value FROM json_each(?)))`,
         ).run(files, JSON.stringify(implementsFrom));
@@ -893,7 +894,7 @@ export class Store {
     // A site the resolver now links itself needs no checker edge beside it (only the edges just derived, from the files in scope, can be such a site's).
     const fromScope = fileIds === null ? "" : " AND from_id IN (SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?)))";
     this.sql(
-      `DELETE FROM edges WHERE resolution = 'checker'${fromScope} AND EXISTS (SELECT 1 FROM edges h WHERE h.from_id = edges.from_id AND h.to_id = edges.to_id AND h.edge_type = edges.edge_type AND h.call_line IS edges.call_line AND h.resolution IS NOT 'checker')`,
+      `DELETE FROM edges WHERE resolution = ${RESOLVED.checker}${fromScope} AND EXISTS (SELECT 1 FROM edges h WHERE h.from_id = edges.from_id AND h.to_id = edges.to_id AND h.edge_type = edges.edge_type AND h.call_line IS edges.call_line AND h.resolution IS NOT ${RESOLVED.checker})`,
     ).run(...(fileIds === null ? [] : [JSON.stringify(fileIds)]));
     return written;
   }
@@ -910,16 +911,16 @@ export class Store {
    * `whole` (method sets the checker knows in full), that `rows` does not hold; the number inserted.
    */
   replaceCheckerImplements(fileIds: readonly number[], rows: ReadonlyArray<readonly [number, number]>, whole: readonly number[]): number {
-    this.sql("DELETE FROM edges WHERE edge_type = 'IMPLEMENTS' AND resolution = 'checker' AND from_id IN (SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?)))").run(JSON.stringify(fileIds));
+    this.sql(`DELETE FROM edges WHERE edge_type = ${EDGE.IMPLEMENTS} AND resolution = ${RESOLVED.checker} AND from_id IN (SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?)))`).run(JSON.stringify(fileIds));
     const known = new Set(rows.map(([from, to]) => `${from}:${to}`));
     const wrong = this.sql(
       "SELECT e.rowid AS id, e.from_id, e.to_id FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id " +
-        "WHERE e.edge_type = 'IMPLEMENTS' AND e.resolution IS NOT 'checker' AND a.kind <> 'interface' AND b.kind = 'interface' AND e.from_id IN (SELECT value FROM json_each(?)) AND e.to_id IN (SELECT value FROM json_each(?))",
+        `WHERE e.edge_type = ${EDGE.IMPLEMENTS} AND e.resolution IS NOT ${RESOLVED.checker} AND a.kind <> 'interface' AND b.kind = 'interface' AND e.from_id IN (SELECT value FROM json_each(?)) AND e.to_id IN (SELECT value FROM json_each(?))`,
     ).all(JSON.stringify(whole), JSON.stringify(whole)) as Array<{ id: number; from_id: number; to_id: number }>;
     const drop = this.sql("DELETE FROM edges WHERE rowid = ?");
     for (const e of wrong) if (!known.has(`${e.from_id}:${e.to_id}`)) drop.run(e.id);
     const insert = this.sql(
-      "INSERT INTO edges (from_id, to_id, edge_type, resolution) SELECT ?, ?, 'IMPLEMENTS', 'checker' WHERE NOT EXISTS (SELECT 1 FROM edges WHERE from_id = ? AND to_id = ? AND edge_type = 'IMPLEMENTS')",
+      `INSERT INTO edges (from_id, to_id, edge_type, resolution) SELECT ?, ?, ${EDGE.IMPLEMENTS}, ${RESOLVED.checker} WHERE NOT EXISTS (SELECT 1 FROM edges WHERE from_id = ? AND to_id = ? AND edge_type = ${EDGE.IMPLEMENTS})`,
     );
     let n = 0;
     for (const [from, to] of rows) n += insert.run(from, to, from, to).changes;
@@ -928,7 +929,7 @@ export class Store {
 
   /** A call the checker resolved to its target, as a verified edge of resolution 'checker'. */
   addCheckerEdge(fromId: number, toId: number, line: number): void {
-    this.sql("INSERT INTO edges (from_id, to_id, edge_type, resolution, call_line) VALUES (?, ?, 'POTENTIAL_CALL', 'checker', ?)").run(fromId, toId, line);
+    this.sql(`INSERT INTO edges (from_id, to_id, edge_type, resolution, call_line) VALUES (?, ?, ${EDGE.POTENTIAL_CALL}, ${RESOLVED.checker}, ?)`).run(fromId, toId, line);
   }
 
   /** The indexed size of each of `paths` that is indexed. */
@@ -1086,7 +1087,7 @@ export class Store {
       if (s.kind === "class" && !classIds.has(s.name)) classIds.set(s.name, id);
       if (s.kind === "method" && s.parent !== null) {
         const parentId = classIds.get(s.parent);
-        if (parentId !== undefined) edges.push([parentId, id, "PARENT_OF"]);
+        if (parentId !== undefined) edges.push([parentId, id, EDGE.PARENT_OF]);
       }
       id++;
     }

@@ -55,8 +55,8 @@ CREATE TABLE IF NOT EXISTS symbol_texts (
 CREATE TABLE IF NOT EXISTS edges (
   from_id    INTEGER NOT NULL REFERENCES symbols(id) ON DELETE CASCADE,
   to_id      INTEGER NOT NULL REFERENCES symbols(id) ON DELETE CASCADE,
-  edge_type  TEXT NOT NULL,         -- POTENTIAL_CALL | IMPLEMENTS | EXTENDS | RE_EXPORTS | PARENT_OF
-  resolution TEXT,
+  edge_type  INTEGER NOT NULL,      -- POTENTIAL_CALL | PARENT_OF | IMPLEMENTS | EXTENDS | RE_EXPORTS, by code (store/edge-codes.ts)
+  resolution INTEGER,               -- a call's: import | same_file | this_method | ... | checker, by code; NULL for the rest
   call_line  INTEGER                 -- POTENTIAL_CALL: the call site's line (one edge per site, unique per (from_id, to_id, edge_type, call_line): index/link.ts writes each once; answers read its text from the file); NULL otherwise
 );
 

@@ -4,6 +4,13 @@
 // integrity check (the index against the chunks it was built from).
 import { inflate } from "../../src/base/deflate.js";
 import { Store, symbolTextReader } from "../../src/store/db.js";
+import { EDGE_RESOLUTIONS, EDGE_TYPES } from "../../src/store/edge-codes.js";
+
+const named = (column: string, names: readonly string[]) => `CASE ${column} ${names.map((n, i) => `WHEN ${i} THEN '${n}'`).join(" ")} END`;
+/** SQL of an edge's type by name (edges store a code, store/edge-codes.ts): `${edgeType("e")} AS type`. */
+export const edgeType = (alias: string) => named(`${alias}.edge_type`, EDGE_TYPES);
+/** SQL of an edge's resolution by name (NULL for none). */
+export const edgeResolution = (alias: string) => named(`${alias}.resolution`, EDGE_RESOLUTIONS);
 
 /** The rows one read-only query of graph.db answers. */
 export function queryStore(graphDbPath: string, sql: string): Array<Record<string, unknown>> {

@@ -18,7 +18,8 @@ import { GoTypesAnalyzer } from "../../src/query/checker-go.js";
 import { createToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
 import { tempSpace, type TestProject } from "../helpers/project.js";
-import { queryStore } from "../helpers/store-dump.js";
+import { edgeResolution, edgeType, queryStore } from "../helpers/store-dump.js";
+import { EDGE, RESOLVED } from "../../src/store/edge-codes.js";
 
 const FILES: Record<string, string> = {
   "go.mod": "module example.com/app\n\ngo 1.18\n\ntoolchain go1.99.0\n",
@@ -122,7 +123,7 @@ const verdicts = (p: TestProject, stateDir = join(p.root, ".mast")) => queryStor
 const checkerEdges = (p: TestProject) =>
   queryStore(
     statePaths(join(p.root, ".mast")).graphDb,
-    "SELECT a.name AS source, b.name AS target, e.edge_type AS type, e.call_line AS line FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.resolution = 'checker' ORDER BY type, line, source, target",
+    `SELECT a.name AS source, b.name AS target, ${edgeType("e")} AS type, e.call_line AS line FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.resolution = ${RESOLVED.checker} ORDER BY type, line, source, target`,
   );
 
 async function tool(p: TestProject, name: string, args: Record<string, unknown>): Promise<Record<string, any>> {
@@ -137,7 +138,7 @@ async function tool(p: TestProject, name: string, args: Record<string, unknown>)
 if (GO === null) console.log("checker-go tests skipped: go is not on PATH");
 
 const APP_VERDICTS = "SELECT s.name AS target, v.line, v.verdict FROM checker_verdicts v JOIN symbols s ON s.id = v.target_id JOIN files f ON f.id = v.file_id WHERE f.path = 'app/app.go' ORDER BY target, v.line";
-const IMPLEMENTS = "SELECT a.name AS type, b.name AS iface, e.resolution FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = 'IMPLEMENTS' ORDER BY iface, type";
+const IMPLEMENTS = `SELECT a.name AS type, b.name AS iface, ${edgeResolution("e")} AS resolution FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ${EDGE.IMPLEMENTS} ORDER BY iface, type`;
 
 describe.skipIf(GO === null)("the checker pass on Go (go/types)", () => {
   it("verifies a call only go/types can type, classifies other types' methods away and keeps interface calls potential", async () => {

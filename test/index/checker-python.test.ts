@@ -15,7 +15,7 @@ import { indexStatus } from "../../src/index/status.js";
 import { createToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
 import { tempSpace, type TestProject } from "../helpers/project.js";
-import { queryStore } from "../helpers/store-dump.js";
+import { edgeResolution, queryStore } from "../helpers/store-dump.js";
 
 const FILES: Record<string, string> = {
   "shapes.py": [
@@ -94,7 +94,7 @@ async function callers(p: TestProject, symbol: string): Promise<Record<string, a
 const edges = (p: TestProject) =>
   queryStore(
     statePaths(join(p.root, ".mast")).graphDb,
-    "SELECT a.name AS caller, b.name AS target, e.call_line AS line, e.resolution FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id ORDER BY line, target",
+    `SELECT a.name AS caller, b.name AS target, e.call_line AS line, ${edgeResolution("e")} AS resolution FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id ORDER BY line, target`,
   );
 
 describe("the checker pass on Python (scip-python)", () => {

@@ -14,6 +14,7 @@ import { checkerPass } from "../../src/query/checker.js";
 import { RUST_ANALYZER_ENV } from "../../src/query/checker-scip.js";
 import { tempSpace, type TestProject } from "../helpers/project.js";
 import { queryStore } from "../helpers/store-dump.js";
+import { RESOLVED } from "../../src/store/edge-codes.js";
 
 const FILES: Record<string, string> = {
   "Cargo.toml": '[package]\nname = "seqs"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n',
@@ -71,7 +72,7 @@ describe("the checker pass on Rust (rust-analyzer)", () => {
     const rust = report.checker!.languages.find((l) => l.language === "rust");
     expect(rust).toMatchObject({ language: "rust", backend: "rust-analyzer", available: false });
     expect(rust!.reason).toMatch(/^rust-analyzer runs the crate's build scripts and proc macros, so it is run only when MAST_RUST_ANALYZER names it \(/);
-    expect(queryStore(db(p), "SELECT count(*) AS n FROM edges WHERE resolution = 'checker'")).toEqual([{ n: 0 }]);
+    expect(queryStore(db(p), `SELECT count(*) AS n FROM edges WHERE resolution = ${RESOLVED.checker}`)).toEqual([{ n: 0 }]);
   });
 
   it("a named program that does not run (a rustup proxy without the component) is unavailable with its error, not a failed pass", async () => {
@@ -109,7 +110,7 @@ describe("the checker pass on Rust (rust-analyzer)", () => {
       { target: "Seq.size", line: 23, verdict: "unresolved" },
       { target: "Seq.size", line: 26, verdict: "calls_target" },
     ]);
-    expect(queryStore(db(p), "SELECT a.name AS caller, b.name AS target, e.call_line AS line FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.resolution = 'checker'")).toEqual([
+    expect(queryStore(db(p), `SELECT a.name AS caller, b.name AS target, e.call_line AS line FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.resolution = ${RESOLVED.checker}`)).toEqual([
       { caller: "total", target: "Seq.size", line: 26 },
     ]);
   });

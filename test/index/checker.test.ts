@@ -14,6 +14,7 @@ import { callTool } from "../../src/tools/registry.js";
 import { runMast } from "../helpers/cli.js";
 import { tempSpace, type TestProject } from "../helpers/project.js";
 import { dumpStore, queryStore } from "../helpers/store-dump.js";
+import { RESOLVED } from "../../src/store/edge-codes.js";
 
 const FILES: Record<string, string> = {
   "src/store.ts": [
@@ -72,7 +73,7 @@ describe("the checker pass", () => {
     // `c.get('b')` is the object literal's, the comment names no call: both leave Store.get's potential matches.
     expect(checked.potential_matches).toEqual([]);
     expect(checked.summary).toMatchObject({ verified_count: 1, potential_count: 0, checker_classified_non_call_site: 1, checker_classified_different_declaration: 1 });
-    expect(queryStore(statePaths(join(p.root, ".mast")).graphDb, "SELECT a.name AS caller, b.name AS target, e.call_line AS line FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.resolution = 'checker' ORDER BY line")).toEqual([
+    expect(queryStore(statePaths(join(p.root, ".mast")).graphDb, `SELECT a.name AS caller, b.name AS target, e.call_line AS line FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.resolution = ${RESOLVED.checker} ORDER BY line`)).toEqual([
       { caller: "run", target: "Store.get", line: 5 },
     ]);
   });

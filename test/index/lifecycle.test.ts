@@ -17,7 +17,8 @@ import { createToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
 import { BASE_FILES, tempSpace, type TestProject } from "../helpers/project.js";
 import { runMast } from "../helpers/cli.js";
-import { dumpStore, queryStore } from "../helpers/store-dump.js";
+import { dumpStore, edgeResolution, edgeType, queryStore } from "../helpers/store-dump.js";
+import { EDGE } from "../../src/store/edge-codes.js";
 
 
 const space = tempSpace();
@@ -75,7 +76,7 @@ describe("full index", () => {
       ]);
       // PARENT_OF edges: class → each method.
       const parentOf = store.db
-        .prepare("SELECT a.name AS parent, b.name AS child FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = 'PARENT_OF' ORDER BY b.name")
+        .prepare(`SELECT a.name AS parent, b.name AS child FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ${EDGE.PARENT_OF} ORDER BY b.name`)
         .all();
       expect(parentOf).toEqual([
         { parent: "AuthService", child: "AuthService.constructor" },
@@ -165,7 +166,7 @@ describe("incremental index", () => {
     const report = await index(p, "incremental");
     expect(report).toMatchObject({ mode: "incremental", files_indexed: 3, files_deleted: 0 });
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
-    const linked = queryStore(graph(p), "SELECT f.path, e.call_line AS line, e.resolution FROM edges e JOIN symbols t ON t.id = e.to_id JOIN symbols s ON s.id = e.from_id JOIN files f ON f.id = s.file_id WHERE t.name = 'helper' ORDER BY 1");
+    const linked = queryStore(graph(p), `SELECT f.path, e.call_line AS line, ${edgeResolution("e")} AS resolution FROM edges e JOIN symbols t ON t.id = e.to_id JOIN symbols s ON s.id = e.from_id JOIN files f ON f.id = s.file_id WHERE t.name = 'helper' ORDER BY 1`);
     expect(linked).toEqual([
       { path: "py/main.py", line: 5, resolution: "import" },
       { path: "py/use.py", line: 3, resolution: "import" },
@@ -209,7 +210,7 @@ describe("incremental index", () => {
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
     const edges = queryStore(
       graph(p),
-      "SELECT a.name AS source, b.name AS target, e.edge_type AS type FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type IN ('POTENTIAL_CALL', 'IMPLEMENTS') ORDER BY 1, 2",
+      `SELECT a.name AS source, b.name AS target, ${edgeType("e")} AS type FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type IN (${EDGE.POTENTIAL_CALL}, ${EDGE.IMPLEMENTS}) ORDER BY 1, 2`,
     );
     expect(edges).toEqual([
       { source: "App.go", target: "App.two", type: "POTENTIAL_CALL" },
@@ -240,7 +241,7 @@ describe("incremental index", () => {
       "impl/pipe.go": "package impl\n\ntype Pipe struct{}\n\nfunc (p *Pipe) Read() int { return 2 }\nfunc (p *Pipe) Close() {}\n",
       ...others,
     });
-    const implementors = () => queryStore(graph(p), "SELECT a.name AS source, b.name AS target FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = 'IMPLEMENTS' ORDER BY 1, 2");
+    const implementors = () => queryStore(graph(p), `SELECT a.name AS source, b.name AS target FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ${EDGE.IMPLEMENTS} ORDER BY 1, 2`);
     expect((await index(p, "full")).files_linked).toBe(23);
     expect(implementors()).toEqual([
       { source: "File", target: "Reader" },
@@ -315,7 +316,7 @@ describe("incremental index", () => {
     p.write("c.ts", "export function c() { return 2; }\n");
     p.write("a.ts", "import { b } from './b';\nimport { c } from './c';\nexport function a() { return b() + c(); }\n");
     const store = Store.open(graph(p));
-    store.db.exec("CREATE TRIGGER fail_edges BEFORE INSERT ON edges WHEN NEW.edge_type = 'POTENTIAL_CALL' BEGIN SELECT RAISE(ABORT, 'injected failure'); END");
+    store.db.exec(`CREATE TRIGGER fail_edges BEFORE INSERT ON edges WHEN NEW.edge_type = ${EDGE.POTENTIAL_CALL} BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
     store.close();
     await expect(index(p, "incremental")).rejects.toMatchObject({ code: "WRITE_FAILED" });
     expect(dumpStore(graph(p))).toEqual(before);

@@ -11,7 +11,8 @@ import { runIndex } from "../../src/index/run.js";
 import { statePaths } from "../../src/index/state.js";
 import { Store } from "../../src/store/db.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
-import { dumpStore } from "../helpers/store-dump.js";
+import { dumpStore, edgeResolution, edgeType } from "../helpers/store-dump.js";
+import { EDGE } from "../../src/store/edge-codes.js";
 
 const FILES: Record<string, string> = {
   "tsconfig.json": `{ "compilerOptions": { "baseUrl": ".", "paths": { "@lib/*": ["src/lib/*"] } } }`,
@@ -80,9 +81,9 @@ function edges(p: TestProject): string[] {
     return (
       store.db
         .prepare(
-          `SELECT a.name AS f, tf.path AS tp, b.name AS t, e.edge_type AS type, e.resolution AS res, e.call_line AS line
+          `SELECT a.name AS f, tf.path AS tp, b.name AS t, ${edgeType("e")} AS type, ${edgeResolution("e")} AS res, e.call_line AS line
            FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id JOIN files tf ON tf.id = b.file_id
-           WHERE e.edge_type != 'PARENT_OF' ORDER BY a.name, e.call_line, tf.path, b.name`,
+           WHERE e.edge_type != ${EDGE.PARENT_OF} ORDER BY a.name, e.call_line, tf.path, b.name`,
         )
         .all() as Array<{ f: string; tp: string; t: string; type: string; res: string | null; line: number | null }>
     ).map((e) => `${e.f} -> ${e.tp}:${e.t} ${e.type}${e.res ? `/${e.res}` : ""}${e.line ? ` @${e.line}` : ""}`);

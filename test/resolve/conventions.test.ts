@@ -11,7 +11,8 @@ import { runIndex } from "../../src/index/run.js";
 import { statePaths } from "../../src/index/state.js";
 import { createPhpResolver, createRubyResolver, readComposerAutoload } from "../../src/resolve/conventions.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
-import { dumpStore, queryStore } from "../helpers/store-dump.js";
+import { dumpStore, edgeResolution, queryStore } from "../helpers/store-dump.js";
+import { EDGE } from "../../src/store/edge-codes.js";
 
 let cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -188,7 +189,7 @@ describe("composer autoload in an index run", () => {
     const graph = statePaths(state).graphDb;
     const imports = () => queryStore(graph, "SELECT f.path, i.module, i.is_external, (SELECT path FROM files WHERE id = i.resolved_file_id) AS resolved_path FROM imports i JOIN files f ON f.id = i.file_id ORDER BY 1");
     const calls = () =>
-      queryStore(graph, "SELECT a.name AS source, b.name AS target, e.resolution, e.call_line FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = 'POTENTIAL_CALL'");
+      queryStore(graph, `SELECT a.name AS source, b.name AS target, ${edgeResolution("e")} AS resolution, e.call_line FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ${EDGE.POTENTIAL_CALL}`);
     expect(imports()).toEqual([{ path: "src/Client.php", module: "GuzzleHttp\\Middleware", is_external: 1, resolved_path: null }]);
     expect(calls()).toEqual([]);
 

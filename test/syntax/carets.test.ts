@@ -20,6 +20,8 @@ import { describe, expect, it } from "vitest";
 import { indexedProject } from "../helpers/indexed.js";
 import { flat } from "../helpers/sites.js";
 import { symbolTextReader } from "../../src/store/db.js";
+import { EDGE } from "../../src/store/edge-codes.js";
+import { edgeType, edgeResolution } from "../helpers/store-dump.js";
 
 const ROOT = join(import.meta.dirname, "../fixtures/carets");
 
@@ -110,7 +112,7 @@ describe.each(LANGUAGES)("caret fixtures: %s", (language) => {
           if (a.word === "") fail("the caret points at no identifier");
           const edges = db
             .prepare(
-              "SELECT e.resolution FROM edges e JOIN symbols t ON t.id = e.to_id JOIN symbols s ON s.id = e.from_id JOIN files f ON f.id = s.file_id WHERE e.edge_type = 'POTENTIAL_CALL' AND t.name = ? AND f.path = ? AND e.call_line = ?",
+              `SELECT ${edgeResolution("e")} AS resolution FROM edges e JOIN symbols t ON t.id = e.to_id JOIN symbols s ON s.id = e.from_id JOIN files f ON f.id = s.file_id WHERE e.edge_type = ${EDGE.POTENTIAL_CALL} AND t.name = ? AND f.path = ? AND e.call_line = ?`,
             )
             .all(target, a.file, a.line) as Array<{ resolution: string }>;
           if (verb === "calls") {
@@ -140,7 +142,7 @@ describe.each(LANGUAGES)("caret fixtures: %s", (language) => {
           const [type, iface] = rest as [string, string];
           const edge = db
             .prepare("SELECT 1 FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ? AND a.name = ? AND b.name = ?")
-            .get(verb.toUpperCase(), type, iface);
+            .get(EDGE[verb === "implements" ? "IMPLEMENTS" : "EXTENDS"], type, iface);
           if (!edge) fail(`no ${verb.toUpperCase()} edge`);
           break;
         }
@@ -173,10 +175,10 @@ describe.each(LANGUAGES)("caret fixtures: %s", (language) => {
     const stated = new Set(assertions.filter((a) => a.words[0] === "calls").map((a) => `${a.file}:${a.line} ${a.words[1]}`));
     const heritage = new Set(assertions.filter((a) => a.words[0] === "implements" || a.words[0] === "extends").map((a) => `${a.words[0]!.toUpperCase()} ${a.words[1]} ${a.words[2]}`));
     const calls = db
-      .prepare("SELECT f.path, e.call_line AS line, t.name FROM edges e JOIN symbols t ON t.id = e.to_id JOIN symbols s ON s.id = e.from_id JOIN files f ON f.id = s.file_id WHERE e.edge_type = 'POTENTIAL_CALL'")
+      .prepare(`SELECT f.path, e.call_line AS line, t.name FROM edges e JOIN symbols t ON t.id = e.to_id JOIN symbols s ON s.id = e.from_id JOIN files f ON f.id = s.file_id WHERE e.edge_type = ${EDGE.POTENTIAL_CALL}`)
       .all() as Array<{ path: string; line: number; name: string }>;
     const inherits = db
-      .prepare("SELECT e.edge_type AS type, a.name AS type_name, b.name AS base FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type IN ('EXTENDS', 'IMPLEMENTS')")
+      .prepare(`SELECT ${edgeType("e")} AS type, a.name AS type_name, b.name AS base FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type IN (${EDGE.EXTENDS}, ${EDGE.IMPLEMENTS})`)
       .all() as Array<{ type: string; type_name: string; base: string }>;
     const unstated = [...calls.map((c) => `${c.path}:${c.line} ${c.name}`).filter((k) => !stated.has(k)), ...inherits.map((h) => `${h.type} ${h.type_name} ${h.base}`).filter((k) => !heritage.has(k))];
     expect([...new Set(unstated)].sort()).toEqual([]);

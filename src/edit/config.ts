@@ -10,6 +10,9 @@ import { isAbsolute, join, resolve } from "node:path";
 import { MastError } from "../base/errors.js";
 import { parseJsonText, readJsonObjectFile } from "../base/json.js";
 
+/** A verification check's time budget unless the call gives one (verify_changes, intent). */
+export const DEFAULT_VERIFY_TIMEOUT_MS = 30_000;
+
 export type Route = "ast" | "hash" | "diff";
 
 export interface RoutePolicy {

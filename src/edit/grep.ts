@@ -18,6 +18,12 @@ import { decodeForEdit } from "./text.js";
 
 /** How long one line's match may run before the pattern is taken to backtrack catastrophically. */
 const STALL_MS = 1_000;
+/** The longest pattern accepted. */
+export const MAX_PATTERN_LENGTH = 10_000;
+
+/** Files read-many takes in one call at most. */
+export const MAX_READ_FILES = 1000;
+
 /** The default time budget of one search. */
 export const DEFAULT_GREP_TIMEOUT_MS = 4_000;
 /** Directories a search never descends into. */

@@ -13,7 +13,7 @@ import { listed, planReplace, previewDiff, windows, type LineRange } from "./anc
 import { generateDiff, generateDiffOffThread, patchCreatesFile, planPatch, type Placement } from "./diff.js";
 import type { EditedLines } from "./gate.js";
 import { editTransaction } from "./transaction.js";
-import { DEFAULT_GREP_TIMEOUT_MS, filesUnder as walkFiles, grep, readLines, type GrepMatch, type GrepSkipped } from "./grep.js";
+import { DEFAULT_GREP_TIMEOUT_MS, MAX_PATTERN_LENGTH, MAX_READ_FILES, filesUnder as walkFiles, grep, readLines, type GrepMatch, type GrepSkipped } from "./grep.js";
 import { checkPathArgument, readablePath, type Boundary } from "./paths.js";
 import { checkRestorable, currentHash, listChangeSets, markUndone, planUndo, type ChangeSet, type UndoFile } from "./snapshots.js";
 import { decodeForEdit, fileHash, hash12, isEmptyText, parseText, rangeHash, renderText, replaceLines, type EditableText } from "./text.js";
@@ -100,8 +100,6 @@ export interface ReadManyEntry {
   contentEndLine?: number;
 }
 
-/** Files read-many takes in one call at most. */
-export const MAX_READ_FILES = 1000;
 
 /** Room kept under read-many's budget for the list of the files it left out. */
 const OMITTED_LIST_BYTES = 64 * 1024;
@@ -277,8 +275,6 @@ const POSIX_CLASSES: Record<string, string> = {
   word: "\\w",
 };
 
-/** The longest pattern accepted. */
-export const MAX_PATTERN_LENGTH = 10_000;
 
 /** A grep pattern as a JavaScript RegExp; INVALID_ARGUMENT when it does not compile. */
 export function grepRegExp(pattern: string, ignoreCase: boolean): RegExp {

@@ -8,13 +8,10 @@ import { astAddImport, astInsert, astRemoveImport, astRenameSymbol, astReplaceBo
 import type { Route, RoutePolicy } from "./config.js";
 import { replaceHash, replaceContent, type OpContext, type OpResult, type Warning } from "./operations.js";
 import { writablePath } from "./paths.js";
-import { chooseRoute } from "./route.js";
+import { chooseRoute, type RoutedOperation } from "./route.js";
 import { parseRange } from "./anchor.js";
 import { withFileLocks } from "./writer.js";
 
-/** The operations route-edit and batch take. */
-export const ROUTED_OPERATIONS = ["rename-symbol", "replace-body", "add-import", "remove-import", "insert-before", "insert-after", "replace-hash", "replace-content"] as const;
-export type RoutedOperation = (typeof ROUTED_OPERATIONS)[number];
 
 /** The route an operation is meant for: the AST operations' is ast. */
 const OWN_ROUTE: Record<RoutedOperation, Route> = {

@@ -24,7 +24,6 @@ import { RUNNERS, runnerNamed, stripAnsi, type TestRunner } from "./test-runners
 import { decodeForEdit, fileHash } from "./text.js";
 import { ensurePrivateDir, hashpilotHome, readBytes, withFileLocks } from "./writer.js";
 
-export const DEFAULT_VERIFY_TIMEOUT_MS = 30_000;
 
 export interface VerifyInput {
   readonly files: readonly string[];

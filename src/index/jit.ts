@@ -7,14 +7,11 @@
 // and never while an index run is writing: waiting for its commit would block the answer.
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
-import { createImportResolver } from "../resolve/imports.js";
 import { Store, type FileStamp } from "../store/db.js";
 import type { ResolvedConfig } from "./config.js";
-import { runParseTask, type ParseOutcome } from "./parse-task.js";
+import type { ParseOutcome } from "./parse-task.js";
 import { compareWithIndex, pathsStatAsStamped, sameStat, stampPaths, stampStat, type FileStat } from "./read.js";
-import { rederive } from "./link.js";
 import { indexLock } from "./status.js";
-import { extractOptionsOf } from "./run.js";
 import { runIndexOffThread } from "./run-thread.js";
 import { statePaths } from "./state.js";
 
@@ -90,6 +87,14 @@ async function refreshOnce(store: Store, config: ResolvedConfig, names: readonly
   if (stale.length === 0) return result;
   // An index run holds the write lock until its commit: a refresh could only wait, then lose.
   if (indexRunning(config)) return result;
+  // The parser, extraction and linker, loaded by the first refresh that needs them: a read tool
+  // whose files are fresh (a `mast query`'s) never loads them, nor tree-sitter.
+  const [{ runParseTask }, { extractOptionsOf }, { rederive }, { createImportResolver }] = await Promise.all([
+    import("./parse-task.js"),
+    import("./run.js"),
+    import("./link.js"),
+    import("../resolve/imports.js"),
+  ]);
   const rewrites: Array<Seen & { outcome: Extract<ParseOutcome, { kind: "parsed" }> }> = [];
   const removals: Seen[] = [];
   for (const f of stale) {
@@ -119,7 +124,7 @@ async function refreshOnce(store: Store, config: ResolvedConfig, names: readonly
         return !row || row.id !== f.row.id || !sameStat(stampStat(row), stampStat(f.row)) || row.contentHash !== f.row.contentHash || !sameStat(statOf(f.abs), f.stat);
       });
       if (moved) return;
-      const resolve = resolverOf(store, config, removals.map((f) => f.path));
+      const resolve = resolverOf(store, config, removals.map((f) => f.path), createImportResolver);
       // Rewritten files' symbols get new ids, so their edges (both ways) are rebuilt with their rows;
       // a path that went re-resolves every import.
       for (const r of rewrites) store.replaceFileRows({ path: r.path, language: r.outcome.language, ...r.outcome.stamp }, r.outcome.extraction, r.outcome.search);
@@ -146,7 +151,7 @@ type Resolve = (fromPath: string, module: string) => string | null;
 const resolvers = new Map<string, { readonly version: number; readonly inputs: string; readonly resolve: Resolve }>();
 
 /** The import resolver over the indexed paths, less those about to be dropped. */
-function resolverOf(store: Store, config: ResolvedConfig, without: readonly string[]): Resolve {
+function resolverOf(store: Store, config: ResolvedConfig, without: readonly string[], createImportResolver: typeof import("../resolve/imports.js").createImportResolver): Resolve {
   const version = store.pathsVersion();
   const cached = resolvers.get(config.state_dir);
   if (without.length === 0 && cached && cached.version === version && pathsStatAsStamped(cached.inputs)) return cached.resolve;

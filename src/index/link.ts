@@ -6,7 +6,7 @@
 // false one. A full build links every file; an incremental one only the files a change can reach.
 import { posix } from "node:path";
 import { LANGUAGE_SPECS, languageSpec } from "../lang/languages.js";
-import { RECEIVER_TYPE } from "../lang/spec.js";
+import { MAX_INHERITANCE_DEPTH, RECEIVER_TYPE } from "../lang/spec.js";
 import type { Db, Store } from "../store/db.js";
 import { fileIdsByPaths, fileIdsInPathOrder, forEachCallRow, fileRows, filesInDirectory, filesOfLanguages, heritageFacts, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, symbolSignature, type CallRow } from "../store/link-inputs.js";
 import { EDGE, RESOLVED, type EdgeResolution } from "../store/edge-codes.js";
@@ -126,8 +126,6 @@ function packagesWhenAsked(db: Db): Packages {
 const TYPE_KINDS = new Set(["class", "interface", "type", "enum"]);
 const CALLABLE_KINDS = new Set(["function", "class", "const", "variable"]);
 const VALUE_KINDS = new Set(["const", "variable"]);
-/** Inheritance chains followed when a method is not declared on the receiver's own class (here and by queries naming an inherited member). */
-export const MAX_INHERITANCE_DEPTH = 16;
 
 /** Everything name resolution needs, read from the store per file on first use. */
 class Graph {

@@ -9,7 +9,7 @@ import { Worker } from "node:worker_threads";
 import { ERROR_CODES, MastError, type ErrorCode } from "../base/errors.js";
 import type { ResolvedConfig } from "./config.js";
 import { SERVER_LOCK_POLICY } from "./lock.js";
-import { runIndex, type CheckerPass, type IndexProgress, type IndexReport, type RunIndexOptions } from "./run.js";
+import type { CheckerPass, IndexProgress, IndexReport, RunIndexOptions } from "./run.js";
 import { indexLock, indexStatus, type IndexStatus } from "./status.js";
 
 // The entry is query/run-worker.ts (it provides the checker pass); bundled beside this module in dist/bin/.
@@ -58,7 +58,9 @@ export function runJob(job: ThreadJob, onProgress?: (p: IndexProgress) => void):
   if (job.kind === "index") {
     const { checker, ...options } = job.options;
     if (checker && providedChecker === null) return Promise.reject(new Error("a run asked for the checker pass, but none was provided to this thread"));
-    return runIndex(job.config, { ...options, ...(checker ? { checker: providedChecker! } : {}), ...(onProgress ? { onProgress: throttled(onProgress) } : {}) });
+    // The indexer is loaded by the thread that runs it: a caller that only asks (a query healing
+    // an interrupted run, the server's refresh) hands it to a worker without loading it.
+    return import("./run.js").then(({ runIndex }) => runIndex(job.config, { ...options, ...(checker ? { checker: providedChecker! } : {}), ...(onProgress ? { onProgress: throttled(onProgress) } : {}) }));
   }
   return indexStatus(job.config);
 }

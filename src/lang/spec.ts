@@ -144,3 +144,6 @@ export const C_BLOCK_COMMENT = { open: "/*", close: "*/", docOpen: "/**" } as co
 
 /** What `returnedType` answers for a value that is the receiver itself (see there). */
 export const RECEIVER_TYPE = "\0receiver";
+
+/** Inheritance chains followed when a method is not declared on the receiver's own class (the call graph's linker, and queries naming an inherited member). */
+export const MAX_INHERITANCE_DEPTH = 16;

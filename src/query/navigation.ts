@@ -4,7 +4,7 @@
 import { LIST_BUDGET_BYTES, fitList } from "../base/budget.js";
 import { MastError } from "../base/errors.js";
 import { comparePaths, projectPath } from "../base/paths.js";
-import { MAX_INHERITANCE_DEPTH } from "../index/link.js";
+import { MAX_INHERITANCE_DEPTH } from "../lang/spec.js";
 import { extensionInfo } from "../lang/languages.js";
 import { prepared, symbolTextReader, type Db } from "../store/db.js";
 import { unpackParams } from "../store/param-rows.js";

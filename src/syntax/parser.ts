@@ -8,8 +8,10 @@ import { GRAMMARS, grammarLoader, type Grammar } from "../lang/languages.js";
 
 // A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
 // for export names (~25 ms of every CLI start for `ignore` alone, and of every parse worker's).
-const treeSitterEntry = createRequire(import.meta.url).resolve("tree-sitter");
-const Parser = createRequire(import.meta.url)(treeSitterEntry) as typeof TreeSitter;
+// Required at the first parse, not with this module: a process that never parses (a `mast query`
+// answered from the index) does not load the native binding (~8 ms).
+let loaded: typeof TreeSitter | undefined;
+const treeSitter = (): typeof TreeSitter => (loaded ??= createRequire(import.meta.url)("tree-sitter") as typeof TreeSitter);
 
 export type SyntaxNode = TreeSitter.SyntaxNode;
 export type Tree = TreeSitter.Tree;
@@ -20,7 +22,7 @@ const parsers = new Map<Grammar, TreeSitter>();
 function parserFor(grammar: Grammar): TreeSitter {
   let parser = parsers.get(grammar);
   if (!parser) {
-    parser = new Parser();
+    parser = new (treeSitter())();
     // Each grammar's native binding loads on first use: a run that parses only .ts never loads JavaScript's.
     parser.setLanguage(grammarLoader(grammar)() as TreeSitter.Language);
     parsers.set(grammar, parser);
@@ -76,7 +78,7 @@ export function parseLike(tree: Tree, text: string, timeoutMs: number): Tree | n
   const language = (tree as unknown as { language: unknown }).language;
   let parser = fragmentParsers.get(language);
   if (!parser) {
-    parser = new Parser();
+    parser = new (treeSitter())();
     parser.setLanguage(language as TreeSitter.Language);
     fragmentParsers.set(language, parser);
   }
@@ -102,7 +104,7 @@ export function queryMatches(grammar: Grammar, source: string, node: SyntaxNode)
   let query = compiled.get(source);
   if (!query) {
     try {
-      query = new Parser.Query(grammarLoader(grammar)() as TreeSitter.Language, source);
+      query = new (treeSitter().Query)(grammarLoader(grammar)() as TreeSitter.Language, source);
     } catch (err) {
       throw new Error(`the ${grammar} query does not compile: ${err instanceof Error ? err.message : String(err)}`);
     }

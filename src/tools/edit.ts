@@ -7,36 +7,19 @@
 // its own changeSet. Writing tools are annotated destructive, the rest read-only. A file-scoped
 // rename's cross-file uses are asked of the mast index here (the query layer's callers).
 import { parseRange } from "../edit/anchor.js";
-import {
-  MAX_PATTERN_LENGTH,
-  MAX_READ_FILES,
-  changeSets,
-  diffApply,
-  diffGenerate,
-  grepMany,
-  readHash,
-  readMany,
-  replaceHash,
-  symbolLookupMany,
-  undo,
-  type OpContext,
-  type OpResult,
-  type Warning,
-} from "../edit/operations.js";
+import type { OpContext, OpResult, Warning } from "../edit/operations.js";
 import { dirname, extname, resolve } from "node:path";
-import { MAX_CROSS_FILE_SITES, astCapabilities, astFindSymbols, type CrossFileUses, type RenamedDeclaration } from "../edit/ast.js";
-import { ROUTED_OPERATIONS, batchEdit, routeEdit } from "../edit/route-edit.js";
+import type { CrossFileUses, RenamedDeclaration } from "../edit/ast.js";
 import { ChangeSet, mintChangeSetId } from "../edit/snapshots.js";
 import { errorMessage, isMastError } from "../base/errors.js";
 import { projectPath } from "../base/paths.js";
 import { callersOf, type Callers } from "../query/graph.js";
 import { freshAnswer } from "./graph.js";
 import { loadHashpilotConfig, parsePolicy, type HashpilotConfig, type RoutePolicy } from "../edit/config.js";
-import { DEFAULT_GREP_TIMEOUT_MS } from "../edit/grep.js";
+import { DEFAULT_GREP_TIMEOUT_MS, MAX_PATTERN_LENGTH, MAX_READ_FILES } from "../edit/grep.js";
 import { projectBoundary, readablePath } from "../edit/paths.js";
 import { EDIT_MAX_FILE_BYTES } from "../edit/writer.js";
-import { chooseRoute } from "../edit/route.js";
-import { provenanceChangeSet, provenanceQuery, telemetryExport, telemetryHealth, telemetrySessions, telemetryShow, telemetrySummary } from "../edit/reports.js";
+import { ROUTED_OPERATIONS, chooseRoute } from "../edit/route.js";
 import { clearLogs, pruneLogs, recordEvent, type TelemetryEvent } from "../edit/telemetry.js";
 import { refreshIndexedFiles } from "../index/jit.js";
 import { extensionInfo } from "../lang/languages.js";
@@ -45,6 +28,14 @@ import { DESTRUCTIVE, PROVENANCE_KEYS, READ_ONLY, defineTool, type CliCommand } 
 import { ENVELOPE_OUTPUT } from "./outputs.js";
 import { okEnvelope, type Envelope } from "./envelope.js";
 import { globInput, nameInput, pathInput, z } from "./schema.js";
+
+// The editing engine (the operations, AST edits and tree-sitter, routed edits, the reports) is
+// loaded by the first call that uses it: a call of another tool (`mast query mast_search`) loads
+// none of it (~20 ms of a CLI call's start-up). The modules stay loaded once imported.
+const operations = () => import("../edit/operations.js");
+const ast = () => import("../edit/ast.js");
+const routed = () => import("../edit/route-edit.js");
+const reports = () => import("../edit/reports.js");
 
 /** What one call is, for its telemetry event. */
 interface CallMeta {
@@ -171,10 +162,10 @@ export const readManyTool = defineTool({
   description: "Whole files with their 12-character hashes (replace_hash's whole-file anchor, later expected_file_hash).",
   details:
     "Reads files inside the project whole, each with its 12-character content hash (the anchor for a whole-file replace_hash, and the expected_file_hash of later edits) and line count; a file that cannot be read carries its error (PATH_DENIED outside the project, READ_FAILED for FIFOs and devices). Files are read in order up to the answer cap: the file that crosses it is cut at a line end (truncated: true, its content lines 1..contentEndLine; hash and lines are still the whole file's) and the files after it are not read — a RESULT_TRUNCATED warning counts them (omitted) and lists them (files) to read in another call.",
-  input: z.object({ files: z.array(file).min(1).max(MAX_READ_FILES).describe(`Files to read (at most ${MAX_READ_FILES}).`) }).strict(),
+  input: () => z.object({ files: z.array(file).min(1).max(MAX_READ_FILES).describe(`Files to read (at most ${MAX_READ_FILES}).`) }).strict(),
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
-  handler: (ctx, args) => run(ctx, "read_many", { operation: "read-many", route: "read", files: args.files }, (oc) => readMany(oc, args.files)),
+  handler: (ctx, args) => run(ctx, "read_many", { operation: "read-many", route: "read", files: args.files }, async (oc) => (await operations()).readMany(oc, args.files)),
 });
 
 export const readHashTool = defineTool({
@@ -185,7 +176,7 @@ export const readHashTool = defineTool({
   description: "A line's lineHash, its context's contextHash and the fileHash: the anchors replace_hash takes.",
   details:
     "One line with its lineHash, the contextHash of the lines around it (contextRange) and the file's fileHash: pass lineHash or contextHash with its range to replace_hash, with fileHash as expected_file_hash. ANCHOR_NOT_UNIQUE warns when the line's text occurs elsewhere in the file. Ranges are 1-based and inclusive.",
-  input: z
+  input: () => z
     .object({
       file,
       line: z.number().int().min(1).describe("1-based line number."),
@@ -194,7 +185,7 @@ export const readHashTool = defineTool({
     .strict(),
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
-  handler: (ctx, args) => run(ctx, "read_hash", { operation: "read-hash", route: "read", files: [args.file] }, (oc) => readHash(oc, args.file, args.line, args.context)),
+  handler: (ctx, args) => run(ctx, "read_hash", { operation: "read-hash", route: "read", files: [args.file] }, async (oc) => (await operations()).readHash(oc, args.file, args.line, args.context)),
 });
 
 export const grepManyTool = defineTool({
@@ -204,7 +195,7 @@ export const grepManyTool = defineTool({
   title: "Search files by regular expression",
   description:
     "Every line matching a JavaScript regular expression (POSIX bracket classes allowed) under the given files and directories inside the project, with its 1-based line and column; the line is verbatim (a line over 4,096 characters is a slice around the match). The search runs off the server's thread within a time budget (timedOut: what was found by then); a pattern that backtracks catastrophically is stopped with REGEX_TIMEOUT. Binary, unreadable, oversized and special files are skipped and counted.",
-  input: z
+  input: () => z
     .object({
       pattern: z.string().min(1).max(MAX_PATTERN_LENGTH).describe("Regular expression."),
       paths: z.array(file).min(1).max(100).describe("Files or directories to search."),
@@ -217,8 +208,8 @@ export const grepManyTool = defineTool({
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: (ctx, args) =>
-    run(ctx, "grep_many", { operation: "grep-many", route: "read", files: args.paths }, (oc) =>
-      grepMany(oc, args.pattern, args.paths, { ignoreCase: args.ignore_case, filePattern: args.file_pattern ?? null, maxResults: args.max_results, timeoutMs: args.timeout_ms }),
+    run(ctx, "grep_many", { operation: "grep-many", route: "read", files: args.paths }, async (oc) =>
+      (await operations()).grepMany(oc, args.pattern, args.paths, { ignoreCase: args.ignore_case, filePattern: args.file_pattern ?? null, maxResults: args.max_results, timeoutMs: args.timeout_ms }),
     ),
 });
 
@@ -239,7 +230,7 @@ export const replaceHashTool = defineTool({
   details:
     "Replaces the lines an anchor hash names with new content. With range (\"10:15\", inclusive; \"7\" for one line) the hash is of those lines. An anchor whose text occurs more than once (`}`, a blank line) is applied only where something pins it: expected_file_hash still matching (the file is as read), or context_hash/context_range found in one place; otherwise AMBIGUOUS_ANCHOR lists the candidates. Once expected_file_hash no longer matches (the file changed since the read), the anchor's own hash is no proof of its lines (12 characters can collide): only context_hash/context_range places it, else STALE_ANCHOR. A unique anchor whose lines moved is relocated (stale: true, ANCHOR_RELOCATED); one that is gone is STALE_ANCHOR. Without range the hash is the whole file's and is never relocated (a line's hash without its range is STALE_ANCHOR naming the line). Answers newHash, newRange and fileHash, the anchors of a next edit.",
   unlisted: ["recovery", ...PROVENANCE_KEYS],
-  input: z
+  input: () => z
     .object({
       file,
       old_hash: hash.describe("The 12-character hash read_hash or read_many reported."),
@@ -257,8 +248,8 @@ export const replaceHashTool = defineTool({
   output: ENVELOPE_OUTPUT,
   annotations: DESTRUCTIVE,
   handler: (ctx, args) =>
-    run(ctx, "replace_hash", { operation: "replace-hash", route: "hash", files: [args.file], ...args }, (oc) =>
-      replaceHash(oc, args.file, args.old_hash, args.new_content, {
+    run(ctx, "replace_hash", { operation: "replace-hash", route: "hash", files: [args.file], ...args }, async (oc) =>
+      (await operations()).replaceHash(oc, args.file, args.old_hash, args.new_content, {
         range: args.range == null ? null : parseRange(args.range),
         dryRun: args.dry_run,
         recovery: args.recovery,
@@ -274,7 +265,7 @@ export const diffGenerateTool = defineTool({
   cli: [{ name: "diff generate", summary: "A unified diff between two contents (--raw prints the diff alone, not the envelope).", positionals: ["file", "old_content", "new_content"], content: ["old_content", "new_content"], short: { c: "context" } }],
   title: "Unified diff of two contents",
   description: 'A unified diff from old to new content, with headers naming the file; a missing final newline is a change (`\\ No newline at end of file`); "(no changes)" when they are the same.',
-  input: z
+  input: () => z
     .object({
       file,
       old_content: content,
@@ -285,7 +276,7 @@ export const diffGenerateTool = defineTool({
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: (ctx, args) =>
-    run(ctx, "diff_generate", { operation: "diff generate", route: "diff", files: [args.file] }, (oc) => diffGenerate(oc, args.file, args.old_content, args.new_content, args.context)),
+    run(ctx, "diff_generate", { operation: "diff generate", route: "diff", files: [args.file] }, async (oc) => (await operations()).diffGenerate(oc, args.file, args.old_content, args.new_content, args.context)),
 });
 
 export const diffApplyTool = defineTool({
@@ -306,7 +297,7 @@ export const diffApplyTool = defineTool({
   details:
     "Applies a one-file unified diff. While the file has expected_file_hash (it is as the patch was made against), each hunk goes exactly where the patch says; otherwise where its lines are if they are in exactly one place (placements; fuzzyPlacements for hunks that slid). Anything else writes nothing: STALE_ANCHOR when the lines are gone, AMBIGUOUS_ANCHOR when they are in several places or a hunk has no context to place it by. `\\ No newline at end of file` markers must fit the file. A --- /dev/null patch creates the file. Answers placements, newRanges and fileHash (the file itself only with include_source).",
   unlisted: ["include_source", "fuzzy", ...PROVENANCE_KEYS],
-  input: z
+  input: () => z
     .object({
       file,
       patch: content.min(1).describe("The unified diff."),
@@ -320,8 +311,8 @@ export const diffApplyTool = defineTool({
   output: ENVELOPE_OUTPUT,
   annotations: DESTRUCTIVE,
   handler: (ctx, args) =>
-    run(ctx, "diff_apply", { operation: "diff apply", route: "diff", files: [args.file], ...args }, (oc) =>
-      diffApply(oc, args.file, args.patch, { dryRun: args.dry_run, includeSource: args.include_source, fuzzy: args.fuzzy ?? null, expectedFileHash: args.expected_file_hash ?? null }),
+    run(ctx, "diff_apply", { operation: "diff apply", route: "diff", files: [args.file], ...args }, async (oc) =>
+      (await operations()).diffApply(oc, args.file, args.patch, { dryRun: args.dry_run, includeSource: args.include_source, fuzzy: args.fuzzy ?? null, expectedFileHash: args.expected_file_hash ?? null }),
     ),
 });
 
@@ -331,10 +322,10 @@ export const changeSetsTool = defineTool({
   cli: [{ name: "changesets", summary: "List recorded changeSets (one per editing invocation), newest first." }],
   title: "Recorded changeSets",
   description: "This project's changeSets (one per editing call) whose original bytes are kept for undo, newest first.",
-  input: z.object({ limit: z.number().int().min(1).max(1000).default(20) }).strict(),
+  input: () => z.object({ limit: z.number().int().min(1).max(1000).default(20) }).strict(),
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
-  handler: (ctx, args) => report("changesets", changeSets(opContext(ctx, "changesets", editConfig(ctx)), args.limit)),
+  handler: (ctx, args) => report("changesets", operations().then((o) => o.changeSets(opContext(ctx, "changesets", editConfig(ctx)), args.limit))),
 });
 
 export const undoTool = defineTool({
@@ -345,7 +336,7 @@ export const undoTool = defineTool({
   description: "Restores a changeSet's files (change_set_id, or last: true); a file changed since needs force.",
   details:
     "Puts every file of one of this project's changeSets (change_set_id, or last: true for the newest not yet undone) back as it was before it; files it created are deleted. Every path passes the project boundary again (PATH_DENIED for one that left it or became a symlink). A file changed since is HASH_MISMATCH and nothing is restored, unless force.",
-  input: z
+  input: () => z
     .object({
       change_set_id: z.string().min(1).max(100).nullish(),
       last: z.boolean().default(false),
@@ -356,7 +347,7 @@ export const undoTool = defineTool({
     .refine((a) => (a.change_set_id ? !a.last : a.last), { message: "pass change_set_id or last: true (not both)" }),
   output: ENVELOPE_OUTPUT,
   annotations: DESTRUCTIVE,
-  handler: (ctx, args) => run(ctx, "undo", { operation: "undo", route: "undo", files: [] }, (oc) => undo(oc, args.change_set_id ?? "last", { force: args.force, dryRun: args.dry_run })),
+  handler: (ctx, args) => run(ctx, "undo", { operation: "undo", route: "undo", files: [] }, async (oc) => (await operations()).undo(oc, args.change_set_id ?? "last", { force: args.force, dryRun: args.dry_run })),
 });
 
 export const symbolLookupManyTool = defineTool({
@@ -366,7 +357,7 @@ export const symbolLookupManyTool = defineTool({
   title: "Find declarations by name",
   description:
     "Where the named functions, classes, types and methods (Class.method, or the method's own name) are declared in the TypeScript/JavaScript files under the given paths inside the project; at most limit hits (RESULT_TRUNCATED counts the rest), within a time budget (SEARCH_TRUNCATED says the search stopped early).",
-  input: z
+  input: () => z
     .object({
       paths: z.array(file).min(1).max(100),
       names: z.array(nameInput()).min(1).max(1000),
@@ -377,8 +368,8 @@ export const symbolLookupManyTool = defineTool({
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: (ctx, args) =>
-    run(ctx, "symbol_lookup_many", { operation: "symbol-lookup-many", route: "read", files: args.paths }, (oc) =>
-      symbolLookupMany(oc, args.paths, args.names, { limit: args.limit, timeoutMs: args.timeout_ms }),
+    run(ctx, "symbol_lookup_many", { operation: "symbol-lookup-many", route: "read", files: args.paths }, async (oc) =>
+      (await operations()).symbolLookupMany(oc, args.paths, args.names, { limit: args.limit, timeoutMs: args.timeout_ms }),
     ),
 });
 
@@ -389,7 +380,7 @@ export const routeTool = defineTool({
   title: "Which route an edit takes",
   description:
     "The route (ast, hash or diff) an operation on a file would take, and why: the file's language, the operation, and the route policy's language and operation overrides (policy: inline policy JSON merged over the configured one; no_default_config: ignore the config files).",
-  input: z
+  input: () => z
     .object({
       file,
       operation: nameInput().describe("e.g. replace-hash, rename-symbol, add-import."),
@@ -409,7 +400,7 @@ export const provenanceQueryTool = defineTool({
   title: "Who edited a file or line",
   description:
     "The recorded writes of a file, newest first — actor, task, reason, operation, changeSet and the lines each changed (ranges; the diff only when telemetry.recordContent is on) — like git blame for agent edits. With line, only writes that changed it (fuzzy: also writes recorded without ranges).",
-  input: z
+  input: () => z
     .object({
       file,
       line: z.number().int().min(1).nullish(),
@@ -419,7 +410,7 @@ export const provenanceQueryTool = defineTool({
     .strict(),
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
-  handler: (ctx, args) => report("provenance_query", provenanceQuery(ctx.cwd, args.file, args.line ?? null, args.fuzzy, args.limit)),
+  handler: (ctx, args) => report("provenance_query", reports().then((r) => r.provenanceQuery(ctx.cwd, args.file, args.line ?? null, args.fuzzy, args.limit))),
 });
 
 export const provenanceChangeSetTool = defineTool({
@@ -428,10 +419,10 @@ export const provenanceChangeSetTool = defineTool({
   cli: [{ name: "provenance changeset", summary: "Every recorded edit of one changeSet (--human: as text).", positionals: ["change_set_id"] }],
   title: "Edits of a changeSet",
   description: "Every recorded edit of one changeSet, in order, with its provenance and changed lines.",
-  input: z.object({ change_set_id: z.string().min(1).max(100) }).strict(),
+  input: () => z.object({ change_set_id: z.string().min(1).max(100) }).strict(),
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
-  handler: (_ctx, args) => report("provenance_changeset", provenanceChangeSet(args.change_set_id)),
+  handler: (_ctx, args) => report("provenance_changeset", reports().then((r) => r.provenanceChangeSet(args.change_set_id))),
 });
 
 export const telemetryShowTool = defineTool({
@@ -440,10 +431,10 @@ export const telemetryShowTool = defineTool({
   cli: [{ name: "telemetry show", summary: "Recent telemetry events (default 20), newest first.", short: { n: "limit" } }],
   title: "Recent telemetry events",
   description: "The most recent editing events (operation, route, file, language, success, error code, retries, elapsed time), newest first.",
-  input: z.object({ limit: z.number().int().min(1).max(10_000).default(20) }).strict(),
+  input: () => z.object({ limit: z.number().int().min(1).max(10_000).default(20) }).strict(),
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
-  handler: (_ctx, args) => report("telemetry_show", telemetryShow(args.limit)),
+  handler: (_ctx, args) => report("telemetry_show", reports().then((r) => r.telemetryShow(args.limit))),
 });
 
 export const telemetrySummaryTool = defineTool({
@@ -452,10 +443,10 @@ export const telemetrySummaryTool = defineTool({
   cli: [{ name: "telemetry summary", summary: "Counts by route:operation with success rate and average time." }],
   title: "Telemetry by route and operation",
   description: "Event counts by route:operation with success rate and average time.",
-  input: z.object({}).strict(),
+  input: () => z.object({}).strict(),
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
-  handler: () => report("telemetry_summary", telemetrySummary()),
+  handler: () => report("telemetry_summary", reports().then((r) => r.telemetrySummary())),
 });
 
 export const telemetryHealthTool = defineTool({
@@ -465,10 +456,10 @@ export const telemetryHealthTool = defineTool({
   title: "Editing health report",
   description:
     "Per-route, per-language and stale-anchor figures over a window of days, with warnings past the thresholds (stale anchors > 10% of replace-hash calls, per-language failures > 30%, store > 100 MB, ...); trend compares with the window before.",
-  input: z.object({ window: z.number().int().min(1).max(3650).default(7), trend: z.boolean().default(false) }).strict(),
+  input: () => z.object({ window: z.number().int().min(1).max(3650).default(7), trend: z.boolean().default(false) }).strict(),
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
-  handler: (_ctx, args) => report("telemetry_health", telemetryHealth(args.window, args.trend)),
+  handler: (_ctx, args) => report("telemetry_health", reports().then((r) => r.telemetryHealth(args.window, args.trend))),
 });
 
 export const telemetrySessionsTool = defineTool({
@@ -477,10 +468,10 @@ export const telemetrySessionsTool = defineTool({
   cli: [{ name: "telemetry sessions", summary: "Per-session event counts, error rates and durations.", short: { n: "limit" } }],
   title: "Editing sessions",
   description: "Per-session event counts, error rates and durations (a session is HASHPILOT_SESSION, or the calling process).",
-  input: z.object({ limit: z.number().int().min(1).max(10_000).default(100).describe("Sessions answered at most, newest first (the rest are counted in omitted).") }).strict(),
+  input: () => z.object({ limit: z.number().int().min(1).max(10_000).default(100).describe("Sessions answered at most, newest first (the rest are counted in omitted).") }).strict(),
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
-  handler: (_ctx, args) => report("telemetry_sessions", telemetrySessions(args.limit)),
+  handler: (_ctx, args) => report("telemetry_sessions", reports().then((r) => r.telemetrySessions(args.limit))),
 });
 
 export const telemetryExportTool = defineTool({
@@ -489,7 +480,7 @@ export const telemetryExportTool = defineTool({
   cli: [{ name: "telemetry export", summary: "Every event, optionally by date range or session (--ndjson: one compact event per line)." }],
   title: "Export telemetry events",
   description: "The events, oldest first, optionally between two dates and for one session: at most limit and within the answer cap (truncated and omitted say how many later ones were left out; export again from the last timestamp).",
-  input: z
+  input: () => z
     .object({
       from: z.string().min(1).max(100).nullish(),
       to: z.string().min(1).max(100).nullish(),
@@ -502,7 +493,7 @@ export const telemetryExportTool = defineTool({
   handler: (_ctx, args) =>
     report(
       "telemetry_export",
-      telemetryExport({ ...(args.from ? { from: args.from } : {}), ...(args.to ? { to: args.to } : {}), ...(args.session ? { session: args.session } : {}), limit: args.limit }),
+      reports().then((r) => r.telemetryExport({ ...(args.from ? { from: args.from } : {}), ...(args.to ? { to: args.to } : {}), ...(args.session ? { session: args.session } : {}), limit: args.limit })),
     ),
 });
 
@@ -512,7 +503,7 @@ export const telemetryPruneTool = defineTool({
   cli: [{ name: "telemetry prune", summary: "Delete rotated telemetry logs older than N days (default 30)." }],
   title: "Prune old telemetry logs",
   description: "Deletes rotated telemetry logs older than older_than days (default 30).",
-  input: z.object({ older_than: z.number().int().min(0).max(36500).default(30) }).strict(),
+  input: () => z.object({ older_than: z.number().int().min(0).max(36500).default(30) }).strict(),
   output: ENVELOPE_OUTPUT,
   annotations: DESTRUCTIVE,
   handler: async (_ctx, args) => okEnvelope("telemetry_prune", { removed: pruneLogs(args.older_than) }, []),
@@ -524,7 +515,7 @@ export const telemetryClearTool = defineTool({
   cli: [{ name: "telemetry clear", summary: "Delete every telemetry log." }],
   title: "Clear telemetry",
   description: "Deletes every telemetry log, the active one and all rotated ones; the provenance they held goes with them.",
-  input: z.object({}).strict(),
+  input: () => z.object({}).strict(),
   output: ENVELOPE_OUTPUT,
   annotations: DESTRUCTIVE,
   handler: async () => okEnvelope("telemetry_clear", { removedFiles: clearLogs() }, []),
@@ -536,7 +527,7 @@ export const configTool = defineTool({
   cli: [{ name: "config", summary: "The configuration after merging the global file, .hashpilot.json, --config and HASHPILOT_ROUTE_POLICY.", hidden: ["config_path"] }],
   title: "hashpilot configuration",
   description: "The configuration after merging the defaults, the global file, the project's .hashpilot.json, --config and HASHPILOT_ROUTE_POLICY.",
-  input: z.object({ config_path: file.nullish().describe("A config file inside the project to merge as --config (it cannot set readRoots).") }).strict(),
+  input: () => z.object({ config_path: file.nullish().describe("A config file inside the project to merge as --config (it cannot set readRoots).") }).strict(),
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: async (ctx, args) => {
@@ -588,7 +579,7 @@ async function crossFileUses(ctx: ToolContext, declaration: RenamedDeclaration):
       total: answer.length,
       verified: answer.filter((u) => u.verified).length,
       fileCount: new Set(answer.map((u) => u.path)).size,
-      sites: answer.slice(0, MAX_CROSS_FILE_SITES).map(({ path, line }) => ({ path, line })),
+      sites: answer.slice(0, (await ast()).MAX_CROSS_FILE_SITES).map(({ path, line }) => ({ path, line })),
     };
   } catch (err) {
     return { unchecked: errorMessage(err) };
@@ -613,10 +604,10 @@ export const astCapabilitiesTool = defineTool({
   cli: [{ name: "ast capabilities", summary: "Languages with AST edits: extensions, operations and known limitations." }],
   title: "AST edit languages",
   description: "Each language with AST edits: its extensions, the operations it supports and their known limitations.",
-  input: z.object({}).strict(),
+  input: () => z.object({}).strict(),
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
-  handler: () => report("ast_capabilities", astCapabilities()),
+  handler: () => report("ast_capabilities", ast().then((a) => a.astCapabilities())),
 });
 
 export const astFindSymbolsTool = defineTool({
@@ -626,10 +617,10 @@ export const astFindSymbolsTool = defineTool({
   title: "Declarations of a file",
   description:
     "Every declaration in a file (name, Owner.member, node type) with 1-based startLine/endLine/startColumn/endColumn (use these) and 0-based startRow/endRow/startCol/endCol; truncated with SEARCH_TRUNCATED past the depth guard.",
-  input: z.object({ file }).strict(),
+  input: () => z.object({ file }).strict(),
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
-  handler: (ctx, args) => run(ctx, "ast_find_symbols", { operation: "find-symbols", route: "ast", files: [args.file] }, (oc) => astFindSymbols(oc, args.file)),
+  handler: (ctx, args) => run(ctx, "ast_find_symbols", { operation: "find-symbols", route: "ast", files: [args.file] }, async (oc) => (await ast()).astFindSymbols(oc, args.file)),
 });
 
 /** route-edit's and batch's flags (the contract's AST-, hash- and diff-specific names). */
@@ -696,7 +687,7 @@ export const routeEditTool = defineTool({
   details:
     "One edit by the safest route its file allows (ast_capabilities): AST for TypeScript, JavaScript, Python, Go and Rust, else the hash route (old_hash, content, range: replace_hash) or the diff route (old_content → content, found in exactly one place); method forces a route, the route policy (config, or policy inline) may pick another, and a route less safe than the operation's own carries ROUTE_FALLBACK. AST edits refuse a file that does not parse before (allow_parse_errors waives that) or after. rename-symbol is file-scoped and binding-aware: a variable, function, class, parameter or import is renamed with every use that refers to it (shorthand properties keep their key: `{ a }` becomes `{ a: b }`; an import gets an alias); a member (Owner.member, or a name only members have) with its accesses through `this`/`self`, the type itself, or names annotated with or constructed as the type — other accesses of the name are listed in unresolved (UNRESOLVED_REFERENCES), not changed; never inside strings or comments. Uses the text cannot tie to a variable (JavaScript: inside a `with` body, in the function of a direct `eval` that sees it, and the eval call) are listed and refuse the rename (UNRESOLVED_REFERENCES) unless yes, which renames the rest and leaves them. A name that binds more than one thing is AMBIGUOUS_SYMBOL with `line N (kind)` for each binding: pass line to pick one; a new name the file already uses is refused. A rename of what other files may name (a file-level declaration, a member) still renames this file only, and asks the project's mast index about the rest: CROSS_FILE_USES counts the lines in other files still naming the old name (total, verified calls among them, fileCount, the first sites: verified calls, and lines naming it in files of its language that can see it — exported, or in its package directory for Go) — rename across files with intent rename-exported-symbol; CROSS_FILE_UNCHECKED when there is no index to ask. replace-body replaces a function's or method's body with content, re-indented to the target's own indentation (braces optional). insert-before/insert-after put content on lines of its own beside a declaration (before: above its doc comments, attributes and decorators), at its indentation; a name that is only a parameter, import or key is SYMBOL_NOT_FOUND naming what it is. add-import and remove-import take the import spec as symbol — in ESM form for TypeScript and JavaScript ('{ a, b as c } from ./m', 'D from m', '* as ns from m', 'type { T } from ./t'; written as require() in a CommonJS file, MODULE_SYSTEM_MISMATCH when it has no form there or the file's system is unsettled), 'from m import x' or 'import a.b as c' for Python, '\"fmt\"' or 'str \"strings\"' for Go, 'std::io::{Read, Write}' for Rust — merged into an existing import of the module (a Go import block) instead of duplicated; an import already there changes nothing. With files instead of file the edit runs on each (a batch): their locks are taken up front (every entry LOCK_TIMEOUT with route null when one cannot be), in parallel unless serial; results has one entry per file and summary counts succeeded, failed and conflicts (stale anchors and locks: retryable after a re-read), total = succeeded + failed + conflicts; a batch with any failure or conflict is an error whose details carry them.",
   unlisted: ["old_hash", "range", "old_content", "method", "policy", "serial", "include_source", "allow_parse_errors", "yes", ...PROVENANCE_KEYS],
-  input: z
+  input: () => z
     .object({
       file: file.nullish(),
       files: z.array(file).min(1).max(1000).nullish().describe("Edit each of these files (a batch) instead of one file."),
@@ -735,9 +726,10 @@ export const routeEditTool = defineTool({
     };
     const files = args.files ?? [args.file!];
     const route = args.method ?? (args.file ? chooseRoute(args.file, args.operation, policy).route : "batch");
-    return run(ctx, "route_edit", { route, files, actor: args.actor, task_id: args.task_id, reason: args.reason, operation: args.operation }, (oc) =>
-      args.files ? batchEdit(oc, args.files, req, policy, args.serial) : routeEdit(oc, args.file!, req, policy),
-    );
+    return run(ctx, "route_edit", { route, files, actor: args.actor, task_id: args.task_id, reason: args.reason, operation: args.operation }, async (oc) => {
+      const { batchEdit, routeEdit } = await routed();
+      return args.files ? batchEdit(oc, args.files, req, policy, args.serial) : routeEdit(oc, args.file!, req, policy);
+    });
   },
 });
 

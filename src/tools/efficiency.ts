@@ -47,7 +47,7 @@ export const efficiencyTool = defineTool({
     "The full-file figure is an upper bound (a naive read of every file an answer named); the real saving lies between 0 and efficiency_ratio. Below 0.30 you are reading more than you need — prefer mast_search over reading files; above 0.85 you are using mast well. " +
     "Counts are made off the request path and written within about a second of a call; this tool waits for the calls made so far. Off when the `telemetry` setting is false.",
   unlisted: ["since_minutes"],
-  input: z
+  input: () => z
     .object({
       scope: z.enum(["session", "global"]).default("session").describe("session: this server's calls (outside `mast serve`, the latest recorded session); global: every recorded call."),
       since_minutes: z.number().int().min(1).max(10_000_000).nullish().describe("Only calls from the last N minutes (default: all of the scope)."),

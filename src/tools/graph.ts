@@ -155,7 +155,7 @@ export const callersTool = defineTool({
     "calls on other types or built-ins, mentions, then comments and strings). Both sets are capped (verified_limit, potential_limit — potential lines also to about 100 bytes each on average, so a few long lines do not crowd out the rest); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated). " +
     `A name in more than ${SCAN_CHUNKS} chunks (a common one: name, map) has the chunks of the declaring file and of the files that import it read first and the rest counted in summary.potential_unexamined_chunks, their lines in no list and no count.` + NOT_FOUND_NOTE + WRITTEN_SINCE_NOTE,
   unlisted: ["verified_limit"],
-  input: z
+  input: () => z
     .object({
       symbol: symbolInput,
       file_path: filePathInput,
@@ -240,7 +240,7 @@ export const implementorsTool = defineTool({
     "Classes that implement an interface (or extend a class), then their subclasses, each with its methods; " +
     "for a member (`Router.match`), the methods that implement or override it ({method, file_path, line, relation}). " +
     "relation is implements or extends; via names the class an indirect result inherits through. A result whose file changed since indexing carries stale: true." + NOT_FOUND_NOTE + WRITTEN_SINCE_NOTE,
-  input: z
+  input: () => z
     .object({
       interface_name: nameInput().describe("The interface (or class) name, or one of its members as `Type.member`."),
       file_path: filePathInput,
@@ -288,7 +288,7 @@ export const renameImpactTool = defineTool({
     "potential_matches (identifier matches the resolver could not prove — review each; the declaration's own line is in declaration_sites, not here), " +
     "barrel_exports (named re-exports to edit, and export * files consumers reach it through) and a checklist sentence. " +
     "Run it again after the rename: the old name should come back empty (not_found)." + NOT_FOUND_NOTE + WRITTEN_SINCE_NOTE,
-  input: z.object({ symbol: symbolInput, file_path: filePathInput, potential_limit: potentialLimitInput }).strict(),
+  input: () => z.object({ symbol: symbolInput, file_path: filePathInput, potential_limit: potentialLimitInput }).strict(),
   output: open({
     declaration_sites: z.array(DECLARATION_SITE),
     verified_callers: SITES_BY_FILE,
@@ -355,7 +355,7 @@ export const graphTool = defineTool({
     NOT_FOUND_NOTE +
     WRITTEN_SINCE_NOTE,
   unlisted: ["max_nodes", "format"],
-  input: z
+  input: () => z
     .object({
       symbol: nameInput().describe("The declaration: a name or `Class.method`."),
       file_path: filePathInput,

@@ -7,12 +7,10 @@
 // names, with the plan and the execution in the details.
 import { resolve } from "node:path";
 import { projectPath } from "../base/paths.js";
-import { checkIdentifier } from "../edit/ast.js";
 import { MastError } from "../base/errors.js";
-import { DEFAULT_VERIFY_TIMEOUT_MS } from "../edit/verify.js";
-import { runIntent, type IntentResult, type PlanGap, type RenamePlanInput } from "../edit/intent.js";
+import { DEFAULT_VERIFY_TIMEOUT_MS } from "../edit/config.js";
+import type { IntentResult, PlanGap, RenamePlanInput } from "../edit/intent.js";
 import { extensionInfo } from "../lang/languages.js";
-import { owningTsconfig } from "../query/checker-program.js";
 import { callersOf, notFound, withContexts } from "../query/graph.js";
 import { SourceLines } from "../query/source.js";
 import { declaredParams, importRecorded, memberRisks, renameSites, type RenameSite } from "../query/rename-plan.js";
@@ -23,7 +21,6 @@ import { freshAnswer } from "./graph.js";
 import { ENVELOPE_OUTPUT } from "./outputs.js";
 import { z } from "./schema.js";
 import type { EditRules } from "../lang/edit-rules.js";
-import { planAddParameter as planAddParameterEdits, planExportRename } from "../syntax/ast-edits.js";
 import type { Tree } from "../syntax/parser.js";
 
 const RenameIntent = z
@@ -100,6 +97,7 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
   const { target, verified, potential, planned, decl, db, abs } = await indexedTarget(ctx, intent.symbol, intent.file, { docComments: !intent.symbol.includes(".") });
   const rules = extensionInfo(decl.path)?.spec.edits;
   if (!rules) throw new MastError("UNSUPPORTED_OPERATION", `a cross-file rename of a declaration in ${decl.path} is not supported: its language has no AST edits (TypeScript, JavaScript, Python, Go and Rust do)`, { hint: "Rename it by hand over the lines mast_rename_impact lists, with `diff apply`." });
+  const [{ checkIdentifier }, { planExportRename }] = await Promise.all([import("../edit/ast.js"), import("../syntax/ast-edits.js")]);
   checkIdentifier(decl.path, intent.newName);
   const oldName = decl.name.slice(decl.name.lastIndexOf(".") + 1);
   const exported = rules.exportedByName?.(oldName);
@@ -192,6 +190,7 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
 async function planAddParameter(ctx: ToolContext, intent: z.infer<typeof AddParameterIntent>): Promise<RenamePlanInput> {
   const { verified, potential, planned, params, decl, abs } = await indexedTarget(ctx, intent.symbol, intent.file);
   if (!extensionInfo(decl.path)?.spec.edits?.parameterList) throw new MastError("UNSUPPORTED_OPERATION", `add-parameter of a declaration in ${decl.path} is not supported: TypeScript and JavaScript so far`, { hint: "Edit the signature with `ast replace-body` and the call sites mast_callers lists with `diff apply`." });
+  const [{ checkIdentifier }, { planAddParameter: planAddParameterEdits }] = await Promise.all([import("../edit/ast.js"), import("../syntax/ast-edits.js")]);
   checkIdentifier(decl.path, intent.param.name);
   if (params?.some((p) => p.name === intent.param.name)) throw new MastError("INVALID_ARGUMENT", `'${decl.name}' already has a parameter '${intent.param.name}'`);
   const member = decl.name.slice(decl.name.lastIndexOf(".") + 1);
@@ -255,7 +254,7 @@ export const intentTool = defineTool({
     "Each file is one AST-gated edit in one changeSet (undo takes it back); after all steps the edited files are verified (auto-detected checks; verify: false skips it); a failed step (skipped verification) or failed verification rolls every file back (execution.reverted, revertReason), unless revert: false for verification; a rollback that cannot write a file back is ROLLBACK_INCOMPLETE with unrevertedFiles. A verification timeout keeps the edit (VERIFY_TIMEOUT). " +
     "add-parameter ({\"operation\":\"add-parameter\",\"symbol\":\"f\",\"param\":{\"name\":\"x\",\"type\":\"string\",\"default\":\"'a'\"}}) appends the parameter to the declaration and param.default as the last argument of every verified call (a call with another argument count than the parameters before it, a spread, or an unverified call-shaped match is plan.unresolved); without a default the plan is refused unless yes, which adds only the parameter. remove-parameter is UNSUPPORTED_OPERATION.",
   unlisted: ["yes", "timeout_ms", ...PROVENANCE_KEYS],
-  input: z
+  input: () => z
     .object({
       intent: z.string().min(2).max(64 * 1024).describe('JSON, e.g. {"operation":"rename-exported-symbol","symbol":"f","newName":"g"}.'),
       dry_run: z.boolean().default(false),
@@ -273,6 +272,8 @@ export const intentTool = defineTool({
   handler: async (ctx, args) => {
     const intent = parseIntent(args.intent);
     const plan = intent.operation === "add-parameter" ? await planAddParameter(ctx, intent) : await planRename(ctx, intent);
+    // The intent runner (AST edits, the writer, verification), loaded by the first intent.
+    const [{ runIntent }, { owningTsconfig }] = await Promise.all([import("../edit/intent.js"), import("../query/checker-program.js")]);
     const envelope = await run(ctx, "intent", { operation: `intent ${intent.operation}`, route: "intent", files: plan.files.map((f) => f.file), actor: args.actor, task_id: args.task_id, reason: args.reason }, (oc) =>
       runIntent(oc, plan, { dryRun: args.dry_run, yes: args.yes, verify: args.verify, revert: args.revert, timeoutMs: args.timeout_ms, tsconfigOf: (file) => owningTsconfig(file, ctx.config.project_root) }),
     );

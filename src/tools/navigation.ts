@@ -39,7 +39,7 @@ export const skeletonTool = defineTool({
     `${DEFAULT_MAX_EXPORTS}) and its first max_members members (default ${DEFAULT_MAX_MEMBERS}), counting the rest in exports_truncated and members_truncated; a test file's members (its test cases) are only counted. ` +
     "Product files come first, test files after, each in tree order. At most limit files are listed, fewer when the answer cap is reached first; files_truncated counts the files left out, test_files_truncated how many of them are tests.",
   unlisted: ["max_depth", "max_exports", "max_members"],
-  input: z
+  input: () => z
     .object({
       directory: z.string().max(MAX_PATH_LENGTH).nullish().describe("Project-relative subtree to list (default: the whole project)."),
       max_depth: z.number().int().min(0).nullish().describe("Directory levels below `directory` to include (default: all)."),
@@ -88,7 +88,7 @@ export const exportsTool = defineTool({
   description: "What one file exports: each name with kind, signature, line and doc; re-exports with their source.",
   details:
     "What one file exports: each name with its kind, signature (no body), line and doc comment; re-exports say where they come from, and `export *` modules are listed in star_exports.",
-  input: z.object({ file_path: pathInput().describe("Project-relative path of an indexed file.") }).strict(),
+  input: () => z.object({ file_path: pathInput().describe("Project-relative path of an indexed file.") }).strict(),
   output: open({
     file_path: z.string(),
     exports: z.array(open({ name: z.string(), kind: z.string(), signature: z.string().nullable(), line: z.number().int(), doc: z.string().nullable(), from: z.string().optional() })),
@@ -140,7 +140,7 @@ export const signatureTool = defineTool({
     "With detail brief (the default) symbol is left out when it is the name asked for, doc is the doc comment's summary (its first sentence, without comment markers; absent when there is none), params/return_type are left out, comment lines are left out of the declarations, and each type in type_context is its first 12 lines (truncated: true when cut); detail full gives all of it. " +
     "Methods are addressed as Class.method. Every match is returned (exported first, then by path); pass file_path to pick one — a barrel file is followed to the declaration." + NOT_FOUND_NOTE + WRITTEN_SINCE_NOTE,
   unlisted: ["limit"],
-  input: z
+  input: () => z
     .object({
       symbol: nameInput().describe("Symbol name, e.g. handleLogin or AuthService.validate."),
       file_path: pathInput().nullish().describe("Only the symbol in (or re-exported by) this file."),
@@ -189,7 +189,7 @@ export const dependenciesTool = defineTool({
   description: "What one file imports: each module, the names taken, its kind and the project file it resolves to.",
   details:
     "What one file imports and from where: each module with the names taken, its kind (import, export_from, export_star, require, dynamic_import), line, whether it is external, and the project file it resolves to.",
-  input: z.object({ file_path: pathInput().describe("Project-relative path of an indexed file.") }).strict(),
+  input: () => z.object({ file_path: pathInput().describe("Project-relative path of an indexed file.") }).strict(),
   output: open({
     file_path: z.string(),
     imports: z.array(open({ module: z.string(), symbols: z.array(z.string()), kind: z.string(), line: z.number().int(), is_external: z.boolean(), resolved_path: z.string().optional() })),

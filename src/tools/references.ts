@@ -39,7 +39,7 @@ export const definitionTool = defineTool({
     "fields and properties (declared, or first assigned through this/self) are answered as well as methods. Otherwise the declarations of the name (and members `X.name`) are candidates, resolution name, at most " +
     `${NAME_CANDIDATES} (definitions_truncated counts the rest). ` +
     "Each definition has file_path, line and column of its name, name (Owner.member for a member), kind and its signature line. A position on no name is NO_NAME_AT_POSITION; a line or column past the end is INVALID_ARGUMENT. The caret may also sit just after the name.",
-  input: z.object({ file_path: pathInput(), ...position }).strict(),
+  input: () => z.object({ file_path: pathInput(), ...position }).strict(),
   output: open({
     name: z.string(),
     at: open(position),
@@ -98,7 +98,7 @@ export const referencesTool = defineTool({
     `Files are parsed the declaring file first, then the files importing it; past ${MAX_PARSED_FILES} parsed files or ${PARSE_BUDGET_MS} ms of parsing (or where a language has no binding rules) lines are potential unmarked, counted in summary.unparsed_files. ` +
     `Both lists are capped (verified_limit, default ${VERIFIED_LIMIT}; potential_limit, default ${POTENTIAL_LIMIT}); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated) and summary.next holds the arguments that list the rest (verified_offset, potential_offset, and parse_until when the parse time budget cut the files parsed, so every page classifies alike; the order is stable while the index is).`,
   unlisted: ["verified_limit", "verified_offset", "potential_offset", "parse_until"],
-  input: z
+  input: () => z
     .object({
       symbol: nameInput().nullish(),
       file_path: pathInput().nullish(),

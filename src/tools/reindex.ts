@@ -14,7 +14,7 @@ export const reindexTool = defineTool({
   details:
     "Bring the index up to date with the files on disk and return when done: call it after writing or creating files, before searching for what you wrote. " +
     "Incremental (files whose content changed, new and deleted files) unless full is true.",
-  input: z.object({ full: z.boolean().default(false).describe("Re-parse every file instead of only changed ones.") }).strict(),
+  input: () => z.object({ full: z.boolean().default(false).describe("Re-parse every file instead of only changed ones.") }).strict(),
   output: open({
     files_indexed: z.number().int(),
     files_skipped: z.number().int(),

@@ -77,7 +77,7 @@ export const searchTool = defineTool({
     "Each content is cut to max_chars (default 400) at a line end, marked content_truncated with its content_end_line; fields picks the keys of each result for a compact answer. " +
     "An empty result carries `suggestions` to re-query with (only close names), and `scope_empty: true` when file_pattern or language matches no indexed file; a result whose file changed since indexing carries `stale: true`.",
   unlisted: ["language", "max_chars", "fields"],
-  input: z
+  input: () => z
     .object({
       query: nameInput().describe(`Text to search for (at most ${MAX_NAME_LENGTH} characters): a symbol name, part of an identifier, or words from comments.`),
       limit: z.number().int().min(1).max(100).default(10).describe("Maximum results (default 10)."),

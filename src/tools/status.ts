@@ -12,7 +12,7 @@ export const statusTool = defineTool({
   details:
     "Index health: state dir, schema version of this binary, last index run, file and chunk counts, stale_files (changed, not yet indexed, or gone), parse and write errors; " +
     "freshness_cause interrupted_run when the last run died before it finished, corrupt when SQLite finds graph.db corrupt (the next reindex rebuilds it), indexing while a run is writing. Check it when results look wrong or before a long task.",
-  input: z.object({}).strict(),
+  input: () => z.object({}).strict(),
   output: open({
     state_dir: z.string(),
     schema_version: z.string().nullable(),

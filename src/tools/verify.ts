@@ -3,8 +3,8 @@
 // caught up with both — whose verdict other than pass is the error code the contract gives it
 // (VERIFY_FAILED, VERIFY_TIMEOUT, VERIFY_NO_CHECKS: exit 4), the whole result in its details.
 import { MastError } from "../base/errors.js";
-import { DEFAULT_VERIFY_TIMEOUT_MS, recordBaseline, verifyChanges, type VerifyResult } from "../edit/verify.js";
-import { owningTsconfig } from "../query/checker-program.js";
+import { DEFAULT_VERIFY_TIMEOUT_MS } from "../edit/config.js";
+import type { VerifyResult } from "../edit/verify.js";
 import { DESTRUCTIVE, defineTool } from "./define.js";
 import { run } from "./edit.js";
 import { ENVELOPE_OUTPUT } from "./outputs.js";
@@ -37,7 +37,7 @@ export const verifyChangesTool = defineTool({
     "record_baseline runs only the tests and records the failing names for this commit, runner and scope (recorded: false when there is no git repository or runner, or the run timed out; cached: true when one exists); use_baseline then counts only new failures (baseline.comparable: false when no usable baseline or the output cannot be parsed into names, and every failure counts). " +
     "overall is pass, fail (VERIFY_FAILED), timeout (VERIFY_TIMEOUT: never reverts) or skipped (VERIFY_NO_CHECKS); every non-pass is an error whose details hold the whole result, checksRun always present, each output capped at 256 KB per stream (truncated). revert_on_failure restores each file as it was before the newest changeSet that wrote it (revertedFiles; unrevertedFiles with reasons), recorded as a changeSet of its own; what a formatter rewrites is recorded too (formatted, changeSetId).",
   unlisted: ["timeout_ms", "scope_tests", "use_baseline", "record_baseline", "formatter_args", "linter_args", "test_args"],
-  input: z
+  input: () => z
     .object({
       files: z.array(pathInput()).min(1).max(1000),
       formatter: commandLine.optional().describe("e.g. `prettier --write` (files appended)."),
@@ -59,6 +59,8 @@ export const verifyChangesTool = defineTool({
   output: ENVELOPE_OUTPUT,
   annotations: { ...DESTRUCTIVE, openWorldHint: true },
   handler: async (ctx, args) => {
+    // The checks' runner and the TypeScript program lookup, loaded by the first verification.
+    const [{ recordBaseline, verifyChanges }, { owningTsconfig }] = await Promise.all([import("../edit/verify.js"), import("../query/checker-program.js")]);
     const envelope = await run(ctx, "verify_changes", { operation: "verify-changes", route: "verify", files: args.files }, (oc) => {
       const input = { ...args, tsconfigOf: (file: string) => owningTsconfig(file, ctx.config.project_root) };
       return args.record_baseline ? recordBaseline(oc, input) : verifyChanges(oc, input);

@@ -100,7 +100,6 @@ export interface ReadManyEntry {
   contentEndLine?: number;
 }
 
-
 /** Room kept under read-many's budget for the list of the files it left out. */
 const OMITTED_LIST_BYTES = 64 * 1024;
 
@@ -274,7 +273,6 @@ const POSIX_CLASSES: Record<string, string> = {
   xdigit: "0-9A-Fa-f",
   word: "\\w",
 };
-
 
 /** A grep pattern as a JavaScript RegExp; INVALID_ARGUMENT when it does not compile. */
 export function grepRegExp(pattern: string, ignoreCase: boolean): RegExp {

@@ -7,11 +7,11 @@ import { extensionInfo } from "../lang/languages.js";
 import { AST_OPERATIONS } from "../lang/edit-rules.js";
 import type { Route, RoutePolicy } from "./config.js";
 
-/** Operations the contract routes to AST when the language allows. */
 /** The operations route-edit and batch take. */
 export const ROUTED_OPERATIONS = ["rename-symbol", "replace-body", "add-import", "remove-import", "insert-before", "insert-after", "replace-hash", "replace-content"] as const;
 export type RoutedOperation = (typeof ROUTED_OPERATIONS)[number];
 
+/** Operations the contract routes to AST when the language allows. */
 const AST_ROUTED: ReadonlySet<string> = new Set(AST_OPERATIONS);
 const HASH_OPERATIONS = new Set(["replace-hash"]);
 const ORDER: Record<Route, number> = { diff: 0, hash: 1, ast: 2 };

@@ -9,7 +9,7 @@ import { LANGUAGE_SPECS, languageSpec } from "../lang/languages.js";
 import { MAX_INHERITANCE_DEPTH, RECEIVER_TYPE } from "../lang/spec.js";
 import type { Db, Store } from "../store/db.js";
 import { fileIdsByPaths, fileIdsInPathOrder, forEachCallRow, fileRows, filesInDirectory, filesOfLanguages, heritageFacts, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, symbolSignature, type CallRow } from "../store/link-inputs.js";
-import { EDGE, RESOLVED, type EdgeResolution } from "../store/edge-codes.js";
+import { EDGE, resolutionCode, type EdgeResolution } from "../store/edge-codes.js";
 import { DEFAULT_EXPORT_NAME, MODULE_SYMBOL } from "../syntax/types.js";
 
 interface Sym {
@@ -651,7 +651,7 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null, emit: 
     }
     const from = g.declaredIn(c.fileId, c.caller ?? MODULE_SYMBOL);
     const hit = from ? resolveCall(g, c) : null;
-    if (from && hit) add([from.id, hit.target.id, EDGE.POTENTIAL_CALL, RESOLVED[hit.resolution], c.line]);
+    if (from && hit) add([from.id, hit.target.id, EDGE.POTENTIAL_CALL, resolutionCode(hit.resolution), c.line]);
   });
   seen = new Set();
   for (const h of heritageRows(db, fileIds)) {

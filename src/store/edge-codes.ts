@@ -19,6 +19,12 @@ export const EDGE = codes(EDGE_TYPES);
 /** The code of each resolution. */
 export const RESOLVED = codes(EDGE_RESOLUTIONS);
 
+/** A resolution's code; a name the schema has none for is a defect of its writer, refused (never stored as NULL). */
+export function resolutionCode(name: string): number {
+  if (!Object.hasOwn(RESOLVED, name)) throw new Error(`'${name}' is no call resolution of this schema (store/edge-codes.ts)`);
+  return (RESOLVED as Readonly<Record<string, number>>)[name]!;
+}
+
 /** An edge type's name from its code. */
 export function edgeTypeName(code: number): EdgeType {
   const name = EDGE_TYPES[code];

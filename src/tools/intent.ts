@@ -22,6 +22,8 @@ import { ENVELOPE_OUTPUT } from "./outputs.js";
 import { z } from "./schema.js";
 import type { EditRules } from "../lang/edit-rules.js";
 import type { Tree } from "../syntax/parser.js";
+// Loaded with the reference tools anyway (syntax/navigate.ts); tree-sitter itself loads at the first parse.
+import { planAddParameter as planAddParameterEdits, planExportRename } from "../syntax/ast-edits.js";
 
 const RenameIntent = z
   .object({
@@ -97,7 +99,7 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
   const { target, verified, potential, planned, decl, db, abs } = await indexedTarget(ctx, intent.symbol, intent.file, { docComments: !intent.symbol.includes(".") });
   const rules = extensionInfo(decl.path)?.spec.edits;
   if (!rules) throw new MastError("UNSUPPORTED_OPERATION", `a cross-file rename of a declaration in ${decl.path} is not supported: its language has no AST edits (TypeScript, JavaScript, Python, Go and Rust do)`, { hint: "Rename it by hand over the lines mast_rename_impact lists, with `diff apply`." });
-  const [{ checkIdentifier }, { planExportRename }] = await Promise.all([import("../edit/ast.js"), import("../syntax/ast-edits.js")]);
+  const { checkIdentifier } = await import("../edit/ast.js");
   checkIdentifier(decl.path, intent.newName);
   const oldName = decl.name.slice(decl.name.lastIndexOf(".") + 1);
   const exported = rules.exportedByName?.(oldName);
@@ -190,7 +192,7 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
 async function planAddParameter(ctx: ToolContext, intent: z.infer<typeof AddParameterIntent>): Promise<RenamePlanInput> {
   const { verified, potential, planned, params, decl, abs } = await indexedTarget(ctx, intent.symbol, intent.file);
   if (!extensionInfo(decl.path)?.spec.edits?.parameterList) throw new MastError("UNSUPPORTED_OPERATION", `add-parameter of a declaration in ${decl.path} is not supported: TypeScript and JavaScript so far`, { hint: "Edit the signature with `ast replace-body` and the call sites mast_callers lists with `diff apply`." });
-  const [{ checkIdentifier }, { planAddParameter: planAddParameterEdits }] = await Promise.all([import("../edit/ast.js"), import("../syntax/ast-edits.js")]);
+  const { checkIdentifier } = await import("../edit/ast.js");
   checkIdentifier(decl.path, intent.param.name);
   if (params?.some((p) => p.name === intent.param.name)) throw new MastError("INVALID_ARGUMENT", `'${decl.name}' already has a parameter '${intent.param.name}'`);
   const member = decl.name.slice(decl.name.lastIndexOf(".") + 1);

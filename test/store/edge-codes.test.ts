@@ -3,7 +3,7 @@
 // version. A code the schema has no name for is a damaged row (INDEX_CORRUPT), never a guess.
 import { describe, expect, it } from "vitest";
 import { DAMAGED_ROW } from "../../src/base/errors.js";
-import { EDGE, EDGE_RESOLUTIONS, EDGE_TYPES, RESOLVED, edgeTypeName, resolutionName } from "../../src/store/edge-codes.js";
+import { EDGE, EDGE_RESOLUTIONS, EDGE_TYPES, RESOLVED, edgeTypeName, resolutionCode, resolutionName } from "../../src/store/edge-codes.js";
 import { CURRENT_SCHEMA_VERSION, Store } from "../../src/store/db.js";
 import { tempSpace } from "../helpers/project.js";
 import { join } from "node:path";
@@ -15,7 +15,12 @@ describe("edge codes", () => {
     expect(EDGE_TYPES).toEqual(["POTENTIAL_CALL", "PARENT_OF", "IMPLEMENTS", "EXTENDS", "RE_EXPORTS"]);
     expect(EDGE_RESOLUTIONS).toEqual(["import", "same_file", "this_method", "return_type", "parameter_type", "same_package", "field_type", "new_expression", "super_method", "checker"]);
     expect([EDGE.POTENTIAL_CALL, EDGE.PARENT_OF, EDGE.RE_EXPORTS, RESOLVED.import, RESOLVED.checker]).toEqual([0, 1, 4, 0, 9]);
-    expect([edgeTypeName(2), resolutionName(6), resolutionName(null)]).toEqual(["IMPLEMENTS", "field_type", null]);
+    expect([edgeTypeName(2), resolutionName(6), resolutionName(null), resolutionCode("field_type")]).toEqual(["IMPLEMENTS", "field_type", null, 6]);
+  });
+
+  it("a resolution the schema has no code for is refused where it is written, never stored as NULL", () => {
+    expect(() => resolutionCode("guessed")).toThrow("'guessed' is no call resolution of this schema (store/edge-codes.ts)");
+    expect(() => resolutionCode("toString")).toThrow(/no call resolution/);
   });
 
   it("a code no name has is a damaged row", () => {

@@ -1,5 +1,5 @@
-// Content hashing: one function for every sha256 the index stores (chunk ids, declaration and
-// body hashes, file content hashes), so widths and encodings never disagree. node:crypto loads at
+// Content hashing: one function for every sha256 the index stores (chunk ids, file content
+// hashes), so widths and encodings never disagree. node:crypto loads at
 // the first hash: a CLI command that hashes nothing (a `mast query` a server answers) is spared it.
 import type * as Crypto from "node:crypto";
 import { createRequire } from "node:module";
@@ -27,9 +27,6 @@ export function sha256(data: string | Uint8Array): string {
 export function randomHex(bytes: number): string {
   return loaded().randomBytes(bytes).toString("hex");
 }
-
-/** The body hash of a declaration without a body (a C prototype, an abstract method): the empty text's. */
-export const NO_BODY_HASH = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
 /** A chunk's id: sha256 of `path:line`, `:n` added for the n-th further chunk starting on that line. */
 export function chunkId(path: string, line: number, n: number): string {

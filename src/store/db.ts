@@ -12,7 +12,7 @@ import { deflate } from "../base/deflate.js";
 import { DAMAGED_ROW, errorMessage } from "../base/errors.js";
 import { nativeAddonPath } from "../base/native.js";
 import { fileURLToPath } from "node:url";
-import { NO_BODY_HASH, hashKey, sha256 } from "../base/hash.js";
+import { hashKey, sha256 } from "../base/hash.js";
 import { isTestPath } from "../base/paths.js";
 import { extensionInfo } from "../lang/languages.js";
 import { chunkSearchWords, lineStarts, splitTerms, type ChunkSearchWords } from "../base/text.js";
@@ -1077,7 +1077,7 @@ export class Store {
         s.line,
         s.endLine,
         s.isExported ? 1 : 0,
-        s.bodyHash !== null && s.bodyHash !== NO_BODY_HASH ? 1 : 0,
+        s.hasBody ? 1 : 0,
         s.parent,
         s.reExport?.module ?? null,
         s.reExport?.importedName ?? null,

@@ -6,7 +6,6 @@
 // `self`, `cls`, `super()`, a module, a class, an annotated or constructed local, a module-level
 // variable, a `with … as` target, an attribute chain, a pytest fixture parameter. Other top-level
 // statements are block chunks. Pure: a function of (path, text, options); never touches the disk.
-import { sha256 } from "../base/hash.js";
 import { languageSpec } from "../lang/languages.js";
 import { annotatedClass } from "../lang/python.js";
 import { collapseWhitespace, firstLine } from "../base/text.js";
@@ -248,7 +247,7 @@ class PythonExtractor extends TreeExtractor {
     this.drafts.push(shell);
     const doc = docstringOf(body);
     const methodRanges: Array<[number, number]> = [];
-    const memberHashes: string[] = [];
+    let methodCount = 0;
     const classSym = this.addSymbol(d.outer, "class", name, exported, doc, header, "");
     classSym.line = d.def.startPosition.row + 1;
     if (body) {
@@ -279,14 +278,15 @@ class PythonExtractor extends TreeExtractor {
       sigLines[0] = " ".repeat(member.startPosition.column) + sigLines[0];
       sigLines[sigLines.length - 1] += ": ...";
       parts.push({ startLine: member.startPosition.row + 1, endLine: member.endPosition.row + 1, from: member.startIndex, to: member.endIndex, signature: sigLines });
-      memberHashes.push(method.signature ?? "");
+      methodCount++;
     }
     // The outline also runs this class body's own calls (class attributes' initialisers).
     if (body) this.recordCalls(body, name, name, methodRanges);
     const outline = shellOutline(this.text, { from: d.outer.startIndex, to: d.outer.endIndex, className: name }, parts);
     shell.synthesized = outline.text;
     this.drafts.push(...outline.blocks);
-    classSym.bodyHash = sha256(memberHashes.sort().join("\n"));
+    // A class has a body when it has methods (C-style "definition, not a declaration" for the linker).
+    classSym.hasBody = methodCount > 0;
     this.exclusions.set(shell, [...methodRanges, ...outline.excluded]);
   }
 

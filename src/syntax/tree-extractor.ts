@@ -3,7 +3,6 @@
 // identifier bags) and the nodes later passes read by position (calls, assignments, bindings), the symbol/chunk/call records being built, and the
 // final assembly into a FileExtraction. Each language's extractor subclasses it and supplies the
 // declarations; none scans the tree a second time.
-import { sha256 } from "../base/hash.js";
 import { lineStarts, splitLines } from "../base/text.js";
 import { materializeChunks, type ChunkDraft } from "./chunking.js";
 import { FlatNode, type GrammarNames, type SyntaxNode } from "./flat-tree.js";
@@ -139,9 +138,9 @@ export abstract class TreeExtractor<Node extends SyntaxNode = SyntaxNode> {
     this.drafts.push({ startLine: start.startPosition.row + 1, endLine: end.endPosition.row + 1, chunkType: "block", symbolName: null, parentSymbol: null, isExported: false });
   }
 
-  /** A symbol spanning `node`, with its signature and body hashed. */
+  /** A symbol spanning `node`, with its signature, and whether it has a body. */
   protected addSymbol(node: SyntaxNode, kind: MutableSymbol["kind"], name: string, isExported: boolean, doc: string | null, signature: string, body: string): MutableSymbol {
-    const sym: MutableSymbol = { ...symbolRecord(name, kind, node.startPosition.row + 1, node.endPosition.row + 1, isExported, { signature, doc, declarationHash: sha256(signature), bodyHash: sha256(body) }) };
+    const sym: MutableSymbol = { ...symbolRecord(name, kind, node.startPosition.row + 1, node.endPosition.row + 1, isExported, { signature, doc, hasBody: body !== "" }) };
     this.symbols.push(sym);
     return sym;
   }

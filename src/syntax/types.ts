@@ -56,9 +56,9 @@ export type SymbolKind =
 /** The name of a file's `module` symbol: no declaration can have it, no query can ask for it. */
 export const MODULE_SYMBOL = "";
 
-/** A symbol with every relation empty (no signature, doc, hashes, parent, re-export, alias, params or return type) but what `fields` gives. */
+/** A symbol with every relation empty (no signature, doc, body, parent, re-export, alias, params or return type) but what `fields` gives. */
 export function symbolRecord(name: string, kind: SymbolKind, line: number, endLine: number, isExported: boolean, fields: Partial<SymbolRecord> = {}): SymbolRecord {
-  return { name, kind, line, endLine, isExported, signature: null, doc: null, declarationHash: null, bodyHash: null, parent: null, reExport: null, aliasOf: null, params: null, returnType: null, ...fields };
+  return { name, kind, line, endLine, isExported, signature: null, doc: null, hasBody: false, parent: null, reExport: null, aliasOf: null, params: null, returnType: null, ...fields };
 }
 
 /** A file's top-level code as a symbol (`MODULE_SYMBOL`), so calls made there have a caller to link from. */
@@ -78,8 +78,8 @@ export interface SymbolRecord {
   readonly signature: string | null;
   /** The immediately preceding `/** *\/` or `//` comment, verbatim. */
   readonly doc: string | null;
-  readonly declarationHash: string | null;
-  readonly bodyHash: string | null;
+  /** A declaration with a body: a definition, not a prototype, an abstract or bodiless signature, or a class without members (store: `has_body`). */
+  readonly hasBody: boolean;
   /** The enclosing class for methods (drives the PARENT_OF edge). */
   readonly parent: string | null;
   /** For re-export marker symbols (`export { a as b } from './x'`): where the name comes from. */

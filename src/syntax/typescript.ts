@@ -3,7 +3,6 @@
 // shells and per-method chunks, symbols with signatures, docs and stability hashes, interface
 // members —, the export pass (ts-exports.ts), imports (ts-imports.ts) and call sites (calls.ts),
 // assembled into the file's extraction.
-import { sha256 } from "../base/hash.js";
 import { collapseWhitespace, firstLine, indentOf, lineStarts, splitLines } from "../base/text.js";
 import type { Grammar, Language } from "../lang/languages.js";
 import { extractCalls, type CallNodes } from "./calls.js";
@@ -351,7 +350,7 @@ class FileExtractor {
     const classSym = this.addSymbol(outer, "class", className, exported, doc, { signature: header, body: "" });
     const decl_: Decl = { name: className, draft: shell, symbol: classSym, members: [] };
     const parts: OutlinePart[] = [];
-    const memberHashes: string[] = [];
+    let memberCount = 0;
     const exclusions: Array<[number, number]> = [];
     // What is not a member with a chunk of its own stays in the outline verbatim (`shellOutline`).
     const other = (from: SyntaxNode, to: SyntaxNode, summary?: string) =>
@@ -393,7 +392,7 @@ class FileExtractor {
         }
         const lineIndent = indentOf(this.lines[start.startPosition.row] ?? "");
         const sigLines = member.signature.split("\n");
-        memberHashes.push(member.signature + "\n" + memberDoc.map((d) => this.nodeText(d)).join("\n"));
+        memberCount++;
         if (member.bodyRange) exclusions.push(member.bodyRange);
         if (member.member) {
           decl_.members.push(member.member);
@@ -404,8 +403,7 @@ class FileExtractor {
     }
     const outline = shellOutline(this.text, { from: (doc[0] ?? outer).startIndex, to: outer.endIndex, className }, parts);
     shell.synthesized = outline.text;
-    classSym.declarationHash = sha256(header);
-    classSym.bodyHash = sha256(memberHashes.sort().join("\n"));
+    classSym.hasBody = memberCount > 0;
     // In file order: the bag reads them in one forward pass.
     this.bagExclusions.set(shell, [...exclusions, ...outline.excluded].sort((a, b) => a[0] - b[0]));
     // A long non-member's block sits among the class's method chunks in line order.
@@ -472,7 +470,7 @@ class FileExtractor {
       if (seen) {
         // The implementation after its overload signatures: its body, the first signature's line.
         if (fnBody) {
-          seen.symbol.bodyHash = sha256(parts.body);
+          seen.symbol.hasBody = true;
           seen.symbol.endLine = endLineOf(stmt);
           this.setCallable(seen.symbol, fn);
           const span = spans.get(name)!;
@@ -602,8 +600,7 @@ class FileExtractor {
       ...symbolRecord(name, kind, node.startPosition.row + 1, endLineOf(node), isExported, {
         signature: parts.signature,
         doc: doc.length ? doc.map((d) => this.nodeText(d)).join("\n") : null,
-        declarationHash: sha256(parts.declaration ?? parts.signature),
-        bodyHash: sha256(parts.body),
+        hasBody: parts.body !== "",
       }),
     };
     this.symbols.push(sym);

@@ -55,7 +55,7 @@ export function renderExtraction(filePath: string, x: FileExtraction): string {
     const reExport = s.reExport ? `${s.reExport.module}#${s.reExport.importedName}` : "-";
     out.push(
       `${s.kind} ${s.name} ${s.line}-${s.endLine} exported=${s.isExported} sig=${quote(s.signature)} doc=${s.doc === null ? "no" : "yes"} ` +
-        `hashes=${short(s.declarationHash)}/${short(s.bodyHash)} parent=${orDash(s.parent)} reExport=${reExport}${s.aliasOf === null ? "" : ` aliasOf=${s.aliasOf}`}`,
+        `body=${s.hasBody ? "yes" : "no"} parent=${orDash(s.parent)} reExport=${reExport}${s.aliasOf === null ? "" : ` aliasOf=${s.aliasOf}`}`,
     );
     if (s.params !== null) {
       const params = s.params.map((p) => `${p.name}${p.optional ? "?" : ""}: ${p.type ?? "-"}`).join(", ");

@@ -120,7 +120,7 @@ describe("classes", () => {
     expect(chunk("Shape.area")).toMatchObject({ chunkType: "method", isExported: true, content: "  abstract area(): number;" });
     expect(chunk("Shape.label").isExported).toBe(true);
     expect(chunk("Shape.check").isExported).toBe(false);
-    expect(symbol("Shape.area").bodyHash).toBe(sha256(""));
+    expect([symbol("Shape.area").hasBody, symbol("Shape").hasBody]).toEqual([false, true]);
     for (const name of ["Hidden", "Hidden.run", "Hidden.start", "Hidden.stop"]) expect(chunk(name).isExported, name).toBe(false);
   });
 
@@ -318,7 +318,7 @@ describe("export forms", () => {
 
   it("re-exports: marker symbols for named re-exports, export_star imports for `export *`", () => {
     const { x, symbol, symbols } = check("re-exports.ts");
-    expect(symbol("y")).toMatchObject({ kind: "export", isExported: true, declarationHash: null, bodyHash: null, reExport: { module: "./m", importedName: "x" } });
+    expect(symbol("y")).toMatchObject({ kind: "export", isExported: true, hasBody: false, reExport: { module: "./m", importedName: "x" } });
     expect(symbol("z").reExport).toEqual({ module: "./m", importedName: "z" });
     expect(symbol("ns").reExport).toEqual({ module: "./ns", importedName: "*" });
     expect(symbol("default").reExport).toEqual({ module: "./default-src", importedName: "default" });
@@ -498,54 +498,49 @@ describe("source shapes", () => {
   });
 });
 
-describe("stability hashes", () => {
-  const service = (o: { name?: string; body?: string; doc?: string; extra?: string; swap?: boolean } = {}) => {
-    const validate = `  /** ${o.doc ?? "Validates."} */\n  ${o.name ?? "validate"}(token: string): boolean {\n    ${o.body ?? "return token.length > 0;"}\n  }\n`;
-    const purge = `  private purge(): void {\n    this.cache.clear();\n  }\n`;
-    return `export class AuthService {\n${o.swap ? purge + validate : validate + purge}${o.extra ?? ""}}\n`;
-  };
+describe("bodies", () => {
+  const service = (o: { body?: string } = {}) =>
+    `export class AuthService {\n  /** Validates. */\n  validate(token: string): boolean {\n    ${o.body ?? "return token.length > 0;"}\n  }\n  private purge(): void {\n    this.cache.clear();\n  }\n}\n`;
   const extract = (text: string) => lookup(extractOk("src/auth.ts", text));
-  const base = extract(service());
 
-  it("editing only a method body keeps the shell's hashes and content, and changes the method's body hash", () => {
+  it("editing only a method body keeps the class outline and the other members as they were", () => {
+    const base = extract(service());
     const edited = extract(service({ body: "return token.trim().length > 0;" }));
-    expect(edited.symbol("AuthService").bodyHash).toBe(base.symbol("AuthService").bodyHash);
-    expect(edited.symbol("AuthService").declarationHash).toBe(base.symbol("AuthService").declarationHash);
     expect(edited.chunk("AuthService").content).toBe(base.chunk("AuthService").content);
-    expect(edited.symbol("AuthService.validate").bodyHash).not.toBe(base.symbol("AuthService.validate").bodyHash);
-    expect(edited.symbol("AuthService.validate").declarationHash).toBe(base.symbol("AuthService.validate").declarationHash);
     expect(edited.symbol("AuthService.purge")).toEqual(base.symbol("AuthService.purge"));
+    expect(edited.symbol("AuthService.validate").signature).toBe(base.symbol("AuthService.validate").signature);
   });
 
-  it("renaming or adding a method, or editing a member's TSDoc, changes the shell's body hash", () => {
-    const baseHash = base.symbol("AuthService").bodyHash;
-    const renamed = extract(service({ name: "check" }));
-    expect(renamed.symbol("AuthService").bodyHash).not.toBe(baseHash);
-    expect(renamed.chunk("AuthService").content).toContain("check(token: string): boolean;");
-    const added = extract(service({ extra: "  reset(): void {}\n" }));
-    expect(added.symbol("AuthService").bodyHash).not.toBe(baseHash);
-    expect(extract(service({ doc: "Checks a token." })).symbol("AuthService").bodyHash).not.toBe(baseHash);
-    // The hash is over the *sorted* member entries (§7.1): reordering members keeps it.
-    expect(extract(service({ swap: true })).symbol("AuthService").bodyHash).toBe(baseHash);
-    // Only the class header feeds the declaration hash.
-    expect(added.symbol("AuthService").declarationHash).toBe(base.symbol("AuthService").declarationHash);
-  });
-
-  it("the shell body hash is sha256 of the sorted member signature + doc entries", () => {
-    expect(base.symbol("AuthService").bodyHash).toBe(
-      sha256(["validate(token: string): boolean;\n/** Validates. */", "private purge(): void;\n"].sort().join("\n")),
+  it("a definition has a body (an interface's is its members); a bodiless signature and an empty class have none", () => {
+    const x = lookup(
+      extractOk(
+        "src/b.ts",
+        [
+          "export function f(a: number): number {",
+          "  return a;",
+          "}",
+          "export function g(a: string): string;",
+          "export function g(a: number): number;",
+          "export function g(a: unknown): unknown {",
+          "  return a;",
+          "}",
+          "export declare function h(): void;",
+          "export class Empty {}",
+          "export class Full { m(): void {} }",
+          "export interface I { m(): void }",
+          "",
+        ].join("\n"),
+      ),
     );
-  });
-
-  it("functions: a body edit changes only the body hash, a signature edit only the declaration hash", () => {
-    const fn = (sig: string, body: string) => extract(`export function f(${sig}): number {\n  ${body}\n}\n`).symbol("f");
-    const a = fn("a: number", "return a;");
-    const bodyEdit = fn("a: number", "return a + 1;");
-    const sigEdit = fn("a: number, b = 1", "return a;");
-    expect(a.declarationHash).toBe(sha256("export function f(a: number): number"));
-    expect(a.bodyHash).toBe(sha256("{\n  return a;\n}"));
-    expect([bodyEdit.declarationHash === a.declarationHash, bodyEdit.bodyHash === a.bodyHash]).toEqual([true, false]);
-    expect([sigEdit.declarationHash === a.declarationHash, sigEdit.bodyHash === a.bodyHash]).toEqual([false, true]);
+    expect(["f", "g", "h", "Empty", "Full", "Full.m", "I"].map((n) => [n, x.symbol(n).hasBody])).toEqual([
+      ["f", true],
+      ["g", true],
+      ["h", false],
+      ["Empty", false],
+      ["Full", true],
+      ["Full.m", true],
+      ["I", true],
+    ]);
   });
 });
 

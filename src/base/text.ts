@@ -89,7 +89,7 @@ export function chunkSearchWords(searched: string, symbolName: string | null): C
  * self (`_PGFloat` → `pg float pgfloat`). One pass; a lone word adds nothing.
  */
 export function identifierParts(text: string): string {
-  const out: string[] = [];
+  let out = "";
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -109,16 +109,34 @@ export function identifierParts(text: string): string {
       }
       prev = c;
     }
-    const words = compound ? splitTerms(text.slice(start, i)) : [];
-    for (const word of words) out.push(word);
-    // A name behind `_` or `$` (`_PGFloat`, `$scope`) is also its bare self: a search word begins it.
     const c0 = text.charCodeAt(start);
-    if (c0 === 95 || c0 === 36) {
-      const bare = text.slice(start, i).replace(/^[_$]+|[_$]+$/g, "").toLowerCase();
-      if (bare !== "" && !/[_$]/.test(bare) && !words.includes(bare)) out.push(bare);
+    // A lone word adds nothing; a name behind `_` or `$` (`_PGFloat`, `$scope`) also adds its bare self.
+    if (compound || c0 === 95 || c0 === 36) {
+      const parts = partsOfIdentifier(text.slice(start, i), compound);
+      if (parts !== "") out = out === "" ? parts : `${out} ${parts}`;
     }
   }
-  return out.join(" ");
+  return out;
+}
+
+/** Identifiers whose parts a thread keeps (a file's text repeats its names: ~40% of the scan): cleared when full. */
+const PARTS_KEPT = 50_000;
+const partsKept = new Map<string, string>();
+
+/** The words of one identifier (its compound words, then its bare self behind `_`/`$`), space-separated. */
+function partsOfIdentifier(token: string, compound: boolean): string {
+  let parts = partsKept.get(token);
+  if (parts !== undefined) return parts;
+  const words = compound ? splitTerms(token) : [];
+  const c0 = token.charCodeAt(0);
+  if (c0 === 95 || c0 === 36) {
+    const bare = token.replace(/^[_$]+|[_$]+$/g, "").toLowerCase();
+    if (bare !== "" && !/[_$]/.test(bare) && !words.includes(bare)) words.push(bare);
+  }
+  parts = words.join(" ");
+  if (partsKept.size >= PARTS_KEPT) partsKept.clear();
+  partsKept.set(token, parts);
+  return parts;
 }
 
 const isUpperCode = (c: number) => c >= 65 && c <= 90;

@@ -282,6 +282,12 @@ describe("query helpers", () => {
     // A name behind `_` or `$` is also its bare self (once), so `pgfloat` and `scope` begin a word of it.
     expect(identifierParts("class _PGFloat(sqltypes.Float): $scope __init__ _x_y")).toBe("pg float pgfloat scope init x y");
     expect(identifierParts("a".repeat(100_000))).toBe("");
+    // Each identifier's parts are kept per thread: asked again, and past the kept count (cleared), the same.
+    expect(identifierParts("_PGFloat hashPassword _PGFloat")).toBe("pg float pgfloat hash password pg float pgfloat");
+    const many = Array.from({ length: 50_010 }, (_, i) => `get${i}Value`).join(" ");
+    expect(identifierParts(many).split(" ").slice(0, 4)).toEqual(["get0", "value", "get1", "value"]);
+    expect(identifierParts(many).split(" ").length).toBe(50_010 * 2);
+    expect(identifierParts("class _PGFloat(sqltypes.Float): $scope __init__ _x_y")).toBe("pg float pgfloat scope init x y");
   });
   it("marks the first query word found at a word start, clipped on its line", () => {
     const text = "/** Checks a token. */\nvalidateSession(token: string): boolean {\n  return this.store.has(token);\n}";

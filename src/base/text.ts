@@ -135,7 +135,8 @@ function partsOfIdentifier(token: string, compound: boolean): string {
   }
   parts = words.join(" ");
   if (partsKept.size >= PARTS_KEPT) partsKept.clear();
-  partsKept.set(token, parts);
+  // Kept by a copy of its own: a slice of 13 characters or more would keep the whole text it was cut from (V8's sliced strings).
+  partsKept.set((" " + token).slice(1), parts);
   return parts;
 }
 

@@ -59,10 +59,8 @@ export interface WalkProblem {
 export interface WalkResult {
   /** The files' paths, sorted in code-unit order. */
   readonly paths: readonly string[];
-  /** The files' stats: STAT_WORDS doubles per path (kind FILE, size, mtimeMs, ino, ctimeMs), in `paths`' order. */
+  /** The files' stats: STAT_WORDS doubles per path (kind FILE, size, mtimeMs, ino, ctimeMs), in `paths`' order (`walkedFileAt` makes one an object). */
   readonly stats: Float64Array;
-  /** `paths` and `stats` as objects, made when first read (a status at 110,000 files reads the columns only). */
-  readonly files: WalkedFile[];
   /** Sorted by path in code-unit order. */
   readonly problems: WalkProblem[];
   /** Symlinks seen and not followed (those excluded by globs or .gitignore are not counted). */
@@ -184,13 +182,9 @@ function cachedListing(options: WalkOptions): WalkListing | null {
     if (paths.length !== t.files.count || fileStats.length !== t.files.count * STAT_WORDS) return walkAfresh(options);
     // Each in a directory the check stat'ed: verified when the list was read (walk-cache.ts wellFormed).
     for (let i = 0; i < paths.length; i++) if (fileStats[i * STAT_WORDS] !== StatKind.FILE) return walkAfresh(options);
-    const files = filesOnce(paths, fileStats);
     return {
       paths,
       stats: fileStats,
-      get files(): WalkedFile[] {
-        return files();
-      },
       problems: [],
       skippedSymlinks: t.symlinks,
       cache: prev,
@@ -393,17 +387,11 @@ export function walkedFileAt(walk: Pick<WalkResult, "paths" | "stats">, index: n
   return { path: walk.paths[index]!, size: stats[at + 1]!, mtimeMs: stats[at + 2]!, ino: stats[at + 3]!, ctimeMs: stats[at + 4]! };
 }
 
-/** A walk's files as objects, made from its columns when first asked for (a getter's body: spreading a result would run it). */
-function filesOnce(paths: readonly string[], stats: Float64Array): () => WalkedFile[] {
-  let files: WalkedFile[] | null = null;
-  return () => (files ??= paths.map((_, i) => walkedFileAt({ paths, stats }, i)));
-}
-
-/** The columns of files a walk made as objects (read afresh), the objects its `files`. */
-function columnsOf(files: WalkedFile[]): Pick<WalkResult, "paths" | "stats" | "files"> {
+/** The columns of the files a walk read afresh (as objects). */
+function columnsOf(files: readonly WalkedFile[]): Pick<WalkResult, "paths" | "stats"> {
   const stats = new Float64Array(files.length * STAT_WORDS);
   files.forEach((f, i) => stats.set([StatKind.FILE, f.size, f.mtimeMs, f.ino, f.ctimeMs], i * STAT_WORDS));
-  return { paths: files.map((f) => f.path), stats, files };
+  return { paths: files.map((f) => f.path), stats };
 }
 
 function compare(a: string, b: string): number {

@@ -183,8 +183,8 @@ export async function buildStructural(located: Located, options: BuildOptions = 
     const sources: SourceFile[] = facts.files.filter((f) => isSource(f.path) && !failedReads.has(f.path)).map((f) => ({ path: f.path, language: f.language, sha256: f.content_hash, bytes: f.size, parsed: true }));
     const indexed = new Set(facts.files.map((f) => f.path));
     const unreadable: { path: string; language: string }[] = walkForConfig(config)
-      .files.filter((f) => isSource(f.path) && (!indexed.has(f.path) || failedReads.has(f.path)))
-      .map((f) => ({ path: f.path, language: extensionInfo(f.path)?.spec.name ?? "unknown" }));
+      .paths.filter((path) => isSource(path) && (!indexed.has(path) || failedReads.has(path)))
+      .map((path) => ({ path, language: extensionInfo(path)?.spec.name ?? "unknown" }));
     const fallbackTexts = new Map<string, string>();
     for (const file of walkFallbackSources(config)) {
       const read = readRegularFile(join(located.codeRoot, file.path), { maxBytes: config.max_file_bytes, noFollow: true });
@@ -372,9 +372,9 @@ function reusable(located: Located, layout: StructuralLayout, published: Structu
 /** Files of the fallback languages (no LanguageSpec), walked with the index's excludes and .gitignore. */
 function walkFallbackSources(config: ResolvedConfig): { path: string; language: string }[] {
   const walked = walkProject({ root: config.project_root, extensions: [...HEURISTIC_EXTENSIONS.keys()], exclude: compileGlobs(config.exclude_patterns), respectGitignore: config.respect_gitignore, skipDirs: [config.state_dir] });
-  return walked.files.flatMap((f) => {
-    const lang = heuristicLanguageOf(f.path);
-    return lang ? [{ path: f.path, language: lang.name }] : [];
+  return walked.paths.flatMap((path) => {
+    const lang = heuristicLanguageOf(path);
+    return lang ? [{ path, language: lang.name }] : [];
   });
 }
 

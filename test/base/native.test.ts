@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { STAT_WORDS, StatKind, lstatMany, lstatManyAsync, nativeAddon, splitPaths, statMany } from "../../src/base/native.js";
 import { compileGlobs } from "../../src/base/glob.js";
-import { listProject } from "../../src/index/walk.js";
+import { listProject, walkedFileAt } from "../../src/index/walk.js";
 
 let dir: string;
 const at = (name: string) => path.join(dir, name);
@@ -115,13 +115,13 @@ describe("the walk's files, stat'ed after the listing", () => {
       fs.rmSync(path.join(root, "c.ts"));
       fs.symlinkSync("a.ts", path.join(root, "c.ts"));
       const walk = listing.finish(lstatMany(listing.kept, listing.base));
-      expect(walk.files.map((f) => f.path)).toEqual(["a.ts"]);
+      expect(walk.paths).toEqual(["a.ts"]);
       expect(walk.problems).toEqual([{ path: "b.ts", error: `ENOENT: no such file or directory` }]);
       expect(walk.skippedSymlinks).toBe(1);
       // A stat that found nothing while the file is there again (recreated since) takes it as it is now.
       const again = listProject({ root, extensions: [".ts"], exclude: compileGlobs([]), respectGitignore: false, skipDirs: [] });
       const late = again.finish(new Float64Array(again.kept.count * STAT_WORDS));
-      expect([late.files.map((f) => [f.path, f.size]), late.problems, late.skippedSymlinks]).toEqual([[["a.ts", 2]], [], 1]);
+      expect([late.paths.map((path, i) => [path, walkedFileAt(late, i).size]), late.problems, late.skippedSymlinks]).toEqual([[["a.ts", 2]], [], 1]);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

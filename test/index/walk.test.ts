@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { walkProject, type WalkOptions } from "../../src/index/walk.js";
+import { walkProject, walkedFileAt, type WalkOptions, type WalkResult } from "../../src/index/walk.js";
 import { packWalkCache, unpackWalkCache, wellFormedInJs } from "../../src/index/walk-cache.js";
 import { compileGlobs, globSyntaxError } from "../../src/base/glob.js";
 import { MastError } from "../../src/base/errors.js";
@@ -75,9 +75,11 @@ function walk(options: Partial<Omit<WalkOptions, "exclude">> & { exclude?: strin
   });
 }
 
-const paths = (options: Parameters<typeof walk>[0] = {}) => walk(options).files.map((f) => f.path);
+const paths = (options: Parameters<typeof walk>[0] = {}) => walk(options).paths;
 /** A walk's files as objects, its problems and symlinks (its columns are checked where the cache is). */
-const strip = (r: ReturnType<typeof walkProject>) => ({ files: r.files, problems: r.problems, skippedSymlinks: r.skippedSymlinks });
+/** A walk's files as objects, from its columns. */
+const filesOf = (r: Pick<WalkResult, "paths" | "stats">) => r.paths.map((_, i) => walkedFileAt(r, i));
+const strip = (r: ReturnType<typeof walkProject>) => ({ files: filesOf(r), problems: r.problems, skippedSymlinks: r.skippedSymlinks });
 
 /**
  * Builds `<root>/<parentRel>/<250 chars>/<segments…>` whose deepest directory is `length`
@@ -129,7 +131,7 @@ describe("walkProject: selection", () => {
     const mtime = new Date("2024-01-02T03:04:05.000Z");
     fs.utimesSync(path.join(root, "src/a.ts"), mtime, mtime);
     const { ino, ctimeMs } = fs.statSync(path.join(root, "src/a.ts"));
-    expect(walk().files).toEqual([{ path: "src/a.ts", size: 5, mtimeMs: mtime.getTime(), ino, ctimeMs }]);
+    expect(filesOf(walk())).toEqual([{ path: "src/a.ts", size: 5, mtimeMs: mtime.getTime(), ino, ctimeMs }]);
   });
 
   it("excludes **/node_modules/** at any depth and dist/** only at the root", () => {
@@ -143,7 +145,7 @@ describe("walkProject: selection", () => {
     // Control: without the exclude the walker does reach the unreadable directory.
     expect(walk().problems).toEqual([{ path: firstTooLong(chain), error: "ENAMETOOLONG: name too long" }]);
     const result = walk({ exclude: ["**/node_modules/**"] });
-    expect(result.files.map((f) => f.path)).toEqual(["src/a.ts"]);
+    expect(result.paths).toEqual(["src/a.ts"]);
     expect(result.problems).toEqual([]);
   });
 
@@ -281,7 +283,7 @@ describe("walkProject: .gitignore", () => {
     // The directory itself is readable (4090 chars), its .gitignore is not (4101 chars).
     const chain = longChain("", 4090, [".gitignore"]);
     const result = walk();
-    expect(result.files.map((f) => f.path)).toEqual(["a.ts"]);
+    expect(result.paths).toEqual(["a.ts"]);
     expect(result.problems).toEqual([{ path: `${chain[chain.length - 1]}/.gitignore`, error: "ENAMETOOLONG: name too long" }]);
   });
 });
@@ -319,7 +321,7 @@ describe("walkProject: I/O problems", () => {
     fs.chmodSync(path.join(root, "locked"), 0o000);
     undo.push(() => fs.chmodSync(path.join(root, "locked"), 0o700));
     const result = walk();
-    expect(result.files.map((f) => f.path)).toEqual(["a.ts", "z/z.ts"]);
+    expect(result.paths).toEqual(["a.ts", "z/z.ts"]);
     expect(result.problems).toEqual([{ path: "locked", error: "EACCES: permission denied" }]);
   });
 
@@ -327,7 +329,7 @@ describe("walkProject: I/O problems", () => {
     for (const rel of ["a.ts", "z/z.ts"]) write(rel);
     const chain = longChain("deep", 4200, ["f.ts"]);
     const result = walk();
-    expect(result.files.map((f) => f.path)).toEqual(["a.ts", "z/z.ts"]);
+    expect(result.paths).toEqual(["a.ts", "z/z.ts"]);
     expect(result.problems).toEqual([{ path: firstTooLong(chain), error: "ENAMETOOLONG: name too long" }]);
   });
 
@@ -338,7 +340,7 @@ describe("walkProject: I/O problems", () => {
     const chain = longChain("", 4080, [name, "ok.ts"]);
     const deepest = chain[chain.length - 1]!;
     const result = walk();
-    expect(result.files.map((f) => f.path)).toEqual([`${deepest}/ok.ts`, "a.ts"]); // "L…" sorts before "a"
+    expect(result.paths).toEqual([`${deepest}/ok.ts`, "a.ts"]); // "L…" sorts before "a"
     expect(result.problems).toEqual([{ path: `${deepest}/${name}`, error: "ENAMETOOLONG: name too long" }]);
   });
 
@@ -351,7 +353,7 @@ describe("walkProject: I/O problems", () => {
       write("sub/b.ts");
       fs.writeFileSync(Buffer.concat([Buffer.from(path.join(root, "sub", "bad")), Buffer.from([0xff]), Buffer.from(".ts")]), "x");
       const result = walk();
-      expect(result.files.map((f) => f.path)).toEqual(["a.ts", "sub/b.ts"]);
+      expect(result.paths).toEqual(["a.ts", "sub/b.ts"]);
       expect(result.problems).toEqual([{ path: "sub/bad\uFFFD.ts", error: "ENOENT: no such file or directory" }]);
     },
   );
@@ -370,7 +372,7 @@ describe("walkProject: determinism", () => {
   it("sorts by plain code-unit order and two walks are equal", () => {
     for (const rel of ["b.ts", "a0.ts", "a/b.ts", "a.ts", "a-b.ts", "B.ts", "é.ts", "\uFF61.ts", "\u{1F600}.ts", "z/y/x.ts"]) write(rel);
     const first = walk();
-    expect(first.files.map((f) => f.path)).toEqual([
+    expect(first.paths).toEqual([
       "B.ts",
       "a-b.ts", // '-' 0x2D
       "a.ts", // '.' 0x2E
@@ -415,7 +417,7 @@ describe("walkProject: the cache of directory listings", () => {
     const second = cached(first.cache!);
     expect(strip(second)).toEqual(strip(first));
     expect(strip(second)).toEqual(strip(walk({ exclude: ["dist/**"] })));
-    expect(second.files.map((f) => f.path)).toEqual(["src/a.ts", "src/deep/b.ts"]);
+    expect(second.paths).toEqual(["src/a.ts", "src/deep/b.ts"]);
     expect(second.skippedSymlinks).toBe(1);
     // Every listing came from the cache: nothing to write again. A directory read afresh, or gone, is a change.
     expect([first.cacheChanged, second.cacheChanged]).toEqual([true, false]);
@@ -431,9 +433,9 @@ describe("walkProject: the cache of directory listings", () => {
     const first = cached(null);
     write("src/deep/new.ts");
     fs.utimesSync(path.join(root, "src/deep"), past, past);
-    expect(cached(first.cache!).files.map((f) => f.path)).toEqual(["src/a.ts", "src/deep/b.ts", "src/deep/new.ts"]);
+    expect(cached(first.cache!).paths).toEqual(["src/a.ts", "src/deep/b.ts", "src/deep/new.ts"]);
     // Another key (other options) uses none of it.
-    expect(cached(first.cache!, "other").files.map((f) => f.path)).toEqual(["src/a.ts", "src/deep/b.ts", "src/deep/new.ts"]);
+    expect(cached(first.cache!, "other").paths).toEqual(["src/a.ts", "src/deep/b.ts", "src/deep/new.ts"]);
   });
 
   it("sees files added and removed (the directory's mtime moves), and a directory modified within the racy window is read every time", () => {
@@ -441,28 +443,28 @@ describe("walkProject: the cache of directory listings", () => {
     write("src/deep/new.ts");
     fs.rmSync(path.join(root, "src/a.ts"));
     const second = cached(first.cache!);
-    expect(second.files.map((f) => f.path)).toEqual(["src/deep/b.ts", "src/deep/new.ts"]);
+    expect(second.paths).toEqual(["src/deep/b.ts", "src/deep/new.ts"]);
     // Both directories changed just now: not trusted yet, so not kept for the next walk.
     expect(Object.keys(second.cache!.dirs).sort()).toEqual([""]);
     write("src/deep/later.ts");
-    expect(cached(second.cache!).files.map((f) => f.path)).toEqual(["src/deep/b.ts", "src/deep/later.ts", "src/deep/new.ts"]);
+    expect(cached(second.cache!).paths).toEqual(["src/deep/b.ts", "src/deep/later.ts", "src/deep/new.ts"]);
   });
 
   it("a .gitignore edited in place (its directory's mtime unchanged) re-reads the subtree under the new rules", () => {
     const first = cached(null);
     fs.writeFileSync(path.join(root, ".gitignore"), "src/deep/\n");
     fs.utimesSync(root, past, past);
-    expect(cached(first.cache!).files.map((f) => f.path)).toEqual(["lib/d.ts", "src/a.ts"]);
+    expect(cached(first.cache!).paths).toEqual(["lib/d.ts", "src/a.ts"]);
   });
 
   it("another .git/info/exclude invalidates every listing", () => {
     const first = cached(null);
     write(".git/info/exclude", "src/\n");
-    expect(cached(first.cache!).files.map((f) => f.path)).toEqual([]);
+    expect(cached(first.cache!).paths).toEqual([]);
   });
 
   describe("the trusted list (every directory's listing trusted)", () => {
-    const names = (r: ReturnType<typeof walkProject>) => r.files.map((f) => f.path);
+    const names = (r: ReturnType<typeof walkProject>) => r.paths;
     /** The cache as the next run reads it from disk. */
     const reread = (r: ReturnType<typeof walkProject>) => unpackWalkCache(packWalkCache(r.cache!))!;
 
@@ -495,7 +497,7 @@ describe("walkProject: the cache of directory listings", () => {
       // The columns a status reads, and the objects made from them when asked for.
       expect(second.paths).toEqual(["src/a.ts", "src/deep/b.ts"]);
       expect([...second.stats.subarray(0, STAT_WORDS)]).toEqual([StatKind.FILE, a.size, a.mtimeMs, a.ino, a.ctimeMs]);
-      expect(second.files[0]).toEqual({ path: "src/a.ts", size: a.size, mtimeMs: a.mtimeMs, ino: a.ino, ctimeMs: a.ctimeMs });
+      expect(walkedFileAt(second, 0)).toEqual({ path: "src/a.ts", size: a.size, mtimeMs: a.mtimeMs, ino: a.ino, ctimeMs: a.ctimeMs });
       expect(second.skippedSymlinks).toBe(1);
       expect(second.dirStats!.get(path.join(root, "src/deep"))![2]).toBe(fs.lstatSync(path.join(root, "src/deep")).ino);
       expect({ ...strip(second), files: names(second) }).toEqual({ ...strip(walk({ exclude: ["dist/**"] })), files: names(second) });

@@ -126,7 +126,7 @@ export function findTarget(db: Db, query: string, filePath: string | null): Targ
     ...group.map((g) => ({ path: first.path, as: g.name })),
     ...barrelExports(db, ids, first.file_id, first.name).map((b) => ({ path: b.file_path, as: b.exported_as })),
   ];
-  const importAliases = prepared(db, "SELECT i.symbols, coalesce(i.locals, i.symbols) AS locals FROM imports i WHERE i.resolved_file_id = (SELECT id FROM files WHERE path = ?) AND i.kind IN ('import', 'require') AND EXISTS (SELECT 1 FROM json_each(i.symbols) j WHERE j.value = ?)")
+  const importAliases = prepared(db, "SELECT i.symbols, i.locals FROM imports i WHERE i.resolved_file_id = (SELECT id FROM files WHERE path = ?) AND i.kind IN ('import', 'require') AND EXISTS (SELECT 1 FROM json_each(i.symbols) j WHERE j.value = ?)")
     .raw();
   const names = new Set([first.name, ...exporters.map((e) => e.as)]);
   for (const e of exporters) {
@@ -889,7 +889,7 @@ class Likelihood {
 
 /** The local names of every namespace import or re-export of a file (`import * as z`, `export * as coerce from`). */
 function namespaceNames(db: Db, path: string): Set<string> {
-  const rows = prepared(db, `SELECT symbols, coalesce(locals, symbols) FROM imports WHERE resolved_file_id = (SELECT id FROM files WHERE path = ?) AND instr(symbols, '"*"') > 0`).raw().all(path) as Array<[string, string]>;
+  const rows = prepared(db, `SELECT symbols, locals FROM imports WHERE resolved_file_id = (SELECT id FROM files WHERE path = ?) AND instr(symbols, '"*"') > 0`).raw().all(path) as Array<[string, string]>;
   const names = new Set<string>();
   for (const [symbols, locals] of rows) {
     const taken = JSON.parse(symbols) as string[];

@@ -519,7 +519,7 @@ export function fileDependencies(db: Db, filePath: string): DependenciesResponse
   const file = requireIndexedFile(db, filePath);
   const rows = db
     // A name the file's namespace would provide is a dependency where a project file provides it.
-    .prepare("SELECT i.module, i.symbols, coalesce(i.locals, i.symbols) AS locals, i.kind, i.line, i.is_external, t.path AS resolved_path FROM imports i LEFT JOIN files t ON t.id = i.resolved_file_id WHERE i.file_id = ? AND (i.kind != 'namespace' OR i.resolved_file_id IS NOT NULL) ORDER BY i.line, i.id")
+    .prepare("SELECT i.module, i.symbols, i.locals, i.kind, i.line, i.is_external, t.path AS resolved_path FROM imports i LEFT JOIN files t ON t.id = i.resolved_file_id WHERE i.file_id = ? AND (i.kind != 'namespace' OR i.resolved_file_id IS NOT NULL) ORDER BY i.line, i.id")
     .all(file.id) as Array<{ module: string; symbols: string; locals: string; kind: string; line: number; is_external: number; resolved_path: string | null }>;
   return {
     file_path: file.path,

@@ -172,7 +172,7 @@ class Navigator {
   importOf(fileId: number, local: string, line: number): { imported: string; module: string; resolved: string | null; line: number } | null {
     let rows = this.imports.get(fileId);
     if (rows === undefined) {
-      const read = prepared(this.db, "SELECT i.symbols, coalesce(i.locals, i.symbols) AS locals, i.module, t.path AS resolved, i.line FROM imports i LEFT JOIN files t ON t.id = i.resolved_file_id WHERE i.file_id = ? AND i.kind IN ('import', 'require', 'dynamic_import', 'export_from') ORDER BY i.line DESC, i.id").all(fileId) as Array<{
+      const read = prepared(this.db, "SELECT i.symbols, i.locals, i.module, t.path AS resolved, i.line FROM imports i LEFT JOIN files t ON t.id = i.resolved_file_id WHERE i.file_id = ? AND i.kind IN ('import', 'require', 'dynamic_import', 'export_from') ORDER BY i.line DESC, i.id").all(fileId) as Array<{
         symbols: string;
         locals: string;
         module: string;

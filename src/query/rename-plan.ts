@@ -36,7 +36,7 @@ interface ImportRow {
 }
 
 /** The import rows that resolve to a file, with the importing file's path. */
-const IMPORTS_OF = "SELECT f.path, i.kind, i.line, i.symbols, coalesce(i.locals, i.symbols) AS locals FROM imports i JOIN files f ON f.id = i.file_id WHERE i.resolved_file_id = (SELECT id FROM files WHERE path = ?) ORDER BY f.path, i.line, i.id";
+const IMPORTS_OF = "SELECT f.path, i.kind, i.line, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE i.resolved_file_id = (SELECT id FROM files WHERE path = ?) ORDER BY f.path, i.line, i.id";
 
 /** The rename sites of a target's first declaration (its name as declared; an export alias is not followed). */
 export function renameSites(db: Db, target: Target): RenameSites {
@@ -165,7 +165,7 @@ function moduleAttributeSites(db: Db, path: string): RenameSite[] {
   if (stem === undefined || parts.length < 2) return [];
   const out: RenameSite[] = [];
   const rows = (where: string, value: string) =>
-    prepared(db, `SELECT f.path, i.kind, i.line, i.module, i.symbols, coalesce(i.locals, i.symbols) AS locals FROM imports i JOIN files f ON f.id = i.file_id WHERE ${where} AND i.kind = 'import' ORDER BY f.path, i.line, i.id`).all(value) as Array<ImportRow & { module: string }>;
+    prepared(db, `SELECT f.path, i.kind, i.line, i.module, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE ${where} AND i.kind = 'import' ORDER BY f.path, i.line, i.id`).all(value) as Array<ImportRow & { module: string }>;
   // `import a.b.m` unaliased binds `a` (its row names the package `a`): `a.b.m.name` reaches the
   // module wherever `a` is bound so, its dotted name being a suffix of its path.
   for (let k = 2; k <= parts.length; k++) {

@@ -30,7 +30,7 @@ let sqlite: typeof BetterSqlite3 | null = null;
 const Database = (): typeof BetterSqlite3 => (sqlite ??= createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3);
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.25.0";
+export const CURRENT_SCHEMA_VERSION = "1.26.0";
 /** Meta key: when the checker pass (query/checker.ts) last ran on this index; cleared by a full run without it. */
 export const CHECKER_META = "checker_ran";
 /** Meta key: set when a file's rows are replaced or removed after the pass last ran (its lines lost their verdicts); the pass clears it. */
@@ -1118,10 +1118,10 @@ export class Store {
     const rows = imports.map((i) => {
       const names = JSON.stringify(i.names);
       const locals = JSON.stringify(i.locals);
-      // Four imports in five bind each name as itself: their locals are the names (NULL; readers coalesce).
+      // Four imports in five bind each name as itself: stored as nothing (schema.sql's `locals` gives them back).
       return [fileId, i.module, names, locals === names ? null : locals, i.kind, i.line, isExternalImport(path, i.module) ? 1 : 0];
     });
-    this.batcher("imports", ["file_id", "module", "symbols", "locals", "kind", "line", "is_external"]).insert(rows);
+    this.batcher("imports", ["file_id", "module", "symbols", "bound_as", "kind", "line", "is_external"]).insert(rows);
   }
 
   private insertCalls(fileId: number, extraction: FileExtraction): void {

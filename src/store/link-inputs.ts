@@ -100,7 +100,7 @@ export function symbolSignature(db: Db, id: number): string | null {
 /** Every import row of the files with the project file it resolved to (null when external or unresolved). */
 export function importFacts(db: Db, fileIds: readonly number[] | null): IterableIterator<ImportFactRow> {
   const w = only(fileIds, "i.file_id");
-  return prepared(db, `SELECT i.file_id AS fileId, i.module, i.symbols, coalesce(i.locals, i.symbols) AS locals, i.kind, i.resolved_file_id AS target FROM imports i${w.sql} ORDER BY i.file_id, i.line, i.id`).iterate(
+  return prepared(db, `SELECT i.file_id AS fileId, i.module, i.symbols, i.locals, i.kind, i.resolved_file_id AS target FROM imports i${w.sql} ORDER BY i.file_id, i.line, i.id`).iterate(
     ...w.args,
   ) as IterableIterator<ImportFactRow>;
 }

@@ -86,7 +86,8 @@ CREATE TABLE IF NOT EXISTS imports (
   file_id       INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
   module        TEXT NOT NULL,
   symbols       TEXT NOT NULL,      -- JSON array of imported names ('default', '*', or the exported name)
-  locals        TEXT,               -- JSON array of the local binding of each name (same order); NULL: the names themselves (readers coalesce)
+  bound_as      TEXT,               -- JSON array of the local binding of each name (same order) where one differs; NULL: the names themselves (four imports in five)
+  locals        TEXT GENERATED ALWAYS AS (coalesce(bound_as, symbols)) VIRTUAL, -- what readers read: each name's local binding (stored as nothing more)
   kind          TEXT NOT NULL,      -- import | export_from | export_star | require | dynamic_import
   line          INTEGER NOT NULL,
   is_external   INTEGER NOT NULL DEFAULT 0,

@@ -239,12 +239,13 @@ describe("mast_dependencies", () => {
   it("keeps a row's locals only where they are not its names (else NULL), and answers alike", async () => {
     const store = Store.open(statePaths(join(project.root, ".mast")).graphDb, { readonly: true });
     try {
-      expect(store.db.prepare("SELECT f.path, i.module, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path LIKE 'src/auth/%' ORDER BY f.path, i.line").raw().all()).toEqual([
-        ["src/auth/handler.ts", "../types.js", '["LoginRequest","Big"]', null],
-        ["src/auth/handler.ts", "express", '["default"]', '["express"]'],
+      // Stored (bound_as) and read (locals, generated from it).
+      expect(store.db.prepare("SELECT f.path, i.module, i.symbols, i.bound_as, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path LIKE 'src/auth/%' ORDER BY f.path, i.line").raw().all()).toEqual([
+        ["src/auth/handler.ts", "../types.js", '["LoginRequest","Big"]', null, '["LoginRequest","Big"]'],
+        ["src/auth/handler.ts", "express", '["default"]', '["express"]', '["express"]'],
         // A re-export binds nothing in its file.
-        ["src/auth/index.ts", "./handler.js", '["*"]', "[]"],
-        ["src/auth/index.ts", "../types.js", '["LoginRequest"]', "[]"],
+        ["src/auth/index.ts", "./handler.js", '["*"]', "[]", "[]"],
+        ["src/auth/index.ts", "../types.js", '["LoginRequest"]', "[]", "[]"],
       ]);
     } finally {
       store.close();

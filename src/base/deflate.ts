@@ -6,6 +6,7 @@
 // importer of it, loaded at the first use — with the same bytes either way.
 import type * as Zlib from "node:zlib";
 import { createRequire } from "node:module";
+import { damagedRow, errorMessage } from "./errors.js";
 import { nativeAddon } from "./native.js";
 
 const native =
@@ -32,4 +33,13 @@ export const INFLATE_LIMIT = 2 ** 29 - 24;
 /** The bytes `deflate` was given; throws on bytes that are not one whole raw deflate stream, or that inflate past `limit`. */
 export function inflate(data: Uint8Array, limit = INFLATE_LIMIT): Buffer {
   return native ? native.inflate(data, limit) : loaded().inflateRawSync(data, { maxOutputLength: limit });
+}
+
+/** The bytes of a row graph.db keeps deflated (`what` names it in the error): bytes that do not inflate are a damaged row (INDEX_CORRUPT), never misread. */
+export function inflateRow(data: Uint8Array, what: string): Buffer {
+  try {
+    return inflate(data);
+  } catch (err) {
+    throw damagedRow(`${what}: not deflated (${errorMessage(err)})`);
+  }
 }

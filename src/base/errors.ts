@@ -63,7 +63,6 @@ export function isMastError(err: unknown): err is MastError {
   return err instanceof MastError;
 }
 
-/** A short message for any thrown value (errors from libraries, strings, ...). */
 /** The code of damagedRow's errors: a store read found bytes of its own it cannot read (store/db.ts isUnusableDatabase takes it as corruption). */
 export const DAMAGED_ROW = "MAST_DAMAGED_ROW";
 
@@ -72,6 +71,7 @@ export function damagedRow(message: string): Error {
   return Object.assign(new Error(message), { code: DAMAGED_ROW });
 }
 
+/** A short message for any thrown value (errors from libraries, strings, ...). */
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);

@@ -6,8 +6,7 @@
 // chunks' lines).
 import { statSync, type Stats } from "node:fs";
 import { join } from "node:path";
-import { inflate } from "../base/deflate.js";
-import { damagedRow, errorMessage } from "../base/errors.js";
+import { inflateRow } from "../base/deflate.js";
 import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
 import { isBinary, sliceDecoder } from "../base/text.js";
 import { RACY_WINDOW_MS } from "../index/read.js";
@@ -99,13 +98,7 @@ export const CHUNK_PLACE_COLUMNS = "f.path, c.content_start_line AS contentStart
  * range: the answers that show text say `stale` by the file's stat (query/search.ts staleChecker).
  */
 export function chunkContent(c: ChunkPlace, source: SourceLines): string | null {
-  if (c.content !== null) {
-    try {
-      return inflate(c.content).toString("utf8");
-    } catch (err) {
-      throw damagedRow(`a damaged class outline (${c.path}:${c.contentStart}): ${errorMessage(err)}`);
-    }
-  }
+  if (c.content !== null) return inflateRow(c.content, `a damaged class outline (${c.path}:${c.contentStart})`).toString("utf8");
   if (c.cutFrom !== null) return source.line(c.path, c.contentStart)?.slice(c.cutFrom, c.cutTo ?? undefined) ?? null;
   return source.text(c.path, c.contentStart, c.contentEnd);
 }

@@ -9,8 +9,8 @@
 // deflated (base/deflate.ts: 43% of it, 116 → 50 MB at 1 GB, for ~1 s more in a whole link's
 // reads). The writer stores (store/db.ts), the call graph's reads unstore (store/link-inputs.ts).
 
-import { deflate, inflate } from "../base/deflate.js";
-import { damagedRow, errorMessage } from "../base/errors.js";
+import { deflate, inflateRow } from "../base/deflate.js";
+import { damagedRow } from "../base/errors.js";
 
 /** One call site, as the call graph's derivation reads it. */
 export interface CallRow {
@@ -76,13 +76,7 @@ export function storedCalls(sites: readonly CallSiteRow[]): Buffer {
 
 /** The sites of a file_calls row (storedCalls' bytes): bytes that do not inflate are a damaged pack too. */
 export function unstoredCalls(fileId: number, stored: Uint8Array): CallRow[] {
-  let pack: Buffer;
-  try {
-    pack = inflate(stored);
-  } catch (err) {
-    throw damagedRow(`a damaged call-site pack (file ${fileId}): not deflated (${errorMessage(err)})`);
-  }
-  return unpackCalls(fileId, pack);
+  return unpackCalls(fileId, inflateRow(stored, `a damaged call-site pack (file ${fileId})`));
 }
 
 /** The sites of one file's pack, in the order they were packed; a pack that is not whole (cut short, an index past its table) is refused, never misread. */

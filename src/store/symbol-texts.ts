@@ -6,7 +6,7 @@
 // The writer packs (store/db.ts insertSymbols); answers read a symbol's through store/db.ts
 // symbolTexts, which unpacks a file's once per connection until the data changes.
 
-import { deflate, inflate } from "../base/deflate.js";
+import { deflate, inflateRow } from "../base/deflate.js";
 import { damagedRow, errorMessage } from "../base/errors.js";
 
 /** What a symbol's row no longer holds itself. */
@@ -26,12 +26,14 @@ export function packSymbolTexts(texts: readonly SymbolTexts[]): Buffer {
 
 /** packSymbolTexts' bytes back, each entry checked; bytes that are not its are refused, never misread. */
 export function unpackSymbolTexts(fileId: number, stored: Uint8Array): SymbolTexts[] {
-  const bad = (why: string) => damagedRow(`damaged symbol texts (file ${fileId}): ${why}`);
+  const what = `damaged symbol texts (file ${fileId})`;
+  const bad = (why: string) => damagedRow(`${what}: ${why}`);
+  const json = inflateRow(stored, what).toString("utf8");
   let rows: unknown;
   try {
-    rows = JSON.parse(inflate(stored).toString("utf8"));
+    rows = JSON.parse(json);
   } catch (err) {
-    throw bad(`not deflated JSON (${errorMessage(err)})`);
+    throw bad(`not JSON (${errorMessage(err)})`);
   }
   if (!Array.isArray(rows)) throw bad("not a list");
   const text = (v: unknown) => v === null || typeof v === "string";

@@ -3,7 +3,8 @@
 // raw stream (damaged, cut short, or with bytes after its end), as zlib's own does.
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { deflate, inflate } from "../../src/base/deflate.js";
+import { deflate, inflate, inflateRow } from "../../src/base/deflate.js";
+import { DAMAGED_ROW } from "../../src/base/errors.js";
 import { nativeAddon } from "../../src/base/native.js";
 
 const text = Array.from({ length: 400 }, (_, i) => `export function handler${i}(request: Request): Promise<void> {}\n`).join("");
@@ -30,6 +31,18 @@ describe("deflate", () => {
     expect(() => inflate(bomb, 1_000_000)).toThrow();
     expect(inflate(bomb, 5_000_000).length).toBe(5_000_000);
     expect(inflate(deflate(text), text.length).toString("utf8")).toBe(text);
+  });
+
+  it("a stored row that does not inflate is a damaged row, named", () => {
+    expect(inflateRow(deflate(text), "the row").toString("utf8")).toBe(text);
+    let thrown: unknown;
+    try {
+      inflateRow(Buffer.from([0xff, 0xff, 0xff]), "a damaged call-site pack (file 3)");
+    } catch (err) {
+      thrown = err;
+    }
+    expect((thrown as Error).message).toMatch(/^a damaged call-site pack \(file 3\): not deflated \(.+\)$/);
+    expect((thrown as { code?: string }).code).toBe(DAMAGED_ROW);
   });
 
   it.skipIf(typeof nativeAddon?.inflateRaw !== "function")("natively, names what is wrong with the bytes, and a stream followed by more bytes", () => {

@@ -19,7 +19,8 @@ describe("symbol texts", () => {
 
   it("refuse bytes that are not theirs", () => {
     const cases: Array<[Uint8Array, RegExp]> = [
-      [Buffer.from([0xff, 0x00, 0x13]), /^damaged symbol texts \(file 7\): not deflated JSON \(/],
+      [Buffer.from([0xff, 0x00, 0x13]), /^damaged symbol texts \(file 7\): not deflated \(/],
+      [deflate("[[\"sig\""), /^damaged symbol texts \(file 7\): not JSON \(/],
       [deflate('{"a": 1}'), /^damaged symbol texts \(file 7\): not a list$/],
       [deflate('[["sig", null]]'), /^damaged symbol texts \(file 7\): an entry that is not \[signature, doc, params\]$/],
       [deflate('[["sig", null, 3]]'), /^damaged symbol texts \(file 7\): an entry that is not \[signature, doc, params\]$/],

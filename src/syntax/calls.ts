@@ -106,15 +106,45 @@ const LEADING_RECEIVER_CHARS = 120;
 export const BINDING_NODE_TYPES: ReadonlySet<string> = new Set(["required_parameter", "optional_parameter", "variable_declarator", "function_declaration", "generator_function_declaration", "formal_parameters", "for_in_statement", "arrow_function", "catch_clause"]);
 
 export function extractCalls(root: SyntaxNode, text: string, lines: readonly string[], fileStem: string, nodes: CallNodes, imports: readonly ImportRecord[]): CallExtraction {
-  const namespaces = new Set<string>();
-  const classNames = new Set<string>();
-  const importedNames = new Set<string>();
+  const scope = topLevelScope(root, fileStem, imports);
+  const containerOf = containerFinder(scope.containers);
+  const { nestedIn, unnamedIn } = nestedDeclarations(nodes, containerOf);
+  const envs = localEnvs(nodes, containerOf, root, text);
+  const file: FileEnv = { namespaces: scope.namespaces, classNames: scope.classNames, importedNames: scope.importedNames, callable: scope.callable, instances: scope.instances, lines };
+  const calls = classifyCalls(root, text, nodes, file, containerOf, nestedIn, envs);
+  const nestedFunctions: Array<{ name: string; parent: string | null; node: SyntaxNode }> = [];
+  for (const [c, byName] of nestedIn) {
+    for (const [name, b] of byName) {
+      const node = envs.of(c).counts.get(name) === 1 ? nodeOf(b, root) : null;
+      if (node) nestedFunctions.push({ name: `${c.caller}.${name}`, parent: c.caller!, node });
+    }
+  }
+  for (const b of unnamedIn) {
+    const node = nodeOf(b, root);
+    if (node) nestedFunctions.push({ name: b.name!, parent: null, node });
+  }
+  return { calls, classes: scope.classes, nestedFunctions };
+}
+
+/** What the file's top level declares, and its containers: each piece of code a call in it is made by, in document order. */
+interface TopLevelScope {
+  readonly namespaces: Set<string>;
+  readonly classNames: Set<string>;
+  readonly importedNames: Set<string>;
   /** Names a bare call can resolve to: imports and top-level declarations (anything else is a global or a local). */
-  const callable = new Set<string>();
-  const containers: Container[] = [];
-  const classes: ClassHeritage[] = [];
+  readonly callable: Set<string>;
+  readonly containers: Container[];
+  readonly classes: ClassHeritage[];
   /** Top-level variables typed by their declaration (`const store = new Store()`), null when bound twice. */
-  const instances = new Map<string, LocalType | null>();
+  readonly instances: Map<string, LocalType | null>;
+}
+
+// The extraction's passes are separate functions, each compiled by itself: one 180-line function
+// inlining its helpers cost V8's optimizing compiler ~160 ms a thread (docs/decisions.md, "The
+// compiler flags of an index run").
+function topLevelScope(root: SyntaxNode, fileStem: string, imports: readonly ImportRecord[]): TopLevelScope {
+  const scope: TopLevelScope = { namespaces: new Set(), classNames: new Set(), importedNames: new Set(), callable: new Set(), containers: [], classes: [], instances: new Map() };
+  const { namespaces, classNames, importedNames, callable, containers, classes, instances } = scope;
 
   // The file's ES imports, as the declaration pass recorded them (the statements are not parsed twice).
   for (const i of imports) {
@@ -135,26 +165,7 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
       classNames.add(cls.name);
       callable.add(cls.name);
       classes.push(heritage(decl, cls));
-      // Decorators run when the class is defined: the class's own (`@Resolver()`, before or after
-      // `export`) are its calls, a member's (`@Query()` before a method, `@Field()` in a field) its member's.
-      const decorate = (node: SyntaxNode, caller: string) => containers.push({ caller, node, cls, start: 0, end: 0 });
-      for (const d of [...(stmt.id === decl.id ? [] : stmt.namedChildren), ...decl.namedChildren]) if (d.type === "decorator") decorate(d, cls.name);
-      const pending: SyntaxNode[] = [];
-      for (const member of decl.childForFieldName("body")?.namedChildren ?? []) {
-        if (member.type === "decorator") {
-          pending.push(member);
-          continue;
-        }
-        const name = (member.childForFieldName("name") ?? member.childForFieldName("property"))?.text;
-        if (member.type === "method_definition" && name) containers.push({ caller: `${cls.name}.${name}`, node: member, cls, start: 0, end: 0 });
-        else if ((member.type === "public_field_definition" || member.type === "field_definition") && name) {
-          const value = member.childForFieldName("value");
-          if (value) containers.push({ caller: FUNCTION_VALUES.has(value.type) ? `${cls.name}.${name}` : cls.name, node: value, cls, start: 0, end: 0 });
-          for (const d of member.namedChildren) if (d.type === "decorator") decorate(d, cls.name);
-        } else if (member.type === "class_static_block") containers.push({ caller: cls.name, node: member, cls, start: 0, end: 0 });
-        if (member.type !== "comment") for (const d of pending.splice(0)) decorate(d, member.type === "method_definition" && name ? `${cls.name}.${name}` : cls.name);
-      }
-      for (const d of pending) decorate(d, cls.name);
+      classContainers(stmt, decl, cls, containers);
       continue;
     }
     if (decl.type === "function_declaration" || decl.type === "generator_function_declaration" || FUNCTION_VALUES.has(decl.type)) {
@@ -188,14 +199,43 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
     }
     containers.push({ caller: null, node: stmt, cls: null, start: 0, end: 0 });
   }
-
+  for (const name of importedNames) callable.add(name);
   // Every gathered node belongs to the container whose span holds it (containers never overlap).
   for (const c of containers) {
     c.start = c.node.startIndex;
     c.end = c.node.endIndex;
   }
   containers.sort((a, b) => a.start - b.start);
-  const containerOf = (index: number): Container | null => {
+  return scope;
+}
+
+/** A class's containers: its methods, field values and static blocks, and its decorators (the class's own and each member's). */
+function classContainers(stmt: SyntaxNode, decl: SyntaxNode, cls: ClassEnv, containers: Container[]): void {
+  // Decorators run when the class is defined: the class's own (`@Resolver()`, before or after
+  // `export`) are its calls, a member's (`@Query()` before a method, `@Field()` in a field) its member's.
+  const decorate = (node: SyntaxNode, caller: string) => containers.push({ caller, node, cls, start: 0, end: 0 });
+  for (const d of [...(stmt.id === decl.id ? [] : stmt.namedChildren), ...decl.namedChildren]) if (d.type === "decorator") decorate(d, cls.name);
+  const pending: SyntaxNode[] = [];
+  for (const member of decl.childForFieldName("body")?.namedChildren ?? []) {
+    if (member.type === "decorator") {
+      pending.push(member);
+      continue;
+    }
+    const name = (member.childForFieldName("name") ?? member.childForFieldName("property"))?.text;
+    if (member.type === "method_definition" && name) containers.push({ caller: `${cls.name}.${name}`, node: member, cls, start: 0, end: 0 });
+    else if ((member.type === "public_field_definition" || member.type === "field_definition") && name) {
+      const value = member.childForFieldName("value");
+      if (value) containers.push({ caller: FUNCTION_VALUES.has(value.type) ? `${cls.name}.${name}` : cls.name, node: value, cls, start: 0, end: 0 });
+      for (const d of member.namedChildren) if (d.type === "decorator") decorate(d, cls.name);
+    } else if (member.type === "class_static_block") containers.push({ caller: cls.name, node: member, cls, start: 0, end: 0 });
+    if (member.type !== "comment") for (const d of pending.splice(0)) decorate(d, member.type === "method_definition" && name ? `${cls.name}.${name}` : cls.name);
+  }
+  for (const d of pending) decorate(d, cls.name);
+}
+
+/** The container whose span holds a character index, by binary search over the sorted containers; null in none. */
+function containerFinder(containers: readonly Container[]): (index: number) => Container | null {
+  return (index) => {
     let lo = 0;
     let hi = containers.length - 1;
     let found: Container | null = null;
@@ -208,8 +248,13 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
     }
     return found && index < found.end ? found : null;
   };
-  for (const name of importedNames) callable.add(name);
-  // Function declarations nested in a named container: its lexical scope's own functions.
+}
+
+/**
+ * Function declarations nested in a named container (its lexical scope's own functions, by name),
+ * and those in top-level code no declaration names.
+ */
+function nestedDeclarations(nodes: CallNodes, containerOf: (index: number) => Container | null): { nestedIn: Map<Container, Map<string, BindingSite>>; unnamedIn: BindingSite[] } {
   const nestedIn = new Map<Container, Map<string, BindingSite>>();
   const unnamedIn: BindingSite[] = [];
   for (const b of nodes.bindings) {
@@ -221,7 +266,18 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
     if (!c || c.caller === null || (c.cls !== null && c.caller === c.cls.name) || (b.start === c.start && c.node.type === b.kind)) continue;
     (nestedIn.get(c) ?? nestedIn.set(c, new Map()).get(c)!).set(b.name, b);
   }
-  // A container's bindings are read only when one of its calls asks about a local name.
+  return { nestedIn, unnamedIn };
+}
+
+/** The containers' local environments, and the names any binding in the file gives a type to. */
+interface LocalEnvs {
+  /** A call on a local name not among these cannot be typed. */
+  readonly typable: ReadonlySet<string>;
+  /** A container's environment, built from its bindings when one of its calls first asks about a local name. */
+  of(c: Container): LocalEnv;
+}
+
+function localEnvs(nodes: CallNodes, containerOf: (index: number) => Container | null, root: SyntaxNode, text: string): LocalEnvs {
   // Names some binding in the file gives a type to: a call on any other local cannot be typed.
   const typable = new Set<string>();
   const bindingsOf = new Map<Container, BindingSite[]>();
@@ -232,7 +288,7 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
     if (b.typed) typable.add(b.name!);
   }
   const envs = new Map<Container, LocalEnv>();
-  const envOf = (c: Container): LocalEnv => {
+  const of = (c: Container): LocalEnv => {
     let env = envs.get(c);
     if (!env) {
       env = { counts: new Map(), sites: new Map(), all: new Map(), opaque: new Set(), types: new Map(), scoped: new Map(), patterns: [], patternNames: null };
@@ -241,7 +297,21 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
     }
     return env;
   };
-  const file: FileEnv = { namespaces, classNames, importedNames, callable, instances, lines };
+  return { typable, of };
+}
+
+/** The file's call sites that can link, classified. */
+function classifyCalls(
+  root: SyntaxNode,
+  text: string,
+  nodes: CallNodes,
+  file: FileEnv,
+  containerOf: (index: number) => Container | null,
+  nestedIn: ReadonlyMap<Container, ReadonlyMap<string, BindingSite>>,
+  envs: LocalEnvs,
+): CallSite[] {
+  const { callable, namespaces } = file;
+  const envOf = envs.of;
   const calls: CallSite[] = [];
   for (const call of nodes.calls) {
     const start = call.startIndex;
@@ -249,7 +319,7 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
     // or a local some binding types can link: anything else is not classified at all.
     const lead = LEADING_RECEIVER.exec(text.slice(start, start + LEADING_RECEIVER_CHARS))?.[1];
     const c = lead === undefined ? null : containerOf(start);
-    if (lead === undefined || !(lead === "this" || lead === "super" || callable.has(lead) || namespaces.has(lead) || typable.has(lead) || (c !== null && nestedIn.get(c)?.has(lead)))) continue;
+    if (lead === undefined || !(lead === "this" || lead === "super" || callable.has(lead) || namespaces.has(lead) || envs.typable.has(lead) || (c !== null && nestedIn.get(c)?.has(lead)))) continue;
     if (!c) continue;
     const locals: Locals = {
       nestedFunction: (name) => {
@@ -269,18 +339,7 @@ export function extractCalls(root: SyntaxNode, text: string, lines: readonly str
     const site = classify(call, c, file, locals, () => thisIsInstance(start, c, nodes.boundaries));
     if (site) calls.push(site);
   }
-  const nestedFunctions: Array<{ name: string; parent: string | null; node: SyntaxNode }> = [];
-  for (const [c, byName] of nestedIn) {
-    for (const [name, b] of byName) {
-      const node = envOf(c).counts.get(name) === 1 ? nodeOf(b, root) : null;
-      if (node) nestedFunctions.push({ name: `${c.caller}.${name}`, parent: c.caller!, node });
-    }
-  }
-  for (const b of unnamedIn) {
-    const node = nodeOf(b, root);
-    if (node) nestedFunctions.push({ name: b.name!, parent: null, node });
-  }
-  return { calls, classes, nestedFunctions };
+  return calls;
 }
 
 /** A top-level statement that is a namespace (`namespace N {}`, `export namespace N {}`, `declare namespace N {}`). */

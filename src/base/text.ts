@@ -42,31 +42,46 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
+/**
+ * The classes of the UTF-16 code units identifiers are made of, by code: a table read in the scans
+ * below (each character of every chunk's text passes through one), never a call.
+ */
+const UPPER = 1;
+const LOWER = 2;
+const DIGIT = 4;
+const UNDERSCORE = 8;
+const DOLLAR = 16;
+const CHAR_CLASS = new Uint8Array(65536);
+for (let c = 65; c <= 90; c++) CHAR_CLASS[c] = UPPER;
+for (let c = 97; c <= 122; c++) CHAR_CLASS[c] = LOWER;
+for (let c = 48; c <= 57; c++) CHAR_CLASS[c] = DIGIT;
+CHAR_CLASS[95] = UNDERSCORE;
+CHAR_CLASS[36] = DOLLAR;
+/** The class of the code unit at `i`; 0 past the end. */
+const classAt = (text: string, i: number): number => (i < text.length ? CHAR_CLASS[text.charCodeAt(i)]! : 0);
+
 /** Splits identifiers on camelCase, acronym, digit and snake/kebab boundaries, in one pass: getUserByID → get, user, by, id. */
 export function splitTerms(query: string): string[] {
   const out = new Set<string>();
   let start = -1;
-  const isUpper = (c: number) => c >= 65 && c <= 90;
-  const isLower = (c: number) => c >= 97 && c <= 122;
-  const isDigit = (c: number) => c >= 48 && c <= 57;
-  const flush = (end: number) => {
-    if (start >= 0 && end > start) out.add(query.slice(start, end).toLowerCase());
-    start = -1;
-  };
   for (let i = 0; i < query.length; i++) {
-    const c = query.charCodeAt(i);
-    if (!(isUpper(c) || isLower(c) || isDigit(c) || c === 36)) {
-      flush(i);
+    const k = CHAR_CLASS[query.charCodeAt(i)]!;
+    if (k === 0 || k === UNDERSCORE) {
+      if (start >= 0 && i > start) out.add(query.slice(start, i).toLowerCase());
+      start = -1;
       continue;
     }
-    if (start >= 0 && isUpper(c)) {
-      const prev = query.charCodeAt(i - 1);
+    if (start >= 0 && k === UPPER) {
+      const prev = CHAR_CLASS[query.charCodeAt(i - 1)]!;
       // fooBar, v2Beta → a new word at the capital; HTMLParser → at the capital that starts a lower-case run.
-      if (isLower(prev) || isDigit(prev) || (isUpper(prev) && isLower(query.charCodeAt(i + 1)))) flush(i);
+      if (prev === LOWER || prev === DIGIT || (prev === UPPER && classAt(query, i + 1) === LOWER)) {
+        out.add(query.slice(start, i).toLowerCase());
+        start = -1;
+      }
     }
     if (start < 0) start = i;
   }
-  flush(query.length);
+  if (start >= 0 && query.length > start) out.add(query.slice(start).toLowerCase());
   return [...out];
 }
 
@@ -93,7 +108,7 @@ export function identifierParts(text: string): string {
   const n = text.length;
   let i = 0;
   while (i < n) {
-    if (!isPartChar(text.charCodeAt(i))) {
+    if (CHAR_CLASS[text.charCodeAt(i)] === 0) {
       i++;
       continue;
     }
@@ -101,17 +116,17 @@ export function identifierParts(text: string): string {
     let compound = false;
     let prev = 0;
     for (; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (!isPartChar(c)) break;
+      const k = CHAR_CLASS[text.charCodeAt(i)]!;
+      if (k === 0) break;
       if (i > start && !compound) {
         // `_`/`$` inside, fooBar, v2Beta, HTMLParser: the identifier has words of its own.
-        if (c === 95 || c === 36 || (isUpperCode(c) && (isLowerCode(prev) || isDigitCode(prev) || (isUpperCode(prev) && isLowerCode(text.charCodeAt(i + 1)))))) compound = true;
+        if (k === UNDERSCORE || k === DOLLAR || (k === UPPER && (prev === LOWER || prev === DIGIT || (prev === UPPER && classAt(text, i + 1) === LOWER)))) compound = true;
       }
-      prev = c;
+      prev = k;
     }
-    const c0 = text.charCodeAt(start);
+    const k0 = CHAR_CLASS[text.charCodeAt(start)];
     // A lone word adds nothing; a name behind `_` or `$` (`_PGFloat`, `$scope`) also adds its bare self.
-    if (compound || c0 === 95 || c0 === 36) {
+    if (compound || k0 === UNDERSCORE || k0 === DOLLAR) {
       const parts = partsOfIdentifier(text.slice(start, i), compound);
       if (parts !== "") out = out === "" ? parts : `${out} ${parts}`;
     }
@@ -139,11 +154,6 @@ function partsOfIdentifier(token: string, compound: boolean): string {
   partsKept.set((" " + token).slice(1), parts);
   return parts;
 }
-
-const isUpperCode = (c: number) => c >= 65 && c <= 90;
-const isLowerCode = (c: number) => c >= 97 && c <= 122;
-const isDigitCode = (c: number) => c >= 48 && c <= 57;
-const isPartChar = (c: number) => isUpperCode(c) || isLowerCode(c) || isDigitCode(c) || c === 95 || c === 36;
 
 /** Source text on one line: runs of whitespace (newlines included) become one space. */
 export function collapseWhitespace(text: string): string {

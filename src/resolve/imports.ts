@@ -113,15 +113,21 @@ export function createImportResolver(files: ReadonlySet<string>, projectRoot: st
     }
     return read.get(abs)!;
   };
+  // Parsed once each (a workspace's package.json is read again for every import of the package by name); never mutated.
+  const parsed = new Map<string, Record<string, unknown> | null>();
   const readJson = (abs: string, jsonc = false): Record<string, unknown> | null => {
+    const key = `${jsonc ? "c" : "j"}${abs}`;
+    if (parsed.has(key)) return parsed.get(key)!;
     const text = readText(abs);
-    if (text === null) return null;
+    let json: Record<string, unknown> | null = null;
     try {
-      const v = jsonc ? parseJsonc(text) : JSON.parse(text);
-      return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+      const v = text === null ? null : jsonc ? parseJsonc(text) : JSON.parse(text);
+      json = v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
     } catch {
-      return null;
+      json = null;
     }
+    parsed.set(key, json);
+    return json;
   };
 
   const probe = (base: string): string | null => {
@@ -264,9 +270,20 @@ export function createImportResolver(files: ReadonlySet<string>, projectRoot: st
   };
   /** A package path: as written, else its source when it names the package's build output. */
   const inPackage = (dir: string, target: string): string | null => lookup(target) ?? sourceOf(dir, target);
+  // Each workspace's place in the declaration order: of the names a specifier starts with, the first declared answers.
+  const workspaceOrder = new Map([...workspaces.keys()].map((name, i) => [name, i]));
   const viaWorkspace = (specifier: string): string | null => {
-    for (const [name, dir] of workspaces) {
-      if (specifier !== name && !specifier.startsWith(`${name}/`)) continue;
+    // The names a specifier can start with end where one of its segments does (an import of
+    // theia's 80 workspace packages tried each name on each import: 100 ms of the link).
+    let name: string | null = null;
+    for (let end = specifier.indexOf("/"); ; end = specifier.indexOf("/", end + 1)) {
+      const prefix = end < 0 ? specifier : specifier.slice(0, end);
+      const order = workspaceOrder.get(prefix);
+      if (order !== undefined && (name === null || order < workspaceOrder.get(name)!)) name = prefix;
+      if (end < 0) break;
+    }
+    if (name !== null) {
+      const dir = workspaces.get(name)!;
       const sub = specifier.slice(name.length + 1);
       if (sub) return inPackage(dir, posix.join(dir, sub)) ?? lookup(posix.join(dir, "src", sub));
       const pkg = readJson(join(projectRoot, dir, "package.json")) ?? {};

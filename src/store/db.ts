@@ -1015,7 +1015,10 @@ export class Store {
 
   /** Marks the checker pass behind the index (when one has run): a file's rows changed. */
   private markCheckerBehind(): void {
-    this.sql("INSERT INTO meta(key, value) SELECT ?, '1' WHERE EXISTS (SELECT 1 FROM meta WHERE key = ?) ON CONFLICT(key) DO NOTHING").run(CHECKER_BEHIND, CHECKER_META);
+    // Read first: inside an index run's transaction a write statement costs ~38 µs even when it
+    // writes nothing (theia: 136 ms of the writer's time, once per file), a read ~1 µs.
+    if (this.sql("SELECT 1 FROM meta WHERE key = ?").pluck().get(CHECKER_META) === undefined) return;
+    this.sql("INSERT INTO meta(key, value) VALUES (?, '1') ON CONFLICT(key) DO NOTHING").run(CHECKER_BEHIND);
   }
 
   private nextId(table: "chunks" | "symbols"): number {

@@ -125,11 +125,11 @@ async function refreshOnce(store: Store, config: ResolvedConfig, names: readonly
       });
       if (moved) return;
       const resolve = resolverOf(store, config, removals.map((f) => f.path), createImportResolver);
-      // Rewritten files' symbols get new ids, so their edges (both ways) are rebuilt with their rows;
-      // a path that went re-resolves every import.
-      for (const r of rewrites) store.replaceFileRows({ path: r.path, language: r.outcome.language, ...r.outcome.stamp }, r.outcome.extraction, r.outcome.search);
+      // A rewritten file's edges (both ways; its own only when its symbol rows were kept, as a body
+      // edit's are) are rebuilt with its rows; a path that went re-resolves every import.
+      const kept = rewrites.filter((r) => store.replaceFileRows({ path: r.path, language: r.outcome.language, ...r.outcome.stamp }, r.outcome.extraction, r.outcome.search, true).kept);
       for (const f of removals) store.removeFileRows(f.path);
-      rederive(store, resolve, { rewritten: rewrites.map((r) => r.row.id), pathsChanged: removals.map((f) => f.path) });
+      rederive(store, resolve, { rewritten: rewrites.map((r) => r.row.id), kept: kept.map((r) => r.row.id), pathsChanged: removals.map((f) => f.path) });
     });
   } catch (err) {
     if (!isBusy(err)) throw err;

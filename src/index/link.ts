@@ -812,15 +812,17 @@ function linkAll(db: Db, packages: Packages, emit: (e: EdgeRow) => void, pageFil
 
 /**
  * Rebuilds the derived edges: of every file ("all", LINK_PAGE_FILES at a time), or of the files
- * the given changed files can reach (their own edges went with their old symbols). Returns the
+ * the given changed files can reach (their own edges went with their old symbols), and of the
+ * files in `alone` (rewritten with their link face kept: their own edges only). Returns the
  * edges written. A savepoint of the caller's transaction when it has one: the edges commit with
  * the rows they are derived from.
  */
-export function linkEdges(store: Store, scope: "all" | readonly number[], pathsChanged: readonly string[] = [], pageFiles = LINK_PAGE_FILES): LinkCount {
+export function linkEdges(store: Store, scope: "all" | readonly number[], pathsChanged: readonly string[] = [], pageFiles = LINK_PAGE_FILES, alone: readonly number[] = []): LinkCount {
   const db = store.db;
   return store.batch(() => {
     const packages = scope === "all" ? allPackages(db) : packagesWhenAsked(db);
-    const files = scope === "all" ? null : withFixtureUsers(db, reachableFiles(db, expandScope(db, scope, pathsChanged, packages)));
+    const reached = scope === "all" ? null : withFixtureUsers(db, reachableFiles(db, expandScope(db, scope, pathsChanged, packages)));
+    const files = reached === null ? null : [...new Set([...reached, ...alone])].sort((a, b) => a - b);
     // A structural type outside the scope may implement an interface of it: those pairs are derived again too.
     const edges = store.replaceDerivedEdges(files, STRUCTURAL, (emit) => {
       if (files === null) linkAll(db, packages, emit, pageFiles);
@@ -836,8 +838,12 @@ export interface LinkCount {
   readonly files: number | "all";
 }
 
-/** What rows a write changed: "all" (a full run, a new resolver), or the files rewritten and the paths that came or went. */
-export type RowChange = "all" | { readonly rewritten: readonly number[]; readonly pathsChanged: readonly string[] };
+/**
+ * What rows a write changed: "all" (a full run, a new resolver), or the files rewritten and the
+ * paths that came or went — with, among the rewritten, those whose symbol rows were kept (their
+ * link face held: store/link-face.ts), which no other file's edges depend on having changed.
+ */
+export type RowChange = "all" | { readonly rewritten: readonly number[]; readonly pathsChanged: readonly string[]; readonly kept?: readonly number[] };
 
 /**
  * Recomputes everything derived across files after `change`: import resolutions,
@@ -853,6 +859,8 @@ export function rederive(store: Store, resolve: (fromPath: string, module: strin
     return linkEdges(store, "all");
   }
   const relinked = store.relinkImports(resolve, change.pathsChanged.length > 0 ? "all" : change.rewritten);
-  const seeds = [...new Set([...change.rewritten, ...relinked])].sort((a, b) => a - b);
-  return linkEdges(store, seeds, change.pathsChanged);
+  // A file whose face held reaches no other file's edges, unless its imports resolve otherwise now.
+  const kept = new Set(change.kept ?? []);
+  const seeds = [...new Set([...change.rewritten.filter((id) => !kept.has(id)), ...relinked])].sort((a, b) => a - b);
+  return linkEdges(store, seeds, change.pathsChanged, LINK_PAGE_FILES, [...kept]);
 }

@@ -344,7 +344,7 @@ async function writeRun(config: ResolvedConfig, paths: StatePaths, store: Store,
   const settingsChanged = store.getMeta(EXTRACT_SETTINGS) !== extractKey;
   const mode: IndexMode = schemaReset || settingsChanged ? "full" : options.mode;
   const problems: IndexProblem[] = [];
-  const counts: Counters = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0, added: 0, removed: 0, pathsChanged: [], rewritten: [] };
+  const counts: Counters = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0, added: 0, removed: 0, pathsChanged: [], rewritten: [], kept: [] };
   // The index's stamps are read while the walk's files are stat'ed.
   const started = performance.now();
   const { walk, during: stamps } = await walkForConfigWhile(config, readWalkCache(paths), () => store.fileStamps(readPackedStamps(paths)));
@@ -375,6 +375,9 @@ async function writeWalked(
   const writesBefore = store.fileRowWrites;
   let threads = 0;
   const wasEmpty = stamps.size === 0;
+  // A run over an index that links only what its changes reach; it keeps the symbol rows of a
+  // rewritten file whose link face held (store/link-face.ts), and relinks that file alone.
+  const incremental = mode === "incremental" && !wasEmpty;
 
   // The work set: every file on a full run; on an incremental run, files whose content changed.
   const workSetStarted = performance.now();
@@ -452,20 +455,20 @@ async function writeWalked(
       const outcomes = batch;
       batch = [];
       batchBytes = 0;
-      const before = { counts: { ...counts }, rewritten: counts.rewritten.length, problems: problems.length };
+      const before = { counts: { ...counts }, rewritten: counts.rewritten.length, kept: counts.kept.length, problems: problems.length };
       try {
         store.batch(() => {
-          for (const o of outcomes) applyOutcome(store, o, stamps.has(o.path), counts, problems, "batched");
+          for (const o of outcomes) applyOutcome(store, o, stamps.has(o.path), counts, problems, "batched", incremental);
         });
       } catch (err) {
         // A write failed and the batch rolled back to its savepoint: redo it file by file, each on
         // its own savepoint, so only the failing file is lost (and counted as a write error). An
         // error that ended the whole transaction ends the run: nothing of it is committed.
         store.assertInTransaction(err);
-        Object.assign(counts, before.counts, { rewritten: counts.rewritten.slice(0, before.rewritten) });
+        Object.assign(counts, before.counts, { rewritten: counts.rewritten.slice(0, before.rewritten), kept: counts.kept.slice(0, before.kept) });
         problems.length = before.problems;
         for (const o of outcomes) {
-          applyOutcome(store, o, stamps.has(o.path), counts, problems, "atomic");
+          applyOutcome(store, o, stamps.has(o.path), counts, problems, "atomic", incremental);
           store.assertInTransaction(new Error(`the index transaction ended while writing ${o.path}`));
         }
       }
@@ -509,9 +512,9 @@ async function writeWalked(
   // No path came or went and every config the resolver read last time stats as it did: its
   // fingerprint cannot have moved (stat first, as for sources). Then nothing is derived when
   // nothing was written, and a rewritten file's imports are resolved reading only what they need.
-  const incremental = mode === "incremental" && !wasEmpty;
   const configsAsBefore = incremental && counts.pathsChanged.length === 0 && pathsStatAsStamped(store.getMeta(RESOLVER_INPUTS), walk.dirStats);
-  const changes = () => ({ rewritten: counts.rewritten.flatMap((path) => finalStamps.get(path)?.id ?? []), pathsChanged: counts.pathsChanged });
+  const ids = (paths: readonly string[]) => paths.flatMap((path) => finalStamps.get(path)?.id ?? []);
+  const changes = () => ({ rewritten: ids(counts.rewritten), kept: ids(counts.kept), pathsChanged: counts.pathsChanged });
   let linked: LinkCount | null = null;
   if (configsAsBefore) {
     if (counts.rewritten.length > 0) linked = rederive(store, createImportResolver(new Set(finalStamps.keys()), config.project_root, { readAll: false }).resolve, changes());
@@ -581,6 +584,8 @@ type Counters = {
   pathsChanged: string[];
   /** Files whose rows were rewritten (in write order). */
   rewritten: string[];
+  /** Of those, the files whose symbol rows were kept (their link face held): only their own edges are derived again. */
+  kept: string[];
 };
 
 /**
@@ -595,14 +600,16 @@ function applyOutcome(
   counts: Counters,
   problems: IndexProblem[],
   writes: "batched" | "atomic",
+  keepIds: boolean,
 ): void {
   switch (outcome.kind) {
     case "parsed": {
       const meta = { path: outcome.path, language: outcome.language, ...outcome.stamp };
       try {
-        const delta = writes === "batched" ? store.replaceFileRows(meta, outcome.extraction, outcome.search) : store.writeFile(meta, outcome.extraction, outcome.search);
+        const delta = writes === "batched" ? store.replaceFileRows(meta, outcome.extraction, outcome.search, keepIds) : store.writeFile(meta, outcome.extraction, outcome.search, keepIds);
         counts.indexed++;
         counts.rewritten.push(outcome.path);
+        if (delta.kept) counts.kept.push(outcome.path);
         if (!wasIndexed) counts.pathsChanged.push(outcome.path);
         counts.added += delta.added;
         counts.removed += delta.removed;

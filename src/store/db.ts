@@ -19,8 +19,8 @@ import { chunkSearchWords, lineStarts, splitTerms, type ChunkSearchWords } from 
 import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../syntax/types.js";
 import { EDGE, RESOLVED } from "./edge-codes.js";
 import { storedCalls, type CallSiteRow } from "./call-rows.js";
-import { packParams } from "./param-rows.js";
-import { packSymbolTexts, unpackSymbolTexts, type SymbolTexts } from "./symbol-texts.js";
+import { heritageRowsOf, importNamesColumns, linkFaceHolds, type LinkFaceHeritage, type LinkFaceImport, type LinkFaceSymbol } from "./link-face.js";
+import { packedTextsOf, unpackSymbolTexts, type SymbolTexts } from "./symbol-texts.js";
 import { FileStamps, type StoredStampRow } from "./file-stamps.js";
 
 // A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
@@ -354,6 +354,8 @@ function stampOf([id, path, mtime, size, ino, ctime, contentHash, clean]: StampR
 export interface ChunkDelta {
   readonly added: number;
   readonly removed: number;
+  /** The file's symbol and import rows were kept, ids and all (`replaceFileRows`' `keepIds`): only the file's own edges need deriving again. */
+  readonly kept: boolean;
 }
 
 export interface StoreCounts {
@@ -747,25 +749,63 @@ export class Store {
   }
 
   /** Replaces everything indexed for one file in its own BEGIN IMMEDIATE transaction. */
-  writeFile(meta: FileMeta, extraction: FileExtraction, search?: readonly ChunkSearchWords[]): ChunkDelta {
-    return this.batch(() => this.replaceFileRows(meta, extraction, search));
+  writeFile(meta: FileMeta, extraction: FileExtraction, search?: readonly ChunkSearchWords[], keepIds = false): ChunkDelta {
+    return this.batch(() => this.replaceFileRows(meta, extraction, search, keepIds));
   }
 
   /**
    * The body of writeFile without a transaction of its own: only call it inside `batch`. `search`:
-   * each chunk's search words (chunkSearchWords), when the parse thread computed them.
+   * each chunk's search words (chunkSearchWords), when the parse thread computed them. `keepIds`
+   * (a run or refresh that links only what a change reaches): a rewrite whose declarations read
+   * to the linker as they did (`linkFaceHolds`: a body or comment edit) keeps its symbol, import
+   * and heritage rows — their ids, so the edges other files hold into them — moving their lines
+   * only; the delta says `kept`, and the file's own edges are all that is derived again.
    */
-  replaceFileRows(meta: FileMeta, extraction: FileExtraction, search?: readonly ChunkSearchWords[]): ChunkDelta {
+  replaceFileRows(meta: FileMeta, extraction: FileExtraction, search?: readonly ChunkSearchWords[], keepIds = false): ChunkDelta {
     const { id: fileId, inserted } = this.upsertFileRow(meta, extraction);
+    const kept = !inserted && keepIds && this.keepLinkFace(fileId, extraction);
     // A file row is deleted with its rows in one transaction, so a new row has none to delete; the
     // checker pass is behind either way (a new file's calls are unchecked too).
-    const removed = inserted ? 0 : this.deleteFileContents(fileId);
+    const removed = inserted ? 0 : this.deleteFileContents(fileId, kept);
     this.markCheckerBehind();
     this.insertChunks(fileId, extraction.chunks, search);
-    this.insertSymbols(fileId, extraction.symbols);
-    this.insertImports(fileId, meta.path, extraction.imports);
+    if (!kept) {
+      this.insertSymbols(fileId, extraction.symbols);
+      this.insertImports(fileId, meta.path, extraction.imports);
+      this.insertHeritage(fileId, extraction.heritage);
+    }
     this.insertCalls(fileId, extraction);
-    return { added: extraction.chunks.length, removed };
+    return { added: extraction.chunks.length, removed, kept };
+  }
+
+  /**
+   * When a rewritten file's declarations read to the linker as its rows say (linkFaceHolds), moves
+   * those rows to the new text — symbols' lines, end lines and bodies, imports' lines, the texts
+   * (docs and parameters may have changed) — and returns true; else false, touching nothing.
+   */
+  private keepLinkFace(fileId: number, extraction: FileExtraction): boolean {
+    const symbols = this.sql("SELECT id, name, kind, parent_name AS parent, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf, return_type AS returnType, is_exported AS exported, line FROM symbols WHERE file_id = ? ORDER BY id").all(fileId) as LinkFaceSymbol[];
+    const imports = this.sql("SELECT id, module, symbols, bound_as AS boundAs, kind, line FROM imports WHERE file_id = ? ORDER BY id").all(fileId) as LinkFaceImport[];
+    const heritage = this.sql("SELECT class_name AS className, relation, target FROM heritage WHERE file_id = ? ORDER BY rowid").all(fileId) as LinkFaceHeritage[];
+    const stored = this.sql("SELECT first_id AS firstId, texts FROM symbol_texts WHERE file_id = ?").get(fileId) as { firstId: number; texts: Buffer } | undefined;
+    const signatures = stored === undefined ? [] : unpackSymbolTexts(fileId, stored.texts).map((t) => t.signature);
+    if (!linkFaceHolds({ symbols, signatures, imports, heritage }, extraction)) return false;
+    const moveSymbol = this.sql("UPDATE symbols SET line = ?, end_line = ?, has_body = ? WHERE id = ?");
+    extraction.symbols.forEach((s, i) => moveSymbol.run(s.line, s.endLine, s.hasBody ? 1 : 0, symbols[i]!.id));
+    const moveImport = this.sql("UPDATE imports SET line = ? WHERE id = ?");
+    extraction.imports.forEach((im, i) => {
+      if (im.line !== imports[i]!.line) moveImport.run(im.line, imports[i]!.id);
+    });
+    if (stored !== undefined) this.sql("UPDATE symbol_texts SET texts = ? WHERE file_id = ?").run(packedTextsOf(extraction.symbols), fileId);
+    // The checker's verdicts on calls into the file, and its edges either way, were made against
+    // the old text: they go as its symbols' deletion would have taken them.
+    if (symbols.length > 0) {
+      const [first, last] = [symbols[0]!.id, symbols.at(-1)!.id];
+      this.sql("DELETE FROM checker_verdicts WHERE target_id BETWEEN ? AND ?").run(first, last);
+      this.sql(`DELETE FROM edges WHERE resolution = ${RESOLVED.checker} AND from_id BETWEEN ? AND ?`).run(first, last);
+      this.sql(`DELETE FROM edges WHERE resolution = ${RESOLVED.checker} AND to_id BETWEEN ? AND ?`).run(first, last);
+    }
+    return true;
   }
 
   /**
@@ -986,8 +1026,8 @@ export class Store {
     return { id, inserted: true };
   }
 
-  /** Deletes a file's derived rows; returns how many chunks went. */
-  private deleteFileContents(fileId: number): number {
+  /** Deletes a file's derived rows (but its symbols, imports and heritage when they are `kept`); returns how many chunks went. */
+  private deleteFileContents(fileId: number, kept = false): number {
     const chunks = this.sql("SELECT id FROM chunks WHERE file_id = ?").pluck().all(fileId) as number[];
     // A contentless row goes by its rowid alone (a chunk that had no identifier_fts row costs a no-op delete).
     const s = this.search;
@@ -1003,11 +1043,13 @@ export class Store {
       }
     }
     this.sql("DELETE FROM chunks WHERE file_id = ?").run(fileId);
-    this.sql("DELETE FROM symbols WHERE file_id = ?").run(fileId);
-    this.sql("DELETE FROM symbol_texts WHERE file_id = ?").run(fileId);
-    this.sql("DELETE FROM imports WHERE file_id = ?").run(fileId);
+    if (!kept) {
+      this.sql("DELETE FROM symbols WHERE file_id = ?").run(fileId);
+      this.sql("DELETE FROM symbol_texts WHERE file_id = ?").run(fileId);
+      this.sql("DELETE FROM imports WHERE file_id = ?").run(fileId);
+      this.sql("DELETE FROM heritage WHERE file_id = ?").run(fileId);
+    }
     this.sql("DELETE FROM file_calls WHERE file_id = ?").run(fileId);
-    this.sql("DELETE FROM heritage WHERE file_id = ?").run(fileId);
     // A verdict holds only for the content it was computed against: the file's lines wait for the next pass.
     this.sql("DELETE FROM checker_verdicts WHERE file_id = ?").run(fileId);
     return chunks.length;
@@ -1110,19 +1152,15 @@ export class Store {
       "alias_of",
       "return_type",
     ]).insert(rows);
-    if (symbols.length > 0) {
-      const texts = packSymbolTexts(symbols.map((s) => ({ signature: s.signature, doc: s.doc, params: s.params === null ? null : packParams(s.params) })));
-      this.sql("INSERT INTO symbol_texts(file_id, first_id, texts) VALUES (?, ?, ?)").run(fileId, id - symbols.length, texts);
-    }
+    if (symbols.length > 0) this.sql("INSERT INTO symbol_texts(file_id, first_id, texts) VALUES (?, ?, ?)").run(fileId, id - symbols.length, packedTextsOf(symbols));
     this.batcher("edges", ["from_id", "to_id", "edge_type"], "INSERT OR IGNORE").insert(edges);
   }
 
   private insertImports(fileId: number, path: string, imports: readonly ImportRecord[]): void {
     const rows = imports.map((i) => {
-      const names = JSON.stringify(i.names);
-      const locals = JSON.stringify(i.locals);
       // Four imports in five bind each name as itself: stored as nothing (schema.sql's `locals` gives them back).
-      return [fileId, i.module, names, locals === names ? null : locals, i.kind, i.line, isExternalImport(path, i.module) ? 1 : 0];
+      const { symbols, boundAs } = importNamesColumns(i.names, i.locals);
+      return [fileId, i.module, symbols, boundAs, i.kind, i.line, isExternalImport(path, i.module) ? 1 : 0];
     });
     this.batcher("imports", ["file_id", "module", "symbols", "bound_as", "kind", "line", "is_external"]).insert(rows);
   }
@@ -1136,11 +1174,10 @@ export class Store {
     // In line order (a stable sort: sites on one line keep the extractor's order).
     sites.sort((a, b) => a.line - b.line);
     if (sites.length > 0) this.sql("INSERT INTO file_calls(file_id, calls) VALUES (?, ?)").run(fileId, storedCalls(sites));
-    const heritage = extraction.heritage.flatMap((h) => [
-      ...(h.extends ? [[fileId, h.className, "extends", h.extends]] : []),
-      ...h.implements.map((t) => [fileId, h.className, "implements", t]),
-    ]);
-    this.batcher("heritage", ["file_id", "class_name", "relation", "target"]).insert(heritage);
+  }
+
+  private insertHeritage(fileId: number, heritage: FileExtraction["heritage"]): void {
+    this.batcher("heritage", ["file_id", "class_name", "relation", "target"]).insert(heritageRowsOf(heritage).map((h) => [fileId, h.className, h.relation, h.target]));
   }
 
   private batcher(table: string, columns: readonly string[], verb = "INSERT"): Batcher {

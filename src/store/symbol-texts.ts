@@ -8,6 +8,8 @@
 
 import { deflate, inflateRow } from "../base/deflate.js";
 import { damagedRow, errorMessage } from "../base/errors.js";
+import type { SymbolRecord } from "../syntax/types.js";
+import { packParams } from "./param-rows.js";
 
 /** What a symbol's row no longer holds itself. */
 export interface SymbolTexts {
@@ -22,6 +24,11 @@ type Row = [signature: string | null, doc: string | null, params: string | null]
 /** The texts of a file's symbols, in the order their ids were given, as symbol_texts keeps them. */
 export function packSymbolTexts(texts: readonly SymbolTexts[]): Buffer {
   return deflate(JSON.stringify(texts.map((t): Row => [t.signature, t.doc, t.params])));
+}
+
+/** The packed texts of a file's extracted symbols, in their order. */
+export function packedTextsOf(symbols: readonly SymbolRecord[]): Buffer {
+  return packSymbolTexts(symbols.map((s) => ({ signature: s.signature, doc: s.doc, params: s.params === null ? null : packParams(s.params) })));
 }
 
 /** packSymbolTexts' bytes back, each entry checked; bytes that are not its are refused, never misread. */

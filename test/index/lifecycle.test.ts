@@ -232,6 +232,39 @@ describe("incremental index", () => {
     ]);
   });
 
+  it("a body edit keeps the file's symbol ids and relinks that file alone (CLI run and a server's refresh); a changed return type, a renamed or a reordered declaration relinks what reaches it", async () => {
+    const a = (body: string, ret = "number", comment = "") => `${comment}export function helper(n: number): ${ret} {\n  return ${body};\n}\n\nexport class Box {\n  open(): number {\n    return helper(1) as number;\n  }\n}\n`;
+    const p = project({
+      "src/a.ts": a("n + 1"),
+      "src/b.ts": "import { helper, Box } from './a';\nexport function run(): number {\n  return helper(2) + new Box().open();\n}\n",
+      "src/c.ts": "import { run } from './b';\nexport const value = run();\n",
+    });
+    expect((await index(p, "full")).files_linked).toBe(3);
+    const ids = () => queryStore(graph(p), "SELECT s.name, s.id, s.line FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = 'src/a.ts' ORDER BY s.id");
+    const before = ids();
+    // The body and a comment above it: the lines move, no declaration reads otherwise.
+    p.write("src/a.ts", a("n * 2 + 1", "number", "// the helper\n// of the box\n"));
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 1 });
+    expect(ids()).toEqual(before.map((s) => ({ ...s, line: s.line + 2 })));
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+    // The same through a server's just-in-time refresh.
+    p.write("src/a.ts", a("n * 3", "number", "// the helper\n"));
+    await refreshJustInTime(p, join(p.root, ".mast"), "src/a.ts");
+    expect(ids().map((s) => s.id)).toEqual(before.map((s) => s.id));
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+    // What callers read changed: a return type, a name, the order of two declarations.
+    p.write("src/a.ts", a("String(n)", "string"));
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 3 });
+    expect(ids().map((s) => s.id)).not.toEqual(before.map((s) => s.id));
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+    p.write("src/a.ts", a("n + 1").replace("export class Box", "export class Crate"));
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 3 });
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+    p.write("src/a.ts", "export class Crate {\n  open(): number {\n    return helper(1);\n  }\n}\n\nexport function helper(n: number): number {\n  return n + 1;\n}\n");
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 3 });
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+  });
+
   it("Go: an edit, an added or a removed file relinks its package and importers, not every Go file; IMPLEMENTS by method set follows an interface or a type edited on either side", async () => {
     const others = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`other${i}/o.go`, `package other${i}\n\nfunc Work${i}() int { return ${i} }\n`]));
     const p = project({

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { StatKind } from "../../src/base/native.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { CHECKER_BEHIND, CHECKER_META, Store, recordedChunkTotal, recordedFileTotal, symbolTextReader } from "../../src/store/db.js";
+import { EDGE, RESOLVED } from "../../src/store/edge-codes.js";
 import { filesInDirectory } from "../../src/store/link-inputs.js";
 import { unpackParams } from "../../src/store/param-rows.js";
 import { extractFile } from "../../src/syntax/extract.js";
@@ -40,7 +41,7 @@ describe("a file's rows", () => {
   it("are written for a new file and replaced for a rewritten one; each write marks a run checker pass behind", () => {
     const store = openStore();
     const first = store.writeFile(meta("src/a.ts"), extraction("src/a.ts", "export function one() { return two(); }\nexport function two() { return 2; }\n"));
-    expect(first).toEqual({ added: 2, removed: 0 });
+    expect(first).toEqual({ added: 2, removed: 0, kept: false });
     expect(store.getMeta(CHECKER_BEHIND)).toBeNull(); // no checker pass has run: nothing to be behind
 
     store.setMeta(CHECKER_META, "1");
@@ -50,10 +51,41 @@ describe("a file's rows", () => {
 
     store.deleteMeta(CHECKER_BEHIND);
     const rewritten = store.writeFile(meta("src/a.ts"), extraction("src/a.ts", "export function three() { return 3; }\n"));
-    expect(rewritten).toEqual({ added: 1, removed: 2 });
+    expect(rewritten).toEqual({ added: 1, removed: 2, kept: false });
     expect(store.getMeta(CHECKER_BEHIND)).toBe("1");
     const names = store.snapshot((db) => db.prepare("SELECT s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = 'src/a.ts' ORDER BY s.name").pluck().all());
     expect(names).toEqual(["three"]);
+  });
+
+  it("kept for a body edit when asked: the symbol ids and edges into them stay, lines and texts move, the checker's verdicts and edges on them go", () => {
+    const store = openStore();
+    const a = (body: string, doc = "") => `${doc}export function one(): number {\n  return ${body};\n}\n`;
+    store.writeFile(meta("src/a.ts"), extraction("src/a.ts", a("1")));
+    store.writeFile(meta("src/b.ts"), extraction("src/b.ts", "import { one } from './a';\nexport function two() { return one(); }\n"));
+    const id = (file: string, name: string) => store.db.prepare("SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name = ?").pluck().get(file, name) as number;
+    const [one, two] = [id("src/a.ts", "one"), id("src/b.ts", "two")];
+    // An edge the linker derived into a.ts, and the checker's verdict and edge on the same call.
+    store.db.prepare("INSERT INTO edges(from_id, to_id, edge_type, resolution, call_line) VALUES (?, ?, ?, ?, 2), (?, ?, ?, ?, 2)").run(two, one, EDGE.POTENTIAL_CALL, RESOLVED.import, two, one, EDGE.POTENTIAL_CALL, RESOLVED.checker);
+    store.db.prepare("INSERT INTO checker_verdicts(target_id, file_id, line, verdict) SELECT ?, id, 2, 'calls_target' FROM files WHERE path = 'src/b.ts'").run(one);
+    const edges = () => store.db.prepare("SELECT from_id AS source, to_id AS target, resolution FROM edges WHERE edge_type = ? ORDER BY resolution").all(EDGE.POTENTIAL_CALL);
+
+    const delta = store.writeFile(meta("src/a.ts"), extraction("src/a.ts", a("2", "/** The first. */\n")), undefined, true);
+    expect(delta).toEqual({ added: 1, removed: 1, kept: true });
+    expect(id("src/a.ts", "one")).toBe(one);
+    expect(store.db.prepare("SELECT line, end_line AS endLine FROM symbols WHERE id = ?").get(one)).toEqual({ line: 2, endLine: 4 });
+    const fileOfOne = store.db.prepare("SELECT file_id FROM symbols WHERE id = ?").pluck().get(one) as number;
+    expect(symbolTextReader(store.db)(fileOfOne, one).doc).toBe("/** The first. */");
+    expect(edges()).toEqual([{ source: two, target: one, resolution: RESOLVED.import }]);
+    expect(store.db.prepare("SELECT count(*) FROM checker_verdicts").pluck().get()).toBe(0);
+
+    // Asked and the declaration reads otherwise, or not asked (a full run): its rows are written anew, the edges into them gone.
+    const renamed = store.writeFile(meta("src/a.ts"), extraction("src/a.ts", a("2").replace("one()", "one(x = 1)")), undefined, true);
+    expect(renamed).toEqual({ added: 1, removed: 1, kept: false });
+    expect(id("src/a.ts", "one")).not.toBe(one);
+    expect(edges()).toEqual([]);
+    store.db.prepare("INSERT INTO edges(from_id, to_id, edge_type, resolution, call_line) VALUES (?, ?, ?, ?, 2)").run(two, id("src/a.ts", "one"), EDGE.POTENTIAL_CALL, RESOLVED.import);
+    expect(store.writeFile(meta("src/a.ts"), extraction("src/a.ts", a("3").replace("one()", "one(x = 1)"))).kept).toBe(false);
+    expect(edges()).toEqual([]);
   });
 
   it("record the chunk and file totals when a commit counted them after its last file write, and no longer once a commit writes files uncounted", async () => {

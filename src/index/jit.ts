@@ -125,11 +125,16 @@ async function refreshOnce(store: Store, config: ResolvedConfig, names: readonly
       });
       if (moved) return;
       const resolve = resolverOf(store, config, removals.map((f) => f.path), createImportResolver);
-      // A rewritten file's edges (both ways; its own only when its symbol rows were kept, as a body
-      // edit's are) are rebuilt with its rows; a path that went re-resolves every import.
-      const kept = rewrites.filter((r) => store.replaceFileRows({ path: r.path, language: r.outcome.language, ...r.outcome.stamp }, r.outcome.extraction, r.outcome.search, true).kept);
+      // A rewritten file's edges are rebuilt with its rows, and those of the files reaching it — of
+      // them, when it kept its symbol rows, only the files naming what changed (none after a body
+      // edit); a path that went re-resolves every import.
+      const kept = new Map<number, ReadonlySet<string>>();
+      for (const r of rewrites) {
+        const names = store.replaceFileRows({ path: r.path, language: r.outcome.language, ...r.outcome.stamp }, r.outcome.extraction, r.outcome.search, true).kept;
+        if (names !== null) kept.set(r.row.id, names);
+      }
       for (const f of removals) store.removeFileRows(f.path);
-      rederive(store, resolve, { rewritten: rewrites.map((r) => r.row.id), kept: kept.map((r) => r.row.id), pathsChanged: removals.map((f) => f.path) });
+      rederive(store, resolve, { rewritten: rewrites.map((r) => r.row.id), kept, pathsChanged: removals.map((f) => f.path) });
     });
   } catch (err) {
     if (!isBusy(err)) throw err;

@@ -8,7 +8,7 @@ import { posix } from "node:path";
 import { LANGUAGE_SPECS, languageSpec } from "../lang/languages.js";
 import { MAX_INHERITANCE_DEPTH, RECEIVER_TYPE } from "../lang/spec.js";
 import type { Db, Store } from "../store/db.js";
-import { fileIdsByPaths, fileIdsInPathOrder, forEachCallRow, fileRows, filesInDirectory, filesOfLanguages, heritageFacts, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, symbolSignature, type CallRow } from "../store/link-inputs.js";
+import { fileIdsByPaths, fileIdsInPathOrder, forEachCallRow, fileRows, filesInDirectory, filesOfLanguages, heritageFacts, heritageRows, importFacts, importedFileIds, markerFileIds, namingFiles, reachableFiles, symbolFacts, symbolSignature, type CallRow } from "../store/link-inputs.js";
 import { EDGE, resolutionCode, type EdgeResolution } from "../store/edge-codes.js";
 import { DEFAULT_EXPORT_NAME, MODULE_SYMBOL } from "../syntax/types.js";
 
@@ -769,6 +769,21 @@ function expandScope(db: Db, changed: readonly number[], pathsChanged: readonly 
 }
 
 /**
+ * The kept files, and of the files each can reach (its package, its importers, theirs), those
+ * that name one of its changed names: in a call (callee or receiver), an import or re-export, or a
+ * heritage clause — what another file's edges into it are derived from.
+ */
+function naming(db: Db, kept: ReadonlyMap<number, ReadonlySet<string>>, packages: Packages): number[] {
+  const out = new Set(kept.keys());
+  const changing = [...kept].filter(([, names]) => names.size > 0);
+  if (changing.length === 0) return [...out];
+  const names = new Set(changing.flatMap(([, n]) => [...n]));
+  const candidates = reachableFiles(db, expandScope(db, changing.map(([id]) => id), [], packages)).filter((id) => !out.has(id));
+  for (const id of namingFiles(db, candidates, names)) out.add(id);
+  return [...out];
+}
+
+/**
  * `files` and, for each fixture file among them (a conftest.py a change reached, itself or through
  * what it imports), every file below it: tests take its fixtures without importing it.
  */
@@ -813,16 +828,15 @@ function linkAll(db: Db, packages: Packages, emit: (e: EdgeRow) => void, pageFil
 /**
  * Rebuilds the derived edges: of every file ("all", LINK_PAGE_FILES at a time), or of the files
  * the given changed files can reach (their own edges went with their old symbols), and of the
- * files in `alone` (rewritten with their link face kept: their own edges only). Returns the
- * edges written. A savepoint of the caller's transaction when it has one: the edges commit with
- * the rows they are derived from.
+ * `kept` files (rewritten keeping their symbol rows: store/link-face.ts) with, of the files they
+ * can reach, those naming one of their changed names. Returns the edges written. A savepoint of
+ * the caller's transaction when it has one: the edges commit with the rows they are derived from.
  */
-export function linkEdges(store: Store, scope: "all" | readonly number[], pathsChanged: readonly string[] = [], pageFiles = LINK_PAGE_FILES, alone: readonly number[] = []): LinkCount {
+export function linkEdges(store: Store, scope: "all" | readonly number[], pathsChanged: readonly string[] = [], pageFiles = LINK_PAGE_FILES, kept: ReadonlyMap<number, ReadonlySet<string>> = new Map()): LinkCount {
   const db = store.db;
   return store.batch(() => {
     const packages = scope === "all" ? allPackages(db) : packagesWhenAsked(db);
-    const reached = scope === "all" ? null : withFixtureUsers(db, reachableFiles(db, expandScope(db, scope, pathsChanged, packages)));
-    const files = reached === null ? null : [...new Set([...reached, ...alone])].sort((a, b) => a - b);
+    const files = scope === "all" ? null : withFixtureUsers(db, [...new Set([...reachableFiles(db, expandScope(db, scope, pathsChanged, packages)), ...naming(db, kept, packages)])].sort((a, b) => a - b));
     // A structural type outside the scope may implement an interface of it: those pairs are derived again too.
     const edges = store.replaceDerivedEdges(files, STRUCTURAL, (emit) => {
       if (files === null) linkAll(db, packages, emit, pageFiles);
@@ -843,7 +857,7 @@ export interface LinkCount {
  * paths that came or went — with, among the rewritten, those whose symbol rows were kept (their
  * link face held: store/link-face.ts), which no other file's edges depend on having changed.
  */
-export type RowChange = "all" | { readonly rewritten: readonly number[]; readonly pathsChanged: readonly string[]; readonly kept?: readonly number[] };
+export type RowChange = "all" | { readonly rewritten: readonly number[]; readonly pathsChanged: readonly string[]; readonly kept?: ReadonlyMap<number, ReadonlySet<string>> };
 
 /**
  * Recomputes everything derived across files after `change`: import resolutions,
@@ -859,8 +873,8 @@ export function rederive(store: Store, resolve: (fromPath: string, module: strin
     return linkEdges(store, "all");
   }
   const relinked = store.relinkImports(resolve, change.pathsChanged.length > 0 ? "all" : change.rewritten);
-  // A file whose face held reaches no other file's edges, unless its imports resolve otherwise now.
-  const kept = new Set(change.kept ?? []);
+  // A file that kept its symbol rows reaches the files naming what changed, unless its imports resolve otherwise now.
+  const kept = new Map([...(change.kept ?? [])].filter(([id]) => !relinked.has(id)));
   const seeds = [...new Set([...change.rewritten.filter((id) => !kept.has(id)), ...relinked])].sort((a, b) => a - b);
-  return linkEdges(store, seeds, change.pathsChanged, LINK_PAGE_FILES, [...kept]);
+  return linkEdges(store, seeds, change.pathsChanged, LINK_PAGE_FILES, kept);
 }

@@ -375,8 +375,8 @@ async function writeWalked(
   const writesBefore = store.fileRowWrites;
   let threads = 0;
   const wasEmpty = stamps.size === 0;
-  // A run over an index that links only what its changes reach; it keeps the symbol rows of a
-  // rewritten file whose link face held (store/link-face.ts), and relinks that file alone.
+  // A run over an index that links only what its changes reach; it keeps the symbol rows a
+  // rewritten file still declares (store/link-face.ts), and relinks the files naming what changed.
   const incremental = mode === "incremental" && !wasEmpty;
 
   // The work set: every file on a full run; on an incremental run, files whose content changed.
@@ -514,7 +514,7 @@ async function writeWalked(
   // nothing was written, and a rewritten file's imports are resolved reading only what they need.
   const configsAsBefore = incremental && counts.pathsChanged.length === 0 && pathsStatAsStamped(store.getMeta(RESOLVER_INPUTS), walk.dirStats);
   const ids = (paths: readonly string[]) => paths.flatMap((path) => finalStamps.get(path)?.id ?? []);
-  const changes = () => ({ rewritten: ids(counts.rewritten), kept: ids(counts.kept), pathsChanged: counts.pathsChanged });
+  const changes = () => ({ rewritten: ids(counts.rewritten), kept: new Map(counts.kept.flatMap(([path, names]) => (finalStamps.has(path) ? [[finalStamps.get(path)!.id, names] as const] : []))), pathsChanged: counts.pathsChanged });
   let linked: LinkCount | null = null;
   if (configsAsBefore) {
     if (counts.rewritten.length > 0) linked = rederive(store, createImportResolver(new Set(finalStamps.keys()), config.project_root, { readAll: false }).resolve, changes());
@@ -584,8 +584,8 @@ type Counters = {
   pathsChanged: string[];
   /** Files whose rows were rewritten (in write order). */
   rewritten: string[];
-  /** Of those, the files whose symbol rows were kept (their link face held): only their own edges are derived again. */
-  kept: string[];
+  /** Of those, the files whose symbol rows were kept, with the names whose face moved (store/link-face.ts). */
+  kept: Array<[path: string, changedNames: ReadonlySet<string>]>;
 };
 
 /**
@@ -609,7 +609,7 @@ function applyOutcome(
         const delta = writes === "batched" ? store.replaceFileRows(meta, outcome.extraction, outcome.search, keepIds) : store.writeFile(meta, outcome.extraction, outcome.search, keepIds);
         counts.indexed++;
         counts.rewritten.push(outcome.path);
-        if (delta.kept) counts.kept.push(outcome.path);
+        if (delta.kept !== null) counts.kept.push([outcome.path, delta.kept]);
         if (!wasIndexed) counts.pathsChanged.push(outcome.path);
         counts.added += delta.added;
         counts.removed += delta.removed;

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import { writeAtomic } from "../base/atomic.js";
 import { deflate } from "../base/deflate.js";
-import { DAMAGED_ROW, errorMessage } from "../base/errors.js";
+import { DAMAGED_ROW, damagedRow, errorMessage } from "../base/errors.js";
 import { nativeAddonPath } from "../base/native.js";
 import { fileURLToPath } from "node:url";
 import { hashKey, sha256 } from "../base/hash.js";
@@ -19,7 +19,7 @@ import { chunkSearchWords, lineStarts, splitTerms, type ChunkSearchWords } from 
 import type { Chunk, FileExtraction, ImportRecord, SymbolRecord } from "../syntax/types.js";
 import { EDGE, RESOLVED } from "./edge-codes.js";
 import { storedCalls, type CallSiteRow } from "./call-rows.js";
-import { heritageRowsOf, importNamesColumns, linkFaceHolds, type LinkFaceHeritage, type LinkFaceImport, type LinkFaceSymbol } from "./link-face.js";
+import { heritageRowsOf, importNamesColumns, matchLinkFace, type LinkFaceHeritage, type LinkFaceImport, type LinkFaceSymbol } from "./link-face.js";
 import { packedTextsOf, unpackSymbolTexts, type SymbolTexts } from "./symbol-texts.js";
 import { FileStamps, type StoredStampRow } from "./file-stamps.js";
 
@@ -30,7 +30,7 @@ let sqlite: typeof BetterSqlite3 | null = null;
 const Database = (): typeof BetterSqlite3 => (sqlite ??= createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3);
 
 /** Bumped whenever the tables, index.json or what a committed database guarantees change incompatibly; a mismatch wipes derived state. */
-export const CURRENT_SCHEMA_VERSION = "1.26.0";
+export const CURRENT_SCHEMA_VERSION = "1.27.0";
 /** Meta key: when the checker pass (query/checker.ts) last ran on this index; cleared by a full run without it. */
 export const CHECKER_META = "checker_ran";
 /** Meta key: set when a file's rows are replaced or removed after the pass last ran (its lines lost their verdicts); the pass clears it. */
@@ -287,18 +287,34 @@ const NO_TEXTS: SymbolTexts = { signature: null, doc: null, params: null };
  * the data changes. A symbol past its file's texts has none (a row of it is never misread).
  */
 export function symbolTextReader(db: Db): (fileId: number, id: number) => SymbolTexts {
-  const files = derivedOnce(db, "symbol-texts", () => new Map<number, { first: number; texts: SymbolTexts[] }>());
-  const read = prepared(db, "SELECT first_id, texts FROM symbol_texts WHERE file_id = ?").raw();
+  const files = derivedOnce(db, "symbol-texts", () => new Map<number, (id: number) => SymbolTexts>());
   return (fileId, id) => {
     let file = files.get(fileId);
     if (file === undefined) {
-      const row = read.get(fileId) as [number, Uint8Array] | undefined;
-      file = row === undefined ? { first: 0, texts: [] } : { first: row[0], texts: unpackSymbolTexts(fileId, row[1]) };
+      file = fileSymbolTexts(db, fileId);
       if (files.size >= SYMBOL_TEXT_FILES) files.clear();
       files.set(fileId, file);
     }
-    return file.texts[id - file.first] ?? NO_TEXTS;
+    return file(id);
   };
+}
+
+/** A file's symbol_texts row unpacked: each symbol's texts by id (none for an id it does not list). */
+function fileSymbolTexts(db: Db, fileId: number): (id: number) => SymbolTexts {
+  const row = prepared(db, "SELECT first_id, ids, texts FROM symbol_texts WHERE file_id = ?").raw().get(fileId) as [number, string | null, Uint8Array] | undefined;
+  if (row === undefined) return () => NO_TEXTS;
+  const [first, listed, packed] = row;
+  const texts = unpackSymbolTexts(fileId, packed);
+  if (listed === null) return (id) => texts[id - first] ?? NO_TEXTS;
+  let ids: unknown;
+  try {
+    ids = JSON.parse(listed);
+  } catch {
+    ids = null;
+  }
+  if (!Array.isArray(ids) || ids.length !== texts.length || !ids.every((id) => Number.isSafeInteger(id))) throw damagedRow(`damaged symbol ids (file ${fileId})`);
+  const at = new Map((ids as number[]).map((id, i) => [id, i]));
+  return (id) => texts[at.get(id) ?? -1] ?? NO_TEXTS;
 }
 
 /** One symbol's texts by its id alone (none for an id the index does not hold). */
@@ -354,8 +370,12 @@ function stampOf([id, path, mtime, size, ino, ctime, contentHash, clean]: StampR
 export interface ChunkDelta {
   readonly added: number;
   readonly removed: number;
-  /** The file's symbol and import rows were kept, ids and all (`replaceFileRows`' `keepIds`): only the file's own edges need deriving again. */
-  readonly kept: boolean;
+  /**
+   * Null: the file's rows were written anew. Else its symbol rows were kept where it still
+   * declares them (`replaceFileRows`' `keepIds`), and these are the names whose face moved: of
+   * the files reaching it, only those naming one need relinking (none when empty).
+   */
+  readonly kept: ReadonlySet<string> | null;
 }
 
 export interface StoreCounts {
@@ -763,49 +783,54 @@ export class Store {
    */
   replaceFileRows(meta: FileMeta, extraction: FileExtraction, search?: readonly ChunkSearchWords[], keepIds = false): ChunkDelta {
     const { id: fileId, inserted } = this.upsertFileRow(meta, extraction);
-    const kept = !inserted && keepIds && this.keepLinkFace(fileId, extraction);
+    const changedNames = !inserted && keepIds ? this.keepSymbolRows(fileId, extraction) : null;
     // A file row is deleted with its rows in one transaction, so a new row has none to delete; the
     // checker pass is behind either way (a new file's calls are unchecked too).
-    const removed = inserted ? 0 : this.deleteFileContents(fileId, kept);
+    const removed = inserted ? 0 : this.deleteFileContents(fileId, changedNames !== null);
     this.markCheckerBehind();
     this.insertChunks(fileId, extraction.chunks, search);
-    if (!kept) {
+    if (changedNames === null) {
       this.insertSymbols(fileId, extraction.symbols);
       this.insertImports(fileId, meta.path, extraction.imports);
       this.insertHeritage(fileId, extraction.heritage);
     }
     this.insertCalls(fileId, extraction);
-    return { added: extraction.chunks.length, removed, kept };
+    return { added: extraction.chunks.length, removed, kept: changedNames };
   }
 
   /**
-   * When a rewritten file's declarations read to the linker as its rows say (linkFaceHolds), moves
-   * those rows to the new text — symbols' lines, end lines and bodies, imports' lines, the texts
-   * (docs and parameters may have changed) — and returns true; else false, touching nothing.
+   * A rewrite that keeps the file's symbol rows where it still declares them (matchLinkFace: the
+   * same name, kind and parent), when its imports and heritage read as before: those rows move to
+   * the new text under their ids (so the edges other files hold into them stand), the gone ones
+   * are deleted (with every edge into them), the new ones added. Returns the names whose face
+   * moved (empty after an edit inside a body), or null — touching nothing — when the file must be
+   * written anew.
    */
-  private keepLinkFace(fileId: number, extraction: FileExtraction): boolean {
+  private keepSymbolRows(fileId: number, extraction: FileExtraction): ReadonlySet<string> | null {
     const symbols = this.sql("SELECT id, name, kind, parent_name AS parent, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf, return_type AS returnType, is_exported AS exported, line FROM symbols WHERE file_id = ? ORDER BY id").all(fileId) as LinkFaceSymbol[];
     const imports = this.sql("SELECT id, module, symbols, bound_as AS boundAs, kind, line FROM imports WHERE file_id = ? ORDER BY id").all(fileId) as LinkFaceImport[];
     const heritage = this.sql("SELECT class_name AS className, relation, target FROM heritage WHERE file_id = ? ORDER BY rowid").all(fileId) as LinkFaceHeritage[];
-    const stored = this.sql("SELECT first_id AS firstId, texts FROM symbol_texts WHERE file_id = ?").get(fileId) as { firstId: number; texts: Buffer } | undefined;
-    const signatures = stored === undefined ? [] : unpackSymbolTexts(fileId, stored.texts).map((t) => t.signature);
-    if (!linkFaceHolds({ symbols, signatures, imports, heritage }, extraction)) return false;
-    const moveSymbol = this.sql("UPDATE symbols SET line = ?, end_line = ?, has_body = ? WHERE id = ?");
-    extraction.symbols.forEach((s, i) => moveSymbol.run(s.line, s.endLine, s.hasBody ? 1 : 0, symbols[i]!.id));
+    const texts = fileSymbolTexts(this.db, fileId);
+    const signatures = symbols.map((r) => texts(r.id).signature);
+    const match = matchLinkFace({ symbols, signatures, imports, heritage }, extraction);
+    if (match === null) return null;
     const moveImport = this.sql("UPDATE imports SET line = ? WHERE id = ?");
     extraction.imports.forEach((im, i) => {
       if (im.line !== imports[i]!.line) moveImport.run(im.line, imports[i]!.id);
     });
-    if (stored !== undefined) this.sql("UPDATE symbol_texts SET texts = ? WHERE file_id = ?").run(packedTextsOf(extraction.symbols), fileId);
     // The checker's verdicts on calls into the file, and its edges either way, were made against
-    // the old text: they go as its symbols' deletion would have taken them.
-    if (symbols.length > 0) {
-      const [first, last] = [symbols[0]!.id, symbols.at(-1)!.id];
-      this.sql("DELETE FROM checker_verdicts WHERE target_id BETWEEN ? AND ?").run(first, last);
-      this.sql(`DELETE FROM edges WHERE resolution = ${RESOLVED.checker} AND from_id BETWEEN ? AND ?`).run(first, last);
-      this.sql(`DELETE FROM edges WHERE resolution = ${RESOLVED.checker} AND to_id BETWEEN ? AND ?`).run(first, last);
-    }
-    return true;
+    // the old text: they go as the symbols' deletion would have taken them.
+    const ofFile = "(SELECT id FROM symbols WHERE file_id = ?)";
+    this.sql(`DELETE FROM checker_verdicts WHERE target_id IN ${ofFile}`).run(fileId);
+    this.sql(`DELETE FROM edges WHERE resolution = ${RESOLVED.checker} AND from_id IN ${ofFile}`).run(fileId);
+    this.sql(`DELETE FROM edges WHERE resolution = ${RESOLVED.checker} AND to_id IN ${ofFile}`).run(fileId);
+    const keptIds = new Set(match.keeps.flatMap((j) => (j === null ? [] : [symbols[j]!.id])));
+    const gone = symbols.filter((r) => !keptIds.has(r.id)).map((r) => r.id);
+    if (gone.length > 0) this.sql("DELETE FROM symbols WHERE id IN (SELECT value FROM json_each(?))").run(JSON.stringify(gone));
+    let next = match.keeps.some((j) => j === null) ? this.nextId("symbols") : 0;
+    const ids = match.keeps.map((j) => (j === null ? next++ : symbols[j]!.id));
+    this.writeSymbolRows(fileId, extraction.symbols, ids, keptIds);
+    return match.changedNames;
   }
 
   /**
@@ -1026,7 +1051,7 @@ export class Store {
     return { id, inserted: true };
   }
 
-  /** Deletes a file's derived rows (but its symbols, imports and heritage when they are `kept`); returns how many chunks went. */
+  /** Deletes a file's derived rows (but its symbols, imports and heritage when they were `kept`: keepSymbolRows wrote them); returns how many chunks went. */
   private deleteFileContents(fileId: number, kept = false): number {
     const chunks = this.sql("SELECT id FROM chunks WHERE file_id = ?").pluck().all(fileId) as number[];
     // A contentless row goes by its rowid alone (a chunk that had no identifier_fts row costs a no-op delete).
@@ -1108,51 +1133,39 @@ export class Store {
   }
 
   private insertSymbols(fileId: number, symbols: readonly SymbolRecord[]): void {
-    let id = this.nextId("symbols");
+    const first = this.nextId("symbols");
+    this.writeSymbolRows(fileId, symbols, symbols.map((_, i) => first + i), new Set());
+  }
+
+  /**
+   * Writes a file's symbols under the given ids — a new row each, or the row `existing` says the
+   * file keeps, updated — with their texts and the PARENT_OF edges from each class to its methods.
+   */
+  private writeSymbolRows(fileId: number, symbols: readonly SymbolRecord[], ids: readonly number[], existing: ReadonlySet<number>): void {
     const rows: unknown[][] = [];
+    const update = existing.size > 0 ? this.sql("UPDATE symbols SET line = ?, end_line = ?, is_exported = ?, has_body = ?, reexport_module = ?, reexport_name = ?, alias_of = ?, return_type = ? WHERE id = ?") : null;
     const classIds = new Map<string, number>();
     const edges: unknown[][] = [];
-    for (const s of symbols) {
-      rows.push([
-        id,
-        s.name,
-        s.name.includes(".") ? s.name.slice(s.name.lastIndexOf(".") + 1) : null,
-        s.kind,
-        fileId,
-        s.line,
-        s.endLine,
-        s.isExported ? 1 : 0,
-        s.hasBody ? 1 : 0,
-        s.parent,
-        s.reExport?.module ?? null,
-        s.reExport?.importedName ?? null,
-        s.aliasOf,
-        s.returnType,
-      ]);
+    symbols.forEach((s, i) => {
+      const id = ids[i]!;
+      const columns = [s.line, s.endLine, s.isExported ? 1 : 0, s.hasBody ? 1 : 0, s.reExport?.module ?? null, s.reExport?.importedName ?? null, s.aliasOf, s.returnType];
+      if (existing.has(id)) update!.run(...columns, id);
+      else rows.push([id, s.name, s.name.includes(".") ? s.name.slice(s.name.lastIndexOf(".") + 1) : null, s.kind, fileId, s.parent, ...columns]);
       if (s.kind === "class" && !classIds.has(s.name)) classIds.set(s.name, id);
       if (s.kind === "method" && s.parent !== null) {
         const parentId = classIds.get(s.parent);
         if (parentId !== undefined) edges.push([parentId, id, EDGE.PARENT_OF]);
       }
-      id++;
+    });
+    this.batcher("symbols", ["id", "name", "tail", "kind", "file_id", "parent_name", "line", "end_line", "is_exported", "has_body", "reexport_module", "reexport_name", "alias_of", "return_type"]).insert(rows);
+    // A kept file's rows are rewritten in place: its classes' PARENT_OF edges and its texts are written again.
+    if (existing.size > 0) this.sql(`DELETE FROM edges WHERE edge_type = ${EDGE.PARENT_OF} AND from_id IN (SELECT id FROM symbols WHERE file_id = ?)`).run(fileId);
+    this.sql("DELETE FROM symbol_texts WHERE file_id = ?").run(fileId);
+    if (symbols.length > 0) {
+      // Kept rows and new ones can leave the ids out of one run: then they are listed.
+      const contiguous = ids.every((id, i) => id === ids[0]! + i);
+      this.sql("INSERT INTO symbol_texts(file_id, first_id, ids, texts) VALUES (?, ?, ?, ?)").run(fileId, ids[0]!, contiguous ? null : JSON.stringify(ids), packedTextsOf(symbols));
     }
-    this.batcher("symbols", [
-      "id",
-      "name",
-      "tail",
-      "kind",
-      "file_id",
-      "line",
-      "end_line",
-      "is_exported",
-      "has_body",
-      "parent_name",
-      "reexport_module",
-      "reexport_name",
-      "alias_of",
-      "return_type",
-    ]).insert(rows);
-    if (symbols.length > 0) this.sql("INSERT INTO symbol_texts(file_id, first_id, texts) VALUES (?, ?, ?)").run(fileId, id - symbols.length, packedTextsOf(symbols));
     this.batcher("edges", ["from_id", "to_id", "edge_type"], "INSERT OR IGNORE").insert(edges);
   }
 

@@ -1,10 +1,11 @@
 // A file's link face: what the linker (index/link.ts) reads of a file when it resolves names in
 // *other* files — its symbols' names, kinds, parents, re-export markers, export aliases, return
 // types, exported flags and signatures, its imports (module, names, local bindings, kind), its
-// heritage clauses, and the order each is read in (first declaration by line). A rewrite that
-// leaves the face as it was (an edit inside a body, a comment) changes no other file's edges, so
-// the writer keeps the file's symbol rows and their ids (store/db.ts replaceFileRows) and a run
-// relinks that file alone (docs/decisions.md, "A body edit relinks its own file").
+// heritage clauses, and the order each is read in (first declaration by line). A rewrite keeps the
+// rows (and ids) of the symbols it still declares (store/db.ts replaceFileRows), so the edges other
+// files hold into them stand; of the files that can reach it, only those that mention a name whose
+// face moved are relinked — none after an edit inside a body or a comment (docs/decisions.md, "A
+// rewrite relinks the files that name what changed").
 import type { ClassHeritage, FileExtraction } from "../syntax/types.js";
 
 /** A stored symbol row as the face compares it, with its id and line. */
@@ -49,43 +50,87 @@ export function importNamesColumns(names: readonly string[], locals: readonly st
   return { symbols, boundAs: bound === symbols ? null : bound };
 }
 
+/** How a rewrite's symbols match the rows a file has: the row each keeps, and the names whose face moved. */
+export interface LinkFaceMatch {
+  /** For each extracted symbol, in order, the stored symbol (by its index in id order) whose row and id it keeps; null for a new one. */
+  readonly keeps: ReadonlyArray<number | null>;
+  /**
+   * The names another file may now resolve otherwise (each with its last `.` segment): those of
+   * symbols gone, new, or read otherwise (re-export, alias, return type, export, signature, or
+   * their order by line among the declarations of their name). Empty: the face held.
+   */
+  readonly changedNames: ReadonlySet<string>;
+}
+
 /**
- * Whether an extraction has the link face the stored rows have: the same symbols, imports and
- * heritage rows, one for one in the order they were written (so each keeps its id), each the
- * same where the linker reads it, and read by line in the same order.
+ * How an extraction's link face compares with the stored rows': null when its imports or
+ * heritage read otherwise (every file reaching it is relinked); else each symbol matched to the
+ * stored one of the same name, kind and parent (the n-th of that key to the n-th), and the names
+ * whose face moved.
  */
-export function linkFaceHolds(
+export function matchLinkFace(
   stored: { readonly symbols: readonly LinkFaceSymbol[]; readonly signatures: readonly (string | null)[]; readonly imports: readonly LinkFaceImport[]; readonly heritage: readonly LinkFaceHeritage[] },
   extraction: FileExtraction,
-): boolean {
+): LinkFaceMatch | null {
   const { symbols, imports } = extraction;
-  if (symbols.length !== stored.symbols.length || imports.length !== stored.imports.length || stored.signatures.length !== symbols.length) return false;
-  for (let i = 0; i < symbols.length; i++) {
-    const s = symbols[i]!;
-    const r = stored.symbols[i]!;
-    if (
-      s.name !== r.name ||
-      s.kind !== r.kind ||
-      s.parent !== r.parent ||
-      (s.reExport?.module ?? null) !== r.module ||
-      (s.reExport?.importedName ?? null) !== r.imported ||
-      s.aliasOf !== r.aliasOf ||
-      s.returnType !== r.returnType ||
-      (s.isExported ? 1 : 0) !== r.exported ||
-      s.signature !== stored.signatures[i]
-    )
-      return false;
-  }
+  if (imports.length !== stored.imports.length) return null;
   for (let i = 0; i < imports.length; i++) {
     const im = imports[i]!;
     const r = stored.imports[i]!;
     const columns = importNamesColumns(im.names, im.locals);
-    if (im.module !== r.module || im.kind !== r.kind || columns.symbols !== r.symbols || columns.boundAs !== r.boundAs) return false;
+    if (im.module !== r.module || im.kind !== r.kind || columns.symbols !== r.symbols || columns.boundAs !== r.boundAs) return null;
   }
+  // The linker reads a file's imports by line (of two bindings of a name, the order decides).
+  if (!sameLineOrder(imports.map((im) => im.line), stored.imports.map((r) => r.line))) return null;
   const heritage = heritageRowsOf(extraction.heritage);
-  if (heritage.length !== stored.heritage.length || heritage.some((h, i) => h.className !== stored.heritage[i]!.className || h.relation !== stored.heritage[i]!.relation || h.target !== stored.heritage[i]!.target)) return false;
-  // The linker reads a file's symbols and imports by line (the first declaration of a name wins).
-  return sameLineOrder(symbols.map((s) => s.line), stored.symbols.map((r) => r.line)) && sameLineOrder(imports.map((im) => im.line), stored.imports.map((r) => r.line));
+  if (heritage.length !== stored.heritage.length || heritage.some((h, i) => h.className !== stored.heritage[i]!.className || h.relation !== stored.heritage[i]!.relation || h.target !== stored.heritage[i]!.target)) return null;
+
+  const key = (name: string, kind: string, parent: string | null) => `${kind}\0${parent ?? ""}\0${name}`;
+  const storedByKey = new Map<string, number[]>();
+  stored.symbols.forEach((r, j) => {
+    const k = key(r.name, r.kind, r.parent);
+    const list = storedByKey.get(k);
+    if (list) list.push(j);
+    else storedByKey.set(k, [j]);
+  });
+  const taken = new Map<string, number>();
+  const keeps = symbols.map((s) => {
+    const k = key(s.name, s.kind, s.parent);
+    const n = taken.get(k) ?? 0;
+    taken.set(k, n + 1);
+    return storedByKey.get(k)?.[n] ?? null;
+  });
+  const changed = new Set<string>();
+  const change = (name: string) => {
+    changed.add(name);
+    const dot = name.lastIndexOf(".");
+    if (dot >= 0) changed.add(name.slice(dot + 1));
+  };
+  const kept = new Set<number>();
+  symbols.forEach((s, i) => {
+    const j = keeps[i];
+    if (j === null || j === undefined) return change(s.name);
+    kept.add(j);
+    const r = stored.symbols[j]!;
+    if ((s.reExport?.module ?? null) !== r.module || (s.reExport?.importedName ?? null) !== r.imported || s.aliasOf !== r.aliasOf || s.returnType !== r.returnType || (s.isExported ? 1 : 0) !== r.exported || s.signature !== stored.signatures[j]) change(s.name);
+  });
+  stored.symbols.forEach((r, j) => {
+    if (!kept.has(j)) change(r.name);
+  });
+  // Of a name's declarations the first by line wins: the kept ones must keep their order.
+  const byName = new Map<string, Array<{ now: number; before: number; j: number }>>();
+  symbols.forEach((s, i) => {
+    const j = keeps[i];
+    if (j === null || j === undefined || changed.has(s.name)) return;
+    const list = byName.get(s.name) ?? [];
+    list.push({ now: s.line, before: stored.symbols[j]!.line, j });
+    byName.set(s.name, list);
+  });
+  for (const [name, list] of byName) {
+    if (list.length < 2) continue;
+    if (!sameLineOrder(list.map((e) => e.now), list.map((e) => e.before))) change(name);
+  }
+  return { keeps, changedNames: changed };
 }
 
 /** Whether two lists of lines, each in write order, sort (stably, by line) into the same permutation. */

@@ -44,11 +44,13 @@ CREATE TABLE IF NOT EXISTS symbols (
 );
 
 -- Each symbol's signature, doc comment and parameters (functions and methods: JSON [[name, type, 1
--- if optional], ...], store/param-rows.ts), kept per file: a file's symbols have the ids first_id,
--- first_id + 1, ... in the order `texts` lists theirs (store/symbol-texts.ts: JSON, deflated).
+-- if optional], ...], store/param-rows.ts), kept per file, in the order `texts` lists them
+-- (store/symbol-texts.ts: JSON, deflated): the symbols' ids are first_id, first_id + 1, ... — or,
+-- where a rewrite kept some rows and added others (store/link-face.ts), those `ids` list (JSON).
 CREATE TABLE IF NOT EXISTS symbol_texts (
   file_id  INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
   first_id INTEGER NOT NULL,
+  ids      TEXT,
   texts    BLOB NOT NULL
 );
 

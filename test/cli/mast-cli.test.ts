@@ -21,7 +21,7 @@ const BASE_FILES: Record<string, string> = {
   "node_modules/pkg/index.js": "module.exports = 1;\n",
 };
 const BASE_INDEXED = ["docs/guide.md", "src/auth.ts", "src/index.ts", "src/repo.ts"];
-const SCHEMA_VERSION = "1.26.0";
+const SCHEMA_VERSION = "1.27.0";
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 const space = tempSpace(BASE_FILES);

@@ -98,7 +98,7 @@ describe("mast serve", () => {
       () => call(client, "mast_status", {}),
       (r) => r.data.indexed_files === 4,
     );
-    expect(status.data).toMatchObject({ indexed_files: 4, stale_files: 0, index_fresh: true, schema_version: "1.26.0" });
+    expect(status.data).toMatchObject({ indexed_files: 4, stale_files: 0, index_fresh: true, schema_version: "1.27.0" });
     // The server's config is recorded in its state dir (after the first answers, under structure.lock).
     const persisted = JSON.parse(readFileSync(join(String(status.data.state_dir), "config.json"), "utf8")) as Record<string, unknown>;
     expect([persisted.resolved_project_root, persisted.resolved_state_dir]).toEqual([realpathSync(p.root), status.data.state_dir]);

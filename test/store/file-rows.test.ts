@@ -41,7 +41,7 @@ describe("a file's rows", () => {
   it("are written for a new file and replaced for a rewritten one; each write marks a run checker pass behind", () => {
     const store = openStore();
     const first = store.writeFile(meta("src/a.ts"), extraction("src/a.ts", "export function one() { return two(); }\nexport function two() { return 2; }\n"));
-    expect(first).toEqual({ added: 2, removed: 0, kept: false });
+    expect(first).toEqual({ added: 2, removed: 0, kept: null });
     expect(store.getMeta(CHECKER_BEHIND)).toBeNull(); // no checker pass has run: nothing to be behind
 
     store.setMeta(CHECKER_META, "1");
@@ -51,41 +51,50 @@ describe("a file's rows", () => {
 
     store.deleteMeta(CHECKER_BEHIND);
     const rewritten = store.writeFile(meta("src/a.ts"), extraction("src/a.ts", "export function three() { return 3; }\n"));
-    expect(rewritten).toEqual({ added: 1, removed: 2, kept: false });
+    expect(rewritten).toEqual({ added: 1, removed: 2, kept: null });
     expect(store.getMeta(CHECKER_BEHIND)).toBe("1");
     const names = store.snapshot((db) => db.prepare("SELECT s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = 'src/a.ts' ORDER BY s.name").pluck().all());
     expect(names).toEqual(["three"]);
   });
 
-  it("kept for a body edit when asked: the symbol ids and edges into them stay, lines and texts move, the checker's verdicts and edges on them go", () => {
+  it("kept where the rewrite still declares them, when asked: the ids and edges into them stay, lines and texts move, the checker's verdicts and edges on them go; the names whose face moved are said", () => {
     const store = openStore();
-    const a = (body: string, doc = "") => `${doc}export function one(): number {\n  return ${body};\n}\n`;
+    const a = (body: string, doc = "", name = "one", params = "") => `${doc}export function ${name}(${params}): number {\n  return ${body};\n}\nexport function other(): number {\n  return 0;\n}\n`;
     store.writeFile(meta("src/a.ts"), extraction("src/a.ts", a("1")));
     store.writeFile(meta("src/b.ts"), extraction("src/b.ts", "import { one } from './a';\nexport function two() { return one(); }\n"));
-    const id = (file: string, name: string) => store.db.prepare("SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name = ?").pluck().get(file, name) as number;
-    const [one, two] = [id("src/a.ts", "one"), id("src/b.ts", "two")];
+    const id = (file: string, name: string) => store.db.prepare("SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name = ?").pluck().get(file, name) as number | undefined;
+    const [one, other, two] = [id("src/a.ts", "one")!, id("src/a.ts", "other")!, id("src/b.ts", "two")!];
     // An edge the linker derived into a.ts, and the checker's verdict and edge on the same call.
     store.db.prepare("INSERT INTO edges(from_id, to_id, edge_type, resolution, call_line) VALUES (?, ?, ?, ?, 2), (?, ?, ?, ?, 2)").run(two, one, EDGE.POTENTIAL_CALL, RESOLVED.import, two, one, EDGE.POTENTIAL_CALL, RESOLVED.checker);
     store.db.prepare("INSERT INTO checker_verdicts(target_id, file_id, line, verdict) SELECT ?, id, 2, 'calls_target' FROM files WHERE path = 'src/b.ts'").run(one);
     const edges = () => store.db.prepare("SELECT from_id AS source, to_id AS target, resolution FROM edges WHERE edge_type = ? ORDER BY resolution").all(EDGE.POTENTIAL_CALL);
+    const texts = (symbol: number) => symbolTextReader(store.db)(store.db.prepare("SELECT file_id FROM symbols WHERE id = ?").pluck().get(symbol) as number, symbol);
 
-    const delta = store.writeFile(meta("src/a.ts"), extraction("src/a.ts", a("2", "/** The first. */\n")), undefined, true);
-    expect(delta).toEqual({ added: 1, removed: 1, kept: true });
-    expect(id("src/a.ts", "one")).toBe(one);
+    // A body edit under a new doc comment: nothing another file reads moved.
+    expect(store.writeFile(meta("src/a.ts"), extraction("src/a.ts", a("2", "/** The first. */\n")), undefined, true)).toEqual({ added: 2, removed: 2, kept: new Set() });
+    expect([id("src/a.ts", "one"), id("src/a.ts", "other")]).toEqual([one, other]);
     expect(store.db.prepare("SELECT line, end_line AS endLine FROM symbols WHERE id = ?").get(one)).toEqual({ line: 2, endLine: 4 });
-    const fileOfOne = store.db.prepare("SELECT file_id FROM symbols WHERE id = ?").pluck().get(one) as number;
-    expect(symbolTextReader(store.db)(fileOfOne, one).doc).toBe("/** The first. */");
+    expect(texts(one).doc).toBe("/** The first. */");
     expect(edges()).toEqual([{ source: two, target: one, resolution: RESOLVED.import }]);
     expect(store.db.prepare("SELECT count(*) FROM checker_verdicts").pluck().get()).toBe(0);
 
-    // Asked and the declaration reads otherwise, or not asked (a full run): its rows are written anew, the edges into them gone.
-    const renamed = store.writeFile(meta("src/a.ts"), extraction("src/a.ts", a("2").replace("one()", "one(x = 1)")), undefined, true);
-    expect(renamed).toEqual({ added: 1, removed: 1, kept: false });
-    expect(id("src/a.ts", "one")).not.toBe(one);
+    // A parameter added: the row and its id stay, its signature moved (the files naming it relink).
+    expect(store.writeFile(meta("src/a.ts"), extraction("src/a.ts", a("2", "", "one", "x = 1")), undefined, true).kept).toEqual(new Set(["one"]));
+    expect(id("src/a.ts", "one")).toBe(one);
+    expect(texts(one).signature).toBe("export function one(x = 1): number");
+    expect(edges()).toEqual([{ source: two, target: one, resolution: RESOLVED.import }]);
+
+    // Renamed: the old row goes with the edges into it, the new one takes a new id, beside the ids
+    // kept (listed with the texts: they are no longer one run).
+    expect(store.writeFile(meta("src/a.ts"), extraction("src/a.ts", a("2", "", "uno")), undefined, true).kept).toEqual(new Set(["one", "uno"]));
+    const uno = id("src/a.ts", "uno")!;
+    expect([id("src/a.ts", "one"), id("src/a.ts", "other"), uno > other]).toEqual([undefined, other, true]);
+    expect([texts(uno).signature, texts(other).signature]).toEqual(["export function uno(): number", "export function other(): number"]);
     expect(edges()).toEqual([]);
-    store.db.prepare("INSERT INTO edges(from_id, to_id, edge_type, resolution, call_line) VALUES (?, ?, ?, ?, 2)").run(two, id("src/a.ts", "one"), EDGE.POTENTIAL_CALL, RESOLVED.import);
-    expect(store.writeFile(meta("src/a.ts"), extraction("src/a.ts", a("3").replace("one()", "one(x = 1)"))).kept).toBe(false);
-    expect(edges()).toEqual([]);
+
+    // Not asked (a full run): written anew.
+    expect(store.writeFile(meta("src/a.ts"), extraction("src/a.ts", a("3", "", "uno"))).kept).toBeNull();
+    expect(texts(id("src/a.ts", "uno")!).signature).toBe("export function uno(): number");
   });
 
   it("record the chunk and file totals when a commit counted them after its last file write, and no longer once a commit writes files uncounted", async () => {

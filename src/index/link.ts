@@ -8,7 +8,7 @@ import { posix } from "node:path";
 import { LANGUAGE_SPECS, languageSpec } from "../lang/languages.js";
 import { MAX_INHERITANCE_DEPTH, RECEIVER_TYPE } from "../lang/spec.js";
 import type { Db, Store } from "../store/db.js";
-import { fileIdsByPaths, fileIdsInPathOrder, forEachCallRow, fileRows, filesInDirectory, filesOfLanguages, heritageFacts, heritageRows, importFacts, importedFileIds, markerFileIds, namingFiles, reachableFiles, symbolFacts, symbolSignature, type CallRow } from "../store/link-inputs.js";
+import { fileIdsByPaths, fileIdsInPathOrder, forEachCallRow, fileRows, filesInDirectory, filesOfLanguages, heritageFacts, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, symbolSignature, type CallRow } from "../store/link-inputs.js";
 import { EDGE, resolutionCode, type EdgeResolution } from "../store/edge-codes.js";
 import { DEFAULT_EXPORT_NAME, MODULE_SYMBOL } from "../syntax/types.js";
 
@@ -769,21 +769,6 @@ function expandScope(db: Db, changed: readonly number[], pathsChanged: readonly 
 }
 
 /**
- * The kept files, and of the files each can reach (its package, its importers, theirs), those
- * that name one of its changed names: in a call (callee or receiver), an import or re-export, or a
- * heritage clause — what another file's edges into it are derived from.
- */
-function naming(db: Db, kept: ReadonlyMap<number, ReadonlySet<string>>, packages: Packages): number[] {
-  const out = new Set(kept.keys());
-  const changing = [...kept].filter(([, names]) => names.size > 0);
-  if (changing.length === 0) return [...out];
-  const names = new Set(changing.flatMap(([, n]) => [...n]));
-  const candidates = reachableFiles(db, expandScope(db, changing.map(([id]) => id), [], packages)).filter((id) => !out.has(id));
-  for (const id of namingFiles(db, candidates, names)) out.add(id);
-  return [...out];
-}
-
-/**
  * `files` and, for each fixture file among them (a conftest.py a change reached, itself or through
  * what it imports), every file below it: tests take its fixtures without importing it.
  */
@@ -828,15 +813,15 @@ function linkAll(db: Db, packages: Packages, emit: (e: EdgeRow) => void, pageFil
 /**
  * Rebuilds the derived edges: of every file ("all", LINK_PAGE_FILES at a time), or of the files
  * the given changed files can reach (their own edges went with their old symbols), and of the
- * `kept` files (rewritten keeping their symbol rows: store/link-face.ts) with, of the files they
- * can reach, those naming one of their changed names. Returns the edges written. A savepoint of
- * the caller's transaction when it has one: the edges commit with the rows they are derived from.
+ * files in `alone` (a rewrite no other file's edges can tell from the old text: their own edges).
+ * Returns the edges written. A savepoint of the caller's transaction when it has one: the edges
+ * commit with the rows they are derived from.
  */
-export function linkEdges(store: Store, scope: "all" | readonly number[], pathsChanged: readonly string[] = [], pageFiles = LINK_PAGE_FILES, kept: ReadonlyMap<number, ReadonlySet<string>> = new Map()): LinkCount {
+export function linkEdges(store: Store, scope: "all" | readonly number[], pathsChanged: readonly string[] = [], pageFiles = LINK_PAGE_FILES, alone: readonly number[] = []): LinkCount {
   const db = store.db;
   return store.batch(() => {
     const packages = scope === "all" ? allPackages(db) : packagesWhenAsked(db);
-    const files = scope === "all" ? null : withFixtureUsers(db, [...new Set([...reachableFiles(db, expandScope(db, scope, pathsChanged, packages)), ...naming(db, kept, packages)])].sort((a, b) => a - b));
+    const files = scope === "all" ? null : [...new Set([...withFixtureUsers(db, reachableFiles(db, expandScope(db, scope, pathsChanged, packages))), ...alone])].sort((a, b) => a - b);
     // A structural type outside the scope may implement an interface of it: those pairs are derived again too.
     const edges = store.replaceDerivedEdges(files, STRUCTURAL, (emit) => {
       if (files === null) linkAll(db, packages, emit, pageFiles);
@@ -873,8 +858,19 @@ export function rederive(store: Store, resolve: (fromPath: string, module: strin
     return linkEdges(store, "all");
   }
   const relinked = store.relinkImports(resolve, change.pathsChanged.length > 0 ? "all" : change.rewritten);
-  // A file that kept its symbol rows reaches the files naming what changed, unless its imports resolve otherwise now.
-  const kept = new Map([...(change.kept ?? [])].filter(([id]) => !relinked.has(id)));
-  const seeds = [...new Set([...change.rewritten.filter((id) => !kept.has(id)), ...relinked])].sort((a, b) => a - b);
-  return linkEdges(store, seeds, change.pathsChanged, LINK_PAGE_FILES, kept);
+  // A rewrite that kept its symbol rows and moved no name's face (an edit inside a body) reaches
+  // no other file's edges; one that moved only names no other package sees reaches its package.
+  // Anything else — or imports that resolve otherwise now — reaches every file that can reach it.
+  const alone = new Set<number>();
+  const packages = packagesWhenAsked(store.db);
+  for (const r of fileRows(store.db, [...(change.kept ?? new Map()).keys()])) {
+    const names = change.kept!.get(r.id)!;
+    if (relinked.has(r.id)) continue;
+    const seen = languageSpec(r.language)?.seenByImporters;
+    if (names.size === 0) alone.add(r.id);
+    else if (seen && ![...names].some((name) => seen(name, r.path))) for (const mate of packages.get(r.id) ?? [r.id]) alone.add(mate);
+  }
+  const keptAlone = (id: number) => alone.has(id) && change.kept?.has(id) === true;
+  const seeds = [...new Set([...change.rewritten.filter((id) => !keptAlone(id)), ...relinked])].sort((a, b) => a - b);
+  return linkEdges(store, seeds, change.pathsChanged, LINK_PAGE_FILES, [...alone]);
 }

@@ -50,6 +50,12 @@ export interface LanguageSpec {
    * every file of its directory of the same language (a Go package).
    */
   readonly scope: "file" | "directory";
+  /**
+   * Whether another package's file can see a declaration of this name in the file at `path` (Go:
+   * a capitalized name, in a file that is not a test): a change only to names none can see reaches
+   * the file's own package alone. Absent: every name may be seen by any file reaching it.
+   */
+  readonly seenByImporters?: (name: string, path: string) => boolean;
   /** A type implements an interface by having all of its methods (Go), not only by declaring it. */
   readonly structuralInterfaces: boolean;
   /**

@@ -372,8 +372,8 @@ export interface ChunkDelta {
   readonly removed: number;
   /**
    * Null: the file's rows were written anew. Else its symbol rows were kept where it still
-   * declares them (`replaceFileRows`' `keepIds`), and these are the names whose face moved: of
-   * the files reaching it, only those naming one need relinking (none when empty).
+   * declares them (`replaceFileRows`' `keepIds`), and these are the names whose face moved (none:
+   * no other file's edges can tell the new text from the old).
    */
   readonly kept: ReadonlySet<string> | null;
 }

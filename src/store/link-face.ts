@@ -3,9 +3,9 @@
 // types, exported flags and signatures, its imports (module, names, local bindings, kind), its
 // heritage clauses, and the order each is read in (first declaration by line). A rewrite keeps the
 // rows (and ids) of the symbols it still declares (store/db.ts replaceFileRows), so the edges other
-// files hold into them stand; of the files that can reach it, only those that mention a name whose
-// face moved are relinked — none after an edit inside a body or a comment (docs/decisions.md, "A
-// rewrite relinks the files that name what changed").
+// files hold into them stand: one that moved no name's face (an edit inside a body, a comment) is
+// relinked alone, one that moved only names no other package sees (lang/spec.ts seenByImporters)
+// with its package (docs/decisions.md, "A body edit relinks its own file").
 import type { ClassHeritage, FileExtraction } from "../syntax/types.js";
 
 /** A stored symbol row as the face compares it, with its id and line. */
@@ -55,18 +55,18 @@ export interface LinkFaceMatch {
   /** For each extracted symbol, in order, the stored symbol (by its index in id order) whose row and id it keeps; null for a new one. */
   readonly keeps: ReadonlyArray<number | null>;
   /**
-   * The names another file may now resolve otherwise (each with its last `.` segment): those of
-   * symbols gone, new, or read otherwise (re-export, alias, return type, export, signature, or
-   * their order by line among the declarations of their name). Empty: the face held.
+   * The names whose face moved (each with its last `.` segment): those of symbols gone, new, or
+   * read otherwise (re-export, alias, return type, export, signature, or their order by line among
+   * the declarations of their name). Empty: the face held.
    */
   readonly changedNames: ReadonlySet<string>;
 }
 
 /**
  * How an extraction's link face compares with the stored rows': null when its imports or
- * heritage read otherwise (every file reaching it is relinked); else each symbol matched to the
- * stored one of the same name, kind and parent (the n-th of that key to the n-th), and the names
- * whose face moved.
+ * heritage read otherwise, or when keeping the ids would order a name's declarations otherwise
+ * than a fresh build (the file is written anew); else each symbol matched to the stored one of the
+ * same name, kind and parent (the n-th of that key to the n-th), and the names whose face moved.
  */
 export function matchLinkFace(
   stored: { readonly symbols: readonly LinkFaceSymbol[]; readonly signatures: readonly (string | null)[]; readonly imports: readonly LinkFaceImport[]; readonly heritage: readonly LinkFaceHeritage[] },
@@ -117,18 +117,25 @@ export function matchLinkFace(
   stored.symbols.forEach((r, j) => {
     if (!kept.has(j)) change(r.name);
   });
-  // Of a name's declarations the first by line wins: the kept ones must keep their order.
-  const byName = new Map<string, Array<{ now: number; before: number; j: number }>>();
+  // Of a name's declarations the first by line wins (ties by id): the kept ones must keep their
+  // order, and the store's order of the new text must be a fresh build's (ids in write order).
+  const byName = new Map<string, number[]>();
   symbols.forEach((s, i) => {
-    const j = keeps[i];
-    if (j === null || j === undefined || changed.has(s.name)) return;
-    const list = byName.get(s.name) ?? [];
-    list.push({ now: s.line, before: stored.symbols[j]!.line, j });
-    byName.set(s.name, list);
+    const list = byName.get(s.name);
+    if (list) list.push(i);
+    else byName.set(s.name, [i]);
   });
   for (const [name, list] of byName) {
     if (list.length < 2) continue;
-    if (!sameLineOrder(list.map((e) => e.now), list.map((e) => e.before))) change(name);
+    // The id a symbol will have: a kept row's, else one past every kept id, in write order.
+    const id = (i: number) => (keeps[i] === null ? Number.MAX_SAFE_INTEGER - symbols.length + i : stored.symbols[keeps[i]!]!.id);
+    const fresh = [...list].sort((a, b) => symbols[a]!.line - symbols[b]!.line || a - b);
+    const kept = [...list].sort((a, b) => symbols[a]!.line - symbols[b]!.line || id(a) - id(b));
+    if (fresh.some((i, k) => i !== kept[k])) return null;
+    const keptBefore = list.filter((i) => keeps[i] !== null);
+    const before = [...keptBefore].sort((a, b) => stored.symbols[keeps[a]!]!.line - stored.symbols[keeps[b]!]!.line || id(a) - id(b));
+    const now = [...keptBefore].sort((a, b) => symbols[a]!.line - symbols[b]!.line || a - b);
+    if (before.some((i, k) => i !== now[k])) change(name);
   }
   return { keeps, changedNames: changed };
 }

@@ -171,26 +171,3 @@ export function reachableFiles(db: Db, changed: readonly number[]): number[] {
     .all(JSON.stringify(changed)) as number[];
 }
 
-/**
- * Of the files, those naming one of `names` where another file's edges come from: a call's callee
- * or receiver name, an import's names or local bindings, a re-export marker or export alias, a
- * heritage clause's target (each read by its identifiers, so `ns.Base<T>` names `Base`).
- */
-export function namingFiles(db: Db, fileIds: readonly number[], names: ReadonlySet<string>): number[] {
-  if (fileIds.length === 0 || names.size === 0) return [];
-  const out = new Set<number>();
-  const note = (fileId: number, ...values: Array<string | null>) => {
-    if (out.has(fileId)) return;
-    for (const v of values) if (v !== null && (names.has(v) || v.split(/[^\w$]+/).some((w) => names.has(w)))) return void out.add(fileId);
-  };
-  forEachCallRow(db, fileIds, (c) => note(c.fileId, c.callee, c.receiverName));
-  const w = only(fileIds, "file_id");
-  for (const [fileId, symbols, locals] of prepared(db, `SELECT file_id, symbols, locals FROM imports${w.sql}`).raw().iterate(...w.args) as IterableIterator<[number, string, string]>) {
-    note(fileId, ...(JSON.parse(symbols) as string[]), ...(JSON.parse(locals) as string[]));
-  }
-  for (const [fileId, name, imported, alias] of prepared(db, `SELECT file_id, name, reexport_name, alias_of FROM symbols${w.sql} AND (reexport_name IS NOT NULL OR alias_of IS NOT NULL)`).raw().iterate(...w.args) as IterableIterator<[number, string, string | null, string | null]>) {
-    note(fileId, name, imported, alias);
-  }
-  for (const [fileId, target] of prepared(db, `SELECT file_id, target FROM heritage${w.sql}`).raw().iterate(...w.args) as IterableIterator<[number, string]>) note(fileId, target);
-  return [...out].sort((a, b) => a - b);
-}

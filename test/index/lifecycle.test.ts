@@ -232,7 +232,7 @@ describe("incremental index", () => {
     ]);
   });
 
-  it("a rewrite keeps the symbol ids of what the file still declares: a body edit relinks that file alone (CLI run and a server's refresh), a changed return type or a renamed declaration also the files naming it", async () => {
+  it("a rewrite keeps the symbol ids of what the file still declares: a body edit relinks that file alone (CLI run and a server's refresh), a changed return type or a renamed declaration every file reaching it", async () => {
     const a = (body: string, ret = "number", comment = "") => `${comment}export function helper(n: number): ${ret} {\n  return ${body};\n}\n\nexport class Box {\n  open(): number {\n    return helper(1) as number;\n  }\n}\n`;
     const p = project({
       "src/a.ts": a("n + 1"),
@@ -252,13 +252,14 @@ describe("incremental index", () => {
     await refreshJustInTime(p, join(p.root, ".mast"), "src/a.ts");
     expect(ids().map((s) => s.id)).toEqual(before.map((s) => s.id));
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
-    // What a caller reads changed — a return type, a name: the files naming it (b.ts, not c.ts) too.
+    // What a caller reads changed — a return type, a name: every file reaching it (a name can reach
+    // a file that never writes it: through a re-export's alias, a return type, an embedded type).
     p.write("src/a.ts", a("String(n)", "string"));
-    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 2 });
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 3 });
     expect(ids().map((s) => s.id)).toEqual(before.map((s) => s.id));
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
     p.write("src/a.ts", a("n + 1").replace("export class Box", "export class Crate"));
-    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 2 });
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 3 });
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
     // Two declarations trade places: each is still its name's only one.
     p.write("src/a.ts", "export class Crate {\n  open(): number {\n    return helper(1);\n  }\n}\n\nexport function helper(n: number): number {\n  return n + 1;\n}\n");
@@ -266,7 +267,44 @@ describe("incremental index", () => {
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
     // A second declaration of a name, before the first: the files naming it resolve to it now.
     p.write("src/a.ts", "export function helper(n: number): number {\n  return n;\n}\nexport class Crate {\n  open(): number {\n    return helper(1);\n  }\n}\n\nexport function helper(n: number): number {\n  return n + 1;\n}\n");
-    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 2 });
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 3 });
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+  });
+
+  it("a declaration turned into an alias of another reaches the files that import it through a re-export's alias (they never write its name)", async () => {
+    const p = project({
+      "src/x.ts": "export function a() { return 1; }\n",
+      "src/barrel.ts": "export { a as b } from './x';\n",
+      "src/g.ts": "import { b } from './barrel';\nexport function run() { return b(); }\n",
+    });
+    await index(p, "full");
+    p.write("src/x.ts", "function impl() { return 1; }\nexport { impl as a };\n");
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 3 });
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+  });
+
+  it("a change only to what no other package sees relinks its package alone: a Go unexported declaration, a test file; an exported one its importers too (a re-export's alias, an embedded type, a field's type, as a fresh build links them)", async () => {
+    const p = project({
+      "go.mod": "module example.com/app\n\ngo 1.21\n",
+      "a/t.go": "package a\n\ntype A struct{}\n\nfunc (A) M() {}\n\ntype B struct{}\n\nfunc (B) M() {}\n\ntype T struct{ F A }\n\nfunc NewT() T { return T{} }\n\nfunc helper() int { return 1 }\n",
+      "a/u.go": "package a\n\nfunc Use() int { return helper() }\n",
+      "a/t_test.go": "package a\n\nfunc fixture() int { return helper() }\n",
+      "a/iface.go": "package a\n\ntype I interface{ M() }\n",
+      "b/b.go": "package b\n\nimport \"example.com/app/a\"\n\ntype S struct{ a.T }\n\nfunc Run() { a.NewT().F.M() }\n",
+      "c/c.go": "package c\n\nimport \"example.com/app/b\"\n\nfunc Go() { b.Run() }\n",
+    });
+    await index(p, "full");
+    // An unexported function added: a's files, not b's or c's.
+    p.write("a/t.go", "package a\n\ntype A struct{}\n\nfunc (A) M() {}\n\ntype B struct{}\n\nfunc (B) M() {}\n\ntype T struct{ F A }\n\nfunc NewT() T { return T{} }\n\nfunc helper() int { return 1 }\n\nfunc other() int { return 2 }\n");
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 4 });
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+    // A test file's function, exported or not: its package's tests alone see it.
+    p.write("a/t_test.go", "package a\n\nfunc fixture() int { return helper() }\n\nfunc Fixture2() int { return other() }\n");
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 4 });
+    expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+    // A field's type changes (T's declaration, exported): b's chain `a.NewT().F.M()` now means B.M.
+    p.write("a/t.go", "package a\n\ntype A struct{}\n\nfunc (A) M() {}\n\ntype B struct{}\n\nfunc (B) M() {}\n\ntype T struct{ F B }\n\nfunc NewT() T { return T{} }\n\nfunc helper() int { return 1 }\n\nfunc other() int { return 2 }\n");
+    expect((await index(p, "incremental")).files_linked).toBe(6);
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
   });
 
@@ -293,10 +331,9 @@ describe("incremental index", () => {
     expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 1 });
     expect(implementors()).toEqual([{ source: "Pipe", target: "Reader" }]);
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
-    // A type gains the method: it implements the (unchanged, unrelinked) interface again; its
-    // package mate names no method it changed (before ids were kept, it was relinked too).
+    // A type gains the method: it implements the (unchanged, unrelinked) interface again.
     p.write("impl/file.go", "package impl\n\ntype File struct{}\n\nfunc (f *File) Read() int { return 1 }\nfunc (f *File) Close() {}\n");
-    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 1 });
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 2 });
     expect(implementors()).toEqual([
       { source: "File", target: "Reader" },
       { source: "Pipe", target: "Reader" },

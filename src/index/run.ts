@@ -455,7 +455,8 @@ async function writeWalked(
       const outcomes = batch;
       batch = [];
       batchBytes = 0;
-      const before = { counts: { ...counts }, rewritten: counts.rewritten.length, kept: counts.kept.length, problems: problems.length };
+      // The counters' lists are cut back as the numbers are put back (a shallow copy shares them).
+      const before = { counts: { ...counts }, rewritten: counts.rewritten.length, kept: counts.kept.length, pathsChanged: counts.pathsChanged.length, problems: problems.length };
       try {
         store.batch(() => {
           for (const o of outcomes) applyOutcome(store, o, stamps.has(o.path), counts, problems, "batched", incremental);
@@ -465,7 +466,7 @@ async function writeWalked(
         // its own savepoint, so only the failing file is lost (and counted as a write error). An
         // error that ended the whole transaction ends the run: nothing of it is committed.
         store.assertInTransaction(err);
-        Object.assign(counts, before.counts, { rewritten: counts.rewritten.slice(0, before.rewritten), kept: counts.kept.slice(0, before.kept) });
+        Object.assign(counts, before.counts, { rewritten: counts.rewritten.slice(0, before.rewritten), kept: counts.kept.slice(0, before.kept), pathsChanged: counts.pathsChanged.slice(0, before.pathsChanged) });
         problems.length = before.problems;
         for (const o of outcomes) {
           applyOutcome(store, o, stamps.has(o.path), counts, problems, "atomic", incremental);

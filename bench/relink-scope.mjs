@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+// Relink-scope bench: how many files a one-file change relinks in a real Go module (issue 35's
+// target: a one-file change in a ~1,000-file Go module relinks ≤ 10% of it).
+//
+//   npm run build && npm run bench:relink [-- --tree <dir> --samples 40]
+//
+// The tree: prometheus as the scale bench copies it (bench/.scale/tree-<MB>/c00/prometheus, made by
+// `npm run bench:scale`), or any Go tree given by --tree. It is copied to a temporary directory
+// first (this bench edits files), indexed once, then for each kind of edit and each of `samples` Go
+// files spread over the sorted list: the edit appended, `mast index --incremental`, its
+// `files_linked` recorded, the file restored (bytes and mtime) and the index re-synced unmeasured.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const MAST = path.join(ROOT, "dist", "bin", "mast.js");
+const args = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
+};
+const EDITS = [
+  { kind: "a comment appended", text: "\n// relink probe\n" },
+  { kind: "an unexported function appended", text: "\nfunc relinkProbe() {}\n" },
+  { kind: "an exported function appended", text: "\nfunc RelinkProbe() int { return 1 }\n" },
+];
+
+function defaultTree() {
+  const scale = path.join(ROOT, "bench", ".scale");
+  const trees = fs.existsSync(scale) ? fs.readdirSync(scale).filter((d) => d.startsWith("tree-")).sort() : [];
+  for (const t of trees) {
+    const dir = path.join(scale, t, "c00", "prometheus");
+    if (fs.existsSync(dir)) return dir;
+  }
+  return null;
+}
+
+const source = arg("tree", defaultTree());
+const samples = Number(arg("samples", "40"));
+if (!source || !fs.existsSync(source)) {
+  console.error("relink-scope: no tree — run `npm run bench:scale` first (it copies prometheus), or pass --tree <a Go tree>");
+  process.exit(2);
+}
+if (!fs.existsSync(MAST)) {
+  console.error("relink-scope: dist/bin/mast.js is missing — run `npm run build` first");
+  process.exit(2);
+}
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "mast-relink-"));
+const tree = path.join(work, "tree");
+const state = path.join(work, "state");
+fs.cpSync(source, tree, { recursive: true });
+const mast = (...a) => JSON.parse(execFileSync(process.execPath, [MAST, ...a, "--json"], { encoding: "utf8", maxBuffer: 1 << 28 }));
+try {
+  const files = [];
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith(".go")) files.push(p);
+    }
+  };
+  walk(tree);
+  files.sort();
+  mast("index", tree, "--state-dir", state);
+  const step = Math.max(1, Math.floor(files.length / samples));
+  const picked = files.filter((_, i) => i % step === 0).slice(0, samples);
+  console.log(`relink scope — ${path.relative(ROOT, source) || source}: ${files.length} Go files, ${picked.length} sampled, ${os.cpus().length} cores, node ${process.version}`);
+  console.log(`  ${"edit".padEnd(34)} ${"median".padStart(6)} ${"p90".padStart(5)} ${"max".padStart(5)}  over 10% of the Go files`);
+  const results = [];
+  for (const edit of EDITS) {
+    const linked = [];
+    for (const f of picked) {
+      const before = fs.readFileSync(f);
+      const st = fs.statSync(f);
+      fs.appendFileSync(f, edit.text);
+      linked.push([mast("index", tree, "--state-dir", state, "--incremental").files_linked, path.relative(tree, f)]);
+      fs.writeFileSync(f, before);
+      fs.utimesSync(f, st.atime, st.mtime);
+      mast("index", tree, "--state-dir", state, "--incremental");
+    }
+    linked.sort((a, b) => a[0] - b[0]);
+    const at = (q) => linked[Math.min(linked.length - 1, Math.floor(q * linked.length))][0];
+    const over = linked.filter(([n]) => n > files.length / 10).length;
+    results.push({ edit: edit.kind, median: at(0.5), p90: at(0.9), max: linked.at(-1)[0], max_file: linked.at(-1)[1], over_10_percent: over, samples: linked.length });
+    console.log(`  ${edit.kind.padEnd(34)} ${String(at(0.5)).padStart(6)} ${String(at(0.9)).padStart(5)} ${String(linked.at(-1)[0]).padStart(5)}  ${over} of ${linked.length}${over > 0 ? " (MISS)" : " (PASS)"}   max: ${linked.at(-1)[1]}`);
+  }
+  const out = path.join(ROOT, "bench", ".out");
+  fs.mkdirSync(out, { recursive: true });
+  fs.writeFileSync(path.join(out, "relink-scope.json"), JSON.stringify({ tree: source, go_files: files.length, results }, null, 2));
+  console.log("figures written to bench/.out/relink-scope.json");
+} finally {
+  fs.rmSync(work, { recursive: true, force: true });
+}

@@ -125,9 +125,9 @@ async function refreshOnce(store: Store, config: ResolvedConfig, names: readonly
       });
       if (moved) return;
       const resolve = resolverOf(store, config, removals.map((f) => f.path), createImportResolver);
-      // A rewritten file's edges are rebuilt with its rows, and those of the files reaching it — of
-      // them, when it kept its symbol rows, only the files naming what changed (none after a body
-      // edit); a path that went re-resolves every import.
+      // A rewritten file's edges are rebuilt with its rows, and those of the files reaching it (none
+      // after a body edit, which keeps its symbol rows: link.ts rederive); a path that went
+      // re-resolves every import.
       const kept = new Map<number, ReadonlySet<string>>();
       for (const r of rewrites) {
         const names = store.replaceFileRows({ path: r.path, language: r.outcome.language, ...r.outcome.stamp }, r.outcome.extraction, r.outcome.search, true).kept;

@@ -861,16 +861,17 @@ export function rederive(store: Store, resolve: (fromPath: string, module: strin
   // A rewrite that kept its symbol rows and moved no name's face (an edit inside a body) reaches
   // no other file's edges; one that moved only names no other package sees reaches its package.
   // Anything else — or imports that resolve otherwise now — reaches every file that can reach it.
+  const kept = change.kept ?? new Map<number, ReadonlySet<string>>();
+  const contained = new Set<number>();
   const alone = new Set<number>();
   const packages = packagesWhenAsked(store.db);
-  for (const r of fileRows(store.db, [...(change.kept ?? new Map()).keys()])) {
-    const names = change.kept!.get(r.id)!;
-    if (relinked.has(r.id)) continue;
+  for (const r of kept.size === 0 ? [] : fileRows(store.db, [...kept.keys()])) {
+    const names = kept.get(r.id)!;
     const seen = languageSpec(r.language)?.seenByImporters;
-    if (names.size === 0) alone.add(r.id);
-    else if (seen && ![...names].some((name) => seen(name, r.path))) for (const mate of packages.get(r.id) ?? [r.id]) alone.add(mate);
+    if (relinked.has(r.id) || (names.size > 0 && (!seen || [...names].some((name) => seen(name, r.path))))) continue;
+    contained.add(r.id);
+    for (const file of names.size === 0 ? [r.id] : (packages.get(r.id) ?? [r.id])) alone.add(file);
   }
-  const keptAlone = (id: number) => alone.has(id) && change.kept?.has(id) === true;
-  const seeds = [...new Set([...change.rewritten.filter((id) => !keptAlone(id)), ...relinked])].sort((a, b) => a - b);
+  const seeds = [...new Set([...change.rewritten.filter((id) => !contained.has(id)), ...relinked])].sort((a, b) => a - b);
   return linkEdges(store, seeds, change.pathsChanged, LINK_PAGE_FILES, [...alone]);
 }

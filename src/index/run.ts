@@ -376,7 +376,7 @@ async function writeWalked(
   let threads = 0;
   const wasEmpty = stamps.size === 0;
   // A run over an index that links only what its changes reach; it keeps the symbol rows a
-  // rewritten file still declares (store/link-face.ts), and relinks the files naming what changed.
+  // rewritten file still declares (store/link-face.ts), so a body edit relinks that file alone.
   const incremental = mode === "incremental" && !wasEmpty;
 
   // The work set: every file on a full run; on an incremental run, files whose content changed.
@@ -515,8 +515,12 @@ async function writeWalked(
   // fingerprint cannot have moved (stat first, as for sources). Then nothing is derived when
   // nothing was written, and a rewritten file's imports are resolved reading only what they need.
   const configsAsBefore = incremental && counts.pathsChanged.length === 0 && pathsStatAsStamped(store.getMeta(RESOLVER_INPUTS), walk.dirStats);
-  const ids = (paths: readonly string[]) => paths.flatMap((path) => finalStamps.get(path)?.id ?? []);
-  const changes = () => ({ rewritten: ids(counts.rewritten), kept: new Map(counts.kept.flatMap(([path, names]) => (finalStamps.has(path) ? [[finalStamps.get(path)!.id, names] as const] : []))), pathsChanged: counts.pathsChanged });
+  const idOf = (path: string) => finalStamps.get(path)?.id;
+  const changes = () => ({
+    rewritten: counts.rewritten.flatMap((path) => idOf(path) ?? []),
+    kept: new Map(counts.kept.flatMap(([path, names]) => (idOf(path) === undefined ? [] : [[idOf(path)!, names] as const]))),
+    pathsChanged: counts.pathsChanged,
+  });
   let linked: LinkCount | null = null;
   if (configsAsBefore) {
     if (counts.rewritten.length > 0) linked = rederive(store, createImportResolver(new Set(finalStamps.keys()), config.project_root, { readAll: false }).resolve, changes());

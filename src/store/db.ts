@@ -776,10 +776,10 @@ export class Store {
   /**
    * The body of writeFile without a transaction of its own: only call it inside `batch`. `search`:
    * each chunk's search words (chunkSearchWords), when the parse thread computed them. `keepIds`
-   * (a run or refresh that links only what a change reaches): a rewrite whose declarations read
-   * to the linker as they did (`linkFaceHolds`: a body or comment edit) keeps its symbol, import
-   * and heritage rows — their ids, so the edges other files hold into them — moving their lines
-   * only; the delta says `kept`, and the file's own edges are all that is derived again.
+   * (a run or refresh that links only what a change reaches): a rewrite whose imports and
+   * heritage read as before keeps the rows, and ids, of the symbols it still declares
+   * (keepSymbolRows), so the edges other files hold into them stand; the delta's `kept` names
+   * what moved, from which the link decides what the rewrite reaches.
    */
   replaceFileRows(meta: FileMeta, extraction: FileExtraction, search?: readonly ChunkSearchWords[], keepIds = false): ChunkDelta {
     const { id: fileId, inserted } = this.upsertFileRow(meta, extraction);
@@ -827,6 +827,9 @@ export class Store {
     const keptIds = new Set(match.keeps.flatMap((j) => (j === null ? [] : [symbols[j]!.id])));
     const gone = symbols.filter((r) => !keptIds.has(r.id)).map((r) => r.id);
     if (gone.length > 0) this.sql("DELETE FROM symbols WHERE id IN (SELECT value FROM json_each(?))").run(JSON.stringify(gone));
+    // Its classes' PARENT_OF edges and its texts are written again with the rows.
+    this.sql(`DELETE FROM edges WHERE edge_type = ${EDGE.PARENT_OF} AND from_id IN ${ofFile}`).run(fileId);
+    this.sql("DELETE FROM symbol_texts WHERE file_id = ?").run(fileId);
     let next = match.keeps.some((j) => j === null) ? this.nextId("symbols") : 0;
     const ids = match.keeps.map((j) => (j === null ? next++ : symbols[j]!.id));
     this.writeSymbolRows(fileId, extraction.symbols, ids, keptIds);
@@ -1158,9 +1161,6 @@ export class Store {
       }
     });
     this.batcher("symbols", ["id", "name", "tail", "kind", "file_id", "parent_name", "line", "end_line", "is_exported", "has_body", "reexport_module", "reexport_name", "alias_of", "return_type"]).insert(rows);
-    // A kept file's rows are rewritten in place: its classes' PARENT_OF edges and its texts are written again.
-    if (existing.size > 0) this.sql(`DELETE FROM edges WHERE edge_type = ${EDGE.PARENT_OF} AND from_id IN (SELECT id FROM symbols WHERE file_id = ?)`).run(fileId);
-    this.sql("DELETE FROM symbol_texts WHERE file_id = ?").run(fileId);
     if (symbols.length > 0) {
       // Kept rows and new ones can leave the ids out of one run: then they are listed.
       const contiguous = ids.every((id, i) => id === ids[0]! + i);

@@ -55,8 +55,7 @@ export interface LinkFaceMatch {
   /** For each extracted symbol, in order, the stored symbol (by its index in id order) whose row and id it keeps; null for a new one. */
   readonly keeps: ReadonlyArray<number | null>;
   /**
-   * The names whose face moved (each with its last `.` segment): those of symbols gone, new, or
-   * read otherwise (re-export, alias, return type, export, signature, or their order by line among
+   * The names whose face moved: those of symbols gone, new, or read otherwise (re-export, alias, return type, export, signature, or their order by line among
    * the declarations of their name). Empty: the face held.
    */
   readonly changedNames: ReadonlySet<string>;
@@ -101,11 +100,7 @@ export function matchLinkFace(
     return storedByKey.get(k)?.[n] ?? null;
   });
   const changed = new Set<string>();
-  const change = (name: string) => {
-    changed.add(name);
-    const dot = name.lastIndexOf(".");
-    if (dot >= 0) changed.add(name.slice(dot + 1));
-  };
+  const change = (name: string) => void changed.add(name);
   const kept = new Set<number>();
   symbols.forEach((s, i) => {
     const j = keeps[i];

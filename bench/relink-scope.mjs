@@ -7,7 +7,7 @@
 // The tree: prometheus as the scale bench copies it (bench/.scale/tree-<MB>/c00/prometheus, made by
 // `npm run bench:scale`), or any Go tree given by --tree. It is copied to a temporary directory
 // first (this bench edits files), indexed once, then for each kind of edit and each of `samples` Go
-// files spread over the sorted list: the edit appended, `mast index --incremental`, its
+// files spread over the sorted list (those it applies to): the edit made, `mast index --incremental`, its
 // `files_linked` recorded, the file restored (bytes and mtime) and the index re-synced unmeasured.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -22,11 +22,22 @@ const arg = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
 };
+// Each edit gives the file's new text, or null where it does not apply (no such declaration in it).
 const EDITS = [
-  { kind: "a comment appended", text: "\n// relink probe\n" },
-  { kind: "an unexported function appended", text: "\nfunc relinkProbe() {}\n" },
-  { kind: "an exported function appended", text: "\nfunc RelinkProbe() int { return 1 }\n" },
+  { kind: "a comment appended", edit: (t) => `${t}\n// relink probe\n` },
+  { kind: "an unexported function appended", edit: (t) => `${t}\nfunc relinkProbe() {}\n` },
+  { kind: "an exported function appended", edit: (t) => `${t}\nfunc RelinkProbe() int { return 1 }\n` },
+  { kind: "a method appended to a struct", edit: (t) => ((m) => (m ? `${t}\nfunc (x *${m[1]}) RelinkProbe() int { return 1 }\n` : null))(/^type ([A-Z]\w*) struct/m.exec(t)) },
+  { kind: "an exported function renamed", edit: (t) => swap(t, /^func ([A-Z]\w*)\(/m, (m) => `func ${m[1]}Probe(`) },
+  { kind: "an exported method renamed", edit: (t) => swap(t, /^func (\(\w+ \*?\w+\)) ([A-Z]\w*)\(/m, (m) => `func ${m[1]} ${m[2]}Probe(`) },
+  { kind: "a return type changed", edit: (t) => swap(t, /^(func [^\n{]*\)) (\*?[A-Z][\w.]*) \{$/m, (m) => `${m[1]} error {`) },
 ];
+
+/** `text` with the first match of `re` replaced, or null when nothing matches. */
+function swap(text, re, by) {
+  const m = re.exec(text);
+  return m ? text.slice(0, m.index) + by(m) + text.slice(m.index + m[0].length) : null;
+}
 
 function defaultTree() {
   const scale = path.join(ROOT, "bench", ".scale");
@@ -76,7 +87,9 @@ try {
     for (const f of picked) {
       const before = fs.readFileSync(f);
       const st = fs.statSync(f);
-      fs.appendFileSync(f, edit.text);
+      const text = edit.edit(before.toString("utf8"));
+      if (text === null) continue;
+      fs.writeFileSync(f, text);
       linked.push([mast("index", tree, "--state-dir", state, "--incremental").files_linked, path.relative(tree, f)]);
       fs.writeFileSync(f, before);
       fs.utimesSync(f, st.atime, st.mtime);

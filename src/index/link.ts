@@ -9,6 +9,7 @@ import { LANGUAGE_SPECS, languageSpec } from "../lang/languages.js";
 import { MAX_INHERITANCE_DEPTH, RECEIVER_TYPE } from "../lang/spec.js";
 import type { Db, Store } from "../store/db.js";
 import { fileIdsByPaths, fileIdsInPathOrder, forEachCallRow, fileRows, filesInDirectory, filesOfLanguages, heritageFacts, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, symbolSignature, type CallRow } from "../store/link-inputs.js";
+import { mentionReach } from "./mention-reach.js";
 import { EDGE, resolutionCode, type EdgeResolution } from "../store/edge-codes.js";
 import { DEFAULT_EXPORT_NAME, MODULE_SYMBOL } from "../syntax/types.js";
 
@@ -859,19 +860,29 @@ export function rederive(store: Store, resolve: (fromPath: string, module: strin
   }
   const relinked = store.relinkImports(resolve, change.pathsChanged.length > 0 ? "all" : change.rewritten);
   // A rewrite that kept its symbol rows and moved no name's face (an edit inside a body) reaches
-  // no other file's edges; one that moved only names no other package sees reaches its package.
-  // Anything else — or imports that resolve otherwise now — reaches every file that can reach it.
+  // no other file's edges; one that moved only names no other package sees reaches its package;
+  // in a language whose files write every name their edges read, one that moved names others see
+  // reaches the files writing them (index/mention-reach.ts). Anything else — or imports that
+  // resolve otherwise now — reaches every file that can reach it.
   const kept = change.kept ?? new Map<number, ReadonlySet<string>>();
   const contained = new Set<number>();
   const alone = new Set<number>();
   const packages = packagesWhenAsked(store.db);
+  const byMention = new Map<number, ReadonlySet<string>>();
   for (const r of kept.size === 0 ? [] : fileRows(store.db, [...kept.keys()])) {
     const names = kept.get(r.id)!;
-    const seen = languageSpec(r.language)?.seenByImporters;
-    if (relinked.has(r.id) || (names.size > 0 && (!seen || [...names].some((name) => seen(name, r.path))))) continue;
+    if (relinked.has(r.id)) continue;
+    const spec = languageSpec(r.language);
+    const seen = spec?.seenByImporters;
+    if (names.size > 0 && (!seen || [...names].some((name) => seen(name, r.path)))) {
+      if (spec?.relinkByMention !== true) continue;
+      byMention.set(r.id, names);
+    } else for (const file of names.size === 0 ? [r.id] : (packages.get(r.id) ?? [r.id])) alone.add(file);
     contained.add(r.id);
-    for (const file of names.size === 0 ? [r.id] : (packages.get(r.id) ?? [r.id])) alone.add(file);
   }
+  const reach = byMention.size === 0 ? [] : mentionReach(store.db, (id) => packages.get(id), byMention);
+  if (reach === null) for (const id of byMention.keys()) contained.delete(id);
+  else for (const file of reach) alone.add(file);
   const seeds = [...new Set([...change.rewritten.filter((id) => !contained.has(id)), ...relinked])].sort((a, b) => a - b);
   return linkEdges(store, seeds, change.pathsChanged, LINK_PAGE_FILES, [...alone]);
 }

@@ -16,6 +16,7 @@ export const GO: LanguageSpec = {
   edits: GO_EDITS,
   scope: "directory",
   // Exported names are capitalized; a _test.go file's declarations are its package's tests' alone.
+  relinkByMention: true,
   seenByImporters: (name, path) => !path.endsWith("_test.go") && /^\p{Lu}/u.test(name.slice(name.lastIndexOf(".") + 1)),
   structuralInterfaces: true,
   checker: "go-types",

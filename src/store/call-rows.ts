@@ -79,9 +79,8 @@ export function unstoredCalls(fileId: number, stored: Uint8Array): CallRow[] {
   return unpackCalls(fileId, inflateRow(stored, `a damaged call-site pack (file ${fileId})`));
 }
 
-/** The sites of one file's pack, in the order they were packed; a pack that is not whole (cut short, an index past its table) is refused, never misread. */
-export function unpackCalls(fileId: number, stored: Uint8Array): CallRow[] {
-  const buf = Buffer.isBuffer(stored) ? stored : Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+/** A pack's head: its format checked, its strings' byte lengths, and a reader of the varints after them (a pack cut short is refused). */
+function packHead(fileId: number, buf: Buffer): { lengths: number[]; start: number; at: () => number; seek: (to: number) => void; read: () => number; bad: (why: string) => Error } {
   const bad = (why: string) => damagedRow(`a damaged call-site pack (file ${fileId}): ${why}`);
   if (buf[0] !== FORMAT) throw bad(`format ${buf[0]}`);
   let i = 1;
@@ -98,17 +97,53 @@ export function unpackCalls(fileId: number, stored: Uint8Array): CallRow[] {
     throw bad("a number runs past its end");
   };
   const lengths = Array.from({ length: read() }, read);
+  return { lengths, start: i, at: () => i, seek: (to) => void (i = to), read, bad };
+}
+
+/** A pack's strings as storedCallStrings reads them. */
+export interface CallStrings {
+  readonly bytes: string;
+  readonly bounds: Uint8Array;
+}
+
+/**
+ * The strings a file_calls row's sites write (callers, callees, receivers, their names and
+ * resolutions), without reading a site: their bytes as one latin1 string (a character per byte),
+ * and `bounds`, 1 where a string starts and 2 where one ends (a word may end one string and
+ * the next start with a word: they are not one word).
+ */
+export function storedCallStrings(fileId: number, stored: Uint8Array): CallStrings {
+  const buf = inflateRow(stored, `a damaged call-site pack (file ${fileId})`);
+  const { lengths, start, bad } = packHead(fileId, buf);
+  const total = lengths.reduce((a, b) => a + b, 0);
+  if (start + total > buf.length) throw bad("a string runs past its end");
+  const bounds = new Uint8Array(total + 1);
+  let at = 0;
+  for (const n of lengths) {
+    bounds[at]! |= 1;
+    at += n;
+    bounds[at]! |= 2;
+  }
+  return { bytes: buf.toString("latin1", start, start + total), bounds };
+}
+
+/** The sites of one file's pack, in the order they were packed; a pack that is not whole (cut short, an index past its table) is refused, never misread. */
+export function unpackCalls(fileId: number, stored: Uint8Array): CallRow[] {
+  const buf = Buffer.isBuffer(stored) ? stored : Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+  const { lengths, start, at, seek, read, bad } = packHead(fileId, buf);
+  let i = start;
   const strings = lengths.map((n) => {
     if (i + n > buf.length) throw bad("a string runs past its end");
     return buf.toString("utf8", i, (i += n));
   });
+  seek(i);
   const str = (k: number) => {
     if (k > strings.length) throw bad("a string index past the table");
     return k === 0 ? null : strings[k - 1]!;
   };
   const out: CallRow[] = [];
   let line = 0;
-  while (i < buf.length) {
+  while (at() < buf.length) {
     const z = read();
     line += z % 2 === 1 ? -(z + 1) / 2 : z / 2;
     const caller = str(read());

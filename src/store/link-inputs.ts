@@ -1,7 +1,7 @@
 // The reads the call-graph derivation (index/link.ts) runs over the store: per-file symbols,
 // import bindings, class heritage and call sites, for some files (their ids) or for all (null),
 // and the set of files a change can reach. Pure reads; the derivation's writes are db.ts's.
-import { unstoredCalls, type CallRow } from "./call-rows.js";
+import { storedCallStrings, unstoredCalls, type CallRow, type CallStrings } from "./call-rows.js";
 import { prepared, symbolTextsOf, type Db } from "./db.js";
 
 export type { CallRow } from "./call-rows.js";
@@ -92,6 +92,15 @@ export function symbolFacts(db: Db, fileIds: readonly number[] | null): Iterable
   return prepared(db, `SELECT id, name, kind, file_id AS fileId, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf, return_type AS returnType, parent_name AS parent FROM symbols${w.sql} ORDER BY file_id, line, id`).iterate(...w.args) as IterableIterator<SymbolFactRow>;
 }
 
+/** The files' symbols as the link face reads them (index/mention-reach.ts), as arrays: [fileId, id, name, kind, parent, returnType, aliasOf, module, imported]. */
+export type SymbolFaceRow = [number, number, string, string, string | null, string | null, string | null, string | null, string | null];
+
+export function symbolFaceRows(db: Db, fileIds: readonly number[]): SymbolFaceRow[] {
+  return prepared(db, "SELECT file_id, id, name, kind, parent_name, return_type, alias_of, reexport_module, reexport_name FROM symbols WHERE file_id IN (SELECT value FROM json_each(?))")
+    .raw()
+    .all(JSON.stringify(fileIds)) as SymbolFaceRow[];
+}
+
 /** A symbol's declaration text (its signature: store/symbol-texts.ts), or null. */
 export function symbolSignature(db: Db, id: number): string | null {
   return symbolTextsOf(db, id).signature;
@@ -114,10 +123,10 @@ export function heritageFacts(db: Db, fileIds: readonly number[] | null): Iterab
 /** How many files' call-site packs are read at a time: a whole tree's sites as objects at once took hundreds of MB at 1 GB. */
 const CALL_PAGE_FILES = 256;
 
-/** Each call site of the files (all when null), by file and line (sites on one line in the extractor's order), read a page of files at a time; `fn` may run SQL. */
-export function forEachCallRow(db: Db, fileIds: readonly number[] | null, fn: (c: CallRow) => void): void {
+/** Each stored call-site pack of the files (all when null), by file, read a page of files at a time; `fn` may run SQL. */
+function forEachCallPack(db: Db, fileIds: readonly number[] | null, fn: (fileId: number, packed: Uint8Array) => void): void {
   const page = (packs: Array<[number, Uint8Array]>) => {
-    for (const [fileId, text] of packs) for (const c of unstoredCalls(fileId, text)) fn(c);
+    for (const [fileId, packed] of packs) fn(fileId, packed);
   };
   if (fileIds === null) {
     const next = prepared(db, "SELECT file_id, calls FROM file_calls WHERE file_id > ? ORDER BY file_id LIMIT ?").raw();
@@ -131,6 +140,18 @@ export function forEachCallRow(db: Db, fileIds: readonly number[] | null, fn: (c
   const sorted = [...fileIds].sort((a, b) => a - b);
   const some = prepared(db, "SELECT x.file_id, x.calls FROM file_calls x WHERE x.file_id IN (SELECT value FROM json_each(?)) ORDER BY x.file_id").raw();
   for (let i = 0; i < sorted.length; i += CALL_PAGE_FILES) page(some.all(JSON.stringify(sorted.slice(i, i + CALL_PAGE_FILES))) as Array<[number, Uint8Array]>);
+}
+
+/** Each call site of the files (all when null), by file and line (sites on one line in the extractor's order), read a page of files at a time; `fn` may run SQL. */
+export function forEachCallRow(db: Db, fileIds: readonly number[] | null, fn: (c: CallRow) => void): void {
+  forEachCallPack(db, fileIds, (fileId, packed) => {
+    for (const c of unstoredCalls(fileId, packed)) fn(c);
+  });
+}
+
+/** The strings each file's call sites write (call-rows.ts storedCallStrings), without reading a site. */
+export function forEachCallStrings(db: Db, fileIds: readonly number[], fn: (fileId: number, strings: CallStrings) => void): void {
+  forEachCallPack(db, fileIds, (fileId, packed) => fn(fileId, storedCallStrings(fileId, packed)));
 }
 
 /** The files' call sites as one list (forEachCallRow's order). */
@@ -149,6 +170,11 @@ export function heritageRows(db: Db, fileIds: readonly number[] | null): Heritag
 export function markerFileIds(db: Db, fileIds: readonly number[] | null): number[] {
   const w = only(fileIds, "x.file_id", "AND");
   return prepared(db, `SELECT DISTINCT x.file_id FROM symbols x WHERE x.kind = 'export'${w.sql} ORDER BY x.file_id`).pluck().all(...w.args) as number[];
+}
+
+/** The files with an import that resolved to one of `targets` (a Go package's importers: its imports resolve to one of its files). */
+export function importerFileIds(db: Db, targets: readonly number[]): number[] {
+  return prepared(db, "SELECT DISTINCT file_id FROM imports WHERE resolved_file_id IN (SELECT value FROM json_each(?)) ORDER BY 1").pluck().all(JSON.stringify(targets)) as number[];
 }
 
 /**

@@ -3,7 +3,7 @@
 // looped over.
 import { describe, expect, it } from "vitest";
 import { deflate } from "../../src/base/deflate.js";
-import { packCalls, storedCalls, unpackCalls, unstoredCalls, type CallSiteRow } from "../../src/store/call-rows.js";
+import { packCalls, storedCallStrings, storedCalls, unpackCalls, unstoredCalls, type CallSiteRow } from "../../src/store/call-rows.js";
 
 describe("packed call sites", () => {
   const sites: CallSiteRow[] = [
@@ -41,6 +41,22 @@ describe("packed call sites", () => {
     const json = JSON.stringify({ strings, sites: many.flatMap((c) => [c.line, ref(c.caller), ref(c.callee), ref(c.receiver), ref(c.receiverName), ref(c.resolution), c.isNew]) });
     expect(packCalls(many).length).toBeLessThan(json.length * 0.6);
     expect(unpackCalls(4, packCalls(many))[299]).toEqual({ fileId: 4, ...sites[2]!, line: 302 });
+  });
+
+  it("gives a stored pack's strings without its sites: their bytes as latin1 and where each starts (1) and ends (2)", () => {
+    const { bytes, bounds } = storedCallStrings(3, storedCalls(sites));
+    expect(bytes).toBe(strings.join(""));
+    const marks = (at: number) => bounds[at];
+    let at = 0;
+    for (const s of strings) {
+      expect(marks(at)! & 1).toBe(1);
+      at += s.length;
+      expect(marks(at)! & 2).toBe(2);
+    }
+    expect([...bounds].filter((b) => b !== 0).length).toBe(strings.length + 1);
+    // A UTF-8 name is its bytes, one latin1 character each.
+    expect(storedCallStrings(3, storedCalls([{ ...sites[0]!, callee: "ñame" }])).bytes).toBe(Buffer.from("AuthService.loginñamebare", "utf8").toString("latin1"));
+    expect(() => storedCallStrings(4, deflate(Buffer.from([1, 1, 5, 97])))).toThrow("a damaged call-site pack (file 4): a string runs past its end");
   });
 
   it("refuses a pack of another format, cut short, or naming a string past its table", () => {

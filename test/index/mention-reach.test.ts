@@ -1,0 +1,60 @@
+// index/mention-reach.ts against a real Go project's store: the files a kept rewrite's moved names
+// reach — those writing them among the package and its importers, through faces (a return type,
+// an embedded type's method set) to a fixpoint — and none that only write a longer word, or that
+// cannot see the package. The lifecycle tests check the same reach against a fresh build.
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { MENTION_WORDS, mentionReach } from "../../src/index/mention-reach.js";
+import { runIndex } from "../../src/index/run.js";
+import { statePaths } from "../../src/index/state.js";
+import { Store } from "../../src/store/db.js";
+import { tempSpace } from "../helpers/project.js";
+
+const space = tempSpace();
+
+const FILES = {
+  "go.mod": "module example.com/app\n\ngo 1.21\n",
+  "a/t.go": "package a\n\ntype A struct{}\n\nfunc (A) M() {}\n\ntype T struct{ F A }\n\nfunc (T) Open() {}\n\nfunc NewT() T { return T{} }\n",
+  "a/u.go": "package a\n\nfunc Use() { NewT().Open() }\n",
+  "b/b.go": 'package b\n\nimport "example.com/app/a"\n\ntype S struct{ a.T }\n\nfunc Make() a.T { return a.NewT() }\n\nfunc Other() int { return 1 }\n',
+  "c/c.go": 'package c\n\nimport "example.com/app/b"\n\ntype Closer interface{ Close() }\n\nfunc Go() { b.Make().Close() }\n\nfunc Other() { b.Other() }\n',
+  "d/d.go": 'package d\n\nimport "example.com/app/a"\n\ntype Files struct{}\n\nfunc (Files) OpenAll() {}\n\nfunc Plain() { a.NewT(); Files{}.OpenAll() }\n',
+  "e/e.go": 'package e\n\nimport "example.com/app/c"\n\nfunc Far() { c.Other() }\n',
+  "f/f.go": "package f\n\nfunc NewT() int { return 1 }\n\nfunc Close() {}\n\nfunc X() { NewT(); Close() }\n",
+};
+
+describe("mention reach", () => {
+  it("reaches the files writing a moved name, and through faces those writing a name that moved with it", async () => {
+    const p = space.project(FILES);
+    const stateDir = join(p.root, ".mast");
+    await runIndex(p.config({ stateDir }), { mode: "full" });
+    const store = Store.open(statePaths(stateDir).graphDb, { readonly: true });
+    try {
+      const files = store.db.prepare("SELECT id, path FROM files WHERE language = 'go'").all() as Array<{ id: number; path: string }>;
+      const id = (path: string) => files.find((f) => f.path === path)!.id;
+      const dir = (path: string) => path.slice(0, path.lastIndexOf("/"));
+      const packageOf = (fileId: number) => {
+        const path = files.find((f) => f.id === fileId)!.path;
+        return files.filter((f) => dir(f.path) === dir(path)).map((f) => f.id).sort((x, y) => x - y);
+      };
+      const reach = (names: string[]) => {
+        const out = mentionReach(store.db, packageOf, new Map([[id("a/t.go"), new Set(names)]]));
+        return out === null ? null : out.map((f) => files.find((x) => x.id === f)!.path);
+      };
+      // A function no file calls: its own file.
+      expect(reach(["Extra"])).toEqual(["a/t.go"]);
+      // A function's face: the files calling it (f calls its own NewT: it does not import a).
+      expect(reach(["NewT"])).toEqual(["a/t.go", "a/u.go", "b/b.go", "d/d.go"]);
+      // A method came or went: its callers (not d's `OpenAll`), and b, whose S embeds T (its method set moved with T's).
+      expect(reach(["T.Open"])).toEqual(["a/t.go", "a/u.go", "b/b.go"]);
+      // T gains Close: c calls `b.Make().Close()` (it never writes T); f's `Close()` cannot see a.
+      expect(reach(["T.Close"])).toEqual(["a/t.go", "b/b.go", "c/c.go"]);
+      // T's fields moved: NewT and Make return it (their callers, c through Make), S embeds it.
+      expect(reach(["T"])).toEqual(["a/t.go", "a/u.go", "b/b.go", "c/c.go", "d/d.go"]);
+      // Past MENTION_WORDS moved words: null (the caller relinks every file reaching the change).
+      expect(reach(Array.from({ length: MENTION_WORDS + 1 }, (_, i) => `Name${i}`))).toBeNull();
+    } finally {
+      store.close();
+    }
+  });
+});

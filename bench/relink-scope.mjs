@@ -7,7 +7,7 @@
 // The tree: prometheus as the scale bench copies it (bench/.scale/tree-<MB>/c00/prometheus, made by
 // `npm run bench:scale`), or any Go tree given by --tree. It is copied to a temporary directory
 // first (this bench edits files), indexed once, then for each kind of edit and each of `samples` Go
-// files spread over the sorted list (those it applies to): the edit made, `mast index --incremental`, its
+// files it applies to, spread over the sorted list: the edit made, `mast index --incremental`, its
 // `files_linked` recorded, the file restored (bytes and mtime) and the index re-synced unmeasured.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -77,19 +77,20 @@ try {
   walk(tree);
   files.sort();
   mast("index", tree, "--state-dir", state);
-  const step = Math.max(1, Math.floor(files.length / samples));
-  const picked = files.filter((_, i) => i % step === 0).slice(0, samples);
-  console.log(`relink scope — ${path.relative(ROOT, source) || source}: ${files.length} Go files, ${picked.length} sampled, ${os.cpus().length} cores, node ${process.version}`);
+  // `samples` of the files an edit applies to, spread over the sorted list.
+  const spread = (list) => {
+    const step = Math.max(1, Math.floor(list.length / samples));
+    return list.filter((_, i) => i % step === 0).slice(0, samples);
+  };
+  console.log(`relink scope — ${path.relative(ROOT, source) || source}: ${files.length} Go files, up to ${samples} sampled per edit, ${os.cpus().length} cores, node ${process.version}`);
   console.log(`  ${"edit".padEnd(34)} ${"median".padStart(6)} ${"p90".padStart(5)} ${"max".padStart(5)}  over 10% of the Go files`);
   const results = [];
   for (const edit of EDITS) {
     const linked = [];
-    for (const f of picked) {
+    for (const f of spread(files.filter((f) => edit.edit(fs.readFileSync(f, "utf8")) !== null))) {
       const before = fs.readFileSync(f);
       const st = fs.statSync(f);
-      const text = edit.edit(before.toString("utf8"));
-      if (text === null) continue;
-      fs.writeFileSync(f, text);
+      fs.writeFileSync(f, edit.edit(before.toString("utf8")));
       linked.push([mast("index", tree, "--state-dir", state, "--incremental").files_linked, path.relative(tree, f)]);
       fs.writeFileSync(f, before);
       fs.utimesSync(f, st.atime, st.mtime);

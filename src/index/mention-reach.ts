@@ -58,10 +58,15 @@ interface FileText {
 }
 
 /**
- * The kinds whose signature others' edges read: a type's (its fields' types). A function's return
- * type is its `returnType`; a relinkByMention language's `returnedType` reads no signature.
+ * Whether others' edges read a declaration's signature: a struct's or a defined type's (its
+ * fields' types, which LanguageSpec.fieldType reads from a `struct {…}` body). An interface's
+ * lists its methods' names (their callers write them) and is read only for such a body; a
+ * function's return type is its `returnType` (a relinkByMention language's `returnedType` reads no
+ * signature).
  */
-const SIGNATURE_READ = new Set(["class", "type", "interface", "enum"]);
+function signatureRead(kind: string, signature: string): boolean {
+  return kind === "class" || kind === "type" || (kind === "interface" && signature.includes("struct"));
+}
 
 /** A method's name as its member (`T.M` → `M`): what its callers write. */
 function memberName(name: string): string {
@@ -75,8 +80,8 @@ function readTexts(db: Db, fileIds: readonly number[]): FileText[] {
     const file = byFile.get(fileId)!;
     if (parent === null) file.declares.add(name);
     const values = read.filter((t) => t !== null).join("\n");
-    // A struct's signature is where its fields' types are read (LanguageSpec.fieldType).
-    const signature = (SIGNATURE_READ.has(kind) ? texts(fileId, id).signature : null) ?? "";
+    const written = kind === "class" || kind === "type" || kind === "interface" ? (texts(fileId, id).signature ?? "") : "";
+    const signature = signatureRead(kind, written) ? written : "";
     if (values === "" && signature === "") continue;
     const own = parent === null ? name.split(".") : [...name.split("."), parent];
     file.faces.push({ values, signature, own, gives: memberName(name), member: parent !== null, heritage: false, level: 0 });

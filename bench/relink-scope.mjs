@@ -83,7 +83,7 @@ try {
     return list.filter((_, i) => i % step === 0).slice(0, samples);
   };
   console.log(`relink scope — ${path.relative(ROOT, source) || source}: ${files.length} Go files, up to ${samples} sampled per edit, ${os.cpus().length} cores, node ${process.version}`);
-  console.log(`  ${"edit".padEnd(34)} ${"median".padStart(6)} ${"p90".padStart(5)} ${"max".padStart(5)}  over 10% of the Go files`);
+  console.log(`  ${"edit".padEnd(34)} ${"median".padStart(6)} ${"p90".padStart(5)} ${"max".padStart(5)}  ${"over 10%".padEnd(16)} link ms p50 / p90`);
   const results = [];
   for (const edit of EDITS) {
     const linked = [];
@@ -91,7 +91,8 @@ try {
       const before = fs.readFileSync(f);
       const st = fs.statSync(f);
       fs.writeFileSync(f, edit.edit(before.toString("utf8")));
-      linked.push([mast("index", tree, "--state-dir", state, "--incremental").files_linked, path.relative(tree, f)]);
+      const r = mast("index", tree, "--state-dir", state, "--incremental");
+      linked.push([r.files_linked, path.relative(tree, f), r.phases_ms.link]);
       fs.writeFileSync(f, before);
       fs.utimesSync(f, st.atime, st.mtime);
       mast("index", tree, "--state-dir", state, "--incremental");
@@ -99,8 +100,10 @@ try {
     linked.sort((a, b) => a[0] - b[0]);
     const at = (q) => linked[Math.min(linked.length - 1, Math.floor(q * linked.length))][0];
     const over = linked.filter(([n]) => n > files.length / 10).length;
-    results.push({ edit: edit.kind, median: at(0.5), p90: at(0.9), max: linked.at(-1)[0], max_file: linked.at(-1)[1], over_10_percent: over, samples: linked.length });
-    console.log(`  ${edit.kind.padEnd(34)} ${String(at(0.5)).padStart(6)} ${String(at(0.9)).padStart(5)} ${String(linked.at(-1)[0]).padStart(5)}  ${over} of ${linked.length}${over > 0 ? " (MISS)" : " (PASS)"}   max: ${linked.at(-1)[1]}`);
+    const ms = linked.map((l) => l[2]).sort((a, b) => a - b);
+    const msAt = (q) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))];
+    results.push({ edit: edit.kind, median: at(0.5), p90: at(0.9), max: linked.at(-1)[0], max_file: linked.at(-1)[1], over_10_percent: over, samples: linked.length, link_ms_p50: msAt(0.5), link_ms_p90: msAt(0.9) });
+    console.log(`  ${edit.kind.padEnd(34)} ${String(at(0.5)).padStart(6)} ${String(at(0.9)).padStart(5)} ${String(linked.at(-1)[0]).padStart(5)}  ${`${over} of ${linked.length}${over > 0 ? " (MISS)" : " (PASS)"}`.padEnd(16)} ${`${msAt(0.5).toFixed(0)} / ${msAt(0.9).toFixed(0)}`.padStart(9)}   max: ${linked.at(-1)[1]}`);
   }
   const out = path.join(ROOT, "bench", ".out");
   fs.mkdirSync(out, { recursive: true });

@@ -860,10 +860,9 @@ export function rederive(store: Store, resolve: (fromPath: string, module: strin
   }
   const relinked = store.relinkImports(resolve, change.pathsChanged.length > 0 ? "all" : change.rewritten);
   // A rewrite that kept its symbol rows and moved no name's face (an edit inside a body) reaches
-  // no other file's edges; one that moved only names no other package sees reaches its package;
-  // in a language whose files write every name their edges read, one that moved names others see
-  // reaches the files writing them (index/mention-reach.ts). Anything else — or imports that
-  // resolve otherwise now — reaches every file that can reach it.
+  // no other file's edges; in a language whose files write every name their edges read, one that
+  // moved names reaches the files writing them (index/mention-reach.ts). Anything else — or
+  // imports that resolve otherwise now — reaches every file that can reach it.
   const kept = change.kept ?? new Map<number, ReadonlySet<string>>();
   const contained = new Set<number>();
   const alone = new Set<number>();
@@ -872,12 +871,9 @@ export function rederive(store: Store, resolve: (fromPath: string, module: strin
   for (const r of kept.size === 0 ? [] : fileRows(store.db, [...kept.keys()])) {
     const names = kept.get(r.id)!;
     if (relinked.has(r.id)) continue;
-    const spec = languageSpec(r.language);
-    const seen = spec?.seenByImporters;
-    if (names.size > 0 && (!seen || [...names].some((name) => seen(name, r.path)))) {
-      if (spec?.relinkByMention !== true) continue;
-      byMention.set(r.id, names);
-    } else for (const file of names.size === 0 ? [r.id] : (packages.get(r.id) ?? [r.id])) alone.add(file);
+    if (names.size === 0) alone.add(r.id);
+    else if (languageSpec(r.language)?.relinkByMention === true) byMention.set(r.id, names);
+    else continue;
     contained.add(r.id);
   }
   const reach = byMention.size === 0 ? [] : mentionReach(store.db, (id) => packages.get(id), byMention);

@@ -1,12 +1,14 @@
 // Which files a rewrite that kept its symbol rows reaches through the names whose face moved
 // (store/link-face.ts), in a language whose files write every name their edges read
 // (LanguageSpec.relinkByMention: Go). A file's edges are read from its own rows — its call sites,
-// its declarations, their signatures and return types, its heritage — and from the faces of the
+// its declarations' return types and types' signatures, its heritage — and from the faces of the
 // declarations those name, and of those theirs' name in turn (`p.NewT().F.M()` reads NewT's
-// return type T, T's field F, F's type's method M). So a name's change reaches the files whose
-// rows write it, and, where a declaration's face writes it (a return type, a field's type, an
-// embedded type, a signature), that declaration's name becomes changed too, in its package — to a
-// fixpoint. Words are compared as identifiers, whatever package declares them: a superset.
+// return type T, T's field F, F's type's method M). A value of a package's type reaches only files
+// importing that package, or importing one that imports it, and so on: the files read are the
+// changed files' packages and every package importing them, transitively. Of those, a moved name
+// reaches the files writing it; where a declaration's face writes it (a return type, a struct's
+// field type, an embedded type), that declaration's name moves too, to a fixpoint. Words are
+// compared whole, whatever package declares them: a superset.
 import { symbolTextReader, type Db } from "../store/db.js";
 import type { CallStrings } from "../store/call-rows.js";
 import { forEachCallStrings, heritageFacts, importerFileIds, symbolFaceRows } from "../store/link-inputs.js";
@@ -28,16 +30,14 @@ function writes(text: string, word: string, bounds?: Uint8Array): boolean {
 }
 
 /**
- * What a declaration's face writes — the values others read (its return type, alias, re-export)
- * and its signature (where a struct's field types and a function's return type are read from) —
- * and the name that moves when one of those words did; a class's heritage (Go: the types a struct
- * or interface embeds) moves its method set with the embedded one's.
+ * A declaration's face as others' edges read it — the values (its return type, alias, re-export)
+ * and, for a type, its signature (a struct's fields' types) — and the name that moves when one of
+ * those words did; a class's heritage (Go: the types a struct or interface embeds) moves its
+ * method set with the embedded one's.
  */
 interface Face {
   readonly values: string;
   readonly signature: string;
-  /** Its own name's words and its parent's (a method's receiver is its own, not a word it reads). */
-  readonly own: readonly string[];
   /** The name it moves: a member's (a method's: what its callers write), or a declaration's own. */
   readonly gives: string;
   readonly member: boolean;
@@ -46,7 +46,7 @@ interface Face {
   level: 0 | 1 | 2;
 }
 
-/** What the closure reads of one file: the strings its call sites write, the names it declares, and its declarations' faces. */
+/** What the closure reads of one file: the strings its call sites write, the names it declares, its declarations' faces. */
 interface FileText {
   readonly fileId: number;
   calls: CallStrings | null;
@@ -55,6 +55,8 @@ interface FileText {
   readonly faces: Face[];
   /** Every face's texts, for a quick look before each face's. */
   faceText: string;
+  /** How many of the moved words it has been read against. */
+  checked: number;
 }
 
 /**
@@ -74,7 +76,7 @@ function memberName(name: string): string {
 }
 
 function readTexts(db: Db, fileIds: readonly number[]): FileText[] {
-  const byFile = new Map<number, FileText>(fileIds.map((fileId) => [fileId, { fileId, calls: null, declares: new Set(), faces: [], faceText: "" }]));
+  const byFile = new Map<number, FileText>(fileIds.map((fileId) => [fileId, { fileId, calls: null, declares: new Set(), faces: [], faceText: "", checked: 0 }]));
   const texts = symbolTextReader(db);
   for (const [fileId, id, name, kind, parent, ...read] of symbolFaceRows(db, fileIds)) {
     const file = byFile.get(fileId)!;
@@ -82,107 +84,99 @@ function readTexts(db: Db, fileIds: readonly number[]): FileText[] {
     const values = read.filter((t) => t !== null).join("\n");
     const written = kind === "class" || kind === "type" || kind === "interface" ? (texts(fileId, id).signature ?? "") : "";
     const signature = signatureRead(kind, written) ? written : "";
-    if (values === "" && signature === "") continue;
-    const own = parent === null ? name.split(".") : [...name.split("."), parent];
-    file.faces.push({ values, signature, own, gives: memberName(name), member: parent !== null, heritage: false, level: 0 });
+    if (values !== "" || signature !== "") file.faces.push({ values, signature, gives: memberName(name), member: parent !== null, heritage: false, level: 0 });
   }
-  for (const h of heritageFacts(db, fileIds)) byFile.get(h.fileId)!.faces.push({ values: h.target, signature: "", own: [], gives: h.className, member: false, heritage: true, level: 0 });
+  for (const h of heritageFacts(db, fileIds)) byFile.get(h.fileId)!.faces.push({ values: h.target, signature: "", gives: h.className, member: false, heritage: true, level: 0 });
   forEachCallStrings(db, fileIds, (fileId, strings) => void (byFile.get(fileId)!.calls = strings));
   for (const file of byFile.values()) file.faceText = file.faces.map((f) => `${f.values}\n${f.signature}`).join("\n");
   return [...byFile.values()];
 }
 
-/** A moved word, and its UTF-8 bytes as a latin1 string (how a call-site pack's strings are searched). */
-interface Word {
+/**
+ * A moved word: a declaration's name (`name`), a member's (`member`: a method's, matched where a
+ * value is read — a return type, a variable's producer path — not in a signature, where it is a
+ * method's or a field's own name), or a type whose method set moved (`owner`: its declarations and
+ * the types embedding it); with its UTF-8 bytes as a latin1 string (how call-site packs are searched).
+ */
+interface Moved {
   readonly text: string;
   readonly bytes: string;
-}
-
-function word(text: string): Word {
-  return { text, bytes: Buffer.from(text, "utf8").toString("latin1") };
+  readonly as: "name" | "member" | "owner";
 }
 
 /** How many moved words the closure follows before it stops: past it, a change reaches every file importing its file. */
 export const MENTION_WORDS = 256;
 
 /**
+ * The changed files' packages and every package importing one of them, transitively: the files a
+ * value of a type they declare can reach.
+ */
+function importingPackages(db: Db, packageOf: (fileId: number) => readonly number[] | undefined, changed: Iterable<number>): number[] {
+  const files = new Set<number>();
+  let next = [...changed];
+  while (next.length > 0) {
+    const members: number[] = [];
+    for (const fileId of next) {
+      for (const m of packageOf(fileId) ?? [fileId]) {
+        if (files.has(m)) continue;
+        files.add(m);
+        members.push(m);
+      }
+    }
+    next = importerFileIds(db, members).filter((id) => !files.has(id));
+  }
+  return [...files];
+}
+
+/**
  * The files whose edges the kept rewrites in `changed` (file → the names whose face moved) can
- * alter, or null past MENTION_WORDS moved words: the rewritten files, and of their packages and
- * the files importing them, those whose rows write a moved name or declare a type whose method
- * set moved (a method came, went or moved: its type's interfaces are derived again where it is
- * declared). A declaration of those whose face writes a moved name moves too — a member's name (a
- * method's) only where a value is read (a return type, a variable's producer path), not in a
- * signature, where it is a method's or a field's own — and a type embedding one whose method set
- * moved has its own moved; their packages and importers are read in turn.
+ * alter, or null past MENTION_WORDS moved words: of the files importing their packages
+ * (transitively), the rewritten files, those whose call sites write a moved name or member, those
+ * declaring a type whose method set moved (a method came, went or moved: its interfaces are
+ * derived again where it is declared), and those with a declaration whose face writes a moved
+ * word — which moves that declaration's name too (a type embedding one whose method set moved: its
+ * method set), to a fixpoint.
  */
 export function mentionReach(db: Db, packageOf: (fileId: number) => readonly number[] | undefined, changed: ReadonlyMap<number, ReadonlySet<string>>): number[] | null {
-  // Moved names as their users write them: declarations' own, members' (`T.M` → `M`), and the types whose method set moved.
-  const names = new Map<string, Word>();
-  const members = new Map<string, Word>();
-  const owners = new Set<string>();
+  const moved: Moved[] = [];
+  const known = new Set<string>();
+  const move = (text: string, as: Moved["as"]): void => {
+    if (known.has(`${as}\0${text}`)) return;
+    known.add(`${as}\0${text}`);
+    moved.push({ text, bytes: Buffer.from(text, "utf8").toString("latin1"), as });
+  };
   for (const set of changed.values()) {
     for (const name of set) {
       const dot = name.lastIndexOf(".");
       if (dot > 0) {
-        owners.add(name.slice(0, dot));
-        members.set(name.slice(dot + 1), word(name.slice(dot + 1)));
-      } else if (name !== "") names.set(name, word(name));
+        move(name.slice(0, dot), "owner");
+        move(name.slice(dot + 1), "member");
+      } else if (name !== "") move(name, "name");
     }
   }
-  const calls = (file: FileText, words: Iterable<Word>): boolean => {
-    if (file.calls === null) return false;
-    for (const w of words) if (writes(file.calls.bytes, w.bytes, file.calls.bounds)) return true;
-    return false;
-  };
-  const faceWrites = (text: string, face: Face, words: Iterable<Word>): boolean => {
-    for (const w of words) if (!face.own.includes(w.text) && writes(text, w.text)) return true;
-    return false;
-  };
-  // A face's values read a moved member (a producer path's method) or name; its signature a moved name.
-  const anyFace = (file: FileText): boolean => {
-    for (const w of [...names.values(), ...members.values()]) {
-      if (!file.faceText.includes(w.text)) continue;
-      if (file.faces.some((f) => faceWrites(f.values, f, [w]) || (names.has(w.text) && faceWrites(f.signature, f, [w])))) return true;
-    }
-    return false;
-  };
   const out = new Set<number>(changed.keys());
-  const read = new Map<number, FileText>();
-  const packagesRead = new Set<number>();
-  let pending = [...changed.keys()];
-  while (pending.length > 0) {
-    // The moved names' packages, and the files importing them: every file that can see them.
-    const seen = new Set<number>();
-    for (const fileId of pending) {
-      const pkg = packageOf(fileId) ?? [fileId];
-      if (packagesRead.has(pkg[0]!)) continue;
-      packagesRead.add(pkg[0]!);
-      for (const m of pkg) seen.add(m);
-    }
-    pending = [];
-    const seeing = [...new Set([...seen, ...importerFileIds(db, [...seen])])].filter((id) => !read.has(id));
-    for (const t of readTexts(db, seeing)) read.set(t.fileId, t);
-    for (let grew = true; grew; ) {
-      grew = false;
-      if (names.size + members.size + owners.size > MENTION_WORDS) return null;
-      const moved = [...names.values(), ...members.values()];
-      for (const file of read.values()) {
-        if (!out.has(file.fileId) && (calls(file, moved) || anyFace(file) || [...owners].some((o) => file.declares.has(o)))) out.add(file.fileId);
-        // A face moves only where the file's faces write a moved word at all.
-        if (!moved.some((w) => file.faceText.includes(w.text)) && ![...owners].some((o) => file.faceText.includes(o))) continue;
-        for (const face of file.faces) {
-          const whole = face.level < 2 && (faceWrites(face.values, face, moved) || faceWrites(face.signature, face, names.values()));
-          const level = whole ? 2 : face.level < 1 && face.heritage && [...owners].some((o) => writes(face.values, o)) ? 1 : face.level;
-          if (level === face.level) continue;
-          face.level = level;
-          out.add(file.fileId);
-          pending.push(file.fileId);
-          const into = level === 1 ? owners : face.member ? members : names;
-          if (into.has(face.gives)) continue;
-          if (into instanceof Set) into.add(face.gives);
-          else into.set(face.gives, word(face.gives));
-          grew = true;
+  const files = readTexts(db, importingPackages(db, packageOf, changed.keys()));
+  for (let total = 0; total < moved.length; ) {
+    if (moved.length > MENTION_WORDS) return null;
+    total = moved.length;
+    for (const file of files) {
+      const fresh = moved.slice(file.checked, total);
+      file.checked = total;
+      if (fresh.length === 0) continue;
+      if (!out.has(file.fileId)) {
+        const calls = file.calls;
+        if (fresh.some((w) => (w.as === "owner" ? file.declares.has(w.text) : calls !== null && writes(calls.bytes, w.bytes, calls.bounds)))) out.add(file.fileId);
+      }
+      if (!fresh.some((w) => file.faceText.includes(w.text))) continue;
+      for (const face of file.faces) {
+        let level = face.level;
+        for (const w of fresh) {
+          if (w.as === "owner" ? face.heritage && level < 1 && writes(face.values, w.text) : level < 2 && (writes(face.values, w.text) || (w.as === "name" && writes(face.signature, w.text)))) level = w.as === "owner" ? 1 : 2;
         }
+        if (level === face.level) continue;
+        face.level = level;
+        out.add(file.fileId);
+        move(face.gives, level === 1 ? "owner" : face.member ? "member" : "name");
       }
     }
   }

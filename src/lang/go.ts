@@ -17,7 +17,6 @@ export const GO: LanguageSpec = {
   scope: "directory",
   // Exported names are capitalized; a _test.go file's declarations are its package's tests' alone.
   relinkByMention: true,
-  seenByImporters: (name, path) => !path.endsWith("_test.go") && /^\p{Lu}/u.test(name.slice(name.lastIndexOf(".") + 1)),
   structuralInterfaces: true,
   checker: "go-types",
   knownInterfaces: {

@@ -51,18 +51,12 @@ export interface LanguageSpec {
    */
   readonly scope: "file" | "directory";
   /**
-   * Whether another package's file can see a declaration of this name in the file at `path` (Go:
-   * a capitalized name, in a file that is not a test): a change only to names none can see reaches
-   * the file's own package alone. Absent: every name may be seen by any file reaching it.
-   */
-  readonly seenByImporters?: (name: string, path: string) => boolean;
-  /**
    * Whether every name a file's edges read is written in the file's own rows (call sites,
    * declarations and their signatures, heritage) or in the face of a declaration one of those
    * names, to any depth — no fixture bound by a parameter's name, no re-export renaming a name,
    * no signature read but a type's (`returnedType` ignores its `declaration`) (Go): a change to
-   * names others see then reaches only the files writing them (index/mention-reach.ts). Absent:
-   * it reaches every file that imports the file, transitively.
+   * names then reaches only the files writing them (index/mention-reach.ts). Absent: it reaches
+   * every file that imports the file, transitively.
    */
   readonly relinkByMention?: boolean;
   /** A type implements an interface by having all of its methods (Go), not only by declaring it. */

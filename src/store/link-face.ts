@@ -4,9 +4,8 @@
 // heritage clauses, and the order each is read in (first declaration by line). A rewrite keeps the
 // rows (and ids) of the symbols it still declares (store/db.ts replaceFileRows), so the edges other
 // files hold into them stand: one that moved no name's face (an edit inside a body, a comment) is
-// relinked alone, one that moved only names no other package sees (lang/spec.ts seenByImporters)
-// with its package (docs/decisions.md, "A body edit relinks its own file"), and in Go one that
-// moved names others see with the files writing them (index/mention-reach.ts).
+// relinked alone (docs/decisions.md, "A body edit relinks its own file"), and in Go one that moved
+// names with the files writing them (index/mention-reach.ts).
 import type { ClassHeritage, FileExtraction } from "../syntax/types.js";
 
 /** A stored symbol row as the face compares it, with its id and line. */

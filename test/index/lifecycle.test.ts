@@ -283,7 +283,7 @@ describe("incremental index", () => {
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
   });
 
-  it("a change only to what no other package sees relinks its package alone: a Go unexported declaration, a test file; an exported one its importers too (a re-export's alias, an embedded type, a field's type, as a fresh build links them)", async () => {
+  it("Go: a declaration added that no file writes relinks its own file (unexported, or in a test file); a struct's field type its writers, an embedding type's among them (as a fresh build links them)", async () => {
     const p = project({
       "go.mod": "module example.com/app\n\ngo 1.21\n",
       "a/t.go": "package a\n\ntype A struct{}\n\nfunc (A) M() {}\n\ntype B struct{}\n\nfunc (B) M() {}\n\ntype T struct{ F A }\n\nfunc NewT() T { return T{} }\n\nfunc helper() int { return 1 }\n",
@@ -294,13 +294,13 @@ describe("incremental index", () => {
       "c/c.go": "package c\n\nimport \"example.com/app/b\"\n\nfunc Go() { b.Run() }\n",
     });
     await index(p, "full");
-    // An unexported function added: a's files, not b's or c's.
+    // An unexported function added: no file writes it.
     p.write("a/t.go", "package a\n\ntype A struct{}\n\nfunc (A) M() {}\n\ntype B struct{}\n\nfunc (B) M() {}\n\ntype T struct{ F A }\n\nfunc NewT() T { return T{} }\n\nfunc helper() int { return 1 }\n\nfunc other() int { return 2 }\n");
-    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 4 });
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 1 });
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
-    // A test file's function, exported or not: its package's tests alone see it.
+    // A test file's function: no file writes it either.
     p.write("a/t_test.go", "package a\n\nfunc fixture() int { return helper() }\n\nfunc Fixture2() int { return other() }\n");
-    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 4 });
+    expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 1 });
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
     // A field's type changes (T's declaration, exported): b's chain `a.NewT().F.M()` now means B.M
     // (b writes T: its embedded type; NewT's face writes it too, and b writes NewT). c writes neither.
@@ -338,6 +338,47 @@ describe("incremental index", () => {
     p.write("a/t.go", t("\nfunc Extra() int { return 1 }\n\nfunc (T) Close() {}\n", "A"));
     expect((await index(p, "incremental")).files_linked).toBe(4);
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
+  });
+
+  it("Go: a type's method set or fields reach the files that get a value of it through another package, its package mates, an accessor of its name, or an unexported type's exported producer (as a fresh build links them)", async () => {
+    const mod = { "go.mod": "module example.com/app\n\ngo 1.21\n" };
+    const two = "type A struct{}\n\nfunc (A) M() {}\n\ntype B struct{}\n\nfunc (B) M() {}\n";
+    const cases: Array<{ files: Record<string, string>; edit: [string, string] }> = [
+      {
+        // d imports b only; b's Make returns c's C: a method added to C is d's `.M()`.
+        files: {
+          "c/c.go": "package c\n\ntype C struct{ X int }\n\nfunc (C) N() {}\n",
+          "b/b1.go": 'package b\n\nimport "example.com/app/c"\n\nfunc Make() c.C { return c.C{} }\n',
+          "b/b2.go": "package b\n\nfunc Near() { Make().M() }\n",
+          "d/d.go": 'package d\n\nimport "example.com/app/b"\n\nfunc Go() { b.Make().M() }\n',
+        },
+        edit: ["c/c.go", "package c\n\ntype C struct{ X int }\n\nfunc (C) N() {}\n\nfunc (C) M() {}\n"],
+      },
+      {
+        // An accessor named as the type it returns: `s.Config().F.M()` follows Config's field type.
+        files: {
+          "config/config.go": `package config\n\n${two}\ntype Config struct{ F A }\n`,
+          "srv/srv.go": 'package srv\n\nimport "example.com/app/config"\n\ntype Server struct{}\n\nfunc (Server) Config() config.Config { return config.Config{} }\n',
+          "d/d.go": 'package d\n\nimport "example.com/app/srv"\n\nfunc Go(s srv.Server) { s.Config().F.M() }\n',
+        },
+        edit: ["config/config.go", `package config\n\n${two}\ntype Config struct{ F B }\n`],
+      },
+      {
+        // An unexported type's fields, reached through its exported producer.
+        files: {
+          "a/a.go": `package a\n\n${two}\ntype t struct{ F A }\n\nfunc NewT() *t { return &t{} }\n`,
+          "d/d.go": 'package d\n\nimport "example.com/app/a"\n\nfunc Go() { a.NewT().F.M() }\n',
+        },
+        edit: ["a/a.go", `package a\n\n${two}\ntype t struct{ F B }\n\nfunc NewT() *t { return &t{} }\n`],
+      },
+    ];
+    for (const { files, edit } of cases) {
+      const p = project({ ...mod, ...files });
+      await index(p, "full");
+      p.write(edit[0], edit[1]);
+      await index(p, "incremental");
+      expect(dumpStore(graph(p)), edit[0]).toEqual(await freshDump(p));
+    }
   });
 
   it("Go: an edit, an added or a removed file relinks its package and importers, not every Go file; IMPLEMENTS by method set follows an interface or a type edited on either side", async () => {

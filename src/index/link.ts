@@ -770,6 +770,24 @@ function expandScope(db: Db, changed: readonly number[], pathsChanged: readonly 
 }
 
 /**
+ * Every file importing one of `seeds`, transitively (store/link-inputs.ts reachableFiles), with
+ * the package of each directory-scoped one reached and, in turn, what imports those: a Go file
+ * can get a value of a type from a package mate that imports it.
+ */
+function reachWithPackages(db: Db, seeds: readonly number[], packages: Packages): number[] {
+  const out = new Set<number>();
+  const scoped = new Set(DIRECTORY_SCOPED);
+  for (let next = [...seeds]; next.length > 0; ) {
+    const reached = reachableFiles(db, next).filter((id) => !out.has(id));
+    for (const id of reached) out.add(id);
+    const mates = new Set<number>();
+    for (const r of fileRows(db, reached)) if (scoped.has(r.language)) for (const m of packages.get(r.id) ?? []) if (!out.has(m)) mates.add(m);
+    next = [...mates];
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+/**
  * `files` and, for each fixture file among them (a conftest.py a change reached, itself or through
  * what it imports), every file below it: tests take its fixtures without importing it.
  */
@@ -822,7 +840,7 @@ export function linkEdges(store: Store, scope: "all" | readonly number[], pathsC
   const db = store.db;
   return store.batch(() => {
     const packages = scope === "all" ? allPackages(db) : packagesWhenAsked(db);
-    const files = scope === "all" ? null : [...new Set([...withFixtureUsers(db, reachableFiles(db, expandScope(db, scope, pathsChanged, packages))), ...alone])].sort((a, b) => a - b);
+    const files = scope === "all" ? null : [...new Set([...withFixtureUsers(db, reachWithPackages(db, expandScope(db, scope, pathsChanged, packages), packages)), ...alone])].sort((a, b) => a - b);
     // A structural type outside the scope may implement an interface of it: those pairs are derived again too.
     const edges = store.replaceDerivedEdges(files, STRUCTURAL, (emit) => {
       if (files === null) linkAll(db, packages, emit, pageFiles);

@@ -372,6 +372,8 @@ describe("incremental index", () => {
         edit: ["a/a.go", `package a\n\n${two}\ntype t struct{ F B }\n\nfunc NewT() *t { return &t{} }\n`],
       },
     ];
+    // The first case again, with an import added to c.go (its rows written anew: every file reaching it).
+    cases.push({ ...cases[0]!, edit: ["c/c.go", 'package c\n\nimport "fmt"\n\ntype C struct{ X int }\n\nfunc (C) N() { fmt.Println() }\n\nfunc (C) M() {}\n'] });
     for (const { files, edit } of cases) {
       const p = project({ ...mod, ...files });
       await index(p, "full");

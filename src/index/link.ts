@@ -8,7 +8,7 @@ import { posix } from "node:path";
 import { LANGUAGE_SPECS, languageSpec } from "../lang/languages.js";
 import { MAX_INHERITANCE_DEPTH, RECEIVER_TYPE } from "../lang/spec.js";
 import type { Db, Store } from "../store/db.js";
-import { fileIdsByPaths, fileIdsInPathOrder, forEachCallRow, fileRows, filesInDirectory, filesOfLanguages, heritageFacts, heritageRows, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, symbolSignature, type CallRow } from "../store/link-inputs.js";
+import { fileIdsByPaths, fileIdsInPathOrder, forEachCallRow, fileRows, filesInDirectory, filesOfLanguages, heritageFacts, heritageRows, implementsClauses, importFacts, importedFileIds, markerFileIds, reachableFiles, symbolFacts, symbolSignature, type CallRow } from "../store/link-inputs.js";
 import { mentionReach } from "./mention-reach.js";
 import { EDGE, resolutionCode, type EdgeResolution } from "../store/edge-codes.js";
 import { DEFAULT_EXPORT_NAME, MODULE_SYMBOL } from "../syntax/types.js";
@@ -661,6 +661,7 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null, emit: 
     if (from && to && TYPE_KINDS.has(to.sym.kind)) add([from.id, to.sym.id, h.relation === "extends" ? EDGE.EXTENDS : EDGE.IMPLEMENTS, null, null]);
   }
   if (structural) for (const e of structuralImplements(g, db, fileIds)) add(e);
+  if (structural && fileIds !== null) for (const e of declaredImplementsInto(g, db, fileIds)) add(e);
   const markerFiles = markerFileIds(db, fileIds);
   for (const fileId of markerFiles) {
     for (const m of g.markersOf(fileId).values()) {
@@ -670,6 +671,27 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null, emit: 
       if (sym) add([m.id, sym.id, EDGE.RE_EXPORTS, null, null]);
     }
   }
+}
+
+/**
+ * The IMPLEMENTS edges a type outside `fileIds` declares by heritage into a type of them (a Go
+ * interface embedding one of the scope's), for a structural language: a pass over a scope deletes
+ * every IMPLEMENTS edge into it from such types (store/db.ts replaceDerivedEdges), its own method-set
+ * pairs and these alike, and derives both again.
+ */
+function declaredImplementsInto(g: Graph, db: Db, fileIds: readonly number[]): EdgeRow[] {
+  const scoped = fileRows(db, fileIds).filter((f) => STRUCTURAL.includes(f.language)).map((f) => f.id);
+  if (scoped.length === 0) return [];
+  const inScope = new Set(fileIds);
+  const names = new Set(g.declarations(scoped).map((d) => d.sym.name));
+  const out: EdgeRow[] = [];
+  for (const h of implementsClauses(db, STRUCTURAL)) {
+    if (inScope.has(h.fileId) || !names.has(h.target.slice(h.target.lastIndexOf(".") + 1))) continue;
+    const from = g.declaredIn(h.fileId, h.className);
+    const to = g.resolveName(h.fileId, h.target);
+    if (from && to && TYPE_KINDS.has(to.sym.kind) && inScope.has(to.sym.fileId)) out.push([from.id, to.sym.id, EDGE.IMPLEMENTS, null, null]);
+  }
+  return out;
 }
 
 /**

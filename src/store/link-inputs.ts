@@ -166,6 +166,14 @@ export function heritageRows(db: Db, fileIds: readonly number[] | null): Heritag
   return prepared(db, `SELECT x.file_id AS fileId, x.class_name AS className, x.relation, x.target FROM heritage x${w.sql} ORDER BY x.file_id, x.class_name, x.relation, x.target`).all(...w.args) as HeritageRow[];
 }
 
+/** Every `implements` heritage clause of the files of the given languages (a Go type's embedded interfaces). */
+export function implementsClauses(db: Db, languages: readonly string[]): HeritageRow[] {
+  return prepared(
+    db,
+    "SELECT x.file_id AS fileId, x.class_name AS className, x.relation, x.target FROM heritage x JOIN files f ON f.id = x.file_id WHERE x.relation = 'implements' AND f.language IN (SELECT value FROM json_each(?)) ORDER BY x.file_id, x.rowid",
+  ).all(JSON.stringify(languages)) as HeritageRow[];
+}
+
 /** The files that hold re-export markers (`export { x } from`, kind export symbols). */
 export function markerFileIds(db: Db, fileIds: readonly number[] | null): number[] {
   const w = only(fileIds, "x.file_id", "AND");

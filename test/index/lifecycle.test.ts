@@ -340,7 +340,7 @@ describe("incremental index", () => {
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
   });
 
-  it("Go: a type's method set or fields reach the files that get a value of it through another package, its package mates, an accessor of its name, or an unexported type's exported producer (as a fresh build links them)", async () => {
+  it("Go: a type's method set or fields reach the files that get a value of it through another package, its package mates, an accessor of its name, or an unexported type's exported producer; an interface embedded by one outside the scope keeps its declared IMPLEMENTS edge (as a fresh build links them)", async () => {
     const mod = { "go.mod": "module example.com/app\n\ngo 1.21\n" };
     const two = "type A struct{}\n\nfunc (A) M() {}\n\ntype B struct{}\n\nfunc (B) M() {}\n";
     const cases: Array<{ files: Record<string, string>; edit: [string, string] }> = [
@@ -372,6 +372,15 @@ describe("incremental index", () => {
         edit: ["a/a.go", `package a\n\n${two}\ntype t struct{ F B }\n\nfunc NewT() *t { return &t{} }\n`],
       },
     ];
+    // An interface embedding two (the second a declared IMPLEMENTS edge): the embedded one's file relinked
+    // alone (a function no file writes appended) derives the edge into it again.
+    cases.push({
+      files: {
+        "s/append.go": "package s\n\ntype Appendable interface{ Appender() int }\n",
+        "s/storage.go": "package s\n\ntype Queryable interface{ Querier() int }\n\ntype Storage interface {\n\tQueryable\n\tAppendable\n\tClose()\n}\n",
+      },
+      edit: ["s/append.go", "package s\n\ntype Appendable interface{ Appender() int }\n\nfunc Extra() {}\n"],
+    });
     // The first case again, with an import added to c.go (its rows written anew: every file reaching it).
     cases.push({ ...cases[0]!, edit: ["c/c.go", 'package c\n\nimport "fmt"\n\ntype C struct{ X int }\n\nfunc (C) N() { fmt.Println() }\n\nfunc (C) M() {}\n'] });
     for (const { files, edit } of cases) {

@@ -628,22 +628,10 @@ function resolveProducer(g: Graph, fileId: number, path: string, depth = 0): Sym
 /** An edge as the store writes it: its type and resolution by code (store/edge-codes.ts). */
 type EdgeRow = [from: number, to: number, type: number, resolution: number | null, line: number | null];
 
-/**
- * Every derived edge whose source lies in the given files (all files when null), handed to `emit`
- * once as it is found (a whole tree derives millions: they are written as they come, not held).
- * `structural` false leaves out the structural IMPLEMENTS pairs (a paged whole pass derives them
- * once, `linkAll`).
- */
-function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null, emit: (e: EdgeRow) => void, structural = true): void {
-  let seen = new Set<string>();
-  const add = (e: EdgeRow) => {
-    const key = `${e[0]} ${e[1]} ${e[2]} ${e[4]}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      emit(e);
-    }
-  };
+/** The POTENTIAL_CALL edges of the files' call sites (every file's when null). */
+function deriveCallEdges(db: Db, g: Graph, fileIds: readonly number[] | null, emit: (e: EdgeRow) => void): void {
   // A call edge starts at a declaration of the site's file: only two sites of one file can make the same edge.
+  let seen = new Set<string>();
   let file = -1;
   forEachCallRow(db, fileIds, (c) => {
     if (c.fileId !== file) {
@@ -652,9 +640,30 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null, emit: 
     }
     const from = g.declaredIn(c.fileId, c.caller ?? MODULE_SYMBOL);
     const hit = from ? resolveCall(g, c) : null;
-    if (from && hit) add([from.id, hit.target.id, EDGE.POTENTIAL_CALL, resolutionCode(hit.resolution), c.line]);
+    if (!from || !hit) return;
+    const key = `${from.id} ${hit.target.id} ${c.line}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    emit([from.id, hit.target.id, EDGE.POTENTIAL_CALL, resolutionCode(hit.resolution), c.line]);
   });
-  seen = new Set();
+}
+
+/**
+ * Every derived edge whose source lies in the given files (all files when null), handed to `emit`
+ * once as it is found (a whole tree derives millions: they are written as they come, not held).
+ * `structural` false leaves out the structural IMPLEMENTS pairs (a paged whole pass derives them
+ * once, `linkAll`).
+ */
+function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null, emit: (e: EdgeRow) => void, structural = true): void {
+  const seen = new Set<string>();
+  const add = (e: EdgeRow) => {
+    const key = `${e[0]} ${e[1]} ${e[2]} ${e[4]}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      emit(e);
+    }
+  };
+  deriveCallEdges(db, g, fileIds, emit);
   for (const h of heritageRows(db, fileIds)) {
     const from = g.declaredIn(h.fileId, h.className);
     const to = g.resolveName(h.fileId, h.target);
@@ -853,22 +862,35 @@ function linkAll(db: Db, packages: Packages, emit: (e: EdgeRow) => void, pageFil
 
 /**
  * Rebuilds the derived edges: of every file ("all", LINK_PAGE_FILES at a time), or of the files
- * the given changed files can reach (their own edges went with their old symbols), and of the
- * files in `alone` (a rewrite no other file's edges can tell from the old text: their own edges).
+ * the given changed files can reach (their own edges went with their old symbols), of the files
+ * in `alone` (their own edges: files a kept rewrite's moved names reach), and the call edges of
+ * those in `bodies` (a kept rewrite that moved no name's face: its heritage, its method sets and
+ * its re-exports read as before, so only its call sites' edges can differ).
  * Returns the edges written. A savepoint of the caller's transaction when it has one: the edges
  * commit with the rows they are derived from.
  */
-export function linkEdges(store: Store, scope: "all" | readonly number[], pathsChanged: readonly string[] = [], pageFiles = LINK_PAGE_FILES, alone: readonly number[] = []): LinkCount {
+export function linkEdges(store: Store, scope: "all" | readonly number[], pathsChanged: readonly string[] = [], pageFiles = LINK_PAGE_FILES, alone: readonly number[] = [], bodies: readonly number[] = []): LinkCount {
   const db = store.db;
   return store.batch(() => {
     const packages = scope === "all" ? allPackages(db) : packagesWhenAsked(db);
     const files = scope === "all" ? null : [...new Set([...withFixtureUsers(db, reachWithPackages(db, expandScope(db, scope, pathsChanged, packages), packages)), ...alone])].sort((a, b) => a - b);
+    const inFiles = new Set(files ?? []);
+    const callsOnly = files === null ? [] : [...new Set(bodies)].filter((id) => !inFiles.has(id)).sort((a, b) => a - b);
     // A structural type outside the scope may implement an interface of it: those pairs are derived again too.
-    const edges = store.replaceDerivedEdges(files, STRUCTURAL, (emit) => {
-      if (files === null) linkAll(db, packages, emit, pageFiles);
-      else if (files.length > 0) deriveEdges(db, new Graph(db, files, packages), files, emit);
-    });
-    return { edges, files: files === null ? "all" : files.length };
+    const edges = store.replaceDerivedEdges(
+      files,
+      STRUCTURAL,
+      (emit) => {
+        if (files === null) linkAll(db, packages, emit, pageFiles);
+        else if (files.length + callsOnly.length > 0) {
+          const g = new Graph(db, [...files, ...callsOnly].sort((a, b) => a - b), packages);
+          if (files.length > 0) deriveEdges(db, g, files, emit);
+          if (callsOnly.length > 0) deriveCallEdges(db, g, callsOnly, emit);
+        }
+      },
+      callsOnly,
+    );
+    return { edges, files: files === null ? "all" : files.length + callsOnly.length };
   });
 }
 
@@ -905,20 +927,19 @@ export function rederive(store: Store, resolve: (fromPath: string, module: strin
   // imports that resolve otherwise now — reaches every file that can reach it.
   const kept = change.kept ?? new Map<number, ReadonlySet<string>>();
   const contained = new Set<number>();
-  const alone = new Set<number>();
+  const bodies: number[] = [];
   const packages = packagesWhenAsked(store.db);
   const byMention = new Map<number, ReadonlySet<string>>();
   for (const r of kept.size === 0 ? [] : fileRows(store.db, [...kept.keys()])) {
     const names = kept.get(r.id)!;
     if (relinked.has(r.id)) continue;
-    if (names.size === 0) alone.add(r.id);
+    if (names.size === 0) bodies.push(r.id);
     else if (languageSpec(r.language)?.relinkByMention === true) byMention.set(r.id, names);
     else continue;
     contained.add(r.id);
   }
   const reach = byMention.size === 0 ? [] : mentionReach(store.db, (id) => packages.get(id), byMention);
   if (reach === null) for (const id of byMention.keys()) contained.delete(id);
-  else for (const file of reach) alone.add(file);
   const seeds = [...new Set([...change.rewritten.filter((id) => !contained.has(id)), ...relinked])].sort((a, b) => a - b);
-  return linkEdges(store, seeds, change.pathsChanged, LINK_PAGE_FILES, [...alone]);
+  return linkEdges(store, seeds, change.pathsChanged, LINK_PAGE_FILES, reach ?? [], bodies);
 }

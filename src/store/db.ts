@@ -929,9 +929,10 @@ export class Store {
    * Replaces the edges derived across files (`POTENTIAL_CALL`, `EXTENDS`, `IMPLEMENTS`,
    * `RE_EXPORTS`) whose source symbol lies in `fileIds` (every file when null) with the rows
    * `derive` emits, [from_id, to_id, edge_type, resolution, call_line] each (store/edge-codes.ts
-   * codes), written in batches as they come; the number written. Only call inside `batch`.
+   * codes), written in batches as they come, and the `POTENTIAL_CALL` edges of `callsOnly` (files
+   * whose other edges stand); the number written. Only call inside `batch`.
    */
-  replaceDerivedEdges(fileIds: readonly number[] | null, implementsFrom: readonly string[], derive: (emit: (row: unknown[]) => void) => void): number {
+  replaceDerivedEdges(fileIds: readonly number[] | null, implementsFrom: readonly string[], derive: (emit: (row: unknown[]) => void) => void, callsOnly: readonly number[] = []): number {
     // The checker pass's edges are not re-derived from rows: they go when either end's file is rewritten (ON DELETE CASCADE).
     const derived = `edge_type IN (${EDGE.POTENTIAL_CALL}, ${EDGE.EXTENDS}, ${EDGE.IMPLEMENTS}, ${EDGE.RE_EXPORTS}) AND resolution IS NOT ${RESOLVED.checker}`;
     if (fileIds === null) this.sql(`DELETE FROM edges WHERE ${derived}`).run();
@@ -946,6 +947,8 @@ export class Store {
              AND from_id IN (SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.language IN (SELECT value FROM json_each(?)))`,
         ).run(files, JSON.stringify(implementsFrom));
       }
+      // Files whose call sites alone are derived again: their other edges stand.
+      if (callsOnly.length > 0) this.sql(`DELETE FROM edges WHERE edge_type = ${EDGE.POTENTIAL_CALL} AND resolution IS NOT ${RESOLVED.checker} AND from_id IN (SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?)))`).run(JSON.stringify(callsOnly));
     }
     const batcher = this.batcher("edges", ["from_id", "to_id", "edge_type", "resolution", "call_line"]);
     let pending: unknown[][] = [];
@@ -963,7 +966,7 @@ export class Store {
     const fromScope = fileIds === null ? "" : " AND from_id IN (SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?)))";
     this.sql(
       `DELETE FROM edges WHERE resolution = ${RESOLVED.checker}${fromScope} AND EXISTS (SELECT 1 FROM edges h WHERE h.from_id = edges.from_id AND h.to_id = edges.to_id AND h.edge_type = edges.edge_type AND h.call_line IS edges.call_line AND h.resolution IS NOT ${RESOLVED.checker})`,
-    ).run(...(fileIds === null ? [] : [JSON.stringify(fileIds)]));
+    ).run(...(fileIds === null ? [] : [JSON.stringify([...fileIds, ...callsOnly])]));
     return written;
   }
 

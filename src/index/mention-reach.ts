@@ -83,7 +83,8 @@ function readTexts(db: Db, fileIds: readonly number[]): FileText[] {
     if (parent === null) file.declares.add(name);
     const values = read.filter((t) => t !== null).join("\n");
     const written = kind === "class" || kind === "type" || kind === "interface" ? (texts(fileId, id).signature ?? "") : "";
-    const signature = signatureRead(kind, written) ? written : "";
+    // Its line comments and struct tags are no field's type (fieldType reads neither).
+    const signature = signatureRead(kind, written) ? written.replace(/`[^`]*`|\/\/[^\n]*/g, " ") : "";
     if (values !== "" || signature !== "") file.faces.push({ values, signature, gives: memberName(name), member: parent !== null, heritage: false, level: 0 });
   }
   for (const h of heritageFacts(db, fileIds)) byFile.get(h.fileId)!.faces.push({ values: h.target, signature: "", gives: h.className, member: false, heritage: true, level: 0 });
@@ -93,10 +94,10 @@ function readTexts(db: Db, fileIds: readonly number[]): FileText[] {
 }
 
 /**
- * A moved word: a declaration's name (`name`), a member's (`member`: a method's, matched where a
- * value is read — a return type, a variable's producer path — not in a signature, where it is a
- * method's or a field's own name), or a type whose method set moved (`owner`: its declarations and
- * the types embedding it); with its UTF-8 bytes as a latin1 string (how call-site packs are searched).
+ * A moved word: a declaration's name (`name`), a member's (`member`: a method's, which its callers'
+ * sites write; a face — a type as written — never does), or a type whose method set moved
+ * (`owner`: its declarations and the types embedding it); with its UTF-8 bytes as a latin1 string
+ * (how call-site packs are searched).
  */
 interface Moved {
   readonly text: string;
@@ -171,7 +172,7 @@ export function mentionReach(db: Db, packageOf: (fileId: number) => readonly num
       for (const face of file.faces) {
         let level = face.level;
         for (const w of fresh) {
-          if (w.as === "owner" ? face.heritage && level < 1 && writes(face.values, w.text) : level < 2 && (writes(face.values, w.text) || (w.as === "name" && writes(face.signature, w.text)))) level = w.as === "owner" ? 1 : 2;
+          if (w.as === "owner" ? face.heritage && level < 1 && writes(face.values, w.text) : w.as === "name" && level < 2 && (writes(face.values, w.text) || writes(face.signature, w.text))) level = w.as === "owner" ? 1 : 2;
         }
         if (level === face.level) continue;
         face.level = level;

@@ -54,7 +54,8 @@ export interface LanguageSpec {
    * Whether every name a file's edges read is written in the file's own rows (call sites,
    * declarations and their signatures, heritage) or in the face of a declaration one of those
    * names, to any depth — no fixture bound by a parameter's name, no re-export renaming a name,
-   * no signature read but a type's (`returnedType` ignores its `declaration`) (Go): a change to
+   * no signature read but a type's (`returnedType` ignores its `declaration`), return types that
+   * are types as written, never a producer's path (`p().m`) (Go): a change to
    * names then reaches only the files writing them (index/mention-reach.ts). Absent: it reaches
    * every file that imports the file, transitively.
    */

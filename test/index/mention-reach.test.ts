@@ -14,10 +14,10 @@ const space = tempSpace();
 
 const FILES = {
   "go.mod": "module example.com/app\n\ngo 1.21\n",
-  "a/t.go": "package a\n\ntype A struct{}\n\nfunc (A) M() {}\n\ntype T struct{ F A }\n\nfunc (T) Open() {}\n\nfunc NewT() T { return T{} }\n\ntype Maker interface{ NewT() T }\n",
+  "a/t.go": "package a\n\ntype A struct{}\n\nfunc (A) M() {}\n\ntype T struct{ F A }\n\nfunc (T) Open() {}\n\nfunc NewT() T { return T{} }\n\ntype Maker interface{ NewT() T }\n\ntype Opts struct {\n\t// N is what NewT reads.\n\tN int `json:\"NewT\"`\n}\n",
   "a/u.go": "package a\n\nfunc Use() { NewT().Open() }\n",
-  "b/b.go": 'package b\n\nimport "example.com/app/a"\n\ntype S struct{ a.T }\n\nfunc Make() a.T { return a.NewT() }\n\nfunc Other() int { return 1 }\n\nfunc Build() a.Maker { return nil }\n',
-  "c/c.go": 'package c\n\nimport "example.com/app/b"\n\ntype Closer interface{ Close() }\n\nfunc Go() { b.Make().Close() }\n\nfunc Other() { b.Other(); b.Build() }\n',
+  "b/b.go": 'package b\n\nimport "example.com/app/a"\n\ntype S struct{ a.T }\n\nfunc Make() a.T { return a.NewT() }\n\nfunc Other() int { return 1 }\n\nfunc Build() a.Maker { return nil }\n\nfunc Conf() a.Opts { return a.Opts{} }\n',
+  "c/c.go": 'package c\n\nimport "example.com/app/b"\n\ntype Closer interface{ Close() }\n\nfunc Go() { b.Make().Close() }\n\nfunc Other() { b.Other(); b.Build(); b.Conf() }\n',
   "d/d.go": 'package d\n\nimport "example.com/app/a"\n\ntype Files struct{}\n\nfunc (Files) OpenAll() {}\n\nfunc Plain() { a.NewT(); Files{}.OpenAll() }\n',
   "e/e.go": 'package e\n\nimport "example.com/app/c"\n\nfunc Far() { c.Other() }\n',
   "f/f.go": "package f\n\nfunc NewT() int { return 1 }\n\nfunc Close() {}\n\nfunc X() { NewT(); Close() }\n",
@@ -45,7 +45,7 @@ describe("mention reach", () => {
       expect(reach(["Extra"])).toEqual(["a/t.go"]);
       // A function's face: the files calling it (f calls its own NewT: it does not import a). Maker
       // lists a method of that name: an interface's signature is not read, so Maker, and c's
-      // `b.Build()` returning it, hold.
+      // `b.Build()` returning it, hold; Opts writes it in a comment and a tag: no field's type.
       expect(reach(["NewT"])).toEqual(["a/t.go", "a/u.go", "b/b.go", "d/d.go"]);
       // A method came or went: its callers (not d's `OpenAll`), and b, whose S embeds T (its method set moved with T's).
       expect(reach(["T.Open"])).toEqual(["a/t.go", "a/u.go", "b/b.go"]);

@@ -8,25 +8,49 @@
 // changed files' packages and every package importing them, transitively. Of those, a moved name
 // reaches the files writing it; where a declaration's face writes it (a return type, a struct's
 // field type, an embedded type), that declaration's name moves too, to a fixpoint. Words are
-// compared whole, whatever package declares them: a superset.
+// compared whole and by package: `a.T` names package a's T where the file imports it as `a`, a
+// bare `T` its own package's (or a dot-import's); a word a call site's other strings may qualify,
+// or a member written after a value, is taken to name it — a superset.
 import { symbolTextReader, type Db } from "../store/db.js";
 import type { CallStrings } from "../store/call-rows.js";
-import { forEachCallStrings, heritageFacts, importerFileIds, symbolFaceRows } from "../store/link-inputs.js";
+import { forEachCallStrings, heritageFacts, importFacts, importerFileIds, symbolFaceRows } from "../store/link-inputs.js";
 
 /** ASCII identifier characters. Any other bounds a word — a non-ASCII letter too: more files write a word so, never fewer. */
 const WORD = new Uint8Array(128);
 for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") WORD[c.charCodeAt(0)] = 1;
 const inWord = (code: number): boolean => code < 128 && WORD[code] === 1;
 
-/** Whether `text` writes `word` whole; where `bounds` marks a string's start (1) or end (2), a word is bounded there too. */
-function writes(text: string, word: string, bounds?: Uint8Array): boolean {
+/**
+ * Whether `text` writes `word` whole (where `bounds` marks a string's start (1) or end (2), a word
+ * is bounded there too) as `means` has it: given the word's qualifier where one is written before
+ * it in the same string (`a.` in `a.T`: null when none), whether that occurrence may name it.
+ */
+function writes(text: string, word: string, means: (qualifier: string | null) => boolean, bounds?: Uint8Array): boolean {
   for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + 1)) {
     const end = at + word.length;
-    const before = at === 0 || (bounds !== undefined && (bounds[at]! & 1) !== 0) || !inWord(text.charCodeAt(at - 1));
+    const starts = bounds !== undefined && (bounds[at]! & 1) !== 0;
+    const before = at === 0 || starts || !inWord(text.charCodeAt(at - 1));
     const after = end === text.length || (bounds !== undefined && (bounds[end]! & 2) !== 0) || !inWord(text.charCodeAt(end));
-    if (before && after) return true;
+    if (!before || !after) continue;
+    let from = at - 1;
+    if (starts || at === 0 || text.charCodeAt(from) !== 46 /* . */) {
+      if (means(null)) return true;
+      continue;
+    }
+    while (from > 0 && inWord(text.charCodeAt(from - 1)) && !(bounds !== undefined && (bounds[from]! & 1) !== 0)) from--;
+    if (means(text.slice(from, at - 1))) return true;
   }
   return false;
+}
+
+/** An import row's local names (a JSON list: store/db.ts), none when unreadable. */
+function parseLocals(locals: string): string[] {
+  try {
+    const list: unknown = JSON.parse(locals);
+    return Array.isArray(list) ? list.filter((l): l is string => typeof l === "string") : [];
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -57,6 +81,10 @@ interface FileText {
   faceText: string;
   /** How many of the moved words it has been read against. */
   checked: number;
+  /** Its package (the key `packageKey` gives), each import's local name → the package it resolved to (null: outside the project), and the packages it imports with `.`. */
+  readonly pkg: number;
+  readonly imports: Map<string, number | null>;
+  readonly dots: Set<number>;
 }
 
 /**
@@ -75,8 +103,17 @@ function memberName(name: string): string {
   return name.slice(name.lastIndexOf(".") + 1);
 }
 
-function readTexts(db: Db, fileIds: readonly number[]): FileText[] {
-  const byFile = new Map<number, FileText>(fileIds.map((fileId) => [fileId, { fileId, calls: null, declares: new Set(), faces: [], faceText: "", checked: 0 }]));
+function readTexts(db: Db, fileIds: readonly number[], packageKey: (fileId: number) => number): FileText[] {
+  const byFile = new Map<number, FileText>(fileIds.map((fileId) => [fileId, { fileId, calls: null, declares: new Set(), faces: [], faceText: "", checked: 0, pkg: packageKey(fileId), imports: new Map(), dots: new Set() }]));
+  for (const im of importFacts(db, fileIds)) {
+    const file = byFile.get(im.fileId)!;
+    const target = im.target === null ? null : packageKey(im.target);
+    for (const local of parseLocals(im.locals)) {
+      if (local === ".") {
+        if (target !== null) file.dots.add(target);
+      } else file.imports.set(local, target);
+    }
+  }
   const texts = symbolTextReader(db);
   for (const [fileId, id, name, kind, parent, ...read] of symbolFaceRows(db, fileIds)) {
     const file = byFile.get(fileId)!;
@@ -103,6 +140,8 @@ interface Moved {
   readonly text: string;
   readonly bytes: string;
   readonly as: "name" | "member" | "owner";
+  /** The package declaring it (`packageKey`). */
+  readonly pkg: number;
 }
 
 /** How many moved words the closure follows before it stops: past it, a change reaches every file importing its file. */
@@ -139,24 +178,36 @@ function importingPackages(db: Db, packageOf: (fileId: number) => readonly numbe
  * method set), to a fixpoint.
  */
 export function mentionReach(db: Db, packageOf: (fileId: number) => readonly number[] | undefined, changed: ReadonlyMap<number, ReadonlySet<string>>): number[] | null {
+  const packageKey = (fileId: number): number => packageOf(fileId)?.[0] ?? fileId;
   const moved: Moved[] = [];
   const known = new Set<string>();
-  const move = (text: string, as: Moved["as"]): void => {
-    if (known.has(`${as}\0${text}`)) return;
-    known.add(`${as}\0${text}`);
-    moved.push({ text, bytes: Buffer.from(text, "utf8").toString("latin1"), as });
+  const move = (text: string, as: Moved["as"], pkg: number): void => {
+    const key = `${as}\0${pkg}\0${text}`;
+    if (known.has(key)) return;
+    known.add(key);
+    moved.push({ text, bytes: Buffer.from(text, "utf8").toString("latin1"), as, pkg });
   };
-  for (const set of changed.values()) {
+  for (const [fileId, set] of changed) {
     for (const name of set) {
       const dot = name.lastIndexOf(".");
       if (dot > 0) {
-        move(name.slice(0, dot), "owner");
-        move(name.slice(dot + 1), "member");
-      } else if (name !== "") move(name, "name");
+        move(name.slice(0, dot), "owner", packageKey(fileId));
+        move(name.slice(dot + 1), "member", packageKey(fileId));
+      } else if (name !== "") move(name, "name", packageKey(fileId));
     }
   }
+  // Whether an occurrence in `file` may name `w`: qualified, by an import of w's package (or by a
+  // word no import binds: a value's field, as may be); unqualified, in w's package or one importing
+  // it with `.` — or in a call site's strings, where another string of the site may qualify it
+  // (`a` and `F` of `a.F()`). A member is written after a value: any occurrence may name it.
+  const means = (file: FileText, w: Moved, site: boolean) => (qualifier: string | null): boolean => {
+    if (w.as === "member") return true;
+    if (qualifier === null) return site || file.pkg === w.pkg || file.dots.has(w.pkg);
+    const target = file.imports.get(qualifier);
+    return target === undefined || target === w.pkg;
+  };
   const out = new Set<number>(changed.keys());
-  const files = readTexts(db, importingPackages(db, packageOf, changed.keys()));
+  const files = readTexts(db, importingPackages(db, packageOf, changed.keys()), packageKey);
   for (let total = 0; total < moved.length; ) {
     if (moved.length > MENTION_WORDS) return null;
     total = moved.length;
@@ -166,18 +217,20 @@ export function mentionReach(db: Db, packageOf: (fileId: number) => readonly num
       if (fresh.length === 0) continue;
       if (!out.has(file.fileId)) {
         const calls = file.calls;
-        if (fresh.some((w) => (w.as === "owner" ? file.declares.has(w.text) : calls !== null && writes(calls.bytes, w.bytes, calls.bounds)))) out.add(file.fileId);
+        const reads = (w: Moved) => (w.as === "owner" ? file.pkg === w.pkg && file.declares.has(w.text) : calls !== null && writes(calls.bytes, w.bytes, means(file, w, true), calls.bounds));
+        if (fresh.some(reads)) out.add(file.fileId);
       }
       if (!fresh.some((w) => file.faceText.includes(w.text))) continue;
       for (const face of file.faces) {
         let level = face.level;
         for (const w of fresh) {
-          if (w.as === "owner" ? face.heritage && level < 1 && writes(face.values, w.text) : w.as === "name" && level < 2 && (writes(face.values, w.text) || writes(face.signature, w.text))) level = w.as === "owner" ? 1 : 2;
+          const named = (text: string) => writes(text, w.text, means(file, w, false));
+          if (w.as === "owner" ? face.heritage && level < 1 && named(face.values) : w.as === "name" && level < 2 && (named(face.values) || named(face.signature))) level = w.as === "owner" ? 1 : 2;
         }
         if (level === face.level) continue;
         face.level = level;
         out.add(file.fileId);
-        move(face.gives, level === 1 ? "owner" : face.member ? "member" : "name");
+        move(face.gives, level === 1 ? "owner" : face.member ? "member" : "name", file.pkg);
       }
     }
   }

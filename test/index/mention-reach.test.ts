@@ -21,6 +21,9 @@ const FILES = {
   "d/d.go": 'package d\n\nimport "example.com/app/a"\n\ntype Files struct{}\n\nfunc (Files) OpenAll() {}\n\nfunc Plain() { a.NewT(); Files{}.OpenAll() }\n',
   "e/e.go": 'package e\n\nimport "example.com/app/c"\n\nfunc Far() { c.Other() }\n',
   "f/f.go": "package f\n\nfunc NewT() int { return 1 }\n\nfunc Close() {}\n\nfunc X() { NewT(); Close() }\n",
+  "x/x.go": "package x\n\ntype T struct{}\n",
+  "g/g.go": 'package g\n\nimport (\n\t"example.com/app/a"\n\t"example.com/app/x"\n)\n\nvar _ a.A\n\nfunc Other() x.T { return x.T{} }\n',
+  "h/h.go": 'package h\n\nimport "example.com/app/g"\n\nfunc Far() { g.Other() }\n',
 };
 
 describe("mention reach", () => {
@@ -51,7 +54,8 @@ describe("mention reach", () => {
       expect(reach(["T.Open"])).toEqual(["a/t.go", "a/u.go", "b/b.go"]);
       // T gains Close: c calls `b.Make().Close()` (it never writes T); f's `Close()` cannot see a.
       expect(reach(["T.Close"])).toEqual(["a/t.go", "b/b.go", "c/c.go"]);
-      // T's fields moved: NewT and Make return it (their callers, c through Make), S embeds it.
+      // T's fields moved: NewT and Make return it (their callers, c through Make), S embeds it; g's
+      // Other returns x's T, another package's (so h, calling it, is not reached).
       expect(reach(["T"])).toEqual(["a/t.go", "a/u.go", "b/b.go", "c/c.go", "d/d.go"]);
       // Past MENTION_WORDS moved words: null (the caller relinks every file reaching the change).
       expect(reach(Array.from({ length: MENTION_WORDS + 1 }, (_, i) => `Name${i}`))).toBeNull();

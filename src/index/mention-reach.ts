@@ -81,7 +81,7 @@ interface FileText {
   faceText: string;
   /** How many of the moved words it has been read against. */
   checked: number;
-  /** Its package (the key `packageKey` gives), each import's local name → the package it resolved to (null: outside the project), and the packages it imports with `.`. */
+  /** Its package (the key `packageKey` gives), each import's local name → the package it resolved to (null: outside the project), and the packages it imports binding no name (`.`). */
   readonly pkg: number;
   readonly imports: Map<string, number | null>;
   readonly dots: Set<number>;
@@ -108,11 +108,10 @@ function readTexts(db: Db, fileIds: readonly number[], packageKey: (fileId: numb
   for (const im of importFacts(db, fileIds)) {
     const file = byFile.get(im.fileId)!;
     const target = im.target === null ? null : packageKey(im.target);
-    for (const local of parseLocals(im.locals)) {
-      if (local === ".") {
-        if (target !== null) file.dots.add(target);
-      } else file.imports.set(local, target);
-    }
+    const locals = parseLocals(im.locals);
+    // An import binding no name brings its package's names into scope (Go's `import . "p"`).
+    if (locals.length === 0 && target !== null) file.dots.add(target);
+    for (const local of locals) file.imports.set(local, target);
   }
   const texts = symbolTextReader(db);
   for (const [fileId, id, name, kind, parent, ...read] of symbolFaceRows(db, fileIds)) {

@@ -12,8 +12,8 @@
 // bare `T` its own package's (or a dot-import's); a word a call site's other strings may qualify,
 // or a member written after a value, is taken to name it — a superset.
 import { symbolTextReader, type Db } from "../store/db.js";
-import type { CallStrings } from "../store/call-rows.js";
-import { forEachCallStrings, heritageFacts, importFacts, importerFileIds, symbolFaceRows } from "../store/link-inputs.js";
+import { storedCallStrings, unstoredCalls, type CallRow, type CallStrings } from "../store/call-rows.js";
+import { forEachCallPack, heritageFacts, importFacts, importerFileIds, symbolFaceRows } from "../store/link-inputs.js";
 
 /** ASCII identifier characters. Any other bounds a word — a non-ASCII letter too: more files write a word so, never fewer. */
 const WORD = new Uint8Array(128);
@@ -74,6 +74,9 @@ interface Face {
 interface FileText {
   readonly fileId: number;
   calls: CallStrings | null;
+  /** Its call-site pack as stored, unpacked (`sites`) only where a moved name's word is in its strings. */
+  packed: Uint8Array | null;
+  sites: CallRow[] | null;
   /** The names of its declarations that have no parent (a type's, whose method set others read). */
   readonly declares: Set<string>;
   readonly faces: Face[];
@@ -104,7 +107,7 @@ function memberName(name: string): string {
 }
 
 function readTexts(db: Db, fileIds: readonly number[], packageKey: (fileId: number) => number): FileText[] {
-  const byFile = new Map<number, FileText>(fileIds.map((fileId) => [fileId, { fileId, calls: null, declares: new Set(), faces: [], faceText: "", checked: 0, pkg: packageKey(fileId), imports: new Map(), dots: new Set() }]));
+  const byFile = new Map<number, FileText>(fileIds.map((fileId) => [fileId, { fileId, calls: null, packed: null, sites: null, declares: new Set(), faces: [], faceText: "", checked: 0, pkg: packageKey(fileId), imports: new Map(), dots: new Set() }]));
   for (const im of importFacts(db, fileIds)) {
     const file = byFile.get(im.fileId)!;
     const target = im.target === null ? null : packageKey(im.target);
@@ -124,7 +127,11 @@ function readTexts(db: Db, fileIds: readonly number[], packageKey: (fileId: numb
     if (values !== "" || signature !== "") file.faces.push({ values, signature, gives: memberName(name), member: parent !== null, heritage: false, level: 0 });
   }
   for (const h of heritageFacts(db, fileIds)) byFile.get(h.fileId)!.faces.push({ values: h.target, signature: "", gives: h.className, member: false, heritage: true, level: 0 });
-  forEachCallStrings(db, fileIds, (fileId, strings) => void (byFile.get(fileId)!.calls = strings));
+  forEachCallPack(db, fileIds, (fileId, packed) => {
+    const file = byFile.get(fileId)!;
+    file.packed = packed;
+    file.calls = storedCallStrings(fileId, packed);
+  });
   for (const file of byFile.values()) file.faceText = file.faces.map((f) => `${f.values}\n${f.signature}`).join("\n");
   return [...byFile.values()];
 }
@@ -142,6 +149,9 @@ interface Moved {
   /** The package declaring it (`packageKey`). */
   readonly pkg: number;
 }
+
+/** Receivers that are values: a site on one calls a member (a method), never a declaration by its name. */
+const VALUE_RECEIVERS = new Set(["this", "super", "typed", "returned"]);
 
 /** How many moved words the closure follows before it stops: past it, a change reaches every file importing its file. */
 export const MENTION_WORDS = 256;
@@ -205,6 +215,22 @@ export function mentionReach(db: Db, packageOf: (fileId: number) => readonly num
     const target = file.imports.get(qualifier);
     return target === undefined || target === w.pkg;
   };
+  // A site's callee names a declaration (not a member) when the site is bare (its package's, or a
+  // dot-import's) or qualified by a namespace or a type name another package's may stand for.
+  const siteNames = (file: FileText, w: Moved): boolean => {
+    const q = means(file, w, false);
+    file.sites ??= file.packed === null ? [] : unstoredCalls(file.fileId, file.packed);
+    return file.sites.some((c) => {
+      if (c.callee === w.text) {
+        if (c.receiver === "bare") {
+          if (q(null)) return true;
+        } else if (c.receiver === "namespace" || c.receiver === "static") {
+          if (q(c.receiverName ?? "")) return true;
+        } else if (!VALUE_RECEIVERS.has(c.receiver)) return true;
+      }
+      return [c.receiverName, c.resolution].some((t) => t !== null && writes(t, w.text, q));
+    });
+  };
   const out = new Set<number>(changed.keys());
   const files = readTexts(db, importingPackages(db, packageOf, changed.keys()), packageKey);
   for (let total = 0; total < moved.length; ) {
@@ -216,7 +242,8 @@ export function mentionReach(db: Db, packageOf: (fileId: number) => readonly num
       if (fresh.length === 0) continue;
       if (!out.has(file.fileId)) {
         const calls = file.calls;
-        const reads = (w: Moved) => (w.as === "owner" ? file.pkg === w.pkg && file.declares.has(w.text) : calls !== null && writes(calls.bytes, w.bytes, means(file, w, true), calls.bounds));
+        const reads = (w: Moved) =>
+          w.as === "owner" ? file.pkg === w.pkg && file.declares.has(w.text) : calls !== null && writes(calls.bytes, w.bytes, means(file, w, true), calls.bounds) && (w.as === "member" || siteNames(file, w));
         if (fresh.some(reads)) out.add(file.fileId);
       }
       if (!fresh.some((w) => file.faceText.includes(w.text))) continue;

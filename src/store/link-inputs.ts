@@ -1,7 +1,7 @@
 // The reads the call-graph derivation (index/link.ts) runs over the store: per-file symbols,
 // import bindings, class heritage and call sites, for some files (their ids) or for all (null),
 // and the set of files a change can reach. Pure reads; the derivation's writes are db.ts's.
-import { storedCallStrings, unstoredCalls, type CallRow, type CallStrings } from "./call-rows.js";
+import { unstoredCalls, type CallRow } from "./call-rows.js";
 import { prepared, symbolTextsOf, type Db } from "./db.js";
 
 export type { CallRow } from "./call-rows.js";
@@ -124,7 +124,7 @@ export function heritageFacts(db: Db, fileIds: readonly number[] | null): Iterab
 const CALL_PAGE_FILES = 256;
 
 /** Each stored call-site pack of the files (all when null), by file, read a page of files at a time; `fn` may run SQL. */
-function forEachCallPack(db: Db, fileIds: readonly number[] | null, fn: (fileId: number, packed: Uint8Array) => void): void {
+export function forEachCallPack(db: Db, fileIds: readonly number[] | null, fn: (fileId: number, packed: Uint8Array) => void): void {
   const page = (packs: Array<[number, Uint8Array]>) => {
     for (const [fileId, packed] of packs) fn(fileId, packed);
   };
@@ -147,11 +147,6 @@ export function forEachCallRow(db: Db, fileIds: readonly number[] | null, fn: (c
   forEachCallPack(db, fileIds, (fileId, packed) => {
     for (const c of unstoredCalls(fileId, packed)) fn(c);
   });
-}
-
-/** The strings each file's call sites write (call-rows.ts storedCallStrings), without reading a site. */
-export function forEachCallStrings(db: Db, fileIds: readonly number[], fn: (fileId: number, strings: CallStrings) => void): void {
-  forEachCallPack(db, fileIds, (fileId, packed) => fn(fileId, storedCallStrings(fileId, packed)));
 }
 
 /** The files' call sites as one list (forEachCallRow's order). */

@@ -21,7 +21,9 @@ const FILES = {
   "d/d.go": 'package d\n\nimport "example.com/app/a"\n\ntype Files struct{}\n\nfunc (Files) OpenAll() {}\n\nfunc Plain() { a.NewT(); Files{}.OpenAll() }\n',
   "e/e.go": 'package e\n\nimport "example.com/app/c"\n\nfunc Far() { c.Other() }\n',
   "f/f.go": "package f\n\nfunc NewT() int { return 1 }\n\nfunc Close() {}\n\nfunc X() { NewT(); Close() }\n",
-  "x/x.go": "package x\n\ntype T struct{}\n",
+  "x/x.go": "package x\n\ntype T struct{}\n\nfunc New() T { return T{} }\n",
+  "k/k.go": 'package k\n\nimport (\n\t"example.com/app/a"\n\t"example.com/app/x"\n)\n\nfunc K() { x.New(); a.NewT().Open() }\n',
+  "l/l.go": 'package l\n\nimport "example.com/app/a"\n\nfunc L() { a.New() }\n',
   "g/g.go": 'package g\n\nimport (\n\t"example.com/app/a"\n\t"example.com/app/x"\n)\n\nvar _ a.A\n\nfunc Other() x.T { return x.T{} }\n',
   "h/h.go": 'package h\n\nimport "example.com/app/g"\n\nfunc Far() { g.Other() }\n',
   "i/i.go": 'package i\n\nimport . "example.com/app/a"\n\nfunc Y() T { return NewT() }\n',
@@ -48,18 +50,20 @@ describe("mention reach", () => {
       };
       // A function no file calls: its own file.
       expect(reach(["Extra"])).toEqual(["a/t.go"]);
+      // A function's callers by the package their call names: l's `a.New()`, not k's `x.New()`.
+      expect(reach(["New"])).toEqual(["a/t.go", "l/l.go"]);
       // A function's face: the files calling it (f calls its own NewT: it does not import a). Maker
       // lists a method of that name: an interface's signature is not read, so Maker, and c's
       // `b.Build()` returning it, hold; Opts writes it in a comment and a tag: no field's type.
-      expect(reach(["NewT"])).toEqual(["a/t.go", "a/u.go", "b/b.go", "d/d.go", "i/i.go"]);
+      expect(reach(["NewT"])).toEqual(["a/t.go", "a/u.go", "b/b.go", "d/d.go", "i/i.go", "k/k.go"]);
       // A method came or went: its callers (not d's `OpenAll`; j's through a dot-importer), and b, whose S embeds T (its method set moved with T's).
-      expect(reach(["T.Open"])).toEqual(["a/t.go", "a/u.go", "b/b.go", "j/j.go"]);
+      expect(reach(["T.Open"])).toEqual(["a/t.go", "a/u.go", "b/b.go", "j/j.go", "k/k.go"]);
       // T gains Close: c calls `b.Make().Close()` (it never writes T); f's `Close()` cannot see a.
       expect(reach(["T.Close"])).toEqual(["a/t.go", "b/b.go", "c/c.go"]);
       // T's fields moved: NewT and Make return it (their callers, c through Make), S embeds it; g's
       // Other returns x's T, another package's (so h, calling it, is not reached); i's Y returns it
       // through a dot-import (so j, calling Y, is).
-      expect(reach(["T"])).toEqual(["a/t.go", "a/u.go", "b/b.go", "c/c.go", "d/d.go", "i/i.go", "j/j.go"]);
+      expect(reach(["T"])).toEqual(["a/t.go", "a/u.go", "b/b.go", "c/c.go", "d/d.go", "i/i.go", "j/j.go", "k/k.go"]);
       // Past MENTION_WORDS moved words: null (the caller relinks every file reaching the change).
       expect(reach(Array.from({ length: MENTION_WORDS + 1 }, (_, i) => `Name${i}`))).toBeNull();
     } finally {

@@ -217,19 +217,43 @@ export function mentionReach(db: Db, packageOf: (fileId: number) => readonly num
   };
   // A site's callee names a declaration (not a member) when the site is bare (its package's, or a
   // dot-import's) or qualified by a namespace or a type name another package's may stand for.
-  const siteNames = (file: FileText, w: Moved): boolean => {
+  const sitesOf = (file: FileText): CallRow[] => (file.sites ??= file.packed === null ? [] : unstoredCalls(file.fileId, file.packed));
+  // Whether a site on a value whose type it writes (a typed receiver, `this`) calls a member of
+  // `owner` or of a type embedding it (those are owners too): its type is the owner, or not one
+  // this reads (a field's type, `T#f`; a producer's, `p()`: taken to be).
+  const onOwner = (file: FileText, c: CallRow, owner: Moved): boolean => {
+    const written = c.receiverName ?? "";
+    const m = /^[*[\]]*((?:[A-Za-z_]\w*\.)?[A-Za-z_]\w*)(?:\[.*\])?$/.exec(written);
+    if (m === null) return true;
+    const dot = m[1]!.lastIndexOf(".");
+    return m[1]!.slice(dot + 1) === owner.text && means(file, owner, false)(dot < 0 ? null : m[1]!.slice(0, dot));
+  };
+  // Whether one of the file's sites reads `w`: a declaration's name as its callee on a bare call
+  // (its package, or a dot-importer) or on a namespace or type qualifier bound to its package (a
+  // call on a value is a member's); a member's as its callee on a value of an owner's type, or of
+  // a type not written (a producer's), or on a qualifier; either as a word of the receiver's path
+  // (`a.NewT().F`: the producer's return type is read).
+  const siteReads = (file: FileText, w: Moved): boolean => {
     const q = means(file, w, false);
-    file.sites ??= file.packed === null ? [] : unstoredCalls(file.fileId, file.packed);
-    return file.sites.some((c) => {
+    const owners = moved.filter((o) => o.as === "owner");
+    return sitesOf(file).some((c) => {
       if (c.callee === w.text) {
-        if (c.receiver === "bare") {
+        const value = VALUE_RECEIVERS.has(c.receiver);
+        if (w.as === "member") {
+          if (c.receiver !== "bare" && (!value || c.receiver === "returned" || owners.some((o) => onOwner(file, c, o)))) return true;
+        } else if (c.receiver === "bare") {
           if (q(null)) return true;
         } else if (c.receiver === "namespace" || c.receiver === "static") {
           if (q(c.receiverName ?? "")) return true;
-        } else if (!VALUE_RECEIVERS.has(c.receiver)) return true;
+        } else if (!value) return true;
       }
       return [c.receiverName, c.resolution].some((t) => t !== null && writes(t, w.text, q));
     });
+  };
+  // An owner new to the fixpoint: the file's sites calling a moved member on a value of its type.
+  const ownerSites = (file: FileText, owner: Moved): boolean => {
+    const members = new Set(moved.filter((m) => m.as === "member").map((m) => m.text));
+    return members.size > 0 && sitesOf(file).some((c) => members.has(c.callee) && (c.receiver === "typed" || c.receiver === "this" || c.receiver === "super") && onOwner(file, c, owner));
   };
   const out = new Set<number>(changed.keys());
   const files = readTexts(db, importingPackages(db, packageOf, changed.keys()), packageKey);
@@ -243,7 +267,9 @@ export function mentionReach(db: Db, packageOf: (fileId: number) => readonly num
       if (!out.has(file.fileId)) {
         const calls = file.calls;
         const reads = (w: Moved) =>
-          w.as === "owner" ? file.pkg === w.pkg && file.declares.has(w.text) : calls !== null && writes(calls.bytes, w.bytes, means(file, w, true), calls.bounds) && (w.as === "member" || siteNames(file, w));
+          w.as === "owner"
+            ? (file.pkg === w.pkg && file.declares.has(w.text)) || (calls !== null && writes(calls.bytes, w.bytes, means(file, w, true), calls.bounds) && ownerSites(file, w))
+            : calls !== null && writes(calls.bytes, w.bytes, means(file, w, true), calls.bounds) && siteReads(file, w);
         if (fresh.some(reads)) out.add(file.fileId);
       }
       if (!fresh.some((w) => file.faceText.includes(w.text))) continue;

@@ -24,6 +24,8 @@ const FILES = {
   "x/x.go": "package x\n\ntype T struct{}\n\nfunc New() T { return T{} }\n",
   "k/k.go": 'package k\n\nimport (\n\t"example.com/app/a"\n\t"example.com/app/x"\n)\n\nfunc K() { x.New(); a.NewT().Open() }\n',
   "l/l.go": 'package l\n\nimport "example.com/app/a"\n\nfunc L() { a.New() }\n',
+  "m/m.go": 'package m\n\nimport "example.com/app/a"\n\nvar _ a.A\n\ntype Door struct{}\n\nfunc (Door) Open() {}\n\nfunc M(d Door) { d.Open() }\n',
+  "n/n.go": 'package n\n\nimport "example.com/app/b"\n\nfunc N(s b.S) { s.Open() }\n',
   "g/g.go": 'package g\n\nimport (\n\t"example.com/app/a"\n\t"example.com/app/x"\n)\n\nvar _ a.A\n\nfunc Other() x.T { return x.T{} }\n',
   "h/h.go": 'package h\n\nimport "example.com/app/g"\n\nfunc Far() { g.Other() }\n',
   "i/i.go": 'package i\n\nimport . "example.com/app/a"\n\nfunc Y() T { return NewT() }\n',
@@ -56,14 +58,15 @@ describe("mention reach", () => {
       // lists a method of that name: an interface's signature is not read, so Maker, and c's
       // `b.Build()` returning it, hold; Opts writes it in a comment and a tag: no field's type.
       expect(reach(["NewT"])).toEqual(["a/t.go", "a/u.go", "b/b.go", "d/d.go", "i/i.go", "k/k.go"]);
-      // A method came or went: its callers (not d's `OpenAll`; j's through a dot-importer), and b, whose S embeds T (its method set moved with T's).
-      expect(reach(["T.Open"])).toEqual(["a/t.go", "a/u.go", "b/b.go", "j/j.go", "k/k.go"]);
+      // A method came or went: its callers (not d's `OpenAll`, nor m's `d.Open()` on its own Door;
+      // j's through a dot-importer; n's on b's S, whose method set moved with T's, as b's did).
+      expect(reach(["T.Open"])).toEqual(["a/t.go", "a/u.go", "b/b.go", "j/j.go", "k/k.go", "n/n.go"]);
       // T gains Close: c calls `b.Make().Close()` (it never writes T); f's `Close()` cannot see a.
       expect(reach(["T.Close"])).toEqual(["a/t.go", "b/b.go", "c/c.go"]);
       // T's fields moved: NewT and Make return it (their callers, c through Make), S embeds it; g's
       // Other returns x's T, another package's (so h, calling it, is not reached); i's Y returns it
       // through a dot-import (so j, calling Y, is).
-      expect(reach(["T"])).toEqual(["a/t.go", "a/u.go", "b/b.go", "c/c.go", "d/d.go", "i/i.go", "j/j.go", "k/k.go"]);
+      expect(reach(["T"])).toEqual(["a/t.go", "a/u.go", "b/b.go", "c/c.go", "d/d.go", "i/i.go", "j/j.go", "k/k.go", "n/n.go"]);
       // Past MENTION_WORDS moved words: null (the caller relinks every file reaching the change).
       expect(reach(Array.from({ length: MENTION_WORDS + 1 }, (_, i) => `Name${i}`))).toBeNull();
     } finally {

@@ -38,7 +38,9 @@ function writes(text: string, word: string, means: (qualifier: string | null) =>
       continue;
     }
     while (from > 0 && inWord(text.charCodeAt(from - 1)) && !(bounds !== undefined && (bounds[from]! & 1) !== 0)) from--;
-    if (means(text.slice(from, at - 1))) return true;
+    // A qualifier with a non-ASCII character is not read whole: "" (no import binds it) may name anything.
+    const cut = from > 0 && text.charCodeAt(from - 1) >= 128 && !(bounds !== undefined && (bounds[from]! & 1) !== 0);
+    if (means(cut ? "" : text.slice(from, at - 1))) return true;
   }
   return false;
 }
@@ -101,6 +103,15 @@ function signatureRead(kind: string, signature: string): boolean {
   return kind === "class" || kind === "type" || (kind === "interface" && signature.includes("struct"));
 }
 
+/**
+ * A type's declaration without its struct tags and line comments, no field's type (fieldType reads
+ * neither); block comments and quoted strings are scanned whole first (a backtick or `//` inside
+ * one is neither), and kept (fieldType reads a field-shaped line inside a block comment).
+ */
+function withoutTagsAndLineComments(declaration: string): string {
+  return declaration.replace(/\/\*[\s\S]*?\*\/|"(?:[^"\\\n]|\\.)*"|`[^`]*`|\/\/[^\n]*/g, (m) => (m.startsWith("/*") || m.startsWith('"') ? m : " "));
+}
+
 /** A method's name as its member (`T.M` → `M`): what its callers write. */
 function memberName(name: string): string {
   return name.slice(name.lastIndexOf(".") + 1);
@@ -122,8 +133,7 @@ function readTexts(db: Db, fileIds: readonly number[], packageKey: (fileId: numb
     if (parent === null) file.declares.add(name);
     const values = read.filter((t) => t !== null).join("\n");
     const written = kind === "class" || kind === "type" || kind === "interface" ? (texts(fileId, id).signature ?? "") : "";
-    // Its line comments and struct tags are no field's type (fieldType reads neither).
-    const signature = signatureRead(kind, written) ? written.replace(/`[^`]*`|\/\/[^\n]*/g, " ") : "";
+    const signature = signatureRead(kind, written) ? withoutTagsAndLineComments(written) : "";
     if (values !== "" || signature !== "") file.faces.push({ values, signature, gives: memberName(name), member: parent !== null, heritage: false, level: 0 });
   }
   for (const h of heritageFacts(db, fileIds)) byFile.get(h.fileId)!.faces.push({ values: h.target, signature: "", gives: h.className, member: false, heritage: true, level: 0 });

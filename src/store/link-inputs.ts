@@ -92,11 +92,15 @@ export function symbolFacts(db: Db, fileIds: readonly number[] | null): Iterable
   return prepared(db, `SELECT id, name, kind, file_id AS fileId, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf, return_type AS returnType, parent_name AS parent FROM symbols${w.sql} ORDER BY file_id, line, id`).iterate(...w.args) as IterableIterator<SymbolFactRow>;
 }
 
-/** The files' symbols as the link face reads them (index/mention-reach.ts), as arrays: [fileId, id, name, kind, parent, returnType, aliasOf, module, imported]. */
+/** The files' symbols with a link face (index/mention-reach.ts) — a value read, or a type — as arrays: [fileId, id, name, kind, parent, returnType, aliasOf, module, imported]. */
 export type SymbolFaceRow = [number, number, string, string, string | null, string | null, string | null, string | null, string | null];
 
 export function symbolFaceRows(db: Db, fileIds: readonly number[]): SymbolFaceRow[] {
-  return prepared(db, "SELECT file_id, id, name, kind, parent_name, return_type, alias_of, reexport_module, reexport_name FROM symbols WHERE file_id IN (SELECT value FROM json_each(?))")
+  // A row with none of those columns, and no type's (whose signature and name are read), has no face.
+  return prepared(
+    db,
+    "SELECT file_id, id, name, kind, parent_name, return_type, alias_of, reexport_module, reexport_name FROM symbols WHERE file_id IN (SELECT value FROM json_each(?)) AND (return_type IS NOT NULL OR alias_of IS NOT NULL OR reexport_module IS NOT NULL OR reexport_name IS NOT NULL OR kind IN ('class', 'type', 'interface'))",
+  )
     .raw()
     .all(JSON.stringify(fileIds)) as SymbolFaceRow[];
 }

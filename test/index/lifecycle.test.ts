@@ -381,6 +381,27 @@ describe("incremental index", () => {
       },
       edit: ["s/append.go", "package s\n\ntype Appendable interface{ Appender() int }\n\nfunc Extra() {}\n"],
     });
+    // A struct whose block comment holds a backtick: its field types are still its face (T removed:
+    // r's `s.F.M()` no longer resolves).
+    cases.push({
+      files: {
+        "p/t.go": "package p\n\ntype T struct{}\n",
+        "p/m.go": "package p\n\nfunc (T) M() {}\n",
+        "q/q.go": 'package q\n\nimport "example.com/app/p"\n\ntype S struct {\n\t/* the ` char */\n\tF p.T\n\tG int `json:"g"`\n}\n',
+        "r/r.go": 'package r\n\nimport "example.com/app/q"\n\nfunc G(s q.S) { s.F.M() }\n',
+      },
+      edit: ["p/t.go", "package p\n"],
+    });
+    // An import alias with a non-ASCII letter beside one that ends like it: `äp.J` is p's J.
+    cases.push({
+      files: {
+        "p/p.go": "package p\n\ntype J interface{ N() }\n",
+        "x/x.go": "package x\n\nfunc X() {}\n",
+        "q/q.go": 'package q\n\nimport (\n\tp "example.com/app/x"\n\täp "example.com/app/p"\n)\n\ntype I interface{ äp.J }\n\nfunc Q() { p.X() }\n',
+        "r/r.go": 'package r\n\nimport "example.com/app/q"\n\nfunc G(i q.I) { i.M() }\n\ntype Z struct{}\n\nfunc (Z) N() {}\n',
+      },
+      edit: ["p/p.go", "package p\n\ntype J interface {\n\tN()\n\tM()\n}\n"],
+    });
     // The first case again, with an import added to c.go (its rows written anew: every file reaching it).
     cases.push({ ...cases[0]!, edit: ["c/c.go", 'package c\n\nimport "fmt"\n\ntype C struct{ X int }\n\nfunc (C) N() { fmt.Println() }\n\nfunc (C) M() {}\n'] });
     for (const { files, edit } of cases) {

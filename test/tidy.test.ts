@@ -1,5 +1,6 @@
-// Architecture rules as a test: imports flow one way between layers, each outside dependency
-// has exactly one importer, and every module opens with a header comment saying what it owns.
+// Architecture rules as a test: imports flow one way between layers and never in a cycle, each
+// outside dependency has exactly one importer, and every module opens with a header comment saying
+// what it owns.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -119,6 +120,33 @@ describe("architecture", () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it("no module imports itself back, by any path (type-only imports included)", () => {
+    const edges = new Map<string, string[]>();
+    for (const f of files) {
+      const targets = importsOf(f.text)
+        .filter((spec) => spec.startsWith("."))
+        .map((spec) => relative(SRC, join(SRC, f.rel, "..", spec)).replace(/\.js$/, ".ts"))
+        .filter((rel) => files.some((g) => g.rel === rel));
+      edges.set(f.rel, targets);
+    }
+    // Depth-first, each module once: a module met again while on the path closes a cycle.
+    const cycles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const path: string[] = [];
+    const visit = (rel: string): void => {
+      state.set(rel, "open");
+      path.push(rel);
+      for (const next of edges.get(rel) ?? []) {
+        if (state.get(next) === "open") cycles.push([...path.slice(path.indexOf(next)), next].join(" → "));
+        else if (!state.has(next)) visit(next);
+      }
+      path.pop();
+      state.set(rel, "done");
+    };
+    for (const f of files) if (!state.has(f.rel)) visit(f.rel);
+    expect(cycles).toEqual([]);
   });
 
   it("each outside dependency has one importer", () => {

@@ -21,7 +21,8 @@ import {
 } from "../syntax/ast-edits.js";
 import type { Tree } from "../syntax/parser.js";
 import { gateParse } from "./gate.js";
-import { readEditable, sourceOrDiff, type OpContext, type OpResult, type Warning } from "./operations.js";
+import type { OpContext, OpResult, Warning } from "./op-result.js";
+import { readEditable, sourceOrDiff } from "./operations.js";
 import { readablePath } from "./paths.js";
 import { fileHash, sourceOf, withSource, type EditableText } from "./text.js";
 import { editTransaction, type Planned } from "./transaction.js";

@@ -12,7 +12,7 @@ import type { EditRules } from "../lang/edit-rules.js";
 import { applyEdits, type TextEdit } from "../syntax/ast-edits.js";
 import type { Tree } from "../syntax/parser.js";
 import { generateDiff } from "./diff.js";
-import type { OpContext, OpResult, Warning } from "./operations.js";
+import type { OpContext, OpResult, Warning } from "./op-result.js";
 import { writablePath } from "./paths.js";
 import { renderText, sourceOf, withSource, type EditableText } from "./text.js";
 import { editTransaction } from "./transaction.js";

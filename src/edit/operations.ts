@@ -12,54 +12,17 @@ import { yieldToLoop } from "../base/loop.js";
 import { listed, planReplace, previewDiff, windows, type LineRange } from "./anchor.js";
 import { generateDiff, generateDiffOffThread, patchCreatesFile, planPatch, type Placement } from "./diff.js";
 import type { EditedLines } from "./gate.js";
+import type { OpContext, OpResult, Warning } from "./op-result.js";
 import { editTransaction } from "./transaction.js";
 import { DEFAULT_GREP_TIMEOUT_MS, MAX_PATTERN_LENGTH, MAX_READ_FILES, filesUnder as walkFiles, grep, readLines, type GrepMatch, type GrepSkipped } from "./grep.js";
-import { checkPathArgument, readablePath, type Boundary } from "./paths.js";
-import { checkRestorable, currentHash, listChangeSets, markUndone, planUndo, type ChangeSet, type UndoFile } from "./snapshots.js";
+import { checkPathArgument, readablePath } from "./paths.js";
+import { checkRestorable, currentHash, listChangeSets, markUndone, planUndo, type UndoFile } from "./snapshots.js";
 import { decodeForEdit, fileHash, hash12, isEmptyText, parseText, rangeHash, renderText, replaceLines, type EditableText } from "./text.js";
 import { extensionInfo } from "../lang/languages.js";
 import { extractFile } from "../syntax/extract.js";
 import { writeAtomic } from "../base/atomic.js";
 import { removePinned } from "../base/confined.js";
 import { EDIT_MAX_FILE_BYTES, readBytes, withFileLocks } from "./writer.js";
-
-export interface OpContext {
-  /** Where reads and writes may go: the project root and what is sealed in it. */
-  readonly boundary: Boundary;
-  /** Relative paths in arguments are resolved against this. */
-  readonly cwd: string;
-  /** This invocation's changeSet: every write is snapshotted into it first. */
-  readonly changeSet: ChangeSet;
-}
-
-/** A non-fatal notice carried in the envelope's `warnings`. */
-export interface Warning {
-  readonly code:
-    | "ANCHOR_RELOCATED"
-    | "ANCHOR_NOT_UNIQUE"
-    | "TELEMETRY_LOG_CORRUPT"
-    | "ROUTE_FALLBACK"
-    | "VERIFY_NO_CHECKS"
-    | "RESULT_TRUNCATED"
-    | "SEARCH_TRUNCATED"
-    | "INDEX_REFRESH_DEFERRED"
-    | "UNRESOLVED_REFERENCES"
-    | "CROSS_FILE_USES"
-    | "CROSS_FILE_UNCHECKED";
-  readonly message: string;
-  readonly [key: string]: unknown;
-}
-
-export interface OpResult<T> {
-  readonly data: T;
-  readonly warnings: readonly Warning[];
-  /** Absolute paths the operation wrote or deleted (the index refreshes them). */
-  readonly written?: readonly string[];
-  /** The new-file lines a write changed (provenance by line). */
-  readonly changedRanges?: readonly LineRange[];
-  /** The unified diff of what a write changed (provenance), made only when telemetry.recordContent asks for it. */
-  readonly unifiedDiff?: () => string;
-}
 
 /** An array answer cut to `limit` and the answer budget, with a RESULT_TRUNCATED warning saying how many were left out. */
 export function truncatedList<T>(result: OpResult<T[]>, limit: number): OpResult<T[]> {

@@ -5,7 +5,8 @@
 import { resolve } from "node:path";
 import { cutMarks, fitList } from "../base/budget.js";
 import { MastError } from "../base/errors.js";
-import { truncatedList, type OpResult, type Warning } from "./operations.js";
+import type { OpResult, Warning } from "./op-result.js";
+import { truncatedList } from "./operations.js";
 import { diffNewRanges, diskBytes, readEvents, type EventLog, type TelemetryEvent } from "./telemetry.js";
 
 function withLog<T>(build: (log: EventLog) => T): OpResult<T> {

@@ -6,7 +6,8 @@
 import { errorMessage, isMastError, MastError, type ErrorCode } from "../base/errors.js";
 import { astAddImport, astInsert, astRemoveImport, astRenameSymbol, astReplaceBody, type AstEditOptions } from "./ast.js";
 import type { Route, RoutePolicy } from "./config.js";
-import { replaceHash, replaceContent, type OpContext, type OpResult, type Warning } from "./operations.js";
+import type { OpContext, OpResult, Warning } from "./op-result.js";
+import { replaceHash, replaceContent } from "./operations.js";
 import { writablePath } from "./paths.js";
 import { chooseRoute, type RoutedOperation } from "./route.js";
 import { parseRange } from "./anchor.js";

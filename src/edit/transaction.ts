@@ -10,7 +10,7 @@ import { MastError } from "../base/errors.js";
 import type { Tree } from "../syntax/parser.js";
 import { generateDiff } from "./diff.js";
 import { addedSyntaxError, checkParseValidity, gateCheck, gateParse, type EditedLines } from "./gate.js";
-import type { OpContext, OpResult, Warning } from "./operations.js";
+import type { OpContext, OpResult, Warning } from "./op-result.js";
 import { writablePath } from "./paths.js";
 import { decodeForEdit, renderText, type EditableText } from "./text.js";
 import { readBytes, withFileLock } from "./writer.js";

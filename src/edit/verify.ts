@@ -17,7 +17,7 @@ import { MastError, errorMessage, isMastError } from "../base/errors.js";
 import { sha256 } from "../base/hash.js";
 import { readRegularFile } from "../base/read.js";
 import { checkCommand, findProgram, runCommand, splitCommand, type CheckCommand, type RunOutcome } from "./commands.js";
-import type { OpContext, OpResult, Warning } from "./operations.js";
+import type { OpContext, OpResult, Warning } from "./op-result.js";
 import { readablePath } from "./paths.js";
 import { listChangeSets, readBlob } from "./snapshots.js";
 import { RUNNERS, runnerNamed, stripAnsi, type TestRunner } from "./test-runners.js";

@@ -21,7 +21,9 @@ import { EDGE, RESOLVED } from "./edge-codes.js";
 import { storedCalls, type CallSiteRow } from "./call-rows.js";
 import { heritageRowsOf, importNamesColumns, matchLinkFace, type LinkFaceHeritage, type LinkFaceImport, type LinkFaceSymbol } from "./link-face.js";
 import { packedTextsOf, unpackSymbolTexts, type SymbolTexts } from "./symbol-texts.js";
-import { FileStamps, type StoredStampRow } from "./file-stamps.js";
+import { FileStamps, type FileStamp, type StoredStampRow } from "./file-stamps.js";
+
+export type { FileStamp } from "./file-stamps.js";
 
 // A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
 // for export names (~25 ms of every CLI start for `ignore` alone).
@@ -331,18 +333,6 @@ export function symbolTextsOf(db: Db, id: number): SymbolTexts {
 export function isUnusableDatabase(err: unknown): boolean {
   const code = String((err as { code?: unknown } | null)?.code ?? "");
   return code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT") || code === DAMAGED_ROW;
-}
-
-/** A file's row: its id and the stamp of the read that made its rows (index/read.ts). */
-export interface FileStamp {
-  readonly id: number;
-  readonly path: string;
-  readonly mtime: number;
-  readonly size: number;
-  readonly ino: number;
-  readonly ctime: number;
-  readonly contentHash: string;
-  readonly statClean: boolean;
 }
 
 export interface FileMeta {

@@ -7,7 +7,18 @@
 // refresh, another writer), a graph.db rebuilt or copied in by other writes make every reader fall
 // back to the rows.
 import { STAT_WORDS } from "../base/native.js";
-import type { FileStamp } from "./db.js";
+
+/** A file's row: its id and the stamp of the read that made its rows (index/read.ts). */
+export interface FileStamp {
+  readonly id: number;
+  readonly path: string;
+  readonly mtime: number;
+  readonly size: number;
+  readonly ino: number;
+  readonly ctime: number;
+  readonly contentHash: string;
+  readonly statClean: boolean;
+}
 
 /** [id, path, mtime, size, ino, ctime, stat_clean] as the files table holds them. */
 export type StoredStampRow = [number, string, number, number, number, number, number];

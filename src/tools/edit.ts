@@ -7,7 +7,7 @@
 // its own changeSet. Writing tools are annotated destructive, the rest read-only. A file-scoped
 // rename's cross-file uses are asked of the mast index here (the query layer's callers).
 import { parseRange } from "../edit/anchor.js";
-import type { OpContext, OpResult, Warning } from "../edit/operations.js";
+import type { OpContext, OpResult, Warning } from "../edit/op-result.js";
 import { dirname, extname, resolve } from "node:path";
 import type { CrossFileUses, RenamedDeclaration } from "../edit/ast.js";
 import { ChangeSet, mintChangeSetId } from "../edit/snapshots.js";

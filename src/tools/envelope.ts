@@ -3,7 +3,7 @@
 // warnings. One builder for the hashpilot CLI, `mast query` and the MCP server; over MCP (and in
 // `mast query`) every tool's failure is the envelope's error object alone (`failureOf`).
 import { errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
-import type { Warning } from "../edit/operations.js";
+import type { Warning } from "../edit/op-result.js";
 
 export const API_VERSION = "1";
 

@@ -7,7 +7,7 @@ import { extname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isMastError } from "../../src/base/errors.js";
 import { astAddImport, astCapabilities, astFindSymbols, astInsert, astRemoveImport, astRenameSymbol, astReplaceBody } from "../../src/edit/ast.js";
-import type { OpContext, OpResult } from "../../src/edit/operations.js";
+import type { OpContext, OpResult } from "../../src/edit/op-result.js";
 import { generateDiff } from "../../src/edit/diff.js";
 import { projectBoundary } from "../../src/edit/paths.js";
 import { ChangeSet } from "../../src/edit/snapshots.js";

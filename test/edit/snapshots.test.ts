@@ -7,7 +7,8 @@ import { existsSync, readdirSync, readFileSync, realpathSync, statSync, utimesSy
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sha256 } from "../../src/base/hash.js";
-import { undo, type OpContext } from "../../src/edit/operations.js";
+import type { OpContext } from "../../src/edit/op-result.js";
+import { undo } from "../../src/edit/operations.js";
 import { projectBoundary } from "../../src/edit/paths.js";
 import { ChangeSet, RETAIN_DAYS, listChangeSets, mintChangeSetId } from "../../src/edit/snapshots.js";
 import { tempSpace } from "../helpers/project.js";

@@ -17,6 +17,7 @@ import { compileGlobs, type GlobSet } from "../base/glob.js";
 import { STAT_WORDS, StatKind, lstatMany, lstatManyAsync, splitPaths, statKeyAt, type JoinedPaths } from "../base/native.js";
 import { trustedList, type CachedDir, type StatKey, type WalkCache } from "./walk-cache.js";
 import type { ResolvedConfig } from "./config.js";
+import { RACY_WINDOW_MS } from "./read.js";
 
 // A CommonJS package is required, not imported: ESM's import of CommonJS first scans its source
 // for export names (~25 ms of every CLI start for `ignore` alone).
@@ -88,12 +89,6 @@ interface Frame {
   readonly stale: boolean;
 }
 
-/**
- * A directory listing is cached only when the directory's mtime was more than this before the
- * read: an entry added in the same timestamp granule as the read could keep the mtime (the racy
- * rule of index/read.ts, applied to directories).
- */
-const RACY_WINDOW_MS = 3_000;
 
 interface DirStat {
   readonly size: number;
@@ -333,6 +328,8 @@ function readListing(options: WalkOptions): WalkListing {
       // FIFOs, sockets and devices are not source files and are never opened.
     }
     // Kept for the next walk only when nothing went wrong here and the listing cannot be racy.
+    // A listing is cached only when the directory's mtime was RACY_WINDOW_MS before the read: an
+    // entry added in the same timestamp granule as the read could keep the mtime (index/read.ts).
     if (caching && dirStat && problems.length === problemsBefore && dirStat.mtimeMs < listedAt - RACY_WINDOW_MS) {
       listings[frame.rel] = { m: dirStat.mtimeMs, i: dirStat.ino, c: dirStat.ctimeMs, g: gitignoreKey, f: keptFiles, d: keptDirs, s: symlinksHere };
     }

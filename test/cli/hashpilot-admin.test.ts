@@ -110,7 +110,9 @@ describe("hashpilot doctor, upgrade and uninstall", () => {
   it("doctor checks what the install needs, prints a summary by default and the envelope with --json, and exits 0", async () => {
     const p = project({});
     const home = space.dir("hashpilot-user-");
-    const r = await hp(p, ["doctor", "--json"], { HOME: home, PATH: "/usr/bin:/bin" });
+    // PATH is a directory of the test's own: the machine's (where `npm install -g .` may have linked the commands) is not read.
+    const bin = space.dir("hashpilot-path-");
+    const r = await hp(p, ["doctor", "--json"], { HOME: home, PATH: bin });
     expect(r.code).toBe(0);
     expect(r.envelope.data.checks.map((c: any) => [c.name, c.status])).toEqual([
       ["cli-executable", "warn"],
@@ -124,6 +126,10 @@ describe("hashpilot doctor, upgrade and uninstall", () => {
     ]);
     expect(r.envelope.data.checks.find((c: any) => c.name === "mcp-server").message).toMatch(/^mast serve started and listed \d+ tools$/);
     expect([r.envelope.data.healthy, r.envelope.data.version]).toEqual([true, VERSION]);
+    // Both commands on PATH (executables of that name): the check passes and names them.
+    for (const name of ["mast", "hashpilot"]) writeFileSync(join(bin, name), "#!/bin/sh\n", { mode: 0o755 });
+    const linked = await hp(p, ["doctor", "--json"], { HOME: home, PATH: bin });
+    expect(linked.envelope.data.checks[0]).toEqual({ name: "cli-executable", status: "pass", message: `On PATH: ${join(bin, "mast")}, ${join(bin, "hashpilot")}` });
     const text = await runHashpilot(["doctor"], { cwd: p.root, env: { HASHPILOT_HOME: p.home, HOME: home } });
     expect(text.code).toBe(0);
     expect(text.stdout).toContain("ok    grammars         Loaded: typescript, tsx, javascript, python, go, rust, java, c, cpp, c_sharp, ruby, php\n");

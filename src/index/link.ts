@@ -607,8 +607,8 @@ function resolveProducer(g: Graph, fileId: number, path: string, depth = 0): Sym
   // A function named with its module (`tests.fixture`, an inline module's) is one declared name; a
   // variable that records the type it holds (Go's package-level `var x = T{}`) produces that type.
   const whole = g.resolveName(fileId, path);
-  // A variable's `returnType` is the type it holds, its value's, not a call's: ECMAScript producers are calls (`h()` of `let h: Factory` returns what Factory's call signature says).
-  const holds = whole?.sym.kind === "variable" && whole.sym.returnType !== null && languageSpec(g.languageOf(whole.sym.fileId))?.resolver !== "ecmascript";
+  // A variable's `returnType` is the type it holds, its value's, not a call's (LanguageSpec.callableVariables).
+  const holds = whole?.sym.kind === "variable" && whole.sym.returnType !== null && languageSpec(g.languageOf(whole.sym.fileId))?.callableVariables !== true;
   if (whole?.sym.kind === "function" || holds) return whole!.sym;
   const dot = path.lastIndexOf(".");
   if (dot === -1) return null;

@@ -30,6 +30,7 @@ export const ECMASCRIPT_RULES = {
   checker: "compiler",
   scope: "file",
   structuralInterfaces: false,
+  callableVariables: true,
   methodDispatch: "virtual",
   starImportsBind: false,
   builtinTypes: ECMASCRIPT_BUILTIN_TYPES,

@@ -63,6 +63,12 @@ export interface LanguageSpec {
   /** A type implements an interface by having all of its methods (Go), not only by declaring it. */
   readonly structuralInterfaces: boolean;
   /**
+   * A variable may hold a function, so a producer path naming one is a call through its declared
+   * type (ECMAScript's `h()` of `let h: Factory` returns what Factory's call signature says), not
+   * the value it holds (Go's package-level `var x = T{}` produces a T).
+   */
+  readonly callableVariables?: boolean;
+  /**
    * Interfaces from outside the project whose method sets are known, for a project interface that
    * embeds one: the module its import names and the name (`fmt.Stringer`, `encoding/json.Marshaler`),
    * or a predeclared name (`error`) → its methods.

@@ -487,12 +487,12 @@ function planUnits(input: PlanInput): Plan {
     note(language, { backend_name: a.indexer, backend_version: version, precision: "semantic" });
   }
 
-  // typecheck: ECMAScript files under a tsconfig the checker read, one unit per project.
+  // typecheck: the TypeScript compiler's languages (LanguageSpec.checker "compiler"), files under a tsconfig the checker read, one unit per project.
   const typecheckRan = allows(maxPrecision, "typecheck") && input.checkerRan;
   const projects = new Map<string, SourceFile[]>();
   if (typecheckRan) {
     for (const s of sources) {
-      if (claimed.has(s.path) || !s.parsed || languageSpec(s.language)?.resolver !== "ecmascript") continue;
+      if (claimed.has(s.path) || !s.parsed || languageSpec(s.language)?.checker !== "compiler") continue;
       const tsconfig = nearestTsconfig(located.codeRoot, s.path);
       if (tsconfig === null || input.skippedConfigs.has(tsconfig)) continue;
       let list = projects.get(tsconfig);
@@ -511,7 +511,7 @@ function planUnits(input: PlanInput): Plan {
   // typecheck for the other languages with a backend (scip-python, go/types, rust-analyzer): one unit per language whose analyzer ran.
   if (typecheckRan) {
     for (const l of input.checkerLanguages) {
-      if (!l.available || languageSpec(l.language)?.resolver === "ecmascript") continue;
+      if (!l.available || languageSpec(l.language)?.checker === "compiler") continue;
       const files = sources.filter((s) => !claimed.has(s.path) && s.parsed && s.language === l.language);
       if (files.length === 0) continue;
       const context = sha256(`${l.backend}\0${facts.resolverFingerprint}`);

@@ -200,11 +200,17 @@ export function mentionReach(db: Db, packageOf: (fileId: number) => readonly num
   const packageKey = (fileId: number): number => packageOf(fileId)?.[0] ?? fileId;
   const moved: Moved[] = [];
   const known = new Set<string>();
+  // The owners and member names moved so far, kept as they grow (every site check reads them).
+  const owners: Moved[] = [];
+  const members = new Set<string>();
   const move = (text: string, as: Moved["as"], pkg: number): void => {
     const key = `${as}\0${pkg}\0${text}`;
     if (known.has(key)) return;
     known.add(key);
-    moved.push({ text, bytes: Buffer.from(text, "utf8").toString("latin1"), as, pkg });
+    const w: Moved = { text, bytes: Buffer.from(text, "utf8").toString("latin1"), as, pkg };
+    moved.push(w);
+    if (as === "owner") owners.push(w);
+    else if (as === "member") members.add(text);
   };
   for (const [fileId, set] of changed) {
     for (const name of set) {
@@ -245,7 +251,6 @@ export function mentionReach(db: Db, packageOf: (fileId: number) => readonly num
   // (`a.NewT().F`: the producer's return type is read).
   const siteReads = (file: FileText, w: Moved): boolean => {
     const q = means(file, w, false);
-    const owners = moved.filter((o) => o.as === "owner");
     return sitesOf(file).some((c) => {
       if (c.callee === w.text) {
         const value = VALUE_RECEIVERS.has(c.receiver);
@@ -261,10 +266,8 @@ export function mentionReach(db: Db, packageOf: (fileId: number) => readonly num
     });
   };
   // An owner new to the fixpoint: the file's sites calling a moved member on a value of its type.
-  const ownerSites = (file: FileText, owner: Moved): boolean => {
-    const members = new Set(moved.filter((m) => m.as === "member").map((m) => m.text));
-    return members.size > 0 && sitesOf(file).some((c) => members.has(c.callee) && (c.receiver === "typed" || c.receiver === "this" || c.receiver === "super") && onOwner(file, c, owner));
-  };
+  const ownerSites = (file: FileText, owner: Moved): boolean =>
+    members.size > 0 && sitesOf(file).some((c) => members.has(c.callee) && (c.receiver === "typed" || c.receiver === "this" || c.receiver === "super") && onOwner(file, c, owner));
   const out = new Set<number>(changed.keys());
   const files = readTexts(db, importingPackages(db, packageOf, changed.keys()), packageKey);
   for (let total = 0; total < moved.length; ) {

@@ -153,12 +153,22 @@ function intArg(args: Record<string, unknown>, key: string, fallback: number, mi
   return v;
 }
 
-const KNOWN_ARGS: Readonly<Record<StructuralOperation, readonly string[]>> = {
-  resolve_symbol: ["name", "language", "file", "namespace", "limit", "offset"],
-  find_callers: ["symbol_id", "limit", "offset"],
-  find_callees: ["symbol_id", "limit", "offset"],
-  get_function_boundary: ["file", "line"],
-  get_coverage: ["file", "language"],
+/**
+ * How an operation's argument is given: a string (`?`: optional), a 1-based line, or a page's
+ * limit or offset (optional both).
+ */
+export type StructuralArg = "string" | "string?" | "line" | "limit" | "offset";
+
+/**
+ * Each operation's arguments — the one list the MCP tools' schemas (tools/structural.ts), this
+ * module's check and, by a parity test, the Python helper's KNOWN_ARGS follow.
+ */
+export const STRUCTURAL_ARGS: { readonly [op in StructuralOperation]: Readonly<Record<string, StructuralArg>> } = {
+  resolve_symbol: { name: "string", language: "string?", file: "string?", namespace: "string?", limit: "limit", offset: "offset" },
+  find_callers: { symbol_id: "string", limit: "limit", offset: "offset" },
+  find_callees: { symbol_id: "string", limit: "limit", offset: "offset" },
+  get_function_boundary: { file: "string", line: "line" },
+  get_coverage: { file: "string?", language: "string?" },
 };
 
 export function isStructuralOperation(op: string): op is StructuralOperation {
@@ -169,8 +179,9 @@ function checkArgs(op: string, args: unknown): Record<string, unknown> {
   if (!isStructuralOperation(op)) throw new MastError("INVALID_ARGUMENT", `unknown operation ${JSON.stringify(op)}`, { hint: `One of ${STRUCTURAL_OPERATIONS.join(", ")}.` });
   if (args === null || typeof args !== "object" || Array.isArray(args)) throw new MastError("INVALID_ARGUMENT", "the arguments must be a JSON object");
   const a = args as Record<string, unknown>;
-  const unknown = Object.keys(a).filter((k) => !KNOWN_ARGS[op].includes(k));
-  if (unknown.length > 0) throw new MastError("INVALID_ARGUMENT", `${op} takes no ${unknown.join(", ")}`, { hint: `Its arguments: ${KNOWN_ARGS[op].join(", ")}.` });
+  const known = STRUCTURAL_ARGS[op];
+  const unknown = Object.keys(a).filter((k) => !Object.hasOwn(known, k));
+  if (unknown.length > 0) throw new MastError("INVALID_ARGUMENT", `${op} takes no ${unknown.join(", ")}`, { hint: `Its arguments: ${Object.keys(known).join(", ")}.` });
   return a;
 }
 

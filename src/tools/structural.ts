@@ -4,7 +4,7 @@
 // structural root (default: the project's state dir) — or by the remote provider
 // MANTIS_STRUCTURAL_INDEX_URL names. The answers are the contract's shapes, unchanged.
 import { structuralLayout } from "../structural/locate.js";
-import { DEFAULT_LIMIT, MAX_LIMIT, queryStructural } from "../structural/query.js";
+import { DEFAULT_LIMIT, MAX_LIMIT, STRUCTURAL_ARGS, queryStructural, type StructuralArg, type StructuralOperation } from "../structural/query.js";
 import type { ToolContext } from "./context.js";
 import { READ_ONLY, defineTool } from "./define.js";
 import { open } from "./outputs.js";
@@ -12,10 +12,16 @@ import { z } from "./schema.js";
 
 const COVERAGE = open({ partition_status: z.enum(["complete", "partial", "empty", "failed"]) });
 const HINT = " Hints only: union them with a text search (grep) — partition_status says how much was indexed; only `complete` at semantic precision is strong.";
-const page = {
-  limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`results per page (default ${DEFAULT_LIMIT})`),
-  offset: z.number().int().min(0).optional().describe("results to skip (default 0)"),
+const ARG_SCHEMAS: Record<StructuralArg, () => z.ZodTypeAny> = {
+  string: () => z.string().min(1),
+  "string?": () => z.string().min(1).optional(),
+  line: () => z.number().int().min(1),
+  limit: () => z.number().int().min(1).max(MAX_LIMIT).optional().describe(`results per page (default ${DEFAULT_LIMIT})`),
+  offset: () => z.number().int().min(0).optional().describe("results to skip (default 0)"),
 };
+
+/** An operation's input schema, from its arguments as structural/query.ts lists them. */
+const inputOf = (op: StructuralOperation) => () => z.object(Object.fromEntries(Object.entries(STRUCTURAL_ARGS[op]).map(([name, arg]) => [name, ARG_SCHEMAS[arg]()]))).strict();
 
 const answer = (ctx: ToolContext, op: string, args: Record<string, unknown>) => queryStructural(structuralLayout(ctx.structuralRoot ?? ctx.config.state_dir), op, args);
 
@@ -25,7 +31,7 @@ export const resolveSymbolTool = defineTool({
   title: "Resolve a symbol (structural index)",
   description: `Every declaration of a name in the structural index (name or Owner.member; narrow by language, file, namespace) with its symbol_id, span, precision and backend; ambiguous when more than one — pick one before find_callers/find_callees.${HINT}`,
   details: "Run `mast structural build` first. Results are in path order; total counts all matches, has_more says a page was cut.",
-  input: () => z.object({ name: z.string().min(1), language: z.string().min(1).optional(), file: z.string().min(1).optional(), namespace: z.string().min(1).optional(), ...page }).strict(),
+  input: inputOf("resolve_symbol"),
   output: open({ results: z.array(open({ symbol_id: z.string(), precision: z.string(), backend: z.string() })), total: z.number().int(), ambiguous: z.boolean(), coverage: COVERAGE }),
   annotations: READ_ONLY,
   handler: (ctx, args) => answer(ctx, "resolve_symbol", args),
@@ -40,7 +46,7 @@ const edgesTool = (name: "find_callers" | "find_callees", title: string, descrip
     toolset: "structural",
     title,
     description,
-    input: () => z.object({ symbol_id: z.string().min(1), ...page }).strict(),
+    input: inputOf(name),
     output: edgesOutput,
     annotations: READ_ONLY,
     handler: (ctx, args) => answer(ctx, name, args),
@@ -58,7 +64,7 @@ export const functionBoundaryTool = defineTool({
   toolset: "structural",
   title: "Function boundary (structural index)",
   description: "The innermost function or method holding file:line — symbol_id, start_line, end_line, signature, precision, backend (null fields when none does) — to read just that span.",
-  input: () => z.object({ file: z.string().min(1), line: z.number().int().min(1) }).strict(),
+  input: inputOf("get_function_boundary"),
   output: open({ symbol_id: z.string().nullable(), start_line: z.number().int().nullable(), end_line: z.number().int().nullable(), coverage: COVERAGE }),
   annotations: READ_ONLY,
   handler: (ctx, args) => answer(ctx, "get_function_boundary", args),
@@ -69,7 +75,7 @@ export const coverageTool = defineTool({
   toolset: "structural",
   title: "Structural coverage",
   description: "How much of the project (or one file, or one language) the structural index covers: total_files, indexed_files, failed, deferred, partition_status, backends_used, the snapshot id and whether it is stale.",
-  input: () => z.object({ file: z.string().min(1).optional(), language: z.string().min(1).optional() }).strict(),
+  input: inputOf("get_coverage"),
   output: open({ total_files: z.number().int(), indexed_files: z.number().int(), failed: z.number().int(), deferred: z.number().int(), partition_status: z.enum(["complete", "partial", "empty", "failed"]), backends_used: z.array(z.string()) }),
   annotations: READ_ONLY,
   handler: (ctx, args) => answer(ctx, "get_coverage", args),

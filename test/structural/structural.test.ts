@@ -10,7 +10,8 @@ import { checkerPass } from "../../src/query/checker.js";
 import { buildStructural, indexConfigFor, type BuildOptions } from "../../src/structural/build.js";
 import { locate, type Located } from "../../src/structural/locate.js";
 import { readManifest } from "../../src/structural/manifest.js";
-import { queryLocal, queryStructural } from "../../src/structural/query.js";
+import { STRUCTURAL_ARGS, queryLocal, queryStructural } from "../../src/structural/query.js";
+import { STRUCTURAL_TOOLS } from "../../src/tools/structural.js";
 import { structuralServer } from "../../src/structural/serve.js";
 import { createToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
@@ -511,6 +512,17 @@ describe("the Python helper and the remote provider answer like the Node query",
   // Asynchronous, so the server in this process can answer it.
   const pythonAsync = (helper: string, op: string, args: unknown) =>
     new Promise<unknown>((resolve, reject) => execFile("python3", [helper, op, JSON.stringify(args)], { encoding: "utf8" }, (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout)))));
+
+  it("takes the arguments structural/query.ts lists, as the MCP tools' schemas do", () => {
+    // The helper is a standalone script (it runs where no Node does): its list is checked, not derived.
+    const source = join(import.meta.dirname, "../../src/structural/query_structural_index.py");
+    const read = spawnSync("python3", ["-c", "import json, runpy, sys; print(json.dumps(runpy.run_path(sys.argv[1])['KNOWN_ARGS']))", source], { encoding: "utf8" });
+    expect(read.status).toBe(0);
+    const ours = Object.fromEntries(Object.entries(STRUCTURAL_ARGS).map(([op, args]) => [op, Object.keys(args)]));
+    expect(JSON.parse(read.stdout)).toEqual(ours);
+    expect(ours.get_function_boundary).toEqual(["file", "line"]);
+    for (const tool of STRUCTURAL_TOOLS) expect({ tool: tool.name, args: Object.keys((tool.input as unknown as { shape: object }).shape) }).toEqual({ tool: tool.name, args: ours[tool.name] });
+  });
 
   it("every operation, over the catalog, over shards and over the JSONL fallback; the helper is regenerated when its marker differs", async () => {
     await build();

@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 
 #define STAT_WORDS 5
-#define LSTAT_ABI 2
+#define LSTAT_ABI 3
 #ifdef __APPLE__
 #define MTIME(st) (st).st_mtimespec
 #define CTIME(st) (st).st_ctimespec
@@ -89,6 +89,34 @@ static void free_job(napi_env env, Job *job) {
   free(job);
 }
 
+// A list argument's UTF-8 bytes and their length: a Uint8Array's own (read where it lies:
+// `*owned` false), or a string's copy (malloc'ed, NUL-terminated: `*owned` true); NULL when it is
+// neither. Bytes read from disk as they were written (a walk cache's lists) need no conversion,
+// which costs V8 a pass to measure a string's UTF-8 length and one to write it (~8 ms for 7 MB).
+static const char *list_bytes(napi_env env, napi_value value, size_t *length, bool *owned) {
+  bool typed = false;
+  if (napi_is_typedarray(env, value, &typed) == napi_ok && typed) {
+    napi_typedarray_type type;
+    size_t count = 0;
+    void *data = NULL;
+    if (napi_get_typedarray_info(env, value, &type, &count, &data, NULL, NULL) != napi_ok || type != napi_uint8_array) return NULL;
+    *length = count;
+    *owned = false;
+    // An empty view may have no data pointer: any valid address will do for zero bytes.
+    return data != NULL ? data : "";
+  }
+  size_t n = 0;
+  if (napi_get_value_string_utf8(env, value, NULL, 0, &n) != napi_ok) return NULL;
+  char *text = malloc(n + 1);
+  if (text && napi_get_value_string_utf8(env, value, text, n + 1, &n) != napi_ok) {
+    free(text);
+    return NULL;
+  }
+  *length = n;
+  *owned = true;
+  return text;
+}
+
 // Reads (base, joined, count) into a new Job with its answer buffer, or throws and returns NULL.
 static Job *job_of(napi_env env, napi_callback_info info, const char *usage) {
   size_t argc = 3;
@@ -96,12 +124,16 @@ static Job *job_of(napi_env env, napi_callback_info info, const char *usage) {
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   uint32_t count = 0;
   size_t base_length = 0, length = 0;
-  if (argc < 3 || napi_get_value_string_utf8(env, argv[0], NULL, 0, &base_length) != napi_ok ||
-      napi_get_value_string_utf8(env, argv[1], NULL, 0, &length) != napi_ok || napi_get_value_uint32(env, argv[2], &count) != napi_ok) {
+  bool owned = false;
+  const char *list = NULL;
+  if (argc < 3 || napi_get_value_string_utf8(env, argv[0], NULL, 0, &base_length) != napi_ok || (list = list_bytes(env, argv[1], &length, &owned)) == NULL ||
+      napi_get_value_uint32(env, argv[2], &count) != napi_ok) {
+    if (owned) free((char *)list);
     napi_throw_type_error(env, "MAST_NATIVE", usage);
     return NULL;
   }
   if (base_length >= PATH_MAX) {
+    if (owned) free((char *)list);
     napi_throw_range_error(env, "MAST_NATIVE_REFUSED", "lstatMany: a base longer than the system takes");
     return NULL;
   }
@@ -111,9 +143,15 @@ static Job *job_of(napi_env env, napi_callback_info info, const char *usage) {
   if (job) {
     job->count = count;
     job->base = malloc(base_length + 1);
-    job->text = malloc(length + 1);
+    // The job's own copy, NUL-terminated (an async job outlives the caller's view).
+    job->text = owned ? (char *)list : malloc(length + 1);
+    owned = false;
+    if (job->text && job->text != list) {
+      memcpy(job->text, list, length);
+      job->text[length] = '\0';
+    }
     job->paths = malloc((count ? count : 1) * sizeof(char *));
-  }
+  } else if (owned) free((char *)list);
   if (!job || !job->base || !job->text || !job->paths || napi_create_arraybuffer(env, (size_t)count * STAT_WORDS * sizeof(double), &data, &buffer) != napi_ok ||
       napi_create_reference(env, buffer, 1, &job->buffer) != napi_ok) {
     if (job) free_job(env, job);
@@ -122,7 +160,6 @@ static Job *job_of(napi_env env, napi_callback_info info, const char *usage) {
   }
   job->out = data;
   napi_get_value_string_utf8(env, argv[0], job->base, base_length + 1, &job->base_length);
-  napi_get_value_string_utf8(env, argv[1], job->text, length + 1, &length);
   // The paths are the NUL-separated pieces: exactly `count` of them, or one held a NUL (or the base did): refused.
   size_t found = 0, at = 0;
   for (; found < count && at <= length; found++) {
@@ -250,15 +287,16 @@ static Piece *pieces_of(const char *text, size_t length, uint32_t count) {
   Piece *out = malloc((count ? count : 1) * sizeof(Piece));
   if (!out || count == 0) return out;
   size_t found = 0, start = 0;
-  for (size_t i = 0; i <= length; i++) {
-    if (i == length || text[i] == '\0') {
-      if (found == count) {
-        free(out);
-        return NULL;
-      }
-      out[found++] = (Piece){text + start, i - start};
-      start = i + 1;
+  for (;;) {
+    const char *nul = start < length ? memchr(text + start, '\0', length - start) : NULL;
+    size_t end = nul ? (size_t)(nul - text) : length;
+    if (found == count) {
+      free(out);
+      return NULL;
     }
+    out[found++] = (Piece){text + start, end - start};
+    if (!nul) break;
+    start = end + 1;
   }
   if (found != count) {
     free(out);
@@ -289,17 +327,6 @@ static Piece parent_of(Piece p) {
 
 static bool listed(const Piece *sorted, uint32_t count, Piece p) {
   return bsearch(&p, sorted, count, sizeof(Piece), compare_pieces) != NULL;
-}
-
-// A JavaScript string's UTF-8 copy (malloc'ed, NUL-terminated) and its length, or NULL.
-static char *utf8_of(napi_env env, napi_value value, size_t *length) {
-  if (napi_get_value_string_utf8(env, value, NULL, 0, length) != napi_ok) return NULL;
-  char *text = malloc(*length + 1);
-  if (text && napi_get_value_string_utf8(env, value, text, *length + 1, length) != napi_ok) {
-    free(text);
-    return NULL;
-  }
-  return text;
 }
 
 static bool holds(const char *dirs_text, size_t dirs_length, uint32_t dir_count, const char *ignores_text, size_t ignores_length, uint32_t ignore_count, const char *files_text, size_t files_length, uint32_t file_count) {
@@ -353,16 +380,20 @@ static napi_value trusted_list_holds(napi_env env, napi_callback_info info) {
     napi_throw_type_error(env, "MAST_NATIVE", "trustedListHolds(dirs, dirCount, gitignores, gitignoreCount, files, fileCount)");
     return NULL;
   }
-  size_t lengths[3];
-  char *texts[3] = {utf8_of(env, argv[0], &lengths[0]), utf8_of(env, argv[2], &lengths[1]), utf8_of(env, argv[4], &lengths[2])};
+  size_t lengths[3] = {0, 0, 0};
+  bool owned[3] = {false, false, false};
+  const char *texts[3] = {NULL, NULL, NULL};
+  for (int i = 0; i < 3; i++) texts[i] = list_bytes(env, argv[i * 2], &lengths[i], &owned[i]);
   napi_value result;
   if (!texts[0] || !texts[1] || !texts[2]) {
-    for (int i = 0; i < 3; i++) free(texts[i]);
-    napi_throw_type_error(env, "MAST_NATIVE", "trustedListHolds: the lists are strings");
+    for (int i = 0; i < 3; i++)
+      if (owned[i]) free((char *)texts[i]);
+    napi_throw_type_error(env, "MAST_NATIVE", "trustedListHolds: the lists are strings or UTF-8 bytes");
     return NULL;
   }
   bool ok = holds(texts[0], lengths[0], counts[0], texts[1], lengths[1], counts[1], texts[2], lengths[2], counts[2]);
-  for (int i = 0; i < 3; i++) free(texts[i]);
+  for (int i = 0; i < 3; i++)
+    if (owned[i]) free((char *)texts[i]);
   napi_get_boolean(env, ok, &result);
   return result;
 }

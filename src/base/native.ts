@@ -33,12 +33,12 @@ export function statKeyAt(stats: Float64Array, index: number): [number, number, 
 /** A path's kind in `lstatMany`'s answer; NONE: it could not be stat'ed (lstat it again for the error). */
 export const StatKind = { NONE: 0, FILE: 1, DIR: 2, SYMLINK: 3, OTHER: 4 } as const;
 
-type LstatMany = (base: string, joined: string, count: number) => Float64Array;
-/** The stat half's calling convention this file speaks ((base, joined, count), STAT_WORDS doubles a path): an addon built for another is not called. */
-const LSTAT_ABI = 2;
+type LstatMany = (base: string, joined: string | Uint8Array, count: number) => Float64Array;
+/** The stat half's calling convention this file speaks ((base, joined as a string or UTF-8 bytes, count), STAT_WORDS doubles a path; 3: the bytes): an addon built for another is not called. */
+const LSTAT_ABI = 3;
 const lstatAbi = nativeAddon?.LSTAT_ABI === LSTAT_ABI;
 const nativeLstat = lstatAbi ? (nativeAddon!.lstatMany as LstatMany) : null;
-const nativeLstatAsync = lstatAbi ? (nativeAddon!.lstatManyAsync as (base: string, joined: string, count: number) => Promise<Float64Array>) : null;
+const nativeLstatAsync = lstatAbi ? (nativeAddon!.lstatManyAsync as (base: string, joined: string | Uint8Array, count: number) => Promise<Float64Array>) : null;
 const nativeStat = lstatAbi && typeof nativeAddon!.statMany === "function" ? (nativeAddon!.statMany as LstatMany) : null;
 
 /**
@@ -49,7 +49,7 @@ const nativeStat = lstatAbi && typeof nativeAddon!.statMany === "function" ? (na
  */
 export const nativeTrustedListHolds =
   lstatAbi && typeof nativeAddon!.trustedListHolds === "function"
-    ? (nativeAddon!.trustedListHolds as (dirs: string, dirCount: number, gitignores: string, gitignoreCount: number, files: string, fileCount: number) => boolean)
+    ? (nativeAddon!.trustedListHolds as (dirs: string | Uint8Array, dirCount: number, gitignores: string | Uint8Array, gitignoreCount: number, files: string | Uint8Array, fileCount: number) => boolean)
     : null;
 
 /** The addon's refusal of paths it does not take (one holding a NUL, a base longer than PATH_MAX): fs answers them, each as NONE. */
@@ -59,6 +59,8 @@ const refused = (err: unknown): boolean => (err as { code?: unknown } | null)?.c
 export interface JoinedPaths {
   readonly joined: string;
   readonly count: number;
+  /** `joined` as UTF-8, where the list was read as bytes (a walk cache's): the addon takes them as they are. */
+  readonly bytes?: Uint8Array;
 }
 
 export const joinPaths = (paths: readonly string[]): JoinedPaths => ({ joined: paths.join("\0"), count: paths.length });
@@ -89,7 +91,7 @@ function statPaths(native: LstatMany | null, paths: readonly string[] | JoinedPa
   if (native !== null) {
     const list = asJoined(paths);
     try {
-      return native(base, list.joined, list.count);
+      return native(base, list.bytes ?? list.joined, list.count);
     } catch (err) {
       if (!refused(err)) throw err;
     }
@@ -102,7 +104,7 @@ export async function lstatManyAsync(paths: readonly string[] | JoinedPaths, bas
   if (nativeLstatAsync !== null) {
     const list = asJoined(paths);
     try {
-      return await nativeLstatAsync(base, list.joined, list.count);
+      return await nativeLstatAsync(base, list.bytes ?? list.joined, list.count);
     } catch (err) {
       if (!refused(err)) throw err;
     }

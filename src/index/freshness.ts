@@ -75,6 +75,7 @@ function compareAll(config: ResolvedConfig, paths: StatePaths, walk: WalkResult,
   // The walk lists each path once, so when every stamp matched one of them none vanished (no set of 110,000 paths to build).
   let matched = 0;
   const { paths: walked, stats } = walk;
+  stamps.alignWith(walk.list);
   for (let i = 0; i < walked.length; i++) {
     const proven = stamps.statProves(walked[i]!, stats, i);
     if (proven !== undefined) matched++;

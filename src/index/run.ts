@@ -384,6 +384,7 @@ async function writeWalked(
   const work: WalkedFile[] = [];
   let matched = 0;
   const { paths, stats } = walk;
+  stamps.alignWith(walk.list);
   for (let i = 0; i < paths.length; i++) {
     const proven = stamps.statProves(paths[i]!, stats, i);
     if (proven !== undefined) matched++;

@@ -72,6 +72,8 @@ export interface WalkResult {
   readonly cacheChanged?: boolean;
   /** With a cache: each directory walked (absolute path) with its lstat as [size, mtime, ino, ctime] (made when first read). */
   readonly dirStats?: ReadonlyMap<string, StatKey>;
+  /** `paths` as the joined list they were split from, when the walk took them whole from its cache's trusted list. */
+  readonly list?: JoinedPaths;
 }
 
 type Rules = ReturnType<typeof ignore>;
@@ -179,6 +181,7 @@ function cachedListing(options: WalkOptions): WalkListing | null {
     for (let i = 0; i < paths.length; i++) if (fileStats[i * STAT_WORDS] !== StatKind.FILE) return walkAfresh(options);
     return {
       paths,
+      list: t.files,
       stats: fileStats,
       problems: [],
       skippedSymlinks: t.symlinks,

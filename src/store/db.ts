@@ -79,6 +79,8 @@ const BULK_CHECKPOINT_WAL_BYTES = 64 * 1024 * 1024;
 
 /** Chunks dropped from the FTS indexes in one transaction after which its commit merges each index whole (each leaves a tombstone until a merge). */
 const OPTIMIZE_AFTER_DELETES = 20_000;
+/** Import rows `relinkImports` reads at a time. */
+const RELINK_IMPORTS_PAGE = 10_000;
 
 /** Whether an import in the file at `path` names something outside the project, by the file's language. */
 function isExternalImport(path: string, module: string): boolean {
@@ -869,18 +871,19 @@ export class Store {
    * Re-resolves imports against the current file set — all of them, or those of the given files —
    * setting `resolved_file_id` (the indexed file a specifier names; a resolution to a path with no
    * row is none) and `is_external` (a bare specifier no alias or workspace maps into the project),
-   * then rebuilds `re_export_files`. Returns the ids of the files whose rows changed.
+   * then rebuilds `re_export_files`, reading `pageRows` import rows at a time. Returns the ids of
+   * the files whose rows changed.
    */
-  relinkImports(resolve: (fromPath: string, module: string) => string | null, scope: "all" | readonly number[]): Set<number> {
-    const head = "SELECT i.id, i.file_id AS fileId, i.module, i.resolved_file_id AS resolvedId, i.is_external AS external, f.path FROM imports i JOIN files f ON f.id = i.file_id";
-    const rows = (scope === "all" ? this.sql(head).all() : this.sql(`${head} WHERE i.file_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(scope))) as Array<{
-      id: number;
-      fileId: number;
-      module: string;
-      resolvedId: number | null;
-      external: number;
-      path: string;
-    }>;
+  relinkImports(resolve: (fromPath: string, module: string) => string | null, scope: "all" | readonly number[], pageRows = RELINK_IMPORTS_PAGE): Set<number> {
+    // Read a page at a time: all of a 1 GB tree's 745,000 rows at once were ~140 MB of objects
+    // live while they were resolved, and a collection then set V8's next limit from them — the
+    // link pass after it left ~900 MB of garbage before the next one (the full build's peak RSS
+    // 0.93 → 1.39 GB on some runs: bench/README.md, "stop 62").
+    const pageOf = this.sql(
+      "SELECT i.id, i.file_id AS fileId, i.module, i.resolved_file_id AS resolvedId, i.is_external AS external, f.path FROM imports i JOIN files f ON f.id = i.file_id " +
+        `WHERE i.id > ?${scope === "all" ? "" : " AND i.file_id IN (SELECT value FROM json_each(?))"} ORDER BY i.id LIMIT ${pageRows}`,
+    );
+    const scopeArgs = scope === "all" ? [] : [JSON.stringify(scope)];
     const update = this.sql("UPDATE imports SET resolved_file_id = ?, is_external = ? WHERE id = ?");
     // A resolution names an indexed path: its row's id, looked up once per path. A path's row
     // can be another than when the import was last resolved (the file went and came back).
@@ -893,14 +896,19 @@ export class Store {
     };
     const changed = new Set<number>();
     this.batch(() => {
-      for (const r of rows) {
-        const next = resolve(r.path, r.module);
-        const id = next === null ? null : idOf(next);
-        const external = next === null && isExternalImport(r.path, r.module) ? 1 : 0;
-        if (id !== r.resolvedId || external !== r.external) {
-          update.run(id, external, r.id);
-          changed.add(r.fileId);
+      for (let after = 0; ; ) {
+        const rows = pageOf.all(after, ...scopeArgs) as Array<{ id: number; fileId: number; module: string; resolvedId: number | null; external: number; path: string }>;
+        for (const r of rows) {
+          const next = resolve(r.path, r.module);
+          const id = next === null ? null : idOf(next);
+          const external = next === null && isExternalImport(r.path, r.module) ? 1 : 0;
+          if (id !== r.resolvedId || external !== r.external) {
+            update.run(id, external, r.id);
+            changed.add(r.fileId);
+          }
         }
+        if (rows.length < pageRows) break;
+        after = rows.at(-1)!.id;
       }
       // `export * from` rows are file-level edges, derived from the resolved imports: those of the
       // files in scope (no other file's resolutions or path changed when the scope is not "all").

@@ -6,7 +6,7 @@
 // (`Store.filesGeneration`, the name of its file rows' history): a commit since (a server's
 // refresh, another writer), a graph.db rebuilt or copied in by other writes make every reader fall
 // back to the rows.
-import { STAT_WORDS } from "../base/native.js";
+import { STAT_WORDS, type JoinedPaths } from "../base/native.js";
 
 /** A file's row: its id and the stamp of the read that made its rows (index/read.ts). */
 export interface FileStamp {
@@ -46,6 +46,8 @@ export class FileStamps {
   private last = "";
   private lastAt: number | undefined = undefined;
   private cursor = 0;
+  /** Set by `alignWith`: the i-th path asked for by place is the i-th stamp's. */
+  private aligned = false;
 
   private constructor(
     /** By path, its place in `numbers`; null while lookups are a merge over `sorted`. */
@@ -56,6 +58,8 @@ export class FileStamps {
     private readonly numbers: ArrayLike<number>,
     private readonly clean: ArrayLike<number>,
     private readonly hashOf: (id: number) => string,
+    /** A packed copy's paths as they were read (NUL-joined UTF-8), else null. */
+    private readonly pathBytes: Uint8Array | null = null,
   ) {}
 
   static fromRows(rows: Iterable<StoredStampRow>, hashOf: (id: number) => string): FileStamps {
@@ -108,7 +112,19 @@ export class FileStamps {
     if (paths.length !== count) return null;
     // Strictly ascending, as packStamps writes them: no path twice, and a merge finds every one.
     for (let i = 1; i < count; i++) if (!(paths[i - 1]! < paths[i]!)) return null;
-    return new FileStamps(null, paths, numbers, clean, hashOf);
+    return new FileStamps(null, paths, numbers, clean, hashOf, packed.subarray(numbersEnd + count, numbersEnd + count + pathBytes));
+  }
+
+  /**
+   * Whether `list` (a walk's paths, as its cache held them) is byte for byte the packed copy's
+   * paths: then the walk's i-th path is the i-th stamp's, and `statProves` takes it by its place
+   * with no lookup (at 1 GB, merging 110,000 paths was 18 ms of every status). False otherwise
+   * (stamps read from rows, or another list): lookups stay by path.
+   */
+  alignWith(list: JoinedPaths | undefined): boolean {
+    const mine = this.pathBytes;
+    this.aligned = mine !== null && list?.bytes !== undefined && list.count === this.sorted!.length && Buffer.compare(mine, list.bytes) === 0;
+    return this.aligned;
   }
 
   /**
@@ -123,6 +139,9 @@ export class FileStamps {
       if (path === this.last) return this.lastAt;
       if (path > this.last) {
         this.last = path;
+        // Equal first: a walk's next path is most often the next stamp's, and `<` on two equal
+        // paths reads them whole, as `===` then does again.
+        if (sorted[this.cursor] === path) return (this.lastAt = this.cursor);
         while (this.cursor < sorted.length && sorted[this.cursor]! < path) this.cursor++;
         return (this.lastAt = sorted[this.cursor] === path ? this.cursor : undefined);
       }
@@ -158,9 +177,10 @@ export class FileStamps {
    * Whether the `index`th stat of an lstatMany answer (base/native.ts: a walk's `stats`) proves the
    * path's indexed bytes unchanged — its stamp trusted (stat_clean) and the stat equal to it, as index/read.ts statProvesUnchanged decides — with no stamp made (a
    * status of 110,000 files made as many, and their garbage); undefined when the path has no stamp.
+   * Aligned with the walk (`alignWith`), the `index`th stamp is the path's.
    */
   statProves(path: string, stats: Float64Array, index: number): boolean | undefined {
-    const at = this.at(path);
+    const at = this.aligned ? index : this.at(path);
     if (at === undefined) return undefined;
     const n = this.numbers;
     const s = at * WORDS;
@@ -170,6 +190,7 @@ export class FileStamps {
 
   /** Forgets a path (an index run drops the paths it has handled). */
   delete(path: string): boolean {
+    this.aligned = false;
     return this.map().delete(path);
   }
 

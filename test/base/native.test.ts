@@ -68,6 +68,23 @@ describe("lstatMany", () => {
     expect((await lstatManyAsync([], `${dir}/`)).length).toBe(0);
   });
 
+  it("take a list as its UTF-8 bytes as it takes its text, a non-ASCII name and a miscounted list alike", async () => {
+    fs.writeFileSync(at("é-ü.ts"), "x");
+    const names = ["a.ts", "é-ü.ts", "sub", "absent.ts"];
+    const joined = names.join("\0");
+    const bytes = Buffer.from(joined);
+    // The bytes win where both are given: a text naming other files is not the one stat'ed.
+    const list = { joined: "a.ts\0a.ts\0a.ts\0a.ts", count: names.length, bytes };
+    expect(Array.from(lstatMany(list, `${dir}/`))).toEqual(expected(names.map(at)));
+    expect(Array.from(await lstatManyAsync(list, `${dir}/`))).toEqual(expected(names.map(at)));
+    expect(expected([at("é-ü.ts")])[0]).toBe(StatKind.FILE);
+    // A count that is not the bytes' is refused by the addon, and fs answers the text's paths.
+    const three = names.slice(0, 3);
+    expect(Array.from(lstatMany({ joined: three.join("\0"), count: 3, bytes: bytes.subarray(0, bytes.indexOf(0)) }, `${dir}/`))).toEqual(expected(three.map(at)));
+    // An empty view of a larger buffer is an empty list.
+    expect(lstatMany({ joined: "", count: 0, bytes: bytes.subarray(3, 3) }).length).toBe(0);
+  });
+
   it("join each path to a base, and read one too long for the system as not stat'ed", async () => {
     const names = ["a.ts", "sub", "link.ts", "many/f3.ts", "absent.ts"];
     expect(Array.from(lstatMany(names, `${dir}/`))).toEqual(expected(names.map(at)));

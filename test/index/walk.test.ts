@@ -7,7 +7,7 @@ import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { walkProject, walkedFileAt, type WalkOptions, type WalkResult } from "../../src/index/walk.js";
-import { packWalkCache, unpackWalkCache, wellFormedInJs } from "../../src/index/walk-cache.js";
+import { packWalkCache, unpackWalkCache, wellFormedInJs, type WalkCache } from "../../src/index/walk-cache.js";
 import { compileGlobs, globSyntaxError } from "../../src/base/glob.js";
 import { MastError } from "../../src/base/errors.js";
 import { STAT_WORDS, StatKind, joinPaths, nativeTrustedListHolds } from "../../src/base/native.js";
@@ -468,6 +468,9 @@ describe("walkProject: the cache of directory listings", () => {
     /** The cache as the next run reads it from disk. */
     const reread = (r: ReturnType<typeof walkProject>) => unpackWalkCache(packWalkCache(r.cache!))!;
 
+    /** A trusted list as read back: each of its lists also as the UTF-8 bytes it was read from (which the addon takes). */
+    const asRead = (t: NonNullable<WalkCache["trusted"]>) => ({ ...t, dirs: { ...t.dirs, bytes: Buffer.from(t.dirs.joined) }, gitignores: { ...t.gitignores, bytes: Buffer.from(t.gitignores.joined) }, files: { ...t.files, bytes: Buffer.from(t.files.joined) } });
+
     it("is kept when every directory was trusted, with the .gitignore files read, and round-trips through its bytes", () => {
       write("src/deep/.gitignore", "*.gen.ts\n");
       write("src/deep/x.gen.ts");
@@ -479,7 +482,7 @@ describe("walkProject: the cache of directory listings", () => {
       expect(t.gitignores.joined.split("\0").sort()).toEqual([".gitignore", "src/deep/.gitignore"]);
       expect(t.symlinks).toBe(1);
       const back = reread(first);
-      expect(back.trusted).toEqual(t);
+      expect(back.trusted).toEqual(asRead(t));
       expect([back.key, back.exclude]).toEqual([first.cache!.key, first.cache!.exclude]);
       // The listings leave their file names to the list and get them back (sorted) when read.
       const sortedNames = (dirs: typeof back.dirs) => Object.fromEntries(Object.entries(dirs).map(([rel, d]) => [rel, { ...d, f: [...d.f].sort() }]));
@@ -540,7 +543,7 @@ describe("walkProject: the cache of directory listings", () => {
       const first = cached(null);
       const t = first.cache!.trusted!;
       const withList = (change: Partial<typeof t>) => unpackWalkCache(packWalkCache({ ...first.cache!, trusted: { ...t, ...change } }))!;
-      expect(withList({}).trusted).toEqual(t);
+      expect(withList({}).trusted).toEqual(asRead(t));
       // A file outside every directory the check stats: the walk reads the listings instead (its directories all stat as listed here).
       for (const files of ["../outside.ts", "/etc/passwd.ts", "src/../../x.ts", "src//a.ts", "src/./a.ts", "", "link/secret.ts"]) {
         const list = withList({ files: { joined: `src/a.ts\0${files}`, count: 2 } });

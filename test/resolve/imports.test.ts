@@ -200,6 +200,45 @@ describe("relinking after a config change", () => {
     expect(dumpStore(statePaths(state).graphDb)).toEqual(dumpStore(statePaths(fresh).graphDb));
   });
 
+  it("relinkImports reads the rows a page at a time and resolves every one, of all files or of those named", async () => {
+    const p = project({
+      "src/a.ts": "import { b } from './b';\nimport { c } from './c';\nimport x from 'left-pad';\nexport const a = b + c + x;\n",
+      "src/b.ts": "import { c } from './c';\nexport const b = c;\n",
+      "src/c.ts": "import { d } from './d';\nexport const c = d;\n",
+      "src/d.ts": "export const d = 1;\n",
+    });
+    const state = mkdtempSync(join(tmpdir(), "mast-resolve-"));
+    cleanups.push(() => rmSync(state, { recursive: true, force: true }));
+    await runIndex(p.config({ stateDir: state }), { mode: "full" });
+    const store = Store.open(statePaths(state).graphDb);
+    try {
+      const rows = () => store.db.prepare("SELECT f.path, i.module, (SELECT path FROM files WHERE id = i.resolved_file_id) AS resolved, i.is_external AS external FROM imports i JOIN files f ON f.id = i.file_id ORDER BY i.id").all();
+      const indexed = rows();
+      expect(indexed).toEqual([
+        { path: "src/a.ts", module: "./b", resolved: "src/b.ts", external: 0 },
+        { path: "src/a.ts", module: "./c", resolved: "src/c.ts", external: 0 },
+        { path: "src/a.ts", module: "left-pad", resolved: null, external: 1 },
+        { path: "src/b.ts", module: "./c", resolved: "src/c.ts", external: 0 },
+        { path: "src/c.ts", module: "./d", resolved: "src/d.ts", external: 0 },
+      ]);
+      const paths = new Set(["src/a.ts", "src/b.ts", "src/c.ts", "src/d.ts"]);
+      const resolve = createImportResolver(paths, p.root).resolve;
+      const idOf = (path: string) => (store.db.prepare("SELECT id FROM files WHERE path = ?").get(path) as { id: number }).id;
+      const forget = () => store.db.prepare("UPDATE imports SET resolved_file_id = NULL, is_external = 0").run();
+      // Two rows a page: three pages, the last one short; then five a page: one page exactly full and an empty one.
+      for (const pageRows of [2, 5]) {
+        forget();
+        expect([...store.relinkImports(resolve, "all", pageRows)].sort()).toEqual(["src/a.ts", "src/b.ts", "src/c.ts"].map(idOf).sort());
+        expect(rows()).toEqual(indexed);
+      }
+      forget();
+      expect([...store.relinkImports(resolve, [idOf("src/b.ts"), idOf("src/c.ts")], 1)].sort()).toEqual([idOf("src/b.ts"), idOf("src/c.ts")].sort());
+      expect(rows().map((r) => (r as { resolved: string | null }).resolved)).toEqual([null, null, null, "src/c.ts", "src/d.ts"]);
+    } finally {
+      store.close();
+    }
+  });
+
   it("an import's resolved file is the row at its path: a file gone and back (another row) is relinked to its new row", async () => {
     const p = project({
       "src/a.ts": "import { b } from './lib/b';\nexport const a = b;\n",

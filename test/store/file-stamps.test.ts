@@ -37,6 +37,30 @@ describe("packed file stamps (file-stamps.bin)", () => {
     expect(stamps.size).toBe(2);
   });
 
+  it("align with a walk whose list is their paths byte for byte, and answer statProves by place then", () => {
+    // A walk's stats, STAT_WORDS (5) a file: kind, size, mtime, ino, ctime — equal to each stamp.
+    const stats = new Float64Array(ROWS.flatMap(([, , mtime, size, ino, ctime]) => [1, size, mtime, ino, ctime]));
+    const list = (paths: string[]) => ({ joined: paths.join("\0"), count: paths.length, bytes: Buffer.from(paths.join("\0")) });
+    const paths = ROWS.map((r) => r[1]);
+    const stamps = FileStamps.fromPacked(packStamps(ROWS, GEN), GEN, hashOf)!;
+    expect(stamps.alignWith(list(paths))).toBe(true);
+    // By place: the path passed is not looked up (a stamp is clean, unclean, clean).
+    expect([0, 1, 2].map((i) => stamps.statProves("not-looked-up", stats, i))).toEqual([true, false, true]);
+    // Another list (one byte, one path fewer, no bytes), or stamps from rows: by path again, as before.
+    for (const other of [list(["a.ts", "src/b.ts", "src/e.ts"]), list(paths.slice(0, 2)), { joined: paths.join("\0"), count: 3 }, undefined]) {
+      expect(stamps.alignWith(other)).toBe(false);
+      expect(stamps.statProves("not-looked-up", stats, 0)).toBeUndefined();
+      expect(paths.map((p, i) => stamps.statProves(p, stats, i))).toEqual([true, false, true]);
+    }
+    const fromRows = FileStamps.fromRows(ROWS, hashOf);
+    expect(fromRows.alignWith(list(paths))).toBe(false);
+    expect(fromRows.statProves("not-looked-up", stats, 0)).toBeUndefined();
+    // A path forgotten ends the alignment: the places no longer match the walk's.
+    expect(stamps.alignWith(list(paths))).toBe(true);
+    stamps.delete("a.ts");
+    expect(stamps.statProves("a.ts", stats, 0)).toBeUndefined();
+  });
+
   it("equal FileStamps.fromRows for the same rows, read from any offset of a buffer", () => {
     const fromRows = FileStamps.fromRows(ROWS, hashOf);
     // At an odd offset a Float64Array cannot view the bytes: they are copied.

@@ -97,38 +97,61 @@ describe("a file's rows", () => {
     expect(texts(id("src/a.ts", "uno")!).signature).toBe("export function uno(): number");
   });
 
-  it("record the chunk and file totals when a commit counted them after its last file write, and no longer once a commit writes files uncounted", async () => {
+  it("record the chunk and file totals when a commit counted them after its last file write, carry them forward by what an uncounted commit's writes moved, and lose them when a savepoint's writes rolled back", async () => {
     const store = openStore();
     const total = () => store.snapshot((db) => recordedChunkTotal(db));
     const files = () => store.snapshot((db) => recordedFileTotal(db));
+    const counted = () => store.snapshot((db) => [db.prepare("SELECT count(*) FROM chunks").pluck().get(), db.prepare("SELECT count(*) FROM files").pluck().get()]);
+    expect(total()).toBeNull();
+    // Written without a count before any was recorded: nothing to carry forward.
+    store.writeFile(meta("src/z.ts"), extraction("src/z.ts", "export const z = 1;\n"));
     expect(total()).toBeNull();
     await store.transaction(async () => {
+      store.removeFileRows("src/z.ts");
       store.replaceFileRows(meta("src/a.ts"), extraction("src/a.ts", "export function one() { return 1; }\nexport function two() { return 2; }\n"));
       expect(store.counts()).toEqual({ files: 1, chunks: 2, symbols: 2 });
     });
-    expect(total()).toBe(2);
-    expect(files()).toBe(1);
+    expect([total(), files()]).toEqual([2, 1]);
     expect(store.getMeta("chunk_total")).toMatch(/^\d+:2:1$/);
-    // Counted, then a file written: the count is not this commit's total.
+    // Counted, then a file written: the count is not this commit's total, the record moved by the writes is.
     await store.transaction(async () => {
       store.counts();
       store.replaceFileRows(meta("src/b.ts"), extraction("src/b.ts", "export const b = 1;\n"));
     });
-    expect(total()).toBeNull();
-    await store.transaction(async () => void store.counts());
-    expect(total()).toBeNull(); // no file written: the version stays, and so does the gap
-    store.writeFile(meta("src/c.ts"), extraction("src/c.ts", "export const c = 1;\n"));
+    expect([total(), files()]).toEqual([3, 2]);
+    // A file rewritten with one chunk fewer, one added, one removed (a server's refreshes, each its own commit).
+    store.writeFile(meta("src/a.ts"), extraction("src/a.ts", "export function one() { return 1; }\n"));
+    store.writeFile(meta("src/c.ts"), extraction("src/c.ts", "export const c = 1;\nexport const d = 2;\n"));
+    expect([total(), files()]).toEqual([4, 3]);
+    expect([total(), files()]).toEqual(counted());
     await store.transaction(async () => {
       store.deleteMeta(CHECKER_BEHIND);
       store.removeFileRows("src/c.ts");
+    });
+    expect([total(), files()]).toEqual([2, 2]);
+    expect([total(), files()]).toEqual(counted());
+    // A savepoint whose file writes rolled back: what the commit moved is unknown, no record is left.
+    await store.transaction(async () => {
+      store.replaceFileRows(meta("src/e.ts"), extraction("src/e.ts", "export const e = 1;\n"));
+      expect(() => store.batch(() => {
+        store.replaceFileRows(meta("src/f.ts"), extraction("src/f.ts", "export const f = 1;\n"));
+        throw new Error("rolled back");
+      })).toThrow("rolled back");
+    });
+    expect(total()).toBeNull();
+    // The next counting commit records them again.
+    await store.transaction(async () => {
+      store.replaceFileRows(meta("src/g.ts"), extraction("src/g.ts", "export const g = 1;\n"));
       store.counts();
     });
-    expect(total()).toBe(store.snapshot((db) => db.prepare("SELECT count(*) FROM chunks").pluck().get()));
-    expect(total()).toBe(3);
-    expect(files()).toBe(2);
+    expect([total(), files()]).toEqual(counted());
+    expect([total(), files()]).toEqual([4, 4]);
     // A record an older mast wrote (the chunks alone) still gives them; the files are counted.
     store.setMeta("chunk_total", store.getMeta("chunk_total")!.replace(/:\d+$/, ""));
-    expect([total(), files()]).toEqual([3, null]);
+    expect([total(), files()]).toEqual([4, null]);
+    // ...and is not carried forward (its files unknown).
+    store.writeFile(meta("src/h.ts"), extraction("src/h.ts", "export const h = 1;\n"));
+    expect(total()).toBeNull();
   });
   it("keep a function's parameters as one array each: name, type, and 1 when optional", () => {
     const store = openStore();

@@ -18,6 +18,7 @@ import { createToolContext } from "../tools/context.js";
 import { errorEnvelope, okEnvelope, type Envelope } from "../tools/envelope.js";
 import { VERSION } from "../base/version.js";
 import { doctor, doctorText, removeComponents, runCommand, uninstallPlan, upgradePlan } from "./admin.js";
+import { enableCompileCache } from "./compile-cache.js";
 import type { CliCommand, ToolDefinition } from "../tools/define.js";
 import { TOOLS, callTool, inputFields, type InputField } from "../tools/registry.js";
 
@@ -467,6 +468,8 @@ async function runHashpilot(argv: readonly string[], io: CliIo): Promise<number>
   }
 }
 
+// The chunks the command loads from here on (its static imports are compiled already).
+enableCompileCache();
 runHashpilot(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() }).then(
   (code) => {
     process.exitCode = code;

@@ -11,6 +11,7 @@ import { findProjectRoot, parseList, resolveConfig, resolveProjectRoot, type Con
 import type { IndexReport } from "../index/run.js";
 import type { StatePaths } from "../index/state.js";
 import { TOOLSETS, type Toolset } from "../tools/define.js";
+import { enableCompileCache } from "./compile-cache.js";
 import { progressReporter } from "./progress.js";
 
 // The state files' helpers (and through them the store and SQLite) load only for the commands that
@@ -517,6 +518,8 @@ async function queryLayout(opts: { target_root?: string; snapshot_root?: string;
 }
 
 async function main(argv: string[]): Promise<number> {
+  // Before the command's own chunks load (this file's imports are compiled already).
+  enableCompileCache();
   const program = buildProgram(await loadTools(argv));
   try {
     await program.parseAsync(argv);

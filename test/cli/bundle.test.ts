@@ -14,22 +14,33 @@ const BIN_DIR = join(ROOT, "dist", "bin");
 const space = tempSpace({ "src/a.ts": "export function alpha(): number {\n  return 1;\n}\n" });
 beforeAll(() => assertBuilt());
 
-/** The files under dist/bin/ a `mast` command loads, in load order (an ESM load hook records them). */
+/** What `recorded` logs for a call of Node's compile cache (module.enableCompileCache). */
+const COMPILE_CACHE = "(compile cache on)";
+
+/**
+ * The files under dist/bin/ a `mast` command loads, in load order (an ESM load hook records them),
+ * with COMPILE_CACHE where the command turned Node's compile cache on (a wrapper around Node's own
+ * function records the call; on a Node without one, the wrapper stands in for it).
+ */
 function loadedChunks(args: string[], input?: string): string[] {
   const dir = space.dir("mast-bundle-");
   const log = join(dir, "loaded.txt");
   const hooks = join(dir, "hooks.mjs");
   writeFileSync(hooks, `import { appendFileSync } from "node:fs";\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + "\\n"); return next(url, context); }\n`);
   const register = join(dir, "register.mjs");
-  writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  writeFileSync(
+    register,
+    `import module, { register } from "node:module";\nimport { appendFileSync } from "node:fs";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n` +
+      `const own = module.enableCompileCache;\nmodule.enableCompileCache = (...args) => { appendFileSync(${JSON.stringify(log)}, ${JSON.stringify(`${COMPILE_CACHE}\n`)}); return own?.apply(module, args); };\n`,
+  );
   writeFileSync(log, "");
   const r = spawnSync(process.execPath, ["--import", pathToFileURL(register).href, MAST_BIN, ...args], { encoding: "utf8", ...(input === undefined ? {} : { input }) });
   expect(r.status, r.stderr).toBe(0);
   const prefix = pathToFileURL(BIN_DIR).href + "/";
   return readFileSync(log, "utf8")
     .split("\n")
-    .filter((url) => url.startsWith(prefix))
-    .map((url) => url.slice(prefix.length).replace(/-[\w-]{8}\.js$/, ".js"));
+    .filter((url) => url.startsWith(prefix) || url === COMPILE_CACHE)
+    .map((url) => (url === COMPILE_CACHE ? url : url.slice(prefix.length).replace(/-[\w-]{8}\.js$/, ".js")));
 }
 
 describe("the bundled CLIs", () => {
@@ -48,10 +59,14 @@ describe("the bundled CLIs", () => {
     expect(init.status, init.stderr).toBe(0);
     expect(existsSync(join(state, "graph.db"))).toBe(true);
 
-    const status = loadedChunks(["status", project.root, "--json"]);
-    expect(status[0]).toBe("mast.js");
-    // The CLI, its config, the state files' helpers, the store and the walk: nothing else.
-    expect([...status].sort()).toEqual(["base.js", "config.js", "db.js", "define.js", "files.js", "languages.js", "lock.js", "mast.js", "read.js", "rolldown-runtime.js", "state.js", "status.js", "walk.js"]);
+    const loaded = loadedChunks(["status", project.root, "--json"]);
+    expect(loaded[0]).toBe("mast.js");
+    // Node's compile cache is turned on once, before the command's own chunks load.
+    expect(loaded.filter((c) => c === COMPILE_CACHE)).toHaveLength(1);
+    expect(loaded.indexOf(COMPILE_CACHE)).toBeLessThan(loaded.indexOf("status.js"));
+    const status = loaded.filter((c) => c !== COMPILE_CACHE);
+    // The CLI, its config, the state files' helpers, the store and the walk: nothing else (the chunk the two CLIs share is named for its first module, cli/compile-cache.ts).
+    expect([...status].sort()).toEqual(["base.js", "compile-cache.js", "config.js", "db.js", "files.js", "languages.js", "lock.js", "mast.js", "read.js", "rolldown-runtime.js", "state.js", "status.js", "walk.js"]);
     for (const heavy of ["registry.js", "server.js", "run.js", "parse-task.js"]) expect(status).not.toContain(heavy);
 
     const query = loadedChunks(["query", "mast_exports", JSON.stringify({ file_path: "src/a.ts" }), project.root]);

@@ -7,7 +7,8 @@ import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync 
 import { rolldown } from "rolldown";
 
 const OUT = "dist/bin";
-const EXTERNAL = ["@anthropic-ai/tokenizer", "better-sqlite3", "chokidar", "commander", "ignore", "picomatch", "proper-lockfile", "node-gyp-build"];
+// jsonc-parser too: its UMD build requires its own files at run time, which a bundle cannot follow.
+const EXTERNAL = ["@anthropic-ai/tokenizer", "better-sqlite3", "chokidar", "commander", "ignore", "jsonc-parser", "picomatch", "proper-lockfile", "node-gyp-build"];
 // Worker files and the schema are found next to the chunk that names them (`new URL("./worker.js",
 // import.meta.url)`), so each keeps its own name in dist/bin/.
 const input = {
@@ -29,10 +30,12 @@ const bundle = await rolldown({
   logLevel: "warn",
 });
 // The pure helpers of src/base/ are one chunk: small and shared by every entry, they would
-// otherwise be split by whichever entries happen to share each (one load each).
+// otherwise be split by whichever entries happen to share each (one load each) — but for
+// base/formats.ts, whose parsers (yaml, smol-toml: ~140 KB) only the import
+// resolver and verify's detection read: a chunk of their own, which `mast status` never loads.
 // Minified, names kept (a stack still names its functions): Node parses every chunk a command loads
 // before it runs, and at half the bytes a `mast query` starts ~12 ms sooner (docs/decisions.md).
-await bundle.write({ dir: OUT, format: "esm", minify: { compress: true, mangle: { keepNames: true }, codegen: { removeWhitespace: true } }, chunkFileNames: "[name]-[hash].js", codeSplitting: { groups: [{ name: "base", test: /dist[\\/]base[\\/]/ }] } });
+await bundle.write({ dir: OUT, format: "esm", minify: { compress: true, mangle: { keepNames: true }, codegen: { removeWhitespace: true } }, chunkFileNames: "[name]-[hash].js", codeSplitting: { groups: [{ name: "formats", test: /dist[\\/]base[\\/]formats\.js$|node_modules[\\/](yaml|smol-toml)[\\/]/, priority: 2 }, { name: "base", test: /dist[\\/]base[\\/]/, priority: 1 }] } });
 await bundle.close();
 copyFileSync("dist/store/schema.sql", `${OUT}/schema.sql`);
 copyFileSync("dist/structural/query_structural_index.py", `${OUT}/query_structural_index.py`);

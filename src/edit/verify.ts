@@ -14,6 +14,7 @@ import { dirname, join, relative } from "node:path";
 import { writeAtomic } from "../base/atomic.js";
 import { removePinned } from "../base/confined.js";
 import { MastError, errorMessage, isMastError } from "../base/errors.js";
+import { parseToml } from "../base/formats.js";
 import { sha256 } from "../base/hash.js";
 import { readRegularFile } from "../base/read.js";
 import { checkCommand, findProgram, runCommand, splitCommand, type CheckCommand, type RunOutcome } from "./commands.js";
@@ -129,6 +130,45 @@ function readText(path: string): string | null {
   return r.kind === "read" ? r.bytes.toString("utf8") : null;
 }
 
+/**
+ * Whether a pyproject.toml names a tool: its `[tool.<name>]` table, a dependency on it (a
+ * requirement string such as "pytest>=8" in any list) or a key of that name in any table (Poetry's
+ * `[tool.poetry.group.dev.dependencies] pytest = "^8"`). A file TOML cannot read names none.
+ */
+function pyprojectMentions(text: string): (tool: string) => boolean {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseToml(text);
+  } catch {
+    return () => false;
+  }
+  const keys = new Set<string>();
+  const requirements = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (typeof v === "string") requirements.add(/^[A-Za-z0-9._-]+/.exec(v.trim())?.[0]?.toLowerCase() ?? "");
+    else if (Array.isArray(v)) v.forEach(visit);
+    else if (v !== null && typeof v === "object") {
+      for (const [k, inner] of Object.entries(v)) {
+        keys.add(k.toLowerCase());
+        visit(inner);
+      }
+    }
+  };
+  visit(doc);
+  const tools = (doc.tool !== null && typeof doc.tool === "object" ? doc.tool : {}) as Record<string, unknown>;
+  return (tool) => tool in tools || keys.has(tool) || requirements.has(tool);
+}
+
+/** A Cargo.toml's `[package] edition` (a year), when it says one itself. */
+function cargoEdition(text: string): string | undefined {
+  try {
+    const edition = (parseToml(text).package as { edition?: unknown } | undefined)?.edition;
+    return typeof edition === "string" && /^\d{4}$/.test(edition) ? edition : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** What package.json, pyproject.toml, go.mod or Cargo.toml in `dir` say to run (only programs that are installed). */
 export function detectChecks(dir: string, root: string, files: readonly string[] = [], tsconfigOf?: (file: string) => string | null): Detection {
   const has = (p: string) => findProgram(p, dir, root) !== null;
@@ -153,7 +193,7 @@ export function detectChecks(dir: string, root: string, files: readonly string[]
   }
   const py = readText(join(dir, "pyproject.toml"));
   if (py !== null) {
-    const mentions = (tool: string) => new RegExp(`\\[tool\\.${tool}\\b|["']${tool}\\b`).test(py);
+    const mentions = pyprojectMentions(py);
     const pytest = mentions("pytest") && (has("pytest") || pythonModule("pytest"));
     return {
       dir,
@@ -166,7 +206,7 @@ export function detectChecks(dir: string, root: string, files: readonly string[]
   if (existsSync(join(dir, "go.mod")) && has("go")) return { dir, linter: "go vet ./...", testRunner: RUNNERS["go test"] };
   const cargo = readText(join(dir, "Cargo.toml"));
   if (cargo !== null && has("cargo")) {
-    const edition = /^\s*edition\s*=\s*"(\d{4})"/m.exec(cargo)?.[1];
+    const edition = cargoEdition(cargo);
     return { dir, ...(has("rustfmt") ? { formatter: `rustfmt${edition ? ` --edition ${edition}` : ""}` } : {}), linter: "cargo clippy", typecheck: "cargo check", testRunner: RUNNERS["cargo test"] };
   }
   return { dir };

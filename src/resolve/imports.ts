@@ -11,6 +11,7 @@
 import { realpathSync, statSync } from "node:fs";
 import { STAT_WORDS, StatKind, statMany } from "../base/native.js";
 import { dirname, join, posix } from "node:path";
+import { parseJsonc, parseYaml } from "../base/formats.js";
 import { sha256 } from "../base/hash.js";
 import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
 import { isExternalSpecifier, relativeInside } from "../base/paths.js";
@@ -55,29 +56,6 @@ interface PathsConfig {
   readonly paths: ReadonlyArray<readonly [pattern: string, substitutions: readonly string[]]>;
   /** baseUrl (project-relative) for bare non-relative lookups, or null. */
   readonly baseUrl: string | null;
-}
-
-/** Strips comments and trailing commas from JSONC (tsconfig.json) text, leaving strings intact. */
-export function parseJsonc(text: string): unknown {
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch === '"') {
-      const start = i;
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-      out += text.slice(start, i + 1);
-    } else if (ch === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-      out += "\n";
-    } else if (ch === "/" && text[i + 1] === "*") {
-      i = text.indexOf("*/", i + 2);
-      if (i === -1) break;
-      i++;
-    } else {
-      out += ch;
-    }
-  }
-  return JSON.parse(out.replace(/,(\s*[}\]])/g, "$1"));
 }
 
 /** A path's real path, or the path itself when it has none (gone). */
@@ -224,25 +202,28 @@ export function createImportResolver(files: ReadonlySet<string>, projectRoot: st
   }
   const pnpm = readText(join(projectRoot, "pnpm-workspace.yaml"));
   if (pnpm !== null) {
-    // The packages list of pnpm-workspace.yaml: `- 'glob'` lines under `packages:`.
-    let inPackages = false;
-    for (const line of pnpm.split(/\r?\n/)) {
-      if (/^packages\s*:/.test(line)) inPackages = true;
-      else if (/^\S/.test(line)) inPackages = false;
-      else if (inPackages) {
-        const m = /^\s*-\s*['"]?([^'"#]+?)['"]?\s*(#.*)?$/.exec(line);
-        if (m && !m[1]!.startsWith("!")) patterns.push(m[1]!.trim());
-      }
+    let doc: unknown = null;
+    try {
+      doc = parseYaml(pnpm);
+    } catch {
+      // A workspace file YAML cannot read declares no packages (pnpm refuses it too).
     }
+    const listed = doc !== null && typeof doc === "object" ? (doc as { packages?: unknown }).packages : undefined;
+    if (Array.isArray(listed)) patterns.push(...listed.filter((p): p is string => typeof p === "string"));
   }
   if (patterns.length) {
     const dirs = new Set<string>();
     for (const f of files) for (let d = posix.dirname(f); d !== "." && d !== ""; d = posix.dirname(d)) dirs.add(d);
-    for (const pattern of patterns) {
+    const globOf = (pattern: string) => {
       const p = pattern.replace(/^\.\//, "").replace(/\/+$/, "");
-      const re = new RegExp(`^${p.split("/").map((seg) => (seg === "**" ? ".*" : seg.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*"))).join("/")}$`);
+      return new RegExp(`^${p.split("/").map((seg) => (seg === "**" ? ".*" : seg.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*"))).join("/")}$`);
+    };
+    // A `!` pattern leaves out the directories it matches, whichever patterns list them (npm's and pnpm's workspaces alike).
+    const excluded = patterns.filter((p) => p.startsWith("!")).map((p) => globOf(p.slice(1)));
+    for (const pattern of patterns.filter((p) => !p.startsWith("!"))) {
+      const re = globOf(pattern);
       for (const d of dirs) {
-        if (!re.test(d)) continue;
+        if (!re.test(d) || excluded.some((x) => x.test(d))) continue;
         const name = readJson(join(projectRoot, d, "package.json"))?.name;
         if (typeof name === "string" && !workspaces.has(name)) workspaces.set(name, d);
       }

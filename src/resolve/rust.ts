@@ -6,6 +6,7 @@
 // `dir/a/b/mod.rs`. `crate::`, `self::` and `super::` are read from the importing file's module
 // path under its nearest root; any other first segment is a workspace crate or a child module.
 import { posix } from "node:path";
+import { parseToml } from "../base/formats.js";
 
 interface Root {
   /** The root file and the directory its modules live in. */
@@ -15,23 +16,17 @@ interface Root {
   readonly name: string | null;
 }
 
-/** `key = "value"` of one TOML table's text. */
-function tomlString(table: string, key: string): string | null {
-  return new RegExp(`^\\s*${key}\\s*=\\s*["']([^"']+)["']`, "m").exec(table)?.[1] ?? null;
-}
+/** A table of a parsed TOML document, or an empty one. */
+const tableOf = (v: unknown): Record<string, unknown> => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const stringOf = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 
-/** The tables of a TOML text by header (`[lib]`, `[[bin]]` repeated), as their bodies. */
-function tomlTables(text: string): Array<{ header: string; body: string }> {
-  const out: Array<{ header: string; body: string }> = [];
-  let current: { header: string; body: string } | null = null;
-  for (const line of text.split(/\r?\n/)) {
-    const h = /^\s*(\[\[?[^\]]+\]\]?)\s*(?:#.*)?$/.exec(line);
-    if (h) {
-      current = { header: h[1]!.replace(/\s+/g, ""), body: "" };
-      out.push(current);
-    } else if (current) current.body += `${line}\n`;
+/** A Cargo.toml's tables; none when TOML cannot read it (cargo refuses it too: its crate's files keep the default roots). */
+function cargoManifest(text: string): Record<string, unknown> {
+  try {
+    return parseToml(text);
+  } catch {
+    return {};
   }
-  return out;
 }
 
 export function createRustResolver(files: ReadonlySet<string>, dirs: Iterable<string>, read: (rel: string) => string | null): (fromPath: string, module: string) => string | null {
@@ -43,14 +38,16 @@ export function createRustResolver(files: ReadonlySet<string>, dirs: Iterable<st
   for (const d of dirs) {
     const text = read(posix.join(d, "Cargo.toml"));
     if (text === null) continue;
-    const tables = tomlTables(text);
-    const pkg = tables.find((t) => t.header === "[package]");
-    const lib = tables.find((t) => t.header === "[lib]");
-    const libName = (lib && tomlString(lib.body, "name")) ?? (pkg && tomlString(pkg.body, "name"));
-    addRoot(posix.join(d, (lib && tomlString(lib.body, "path")) ?? "src/lib.rs"), libName ? libName.replace(/-/g, "_") : null);
-    for (const t of tables) if (t.header === "[[bin]]" || t.header === "[[test]]" || t.header === "[[example]]" || t.header === "[[bench]]") {
-      const path = tomlString(t.body, "path");
-      if (path) addRoot(posix.join(d, path), null);
+    const manifest = cargoManifest(text);
+    const lib = tableOf(manifest.lib);
+    const libName = stringOf(lib.name) ?? stringOf(tableOf(manifest.package).name);
+    addRoot(posix.join(d, stringOf(lib.path) ?? "src/lib.rs"), libName ? libName.replace(/-/g, "_") : null);
+    for (const kind of ["bin", "test", "example", "bench"]) {
+      const targets = manifest[kind];
+      for (const t of Array.isArray(targets) ? targets : []) {
+        const path = stringOf(tableOf(t).path);
+        if (path) addRoot(posix.join(d, path), null);
+      }
     }
     addRoot(posix.join(d, "src/main.rs"), null);
   }

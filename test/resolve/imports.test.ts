@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { runIndex } from "../../src/index/run.js";
 import { statePaths } from "../../src/index/state.js";
-import { createImportResolver, parseJsonc } from "../../src/resolve/imports.js";
+import { parseJsonc } from "../../src/base/formats.js";
+import { createImportResolver } from "../../src/resolve/imports.js";
 import { Store } from "../../src/store/db.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
 import { dumpStore, queryStore } from "../helpers/store-dump.js";
@@ -133,8 +134,12 @@ describe("tsconfig paths", () => {
     expect(answer().fingerprint).not.toBe(before.fingerprint);
   });
 
-  it("parses JSONC without touching strings that look like comments", () => {
+  it("parses JSONC without touching strings that look like comments or trailing commas, and refuses what is not JSONC", () => {
     expect(parseJsonc('{ "a": "http://x/*y*/", /* c */ "b": [1, 2,], // end\n }')).toEqual({ a: "http://x/*y*/", b: [1, 2] });
+    // The hand-written parser's trailing-comma pass rewrote inside strings: "src/*, ]" lost its comma.
+    expect(parseJsonc('{ "paths": { "@a/*": ["src/*, ]", "x,}"], }, }')).toEqual({ paths: { "@a/*": ["src/*, ]", "x,}"] } });
+    expect(() => parseJsonc('{ "a": 1 "b": 2 }')).toThrow(SyntaxError);
+    expect(() => parseJsonc("")).toThrow(SyntaxError);
   });
 });
 
@@ -160,6 +165,31 @@ describe("workspaces", () => {
     const p = project({
       ...Object.fromEntries(files.map((f) => [f, "export {};\n"])),
       "pnpm-workspace.yaml": "packages:\n  - 'libs/*'\n  - \"!libs/ignored\"\n",
+      "libs/log/package.json": JSON.stringify({ name: "@acme/log" }),
+    });
+    expect(resolverFor(p, files).resolve("app/main.ts", "@acme/log")).toBe("libs/log/src/index.ts");
+  });
+
+  it("reads pnpm-workspace.yaml as YAML: a flow list, comments, and `!` patterns leaving directories out", () => {
+    const files = ["libs/log/src/index.ts", "libs/old/src/index.ts", "tools/gen/src/index.ts", "app/main.ts"];
+    const p = project({
+      ...Object.fromEntries(files.map((f) => [f, "export {};\n"])),
+      // The line scanner read only `- item` lines: a flow list declared no package.
+      "pnpm-workspace.yaml": "# workspace\npackages: ['libs/*', \"tools/**\", '!libs/old'] # all\ncatalog:\n  react: ^19\n",
+      "libs/log/package.json": JSON.stringify({ name: "@acme/log" }),
+      "libs/old/package.json": JSON.stringify({ name: "@acme/old" }),
+      "tools/gen/package.json": JSON.stringify({ name: "@acme/gen" }),
+    });
+    const resolve = resolverFor(p, files).resolve;
+    expect(["@acme/log", "@acme/gen", "@acme/old"].map((m) => resolve("app/main.ts", m))).toEqual(["libs/log/src/index.ts", "tools/gen/src/index.ts", null]);
+  });
+
+  it("reads no packages from a pnpm-workspace.yaml YAML cannot read, and the package.json workspaces still", () => {
+    const files = ["libs/log/src/index.ts", "app/main.ts"];
+    const p = project({
+      ...Object.fromEntries(files.map((f) => [f, "export {};\n"])),
+      "package.json": JSON.stringify({ name: "root", workspaces: ["libs/*"] }),
+      "pnpm-workspace.yaml": "packages:\n  - 'libs/*\n  bad: [\n",
       "libs/log/package.json": JSON.stringify({ name: "@acme/log" }),
     });
     expect(resolverFor(p, files).resolve("app/main.ts", "@acme/log")).toBe("libs/log/src/index.ts");

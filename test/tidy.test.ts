@@ -47,6 +47,7 @@ const SOLE_IMPORTER: Record<string, string> = {
   "jsonc-parser": "base/formats.ts",
   "smol-toml": "base/formats.ts",
   yaml: "base/formats.ts",
+  "lru-cache": "base/lru.ts",
   ignore: "index/walk.ts",
   commander: "cli/mast.ts",
   diff: "edit/diff.ts",

@@ -3,6 +3,7 @@
 // matches are every line of an identifier_fts hit that names the symbol and no verified edge
 // explains, so a real call site the resolver missed is listed for review, never silently absent.
 import { posix } from "node:path";
+import { LRUCache } from "../base/lru.js";
 import { isTestPath } from "../base/paths.js";
 import { boundedDistance, clipAround, collapseWhitespace, splitTerms } from "../base/text.js";
 import { reachableFiles } from "../store/link-inputs.js";
@@ -437,24 +438,17 @@ const NAMING_KEPT_FROM = 20_000;
  * qualified names an agent asks about, and each walks two lists of ~250,000 postings.
  */
 export function chunksMentioning(db: Db, phrases: string, words: string, keepFrom = NAMING_KEPT_FROM): readonly number[] {
-  const kept = derivedOnce(db, "chunks mentioning", () => new Map<string, readonly number[]>());
+  const kept = derivedOnce(db, "chunks mentioning", () => new LRUCache<string, readonly number[]>({ max: NAMING_KEPT }));
   const key = `${phrases}\u0000${words}`;
   const hit = kept.get(key);
-  if (hit !== undefined) {
-    kept.delete(key);
-    kept.set(key, hit);
-    return hit;
-  }
+  if (hit !== undefined) return hit;
   const named = idList(db, "SELECT rowid AS id FROM identifier_fts WHERE identifier_fts MATCH ? ORDER BY rowid", [phrases]);
   const worded = idList(db, "SELECT rowid AS id FROM chunk_words WHERE chunk_words MATCH ? ORDER BY rowid", [words]);
   // Both in rowid order: one merge splits the named chunks by the word (no set of the 200,000 chunks a common word is in).
   const [withWord, unworded] = splitBySorted(named, worded);
   const shells = outlinesAmong(db, unworded);
   const found = shells.length === 0 ? withWord : [...withWord, ...shells].sort((a, b) => a - b);
-  if (found.length >= keepFrom) {
-    kept.set(key, found);
-    if (kept.size > NAMING_KEPT) kept.delete(kept.keys().next().value!);
-  }
+  if (found.length >= keepFrom) kept.set(key, found);
   return found;
 }
 

@@ -7,6 +7,7 @@
 import { statSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { inflateRow } from "../base/deflate.js";
+import { LRUCache } from "../base/lru.js";
 import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
 import { isBinary, sliceDecoder } from "../base/text.js";
 import { RACY_WINDOW_MS } from "../index/read.js";
@@ -110,28 +111,21 @@ export function chunkContent(c: ChunkPlace, source: SourceLines): string | null 
  * tick would not show). At most LINE_CACHE_FILES files and LINE_CACHE_BYTES, the least recently
  * used dropped first.
  */
-const LINE_CACHE = new Map<string, { readonly stamp: string; readonly file: FileText | null; readonly bytes: number }>();
 const LINE_CACHE_FILES = 256;
 /** And at most this many bytes of source in all (a file over it is read every time). */
 const LINE_CACHE_BYTES = 32 * 1024 * 1024;
-let lineCacheBytes = 0;
+const LINE_CACHE = new LRUCache<string, { readonly stamp: string; readonly file: FileText | null; readonly bytes: number }>({ max: LINE_CACHE_FILES, maxSize: LINE_CACHE_BYTES, sizeCalculation: (entry) => Math.max(1, entry.bytes) });
 
 function cachedText(abs: string): FileText | null {
   const st = statSync(abs, { throwIfNoEntry: false });
   const stamp = st ? stampOf(st) : null;
   const hit = LINE_CACHE.get(abs);
-  if (hit && stamp !== null && hit.stamp === stamp) {
-    LINE_CACHE.delete(abs);
-    LINE_CACHE.set(abs, hit);
-    return hit.file;
-  }
+  if (hit && stamp !== null && hit.stamp === stamp) return hit.file;
   const read = readRegularFile(abs, { maxBytes: DEFAULT_MAX_FILE_BYTES, noFollow: true, expect: abs });
   const file = read.kind === "read" && !isBinary(read.bytes) ? fileText(read.bytes) : null;
-  dropCached(abs);
+  LINE_CACHE.delete(abs);
   if (read.kind === "read" && Date.now() - read.stat.mtimeMs > RACY_WINDOW_MS && read.stat.size <= LINE_CACHE_BYTES) {
     LINE_CACHE.set(abs, { stamp: stampOf(read.stat), file, bytes: read.stat.size });
-    lineCacheBytes += read.stat.size;
-    while (LINE_CACHE.size > LINE_CACHE_FILES || lineCacheBytes > LINE_CACHE_BYTES) dropCached(LINE_CACHE.keys().next().value!);
   }
   return file;
 }
@@ -141,9 +135,3 @@ function stampOf(st: Stats): string {
   return `${st.mtimeMs}:${st.size}:${st.ino}:${st.ctimeMs}`;
 }
 
-function dropCached(abs: string): void {
-  const entry = LINE_CACHE.get(abs);
-  if (!entry) return;
-  LINE_CACHE.delete(abs);
-  lineCacheBytes -= entry.bytes;
-}

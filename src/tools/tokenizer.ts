@@ -6,6 +6,7 @@
 import { createRequire } from "node:module";
 import { lstatSync, type Stats } from "node:fs";
 import { join } from "node:path";
+import { LRUCache } from "../base/lru.js";
 import { readRegularFile } from "../base/read.js";
 import { decodeSource } from "../base/text.js";
 
@@ -56,9 +57,11 @@ export interface FullFileBound {
 
 /** The full-file counterfactual of the files an answer names, with its cache (one per process). */
 export class FullFileTokens {
-  private readonly cache = new Map<string, { mtimeMs: number; size: number; tokens: number }>();
+  private readonly cache: LRUCache<string, { mtimeMs: number; size: number; tokens: number }>;
 
-  constructor(private readonly limit = FULL_FILE_BOUND_CACHE_LIMIT) {}
+  constructor(limit = FULL_FILE_BOUND_CACHE_LIMIT) {
+    this.cache = new LRUCache({ max: limit });
+  }
 
   get size(): number {
     return this.cache.size;
@@ -97,7 +100,6 @@ export class FullFileTokens {
       counted += 1;
       tokens += n;
       this.cache.set(rel, { mtimeMs: r.stat.mtimeMs, size: r.stat.size, tokens: n });
-      if (this.cache.size > this.limit) this.cache.delete(this.cache.keys().next().value!);
     }
     return { tokens, counted, cached, estimated };
   }
@@ -106,8 +108,6 @@ export class FullFileTokens {
   private hit(rel: string, size: number, mtimeMs: number): number | null {
     const entry = this.cache.get(rel);
     if (!entry || entry.size !== size || entry.mtimeMs !== mtimeMs) return null;
-    this.cache.delete(rel);
-    this.cache.set(rel, entry);
     return entry.tokens;
   }
 }

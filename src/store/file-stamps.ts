@@ -34,6 +34,8 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const GENERATION_BYTES = 16;
 /** magic u32, format u32, files generation (ASCII), count u32, paths' byte length u32. */
 const HEADER = 8 + GENERATION_BYTES + 8;
+/** The bytes of a packed copy that name its generation (packedGeneration reads them alone). */
+export const PACKED_HEADER_BYTES = HEADER;
 
 /**
  * Every indexed file's stamp by path (`Store.fileStamps`): the stat columns held in number arrays

@@ -166,6 +166,12 @@ describe("architecture", () => {
     expect(violations).toEqual([]);
   });
 
+  it("syntax/ reads the clock only where a parse runs: its time budget and its measured time", () => {
+    const clock = /\b(Date\.now|performance\.now|new Date)\b|process\.hrtime/;
+    const reading = files.filter((f) => f.rel.startsWith("syntax/") && clock.test(f.text)).map((f) => f.rel);
+    expect(reading.sort()).toEqual(["syntax/flat-tree.ts", "syntax/parser.ts"]);
+  });
+
   it("every module opens with a header comment", () => {
     const missing = files.filter((f) => !/^(#![^\n]*\n)?\/\/ \S/.test(f.text)).map((f) => f.rel);
     expect(missing).toEqual([]);

@@ -172,6 +172,11 @@ describe("architecture", () => {
     expect(reading.sort()).toEqual(["syntax/flat-tree.ts", "syntax/parser.ts"]);
   });
 
+  it("only cli/ knows about argv and the process's exit", () => {
+    const outside = files.filter((f) => !f.rel.startsWith("cli/") && /process\.(argv|exit\b|exitCode)/.test(f.text)).map((f) => f.rel);
+    expect(outside).toEqual([]);
+  });
+
   it("every module opens with a header comment", () => {
     const missing = files.filter((f) => !/^(#![^\n]*\n)?\/\/ \S/.test(f.text)).map((f) => f.rel);
     expect(missing).toEqual([]);

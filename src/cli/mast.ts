@@ -267,6 +267,7 @@ function buildProgram(tools: readonly NamedTool[]): Command {
         version: VERSION,
         seedDir: process.env.MAST_SEED_DIR && process.env.MAST_SEED_DIR.trim() !== "" ? process.env.MAST_SEED_DIR : DEFAULT_SEED_DIR,
         log: (line) => process.stderr.write(`${line}\n`),
+        exit: (code) => process.exit(code),
         toolsets: toolsets as Toolset[],
         watch: opts.watch === true,
         schemas: opts.schemas,

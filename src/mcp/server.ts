@@ -47,6 +47,8 @@ export interface ServeOptions {
   readonly schemas?: ListingForm;
   /** Answer `mast query` of this project on the state dir's socket (local.ts; default true). */
   readonly localSocket?: boolean;
+  /** Ends the process at once with `code`: a second SIGINT/SIGTERM while the first one's cleanup runs (the CLI's, which alone knows exit codes). */
+  readonly exit: (code: number) => void;
 }
 
 /** Step 1: a missing or empty state dir is filled from the seed index when one exists. */
@@ -222,7 +224,7 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
     let signalled = false;
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
       process.on(signal, () => {
-        if (signalled) process.exit(signal === "SIGINT" ? 130 : 143);
+        if (signalled) options.exit(signal === "SIGINT" ? 130 : 143);
         signalled = true;
         process.stdin.destroy();
         resolve();

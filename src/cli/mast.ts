@@ -366,20 +366,20 @@ function buildProgram(tools: readonly NamedTool[]): Command {
   const structural = program.command("structural").description("the structural index (mantis contract): a content-addressed catalog of symbols, call edges and function boundaries with precision tiers, for agents and tools that query it without mast");
   const locatorOptions = (c: Command) =>
     c
-      .option("--target_root <dir>", "the code root (default: the current project)")
-      .option("--snapshot_root <dir>", "a pinned snapshot's root (default: $SNAPSHOT_ROOT); pinned when its .mantis_snapshot.json names the snapshot id")
-      .option("--snapshot_id <id>", "the snapshot id (default: workspace/.mantis_state.json's active_snapshot, the sentinel's, else \"unknown\": MODE-OFF, always rebuilt)")
-      .option("--state_root <dir>", "where workspace/ (kb/structural_index, helpers) lives (default: the project's state dir)");
+      .option("--target-root <dir>", "the code root (default: the current project)")
+      .option("--snapshot-root <dir>", "a pinned snapshot's root (default: $SNAPSHOT_ROOT); pinned when its .mantis_snapshot.json names the snapshot id")
+      .option("--snapshot-id <id>", "the snapshot id (default: workspace/.mantis_state.json's active_snapshot, the sentinel's, else \"unknown\": MODE-OFF, always rebuilt)")
+      .option("--state-root <dir>", "where workspace/ (kb/structural_index, helpers) lives (default: the project's state dir)");
   locatorOptions(structural.command("build"))
     .description("build (or reuse) the structural index: units per partition at the highest tier available, the catalog, the manifest written last")
-    .addOption(new Option("--max_precision <tier>", "the highest tier a partition may use").choices(["semantic", "typecheck", "ast", "symbol-only", "heuristic", "coverage-only"]).default("semantic"))
-    .option("--max_units <n>", "units built at most (the rest deferred, resumed by the next build)", "10000")
-    .option("--max_source_bytes <n>", "source bytes built at most", String(500 * 1024 * 1024))
+    .addOption(new Option("--max-precision <tier>", "the highest tier a partition may use").choices(["semantic", "typecheck", "ast", "symbol-only", "heuristic", "coverage-only"]).default("semantic"))
+    .option("--max-units <n>", "units built at most (the rest deferred, resumed by the next build)", "10000")
+    .option("--max-source-bytes <n>", "source bytes built at most", String(500 * 1024 * 1024))
     .option("--baseline <manifest>", "a baseline index (its manifest.json or state root): build only the overlay — the units whose output differs — and answer the rest from the baseline")
-    .addOption(new Option("--baseline_source <where>", "where the baseline was built").choices(["ci", "local"]).default("ci"))
+    .addOption(new Option("--baseline-source <where>", "where the baseline was built").choices(["ci", "local"]).default("ci"))
     .option("--threads <n>", "parse threads of the index run", parseThreads)
     .option("--json", "print the build summary as JSON")
-    .action(async (opts: { target_root?: string; snapshot_root?: string; snapshot_id?: string; state_root?: string; max_precision: string; max_units: string; max_source_bytes: string; baseline?: string; baseline_source: string; threads?: number; json?: boolean }) => {
+    .action(async (opts: LocatorFlags & { maxPrecision: string; maxUnits: string; maxSourceBytes: string; baseline?: string; baselineSource: string; threads?: number; json?: boolean }) => {
       const { buildStructural } = await import("../structural/build.js");
       const located = await locateStructural(opts);
       const positive = (v: string, flag: string) => {
@@ -388,11 +388,11 @@ function buildProgram(tools: readonly NamedTool[]): Command {
         return n;
       };
       const summary = await buildStructural(located, {
-        maxPrecision: opts.max_precision as "semantic",
-        maxUnits: positive(opts.max_units, "--max_units"),
-        maxSourceBytes: positive(opts.max_source_bytes, "--max_source_bytes"),
+        maxPrecision: opts.maxPrecision as "semantic",
+        maxUnits: positive(opts.maxUnits, "--max-units"),
+        maxSourceBytes: positive(opts.maxSourceBytes, "--max-source-bytes"),
         checker: (await import("../query/checker.js")).checkerPass,
-        ...(opts.baseline === undefined ? {} : { baseline: opts.baseline, baselineSource: opts.baseline_source as "ci" | "local" }),
+        ...(opts.baseline === undefined ? {} : { baseline: opts.baseline, baselineSource: opts.baselineSource as "ci" | "local" }),
         ...(opts.threads === undefined ? {} : { threads: opts.threads }),
       });
       print(opts.json, summary, () => {
@@ -410,7 +410,7 @@ function buildProgram(tools: readonly NamedTool[]): Command {
   locatorOptions(structural.command("query <operation> [json]"))
     .description("answer one operation of the consumption contract: resolve_symbol, find_callers, find_callees, get_function_boundary, get_coverage (remote when MANTIS_STRUCTURAL_INDEX_URL is set)")
     .addHelpText("after", `\nExamples:\n  mast structural query resolve_symbol '{"name":"validate"}'\n  mast structural query find_callers '{"symbol_id":"fallback:typescript:src/a.ts:0123456789abcdef","limit":20}'\n  mast structural query get_function_boundary '{"file":"src/a.ts","line":42}'`)
-    .action(async (operation: string, json: string | undefined, opts: { target_root?: string; snapshot_root?: string; snapshot_id?: string; state_root?: string }) => {
+    .action(async (operation: string, json: string | undefined, opts: LocatorFlags) => {
       const { queryStructural } = await import("../structural/query.js");
       let args: unknown;
       try {
@@ -424,7 +424,7 @@ function buildProgram(tools: readonly NamedTool[]): Command {
     .description("serve the five operations over HTTP (POST /v1/<operation>): the remote provider MANTIS_STRUCTURAL_INDEX_URL points at")
     .option("--port <port>", "port (0: any free one, printed on stderr)", "7431")
     .option("--host <host>", "interface to listen on", "127.0.0.1")
-    .action(async (opts: { target_root?: string; snapshot_root?: string; snapshot_id?: string; state_root?: string; port: string; host: string }) => {
+    .action(async (opts: LocatorFlags & { port: string; host: string }) => {
       const { structuralServer } = await import("../structural/serve.js");
       const layout = await queryLayout(opts);
       const server = structuralServer(layout);
@@ -507,15 +507,37 @@ function buildProgram(tools: readonly NamedTool[]): Command {
 }
 
 /** The structural locators of a command (the state root defaults to the code root's mast state dir). */
-async function locateStructural(opts: { target_root?: string; snapshot_root?: string; snapshot_id?: string; state_root?: string }) {
-  const { locate } = await import("../structural/locate.js");
-  return locate({ targetRoot: opts.target_root, snapshotRoot: opts.snapshot_root, snapshotId: opts.snapshot_id, stateRoot: opts.state_root }, findProjectRoot(undefined), (codeRoot) => resolveConfig(codeRoot, {}).state_dir);
+/** The structural commands' locator flags, as commander names them (kebab-case: `--target-root` → targetRoot). */
+interface LocatorFlags {
+  targetRoot?: string;
+  snapshotRoot?: string;
+  snapshotId?: string;
+  stateRoot?: string;
 }
 
-/** Where a query reads: `--state_root` alone needs no code root (a pinned snapshot's tree may be gone); else as a build locates it. */
-async function queryLayout(opts: { target_root?: string; snapshot_root?: string; snapshot_id?: string; state_root?: string }) {
+/**
+ * The mantis contract's flag names (`--target_root`, `--max_precision`, …) as the kebab-case ones
+ * every other mast flag uses: an argument that is one (or `--name=value`) is rewritten before
+ * commander reads the line, so both spellings work and help shows one.
+ */
+const SNAKE_CASE_FLAGS = ["target_root", "snapshot_root", "snapshot_id", "state_root", "max_precision", "max_units", "max_source_bytes", "baseline_source"];
+
+function kebabCaseFlags(argv: readonly string[]): string[] {
+  return argv.map((arg) => {
+    const name = /^--([a-z_]+)(=|$)/.exec(arg)?.[1];
+    return name !== undefined && SNAKE_CASE_FLAGS.includes(name) ? `--${name.replace(/_/g, "-")}${arg.slice(2 + name.length)}` : arg;
+  });
+}
+
+async function locateStructural(opts: LocatorFlags) {
+  const { locate } = await import("../structural/locate.js");
+  return locate(opts, findProjectRoot(undefined), (codeRoot) => resolveConfig(codeRoot, {}).state_dir);
+}
+
+/** Where a query reads: `--state-root` alone needs no code root (a pinned snapshot's tree may be gone); else as a build locates it. */
+async function queryLayout(opts: LocatorFlags) {
   const { structuralLayout } = await import("../structural/locate.js");
-  return opts.state_root ? structuralLayout(resolvePath(opts.state_root)) : (await locateStructural(opts)).layout;
+  return opts.stateRoot ? structuralLayout(resolvePath(opts.stateRoot)) : (await locateStructural(opts)).layout;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -523,7 +545,7 @@ async function main(argv: string[]): Promise<number> {
   enableCompileCache();
   const program = buildProgram(await loadTools(argv));
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(kebabCaseFlags(argv));
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) {

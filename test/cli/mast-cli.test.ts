@@ -842,3 +842,26 @@ describe("error output", () => {
     expect(version).toMatchObject({ code: 0, stdout: "0.1.0\n", stderr: "" });
   }, 20_000);
 });
+
+describe("mast structural's flags", () => {
+  it("are kebab-case like every other flag, the contract's snake_case names taken as aliases (`--name value` and `--name=value`)", async () => {
+    const p = space.project();
+    const root = space.dir("mast-structural-");
+    const env = { MAST_CTAGS: "" };
+    const kebab = await runMast(["structural", "build", "--max-precision", "ast", "--max-units", "1", "--state-root", root, "--json"], { cwd: p.root, env });
+    expect(kebab.code, kebab.stderr).toBe(0);
+    expect(JSON.parse(kebab.stdout)).toMatchObject({ units_rebuilt: 1 });
+    const snake = await runMast(["structural", "build", "--max_precision=ast", "--max_units", "100", "--state_root", root, "--json"], { cwd: p.root, env });
+    expect(snake.code, snake.stderr).toBe(0);
+    expect(JSON.parse(snake.stdout)).toMatchObject({ units_deferred: 0 });
+    const coverage = (flag: string) => runMast(["structural", "query", "get_coverage", "{}", flag, root], { cwd: p.root }).then((r) => JSON.parse(r.stdout));
+    expect(await coverage("--state-root")).toEqual(await coverage("--state_root"));
+    expect((await coverage("--state-root")).partition_status).toBe("complete");
+    // Help names each flag once, in kebab-case; an unknown spelling is still refused.
+    const help = await runMast(["structural", "build", "--help"]);
+    expect(help.stdout).toContain("--max-precision <tier>");
+    expect(help.stdout).not.toContain("--max_precision");
+    const bad = await runMast(["structural", "build", "--max_unit", "3"], { cwd: p.root });
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("unknown option '--max_unit'")]);
+  });
+});

@@ -14,7 +14,7 @@ import { ChangeSet, mintChangeSetId } from "../edit/snapshots.js";
 import { errorMessage, isMastError } from "../base/errors.js";
 import { projectPath } from "../base/paths.js";
 import { callersOf, type Callers } from "../query/graph.js";
-import { freshAnswer } from "./graph.js";
+import { freshAnswer } from "./fresh.js";
 import { loadHashpilotConfig, parsePolicy, type HashpilotConfig, type RoutePolicy } from "../edit/config.js";
 import { DEFAULT_GREP_TIMEOUT_MS, MAX_PATTERN_LENGTH, MAX_READ_FILES } from "../edit/grep.js";
 import { projectBoundary, readablePath } from "../edit/paths.js";

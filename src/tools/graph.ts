@@ -3,13 +3,13 @@
 // to relink here); mast_callers and mast_rename_impact refresh the files their answer names just
 // in time (spec §9.0) and flag the whole answer when a refresh loses; mast_implementors stats and
 // flags each result instead.
-import { refreshFiles } from "../index/jit.js";
 import { POTENTIAL_LIMIT, SCAN_CHUNKS, barrelExports, declarationSignature, mentionPattern, siteText, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type PotentialMatch, type PotentialSet, type Target, type VerifiedCaller, type VerifiedSite, withContexts } from "../query/graph.js";
 import { SourceLines } from "../query/source.js";
 import { fitList } from "../base/budget.js";
 import { isTestPath, projectPath } from "../base/paths.js";
 import { isIndexEmpty, staleChecker } from "../query/search.js";
 import type { ToolContext } from "./context.js";
+import { busyFlag, freshAnswer, namedFileRefreshed } from "./fresh.js";
 import { NOT_FOUND_NOTE, READ_ONLY, WRITTEN_SINCE_NOTE, defineTool } from "./define.js";
 import { DECLARATION_SITE, NOT_FOUND, READ_MARKS, SITES_BY_FILE, open } from "./outputs.js";
 import { nameInput, pathInput, z } from "./schema.js";
@@ -20,31 +20,6 @@ import { callGraph, toDot, toMermaid } from "../query/callgraph.js";
 interface Flags {
   file_busy_returning_stale_cache?: true;
   index_empty?: true;
-}
-
-/**
- * Computes an answer, refreshes every file it names in one transaction (a no-op stat for files
- * that did not change), and computes it again when the refresh rewrote rows; `named`, the file the
- * call names, is read again first (namedFileRefreshed). A refresh that loses to another writer flags
- * the whole answer.
- */
-export async function freshAnswer<T>(ctx: ToolContext, compute: () => T, filesOf: (answer: T) => Iterable<string>, named: string | null = null): Promise<{ answer: T; busy: boolean }> {
-  const store = ctx.store();
-  const namedBusy = await namedFileRefreshed(ctx, named);
-  const first = store.snapshot(compute);
-  const refreshes = [...(await refreshFiles(store, ctx.config, filesOf(first))).values()];
-  const changed = refreshes.some((r) => r === "refreshed" || r === "deleted");
-  return { answer: changed ? store.snapshot(compute) : first, busy: namedBusy || refreshes.includes("busy") };
-}
-
-/**
- * The file a call names (`file_path`) read again when it changed since the run, before the answer
- * is computed (a declaration written there since is then found); true when another writer held it
- * (the answer is then flagged file_busy_returning_stale_cache).
- */
-async function namedFileRefreshed(ctx: ToolContext, filePath: string | null): Promise<boolean> {
-  if (filePath === null) return false;
-  return [...(await refreshFiles(ctx.store(), ctx.config, [filePath])).values()].includes("busy");
 }
 
 /** What the checker pass took out of the potential set, once it has run on this index (spec §9: both 0 until then). */
@@ -70,7 +45,7 @@ export function cutOf<K extends "potential" | "verified">(list: K, total: number
 
 function flags(ctx: ToolContext, busy: boolean, empty: boolean): Flags {
   return {
-    ...(busy ? { file_busy_returning_stale_cache: true as const } : {}),
+    ...busyFlag(busy),
     ...(empty && isIndexEmpty(ctx.store().db) ? { index_empty: true as const } : {}),
   };
 }

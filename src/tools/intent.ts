@@ -17,7 +17,7 @@ import { declaredParams, importRecorded, memberRisks, renameSites, type RenameSi
 import type { ToolContext } from "./context.js";
 import { DESTRUCTIVE, PROVENANCE_KEYS, defineTool } from "./define.js";
 import { run } from "./edit.js";
-import { freshAnswer } from "./graph.js";
+import { freshAnswer } from "./fresh.js";
 import { ENVELOPE_OUTPUT } from "./outputs.js";
 import { z } from "./schema.js";
 import type { EditRules } from "../lang/edit-rules.js";

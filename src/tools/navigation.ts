@@ -1,24 +1,16 @@
 // The navigation tools (spec §9): mast_project_skeleton, mast_exports, mast_signature and
 // mast_dependencies. Single-file answers refresh their file just in time (spec §9.0).
-import { refreshFile, refreshFiles, type Refresh } from "../index/jit.js";
+import { refreshFiles } from "../index/jit.js";
 import { projectPath } from "../base/paths.js";
 import { withoutCommentLines } from "../lang/languages.js";
 import { notFound } from "../query/graph.js";
 import { declaringPaths, docSummary, fileDependencies, fileExports, projectSkeleton, symbolSignatures, type SignatureEntry } from "../query/navigation.js";
 import { isIndexEmpty } from "../query/search.js";
 import type { ToolContext } from "./context.js";
+import { busyFlag, freshAnswer } from "./fresh.js";
 import { NOT_FOUND_NOTE, READ_ONLY, WRITTEN_SINCE_NOTE, defineTool } from "./define.js";
 import { NOT_FOUND, READ_MARKS, open } from "./outputs.js";
 import { MAX_PATH_LENGTH, globInput, nameInput, pathInput, z } from "./schema.js";
-
-/** Envelope flags of a JIT-refreshed single-file answer: present only when true (spec §9.0). */
-function busyFlag(refresh: Refresh): { file_busy_returning_stale_cache?: true } {
-  return refresh === "busy" ? { file_busy_returning_stale_cache: true } : {};
-}
-
-async function refreshed(ctx: ToolContext, path: string): Promise<Refresh> {
-  return refreshFile(ctx.store(), ctx.config, path);
-}
 
 /** A file_path argument as a project-relative path (an absolute path inside the project is accepted). */
 const inProject = (ctx: ToolContext, path: string) => projectPath(path, ctx.config.project_root);
@@ -100,8 +92,8 @@ export const exportsTool = defineTool({
   stats: true,
   handler: async (ctx, args) => {
     const path = inProject(ctx, args.file_path);
-    const refresh = await refreshed(ctx, path);
-    return { ...ctx.store().snapshot((db) => fileExports(db, path)), ...busyFlag(refresh) };
+    const { answer, busy } = await freshAnswer(ctx, () => fileExports(ctx.store().db, path), undefined, path);
+    return { ...answer, ...busyFlag(busy) };
   },
 });
 
@@ -200,7 +192,7 @@ export const dependenciesTool = defineTool({
   stats: true,
   handler: async (ctx, args) => {
     const path = inProject(ctx, args.file_path);
-    const refresh = await refreshed(ctx, path);
-    return { ...ctx.store().snapshot((db) => fileDependencies(db, path)), ...busyFlag(refresh) };
+    const { answer, busy } = await freshAnswer(ctx, () => fileDependencies(ctx.store().db, path), undefined, path);
+    return { ...answer, ...busyFlag(busy) };
   },
 });

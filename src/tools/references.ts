@@ -10,7 +10,8 @@ import { NAME_CANDIDATES, MAX_PARSED_FILES, PARSE_BUDGET_MS, definitionAt, refer
 import { isIndexEmpty } from "../query/search.js";
 import type { ToolContext } from "./context.js";
 import { READ_ONLY, defineTool } from "./define.js";
-import { byFile, cutOf, fileOf, freshAnswer } from "./graph.js";
+import { busyFlag, freshAnswer } from "./fresh.js";
+import { byFile, cutOf, fileOf } from "./graph.js";
 import { NOT_FOUND, READ_MARKS, SITES_BY_FILE, open } from "./outputs.js";
 import { nameInput, pathInput, z } from "./schema.js";
 
@@ -58,7 +59,7 @@ export const definitionTool = defineTool({
       () => definitionAt(ctx.store().db, ctx.config.project_root, path, { line: args.line, column: args.column }),
       (a) => [path, ...a.definitions.map((d) => d.file_path)],
     );
-    return { ...answer, ...(busy ? { file_busy_returning_stale_cache: true as const } : {}) };
+    return { ...answer, ...busyFlag(busy) };
   },
 });
 
@@ -169,7 +170,7 @@ export const referencesTool = defineTool({
         ...(refs.otherLanguage > 0 ? { other_language_omitted: refs.otherLanguage } : {}),
         ...(refs.unparsedFiles > 0 ? { unparsed_files: refs.unparsedFiles } : {}),
       },
-      ...(busy ? { file_busy_returning_stale_cache: true as const } : {}),
+      ...busyFlag(busy),
     };
   },
 });

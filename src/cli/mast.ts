@@ -506,7 +506,6 @@ function buildProgram(tools: readonly NamedTool[]): Command {
   return program;
 }
 
-/** The structural locators of a command (the state root defaults to the code root's mast state dir). */
 /** The structural commands' locator flags, as commander names them (kebab-case: `--target-root` → targetRoot). */
 interface LocatorFlags {
   targetRoot?: string;
@@ -517,18 +516,21 @@ interface LocatorFlags {
 
 /**
  * The mantis contract's flag names (`--target_root`, `--max_precision`, …) as the kebab-case ones
- * every other mast flag uses: an argument that is one (or `--name=value`) is rewritten before
- * commander reads the line, so both spellings work and help shows one.
+ * every other mast flag uses: in a `mast structural` command line, an argument that is one (or
+ * `--name=value`) is rewritten before commander reads the line, so both spellings work and help
+ * shows one. Other commands' lines are left as given.
  */
 const SNAKE_CASE_FLAGS = ["target_root", "snapshot_root", "snapshot_id", "state_root", "max_precision", "max_units", "max_source_bytes", "baseline_source"];
 
 function kebabCaseFlags(argv: readonly string[]): string[] {
+  if (argv[2] !== "structural") return [...argv];
   return argv.map((arg) => {
     const name = /^--([a-z_]+)(=|$)/.exec(arg)?.[1];
     return name !== undefined && SNAKE_CASE_FLAGS.includes(name) ? `--${name.replace(/_/g, "-")}${arg.slice(2 + name.length)}` : arg;
   });
 }
 
+/** The structural locators of a command (the state root defaults to the code root's mast state dir). */
 async function locateStructural(opts: LocatorFlags) {
   const { locate } = await import("../structural/locate.js");
   return locate(opts, findProjectRoot(undefined), (codeRoot) => resolveConfig(codeRoot, {}).state_dir);

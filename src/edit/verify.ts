@@ -145,8 +145,10 @@ function pyprojectMentions(text: string): (tool: string) => boolean {
   const keys = new Set<string>();
   const requirements = new Set<string>();
   const visit = (v: unknown): void => {
-    if (typeof v === "string") requirements.add(/^[A-Za-z0-9._-]+/.exec(v.trim())?.[0]?.toLowerCase() ?? "");
-    else if (Array.isArray(v)) v.forEach(visit);
+    if (typeof v === "string") {
+      const name = /^[A-Za-z0-9._-]+/.exec(v.trim())?.[0];
+      if (name !== undefined) requirements.add(name.toLowerCase());
+    } else if (Array.isArray(v)) v.forEach(visit);
     else if (v !== null && typeof v === "object") {
       for (const [k, inner] of Object.entries(v)) {
         keys.add(k.toLowerCase());
@@ -155,8 +157,8 @@ function pyprojectMentions(text: string): (tool: string) => boolean {
     }
   };
   visit(doc);
-  const tools = (doc.tool !== null && typeof doc.tool === "object" ? doc.tool : {}) as Record<string, unknown>;
-  return (tool) => tool in tools || keys.has(tool) || requirements.has(tool);
+  // A `[tool.<name>]` table's key is among the keys.
+  return (tool) => keys.has(tool) || requirements.has(tool);
 }
 
 /** A Cargo.toml's `[package] edition` (a year), when it says one itself. */

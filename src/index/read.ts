@@ -9,6 +9,7 @@ import { sha256 } from "../base/hash.js";
 import { absoluteIn } from "../base/paths.js";
 import { statKeyAt, statMany } from "../base/native.js";
 import { readRegularFile } from "../base/read.js";
+import type { StampFields } from "../store/file-stamps.js";
 import type { StatKey } from "./walk-cache.js";
 
 /**
@@ -30,15 +31,8 @@ export interface FileStat {
   readonly ctimeMs: number;
 }
 
-export interface FileStampData {
-  readonly mtime: number;
-  readonly size: number;
-  readonly ino: number;
-  readonly ctime: number;
-  readonly contentHash: string;
-  /** The stat alone can prove the bytes unchanged later (see RACY_WINDOW_MS). */
-  readonly statClean: boolean;
-}
+/** The stamp a read gives a file's rows (store/file-stamps.ts StampFields). */
+export type FileStampData = StampFields;
 
 /** A file that could not be read as indexable text. */
 export type ReadProblem =

@@ -156,8 +156,8 @@ export function writeStampCopies(paths: StatePaths, store: Pick<Store, "filesVer
   return { manifest_files_version: filesVersion, ...(written === null ? {} : { manifest_stamp: written }) };
 }
 
-/** Whether file-stamps.bin names files generation `generation` (no generation: no copy can name it, none is read — as good as current). */
-function packedStampsCurrent(paths: StatePaths, generation: string | null): boolean {
+/** Whether file-stamps.bin names files generation `generation`, from its header alone (no generation: no copy can name it, none is read — as good as current). */
+export function packedStampsCurrent(paths: StatePaths, generation: string | null): boolean {
   if (generation === null) return true;
   // Its header alone: the generation is in its first 32 bytes.
   let fd: number | null = null;
@@ -188,11 +188,6 @@ export function refreshPackedStamps(paths: StatePaths, store: Pick<Store, "files
   if (packedStampsCurrent(paths, generation)) return false;
   writeAtomic(paths.stamps, packStamps(sortedStampRows(store), generation!));
   return true;
-}
-
-/** Whether file-stamps.bin is behind graph.db (a cheap check: its header and one meta row). */
-export function packedStampsBehind(paths: StatePaths, store: Pick<Store, "filesGeneration">): boolean {
-  return !packedStampsCurrent(paths, store.filesGeneration());
 }
 
 /** file-stamps.bin's bytes, or null when there is none (the Store checks they name its files generation). */

@@ -12,7 +12,7 @@ import { SERVER_LOCK_POLICY, withStructureLock } from "../index/lock.js";
 import { packStampsOffThread, provideCheckerPass, runIndexOffThread } from "../index/run-thread.js";
 import type { ToolContext } from "../tools/context.js";
 import { startWatch } from "../index/watch.js";
-import { ensureStateDir, guardSchema, isNeverIndexed, packedStampsBehind, persistConfig, readIndexJson, statePaths, writeJsonAtomic } from "../index/state.js";
+import { ensureStateDir, guardSchema, isNeverIndexed, packedStampsCurrent, persistConfig, readIndexJson, statePaths, writeJsonAtomic } from "../index/state.js";
 import { indexLock } from "../index/status.js";
 import { Store } from "../store/db.js";
 import { failureOf } from "../tools/envelope.js";
@@ -112,13 +112,11 @@ function keepPackedStamps(config: ResolvedConfig, log: (line: string) => void): 
   let seen: string | null = null;
   const check = () => {
     if (running || indexLock(config).state === "held" || !existsSync(paths.graphDb)) return;
-    let behind = false;
-    let generation: string | null = null;
+    let generation: string | null;
     try {
       const store = Store.open(paths.graphDb, { readonly: true });
       try {
         generation = store.filesGeneration();
-        behind = packedStampsBehind(paths, store);
       } finally {
         store.close();
       }
@@ -127,7 +125,7 @@ function keepPackedStamps(config: ResolvedConfig, log: (line: string) => void): 
     }
     const quiet = generation === seen;
     seen = generation;
-    if (!behind || !quiet) return;
+    if (!quiet || packedStampsCurrent(paths, generation)) return;
     running = true;
     packStampsOffThread(config).then(
       () => (running = false),

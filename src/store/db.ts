@@ -21,7 +21,7 @@ import { EDGE, RESOLVED } from "./edge-codes.js";
 import { storedCalls, type CallSiteRow } from "./call-rows.js";
 import { heritageRowsOf, importNamesColumns, matchLinkFace, type LinkFaceHeritage, type LinkFaceImport, type LinkFaceSymbol } from "./link-face.js";
 import { packedTextsOf, unpackSymbolTexts, type SymbolTexts } from "./symbol-texts.js";
-import { FileStamps, type FileStamp, type StoredStampRow } from "./file-stamps.js";
+import { FileStamps, type FileStamp, type StampFields, type StoredStampRow } from "./file-stamps.js";
 
 export type { FileStamp } from "./file-stamps.js";
 
@@ -337,15 +337,10 @@ export function isUnusableDatabase(err: unknown): boolean {
   return code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT") || code === DAMAGED_ROW;
 }
 
-export interface FileMeta {
+/** A file as a write names it: its path, its language and the stamp of the read its rows come from. */
+export interface FileMeta extends StampFields {
   readonly path: string;
   readonly language: string;
-  readonly mtime: number;
-  readonly size: number;
-  readonly ino: number;
-  readonly ctime: number;
-  readonly contentHash: string;
-  readonly statClean: boolean;
 }
 
 /** The files row of a stamp, as `stampOf` reads it back. */

@@ -8,16 +8,20 @@
 // back to the rows.
 import { STAT_WORDS, type JoinedPaths } from "../base/native.js";
 
-/** A file's row: its id and the stamp of the read that made its rows (index/read.ts). */
-export interface FileStamp {
-  readonly id: number;
-  readonly path: string;
+/** What a read of a file stamps its rows with: its stat, its content hash, and whether the stat alone can prove the bytes unchanged later (index/read.ts RACY_WINDOW_MS). */
+export interface StampFields {
   readonly mtime: number;
   readonly size: number;
   readonly ino: number;
   readonly ctime: number;
   readonly contentHash: string;
   readonly statClean: boolean;
+}
+
+/** A file's row: its id and the stamp of the read that made its rows (index/read.ts). */
+export interface FileStamp extends StampFields {
+  readonly id: number;
+  readonly path: string;
 }
 
 /** [id, path, mtime, size, ino, ctime, stat_clean] as the files table holds them. */

@@ -863,5 +863,8 @@ describe("mast structural's flags", () => {
     expect(help.stdout).not.toContain("--max_precision");
     const bad = await runMast(["structural", "build", "--max_unit", "3"], { cwd: p.root });
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("unknown option '--max_unit'")]);
+    // Another command's line is read as given: the contract's names are structural's alone.
+    const other = await runMast(["index", "--state_root", root], { cwd: p.root });
+    expect([other.code, other.stderr]).toEqual([2, expect.stringContaining("unknown option '--state_root'")]);
   });
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Telemetry bench: what `_stats` and the metrics recording cost each read tool (spec §14.1: the
+// Telemetry bench: what `_stats` and the metrics recording cost each read tool (docs/telemetry.md#overhead: the
 // target is < 5% of a tool's time), on the index of ~1,000 real TypeScript files (the corpus of
 // bench/index-speed.mjs).
 //

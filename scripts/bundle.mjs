@@ -8,7 +8,7 @@ import { rolldown } from "rolldown";
 
 const OUT = "dist/bin";
 // jsonc-parser too: its UMD build requires its own files at run time, which a bundle cannot follow.
-const EXTERNAL = ["@anthropic-ai/tokenizer", "better-sqlite3", "chokidar", "commander", "ignore", "jsonc-parser", "picomatch", "proper-lockfile", "node-gyp-build"];
+const EXTERNAL = ["@anthropic-ai/tokenizer", "better-sqlite3", "chokidar", "ignore", "jsonc-parser", "picomatch", "proper-lockfile", "node-gyp-build"];
 // Worker files and the schema are found next to the chunk that names them (`new URL("./worker.js",
 // import.meta.url)`), so each keeps its own name in dist/bin/.
 const input = {

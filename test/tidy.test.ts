@@ -1,8 +1,9 @@
 // Architecture rules as a test: imports flow one way between layers and never in a cycle, each
 // outside dependency has exactly one importer, and every module opens with a header comment saying
 // what it owns.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const SRC = join(import.meta.dirname, "..", "src");
@@ -49,7 +50,6 @@ const SOLE_IMPORTER: Record<string, string> = {
   yaml: "base/formats.ts",
   "lru-cache": "base/lru.ts",
   ignore: "index/walk.ts",
-  commander: "cli/mast.ts",
   diff: "edit/diff.ts",
   zod: "tools/schema.ts",
   "@modelcontextprotocol/sdk/server/index.js": "mcp/server.ts",
@@ -71,6 +71,27 @@ function importsOf(text: string): string[] {
   const staticOrDynamic = [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|^\s*import\s*\(?\s*["']([^"']+)["']/gm)].map((m) => m[1] ?? m[2]!);
   const required = [...text.matchAll(/\b(?:require|import)\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]!);
   return [...staticOrDynamic, ...required];
+}
+
+/** Code lines: non-blank lines that are not only a comment (doc comments are welcome and do not count against a module's size). */
+const codeLines = (lines: readonly string[]): number => lines.filter((l) => l.trim() !== "" && !/^\s*(?:\/\/|\*|\/\*)/.test(l)).length;
+
+/** A file's functions (declarations, methods, arrows, function expressions, constructors, accessors) with more than `max` code lines. */
+function longFunctions(rel: string, text: string, max: number): string[] {
+  const lines = text.split("\n");
+  const source = ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, true);
+  const long: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && "body" in node && node.body) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const last = source.getLineAndCharacterOfPosition(node.end).line;
+      const n = codeLines(lines.slice(first, last + 1));
+      if (n > max) long.push(`${rel}:${first + 1} ${node.name?.getText(source) ?? "(anonymous)"}: ${n} code lines`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return long;
 }
 
 /** Layers that ask a LanguageSpec instead of naming a language. */
@@ -175,6 +196,21 @@ describe("architecture", () => {
   it("only cli/ knows about argv and the process's exit", () => {
     const outside = files.filter((f) => !f.rel.startsWith("cli/") && /process\.(argv|exit\b|exitCode)/.test(f.text)).map((f) => f.rel);
     expect(outside).toEqual([]);
+  });
+
+  it("no module runs past 600 code lines and no function past 100: a grab-bag is split along its seams", () => {
+    expect(files.filter((f) => codeLines(f.text.split("\n")) > 600).map((f) => `${f.rel}: ${codeLines(f.text.split("\n"))} code lines`)).toEqual([]);
+    expect(files.flatMap((f) => longFunctions(f.rel, f.text, 100))).toEqual([]);
+  });
+
+  it("ARCHITECTURE.md is a true map: a short paragraph per folder, and every module it names exists", () => {
+    const map = readFileSync(join(SRC, "..", "ARCHITECTURE.md"), "utf8");
+    const layers = Object.keys(ALLOWED);
+    const paragraphs = layers.map((layer) => map.split("\n").find((l) => l.startsWith(`- **\`src/${layer}/\`**`)) ?? `(no paragraph for src/${layer}/)`);
+    expect(paragraphs.filter((p) => p.startsWith("(") || p.length > 700)).toEqual([]);
+    const named = new Set([...map.matchAll(/`([\w./-]+\.ts)\b/g)].map((m) => m[1]!));
+    const exists = (name: string) => (name.startsWith("test/") ? statSync(join(SRC, "..", name), { throwIfNoEntry: false }) !== undefined : files.some((f) => f.rel === name || f.rel.endsWith(`/${name}`)));
+    expect([...named].filter((name) => !exists(name))).toEqual([]);
   });
 
   it("every module opens with a header comment", () => {

@@ -1,4 +1,4 @@
-// hashpilot's install-management commands (contract "doctor", "upgrade", "uninstall"): the doctor's
+// hashpilot's install-management commands (docs/editing.md#commands-and-tools): the doctor's
 // checks of what this install needs to work — bins on PATH, the config parsing, the snapshot and
 // telemetry stores writable, every grammar loading, the MCP server starting and listing its tools —
 // the upgrade of the git clone an install is linked from (never a registry install: the npm name

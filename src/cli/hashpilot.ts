@@ -7,7 +7,6 @@
 // diagnostics go to stderr only.
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { parseArgs, type ParseArgsConfig } from "node:util";
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
 import type { LineRange } from "../edit/anchor.js";
 import { checkPathArgument } from "../edit/paths.js";
@@ -18,12 +17,13 @@ import { createToolContext } from "../tools/context.js";
 import { errorEnvelope, okEnvelope, type Envelope } from "../tools/envelope.js";
 import { VERSION } from "../base/version.js";
 import { doctor, doctorText, removeComponents, runCommand, uninstallPlan, upgradePlan } from "./admin.js";
+import { parseStrict, type Flag } from "./argv.js";
 import { enableCompileCache } from "./compile-cache.js";
 import type { CliCommand, ToolDefinition } from "../tools/define.js";
 import { TOOLS, callTool, inputFields, type InputField } from "../tools/registry.js";
 
 /**
- * Exit codes by error (contract "Exit Codes"): usage 1, edit failed 2, stale/precondition 3, I/O 5,
+ * Exit codes by error (docs/editing.md#exit-codes): usage 1, edit failed 2, stale/precondition 3, I/O 5,
  * internal 70. Exhaustive over the closed error set: a new code does not compile until it has one.
  */
 const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 4 | 5>> = {
@@ -138,7 +138,7 @@ const RENDERERS: Record<string, Renderer> = {
 interface LocalCommand {
   readonly summary: string;
   readonly usage: string;
-  readonly options: NonNullable<ParseArgsConfig["options"]>;
+  readonly flags: readonly Flag[];
   run(values: Values, cwd: string): Promise<unknown>;
 }
 
@@ -146,13 +146,13 @@ const LOCAL_COMMANDS: Record<string, LocalCommand> = {
   doctor: {
     summary: "Check this install: bins on PATH, config, snapshot and telemetry stores, grammars, the MCP server. Always exits 0.",
     usage: "hashpilot doctor [--json]",
-    options: {},
+    flags: [],
     run: (_values, cwd) => doctor(VERSION, cwd),
   },
   upgrade: {
     summary: "Upgrade the git clone this install runs from (git pull --ff-only, npm ci), never from the npm registry; --dry-run shows the commands.",
     usage: "hashpilot upgrade [--channel <branch>] [--keep-telemetry] [--force] [--dry-run]",
-    options: { channel: { type: "string" }, target: { type: "string" }, "keep-telemetry": { type: "boolean" }, force: { type: "boolean" }, "dry-run": { type: "boolean" } },
+    flags: [{ name: "channel", value: "<branch>" }, { name: "target", value: "<dir>" }, { name: "keep-telemetry" }, { name: "force" }, { name: "dry-run" }],
     run: async (values) => {
       if (values.target !== undefined) throw usage("upgrade", "--target: upgrade works on the install it runs from, in place");
       const plan = upgradePlan(typeof values.channel === "string" ? values.channel : null);
@@ -164,7 +164,7 @@ const LOCAL_COMMANDS: Record<string, LocalCommand> = {
   uninstall: {
     summary: "Remove the package through npm and hashpilot's data (--keep-config keeps config and telemetry); --dry-run lists it.",
     usage: "hashpilot uninstall [--keep-config] [--force] [--dry-run] [--target <dir>]",
-    options: { "keep-config": { type: "boolean" }, force: { type: "boolean" }, "dry-run": { type: "boolean" }, target: { type: "string" } },
+    flags: [{ name: "keep-config" }, { name: "force" }, { name: "dry-run" }, { name: "target", value: "<dir>" }],
     run: async (values) => {
       const plan = uninstallPlan(typeof values.target === "string" ? values.target : null, values["keep-config"] === true);
       if (values["dry-run"] !== true) {
@@ -228,18 +228,18 @@ function requiredIn(c: ToolCommand, key: string): boolean {
   return c.fields.get(key)?.required === true || (c.spec.required ?? []).includes(key);
 }
 
-/** The parseArgs options of a tool's command. */
-function optionsOf(c: ToolCommand): NonNullable<ParseArgsConfig["options"]> {
-  const options: NonNullable<ParseArgsConfig["options"]> = {};
+/** The flags of a tool's command: a boolean input or a `!key` is a switch, any other takes a value. */
+function flagsOf(c: ToolCommand): Flag[] {
+  const flags: Flag[] = [];
   for (const [flag, key] of c.flags) {
     const k = key.replace(/^!/, "");
     const short = Object.entries(c.spec.short ?? {}).find(([, sk]) => sk === k && kebab(k) === flag)?.[0];
-    options[flag] = { type: key.startsWith("!") || c.fields.get(k)?.kind === "boolean" ? "boolean" : "string", ...(short ? { short } : {}) };
+    flags.push({ name: flag, ...(key.startsWith("!") || c.fields.get(k)?.kind === "boolean" ? {} : { value: `<${flag}>` }), ...(short ? { short } : {}) });
   }
   const raw = RENDERERS[c.spec.name]?.raw;
-  if (raw) options[raw.flag] = { type: "boolean" };
-  if (c.spec.name.startsWith("provenance ")) options.human = { type: "boolean" };
-  return options;
+  if (raw) flags.push({ name: raw.flag });
+  if (c.spec.name.startsWith("provenance ")) flags.push({ name: "human" });
+  return flags;
 }
 
 /** argv → the tool's input, by the command's grammar: positionals in order, flags to their keys, numbers, lists, @file content, stdin. */
@@ -283,16 +283,16 @@ function inputOf(c: ToolCommand, positionals: string[], values: Values, cwd: str
   return input;
 }
 
-const GLOBAL_OPTIONS = {
-  config: { type: "string" },
-  format: { type: "string" },
-  json: { type: "boolean" },
-  "allow-parse-errors": { type: "boolean" },
-  root: { type: "string" },
+const GLOBAL_FLAGS: readonly Flag[] = [
+  { name: "config", value: "<file>" },
+  { name: "format", value: "<format>" },
+  { name: "json" },
+  { name: "allow-parse-errors" },
+  { name: "root", value: "<dir>" },
   // The contract's name for it on `intent` (and accepted everywhere).
-  "project-root": { type: "string" },
-  help: { type: "boolean", short: "h" },
-} as const;
+  { name: "project-root", value: "<dir>" },
+  { name: "help", short: "h" },
+];
 
 const COMMANDS = toolCommands();
 
@@ -431,13 +431,13 @@ async function runHashpilot(argv: readonly string[], io: CliIo): Promise<number>
     const tool = COMMANDS.get(name);
     const local = LOCAL_COMMANDS[name];
     if (!tool && !local) throw new MastError("INVALID_ARGUMENT", `unknown command ${JSON.stringify(name)}`, { hint: `Commands: ${[...COMMANDS.keys(), ...Object.keys(LOCAL_COMMANDS)].join(", ")}` });
-    let parsed;
+    let parsed: ReturnType<typeof parseStrict>;
     try {
-      parsed = parseArgs({ args: [...rest], options: { ...GLOBAL_OPTIONS, ...(tool ? optionsOf(tool) : local!.options) }, allowPositionals: true, strict: true });
+      parsed = parseStrict(rest, [...GLOBAL_FLAGS, ...(tool ? flagsOf(tool) : local!.flags)]);
     } catch (err) {
       throw usage(name, errorMessage(err));
     }
-    const values = parsed.values as Values;
+    const values: Values = parsed.values;
     // --human (provenance) is text; --raw and --ndjson print the payload's raw form.
     // doctor reads as a summary unless asked for JSON (its --json is not the deprecated alias).
     const doctorJson = name === "doctor" && values.json === true;

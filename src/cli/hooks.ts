@@ -1,4 +1,4 @@
-// `mast install-hooks` (spec §11.3): git hooks — post-commit, post-checkout, post-merge — that
+// `mast install-hooks` (docs/index-lifecycle.md#git-hooks): git hooks — post-commit, post-checkout, post-merge — that
 // bring the project's index up to date in the background after git changes the tree. A hook the
 // repository has is kept and chained (the block goes right after its shebang line, so an `exit`
 // at its end cannot skip it); running it again changes nothing; `--uninstall` takes out only

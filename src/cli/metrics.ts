@@ -1,4 +1,4 @@
-// `mast metrics` (spec §14.4, §14.6): the read tools' recorded calls by tool over a window — calls,
+// `mast metrics` (docs/telemetry.md#mast-metrics): the read tools' recorded calls by tool over a window — calls,
 // tokens, average and nearest-rank p50/p95 durations, efficiency — with a text chart of calls and
 // tokens per day; the roll-up and vacuum of metrics.db; and `--locks`, the structure lock's hold
 // and wait times by caller from lock-metrics.jsonl (malformed lines counted and skipped).

@@ -1,25 +1,17 @@
 // The AST operations of the hashpilot contract (ast capabilities, find-symbols, rename-symbol,
 // replace-body, add-import, remove-import, insert-before/after) as functions to the contract's payloads: each finds the
-// file's language spec, plans on the tree the edit transaction parsed (syntax/ast-edits.ts), and
+// file's language spec, plans on the tree the edit transaction parsed (syntax/ast-walk.ts and the edit modules beside it), and
 // writes through that transaction. A language without edit rules is UNSUPPORTED_OPERATION.
 import { fitList } from "../base/budget.js";
 import { MastError } from "../base/errors.js";
 import { dirname, join } from "node:path";
 import { AST_OPERATIONS, type EditRules, type ModuleSystem } from "../lang/edit-rules.js";
 import { LANGUAGE_SPECS, extensionInfo, extensionOf } from "../lang/languages.js";
-import {
-  applyEdits,
-  findSymbols as findInTree,
-  importSystems,
-  planAddImport,
-  planInsert,
-  planRemoveImport,
-  planRename,
-  planReplaceBody,
-  type FoundSymbol,
-  type TextEdit,
-} from "../syntax/ast-edits.js";
+import { applyEdits, findSymbols as findInTree, type FoundSymbol, type TextEdit } from "../syntax/ast-walk.js";
+import { planInsert, planReplaceBody } from "../syntax/declaration-edit.js";
+import { importSystems, planAddImport, planRemoveImport } from "../syntax/import-edit.js";
 import type { Tree } from "../syntax/parser.js";
+import { planRename } from "../syntax/rename-edit.js";
 import { gateParse } from "./gate.js";
 import type { OpContext, OpResult, Warning } from "./op-result.js";
 import { readEditable, sourceOrDiff } from "./operations.js";
@@ -88,7 +80,7 @@ export interface AstEditOptions {
   readonly allowParseErrors: boolean;
   /** rename-symbol: rename although some uses may be the variable or not (RenamePlan.uncertain), leaving those as they are. */
   readonly yes?: boolean;
-  /** rename-symbol: what the project's index knows of other files' uses of the renamed declaration (tools/edit.ts asks it); without it they are not checked. */
+  /** rename-symbol: what the project's index knows of other files' uses of the renamed declaration (tools/route-edit.ts asks it); without it they are not checked. */
   readonly crossFileUses?: (declaration: RenamedDeclaration) => Promise<CrossFileUses>;
 }
 

@@ -1,4 +1,4 @@
-// The commands `verify-changes` may run (hashpilot contract, verify-changes): a check's command line,
+// The commands `verify-changes` may run (docs/editing.md#verification-and-intents): a check's command line,
 // split into words without a shell, runs only when its program is on an allow-list of formatters,
 // linters, type checkers and test runners, none of its words is an option that would run other code
 // (read as that program reads options: combined, with values attached, `--opt=value`, go's `-flag`,

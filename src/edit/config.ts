@@ -1,4 +1,4 @@
-// hashpilot's configuration (contract "Configuration"): defaults, then the global file, the
+// hashpilot's configuration (docs/editing.md#configuration): defaults, then the global file, the
 // project's .hashpilot.json, a --config file and the HASHPILOT_ROUTE_POLICY environment variable,
 // each overriding the one before. A file that is not valid JSON (or not an object) is
 // CONFIG_INVALID naming it — never quoting its bytes; a missing file is skipped. `readRoots`

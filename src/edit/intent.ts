@@ -1,4 +1,4 @@
-// `intent rename-exported-symbol` (hashpilot contract, intent): a whole-project rename planned on the
+// `intent rename-exported-symbol` (docs/editing.md#verification-and-intents): a whole-project rename planned on the
 // mast index (tools/intent.ts hands the plan over: the declaring file, the imports, barrels and
 // namespace uses of the name, what cannot be planned, the potential matches to review) and carried
 // out here: one edit transaction per file (the AST gate before and after), all in the call's one
@@ -9,7 +9,7 @@ import { writeAtomic } from "../base/atomic.js";
 import { MastError, errorMessage, isMastError, type ErrorCode } from "../base/errors.js";
 import { extensionInfo } from "../lang/languages.js";
 import type { EditRules } from "../lang/edit-rules.js";
-import { applyEdits, type TextEdit } from "../syntax/ast-edits.js";
+import { applyEdits, type TextEdit } from "../syntax/ast-walk.js";
 import type { Tree } from "../syntax/parser.js";
 import { generateDiff } from "./diff.js";
 import type { OpContext, OpResult, Warning } from "./op-result.js";

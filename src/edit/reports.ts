@@ -1,4 +1,4 @@
-// Reports over the telemetry log (contract "telemetry", "telemetry health", "provenance"): recent
+// Reports over the telemetry log (docs/editing.md#telemetry-and-provenance): recent
 // events, per route:operation summaries, sessions, filtered exports, the health report with its
 // thresholds (and the trend against the previous window), and provenance — who changed a file or
 // a line, when and why. Every report warns TELEMETRY_LOG_CORRUPT when it skipped unreadable lines.

@@ -1,4 +1,4 @@
-// Which route an edit takes (contract "route", "Routing Priority"): AST when the file's language
+// Which route an edit takes (docs/editing.md#routes): AST when the file's language
 // has edit rules and the operation is an AST operation, hash when the
 // operation is hash-anchored, diff otherwise — then the route policy's language and operation
 // overrides, with its conflict resolution. Every step is a reason in the explanation.

@@ -1,5 +1,5 @@
-// The snapshot store behind `changesets` and `undo` (hashpilot contract, "Atomic writes and
-// undo"): before any write, the file's original bytes go to a content-addressed blob store and
+// The snapshot store behind `changesets` and `undo` (docs/editing.md#atomic-writes-and-undo):
+// before any write, the file's original bytes go to a content-addressed blob store and
 // the write is recorded in its invocation's changeSet manifest (path, bytes before, bytes after).
 // A write is recorded pending before the file is written and confirmed after, so a writer killed
 // in between leaves no phantom. A changeSet belongs to the project it was made in; manifests and

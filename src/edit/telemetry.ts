@@ -1,4 +1,4 @@
-// hashpilot's telemetry and provenance store (contract "telemetry", "provenance"): one JSON event
+// hashpilot's telemetry and provenance store (docs/editing.md#telemetry-and-provenance): one JSON event
 // per editing call appended to $HASHPILOT_HOME/telemetry/events.ndjson, rotated past a size cap;
 // the reports read every log in time order, skipping (and counting) lines that do not parse.
 // `telemetry.enabled: false` records nothing at all. Provenance (actor, task, reason, the lines

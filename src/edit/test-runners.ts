@@ -1,4 +1,4 @@
-// The test runners `verify-changes` knows (hashpilot contract, verify-changes), as data: each
+// The test runners `verify-changes` knows (docs/editing.md#verification-and-intents), as data: each
 // one's command, how it is restricted to the tests related to the changed files (vitest
 // `related`, jest `--findRelatedTests`, go package directories, cargo test targets, pytest and bun
 // by naming convention), how a name filter is passed, and how failing tests' names are read from

@@ -1,7 +1,7 @@
 // The one edit transaction every single-file write runs through (replace-hash, diff apply, every
 // AST operation): the path through the write boundary, the file's lock, one read, a pure plan,
 // the parse gate, and the write — recorded in the changeSet before and confirmed after. The tool
-// layer adds provenance and the index refresh (tools/edit.ts `run`). An AST plan gets the tree the
+// layer adds provenance and the index refresh (tools/edit-call.ts `runEditOperation`). An AST plan gets the tree the
 // gate parsed, so a one-file edit parses the file twice: once before, once after.
 import { dirname } from "node:path";
 import { writeAtomic } from "../base/atomic.js";

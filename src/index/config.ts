@@ -1,4 +1,4 @@
-// Configuration resolution (spec §4): the state directory first (flag/env, mast.config.json,
+// Configuration resolution (docs/state-dir.md#configuration-resolution): the state directory first (flag/env, mast.config.json,
 // default), then every other key by priority — CLI overrides, mast.config.json, the persisted
 // <state_dir>/config.json (customisation keys only, never paths), built-in defaults. A cloned
 // project is untrusted input: a state dir it names (or its default .mast) is refused unless it is
@@ -30,7 +30,7 @@ export interface MastSettings {
   readonly max_file_bytes: number;
   /** `mast index`, `mast init` and the server's startup reindex and mast_reindex run the TypeScript-checker pass (as with `--checker`). */
   readonly checker: boolean;
-  /** Read tools' answers carry `_stats`, and `mast serve` records each call in <state_dir>/metrics.db (spec §14); false turns both off. */
+  /** Read tools' answers carry `_stats`, and `mast serve` records each call in <state_dir>/metrics.db (docs/telemetry.md); false turns both off. */
   readonly telemetry: boolean;
 }
 
@@ -142,7 +142,7 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** Step 1 of §4: flag, then MAST_STATE_DIR, then mast.config.json's state_dir, then <root>/.mast. */
+/** docs/state-dir.md#which-state-directory: flag, then MAST_STATE_DIR, then mast.config.json's state_dir, then <root>/.mast. */
 export function resolveStateDir(projectRoot: string, flag: string | undefined): string {
   if (flag !== undefined && flag.trim() !== "") return resolve(flag);
   const env = process.env.MAST_STATE_DIR;

@@ -2,7 +2,8 @@
 // is stale when its content differs from what was indexed, when it is on disk but not indexed,
 // or when the index (rows or manifest) still lists it but it is gone. Read-only: creates nothing.
 import { existsSync } from "node:fs";
-import { Store, isUnusableDatabase } from "../store/db.js";
+import { isUnusableDatabase } from "../store/db.js";
+import { Store } from "../store/store.js";
 import { FileStamps } from "../store/file-stamps.js";
 import type { ResolvedConfig } from "./config.js";
 import { compareWithIndex } from "./read.js";

@@ -1,4 +1,4 @@
-// Just-in-time refresh for read tools (spec §9.0) and after an edit: a file whose bytes differ
+// Just-in-time refresh for read tools (docs/freshness.md) and after an edit: a file whose bytes differ
 // from its rows (stat first, then the content hash: index/read.ts) is re-parsed and rewritten
 // before the tool answers — without structure.lock, with a 200 ms
 // write budget, one 50 ms retry for a file caught mid-write, and the stale rows (flagged) as the
@@ -7,7 +7,8 @@
 // and never while an index run is writing: waiting for its commit would block the answer.
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
-import { Store, type FileStamp } from "../store/db.js";
+import type { FileStamp } from "../store/file-stamps.js";
+import { Store } from "../store/store.js";
 import type { ResolvedConfig } from "./config.js";
 import type { ParseOutcome } from "./parse-task.js";
 import { compareWithIndex, pathsStatAsStamped, sameStat, stampPaths, stampStat, type FileStat } from "./read.js";

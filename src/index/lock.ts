@@ -1,4 +1,4 @@
-// structure.lock (spec §7.6) and the editing commands' per-file locks: advisory locks via
+// structure.lock (docs/index-lifecycle.md#write-locking) and the editing commands' per-file locks: advisory locks via
 // proper-lockfile with `stale: 10000`. The marker file names the holder (and, once it lets go, when
 // it released); a holder whose process is gone is broken within a second, not waited out; a lock
 // compromised mid-run is raised at release, never async. lockState reads it without taking it.
@@ -26,7 +26,7 @@ export interface LockPolicy {
 }
 
 export const CLI_LOCK_POLICY: LockPolicy = { timeoutMs: 2_000, retryDelayMs: 100 };
-/** mast_reindex and the serve startup reindex: 5 attempts, 1 s apart (spec §7.6). */
+/** mast_reindex and the serve startup reindex: retried every 1 s for up to 5 s (docs/index-lifecycle.md#write-locking). */
 export const SERVER_LOCK_POLICY: LockPolicy = { timeoutMs: 5_000, retryDelayMs: 1_000 };
 
 export interface Holder {

@@ -45,7 +45,7 @@ function writes(text: string, word: string, means: (qualifier: string | null) =>
   return false;
 }
 
-/** An import row's local names (a JSON list: store/db.ts), none when unreadable. */
+/** An import row's local names (a JSON list: store/file-rows.ts), none when unreadable. */
 function parseLocals(locals: string): string[] {
   try {
     const list: unknown = JSON.parse(locals);

@@ -70,7 +70,7 @@ export function runJob(job: ThreadJob, onProgress?: (p: IndexProgress) => void):
 /** file-stamps.bin written again from graph.db's rows when it is behind them (state.ts refreshPackedStamps); whether it was. */
 function packStampsNow(config: ResolvedConfig, state: typeof import("./state.js")): Promise<boolean> {
   const paths = state.statePaths(config.state_dir);
-  return import("../store/db.js").then(({ Store }) => {
+  return import("../store/store.js").then(({ Store }) => {
     const store = Store.open(paths.graphDb, { readonly: true });
     try {
       return state.refreshPackedStamps(paths, store);

@@ -1,4 +1,4 @@
-// runIndex (spec §7.1): under structure.lock and inside one write transaction, walk the project,
+// runIndex (docs/index-lifecycle.md#an-index-run): under structure.lock and inside one write transaction, walk the project,
 // drop vanished files, decide the work set by content hash, parse it in the pool, write each file
 // in path order, re-derive imports and edges, and commit — readers see the index before the run or
 // after it, never between, and a killed run leaves the one before. Then file_manifest.json and
@@ -9,7 +9,8 @@ import { absoluteIn } from "../base/paths.js";
 import { MastError, errorMessage } from "../base/errors.js";
 import { yieldToLoop } from "../base/loop.js";
 import { createImportResolver } from "../resolve/imports.js";
-import { CHECKER_BEHIND, CHECKER_LANGUAGES, CHECKER_META, CURRENT_SCHEMA_VERSION, Store, isUnusableDatabase, type FileStamp, type StoreCounts } from "../store/db.js";
+import { CHECKER_BEHIND, CHECKER_LANGUAGES, CHECKER_META, CURRENT_SCHEMA_VERSION, isUnusableDatabase } from "../store/db.js";
+import { Store, type StoreCounts } from "../store/store.js";
 import type { FileStamps } from "../store/file-stamps.js";
 import type { ExtractOptions } from "../syntax/types.js";
 import type { ResolvedConfig } from "./config.js";
@@ -361,26 +362,64 @@ async function writeRun(config: ResolvedConfig, paths: StatePaths, store: Store,
   }
 }
 
+/** What writeWalked's steps share: the walk, the index's stamps, and the counts and problems they add to. */
+interface WalkedRun {
+  readonly extractKey: string;
+  readonly settingsChanged: boolean;
+  readonly mode: IndexMode;
+  readonly problems: IndexProblem[];
+  readonly counts: Counters;
+  readonly walk: WalkResult;
+  readonly stamps: FileStamps;
+}
+
 /** writeRun after the walk. */
-async function writeWalked(
-  config: ResolvedConfig,
-  store: Store,
-  options: RunIndexOptions,
-  note: NoteProgress,
-  phases: Phases,
-  run: { extractKey: string; settingsChanged: boolean; mode: IndexMode; problems: IndexProblem[]; counts: Counters; walk: WalkResult; stamps: FileStamps },
-  checking: CheckerRun | null,
-): Promise<RunResult> {
+async function writeWalked(config: ResolvedConfig, store: Store, options: RunIndexOptions, note: NoteProgress, phases: Phases, run: WalkedRun, checking: CheckerRun | null): Promise<RunResult> {
   const { extractKey, settingsChanged, mode, problems, counts, walk, stamps } = run;
   const writesBefore = store.fileRowWrites;
-  let threads = 0;
   const wasEmpty = stamps.size === 0;
   // A run over an index that links only what its changes reach; it keeps the symbol rows a
   // rewritten file still declares (store/link-face.ts), so a body edit relinks that file alone.
   const incremental = mode === "incremental" && !wasEmpty;
 
-  // The work set: every file on a full run; on an incremental run, files whose content changed.
   const workSetStarted = performance.now();
+  const { work, matched } = workSetOf(config, store, run);
+  phases.work_set = performance.now() - workSetStarted;
+  // Into a store holding no file yet, rows go in without the indexes nothing reads before the link.
+  const restoreIndexes = wasEmpty && work.length > 0 ? store.withoutSecondaryIndexes() : null;
+  await dropVanished(store, run, matched, phases);
+  // The parser loads only when there is something to parse (no-change runs never pay for it).
+  const threads = work.length > 0 ? await parseAndWrite(config, store, options, note, phases, run, work, incremental) : 0;
+
+  timed(phases, "search_index", () => store.indexSearch());
+  if (restoreIndexes !== null) timed(phases, "indexes", restoreIndexes);
+
+  const linkStarted = performance.now();
+  const linked = linkWritten(config, store, run, incremental, writesBefore);
+  if (settingsChanged) store.setMeta(EXTRACT_SETTINGS, extractKey);
+  phases.link = performance.now() - linkStarted;
+  // Nothing rewritten (by this run or any write since the last pass), no path come or gone, and the
+  // last pass done: every verdict stands and no candidate is new.
+  const unchanged = incremental && counts.rewritten.length === 0 && counts.pathsChanged.length === 0 && store.getMeta(CHECKER_META) !== null && store.getMeta(CHECKER_BEHIND) === null;
+  const checker = checking && !unchanged ? await checking.finish(store) : null;
+  // A full run without the pass rewrote every file, so none of its verdicts is left: the answers stop saying it ran.
+  if (!options.checker && mode === "full") {
+    store.deleteMeta(CHECKER_META);
+    store.deleteMeta(CHECKER_BEHIND);
+    store.deleteMeta(CHECKER_LANGUAGES);
+  }
+  const totals = store.counts();
+  const linkedFiles = linked === null ? 0 : linked.files === "all" ? totals.files : linked.files;
+  return { walkCache: walk.cache ?? null, walkCacheChanged: walk.cacheChanged ?? true, mode, counts, problems, walked: walk.paths.length, skippedSymlinks: walk.skippedSymlinks, threads, totals, checker, checkerUpToDate: checking !== null && unchanged, linked: linkedFiles };
+}
+
+/**
+ * The work set: every file on a full run; on an incremental run, files whose content changed
+ * (those found unchanged are counted, and re-stamped where their stamp moved). `matched`: the
+ * walked files the index holds a stamp for.
+ */
+function workSetOf(config: ResolvedConfig, store: Store, run: WalkedRun): { work: WalkedFile[]; matched: number } {
+  const { mode, counts, walk, stamps } = run;
   const work: WalkedFile[] = [];
   let matched = 0;
   const { paths, stats } = walk;
@@ -411,13 +450,16 @@ async function writeWalked(
     }
     work.push(file);
   }
-  phases.work_set = performance.now() - workSetStarted;
-  // Into a store holding no file yet, rows go in without the indexes nothing reads before the link.
-  const restoreIndexes = wasEmpty && work.length > 0 ? store.withoutSecondaryIndexes() : null;
+  return { work, matched };
+}
 
-  // Files the index holds that the walk no longer finds (deleted, excluded, or no longer matched).
-  // Under a directory the walk could not read nothing is known, so nothing there is dropped. The
-  // walk lists a path once: when every stamp matched a walked file, none vanished.
+/**
+ * Removes the files the index holds that the walk no longer finds (deleted, excluded, or no longer
+ * matched). Under a directory the walk could not read nothing is known, so nothing there is
+ * dropped. The walk lists a path once: when every stamp matched a walked file, none vanished.
+ */
+async function dropVanished(store: Store, run: WalkedRun, matched: number, phases: Phases): Promise<void> {
+  const { counts, walk, stamps } = run;
   const unreadable = walk.problems.map((p) => p.path);
   const walked = matched === stamps.size ? null : new Set(walk.paths);
   const vanished = walked === null ? [] : [...stamps.keys()].filter((path) => !walked.has(path) && !unreadable.some((u) => path === u || path.startsWith(`${u}/`))).sort();
@@ -436,78 +478,86 @@ async function writeWalked(
     counts.deleted += slice.length;
     await yieldToLoop();
   }
-  // The parser loads only when there is something to parse (no-change runs never pay for it).
-  if (work.length > 0) {
-    const extractOptions = extractOptionsOf(config);
-    const { createParsePool } = await import("./pool.js");
-    const pool = createParsePool(work.length, options.threads);
-    threads = pool.threads;
-    const tasks: ParseTask[] = work.map((f) => ({ path: f.path, abs: absoluteIn(config.project_root, f.path), options: extractOptions, maxFileBytes: config.max_file_bytes }));
-    let done = 0;
-    // Readers see the run's progress in the lock's record (their answers' `indexing`), noted at most once a second.
-    let notedAt = performance.now();
-    note({ files_done: 0, files_total: work.length });
-    let batch: ParseOutcome[] = [];
-    let batchBytes = 0;
-    // Written strictly in path order, so two runs over one tree build the same store; each batch is
-    // a savepoint of the run's transaction.
-    const flush = () => timed(phases, "write", writeBatch);
-    const writeBatch = () => {
-      const outcomes = batch;
-      batch = [];
-      batchBytes = 0;
-      // The counters' lists are cut back as the numbers are put back (a shallow copy shares them).
-      const before = { counts: { ...counts }, rewritten: counts.rewritten.length, kept: counts.kept.length, pathsChanged: counts.pathsChanged.length, problems: problems.length };
-      try {
-        store.batch(() => {
-          for (const o of outcomes) applyOutcome(store, o, stamps.has(o.path), counts, problems, "batched", incremental);
-        });
-      } catch (err) {
-        // A write failed and the batch rolled back to its savepoint: redo it file by file, each on
-        // its own savepoint, so only the failing file is lost (and counted as a write error). An
-        // error that ended the whole transaction ends the run: nothing of it is committed.
-        store.assertInTransaction(err);
-        Object.assign(counts, before.counts, { rewritten: counts.rewritten.slice(0, before.rewritten), kept: counts.kept.slice(0, before.kept), pathsChanged: counts.pathsChanged.slice(0, before.pathsChanged) });
-        problems.length = before.problems;
-        for (const o of outcomes) {
-          applyOutcome(store, o, stamps.has(o.path), counts, problems, "atomic", incremental);
-          store.assertInTransaction(new Error(`the index transaction ended while writing ${o.path}`));
-        }
+}
+
+/** Parses the work set in the pool and writes each outcome in path order, a batch at a time; the pool's threads. */
+async function parseAndWrite(config: ResolvedConfig, store: Store, options: RunIndexOptions, note: NoteProgress, phases: Phases, run: WalkedRun, work: readonly WalkedFile[], incremental: boolean): Promise<number> {
+  const { counts } = run;
+  const extractOptions = extractOptionsOf(config);
+  const { createParsePool } = await import("./pool.js");
+  const pool = createParsePool(work.length, options.threads);
+  const tasks: ParseTask[] = work.map((f) => ({ path: f.path, abs: absoluteIn(config.project_root, f.path), options: extractOptions, maxFileBytes: config.max_file_bytes }));
+  let done = 0;
+  // Readers see the run's progress in the lock's record (their answers' `indexing`), noted at most once a second.
+  let notedAt = performance.now();
+  note({ files_done: 0, files_total: work.length });
+  let batch: ParseOutcome[] = [];
+  let batchBytes = 0;
+  // Written strictly in path order, so two runs over one tree build the same store; each batch is
+  // a savepoint of the run's transaction.
+  const flush = () => {
+    const outcomes = batch;
+    batch = [];
+    batchBytes = 0;
+    timed(phases, "write", () => writeBatch(store, outcomes, run, incremental));
+  };
+  try {
+    let waitFrom = performance.now();
+    for await (const outcome of pool.map(tasks)) {
+      phases.parse_wait += performance.now() - waitFrom;
+      if (outcome.timing) {
+        phases.read += outcome.timing.read;
+        phases.parse += outcome.timing.parse;
+        phases.extract += outcome.timing.extract;
       }
-    };
-    try {
-      let waitFrom = performance.now();
-      for await (const outcome of pool.map(tasks)) {
-        phases.parse_wait += performance.now() - waitFrom;
-        if (outcome.timing) {
-          phases.read += outcome.timing.read;
-          phases.parse += outcome.timing.parse;
-          phases.extract += outcome.timing.extract;
-        }
-        batch.push(outcome);
-        batchBytes += outcome.kind === "parsed" ? outcome.stamp.size : 0;
-        if (batch.length >= WRITE_BATCH_FILES || batchBytes >= WRITE_BATCH_BYTES) flush();
-        if (store.pendingSearchChars() >= SEARCH_INDEX_CHARS) timed(phases, "search_index", () => store.indexSearch());
-        options.onProgress?.({ done: ++done, total: work.length, bytes: counts.bytes + batchBytes });
-        if (performance.now() - notedAt >= PROGRESS_NOTE_MS) {
-          notedAt = performance.now();
-          note({ files_done: done, files_total: work.length });
-        }
-        waitFrom = performance.now();
+      batch.push(outcome);
+      batchBytes += outcome.kind === "parsed" ? outcome.stamp.size : 0;
+      if (batch.length >= WRITE_BATCH_FILES || batchBytes >= WRITE_BATCH_BYTES) flush();
+      if (store.pendingSearchChars() >= SEARCH_INDEX_CHARS) timed(phases, "search_index", () => store.indexSearch());
+      options.onProgress?.({ done: ++done, total: work.length, bytes: counts.bytes + batchBytes });
+      if (performance.now() - notedAt >= PROGRESS_NOTE_MS) {
+        notedAt = performance.now();
+        note({ files_done: done, files_total: work.length });
       }
-      if (batch.length) flush();
-    } finally {
-      await pool.close();
+      waitFrom = performance.now();
+    }
+    if (batch.length) flush();
+  } finally {
+    await pool.close();
+  }
+  return pool.threads;
+}
+
+/** Writes a batch of outcomes on one savepoint; when it fails, again file by file, so only the failing file is lost. */
+function writeBatch(store: Store, outcomes: readonly ParseOutcome[], run: WalkedRun, incremental: boolean): void {
+  const { problems, counts, stamps } = run;
+  // The counters' lists are cut back as the numbers are put back (a shallow copy shares them).
+  const before = { counts: { ...counts }, rewritten: counts.rewritten.length, kept: counts.kept.length, pathsChanged: counts.pathsChanged.length, problems: problems.length };
+  try {
+    store.batch(() => {
+      for (const o of outcomes) applyOutcome(store, o, stamps.has(o.path), counts, problems, "batched", incremental);
+    });
+  } catch (err) {
+    // A write failed and the batch rolled back to its savepoint: redo it file by file, each on
+    // its own savepoint, so only the failing file is lost (and counted as a write error). An
+    // error that ended the whole transaction ends the run: nothing of it is committed.
+    store.assertInTransaction(err);
+    Object.assign(counts, before.counts, { rewritten: counts.rewritten.slice(0, before.rewritten), kept: counts.kept.slice(0, before.kept), pathsChanged: counts.pathsChanged.slice(0, before.pathsChanged) });
+    problems.length = before.problems;
+    for (const o of outcomes) {
+      applyOutcome(store, o, stamps.has(o.path), counts, problems, "atomic", incremental);
+      store.assertInTransaction(new Error(`the index transaction ended while writing ${o.path}`));
     }
   }
+}
 
-  timed(phases, "search_index", () => store.indexSearch());
-  if (restoreIndexes !== null) timed(phases, "indexes", restoreIndexes);
-
-  // Derived data, in the same transaction as the rows: import resolutions, `export *` closure and
-  // edges — of everything after a full run, a first build or a new resolver config; otherwise of
-  // what the rewritten files (and any paths that came or went) can reach.
-  const linkStarted = performance.now();
+/**
+ * Derived data, in the same transaction as the rows: import resolutions, `export *` closure and
+ * edges — of everything after a full run, a first build or a new resolver config; otherwise of
+ * what the rewritten files (and any paths that came or went) can reach. Null when nothing was derived.
+ */
+function linkWritten(config: ResolvedConfig, store: Store, run: WalkedRun, incremental: boolean, writesBefore: number): LinkCount | null {
+  const { counts, walk, stamps } = run;
   // What follows reads the stamps' paths and ids only: a run that wrote no file row, or whose rows
   // kept their paths (none came or went: a rewritten file keeps its id), has them as it started
   // (reading 110,000 again: 370 ms at 1 GB).
@@ -533,21 +583,7 @@ async function writeWalked(
     if (resolverChanged) store.setMeta(RESOLVER_FINGERPRINT, resolver.fingerprint!);
     store.setMeta(RESOLVER_INPUTS, stampPaths(resolver.inputs));
   }
-  if (settingsChanged) store.setMeta(EXTRACT_SETTINGS, extractKey);
-  phases.link = performance.now() - linkStarted;
-  // Nothing rewritten (by this run or any write since the last pass), no path come or gone, and the
-  // last pass done: every verdict stands and no candidate is new.
-  const unchanged = incremental && counts.rewritten.length === 0 && counts.pathsChanged.length === 0 && store.getMeta(CHECKER_META) !== null && store.getMeta(CHECKER_BEHIND) === null;
-  const checker = checking && !unchanged ? await checking.finish(store) : null;
-  // A full run without the pass rewrote every file, so none of its verdicts is left: the answers stop saying it ran.
-  if (!options.checker && mode === "full") {
-    store.deleteMeta(CHECKER_META);
-    store.deleteMeta(CHECKER_BEHIND);
-    store.deleteMeta(CHECKER_LANGUAGES);
-  }
-  const totals = store.counts();
-  const linkedFiles = linked === null ? 0 : linked.files === "all" ? totals.files : linked.files;
-  return { walkCache: walk.cache ?? null, walkCacheChanged: walk.cacheChanged ?? true, mode, counts, problems, walked: walk.paths.length, skippedSymlinks: walk.skippedSymlinks, threads, totals, checker, checkerUpToDate: checking !== null && unchanged, linked: linkedFiles };
+  return linked;
 }
 
 /**

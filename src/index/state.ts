@@ -1,4 +1,4 @@
-// The state directory's files (spec §5): config.json, index.json, file_manifest.json,
+// The state directory's files (docs/state-dir.md#the-state-directory): config.json, index.json, file_manifest.json,
 // structure.lock and graph.db, walk-cache.bin (the last walk's listings: index/walk-cache.ts) and
 // file-stamps.bin (the indexed stamps packed, store/file-stamps.ts) — their
 // paths, atomic JSON writes, and the schema-version guard that wipes derived state when the
@@ -7,7 +7,8 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmS
 import { writeAtomic } from "../base/atomic.js";
 import { join } from "node:path";
 import { MastError, errorMessage } from "../base/errors.js";
-import { CURRENT_SCHEMA_VERSION, checkpointStampPath, databaseStamp, recordedCheckpointStamp, type Store } from "../store/db.js";
+import { CURRENT_SCHEMA_VERSION, checkpointStampPath, databaseStamp, recordedCheckpointStamp } from "../store/db.js";
+import type { Store } from "../store/store.js";
 import { STATE_CONFIG_FILE, persistedConfig, type ResolvedConfig } from "./config.js";
 import { PACKED_HEADER_BYTES, packStamps, packedGeneration } from "../store/file-stamps.js";
 import { packWalkCache, unpackWalkCache, type WalkCache } from "./walk-cache.js";
@@ -42,7 +43,7 @@ export interface IndexJson {
   project_root?: string;
   /** graph.db's stat as the run that wrote this file left it (`storeStamp`): status checks the pages of a file that stats otherwise. */
   store_stamp?: string;
-  /** graph.db's files version file_manifest.json was written at (store/db.ts `filesVersion`) and the manifest's stat then: a run finding both unchanged leaves it. */
+  /** graph.db's files version file_manifest.json was written at (store/store.ts `filesVersion`) and the manifest's stat then: a run finding both unchanged leaves it. */
   manifest_files_version?: number;
   manifest_stamp?: string;
 }
@@ -69,7 +70,7 @@ export function guardProjectRoot(paths: StatePaths, projectRoot: string): void {
 }
 
 /**
- * file_manifest.json: `{ path: mtime }` of every indexed file, as spec §5 has it (mtime in ms). Read
+ * file_manifest.json: `{ path: mtime }` of every indexed file, as docs/state-dir.md#the-state-directory has it (mtime in ms). Read
  * only for its paths, when graph.db holds no stamps; each file's size and content hash are the files
  * table's (and file-stamps.bin's), not copied here (110,000 hashes: 13 MB of a 1 GB tree's state).
  */
@@ -231,7 +232,7 @@ export function ensureStateDir(config: ResolvedConfig): StatePaths {
   return paths;
 }
 
-/** Persists the resolved config (spec §5: written by init and serve, read back by every command). */
+/** Persists the resolved config (docs/state-dir.md#the-state-directory: written by init and serve, read back by every command). */
 export function persistConfig(config: ResolvedConfig): void {
   writeJsonAtomic(statePaths(config.state_dir).config, persistedConfig(config));
 }

@@ -2,7 +2,8 @@
 // the `indexing` flag every read answer carries while a run is writing. Read-only: it reads
 // index.json, the lock's record and measures freshness; it never creates the state dir.
 import { existsSync } from "node:fs";
-import { CHECKER_LANGUAGES, CURRENT_SCHEMA_VERSION, Store, isUnusableDatabase } from "../store/db.js";
+import { CHECKER_LANGUAGES, CURRENT_SCHEMA_VERSION, isUnusableDatabase } from "../store/db.js";
+import { Store } from "../store/store.js";
 import type { CheckerLanguage } from "./run.js";
 import type { ResolvedConfig } from "./config.js";
 import { measureFreshness } from "./freshness.js";
@@ -11,7 +12,7 @@ import { checkpointStamp, guardProjectRoot, readIndexJson, statePaths, storeStam
 
 export interface IndexStatus {
   readonly state_dir: string;
-  /** The schema version compiled into this binary (not the one on disk; spec §9 mast_status). */
+  /** The schema version compiled into this binary (not the one on disk; docs/freshness.md#index-health). */
   readonly schema_version: string;
   readonly last_indexed: string | null;
   readonly indexed_files: number;

@@ -212,75 +212,103 @@ function walkAfresh(options: WalkOptions): WalkResult {
   return listing.finish(lstatMany(listing.kept, listing.base));
 }
 
+/** Every directory read (or its cached listing reused), a generation at a time: the files kept, to be stat'ed by `finish`. */
 function readListing(options: WalkOptions): WalkListing {
-  const { root, extensions, exclude, respectGitignore } = options;
-  const skipDirs = new Set(options.skipDirs.map((dir) => path.resolve(dir)));
-  const files: WalkedFile[] = [];
-  const problems: WalkProblem[] = [];
-  let skippedSymlinks = 0;
-
-  const wanted = (name: string): boolean => extensions.some((ext) => name.endsWith(ext));
-  const ignored = (rules: Rules | null, rel: string): boolean => rules !== null && rules.ignores(rel);
-
-  let rootRules: Rules | null = null;
-  const excludeFile = path.join(root, ".git", "info", "exclude");
-  const caching = options.cache !== undefined;
-  const excludeKey = caching && respectGitignore ? statKey(excludeFile) : null;
-  if (respectGitignore) {
-    const text = readRuleFile(excludeFile, ".git/info/exclude", problems, true);
-    if (text !== null) rootRules = extendRules(null, "", text);
+  const walk = new DirectoryWalk(options);
+  // Directories are walked a generation at a time: the stack's frames are stat'ed in one call.
+  while (walk.stack.length > 0) {
+    const generation = walk.stack.splice(0);
+    const generationStats = walk.caching ? lstatMany(generation.map((f) => f.abs)) : null;
+    generation.forEach((frame, index) => walk.visit(frame, generationStats === null ? undefined : dirStatAt(generationStats, index)));
   }
-  const prev = options.cache?.previous;
-  const previous = prev && prev.key === options.cache!.key && sameKey(prev.exclude, excludeKey) ? prev.dirs : null;
-  const listings: Record<string, CachedDir> = {};
-  const dirStats = new Map<string, StatKey>();
-  let reused = 0;
+  return { kept: { joined: walk.kept.join("\0"), count: walk.kept.length }, base: walk.base, finish: (stats) => walk.finish(stats) };
+}
+
+/** readListing's walk: the directories still to list, the files kept, the listings for the next walk's cache, what went wrong. */
+class DirectoryWalk {
+  private readonly skipDirs: Set<string>;
+  private readonly files: WalkedFile[] = [];
+  private readonly problems: WalkProblem[] = [];
+  private skippedSymlinks = 0;
+  readonly caching: boolean;
+  private readonly excludeKey: StatKey | null;
+  /** The last walk's listings, when made under these options and the same .git/info/exclude. */
+  private readonly previous: Record<string, CachedDir> | null;
+  private readonly listings: Record<string, CachedDir> = {};
+  private readonly dirStats = new Map<string, StatKey>();
+  private reused = 0;
+  private visited = 0;
+  /** The files the walk keeps, stat'ed together once every directory is listed (a cached listing says only that they were there). */
+  readonly kept: string[] = [];
+  readonly base: string;
+  readonly stack: Frame[];
+
+  constructor(private readonly options: WalkOptions) {
+    const { root, respectGitignore } = options;
+    this.skipDirs = new Set(options.skipDirs.map((dir) => path.resolve(dir)));
+    let rootRules: Rules | null = null;
+    const excludeFile = path.join(root, ".git", "info", "exclude");
+    this.caching = options.cache !== undefined;
+    this.excludeKey = this.caching && respectGitignore ? statKey(excludeFile) : null;
+    if (respectGitignore) {
+      const text = readRuleFile(excludeFile, ".git/info/exclude", this.problems, true);
+      if (text !== null) rootRules = extendRules(null, "", text);
+    }
+    const prev = options.cache?.previous;
+    this.previous = prev && prev.key === options.cache!.key && sameKey(prev.exclude, this.excludeKey) ? prev.dirs : null;
+    this.base = root.endsWith("/") ? root : `${root}/`;
+    this.stack = this.skipDirs.has(path.resolve(root)) ? [] : [{ abs: root, rel: "", rules: rootRules, stale: false }];
+  }
 
   /** The rules in force below a directory: its parent's, extended by its own .gitignore (`abs`). */
-  const withGitignore = (frame: Frame, abs: string): Rules | null => {
-    const text = readRuleFile(abs, join(frame.rel, ".gitignore"), problems, false);
+  private withGitignore(frame: Frame, abs: string): Rules | null {
+    const text = readRuleFile(abs, join(frame.rel, ".gitignore"), this.problems, false);
     return text === null ? frame.rules : extendRules(frame.rules, frame.rel, text);
-  };
-
-  /** The files the walk keeps, stat'ed together once every directory is listed (a cached listing says only that they were there). */
-  const kept: string[] = [];
-  const base = root.endsWith("/") ? root : `${root}/`;
+  }
 
   /** Lists one directory (or reuses its cached listing): its kept files, and its subdirectories pushed on the stack. */
-  let visited = 0;
-  const visit = (frame: Frame, dirStat: DirStat | undefined): void => {
-    visited++;
-    if (dirStat) dirStats.set(frame.abs, [dirStat.size, dirStat.mtimeMs, dirStat.ino, dirStat.ctimeMs]);
+  visit(frame: Frame, dirStat: DirStat | undefined): void {
+    this.visited++;
+    if (dirStat) this.dirStats.set(frame.abs, [dirStat.size, dirStat.mtimeMs, dirStat.ino, dirStat.ctimeMs]);
     const listedAt = Date.now();
-    const cached = previous && !frame.stale ? previous[frame.rel] : undefined;
-    if (cached && dirStat && cached.m === dirStat.mtimeMs && cached.i === dirStat.ino && cached.c === dirStat.ctimeMs) {
-      // The entries are those listed before; only a .gitignore edited in place can change what they let through.
-      const gitignore = respectGitignore && cached.g !== null ? path.join(frame.abs, ".gitignore") : null;
-      if (gitignore === null || sameKey(statKey(gitignore), cached.g)) {
-        const rules = gitignore === null ? frame.rules : withGitignore(frame, gitignore);
-        // Names from a listing of this very directory: joined, not normalised.
-        for (const name of cached.f) kept.push(join(frame.rel, name));
-        for (const name of cached.d) stack.push({ abs: `${frame.abs}/${name}`, rel: join(frame.rel, name), rules, stale: false });
-        skippedSymlinks += cached.s;
-        listings[frame.rel] = cached;
-        reused++;
-        return;
-      }
-    }
+    if (this.reuseListing(frame, dirStat)) return;
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(frame.abs, { withFileTypes: true });
     } catch (err) {
       if (frame.rel === "") {
-        throw new MastError("READ_FAILED", `Cannot read the project root ${root}: ${ioErrorMessage(err)}`, {
-          details: { path: root },
+        throw new MastError("READ_FAILED", `Cannot read the project root ${this.options.root}: ${ioErrorMessage(err)}`, {
+          details: { path: this.options.root },
           cause: err,
         });
       }
-      problems.push({ path: frame.rel, error: ioErrorMessage(err) });
+      this.problems.push({ path: frame.rel, error: ioErrorMessage(err) });
       return;
     }
+    this.readEntries(frame, dirStat, entries, listedAt);
+  }
 
+  /** A directory whose stat (and .gitignore) is as its cached listing has it: that listing's files and subdirectories, taken as they are. */
+  private reuseListing(frame: Frame, dirStat: DirStat | undefined): boolean {
+    const cached = this.previous && !frame.stale ? this.previous[frame.rel] : undefined;
+    if (!cached || !dirStat || cached.m !== dirStat.mtimeMs || cached.i !== dirStat.ino || cached.c !== dirStat.ctimeMs) return false;
+    // The entries are those listed before; only a .gitignore edited in place can change what they let through.
+    const gitignore = this.options.respectGitignore && cached.g !== null ? path.join(frame.abs, ".gitignore") : null;
+    if (gitignore !== null && !sameKey(statKey(gitignore), cached.g)) return false;
+    const rules = gitignore === null ? frame.rules : this.withGitignore(frame, gitignore);
+    // Names from a listing of this very directory: joined, not normalised.
+    for (const name of cached.f) this.kept.push(join(frame.rel, name));
+    for (const name of cached.d) this.stack.push({ abs: `${frame.abs}/${name}`, rel: join(frame.rel, name), rules, stale: false });
+    this.skippedSymlinks += cached.s;
+    this.listings[frame.rel] = cached;
+    this.reused++;
+    return true;
+  }
+
+  /** A directory's entries, read: the files kept, the subdirectories pushed, symlinks counted, and its listing cached when it may be. */
+  private readEntries(frame: Frame, dirStat: DirStat | undefined, entries: fs.Dirent[], listedAt: number): void {
+    const { extensions, exclude, respectGitignore } = this.options;
+    const { problems, kept, stack, skipDirs } = this;
     let rules = frame.rules;
     let gitignoreKey: StatKey | null = null;
     if (respectGitignore) {
@@ -288,12 +316,12 @@ function readListing(options: WalkOptions): WalkListing {
       // Like git (2.32+), a .gitignore that is a symlink is not read.
       const abs = path.join(frame.abs, ".gitignore");
       if (entry !== undefined && kindOrNull(entry, abs) === "file") {
-        if (caching) gitignoreKey = statKey(abs);
-        rules = withGitignore(frame, abs);
+        if (this.caching) gitignoreKey = statKey(abs);
+        rules = this.withGitignore(frame, abs);
       }
     }
     // This directory's rules changed (or it is new): its subtree's listings were filtered by others.
-    const before = previous?.[frame.rel];
+    const before = this.previous?.[frame.rel];
     const stale = frame.stale || (before !== undefined && !sameKey(before.g, gitignoreKey));
     const problemsBefore = problems.length;
     const keptFiles: string[] = [];
@@ -320,11 +348,11 @@ function readListing(options: WalkOptions): WalkListing {
       } else if (kind === "symlink") {
         // git treats a symlink as a non-directory, so `build/` patterns do not match it.
         if (!exclude.matches(rel) && !ignored(rules, rel)) {
-          skippedSymlinks++;
+          this.skippedSymlinks++;
           symlinksHere++;
         }
       } else if (kind === "file") {
-        if (!wanted(name) || exclude.matches(rel) || ignored(rules, rel)) continue;
+        if (!extensions.some((ext) => name.endsWith(ext)) || exclude.matches(rel) || ignored(rules, rel)) continue;
         kept.push(rel);
         keptFiles.push(name);
       }
@@ -333,51 +361,51 @@ function readListing(options: WalkOptions): WalkListing {
     // Kept for the next walk only when nothing went wrong here and the listing cannot be racy.
     // A listing is cached only when the directory's mtime was RACY_WINDOW_MS before the read: an
     // entry added in the same timestamp granule as the read could keep the mtime (index/read.ts).
-    if (caching && dirStat && problems.length === problemsBefore && dirStat.mtimeMs < listedAt - RACY_WINDOW_MS) {
-      listings[frame.rel] = { m: dirStat.mtimeMs, i: dirStat.ino, c: dirStat.ctimeMs, g: gitignoreKey, f: keptFiles, d: keptDirs, s: symlinksHere };
+    if (this.caching && dirStat && problems.length === problemsBefore && dirStat.mtimeMs < listedAt - RACY_WINDOW_MS) {
+      this.listings[frame.rel] = { m: dirStat.mtimeMs, i: dirStat.ino, c: dirStat.ctimeMs, g: gitignoreKey, f: keptFiles, d: keptDirs, s: symlinksHere };
     }
-  };
-
-  const stack: Frame[] = skipDirs.has(path.resolve(root)) ? [] : [{ abs: root, rel: "", rules: rootRules, stale: false }];
-  // Directories are walked a generation at a time: the stack's frames are stat'ed in one call.
-  while (stack.length > 0) {
-    const generation = stack.splice(0);
-    const generationStats = caching ? lstatMany(generation.map((f) => f.abs)) : null;
-    generation.forEach((frame, index) => visit(frame, generationStats === null ? undefined : dirStatAt(generationStats, index)));
   }
-  const finish = (stats: Float64Array): WalkResult => {
+
+  /** The walk's result from the kept files' lstatMany answer, with the cache for the next walk when it asked for one. */
+  finish(stats: Float64Array): WalkResult {
+    const { files, problems, kept } = this;
     kept.forEach((rel, index) => {
       const at = index * STAT_WORDS;
       const kind = stats[at];
       if (kind === StatKind.FILE) files.push({ path: rel, size: stats[at + 1]!, mtimeMs: stats[at + 2]!, ino: stats[at + 3]!, ctimeMs: stats[at + 4]! });
-      else if (kind === StatKind.SYMLINK) skippedSymlinks++; // replaced by a link since readdir
+      else if (kind === StatKind.SYMLINK) this.skippedSymlinks++; // replaced by a link since readdir
       else if (kind === StatKind.NONE) {
         // Typically ENOENT: the file vanished between readdir and stat. Stat'ed again for the error
         // — or for what is there now (recreated since: a checkout, a generator), taken as it is.
         let again: fs.Stats;
         try {
-          again = fs.lstatSync(base + rel);
+          again = fs.lstatSync(this.base + rel);
         } catch (err) {
           problems.push({ path: rel, error: ioErrorMessage(err) });
           return;
         }
         if (again.isFile()) files.push({ path: rel, size: again.size, mtimeMs: again.mtimeMs, ino: again.ino, ctimeMs: again.ctimeMs });
-        else if (again.isSymbolicLink()) skippedSymlinks++;
+        else if (again.isSymbolicLink()) this.skippedSymlinks++;
       }
     });
     files.sort((a, b) => compare(a.path, b.path));
     problems.sort((a, b) => compare(a.path, b.path) || compare(a.error, b.error));
     const columns = columnsOf(files);
-    if (!caching) return { ...columns, problems, skippedSymlinks };
+    const { skippedSymlinks, listings, previous } = this;
+    if (!this.caching) return { ...columns, problems, skippedSymlinks };
     // Every directory's listing trusted and every kept file a file: the list of them goes with the listings.
     const listed = Object.keys(listings).length;
-    const complete = visited === listed && problems.length === 0 && files.length === kept.length;
-    const cache: WalkCache = { key: options.cache!.key, exclude: excludeKey, dirs: listings, ...(complete ? { trusted: trustedList(listings, files.map((f) => f.path)) } : {}) };
+    const complete = this.visited === listed && problems.length === 0 && files.length === kept.length;
+    const cache: WalkCache = { key: this.options.cache!.key, exclude: this.excludeKey, dirs: listings, ...(complete ? { trusted: trustedList(listings, files.map((f) => f.path)) } : {}) };
     // Every listing reused, and as many as before: none read afresh, none gone (and the file list as it was).
-    const cacheChanged = previous === null || reused !== listed || reused !== Object.keys(previous).length || prev!.trusted?.files.joined !== cache.trusted?.files.joined;
-    return { ...columns, problems, skippedSymlinks, cache, cacheChanged, dirStats };
-  };
-  return { kept: { joined: kept.join("\0"), count: kept.length }, base, finish };
+    const cacheChanged = previous === null || this.reused !== listed || this.reused !== Object.keys(previous).length || this.options.cache!.previous!.trusted?.files.joined !== cache.trusted?.files.joined;
+    return { ...columns, problems, skippedSymlinks, cache, cacheChanged, dirStats: this.dirStats };
+  }
+}
+
+/** Whether a directory's rules (null: none) ignore a root-relative path. */
+function ignored(rules: Rules | null, rel: string): boolean {
+  return rules !== null && rules.ignores(rel);
 }
 
 /** The `index`th of a walk's files as an object (made from its columns: a status reading a few of 110,000 makes a few). */

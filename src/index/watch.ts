@@ -1,4 +1,4 @@
-// `mast serve --watch` (spec §11.4): files created, changed or deleted by any means are found by
+// `mast serve --watch` (docs/index-lifecycle.md#watching-the-tree): files created, changed or deleted by any means are found by
 // the index without a mast_reindex. The only chokidar importer. A watcher over the project root
 // (the indexed extensions; the excludes, .git and the state dir left out) feeds a debounced,
 // coalescing, single-flight queue of incremental index runs off the server's thread. A run that

@@ -1,4 +1,4 @@
-// Edit rules: what hashpilot's AST edits (syntax/ast-edits.ts) read of a language's syntax tree —
+// Edit rules: what hashpilot's AST edits (syntax/ast-walk.ts and the edit modules beside it) read of a language's syntax tree —
 // which nodes declare a name and where their bodies are, what a declaration's owner is, which
 // wrappers an insertion anchors on, where names are bound and in which scope, which tokens are
 // member names or keys, and how imports are written. Data and small functions over `RuleNode`,

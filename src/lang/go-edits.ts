@@ -3,10 +3,17 @@
 // scoping with `if`/`for`/`switch` initialisers; `:=` binding again what its scope has bound; a
 // receiver or parameter typed by its declaration; a composite literal's field keys.
 import { ancestorOf, firstTypeName, sameNode, type EditRules, type ImportBinding, type ImportRules, type ImportSpec } from "./edit-rules.js";
+import {
+  ASSIGNMENT_STATEMENT, CALL_EXPRESSION, COMMENT, COMPOSITE_LITERAL, CONST_DECLARATION, CONST_SPEC, FIELD_DECLARATION, FIELD_DECLARATION_LIST,
+  FUNCTION_DECLARATION, FUNC_LITERAL, IDENTIFIER, IMPORT_DECLARATION, IMPORT_SPEC, IMPORT_SPEC_LIST, INTERFACE_TYPE, METHOD_DECLARATION, METHOD_ELEM,
+  PACKAGE_IDENTIFIER, PARAMETER_DECLARATION, PARAMETER_LIST, PARENTHESIZED_EXPRESSION, RANGE_CLAUSE, SELECTOR_EXPRESSION, SHORT_VAR_DECLARATION,
+  STRUCT_TYPE, TYPE_ALIAS, TYPE_DECLARATION, TYPE_IDENTIFIER, TYPE_SPEC, TYPE_SWITCH_STATEMENT, UNARY_EXPRESSION, VARIADIC_PARAMETER_DECLARATION,
+  VAR_DECLARATION, VAR_SPEC,
+} from "./go-nodes.js";
 import type { RuleNode } from "./outline.js";
 
-const TYPE_NAMES = ["type_identifier"];
-const FUNCTIONS = ["function_declaration", "method_declaration", "func_literal"];
+const TYPE_NAMES = [TYPE_IDENTIFIER];
+const FUNCTIONS = [FUNCTION_DECLARATION, METHOD_DECLARATION, FUNC_LITERAL];
 
 
 /** Every node of a field (`const A, B = 1, 2` has two names). */
@@ -16,16 +23,16 @@ const allNamed = (node: RuleNode, field: string): RuleNode[] => node.childrenFor
 const GO_EDITS_MEMBER_KEY = (token: RuleNode): boolean => {
   const element = token.parent;
   const keyed = element?.type === "literal_element" ? element.parent : null;
-  return keyed?.type === "keyed_element" && sameNode(keyed.childForFieldName("key"), element!) && keyed.parent?.parent?.type !== "composite_literal";
+  return keyed?.type === "keyed_element" && sameNode(keyed.childForFieldName("key"), element!) && keyed.parent?.parent?.type !== COMPOSITE_LITERAL;
 };
 
 /** The type of a composite literal, `&T{…}` included, or null. */
 const literalType = (value: RuleNode | null): string | null => {
-  const literal = value?.type === "unary_expression" ? value.childForFieldName("operand") : value;
-  if (literal?.type !== "composite_literal") return null;
+  const literal = value?.type === UNARY_EXPRESSION ? value.childForFieldName("operand") : value;
+  if (literal?.type !== COMPOSITE_LITERAL) return null;
   const type = literal.childForFieldName("type");
   // `pkg.T{}`: the qualified name (a file-scoped rename finds no owner of it; navigation follows the package).
-  return type?.type === "type_identifier" || type?.type === "qualified_type" ? type.text : null;
+  return type?.type === TYPE_IDENTIFIER || type?.type === "qualified_type" ? type.text : null;
 };
 
 // ---- imports ----
@@ -40,9 +47,9 @@ function parseImport(raw: string): ImportSpec | string {
 const specText = (spec: ImportSpec) => `${spec.defaultName ? `${spec.defaultName} ` : ""}"${spec.module}"`;
 
 function importSpecs(statement: RuleNode): RuleNode[] {
-  if (statement.type !== "import_declaration") return [];
-  const list = statement.namedChildren.find((c) => c.type === "import_spec_list");
-  return (list ? list.namedChildren : statement.namedChildren).filter((c) => c.type === "import_spec");
+  if (statement.type !== IMPORT_DECLARATION) return [];
+  const list = statement.namedChildren.find((c) => c.type === IMPORT_SPEC_LIST);
+  return (list ? list.namedChildren : statement.namedChildren).filter((c) => c.type === IMPORT_SPEC);
 }
 
 function readSpec(spec: RuleNode): ImportSpec {
@@ -64,7 +71,7 @@ export const GO_IMPORTS: ImportRules = {
     const specs = importSpecs(statement);
     // `import "C"` carries its cgo preamble: nothing joins it.
     if (specs.length === 0 || specs.some((s) => readSpec(s).module === "C")) return null;
-    const list = statement.namedChildren.find((c) => c.type === "import_spec_list");
+    const list = statement.namedChildren.find((c) => c.type === IMPORT_SPEC_LIST);
     if (list) {
       const last = specs.at(-1)!;
       const indent = /^[ \t]*/.exec(source.slice(source.lastIndexOf("\n", last.startIndex - 1) + 1))![0] || "\t";
@@ -82,7 +89,7 @@ export const GO_IMPORTS: ImportRules = {
     const start = source.lastIndexOf("\n", first.startIndex - 1);
     const last = gone.at(-1)!;
     if (gone.length === 1 || specs.indexOf(last) - specs.indexOf(first) === gone.length - 1) return { start, end: last.endIndex, text: "" };
-    const list = statement.namedChildren.find((c) => c.type === "import_spec_list")!;
+    const list = statement.namedChildren.find((c) => c.type === IMPORT_SPEC_LIST)!;
     const indent = /^[ \t]*/.exec(source.slice(source.lastIndexOf("\n", specs[0]!.startIndex - 1) + 1))![0];
     return { start: list.startIndex, end: list.endIndex, text: `(\n${keep.map((k) => `${indent}${k.text}`).join("\n")}\n)` };
   },
@@ -91,41 +98,41 @@ export const GO_IMPORTS: ImportRules = {
 
 export const GO_EDITS: EditRules = {
   declarations: {
-    function_declaration: { kind: "function", body: "body" },
-    method_declaration: { kind: "method", body: "body", ownerName: (n) => firstTypeName(n.childForFieldName("receiver"), TYPE_NAMES) },
-    type_spec: { kind: (n) => (n.childForFieldName("type")?.type === "interface_type" ? "interface" : n.childForFieldName("type")?.type === "struct_type" ? "class" : "type") },
-    type_alias: { kind: "type" },
-    const_spec: { kind: "variable", name: (n) => allNamed(n, "name"), where: (n) => ancestorOf(n, FUNCTIONS) === null },
-    var_spec: { kind: "variable", name: (n) => allNamed(n, "name"), where: (n) => ancestorOf(n, FUNCTIONS) === null },
-    field_declaration: { kind: "field", name: (n) => allNamed(n, "name") },
-    method_elem: { kind: "method" },
+    [FUNCTION_DECLARATION]: { kind: "function", body: "body" },
+    [METHOD_DECLARATION]: { kind: "method", body: "body", ownerName: (n) => firstTypeName(n.childForFieldName("receiver"), TYPE_NAMES) },
+    [TYPE_SPEC]: { kind: (n) => (n.childForFieldName("type")?.type === INTERFACE_TYPE ? "interface" : n.childForFieldName("type")?.type === STRUCT_TYPE ? "class" : "type") },
+    [TYPE_ALIAS]: { kind: "type" },
+    [CONST_SPEC]: { kind: "variable", name: (n) => allNamed(n, "name"), where: (n) => ancestorOf(n, FUNCTIONS) === null },
+    [VAR_SPEC]: { kind: "variable", name: (n) => allNamed(n, "name"), where: (n) => ancestorOf(n, FUNCTIONS) === null },
+    [FIELD_DECLARATION]: { kind: "field", name: (n) => allNamed(n, "name") },
+    [METHOD_ELEM]: { kind: "method" },
   },
   owners: {
-    type_spec: {
+    [TYPE_SPEC]: {
       name: (n) => n.childForFieldName("name")?.text ?? null,
       members: (n) => {
         const type = n.childForFieldName("type");
-        if (type?.type === "struct_type") return type.namedChildren.find((c) => c.type === "field_declaration_list") ?? null;
-        return type?.type === "interface_type" ? type : null;
+        if (type?.type === STRUCT_TYPE) return type.namedChildren.find((c) => c.type === FIELD_DECLARATION_LIST) ?? null;
+        return type?.type === INTERFACE_TYPE ? type : null;
       },
     },
   },
-  wrappers: ["type_declaration", "const_declaration", "var_declaration"],
-  leading: ["comment"],
+  wrappers: [TYPE_DECLARATION, CONST_DECLARATION, VAR_DECLARATION],
+  leading: [COMMENT],
   indent: "\t",
   braces: true,
-  identifiers: ["identifier", "type_identifier", "package_identifier"],
+  identifiers: [IDENTIFIER, TYPE_IDENTIFIER, PACKAGE_IDENTIFIER],
   shorthand: () => null,
   scopes: [
     "source_file",
-    "function_declaration",
-    "method_declaration",
-    "func_literal",
+    FUNCTION_DECLARATION,
+    METHOD_DECLARATION,
+    FUNC_LITERAL,
     "block",
     "if_statement",
     "for_statement",
     "expression_switch_statement",
-    "type_switch_statement",
+    TYPE_SWITCH_STATEMENT,
     "select_statement",
     "expression_case",
     "type_case",
@@ -135,26 +142,26 @@ export const GO_EDITS: EditRules = {
   functionScopes: FUNCTIONS,
   classScopes: [],
   bindings: {
-    function_declaration: { kind: "function_declaration", fields: ["name"], scope: "enclosing" },
-    type_spec: { kind: "type_spec", fields: ["name"], scope: "enclosing" },
-    type_alias: { kind: "type_spec", fields: ["name"], scope: "enclosing" },
-    const_spec: { kind: "const_spec", fields: ["name"], scope: "enclosing" },
-    var_spec: { kind: "var_spec", fields: ["name"], scope: "enclosing" },
-    parameter_list: { kind: "parameter", fields: null, scope: "enclosing", where: (n) => FUNCTIONS.includes(n.parent?.type ?? "") },
+    [FUNCTION_DECLARATION]: { kind: FUNCTION_DECLARATION, fields: ["name"], scope: "enclosing" },
+    [TYPE_SPEC]: { kind: TYPE_SPEC, fields: ["name"], scope: "enclosing" },
+    [TYPE_ALIAS]: { kind: TYPE_SPEC, fields: ["name"], scope: "enclosing" },
+    [CONST_SPEC]: { kind: CONST_SPEC, fields: ["name"], scope: "enclosing" },
+    [VAR_SPEC]: { kind: VAR_SPEC, fields: ["name"], scope: "enclosing" },
+    [PARAMETER_LIST]: { kind: "parameter", fields: null, scope: "enclosing", where: (n) => FUNCTIONS.includes(n.parent?.type ?? "") },
     // `:=` declares from the statement on (a use above it is the outer name's), and binds again a name the scope has.
-    short_var_declaration: { kind: "variable_declarator", fields: ["left"], scope: "enclosing", sequential: true, rebinds: true },
-    range_clause: { kind: "variable_declarator", fields: ["left"], scope: "enclosing", sequential: true, rebinds: true, where: (n) => n.children.some((c) => c.type === ":=") },
-    type_switch_statement: { kind: "variable_declarator", fields: ["alias"], scope: "self" },
+    [SHORT_VAR_DECLARATION]: { kind: "variable_declarator", fields: ["left"], scope: "enclosing", sequential: true, rebinds: true },
+    [RANGE_CLAUSE]: { kind: "variable_declarator", fields: ["left"], scope: "enclosing", sequential: true, rebinds: true, where: (n) => n.children.some((c) => c.type === ":=") },
+    [TYPE_SWITCH_STATEMENT]: { kind: "variable_declarator", fields: ["alias"], scope: "self" },
     type_parameter_declaration: { kind: "type_parameter", fields: ["name"], scope: "enclosing" },
   },
-  patterns: { expression_list: null, parameter_declaration: ["name"], variadic_parameter_declaration: ["name"] },
+  patterns: { expression_list: null, [PARAMETER_DECLARATION]: ["name"], [VARIADIC_PARAMETER_DECLARATION]: ["name"] },
   opaque: [],
-  memberAccess: { selector_expression: { object: "operand", member: "field" } },
+  memberAccess: { [SELECTOR_EXPRESSION]: { object: "operand", member: "field" } },
   access: {
-    assignments: { assignment_statement: "left" },
+    assignments: { [ASSIGNMENT_STATEMENT]: "left" },
     updates: ["inc_statement", "dec_statement"],
-    calls: { call_expression: "function" },
-    nesting: ["expression_list", "parenthesized_expression"],
+    calls: { [CALL_EXPRESSION]: "function" },
+    nesting: ["expression_list", PARENTHESIZED_EXPRESSION],
   },
   pathScope: () => undefined,
   isKey: (token) => {
@@ -166,7 +173,7 @@ export const GO_EDITS: EditRules = {
     // `T{name: …}`: a struct literal's field key (a map literal's keys are expressions).
     if (parent.type === "literal_element" && parent.parent?.type === "keyed_element" && sameNode(parent.parent.childForFieldName("key"), parent)) {
       const literal = parent.parent.parent?.parent;
-      const type = literal?.type === "composite_literal" ? literal.childForFieldName("type") : null;
+      const type = literal?.type === COMPOSITE_LITERAL ? literal.childForFieldName("type") : null;
       return type !== null && type !== undefined && !["map_type", "slice_type", "array_type", "implicit_length_array_type"].includes(type.type);
     }
     return false;
@@ -175,8 +182,8 @@ export const GO_EDITS: EditRules = {
   bindingType: (name) => {
     const parent = name.parent;
     if (!parent) return null;
-    if (parent.type === "parameter_declaration" || parent.type === "var_spec") return firstTypeName(parent.childForFieldName("type"), TYPE_NAMES) ?? (parent.type === "var_spec" ? literalType(parent.childForFieldName("value")?.namedChildren[0] ?? null) : null);
-    if (parent.type === "expression_list" && parent.parent?.type === "short_var_declaration" && sameNode(parent.parent.childForFieldName("left"), parent)) {
+    if (parent.type === PARAMETER_DECLARATION || parent.type === VAR_SPEC) return firstTypeName(parent.childForFieldName("type"), TYPE_NAMES) ?? (parent.type === VAR_SPEC ? literalType(parent.childForFieldName("value")?.namedChildren[0] ?? null) : null);
+    if (parent.type === "expression_list" && parent.parent?.type === SHORT_VAR_DECLARATION && sameNode(parent.parent.childForFieldName("left"), parent)) {
       const index = parent.namedChildren.findIndex((c) => sameNode(c, name));
       return literalType(parent.parent.childForFieldName("right")?.namedChildren[index] ?? null);
     }
@@ -190,19 +197,19 @@ export const GO_EDITS: EditRules = {
     const keyed = element?.type === "literal_element" ? element.parent : null;
     if (keyed?.type !== "keyed_element" || !sameNode(keyed.childForFieldName("key"), element!)) return null;
     const literal = keyed.parent?.parent;
-    return literal?.type === "composite_literal" ? literalType(literal) : null;
+    return literal?.type === COMPOSITE_LITERAL ? literalType(literal) : null;
   },
-  importStatements: ["import_declaration"],
+  importStatements: [IMPORT_DECLARATION],
   imports: GO_IMPORTS,
   importBindings: (statement) => {
     const out: ImportBinding[] = [];
     const stack = [...statement.namedChildren];
     while (stack.length > 0) {
       const n = stack.pop()!;
-      if (n.type === "import_spec_list") stack.push(...n.namedChildren);
-      else if (n.type === "import_spec") {
+      if (n.type === IMPORT_SPEC_LIST) stack.push(...n.namedChildren);
+      else if (n.type === IMPORT_SPEC) {
         const name = n.childForFieldName("name");
-        if (name?.type === "package_identifier") out.push({ token: name, rename: "replace" });
+        if (name?.type === PACKAGE_IDENTIFIER) out.push({ token: name, rename: "replace" });
       }
     }
     return out;

@@ -1,7 +1,7 @@
 // What tools/list answers, without loading the tools: read from tool-listing.json, which the build
 // writes beside the bundle from the registry (scripts/bundle.mjs, `toolListings`), so `mast serve`
 // answers initialize and tools/list before it loads the registry, its schemas and every tool's code
-// (spec §7.4's ladder; ~120 ms of each start). Run from unbundled sources, where the build wrote no
+// (docs/index-lifecycle.md#startup-reindex; ~120 ms of each start). Run from unbundled sources, where the build wrote no
 // file, it is computed from the registry itself; test/mcp/listing.test.ts holds the file to it.
 import { readFileSync } from "node:fs";
 import type { Toolset } from "../tools/define.js";

@@ -1,4 +1,4 @@
-// `mast serve`: the MCP server (spec §7.4) over stdio (stdio.ts) or streamable HTTP (http.ts). Its
+// `mast serve`: the MCP server (docs/index-lifecycle.md#startup-reindex) over stdio (stdio.ts) or streamable HTTP (http.ts). Its
 // startup ladder bootstraps the state dir (copying a seed index when one exists), guards the
 // schema, opens the transport answering tools/list from the build's listing (listing.ts), loads
 // the tools after the first listing (or at the first call), reindexes in the background, and
@@ -14,19 +14,19 @@ import type { ToolContext } from "../tools/context.js";
 import { startWatch } from "../index/watch.js";
 import { ensureStateDir, guardSchema, isNeverIndexed, packedStampsCurrent, persistConfig, readIndexJson, statePaths, writeJsonAtomic } from "../index/state.js";
 import { indexLock } from "../index/status.js";
-import { Store } from "../store/db.js";
+import { Store } from "../store/store.js";
 import { failureOf } from "../tools/envelope.js";
-import { DEFAULT_TOOLSETS, type Toolset } from "../tools/define.js";
+import { DEFAULT_TOOLSETS, type ToolCall, type Toolset } from "../tools/define.js";
 // The HTTP transport (and the SDK's, with what it loads: undici, http2) loads only for --http: 40 ms of every stdio start.
 import type { HttpOptions } from "./http.js";
-import type { ListingForm } from "../tools/registry.js";
+import type { ListedTool, ListingForm } from "../tools/registry.js";
 import { offeredListing, toolListings } from "./listing.js";
 import { listenLocal, type LocalReply, type LocalRequest } from "./local.js";
 import { LimitedStdioTransport } from "./stdio.js";
 
 export const DEFAULT_SEED_DIR = "/opt/mast-seed";
 
-/** Where a call result's `_meta` carries the answer's `_stats` (spec §14.2): a prefixed key, as MCP asks of `_meta` keys. */
+/** Where a call result's `_meta` carries the answer's `_stats` (docs/telemetry.md#the-_stats-of-an-answer): a prefixed key, as MCP asks of `_meta` keys. */
 export const STATS_META_KEY = "mast/stats";
 
 export interface ServeOptions {
@@ -37,7 +37,7 @@ export interface ServeOptions {
   readonly log: (line: string) => void;
   /** The toolsets offered (default: read and edit): `read` (the index tools), `edit` (hashpilot's reads and edits), `more`, `admin` (its reports), `structural` (the structural index). */
   readonly toolsets?: readonly Toolset[];
-  /** Watch the tree and reindex what changes (spec §11.4). */
+  /** Watch the tree and reindex what changes (docs/index-lifecycle.md#watching-the-tree). */
   readonly watch?: boolean;
   /** Serve over streamable HTTP instead of stdio. */
   readonly http?: HttpOptions;
@@ -83,12 +83,33 @@ async function persistServeConfig(config: ResolvedConfig, log: (line: string) =>
 export function serverInstructions(offered: readonly string[]): string {
   const lines: Array<[string, readonly string[]]> = [
     ["mast answers from a persistent index of this project: ask it for the code you need instead of reading whole files.", []],
-    ["- Find code: mast_search (ranked chunks, exact names first). Overview: mast_project_skeleton. A file's API: mast_exports; its imports: mast_dependencies. A symbol's signature and types: mast_signature.", ["mast_search", "mast_project_skeleton", "mast_exports", "mast_dependencies", "mast_signature"]],
-    ["- Before changing a symbol: mast_callers (verified_callers are proven; review potential_matches), mast_implementors, mast_rename_impact. A name no declaration has answers not_found: true with did_you_mean names.", ["mast_callers", "mast_implementors", "mast_rename_impact"]],
-    ["- After writing files by other means: mast_reindex. Health and freshness: mast_status. An answer carrying `indexing` is from the index before a running reindex; `stale` and `file_busy_returning_stale_cache` mark rows older than the disk.", ["mast_reindex", "mast_status"]],
-    ["- Edit safely: read_hash gives line hashes and the file hash; replace_hash and diff_apply write only where the anchor is certain (AMBIGUOUS_ANCHOR or STALE_ANCHOR otherwise: re-read, retry); undo reverts a changeSet.", ["read_hash", "replace_hash", "diff_apply", "undo"]],
+    [
+      "- Find code: mast_search (ranked chunks, exact names first). Overview: mast_project_skeleton. " +
+        "A file's API: mast_exports; its imports: mast_dependencies. A symbol's signature and types: mast_signature.",
+      ["mast_search", "mast_project_skeleton", "mast_exports", "mast_dependencies", "mast_signature"],
+    ],
+    [
+      "- Before changing a symbol: mast_callers (verified_callers are proven; review potential_matches), mast_implementors, mast_rename_impact. " +
+        "A name no declaration has answers not_found: true with did_you_mean names.",
+      ["mast_callers", "mast_implementors", "mast_rename_impact"],
+    ],
+    [
+      "- After writing files by other means: mast_reindex. Health and freshness: mast_status. " +
+        "An answer carrying `indexing` is from the index before a running reindex; " +
+        "`stale` and `file_busy_returning_stale_cache` mark rows older than the disk.",
+      ["mast_reindex", "mast_status"],
+    ],
+    [
+      "- Edit safely: read_hash gives line hashes and the file hash; " +
+        "replace_hash and diff_apply write only where the anchor is certain (AMBIGUOUS_ANCHOR or STALE_ANCHOR otherwise: re-read, retry); " +
+        "undo reverts a changeSet.",
+      ["read_hash", "replace_hash", "diff_apply", "undo"],
+    ],
   ];
-  return lines.filter(([, tools]) => tools.every((t) => offered.includes(t))).map(([line]) => line).join("\n");
+  return lines
+    .filter(([, tools]) => tools.every((t) => offered.includes(t)))
+    .map(([line]) => line)
+    .join("\n");
 }
 
 /** How long after its transport is up a server that has had no tools/list or tools/call starts the rest of its startup. */
@@ -150,14 +171,35 @@ interface Tools {
 async function loadTools(config: ResolvedConfig, options: ServeOptions): Promise<Tools> {
   // The checker pass for this thread's runs (from TypeScript sources; a worker provides its own).
   if (config.checker) provideCheckerPass((await import("../query/checker.js")).checkerPass);
-  const [registry, { createToolContext }, { Telemetry }] = await Promise.all([import("../tools/registry.js"), import("../tools/context.js"), import("../tools/telemetry.js")]);
+  const [registry, { createToolContext }, { Telemetry }] = await Promise.all([
+    import("../tools/registry.js"),
+    import("../tools/context.js"),
+    import("../tools/telemetry.js"),
+  ]);
   const recorder = config.telemetry ? new Telemetry(config.state_dir, config.project_root, options.log) : undefined;
   return { registry, ctx: createToolContext(config, config.project_root, undefined, recorder, options.structuralRoot), ...(recorder ? { recorder } : {}) };
 }
 
-export async function serve(config: ResolvedConfig, options: ServeOptions): Promise<void> {
-  const http = options.http ? { options: options.http, transport: await import("./http.js") } : null;
-  http?.transport.checkHttpOptions(http.options);
+/**
+ * The tools themselves (the registry, every tool's code, the telemetry recorder, the checker pass
+ * for this thread's runs), loaded once — after the first tools/list is answered, or at the first
+ * call — and closed at the session's end if they were.
+ */
+function lazyTools(config: ResolvedConfig, options: ServeOptions): { load(): Promise<Tools>; close(): Promise<void> } {
+  let loaded: Promise<Tools> | null = null;
+  return {
+    load: () => (loaded ??= loadTools(config, options)),
+    close: async () => {
+      if (loaded === null) return;
+      const tools = await loaded.catch(() => null);
+      await tools?.recorder?.close();
+      tools?.ctx.close();
+    },
+  };
+}
+
+/** Steps 1 and 2: the state dir bootstrapped (a never-indexed one refused without a startup reindex) and its schema guarded. */
+function prepareStateDir(config: ResolvedConfig, options: ServeOptions): void {
   bootstrapStateDir(config, options.seedDir, options.log);
   const paths = statePaths(config.state_dir);
   if (!options.startupReindex && isNeverIndexed(paths)) {
@@ -166,119 +208,169 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
     });
   }
   guardSchema(paths);
+}
 
-  const toolsets = options.toolsets ?? DEFAULT_TOOLSETS;
-  const listing = await offeredListing(toolsets, options.schemas ?? "compact");
-  const offered = listing.map((t) => t.name);
-  // The tools themselves (the registry, every tool's code, the telemetry recorder, the checker pass
-  // for this thread's runs) load after the first tools/list is answered, or at the first call.
-  let loaded: Promise<Tools> | null = null;
-  const tools = (): Promise<Tools> => (loaded ??= loadTools(config, options));
-  // The rest of the startup waits for the first tools/list or tools/call, or STARTUP_QUIET_MS.
-  let answering: () => void = () => undefined;
-  const firstRequest = new Promise<void>((resolve) => (answering = resolve));
-  // One Server per connection (stdio has one; over HTTP each session has its own), all sharing the context.
-  const makeServer = (): Server => {
-    const server = new Server({ name: "mast", version: options.version }, { capabilities: { tools: {} }, instructions: serverInstructions(offered) });
-    server.setRequestHandler(ListToolsRequestSchema, async () => {
-      setImmediate(() => {
-        void tools().catch(() => undefined);
-        answering();
-      });
-      return { tools: listing };
-    });
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      // A client that sent a progress token hears how a long call goes (mast_reindex).
-      const token = request.params._meta?.progressToken;
-      const progress =
-        token === undefined
-          ? undefined
-          : (done: number, total: number | undefined, message: string) =>
-              void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: done, ...(total === undefined ? {} : { total }), message } }).catch(() => undefined);
-      answering();
-      try {
-        const { registry, ctx } = await tools();
-        if (!offered.includes(request.params.name)) {
-          throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(request.params.name)}`, { hint: registry.unknownToolHint(request.params.name, offered) });
-        }
-        const { answer, text, stats } = await registry.runTool(ctx, request.params.name, request.params.arguments ?? {}, progress ? { progress } : {});
-        // `_stats` rides in the result's `_meta`, which clients keep from the model (docs/decisions.md).
-        return { content: [{ type: "text", text }], structuredContent: answer as Record<string, unknown>, ...(stats ? { _meta: { [STATS_META_KEY]: stats } } : {}) };
-      } catch (err) {
-        // A tool error is an answer, never a crash, in one shape for every tool: the code, and the recovery that tells the agent what to do.
-        return { isError: true, content: [{ type: "text", text: JSON.stringify(failureOf(err)) }] };
-      }
-    });
-    return server;
-  };
+/** What every connection's Server shares. */
+interface Session {
+  readonly version: string;
+  /** What tools/list answers. */
+  readonly listing: ListedTool[];
+  /** The names of the tools offered. */
+  readonly offered: readonly string[];
+  readonly tools: () => Promise<Tools>;
+  /** Called at a tools/list or tools/call: the rest of the startup may begin. */
+  readonly answering: () => void;
+}
 
-  // The session ends at a signal, and — over stdio — when the client closes the pipe.
-  let stopSignal: () => void = () => undefined;
+/** A tools/call answered: the tool's answer as text and structuredContent, or a tool error — an answer, never a crash. */
+async function callTool(session: Session, name: string, args: Record<string, unknown>, progress: ToolCall["progress"]) {
+  try {
+    const { registry, ctx } = await session.tools();
+    if (!session.offered.includes(name)) {
+      throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(name)}`, { hint: registry.unknownToolHint(name, session.offered) });
+    }
+    const { answer, text, stats } = await registry.runTool(ctx, name, args, progress ? { progress } : {});
+    // `_stats` rides in the result's `_meta`, which clients keep from the model (docs/decisions.md).
+    return {
+      content: [{ type: "text", text }],
+      structuredContent: answer as Record<string, unknown>,
+      ...(stats ? { _meta: { [STATS_META_KEY]: stats } } : {}),
+    };
+  } catch (err) {
+    // A tool error is an answer, never a crash, in one shape for every tool: the code, and the recovery that tells the agent what to do.
+    return { isError: true, content: [{ type: "text", text: JSON.stringify(failureOf(err)) }] };
+  }
+}
+
+/** One Server per connection (stdio has one; over HTTP each session has its own), all sharing the session. */
+function createMcpServer(session: Session): Server {
+  const server = new Server({ name: "mast", version: session.version }, { capabilities: { tools: {} }, instructions: serverInstructions(session.offered) });
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    setImmediate(() => {
+      void session.tools().catch(() => undefined);
+      session.answering();
+    });
+    return { tools: session.listing };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // A client that sent a progress token hears how a long call goes (mast_reindex).
+    const token = request.params._meta?.progressToken;
+    const notify = (done: number, total: number | undefined, message: string) => {
+      const params = { progressToken: token!, progress: done, ...(total === undefined ? {} : { total }), message };
+      void extra.sendNotification({ method: "notifications/progress", params }).catch(() => undefined);
+    };
+    session.answering();
+    return callTool(session, request.params.name, request.params.arguments ?? {}, token === undefined ? undefined : notify);
+  });
+  return server;
+}
+
+/**
+ * The session's end: a SIGTERM or SIGINT, or `stop` (stdio's client closing the pipe). Its handlers
+ * are held for the process's life, not once: a library's exit hook (signal-exit, under
+ * proper-lockfile) re-raises a signal no other listener holds, which killed the server before its
+ * cleanup (the local socket and token were left behind). A second signal exits at once.
+ */
+function sessionEnd(exit: (code: number) => void): { closed: Promise<void>; stop: () => void } {
+  let stop: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => {
-    stopSignal = resolve;
-    // Held for the process's life, not once: a library's exit hook (signal-exit, under proper-lockfile)
-    // re-raises a signal no other listener holds, which killed the server before its cleanup (the
-    // local socket and token were left behind). A second signal exits at once.
+    stop = resolve;
     let signalled = false;
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
       process.on(signal, () => {
-        if (signalled) options.exit(signal === "SIGINT" ? 130 : 143);
+        if (signalled) exit(signal === "SIGINT" ? 130 : 143);
         signalled = true;
         process.stdin.destroy();
         resolve();
       });
     }
   });
-  let stopTransport: () => Promise<void>;
+  return { closed, stop };
+}
+
+/** The HTTP transport (http.ts) with its options, when `--http` asked for it. */
+interface HttpServing {
+  readonly options: HttpOptions;
+  readonly transport: typeof import("./http.js");
+}
+
+/** Step 3: the transport up — HTTP's listener, or stdio, whose end ends the session (`stop`); answers how to close it. */
+async function openTransport(makeServer: () => Server, http: HttpServing | null, stop: () => void, log: (line: string) => void): Promise<() => Promise<void>> {
   if (http) {
     const listening = await http.transport.serveHttp(makeServer, http.options);
-    stopTransport = listening.close;
-    options.log(`mast serve: listening on ${listening.url}${http.options.token ? " (bearer token required)" : ""}`);
-  } else {
-    const server = makeServer();
-    const transport = new LimitedStdioTransport();
-    transport.onclose = () => stopSignal();
-    // What the transport could not deliver (a line over the request limit, one that is not JSON-RPC) is logged.
-    server.onerror = (err) => options.log(`mast serve: ${isMastError(err) ? `${err.code}: ` : ""}${errorMessage(err)}`);
-    process.stdin.once("end", () => stopSignal());
-    await server.connect(transport);
-    stopTransport = () => server.close().catch(() => undefined);
+    log(`mast serve: listening on ${listening.url}${http.options.token ? " (bearer token required)" : ""}`);
+    return listening.close;
   }
-  options.log(`mast serve: ready (${offered.length} tools) for ${config.project_root}`);
-  // The local socket, the config's record, the startup reindex's worker and the watcher start once
-  // the client has been answered (its tools/list, or a first call), or after STARTUP_QUIET_MS: none
-  // of it is on the way to the first answers (their lock, files, fsync and worker thread took
-  // 20-60 ms of a 2-core machine's first 300 ms).
+  const server = makeServer();
+  const transport = new LimitedStdioTransport();
+  transport.onclose = () => stop();
+  // What the transport could not deliver (a line over the request limit, one that is not JSON-RPC) is logged.
+  server.onerror = (err) => log(`mast serve: ${isMastError(err) ? `${err.code}: ` : ""}${errorMessage(err)}`);
+  process.stdin.once("end", () => stop());
+  await server.connect(transport);
+  return () => server.close().catch(() => undefined);
+}
+
+/** Resolves at the first of: `first` (the client's first tools/list or tools/call), `closed`, STARTUP_QUIET_MS. */
+async function firstRequestOrQuiet(first: Promise<void>, closed: Promise<void>): Promise<void> {
   let quiet: NodeJS.Timeout | undefined;
-  await Promise.race([firstRequest, closed, new Promise<void>((resolve) => (quiet = setTimeout(resolve, STARTUP_QUIET_MS)))]);
+  await Promise.race([first, closed, new Promise<void>((resolve) => (quiet = setTimeout(resolve, STARTUP_QUIET_MS)))]);
   clearTimeout(quiet);
-  // `mast query` of this project answered here (local.ts): the tools offered, except the structural
-  // ones when they read another state root than the CLI's would.
-  const localTools = options.structuralRoot === undefined ? offered : (await toolListings()).filter((t) => t.toolset !== "structural" && toolsets.includes(t.toolset)).map((t) => t.compact.name);
+}
+
+/**
+ * `mast query` of this project answered here (local.ts): the tools offered, except the structural
+ * ones when they read another state root than the CLI's would. Null with `localSocket: false`.
+ */
+async function answerLocalQueries(
+  config: ResolvedConfig,
+  options: ServeOptions,
+  toolsets: readonly Toolset[],
+  session: Session,
+): Promise<{ close(): Promise<void> } | null> {
+  const localTools =
+    options.structuralRoot === undefined
+      ? session.offered
+      : (await toolListings()).filter((t) => t.toolset !== "structural" && toolsets.includes(t.toolset)).map((t) => t.compact.name);
   const answerLocal = async ({ tool, arguments: args }: LocalRequest): Promise<LocalReply> => {
     if (!localTools.includes(tool)) return { unavailable: `this server does not offer ${tool}` };
     try {
-      const { registry, ctx } = await tools();
+      const { registry, ctx } = await session.tools();
       return { text: (await registry.runTool(ctx, tool, args)).text };
     } catch (err) {
       return { failure: failureOf(err), usage: isMastError(err) && err.usage };
     }
   };
-  const local = options.localSocket === false ? null : await listenLocal({ root: config.project_root, stateDir: config.state_dir, version: options.version }, answerLocal, options.log);
+  if (options.localSocket === false) return null;
+  return listenLocal({ root: config.project_root, stateDir: config.state_dir, version: options.version }, answerLocal, options.log);
+}
+
+/** Step 4: catch up with the tree in a worker thread; queries are served meanwhile. Not awaited: it logs how it went. */
+function startupReindex(config: ResolvedConfig, log: (line: string) => void): void {
+  void runIndexOffThread(config, {
+    mode: "incremental",
+    operation: "mast serve startup reindex",
+    lockPolicy: SERVER_LOCK_POLICY,
+    checker: config.checker,
+  }).then(
+    (r) =>
+      log(
+        `mast serve: startup reindex done: ${r.files_indexed} indexed, ${r.files_deleted} removed, ${r.parse_errors + r.write_errors + r.read_errors} errors` +
+          (r.checker ? `; checker: ${r.checker.candidates} potential matches checked, ${r.checker.edges} checker edges` : ""),
+      ),
+    (err: unknown) => log(`mast serve: startup reindex failed: ${errorMessage(err)}`),
+  );
+}
+
+/**
+ * What starts once the client has been answered: the local socket, the config's record, the startup
+ * reindex's worker, the watcher and the packed stamps' keeper. Answers how to stop them, in order.
+ */
+async function startBackground(config: ResolvedConfig, options: ServeOptions, toolsets: readonly Toolset[], session: Session): Promise<() => Promise<void>> {
+  const local = await answerLocalQueries(config, options, toolsets, session);
   // Not awaited: a client's mast_reindex holding the lock must not hold back the startup reindex or a signal.
   const persisted = persistServeConfig(config, options.log);
-
-  if (options.startupReindex) {
-    // Step 4: catch up with the tree in a worker thread; queries are served meanwhile.
-    void runIndexOffThread(config, { mode: "incremental", operation: "mast serve startup reindex", lockPolicy: SERVER_LOCK_POLICY, checker: config.checker }).then(
-      (r) =>
-        options.log(
-          `mast serve: startup reindex done: ${r.files_indexed} indexed, ${r.files_deleted} removed, ${r.parse_errors + r.write_errors + r.read_errors} errors` +
-            (r.checker ? `; checker: ${r.checker.candidates} potential matches checked, ${r.checker.edges} checker edges` : ""),
-        ),
-      (err: unknown) => options.log(`mast serve: startup reindex failed: ${errorMessage(err)}`),
-    );
-  }
+  if (options.startupReindex) startupReindex(config, options.log);
   const watch = options.watch
     ? startWatch(config, {
         run: () => runIndexOffThread(config, { mode: "incremental", operation: "mast serve --watch", lockPolicy: SERVER_LOCK_POLICY, checker: config.checker }),
@@ -287,19 +379,39 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
     : null;
   if (watch) void watch.ready.then(() => options.log("mast serve --watch: watching for changes"));
   const stamps = keepPackedStamps(config, options.log);
-  await closed;
-  stamps.stop();
-  // No `mast query` is taken once the session ends.
-  await local?.close();
-  await persisted;
-  await watch?.close();
-  await stopTransport();
-  // Assigned by a handler, so not narrowed to null here.
-  const opened = loaded as Promise<Tools> | null;
-  if (opened !== null) {
-    const tools = await opened.catch(() => null);
-    await tools?.recorder?.close();
-    tools?.ctx.close();
-  }
+  return async () => {
+    stamps.stop();
+    // No `mast query` is taken once the session ends.
+    await local?.close();
+    await persisted;
+    await watch?.close();
+  };
 }
 
+export async function serve(config: ResolvedConfig, options: ServeOptions): Promise<void> {
+  const http = options.http ? { options: options.http, transport: await import("./http.js") } : null;
+  http?.transport.checkHttpOptions(http.options);
+  prepareStateDir(config, options);
+
+  const toolsets = options.toolsets ?? DEFAULT_TOOLSETS;
+  const listing = await offeredListing(toolsets, options.schemas ?? "compact");
+  const tools = lazyTools(config, options);
+  // The rest of the startup waits for the first tools/list or tools/call, or STARTUP_QUIET_MS.
+  let answering: () => void = () => undefined;
+  const firstRequest = new Promise<void>((resolve) => (answering = resolve));
+  const session: Session = { version: options.version, listing, offered: listing.map((t) => t.name), tools: tools.load, answering };
+
+  const end = sessionEnd(options.exit);
+  const closeTransport = await openTransport(() => createMcpServer(session), http, end.stop, options.log);
+  options.log(`mast serve: ready (${session.offered.length} tools) for ${config.project_root}`);
+  // The local socket, the config's record, the startup reindex's worker and the watcher start once
+  // the client has been answered (its tools/list, or a first call), or after STARTUP_QUIET_MS: none
+  // of it is on the way to the first answers (their lock, files, fsync and worker thread took
+  // 20-60 ms of a 2-core machine's first 300 ms).
+  await firstRequestOrQuiet(firstRequest, end.closed);
+  const stopBackground = await startBackground(config, options, toolsets, session);
+  await end.closed;
+  await stopBackground();
+  await closeTransport();
+  await tools.close();
+}

@@ -5,7 +5,9 @@
 // name) — capped at a node count with what was left out stated. Rendered as Mermaid or DOT:
 // verified edges solid, potential dashed.
 import { prepared, type Db } from "../store/db.js";
-import { potentialMatches, verifiedCallers, type Target } from "./graph.js";
+import { verifiedCallers } from "./callers.js";
+import { potentialMatches } from "./potential-sites.js";
+import type { Target } from "./targets.js";
 import { CHUNK_PLACE_COLUMNS, SourceLines, chunkContent, type ChunkPlace } from "./source.js";
 import { EDGE } from "../store/edge-codes.js";
 
@@ -63,131 +65,148 @@ function neighbours(db: Db, ids: readonly number[], direction: "callers" | "call
   ).all(JSON.stringify(ids)) as Array<{ from: number; to: number; sites: number }>;
 }
 
-export function callGraph(db: Db, projectRoot: string, target: Target, options: { depth: number; direction: GraphDirection; maxNodes: number }): CallGraph {
-  const rootRow = target.sites[0]!;
-  const nodes = new Map<string, GraphNode>();
-  const bySymbol = new Map<number, string>();
-  const edges = new Map<string, GraphEdge>();
+/** A graph being drawn: its nodes by symbol, its edges by their ends and kind, and what the node cap left out. */
+class GraphBuilder {
+  readonly nodes = new Map<string, GraphNode>();
+  readonly bySymbol = new Map<number, string>();
+  private readonly edges = new Map<string, GraphEdge>();
   // Past the cap: symbols (each counted once, however many edges asked for it) and placeholders.
-  const omittedSymbols = new Set<number>();
-  let nodesOmitted = 0;
-  let edgesOmitted = 0;
-  let linesOmitted = 0;
-  const symbol = (id: number) => prepared(db, SYMBOL).get(id) as SymbolRow | undefined;
+  private readonly omittedSymbols = new Set<number>();
+  private nodesOmitted = 0;
+  private edgesOmitted = 0;
+  /** A node with no one declaration behind it: a file's top level, a name several declarations share. */
+  private readonly placeholders = new Map<string, string | null>();
 
-  const nodeOf = (row: SymbolRow, depth: number): string | null => {
-    const known = bySymbol.get(row.id);
+  constructor(private readonly maxNodes: number) {}
+
+  nodeOf(row: SymbolRow, depth: number): string | null {
+    const known = this.bySymbol.get(row.id);
     if (known) return known;
-    if (nodes.size >= options.maxNodes) {
-      omittedSymbols.add(row.id);
+    if (this.nodes.size >= this.maxNodes) {
+      this.omittedSymbols.add(row.id);
       return null;
     }
-    const id = `n${nodes.size}`;
+    const id = `n${this.nodes.size}`;
     // A file's top-level code is its module symbol, which has no name.
-    nodes.set(id, { id, name: row.name === "" ? "(top level)" : row.name, file_path: row.path, line: row.line, depth });
-    bySymbol.set(row.id, id);
+    this.nodes.set(id, { id, name: row.name === "" ? "(top level)" : row.name, file_path: row.path, line: row.line, depth });
+    this.bySymbol.set(row.id, id);
     return id;
-  };
-  const edge = (from: string | null, to: string | null, kind: GraphEdge["kind"], sites: number) => {
+  }
+
+  edge(from: string | null, to: string | null, kind: GraphEdge["kind"], sites: number): void {
     if (from === null || to === null) {
-      edgesOmitted += 1;
+      this.edgesOmitted += 1;
       return;
     }
     const key = `${from}>${to}>${kind}`;
-    const prev = edges.get(key);
-    edges.set(key, { from, to, kind, sites: (prev?.sites ?? 0) + sites });
-  };
+    const prev = this.edges.get(key);
+    this.edges.set(key, { from, to, kind, sites: (prev?.sites ?? 0) + sites });
+  }
 
-  /** A node with no one declaration behind it: a file's top level, a name several declarations share. */
-  const placeholders = new Map<string, string | null>();
-  const placeholder = (name: string, path: string | null = null, line: number | null = null): string | null => {
+  placeholder(name: string, path: string | null = null, line: number | null = null): string | null {
     const key = `${path}:${name}`;
-    if (placeholders.has(key)) return placeholders.get(key)!;
+    if (this.placeholders.has(key)) return this.placeholders.get(key)!;
     let id: string | null = null;
-    if (nodes.size >= options.maxNodes) nodesOmitted += 1;
+    if (this.nodes.size >= this.maxNodes) this.nodesOmitted += 1;
     else {
-      id = `n${nodes.size}`;
-      nodes.set(id, { id, name, file_path: path, line, depth: 1 });
+      id = `n${this.nodes.size}`;
+      this.nodes.set(id, { id, name, file_path: path, line, depth: 1 });
     }
-    placeholders.set(key, id);
+    this.placeholders.set(key, id);
     return id;
-  };
+  }
 
-  const root = nodeOf({ id: rootRow.id, name: rootRow.name, path: rootRow.path, line: rootRow.line }, 0)!;
+  graph(linesOmitted: number): CallGraph {
+    return { nodes: [...this.nodes.values()], edges: [...this.edges.values()], nodes_omitted: this.omittedSymbols.size + this.nodesOmitted, edges_omitted: this.edgesOmitted, potential_lines_omitted: linesOmitted };
+  }
+}
+
+export function callGraph(db: Db, projectRoot: string, target: Target, options: { depth: number; direction: GraphDirection; maxNodes: number }): CallGraph {
+  const rootRow = target.sites[0]!;
+  const graph = new GraphBuilder(options.maxNodes);
+  const root = graph.nodeOf({ id: rootRow.id, name: rootRow.name, path: rootRow.path, line: rootRow.line }, 0)!;
   // The root's overloads and export aliases are the root.
-  for (const id of target.ids) bySymbol.set(id, root);
+  for (const id of target.ids) graph.bySymbol.set(id, root);
+  for (const direction of options.direction === "both" ? (["callers", "callees"] as const) : [options.direction]) verifiedNeighbours(db, graph, target.ids, direction, options.depth);
+  const linesOmitted = options.direction !== "callees" ? potentialCallers(db, projectRoot, graph, target, root) : 0;
+  if (options.direction !== "callers") potentialCallees(db, projectRoot, graph, target, root);
+  return graph.graph(linesOmitted);
+}
 
-  for (const direction of options.direction === "both" ? (["callers", "callees"] as const) : [options.direction]) {
-    let frontier = [...target.ids];
-    const seen = new Set<number>(target.ids);
-    for (let depth = 1; depth <= options.depth && frontier.length > 0; depth++) {
-      const next: number[] = [];
-      for (const e of neighbours(db, frontier, direction)) {
-        const far = direction === "callers" ? e.from : e.to;
-        const row = symbol(far);
-        if (!row) continue;
-        const farNode = nodeOf(row, depth);
-        const nearNode = bySymbol.get(direction === "callers" ? e.to : e.from) ?? null;
-        if (direction === "callers") edge(farNode, nearNode, "verified", e.sites);
-        else edge(nearNode, farNode, "verified", e.sites);
-        if (!seen.has(far)) {
-          seen.add(far);
-          next.push(far);
-        }
-      }
-      frontier = next;
-    }
-  }
-
-  if (options.direction !== "callees") {
-    // Potential callers: the lines naming the root that no verified edge explains, by their enclosing declaration.
-    const verified = verifiedCallers(db, target.ids, false);
-    const potential = potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: rootRow.file_id, path: rootRow.path }, verified, POTENTIAL_LINES, { omitNonCalls: true });
-    linesOmitted = potential.total - potential.matches.length;
-    const enclosing = prepared(
-      db,
-      `SELECT s.id, s.name, f.path, s.line FROM symbols s JOIN files f ON f.id = s.file_id
-       WHERE f.path = ? AND s.line <= ? AND s.end_line >= ? AND s.kind NOT IN ('export', 'module') ORDER BY s.line DESC, s.id LIMIT 1`,
-    );
-    // A line outside every declaration is its file's top level: the module symbol a verified top-level caller is drawn as.
-    const topLevel = prepared(db, "SELECT s.id, s.name, f.path, s.line FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.kind = 'module' LIMIT 1");
-    for (const m of potential.matches) {
-      const row = (enclosing.get(m.file_path, m.line, m.line) ?? topLevel.get(m.file_path)) as SymbolRow | undefined;
-      if (row && bySymbol.get(row.id) === root) continue;
-      const from = row ? nodeOf(row, 1) : placeholder("(top level)", m.file_path, m.line);
-      edge(from, root, "potential", 1);
-    }
-  }
-  if (options.direction !== "callers") {
-    // Potential callees: call-shaped names in the root's body (`name(`) that no verified edge from
-    // it explains, to the declarations of that name (up to 3; more are one node saying how many).
-    // A name no declaration of the project has (a built-in, a dependency) is not one.
-    const declarations = prepared(
-      db,
-      `SELECT DISTINCT s.id, s.name, f.path, s.line FROM chunks c JOIN symbols s ON s.file_id = c.file_id AND s.name = c.symbol_name AND s.line = c.start_line JOIN files f ON f.id = s.file_id
-       WHERE c.symbol_tail = ? ORDER BY f.path, s.line, s.id`,
-    );
-    const explained = new Set(
-      (
-        prepared(db, `SELECT e.call_line AS line, b.name AS name FROM edges e JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ${EDGE.POTENTIAL_CALL} AND e.from_id IN (SELECT value FROM json_each(?))`).all(
-          JSON.stringify(target.ids),
-        ) as Array<{ line: number; name: string }>
-      ).map((r) => `${r.line}:${r.name.slice(r.name.lastIndexOf(".") + 1)}`),
-    );
-    const seen = new Set<string>();
-    for (const { line, name } of callShapedNames(db, new SourceLines(projectRoot), rootRow)) {
-      if (explained.has(`${line}:${name}`) || seen.has(name)) continue;
-      seen.add(name);
-      const found = (declarations.all(name.toLowerCase()) as SymbolRow[]).filter((r) => (r.name === name || r.name.endsWith(`.${name}`)) && bySymbol.get(r.id) !== root);
-      if (found.length === 0) continue;
-      if (found.length <= 3) {
-        for (const row of found) edge(root, nodeOf(row, 1), "potential", 1);
-      } else {
-        edge(root, placeholder(`${name} (${found.length} declarations)`), "potential", 1);
+/** The verified callers or callees of the root to a depth, breadth first, each node at its nearest depth. */
+function verifiedNeighbours(db: Db, graph: GraphBuilder, ids: readonly number[], direction: "callers" | "callees", maxDepth: number): void {
+  let frontier = [...ids];
+  const seen = new Set<number>(ids);
+  for (let depth = 1; depth <= maxDepth && frontier.length > 0; depth++) {
+    const next: number[] = [];
+    for (const e of neighbours(db, frontier, direction)) {
+      const far = direction === "callers" ? e.from : e.to;
+      const row = prepared(db, SYMBOL).get(far) as SymbolRow | undefined;
+      if (!row) continue;
+      const farNode = graph.nodeOf(row, depth);
+      const nearNode = graph.bySymbol.get(direction === "callers" ? e.to : e.from) ?? null;
+      if (direction === "callers") graph.edge(farNode, nearNode, "verified", e.sites);
+      else graph.edge(nearNode, farNode, "verified", e.sites);
+      if (!seen.has(far)) {
+        seen.add(far);
+        next.push(far);
       }
     }
+    frontier = next;
   }
-  return { nodes: [...nodes.values()], edges: [...edges.values()], nodes_omitted: omittedSymbols.size + nodesOmitted, edges_omitted: edgesOmitted, potential_lines_omitted: linesOmitted };
+}
+
+/** Potential callers: the lines naming the root that no verified edge explains, by their enclosing declaration. Returns the lines past POTENTIAL_LINES. */
+function potentialCallers(db: Db, projectRoot: string, graph: GraphBuilder, target: Target, root: string): number {
+  const rootRow = target.sites[0]!;
+  const verified = verifiedCallers(db, target.ids, false);
+  const potential = potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: rootRow.file_id, path: rootRow.path }, verified, POTENTIAL_LINES, { omitNonCalls: true });
+  const enclosing = prepared(
+    db,
+    `SELECT s.id, s.name, f.path, s.line FROM symbols s JOIN files f ON f.id = s.file_id
+     WHERE f.path = ? AND s.line <= ? AND s.end_line >= ? AND s.kind NOT IN ('export', 'module') ORDER BY s.line DESC, s.id LIMIT 1`,
+  );
+  // A line outside every declaration is its file's top level: the module symbol a verified top-level caller is drawn as.
+  const topLevel = prepared(db, "SELECT s.id, s.name, f.path, s.line FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.kind = 'module' LIMIT 1");
+  for (const m of potential.matches) {
+    const row = (enclosing.get(m.file_path, m.line, m.line) ?? topLevel.get(m.file_path)) as SymbolRow | undefined;
+    if (row && graph.bySymbol.get(row.id) === root) continue;
+    const from = row ? graph.nodeOf(row, 1) : graph.placeholder("(top level)", m.file_path, m.line);
+    graph.edge(from, root, "potential", 1);
+  }
+  return potential.total - potential.matches.length;
+}
+
+/**
+ * Potential callees: call-shaped names in the root's body (`name(`) that no verified edge from it
+ * explains, to the declarations of that name (up to 3; more are one node saying how many). A name
+ * no declaration of the project has (a built-in, a dependency) is not one.
+ */
+function potentialCallees(db: Db, projectRoot: string, graph: GraphBuilder, target: Target, root: string): void {
+  const declarations = prepared(
+    db,
+    `SELECT DISTINCT s.id, s.name, f.path, s.line FROM chunks c JOIN symbols s ON s.file_id = c.file_id AND s.name = c.symbol_name AND s.line = c.start_line JOIN files f ON f.id = s.file_id
+     WHERE c.symbol_tail = ? ORDER BY f.path, s.line, s.id`,
+  );
+  const explained = new Set(
+    (
+      prepared(db, `SELECT e.call_line AS line, b.name AS name FROM edges e JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ${EDGE.POTENTIAL_CALL} AND e.from_id IN (SELECT value FROM json_each(?))`).all(
+        JSON.stringify(target.ids),
+      ) as Array<{ line: number; name: string }>
+    ).map((r) => `${r.line}:${r.name.slice(r.name.lastIndexOf(".") + 1)}`),
+  );
+  const seen = new Set<string>();
+  for (const { line, name } of callShapedNames(db, new SourceLines(projectRoot), target.sites[0]!)) {
+    if (explained.has(`${line}:${name}`) || seen.has(name)) continue;
+    seen.add(name);
+    const found = (declarations.all(name.toLowerCase()) as SymbolRow[]).filter((r) => (r.name === name || r.name.endsWith(`.${name}`)) && graph.bySymbol.get(r.id) !== root);
+    if (found.length === 0) continue;
+    if (found.length <= 3) {
+      for (const row of found) graph.edge(root, graph.nodeOf(row, 1), "potential", 1);
+    } else {
+      graph.edge(root, graph.placeholder(`${name} (${found.length} declarations)`), "potential", 1);
+    }
+  }
 }
 
 /** `name(` and `#name(` (a private method; its edge's callee is `C.#name`). */

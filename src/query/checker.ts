@@ -1,8 +1,8 @@
-// The opt-in checker pass (spec §10.3.2, `mast index --checker`), the store's side: one pass, a
+// The opt-in checker pass (docs/call-graph.md#the-checker-pass, `mast index --checker`), the store's side: one pass, a
 // backend per language, chosen by the file's LanguageSpec (`checker`): `compiler`, the TypeScript
 // compiler's programs (checker-program.ts, in its own worker thread), and `scip-python`, pyright's
 // SCIP indexer as a child process (checker-scip.ts). For each backend it takes the potential
-// matches of every function and method of its languages (query/graph.ts `potentialMatches`: the one
+// matches of every function and method of its languages (query/potential-sites.ts `potentialMatches`: the one
 // definition of a candidate), has the analyzer say what each candidate line calls, and records the
 // answers in `checker_verdicts`: `calls_target` with a POTENTIAL_CALL edge of resolution 'checker';
 // `resolves_to_different` or `non_call_site`, which take the line out of the target's potential
@@ -20,11 +20,13 @@ import { errorMessage } from "../base/errors.js";
 import { extensionInfo } from "../lang/languages.js";
 import type { CheckerLanguage, CheckerPass, CheckerReport } from "../index/run.js";
 import type { CheckerBackendName } from "../lang/spec.js";
-import { CHECKER_BEHIND, CHECKER_LANGUAGES, CHECKER_META, type Store } from "../store/db.js";
+import { CHECKER_BEHIND, CHECKER_LANGUAGES, CHECKER_META } from "../store/db.js";
+import type { Store } from "../store/store.js";
 import { CheckerPrograms, OUTSIDE, VERDICTS, type CheckTarget, type ProgramsReport, type VerdictBatch } from "./checker-program.js";
 import { GoTypesAnalyzer, type GoTypeFacts } from "./checker-go.js";
 import { RustAnalyzerScip, ScipPythonAnalyzer } from "./checker-scip.js";
-import { PotentialMemo, potentialMatches, verifiedCallers } from "./graph.js";
+import { PotentialMemo, potentialMatches } from "./potential-sites.js";
+import { verifiedCallers } from "./callers.js";
 import { tailOf } from "./navigation.js";
 
 const WORKER_FILE = fileURLToPath(new URL("./checker-worker.js", import.meta.url));

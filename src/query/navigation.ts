@@ -1,4 +1,4 @@
-// The navigation answers (spec §9): project skeleton, a file's exports, a symbol's signature with
+// The navigation answers (docs/tools.md): project skeleton, a file's exports, a symbol's signature with
 // its type context, a file's imports. Read-only over the store; every unbounded list is capped
 // with an explicit truncation count.
 import { LIST_BUDGET_BYTES, fitList } from "../base/budget.js";
@@ -452,7 +452,7 @@ function resolvedFileId(db: Db, fromFileId: number, module: string): number | nu
   return row?.id ?? null;
 }
 
-/** Named types in a symbol's parameters and return type, resolved one level deep (spec §9 rules 1-8). */
+/** Named types in a symbol's parameters and return type, resolved one level deep (docs/call-graph.md#barrels-and-the-types-a-signature-names). */
 function typeContext(db: Db, sym: SymbolRow): TypeContextEntry[] {
   const texts: string[] = [];
   if (sym.params !== null) for (const p of unpackParams(sym.params)) if (p.type) texts.push(p.type);

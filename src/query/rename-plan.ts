@@ -9,7 +9,7 @@ import { extensionInfo } from "../lang/languages.js";
 import { prepared, symbolTextsOf, type Db } from "../store/db.js";
 import { unpackParams } from "../store/param-rows.js";
 import type { ParamRecord } from "../syntax/types.js";
-import type { Target } from "./graph.js";
+import type { Target } from "./targets.js";
 
 export interface RenameSite {
   readonly file_path: string;

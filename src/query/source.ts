@@ -96,7 +96,7 @@ export const CHUNK_PLACE_COLUMNS = "f.path, c.content_start_line AS contentStart
 /**
  * A chunk's text: its own (a class outline), or its lines as the file has them now — null when the
  * file cannot be read. A file that changed since indexing gives its current lines in the indexed
- * range: the answers that show text say `stale` by the file's stat (query/search.ts staleChecker).
+ * range: the answers that show text say `stale` by the file's stat (query/search-results.ts staleChecker).
  */
 export function chunkContent(c: ChunkPlace, source: SourceLines): string | null {
   if (c.content !== null) return inflateRow(c.content, `a damaged class outline (${c.path}:${c.contentStart})`).toString("utf8");

@@ -7,7 +7,7 @@
 // flags, each a varint (55% of the JSON schema 1.19 stored, and faster to read than JSON.parse: 45
 // against 78 ms for 7,500 files' packs; deflated JSON was 32% but 158 ms). graph.db keeps a pack
 // deflated (base/deflate.ts: 43% of it, 116 → 50 MB at 1 GB, for ~1 s more in a whole link's
-// reads). The writer stores (store/db.ts), the call graph's reads unstore (store/link-inputs.ts).
+// reads). The writer stores (store/file-rows.ts), the call graph's reads unstore (store/link-inputs.ts).
 
 import { deflate, inflateRow } from "../base/deflate.js";
 import { damagedRow } from "../base/errors.js";

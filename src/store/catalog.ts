@@ -1,5 +1,5 @@
-// catalog.sqlite, the structural index's serving store (mantis-supplement.md, "catalog.sqlite
-// tables"): its schema with the contract's column names, CHECKs and indexes, the one write of a
+// catalog.sqlite, the structural index's serving store (docs/structural.md#the-catalog):
+// its schema with the contract's column names, CHECKs and indexes, the one write of a
 // build's rows, and the per-database reads behind the five query operations. A shard has the same
 // schema; structural/query.ts merges what each database answers. The catalog is a rollback-journal
 // database: it is built in tmp/, renamed into place whole and read by the Python helper too.

@@ -2,7 +2,7 @@
 // *other* files — its symbols' names, kinds, parents, re-export markers, export aliases, return
 // types, exported flags and signatures, its imports (module, names, local bindings, kind), its
 // heritage clauses, and the order each is read in (first declaration by line). A rewrite keeps the
-// rows (and ids) of the symbols it still declares (store/db.ts replaceFileRows), so the edges other
+// rows (and ids) of the symbols it still declares (store/file-rows.ts replaceFileRows), so the edges other
 // files hold into them stand: one that moved no name's face (an edit inside a body, a comment) is
 // relinked alone (docs/decisions.md, "A body edit relinks its own file"), and in Go one that moved
 // names with the files writing them (index/mention-reach.ts).
@@ -22,7 +22,7 @@ export interface LinkFaceSymbol {
   readonly line: number;
 }
 
-/** A stored import row as the face compares it (`symbols` and `boundAs` as store/db.ts writes them). */
+/** A stored import row as the face compares it (`symbols` and `boundAs` as store/file-rows.ts writes them). */
 export interface LinkFaceImport {
   readonly id: number;
   readonly module: string;

@@ -1,6 +1,6 @@
 // The reads the call-graph derivation (index/link.ts) runs over the store: per-file symbols,
 // import bindings, class heritage and call sites, for some files (their ids) or for all (null),
-// and the set of files a change can reach. Pure reads; the derivation's writes are db.ts's.
+// and the set of files a change can reach. Pure reads; the derivation's writes are store/derived-rows.ts's.
 import { unstoredCalls, type CallRow } from "./call-rows.js";
 import { prepared, symbolTextsOf, type Db } from "./db.js";
 

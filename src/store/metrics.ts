@@ -1,4 +1,4 @@
-// metrics.db: the telemetry of the read tools (spec §14.3) — one row per call, the daily
+// metrics.db: the telemetry of the read tools (docs/telemetry.md#the-metrics-database) — one row per call, the daily
 // roll-ups, and the reads `mast_efficiency` and `mast metrics` answer from. A database of its own
 // in the state dir, not graph.db: an index run holds graph.db's write transaction for its whole
 // length, and a schema change rebuilds graph.db (docs/decisions.md, "Telemetry in metrics.db").

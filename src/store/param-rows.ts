@@ -1,7 +1,7 @@
 // A function's parameters as symbols.params keeps them: a JSON array of one array per parameter,
 // `[name]`, `[name, type]` or `[name, type|null, 1]` for an optional one (x?, a default value, a
 // rest parameter) — not an object per parameter with its field names and `"optional":false` in
-// every row (1.08 million parameters at 1 GB: 64 → 31 MB). The writer packs (store/db.ts), the
+// every row (1.08 million parameters at 1 GB: 64 → 31 MB). The writer packs (store/file-rows.ts), the
 // answers unpack (query/navigation.ts).
 import type { ParamRecord } from "../syntax/types.js";
 

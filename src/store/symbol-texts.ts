@@ -3,7 +3,7 @@
 // deflated together (base/deflate.ts). A file's declarations repeat its words — its types, its
 // parameter names, `self, `, `&self`, `Promise<` — so together they deflate to 27% where one row's
 // ~80 characters would barely shrink (1 GB tree: 210 → 57 MB, the symbols table 384 → ~170 MB).
-// The writer packs (store/db.ts insertSymbols); answers read a symbol's through store/db.ts
+// The writer packs (store/file-rows.ts insertSymbols); answers read a symbol's through store/db.ts
 // symbolTexts, which unpacks a file's once per connection until the data changes.
 
 import { deflate, inflateRow } from "../base/deflate.js";

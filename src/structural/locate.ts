@@ -1,5 +1,5 @@
-// Where a structural build reads and writes (mantis-structural-index.md, Step 0, and the
-// supplement's layout): the code root and snapshot id from the locator flags, SNAPSHOT_ROOT, the
+// Where a structural build reads and writes (docs/structural.md#locating-the-code-and-the-snapshot and
+// docs/structural.md#layout): the code root and snapshot id from the locator flags, SNAPSHOT_ROOT, the
 // state root's workspace/.mantis_state.json `active_snapshot`, else the current project in
 // MODE-OFF (`snapshot_id: "unknown"`); whether the snapshot is pinned (its sentinel names it);
 // and every path under the state root. Nothing here writes.

@@ -1,4 +1,4 @@
-// The structural index's commit protocol (mantis-structural-index.md, Step 4): a build writes its
+// The structural index's commit protocol (docs/structural.md#a-build): a build writes its
 // catalog, shards and compatibility export under tmp/ with its build id, then manifest.json —
 // written to tmp/ and renamed into place, the one commit point — and only then moves the catalog,
 // shards and export to their published names. A crash before the rename leaves the last published

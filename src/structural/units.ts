@@ -1,4 +1,4 @@
-// Semantic units (mantis-supplement.md, "Cache key and identities"): what one unit's output holds,
+// Semantic units (docs/structural.md#units-and-keys): what one unit's output holds,
 // its content-addressed cache key (never the snapshot id), the fallback symbol ids, and the unit
 // store under units/ab/cd/<key> — immutable outputs, written once, validated when read back.
 import { existsSync, mkdirSync, readFileSync } from "node:fs";

@@ -152,7 +152,7 @@ export function overloadImplementation(members: SyntaxNode[], i: number): number
   return -1;
 }
 
-/** Docs are `/** ... *\/` blocks or `//` line comments (spec §10.2); plain `/* *\/` blocks are not. */
+/** Docs are `/** ... *\/` blocks or `//` line comments (docs/extraction.md#symbols-and-signatures); plain `/* *\/` blocks are not. */
 export function isDocComment(node: SyntaxNode): boolean {
   const t = node.text;
   return t.startsWith("/**") || t.startsWith("//");

@@ -43,7 +43,7 @@ export function extractFile(filePath: string, text: string, options: ExtractOpti
 }
 
 /**
- * Qualified compounds appended to identifier bags (spec §10.3 F5): a method chunk's own
+ * Qualified compounds appended to identifier bags (docs/extraction.md#identifier-bags): a method chunk's own
  * `Class.method`, and `Type.method` for every call in the chunk whose receiver type is known, so a
  * phrase query for `Class.method` finds its mentions. Class outlines get no call compounds.
  */

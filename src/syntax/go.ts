@@ -5,16 +5,23 @@
 // package's name; calls become call sites typed by what the file proves (the receiver, annotated
 // parameters, `var x T`, `x := T{…}`, struct field types). Pure: a function of (path, text, options).
 import { collapseWhitespace, firstLine } from "../base/text.js";
+import {
+  ASSIGNMENT_STATEMENT, CALL_EXPRESSION, COMMENT, COMPOSITE_LITERAL, CONST_DECLARATION, CONST_SPEC, FIELD_DECLARATION, FIELD_DECLARATION_LIST,
+  FUNCTION_DECLARATION, FUNC_LITERAL, IDENTIFIER, IMPORT_DECLARATION, IMPORT_SPEC, IMPORT_SPEC_LIST, INTERFACE_TYPE, METHOD_DECLARATION, METHOD_ELEM,
+  PACKAGE_IDENTIFIER, PARAMETER_DECLARATION, PARAMETER_LIST, PARENTHESIZED_EXPRESSION, RANGE_CLAUSE, SELECTOR_EXPRESSION, SHORT_VAR_DECLARATION,
+  STRUCT_TYPE, TYPE_ALIAS, TYPE_DECLARATION, TYPE_IDENTIFIER, TYPE_SPEC, TYPE_SWITCH_STATEMENT, UNARY_EXPRESSION, VARIADIC_PARAMETER_DECLARATION,
+  VAR_DECLARATION, VAR_SPEC,
+} from "../lang/go-nodes.js";
 import { languageSpec } from "../lang/languages.js";
 import { parseFlat, type SyntaxNode } from "./flat-tree.js";
 import { bindLocal, leadingComments, TreeExtractor, type Known, type MutableDraft } from "./tree-extractor.js";
 import type { CallReceiver, ExtractOptions, ExtractResult, FileExtraction, ParamRecord } from "./types.js";
 
-const TOKENS: ReadonlySet<string> = new Set(["identifier", "type_identifier", "field_identifier", "package_identifier"]);
+const TOKENS: ReadonlySet<string> = new Set([IDENTIFIER, TYPE_IDENTIFIER, "field_identifier", PACKAGE_IDENTIFIER]);
 /** Calls, and the statements and literals that bind or rebind a local (read by position by the call pass). */
 /** Calls chained on calls (`a.B().C().D()`) are followed this deep for a producer. */
 const MAX_CHAIN = 8;
-const EVENTS: ReadonlySet<string> = new Set(["call_expression", "short_var_declaration", "var_spec", "const_spec", "assignment_statement", "func_literal", "range_clause", "type_switch_statement", "receive_statement"]);
+const EVENTS: ReadonlySet<string> = new Set([CALL_EXPRESSION, SHORT_VAR_DECLARATION, VAR_SPEC, CONST_SPEC, ASSIGNMENT_STATEMENT, FUNC_LITERAL, RANGE_CLAUSE, TYPE_SWITCH_STATEMENT, "receive_statement"]);
 
 type Receiver = { name: string | null; type: string } | null;
 
@@ -46,25 +53,25 @@ class GoExtractor extends TreeExtractor {
     const functions: SyntaxNode[] = [];
     for (const node of this.root.namedChildren) {
       switch (node.type) {
-        case "function_declaration":
-        case "method_declaration":
+        case FUNCTION_DECLARATION:
+        case METHOD_DECLARATION:
           this.flushBlock();
           functions.push(node);
           break;
-        case "type_declaration":
+        case TYPE_DECLARATION:
           this.flushBlock();
           this.declareTypes(node);
           break;
-        case "const_declaration":
-        case "var_declaration":
+        case CONST_DECLARATION:
+        case VAR_DECLARATION:
           this.flushBlock();
           this.declareValues(node);
           break;
-        case "comment":
+        case COMMENT:
           break; // a doc comment is pulled into the declaration below it; others are between chunks
         default:
           // The package clause and imports (and anything else) form blocks.
-          if (node.type === "import_declaration") this.recordImports(node);
+          if (node.type === IMPORT_DECLARATION) this.recordImports(node);
           this.extendBlock(node);
       }
     }
@@ -80,7 +87,7 @@ class GoExtractor extends TreeExtractor {
 
   /** The doc comment above a declaration, with the line it starts on. */
   private docOf(node: SyntaxNode): { text: string; startLine: number } | null {
-    return leadingComments(node, (n) => n.type === "comment", stripComment);
+    return leadingComments(node, (n) => n.type === COMMENT, stripComment);
   }
 
   /** The draft of a top-level declaration, its doc comment pulled in. */
@@ -101,7 +108,7 @@ class GoExtractor extends TreeExtractor {
 
   private declareFunction(node: SyntaxNode): void {
     const name = node.childForFieldName("name")?.text ?? "";
-    const receiver = node.type === "method_declaration" ? receiverOf(node.childForFieldName("receiver")) : null;
+    const receiver = node.type === METHOD_DECLARATION ? receiverOf(node.childForFieldName("receiver")) : null;
     const qualified = receiver ? `${receiver.type}.${name}` : name;
     const body = node.childForFieldName("body");
     const exported = isGoExported(name) && (receiver === null || isGoExported(receiver.type));
@@ -120,14 +127,14 @@ class GoExtractor extends TreeExtractor {
       else if (p.type !== null && !p.optional && this.spec?.elementType?.(p.type) != null) this.slices.set(p.name, p.type);
     }
     // Parameters of no named type and named results still shadow package-level names.
-    const shadowing = [...sym.params.filter((p) => !types.has(p.name)).map((p) => p.name), ...paramsOf(result?.type === "parameter_list" ? result : null).map((p) => p.name)];
+    const shadowing = [...sym.params.filter((p) => !types.has(p.name)).map((p) => p.name), ...paramsOf(result?.type === PARAMETER_LIST ? result : null).map((p) => p.name)];
     if (body) this.recordCalls(body, qualified, receiver, types, new Set(shadowing));
   }
 
   // ---- types ----
 
   private declareTypes(decl: SyntaxNode): void {
-    const specs = decl.namedChildren.filter((c) => c.type === "type_spec" || c.type === "type_alias");
+    const specs = decl.namedChildren.filter((c) => c.type === TYPE_SPEC || c.type === TYPE_ALIAS);
     for (const spec of specs) {
       // A lone spec's span is the whole declaration (`type` keyword and doc comment included).
       const node = specs.length === 1 ? decl : spec;
@@ -135,7 +142,7 @@ class GoExtractor extends TreeExtractor {
       const type = spec.childForFieldName("type");
       const exported = isGoExported(name);
       const text = specs.length === 1 ? this.slice(decl.startIndex, decl.endIndex) : `type ${this.slice(spec.startIndex, spec.endIndex)}`;
-      const kind = spec.type === "type_spec" && type?.type === "struct_type" ? "class" : spec.type === "type_spec" && type?.type === "interface_type" ? "interface" : "type";
+      const kind = spec.type === TYPE_SPEC && type?.type === STRUCT_TYPE ? "class" : spec.type === TYPE_SPEC && type?.type === INTERFACE_TYPE ? "interface" : "type";
       this.draft(node, { chunkType: kind === "class" ? "class_shell" : kind === "interface" ? "interface" : "type", symbolName: name, parentSymbol: null, isExported: exported });
       const sym = this.addSymbol(node, kind, name, exported, this.doc(node), text, text);
       sym.line = spec.startPosition.row + 1;
@@ -148,9 +155,9 @@ class GoExtractor extends TreeExtractor {
     const fields = new Map<string, string>();
     const slices = new Map<string, string>();
     const embedded: string[] = [];
-    const list = struct.namedChildren.find((c) => c.type === "field_declaration_list");
+    const list = struct.namedChildren.find((c) => c.type === FIELD_DECLARATION_LIST);
     for (const decl of list?.namedChildren ?? []) {
-      if (decl.type !== "field_declaration") continue;
+      if (decl.type !== FIELD_DECLARATION) continue;
       const type = decl.childForFieldName("type");
       const names = decl.namedChildren.filter((c) => c.type === "field_identifier");
       if (names.length === 0) {
@@ -172,7 +179,7 @@ class GoExtractor extends TreeExtractor {
   private declareInterface(name: string, iface: SyntaxNode, exported: boolean): void {
     const embedded: string[] = [];
     for (const member of iface.namedChildren) {
-      if (member.type === "method_elem") {
+      if (member.type === METHOD_ELEM) {
         const method = member.childForFieldName("name")?.text ?? "";
         const signature = collapseWhitespace(member.text);
         const sym = this.addSymbol(member, "method", `${name}.${method}`, exported && isGoExported(method), this.doc(member), signature, signature);
@@ -192,10 +199,10 @@ class GoExtractor extends TreeExtractor {
   // ---- consts and vars ----
 
   private declareValues(decl: SyntaxNode): void {
-    const specs = decl.namedChildren.filter((c) => c.type === "const_spec" || c.type === "var_spec" || c.type === "var_spec_list");
-    const flat = specs.flatMap((s) => (s.type === "var_spec_list" ? s.namedChildren.filter((c) => c.type === "var_spec") : [s]));
-    const names = flat.flatMap((s) => s.namedChildren.filter((c) => c.type === "identifier" && isNameOf(s, c)));
-    const kind = decl.type === "const_declaration" ? "const" : "variable";
+    const specs = decl.namedChildren.filter((c) => c.type === CONST_SPEC || c.type === VAR_SPEC || c.type === "var_spec_list");
+    const flat = specs.flatMap((s) => (s.type === "var_spec_list" ? s.namedChildren.filter((c) => c.type === VAR_SPEC) : [s]));
+    const names = flat.flatMap((s) => s.namedChildren.filter((c) => c.type === IDENTIFIER && isNameOf(s, c)));
+    const kind = decl.type === CONST_DECLARATION ? "const" : "variable";
     const lone = names.length === 1 ? names[0]!.text : null;
     this.draft(decl, { chunkType: "block", symbolName: lone, parentSymbol: null, isExported: lone !== null && isGoExported(lone) });
     for (const n of names) {
@@ -207,7 +214,7 @@ class GoExtractor extends TreeExtractor {
       // are typed by it in every file of the package (its `returnType` is the type it holds).
       if (kind === "variable") {
         const values = spec.childForFieldName("value")?.namedChildren ?? [];
-        const names = spec.namedChildren.filter((c) => c.type === "identifier" && isNameOf(spec, c));
+        const names = spec.namedChildren.filter((c) => c.type === IDENTIFIER && isNameOf(spec, c));
         const declared = this.namedType(spec.childForFieldName("type")?.text ?? null);
         const value = values.length === names.length ? values[names.findIndex((x) => x.text === n.text)] : undefined;
         const literal = value ? this.knownValue(value, null, new Map()) : null;
@@ -221,7 +228,7 @@ class GoExtractor extends TreeExtractor {
   // ---- imports ----
 
   private recordImports(decl: SyntaxNode): void {
-    const specs = decl.namedChildren.flatMap((c) => (c.type === "import_spec_list" ? c.namedChildren : [c])).filter((c) => c.type === "import_spec");
+    const specs = decl.namedChildren.flatMap((c) => (c.type === IMPORT_SPEC_LIST ? c.namedChildren : [c])).filter((c) => c.type === IMPORT_SPEC);
     for (const spec of specs) {
       const path = spec.childForFieldName("path");
       if (!path) continue;
@@ -249,7 +256,7 @@ class GoExtractor extends TreeExtractor {
    */
   private recordCalls(node: SyntaxNode, caller: string | null, receiver: Receiver, types: Map<string, Known>, poisoned = new Set<string>()): void {
     for (const { node: n } of this.eventsIn(node.startIndex, node.endIndex)) {
-      if (n.type === "call_expression") this.recordCall(n, caller, receiver, types, poisoned);
+      if (n.type === CALL_EXPRESSION) this.recordCall(n, caller, receiver, types, poisoned);
       else this.noteBinding(n, receiver, types, poisoned);
     }
   }
@@ -261,32 +268,32 @@ class GoExtractor extends TreeExtractor {
       this.slices.delete(name);
     };
     switch (n.type) {
-      case "func_literal":
+      case FUNC_LITERAL:
         for (const p of paramsOf(n.childForFieldName("parameters"))) {
           const type = this.namedType(p.type);
           bind(p.name, type === null ? null : { kind: "typed", typeName: type, resolution: "parameter_type" });
         }
         return;
-      case "range_clause": {
+      case RANGE_CLAUSE: {
         // `for _, x := range xs`: the second name holds an element of what `xs` holds.
         const left = n.childForFieldName("left")?.namedChildren ?? [];
         const element = left.length === 2 ? this.elementOf(n.childForFieldName("right"), receiver, types) : null;
         left.forEach((l, i) => {
-          if (l.type === "identifier") bind(l.text, i === 1 ? element : null);
+          if (l.type === IDENTIFIER) bind(l.text, i === 1 ? element : null);
         });
         return;
       }
       case "receive_statement":
-        for (const l of n.childForFieldName("left")?.namedChildren ?? []) if (l.type === "identifier") bind(l.text, null);
+        for (const l of n.childForFieldName("left")?.namedChildren ?? []) if (l.type === IDENTIFIER) bind(l.text, null);
         return;
-      case "type_switch_statement":
-        for (const l of n.childForFieldName("alias")?.namedChildren ?? []) if (l.type === "identifier") bind(l.text, null);
+      case TYPE_SWITCH_STATEMENT:
+        for (const l of n.childForFieldName("alias")?.namedChildren ?? []) if (l.type === IDENTIFIER) bind(l.text, null);
         return;
-      case "const_spec":
-        for (const c of n.namedChildren) if (c.type === "identifier" && isNameOf(n, c)) bind(c.text, null);
+      case CONST_SPEC:
+        for (const c of n.namedChildren) if (c.type === IDENTIFIER && isNameOf(n, c)) bind(c.text, null);
         return;
-      case "var_spec": {
-        const names = n.namedChildren.filter((c) => c.type === "identifier" && isNameOf(n, c));
+      case VAR_SPEC: {
+        const names = n.namedChildren.filter((c) => c.type === IDENTIFIER && isNameOf(n, c));
         const declared = this.namedType(n.childForFieldName("type")?.text ?? null);
         const values = n.childForFieldName("value")?.namedChildren ?? [];
         names.forEach((name, i) => {
@@ -300,7 +307,7 @@ class GoExtractor extends TreeExtractor {
         const left = n.childForFieldName("left")?.namedChildren ?? [];
         const right = n.childForFieldName("right")?.namedChildren ?? [];
         left.forEach((l, i) => {
-          if (l.type !== "identifier") return;
+          if (l.type !== IDENTIFIER) return;
           // `x, err := f()`: the first name holds f's first result. Assigning again what it held keeps it.
           // `v, ok := x.(T)`: the first name holds a T.
           const value = right.length === left.length ? this.knownValue(right[i]!, receiver, types) : i === 0 && right.length === 1 ? (this.asserted(right[0]!) ?? this.producedBy(right[0]!, receiver, types)) : null;
@@ -312,8 +319,8 @@ class GoExtractor extends TreeExtractor {
 
   /** What a value expression is known to be: a composite literal's type, a type assertion's, or a call's result. */
   private knownValue(value: SyntaxNode, receiver: Receiver, types: ReadonlyMap<string, Known>): Known | null {
-    const literal = value.type === "unary_expression" && value.text.startsWith("&") ? value.childForFieldName("operand") : value;
-    if (literal?.type === "composite_literal") {
+    const literal = value.type === UNARY_EXPRESSION && value.text.startsWith("&") ? value.childForFieldName("operand") : value;
+    if (literal?.type === COMPOSITE_LITERAL) {
       const type = this.namedType(literal.childForFieldName("type")?.text ?? null);
       return type === null ? null : { kind: "typed", typeName: type, resolution: "new_expression" };
     }
@@ -328,11 +335,11 @@ class GoExtractor extends TreeExtractor {
   private fieldOf(selector: SyntaxNode, recv: Receiver, types: ReadonlyMap<string, Known>, locals: ReadonlySet<string>): Known | null {
     const operand = selector.childForFieldName("operand");
     const name = selector.childForFieldName("field")?.text;
-    if (operand?.type === "call_expression" && name) {
+    if (operand?.type === CALL_EXPRESSION && name) {
       const produced = this.producedBy(operand, recv, types);
       return produced?.kind === "returned" ? { kind: "returned", producer: `${produced.producer}()#${name}` } : null;
     }
-    if (operand?.type !== "identifier" || !name) return null;
+    if (operand?.type !== IDENTIFIER || !name) return null;
     if (recv !== null && operand.text === recv.name) {
       const fieldType = this.fieldTypes.get(recv.type)?.get(name);
       if (fieldType !== undefined) return { kind: "typed", typeName: fieldType, resolution: "field_type" };
@@ -359,21 +366,21 @@ class GoExtractor extends TreeExtractor {
    */
   private elementOf(value: SyntaxNode | null, receiver: Receiver, types: ReadonlyMap<string, Known>): Known | null {
     if (value === null) return null;
-    const known = value.type === "identifier" ? types.get(value.text) : value.type === "call_expression" ? this.producedBy(value, receiver, types) : undefined;
+    const known = value.type === IDENTIFIER ? types.get(value.text) : value.type === CALL_EXPRESSION ? this.producedBy(value, receiver, types) : undefined;
     if (known?.kind === "returned") return { kind: "returned", producer: `${known.producer}[]` };
     let declared: string | undefined;
-    if (value.type === "identifier") declared = this.slices.get(value.text);
-    else if (value.type === "selector_expression" && receiver !== null && value.childForFieldName("operand")?.text === receiver.name) {
+    if (value.type === IDENTIFIER) declared = this.slices.get(value.text);
+    else if (value.type === SELECTOR_EXPRESSION && receiver !== null && value.childForFieldName("operand")?.text === receiver.name) {
       declared = this.fieldSlices.get(receiver.type)?.get(value.childForFieldName("field")?.text ?? "");
       // A struct of another file: the linker reads the field's declared type.
       if (declared === undefined && !this.fieldSlices.has(receiver.type)) return { kind: "returned", producer: `${receiver.type}#${value.childForFieldName("field")?.text ?? ""}[]` };
-    } else if (value.type === "selector_expression") {
+    } else if (value.type === SELECTOR_EXPRESSION) {
       const held = this.fieldOf(value, receiver, types, new Set());
       if (held?.kind === "returned") return { kind: "returned", producer: `${held.producer}[]` };
     }
     const written = declared === undefined ? null : (this.spec?.elementType?.(declared) ?? null);
     const element = this.namedType(written);
-    return element === null ? null : { kind: "typed", typeName: element, resolution: known === undefined && value.type === "identifier" ? "parameter_type" : "field_type" };
+    return element === null ? null : { kind: "typed", typeName: element, resolution: known === undefined && value.type === IDENTIFIER ? "parameter_type" : "field_type" };
   }
 
   /**
@@ -381,17 +388,17 @@ class GoExtractor extends TreeExtractor {
    * as a producer of a value; null for any other expression.
    */
   private producedBy(value: SyntaxNode, receiver: Receiver, types: ReadonlyMap<string, Known>, depth = 0): Known | null {
-    if (value.type !== "call_expression") return null;
+    if (value.type !== CALL_EXPRESSION) return null;
     const fn = value.childForFieldName("function");
-    if (fn?.type === "identifier") return types.has(fn.text) ? null : { kind: "returned", producer: fn.text };
-    if (fn?.type !== "selector_expression") return null;
+    if (fn?.type === IDENTIFIER) return types.has(fn.text) ? null : { kind: "returned", producer: fn.text };
+    if (fn?.type !== SELECTOR_EXPRESSION) return null;
     const operand = fn.childForFieldName("operand");
     const name = fn.childForFieldName("field")?.text;
     if (!operand || !name) return null;
     // A method of what another call returns: `a.B().C()` (a bounded chain).
-    const inner = operand.type === "call_expression" && depth < MAX_CHAIN ? this.producedBy(operand, receiver, types, depth + 1) : null;
+    const inner = operand.type === CALL_EXPRESSION && depth < MAX_CHAIN ? this.producedBy(operand, receiver, types, depth + 1) : null;
     if (inner?.kind === "returned") return { kind: "returned", producer: `${inner.producer}().${name}` };
-    if (operand.type !== "identifier") return null;
+    if (operand.type !== IDENTIFIER) return null;
     const known = types.get(operand.text);
     if (known?.kind === "typed") return { kind: "returned", producer: `${known.typeName}.${name}` };
     if (known?.kind === "returned") return { kind: "returned", producer: `${known.producer}().${name}` };
@@ -413,24 +420,24 @@ class GoExtractor extends TreeExtractor {
     if (!fn) return;
     let receiver: CallReceiver;
     let callee: string;
-    if (fn.type === "identifier") {
+    if (fn.type === IDENTIFIER) {
       // A local or parameter holding a function value: not a call of a package's function.
       if (types.has(fn.text) || locals.has(fn.text)) return;
       callee = fn.text;
       receiver = { kind: "bare" };
-    } else if (fn.type === "selector_expression") {
+    } else if (fn.type === SELECTOR_EXPRESSION) {
       const operand = fn.childForFieldName("operand");
       const method = fn.childForFieldName("field");
       if (!operand || !method) return;
       callee = method.text;
-      if (operand.type === "identifier" && recv !== null && operand.text === recv.name) receiver = { kind: "this", className: recv.type };
-      else if (operand.type === "identifier" && types.has(operand.text)) receiver = types.get(operand.text)!;
+      if (operand.type === IDENTIFIER && recv !== null && operand.text === recv.name) receiver = { kind: "this", className: recv.type };
+      else if (operand.type === IDENTIFIER && types.has(operand.text)) receiver = types.get(operand.text)!;
       // A local shadows an import and a package-level name alike: its type is unknown.
-      else if (operand.type === "identifier" && locals.has(operand.text)) return;
-      else if (operand.type === "identifier" && this.packages.has(operand.text)) receiver = { kind: "namespace", local: operand.text };
+      else if (operand.type === IDENTIFIER && locals.has(operand.text)) return;
+      else if (operand.type === IDENTIFIER && this.packages.has(operand.text)) receiver = { kind: "namespace", local: operand.text };
       // Any other name is the package's own: a package-level variable holds the type it was declared with.
-      else if (operand.type === "identifier" && operand.text !== "_" && operand.text !== recv?.name) receiver = { kind: "returned", producer: operand.text };
-      else if (operand.type === "selector_expression") {
+      else if (operand.type === IDENTIFIER && operand.text !== "_" && operand.text !== recv?.name) receiver = { kind: "returned", producer: operand.text };
+      else if (operand.type === SELECTOR_EXPRESSION) {
         const held = this.fieldOf(operand, recv, types, locals);
         if (held === null) return;
         receiver = held;
@@ -438,25 +445,25 @@ class GoExtractor extends TreeExtractor {
         const known = this.asserted(operand);
         if (known === null) return;
         receiver = known;
-      } else if (operand.type === "parenthesized_expression" && operand.namedChildCount === 1) {
+      } else if (operand.type === PARENTHESIZED_EXPRESSION && operand.namedChildCount === 1) {
         // `(T{…}).M()`
         const known = this.knownValue(operand.namedChild(0)!, recv, types);
         if (known === null) return;
         receiver = known;
-      } else if (operand.type === "call_expression") {
+      } else if (operand.type === CALL_EXPRESSION) {
         // `f().M()`: a method of what f returns.
         const produced = this.producedBy(operand, recv, types);
         if (produced === null) return;
         receiver = produced;
       } else return; // a receiver whose type is unknown: the potential set covers it
     } else return;
-    this.addCall(caller, callee, receiver, false, fn.type === "selector_expression" ? (fn.childForFieldName("field") ?? fn) : fn);
+    this.addCall(caller, callee, receiver, false, fn.type === SELECTOR_EXPRESSION ? (fn.childForFieldName("field") ?? fn) : fn);
   }
 }
 
 /** `(s *Server)`, `(Server)`, `(s *List[T])` → the receiver's name and its type's name. */
 function receiverOf(list: SyntaxNode | null): { name: string | null; type: string } | null {
-  const param = list?.namedChildren.find((c) => c.type === "parameter_declaration");
+  const param = list?.namedChildren.find((c) => c.type === PARAMETER_DECLARATION);
   if (!param) return null;
   const m = /^\*?\s*([A-Za-z_]\w*)/.exec(param.childForFieldName("type")?.text ?? "");
   return m ? { name: param.childForFieldName("name")?.text ?? null, type: m[1]! } : null;
@@ -480,11 +487,11 @@ export function packageNameOf(path: string): string {
 function paramsOf(list: SyntaxNode | null): ParamRecord[] {
   const out: ParamRecord[] = [];
   for (const p of list?.namedChildren ?? []) {
-    if (p.type !== "parameter_declaration" && p.type !== "variadic_parameter_declaration") continue;
+    if (p.type !== PARAMETER_DECLARATION && p.type !== VARIADIC_PARAMETER_DECLARATION) continue;
     const typeText = collapseWhitespace(p.childForFieldName("type")?.text ?? "") || null;
-    const variadic = p.type === "variadic_parameter_declaration";
+    const variadic = p.type === VARIADIC_PARAMETER_DECLARATION;
     const type = variadic && typeText !== null ? `...${typeText}` : typeText;
-    const names = p.namedChildren.filter((c) => c.type === "identifier");
+    const names = p.namedChildren.filter((c) => c.type === IDENTIFIER);
     if (names.length === 0) out.push({ name: "_", type, optional: variadic });
     for (const n of names) out.push({ name: n.text, type, optional: variadic });
   }

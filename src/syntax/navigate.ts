@@ -3,10 +3,10 @@
 // refers to, member access and its object's owner — and whether it is read, written or called.
 // A pure function of (path, text): the tree stays inside; callers get plain data.
 import { sourceInfo } from "../lang/languages.js";
-import { nameSites, nameTokenAt, type NameSite, type TextPosition } from "./ast-edits.js";
+import { nameSites, nameTokenAt, type NameSite, type TextPosition } from "./name-sites.js";
 import { parseSource } from "./parser.js";
 
-export type { NameSite, SiteBinding, TextPosition } from "./ast-edits.js";
+export type { NameSite, SiteBinding, TextPosition } from "./name-sites.js";
 
 /** A navigation parse gives up after this long (a file that large is answered by name). */
 const PARSE_TIMEOUT_MS = 3000;

@@ -2,25 +2,32 @@
 // `impl Type` and `impl Trait for Type` blocks (methods as `Type.m`, the block as an outline
 // chunk, the trait as IMPLEMENTS), consts, statics, type aliases and inline modules (their items
 // as `mod.item`) become chunks and symbols, attributes kept with their item; `pub` decides
-// exportedness; `///` and `//` lines above an item are its doc. `use` trees and `mod m;` become
-// import rows (`pub use` and `pub mod` also re-export markers), calls become call sites typed by
-// what the file proves (`self`, `Self::`, `Type::`, `module::`, annotated parameters and `let`s,
-// `T { … }` literals, struct field types). Pure: a function of (path, text, options).
+// exportedness; `///` and `//` lines above an item are its doc. `use` trees (rust-imports.ts) and
+// `mod m;` become import rows (`pub use` and `pub mod` also re-export markers), calls become call
+// sites typed by what the file proves (`self`, `Self::`, `Type::`, `module::`, annotated
+// parameters and `let`s, `T { … }` literals, struct field types). Pure: a function of (path, text, options).
 import { collapseWhitespace, firstLine } from "../base/text.js";
 import { languageSpec } from "../lang/languages.js";
+import {
+  ASSIGNMENT_EXPRESSION, ATTRIBUTE_ITEM, BLOCK_COMMENT, CALL_EXPRESSION, CLOSURE_EXPRESSION, CONST_ITEM, DECLARATION_LIST, ENUM_ITEM,
+  FIELD_DECLARATION, FIELD_EXPRESSION, FOR_EXPRESSION, FUNCTION_ITEM, FUNCTION_SIGNATURE_ITEM, IDENTIFIER, IMPL_ITEM, INNER_ATTRIBUTE_ITEM,
+  LET_CONDITION, LET_DECLARATION, LINE_COMMENT, MATCH_ARM, MOD_ITEM, PARAMETER, SCOPED_IDENTIFIER, SELF, STATIC_ITEM, STRUCT_EXPRESSION, STRUCT_ITEM,
+  TOKEN_TREE, TRAIT_ITEM, TUPLE_EXPRESSION, TUPLE_PATTERN, TUPLE_STRUCT_PATTERN, TYPE_IDENTIFIER, TYPE_ITEM, UNION_ITEM, USE_DECLARATION,
+} from "../lang/rust-nodes.js";
 import { parseFlat, type SyntaxNode } from "./flat-tree.js";
+import { fromFileModule, readUseRows } from "./rust-imports.js";
 import { shellOutline, type OutlinePart } from "./chunking.js";
 import { bindLocal, leadingComments, TreeExtractor, type Known, type MutableDraft } from "./tree-extractor.js";
 import { symbolRecord, type CallReceiver, type ExtractOptions, type ExtractResult, type FileExtraction, type ParamRecord } from "./types.js";
 
-const TOKENS: ReadonlySet<string> = new Set(["identifier", "type_identifier", "field_identifier"]);
+const TOKENS: ReadonlySet<string> = new Set([IDENTIFIER, TYPE_IDENTIFIER, "field_identifier"]);
 /** Calls, and what binds or rebinds a local (`let`, assignments, and the patterns of `for`, closures, `if let` and `match` arms), read by position by the call pass. */
-const EVENTS: ReadonlySet<string> = new Set(["call_expression", "macro_invocation", "let_declaration", "assignment_expression", "for_expression", "closure_expression", "let_condition", "match_arm"]);
+const EVENTS: ReadonlySet<string> = new Set([CALL_EXPRESSION, "macro_invocation", LET_DECLARATION, ASSIGNMENT_EXPRESSION, FOR_EXPRESSION, CLOSURE_EXPRESSION, LET_CONDITION, MATCH_ARM]);
 /** Calls chained on calls (`a.b().c().d()`) are followed this deep for a producer. */
 const MAX_CHAIN = 8;
 /** Inline modules nested deeper than this keep their items inside the module's chunk. */
 const MAX_MODULE_DEPTH = 32;
-const TYPE_ITEMS: Readonly<Record<string, "class" | "enum">> = { struct_item: "class", union_item: "class", enum_item: "enum" };
+const TYPE_ITEMS: Readonly<Record<string, "class" | "enum">> = { [STRUCT_ITEM]: "class", [UNION_ITEM]: "class", [ENUM_ITEM]: "enum" };
 
 /** Where a call is made: the enclosing item's symbol name and the type `self`/`Self` stand for. */
 interface Scope {
@@ -73,9 +80,9 @@ class RustExtractor extends TreeExtractor {
   private noteOwnBuiltins(): void {
     for (const node of this.root.namedChildren) {
       const name = node.childForFieldName("name")?.text ?? "";
-      if (node.type in TYPE_ITEMS || node.type === "trait_item" || node.type === "type_item") {
+      if (node.type in TYPE_ITEMS || node.type === TRAIT_ITEM || node.type === TYPE_ITEM) {
         if (this.builtin.has(name)) this.ownBuiltins.add(name);
-      } else if (node.type === "use_declaration" && /^(?:crate|self|super)::/.test(node.childForFieldName("argument")?.text ?? "")) {
+      } else if (node.type === USE_DECLARATION && /^(?:crate|self|super)::/.test(node.childForFieldName("argument")?.text ?? "")) {
         for (const m of (node.childForFieldName("argument")?.text ?? "").matchAll(/\b([A-Z]\w*)\b(?!\s*(?:::|as\b))/g)) if (this.builtin.has(m[1]!)) this.ownBuiltins.add(m[1]!);
       }
     }
@@ -87,13 +94,13 @@ class RustExtractor extends TreeExtractor {
     this.module = prefix;
     for (const node of container.namedChildren) {
       const kind = node.type;
-      if (kind === "attribute_item" || kind === "line_comment" || kind === "block_comment" || kind === "inner_attribute_item") {
+      if (kind === ATTRIBUTE_ITEM || kind === LINE_COMMENT || kind === BLOCK_COMMENT || kind === INNER_ATTRIBUTE_ITEM) {
         continue; // attributes and doc comments are pulled into the item below them
       }
-      if (kind === "use_declaration") this.recordUse(node, prefix);
+      if (kind === USE_DECLARATION) this.recordUse(node, prefix);
       // A macro invoked at module level (`test_case!(…)`) expands to items: its calls are the module's.
       if (kind === "macro_invocation") this.functions.push({ node, name: "", scope: { caller: null, self: null, module: prefix } });
-      const handled = kind === "mod_item" ? this.declareModule(node, prefix, topLevel) : this.declareItem(node, prefix);
+      const handled = kind === MOD_ITEM ? this.declareModule(node, prefix, topLevel) : this.declareItem(node, prefix);
       if (!topLevel) continue;
       if (handled) this.flushBlock();
       else this.extendBlock(node);
@@ -105,32 +112,32 @@ class RustExtractor extends TreeExtractor {
   private declareItem(node: SyntaxNode, prefix: string): boolean {
     const name = node.childForFieldName("name")?.text ?? "";
     switch (node.type) {
-      case "function_item":
-      case "function_signature_item":
+      case FUNCTION_ITEM:
+      case FUNCTION_SIGNATURE_ITEM:
         if (prefix !== "") this.moduleFunctions.add(`${prefix}${name}`);
         this.declareFunction(node, `${prefix}${name}`, null, isPub(node), { caller: `${prefix}${name}`, self: null, module: prefix });
         return true;
-      case "struct_item":
-      case "union_item":
-      case "enum_item": {
-        const sym = this.declareWhole(node, TYPE_ITEMS[node.type]!, `${prefix}${name}`, node.type === "enum_item" ? "type" : "class_shell");
+      case STRUCT_ITEM:
+      case UNION_ITEM:
+      case ENUM_ITEM: {
+        const sym = this.declareWhole(node, TYPE_ITEMS[node.type]!, `${prefix}${name}`, node.type === ENUM_ITEM ? "type" : "class_shell");
         this.typeNames.add(sym.name);
-        if (node.type === "struct_item") this.fieldTypes.set(sym.name, this.structFields(node));
+        if (node.type === STRUCT_ITEM) this.fieldTypes.set(sym.name, this.structFields(node));
         return true;
       }
-      case "type_item":
+      case TYPE_ITEM:
         this.typeNames.add(`${prefix}${name}`);
         this.declareWhole(node, "type", `${prefix}${name}`, "type");
         return true;
-      case "const_item":
-      case "static_item":
-        this.declareWhole(node, node.type === "const_item" ? "const" : "variable", `${prefix}${name}`, "block");
+      case CONST_ITEM:
+      case STATIC_ITEM:
+        this.declareWhole(node, node.type === CONST_ITEM ? "const" : "variable", `${prefix}${name}`, "block");
         return true;
-      case "trait_item":
+      case TRAIT_ITEM:
         this.typeNames.add(`${prefix}${name}`);
         this.declareTrait(node, `${prefix}${name}`);
         return true;
-      case "impl_item":
+      case IMPL_ITEM:
         this.declareImpl(node);
         return true;
       default:
@@ -141,7 +148,7 @@ class RustExtractor extends TreeExtractor {
   /** Where an item's span starts: its first attribute (`#[derive]`, `#[test]`) above it. */
   private spanStart(node: SyntaxNode): SyntaxNode {
     let start = node;
-    for (let prev = node.previousNamedSibling; prev?.type === "attribute_item"; prev = prev.previousNamedSibling) start = prev;
+    for (let prev = node.previousNamedSibling; prev?.type === ATTRIBUTE_ITEM; prev = prev.previousNamedSibling) start = prev;
     return start;
   }
 
@@ -161,7 +168,7 @@ class RustExtractor extends TreeExtractor {
 
   /** The doc comment above a declaration, with the line it starts on. */
   private docOf(node: SyntaxNode): { text: string; startLine: number } | null {
-    return leadingComments(this.spanStart(node), (n) => n.type === "line_comment" || n.type === "block_comment", stripComment);
+    return leadingComments(this.spanStart(node), (n) => n.type === LINE_COMMENT || n.type === BLOCK_COMMENT, stripComment);
   }
 
   private draft(node: SyntaxNode, fields: Omit<MutableDraft, "startLine" | "endLine" | "docStartLine">, body: SyntaxNode | null): MutableDraft {
@@ -209,7 +216,7 @@ class RustExtractor extends TreeExtractor {
     const bounds = node.childForFieldName("bounds")?.namedChildren.map((b) => this.namedType(b.text)).filter((b): b is string => b !== null) ?? [];
     if (bounds.length > 0) this.heritage.push({ className: name, line: node.startPosition.row + 1, extends: bounds[0]!, implements: bounds.slice(1) });
     for (const member of body?.namedChildren ?? []) {
-      if (member.type !== "function_item" && member.type !== "function_signature_item") continue;
+      if (member.type !== FUNCTION_ITEM && member.type !== FUNCTION_SIGNATURE_ITEM) continue;
       const method = member.childForFieldName("name")?.text ?? "";
       this.declareFunction(member, `${name}.${method}`, name, exported, { caller: `${name}.${method}`, self: name, module: this.module });
     }
@@ -226,7 +233,7 @@ class RustExtractor extends TreeExtractor {
     const bodies: Array<[number, number]> = [];
     const parts: OutlinePart[] = [];
     for (const member of body.namedChildren) {
-      if (member.type === "function_item" || member.type === "function_signature_item") {
+      if (member.type === FUNCTION_ITEM || member.type === FUNCTION_SIGNATURE_ITEM) {
         const method = member.childForFieldName("name")?.text ?? "";
         // A trait's methods are as public as the type that implements them.
         const exported = trait !== null || isPub(member);
@@ -272,7 +279,7 @@ class RustExtractor extends TreeExtractor {
     const fields = new Map<string, string>();
     const list = node.childForFieldName("body");
     for (const f of list?.type === "field_declaration_list" ? list.namedChildren : []) {
-      if (f.type !== "field_declaration") continue;
+      if (f.type !== FIELD_DECLARATION) continue;
       const type = this.namedType(f.childForFieldName("type")?.text ?? null);
       const name = f.childForFieldName("name")?.text;
       if (type !== null && name) fields.set(name, type);
@@ -284,84 +291,11 @@ class RustExtractor extends TreeExtractor {
 
   /** `use a::b::C;`, `use a::{b, c as d, e::*};`, `pub use …` (a re-export). */
   private recordUse(node: SyntaxNode, prefix: string): void {
-    const arg = node.childForFieldName("argument");
-    // An inline module's `use` binds in the file's one name table (a name bound twice to different
-    // things is left unresolved by the linker).
-    if (!arg) return;
-    const pub = isPub(node);
-    const line = node.startPosition.row + 1;
-    const rows = new Map<string, { names: string[]; locals: string[] }>();
-    const add = (module: string, name: string, local: string) => {
-      const row = rows.get(module) ?? { names: [], locals: [] };
-      row.names.push(name);
-      row.locals.push(local);
-      rows.set(module, row);
-    };
-    const star = (written: string) => {
-      const module = this.fromFileModule(written, prefix);
-      if (module !== null) this.imports.push({ module, names: ["*"], locals: [], kind: pub ? "export_star" : "import", line });
-    };
-    // An explicit stack of (use tree, path prefix), not recursion.
-    const stack: Array<[SyntaxNode, string]> = [[arg, ""]];
-    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-      const [tree, base] = top;
-      const join = (p: string) => (base === "" ? p : `${base}::${p}`);
-      switch (tree.type) {
-        case "identifier":
-        case "crate":
-        case "self":
-        case "super": {
-          // `use a;` / `{a}`: a crate or a module; `self` in a list is the list's own module.
-          if (tree.type === "self" && base !== "") {
-            const cut = base.lastIndexOf("::");
-            add(cut === -1 ? "" : base.slice(0, cut), base.slice(cut + 2), base.slice(cut + 2));
-          } else add(base, tree.text, tree.text);
-          break;
-        }
-        case "scoped_identifier": {
-          const path = tree.childForFieldName("path");
-          const name = tree.childForFieldName("name")?.text ?? "";
-          add(join(path?.text.replace(/\s+/g, "") ?? ""), name, name);
-          break;
-        }
-        case "use_as_clause": {
-          const path = tree.childForFieldName("path");
-          const alias = tree.childForFieldName("alias")?.text ?? "";
-          const full = join(path?.text.replace(/\s+/g, "") ?? "");
-          const cut = full.lastIndexOf("::");
-          add(cut === -1 ? "" : full.slice(0, cut), full.slice(cut + 2), alias);
-          break;
-        }
-        case "use_wildcard":
-          star(join(tree.text.replace(/\s+/g, "").replace(/::\*$/, "")));
-          break;
-        case "scoped_use_list": {
-          const path = tree.childForFieldName("path");
-          const list = tree.childForFieldName("list");
-          for (const item of [...(list?.namedChildren ?? [])].reverse()) stack.push([item, join(path?.text.replace(/\s+/g, "") ?? "")]);
-          break;
-        }
-        case "use_list":
-          for (const item of [...tree.namedChildren].reverse()) stack.push([item, base]);
-          break;
-        default:
-          break;
-      }
-    }
-    for (const [written, { names, locals }] of rows) {
-      const module = this.fromFileModule(written, prefix);
-      if (module === null) continue; // an item of the file's own inline modules
-      names.forEach((name, i) => {
-        const local = locals[i]!;
-        // A snake_case name is a module or a function; a capitalised one a type, a trait or a variant.
-        if (/^[A-Z]/.test(local)) this.typeNames.add(local);
-        else this.modules.add(local);
-        if (pub) this.symbols.push(symbolRecord(local, "export", line, node.endPosition.row + 1, true, { signature: firstLine(node.text), reExport: { module, importedName: name } }));
-      });
-      // A lone `use name;` (a crate or a sibling module) binds the module itself.
-      if (module === "") this.imports.push({ module: names[0]!, names: ["*"], locals: [locals[0]!], kind: pub ? "export_from" : "import", line });
-      else this.imports.push({ module, names, locals, kind: pub ? "export_from" : "import", line });
-    }
+    const use = readUseRows(node, prefix, isPub(node));
+    this.imports.push(...use.imports);
+    this.symbols.push(...use.exports);
+    // A snake_case name is a module or a function; a capitalised one a type, a trait or a variant.
+    for (const local of use.locals) (/^[A-Z]/.test(local) ? this.typeNames : this.modules).add(local);
   }
 
   // ---- calls ----
@@ -370,10 +304,10 @@ class RustExtractor extends TreeExtractor {
     const types = new Map<string, Known>();
     const poisoned = new Set<string>();
     this.elements = new Map();
-    const params = node.type === "function_item" ? paramsOf(node.childForFieldName("parameters")) : [];
+    const params = node.type === FUNCTION_ITEM ? paramsOf(node.childForFieldName("parameters")) : [];
     // The function's own bounded generics, and its `impl`'s or trait's (`impl<I: Interval> Set<I>`).
-    const owner = node.parent?.type === "declaration_list" ? node.parent.parent : null;
-    const bounds = node.type === "function_item" ? new Map([...(owner ? this.genericBounds(owner) : []), ...this.genericBounds(node)]) : new Map<string, string>();
+    const owner = node.parent?.type === DECLARATION_LIST ? node.parent.parent : null;
+    const bounds = node.type === FUNCTION_ITEM ? new Map([...(owner ? this.genericBounds(owner) : []), ...this.genericBounds(node)]) : new Map<string, string>();
     for (const p of params) {
       // `&mut dyn Trait`, `impl Trait` and a generic `V` bounded by a trait (`V: Visitor`) are the trait; `Self` the impl's type or the trait.
       const bare = (p.type ?? "").replace(/^&\s*(?:'\w+\s+)?(?:mut\s+)?/, "").replace(/^(?:dyn|impl)\s+/, "").trim();
@@ -385,10 +319,10 @@ class RustExtractor extends TreeExtractor {
         if (element !== null) this.elements.set(p.name, element);
       }
     }
-    const body = node.type === "function_item" ? node.childForFieldName("body") : node;
+    const body = node.type === FUNCTION_ITEM ? node.childForFieldName("body") : node;
     if (!body) return;
     // A `fn` item declared inside the body shadows the module's of that name: its bare calls are not traced.
-    this.localFunctions = new Set(body.descendantsOfType("function_item").map((f) => f.childForFieldName("name")?.text ?? ""));
+    this.localFunctions = new Set(body.descendantsOfType(FUNCTION_ITEM).map((f) => f.childForFieldName("name")?.text ?? ""));
     // A `match` arm's variant binding holds only inside its arm: what the name held before comes back after it.
     const arms: Array<{ end: number; name: string; had: Known | undefined; poisoned: boolean }> = [];
     for (const { node: n } of this.eventsIn(body.startIndex, body.endIndex)) {
@@ -399,12 +333,12 @@ class RustExtractor extends TreeExtractor {
         if (arm.poisoned) poisoned.add(arm.name);
         else poisoned.delete(arm.name);
       }
-      const variant = n.type === "match_arm" ? this.variantBinding(n.childForFieldName("pattern"), scope) : null;
+      const variant = n.type === MATCH_ARM ? this.variantBinding(n.childForFieldName("pattern"), scope) : null;
       if (variant !== null) {
         arms.push({ end: n.endIndex, name: variant.name, had: types.get(variant.name), poisoned: poisoned.has(variant.name) });
         types.set(variant.name, variant.known);
         poisoned.delete(variant.name);
-      } else if (n.type === "call_expression") this.recordCall(n, scope, types);
+      } else if (n.type === CALL_EXPRESSION) this.recordCall(n, scope, types);
       else if (n.type === "macro_invocation") this.recordMacroCalls(n, scope, types);
       else this.noteBinding(n, scope, types, poisoned);
     }
@@ -432,18 +366,18 @@ class RustExtractor extends TreeExtractor {
       bindLocal(types, poisoned, name, known);
       this.elements.delete(name);
     };
-    if (n.type === "let_declaration" || n.type === "assignment_expression") {
-      const pattern = n.childForFieldName(n.type === "let_declaration" ? "pattern" : "left");
-      const value = n.childForFieldName(n.type === "let_declaration" ? "value" : "right");
-      const declared = n.type === "let_declaration" ? n.childForFieldName("type") : null;
+    if (n.type === LET_DECLARATION || n.type === ASSIGNMENT_EXPRESSION) {
+      const pattern = n.childForFieldName(n.type === LET_DECLARATION ? "pattern" : "left");
+      const value = n.childForFieldName(n.type === LET_DECLARATION ? "value" : "right");
+      const declared = n.type === LET_DECLARATION ? n.childForFieldName("type") : null;
       // `let (a, b) = (f(), g());`: each name holds its own value.
-      const names = pattern?.type === "tuple_pattern" ? pattern.namedChildren : [];
-      const values = value?.type === "tuple_expression" ? value.namedChildren : [];
-      if (declared === null && names.length > 0 && names.length === values.length && names.every((p) => p.type === "identifier")) {
+      const names = pattern?.type === TUPLE_PATTERN ? pattern.namedChildren : [];
+      const values = value?.type === TUPLE_EXPRESSION ? value.namedChildren : [];
+      if (declared === null && names.length > 0 && names.length === values.length && names.every((p) => p.type === IDENTIFIER)) {
         names.forEach((p, i) => bind(p.text, this.knownValue(values[i]!, scope, types)));
         return;
       }
-      if (pattern?.type !== "identifier") {
+      if (pattern?.type !== IDENTIFIER) {
         for (const id of pattern ? identifiersIn(pattern) : []) bind(id, null);
         return;
       }
@@ -452,8 +386,8 @@ class RustExtractor extends TreeExtractor {
       bind(pattern.text, type !== null ? { kind: "typed", typeName: type, resolution: "parameter_type" } : value ? this.knownValue(value, scope, types) : null);
       return;
     }
-    const pattern = n.childForFieldName(n.type === "closure_expression" ? "parameters" : "pattern");
-    if (n.type === "for_expression" && pattern?.type === "identifier") {
+    const pattern = n.childForFieldName(n.type === CLOSURE_EXPRESSION ? "parameters" : "pattern");
+    if (n.type === FOR_EXPRESSION && pattern?.type === IDENTIFIER) {
       // `for x in f()` / `for x in xs` (xs holding what a call returns): an element of the callee's declared collection.
       const value = n.childForFieldName("value");
       // `for x in xs`, `&xs`, `xs.iter()` over a parameter declared `&[T]` / `Vec<T>`.
@@ -463,7 +397,7 @@ class RustExtractor extends TreeExtractor {
         bind(pattern.text, { kind: "typed", typeName: element, resolution: "parameter_type" });
         return;
       }
-      const known = value?.type === "identifier" ? types.get(value.text) : value ? this.knownValue(value, scope, types) : null;
+      const known = value?.type === IDENTIFIER ? types.get(value.text) : value ? this.knownValue(value, scope, types) : null;
       bind(pattern.text, known?.kind === "returned" && !known.producer.endsWith("?") ? { kind: "returned", producer: `${known.producer}[]` } : null);
       return;
     }
@@ -478,12 +412,12 @@ class RustExtractor extends TreeExtractor {
     const value = access.childForFieldName("value");
     const name = access.childForFieldName("field")?.text;
     if (!value || !name || !/^[a-z_]\w*$/.test(name)) return null;
-    if (value.type === "self" && scope.self !== null) {
+    if (value.type === SELF && scope.self !== null) {
       const fieldType = this.fieldTypes.get(scope.self)?.get(name);
       if (fieldType !== undefined) return { kind: "typed", typeName: fieldType, resolution: "field_type" };
       return this.fieldTypes.has(scope.self) ? null : { kind: "returned", producer: `${scope.self}#${name}` };
     }
-    const known = value.type === "identifier" ? types.get(value.text) : value.type === "call_expression" ? this.knownValue(value, scope, types) : undefined;
+    const known = value.type === IDENTIFIER ? types.get(value.text) : value.type === CALL_EXPRESSION ? this.knownValue(value, scope, types) : undefined;
     if (known?.kind === "typed") return { kind: "returned", producer: `${known.typeName}#${name}` };
     if (known?.kind === "returned") return { kind: "returned", producer: `${known.producer}()#${name}` };
     return null;
@@ -495,9 +429,9 @@ class RustExtractor extends TreeExtractor {
    */
   private variantBinding(pattern: SyntaxNode | null, scope: Scope): { name: string; known: Known } | null {
     if (pattern === null) return null;
-    const tuple = pattern.type === "tuple_struct_pattern" ? pattern : pattern.namedChildren.find((c) => c.type === "tuple_struct_pattern");
+    const tuple = pattern.type === TUPLE_STRUCT_PATTERN ? pattern : pattern.namedChildren.find((c) => c.type === TUPLE_STRUCT_PATTERN);
     const path = tuple ? tuple.childForFieldName("type") : null;
-    if (!tuple || path?.type !== "scoped_identifier") return null;
+    if (!tuple || path?.type !== SCOPED_IDENTIFIER) return null;
     const parts = tuple.namedChildren.filter((c) => c.id !== path.id);
     const names = parts.length === 1 ? identifiersIn(parts[0]!) : [];
     if (names.length !== 1 || !/^(?:identifier|ref_pattern|mut_pattern)$/.test(parts[0]!.type)) return null;
@@ -518,16 +452,16 @@ class RustExtractor extends TreeExtractor {
       const index = value.namedChild(1);
       // An element, not a slice (`xs[1..]`).
       if (!base || !index || index.type === "range_expression" || depth >= MAX_CHAIN) return null;
-      const known = base.type === "identifier" ? types.get(base.text) : this.knownValue(base, scope, types, depth + 1);
+      const known = base.type === IDENTIFIER ? types.get(base.text) : this.knownValue(base, scope, types, depth + 1);
       return known?.kind === "returned" && !known.producer.endsWith("?") && !known.producer.endsWith("[]") ? { kind: "returned", producer: `${known.producer}[]` } : null;
     }
-    if (value.type === "call_expression" && value.childForFieldName("arguments")?.namedChildCount === 0) {
+    if (value.type === CALL_EXPRESSION && value.childForFieldName("arguments")?.namedChildCount === 0) {
       // `x.clone()` is a value of x's own type.
       const fn = value.childForFieldName("function");
-      const of = fn?.type === "field_expression" && fn.childForFieldName("field")?.text === "clone" ? fn.childForFieldName("value") : null;
-      if (of?.type === "identifier" && types.has(of.text)) return types.get(of.text)!;
+      const of = fn?.type === FIELD_EXPRESSION && fn.childForFieldName("field")?.text === "clone" ? fn.childForFieldName("value") : null;
+      if (of?.type === IDENTIFIER && types.has(of.text)) return types.get(of.text)!;
     }
-    if (value.type === "struct_expression") {
+    if (value.type === STRUCT_EXPRESSION) {
       const type = this.namedType(value.childForFieldName("name")?.text.replace(/^Self$/, scope.self ?? "Self") ?? null);
       return type === null ? null : { kind: "typed", typeName: type, resolution: "new_expression" };
     }
@@ -537,15 +471,15 @@ class RustExtractor extends TreeExtractor {
     if (value.type === "try_expression") {
       call = value.namedChild(0);
       unwrapped = true;
-    } else if (value.type === "call_expression") {
+    } else if (value.type === CALL_EXPRESSION) {
       const fn = value.childForFieldName("function");
-      const inner = fn?.type === "field_expression" ? fn.childForFieldName("value") : null;
-      if (inner?.type === "call_expression" && /^(?:unwrap|expect)$/.test(fn!.childForFieldName("field")?.text ?? "")) {
+      const inner = fn?.type === FIELD_EXPRESSION ? fn.childForFieldName("value") : null;
+      if (inner?.type === CALL_EXPRESSION && /^(?:unwrap|expect)$/.test(fn!.childForFieldName("field")?.text ?? "")) {
         call = inner;
         unwrapped = true;
       }
     }
-    if (call?.type !== "call_expression") return null;
+    if (call?.type !== CALL_EXPRESSION) return null;
     const producer = this.producerOf(call.childForFieldName("function"), scope, types, call, depth);
     return producer === null ? null : { kind: "returned", producer: unwrapped ? `${producer}?` : producer };
   }
@@ -553,8 +487,8 @@ class RustExtractor extends TreeExtractor {
   /** A callee as a producer path: `f`, `Type.f` (`Self::f` in an impl), `module.f`, `crate::a.f`, `Type.m` for `x.m()` on a typed `x`. */
   private producerOf(fn: SyntaxNode | null, scope: Scope, types: ReadonlyMap<string, Known>, call: SyntaxNode, depth = 0): string | null {
     if (!fn) return null;
-    if (fn.type === "identifier") return this.bareName(fn.text, scope);
-    if (fn.type === "scoped_identifier") {
+    if (fn.type === IDENTIFIER) return this.bareName(fn.text, scope);
+    if (fn.type === SCOPED_IDENTIFIER) {
       const path = fn.childForFieldName("path");
       const name = fn.childForFieldName("name")?.text;
       if (!path || !name) return null;
@@ -562,13 +496,13 @@ class RustExtractor extends TreeExtractor {
       if (receiver === null) return null;
       return `${receiver.kind === "static" ? receiver.className : receiver.kind === "namespace" ? receiver.local : ""}.${name}`;
     }
-    if (fn.type === "field_expression") {
+    if (fn.type === FIELD_EXPRESSION) {
       const value = fn.childForFieldName("value");
       const name = fn.childForFieldName("field")?.text;
       if (!value || !name) return null;
-      if (value.type === "self" && scope.self !== null) return `${scope.self}.${name}`;
+      if (value.type === SELF && scope.self !== null) return `${scope.self}.${name}`;
       // A method of what a call returns (`let r = dir.run(); r.errs()`, `a.b().c()`): a bounded chain.
-      const known = value.type === "identifier" ? types.get(value.text) : (value.type === "call_expression" || value.type === "try_expression") && depth < MAX_CHAIN ? this.knownValue(value, scope, types, depth + 1) : undefined;
+      const known = value.type === IDENTIFIER ? types.get(value.text) : (value.type === CALL_EXPRESSION || value.type === "try_expression") && depth < MAX_CHAIN ? this.knownValue(value, scope, types, depth + 1) : undefined;
       if (known?.kind === "typed") return `${known.typeName}.${name}`;
       if (known?.kind === "returned") return `${known.producer}().${name}`;
     }
@@ -579,14 +513,14 @@ class RustExtractor extends TreeExtractor {
   private pathReceiver(path: SyntaxNode, scope: Scope, call: SyntaxNode): Extract<CallReceiver, { kind: "static" } | { kind: "namespace" }> | null {
     const head = path.text.replace(/\s+/g, "");
     if (head === "Self" && scope.self !== null) return { kind: "static", className: scope.self };
-    if (path.type !== "scoped_identifier" && this.typeNames.has(head)) return { kind: "static", className: head };
-    if (path.type !== "scoped_identifier" && this.modules.has(head)) return { kind: "namespace", local: head };
+    if (path.type !== SCOPED_IDENTIFIER && this.typeNames.has(head)) return { kind: "static", className: head };
+    if (path.type !== SCOPED_IDENTIFIER && this.modules.has(head)) return { kind: "namespace", local: head };
     // `m::Type::f()` through a module the file binds.
     const qualified = /^([a-z_]\w*)::([A-Z]\w*)$/.exec(head);
     if (qualified && this.modules.has(qualified[1]!)) return { kind: "static", className: `${qualified[1]}.${qualified[2]}` };
     if (/^(?:crate|self|super)(?:::[a-z_]\w*)*$/.test(head)) {
       // `crate::a::f()`: the path is an import of its own, bound to a local no source name can have.
-      const module = this.fromFileModule(head, scope.module);
+      const module = fromFileModule(head, scope.module);
       if (module === null) return null;
       if (!this.pathImports.has(module)) {
         this.pathImports.add(module);
@@ -614,52 +548,34 @@ class RustExtractor extends TreeExtractor {
     if (!fn) return;
     let receiver: CallReceiver;
     let callee: string;
-    if (fn.type === "identifier") {
+    if (fn.type === IDENTIFIER) {
       if (this.localFunctions.has(fn.text)) return;
       callee = this.bareName(fn.text, scope);
       receiver = { kind: "bare" };
-    } else if (fn.type === "scoped_identifier") {
+    } else if (fn.type === SCOPED_IDENTIFIER) {
       const path = fn.childForFieldName("path");
       callee = fn.childForFieldName("name")?.text ?? "";
       const r = path ? this.pathReceiver(path, scope, call) : null;
       if (r === null) return;
       receiver = r;
-    } else if (fn.type === "field_expression") {
+    } else if (fn.type === FIELD_EXPRESSION) {
       const value = fn.childForFieldName("value");
       callee = fn.childForFieldName("field")?.text ?? "";
       if (!value) return;
-      if (value.type === "self" && scope.self !== null) receiver = { kind: "this", className: scope.self };
-      else if (value.type === "identifier" && types.has(value.text)) receiver = types.get(value.text)!;
-      else if (value.type === "field_expression") {
+      if (value.type === SELF && scope.self !== null) receiver = { kind: "this", className: scope.self };
+      else if (value.type === IDENTIFIER && types.has(value.text)) receiver = types.get(value.text)!;
+      else if (value.type === FIELD_EXPRESSION) {
         const held = this.fieldOf(value, scope, types);
         if (held === null) return;
         receiver = held;
-      } else if (value.type === "call_expression" || value.type === "try_expression" || value.type === "struct_expression") {
+      } else if (value.type === CALL_EXPRESSION || value.type === "try_expression" || value.type === STRUCT_EXPRESSION) {
         // `T::new().m()`, `open()?.m()`: a method of what the call returns.
         const known = this.knownValue(value, scope, types);
         if (known === null) return;
         receiver = known;
       } else return;
     } else return;
-    this.addCall(scope.caller, callee, receiver, false, fn.childForFieldName(fn.type === "field_expression" ? "field" : "name") ?? fn);
-  }
-
-  /**
-   * A `self::`/`super::` path written inside an inline module, as the file's resolver reads paths
-   * (from the file's own module): one `super` per inline level is the file itself; null when the
-   * path stays inside the file's inline modules (their items are `m.item`, not a module file).
-   */
-  private fromFileModule(path: string, module: string): string | null {
-    const depth = module === "" ? 0 : module.split(".").length - 1;
-    if (depth === 0 || !/^(?:self|super)(?:::|$)/.test(path)) return path;
-    const segs = path.split("::");
-    if (segs[0] === "self") return null;
-    let supers = 0;
-    while (segs[supers] === "super") supers++;
-    if (supers < depth) return null;
-    const rest = segs.slice(supers);
-    const up = Array<string>(supers - depth).fill("super");
-    return [...(up.length > 0 ? up : ["self"]), ...rest].join("::");
+    this.addCall(scope.caller, callee, receiver, false, fn.childForFieldName(fn.type === FIELD_EXPRESSION ? "field" : "name") ?? fn);
   }
 
   /** A bare name as the item it calls: a function of the caller's own inline module (`tests.helper`), else the name. */
@@ -675,37 +591,37 @@ class RustExtractor extends TreeExtractor {
    */
   private recordMacroCalls(macro: SyntaxNode, scope: Scope, types: ReadonlyMap<string, Known>): void {
     // An explicit stack, not recursion: token trees nest as deep as the source does.
-    const stack = macro.namedChildren.filter((c) => c.type === "token_tree");
+    const stack = macro.namedChildren.filter((c) => c.type === TOKEN_TREE);
     for (let tree = stack.pop(); tree !== undefined; tree = stack.pop()) {
       const cs = tree.children;
       for (let i = 0; i < cs.length; i++) {
         const c = cs[i]!;
-        if (c.type === "token_tree") {
+        if (c.type === TOKEN_TREE) {
           stack.push(c);
           continue;
         }
         const next = cs[i + 1];
         // A method may share a primitive type's name (`self.char()`): the token is then a `primitive_type`.
-        if ((c.type !== "identifier" && !(c.type === "primitive_type" && cs[i - 1]?.type === ".")) || next?.type !== "token_tree" || next.child(0)?.type !== "(") continue;
+        if ((c.type !== IDENTIFIER && !(c.type === "primitive_type" && cs[i - 1]?.type === ".")) || next?.type !== TOKEN_TREE || next.child(0)?.type !== "(") continue;
         const before = cs[i - 1]?.type;
         const object = cs[i - 2];
         let receiver: CallReceiver | null = null;
         if (before === ".") {
-          if (object?.type === "self" && scope.self !== null) receiver = { kind: "this", className: scope.self };
-          else if (object?.type === "identifier" && cs[i - 3]?.type !== "." && cs[i - 3]?.type !== "::") receiver = types.get(object.text) ?? null;
-          else if (object?.type === "token_tree" && object.child(0)?.type === "(" && cs[i - 3]?.type === "identifier") {
+          if (object?.type === SELF && scope.self !== null) receiver = { kind: "this", className: scope.self };
+          else if (object?.type === IDENTIFIER && cs[i - 3]?.type !== "." && cs[i - 3]?.type !== "::") receiver = types.get(object.text) ?? null;
+          else if (object?.type === TOKEN_TREE && object.child(0)?.type === "(" && cs[i - 3]?.type === IDENTIFIER) {
             // `f(…).m(…)` and `Type::f(…).m(…)`: a method of what the call returns.
             const fn = cs[i - 3]!;
             const sep = cs[i - 4]?.type;
             const head = cs[i - 5];
             if (sep !== "." && sep !== "::") receiver = { kind: "returned", producer: this.bareName(fn.text, scope) };
-            else if (sep === "::" && head?.type === "identifier" && cs[i - 6]?.type !== "::") {
+            else if (sep === "::" && head?.type === IDENTIFIER && cs[i - 6]?.type !== "::") {
               const owner = head.text === "Self" ? scope.self : this.typeNames.has(head.text) || this.modules.has(head.text) ? head.text : null;
               if (owner !== null) receiver = { kind: "returned", producer: `${owner}.${fn.text}` };
             }
           }
         } else if (before === "::") {
-          if (object?.type === "identifier" && cs[i - 3]?.type !== "::") {
+          if (object?.type === IDENTIFIER && cs[i - 3]?.type !== "::") {
             const head = object.text;
             if (head === "Self" && scope.self !== null) receiver = { kind: "static", className: scope.self };
             else if (this.typeNames.has(head)) receiver = { kind: "static", className: head };
@@ -722,17 +638,17 @@ class RustExtractor extends TreeExtractor {
 function collectionName(value: SyntaxNode): string | null {
   let v: SyntaxNode | null = value;
   if (v.type === "reference_expression") v = v.childForFieldName("value");
-  if (v?.type === "call_expression" && v.childForFieldName("arguments")?.namedChildCount === 0) {
+  if (v?.type === CALL_EXPRESSION && v.childForFieldName("arguments")?.namedChildCount === 0) {
     const fn = v.childForFieldName("function");
-    if (fn?.type === "field_expression" && /^(?:iter|iter_mut|into_iter)$/.test(fn.childForFieldName("field")?.text ?? "")) v = fn.childForFieldName("value");
+    if (fn?.type === FIELD_EXPRESSION && /^(?:iter|iter_mut|into_iter)$/.test(fn.childForFieldName("field")?.text ?? "")) v = fn.childForFieldName("value");
   }
-  return v?.type === "identifier" ? v.text : null;
+  return v?.type === IDENTIFIER ? v.text : null;
 }
 
 /** Every identifier a pattern binds (or names: a path in a pattern binds nothing, and poisoning it is harmless). */
 function identifiersIn(pattern: SyntaxNode): string[] {
-  if (pattern.type === "identifier") return [pattern.text];
-  return pattern.descendantsOfType("identifier").map((n) => n.text);
+  if (pattern.type === IDENTIFIER) return [pattern.text];
+  return pattern.descendantsOfType(IDENTIFIER).map((n) => n.text);
 }
 
 /** `pub`, `pub(crate)`, `pub(super)`, `pub(in path)` export; `pub(self)` does not. */
@@ -745,7 +661,7 @@ function isPub(node: SyntaxNode): boolean {
 function paramsOf(list: SyntaxNode | null): ParamRecord[] {
   const out: ParamRecord[] = [];
   for (const p of list?.namedChildren ?? []) {
-    if (p.type === "parameter") out.push({ name: collapseWhitespace(p.childForFieldName("pattern")?.text ?? p.text), type: collapseWhitespace(p.childForFieldName("type")?.text ?? "") || null, optional: false });
+    if (p.type === PARAMETER) out.push({ name: collapseWhitespace(p.childForFieldName("pattern")?.text ?? p.text), type: collapseWhitespace(p.childForFieldName("type")?.text ?? "") || null, optional: false });
     else if (p.type === "variadic_parameter") out.push({ name: "...", type: null, optional: true });
   }
   return out;

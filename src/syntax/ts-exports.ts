@@ -1,4 +1,4 @@
-// The TypeScript/JavaScript export pass (pass 2 of §10.2's two-pass `is_exported` walk): after
+// The TypeScript/JavaScript export pass (pass 2 of docs/extraction.md#exports-the-two-pass-walk): after
 // every top-level declaration is known, `export { a, b as c }`, `export default name`, `export =
 // name` and `export … from` settle which declarations are exported — an alias gets a mirror chunk
 // and symbol, a name re-exported from another module a marker symbol.

@@ -3,9 +3,10 @@
 // call, `new` and binding nodes the call-site pass reads; `require()` / `import()` calls as import
 // rows — classified by numeric type id, cached per grammar.
 import type { Grammar } from "../lang/languages.js";
-import { BINDING_NODE_TYPES, BINDING_TEXT_CHARS, THIS_BOUNDARIES, bindingSite, type CallNodes } from "./calls.js";
+import { THIS_BOUNDARIES, type CallNodes } from "./calls.js";
 import { stringValue } from "./es-nodes.js";
 import type { FlatTree, SyntaxNode } from "./flat-tree.js";
+import { BINDING_NODE_TYPES, BINDING_TEXT_CHARS, bindingSite } from "./ts-locals.js";
 import type { ImportRecord } from "./types.js";
 
 /** Leaf node types whose text is an identifier token in the identifier_fts bag. */

@@ -1,4 +1,4 @@
-// TypeScript/JavaScript extraction (spec §10.1, §10.2), pass by pass: the whole-tree token pass
+// TypeScript/JavaScript extraction (docs/extraction.md), pass by pass: the whole-tree token pass
 // (ts-tokens.ts), the declaration pass here — declaration-first chunks with synthesized class
 // shells and per-method chunks, symbols with signatures, docs and stability hashes, interface
 // members —, the export pass (ts-exports.ts), imports (ts-imports.ts) and call sites (calls.ts),
@@ -320,7 +320,7 @@ class FileExtractor {
     }
     const isConst = decl.type === "lexical_declaration" && decl.child(0)?.type === "const";
     // A declaration of several names (or a destructuring) is an unnamed block; it is still exported
-    // when it carries the `export` modifier (§6.1).
+    // when it carries the `export` modifier (docs/extraction.md#exports-the-two-pass-walk).
     const draft = this.addDraft(outer, "block", only ? only.childForFieldName("name")!.text : null, exported, doc);
     for (const d of named) {
       const name = d.childForFieldName("name")!.text;

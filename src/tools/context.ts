@@ -5,7 +5,7 @@ import { MastError } from "../base/errors.js";
 import type { CallRecorder } from "./telemetry.js";
 import type { ResolvedConfig } from "../index/config.js";
 import { guardProjectRoot, statePaths } from "../index/state.js";
-import { Store } from "../store/db.js";
+import { Store } from "../store/store.js";
 
 export interface ToolContext {
   readonly config: ResolvedConfig;

@@ -82,7 +82,7 @@ export interface ToolDefinition<S extends ZodType = ZodType, O = unknown> {
    * `indexing` while a run is writing (tools/registry.ts).
    */
   readonly readsIndex?: true;
-  /** Its answers carry `_stats` and its calls are recorded in metrics.db (spec §14.2): the read tools that name files. */
+  /** Its answers carry `_stats` and its calls are recorded in metrics.db (docs/telemetry.md#the-_stats-of-an-answer): the read tools that name files. */
   readonly stats?: true;
   /** The `hashpilot` commands that call it (the editing toolsets). */
   readonly cli?: readonly CliCommand[];

@@ -21,7 +21,7 @@ export function renderToolsDoc(): string {
     if (tool.unlisted?.length) out.push(`Left out of the compact listing (accepted all the same; \`mast serve --schemas full\` lists them): ${tool.unlisted.map((k) => `\`${k}\``).join(", ")}.`, "");
     // The answer's whole schema (the listing gives only the keys every answer has); objects are open.
     out.push("Output (`structuredContent`, and the same JSON as text):", "", "```json", JSON.stringify(outputSchema(tool)), "```", "");
-    if (tool.stats) out.push("Over MCP the answer's `_stats` (spec §14.2: tokens returned against the full files, an estimate) ride in the result's `_meta`, not in the answer.", "");
+    if (tool.stats) out.push("Over MCP the answer's `_stats` (docs/telemetry.md#the-_stats-of-an-answer: tokens returned against the full files, an estimate) ride in the result's `_meta`, not in the answer.", "");
   }
   return out.join("\n");
 }

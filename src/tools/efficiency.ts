@@ -1,4 +1,4 @@
-// mast_efficiency (spec §14.8): the read tools' recorded calls summed back for the agent — this
+// mast_efficiency (docs/telemetry.md#mast_efficiency): the read tools' recorded calls summed back for the agent — this
 // session's or every session's, over a window — with the tokenizer named. `mast metrics` reads
 // the same summary (metricsSummary).
 import { existsSync } from "node:fs";

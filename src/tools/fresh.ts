@@ -1,4 +1,4 @@
-// The read tools' just-in-time refresh (spec §9.0), one step for every tool whose answer names
+// The read tools' just-in-time refresh (docs/freshness.md), one step for every tool whose answer names
 // files: the file a call names (`file_path`) read again first when it changed since the run (a
 // declaration written there since is then found), the answer computed, every file it names
 // refreshed in one transaction (a stat each when nothing changed) and the answer computed again
@@ -23,7 +23,7 @@ export async function namedFileRefreshed(ctx: ToolContext, filePath: string | nu
   return [...(await refreshFiles(ctx.store(), ctx.config, [filePath])).values()].includes("busy");
 }
 
-/** The envelope flag of an answer a refresh could not bring up to date: present only when true (spec §9.0). */
+/** The envelope flag of an answer a refresh could not bring up to date: present only when true (docs/freshness.md). */
 export function busyFlag(busy: boolean): { file_busy_returning_stale_cache?: true } {
   return busy ? { file_busy_returning_stale_cache: true } : {};
 }

@@ -1,13 +1,18 @@
-// The call-graph tools (spec §9): mast_callers, mast_implementors, mast_rename_impact and mast_graph, read
+// The call-graph tools (docs/tools.md): mast_callers, mast_implementors, mast_rename_impact and mast_graph, read
 // from the last committed index (every write commits its edges with its rows, so there is nothing
 // to relink here); mast_callers and mast_rename_impact refresh the files their answer names just
-// in time (spec §9.0) and flag the whole answer when a refresh loses; mast_implementors stats and
+// in time (docs/freshness.md) and flag the whole answer when a refresh loses; mast_implementors stats and
 // flags each result instead.
-import { POTENTIAL_LIMIT, SCAN_CHUNKS, barrelExports, declarationSignature, mentionPattern, siteText, notFound, callersOf, declarationSite, findTarget, implementorsOf, memberImplementations, type DeclarationSite, type PotentialMatch, type PotentialSet, type Target, type VerifiedCaller, type VerifiedSite, withContexts } from "../query/graph.js";
+import { barrelExports, declarationSignature, notFound, declarationSite, findTarget, type DeclarationSite, type Target } from "../query/targets.js";
+import { callersOf, type VerifiedCaller, type VerifiedSite, withContexts } from "../query/callers.js";
+import { POTENTIAL_LIMIT, SCAN_CHUNKS, type PotentialMatch, type PotentialSet } from "../query/potential-sites.js";
+import { mentionPattern, siteText } from "../query/mentions.js";
+import { implementorsOf, memberImplementations } from "../query/implementors.js";
 import { SourceLines } from "../query/source.js";
 import { fitList } from "../base/budget.js";
 import { isTestPath, projectPath } from "../base/paths.js";
-import { isIndexEmpty, staleChecker } from "../query/search.js";
+import { isIndexEmpty } from "../query/search.js";
+import { staleChecker } from "../query/search-results.js";
 import type { ToolContext } from "./context.js";
 import { busyFlag, freshAnswer, namedFileRefreshed } from "./fresh.js";
 import { NOT_FOUND_NOTE, READ_ONLY, WRITTEN_SINCE_NOTE, defineTool } from "./define.js";
@@ -16,13 +21,13 @@ import { nameInput, pathInput, z } from "./schema.js";
 import { withNote } from "./telemetry.js";
 import { callGraph, toDot, toMermaid } from "../query/callgraph.js";
 
-/** The flags every graph answer may carry, present only when true (spec §9.0). */
+/** The flags every graph answer may carry, present only when true (docs/freshness.md). */
 interface Flags {
   file_busy_returning_stale_cache?: true;
   index_empty?: true;
 }
 
-/** What the checker pass took out of the potential set, once it has run on this index (spec §9: both 0 until then). */
+/** What the checker pass took out of the potential set, once it has run on this index (docs/call-graph.md#the-checker-pass). */
 function checkerCounts(p: PotentialSet | null): { checker_classified_non_call_site?: number; checker_classified_different_declaration?: number } {
   return p?.checkerNonCallSite === undefined ? {} : { checker_classified_non_call_site: p.checkerNonCallSite, checker_classified_different_declaration: p.checkerDifferent ?? 0 };
 }

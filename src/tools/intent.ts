@@ -1,6 +1,6 @@
 // intent in the `edit` toolset (hashpilot `intent '<json>'`): one editing intent with its whole
 // blast radius. rename-exported-symbol is planned here on the index — the declaration
-// (query/graph.ts findTarget), the imports, barrels and namespace uses of the name
+// (query/targets.ts findTarget), the imports, barrels and namespace uses of the name
 // (query/rename-plan.ts), the verified callers that must all be reached, the potential matches
 // listed for review — after the files it names are refreshed, and carried out by edit/intent.ts
 // (one changeSet, verification, rollback). A result other than success is the error its failure
@@ -11,19 +11,21 @@ import { MastError } from "../base/errors.js";
 import { DEFAULT_VERIFY_TIMEOUT_MS } from "../edit/config.js";
 import type { IntentResult, PlanGap, RenamePlanInput } from "../edit/intent.js";
 import { extensionInfo } from "../lang/languages.js";
-import { callersOf, notFound, withContexts } from "../query/graph.js";
+import { callersOf, withContexts } from "../query/callers.js";
+import { notFound } from "../query/targets.js";
 import { SourceLines } from "../query/source.js";
 import { declaredParams, importRecorded, memberRisks, renameSites, type RenameSite } from "../query/rename-plan.js";
 import type { ToolContext } from "./context.js";
 import { DESTRUCTIVE, PROVENANCE_KEYS, defineTool } from "./define.js";
-import { run } from "./edit.js";
+import { runEditOperation } from "./edit-call.js";
 import { freshAnswer } from "./fresh.js";
 import { ENVELOPE_OUTPUT } from "./outputs.js";
 import { z } from "./schema.js";
 import type { EditRules } from "../lang/edit-rules.js";
 import type { Tree } from "../syntax/parser.js";
 // Loaded with the reference tools anyway (syntax/navigate.ts); tree-sitter itself loads at the first parse.
-import { planAddParameter as planAddParameterEdits, planExportRename } from "../syntax/ast-edits.js";
+import { planAddParameter as planAddParameterEdits } from "../syntax/add-parameter.js";
+import { planExportRename } from "../syntax/rename-edit.js";
 
 const RenameIntent = z
   .object({
@@ -69,7 +71,7 @@ function parseIntent(text: string): Intent {
 /**
  * What both plans read from the index, once the files it names are fresh: the declaration (one, or
  * refused), its callers, its rename sites, its parameters; with `docComments`, the comment lines
- * naming it among the potential matches (graph.ts PotentialOptions).
+ * naming it among the potential matches (query/potential-sites.ts PotentialOptions).
  */
 async function indexedTarget(ctx: ToolContext, symbol: string, file: string | undefined, options: { docComments?: boolean } = {}) {
   const root = ctx.config.project_root;
@@ -276,7 +278,7 @@ export const intentTool = defineTool({
     const plan = intent.operation === "add-parameter" ? await planAddParameter(ctx, intent) : await planRename(ctx, intent);
     // The intent runner (AST edits, the writer, verification), loaded by the first intent.
     const [{ runIntent }, { owningTsconfig }] = await Promise.all([import("../edit/intent.js"), import("../query/checker-program.js")]);
-    const envelope = await run(ctx, "intent", { operation: `intent ${intent.operation}`, route: "intent", files: plan.files.map((f) => f.file), actor: args.actor, task_id: args.task_id, reason: args.reason }, (oc) =>
+    const envelope = await runEditOperation(ctx, "intent", { operation: `intent ${intent.operation}`, route: "intent", files: plan.files.map((f) => f.file), actor: args.actor, task_id: args.task_id, reason: args.reason }, (oc) =>
       runIntent(oc, plan, { dryRun: args.dry_run, yes: args.yes, verify: args.verify, revert: args.revert, timeoutMs: args.timeout_ms, tsconfigOf: (file) => owningTsconfig(file, ctx.config.project_root) }),
     );
     const result = envelope.data as IntentResult;

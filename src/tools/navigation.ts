@@ -1,9 +1,9 @@
-// The navigation tools (spec §9): mast_project_skeleton, mast_exports, mast_signature and
-// mast_dependencies. Single-file answers refresh their file just in time (spec §9.0).
+// The navigation tools (docs/tools.md): mast_project_skeleton, mast_exports, mast_signature and
+// mast_dependencies. Single-file answers refresh their file just in time (docs/freshness.md).
 import { refreshFiles } from "../index/jit.js";
 import { projectPath } from "../base/paths.js";
 import { withoutCommentLines } from "../lang/languages.js";
-import { notFound } from "../query/graph.js";
+import { notFound } from "../query/targets.js";
 import { declaringPaths, docSummary, fileDependencies, fileExports, projectSkeleton, symbolSignatures, type SignatureEntry } from "../query/navigation.js";
 import { isIndexEmpty } from "../query/search.js";
 import type { ToolContext } from "./context.js";

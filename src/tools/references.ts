@@ -1,12 +1,14 @@
 // Navigation by position: mast_definition (the declaration a name at a position resolves to) and
 // mast_references (every reference to one declaration, fields and properties included, verified
 // and potential, each line marked read, write or call). Both refresh the files they name just in
-// time (spec §9.0), as mast_signature and mast_callers do.
+// time (docs/freshness.md), as mast_signature and mast_callers do.
 import { fitList } from "../base/budget.js";
 import { MastError } from "../base/errors.js";
 import { projectPath } from "../base/paths.js";
-import { mentionPattern, notFound, siteText } from "../query/graph.js";
-import { NAME_CANDIDATES, MAX_PARSED_FILES, PARSE_BUDGET_MS, definitionAt, referenceTargetAt, referenceTargetNamed, referencesTo, type ReferenceLine, type ReferenceTarget } from "../query/references.js";
+import { mentionPattern, siteText } from "../query/mentions.js";
+import { notFound } from "../query/targets.js";
+import { MAX_PARSED_FILES, PARSE_BUDGET_MS, definitionAt, referenceTargetAt, referenceTargetNamed, referencesTo, type ReferenceLine, type ReferenceTarget } from "../query/references.js";
+import { NAME_CANDIDATES } from "../query/name-resolver.js";
 import { isIndexEmpty } from "../query/search.js";
 import type { ToolContext } from "./context.js";
 import { READ_ONLY, defineTool } from "./define.js";

@@ -9,7 +9,7 @@ import { indexingNow } from "../index/status.js";
 import { isUnusableDatabase } from "../store/db.js";
 import type { ToolContext } from "./context.js";
 import type { ToolAnnotations, ToolCall, ToolDefinition, Toolset } from "./define.js";
-import { EDIT_TOOLS } from "./edit.js";
+import { EDIT_TOOLS } from "./hashpilot.js";
 import { intentTool } from "./intent.js";
 import { verifyChangesTool } from "./verify.js";
 import { efficiencyTool } from "./efficiency.js";
@@ -223,7 +223,7 @@ export async function callTool(ctx: ToolContext, name: string, rawArgs: unknown)
 
 /**
  * callTool's answer with its JSON (what a surface sends), and — for a surface, unless
- * `telemetry` is false — telemetry done: the answer's `stats` (spec §14.2's `_stats`, kept beside
+ * `telemetry` is false — telemetry done: the answer's `stats` (docs/telemetry.md#the-_stats-of-an-answer, kept beside
  * the answer, never in it: MCP sends them in the result's `_meta`, out of the model's way) when the
  * context asks for them, the call recorded when it has a recorder.
  */

@@ -1,4 +1,4 @@
-// mast_reindex: a synchronous reindex the agent calls after writing files (spec §7.5, §9);
+// mast_reindex: a synchronous reindex the agent calls after writing files (docs/index-lifecycle.md#mid-task-reindex);
 // incremental unless `full`, under structure.lock with the server retry policy, in a worker
 // thread (the server keeps answering meanwhile).
 import { SERVER_LOCK_POLICY } from "../index/lock.js";

@@ -1,8 +1,9 @@
-// mast_search: ranked chunks for a query — BM25 fused with the declaration-exact ranker (spec §7.3, §9)
+// mast_search: ranked chunks for a query — BM25 fused with the declaration-exact ranker (docs/search.md)
 // — shaped for a context window: each content cut to max_chars at a line end, and `fields` for
 // a compact answer.
 import { LANGUAGE_NAMES } from "../lang/languages.js";
-import { searchChunks, type SearchResponse, type SearchResult } from "../query/search.js";
+import { searchChunks } from "../query/search.js";
+import type { SearchResponse, SearchResult } from "../query/search-types.js";
 import { CHUNK_TYPES } from "../syntax/types.js";
 import { READ_ONLY, defineTool } from "./define.js";
 import { READ_MARKS, open } from "./outputs.js";

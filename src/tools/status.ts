@@ -1,4 +1,4 @@
-// mast_status: the index health snapshot (spec §9), the same producer as `mast status`, computed in
+// mast_status: the index health snapshot (docs/tools.md), the same producer as `mast status`, computed in
 // a worker thread.
 import { indexStatusOffThread } from "../index/run-thread.js";
 import { READ_ONLY, defineTool } from "./define.js";

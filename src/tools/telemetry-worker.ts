@@ -1,4 +1,4 @@
-// The telemetry thread (spec §14.2, §14.3): counts each recorded call's tokens exactly — the
+// The telemetry thread (docs/telemetry.md#the-metrics-database): counts each recorded call's tokens exactly — the
 // answer's and the full files' it names, within the per-call budget — and writes the rows to
 // metrics.db in batches (every second or every 100 rows), so neither the counting nor the writes
 // are on a tool call's path. A write that fails (metrics.db busy) keeps its rows for the next

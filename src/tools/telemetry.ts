@@ -1,4 +1,4 @@
-// Telemetry of the read tools (spec §14): an answer's `_stats` (sent beside it, in the MCP result's
+// Telemetry of the read tools (docs/telemetry.md): an answer's `_stats` (sent beside it, in the MCP result's
 // `_meta`, never in the text a model reads), and the recorder that hands each call to the
 // telemetry thread (tools/telemetry-worker.ts) for exact counts and its metrics.db row. On the request path only what costs microseconds happens: the files an answer
 // names, its byte size, the files' sizes from the index. `_stats` is therefore an estimate (4
@@ -42,7 +42,7 @@ function noteOf(answer: unknown): TelemetryNote | undefined {
   return typeof answer === "object" && answer !== null ? (answer as { [TELEMETRY_NOTE]?: TelemetryNote })[TELEMETRY_NOTE] : undefined;
 }
 
-/** The `_stats` of one answer (spec §14.2's fields; over MCP in the result's `_meta`). */
+/** The `_stats` of one answer (docs/telemetry.md#the-_stats-of-an-answer; over MCP in the result's `_meta`). */
 export interface AnswerStats {
   readonly tool: string;
   readonly tokens_returned: number;

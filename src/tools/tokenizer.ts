@@ -1,4 +1,4 @@
-// Token counts for telemetry (spec §14.2, §14.5): the only importer of @anthropic-ai/tokenizer, the
+// Token counts for telemetry (docs/telemetry.md#the-tokenizer): the only importer of @anthropic-ai/tokenizer, the
 // label every surface prints, and the full-file upper bound — exact counts for at most 32 files a
 // call (cache hits excluded), size estimates past them, and an mtime-keyed cache of 8,192 files.
 // Only the telemetry worker (tools/telemetry-worker.ts) loads this: a count costs ~0.25 µs a byte,

@@ -6,7 +6,7 @@ import { MastError } from "../base/errors.js";
 import { DEFAULT_VERIFY_TIMEOUT_MS } from "../edit/config.js";
 import type { VerifyResult } from "../edit/verify.js";
 import { DESTRUCTIVE, defineTool } from "./define.js";
-import { run } from "./edit.js";
+import { runEditOperation } from "./edit-call.js";
 import { ENVELOPE_OUTPUT } from "./outputs.js";
 import { pathInput, z } from "./schema.js";
 
@@ -61,7 +61,7 @@ export const verifyChangesTool = defineTool({
   handler: async (ctx, args) => {
     // The checks' runner and the TypeScript program lookup, loaded by the first verification.
     const [{ recordBaseline, verifyChanges }, { owningTsconfig }] = await Promise.all([import("../edit/verify.js"), import("../query/checker-program.js")]);
-    const envelope = await run(ctx, "verify_changes", { operation: "verify-changes", route: "verify", files: args.files }, (oc) => {
+    const envelope = await runEditOperation(ctx, "verify_changes", { operation: "verify-changes", route: "verify", files: args.files }, (oc) => {
       const input = { ...args, tsconfigOf: (file: string) => owningTsconfig(file, ctx.config.project_root) };
       return args.record_baseline ? recordBaseline(oc, input) : verifyChanges(oc, input);
     });

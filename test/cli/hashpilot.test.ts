@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/index/config.js";
 import { runIndex } from "../../src/index/run.js";
 import { statePaths } from "../../src/index/state.js";
-import { Store } from "../../src/store/db.js";
+import { Store } from "../../src/store/store.js";
 import { assertBuilt, runHashpilot } from "../helpers/cli.js";
 import { hashpilotProject as project, hp, sha12, space } from "../helpers/hashpilot.js";
 

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Store } from "../../src/store/db.js";
+import { Store } from "../../src/store/store.js";
 import { MAST_BIN, assertBuilt, lines, runMast, spawnMast, startLockHolder, type CliResult } from "../helpers/cli.js";
 import { BASE_FILES as SHARED_FILES, makeProject, tempSpace, type TestProject } from "../helpers/project.js";
 import { dumpStore } from "../helpers/store-dump.js";

@@ -3,7 +3,8 @@
 // lists what both FTS indexes hold per chunk, counts index entries of no chunk, and runs FTS5's
 // integrity check (the index against the chunks it was built from).
 import { inflate } from "../../src/base/deflate.js";
-import { Store, symbolTextReader } from "../../src/store/db.js";
+import { symbolTextReader } from "../../src/store/db.js";
+import { Store } from "../../src/store/store.js";
 import { EDGE_RESOLUTIONS, EDGE_TYPES } from "../../src/store/edge-codes.js";
 
 const named = (column: string, names: readonly string[]) => `CASE ${column} ${names.map((n, i) => `WHEN ${i} THEN '${n}'`).join(" ")} END`;

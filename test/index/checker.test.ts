@@ -1,4 +1,4 @@
-// The opt-in checker pass (query/checker.ts, spec §10.3.2) on real files and the real compiler:
+// The opt-in checker pass (query/checker.ts, docs/call-graph.md#the-checker-pass) on real files and the real compiler:
 // a potential match the compiler resolves to the target becomes a verified `checker` edge; one it
 // resolves to another declaration, and a mention that is no call, leave the target's potential
 // matches and are counted in mast_callers' summary; a rewritten file loses its verdicts; an

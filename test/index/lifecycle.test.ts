@@ -9,7 +9,7 @@ import { indexStatus } from "../../src/index/status.js";
 import { pathsStatAsStamped, stampPaths } from "../../src/index/read.js";
 import { runIndex, type IndexReport } from "../../src/index/run.js";
 import { readIndexJson, readManifest, statePaths } from "../../src/index/state.js";
-import { Store } from "../../src/store/db.js";
+import { Store } from "../../src/store/store.js";
 import { FileStamps, packStamps, packedGeneration } from "../../src/store/file-stamps.js";
 import { sha256 } from "../../src/base/hash.js";
 import type { Chunk, FileExtraction } from "../../src/syntax/types.js";
@@ -105,7 +105,7 @@ describe("full index", () => {
         .prepare("SELECT c.symbol_name FROM identifier_fts t JOIN chunks c ON c.id = t.rowid WHERE identifier_fts MATCH ? ORDER BY c.symbol_name")
         .all("find") as Array<{ symbol_name: string }>;
       expect(ident.map((r) => r.symbol_name)).toEqual(["AuthService.validate", "Repo", "Repo.find"]);
-      // Qualified compounds (spec §6.3 F5): a phrase query for `Repo.find` finds the method's own
+      // Qualified compounds (docs/extraction.md#identifier-bags): a phrase query for `Repo.find` finds the method's own
       // chunk, the chunk whose call the resolver typed (`this.repo.find()`, repo: Repo) and the
       // class outline (its bag starts `Repo find`).
       const qualified = store.db
@@ -734,7 +734,7 @@ describe("a no-op incremental run", () => {
     const written = stat();
     await index(p, "incremental");
     expect(stat()).toBe(written);
-    // A changed file: its new mtime is in the manifest, the one value spec §5 keeps per path.
+    // A changed file: its new mtime is in the manifest, the one value docs/state-dir.md#the-state-directory keeps per path.
     p.write("src/extra.ts", "export const b = 21;\n");
     expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1 });
     const changed = mtimeOf("src/extra.ts");

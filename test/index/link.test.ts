@@ -1,4 +1,4 @@
-// Call-graph edges (spec §10.3, §10.3.1) built from a real index: each resolution rule yields its
+// Call-graph edges (docs/call-graph.md#linking) built from a real index: each resolution rule yields its
 // edge with the right resolution, line and context; same-named symbols route by file evidence;
 // barrels (named and star), `.js` specifiers and tsconfig paths are followed; what cannot be
 // traced yields no edge; and edges survive incremental runs exactly as a full build makes them.
@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { LINK_PAGE_FILES, linkEdges } from "../../src/index/link.js";
 import { runIndex } from "../../src/index/run.js";
 import { statePaths } from "../../src/index/state.js";
-import { Store } from "../../src/store/db.js";
+import { Store } from "../../src/store/store.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
 import { dumpStore, edgeResolution, edgeType } from "../helpers/store-dump.js";
 import { EDGE } from "../../src/store/edge-codes.js";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { MENTION_WORDS, mentionReach } from "../../src/index/mention-reach.js";
 import { runIndex } from "../../src/index/run.js";
 import { statePaths } from "../../src/index/state.js";
-import { Store } from "../../src/store/db.js";
+import { Store } from "../../src/store/store.js";
 import { tempSpace } from "../helpers/project.js";
 
 const space = tempSpace();

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/index/run.js";
 import { statePaths } from "../../src/index/state.js";
-import { Store } from "../../src/store/db.js";
+import { Store } from "../../src/store/store.js";
 import { FileStamps, packedGeneration } from "../../src/store/file-stamps.js";
 import { makeProject } from "../helpers/project.js";
 

@@ -1,4 +1,4 @@
-// Telemetry end to end (spec §14): `_stats` beside the read tools' answers over MCP (`_meta`), the rows the
+// Telemetry end to end (docs/telemetry.md): `_stats` beside the read tools' answers over MCP (`_meta`), the rows the
 // telemetry thread writes to metrics.db with the tokenizer's exact counts, mast_efficiency, and
 // `mast metrics` (by tool, per session, roll-up, vacuum, locks), all on real files, the real
 // tokenizer and a real SDK client. Off with one key.

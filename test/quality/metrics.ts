@@ -2,7 +2,7 @@
 // mast_search, the first relevant rank, and recall@1, recall@10 and MRR over a set of outcomes.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { SearchResponse, SearchResult } from "../../src/query/search.js";
+import type { SearchResponse, SearchResult } from "../../src/query/search-types.js";
 import type { ToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
 

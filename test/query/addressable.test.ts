@@ -4,7 +4,7 @@
 // test files indexed and marked, one-name queries answered by that name first, split
 // declarations in one slot.
 import { describe, expect, it } from "vitest";
-import type { SearchResponse } from "../../src/query/search.js";
+import type { SearchResponse } from "../../src/query/search-types.js";
 import { indexedProject } from "../helpers/indexed.js";
 import { flat } from "../helpers/sites.js";
 

@@ -2,15 +2,17 @@
 // mast_bm25 scores every match as bm25 does (with the rows' sizes kept by the connection, across
 // writes that add and remove rows), over a query's first phrases as bm25 scores those phrases
 // alone, and refuses a row without a size record; mast_fts_stats gives the IDFs bm25 counts; and
-// search's max-score cut (query/search.ts prunedBest) keeps exactly the best matches every match's
+// search's max-score cut (query/fts-rank.ts prunedBest) keeps exactly the best matches every match's
 // scoring keeps, or declines.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { nativeAddonPath } from "../../src/base/native.js";
-import { CHUNK_WORDS, IDENTIFIERS, phraseStats, prunedBest, type FtsClause, type FtsRanking } from "../../src/query/search.js";
-import { Store, doublesOf, ftsFunctions } from "../../src/store/db.js";
+import { CHUNK_WORDS, IDENTIFIERS, phraseStats, prunedBest, type FtsRanking } from "../../src/query/fts-rank.js";
+import type { FtsClause } from "../../src/query/search-terms.js";
+import { doublesOf, ftsFunctions } from "../../src/store/db.js";
+import { Store } from "../../src/store/store.js";
 import { extractFile } from "../../src/syntax/extract.js";
 import { GOLDEN_OPTIONS } from "../helpers/extraction.js";
 

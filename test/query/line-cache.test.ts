@@ -1,5 +1,5 @@
 // Class outlines' lines are read from the file and kept across queries while the file stats as it
-// did (query/graph.ts cachedLines): a rewrite — here one that shifts the class down a line, its
+// did (query/source.ts SourceLines): a rewrite — here one that shifts the class down a line, its
 // mtime set back into the past so the racy-timestamp rule would not skip caching — is read afresh,
 // so a potential match never shows another version's text.
 import { utimesSync } from "node:fs";

@@ -4,7 +4,7 @@
 // function comes before the methods of its name; tests and documents rank after the source unless
 // the query names them.
 import { describe, expect, it } from "vitest";
-import type { SearchResponse } from "../../src/query/search.js";
+import type { SearchResponse } from "../../src/query/search-types.js";
 import { indexedProject } from "../helpers/indexed.js";
 import { flat } from "../helpers/sites.js";
 

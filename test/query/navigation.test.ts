@@ -1,12 +1,12 @@
 // The navigation tools through the registry against a real index: skeleton scoping, caps and budget,
 // exports with re-exports, signatures with params and type_context (same file, imports,
-// barrels, truncation), dependencies, reindex figures, and the JIT refresh contract of §9.0.
+// barrels, truncation), dependencies, reindex figures, and the JIT refresh contract of docs/freshness.md#the-just-in-time-refresh.
 import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/index/run.js";
 import { statePaths } from "../../src/index/state.js";
-import { Store } from "../../src/store/db.js";
+import { Store } from "../../src/store/store.js";
 import { createToolContext, type ToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
 import { makeProject, type TestProject } from "../helpers/project.js";

@@ -1,4 +1,4 @@
-// The class outlines among a list of chunk ids (query/graph.ts outlinesAmong): a few ids probed in
+// The class outlines among a list of chunk ids (query/mentions.ts outlinesAmong): a few ids probed in
 // the outlines' partial index, many merged with every outline's id (kept per connection until the
 // data changes) — the same answer either way, and a change to the index seen by the next ask. And
 // the chunks mentioning a name (chunksMentioning), a long list kept the same way.
@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { runIndex } from "../../src/index/run.js";
-import { chunksMentioning, outlinesAmong } from "../../src/query/graph.js";
+import { chunksMentioning, outlinesAmong } from "../../src/query/mentions.js";
 import { indexedProject } from "../helpers/indexed.js";
 
 const p = indexedProject({

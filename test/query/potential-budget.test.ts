@@ -2,7 +2,8 @@
 // of the declaring file and of the files that import it are read first, and the chunks left unread
 // are counted — never silently dropped; under it, the answer is the unbudgeted one.
 import { expect, it } from "vitest";
-import { potentialMatches, verifiedCallers } from "../../src/query/graph.js";
+import { potentialMatches } from "../../src/query/potential-sites.js";
+import { verifiedCallers } from "../../src/query/callers.js";
 import { indexedProject } from "../helpers/indexed.js";
 
 /** `render` declared in src/view.ts, called by its importer src/page.ts and named by six unrelated files that never import it. */

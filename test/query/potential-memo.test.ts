@@ -3,7 +3,8 @@
 // same lines as identifier_fts one name at a time, `#private` names, `$` names, `a#b` and
 // snake_case neighbours, class outlines read from the file and import clauses included.
 import { expect, it } from "vitest";
-import { PotentialMemo, potentialMatches, verifiedCallers } from "../../src/query/graph.js";
+import { PotentialMemo, potentialMatches } from "../../src/query/potential-sites.js";
+import { verifiedCallers } from "../../src/query/callers.js";
 import { tailOf } from "../../src/query/navigation.js";
 import { indexedProject } from "../helpers/indexed.js";
 

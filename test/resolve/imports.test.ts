@@ -9,7 +9,7 @@ import { runIndex } from "../../src/index/run.js";
 import { statePaths } from "../../src/index/state.js";
 import { parseJsonc } from "../../src/base/formats.js";
 import { createImportResolver } from "../../src/resolve/imports.js";
-import { Store } from "../../src/store/db.js";
+import { Store } from "../../src/store/store.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
 import { dumpStore, queryStore } from "../helpers/store-dump.js";
 

@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { DAMAGED_ROW } from "../../src/base/errors.js";
 import { EDGE, EDGE_RESOLUTIONS, EDGE_TYPES, RESOLVED, edgeTypeName, resolutionCode, resolutionName } from "../../src/store/edge-codes.js";
-import { CURRENT_SCHEMA_VERSION, Store } from "../../src/store/db.js";
+import { CURRENT_SCHEMA_VERSION } from "../../src/store/db.js";
+import { Store } from "../../src/store/store.js";
 import { tempSpace } from "../helpers/project.js";
 import { join } from "node:path";
 

@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { nativeAddonPath } from "../../src/base/native.js";
-import { Store, idList } from "../../src/store/db.js";
+import { idList } from "../../src/store/db.js";
+import { Store } from "../../src/store/store.js";
 import { extractFile } from "../../src/syntax/extract.js";
 import { GOLDEN_OPTIONS } from "../helpers/extraction.js";
 

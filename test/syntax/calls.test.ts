@@ -1,4 +1,4 @@
-// Call-site extraction with the local type environment (spec §10.3.1): each resolution rule
+// Call-site extraction with the local type environment (docs/call-graph.md#call-sites-and-the-local-type-environment): each resolution rule
 // records its receiver, and every "does NOT catch" case records none — asserted as values.
 import { describe, expect, it } from "vitest";
 import type { CallSite } from "../../src/syntax/calls.js";

@@ -1,4 +1,4 @@
-// Golden-file and value tests for the TS/JS extractor (spec §10.1, §10.2, §6.1): every chunk type
+// Golden-file and value tests for the TS/JS extractor (docs/extraction.md): every chunk type
 // and export form, class shells and method chunks, overloads, imports, comments, the split rule,
 // context lines, CRLF sources, syntax errors, and the declaration/body stability-hash rules.
 import { describe, expect, it } from "vitest";

@@ -1,9 +1,9 @@
 // mast_callers, mast_implementors and mast_rename_impact end to end: real projects indexed into
-// real SQLite, queried through the tool registry. Covers each resolution rule of spec §10.3.1 as a
+// real SQLite, queried through the tool registry. Covers each resolution rule of docs/call-graph.md#call-sites-and-the-local-type-environment as a
 // verified caller and each "does NOT catch" case as a potential match only; same-named
 // declarations routed by their file evidence; named and star barrels; `.js` specifiers, tsconfig
 // paths and workspace packages; transitive callers and recursion; the potential cap; implementors
-// and their stale flag; the just-in-time refresh of §9.0; odd inputs; and `mast query` parity.
+// and their stale flag; the just-in-time refresh of docs/freshness.md#the-just-in-time-refresh; odd inputs; and `mast query` parity.
 import { utimesSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -17,7 +17,7 @@ import { indexedProject } from "../helpers/indexed.js";
 /** A source file's text from its lines (line N of the file is the Nth argument). */
 const source = (...lines: string[]): string => [...lines, ""].join("\n");
 
-/** One rule of §10.3.1 (or one case it does not catch) per function, method or class. */
+/** One rule of docs/call-graph.md#call-sites-and-the-local-type-environment (or one case it does not catch) per function, method or class. */
 const RESOLVER: Record<string, string> = {
   "src/repo.ts": source(
     "export class Repo {",
@@ -269,7 +269,7 @@ async function failureCode(call: Promise<unknown>): Promise<string> {
 
 // ---- the resolver project ----
 
-describe("on a project exercising the local type environment (§10.3.1)", () => {
+describe("on a project exercising the local type environment (docs/call-graph.md#call-sites-and-the-local-type-environment)", () => {
   const p = indexedProject(RESOLVER);
 
   describe("mast_callers: what the resolver links", () => {
@@ -293,7 +293,7 @@ describe("on a project exercising the local type environment (§10.3.1)", () => 
         site("src/service.ts", 8, "AuthService.constructor", "users.find('boot');", "parameter_type"),
         // An annotated class field.
         site("src/service.ts", 14, "AuthService.login", "return this.repo.find(id);", "field_type"),
-        // The implicit field a parameter property creates "resolves the same way as (2)" (§10.3.1 item 3).
+        // The implicit field a parameter property creates "resolves the same way as (2)" (docs/call-graph.md#call-sites-and-the-local-type-environment).
         site("src/service.ts", 18, "AuthService.check", "return this.users.find(id);", "field_type"),
       ]);
       expect(r.summary).toEqual({ verified_count: 10, potential_count: 6 });

@@ -1,0 +1,123 @@
+// `mast serve`: every tool over MCP, on stdio or streamable HTTP, until the client goes; its flags
+// checked here (toolsets, port, timeouts, the tools/list form) before the server loads.
+import { resolve as resolvePath } from "node:path";
+import { MastError } from "../../base/errors.js";
+import { VERSION } from "../../base/version.js";
+import { TOOLSETS, type Toolset } from "../../tools/define.js";
+import { FLAGS } from "../flags.js";
+import type { CommandSpec } from "../program.js";
+import { loadConfig, type CommonOptions } from "./common.js";
+
+interface ServeOptions extends CommonOptions {
+  socket: boolean;
+  startupReindex: boolean;
+  toolsets: string;
+  checker?: boolean;
+  watch?: boolean;
+  http?: boolean;
+  port: string;
+  host: string;
+  idleTimeout: string;
+  maxSessions: string;
+  structuralRoot?: string;
+  schemas: string;
+}
+
+/** The HTTP settings and toolsets the flags name, refused when out of range. */
+function checkedSettings(opts: ServeOptions): { schemas: "compact" | "full"; toolsets: Toolset[]; port: number; idleSeconds: number; maxSessions: number } {
+  if (opts.schemas !== "compact" && opts.schemas !== "full") {
+    throw new MastError("INVALID_ARGUMENT", `--schemas takes compact or full, not ${JSON.stringify(opts.schemas)}`, {
+      hint: "e.g. --schemas full",
+      usage: true,
+    });
+  }
+  const toolsets = opts.toolsets.split(",").map((t) => t.trim());
+  const unknown = toolsets.filter((t) => !(TOOLSETS as readonly string[]).includes(t));
+  if (unknown.length > 0 || toolsets.length === 0) {
+    throw new MastError("INVALID_ARGUMENT", `--toolsets takes some of ${TOOLSETS.join(", ")}, not ${JSON.stringify(opts.toolsets)}`, {
+      hint: "e.g. --toolsets read or --toolsets read,edit,admin",
+    });
+  }
+  const port = Number(opts.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new MastError("INVALID_ARGUMENT", `--port takes a port number from 0 to 65535, not ${JSON.stringify(opts.port)}`, {
+      hint: "e.g. --port 7730",
+      usage: true,
+    });
+  const idleSeconds = Number(opts.idleTimeout);
+  if (!(idleSeconds > 0))
+    throw new MastError("INVALID_ARGUMENT", `--idle-timeout takes a positive number of seconds, not ${JSON.stringify(opts.idleTimeout)}`, {
+      hint: "e.g. --idle-timeout 1800",
+    });
+  const maxSessions = Number(opts.maxSessions);
+  if (!Number.isInteger(maxSessions) || maxSessions < 1)
+    throw new MastError("INVALID_ARGUMENT", `--max-sessions takes a positive integer, not ${JSON.stringify(opts.maxSessions)}`, {
+      hint: "e.g. --max-sessions 256",
+    });
+  return { schemas: opts.schemas, toolsets: toolsets as Toolset[], port, idleSeconds, maxSessions };
+}
+
+export const serveCommand: CommandSpec<ServeOptions> = {
+  name: "serve",
+  description: "serve every tool over MCP on stdio until stdin closes (reindexes in the background at startup)",
+  args: ["[path]"],
+  flags: [
+    FLAGS.stateDir,
+    { name: "no-startup-reindex", help: "skip the background reindex at startup (refused on a never-indexed state dir)" },
+    {
+      name: "toolsets",
+      value: "<list>",
+      help: "toolsets to offer: read (the index tools), edit (hashpilot's reads and edits), more (grep, diff generation, symbol lookup, history), admin (hashpilot's telemetry, provenance, config and route), structural (the structural index: resolve_symbol, find_callers, find_callees, get_function_boundary, get_coverage)",
+      default: "read,edit",
+    },
+    { name: "structural-root", value: "<dir>", help: "the state root the structural toolset reads (default: the project's state dir)" },
+    // Here the flag reaches further than a run's: the startup reindex and every mast_reindex.
+    { ...FLAGS.checker, help: "the startup reindex and mast_reindex also run the TypeScript-checker pass (as `checker: true` in mast.config.json does)" },
+    { name: "watch", help: "watch the project and reindex files created, changed or deleted by any means (500 ms debounce)" },
+    {
+      name: "http",
+      help: "serve over streamable HTTP at /mcp instead of stdio (until SIGTERM/SIGINT); MAST_HTTP_TOKEN, when set (16 characters or more), is required as a bearer token",
+    },
+    { name: "port", value: "<n>", help: "with --http: the port (0 picks a free one)", default: "7730" },
+    { name: "host", value: "<host>", help: "with --http: the address to listen on (not loopback only with MAST_HTTP_TOKEN set)", default: "127.0.0.1" },
+    {
+      name: "idle-timeout",
+      value: "<seconds>",
+      help: "with --http: close a session after this long with no request or stream open (fractions allowed, for tests)",
+      default: "1800",
+    },
+    {
+      name: "max-sessions",
+      value: "<n>",
+      help: "with --http: sessions open at once; a new one closes the longest idle, or is refused with 503 when none is idle",
+      default: "256",
+    },
+    {
+      name: "schemas",
+      value: "<form>",
+      help: "how tools/list gives the tools: compact (what a model needs: no output schemas, pipeline settings left out) or full (every input and output schema whole, for clients that validate answers)",
+      default: "compact",
+    },
+    { name: "no-socket", help: "do not answer `mast query` of this project on the state dir's socket (serve.sock)" },
+  ],
+  run: async ([path], opts) => {
+    const { schemas, toolsets, port, idleSeconds, maxSessions } = checkedSettings(opts);
+    const token = process.env.MAST_HTTP_TOKEN?.trim();
+    const loaded = loadConfig(path, { stateDir: opts.stateDir });
+    const config = opts.checker ? { ...loaded, checker: true } : loaded;
+    const { DEFAULT_SEED_DIR, serve } = await import("../../mcp/server.js");
+    await serve(config, {
+      startupReindex: opts.startupReindex,
+      version: VERSION,
+      seedDir: process.env.MAST_SEED_DIR && process.env.MAST_SEED_DIR.trim() !== "" ? process.env.MAST_SEED_DIR : DEFAULT_SEED_DIR,
+      log: (line) => process.stderr.write(`${line}\n`),
+      exit: (code) => process.exit(code),
+      toolsets,
+      watch: opts.watch === true,
+      schemas,
+      localSocket: opts.socket,
+      ...(opts.structuralRoot ? { structuralRoot: resolvePath(opts.structuralRoot) } : {}),
+      ...(opts.http ? { http: { host: opts.host, port, idleMs: idleSeconds * 1000, maxSessions, ...(token ? { token } : {}) } } : {}),
+    });
+  },
+};

@@ -652,7 +652,7 @@ async function languageMain(language, sampleSize) {
   const misses = renamed.filter((r) => r.hit !== r.truth || r.hit !== r.predicted || !r.compile_clean);
   if (misses.length) out.push("", `renames that differ from ${lang.truthLabel} or break the build`, ...misses.map((r) => `  ${r.corpus} ${r.symbol} (${r.file}:${r.line}): edited ${r.predicted}, truth ${r.truth}, agree ${r.hit}${r.extra.length ? `; extra ${r.extra[0]}` : ""}${r.missed.length ? `; missed ${r.missed[0]}` : ""}${r.compile_clean ? "" : `; new errors: ${r.new_errors.join(" | ").slice(0, 200)}`}`));
   const notes = buildNotes(env, distAtStart);
-  if (!hasTruth) notes.push("no Rust analyzer is installed (rust-analyzer is not): the truth is every whole-word occurrence of the name outside \`//\` comments, an upper bound (it counts fields, variants, std items and other items of the same name); the compile check is the judge");
+  if (!hasTruth) notes.push("no Rust analyzer is installed (rust-analyzer is not): the truth is every whole-word occurrence of the name outside `//` comments, an upper bound (it counts fields, variants, std items and other items of the same name); the compile check is the judge");
   publish(out, notes, path.join(OUT_DIR, `intent-rename-${language}.json`), {
     language,
     seed: SEED,

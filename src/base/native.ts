@@ -116,7 +116,7 @@ export async function lstatManyAsync(paths: readonly string[] | JoinedPaths, bas
 function statEach(paths: readonly string[], base: string, follow: boolean): Float64Array {
   const out = new Float64Array(paths.length * STAT_WORDS);
   paths.forEach((p, i) => {
-    let st;
+    let st: import("node:fs").Stats | undefined;
     try {
       st = (follow ? statSync : lstatSync)(base + p, { throwIfNoEntry: false });
     } catch {

@@ -184,11 +184,11 @@ export async function astRenameSymbol(ctx: OpContext, file: string, oldName: str
   });
   if (declaration === null) return result;
   const uses = options.crossFileUses ? await options.crossFileUses({ path: result.data.path, name: declaration }) : { unchecked: "no index was consulted" };
-  return { ...result, warnings: [...result.warnings, ...crossFileWarnings(result.data.path, declaration, uses)] };
+  return { ...result, warnings: [...result.warnings, ...crossFileWarnings(declaration, uses)] };
 }
 
 /** The warning a rename's cross-file uses make: none when no other file names the declaration. */
-function crossFileWarnings(path: string, declaration: string, uses: CrossFileUses): Warning[] {
+function crossFileWarnings(declaration: string, uses: CrossFileUses): Warning[] {
   const name = declaration.slice(declaration.lastIndexOf(".") + 1);
   if ("unchecked" in uses) {
     return [{ code: "CROSS_FILE_UNCHECKED", message: `other files' uses of '${declaration}' were not checked (${uses.unchecked}): any that name '${name}' still do; mast_rename_impact lists them once the project is indexed` }];

@@ -130,7 +130,7 @@ interface Hunk {
 
 /** Parses a single-file unified diff; INVALID_ARGUMENT when it is not one. */
 function parseSingle(patch: string): { hunks: Hunk[]; creates: boolean } {
-  let parsed;
+  let parsed: ReturnType<typeof parsePatch>;
   try {
     parsed = parsePatch(patch);
   } catch (err) {

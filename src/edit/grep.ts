@@ -6,7 +6,7 @@
 // STALL_MS (catastrophic backtracking) — terminating the worker either way. Unreadable, binary,
 // oversized and special files are skipped and counted. From TypeScript sources (tests), where no
 // compiled worker exists, the search runs inline with the budget checked between lines.
-import { existsSync, readdirSync } from "node:fs";
+import { type Dirent, existsSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -108,7 +108,7 @@ function outcomeOf(results: GrepMatch[], counts: Counts, truncated: boolean, tim
  * and sealed directories; unreadable directories and special files are counted in `skipped`.
  */
 export function* filesUnder(dir: string, sealed: readonly string[], skipped: GrepSkipped): Generator<string> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {

@@ -5,7 +5,7 @@
 // its output — the names a baseline records. A parser answers null when it cannot account for a
 // failed run (no names in the output of a run that failed), so a comparison is never made on a
 // guess.
-import { readdirSync } from "node:fs";
+import { type Dirent, readdirSync } from "node:fs";
 import { basename, dirname, extname, join, relative } from "node:path";
 import { MastError } from "../base/errors.js";
 
@@ -64,7 +64,7 @@ function filesNamed(root: string, want: (name: string) => boolean): string[] {
   let seen = 0;
   while (stack.length > 0 && seen < MAX_SEARCHED) {
     const dir = stack.pop()!;
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {

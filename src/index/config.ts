@@ -3,7 +3,7 @@
 // <state_dir>/config.json (customisation keys only, never paths), built-in defaults. A cloned
 // project is untrusted input: a state dir it names (or its default .mast) is refused unless it is
 // a plain directory inside it; only the command line and the environment may put one elsewhere.
-import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, existsSync, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { relativeInside } from "../base/paths.js";
 import { MastError, errorMessage } from "../base/errors.js";
@@ -177,7 +177,7 @@ function checkProjectStateDir(projectRoot: string, dir: string, by: { source: st
     if (st.isSymbolicLink()) throw unsafe(`is reached through the symlink ${path}`);
     if (!st.isDirectory()) throw unsafe(`is reached through ${path}, which is not a directory`);
   }
-  let entries;
+  let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (err) {

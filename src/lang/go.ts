@@ -79,7 +79,7 @@ export const GO: LanguageSpec = {
     return m && !/^(?:error|bool|string|int|any)$/.test(m[1]!) ? m[1]! : null;
   },
   // The value a `range` over a slice, an array or a map binds second: `[]*T`, `[4]T`, `map[K]T` → `*T` / `T`.
-  elementType: (returnType) => /^(?:\[\d*\]|map\[[^\[\]]+\])(\*?(?:[A-Za-z_]\w*\.)?[A-Za-z_]\w*)$/.exec(returnType.trim())?.[1] ?? null,
+  elementType: (returnType) => /^(?:\[\d*\]|map\[[^[\]]+\])(\*?(?:[A-Za-z_]\w*\.)?[A-Za-z_]\w*)$/.exec(returnType.trim())?.[1] ?? null,
   // `name T`, `a, name T` on a line of `type S struct { … }` (a tag and a comment after it allowed).
   fieldType: (declaration, field) => {
     if (!/^\w+$/.test(field)) return null;

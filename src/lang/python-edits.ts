@@ -113,8 +113,14 @@ export const PYTHON_IMPORTS: ImportRules = {
     let statements = 0;
     for (const c of root.namedChildren) {
       if (c.type === "comment" && statements === 0) after = c;
-      else if (c.type === "expression_statement" && statements === 0 && c.namedChildren[0]?.type === "string") (after = c), statements++;
-      else if (c.type === "future_import_statement") (after = c), statements++;
+      else if (c.type === "expression_statement" && statements === 0 && c.namedChildren[0]?.type === "string") {
+        after = c;
+        statements++;
+      }
+      else if (c.type === "future_import_statement") {
+        after = c;
+        statements++;
+      }
       else break;
     }
     return after;

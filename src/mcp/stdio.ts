@@ -90,7 +90,10 @@ export class LimitedStdioTransport implements Transport {
     this.parts = [];
     this.size = 0;
     this.over = null;
-    if (over !== null) return this.refuse(size, over);
+    if (over !== null) {
+      this.refuse(size, over);
+      return;
+    }
     try {
       this.onmessage?.(deserializeMessage(Buffer.concat(parts).toString("utf8").replace(/\r$/, "")));
     } catch (error) {

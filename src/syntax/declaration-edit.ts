@@ -119,7 +119,7 @@ export function planReplaceBody(rules: EditRules, tree: Tree, text: string, quer
     if (lines.length === 0) throw new MastError("INVALID_ARGUMENT", "the new body is empty; an indented block needs at least one statement (`pass`)");
     // The body's documentation stays unless the new body brings its own.
     const doc = rules.bodyDoc?.(b) as SyntaxNode | null | undefined;
-    const bringsDoc = /^[rRbBuUfF]*("""|\'\'\'|"|')/.test(lines[0]!.trim());
+    const bringsDoc = /^[rRbBuUfF]*("""|'''|"|')/.test(lines[0]!.trim());
     if (doc && !bringsDoc) {
       const rest = doc.nextNamedSibling;
       if (!rest) return { edit: { start: doc.endIndex, end: b.endIndex, text: `\n${lines.join("\n")}` }, target };

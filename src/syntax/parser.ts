@@ -2,7 +2,6 @@
 // under a time budget (the last tree per grammar kept for a parse of the same text). A parse
 // that cannot finish returns null instead of throwing; runs a language's queries over a tree.
 import { createRequire } from "node:module";
-import { dirname } from "node:path";
 import type TreeSitter from "tree-sitter";
 import { GRAMMARS, grammarLoader, type Grammar } from "../lang/languages.js";
 

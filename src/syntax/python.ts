@@ -302,7 +302,7 @@ class PythonExtractor extends TreeExtractor {
       const prev = seen.get(attr);
       seen.set(attr, prev === undefined ? { value, line } : { value: prev.value === value ? value : null, line: prev.line });
     };
-    const valueOf = (known: Known | null) => (known?.kind === "typed" ? known.typeName : known?.kind === "returned" && !known.producer.endsWith("?") ? `${known.producer}()` : null);
+    const typeNameOf = (known: Known | null) => (known?.kind === "typed" ? known.typeName : known?.kind === "returned" && !known.producer.endsWith("?") ? `${known.producer}()` : null);
     for (const member of body.namedChildren) {
       // `attr: T` / `attr: T = …` in the class body.
       const assign = member.type === "expression_statement" ? member.namedChild(0) : null;
@@ -324,7 +324,7 @@ class PythonExtractor extends TreeExtractor {
         if (object?.type !== "identifier" || object.text !== "self" || !attr) continue;
         const annotation = a.childForFieldName("type");
         const right = a.childForFieldName("right");
-        const value = annotation ? this.projectClass(annotation.text) : right?.type === "identifier" ? valueOf(params.get(right.text) ?? null) : valueOf(this.knownValue(right, cls, params));
+        const value = annotation ? this.projectClass(annotation.text) : right?.type === "identifier" ? typeNameOf(params.get(right.text) ?? null) : typeNameOf(this.knownValue(right, cls, params));
         note(attr, value, target!.startPosition.row + 1);
       }
     }

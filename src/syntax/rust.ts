@@ -212,7 +212,7 @@ class RustExtractor extends TreeExtractor {
     const body = node.childForFieldName("body");
     const exported = isPub(node);
     this.draft(node, { chunkType: "interface", symbolName: name, parentSymbol: null, isExported: exported }, body);
-    const sym = this.addSymbol(node, "interface", name, exported, this.doc(node), this.header(node, body), "");
+    this.addSymbol(node, "interface", name, exported, this.doc(node), this.header(node, body), "");
     const bounds = node.childForFieldName("bounds")?.namedChildren.map((b) => this.namedType(b.text)).filter((b): b is string => b !== null) ?? [];
     if (bounds.length > 0) this.heritage.push({ className: name, line: node.startPosition.row + 1, extends: bounds[0]!, implements: bounds.slice(1) });
     for (const member of body?.namedChildren ?? []) {

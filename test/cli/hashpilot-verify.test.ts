@@ -195,9 +195,9 @@ describe("hashpilot verify-changes", () => {
     expect(wrapped.envelope.error).toMatchObject({ code: "INVALID_ARGUMENT", message: `the linter command "npx node -e require('fs').writeFileSync('npx-ran', '') src/add.ts" is refused: -e would run arbitrary code` });
     expect([existsSync(p.path("pe-ran")), existsSync(p.path("npx-ran"))]).toEqual([false, false]);
 
-    const escape = await hp(p, ["verify-changes", "src/add.ts", "--formatter", "node fmt.mjs", "--formatter-args", join(outside, "o.ts")]);
-    expect(escape.code).toBe(1);
-    expect(escape.envelope.error).toMatchObject({ code: "PATH_DENIED", message: `the formatter command "node fmt.mjs ${join(outside, "o.ts")} src/add.ts" is refused: ${join(outside, "o.ts")} is outside the project root` });
+    const escaped = await hp(p, ["verify-changes", "src/add.ts", "--formatter", "node fmt.mjs", "--formatter-args", join(outside, "o.ts")]);
+    expect(escaped.code).toBe(1);
+    expect(escaped.envelope.error).toMatchObject({ code: "PATH_DENIED", message: `the formatter command "node fmt.mjs ${join(outside, "o.ts")} src/add.ts" is refused: ${join(outside, "o.ts")} is outside the project root` });
     expect([readFileSync(join(outside, "o.ts"), "utf8"), p.read("src/add.ts")]).toEqual([ADD, ADD]);
   });
 

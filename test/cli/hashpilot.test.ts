@@ -5,7 +5,7 @@
 // mode and the final-newline state, stay inside the project, pass the parse gate, and never lose
 // an update under concurrent editors; grep-many's columns are exact (#105); --format precedence.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/index/config.js";

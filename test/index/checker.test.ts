@@ -3,7 +3,6 @@
 // resolves to another declaration, and a mention that is no call, leave the target's potential
 // matches and are counted in mast_callers' summary; a rewritten file loses its verdicts; an
 // incremental run with the pass equals a full one; a config that cannot be read is skipped by name.
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runIndex, type IndexReport } from "../../src/index/run.js";

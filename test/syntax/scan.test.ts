@@ -51,7 +51,6 @@ describe("the token pass", () => {
     expect(pass.tokens.map((t) => t.text)).not.toContain("identifier");
     expect(pass.callNodes.calls.map((c) => c.text)).toEqual(["new Box().get()", "new Box()", "f()"]);
 
-    const jsx = parse("tsx", TSX);
     const jsxPass = collectTokensAndCalls(flat("tsx", TSX), TSX, "tsx");
     expect(jsxPass.tokens.map((t) => t.text)).toEqual(["C", "div", "data-test-id", "aria-label", "label", "item", "name", "div"]);
   });

@@ -24,7 +24,26 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import ts from "typescript";
-import { BenchError, CORPUS, DIST, LANGUAGE_CORPORA, OUT_DIR, copyLanguageCorpus, distStamp, ensureCorpus, listFiles, lpad, machineFacts, median, pad, prng, publish, runBench, shuffled, verdict } from "./corpus.mjs";
+import {
+  BenchError,
+  CORPUS,
+  DIST,
+  LANGUAGE_CORPORA,
+  OUT_DIR,
+  copyLanguageCorpus,
+  distStamp,
+  ensureCorpus,
+  listFiles,
+  lpad,
+  machineFacts,
+  median,
+  pad,
+  prng,
+  publish,
+  runBench,
+  shuffled,
+  verdict,
+} from "./corpus.mjs";
 
 const HASHPILOT = path.join(DIST, "bin", "hashpilot.js");
 const SEED = 1515;
@@ -71,8 +90,8 @@ function codeOnly(text, { rustRaw = false, goRaw = false, nested = false, lifeti
       let depth = 1;
       let j = i + 2;
       while (j < text.length && depth > 0) {
-        if (nested && text[j] === "/" && text[j + 1] === "*") (depth++, (j += 2));
-        else if (text[j] === "*" && text[j + 1] === "/") (depth--, (j += 2));
+        if (nested && text[j] === "/" && text[j + 1] === "*") depth++, (j += 2);
+        else if (text[j] === "*" && text[j + 1] === "/") depth--, (j += 2);
         else j++;
       }
       blank(i, j);
@@ -201,7 +220,7 @@ function typescriptTasks(files, rand) {
       const start = lineOf(run[0].getStart(sf, true));
       const declStart = lineOf(run[0].getStart(sf));
       const end = lineOf(run.at(-1).end);
-      const before = leadingStart(lines, start, (l) => /^\s*(\/\/|\/\*|\*)/.test(l)) ;
+      const before = leadingStart(lines, start, (l) => /^\s*(\/\/|\/\*|\*)/.test(l));
       if (start === declStart || lines.slice(start - 1, declStart - 1).every((l) => /^\s*(\/\/|\/\*|\*)/.test(l))) {
         tasks.push({ kind: "insert-before", rel, text, args: [name, "// bench marker"], expected: spliceLines(text, Math.min(before, start), Math.min(before, start) - 1, ["// bench marker"]) });
       }
@@ -213,12 +232,26 @@ function typescriptTasks(files, rand) {
       const q = first.includes("'") && !first.includes('"') ? "'" : '"';
       const semi = first.trimEnd().endsWith(";") ? ";" : "";
       const last = lineOf(imports.at(-1).end);
-      tasks.push({ kind: "add-import", rel, text, args: ["{ benchThing } from ./bench-module"], expected: spliceLines(text, last + 1, last, [`import { benchThing } from ${q}./bench-module${q}${semi}`]) });
+      tasks.push({
+        kind: "add-import",
+        rel,
+        text,
+        args: ["{ benchThing } from ./bench-module"],
+        expected: spliceLines(text, last + 1, last, [`import { benchThing } from ${q}./bench-module${q}${semi}`]),
+      });
       for (const imp of imports) {
         const named = imp.importClause?.namedBindings;
         const module = imp.moduleSpecifier.text;
         const same = imports.filter((i) => i.moduleSpecifier.text === module).length;
-        if (same === 1 && !imp.importClause?.name && named && ts.isNamedImports(named) && named.elements.length === 1 && !named.elements[0].propertyName && lineOf(imp.getStart(sf)) === lineOf(imp.end)) {
+        if (
+          same === 1 &&
+          !imp.importClause?.name &&
+          named &&
+          ts.isNamedImports(named) &&
+          named.elements.length === 1 &&
+          !named.elements[0].propertyName &&
+          lineOf(imp.getStart(sf)) === lineOf(imp.end)
+        ) {
           const line = lineOf(imp.getStart(sf));
           const typeOnly = imp.importClause.isTypeOnly ? "type " : "";
           tasks.push({ kind: "remove-import", rel, text, args: [`${typeOnly}{ ${named.elements[0].name.text} } from ${module}`], expected: spliceLines(text, line, line, []) });
@@ -278,12 +311,28 @@ function pythonTasks(files) {
       const uses = facts.names[fn.name] ?? [];
       // Bound once (its def), never an attribute or keyword name: every NAME token is a use of it.
       if (fn.bound === 1 && uses.length >= 3) {
-        tasks.push({ kind: "rename-symbol", rel, text, args: [fn.name, "bench_renamed"], expected: renamedAt(text, uses.map(([l, c]) => offset(l, c)), fn.name, "bench_renamed") });
+        tasks.push({
+          kind: "rename-symbol",
+          rel,
+          text,
+          args: [fn.name, "bench_renamed"],
+          expected: renamedAt(
+            text,
+            uses.map(([l, c]) => offset(l, c)),
+            fn.name,
+            "bench_renamed",
+          ),
+        });
       }
       if (fn.body > fn.line && !/^\s*#/.test(lines[fn.body - 1])) {
         // The docstring stays: the body after it is replaced (inserted after it when it is all there is).
         const indent = indentOf(lines[fn.body - 1]);
-        const expected = fn.doc === null ? spliceLines(text, fn.body, fn.bodyEnd, [`${indent}return None`]) : fn.rest === null ? spliceLines(text, fn.doc + 1, fn.doc, [`${indent}return None`]) : spliceLines(text, fn.rest, fn.bodyEnd, [`${indent}return None`]);
+        const expected =
+          fn.doc === null
+            ? spliceLines(text, fn.body, fn.bodyEnd, [`${indent}return None`])
+            : fn.rest === null
+              ? spliceLines(text, fn.doc + 1, fn.doc, [`${indent}return None`])
+              : spliceLines(text, fn.rest, fn.bodyEnd, [`${indent}return None`]);
         if (fn.rest === null || !lines.slice(fn.doc ?? fn.body, fn.rest - 1).some((l) => /^\s*#/.test(l))) tasks.push({ kind: "replace-body", rel, text, args: [fn.name, "return None"], expected });
       }
       // Consecutive definitions of one name (`@overload` stubs, then the implementation) are one anchor.
@@ -334,7 +383,12 @@ function cLikeTasks(files, language) {
     for (const fn of fns) {
       const uses = wordsAt(code, fn.name);
       // Every use a plain call or value (no `.x`/`::x` path, no rebinding): the rename is all of them.
-      const plain = uses.every((o) => !/[.:]$/.test(code.slice(Math.max(0, o - 2), o)) && !/^\s*(:=|=[^=]|:[^:])/.test(code.slice(o + fn.name.length, o + fn.name.length + 3)) && !/\b(?:let|var|const)\s+(?:mut\s+)?$/.test(code.slice(Math.max(0, o - 12), o)));
+      const plain = uses.every(
+        (o) =>
+          !/[.:]$/.test(code.slice(Math.max(0, o - 2), o)) &&
+          !/^\s*(:=|=[^=]|:[^:])/.test(code.slice(o + fn.name.length, o + fn.name.length + 3)) &&
+          !/\b(?:let|var|const)\s+(?:mut\s+)?$/.test(code.slice(Math.max(0, o - 12), o)),
+      );
       const declared = uses.filter((o) => /\b(?:fn|func)\s+$/.test(code.slice(Math.max(0, o - 6), o))).length;
       if (uses.length >= 3 && plain && declared === 1 && (go ? /^[A-Z]/.test(fn.name) : true)) {
         tasks.push({ kind: "rename-symbol", rel, text, args: [fn.name, go ? "BenchRenamed" : "bench_renamed"], expected: renamedAt(text, uses, fn.name, go ? "BenchRenamed" : "bench_renamed") });
@@ -352,7 +406,8 @@ function cLikeTasks(files, language) {
         tasks.push({ kind: "add-import", rel, text, args: ['"bench/module"'], expected: spliceLines(text, close + 1, close, ['\t"bench/module"']) });
         for (let i = open + 1; i < close; i++) {
           const m = /^\t(?:([\w.]+) )?"([^"]+)"$/.exec(lines[i]);
-          if (m && close - open - 1 >= 2 && lines.filter((l) => l.includes(`"${m[2]}"`)).length === 1) tasks.push({ kind: "remove-import", rel, text, args: [`${m[1] ? `${m[1]} ` : ""}"${m[2]}"`], expected: spliceLines(text, i + 1, i + 1, []) });
+          if (m && close - open - 1 >= 2 && lines.filter((l) => l.includes(`"${m[2]}"`)).length === 1)
+            tasks.push({ kind: "remove-import", rel, text, args: [`${m[1] ? `${m[1]} ` : ""}"${m[2]}"`], expected: spliceLines(text, i + 1, i + 1, []) });
         }
       }
     } else {
@@ -380,7 +435,10 @@ const rustParses = (abs) => spawnSync("rustfmt", ["--edition", "2018", "--emit",
 function sample(tasks, rand) {
   const out = [];
   for (const [kind, n] of Object.entries(PER_KIND)) {
-    const of = shuffled(tasks.filter((t) => t.kind === kind), rand);
+    const of = shuffled(
+      tasks.filter((t) => t.kind === kind),
+      rand,
+    );
     // At most one task of a kind per file, so the sample spreads over the corpus.
     const seen = new Set();
     for (const t of of) {
@@ -447,10 +505,7 @@ function corpusFiles(language) {
 async function timeInProcess() {
   const { extensionInfo } = await import(path.join(DIST, "lang", "languages.js"));
   const { parseSource } = await import(path.join(DIST, "syntax", "parser.js"));
-  const ast = Object.assign(
-    {},
-    ...(await Promise.all(["ast-walk.js", "rename-edit.js", "declaration-edit.js", "import-edit.js"].map((f) => import(path.join(DIST, "syntax", f))))),
-  );
+  const ast = Object.assign({}, ...(await Promise.all(["ast-walk.js", "rename-edit.js", "declaration-edit.js", "import-edit.js"].map((f) => import(path.join(DIST, "syntax", f))))));
   const rel = "zod/src/v3/types.ts";
   const text = fs.readFileSync(path.join(CORPUS, rel), "utf8");
   const info = extensionInfo(rel);
@@ -478,7 +533,11 @@ async function timeInProcess() {
 
 async function main() {
   if (!fs.existsSync(HASHPILOT)) throw new BenchError(`${path.relative(process.cwd(), HASHPILOT)} is missing: run \`npm run build\` first`);
-  for (const [tool, args, install] of [["python3", ["--version"], "python3"], ["gofmt", ["-h"], "apt-get install -y golang-go"], ["rustfmt", ["--version"], "rustup component add rustfmt"]]) {
+  for (const [tool, args, install] of [
+    ["python3", ["--version"], "python3"],
+    ["gofmt", ["-h"], "apt-get install -y golang-go"],
+    ["rustfmt", ["--version"], "rustup component add rustfmt"],
+  ]) {
     if (spawnSync(tool, args).error) throw new BenchError(`${tool} is missing (${install}): the bench checks that results parse with it`);
   }
   const env = machineFacts();
@@ -520,18 +579,39 @@ async function main() {
   } finally {
     fs.rmSync(tmpRoot, { recursive: true, force: true });
   }
-  const rows = report.map((r) => `${pad(r.language, 11)} ${pad(r.corpus, 32)} ${lpad(r.tasks, 5)} ${lpad(r.correct, 7)}  ${pad(Object.entries(r.refused).map(([c, n]) => `${c} ${n}`).join(", ") || "-", 28)} ${lpad(r.silent_corruptions, 11)} ${lpad(r.median_ms, 9)}`);
+  const rows = report.map(
+    (r) =>
+      `${pad(r.language, 11)} ${pad(r.corpus, 32)} ${lpad(r.tasks, 5)} ${lpad(r.correct, 7)}  ${pad(
+        Object.entries(r.refused)
+          .map(([c, n]) => `${c} ${n}`)
+          .join(", ") || "-",
+        28,
+      )} ${lpad(r.silent_corruptions, 11)} ${lpad(r.median_ms, 9)}`,
+  );
   const corruptions = report.reduce((a, r) => a + r.silent_corruptions, 0);
   const lines = [
-    `AST edits on real code (hashpilot ast …, one CLI process per edit), seed ${SEED}, ${env.nproc} CPUs, load ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`,
+    `AST edits on real code (hashpilot ast …, one CLI process per edit), seed ${SEED}, ${env.nproc} CPUs, load ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
     `${pad("language", 11)} ${pad("corpus", 32)} ${lpad("tasks", 5)} ${lpad("correct", 7)}  ${pad("refused (code)", 28)} ${lpad("corruptions", 11)} ${lpad("median ms", 9)}`,
     ...rows,
     "",
     `silent corruptions: ${corruptions} (target 0): ${verdict(corruptions === 0)}`,
-    ...report.flatMap((r) => r.failures.map((f) => `  ${r.language} ${f.kind} ${f.file} ${JSON.stringify(f.args)}: ${f.result}${f.code ? ` ${f.code}` : ""}${f.why ? ` — ${f.why}` : ""}${f.diffAt ? ` at line ${f.diffAt.line}: got ${JSON.stringify(f.diffAt.got)}, expected ${JSON.stringify(f.diffAt.expected)}` : ""}`)),
+    ...report.flatMap((r) =>
+      r.failures.map(
+        (f) =>
+          `  ${r.language} ${f.kind} ${f.file} ${JSON.stringify(f.args)}: ${f.result}${f.code ? ` ${f.code}` : ""}${f.why ? ` — ${f.why}` : ""}${f.diffAt ? ` at line ${f.diffAt.line}: got ${JSON.stringify(f.diffAt.got)}, expected ${JSON.stringify(f.diffAt.expected)}` : ""}`,
+      ),
+    ),
   ];
   const inProcess = await timeInProcess();
-  lines.push("", `in process, on ${inProcess.file} (${inProcess.lines} lines), median of 7: ${Object.entries(inProcess.ms).map(([k, v]) => `${k} ${v} ms`).join(", ")}`);
+  lines.push(
+    "",
+    `in process, on ${inProcess.file} (${inProcess.lines} lines), median of 7: ${Object.entries(inProcess.ms)
+      .map(([k, v]) => `${k} ${v} ms`)
+      .join(", ")}`,
+  );
   const notes = distStamp() === distAtStart ? [] : ["dist/ was rebuilt while the bench ran: figures mix two builds"];
   publish(lines, notes, path.join(OUT_DIR, "ast-edits.json"), { env, dist_built: new Date(distAtStart).toISOString(), seed: SEED, per_kind: PER_KIND, languages: report, in_process: inProcess });
 }

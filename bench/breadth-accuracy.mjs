@@ -24,7 +24,27 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { BENCH_DIR, BenchError, DIST, MAST, OUT_DIR, REPO, copyCorpus, fmt, have, indexCorpus, machineFacts, missingBuild, openTools, pad, prng, publish, runBench, shuffled, verdict } from "./corpus.mjs";
+import {
+  BENCH_DIR,
+  BenchError,
+  DIST,
+  MAST,
+  OUT_DIR,
+  REPO,
+  copyCorpus,
+  fmt,
+  have,
+  indexCorpus,
+  machineFacts,
+  missingBuild,
+  openTools,
+  pad,
+  prng,
+  publish,
+  runBench,
+  shuffled,
+  verdict,
+} from "./corpus.mjs";
 
 const git = (owner, name, commit) => ({ url: `https://github.com/${owner}/${name}`, commit });
 /** One repository per breadth language, pinned; `kinds`: ctags' kind letters counted. */
@@ -44,7 +64,11 @@ const FIXTURE = path.join(BENCH_DIR, "fixtures", "breadth-callers.json");
 
 function ctagsTags(root, c) {
   const t0 = performance.now();
-  const r = spawnSync("ctags", ["-R", "-f", "-", "--output-format=json", "--fields=+nKzZs", `--languages=${c.ctags}`, `--kinds-${c.ctags}=${c.kinds}`, "."], { cwd: root, encoding: "utf8", maxBuffer: 1 << 30 });
+  const r = spawnSync("ctags", ["-R", "-f", "-", "--output-format=json", "--fields=+nKzZs", `--languages=${c.ctags}`, `--kinds-${c.ctags}=${c.kinds}`, "."], {
+    cwd: root,
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+  });
   const wallMs = performance.now() - t0;
   if (r.status !== 0) throw new BenchError(`ctags failed on ${c.name}: ${r.stderr}`);
   const tags = r.stdout
@@ -82,7 +106,11 @@ async function measureLanguage(language, c, Database, verdicts) {
     const lost = misses.filter((t) => byPath.get(t.path).broken === 1);
 
     // Chunk coverage of non-blank lines: a line counts when a chunk spanning it holds its text.
-    const chunks = db.prepare("SELECT f.path, c.content_start_line AS s, c.end_line AS e, substr(c.content, c.search_from, c.search_len) AS content FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.language = ?").all(language);
+    const chunks = db
+      .prepare(
+        "SELECT f.path, c.content_start_line AS s, c.end_line AS e, substr(c.content, c.search_from, c.search_len) AS content FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.language = ?",
+      )
+      .all(language);
     const chunksIn = new Map();
     for (const ch of chunks) (chunksIn.get(ch.path) ?? chunksIn.set(ch.path, []).get(ch.path)).push(ch);
     let nonBlank = 0;
@@ -103,7 +131,9 @@ async function measureLanguage(language, c, Database, verdicts) {
     let rank1 = 0;
     let own5 = 0;
     const searchMisses = [];
-    const named = [...new Map(tags.filter((t) => /^[A-Za-z_]\w*$/.test(t.name) && !TEST_MACROS.has(t.name)).map((t) => [`${t.path}:${t.name}`, t])).values()].sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line);
+    const named = [...new Map(tags.filter((t) => /^[A-Za-z_]\w*$/.test(t.name) && !TEST_MACROS.has(t.name)).map((t) => [`${t.path}:${t.name}`, t])).values()].sort(
+      (a, b) => a.path.localeCompare(b.path) || a.line - b.line,
+    );
     const sample = shuffled(named, prng(33)).slice(0, SEARCH_SAMPLE);
     for (const t of sample) {
       const answer = await callTool(ctx, "mast_search", { query: t.name, limit: 5 });

@@ -103,7 +103,6 @@ const TARGETS = {
   callers_p50_ms: 5,
 };
 
-
 // ---------------------------------------------------------------------------------------------
 // sample population
 
@@ -287,15 +286,32 @@ function scoreMast(sample, answers, cappedAnswers, oracle) {
       const r = (byResolution[c.resolution ?? "(none)"] ??= { count: 0, true_positives: 0 });
       r.count++;
       if (ok) r.true_positives++;
-      else falsePositives.push({ symbol: s.name, site: key, resolution: c.resolution ?? null, caller_symbol: c.caller_symbol ?? null, context: c.context ?? "", typescript_calls: related.get(key) ?? null });
+      else
+        falsePositives.push({
+          symbol: s.name,
+          site: key,
+          resolution: c.resolution ?? null,
+          caller_symbol: c.caller_symbol ?? null,
+          context: c.context ?? "",
+          typescript_calls: related.get(key) ?? null,
+        });
     }
     const predicted = new Set(all[i]);
     for (const site of s.sites) {
-      if (!siteLines(site).some((k) => predicted.has(k))) missed.push({ symbol: s.name, site: siteKey(site.file, site.line), source: oracle.textOf(site.file, site.name_line), name_line: site.name_line });
+      if (!siteLines(site).some((k) => predicted.has(k)))
+        missed.push({ symbol: s.name, site: siteKey(site.file, site.line), source: oracle.textOf(site.file, site.name_line), name_line: site.name_line });
     }
   });
   for (const r of Object.values(byResolution)) r.precision = round(r.true_positives / r.count);
-  return { verified: score(sample, verified), all: score(sample, all), all_default_cap: score(sample, capped), by_resolution: byResolution, false_positives: falsePositives, missed, summary_totals: summaryTotals(answers) };
+  return {
+    verified: score(sample, verified),
+    all: score(sample, all),
+    all_default_cap: score(sample, capped),
+    by_resolution: byResolution,
+    false_positives: falsePositives,
+    missed,
+    summary_totals: summaryTotals(answers),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -325,7 +341,15 @@ function parseCommandLine(argv) {
 
 /** Whether root holds a TypeScript source (.ts/.tsx/.mts/.cts, not a declaration) where mast would look. */
 function hasTypeScript(root) {
-  return listFiles(root).some((rel) => KEEP_SOURCE.test(rel) && !/\.d\.(ts|mts|cts)$/.test(rel) && !rel.split("/").slice(0, -1).some((d) => MAST_EXCLUDED_DIRS.has(d)));
+  return listFiles(root).some(
+    (rel) =>
+      KEEP_SOURCE.test(rel) &&
+      !/\.d\.(ts|mts|cts)$/.test(rel) &&
+      !rel
+        .split("/")
+        .slice(0, -1)
+        .some((d) => MAST_EXCLUDED_DIRS.has(d)),
+  );
 }
 
 /** A directory as printed: project-relative when inside the repo, else absolute. */
@@ -395,7 +419,9 @@ async function main() {
   const allSites = sample.flatMap((s) => s.sites);
   const scoredMast = mast.registered ? scoreMast(sample, mast.answers, mast.capped, oracle) : null;
   const scoredRg = rg ? score(sample, rg.keys) : null;
-  const rgMissed = scoredRg ? sample.flatMap((s, i) => scoredRg.per_symbol[i].missed.map((site) => ({ symbol: s.name, site: siteKey(site.file, site.line), source: oracle.textOf(site.file, site.name_line) }))) : [];
+  const rgMissed = scoredRg
+    ? sample.flatMap((s, i) => scoredRg.per_symbol[i].missed.map((site) => ({ symbol: s.name, site: siteKey(site.file, site.line), source: oracle.textOf(site.file, site.name_line) })))
+    : [];
   const refMs = stats(oracle.referenceMs);
 
   const V = scoredMast?.verified;
@@ -415,7 +441,10 @@ async function main() {
   if (mast.registered && mast.errors.length) notes.push(`${TOOL} answered ${mast.errors.length} of ${sample.length} calls with an error (left out of the scores), e.g. ${mast.errors[0]}`);
   if (failed) notes.push(`${TOOL} answered every call with an error: nothing was scored and its timings measure the error path`);
   if (drawn.with_sites < MIN_WITH_SITES) notes.push(`only ${drawn.with_sites} drawn symbols have a call site (wanted ${MIN_WITH_SITES}): the population ran out`);
-  if (drawn.unlocated.length) notes.push(`${drawn.unlocated.length} drawn symbol row(s) name no declaration near their line in the source (typically an anonymous default export, which mast names after its file, or an export alias such as \`export { _catch as catch }\`), left out: ${drawn.unlocated.slice(0, 5).join(", ")}${drawn.unlocated.length > 5 ? ", ..." : ""}`);
+  if (drawn.unlocated.length)
+    notes.push(
+      `${drawn.unlocated.length} drawn symbol row(s) name no declaration near their line in the source (typically an anonymous default export, which mast names after its file, or an export alias such as \`export { _catch as catch }\`), left out: ${drawn.unlocated.slice(0, 5).join(", ")}${drawn.unlocated.length > 5 ? ", ..." : ""}`,
+    );
   if (index.report.files_indexed !== corpus.files) notes.push(`mast indexed ${index.report.files_indexed} files, the corpus walk counted ${corpus.files}`);
   notes.push(...buildNotes(env, distAtStart));
 
@@ -427,7 +456,9 @@ async function main() {
   L.push(`mast ${env.mast_commit ?? "?"}${env.src_modified ? " (src/ modified)" : ""}, dist built ${env.mast_dist_built}`);
   L.push(`load average (1/5/15 min): start ${env.loadavg_at_start.join(" ")}, end ${env.loadavg_at_end.join(" ")}`);
   L.push("");
-  const sizes = `${corpus.files} files, ${fmt(corpus.bytes / 1e6)} MB (${Object.entries(corpus.by_extension).map(([e, n]) => `${n} ${e}`).join(", ")})`;
+  const sizes = `${corpus.files} files, ${fmt(corpus.bytes / 1e6)} MB (${Object.entries(corpus.by_extension)
+    .map(([e, n]) => `${n} ${e}`)
+    .join(", ")})`;
   L.push(
     userCorpus
       ? `corpus: ${shownDir(root)}/ (user-given with --corpus, not the pinned package list; no download or stamp check) — ${sizes}`
@@ -435,15 +466,24 @@ async function main() {
   );
   L.push(`index: fresh temp --state-dir, ${index.report.files_indexed} files, ${index.report.symbol_count} symbols; wall ${fmt(index.wall_ms / 1000)} s, not a target here`);
   const ck = index.report.checker;
-  if (ck) L.push(`  --checker: ${ck.projects} program(s), ${ck.candidates} potential matches in ${fmt(ck.duration_ms / 1000)} s: ${ck.calls_target} verified, ${ck.resolves_to_different} another declaration, ${ck.non_call_site} no call, ${ck.unresolved} unresolved, outside_ts_scope ${ck.outside_ts_scope}${ck.skipped.length ? `; skipped ${ck.skipped.length} config(s)` : ""}`);
+  if (ck)
+    L.push(
+      `  --checker: ${ck.projects} program(s), ${ck.candidates} potential matches in ${fmt(ck.duration_ms / 1000)} s: ${ck.calls_target} verified, ${ck.resolves_to_different} another declaration, ${ck.non_call_site} no call, ${ck.unresolved} unresolved, outside_ts_scope ${ck.outside_ts_scope}${ck.skipped.length ? `; skipped ${ck.skipped.length} config(s)` : ""}`,
+    );
   L.push("");
   const nFn = pop.population.filter((s) => s.kind === "function").length;
   L.push(
     `population: ${pop.population.length} functions and methods in graph.db (${nFn} functions, ${pop.population.length - nFn} methods; ${pop.left.overloads_folded} overload rows folded, ${pop.left.constructors} constructors and ${pop.left.computed_names} computed names left out)`,
   );
   const kinds = (xs) => `${xs.filter((s) => s.kind === "function").length} functions, ${xs.filter((s) => s.kind === "method").length} methods`;
-  L.push(cli.sample === null ? `sample (seed 0x${SEED.toString(16)}): ${sample.length} symbols drawn until ${TARGET_WITH_SITES} had a call site` : `sample: the ${sample.length} symbols of ${shownDir(cli.sample)} (--sample), not a new draw`);
-  L.push(`  with >= 1 call site   ${lpad(withSites.length, 4)}  (${kinds(withSites)}); ${allSites.length} sites, median ${sitesPer.length ? median(sitesPer) : "n/a"} per symbol, max ${sitesPer.length ? Math.max(...sitesPer) : "n/a"}`);
+  L.push(
+    cli.sample === null
+      ? `sample (seed 0x${SEED.toString(16)}): ${sample.length} symbols drawn until ${TARGET_WITH_SITES} had a call site`
+      : `sample: the ${sample.length} symbols of ${shownDir(cli.sample)} (--sample), not a new draw`,
+  );
+  L.push(
+    `  with >= 1 call site   ${lpad(withSites.length, 4)}  (${kinds(withSites)}); ${allSites.length} sites, median ${sitesPer.length ? median(sitesPer) : "n/a"} per symbol, max ${sitesPer.length ? Math.max(...sitesPer) : "n/a"}`,
+  );
   L.push(`  with no call site     ${lpad(sample.length - withSites.length, 4)}  (${kinds(sample.filter((s) => s.sites.length === 0))}); scored for precision only`);
   if (drawn.unlocated.length) L.push(`  not located           ${lpad(drawn.unlocated.length, 4)}  (left out)`);
   const related = sample.reduce((a, s) => a + s.related_sites.length, 0);
@@ -456,7 +496,9 @@ async function main() {
   );
   L.push("");
   L.push(`accuracy — precision is the mean over symbols with a prediction, recall over symbols with a call site; micro pools all sites`);
-  L.push(`  ${pad("predictor", 36)}${lpad("symbols", 8)}${lpad("precision", 11)}${lpad("micro", 8)}${lpad("recall", 9)}${lpad("micro", 8)}${lpad("predicted", 11)}${lpad("correct", 9)}${lpad("sites found", 14)}`);
+  L.push(
+    `  ${pad("predictor", 36)}${lpad("symbols", 8)}${lpad("precision", 11)}${lpad("micro", 8)}${lpad("recall", 9)}${lpad("micro", 8)}${lpad("predicted", 11)}${lpad("correct", 9)}${lpad("sites found", 14)}`,
+  );
   const row = (label, s) =>
     `  ${pad(label, 36)}${lpad(s.symbols_with_prediction, 8)}${lpad(pct(s.precision), 11)}${lpad(pct(s.precision_micro), 8)}${lpad(pct(s.recall), 9)}${lpad(pct(s.recall_micro), 8)}${lpad(s.predicted, 11)}${lpad(s.true_positives, 9)}${lpad(`${s.sites_found}/${s.sites}`, 14)}`;
   if (scoredMast) {
@@ -472,11 +514,18 @@ async function main() {
   if (scoredMast) {
     L.push("");
     L.push(`${TOOL} latency (in-process, 1 warm-up + ${TIMED_PASSES} timed passes, ${mast.calls} calls): p50 ${fmt(mast.ms?.p50)} ms, p95 ${fmt(mast.ms?.p95)} ms, max ${fmt(mast.ms?.max)} ms`);
-    L.push(`summary totals: ${Object.entries(scoredMast.summary_totals).map(([k, v]) => `${k} ${v}`).join(", ") || "none"}`);
+    L.push(
+      `summary totals: ${
+        Object.entries(scoredMast.summary_totals)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ") || "none"
+      }`,
+    );
     L.push("");
     L.push("verified callers by resolution");
     L.push(`  ${pad("resolution", 28)}${lpad("count", 7)}${lpad("correct", 9)}${lpad("precision", 11)}`);
-    for (const [r, x] of Object.entries(scoredMast.by_resolution).sort((a, b) => b[1].count - a[1].count)) L.push(`  ${pad(r, 28)}${lpad(x.count, 7)}${lpad(x.true_positives, 9)}${lpad(pct(x.precision), 11)}`);
+    for (const [r, x] of Object.entries(scoredMast.by_resolution).sort((a, b) => b[1].count - a[1].count))
+      L.push(`  ${pad(r, 28)}${lpad(x.count, 7)}${lpad(x.true_positives, 9)}${lpad(pct(x.precision), 11)}`);
     L.push("");
     L.push(`verified false positives: ${scoredMast.false_positives.length}${scoredMast.false_positives.length ? ` (up to ${LIST_LIMIT} shown, at most 2 per symbol, worst symbols first)` : ""}`);
     for (const f of worstFirst(scoredMast.false_positives, LIST_LIMIT)) {
@@ -497,65 +546,65 @@ async function main() {
   // ----- JSON
   const strip = (s) => s && { ...s, per_symbol: undefined };
   publish(L, notes, outJson, {
-      environment: env,
-      corpus: userCorpus
-        ? { root: shownDir(corpus.root), user_given: true, files: corpus.files, bytes: corpus.bytes, by_extension: corpus.by_extension }
-        : { root: path.relative(REPO, corpus.root), files: corpus.files, bytes: corpus.bytes, by_extension: corpus.by_extension, packages: PACKAGES.map((p) => `${p.name}@${p.version}`) },
-      index: { wall_ms: round(index.wall_ms), report: index.report },
-      settings: {
-        seed: SEED,
-        target_with_sites: TARGET_WITH_SITES,
-        min_with_sites: MIN_WITH_SITES,
-        declaration_lookahead: DECLARATION_LOOKAHEAD,
-        potential_limit: POTENTIAL_LIMIT,
-        timed_passes: TIMED_PASSES,
-        // With a workspace monorepo, `paths` for its packages (oracleOptions): their count, not the map.
-        compiler_options: { ...oracle.options, ...(oracle.options.paths ? { paths: `${Object.keys(oracle.options.paths).length} workspace patterns` } : {}) },
-        rg_pattern: "\\bNAME\\s*\\(",
-        percentile: "nearest-rank",
-      },
-      population: { symbols: pop.population.length, functions: nFn, methods: pop.population.length - nFn, ...pop.left },
-      oracle: {
-        typescript: ts.version,
-        files: oracle.files,
-        program_ms: round(oracle.programMs),
-        find_references: { calls: oracle.referenceMs.length, total_ms: round(oracle.referenceMs.reduce((a, b) => a + b, 0)), ms: roundStats(refMs) },
-      },
-      sample: {
-        drawn: sample.length,
-        with_sites: withSites.length,
-        without_sites: sample.length - withSites.length,
-        unlocated: drawn.unlocated,
-        sites: allSites.length,
-        related_sites: related,
-        symbols: sample.map((s, i) => ({
-          name: s.name,
-          kind: s.kind,
-          file: s.file,
-          line: s.line,
-          name_line: s.name_line,
-          sites: s.sites,
-          related_sites: s.related_sites,
-          mast: mast.registered ? { verified: keysOf(mast.answers[i]?.verified_callers), potential: keysOf(mast.answers[i]?.potential_matches), summary: mast.answers[i]?.summary ?? null } : undefined,
-          rg: rg?.keys[i],
-        })),
-      },
-      mast: mast.registered
-        ? {
-            tool: TOOL,
-            verified: strip(scoredMast.verified),
-            verified_and_potential: strip(scoredMast.all),
-            by_resolution: scoredMast.by_resolution,
-            summary_totals: scoredMast.summary_totals,
-            false_positives: scoredMast.false_positives,
-            missed: scoredMast.missed,
-            latency: { calls: mast.calls, ms: mast.ms, samples_ms: mast.samples_ms },
-            errors: mast.errors,
-          }
-        : { tool: TOOL, registered: false, message: mast.message },
-      ripgrep: rg ? { version: rgVersion.split("\n")[0], ...strip(scoredRg), missed: rgMissed, wall_ms: rg.ms } : { skipped: `rg is not on PATH (${RG_INSTALL})` },
-      targets,
-      notes,
+    environment: env,
+    corpus: userCorpus
+      ? { root: shownDir(corpus.root), user_given: true, files: corpus.files, bytes: corpus.bytes, by_extension: corpus.by_extension }
+      : { root: path.relative(REPO, corpus.root), files: corpus.files, bytes: corpus.bytes, by_extension: corpus.by_extension, packages: PACKAGES.map((p) => `${p.name}@${p.version}`) },
+    index: { wall_ms: round(index.wall_ms), report: index.report },
+    settings: {
+      seed: SEED,
+      target_with_sites: TARGET_WITH_SITES,
+      min_with_sites: MIN_WITH_SITES,
+      declaration_lookahead: DECLARATION_LOOKAHEAD,
+      potential_limit: POTENTIAL_LIMIT,
+      timed_passes: TIMED_PASSES,
+      // With a workspace monorepo, `paths` for its packages (oracleOptions): their count, not the map.
+      compiler_options: { ...oracle.options, ...(oracle.options.paths ? { paths: `${Object.keys(oracle.options.paths).length} workspace patterns` } : {}) },
+      rg_pattern: "\\bNAME\\s*\\(",
+      percentile: "nearest-rank",
+    },
+    population: { symbols: pop.population.length, functions: nFn, methods: pop.population.length - nFn, ...pop.left },
+    oracle: {
+      typescript: ts.version,
+      files: oracle.files,
+      program_ms: round(oracle.programMs),
+      find_references: { calls: oracle.referenceMs.length, total_ms: round(oracle.referenceMs.reduce((a, b) => a + b, 0)), ms: roundStats(refMs) },
+    },
+    sample: {
+      drawn: sample.length,
+      with_sites: withSites.length,
+      without_sites: sample.length - withSites.length,
+      unlocated: drawn.unlocated,
+      sites: allSites.length,
+      related_sites: related,
+      symbols: sample.map((s, i) => ({
+        name: s.name,
+        kind: s.kind,
+        file: s.file,
+        line: s.line,
+        name_line: s.name_line,
+        sites: s.sites,
+        related_sites: s.related_sites,
+        mast: mast.registered ? { verified: keysOf(mast.answers[i]?.verified_callers), potential: keysOf(mast.answers[i]?.potential_matches), summary: mast.answers[i]?.summary ?? null } : undefined,
+        rg: rg?.keys[i],
+      })),
+    },
+    mast: mast.registered
+      ? {
+          tool: TOOL,
+          verified: strip(scoredMast.verified),
+          verified_and_potential: strip(scoredMast.all),
+          by_resolution: scoredMast.by_resolution,
+          summary_totals: scoredMast.summary_totals,
+          false_positives: scoredMast.false_positives,
+          missed: scoredMast.missed,
+          latency: { calls: mast.calls, ms: mast.ms, samples_ms: mast.samples_ms },
+          errors: mast.errors,
+        }
+      : { tool: TOOL, registered: false, message: mast.message },
+    ripgrep: rg ? { version: rgVersion.split("\n")[0], ...strip(scoredRg), missed: rgMissed, wall_ms: rg.ms } : { skipped: `rg is not on PATH (${RG_INSTALL})` },
+    targets,
+    notes,
   });
   return failed ? 1 : 0;
 }

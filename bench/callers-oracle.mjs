@@ -44,7 +44,30 @@ import Database from "better-sqlite3";
 import { pathToFileURL } from "node:url";
 import { pyScipCalls } from "./oracles/py-scip-calls.mjs";
 import { rustCalls } from "./oracles/rust-calls.mjs";
-import { BenchError, CALLERS_CORPORA, DIST, OUT_DIR, copyCorpus, REPO, benchEnvironment, buildNotes, distStamp, fmt, have, indexCorpus, lpad, missingBuild, openTools, pad, prng, publish, round, runBench, shuffled, verdict } from "./corpus.mjs";
+import {
+  BenchError,
+  CALLERS_CORPORA,
+  DIST,
+  OUT_DIR,
+  copyCorpus,
+  REPO,
+  benchEnvironment,
+  buildNotes,
+  distStamp,
+  fmt,
+  have,
+  indexCorpus,
+  lpad,
+  missingBuild,
+  openTools,
+  pad,
+  prng,
+  publish,
+  round,
+  runBench,
+  shuffled,
+  verdict,
+} from "./corpus.mjs";
 
 const SEED = 0x63616c6c;
 const TARGET_WITH_SITES = 200;
@@ -145,7 +168,13 @@ function population(graphDb) {
 }
 
 function score(sample, predicted) {
-  let p = 0, r = 0, pn = 0, rn = 0, tp = 0, pred = 0, truth = 0;
+  let p = 0,
+    r = 0,
+    pn = 0,
+    rn = 0,
+    tp = 0,
+    pred = 0,
+    truth = 0;
   sample.forEach((s, i) => {
     const set = predicted[i];
     const hit = [...set].filter((k) => s.sites.has(k)).length;
@@ -161,7 +190,15 @@ function score(sample, predicted) {
     pred += set.size;
     truth += s.sites.size;
   });
-  return { precision: pn ? p / pn : null, recall: rn ? r / rn : null, precision_micro: pred ? tp / pred : null, recall_micro: truth ? tp / truth : null, symbols_with_prediction: pn, predicted: pred, true_positives: tp };
+  return {
+    precision: pn ? p / pn : null,
+    recall: rn ? r / rn : null,
+    precision_micro: pred ? tp / pred : null,
+    recall_micro: truth ? tp / truth : null,
+    symbols_with_prediction: pn,
+    predicted: pred,
+    true_positives: tp,
+  };
 }
 
 async function benchCorpus(language, spec, checker) {
@@ -234,7 +271,24 @@ async function benchCorpus(language, spec, checker) {
     const missed = sample.flatMap((s, i) => [...s.sites].filter((k) => !all[i].has(k)).map((k) => ({ symbol: s.name, site: k })));
     const unverified = sample.flatMap((s, i) => [...s.sites].filter((k) => !verified[i].has(k) && all[i].has(k)).map((k) => ({ symbol: s.name, site: k })));
     const withText = (xs) => xs.map((x) => ({ ...x, text: lineOf(root, x.site) }));
-    return { language, spec, root, index, excluded: [...excluded], oracle: { sites: oracle.length, ms: oracleMs }, population: pop.length, sample, withSites, sets, V, A, R, falsePositives: withText(falsePositives), missed: withText(missed), unverified: withText(unverified) };
+    return {
+      language,
+      spec,
+      root,
+      index,
+      excluded: [...excluded],
+      oracle: { sites: oracle.length, ms: oracleMs },
+      population: pop.length,
+      sample,
+      withSites,
+      sets,
+      V,
+      A,
+      R,
+      falsePositives: withText(falsePositives),
+      missed: withText(missed),
+      unverified: withText(unverified),
+    };
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
@@ -250,7 +304,8 @@ function lineOf(root, site) {
 }
 
 const pct = (x) => fmt(x, 3);
-const row = (label, s) => `  ${pad(label, 32)}${lpad(s.symbols_with_prediction, 8)}${lpad(pct(s.precision), 11)}${lpad(pct(s.precision_micro), 8)}${lpad(pct(s.recall), 9)}${lpad(pct(s.recall_micro), 8)}${lpad(s.predicted, 11)}${lpad(s.true_positives, 9)}`;
+const row = (label, s) =>
+  `  ${pad(label, 32)}${lpad(s.symbols_with_prediction, 8)}${lpad(pct(s.precision), 11)}${lpad(pct(s.precision_micro), 8)}${lpad(pct(s.recall), 9)}${lpad(pct(s.recall_micro), 8)}${lpad(s.predicted, 11)}${lpad(s.true_positives, 9)}`;
 const header = () => `  ${pad("predictor", 32)}${lpad("symbols", 8)}${lpad("precision", 11)}${lpad("micro", 8)}${lpad("recall", 9)}${lpad("micro", 8)}${lpad("predicted", 11)}${lpad("correct", 9)}`;
 
 /** One project's report lines and JSON. */
@@ -269,8 +324,12 @@ function corpusReport(spec, r) {
         `  cost: index with the pass ${fmt(r.index.wall_ms / 1000)} s (peak RSS ${fmt((r.index.rss_kb ?? 0) / 1024, 0)} MB) vs the plain index ${fmt(r.index.plain.wall_ms / 1000)} s (${fmt((r.index.plain.rss_kb ?? 0) / 1024, 0)} MB): ${fmt(r.index.wall_ms / r.index.plain.wall_ms, 2)}x; the first run with the pass (its analyzer built) ${fmt(r.index.first.wall_ms / 1000)} s, ${fmt(r.index.first.wall_ms / r.index.plain.wall_ms, 2)}x`,
       );
   }
-  L.push(`  oracle: ${r.oracle.sites} call sites of project functions and methods in ${fmt(r.oracle.ms / 1000)} s${r.excluded.length ? `; ${r.excluded.length} files outside its build left out of the scores (${r.excluded.slice(0, 3).join(", ")}${r.excluded.length > 3 ? ", ..." : ""})` : ""}`);
-  L.push(`  sample (seed 0x${SEED.toString(16)}): ${r.sample.length} of ${r.population} functions and methods drawn, ${r.withSites} with a call site, ${r.sample.reduce((a, s) => a + s.sites.size, 0)} sites`);
+  L.push(
+    `  oracle: ${r.oracle.sites} call sites of project functions and methods in ${fmt(r.oracle.ms / 1000)} s${r.excluded.length ? `; ${r.excluded.length} files outside its build left out of the scores (${r.excluded.slice(0, 3).join(", ")}${r.excluded.length > 3 ? ", ..." : ""})` : ""}`,
+  );
+  L.push(
+    `  sample (seed 0x${SEED.toString(16)}): ${r.sample.length} of ${r.population} functions and methods drawn, ${r.withSites} with a call site, ${r.sample.reduce((a, s) => a + s.sites.size, 0)} sites`,
+  );
   L.push(header());
   L.push(row("mast_callers verified", r.V));
   L.push(row("mast_callers verified + potential", r.A));
@@ -316,7 +375,11 @@ async function main() {
   for (const language of chosen) {
     const corpora = CALLERS_CORPORA[language].filter((c) => values.corpus === undefined || c.name === values.corpus);
     if (corpora.length === 0) throw new BenchError(`no ${language} corpus named ${values.corpus} (one of ${CALLERS_CORPORA[language].map((c) => c.name).join(", ")})`);
-    const L = [`mast callers-oracle bench (${language}${checker ? ", indexed with --checker" : ""}) — ${env.date}, mast ${env.mast_commit ?? "?"}, nproc ${env.nproc}`, `oracle: ${ORACLES[language].tool}`, ""];
+    const L = [
+      `mast callers-oracle bench (${language}${checker ? ", indexed with --checker" : ""}) — ${env.date}, mast ${env.mast_commit ?? "?"}, nproc ${env.nproc}`,
+      `oracle: ${ORACLES[language].tool}`,
+      "",
+    ];
     const results = [];
     for (const spec of corpora) {
       process.stderr.write(`${language}: indexing ${spec.name} ${spec.version}${checker ? " with --checker" : ""} and running the oracle ...\n`);

@@ -30,15 +30,48 @@ export const TIME = "/usr/bin/time";
  * Cargo.toml is there); "package": it is copied under the project root as `<name>/`.
  */
 export const LANGUAGE_CORPORA = {
-  go: { name: "gin", version: "1.8.1", source: "/usr/share/gocode/src/github.com/gin-gonic/gin", install: "apt-get install -y golang-github-gin-gonic-gin-dev", layout: "root", ctags: "Go", rgType: "go" },
+  go: {
+    name: "gin",
+    version: "1.8.1",
+    source: "/usr/share/gocode/src/github.com/gin-gonic/gin",
+    install: "apt-get install -y golang-github-gin-gonic-gin-dev",
+    layout: "root",
+    ctags: "Go",
+    rgType: "go",
+  },
   python: { name: "click", version: "8.1.3", source: "/usr/lib/python3/dist-packages/click", install: "apt-get install -y python3-click", layout: "package", ctags: "Python", rgType: "py" },
-  rust: { name: "regex-syntax", version: "0.6.27", source: "/usr/share/cargo/registry/regex-syntax-0.6.27", install: "apt-get install -y librust-regex-syntax-dev", layout: "root", ctags: "Rust", rgType: "rust" },
+  rust: {
+    name: "regex-syntax",
+    version: "0.6.27",
+    source: "/usr/share/cargo/registry/regex-syntax-0.6.27",
+    install: "apt-get install -y librust-regex-syntax-dev",
+    layout: "root",
+    ctags: "Rust",
+    rgType: "rust",
+  },
   // The languages read at breadth (index-languages only). No Debian package ships C# sources.
-  java: { name: "java.util", version: "17.0.19", source: "/usr/lib/jvm/openjdk-17/lib/src.zip", zipMembers: ["java.base/java/util/*.java", "-x", "java.base/java/util/*/*"], install: "apt-get install -y openjdk-17-source", layout: "root", ctags: "Java", rgType: "java" },
+  java: {
+    name: "java.util",
+    version: "17.0.19",
+    source: "/usr/lib/jvm/openjdk-17/lib/src.zip",
+    zipMembers: ["java.base/java/util/*.java", "-x", "java.base/java/util/*/*"],
+    install: "apt-get install -y openjdk-17-source",
+    layout: "root",
+    ctags: "Java",
+    rgType: "java",
+  },
   c: { name: "zlib-examples", version: "1.2.13", source: "/usr/share/doc/zlib1g-dev/examples", install: "apt-get install -y zlib1g-dev", layout: "root", ctags: "C", rgType: "c" },
   cpp: { name: "fmt", version: "9.1.0", source: "/usr/include/fmt", install: "apt-get install -y libfmt-dev", layout: "root", ctags: "C++", rgType: "cpp" },
   ruby: { name: "rack", version: "2.2.22", source: "/usr/share/rubygems-integration/all/gems/rack-2.2.22", install: "apt-get install -y ruby-rack", layout: "root", ctags: "Ruby", rgType: "ruby" },
-  php: { name: "symfony-console", version: "5.4.53", source: "/usr/share/php/Symfony/Component/Console", install: "apt-get install -y php-symfony-console", layout: "root", ctags: "PHP", rgType: "php" },
+  php: {
+    name: "symfony-console",
+    version: "5.4.53",
+    source: "/usr/share/php/Symfony/Component/Console",
+    install: "apt-get install -y php-symfony-console",
+    layout: "root",
+    ctags: "PHP",
+    rgType: "php",
+  },
 };
 
 /**
@@ -61,7 +94,17 @@ export const CALLERS_CORPORA = {
   ],
   rust: [
     { ...LANGUAGE_CORPORA.rust, crate: "regex_syntax", edition: "2018", externs: [] },
-    { name: "walkdir", version: "2.3.2", source: "/usr/share/cargo/registry/walkdir-2.3.2", install: "apt-get install -y librust-walkdir-dev", layout: "root", rgType: "rust", crate: "walkdir", edition: "2018", externs: [{ crate: "same_file", source: "/usr/share/cargo/registry/same-file-1.0.6", edition: "2018" }] },
+    {
+      name: "walkdir",
+      version: "2.3.2",
+      source: "/usr/share/cargo/registry/walkdir-2.3.2",
+      install: "apt-get install -y librust-walkdir-dev",
+      layout: "root",
+      rgType: "rust",
+      crate: "walkdir",
+      edition: "2018",
+      externs: [{ crate: "same_file", source: "/usr/share/cargo/registry/same-file-1.0.6", edition: "2018" }],
+    },
   ],
 };
 
@@ -202,9 +245,7 @@ export const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 export const stats = (xs) =>
-  xs.length === 0
-    ? null
-    : { n: xs.length, p50: percentile(xs, 0.5), p95: percentile(xs, 0.95), max: Math.max(...xs), min: Math.min(...xs), mean: xs.reduce((a, b) => a + b, 0) / xs.length };
+  xs.length === 0 ? null : { n: xs.length, p50: percentile(xs, 0.5), p95: percentile(xs, 0.95), max: Math.max(...xs), min: Math.min(...xs), mean: xs.reduce((a, b) => a + b, 0) / xs.length };
 export const round = (x, d = 3) => (x === null || x === undefined ? null : Number(x.toFixed(d)));
 export const roundStats = (s) => s && Object.fromEntries(Object.entries(s).map(([k, v]) => [k, k === "n" ? v : round(v)]));
 export const fmt = (x, digits = 2) => (x === null || x === undefined || Number.isNaN(x) ? "n/a" : x.toFixed(digits));
@@ -322,9 +363,7 @@ export function ensureCorpus() {
 function prunePackage(dir) {
   for (const rel of listFiles(dir)) {
     const abs = path.join(dir, rel);
-    const keep = rel.includes("/")
-      ? rel.startsWith("src/") && KEEP_SOURCE.test(rel) && !DECLARATION.test(rel) && !TEST_FILE.test(rel)
-      : KEEP_TOP.test(rel);
+    const keep = rel.includes("/") ? rel.startsWith("src/") && KEEP_SOURCE.test(rel) && !DECLARATION.test(rel) && !TEST_FILE.test(rel) : KEEP_TOP.test(rel);
     if (!keep) fs.rmSync(abs);
     else if (/\.md$/i.test(rel)) fs.renameSync(abs, abs.replace(/\.md$/i, ".txt"));
   }
@@ -358,16 +397,26 @@ export function describeCorpus(root = CORPUS) {
     return MAST_EXTENSIONS.some((e) => name.endsWith(e)) && !MAST_EXCLUDED_FILE.test(name);
   });
   const sized = indexable.map((rel) => ({ rel, size: fs.statSync(path.join(root, rel)).size }));
-  const packages = root !== CORPUS ? null : PACKAGES.map((p) => {
-    const mine = sized.filter((f) => f.rel.startsWith(`${p.name}/`));
-    const byExt = {};
-    for (const f of mine) {
-      const ext = path.extname(f.rel);
-      byExt[ext] = (byExt[ext] ?? 0) + 1;
-    }
-    const largest = mine.reduce((a, f) => (a === null || f.size > a.size ? f : a), null);
-    return { name: p.name, version: p.version, files: mine.length, bytes: mine.reduce((a, f) => a + f.size, 0), by_extension: byExt, largest: largest && { path: largest.rel, bytes: largest.size } };
-  });
+  const packages =
+    root !== CORPUS
+      ? null
+      : PACKAGES.map((p) => {
+          const mine = sized.filter((f) => f.rel.startsWith(`${p.name}/`));
+          const byExt = {};
+          for (const f of mine) {
+            const ext = path.extname(f.rel);
+            byExt[ext] = (byExt[ext] ?? 0) + 1;
+          }
+          const largest = mine.reduce((a, f) => (a === null || f.size > a.size ? f : a), null);
+          return {
+            name: p.name,
+            version: p.version,
+            files: mine.length,
+            bytes: mine.reduce((a, f) => a + f.size, 0),
+            by_extension: byExt,
+            largest: largest && { path: largest.rel, bytes: largest.size },
+          };
+        });
   const byExt = {};
   for (const f of sized) byExt[path.extname(f.rel)] = (byExt[path.extname(f.rel)] ?? 0) + 1;
   // The one-file-change target: the median-size file (ties broken by path), a typical edit.
@@ -416,7 +465,13 @@ export function buildNotes(env, distAtStart) {
   const notes = [];
   if (distStamp() !== distAtStart) notes.push("dist/ changed while the bench ran (someone rebuilt mast): the figures may mix two builds, run again");
   const srcNewer = listFiles(path.join(REPO, "src")).filter((rel) => fs.statSync(path.join(REPO, "src", rel)).mtimeMs > distAtStart);
-  if (srcNewer.length) notes.push(`src/ is newer than dist/ (${srcNewer.slice(0, 3).map((r) => `src/${r}`).join(", ")}${srcNewer.length > 3 ? ", ..." : ""}): the figures are for an older build, run \`npm run build\` first`);
+  if (srcNewer.length)
+    notes.push(
+      `src/ is newer than dist/ (${srcNewer
+        .slice(0, 3)
+        .map((r) => `src/${r}`)
+        .join(", ")}${srcNewer.length > 3 ? ", ..." : ""}): the figures are for an older build, run \`npm run build\` first`,
+    );
   if (env.src_modified) notes.push("src/ has uncommitted changes: dist/ may be built from a work in progress, not from the commit shown");
   if (env.loadavg_at_start[0] > env.nproc / 2) notes.push(`1-minute load average was ${env.loadavg_at_start[0]} at start on ${env.nproc} CPUs: other work was running, timings are noisy`);
   return notes;
@@ -456,7 +511,9 @@ export function indexCorpus(stateDir, root = CORPUS, extraArgs = [], { rss = fal
   const argv = [MAST, "index", root, "--state-dir", stateDir, "--json", ...extraArgs];
   const t0 = performance.now();
   // With `rss`, under /usr/bin/time -f %M: the peak RSS of mast or of any child it waited for (an analyzer).
-  const r = rss ? spawnSync(TIME, ["-f", "%M", process.execPath, ...argv], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }) : spawnSync(process.execPath, argv, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const r = rss
+    ? spawnSync(TIME, ["-f", "%M", process.execPath, ...argv], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
+    : spawnSync(process.execPath, argv, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   const wallMs = performance.now() - t0;
   if (r.error) throw new BenchError(`cannot run mast index: ${r.error.message}`);
   if (r.status !== 0) throw new BenchError(`mast index failed (exit ${r.status}):\n${r.stderr.trim()}\n${r.stdout.slice(0, 2000)}`);

@@ -115,7 +115,14 @@ export function drawDeclarations(decls, { sample, rand, shuffled, kindCap }) {
   const drawable = decls.filter((d) => DRAWN_KINDS.includes(d.kind) && d.name.length >= 2);
   const drawn = shuffled(drawable, rand).slice(0, sample);
   const extra = DRAWN_KINDS.flatMap((k) =>
-    drawn.filter((d) => d.kind === k).length >= 30 ? [] : shuffled(drawable.filter((d) => d.kind === k), rand).slice(0, kindCap).map((d) => ({ ...d, extra: true })),
+    drawn.filter((d) => d.kind === k).length >= 30
+      ? []
+      : shuffled(
+          drawable.filter((d) => d.kind === k),
+          rand,
+        )
+          .slice(0, kindCap)
+          .map((d) => ({ ...d, extra: true })),
   );
   return { drawable: drawable.length, drawn: [...drawn, ...extra] };
 }

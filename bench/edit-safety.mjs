@@ -419,7 +419,9 @@ function perturb(task, lines, span, rand) {
     const pool = [];
     for (let i = 1; i <= n; i++) if (lines[i - 1].trim() !== "" && far(i)) pool.push(i);
     const preferred = pool.filter((i) => i < span.start - 10 || i > span.end + 10);
-    const chosen = shuffled(preferred.length >= 3 ? preferred : pool, rand).slice(0, 3).sort((a, b) => a - b);
+    const chosen = shuffled(preferred.length >= 3 ? preferred : pool, rand)
+      .slice(0, 3)
+      .sort((a, b) => a - b);
     const perturbed = [...lines];
     const how = [];
     for (const i of chosen) {
@@ -565,7 +567,8 @@ async function runTask(task, ctx) {
         info: p.info,
       };
       if (r.exit !== 0) c.message = r.envelope?.error?.message ?? r.stderr.slice(0, 300);
-      if (outcome === "corruption") c.difference = expected ? firstDifference(expected, after) : { note: "the file was written although the edit had to be refused", ...firstDifference(before, after) };
+      if (outcome === "corruption")
+        c.difference = expected ? firstDifference(expected, after) : { note: "the file was written although the edit had to be refused", ...firstDifference(before, after) };
       if (r.exit !== 0 && r.exit !== 3 && ![2, 5].includes(r.exit)) result.harness_errors.push(`${route} (${scenario}) exited ${r.exit}: ${c.message}`);
       result.cases.push(c);
       // undo: every edit of the unperturbed task, back to the bytes before it
@@ -678,7 +681,11 @@ function lowPerturb(tg, lines, cs, ce, rand) {
   if (places.length) {
     const q = places[Math.floor(rand() * places.length)];
     const moved = q <= cs;
-    out.duplicate = { lines: [...lines.slice(0, q - 1), ...block, ...lines.slice(q - 1)], at: tg.line + (moved ? block.length : 0), info: { before_line: q, block: `${cs}-${ce}`, placement: moved ? "above" : "below" } };
+    out.duplicate = {
+      lines: [...lines.slice(0, q - 1), ...block, ...lines.slice(q - 1)],
+      at: tg.line + (moved ? block.length : 0),
+      info: { before_line: q, block: `${cs}-${ce}`, placement: moved ? "above" : "below" },
+    };
   } else out.duplicate = null;
   const edited = [...lines];
   edited[tg.line - 1] = lowOther(tg.text);
@@ -756,7 +763,9 @@ async function runLowTarget(tg, { proj, scratch, home }) {
   result.read = { lineHash: d.lineHash, contextHash: d.contextHash, contextRange: `${cs}-${ce}`, fileHash: d.fileHash, warned: !!warning, warned_occurrences: warning?.occurrences ?? null };
   const want = { start: Math.max(1, tg.line - LOW_CONTEXT), end: Math.min(lines.length, tg.line + LOW_CONTEXT) };
   if (d.lineHash !== hash12([tg.text]) || d.contextHash !== hash12(read.contextLines) || cs !== want.start || ce !== want.end) {
-    result.harness_errors.push(`read-hash says lineHash ${d.lineHash}, contextHash ${d.contextHash} for ${cs}-${ce}; the bench computed ${hash12([tg.text])}, ${hash12(lines.slice(want.start - 1, want.end))} for ${want.start}-${want.end}`);
+    result.harness_errors.push(
+      `read-hash says lineHash ${d.lineHash}, contextHash ${d.contextHash} for ${cs}-${ce}; the bench computed ${hash12([tg.text])}, ${hash12(lines.slice(want.start - 1, want.end))} for ${want.start}-${want.end}`,
+    );
     result.hash_disagreement = true;
   }
   if (warning && warning.occurrences !== tg.occurrences) result.harness_errors.push(`ANCHOR_NOT_UNIQUE says ${warning.occurrences} occurrences, the bench counts ${tg.occurrences}`);
@@ -767,7 +776,10 @@ async function runLowTarget(tg, { proj, scratch, home }) {
   fs.writeFileSync(tmp("old"), original);
   fs.writeFileSync(tmp("new"), render(m, applyEdit(lines, edit)));
   const patches = {};
-  for (const [name, extra] of [["c0", ["-c", "0"]], ["c3", []]]) {
+  for (const [name, extra] of [
+    ["c0", ["-c", "0"]],
+    ["c3", []],
+  ]) {
     const g = await hashpilot(["diff", "generate", tg.copy, `@${tmp("old")}`, `@${tmp("new")}`, ...extra, "--raw"], opts("diff generate"));
     const hunk = g.exit === 0 && g.stdout.startsWith("---") ? hunkOf(g.stdout) : null;
     if (!hunk) {
@@ -785,7 +797,16 @@ async function runLowTarget(tg, { proj, scratch, home }) {
     if (v.route === "diff apply" && !patch) continue;
     const args =
       v.route === "replace-hash"
-        ? ["replace-hash", tg.copy, d.lineHash, `@${tmp("content")}`, "--range", `${tg.line}:${tg.line}`, ...(v.file ? ["--file-hash", d.fileHash] : []), ...(v.ctx ? ["--context-hash", d.contextHash, "--context-range", `${cs}:${ce}`] : [])]
+        ? [
+            "replace-hash",
+            tg.copy,
+            d.lineHash,
+            `@${tmp("content")}`,
+            "--range",
+            `${tg.line}:${tg.line}`,
+            ...(v.file ? ["--file-hash", d.fileHash] : []),
+            ...(v.ctx ? ["--context-hash", d.contextHash, "--context-range", `${cs}:${ce}`] : []),
+          ]
         : ["diff", "apply", tg.copy, "--patch", patch.file, ...(v.file ? ["--file-hash", d.fileHash] : [])];
     for (const scenario of LOW_SCENARIOS) {
       const p = perturbed[scenario];
@@ -960,7 +981,8 @@ async function crashLane(lane, runs, rand) {
     r.runs++;
     if (e.ms_to_lock !== null) r.ms_to_lock.push(e.ms_to_lock);
     if (e.killed) deadPid = e.pid;
-    if ((e.ms_to_lock ?? 0) > SLOW_LOCK_MS || e.error_code === "LOCK_HELD") r.slow_locks.push({ run: i, ms_to_lock: e.ms_to_lock === null ? null : round(e.ms_to_lock, 0), error_code: e.error_code, previous_run: previous });
+    if ((e.ms_to_lock ?? 0) > SLOW_LOCK_MS || e.error_code === "LOCK_HELD")
+      r.slow_locks.push({ run: i, ms_to_lock: e.ms_to_lock === null ? null : round(e.ms_to_lock, 0), error_code: e.error_code, previous_run: previous });
     if (e.ms_lock_to_exit !== null) r.ms_lock_to_exit.push(e.ms_lock_to_exit);
     const after = read();
     const state = stateOf(after);
@@ -1166,11 +1188,11 @@ async function main() {
     }),
   );
   const placements = [...new Set(by((c) => c.scenario === "duplicate").map((c) => c.info.placement))].sort();
-  const dupByPlacement = Object.fromEntries(ROUTES.map((route) => [route, Object.fromEntries(placements.map((pl) => [pl, tally(by((c) => c.scenario === "duplicate" && c.route === route && c.info.placement === pl))]))]));
-  const controlByKind = Object.fromEntries(KINDS.map((k) => [k, Object.fromEntries(ROUTES.map((route) => [route, tally(by((c) => c.scenario === "none" && c.route === route && c.kind === k))]))]));
-  const endings = Object.fromEntries(
-    ["LF", "CRLF"].flatMap((e) => [false, true].map((b) => [`${e}${b ? "+BOM" : ""}`, tally(by((c) => c.eol === e && c.bom === b))])).filter(([, t]) => t.cases > 0),
+  const dupByPlacement = Object.fromEntries(
+    ROUTES.map((route) => [route, Object.fromEntries(placements.map((pl) => [pl, tally(by((c) => c.scenario === "duplicate" && c.route === route && c.info.placement === pl))]))]),
   );
+  const controlByKind = Object.fromEntries(KINDS.map((k) => [k, Object.fromEntries(ROUTES.map((route) => [route, tally(by((c) => c.scenario === "none" && c.route === route && c.kind === k))]))]));
+  const endings = Object.fromEntries(["LF", "CRLF"].flatMap((e) => [false, true].map((b) => [`${e}${b ? "+BOM" : ""}`, tally(by((c) => c.eol === e && c.bom === b))])).filter(([, t]) => t.cases > 0));
   const undos = results.flatMap((r) => r.undo);
   const undoOk = undos.filter((u) => u.exit === 0 && u.restored).length;
   const unreported = by((c) => c.outcome === "relocated" && c.relocation_reported === false);
@@ -1246,8 +1268,18 @@ async function main() {
       value: shiftRate[route] === null ? null : round(shiftRate[route] * 100, 1),
       pass: shiftRate[route] === null ? null : shiftRate[route] >= TARGETS.shift_relocated,
     })),
-    { name: "low-entropy: silent wrong-line edits (corruptions)", target: `= ${LOW_TARGETS.corruptions}`, value: lowTotals.corruption, pass: lowCases.length ? lowTotals.corruption <= LOW_TARGETS.corruptions : null },
-    { name: "low-entropy: false refusals (certain cases)", target: `= ${LOW_TARGETS.false_refusals}`, value: lowTotals.false_refusal, pass: lowCases.length ? lowTotals.false_refusal <= LOW_TARGETS.false_refusals : null },
+    {
+      name: "low-entropy: silent wrong-line edits (corruptions)",
+      target: `= ${LOW_TARGETS.corruptions}`,
+      value: lowTotals.corruption,
+      pass: lowCases.length ? lowTotals.corruption <= LOW_TARGETS.corruptions : null,
+    },
+    {
+      name: "low-entropy: false refusals (certain cases)",
+      target: `= ${LOW_TARGETS.false_refusals}`,
+      value: lowTotals.false_refusal,
+      pass: lowCases.length ? lowTotals.false_refusal <= LOW_TARGETS.false_refusals : null,
+    },
     { name: "torn files after SIGKILL", target: `= ${TARGETS.torn}`, value: crashTotals.torn.length, pass: crashTotals.torn.length <= TARGETS.torn },
     { name: "temp files left after the next successful edit", target: `= ${TARGETS.temp_left_after_next_edit}`, value: tempsRemaining, pass: tempsRemaining <= TARGETS.temp_left_after_next_edit },
   ];
@@ -1272,24 +1304,29 @@ async function main() {
         "or after the marker is cleared at release but before the lock is removed, leaves a lock that is waited out until stale (10 s), which the next edit waits out (its lock timeout is 2 s longer than the staleness)",
     );
   }
-  if (crashTotals.inconsistent.length) notes.push(`${crashTotals.inconsistent.length} crash-lane edit(s) not killed left the file inconsistent with their exit code, e.g. ${JSON.stringify(crashTotals.inconsistent[0])}`);
-  if (cleanupFailed) notes.push(`${cleanupFailed} unkilled crash-lane edit(s) did not land (after up to ${CLEAN_ATTEMPTS} attempts): ${JSON.stringify(crashTotals.cleanups.filter((c) => !c.landed)[0])}`);
+  if (crashTotals.inconsistent.length)
+    notes.push(`${crashTotals.inconsistent.length} crash-lane edit(s) not killed left the file inconsistent with their exit code, e.g. ${JSON.stringify(crashTotals.inconsistent[0])}`);
+  if (cleanupFailed)
+    notes.push(`${cleanupFailed} unkilled crash-lane edit(s) did not land (after up to ${CLEAN_ATTEMPTS} attempts): ${JSON.stringify(crashTotals.cleanups.filter((c) => !c.landed)[0])}`);
   const retried = crashTotals.cleanups.filter((c) => c.refused_first.length).length;
   if (retried) notes.push(`${retried} unkilled crash-lane edit(s) gave up with LOCK_HELD first and were run again`);
   if (lowHarness.length) notes.push(`low-entropy: ${lowHarness.length} unexpected answer(s) (failed reads or generates, hash disagreements, odd exit codes), e.g. ${lowHarness[0]}`);
   if (lowRead - lowWarned) notes.push(`low-entropy: read-hash gave no ANCHOR_NOT_UNIQUE warning for ${lowRead - lowWarned} of ${lowRead} targets whose text occurs 2+ times`);
-  if (lowCandidatesMissed.length) notes.push(`low-entropy: ${lowCandidatesMissed.length} AMBIGUOUS_ANCHOR refusal(s) whose complete candidate list left out the real target, e.g. ${JSON.stringify(lowCandidatesMissed[0])}`);
+  if (lowCandidatesMissed.length)
+    notes.push(`low-entropy: ${lowCandidatesMissed.length} AMBIGUOUS_ANCHOR refusal(s) whose complete candidate list left out the real target, e.g. ${JSON.stringify(lowCandidatesMissed[0])}`);
   if (lowUnreported.length) notes.push(`low-entropy: ${lowUnreported.length} edit(s) landed on a moved target without reporting a relocation`);
   if (lowMisreported.length) notes.push(`low-entropy: ${lowMisreported.length} edit(s) on an unmoved target reported a relocation`);
   if (lowDisagree.length) notes.push(`low-entropy: ${lowDisagree.length} answer(s) whose envelope ok disagreed with the exit code`);
-  if (!lowKinds.every((k) => low.targets.some((t) => t.kind === k))) notes.push(`low-entropy: no target of kind ${lowKinds.filter((k) => !low.targets.some((t) => t.kind === k)).join(", ")}: no such line occurs twice in a file of the eligible corpus`);
+  if (!lowKinds.every((k) => low.targets.some((t) => t.kind === k)))
+    notes.push(`low-entropy: no target of kind ${lowKinds.filter((k) => !low.targets.some((t) => t.kind === k)).join(", ")}: no such line occurs twice in a file of the eligible corpus`);
   if (drawn.tasks.length < SAMPLE_FILES) notes.push(`only ${drawn.tasks.length} files offered a task (wanted ${SAMPLE_FILES})`);
   notes.push(...buildNotes(env, distAtStart));
 
   // ----- print
   const L = [];
   const cols = ["cases", "applied", "relocated", "refused", "false_refusal", "corruption", "wrong_refusal"];
-  const head = (first, w = 24) => `  ${pad(first, w)}${pad("route", 14)}${cols.map((c, i) => lpad(["cases", "applied", "relocated", "refused", "false ref.", "corrupt", "wrong ref."][i], 11)).join("")}`;
+  const head = (first, w = 24) =>
+    `  ${pad(first, w)}${pad("route", 14)}${cols.map((c, i) => lpad(["cases", "applied", "relocated", "refused", "false ref.", "corrupt", "wrong ref."][i], 11)).join("")}`;
   const row = (first, route, t, w = 24) => `  ${pad(first, w)}${pad(route, 14)}${cols.map((c) => lpad(t[c], 11)).join("")}`;
   L.push(`mast edit-safety bench — ${env.date}`);
   L.push(`machine: nproc ${env.nproc}, ${env.cpu}, ${env.total_mem_gb} GiB, ${env.platform}, node ${env.node}, typescript ${ts.version}`);
@@ -1297,17 +1334,29 @@ async function main() {
   L.push(`load average (1/5/15 min): start ${env.loadavg_at_start.join(" ")}, end ${env.loadavg_at_end.join(" ")}`);
   L.push("");
   const eols = results.reduce((a, r) => ((a[`${r.eol}${r.bom ? "+BOM" : ""}`] = (a[`${r.eol}${r.bom ? "+BOM" : ""}`] ?? 0) + 1), a), {});
-  const eolList = Object.entries(eols).map(([k, v]) => `${v} ${k}`).join(", ");
-  L.push(`corpus: ${path.relative(REPO, CORPUS)}/ (${fetched.downloaded ? "downloaded now" : "cached, stamp matches"}); sample (seed 0x${SEED.toString(16)}): ${drawn.tasks.length} .ts files (${eolList}), ${drawn.skipped} drawn files offered no task`);
+  const eolList = Object.entries(eols)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(", ");
+  L.push(
+    `corpus: ${path.relative(REPO, CORPUS)}/ (${fetched.downloaded ? "downloaded now" : "cached, stamp matches"}); sample (seed 0x${SEED.toString(16)}): ${drawn.tasks.length} .ts files (${eolList}), ${drawn.skipped} drawn files offered no task`,
+  );
   const bodies = drawn.tasks.filter((t) => t.body).length;
-  L.push(`tasks: ${KINDS.map((k) => `${drawn.tasks.filter((t) => t.kind === k).length} ${k}`).join(", ")}; replace-hash anchors: ${drawn.tasks.length - bodies} read with read-hash -c, ${bodies} body ranges hashed here`);
-  L.push(`every hashpilot process: temp HASHPILOT_HOME (one per file), cwd = temp project with .git; ${calls.length} processes; tasks ${fmt(wallTasks / 1000, 1)} s wall, low-entropy ${fmt(wallLow / 1000, 1)} s, crash run ${fmt(wallCrash / 1000, 1)} s`);
+  L.push(
+    `tasks: ${KINDS.map((k) => `${drawn.tasks.filter((t) => t.kind === k).length} ${k}`).join(", ")}; replace-hash anchors: ${drawn.tasks.length - bodies} read with read-hash -c, ${bodies} body ranges hashed here`,
+  );
+  L.push(
+    `every hashpilot process: temp HASHPILOT_HOME (one per file), cwd = temp project with .git; ${calls.length} processes; tasks ${fmt(wallTasks / 1000, 1)} s wall, low-entropy ${fmt(wallLow / 1000, 1)} s, crash run ${fmt(wallCrash / 1000, 1)} s`,
+  );
   L.push("");
   L.push("unperturbed edits and undo");
   L.push(head("mutation kind"));
   for (const k of KINDS) for (const route of ROUTES) L.push(row(k, route, controlByKind[k][route]));
   L.push(`  undo --last after each successful unperturbed edit: ${undoOk}/${undos.length} restored the bytes before the edit`);
-  L.push(`  by line endings (all scenarios): ${Object.entries(endings).map(([k, t]) => `${k} ${t.cases} cases, ${t.corruption} corrupt, ${t.false_refusal} false ref.`).join("; ")}`);
+  L.push(
+    `  by line endings (all scenarios): ${Object.entries(endings)
+      .map(([k, t]) => `${k} ${t.cases} cases, ${t.corruption} corrupt, ${t.false_refusal} false ref.`)
+      .join("; ")}`,
+  );
   L.push("");
   L.push("perturbations (anchor/patch computed on the original, the file changed, then the edit run)");
   L.push(head("perturbation"));
@@ -1319,7 +1368,14 @@ async function main() {
   for (const route of ROUTES) for (const [b, t] of Object.entries(shiftBuckets[route])) L.push(row(`  ${b} lines`, route, t));
   L.push("duplicate by where the copy went");
   for (const route of ROUTES) for (const pl of placements) L.push(row(`  ${pl}`, route, dupByPlacement[route][pl]));
-  L.push(`refusal codes: ${Object.entries(errorCodes).sort().map(([k, v]) => `${k} ${v}`).join(", ") || "none"}`);
+  L.push(
+    `refusal codes: ${
+      Object.entries(errorCodes)
+        .sort()
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ") || "none"
+    }`,
+  );
   L.push("");
   if (!cases.some((c) => ["corruption", "wrong_refusal", "false_refusal"].includes(c.outcome))) L.push("corruptions, wrong refusals, false refusals: none");
   for (const outcome of ["corruption", "wrong_refusal", "false_refusal"]) {
@@ -1328,7 +1384,9 @@ async function main() {
     L.push(`${outcome.replace("_", " ")}s: ${bad.length}${bad.length > LIST_LIMIT / 2 ? ` (first ${LIST_LIMIT / 2} shown; all in the JSON)` : ""}`);
     for (const c of bad.slice(0, LIST_LIMIT / 2)) {
       const reported = c.relocation_reported === null ? "" : `, relocation ${c.relocation_reported ? "reported" : "not reported"}`;
-      L.push(`  ${c.route}  ${c.scenario}  ${c.file} (${c.describe}${c.eol === "CRLF" ? ", CRLF" : ""}${c.bom ? ", BOM" : ""})  exit ${c.exit}${c.error_code ? ` ${c.error_code}` : ""}${reported}${c.info ? `  ${JSON.stringify(c.info)}` : ""}`);
+      L.push(
+        `  ${c.route}  ${c.scenario}  ${c.file} (${c.describe}${c.eol === "CRLF" ? ", CRLF" : ""}${c.bom ? ", BOM" : ""})  exit ${c.exit}${c.error_code ? ` ${c.error_code}` : ""}${reported}${c.info ? `  ${JSON.stringify(c.info)}` : ""}`,
+      );
       if (c.difference) L.push(`      first difference: ${JSON.stringify(c.difference)}`);
       else if (c.message) L.push(`      ${c.message.slice(0, 200)}`);
     }
@@ -1336,12 +1394,16 @@ async function main() {
   L.push("");
   // low-entropy anchors
   const kindCount = (k) => low.targets.filter((t) => t.kind === k).length;
-  L.push(`low-entropy anchors (seed 0x${LOW_SEED.toString(16)}): ${low.targets.length} targets, one per file, lines whose text occurs 2+ times in the file; edit: the line + " // edited" (a blank line: "// edited")`);
+  L.push(
+    `low-entropy anchors (seed 0x${LOW_SEED.toString(16)}): ${low.targets.length} targets, one per file, lines whose text occurs 2+ times in the file; edit: the line + " // edited" (a blank line: "// edited")`,
+  );
   L.push(`  targets by kind: ${lowKinds.map((k) => `${k} ${kindCount(k)}`).join(", ")} (at most ${LOW_PER_KIND} each)`);
   L.push(`  such lines with an earlier copy in the ${low.files} eligible files: ${lowKinds.map((k) => `${k} ${low.candidates[k]} (${low.files_offering[k]} files)`).join(", ")}`);
   L.push(`  copies of the target's text in its file: ${lowStat(low.targets.map((t) => t.occurrences))}; repeat period (lines back to the previous copy): ${lowStat(low.targets.map((t) => t.period))}`);
   L.push(`  read-hash -c ${LOW_CONTEXT} warned ANCHOR_NOT_UNIQUE: ${lowWarned}/${lowRead} (misses ${lowRead - lowWarned}); ${lowCases.length} edits, ${fmt(wallLow / 1000, 1)} s wall`);
-  L.push("  pins: line = lineHash + --range; file = --file-hash of the read; ctx = its --context-hash/--context-range; diff -c0 / -c3 = patch context; certain = cases the pins given decide (computed here)");
+  L.push(
+    "  pins: line = lineHash + --range; file = --file-hash of the read; ctx = its --context-hash/--context-range; diff -c0 / -c3 = patch context; certain = cases the pins given decide (computed here)",
+  );
   L.push("  shift: 1, 2 or 3 lines at the top (by target); shift_period: the repeat period, so the previous copy lands on the target's line");
   const lowCols = ["certain", "cases", "applied", "relocated", "refused", "false_refusal", "corruption", "wrong_refusal"];
   const lowHead = `  ${pad("scenario", 16)}${pad("route + pins", 28)}${["certain", "cases", "applied", "relocated", "refused", "false ref.", "corrupt", "wrong ref."].map((h) => lpad(h, 11)).join("")}`;
@@ -1354,7 +1416,14 @@ async function main() {
   for (const k of lowKinds) if (kindCount(k)) L.push(lowRow(`  ${k}`, "all", lowByKind[k]));
   L.push("  shift by lines inserted (all routes and pins)");
   for (const [b, t] of Object.entries(lowShift)) L.push(lowRow(`  ${b}`, "all", t));
-  L.push(`  refusal codes: ${Object.entries(lowCodes).sort().map(([k, v]) => `${k} ${v}`).join(", ") || "none"}`);
+  L.push(
+    `  refusal codes: ${
+      Object.entries(lowCodes)
+        .sort()
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ") || "none"
+    }`,
+  );
   L.push(
     `  summary: ${low.targets.length} targets, ${lowCases.length} edits: silent wrong-line edits (corruptions) ${lowTotals.corruption}` +
       `${lowEditedWrites.length ? ` (all ${lowEditedWrites.length === lowTotals.corruption ? "" : `but ${lowTotals.corruption - lowEditedWrites.length} `}in edited: ${lowEditedContradicted.length} with the context pin given and its context nowhere in the file, ${lowEditedLone.length} where the anchor's text, context or hunk was left in exactly one place, ${lowEditedWrites.length - lowEditedContradicted.length - lowEditedLone.length} other)` : ""}, ` +
@@ -1367,14 +1436,19 @@ async function main() {
     if (bad.length === 0) continue;
     L.push(`  ${outcome.replace("_", " ")}s: ${bad.length}${bad.length > LIST_LIMIT / 2 ? ` (first ${LIST_LIMIT / 2} shown; all in the JSON)` : ""}`);
     for (const c of bad.slice(0, LIST_LIMIT / 2)) {
-      L.push(`    ${c.variant}  ${c.scenario}  ${c.file}:${c.line} (${c.kind}, ${c.occurrences} copies, period ${c.period}${c.certain ? `, ${c.scenario === "edited" ? "left in one place" : "certain"}: ${c.certain}` : ""}, context copies ${c.context_copies})  exit ${c.exit}${c.error_code ? ` ${c.error_code}` : ""}${c.info ? `  ${JSON.stringify(c.info)}` : ""}`);
+      L.push(
+        `    ${c.variant}  ${c.scenario}  ${c.file}:${c.line} (${c.kind}, ${c.occurrences} copies, period ${c.period}${c.certain ? `, ${c.scenario === "edited" ? "left in one place" : "certain"}: ${c.certain}` : ""}, context copies ${c.context_copies})  exit ${c.exit}${c.error_code ? ` ${c.error_code}` : ""}${c.info ? `  ${JSON.stringify(c.info)}` : ""}`,
+      );
       if (c.difference) L.push(`        first difference: ${JSON.stringify(c.difference)}`);
       if (c.message) L.push(`        ${c.message.slice(0, 200)}`);
     }
   }
   L.push("");
   L.push(`crash run (seed 0x${CRASH_SEED.toString(16)}): ${crashTotals.runs} replace-hash runs on ${lanes.length} files, SIGKILL 0-${KILL_MAX_MS} ms after the edit took the file's lock`);
-  for (const l of crash) L.push(`  ${pad(l.file, 70)}${lpad(`${Math.round(l.bytes / 1000)} KB`, 8)} ${pad(l.eol, 5)} runs ${lpad(l.runs, 3)}  old ${lpad(l.old, 3)}  new ${lpad(l.new, 3)}  torn ${l.torn.length}  temp left ${l.temps_left_by_kill}`);
+  for (const l of crash)
+    L.push(
+      `  ${pad(l.file, 70)}${lpad(`${Math.round(l.bytes / 1000)} KB`, 8)} ${pad(l.eol, 5)} runs ${lpad(l.runs, 3)}  old ${lpad(l.old, 3)}  new ${lpad(l.new, 3)}  torn ${l.torn.length}  temp left ${l.temps_left_by_kill}`,
+    );
   const refusedCodes = Object.entries(crashTotals.refused.reduce((a, x) => ((a[x.error_code ?? `exit ${x.exit}`] = (a[x.error_code ?? `exit ${x.exit}`] ?? 0) + 1), a), {}));
   const refusedList = refusedCodes.length ? ` (${refusedCodes.map(([k, v]) => `${k} ${v}`).join(", ")})` : "";
   L.push(`  killed ${crashTotals.killed}, finished before the kill ${crashTotals.completed_before_kill}, refused before the kill ${crashTotals.refused.length}${refusedList}`);
@@ -1394,54 +1468,63 @@ async function main() {
 
   // ----- JSON
   publish(L, notes, OUT_JSON, {
-      environment: env,
-      dist_stamp: { at_start: new Date(distAtStart).toISOString(), at_end: new Date(distStamp()).toISOString() },
-      settings: {
-        seed: SEED,
-        crash_seed: CRASH_SEED,
-        sample_files: SAMPLE_FILES,
-        crlf_files: CRLF_FILES,
-        bom_files: BOM_FILES,
-        min_lines: MIN_LINES,
-        max_bytes: MAX_BYTES,
-        concurrency: CONCURRENCY,
-        anchor_context: { min: MIN_CONTEXT, max: MAX_CONTEXT },
-        diff_apply_fuzzy: "none passed (the tool's default)",
-        crash_runs: CRASH_RUNS,
-        crash_lanes: CRASH_LANES,
-        kill_delay_ms: `0-${KILL_MAX_MS} after the lock is taken`,
-        percentile: "nearest-rank",
-      },
-      sample: results.map((r, i) => {
-        const { cases: _cases, ...rest } = r;
-        return { ...rest, task: { edit: drawn.tasks[i].edit, target: drawn.tasks[i].target } };
-      }),
-      outcomes: { totals, per_route: perRoute, by_scenario_and_route: table, control_by_kind: controlByKind, shift_by_lines_inserted: shiftBuckets, duplicate_by_placement: dupByPlacement, by_line_endings: endings, refusal_codes: errorCodes },
-      undo: { runs: undos.length, restored: undoOk, failures: undos.filter((u) => !(u.exit === 0 && u.restored)) },
-      cases,
-      low_entropy: {
-        settings: { seed: LOW_SEED, per_kind: LOW_PER_KIND, read_context: LOW_CONTEXT, far_lines: LOW_FAR, scenarios: LOW_SCENARIOS, variants: LOW_VARIANTS },
-        eligible_files: low.files,
-        candidates_by_kind: low.candidates,
-        files_offering_kind: low.files_offering,
-        targets_by_kind: Object.fromEntries(lowKinds.map((k) => [k, kindCount(k)])),
-        targets: lowResults.map(({ cases: _cases, ...rest }) => rest),
-        anchor_not_unique: { read: lowRead, warned: lowWarned, misses: lowRead - lowWarned },
-        outcomes: { totals: lowTotals, by_variant: lowByVariant, by_scenario_and_variant: lowTable, by_kind: lowByKind, shift_by_lines_inserted: lowShift, refusal_codes: lowCodes },
-        corruptions: lowTotals.corruption,
-        corruptions_in_edited: { total: lowEditedWrites.length, context_pin_contradicted: lowEditedContradicted.length, one_copy_left: lowEditedLone.length },
-        false_refusals: lowTotals.false_refusal,
-        false_refusals_file_unchanged_with_file_hash: lowFalseUnchanged,
-        cases: lowCases,
-      },
-      crash: {
-        totals: { ...crashTotals, temps_remaining_after_next_edit: tempsRemaining },
-        lanes: crash.map((l, i) => ({ ...l, corpus: lanes[i].corpus, range: lanes[i].range, ms_to_lock: roundStats(stats(l.ms_to_lock)), ms_lock_to_exit: roundStats(stats(l.ms_lock_to_exit)) })),
-      },
-      timings_ms: timing,
-      wall_ms: { tasks: round(wallTasks), low_entropy: round(wallLow), crash: round(wallCrash) },
-      targets,
-      notes,
+    environment: env,
+    dist_stamp: { at_start: new Date(distAtStart).toISOString(), at_end: new Date(distStamp()).toISOString() },
+    settings: {
+      seed: SEED,
+      crash_seed: CRASH_SEED,
+      sample_files: SAMPLE_FILES,
+      crlf_files: CRLF_FILES,
+      bom_files: BOM_FILES,
+      min_lines: MIN_LINES,
+      max_bytes: MAX_BYTES,
+      concurrency: CONCURRENCY,
+      anchor_context: { min: MIN_CONTEXT, max: MAX_CONTEXT },
+      diff_apply_fuzzy: "none passed (the tool's default)",
+      crash_runs: CRASH_RUNS,
+      crash_lanes: CRASH_LANES,
+      kill_delay_ms: `0-${KILL_MAX_MS} after the lock is taken`,
+      percentile: "nearest-rank",
+    },
+    sample: results.map((r, i) => {
+      const { cases: _cases, ...rest } = r;
+      return { ...rest, task: { edit: drawn.tasks[i].edit, target: drawn.tasks[i].target } };
+    }),
+    outcomes: {
+      totals,
+      per_route: perRoute,
+      by_scenario_and_route: table,
+      control_by_kind: controlByKind,
+      shift_by_lines_inserted: shiftBuckets,
+      duplicate_by_placement: dupByPlacement,
+      by_line_endings: endings,
+      refusal_codes: errorCodes,
+    },
+    undo: { runs: undos.length, restored: undoOk, failures: undos.filter((u) => !(u.exit === 0 && u.restored)) },
+    cases,
+    low_entropy: {
+      settings: { seed: LOW_SEED, per_kind: LOW_PER_KIND, read_context: LOW_CONTEXT, far_lines: LOW_FAR, scenarios: LOW_SCENARIOS, variants: LOW_VARIANTS },
+      eligible_files: low.files,
+      candidates_by_kind: low.candidates,
+      files_offering_kind: low.files_offering,
+      targets_by_kind: Object.fromEntries(lowKinds.map((k) => [k, kindCount(k)])),
+      targets: lowResults.map(({ cases: _cases, ...rest }) => rest),
+      anchor_not_unique: { read: lowRead, warned: lowWarned, misses: lowRead - lowWarned },
+      outcomes: { totals: lowTotals, by_variant: lowByVariant, by_scenario_and_variant: lowTable, by_kind: lowByKind, shift_by_lines_inserted: lowShift, refusal_codes: lowCodes },
+      corruptions: lowTotals.corruption,
+      corruptions_in_edited: { total: lowEditedWrites.length, context_pin_contradicted: lowEditedContradicted.length, one_copy_left: lowEditedLone.length },
+      false_refusals: lowTotals.false_refusal,
+      false_refusals_file_unchanged_with_file_hash: lowFalseUnchanged,
+      cases: lowCases,
+    },
+    crash: {
+      totals: { ...crashTotals, temps_remaining_after_next_edit: tempsRemaining },
+      lanes: crash.map((l, i) => ({ ...l, corpus: lanes[i].corpus, range: lanes[i].range, ms_to_lock: roundStats(stats(l.ms_to_lock)), ms_lock_to_exit: roundStats(stats(l.ms_lock_to_exit)) })),
+    },
+    timings_ms: timing,
+    wall_ms: { tasks: round(wallTasks), low_entropy: round(wallLow), crash: round(wallCrash) },
+    targets,
+    notes,
   });
   return failedToRun ? 1 : 0;
 }

@@ -122,7 +122,8 @@ const PASSWD_MARKER = "root:x:0:0";
 const PLANTED_ID = "cs-20990101T000000000Z-0badf00d";
 const CHANGESET_FILE = /^cs-\d{8}T\d{9}Z-[0-9a-f]{8}\.json$/;
 /** Phrases of Node, SQLite or a JS runtime failure: in a named (non-INTERNAL) error they mean the cause leaked through unclassified. */
-const LEAK_PHRASES = /ERR_[A-Z_]{4,}|The argument '|The "[a-z]+" argument|SQLITE_|fts5:|\bE(NOENT|ISDIR|NOTDIR|LOOP|NAMETOOLONG|ACCES|BADF|NXIO|INVAL|PERM|AGAIN|MFILE)\b|Cannot read propert|is not a function|is not iterable|Maximum call stack|Invalid string length|Array buffer allocation|\n\s+at [^\n]+:\d+:\d+/;
+const LEAK_PHRASES =
+  /ERR_[A-Z_]{4,}|The argument '|The "[a-z]+" argument|SQLITE_|fts5:|\bE(NOENT|ISDIR|NOTDIR|LOOP|NAMETOOLONG|ACCES|BADF|NXIO|INVAL|PERM|AGAIN|MFILE)\b|Cannot read propert|is not a function|is not iterable|Maximum call stack|Invalid string length|Array buffer allocation|\n\s+at [^\n]+:\d+:\d+/;
 
 // ---------------------------------------------------------------------------------------------
 // small helpers
@@ -212,7 +213,8 @@ function setupWorld(seed, notes) {
   const outside = path.join(T, "outside");
   const hp = path.join(T, "hashpilot-home");
   const home = path.join(T, "home");
-  for (const d of [project, outside, hp, home, path.join(project, ".git", "hooks"), path.join(project, "fuzz"), path.join(outside, "nested"), path.join(home, ".ssh")]) fs.mkdirSync(d, { recursive: true });
+  for (const d of [project, outside, hp, home, path.join(project, ".git", "hooks"), path.join(project, "fuzz"), path.join(outside, "nested"), path.join(home, ".ssh")])
+    fs.mkdirSync(d, { recursive: true });
   const canaries = [];
   const canary = (label) => {
     const value = `CNRY${hex(6)}`;
@@ -446,7 +448,13 @@ class Server {
   }
 
   async startOnce() {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [MAST, "serve", this.world.project, "--toolsets", "read,edit,more,admin"], env: this.env, cwd: this.world.ws, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MAST, "serve", this.world.project, "--toolsets", "read,edit,more,admin"],
+      env: this.env,
+      cwd: this.world.ws,
+      stderr: "pipe",
+    });
     const live = { transport, client: null, pid: null, stderr: "", exited: false, killed: false, reindexed: false, proc: null, overflow: null };
     this.live = live;
     transport.stderr?.on("data", (d) => {
@@ -537,9 +545,10 @@ const LIVE_PIDS = new Set();
 async function invoke(server, name, args, hangMs) {
   const live = server.live;
   const t0 = performance.now();
-  const p = live.client
-    .callTool({ name, arguments: args }, undefined, { timeout: hangMs + 30_000 })
-    .then((r) => ({ kind: "answer", r }), (e) => ({ kind: "error", e }));
+  const p = live.client.callTool({ name, arguments: args }, undefined, { timeout: hangMs + 30_000 }).then(
+    (r) => ({ kind: "answer", r }),
+    (e) => ({ kind: "error", e }),
+  );
   let rssPeak = 0;
   for (;;) {
     const got = await Promise.race([p, sleep(200).then(() => null)]);
@@ -569,7 +578,14 @@ async function invoke(server, name, args, hangMs) {
     }
     if (live.exited && !live.killed && ms > 2000) {
       const proc = live.proc;
-      return { kind: "crash", ms, rssPeak, error: "the transport closed with the call unanswered", exit: proc ? { code: proc.exitCode, signal: proc.signalCode } : null, stderr: live.stderr.slice(-1500) };
+      return {
+        kind: "crash",
+        ms,
+        rssPeak,
+        error: "the transport closed with the call unanswered",
+        exit: proc ? { code: proc.exitCode, signal: proc.signalCode } : null,
+        stderr: live.stderr.slice(-1500),
+      };
     }
     if (ms > hangMs) {
       const stderr = live.stderr.slice(-1500);
@@ -582,7 +598,48 @@ async function invoke(server, name, args, hangMs) {
 // ---------------------------------------------------------------------------------------------
 // input generation
 
-const FTS = ['"', "*", "NEAR(a b)", "a AND OR b", "^x", "col:term", "file_path:db", "(a OR b", "a)", "-x", "+", "'", '""', "AND", "NOT", "OR", "NEAR(", "{a b}", "x*y", "*Store", "Store*", '"unterminated', "a NOT", "NEAR(a b, -5)", "NEAR(a b, 99999999999)", "%", "_", "\\", ";DROP TABLE chunks;--", 'content:"x"', "^", ":", ".", "a:b:c", "symbol_name:Store", "Store OR", "NEAR(Store runIndex, 2)", "(((((", ")))))", "a b c d e f g h i j k l m n o p q r s t u v w x y z"];
+const FTS = [
+  '"',
+  "*",
+  "NEAR(a b)",
+  "a AND OR b",
+  "^x",
+  "col:term",
+  "file_path:db",
+  "(a OR b",
+  "a)",
+  "-x",
+  "+",
+  "'",
+  '""',
+  "AND",
+  "NOT",
+  "OR",
+  "NEAR(",
+  "{a b}",
+  "x*y",
+  "*Store",
+  "Store*",
+  '"unterminated',
+  "a NOT",
+  "NEAR(a b, -5)",
+  "NEAR(a b, 99999999999)",
+  "%",
+  "_",
+  "\\",
+  ";DROP TABLE chunks;--",
+  'content:"x"',
+  "^",
+  ":",
+  ".",
+  "a:b:c",
+  "symbol_name:Store",
+  "Store OR",
+  "NEAR(Store runIndex, 2)",
+  "(((((",
+  ")))))",
+  "a b c d e f g h i j k l m n o p q r s t u v w x y z",
+];
 const REDOS = [
   { tag: "(a+)+$", re: "(a+)+$" },
   { tag: "(a|a)*b$", re: "(a|a)*b$" },
@@ -591,7 +648,34 @@ const REDOS = [
   { tag: "(x+x+)+y", re: "(x+x+)+y" },
   { tag: "(a*)*c", re: "(a*)*c" },
 ];
-const REGEXES = ["(", "[", "*", "a{2,1}", "\\", "(?<n>a)\\k<m>", "[[:alpha:]]+", "[[:bogus:]]", "(?<=ex)port", "\\p{L}", "^", "$", ".*", "(?:)", "|", "x|".repeat(5000) + "x", "\\0", "[\\s\\S]", "\\bStore\\b", "runIndex\\(", "export (async )?function", "[[:digit:]]{3}", "(?i)store", "a{0,99999}", "(((((((((a)))))))))", "\\u{1F642}"];
+const REGEXES = [
+  "(",
+  "[",
+  "*",
+  "a{2,1}",
+  "\\",
+  "(?<n>a)\\k<m>",
+  "[[:alpha:]]+",
+  "[[:bogus:]]",
+  "(?<=ex)port",
+  "\\p{L}",
+  "^",
+  "$",
+  ".*",
+  "(?:)",
+  "|",
+  "x|".repeat(5000) + "x",
+  "\\0",
+  "[\\s\\S]",
+  "\\bStore\\b",
+  "runIndex\\(",
+  "export (async )?function",
+  "[[:digit:]]{3}",
+  "(?i)store",
+  "a{0,99999}",
+  "(((((((((a)))))))))",
+  "\\u{1F642}",
+];
 const GLOBS = [
   "**/".repeat(200) + "*.ts",
   "[",
@@ -617,11 +701,37 @@ const GLOBS = [
   "src/**/[!a-z]*.ts",
   "**/*.{" + "ts,".repeat(2000) + "js}",
 ];
-const UNICODE = ["🙂", "👨‍👩‍👧‍👦", "\u202Eevil.ts", "مرحبا", "e\u0301\u0302\u0303\u0304", "\ud800", "\udfff", "a\ud83d", "\uFEFF", "\u200B", "名前", "Z\u0351\u036b\u0343\u036a\u0302\u036b\u033d\u034f\u0334\u0319\u0324", "\uffff", "\u0085line", "\u2028sep"];
+const UNICODE = [
+  "🙂",
+  "👨‍👩‍👧‍👦",
+  "\u202Eevil.ts",
+  "مرحبا",
+  "e\u0301\u0302\u0303\u0304",
+  "\ud800",
+  "\udfff",
+  "a\ud83d",
+  "\uFEFF",
+  "\u200B",
+  "名前",
+  "Z\u0351\u036b\u0343\u036a\u0302\u036b\u033d\u034f\u0334\u0319\u0324",
+  "\uffff",
+  "\u0085line",
+  "\u2028sep",
+];
 const WRONG = [123, -1.5, true, false, null, [], [1, "a"], {}, { a: { b: { c: [1] } } }, "string", [[["deep"]]], 0];
 const NUMBERS = [1e9, -1, 0, 1.5, "NaN", "10", 2 ** 53, -(2 ** 31), 1e308, true, null, "1e9", 9007199254740993, -0.0001, 100001, 1e6];
 const OPERATIONS = ["replace-hash", "rename-symbol", "add-import", "diff-apply", "read-many", "", "__proto__", "x".repeat(300)];
-const POLICIES = ['{"default":"hash"}', '{"languageOverrides":{"typescript":"diff"}}', "{", "[]", "null", '{"__proto__":{"polluted":true}}', '{"operationOverrides":{"replace-hash":"nonsense"}}', '"str"', "{".repeat(5000)];
+const POLICIES = [
+  '{"default":"hash"}',
+  '{"languageOverrides":{"typescript":"diff"}}',
+  "{",
+  "[]",
+  "null",
+  '{"__proto__":{"polluted":true}}',
+  '{"operationOverrides":{"replace-hash":"nonsense"}}',
+  '"str"',
+  "{".repeat(5000),
+];
 const DATES = ["2024-01-01", "2099-12-31T00:00:00Z", "yesterday", "0", "-1", "2024-13-45", "1e20"];
 const MODE_WEIGHTS = {
   valid: 20,
@@ -705,7 +815,10 @@ class Generator {
       "1MB-lines": pool(1024 * 1024, true),
       "1MB-lines-b": pool(1024 * 1024, true),
       // 1 MB of TypeScript that parses (so an edit passes the parse gate and reaches the diff).
-      "1MB-ts": Array.from({ length: 40_000 }, (_, i) => `export const fz${i} = ${(i * 7919) % 10007};`).join("\n").slice(0, 1024 * 1024).replace(/\n[^\n]*$/, "\n"),
+      "1MB-ts": Array.from({ length: 40_000 }, (_, i) => `export const fz${i} = ${(i * 7919) % 10007};`)
+        .join("\n")
+        .slice(0, 1024 * 1024)
+        .replace(/\n[^\n]*$/, "\n"),
     };
   }
   r() {
@@ -775,7 +888,11 @@ class Generator {
       ["dot", "."],
       ["empty", ""],
     ];
-    if (!w.haveFifo) list.splice(list.findIndex(([t]) => t === "fifo"), 1);
+    if (!w.haveFifo)
+      list.splice(
+        list.findIndex(([t]) => t === "fifo"),
+        1,
+      );
     const [tag, value] = this.pick(list);
     return { tag, value };
   }
@@ -1014,7 +1131,22 @@ class Generator {
       redos: kinds.has("regex"),
       glob: kinds.has("glob"),
       numbers: kinds.has("int"),
-      "big-answer": ["read_many", "replace_hash", "grep_many", "mast_project_skeleton", "telemetry_show", "telemetry_export", "provenance_query", "mast_search", "mast_callers", "mast_rename_impact", "diff_apply", "diff_generate", "symbol_lookup_many", "mast_signature"].includes(tool.name),
+      "big-answer": [
+        "read_many",
+        "replace_hash",
+        "grep_many",
+        "mast_project_skeleton",
+        "telemetry_show",
+        "telemetry_export",
+        "provenance_query",
+        "mast_search",
+        "mast_callers",
+        "mast_rename_impact",
+        "diff_apply",
+        "diff_generate",
+        "symbol_lookup_many",
+        "mast_signature",
+      ].includes(tool.name),
       "write-outside": ["replace_hash", "diff_apply", "undo"].includes(tool.name),
       "non-object": true,
     };
@@ -1052,7 +1184,8 @@ class Generator {
     const names = Object.keys(props);
     const args = this.valid(tool);
     const setStr = (field, s) => {
-      if (Array.isArray(args[field]) || fieldKind(field, propInfo(props[field])) === "paths" || fieldKind(field, propInfo(props[field])) === "idents") args[field] = this.chance(0.5) ? [s] : [this.validValue(tool, field, propInfo(props[field]))[0] ?? "x", s];
+      if (Array.isArray(args[field]) || fieldKind(field, propInfo(props[field])) === "paths" || fieldKind(field, propInfo(props[field])) === "idents")
+        args[field] = this.chance(0.5) ? [s] : [this.validValue(tool, field, propInfo(props[field]))[0] ?? "x", s];
       else args[field] = s;
     };
     switch (mode) {
@@ -1064,7 +1197,9 @@ class Generator {
         for (const fld of fields) {
           // A value of a JSON type the field does not take (an integer also passes as a number).
           const types = props[fld] ? propInfo(props[fld]).types : new Set();
-          const wrongOnes = WRONG.filter((v) => !types.has(jsonType(v)) && !(jsonType(v) === "integer" && types.has("number")) && !(typeof v === "number" && !Number.isInteger(v) && types.has("number")));
+          const wrongOnes = WRONG.filter(
+            (v) => !types.has(jsonType(v)) && !(jsonType(v) === "integer" && types.has("number")) && !(typeof v === "number" && !Number.isInteger(v) && types.has("number")),
+          );
           args[fld] = this.pick(wrongOnes.length ? wrongOnes : WRONG);
         }
         return { args, mode, tag: `wrong-type:${fields.join(",")}` };
@@ -1234,7 +1369,22 @@ class Generator {
     const w = this.w;
     const n = this.n;
     const rel = (abs) => path.relative(w.project, abs);
-    const manifest = JSON.stringify({ changeSetId: PLANTED_ID, timestamp: "2099-01-01T00:00:00.000Z", command: "replace_hash", files: [{ path: path.join(w.outside, "victim.ts"), before: sha256("FUZZW planted\n"), after: sha256(fs.existsSync(path.join(w.outside, "victim.ts")) ? fs.readFileSync(path.join(w.outside, "victim.ts")) : "") }] }, null, 2);
+    const manifest = JSON.stringify(
+      {
+        changeSetId: PLANTED_ID,
+        timestamp: "2099-01-01T00:00:00.000Z",
+        command: "replace_hash",
+        files: [
+          {
+            path: path.join(w.outside, "victim.ts"),
+            before: sha256("FUZZW planted\n"),
+            after: sha256(fs.existsSync(path.join(w.outside, "victim.ts")) ? fs.readFileSync(path.join(w.outside, "victim.ts")) : ""),
+          },
+        ],
+      },
+      null,
+      2,
+    );
     const targets = [
       { tag: "outside-rel-victim", file: rel(path.join(w.outside, "victim.ts")), real: path.join(w.outside, "victim.ts") },
       { tag: "outside-abs-victim", file: path.join(w.outside, "victim.ts"), real: path.join(w.outside, "victim.ts") },
@@ -1279,7 +1429,13 @@ class Generator {
       if (t.nomatch) patch = `--- a/etc/passwd\n+++ b/etc/passwd\n@@ -1,1 +1,2 @@\n FUZZW-no-such-line\n+${marker}\n`;
       if (this.chance(0.3)) patch = patch.replace(/\n$/, "\n\\ No newline at end of file\n");
     } else patch = this.patchFor(t.file, t.real, marker) ?? `--- /dev/null\n+++ b/${t.file}\n@@ -0,0 +1,1 @@\n+${marker}\n`;
-    return { args: { file: t.file, patch, dry_run: this.chance(0.15) }, mode, tag: `write:${t.tag}`, target: t.file, outsideTarget: t.tag !== "mast-config" && t.tag !== "mast-index-json" && t.tag !== "header-outside-file-inside" };
+    return {
+      args: { file: t.file, patch, dry_run: this.chance(0.15) },
+      mode,
+      tag: `write:${t.tag}`,
+      target: t.file,
+      outsideTarget: t.tag !== "mast-config" && t.tag !== "mast-index-json" && t.tag !== "header-outside-file-inside",
+    };
   }
 }
 
@@ -1317,7 +1473,8 @@ function classify(toolName, out, args, inputJson, world, pre, knownCodes) {
   }
   const edit = !toolName.startsWith("mast_");
   if (edit) {
-    if (!json || json.apiVersion !== "1" || typeof json.ok !== "boolean" || !("error" in json) || !Array.isArray(json.warnings)) res.defects.push({ kind: "not an apiVersion 1 envelope", detail: text.slice(0, 120) });
+    if (!json || json.apiVersion !== "1" || typeof json.ok !== "boolean" || !("error" in json) || !Array.isArray(json.warnings))
+      res.defects.push({ kind: "not an apiVersion 1 envelope", detail: text.slice(0, 120) });
     else if (json.command !== toolName) res.defects.push({ kind: "envelope command is not the tool name", detail: String(json.command) });
     if (json?.ok === false) {
       res.code = json.error?.code ?? "(no code)";
@@ -1329,7 +1486,8 @@ function classify(toolName, out, args, inputJson, world, pre, knownCodes) {
   } else res.ok = true;
   if ((res.code !== null) !== (r.isError === true)) res.defects.push({ kind: `isError ${r.isError === true} but ${res.code === null ? "no error" : `error ${res.code}`}`, detail: "" });
   if (res.code !== null && res.code !== "INTERNAL" && !knownCodes.has(res.code)) res.defects.push({ kind: `unknown error code ${res.code}`, detail: res.message?.slice(0, 120) });
-  if (res.ok && toolName === "changesets") for (const c of json.data?.changeSets ?? []) if (typeof c.changeSetId === "string" && !world.changeSetIds.includes(c.changeSetId)) world.changeSetIds.push(c.changeSetId);
+  if (res.ok && toolName === "changesets")
+    for (const c of json.data?.changeSets ?? []) if (typeof c.changeSetId === "string" && !world.changeSetIds.includes(c.changeSetId)) world.changeSetIds.push(c.changeSetId);
   if (world.changeSetIds.length > 50) world.changeSetIds.splice(0, world.changeSetIds.length - 50);
   res.json = json;
   return res;
@@ -1339,14 +1497,16 @@ function classify(toolName, out, args, inputJson, world, pre, knownCodes) {
 function wrongClass(toolName, args, res, pre) {
   const out = [];
   const { code, message } = res;
-  if (code && code !== "INTERNAL" && LEAK_PHRASES.test(message ?? "")) out.push(`${code} whose message carries a Node/SQLite/runtime phrase (${(LEAK_PHRASES.exec(message) ?? [""])[0].trim().slice(0, 30)})`);
+  if (code && code !== "INTERNAL" && LEAK_PHRASES.test(message ?? ""))
+    out.push(`${code} whose message carries a Node/SQLite/runtime phrase (${(LEAK_PHRASES.exec(message) ?? [""])[0].trim().slice(0, 30)})`);
   if (pre.target !== null && pre.target !== undefined) {
     if (["STALE_ANCHOR", "AMBIGUOUS_ANCHOR", "HASH_MISMATCH", "PARSE_ERROR"].includes(code) && !pre.exists && !pre.creates) out.push(`${code} for a file that does not exist`);
     if (code === "READ_FAILED" && !pre.exists && !pre.dangling) out.push("READ_FAILED for a file that does not exist (FILE_NOT_FOUND expected)");
     if (code === "FILE_NOT_FOUND" && pre.isFile && !toolName.startsWith("mast_")) out.push("FILE_NOT_FOUND for a regular file that exists");
   }
   if (res.ok && DESTRUCTIVE.has(toolName) && pre.outsideTarget && args?.dry_run !== true) out.push("a write tool answered ok for a target outside the project (or under .git)");
-  if (res.ok && ["replace_hash", "diff_apply"].includes(toolName) && args?.dry_run !== true && typeof args?.file === "string" && /^\.mast(\/|$)/.test(args.file)) out.push("a write tool wrote into the index state dir .mast/");
+  if (res.ok && ["replace_hash", "diff_apply"].includes(toolName) && args?.dry_run !== true && typeof args?.file === "string" && /^\.mast(\/|$)/.test(args.file))
+    out.push("a write tool wrote into the index state dir .mast/");
   return out;
 }
 
@@ -1407,7 +1567,12 @@ async function oversizeMessages(server, world) {
     if (out.kind === "error") Object.assign(row, { jsonrpc_code: out.e?.code ?? null, code: out.e?.data?.code ?? null, message: oneLine(String(out.e?.message ?? out.e), 200) });
     if (out.kind === "answer") {
       const answer = JSON.parse(out.r.content[0].text);
-      Object.assign(row, { message_bytes: Buffer.byteLength(JSON.stringify(out.r)), code: answer.error?.code ?? null, matches: answer.data?.results?.length ?? null, omitted: answer.warnings?.find((w) => w.code === "RESULT_TRUNCATED")?.omitted ?? null });
+      Object.assign(row, {
+        message_bytes: Buffer.byteLength(JSON.stringify(out.r)),
+        code: answer.error?.code ?? null,
+        matches: answer.data?.results?.length ?? null,
+        omitted: answer.warnings?.find((w) => w.code === "RESULT_TRUNCATED")?.omitted ?? null,
+      });
     }
     if (out.kind === "crash") row.exit = out.exit;
     if (out.kind === "overflow") row.message = out.error;
@@ -1512,7 +1677,15 @@ async function sessionFlood(world, env, total) {
 
 async function main() {
   const { values } = parseArgs({
-    options: { calls: { type: "string" }, seed: { type: "string" }, keep: { type: "boolean", default: false }, "hang-ms": { type: "string" }, verbose: { type: "boolean", default: false }, only: { type: "string" }, flood: { type: "string" } },
+    options: {
+      calls: { type: "string" },
+      seed: { type: "string" },
+      keep: { type: "boolean", default: false },
+      "hang-ms": { type: "string" },
+      verbose: { type: "boolean", default: false },
+      only: { type: "string" },
+      flood: { type: "string" },
+    },
     allowPositionals: false,
   });
   const only = new Set(values.only === undefined ? CLASSES : values.only.split(",").map((c) => c.trim()));
@@ -1591,7 +1764,9 @@ async function main() {
     process.stderr.write(`fuzz-mcp: ${tools.length} tools, ${CALLS} calls, seed 0x${SEED.toString(16)}, hang ${HANG_MS / 1000} s (${REPEAT_HANG_MS / 1000} s for a kind already seen hanging)\n`);
 
     // ----- tallies
-    const perTool = Object.fromEntries(tools.map((t) => [t.name, { calls: 0, ok: 0, errors: {}, max_bytes: 0, max_bytes_tag: null, ms: [], unanswered: 0, hung: 0, crashes: 0, memory: 0, protocol_errors: 0 }]));
+    const perTool = Object.fromEntries(
+      tools.map((t) => [t.name, { calls: 0, ok: 0, errors: {}, max_bytes: 0, max_bytes_tag: null, ms: [], unanswered: 0, hung: 0, crashes: 0, memory: 0, protocol_errors: 0 }]),
+    );
     const modes = {};
     const latencies = [];
     const crashes = [];
@@ -1635,7 +1810,15 @@ async function main() {
       if (server.live.exited && !server.live.killed) {
         // The server died after answering the previous call: that call's crash.
         const prev = tools[(i + tools.length - 1) % tools.length].name;
-        crashes.push({ call: i - 1, tool: prev, tag: "(exited after answering)", input: "", error: "the server exited between calls", exit: server.live.proc ? { code: server.live.proc.exitCode, signal: server.live.proc.signalCode } : null, stderr_tail: server.live.stderr.slice(-1500).split(world.T).join("<T>") });
+        crashes.push({
+          call: i - 1,
+          tool: prev,
+          tag: "(exited after answering)",
+          input: "",
+          error: "the server exited between calls",
+          exit: server.live.proc ? { code: server.live.proc.exitCode, signal: server.live.proc.signalCode } : null,
+          stderr_tail: server.live.stderr.slice(-1500).split(world.T).join("<T>"),
+        });
         perTool[prev].crashes++;
         restarts++;
         await server.restart();
@@ -1691,7 +1874,18 @@ async function main() {
           if (entry) for (const label of res.reads) if (!entry.read.includes(label)) entry.read.push(label);
         }
         for (const d of res.defects) defects.add(`${tool.name}|${d.kind}`, { ...example(), kind: d.kind, detail: String(d.detail).split(world.T).join("<T>") });
-        for (const why of wrongClass(tool.name, drawn.args, res, pre)) wrong.add(`${tool.name}|${why}|${res.code}`, { ...example(), why, code: res.code, message: oneLine(String(res.message ?? "").split(world.T).join("<T>"), 240) });
+        for (const why of wrongClass(tool.name, drawn.args, res, pre))
+          wrong.add(`${tool.name}|${why}|${res.code}`, {
+            ...example(),
+            why,
+            code: res.code,
+            message: oneLine(
+              String(res.message ?? "")
+                .split(world.T)
+                .join("<T>"),
+              240,
+            ),
+          });
       } else if (out.kind === "error") {
         stat.protocol_errors++;
         const msg = String(out.e?.message ?? out.e).replace(/\s+/g, " ");
@@ -1773,7 +1967,12 @@ async function main() {
         : []),
       ...(flood
         ? [
-            { name: `session-flood: server RSS after ${flood.requests} sessions (MB)`, target: `<= ${FLOOD_RSS_TARGET_MB}`, value: flood.rss_mb.after, pass: flood.rss_mb.after <= FLOOD_RSS_TARGET_MB },
+            {
+              name: `session-flood: server RSS after ${flood.requests} sessions (MB)`,
+              target: `<= ${FLOOD_RSS_TARGET_MB}`,
+              value: flood.rss_mb.after,
+              pass: flood.rss_mb.after <= FLOOD_RSS_TARGET_MB,
+            },
             { name: "session-flood: server exits", target: "= 0", value: flood.server_exit ? 1 : 0, pass: flood.server_exit === null },
           ]
         : []),
@@ -1782,7 +1981,9 @@ async function main() {
     if (suppressed) notes.push(`${suppressed} draws were redrawn because their input class (tool + tag) had already hung or blown up ${HANGS_PER_CLASS} time(s)`);
     if (server.reindexLineSeen === false) notes.push("the server never logged its startup reindex; calls started without waiting for it");
     if (closeMs > 3000) notes.push(`closing the server's stdin took ${fmt(closeMs / 1000, 1)} s (it did not exit promptly)`);
-    notes.push("inputs are seeded, but valid hashes, patches and changeSet ids are computed from the project as earlier calls left it: a run after a fix draws the same modes and tags, not byte-identical inputs");
+    notes.push(
+      "inputs are seeded, but valid hashes, patches and changeSet ids are computed from the project as earlier calls left it: a run after a fix draws the same modes and tags, not byte-identical inputs",
+    );
     notes.push(...buildNotes(env, distAtStart));
 
     // ----- print
@@ -1792,25 +1993,45 @@ async function main() {
     L.push(`mast ${env.mast_commit ?? "?"}${env.src_modified ? " (src/ modified)" : ""}, dist built ${env.mast_dist_built}`);
     L.push(`load average (1/5/15 min): start ${env.loadavg_at_start.join(" ")}, end ${env.loadavg_at_end.join(" ")}`);
     L.push(`project: ${world.srcFiles.length} files copied from src/ + ${world.crafted.length} crafted + FIFO/symlinks; init: ${initSummary}`);
-    L.push(`seed 0x${SEED.toString(16)}, ${CALLS} calls over ${tools.length} tools${CALLS === 0 ? ` (--only ${[...only].join(",")})` : ""}, wall ${fmt(wallMs / 1000, 1)} s; hang = ${HANG_MS / 1000} s (${REPEAT_HANG_MS / 1000} s once the tool hung on that kind of input)`);
+    L.push(
+      `seed 0x${SEED.toString(16)}, ${CALLS} calls over ${tools.length} tools${CALLS === 0 ? ` (--only ${[...only].join(",")})` : ""}, wall ${fmt(wallMs / 1000, 1)} s; hang = ${HANG_MS / 1000} s (${REPEAT_HANG_MS / 1000} s once the tool hung on that kind of input)`,
+    );
     if (CALLS > 0) {
-      L.push(`modes: ${Object.entries(modes).sort((a, b) => b[1] - a[1]).map(([m, n]) => `${m} ${n}`).join(", ")}`);
+      L.push(
+        `modes: ${Object.entries(modes)
+          .sort((a, b) => b[1] - a[1])
+          .map(([m, n]) => `${m} ${n}`)
+          .join(", ")}`,
+      );
       L.push("");
-      L.push(`  ${pad("tool", 22)}${lpad("calls", 6)}${lpad("ok", 6)}${lpad("err", 6)}${lpad("p50ms", 8)}${lpad("p95ms", 8)}${lpad(">5s", 5)}${lpad("hung", 5)}${lpad("mem", 5)}${lpad("crash", 6)}${lpad("INT", 5)}${lpad("max bytes", 11)}  top error codes`);
+      L.push(
+        `  ${pad("tool", 22)}${lpad("calls", 6)}${lpad("ok", 6)}${lpad("err", 6)}${lpad("p50ms", 8)}${lpad("p95ms", 8)}${lpad(">5s", 5)}${lpad("hung", 5)}${lpad("mem", 5)}${lpad("crash", 6)}${lpad("INT", 5)}${lpad("max bytes", 11)}  top error codes`,
+      );
       for (const t of tools) {
         const s = perTool[t.name];
         const st = stats(s.ms);
         const errs = Object.entries(s.errors).sort((a, b) => b[1] - a[1]);
         const nErr = errs.reduce((a, [, n]) => a + n, 0);
         L.push(
-          `  ${pad(t.name, 22)}${lpad(s.calls, 6)}${lpad(s.ok, 6)}${lpad(nErr, 6)}${lpad(fmt(st?.p50, 0), 8)}${lpad(fmt(st?.p95, 0), 8)}${lpad(s.unanswered, 5)}${lpad(s.hung, 5)}${lpad(s.memory, 5)}${lpad(s.crashes, 6)}${lpad(s.errors.INTERNAL ?? 0, 5)}${lpad(s.max_bytes, 11)}  ${errs.slice(0, 3).map(([c, n]) => `${c} ${n}`).join(", ")}`,
+          `  ${pad(t.name, 22)}${lpad(s.calls, 6)}${lpad(s.ok, 6)}${lpad(nErr, 6)}${lpad(fmt(st?.p50, 0), 8)}${lpad(fmt(st?.p95, 0), 8)}${lpad(s.unanswered, 5)}${lpad(s.hung, 5)}${lpad(s.memory, 5)}${lpad(s.crashes, 6)}${lpad(s.errors.INTERNAL ?? 0, 5)}${lpad(s.max_bytes, 11)}  ${errs
+            .slice(0, 3)
+            .map(([c, n]) => `${c} ${n}`)
+            .join(", ")}`,
         );
       }
       L.push("");
-      L.push(`calls ${CALLS}, answered ${answered}; restarts ${restarts} (crashes ${crashes.length}, hung ${hungTotal}, memory kills ${memoryKills.total}, answers over the SDK client's ${SDK_READ_BUFFER / 2 ** 20} MiB read buffer ${overflows}); unanswered after 5 s ${unansweredTotal}`);
-      L.push(`INTERNAL ${internal.total} (${internal.map.size} distinct); protocol errors ${protocol.total}; answer defects ${defects.total}; wrong-class candidates ${wrong.total} (${wrong.map.size} distinct)`);
-      L.push(`outside reads ${outsideReads.total} (${outsideReads.map.size} distinct); outside writes ${outsideWriteCount} (${outsideWrites.length} events, ${storeFindings.map.size} store findings); oversized answers ${oversized.total}`);
-      L.push(`largest answer ${largest.lower_bound ? "over " : ""}${largest.bytes} bytes (${largest.tool}, ${largest.tag}) vs cap ${ANSWER_CAP}; latency of answered calls p50 ${fmt(lat?.p50, 1)} ms, p95 ${fmt(lat?.p95, 1)} ms, max ${fmt(lat?.max, 0)} ms`);
+      L.push(
+        `calls ${CALLS}, answered ${answered}; restarts ${restarts} (crashes ${crashes.length}, hung ${hungTotal}, memory kills ${memoryKills.total}, answers over the SDK client's ${SDK_READ_BUFFER / 2 ** 20} MiB read buffer ${overflows}); unanswered after 5 s ${unansweredTotal}`,
+      );
+      L.push(
+        `INTERNAL ${internal.total} (${internal.map.size} distinct); protocol errors ${protocol.total}; answer defects ${defects.total}; wrong-class candidates ${wrong.total} (${wrong.map.size} distinct)`,
+      );
+      L.push(
+        `outside reads ${outsideReads.total} (${outsideReads.map.size} distinct); outside writes ${outsideWriteCount} (${outsideWrites.length} events, ${storeFindings.map.size} store findings); oversized answers ${oversized.total}`,
+      );
+      L.push(
+        `largest answer ${largest.lower_bound ? "over " : ""}${largest.bytes} bytes (${largest.tool}, ${largest.tag}) vs cap ${ANSWER_CAP}; latency of answered calls p50 ${fmt(lat?.p50, 1)} ms, p95 ${fmt(lat?.p95, 1)} ms, max ${fmt(lat?.max, 0)} ms`,
+      );
     }
     const section = (title, d, fmtItem, limit = LIST_LIMIT) => {
       const xs = d.list ? d.list() : d;
@@ -1821,7 +2042,11 @@ async function main() {
     section("crashes", crashes, (c) => `#${c.call} ${c.tool} ${c.tag}: ${c.error} exit ${JSON.stringify(c.exit)}  ${c.input}`);
     section("hung (no answer, server killed)", hangs, (h) => `${h.tool} ${h.tag} x${h.count}: waited ${h.waited_ms} ms  ${h.input}`);
     section("runaway memory (killed)", memoryKills, (h) => `${h.tool} ${h.tag} x${h.count}: ${h.rss_peak_mb} MB after ${h.after_ms} ms  ${h.input}`);
-    section("answered, but after 5 s", unanswered.list().filter((u) => u.outcome === "answer" || u.outcome === "error"), (u) => `${u.tool} ${u.tag} x${u.count}: ${u.ms} ms  ${u.input}`);
+    section(
+      "answered, but after 5 s",
+      unanswered.list().filter((u) => u.outcome === "answer" || u.outcome === "error"),
+      (u) => `${u.tool} ${u.tag} x${u.count}: ${u.ms} ms  ${u.input}`,
+    );
     section("INTERNAL", internal, (x) => `${x.tool} ${x.tag} x${x.count}: ${x.message}  ${x.input}`);
     section("outside reads", outsideReads, (x) => `${x.tool} ${x.tag} x${x.count}: ${x.read} (${x.ok ? "ok" : x.code})  ${x.input}`);
     section("outside writes", outsideWrites, (x) => `#${x.call} ${x.tool} ${x.tag ?? ""}: ${x.changes.map((c) => `${c.change} ${c.path}`).join(", ")}  ${x.input ?? ""}`);
@@ -1847,9 +2072,16 @@ async function main() {
       }
     }
     if (flood) {
-      const codes = Object.entries(flood.statuses).map(([status, n]) => `${status} x${n}`).join(", ");
-      L.push("", `session-flood (HTTP on loopback, default session bounds): ${flood.requests} initialize, ${flood.concurrency} at a time, in ${fmt(flood.wall_ms / 1000, 1)} s (${flood.per_second}/s)${flood.stopped_at_limit ? `, stopped at the ${FLOOD_LIMIT_MS / 60_000} min limit` : ""}`);
-      L.push(`  answers ${codes || "none"}; failed requests ${flood.failed}; server RSS ${fmt(flood.rss_mb.before, 0)} MB before, ${fmt(flood.rss_mb.peak, 0)} MB peak, ${fmt(flood.rss_mb.after, 0)} MB after; server exits ${flood.server_exit ? JSON.stringify(flood.server_exit) : 0}; a new client served after: ${flood.served_after ? "yes" : "no"}`);
+      const codes = Object.entries(flood.statuses)
+        .map(([status, n]) => `${status} x${n}`)
+        .join(", ");
+      L.push(
+        "",
+        `session-flood (HTTP on loopback, default session bounds): ${flood.requests} initialize, ${flood.concurrency} at a time, in ${fmt(flood.wall_ms / 1000, 1)} s (${flood.per_second}/s)${flood.stopped_at_limit ? `, stopped at the ${FLOOD_LIMIT_MS / 60_000} min limit` : ""}`,
+      );
+      L.push(
+        `  answers ${codes || "none"}; failed requests ${flood.failed}; server RSS ${fmt(flood.rss_mb.before, 0)} MB before, ${fmt(flood.rss_mb.peak, 0)} MB peak, ${fmt(flood.rss_mb.after, 0)} MB after; server exits ${flood.server_exit ? JSON.stringify(flood.server_exit) : 0}; a new client served after: ${flood.served_after ? "yes" : "no"}`,
+      );
     }
     L.push("");
     L.push("targets");
@@ -1873,7 +2105,15 @@ async function main() {
         mode_weights: MODE_WEIGHTS,
         percentile: "nearest-rank",
       },
-      world: { temp_dir: values.keep ? world.T : null, src_files: world.srcFiles.length, crafted: world.crafted, fifo: world.haveFifo, canaries: world.canaries.map((c) => c.label), identifiers: world.identifiers.length, init: initSummary },
+      world: {
+        temp_dir: values.keep ? world.T : null,
+        src_files: world.srcFiles.length,
+        crafted: world.crafted,
+        fifo: world.haveFifo,
+        canaries: world.canaries.map((c) => c.label),
+        identifiers: world.identifiers.length,
+        init: initSummary,
+      },
       totals: {
         calls: CALLS,
         answered,
@@ -1930,7 +2170,10 @@ function excerptAround(text, world, label) {
   const needle = label === "/etc/passwd" ? PASSWD_MARKER : world.canaries.find((c) => c.label === label)?.value;
   const at = needle ? text.indexOf(needle) : -1;
   if (at < 0) return "";
-  return text.slice(Math.max(0, at - 30), at + 40).split(world.T).join("<T>");
+  return text
+    .slice(Math.max(0, at - 30), at + 40)
+    .split(world.T)
+    .join("<T>");
 }
 
 await runBench(main, () => {

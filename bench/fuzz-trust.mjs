@@ -346,7 +346,8 @@ async function raceClass(T, bin, seconds, notes) {
     if (!t.tools.has(key)) t.tools.set(key, { calls: 0, units: 0, outcomes: new Map() });
     return t.tools.get(key);
   };
-  for (const key of ["mcp read_many", "mcp replace_hash", "mcp diff_apply", "hashpilot read-many", "hashpilot replace-hash", "hashpilot diff apply", "mast index (full)", "mast index --incremental"]) tool(key);
+  for (const key of ["mcp read_many", "mcp replace_hash", "mcp diff_apply", "hashpilot read-many", "hashpilot replace-hash", "hashpilot diff apply", "mast index (full)", "mast index --incremental"])
+    tool(key);
   /** Counts one outcome of a unit (a file read, an edit, a run), with the first message of each refusal kept. */
   const outcome = (key, error) => {
     const s = tool(key);
@@ -354,14 +355,30 @@ async function raceClass(T, bin, seconds, notes) {
     if (!error) return count(s.outcomes, "ok");
     const code = error.code === "PATH_DENIED" ? deniedWhere(error.message) : (error.code ?? "(no code)");
     count(s.outcomes, code);
-    t.messages.add(`${key}|${code}`, { tool: key, code, message: String(error.message ?? "").split(T).join("<T>").slice(0, 240) });
+    t.messages.add(`${key}|${code}`, {
+      tool: key,
+      code,
+      message: String(error.message ?? "")
+        .split(T)
+        .join("<T>")
+        .slice(0, 240),
+    });
   };
   const t0 = performance.now();
   const elapsed = () => round((performance.now() - t0) / 1000, 2);
   const scan = (text, source) => {
     for (const c of w.canaries) {
       const at = text.indexOf(c.value);
-      if (at >= 0) t.outsideReads.add(`${source}|${c.label}`, { source, read: c.label, at_s: elapsed(), excerpt: text.slice(Math.max(0, at - 80), at + 60).split(T).join("<T>") });
+      if (at >= 0)
+        t.outsideReads.add(`${source}|${c.label}`, {
+          source,
+          read: c.label,
+          at_s: elapsed(),
+          excerpt: text
+            .slice(Math.max(0, at - 80), at + 60)
+            .split(T)
+            .join("<T>"),
+        });
     }
   };
   const flight = (what) => {
@@ -393,7 +410,8 @@ async function raceClass(T, bin, seconds, notes) {
       const rows = db.prepare("SELECT f.path AS path, c.content AS content FROM chunks c JOIN files f ON f.id = c.file_id WHERE instr(c.content, 'CNRY') > 0").all();
       t.dbChecks++;
       t.canaryRows += rows.length;
-      for (const row of rows) for (const c of w.canaries) if (row.content.includes(c.value)) t.chunkLeaks.add(`${row.path}|${c.label}`, { path: row.path, read: c.label, first_after: label, at_s: elapsed() });
+      for (const row of rows)
+        for (const c of w.canaries) if (row.content.includes(c.value)) t.chunkLeaks.add(`${row.path}|${c.label}`, { path: row.path, read: c.label, first_after: label, at_s: elapsed() });
     } catch (err) {
       t.dbErrors.add(String(err?.code ?? err?.message).slice(0, 60), { after: label, message: String(err?.message ?? err).slice(0, 200) });
     } finally {
@@ -408,7 +426,8 @@ async function raceClass(T, bin, seconds, notes) {
     if (entry?.error) return outcome(key, entry.error);
     const content = entry?.content ?? "";
     outcome(key, null);
-    if (!content.includes("INSIDE") && !w.canaries.some((c) => content.includes(c.value))) t.defects.add(`${key} content`, { what: `${key} answered ok for ${name} with neither the INSIDE marker nor a canary`, excerpt: content.slice(0, 120) });
+    if (!content.includes("INSIDE") && !w.canaries.some((c) => content.includes(c.value)))
+      t.defects.add(`${key} content`, { what: `${key} answered ok for ${name} with neither the INSIDE marker nor a canary`, excerpt: content.slice(0, 120) });
     const line = content.split("\n")[SLOT_LINE - 1];
     if (SLOT.includes(line)) known.set(name, line);
   };
@@ -550,7 +569,8 @@ async function raceClass(T, bin, seconds, notes) {
   const createdNames = new Set([...created.map((c) => c.path), ...[...eventNames].filter((n) => !outside0.has(n))]);
   const writtenNames = new Set([...written.map((c) => c.path), ...[...eventNames].filter((n) => outside0.has(n))]);
   const tools = Object.fromEntries([...t.tools].map(([k, s]) => [k, { calls: s.calls, units: s.units, outcomes: Object.fromEntries([...s.outcomes].sort((a, b) => b[1] - a[1])) }]));
-  const denied = (where) => [...t.tools.values()].reduce((a, s) => a + (where ? (s.outcomes.get(where) ?? 0) : (s.outcomes.get("PATH_DENIED@open") ?? 0) + (s.outcomes.get("PATH_DENIED@check") ?? 0)), 0);
+  const denied = (where) =>
+    [...t.tools.values()].reduce((a, s) => a + (where ? (s.outcomes.get(where) ?? 0) : (s.outcomes.get("PATH_DENIED@open") ?? 0) + (s.outcomes.get("PATH_DENIED@check") ?? 0)), 0);
   const okUnits = [...t.tools].filter(([k]) => !k.startsWith("mast index")).reduce((a, [, s]) => a + (s.outcomes.get("ok") ?? 0), 0);
   return {
     seconds,
@@ -738,11 +758,26 @@ async function main() {
       for (const [k, s] of Object.entries(race.tools)) {
         const o = s.outcomes;
         const other = Object.entries(o).filter(([c]) => !["ok", "PATH_DENIED@open", "PATH_DENIED@check"].includes(c));
-        L.push(`  ${pad(k, 30)}${lpad(s.calls, 7)}${lpad(s.units, 8)}${lpad(o.ok ?? 0, 7)}${lpad(o["PATH_DENIED@open"] ?? 0, 13)}${lpad(o["PATH_DENIED@check"] ?? 0, 14)}  ${other.map(([c, n]) => `${c} ${n}`).join(", ")}`);
+        L.push(
+          `  ${pad(k, 30)}${lpad(s.calls, 7)}${lpad(s.units, 8)}${lpad(o.ok ?? 0, 7)}${lpad(o["PATH_DENIED@open"] ?? 0, 13)}${lpad(o["PATH_DENIED@check"] ?? 0, 14)}  ${other.map(([c, n]) => `${c} ${n}`).join(", ")}`,
+        );
       }
-      L.push("  (units: files for read_many/read-many, else calls or runs; denied@open: the opened descriptor was not the checked path; denied@check: the path resolved outside at the boundary check)");
-      L.push(`  index runs: ${race.index.walked} files walked, read_errors ${race.index.read_errors} (${race.index.swapped_listed} of the problems listed, at most 50 a run: "a directory on its path was swapped for a symlink"); graph.db checks ${race.outside_chunks.db_checks}${race.outside_chunks.db_errors.length ? ` (${race.outside_chunks.db_errors.length} failed to open: ${race.outside_chunks.db_errors.map((e) => e.message).join("; ").slice(0, 200)})` : ""}; server restarts ${race.server_restarts}`);
-      L.push(`  outside reads ${race.outside_reads.total}; outside writes ${race.outside_writes.files.length} files; outside creates ${race.outside_creates.names.length} names; inotify events on outside/ ${race.outside_events.listed.length + race.outside_events.dropped}; canary chunk rows ${race.outside_chunks.rows_summed_over_checks} (summed over checks); canary bytes in state files at the end ${race.state_canaries.length}`);
+      L.push(
+        "  (units: files for read_many/read-many, else calls or runs; denied@open: the opened descriptor was not the checked path; denied@check: the path resolved outside at the boundary check)",
+      );
+      L.push(
+        `  index runs: ${race.index.walked} files walked, read_errors ${race.index.read_errors} (${race.index.swapped_listed} of the problems listed, at most 50 a run: "a directory on its path was swapped for a symlink"); graph.db checks ${race.outside_chunks.db_checks}${
+          race.outside_chunks.db_errors.length
+            ? ` (${race.outside_chunks.db_errors.length} failed to open: ${race.outside_chunks.db_errors
+                .map((e) => e.message)
+                .join("; ")
+                .slice(0, 200)})`
+            : ""
+        }; server restarts ${race.server_restarts}`,
+      );
+      L.push(
+        `  outside reads ${race.outside_reads.total}; outside writes ${race.outside_writes.files.length} files; outside creates ${race.outside_creates.names.length} names; inotify events on outside/ ${race.outside_events.listed.length + race.outside_events.dropped}; canary chunk rows ${race.outside_chunks.rows_summed_over_checks} (summed over checks); canary bytes in state files at the end ${race.state_canaries.length}`,
+      );
       const list = (xs, line, limit = 8) => {
         for (const x of xs.slice(0, limit)) L.push(`    ${line(x)}`);
         if (xs.length > limit) L.push(`    ... ${xs.length - limit} more in the JSON`);
@@ -769,7 +804,10 @@ async function main() {
     if (hostile) {
       L.push("", "hostile projects: the outcome of each run (expected STATE_DIR_UNSAFE; the control: ok)");
       L.push(`  ${pad("case", 36)}${COMMANDS.map((c) => pad(c, 18)).join("")}${lpad("outside", 8)}${lpad("tracked", 8)}${lpad("project", 8)}`);
-      for (const c of hostile) L.push(`  ${pad(c.name, 36)}${c.runs.map((r) => pad(r.outcome.slice(0, 17), 18)).join("")}${lpad(c.outside_changes.length, 8)}${lpad(c.tracked_changed.length, 8)}${lpad(c.project_changes, 8)}`);
+      for (const c of hostile)
+        L.push(
+          `  ${pad(c.name, 36)}${c.runs.map((r) => pad(r.outcome.slice(0, 17), 18)).join("")}${lpad(c.outside_changes.length, 8)}${lpad(c.tracked_changed.length, 8)}${lpad(c.project_changes, 8)}`,
+        );
       L.push("  (outside: paths changed or created next to the project — elsewhere/, ../x; tracked: the project's own files changed; project: any project path changed or created)");
       for (const c of hostile) {
         for (const r of c.runs) {

@@ -15,7 +15,26 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BenchError, LANGUAGE_CORPORA, MAST, OUT_DIR, TIME, copyLanguageCorpus, distStamp, fmt, have, lpad, machineFacts, measure, median, missingBuild, pad, publish, runBench, verdict } from "./corpus.mjs";
+import {
+  BenchError,
+  LANGUAGE_CORPORA,
+  MAST,
+  OUT_DIR,
+  TIME,
+  copyLanguageCorpus,
+  distStamp,
+  fmt,
+  have,
+  lpad,
+  machineFacts,
+  measure,
+  median,
+  missingBuild,
+  pad,
+  publish,
+  runBench,
+  verdict,
+} from "./corpus.mjs";
 
 const FULL_RUNS = 3;
 const CTAGS_RUNS = 3;
@@ -37,7 +56,10 @@ function ctags(root, language, useTime) {
   try {
     const tags = path.join(dir, "tags");
     const m = measure(["ctags", "-R", "-f", tags, `--languages=${language}`, root], { useTime });
-    const count = fs.readFileSync(tags, "utf8").split("\n").filter((l) => l && !l.startsWith("!_")).length;
+    const count = fs
+      .readFileSync(tags, "utf8")
+      .split("\n")
+      .filter((l) => l && !l.startsWith("!_")).length;
     return { wall_ms: m.wallMs, rss_kb: m.rssKb, tags: count };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -90,7 +112,9 @@ async function main() {
   const L = [];
   L.push(`mast index-languages bench — ${env.date}, mast ${env.mast_commit ?? "?"}, nproc ${env.nproc}, node ${env.node}`);
   L.push("");
-  L.push(`  ${pad("language", 9)}${pad("corpus", 24)}${lpad("files", 6)}${lpad("MB", 6)}${lpad("chunks/f", 10)}${lpad("syms/f", 8)}${lpad("mast s", 8)}${lpad("(run s)", 9)}${lpad("RSS MB", 8)}${lpad("ctags s", 9)}${lpad("ratio", 7)}`);
+  L.push(
+    `  ${pad("language", 9)}${pad("corpus", 24)}${lpad("files", 6)}${lpad("MB", 6)}${lpad("chunks/f", 10)}${lpad("syms/f", 8)}${lpad("mast s", 8)}${lpad("(run s)", 9)}${lpad("RSS MB", 8)}${lpad("ctags s", 9)}${lpad("ratio", 7)}`,
+  );
   for (const r of results) {
     L.push(
       `  ${pad(r.language, 9)}${pad(r.corpus, 24)}${lpad(r.files, 6)}${lpad(fmt(r.bytes / 1e6, 2), 6)}${lpad(fmt(r.chunks_per_file, 1), 10)}${lpad(fmt(r.symbols_per_file, 1), 8)}${lpad(fmt(r.mast_wall_ms / 1000, 2), 8)}${lpad(fmt(r.mast_duration_ms / 1000, 2), 9)}${lpad(fmt(r.mast_peak_rss_mb, 0), 8)}${lpad(fmt(r.ctags_wall_ms / 1000, 3), 9)}${lpad(`${fmt(r.ratio, 1)}x`, 7)}`,

@@ -321,7 +321,15 @@ function summarizeTree(tree, runs) {
   const ctWall = walls(runs.ctags);
   const last = runs.mast.at(-1).report;
   return {
-    tree: { name: tree.name, root: path.relative(REPO, tree.root), files_indexed: last.files_indexed, bytes_parsed: last.bytes_parsed, chunk_count: last.chunk_count, symbol_count: last.symbol_count, threads: last.threads },
+    tree: {
+      name: tree.name,
+      root: path.relative(REPO, tree.root),
+      files_indexed: last.files_indexed,
+      bytes_parsed: last.bytes_parsed,
+      chunk_count: last.chunk_count,
+      symbol_count: last.symbol_count,
+      threads: last.threads,
+    },
     mast: { wall_ms: mastFullWall, duration_ms: series(runs.mast.map((r) => r.report.duration_ms)), peak_rss_mb: rss(runs.mast), phases_ms_median: phases },
     codegraph: cgWall && { wall_ms: cgWall, peak_rss_mb: rss(runs.codegraph), engine: runs.codegraph[0].engine, files: runs.codegraph[0].files, summary: runs.codegraph[0].summary },
     ctags: { wall_ms: ctWall, peak_rss_mb: rss(runs.ctags), tags: runs.ctags[0].tags, command: ctagsArgv(tree.root, "<tmp>/tags", tree.has_tsx).join(" ") },
@@ -330,7 +338,12 @@ function summarizeTree(tree, runs) {
     nochange: { duration_ms: series(runs.nochange.map((r) => r.report.duration_ms)), wall_ms: walls(runs.nochange), reindexed: [...new Set(runs.nochange.map((r) => r.report.files_indexed))] },
     status: { wall_ms: walls(runs.status), stale: [...new Set(runs.status.map((r) => r.report.stale_files))] },
     query: { wall_ms: walls(runs.query), exports: [...new Set(runs.query.map((r) => r.report.exports?.length ?? 0))] },
-    onefile: { duration_ms: series(runs.onefile.map((r) => r.report.duration_ms)), wall_ms: walls(runs.onefile), reindexed: [...new Set(runs.onefile.map((r) => r.report.files_indexed))], file: tree.edit_target },
+    onefile: {
+      duration_ms: series(runs.onefile.map((r) => r.report.duration_ms)),
+      wall_ms: walls(runs.onefile),
+      reindexed: [...new Set(runs.onefile.map((r) => r.report.files_indexed))],
+      file: tree.edit_target,
+    },
     server_onefile: { ms: series(runs.server.map((r) => r.ms)), saw_edit: runs.server.every((r) => r.saw_edit) },
   };
 }
@@ -376,12 +389,24 @@ async function mainAsync() {
   const targets = [];
   for (const [name, r] of Object.entries(results)) {
     const t = (label, target, value, unit, pass) => targets.push({ tree: name, name: label, target, value, unit, pass });
-    t("mast / codegraph full build (median wall)", `<= ${TARGETS.ratio_vs_codegraph}x`, r.ratio_vs_codegraph, "x", r.ratio_vs_codegraph === null ? null : r.ratio_vs_codegraph <= TARGETS.ratio_vs_codegraph);
+    t(
+      "mast / codegraph full build (median wall)",
+      `<= ${TARGETS.ratio_vs_codegraph}x`,
+      r.ratio_vs_codegraph,
+      "x",
+      r.ratio_vs_codegraph === null ? null : r.ratio_vs_codegraph <= TARGETS.ratio_vs_codegraph,
+    );
     t("mast / ctags full build (median wall)", `<= ${TARGETS.ratio_vs_ctags}x`, r.ratio_vs_ctags, "x", r.ratio_vs_ctags <= TARGETS.ratio_vs_ctags);
     if (name === "large") t("peak RSS (full build)", `<= ${TARGETS.peak_rss_mb} MB`, r.mast.peak_rss_mb, "MB", r.mast.peak_rss_mb === null ? null : r.mast.peak_rss_mb <= TARGETS.peak_rss_mb);
     t("no-change incremental (in process, median)", `<= ${TARGETS.nochange_ms} ms`, r.nochange.duration_ms.median, "ms", r.nochange.duration_ms.median <= TARGETS.nochange_ms);
     t("one-file change, CLI (wall, median)", `<= ${TARGETS.onefile_cli_ms} ms`, r.onefile.wall_ms.median, "ms", r.onefile.wall_ms.median <= TARGETS.onefile_cli_ms);
-    t("one-file change, running server (median)", `<= ${TARGETS.onefile_server_ms} ms`, r.server_onefile.ms.median, "ms", r.server_onefile.saw_edit && r.server_onefile.ms.median <= TARGETS.onefile_server_ms);
+    t(
+      "one-file change, running server (median)",
+      `<= ${TARGETS.onefile_server_ms} ms`,
+      r.server_onefile.ms.median,
+      "ms",
+      r.server_onefile.saw_edit && r.server_onefile.ms.median <= TARGETS.onefile_server_ms,
+    );
     if (name === "large") t("mast status (wall, median)", `<= ${TARGETS.status_ms} ms`, r.status.wall_ms.median, "ms", r.status.wall_ms.median <= TARGETS.status_ms);
     if (name === "large") t("mast query mast_exports (wall, median)", `<= ${TARGETS.query_ms} ms`, r.query.wall_ms.median, "ms", r.query.wall_ms.median <= TARGETS.query_ms);
   }
@@ -402,10 +427,15 @@ async function mainAsync() {
   // ----- print
   const L = [];
   L.push(`mast index-speed bench — ${env.date}`);
-  L.push(`machine: nproc ${env.nproc}, ${env.cpu}, ${env.total_mem_gb} GiB, ${env.platform}, node ${env.node}, mast ${env.mast_commit ?? "?"} (dist built ${env.mast_dist_built}), load avg ${env.loadavg_1m_at_start} -> ${env.loadavg_1m_at_end}`);
+  L.push(
+    `machine: nproc ${env.nproc}, ${env.cpu}, ${env.total_mem_gb} GiB, ${env.platform}, node ${env.node}, mast ${env.mast_commit ?? "?"} (dist built ${env.mast_dist_built}), load avg ${env.loadavg_1m_at_start} -> ${env.loadavg_1m_at_end}`,
+  );
   L.push(`peers: ${codegraph.version ? `${CODEGRAPH.name}@${CODEGRAPH.version}` : "codegraph not run"}; ${ctagsVersion.split("\n")[0]}`);
   L.push(`corpus: ${path.relative(REPO, CORPUS)}/ (${fetched.downloaded ? "downloaded now" : "cached, stamp matches"}) — ${PACKAGES.length} pinned npm packages, src/ TypeScript only`);
-  if (large) L.push(`large: ${path.relative(REPO, LARGE_ROOT)}/ — ${LARGE.repo}@${LARGE.commit.slice(0, 10)}, ${large.files} files, ${fmt(mb(large.bytes), 1)} MB (${large.written_now ? "written now" : "cached, stamp matches"})`);
+  if (large)
+    L.push(
+      `large: ${path.relative(REPO, LARGE_ROOT)}/ — ${LARGE.repo}@${LARGE.commit.slice(0, 10)}, ${large.files} files, ${fmt(mb(large.bytes), 1)} MB (${large.written_now ? "written now" : "cached, stamp matches"})`,
+    );
   for (const [name, r] of Object.entries(results)) {
     L.push("");
     L.push(`[${name}] ${r.tree.files_indexed} files, ${fmt(mb(r.tree.bytes_parsed))} MB parsed, ${r.tree.chunk_count} chunks, ${r.tree.symbol_count} symbols, ${r.tree.threads} parse threads`);
@@ -415,10 +445,16 @@ async function mainAsync() {
     if (r.codegraph) row(`codegraph build (${r.codegraph.engine}, ${r.codegraph.files} files)`, r.codegraph.wall_ms, r.codegraph.peak_rss_mb, `${fmt(r.ratio_vs_codegraph)}x its time`);
     row(`ctags -R (${r.ctags.tags} tags)`, r.ctags.wall_ms, r.ctags.peak_rss_mb, `${fmt(r.ratio_vs_ctags, 1)}x its time`);
     const p = Object.fromEntries(Object.entries(r.mast.phases_ms_median).map(([k, v]) => [k, Math.round(v)]));
-    L.push(`  mast phases, median ms — main thread: walk ${p.walk}, work set ${p.work_set}, waiting on parse ${p.parse_wait}, write ${p.write}, search index ${p.search_index}, indexes ${p.indexes ?? 0}, link ${p.link}, commit ${p.commit}, manifest ${p.manifest}, checkpoint ${p.checkpoint}`);
+    L.push(
+      `  mast phases, median ms — main thread: walk ${p.walk}, work set ${p.work_set}, waiting on parse ${p.parse_wait}, write ${p.write}, search index ${p.search_index}, indexes ${p.indexes ?? 0}, link ${p.link}, commit ${p.commit}, manifest ${p.manifest}, checkpoint ${p.checkpoint}`,
+    );
     L.push(`                           parse threads (summed): read+hash ${p.read}, parse ${p.parse}, extract ${p.extract}`);
-    L.push(`  no-change incremental: ${r.nochange.duration_ms.median} ms in process (wall ${fmt(r.nochange.wall_ms.median, 0)} ms); mast status: wall ${fmt(r.status.wall_ms.median, 0)} ms; mast query mast_exports: wall ${fmt(r.query.wall_ms.median, 0)} ms`);
-    L.push(`  one-file change (${r.onefile.file.path}): CLI wall ${fmt(r.onefile.wall_ms.median, 0)} ms (${r.onefile.duration_ms.median} ms in process); running server, edit to answer: ${fmt(r.server_onefile.ms.median, 1)} ms`);
+    L.push(
+      `  no-change incremental: ${r.nochange.duration_ms.median} ms in process (wall ${fmt(r.nochange.wall_ms.median, 0)} ms); mast status: wall ${fmt(r.status.wall_ms.median, 0)} ms; mast query mast_exports: wall ${fmt(r.query.wall_ms.median, 0)} ms`,
+    );
+    L.push(
+      `  one-file change (${r.onefile.file.path}): CLI wall ${fmt(r.onefile.wall_ms.median, 0)} ms (${r.onefile.duration_ms.median} ms in process); running server, edit to answer: ${fmt(r.server_onefile.ms.median, 1)} ms`,
+    );
   }
   L.push("");
   L.push("targets (medians)");

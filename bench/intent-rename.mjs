@@ -52,7 +52,29 @@ import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import ts from "typescript";
 import { COMPILER_OPTIONS, corpusLanguageService } from "./ts-host.mjs";
-import { BenchError, CALLERS_CORPORA, CORPUS, DIST, MAST, OUT_DIR, REPO, benchEnvironment, buildNotes, copyCorpus, distStamp, ensureCorpus, fmt, listFiles, missingBuild, pad, prng, publish, round, runBench, shuffled } from "./corpus.mjs";
+import {
+  BenchError,
+  CALLERS_CORPORA,
+  CORPUS,
+  DIST,
+  MAST,
+  OUT_DIR,
+  REPO,
+  benchEnvironment,
+  buildNotes,
+  copyCorpus,
+  distStamp,
+  ensureCorpus,
+  fmt,
+  listFiles,
+  missingBuild,
+  pad,
+  prng,
+  publish,
+  round,
+  runBench,
+  shuffled,
+} from "./corpus.mjs";
 import { externFlags, featureFlags } from "./oracles/rust-calls.mjs";
 
 const SEED = 0x72656e61; // "rena"
@@ -61,7 +83,6 @@ const HASHPILOT = path.join(DIST, "bin", "hashpilot.js");
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 const TOKEN = /[A-Za-z_$#][\w$]*/g;
 const posix = (p) => p.split(path.sep).join("/");
-
 
 function git(root, ...args) {
   const r = spawnSync("git", ["-c", "user.email=bench@mast", "-c", "user.name=bench", ...args], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
@@ -79,7 +100,16 @@ function namePosition(program, root, file, line, member) {
   let found = null;
   const visit = (node) => {
     if (found !== null || node.end < from || node.pos > to) return;
-    const declares = ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isVariableDeclaration(node) || ts.isMethodSignature(node) || ts.isPropertyDeclaration(node) || ts.isPropertySignature(node) || ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node) || ts.isPropertyAssignment(node);
+    const declares =
+      ts.isFunctionDeclaration(node) ||
+      ts.isMethodDeclaration(node) ||
+      ts.isVariableDeclaration(node) ||
+      ts.isMethodSignature(node) ||
+      ts.isPropertyDeclaration(node) ||
+      ts.isPropertySignature(node) ||
+      ts.isGetAccessorDeclaration(node) ||
+      ts.isSetAccessorDeclaration(node) ||
+      ts.isPropertyAssignment(node);
     if (node.name && ts.isIdentifier(node.name) && node.name.text === member && declares) {
       const start = node.name.getStart(sf);
       if (start >= from && start < to) found = start;
@@ -154,7 +184,10 @@ function renameOnce(root, home, sym, newName) {
   } catch {
     envelope = null;
   }
-  const modified = git(root, "status", "--porcelain", "--untracked-files=no").split("\n").filter(Boolean).map((l) => l.slice(3));
+  const modified = git(root, "status", "--porcelain", "--untracked-files=no")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.slice(3));
   return { r, envelope, modified };
 }
 
@@ -204,15 +237,24 @@ async function typescriptMain() {
     git(root, "commit", "-qm", "corpus");
     const init = spawnSync(process.execPath, [MAST, "init", root], { encoding: "utf8" });
     if (init.status !== 0) throw new BenchError(`mast init failed: ${init.stderr}`);
-    const files = listFiles(root).filter((f) => /\.(ts|tsx)$/.test(f) && !f.startsWith(".mast/")).map(posix);
+    const files = listFiles(root)
+      .filter((f) => /\.(ts|tsx)$/.test(f) && !f.startsWith(".mast/"))
+      .map(posix);
     const db = new Database(path.join(root, ".mast", "graph.db"), { readonly: true });
     const population = db
-      .prepare("SELECT s.name, s.kind, f.path AS file, s.line FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method') AND s.is_exported = 1 AND f.path LIKE '%.ts' ORDER BY f.path, s.line, s.name")
+      .prepare(
+        "SELECT s.name, s.kind, f.path AS file, s.line FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method') AND s.is_exported = 1 AND f.path LIKE '%.ts' ORDER BY f.path, s.line, s.name",
+      )
       .all()
       // Constructors and default exports have no name a rename changes.
       .filter((s) => IDENT.test(s.name.slice(s.name.lastIndexOf(".") + 1)) && !/(^|\.)(constructor|default)$/.test(s.name));
     db.close();
-    const ls = corpusLanguageService(root, files.map((f) => path.join(root, f)), COMPILER_OPTIONS, { live: true });
+    const ls = corpusLanguageService(
+      root,
+      files.map((f) => path.join(root, f)),
+      COMPILER_OPTIONS,
+      { live: true },
+    );
     const sample = shuffled(population, prng(SEED)).slice(0, SAMPLE);
     const rows = [];
     const totals = { mast: { hit: 0, predicted: 0, truth: 0 }, rg: { hit: 0, predicted: 0, truth: 0 } };
@@ -288,15 +330,34 @@ async function typescriptMain() {
       `${pad("", 34)}${pad(`R ${fmt(rc(totals.mast), 3)}`, 14)}R ${fmt(rc(totals.rg), 3)}`,
       "",
       "refused and failed, by reason",
-      ...Object.entries(reasons).sort((a, b) => b[1] - a[1]).map(([k, n]) => `  ${String(n).padStart(3)}  ${k}`),
+      ...Object.entries(reasons)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, n]) => `  ${String(n).padStart(3)}  ${k}`),
     ];
     const misses = renamed.filter((r) => r.hit !== r.truth || r.hit !== r.predicted || !r.type_check_clean);
-    if (misses.length) lines.push("", "renames that differ from the compiler's", ...misses.map((r) => `  ${r.symbol} (${r.file}:${r.line}): edited ${r.predicted}, compiler ${r.truth}, agree ${r.hit}${r.type_check_clean ? "" : `; new errors: ${r.new_errors.join(" | ").slice(0, 200)}`}`));
+    if (misses.length)
+      lines.push(
+        "",
+        "renames that differ from the compiler's",
+        ...misses.map(
+          (r) =>
+            `  ${r.symbol} (${r.file}:${r.line}): edited ${r.predicted}, compiler ${r.truth}, agree ${r.hit}${r.type_check_clean ? "" : `; new errors: ${r.new_errors.join(" | ").slice(0, 200)}`}`,
+        ),
+      );
     const notes = buildNotes(env, distAtStart);
     publish(lines, notes, path.join(OUT_DIR, "intent-rename.json"), {
       seed: SEED,
       sample: rows.length,
-      mast: { completed: renamed.length, type_check_clean: clean, refused: refused.length, failed: failed.length, left_modified: leftModified, precision: round(p(totals.mast)), recall: round(rc(totals.mast)), ...totals.mast },
+      mast: {
+        completed: renamed.length,
+        type_check_clean: clean,
+        refused: refused.length,
+        failed: failed.length,
+        left_modified: leftModified,
+        precision: round(p(totals.mast)),
+        recall: round(rc(totals.mast)),
+        ...totals.mast,
+      },
       rg: { type_check_clean: rgClean, precision: round(p(totals.rg)), recall: round(rc(totals.rg)), ...totals.rg },
       refusals: reasons,
       rows,
@@ -346,7 +407,11 @@ for where, mod in json.loads(sys.argv[2]):
 print(json.dumps(out))
 `;
 
-const lines = (text) => text.split("\n").map((l) => l.trim()).filter(Boolean);
+const lines = (text) =>
+  text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 /** Per language: files, population, the name position's column unit, the truth and the compile check. */
 const LANGUAGES = {
@@ -362,7 +427,14 @@ const LANGUAGES = {
     prepare(ctx) {
       ctx.env = { PYTHONPYCACHEPREFIX: path.join(ctx.tmp, "pycache"), PYTHONDONTWRITEBYTECODE: "1" };
       // The interpreter that imports the corpus's packages from the copy before any rename.
-      const tops = [...new Set(ctx.sample.map((s) => pythonModule(ctx.root, s.file)).filter(Boolean).map((m) => JSON.stringify([m.from, m.module.split(".")[0]])))].map((x) => JSON.parse(x));
+      const tops = [
+        ...new Set(
+          ctx.sample
+            .map((s) => pythonModule(ctx.root, s.file))
+            .filter(Boolean)
+            .map((m) => JSON.stringify([m.from, m.module.split(".")[0]])),
+        ),
+      ].map((x) => JSON.parse(x));
       for (const py of ["python3", "/usr/bin/python3"]) {
         const errors = pythonImports(ctx, py, tops);
         if (errors !== null && errors.length === 0) {
@@ -377,9 +449,20 @@ const LANGUAGES = {
     },
     check(ctx, sym, names) {
       const compiled = spawnSync(ctx.python, ["-m", "compileall", "-q", "."], { cwd: ctx.root, encoding: "utf8", env: { ...process.env, ...ctx.env } });
-      const out = new Set(lines(`${compiled.stdout}${compiled.stderr}`).filter((l) => !/^Listing /.test(l)).map((l) => `compileall ${l}`));
+      const out = new Set(
+        lines(`${compiled.stdout}${compiled.stderr}`)
+          .filter((l) => !/^Listing /.test(l))
+          .map((l) => `compileall ${l}`),
+      );
       const files = filesNaming(ctx.root, ctx.files, names).filter((f) => ctx.lang.library(f));
-      const mods = [...new Set([sym.file, ...files].map((f) => pythonModule(ctx.root, f)).filter(Boolean).map((m) => JSON.stringify([m.from, m.module])))].map((x) => JSON.parse(x));
+      const mods = [
+        ...new Set(
+          [sym.file, ...files]
+            .map((f) => pythonModule(ctx.root, f))
+            .filter(Boolean)
+            .map((m) => JSON.stringify([m.from, m.module])),
+        ),
+      ].map((x) => JSON.parse(x));
       for (const e of pythonImports(ctx, ctx.python, mods) ?? ["the import check did not run"]) out.add(`import ${e}`);
       return out;
     },
@@ -392,7 +475,8 @@ const LANGUAGES = {
     truthLabel: "go/types Defs + Uses",
     checkLabel: "go build ./... clean after",
     byteColumns: true,
-    truth: (ctx, targets) => runJson("go", ["run", path.join(REPO, "bench/oracles/go-calls/main.go"), "-refs", ctx.root], targets.join("\n"), { GO111MODULE: "off", GOPATH: "/usr/share/gocode", GOFLAGS: "" }),
+    truth: (ctx, targets) =>
+      runJson("go", ["run", path.join(REPO, "bench/oracles/go-calls/main.go"), "-refs", ctx.root], targets.join("\n"), { GO111MODULE: "off", GOPATH: "/usr/share/gocode", GOFLAGS: "" }),
     /** The copy at its import path under a GOPATH of its own, in front of the Debian sources. */
     relocate(tmp, root) {
       const module = /^module\s+(\S+)/m.exec(fs.readFileSync(path.join(root, "go.mod"), "utf8"))[1];
@@ -423,7 +507,21 @@ const LANGUAGES = {
     byteColumns: false,
     truth: null,
     prepare(ctx) {
-      ctx.rustc = ["--edition", ctx.spec.edition, "--crate-name", ctx.spec.crate, "--test", ...featureFlags(ctx.root), ...externFlags(ctx.spec.externs, path.join(ctx.tmp, "rust-externs")), "--emit=metadata", "--cap-lints", "allow", "--out-dir", path.join(ctx.tmp, "rust-check"), "src/lib.rs"];
+      ctx.rustc = [
+        "--edition",
+        ctx.spec.edition,
+        "--crate-name",
+        ctx.spec.crate,
+        "--test",
+        ...featureFlags(ctx.root),
+        ...externFlags(ctx.spec.externs, path.join(ctx.tmp, "rust-externs")),
+        "--emit=metadata",
+        "--cap-lints",
+        "allow",
+        "--out-dir",
+        path.join(ctx.tmp, "rust-check"),
+        "src/lib.rs",
+      ];
       const before = this.check(ctx);
       ctx.buildable = before.size === 0;
       ctx.buildNote = ctx.buildable ? "rustc --test (every feature, registry externs) passes before" : `does not compile before any rename (${[...before].slice(0, 2).join("; ")}): no compile check`;
@@ -467,7 +565,10 @@ function declarationName(text, line, name) {
 }
 
 const byteColumn = (lineText, col) => Buffer.byteLength(lineText.slice(0, col)) + 1;
-const charColumn = (lineText, byteCol) => Buffer.from(lineText).subarray(0, byteCol - 1).toString("utf8").length;
+const charColumn = (lineText, byteCol) =>
+  Buffer.from(lineText)
+    .subarray(0, byteCol - 1)
+    .toString("utf8").length;
 
 /** One corpus copied, committed and indexed, with its population (remove ctx.tmp when done). */
 function openLanguageCorpus(language, spec) {
@@ -483,17 +584,23 @@ function openLanguageCorpus(language, spec) {
     git(root, "commit", "-qm", "corpus");
     const init = spawnSync(process.execPath, [MAST, "init", root], { encoding: "utf8" });
     if (init.status !== 0) throw new BenchError(`mast init failed: ${init.stderr}`);
-    ctx.files = git(root, "ls-files").split("\n").filter((f) => lang.ext.test(f));
+    ctx.files = git(root, "ls-files")
+      .split("\n")
+      .filter((f) => lang.ext.test(f));
     const db = new Database(path.join(root, ".mast", "graph.db"), { readonly: true });
     const all = db
-      .prepare(`SELECT s.name, s.kind, f.path AS file, s.line, s.is_exported FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path IN (SELECT value FROM json_each(?)) ORDER BY f.path, s.line, s.name`)
+      .prepare(
+        `SELECT s.name, s.kind, f.path AS file, s.line, s.is_exported FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path IN (SELECT value FROM json_each(?)) ORDER BY f.path, s.line, s.name`,
+      )
       .all(JSON.stringify(ctx.files));
     db.close();
     const members = all.filter((s) => s.is_exported === 1 && s.kind === "method" && lang.library(s.file)).length;
     // A name declared more than once in a file (Python's `if …: def f` / `else: def f`, Rust's
     // `#[cfg(unix)] fn f` / `#[cfg(windows)] fn f`) is one symbol, drawn once: its first line.
     const seen = new Set();
-    ctx.population = all.filter((s) => s.is_exported === 1 && lang.kinds.includes(s.kind) && IDENT.test(s.name) && lang.library(s.file) && !seen.has(`${s.file}\0${s.name}`) && seen.add(`${s.file}\0${s.name}`));
+    ctx.population = all.filter(
+      (s) => s.is_exported === 1 && lang.kinds.includes(s.kind) && IDENT.test(s.name) && lang.library(s.file) && !seen.has(`${s.file}\0${s.name}`) && seen.add(`${s.file}\0${s.name}`),
+    );
     ctx.members = members;
     return ctx;
   } catch (e) {
@@ -560,7 +667,18 @@ function renameLanguageSample(ctx, take, totals) {
         const extra = [...edited].filter((k) => !truth.has(k)).map(lineAt);
         const missed = [...truth].filter((k) => !edited.has(k)).map(lineAt);
         const review = (envelope?.data?.plan?.review ?? []).map((x) => `${posix(path.relative(root, x.file))}:${x.line} ${x.context.slice(0, 100)}`);
-        rows.push({ ...row, outcome: "renamed", files: modified.length, ...s, compile_clean: newErrors.length === 0, new_errors: newErrors.slice(0, 5), extra: extra.slice(0, 5), missed: missed.slice(0, 5), review: review.slice(0, 5), review_lines: review.length });
+        rows.push({
+          ...row,
+          outcome: "renamed",
+          files: modified.length,
+          ...s,
+          compile_clean: newErrors.length === 0,
+          new_errors: newErrors.slice(0, 5),
+          extra: extra.slice(0, 5),
+          missed: missed.slice(0, 5),
+          review: review.slice(0, 5),
+          review_lines: review.length,
+        });
       } else {
         const code = envelope?.error?.code ?? `exit ${r.status}`;
         const reason = envelope?.error?.details?.plan?.unresolved?.[0]?.reason ?? envelope?.error?.message ?? r.stderr.slice(0, 200);
@@ -579,9 +697,20 @@ function renameLanguageSample(ctx, take, totals) {
       for (const f of touched) fs.writeFileSync(path.join(root, f), fs.readFileSync(path.join(root, f), "utf8").replace(re, newName));
       last.rg_compile_clean = regressions(lang.check(ctx, sym, [sym.name, newName])).length === 0;
       git(root, "checkout", "-q", "--", ".");
-      process.stderr.write(`  ${sym.name} (${sym.file}:${sym.line}): ${last.outcome}${last.outcome === "renamed" ? `, compile ${last.compile_clean ? "clean" : "NEW ERRORS"}, edited ${last.predicted} / truth ${last.truth} agree ${last.hit}` : `: ${last.reason?.slice(0, 100)}`}\n`);
+      process.stderr.write(
+        `  ${sym.name} (${sym.file}:${sym.line}): ${last.outcome}${last.outcome === "renamed" ? `, compile ${last.compile_clean ? "clean" : "NEW ERRORS"}, edited ${last.predicted} / truth ${last.truth} agree ${last.hit}` : `: ${last.reason?.slice(0, 100)}`}\n`,
+      );
     }
-    return { spec, rows, population: population.length, members, files: ctx.files.length, build: ctx.buildNote, buildable: ctx.buildable !== false, check_command: ctx.rustc ? `rustc ${ctx.rustc.join(" ").replaceAll(tmp, "<tmp>")}` : null };
+    return {
+      spec,
+      rows,
+      population: population.length,
+      members,
+      files: ctx.files.length,
+      build: ctx.buildNote,
+      buildable: ctx.buildable !== false,
+      check_command: ctx.rustc ? `rustc ${ctx.rustc.join(" ").replaceAll(tmp, "<tmp>")}` : null,
+    };
   }
 }
 
@@ -647,19 +776,52 @@ async function languageMain(language, sampleSize) {
     `${pad("", W)}${pad(`R ${fmt(rc(totals.mast), 3)}`, 14)}${hasTruth ? `R ${fmt(rc(totals.rg), 3)}` : "-"}`,
     "",
     "refused and failed, by reason",
-    ...Object.entries(reasons).sort((a, b) => b[1] - a[1]).map(([k, n]) => `  ${String(n).padStart(3)}  ${k}`),
+    ...Object.entries(reasons)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `  ${String(n).padStart(3)}  ${k}`),
   ];
   const misses = renamed.filter((r) => r.hit !== r.truth || r.hit !== r.predicted || !r.compile_clean);
-  if (misses.length) out.push("", `renames that differ from ${lang.truthLabel} or break the build`, ...misses.map((r) => `  ${r.corpus} ${r.symbol} (${r.file}:${r.line}): edited ${r.predicted}, truth ${r.truth}, agree ${r.hit}${r.extra.length ? `; extra ${r.extra[0]}` : ""}${r.missed.length ? `; missed ${r.missed[0]}` : ""}${r.compile_clean ? "" : `; new errors: ${r.new_errors.join(" | ").slice(0, 200)}`}`));
+  if (misses.length)
+    out.push(
+      "",
+      `renames that differ from ${lang.truthLabel} or break the build`,
+      ...misses.map(
+        (r) =>
+          `  ${r.corpus} ${r.symbol} (${r.file}:${r.line}): edited ${r.predicted}, truth ${r.truth}, agree ${r.hit}${r.extra.length ? `; extra ${r.extra[0]}` : ""}${r.missed.length ? `; missed ${r.missed[0]}` : ""}${r.compile_clean ? "" : `; new errors: ${r.new_errors.join(" | ").slice(0, 200)}`}`,
+      ),
+    );
   const notes = buildNotes(env, distAtStart);
-  if (!hasTruth) notes.push("no Rust analyzer is installed (rust-analyzer is not): the truth is every whole-word occurrence of the name outside `//` comments, an upper bound (it counts fields, variants, std items and other items of the same name); the compile check is the judge");
+  if (!hasTruth)
+    notes.push(
+      "no Rust analyzer is installed (rust-analyzer is not): the truth is every whole-word occurrence of the name outside `//` comments, an upper bound (it counts fields, variants, std items and other items of the same name); the compile check is the judge",
+    );
   publish(out, notes, path.join(OUT_DIR, `intent-rename-${language}.json`), {
     language,
     seed: SEED,
     sample: rows.length,
     truth: lang.truthLabel,
-    corpora: results.map((r) => ({ name: r.spec.name, version: r.spec.version, files: r.files, population: r.population, members_not_drawn: r.members, drawn: r.rows.length, build: r.build, compile_checked: r.buildable, check_command: r.check_command })),
-    mast: { completed: renamed.length, compile_clean: clean, compile_checked: renamedCheckable, refused: refused.length, failed: failed.length, left_modified: leftModified, precision: round(p(totals.mast)), recall: round(rc(totals.mast)), ...totals.mast },
+    corpora: results.map((r) => ({
+      name: r.spec.name,
+      version: r.spec.version,
+      files: r.files,
+      population: r.population,
+      members_not_drawn: r.members,
+      drawn: r.rows.length,
+      build: r.build,
+      compile_checked: r.buildable,
+      check_command: r.check_command,
+    })),
+    mast: {
+      completed: renamed.length,
+      compile_clean: clean,
+      compile_checked: renamedCheckable,
+      refused: refused.length,
+      failed: failed.length,
+      left_modified: leftModified,
+      precision: round(p(totals.mast)),
+      recall: round(rc(totals.mast)),
+      ...totals.mast,
+    },
     rg: { compile_clean: rgClean, compile_checked: locatedCheckable.length, precision: hasTruth ? round(p(totals.rg)) : null, recall: hasTruth ? round(rc(totals.rg)) : null, ...totals.rg },
     refusals: reasons,
     rows,

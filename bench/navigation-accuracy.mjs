@@ -74,7 +74,7 @@ function overloadLines(program, d) {
   let node = ts.getTokenAtPosition(sf, d.textSpan.start);
   while (node && !ts.isFunctionDeclaration(node) && !ts.isMethodDeclaration(node) && !ts.isMethodSignature(node)) node = node.parent;
   if (!node?.name || !node.parent) return [own];
-  const siblings = ts.isSourceFile(node.parent) || ts.isModuleBlock(node.parent) ? node.parent.statements : node.parent.members ?? [];
+  const siblings = ts.isSourceFile(node.parent) || ts.isModuleBlock(node.parent) ? node.parent.statements : (node.parent.members ?? []);
   const index = siblings.indexOf(node);
   let first = index;
   while (first > 0 && siblings[first - 1].kind === node.kind && siblings[first - 1].name?.getText(sf) === node.name.getText(sf)) first--;
@@ -161,7 +161,20 @@ async function main() {
     const defTimes = [];
     const refTimes = [];
     const perKind = Object.fromEntries(KINDS.map((k) => [k, { positions: 0, given: 0, right: 0, resolved_given: 0, resolved_right: 0, found: 0 }]));
-    const refs = { positions: 0, oracle: 0, verified: 0, verified_right: 0, all: 0, all_right: 0, verified_recall_sum: 0, all_recall_sum: 0, verified_precision_sum: 0, verified_answered: 0, first_page_right: 0, pages: 0 };
+    const refs = {
+      positions: 0,
+      oracle: 0,
+      verified: 0,
+      verified_right: 0,
+      all: 0,
+      all_right: 0,
+      verified_recall_sum: 0,
+      all_recall_sum: 0,
+      verified_precision_sum: 0,
+      verified_answered: 0,
+      first_page_right: 0,
+      pages: 0,
+    };
     const misses = [];
     const refMisses = [];
     const refPositions = [];
@@ -190,12 +203,28 @@ async function main() {
           k.resolved_right += right;
         }
         if (right > 0) k.found++;
-        else if ((k.unfound ??= []).length < 12) k.unfound.push({ at: `${at.file_path}:${at.line}:${at.column}`, text: sf.text.slice(s.pos, s.pos + 40).split("\n")[0], resolution: answer.resolution, mast: keys.slice(0, 3), oracle: [...s.oracle] });
-        if (right < keys.length && answer.resolution !== "name" && misses.length < 20) misses.push({ kind: s.kind, at: `${at.file_path}:${at.line}:${at.column}`, text: sf.text.slice(s.pos, s.pos + 30).split("\n")[0], mast: keys, resolution: answer.resolution, oracle: [...s.oracle] });
+        else if ((k.unfound ??= []).length < 12)
+          k.unfound.push({
+            at: `${at.file_path}:${at.line}:${at.column}`,
+            text: sf.text.slice(s.pos, s.pos + 40).split("\n")[0],
+            resolution: answer.resolution,
+            mast: keys.slice(0, 3),
+            oracle: [...s.oracle],
+          });
+        if (right < keys.length && answer.resolution !== "name" && misses.length < 20)
+          misses.push({
+            kind: s.kind,
+            at: `${at.file_path}:${at.line}:${at.column}`,
+            text: sf.text.slice(s.pos, s.pos + 30).split("\n")[0],
+            mast: keys,
+            resolution: answer.resolution,
+            oracle: [...s.oracle],
+          });
         if (!s.references) continue;
         // References: the compiler's lines against mast's.
         const oracleLines = new Set();
-        for (const group of ls.findReferences(s.file, s.pos) ?? []) for (const r of group.references) if (inCorpus(r.fileName)) oracleLines.add(`${rel(r.fileName)}:${lineOf(r.fileName, r.textSpan.start)}`);
+        for (const group of ls.findReferences(s.file, s.pos) ?? [])
+          for (const r of group.references) if (inCorpus(r.fileName)) oracleLines.add(`${rel(r.fileName)}:${lineOf(r.fileName, r.textSpan.start)}`);
         const t1 = performance.now();
         let r;
         try {
@@ -252,10 +281,21 @@ async function main() {
     const ratio = (a, b) => (b === 0 ? null : a / b);
     const definition = {
       positions: sum((k) => k.positions),
-      precision: ratio(sum((k) => k.right), sum((k) => k.given)),
-      resolved_precision: ratio(sum((k) => k.resolved_right), sum((k) => k.resolved_given)),
-      recall: ratio(sum((k) => k.found), sum((k) => k.positions)),
-      by_kind: Object.fromEntries(KINDS.map((kind) => [kind, { ...perKind[kind], precision: round(ratio(perKind[kind].right, perKind[kind].given)), recall: round(ratio(perKind[kind].found, perKind[kind].positions)) }])),
+      precision: ratio(
+        sum((k) => k.right),
+        sum((k) => k.given),
+      ),
+      resolved_precision: ratio(
+        sum((k) => k.resolved_right),
+        sum((k) => k.resolved_given),
+      ),
+      recall: ratio(
+        sum((k) => k.found),
+        sum((k) => k.positions),
+      ),
+      by_kind: Object.fromEntries(
+        KINDS.map((kind) => [kind, { ...perKind[kind], precision: round(ratio(perKind[kind].right, perKind[kind].given)), recall: round(ratio(perKind[kind].found, perKind[kind].positions)) }]),
+      ),
     };
     const references = {
       positions: refs.positions,
@@ -270,14 +310,28 @@ async function main() {
       macro_verified_recall: ratio(refs.verified_recall_sum, refs.positions),
       macro_all_recall: ratio(refs.all_recall_sum, refs.positions),
     };
-    const timing = { definition_p50_ms: percentile(defTimes, 0.5), definition_p95_ms: percentile(defTimes, 0.95), references_p50_ms: percentile(refTimes, 0.5), references_p95_ms: percentile(refTimes, 0.95) };
+    const timing = {
+      definition_p50_ms: percentile(defTimes, 0.5),
+      definition_p95_ms: percentile(defTimes, 0.95),
+      references_p50_ms: percentile(refTimes, 0.5),
+      references_p95_ms: percentile(refTimes, 0.95),
+    };
     const lines = [
       `navigation accuracy — ${rel(root) || root} (${files.length} TypeScript files, ${indexed.report.indexed_files ?? "?"} indexed${values.checker ? ", checker pass" : ""}; ${os.cpus().length} cores)`,
       "",
       `mast_definition at ${definition.positions} positions (${KINDS.map((k) => `${k} ${perKind[k].positions}`).join(", ")})`,
       `  ${pad("precision (resolved: scope/import/type/checker)", 44)} ${lpad(fmt(definition.resolved_precision, 3), 6)}   target ≥ ${TARGETS.definition_precision}  ${verdict(definition.resolved_precision === null ? null : definition.resolved_precision >= TARGETS.definition_precision)}`,
       `  ${pad("precision (name candidates counted too)", 44)} ${lpad(fmt(definition.precision, 3), 6)}`,
-      `  ${pad("positions resolved (not by name)", 44)} ${lpad(fmt(ratio(sum((k) => k.resolved), definition.positions), 3), 6)}`,
+      `  ${pad("positions resolved (not by name)", 44)} ${lpad(
+        fmt(
+          ratio(
+            sum((k) => k.resolved),
+            definition.positions,
+          ),
+          3,
+        ),
+        6,
+      )}`,
       `  ${pad("recall (a compiler definition given)", 44)} ${lpad(fmt(definition.recall, 3), 6)}`,
       ...KINDS.map((k) => `    ${pad(k, 10)} precision ${fmt(ratio(perKind[k].right, perKind[k].given), 3)}  recall ${fmt(ratio(perKind[k].found, perKind[k].positions), 3)}`),
       "",
@@ -289,9 +343,25 @@ async function main() {
       "",
       `time per call: definition p50 ${fmt(timing.definition_p50_ms, 1)} ms, p95 ${fmt(timing.definition_p95_ms, 1)} ms; references p50 ${fmt(timing.references_p50_ms, 1)} ms, p95 ${fmt(timing.references_p95_ms, 1)} ms`,
     ];
-    if (misses.length > 0) lines.push("", "resolved definitions the compiler does not give (first 20)", ...misses.map((m) => `  ${m.kind} ${m.at} ${JSON.stringify(m.text)} → ${m.mast.join(", ")} [${m.resolution}]; compiler: ${m.oracle.join(", ")}`));
+    if (misses.length > 0)
+      lines.push(
+        "",
+        "resolved definitions the compiler does not give (first 20)",
+        ...misses.map((m) => `  ${m.kind} ${m.at} ${JSON.stringify(m.text)} → ${m.mast.join(", ")} [${m.resolution}]; compiler: ${m.oracle.join(", ")}`),
+      );
     const notes = [`seed ${SEED.toString(16)}, ${DEFINITION_POSITIONS} definition and ${REFERENCE_POSITIONS} references positions per kind`, `index: ${round(indexed.wall_ms / 1000, 1)} s`];
-    publish(lines, notes, outJson, { corpus: root, files: files.length, targets: TARGETS, definition, references, timing, misses, reference_misses: refMisses, reference_positions: refPositions, repo: path.relative(REPO, root) });
+    publish(lines, notes, outJson, {
+      corpus: root,
+      files: files.length,
+      targets: TARGETS,
+      definition,
+      references,
+      timing,
+      misses,
+      reference_misses: refMisses,
+      reference_positions: refPositions,
+      repo: path.relative(REPO, root),
+    });
     return 0;
   } finally {
     fs.rmSync(stateDir, { recursive: true, force: true });

@@ -100,7 +100,13 @@ const WORD = /^[A-Za-z]+$/;
 function phraseOf(doc, rand) {
   const lines = doc
     .split("\n")
-    .map((l) => l.replace(/^\s*\/\*\*?/, "").replace(/\*\/\s*$/, "").replace(/^\s*\*\s?/, "").trim())
+    .map((l) =>
+      l
+        .replace(/^\s*\/\*\*?/, "")
+        .replace(/\*\/\s*$/, "")
+        .replace(/^\s*\*\s?/, "")
+        .trim(),
+    )
     .filter((l) => l !== "" && !l.startsWith("@"));
   for (const line of lines) {
     // Runs of single-space-separated plain words: a double space or punctuation ends a run.
@@ -150,9 +156,7 @@ function drawQuerySet(graphDb) {
       for (const r of picked) symbols.push({ name: r.name, kind, file: r.path, rg_word: kind === "method" ? r.name.split(".")[1] : r.name });
     }
 
-    const docs = db
-      .prepare(`SELECT s.name, s.doc, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.doc IS NOT NULL ORDER BY f.path, s.line, s.id`)
-      .all();
+    const docs = db.prepare(`SELECT s.name, s.doc, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.doc IS NOT NULL ORDER BY f.path, s.line, s.id`).all();
     const phrases = [];
     const seenPhrase = new Set();
     for (const d of shuffled(docs, rand)) {
@@ -175,7 +179,10 @@ function drawQuerySet(graphDb) {
         under.set(dir, (under.get(dir) ?? 0) + 1);
       }
     }
-    const dirs = [...under].filter(([, n]) => n >= 3).map(([d]) => d).sort();
+    const dirs = [...under]
+      .filter(([, n]) => n >= 3)
+      .map(([d]) => d)
+      .sort();
     const directories = [null, ...shuffled(dirs, rand).slice(0, DIRECTORIES)];
     return { seed: SEED, symbols, phrases, files, directories, files_in_index: allFiles.length };
   } finally {
@@ -188,8 +195,7 @@ function drawQuerySet(graphDb) {
 
 const symbolTail = (n) => n.split(".").at(-1).toLowerCase();
 /** A symbol query's answer "has" the symbol when a result is its chunk, or a class shell that folded the method in. */
-const searchFound = (results, name) =>
-  results.some((r) => (r.symbol_name && symbolTail(r.symbol_name) === symbolTail(name)) || r.related?.methods_matched?.includes(name));
+const searchFound = (results, name) => results.some((r) => (r.symbol_name && symbolTail(r.symbol_name) === symbolTail(name)) || r.related?.methods_matched?.includes(name));
 
 /** Each series: a tool, its argument list, and a check of each answer (a quality count, not a test). */
 function inProcessSeries(qs) {
@@ -491,10 +497,16 @@ async function benchMcp(qs, stateDir) {
 /** The query shapes a backtracking or per-pair scan is quadratic in, and plain ones, cut to n characters. */
 const COST_SHAPES = {
   "one long run": (n) => "a".repeat(n),
-  "capitals": (n) => "A".repeat(n),
+  capitals: (n) => "A".repeat(n),
   "dotted chain": (n) => "ab.".repeat(Math.ceil(n / 3)).slice(0, n),
-  "qualified names": (n) => Array.from({ length: Math.ceil(n / 8) }, (_, i) => `X${i}.y${i}`).join(" ").slice(0, n),
-  "distinct words": (n) => Array.from({ length: Math.ceil(n / 7) }, (_, i) => `word${i}`).join(" ").slice(0, n),
+  "qualified names": (n) =>
+    Array.from({ length: Math.ceil(n / 8) }, (_, i) => `X${i}.y${i}`)
+      .join(" ")
+      .slice(0, n),
+  "distinct words": (n) =>
+    Array.from({ length: Math.ceil(n / 7) }, (_, i) => `word${i}`)
+      .join(" ")
+      .slice(0, n),
   "camelCase run": (n) => "getUserByID".repeat(Math.ceil(n / 11)).slice(0, n),
 };
 const COST_LENGTHS = [125, 250, 500, 1000];
@@ -643,7 +655,13 @@ async function main() {
   const half = cost.max_query_length / 2;
   const growth = Math.max(...Object.values(cost.p50_ms).map((r) => (r[cost.max_query_length] ?? 0) / Math.max(r[half] ?? 0, 1)));
   const longest = Math.max(...costAt(cost.max_query_length));
-  targets.push({ name: `mast_search growth, ${half} -> ${cost.max_query_length} chars (worst shape)`, target: `<= ${TARGETS.search_cost_growth}x`, value: round(growth), unit: "x", pass: growth <= TARGETS.search_cost_growth });
+  targets.push({
+    name: `mast_search growth, ${half} -> ${cost.max_query_length} chars (worst shape)`,
+    target: `<= ${TARGETS.search_cost_growth}x`,
+    value: round(growth),
+    unit: "x",
+    pass: growth <= TARGETS.search_cost_growth,
+  });
   targets.push(t(`mast_search at ${cost.max_query_length} chars (worst shape)`, TARGETS.search_longest_ms, longest, TARGETS.search_longest_ms));
   targets.push({ name: `mast_search at ${cost.max_query_length + 1} chars is refused`, target: "INVALID_ARGUMENT", value: cost.over_max, unit: "", pass: cost.over_max === "INVALID_ARGUMENT" });
 
@@ -653,7 +671,8 @@ async function main() {
   if (qs.phrases.length < PHRASES) notes.push(`only ${qs.phrases.length} doc-comment phrases were found (wanted ${PHRASES})`);
   for (const s of Object.values(S)) if (s.errors.length) notes.push(`${s.label}: ${s.errors.length} call(s) answered with an error, e.g. ${s.errors[0]}`);
   const missedSymbols = S.search_symbols.check.missed;
-  if (missedSymbols.length) notes.push(`mast_search missed ${missedSymbols.length} of its own symbol names in the top ${SEARCH_LIMIT} (neither the chunk nor a class shell listing it): ${missedSymbols.join(", ")}`);
+  if (missedSymbols.length)
+    notes.push(`mast_search missed ${missedSymbols.length} of its own symbol names in the top ${SEARCH_LIMIT} (neither the chunk nor a class shell listing it): ${missedSymbols.join(", ")}`);
   if (mcp.search_symbols.errors.length) notes.push(`mast_search over MCP: ${mcp.search_symbols.errors.length} error answer(s), e.g. ${mcp.search_symbols.errors[0]}`);
   if (index.report.files_indexed !== corpus.files) notes.push(`mast indexed ${index.report.files_indexed} files, the corpus walk counted ${corpus.files}`);
   // A tool that failed on every query did not run: that, unlike a MISS, makes the exit code non-zero.
@@ -673,7 +692,11 @@ async function main() {
   L.push(`load average (1/5/15 min): start ${env.loadavg_at_start.join(" ")}, end ${env.loadavg_at_end.join(" ")}`);
   L.push("");
   L.push(
-    `corpus: ${path.relative(REPO, CORPUS)}/ (${fetched.downloaded ? "downloaded now" : "cached, stamp matches"}) — ${PACKAGES.length} npm packages, ${corpus.files} files, ${fmt(corpus.bytes / 1e6)} MB (${Object.entries(corpus.by_extension).map(([e, n]) => `${n} ${e}`).join(", ")})`,
+    `corpus: ${path.relative(REPO, CORPUS)}/ (${fetched.downloaded ? "downloaded now" : "cached, stamp matches"}) — ${PACKAGES.length} npm packages, ${corpus.files} files, ${fmt(corpus.bytes / 1e6)} MB (${Object.entries(
+      corpus.by_extension,
+    )
+      .map(([e, n]) => `${n} ${e}`)
+      .join(", ")})`,
   );
   L.push(
     `index: fresh temp --state-dir, ${index.report.files_indexed} files, ${index.report.chunk_count} chunks, ${index.report.symbol_count} symbols; wall ${fmt(index.wall_ms / 1000)} s (duration_ms ${index.report.duration_ms}), not a target here`,
@@ -685,8 +708,18 @@ async function main() {
   L.push(`  phrases      ${lpad(qs.phrases.length, 3)}  (3-6 words from one line of a doc comment)`);
   L.push(`  files        ${lpad(qs.files.length, 3)}  (of ${qs.files_in_index} indexed)`);
   L.push(`  directories  ${lpad(qs.directories.length, 3)}  (${qs.directories.map((d) => (d === null ? "<whole project>" : d)).join(", ")})`);
-  L.push(`  e.g. symbols: ${qs.symbols.filter((_, i) => i % 12 === 0).map((s) => s.name).join(", ")}`);
-  L.push(`  e.g. phrases: ${qs.phrases.slice(0, 3).map((p) => `"${p.phrase}"`).join(", ")}`);
+  L.push(
+    `  e.g. symbols: ${qs.symbols
+      .filter((_, i) => i % 12 === 0)
+      .map((s) => s.name)
+      .join(", ")}`,
+  );
+  L.push(
+    `  e.g. phrases: ${qs.phrases
+      .slice(0, 3)
+      .map((p) => `"${p.phrase}"`)
+      .join(", ")}`,
+  );
   L.push("");
   L.push(`in-process (dist/tools/registry.js callTool, one ToolContext; store opened in ${ms(inproc.store_open_ms)} ms) — 1 warm-up pass, ${TIMED_PASSES} timed passes, ms`);
   L.push(`  ${pad("tool", 26)}${lpad("queries", 8)}${lpad("calls", 7)}${lpad("p50", 9)}${lpad("p95", 9)}${lpad("max", 9)}${lpad("mean", 9)}  check`);
@@ -715,7 +748,9 @@ async function main() {
     L.push(`ripgrep baseline (${rgVersion.split("\n")[0]}) — wall per query, process spawn included; 1 warm-up pass, ${TIMED_PASSES} timed passes, ms`);
     L.push(`  ${pad("command", 40)}${lpad("queries", 8)}${lpad("calls", 7)}${lpad("p50", 9)}${lpad("p95", 9)}${lpad("max", 9)}  matched`);
     for (const r of Object.values(rg)) {
-      L.push(`  ${pad(r.command, 40)}${lpad(r.queries, 8)}${lpad(r.calls, 7)}${lpad(ms(r.ms.p50), 9)}${lpad(ms(r.ms.p95), 9)}${lpad(ms(r.ms.max), 9)}  ${r.matched}/${r.queries} (median ${r.match_lines_median} lines)`);
+      L.push(
+        `  ${pad(r.command, 40)}${lpad(r.queries, 8)}${lpad(r.calls, 7)}${lpad(ms(r.ms.p50), 9)}${lpad(ms(r.ms.p95), 9)}${lpad(ms(r.ms.max), 9)}  ${r.matched}/${r.queries} (median ${r.match_lines_median} lines)`,
+      );
     }
     L.push(`  (for a Class.method symbol rg gets the method name: -w Class.method would match almost nothing)`);
     L.push(
@@ -736,18 +771,18 @@ async function main() {
 
   // ----- JSON
   publish(L, notes, OUT_JSON, {
-      environment: env,
-      corpus: { root: path.relative(REPO, corpus.root), files: corpus.files, bytes: corpus.bytes, by_extension: corpus.by_extension, packages: PACKAGES.map((p) => `${p.name}@${p.version}`) },
-      index: { wall_ms: round(index.wall_ms), report: index.report },
-      settings: { seed: SEED, search_limit: SEARCH_LIMIT, timed_passes: TIMED_PASSES, serve_spawns: SERVE_SPAWNS, percentile: "nearest-rank" },
-      query_set: qs,
-      in_process: inproc,
-      mcp,
-      search_cost: cost,
-      ripgrep: rg ? { version: rgVersion.split("\n")[0], ...rg } : { skipped: `rg is not on PATH (${RG_INSTALL})` },
-      ratio_mast_over_rg: ratios,
-      targets,
-      notes,
+    environment: env,
+    corpus: { root: path.relative(REPO, corpus.root), files: corpus.files, bytes: corpus.bytes, by_extension: corpus.by_extension, packages: PACKAGES.map((p) => `${p.name}@${p.version}`) },
+    index: { wall_ms: round(index.wall_ms), report: index.report },
+    settings: { seed: SEED, search_limit: SEARCH_LIMIT, timed_passes: TIMED_PASSES, serve_spawns: SERVE_SPAWNS, percentile: "nearest-rank" },
+    query_set: qs,
+    in_process: inproc,
+    mcp,
+    search_cost: cost,
+    ripgrep: rg ? { version: rgVersion.split("\n")[0], ...rg } : { skipped: `rg is not on PATH (${RG_INSTALL})` },
+    ratio_mast_over_rg: ratios,
+    targets,
+    notes,
   });
   return failed.length ? 1 : 0;
 }

@@ -41,7 +41,12 @@ function swap(text, re, by) {
 
 function defaultTree() {
   const scale = path.join(ROOT, "bench", ".scale");
-  const trees = fs.existsSync(scale) ? fs.readdirSync(scale).filter((d) => d.startsWith("tree-")).sort() : [];
+  const trees = fs.existsSync(scale)
+    ? fs
+        .readdirSync(scale)
+        .filter((d) => d.startsWith("tree-"))
+        .sort()
+    : [];
   for (const t of trees) {
     const dir = path.join(scale, t, "c00", "prometheus");
     if (fs.existsSync(dir)) return dir;
@@ -102,8 +107,20 @@ try {
     const over = linked.filter(([n]) => n > files.length / 10).length;
     const ms = linked.map((l) => l[2]).sort((a, b) => a - b);
     const msAt = (q) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))];
-    results.push({ edit: edit.kind, median: at(0.5), p90: at(0.9), max: linked.at(-1)[0], max_file: linked.at(-1)[1], over_10_percent: over, samples: linked.length, link_ms_p50: msAt(0.5), link_ms_p90: msAt(0.9) });
-    console.log(`  ${edit.kind.padEnd(34)} ${String(at(0.5)).padStart(6)} ${String(at(0.9)).padStart(5)} ${String(linked.at(-1)[0]).padStart(5)}  ${`${over} of ${linked.length}${over > 0 ? " (MISS)" : " (PASS)"}`.padEnd(16)} ${`${msAt(0.5).toFixed(0)} / ${msAt(0.9).toFixed(0)}`.padStart(9)}   max: ${linked.at(-1)[1]}`);
+    results.push({
+      edit: edit.kind,
+      median: at(0.5),
+      p90: at(0.9),
+      max: linked.at(-1)[0],
+      max_file: linked.at(-1)[1],
+      over_10_percent: over,
+      samples: linked.length,
+      link_ms_p50: msAt(0.5),
+      link_ms_p90: msAt(0.9),
+    });
+    console.log(
+      `  ${edit.kind.padEnd(34)} ${String(at(0.5)).padStart(6)} ${String(at(0.9)).padStart(5)} ${String(linked.at(-1)[0]).padStart(5)}  ${`${over} of ${linked.length}${over > 0 ? " (MISS)" : " (PASS)"}`.padEnd(16)} ${`${msAt(0.5).toFixed(0)} / ${msAt(0.9).toFixed(0)}`.padStart(9)}   max: ${linked.at(-1)[1]}`,
+    );
   }
   const out = path.join(ROOT, "bench", ".out");
   fs.mkdirSync(out, { recursive: true });

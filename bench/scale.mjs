@@ -95,7 +95,10 @@ function sourceTree(source) {
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === source.commit) return dir;
   const git = gitDirOf(source.repo);
   const has = spawnSync("git", ["--git-dir", git, "cat-file", "-e", `${source.commit}^{commit}`]);
-  if (has.status !== 0) throw new BenchError(`${source.repo} at ${source.commit} is not in ${git}: bring it with the fetch tool (github:${source.repo}), or set MAST_SCALE_GIT_ROOT to a directory of <owner>+<name>/repo git dirs holding it`);
+  if (has.status !== 0)
+    throw new BenchError(
+      `${source.repo} at ${source.commit} is not in ${git}: bring it with the fetch tool (github:${source.repo}), or set MAST_SCALE_GIT_ROOT to a directory of <owner>+<name>/repo git dirs holding it`,
+    );
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   const tree = spawnSync("git", ["--git-dir", git, "ls-tree", "-r", "-z", source.commit], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
@@ -209,9 +212,14 @@ function sample(stateDir) {
   const db = new Database(path.join(stateDir, "graph.db"), { readonly: true });
   try {
     const rand = prng(SEED);
-    const names = db.prepare("SELECT s.name AS name, f.path AS file FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method', 'class') AND length(s.name) > 3 ORDER BY s.id").all();
+    const names = db
+      .prepare("SELECT s.name AS name, f.path AS file FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method', 'class') AND length(s.name) > 3 ORDER BY s.id")
+      .all();
     const picked = shuffled(names, rand).slice(0, QUERY_SAMPLE);
-    const tsFiles = db.prepare("SELECT path FROM files WHERE path LIKE 'c00/%' AND path LIKE '%.ts' AND path NOT LIKE '%.d.ts' ORDER BY path").all().map((r) => r.path);
+    const tsFiles = db
+      .prepare("SELECT path FROM files WHERE path LIKE 'c00/%' AND path LIKE '%.ts' AND path NOT LIKE '%.d.ts' ORDER BY path")
+      .all()
+      .map((r) => r.path);
     return { picked, changeFiles: shuffled(tsFiles, rand).slice(0, CHANGES + 1) };
   } finally {
     db.close();
@@ -283,7 +291,10 @@ async function measureSize(mb, queries) {
     const times = { search: [], callers: [], rename: [] };
     try {
       for (const { name, file } of picked) {
-        const words = name.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_.]/g, " ").toLowerCase();
+        const words = name
+          .replace(/([a-z])([A-Z])/g, "$1 $2")
+          .replace(/[_.]/g, " ")
+          .toLowerCase();
         times.search.push((await s.call("mast_search", { query: words })).ms);
         times.callers.push((await s.call("mast_callers", { symbol: name, file_path: file })).ms);
         times.rename.push((await s.call("mast_rename_impact", { symbol: name, file_path: file })).ms);
@@ -300,7 +311,9 @@ async function measureSize(mb, queries) {
       }
       // The CLI's query while the server runs: answered by it over the state dir's socket (mcp/local.ts).
       const queryServedMs = medianWall(3, () => mast(["query", "mast_search", JSON.stringify({ query: "parse config file" }), tree.root, "--state-dir", stateDir, "--json"]));
-      const signatureServedMs = medianWall(3, () => mast(["query", "mast_signature", JSON.stringify({ symbol: picked[0].name, file_path: picked[0].file }), tree.root, "--state-dir", stateDir, "--json"]));
+      const signatureServedMs = medianWall(3, () =>
+        mast(["query", "mast_signature", JSON.stringify({ symbol: picked[0].name, file_path: picked[0].file }), tree.root, "--state-dir", stateDir, "--json"]),
+      );
       const rssBefore = s.rss();
       const t0 = performance.now();
       for (let i = 0; i < queries; i++) {
@@ -396,7 +409,10 @@ async function main() {
     line("callers p50 (ms)", (r) => r.callers_ms.p50, "", { text: `≤ ${TARGETS.callers_p50_ms}`, ok: (r) => r.callers_ms.p50 <= TARGETS.callers_p50_ms }),
     line("callers p95 (ms)", (r) => r.callers_ms.p95, "", { text: `≤ ${TARGETS.callers_p95_ms}`, ok: (r) => r.callers_ms.p95 <= TARGETS.callers_p95_ms }),
     line("rename impact p50 / p95 (ms)", (r) => `${r.rename_impact_ms.p50}/${r.rename_impact_ms.p95}`, ""),
-    line("one-file change, server p50 (ms)", (r) => r.change_server_ms.p50, "", { text: `≤ ${TARGETS.change_server_ms}`, ok: (r) => r.change_server_ms.p50 <= TARGETS.change_server_ms && r.change_server_ms.answered === r.change_server_ms.of }),
+    line("one-file change, server p50 (ms)", (r) => r.change_server_ms.p50, "", {
+      text: `≤ ${TARGETS.change_server_ms}`,
+      ok: (r) => r.change_server_ms.p50 <= TARGETS.change_server_ms && r.change_server_ms.answered === r.change_server_ms.of,
+    }),
     line("server RSS before / after loop / idle", (r) => `${r.server_rss_mb.before_loop.rss_mb}/${r.server_rss_mb.after.rss_mb}/${r.server_rss_mb.after_idle.rss_mb}`, ""),
   ];
   const notes = [
@@ -404,7 +420,9 @@ async function main() {
     `server RSS after ${queries} calls (search, callers, signature in turn), then after ${IDLE_MS / 1000} s idle (V8 returns a collected heap's pages lazily); loop walls: ${rows.map((r) => `${r.mb} MB ${r.server_rss_mb.loop_s} s`).join(", ")}`,
     `growth is each figure over the first size's; the code grew ${rows.map((r) => `${fmt(r.code_bytes / base.code_bytes, 1)}×`).join(" ")}`,
     `one-file change in the server: mast_signature of a function appended to a file, answered ${rows.map((r) => `${r.change_server_ms.answered}/${r.change_server_ms.of}`).join(", ")}`,
-    `machine: ${Object.entries(machineFacts()).map(([k, v]) => `${k} ${v}`).join(", ")}`,
+    `machine: ${Object.entries(machineFacts())
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
   ];
   publish(lines, notes, path.join(OUT_DIR, "scale.json"), { sources: SOURCES, targets: TARGETS, rows });
   return 0;

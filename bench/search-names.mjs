@@ -58,7 +58,12 @@ async function measureCorpus(root, args, notes) {
     indexCorpus(stateDir, root);
     const indexMs = Date.now() - t0;
     const db = new Database(path.join(stateDir, "graph.db"), { readonly: true });
-    const indexed = new Map(db.prepare("SELECT path, is_test FROM files").all().map((r) => [r.path, r.is_test === 1]));
+    const indexed = new Map(
+      db
+        .prepare("SELECT path, is_test FROM files")
+        .all()
+        .map((r) => [r.path, r.is_test === 1]),
+    );
     db.close();
     const decls = sourceFiles(root, (name) => SOURCE_FILE.test(name) && !name.endsWith(".d.ts"), MAST_EXCLUDED_DIRS)
       .filter((f) => indexed.has(f))
@@ -75,13 +80,25 @@ async function measureCorpus(root, args, notes) {
         const first = results[0];
         const rank1 = first !== undefined && answers(query).some((a) => isDecl(first, a));
         const own = results.findIndex((r) => isDecl(r, d));
-        outcomes.push({ ...d, query, test: indexed.get(d.path), namesakes: answers(query).length, rank1, ownRank: own < 0 ? null : own + 1, top: results.slice(0, 3).map((r) => `${r.file_path}:${r.start_line} ${r.symbol_name ?? "(none)"}${r.is_test ? " [test]" : ""}`) });
+        outcomes.push({
+          ...d,
+          query,
+          test: indexed.get(d.path),
+          namesakes: answers(query).length,
+          rank1,
+          ownRank: own < 0 ? null : own + 1,
+          top: results.slice(0, 3).map((r) => `${r.file_path}:${r.start_line} ${r.symbol_name ?? "(none)"}${r.is_test ? " [test]" : ""}`),
+        });
       }
       const concepts = [];
       for (const c of args.concepts) {
         const response = await callTool(ctx, "mast_search", { query: c.query, limit: LIMIT });
         const at = response.results.findIndex((r) => r.file_path.startsWith(c.expect));
-        concepts.push({ ...c, rank: at < 0 ? null : at + 1, top: response.results.slice(0, TOP).map((r) => `${r.file_path}:${r.start_line}-${r.end_line} ${r.symbol_name ?? "(none)"}${r.is_test ? " [test]" : ""}`) });
+        concepts.push({
+          ...c,
+          rank: at < 0 ? null : at + 1,
+          top: response.results.slice(0, TOP).map((r) => `${r.file_path}:${r.start_line}-${r.end_line} ${r.symbol_name ?? "(none)"}${r.is_test ? " [test]" : ""}`),
+        });
       }
       return { root, indexMs, files: indexed.size, declarations: decls.length, drawable, outcomes, concepts };
     } finally {
@@ -117,7 +134,12 @@ async function main() {
       const all = m.outcomes.filter((o) => o.kind === k && (o.extra || !m.outcomes.some((x) => x.extra && x.kind === k)));
       if (all.length > 0) lines.push(row(`${k}${all.some((o) => o.extra) ? " (all, capped)" : ""}`, all));
     }
-    lines.push(row("in test files", sampled.filter((o) => o.test)));
+    lines.push(
+      row(
+        "in test files",
+        sampled.filter((o) => o.test),
+      ),
+    );
     const misses = m.outcomes.filter((o) => !o.rank1 || (o.namesakes <= TOP && !inTop(o)));
     if (args.misses || misses.length <= 12)
       for (const o of misses) lines.push(`    miss [${o.kind}] ${JSON.stringify(o.query)} (${o.path}:${o.start}) own rank ${o.ownRank ?? "-"}; first: ${o.top[0] ?? "none"}`);

@@ -63,11 +63,15 @@ function checkout(repo) {
   if (has.status !== 0) throw new BenchError(`${repo} does not hold ${COMMIT}: git -C ${repo} fetch ${REPO_URL} ${COMMIT}`);
   const root = tempDir("mast-structural-tree-");
   const listing = spawnSync("git", ["-C", repo, "ls-tree", "-r", "-z", COMMIT], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
-  const entries = listing.stdout.split("\0").filter(Boolean).map((e) => {
-    const [meta, file] = e.split("\t");
-    const [mode, type, oid] = meta.split(" ");
-    return { mode, type, oid, file };
-  }).filter((e) => e.type === "blob" && e.mode !== "120000");
+  const entries = listing.stdout
+    .split("\0")
+    .filter(Boolean)
+    .map((e) => {
+      const [meta, file] = e.split("\t");
+      const [mode, type, oid] = meta.split(" ");
+      return { mode, type, oid, file };
+    })
+    .filter((e) => e.type === "blob" && e.mode !== "120000");
   const batch = spawnSync("git", ["-C", repo, "cat-file", "--batch"], { input: entries.map((e) => e.oid).join("\n") + "\n", maxBuffer: 1024 * 1024 * 1024 });
   const out = batch.stdout;
   let pos = 0;
@@ -136,7 +140,17 @@ function setSnapshot(root, id) {
 }
 
 function attachScip(nativeScip, attachments, snapshotId, root) {
-  const entries = attachments.map((a) => ({ kind: "scip", path: path.basename(a.out), snapshot_id: snapshotId, language: "typescript", indexer: "scip-typescript", precision: "semantic", files: scipDocuments(a.out).map((d) => posix(path.join(a.dir, d))).filter((f) => fs.existsSync(path.join(root, f))) }));
+  const entries = attachments.map((a) => ({
+    kind: "scip",
+    path: path.basename(a.out),
+    snapshot_id: snapshotId,
+    language: "typescript",
+    indexer: "scip-typescript",
+    precision: "semantic",
+    files: scipDocuments(a.out)
+      .map((d) => posix(path.join(a.dir, d)))
+      .filter((f) => fs.existsSync(path.join(root, f))),
+  }));
   fs.writeFileSync(path.join(nativeScip, "provenance.json"), `${JSON.stringify(entries, null, 2)}\n`);
   return entries;
 }
@@ -151,8 +165,12 @@ function precisionMix(catalog) {
   const db = new Database(catalog, { readonly: true, fileMustExist: true });
   try {
     const symbols = db.prepare("SELECT language, precision, count(*) AS n FROM symbols GROUP BY language, precision ORDER BY language, precision").all();
-    const edges = db.prepare("SELECT substr(partition_key, 6, instr(substr(partition_key, 6), ':') - 1) AS language, precision, edge_kind, count(*) AS n FROM call_edges GROUP BY 1, 2, 3 ORDER BY 1, 2, 3").all();
-    const coverage = db.prepare("SELECT substr(partition_key, 6, instr(substr(partition_key, 6), ':') - 1) AS language, backend, precision, count(*) AS files FROM coverage GROUP BY 1, 2, 3 ORDER BY 1, 2").all();
+    const edges = db
+      .prepare("SELECT substr(partition_key, 6, instr(substr(partition_key, 6), ':') - 1) AS language, precision, edge_kind, count(*) AS n FROM call_edges GROUP BY 1, 2, 3 ORDER BY 1, 2, 3")
+      .all();
+    const coverage = db
+      .prepare("SELECT substr(partition_key, 6, instr(substr(partition_key, 6), ':') - 1) AS language, backend, precision, count(*) AS files FROM coverage GROUP BY 1, 2, 3 ORDER BY 1, 2")
+      .all();
     return { symbols, edges, coverage };
   } finally {
     db.close();
@@ -176,7 +194,10 @@ async function main() {
   if (tree.missing) notes.push(`${tree.missing} blob(s) of the commit are absent from ${repo} (a partial clone): left out of the tree`);
   const snapshot = `tauri@${COMMIT.slice(0, 12)}`;
   setSnapshot(root, snapshot);
-  const files = spawnSync("git", ["-C", repo, "ls-tree", "-r", "--name-only", COMMIT], { encoding: "utf8" }).stdout.trim().split("\n").filter((f) => fs.existsSync(path.join(root, f)));
+  const files = spawnSync("git", ["-C", repo, "ls-tree", "-r", "--name-only", COMMIT], { encoding: "utf8" })
+    .stdout.trim()
+    .split("\n")
+    .filter((f) => fs.existsSync(path.join(root, f)));
 
   // 2. The semantic tier's input: scip-typescript per tsconfig project.
   const state = tempDir("mast-structural-state-");
@@ -224,10 +245,13 @@ async function main() {
   const oracle = createOracle(root, tsFiles, new Set(tsFiles));
   const astLayout = tierStates.ast;
   const db = new Database(astLayout.catalog, { readonly: true });
-  const population = db.prepare("SELECT name, qualified_name, file_path, start_line, kind FROM symbols WHERE language = 'typescript' AND kind IN ('function', 'method') ORDER BY file_path, start_line").all().map((r) => {
-    const dot = r.qualified_name.lastIndexOf(".");
-    return { name: r.qualified_name, kind: r.kind, file: r.file_path, line: r.start_line, member: r.name, owner: dot >= 0 ? r.qualified_name.slice(0, dot) : null };
-  });
+  const population = db
+    .prepare("SELECT name, qualified_name, file_path, start_line, kind FROM symbols WHERE language = 'typescript' AND kind IN ('function', 'method') ORDER BY file_path, start_line")
+    .all()
+    .map((r) => {
+      const dot = r.qualified_name.lastIndexOf(".");
+      return { name: r.qualified_name, kind: r.kind, file: r.file_path, line: r.start_line, member: r.name, owner: dot >= 0 ? r.qualified_name.slice(0, dot) : null };
+    });
   db.close();
   const drawn = sampleOf(shuffled(population, prng(SEED)), oracle, SAMPLE_WITH_SITES);
   const oracleMs = performance.now() - t0;
@@ -259,7 +283,20 @@ async function main() {
     }
     const scored = score(drawn.sample, preds);
     const missed = scored.per_symbol.flatMap((p, i) => p.missed.map((m) => `${drawn.sample[i].name} ← ${m.file}:${m.line} ${m.context}`)).slice(0, 10);
-    byTier[tier] = { precision: scored.precision, recall: scored.recall, precision_micro: scored.precision_micro, recall_micro: scored.recall_micro, predicted: scored.predicted, true_positives: scored.true_positives, sites: scored.sites, unresolved_edges: unresolved.length, reference_edges: references.length, missed, backends: tierRuns[tier].summary.backends.typescript ?? null, build_ms: round(tierRuns[tier].wall_ms, 0) };
+    byTier[tier] = {
+      precision: scored.precision,
+      recall: scored.recall,
+      precision_micro: scored.precision_micro,
+      recall_micro: scored.recall_micro,
+      predicted: scored.predicted,
+      true_positives: scored.true_positives,
+      sites: scored.sites,
+      unresolved_edges: unresolved.length,
+      reference_edges: references.length,
+      missed,
+      backends: tierRuns[tier].summary.backends.typescript ?? null,
+      build_ms: round(tierRuns[tier].wall_ms, 0),
+    };
   }
 
   // Report.
@@ -267,10 +304,16 @@ async function main() {
   lines.push(`structural index bench — ${REPO_URL} @ ${COMMIT.slice(0, 12)} (${files.length} files in the tree)`);
   lines.push("");
   lines.push("builds (wall, including the index run)");
-  lines.push(`  cold           ${lpad(fmt(cold.wall_ms / 1000, 2), 7)} s   units ${cold.summary.units_total} (${cold.summary.units_rebuilt} built), ${cold.summary.symbols} symbols, ${cold.summary.edges} edges, status ${cold.summary.status}`);
+  lines.push(
+    `  cold           ${lpad(fmt(cold.wall_ms / 1000, 2), 7)} s   units ${cold.summary.units_total} (${cold.summary.units_rebuilt} built), ${cold.summary.symbols} symbols, ${cold.summary.edges} edges, status ${cold.summary.status}`,
+  );
   lines.push(`  same snapshot  ${lpad(fmt(again.wall_ms / 1000, 2), 7)} s   reused_index ${again.summary.reused_index}`);
-  lines.push(`  one file edit  ${lpad(fmt(warm.wall_ms / 1000, 2), 7)} s   units ${warm.summary.units_total}: reused ${warm.summary.units_reused} (N-1 = ${warm.summary.units_total - 1}), built ${warm.summary.units_rebuilt}`);
-  lines.push(`  baselines: scip-typescript ${fmt(scip.ms / 1000, 2)} s (${scip.attachments.length} TypeScript project(s)); ctags -R ${ctagsMs === null ? "n/a" : `${fmt(ctagsMs / 1000, 2)} s`} (the whole tree, symbols only)`);
+  lines.push(
+    `  one file edit  ${lpad(fmt(warm.wall_ms / 1000, 2), 7)} s   units ${warm.summary.units_total}: reused ${warm.summary.units_reused} (N-1 = ${warm.summary.units_total - 1}), built ${warm.summary.units_rebuilt}`,
+  );
+  lines.push(
+    `  baselines: scip-typescript ${fmt(scip.ms / 1000, 2)} s (${scip.attachments.length} TypeScript project(s)); ctags -R ${ctagsMs === null ? "n/a" : `${fmt(ctagsMs / 1000, 2)} s`} (the whole tree, symbols only)`,
+  );
   lines.push("");
   lines.push(`catalog.sqlite ${fmt(catalogBytes / 2 ** 20, 2)} MiB; units/ ${fmt(unitsBytes / 2 ** 20, 2)} MiB in ${countFiles(layout.units)} objects`);
   lines.push("");
@@ -284,7 +327,9 @@ async function main() {
   lines.push(`  ${pad("tier", 12)} ${pad("backend", 20)} ${lpad("P", 6)} ${lpad("R", 6)} ${lpad("P micro", 8)} ${lpad("R micro", 8)} ${lpad("references", 11)} ${lpad("unresolved", 11)}`);
   for (const tier of TIERS) {
     const t = byTier[tier];
-    lines.push(`  ${pad(tier, 12)} ${pad(t.backends ? `${t.backends.backend_name}` : "-", 20)} ${lpad(fmt(t.precision, 3), 6)} ${lpad(fmt(t.recall, 3), 6)} ${lpad(fmt(t.precision_micro, 3), 8)} ${lpad(fmt(t.recall_micro, 3), 8)} ${lpad(t.reference_edges, 11)} ${lpad(t.unresolved_edges, 11)}`);
+    lines.push(
+      `  ${pad(tier, 12)} ${pad(t.backends ? `${t.backends.backend_name}` : "-", 20)} ${lpad(fmt(t.precision, 3), 6)} ${lpad(fmt(t.recall, 3), 6)} ${lpad(fmt(t.precision_micro, 3), 8)} ${lpad(fmt(t.recall_micro, 3), 8)} ${lpad(t.reference_edges, 11)} ${lpad(t.unresolved_edges, 11)}`,
+    );
   }
   lines.push("  (P and R score the call edges — direct, virtual, macro; references are indirect edges, unresolved are calls of the name no symbol was resolved for)");
   lines.push(`  (the oracle: ${oracle.files} files, program ${fmt(oracle.programMs / 1000, 2)} s, sample ${fmt(oracleMs / 1000, 2)} s)`);
@@ -293,7 +338,11 @@ async function main() {
   publish(lines, notes, OUT_JSON, {
     environment: env,
     repo: { url: REPO_URL, commit: COMMIT, files: files.length, changed_file: CHANGED_FILE },
-    builds: { cold: { wall_ms: round(cold.wall_ms, 0), ...cold.summary }, same_snapshot: { wall_ms: round(again.wall_ms, 0), reused_index: again.summary.reused_index }, one_file_edit: { wall_ms: round(warm.wall_ms, 0), ...warm.summary } },
+    builds: {
+      cold: { wall_ms: round(cold.wall_ms, 0), ...cold.summary },
+      same_snapshot: { wall_ms: round(again.wall_ms, 0), reused_index: again.summary.reused_index },
+      one_file_edit: { wall_ms: round(warm.wall_ms, 0), ...warm.summary },
+    },
     scip_typescript: { version: scipTool.version ?? null, projects: scip.attachments.map((a) => a.config), ms: round(scip.ms, 0) },
     ctags,
     ctags_ms: round(ctagsMs, 0),

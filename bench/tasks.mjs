@@ -82,7 +82,11 @@ function gitDirOf(repo, tmp) {
 /** The task text of a commit message: subject and first body paragraph, without PR/issue numbers, trailers or URLs. */
 export function taskText(message) {
   const [subject = "", ...rest] = message.replace(/\r/g, "").split("\n");
-  const body = rest.join("\n").trim().split(/\n\s*\n/)[0] ?? "";
+  const body =
+    rest
+      .join("\n")
+      .trim()
+      .split(/\n\s*\n/)[0] ?? "";
   const paragraph = body
     .split("\n")
     .filter((l) => !/^\s*(?:[\w-]+:\s|\*\s*$|-{3,}|closes?\b|fixes?\s*#|resolves?\b|see\s*#|refs?\b)/i.test(l) && !/^\s*[-*]\s*\[[ x]\]/i.test(l))
@@ -147,7 +151,10 @@ function keywordTop(files, task) {
     for (const [t, c] of tf[i]) score += (1 + Math.log(c)) * Math.log(n / df.get(t));
     return { path: f.path, score, text: f.text };
   });
-  const top = scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, KEYWORD_TOP);
+  const top = scored
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1))
+    .slice(0, KEYWORD_TOP);
   return { files: top.map((t) => t.path), tokens: top.reduce((sum, t) => sum + countTokens(t.text), 0) };
 }
 
@@ -242,7 +249,10 @@ async function main() {
     mast_all: rows.filter((t) => t.mast.all).length / rows.length,
     mast_recall: rows.reduce((s, t) => s + t.mast.recall, 0) / rows.length,
     mast_tokens_p50: median(rows.map((t) => t.mast.tokens)),
-    mast_tokens_p95: percentile(rows.map((t) => t.mast.tokens), 0.95),
+    mast_tokens_p95: percentile(
+      rows.map((t) => t.mast.tokens),
+      0.95,
+    ),
     mast_ms_p50: median(rows.map((t) => t.mast.ms)),
     keyword_all: rows.filter((t) => t.keyword.all).length / rows.length,
     keyword_recall: rows.reduce((s, t) => s + t.keyword.recall, 0) / rows.length,
@@ -264,7 +274,12 @@ async function main() {
     `  median answer: ${Math.round(overall.mast_tokens_p50)} tokens   target ≤ ${TARGETS.median_tokens}  ${verdict(overall.mast_tokens_p50 <= TARGETS.median_tokens)}`,
   ];
   const notes = [`${TASKS_PER_REPO === limit ? "" : `--tasks ${limit}; `}keyword top-${KEYWORD_TOP}: files by Σ tf·idf of the task's words, read whole`];
-  publish(lines, notes, path.join(OUT_DIR, `tasks${values.repo ? `.${values.repo.map((r) => r.replace("/", "+")).join(",")}` : ""}.json`), { targets: TARGETS, overall, by_repo: byRepo, tasks: perTask });
+  publish(lines, notes, path.join(OUT_DIR, `tasks${values.repo ? `.${values.repo.map((r) => r.replace("/", "+")).join(",")}` : ""}.json`), {
+    targets: TARGETS,
+    overall,
+    by_repo: byRepo,
+    tasks: perTask,
+  });
   return 0;
 }
 

@@ -46,10 +46,7 @@ async function main() {
     indexCorpus(stateDir);
     const db = new Database(path.join(stateDir, "graph.db"), { readonly: true });
     const rand = prng(SEED);
-    const names = db
-      .prepare("SELECT DISTINCT s.name FROM symbols s WHERE s.is_exported = 1 AND s.kind IN ('function', 'class', 'method', 'interface') ORDER BY s.name")
-      .pluck()
-      .all();
+    const names = db.prepare("SELECT DISTINCT s.name FROM symbols s WHERE s.is_exported = 1 AND s.kind IN ('function', 'class', 'method', 'interface') ORDER BY s.name").pluck().all();
     const files = db.prepare("SELECT path FROM files WHERE language = 'typescript' ORDER BY path").pluck().all();
     const interfaces = db.prepare("SELECT DISTINCT name FROM symbols WHERE kind = 'interface' AND is_exported = 1 ORDER BY name").pluck().all();
     db.close();
@@ -134,7 +131,9 @@ async function main() {
     const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
     const connect = async (dir) => {
       const client = new Client({ name: "bench", version: "1" });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(DIST, "bin", "mast.js"), "serve", CORPUS, "--state-dir", dir, "--no-startup-reindex"], stderr: "ignore" }));
+      await client.connect(
+        new StdioClientTransport({ command: process.execPath, args: [path.join(DIST, "bin", "mast.js"), "serve", CORPUS, "--state-dir", dir, "--no-startup-reindex"], stderr: "ignore" }),
+      );
       return client;
     };
     const servers = { on: await connect(stateDir), off: await connect(offState) };
@@ -165,7 +164,9 @@ async function main() {
     const f = (x) => (x === null ? "-" : x.toFixed(2));
     const table = (rs) => [
       `${"tool".padEnd(24)}${"p50 off ms".padStart(12)}${"p50 on ms".padStart(12)}${"overhead".padStart(10)}  target < ${TARGET * 100}%`,
-      ...rs.map((r) => `${r.tool.padEnd(24)}${f(r.p50_off_ms).padStart(12)}${f(r.p50_on_ms).padStart(12)}${`${(r.overhead * 100).toFixed(1)}%`.padStart(10)}  ${r.overhead < TARGET ? "PASS" : "MISS"}`),
+      ...rs.map(
+        (r) => `${r.tool.padEnd(24)}${f(r.p50_off_ms).padStart(12)}${f(r.p50_on_ms).padStart(12)}${`${(r.overhead * 100).toFixed(1)}%`.padStart(10)}  ${r.overhead < TARGET ? "PASS" : "MISS"}`,
+      ),
     ];
     const lines = [
       `telemetry bench: ${Object.values(calls).flat().length} calls x ${PASSES} passes a side, in-process runTool, corpus ${path.relative(process.cwd(), CORPUS) || CORPUS}`,

@@ -18,7 +18,13 @@ import Database from "better-sqlite3";
 import { BENCH_DIR, BenchError, DIST, OUT_DIR, fmt, percentile, publish, round, runBench, prng, shuffled } from "./corpus.mjs";
 
 async function main() {
-  const { values } = parseArgs({ options: { tree: { type: "string", default: path.join(BENCH_DIR, ".scale", "tree-100") }, "state-dir": { type: "string", default: path.join(BENCH_DIR, ".scale", "state-100") }, answers: { type: "string", default: "400" } } });
+  const { values } = parseArgs({
+    options: {
+      tree: { type: "string", default: path.join(BENCH_DIR, ".scale", "tree-100") },
+      "state-dir": { type: "string", default: path.join(BENCH_DIR, ".scale", "state-100") },
+      answers: { type: "string", default: "400" },
+    },
+  });
   const graph = path.join(values["state-dir"], "graph.db");
   if (!fs.existsSync(graph)) throw new BenchError(`${graph} is missing: run \`node bench/scale.mjs --sizes 100\` (or index --tree into --state-dir) first`);
   const { countTokens, estimateTokens, BYTES_PER_TOKEN_ESTIMATE } = await import(path.join(DIST, "tools", "tokenizer.js"));
@@ -30,10 +36,17 @@ async function main() {
   const n = Number(values.answers);
   const random = prng(0x70c3);
   const db = new Database(graph, { readonly: true });
-  const symbols = shuffled(db.prepare("SELECT s.name, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method', 'class') AND length(s.name) > 3 LIMIT 20000").all(), random).slice(0, n);
+  const symbols = shuffled(
+    db.prepare("SELECT s.name, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method', 'class') AND length(s.name) > 3 LIMIT 20000").all(),
+    random,
+  ).slice(0, n);
   db.close();
   const calls = symbols.flatMap((s, i) => {
-    const words = s.name.split(/(?=[A-Z])|_/).filter((w) => w.length > 2).join(" ") || s.name;
+    const words =
+      s.name
+        .split(/(?=[A-Z])|_/)
+        .filter((w) => w.length > 2)
+        .join(" ") || s.name;
     return [
       ["mast_search", { query: words, limit: 5 }],
       ["mast_signature", { symbol: s.name, file_path: s.path }],
@@ -65,11 +78,30 @@ async function main() {
     const rs = list.map(ratio);
     const sumExact = list.reduce((a, r) => a + r.exact, 0);
     const sumEst = list.reduce((a, r) => a + estimateTokens(r.bytes), 0);
-    return { label, n: list.length, bytes_per_token: round(list.reduce((a, r) => a + r.bytes, 0) / Math.max(1, sumExact), 2), median: round(percentile(rs, 0.5), 3), p5: round(percentile(rs, 0.05), 3), p95: round(percentile(rs, 0.95), 3), over_sums: round(sumEst / Math.max(1, sumExact), 3), exact: sumExact, estimated: sumEst };
+    return {
+      label,
+      n: list.length,
+      bytes_per_token: round(list.reduce((a, r) => a + r.bytes, 0) / Math.max(1, sumExact), 2),
+      median: round(percentile(rs, 0.5), 3),
+      p5: round(percentile(rs, 0.05), 3),
+      p95: round(percentile(rs, 0.95), 3),
+      over_sums: round(sumEst / Math.max(1, sumExact), 3),
+      exact: sumExact,
+      estimated: sumEst,
+    };
   };
   const answers = rows;
   const kinds = [...new Set(rows.map((r) => r.kind))];
-  const table = [summary("all answers", answers), ...kinds.map((k) => summary(k, rows.filter((r) => r.kind === k))), summary("full files named", fileRows)];
+  const table = [
+    summary("all answers", answers),
+    ...kinds.map((k) =>
+      summary(
+        k,
+        rows.filter((r) => r.kind === k),
+      ),
+    ),
+    summary("full files named", fileRows),
+  ];
   const exactAnswers = answers.reduce((a, r) => a + r.exact, 0);
   const exactFiles = fileRows.reduce((a, r) => a + r.exact, 0);
   const estAnswers = answers.reduce((a, r) => a + estimateTokens(r.bytes), 0);
@@ -79,7 +111,10 @@ async function main() {
     `token estimate — estimate (${BYTES_PER_TOKEN_ESTIMATE} bytes a token) over @anthropic-ai/tokenizer's count, on ${answers.length} answers and ${fileRows.length} files of ${path.relative(process.cwd(), values.tree) || values.tree}`,
     "",
     `  ${"".padEnd(20)}${"n".padStart(6)}${"bytes/tok".padStart(11)}${"median".padStart(9)}${"p5".padStart(8)}${"p95".padStart(8)}${"over sums".padStart(11)}`,
-    ...table.map((t) => `  ${t.label.padEnd(20)}${String(t.n).padStart(6)}${fmt(t.bytes_per_token).padStart(11)}${fmt(t.median, 3).padStart(9)}${fmt(t.p5, 3).padStart(8)}${fmt(t.p95, 3).padStart(8)}${fmt(t.over_sums, 3).padStart(11)}`),
+    ...table.map(
+      (t) =>
+        `  ${t.label.padEnd(20)}${String(t.n).padStart(6)}${fmt(t.bytes_per_token).padStart(11)}${fmt(t.median, 3).padStart(9)}${fmt(t.p5, 3).padStart(8)}${fmt(t.p95, 3).padStart(8)}${fmt(t.over_sums, 3).padStart(11)}`,
+    ),
     "",
     `  savings ratio (answer tokens / full-file tokens): exact ${fmt(savings.exact, 4)}, estimated ${fmt(savings.estimated, 4)}`,
   ];

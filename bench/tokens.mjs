@@ -34,27 +34,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
-import {
-  BenchError,
-  CORPUS,
-  DIST,
-  OUT_DIR,
-  RG_INSTALL,
-  REPO,
-  fmt,
-  have,
-  indexCorpus,
-  lpad,
-  median,
-  missingBuild,
-  openTools,
-  pad,
-  publish,
-  round,
-  run,
-  runBench,
-  verdict,
-} from "./corpus.mjs";
+import { BenchError, CORPUS, DIST, OUT_DIR, RG_INSTALL, REPO, fmt, have, indexCorpus, lpad, median, missingBuild, openTools, pad, publish, round, run, runBench, verdict } from "./corpus.mjs";
 
 const USAGE = "usage: node bench/tokens.mjs [--corpus <dir>]";
 
@@ -111,7 +91,8 @@ async function main() {
   if (missing) throw new BenchError(`${missing} is missing: run \`npm run build\` first`);
   const listing = await listingFigures();
   if (!have("rg", ["--version"])) throw new BenchError(`ripgrep is needed for the baselines: ${RG_INSTALL}`);
-  if (!fs.existsSync(CALLERS_JSON)) throw new BenchError(`no ${path.relative(REPO, CALLERS_JSON)}: run \`npm run bench:callers${PINNED ? "" : ` -- --corpus ${ROOT}`}\` first (it draws the symbols and their true call sites)`);
+  if (!fs.existsSync(CALLERS_JSON))
+    throw new BenchError(`no ${path.relative(REPO, CALLERS_JSON)}: run \`npm run bench:callers${PINNED ? "" : ` -- --corpus ${ROOT}`}\` first (it draws the symbols and their true call sites)`);
   const callers = JSON.parse(fs.readFileSync(CALLERS_JSON, "utf8"));
   if (PINNED && callers.corpus?.root !== "bench/.corpus") throw new BenchError(`${path.relative(REPO, CALLERS_JSON)} is not from the pinned corpus; rerun \`npm run bench:callers\``);
   const symbols = callers.sample.symbols.filter((s) => s.sites.length > 0);

@@ -16,7 +16,6 @@ export const DECLARATION_LOOKAHEAD = 6;
 const posix = (p) => p.split(path.sep).join("/");
 export const siteKey = (file, line) => `${file}:${line}`;
 
-
 const NAMED_DECLARATION = [
   ts.isFunctionDeclaration,
   ts.isMethodDeclaration,
@@ -261,8 +260,14 @@ export function score(sample, preds) {
     symbols_with_sites: withTruth.length,
     precision: mean(withPred, (p) => p.hits / p.pred),
     recall: mean(withTruth, (p) => p.found / p.truth),
-    precision_micro: ratio(sum(scored, (p) => p.hits), sum(scored, (p) => p.pred)),
-    recall_micro: ratio(sum(scored, (p) => p.found), sum(scored, (p) => p.truth)),
+    precision_micro: ratio(
+      sum(scored, (p) => p.hits),
+      sum(scored, (p) => p.pred),
+    ),
+    recall_micro: ratio(
+      sum(scored, (p) => p.found),
+      sum(scored, (p) => p.truth),
+    ),
     predicted: sum(scored, (p) => p.pred),
     true_positives: sum(scored, (p) => p.hits),
     sites: sum(scored, (p) => p.truth),

@@ -11,7 +11,9 @@ import { fileURLToPath } from "node:url";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 // npm names its own node-gyp in the scripts it runs; otherwise the one npm ships beside node.
-const gyp = [process.env.npm_config_node_gyp, path.join(path.dirname(process.execPath), "..", "lib", "node_modules", "npm", "node_modules", "node-gyp", "bin", "node-gyp.js")].find((p) => p && existsSync(p));
+const gyp = [process.env.npm_config_node_gyp, path.join(path.dirname(process.execPath), "..", "lib", "node_modules", "npm", "node_modules", "node-gyp", "bin", "node-gyp.js")].find(
+  (p) => p && existsSync(p),
+);
 const args = ["rebuild", "--directory", path.join(root, "native")];
 if (process.env.npm_config_nodedir) args.push(`--nodedir=${process.env.npm_config_nodedir}`);
 const run = gyp ? spawnSync(process.execPath, [gyp, ...args], { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" }) : null;

@@ -60,9 +60,7 @@ const SOLE_IMPORTER: Record<string, string> = {
 };
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
 }
 
 const files = sourceFiles(SRC).map((abs) => ({ rel: relative(SRC, abs), text: readFileSync(abs, "utf8") }));
@@ -126,7 +124,33 @@ describe("architecture", () => {
     expect(LANGUAGE_SPECS.map((spec) => spec.extensions)).toEqual(Object.values(LANGUAGE_FILES).map((l) => l.extensions));
     expect(Object.keys(EXTENSIONS)).toEqual(SUPPORTED_EXTENSIONS);
     expect(LANGUAGE_SPECS.flatMap((spec) => spec.indexedByDefault)).toEqual(DEFAULT_EXTENSIONS);
-    expect(DEFAULT_EXTENSIONS).toEqual([".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".py", ".pyi", ".go", ".rs", ".java", ".c", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".h", ".cs", ".rb", ".php", ".md"]);
+    expect(DEFAULT_EXTENSIONS).toEqual([
+      ".ts",
+      ".tsx",
+      ".mts",
+      ".cts",
+      ".js",
+      ".jsx",
+      ".mjs",
+      ".cjs",
+      ".py",
+      ".pyi",
+      ".go",
+      ".rs",
+      ".java",
+      ".c",
+      ".cc",
+      ".cpp",
+      ".cxx",
+      ".hpp",
+      ".hh",
+      ".hxx",
+      ".h",
+      ".cs",
+      ".rb",
+      ".php",
+      ".md",
+    ]);
   });
 
   it("every source file sits in a known layer", () => {
@@ -209,7 +233,8 @@ describe("architecture", () => {
     const paragraphs = layers.map((layer) => map.split("\n").find((l) => l.startsWith(`- **\`src/${layer}/\`**`)) ?? `(no paragraph for src/${layer}/)`);
     expect(paragraphs.filter((p) => p.startsWith("(") || p.length > 700)).toEqual([]);
     const named = new Set([...map.matchAll(/`([\w./-]+\.ts)\b/g)].map((m) => m[1]!));
-    const exists = (name: string) => (name.startsWith("test/") ? statSync(join(SRC, "..", name), { throwIfNoEntry: false }) !== undefined : files.some((f) => f.rel === name || f.rel.endsWith(`/${name}`)));
+    const exists = (name: string) =>
+      name.startsWith("test/") ? statSync(join(SRC, "..", name), { throwIfNoEntry: false }) !== undefined : files.some((f) => f.rel === name || f.rel.endsWith(`/${name}`));
     expect([...named].filter((name) => !exists(name))).toEqual([]);
   });
 

@@ -8,8 +8,10 @@ export const ERROR_CODES = {
   PATH_DENIED: "Only paths inside the project root can be used.",
   CONFIG_INVALID: "Fix the JSON in the named config file, or delete it to use the defaults.",
   STATE_DIR_INVALID: "Pass a --state-dir that is a directory (or does not exist yet) and is writable.",
-  STATE_DIR_UNSAFE: "A state dir the project names (mast.config.json's state_dir, or .mast) must be a plain directory inside it, not the root, through no symlink: remove the symlink or the state_dir entry, or pass --state-dir (or MAST_STATE_DIR) to keep the index elsewhere.",
-  STATE_DIR_MISMATCH: "The state dir holds another project's index: run the command from that project (or pass its path), or give this project its own --state-dir; `mast index <path> --state-dir <dir>` re-points it.",
+  STATE_DIR_UNSAFE:
+    "A state dir the project names (mast.config.json's state_dir, or .mast) must be a plain directory inside it, not the root, through no symlink: remove the symlink or the state_dir entry, or pass --state-dir (or MAST_STATE_DIR) to keep the index elsewhere.",
+  STATE_DIR_MISMATCH:
+    "The state dir holds another project's index: run the command from that project (or pass its path), or give this project its own --state-dir; `mast index <path> --state-dir <dir>` re-points it.",
   LOCK_HELD: "Another indexer holds the lock; wait for it to finish and retry.",
   LOCK_TIMEOUT: "Another editor holds one of the batch's files; re-read the files and run the batch again.",
   LOCK_COMPROMISED: "The index lock was taken over mid-run; run the command again.",
@@ -26,9 +28,11 @@ export const ERROR_CODES = {
   REQUEST_TOO_LARGE: "The request is over the server's message limit: send less per call (split a large new_content into several replace_hash or diff_apply calls over parts of the file).",
   REGEX_TIMEOUT: "The pattern backtracks catastrophically (nested quantifiers such as (a+)+ or (.*a){20}); simplify it and retry.",
   SYMBOL_NOT_FOUND: "List the file's declarations with `hashpilot ast find-symbols <file>`; name a member as `Owner.member`.",
-  NO_NAME_AT_POSITION: "Point at a name: line and column are 1-based (column counts characters from 1); read the line first (hashpilot read, or mast_signature for the declaration) and pass a column inside the identifier.",
+  NO_NAME_AT_POSITION:
+    "Point at a name: line and column are 1-based (column counts characters from 1); read the line first (hashpilot read, or mast_signature for the declaration) and pass a column inside the identifier.",
   AMBIGUOUS_SYMBOL: "The name binds more than one thing: pick one (a member as `Owner.member`, or the binding's line), or rename each separately.",
-  UNRESOLVED_REFERENCES: "Some uses of the name may or may not be the renamed variable, and the text cannot tell (in JavaScript: inside a `with` body, or where a direct `eval` runs): check the lines listed, then pass --yes to rename the others and leave those as they are, or rename by hand.",
+  UNRESOLVED_REFERENCES:
+    "Some uses of the name may or may not be the renamed variable, and the text cannot tell (in JavaScript: inside a `with` body, or where a direct `eval` runs): check the lines listed, then pass --yes to rename the others and leave those as they are, or rename by hand.",
   SEARCH_TRUNCATED: "The search stopped at the depth guard before it could be sure; edit the deeply nested code with replace-hash instead.",
   UNSUPPORTED_OPERATION: "Run `hashpilot ast capabilities` for what each language supports, or use replace-hash or diff apply.",
   MODULE_SYSTEM_MISMATCH: "The import has no form in the file's module system; follow the recovery step (it names the concrete next step).",
@@ -36,7 +40,8 @@ export const ERROR_CODES = {
   VERIFY_TIMEOUT: "A check hit --timeout without a verdict; the edit was kept. Raise --timeout or narrow the tests (--test-filter); do not treat it as a failure.",
   VERIFY_NO_CHECKS: "No check ran, so nothing was verified: name a --formatter, --linter, --typecheck or --test-runner, or pass --auto-detect.",
   ROLLBACK_INCOMPLETE: "The rollback itself failed: stop, restore the files listed in unrevertedFiles (hashpilot undo, or by hand) before retrying anything.",
-  SERVER_LOST: "The running `mast serve` closed the connection before it answered (it stopped or crashed), so the call may or may not have run: check its effect (re-read the files an edit named), then run the command again; --no-server answers in the command's own process.",
+  SERVER_LOST:
+    "The running `mast serve` closed the connection before it answered (it stopped or crashed), so the call may or may not have run: check its effect (re-read the files an edit named), then run the command again; --no-server answers in the command's own process.",
   SNAPSHOT_INVALID: "hashpilot's snapshot store holds a manifest or blob that fails validation; it is never trusted. Inspect or delete it under $HASHPILOT_HOME/snapshots.",
 } as const;
 

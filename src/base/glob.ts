@@ -60,7 +60,10 @@ export function compileGlobs(patterns: readonly string[]): GlobSet {
   let dirMatch: (path: string) => boolean;
   try {
     full = patterns.length ? picomatch(patterns as string[], OPTIONS) : () => false;
-    const dirPrefixes = patterns.filter((p) => p.endsWith("/**")).map((p) => p.slice(0, -3)).filter((p) => p.length > 0);
+    const dirPrefixes = patterns
+      .filter((p) => p.endsWith("/**"))
+      .map((p) => p.slice(0, -3))
+      .filter((p) => p.length > 0);
     dirMatch = dirPrefixes.length ? picomatch(dirPrefixes, OPTIONS) : () => false;
   } catch (err) {
     throw new MastError("INVALID_ARGUMENT", `the glob ${JSON.stringify(patterns.join(", ").slice(0, 200))} does not compile: ${errorMessage(err)}`);

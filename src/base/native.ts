@@ -49,7 +49,14 @@ const nativeStat = lstatAbi && typeof nativeAddon!.statMany === "function" ? (na
  */
 export const nativeTrustedListHolds =
   lstatAbi && typeof nativeAddon!.trustedListHolds === "function"
-    ? (nativeAddon!.trustedListHolds as (dirs: string | Uint8Array, dirCount: number, gitignores: string | Uint8Array, gitignoreCount: number, files: string | Uint8Array, fileCount: number) => boolean)
+    ? (nativeAddon!.trustedListHolds as (
+        dirs: string | Uint8Array,
+        dirCount: number,
+        gitignores: string | Uint8Array,
+        gitignoreCount: number,
+        files: string | Uint8Array,
+        fileCount: number,
+      ) => boolean)
     : null;
 
 /** The addon's refusal of paths it does not take (one holding a NUL, a base longer than PATH_MAX): fs answers them, each as NONE. */

@@ -10,7 +10,7 @@ export const MAX_PATH_LENGTH = 4096;
 /** Project-relative path with "/" separators for an absolute path, or null when it is outside the root. */
 export function relativeInside(root: string, absolute: string): string | null {
   const rel = relative(root, absolute);
-  if (rel === "" ) return "";
+  if (rel === "") return "";
   if (rel.startsWith("..") || isAbsolute(rel)) return null;
   return sep === "/" ? rel : rel.split(sep).join("/");
 }

@@ -38,7 +38,6 @@ export interface DoctorReport {
 const MAST_BIN = fileURLToPath(new URL("./mast.js", import.meta.url));
 const SERVE_TIMEOUT_MS = 15_000;
 
-
 function writable(dir: string): string | null {
   try {
     mkdirSync(dir, { recursive: true });
@@ -101,17 +100,29 @@ export async function doctor(version: string, cwd: string): Promise<DoctorReport
   let telemetryEnabled = true;
   try {
     telemetryEnabled = loadHashpilotConfig({ cwd }).telemetry.enabled;
-    checks.push(configFiles.length === 0 ? { name: "config-file", status: "skip", message: "No config file — using defaults" } : { name: "config-file", status: "pass", message: `Parses: ${configFiles.join(", ")}` });
+    checks.push(
+      configFiles.length === 0
+        ? { name: "config-file", status: "skip", message: "No config file — using defaults" }
+        : { name: "config-file", status: "pass", message: `Parses: ${configFiles.join(", ")}` },
+    );
   } catch (err) {
     checks.push({ name: "config-file", status: "fail", message: errorMessage(err) });
   }
   const home = hashpilotHome();
   const snapshots = writable(join(home, "snapshots"));
-  checks.push(snapshots === null ? { name: "snapshot-store", status: "pass", message: `Writable: ${join(home, "snapshots")}` } : { name: "snapshot-store", status: "fail", message: `${join(home, "snapshots")}: ${snapshots}` });
+  checks.push(
+    snapshots === null
+      ? { name: "snapshot-store", status: "pass", message: `Writable: ${join(home, "snapshots")}` }
+      : { name: "snapshot-store", status: "fail", message: `${join(home, "snapshots")}: ${snapshots}` },
+  );
   if (!telemetryEnabled) checks.push({ name: "telemetry-store", status: "skip", message: "Telemetry is disabled in the config" });
   else {
     const telemetry = writable(join(home, "telemetry"));
-    checks.push(telemetry === null ? { name: "telemetry-store", status: "pass", message: `Writable: ${join(home, "telemetry")}` } : { name: "telemetry-store", status: "fail", message: `${join(home, "telemetry")}: ${telemetry}` });
+    checks.push(
+      telemetry === null
+        ? { name: "telemetry-store", status: "pass", message: `Writable: ${join(home, "telemetry")}` }
+        : { name: "telemetry-store", status: "fail", message: `${join(home, "telemetry")}: ${telemetry}` },
+    );
   }
   try {
     checks.push({ name: "grammars", status: "pass", message: `Loaded: ${loadAllGrammars().join(", ")}` });
@@ -121,13 +132,21 @@ export async function doctor(version: string, cwd: string): Promise<DoctorReport
   checks.push(
     flatTreeProducer === "native"
       ? { name: "native-addon", status: "pass", message: "Loaded: syntax trees are read as flat arrays (native/flat_tree.c)" }
-      : { name: "native-addon", status: "warn", message: `Not built: indexing reads syntax trees through tree-sitter's binding, several times slower (build it with \`npm run build:native\` in ${PACKAGE_DIR}; it needs a C compiler, python3 and make)` },
+      : {
+          name: "native-addon",
+          status: "warn",
+          message: `Not built: indexing reads syntax trees through tree-sitter's binding, several times slower (build it with \`npm run build:native\` in ${PACKAGE_DIR}; it needs a C compiler, python3 and make)`,
+        },
   );
   const sqlite = sqliteExtensionReport();
   checks.push(
     sqlite.fts
       ? { name: "sqlite-extension", status: "pass", message: "Loaded: long id lists cross from SQLite packed, search scores with the rows' sizes kept (native/sqlite_ext.c)" }
-      : { name: "sqlite-extension", status: "warn", message: `${sqlite.loaded ? "Loaded without its FTS5 functions (built by an older mast)" : "Not loaded"}: id lists are read row by row and search scores through FTS5's bm25, slower (rebuild it with \`npm run build:native\` in ${PACKAGE_DIR})` },
+      : {
+          name: "sqlite-extension",
+          status: "warn",
+          message: `${sqlite.loaded ? "Loaded without its FTS5 functions (built by an older mast)" : "Not loaded"}: id lists are read row by row and search scores through FTS5's bm25, slower (rebuild it with \`npm run build:native\` in ${PACKAGE_DIR})`,
+        },
   );
   checks.push(await serveListsTools());
   return { checks, healthy: checks.every((c) => c.status !== "fail"), timestamp: new Date().toISOString(), version };
@@ -135,7 +154,11 @@ export async function doctor(version: string, cwd: string): Promise<DoctorReport
 
 export function doctorText(r: DoctorReport): string {
   const mark = { pass: "ok  ", fail: "FAIL", warn: "warn", skip: "skip" } as const;
-  return [...r.checks.map((c) => `${mark[c.status]}  ${c.name.padEnd(16)} ${c.message}`), "", r.healthy ? `healthy (hashpilot ${r.version})` : `NOT healthy (hashpilot ${r.version}): fix the FAIL lines above`].join("\n");
+  return [
+    ...r.checks.map((c) => `${mark[c.status]}  ${c.name.padEnd(16)} ${c.message}`),
+    "",
+    r.healthy ? `healthy (hashpilot ${r.version})` : `NOT healthy (hashpilot ${r.version}): fix the FAIL lines above`,
+  ].join("\n");
 }
 
 // ---- upgrade / uninstall ----
@@ -158,10 +181,14 @@ export function upgradePlan(channel: string | null, packageDir = PACKAGE_DIR): U
   const clone = top.status === 0 && realpathSync(top.stdout.trim()) === packageDir;
   if (!clone) {
     const version = (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version?: string }).version ?? "<version>";
-    throw new MastError("UNSUPPORTED_OPERATION", `${packageDir} is an installed copy of ${PACKAGE_NAME}, not a git clone: there is nothing to upgrade it from, and hashpilot never installs "${PACKAGE_NAME}" from the npm registry (the name is not this project's)`, {
-      hint: `In a clone of mast: \`git pull && npm ci && npm pack\`, then \`npm install -g ./${PACKAGE_NAME}-${version}.tgz --allow-scripts=<the packages in its package.json allowScripts>\` (README, "Install"); or link the clone instead with \`npm install -g .\`.`,
-      details: { packageDir },
-    });
+    throw new MastError(
+      "UNSUPPORTED_OPERATION",
+      `${packageDir} is an installed copy of ${PACKAGE_NAME}, not a git clone: there is nothing to upgrade it from, and hashpilot never installs "${PACKAGE_NAME}" from the npm registry (the name is not this project's)`,
+      {
+        hint: `In a clone of mast: \`git pull && npm ci && npm pack\`, then \`npm install -g ./${PACKAGE_NAME}-${version}.tgz --allow-scripts=<the packages in its package.json allowScripts>\` (README, "Install"); or link the clone instead with \`npm install -g .\`.`,
+        details: { packageDir },
+      },
+    );
   }
   return {
     install: "git-clone",

@@ -65,8 +65,7 @@ function defaults(flags: readonly Flag[]): Record<string, unknown> {
 
 /** A value given to a flag: one of its choices, through its parse. */
 function givenValue(flag: Flag, value: string): unknown {
-  if (flag.choices && !flag.choices.includes(value))
-    throw new UsageError(`option '${flagTerm(flag)}' argument '${value}' is invalid. Allowed choices are ${flag.choices.join(", ")}.`);
+  if (flag.choices && !flag.choices.includes(value)) throw new UsageError(`option '${flagTerm(flag)}' argument '${value}' is invalid. Allowed choices are ${flag.choices.join(", ")}.`);
   return flag.parse ? flag.parse(value) : value;
 }
 

@@ -13,6 +13,7 @@ export function renderSvg(dot: string): string {
       hint: "Install Graphviz (Debian/Ubuntu: apt-get install graphviz; macOS: brew install graphviz), or use --format dot or --format mermaid.",
     });
   }
-  if (r.status !== 0) throw new MastError("UNSUPPORTED_OPERATION", `${bin} -Tsvg exited with ${r.status}: ${r.stderr.trim().slice(0, 500)}`, { hint: "Use --format dot to see the graph it was given." });
+  if (r.status !== 0)
+    throw new MastError("UNSUPPORTED_OPERATION", `${bin} -Tsvg exited with ${r.status}: ${r.stderr.trim().slice(0, 500)}`, { hint: "Use --format dot to see the graph it was given." });
   return r.stdout.trimEnd();
 }

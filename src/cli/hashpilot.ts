@@ -85,14 +85,18 @@ type ProvenanceRow = { timestamp: string; actor: string | null; taskId: string |
 const provenanceText = (rows: ProvenanceRow[]) =>
   rows.length === 0
     ? "(no recorded edits)"
-    : rows.map((r) => `${r.timestamp}  ${r.operation.padEnd(13)} ${r.success ? "ok  " : "FAIL"}  ${r.actor ?? "-"}  ${r.taskId ?? "-"}  ${r.reason ?? ""}  ${r.changeSetId ?? ""}`.trimEnd()).join("\n");
+    : rows
+        .map((r) => `${r.timestamp}  ${r.operation.padEnd(13)} ${r.success ? "ok  " : "FAIL"}  ${r.actor ?? "-"}  ${r.taskId ?? "-"}  ${r.reason ?? ""}  ${r.changeSetId ?? ""}`.trimEnd())
+        .join("\n");
 const editText = (d: { message?: string; route?: string; diff?: string }) => `${d.route ? `[${d.route}] ` : ""}${d.message ?? ""}${d.diff ? `\n${d.diff}` : ""}`;
 
 /** The text forms of the commands' payloads, by command (a command without one prints a key/value dump). */
 const RENDERERS: Record<string, Renderer> = {
   "read-many": {
     text: (data: Array<{ path: string; hash: string | null; lines: number; error: { code: string } | null; contentEndLine?: number }>) =>
-      data.map((d) => (d.error ? `${d.path}  error ${d.error.code}` : `${d.path}  ${d.hash}  ${d.lines} lines${d.contentEndLine === undefined ? "" : ` (content cut after line ${d.contentEndLine})`}`)).join("\n"),
+      data
+        .map((d) => (d.error ? `${d.path}  error ${d.error.code}` : `${d.path}  ${d.hash}  ${d.lines} lines${d.contentEndLine === undefined ? "" : ` (content cut after line ${d.contentEndLine})`}`))
+        .join("\n"),
   },
   "read-hash": {
     text: (d: { path: string; line: number; content: string; lineHash: string; contextHash: string; contextRange: LineRange }) =>
@@ -120,7 +124,9 @@ const RENDERERS: Record<string, Renderer> = {
   "telemetry export": { raw: { flag: "ndjson", render: (d: { events: unknown[] }) => d.events.map((e) => `${JSON.stringify(e)}\n`).join("") } },
   "symbol-lookup-many": { text: (d: Array<{ name: string; path: string; line: number; kind: string }>) => d.map((h) => `${h.path}:${h.line}  ${h.kind} ${h.name}`).join("\n") },
   route: { text: (d: { route: string; explanation: { reasons: string[] } }) => [`route: ${d.route}`, ...d.explanation.reasons.map((r) => `  ${r}`)].join("\n") },
-  "ast capabilities": { text: (d: Array<{ lang: string; extensions: string[]; operations: string[] }>) => d.map((l) => `${l.lang.padEnd(11)} ${l.extensions.join(" ").padEnd(26)} ${l.operations.join(", ")}`).join("\n") },
+  "ast capabilities": {
+    text: (d: Array<{ lang: string; extensions: string[]; operations: string[] }>) => d.map((l) => `${l.lang.padEnd(11)} ${l.extensions.join(" ").padEnd(26)} ${l.operations.join(", ")}`).join("\n"),
+  },
   "ast find-symbols": {
     text: (d: { symbols: Array<{ qualifiedName: string; kind: string; startLine: number; endLine: number }> }) =>
       d.symbols.map((s) => `${String(s.startLine).padStart(5)}-${String(s.endLine).padEnd(5)} ${s.kind.padEnd(24)} ${s.qualifiedName}`).join("\n"),
@@ -128,7 +134,10 @@ const RENDERERS: Record<string, Renderer> = {
   "route-edit": { text: editText },
   batch: {
     text: (d: { results: Array<{ file: string; success: boolean; route: string | null; errorCode?: string }>; summary: { total: number; succeeded: number; failed: number; conflicts: number } }) =>
-      [...d.results.map((r) => `${r.success ? "ok  " : (r.errorCode ?? "FAIL").padEnd(4)} [${r.route ?? "-"}] ${r.file}`), `${d.summary.succeeded}/${d.summary.total} succeeded, ${d.summary.failed} failed, ${d.summary.conflicts} conflicts`].join("\n"),
+      [
+        ...d.results.map((r) => `${r.success ? "ok  " : (r.errorCode ?? "FAIL").padEnd(4)} [${r.route ?? "-"}] ${r.file}`),
+        `${d.summary.succeeded}/${d.summary.total} succeeded, ${d.summary.failed} failed, ${d.summary.conflicts} conflicts`,
+      ].join("\n"),
   },
   ...Object.fromEntries(["rename-symbol", "replace-body", "add-import", "remove-import", "insert-before", "insert-after"].map((op) => [`ast ${op}`, { text: editText }])),
   doctor: { text: doctorText },
@@ -196,7 +205,9 @@ function toolCommands(): Map<string, ToolCommand> {
       const aliases = Object.entries(spec.flags ?? {});
       // A key named in `flags` has only the flags named there.
       const named = new Set(aliases.map(([, k]) => k.replace(/^!/, "")));
-      const offered = [...fields.keys()].filter((k) => !(spec.positionals ?? []).some((p) => p.replace(/^\.\.\./, "") === k) && !(k in (spec.fixed ?? {})) && !(spec.hidden ?? []).includes(k) && !named.has(k));
+      const offered = [...fields.keys()].filter(
+        (k) => !(spec.positionals ?? []).some((p) => p.replace(/^\.\.\./, "") === k) && !(k in (spec.fixed ?? {})) && !(spec.hidden ?? []).includes(k) && !named.has(k),
+      );
       out.set(spec.name, { tool, spec, fields, flags: new Map([...offered.map((k) => [kebab(k), k] as const), ...aliases]) });
     }
   }
@@ -248,7 +259,11 @@ function inputOf(c: ToolCommand, positionals: string[], values: Values, cwd: str
   const convert = (key: string, value: string, shown: string): unknown => {
     const field = c.fields.get(key);
     if (field?.kind === "number") return wholeNumber(shown, value);
-    if (c.spec.lists?.includes(key)) return value.split(",").map((n) => n.trim()).filter((n) => n !== "");
+    if (c.spec.lists?.includes(key))
+      return value
+        .split(",")
+        .map((n) => n.trim())
+        .filter((n) => n !== "");
     if (c.spec.content?.includes(key)) return contentArg(cwd, value);
     return value;
   };
@@ -329,7 +344,7 @@ function contentArg(cwd: string, value: string): string {
   checkPathArgument(value.slice(1));
   const path = resolve(cwd, value.slice(1));
   const bytes = readBytes(path, { unchecked: true });
-  if (bytes === null) throw new MastError("FILE_NOT_FOUND", `cannot read content from ${path}: it does not exist`, { hint: "Content that starts with @ is written @@ (\"@@log\" is the text \"@log\")." });
+  if (bytes === null) throw new MastError("FILE_NOT_FOUND", `cannot read content from ${path}: it does not exist`, { hint: 'Content that starts with @ is written @@ ("@@log" is the text "@log").' });
   const text = decodeUtf8(bytes);
   if (text === null) throw new MastError("READ_FAILED", `cannot read content from ${path}: it is not valid UTF-8`);
   return text.startsWith("\uFEFF") ? text.slice(1) : text;

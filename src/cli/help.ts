@@ -48,10 +48,7 @@ function formatItem(item: HelpItem, termWidth: number, width: number): string {
   const indent = "  ";
   if (!item.description) return indent + item.term;
   const remaining = width - termWidth - 4;
-  const description =
-    remaining < MIN_WRAP || /\n[^\S\r\n]/.test(item.description)
-      ? item.description
-      : boxWrap(item.description, remaining).replace(/\n/g, `\n${" ".repeat(termWidth + 2)}`);
+  const description = remaining < MIN_WRAP || /\n[^\S\r\n]/.test(item.description) ? item.description : boxWrap(item.description, remaining).replace(/\n/g, `\n${" ".repeat(termWidth + 2)}`);
   return `${indent}${item.term.padEnd(termWidth)}  ${description.replace(/\n/g, `\n${indent}`)}`;
 }
 
@@ -59,13 +56,7 @@ function formatItem(item: HelpItem, termWidth: number, width: number): string {
 export function formatHelp(page: HelpPage, width: number): string {
   const termWidth = Math.max(0, ...[...page.options, ...page.commands].map((i) => i.term.length));
   const list = (heading: string, items: readonly HelpItem[]) => (items.length === 0 ? [] : [heading, ...items.map((i) => formatItem(i, termWidth, width)), ""]);
-  return [
-    `Usage: ${page.usage}`,
-    "",
-    ...(page.description ? [boxWrap(page.description, width), ""] : []),
-    ...list("Options:", page.options),
-    ...list("Commands:", page.commands),
-  ].join("\n");
+  return [`Usage: ${page.usage}`, "", ...(page.description ? [boxWrap(page.description, width), ""] : []), ...list("Options:", page.options), ...list("Commands:", page.commands)].join("\n");
 }
 
 /** The width help is wrapped to on a stream: a terminal's, else 80. */

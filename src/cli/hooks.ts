@@ -28,7 +28,9 @@ export function hooksDir(root: string): string {
   const r = spawnSync("git", ["rev-parse", "--git-path", "hooks"], { cwd: root, encoding: "utf8" });
   if (r.error || r.status !== 0) {
     if (existsSync(join(root, ".git")) && statSync(join(root, ".git")).isDirectory()) return join(root, ".git", "hooks");
-    throw new MastError("NOT_A_DIRECTORY", `${root} is not in a git repository${r.error ? ` (git: ${errorMessage(r.error)})` : ""}`, { hint: "Run it in a git work tree (git init), or pass its path." });
+    throw new MastError("NOT_A_DIRECTORY", `${root} is not in a git repository${r.error ? ` (git: ${errorMessage(r.error)})` : ""}`, {
+      hint: "Run it in a git work tree (git init), or pass its path.",
+    });
   }
   const dir = r.stdout.trim();
   return isAbsolute(dir) ? dir : resolve(root, dir);

@@ -21,17 +21,7 @@ async function main(argv: string[]): Promise<number> {
     name: "mast",
     description: "Code intelligence for coding agents: index a project, then answer with chunks instead of files.",
     version: VERSION,
-    commands: [
-      initCommand,
-      indexCommand,
-      statusCommand,
-      serveCommand,
-      installHooksCommand,
-      metricsCommand,
-      graphCommand,
-      structuralCommand,
-      queryCommand(await loadTools(argv)),
-    ],
+    commands: [initCommand, indexCommand, statusCommand, serveCommand, installHooksCommand, metricsCommand, graphCommand, structuralCommand, queryCommand(await loadTools(argv))],
   };
   try {
     // A usage error was printed with the command's help: exit code 2.

@@ -93,7 +93,11 @@ export function renderMetrics(report: MetricsReport, chart: boolean): string {
 /** Columns padded to their widest cell: the first left-aligned, the rest right-aligned. */
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]! + 2) : c.padStart(widths[i]! + (i === 1 ? 0 : 2)))).join("").trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]! + 2) : c.padStart(widths[i]! + (i === 1 ? 0 : 2))))
+      .join("")
+      .trimEnd();
   const head = line(header);
   return [head, "─".repeat(head.length), ...rows.map(line)];
 }

@@ -40,9 +40,7 @@ const flagLike = (arg: string) => arg.length > 1 && arg.startsWith("-");
 function helpPage(path: CommandPath, width: number): string {
   const command = commandOf(path);
   const term = (c: CommandSpec<never>) => [c.name, ...(c.flags?.length ? ["[options]"] : []), ...(c.args ?? [])].join(" ");
-  const commands: HelpItem[] = command.commands
-    ? [...command.commands.map((c) => ({ term: term(c), description: c.description })), { term: "help [command]", description: HELP.help! }]
-    : [];
+  const commands: HelpItem[] = command.commands ? [...command.commands.map((c) => ({ term: term(c), description: c.description })), { term: "help [command]", description: HELP.help! }] : [];
   const options = visibleFlags(path, command).map((flag): HelpItem => {
     const extra = [
       ...(flag.choices ? [`choices: ${flag.choices.map((c) => JSON.stringify(c)).join(", ")}`] : []),
@@ -158,10 +156,7 @@ async function runCommand(path: CommandPath, args: readonly string[]): Promise<n
   const missing = declared.find((a, i) => a.startsWith("<") && operands[i] === undefined);
   if (missing) return usageError(path, `missing required argument '${missing.slice(1, -1)}'`);
   if (operands.length > declared.length) {
-    return usageError(
-      path,
-      `too many arguments for '${command.name}'. Expected ${declared.length} argument${declared.length === 1 ? "" : "s"} but got ${operands.length}.`,
-    );
+    return usageError(path, `too many arguments for '${command.name}'. Expected ${declared.length} argument${declared.length === 1 ? "" : "s"} but got ${operands.length}.`);
   }
   await command.run!(
     declared.map((_, i) => operands[i]),

@@ -71,7 +71,9 @@ export function planReplace(t: EditableText, req: ReplaceRequest): ReplacePlan {
   checkRange(t, range.start, range.end);
   const ctx = req.context ?? null;
   if (ctx && (ctx.range.start > range.start || ctx.range.end < range.end || ctx.range.start < 1)) {
-    throw new MastError("INVALID_ARGUMENT", `the context range ${rangeText(ctx.range)} does not contain the range ${rangeText(range)}`, { hint: "Pass read-hash's contextRange with its contextHash." });
+    throw new MastError("INVALID_ARGUMENT", `the context range ${rangeText(ctx.range)} does not contain the range ${rangeText(range)}`, {
+      hint: "Pass read-hash's contextRange with its contextHash.",
+    });
   }
   const current = rangeHash(t, range.start, range.end);
   const height = range.end - range.start + 1;
@@ -101,7 +103,11 @@ export function planReplace(t: EditableText, req: ReplaceRequest): ReplacePlan {
     });
     if (pinned.length === 1) return apply(t, pinned[0]!, req.content, pinned[0]!.start !== range.start);
     if (pinned.length > 1) throw ambiguous(req.oldHash, pinned, "its content and its context");
-    throw stale(req.oldHash, current, `the lines around the anchor changed since they were read: its context ${ctx.hash} is around none of its ${allowed.length} cop${allowed.length === 1 ? "y" : "ies"} (lines ${listed(allowed.map(rangeText))})`);
+    throw stale(
+      req.oldHash,
+      current,
+      `the lines around the anchor changed since they were read: its context ${ctx.hash} is around none of its ${allowed.length} cop${allowed.length === 1 ? "y" : "ies"} (lines ${listed(allowed.map(rangeText))})`,
+    );
   }
   if (atRange) {
     if (candidates.length > 1) throw ambiguous(req.oldHash, candidates, "its content (also at the range you read, but the file may have moved since)");
@@ -113,7 +119,11 @@ export function planReplace(t: EditableText, req: ReplaceRequest): ReplacePlan {
   // Relocation by the anchor's own text: only text that can be told from a copy.
   const text = t.lines.slice(allowed[0]!.start - 1, allowed[0]!.end);
   if (!distinctive(text)) {
-    throw stale(req.oldHash, current, `lines ${rangeText(range)} changed since they were read, and an anchor with fewer than ${MIN_DISTINCTIVE_CHARS} letters and digits is not relocated to lines ${rangeText(allowed[0]!)} by its text alone (it may be another copy: the lines read may have been edited)`);
+    throw stale(
+      req.oldHash,
+      current,
+      `lines ${rangeText(range)} changed since they were read, and an anchor with fewer than ${MIN_DISTINCTIVE_CHARS} letters and digits is not relocated to lines ${rangeText(allowed[0]!)} by its text alone (it may be another copy: the lines read may have been edited)`,
+    );
   }
   return apply(t, allowed[0]!, req.content, true);
 }
@@ -182,7 +192,11 @@ function apply(t: EditableText, region: LineRange, content: string, relocated: b
  * read's context must pin them.
  */
 function unproven(t: EditableText, anchor: string, current: string, expectedFileHash: string, where: string): MastError {
-  return stale(anchor, current, `the file changed since it was read (its hash is ${fileHash(t)}, not ${expectedFileHash}), and the anchor's hash ${where} is no proof these are the lines read; pass the read's --context-hash and --context-range to pin them`);
+  return stale(
+    anchor,
+    current,
+    `the file changed since it was read (its hash is ${fileHash(t)}, not ${expectedFileHash}), and the anchor's hash ${where} is no proof these are the lines read; pass the read's --context-hash and --context-range to pin them`,
+  );
 }
 
 /**
@@ -202,7 +216,8 @@ function notTheFile(t: EditableText, anchor: string, current: string, expectedFi
       details: { currentHash: current, lines: lines.slice(0, MAX_LISTED_CANDIDATES), total: lines.length },
     });
   }
-  if (expectedFileHash === current) return stale(anchor, current, "the file is as it was read (its hash is the --file-hash given), but the anchor is not its hash nor any line's: a range's hash needs its --range");
+  if (expectedFileHash === current)
+    return stale(anchor, current, "the file is as it was read (its hash is the --file-hash given), but the anchor is not its hash nor any line's: a range's hash needs its --range");
   return stale(anchor, current, `it is not the file's hash (${current}) nor any line's: the file changed since it was read, or the anchor is a range's hash given without its --range`);
 }
 

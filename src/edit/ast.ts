@@ -30,7 +30,9 @@ export interface CapabilityEntry {
 /** Every language with AST edits: its extensions, the operations and what they cannot do — from the specs' edit rules. */
 export function astCapabilities(): OpResult<CapabilityEntry[]> {
   const data = LANGUAGE_SPECS.flatMap((spec) =>
-    spec.edits ? [{ lang: spec.name, extensions: Object.keys(spec.extensions).filter((e) => spec.extensions[e] !== null), operations: [...AST_OPERATIONS], limitations: [...spec.edits.limitations] }] : [],
+    spec.edits
+      ? [{ lang: spec.name, extensions: Object.keys(spec.extensions).filter((e) => spec.extensions[e] !== null), operations: [...AST_OPERATIONS], limitations: [...spec.edits.limitations] }]
+      : [],
   );
   return { data, warnings: [] };
 }
@@ -70,7 +72,12 @@ export function astFindSymbols(ctx: OpContext, file: string): OpResult<FindSymbo
   const warnings: Warning[] = truncated ? [{ code: "SEARCH_TRUNCATED", message: `the file nests deeper than the depth guard; declarations below it are not listed` }] : [];
   if (parsed.error !== null) warnings.push({ code: "SEARCH_TRUNCATED", message: `the file has a syntax error at ${parsed.error}; declarations in the broken part may be missing` });
   const fit = fitList(all, MAX_SYMBOLS);
-  if (fit.omitted > 0) warnings.push({ code: "RESULT_TRUNCATED", message: `${fit.omitted} more declaration(s) were left out (at most ${MAX_SYMBOLS}, or the answer cap); read the file in parts with the index tools`, omitted: fit.omitted });
+  if (fit.omitted > 0)
+    warnings.push({
+      code: "RESULT_TRUNCATED",
+      message: `${fit.omitted} more declaration(s) were left out (at most ${MAX_SYMBOLS}, or the answer cap); read the file in parts with the index tools`,
+      omitted: fit.omitted,
+    });
   return { data: { path: abs, symbols: fit.items, truncated, ...(fit.omitted > 0 ? { omitted: fit.omitted } : {}) }, warnings };
 }
 
@@ -125,34 +132,48 @@ function astEdit(
   options: AstEditOptions,
   plan: (rules: EditRules, tree: Tree, source: string, path: string) => { edits: TextEdit[]; changes: number; message: string; unresolved?: Array<{ line: number; text: string }> },
 ): Promise<OpResult<AstEditData>> {
-  return editTransaction(ctx, file, { operation: `ast ${operation}`, dryRun: options.dryRun, gate: "ast", allowParseErrors: options.allowParseErrors }, ({ path, text, tree }): Planned<AstEditData> => {
-    const rules = rulesFor(path, operation);
-    const before = text as EditableText;
-    const source = sourceOf(before);
-    const result = plan(rules, tree!, source, path);
-    const { after, edited } = withSource(before, applyEdits(source, result.edits));
-    const warnings: Warning[] = result.unresolved?.length
-      ? [{ code: "UNRESOLVED_REFERENCES", message: `${result.unresolved.length} use(s) of the name that could not be resolved were left as they are (lines ${result.unresolved.slice(0, MAX_UNRESOLVED).map((u) => u.line).join(", ")}${result.unresolved.length > MAX_UNRESOLVED ? ", …" : ""}); check them`, total: result.unresolved.length }]
-      : [];
-    return {
-      after,
-      edited,
-      warnings,
-      noop: result.edits.length === 0,
-      data: {
-        success: true,
-        path,
-        operation,
-        changes: result.changes,
-        message: options.dryRun ? `Would: ${result.message}` : result.message,
-        ...(options.dryRun ? { dryRun: true as const } : {}),
-        fileHash: fileHash(after),
-        changedLines: edited,
-        ...sourceOrDiff(path, before, after, options),
-        ...(result.unresolved?.length ? { unresolved: result.unresolved.slice(0, MAX_UNRESOLVED), unresolvedTotal: result.unresolved.length } : {}),
-      },
-    };
-  });
+  return editTransaction(
+    ctx,
+    file,
+    { operation: `ast ${operation}`, dryRun: options.dryRun, gate: "ast", allowParseErrors: options.allowParseErrors },
+    ({ path, text, tree }): Planned<AstEditData> => {
+      const rules = rulesFor(path, operation);
+      const before = text as EditableText;
+      const source = sourceOf(before);
+      const result = plan(rules, tree!, source, path);
+      const { after, edited } = withSource(before, applyEdits(source, result.edits));
+      const warnings: Warning[] = result.unresolved?.length
+        ? [
+            {
+              code: "UNRESOLVED_REFERENCES",
+              message: `${result.unresolved.length} use(s) of the name that could not be resolved were left as they are (lines ${result.unresolved
+                .slice(0, MAX_UNRESOLVED)
+                .map((u) => u.line)
+                .join(", ")}${result.unresolved.length > MAX_UNRESOLVED ? ", …" : ""}); check them`,
+              total: result.unresolved.length,
+            },
+          ]
+        : [];
+      return {
+        after,
+        edited,
+        warnings,
+        noop: result.edits.length === 0,
+        data: {
+          success: true,
+          path,
+          operation,
+          changes: result.changes,
+          message: options.dryRun ? `Would: ${result.message}` : result.message,
+          ...(options.dryRun ? { dryRun: true as const } : {}),
+          fileHash: fileHash(after),
+          changedLines: edited,
+          ...sourceOrDiff(path, before, after, options),
+          ...(result.unresolved?.length ? { unresolved: result.unresolved.slice(0, MAX_UNRESOLVED), unresolvedTotal: result.unresolved.length } : {}),
+        },
+      };
+    },
+  );
 }
 
 /** Checks a new name against the language's identifier syntax. */
@@ -175,9 +196,16 @@ export async function astRenameSymbol(ctx: OpContext, file: string, oldName: str
     declaration = plan.edits.length > 0 ? plan.declaration : null;
     const unsure = plan.uncertain;
     if (unsure.length > 0 && !options.yes) {
-      throw new MastError("UNRESOLVED_REFERENCES", `${unsure.length} use(s) of '${oldName}' may or may not be this variable, which the text cannot tell (lines ${unsure.slice(0, MAX_UNRESOLVED).map((u) => u.line).join(", ")}${unsure.length > MAX_UNRESOLVED ? ", …" : ""}): a rename around them could change what the code does; nothing was renamed`, {
-        details: { unresolved: unsure.slice(0, MAX_UNRESOLVED), unresolvedTotal: unsure.length },
-      });
+      throw new MastError(
+        "UNRESOLVED_REFERENCES",
+        `${unsure.length} use(s) of '${oldName}' may or may not be this variable, which the text cannot tell (lines ${unsure
+          .slice(0, MAX_UNRESOLVED)
+          .map((u) => u.line)
+          .join(", ")}${unsure.length > MAX_UNRESOLVED ? ", …" : ""}): a rename around them could change what the code does; nothing was renamed`,
+        {
+          details: { unresolved: unsure.slice(0, MAX_UNRESOLVED), unresolvedTotal: unsure.length },
+        },
+      );
     }
     const n = plan.edits.length;
     return { edits: plan.edits, changes: n, message: `Renamed ${n} occurrence${n === 1 ? "" : "s"} of '${oldName}' to '${newName}' (${plan.target})`, unresolved: plan.unresolved };
@@ -191,7 +219,12 @@ export async function astRenameSymbol(ctx: OpContext, file: string, oldName: str
 function crossFileWarnings(declaration: string, uses: CrossFileUses): Warning[] {
   const name = declaration.slice(declaration.lastIndexOf(".") + 1);
   if ("unchecked" in uses) {
-    return [{ code: "CROSS_FILE_UNCHECKED", message: `other files' uses of '${declaration}' were not checked (${uses.unchecked}): any that name '${name}' still do; mast_rename_impact lists them once the project is indexed` }];
+    return [
+      {
+        code: "CROSS_FILE_UNCHECKED",
+        message: `other files' uses of '${declaration}' were not checked (${uses.unchecked}): any that name '${name}' still do; mast_rename_impact lists them once the project is indexed`,
+      },
+    ];
   }
   if (uses.total === 0) return [];
   const examples = uses.sites.map((s) => `${s.path}:${s.line}`).join(", ");
@@ -268,9 +301,21 @@ export function astRemoveImport(ctx: OpContext, file: string, spec: string, opti
   });
 }
 
-export function astInsert(ctx: OpContext, file: string, symbol: string, content: string, where: "before" | "after", options: AstEditOptions, line: number | null = null): Promise<OpResult<AstEditData>> {
+export function astInsert(
+  ctx: OpContext,
+  file: string,
+  symbol: string,
+  content: string,
+  where: "before" | "after",
+  options: AstEditOptions,
+  line: number | null = null,
+): Promise<OpResult<AstEditData>> {
   return astEdit(ctx, file, `insert-${where}`, options, (rules, tree, source) => {
     const { edit, target } = planInsert(rules, tree, source, symbol, content, where, line);
-    return { edits: [edit], changes: 1, message: `Inserted ${content.split("\n").length} line(s) ${where} '${target.qualifiedName}' (${target.anchor.type} at line ${target.anchor.startPosition.row + 1})` };
+    return {
+      edits: [edit],
+      changes: 1,
+      message: `Inserted ${content.split("\n").length} line(s) ${where} '${target.qualifiedName}' (${target.anchor.type} at line ${target.anchor.startPosition.row + 1})`,
+    };
   });
 }

@@ -130,7 +130,8 @@ function unwrap(words: readonly string[]): readonly string[] | string {
     if (wrapper.sub !== undefined && words[1] !== wrapper.sub) return `${words[0]} runs only as \`${own} <program>\``;
     let i = wrapper.sub === undefined ? 1 : 2;
     for (; words[i]?.startsWith("-") && words[i] !== "--"; i++) {
-      if (!wrapper.flags.includes(words[i]!)) return wrapper.flags.length > 0 ? `${own} takes only ${wrapper.flags.join(", ")} before the program, not ${words[i]}` : `${own} takes no flags before the program, not ${words[i]}`;
+      if (!wrapper.flags.includes(words[i]!))
+        return wrapper.flags.length > 0 ? `${own} takes only ${wrapper.flags.join(", ")} before the program, not ${words[i]}` : `${own} takes no flags before the program, not ${words[i]}`;
     }
     if (words[i] === "--") i++;
     if (words[i] === undefined) return `${own} names no program`;
@@ -200,7 +201,6 @@ function outsideRoot(part: string, at: Place): string | null {
   return relativeInside(at.realRoot, real) === null ? `${part} resolves through a symlink to ${real}, outside the project root` : null;
 }
 
-
 /** A command line split into words: whitespace separates, '…' and "…" quote (no escapes, no shell). */
 export function splitCommand(line: string): string[] {
   const words: string[] = [];
@@ -218,7 +218,10 @@ export function splitCommand(line: string): string[] {
       current = null;
     } else current = (current ?? "") + ch;
   }
-  if (quote) throw new MastError("INVALID_ARGUMENT", `unbalanced ${quote} in the command ${JSON.stringify(line)}`, { hint: "Close the quote, or pass the arguments with --formatter-args / --linter-args / --test-args." });
+  if (quote)
+    throw new MastError("INVALID_ARGUMENT", `unbalanced ${quote} in the command ${JSON.stringify(line)}`, {
+      hint: "Close the quote, or pass the arguments with --formatter-args / --linter-args / --test-args.",
+    });
   if (current !== null) words.push(current);
   return words;
 }
@@ -254,7 +257,11 @@ export function findProgram(program: string, dir: string, root: string = dir): s
  */
 export function checkCommand(label: string, words: readonly string[], dir: string, root: string = dir): CheckCommand {
   const refuse = (code: "INVALID_ARGUMENT" | "PATH_DENIED", why: string) =>
-    new MastError(code, `the ${label} command ${JSON.stringify(words.join(" "))} is refused: ${why}`, code === "INVALID_ARGUMENT" ? { hint: "Name the check's own program and its flags; inline code is never run." } : {});
+    new MastError(
+      code,
+      `the ${label} command ${JSON.stringify(words.join(" "))} is refused: ${why}`,
+      code === "INVALID_ARGUMENT" ? { hint: "Name the check's own program and its flags; inline code is never run." } : {},
+    );
   if (words.some((w) => w.includes("\0"))) throw refuse("INVALID_ARGUMENT", "a word has a NUL byte");
   const command = unwrap(words);
   if (typeof command === "string") throw refuse("INVALID_ARGUMENT", command);
@@ -273,9 +280,13 @@ export function checkCommand(label: string, words: readonly string[], dir: strin
   if (outside) throw refuse("PATH_DENIED", outside);
   const path = named ? physicalPath(program, at.realDir)! : findProgram(program, dir, root);
   if (path === null || !isExecutable(path)) {
-    throw new MastError("FILE_NOT_FOUND", named ? `the ${label} program ${program} is not an executable file` : `the ${label} program ${program} is not installed (not in node_modules/.bin or on PATH)`, {
-      hint: `Install ${basename(program)}, or leave the ${label} out.`,
-    });
+    throw new MastError(
+      "FILE_NOT_FOUND",
+      named ? `the ${label} program ${program} is not an executable file` : `the ${label} program ${program} is not installed (not in node_modules/.bin or on PATH)`,
+      {
+        hint: `Install ${basename(program)}, or leave the ${label} out.`,
+      },
+    );
   }
   return { program, path, args };
 }

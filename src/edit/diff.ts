@@ -60,7 +60,9 @@ export function generateDiff(oldName: string, newName: string, oldText: string, 
   const patch = createTwoFilesPatch("a", "b", oldPart.join(""), newPart.join(""), "", "", { context, headerOptions: FILE_HEADERS_ONLY, timeout: timeoutMs }) as string | undefined;
   if (patch !== undefined) {
     // Hunk lines are relative to the parts: shift them by the lines set aside in front.
-    const body = patch.slice("--- a\n+++ b\n".length).replace(/^@@ -(\d+),(\d+) \+(\d+),(\d+) @@/gm, (_m, os: string, oc: string, ns: string, nc: string) => `@@ -${Number(os) + from},${oc} +${Number(ns) + from},${nc} @@`);
+    const body = patch
+      .slice("--- a\n+++ b\n".length)
+      .replace(/^@@ -(\d+),(\d+) \+(\d+),(\d+) @@/gm, (_m, os: string, oc: string, ns: string, nc: string) => `@@ -${Number(os) + from},${oc} +${Number(ns) + from},${nc} @@`);
     return header + body;
   }
   const oldCount = oldPart.length;
@@ -100,7 +102,11 @@ export function generateDiffOffThread(req: DiffRequest): Promise<string> {
       void worker.terminate();
     });
     worker.once("error", (err: Error & { code?: string }) =>
-      reject(err.code === "ERR_WORKER_OUT_OF_MEMORY" ? new MastError("RESULT_TOO_LARGE", "the diff ran out of memory and was stopped", { hint: "Diff smaller contents, or a part of the file at a time." }) : err),
+      reject(
+        err.code === "ERR_WORKER_OUT_OF_MEMORY"
+          ? new MastError("RESULT_TOO_LARGE", "the diff ran out of memory and was stopped", { hint: "Diff smaller contents, or a part of the file at a time." })
+          : err,
+      ),
     );
     worker.once("exit", () => reject(new Error("the diff worker exited without an answer")));
   });
@@ -250,29 +256,46 @@ export function planPatch(t: EditableText | null, patch: string, options: PatchO
       }
       // Slid by its text alone only when that text can be told from a copy (see distinctive).
       if (found.length === 1 && found[0] !== center && !distinctive(oldLines)) {
-        throw new MastError("STALE_ANCHOR", `${name}: its lines are not at line ${center}, and old lines with fewer than ${MIN_DISTINCTIVE_CHARS} letters and digits are not slid to line ${found[0]} by their text alone; nothing was written`, {
-          hint: "Pass the fileHash of the read the patch was made against (expected_file_hash / --file-hash), or regenerate the patch with more context (-c 3).",
-          details: { hunk: index + 1, candidates: found },
-        });
+        throw new MastError(
+          "STALE_ANCHOR",
+          `${name}: its lines are not at line ${center}, and old lines with fewer than ${MIN_DISTINCTIVE_CHARS} letters and digits are not slid to line ${found[0]} by their text alone; nothing was written`,
+          {
+            hint: "Pass the fileHash of the read the patch was made against (expected_file_hash / --file-hash), or regenerate the patch with more context (-c 3).",
+            details: { hunk: index + 1, candidates: found },
+          },
+        );
       }
       const inReach = fuzzy === null ? found : found.filter((k) => Math.abs(k - center) <= fuzzy);
       if (inReach.length === 0) {
-        throw new MastError("STALE_ANCHOR", `${name}: its lines are ${found.length ? `at line ${found[0]}, more than ${fuzzy} line(s) from line ${center}` : "no longer in the file"}; nothing was written`, {
-          hint: "Re-read the file and regenerate the patch.",
-        });
+        throw new MastError(
+          "STALE_ANCHOR",
+          `${name}: its lines are ${found.length ? `at line ${found[0]}, more than ${fuzzy} line(s) from line ${center}` : "no longer in the file"}; nothing was written`,
+          {
+            hint: "Re-read the file and regenerate the patch.",
+          },
+        );
       }
       at = inReach[0]!;
     }
     // The end-of-file markers: a hunk reaching the file's end must agree with its final newline.
     const reachesEnd = at + oldLines.length - 1 === lines.length;
     if (reachesEnd ? oldNoEol === terminated : oldNoEol) {
-      throw new MastError("STALE_ANCHOR", `${name}: the patch says the file's last line ${oldNoEol ? "has no" : "has a"} line break, and the file's ${reachesEnd ? (terminated ? "has one" : "has none") : "last line is not in this hunk"}; nothing was written`, {
-        hint: "Regenerate the patch against the file as it is (hashpilot diff generate).",
-      });
+      throw new MastError(
+        "STALE_ANCHOR",
+        `${name}: the patch says the file's last line ${oldNoEol ? "has no" : "has a"} line break, and the file's ${reachesEnd ? (terminated ? "has one" : "has none") : "last line is not in this hunk"}; nothing was written`,
+        {
+          hint: "Regenerate the patch against the file as it is (hashpilot diff generate).",
+        },
+      );
     }
     const replaced = endings.slice(at - 1, at - 1 + oldLines.length);
     replaceRange(lines, at - 1, oldLines.length, newLines);
-    replaceRange(endings, at - 1, oldLines.length, newLines.map((_, k) => replaced[k] || base.eol));
+    replaceRange(
+      endings,
+      at - 1,
+      oldLines.length,
+      newLines.map((_, k) => replaced[k] || base.eol),
+    );
     if (reachesEnd) terminated = !newNoEol;
     placements.push({ expectedAt: expected, appliedAt: at, offset: at - expected });
     written.push({ start: at, end: at + newLines.length - 1 });

@@ -144,9 +144,16 @@ export async function runIntent(oc: OpContext, plan: RenamePlanInput, options: I
         const unresolvedUses = planned.unresolved;
         // Uses the rename could not tie to the symbol (a key of an object whose type is not known): never half-renamed silently.
         if (unresolvedUses.length > 0 && !options.yes) {
-          throw new MastError("UNSUPPORTED_OPERATION", `${unresolvedUses.length} use(s) of '${plan.name}' in ${path} could not be ${plan.operation === "add-parameter" ? "given the argument" : "resolved"} (lines ${unresolvedUses.slice(0, 10).map((u) => u.line).join(", ")}): the rename is not certain there`, {
-            hint: "Check those lines and pass --yes to rename without them, or rename them yourself.",
-          });
+          throw new MastError(
+            "UNSUPPORTED_OPERATION",
+            `${unresolvedUses.length} use(s) of '${plan.name}' in ${path} could not be ${plan.operation === "add-parameter" ? "given the argument" : "resolved"} (lines ${unresolvedUses
+              .slice(0, 10)
+              .map((u) => u.line)
+              .join(", ")}): the rename is not certain there`,
+            {
+              hint: "Check those lines and pass --yes to rename without them, or rename them yourself.",
+            },
+          );
         }
         const edits = [...unique.values()].sort((a, b) => a.start - b.start);
         const { after, edited } = withSource(t, applyEdits(source, edits));
@@ -162,7 +169,14 @@ export async function runIntent(oc: OpContext, plan: RenamePlanInput, options: I
         originals.set(path, before);
         written.push(path);
       }
-      steps.push({ file: path, operation: plan.operation, status: options.dryRun ? "planned" : "applied", changes: r.data.changes, changedLines: r.data.changedLines, ...(r.data.diff ? { diff: r.data.diff } : {}) });
+      steps.push({
+        file: path,
+        operation: plan.operation,
+        status: options.dryRun ? "planned" : "applied",
+        changes: r.data.changes,
+        changedLines: r.data.changedLines,
+        ...(r.data.diff ? { diff: r.data.diff } : {}),
+      });
     } catch (err) {
       const code: ErrorCode = isMastError(err) ? err.code : "WRITE_FAILED";
       failure = { code, message: errorMessage(err) };
@@ -197,10 +211,24 @@ export async function runIntent(oc: OpContext, plan: RenamePlanInput, options: I
   // A half-applied tree is not verified: its failures would be the plan's, not the change's.
   if (failure) return undoAll("step-failed", failure.code, `a step failed (${failure.message}); nothing of the plan is kept`);
   if (!options.dryRun && options.verify && written.length > 0) {
-    const v = await verifyChanges(oc, { files: written, auto_detect: true, scope_tests: true, revert_on_failure: false, timeout_ms: options.timeoutMs, use_baseline: false, record_baseline: false, ...(options.tsconfigOf ? { tsconfigOf: options.tsconfigOf } : {}) });
+    const v = await verifyChanges(oc, {
+      files: written,
+      auto_detect: true,
+      scope_tests: true,
+      revert_on_failure: false,
+      timeout_ms: options.timeoutMs,
+      use_baseline: false,
+      record_baseline: false,
+      ...(options.tsconfigOf ? { tsconfigOf: options.tsconfigOf } : {}),
+    });
     execution.verification = v.data;
     warnings.push(...v.warnings);
-    if (v.data.overall === "fail") return undoAll("verification-failed", "VERIFY_FAILED", `the rename applied, but verification failed (${v.data.checksRun.filter((c) => v.data[c] && !v.data[c]!.passed).join(", ")})${options.revert ? "; every file was put back" : "; kept (--no-revert)"}`);
+    if (v.data.overall === "fail")
+      return undoAll(
+        "verification-failed",
+        "VERIFY_FAILED",
+        `the rename applied, but verification failed (${v.data.checksRun.filter((c) => v.data[c] && !v.data[c]!.passed).join(", ")})${options.revert ? "; every file was put back" : "; kept (--no-revert)"}`,
+      );
     if (v.data.overall === "timeout") {
       result.success = true;
       return done({ code: "VERIFY_TIMEOUT", message: "the rename applied and was kept; verification timed out without a verdict" });

@@ -28,7 +28,11 @@ import { EDIT_MAX_FILE_BYTES, readBytes, withFileLocks } from "./writer.js";
 export function truncatedList<T>(result: OpResult<T[]>, limit: number): OpResult<T[]> {
   const fit = fitList(result.data, limit);
   if (fit.omitted === 0) return result;
-  const warning: Warning = { code: "RESULT_TRUNCATED", message: `${fit.omitted} more result(s) were left out (limit ${Number.isFinite(limit) ? limit : "none"}, or the answer cap)`, omitted: fit.omitted };
+  const warning: Warning = {
+    code: "RESULT_TRUNCATED",
+    message: `${fit.omitted} more result(s) were left out (limit ${Number.isFinite(limit) ? limit : "none"}, or the answer cap)`,
+    omitted: fit.omitted,
+  };
   return { ...result, data: fit.items, warnings: [...result.warnings, warning] };
 }
 
@@ -288,9 +292,16 @@ export async function grepMany(ctx: OpContext, pattern: string, paths: readonly 
     },
     warnings: [
       ...(outcome.timedOut
-        ? [{ code: "SEARCH_TRUNCATED" as const, message: `the search ran out of its ${options.timeoutMs ?? DEFAULT_GREP_TIMEOUT_MS} ms budget after ${outcome.filesSearched} file(s); the results are what was found by then (narrow the paths, or raise the time budget)` }]
+        ? [
+            {
+              code: "SEARCH_TRUNCATED" as const,
+              message: `the search ran out of its ${options.timeoutMs ?? DEFAULT_GREP_TIMEOUT_MS} ms budget after ${outcome.filesSearched} file(s); the results are what was found by then (narrow the paths, or raise the time budget)`,
+            },
+          ]
         : []),
-      ...(fit.omitted > 0 ? [{ code: "RESULT_TRUNCATED" as const, message: `${fit.omitted} more match(es) were left out (the answer cap): narrow the paths or the pattern`, omitted: fit.omitted }] : []),
+      ...(fit.omitted > 0
+        ? [{ code: "RESULT_TRUNCATED" as const, message: `${fit.omitted} more match(es) were left out (the answer cap): narrow the paths or the pattern`, omitted: fit.omitted }]
+        : []),
     ],
   };
 }
@@ -407,11 +418,21 @@ export async function undo(ctx: OpContext, idOrLast: string, options: { force: b
       plan.steps.map((s) => s.path),
       "undo",
       () => {
-        checkRestorable(plan.steps.map((s) => s.path), ctx.boundary);
+        checkRestorable(
+          plan.steps.map((s) => s.path),
+          ctx.boundary,
+        );
         const changed = plan.steps.filter((s) => s.expect !== null && currentHash(s.path) !== s.expect);
         if (changed.length > 0) {
           throw new MastError("HASH_MISMATCH", `${changed.map((s) => s.path).join(", ")} changed while the undo ran; nothing was restored`, {
-            details: { changeSetId: plan.record.changeSetId, files: plan.steps.map((s) => ({ path: s.path, action: "skipped", reason: changed.includes(s) ? "the file changed after the edit" : "not restored: another file of the changeSet changed" })) },
+            details: {
+              changeSetId: plan.record.changeSetId,
+              files: plan.steps.map((s) => ({
+                path: s.path,
+                action: "skipped",
+                reason: changed.includes(s) ? "the file changed after the edit" : "not restored: another file of the changeSet changed",
+              })),
+            },
           });
         }
         for (const step of plan.steps) {
@@ -431,7 +452,13 @@ export async function undo(ctx: OpContext, idOrLast: string, options: { force: b
   }
   const verb = options.dryRun ? "Would undo" : "Undid";
   return {
-    data: { success: true, changeSetId: plan.record.changeSetId, ...(options.dryRun ? { dryRun: true as const } : {}), files, message: `${verb} changeSet ${plan.record.changeSetId}: ${files.length} file(s)` },
+    data: {
+      success: true,
+      changeSetId: plan.record.changeSetId,
+      ...(options.dryRun ? { dryRun: true as const } : {}),
+      files,
+      message: `${verb} changeSet ${plan.record.changeSetId}: ${files.length} file(s)`,
+    },
     warnings: [],
     written: options.dryRun ? [] : plan.steps.map((s) => s.path),
   };
@@ -526,7 +553,13 @@ export interface ReplaceContentData {
  * one place, become `newContent`; STALE_ANCHOR when they are nowhere, AMBIGUOUS_ANCHOR when they
  * are in several places.
  */
-export async function replaceContent(ctx: OpContext, file: string, oldContent: string, newContent: string, options: { dryRun: boolean; includeSource: boolean }): Promise<OpResult<ReplaceContentData>> {
+export async function replaceContent(
+  ctx: OpContext,
+  file: string,
+  oldContent: string,
+  newContent: string,
+  options: { dryRun: boolean; includeSource: boolean },
+): Promise<OpResult<ReplaceContentData>> {
   checkText(newContent, "the new content");
   const old = parseText(oldContent).lines;
   if (old.length === 0 || (old.length === 1 && old[0] === "")) throw new MastError("INVALID_ARGUMENT", "old_content is empty; say which lines to replace");
@@ -534,7 +567,10 @@ export async function replaceContent(ctx: OpContext, file: string, oldContent: s
     const before = text!;
     const at = windows(before, old.length, hash12(old.join("\n")), old);
     if (at.length === 0) throw new MastError("STALE_ANCHOR", `the old content (${old.length} line(s)) is not in ${path}; nothing was written`);
-    if (at.length > 1) throw new MastError("AMBIGUOUS_ANCHOR", `the old content is in ${at.length} places in ${path} (lines ${listed(at.map((w) => String(w.start)))}); nothing was written`, { hint: "Give more lines of context in old_content, or edit by hash with read-hash's range." });
+    if (at.length > 1)
+      throw new MastError("AMBIGUOUS_ANCHOR", `the old content is in ${at.length} places in ${path} (lines ${listed(at.map((w) => String(w.start)))}); nothing was written`, {
+        hint: "Give more lines of context in old_content, or edit by hash with read-hash's range.",
+      });
     const { start } = at[0]!;
     const after = replaceLines(before, start, start + old.length - 1, newContent);
     const written = newContent === "" ? 0 : parseText(newContent).lines.length;
@@ -558,7 +594,12 @@ export async function replaceContent(ctx: OpContext, file: string, oldContent: s
 }
 
 /** What a write answers of the new file: all of it with includeSource, a dry run's unified diff otherwise (#98), nothing for a write. */
-export function sourceOrDiff(path: string, before: EditableText | null, after: EditableText, options: { dryRun: boolean; includeSource: boolean }): { newSource?: string; diff?: string; sourceOmitted?: true } {
+export function sourceOrDiff(
+  path: string,
+  before: EditableText | null,
+  after: EditableText,
+  options: { dryRun: boolean; includeSource: boolean },
+): { newSource?: string; diff?: string; sourceOmitted?: true } {
   if (options.includeSource) return { newSource: renderText({ ...after, bom: false }) };
   if (!options.dryRun) return {};
   return { diff: generateDiff(path, path, before === null ? "" : renderText(before), renderText(after), 3), sourceOmitted: true };
@@ -621,12 +662,27 @@ export async function symbolLookupMany(ctx: OpContext, paths: readonly string[],
   const result = truncatedList({ data: hits, warnings: [] }, options.limit);
   const notRead = skipped.unreadable + skipped.binary + skipped.tooLarge + skipped.special;
   const incomplete: Warning[] = [
-    ...(timedOut ? [{ code: "SEARCH_TRUNCATED" as const, message: `the lookup ran out of its ${options.timeoutMs} ms budget after ${searched} file(s); declarations in the files not read are missing (narrow the paths)`, filesSearched: searched }] : []),
-    ...(notRead > 0 ? [{ code: "SEARCH_TRUNCATED" as const, message: `${notRead} file(s) were not read (unreadable, not text, over ${LOOKUP_MAX_FILE_BYTES} bytes, or special): declarations in them are missing`, skipped }] : []),
+    ...(timedOut
+      ? [
+          {
+            code: "SEARCH_TRUNCATED" as const,
+            message: `the lookup ran out of its ${options.timeoutMs} ms budget after ${searched} file(s); declarations in the files not read are missing (narrow the paths)`,
+            filesSearched: searched,
+          },
+        ]
+      : []),
+    ...(notRead > 0
+      ? [
+          {
+            code: "SEARCH_TRUNCATED" as const,
+            message: `${notRead} file(s) were not read (unreadable, not text, over ${LOOKUP_MAX_FILE_BYTES} bytes, or special): declarations in them are missing`,
+            skipped,
+          },
+        ]
+      : []),
   ];
   return incomplete.length ? { ...result, warnings: [...result.warnings, ...incomplete] } : result;
 }
 
 /** Extraction settings for a symbol lookup (chunking does not matter here). */
 const SYMBOL_EXTRACT_OPTIONS = { chunkSplitThreshold: 100, contextLines: 0, markdownHeadingDepth: 2, parseTimeoutMs: 2_000 };
-

@@ -12,7 +12,6 @@ import { MAX_PATH_LENGTH } from "../base/paths.js";
 import { globalConfigPath } from "./config.js";
 import { hashpilotHome } from "./writer.js";
 
-
 export interface Boundary {
   /** The project root as given, and its real path. */
   readonly root: string;
@@ -120,7 +119,12 @@ function checked(file: string, b: Boundary, cwd: string, access: "read" | "write
   if (dangling !== null) throw deny(`${dangling} is a symlink to nothing; symlinks are left alone, never replaced by a file`);
   const home = roots.find((r) => within(real, r));
   if (home === undefined) throw deny(`it resolves through a symlink to ${real}, outside the project root`);
-  if (relative(home, real).split(sep).some((part) => part.toLowerCase() === ".git")) throw deny("files under .git are never read or edited (in any case: .GIT is .git on macOS and Windows)");
+  if (
+    relative(home, real)
+      .split(sep)
+      .some((part) => part.toLowerCase() === ".git")
+  )
+    throw deny("files under .git are never read or edited (in any case: .GIT is .git on macOS and Windows)");
   return { abs, real };
 }
 

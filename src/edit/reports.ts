@@ -55,7 +55,9 @@ export function telemetrySummary(): OpResult<{ totalEvents: number; byRouteOpera
   });
 }
 
-export function telemetrySessions(limit: number): OpResult<{ sessions: Array<{ session: string; events: number; errors: number; errorRate: number; start: string; end: string; durationMs: number }>; truncated?: true; omitted?: number }> {
+export function telemetrySessions(
+  limit: number,
+): OpResult<{ sessions: Array<{ session: string; events: number; errors: number; errorRate: number; start: string; end: string; durationMs: number }>; truncated?: true; omitted?: number }> {
   return withLog((log) => {
     const groups = new Map<string, TelemetryEvent[]>();
     for (const e of log.events) (groups.get(e.session) ?? groups.set(e.session, []).get(e.session)!).push(e);
@@ -233,7 +235,18 @@ function rangesOf(e: TelemetryEvent): Array<{ start: number; end: number }> | nu
 }
 
 function entryOf(e: TelemetryEvent): ProvenanceEntry {
-  return { timestamp: e.timestamp, actor: e.actor, taskId: e.taskId, reason: e.reason, operation: e.operation, route: e.route, success: e.success, changeSetId: e.changeSetId, ranges: rangesOf(e), diff: e.diff };
+  return {
+    timestamp: e.timestamp,
+    actor: e.actor,
+    taskId: e.taskId,
+    reason: e.reason,
+    operation: e.operation,
+    route: e.route,
+    success: e.success,
+    changeSetId: e.changeSetId,
+    ranges: rangesOf(e),
+    diff: e.diff,
+  };
 }
 
 /**
@@ -263,5 +276,8 @@ export function provenanceQuery(cwd: string, file: string, line: number | null, 
 
 /** Every recorded edit of one changeSet, in order. */
 export function provenanceChangeSet(id: string): OpResult<ProvenanceEntry[]> {
-  return truncatedList(withLog((log) => log.events.filter((e) => e.changeSetId === id).map(entryOf)), Infinity);
+  return truncatedList(
+    withLog((log) => log.events.filter((e) => e.changeSetId === id).map(entryOf)),
+    Infinity,
+  );
 }

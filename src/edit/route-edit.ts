@@ -13,7 +13,6 @@ import { chooseRoute, type RoutedOperation } from "./route.js";
 import { parseRange } from "./anchor.js";
 import { withFileLocks } from "./writer.js";
 
-
 /** The route an operation is meant for: the AST operations' is ast. */
 const OWN_ROUTE: Record<RoutedOperation, Route> = {
   "rename-symbol": "ast",
@@ -79,7 +78,8 @@ function dispatch(ctx: OpContext, file: string, req: RouteEditRequest, route: Ro
     });
   }
   if (route === "diff") return replaceContent(ctx, file, need(req.oldContent, "old_content", op, route), need(req.content, "new content", op, route), req.options);
-  if (OWN_ROUTE[op] !== "ast") throw new MastError("UNSUPPORTED_OPERATION", `${op} is not an AST operation; it takes the ${OWN_ROUTE[op]} route`, { hint: `Pass method: ${OWN_ROUTE[op]}, or leave method out.` });
+  if (OWN_ROUTE[op] !== "ast")
+    throw new MastError("UNSUPPORTED_OPERATION", `${op} is not an AST operation; it takes the ${OWN_ROUTE[op]} route`, { hint: `Pass method: ${OWN_ROUTE[op]}, or leave method out.` });
   const symbol = need(req.symbol, op.endsWith("import") ? "the import spec" : "symbol", op, route);
   switch (op) {
     case "rename-symbol":
@@ -147,14 +147,19 @@ export async function batchEdit(ctx: OpContext, files: readonly string[], req: R
   };
   let results: BatchEntry[];
   try {
-    results = await withFileLocks(paths, "batch", async () => {
-      if (serial) {
-        const out: BatchEntry[] = [];
-        for (let i = 0; i < files.length; i++) out.push(await one(files[i]!, i));
-        return out;
-      }
-      return Promise.all(files.map((f, i) => one(f, i)));
-    }, BATCH_LOCK_TIMEOUT_MS);
+    results = await withFileLocks(
+      paths,
+      "batch",
+      async () => {
+        if (serial) {
+          const out: BatchEntry[] = [];
+          for (let i = 0; i < files.length; i++) out.push(await one(files[i]!, i));
+          return out;
+        }
+        return Promise.all(files.map((f, i) => one(f, i)));
+      },
+      BATCH_LOCK_TIMEOUT_MS,
+    );
   } catch (err) {
     if (!isMastError(err) || err.code !== "LOCK_HELD") throw err;
     results = paths.map((file) => ({ file, success: false, route: null, routeReason: "lock timeout", errorCode: "LOCK_TIMEOUT" as const, message: errorMessage(err), stale: true as const }));
@@ -168,7 +173,10 @@ export async function batchEdit(ctx: OpContext, files: readonly string[], req: R
   };
   if (!data.success) {
     const first = results.find((r) => !r.success && !CONFLICTS.has(r.errorCode!)) ?? results.find((r) => !r.success)!;
-    throw new MastError(first.errorCode!, `batch: ${failed} failed and ${conflicts} conflicted of ${results.length}; first: ${first.message}`, { details: { ...data }, hint: "Each entry of details.results says what happened to its file; conflicts are retryable after re-reading the file." });
+    throw new MastError(first.errorCode!, `batch: ${failed} failed and ${conflicts} conflicted of ${results.length}; first: ${first.message}`, {
+      details: { ...data },
+      hint: "Each entry of details.results says what happened to its file; conflicts are retryable after re-reading the file.",
+    });
   }
   return { data, warnings, written, changedRanges };
 }

@@ -169,7 +169,10 @@ function manifests(): ChangeSetRecord[] {
     return [];
   }
   const out: ChangeSetRecord[] = [];
-  for (const name of names.filter((n) => n.endsWith(".json") && ID.test(n.slice(0, -5))).sort().reverse()) {
+  for (const name of names
+    .filter((n) => n.endsWith(".json") && ID.test(n.slice(0, -5)))
+    .sort()
+    .reverse()) {
     const record = readManifest(name);
     if (record !== "invalid") out.push(record);
   }
@@ -266,12 +269,14 @@ export function planUndo(idOrLast: string | "last", force: boolean, boundary: Bo
       details: { changeSetId: record.changeSetId, files },
     });
   }
-  const steps = checked.map((c): UndoStep => ({
-    path: c.path,
-    bytes: c.change.before === null ? null : readBlob(c.change.before),
-    expect: force ? null : c.change.after,
-    report: { path: c.path, action: c.change.before === null ? "deleted" : "restored", ...(c.changed ? { reason: `forced: ${c.reason}` } : {}) },
-  }));
+  const steps = checked.map(
+    (c): UndoStep => ({
+      path: c.path,
+      bytes: c.change.before === null ? null : readBlob(c.change.before),
+      expect: force ? null : c.change.after,
+      report: { path: c.path, action: c.change.before === null ? "deleted" : "restored", ...(c.changed ? { reason: `forced: ${c.reason}` } : {}) },
+    }),
+  );
   return { record, steps };
 }
 
@@ -304,6 +309,7 @@ export function readBlob(hash: string): Uint8Array {
   const path = join(blobsDir(), hash);
   const r = readRegularFile(path, { maxBytes: EDIT_MAX_FILE_BYTES, noFollow: true });
   if (r.kind === "missing") throw new MastError("READ_FAILED", `the snapshot ${hash} is missing from ${blobsDir()}; nothing was restored`);
-  if (r.kind !== "read" || sha256(r.bytes) !== hash) throw new MastError("SNAPSHOT_INVALID", `the snapshot blob ${basename(path)} does not hold the bytes its name says; it is not trusted and nothing was restored`);
+  if (r.kind !== "read" || sha256(r.bytes) !== hash)
+    throw new MastError("SNAPSHOT_INVALID", `the snapshot blob ${basename(path)} does not hold the bytes its name says; it is not trusted and nothing was restored`);
   return r.bytes;
 }

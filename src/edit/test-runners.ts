@@ -136,7 +136,14 @@ export const RUNNERS: Readonly<Record<RunnerName, TestRunner>> = {
     name: "bun test",
     command: ["bun", "test"],
     whole: [],
-    scope: (root, files) => byConvention(root, files, (n) => JS_TEST.test(n) || /_test\.[cm]?[jt]sx?$/.test(n), (stem, ext) => [".test", ".spec", "_test"].map((s) => `${stem}${s}${ext}`), "bun test"),
+    scope: (root, files) =>
+      byConvention(
+        root,
+        files,
+        (n) => JS_TEST.test(n) || /_test\.[cm]?[jt]sx?$/.test(n),
+        (stem, ext) => [".test", ".spec", "_test"].map((s) => `${stem}${s}${ext}`),
+        "bun test",
+      ),
     filter: (p) => ["-t", p],
     // `(fail) describe > name [0.12ms]`
     failures: (out) => unique(matches(out, /^\s*\(fail\)\s+(.+?)(?:\s+\[[\d.]+m?s\])?\s*$/gm)),
@@ -145,7 +152,14 @@ export const RUNNERS: Readonly<Record<RunnerName, TestRunner>> = {
     name: "pytest",
     command: ["pytest"],
     whole: [],
-    scope: (root, files) => byConvention(root, files, (n) => /^test_.*\.py$/.test(n) || /_test\.py$/.test(n), (stem) => [`test_${stem}.py`, `${stem}_test.py`], "pytest"),
+    scope: (root, files) =>
+      byConvention(
+        root,
+        files,
+        (n) => /^test_.*\.py$/.test(n) || /_test\.py$/.test(n),
+        (stem) => [`test_${stem}.py`, `${stem}_test.py`],
+        "pytest",
+      ),
     filter: (p) => ["-k", p],
     // The short summary: `FAILED tests/test_x.py::test_name - AssertionError`, `ERROR tests/test_y.py`.
     failures: (out) => unique(matches(out, /^(?:FAILED|ERROR)\s+(\S+)/gm)),
@@ -172,7 +186,8 @@ export const RUNNERS: Readonly<Record<RunnerName, TestRunner>> = {
     whole: [],
     scope: (root, files) => {
       const targets = files.map((f) => relative(root, f)).map((r) => /^tests\/([^/]+)\.rs$/.exec(r)?.[1] ?? null);
-      if (targets.some((t) => t === null)) return { args: [], scoped: false, reason: "a changed file is outside tests/, where every test target of the crate may depend on it, so cargo test ran them all" };
+      if (targets.some((t) => t === null))
+        return { args: [], scoped: false, reason: "a changed file is outside tests/, where every test target of the crate may depend on it, so cargo test ran them all" };
       const names = [...new Set(targets as string[])].sort();
       return { args: names.flatMap((n) => ["--test", n]), scoped: true, reason: `cargo test restricted to the ${names.length} integration test target(s) changed` };
     },

@@ -62,7 +62,8 @@ export async function editTransaction<T>(ctx: OpContext, file: string, options: 
     let tree: Tree | null = null;
     if (options.gate === "ast" && text !== null) {
       const parsed = gateParse(path, text.lines.join("\n"));
-      if (parsed === null || parsed.tree === null) throw new MastError("UNSUPPORTED_OPERATION", `${options.operation} needs a language with AST edits; ${path} has none${parsed ? " (its parse timed out)" : ""}`);
+      if (parsed === null || parsed.tree === null)
+        throw new MastError("UNSUPPORTED_OPERATION", `${options.operation} needs a language with AST edits; ${path} has none${parsed ? " (its parse timed out)" : ""}`);
       if (parsed.error !== null && !options.allowParseErrors) {
         throw new MastError("PARSE_ERROR", `${path} does not parse (syntax error at ${parsed.error}); no edit was attempted`, {
           hint: "Fix the syntax error first, or pass --allow-parse-errors (MCP: allow_parse_errors) to edit a knowingly broken file.",

@@ -25,7 +25,6 @@ import { RUNNERS, runnerNamed, stripAnsi, type TestRunner } from "./test-runners
 import { decodeForEdit, fileHash } from "./text.js";
 import { ensurePrivateDir, hashpilotHome, readBytes, withFileLocks } from "./writer.js";
 
-
 export interface VerifyInput {
   readonly files: readonly string[];
   readonly formatter?: string | undefined;
@@ -190,7 +189,13 @@ export function detectChecks(dir: string, root: string, files: readonly string[]
       ...("prettier" in deps && has("prettier") ? { formatter: "prettier --write" } : biome ? { formatter: "biome format --write" } : {}),
       ...("eslint" in deps && has("eslint") ? { linter: "eslint" } : biome ? { linter: "biome lint" } : {}),
       ...("typescript" in deps && existsSync(join(dir, "tsconfig.json")) && has("tsc") ? typecheckFor(dir, files, tsconfigOf) : {}),
-      ...("vitest" in deps && has("vitest") ? { testRunner: RUNNERS.vitest } : "jest" in deps && has("jest") ? { testRunner: RUNNERS.jest } : bun && has("bun") ? { testRunner: RUNNERS["bun test"] } : {}),
+      ...("vitest" in deps && has("vitest")
+        ? { testRunner: RUNNERS.vitest }
+        : "jest" in deps && has("jest")
+          ? { testRunner: RUNNERS.jest }
+          : bun && has("bun")
+            ? { testRunner: RUNNERS["bun test"] }
+            : {}),
     };
   }
   const py = readText(join(dir, "pyproject.toml"));
@@ -338,7 +343,8 @@ function planChecks(oc: OpContext, input: VerifyInput): Plan {
   }
   const runner = input.test_runner !== undefined ? runnerNamed(input.test_runner) : (detection.testRunner ?? null);
   if (input.test_runner === undefined && runner) detected.testRunner = runner.name;
-  if (input.test_filter !== undefined && runner === null) throw new MastError("INVALID_ARGUMENT", "--test-filter needs a test runner", { hint: "Pass --test-runner (vitest, jest, bun test, pytest, go test, cargo test) or --auto-detect." });
+  if (input.test_filter !== undefined && runner === null)
+    throw new MastError("INVALID_ARGUMENT", "--test-filter needs a test runner", { hint: "Pass --test-runner (vitest, jest, bun test, pytest, go test, cargo test) or --auto-detect." });
   const commands: Partial<Record<CheckName, CheckCommand>> = {};
   const extra = { formatter: input.formatter_args, linter: input.linter_args, typecheck: undefined };
   for (const [check, line] of Object.entries(lines) as Array<[Exclude<CheckName, "tests">, string]>) commands[check] = commandFor(check, line, extra[check], files, dir, root);
@@ -364,14 +370,27 @@ function hashesOf(files: readonly string[]): Record<string, string | null> {
 /** `record_baseline`: the tests' failing names now, kept for a later use_baseline at this commit. */
 export async function recordBaseline(oc: OpContext, input: VerifyInput): Promise<OpResult<BaselineRecorded>> {
   const plan = planChecks(oc, input);
-  const no = (reason: string, commit: string | null = null): OpResult<BaselineRecorded> => ({ data: { recorded: false, reason, commit, runner: plan.runner?.name ?? null, failures: null, cached: false }, warnings: [] });
+  const no = (reason: string, commit: string | null = null): OpResult<BaselineRecorded> => ({
+    data: { recorded: false, reason, commit, runner: plan.runner?.name ?? null, failures: null, cached: false },
+    warnings: [],
+  });
   if (!plan.runner || !plan.commands.tests || !plan.scope) return no("no test runner: pass --test-runner or --auto-detect");
   const commit = headCommit(plan.dir);
   if (commit === null) return no("not a git repository: a baseline is keyed by commit");
   const path = baselinePath(oc.boundary.realRoot, commit, plan.runner.name, plan.scope.args);
   const existing = readBaseline(path);
   if (existing) {
-    return { data: { recorded: false, cached: true, reason: `a baseline for ${commit.slice(0, 8)}, ${plan.runner.name} and this scope already exists; left alone`, commit, runner: plan.runner.name, failures: existing.failures }, warnings: [] };
+    return {
+      data: {
+        recorded: false,
+        cached: true,
+        reason: `a baseline for ${commit.slice(0, 8)}, ${plan.runner.name} and this scope already exists; left alone`,
+        commit,
+        runner: plan.runner.name,
+        failures: existing.failures,
+      },
+      warnings: [],
+    };
   }
   const result = checkResult(plan.commands.tests, await runCommand(plan.commands.tests, plan.dir, input.timeout_ms));
   if (result.timedOut) return no(`the baseline run timed out after ${input.timeout_ms} ms; nothing was recorded`, commit);
@@ -379,7 +398,10 @@ export async function recordBaseline(oc: OpContext, input: VerifyInput): Promise
   ensurePrivateDir(dirname(path));
   const stored: StoredBaseline = { commit, runner: plan.runner.name, scope: plan.scope.args, failures, recordedAt: new Date().toISOString() };
   writeAtomic(path, Buffer.from(`${JSON.stringify(stored, null, 2)}\n`), { mode: 0o600 });
-  const reason = failures === null ? `recorded at ${commit.slice(0, 8)}, but the output could not be parsed into test names: later comparisons are not comparable` : `recorded ${failures.length} pre-existing failure(s) at ${commit.slice(0, 8)}`;
+  const reason =
+    failures === null
+      ? `recorded at ${commit.slice(0, 8)}, but the output could not be parsed into test names: later comparisons are not comparable`
+      : `recorded ${failures.length} pre-existing failure(s) at ${commit.slice(0, 8)}`;
   return { data: { recorded: true, reason, commit, runner: plan.runner.name, failures, cached: false }, warnings: [] };
 }
 
@@ -391,12 +413,19 @@ function compareBaseline(oc: OpContext, plan: Plan, result: CheckResult): Baseli
   if (!stored) return not(`no baseline recorded at ${commit.slice(0, 8)} for ${plan.runner!.name} and this scope (run --record-baseline before editing): every failure counts`);
   if (stored.failures === null) return not("the baseline run's output could not be parsed into test names: every failure counts");
   const now = failingNames(plan.runner!, result);
-  if (now === null) return not(result.truncated ? "this run's output was cut at 256 KB, so its failures cannot be told: every failure counts" : "this run's output could not be parsed into test names: every failure counts");
+  if (now === null)
+    return not(
+      result.truncated ? "this run's output was cut at 256 KB, so its failures cannot be told: every failure counts" : "this run's output could not be parsed into test names: every failure counts",
+    );
   const before = new Set(stored.failures);
   const preExisting = now.filter((n) => before.has(n));
   const newFailures = now.filter((n) => !before.has(n));
   const reason =
-    now.length === 0 ? "no test failed" : newFailures.length === 0 ? `all failures were already failing at ${commit.slice(0, 8)}` : `${newFailures.length} test(s) fail that did not at ${commit.slice(0, 8)}`;
+    now.length === 0
+      ? "no test failed"
+      : newFailures.length === 0
+        ? `all failures were already failing at ${commit.slice(0, 8)}`
+        : `${newFailures.length} test(s) fail that did not at ${commit.slice(0, 8)}`;
   return { source: "cache", comparable: true, preExisting, newFailures, reason };
 }
 

@@ -49,15 +49,7 @@ export interface ConfigOverrides {
 
 export const DEFAULT_SETTINGS: MastSettings = {
   file_extensions: [...DEFAULT_EXTENSIONS],
-  exclude_patterns: [
-    "**/node_modules/**",
-    "**/dist/**",
-    "**/build/**",
-    "**/coverage/**",
-    "**/.next/**",
-    "**/.turbo/**",
-    ".mast/**",
-  ],
+  exclude_patterns: ["**/node_modules/**", "**/dist/**", "**/build/**", "**/coverage/**", "**/.next/**", "**/.turbo/**", ".mast/**"],
   rrf_k: 60,
   declaration_exact_ranker: true,
   chunk_split_threshold: 100,
@@ -72,15 +64,16 @@ export const DEFAULT_SETTINGS: MastSettings = {
 
 type Validator = (value: unknown) => string | null;
 
-const isInt = (min: number, max: number): Validator => (v) =>
-  typeof v === "number" && Number.isInteger(v) && v >= min && v <= max ? null : `an integer from ${min} to ${max}`;
+const isInt =
+  (min: number, max: number): Validator =>
+  (v) =>
+    typeof v === "number" && Number.isInteger(v) && v >= min && v <= max ? null : `an integer from ${min} to ${max}`;
 const isBool: Validator = (v) => (typeof v === "boolean" ? null : "true or false");
 const isStringList: Validator = (v) => (Array.isArray(v) && v.every((x) => typeof x === "string") ? null : "an array of strings");
 
 const VALIDATORS: Record<keyof MastSettings, Validator> = {
   file_extensions: (v) => isStringList(v) ?? unsupportedExtension(v as string[]),
-  exclude_patterns: (v) =>
-    isStringList(v) ?? ((v as string[]).some((p) => p.startsWith("!")) ? "a list of globs to exclude; `!` re-includes are not supported (use .gitignore for those)" : null),
+  exclude_patterns: (v) => isStringList(v) ?? ((v as string[]).some((p) => p.startsWith("!")) ? "a list of globs to exclude; `!` re-includes are not supported (use .gitignore for those)" : null),
   rrf_k: isInt(1, 100_000),
   declaration_exact_ranker: isBool,
   chunk_split_threshold: isInt(20, 1_000_000),
@@ -108,7 +101,14 @@ export function parseList(csv: string): string[] {
 
 /** `py` and `.py` both mean `.py`; duplicates are dropped, order kept. */
 export function normalizeExtensions(list: readonly string[]): string[] {
-  return [...new Set(list.map((e) => e.trim()).filter((e) => e.length > 0).map((e) => (e.startsWith(".") ? e : `.${e}`)))];
+  return [
+    ...new Set(
+      list
+        .map((e) => e.trim())
+        .filter((e) => e.length > 0)
+        .map((e) => (e.startsWith(".") ? e : `.${e}`)),
+    ),
+  ];
 }
 
 /** The project root: the given directory (default: cwd), resolved through symlinks. */

@@ -58,7 +58,13 @@ export async function measureFreshness(config: ResolvedConfig): Promise<Freshnes
     // A content hash read when a stat could not prove a file (its rows read lazily) found graph.db
     // corrupt: as when its stamps cannot be read at all, every file counts as not indexed.
     if (!isUnusableDatabase(err)) throw err;
-    return compareAll(config, paths, walk, FileStamps.fromRows([], () => ""), true);
+    return compareAll(
+      config,
+      paths,
+      walk,
+      FileStamps.fromRows([], () => ""),
+      true,
+    );
   } finally {
     during.store?.close();
   }

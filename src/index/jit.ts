@@ -125,7 +125,12 @@ async function refreshOnce(store: Store, config: ResolvedConfig, names: readonly
         return !row || row.id !== f.row.id || !sameStat(stampStat(row), stampStat(f.row)) || row.contentHash !== f.row.contentHash || !sameStat(statOf(f.abs), f.stat);
       });
       if (moved) return;
-      const resolve = resolverOf(store, config, removals.map((f) => f.path), createImportResolver);
+      const resolve = resolverOf(
+        store,
+        config,
+        removals.map((f) => f.path),
+        createImportResolver,
+      );
       // A rewritten file's edges are rebuilt with its rows, and those of the files reaching it (none
       // after a body edit, which keeps its symbol rows: link.ts rederive); a path that went
       // re-resolves every import.

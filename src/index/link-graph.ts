@@ -65,7 +65,23 @@ interface FileFacts {
 }
 
 function emptyFacts(path: string, language: string): FileFacts {
-  return { declared: new Map(), functions: new Map(), types: new Map(), aliases: new Map(), markers: new Map(), bindings: new Map(), moduleTargets: new Map(), stars: [], globs: [], parents: new Map(), implementing: new Set(), heritage: new Map(), modules: new Map(), path, language };
+  return {
+    declared: new Map(),
+    functions: new Map(),
+    types: new Map(),
+    aliases: new Map(),
+    markers: new Map(),
+    bindings: new Map(),
+    moduleTargets: new Map(),
+    stars: [],
+    globs: [],
+    parents: new Map(),
+    implementing: new Set(),
+    heritage: new Map(),
+    modules: new Map(),
+    path,
+    language,
+  };
 }
 
 /** Languages whose files see every name their directory declares (`LanguageSpec.scope`). */
@@ -313,7 +329,10 @@ export class Graph {
     if (!spec?.fixtureName) return null;
     // A fixture named by `name=` is an alias of its function.
     const inFile = (id: number) => this.functionIn(id, this.file(id).aliases.get(name) ?? name);
-    const candidates = [inFile(fileId) ?? this.resolveName(fileId, name)?.sym ?? null, ...fileIdsByPaths(this.db, spec.fixtureFiles?.(this.file(fileId).path) ?? []).map((id) => inFile(id) ?? this.resolveName(id, name)?.sym ?? null)];
+    const candidates = [
+      inFile(fileId) ?? this.resolveName(fileId, name)?.sym ?? null,
+      ...fileIdsByPaths(this.db, spec.fixtureFiles?.(this.file(fileId).path) ?? []).map((id) => inFile(id) ?? this.resolveName(id, name)?.sym ?? null),
+    ];
     for (const f of candidates) if (f && f.kind === "function" && spec.fixtureName(this.signatureOf(f.id) ?? "", f.name) === name) return f;
     return null;
   }

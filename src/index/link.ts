@@ -257,7 +257,9 @@ function deriveEdges(db: Db, g: Graph, fileIds: readonly number[] | null, emit: 
  * own method-set pairs and these alike, and derives both again.
  */
 function declaredImplementsInto(g: Graph, db: Db, fileIds: readonly number[]): EdgeRow[] {
-  const scoped = fileRows(db, fileIds).filter((f) => STRUCTURAL.includes(f.language)).map((f) => f.id);
+  const scoped = fileRows(db, fileIds)
+    .filter((f) => STRUCTURAL.includes(f.language))
+    .map((f) => f.id);
   if (scoped.length === 0) return [];
   const inScope = new Set(fileIds);
   const names = new Set(g.declarations(scoped).map((d) => d.sym.name));
@@ -363,7 +365,11 @@ function expandScope(db: Db, changed: readonly number[], pathsChanged: readonly 
     for (const f of filesOfLanguages(db, [...STRUCTURAL, ...DIRECTORY_SCOPED])) if (dirs.has(posix.dirname(f.path))) out.add(f.id);
   }
   // A changed submodule reaches the importers of its package (`from pkg import mod; mod.f()`).
-  for (const id of fileIdsByPaths(db, rows.flatMap((r) => languageSpec(r.language)?.packagePaths?.(r.path) ?? []))) out.add(id);
+  for (const id of fileIdsByPaths(
+    db,
+    rows.flatMap((r) => languageSpec(r.language)?.packagePaths?.(r.path) ?? []),
+  ))
+    out.add(id);
   for (const id of changed) for (const member of packages.get(id) ?? []) out.add(member);
   return [...out].sort((a, b) => a - b);
 }
@@ -417,10 +423,16 @@ function linkAll(db: Db, packages: Packages, emit: (e: EdgeRow) => void, pageFil
   const key = (e: EdgeRow) => `${e[0]} ${e[1]} ${e[2]}`;
   for (let at = 0; at < ids.length; at += pageFiles) {
     const page = ids.slice(at, at + pageFiles).sort((a, b) => a - b);
-    deriveEdges(db, new Graph(db, page, packages), page, (e) => {
-      if (e[2] === EDGE.IMPLEMENTS) declared.add(key(e));
-      emit(e);
-    }, false);
+    deriveEdges(
+      db,
+      new Graph(db, page, packages),
+      page,
+      (e) => {
+        if (e[2] === EDGE.IMPLEMENTS) declared.add(key(e));
+        emit(e);
+      },
+      false,
+    );
   }
   if (STRUCTURAL.length === 0) return;
   // Their files read in one pass, with what they import and their package mates.
@@ -437,7 +449,14 @@ function linkAll(db: Db, packages: Packages, emit: (e: EdgeRow) => void, pageFil
  * Returns the edges written. A savepoint of the caller's transaction when it has one: the edges
  * commit with the rows they are derived from.
  */
-export function linkEdges(store: Store, scope: "all" | readonly number[], pathsChanged: readonly string[] = [], pageFiles = LINK_PAGE_FILES, alone: readonly number[] = [], bodies: readonly number[] = []): LinkCount {
+export function linkEdges(
+  store: Store,
+  scope: "all" | readonly number[],
+  pathsChanged: readonly string[] = [],
+  pageFiles = LINK_PAGE_FILES,
+  alone: readonly number[] = [],
+  bodies: readonly number[] = [],
+): LinkCount {
   const db = store.db;
   return store.batch(() => {
     const packages = scope === "all" ? allPackages(db) : packagesWhenAsked(db);
@@ -451,7 +470,11 @@ export function linkEdges(store: Store, scope: "all" | readonly number[], pathsC
       (emit) => {
         if (files === null) linkAll(db, packages, emit, pageFiles);
         else if (files.length + callsOnly.length > 0) {
-          const g = new Graph(db, [...files, ...callsOnly].sort((a, b) => a - b), packages);
+          const g = new Graph(
+            db,
+            [...files, ...callsOnly].sort((a, b) => a - b),
+            packages,
+          );
           if (files.length > 0) deriveEdges(db, g, files, emit);
           if (callsOnly.length > 0) deriveCallEdges(db, g, callsOnly, emit);
         }

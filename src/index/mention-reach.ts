@@ -118,7 +118,12 @@ function memberName(name: string): string {
 }
 
 function readTexts(db: Db, fileIds: readonly number[], packageKey: (fileId: number) => number): FileText[] {
-  const byFile = new Map<number, FileText>(fileIds.map((fileId) => [fileId, { fileId, calls: null, packed: null, sites: null, declares: new Set(), faces: [], faceText: "", checked: 0, pkg: packageKey(fileId), imports: new Map(), dots: new Set() }]));
+  const byFile = new Map<number, FileText>(
+    fileIds.map((fileId) => [
+      fileId,
+      { fileId, calls: null, packed: null, sites: null, declares: new Set(), faces: [], faceText: "", checked: 0, pkg: packageKey(fileId), imports: new Map(), dots: new Set() },
+    ]),
+  );
   for (const im of importFacts(db, fileIds)) {
     const file = byFile.get(im.fileId)!;
     const target = im.target === null ? null : packageKey(im.target);
@@ -225,12 +230,14 @@ export function mentionReach(db: Db, packageOf: (fileId: number) => readonly num
   // word no import binds: a value's field, as may be); unqualified, in w's package or one importing
   // it with `.` — or in a call site's strings, where another string of the site may qualify it
   // (`a` and `F` of `a.F()`). A member is written after a value: any occurrence may name it.
-  const means = (file: FileText, w: Moved, site: boolean) => (qualifier: string | null): boolean => {
-    if (w.as === "member") return true;
-    if (qualifier === null) return site || file.pkg === w.pkg || file.dots.has(w.pkg);
-    const target = file.imports.get(qualifier);
-    return target === undefined || target === w.pkg;
-  };
+  const means =
+    (file: FileText, w: Moved, site: boolean) =>
+    (qualifier: string | null): boolean => {
+      if (w.as === "member") return true;
+      if (qualifier === null) return site || file.pkg === w.pkg || file.dots.has(w.pkg);
+      const target = file.imports.get(qualifier);
+      return target === undefined || target === w.pkg;
+    };
   // A site's callee names a declaration (not a member) when the site is bare (its package's, or a
   // dot-import's) or qualified by a namespace or a type name another package's may stand for.
   const sitesOf = (file: FileText): CallRow[] => (file.sites ??= file.packed === null ? [] : unstoredCalls(file.fileId, file.packed));

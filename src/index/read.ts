@@ -84,11 +84,7 @@ export function statProvesUnchanged(indexed: FileStampData, stat: FileStat): boo
   return indexed.statClean && sameStat(stampStat(indexed), stat);
 }
 
-export type IndexedState =
-  | { state: "unchanged"; stamp: FileStampData | null }
-  | { state: "changed" }
-  | { state: "unindexed" }
-  | { state: "unindexable" };
+export type IndexedState = { state: "unchanged"; stamp: FileStampData | null } | { state: "changed" } | { state: "unindexed" } | { state: "unindexable" };
 
 /**
  * How a file on disk compares with its indexed stamp. With the file's current stat (the walk's),

@@ -61,7 +61,9 @@ export function runJob(job: ThreadJob, onProgress?: (p: IndexProgress) => void):
     if (checker && providedChecker === null) return Promise.reject(new Error("a run asked for the checker pass, but none was provided to this thread"));
     // The indexer is loaded by the thread that runs it: a caller that only asks (a query healing
     // an interrupted run, the server's refresh) hands it to a worker without loading it.
-    return import("./run.js").then(({ runIndex }) => runIndex(job.config, { ...options, ...(checker ? { checker: providedChecker! } : {}), ...(onProgress ? { onProgress: throttled(onProgress) } : {}) }));
+    return import("./run.js").then(({ runIndex }) =>
+      runIndex(job.config, { ...options, ...(checker ? { checker: providedChecker! } : {}), ...(onProgress ? { onProgress: throttled(onProgress) } : {}) }),
+    );
   }
   if (job.kind === "stamps") return import("./state.js").then((state) => packStampsNow(job.config, state));
   return indexStatus(job.config);

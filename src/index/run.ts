@@ -18,7 +18,23 @@ import { CLI_LOCK_POLICY, withStructureLock, type LockPolicy, type NoteProgress 
 import type { ParseOutcome, ParseTask } from "./parse-task.js";
 import { rederive, type LinkCount } from "./link.js";
 import { compareWithIndex, pathsStatAsStamped, sameStat, stampPaths, stampStat } from "./read.js";
-import { ensureStateDir, guardProjectRoot, guardSchema, persistConfig, readGitHead, readIndexJson, storeStamp, wipeDerivedState, writeJsonAtomic, writeStampCopies, type IndexJson, type StatePaths, readPackedStamps, readWalkCache, writeWalkCache } from "./state.js";
+import {
+  ensureStateDir,
+  guardProjectRoot,
+  guardSchema,
+  persistConfig,
+  readGitHead,
+  readIndexJson,
+  storeStamp,
+  wipeDerivedState,
+  writeJsonAtomic,
+  writeStampCopies,
+  type IndexJson,
+  type StatePaths,
+  readPackedStamps,
+  readWalkCache,
+  writeWalkCache,
+} from "./state.js";
 import { walkForConfigWhile, walkedFileAt, type WalkedFile, type WalkResult } from "./walk.js";
 import type { WalkCache } from "./walk-cache.js";
 
@@ -176,14 +192,12 @@ export interface CheckerLanguage {
   readonly reason?: string;
 }
 
-
 /** Meta key holding the extraction settings the stored chunks were made with. */
 const EXTRACT_SETTINGS = "extract_settings";
 /** Meta key holding the resolver's config fingerprint: a changed tsconfig or workspace relinks everything. */
 const RESOLVER_FINGERPRINT = "resolver_fingerprint";
 /** Meta key holding the stat of every config path the resolver read or probed: [path, size, mtime, ino] or [path] when absent. */
 const RESOLVER_INPUTS = "resolver_inputs";
-
 
 /** Files (or bytes of source) per write transaction. */
 const WRITE_BATCH_FILES = 32;
@@ -244,10 +258,10 @@ async function indexLocked(config: ResolvedConfig, paths: StatePaths, options: R
         return result;
       })
       .catch((err: unknown) => {
-      // A database failure (a full disk, an I/O error) ends the run; its transaction rolled back.
-      // A corrupt database is rebuilt instead (indexHealing).
-      if (!String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_") || isUnusableDatabase(err)) throw err;
-      throw new MastError("WRITE_FAILED", `the index run failed and was rolled back (the index is as it was before it): ${errorMessage(err)}`, { cause: err });
+        // A database failure (a full disk, an I/O error) ends the run; its transaction rolled back.
+        // A corrupt database is rebuilt instead (indexHealing).
+        if (!String((err as { code?: unknown }).code ?? "").startsWith("SQLITE_") || isUnusableDatabase(err)) throw err;
+        throw new MastError("WRITE_FAILED", `the index run failed and was rolled back (the index is as it was before it): ${errorMessage(err)}`, { cause: err });
       });
     phases.commit = performance.now() - committing;
     const wroteState = performance.now();
@@ -345,7 +359,23 @@ async function writeRun(config: ResolvedConfig, paths: StatePaths, store: Store,
   const settingsChanged = store.getMeta(EXTRACT_SETTINGS) !== extractKey;
   const mode: IndexMode = schemaReset || settingsChanged ? "full" : options.mode;
   const problems: IndexProblem[] = [];
-  const counts: Counters = { indexed: 0, unchanged: 0, deleted: 0, parse: 0, write: 0, read: 0, binary: 0, large: 0, syntax: 0, bytes: 0, added: 0, removed: 0, pathsChanged: [], rewritten: [], kept: [] };
+  const counts: Counters = {
+    indexed: 0,
+    unchanged: 0,
+    deleted: 0,
+    parse: 0,
+    write: 0,
+    read: 0,
+    binary: 0,
+    large: 0,
+    syntax: 0,
+    bytes: 0,
+    added: 0,
+    removed: 0,
+    pathsChanged: [],
+    rewritten: [],
+    kept: [],
+  };
   // The index's stamps are read while the walk's files are stat'ed.
   const started = performance.now();
   const { walk, during: stamps } = await walkForConfigWhile(config, readWalkCache(paths), () => store.fileStamps(readPackedStamps(paths)));
@@ -410,7 +440,20 @@ async function writeWalked(config: ResolvedConfig, store: Store, options: RunInd
   }
   const totals = store.counts();
   const linkedFiles = linked === null ? 0 : linked.files === "all" ? totals.files : linked.files;
-  return { walkCache: walk.cache ?? null, walkCacheChanged: walk.cacheChanged ?? true, mode, counts, problems, walked: walk.paths.length, skippedSymlinks: walk.skippedSymlinks, threads, totals, checker, checkerUpToDate: checking !== null && unchanged, linked: linkedFiles };
+  return {
+    walkCache: walk.cache ?? null,
+    walkCacheChanged: walk.cacheChanged ?? true,
+    mode,
+    counts,
+    problems,
+    walked: walk.paths.length,
+    skippedSymlinks: walk.skippedSymlinks,
+    threads,
+    totals,
+    checker,
+    checkerUpToDate: checking !== null && unchanged,
+    linked: linkedFiles,
+  };
 }
 
 /**
@@ -481,7 +524,16 @@ async function dropVanished(store: Store, run: WalkedRun, matched: number, phase
 }
 
 /** Parses the work set in the pool and writes each outcome in path order, a batch at a time; the pool's threads. */
-async function parseAndWrite(config: ResolvedConfig, store: Store, options: RunIndexOptions, note: NoteProgress, phases: Phases, run: WalkedRun, work: readonly WalkedFile[], incremental: boolean): Promise<number> {
+async function parseAndWrite(
+  config: ResolvedConfig,
+  store: Store,
+  options: RunIndexOptions,
+  note: NoteProgress,
+  phases: Phases,
+  run: WalkedRun,
+  work: readonly WalkedFile[],
+  incremental: boolean,
+): Promise<number> {
   const { counts } = run;
   const extractOptions = extractOptionsOf(config);
   const { createParsePool } = await import("./pool.js");
@@ -542,7 +594,11 @@ function writeBatch(store: Store, outcomes: readonly ParseOutcome[], run: Walked
     // its own savepoint, so only the failing file is lost (and counted as a write error). An
     // error that ended the whole transaction ends the run: nothing of it is committed.
     store.assertInTransaction(err);
-    Object.assign(counts, before.counts, { rewritten: counts.rewritten.slice(0, before.rewritten), kept: counts.kept.slice(0, before.kept), pathsChanged: counts.pathsChanged.slice(0, before.pathsChanged) });
+    Object.assign(counts, before.counts, {
+      rewritten: counts.rewritten.slice(0, before.rewritten),
+      kept: counts.kept.slice(0, before.kept),
+      pathsChanged: counts.pathsChanged.slice(0, before.pathsChanged),
+    });
     problems.length = before.problems;
     for (const o of outcomes) {
       applyOutcome(store, o, stamps.has(o.path), counts, problems, "atomic", incremental);
@@ -636,15 +692,7 @@ type Counters = {
  * transaction and lets a write failure propagate (the caller rolls the batch back); "atomic" gives
  * each file its own transaction and counts a failure as a write error.
  */
-function applyOutcome(
-  store: Store,
-  outcome: ParseOutcome,
-  wasIndexed: boolean,
-  counts: Counters,
-  problems: IndexProblem[],
-  writes: "batched" | "atomic",
-  keepIds: boolean,
-): void {
+function applyOutcome(store: Store, outcome: ParseOutcome, wasIndexed: boolean, counts: Counters, problems: IndexProblem[], writes: "batched" | "atomic", keepIds: boolean): void {
   switch (outcome.kind) {
     case "parsed": {
       const meta = { path: outcome.path, language: outcome.language, ...outcome.stamp };

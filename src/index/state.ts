@@ -66,7 +66,9 @@ export function checkpointStamp(paths: StatePaths): string | null {
 export function guardProjectRoot(paths: StatePaths, projectRoot: string): void {
   const recorded = readIndexJson(paths)?.project_root;
   if (recorded === undefined || recorded === projectRoot || !existsSync(recorded)) return;
-  throw new MastError("STATE_DIR_MISMATCH", `the index at ${paths.dir} is of ${recorded}, not of ${projectRoot}`, { details: { state_dir: paths.dir, indexed_root: recorded, project_root: projectRoot } });
+  throw new MastError("STATE_DIR_MISMATCH", `the index at ${paths.dir} is of ${recorded}, not of ${projectRoot}`, {
+    details: { state_dir: paths.dir, indexed_root: recorded, project_root: projectRoot },
+  });
 }
 
 /**
@@ -137,7 +139,12 @@ export function writeWalkCache(paths: StatePaths, cache: WalkCache): void {
  * 500 ms). The packed stamps are when their header names graph.db's files generation. Returns what
  * index.json records of the manifest.
  */
-export function writeStampCopies(paths: StatePaths, store: Pick<Store, "filesVersion" | "filesGeneration" | "stampRows">, previous: IndexJson | null, storeAtStart: string | null): Pick<IndexJson, "manifest_files_version" | "manifest_stamp"> {
+export function writeStampCopies(
+  paths: StatePaths,
+  store: Pick<Store, "filesVersion" | "filesGeneration" | "stampRows">,
+  previous: IndexJson | null,
+  storeAtStart: string | null,
+): Pick<IndexJson, "manifest_files_version" | "manifest_stamp"> {
   const filesVersion = store.filesVersion();
   const generation = store.filesGeneration();
   const onDisk = databaseStamp(paths.manifest);
@@ -255,7 +262,17 @@ export function guardSchema(paths: StatePaths): boolean {
 }
 
 export function wipeDerivedState(paths: StatePaths): void {
-  for (const f of [paths.graphDb, `${paths.graphDb}-wal`, `${paths.graphDb}-shm`, checkpointStampPath(paths.graphDb), paths.manifest, paths.walkCache, join(paths.dir, LEGACY_WALK_CACHE), paths.stamps]) rmSync(f, { force: true });
+  for (const f of [
+    paths.graphDb,
+    `${paths.graphDb}-wal`,
+    `${paths.graphDb}-shm`,
+    checkpointStampPath(paths.graphDb),
+    paths.manifest,
+    paths.walkCache,
+    join(paths.dir, LEGACY_WALK_CACHE),
+    paths.stamps,
+  ])
+    rmSync(f, { force: true });
 }
 
 /** The commit a git checkout's HEAD points at, read from .git without running git; null otherwise. */
@@ -269,7 +286,12 @@ export function readGitHead(projectRoot: string): string | null {
     const loose = join(gitDir, ref);
     if (existsSync(loose)) return readFileSync(loose, "utf8").trim();
     const packed = readFileSync(join(gitDir, "packed-refs"), "utf8");
-    return packed.split("\n").find((l) => l.endsWith(` ${ref}`))?.split(" ")[0] ?? null;
+    return (
+      packed
+        .split("\n")
+        .find((l) => l.endsWith(` ${ref}`))
+        ?.split(" ")[0] ?? null
+    );
   } catch {
     return null;
   }

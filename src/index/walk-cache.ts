@@ -108,7 +108,17 @@ export function packWalkCache(cache: WalkCache): Buffer {
 /** A cache from its bytes; null when they are not one this binary writes (the walk then reads every directory). */
 export function unpackWalkCache(bytes: Buffer): WalkCache | null {
   if (bytes.length < HEADER || bytes.readUInt32LE(0) !== MAGIC || bytes.readUInt32LE(4) !== FORMAT) return null;
-  const [headBytes, listingBytes, dirCount, relBytes, gitCount, gitBytes, fileCount, fileBytes, symlinks] = Array.from({ length: 9 }, (_, i) => bytes.readUInt32LE(8 + i * 4)) as [number, number, number, number, number, number, number, number, number];
+  const [headBytes, listingBytes, dirCount, relBytes, gitCount, gitBytes, fileCount, fileBytes, symlinks] = Array.from({ length: 9 }, (_, i) => bytes.readUInt32LE(8 + i * 4)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const hasTrusted = bytes.readUInt32LE(44) === 1;
   const numberBytes = hasTrusted ? (dirCount * 3 + gitCount * 4) * 8 : 0;
   if (bytes.length !== HEADER + numberBytes + headBytes + listingBytes + relBytes + gitBytes + fileBytes) return null;
@@ -239,5 +249,14 @@ const isNumber = (x: unknown): x is number => typeof x === "number";
 /** A listing as packWalkCache writes it (its file names aside). */
 function listingShape(dir: unknown): dir is Omit<CachedDir, "f"> {
   const d = dir as Partial<Record<keyof CachedDir, unknown>> | null;
-  return typeof d === "object" && d !== null && isNumber(d.m) && isNumber(d.i) && isNumber(d.c) && isNumber(d.s) && isStrings(d.d) && (d.g === null || (Array.isArray(d.g) && d.g.length === 4 && d.g.every(isNumber)));
+  return (
+    typeof d === "object" &&
+    d !== null &&
+    isNumber(d.m) &&
+    isNumber(d.i) &&
+    isNumber(d.c) &&
+    isNumber(d.s) &&
+    isStrings(d.d) &&
+    (d.g === null || (Array.isArray(d.g) && d.g.length === 4 && d.g.every(isNumber)))
+  );
 }

@@ -91,7 +91,6 @@ interface Frame {
   readonly stale: boolean;
 }
 
-
 interface DirStat {
   readonly size: number;
   readonly mtimeMs: number;
@@ -373,7 +372,8 @@ class DirectoryWalk {
       const at = index * STAT_WORDS;
       const kind = stats[at];
       if (kind === StatKind.FILE) files.push({ path: rel, size: stats[at + 1]!, mtimeMs: stats[at + 2]!, ino: stats[at + 3]!, ctimeMs: stats[at + 4]! });
-      else if (kind === StatKind.SYMLINK) this.skippedSymlinks++; // replaced by a link since readdir
+      else if (kind === StatKind.SYMLINK)
+        this.skippedSymlinks++; // replaced by a link since readdir
       else if (kind === StatKind.NONE) {
         // Typically ENOENT: the file vanished between readdir and stat. Stat'ed again for the error
         // — or for what is there now (recreated since: a checkout, a generator), taken as it is.
@@ -396,9 +396,22 @@ class DirectoryWalk {
     // Every directory's listing trusted and every kept file a file: the list of them goes with the listings.
     const listed = Object.keys(listings).length;
     const complete = this.visited === listed && problems.length === 0 && files.length === kept.length;
-    const cache: WalkCache = { key: this.options.cache!.key, exclude: this.excludeKey, dirs: listings, ...(complete ? { trusted: trustedList(listings, files.map((f) => f.path)) } : {}) };
+    const cache: WalkCache = {
+      key: this.options.cache!.key,
+      exclude: this.excludeKey,
+      dirs: listings,
+      ...(complete
+        ? {
+            trusted: trustedList(
+              listings,
+              files.map((f) => f.path),
+            ),
+          }
+        : {}),
+    };
     // Every listing reused, and as many as before: none read afresh, none gone (and the file list as it was).
-    const cacheChanged = previous === null || this.reused !== listed || this.reused !== Object.keys(previous).length || this.options.cache!.previous!.trusted?.files.joined !== cache.trusted?.files.joined;
+    const cacheChanged =
+      previous === null || this.reused !== listed || this.reused !== Object.keys(previous).length || this.options.cache!.previous!.trusted?.files.joined !== cache.trusted?.files.joined;
     return { ...columns, problems, skippedSymlinks, cache, cacheChanged, dirStats: this.dirStats };
   }
 }

@@ -88,7 +88,9 @@ export function startWatch(config: ResolvedConfig, options: WatchOptions): Watch
           failures += 1;
           if (failures >= WATCH_MAX_FAILURES) {
             failures = 0;
-            options.log(`mast serve --watch: warning: ${batch.size} change(s) dropped after ${WATCH_MAX_FAILURES} failed runs (${errorMessage(err)}); reads of indexed files stay fresh, new files wait for the next change or mast_reindex`);
+            options.log(
+              `mast serve --watch: warning: ${batch.size} change(s) dropped after ${WATCH_MAX_FAILURES} failed runs (${errorMessage(err)}); reads of indexed files stay fresh, new files wait for the next change or mast_reindex`,
+            );
           } else {
             options.log(`mast serve --watch: run failed (${errorMessage(err)}); retrying`);
             for (const p of batch) pending.add(p);

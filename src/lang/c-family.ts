@@ -36,13 +36,15 @@ const spaces = (text: string) => text.replace(/[^\n]/g, " ");
  */
 export function blankMacros(text: string, constructors: boolean): string {
   if (!/[A-Z]{3}|[A-Z]_/.test(text)) return text;
-  return text
-    .replace(CLASS_MACRO, (whole: string, macro: string) => whole.replace(macro, spaces(macro)))
-    // Before a bare name (`BOOL f(x);`) only a C++ macro with an underscore: a short all-caps word there is a type.
-    .replace(LEADING_MACROS, (whole: string, lead: string, macros: string, at: number, all: string) =>
-      !/^[*&]*\(?~?[A-Za-z_][\w:]*\)?[ \t]*\(/.test(all.slice(at + whole.length)) || (constructors && macros.includes("_")) ? lead + spaces(macros) : whole,
-    )
-    .replace(LONE_MACROS, (_whole: string, before: string, macros: string) => before + spaces(macros));
+  return (
+    text
+      .replace(CLASS_MACRO, (whole: string, macro: string) => whole.replace(macro, spaces(macro)))
+      // Before a bare name (`BOOL f(x);`) only a C++ macro with an underscore: a short all-caps word there is a type.
+      .replace(LEADING_MACROS, (whole: string, lead: string, macros: string, at: number, all: string) =>
+        !/^[*&]*\(?~?[A-Za-z_][\w:]*\)?[ \t]*\(/.test(all.slice(at + whole.length)) || (constructors && macros.includes("_")) ? lead + spaces(macros) : whole,
+      )
+      .replace(LONE_MACROS, (_whole: string, before: string, macros: string) => before + spaces(macros))
+  );
 }
 
 /** The syntax both C-family specs share: identifiers, comments, include lines, system headers as external. */

@@ -29,7 +29,9 @@ export const C: LanguageSpec = {
   builtinTypes: new Set(C_BUILTIN_TYPES),
   builtinMethods: new Set(),
   callGraph: {
-    verified: ["`f()` of a function defined or declared in the file, or declared in a header it includes with `#include \"…\"` (the edge goes to the header's prototype; the one definition of the name answers for it)"],
+    verified: [
+      '`f()` of a function defined or declared in the file, or declared in a header it includes with `#include "…"` (the edge goes to the header\'s prototype; the one definition of the name answers for it)',
+    ],
     potentialOnly: ["calls through function pointers and struct fields (`s->f()`)", "functions declared only in system headers or headers not found in the project", "macros"],
   },
 };

@@ -11,7 +11,8 @@ import { LANGUAGE_FILES } from "./files.js";
 const require = createRequire(import.meta.url);
 
 /** C++ written outside comments and strings: a class, a namespace, a template, an access section, `::`, a C++ standard header. */
-const CPP_CODE = /\b(?:class|namespace|template|typename|virtual|operator|constexpr|nullptr)\b|\b(?:public|private|protected)\s*:|::|#\s*include\s*<(?:iostream|string|vector|memory|map|functional|utility|cstdint|cstddef|type_traits)>/;
+const CPP_CODE =
+  /\b(?:class|namespace|template|typename|virtual|operator|constexpr|nullptr)\b|\b(?:public|private|protected)\s*:|::|#\s*include\s*<(?:iostream|string|vector|memory|map|functional|utility|cstdint|cstddef|type_traits)>/;
 
 /** A `.h` header with no C++ in it is read as C (jq's, lua's headers); one with C++ as C++. */
 function headerDialect(path: string, text: string): string | null {
@@ -49,7 +50,7 @@ export const CPP: LanguageSpec = {
   builtinMethods: new Set("size empty begin end push_back emplace_back insert erase find at clear get reset c_str".split(" ")),
   callGraph: {
     verified: [
-      "`f()` of a function defined or declared in the file, or declared in a header it includes with `#include \"…\"`",
+      '`f()` of a function defined or declared in the file, or declared in a header it includes with `#include "…"`',
       "`this->m()` of a method of the class; a bare `m()` inside a method is the class's member (its own or inherited, the class found in the file or an included header) when it has one, else the plain name",
       "`Owner::m()` on a class of the file or of an included header",
       "`new T()` of a class of the file or of an included header",

@@ -27,7 +27,7 @@ export function renderLanguagesDoc(): string {
 const ADDING_A_LANGUAGE = [
   "## Adding a breadth language",
   "",
-  "A language read at breadth is a `LanguageSpec` (`src/lang/<language>.ts`, registered in `src/lang/languages.ts`) with `extractor: \"outline\"` and an `outline` entry, plus a query file `src/lang/queries/<language>.scm` — no extractor code. Steps:",
+  'A language read at breadth is a `LanguageSpec` (`src/lang/<language>.ts`, registered in `src/lang/languages.ts`) with `extractor: "outline"` and an `outline` entry, plus a query file `src/lang/queries/<language>.scm` — no extractor code. Steps:',
   "",
   "1. Add the grammar package (an exact version in `package.json`, `allowScripts` if it builds) and load it in the spec's `grammars` (the spec is its only importer).",
   "2. Start the query file from the grammar's own `queries/tags.scm` and rename its captures to the ones below; `npm run build` copies it next to the bundle.",

@@ -116,7 +116,17 @@ export const ECMASCRIPT_EDITS: EditRules = {
     const outer = ns ? ancestorOf(ns, ["program", "statement_block"]) : null;
     return ns && outer ? `namespace ${ns.childForFieldName("name")?.text ?? ""} in ${outer.startIndex}` : null;
   },
-  functionScopes: ["program", "function_declaration", "generator_function_declaration", "function_expression", "function", "generator_function", "arrow_function", "method_definition", "class_static_block"],
+  functionScopes: [
+    "program",
+    "function_declaration",
+    "generator_function_declaration",
+    "function_expression",
+    "function",
+    "generator_function",
+    "arrow_function",
+    "method_definition",
+    "class_static_block",
+  ],
   classScopes: [],
   bindings: {
     lexical_declaration: { kind: "variable_declarator", fields: null, scope: "enclosing" },
@@ -233,7 +243,9 @@ export const ECMASCRIPT_EDITS: EditRules = {
     if (!fn || !params || params.type !== "formal_parameters") return null;
     const items = params.namedChildren.filter((c) => c.type !== "comment");
     const last = items.at(-1);
-    const blocking = items.find((p) => p.type === "optional_parameter" || p.childForFieldName("value") !== null || p.childForFieldName("pattern")?.type === "rest_pattern" || p.type === "rest_pattern");
+    const blocking = items.find(
+      (p) => p.type === "optional_parameter" || p.childForFieldName("value") !== null || p.childForFieldName("pattern")?.type === "rest_pattern" || p.type === "rest_pattern",
+    );
     return {
       count: items.length,
       blocked: blocking ? `its parameter \`${blocking.text.slice(0, 60)}\` is optional, has a default or takes the rest, so a required one cannot follow it` : null,
@@ -276,4 +288,3 @@ export const ECMASCRIPT_EDITS: EditRules = {
     "a variable's uses inside a `with` body, or in the function of a direct `eval` that sees it, cannot be told from the text: they are listed as unresolved and the rename is refused unless accepted (--yes)",
   ],
 };
-

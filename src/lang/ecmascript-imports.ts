@@ -11,7 +11,10 @@ const IDENT = "[A-Za-z_$][\\w$]*";
 /** `a`, `a as b`, `type a` (the `type` of one name is kept in its text). */
 function parseNames(list: string): ImportSpec["names"] | null {
   const out: Array<{ name: string; alias: string | null }> = [];
-  for (const part of list.split(",").map((p) => p.trim()).filter((p) => p !== "")) {
+  for (const part of list
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "")) {
     const m = new RegExp(`^((?:type\\s+)?${IDENT})(?:\\s+as\\s+(${IDENT}))?$`).exec(part);
     if (!m) return null;
     out.push({ name: m[1]!, alias: m[2] ?? null });
@@ -118,7 +121,8 @@ function render(spec: ImportSpec, system: ModuleSystem, like: RuleNode | null): 
     const parts = [spec.defaultName, spec.namespace ? `* as ${spec.namespace}` : null, spec.names.length ? `{ ${named(spec.names, " as ")} }` : null].filter((p) => p !== null);
     return { text: parts.length ? `import ${spec.typeOnly ? "type " : ""}${parts.join(", ")} from ${m}${semi}` : `import ${m}${semi}` };
   }
-  if (spec.typeOnly) return { mismatch: "a type-only import has no runtime form in a CommonJS file", recovery: "Reference the type in a JSDoc @typedef that imports it, or add it to a TypeScript file." };
+  if (spec.typeOnly)
+    return { mismatch: "a type-only import has no runtime form in a CommonJS file", recovery: "Reference the type in a JSDoc @typedef that imports it, or add it to a TypeScript file." };
   if (spec.defaultName && (spec.names.length || spec.namespace)) {
     return { mismatch: "a default binding together with named ones has no single require declaration", recovery: "Add them as two imports: 'D from m', then '{ a } from m'." };
   }

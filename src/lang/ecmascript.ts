@@ -13,7 +13,9 @@ export const ECMASCRIPT_BUILTIN_TYPES: ReadonlySet<string> = new Set(
 
 /** Common methods of the built-in types: `str.match(/re/)`, `map.get(k)` and `arr.find(f)` name them far more often than any project method. */
 export const ECMASCRIPT_BUILTIN_METHODS: ReadonlySet<string> = new Set(
-  "match matchAll replace replaceAll split search test exec get set has delete clear add push pop shift unshift map filter find findIndex some every reduce forEach includes indexOf join slice splice concat sort keys values entries then catch finally call apply bind toString parse stringify trim startsWith endsWith padStart padEnd charAt at fill flat flatMap reverse assign freeze".split(" "),
+  "match matchAll replace replaceAll split search test exec get set has delete clear add push pop shift unshift map filter find findIndex some every reduce forEach includes indexOf join slice splice concat sort keys values entries then catch finally call apply bind toString parse stringify trim startsWith endsWith padStart padEnd charAt at fill flat flatMap reverse assign freeze".split(
+    " ",
+  ),
 );
 
 export const ECMASCRIPT_IDENTIFIER = "#?[A-Za-z_$][\\w$]*";

@@ -183,7 +183,12 @@ export interface EditRules {
    * holding their target, update nodes (`x++`), call nodes → the field holding the callee, and the
    * nodes a target may sit in on an assignment's left (destructuring, lists, parentheses).
    */
-  readonly access: { readonly assignments: Readonly<Record<string, string>>; readonly updates: readonly string[]; readonly calls: Readonly<Record<string, string>>; readonly nesting: readonly string[] };
+  readonly access: {
+    readonly assignments: Readonly<Record<string, string>>;
+    readonly updates: readonly string[];
+    readonly calls: Readonly<Record<string, string>>;
+    readonly nesting: readonly string[];
+  };
   /** Member accesses: node type → its object and member fields (`a.b`, `a::b`). */
   readonly memberAccess: Readonly<Record<string, { readonly object: string; readonly member: string }>>;
   /**

@@ -15,7 +15,10 @@ export const LANGUAGE_FILES = {
   rust: { extensions: { ".rs": "rust" }, indexedByDefault: [".rs"] },
   java: { extensions: { ".java": "java" }, indexedByDefault: [".java"] },
   c: { extensions: { ".c": "c" }, indexedByDefault: [".c"] },
-  cpp: { extensions: { ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".h": "cpp" }, indexedByDefault: [".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".h"] },
+  cpp: {
+    extensions: { ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".h": "cpp" },
+    indexedByDefault: [".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".h"],
+  },
   csharp: { extensions: { ".cs": "c_sharp" }, indexedByDefault: [".cs"] },
   ruby: { extensions: { ".rb": "ruby" }, indexedByDefault: [".rb"] },
   php: { extensions: { ".php": "php" }, indexedByDefault: [".php"] },

@@ -4,17 +4,45 @@
 // receiver or parameter typed by its declaration; a composite literal's field keys.
 import { ancestorOf, firstTypeName, sameNode, type EditRules, type ImportBinding, type ImportRules, type ImportSpec } from "./edit-rules.js";
 import {
-  ASSIGNMENT_STATEMENT, CALL_EXPRESSION, COMMENT, COMPOSITE_LITERAL, CONST_DECLARATION, CONST_SPEC, FIELD_DECLARATION, FIELD_DECLARATION_LIST,
-  FUNCTION_DECLARATION, FUNC_LITERAL, IDENTIFIER, IMPORT_DECLARATION, IMPORT_SPEC, IMPORT_SPEC_LIST, INTERFACE_TYPE, METHOD_DECLARATION, METHOD_ELEM,
-  PACKAGE_IDENTIFIER, PARAMETER_DECLARATION, PARAMETER_LIST, PARENTHESIZED_EXPRESSION, RANGE_CLAUSE, SELECTOR_EXPRESSION, SHORT_VAR_DECLARATION,
-  STRUCT_TYPE, TYPE_ALIAS, TYPE_DECLARATION, TYPE_IDENTIFIER, TYPE_SPEC, TYPE_SWITCH_STATEMENT, UNARY_EXPRESSION, VARIADIC_PARAMETER_DECLARATION,
-  VAR_DECLARATION, VAR_SPEC,
+  ASSIGNMENT_STATEMENT,
+  CALL_EXPRESSION,
+  COMMENT,
+  COMPOSITE_LITERAL,
+  CONST_DECLARATION,
+  CONST_SPEC,
+  FIELD_DECLARATION,
+  FIELD_DECLARATION_LIST,
+  FUNCTION_DECLARATION,
+  FUNC_LITERAL,
+  IDENTIFIER,
+  IMPORT_DECLARATION,
+  IMPORT_SPEC,
+  IMPORT_SPEC_LIST,
+  INTERFACE_TYPE,
+  METHOD_DECLARATION,
+  METHOD_ELEM,
+  PACKAGE_IDENTIFIER,
+  PARAMETER_DECLARATION,
+  PARAMETER_LIST,
+  PARENTHESIZED_EXPRESSION,
+  RANGE_CLAUSE,
+  SELECTOR_EXPRESSION,
+  SHORT_VAR_DECLARATION,
+  STRUCT_TYPE,
+  TYPE_ALIAS,
+  TYPE_DECLARATION,
+  TYPE_IDENTIFIER,
+  TYPE_SPEC,
+  TYPE_SWITCH_STATEMENT,
+  UNARY_EXPRESSION,
+  VARIADIC_PARAMETER_DECLARATION,
+  VAR_DECLARATION,
+  VAR_SPEC,
 } from "./go-nodes.js";
 import type { RuleNode } from "./outline.js";
 
 const TYPE_NAMES = [TYPE_IDENTIFIER];
 const FUNCTIONS = [FUNCTION_DECLARATION, METHOD_DECLARATION, FUNC_LITERAL];
-
 
 /** Every node of a field (`const A, B = 1, 2` has two names). */
 const allNamed = (node: RuleNode, field: string): RuleNode[] => node.childrenForFieldName(field);
@@ -182,7 +210,8 @@ export const GO_EDITS: EditRules = {
   bindingType: (name) => {
     const parent = name.parent;
     if (!parent) return null;
-    if (parent.type === PARAMETER_DECLARATION || parent.type === VAR_SPEC) return firstTypeName(parent.childForFieldName("type"), TYPE_NAMES) ?? (parent.type === VAR_SPEC ? literalType(parent.childForFieldName("value")?.namedChildren[0] ?? null) : null);
+    if (parent.type === PARAMETER_DECLARATION || parent.type === VAR_SPEC)
+      return firstTypeName(parent.childForFieldName("type"), TYPE_NAMES) ?? (parent.type === VAR_SPEC ? literalType(parent.childForFieldName("value")?.namedChildren[0] ?? null) : null);
     if (parent.type === "expression_list" && parent.parent?.type === SHORT_VAR_DECLARATION && sameNode(parent.parent.childForFieldName("left"), parent)) {
       const index = parent.namedChildren.findIndex((c) => sameNode(c, name));
       return literalType(parent.parent.childForFieldName("right")?.namedChildren[index] ?? null);

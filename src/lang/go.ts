@@ -89,7 +89,7 @@ export const GO: LanguageSpec = {
   },
   callGraph: {
     verified: [
-      "`f()` of a function of the package (any file of the directory), also through a dot import (`import . \"pkg\"`)",
+      '`f()` of a function of the package (any file of the directory), also through a dot import (`import . "pkg"`)',
       "`pkg.F()` through an import of a project package (go.mod module paths, also several modules in one repository)",
       "`r.M()` where `r` is the method's receiver (value or pointer), up embedded structs",
       "`x.M()` where `x` is a parameter (of the function or of a function literal) or `var x T` of a named type (also `*T`, `pkg.T`), or bound by `x := T{…}` / `x := &T{…}`",

@@ -86,7 +86,10 @@ export function childText(node: RuleNode, ...types: string[]): string | null {
 /** The last `.`/`::`/`\` segment of a qualified type name, generic arguments dropped: `a.b.C<T>` → `C`. */
 export function lastSegment(text: string): string {
   const bare = text.replace(/<.*$/s, "").trim();
-  return bare.split(/::|\.|\\/).pop()!.trim();
+  return bare
+    .split(/::|\.|\\/)
+    .pop()!
+    .trim();
 }
 
 const DIRECTIVE = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b/;

@@ -18,7 +18,6 @@ const methodClass = (fn: RuleNode | null): RuleNode | null => {
   return block?.type === "block" && block.parent?.type === "class_definition" ? block.parent : null;
 };
 
-
 // ---- imports ----
 
 const IMPORTS = ["import_statement", "import_from_statement", "future_import_statement"];
@@ -27,7 +26,11 @@ const PY_DOTTED = `\\.*(?:${PY_NAME}(?:\\.${PY_NAME})*)?`;
 
 function parseNames(list: string): ImportSpec["names"] | null {
   const out: Array<{ name: string; alias: string | null }> = [];
-  for (const part of list.replace(/^\(|\)$/g, "").split(",").map((p) => p.trim()).filter((p) => p !== "")) {
+  for (const part of list
+    .replace(/^\(|\)$/g, "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "")) {
     const m = new RegExp(`^(${PY_NAME}|\\*)(?:\\s+as\\s+(${PY_NAME}))?$`).exec(part);
     if (!m) return null;
     out.push({ name: m[1]!, alias: m[2] ?? null });
@@ -83,7 +86,8 @@ const item = (n: { name: string; alias: string | null }) => (n.alias ? `${n.name
 export const PYTHON_IMPORTS: ImportRules = {
   parse: parseImport,
   // `import a.b` binds `a`; `import a.b as c` and `from m import x as c` bind `c`.
-  locals: (spec) => (spec.names.length ? spec.names.map((n) => n.alias ?? n.name).filter((n) => n !== "*") : [spec.namespace ?? spec.module.replace(/^\.+/, "").split(".")[0]!]).filter((n) => n !== ""),
+  locals: (spec) =>
+    (spec.names.length ? spec.names.map((n) => n.alias ?? n.name).filter((n) => n !== "*") : [spec.namespace ?? spec.module.replace(/^\.+/, "").split(".")[0]!]).filter((n) => n !== ""),
   read: readImport,
   render: (spec) => ({ text: spec.names.length ? `from ${spec.module} import ${spec.names.map(item).join(", ")}` : `import ${spec.module}${spec.namespace ? ` as ${spec.namespace}` : ""}` }),
   merge: (statement, spec, source) => {
@@ -116,12 +120,10 @@ export const PYTHON_IMPORTS: ImportRules = {
       else if (c.type === "expression_statement" && statements === 0 && c.namedChildren[0]?.type === "string") {
         after = c;
         statements++;
-      }
-      else if (c.type === "future_import_statement") {
+      } else if (c.type === "future_import_statement") {
         after = c;
         statements++;
-      }
-      else break;
+      } else break;
     }
     return after;
   },
@@ -174,7 +176,13 @@ export const PYTHON_EDITS: EditRules = {
     // `(x := …)` binds in the function around a comprehension (PEP 572).
     named_expression: { kind: "variable_declarator", fields: ["name"], scope: "function", rebinds: true },
     // A capture pattern (`case x:`, `case {"k": x}`): one name, not a dotted value pattern.
-    case_pattern: { kind: "variable_declarator", fields: null, scope: "enclosing", rebinds: true, where: (n) => n.namedChildren[0]?.type === "dotted_name" && n.namedChildren[0].namedChildren.length === 1 && n.parent?.type !== "class_pattern" },
+    case_pattern: {
+      kind: "variable_declarator",
+      fields: null,
+      scope: "enclosing",
+      rebinds: true,
+      where: (n) => n.namedChildren[0]?.type === "dotted_name" && n.namedChildren[0].namedChildren.length === 1 && n.parent?.type !== "class_pattern",
+    },
   },
   patterns: {
     dotted_name: null,
@@ -278,7 +286,8 @@ export const PYTHON_EDITS: EditRules = {
       if ((e.type === "assignment" || e.type === "augmented_assignment") && e.childForFieldName("left")?.text === "__all__") list = e.childForFieldName("right");
       else if (e.type === "call" && /^__all__\.(?:extend|append)$/.test(e.childForFieldName("function")?.text ?? "")) list = e.childForFieldName("arguments");
       if (!list) continue;
-      const items = list.type === "list" || list.type === "tuple" || list.type === "argument_list" ? list.namedChildren.flatMap((c) => (c.type === "list" || c.type === "tuple" ? c.namedChildren : [c])) : [];
+      const items =
+        list.type === "list" || list.type === "tuple" || list.type === "argument_list" ? list.namedChildren.flatMap((c) => (c.type === "list" || c.type === "tuple" ? c.namedChildren : [c])) : [];
       for (const s of items) {
         const content = s.type === "string" ? s.namedChildren.filter((c) => c.type === "string_content") : [];
         if (content.length === 1 && content[0]!.text === name && s.namedChildren.length === 3) out.push(content[0]!);
@@ -292,4 +301,3 @@ export const PYTHON_EDITS: EditRules = {
     "an attribute is renamed where its object is `self` (a method's first parameter), the class itself, or a name annotated with or constructed as the class; other accesses are listed as unresolved",
   ],
 };
-

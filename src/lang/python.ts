@@ -43,10 +43,14 @@ export const PYTHON: LanguageSpec = {
   extractor: "python",
   edits: PYTHON_EDITS,
   builtinTypes: new Set(
-    "int float complex bool str bytes bytearray None NoneType object type list dict set frozenset tuple range slice memoryview Any Optional Union List Dict Set FrozenSet Tuple Type Callable Iterable Iterator Generator AsyncIterator AsyncGenerator Awaitable Coroutine Sequence Mapping MutableMapping MutableSequence Literal Final ClassVar TypeVar Generic Protocol Self".split(" "),
+    "int float complex bool str bytes bytearray None NoneType object type list dict set frozenset tuple range slice memoryview Any Optional Union List Dict Set FrozenSet Tuple Type Callable Iterable Iterator Generator AsyncIterator AsyncGenerator Awaitable Coroutine Sequence Mapping MutableMapping MutableSequence Literal Final ClassVar TypeVar Generic Protocol Self".split(
+      " ",
+    ),
   ),
   builtinMethods: new Set(
-    "append extend insert remove pop clear index count sort reverse copy get items keys values update setdefault add discard split join strip lstrip rstrip replace format startswith endswith lower upper find encode decode read write close".split(" "),
+    "append extend insert remove pop clear index count sort reverse copy get items keys values update setdefault add discard split join strip lstrip rstrip replace format startswith endswith lower upper find encode decode read write close".split(
+      " ",
+    ),
   ),
   identifier: "[A-Za-z_][A-Za-z0-9_]*",
   commentPrefixes: ["#"],
@@ -91,7 +95,7 @@ export const PYTHON: LanguageSpec = {
       "`mod.f()` through `import mod` / `import a.b as mod`, or `from pkg import mod` of a submodule; `pkg.mod.f()` and `mod.Class.m()` a module at a time",
       "`self.m()`, `cls.m()` and `super().m()` in a class (the first base), the method found up the class's bases",
       "`Name.m()` on a class of the module or an imported class",
-      "`x.m()` where `x` is a parameter annotated with a class (`User`, `\"User\"`, `models.User`, `Optional[User]`, `User | None`, `Union[User, None]`) or a local bound by `x = Name(…)` / `x = mod.Name(…)`",
+      '`x.m()` where `x` is a parameter annotated with a class (`User`, `"User"`, `models.User`, `Optional[User]`, `User | None`, `Union[User, None]`) or a local bound by `x = Name(…)` / `x = mod.Name(…)`',
       "`x.m()` where `x` holds what a call returns (`x = make()`, `x = mod.make()`, `make().m()`): the callee's return annotation, read as parameters' are",
       "`self.attr.m()` where the class binds `self.attr` to one class (`self.attr = Name(…)`, an annotated parameter, `self.attr: T`, or `attr: T` in the class body)",
       "`x.prop.m()` and `self.prop.m()` where `prop` is a property (a method) with a return annotation",
@@ -108,4 +112,3 @@ export const PYTHON: LanguageSpec = {
     ],
   },
 };
-

@@ -50,6 +50,10 @@ export const RUBY: LanguageSpec = {
       "`m()` of a method of the file or of a file loaded with `require_relative` / `require` (a project file)",
       "`self.m` and a bare `m(…)` of a method of the class; `Const.m` and `Const.new` on a class or module of the file or of a required file",
     ],
-    potentialOnly: ["calls on locals, instance variables and call results", "methods called without parentheses or arguments (`name` alone reads like a variable)", "metaprogramming (`send`, `define_method`), mixins"],
+    potentialOnly: [
+      "calls on locals, instance variables and call results",
+      "methods called without parentheses or arguments (`name` alone reads like a variable)",
+      "metaprogramming (`send`, `define_method`), mixins",
+    ],
   },
 };

@@ -4,18 +4,53 @@
 // `if let`, `use` trees, `self` and `Self`, and struct literals' field keys.
 import { firstTypeName, sameNode, type EditRules, type ImportBinding, type ImportRules, type ImportSpec } from "./edit-rules.js";
 import {
-  ASSIGNMENT_EXPRESSION, ATTRIBUTE_ITEM, BLOCK_COMMENT, CALL_EXPRESSION, CLOSURE_EXPRESSION, CONST_ITEM, CRATE, DECLARATION_LIST, ENUM_ITEM,
-  FIELD_DECLARATION, FIELD_EXPRESSION, FOR_EXPRESSION, FUNCTION_ITEM, FUNCTION_SIGNATURE_ITEM, IDENTIFIER, IMPL_ITEM, INNER_ATTRIBUTE_ITEM,
-  LET_CONDITION, LET_DECLARATION, LINE_COMMENT, MATCH_ARM, MOD_ITEM, PARAMETER, SCOPED_IDENTIFIER, SCOPED_USE_LIST, SELF, STATIC_ITEM,
-  STRUCT_EXPRESSION, STRUCT_ITEM, SUPER, TOKEN_TREE, TRAIT_ITEM, TUPLE_EXPRESSION, TUPLE_PATTERN, TUPLE_STRUCT_PATTERN, TYPE_IDENTIFIER, TYPE_ITEM,
-  UNION_ITEM, USE_AS_CLAUSE, USE_DECLARATION, USE_LIST,
+  ASSIGNMENT_EXPRESSION,
+  ATTRIBUTE_ITEM,
+  BLOCK_COMMENT,
+  CALL_EXPRESSION,
+  CLOSURE_EXPRESSION,
+  CONST_ITEM,
+  CRATE,
+  DECLARATION_LIST,
+  ENUM_ITEM,
+  FIELD_DECLARATION,
+  FIELD_EXPRESSION,
+  FOR_EXPRESSION,
+  FUNCTION_ITEM,
+  FUNCTION_SIGNATURE_ITEM,
+  IDENTIFIER,
+  IMPL_ITEM,
+  INNER_ATTRIBUTE_ITEM,
+  LET_CONDITION,
+  LET_DECLARATION,
+  LINE_COMMENT,
+  MATCH_ARM,
+  MOD_ITEM,
+  PARAMETER,
+  SCOPED_IDENTIFIER,
+  SCOPED_USE_LIST,
+  SELF,
+  STATIC_ITEM,
+  STRUCT_EXPRESSION,
+  STRUCT_ITEM,
+  SUPER,
+  TOKEN_TREE,
+  TRAIT_ITEM,
+  TUPLE_EXPRESSION,
+  TUPLE_PATTERN,
+  TUPLE_STRUCT_PATTERN,
+  TYPE_IDENTIFIER,
+  TYPE_ITEM,
+  UNION_ITEM,
+  USE_AS_CLAUSE,
+  USE_DECLARATION,
+  USE_LIST,
 } from "./rust-nodes.js";
 import type { RuleNode } from "./outline.js";
 
 const TYPE_NAMES = [TYPE_IDENTIFIER];
 /** Item containers whose functions are members, not free functions. */
 const MEMBER_LISTS = [IMPL_ITEM, TRAIT_ITEM];
-
 
 /** A function directly in an `impl` or trait body. */
 const isMemberFunction = (fn: RuleNode): boolean => fn.parent?.type === DECLARATION_LIST && MEMBER_LISTS.includes(fn.parent.parent?.type ?? "");
@@ -43,19 +78,33 @@ const RS_PATH = "(?:[A-Za-z_][A-Za-z0-9_]*|crate|self|super)(?:::[A-Za-z_][A-Za-
 
 /** `std::io::Read`, `std::io::Read as R`, `std::io::{Read, Write}`, `serde`, optionally as `use …;`. */
 function parseUse(raw: string): ImportSpec | string {
-  const spec = raw.trim().replace(/^(?:pub\s+)?use\s+/, "").replace(/;$/, "").trim();
+  const spec = raw
+    .trim()
+    .replace(/^(?:pub\s+)?use\s+/, "")
+    .replace(/;$/, "")
+    .trim();
   const list = new RegExp(`^(${RS_PATH})::\\{([^}]*)\\}$`).exec(spec);
   if (list) {
-    const names = list[2]!.split(",").map((p) => p.trim()).filter((p) => p !== "").map((p) => {
-      const m = /^(\S+?)(?:\s+as\s+([A-Za-z_]\w*))?$/.exec(p)!;
-      return { name: m[1]!, alias: m[2] ?? null };
-    });
+    const names = list[2]!
+      .split(",")
+      .map((p) => p.trim())
+      .filter((p) => p !== "")
+      .map((p) => {
+        const m = /^(\S+?)(?:\s+as\s+([A-Za-z_]\w*))?$/.exec(p)!;
+        return { name: m[1]!, alias: m[2] ?? null };
+      });
     return { module: list[1]!, defaultName: null, namespace: null, names, typeOnly: false };
   }
   const one = new RegExp(`^(${RS_PATH}|${RS_PATH}::\\*)(?:\\s+as\\s+([A-Za-z_]\\w*))?$`).exec(spec);
   if (!one) return `not a Rust use path: ${JSON.stringify(raw)} (write 'std::io::Read', 'std::io::{Read, Write}' or 'a::b as c')`;
   const cut = one[1]!.lastIndexOf("::");
-  return { module: cut === -1 ? "" : one[1]!.slice(0, cut), defaultName: null, namespace: null, names: [{ name: cut === -1 ? one[1]! : one[1]!.slice(cut + 2), alias: one[2] ?? null }], typeOnly: false };
+  return {
+    module: cut === -1 ? "" : one[1]!.slice(0, cut),
+    defaultName: null,
+    namespace: null,
+    names: [{ name: cut === -1 ? one[1]! : one[1]!.slice(cut + 2), alias: one[2] ?? null }],
+    typeOnly: false,
+  };
 }
 
 const useItem = (n: { name: string; alias: string | null }) => (n.alias ? `${n.name} as ${n.alias}` : n.name);
@@ -72,9 +121,9 @@ function readUse(statement: RuleNode): ImportSpec[] {
   if (!arg) return [];
   if (arg.type === SCOPED_USE_LIST) {
     const list = arg.childForFieldName("list");
-    const names = (list?.namedChildren ?? []).filter((c) => c.type !== LINE_COMMENT && c.type !== BLOCK_COMMENT).map((c) =>
-      c.type === USE_AS_CLAUSE ? { name: c.childForFieldName("path")!.text, alias: c.childForFieldName("alias")?.text ?? null } : { name: c.text, alias: null },
-    );
+    const names = (list?.namedChildren ?? [])
+      .filter((c) => c.type !== LINE_COMMENT && c.type !== BLOCK_COMMENT)
+      .map((c) => (c.type === USE_AS_CLAUSE ? { name: c.childForFieldName("path")!.text, alias: c.childForFieldName("alias")?.text ?? null } : { name: c.text, alias: null }));
     return spec(arg.childForFieldName("path")?.text ?? "", names);
   }
   if (arg.type === USE_AS_CLAUSE) {
@@ -88,7 +137,8 @@ function readUse(statement: RuleNode): ImportSpec[] {
 export const RUST_IMPORTS: ImportRules = {
   parse: parseUse,
   // `use a::b::C` binds C, `self` in a list the module's own name, `*` no one name.
-  locals: (spec) => spec.names.flatMap((n) => (n.alias ? [n.alias] : n.name === "*" ? [] : n.name === "self" ? [spec.module.slice(spec.module.lastIndexOf(":") + 1)] : [n.name.slice(n.name.lastIndexOf(":") + 1)])),
+  locals: (spec) =>
+    spec.names.flatMap((n) => (n.alias ? [n.alias] : n.name === "*" ? [] : n.name === "self" ? [spec.module.slice(spec.module.lastIndexOf(":") + 1)] : [n.name.slice(n.name.lastIndexOf(":") + 1)])),
   read: readUse,
   render: (spec) => {
     const prefix = spec.module === "" ? "" : `${spec.module}::`;
@@ -322,8 +372,7 @@ export const RUST_EDITS: EditRules = {
         const last = path?.type === SCOPED_IDENTIFIER ? path.childForFieldName("name") : path;
         if (self && last) out.push({ token: self, rename: "alias", name: last.text });
         stack.push(list);
-      }
-      else if (n.type === USE_LIST) stack.push(...n.namedChildren);
+      } else if (n.type === USE_LIST) stack.push(...n.namedChildren);
     }
     return out;
   },

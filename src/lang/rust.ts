@@ -21,10 +21,14 @@ export const RUST: LanguageSpec = {
   methodDispatch: "static",
   starImportsBind: true,
   builtinTypes: new Set(
-    "bool char str String u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 Self Option Result Vec Box Rc Arc RefCell Cell Mutex RwLock HashMap HashSet BTreeMap BTreeSet VecDeque Cow Path PathBuf Fn FnMut FnOnce Send Sync Sized Clone Copy Debug Default PartialEq Eq PartialOrd Ord Hash Iterator IntoIterator From Into AsRef Display Error".split(" "),
+    "bool char str String u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 Self Option Result Vec Box Rc Arc RefCell Cell Mutex RwLock HashMap HashSet BTreeMap BTreeSet VecDeque Cow Path PathBuf Fn FnMut FnOnce Send Sync Sized Clone Copy Debug Default PartialEq Eq PartialOrd Ord Hash Iterator IntoIterator From Into AsRef Display Error".split(
+      " ",
+    ),
   ),
   builtinMethods: new Set(
-    "new clone unwrap expect map and_then ok_or ok err is_some is_none iter into_iter collect push pop insert remove get get_mut len is_empty contains to_string to_owned as_str as_ref borrow borrow_mut lock read write join split trim parse from into fmt eq cmp".split(" "),
+    "new clone unwrap expect map and_then ok_or ok err is_some is_none iter into_iter collect push pop insert remove get get_mut len is_empty contains to_string to_owned as_str as_ref borrow borrow_mut lock read write join split trim parse from into fmt eq cmp".split(
+      " ",
+    ),
   ),
   identifier: "[A-Za-z_][A-Za-z0-9_]*",
   commentPrefixes: ["//", "/*", "*"],

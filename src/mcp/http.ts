@@ -163,7 +163,9 @@ export async function serveHttp(makeServer: () => SessionServer, options: HttpOp
       if (id !== undefined) return jsonError(res, 404, "session not found: initialize again");
       if (req.method !== "POST" || !isInitialize(body)) return jsonError(res, 400, "no session: the first request must be initialize");
       if (sessions.size >= maxSessions && !closeIdlest()) {
-        return jsonError(res, 503, `${sessions.size} sessions are open and none is idle (--max-sessions ${maxSessions}): close one (DELETE /mcp with its Mcp-Session-Id) or retry later`, { "retry-after": "5" });
+        return jsonError(res, 503, `${sessions.size} sessions are open and none is idle (--max-sessions ${maxSessions}): close one (DELETE /mcp with its Mcp-Session-Id) or retry later`, {
+          "retry-after": "5",
+        });
       }
       const newId = randomUUID();
       const transport = new StreamableHTTPServerTransport({
@@ -192,7 +194,11 @@ export async function serveHttp(makeServer: () => SessionServer, options: HttpOp
   });
   await new Promise<void>((resolve, reject) => {
     http.once("error", (err: NodeJS.ErrnoException) =>
-      reject(new MastError("INVALID_ARGUMENT", `cannot listen on ${options.host}:${options.port}: ${err.code ?? err.message}`, { hint: err.code === "EADDRINUSE" ? "Another process has the port: pick another with --port." : "Check --host and --port." })),
+      reject(
+        new MastError("INVALID_ARGUMENT", `cannot listen on ${options.host}:${options.port}: ${err.code ?? err.message}`, {
+          hint: err.code === "EADDRINUSE" ? "Another process has the port: pick another with --port." : "Check --host and --port.",
+        }),
+      ),
     );
     http.listen(options.port, options.host, () => resolve());
   });

@@ -171,11 +171,7 @@ interface Tools {
 async function loadTools(config: ResolvedConfig, options: ServeOptions): Promise<Tools> {
   // The checker pass for this thread's runs (from TypeScript sources; a worker provides its own).
   if (config.checker) provideCheckerPass((await import("../query/checker.js")).checkerPass);
-  const [registry, { createToolContext }, { Telemetry }] = await Promise.all([
-    import("../tools/registry.js"),
-    import("../tools/context.js"),
-    import("../tools/telemetry.js"),
-  ]);
+  const [registry, { createToolContext }, { Telemetry }] = await Promise.all([import("../tools/registry.js"), import("../tools/context.js"), import("../tools/telemetry.js")]);
   const recorder = config.telemetry ? new Telemetry(config.state_dir, config.project_root, options.log) : undefined;
   return { registry, ctx: createToolContext(config, config.project_root, undefined, recorder, options.structuralRoot), ...(recorder ? { recorder } : {}) };
 }
@@ -322,16 +318,9 @@ async function firstRequestOrQuiet(first: Promise<void>, closed: Promise<void>):
  * `mast query` of this project answered here (local.ts): the tools offered, except the structural
  * ones when they read another state root than the CLI's would. Null with `localSocket: false`.
  */
-async function answerLocalQueries(
-  config: ResolvedConfig,
-  options: ServeOptions,
-  toolsets: readonly Toolset[],
-  session: Session,
-): Promise<{ close(): Promise<void> } | null> {
+async function answerLocalQueries(config: ResolvedConfig, options: ServeOptions, toolsets: readonly Toolset[], session: Session): Promise<{ close(): Promise<void> } | null> {
   const localTools =
-    options.structuralRoot === undefined
-      ? session.offered
-      : (await toolListings()).filter((t) => t.toolset !== "structural" && toolsets.includes(t.toolset)).map((t) => t.compact.name);
+    options.structuralRoot === undefined ? session.offered : (await toolListings()).filter((t) => t.toolset !== "structural" && toolsets.includes(t.toolset)).map((t) => t.compact.name);
   const answerLocal = async ({ tool, arguments: args }: LocalRequest): Promise<LocalReply> => {
     if (!localTools.includes(tool)) return { unavailable: `this server does not offer ${tool}` };
     try {

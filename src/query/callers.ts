@@ -46,8 +46,9 @@ interface EdgeSiteRow {
 /** Call sites linked to the target by POTENTIAL_CALL edges; with `transitive`, their callers too (verified edges only). */
 export function verifiedCallers(db: Db, ids: readonly number[], transitive: boolean): VerifiedSite[] {
   if (ids.length === 0) return [];
-  const rows = prepared(db, 
-      `WITH RECURSIVE reach(id, depth) AS (
+  const rows = prepared(
+    db,
+    `WITH RECURSIVE reach(id, depth) AS (
          SELECT value, 0 FROM json_each(?)
          UNION
          SELECT e.from_id, r.depth + 1 FROM edges e JOIN reach r ON e.to_id = r.id
@@ -62,8 +63,7 @@ export function verifiedCallers(db: Db, ids: readonly number[], transitive: bool
        JOIN symbols b ON b.id = e.to_id
        JOIN files f ON f.id = a.file_id
        ORDER BY depth, f.path, e.call_line, a.name, b.name`,
-    )
-    .all(JSON.stringify(ids), transitive ? MAX_TRANSITIVE_DEPTH : 1) as EdgeSiteRow[];
+  ).all(JSON.stringify(ids), transitive ? MAX_TRANSITIVE_DEPTH : 1) as EdgeSiteRow[];
   const seen = new Set<string>();
   const out: VerifiedSite[] = [];
   for (const r of rows) {
@@ -105,6 +105,12 @@ export function callersOf(db: Db, projectRoot: string, query: CallersQuery): Cal
   const potential =
     query.potentialLimit === null
       ? null
-      : potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null, path: target.sites[0]?.path ?? null }, verified, query.potentialLimit, { omitNonCalls: query.omitNonCalls ?? false, omitImports: query.omitImports ?? false, docComments: query.docComments ?? false, verdicts: checkerVerdicts(db, target.ids), ...(query.scanChunks === undefined ? {} : { scanChunks: query.scanChunks }) });
+      : potentialMatches(db, projectRoot, target.names, { ids: target.ids, fileId: target.sites[0]?.file_id ?? null, path: target.sites[0]?.path ?? null }, verified, query.potentialLimit, {
+          omitNonCalls: query.omitNonCalls ?? false,
+          omitImports: query.omitImports ?? false,
+          docComments: query.docComments ?? false,
+          verdicts: checkerVerdicts(db, target.ids),
+          ...(query.scanChunks === undefined ? {} : { scanChunks: query.scanChunks }),
+        });
   return { target, verified, potential };
 }

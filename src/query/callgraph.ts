@@ -117,7 +117,13 @@ class GraphBuilder {
   }
 
   graph(linesOmitted: number): CallGraph {
-    return { nodes: [...this.nodes.values()], edges: [...this.edges.values()], nodes_omitted: this.omittedSymbols.size + this.nodesOmitted, edges_omitted: this.edgesOmitted, potential_lines_omitted: linesOmitted };
+    return {
+      nodes: [...this.nodes.values()],
+      edges: [...this.edges.values()],
+      nodes_omitted: this.omittedSymbols.size + this.nodesOmitted,
+      edges_omitted: this.edgesOmitted,
+      potential_lines_omitted: linesOmitted,
+    };
   }
 }
 
@@ -190,9 +196,10 @@ function potentialCallees(db: Db, projectRoot: string, graph: GraphBuilder, targ
   );
   const explained = new Set(
     (
-      prepared(db, `SELECT e.call_line AS line, b.name AS name FROM edges e JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ${EDGE.POTENTIAL_CALL} AND e.from_id IN (SELECT value FROM json_each(?))`).all(
-        JSON.stringify(target.ids),
-      ) as Array<{ line: number; name: string }>
+      prepared(
+        db,
+        `SELECT e.call_line AS line, b.name AS name FROM edges e JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ${EDGE.POTENTIAL_CALL} AND e.from_id IN (SELECT value FROM json_each(?))`,
+      ).all(JSON.stringify(target.ids)) as Array<{ line: number; name: string }>
     ).map((r) => `${r.line}:${r.name.slice(r.name.lastIndexOf(".") + 1)}`),
   );
   const seen = new Set<string>();

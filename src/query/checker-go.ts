@@ -82,7 +82,8 @@ export class GoFacts {
     if (f[0] === "F" && f.length === 2) this.checked.add(f[1]!);
     else if (f[0] === "C" && f.length >= 5) {
       const kind = f[4] as GoCall["kind"];
-      const call: GoCall = kind === "d" ? { name: f[3]!, kind, decl: f[5] ?? "-" } : kind === "i" ? { name: f[3]!, kind, decl: f[5] ?? "-", dispatch: f[6] === undefined ? -1 : Number(f[6]) } : { name: f[3]!, kind };
+      const call: GoCall =
+        kind === "d" ? { name: f[3]!, kind, decl: f[5] ?? "-" } : kind === "i" ? { name: f[3]!, kind, decl: f[5] ?? "-", dispatch: f[6] === undefined ? -1 : Number(f[6]) } : { name: f[3]!, kind };
       let byLine = this.calls.get(f[1]!);
       if (!byLine) this.calls.set(f[1]!, (byLine = new Map()));
       const line = Number(f[2]);

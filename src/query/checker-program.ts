@@ -36,7 +36,19 @@ const SOURCE_EXTENSIONS = /\.(?:[cm]?tsx?|[cm]?jsx?)$/;
 /** The compiler's extension of a file name (declaration files first: `.d.ts` is not `.ts`). */
 function extensionOf(ts: Ts, file: string): TS.Extension {
   const E = ts.Extension;
-  const table: Array<[string, TS.Extension]> = [[".d.ts", E.Dts], [".d.mts", E.Dmts], [".d.cts", E.Dcts], [".tsx", E.Tsx], [".mts", E.Mts], [".cts", E.Cts], [".ts", E.Ts], [".jsx", E.Jsx], [".mjs", E.Mjs], [".cjs", E.Cjs], [".js", E.Js]];
+  const table: Array<[string, TS.Extension]> = [
+    [".d.ts", E.Dts],
+    [".d.mts", E.Dmts],
+    [".d.cts", E.Dcts],
+    [".tsx", E.Tsx],
+    [".mts", E.Mts],
+    [".cts", E.Cts],
+    [".ts", E.Ts],
+    [".jsx", E.Jsx],
+    [".mjs", E.Mjs],
+    [".cjs", E.Cjs],
+    [".js", E.Js],
+  ];
   return table.find(([suffix]) => file.endsWith(suffix))![1];
 }
 
@@ -67,7 +79,16 @@ const BATCH = 16_384;
 
 /** The compiler options of files no tsconfig holds: tsserver's inferred-project defaults, resolving `./x` and `./x.js` alike. */
 function inferredOptions(ts: Ts): TS.CompilerOptions {
-  return { allowJs: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, jsx: ts.JsxEmit.Preserve, skipLibCheck: true, noEmit: true, types: [] };
+  return {
+    allowJs: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    jsx: ts.JsxEmit.Preserve,
+    skipLibCheck: true,
+    noEmit: true,
+    types: [],
+  };
 }
 
 /** A pass in progress: its targets, the candidates sent so far, those waiting for their program, the program open now. */
@@ -297,7 +318,9 @@ export class CheckerPrograms {
       const fatal = parsed?.errors.find((e) => e.category === ts.DiagnosticCategory.Error && e.code !== 18003);
       if (fatal) reason = ts.flattenDiagnosticMessageText(fatal.messageText, " ");
       else if (parsed && parsed.fileNames.length === 0)
-        reason = parsed.projectReferences?.length ? `solution: it only references ${parsed.projectReferences.length} other project(s), each checked by its own config` : "no_files: it includes no source file";
+        reason = parsed.projectReferences?.length
+          ? `solution: it only references ${parsed.projectReferences.length} other project(s), each checked by its own config`
+          : "no_files: it includes no source file";
     } catch (err) {
       reason = errorMessage(err);
     }
@@ -356,7 +379,15 @@ function targetDeclaration(ts: Ts, program: TS.Program, file: string, line: numb
     if (found || node.end <= from || node.pos >= to) return;
     const id = (node as { name?: TS.Node }).name;
     const declares =
-      ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isMethodSignature(node) || ts.isPropertyDeclaration(node) || ts.isPropertySignature(node) || ts.isVariableDeclaration(node) || ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node) || ts.isPropertyAssignment(node);
+      ts.isFunctionDeclaration(node) ||
+      ts.isMethodDeclaration(node) ||
+      ts.isMethodSignature(node) ||
+      ts.isPropertyDeclaration(node) ||
+      ts.isPropertySignature(node) ||
+      ts.isVariableDeclaration(node) ||
+      ts.isGetAccessorDeclaration(node) ||
+      ts.isSetAccessorDeclaration(node) ||
+      ts.isPropertyAssignment(node);
     if (declares && id && (ts.isIdentifier(id) || ts.isPrivateIdentifier(id)) && id.text === name) {
       const at = id.getStart(sf);
       if (at >= from && at < to) {
@@ -389,11 +420,13 @@ function calleesOn(ts: Ts, checker: TS.TypeChecker, sf: TS.SourceFile, line: num
     ts.forEachChild(node, visit);
   };
   visit(sf);
-  return found.filter((id) => calleeOf(ts, id) !== null).map((id) => {
-    let symbol = checker.getSymbolAtLocation(id);
-    for (let hop = 0; symbol && symbol.flags & ts.SymbolFlags.Alias && hop < MAX_ALIAS_HOPS; hop++) symbol = checker.getAliasedSymbol(symbol);
-    return symbol?.declarations ?? [];
-  });
+  return found
+    .filter((id) => calleeOf(ts, id) !== null)
+    .map((id) => {
+      let symbol = checker.getSymbolAtLocation(id);
+      for (let hop = 0; symbol && symbol.flags & ts.SymbolFlags.Alias && hop < MAX_ALIAS_HOPS; hop++) symbol = checker.getAliasedSymbol(symbol);
+      return symbol?.declarations ?? [];
+    });
 }
 
 /**

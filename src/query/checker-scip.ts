@@ -81,12 +81,15 @@ export function locateRustAnalyzer(env: NodeJS.ProcessEnv = process.env): { bin:
   const named = env[RUST_ANALYZER_ENV];
   if (named === undefined || named === "") {
     const found = onPath("rust-analyzer", env);
-    return { reason: `rust-analyzer runs the crate's build scripts and proc macros, so it is run only when ${RUST_ANALYZER_ENV} names it${found === null ? " (none on PATH)" : ` (${found} is on PATH)`}` };
+    return {
+      reason: `rust-analyzer runs the crate's build scripts and proc macros, so it is run only when ${RUST_ANALYZER_ENV} names it${found === null ? " (none on PATH)" : ` (${found} is on PATH)`}`,
+    };
   }
   if (!isAbsolute(named) || !existsSync(named)) return { reason: `rust-analyzer not found at ${named} (${RUST_ANALYZER_ENV}; an absolute path)` };
   // A rustup proxy without the component answers with an error: unavailable, not a failed pass.
   const probe = spawnSync(named, ["--version"], { encoding: "utf8", timeout: 20_000, env: childEnvironment(env), stdio: ["ignore", "pipe", "pipe"] });
-  if (probe.status !== 0 || !/^rust-analyzer/.test(probe.stdout)) return { reason: `${named} does not run (${probe.error?.message ?? `exit ${probe.status}`}): ${(probe.stderr || probe.stdout).trim().split("\n")[0]?.slice(0, 300) ?? ""}` };
+  if (probe.status !== 0 || !/^rust-analyzer/.test(probe.stdout))
+    return { reason: `${named} does not run (${probe.error?.message ?? `exit ${probe.status}`}): ${(probe.stderr || probe.stdout).trim().split("\n")[0]?.slice(0, 300) ?? ""}` };
   return { bin: named };
 }
 
@@ -121,7 +124,15 @@ async function runIndexer(indexer: Indexer, bin: string, root: string, onChild: 
     const out = join(dir, "index.scip");
     const args = indexer.args(out, dir);
     const script = /\.[cm]?js$/.test(bin);
-    const failed = await runChild({ label: indexer.label, bin: script ? process.execPath : bin, args: script ? [bin, ...args] : args, cwd: root, env: childEnvironment(), timeoutMs: TIMEOUT_MS, onChild });
+    const failed = await runChild({
+      label: indexer.label,
+      bin: script ? process.execPath : bin,
+      args: script ? [bin, ...args] : args,
+      cwd: root,
+      env: childEnvironment(),
+      timeoutMs: TIMEOUT_MS,
+      onChild,
+    });
     if (failed !== null) return { reason: failed };
     if (!existsSync(out)) return { reason: `${indexer.label} failed (exit 0): no index written` };
     try {
@@ -226,7 +237,14 @@ export class ScipJudge {
       // Only `name(` is a call (a bare `@decorator` is no call expression); a `def name(` is a
       // declaration whatever its occurrence says (scip-python gives an overload's or a property
       // setter's redefinition the first one's symbol without the definition role).
-      if (!text.slice(col + name.length).trimStart().startsWith("(") || this.dialect.declares.test(text.slice(0, col))) continue;
+      if (
+        !text
+          .slice(col + name.length)
+          .trimStart()
+          .startsWith("(") ||
+        this.dialect.declares.test(text.slice(0, col))
+      )
+        continue;
       const o = here.find((x) => x.range[1] === col && x.range[2] === line - 1);
       if (o !== undefined && o.roles & SCIP_ROLE.definition) continue;
       called = true;

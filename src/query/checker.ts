@@ -40,7 +40,10 @@ export interface CheckerWorkerData {
   readonly root: string;
   readonly files: readonly string[];
 }
-export type CheckerWorkerMessage = { readonly kind: "batch"; readonly batch: VerdictBatch } | { readonly kind: "done"; readonly report: ProgramsReport } | { readonly kind: "failed"; readonly message: string };
+export type CheckerWorkerMessage =
+  | { readonly kind: "batch"; readonly batch: VerdictBatch }
+  | { readonly kind: "done"; readonly report: ProgramsReport }
+  | { readonly kind: "failed"; readonly message: string };
 
 interface Target extends CheckTarget {
   readonly id: number;
@@ -105,7 +108,18 @@ type Counts = { calls_target: number; edges: number; resolves_to_different: numb
 async function finish(store: Store, projectRoot: string, groups: readonly Group[]): Promise<CheckerReport> {
   const started = performance.now();
   const fileIds = new Map(store.db.prepare("SELECT path, id FROM files").raw().all() as Array<[string, number]>);
-  const total = { projects: 0, skipped: [] as Array<{ config: string; reason: string }>, targets: 0, candidates: 0, calls_target: 0, edges: 0, resolves_to_different: 0, non_call_site: 0, unresolved: 0, outside: 0 };
+  const total = {
+    projects: 0,
+    skipped: [] as Array<{ config: string; reason: string }>,
+    targets: 0,
+    candidates: 0,
+    calls_target: 0,
+    edges: 0,
+    resolves_to_different: 0,
+    non_call_site: 0,
+    unresolved: 0,
+    outside: 0,
+  };
   let implementsEdges: number | null = null;
   const languages: CheckerLanguage[] = [];
   let complete = true;
@@ -121,11 +135,7 @@ async function finish(store: Store, projectRoot: string, groups: readonly Group[
     if (r.implements !== null) implementsEdges = (implementsEdges ?? 0) + r.implements;
     const unavailable = r.report.unavailable;
     for (const language of group.languages)
-      languages.push(
-        unavailable === undefined
-          ? { language, available: true, backend: group.backend }
-          : { language, available: false, backend: group.backend, reason: unavailable },
-      );
+      languages.push(unavailable === undefined ? { language, available: true, backend: group.backend } : { language, available: false, backend: group.backend, reason: unavailable });
   }
   store.setMeta(CHECKER_META, new Date().toISOString());
   // A pass that could not judge everything (a program that failed to build, a lost worker, an
@@ -155,7 +165,11 @@ async function finishGroup(
   const fileIndex = new Map(group.files.map((path, i) => [path, i]));
   // Constructors are called by `new C()`, which names the class, not `constructor`: no candidate of theirs is a call of them.
   // Targets of one name side by side (every `X.get`): their lines are found once, and let go after the last of them.
-  const targets = (db.prepare("SELECT s.id, s.name, s.line, s.file_id AS fileId, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method') ORDER BY f.path, s.line, s.id").all() as Target[])
+  const targets = (
+    db
+      .prepare("SELECT s.id, s.name, s.line, s.file_id AS fileId, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method') ORDER BY f.path, s.line, s.id")
+      .all() as Target[]
+  )
     .filter((t) => backendOf(t.path) === group.backend && tailOf(t.name) !== "constructor")
     .map((t) => ({ ...t, tail: tailOf(t.name) }))
     .sort((a, b) => (a.tail < b.tail ? -1 : a.tail > b.tail ? 1 : 0));
@@ -197,7 +211,11 @@ async function finishGroup(
   let begun = false;
   const hand = () => {
     if (triples.length === 0) return;
-    if (!begun) analyzer.begin(targets.map(({ name, line, path }) => ({ name, line, path })), record);
+    if (!begun)
+      analyzer.begin(
+        targets.map(({ name, line, path }) => ({ name, line, path })),
+        record,
+      );
     begun = true;
     analyzer.add(Int32Array.from(triples));
     triples = [];
@@ -272,10 +290,7 @@ function recordImplementations(store: Store, files: readonly string[], fileIds: 
 }
 
 /** What the worker is sent after it starts. */
-export type CheckerWorkerRequest =
-  | { readonly kind: "begin"; readonly targets: readonly CheckTarget[] }
-  | { readonly kind: "add"; readonly candidates: Int32Array }
-  | { readonly kind: "end" };
+export type CheckerWorkerRequest = { readonly kind: "begin"; readonly targets: readonly CheckTarget[] } | { readonly kind: "add"; readonly candidates: Int32Array } | { readonly kind: "end" };
 
 /** The compiler's side, in a worker thread when the compiled worker is there (from TypeScript sources, in this thread). */
 function startCompiler(data: CheckerWorkerData): Analyzer {

@@ -27,7 +27,9 @@ function wordChunks(db: Db, word: string, prefix: boolean, limit: number): numbe
   const exactKey = `=${limit}:${word}`;
   let exact = cache.get(exactKey);
   if (exact === undefined) {
-    exact = prepared(db, "SELECT count(*) FROM (SELECT 1 FROM chunk_words WHERE chunk_words MATCH ? LIMIT ?)").pluck().get(`"${word.replace(/"/g, '""')}"`, Math.floor(limit) + 1) as number;
+    exact = prepared(db, "SELECT count(*) FROM (SELECT 1 FROM chunk_words WHERE chunk_words MATCH ? LIMIT ?)")
+      .pluck()
+      .get(`"${word.replace(/"/g, '""')}"`, Math.floor(limit) + 1) as number;
     cache.set(exactKey, exact);
   }
   if (!prefix || exact > limit) return exact;
@@ -152,7 +154,12 @@ interface BestRow {
 
 function bestBy<R>(db: Db, fts: FtsRanking, rank: string, match: string, rankParams: readonly unknown[], depth: number, outer: string, params: readonly unknown[]): R[] {
   const t = fts.table;
-  return prepared(db, `WITH m AS MATERIALIZED (SELECT rowid AS id, ${rank} AS score FROM ${t} WHERE ${t} MATCH ? ORDER BY score ASC LIMIT ?) ${outer}`).all(...rankParams, match, depth, ...params) as R[];
+  return prepared(db, `WITH m AS MATERIALIZED (SELECT rowid AS id, ${rank} AS score FROM ${t} WHERE ${t} MATCH ? ORDER BY score ASC LIMIT ?) ${outer}`).all(
+    ...rankParams,
+    match,
+    depth,
+    ...params,
+  ) as R[];
 }
 
 /** Phrases whose matching rows a connection keeps per FTS index, at most (past it they are all dropped). */
@@ -169,9 +176,7 @@ export function phraseStats(db: Db, fts: FtsRanking, clauses: readonly FtsClause
   const t = fts.table;
   const counted = derivedOnce(db, `phrase rows ${t}`, () => new Map<string, number>());
   const known = Float64Array.from(clauses, (c) => counted.get(c.text) ?? Number.NaN);
-  const blob = prepared(db, `SELECT mast_fts_stats(${t}, ?) FROM ${t} WHERE ${t} MATCH ? LIMIT 1`)
-    .pluck()
-    .get(Buffer.from(known.buffer), joined(clauses, op)) as Buffer | undefined;
+  const blob = prepared(db, `SELECT mast_fts_stats(${t}, ?) FROM ${t} WHERE ${t} MATCH ? LIMIT 1`).pluck().get(Buffer.from(known.buffer), joined(clauses, op)) as Buffer | undefined;
   if (blob === undefined) return undefined;
   const stats = doublesOf(blob);
   if (counted.size + clauses.length > PHRASE_ROWS_KEPT) counted.clear();
@@ -207,7 +212,10 @@ export function prunedBest<R extends BestRow>(db: Db, fts: FtsRanking, clauses: 
     if (keptHits * 2 > matches) break;
     let rest = 0;
     for (let i = kept; i < n; i++) rest += idf(rarest[i]!) * BM25_PHRASE_FACTOR;
-    const within = joined(rarest.slice(0, kept).map((i) => clauses[i]!), "OR");
+    const within = joined(
+      rarest.slice(0, kept).map((i) => clauses[i]!),
+      "OR",
+    );
     const rows = bestBy<R>(db, fts, `mast_bm25(${t}, ${n}, ?, '${t}'${fts.weights})`, `(${expression}) AND (${within})`, [stats], depth, outer, params);
     const first = rows[0];
     // The depth-th best beyond the rest's reach (a relative margin for the sums' rounding).

@@ -19,7 +19,8 @@ export interface Implementor {
 
 /** Classes that implement (or extend) the target type, then their subclasses, breadth first. */
 export function implementorsOf(db: Db, ids: readonly number[]): Implementor[] {
-  const direct = prepared(db, 
+  const direct = prepared(
+    db,
     `SELECT a.id, a.name, f.path, a.line, a.file_id AS fileId, e.edge_type AS type FROM edges e JOIN symbols a ON a.id = e.from_id JOIN files f ON f.id = a.file_id
      WHERE e.to_id IN (SELECT value FROM json_each(?)) AND e.edge_type IN (${EDGE.IMPLEMENTS}, ${EDGE.EXTENDS}) ORDER BY f.path, a.line, a.id`,
   );
@@ -71,9 +72,7 @@ export function memberImplementations(db: Db, target: Target): MemberImplementat
   const dot = site.name.lastIndexOf(".");
   const owner = site.name.slice(0, dot);
   const member = site.name.slice(dot + 1);
-  const ownerIds = prepared(db, "SELECT id FROM symbols WHERE file_id = ? AND name = ? AND kind IN ('class', 'interface', 'type') ORDER BY line, id")
-    .pluck()
-    .all(site.file_id, owner) as number[];
+  const ownerIds = prepared(db, "SELECT id FROM symbols WHERE file_id = ? AND name = ? AND kind IN ('class', 'interface', 'type') ORDER BY line, id").pluck().all(site.file_id, owner) as number[];
   const find = prepared(db, "SELECT f.path, s.line FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? AND s.kind = 'method' ORDER BY f.path, s.line");
   const out: MemberImplementation[] = [];
   for (const impl of implementorsOf(db, ownerIds)) {
@@ -82,7 +81,8 @@ export function memberImplementations(db: Db, target: Target): MemberImplementat
     const packaged = extensionInfo(impl.file_path)?.spec.scope === "directory";
     const dir = posix.dirname(impl.file_path);
     const rows = find.all(method) as Array<{ path: string; line: number }>;
-    const at = rows.find((r) => r.path === impl.file_path) ?? (packaged ? rows.find((r) => posix.dirname(r.path) === dir && extensionInfo(r.path)?.spec === extensionInfo(impl.file_path)?.spec) : undefined);
+    const at =
+      rows.find((r) => r.path === impl.file_path) ?? (packaged ? rows.find((r) => posix.dirname(r.path) === dir && extensionInfo(r.path)?.spec === extensionInfo(impl.file_path)?.spec) : undefined);
     if (at === undefined) continue;
     out.push({ method, file_path: at.path, line: at.line, relation: impl.relation, ...(impl.via === undefined ? {} : { via: impl.via }) });
   }

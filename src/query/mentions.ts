@@ -210,7 +210,8 @@ export function linesNaming(db: Db, projectRoot: string, tails: readonly string[
 /** mentionLines for each of `wanted` (ASCII names, `#private` ones included) alone, in one scan of the chunks identifier_fts finds for any. */
 export function mentionsOfEach(db: Db, source: SourceLines, wanted: ReadonlySet<string>): Map<string, MentionLine[]> {
   const namesIn = new Map<number, Set<string>>();
-  for (const tail of wanted) for (const id of idList(db, "SELECT rowid AS id FROM identifier_fts WHERE identifier_fts MATCH ?", [ftsPhrases([tail])])) (namesIn.get(id) ?? namesIn.set(id, new Set()).get(id)!).add(tail);
+  for (const tail of wanted)
+    for (const id of idList(db, "SELECT rowid AS id FROM identifier_fts WHERE identifier_fts MATCH ?", [ftsPhrases([tail])])) (namesIn.get(id) ?? namesIn.set(id, new Set()).get(id)!).add(tail);
   const found = new Map<string, MentionLine[]>();
   const seen = new Set<string>();
   const patterns = new Map<string, RegExp>();

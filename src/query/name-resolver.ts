@@ -129,12 +129,10 @@ export class Navigator {
   /** The symbol row declared at a line of a file under one of these names. */
   symbolAt(fileId: number, names: readonly string[], line: number): SymbolRow | null {
     return (
-      (prepared(this.db, `${SYMBOL_ROW} WHERE s.file_id = ? AND s.name IN (SELECT value FROM json_each(?)) AND s.kind != 'export' AND s.line <= ? AND s.end_line >= ? ORDER BY s.line DESC, s.id LIMIT 1`).get(
-        fileId,
-        JSON.stringify(names),
-        line,
-        line,
-      ) as SymbolRow | undefined) ?? null
+      (prepared(
+        this.db,
+        `${SYMBOL_ROW} WHERE s.file_id = ? AND s.name IN (SELECT value FROM json_each(?)) AND s.kind != 'export' AND s.line <= ? AND s.end_line >= ? ORDER BY s.line DESC, s.id LIMIT 1`,
+      ).get(fileId, JSON.stringify(names), line, line) as SymbolRow | undefined) ?? null
     );
   }
 
@@ -160,14 +158,20 @@ export class Navigator {
   importOf(fileId: number, local: string, line: number): { imported: string; module: string; resolved: string | null; line: number } | null {
     let rows = this.imports.get(fileId);
     if (rows === undefined) {
-      const read = prepared(this.db, "SELECT i.symbols, i.locals, i.module, t.path AS resolved, i.line FROM imports i LEFT JOIN files t ON t.id = i.resolved_file_id WHERE i.file_id = ? AND i.kind IN ('import', 'require', 'dynamic_import', 'export_from') ORDER BY i.line DESC, i.id").all(fileId) as Array<{
+      const read = prepared(
+        this.db,
+        "SELECT i.symbols, i.locals, i.module, t.path AS resolved, i.line FROM imports i LEFT JOIN files t ON t.id = i.resolved_file_id WHERE i.file_id = ? AND i.kind IN ('import', 'require', 'dynamic_import', 'export_from') ORDER BY i.line DESC, i.id",
+      ).all(fileId) as Array<{
         symbols: string;
         locals: string;
         module: string;
         resolved: string | null;
         line: number;
       }>;
-      this.imports.set(fileId, (rows = read.map((r) => ({ symbols: JSON.parse(r.symbols) as string[], locals: JSON.parse(r.locals) as string[], module: r.module, resolved: r.resolved, line: r.line }))));
+      this.imports.set(
+        fileId,
+        (rows = read.map((r) => ({ symbols: JSON.parse(r.symbols) as string[], locals: JSON.parse(r.locals) as string[], module: r.module, resolved: r.resolved, line: r.line }))),
+      );
     }
     for (const r of rows) {
       if (r.line > line) continue;
@@ -205,14 +209,32 @@ export class Navigator {
     const imp = this.importOf(fileId, local, binding.line);
     if (imp === null) return null;
     if (imp.resolved === null) {
-      return { resolution: "import", total: 1, definitions: [{ file_path: path, line: binding.line, column: binding.column, name: local, kind: "import", signature: this.sources.line(path, binding.line)?.trim() ?? null }] };
+      return {
+        resolution: "import",
+        total: 1,
+        definitions: [{ file_path: path, line: binding.line, column: binding.column, name: local, kind: "import", signature: this.sources.line(path, binding.line)?.trim() ?? null }],
+      };
     }
     // A use of a namespace (`ns.f`'s `ns`, a Go package's name): the import that binds it, as the TypeScript compiler answers.
     // On the binding itself (`import * as ns`), the module, as the compiler answers it there.
-    if (imp.imported === "*" && atBinding) return { resolution: "import", total: 1, definitions: [{ file_path: imp.resolved, line: 1, column: null, name: imp.module, kind: "module", signature: null }] };
+    if (imp.imported === "*" && atBinding)
+      return { resolution: "import", total: 1, definitions: [{ file_path: imp.resolved, line: 1, column: null, name: imp.module, kind: "module", signature: null }] };
     if (imp.imported === "*") {
       const own = binding.column > 0;
-      return { resolution: "import", total: 1, definitions: [{ file_path: path, line: own ? binding.line : imp.line, column: own ? binding.column : null, name: local, kind: "import", signature: this.sources.line(path, own ? binding.line : imp.line)?.trim() ?? null }] };
+      return {
+        resolution: "import",
+        total: 1,
+        definitions: [
+          {
+            file_path: path,
+            line: own ? binding.line : imp.line,
+            column: own ? binding.column : null,
+            name: local,
+            kind: "import",
+            signature: this.sources.line(path, own ? binding.line : imp.line)?.trim() ?? null,
+          },
+        ],
+      };
     }
     const module = (file_path: string, name: string): Resolved => ({ resolution: "import", total: 1, definitions: [{ file_path, line: 1, column: null, name, kind: "module", signature: null }] });
     let taken: { imported: string; module: string; resolved: string } = { imported: imp.imported, module: imp.module, resolved: imp.resolved };
@@ -303,9 +325,20 @@ export class Navigator {
     const field = sites.find((s) => s.role === "declaration" && s.declared?.owner === ownerTail);
     if (field) return this.declared(owner.path, owner.file_id, field, member, field.declared!.kind, ownerTail);
     const assigned = sites.find((s) => s.role === "member" && s.owner === ownerTail && s.access === "write");
-    if (assigned) return { file_path: owner.path, line: assigned.line, column: assigned.column, name: `${ownerTail}.${member}`, kind: "property", signature: this.sources.line(owner.path, assigned.line)?.trim() ?? null };
+    if (assigned)
+      return {
+        file_path: owner.path,
+        line: assigned.line,
+        column: assigned.column,
+        name: `${ownerTail}.${member}`,
+        kind: "property",
+        signature: this.sources.line(owner.path, assigned.line)?.trim() ?? null,
+      };
     if (depth >= MAX_BASES) return null;
-    const bases = prepared(this.db, `${SYMBOL_ROW} JOIN edges e ON e.to_id = s.id WHERE e.from_id = ? AND e.edge_type IN (${EDGE.EXTENDS}, ${EDGE.IMPLEMENTS}) ORDER BY e.edge_type = ${EDGE.EXTENDS} DESC, f.path, s.line`).all(owner.id) as SymbolRow[];
+    const bases = prepared(
+      this.db,
+      `${SYMBOL_ROW} JOIN edges e ON e.to_id = s.id WHERE e.from_id = ? AND e.edge_type IN (${EDGE.EXTENDS}, ${EDGE.IMPLEMENTS}) ORDER BY e.edge_type = ${EDGE.EXTENDS} DESC, f.path, s.line`,
+    ).all(owner.id) as SymbolRow[];
     for (const base of bases) {
       const found = this.member(base, member, depth + 1);
       if (found) return found;

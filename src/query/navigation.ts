@@ -153,7 +153,10 @@ function fileSkeleton(file_path: string, names: string[], members: ReadonlyArray
 
 function normaliseDirectory(directory: string | null | undefined): string | null {
   if (directory === null || directory === undefined) return null;
-  const d = directory.replace(/\\/g, "/").replace(/^\.\/+/, "").replace(/\/+$/, "");
+  const d = directory
+    .replace(/\\/g, "/")
+    .replace(/^\.\/+/, "")
+    .replace(/\/+$/, "");
   if (d.startsWith("/") || d === ".." || d.startsWith("../")) {
     throw new MastError("PATH_DENIED", `directory must be inside the project: ${directory}`);
   }
@@ -235,7 +238,11 @@ export interface ExportsResponse {
 
 export function fileExports(db: Db, filePath: string): ExportsResponse {
   const file = requireIndexedFile(db, filePath);
-  const rows = symbolRows(db, `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.is_exported = 1 AND s.kind != 'method' ORDER BY s.line, s.id`, file.id);
+  const rows = symbolRows(
+    db,
+    `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.is_exported = 1 AND s.kind != 'method' ORDER BY s.line, s.id`,
+    file.id,
+  );
   const stars = db.prepare("SELECT module FROM imports WHERE file_id = ? AND kind = 'export_star' ORDER BY line, id").pluck().all(file.id) as string[];
   return {
     file_path: file.path,
@@ -296,7 +303,11 @@ export function docSummary(doc: string): string {
     if (/^\s*@/.test(line)) break;
     out.push(line.trim());
   }
-  if (out.length === 0) return lines.map((l) => l.trim()).filter(Boolean).join(" ");
+  if (out.length === 0)
+    return lines
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .join(" ");
   const text = out.join(" ");
   const end = /\.\s/.exec(text);
   return end === null ? text : text.slice(0, end.index + 1);
@@ -431,7 +442,12 @@ function starSource(db: Db, fileId: number, name: string): string {
 export function resolveThroughReExports(db: Db, fileId: number, name: string, seen: Set<number>): SymbolRow | null {
   if (seen.has(fileId)) return null;
   seen.add(fileId);
-  const [local] = symbolRows(db, `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.name = ? AND s.kind != 'method' ORDER BY s.line LIMIT 1`, fileId, name);
+  const [local] = symbolRows(
+    db,
+    `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.name = ? AND s.kind != 'method' ORDER BY s.line LIMIT 1`,
+    fileId,
+    name,
+  );
   if (local && local.kind !== "export") return local;
   if (local && local.reexport_module !== null && local.reexport_name !== null && local.reexport_name !== "*") {
     const target = resolvedFileId(db, fileId, local.reexport_module);
@@ -446,9 +462,9 @@ export function resolveThroughReExports(db: Db, fileId: number, name: string, se
 }
 
 function resolvedFileId(db: Db, fromFileId: number, module: string): number | null {
-  const row = db
-    .prepare("SELECT i.resolved_file_id AS id FROM imports i WHERE i.file_id = ? AND i.module = ? AND i.resolved_file_id IS NOT NULL LIMIT 1")
-    .get(fromFileId, module) as { id: number } | undefined;
+  const row = db.prepare("SELECT i.resolved_file_id AS id FROM imports i WHERE i.file_id = ? AND i.module = ? AND i.resolved_file_id IS NOT NULL LIMIT 1").get(fromFileId, module) as
+    | { id: number }
+    | undefined;
   return row?.id ?? null;
 }
 
@@ -480,7 +496,13 @@ function typeContext(db: Db, sym: SymbolRow): TypeContextEntry[] {
 
 function resolveType(db: Db, fileId: number, name: string): SymbolRow | null {
   const kinds = TYPE_KINDS.map(() => "?").join(", ");
-  const [sameFile] = symbolRows(db, `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.name = ? AND s.kind IN (${kinds}) ORDER BY s.line LIMIT 1`, fileId, name, ...TYPE_KINDS);
+  const [sameFile] = symbolRows(
+    db,
+    `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.name = ? AND s.kind IN (${kinds}) ORDER BY s.line LIMIT 1`,
+    fileId,
+    name,
+    ...TYPE_KINDS,
+  );
   if (sameFile) return sameFile;
   const imports = db
     .prepare("SELECT i.resolved_file_id FROM imports i JOIN json_each(i.symbols) j WHERE i.file_id = ? AND j.value = ? AND i.resolved_file_id IS NOT NULL ORDER BY i.line")
@@ -519,7 +541,9 @@ export function fileDependencies(db: Db, filePath: string): DependenciesResponse
   const file = requireIndexedFile(db, filePath);
   const rows = db
     // A name the file's namespace would provide is a dependency where a project file provides it.
-    .prepare("SELECT i.module, i.symbols, i.locals, i.kind, i.line, i.is_external, t.path AS resolved_path FROM imports i LEFT JOIN files t ON t.id = i.resolved_file_id WHERE i.file_id = ? AND (i.kind != 'namespace' OR i.resolved_file_id IS NOT NULL) ORDER BY i.line, i.id")
+    .prepare(
+      "SELECT i.module, i.symbols, i.locals, i.kind, i.line, i.is_external, t.path AS resolved_path FROM imports i LEFT JOIN files t ON t.id = i.resolved_file_id WHERE i.file_id = ? AND (i.kind != 'namespace' OR i.resolved_file_id IS NOT NULL) ORDER BY i.line, i.id",
+    )
     .all(file.id) as Array<{ module: string; symbols: string; locals: string; kind: string; line: number; is_external: number; resolved_path: string | null }>;
   return {
     file_path: file.path,

@@ -73,7 +73,9 @@ export type LineVerdicts = ReadonlyMap<string, string>;
 /** The checker's verdicts on the potential lines of the given declarations, or null when the pass never ran on this index. */
 export function checkerVerdicts(db: Db, ids: readonly number[]): LineVerdicts | null {
   if (prepared(db, "SELECT 1 FROM meta WHERE key = ?").get(CHECKER_META) === undefined) return null;
-  const rows = prepared(db, "SELECT f.path || ':' || v.line AS at, v.verdict FROM checker_verdicts v JOIN files f ON f.id = v.file_id WHERE v.target_id IN (SELECT value FROM json_each(?))").raw().all(JSON.stringify(ids)) as Array<[string, string]>;
+  const rows = prepared(db, "SELECT f.path || ':' || v.line AS at, v.verdict FROM checker_verdicts v JOIN files f ON f.id = v.file_id WHERE v.target_id IN (SELECT value FROM json_each(?))")
+    .raw()
+    .all(JSON.stringify(ids)) as Array<[string, string]>;
   return new Map(rows);
 }
 
@@ -182,7 +184,8 @@ export function potentialMatches(
   // The files that see the declaring file (its importers, transitively): read first under a budget, ranked higher.
   let seen: Set<number> | null = null;
   const sees = () => (seen ??= new Set(target.fileId === null ? [] : reachableFiles(db, [target.fileId])));
-  const budget: ScanBudget | null = memo || options.scanChunks === undefined ? null : { maxChunks: options.scanChunks, tiers: () => [target.fileId === null ? [] : [target.fileId], [...sees()]], unexamined: 0 };
+  const budget: ScanBudget | null =
+    memo || options.scanChunks === undefined ? null : { maxChunks: options.scanChunks, tiers: () => [target.fileId === null ? [] : [target.fileId], [...sees()]], unexamined: 0 };
   const mentions = memo ? memo.mentionsOf(db, tails) : mentionLines(db, new SourceLines(projectRoot), tails, options.docComments === true, budget);
   const scanned = budget !== null && budget.unexamined > 0 ? { unexamined: budget.unexamined } : {};
   const candidates = mentions.filter((c) => !explained.has(`${c.file_path}:${c.line}`));
@@ -195,12 +198,15 @@ export function potentialMatches(
   // The import that a verified call in the same file resolved through says nothing new.
   const callerFiles = new Set(verified.map((v) => v.file_path));
   // Comment lines are no calls (the doc comment is the signature's).
-  const withoutImports = omitNonCalls || omitImports ? unexplained.filter((c) => !((omitImports || callerFiles.has(c.file_path)) && (c.inImport || isImportLine(c.context, c.file_path)))) : unexplained;
+  const withoutImports =
+    omitNonCalls || omitImports ? unexplained.filter((c) => !((omitImports || callerFiles.has(c.file_path)) && (c.inImport || isImportLine(c.context, c.file_path)))) : unexplained;
   const uncommented = omitNonCalls ? withoutImports.filter((c) => !isCommentLine(c.context, c.file_path) && !c.prose) : withoutImports;
   // What the checker pass classified away: no call of the target, or a call of another declaration.
   const verdictOf = (c: { file_path: string; line: number }) => verdicts?.get(`${c.file_path}:${c.line}`);
   const open = verdicts ? uncommented.filter((c) => verdictOf(c) !== "non_call_site" && verdictOf(c) !== "resolves_to_different") : uncommented;
-  const counted = verdicts ? { checkerNonCallSite: uncommented.filter((c) => verdictOf(c) === "non_call_site").length, checkerDifferent: uncommented.filter((c) => verdictOf(c) === "resolves_to_different").length } : {};
+  const counted = verdicts
+    ? { checkerNonCallSite: uncommented.filter((c) => verdictOf(c) === "non_call_site").length, checkerDifferent: uncommented.filter((c) => verdictOf(c) === "resolves_to_different").length }
+    : {};
   const comments = omitNonCalls ? withoutImports.filter((c) => isCommentLine(c.context, c.file_path)).length : 0;
   const omitted = omitNonCalls ? { importsOmitted: unexplained.length - withoutImports.length, commentsOmitted: comments, docsOmitted: withoutImports.length - uncommented.length - comments } : {};
   // At most `limit` lines, and lines of POTENTIAL_LINE_BYTES on average (a long line is clipped around the name).
@@ -220,7 +226,9 @@ export function potentialMatches(
   const declarations = declarationLines(db, tails, fileIds);
   const likelihood = new Likelihood(db, names, tails, spec, target.path);
   // Within a tier, source files before test files, then by path and line.
-  const order = new Map(open.map((c) => [c, likelihood.tier(c, declarations.has(`${c.file_path}:${c.line}`), c.fileId === target.fileId, sees().has(c.fileId)) * 2 + (isTestPath(c.file_path) ? 1 : 0)]));
+  const order = new Map(
+    open.map((c) => [c, likelihood.tier(c, declarations.has(`${c.file_path}:${c.line}`), c.fileId === target.fileId, sees().has(c.fileId)) * 2 + (isTestPath(c.file_path) ? 1 : 0)]),
+  );
   open.sort((a, b) => order.get(a)! - order.get(b)! || (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : a.line - b.line));
   return { matches: shown(open), total: open.length, ...omitted, ...counted, ...scanned };
 }
@@ -279,7 +287,9 @@ class Likelihood {
 
 /** The local names of every namespace import or re-export of a file (`import * as z`, `export * as coerce from`). */
 function namespaceNames(db: Db, path: string): Set<string> {
-  const rows = prepared(db, `SELECT symbols, locals FROM imports WHERE resolved_file_id = (SELECT id FROM files WHERE path = ?) AND instr(symbols, '"*"') > 0`).raw().all(path) as Array<[string, string]>;
+  const rows = prepared(db, `SELECT symbols, locals FROM imports WHERE resolved_file_id = (SELECT id FROM files WHERE path = ?) AND instr(symbols, '"*"') > 0`).raw().all(path) as Array<
+    [string, string]
+  >;
   const names = new Set<string>();
   for (const [symbols, locals] of rows) {
     const taken = JSON.parse(symbols) as string[];
@@ -309,7 +319,9 @@ function stringOnly(text: string, mention: RegExp): boolean {
 /** `path:line` of the target's declarations (with their overloads and aliases); a function's or method's every signature line (overloads folded into one declaration are its signature's lines). */
 function ownDeclarationLines(db: Db, ids: readonly number[]): string[] {
   if (ids.length === 0) return [];
-  const rows = prepared(db, "SELECT f.path, s.line, s.kind IN ('function', 'method'), s.file_id, s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN (SELECT value FROM json_each(?))").raw().all(JSON.stringify(ids)) as Array<[string, number, number, number, number]>;
+  const rows = prepared(db, "SELECT f.path, s.line, s.kind IN ('function', 'method'), s.file_id, s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN (SELECT value FROM json_each(?))")
+    .raw()
+    .all(JSON.stringify(ids)) as Array<[string, number, number, number, number]>;
   const texts = symbolTextReader(db);
   return rows.flatMap(([path, line, callable, fileId, id]) => Array.from({ length: callable === 1 ? (texts(fileId, id).signature ?? "").split("\n").length : 1 }, (_, k) => `${path}:${line + k}`));
 }
@@ -347,7 +359,10 @@ function linkedElsewhere(db: Db, tails: readonly string[], targetIds: readonly n
   // their edges from these files only (2-4x faster than every edge into them for a common name).
   const rows = memo
     ? memo.linkedSites(db, tails)
-    : (prepared(db, `${LINKED_SITES} WHERE (b.name IN (SELECT value FROM json_each(?)) OR b.tail IN (SELECT value FROM json_each(?))) AND e.edge_type = ${EDGE.POTENTIAL_CALL} AND a.file_id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(tails), JSON.stringify(tails), JSON.stringify(fileIds)) as LinkedSite[]);
+    : (prepared(
+        db,
+        `${LINKED_SITES} WHERE (b.name IN (SELECT value FROM json_each(?)) OR b.tail IN (SELECT value FROM json_each(?))) AND e.edge_type = ${EDGE.POTENTIAL_CALL} AND a.file_id IN (SELECT value FROM json_each(?))`,
+      ).all(JSON.stringify(tails), JSON.stringify(tails), JSON.stringify(fileIds)) as LinkedSite[]);
   const files = new Set(fileIds);
   for (const r of rows) {
     if (!files.has(r.fileId) || targetIds.includes(r.to) || !tails.includes(tailOf(r.name))) continue;

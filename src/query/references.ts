@@ -41,10 +41,16 @@ export interface DefinitionAnswer {
 function checkPosition(lines: readonly string[], path: string, at: TextPosition): void {
   const text = lines[at.line - 1];
   if (text === undefined || (at.line === lines.length && text === "" && lines.length > 1)) {
-    throw new MastError("INVALID_ARGUMENT", `line ${at.line} is past the end of ${path} (${lines.length > 1 && lines.at(-1) === "" ? lines.length - 1 : lines.length} lines)`, { hint: "Lines and columns are 1-based; read the file to find the line.", usage: true });
+    throw new MastError("INVALID_ARGUMENT", `line ${at.line} is past the end of ${path} (${lines.length > 1 && lines.at(-1) === "" ? lines.length - 1 : lines.length} lines)`, {
+      hint: "Lines and columns are 1-based; read the file to find the line.",
+      usage: true,
+    });
   }
   if (at.column > text.length + 1) {
-    throw new MastError("INVALID_ARGUMENT", `column ${at.column} is past the end of line ${at.line} of ${path} (${text.length} characters)`, { hint: "Columns are 1-based and count characters; read the line to find the name's column.", usage: true });
+    throw new MastError("INVALID_ARGUMENT", `column ${at.column} is past the end of line ${at.line} of ${path} (${text.length} characters)`, {
+      hint: "Columns are 1-based and count characters; read the line to find the name's column.",
+      usage: true,
+    });
   }
 }
 
@@ -81,10 +87,16 @@ function resolveAt(db: Db, projectRoot: string, path: string, at: TextPosition):
       details: { line: text.trim().slice(0, 200) },
     });
   }
-  const site = nav.sources.names(file.path)?.sites(token.name).find((s) => s.line === token.line && s.column === token.column) ?? null;
+  const site =
+    nav.sources
+      .names(file.path)
+      ?.sites(token.name)
+      .find((s) => s.line === token.line && s.column === token.column) ?? null;
   // An object literal's key declares the literal's own property — a candidate first, since the type the literal is given (which the file may not say) may declare it.
   const literalKey = (named: Resolved): Resolved =>
-    site?.literal === true ? { resolution: "name", total: named.total + 1, definitions: [nav.declared(file.path, file.id, site, token.name, "property", null), ...named.definitions].slice(0, NAME_CANDIDATES) } : named;
+    site?.literal === true
+      ? { resolution: "name", total: named.total + 1, definitions: [nav.declared(file.path, file.id, site, token.name, "property", null), ...named.definitions].slice(0, NAME_CANDIDATES) }
+      : named;
   const resolved = (site === null ? null : nav.resolve(file.path, file.id, site, token.name)) ?? literalKey(nav.byName(token.name, file.path));
   return { nav, path: file.path, token, site, resolved };
 }
@@ -209,13 +221,18 @@ export function declarationNamed(db: Db, projectRoot: string, symbol: string, fi
 /** The target of a references query by symbol (declarationNamed), or null when nothing of that name is declared. */
 export function referenceTargetNamed(db: Db, projectRoot: string, symbol: string, filePath: string | null): ReferenceTarget | null {
   const declaration = declarationNamed(db, projectRoot, symbol, filePath);
-  return declaration === null ? null : { name: tailOf(declaration.name), declaration, resolution: null, other: [], from: declaration.file_path, origin: null, fileOnly: false, member: isMember(declaration) };
+  return declaration === null
+    ? null
+    : { name: tailOf(declaration.name), declaration, resolution: null, other: [], from: declaration.file_path, origin: null, fileOnly: false, member: isMember(declaration) };
 }
 
 /** Where a declaration is visible by its binding: only its own file (a parameter or a local), or wherever files can import or reach it. */
 function isLocal(nav: Navigator, d: Definition): boolean {
   if (d.column === null || d.name.includes(".")) return false;
-  const site = nav.sources.names(d.file_path)?.sites(d.name).find((s) => s.line === d.line && s.column === d.column);
+  const site = nav.sources
+    .names(d.file_path)
+    ?.sites(d.name)
+    .find((s) => s.line === d.line && s.column === d.column);
   const b = site?.binding;
   return b !== undefined && b !== null && b !== "conflict" && !b.fileLevel && site!.role !== "member" && site!.declared?.owner == null;
 }
@@ -245,7 +262,13 @@ export function referencesTo(db: Db, projectRoot: string, target: ReferenceTarge
   if (declaringId !== null) byFile.set(from, []);
   for (const c of candidates) (byFile.get(c.file_path) ?? byFile.set(c.file_path, []).get(c.file_path)!).push(c);
   // The declaring file and the files that import it (transitively) first: a reference elsewhere cannot be proven by an import.
-  const near = new Set(declaringId === null ? [] : (prepared(db, "SELECT path FROM files WHERE id IN (SELECT value FROM json_each(?))").pluck().all(JSON.stringify(reachableFiles(db, [declaringId]))) as string[]));
+  const near = new Set(
+    declaringId === null
+      ? []
+      : (prepared(db, "SELECT path FROM files WHERE id IN (SELECT value FROM json_each(?))")
+          .pluck()
+          .all(JSON.stringify(reachableFiles(db, [declaringId]))) as string[]),
+  );
   const origin = target.origin ?? from;
   if (!byFile.has(origin) && nav.fileId(origin) !== null) byFile.set(origin, []);
   const dir = posix.dirname(from);
@@ -323,7 +346,16 @@ function mark(e: Entry, m: Mark): void {
  * target, potential when nothing proves what it names (or, for a guess, it resolves to a
  * declaration of the target's sort). The lines holding an occurrence.
  */
-function classifyOccurrences(nav: Navigator, path: string, names: FileNames, target: ReferenceTarget, spellings: readonly string[], local: boolean, guess: boolean, lines: Map<string, Entry>): Set<number> {
+function classifyOccurrences(
+  nav: Navigator,
+  path: string,
+  names: FileNames,
+  target: ReferenceTarget,
+  spellings: readonly string[],
+  local: boolean,
+  guess: boolean,
+  lines: Map<string, Entry>,
+): Set<number> {
   const { declaration } = target;
   const fileId = nav.fileId(path)!;
   const seen = new Set<number>();
@@ -334,7 +366,8 @@ function classifyOccurrences(nav: Navigator, path: string, names: FileNames, tar
     const own =
       declaration !== null &&
       path === declaration.file_path &&
-      (((site.role === "declaration" || site.role === "binding") && at(site, declaration)) || (site.role !== "member" && site.binding !== null && site.binding !== "conflict" && at(site.binding, declaration)));
+      (((site.role === "declaration" || site.role === "binding") && at(site, declaration)) ||
+        (site.role !== "member" && site.binding !== null && site.binding !== "conflict" && at(site.binding, declaration)));
     // A local or an import binding is named by no member access (`o.z` is a property, whatever `o` is).
     if (!own && local && site.role === "member") continue;
     const resolved = own ? null : nav.resolve(path, fileId, site, spelling);

@@ -36,7 +36,8 @@ interface ImportRow {
 }
 
 /** The import rows that resolve to a file, with the importing file's path. */
-const IMPORTS_OF = "SELECT f.path, i.kind, i.line, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE i.resolved_file_id = (SELECT id FROM files WHERE path = ?) ORDER BY f.path, i.line, i.id";
+const IMPORTS_OF =
+  "SELECT f.path, i.kind, i.line, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE i.resolved_file_id = (SELECT id FROM files WHERE path = ?) ORDER BY f.path, i.line, i.id";
 
 /** The rename sites of a target's first declaration (its name as declared; an export alias is not followed). */
 export function renameSites(db: Db, target: Target): RenameSites {
@@ -68,7 +69,9 @@ export function renameSites(db: Db, target: Target): RenameSites {
   if (spec?.scope === "directory") {
     const dir = decl.path.includes("/") ? decl.path.slice(0, decl.path.lastIndexOf("/") + 1) : "";
     const language = spec.name;
-    for (const path of prepared(db, "SELECT path FROM files WHERE path LIKE ? ESCAPE '\\' ORDER BY path").pluck().all(`${dir.replace(/[\\%_]/g, "\\$&")}%`) as string[]) {
+    for (const path of prepared(db, "SELECT path FROM files WHERE path LIKE ? ESCAPE '\\' ORDER BY path")
+      .pluck()
+      .all(`${dir.replace(/[\\%_]/g, "\\$&")}%`) as string[]) {
       if (path === decl.path || path.slice(dir.length).includes("/") || extensionInfo(path)?.spec.name !== language) continue;
       add({ file_path: path, line: 1, kind: "package", local: null });
       passOn(path);
@@ -143,7 +146,12 @@ function moduleNames(db: Db, path: string, unplanned: RenameSites["unplanned"], 
         (JSON.parse(user.symbols) as string[]).forEach((name, k) => {
           if (name !== local) return;
           if (user.kind === "import") out.push({ file_path: user.path, line: user.line, kind: "namespace", local: userLocals[k] ?? name });
-          else unplanned.push({ file_path: user.path, line: user.line, reason: `a ${user.kind} of the module '${local}' (its uses \`${userLocals[k] ?? name}${separatorOf(user.path)}…\` are not followed): edit them yourself` });
+          else
+            unplanned.push({
+              file_path: user.path,
+              line: user.line,
+              reason: `a ${user.kind} of the module '${local}' (its uses \`${userLocals[k] ?? name}${separatorOf(user.path)}…\` are not followed): edit them yourself`,
+            });
         });
       }
       if (depth < MODULE_DEPTH) for (const outer of moduleNames(db, row.path, [], depth + 1)) out.push({ ...outer, local: `${outer.local}${separatorOf(row.path)}${local}` });
@@ -165,12 +173,15 @@ function moduleAttributeSites(db: Db, path: string): RenameSite[] {
   if (stem === undefined || parts.length < 2) return [];
   const out: RenameSite[] = [];
   const rows = (where: string, value: string) =>
-    prepared(db, `SELECT f.path, i.kind, i.line, i.module, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE ${where} AND i.kind = 'import' ORDER BY f.path, i.line, i.id`).all(value) as Array<ImportRow & { module: string }>;
+    prepared(db, `SELECT f.path, i.kind, i.line, i.module, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE ${where} AND i.kind = 'import' ORDER BY f.path, i.line, i.id`).all(
+      value,
+    ) as Array<ImportRow & { module: string }>;
   // `import a.b.m` unaliased binds `a` (its row names the package `a`): `a.b.m.name` reaches the
   // module wherever `a` is bound so, its dotted name being a suffix of its path.
   for (let k = 2; k <= parts.length; k++) {
     const first = parts[parts.length - k]!;
-    for (const row of rows("i.module = ?", first)) if (row.symbols === '["*"]' && row.locals === JSON.stringify([first])) out.push({ file_path: row.path, line: row.line, kind: "namespace", local: parts.slice(-k).join(".") });
+    for (const row of rows("i.module = ?", first))
+      if (row.symbols === '["*"]' && row.locals === JSON.stringify([first])) out.push({ file_path: row.path, line: row.line, kind: "namespace", local: parts.slice(-k).join(".") });
   }
   // `from a.b import m`, `from . import m as mm`: the package's import, the module a name it gives.
   for (const row of rows("i.resolved_file_id = (SELECT id FROM files WHERE path = ?)", `${parts.slice(0, -1).join("/")}/__init__.py`)) {
@@ -196,11 +207,16 @@ export function memberRisks(db: Db, target: Target): string[] {
   const member = decl.name.slice(dot + 1);
   const risks: string[] = [];
   const kind = prepared(db, "SELECT kind FROM symbols WHERE file_id = ? AND name = ? AND kind IN ('class', 'interface', 'type') LIMIT 1").pluck().get(decl.file_id, owner) as string | undefined;
-  if (kind === "interface" || kind === "type") risks.push(`${owner} is ${kind === "interface" ? "an interface" : "a type"}: the object literals and classes that implement it name '${member}' too, and the rename does not follow them`);
+  if (kind === "interface" || kind === "type")
+    risks.push(`${owner} is ${kind === "interface" ? "an interface" : "a type"}: the object literals and classes that implement it name '${member}' too, and the rename does not follow them`);
   for (const h of prepared(db, "SELECT relation, target FROM heritage WHERE file_id = ? AND class_name = ? ORDER BY target").all(decl.file_id, owner) as Array<{ relation: string; target: string }>) {
     risks.push(`${owner} ${h.relation} ${h.target}, which may declare '${member}': renaming it in ${owner} alone may break that contract`);
   }
-  for (const h of prepared(db, "SELECT f.path, h.class_name, h.relation FROM heritage h JOIN files f ON f.id = h.file_id WHERE h.target = ? ORDER BY f.path, h.class_name").all(owner) as Array<{ path: string; class_name: string; relation: string }>) {
+  for (const h of prepared(db, "SELECT f.path, h.class_name, h.relation FROM heritage h JOIN files f ON f.id = h.file_id WHERE h.target = ? ORDER BY f.path, h.class_name").all(owner) as Array<{
+    path: string;
+    class_name: string;
+    relation: string;
+  }>) {
     risks.push(`${h.class_name} (${h.path}) ${h.relation} ${owner} and may override '${member}'`);
   }
   return risks;

@@ -9,11 +9,13 @@ const { job, progress } = workerData as { job: ThreadJob; progress: boolean };
 
 const provided = job.kind === "index" && job.options.checker ? import("./checker.js").then(({ checkerPass }) => provideCheckerPass(checkerPass)) : Promise.resolve();
 
-provided.then(() => runJob(job, progress ? (p) => post({ progress: p }) : undefined)).then(
-  (value) => post({ ok: true, value }),
-  (err: unknown) =>
-    post({
-      ok: false,
-      error: isMastError(err) ? { code: err.code, message: err.message, hint: err.hint, ...(err.details ? { details: err.details } : {}) } : { message: errorMessage(err) },
-    }),
-);
+provided
+  .then(() => runJob(job, progress ? (p) => post({ progress: p }) : undefined))
+  .then(
+    (value) => post({ ok: true, value }),
+    (err: unknown) =>
+      post({
+        ok: false,
+        error: isMastError(err) ? { code: err.code, message: err.message, hint: err.hint, ...(err.details ? { details: err.details } : {}) } : { message: errorMessage(err) },
+      }),
+  );

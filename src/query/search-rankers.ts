@@ -55,7 +55,9 @@ export function typeNameRanking(db: Db, query: string, scopeIds: number[] | null
   const scope = scopeCondition("c.file_id", scopeIds);
   const stmt = db
     // The chunk types that declare a type, as idx_chunks_type_tail's WHERE names them (so SQLite reads that index).
-    .prepare(`SELECT c.file_id FROM chunks c WHERE c.symbol_tail = ? AND c.chunk_type IN ('class_shell', 'interface', 'type') AND lower(c.symbol_name) = c.symbol_tail AND ${scope.sql} ORDER BY c.chunk_key`)
+    .prepare(
+      `SELECT c.file_id FROM chunks c WHERE c.symbol_tail = ? AND c.chunk_type IN ('class_shell', 'interface', 'type') AND lower(c.symbol_name) = c.symbol_tail AND ${scope.sql} ORDER BY c.chunk_key`,
+    )
     .pluck();
   const found = words.map((w) => stmt.all(w, ...scope.params) as number[]).filter((ids) => ids.length > 0);
   return [...new Set(found.sort((a, b) => a.length - b.length).flat())].slice(0, pool);

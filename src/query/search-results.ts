@@ -88,7 +88,14 @@ const SNIPPET_CHARS = 64;
 function addSnippets(query: string, candidates: Candidate[], texts: ReadonlyMap<number, string>): void {
   const expression = ftsExpression(query);
   if (expression === null) return;
-  const words = [...new Set(query.split(/\s+/).flatMap(termWords).map((w) => w.toLowerCase()))].sort((a, b) => b.length - a.length);
+  const words = [
+    ...new Set(
+      query
+        .split(/\s+/)
+        .flatMap(termWords)
+        .map((w) => w.toLowerCase()),
+    ),
+  ].sort((a, b) => b.length - a.length);
   for (const c of candidates) {
     if (c.bm25 === null) continue;
     const text = texts.get(c.id);
@@ -221,7 +228,11 @@ export function resultsOf(db: Db, query: string, kept: readonly Kept[], rows: Re
   const source = new SourceLines(projectRoot);
   const read = new Map(kept.map((k) => [k.candidate.id, chunkContent(rows.get(k.candidate.id)!, source)]));
   const texts = new Map([...read].map(([id, text]) => [id, text ?? ""]));
-  addSnippets(query, kept.map((k) => k.candidate), texts);
+  addSnippets(
+    query,
+    kept.map((k) => k.candidate),
+    texts,
+  );
   const results = kept.map((entry, i) => toResult(entry.candidate, rows.get(entry.candidate.id)!, texts.get(entry.candidate.id)!, i + 1, entry.related));
   flagStale(db, results, projectRoot);
   // A file that can no longer be read as the regular file indexed (gone, replaced by a symlink) gives no text: stale too.

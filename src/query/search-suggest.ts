@@ -36,8 +36,20 @@ function allSymbolNames(db: Db, scopeIds: number[] | null): Array<{ name: string
 /** The declarations whose name's last segment begins with the first two letters of a query word, any case, after any leading `_`, `__` or `$` (a typo seldom starts a word). */
 export function symbolNamesBeginning(db: Db, query: string, scopeIds: number[] | null): Array<{ name: string; path: string }> {
   const scope = scopeCondition("c.file_id", scopeIds);
-  const stmt = prepared(db, `SELECT DISTINCT c.symbol_name AS name, f.path FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.symbol_tail >= ? AND c.symbol_tail < ? AND c.symbol_name IS NOT NULL AND ${scope.sql}`);
-  const starts = new Set(termWords(query).map((w) => w.toLowerCase().replace(/^[_$]+/, "").slice(0, 2)).filter((w) => w.length === 2));
+  const stmt = prepared(
+    db,
+    `SELECT DISTINCT c.symbol_name AS name, f.path FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.symbol_tail >= ? AND c.symbol_tail < ? AND c.symbol_name IS NOT NULL AND ${scope.sql}`,
+  );
+  const starts = new Set(
+    termWords(query)
+      .map((w) =>
+        w
+          .toLowerCase()
+          .replace(/^[_$]+/, "")
+          .slice(0, 2),
+      )
+      .filter((w) => w.length === 2),
+  );
   const out = new Map<string, { name: string; path: string }>();
   for (const start of starts) {
     for (const lead of ["", "_", "__", "$"]) {

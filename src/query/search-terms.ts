@@ -6,7 +6,9 @@ import { splitTerms } from "../base/text.js";
 
 /** English function words of 3+ letters, dropped from multi-word queries (see ftsExpression). */
 export const STOP_WORDS = new Set(
-  "the and for from with that this into onto over when then than what which who whom whose where why how are was were been being has have had does did doing not but all any each its our out off can could should would will shall may might must per via".split(" "),
+  "the and for from with that this into onto over when then than what which who whom whose where why how are was were been being has have had does did doing not but all any each its our out off can could should would will shall may might must per via".split(
+    " ",
+  ),
 );
 
 /** A search word this long or longer also matches the longer words it begins (`valid` → validate, validator); shorter ones match whole words only. */
@@ -28,7 +30,11 @@ export function termWords(term: string): string[] {
  * higher. Null when no term has a word.
  */
 export function ftsExpression(query: string): string | null {
-  return ftsClauses(query)?.map((c) => c.text).join(" OR ") ?? null;
+  return (
+    ftsClauses(query)
+      ?.map((c) => c.text)
+      .join(" OR ") ?? null
+  );
 }
 
 /** One term of a query as FTS5 matches it; `word` is set when the clause is that one word (a prefix from PREFIX_MIN characters). */
@@ -55,7 +61,11 @@ export function ftsClauses(query: string): FtsClause[] | null {
     // A compound identifier is also its words inside a longer one: `invoiceNum` → nextInvoiceNumber.
     const inner = words.length > 1 ? [] : splitTerms(cased[0]!);
     const clause: FtsClause =
-      words.length > 1 ? { text: `words : (${sequence(words)})`, word: null } : inner.length > 1 ? { text: `(${phrase(words[0]!)} OR parts : (${sequence(inner)}))`, word: null } : { text: phrase(words[0]!), word: words[0]! };
+      words.length > 1
+        ? { text: `words : (${sequence(words)})`, word: null }
+        : inner.length > 1
+          ? { text: `(${phrase(words[0]!)} OR parts : (${sequence(inner)}))`, word: null }
+          : { text: phrase(words[0]!), word: words[0]! };
     clauses.set(clause.text, clause);
   }
   return [...clauses.values()];

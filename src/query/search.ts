@@ -121,7 +121,11 @@ function fuseSourceList(db: Db, query: string, scopeIds: number[] | null, pool: 
   const source = bm25Ranking(db, query, scopeIds, pool, true);
   fusion.add(source.map((c) => c.id));
   for (const c of source) fusion.candidates.get(c.id)!.bm25 ??= c.bm25;
-  for (const [id, row] of loadChunks(db, source.map((c) => c.id).filter((id) => !rows.has(id)))) rows.set(id, row);
+  for (const [id, row] of loadChunks(
+    db,
+    source.map((c) => c.id).filter((id) => !rows.has(id)),
+  ))
+    rows.set(id, row);
 }
 
 /** A task's file stems and type names vote for files: each vote goes to the file's best chunk by its text (a new candidate only when the file has none). */
@@ -177,14 +181,7 @@ function ranked(
   for (const [id, row] of rows) roleOf.set(id, isDemoted(row) ? 1 : 0);
   const fused = [...candidates.values()]
     .filter((c) => rows.has(c.id))
-    .sort(
-      (a, b) =>
-        tierOf.get(a.id)! - tierOf.get(b.id)! ||
-        roleOf.get(a.id)! - roleOf.get(b.id)! ||
-        b.rrf - a.rrf ||
-        a.bestRank - b.bestRank ||
-        rows.get(a.id)!.chunk_key - rows.get(b.id)!.chunk_key,
-    )
+    .sort((a, b) => tierOf.get(a.id)! - tierOf.get(b.id)! || roleOf.get(a.id)! - roleOf.get(b.id)! || b.rrf - a.rrf || a.bestRank - b.bestRank || rows.get(a.id)!.chunk_key - rows.get(b.id)!.chunk_key)
     .filter((c) => {
       const row = rows.get(c.id)!;
       return (!input.chunk_type || row.chunk_type === input.chunk_type) && (!input.only_exported || row.is_exported === 1);
@@ -203,14 +200,7 @@ function chunkIdOf(db: Db, row: ChunkRow): string {
  * rank with D and at the rank the same fusion gives without D's list — chunks D alone found have
  * none. Prefix candidates, fused after D, count on both sides.
  */
-function declexEffects(
-  db: Db,
-  declex: { ids: number[]; whole: boolean },
-  rrfK: number,
-  fused: readonly Candidate[],
-  rows: ReadonlyMap<number, ChunkRow>,
-  tierOf: (id: number) => number,
-): DeclexFire {
+function declexEffects(db: Db, declex: { ids: number[]; whole: boolean }, rrfK: number, fused: readonly Candidate[], rows: ReadonlyMap<number, ChunkRow>, tierOf: (id: number) => number): DeclexFire {
   const dTerm = new Map(declex.ids.map((id, i) => [id, 1 / (rrfK + i + 1)]));
   const rankWith = new Map(fused.map((c, i) => [c.id, i + 1]));
   // Without D: a chunk keeps its score less D's term; a chunk only D brought in is not a candidate.

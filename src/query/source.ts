@@ -114,7 +114,11 @@ export function chunkContent(c: ChunkPlace, source: SourceLines): string | null 
 const LINE_CACHE_FILES = 256;
 /** And at most this many bytes of source in all (a file over it is read every time). */
 const LINE_CACHE_BYTES = 32 * 1024 * 1024;
-const LINE_CACHE = new LRUCache<string, { readonly stamp: string; readonly file: FileText | null; readonly bytes: number }>({ max: LINE_CACHE_FILES, maxSize: LINE_CACHE_BYTES, sizeCalculation: (entry) => Math.max(1, entry.bytes) });
+const LINE_CACHE = new LRUCache<string, { readonly stamp: string; readonly file: FileText | null; readonly bytes: number }>({
+  max: LINE_CACHE_FILES,
+  maxSize: LINE_CACHE_BYTES,
+  sizeCalculation: (entry) => Math.max(1, entry.bytes),
+});
 
 function cachedText(abs: string): FileText | null {
   const st = statSync(abs, { throwIfNoEntry: false });
@@ -134,4 +138,3 @@ function cachedText(abs: string): FileText | null {
 function stampOf(st: Stats): string {
   return `${st.mtimeMs}:${st.size}:${st.ino}:${st.ctimeMs}`;
 }
-

@@ -68,12 +68,12 @@ export function notFound(db: Db, symbol: string): { not_found: true; did_you_mea
 export function findTarget(db: Db, query: string, filePath: string | null): Target {
   const file = filePath === null ? null : requireIndexedFile(db, filePath);
   const symbol = declaredName(db, query);
-  let sites = prepared(db, 
-      `SELECT s.id, s.name, s.kind, s.file_id, f.path, s.line, s.is_exported FROM symbols s JOIN files f ON f.id = s.file_id
+  let sites = prepared(
+    db,
+    `SELECT s.id, s.name, s.kind, s.file_id, f.path, s.line, s.is_exported FROM symbols s JOIN files f ON f.id = s.file_id
        WHERE s.name = ? AND s.kind != 'export' ${file ? "AND s.file_id = ?" : ""}
        ORDER BY s.is_exported DESC, f.path, s.line, s.id`,
-    )
-    .all(...(file ? [symbol, file.id] : [symbol])) as DeclarationRow[];
+  ).all(...(file ? [symbol, file.id] : [symbol])) as DeclarationRow[];
   if (sites.length === 0 && file) {
     const found = resolveThroughReExports(db, file.id, symbol, new Set());
     sites = found ? [{ id: found.id, name: found.name, kind: found.kind, file_id: found.file_id, path: found.path, line: found.line, is_exported: found.is_exported }] : [];
@@ -81,7 +81,8 @@ export function findTarget(db: Db, query: string, filePath: string | null): Targ
   // In a file, a name without its owners is the declaration there that it ends (`reset` for a
   // nested `dedupeLink.reset`), the first by line when several do.
   if (sites.length === 0 && file && !symbol.includes(".")) {
-    sites = prepared(db,
+    sites = prepared(
+      db,
       `SELECT s.id, s.name, s.kind, s.file_id, f.path, s.line, s.is_exported FROM symbols s JOIN files f ON f.id = s.file_id
        WHERE s.file_id = ? AND s.kind != 'export' AND s.name IN (SELECT value FROM json_each(?))
        ORDER BY s.line, s.id`,
@@ -90,25 +91,25 @@ export function findTarget(db: Db, query: string, filePath: string | null): Targ
   if (!file) sites = definitionFirst(db, sites);
   const first = sites[0];
   if (!first) return { sites, ids: [], names: [symbol] };
-  const group = prepared(db, 
-      `SELECT s.id, s.name FROM symbols s JOIN symbols d ON d.id = ?
+  const group = prepared(
+    db,
+    `SELECT s.id, s.name FROM symbols s JOIN symbols d ON d.id = ?
        WHERE s.file_id = d.file_id AND s.kind = d.kind
          AND (s.name = d.name OR s.name = coalesce(d.alias_of, d.name) OR s.alias_of = coalesce(d.alias_of, d.name))
        ORDER BY s.line, s.id`,
-    )
-    .all(first.id) as Array<{ id: number; name: string }>;
+  ).all(first.id) as Array<{ id: number; name: string }>;
   const ids = group.map((g) => g.id);
   // A C/C++ definition answers for the prototypes that declare it elsewhere (a header's): calls the
   // linker tied to a prototype are calls of the definition.
-  if (sites.length > 1 && declaredElsewhere(first)) ids.push(...sites.filter((s) => s.file_id !== first.file_id && s.kind === first.kind && declaredElsewhere(s) && !hasBody(db, s.id)).map((s) => s.id));
+  if (sites.length > 1 && declaredElsewhere(first))
+    ids.push(...sites.filter((s) => s.file_id !== first.file_id && s.kind === first.kind && declaredElsewhere(s) && !hasBody(db, s.id)).map((s) => s.id));
   // Every file that exports it (its own, named and star barrels) under the name it exports it as,
   // and the local names imports give it there (`import { cloneElement as cloneForDom }`).
-  const exporters = [
-    ...group.map((g) => ({ path: first.path, as: g.name })),
-    ...barrelExports(db, ids, first.file_id, first.name).map((b) => ({ path: b.file_path, as: b.exported_as })),
-  ];
-  const importAliases = prepared(db, "SELECT i.symbols, i.locals FROM imports i WHERE i.resolved_file_id = (SELECT id FROM files WHERE path = ?) AND i.kind IN ('import', 'require') AND EXISTS (SELECT 1 FROM json_each(i.symbols) j WHERE j.value = ?)")
-    .raw();
+  const exporters = [...group.map((g) => ({ path: first.path, as: g.name })), ...barrelExports(db, ids, first.file_id, first.name).map((b) => ({ path: b.file_path, as: b.exported_as }))];
+  const importAliases = prepared(
+    db,
+    "SELECT i.symbols, i.locals FROM imports i WHERE i.resolved_file_id = (SELECT id FROM files WHERE path = ?) AND i.kind IN ('import', 'require') AND EXISTS (SELECT 1 FROM json_each(i.symbols) j WHERE j.value = ?)",
+  ).raw();
   const names = new Set([first.name, ...exporters.map((e) => e.as)]);
   for (const e of exporters) {
     for (const [symbols, locals] of importAliases.all(e.path, e.as) as Array<[string, string]>) {
@@ -173,11 +174,11 @@ export interface BarrelExport {
  */
 export function barrelExports(db: Db, ids: readonly number[], declaringFileId: number, name: string): BarrelExport[] {
   if (ids.length === 0 || name.includes(".")) return [];
-  const named = prepared(db, 
-      `SELECT m.name AS exported_as, f.path, m.line, m.file_id AS fileId FROM edges e JOIN symbols m ON m.id = e.from_id JOIN files f ON f.id = m.file_id
+  const named = prepared(
+    db,
+    `SELECT m.name AS exported_as, f.path, m.line, m.file_id AS fileId FROM edges e JOIN symbols m ON m.id = e.from_id JOIN files f ON f.id = m.file_id
        WHERE e.to_id IN (SELECT value FROM json_each(?)) AND e.edge_type = ${EDGE.RE_EXPORTS} ORDER BY f.path, m.line`,
-    )
-    .all(JSON.stringify(ids)) as Array<{ exported_as: string; path: string; line: number; fileId: number }>;
+  ).all(JSON.stringify(ids)) as Array<{ exported_as: string; path: string; line: number; fileId: number }>;
   const out: BarrelExport[] = named.map((r) => ({ file_path: r.path, line: r.line, exported_as: r.exported_as, via: "named" }));
   const stars = prepared(db, "SELECT r.from_file_id AS id, f.path FROM re_export_files r JOIN files f ON f.id = r.from_file_id WHERE r.to_file_id = ? ORDER BY f.path");
   const seen = new Set<number>([declaringFileId, ...named.map((r) => r.fileId)]);

@@ -46,8 +46,7 @@ export function createConfigReader(projectRoot: string): ConfigReader {
           // descriptor): a repository's symlinked config or `extends: "../../x.json"` reaching out
           // of it must not make mast read another file (docs/decisions.md, the threat model).
           const real = realpathSync(abs);
-          const file =
-            relativeInside(rootReal, real) === null ? null : readRegularFile(real, { maxBytes: DEFAULT_MAX_FILE_BYTES, noFollow: true, expect: real });
+          const file = relativeInside(rootReal, real) === null ? null : readRegularFile(real, { maxBytes: DEFAULT_MAX_FILE_BYTES, noFollow: true, expect: real });
           if (file?.kind === "read") text = file.bytes.toString("utf8");
         }
       } catch {

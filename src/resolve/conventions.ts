@@ -73,7 +73,17 @@ export function createRubyResolver(files: ReadonlySet<string>): (fromPath: strin
   const dirs = new Set<string>();
   for (const f of files) if (f.endsWith(".rb")) for (let d = dirOf(f); d !== ""; d = dirOf(d)) dirs.add(d);
   /** Directories named one of `names` with no ancestor so named. */
-  const outermost = (names: ReadonlySet<string>) => [...dirs].filter((d) => names.has(posix.basename(d)) && !d.split("/").slice(0, -1).some((s) => names.has(s))).sort();
+  const outermost = (names: ReadonlySet<string>) =>
+    [...dirs]
+      .filter(
+        (d) =>
+          names.has(posix.basename(d)) &&
+          !d
+            .split("/")
+            .slice(0, -1)
+            .some((s) => names.has(s)),
+      )
+      .sort();
   const testNames = new Set(["spec", "test"]);
   const libs = outermost(new Set(["lib"]));
   const tests = outermost(testNames);
@@ -82,7 +92,11 @@ export function createRubyResolver(files: ReadonlySet<string>): (fromPath: strin
   const loadPath = (dir: string): string[] => {
     let path = loadPaths.get(dir);
     if (!path) {
-      const nearest = (list: string[]) => list.map((d) => ({ d, distance: treeDistance(dir, d) })).sort((a, b) => a.distance - b.distance || (a.d < b.d ? -1 : 1)).map((e) => e.d);
+      const nearest = (list: string[]) =>
+        list
+          .map((d) => ({ d, distance: treeDistance(dir, d) }))
+          .sort((a, b) => a.distance - b.distance || (a.d < b.d ? -1 : 1))
+          .map((e) => e.d);
       // A test tree's own `lib/` (a fixture gem's, specs mirroring lib/) serves only the files of its gem.
       const ownOrShared = libs.filter((l) => !inTests(l) || within(dir, dirOf(l)));
       path = [...nearest(ownOrShared), ...(inTests(dir) ? nearest(tests.filter((t) => within(dir, dirOf(t)))) : []), ""];
@@ -138,7 +152,10 @@ export function readComposerAutoload(dirs: Iterable<string>, read: (rel: string)
       const autoload = (json as Record<string, unknown> | null)?.[section];
       if (autoload === null || typeof autoload !== "object") continue;
       const maps = autoload as Record<string, unknown>;
-      for (const [kind, list] of [["psr-4", out.psr4], ["psr-0", out.psr0]] as const) {
+      for (const [kind, list] of [
+        ["psr-4", out.psr4],
+        ["psr-0", out.psr0],
+      ] as const) {
         const map = maps[kind];
         if (map === null || typeof map !== "object" || Array.isArray(map)) continue;
         for (const [prefix, value] of Object.entries(map as Record<string, unknown>)) {

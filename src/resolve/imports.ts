@@ -85,13 +85,7 @@ function directoriesOf(files: ReadonlySet<string>): Set<string> {
  * (statMany, over two threads), each answered absent at once; one that is a file is read when
  * asked, as before (a server's first refresh at 1 GB, with the stamps in one call too: 2.7 → 2.0–2.3 s).
  */
-function readEveryConfig(
-  projectRoot: string,
-  dirsWithFiles: ReadonlySet<string>,
-  has: (resolver: string) => boolean,
-  reader: ConfigReader,
-  tsconfig: TsconfigResolver,
-): void {
+function readEveryConfig(projectRoot: string, dirsWithFiles: ReadonlySet<string>, has: (resolver: string) => boolean, reader: ConfigReader, tsconfig: TsconfigResolver): void {
   const names = ["tsconfig.json", ...(has("go") ? ["go.mod"] : []), ...(has("rust") ? ["Cargo.toml"] : []), ...(has("php") ? ["composer.json"] : [])];
   const probes = [...dirsWithFiles].flatMap((d) => names.map((n) => join(projectRoot, d, n)));
   const stats = statMany(probes);

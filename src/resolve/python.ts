@@ -8,7 +8,10 @@ const ROOTS = ["", "src"];
 
 export function resolvePythonModule(files: ReadonlySet<string>, fromPath: string, module: string): string | null {
   const dots = /^\.*/.exec(module)![0].length;
-  const parts = module.slice(dots).split(".").filter((p) => p !== "");
+  const parts = module
+    .slice(dots)
+    .split(".")
+    .filter((p) => p !== "");
   if (dots > 0) {
     let base = posix.dirname(fromPath);
     for (let i = 1; i < dots; i++) base = posix.dirname(base);

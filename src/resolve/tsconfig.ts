@@ -59,8 +59,7 @@ function bestPathsMatch(config: PathsConfig, specifier: string): { prefix: strin
     const star = pattern.indexOf("*");
     const prefix = star === -1 ? pattern : pattern.slice(0, star);
     const suffix = star === -1 ? "" : pattern.slice(star + 1);
-    const matches =
-      star === -1 ? specifier === pattern : specifier.startsWith(prefix) && specifier.endsWith(suffix) && specifier.length >= prefix.length + suffix.length;
+    const matches = star === -1 ? specifier === pattern : specifier.startsWith(prefix) && specifier.endsWith(suffix) && specifier.length >= prefix.length + suffix.length;
     if (matches && (!best || prefix.length > best.prefix.length)) best = { prefix, suffix, subs };
   }
   return best;

@@ -77,13 +77,7 @@ function exportsEntry(exp: unknown): unknown {
   return conditions.import ?? conditions.default ?? conditions.types;
 }
 
-export function createWorkspaceResolver(
-  files: ReadonlySet<string>,
-  projectRoot: string,
-  reader: ConfigReader,
-  lookup: FileLookup,
-  sourceOf: TsconfigResolver["sourceOf"],
-): WorkspaceResolver {
+export function createWorkspaceResolver(files: ReadonlySet<string>, projectRoot: string, reader: ConfigReader, lookup: FileLookup, sourceOf: TsconfigResolver["sourceOf"]): WorkspaceResolver {
   const workspaces = findWorkspaces(files, projectRoot, reader);
   /** A package path: as written, else its source when it names the package's build output. */
   const inPackage = (dir: string, target: string): string | null => lookup(target) ?? sourceOf(dir, target);

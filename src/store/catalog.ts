@@ -206,12 +206,40 @@ export function writeCatalog(path: string, rows: CatalogRows): void {
       for (const row of list) st.run(columns.map((c) => (row as Record<string, unknown>)[c] ?? null));
     };
     db.transaction(() => {
-      insert("schema_meta", ["key", "value"], Object.entries({ ...rows.meta, catalog_schema: CATALOG_SCHEMA_VERSION }).map(([key, value]) => ({ key, value })));
-      insert("symbols", ["symbol_id", "name", "qualified_name", "namespace", "language", "file_path", "start_line", "end_line", "kind", "signature", "backend", "precision", "partition_key", "unit_cache_key", "source_layer"], rows.symbols);
+      insert(
+        "schema_meta",
+        ["key", "value"],
+        Object.entries({ ...rows.meta, catalog_schema: CATALOG_SCHEMA_VERSION }).map(([key, value]) => ({ key, value })),
+      );
+      insert(
+        "symbols",
+        [
+          "symbol_id",
+          "name",
+          "qualified_name",
+          "namespace",
+          "language",
+          "file_path",
+          "start_line",
+          "end_line",
+          "kind",
+          "signature",
+          "backend",
+          "precision",
+          "partition_key",
+          "unit_cache_key",
+          "source_layer",
+        ],
+        rows.symbols,
+      );
       insert("call_edges", ["caller_id", "callee_id", "callee_name", "file_path", "line", "edge_kind", "partition_key", "source_layer", "precision", "backend"], rows.edges);
       insert("function_boundaries", ["symbol_id", "file_path", "start_line", "end_line", "signature", "language"], rows.boundaries);
       insert("coverage", ["file_path", "indexed", "backend", "precision", "unit_cache_key", "status", "partition_key", "sha256"], rows.coverage);
-      insert("unit_cache", ["cache_key", "unit_id", "language", "extractor_name", "extractor_version", "file_count", "symbol_count", "edge_count", "source_bytes", "created_at", "snapshot_id"], rows.units);
+      insert(
+        "unit_cache",
+        ["cache_key", "unit_id", "language", "extractor_name", "extractor_version", "file_count", "symbol_count", "edge_count", "source_bytes", "created_at", "snapshot_id"],
+        rows.units,
+      );
       insert("deferred_units", ["unit_id", "language", "files", "priority", "reason", "cache_key", "created_at"], rows.deferred);
     })();
   } finally {
@@ -253,11 +281,15 @@ export interface SymbolFilter {
 
 const SYMBOL_COLUMNS = "symbol_id, name, qualified_name, namespace, language, file_path, start_line, end_line, kind, signature, precision, backend";
 
-export type SymbolResult = Pick<CatalogSymbol, "symbol_id" | "name" | "qualified_name" | "namespace" | "language" | "file_path" | "start_line" | "end_line" | "kind" | "signature" | "precision" | "backend">;
+export type SymbolResult = Pick<
+  CatalogSymbol,
+  "symbol_id" | "name" | "qualified_name" | "namespace" | "language" | "file_path" | "start_line" | "end_line" | "kind" | "signature" | "precision" | "backend"
+>;
 
 /** Every symbol named `name` (or qualified so), narrowed by the optional filters; path order. */
 export function symbolsNamed(db: Db, f: SymbolFilter): SymbolResult[] {
-  return prepared(db, 
+  return prepared(
+    db,
     `SELECT ${SYMBOL_COLUMNS} FROM symbols
      WHERE (name = @name OR qualified_name = @name) AND (@language IS NULL OR language = @language) AND (@file IS NULL OR file_path = @file) AND (@namespace IS NULL OR namespace = @namespace)
      ORDER BY file_path, start_line, qualified_name`,
@@ -280,7 +312,8 @@ export interface EdgeResult {
   readonly backend: string;
 }
 
-const EDGE_COLUMNS = "e.caller_id AS caller_id, s.qualified_name AS caller_name, e.callee_id AS callee_id, e.callee_name AS callee_name, e.file_path AS file_path, e.line AS line, e.edge_kind AS edge_kind, e.precision AS precision, e.backend AS backend";
+const EDGE_COLUMNS =
+  "e.caller_id AS caller_id, s.qualified_name AS caller_name, e.callee_id AS callee_id, e.callee_name AS callee_name, e.file_path AS file_path, e.line AS line, e.edge_kind AS edge_kind, e.precision AS precision, e.backend AS backend";
 
 /**
  * The calls of `id` (`callee_id = id`) and, after them, the unresolved calls of its name in the
@@ -288,7 +321,8 @@ const EDGE_COLUMNS = "e.caller_id AS caller_id, s.qualified_name AS caller_name,
  * be one of its calls (hint-only: consumers grep anyway). Site order within each part.
  */
 export function callerEdges(db: Db, id: string, name: string, languages: readonly string[]): EdgeResult[] {
-  const rows = prepared(db, 
+  const rows = prepared(
+    db,
     `SELECT ${EDGE_COLUMNS}, 0 AS part FROM call_edges e LEFT JOIN symbols s ON s.symbol_id = e.caller_id WHERE e.callee_id = @id
      UNION ALL
      SELECT ${EDGE_COLUMNS}, 1 AS part FROM call_edges e LEFT JOIN symbols s ON s.symbol_id = e.caller_id
@@ -302,7 +336,9 @@ export function callerEdges(db: Db, id: string, name: string, languages: readonl
 
 /** The calls made inside `id`, in site order. */
 export function calleeEdges(db: Db, id: string): EdgeResult[] {
-  return prepared(db, `SELECT ${EDGE_COLUMNS} FROM call_edges e LEFT JOIN symbols s ON s.symbol_id = e.caller_id WHERE e.caller_id = ? ORDER BY e.file_path, e.line, e.callee_name`).all(id) as EdgeResult[];
+  return prepared(db, `SELECT ${EDGE_COLUMNS} FROM call_edges e LEFT JOIN symbols s ON s.symbol_id = e.caller_id WHERE e.caller_id = ? ORDER BY e.file_path, e.line, e.callee_name`).all(
+    id,
+  ) as EdgeResult[];
 }
 
 export interface BoundaryResult {
@@ -320,7 +356,8 @@ export interface BoundaryResult {
 /** The innermost function boundary of `file` holding `line`; null when none does. */
 export function innermostBoundary(db: Db, file: string, line: number): BoundaryResult | null {
   return (
-    (prepared(db, 
+    (prepared(
+      db,
       `SELECT b.symbol_id, s.qualified_name AS name, b.file_path, b.start_line, b.end_line, b.signature, b.language, s.precision, s.backend
        FROM function_boundaries b JOIN symbols s ON s.symbol_id = b.symbol_id
        WHERE b.file_path = @file AND b.start_line <= @line AND b.end_line >= @line
@@ -345,14 +382,13 @@ export function coverageCounts(db: Db, scope: { readonly file?: string | undefin
   const where =
     "(@file IS NULL OR file_path = @file) AND (@languages IS NULL OR EXISTS (SELECT 1 FROM json_each(@languages) l WHERE substr(partition_key, 6, length(l.value) + 1) = l.value || ':')) AND NOT EXISTS (SELECT 1 FROM json_each(@exclude) x WHERE x.value = file_path)";
   const params = { file: scope.file ?? null, languages: scope.languages === undefined ? null : JSON.stringify(scope.languages), exclude: JSON.stringify(exclude) };
-  const row = prepared(db, 
+  const row = prepared(
+    db,
     `SELECT count(*) AS total_files, coalesce(sum(indexed), 0) AS indexed_files,
             coalesce(sum(status = 'failed'), 0) AS failed, coalesce(sum(status = 'deferred'), 0) AS deferred
      FROM coverage WHERE ${where}`,
   ).get(params) as Omit<CoverageCounts, "backends_used">;
-  const backends = prepared(db, `SELECT DISTINCT backend FROM coverage WHERE ${where} AND (indexed = 1 OR status = 'deferred') ORDER BY backend`)
-    .pluck()
-    .all(params) as string[];
+  const backends = prepared(db, `SELECT DISTINCT backend FROM coverage WHERE ${where} AND (indexed = 1 OR status = 'deferred') ORDER BY backend`).pluck().all(params) as string[];
   return { ...row, backends_used: backends };
 }
 
@@ -382,5 +418,8 @@ export function fallbackTierSymbols(db: Db): FallbackSymbol[] {
 
 /** The resolved calls found at the fallback tiers: their site's file and the declaration named. */
 export function fallbackTierCalls(db: Db): { file_path: string; callee_id: string }[] {
-  return prepared(db, "SELECT DISTINCT file_path, callee_id FROM call_edges WHERE precision IN ('symbol-only', 'heuristic') AND callee_id IS NOT NULL").all() as { file_path: string; callee_id: string }[];
+  return prepared(db, "SELECT DISTINCT file_path, callee_id FROM call_edges WHERE precision IN ('symbol-only', 'heuristic') AND callee_id IS NOT NULL").all() as {
+    file_path: string;
+    callee_id: string;
+  }[];
 }

@@ -274,9 +274,17 @@ export function doublesOf(blob: Buffer): Float64Array {
 export function idList(db: Db, select: string, params: readonly unknown[], packed = true): Float64Array {
   if (packed && extensionLoaded(db)) {
     // A subquery with ORDER BY feeding an aggregate is not flattened: its rows come in its order.
-    return doublesOf(prepared(db, `SELECT mast_ids(id) FROM (${select})`).pluck().get(...params) as Buffer);
+    return doublesOf(
+      prepared(db, `SELECT mast_ids(id) FROM (${select})`)
+        .pluck()
+        .get(...params) as Buffer,
+    );
   }
-  return Float64Array.from(prepared(db, select).pluck().all(...params) as number[]);
+  return Float64Array.from(
+    prepared(db, select)
+      .pluck()
+      .all(...params) as number[],
+  );
 }
 
 /** Per connection: whether the extension's mast_doubles answers (an addon built before it was added has mast_ids alone). */
@@ -294,7 +302,10 @@ export function stampColumns(db: Db): { readonly numbers: Float64Array; readonly
   let row: { numbers: Buffer; paths: string | null };
   try {
     // A subquery with ORDER BY feeding aggregates is not flattened: both take its rows in its order.
-    row = prepared(db, "SELECT mast_doubles(id, mtime, size, ino, ctime, stat_clean) AS numbers, group_concat(path, char(0)) AS paths FROM (SELECT id, mtime, size, ino, ctime, stat_clean, path FROM files ORDER BY path)").get() as typeof row;
+    row = prepared(
+      db,
+      "SELECT mast_doubles(id, mtime, size, ino, ctime, stat_clean) AS numbers, group_concat(path, char(0)) AS paths FROM (SELECT id, mtime, size, ino, ctime, stat_clean, path FROM files ORDER BY path)",
+    ).get() as typeof row;
   } catch (err) {
     if (!/no such function: mast_doubles/.test(errorMessage(err))) throw err;
     DOUBLES.set(db, false);

@@ -74,7 +74,14 @@ export function relinkImports(db: Db, resolve: (fromPath: string, module: string
  * codes), written in batches as they come, and the `POTENTIAL_CALL` edges of `callsOnly` (files
  * whose other edges stand); the number written. Only call inside `batch`.
  */
-export function replaceDerivedEdges(db: Db, batchers: Batchers, fileIds: readonly number[] | null, implementsFrom: readonly string[], derive: (emit: (row: unknown[]) => void) => void, callsOnly: readonly number[] = []): number {
+export function replaceDerivedEdges(
+  db: Db,
+  batchers: Batchers,
+  fileIds: readonly number[] | null,
+  implementsFrom: readonly string[],
+  derive: (emit: (row: unknown[]) => void) => void,
+  callsOnly: readonly number[] = [],
+): number {
   // The checker pass's edges are not re-derived from rows: they go when either end's file is rewritten (ON DELETE CASCADE).
   const derived = `edge_type IN (${EDGE.POTENTIAL_CALL}, ${EDGE.EXTENDS}, ${EDGE.IMPLEMENTS}, ${EDGE.RE_EXPORTS}) AND resolution IS NOT ${RESOLVED.checker}`;
   if (fileIds === null) prepared(db, `DELETE FROM edges WHERE ${derived}`).run();
@@ -91,7 +98,11 @@ export function replaceDerivedEdges(db: Db, batchers: Batchers, fileIds: readonl
       ).run(files, JSON.stringify(implementsFrom));
     }
     // Files whose call sites alone are derived again: their other edges stand.
-    if (callsOnly.length > 0) prepared(db, `DELETE FROM edges WHERE edge_type = ${EDGE.POTENTIAL_CALL} AND resolution IS NOT ${RESOLVED.checker} AND from_id IN (SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?)))`).run(JSON.stringify(callsOnly));
+    if (callsOnly.length > 0)
+      prepared(
+        db,
+        `DELETE FROM edges WHERE edge_type = ${EDGE.POTENTIAL_CALL} AND resolution IS NOT ${RESOLVED.checker} AND from_id IN (SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?)))`,
+      ).run(JSON.stringify(callsOnly));
   }
   const batcher = batchers.get("edges", ["from_id", "to_id", "edge_type", "resolution", "call_line"]);
   let pending: unknown[][] = [];
@@ -126,7 +137,10 @@ export function recordCheckerVerdicts(batchers: Batchers, rows: ReadonlyArray<re
  * `whole` (method sets the checker knows in full), that `rows` does not hold; the number inserted.
  */
 export function replaceCheckerImplements(db: Db, fileIds: readonly number[], rows: ReadonlyArray<readonly [number, number]>, whole: readonly number[]): number {
-  prepared(db, `DELETE FROM edges WHERE edge_type = ${EDGE.IMPLEMENTS} AND resolution = ${RESOLVED.checker} AND from_id IN (SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?)))`).run(JSON.stringify(fileIds));
+  prepared(
+    db,
+    `DELETE FROM edges WHERE edge_type = ${EDGE.IMPLEMENTS} AND resolution = ${RESOLVED.checker} AND from_id IN (SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?)))`,
+  ).run(JSON.stringify(fileIds));
   const known = new Set(rows.map(([from, to]) => `${from}:${to}`));
   const wrong = prepared(
     db,

@@ -108,7 +108,9 @@ export class FileRows {
    * written anew.
    */
   private keepSymbolRows(fileId: number, extraction: FileExtraction): ReadonlySet<string> | null {
-    const symbols = this.sql("SELECT id, name, kind, parent_name AS parent, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf, return_type AS returnType, is_exported AS exported, line FROM symbols WHERE file_id = ? ORDER BY id").all(fileId) as LinkFaceSymbol[];
+    const symbols = this.sql(
+      "SELECT id, name, kind, parent_name AS parent, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf, return_type AS returnType, is_exported AS exported, line FROM symbols WHERE file_id = ? ORDER BY id",
+    ).all(fileId) as LinkFaceSymbol[];
     const imports = this.sql("SELECT id, module, symbols, bound_as AS boundAs, kind, line FROM imports WHERE file_id = ? ORDER BY id").all(fileId) as LinkFaceImport[];
     const heritage = this.sql("SELECT class_name AS className, relation, target FROM heritage WHERE file_id = ? ORDER BY rowid").all(fileId) as LinkFaceHeritage[];
     const texts = fileSymbolTexts(this.db, fileId);
@@ -140,7 +142,15 @@ export class FileRows {
   /** Store.touchFile: only the file's stamp moves. */
   touch(meta: Omit<FileMeta, "language">): void {
     this.wroteFileRow(["touched", meta.path, meta.mtime, meta.size, meta.ino, meta.ctime, meta.contentHash, meta.statClean]);
-    this.sql("UPDATE files SET mtime = ?, size = ?, ino = ?, ctime = ?, content_hash = ?, stat_clean = ? WHERE path = ?").run(meta.mtime, meta.size, meta.ino, meta.ctime, meta.contentHash, meta.statClean ? 1 : 0, meta.path);
+    this.sql("UPDATE files SET mtime = ?, size = ?, ino = ?, ctime = ?, content_hash = ?, stat_clean = ? WHERE path = ?").run(
+      meta.mtime,
+      meta.size,
+      meta.ino,
+      meta.ctime,
+      meta.contentHash,
+      meta.statClean ? 1 : 0,
+      meta.path,
+    );
   }
 
   /** Store.removeFileRows: the file and everything derived from it removed; how many chunks went. */
@@ -170,21 +180,34 @@ export class FileRows {
   private upsertFileRow(meta: FileMeta, extraction: FileExtraction): { id: number; inserted: boolean } {
     const existing = this.sql("SELECT id, chunk_rows AS chunks FROM files WHERE path = ?").get(meta.path) as { id: number; chunks: number } | undefined;
     const symbolRows = extraction.symbols.reduce((n, s) => (s.kind === "module" ? n : n + 1), 0);
-    const values = [meta.language, meta.mtime, meta.size, meta.ino, meta.ctime, meta.contentHash, meta.statClean ? 1 : 0, extraction.lineCount, extraction.hasSyntaxErrors ? 1 : 0, isTestPath(meta.path) ? 1 : 0, extraction.chunks.length, symbolRows];
+    const values = [
+      meta.language,
+      meta.mtime,
+      meta.size,
+      meta.ino,
+      meta.ctime,
+      meta.contentHash,
+      meta.statClean ? 1 : 0,
+      extraction.lineCount,
+      extraction.hasSyntaxErrors ? 1 : 0,
+      isTestPath(meta.path) ? 1 : 0,
+      extraction.chunks.length,
+      symbolRows,
+    ];
     this.wroteFileRow(["written", meta.path, existing?.id ?? null, ...values]);
     if (this.totalsMoved !== null) {
       this.totalsMoved.chunks += extraction.chunks.length - (existing?.chunks ?? 0);
       if (!existing) this.totalsMoved.files++;
     }
     if (existing) {
-      this
-        .sql("UPDATE files SET language = ?, mtime = ?, size = ?, ino = ?, ctime = ?, content_hash = ?, stat_clean = ?, line_count = ?, has_syntax_errors = ?, is_test = ?, chunk_rows = ?, symbol_rows = ? WHERE id = ?")
-        .run(...values, existing.id);
+      this.sql(
+        "UPDATE files SET language = ?, mtime = ?, size = ?, ino = ?, ctime = ?, content_hash = ?, stat_clean = ?, line_count = ?, has_syntax_errors = ?, is_test = ?, chunk_rows = ?, symbol_rows = ? WHERE id = ?",
+      ).run(...values, existing.id);
       return { id: existing.id, inserted: false };
     }
-    const info = this
-      .sql("INSERT INTO files(path, language, mtime, size, ino, ctime, content_hash, stat_clean, line_count, has_syntax_errors, is_test, chunk_rows, symbol_rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-      .run(meta.path, ...values);
+    const info = this.sql(
+      "INSERT INTO files(path, language, mtime, size, ino, ctime, content_hash, stat_clean, line_count, has_syntax_errors, is_test, chunk_rows, symbol_rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ).run(meta.path, ...values);
     this.pathsMoved = true;
     const id = Number(info.lastInsertRowid);
     this.sql("INSERT INTO path_words(rowid, words) VALUES (?, ?)").run(id, pathWordsOf(meta.path));
@@ -232,38 +255,60 @@ export class FileRows {
     for (let i = 0; i < chunks.length; i++) {
       const c = chunks[i]!;
       // The file's own text is kept as its place in the file; a class outline's, which no file holds, as text.
-      const place = c.inFile === null ? [c.contentStartLine + lineStarts(c.content).length - 1, null, null, deflate(c.content)] : [c.inFile.endLine, c.inFile.cut?.[0] ?? null, c.inFile.cut?.[1] ?? null, null];
-      rows.push([id, hashKey(c.chunkId), fileId, c.startLine, c.endLine, c.contentStartLine, ...place, c.chunkType, c.symbolName, symbolTail(c.symbolName), c.parentSymbol, c.isExported ? 1 : 0, c.part]);
+      const place =
+        c.inFile === null ? [c.contentStartLine + lineStarts(c.content).length - 1, null, null, deflate(c.content)] : [c.inFile.endLine, c.inFile.cut?.[0] ?? null, c.inFile.cut?.[1] ?? null, null];
+      rows.push([
+        id,
+        hashKey(c.chunkId),
+        fileId,
+        c.startLine,
+        c.endLine,
+        c.contentStartLine,
+        ...place,
+        c.chunkType,
+        c.symbolName,
+        symbolTail(c.symbolName),
+        c.parentSymbol,
+        c.isExported ? 1 : 0,
+        c.part,
+      ]);
       const searched = c.content.slice(c.searchStart, c.searchEnd);
       const [parts, nameTerms] = search?.[i] ?? chunkSearchWords(searched, c.symbolName);
       s.rows.set(id, [searched, parts, c.identifiers.join(" "), nameTerms]);
       chars += searched.length;
       id++;
     }
-    this.batchers.get("chunks", [
-      "id",
-      "chunk_key",
-      "file_id",
-      "start_line",
-      "end_line",
-      "content_start_line",
-      "content_end_line",
-      "cut_from",
-      "cut_to",
-      "content",
-      "chunk_type",
-      "symbol_name",
-      "symbol_tail",
-      "parent_symbol",
-      "is_exported",
-      "part",
-    ]).insert(rows);
+    this.batchers
+      .get("chunks", [
+        "id",
+        "chunk_key",
+        "file_id",
+        "start_line",
+        "end_line",
+        "content_start_line",
+        "content_end_line",
+        "cut_from",
+        "cut_to",
+        "content",
+        "chunk_type",
+        "symbol_name",
+        "symbol_tail",
+        "parent_symbol",
+        "is_exported",
+        "part",
+      ])
+      .insert(rows);
     s.pending += chars;
   }
 
   private insertSymbols(fileId: number, symbols: readonly SymbolRecord[]): void {
     const first = this.nextId("symbols");
-    this.writeSymbolRows(fileId, symbols, symbols.map((_, i) => first + i), new Set());
+    this.writeSymbolRows(
+      fileId,
+      symbols,
+      symbols.map((_, i) => first + i),
+      new Set(),
+    );
   }
 
   /**
@@ -272,7 +317,10 @@ export class FileRows {
    */
   private writeSymbolRows(fileId: number, symbols: readonly SymbolRecord[], ids: readonly number[], existing: ReadonlySet<number>): void {
     const rows: unknown[][] = [];
-    const update = existing.size > 0 ? this.sql("UPDATE symbols SET line = ?, end_line = ?, is_exported = ?, has_body = ?, reexport_module = ?, reexport_name = ?, alias_of = ?, return_type = ? WHERE id = ?") : null;
+    const update =
+      existing.size > 0
+        ? this.sql("UPDATE symbols SET line = ?, end_line = ?, is_exported = ?, has_body = ?, reexport_module = ?, reexport_name = ?, alias_of = ?, return_type = ? WHERE id = ?")
+        : null;
     const classIds = new Map<string, number>();
     const edges: unknown[][] = [];
     symbols.forEach((s, i) => {
@@ -286,7 +334,9 @@ export class FileRows {
         if (parentId !== undefined) edges.push([parentId, id, EDGE.PARENT_OF]);
       }
     });
-    this.batchers.get("symbols", ["id", "name", "tail", "kind", "file_id", "parent_name", "line", "end_line", "is_exported", "has_body", "reexport_module", "reexport_name", "alias_of", "return_type"]).insert(rows);
+    this.batchers
+      .get("symbols", ["id", "name", "tail", "kind", "file_id", "parent_name", "line", "end_line", "is_exported", "has_body", "reexport_module", "reexport_name", "alias_of", "return_type"])
+      .insert(rows);
     if (symbols.length > 0) {
       // Kept rows and new ones can leave the ids out of one run: then they are listed.
       const contiguous = ids.every((id, i) => id === ids[0]! + i);
@@ -307,7 +357,8 @@ export class FileRows {
   private insertCalls(fileId: number, extraction: FileExtraction): void {
     const sites: CallSiteRow[] = extraction.calls.map((c) => {
       const r = c.receiver;
-      const receiverName = r.kind === "typed" ? r.typeName : r.kind === "namespace" ? r.local : r.kind === "returned" ? r.producer : r.kind === "fixture" ? r.name : r.kind === "bare" ? null : r.className;
+      const receiverName =
+        r.kind === "typed" ? r.typeName : r.kind === "namespace" ? r.local : r.kind === "returned" ? r.producer : r.kind === "fixture" ? r.name : r.kind === "bare" ? null : r.className;
       return { line: c.line, caller: c.caller, callee: c.callee, receiver: r.kind, receiverName, resolution: r.kind === "typed" ? r.resolution : null, isNew: c.isNew ? 1 : 0 };
     });
     // In line order (a stable sort: sites on one line keep the extractor's order).

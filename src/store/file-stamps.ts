@@ -114,7 +114,12 @@ export class FileStamps {
     const aligned = (packed.byteOffset + HEADER) % 8 === 0;
     const numbers = aligned ? new Float64Array(packed.buffer, packed.byteOffset + HEADER, count * WORDS) : new Float64Array(new Uint8Array(packed.subarray(HEADER, numbersEnd)).buffer);
     const clean = packed.subarray(numbersEnd, numbersEnd + count);
-    const paths = count === 0 ? [] : Buffer.from(packed.buffer, packed.byteOffset + numbersEnd + count, pathBytes).toString("utf8").split("\0");
+    const paths =
+      count === 0
+        ? []
+        : Buffer.from(packed.buffer, packed.byteOffset + numbersEnd + count, pathBytes)
+            .toString("utf8")
+            .split("\0");
     if (paths.length !== count) return null;
     // Strictly ascending, as packStamps writes them: no path twice, and a merge finds every one.
     for (let i = 1; i < count; i++) if (!(paths[i - 1]! < paths[i]!)) return null;

@@ -40,7 +40,10 @@ export interface LinkFaceHeritage {
 
 /** A file's heritage clauses as rows, in the order the heritage table keeps them. */
 export function heritageRowsOf(heritage: readonly ClassHeritage[]): LinkFaceHeritage[] {
-  return heritage.flatMap((h) => [...(h.extends ? [{ className: h.className, relation: "extends", target: h.extends }] : []), ...h.implements.map((target) => ({ className: h.className, relation: "implements", target }))]);
+  return heritage.flatMap((h) => [
+    ...(h.extends ? [{ className: h.className, relation: "extends", target: h.extends }] : []),
+    ...h.implements.map((target) => ({ className: h.className, relation: "implements", target })),
+  ]);
 }
 
 /** How an import's names and local bindings are stored: the names as JSON, the bindings only where they differ. */
@@ -80,9 +83,19 @@ export function matchLinkFace(
     if (im.module !== r.module || im.kind !== r.kind || columns.symbols !== r.symbols || columns.boundAs !== r.boundAs) return null;
   }
   // The linker reads a file's imports by line (of two bindings of a name, the order decides).
-  if (!sameLineOrder(imports.map((im) => im.line), stored.imports.map((r) => r.line))) return null;
+  if (
+    !sameLineOrder(
+      imports.map((im) => im.line),
+      stored.imports.map((r) => r.line),
+    )
+  )
+    return null;
   const heritage = heritageRowsOf(extraction.heritage);
-  if (heritage.length !== stored.heritage.length || heritage.some((h, i) => h.className !== stored.heritage[i]!.className || h.relation !== stored.heritage[i]!.relation || h.target !== stored.heritage[i]!.target)) return null;
+  if (
+    heritage.length !== stored.heritage.length ||
+    heritage.some((h, i) => h.className !== stored.heritage[i]!.className || h.relation !== stored.heritage[i]!.relation || h.target !== stored.heritage[i]!.target)
+  )
+    return null;
 
   const key = (name: string, kind: string, parent: string | null) => `${kind}\0${parent ?? ""}\0${name}`;
   const storedByKey = new Map<string, number[]>();
@@ -107,7 +120,15 @@ export function matchLinkFace(
     if (j === null || j === undefined) return change(s.name);
     kept.add(j);
     const r = stored.symbols[j]!;
-    if ((s.reExport?.module ?? null) !== r.module || (s.reExport?.importedName ?? null) !== r.imported || s.aliasOf !== r.aliasOf || s.returnType !== r.returnType || (s.isExported ? 1 : 0) !== r.exported || s.signature !== stored.signatures[j]) change(s.name);
+    if (
+      (s.reExport?.module ?? null) !== r.module ||
+      (s.reExport?.importedName ?? null) !== r.imported ||
+      s.aliasOf !== r.aliasOf ||
+      s.returnType !== r.returnType ||
+      (s.isExported ? 1 : 0) !== r.exported ||
+      s.signature !== stored.signatures[j]
+    )
+      change(s.name);
   });
   stored.symbols.forEach((r, j) => {
     if (!kept.has(j)) change(r.name);
@@ -137,7 +158,11 @@ export function matchLinkFace(
 
 /** Whether two lists of lines, each in write order, sort (stably, by line) into the same permutation. */
 function sameLineOrder(now: readonly number[], before: readonly number[]): boolean {
-  const order = (lines: readonly number[]) => lines.map((line, i) => [line, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([, i]) => i);
+  const order = (lines: readonly number[]) =>
+    lines
+      .map((line, i) => [line, i] as const)
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1])
+      .map(([, i]) => i);
   const a = order(now);
   const b = order(before);
   return a.every((v, i) => v === b[i]);

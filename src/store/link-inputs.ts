@@ -32,7 +32,6 @@ export interface ImportFactRow {
   target: number | null;
 }
 
-
 export interface HeritageRow {
   fileId: number;
   className: string;
@@ -42,7 +41,9 @@ export interface HeritageRow {
 
 /** The project files the given files import from (resolved imports). */
 export function importedFileIds(db: Db, fileIds: readonly number[]): number[] {
-  return prepared(db, "SELECT DISTINCT i.resolved_file_id FROM imports i WHERE i.file_id IN (SELECT value FROM json_each(?)) AND i.resolved_file_id IS NOT NULL").pluck().all(JSON.stringify(fileIds)) as number[];
+  return prepared(db, "SELECT DISTINCT i.resolved_file_id FROM imports i WHERE i.file_id IN (SELECT value FROM json_each(?)) AND i.resolved_file_id IS NOT NULL")
+    .pluck()
+    .all(JSON.stringify(fileIds)) as number[];
 }
 
 export interface FileRow {
@@ -89,7 +90,10 @@ export function filesOfLanguages(db: Db, languages: readonly string[]): FileRow[
 /** Every symbol of the files, in file and line order, with its re-export and alias columns. */
 export function symbolFacts(db: Db, fileIds: readonly number[] | null): IterableIterator<SymbolFactRow> {
   const w = only(fileIds, "file_id");
-  return prepared(db, `SELECT id, name, kind, file_id AS fileId, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf, return_type AS returnType, parent_name AS parent FROM symbols${w.sql} ORDER BY file_id, line, id`).iterate(...w.args) as IterableIterator<SymbolFactRow>;
+  return prepared(
+    db,
+    `SELECT id, name, kind, file_id AS fileId, reexport_module AS module, reexport_name AS imported, alias_of AS aliasOf, return_type AS returnType, parent_name AS parent FROM symbols${w.sql} ORDER BY file_id, line, id`,
+  ).iterate(...w.args) as IterableIterator<SymbolFactRow>;
 }
 
 /** The files' symbols with a link face (index/mention-reach.ts) — a value read, or a type — as arrays: [fileId, id, name, kind, parent, returnType, aliasOf, module, imported]. */
@@ -162,7 +166,9 @@ export function callRows(db: Db, fileIds: readonly number[] | null): CallRow[] {
 
 export function heritageRows(db: Db, fileIds: readonly number[] | null): HeritageRow[] {
   const w = only(fileIds, "x.file_id");
-  return prepared(db, `SELECT x.file_id AS fileId, x.class_name AS className, x.relation, x.target FROM heritage x${w.sql} ORDER BY x.file_id, x.class_name, x.relation, x.target`).all(...w.args) as HeritageRow[];
+  return prepared(db, `SELECT x.file_id AS fileId, x.class_name AS className, x.relation, x.target FROM heritage x${w.sql} ORDER BY x.file_id, x.class_name, x.relation, x.target`).all(
+    ...w.args,
+  ) as HeritageRow[];
 }
 
 /** Every `implements` heritage clause of the files of the given languages (a Go type's embedded interfaces). */
@@ -176,7 +182,9 @@ export function implementsClauses(db: Db, languages: readonly string[]): Heritag
 /** The files that hold re-export markers (`export { x } from`, kind export symbols). */
 export function markerFileIds(db: Db, fileIds: readonly number[] | null): number[] {
   const w = only(fileIds, "x.file_id", "AND");
-  return prepared(db, `SELECT DISTINCT x.file_id FROM symbols x WHERE x.kind = 'export'${w.sql} ORDER BY x.file_id`).pluck().all(...w.args) as number[];
+  return prepared(db, `SELECT DISTINCT x.file_id FROM symbols x WHERE x.kind = 'export'${w.sql} ORDER BY x.file_id`)
+    .pluck()
+    .all(...w.args) as number[];
 }
 
 /** The files with an import that resolved to one of `targets` (a Go package's importers: its imports resolve to one of its files). */
@@ -203,4 +211,3 @@ export function reachableFiles(db: Db, changed: readonly number[]): number[] {
     .pluck()
     .all(JSON.stringify(changed)) as number[];
 }
-

@@ -100,9 +100,11 @@ export class MetricsDb {
       `INSERT INTO metrics (tool_name, call_timestamp, tokens_returned, tokens_full_file_upper_bound, duration_ms, session_id, status, args_json, results_json, declex_json)
        VALUES (@tool_name, @call_timestamp, @tokens_returned, @tokens_full_file_upper_bound, @duration_ms, @session_id, @status, @args_json, @results_json, @declex_json)`,
     );
-    this.db.transaction(() => {
-      for (const row of rows) st.run(row);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        for (const row of rows) st.run(row);
+      })
+      .immediate();
   }
 
   /** Per tool, in the window: raw rows plus (without a session filter) the rolled-up days that start in it. */
@@ -179,25 +181,27 @@ export class MetricsDb {
 
   /** Raw rows older than `before` (epoch seconds) summed into metrics_daily by day and tool, then deleted; one transaction. */
   rollup(before: number): { rows: number; days: number } {
-    return this.db.transaction(() => {
-      const groups = prepared(
-        this.db,
-        `SELECT date(call_timestamp, 'unixepoch') AS day, tool_name, COUNT(*) AS calls, SUM(tokens_returned) AS ret, SUM(tokens_full_file_upper_bound) AS full, SUM(duration_ms) AS ms
+    return this.db
+      .transaction(() => {
+        const groups = prepared(
+          this.db,
+          `SELECT date(call_timestamp, 'unixepoch') AS day, tool_name, COUNT(*) AS calls, SUM(tokens_returned) AS ret, SUM(tokens_full_file_upper_bound) AS full, SUM(duration_ms) AS ms
          FROM metrics WHERE call_timestamp < @before GROUP BY day, tool_name`,
-      ).all({ before }) as Array<{ day: string; tool_name: string; calls: number; ret: number; full: number; ms: number }>;
-      const upsert = prepared(
-        this.db,
-        `INSERT INTO metrics_daily (day, tool_name, calls, tokens_returned_total, tokens_full_file_total, avg_duration_ms) VALUES (@day, @tool_name, @calls, @ret, @full, @ms * 1.0 / @calls)
+        ).all({ before }) as Array<{ day: string; tool_name: string; calls: number; ret: number; full: number; ms: number }>;
+        const upsert = prepared(
+          this.db,
+          `INSERT INTO metrics_daily (day, tool_name, calls, tokens_returned_total, tokens_full_file_total, avg_duration_ms) VALUES (@day, @tool_name, @calls, @ret, @full, @ms * 1.0 / @calls)
          ON CONFLICT(day, tool_name) DO UPDATE SET
            avg_duration_ms = (avg_duration_ms * calls + @ms) / (calls + @calls),
            calls = calls + @calls,
            tokens_returned_total = tokens_returned_total + @ret,
            tokens_full_file_total = tokens_full_file_total + @full`,
-      );
-      for (const g of groups) upsert.run(g);
-      const deleted = prepared(this.db, "DELETE FROM metrics WHERE call_timestamp < @before").run({ before }).changes;
-      return { rows: deleted, days: new Set(groups.map((g) => g.day)).size };
-    }).immediate();
+        );
+        for (const g of groups) upsert.run(g);
+        const deleted = prepared(this.db, "DELETE FROM metrics WHERE call_timestamp < @before").run({ before }).changes;
+        return { rows: deleted, days: new Set(groups.map((g) => g.day)).size };
+      })
+      .immediate();
   }
 
   /** Daily roll-ups of days before `beforeDay` (an ISO date) deleted, then the file compacted. */

@@ -9,7 +9,23 @@ import { writeAtomic } from "../base/atomic.js";
 import type { ChunkSearchWords } from "../base/text.js";
 import type { FileExtraction } from "../syntax/types.js";
 import { Batchers } from "./batcher.js";
-import { checkpointStampPath, databaseStamp, FILES_VERSION, CHUNK_TOTAL, hasCurrentSchema, isUnusableDatabase, openGraphDatabase, prepared, recordedCheckpointStamp, recordedTotals, schemaVersionOf, stampColumns, type Db, type GraphDatabaseOptions, type Statement } from "./db.js";
+import {
+  checkpointStampPath,
+  databaseStamp,
+  FILES_VERSION,
+  CHUNK_TOTAL,
+  hasCurrentSchema,
+  isUnusableDatabase,
+  openGraphDatabase,
+  prepared,
+  recordedCheckpointStamp,
+  recordedTotals,
+  schemaVersionOf,
+  stampColumns,
+  type Db,
+  type GraphDatabaseOptions,
+  type Statement,
+} from "./db.js";
 import { addCheckerEdge, recordCheckerVerdicts, relinkImports, replaceCheckerImplements, replaceDerivedEdges } from "./derived-rows.js";
 import { FileRows, type ChunkDelta, type FileMeta } from "./file-rows.js";
 import { FileStamps, type FileStamp, type StoredStampRow } from "./file-stamps.js";
@@ -98,7 +114,6 @@ export class Store {
     this.db.close();
   }
 
-
   /** The schema version this database was built with; null when it has no readable schema. */
   schemaVersion(): string | null {
     return schemaVersionOf(this.db);
@@ -137,7 +152,10 @@ export class Store {
     const fromPacked = packed !== null && this.rows.fileWrites === this.fileWritesAtBegin ? FileStamps.fromPacked(packed, this.filesGeneration(), hash) : null;
     if (fromPacked !== null) return fromPacked;
     const columns = stampColumns(this.db);
-    return (columns && FileStamps.fromColumns(columns.numbers, columns.paths, hash)) ?? FileStamps.fromRows(this.sql("SELECT id, path, mtime, size, ino, ctime, stat_clean FROM files").raw().iterate() as Iterable<StoredStampRow>, hash);
+    return (
+      (columns && FileStamps.fromColumns(columns.numbers, columns.paths, hash)) ??
+      FileStamps.fromRows(this.sql("SELECT id, path, mtime, size, ino, ctime, stat_clean FROM files").raw().iterate() as Iterable<StoredStampRow>, hash)
+    );
   }
 
   /** Every indexed file's path (an import resolver's set of files; no stamp read: 110,000 stamps cost a server's first refresh 660 ms at 1 GB). */
@@ -277,7 +295,10 @@ export class Store {
    */
   withoutSecondaryIndexes(): () => void {
     if (!this.db.inTransaction) throw new Error("withoutSecondaryIndexes outside a write transaction");
-    const indexes = this.db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('chunks', 'symbols', 'imports') ORDER BY name").all() as Array<{ name: string; sql: string }>;
+    const indexes = this.db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('chunks', 'symbols', 'imports') ORDER BY name").all() as Array<{
+      name: string;
+      sql: string;
+    }>;
     for (const { name } of indexes) this.db.exec(`DROP INDEX "${name.replace(/"/g, '""')}"`);
     return () => {
       for (const { sql } of indexes) this.db.exec(sql);

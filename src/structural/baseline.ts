@@ -13,7 +13,6 @@ import type { UnitOutput } from "./units.js";
 
 export type Baseline = ReturnType<typeof openBaselineFor>;
 
-
 /** A baseline named by its manifest.json, its structural_index directory or its state root: what an overlay build compares with (close it after). */
 export function openBaselineFor(path: string) {
   const abs = resolvePath(path);
@@ -21,13 +20,18 @@ export function openBaselineFor(path: string) {
   const layout = layoutOfManifest(manifestPath);
   const manifest = readManifest(layout);
   const dbs = manifest ? openPublished(layout, manifest) : null;
-  if (!manifest || !dbs) throw new MastError("INVALID_ARGUMENT", `no published structural index at ${manifestPath}`, { hint: "Pass --baseline the manifest.json of a structural index built by `mast structural build` (or the state root holding it)." });
+  if (!manifest || !dbs)
+    throw new MastError("INVALID_ARGUMENT", `no published structural index at ${manifestPath}`, {
+      hint: "Pass --baseline the manifest.json of a structural index built by `mast structural build` (or the state root holding it).",
+    });
   const close = () => {
     for (const db of dbs) db.close();
   };
   if (manifest.provider.kind !== "local-build") {
     close();
-    throw new MastError("INVALID_ARGUMENT", `the baseline at ${manifestPath} is itself a ${manifest.provider.kind} index`, { hint: "A baseline is a complete local build; build one without --baseline." });
+    throw new MastError("INVALID_ARGUMENT", `the baseline at ${manifestPath} is itself a ${manifest.provider.kind} index`, {
+      hint: "A baseline is a complete local build; build one without --baseline.",
+    });
   }
   const main = dbs[0]!;
   return {
@@ -42,8 +46,18 @@ export function openBaselineFor(path: string) {
     fallbackSymbols: () => dbs.flatMap((db) => fallbackTierSymbols(db)),
     /** The files whose fallback-tier calls it resolved into declarations of `files`. */
     fallbackCallersOf: (files: ReadonlySet<string>): Set<string> => {
-      const ids = new Set(dbs.flatMap((db) => fallbackTierSymbols(db)).filter((s) => files.has(s.file_path)).map((s) => s.symbol_id));
-      return new Set(dbs.flatMap((db) => fallbackTierCalls(db)).filter((e) => ids.has(e.callee_id)).map((e) => e.file_path));
+      const ids = new Set(
+        dbs
+          .flatMap((db) => fallbackTierSymbols(db))
+          .filter((s) => files.has(s.file_path))
+          .map((s) => s.symbol_id),
+      );
+      return new Set(
+        dbs
+          .flatMap((db) => fallbackTierCalls(db))
+          .filter((e) => ids.has(e.callee_id))
+          .map((e) => e.file_path),
+      );
     },
     close,
   };
@@ -78,5 +92,12 @@ export function keepOverlay(baseline: Baseline, outputs: UnitResult[], deferred:
 
 /** The files the overlay supersedes in the baseline: those it indexed or deferred, and those gone since. */
 export function supersededFiles(baseline: Baseline, outputs: readonly UnitResult[], deferred: readonly DeferredUnit[], unreadable: readonly UnreadableFile[], present: ReadonlySet<string>): string[] {
-  return [...new Set([...outputs.flatMap(({ output }) => output.files.map((f) => f.path)), ...deferred.flatMap((d) => d.files), ...unreadable.map((f) => f.path), ...baseline.files.filter((f) => !present.has(f))])].sort();
+  return [
+    ...new Set([
+      ...outputs.flatMap(({ output }) => output.files.map((f) => f.path)),
+      ...deferred.flatMap((d) => d.files),
+      ...unreadable.map((f) => f.path),
+      ...baseline.files.filter((f) => !present.has(f)),
+    ]),
+  ].sort();
 }

@@ -82,7 +82,6 @@ export interface BuildSummary {
   readonly message?: string;
 }
 
-
 /** A second build waits for the first (then reuses what it published) rather than fail: up to 30 minutes. */
 const BUILD_LOCK_POLICY = { timeoutMs: 30 * 60_000, retryDelayMs: 250, label: "the structural index" };
 const EMPTY_MESSAGE = "Structural index is empty — structural context unavailable.";
@@ -149,7 +148,13 @@ async function indexCodeRoot(config: ResolvedConfig, layout: StructuralLayout, o
   const { runIndex } = await import("../index/run.js");
   const wantChecker = allows(maxPrecision, "typecheck") && options.checker !== undefined;
   // The build's own index (under the state root) follows its code root, which a pinned snapshot moves; the project's own index is never re-pointed.
-  const report: IndexReport = await runIndex(config, { mode: "incremental", operation: "mast structural build", repoint: config.state_dir === layout.index, ...(wantChecker ? { checker: options.checker! } : {}), ...(options.threads === undefined ? {} : { threads: options.threads }) });
+  const report: IndexReport = await runIndex(config, {
+    mode: "incremental",
+    operation: "mast structural build",
+    repoint: config.state_dir === layout.index,
+    ...(wantChecker ? { checker: options.checker! } : {}),
+    ...(options.threads === undefined ? {} : { threads: options.threads }),
+  });
   const store = Store.open(statePaths(config.state_dir).graphDb, { readonly: true });
   let facts: StructuralFacts;
   let checkerLanguages: readonly CheckerLanguage[] = report.checker?.languages ?? [];
@@ -163,7 +168,6 @@ async function indexCodeRoot(config: ResolvedConfig, layout: StructuralLayout, o
   const skippedConfigs = new Set((report.checker?.skipped ?? []).map((s) => s.config));
   return { report, facts, checkerRan: wantChecker && (report.checker !== undefined || report.checker_up_to_date === true), checkerLanguages, skippedConfigs };
 }
-
 
 function summaryOf(located: Located, m: StructuralManifest, reused: boolean, symbols: number, edges: number): BuildSummary {
   const { layout } = located;
@@ -209,7 +213,28 @@ function reusable(located: Located, layout: StructuralLayout, published: Structu
     // Only a full export can stand in for the catalog.
     if (header._provenance === true && header.snapshot_id === located.snapshotId && header.full_export === true) {
       const empty = { total_files: 0, indexed_files: 0, failed_files: 0, deferred_files: 0 };
-      return { manifest: layout.manifest, catalog: layout.catalog, query_helper: layout.queryHelper, reused_index: true, snapshot_id: located.snapshotId, mode: located.mode, provider: "local-build", overlay_files: 0, status: "complete", units_total: 0, units_reused: 0, units_rebuilt: 0, units_failed: 0, units_deferred: 0, symbols: typeof header.symbol_count === "number" ? header.symbol_count : 0, edges: typeof header.edge_count === "number" ? header.edge_count : 0, backends: {}, coverage: empty, native_indexes: [], build_duration_ms: 0 };
+      return {
+        manifest: layout.manifest,
+        catalog: layout.catalog,
+        query_helper: layout.queryHelper,
+        reused_index: true,
+        snapshot_id: located.snapshotId,
+        mode: located.mode,
+        provider: "local-build",
+        overlay_files: 0,
+        status: "complete",
+        units_total: 0,
+        units_reused: 0,
+        units_rebuilt: 0,
+        units_failed: 0,
+        units_deferred: 0,
+        symbols: typeof header.symbol_count === "number" ? header.symbol_count : 0,
+        edges: typeof header.edge_count === "number" ? header.edge_count : 0,
+        backends: {},
+        coverage: empty,
+        native_indexes: [],
+        build_duration_ms: 0,
+      };
     }
   } catch {
     // not a readable export: rebuild

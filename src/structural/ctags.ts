@@ -34,8 +34,28 @@ function probe(program: string): CtagsBackend | null {
 
 /** ctags kinds kept as declarations; the rest (variables, fields, parameters, imports) are not. */
 const DECLARATION_KINDS: ReadonlySet<string> = new Set([
-  "function", "method", "procedure", "subroutine", "constructor", "macro", "singletonMethod", "func", "fun",
-  "class", "struct", "interface", "trait", "object", "module", "namespace", "enum", "protocol", "type", "typedef", "implementation", "record",
+  "function",
+  "method",
+  "procedure",
+  "subroutine",
+  "constructor",
+  "macro",
+  "singletonMethod",
+  "func",
+  "fun",
+  "class",
+  "struct",
+  "interface",
+  "trait",
+  "object",
+  "module",
+  "namespace",
+  "enum",
+  "protocol",
+  "type",
+  "typedef",
+  "implementation",
+  "record",
 ]);
 const TYPE_KINDS: ReadonlySet<string> = new Set(["class", "struct", "interface", "trait", "object", "module", "namespace", "enum", "protocol", "type", "typedef", "implementation", "record"]);
 
@@ -56,7 +76,13 @@ interface CtagsTag {
  * tags written to `tagsFile` — both under the state root), in line order; `ends(path, starts)`
  * supplies the end lines ctags gives none for. Null when ctags fails.
  */
-export function ctagsDefinitions(backend: CtagsBackend, root: string, paths: readonly string[], files: { readonly list: string; readonly tags: string }, ends: (path: string, starts: number[]) => number[]): Map<string, FoundDefinition[]> | null {
+export function ctagsDefinitions(
+  backend: CtagsBackend,
+  root: string,
+  paths: readonly string[],
+  files: { readonly list: string; readonly tags: string },
+  ends: (path: string, starts: number[]) => number[],
+): Map<string, FoundDefinition[]> | null {
   writeAtomic(files.list, Buffer.from(paths.map((p) => `${p}\n`).join("")));
   // ctags refuses to overwrite a file it does not take for a tags file — its own JSON output included.
   rmSync(files.tags, { force: true });
@@ -91,7 +117,12 @@ export function ctagsDefinitions(backend: CtagsBackend, root: string, paths: rea
         const scope = t.scope?.replace(/::|:/g, ".") ?? null;
         const qualified = scope ? `${scope}.${t.name}` : t.name!;
         const kind = TYPE_KINDS.has(t.kind!) ? "class" : scope ? "method" : "function";
-        const signature = t.signature ? `${t.name}${t.signature}` : (t.pattern?.replace(/^\/\^|\$\/$/g, "").trim().slice(0, 200) ?? null);
+        const signature = t.signature
+          ? `${t.name}${t.signature}`
+          : (t.pattern
+              ?.replace(/^\/\^|\$\/$/g, "")
+              .trim()
+              .slice(0, 200) ?? null);
         return { name: t.name!, qualified_name: qualified, kind, start_line: t.line!, end_line: Math.max(t.line!, t.end ?? endOf.get(t.line!) ?? t.line!), signature };
       }),
     );

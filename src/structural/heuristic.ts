@@ -21,18 +21,71 @@ export interface FoundCall {
 }
 
 const IDENT = "[A-Za-z_$][\\w$]*";
-const MODIFIERS = "(?:(?:export|default|pub(?:\\([^)]*\\))?|public|private|protected|internal|static|final|abstract|override|open|async|inline|suspend|extern|unsafe|local|virtual|sealed|data|tailrec|operator|infix|mutating|class)\\s+)*";
+const MODIFIERS =
+  "(?:(?:export|default|pub(?:\\([^)]*\\))?|public|private|protected|internal|static|final|abstract|override|open|async|inline|suspend|extern|unsafe|local|virtual|sealed|data|tailrec|operator|infix|mutating|class)\\s+)*";
 const FUNCTION_DEF = new RegExp(`^\\s*${MODIFIERS}(?:function|def|defp|defmacro|fn|func|fun|sub|proc|method|macro)\\s*\\*?\\s+(?:\\([^)]*\\)\\s*)?(${IDENT}(?:[.:]${IDENT})*)`);
 const TYPE_DEF = new RegExp(`^\\s*${MODIFIERS}(?:class|struct|interface|trait|object|protocol|enum|module|defmodule|impl|record|extension|type)\\s+(${IDENT}(?:\\.${IDENT})*)`);
-const ASSIGNED_FUNCTION = new RegExp(`^\\s*(?:(?:export\\s+)?(?:const|let|var|local|val)\\s+)?(${IDENT}(?:[.:]${IDENT})*)\\s*(?:=|<-|:=)\\s*(?:async\\s+)?(?:function\\b|\\([^()]*\\)\\s*(?::\\s*[^=]+)?=>|${IDENT}\\s*=>|fn\\b|lambda\\b|proc\\b)`);
+const ASSIGNED_FUNCTION = new RegExp(
+  `^\\s*(?:(?:export\\s+)?(?:const|let|var|local|val)\\s+)?(${IDENT}(?:[.:]${IDENT})*)\\s*(?:=|<-|:=)\\s*(?:async\\s+)?(?:function\\b|\\([^()]*\\)\\s*(?::\\s*[^=]+)?=>|${IDENT}\\s*=>|fn\\b|lambda\\b|proc\\b)`,
+);
 const METHOD_DEF = new RegExp(`^\\s+${MODIFIERS}(?:(?:get|set|readonly)\\s+)?(${IDENT})\\s*(?:<[^>]*>)?\\s*\\([^;]*\\)\\s*(?::\\s*[^{;=]+)?\\{\\s*(?:\\}\\s*)?$`);
 const CALL = new RegExp(`(${IDENT})\\s*\\(`, "g");
 
 /** Words followed by `(` that are not calls in the languages this pass meets. */
 const NOT_CALLS: ReadonlySet<string> = new Set([
-  "if", "elif", "else", "for", "foreach", "while", "until", "switch", "case", "catch", "return", "throw", "function", "def", "fn", "func", "fun", "sub",
-  "new", "typeof", "sizeof", "alignof", "instanceof", "when", "match", "unless", "and", "or", "not", "in", "with", "assert", "defined", "do", "then", "elsif",
-  "super", "this", "self", "print", "echo", "local", "await", "yield", "import", "require", "export", "lambda", "async", "guard", "where", "select", "using",
+  "if",
+  "elif",
+  "else",
+  "for",
+  "foreach",
+  "while",
+  "until",
+  "switch",
+  "case",
+  "catch",
+  "return",
+  "throw",
+  "function",
+  "def",
+  "fn",
+  "func",
+  "fun",
+  "sub",
+  "new",
+  "typeof",
+  "sizeof",
+  "alignof",
+  "instanceof",
+  "when",
+  "match",
+  "unless",
+  "and",
+  "or",
+  "not",
+  "in",
+  "with",
+  "assert",
+  "defined",
+  "do",
+  "then",
+  "elsif",
+  "super",
+  "this",
+  "self",
+  "print",
+  "echo",
+  "local",
+  "await",
+  "yield",
+  "import",
+  "require",
+  "export",
+  "lambda",
+  "async",
+  "guard",
+  "where",
+  "select",
+  "using",
 ]);
 
 /** The line with string literals and a trailing line comment blanked (quotes kept, so columns and brace counts hold). */

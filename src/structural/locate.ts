@@ -144,7 +144,10 @@ export function locate(flags: Locators, cwd: string, defaultStateRoot: (codeRoot
   const mode = snapshotId === UNKNOWN_SNAPSHOT ? "mode-off" : pinned ? "pinned" : "halt";
   if (isWithin(stateRoot, codeRoot) && (mode !== "mode-off" || !isWithin(stateRoot, defaultRoot))) {
     throw new MastError("INVALID_ARGUMENT", `the state root ${stateRoot} is inside the code root ${codeRoot}`, {
-      hint: mode !== "mode-off" ? "A snapshot's tree is never written under: pass a --state_root outside it." : `Pass a --state_root outside the code root (or leave it out: the default is the project's state dir, ${defaultRoot}).`,
+      hint:
+        mode !== "mode-off"
+          ? "A snapshot's tree is never written under: pass a --state_root outside it."
+          : `Pass a --state_root outside the code root (or leave it out: the default is the project's state dir, ${defaultRoot}).`,
     });
   }
   if (flagState === null) refuseSymlinks(structuralLayout(stateRoot).workspace);

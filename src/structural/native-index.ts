@@ -36,7 +36,14 @@ export function probeNative(layout: StructuralLayout, snapshotId: string, rootFi
       if (!e || typeof e !== "object" || typeof e.path !== "string" || typeof e.kind !== "string") continue;
       const matches = (snapshotId !== UNKNOWN_SNAPSHOT && e.snapshot_id === snapshotId) || (typeof e.root_fingerprint === "string" && e.root_fingerprint === rootFingerprint);
       if (!matches) continue;
-      out.push({ kind: e.kind, path: e.path, abs: join(dir, e.path), language: typeof e.language === "string" ? e.language : "", indexer: typeof e.indexer === "string" ? e.indexer : e.kind, files: Array.isArray(e.files) ? e.files.filter((f): f is string => typeof f === "string") : [] });
+      out.push({
+        kind: e.kind,
+        path: e.path,
+        abs: join(dir, e.path),
+        language: typeof e.language === "string" ? e.language : "",
+        indexer: typeof e.indexer === "string" ? e.indexer : e.kind,
+        files: Array.isArray(e.files) ? e.files.filter((f): f is string => typeof f === "string") : [],
+      });
     }
   }
   return out;
@@ -105,7 +112,19 @@ export function scipUnit(scip: ScipIndex, a: NativeAttachment, files: readonly S
       const qualified = d.local ? (indexed?.name ?? d.name) : d.path;
       const kind = d.kind === "type" ? (indexed?.kind ?? "class") : d.local ? (indexed?.kind ?? "function") : d.owner !== null && d.path.includes(".") ? "method" : "function";
       if (symbols.some((s) => s.symbol_id === d.id)) continue;
-      symbols.push({ symbol_id: d.id, name: d.name, qualified_name: qualified, namespace: namespaceOf(qualified), language: file.language, file_path: doc.path, start_line: start, end_line: end, kind, signature: indexed?.signature ?? null, boundary: kind !== "class" && kind !== "interface" && kind !== "type" });
+      symbols.push({
+        symbol_id: d.id,
+        name: d.name,
+        qualified_name: qualified,
+        namespace: namespaceOf(qualified),
+        language: file.language,
+        file_path: doc.path,
+        start_line: start,
+        end_line: end,
+        kind,
+        signature: indexed?.signature ?? null,
+        boundary: kind !== "class" && kind !== "interface" && kind !== "type",
+      });
       defs.push({ id: d.id, start, end });
     }
     const moduleId = fallbackSymbolId(file.language, doc.path, MODULE, 1, null);
@@ -127,10 +146,34 @@ export function scipUnit(scip: ScipIndex, a: NativeAttachment, files: readonly S
       edges.push({ caller_id: caller?.id ?? moduleId, callee_id: d.id, callee_name: d.name, file_path: doc.path, line, edge_kind: called ? "direct" : "indirect", precision: "semantic" });
       if (!caller) moduleUsed = true;
     }
-    if (moduleUsed) symbols.push({ symbol_id: moduleId, name: MODULE, qualified_name: MODULE, namespace: "", language: file.language, file_path: doc.path, start_line: 1, end_line: Math.max(1, view.fileOf.get(fileId ?? -1)?.line_count ?? 1), kind: "module", signature: null, boundary: false });
+    if (moduleUsed)
+      symbols.push({
+        symbol_id: moduleId,
+        name: MODULE,
+        qualified_name: MODULE,
+        namespace: "",
+        language: file.language,
+        file_path: doc.path,
+        start_line: 1,
+        end_line: Math.max(1, view.fileOf.get(fileId ?? -1)?.line_count ?? 1),
+        kind: "module",
+        signature: null,
+        boundary: false,
+      });
   }
   const unitFiles: UnitFile[] = files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes, status: docs.some((d) => d.path === f.path) ? "indexed" : "failed" }));
-  return { unit_schema: 1, unit_id: `scip:${a.path}`, cache_key: key, language: files[0]?.language ?? a.language, backend: a.indexer, backend_version: scip.tool.version || "unknown", precision: "semantic", files: unitFiles, symbols, edges };
+  return {
+    unit_schema: 1,
+    unit_id: `scip:${a.path}`,
+    cache_key: key,
+    language: files[0]?.language ?? a.language,
+    backend: a.indexer,
+    backend_version: scip.tool.version || "unknown",
+    precision: "semantic",
+    files: unitFiles,
+    symbols,
+    edges,
+  };
 }
 
 /**

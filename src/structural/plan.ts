@@ -88,7 +88,17 @@ export function planUnits(input: PlanInput): Plan {
   if (allows(maxPrecision, "ast")) {
     for (const s of input.sources) {
       if (planning.claimed.has(s.path) || !s.parsed) continue;
-      planning.units.push({ unit_id: `file:${s.path}`, language: s.language, files: [s.path], source_bytes: s.bytes, precision: "ast", backend: "tree-sitter", backend_version: VERSION, key: null, make: () => indexUnit(`file:${s.path}`, s.language, [s], "ast", "tree-sitter", input.facts.resolverFingerprint, planning.index) });
+      planning.units.push({
+        unit_id: `file:${s.path}`,
+        language: s.language,
+        files: [s.path],
+        source_bytes: s.bytes,
+        precision: "ast",
+        backend: "tree-sitter",
+        backend_version: VERSION,
+        key: null,
+        make: () => indexUnit(`file:${s.path}`, s.language, [s], "ast", "tree-sitter", input.facts.resolverFingerprint, planning.index),
+      });
       planning.claimed.add(s.path);
       note(planning, s.language, { backend_name: "tree-sitter", backend_version: VERSION, precision: "ast" });
     }
@@ -134,10 +144,27 @@ function planNativeUnits(input: PlanInput, planning: Planning): { native: Native
     const language = byPath.get(covered[0]!)!.language;
     const digest = sha256(readFileSync(a.abs));
     const files = covered.map((f) => byPath.get(f)!);
-    const key = unitCacheKey({ extractor: `scip:${a.indexer}`, extractorVersion: `${scip.tool.version}+${BUILDER_VERSION}`, language, compileContext: digest, inputs: files.map((f) => [f.path, f.sha256] as const), dependency: "" });
+    const key = unitCacheKey({
+      extractor: `scip:${a.indexer}`,
+      extractorVersion: `${scip.tool.version}+${BUILDER_VERSION}`,
+      language,
+      compileContext: digest,
+      inputs: files.map((f) => [f.path, f.sha256] as const),
+      dependency: "",
+    });
     const version = scip.tool.version || "unknown";
     const decoded = scip;
-    units.push({ unit_id: `scip:${a.path}`, language, files: covered, source_bytes: files.reduce((n, f) => n + f.bytes, 0), precision: "semantic", backend: a.indexer, backend_version: version, key, make: () => scipUnit(decoded, a, files, key, index, (p) => textOf(input, p)) });
+    units.push({
+      unit_id: `scip:${a.path}`,
+      language,
+      files: covered,
+      source_bytes: files.reduce((n, f) => n + f.bytes, 0),
+      precision: "semantic",
+      backend: a.indexer,
+      backend_version: version,
+      key,
+      make: () => scipUnit(decoded, a, files, key, index, (p) => textOf(input, p)),
+    });
     for (const f of covered) claimed.add(f);
     note(planning, language, { backend_name: a.indexer, backend_version: version, precision: "semantic" });
   }
@@ -165,7 +192,17 @@ function planCheckerUnits(input: PlanInput, planning: Planning): void {
   for (const [tsconfig, files] of [...projects].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const context = sha256(`${readTextOr(join(located.codeRoot, tsconfig))}\0${facts.resolverFingerprint}`);
     const language = files[0]!.language;
-    units.push({ unit_id: `project:${tsconfig}`, language, files: files.map((f) => f.path), source_bytes: files.reduce((n, f) => n + f.bytes, 0), precision: "typecheck", backend: "typescript-checker", backend_version: VERSION, key: null, make: () => indexUnit(`project:${tsconfig}`, language, files, "typecheck", "typescript-checker", context, index) });
+    units.push({
+      unit_id: `project:${tsconfig}`,
+      language,
+      files: files.map((f) => f.path),
+      source_bytes: files.reduce((n, f) => n + f.bytes, 0),
+      precision: "typecheck",
+      backend: "typescript-checker",
+      backend_version: VERSION,
+      key: null,
+      make: () => indexUnit(`project:${tsconfig}`, language, files, "typecheck", "typescript-checker", context, index),
+    });
     for (const f of files) note(planning, f.language, { backend_name: "typescript-checker", backend_version: VERSION, precision: "typecheck" });
   }
   for (const l of input.checkerLanguages) {
@@ -173,7 +210,17 @@ function planCheckerUnits(input: PlanInput, planning: Planning): void {
     const files = sources.filter((s) => !claimed.has(s.path) && s.parsed && s.language === l.language);
     if (files.length === 0) continue;
     const context = sha256(`${l.backend}\0${facts.resolverFingerprint}`);
-    units.push({ unit_id: `project:${l.language}`, language: l.language, files: files.map((f) => f.path), source_bytes: files.reduce((n, f) => n + f.bytes, 0), precision: "typecheck", backend: l.backend, backend_version: VERSION, key: null, make: () => indexUnit(`project:${l.language}`, l.language, files, "typecheck", l.backend, context, index) });
+    units.push({
+      unit_id: `project:${l.language}`,
+      language: l.language,
+      files: files.map((f) => f.path),
+      source_bytes: files.reduce((n, f) => n + f.bytes, 0),
+      precision: "typecheck",
+      backend: l.backend,
+      backend_version: VERSION,
+      key: null,
+      make: () => indexUnit(`project:${l.language}`, l.language, files, "typecheck", l.backend, context, index),
+    });
     for (const f of files) claimed.add(f.path);
     note(planning, l.language, { backend_name: l.backend, backend_version: VERSION, precision: "typecheck" });
   }
@@ -197,7 +244,18 @@ function planFallbackUnits(input: PlanInput, planning: Planning): SourceFile[] {
     const version = ctags ? ctags.version : extractorVersion();
     const key = unitCacheKey({ extractor: backend, extractorVersion: `${version}+${BUILDER_VERSION}`, language: s.language, compileContext: "", inputs: [[s.path, s.sha256]], dependency: "" });
     if (ctags) ctagsFiles.push(s);
-    units.push({ unit_id: `file:${s.path}`, language: s.language, files: [s.path], source_bytes: s.bytes, precision, backend, backend_version: version, key, make: () => fallbackUnit(input, s, key, ctags ? batch.definitions : null), ...(ctags ? { cacheable: () => batch.ran() } : {}) });
+    units.push({
+      unit_id: `file:${s.path}`,
+      language: s.language,
+      files: [s.path],
+      source_bytes: s.bytes,
+      precision,
+      backend,
+      backend_version: version,
+      key,
+      make: () => fallbackUnit(input, s, key, ctags ? batch.definitions : null),
+      ...(ctags ? { cacheable: () => batch.ran() } : {}),
+    });
     note(planning, s.language, { backend_name: backend, backend_version: version, precision });
   }
   const batch = ctagsBatch(input, ctags, ctagsFiles, new Map(units.map((u) => [u.unit_id, u.key])));
@@ -208,7 +266,12 @@ function planFallbackUnits(input: PlanInput, planning: Planning): SourceFile[] {
  * ctags runs once over every file it is asked about that needs a build; filled on the first unit
  * made (`ran` false: the run failed). `keyOf`: each planned unit's key by its id.
  */
-function ctagsBatch(input: PlanInput, ctags: CtagsBackend | null, ctagsFiles: readonly SourceFile[], keyOf: ReadonlyMap<string, string | null>): { definitions: (path: string) => FoundDefinition[] | null; ran: () => boolean } {
+function ctagsBatch(
+  input: PlanInput,
+  ctags: CtagsBackend | null,
+  ctagsFiles: readonly SourceFile[],
+  keyOf: ReadonlyMap<string, string | null>,
+): { definitions: (path: string) => FoundDefinition[] | null; ran: () => boolean } {
   let ctagsResult: Map<string, FoundDefinition[]> | null | undefined;
   const definitions = (path: string): FoundDefinition[] | null => {
     if (!ctags) return null;
@@ -217,10 +280,16 @@ function ctagsBatch(input: PlanInput, ctags: CtagsBackend | null, ctagsFiles: re
       // A name with a line break cannot be listed to ctags: the regex pass reads it.
       const needed = ctagsFiles.filter((f) => !/[\r\n]/.test(f.path) && !store.has(keyOf.get(`file:${f.path}`) ?? ""));
       mkdirSync(input.layout.helpers, { recursive: true });
-      ctagsResult = ctagsDefinitions(ctags, input.located.codeRoot, needed.map((f) => f.path), { list: join(input.layout.helpers, "ctags-files.txt"), tags: join(input.layout.helpers, "tags") }, (p, starts) => {
-        const text = textOf(input, p);
-        return text === null ? starts : blockEnds(text, commentPrefixesOf(p), starts);
-      });
+      ctagsResult = ctagsDefinitions(
+        ctags,
+        input.located.codeRoot,
+        needed.map((f) => f.path),
+        { list: join(input.layout.helpers, "ctags-files.txt"), tags: join(input.layout.helpers, "tags") },
+        (p, starts) => {
+          const text = textOf(input, p);
+          return text === null ? starts : blockEnds(text, commentPrefixesOf(p), starts);
+        },
+      );
     }
     return ctagsResult?.get(path) ?? null;
   };

@@ -37,7 +37,6 @@ export function partitionKey(language: string, path: string): string {
   return `lang:${language}:bucket:${String(parseInt(sha256(path).slice(0, 8), 16) % PARTITION_BUCKETS).padStart(2, "0")}`;
 }
 
-
 /** What a build publishes: its sources and plan, the units it built, and the baseline an overlay sits on. */
 export interface PublishInput {
   readonly located: Located;
@@ -107,9 +106,15 @@ function manifestOf(input: PublishInput, rows: Rows, written: { buildId: string;
     shards: written.shards,
     deferred_units: deferred,
     native_indexes: plan.native,
-    baseline: baseline ? { source: options.baselineSource ?? "ci", snapshot_id: baseline.manifest.snapshot_id, manifest_path: baseline.manifestPath, build_id: baseline.manifest.build_id } : { source: "none", snapshot_id: null, manifest_path: null },
+    baseline: baseline
+      ? { source: options.baselineSource ?? "ci", snapshot_id: baseline.manifest.snapshot_id, manifest_path: baseline.manifestPath, build_id: baseline.manifest.build_id }
+      : { source: "none", snapshot_id: null, manifest_path: null },
     overlay: baseline
-      ? { units_added: outputs.filter(({ output }) => output.files.every((f) => !baseline.keys.has(f.path))).length, units_modified: outputs.filter(({ output }) => output.files.some((f) => baseline.keys.has(f.path))).length, files: overlayFiles }
+      ? {
+          units_added: outputs.filter(({ output }) => output.files.every((f) => !baseline.keys.has(f.path))).length,
+          units_modified: outputs.filter(({ output }) => output.files.some((f) => baseline.keys.has(f.path))).length,
+          files: overlayFiles,
+        }
       : { units_added: 0, units_modified: 0, files: [] },
     compat_pointer: { path: "../structural_index.jsonl", full_export: written.fullExport, symbol_count: rows.symbols.length },
     created_at: written.createdAt,
@@ -134,7 +139,17 @@ interface Rows {
  * the language's fallback-tier declarations — the outputs' and, for an overlay, the baseline's
  * (`baselineNames`, its superseded files left out).
  */
-function composeRows(outputs: readonly { unit: PlannedUnit; output: UnitOutput }[], deferred: readonly DeferredUnit[], plan: Plan, sources: readonly SourceFile[], unreadable: readonly UnreadableFile[], snapshotId: string, createdAt: string, layer: "baseline" | "overlay", baselineNames: readonly FallbackSymbol[]): Rows {
+function composeRows(
+  outputs: readonly { unit: PlannedUnit; output: UnitOutput }[],
+  deferred: readonly DeferredUnit[],
+  plan: Plan,
+  sources: readonly SourceFile[],
+  unreadable: readonly UnreadableFile[],
+  snapshotId: string,
+  createdAt: string,
+  layer: "baseline" | "overlay",
+  baselineNames: readonly FallbackSymbol[],
+): Rows {
   const symbols: CatalogSymbol[] = [];
   const edges: CatalogEdge[] = [];
   const boundaries: CatalogBoundary[] = [];
@@ -158,7 +173,23 @@ function composeRows(outputs: readonly { unit: PlannedUnit; output: UnitOutput }
       if (seen.has(s.symbol_id)) continue;
       seen.add(s.symbol_id);
       const pk = partitionKey(s.language, s.file_path);
-      symbols.push({ symbol_id: s.symbol_id, name: s.name, qualified_name: s.qualified_name, namespace: s.namespace, language: s.language, file_path: s.file_path, start_line: s.start_line, end_line: s.end_line, kind: s.kind, signature: s.signature, backend: output.backend, precision: output.precision, partition_key: pk, unit_cache_key: output.cache_key, source_layer: layer });
+      symbols.push({
+        symbol_id: s.symbol_id,
+        name: s.name,
+        qualified_name: s.qualified_name,
+        namespace: s.namespace,
+        language: s.language,
+        file_path: s.file_path,
+        start_line: s.start_line,
+        end_line: s.end_line,
+        kind: s.kind,
+        signature: s.signature,
+        backend: output.backend,
+        precision: output.precision,
+        partition_key: pk,
+        unit_cache_key: output.cache_key,
+        source_layer: layer,
+      });
       if (s.boundary) boundaries.push({ symbol_id: s.symbol_id, file_path: s.file_path, start_line: s.start_line, end_line: s.end_line, signature: s.signature, language: s.language });
     }
     for (const e of output.edges) {
@@ -171,21 +202,83 @@ function composeRows(outputs: readonly { unit: PlannedUnit; output: UnitOutput }
           kind = "direct";
         }
       }
-      edges.push({ caller_id: e.caller_id, callee_id: calleeId, callee_name: e.callee_name, file_path: e.file_path, line: e.line, edge_kind: kind, partition_key: partitionKey(languageOf.get(e.file_path) ?? output.language, e.file_path), source_layer: layer, precision: e.precision, backend: output.backend });
+      edges.push({
+        caller_id: e.caller_id,
+        callee_id: calleeId,
+        callee_name: e.callee_name,
+        file_path: e.file_path,
+        line: e.line,
+        edge_kind: kind,
+        partition_key: partitionKey(languageOf.get(e.file_path) ?? output.language, e.file_path),
+        source_layer: layer,
+        precision: e.precision,
+        backend: output.backend,
+      });
     }
     for (const f of output.files) {
-      coverage.push({ file_path: f.path, indexed: f.status === "indexed" ? 1 : 0, backend: output.backend, precision: output.precision, unit_cache_key: output.cache_key, status: f.status, partition_key: partitionKey(languageOf.get(f.path) ?? unit.language, f.path), sha256: f.sha256 });
+      coverage.push({
+        file_path: f.path,
+        indexed: f.status === "indexed" ? 1 : 0,
+        backend: output.backend,
+        precision: output.precision,
+        unit_cache_key: output.cache_key,
+        status: f.status,
+        partition_key: partitionKey(languageOf.get(f.path) ?? unit.language, f.path),
+        sha256: f.sha256,
+      });
     }
-    units.push({ cache_key: output.cache_key, unit_id: output.unit_id, language: output.language, extractor_name: output.backend, extractor_version: output.backend_version, file_count: output.files.length, symbol_count: output.symbols.length, edge_count: output.edges.length, source_bytes: unit.source_bytes, created_at: createdAt, snapshot_id: snapshotId });
+    units.push({
+      cache_key: output.cache_key,
+      unit_id: output.unit_id,
+      language: output.language,
+      extractor_name: output.backend,
+      extractor_version: output.backend_version,
+      file_count: output.files.length,
+      symbol_count: output.symbols.length,
+      edge_count: output.edges.length,
+      source_bytes: unit.source_bytes,
+      created_at: createdAt,
+      snapshot_id: snapshotId,
+    });
   }
   for (const d of deferred) {
-    for (const f of d.files) coverage.push({ file_path: f, indexed: 0, backend: "none", precision: "coverage-only", unit_cache_key: null, status: "deferred", partition_key: partitionKey(d.language, f), sha256: null });
+    for (const f of d.files)
+      coverage.push({ file_path: f, indexed: 0, backend: "none", precision: "coverage-only", unit_cache_key: null, status: "deferred", partition_key: partitionKey(d.language, f), sha256: null });
   }
-  for (const [f, indexer] of plan.nativeDeferred) coverage.push({ file_path: f, indexed: 0, backend: indexer, precision: "deferred", unit_cache_key: null, status: "deferred", partition_key: partitionKey(languageOf.get(f) ?? "unknown", f), sha256: null });
-  for (const s of plan.uncovered) coverage.push({ file_path: s.path, indexed: 0, backend: "grep", precision: "coverage-only", unit_cache_key: null, status: "empty", partition_key: partitionKey(s.language, s.path), sha256: null });
-  for (const f of unreadable) coverage.push({ file_path: f.path, indexed: 0, backend: "none", precision: "coverage-only", unit_cache_key: null, status: "failed", partition_key: partitionKey(f.language, f.path), sha256: null });
+  for (const [f, indexer] of plan.nativeDeferred)
+    coverage.push({
+      file_path: f,
+      indexed: 0,
+      backend: indexer,
+      precision: "deferred",
+      unit_cache_key: null,
+      status: "deferred",
+      partition_key: partitionKey(languageOf.get(f) ?? "unknown", f),
+      sha256: null,
+    });
+  for (const s of plan.uncovered)
+    coverage.push({ file_path: s.path, indexed: 0, backend: "grep", precision: "coverage-only", unit_cache_key: null, status: "empty", partition_key: partitionKey(s.language, s.path), sha256: null });
+  for (const f of unreadable)
+    coverage.push({
+      file_path: f.path,
+      indexed: 0,
+      backend: "none",
+      precision: "coverage-only",
+      unit_cache_key: null,
+      status: "failed",
+      partition_key: partitionKey(f.language, f.path),
+      sha256: null,
+    });
   coverage.sort((a, b) => (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : 0));
-  const deferredRows: CatalogDeferred[] = deferred.map((d) => ({ unit_id: d.unit_id, language: d.language, files: JSON.stringify(d.files), priority: d.priority, reason: d.reason, cache_key: null, created_at: createdAt }));
+  const deferredRows: CatalogDeferred[] = deferred.map((d) => ({
+    unit_id: d.unit_id,
+    language: d.language,
+    files: JSON.stringify(d.files),
+    priority: d.priority,
+    reason: d.reason,
+    cache_key: null,
+    created_at: createdAt,
+  }));
   return { symbols, edges, boundaries, coverage, units, deferred: deferredRows };
 }
 
@@ -219,7 +312,15 @@ function writeCatalogs(pending: ReturnType<typeof pendingPaths>, rows: Rows, bui
   const shards: ShardEntry[] = keys.map((key, i) => {
     const id = `shard_${String(i + 1).padStart(4, "0")}`;
     const abs = join(pending.shards, `${id}.sqlite`);
-    writeCatalog(abs, { meta: { ...meta, partition_key: key }, symbols: symbolsBy.get(key) ?? [], edges: edgesBy.get(key) ?? [], boundaries: boundariesBy.get(key) ?? [], coverage: [], units: [], deferred: [] });
+    writeCatalog(abs, {
+      meta: { ...meta, partition_key: key },
+      symbols: symbolsBy.get(key) ?? [],
+      edges: edgesBy.get(key) ?? [],
+      boundaries: boundariesBy.get(key) ?? [],
+      coverage: [],
+      units: [],
+      deferred: [],
+    });
     return { id, path: `shards/${id}.sqlite`, checksum: sha256(readFileSync(abs)), partition_key: key, symbol_count: symbolsBy.get(key)?.length ?? 0, edge_count: edgesBy.get(key)?.length ?? 0 };
   });
   writeCatalog(pending.catalog, { meta: { ...meta, sharded: "true" }, symbols: [], edges: [], boundaries: [], coverage: rows.coverage, units: rows.units, deferred: rows.deferred });
@@ -232,17 +333,66 @@ function writeJsonl(path: string, rows: Rows, snapshotId: string, threshold: num
   const records = functions.length + rows.edges.length;
   const full = records <= threshold;
   const indexed = rows.coverage.filter((c) => c.indexed === 1);
-  const coverage = { total_files: rows.coverage.length, indexed_files: indexed.length, failed: rows.coverage.filter((c) => c.status === "failed").length, deferred: rows.coverage.filter((c) => c.status === "deferred").length, backends_used: [...new Set(rows.coverage.filter((c) => c.indexed === 1 || c.status === "deferred").map((c) => c.backend))].sort() };
-  const header = { _provenance: true, snapshot_id: snapshotId, tool: `mast structural ${VERSION}`, full_export: full, symbol_count: rows.symbols.length, edge_count: rows.edges.length, coverage, call_languages: callLanguages(rows) };
+  const coverage = {
+    total_files: rows.coverage.length,
+    indexed_files: indexed.length,
+    failed: rows.coverage.filter((c) => c.status === "failed").length,
+    deferred: rows.coverage.filter((c) => c.status === "deferred").length,
+    backends_used: [...new Set(rows.coverage.filter((c) => c.indexed === 1 || c.status === "deferred").map((c) => c.backend))].sort(),
+  };
+  const header = {
+    _provenance: true,
+    snapshot_id: snapshotId,
+    tool: `mast structural ${VERSION}`,
+    full_export: full,
+    symbol_count: rows.symbols.length,
+    edge_count: rows.edges.length,
+    coverage,
+    call_languages: callLanguages(rows),
+  };
   const lines = [JSON.stringify(header)];
   if (full) {
     const keyOf = new Map(rows.symbols.map((s) => [s.symbol_id, `${s.file_path}:${s.qualified_name}`]));
     const callsOf = group(rows.edges, (e) => e.caller_id);
     const boundary = new Set(rows.boundaries.map((b) => b.symbol_id));
     for (const s of rows.symbols) {
-      lines.push(JSON.stringify({ _type: "function", key: `${s.file_path}:${s.qualified_name}`, symbol_id: s.symbol_id, name: s.name, qualified_name: s.qualified_name, namespace: s.namespace, language: s.language, file_path: s.file_path, kind: s.kind, start_line: s.start_line, end_line: s.end_line, signature: s.signature, precision: s.precision, backend: s.backend, boundary: boundary.has(s.symbol_id), calls: [...new Set((callsOf.get(s.symbol_id) ?? []).map((e) => e.callee_name))] }));
+      lines.push(
+        JSON.stringify({
+          _type: "function",
+          key: `${s.file_path}:${s.qualified_name}`,
+          symbol_id: s.symbol_id,
+          name: s.name,
+          qualified_name: s.qualified_name,
+          namespace: s.namespace,
+          language: s.language,
+          file_path: s.file_path,
+          kind: s.kind,
+          start_line: s.start_line,
+          end_line: s.end_line,
+          signature: s.signature,
+          precision: s.precision,
+          backend: s.backend,
+          boundary: boundary.has(s.symbol_id),
+          calls: [...new Set((callsOf.get(s.symbol_id) ?? []).map((e) => e.callee_name))],
+        }),
+      );
     }
-    for (const e of rows.edges) lines.push(JSON.stringify({ _type: "call_edge", caller: keyOf.get(e.caller_id) ?? e.caller_id, callee: e.callee_id === null ? e.callee_name : (keyOf.get(e.callee_id) ?? e.callee_id), caller_id: e.caller_id, callee_id: e.callee_id, callee_name: e.callee_name, file: e.file_path, line: e.line, edge_kind: e.edge_kind, precision: e.precision, backend: e.backend }));
+    for (const e of rows.edges)
+      lines.push(
+        JSON.stringify({
+          _type: "call_edge",
+          caller: keyOf.get(e.caller_id) ?? e.caller_id,
+          callee: e.callee_id === null ? e.callee_name : (keyOf.get(e.callee_id) ?? e.callee_id),
+          caller_id: e.caller_id,
+          callee_id: e.callee_id,
+          callee_name: e.callee_name,
+          file: e.file_path,
+          line: e.line,
+          edge_kind: e.edge_kind,
+          precision: e.precision,
+          backend: e.backend,
+        }),
+      );
   }
   writeAtomic(path, Buffer.from(`${lines.join("\n")}\n`));
   return { full };

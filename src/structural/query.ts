@@ -6,7 +6,19 @@
 // and edge kind; every answer carries coverage with its partition_status. Read-only.
 import { existsSync, readFileSync } from "node:fs";
 import { MastError } from "../base/errors.js";
-import { callerEdges, calleeEdges, catalogMeta, coverageCounts, innermostBoundary, symbolById, symbolsNamed, type BoundaryResult, type CoverageCounts, type EdgeResult, type SymbolResult } from "../store/catalog.js";
+import {
+  callerEdges,
+  calleeEdges,
+  catalogMeta,
+  coverageCounts,
+  innermostBoundary,
+  symbolById,
+  symbolsNamed,
+  type BoundaryResult,
+  type CoverageCounts,
+  type EdgeResult,
+  type SymbolResult,
+} from "../store/catalog.js";
 import type { Db } from "../store/db.js";
 import { layoutOfManifest, type StructuralLayout } from "./locate.js";
 import { openPublished, readManifest, statusOf, type BuildStatus, type StructuralManifest } from "./manifest.js";
@@ -16,7 +28,6 @@ export type StructuralOperation = (typeof STRUCTURAL_OPERATIONS)[number];
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
-
 
 export interface Coverage {
   readonly partition_status: BuildStatus;
@@ -29,7 +40,6 @@ export interface Coverage {
   /** The index was built from a tree not pinned to its snapshot id (HALT): hints are advisory. */
   readonly stale: boolean;
 }
-
 
 /** What the operations read: the catalog and shards (and a baseline's, when this index is an overlay on it), or the JSONL's records. */
 interface Source {
@@ -74,7 +84,9 @@ function openBaseline(manifest: StructuralManifest): Source["baseline"] {
 /** The compatibility export's records, when it is a full one. */
 function readJsonl(path: string): JsonlIndex | null {
   if (!existsSync(path)) return null;
-  const lines = readFileSync(path, "utf8").split("\n").filter((l) => l.trim() !== "");
+  const lines = readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   let header: Record<string, unknown>;
   try {
     header = JSON.parse(lines[0] ?? "") as Record<string, unknown>;
@@ -95,10 +107,44 @@ function readJsonl(path: string): JsonlIndex | null {
     }
     if (r._type === "function") {
       const s = r as unknown as SymbolResult & { boundary?: boolean };
-      symbols.push({ symbol_id: s.symbol_id, name: s.name, qualified_name: s.qualified_name, namespace: s.namespace, language: s.language, file_path: s.file_path, start_line: s.start_line, end_line: s.end_line, kind: s.kind, signature: s.signature, precision: s.precision, backend: s.backend });
-      if (s.boundary) boundaries.push({ symbol_id: s.symbol_id, name: s.qualified_name, file_path: s.file_path, start_line: s.start_line, end_line: s.end_line, signature: s.signature, language: s.language, precision: s.precision, backend: s.backend });
+      symbols.push({
+        symbol_id: s.symbol_id,
+        name: s.name,
+        qualified_name: s.qualified_name,
+        namespace: s.namespace,
+        language: s.language,
+        file_path: s.file_path,
+        start_line: s.start_line,
+        end_line: s.end_line,
+        kind: s.kind,
+        signature: s.signature,
+        precision: s.precision,
+        backend: s.backend,
+      });
+      if (s.boundary)
+        boundaries.push({
+          symbol_id: s.symbol_id,
+          name: s.qualified_name,
+          file_path: s.file_path,
+          start_line: s.start_line,
+          end_line: s.end_line,
+          signature: s.signature,
+          language: s.language,
+          precision: s.precision,
+          backend: s.backend,
+        });
     } else if (r._type === "call_edge") {
-      edges.push({ caller_id: r.caller_id as string, caller_name: null, callee_id: (r.callee_id as string | null) ?? null, callee_name: r.callee_name as string, file_path: r.file as string, line: r.line as number, edge_kind: r.edge_kind as EdgeResult["edge_kind"], precision: r.precision as EdgeResult["precision"], backend: r.backend as string });
+      edges.push({
+        caller_id: r.caller_id as string,
+        caller_name: null,
+        callee_id: (r.callee_id as string | null) ?? null,
+        callee_name: r.callee_name as string,
+        file_path: r.file as string,
+        line: r.line as number,
+        edge_kind: r.edge_kind as EdgeResult["edge_kind"],
+        precision: r.precision as EdgeResult["precision"],
+        backend: r.backend as string,
+      });
     }
   }
   const names = new Map(symbols.map((s) => [s.symbol_id, s.qualified_name]));
@@ -117,10 +163,15 @@ function coverageOf(source: Source, scope: { file?: string | undefined; language
     counts = coverageCounts(source.dbs[0]!, scope);
     if (source.baseline) {
       const base = coverageCounts(source.baseline.dbs[0]!, scope, [...source.baseline.superseded]);
-      counts = { total_files: counts.total_files + base.total_files, indexed_files: counts.indexed_files + base.indexed_files, failed: counts.failed + base.failed, deferred: counts.deferred + base.deferred, backends_used: [...new Set([...counts.backends_used, ...base.backends_used])].sort() };
+      counts = {
+        total_files: counts.total_files + base.total_files,
+        indexed_files: counts.indexed_files + base.indexed_files,
+        failed: counts.failed + base.failed,
+        deferred: counts.deferred + base.deferred,
+        backends_used: [...new Set([...counts.backends_used, ...base.backends_used])].sort(),
+      };
     }
-  }
-  else if (source.jsonl) {
+  } else if (source.jsonl) {
     const c = (source.jsonl.header.coverage ?? {}) as Partial<CoverageCounts>;
     counts = { total_files: c.total_files ?? 0, indexed_files: c.indexed_files ?? 0, failed: c.failed ?? 0, deferred: c.deferred ?? 0, backends_used: c.backends_used ?? [] };
     if (scope.file !== undefined) {
@@ -215,7 +266,6 @@ function callingLanguages(source: Source, language: string | null): string[] {
   return found.length > 0 ? [...new Set(found)].sort() : [language];
 }
 
-
 /** What each layer answers, a baseline's rows for superseded files left out. */
 function fromLayers<T extends { file_path: string }>(source: Source, read: (db: Db) => T[]): T[] {
   return layers(source).flatMap(({ db, superseded }) => (superseded ? read(db).filter((r) => !superseded.has(r.file_path)) : read(db)));
@@ -227,9 +277,23 @@ function run(source: Source, op: StructuralOperation, a: Record<string, unknown>
       const filter = { name: stringArg(a, "name", true)!, language: stringArg(a, "language", false), file: stringArg(a, "file", false), namespace: stringArg(a, "namespace", false) };
       const all = source.dbs
         ? fromLayers(source, (db) => symbolsNamed(db, filter)).sort(bySite)
-        : (source.jsonl?.symbols ?? []).filter((s) => (s.name === filter.name || s.qualified_name === filter.name) && (filter.language === undefined || s.language === filter.language) && (filter.file === undefined || s.file_path === filter.file) && (filter.namespace === undefined || s.namespace === filter.namespace)).sort(bySite);
+        : (source.jsonl?.symbols ?? [])
+            .filter(
+              (s) =>
+                (s.name === filter.name || s.qualified_name === filter.name) &&
+                (filter.language === undefined || s.language === filter.language) &&
+                (filter.file === undefined || s.file_path === filter.file) &&
+                (filter.namespace === undefined || s.namespace === filter.namespace),
+            )
+            .sort(bySite);
       const p = page(all, intArg(a, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT), intArg(a, "offset", 0, 0, Number.MAX_SAFE_INTEGER));
-      return { results: p.results, total: p.total, ambiguous: p.total > 1, has_more: p.has_more, coverage: coverageOf(source, { file: filter.file, languages: filter.language === undefined ? undefined : [filter.language] }) };
+      return {
+        results: p.results,
+        total: p.total,
+        ambiguous: p.total > 1,
+        has_more: p.has_more,
+        coverage: coverageOf(source, { file: filter.file, languages: filter.language === undefined ? undefined : [filter.language] }),
+      };
     }
     case "find_callers":
     case "find_callees": {
@@ -246,7 +310,10 @@ function run(source: Source, op: StructuralOperation, a: Record<string, unknown>
         const inLanguages = (e: EdgeResult) => languages.includes(languageOf.get(e.caller_id) ?? "");
         all = source.dbs
           ? fromLayers(source, (db) => callerEdges(db, id, name, languages))
-          : (source.jsonl?.edges ?? []).filter((e) => e.callee_id === id).sort(bySite).concat((source.jsonl?.edges ?? []).filter((e) => e.callee_id === null && e.edge_kind === "unresolved" && e.callee_name === name && inLanguages(e)).sort(bySite));
+          : (source.jsonl?.edges ?? [])
+              .filter((e) => e.callee_id === id)
+              .sort(bySite)
+              .concat((source.jsonl?.edges ?? []).filter((e) => e.callee_id === null && e.edge_kind === "unresolved" && e.callee_name === name && inLanguages(e)).sort(bySite));
         // Shards answer separately: resolved calls first, then the unresolved ones of the name, each in site order.
         if (source.dbs && layers(source).length > 1) all = [...all.filter((e) => e.callee_id !== null).sort(bySite), ...all.filter((e) => e.callee_id === null).sort(bySite)];
       } else {
@@ -254,7 +321,13 @@ function run(source: Source, op: StructuralOperation, a: Record<string, unknown>
       }
       const p = page(all, limit, offset);
       // Callers may be in any language that can call the symbol: coverage counts their files.
-      return { results: p.results, total: p.total, has_more: p.has_more, symbol_found: symbol !== null, coverage: coverageOf(source, { languages: symbol ? (op === "find_callers" ? callingLanguages(source, symbol.language) : [symbol.language]) : undefined }) };
+      return {
+        results: p.results,
+        total: p.total,
+        has_more: p.has_more,
+        symbol_found: symbol !== null,
+        coverage: coverageOf(source, { languages: symbol ? (op === "find_callers" ? callingLanguages(source, symbol.language) : [symbol.language]) : undefined }),
+      };
     }
     case "get_function_boundary": {
       const file = stringArg(a, "file", true)!;
@@ -268,17 +341,45 @@ function run(source: Source, op: StructuralOperation, a: Record<string, unknown>
           if (b && (!found || b.end_line - b.start_line < found.end_line - found.start_line)) found = b;
         }
       } else {
-        for (const b of source.jsonl?.boundaries ?? []) if (b.file_path === file && b.start_line <= line && b.end_line >= line && (!found || b.end_line - b.start_line < found.end_line - found.start_line || (b.end_line - b.start_line === found.end_line - found.start_line && b.start_line > found.start_line))) found = b;
+        for (const b of source.jsonl?.boundaries ?? [])
+          if (
+            b.file_path === file &&
+            b.start_line <= line &&
+            b.end_line >= line &&
+            (!found || b.end_line - b.start_line < found.end_line - found.start_line || (b.end_line - b.start_line === found.end_line - found.start_line && b.start_line > found.start_line))
+          )
+            found = b;
       }
       const coverage = coverageOf(source, { file });
       return found
-        ? { symbol_id: found.symbol_id, name: found.name, file_path: found.file_path, start_line: found.start_line, end_line: found.end_line, signature: found.signature, language: found.language, precision: found.precision, backend: found.backend, coverage }
+        ? {
+            symbol_id: found.symbol_id,
+            name: found.name,
+            file_path: found.file_path,
+            start_line: found.start_line,
+            end_line: found.end_line,
+            signature: found.signature,
+            language: found.language,
+            precision: found.precision,
+            backend: found.backend,
+            coverage,
+          }
         : { symbol_id: null, name: null, file_path: file, start_line: null, end_line: null, signature: null, language: null, precision: null, backend: null, coverage };
     }
     case "get_coverage": {
       const language = stringArg(a, "language", false);
       const c = coverageOf(source, { file: stringArg(a, "file", false), languages: language === undefined ? undefined : [language] });
-      return { total_files: c.total_files, indexed_files: c.indexed_files, failed: c.failed, deferred: c.deferred, partition_status: c.partition_status, backends_used: c.backends_used, snapshot_id: c.snapshot_id, stale: c.stale, status: source.manifest?.status ?? c.partition_status };
+      return {
+        total_files: c.total_files,
+        indexed_files: c.indexed_files,
+        failed: c.failed,
+        deferred: c.deferred,
+        partition_status: c.partition_status,
+        backends_used: c.backends_used,
+        snapshot_id: c.snapshot_id,
+        stale: c.stale,
+        status: source.manifest?.status ?? c.partition_status,
+      };
     }
   }
 }
@@ -311,7 +412,9 @@ export async function queryStructural(layout: StructuralLayout, op: string, args
   try {
     response = await fetch(`${url.replace(/\/+$/, "")}/v1/${op}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(args), signal: AbortSignal.timeout(30_000) });
   } catch (err) {
-    throw new MastError("READ_FAILED", `the structural index at ${url} did not answer: ${(err as Error).message}`, { hint: "Check MANTIS_STRUCTURAL_INDEX_URL and that `mast structural serve` runs there; unset it to query the local index." });
+    throw new MastError("READ_FAILED", `the structural index at ${url} did not answer: ${(err as Error).message}`, {
+      hint: "Check MANTIS_STRUCTURAL_INDEX_URL and that `mast structural serve` runs there; unset it to query the local index.",
+    });
   }
   const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
   if (!response.ok || body === null) {

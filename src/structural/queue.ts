@@ -76,7 +76,12 @@ export function priorityOrder(units: readonly PlannedUnit[], layout: StructuralL
 }
 
 /** Down the queue, bounded by max_units / max_source_bytes (units to build only; a cached unit costs nothing). */
-export function buildUnits(ordered: readonly QueuedUnit[], layout: StructuralLayout, sources: readonly SourceFile[], limits: { readonly maxUnits?: number; readonly maxSourceBytes?: number }): BuiltUnits {
+export function buildUnits(
+  ordered: readonly QueuedUnit[],
+  layout: StructuralLayout,
+  sources: readonly SourceFile[],
+  limits: { readonly maxUnits?: number; readonly maxSourceBytes?: number },
+): BuiltUnits {
   const unitStore = new UnitStore(layout.units);
   const maxUnits = limits.maxUnits ?? DEFAULT_MAX_UNITS;
   const maxBytes = limits.maxSourceBytes ?? DEFAULT_MAX_SOURCE_BYTES;
@@ -120,5 +125,16 @@ export function buildUnits(ordered: readonly QueuedUnit[], layout: StructuralLay
 function failedOutput(unit: PlannedUnit, sources: readonly SourceFile[]): UnitOutput {
   const byPath = new Map(sources.map((s) => [s.path, s]));
   const key = unit.key ?? sha256(`failed\0${unit.unit_id}\0${unit.files.map((f) => byPath.get(f)?.sha256 ?? "").join(",")}`);
-  return { unit_schema: 1, unit_id: unit.unit_id, cache_key: key, language: unit.language, backend: unit.backend, backend_version: unit.backend_version, precision: unit.precision, files: unit.files.map((f) => ({ path: f, sha256: byPath.get(f)?.sha256 ?? "", bytes: byPath.get(f)?.bytes ?? 0, status: "failed" })), symbols: [], edges: [] };
+  return {
+    unit_schema: 1,
+    unit_id: unit.unit_id,
+    cache_key: key,
+    language: unit.language,
+    backend: unit.backend,
+    backend_version: unit.backend_version,
+    precision: unit.precision,
+    files: unit.files.map((f) => ({ path: f, sha256: byPath.get(f)?.sha256 ?? "", bytes: byPath.get(f)?.bytes ?? 0, status: "failed" })),
+    symbols: [],
+    edges: [],
+  };
 }

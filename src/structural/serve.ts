@@ -19,7 +19,10 @@ export function structuralServer(layout: StructuralLayout): Server {
     const url = new URL(req.url ?? "/", "http://localhost");
     const match = /^\/v1\/([a-z_]+)$/.exec(url.pathname);
     if (req.method === "GET" && url.pathname === "/v1/health") return send(200, { ok: true });
-    if (!match || !isStructuralOperation(match[1]!)) return send(404, { error: { code: "INVALID_ARGUMENT", message: `no operation at ${url.pathname}`, hint: "POST /v1/<resolve_symbol|find_callers|find_callees|get_function_boundary|get_coverage>" } });
+    if (!match || !isStructuralOperation(match[1]!))
+      return send(404, {
+        error: { code: "INVALID_ARGUMENT", message: `no operation at ${url.pathname}`, hint: "POST /v1/<resolve_symbol|find_callers|find_callees|get_function_boundary|get_coverage>" },
+      });
     if (req.method !== "POST") return send(405, { error: { code: "INVALID_ARGUMENT", message: "operations are POSTed", hint: "POST the JSON arguments." } });
     const chunks: Buffer[] = [];
     let size = 0;

@@ -55,7 +55,9 @@ export interface BuildSources extends TextSource {
 export function collectSources(located: Located, config: ResolvedConfig, facts: StructuralFacts, report: IndexReport): BuildSources {
   const failedReads = new Set(report.problems.filter((p) => p.kind === "read_error" || p.kind === "parse_error").map((p) => p.path));
   const isSource = (path: string) => extensionInfo(path)?.spec.extractor !== "markdown";
-  const sources: SourceFile[] = facts.files.filter((f) => isSource(f.path) && !failedReads.has(f.path)).map((f) => ({ path: f.path, language: f.language, sha256: f.content_hash, bytes: f.size, parsed: true }));
+  const sources: SourceFile[] = facts.files
+    .filter((f) => isSource(f.path) && !failedReads.has(f.path))
+    .map((f) => ({ path: f.path, language: f.language, sha256: f.content_hash, bytes: f.size, parsed: true }));
   const indexed = new Set(facts.files.map((f) => f.path));
   const unreadable: UnreadableFile[] = walkForConfig(config)
     .paths.filter((path) => isSource(path) && (!indexed.has(path) || failedReads.has(path)))
@@ -78,7 +80,13 @@ export function collectSources(located: Located, config: ResolvedConfig, facts: 
 
 /** Files of the fallback languages (no LanguageSpec), walked with the index's excludes and .gitignore. */
 function walkFallbackSources(config: ResolvedConfig): { path: string; language: string }[] {
-  const walked = walkProject({ root: config.project_root, extensions: [...HEURISTIC_EXTENSIONS.keys()], exclude: compileGlobs(config.exclude_patterns), respectGitignore: config.respect_gitignore, skipDirs: [config.state_dir] });
+  const walked = walkProject({
+    root: config.project_root,
+    extensions: [...HEURISTIC_EXTENSIONS.keys()],
+    exclude: compileGlobs(config.exclude_patterns),
+    respectGitignore: config.respect_gitignore,
+    skipDirs: [config.state_dir],
+  });
   return walked.paths.flatMap((path) => {
     const lang = heuristicLanguageOf(path);
     return lang ? [{ path, language: lang.name }] : [];

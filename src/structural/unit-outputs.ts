@@ -105,7 +105,15 @@ export function indexUnit(unitId: string, language: string, files: readonly Sour
         const toFile = view.fileOf.get(to.file_id)!;
         const toId = symbolIdOf(view, to);
         if (!inUnit.has(toFile.path)) outside.add(toId);
-        edges.push({ caller_id: sid, callee_id: toId, callee_name: to.name.slice(to.name.lastIndexOf(".") + 1), file_path: f.path, line: e.line, edge_kind: edgeKindOf(e.resolution, to, toFile.language), precision: e.resolution === "checker" ? "typecheck" : "ast" });
+        edges.push({
+          caller_id: sid,
+          callee_id: toId,
+          callee_name: to.name.slice(to.name.lastIndexOf(".") + 1),
+          file_path: f.path,
+          line: e.line,
+          edge_kind: edgeKindOf(e.resolution, to, toFile.language),
+          precision: e.resolution === "checker" ? "typecheck" : "ast",
+        });
         callersWithEdges.add(s.id);
       }
     }
@@ -118,11 +126,30 @@ export function indexUnit(unitId: string, language: string, files: readonly Sour
     for (const s of fileSymbols) {
       if (s.name === "" && !callersWithEdges.has(s.id)) continue;
       const qualified = s.name === "" ? MODULE : s.name;
-      symbols.push({ symbol_id: symbolIdOf(view, s), name: qualified.slice(qualified.lastIndexOf(".") + 1), qualified_name: qualified, namespace: s.name === "" ? "" : namespaceOf(qualified), language: info.language, file_path: f.path, start_line: s.name === "" ? 1 : s.line, end_line: s.name === "" ? Math.max(1, info.line_count) : s.end_line, kind: s.name === "" ? "module" : s.kind, signature: s.signature, boundary: BOUNDARY_KINDS.has(s.kind) });
+      symbols.push({
+        symbol_id: symbolIdOf(view, s),
+        name: qualified.slice(qualified.lastIndexOf(".") + 1),
+        qualified_name: qualified,
+        namespace: s.name === "" ? "" : namespaceOf(qualified),
+        language: info.language,
+        file_path: f.path,
+        start_line: s.name === "" ? 1 : s.line,
+        end_line: s.name === "" ? Math.max(1, info.line_count) : s.end_line,
+        kind: s.name === "" ? "module" : s.kind,
+        signature: s.signature,
+        boundary: BOUNDARY_KINDS.has(s.kind),
+      });
     }
   }
   edges.sort((a, b) => (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : a.line - b.line || (a.callee_name < b.callee_name ? -1 : a.callee_name > b.callee_name ? 1 : 0)));
-  const key = unitCacheKey({ extractor: backend === "tree-sitter" ? MAST_EXTRACTOR : `${MAST_EXTRACTOR}+${backend}`, extractorVersion: extractorVersion(), language, compileContext, inputs: files.map((f) => [f.path, f.sha256] as const), dependency: sha256([...outside].sort().join("\n")) });
+  const key = unitCacheKey({
+    extractor: backend === "tree-sitter" ? MAST_EXTRACTOR : `${MAST_EXTRACTOR}+${backend}`,
+    extractorVersion: extractorVersion(),
+    language,
+    compileContext,
+    inputs: files.map((f) => [f.path, f.sha256] as const),
+    dependency: sha256([...outside].sort().join("\n")),
+  });
   const unitFiles: UnitFile[] = files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes, status: "indexed" }));
   return { unit_schema: 1, unit_id: unitId, cache_key: key, language, backend, backend_version: VERSION, precision, files: unitFiles, symbols, edges };
 }
@@ -137,7 +164,15 @@ export function fallbackUnit(input: TextSource, s: SourceFile, key: string, ctag
   const tagged = text !== null && ctagsBatch ? ctagsBatch(s.path) : null;
   const ctags = tagged !== null && tagged.length > 0 ? probeCtags() : null;
   const precision: Precision = ctags ? "symbol-only" : "heuristic";
-  const base = { unit_schema: 1, unit_id: `file:${s.path}`, cache_key: key, language: s.language, backend: ctags ? "universal-ctags" : "regex", backend_version: ctags ? ctags.version : extractorVersion(), precision };
+  const base = {
+    unit_schema: 1,
+    unit_id: `file:${s.path}`,
+    cache_key: key,
+    language: s.language,
+    backend: ctags ? "universal-ctags" : "regex",
+    backend_version: ctags ? ctags.version : extractorVersion(),
+    precision,
+  };
   if (text === null) return { ...base, files: [{ path: s.path, sha256: s.sha256, bytes: s.bytes, status: "failed" }], symbols: [], edges: [] };
   const prefixes = commentPrefixesOf(s.path);
   const defs = ctags ? tagged! : findDefinitions(text, prefixes);
@@ -145,8 +180,41 @@ export function fallbackUnit(input: TextSource, s: SourceFile, key: string, ctag
   const ids = defs.map((d) => fallbackSymbolId(s.language, s.path, d.qualified_name, d.start_line, d.signature));
   const lineCount = text.split("\n").length;
   const moduleId = fallbackSymbolId(s.language, s.path, MODULE, 1, null);
-  const symbols: UnitSymbol[] = defs.map((d, i) => ({ symbol_id: ids[i]!, name: d.name, qualified_name: d.qualified_name, namespace: namespaceOf(d.qualified_name), language: s.language, file_path: s.path, start_line: d.start_line, end_line: d.end_line, kind: d.kind, signature: d.signature, boundary: d.kind !== "class" }));
-  if (calls.some((c) => c.caller === -1)) symbols.push({ symbol_id: moduleId, name: MODULE, qualified_name: MODULE, namespace: "", language: s.language, file_path: s.path, start_line: 1, end_line: lineCount, kind: "module", signature: null, boundary: false });
-  const edges: UnitEdge[] = calls.map((c) => ({ caller_id: c.caller === -1 ? moduleId : ids[c.caller]!, callee_id: null, callee_name: c.callee, file_path: s.path, line: c.line, edge_kind: "unresolved", precision }));
+  const symbols: UnitSymbol[] = defs.map((d, i) => ({
+    symbol_id: ids[i]!,
+    name: d.name,
+    qualified_name: d.qualified_name,
+    namespace: namespaceOf(d.qualified_name),
+    language: s.language,
+    file_path: s.path,
+    start_line: d.start_line,
+    end_line: d.end_line,
+    kind: d.kind,
+    signature: d.signature,
+    boundary: d.kind !== "class",
+  }));
+  if (calls.some((c) => c.caller === -1))
+    symbols.push({
+      symbol_id: moduleId,
+      name: MODULE,
+      qualified_name: MODULE,
+      namespace: "",
+      language: s.language,
+      file_path: s.path,
+      start_line: 1,
+      end_line: lineCount,
+      kind: "module",
+      signature: null,
+      boundary: false,
+    });
+  const edges: UnitEdge[] = calls.map((c) => ({
+    caller_id: c.caller === -1 ? moduleId : ids[c.caller]!,
+    callee_id: null,
+    callee_name: c.callee,
+    file_path: s.path,
+    line: c.line,
+    edge_kind: "unresolved",
+    precision,
+  }));
   return { ...base, files: [{ path: s.path, sha256: s.sha256, bytes: s.bytes, status: "indexed" }], symbols, edges };
 }

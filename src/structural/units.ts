@@ -11,7 +11,9 @@ import type { CatalogEdge, CatalogSymbol, Precision } from "../store/catalog.js"
 export const UNIT_SCHEMA_VERSION = 1;
 
 /** A declaration as a unit holds it: the catalog's columns the unit decides, and whether it has a function boundary (functions, methods). */
-export type UnitSymbol = Pick<CatalogSymbol, "symbol_id" | "name" | "qualified_name" | "namespace" | "language" | "file_path" | "start_line" | "end_line" | "kind" | "signature"> & { readonly boundary: boolean };
+export type UnitSymbol = Pick<CatalogSymbol, "symbol_id" | "name" | "qualified_name" | "namespace" | "language" | "file_path" | "start_line" | "end_line" | "kind" | "signature"> & {
+  readonly boundary: boolean;
+};
 
 /** A call edge as a unit holds it (the catalog adds its partition, layer and backend). */
 export type UnitEdge = Pick<CatalogEdge, "caller_id" | "callee_id" | "callee_name" | "file_path" | "line" | "edge_kind" | "precision">;

@@ -30,7 +30,8 @@ export function planAddParameter(
     if (!decl) throw notFound(site.query, truncated);
     const list = rules.parameterList(decl.node);
     if (!list) throw new MastError("UNSUPPORTED_OPERATION", `'${site.query}' has no parameter list add-parameter can extend (${listing([decl])})`);
-    if (list.blocked) throw new MastError("UNSUPPORTED_OPERATION", `'${site.query}': ${list.blocked}`, { hint: "Add the parameter by hand (ast replace-body on the signature), or give it a default there instead." });
+    if (list.blocked)
+      throw new MastError("UNSUPPORTED_OPERATION", `'${site.query}': ${list.blocked}`, { hint: "Add the parameter by hand (ast replace-body on the signature), or give it a default there instead." });
     before = list.count;
     edits.push(list.append(param));
   }
@@ -49,7 +50,11 @@ export function planAddParameter(
       } else if (call !== null) {
         found.add(node.startPosition.row);
         if (argument === null) unresolved.push({ line: node.startPosition.row + 1, text: `${node.text.split("\n")[0]!.slice(0, 120)} (no default given: the argument to pass cannot be computed)` });
-        else if (before !== null && call.count !== before) unresolved.push({ line: node.startPosition.row + 1, text: `${node.text.split("\n")[0]!.slice(0, 120)} (passes ${call.count} argument(s) where ${before} parameter(s) come before the new one)` });
+        else if (before !== null && call.count !== before)
+          unresolved.push({
+            line: node.startPosition.row + 1,
+            text: `${node.text.split("\n")[0]!.slice(0, 120)} (passes ${call.count} argument(s) where ${before} parameter(s) come before the new one)`,
+          });
         else {
           edits.push(call.append(argument));
           calls += 1;

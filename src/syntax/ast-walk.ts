@@ -190,7 +190,8 @@ export const listing = (ds: readonly AstDeclaration[]): string => ds.map((d) => 
 
 /** SEARCH_TRUNCATED, not SYMBOL_NOT_FOUND, when the walk stopped early: "I stopped looking" is not "it is not there". */
 export function notFound(query: string, truncated: boolean, extra = ""): MastError {
-  if (truncated) return new MastError("SEARCH_TRUNCATED", `no declaration named '${query}' was found above the depth guard (${MAX_AST_DEPTH} levels); deeper code was not searched, so it may be there`);
+  if (truncated)
+    return new MastError("SEARCH_TRUNCATED", `no declaration named '${query}' was found above the depth guard (${MAX_AST_DEPTH} levels); deeper code was not searched, so it may be there`);
   return new MastError("SYMBOL_NOT_FOUND", `no declaration named '${query}' in the file${extra}`, { hint: "List the file's declarations with `ast find-symbols`; a member is named `Owner.member`." });
 }
 

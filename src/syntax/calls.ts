@@ -52,7 +52,17 @@ interface ClassEnv {
 }
 
 /** Node types whose body has its own `this` (an arrow function keeps the enclosing one). */
-export const THIS_BOUNDARIES: ReadonlySet<string> = new Set(["function_expression", "function", "function_declaration", "generator_function", "generator_function_declaration", "method_definition", "class_declaration", "class", "abstract_class_declaration"]);
+export const THIS_BOUNDARIES: ReadonlySet<string> = new Set([
+  "function_expression",
+  "function",
+  "function_declaration",
+  "generator_function",
+  "generator_function_declaration",
+  "method_definition",
+  "class_declaration",
+  "class",
+  "abstract_class_declaration",
+]);
 /** Wrappers looked through to find a receiver: `(x)`, `x!`, `x as T`, `await x`, `x satisfies T`. */
 const TRANSPARENT = new Set(["parenthesized_expression", "non_null_expression", "as_expression", "await_expression", "satisfies_expression"]);
 

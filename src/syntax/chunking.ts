@@ -248,11 +248,7 @@ export function materializeChunks(filePath: string, source: SourceLines, drafts:
           searchEnd,
           part: part++,
           // The bag covers the piece's text inside the declaration's span (context lines excluded).
-          identifiers: options.identifiers(
-            draft,
-            Math.max(offset(...piece.from), offset(s, 0)),
-            Math.min(offset(...piece.to), lineEnd(e)),
-          ),
+          identifiers: options.identifiers(draft, Math.max(offset(...piece.from), offset(s, 0)), Math.min(offset(...piece.to), lineEnd(e))),
         });
       }
     });

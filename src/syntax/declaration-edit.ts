@@ -105,10 +105,17 @@ export function planReplaceBody(rules: EditRules, tree: Tree, text: string, quer
     return b ? [{ d, b }] : [];
   });
   if (withBody.length === 0) {
-    if (named.length > 0) throw new MastError("SYMBOL_NOT_FOUND", `'${query}' has no body to replace (${listing(named)})`, { hint: "replace-body edits functions and methods with a body; use replace-hash for other code." });
+    if (named.length > 0)
+      throw new MastError("SYMBOL_NOT_FOUND", `'${query}' has no body to replace (${listing(named)})`, {
+        hint: "replace-body edits functions and methods with a body; use replace-hash for other code.",
+      });
     throw notFound(query, truncated);
   }
-  if (withBody.length > 1) throw ambiguous(query, withBody.map((w) => w.d));
+  if (withBody.length > 1)
+    throw ambiguous(
+      query,
+      withBody.map((w) => w.d),
+    );
   const { d: target, b } = withBody[0]!;
   const base = lineIndent(text, target.node.startIndex);
   const unit = indentUnit(text, rules.indent);

@@ -23,8 +23,9 @@ export function namedType(annotation: SyntaxNode | null): string | null {
     // `A | B | C` nests as `(A | B) | C`.
     const members: SyntaxNode[] = [];
     const flatten = (u: SyntaxNode) => {
-      for (const m of u.namedChildren) if (m.type === "union_type") flatten(m);
-      else members.push(m);
+      for (const m of u.namedChildren)
+        if (m.type === "union_type") flatten(m);
+        else members.push(m);
     };
     flatten(t);
     const rest = members.filter((m) => !(m.type === "literal_type" && (m.text === "undefined" || m.text === "null")));
@@ -59,7 +60,6 @@ export function unwrapAmbient(node: SyntaxNode): SyntaxNode {
   if (node.type !== "ambient_declaration") return node;
   return node.namedChildren.find((c) => c.type !== "comment") ?? node;
 }
-
 
 /** Parameters of a function-like node: `(a: T, b?: U, ...rest)` or an arrow's lone `x`. */
 export function paramsOf(fn: SyntaxNode): ParamRecord[] {

@@ -6,11 +6,40 @@
 // parameters, `var x T`, `x := T{…}`, struct field types). Pure: a function of (path, text, options).
 import { collapseWhitespace, firstLine } from "../base/text.js";
 import {
-  ASSIGNMENT_STATEMENT, CALL_EXPRESSION, COMMENT, COMPOSITE_LITERAL, CONST_DECLARATION, CONST_SPEC, FIELD_DECLARATION, FIELD_DECLARATION_LIST,
-  FUNCTION_DECLARATION, FUNC_LITERAL, IDENTIFIER, IMPORT_DECLARATION, IMPORT_SPEC, IMPORT_SPEC_LIST, INTERFACE_TYPE, METHOD_DECLARATION, METHOD_ELEM,
-  PACKAGE_IDENTIFIER, PARAMETER_DECLARATION, PARAMETER_LIST, PARENTHESIZED_EXPRESSION, RANGE_CLAUSE, SELECTOR_EXPRESSION, SHORT_VAR_DECLARATION,
-  STRUCT_TYPE, TYPE_ALIAS, TYPE_DECLARATION, TYPE_IDENTIFIER, TYPE_SPEC, TYPE_SWITCH_STATEMENT, UNARY_EXPRESSION, VARIADIC_PARAMETER_DECLARATION,
-  VAR_DECLARATION, VAR_SPEC,
+  ASSIGNMENT_STATEMENT,
+  CALL_EXPRESSION,
+  COMMENT,
+  COMPOSITE_LITERAL,
+  CONST_DECLARATION,
+  CONST_SPEC,
+  FIELD_DECLARATION,
+  FIELD_DECLARATION_LIST,
+  FUNCTION_DECLARATION,
+  FUNC_LITERAL,
+  IDENTIFIER,
+  IMPORT_DECLARATION,
+  IMPORT_SPEC,
+  IMPORT_SPEC_LIST,
+  INTERFACE_TYPE,
+  METHOD_DECLARATION,
+  METHOD_ELEM,
+  PACKAGE_IDENTIFIER,
+  PARAMETER_DECLARATION,
+  PARAMETER_LIST,
+  PARENTHESIZED_EXPRESSION,
+  RANGE_CLAUSE,
+  SELECTOR_EXPRESSION,
+  SHORT_VAR_DECLARATION,
+  STRUCT_TYPE,
+  TYPE_ALIAS,
+  TYPE_DECLARATION,
+  TYPE_IDENTIFIER,
+  TYPE_SPEC,
+  TYPE_SWITCH_STATEMENT,
+  UNARY_EXPRESSION,
+  VARIADIC_PARAMETER_DECLARATION,
+  VAR_DECLARATION,
+  VAR_SPEC,
 } from "../lang/go-nodes.js";
 import { languageSpec } from "../lang/languages.js";
 import { parseFlat, type SyntaxNode } from "./flat-tree.js";
@@ -21,7 +50,17 @@ const TOKENS: ReadonlySet<string> = new Set([IDENTIFIER, TYPE_IDENTIFIER, "field
 /** Calls, and the statements and literals that bind or rebind a local (read by position by the call pass). */
 /** Calls chained on calls (`a.B().C().D()`) are followed this deep for a producer. */
 const MAX_CHAIN = 8;
-const EVENTS: ReadonlySet<string> = new Set([CALL_EXPRESSION, SHORT_VAR_DECLARATION, VAR_SPEC, CONST_SPEC, ASSIGNMENT_STATEMENT, FUNC_LITERAL, RANGE_CLAUSE, TYPE_SWITCH_STATEMENT, "receive_statement"]);
+const EVENTS: ReadonlySet<string> = new Set([
+  CALL_EXPRESSION,
+  SHORT_VAR_DECLARATION,
+  VAR_SPEC,
+  CONST_SPEC,
+  ASSIGNMENT_STATEMENT,
+  FUNC_LITERAL,
+  RANGE_CLAUSE,
+  TYPE_SWITCH_STATEMENT,
+  "receive_statement",
+]);
 
 type Receiver = { name: string | null; type: string } | null;
 
@@ -310,7 +349,12 @@ class GoExtractor extends TreeExtractor {
           if (l.type !== IDENTIFIER) return;
           // `x, err := f()`: the first name holds f's first result. Assigning again what it held keeps it.
           // `v, ok := x.(T)`: the first name holds a T.
-          const value = right.length === left.length ? this.knownValue(right[i]!, receiver, types) : i === 0 && right.length === 1 ? (this.asserted(right[0]!) ?? this.producedBy(right[0]!, receiver, types)) : null;
+          const value =
+            right.length === left.length
+              ? this.knownValue(right[i]!, receiver, types)
+              : i === 0 && right.length === 1
+                ? (this.asserted(right[0]!) ?? this.producedBy(right[0]!, receiver, types))
+                : null;
           bind(l.text, value);
         });
       }
@@ -480,7 +524,10 @@ export function packageNameOf(path: string): string {
   const parts = path.split("/");
   let last = parts[parts.length - 1] ?? path;
   if (/^v\d+$/.test(last) && parts.length > 1) last = parts[parts.length - 2]!;
-  return last.replace(/\.v\d+$/, "").replace(/^go-/, "").replace(/[-.]/g, "_");
+  return last
+    .replace(/\.v\d+$/, "")
+    .replace(/^go-/, "")
+    .replace(/[-.]/g, "_");
 }
 
 /** Parameters as `{name, type, optional}`: `a, b int` is two, `opts ...T` is optional, an unnamed one is `_`. */

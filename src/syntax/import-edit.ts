@@ -62,7 +62,10 @@ export function planAddImport(rules: EditRules, tree: Tree, source: string, spec
   // Only the names the module's imports do not bring in yet.
   const present = statements.flatMap((s) => s.specs.filter((p) => p.module === asked.module && p.typeOnly === asked.typeOnly));
   const missing = asked.names.filter((n) => !present.some((p) => covers(p, { ...asked, defaultName: null, namespace: null, names: [n] })));
-  const spec = asked.names.length > 0 && missing.length > 0 && (asked.defaultName === null || present.some((p) => p.defaultName === asked.defaultName)) && asked.namespace === null ? { ...asked, defaultName: null, names: missing } : asked;
+  const spec =
+    asked.names.length > 0 && missing.length > 0 && (asked.defaultName === null || present.some((p) => p.defaultName === asked.defaultName)) && asked.namespace === null
+      ? { ...asked, defaultName: null, names: missing }
+      : asked;
   const locals = rules.imports.locals(spec);
   const w = walk(rules, tree, locals);
   for (const local of locals) {
@@ -101,7 +104,14 @@ export function planRemoveImport(rules: EditRules, tree: Tree, source: string, s
   for (const s of importStatementsOf(rules, tree)) {
     const mine = s.specs.filter((p) => p.module === spec.module);
     if (mine.length === 0) continue;
-    const holds = wanted.length === 0 || mine.some((p) => p.names.some((n) => wanted.includes(n.name)) || (p.defaultName !== null && wanted.includes("default")) || (p.namespace !== null && (wanted.includes("*") || (p.system === "cjs" && wanted.includes("default")))));
+    const holds =
+      wanted.length === 0 ||
+      mine.some(
+        (p) =>
+          p.names.some((n) => wanted.includes(n.name)) ||
+          (p.defaultName !== null && wanted.includes("default")) ||
+          (p.namespace !== null && (wanted.includes("*") || (p.system === "cjs" && wanted.includes("default")))),
+      );
     if (!holds) continue;
     const edit = rules.imports.without(s.node, spec, source);
     edits.push(edit === "all" ? wholeLines(source, s.node) : edit);

@@ -88,7 +88,8 @@ export function nameSites(rules: EditRules, tree: Tree, text: string, name: stri
   const starts = lineStarts(text);
   const at = (n: SyntaxNode): TextPosition => positionOf(starts, n.startIndex);
   const bindingOf = (b: Binding): SiteBinding => ({ ...at(b.token), kind: b.kind, fileLevel: sameNode(b.scope, tree.rootNode) });
-  const groupBinding = (g: Group | null | "conflict"): SiteBinding | null | "conflict" => (g === null || g === "conflict" ? g : bindingOf([...g].sort((a, b) => a.token.startIndex - b.token.startIndex)[0]!));
+  const groupBinding = (g: Group | null | "conflict"): SiteBinding | null | "conflict" =>
+    g === null || g === "conflict" ? g : bindingOf([...g].sort((a, b) => a.token.startIndex - b.token.startIndex)[0]!);
   const declared = new Map(w.declarations.filter((d) => d.name === name).map((d) => [keyOf(d.nameNode), d]));
   const bound = new Map(index.bindings.map((b) => [keyOf(b.token), b]));
   const memberRefs = new Map(index.memberRefs.map((r) => [keyOf(r.token), r.object]));
@@ -103,7 +104,7 @@ export function nameSites(rules: EditRules, tree: Tree, text: string, name: stri
     const base = { ...at(token), declared: null, binding: null, owner: null, object: null, literal: rules.literalKey?.(token) === true };
     const written = accessOf(rules, token);
     if (decl || binding) {
-      const group = binding ? index.groupOf.get(binding) ?? null : null;
+      const group = binding ? (index.groupOf.get(binding) ?? null) : null;
       sites.push({
         ...base,
         role: decl ? "declaration" : "binding",

@@ -275,7 +275,10 @@ class OutlineExtractor extends TreeExtractor<FlatNode> {
     for (const match of matches) {
       const capture = (name: string) => match.captures.find((c) => c.name === name)?.node ?? null;
       const all = (name: string) => match.captures.filter((c) => c.name === name).map((c) => c.node);
-      const head = match.captures.find((c) => c.name.startsWith("definition.") || c.name.startsWith("reference.") || c.name === "import" || c.name === "parameter" || c.name === "scope" || c.name === "mixin" || c.name === "namespace");
+      const head = match.captures.find(
+        (c) =>
+          c.name.startsWith("definition.") || c.name.startsWith("reference.") || c.name === "import" || c.name === "parameter" || c.name === "scope" || c.name === "mixin" || c.name === "namespace",
+      );
       if (!head) continue;
       if (head.name.startsWith("definition.")) {
         const kind = head.name.slice("definition.".length);
@@ -283,7 +286,24 @@ class OutlineExtractor extends TreeExtractor<FlatNode> {
         const k = key(head.node);
         const had = this.byNode.get(k);
         // Two patterns matching one node (declarator shapes): the first names it, the others may add parts.
-        const def: Definition = had ?? { node: head.node, span: [0, 0], bodySpan: null, membersSpan: null, kind, name: null, owner: null, body: null, members: null, parameters: null, returns: null, extends: [], implements: [], bases: [], parent: null, role: "top" };
+        const def: Definition = had ?? {
+          node: head.node,
+          span: [0, 0],
+          bodySpan: null,
+          membersSpan: null,
+          kind,
+          name: null,
+          owner: null,
+          body: null,
+          members: null,
+          parameters: null,
+          returns: null,
+          extends: [],
+          implements: [],
+          bases: [],
+          parent: null,
+          role: "top",
+        };
         def.name ??= capture("name");
         def.owner ??= capture("owner");
         def.body ??= capture("body");
@@ -352,7 +372,10 @@ class OutlineExtractor extends TreeExtractor<FlatNode> {
   private nameOf(def: Definition): { name: string; owner: string | null } | null {
     if (def.name === null) return null;
     // `(name)` (a macro-proof C declarator), template arguments and spaces (`operator ==`) dropped.
-    const text = def.name.text.replace(/^\((.*)\)$/s, "$1").replace(/(?<=\w)<[^<>]*(?:<[^<>]*>[^<>]*)*>(?=::|$)/g, "").replace(/\s+/g, "");
+    const text = def.name.text
+      .replace(/^\((.*)\)$/s, "$1")
+      .replace(/(?<=\w)<[^<>]*(?:<[^<>]*>[^<>]*)*>(?=::|$)/g, "")
+      .replace(/\s+/g, "");
     // A pointer or reference declarator (`(*handler)(int)`) declares a variable, not a function.
     if (text === "" || /^[*&]+\w/.test(text)) return null;
     const parts = text.split("::").filter((p) => p !== "");
@@ -387,7 +410,15 @@ class OutlineExtractor extends TreeExtractor<FlatNode> {
     const signatureEnd = def.members?.startIndex ?? body?.startIndex ?? def.node.endIndex;
     const whole = def.members === null && body === null && kind !== "function";
     const signature = this.slice(def.node.startIndex, whole ? def.node.endIndex : signatureEnd).trimEnd();
-    const sym = this.addSymbol(def.node, isMethod ? "method" : kind, qualified, exported, doc?.text ?? null, signature.replace(/\s*[;{=]\s*$/, ""), body ? this.slice(body.startIndex, body.endIndex) : "");
+    const sym = this.addSymbol(
+      def.node,
+      isMethod ? "method" : kind,
+      qualified,
+      exported,
+      doc?.text ?? null,
+      signature.replace(/\s*[;{=]\s*$/, ""),
+      body ? this.slice(body.startIndex, body.endIndex) : "",
+    );
     def.symbol = sym;
     if (cls !== null) sym.parent = cls;
     if (def.parameters) sym.params = this.params.get(key(def.parameters)) ?? [];
@@ -501,7 +532,13 @@ class OutlineExtractor extends TreeExtractor<FlatNode> {
       const parts: OutlinePart[] = members.map((m) => {
         const first = m.draft!.docStartLine ?? m.draft!.startLine;
         const lineText = this.lines[m.draft!.startLine - 1] ?? "";
-        return { startLine: first, endLine: m.draft!.endLine, from: Math.min(lineOffset(first), m.span[0]), to: m.span[1], signature: [lineText.match(/^\s*/)![0] + firstLine(m.symbol!.signature ?? lineText.trim())] };
+        return {
+          startLine: first,
+          endLine: m.draft!.endLine,
+          from: Math.min(lineOffset(first), m.span[0]),
+          to: m.span[1],
+          signature: [lineText.match(/^\s*/)![0] + firstLine(m.symbol!.signature ?? lineText.trim())],
+        };
       });
       // The body's other statements, through containers that hold members (`#if`, `class << self`): long ones become blocks.
       const stack: FlatNode[] = [def.members!];
@@ -518,7 +555,10 @@ class OutlineExtractor extends TreeExtractor<FlatNode> {
       draft.synthesized = outline.text;
       this.drafts.push(...outline.blocks);
       const bodies = members.filter((m) => m.bodySpan !== null).map((m): [number, number] => [m.bodySpan![0], m.bodySpan![1]]);
-      this.exclusions.set(draft, [...bodies, ...outline.excluded].sort((a, b) => a[0] - b[0]));
+      this.exclusions.set(
+        draft,
+        [...bodies, ...outline.excluded].sort((a, b) => a[0] - b[0]),
+      );
     }
   }
 

@@ -139,7 +139,12 @@ class PythonExtractor extends TreeExtractor {
       const left = assign?.type === "assignment" ? assign.childForFieldName("left") : null;
       if (assign && left?.type === "identifier") {
         const annotated = this.projectClass(assign.childForFieldName("type")?.text ?? null);
-        bindLocal(this.moduleTypes, poisoned, left.text, annotated !== null ? { kind: "typed", typeName: annotated, resolution: "new_expression" } : this.knownValue(assign.childForFieldName("right"), null, this.moduleTypes));
+        bindLocal(
+          this.moduleTypes,
+          poisoned,
+          left.text,
+          annotated !== null ? { kind: "typed", typeName: annotated, resolution: "new_expression" } : this.knownValue(assign.childForFieldName("right"), null, this.moduleTypes),
+        );
         typed.add(assign.startIndex);
       }
     }
@@ -375,7 +380,9 @@ class PythonExtractor extends TreeExtractor {
       this.importedNames.add(local);
       // `X as X` re-exports explicitly (PEP 484), whatever the module's other rules say.
       if (reexports(local) || (part.type === "aliased_import" && local === name.text)) {
-        this.symbols.push(symbolRecord(local, "export", line, stmt.endPosition.row + 1, true, { signature: firstLine(this.slice(stmt.startIndex, stmt.endIndex)), reExport: { module, importedName: name.text } }));
+        this.symbols.push(
+          symbolRecord(local, "export", line, stmt.endPosition.row + 1, true, { signature: firstLine(this.slice(stmt.startIndex, stmt.endIndex)), reExport: { module, importedName: name.text } }),
+        );
       }
     }
     this.imports.push({ module, names, locals, kind: "import", line });
@@ -425,7 +432,14 @@ class PythonExtractor extends TreeExtractor {
    * `x = Name(…)` to a class or by `x = f(…)` to what f returns (a name bound again to anything
    * else, or a loop variable, has no type for the rest of the scope).
    */
-  private recordCalls(node: SyntaxNode, caller: string | null, cls: string | null, skip: ReadonlyArray<[number, number]> = [], types = new Map<string, Known>(), locals: ReadonlySet<string> | null = null): void {
+  private recordCalls(
+    node: SyntaxNode,
+    caller: string | null,
+    cls: string | null,
+    skip: ReadonlyArray<[number, number]> = [],
+    types = new Map<string, Known>(),
+    locals: ReadonlySet<string> | null = null,
+  ): void {
     const poisoned = new Set<string>();
     for (const e of this.eventsIn(node.startIndex, node.endIndex)) {
       if (skip.length > 0 && skip.some(([s, t]) => e.start >= s && e.start < t)) continue;
@@ -505,7 +519,14 @@ class PythonExtractor extends TreeExtractor {
       owner = object.text === "self" && cls !== null ? cls : known?.kind === "typed" ? known.typeName : known?.kind === "returned" && !known.producer.endsWith("?") ? `${known.producer}()` : null;
     } else if (object.type === "attribute" || object.type === "call") {
       const inner = this.knownValue(object, cls, types);
-      owner = inner?.kind === "typed" ? inner.typeName : inner?.kind === "returned" && !inner.producer.endsWith("?") ? (inner.producer.includes("#") && object.type === "attribute" ? inner.producer : `${inner.producer}()`) : null;
+      owner =
+        inner?.kind === "typed"
+          ? inner.typeName
+          : inner?.kind === "returned" && !inner.producer.endsWith("?")
+            ? inner.producer.includes("#") && object.type === "attribute"
+              ? inner.producer
+              : `${inner.producer}()`
+            : null;
     }
     return owner === null ? null : { kind: "returned", producer: `${owner}#${attribute}` };
   }
@@ -636,13 +657,16 @@ function moduleImports(stmt: SyntaxNode): SyntaxNode[] {
 function targetNames(node: SyntaxNode | null, out: Set<string>): void {
   if (node === null) return;
   if (node.type === "identifier") out.add(node.text);
-  else if (node.type === "pattern_list" || node.type === "tuple_pattern" || node.type === "list_pattern" || node.type === "tuple" || node.type === "list") for (const c of node.namedChildren) targetNames(c, out);
+  else if (node.type === "pattern_list" || node.type === "tuple_pattern" || node.type === "list_pattern" || node.type === "tuple" || node.type === "list")
+    for (const c of node.namedChildren) targetNames(c, out);
 }
 
 /** The local names an import statement binds (`import a.b` → `a`, `import a as m` → `m`, `from m import x as y` → `y`). */
 function importedLocals(stmt: SyntaxNode): string[] {
   const module = stmt.type === "import_from_statement" ? stmt.childForFieldName("module_name") : null;
-  return stmt.namedChildren.flatMap((c) => (c.id === module?.id ? [] : c.type === "aliased_import" ? [c.childForFieldName("alias")?.text ?? ""] : c.type === "dotted_name" ? [c.namedChild(0)?.text ?? ""] : [])).filter((n) => n !== "");
+  return stmt.namedChildren
+    .flatMap((c) => (c.id === module?.id ? [] : c.type === "aliased_import" ? [c.childForFieldName("alias")?.text ?? ""] : c.type === "dotted_name" ? [c.namedChild(0)?.text ?? ""] : []))
+    .filter((n) => n !== "");
 }
 
 /** A base class as named in `class C(Base, mod.Base, Generic[T])` (`metaclass=` and other keywords are none). */
@@ -698,7 +722,10 @@ function docstringOf(body: SyntaxNode | null): string | null {
 
 /** A string literal's content (without its quotes and prefix). */
 function stringText(node: SyntaxNode): string {
-  return node.namedChildren.filter((c) => c.type === "string_content").map((c) => c.text).join("");
+  return node.namedChildren
+    .filter((c) => c.type === "string_content")
+    .map((c) => c.text)
+    .join("");
 }
 
 /** Parameters as `{name, type, optional}`; a method's first parameter (`self`, `cls`) left out. */
@@ -716,7 +743,11 @@ function paramsOf(params: SyntaxNode | null, dropFirst: boolean): ParamRecord[] 
       }
       case "default_parameter":
       case "typed_default_parameter":
-        out.push({ name: p.childForFieldName("name")?.text ?? p.text, type: p.type === "typed_default_parameter" ? collapseWhitespace(p.childForFieldName("type")?.text ?? "") || null : null, optional: true });
+        out.push({
+          name: p.childForFieldName("name")?.text ?? p.text,
+          type: p.type === "typed_default_parameter" ? collapseWhitespace(p.childForFieldName("type")?.text ?? "") || null : null,
+          optional: true,
+        });
         break;
       case "list_splat_pattern":
       case "dictionary_splat_pattern":

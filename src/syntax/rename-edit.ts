@@ -46,7 +46,11 @@ export function planRename(rules: EditRules, tree: Tree, query: string, newName:
   const target = renameTarget(rules, w, index, query, qualifiedOwner, line);
   const moved = (w.leaves.get(name) ?? []).find((t) => rules.scopeStatements?.some((type) => ancestorOfType(t, type)));
   if (moved && target.kind === "variable") {
-    throw new MastError("AMBIGUOUS_SYMBOL", `'${name}' is moved between scopes at line ${lineOf(moved)} (${moved.parent!.type}): which uses are the same variable is not file-scope certain; nothing was renamed`, { hint: "Rename it with replace-hash, or remove the scope statement first." });
+    throw new MastError(
+      "AMBIGUOUS_SYMBOL",
+      `'${name}' is moved between scopes at line ${lineOf(moved)} (${moved.parent!.type}): which uses are the same variable is not file-scope certain; nothing was renamed`,
+      { hint: "Rename it with replace-hash, or remove the scope statement first." },
+    );
   }
   const out = new RenameEdits(rules, name, newName);
   for (const use of rules.embeddedUses?.(tree.rootNode, name) ?? []) out.unresolve(use as SyntaxNode, `${firstLine(use as SyntaxNode)} (the name inside a string the language reads)`);
@@ -75,11 +79,15 @@ function renameTarget(rules: EditRules, w: Walk, index: NameIndex, query: string
   // A bare name is a variable's when one has it (a member is named Owner.member); a member's when only members do.
   let candidates: RenameTarget[] = qualifiedOwner !== null ? members.filter((m) => m.owner === qualifiedOwner) : line === null && variables.length === 1 ? variables : [...variables, ...members];
   const sites = (c: RenameTarget): Array<{ line: number; kind: string }> =>
-    c.kind === "variable" ? c.group.map((b) => ({ line: lineOf(b.token), kind: b.kind })) : index.memberDecls.filter((d) => d.owner === c.owner).map((d) => ({ line: lineOf(d.nameNode), kind: d.node.type }));
+    c.kind === "variable"
+      ? c.group.map((b) => ({ line: lineOf(b.token), kind: b.kind }))
+      : index.memberDecls.filter((d) => d.owner === c.owner).map((d) => ({ line: lineOf(d.nameNode), kind: d.node.type }));
   if (line !== null) candidates = candidates.filter((c) => sites(c).some((s) => s.line === line));
   if (candidates.length === 0) {
     const where = line !== null ? ` on line ${line}` : "";
-    throw new MastError("SYMBOL_NOT_FOUND", `nothing named '${query}' is declared or bound in the file${where}`, { hint: "List the file's declarations with `ast find-symbols`; a member is named `Owner.member`." });
+    throw new MastError("SYMBOL_NOT_FOUND", `nothing named '${query}' is declared or bound in the file${where}`, {
+      hint: "List the file's declarations with `ast find-symbols`; a member is named `Owner.member`.",
+    });
   }
   if (candidates.length > 1) {
     const all = candidates.flatMap(sites).sort((a, b) => a.line - b.line);
@@ -195,7 +203,8 @@ function renameMember(rules: EditRules, tree: Tree, w: Walk, index: NameIndex, o
   for (const d of index.memberDecls) if (d.owner !== owner) out.unresolve(d.nameNode, `${d.qualifiedName}: another type's member of this name (an override or an implementation?)`);
   const taken = w.declarations.find((d) => d.owner === owner && d.name === newName);
   if (taken) throw new MastError("AMBIGUOUS_SYMBOL", `${owner} already has a member named '${newName}' (line ${lineOf(taken.nameNode)}); renaming '${name}' to it would merge two members`);
-  if (out.edits.length === 0) throw new MastError("SYMBOL_NOT_FOUND", `${owner} has no member '${name}' in the file, and no access of one was found`, { hint: "List the file's declarations with `ast find-symbols`." });
+  if (out.edits.length === 0)
+    throw new MastError("SYMBOL_NOT_FOUND", `${owner} has no member '${name}' in the file, and no access of one was found`, { hint: "List the file's declarations with `ast find-symbols`." });
 }
 
 /**
@@ -263,7 +272,10 @@ export function planExportRename(rules: EditRules, tree: Tree, name: string, new
     const plan = planRename(rules, tree, name, newName, tokens[0] ? tokens[0].startPosition.row + 1 : null, { publicName: true });
     // `from m import name as name` (the explicit re-export): the imported name is a token of its own beside the binding.
     const edited = new Set(plan.edits.map((e) => e.start));
-    return { ...plan, edits: [...plan.edits, ...tokens.filter((t) => !edited.has(t.startIndex)).map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName }))].sort((a, b) => a.start - b.start) };
+    return {
+      ...plan,
+      edits: [...plan.edits, ...tokens.filter((t) => !edited.has(t.startIndex)).map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName }))].sort((a, b) => a.start - b.start),
+    };
   }
   if (site.kind === "export_list") {
     const edits = (rules.exportListNames?.(tree.rootNode, name) ?? []).map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName }));
@@ -273,9 +285,16 @@ export function planExportRename(rules: EditRules, tree: Tree, name: string, new
     const member = name.slice(name.lastIndexOf(".") + 1);
     const w = walk(rules, tree, [member]);
     const accesses = (w.leaves.get(member) ?? []).filter((t) => t.startPosition.row === site.line - 1 && accessObject(rules, t) !== undefined);
-    if (accesses.length === 1) return { edits: [{ start: accesses[0]!.startIndex, end: accesses[0]!.endIndex, text: newName }], unresolved: [], uncertain: [], target: "a verified call of the member", declaration: null };
+    if (accesses.length === 1)
+      return { edits: [{ start: accesses[0]!.startIndex, end: accesses[0]!.endIndex, text: newName }], unresolved: [], uncertain: [], target: "a verified call of the member", declaration: null };
     const why = accesses.length === 0 ? "no access of the name on the line" : `${accesses.length} accesses of the name on the line`;
-    return { edits: [], unresolved: [{ line: site.line, text: `a verified call of '${name}' (${why}: which one is the call is not certain)` }], uncertain: [], target: "a verified call of the member", declaration: null };
+    return {
+      edits: [],
+      unresolved: [{ line: site.line, text: `a verified call of '${name}' (${why}: which one is the call is not certain)` }],
+      uncertain: [],
+      target: "a verified call of the member",
+      declaration: null,
+    };
   }
   if (site.kind === "package") {
     const w = walk(rules, tree, [name, newName]);
@@ -283,7 +302,13 @@ export function planExportRename(rules: EditRules, tree: Tree, name: string, new
     const index = new NameIndex(rules, tree.rootNode, name, w);
     const free = index.references.filter((ref) => index.resolve(ref) === null);
     if (free.length > 0 && clashes(rules, w, newName)) throw clash(newName, w);
-    return { edits: free.map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName })), unresolved: opaqueMentions(rules, w, name), uncertain: [], target: "uses in the package", declaration: null };
+    return {
+      edits: free.map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName })),
+      unresolved: opaqueMentions(rules, w, name),
+      uncertain: [],
+      target: "uses in the package",
+      declaration: null,
+    };
   }
   if (site.kind === "namespace") {
     const w = walk(rules, tree, [name]);
@@ -292,8 +317,15 @@ export function planExportRename(rules: EditRules, tree: Tree, name: string, new
     return { edits, unresolved: opaqueMentions(rules, w, name), uncertain: [], target: `accesses through namespace ${site.local}`, declaration: null };
   }
   const tokens = onStatement();
-  if (tokens.length === 0) throw new MastError("SYMBOL_NOT_FOUND", `no import or re-export of '${name}' on line ${site.line}: the index is behind the file`, { hint: "Run `mast index --incremental` and plan again." });
-  return { edits: tokens.map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName })), unresolved: [], uncertain: [], target: site.kind === "export_from" ? "re-export" : "aliased import", declaration: null };
+  if (tokens.length === 0)
+    throw new MastError("SYMBOL_NOT_FOUND", `no import or re-export of '${name}' on line ${site.line}: the index is behind the file`, { hint: "Run `mast index --incremental` and plan again." });
+  return {
+    edits: tokens.map((t) => ({ start: t.startIndex, end: t.endIndex, text: newName })),
+    unresolved: [],
+    uncertain: [],
+    target: site.kind === "export_from" ? "re-export" : "aliased import",
+    declaration: null,
+  };
 }
 
 /**
@@ -308,7 +340,9 @@ function accessObject(rules: EditRules, token: SyntaxNode, qualified = false): S
 
 /** Mentions of the name inside nodes the rules cannot read (a Rust macro's token tree: `vec![m::Thing]`): uses no edit can be sure of. */
 function opaqueMentions(rules: EditRules, w: Walk, name: string): Array<{ line: number; text: string }> {
-  return (w.leaves.get(name) ?? []).filter((t) => rules.opaque.some((type) => ancestorOfType(t, type))).map((t) => ({ line: lineOf(t), text: `${firstLine(t.parent!)} (inside a macro's tokens: the rename cannot tell what it names)` }));
+  return (w.leaves.get(name) ?? [])
+    .filter((t) => rules.opaque.some((type) => ancestorOfType(t, type)))
+    .map((t) => ({ line: lineOf(t), text: `${firstLine(t.parent!)} (inside a macro's tokens: the rename cannot tell what it names)` }));
 }
 
 /** Whether the new name is already used as a name in the file (bound, or a use of something bound elsewhere). */

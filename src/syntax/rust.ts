@@ -9,10 +9,42 @@
 import { collapseWhitespace, firstLine } from "../base/text.js";
 import { languageSpec } from "../lang/languages.js";
 import {
-  ASSIGNMENT_EXPRESSION, ATTRIBUTE_ITEM, BLOCK_COMMENT, CALL_EXPRESSION, CLOSURE_EXPRESSION, CONST_ITEM, DECLARATION_LIST, ENUM_ITEM,
-  FIELD_DECLARATION, FIELD_EXPRESSION, FOR_EXPRESSION, FUNCTION_ITEM, FUNCTION_SIGNATURE_ITEM, IDENTIFIER, IMPL_ITEM, INNER_ATTRIBUTE_ITEM,
-  LET_CONDITION, LET_DECLARATION, LINE_COMMENT, MATCH_ARM, MOD_ITEM, PARAMETER, SCOPED_IDENTIFIER, SELF, STATIC_ITEM, STRUCT_EXPRESSION, STRUCT_ITEM,
-  TOKEN_TREE, TRAIT_ITEM, TUPLE_EXPRESSION, TUPLE_PATTERN, TUPLE_STRUCT_PATTERN, TYPE_IDENTIFIER, TYPE_ITEM, UNION_ITEM, USE_DECLARATION,
+  ASSIGNMENT_EXPRESSION,
+  ATTRIBUTE_ITEM,
+  BLOCK_COMMENT,
+  CALL_EXPRESSION,
+  CLOSURE_EXPRESSION,
+  CONST_ITEM,
+  DECLARATION_LIST,
+  ENUM_ITEM,
+  FIELD_DECLARATION,
+  FIELD_EXPRESSION,
+  FOR_EXPRESSION,
+  FUNCTION_ITEM,
+  FUNCTION_SIGNATURE_ITEM,
+  IDENTIFIER,
+  IMPL_ITEM,
+  INNER_ATTRIBUTE_ITEM,
+  LET_CONDITION,
+  LET_DECLARATION,
+  LINE_COMMENT,
+  MATCH_ARM,
+  MOD_ITEM,
+  PARAMETER,
+  SCOPED_IDENTIFIER,
+  SELF,
+  STATIC_ITEM,
+  STRUCT_EXPRESSION,
+  STRUCT_ITEM,
+  TOKEN_TREE,
+  TRAIT_ITEM,
+  TUPLE_EXPRESSION,
+  TUPLE_PATTERN,
+  TUPLE_STRUCT_PATTERN,
+  TYPE_IDENTIFIER,
+  TYPE_ITEM,
+  UNION_ITEM,
+  USE_DECLARATION,
 } from "../lang/rust-nodes.js";
 import { parseFlat, type SyntaxNode } from "./flat-tree.js";
 import { fromFileModule, readUseRows } from "./rust-imports.js";
@@ -182,7 +214,9 @@ class RustExtractor extends TreeExtractor {
 
   /** The item's text from its attributes up to its body (the whole item when it has none). */
   private header(node: SyntaxNode, body: SyntaxNode | null): string {
-    return this.slice(this.spanStart(node).startIndex, body ? body.startIndex : node.endIndex).trimEnd().replace(/;$/, "");
+    return this.slice(this.spanStart(node).startIndex, body ? body.startIndex : node.endIndex)
+      .trimEnd()
+      .replace(/;$/, "");
   }
 
   /** An item whose whole text is its signature (types, consts). */
@@ -213,7 +247,11 @@ class RustExtractor extends TreeExtractor {
     const exported = isPub(node);
     this.draft(node, { chunkType: "interface", symbolName: name, parentSymbol: null, isExported: exported }, body);
     this.addSymbol(node, "interface", name, exported, this.doc(node), this.header(node, body), "");
-    const bounds = node.childForFieldName("bounds")?.namedChildren.map((b) => this.namedType(b.text)).filter((b): b is string => b !== null) ?? [];
+    const bounds =
+      node
+        .childForFieldName("bounds")
+        ?.namedChildren.map((b) => this.namedType(b.text))
+        .filter((b): b is string => b !== null) ?? [];
     if (bounds.length > 0) this.heritage.push({ className: name, line: node.startPosition.row + 1, extends: bounds[0]!, implements: bounds.slice(1) });
     for (const member of body?.namedChildren ?? []) {
       if (member.type !== FUNCTION_ITEM && member.type !== FUNCTION_SIGNATURE_ITEM) continue;
@@ -244,7 +282,13 @@ class RustExtractor extends TreeExtractor {
         sig[0] = " ".repeat(member.startPosition.column) + sig[0];
         // The method's span, as its chunk has it: from its doc comment or first attribute.
         const first = this.firstOf(member);
-        parts.push({ startLine: first.startPosition.row + 1, endLine: member.endPosition.row + 1, from: first.startIndex, to: member.endIndex, signature: [...sig.slice(0, -1), `${sig[sig.length - 1]};`] });
+        parts.push({
+          startLine: first.startPosition.row + 1,
+          endLine: member.endPosition.row + 1,
+          from: first.startIndex,
+          to: member.endIndex,
+          signature: [...sig.slice(0, -1), `${sig[sig.length - 1]};`],
+        });
       } else parts.push({ startLine: member.startPosition.row + 1, endLine: member.endPosition.row + 1, from: member.startIndex, to: member.endIndex });
     }
     const outline = shellOutline(this.text, { from: this.firstOf(node).startIndex, to: node.endIndex, className: type }, parts);
@@ -310,7 +354,10 @@ class RustExtractor extends TreeExtractor {
     const bounds = node.type === FUNCTION_ITEM ? new Map([...(owner ? this.genericBounds(owner) : []), ...this.genericBounds(node)]) : new Map<string, string>();
     for (const p of params) {
       // `&mut dyn Trait`, `impl Trait` and a generic `V` bounded by a trait (`V: Visitor`) are the trait; `Self` the impl's type or the trait.
-      const bare = (p.type ?? "").replace(/^&\s*(?:'\w+\s+)?(?:mut\s+)?/, "").replace(/^(?:dyn|impl)\s+/, "").trim();
+      const bare = (p.type ?? "")
+        .replace(/^&\s*(?:'\w+\s+)?(?:mut\s+)?/, "")
+        .replace(/^(?:dyn|impl)\s+/, "")
+        .trim();
       const type = bare === "Self" ? scope.self : (bounds.get(bare) ?? this.namedType(bare === "" ? null : bare));
       if (type !== null && /^[a-z_]\w*$/.test(p.name)) types.set(p.name, { kind: "typed", typeName: type, resolution: "parameter_type" });
       else if (p.type !== null && /^[a-z_]\w*$/.test(p.name)) {
@@ -502,7 +549,12 @@ class RustExtractor extends TreeExtractor {
       if (!value || !name) return null;
       if (value.type === SELF && scope.self !== null) return `${scope.self}.${name}`;
       // A method of what a call returns (`let r = dir.run(); r.errs()`, `a.b().c()`): a bounded chain.
-      const known = value.type === IDENTIFIER ? types.get(value.text) : (value.type === CALL_EXPRESSION || value.type === "try_expression") && depth < MAX_CHAIN ? this.knownValue(value, scope, types, depth + 1) : undefined;
+      const known =
+        value.type === IDENTIFIER
+          ? types.get(value.text)
+          : (value.type === CALL_EXPRESSION || value.type === "try_expression") && depth < MAX_CHAIN
+            ? this.knownValue(value, scope, types, depth + 1)
+            : undefined;
       if (known?.kind === "typed") return `${known.typeName}.${name}`;
       if (known?.kind === "returned") return `${known.producer}().${name}`;
     }
@@ -661,7 +713,8 @@ function isPub(node: SyntaxNode): boolean {
 function paramsOf(list: SyntaxNode | null): ParamRecord[] {
   const out: ParamRecord[] = [];
   for (const p of list?.namedChildren ?? []) {
-    if (p.type === PARAMETER) out.push({ name: collapseWhitespace(p.childForFieldName("pattern")?.text ?? p.text), type: collapseWhitespace(p.childForFieldName("type")?.text ?? "") || null, optional: false });
+    if (p.type === PARAMETER)
+      out.push({ name: collapseWhitespace(p.childForFieldName("pattern")?.text ?? p.text), type: collapseWhitespace(p.childForFieldName("type")?.text ?? "") || null, optional: false });
     else if (p.type === "variadic_parameter") out.push({ name: "...", type: null, optional: true });
   }
   return out;

@@ -61,7 +61,17 @@ export function bindingSite(kind: string, start: number, end: number, text: stri
 export const BINDING_TEXT_CHARS = 200;
 
 /** Binding nodes; `formal_parameters` matters only in JavaScript, where parameters are bare identifiers. */
-export const BINDING_NODE_TYPES: ReadonlySet<string> = new Set(["required_parameter", "optional_parameter", "variable_declarator", "function_declaration", "generator_function_declaration", "formal_parameters", "for_in_statement", "arrow_function", "catch_clause"]);
+export const BINDING_NODE_TYPES: ReadonlySet<string> = new Set([
+  "required_parameter",
+  "optional_parameter",
+  "variable_declarator",
+  "function_declaration",
+  "generator_function_declaration",
+  "formal_parameters",
+  "for_in_statement",
+  "arrow_function",
+  "catch_clause",
+]);
 
 /** Calls a producer path chains at most (`a().b().c().d`): each is one more return type to follow when linking. */
 const MAX_PRODUCER_CALLS = 4;

@@ -10,14 +10,7 @@ import { BINDING_NODE_TYPES, BINDING_TEXT_CHARS, bindingSite } from "./ts-locals
 import type { ImportRecord } from "./types.js";
 
 /** Leaf node types whose text is an identifier token in the identifier_fts bag. */
-const IDENTIFIER_TYPES = [
-  "identifier",
-  "property_identifier",
-  "type_identifier",
-  "shorthand_property_identifier",
-  "shorthand_property_identifier_pattern",
-  "private_property_identifier",
-];
+const IDENTIFIER_TYPES = ["identifier", "property_identifier", "type_identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern", "private_property_identifier"];
 
 const NodeKind = { Other: 0, Identifier: 1, Call: 2, New: 3, Binding: 4, Boundary: 5, BindingBoundary: 6 } as const;
 type NodeKind = (typeof NodeKind)[keyof typeof NodeKind];

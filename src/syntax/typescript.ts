@@ -8,7 +8,20 @@ import type { Grammar, Language } from "../lang/languages.js";
 import { extractCalls, type CallNodes } from "./calls.js";
 import { materializeChunks, shellOutline, type ChunkDraft, type OutlinePart } from "./chunking.js";
 import { parseFlat, type FlatTree, type SyntaxNode } from "./flat-tree.js";
-import { CLASS_TYPES, FUNCTION_VALUES, attachedDoc, instanceType, withDocComments, declarationOf, endLineOf, isDocComment, overloadImplementation, paramsOf, stringValue, unwrapAmbient } from "./es-nodes.js";
+import {
+  CLASS_TYPES,
+  FUNCTION_VALUES,
+  attachedDoc,
+  instanceType,
+  withDocComments,
+  declarationOf,
+  endLineOf,
+  isDocComment,
+  overloadImplementation,
+  paramsOf,
+  stringValue,
+  unwrapAmbient,
+} from "./es-nodes.js";
 import { applyExportClauses, type Decl, type Draft, type Member, type Sym } from "./ts-exports.js";
 import { exportSourceOf, importOf, type ImportBinding } from "./ts-imports.js";
 import { bagOf, collectTokensAndCalls, type Token } from "./ts-tokens.js";
@@ -64,7 +77,9 @@ class FileExtractor {
       this.walkTopLevel();
       applyExportClauses(this.exportStatements, { decls: this.decls, importBindings: this.importBindings, drafts: this.drafts, symbols: this.symbols, bagExclusions: this.bagExclusions });
     }
-    const { calls, classes, nestedFunctions } = minified ? { calls: [], classes: [], nestedFunctions: [] } : extractCalls(this.tree.rootNode, this.text, this.lines, DEFAULT_EXPORT_NAME, this.callNodes, this.imports);
+    const { calls, classes, nestedFunctions } = minified
+      ? { calls: [], classes: [], nestedFunctions: [] }
+      : extractCalls(this.tree.rootNode, this.text, this.lines, DEFAULT_EXPORT_NAME, this.callNodes, this.imports);
     for (const nested of nestedFunctions) this.declareNested(nested.node, nested.name, nested.parent);
     if (calls.some((c) => c.caller === null)) this.addModuleSymbol();
     const chunks = materializeChunks(this.filePath, { text: this.text, lines: this.lines, lineStarts: lineStarts(this.text) }, this.drafts, {
@@ -396,7 +411,13 @@ class FileExtractor {
         if (member.bodyRange) exclusions.push(member.bodyRange);
         if (member.member) {
           decl_.members.push(member.member);
-          parts.push({ startLine: first.startPosition.row + 1, endLine: endLineOf(last), from: first.startIndex, to: last.endIndex, signature: [...this.docLines(memberDoc), lineIndent + sigLines[0], ...sigLines.slice(1)] });
+          parts.push({
+            startLine: first.startPosition.row + 1,
+            endLine: endLineOf(last),
+            from: first.startIndex,
+            to: last.endIndex,
+            signature: [...this.docLines(memberDoc), lineIndent + sigLines[0], ...sigLines.slice(1)],
+          });
         } else other(first, last, lineIndent + sigLines[0]);
       }
       for (const n of [...pendingDoc, ...pendingDecorators]) other(n, n);
@@ -405,7 +426,10 @@ class FileExtractor {
     shell.synthesized = outline.text;
     classSym.hasBody = memberCount > 0;
     // In file order: the bag reads them in one forward pass.
-    this.bagExclusions.set(shell, [...exclusions, ...outline.excluded].sort((a, b) => a[0] - b[0]));
+    this.bagExclusions.set(
+      shell,
+      [...exclusions, ...outline.excluded].sort((a, b) => a[0] - b[0]),
+    );
     // A long non-member's block sits among the class's method chunks in line order.
     const methods = this.drafts.splice(shellIndex + 1);
     this.drafts.push(...[...methods, ...outline.blocks].sort((a, b) => a.startLine - b.startLine));
@@ -423,7 +447,7 @@ class FileExtractor {
     for (const { node: m, doc } of withDocComments(body.namedChildren)) {
       const nameNode = m.childForFieldName("name");
       if (!nameNode || (nameNode.type !== "property_identifier" && nameNode.type !== "identifier")) continue;
-      const annotation = m.type === "property_signature" ? m.childForFieldName("type")?.namedChild(0) ?? null : null;
+      const annotation = m.type === "property_signature" ? (m.childForFieldName("type")?.namedChild(0) ?? null) : null;
       const callable = m.type === "method_signature" ? m : annotation !== null && annotation.type === "function_type" ? annotation : null;
       if (callable === null) continue;
       const signature = this.nodeText(m).replace(/[;,]$/, "");
@@ -465,7 +489,12 @@ class FileExtractor {
       }
       if (!fn || !name) continue;
       const fnBody = fn.childForFieldName("body");
-      const parts = { signature: this.slice(stmt.startIndex, fnBody ? fnBody.startIndex : stmt.endIndex).trimEnd().replace(/;$/, ""), body: fnBody ? this.nodeText(fnBody) : "" };
+      const parts = {
+        signature: this.slice(stmt.startIndex, fnBody ? fnBody.startIndex : stmt.endIndex)
+          .trimEnd()
+          .replace(/;$/, ""),
+        body: fnBody ? this.nodeText(fnBody) : "",
+      };
       const seen = byName.get(name);
       if (seen) {
         // The implementation after its overload signatures: its body, the first signature's line.
@@ -588,14 +617,7 @@ class FileExtractor {
     return draft;
   }
 
-  private addSymbol(
-    node: SyntaxNode,
-    kind: SymbolKind,
-    name: string,
-    isExported: boolean,
-    doc: SyntaxNode[],
-    parts: { signature: string; body: string; declaration?: string },
-  ): Sym {
+  private addSymbol(node: SyntaxNode, kind: SymbolKind, name: string, isExported: boolean, doc: SyntaxNode[], parts: { signature: string; body: string; declaration?: string }): Sym {
     const sym: Sym = {
       ...symbolRecord(name, kind, node.startPosition.row + 1, endLineOf(node), isExported, {
         signature: parts.signature,

@@ -112,7 +112,6 @@ export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint:
 /** Tools that change files on disk. */
 export const DESTRUCTIVE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 
-
 /** An editing call's provenance (who, for which task, why): set by a pipeline, so unlisted in the compact listing. */
 export const PROVENANCE_KEYS = ["actor", "task_id", "reason"] as const;
 
@@ -130,4 +129,5 @@ export const DESCRIPTION_LIMIT = 120;
 /** Said by every tool that looks a declaration up by name (signature, callers, implementors, rename impact). */
 export const NOT_FOUND_NOTE = " A name no declaration has answers not_found: true with up to 5 did_you_mean names (another case first, then the nearest spellings).";
 /** For the tools that read the file a call names again before answering (a declaration written since the last index run is then found). */
-export const WRITTEN_SINCE_NOTE = " A declaration written since the last index run is found once a call names its file_path (that file is read again), after mast_reindex, or under mast serve --watch.";
+export const WRITTEN_SINCE_NOTE =
+  " A declaration written since the last index run is found once a call names its file_path (that file is read again), after mast_reindex, or under mast serve --watch.";

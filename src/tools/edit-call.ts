@@ -70,8 +70,7 @@ async function refreshWritten(ctx: ToolContext, written: readonly string[], warn
     warnings.push({
       code: "INDEX_REFRESH_DEFERRED",
       message:
-        `the mast index was not refreshed for ${deferred.length} file(s) over ${REFRESH_BUDGET_BYTES} bytes written ` +
-        `(${deferred.join(", ")}): the next index run or read of them catches up`,
+        `the mast index was not refreshed for ${deferred.length} file(s) over ${REFRESH_BUDGET_BYTES} bytes written ` + `(${deferred.join(", ")}): the next index run or read of them catches up`,
       files: deferred,
     });
   }
@@ -82,12 +81,7 @@ async function refreshWritten(ctx: ToolContext, written: readonly string[], warn
  * what it wrote (within REFRESH_BUDGET_BYTES, else deferred with INDEX_REFRESH_DEFERRED), one
  * telemetry event (unless `telemetry.enabled` is false), and the envelope.
  */
-export async function runEditOperation(
-  ctx: ToolContext,
-  tool: string,
-  meta: CallMeta,
-  op: (oc: OpContext) => OpResult<unknown> | Promise<OpResult<unknown>>,
-): Promise<Envelope> {
+export async function runEditOperation(ctx: ToolContext, tool: string, meta: CallMeta, op: (oc: OpContext) => OpResult<unknown> | Promise<OpResult<unknown>>): Promise<Envelope> {
   const config = editConfig(ctx);
   const oc = opContext(ctx, tool, config);
   const started = performance.now();

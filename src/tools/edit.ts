@@ -26,10 +26,7 @@ export const readManyTool = defineTool({
   input: () => z.object({ files: z.array(file).min(1).max(MAX_READ_FILES).describe(`Files to read (at most ${MAX_READ_FILES}).`) }).strict(),
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
-  handler: (ctx, args) =>
-    runEditOperation(ctx, "read_many", { operation: "read-many", route: "read", files: args.files }, async (oc) =>
-      (await operations()).readMany(oc, args.files),
-    ),
+  handler: (ctx, args) => runEditOperation(ctx, "read_many", { operation: "read-many", route: "read", files: args.files }, async (oc) => (await operations()).readMany(oc, args.files)),
 });
 
 export const readHashTool = defineTool({
@@ -53,9 +50,7 @@ export const readHashTool = defineTool({
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
   handler: (ctx, args) =>
-    runEditOperation(ctx, "read_hash", { operation: "read-hash", route: "read", files: [args.file] }, async (oc) =>
-      (await operations()).readHash(oc, args.file, args.line, args.context),
-    ),
+    runEditOperation(ctx, "read_hash", { operation: "read-hash", route: "read", files: [args.file] }, async (oc) => (await operations()).readHash(oc, args.file, args.line, args.context)),
 });
 
 export const replaceHashTool = defineTool({
@@ -90,8 +85,7 @@ export const replaceHashTool = defineTool({
         file,
         old_hash: hash.describe("The 12-character hash read_hash or read_many reported."),
         new_content: content.describe(
-          "The replacement lines. One trailing line break ends the last line, it does not add an empty one: " +
-            '"a\\n" and "a" are the same single line; "a\\n\\n" is "a" and an empty line.',
+          "The replacement lines. One trailing line break ends the last line, it does not add an empty one: " + '"a\\n" and "a" are the same single line; "a\\n\\n" is "a" and an empty line.',
         ),
         range: z.string().max(40).nullish().describe('"start:end" (1-based, inclusive) or "line"; omit to anchor the whole file.'),
         expected_file_hash: fileHashInput,
@@ -123,9 +117,7 @@ export const diffApplyTool = defineTool({
   cli: [
     {
       name: "diff apply",
-      summary:
-        "Apply a one-file unified diff; a hunk that moved goes where its lines are when they are in one place " +
-        "(within --fuzzy lines if given), or the patch is refused.",
+      summary: "Apply a one-file unified diff; a hunk that moved goes where its lines are when they are in one place " + "(within --fuzzy lines if given), or the patch is refused.",
       positionals: ["file"],
       stdin: "patch",
       flags: { "file-hash": "expected_file_hash" },
@@ -151,13 +143,7 @@ export const diffApplyTool = defineTool({
         expected_file_hash: fileHashInput,
         dry_run: z.boolean().default(false).describe("Place the hunks without writing; the answer carries the unified diff, not the file (#98)."),
         include_source: z.boolean().default(false).describe("Answer the whole post-patch file as newSource (a dry run answers the diff otherwise)."),
-        fuzzy: z
-          .number()
-          .int()
-          .min(0)
-          .max(1_000_000)
-          .nullish()
-          .describe("How far a hunk may slide from where the patch puts it (default: anywhere its lines are unambiguous)."),
+        fuzzy: z.number().int().min(0).max(1_000_000).nullish().describe("How far a hunk may slide from where the patch puts it (default: anywhere its lines are unambiguous)."),
         ...provenance,
       })
       .strict(),

@@ -47,12 +47,13 @@ export const efficiencyTool = defineTool({
     "The full-file figure is an upper bound (a naive read of every file an answer named); the real saving lies between 0 and efficiency_ratio. Below 0.30 you are reading more than you need — prefer mast_search over reading files; above 0.85 you are using mast well. " +
     "Counts are made off the request path and written within about a second of a call; this tool waits for the calls made so far. Off when the `telemetry` setting is false.",
   unlisted: ["since_minutes"],
-  input: () => z
-    .object({
-      scope: z.enum(["session", "global"]).default("session").describe("session: this server's calls (outside `mast serve`, the latest recorded session); global: every recorded call."),
-      since_minutes: z.number().int().min(1).max(10_000_000).nullish().describe("Only calls from the last N minutes (default: all of the scope)."),
-    })
-    .strict(),
+  input: () =>
+    z
+      .object({
+        scope: z.enum(["session", "global"]).default("session").describe("session: this server's calls (outside `mast serve`, the latest recorded session); global: every recorded call."),
+        since_minutes: z.number().int().min(1).max(10_000_000).nullish().describe("Only calls from the last N minutes (default: all of the scope)."),
+      })
+      .strict(),
   output: open({
     enabled: z.literal(false).optional(),
     scope: z.enum(["session", "global"]).optional(),
@@ -62,14 +63,24 @@ export const efficiencyTool = defineTool({
     tokens_full_file_upper_bound: z.number().int().optional(),
     efficiency_ratio: z.number().min(0).max(1).optional(),
     by_tool: z
-      .array(open({ tool: z.string(), calls: z.number().int(), tokens_returned: z.number().int(), tokens_full_file_upper_bound: z.number().int(), efficiency_ratio: z.number(), p50_duration_ms: z.number().nullable(), p95_duration_ms: z.number().nullable() }))
+      .array(
+        open({
+          tool: z.string(),
+          calls: z.number().int(),
+          tokens_returned: z.number().int(),
+          tokens_full_file_upper_bound: z.number().int(),
+          efficiency_ratio: z.number(),
+          p50_duration_ms: z.number().nullable(),
+          p95_duration_ms: z.number().nullable(),
+        }),
+      )
       .optional(),
     tokenizer: z.string().optional(),
   }),
   annotations: READ_ONLY,
   handler: async (ctx, args) => {
     if (!ctx.config.telemetry) {
-      return { enabled: false, calls: 0, hint: "Telemetry is off: set \"telemetry\": true in mast.config.json to record the read tools' calls." };
+      return { enabled: false, calls: 0, hint: 'Telemetry is off: set "telemetry": true in mast.config.json to record the read tools\' calls.' };
     }
     const flushed = ctx.recorder ? await ctx.recorder.flush() : true;
     const session = args.scope === "session" ? (ctx.recorder?.sessionId ?? latestSession(ctx.config.state_dir)) : null;

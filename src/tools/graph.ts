@@ -61,9 +61,7 @@ const MAX_VERIFIED_LIMIT = 10_000;
 const VERIFIED_BUDGET_BYTES = 2 * 1024 * 1024;
 
 const symbolInput = nameInput().describe("Symbol name: a function, class or const, or a method as Class.method.");
-const filePathInput = pathInput()
-  .nullish()
-  .describe("Disambiguates a name declared in several files: the declaration in (or re-exported by) this file.");
+const filePathInput = pathInput().nullish().describe("Disambiguates a name declared in several files: the declaration in (or re-exported by) this file.");
 const potentialLimitInput = z
   .number()
   .int()
@@ -71,7 +69,6 @@ const potentialLimitInput = z
   .max(1000)
   .default(POTENTIAL_LIMIT)
   .describe("Maximum potential_matches (default 50); when more exist, summary.potential_total is the real count and summary.potential_truncated how many were left out.");
-
 
 /** Sites of one file, each one line of text: the file named once, `is_test` when it is a test file. */
 export interface FileSites {
@@ -129,28 +126,33 @@ export const callersTool = defineTool({
     "(through an import, an annotated field or parameter, a `new` binding, a declared return type, the same file, this or super) — safe to act on. " +
     "potential_matches: other lines naming it (factories, DI, inferred types, dynamic dispatch, comments) — review each before a refactor. " +
     "transitive follows callers of callers over verified edges only. The answer is for the first declaration (exported first, then by path); " +
-    "others are listed in other_declarations — pass file_path to pick one. Import lines in a file with a verified caller, comment lines and prose (documentation files, doc strings and their examples) are left out (counted in summary.imports_omitted, summary.comments_omitted, summary.docs_omitted; mast_rename_impact lists them). A site's text over 160 characters is clipped around the name (… marks a cut). Both sets are grouped by file ({file_path, is_test?, sites}), each site one line of text: a verified one \"LINE CALLER: text\" " +
-    "(\"LINE: text\" at top level) with [resolution] unless the file states one for all, (depth N via CALLEE) for a caller's caller (transitive); a potential one \"LINE: text\". " +
+    'others are listed in other_declarations — pass file_path to pick one. Import lines in a file with a verified caller, comment lines and prose (documentation files, doc strings and their examples) are left out (counted in summary.imports_omitted, summary.comments_omitted, summary.docs_omitted; mast_rename_impact lists them). A site\'s text over 160 characters is clipped around the name (… marks a cut). Both sets are grouped by file ({file_path, is_test?, sites}), each site one line of text: a verified one "LINE CALLER: text" ' +
+    '("LINE: text" at top level) with [resolution] unless the file states one for all, (depth N via CALLEE) for a caller\'s caller (transitive); a potential one "LINE: text". ' +
     "Files come in the order of their best site, verified callers in source files before those in tests; potential matches come most likely first (calls in the declaring file, calls on a receiver that may be its type, " +
     "calls on other types or built-ins, mentions, then comments and strings). Both sets are capped (verified_limit, potential_limit — potential lines also to about 100 bytes each on average, so a few long lines do not crowd out the rest); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated). " +
-    `A name in more than ${SCAN_CHUNKS} chunks (a common one: name, map) has the chunks of the declaring file and of the files that import it read first and the rest counted in summary.potential_unexamined_chunks, their lines in no list and no count.` + NOT_FOUND_NOTE + WRITTEN_SINCE_NOTE,
+    `A name in more than ${SCAN_CHUNKS} chunks (a common one: name, map) has the chunks of the declaring file and of the files that import it read first and the rest counted in summary.potential_unexamined_chunks, their lines in no list and no count.` +
+    NOT_FOUND_NOTE +
+    WRITTEN_SINCE_NOTE,
   unlisted: ["verified_limit"],
-  input: () => z
-    .object({
-      symbol: symbolInput,
-      file_path: filePathInput,
-      transitive: z.boolean().default(false).describe("Also callers of callers (verified edges only), each with its depth."),
-      include_potential: z.boolean().default(true).describe("false skips the identifier search: verified callers only."),
-      potential_limit: potentialLimitInput,
-      verified_limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(MAX_VERIFIED_LIMIT)
-        .default(VERIFIED_LIMIT)
-        .describe("Maximum verified call sites (default 200); when more exist, summary.verified_total is the real count and summary.verified_truncated how many were left out (mast_rename_impact lists them all)."),
-    })
-    .strict(),
+  input: () =>
+    z
+      .object({
+        symbol: symbolInput,
+        file_path: filePathInput,
+        transitive: z.boolean().default(false).describe("Also callers of callers (verified edges only), each with its depth."),
+        include_potential: z.boolean().default(true).describe("false skips the identifier search: verified callers only."),
+        potential_limit: potentialLimitInput,
+        verified_limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_VERIFIED_LIMIT)
+          .default(VERIFIED_LIMIT)
+          .describe(
+            "Maximum verified call sites (default 200); when more exist, summary.verified_total is the real count and summary.verified_truncated how many were left out (mast_rename_impact lists them all).",
+          ),
+      })
+      .strict(),
   output: open({
     declaration: DECLARATION_SITE.extend({ signature: z.string().optional() }).nullable(),
     other_declarations: z.array(DECLARATION_SITE).optional(),
@@ -181,7 +183,13 @@ export const callersTool = defineTool({
         return { ...callers, signature: declared ? declarationSignature(db, declared) : null };
       },
       // The files the answer can show: verified sites past the limit are cut, so their files are not refreshed.
-      (a) => [...declarationFiles(a.target), ...sourceFirst(a.verified).slice(0, args.verified_limit).map((v) => v.file_path), ...(a.potential?.matches.map((p) => p.file_path) ?? [])],
+      (a) => [
+        ...declarationFiles(a.target),
+        ...sourceFirst(a.verified)
+          .slice(0, args.verified_limit)
+          .map((v) => v.file_path),
+        ...(a.potential?.matches.map((p) => p.file_path) ?? []),
+      ],
       filePath,
     );
     const [first, ...others] = answer.target.sites;
@@ -219,13 +227,16 @@ export const implementorsTool = defineTool({
   details:
     "Classes that implement an interface (or extend a class), then their subclasses, each with its methods; " +
     "for a member (`Router.match`), the methods that implement or override it ({method, file_path, line, relation}). " +
-    "relation is implements or extends; via names the class an indirect result inherits through. A result whose file changed since indexing carries stale: true." + NOT_FOUND_NOTE + WRITTEN_SINCE_NOTE,
-  input: () => z
-    .object({
-      interface_name: nameInput().describe("The interface (or class) name, or one of its members as `Type.member`."),
-      file_path: filePathInput,
-    })
-    .strict(),
+    "relation is implements or extends; via names the class an indirect result inherits through. A result whose file changed since indexing carries stale: true." +
+    NOT_FOUND_NOTE +
+    WRITTEN_SINCE_NOTE,
+  input: () =>
+    z
+      .object({
+        interface_name: nameInput().describe("The interface (or class) name, or one of its members as `Type.member`."),
+        file_path: filePathInput,
+      })
+      .strict(),
   output: open({
     declaration: DECLARATION_SITE.nullable(),
     other_declarations: z.array(DECLARATION_SITE).optional(),
@@ -258,7 +269,6 @@ export const implementorsTool = defineTool({
   },
 });
 
-
 export const renameImpactTool = defineTool({
   name: "mast_rename_impact",
   title: "Rename impact",
@@ -267,7 +277,9 @@ export const renameImpactTool = defineTool({
     "Everything a rename of a symbol touches, in one call: declaration_sites, verified_callers (direct call sites to edit, grouped by file like mast_callers'), " +
     "potential_matches (identifier matches the resolver could not prove — review each; the declaration's own line is in declaration_sites, not here), " +
     "barrel_exports (named re-exports to edit, and export * files consumers reach it through) and a checklist sentence. " +
-    "Run it again after the rename: the old name should come back empty (not_found)." + NOT_FOUND_NOTE + WRITTEN_SINCE_NOTE,
+    "Run it again after the rename: the old name should come back empty (not_found)." +
+    NOT_FOUND_NOTE +
+    WRITTEN_SINCE_NOTE,
   input: () => z.object({ symbol: symbolInput, file_path: filePathInput, potential_limit: potentialLimitInput }).strict(),
   output: open({
     declaration_sites: z.array(DECLARATION_SITE),
@@ -311,7 +323,9 @@ export const renameImpactTool = defineTool({
         potential_count: potential.length,
         barrel_count: barrels.length,
         ...unexamined(answer.potential),
-        checklist: `${verified.length} verified call site(s) to update, ${potential.length} review-required identifier match(es), ${barrels.length} barrel export(s) to update.` + (answer.potential.unexamined ? ` ${answer.potential.unexamined} more chunk(s) name it and were not read (a common name): search them before renaming.` : ""),
+        checklist:
+          `${verified.length} verified call site(s) to update, ${potential.length} review-required identifier match(es), ${barrels.length} barrel export(s) to update.` +
+          (answer.potential.unexamined ? ` ${answer.potential.unexamined} more chunk(s) name it and were not read (a common name): search them before renaming.` : ""),
         ...cutOf("potential", answer.potential.total, potential.length),
         ...checkerCounts(answer.potential),
       },
@@ -335,16 +349,17 @@ export const graphTool = defineTool({
     NOT_FOUND_NOTE +
     WRITTEN_SINCE_NOTE,
   unlisted: ["max_nodes", "format"],
-  input: () => z
-    .object({
-      symbol: nameInput().describe("The declaration: a name or `Class.method`."),
-      file_path: filePathInput,
-      depth: z.number().int().min(1).max(5).default(2).describe("Levels of verified callers and callees (default 2, at most 5)."),
-      direction: z.enum(["callers", "callees", "both"]).default("both").describe("Which way to follow calls (default both)."),
-      max_nodes: z.number().int().min(1).max(500).default(DEFAULT_GRAPH_NODES).describe(`Nodes drawn at most (default ${DEFAULT_GRAPH_NODES}), the root first.`),
-      format: z.enum(["mermaid", "dot"]).default("mermaid").describe("mermaid (default) or dot."),
-    })
-    .strict(),
+  input: () =>
+    z
+      .object({
+        symbol: nameInput().describe("The declaration: a name or `Class.method`."),
+        file_path: filePathInput,
+        depth: z.number().int().min(1).max(5).default(2).describe("Levels of verified callers and callees (default 2, at most 5)."),
+        direction: z.enum(["callers", "callees", "both"]).default("both").describe("Which way to follow calls (default both)."),
+        max_nodes: z.number().int().min(1).max(500).default(DEFAULT_GRAPH_NODES).describe(`Nodes drawn at most (default ${DEFAULT_GRAPH_NODES}), the root first.`),
+        format: z.enum(["mermaid", "dot"]).default("mermaid").describe("mermaid (default) or dot."),
+      })
+      .strict(),
   output: open({
     declaration: DECLARATION_SITE.nullable(),
     format: z.enum(["mermaid", "dot"]),

@@ -40,17 +40,8 @@ export const grepManyTool = defineTool({
           .min(1)
           .max(100_000)
           .default(1000)
-          .describe(
-            "Stop after this many matches (truncated: true); " +
-              "matches past the answer cap are left out too (truncated: true, and a RESULT_TRUNCATED warning counting them).",
-          ),
-        timeout_ms: z
-          .number()
-          .int()
-          .min(100)
-          .max(60_000)
-          .default(DEFAULT_GREP_TIMEOUT_MS)
-          .describe(`The search's time budget in ms (default ${DEFAULT_GREP_TIMEOUT_MS}).`),
+          .describe("Stop after this many matches (truncated: true); " + "matches past the answer cap are left out too (truncated: true, and a RESULT_TRUNCATED warning counting them)."),
+        timeout_ms: z.number().int().min(100).max(60_000).default(DEFAULT_GREP_TIMEOUT_MS).describe(`The search's time budget in ms (default ${DEFAULT_GREP_TIMEOUT_MS}).`),
       })
       .strict(),
   output: ENVELOPE_OUTPUT,
@@ -80,8 +71,7 @@ export const diffGenerateTool = defineTool({
   ],
   title: "Unified diff of two contents",
   description:
-    "A unified diff from old to new content, with headers naming the file; " +
-    'a missing final newline is a change (`\\ No newline at end of file`); "(no changes)" when they are the same.',
+    "A unified diff from old to new content, with headers naming the file; " + 'a missing final newline is a change (`\\ No newline at end of file`); "(no changes)" when they are the same.',
   input: () =>
     z
       .object({
@@ -182,8 +172,5 @@ export const astFindSymbolsTool = defineTool({
   input: () => z.object({ file }).strict(),
   output: ENVELOPE_OUTPUT,
   annotations: READ_ONLY,
-  handler: (ctx, args) =>
-    runEditOperation(ctx, "ast_find_symbols", { operation: "find-symbols", route: "ast", files: [args.file] }, async (oc) =>
-      (await ast()).astFindSymbols(oc, args.file),
-    ),
+  handler: (ctx, args) => runEditOperation(ctx, "ast_find_symbols", { operation: "find-symbols", route: "ast", files: [args.file] }, async (oc) => (await ast()).astFindSymbols(oc, args.file)),
 });

@@ -31,28 +31,31 @@ export const skeletonTool = defineTool({
     `${DEFAULT_MAX_EXPORTS}) and its first max_members members (default ${DEFAULT_MAX_MEMBERS}), counting the rest in exports_truncated and members_truncated; a test file's members (its test cases) are only counted. ` +
     "Product files come first, test files after, each in tree order. At most limit files are listed, fewer when the answer cap is reached first; files_truncated counts the files left out, test_files_truncated how many of them are tests.",
   unlisted: ["max_depth", "max_exports", "max_members"],
-  input: () => z
-    .object({
-      directory: z.string().max(MAX_PATH_LENGTH).nullish().describe("Project-relative subtree to list (default: the whole project)."),
-      max_depth: z.number().int().min(0).nullish().describe("Directory levels below `directory` to include (default: all)."),
-      file_pattern: globInput().nullish().describe("Only files whose project-relative path matches this glob."),
-      limit: z.number().int().min(1).max(10_000).default(500).describe("Maximum files listed; the rest is counted in files_truncated."),
-      max_exports: z
-        .number()
-        .int()
-        .min(0)
-        .max(100_000)
-        .default(DEFAULT_MAX_EXPORTS)
-        .describe(`Names listed per file (default ${DEFAULT_MAX_EXPORTS}), in declaration order; the rest is counted in the file's exports_truncated (mast_exports lists them all).`),
-      max_members: z
-        .number()
-        .int()
-        .min(0)
-        .max(100_000)
-        .default(DEFAULT_MAX_MEMBERS)
-        .describe(`Members (public methods, constructors) listed per file (default ${DEFAULT_MAX_MEMBERS}), in declaration order; the rest is counted in the file's members_truncated (0 lists none).`),
-    })
-    .strict(),
+  input: () =>
+    z
+      .object({
+        directory: z.string().max(MAX_PATH_LENGTH).nullish().describe("Project-relative subtree to list (default: the whole project)."),
+        max_depth: z.number().int().min(0).nullish().describe("Directory levels below `directory` to include (default: all)."),
+        file_pattern: globInput().nullish().describe("Only files whose project-relative path matches this glob."),
+        limit: z.number().int().min(1).max(10_000).default(500).describe("Maximum files listed; the rest is counted in files_truncated."),
+        max_exports: z
+          .number()
+          .int()
+          .min(0)
+          .max(100_000)
+          .default(DEFAULT_MAX_EXPORTS)
+          .describe(`Names listed per file (default ${DEFAULT_MAX_EXPORTS}), in declaration order; the rest is counted in the file's exports_truncated (mast_exports lists them all).`),
+        max_members: z
+          .number()
+          .int()
+          .min(0)
+          .max(100_000)
+          .default(DEFAULT_MAX_MEMBERS)
+          .describe(
+            `Members (public methods, constructors) listed per file (default ${DEFAULT_MAX_MEMBERS}), in declaration order; the rest is counted in the file's members_truncated (0 lists none).`,
+          ),
+      })
+      .strict(),
   output: open({
     files: z.array(
       open({
@@ -78,8 +81,7 @@ export const exportsTool = defineTool({
   name: "mast_exports",
   title: "File exports",
   description: "What one file exports: each name with kind, signature, line and doc; re-exports with their source.",
-  details:
-    "What one file exports: each name with its kind, signature (no body), line and doc comment; re-exports say where they come from, and `export *` modules are listed in star_exports.",
+  details: "What one file exports: each name with its kind, signature (no body), line and doc comment; re-exports say where they come from, and `export *` modules are listed in star_exports.",
   input: () => z.object({ file_path: pathInput().describe("Project-relative path of an indexed file.") }).strict(),
   output: open({
     file_path: z.string(),
@@ -122,7 +124,6 @@ function briefSignature(entry: SignatureEntry, asked: string): Partial<Signature
   };
 }
 
-
 export const signatureTool = defineTool({
   name: "mast_signature",
   title: "Symbol signature",
@@ -130,19 +131,24 @@ export const signatureTool = defineTool({
   details:
     "A symbol's declaration, doc comment, parameters and return type, plus the declarations of the project types they name (one level deep, 50 lines each). " +
     "With detail brief (the default) symbol is left out when it is the name asked for, doc is the doc comment's summary (its first sentence, without comment markers; absent when there is none), params/return_type are left out, comment lines are left out of the declarations, and each type in type_context is its first 12 lines (truncated: true when cut); detail full gives all of it. " +
-    "Methods are addressed as Class.method. Every match is returned (exported first, then by path); pass file_path to pick one — a barrel file is followed to the declaration." + NOT_FOUND_NOTE + WRITTEN_SINCE_NOTE,
+    "Methods are addressed as Class.method. Every match is returned (exported first, then by path); pass file_path to pick one — a barrel file is followed to the declaration." +
+    NOT_FOUND_NOTE +
+    WRITTEN_SINCE_NOTE,
   unlisted: ["limit"],
-  input: () => z
-    .object({
-      symbol: nameInput().describe("Symbol name, e.g. handleLogin or AuthService.validate."),
-      file_path: pathInput().nullish().describe("Only the symbol in (or re-exported by) this file."),
-      limit: z.number().int().min(1).max(500).default(50).describe("Maximum matches; the rest is counted in results_truncated."),
-      detail: z
-        .enum(["brief", "full"])
-        .default("brief")
-        .describe("brief (default): the doc comment's first sentence, no params/return_type (the signature states them), no empty type_context; full: the doc comment as written, params and return_type."),
-    })
-    .strict(),
+  input: () =>
+    z
+      .object({
+        symbol: nameInput().describe("Symbol name, e.g. handleLogin or AuthService.validate."),
+        file_path: pathInput().nullish().describe("Only the symbol in (or re-exported by) this file."),
+        limit: z.number().int().min(1).max(500).default(50).describe("Maximum matches; the rest is counted in results_truncated."),
+        detail: z
+          .enum(["brief", "full"])
+          .default("brief")
+          .describe(
+            "brief (default): the doc comment's first sentence, no params/return_type (the signature states them), no empty type_context; full: the doc comment as written, params and return_type.",
+          ),
+      })
+      .strict(),
   output: open({
     results: z.array(open({ kind: z.string(), file_path: z.string(), line: z.number().int(), is_exported: z.boolean(), signature: z.string().nullable(), doc: z.string().nullable().optional() })),
     results_truncated: z.number().int().optional(),
@@ -155,9 +161,7 @@ export const signatureTool = defineTool({
   handler: async (ctx, args) => {
     const db = ctx.store().db;
     const filePath = args.file_path ? inProject(ctx, args.file_path) : null;
-    const paths = filePath
-      ? [filePath]
-      : declaringPaths(db, args.symbol, args.limit);
+    const paths = filePath ? [filePath] : declaringPaths(db, args.symbol, args.limit);
     const refreshes = await refreshFiles(ctx.store(), ctx.config, paths);
     const busy = new Set([...refreshes].flatMap(([path, r]) => (r === "busy" ? [path] : [])));
     const response = ctx.store().snapshot((snap) => symbolSignatures(snap, args.symbol, filePath, args.limit));

@@ -71,7 +71,9 @@ function sitesByFile(lines: readonly ReferenceLine[], name: string): Array<{ fil
   return byFile(lines).map(({ file_path, entries }) => {
     const first = entries[0]!.resolution;
     const shared = entries.every((e) => e.resolution === first) ? first : undefined;
-    const sites = entries.map((e) => `${e.line}${e.marks.length > 0 ? ` ${e.marks.join(",")}` : ""}: ${siteText(e.context, named)}${shared === undefined && e.resolution !== undefined ? ` [${e.resolution}]` : ""}`);
+    const sites = entries.map(
+      (e) => `${e.line}${e.marks.length > 0 ? ` ${e.marks.join(",")}` : ""}: ${siteText(e.context, named)}${shared === undefined && e.resolution !== undefined ? ` [${e.resolution}]` : ""}`,
+    );
     return { ...fileOf(file_path), ...(shared === undefined ? {} : { resolution: shared }), sites };
   });
 }
@@ -83,7 +85,10 @@ function targetOf(ctx: ToolContext, args: { symbol?: string | null; file_path?: 
   const path = args.file_path ? projectPath(args.file_path, root) : null;
   if (args.symbol) return referenceTargetNamed(db, root, args.symbol, path);
   if (path === null || args.line == null || args.column == null) {
-    throw new MastError("INVALID_ARGUMENT", "mast_references takes a symbol, or a position: file_path, line and column", { hint: "Pass symbol (a name or Owner.member), or file_path with line and column (1-based).", usage: true });
+    throw new MastError("INVALID_ARGUMENT", "mast_references takes a symbol, or a position: file_path, line and column", {
+      hint: "Pass symbol (a name or Owner.member), or file_path with line and column (1-based).",
+      usage: true,
+    });
   }
   return referenceTargetAt(db, root, path, { line: args.line, column: args.column });
 }
@@ -97,23 +102,24 @@ export const referencesTool = defineTool({
     "Each line naming it is classified by resolving its occurrences as mast_definition does: verified (an occurrence resolves to the declaration — by the file's scopes, an import, the object's known type — or the call graph links a call there; safe to act on), potential (nothing proves what it names: an object of unknown type, a file not parsed — review), " +
     "or counted in summary: elsewhere_omitted (every occurrence resolves to another declaration), not_code_omitted (it is named only in comments or strings) and other_language_omitted (lines in files of another language; TypeScript and JavaScript are one). A local (a parameter, a variable in a function) and a namespace import's name (`z` of `import * as z`: its uses, as the compiler answers an alias) are looked for in their own file only. " +
     "A position whose name nothing declares (a property of an inferred type) answers declaration null with every line naming it potential; a declaration chosen by name is a guess too, so an occurrence resolving to another member stays potential. Potential lines come likeliest first: occurrences of the target's sort (member accesses for a member), then the declaration's and the position's files, importers and directory (for a guess: the files nearest the position). " +
-    "Sites are grouped by file ({file_path, is_test?, resolution?, sites}), each one line of text \"LINE MARKS: text\": marks are declaration, read, write (an assignment's target, ++, a destructuring assignment, o.f = …) and call, comma-separated; [resolution] ends a verified site unless its file states one for all. " +
+    'Sites are grouped by file ({file_path, is_test?, resolution?, sites}), each one line of text "LINE MARKS: text": marks are declaration, read, write (an assignment\'s target, ++, a destructuring assignment, o.f = …) and call, comma-separated; [resolution] ends a verified site unless its file states one for all. ' +
     `Files are parsed the declaring file first, then the files importing it; past ${MAX_PARSED_FILES} parsed files or ${PARSE_BUDGET_MS} ms of parsing (or where a language has no binding rules) lines are potential unmarked, counted in summary.unparsed_files. ` +
     `Both lists are capped (verified_limit, default ${VERIFIED_LIMIT}; potential_limit, default ${POTENTIAL_LIMIT}); a cut is counted in summary (verified_total/verified_truncated, potential_total/potential_truncated) and summary.next holds the arguments that list the rest (verified_offset, potential_offset, and parse_until when the parse time budget cut the files parsed, so every page classifies alike; the order is stable while the index is).`,
   unlisted: ["verified_limit", "verified_offset", "potential_offset", "parse_until"],
-  input: () => z
-    .object({
-      symbol: nameInput().nullish(),
-      file_path: pathInput().nullish(),
-      line: z.number().int().min(1).nullish(),
-      column: z.number().int().min(1).nullish(),
-      verified_limit: z.number().int().min(1).max(10_000).default(VERIFIED_LIMIT),
-      potential_limit: z.number().int().min(1).max(1000).default(POTENTIAL_LIMIT),
-      verified_offset: z.number().int().min(0).default(0),
-      potential_offset: z.number().int().min(0).default(0),
-      parse_until: z.number().int().min(0).nullish(),
-    })
-    .strict(),
+  input: () =>
+    z
+      .object({
+        symbol: nameInput().nullish(),
+        file_path: pathInput().nullish(),
+        line: z.number().int().min(1).nullish(),
+        column: z.number().int().min(1).nullish(),
+        verified_limit: z.number().int().min(1).max(10_000).default(VERIFIED_LIMIT),
+        potential_limit: z.number().int().min(1).max(1000).default(POTENTIAL_LIMIT),
+        verified_offset: z.number().int().min(0).default(0),
+        potential_offset: z.number().int().min(0).default(0),
+        parse_until: z.number().int().min(0).nullish(),
+      })
+      .strict(),
   output: open({
     declaration: DEFINITION.nullable(),
     resolution: RESOLUTION.optional(),
@@ -139,7 +145,9 @@ export const referencesTool = defineTool({
       (a) => [
         ...(args.file_path && !args.symbol ? [projectPath(args.file_path, root)] : []),
         ...(a.target?.declaration ? [a.target.declaration.file_path] : []),
-        ...(a.references ? [...page(a.references.verified, args.verified_offset, args.verified_limit), ...page(a.references.potential, args.potential_offset, args.potential_limit)].map((l) => l.file_path) : []),
+        ...(a.references
+          ? [...page(a.references.verified, args.verified_offset, args.verified_limit), ...page(a.references.potential, args.potential_offset, args.potential_limit)].map((l) => l.file_path)
+          : []),
       ],
     );
     const { target, references: refs } = answer;

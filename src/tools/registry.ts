@@ -64,7 +64,13 @@ export function unknownToolHint(name: string, names: readonly string[]): string 
 export function findTool(name: string): ToolDefinition {
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) {
-    throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(name)}`, { hint: unknownToolHint(name, TOOLS.map((t) => t.name)), usage: true });
+    throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(name)}`, {
+      hint: unknownToolHint(
+        name,
+        TOOLS.map((t) => t.name),
+      ),
+      usage: true,
+    });
   }
   return tool;
 }
@@ -167,7 +173,11 @@ export function inputFields(tool: ToolDefinition): InputField[] {
   const schema = z.toJSONSchema(tool.input, { io: "input" }) as { properties?: Record<string, JsonProperty>; required?: string[] };
   return Object.entries(schema.properties ?? {}).map(([key, p]) => {
     const type = p.type ?? p.anyOf?.find((a) => a.type !== "null")?.type;
-    return { key, kind: type === "boolean" ? "boolean" : type === "integer" || type === "number" ? "number" : type === "array" ? "list" : "string", required: (schema.required ?? []).includes(key) && p.default === undefined };
+    return {
+      key,
+      kind: type === "boolean" ? "boolean" : type === "integer" || type === "number" ? "number" : type === "array" ? "list" : "string",
+      required: (schema.required ?? []).includes(key) && p.default === undefined,
+    };
   });
 }
 
@@ -240,14 +250,25 @@ export async function runTool(ctx: ToolContext, name: string, rawArgs: unknown, 
     }
     const message = messageBytes(text);
     if (message > MAX_MESSAGE_BYTES) {
-      throw new MastError("RESULT_TOO_LARGE", `the answer of ${name} would take ${message} bytes as an MCP message (its JSON and the escaped text copy), over the ${MAX_MESSAGE_BYTES}-byte message cap`);
+      throw new MastError(
+        "RESULT_TOO_LARGE",
+        `the answer of ${name} would take ${message} bytes as an MCP message (its JSON and the escaped text copy), over the ${MAX_MESSAGE_BYTES}-byte message cap`,
+      );
     }
     if (measured && ctx.recorder) {
       const row = rowFields(tool.name, started);
       // Everything but the time is worked out after the answer has gone.
       ctx.recorder.record(() => {
         const stale = text.includes('"stale":true') || text.includes('"file_busy_returning_stale_cache"');
-        return { ...row, args_json: cappedJson(rawArgs ?? {}), status: stale ? "stale_returned" : "ok", results_json: resultsJson(resultIdentities(raw)), declex_json: declexOf(raw), text, files: files ?? referencedFiles(raw) };
+        return {
+          ...row,
+          args_json: cappedJson(rawArgs ?? {}),
+          status: stale ? "stale_returned" : "ok",
+          results_json: resultsJson(resultIdentities(raw)),
+          declex_json: declexOf(raw),
+          text,
+          files: files ?? referencedFiles(raw),
+        };
       });
     }
     return stats ? { answer, text, stats } : { answer, text };
@@ -260,7 +281,10 @@ export async function runTool(ctx: ToolContext, name: string, rawArgs: unknown, 
     if (isUnusableDatabase(err)) throw new MastError("INDEX_CORRUPT", `${name}: the index is corrupt (${errorMessage(err)}); nothing was answered from it`, { cause: err });
     const code = String((err as { code?: unknown } | null)?.code ?? "");
     if (code === "SQLITE_FULL" || code.startsWith("SQLITE_IOERR")) {
-      throw new MastError("READ_FAILED", `${name}: the index could not be used (${errorMessage(err)}); nothing was answered`, { cause: err, hint: "Free space on the state dir's disk (or fix its I/O error), then retry." });
+      throw new MastError("READ_FAILED", `${name}: the index could not be used (${errorMessage(err)}); nothing was answered`, {
+        cause: err,
+        hint: "Free space on the state dir's disk (or fix its I/O error), then retry.",
+      });
     }
     throw err;
   }

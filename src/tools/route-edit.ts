@@ -21,10 +21,7 @@ const astOptions = {
   dry_run: z.boolean().default(false).describe("Plan without writing; the answer carries the unified diff, not the file."),
   include_source: z.boolean().default(false).describe("Answer the whole new file as newSource."),
   allow_parse_errors: z.boolean().default(false).describe("Edit a file that does not parse."),
-  yes: z
-    .boolean()
-    .default(false)
-    .describe("rename-symbol: rename although some uses may or may not be the variable (UNRESOLVED_REFERENCES), leaving those as they are."),
+  yes: z.boolean().default(false).describe("rename-symbol: rename although some uses may or may not be the variable (UNRESOLVED_REFERENCES), leaving those as they are."),
   ...provenance,
 };
 const symbolInput = z.string().min(1).max(500).describe("The declaration's name; a member as Owner.member.");
@@ -82,8 +79,7 @@ function otherFileUses(callers: Callers, path: string): Array<{ path: string; li
   const declared = callers.target.sites[0];
   if (declared === undefined || declared.path !== path) return null;
   const spec = extensionInfo(path)?.spec;
-  const visible = (p: string) =>
-    extensionInfo(p)?.spec.resolver === spec?.resolver && (declared.is_exported === 1 || (spec?.scope === "directory" && dirname(p) === dirname(path)));
+  const visible = (p: string) => extensionInfo(p)?.spec.resolver === spec?.resolver && (declared.is_exported === 1 || (spec?.scope === "directory" && dirname(p) === dirname(path)));
   const lines = new Map<string, { path: string; line: number; verified: boolean }>();
   for (const v of callers.verified) {
     if (v.file_path !== path) lines.set(`${v.file_path}:${v.line}`, { path: v.file_path, line: v.line, verified: true });
@@ -115,9 +111,7 @@ function astCommand(operation: string, summary: string, positionals: string[]): 
     required: positionals,
     fixed: { operation, method: "ast" },
     content: positionals.includes("content") ? ["content"] : [],
-    labels: imports
-      ? { symbol: "import-spec" }
-      : { symbol: operation === "rename-symbol" ? "old-name" : "symbol-name", ...(operation === "replace-body" ? { content: "new-body" } : {}) },
+    labels: imports ? { symbol: "import-spec" } : { symbol: operation === "rename-symbol" ? "old-name" : "symbol-name", ...(operation === "replace-body" ? { content: "new-body" } : {}) },
     hidden: [
       "files",
       "serial",
@@ -157,16 +151,9 @@ export const routeEditTool = defineTool({
     },
     astCommand("rename-symbol", "Rename a binding and its uses in one file (Owner.member: a member and its accesses).", ["file", "symbol", "new_name"]),
     astCommand("replace-body", "Replace a function's or method's body, re-indented to the target's own indentation.", ["file", "symbol", "content"]),
-    astCommand("add-import", "Add an import (ESM form for TypeScript/JavaScript: '{ Foo } from ./bar'), merged into an existing import of the module.", [
-      "file",
-      "symbol",
-    ]),
+    astCommand("add-import", "Add an import (ESM form for TypeScript/JavaScript: '{ Foo } from ./bar'), merged into an existing import of the module.", ["file", "symbol"]),
     astCommand("remove-import", "Remove an import: the names a spec lists, or a module's whole import.", ["file", "symbol"]),
-    astCommand("insert-before", "Insert content on its own lines before a declaration (above its doc comments), at its indentation.", [
-      "file",
-      "symbol",
-      "content",
-    ]),
+    astCommand("insert-before", "Insert content on its own lines before a declaration (above its doc comments), at its indentation.", ["file", "symbol", "content"]),
     astCommand("insert-after", "Insert content on its own lines after a declaration, at its indentation.", ["file", "symbol", "content"]),
   ],
   title: "Structured edit, routed",

@@ -78,32 +78,25 @@ export const searchTool = defineTool({
     "Each content is cut to max_chars (default 400) at a line end, marked content_truncated with its content_end_line; fields picks the keys of each result for a compact answer. " +
     "An empty result carries `suggestions` to re-query with (only close names), and `scope_empty: true` when file_pattern or language matches no indexed file; a result whose file changed since indexing carries `stale: true`.",
   unlisted: ["language", "max_chars", "fields"],
-  input: () => z
-    .object({
-      query: nameInput().describe(`Text to search for (at most ${MAX_NAME_LENGTH} characters): a symbol name, part of an identifier, or words from comments.`),
-      limit: z.number().int().min(1).max(100).default(10).describe("Maximum results (default 10)."),
-      language: z.enum(LANGUAGE_NAMES).nullish().describe("Only chunks of files in this language."),
-      file_pattern: globInput().nullish().describe("Only files whose project-relative path matches this glob."),
-      chunk_type: z
-        .enum(CHUNK_TYPES)
-        .nullish()
-        .describe("Only chunks of this type (applied after ranking)."),
-      only_exported: z.boolean().default(false).describe("Only exported declarations (the public API surface)."),
-      max_chars: z
-        .number()
-        .int()
-        .min(0)
-        .max(MAX_CONTENT_CHARS)
-        .default(DEFAULT_MAX_CHARS)
-        .describe(`Characters of content per result (default ${DEFAULT_MAX_CHARS}; 0 for none): a longer content is cut at a line end, with content_truncated and content_end_line.`),
-      fields: z
-        .array(z.enum(RESULT_FIELDS))
-        .min(1)
-        .max(RESULT_FIELDS.length)
-        .nullish()
-        .describe("Only these fields of each result, e.g. [\"file_path\", \"start_line\", \"symbol_name\"] (default: all)."),
-    })
-    .strict(),
+  input: () =>
+    z
+      .object({
+        query: nameInput().describe(`Text to search for (at most ${MAX_NAME_LENGTH} characters): a symbol name, part of an identifier, or words from comments.`),
+        limit: z.number().int().min(1).max(100).default(10).describe("Maximum results (default 10)."),
+        language: z.enum(LANGUAGE_NAMES).nullish().describe("Only chunks of files in this language."),
+        file_pattern: globInput().nullish().describe("Only files whose project-relative path matches this glob."),
+        chunk_type: z.enum(CHUNK_TYPES).nullish().describe("Only chunks of this type (applied after ranking)."),
+        only_exported: z.boolean().default(false).describe("Only exported declarations (the public API surface)."),
+        max_chars: z
+          .number()
+          .int()
+          .min(0)
+          .max(MAX_CONTENT_CHARS)
+          .default(DEFAULT_MAX_CHARS)
+          .describe(`Characters of content per result (default ${DEFAULT_MAX_CHARS}; 0 for none): a longer content is cut at a line end, with content_truncated and content_end_line.`),
+        fields: z.array(z.enum(RESULT_FIELDS)).min(1).max(RESULT_FIELDS.length).nullish().describe('Only these fields of each result, e.g. ["file_path", "start_line", "symbol_name"] (default: all).'),
+      })
+      .strict(),
   output: open({
     results: z.array(
       open({

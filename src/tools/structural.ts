@@ -37,7 +37,12 @@ export const resolveSymbolTool = defineTool({
   handler: (ctx, args) => answer(ctx, "resolve_symbol", args),
 });
 
-const edgesOutput = open({ results: z.array(open({ edge_kind: z.enum(["direct", "indirect", "virtual", "macro", "unresolved"]), precision: z.string(), backend: z.string() })), total: z.number().int(), has_more: z.boolean(), coverage: COVERAGE });
+const edgesOutput = open({
+  results: z.array(open({ edge_kind: z.enum(["direct", "indirect", "virtual", "macro", "unresolved"]), precision: z.string(), backend: z.string() })),
+  total: z.number().int(),
+  has_more: z.boolean(),
+  coverage: COVERAGE,
+});
 
 /** find_callers and find_callees: one shape, one direction each. */
 const edgesTool = (name: "find_callers" | "find_callees", title: string, description: string) =>
@@ -74,9 +79,17 @@ export const coverageTool = defineTool({
   name: "get_coverage",
   toolset: "structural",
   title: "Structural coverage",
-  description: "How much of the project (or one file, or one language) the structural index covers: total_files, indexed_files, failed, deferred, partition_status, backends_used, the snapshot id and whether it is stale.",
+  description:
+    "How much of the project (or one file, or one language) the structural index covers: total_files, indexed_files, failed, deferred, partition_status, backends_used, the snapshot id and whether it is stale.",
   input: inputOf("get_coverage"),
-  output: open({ total_files: z.number().int(), indexed_files: z.number().int(), failed: z.number().int(), deferred: z.number().int(), partition_status: z.enum(["complete", "partial", "empty", "failed"]), backends_used: z.array(z.string()) }),
+  output: open({
+    total_files: z.number().int(),
+    indexed_files: z.number().int(),
+    failed: z.number().int(),
+    deferred: z.number().int(),
+    partition_status: z.enum(["complete", "partial", "empty", "failed"]),
+    backends_used: z.array(z.string()),
+  }),
   annotations: READ_ONLY,
   handler: (ctx, args) => answer(ctx, "get_coverage", args),
 });

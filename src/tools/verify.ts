@@ -13,7 +13,8 @@ import { pathInput, z } from "./schema.js";
 const commandLine = z.string().min(1).max(1000);
 
 const VERDICT_MESSAGES: Record<Exclude<VerifyResult["overall"], "pass">, (r: VerifyResult) => string> = {
-  fail: (r) => `verification failed: ${r.checksRun.filter((c) => r[c] && !r[c]!.passed && !r[c]!.timedOut).join(", ")}${r.revertedFiles?.length ? `; ${r.revertedFiles.length} file(s) put back as before the edit` : ""}`,
+  fail: (r) =>
+    `verification failed: ${r.checksRun.filter((c) => r[c] && !r[c]!.passed && !r[c]!.timedOut).join(", ")}${r.revertedFiles?.length ? `; ${r.revertedFiles.length} file(s) put back as before the edit` : ""}`,
   timeout: (r) => `verification timed out (${(r.timedOut ?? []).join(", ")}) without a verdict; the edit was kept`,
   skipped: () => "no check ran, so nothing was verified",
 };
@@ -37,25 +38,26 @@ export const verifyChangesTool = defineTool({
     "record_baseline runs only the tests and records the failing names for this commit, runner and scope (recorded: false when there is no git repository or runner, or the run timed out; cached: true when one exists); use_baseline then counts only new failures (baseline.comparable: false when no usable baseline or the output cannot be parsed into names, and every failure counts). " +
     "overall is pass, fail (VERIFY_FAILED), timeout (VERIFY_TIMEOUT: never reverts) or skipped (VERIFY_NO_CHECKS); every non-pass is an error whose details hold the whole result, checksRun always present, each output capped at 256 KB per stream (truncated). revert_on_failure restores each file as it was before the newest changeSet that wrote it (revertedFiles; unrevertedFiles with reasons), recorded as a changeSet of its own; what a formatter rewrites is recorded too (formatted, changeSetId).",
   unlisted: ["timeout_ms", "scope_tests", "use_baseline", "record_baseline", "formatter_args", "linter_args", "test_args"],
-  input: () => z
-    .object({
-      files: z.array(pathInput()).min(1).max(1000),
-      formatter: commandLine.optional().describe("e.g. `prettier --write` (files appended)."),
-      linter: commandLine.optional().describe("e.g. `eslint` (files appended)."),
-      typecheck: commandLine.optional().describe("e.g. `tsc --noEmit`."),
-      test_runner: z.string().min(1).max(40).optional().describe("vitest, jest, bun test, pytest, go test, cargo test."),
-      test_filter: z.string().min(1).max(500).optional().describe("Test name pattern."),
-      auto_detect: z.boolean().default(false).describe("Checks from package.json, pyproject.toml, go.mod, Cargo.toml."),
-      scope_tests: z.boolean().default(true).describe("Only tests related to the files (default)."),
-      revert_on_failure: z.boolean().default(false).describe("On a failure, restore the files as before their edit."),
-      timeout_ms: z.number().int().min(100).max(3_600_000).default(DEFAULT_VERIFY_TIMEOUT_MS).describe("Per check (default 30000)."),
-      use_baseline: z.boolean().default(false).describe("Count only failures not in the recorded baseline."),
-      record_baseline: z.boolean().default(false).describe("Record failing tests before editing; runs no check."),
-      formatter_args: commandLine.optional(),
-      linter_args: commandLine.optional(),
-      test_args: commandLine.optional(),
-    })
-    .strict(),
+  input: () =>
+    z
+      .object({
+        files: z.array(pathInput()).min(1).max(1000),
+        formatter: commandLine.optional().describe("e.g. `prettier --write` (files appended)."),
+        linter: commandLine.optional().describe("e.g. `eslint` (files appended)."),
+        typecheck: commandLine.optional().describe("e.g. `tsc --noEmit`."),
+        test_runner: z.string().min(1).max(40).optional().describe("vitest, jest, bun test, pytest, go test, cargo test."),
+        test_filter: z.string().min(1).max(500).optional().describe("Test name pattern."),
+        auto_detect: z.boolean().default(false).describe("Checks from package.json, pyproject.toml, go.mod, Cargo.toml."),
+        scope_tests: z.boolean().default(true).describe("Only tests related to the files (default)."),
+        revert_on_failure: z.boolean().default(false).describe("On a failure, restore the files as before their edit."),
+        timeout_ms: z.number().int().min(100).max(3_600_000).default(DEFAULT_VERIFY_TIMEOUT_MS).describe("Per check (default 30000)."),
+        use_baseline: z.boolean().default(false).describe("Count only failures not in the recorded baseline."),
+        record_baseline: z.boolean().default(false).describe("Record failing tests before editing; runs no check."),
+        formatter_args: commandLine.optional(),
+        linter_args: commandLine.optional(),
+        test_args: commandLine.optional(),
+      })
+      .strict(),
   output: ENVELOPE_OUTPUT,
   annotations: { ...DESTRUCTIVE, openWorldHint: true },
   handler: async (ctx, args) => {

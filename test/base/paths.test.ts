@@ -21,7 +21,16 @@ describe("comparePaths", () => {
 
 describe("isTestPath", () => {
   it("knows test files by name, test directories, and .NET test projects' directories", () => {
-    const tests = ["src/a.test.ts", "pkg/a_test.go", "tests/test_a.py", "src/test/java/com/acme/GsonBuilderTest.java", "Src/Newtonsoft.Json.Tests/JsonReaderTests.cs", "test/Serilog.Tests/Core/LoggerTests.cs", "Foo.UnitTests/A.cs", "Foo.Test/A.cs"];
+    const tests = [
+      "src/a.test.ts",
+      "pkg/a_test.go",
+      "tests/test_a.py",
+      "src/test/java/com/acme/GsonBuilderTest.java",
+      "Src/Newtonsoft.Json.Tests/JsonReaderTests.cs",
+      "test/Serilog.Tests/Core/LoggerTests.cs",
+      "Foo.UnitTests/A.cs",
+      "Foo.Test/A.cs",
+    ];
     const products = ["src/a.ts", "Src/Newtonsoft.Json/JsonReader.cs", "Src/Newtonsoft.Json.TestConsole/Program.cs", "src/latest/a.ts", "lib/contest/a.c", "Src/Foo.Tests.cs", ".Tests/a.cs"];
     expect(tests.filter((p) => !isTestPath(p))).toEqual([]);
     expect(products.filter(isTestPath)).toEqual([]);

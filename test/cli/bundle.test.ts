@@ -26,7 +26,10 @@ function loadedChunks(args: string[], input?: string): string[] {
   const dir = space.dir("mast-bundle-");
   const log = join(dir, "loaded.txt");
   const hooks = join(dir, "hooks.mjs");
-  writeFileSync(hooks, `import { appendFileSync } from "node:fs";\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + "\\n"); return next(url, context); }\n`);
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from "node:fs";\nexport async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + "\\n"); return next(url, context); }\n`,
+  );
   const register = join(dir, "register.mjs");
   writeFileSync(
     register,
@@ -66,7 +69,23 @@ describe("the bundled CLIs", () => {
     expect(loaded.indexOf(COMPILE_CACHE)).toBeLessThan(loaded.indexOf("status.js"));
     const status = loaded.filter((c) => c !== COMPILE_CACHE);
     // The CLI, its config, the state files' helpers, the store and the walk: nothing else (the chunk the two CLIs share is named for its first module, cli/argv.ts).
-    expect([...status].sort()).toEqual(["argv.js", "base.js", "call-rows.js", "config.js", "db.js", "files.js", "languages.js", "lock.js", "mast.js", "read.js", "rolldown-runtime.js", "state.js", "status.js", "store.js", "walk.js"]);
+    expect([...status].sort()).toEqual([
+      "argv.js",
+      "base.js",
+      "call-rows.js",
+      "config.js",
+      "db.js",
+      "files.js",
+      "languages.js",
+      "lock.js",
+      "mast.js",
+      "read.js",
+      "rolldown-runtime.js",
+      "state.js",
+      "status.js",
+      "store.js",
+      "walk.js",
+    ]);
     for (const heavy of ["registry.js", "server.js", "run.js", "parse-task.js"]) expect(status).not.toContain(heavy);
 
     const query = loadedChunks(["query", "mast_exports", JSON.stringify({ file_path: "src/a.ts" }), project.root]);

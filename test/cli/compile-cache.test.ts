@@ -16,7 +16,13 @@ describe("enableCompileCache", () => {
   it("does nothing on a Node without one, and a refusal costs only the call", () => {
     expect(enableCompileCache({})).toBe(false);
     expect(enableCompileCache({ enableCompileCache: "not a function" })).toBe(false);
-    expect(enableCompileCache({ enableCompileCache: () => { throw new Error("EACCES: permission denied"); } })).toBe(false);
+    expect(
+      enableCompileCache({
+        enableCompileCache: () => {
+          throw new Error("EACCES: permission denied");
+        },
+      }),
+    ).toBe(false);
     // This Node's answer: Node 20 has none.
     expect(enableCompileCache(module)).toBe(typeof (module as { enableCompileCache?: unknown }).enableCompileCache === "function");
   });

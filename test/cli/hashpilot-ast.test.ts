@@ -17,7 +17,14 @@ describe("hashpilot ast", () => {
     const p = project({ "src/auth.ts": TS });
     const r = await hp(p, ["ast", "rename-symbol", "src/auth.ts", "Auth.check", "verify", "--actor", "agent-1"]);
     expect(r.code).toBe(0);
-    expect(r.envelope.data).toMatchObject({ success: true, path: p.path("src/auth.ts"), operation: "rename-symbol", changes: 2, message: "Renamed 2 occurrences of 'Auth.check' to 'verify' (member of Auth)", route: "ast" });
+    expect(r.envelope.data).toMatchObject({
+      success: true,
+      path: p.path("src/auth.ts"),
+      operation: "rename-symbol",
+      changes: 2,
+      message: "Renamed 2 occurrences of 'Auth.check' to 'verify' (member of Auth)",
+      route: "ast",
+    });
     expect(p.read("src/auth.ts")).toBe(TS.replace("check(token", "verify(token").replace("a.check(", "a.verify("));
     const undone = await hp(p, ["undo", "--last"]);
     expect(undone.code).toBe(0);
@@ -46,7 +53,12 @@ describe("hashpilot ast", () => {
     const WITH = "var count = 0;\nvar obj = { count: 10 };\nfunction n() {\n  with (obj) {\n    count = count + 1;\n  }\n  return count;\n}\nconsole.log(n(), obj.count);\n";
     const p = project({ "with.js": WITH });
     const r = await hp(p, ["ast", "rename-symbol", "with.js", "count", "n2"]);
-    expect([r.code, r.envelope.error!.code, r.envelope.error!.details.unresolved.map((u: { line: number }) => u.line), r.envelope.error!.details.unresolvedTotal]).toEqual([2, "UNRESOLVED_REFERENCES", [5, 5], 2]);
+    expect([r.code, r.envelope.error!.code, r.envelope.error!.details.unresolved.map((u: { line: number }) => u.line), r.envelope.error!.details.unresolvedTotal]).toEqual([
+      2,
+      "UNRESOLVED_REFERENCES",
+      [5, 5],
+      2,
+    ]);
     expect(p.read("with.js")).toBe(WITH);
     const yes = await hp(p, ["ast", "rename-symbol", "with.js", "count", "n2", "--yes"]);
     // The project has no index: other files' uses of the file-level `count` were not checked.
@@ -97,7 +109,9 @@ describe("hashpilot --help", () => {
     const help = await runHashpilot(["--help"]);
     expect(help.code).toBe(0);
     for (const tool of TOOLS) for (const c of tool.cli ?? []) expect(help.stdout).toContain(`  ${c.name}`);
-    expect(help.stdout).toContain("hashpilot ast rename-symbol <file> <old-name> <new-name> [--line <line>] [--dry-run] [--include-source] [--allow-parse-errors] [--yes] [--actor <actor>] [--task-id <task-id>] [--reason <reason>]");
+    expect(help.stdout).toContain(
+      "hashpilot ast rename-symbol <file> <old-name> <new-name> [--line <line>] [--dry-run] [--include-source] [--allow-parse-errors] [--yes] [--actor <actor>] [--task-id <task-id>] [--reason <reason>]",
+    );
     expect(help.stdout).toContain("hashpilot ast add-import <file> <import-spec> [--dry-run]");
     const one = await runHashpilot(["replace-hash", "--help"]);
     expect(one.stdout.split("\n")[0]).toBe(

@@ -14,7 +14,17 @@ import { hashpilotProject, hp, type HashpilotProject } from "../helpers/hashpilo
 const NODE_MODULES = join(import.meta.dirname, "..", "..", "node_modules");
 const canLock = process.getuid?.() === 0 && spawnSync("chattr", ["--help"], { stdio: "ignore" }).error === undefined;
 
-const COMPOSE = ["/** Composes middleware. */", "export function compose(fns: Array<() => void>): () => void {", "  return () => fns.forEach((f) => f());", "}", "", "export function twice(): () => void {", "  return compose([() => {}, () => {}]);", "}", ""].join("\n");
+const COMPOSE = [
+  "/** Composes middleware. */",
+  "export function compose(fns: Array<() => void>): () => void {",
+  "  return () => fns.forEach((f) => f());",
+  "}",
+  "",
+  "export function twice(): () => void {",
+  "  return compose([() => {}, () => {}]);",
+  "}",
+  "",
+].join("\n");
 const BARREL = 'export { compose } from "./compose.js";\nexport * from "./compose.js";\n';
 const APP = [
   'import { compose } from "./lib/index.js";',
@@ -54,7 +64,10 @@ describe("hashpilot intent rename-exported-symbol", () => {
     expect(p.read("src/lib/compose.ts")).toBe(COMPOSE.replaceAll("compose(", "composeAll("));
     expect(p.read("src/lib/index.ts")).toBe(BARREL.replace("{ compose }", "{ composeAll }"));
     expect(p.read("src/app.ts")).toBe(
-      APP.replace("import { compose } from", "import { composeAll } from").replace("{ compose as c }", "{ composeAll as c }").replace("  compose([])", "  composeAll([])").replace("lib.compose(", "lib.composeAll("),
+      APP.replace("import { compose } from", "import { composeAll } from")
+        .replace("{ compose as c }", "{ composeAll as c }")
+        .replace("  compose([])", "  composeAll([])")
+        .replace("lib.compose(", "lib.composeAll("),
     );
     const data = r.envelope.data;
     expect(data.success).toBe(true);
@@ -133,7 +146,17 @@ describe("hashpilot intent rename-exported-symbol", () => {
       "}",
       "",
     ].join("\n");
-    const DEEP = ["/**", " * Like {@link mergeHeaders}, but deep.", " * @see mergeHeaders", " * @param {mergeHeaders} x unused", " */", "export function deepMerge(x: unknown): unknown {", "  return x;", "}", ""].join("\n");
+    const DEEP = [
+      "/**",
+      " * Like {@link mergeHeaders}, but deep.",
+      " * @see mergeHeaders",
+      " * @param {mergeHeaders} x unused",
+      " */",
+      "export function deepMerge(x: unknown): unknown {",
+      "  return x;",
+      "}",
+      "",
+    ].join("\n");
     const USE = 'import { mergeHeaders } from "./headers.js";\n\nexport const h = mergeHeaders({}, { a: "1" });\n';
     const p = await indexed({ "src/headers.ts": HEADERS, "src/deep.ts": DEEP, "src/use.ts": USE });
     const r = await hp(p, ["intent", JSON.stringify({ operation: "rename-exported-symbol", symbol: "mergeHeaders", newName: "combineHeaders" }), "--no-verify"]);
@@ -170,7 +193,9 @@ describe("hashpilot intent rename-exported-symbol", () => {
     expect(r.code).toBe(0);
     expect(r.envelope.data.dryRun).toBe(true);
     expect(r.envelope.data.execution.steps.map((s: { status: string; changes: number }) => `${s.status} ${s.changes}`)).toEqual(["planned 2", "planned 4", "planned 1"]);
-    expect(r.envelope.data.execution.steps[2].diff).toBe('--- a/src/lib/index.ts\n+++ b/src/lib/index.ts\n@@ -1,2 +1,2 @@\n-export { compose } from "./compose.js";\n+export { composeAll } from "./compose.js";\n export * from "./compose.js";\n');
+    expect(r.envelope.data.execution.steps[2].diff).toBe(
+      '--- a/src/lib/index.ts\n+++ b/src/lib/index.ts\n@@ -1,2 +1,2 @@\n-export { compose } from "./compose.js";\n+export { composeAll } from "./compose.js";\n export * from "./compose.js";\n',
+    );
     expect([p.read("src/lib/compose.ts"), p.read("src/lib/index.ts"), p.read("src/app.ts")]).toEqual([COMPOSE, BARREL, APP]);
     // From another directory, --project-root (the contract's flag; --root elsewhere) names the project.
     const away = await runHashpilot(["intent", INTENT, "--dry-run", "--project-root", p.root], { cwd: tmpdir(), env: { HASHPILOT_HOME: p.home } });
@@ -184,7 +209,12 @@ describe("hashpilot intent rename-exported-symbol", () => {
     expect(refused.code).toBe(1);
     expect(refused.envelope.error).toMatchObject({ code: "UNSUPPORTED_OPERATION" });
     expect(refused.envelope.error!.details.plan.unresolved).toEqual([
-      { file: p.path("src/old.cjs"), operation: "rename", reason: "line 1: a require of the module (the names it takes are not rewritten): edit it yourself", resolution: "Edit line 1 of src/old.cjs yourself." },
+      {
+        file: p.path("src/old.cjs"),
+        operation: "rename",
+        reason: "line 1: a require of the module (the names it takes are not rewritten): edit it yourself",
+        resolution: "Edit line 1 of src/old.cjs yourself.",
+      },
     ]);
     expect(p.read("src/lib/compose.ts")).toBe(COMPOSE);
     const yes = await hp(p, ["intent", INTENT, "--yes"]);
@@ -209,7 +239,9 @@ describe("hashpilot intent rename-exported-symbol", () => {
   });
 
   it("a failed verification rolls every file back (exit 4, revertReason verification-failed); --no-revert keeps the rename", async () => {
-    const nameTest = ['import { expect, it } from "vitest";', 'import { compose } from "../src/lib/compose.js";', 'it("keeps its public name", () => expect(compose.name).toBe("compose"));', ""].join("\n");
+    const nameTest = ['import { expect, it } from "vitest";', 'import { compose } from "../src/lib/compose.js";', 'it("keeps its public name", () => expect(compose.name).toBe("compose"));', ""].join(
+      "\n",
+    );
     const p = await indexed({ "package.json": JSON.stringify({ type: "module", devDependencies: { vitest: "4.1.12" } }), "src/lib/compose.ts": COMPOSE, "test/name.test.ts": nameTest });
     symlinkSync(NODE_MODULES, join(p.root, "node_modules"));
     const r = await hp(p, ["intent", INTENT]);
@@ -225,12 +257,22 @@ describe("hashpilot intent rename-exported-symbol", () => {
   });
 
   it.skipIf(!canLock)("a rollback that cannot write a file back is ROLLBACK_INCOMPLETE (exit 5) naming it", async () => {
-    const p = await indexed({ "package.json": JSON.stringify({ type: "module", devDependencies: { vitest: "4.1.12" } }), "src/lib/compose.ts": COMPOSE, "src/app.ts": 'import { compose } from "./lib/compose.js";\nexport const run = () => compose([]);\n' });
+    const p = await indexed({
+      "package.json": JSON.stringify({ type: "module", devDependencies: { vitest: "4.1.12" } }),
+      "src/lib/compose.ts": COMPOSE,
+      "src/app.ts": 'import { compose } from "./lib/compose.js";\nexport const run = () => compose([]);\n',
+    });
     symlinkSync(NODE_MODULES, join(p.root, "node_modules"));
     const app = p.path("src/app.ts");
     locked.push(app);
     // The suite the verification runs makes app.ts immutable, then fails.
-    const test = ['import { execFileSync } from "node:child_process";', 'import { expect, it } from "vitest";', 'import { run } from "../src/app.js";', `it("locks and fails", () => { execFileSync("chattr", ["+i", ${JSON.stringify(app)}]); expect(typeof run).toBe("string"); });`, ""].join("\n");
+    const test = [
+      'import { execFileSync } from "node:child_process";',
+      'import { expect, it } from "vitest";',
+      'import { run } from "../src/app.js";',
+      `it("locks and fails", () => { execFileSync("chattr", ["+i", ${JSON.stringify(app)}]); expect(typeof run).toBe("string"); });`,
+      "",
+    ].join("\n");
     mkdirSync(p.path("test"), { recursive: true });
     writeFileSync(p.path("test/app.test.ts"), test);
     const r = await hp(p, ["intent", INTENT]);
@@ -245,8 +287,10 @@ describe("hashpilot intent rename-exported-symbol", () => {
 });
 
 describe("hashpilot intent add-parameter", () => {
-  const GREET = "export function greet(name: string): string {\n  return `hi ${name}`;\n}\n\nexport class Box {\n  open(a: number): number {\n    return a;\n  }\n  twice(): number {\n    return this.open(1) + this.open(2);\n  }\n}\n";
-  const USE = 'import { greet as g, Box } from "./lib/greet.js";\nimport * as lib from "./lib/greet.js";\n\nexport function run(): string {\n  new Box().open(3);\n  return g("a") + lib.greet("b");\n}\n';
+  const GREET =
+    "export function greet(name: string): string {\n  return `hi ${name}`;\n}\n\nexport class Box {\n  open(a: number): number {\n    return a;\n  }\n  twice(): number {\n    return this.open(1) + this.open(2);\n  }\n}\n";
+  const USE =
+    'import { greet as g, Box } from "./lib/greet.js";\nimport * as lib from "./lib/greet.js";\n\nexport function run(): string {\n  new Box().open(3);\n  return g("a") + lib.greet("b");\n}\n';
   const add = (symbol: string, param: Record<string, string>) => JSON.stringify({ operation: "add-parameter", symbol, param });
 
   it("appends the parameter and passes param.default at every verified call: aliased, through a namespace, several on a line", async () => {
@@ -255,7 +299,11 @@ describe("hashpilot intent add-parameter", () => {
     expect(fn.code, fn.stdout.slice(0, 600)).toBe(0);
     const method = await hp(p, ["intent", add("Box.open", { name: "b", type: "number", default: "0" })]);
     expect(method.code, method.stdout.slice(0, 600)).toBe(0);
-    expect(p.read("src/lib/greet.ts")).toBe(GREET.replace("greet(name: string)", "greet(name: string, loud: boolean)").replace("open(a: number)", "open(a: number, b: number)").replace("this.open(1) + this.open(2)", "this.open(1, 0) + this.open(2, 0)"));
+    expect(p.read("src/lib/greet.ts")).toBe(
+      GREET.replace("greet(name: string)", "greet(name: string, loud: boolean)")
+        .replace("open(a: number)", "open(a: number, b: number)")
+        .replace("this.open(1) + this.open(2)", "this.open(1, 0) + this.open(2, 0)"),
+    );
     expect(p.read("src/app.ts")).toBe(USE.replace("open(3)", "open(3, 0)").replace('g("a") + lib.greet("b")', 'g("a", false) + lib.greet("b", false)'));
     expect(method.envelope.data.plan.impactSummary).toBe("the declaration in src/lib/greet.ts gets 'b: number'; 2 verified call site(s) in 2 file(s) get '0'; 0 line(s) to review, never edited");
   });

@@ -46,7 +46,18 @@ describe("low-entropy anchors (#9 §1)", () => {
     expect(p.read("a.ts")).toBe(shifted);
     // The read's context is in one place: the edit follows it to line 9, and says it moved.
     const { contextHash, contextRange } = read.envelope.data;
-    const pinned = await hp(p, ["replace-hash", "a.ts", read.envelope.data.lineHash, "} // end of b", "--range", "6", "--context-hash", contextHash, "--context-range", `${contextRange.start}:${contextRange.end}`]);
+    const pinned = await hp(p, [
+      "replace-hash",
+      "a.ts",
+      read.envelope.data.lineHash,
+      "} // end of b",
+      "--range",
+      "6",
+      "--context-hash",
+      contextHash,
+      "--context-range",
+      `${contextRange.start}:${contextRange.end}`,
+    ]);
     expect([pinned.code, pinned.envelope.data.relocatedTo, pinned.envelope.warnings.map((w) => w.code)]).toEqual([0, { start: 9, end: 9 }, ["ANCHOR_RELOCATED"]]);
     expect(p.read("a.ts")).toBe(shifted.replace("  return 2;\n}", "  return 2;\n} // end of b"));
   });
@@ -138,7 +149,20 @@ describe("anchors the adversarial run made lie", () => {
       `anchor ${lineHash} no longer matches: the file changed since it was read (its hash is ${fileHashOf(edited)}, not ${fileHash}), and the anchor's hash at its range is no proof these are the lines read; pass the read's --context-hash and --context-range to pin them. Re-read the file and retry.`,
     ]);
     expect(p.read("a.ts")).toBe(edited);
-    const pinned = await hp(p, ["replace-hash", "a.ts", lineHash, "  return 20;", "--range", "5", "--file-hash", fileHash, "--context-hash", contextHash, "--context-range", `${contextRange.start}:${contextRange.end}`]);
+    const pinned = await hp(p, [
+      "replace-hash",
+      "a.ts",
+      lineHash,
+      "  return 20;",
+      "--range",
+      "5",
+      "--file-hash",
+      fileHash,
+      "--context-hash",
+      contextHash,
+      "--context-range",
+      `${contextRange.start}:${contextRange.end}`,
+    ]);
     expect([pinned.code, pinned.envelope.data.stale]).toEqual([0, false]);
     expect(p.read("a.ts")).toBe(edited.replace("  return 2;", "  return 20;"));
   });
@@ -221,7 +245,12 @@ describe("reads are confined like writes (#9 §3)", () => {
     symlinkSync(join(outside, "secret.ts"), p.path("secret-link.ts"));
     writeFileSync(p.path(".git/config"), "[core] CANARY_GIT\n");
     for (const target of ["/etc/passwd", join(outside, "secret.ts"), "../secret.ts", "linked/secret.ts", "secret-link.ts", ".git/config"]) {
-      for (const args of [["read-many", target], ["read-hash", target, "1"], ["grep-many", "CANARY", target], ["symbol-lookup-many", target, "--names", "CANARY_SECRET"]]) {
+      for (const args of [
+        ["read-many", target],
+        ["read-hash", target, "1"],
+        ["grep-many", "CANARY", target],
+        ["symbol-lookup-many", target, "--names", "CANARY_SECRET"],
+      ]) {
         const r = await hp(p, args);
         expect([args.join(" "), r.code, r.envelope.error?.code]).toEqual([args.join(" "), 1, "PATH_DENIED"]);
         expect(r.stdout).not.toContain("CANARY_");

@@ -80,14 +80,38 @@ describe("telemetry", () => {
     const sessions = await hp(p, ["telemetry", "sessions"]);
     expect(sessions.envelope.data.sessions.map((s: any) => [s.session, s.events, s.errors])).toEqual([["health", 3, 1]]);
     const ndjson = await runHashpilot(["telemetry", "export", "--ndjson", "--session", "health"], { cwd: p.root, env: { HASHPILOT_HOME: p.home } });
-    expect(ndjson.stdout.trim().split("\n").map((l) => JSON.parse(l).operation)).toEqual(["replace-hash", "replace-hash", "read-hash"]);
+    expect(
+      ndjson.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).operation),
+    ).toEqual(["replace-hash", "replace-hash", "read-hash"]);
   });
 
   it("compares a window with the one before (--trend)", async () => {
     const p = project({ "a.ts": SOURCE });
     const day = 86_400_000;
     const old = (daysAgo: number, success: boolean) =>
-      JSON.stringify({ timestamp: new Date(Date.now() - daysAgo * day).toISOString(), session: "x", operation: "replace-hash", route: "hash", file: p.path("a.ts"), files_count: 1, language: "typescript", success, errorCode: success ? null : "STALE_ANCHOR", fallback_reason: success ? null : "stale-anchor", retries: 0, verification_result: null, elapsed_ms: 3, changeSetId: null, actor: null, taskId: null, reason: null, diff: null });
+      JSON.stringify({
+        timestamp: new Date(Date.now() - daysAgo * day).toISOString(),
+        session: "x",
+        operation: "replace-hash",
+        route: "hash",
+        file: p.path("a.ts"),
+        files_count: 1,
+        language: "typescript",
+        success,
+        errorCode: success ? null : "STALE_ANCHOR",
+        fallback_reason: success ? null : "stale-anchor",
+        retries: 0,
+        verification_result: null,
+        elapsed_ms: 3,
+        changeSetId: null,
+        actor: null,
+        taskId: null,
+        reason: null,
+        diff: null,
+      });
     mkdirSync(join(p.home, "telemetry"), { recursive: true });
     writeFileSync(join(p.home, "telemetry", "events.ndjson"), [old(10, true), old(9, true), old(2, false)].join("\n") + "\n");
     const trend = await hp(p, ["telemetry", "health", "-w", "7", "--trend"]);
@@ -128,7 +152,10 @@ describe("config", () => {
   it("merges defaults, the global file, .hashpilot.json, --config and HASHPILOT_ROUTE_POLICY, each over the one before", async () => {
     const home = space.dir("hashpilot-user-");
     mkdirSync(join(home, ".config", "hashpilot"), { recursive: true });
-    writeFileSync(join(home, ".config", "hashpilot", "config.json"), JSON.stringify({ routePolicy: { languageOverrides: { python: "hash", go: "diff" } }, telemetry: { enabled: false }, readRoots: ["/opt/shared"] }));
+    writeFileSync(
+      join(home, ".config", "hashpilot", "config.json"),
+      JSON.stringify({ routePolicy: { languageOverrides: { python: "hash", go: "diff" } }, telemetry: { enabled: false }, readRoots: ["/opt/shared"] }),
+    );
     const p = project({
       ".hashpilot.json": JSON.stringify({ routePolicy: { languageOverrides: { go: "ast" }, operationOverrides: { "add-import": "diff" } } }),
       "extra.json": JSON.stringify({ routePolicy: { conflictResolution: "strictest" }, telemetry: { enabled: true } }),

@@ -67,7 +67,12 @@ describe("hashpilot verify-changes", () => {
     expect(whole.code).toBe(4);
     expect(whole.envelope.error).toMatchObject({ code: "VERIFY_FAILED", message: "verification failed: tests" });
     const details = whole.envelope.error!.details;
-    expect(details).toMatchObject({ overall: "fail", errorCode: "VERIFY_FAILED", checksRun: ["tests"], testScope: { args: ["run"], scoped: false, reason: "--no-scope-tests: vitest ran the whole suite" } });
+    expect(details).toMatchObject({
+      overall: "fail",
+      errorCode: "VERIFY_FAILED",
+      checksRun: ["tests"],
+      testScope: { args: ["run"], scoped: false, reason: "--no-scope-tests: vitest ran the whole suite" },
+    });
     expect(details.tests.output).toContain("FAIL  test/other.test.ts > unrelated and red");
   });
 
@@ -111,7 +116,14 @@ describe("hashpilot verify-changes", () => {
   });
 
   it("a timeout is its own verdict (exit 4, VERIFY_TIMEOUT) and never reverts", async () => {
-    const p = tsProject({ "test/add.test.ts": ['import { it } from "vitest";', 'import { add } from "../src/add.js";', 'it("hangs", async () => { add(1, 2); await new Promise((r) => setTimeout(r, 30_000)); }, 60_000);', ""].join("\n") });
+    const p = tsProject({
+      "test/add.test.ts": [
+        'import { it } from "vitest";',
+        'import { add } from "../src/add.js";',
+        'it("hangs", async () => { add(1, 2); await new Promise((r) => setTimeout(r, 30_000)); }, 60_000);',
+        "",
+      ].join("\n"),
+    });
     await edit(p, "src/add.ts", 1, "export const add = (a: number, b: number): number => b + a;");
     const edited = p.read("src/add.ts");
     const r = await hp(p, ["verify-changes", "src/add.ts", "--test-runner", "vitest", "--timeout", "4000", "--revert-on-failure"]);
@@ -182,22 +194,34 @@ describe("hashpilot verify-changes", () => {
   });
 
   it("refuses before anything runs (exit 1): inline code behind combined flags or a wrapper, and a path outside the root", async () => {
-    const p = hashpilotProject({ "src/add.ts": ADD, "fmt.mjs": 'import { readFileSync, writeFileSync } from "node:fs";\nfor (const f of process.argv.slice(2)) writeFileSync(f, readFileSync(f, "utf8").replace("a + b", "a+b"));\n' });
+    const p = hashpilotProject({
+      "src/add.ts": ADD,
+      "fmt.mjs": 'import { readFileSync, writeFileSync } from "node:fs";\nfor (const f of process.argv.slice(2)) writeFileSync(f, readFileSync(f, "utf8").replace("a + b", "a+b"));\n',
+    });
     const outside = space.dir("verify-outside-");
     writeFileSync(join(outside, "o.ts"), ADD);
     const marker = (name: string) => `"require('fs').writeFileSync('${name}', '')"`;
 
     const combined = await hp(p, ["verify-changes", "src/add.ts", "--formatter", `node -pe ${marker("pe-ran")}`]);
     expect(combined.code).toBe(1);
-    expect(combined.envelope.error).toMatchObject({ code: "INVALID_ARGUMENT", message: `the formatter command "node -pe require('fs').writeFileSync('pe-ran', '') src/add.ts" is refused: -pe would run arbitrary code` });
+    expect(combined.envelope.error).toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: `the formatter command "node -pe require('fs').writeFileSync('pe-ran', '') src/add.ts" is refused: -pe would run arbitrary code`,
+    });
     const wrapped = await hp(p, ["verify-changes", "src/add.ts", "--linter", `npx node -e ${marker("npx-ran")}`]);
     expect(wrapped.code).toBe(1);
-    expect(wrapped.envelope.error).toMatchObject({ code: "INVALID_ARGUMENT", message: `the linter command "npx node -e require('fs').writeFileSync('npx-ran', '') src/add.ts" is refused: -e would run arbitrary code` });
+    expect(wrapped.envelope.error).toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: `the linter command "npx node -e require('fs').writeFileSync('npx-ran', '') src/add.ts" is refused: -e would run arbitrary code`,
+    });
     expect([existsSync(p.path("pe-ran")), existsSync(p.path("npx-ran"))]).toEqual([false, false]);
 
     const escaped = await hp(p, ["verify-changes", "src/add.ts", "--formatter", "node fmt.mjs", "--formatter-args", join(outside, "o.ts")]);
     expect(escaped.code).toBe(1);
-    expect(escaped.envelope.error).toMatchObject({ code: "PATH_DENIED", message: `the formatter command "node fmt.mjs ${join(outside, "o.ts")} src/add.ts" is refused: ${join(outside, "o.ts")} is outside the project root` });
+    expect(escaped.envelope.error).toMatchObject({
+      code: "PATH_DENIED",
+      message: `the formatter command "node fmt.mjs ${join(outside, "o.ts")} src/add.ts" is refused: ${join(outside, "o.ts")} is outside the project root`,
+    });
     expect([readFileSync(join(outside, "o.ts"), "utf8"), p.read("src/add.ts")]).toEqual([ADD, ADD]);
   });
 

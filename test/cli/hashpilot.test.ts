@@ -37,7 +37,15 @@ describe("hashpilot read-hash and replace-hash", () => {
     });
     const first = await hp(p, ["replace-hash", "src/math.ts", read.envelope.data.lineHash, "  const sum = a + b;\n  return sum;", "--range", "2"]);
     expect(first.code).toBe(0);
-    expect(first.envelope.data).toMatchObject({ success: true, oldHash: sha12("  return a + b;"), newHash: sha12("  const sum = a + b;\n  return sum;"), newRange: { start: 2, end: 3 }, linesChanged: 2, stale: false, retries: 0 });
+    expect(first.envelope.data).toMatchObject({
+      success: true,
+      oldHash: sha12("  return a + b;"),
+      newHash: sha12("  const sum = a + b;\n  return sum;"),
+      newRange: { start: 2, end: 3 },
+      linesChanged: 2,
+      stale: false,
+      retries: 0,
+    });
     expect(first.envelope.data.fileHash).toBe(sha12(p.read("src/math.ts").replace(/\n$/, "")));
     const { newHash, newRange } = first.envelope.data;
     const second = await hp(p, ["replace-hash", "src/math.ts", newHash, "  return a + b + 0;", "--range", `${newRange.start}:${newRange.end}`]);
@@ -171,14 +179,23 @@ describe("hashpilot diff generate and diff apply", () => {
   it("generates a unified diff (--raw prints it alone; identical inputs say so) that diff apply applies", async () => {
     const p = project({ "a.ts": SOURCE, "new.ts": SOURCE.replace("a - b", "b - a") });
     const gen = await hp(p, ["diff", "generate", "a.ts", "@a.ts", "@new.ts", "-c", "1"]);
-    expect(gen.envelope.data.diff).toBe(["--- a/a.ts", "+++ b/a.ts", "@@ -5,3 +5,3 @@", " export function sub(a: number, b: number): number {", "-  return a - b;", "+  return b - a;", " }", ""].join("\n"));
+    expect(gen.envelope.data.diff).toBe(
+      ["--- a/a.ts", "+++ b/a.ts", "@@ -5,3 +5,3 @@", " export function sub(a: number, b: number): number {", "-  return a - b;", "+  return b - a;", " }", ""].join("\n"),
+    );
     const raw = await runHashpilot(["diff", "generate", "a.ts", "@a.ts", "@new.ts", "--raw"], { cwd: p.root, env: { HASHPILOT_HOME: p.home } });
     expect(raw.stdout.startsWith("--- a/a.ts\n+++ b/a.ts\n@@ -3,5 +3,5 @@")).toBe(true);
     const same = await runHashpilot(["diff", "generate", "a.ts", "@a.ts", "@a.ts", "--raw"], { cwd: p.root, env: { HASHPILOT_HOME: p.home } });
     expect(same.stdout).toBe("(no changes)\n");
     writeFileSync(p.path("fix.patch"), gen.envelope.data.diff);
     const applied = await hp(p, ["diff", "apply", "a.ts", "--patch", "fix.patch"]);
-    expect(applied.envelope.data).toMatchObject({ success: true, hunksApplied: 1, hunksFailed: 0, message: "Applied 1 hunk(s)", placements: [{ expectedAt: 5, appliedAt: 5, offset: 0 }], fuzzyPlacements: [] });
+    expect(applied.envelope.data).toMatchObject({
+      success: true,
+      hunksApplied: 1,
+      hunksFailed: 0,
+      message: "Applied 1 hunk(s)",
+      placements: [{ expectedAt: 5, appliedAt: 5, offset: 0 }],
+      fuzzyPlacements: [],
+    });
     expect(p.read("a.ts")).toBe(p.read("new.ts"));
   });
 
@@ -188,7 +205,11 @@ describe("hashpilot diff generate and diff apply", () => {
     writeFileSync(p.path("fix.patch"), patch);
     writeFileSync(p.path("a.ts"), `// one\n// two\n${SOURCE}`);
     const slid = await hp(p, ["diff", "apply", "a.ts", "--patch", "fix.patch"]);
-    expect(slid.envelope.data).toMatchObject({ placements: [{ expectedAt: 5, appliedAt: 7, offset: 2 }], fuzzyPlacements: [{ expectedAt: 5, appliedAt: 7, offset: 2 }], message: "Applied 1 hunk(s); 1 slid from where the patch placed them (5→7)" });
+    expect(slid.envelope.data).toMatchObject({
+      placements: [{ expectedAt: 5, appliedAt: 7, offset: 2 }],
+      fuzzyPlacements: [{ expectedAt: 5, appliedAt: 7, offset: 2 }],
+      message: "Applied 1 hunk(s); 1 slid from where the patch placed them (5→7)",
+    });
     expect(p.read("a.ts")).toBe(`// one\n// two\n${SOURCE.replace("a - b", "b - a")}`);
 
     const far = project({ "a.ts": `${"// pad\n".repeat(40)}${SOURCE}`, "fix.patch": patch });
@@ -359,7 +380,16 @@ describe("hashpilot and the mast index", () => {
       }
     };
     expect(names()).toEqual(["add", "sub"]);
-    const edit = await hp(p, ["replace-hash", "src/a.ts", sha12("}"), "}\n\nexport function mul(a: number, b: number): number {\n  return a * b;\n}", "--range", "7", "--file-hash", sha12(SOURCE.replace(/\n$/, ""))]);
+    const edit = await hp(p, [
+      "replace-hash",
+      "src/a.ts",
+      sha12("}"),
+      "}\n\nexport function mul(a: number, b: number): number {\n  return a * b;\n}",
+      "--range",
+      "7",
+      "--file-hash",
+      sha12(SOURCE.replace(/\n$/, "")),
+    ]);
     expect(edit.code).toBe(0);
     expect(names()).toEqual(["add", "sub", "mul"]);
     writeFileSync(p.path("new.patch"), "--- /dev/null\n+++ b/src/b.ts\n@@ -0,0 +1,1 @@\n+export function div(a: number, b: number): number { return a / b; }\n");
@@ -383,7 +413,12 @@ describe("hashpilot changesets and undo", () => {
     expect(dry.envelope.data).toMatchObject({ dryRun: true, files: [{ path: p.path("a.txt"), action: "restored" }] });
     expect(p.read("a.txt")).toBe("\uFEFFfirst\r\nSECOND\r\nthird\r\n");
     const undone = await hp(p, ["undo", cs.changeSetId]);
-    expect(undone.envelope.data).toEqual({ success: true, changeSetId: cs.changeSetId, files: [{ path: p.path("a.txt"), action: "restored" }], message: `Undid changeSet ${cs.changeSetId}: 1 file(s)` });
+    expect(undone.envelope.data).toEqual({
+      success: true,
+      changeSetId: cs.changeSetId,
+      files: [{ path: p.path("a.txt"), action: "restored" }],
+      message: `Undid changeSet ${cs.changeSetId}: 1 file(s)`,
+    });
     expect(readFileSync(p.path("a.txt"))).toEqual(Buffer.from(raw, "utf8"));
     // The undo is not a changeSet of its own, so --last cannot ping-pong.
     const again = await hp(p, ["undo", "--last"]);

@@ -70,8 +70,16 @@ describe("the packed tarball", () => {
       expect(shipped).toContain("dist/bin/mast.js");
       expect(shipped).toContain("dist/bin/schema.sql");
       expect(shipped).toContain("schema/hashpilot-envelope.schema.json");
-      for (const source of ["native/addon.c", "native/flat_tree.c", "native/lstat_many.c", "native/deflate.c", "native/sqlite_ext.c", "native/mast_native.h", "scripts/fts5-header.mjs"]) expect(shipped).toContain(source);
-      expect(shipped.filter((p) => !/^(dist\/bin\/|schema\/|native\/(binding\.gyp|addon\.c|flat_tree\.c|lstat_many\.c|deflate\.c|sqlite_ext\.c|mast_native\.h)$|scripts\/(build-native|fts5-header)\.mjs$|package\.json$|README\.md$|LICENSE$)/.test(p))).toEqual([]);
+      for (const source of ["native/addon.c", "native/flat_tree.c", "native/lstat_many.c", "native/deflate.c", "native/sqlite_ext.c", "native/mast_native.h", "scripts/fts5-header.mjs"])
+        expect(shipped).toContain(source);
+      expect(
+        shipped.filter(
+          (p) =>
+            !/^(dist\/bin\/|schema\/|native\/(binding\.gyp|addon\.c|flat_tree\.c|lstat_many\.c|deflate\.c|sqlite_ext\.c|mast_native\.h)$|scripts\/(build-native|fts5-header)\.mjs$|package\.json$|README\.md$|LICENSE$)/.test(
+              p,
+            ),
+        ),
+      ).toEqual([]);
 
       const prefix = join(work, "prefix");
       expect(install?.status, install?.stderr).toBe(0);

@@ -93,7 +93,18 @@ describe("mast init", () => {
       problems: [],
     });
     expect(report.bytes_parsed).toBe(BASE_INDEXED.reduce((n, f) => n + Buffer.byteLength(BASE_FILES[f]!), 0));
-    expect(readdirSync(state).sort()).toEqual([".gitignore", "config.json", "file-stamps.bin", "file_manifest.json", "graph.db", "graph.db-stamp", "index.json", "lock-metrics.jsonl", "structure.lock", "walk-cache.bin"]);
+    expect(readdirSync(state).sort()).toEqual([
+      ".gitignore",
+      "config.json",
+      "file-stamps.bin",
+      "file_manifest.json",
+      "graph.db",
+      "graph.db-stamp",
+      "index.json",
+      "lock-metrics.jsonl",
+      "structure.lock",
+      "walk-cache.bin",
+    ]);
     // git ignores the whole state dir, this file included.
     expect(readFileSync(join(state, ".gitignore"), "utf8")).toBe("# mast's index state: derived, never committed\n*\n");
     const index = readJson(join(state, "index.json"));
@@ -110,7 +121,11 @@ describe("mast init", () => {
     const git = (...args: string[]) => execFileSync("git", ["-C", p.root, ...args], { encoding: "utf8" });
     git("init", "-q");
     ok(await runMast(["init", p.root, "--json"]));
-    expect(git("status", "--porcelain", "--untracked-files=all").split("\n").filter((l) => l.includes(".mast"))).toEqual([]);
+    expect(
+      git("status", "--porcelain", "--untracked-files=all")
+        .split("\n")
+        .filter((l) => l.includes(".mast")),
+    ).toEqual([]);
   });
 
   it("--no-index writes the config and an empty index.json, but no manifest or graph", async () => {
@@ -505,9 +520,7 @@ describe("structure.lock", () => {
       // init --no-index runs the schema guard (which may wipe graph.db), so it takes the lock too.
       expect(expectError(noIndex, "LOCK_HELD")).toContain(`index is locked by cli-test holder (pid ${holder.pid} `);
       const line = expectError(r, "LOCK_HELD");
-      expect(line).toMatch(
-        new RegExp(`^mast: error LOCK_HELD: index is locked by cli-test holder \\(pid ${holder.pid} on ${hostname()}, since \\d{4}-[^)]+\\); gave up after 2000 ms \\(hint: `),
-      );
+      expect(line).toMatch(new RegExp(`^mast: error LOCK_HELD: index is locked by cli-test holder \\(pid ${holder.pid} on ${hostname()}, since \\d{4}-[^)]+\\); gave up after 2000 ms \\(hint: `));
       expect(r.ms).toBeGreaterThanOrEqual(2_000);
       expect(r.ms).toBeLessThan(3_500);
       expect(readJson(join(state, "index.json")).last_indexed).toBeNull(); // nothing was indexed
@@ -730,8 +743,15 @@ describe("a corrupt store", () => {
     ok(await runMast(["index", small.root, "--state-dir", state, "--json"]));
     const clean = dumpStore(graphDb);
     const store = Store.open(graphDb);
-    const target = store.db.prepare("SELECT s.name, f.path, s.file_id FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind = 'function' ORDER BY f.path, s.line LIMIT 1").get() as { name: string; path: string; file_id: number };
-    const outline = store.db.prepare("SELECT c.symbol_name AS name, f.path FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.content IS NOT NULL ORDER BY f.path LIMIT 1").get() as { name: string; path: string };
+    const target = store.db.prepare("SELECT s.name, f.path, s.file_id FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind = 'function' ORDER BY f.path, s.line LIMIT 1").get() as {
+      name: string;
+      path: string;
+      file_id: number;
+    };
+    const outline = store.db.prepare("SELECT c.symbol_name AS name, f.path FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.content IS NOT NULL ORDER BY f.path LIMIT 1").get() as {
+      name: string;
+      path: string;
+    };
     store.batch(() => {
       store.db.prepare("UPDATE symbol_texts SET texts = x'ff00ff' WHERE file_id = ?").run(target.file_id);
       store.db.prepare("UPDATE chunks SET content = x'ff00ff' WHERE content IS NOT NULL").run();
@@ -750,31 +770,35 @@ describe("a corrupt store", () => {
 });
 
 describe("unreadable files", () => {
-  it.skipIf(unreadableMode === null)(`an unreadable file is a counted read error, the rest are indexed (run as ${unreadableMode ?? "n/a"})`, async () => {
-    const p = project();
-    const state = tempDir("mast-cli-state-");
-    const as = unreadableMode === "nobody" ? { uid: NOBODY, gid: NOBODY } : {};
-    if (unreadableMode === "nobody") {
-      chownTree(p.root, NOBODY, NOBODY);
-      chownTree(state, NOBODY, NOBODY);
-    }
-    const secret = join(p.root, "src", "repo.ts");
-    chmodSync(secret, 0o000);
-    const r = await runMast(["index", p.root, "--state-dir", state, "--json"], as);
-    const report = ok(r);
-    expect(report).toMatchObject({ files_walked: 4, files_indexed: 3, read_errors: 1, parse_errors: 0, write_errors: 0, file_count: 3 });
-    // Messages name the project-relative path only, never the absolute one.
-    expect(report.problems).toEqual([{ path: "src/repo.ts", kind: "read_error", message: "EACCES: permission denied" }]);
-    expect(lines(r.stderr)).toEqual(["mast: warning: read_error src/repo.ts: EACCES: permission denied"]);
-    expect(manifestPaths(state)).toEqual(["docs/guide.md", "src/auth.ts", "src/index.ts"]);
-    // An unreadable file is on disk but not in the index: it is stale until it can be read and indexed.
-    expect(ok(await runMast(["status", p.root, "--state-dir", state, "--json"], as))).toMatchObject({
-      indexed_files: 3,
-      stale_files: 1,
-      stale_breakdown: { changed: 0, unindexed: 1, vanished: 0 },
-      index_fresh: false,
-    });
-  }, 20_000);
+  it.skipIf(unreadableMode === null)(
+    `an unreadable file is a counted read error, the rest are indexed (run as ${unreadableMode ?? "n/a"})`,
+    async () => {
+      const p = project();
+      const state = tempDir("mast-cli-state-");
+      const as = unreadableMode === "nobody" ? { uid: NOBODY, gid: NOBODY } : {};
+      if (unreadableMode === "nobody") {
+        chownTree(p.root, NOBODY, NOBODY);
+        chownTree(state, NOBODY, NOBODY);
+      }
+      const secret = join(p.root, "src", "repo.ts");
+      chmodSync(secret, 0o000);
+      const r = await runMast(["index", p.root, "--state-dir", state, "--json"], as);
+      const report = ok(r);
+      expect(report).toMatchObject({ files_walked: 4, files_indexed: 3, read_errors: 1, parse_errors: 0, write_errors: 0, file_count: 3 });
+      // Messages name the project-relative path only, never the absolute one.
+      expect(report.problems).toEqual([{ path: "src/repo.ts", kind: "read_error", message: "EACCES: permission denied" }]);
+      expect(lines(r.stderr)).toEqual(["mast: warning: read_error src/repo.ts: EACCES: permission denied"]);
+      expect(manifestPaths(state)).toEqual(["docs/guide.md", "src/auth.ts", "src/index.ts"]);
+      // An unreadable file is on disk but not in the index: it is stale until it can be read and indexed.
+      expect(ok(await runMast(["status", p.root, "--state-dir", state, "--json"], as))).toMatchObject({
+        indexed_files: 3,
+        stale_files: 1,
+        stale_breakdown: { changed: 0, unindexed: 1, vanished: 0 },
+        index_fresh: false,
+      });
+    },
+    20_000,
+  );
 });
 
 describe("exclude patterns", () => {

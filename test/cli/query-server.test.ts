@@ -23,7 +23,10 @@ interface Serving {
 
 /** Starts `mast serve` (stdin held open) and resolves once it reports ready and its socket is up (or it is told not to make one). */
 async function startServe(root: string, extra: string[] = [], expectSocket = true): Promise<Serving> {
-  const child = spawn(process.execPath, [MAST_BIN, "serve", root, "--no-startup-reindex", ...extra], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, MAST_STATE_DIR: undefined } as NodeJS.ProcessEnv });
+  const child = spawn(process.execPath, [MAST_BIN, "serve", root, "--no-startup-reindex", ...extra], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, MAST_STATE_DIR: undefined } as NodeJS.ProcessEnv,
+  });
   const serving: Serving = { child, exited: new Promise((resolve) => child.on("close", (code) => resolve(code))), stderr: "" };
   child.stdout!.resume();
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (serving.stderr += d));
@@ -115,11 +118,13 @@ describe("mast query answered by a running mast serve", () => {
       const path = join(state, SOCKET_FILE);
       const token = readFileSync(join(state, TOKEN_FILE), "utf8");
       const request = { v: 1, version: VERSION, token, root: p.root, state_dir: state, tool: "mast_signature", arguments: { symbol: "Repo.find" } };
-      expect(JSON.parse((await rawAsk(path, request) as { text: string }).text).results[0].signature).toBe("find(id: string): string | null");
+      expect(JSON.parse(((await rawAsk(path, request)) as { text: string }).text).results[0].signature).toBe("find(id: string): string | null");
       expect(await rawAsk(path, { ...request, token: "0".repeat(64) })).toEqual({ unavailable: "wrong token" });
       expect(await rawAsk(path, { ...request, version: "0.0.0" })).toEqual({ unavailable: `the server runs mast ${VERSION}` });
       expect(await rawAsk(path, { ...request, root: "/elsewhere" })).toEqual({ unavailable: `the server serves ${p.root} (${state})` });
-      expect(await askRunningServer({ root: p.root, stateDir: state, version: VERSION }, { tool: "mast_signature", arguments: { symbol: "Repo.find" } })).toMatchObject({ text: expect.stringContaining('"signature":"find(id: string): string | null"') });
+      expect(await askRunningServer({ root: p.root, stateDir: state, version: VERSION }, { tool: "mast_signature", arguments: { symbol: "Repo.find" } })).toMatchObject({
+        text: expect.stringContaining('"signature":"find(id: string): string | null"'),
+      });
       expect(await askRunningServer({ root: p.root, stateDir: state, version: "0.0.0" }, { tool: "mast_signature", arguments: {} })).toBeNull();
 
       const ino = lstatSync(path).ino;

@@ -55,7 +55,9 @@ describe("mast query", () => {
     const p = project();
     const notIndexed = await runMast(["query", "mast_search", '{"query":"x"}', p.root]);
     expect(notIndexed.code).toBe(1);
-    expect(notIndexed.stderr).toBe(`mast: error NOT_INDEXED: no index found at ${join(p.root, ".mast")}; run \`mast init\` / \`mast index\` first (hint: Run \`mast init\` (or \`mast index\`) on the project first.)\n`);
+    expect(notIndexed.stderr).toBe(
+      `mast: error NOT_INDEXED: no index found at ${join(p.root, ".mast")}; run \`mast init\` / \`mast index\` first (hint: Run \`mast init\` (or \`mast index\`) on the project first.)\n`,
+    );
     expect(existsSync(join(p.root, ".mast"))).toBe(false);
     await runIndex(p.config(), { mode: "full" });
     const cases: Array<[string[], string, string, number]> = [
@@ -65,13 +67,24 @@ describe("mast query", () => {
       [["query", "mast_search", '{"query": 5}', p.root], "INVALID_ARGUMENT", "query: Invalid input: expected string, received number", 2],
       [["query", "mast_graph", '{"symbol":"x","depth":9}', p.root], "INVALID_ARGUMENT", "depth: Too big: expected number to be <=5", 2],
       [["query", "mast_exports", '{"file_path":"src/none.ts"}', p.root], "FILE_NOT_FOUND", "not in the index: src/none.ts", 1],
-      [["status", "/nonexistent-mast-project"], "FILE_NOT_FOUND", "project path does not exist: /nonexistent-mast-project (hint: Name an existing directory (a relative path is taken from the current directory).)", 1],
+      [
+        ["status", "/nonexistent-mast-project"],
+        "FILE_NOT_FOUND",
+        "project path does not exist: /nonexistent-mast-project (hint: Name an existing directory (a relative path is taken from the current directory).)",
+        1,
+      ],
     ];
     // The tool's own failures (arguments its schema refuses, a file not in the index) print what MCP answers: {error: {code, message, recovery}}.
     const toolFailures: Record<string, string> = {
-      [cases[3]![0].join(" ")]: JSON.stringify({ error: { code: "INVALID_ARGUMENT", message: "invalid arguments for mast_search: query: Invalid input: expected string, received number", recovery: "See docs/tools.md for each tool's input." } }),
-      [cases[4]![0].join(" ")]: JSON.stringify({ error: { code: "INVALID_ARGUMENT", message: "invalid arguments for mast_graph: depth: Too big: expected number to be <=5", recovery: "See docs/tools.md for each tool's input." } }),
-      [cases[5]![0].join(" ")]: JSON.stringify({ error: { code: "FILE_NOT_FOUND", message: "not in the index: src/none.ts", recovery: "Paths are relative to the project root; a new file is indexed by mast_reindex." } }),
+      [cases[3]![0].join(" ")]: JSON.stringify({
+        error: { code: "INVALID_ARGUMENT", message: "invalid arguments for mast_search: query: Invalid input: expected string, received number", recovery: "See docs/tools.md for each tool's input." },
+      }),
+      [cases[4]![0].join(" ")]: JSON.stringify({
+        error: { code: "INVALID_ARGUMENT", message: "invalid arguments for mast_graph: depth: Too big: expected number to be <=5", recovery: "See docs/tools.md for each tool's input." },
+      }),
+      [cases[5]![0].join(" ")]: JSON.stringify({
+        error: { code: "FILE_NOT_FOUND", message: "not in the index: src/none.ts", recovery: "Paths are relative to the project root; a new file is indexed by mast_reindex." },
+      }),
     };
     for (const [args, code, text, exit] of cases) {
       const r = await runMast([...args, ...(args[0] === "query" ? ["--json"] : [])]);

@@ -33,11 +33,26 @@ const PREVIEW = { dryRun: true, includeSource: true, allowParseErrors: false };
 const WRITE = { dryRun: false, includeSource: false, allowParseErrors: false };
 
 type Op = (oc: OpContext, file: string) => Promise<OpResult<{ newSource?: string; changes: number }>>;
-const rename = (from: string, to: string, line: number | null = null): Op => (oc, f) => astRenameSymbol(oc, f, from, to, line, PREVIEW);
-const body = (symbol: string, text: string): Op => (oc, f) => astReplaceBody(oc, f, symbol, text, PREVIEW);
-const imp = (spec: string): Op => (oc, f) => astAddImport(oc, f, spec, PREVIEW);
-const unimp = (spec: string): Op => (oc, f) => astRemoveImport(oc, f, spec, PREVIEW);
-const insert = (symbol: string, text: string, where: "before" | "after"): Op => (oc, f) => astInsert(oc, f, symbol, text, where, PREVIEW);
+const rename =
+  (from: string, to: string, line: number | null = null): Op =>
+  (oc, f) =>
+    astRenameSymbol(oc, f, from, to, line, PREVIEW);
+const body =
+  (symbol: string, text: string): Op =>
+  (oc, f) =>
+    astReplaceBody(oc, f, symbol, text, PREVIEW);
+const imp =
+  (spec: string): Op =>
+  (oc, f) =>
+    astAddImport(oc, f, spec, PREVIEW);
+const unimp =
+  (spec: string): Op =>
+  (oc, f) =>
+    astRemoveImport(oc, f, spec, PREVIEW);
+const insert =
+  (symbol: string, text: string, where: "before" | "after"): Op =>
+  (oc, f) =>
+    astInsert(oc, f, symbol, text, where, PREVIEW);
 
 /** Each case's output, as a unified diff of its fixture, is test/goldens/ast/<name><ext of the fixture>.diff. */
 const CASES: Array<[name: string, fixture: string, op: Op]> = [
@@ -49,7 +64,7 @@ const CASES: Array<[name: string, fixture: string, op: Op]> = [
   ["ts-rename-shorthand", "service.ts", rename("token", "jwt", 29)],
   ["ts-rename-parameter-property", "service.ts", rename("AuthService.repo", "store")],
   ["ts-rename-field", "service.ts", rename("AuthService.attempts", "tries")],
-  ["ts-body-method", "service.ts", body("AuthService.reset", "this.attempts = 0;\nlog.debug(\"reset\");")],
+  ["ts-body-method", "service.ts", body("AuthService.reset", 'this.attempts = 0;\nlog.debug("reset");')],
   ["ts-body-braced", "service.ts", body("check", "{\n    return null;\n}")],
   ["ts-before-method", "service.ts", insert("AuthService.validate", "/** Counts calls. */\ncount(): number {\n  return this.attempts;\n}\n", "before")],
   ["ts-after-function", "service.ts", insert("check", "export const VERSION = 1;", "after")],
@@ -63,7 +78,7 @@ const CASES: Array<[name: string, fixture: string, op: Op]> = [
   ["js-rename-require", "legacy.js", rename("path", "nodePath")],
   ["js-rename-exported", "legacy.js", rename("resolveAll", "resolveEach")],
   ["js-rename-private", "legacy.js", rename("Cache.get", "read")],
-  ["js-body", "legacy.js", body("resolveAll", "return items.map((item) => path.join(\"/\", item));")],
+  ["js-body", "legacy.js", body("resolveAll", 'return items.map((item) => path.join("/", item));')],
   ["py-rename-import-alias", "models.py", rename("open_store", "open_db")],
   ["py-rename-module-const", "models.py", rename("LIMIT", "MAX_ROWS")],
   ["py-rename-method", "models.py", rename("User.load", "fetch")],
@@ -72,7 +87,7 @@ const CASES: Array<[name: string, fixture: string, op: Op]> = [
   ["py-body-decorated", "models.py", body("User.load", "return []")],
   ["py-body-nested", "models.py", body("wrapper", "print(args)\nreturn fn(*args)")],
   ["py-before-decorated", "models.py", insert("User.load", "def count(self):\n    return 0\n", "before")],
-  ["py-after-class", "models.py", insert("User", "\n\nclass Admin(User):\n    kind = \"admin\"", "after")],
+  ["py-after-class", "models.py", insert("User", '\n\nclass Admin(User):\n    kind = "admin"', "after")],
   ["go-rename-field", "server.go", rename("Server.name", "label")],
   ["go-rename-method", "server.go", rename("Server.Run", "Serve")],
   ["go-rename-import", "server.go", rename("str", "strs")],
@@ -116,7 +131,7 @@ const CASES: Array<[name: string, fixture: string, op: Op]> = [
   ["rs-add-first", "shapes.rs", imp("std::cmp::Ordering")],
   ["rs-remove-from-list", "imports.rs", unimp("std::io::Read")],
   ["rs-remove-whole", "imports.rs", unimp("std::collections::HashMap")],
-  ["four-body-spaces", "four.ts", body("Queue.push", "if (n < 0) {\n  throw new Error(\"negative\");\n}\nthis.items.push(n);")],
+  ["four-body-spaces", "four.ts", body("Queue.push", 'if (n < 0) {\n  throw new Error("negative");\n}\nthis.items.push(n);')],
 ];
 
 describe("AST edits: golden outputs", () => {
@@ -154,9 +169,15 @@ describe("AST edits: refusals leave the file as it was", () => {
     });
     // A bare name is the variable's when one variable has it (the field is AuthService.attempts).
     const local = await rename("attempts", "n")(ctx(), "service.ts");
-    expect(local.data.newSource!.split("\n").filter((l, i) => l !== readFileSync(join(FIXTURES, "service.ts"), "utf8").split("\n")[i])).toEqual(["  const n = 3;", "    return { token, attempts: n };"]);
+    expect(local.data.newSource!.split("\n").filter((l, i) => l !== readFileSync(join(FIXTURES, "service.ts"), "utf8").split("\n")[i])).toEqual([
+      "  const n = 3;",
+      "    return { token, attempts: n };",
+    ]);
     project.write("twice-local.ts", "export function a() {\n  const v = 1;\n  return v;\n}\nexport function b() {\n  const v = 2;\n  return v;\n}\n");
-    expect(await refusal(rename("v", "w"), "twice-local.ts")).toEqual({ code: "AMBIGUOUS_SYMBOL", message: "'v' binds 2 different symbols in the file: line 2 (variable_declarator), line 6 (variable_declarator)" });
+    expect(await refusal(rename("v", "w"), "twice-local.ts")).toEqual({
+      code: "AMBIGUOUS_SYMBOL",
+      message: "'v' binds 2 different symbols in the file: line 2 (variable_declarator), line 6 (variable_declarator)",
+    });
     // A shadowed local in Python, and a method of two owners in Rust (`fmt` of Display and the module `fmt`).
     expect((await refusal(rename("name", "n"), "models.py")).message).toBe("'name' binds 2 different symbols in the file: line 17 (parameter), line 30 (parameter)");
     // `fmt` is the module `use std::fmt::{self}` binds (the method is Display's, Point.fmt).
@@ -183,7 +204,10 @@ describe("AST edits: refusals leave the file as it was", () => {
     const picked = await astReplaceBody(ctx(), "visit.rs", "visit", "0", PREVIEW, 1);
     expect(picked.data.newSource).toBe("fn visit() -> u8 {\n    0\n}\n\nimpl V {\n    fn visit(&self) -> u8 {\n        2\n    }\n}\n");
     project.write("twice.ts", "export function f() {}\nexport const x = 1;\nexport namespace f {}\n");
-    expect(await refusal(insert("f", "x;", "before"), "twice.ts")).toEqual({ code: "AMBIGUOUS_SYMBOL", message: "'f' names 2 declarations: function_declaration at line 1, internal_module at line 3" });
+    expect(await refusal(insert("f", "x;", "before"), "twice.ts")).toEqual({
+      code: "AMBIGUOUS_SYMBOL",
+      message: "'f' names 2 declarations: function_declaration at line 1, internal_module at line 3",
+    });
     expect(await refusal(body("Handler.Handle", "return nil"), "server.go")).toMatchObject({ code: "SYMBOL_NOT_FOUND", message: "'Handler.Handle' has no body to replace (method_elem at line 16)" });
   });
 
@@ -199,7 +223,6 @@ describe("AST edits: refusals leave the file as it was", () => {
     // A waived broken file still may not get an error of the edit's own.
     project.write("half2.ts", "export function ok() {\n  return 1;\n}\nexport function bad( {\n");
     expect((await refusal((oc, f) => astReplaceBody(oc, f, "ok", "return (;", { ...WRITE, allowParseErrors: true }), "half2.ts")).code).toBe("PARSE_ERROR");
-
   });
 
   it("UNSUPPORTED_OPERATION for a language without AST edits and for .d.ts files", async () => {
@@ -249,13 +272,19 @@ describe("AST edits: imports", () => {
 
 describe("AST edits: writes", () => {
   it("keep the BOM and CRLF endings of untouched and new lines, and record the changeSet", async () => {
-    const r = await astInsert(ctx(), "bom-crlf.ts", "greet", "export function bye(name: string): string {\n  return \"bye \" + name;\n}", "after", WRITE);
+    const r = await astInsert(ctx(), "bom-crlf.ts", "greet", 'export function bye(name: string): string {\n  return "bye " + name;\n}', "after", WRITE);
     expect(r.written).toEqual([join(project.root, "bom-crlf.ts")]);
     expect(readFileSync(join(project.root, "bom-crlf.ts"), "latin1")).toBe(
       '\xef\xbb\xbfexport function greet(name: string): string {\r\n  return "hi " + name;\r\n}\r\nexport function bye(name: string): string {\r\n  return "bye " + name;\r\n}\r\n\r\nexport const NAME = "x";\r\n',
     );
     const renamed = await astRenameSymbol(ctx(), "bom-crlf.ts", "name", "who", 1, WRITE);
-    expect(renamed.data).toMatchObject({ changes: 2, changedLines: [{ start: 1, end: 1 }, { start: 2, end: 2 }] });
+    expect(renamed.data).toMatchObject({
+      changes: 2,
+      changedLines: [
+        { start: 1, end: 1 },
+        { start: 2, end: 2 },
+      ],
+    });
     expect(readFileSync(join(project.root, "bom-crlf.ts"), "latin1").split("\r\n").slice(0, 2)).toEqual(["\xef\xbb\xbfexport function greet(who: string): string {", '  return "hi " + who;']);
   });
 
@@ -365,7 +394,10 @@ describe("AST edits: what a rename asks the index about other files", () => {
   });
 
   it("what the hook answers becomes the warning: CROSS_FILE_USES with the count and sites, CROSS_FILE_UNCHECKED with its reason", async () => {
-    const sites = [{ path: "pkg/b.py", line: 5 }, { path: "pkg/c.py", line: 2 }];
+    const sites = [
+      { path: "pkg/b.py", line: 5 },
+      { path: "pkg/c.py", line: 2 },
+    ];
     const uses = await astRenameSymbol(ctx(), "models.py", "find", "lookup", null, { ...PREVIEW, crossFileUses: async () => ({ total: 7, verified: 3, fileCount: 2, sites }) });
     expect(uses.warnings).toEqual([
       {
@@ -380,7 +412,10 @@ describe("AST edits: what a rename asks the index about other files", () => {
     ]);
     const unchecked = await astRenameSymbol(ctx(), "models.py", "find", "lookup", null, { ...PREVIEW, crossFileUses: async () => ({ unchecked: "no index found" }) });
     expect(unchecked.warnings).toEqual([
-      { code: "CROSS_FILE_UNCHECKED", message: "other files' uses of 'find' were not checked (no index found): any that name 'find' still do; mast_rename_impact lists them once the project is indexed" },
+      {
+        code: "CROSS_FILE_UNCHECKED",
+        message: "other files' uses of 'find' were not checked (no index found): any that name 'find' still do; mast_rename_impact lists them once the project is indexed",
+      },
     ]);
   });
 });
@@ -401,12 +436,16 @@ describe("AST edits: reviewed cases", () => {
     expect(t.data.newSource).toContain("    items = [grand for _ in range(3)]\n");
     const walrus = await src("w.py", "def g(xs):\n    if any((hit := x) > 3 for x in xs):\n        return hit\n", rename("hit", "found"));
     expect(walrus.data.newSource).toBe("def g(xs):\n    if any((found := x) > 3 for x in xs):\n        return found\n");
-    const capture = await src("c.py", "def where(p, x):\n    match p:\n        case {\"x\": x}:\n            return x\n    return x\n", rename("x", "xx"));
-    expect(capture.data.newSource).toBe("def where(p, xx):\n    match p:\n        case {\"x\": xx}:\n            return xx\n    return xx\n");
+    const capture = await src("c.py", 'def where(p, x):\n    match p:\n        case {"x": x}:\n            return x\n    return x\n', rename("x", "xx"));
+    expect(capture.data.newSource).toBe('def where(p, xx):\n    match p:\n        case {"x": xx}:\n            return xx\n    return xx\n');
   });
 
   it("Python: a @staticmethod's first parameter is no instance, keyword arguments and other types' accesses are listed", async () => {
-    const st = await src("s.py", "class Node:\n    def __init__(self):\n        self.value = 1\n\n    @staticmethod\n    def helper(other):\n        return other.value\n\n    @classmethod\n    def make(cls, v):\n        obj = cls()\n        obj.value = v\n        return obj\n\n\nclass Sub(Node):\n    def get(self):\n        return self.value\n", rename("Node.value", "payload"));
+    const st = await src(
+      "s.py",
+      "class Node:\n    def __init__(self):\n        self.value = 1\n\n    @staticmethod\n    def helper(other):\n        return other.value\n\n    @classmethod\n    def make(cls, v):\n        obj = cls()\n        obj.value = v\n        return obj\n\n\nclass Sub(Node):\n    def get(self):\n        return self.value\n",
+      rename("Node.value", "payload"),
+    );
     expect(st.data.newSource).toContain("        self.payload = 1\n");
     expect(unresolvedLines(st)).toEqual([7, 12, 18]);
     const kw = await src("k.py", "def fetch(url, timeout=5):\n    return timeout\n\n\nfetch('x', timeout=10)\n", rename("timeout", "limit"));
@@ -415,7 +454,11 @@ describe("AST edits: reviewed cases", () => {
   });
 
   it("TypeScript: uses where the name is declared twice are listed; JSX tags; an object literal's this; destructured keys and overrides are listed; no such member is SYMBOL_NOT_FOUND", async () => {
-    const status = await src("st.ts", "export const Status = { On: 'on' } as const;\nexport type Status = typeof Status[keyof typeof Status];\nfunction f(s: Status) { return s === Status.On; }\n", rename("Status", "State", 1));
+    const status = await src(
+      "st.ts",
+      "export const Status = { On: 'on' } as const;\nexport type Status = typeof Status[keyof typeof Status];\nfunction f(s: Status) { return s === Status.On; }\n",
+      rename("Status", "State", 1),
+    );
     // `Status` is a value and a type in one scope: its uses are listed, only the declaration picked is renamed.
     expect(status.data.newSource!.split("\n")[0]).toBe("export const State = { On: 'on' } as const;");
     expect(unresolvedLines(status)).toEqual([2, 2, 3, 3]);
@@ -438,24 +481,36 @@ describe("AST edits: reviewed cases", () => {
     expect(outer.data.newSource).toBe(ns.replace("const unit = 2;", "const scale = 2;"));
   });
 
-  it("Go: a := declares from its statement on; promoted fields and literals without their type are listed; nothing joins import \"C\"", async () => {
+  it('Go: a := declares from its statement on; promoted fields and literals without their type are listed; nothing joins import "C"', async () => {
     const go = "package m\n\nvar count = 0\n\nfunc inc() {\n\tcount++\n\tcount, extra := 1, 2\n\t_, _ = count, extra\n}\n";
     const global = await src("c.go", go, rename("count", "total", 3));
     expect(global.data.newSource).toBe("package m\n\nvar total = 0\n\nfunc inc() {\n\ttotal++\n\tcount, extra := 1, 2\n\t_, _ = count, extra\n}\n");
     const local = await rename("count", "local", 7)(ctx(), "c.go");
     expect(local.data.newSource).toBe("package m\n\nvar count = 0\n\nfunc inc() {\n\tcount++\n\tlocal, extra := 1, 2\n\t_, _ = local, extra\n}\n");
-    const promoted = await src("p.go", "package m\n\ntype Base struct{ ID int }\ntype Admin struct{ Base }\n\nfunc (a Admin) Show() int { return a.ID }\n\ntype Job struct{ n int }\n\nvar jobs = []Job{{n: 1}}\n", rename("Base.ID", "Key"));
+    const promoted = await src(
+      "p.go",
+      "package m\n\ntype Base struct{ ID int }\ntype Admin struct{ Base }\n\nfunc (a Admin) Show() int { return a.ID }\n\ntype Job struct{ n int }\n\nvar jobs = []Job{{n: 1}}\n",
+      rename("Base.ID", "Key"),
+    );
     expect(unresolvedLines(promoted)).toEqual([6]);
     const job = await rename("Job.n", "count")(ctx(), "p.go");
     expect(unresolvedLines(job)).toEqual([10]);
-    const cgo = await src("cgo.go", "package main\n\n// int add(int a, int b) { return a + b; }\nimport \"C\"\n\nfunc main() { println(C.add(1, 2)) }\n", imp('"fmt"'));
-    expect(cgo.data.newSource).toBe("package main\n\n// int add(int a, int b) { return a + b; }\nimport \"C\"\nimport \"fmt\"\n\nfunc main() { println(C.add(1, 2)) }\n");
+    const cgo = await src("cgo.go", 'package main\n\n// int add(int a, int b) { return a + b; }\nimport "C"\n\nfunc main() { println(C.add(1, 2)) }\n', imp('"fmt"'));
+    expect(cgo.data.newSource).toBe('package main\n\n// int add(int a, int b) { return a + b; }\nimport "C"\nimport "fmt"\n\nfunc main() { println(C.add(1, 2)) }\n');
   });
 
   it("Rust: Self literals and struct patterns are the struct's, a shorthand keeps its key either way, format strings are listed", async () => {
-    const rs = "pub struct Config {\n    retries: u32,\n}\n\nimpl Config {\n    pub fn new() -> Self {\n        Self { retries: 3 }\n    }\n}\n\nfn mk(retries: u32) -> Config {\n    Config { retries }\n}\n\nfn main() {\n    let c = Config::new();\n    let Config { retries } = c;\n    match c {\n        Config { retries: 0 } => {}\n        _ => {}\n    }\n    println!(\"{retries}\");\n}\n";
+    const rs =
+      'pub struct Config {\n    retries: u32,\n}\n\nimpl Config {\n    pub fn new() -> Self {\n        Self { retries: 3 }\n    }\n}\n\nfn mk(retries: u32) -> Config {\n    Config { retries }\n}\n\nfn main() {\n    let c = Config::new();\n    let Config { retries } = c;\n    match c {\n        Config { retries: 0 } => {}\n        _ => {}\n    }\n    println!("{retries}");\n}\n';
     const field = await src("cfg.rs", rs, rename("Config.retries", "attempts"));
-    expect(field.data.newSource).toBe(rs.replace("    retries: u32,", "    attempts: u32,").replace("Self { retries: 3 }", "Self { attempts: 3 }").replace("Config { retries }\n}", "Config { attempts: retries }\n}").replace("let Config { retries } = c;", "let Config { attempts: retries } = c;").replace("Config { retries: 0 }", "Config { attempts: 0 }"));
+    expect(field.data.newSource).toBe(
+      rs
+        .replace("    retries: u32,", "    attempts: u32,")
+        .replace("Self { retries: 3 }", "Self { attempts: 3 }")
+        .replace("Config { retries }\n}", "Config { attempts: retries }\n}")
+        .replace("let Config { retries } = c;", "let Config { attempts: retries } = c;")
+        .replace("Config { retries: 0 }", "Config { attempts: 0 }"),
+    );
     const local = await rename("retries", "tries", 11)(ctx(), "cfg.rs");
     expect(local.data.newSource).toContain("fn mk(tries: u32) -> Config {\n    Config { retries: tries }\n}");
     const fmt = await rename("retries", "left", 17)(ctx(), "cfg.rs");
@@ -481,7 +536,7 @@ describe("AST edits: reviewed cases", () => {
     expect(inside.data.newSource).toBe("function f(o) {\n  var v = 1;\n  with (o) {\n    var v = 2;\n    let kk = v;\n    kk++;\n  }\n  return v;\n}\n");
     expect(unresolvedLines(await astRenameSymbol(ctx(), "with2.js", "v", "w", null, { ...PREVIEW, yes: true }))).toEqual([4, 5]);
 
-    const evalJs = "var total = 1;\nfunction f(code) {\n  eval(code);\n  return total;\n}\nfunction g() {\n  return total;\n}\nconsole.log(f(\"total = 5\"), g());\n";
+    const evalJs = 'var total = 1;\nfunction f(code) {\n  eval(code);\n  return total;\n}\nfunction g() {\n  return total;\n}\nconsole.log(f("total = 5"), g());\n';
     project.write("eval.js", evalJs);
     expect((await refusal(rename("total", "t2"), "eval.js")).code).toBe("UNRESOLVED_REFERENCES");
     const accepted = await astRenameSymbol(ctx(), "eval.js", "total", "t2", null, { ...PREVIEW, yes: true });

@@ -7,7 +7,7 @@ import { generateDiff, planPatch } from "../../src/edit/diff.js";
 import { fileHash, parseText, renderText } from "../../src/edit/text.js";
 
 function prng(seed: number): () => number {
-  return () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  return () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
 }
 
 const WORDS = ["a", "b", "}", "", "x();", "return;"];

@@ -164,10 +164,16 @@ describe("replace-hash plans", () => {
       "Pass the line with its lineHash (--range 5), or the file's hash (read-many's hash, read-hash's fileHash) to replace the whole file.",
     ]);
     // `  return 1;` is on lines 2 and 6.
-    expect(message(rangeHash(file, 2, 2))[1]).toBe(`anchor ${rangeHash(file, 2, 2)} is the hash of lines 2, 6 (the same text), not of the whole file: without --range an anchor is the file's hash (${fileHash(file)}); nothing was written.`);
+    expect(message(rangeHash(file, 2, 2))[1]).toBe(
+      `anchor ${rangeHash(file, 2, 2)} is the hash of lines 2, 6 (the same text), not of the whole file: without --range an anchor is the file's hash (${fileHash(file)}); nothing was written.`,
+    );
     // Nothing has it: the file changed, unless the read's file hash says it did not.
-    expect(message(hash12("gone"))[1]).toBe(`anchor ${hash12("gone")} no longer matches: it is not the file's hash (${fileHash(file)}) nor any line's: the file changed since it was read, or the anchor is a range's hash given without its --range. Re-read the file and retry.`);
-    expect(message(hash12("gone"), fileHash(file))[1]).toBe(`anchor ${hash12("gone")} no longer matches: the file is as it was read (its hash is the --file-hash given), but the anchor is not its hash nor any line's: a range's hash needs its --range. Re-read the file and retry.`);
+    expect(message(hash12("gone"))[1]).toBe(
+      `anchor ${hash12("gone")} no longer matches: it is not the file's hash (${fileHash(file)}) nor any line's: the file changed since it was read, or the anchor is a range's hash given without its --range. Re-read the file and retry.`,
+    );
+    expect(message(hash12("gone"), fileHash(file))[1]).toBe(
+      `anchor ${hash12("gone")} no longer matches: the file is as it was read (its hash is the --file-hash given), but the anchor is not its hash nor any line's: a range's hash needs its --range. Re-read the file and retry.`,
+    );
   });
 
   it("validates ranges (1 <= start <= end <= last line) and hashes (12 hex) before anything else", () => {

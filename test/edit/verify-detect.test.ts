@@ -44,7 +44,12 @@ describe("verify's auto-detection from TOML manifests", () => {
       TOOLS,
     );
     const found = detectChecks(dir, dir);
-    expect({ formatter: found.formatter, linter: found.linter, typecheck: found.typecheck, runner: found.testRunner?.name }).toEqual({ formatter: "black", linter: "ruff check", typecheck: undefined, runner: "pytest" });
+    expect({ formatter: found.formatter, linter: found.linter, typecheck: found.typecheck, runner: found.testRunner?.name }).toEqual({
+      formatter: "black",
+      linter: "ruff check",
+      typecheck: undefined,
+      runner: "pytest",
+    });
   });
 
   it("does not take a word in a comment, or a longer package's name, for the tool", () => {

@@ -92,7 +92,7 @@ describe("the commands a check may run", () => {
   put(outside, "evil.js", "");
   symlinkSync(join(outside, "evil.js"), join(root, "link.js"));
   symlinkSync(join(outside, "sub"), join(root, "out"));
-    mkdirSync(join(root, "bin"));
+  mkdirSync(join(root, "bin"));
   symlinkSync(join(outside, "eslint"), join(root, "bin/eslint"));
   symlinkSync(join(outside, "nothing.js"), join(root, "dangling.js"));
   /** "CODE: reason" for a refused command line, null for one that would run. */

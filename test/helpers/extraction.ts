@@ -36,10 +36,7 @@ function chunkHeader(c: Chunk, i: number): string {
   const from = c.contentStartLine === c.startLine ? "" : ` content@${c.contentStartLine}`;
   // The searched text, when it is not the whole content: its first and last lines, quoted.
   const searched = c.content.slice(c.searchStart, c.searchEnd);
-  const search =
-    c.searchStart === 0 && c.searchEnd === c.content.length
-      ? ""
-      : ` search=${JSON.stringify(searched.split("\n")[0])}..${JSON.stringify(searched.split("\n").pop())}`;
+  const search = c.searchStart === 0 && c.searchEnd === c.content.length ? "" : ` search=${JSON.stringify(searched.split("\n")[0])}..${JSON.stringify(searched.split("\n").pop())}`;
   return `[${i}] ${c.chunkType} ${orDash(c.symbolName)} parent=${orDash(c.parentSymbol)} exported=${c.isExported} ${c.startLine}-${c.endLine} part=${c.part} id=${short(c.chunkId)}${from}${search}`;
 }
 
@@ -114,9 +111,17 @@ export function lookup(x: FileExtraction) {
     return items[0]!;
   };
   return {
-    chunk: (name: string) => one(x.chunks.filter((c) => c.symbolName === name && c.part === 0), `chunk ${name}`),
+    chunk: (name: string) =>
+      one(
+        x.chunks.filter((c) => c.symbolName === name && c.part === 0),
+        `chunk ${name}`,
+      ),
     chunks: (name: string) => x.chunks.filter((c) => c.symbolName === name),
-    symbol: (name: string) => one(x.symbols.filter((s) => s.name === name), `symbol ${name}`),
+    symbol: (name: string) =>
+      one(
+        x.symbols.filter((s) => s.name === name),
+        `symbol ${name}`,
+      ),
     symbols: (name: string) => x.symbols.filter((s) => s.name === name),
   };
 }

@@ -33,7 +33,11 @@ function varint(n: number): number[] {
 const tag = (field: number, wire: number) => varint(field * 8 + wire);
 const bytesField = (field: number, bytes: readonly number[]) => [...tag(field, 2), ...varint(bytes.length), ...bytes];
 const stringField = (field: number, s: string) => bytesField(field, [...Buffer.from(s, "utf8")]);
-const packed = (field: number, values: readonly number[]) => bytesField(field, values.flatMap((v) => varint(v)));
+const packed = (field: number, values: readonly number[]) =>
+  bytesField(
+    field,
+    values.flatMap((v) => varint(v)),
+  );
 
 export function encodeScip(tool: { name: string; version: string }, projectRoot: string, documents: readonly EncodedDocument[]): Buffer {
   const toolInfo = [...stringField(1, tool.name), ...stringField(2, tool.version)];

@@ -48,7 +48,9 @@ export function dumpStore(graphDbPath: string, options: { integrity?: boolean } 
           "ORDER BY from_path, from_line, from_name, to_path, to_line, to_name, edge_type",
       ),
       // The resolved file's row by its path: a fresh build and an incremental one agree on it whatever its id.
-      imports: q("SELECT f.path, i.module, i.symbols, i.bound_as, i.kind, i.line, i.is_external, t.path AS resolved_file FROM imports i JOIN files f ON f.id = i.file_id LEFT JOIN files t ON t.id = i.resolved_file_id ORDER BY f.path, i.line, i.module"),
+      imports: q(
+        "SELECT f.path, i.module, i.symbols, i.bound_as, i.kind, i.line, i.is_external, t.path AS resolved_file FROM imports i JOIN files f ON f.id = i.file_id LEFT JOIN files t ON t.id = i.resolved_file_id ORDER BY f.path, i.line, i.module",
+      ),
       checker_verdicts: q(
         "SELECT tf.path AS target_path, t.name AS target, t.line AS target_line, f.path, v.line, v.verdict FROM checker_verdicts v JOIN symbols t ON t.id = v.target_id JOIN files tf ON tf.id = t.file_id JOIN files f ON f.id = v.file_id ORDER BY 1, 3, 2, 4, 5",
       ),

@@ -137,7 +137,8 @@ async function tool(p: TestProject, name: string, args: Record<string, unknown>)
 
 if (GO === null) console.log("checker-go tests skipped: go is not on PATH");
 
-const APP_VERDICTS = "SELECT s.name AS target, v.line, v.verdict FROM checker_verdicts v JOIN symbols s ON s.id = v.target_id JOIN files f ON f.id = v.file_id WHERE f.path = 'app/app.go' ORDER BY target, v.line";
+const APP_VERDICTS =
+  "SELECT s.name AS target, v.line, v.verdict FROM checker_verdicts v JOIN symbols s ON s.id = v.target_id JOIN files f ON f.id = v.file_id WHERE f.path = 'app/app.go' ORDER BY target, v.line";
 const IMPLEMENTS = `SELECT a.name AS type, b.name AS iface, ${edgeResolution("e")} AS resolution FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ${EDGE.IMPLEMENTS} ORDER BY iface, type`;
 
 describe.skipIf(GO === null)("the checker pass on Go (go/types)", () => {
@@ -160,7 +161,19 @@ describe.skipIf(GO === null)("the checker pass on Go (go/types)", () => {
 
     const report = await index(p, "incremental", true);
     expect(report.checker?.languages).toEqual([{ language: "go", backend: "go-types", available: true }]);
-    expect(report.checker).toMatchObject({ projects: 1, skipped: [], targets: 14, candidates: 52, calls_target: 3, edges: 3, resolves_to_different: 10, non_call_site: 32, unresolved: 7, implements: 1, outside_ts_scope: 0 });
+    expect(report.checker).toMatchObject({
+      projects: 1,
+      skipped: [],
+      targets: 14,
+      candidates: 52,
+      calls_target: 3,
+      edges: 3,
+      resolves_to_different: 10,
+      non_call_site: 32,
+      unresolved: 7,
+      implements: 1,
+      outside_ts_scope: 0,
+    });
     // The program is built in the state dir, never in the project (whose go.mod's `toolchain` line downloads nothing).
     expect(readdirSync(join(p.root, ".mast", "checker")).filter((f) => f.startsWith("gotypes-"))).toHaveLength(1);
     expect(readdirSync(p.root).sort()).toEqual([".mast", "app", "go.mod", "shapes"]);
@@ -199,7 +212,10 @@ describe.skipIf(GO === null)("the checker pass on Go (go/types)", () => {
     ]);
     const circle = await tool(p, "mast_callers", { symbol: "Circle.Name", file_path: "shapes/shapes.go" });
     expect(circle.verified_callers).toEqual([
-      { file_path: "app/app.go", sites: ["13 Run: a := h.Shape.Name() [return_type]", "28 More: first(list).Shape.Name() [checker]", '29 More: m["a"].Shape.Name() [checker]', "31 More: h.Shape.Name() [return_type]"] },
+      {
+        file_path: "app/app.go",
+        sites: ["13 Run: a := h.Shape.Name() [return_type]", "28 More: first(list).Shape.Name() [checker]", '29 More: m["a"].Shape.Name() [checker]', "31 More: h.Shape.Name() [return_type]"],
+      },
     ]);
     // `x.Name()` through the constraint is Namer.Name's verified call now, and for Circle and Square
     // (which implement Namer) the checker said `unresolved`: dispatch may reach them, the line stays
@@ -210,7 +226,9 @@ describe.skipIf(GO === null)("the checker pass on Go (go/types)", () => {
     // Label does not implement Namer: line 35 is classified away.
     expect((await tool(p, "mast_callers", { symbol: "Label.Name", file_path: "shapes/shapes.go" })).potential_matches).toEqual([{ file_path: "app/app.go", sites: ["14: b := list[0].Ext.Name()"] }]);
     const namer = await tool(p, "mast_callers", { symbol: "Namer.Name", file_path: "shapes/shapes.go" });
-    expect(namer.verified_callers).toEqual([{ file_path: "app/app.go", sites: ["15 Run: c := n.Name() [parameter_type]", "35 Show: func Show[T shapes.Namer](x T) string { return x.Name() } [checker]"] }]);
+    expect(namer.verified_callers).toEqual([
+      { file_path: "app/app.go", sites: ["15 Run: c := n.Name() [parameter_type]", "35 Show: func Show[T shapes.Namer](x T) string { return x.Name() } [checker]"] },
+    ]);
     // Implementors by method set: Buf gets Sized's String and Len from *bytes.Buffer (only go/types sees it); Fake's Name has another signature.
     expect(queryStore(statePaths(join(p.root, ".mast")).graphDb, IMPLEMENTS)).toEqual([
       { type: "Circle", iface: "Namer", resolution: null },
@@ -218,7 +236,9 @@ describe.skipIf(GO === null)("the checker pass on Go (go/types)", () => {
       { type: "Buf", iface: "Sized", resolution: "checker" },
     ]);
     expect((await tool(p, "mast_implementors", { interface_name: "Namer" })).implementors.map((i: { class_name: string }) => i.class_name)).toEqual(["Circle", "Square"]);
-    expect((await tool(p, "mast_implementors", { interface_name: "Sized" })).implementors).toEqual([{ class_name: "Buf", file_path: "shapes/shapes.go", line: 39, relation: "implements", methods: [] }]);
+    expect((await tool(p, "mast_implementors", { interface_name: "Sized" })).implementors).toEqual([
+      { class_name: "Buf", file_path: "shapes/shapes.go", line: 39, relation: "implements", methods: [] },
+    ]);
   });
 
   it("judges again what a rewritten file brought, and an incremental run with the pass equals a full one", async () => {

@@ -54,19 +54,7 @@ const FILES: Record<string, string> = {
     "        pass",
     "",
   ].join("\n"),
-  "app.py": [
-    "from shapes import make, other",
-    "",
-    "",
-    "def run():",
-    "    x = make()",
-    "    x.area()",
-    "    # x.area() is cheap",
-    "    y = other()",
-    "    y.area()",
-    "    return x",
-    "",
-  ].join("\n"),
+  "app.py": ["from shapes import make, other", "", "", "def run():", "    x = make()", "    x.area()", "    # x.area() is cheap", "    y = other()", "    y.area()", "    return x", ""].join("\n"),
 };
 
 const space = tempSpace(FILES);
@@ -111,7 +99,18 @@ describe("the checker pass on Python (scip-python)", () => {
       { language: "python", backend: "scip-python", available: true },
       // No TypeScript among the files: the compiler has nothing to read, and says nothing.
     ]);
-    expect(report.checker).toMatchObject({ projects: 1, skipped: [], targets: 8, candidates: 15, calls_target: 2, edges: 2, resolves_to_different: 0, non_call_site: 11, unresolved: 2, outside_ts_scope: 0 });
+    expect(report.checker).toMatchObject({
+      projects: 1,
+      skipped: [],
+      targets: 8,
+      candidates: 15,
+      calls_target: 2,
+      edges: 2,
+      resolves_to_different: 0,
+      non_call_site: 11,
+      unresolved: 2,
+      outside_ts_scope: 0,
+    });
     // Each candidate line of each `area`: its own call, the other class's, the comment, the other declaration.
     expect(
       queryStore(
@@ -248,11 +247,23 @@ describe("the checker pass on Python (scip-python)", () => {
 
   it("finds the comments and strings of a source, triple-quoted ones across lines", () => {
     expect([...proseSpans(['x = f("a # b")  # c', 's = """one', "two f()", '"""; g()', "h('it''s')"].join("\n"))]).toEqual([
-      [0, [[6, 13], [16, 19]]],
+      [
+        0,
+        [
+          [6, 13],
+          [16, 19],
+        ],
+      ],
       [1, [[4, 10]]],
       [2, [[0, 7]]],
       [3, [[0, 3]]],
-      [4, [[2, 6], [6, 9]]],
+      [
+        4,
+        [
+          [2, 6],
+          [6, 9],
+        ],
+      ],
     ]);
   });
 });

@@ -61,7 +61,8 @@ afterEach(() => {
   else process.env[RUST_ANALYZER_ENV] = given;
 });
 
-const index = (p: TestProject, checker: boolean): Promise<IndexReport> => runIndex(p.config({ stateDir: join(p.root, ".mast") }), { mode: "full", threads: 0, ...(checker ? { checker: checkerPass } : {}) });
+const index = (p: TestProject, checker: boolean): Promise<IndexReport> =>
+  runIndex(p.config({ stateDir: join(p.root, ".mast") }), { mode: "full", threads: 0, ...(checker ? { checker: checkerPass } : {}) });
 const db = (p: TestProject) => statePaths(join(p.root, ".mast")).graphDb;
 
 describe("the checker pass on Rust (rust-analyzer)", () => {
@@ -89,17 +90,16 @@ describe("the checker pass on Rust (rust-analyzer)", () => {
       reason: `${proxy} does not run (exit 1): error: Unknown binary 'rust-analyzer' in official toolchain`,
     });
     process.env[RUST_ANALYZER_ENV] = "relative/rust-analyzer";
-    expect((await index(space.project(), true)).checker!.languages.find((l) => l.language === "rust")!.reason).toBe("rust-analyzer not found at relative/rust-analyzer (MAST_RUST_ANALYZER; an absolute path)");
+    expect((await index(space.project(), true)).checker!.languages.find((l) => l.language === "rust")!.reason).toBe(
+      "rust-analyzer not found at relative/rust-analyzer (MAST_RUST_ANALYZER; an absolute path)",
+    );
   });
 
   it.runIf(given !== undefined && given !== "")("judges the crate with the real rust-analyzer (MAST_RUST_ANALYZER set for this run)", async () => {
     const p = space.project();
     const report = await index(p, true);
     expect(report.checker!.languages.find((l) => l.language === "rust")).toEqual({ language: "rust", backend: "rust-analyzer", available: true });
-    const verdicts = queryStore(
-      db(p),
-      "SELECT s.name AS target, v.line, v.verdict FROM checker_verdicts v JOIN symbols s ON s.id = v.target_id WHERE s.name LIKE '%.size' ORDER BY target, v.line",
-    );
+    const verdicts = queryStore(db(p), "SELECT s.name AS target, v.line, v.verdict FROM checker_verdicts v JOIN symbols s ON s.id = v.target_id WHERE s.name LIKE '%.size' ORDER BY target, v.line");
     // Seq.size: `s.size()` is its call (only inference types `s`, from the tuple); Other.size's is `o.size()`, verified
     // syntactically (no candidate). A comment's mention is not read for prose in Rust: it stays unresolved (potential).
     expect(verdicts).toEqual([
@@ -110,9 +110,12 @@ describe("the checker pass on Rust (rust-analyzer)", () => {
       { target: "Seq.size", line: 23, verdict: "unresolved" },
       { target: "Seq.size", line: 26, verdict: "calls_target" },
     ]);
-    expect(queryStore(db(p), `SELECT a.name AS caller, b.name AS target, e.call_line AS line FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.resolution = ${RESOLVED.checker}`)).toEqual([
-      { caller: "total", target: "Seq.size", line: 26 },
-    ]);
+    expect(
+      queryStore(
+        db(p),
+        `SELECT a.name AS caller, b.name AS target, e.call_line AS line FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.resolution = ${RESOLVED.checker}`,
+      ),
+    ).toEqual([{ caller: "total", target: "Seq.size", line: 26 }]);
   });
 });
 

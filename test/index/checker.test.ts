@@ -72,9 +72,12 @@ describe("the checker pass", () => {
     // `c.get('b')` is the object literal's, the comment names no call: both leave Store.get's potential matches.
     expect(checked.potential_matches).toEqual([]);
     expect(checked.summary).toMatchObject({ verified_count: 1, potential_count: 0, checker_classified_non_call_site: 1, checker_classified_different_declaration: 1 });
-    expect(queryStore(statePaths(join(p.root, ".mast")).graphDb, `SELECT a.name AS caller, b.name AS target, e.call_line AS line FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.resolution = ${RESOLVED.checker} ORDER BY line`)).toEqual([
-      { caller: "run", target: "Store.get", line: 5 },
-    ]);
+    expect(
+      queryStore(
+        statePaths(join(p.root, ".mast")).graphDb,
+        `SELECT a.name AS caller, b.name AS target, e.call_line AS line FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.resolution = ${RESOLVED.checker} ORDER BY line`,
+      ),
+    ).toEqual([{ caller: "run", target: "Store.get", line: 5 }]);
   });
 
   it("drops a rewritten file's verdicts and edges, and an incremental run with the pass equals a full one", async () => {
@@ -123,7 +126,9 @@ describe("the checker pass", () => {
     const flagged = await runMast(["index", plain.root]);
     expect(flagged.stdout).not.toContain("checker:");
     const on = await runMast(["index", plain.root, "--checker"]);
-    expect(on.stdout).toMatch(/^checker: 1 project\(s\), 5 potential matches checked in [\d.]+ s: 1 verified \(1 edges\), 1 call another declaration, 3 no call, 0 unresolved; outside every analyzer \(outside_ts_scope\): 0$/m);
+    expect(on.stdout).toMatch(
+      /^checker: 1 project\(s\), 5 potential matches checked in [\d.]+ s: 1 verified \(1 edges\), 1 call another declaration, 3 no call, 0 unresolved; outside every analyzer \(outside_ts_scope\): 0$/m,
+    );
     const again = await runMast(["index", plain.root, "--incremental", "--checker"]);
     expect(again.stdout).toMatch(/^checker: up to date \(nothing changed since the last pass\)$/m);
   });
@@ -178,7 +183,11 @@ describe("the checker pass", () => {
   });
 
   it("skips a tsconfig it cannot read, naming it, and keeps the syntactic edges", async () => {
-    const p = space.project({ ...FILES, "tsconfig.json": "{ \"compilerOptions\": { \"strict\": tru } }\n", "src/direct.ts": "import { Store } from './store';\nexport function d(s: Store) { return s.get('x'); }\n" });
+    const p = space.project({
+      ...FILES,
+      "tsconfig.json": '{ "compilerOptions": { "strict": tru } }\n',
+      "src/direct.ts": "import { Store } from './store';\nexport function d(s: Store) { return s.get('x'); }\n",
+    });
     const report = await index(p, "full", true);
     expect(report.checker!.skipped).toEqual([{ config: "tsconfig.json", reason: "Compiler option 'strict' requires a value of type boolean." }]);
     // Its files went to the inferred project instead; the parameter-typed call stays verified.

@@ -20,7 +20,6 @@ import { runMast } from "../helpers/cli.js";
 import { dumpStore, edgeResolution, edgeType, queryStore } from "../helpers/store-dump.js";
 import { EDGE } from "../../src/store/edge-codes.js";
 
-
 const space = tempSpace();
 const project = space.project;
 
@@ -101,21 +100,19 @@ describe("full index", () => {
         .prepare("SELECT c.symbol_name FROM chunk_words t JOIN chunks c ON c.id = t.rowid WHERE chunk_words MATCH ? ORDER BY bm25(chunk_words) LIMIT 1")
         .get('words : "Checks a token"') as { symbol_name: string };
       expect(hit.symbol_name).toBe("AuthService.validate");
-      const ident = store.db
-        .prepare("SELECT c.symbol_name FROM identifier_fts t JOIN chunks c ON c.id = t.rowid WHERE identifier_fts MATCH ? ORDER BY c.symbol_name")
-        .all("find") as Array<{ symbol_name: string }>;
+      const ident = store.db.prepare("SELECT c.symbol_name FROM identifier_fts t JOIN chunks c ON c.id = t.rowid WHERE identifier_fts MATCH ? ORDER BY c.symbol_name").all("find") as Array<{
+        symbol_name: string;
+      }>;
       expect(ident.map((r) => r.symbol_name)).toEqual(["AuthService.validate", "Repo", "Repo.find"]);
       // Qualified compounds (docs/extraction.md#identifier-bags): a phrase query for `Repo.find` finds the method's own
       // chunk, the chunk whose call the resolver typed (`this.repo.find()`, repo: Repo) and the
       // class outline (its bag starts `Repo find`).
-      const qualified = store.db
-        .prepare("SELECT c.symbol_name FROM identifier_fts t JOIN chunks c ON c.id = t.rowid WHERE identifier_fts MATCH ? ORDER BY c.symbol_name")
-        .all('"Repo.find"') as Array<{ symbol_name: string }>;
+      const qualified = store.db.prepare("SELECT c.symbol_name FROM identifier_fts t JOIN chunks c ON c.id = t.rowid WHERE identifier_fts MATCH ? ORDER BY c.symbol_name").all('"Repo.find"') as Array<{
+        symbol_name: string;
+      }>;
       expect(qualified.map((r) => r.symbol_name)).toEqual(["AuthService.validate", "Repo", "Repo.find"]);
       // Markdown: doc chunks, no symbols, no identifiers.
-      expect(
-        store.db.prepare("SELECT c.symbol_name, c.chunk_type FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = 'docs/guide.md' ORDER BY c.start_line").all(),
-      ).toEqual([
+      expect(store.db.prepare("SELECT c.symbol_name, c.chunk_type FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = 'docs/guide.md' ORDER BY c.start_line").all()).toEqual([
         { symbol_name: "guide.md > Guide", chunk_type: "doc" },
         { symbol_name: "guide.md > Guide > Setup", chunk_type: "doc" },
       ]);
@@ -161,12 +158,18 @@ describe("incremental index", () => {
     });
     await index(p, "full");
     p.write("py/pkg/extra.py", "def helper() -> int:\n    return 1\n");
-    p.write("py/pkg/core.py", "class Engine:\n    def start(self) -> None:\n        self.stop()\n\n    def stop(self) -> None:\n        print('stopped')\n\n\ndef run(e: Engine) -> None:\n    e.stop()\n");
+    p.write(
+      "py/pkg/core.py",
+      "class Engine:\n    def start(self) -> None:\n        self.stop()\n\n    def stop(self) -> None:\n        print('stopped')\n\n\ndef run(e: Engine) -> None:\n    e.stop()\n",
+    );
     p.write("src/index.ts", `${BASE_FILES["src/index.ts"]!}\nexport const more = 1;\n`);
     const report = await index(p, "incremental");
     expect(report).toMatchObject({ mode: "incremental", files_indexed: 3, files_deleted: 0 });
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
-    const linked = queryStore(graph(p), `SELECT f.path, e.call_line AS line, ${edgeResolution("e")} AS resolution FROM edges e JOIN symbols t ON t.id = e.to_id JOIN symbols s ON s.id = e.from_id JOIN files f ON f.id = s.file_id WHERE t.name = 'helper' ORDER BY 1`);
+    const linked = queryStore(
+      graph(p),
+      `SELECT f.path, e.call_line AS line, ${edgeResolution("e")} AS resolution FROM edges e JOIN symbols t ON t.id = e.to_id JOIN symbols s ON s.id = e.from_id JOIN files f ON f.id = s.file_id WHERE t.name = 'helper' ORDER BY 1`,
+    );
     expect(linked).toEqual([
       { path: "py/main.py", line: 5, resolution: "import" },
       { path: "py/use.py", line: 3, resolution: "import" },
@@ -233,7 +236,8 @@ describe("incremental index", () => {
   });
 
   it("a rewrite keeps the symbol ids of what the file still declares: a body edit relinks that file alone (CLI run and a server's refresh), a changed return type or a renamed declaration every file reaching it", async () => {
-    const a = (body: string, ret = "number", comment = "") => `${comment}export function helper(n: number): ${ret} {\n  return ${body};\n}\n\nexport class Box {\n  open(): number {\n    return helper(1) as number;\n  }\n}\n`;
+    const a = (body: string, ret = "number", comment = "") =>
+      `${comment}export function helper(n: number): ${ret} {\n  return ${body};\n}\n\nexport class Box {\n  open(): number {\n    return helper(1) as number;\n  }\n}\n`;
     const p = project({
       "src/a.ts": a("n + 1"),
       "src/b.ts": "import { helper, Box } from './a';\nexport function run(): number {\n  return helper(2) + new Box().open();\n}\n",
@@ -266,7 +270,10 @@ describe("incremental index", () => {
     expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 1 });
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
     // A second declaration of a name, before the first: the files naming it resolve to it now.
-    p.write("src/a.ts", "export function helper(n: number): number {\n  return n;\n}\nexport class Crate {\n  open(): number {\n    return helper(1);\n  }\n}\n\nexport function helper(n: number): number {\n  return n + 1;\n}\n");
+    p.write(
+      "src/a.ts",
+      "export function helper(n: number): number {\n  return n;\n}\nexport class Crate {\n  open(): number {\n    return helper(1);\n  }\n}\n\nexport function helper(n: number): number {\n  return n + 1;\n}\n",
+    );
     expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 3 });
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
   });
@@ -290,12 +297,15 @@ describe("incremental index", () => {
       "a/u.go": "package a\n\nfunc Use() int { return helper() }\n",
       "a/t_test.go": "package a\n\nfunc fixture() int { return helper() }\n",
       "a/iface.go": "package a\n\ntype I interface{ M() }\n",
-      "b/b.go": "package b\n\nimport \"example.com/app/a\"\n\ntype S struct{ a.T }\n\nfunc Run() { a.NewT().F.M() }\n",
-      "c/c.go": "package c\n\nimport \"example.com/app/b\"\n\nfunc Go() { b.Run() }\n",
+      "b/b.go": 'package b\n\nimport "example.com/app/a"\n\ntype S struct{ a.T }\n\nfunc Run() { a.NewT().F.M() }\n',
+      "c/c.go": 'package c\n\nimport "example.com/app/b"\n\nfunc Go() { b.Run() }\n',
     });
     await index(p, "full");
     // An unexported function added: no file writes it.
-    p.write("a/t.go", "package a\n\ntype A struct{}\n\nfunc (A) M() {}\n\ntype B struct{}\n\nfunc (B) M() {}\n\ntype T struct{ F A }\n\nfunc NewT() T { return T{} }\n\nfunc helper() int { return 1 }\n\nfunc other() int { return 2 }\n");
+    p.write(
+      "a/t.go",
+      "package a\n\ntype A struct{}\n\nfunc (A) M() {}\n\ntype B struct{}\n\nfunc (B) M() {}\n\ntype T struct{ F A }\n\nfunc NewT() T { return T{} }\n\nfunc helper() int { return 1 }\n\nfunc other() int { return 2 }\n",
+    );
     expect(await index(p, "incremental")).toMatchObject({ files_indexed: 1, files_linked: 1 });
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
     // A test file's function: no file writes it either.
@@ -304,7 +314,10 @@ describe("incremental index", () => {
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
     // A field's type changes (T's declaration, exported): b's chain `a.NewT().F.M()` now means B.M
     // (b writes T: its embedded type; NewT's face writes it too, and b writes NewT). c writes neither.
-    p.write("a/t.go", "package a\n\ntype A struct{}\n\nfunc (A) M() {}\n\ntype B struct{}\n\nfunc (B) M() {}\n\ntype T struct{ F B }\n\nfunc NewT() T { return T{} }\n\nfunc helper() int { return 1 }\n\nfunc other() int { return 2 }\n");
+    p.write(
+      "a/t.go",
+      "package a\n\ntype A struct{}\n\nfunc (A) M() {}\n\ntype B struct{}\n\nfunc (B) M() {}\n\ntype T struct{ F B }\n\nfunc NewT() T { return T{} }\n\nfunc helper() int { return 1 }\n\nfunc other() int { return 2 }\n",
+    );
     expect((await index(p, "incremental")).files_linked).toBe(2);
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
   });
@@ -315,10 +328,10 @@ describe("incremental index", () => {
       "go.mod": "module example.com/app\n\ngo 1.21\n",
       "a/t.go": t(),
       "a/u.go": "package a\n\nfunc Use() { NewT().Open() }\n",
-      "b/b.go": "package b\n\nimport \"example.com/app/a\"\n\ntype S struct{ a.T }\n\nfunc Make() a.T { return a.NewT() }\n\nfunc Other() int { return 1 }\n",
-      "c/c.go": "package c\n\nimport \"example.com/app/b\"\n\ntype Closer interface{ Close() }\n\nfunc Go() { b.Make().Close() }\n\nfunc Other() { b.Other() }\n",
-      "d/d.go": "package d\n\nimport \"example.com/app/a\"\n\nfunc Plain() { a.NewT() }\n",
-      "e/e.go": "package e\n\nimport \"example.com/app/c\"\n\nfunc Far() { c.Other() }\n",
+      "b/b.go": 'package b\n\nimport "example.com/app/a"\n\ntype S struct{ a.T }\n\nfunc Make() a.T { return a.NewT() }\n\nfunc Other() int { return 1 }\n',
+      "c/c.go": 'package c\n\nimport "example.com/app/b"\n\ntype Closer interface{ Close() }\n\nfunc Go() { b.Make().Close() }\n\nfunc Other() { b.Other() }\n',
+      "d/d.go": 'package d\n\nimport "example.com/app/a"\n\nfunc Plain() { a.NewT() }\n',
+      "e/e.go": 'package e\n\nimport "example.com/app/c"\n\nfunc Far() { c.Other() }\n',
     });
     await index(p, "full");
     // An exported function appended that no file calls yet: its own file alone.
@@ -330,9 +343,12 @@ describe("incremental index", () => {
     // interfaces are derived again); d and e write no moved name.
     p.write("a/t.go", t("\nfunc Extra() int { return 1 }\n\nfunc (T) Close() {}\n"));
     expect((await index(p, "incremental")).files_linked).toBe(3);
-    expect(queryStore(graph(p), `SELECT a.name AS source, b.name AS target FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ${EDGE.IMPLEMENTS} ORDER BY 1, 2`)).toEqual([
-      { source: "T", target: "Closer" },
-    ]);
+    expect(
+      queryStore(
+        graph(p),
+        `SELECT a.name AS source, b.name AS target FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ${EDGE.IMPLEMENTS} ORDER BY 1, 2`,
+      ),
+    ).toEqual([{ source: "T", target: "Closer" }]);
     expect(dumpStore(graph(p))).toEqual(await freshDump(p));
     // NewT returns A now: the files writing it (a/u.go, b, d); Make's face (it returns a.T) held: not c.
     p.write("a/t.go", t("\nfunc Extra() int { return 1 }\n\nfunc (T) Close() {}\n", "A"));
@@ -422,7 +438,11 @@ describe("incremental index", () => {
       "impl/pipe.go": "package impl\n\ntype Pipe struct{}\n\nfunc (p *Pipe) Read() int { return 2 }\nfunc (p *Pipe) Close() {}\n",
       ...others,
     });
-    const implementors = () => queryStore(graph(p), `SELECT a.name AS source, b.name AS target FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ${EDGE.IMPLEMENTS} ORDER BY 1, 2`);
+    const implementors = () =>
+      queryStore(
+        graph(p),
+        `SELECT a.name AS source, b.name AS target FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ${EDGE.IMPLEMENTS} ORDER BY 1, 2`,
+      );
     expect((await index(p, "full")).files_linked).toBe(23);
     expect(implementors()).toEqual([
       { source: "File", target: "Reader" },
@@ -665,9 +685,13 @@ describe("event loop", () => {
     const timer = setInterval(() => ticks++, 0);
     let ticksAtEnd = -1;
     try {
-      await runIndex(p.config(), { mode: "full", threads: 0, onProgress: ({ done, total }) => {
-        if (done === total) ticksAtEnd = ticks;
-      } });
+      await runIndex(p.config(), {
+        mode: "full",
+        threads: 0,
+        onProgress: ({ done, total }) => {
+          if (done === total) ticksAtEnd = ticks;
+        },
+      });
     } finally {
       clearInterval(timer);
     }
@@ -774,11 +798,20 @@ describe("a no-op incremental run", () => {
     expect(packedGeneration(readFileSync(paths.stamps))).toBe(first.generation);
     expect(FileStamps.fromPacked(readFileSync(paths.stamps), first.generation, () => "")!.size).toBe(first.rows.length);
     // A copy naming the generation is what status reads: one without src/extra.ts makes it unindexed.
-    const without = packStamps(first.rows.filter(([, path]) => path !== "src/extra.ts"), first.generation);
+    const without = packStamps(
+      first.rows.filter(([, path]) => path !== "src/extra.ts"),
+      first.generation,
+    );
     writeFileSync(paths.stamps, without);
     expect(await measureFreshness(p.config())).toMatchObject({ stale_files: 1, unindexed: 1, examples: { unindexed: ["src/extra.ts"] } });
     // Naming another generation, it is not read.
-    writeFileSync(paths.stamps, packStamps(first.rows.filter(([, path]) => path !== "src/extra.ts"), "0123456789abcdef"));
+    writeFileSync(
+      paths.stamps,
+      packStamps(
+        first.rows.filter(([, path]) => path !== "src/extra.ts"),
+        "0123456789abcdef",
+      ),
+    );
     expect(await measureFreshness(p.config())).toMatchObject({ stale_files: 0 });
     // A run that writes a file row writes it again; a no-op run leaves it.
     p.write("src/extra.ts", "export const b = 21;\n");
@@ -790,7 +823,13 @@ describe("a no-op incremental run", () => {
     await index(p, "incremental");
     expect(statSync(paths.stamps).mtimeMs).toBe(written);
     // A just-in-time refresh (a server's) commits rows but writes no copy: the copy is passed over.
-    writeFileSync(paths.stamps, packStamps(second.rows.filter(([, path]) => path !== "src/extra.ts"), second.generation));
+    writeFileSync(
+      paths.stamps,
+      packStamps(
+        second.rows.filter(([, path]) => path !== "src/extra.ts"),
+        second.generation,
+      ),
+    );
     p.write("src/extra.ts", "export const b = 22;\n");
     await refreshJustInTime(p, paths.dir, "src/extra.ts");
     expect(generation().generation).not.toBe(second.generation);
@@ -826,7 +865,22 @@ describe("a no-op incremental run", () => {
 /** An extraction of one chunk whose text is `name` (a function of that name on line `line`). */
 function extractionOf(name: string, line: number): FileExtraction {
   const content = `function ${name}() {}`;
-  const chunk: Chunk = { chunkId: sha256(`${name}:${line}`), startLine: line, endLine: line, content, contentStartLine: line, chunkType: "function", symbolName: name, parentSymbol: null, isExported: false, inFile: { endLine: line, cut: null }, searchStart: 0, searchEnd: content.length, part: 0, identifiers: [name] };
+  const chunk: Chunk = {
+    chunkId: sha256(`${name}:${line}`),
+    startLine: line,
+    endLine: line,
+    content,
+    contentStartLine: line,
+    chunkType: "function",
+    symbolName: name,
+    parentSymbol: null,
+    isExported: false,
+    inFile: { endLine: line, cut: null },
+    searchStart: 0,
+    searchEnd: content.length,
+    part: 0,
+    identifiers: [name],
+  };
   return { language: "typescript", chunks: [chunk], symbols: [], imports: [], calls: [], heritage: [], lineCount: line, hasSyntaxErrors: false };
 }
 
@@ -865,17 +919,11 @@ describe("the text index (chunk_words)", () => {
       await store.transaction(async () => {
         expect(() =>
           store.batch(() => {
-            store.replaceFileRows(
-              { path: "ghost.ts", language: "typescript", mtime: 1, size: 1, ino: 1, ctime: 1, contentHash: "x", statClean: false },
-              extractionOf("ghostlyWord", 1),
-            );
+            store.replaceFileRows({ path: "ghost.ts", language: "typescript", mtime: 1, size: 1, ino: 1, ctime: 1, contentHash: "x", statClean: false }, extractionOf("ghostlyWord", 1));
             throw new Error("write failed");
           }),
         ).toThrow("write failed");
-        store.replaceFileRows(
-          { path: "b.ts", language: "typescript", mtime: 1, size: 1, ino: 2, ctime: 1, contentHash: "y", statClean: false },
-          extractionOf("bravoWord", 1),
-        );
+        store.replaceFileRows({ path: "b.ts", language: "typescript", mtime: 1, size: 1, ino: 2, ctime: 1, contentHash: "y", statClean: false }, extractionOf("bravoWord", 1));
       });
     } finally {
       store.close();
@@ -899,7 +947,8 @@ describe("incremental runs and the import resolver", () => {
       "src/lib/b.ts": "export function b() { return 1; }\n",
     });
     const past = new Date(Date.now() - 3_600_000);
-    for (const f of ["package.json", "tsconfig.json", "packages/p/package.json", "packages/p/src/index.ts", "packages/q/tsconfig.json", "packages/q/lib/q.ts", "src/a.ts", "src/lib/b.ts"]) utimesSync(join(p.root, f), past, past);
+    for (const f of ["package.json", "tsconfig.json", "packages/p/package.json", "packages/p/src/index.ts", "packages/q/tsconfig.json", "packages/q/lib/q.ts", "src/a.ts", "src/lib/b.ts"])
+      utimesSync(join(p.root, f), past, past);
     // An absent config the resolver probed is recorded by its directory's stat: theirs are old too
     // (the state dir made first: its creation would change the root's).
     mkdirSync(join(p.root, ".mast"));
@@ -933,7 +982,9 @@ describe("store totals", () => {
     const p = project({ "a.ts": "export class A {\n  m() { return 1; }\n}\nexport function f() {}\n", "b.py": "def g():\n    return 1\n", "c.go": "package c\n\nfunc H() {}\n" });
     const check = async (mode: "full" | "incremental") => {
       const report = await index(p, mode);
-      const [row] = queryStore(graph(p), "SELECT (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM symbols WHERE kind != 'module') AS symbols") as [{ files: number; chunks: number; symbols: number }];
+      const [row] = queryStore(graph(p), "SELECT (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM symbols WHERE kind != 'module') AS symbols") as [
+        { files: number; chunks: number; symbols: number },
+      ];
       expect({ files: report.file_count, chunks: report.chunk_count, symbols: report.symbol_count }).toEqual(row);
       return row;
     };
@@ -943,7 +994,11 @@ describe("store totals", () => {
     p.write("d.rs", "pub fn k() {}\nfn l() {}\n");
     expect(await check("incremental")).toEqual({ files: 3, chunks: 5, symbols: 4 });
     // Each file's path words are held under its id, and go with it.
-    expect(queryStore(graph(p), "SELECT f.path FROM path_words w JOIN files f ON f.id = w.rowid WHERE path_words MATCH 'a OR b OR c OR d' ORDER BY 1")).toEqual([{ path: "a.ts" }, { path: "c.go" }, { path: "d.rs" }]);
+    expect(queryStore(graph(p), "SELECT f.path FROM path_words w JOIN files f ON f.id = w.rowid WHERE path_words MATCH 'a OR b OR c OR d' ORDER BY 1")).toEqual([
+      { path: "a.ts" },
+      { path: "c.go" },
+      { path: "d.rs" },
+    ]);
   });
 });
 

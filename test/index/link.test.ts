@@ -176,16 +176,7 @@ describe("call-graph edges", () => {
 
   it("types fields and module variables by a plain `new` (or their annotation) and links calls on them, also in importers through a barrel", async () => {
     const p = project({
-      "src/host.ts": [
-        "export class StorageHost {",
-        "  add() {}",
-        "}",
-        "export class Emitter<T> {",
-        "  fire(x?: T) {}",
-        "}",
-        "export function makeHost(): any { return null; }",
-        "",
-      ].join("\n"),
+      "src/host.ts": ["export class StorageHost {", "  add() {}", "}", "export class Emitter<T> {", "  fire(x?: T) {}", "}", "export function makeHost(): any { return null; }", ""].join("\n"),
       "src/storage.ts": [
         "import { StorageHost, makeHost } from './host';",
         "export const storage = new StorageHost();",
@@ -293,13 +284,7 @@ describe("call-graph edges", () => {
 
   it("a typed receiver names the type where a value shares its name (DI: `interface S` + `const S = Symbol`), and `T | undefined` types it as T", async () => {
     const p = project({
-      "src/chat.ts": [
-        "export const ChatService = Symbol('ChatService');",
-        "export interface ChatService {",
-        "  send(text: string): void;",
-        "}",
-        "",
-      ].join("\n"),
+      "src/chat.ts": ["export const ChatService = Symbol('ChatService');", "export interface ChatService {", "  send(text: string): void;", "}", ""].join("\n"),
       "src/widget.ts": [
         "import { ChatService } from './chat';",
         "export class Editor { focus() {} }",
@@ -319,10 +304,7 @@ describe("call-graph edges", () => {
     });
     await runIndex(p.config(), { mode: "full" });
     // `this.other` is a union of two classes: no edge. `ChatService.send` names the Symbol value: no edge.
-    expect(edges(p)).toEqual([
-      "Widget.run -> src/chat.ts:ChatService.send POTENTIAL_CALL/field_type @8",
-      "Widget.run -> src/widget.ts:Editor.focus POTENTIAL_CALL/field_type @9",
-    ]);
+    expect(edges(p)).toEqual(["Widget.run -> src/chat.ts:ChatService.send POTENTIAL_CALL/field_type @8", "Widget.run -> src/widget.ts:Editor.focus POTENTIAL_CALL/field_type @9"]);
   });
 
   it("types what a call returns by the producer's declared return type: chained, bound to a local, through a namespace merged with its class; not through await, a cast, a union, an undeclared type, a loop variable or a destructured name of the same name", async () => {
@@ -598,14 +580,7 @@ describe("call-graph edges", () => {
   it("an export alias is an exported name, not a local: a same-named import still wins inside the file", async () => {
     const p = project({
       "src/base.ts": "export function serveStatic() {}\n",
-      "src/module.ts": [
-        "import { serveStatic } from './base';",
-        "const module = () => {",
-        "  return serveStatic();",
-        "};",
-        "export { module as serveStatic };",
-        "",
-      ].join("\n"),
+      "src/module.ts": ["import { serveStatic } from './base';", "const module = () => {", "  return serveStatic();", "};", "export { module as serveStatic };", ""].join("\n"),
       "src/app.ts": "import { serveStatic } from './module';\nexport function main() {\n  serveStatic();\n}\n",
     });
     await runIndex(p.config(), { mode: "full" });
@@ -683,8 +658,19 @@ describe("call-graph edges", () => {
       "go.mod": go("module example.com/m", "", "go 1.21"),
       "shapes/shape.go": go("package shapes", "", "type Shape interface {", "\tArea() float64", "\tName() string", "}", "", "type Named interface {", "\tName() string", "}"),
       "shapes/square.go": go("package shapes", "", "type Square struct{ S float64 }", "", "func (q Square) Area() float64 { return q.S * q.S }"),
-      "shapes/names.go": go("package shapes", "", "func (q Square) Name() string { return \"square\" }", "", "func Describe(s Shape) string { return s.Name() }"),
-      "cmd/main.go": go("package main", "", 'import "example.com/m/shapes"', "", "type Circle struct{}", "", "func (Circle) Area() float64 { return 3 }", "func (Circle) Name() string { return \"circle\" }", "", "func main() { shapes.Describe(shapes.Square{S: 2}) }"),
+      "shapes/names.go": go("package shapes", "", 'func (q Square) Name() string { return "square" }', "", "func Describe(s Shape) string { return s.Name() }"),
+      "cmd/main.go": go(
+        "package main",
+        "",
+        'import "example.com/m/shapes"',
+        "",
+        "type Circle struct{}",
+        "",
+        "func (Circle) Area() float64 { return 3 }",
+        'func (Circle) Name() string { return "circle" }',
+        "",
+        "func main() { shapes.Describe(shapes.Square{S: 2}) }",
+      ),
       "pkg/models.py": ["class Store:", "    def get(self, key):", "        return key", ""].join("\n"),
       "tests/conftest.py": ["import pytest", "from pkg.models import Store", "", "", "@pytest.fixture", "def backend():", "    return Store()", ""].join("\n"),
       "tests/unit/test_a.py": ["def test_get(backend):", "    backend.get('k')", ""].join("\n"),

@@ -14,9 +14,11 @@ const space = tempSpace();
 
 const FILES = {
   "go.mod": "module example.com/app\n\ngo 1.21\n",
-  "a/t.go": "package a\n\ntype A struct{}\n\nfunc (A) M() {}\n\ntype T struct{ F A }\n\nfunc (T) Open() {}\n\nfunc NewT() T { return T{} }\n\ntype Maker interface{ NewT() T }\n\ntype Opts struct {\n\t// N is what NewT reads.\n\tN int `json:\"NewT\"`\n}\n",
+  "a/t.go":
+    'package a\n\ntype A struct{}\n\nfunc (A) M() {}\n\ntype T struct{ F A }\n\nfunc (T) Open() {}\n\nfunc NewT() T { return T{} }\n\ntype Maker interface{ NewT() T }\n\ntype Opts struct {\n\t// N is what NewT reads.\n\tN int `json:"NewT"`\n}\n',
   "a/u.go": "package a\n\nfunc Use() { NewT().Open() }\n",
-  "b/b.go": 'package b\n\nimport "example.com/app/a"\n\ntype S struct{ a.T }\n\nfunc Make() a.T { return a.NewT() }\n\nfunc Other() int { return 1 }\n\nfunc Build() a.Maker { return nil }\n\nfunc Conf() a.Opts { return a.Opts{} }\n',
+  "b/b.go":
+    'package b\n\nimport "example.com/app/a"\n\ntype S struct{ a.T }\n\nfunc Make() a.T { return a.NewT() }\n\nfunc Other() int { return 1 }\n\nfunc Build() a.Maker { return nil }\n\nfunc Conf() a.Opts { return a.Opts{} }\n',
   "c/c.go": 'package c\n\nimport "example.com/app/b"\n\ntype Closer interface{ Close() }\n\nfunc Go() { b.Make().Close() }\n\nfunc Other() { b.Other(); b.Build(); b.Conf() }\n',
   "d/d.go": 'package d\n\nimport "example.com/app/a"\n\ntype Files struct{}\n\nfunc (Files) OpenAll() {}\n\nfunc Plain() { a.NewT(); Files{}.OpenAll() }\n',
   "e/e.go": 'package e\n\nimport "example.com/app/c"\n\nfunc Far() { c.Other() }\n',
@@ -44,7 +46,10 @@ describe("mention reach", () => {
       const dir = (path: string) => path.slice(0, path.lastIndexOf("/"));
       const packageOf = (fileId: number) => {
         const path = files.find((f) => f.id === fileId)!.path;
-        return files.filter((f) => dir(f.path) === dir(path)).map((f) => f.id).sort((x, y) => x - y);
+        return files
+          .filter((f) => dir(f.path) === dir(path))
+          .map((f) => f.id)
+          .sort((x, y) => x - y);
       };
       const reach = (names: string[]) => {
         const out = mentionReach(store.db, packageOf, new Map([[id("a/t.go"), new Set(names)]]));

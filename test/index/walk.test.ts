@@ -155,7 +155,11 @@ describe("walkProject: selection", () => {
     fs.chmodSync(path.join(root, "dist/locked"), 0o000);
     undo.push(() => fs.chmodSync(path.join(root, "dist/locked"), 0o700));
     expect(walk().problems).toEqual([{ path: "dist/locked", error: "EACCES: permission denied" }]);
-    expect(strip(walk({ exclude: ["dist/**"] }))).toEqual({ files: [{ path: "src/a.ts", size: 1, mtimeMs: expect.any(Number), ino: expect.any(Number), ctimeMs: expect.any(Number) }], problems: [], skippedSymlinks: 0 });
+    expect(strip(walk({ exclude: ["dist/**"] }))).toEqual({
+      files: [{ path: "src/a.ts", size: 1, mtimeMs: expect.any(Number), ino: expect.any(Number), ctimeMs: expect.any(Number) }],
+      problems: [],
+      skippedSymlinks: 0,
+    });
   });
 
   it("* does not cross /, ** does", () => {
@@ -344,19 +348,16 @@ describe("walkProject: I/O problems", () => {
     expect(result.problems).toEqual([{ path: `${deepest}/${name}`, error: "ENAMETOOLONG: name too long" }]);
   });
 
-  it.skipIf(!rawNamesSupported)(
-    "reports a listed file that stat cannot find (ENOENT, as for a file deleted after readdir): provoked with a non-UTF-8 name",
-    () => {
-      // readdir decodes the name lossily (0xFF -> U+FFFD), so stat looks up a name that does not exist,
-      // exactly like a file that vanished between readdir and stat.
-      write("a.ts");
-      write("sub/b.ts");
-      fs.writeFileSync(Buffer.concat([Buffer.from(path.join(root, "sub", "bad")), Buffer.from([0xff]), Buffer.from(".ts")]), "x");
-      const result = walk();
-      expect(result.paths).toEqual(["a.ts", "sub/b.ts"]);
-      expect(result.problems).toEqual([{ path: "sub/bad\uFFFD.ts", error: "ENOENT: no such file or directory" }]);
-    },
-  );
+  it.skipIf(!rawNamesSupported)("reports a listed file that stat cannot find (ENOENT, as for a file deleted after readdir): provoked with a non-UTF-8 name", () => {
+    // readdir decodes the name lossily (0xFF -> U+FFFD), so stat looks up a name that does not exist,
+    // exactly like a file that vanished between readdir and stat.
+    write("a.ts");
+    write("sub/b.ts");
+    fs.writeFileSync(Buffer.concat([Buffer.from(path.join(root, "sub", "bad")), Buffer.from([0xff]), Buffer.from(".ts")]), "x");
+    const result = walk();
+    expect(result.paths).toEqual(["a.ts", "sub/b.ts"]);
+    expect(result.problems).toEqual([{ path: "sub/bad\uFFFD.ts", error: "ENOENT: no such file or directory" }]);
+  });
 
   it("throws READ_FAILED when the root itself cannot be read", () => {
     const missing = path.join(root, "missing");
@@ -469,7 +470,12 @@ describe("walkProject: the cache of directory listings", () => {
     const reread = (r: ReturnType<typeof walkProject>) => unpackWalkCache(packWalkCache(r.cache!))!;
 
     /** A trusted list as read back: each of its lists also as the UTF-8 bytes it was read from (which the addon takes). */
-    const asRead = (t: NonNullable<WalkCache["trusted"]>) => ({ ...t, dirs: { ...t.dirs, bytes: Buffer.from(t.dirs.joined) }, gitignores: { ...t.gitignores, bytes: Buffer.from(t.gitignores.joined) }, files: { ...t.files, bytes: Buffer.from(t.files.joined) } });
+    const asRead = (t: NonNullable<WalkCache["trusted"]>) => ({
+      ...t,
+      dirs: { ...t.dirs, bytes: Buffer.from(t.dirs.joined) },
+      gitignores: { ...t.gitignores, bytes: Buffer.from(t.gitignores.joined) },
+      files: { ...t.files, bytes: Buffer.from(t.files.joined) },
+    });
 
     it("is kept when every directory was trusted, with the .gitignore files read, and round-trips through its bytes", () => {
       write("src/deep/.gitignore", "*.gen.ts\n");
@@ -597,7 +603,8 @@ describe("walkProject: the cache of directory listings", () => {
       ];
       for (const [t, holds] of cases) {
         expect([t, wellFormedInJs(t)]).toEqual([t, holds]);
-        if (nativeTrustedListHolds !== null) expect([t, nativeTrustedListHolds(t.dirs.joined, t.dirs.count, t.gitignores.joined, t.gitignores.count, t.files.joined, t.files.count)]).toEqual([t, holds]);
+        if (nativeTrustedListHolds !== null)
+          expect([t, nativeTrustedListHolds(t.dirs.joined, t.dirs.count, t.gitignores.joined, t.gitignores.count, t.files.joined, t.files.count)]).toEqual([t, holds]);
       }
     });
 
@@ -637,4 +644,3 @@ describe("walkProject: the cache of directory listings", () => {
     });
   });
 });
-

@@ -125,12 +125,39 @@ describe("mast serve --http", () => {
     expect(sa.data.results[0]).toMatchObject({ file_path: "src/repo.ts", line: 2, signature: "find(id: string): string | null" });
     expect(sb.data.verified_callers[0].file_path).toBe("src/auth.ts");
     // A request naming no session, or a closed one, is refused.
-    const bare = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+    const bare = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
     expect(bare.status).toBe(400);
-    const lost = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": "nope" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+    const lost = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": "nope" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
     expect(lost.status).toBe(404);
     // Another Host header (a DNS-rebinding page) is refused on loopback.
-    const rebound = spawnSync("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: evil.example:80", "-H", "content-type: application/json", "-H", "accept: application/json, text/event-stream", "-d", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } }), url.href], { encoding: "utf8" });
+    const rebound = spawnSync(
+      "curl",
+      [
+        "-s",
+        "-o",
+        "/dev/null",
+        "-w",
+        "%{http_code}",
+        "-H",
+        "Host: evil.example:80",
+        "-H",
+        "content-type: application/json",
+        "-H",
+        "accept: application/json, text/event-stream",
+        "-d",
+        JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
+        url.href,
+      ],
+      { encoding: "utf8" },
+    );
     if (rebound.status === 0) expect(rebound.stdout).toBe("403");
   }, 60_000);
 
@@ -162,7 +189,11 @@ describe("mast serve --http", () => {
   it("refuses a MAST_HTTP_TOKEN under 16 characters at startup, naming the rule but not the token", () => {
     const p = makeProject(BASE_FILES);
     cleanups.push(() => p.cleanup());
-    const r = spawnSync(process.execPath, [MAST, "serve", p.root, "--http", "--port", "0", "--no-startup-reindex"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "", MAST_HTTP_TOKEN: "short-secret" }, timeout: 20_000 });
+    const r = spawnSync(process.execPath, [MAST, "serve", p.root, "--http", "--port", "0", "--no-startup-reindex"], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "", MAST_HTTP_TOKEN: "short-secret" },
+      timeout: 20_000,
+    });
     expect([r.status, r.stdout]).toEqual([1, ""]);
     expect(r.stderr).toContain("INVALID_ARGUMENT: MAST_HTTP_TOKEN is 12 characters; a bearer token needs at least 16");
     expect(r.stderr).not.toContain("short-secret");
@@ -214,10 +245,17 @@ describe("mast serve --http", () => {
     expect([await listStatus(url, a), await listStatus(url, b), await listStatus(url, c)]).toEqual([200, 404, 200]);
     const streams = [await openStream(url, a), await openStream(url, c)];
     const refused = await initialize(url);
-    expect([refused.status, refused.sid, JSON.parse(refused.body).error.message]).toEqual([503, null, "2 sessions are open and none is idle (--max-sessions 2): close one (DELETE /mcp with its Mcp-Session-Id) or retry later"]);
+    expect([refused.status, refused.sid, JSON.parse(refused.body).error.message]).toEqual([
+      503,
+      null,
+      "2 sessions are open and none is idle (--max-sessions 2): close one (DELETE /mcp with its Mcp-Session-Id) or retry later",
+    ]);
     // a's stream closes: a is the one idle session, and a new one takes its place.
     streams[0]!.abort();
-    const d = await until(() => initialize(url), (r) => r.status !== 503);
+    const d = await until(
+      () => initialize(url),
+      (r) => r.status !== 503,
+    );
     expect([d.status, typeof d.sid]).toEqual([200, "string"]);
     expect([await listStatus(url, a), await listStatus(url, c), await listStatus(url, d.sid!)]).toEqual([404, 200, 200]);
   }, 60_000);

@@ -68,7 +68,11 @@ describe("mast serve", () => {
     const p = project();
     const { client, stderr } = await connect([p.root]);
     const tools = await client.listTools();
-    expect(tools.tools.map((t) => t.name).sort()).toEqual(TOOLS.filter((t) => ["read", "edit"].includes(t.toolset ?? "read")).map((t) => t.name).sort());
+    expect(tools.tools.map((t) => t.name).sort()).toEqual(
+      TOOLS.filter((t) => ["read", "edit"].includes(t.toolset ?? "read"))
+        .map((t) => t.name)
+        .sort(),
+    );
     // The bytes a client gets for the default listing: 7,196 for 20 tools (16,744 with output
     // schemas, titles and every argument), and mast_definition and mast_references within the average.
     const bytes = Buffer.byteLength(JSON.stringify(tools.tools));
@@ -163,7 +167,12 @@ describe("mast serve", () => {
     const first = await until(callers, (r) => !r.isError && r.data.summary?.verified_count === 1);
     expect(first.data.verified_callers).toEqual([{ file_path: "src/app.ts", resolution: "checker", sites: ["4 run: return s.get('a');"] }]);
     expect(first.data.summary).toMatchObject({ potential_count: 0, checker_classified_non_call_site: 0, checker_classified_different_declaration: 0 });
-    expect(await until(async () => stderr(), (e) => e.includes("startup reindex done"))).toContain("; checker: 2 potential matches checked, 1 checker edges");
+    expect(
+      await until(
+        async () => stderr(),
+        (e) => e.includes("startup reindex done"),
+      ),
+    ).toContain("; checker: 2 potential matches checked, 1 checker edges");
     p.write("src/app.ts", "import { makeStore } from './store';\nexport function run() {\n  const s = makeStore();\n  s.get('b');\n  return s.get('a');\n}\n");
     const reindex = await call(client, "mast_reindex", {});
     expect(reindex.data).toMatchObject({ files_indexed: 1, checker: { projects: 1, candidates: 3, calls_target: 2, edges: 2, non_call_site: 1, outside_ts_scope: 0 } });
@@ -180,7 +189,11 @@ describe("mast serve", () => {
     expect(bad.data.error.message).toContain("query");
     // Every tool fails in one shape: {error: {code, message, recovery}} as the text, no structured content.
     const missing = (await client.callTool({ name: "mast_exports", arguments: { file_path: "src/none.ts" } })) as { isError?: boolean; content: Array<{ text: string }>; structuredContent?: unknown };
-    expect([missing.isError, missing.structuredContent, missing.content[0]!.text]).toEqual([true, undefined, JSON.stringify({ error: { code: "FILE_NOT_FOUND", message: "not in the index: src/none.ts", recovery: "Paths are relative to the project root; a new file is indexed by mast_reindex." } })]);
+    expect([missing.isError, missing.structuredContent, missing.content[0]!.text]).toEqual([
+      true,
+      undefined,
+      JSON.stringify({ error: { code: "FILE_NOT_FOUND", message: "not in the index: src/none.ts", recovery: "Paths are relative to the project root; a new file is indexed by mast_reindex." } }),
+    ]);
     const unknown = await call(client, "mast_nothing", {});
     expect(unknown.isError).toBe(true);
     expect(unknown.data.error.code).toBe("INVALID_ARGUMENT");
@@ -212,9 +225,7 @@ describe("mast serve", () => {
       // Byte for byte.
       expect(viaCli.stdout).toBe(`${viaMcp}\n`);
       if (tool === "mast_callers") {
-        expect(JSON.parse(viaMcp).verified_callers).toEqual([
-          { file_path: "src/auth.ts", resolution: "field_type", sites: ["9 AuthService.validate: return this.repo.find(token) !== null;"] },
-        ]);
+        expect(JSON.parse(viaMcp).verified_callers).toEqual([{ file_path: "src/auth.ts", resolution: "field_type", sites: ["9 AuthService.validate: return this.repo.find(token) !== null;"] }]);
       }
     }
     // A failure too: the same text on stdout (with its one stderr line and exit code).
@@ -242,14 +253,18 @@ describe("mast serve", () => {
     expect(readFileSync(join(p.root, "src/auth.ts"), "utf8").split("\n")[8]).toBe("    return this.repo.find(token) != null;");
     const stale = (await client.callTool({ name: "replace_hash", arguments: { ...dry, dry_run: false } })) as { isError?: boolean; content: Array<{ text: string }>; structuredContent?: unknown };
     // The same shape as an index tool's failure: the envelope's error object alone (the hashpilot CLI answers with the whole envelope).
-    expect([stale.isError, stale.structuredContent, stale.content[0]!.text]).toEqual([true, undefined, JSON.stringify({
+    expect([stale.isError, stale.structuredContent, stale.content[0]!.text]).toEqual([
+      true,
+      undefined,
+      JSON.stringify({
         error: {
           code: "STALE_ANCHOR",
           message: `anchor ${dry.old_hash} no longer matches: lines 9-9 changed since they were read, and no range of the same height has it, so it could not be relocated. Re-read the file and retry.`,
           recovery: "Re-read the file (read-hash or read-many) and retry with the fresh hash.",
           details: { currentHash: "be45bb4f827d" },
         },
-      })]);
+      }),
+    ]);
     const viaHashpilot = viaCli(["replace-hash", "src/auth.ts", dry.old_hash, dry.new_content, "--range", "9"]);
     expect(viaHashpilot).toEqual({ apiVersion: "1", ok: false, command: "replace-hash", data: null, error: JSON.parse(stale.content[0]!.text).error, warnings: [] });
     const tools = await client.listTools();
@@ -265,7 +280,11 @@ describe("mast serve", () => {
     const { client } = await connect([p.root, "--no-startup-reindex"], { HASHPILOT_HOME: scratchDir() });
     const rename = await call(client, "route_edit", { file: "src/auth.ts", operation: "rename-symbol", symbol: "AuthService.validate", new_name: "check" });
     expect(rename.isError).toBe(false);
-    expect(rename.data).toMatchObject({ ok: true, command: "route_edit", data: { route: "ast", changes: 1, message: "Renamed 1 occurrence of 'AuthService.validate' to 'check' (member of AuthService)" } });
+    expect(rename.data).toMatchObject({
+      ok: true,
+      command: "route_edit",
+      data: { route: "ast", changes: 1, message: "Renamed 1 occurrence of 'AuthService.validate' to 'check' (member of AuthService)" },
+    });
     expect(readFileSync(join(p.root, "src/auth.ts"), "utf8")).toContain("  check(token: string): boolean {");
     const signature = await call(client, "mast_signature", { symbol: "AuthService.check" });
     expect(signature.data.results).toMatchObject([{ kind: "method", file_path: "src/auth.ts", line: 8, signature: "check(token: string): boolean" }]);
@@ -281,7 +300,10 @@ describe("mast serve", () => {
   it("serves verify_changes: a failing check is a VERIFY_FAILED error whose revert puts the edit made over MCP back, and the index follows", async () => {
     const p = project();
     mkdirSync(join(p.root, ".git"));
-    writeFileSync(join(p.root, "lint.mjs"), 'import { readFileSync } from "node:fs";\nconst bad = process.argv.slice(2).filter((f) => readFileSync(f, "utf8").includes("console.log"));\nfor (const f of bad) console.error(`${f}: no console.log`);\nprocess.exit(bad.length ? 1 : 0);\n');
+    writeFileSync(
+      join(p.root, "lint.mjs"),
+      'import { readFileSync } from "node:fs";\nconst bad = process.argv.slice(2).filter((f) => readFileSync(f, "utf8").includes("console.log"));\nfor (const f of bad) console.error(`${f}: no console.log`);\nprocess.exit(bad.length ? 1 : 0);\n',
+    );
     await runIndex(p.config(), { mode: "full" });
     const { client } = await connect([p.root, "--no-startup-reindex"], { HASHPILOT_HOME: scratchDir() });
     const original = readFileSync(join(p.root, "src/auth.ts"), "utf8");
@@ -291,7 +313,11 @@ describe("mast serve", () => {
     const verified = await call(client, "verify_changes", { files: ["src/auth.ts"], linter: "node lint.mjs", revert_on_failure: true });
     expect(verified.isError).toBe(true);
     expect(verified.data).toMatchObject({
-      error: { code: "VERIFY_FAILED", message: "verification failed: linter; 1 file(s) put back as before the edit", details: { overall: "fail", checksRun: ["linter"], linter: { passed: false, exitCode: 1, output: "src/auth.ts: no console.log\n" }, revertedFiles: [join(p.root, "src/auth.ts")] } },
+      error: {
+        code: "VERIFY_FAILED",
+        message: "verification failed: linter; 1 file(s) put back as before the edit",
+        details: { overall: "fail", checksRun: ["linter"], linter: { passed: false, exitCode: 1, output: "src/auth.ts: no console.log\n" }, revertedFiles: [join(p.root, "src/auth.ts")] },
+      },
     });
     expect(readFileSync(join(p.root, "src/auth.ts"), "utf8")).toBe(original);
     const search = await call(client, "mast_search", { query: "debug console.log", limit: 3 });
@@ -376,16 +402,26 @@ describe("mast serve", () => {
   });
   it("the structural toolset answers the structural index's operations over MCP, from the project's state dir or --structural-root", async () => {
     const p = project();
-    const build = spawnSync(process.execPath, [MAST, "structural", "build", "--max_precision", "ast", "--json"], { cwd: p.root, encoding: "utf8", env: { PATH: process.env.PATH ?? "", MAST_CTAGS: "" } });
+    const build = spawnSync(process.execPath, [MAST, "structural", "build", "--max_precision", "ast", "--json"], {
+      cwd: p.root,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "", MAST_CTAGS: "" },
+    });
     expect(build.status).toBe(0);
     expect(JSON.parse(build.stdout)).toMatchObject({ status: "complete", units_total: 3 });
     const { client } = await connect([p.root, "--toolsets", "read,structural"]);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names.filter((n) => !n.startsWith("mast_"))).toEqual(["resolve_symbol", "find_callers", "find_callees", "get_function_boundary", "get_coverage"]);
     const resolved = await call(client, "resolve_symbol", { name: "Repo.find" });
-    expect(resolved.data).toMatchObject({ total: 1, ambiguous: false, results: [{ qualified_name: "Repo.find", file_path: "src/repo.ts", start_line: 2, end_line: 4, precision: "ast", backend: "tree-sitter" }] });
+    expect(resolved.data).toMatchObject({
+      total: 1,
+      ambiguous: false,
+      results: [{ qualified_name: "Repo.find", file_path: "src/repo.ts", start_line: 2, end_line: 4, precision: "ast", backend: "tree-sitter" }],
+    });
     const callers = await call(client, "find_callers", { symbol_id: resolved.data.results[0].symbol_id });
-    expect(callers.data.results.map((r: { file_path: string; line: number; caller_name: string; edge_kind: string }) => `${r.file_path}:${r.line} ${r.caller_name} ${r.edge_kind}`)).toEqual(["src/auth.ts:9 AuthService.validate virtual"]);
+    expect(callers.data.results.map((r: { file_path: string; line: number; caller_name: string; edge_kind: string }) => `${r.file_path}:${r.line} ${r.caller_name} ${r.edge_kind}`)).toEqual([
+      "src/auth.ts:9 AuthService.validate virtual",
+    ]);
     expect((await call(client, "get_function_boundary", { file: "src/auth.ts", line: 9 })).data).toMatchObject({ name: "AuthService.validate", start_line: 8, end_line: 10 });
     expect((await call(client, "get_coverage", {})).data).toMatchObject({ total_files: 3, indexed_files: 3, partition_status: "complete" });
     const bad = await call(client, "find_callers", { symbol_id: "" });

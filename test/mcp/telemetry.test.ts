@@ -185,7 +185,18 @@ describe("caps and percentiles", () => {
   it("metrics.db and its -wal and -shm are owner-only (they hold every read call's arguments), an older world-readable one included", () => {
     const dir = mkdtempSync(join(tmpdir(), "mast-metrics-mode-"));
     const path = join(dir, "metrics.db");
-    const row = { tool_name: "mast_search", call_timestamp: 1, tokens_returned: 1, tokens_full_file_upper_bound: 1, duration_ms: 1, session_id: "s", status: "ok", args_json: '{"query":"secret"}', results_json: null, declex_json: null };
+    const row = {
+      tool_name: "mast_search",
+      call_timestamp: 1,
+      tokens_returned: 1,
+      tokens_full_file_upper_bound: 1,
+      duration_ms: 1,
+      session_id: "s",
+      status: "ok",
+      args_json: '{"query":"secret"}',
+      results_json: null,
+      declex_json: null,
+    };
     const modes = () => ["", "-wal", "-shm"].map((suffix) => statSync(`${path}${suffix}`).mode & 0o777);
     const db = MetricsDb.open(path);
     db.insert([row]);
@@ -233,12 +244,7 @@ describe("mast metrics", () => {
       results_json: null,
       declex_json: null,
     });
-    db.insert([
-      ...Array.from({ length: 20 }, (_, i) => row("mast_search", 0.1, i + 1)),
-      row("mast_signature", 1, 5, "s2"),
-      row("mast_signature", 10, 7, "s0"),
-      row("mast_signature", 10.2, 9, "s0"),
-    ]);
+    db.insert([...Array.from({ length: 20 }, (_, i) => row("mast_search", 0.1, i + 1)), row("mast_signature", 1, 5, "s2"), row("mast_signature", 10, 7, "s0"), row("mast_signature", 10.2, 9, "s0")]);
     db.close();
   }
 

@@ -15,7 +15,9 @@ import { nameFigures, nameReport, readCorpus, runNameQueries, type NameOutcome, 
 
 const AJV_ROOT = dirname(createRequire(import.meta.url).resolve("ajv/package.json"));
 const AJV_VERSION = (JSON.parse(readFileSync(join(AJV_ROOT, "package.json"), "utf8")) as { version: string }).version;
-const SET = (JSON.parse(readFileSync(join(import.meta.dirname, "name-queries.json"), "utf8")) as { corpora: Array<{ name: string; version: string; queries: NameQuery[] }> }).corpora.find((c) => c.name === "ajv")!;
+const SET = (JSON.parse(readFileSync(join(import.meta.dirname, "name-queries.json"), "utf8")) as { corpora: Array<{ name: string; version: string; queries: NameQuery[] }> }).corpora.find(
+  (c) => c.name === "ajv",
+)!;
 const LIMIT = 10;
 
 let project: TestProject;

@@ -125,11 +125,21 @@ export function nameFigures(queries: readonly NameQuery[], outcomes: readonly Na
 export function nameReport(title: string, queries: readonly NameQuery[], outcomes: readonly NameOutcome[]): string {
   const row = (label: string, pick: (q: NameQuery) => boolean) => {
     const idx = queries.map((q, i) => (pick(q) ? i : -1)).filter((i) => i >= 0);
-    const f = nameFigures(idx.map((i) => queries[i]!), idx.map((i) => outcomes[i]!));
+    const f = nameFigures(
+      idx.map((i) => queries[i]!),
+      idx.map((i) => outcomes[i]!),
+    );
     return `${label.padEnd(10)} ${String(f.n).padStart(4)}  rank-1 ${fmt(f.rank1)}  top-5 ${fmt(f.top5)} (of ${f.top5n} with <= ${NAME_TOP} declarations)`;
   };
   const kinds = [...new Set(queries.map((q) => q.kind))];
-  const out = [title, "", row("all", () => true), ...kinds.map((k) => row(k, (q) => q.kind === k)), "", "Per query: own declaration's rank ('-' = not in the hits), then 'rank-1 miss' when the first hit is no declaration of the name; a miss's top 3."];
+  const out = [
+    title,
+    "",
+    row("all", () => true),
+    ...kinds.map((k) => row(k, (q) => q.kind === k)),
+    "",
+    "Per query: own declaration's rank ('-' = not in the hits), then 'rank-1 miss' when the first hit is no declaration of the name; a miss's top 3.",
+  ];
   queries.forEach((q, i) => {
     const o = outcomes[i]!;
     const miss = !o.rank1 || (q.answers.length <= NAME_TOP && (o.ownRank === null || o.ownRank > NAME_TOP));

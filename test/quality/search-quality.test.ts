@@ -64,10 +64,7 @@ afterAll(() => {
 
 /** Metrics for one configuration, overall and per kind. */
 function table(outcomes: readonly QueryOutcome[]): Array<{ kind: string; m: Metrics }> {
-  return [
-    { kind: "all", m: metricsOf(outcomes) },
-    ...KINDS.map((kind) => ({ kind, m: metricsOf(outcomes.filter((_, i) => QUERIES[i]!.kind === kind)) })),
-  ];
+  return [{ kind: "all", m: metricsOf(outcomes) }, ...KINDS.map((kind) => ({ kind, m: metricsOf(outcomes.filter((_, i) => QUERIES[i]!.kind === kind)) }))];
 }
 
 function summaryLines(): string[] {
@@ -113,9 +110,10 @@ describe("mast_search quality benchmark", () => {
 
   it("names only chunks that exist in the index as expected hits", () => {
     const db = withD.ctx.store().db;
-    const rows = db
-      .prepare("SELECT f.path AS path, c.symbol_name AS name FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.symbol_name IS NOT NULL")
-      .all() as Array<{ path: string; name: string }>;
+    const rows = db.prepare("SELECT f.path AS path, c.symbol_name AS name FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.symbol_name IS NOT NULL").all() as Array<{
+      path: string;
+      name: string;
+    }>;
     const known = new Set(rows.map((r) => `${r.path}:${r.name}`));
     const unknown = QUERIES.flatMap((q) => q.expected.filter((e) => !known.has(e)));
     expect(unknown).toEqual([]);

@@ -13,13 +13,29 @@ import { createToolContext, type ToolContext } from "../../src/tools/context.js"
 import { countTokens } from "../../src/tools/tokenizer.js";
 import { expectGolden } from "../helpers/golden.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
-import { describeHit, hitKey, metricsOf, metricsRow, nameFigures, nameReport, readCorpus, runNameQueries, runQueries, type BenchQuery, type NameOutcome, type NameQuery, type QueryOutcome } from "./metrics.js";
+import {
+  describeHit,
+  hitKey,
+  metricsOf,
+  metricsRow,
+  nameFigures,
+  nameReport,
+  readCorpus,
+  runNameQueries,
+  runQueries,
+  type BenchQuery,
+  type NameOutcome,
+  type NameQuery,
+  type QueryOutcome,
+} from "./metrics.js";
 
 const ZOD_ROOT = dirname(createRequire(import.meta.url).resolve("zod/package.json"));
 const ZOD_VERSION = (JSON.parse(readFileSync(join(ZOD_ROOT, "package.json"), "utf8")) as { version: string }).version;
 const SET = JSON.parse(readFileSync(join(import.meta.dirname, "zod-queries.json"), "utf8")) as { zod: string; queries: BenchQuery[] };
 /** Exact names drawn with the TypeScript compiler, nested functions and namespace functions among them (scripts/name-queries.mjs). */
-const NAMES = (JSON.parse(readFileSync(join(import.meta.dirname, "name-queries.json"), "utf8")) as { corpora: Array<{ name: string; version: string; queries: NameQuery[] }> }).corpora.find((c) => c.name === "zod")!;
+const NAMES = (JSON.parse(readFileSync(join(import.meta.dirname, "name-queries.json"), "utf8")) as { corpora: Array<{ name: string; version: string; queries: NameQuery[] }> }).corpora.find(
+  (c) => c.name === "zod",
+)!;
 /** Tasks from real zod fix commits with the files each fix modified (bench/tasks.mjs's task text; the shapes issue 39 names). */
 const TASKS = JSON.parse(readFileSync(join(import.meta.dirname, "task-queries.json"), "utf8")) as { tasks: Array<{ shape: string; commit: string; task: string; files: string[] }> };
 const LIMIT = 10;
@@ -105,14 +121,22 @@ describe("mast_search quality on zod", () => {
   });
 
   it("names only chunks that exist in the index as expected hits", () => {
-    const rows = ctx.store().db.prepare("SELECT f.path AS path, c.symbol_name AS name FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.symbol_name IS NOT NULL").all() as Array<{ path: string; name: string }>;
+    const rows = ctx.store().db.prepare("SELECT f.path AS path, c.symbol_name AS name FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.symbol_name IS NOT NULL").all() as Array<{
+      path: string;
+      name: string;
+    }>;
     const known = new Set(rows.map((r) => `${r.path}:${r.name}`));
     // Every query has at least one expected hit the index holds (a generated answer mast cannot name is a defect to see).
     expect(SET.queries.filter((q) => !q.expected.some((e) => known.has(e))).map((q) => q.query)).toEqual([]);
   });
 
   it("matches the golden report", () => {
-    console.log(`\n${report().split("\n").slice(0, 3 + 1 + new Set(SET.queries.map((q) => q.kind)).size + 3).join("\n")}\n`);
+    console.log(
+      `\n${report()
+        .split("\n")
+        .slice(0, 3 + 1 + new Set(SET.queries.map((q) => q.kind)).size + 3)
+        .join("\n")}\n`,
+    );
     expectGolden("zod-search-quality.txt", report());
   });
 
@@ -148,7 +172,10 @@ describe("mast_search quality on zod", () => {
 
   it("answers drawn names (nested functions and namespace functions too) with a declaration of that name first >= 97%, their own in the top 5 >= 95% (golden)", () => {
     expect(NAMES.version).toBe(ZOD_VERSION);
-    expectGolden("zod-names-quality.txt", nameReport(`mast_search exact names on zod@${NAMES.version} (node_modules/zod/src): ${NAMES.queries.length} queries, limit ${LIMIT}`, NAMES.queries, nameOutcomes));
+    expectGolden(
+      "zod-names-quality.txt",
+      nameReport(`mast_search exact names on zod@${NAMES.version} (node_modules/zod/src): ${NAMES.queries.length} queries, limit ${LIMIT}`, NAMES.queries, nameOutcomes),
+    );
     const f = nameFigures(NAMES.queries, nameOutcomes);
     expect(f.rank1).toBeGreaterThanOrEqual(0.97);
     expect(f.top5).toBeGreaterThanOrEqual(0.95);

@@ -58,14 +58,7 @@ const FILES: Record<string, string> = {
   ].join("\n"),
   "src/handler.ts": "export default (input: string): string => input.trim();\n",
   "src/long.ts": `export function longProcess(input: number): number {\n${longBody}\n  return input;\n}\n`,
-  "src/app.test.ts": [
-    "import { compose } from './app';",
-    "",
-    "export function composeFixture(): string[] {",
-    "  return compose({ match: () => [], add: () => {}, name: 'x' });",
-    "}",
-    "",
-  ].join("\n"),
+  "src/app.test.ts": ["import { compose } from './app';", "", "export function composeFixture(): string[] {", "  return compose({ match: () => [], add: () => {}, name: 'x' });", "}", ""].join("\n"),
 };
 
 const p = indexedProject(FILES);
@@ -80,7 +73,13 @@ describe("interface and type-literal members", () => {
     expect(match.results[0].doc).toBe("/** Finds the handlers of a path. */");
     const add = await call("mast_signature", { symbol: "Router.add", detail: "full" });
     expect(add.results.map((r: { line: number; params: unknown }) => [r.line, r.params])).toEqual([
-      [4, [{ name: "method", type: "string", optional: false }, { name: "path", type: "string", optional: false }]],
+      [
+        4,
+        [
+          { name: "method", type: "string", optional: false },
+          { name: "path", type: "string", optional: false },
+        ],
+      ],
     ]);
     expect((await call("mast_signature", { symbol: "Router.name" })).not_found).toBe(true);
     const get = await call("mast_signature", { symbol: "Store.get" });
@@ -89,7 +88,7 @@ describe("interface and type-literal members", () => {
 
   it("lists calls through a receiver typed by the interface as verified callers", async () => {
     const r = await call("mast_callers", { symbol: "Router.match" });
-    expect(r.declaration).toEqual({ file_path: "src/router.ts", line: 3, kind: "method", is_exported: true , signature: "match(method: string, path: string): string[]" });
+    expect(r.declaration).toEqual({ file_path: "src/router.ts", line: 3, kind: "method", is_exported: true, signature: "match(method: string, path: string): string[]" });
     expect(flat(r.verified_callers).map((c: { file_path: string; line: number; caller_symbol: string; resolution: string }) => [c.file_path, c.line, c.caller_symbol, c.resolution])).toEqual([
       ["src/app.ts", 6, "App.dispatch", "field_type"],
       ["src/app.ts", 12, "compose", "parameter_type"],
@@ -111,7 +110,7 @@ describe("export aliases and default exports", () => {
       ["App.dispatch", "src/app.ts", 5, true],
     ]);
     const callers = await call("mast_callers", { symbol: "AppBase.route" });
-    expect(callers.declaration).toEqual({ file_path: "src/app.ts", line: 8, kind: "method", is_exported: true , signature: "route(path: string): void" });
+    expect(callers.declaration).toEqual({ file_path: "src/app.ts", line: 8, kind: "method", is_exported: true, signature: "route(path: string): void" });
   });
 
   it("names an anonymous default export `default`", async () => {
@@ -136,7 +135,12 @@ describe("search answers a name with that name", () => {
 
   it("reaches a method through the words of its class and name", async () => {
     // TrieRouter.match has both words in its name; App.dispatch's body calls `this.router.match`.
-    expect(await top({ query: "router matching", chunk_type: "method" })).toEqual(["src/app.ts:App.dispatch", "src/app.ts:App.constructor", "src/trie.ts:TrieRouter.match", "src/trie.ts:TrieRouter.add"]);
+    expect(await top({ query: "router matching", chunk_type: "method" })).toEqual([
+      "src/app.ts:App.dispatch",
+      "src/app.ts:App.constructor",
+      "src/trie.ts:TrieRouter.match",
+      "src/trie.ts:TrieRouter.add",
+    ]);
   });
 
   it("indexes test files by default and marks their results, below source of the same standing", async () => {
@@ -169,10 +173,7 @@ describe("search answers sized for a context window", () => {
 
   it("answers only the fields asked for", async () => {
     const r = await call("mast_search", { query: "compose", limit: 2, fields: ["file_path", "start_line", "symbol_name"] });
-    expect(r.results).toEqual([
-      { file_path: "src/app.ts", start_line: 11, symbol_name: "compose" },
-      expect.objectContaining({ file_path: expect.any(String) }),
-    ]);
+    expect(r.results).toEqual([{ file_path: "src/app.ts", start_line: 11, symbol_name: "compose" }, expect.objectContaining({ file_path: expect.any(String) })]);
     expect(Object.keys(r.results[1]).sort()).toEqual(["file_path", "start_line", "symbol_name"]);
     await expect(call("mast_search", { query: "compose", fields: ["nope"] })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
   });

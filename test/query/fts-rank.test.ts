@@ -51,8 +51,14 @@ const weightsOf = (fts: FtsRanking) => fts.weights;
 /** Every match's [rowid, score] by FTS5's bm25 and by mast_bm25 over all phrases with the kept sizes. */
 function bothScores(fts: FtsRanking, expression: string): [Array<[number, number]>, Array<[number, number]>] {
   const t = fts.table;
-  const ours = store.db.prepare(`SELECT rowid, mast_bm25(${t}, 0, NULL, '${t}'${weightsOf(fts)}) FROM ${t} WHERE ${t} MATCH ? ORDER BY rowid`).raw().all(expression) as Array<[number, number]>;
-  const theirs = store.db.prepare(`SELECT rowid, bm25(${t}${weightsOf(fts)}) FROM ${t} WHERE ${t} MATCH ? ORDER BY rowid`).raw().all(expression) as Array<[number, number]>;
+  const ours = store.db
+    .prepare(`SELECT rowid, mast_bm25(${t}, 0, NULL, '${t}'${weightsOf(fts)}) FROM ${t} WHERE ${t} MATCH ? ORDER BY rowid`)
+    .raw()
+    .all(expression) as Array<[number, number]>;
+  const theirs = store.db
+    .prepare(`SELECT rowid, bm25(${t}${weightsOf(fts)}) FROM ${t} WHERE ${t} MATCH ? ORDER BY rowid`)
+    .raw()
+    .all(expression) as Array<[number, number]>;
   return [ours, theirs];
 }
 
@@ -91,7 +97,9 @@ it("scores a query's first phrases as bm25 scores them alone, with the IDFs mast
   expect(stats[6]).toBe(1e-6); // in every row: FTS5's floor
   const theirs = new Map(store.db.prepare(`SELECT rowid, bm25(${t}) FROM ${t} WHERE ${t} MATCH ?`).raw().all(full) as Array<[number, number]>);
   for (const idfs of [blob, null]) {
-    const within = store.db.prepare(`SELECT rowid, mast_bm25(${t}, 3, ?, '${t}') FROM ${t} WHERE ${t} MATCH ? ORDER BY rowid`).raw().all(idfs, `(${full}) AND ("zebra" OR "rareword")`) as Array<[number, number]>;
+    const within = store.db.prepare(`SELECT rowid, mast_bm25(${t}, 3, ?, '${t}') FROM ${t} WHERE ${t} MATCH ? ORDER BY rowid`).raw().all(idfs, `(${full}) AND ("zebra" OR "rareword")`) as Array<
+      [number, number]
+    >;
     expect(within).toHaveLength(130);
     for (const [id, score] of within) expect(score).toBe(theirs.get(id));
   }
@@ -135,7 +143,10 @@ const OUTER = "SELECT m.id AS id, m.score AS score, (SELECT count(*) FROM m) AS 
 /** The depth best matches by every match's bm25, in score then rowid order. */
 function everyMatchBest(fts: FtsRanking, expression: string, depth: number): Array<{ id: number; score: number }> {
   const t = fts.table;
-  return store.db.prepare(`SELECT rowid AS id, bm25(${t}${fts.weights}) AS score FROM ${t} WHERE ${t} MATCH ? ORDER BY score ASC, rowid ASC LIMIT ?`).all(expression, depth) as Array<{ id: number; score: number }>;
+  return store.db.prepare(`SELECT rowid AS id, bm25(${t}${fts.weights}) AS score FROM ${t} WHERE ${t} MATCH ? ORDER BY score ASC, rowid ASC LIMIT ?`).all(expression, depth) as Array<{
+    id: number;
+    score: number;
+  }>;
 }
 
 /** prunedBest of an OR of single phrases, with their statistics as overBest reads them. */
@@ -170,13 +181,26 @@ it("counts each phrase's rows as bm25 does, again once the data changed; nothing
   const before = stats();
   expect(before.slice(1, 3)).toEqual([zebras, matching('"common"')]);
   // Counted before: given, not counted again (the function takes what it is told).
-  const told = store.db.prepare(`SELECT mast_fts_stats(${t}, ?) FROM ${t} WHERE ${t} MATCH '"zebra"' LIMIT 1`).pluck().get(Buffer.from(new Float64Array([7]).buffer)) as Buffer;
+  const told = store.db
+    .prepare(`SELECT mast_fts_stats(${t}, ?) FROM ${t} WHERE ${t} MATCH '"zebra"' LIMIT 1`)
+    .pluck()
+    .get(Buffer.from(new Float64Array([7]).buffer)) as Buffer;
   expect([...doublesOf(told)].slice(0, 2)).toEqual([before[0], 7]);
   expect(() => store.db.prepare(`SELECT mast_fts_stats(${t}, ?) FROM ${t} WHERE ${t} MATCH '"zebra"' LIMIT 1`).get(Buffer.alloc(16))).toThrow(/mismatch/i);
   write("src/zebra2.ts", "export function z() {\n  zebra\n}\n");
   const after = stats();
   expect([after[0], ...after.slice(1, 3)]).toEqual([before[0]! + 1, zebras + 1, matching('"common"')]);
-  expect(phraseStats(store.db, CHUNK_WORDS, [{ text: '"nowhere"', word: "nowhere" }, { text: '"nothing"', word: "nothing" }], "OR")).toBeUndefined();
+  expect(
+    phraseStats(
+      store.db,
+      CHUNK_WORDS,
+      [
+        { text: '"nowhere"', word: "nowhere" },
+        { text: '"nothing"', word: "nothing" },
+      ],
+      "OR",
+    ),
+  ).toBeUndefined();
 });
 
 it("declines a cut the rest could still overturn: the rare phrase's chunks all below what a commoner one can add", () => {

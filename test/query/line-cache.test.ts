@@ -9,7 +9,8 @@ import { indexedProject } from "../helpers/indexed.js";
 import { flat } from "../helpers/sites.js";
 
 const STORE = ["export class Store {", "  get(key: string) { return key; }", "}", ""].join("\n");
-const USER = (above: string) => [above, "import { Store } from './store';", "export class User {", "  private readonly key = lookup().get('k');", "  other() { return 1; }", "}", "declare function lookup(): any;", ""].join("\n");
+const USER = (above: string) =>
+  [above, "import { Store } from './store';", "export class User {", "  private readonly key = lookup().get('k');", "  other() { return 1; }", "}", "declare function lookup(): any;", ""].join("\n");
 
 const p = indexedProject({ "src/store.ts": STORE, "src/user.ts": USER("// v1") });
 

@@ -137,11 +137,7 @@ describe("a namespace's function is a declaration of its own", () => {
 
 describe("a name's functions before its methods", () => {
   it("ranks the top-level function create before every Class.create", async () => {
-    expect(hits(await search("create")).slice(0, 3)).toEqual([
-      "src/schemas.ts:13-15 function create",
-      "src/schemas.ts:2-4 method ZodString.create",
-      "src/schemas.ts:8-10 method ZodNumber.create",
-    ]);
+    expect(hits(await search("create")).slice(0, 3)).toEqual(["src/schemas.ts:13-15 function create", "src/schemas.ts:2-4 method ZodString.create", "src/schemas.ts:8-10 method ZodNumber.create"]);
   });
 
   it("reads Class.#private as one name", async () => {

@@ -194,7 +194,18 @@ describe("mast_signature", () => {
     expect(Buffer.byteLength(JSON.stringify(r))).toBe(780);
   });
   it("leaves comment lines out of a brief signature (overloads' docs) and no doc key when there is none", async () => {
-    const over = makeProject({ "src/over.ts": ["/** Parses text. */", "export function parse(a: string): number;", "/** Parses a number. */", "export function parse(a: number): number;", "export function parse(a: unknown): number {", "  return Number(a);", "}", ""].join("\n") });
+    const over = makeProject({
+      "src/over.ts": [
+        "/** Parses text. */",
+        "export function parse(a: string): number;",
+        "/** Parses a number. */",
+        "export function parse(a: number): number;",
+        "export function parse(a: unknown): number {",
+        "  return Number(a);",
+        "}",
+        "",
+      ].join("\n"),
+    });
     await runIndex(over.config(), { mode: "full" });
     const overCtx = createToolContext(over.config());
     try {
@@ -205,7 +216,9 @@ describe("mast_signature", () => {
       overCtx.close();
       over.cleanup();
     }
-    expect((await call("mast_signature", { symbol: "hidden" })).results).toEqual([{ kind: "function", file_path: "src/auth/handler.ts", line: 11, is_exported: false, signature: "function hidden(): void" }]);
+    expect((await call("mast_signature", { symbol: "hidden" })).results).toEqual([
+      { kind: "function", file_path: "src/auth/handler.ts", line: 11, is_exported: false, signature: "function hidden(): void" },
+    ]);
   });
   it("cuts a doc comment to its first sentence without its markers", async () => {
     expect(docSummary("/**\n * Checks a value. Looks further.\n * @param v the value\n */")).toBe("Checks a value.");
@@ -240,7 +253,9 @@ describe("mast_dependencies", () => {
     const store = Store.open(statePaths(join(project.root, ".mast")).graphDb, { readonly: true });
     try {
       // Stored (bound_as) and read (locals, generated from it).
-      expect(store.db.prepare("SELECT f.path, i.module, i.symbols, i.bound_as, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path LIKE 'src/auth/%' ORDER BY f.path, i.line").raw().all()).toEqual([
+      expect(
+        store.db.prepare("SELECT f.path, i.module, i.symbols, i.bound_as, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path LIKE 'src/auth/%' ORDER BY f.path, i.line").raw().all(),
+      ).toEqual([
         ["src/auth/handler.ts", "../types.js", '["LoginRequest","Big"]', null, '["LoginRequest","Big"]'],
         ["src/auth/handler.ts", "express", '["default"]', '["express"]', '["express"]'],
         // A re-export binds nothing in its file.

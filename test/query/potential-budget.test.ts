@@ -24,19 +24,34 @@ const wide = indexedProject({ ...FILES, ...Object.fromEntries(Array.from({ lengt
 const many = indexedProject({
   "src/view.ts": "export function render(x: number) {\n  return x;\n}\nexport const again = 1;\n",
   ...Object.fromEntries(Array.from({ length: 1_100 }, (_, i) => [`lib/o${String(i).padStart(4, "0")}.ts`, `export const u${i} = (o: any) => o.render(${i});\n`])),
-  ...Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`src/use${String(i).padStart(2, "0")}.ts`, `import { again } from './view';\nexport const v${i} = (o: any) => o.render(${i}) + again;\n`])),
+  ...Object.fromEntries(
+    Array.from({ length: 70 }, (_, i) => [`src/use${String(i).padStart(2, "0")}.ts`, `import { again } from './view';\nexport const v${i} = (o: any) => o.render(${i}) + again;\n`]),
+  ),
 });
 
 function ask(scanChunks?: number, project = p) {
   const db = project.ctx.store().db;
-  const t = db.prepare("SELECT s.id, s.name, s.file_id AS fileId, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = 'render'").get() as { id: number; name: string; fileId: number; path: string };
+  const t = db.prepare("SELECT s.id, s.name, s.file_id AS fileId, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = 'render'").get() as {
+    id: number;
+    name: string;
+    fileId: number;
+    path: string;
+  };
   return potentialMatches(db, project.project.root, [t.name], { ids: [t.id], fileId: t.fileId, path: t.path }, verifiedCallers(db, [t.id], false), 50, scanChunks === undefined ? {} : { scanChunks });
 }
 
 it("under the budget: the unbudgeted answer, nothing unexamined", () => {
   const whole = ask();
   expect(whole.total).toBe(7);
-  expect(whole.matches.map((m) => `${m.file_path}:${m.line}`)).toEqual(["lib/other0.ts:2", "lib/other1.ts:2", "lib/other2.ts:2", "lib/other3.ts:2", "lib/other4.ts:2", "lib/other5.ts:2", "src/page.ts:1"]);
+  expect(whole.matches.map((m) => `${m.file_path}:${m.line}`)).toEqual([
+    "lib/other0.ts:2",
+    "lib/other1.ts:2",
+    "lib/other2.ts:2",
+    "lib/other3.ts:2",
+    "lib/other4.ts:2",
+    "lib/other5.ts:2",
+    "src/page.ts:1",
+  ]);
   expect(whole.unexamined).toBeUndefined();
   expect(ask(100)).toEqual(whole);
 });

@@ -43,12 +43,22 @@ const p = indexedProject(FILES);
 it("finds the same potential lines with the memo as without it, for every function and method", () => {
   const db = p.ctx.store().db;
   const root = p.project.root;
-  const targets = db.prepare("SELECT s.id, s.name, s.file_id AS fileId, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method') ORDER BY s.id").all() as Array<{ id: number; name: string; fileId: number; path: string }>;
+  const targets = db.prepare("SELECT s.id, s.name, s.file_id AS fileId, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method') ORDER BY s.id").all() as Array<{
+    id: number;
+    name: string;
+    fileId: number;
+    path: string;
+  }>;
   expect(targets.map((t) => t.name)).toEqual(["Box.#grow", "Box.$peek", "Box.get_size", "Box.size", "Box.check", "size", "peek", "sized"]);
-  const memo = new PotentialMemo(root, targets.map((t) => tailOf(t.name)));
+  const memo = new PotentialMemo(
+    root,
+    targets.map((t) => tailOf(t.name)),
+  );
   const answers = targets.map((t) => {
     const ask = (withMemo: boolean) =>
-      potentialMatches(db, root, [t.name], { ids: [t.id], fileId: t.fileId, path: t.path }, verifiedCallers(db, [t.id], false), 1000, { unranked: true, ...(withMemo ? { memo } : {}) }).matches.map((m) => `${m.file_path}:${m.line} ${m.context}`);
+      potentialMatches(db, root, [t.name], { ids: [t.id], fileId: t.fileId, path: t.path }, verifiedCallers(db, [t.id], false), 1000, { unranked: true, ...(withMemo ? { memo } : {}) }).matches.map(
+        (m) => `${m.file_path}:${m.line} ${m.context}`,
+      );
     const plain = ask(false);
     expect(ask(true), t.name).toEqual(plain);
     return [t.name, plain] as const;

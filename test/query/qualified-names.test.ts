@@ -50,7 +50,7 @@ const call = (tool: string, args: Record<string, unknown>) => p.call(tool, args)
 describe("a declaration named without its owners", () => {
   it("answers the one declaration whose name ends that way", async () => {
     const byMember = await call("mast_callers", { symbol: "route" });
-    expect(byMember.declaration).toEqual({ file_path: "lib/sinatra/base.rb", line: 8, kind: "method", is_exported: true , signature: "def route(path); end" });
+    expect(byMember.declaration).toEqual({ file_path: "lib/sinatra/base.rb", line: 8, kind: "method", is_exported: true, signature: "def route(path); end" });
     expect(flat(byMember.verified_callers).map((c: { line: number; caller_symbol: string }) => [c.line, c.caller_symbol])).toEqual([[5, "Sinatra.Base.get"]]);
     const byClass = await call("mast_signature", { symbol: "Base.get" });
     expect(byClass.results.map((r: { file_path: string; line: number; signature: string }) => [r.file_path, r.line, r.signature])).toEqual([["lib/sinatra/base.rb", 4, "def get(path)"]]);
@@ -58,7 +58,7 @@ describe("a declaration named without its owners", () => {
 
   it("in a file, answers the declaration there a name without its owners ends (a nested function)", async () => {
     const r = await call("mast_callers", { symbol: "reset", file_path: "src/dedupe.ts" });
-    expect(r.declaration).toEqual({ file_path: "src/dedupe.ts", line: 3, kind: "function", is_exported: false , signature: "function reset()" });
+    expect(r.declaration).toEqual({ file_path: "src/dedupe.ts", line: 3, kind: "function", is_exported: false, signature: "function reset()" });
     expect(flat(r.verified_callers).map((c: { line: number; caller_symbol: string; resolution: string }) => [c.line, c.caller_symbol, c.resolution])).toEqual([[8, "dedupeLink", "same_file"]]);
   });
 

@@ -100,7 +100,10 @@ describe("mast_search ranking", () => {
     expect(snippets.every((x) => x !== null)).toBe(true);
     // Every fragment of a snippet (markers and elisions taken out) is text of that result's chunk.
     for (const x of r.results) {
-      const fragments = x.match_snippet!.replaceAll("**", "").split("...").filter((f) => f.trim() !== "");
+      const fragments = x
+        .match_snippet!.replaceAll("**", "")
+        .split("...")
+        .filter((f) => f.trim() !== "");
       expect([x.symbol_name, fragments.every((f) => x.content.includes(f))]).toEqual([x.symbol_name, true]);
     }
     expect(new Set(snippets).size).toBe(snippets.length);
@@ -251,7 +254,11 @@ describe("argument validation", () => {
     await expect(callTool(ctx, "mast_search", { query: "x", limit: 0 })).rejects.toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringContaining("limit") });
     await expect(callTool(ctx, "mast_search", {})).rejects.toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringContaining("query") });
     await expect(callTool(ctx, "mast_search", { query: "x", bogus: 1 })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
-    await expect(callTool(ctx, "mast_serach", {})).rejects.toMatchObject({ code: "INVALID_ARGUMENT", hint: "Did you mean mast_search or mast_graph? (`mast query --help` lists every tool.)", usage: true });
+    await expect(callTool(ctx, "mast_serach", {})).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      hint: "Did you mean mast_search or mast_graph? (`mast query --help` lists every tool.)",
+      usage: true,
+    });
   });
 });
 

@@ -123,8 +123,7 @@ const call = async (args: Record<string, unknown>) => {
   const { _stats, ...answer } = (await callTool(ctx, "mast_project_skeleton", args)) as Record<string, unknown>;
   return answer;
 };
-const skeleton = (input: Partial<SkeletonInput>, maxBytes?: number) =>
-  ctx.store().snapshot((db) => projectSkeleton(db, { limit: 500, max_exports: 20, max_members: 20, ...input }, maxBytes));
+const skeleton = (input: Partial<SkeletonInput>, maxBytes?: number) => ctx.store().snapshot((db) => projectSkeleton(db, { limit: 500, max_exports: 20, max_members: 20, ...input }, maxBytes));
 
 beforeAll(async () => {
   project = makeProject(FILES);
@@ -148,7 +147,12 @@ describe("mast_project_skeleton across languages", () => {
       files: [
         { file_path: "src/main/java/com/acme/Gson.java", exports: ["Gson"], members: { Gson: ["toJson"] } },
         // The first member in the file is the nested enum's; the constructor, setPrettyPrinting (two overloads), create and Options.indent are left out.
-        { file_path: "src/main/java/com/acme/GsonBuilder.java", exports: ["GsonBuilder", "GsonBuilder.Style", "GsonBuilder.Options"], members: { "GsonBuilder.Style": ["indents"] }, members_truncated: 4 },
+        {
+          file_path: "src/main/java/com/acme/GsonBuilder.java",
+          exports: ["GsonBuilder", "GsonBuilder.Style", "GsonBuilder.Options"],
+          members: { "GsonBuilder.Style": ["indents"] },
+          members_truncated: 4,
+        },
         { file_path: "src/main/java/com/acme/Internal.java" },
       ],
     });

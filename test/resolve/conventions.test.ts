@@ -78,7 +78,15 @@ describe("Ruby require", () => {
 
   it("reads jekyll's layout: one gem at the root, `helper` in test/, fixture gems below test/", () => {
     const jekyll = createRubyResolver(
-      new Set(["lib/jekyll.rb", "lib/jekyll/site.rb", "test/helper.rb", "test/test_site.rb", "test/fixtures/test-theme/lib/test-theme.rb", "test/fixtures/test-theme/lib/test-theme/version.rb", "features/step_definitions.rb"]),
+      new Set([
+        "lib/jekyll.rb",
+        "lib/jekyll/site.rb",
+        "test/helper.rb",
+        "test/test_site.rb",
+        "test/fixtures/test-theme/lib/test-theme.rb",
+        "test/fixtures/test-theme/lib/test-theme/version.rb",
+        "features/step_definitions.rb",
+      ]),
     );
     expect(jekyll("test/test_site.rb", "helper")).toBe("test/helper.rb");
     expect(jekyll("test/test_site.rb", "jekyll/site")).toBe("lib/jekyll/site.rb");
@@ -97,7 +105,10 @@ function php(files: readonly string[], composer: Record<string, unknown>) {
   const texts = new Map(Object.entries(composer).map(([dir, json]) => [dir === "" ? "composer.json" : `${dir}/composer.json`, typeof json === "string" ? json : JSON.stringify(json)]));
   const dirs = new Set([""]);
   for (const f of files) for (let d = posix.dirname(f); d !== "."; d = posix.dirname(d)) dirs.add(d);
-  return createPhpResolver(new Set(files), readComposerAutoload(dirs, (rel) => texts.get(rel) ?? null));
+  return createPhpResolver(
+    new Set(files),
+    readComposerAutoload(dirs, (rel) => texts.get(rel) ?? null),
+  );
 }
 
 describe("PHP use through composer autoload", () => {
@@ -187,9 +198,13 @@ describe("composer autoload in an index run", () => {
     const state = stateDir();
     await runIndex(p.config({ stateDir: state }), { mode: "full" });
     const graph = statePaths(state).graphDb;
-    const imports = () => queryStore(graph, "SELECT f.path, i.module, i.is_external, (SELECT path FROM files WHERE id = i.resolved_file_id) AS resolved_path FROM imports i JOIN files f ON f.id = i.file_id ORDER BY 1");
+    const imports = () =>
+      queryStore(graph, "SELECT f.path, i.module, i.is_external, (SELECT path FROM files WHERE id = i.resolved_file_id) AS resolved_path FROM imports i JOIN files f ON f.id = i.file_id ORDER BY 1");
     const calls = () =>
-      queryStore(graph, `SELECT a.name AS source, b.name AS target, ${edgeResolution("e")} AS resolution, e.call_line FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ${EDGE.POTENTIAL_CALL}`);
+      queryStore(
+        graph,
+        `SELECT a.name AS source, b.name AS target, ${edgeResolution("e")} AS resolution, e.call_line FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type = ${EDGE.POTENTIAL_CALL}`,
+      );
     expect(imports()).toEqual([{ path: "src/Client.php", module: "GuzzleHttp\\Middleware", is_external: 1, resolved_path: null }]);
     expect(calls()).toEqual([]);
 

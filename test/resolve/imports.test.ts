@@ -90,12 +90,29 @@ describe("tsconfig paths", () => {
     symlinkSync(join(p.root, "configs/a.json"), join(p.root, "a/tsconfig.json"));
     const answer = (create: typeof createImportResolver) => {
       const r = create(new Set(files), p.root);
-      return [r.resolve("a/src/main.ts", "@lib/x"), r.resolve("b/src/main.ts", "@lib/x"), r.fingerprint, r.inputs.filter((i) => i.includes("tsconfig")).map((i) => i.slice(p.root.length + 1)).sort()];
+      return [
+        r.resolve("a/src/main.ts", "@lib/x"),
+        r.resolve("b/src/main.ts", "@lib/x"),
+        r.fingerprint,
+        r.inputs
+          .filter((i) => i.includes("tsconfig"))
+          .map((i) => i.slice(p.root.length + 1))
+          .sort(),
+      ];
     };
     const native = answer(createImportResolver);
     expect(native.slice(0, 2)).toEqual(["a/lib/x.ts", null]);
     // Every directory's probe is an input (b/tsconfig.json, a directory, among them): a file appearing there is a change.
-    expect(native[3]).toEqual(["a/lib/tsconfig.json", "a/src/tsconfig.json", "a/tsconfig.json", "b/lib/tsconfig.json", "b/src/tsconfig.json", "b/tsconfig.json", "b/tsconfig.json/tsconfig.json", "tsconfig.json"]);
+    expect(native[3]).toEqual([
+      "a/lib/tsconfig.json",
+      "a/src/tsconfig.json",
+      "a/tsconfig.json",
+      "b/lib/tsconfig.json",
+      "b/src/tsconfig.json",
+      "b/tsconfig.json",
+      "b/tsconfig.json/tsconfig.json",
+      "tsconfig.json",
+    ]);
     vi.stubEnv("MAST_NATIVE", "0");
     vi.resetModules();
     try {
@@ -242,7 +259,12 @@ describe("relinking after a config change", () => {
     await runIndex(p.config({ stateDir: state }), { mode: "full" });
     const store = Store.open(statePaths(state).graphDb);
     try {
-      const rows = () => store.db.prepare("SELECT f.path, i.module, (SELECT path FROM files WHERE id = i.resolved_file_id) AS resolved, i.is_external AS external FROM imports i JOIN files f ON f.id = i.file_id ORDER BY i.id").all();
+      const rows = () =>
+        store.db
+          .prepare(
+            "SELECT f.path, i.module, (SELECT path FROM files WHERE id = i.resolved_file_id) AS resolved, i.is_external AS external FROM imports i JOIN files f ON f.id = i.file_id ORDER BY i.id",
+          )
+          .all();
       const indexed = rows();
       expect(indexed).toEqual([
         { path: "src/a.ts", module: "./b", resolved: "src/b.ts", external: 0 },
@@ -276,7 +298,11 @@ describe("relinking after a config change", () => {
     });
     const state = mkdtempSync(join(tmpdir(), "mast-resolve-"));
     cleanups.push(() => rmSync(state, { recursive: true, force: true }));
-    const resolved = () => queryStore(statePaths(state).graphDb, "SELECT (SELECT path FROM files WHERE id = i.resolved_file_id) AS resolved_path, i.resolved_file_id, (SELECT id FROM files WHERE path = 'src/lib/b.ts') AS b FROM imports i")[0]!;
+    const resolved = () =>
+      queryStore(
+        statePaths(state).graphDb,
+        "SELECT (SELECT path FROM files WHERE id = i.resolved_file_id) AS resolved_path, i.resolved_file_id, (SELECT id FROM files WHERE path = 'src/lib/b.ts') AS b FROM imports i",
+      )[0]!;
     await runIndex(p.config({ stateDir: state }), { mode: "full" });
     const first = resolved();
     expect(first).toEqual({ resolved_path: "src/lib/b.ts", resolved_file_id: first.b, b: expect.any(Number) });

@@ -21,18 +21,40 @@ describe("packed call sites", () => {
   it("writes each string once (the caller two sites share, and `bare` twice, are one entry each), then seven varints per site", () => {
     expect([...packCalls(sites)]).toEqual([
       1, // the format
-      8, ...strings.map((s) => s.length), // the strings' count and lengths
+      8,
+      ...strings.map((s) => s.length), // the strings' count and lengths
       ...Buffer.from(strings.join(""), "utf8"),
       // line step (zigzag), caller, callee, receiver, receiver name, resolution (index + 1, 0 for none), is-new
-      6, 1, 2, 3, 0, 0, 0,
-      0, 1, 4, 5, 6, 7, 0,
-      12, 0, 8, 3, 0, 0, 1,
+      6,
+      1,
+      2,
+      3,
+      0,
+      0,
+      0,
+      0,
+      1,
+      4,
+      5,
+      6,
+      7,
+      0,
+      12,
+      0,
+      8,
+      3,
+      0,
+      0,
+      1,
     ]);
   });
 
   it("keeps a line past 127 and a string past 127 bytes (multi-byte varints) and UTF-8 names", () => {
     const long = { line: 70_000, caller: `é${"x".repeat(300)}`, callee: "ñame", receiver: "bare", receiverName: null, resolution: null, isNew: 0 };
-    expect(unpackCalls(2, packCalls([sites[0]!, long]))).toEqual([{ fileId: 2, ...sites[0]! }, { fileId: 2, ...long }]);
+    expect(unpackCalls(2, packCalls([sites[0]!, long]))).toEqual([
+      { fileId: 2, ...sites[0]! },
+      { fileId: 2, ...long },
+    ]);
   });
 
   it("takes about half the bytes of the JSON schema 1.19 stored", () => {

@@ -63,10 +63,13 @@ describe("a file's rows", () => {
     const a = (body: string, doc = "", name = "one", params = "") => `${doc}export function ${name}(${params}): number {\n  return ${body};\n}\nexport function other(): number {\n  return 0;\n}\n`;
     store.writeFile(meta("src/a.ts"), extraction("src/a.ts", a("1")));
     store.writeFile(meta("src/b.ts"), extraction("src/b.ts", "import { one } from './a';\nexport function two() { return one(); }\n"));
-    const id = (file: string, name: string) => store.db.prepare("SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name = ?").pluck().get(file, name) as number | undefined;
+    const id = (file: string, name: string) =>
+      store.db.prepare("SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name = ?").pluck().get(file, name) as number | undefined;
     const [one, other, two] = [id("src/a.ts", "one")!, id("src/a.ts", "other")!, id("src/b.ts", "two")!];
     // An edge the linker derived into a.ts, and the checker's verdict and edge on the same call.
-    store.db.prepare("INSERT INTO edges(from_id, to_id, edge_type, resolution, call_line) VALUES (?, ?, ?, ?, 2), (?, ?, ?, ?, 2)").run(two, one, EDGE.POTENTIAL_CALL, RESOLVED.import, two, one, EDGE.POTENTIAL_CALL, RESOLVED.checker);
+    store.db
+      .prepare("INSERT INTO edges(from_id, to_id, edge_type, resolution, call_line) VALUES (?, ?, ?, ?, 2), (?, ?, ?, ?, 2)")
+      .run(two, one, EDGE.POTENTIAL_CALL, RESOLVED.import, two, one, EDGE.POTENTIAL_CALL, RESOLVED.checker);
     store.db.prepare("INSERT INTO checker_verdicts(target_id, file_id, line, verdict) SELECT ?, id, 2, 'calls_target' FROM files WHERE path = 'src/b.ts'").run(one);
     const edges = () => store.db.prepare("SELECT from_id AS source, to_id AS target, resolution FROM edges WHERE edge_type = ? ORDER BY resolution").all(EDGE.POTENTIAL_CALL);
     const texts = (symbol: number) => symbolTextReader(store.db)(store.db.prepare("SELECT file_id FROM symbols WHERE id = ?").pluck().get(symbol) as number, symbol);
@@ -134,10 +137,12 @@ describe("a file's rows", () => {
     // A savepoint whose file writes rolled back: what the commit moved is unknown, no record is left.
     await store.transaction(async () => {
       store.replaceFileRows(meta("src/e.ts"), extraction("src/e.ts", "export const e = 1;\n"));
-      expect(() => store.batch(() => {
-        store.replaceFileRows(meta("src/f.ts"), extraction("src/f.ts", "export const f = 1;\n"));
-        throw new Error("rolled back");
-      })).toThrow("rolled back");
+      expect(() =>
+        store.batch(() => {
+          store.replaceFileRows(meta("src/f.ts"), extraction("src/f.ts", "export const f = 1;\n"));
+          throw new Error("rolled back");
+        }),
+      ).toThrow("rolled back");
     });
     expect(total()).toBeNull();
     // The next counting commit records them again.
@@ -174,7 +179,8 @@ describe("a file's rows", () => {
     const store = openStore();
     store.writeFile(meta("src/a.ts"), extraction("src/a.ts", "/** A. */\nexport function a(x: number): number {\n  return x;\n}\nexport class B {\n  m(y?: string): void {}\n}\n"));
     store.writeFile(meta("src/c.ts"), extraction("src/c.ts", "export const c = 1;\n"));
-    const rows = () => store.db.prepare("SELECT s.id, s.file_id, s.name FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.line, s.id").all() as Array<{ id: number; file_id: number; name: string }>;
+    const rows = () =>
+      store.db.prepare("SELECT s.id, s.file_id, s.name FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.line, s.id").all() as Array<{ id: number; file_id: number; name: string }>;
     const read = () => {
       const texts = symbolTextReader(store.db);
       return rows().map((r) => [r.name, texts(r.file_id, r.id)]);
@@ -224,7 +230,14 @@ describe("the indexed stamps read from the files table", () => {
     // Bytewise (the path index) "ﬀ" (EF AC 80) sorts before "𝒜" (F0 9D 92 9C); by code unit (D835 < FB00) after.
     const files = ["src/a.ts", "src/ﬀ.ts", "src/𝒜.ts", "z/last.ts"];
     // Written last first: rows read one by one come in rowid order, the two values in the path index's.
-    [...files.entries()].reverse().forEach(([i, path]) => store.writeFile({ ...meta(path), mtime: 1_700_000_000_000.5 + i, size: 10 + i, ino: 900 + i, ctime: 1_700_000_000_100 + i, statClean: i !== 1, contentHash: String(i).repeat(64) }, extraction(path, `export const v${i} = ${i};\n`)));
+    [...files.entries()]
+      .reverse()
+      .forEach(([i, path]) =>
+        store.writeFile(
+          { ...meta(path), mtime: 1_700_000_000_000.5 + i, size: 10 + i, ino: 900 + i, ctime: 1_700_000_000_100 + i, statClean: i !== 1, contentHash: String(i).repeat(64) },
+          extraction(path, `export const v${i} = ${i};\n`),
+        ),
+      );
     const rows = store.stampRows();
     const byRows = new Map(rows.map(([id, path, mtime, size, ino, ctime, clean, hash]) => [path, [id, path, mtime, size, ino, ctime, clean === 1, hash]]));
     const stamps = store.fileStamps();

@@ -13,14 +13,18 @@ describe("symbol texts", () => {
       { signature: "", doc: null, params: null },
     ];
     expect(unpackSymbolTexts(1, packSymbolTexts(texts))).toEqual(texts);
-    const many = Array.from({ length: 200 }, (_, i) => ({ signature: `export function handler${i}(request: Request, response: Response): Promise<void>`, doc: null, params: '[["request","Request"],["response","Response"]]' }));
+    const many = Array.from({ length: 200 }, (_, i) => ({
+      signature: `export function handler${i}(request: Request, response: Response): Promise<void>`,
+      doc: null,
+      params: '[["request","Request"],["response","Response"]]',
+    }));
     expect(packSymbolTexts(many).length).toBeLessThan(JSON.stringify(many).length * 0.2);
   });
 
   it("refuse bytes that are not theirs", () => {
     const cases: Array<[Uint8Array, RegExp]> = [
       [Buffer.from([0xff, 0x00, 0x13]), /^damaged symbol texts \(file 7\): not deflated \(/],
-      [deflate("[[\"sig\""), /^damaged symbol texts \(file 7\): not JSON \(/],
+      [deflate('[["sig"'), /^damaged symbol texts \(file 7\): not JSON \(/],
       [deflate('{"a": 1}'), /^damaged symbol texts \(file 7\): not a list$/],
       [deflate('[["sig", null]]'), /^damaged symbol texts \(file 7\): an entry that is not \[signature, doc, params\]$/],
       [deflate('[["sig", null, 3]]'), /^damaged symbol texts \(file 7\): an entry that is not \[signature, doc, params\]$/],

@@ -81,13 +81,25 @@ const idOf = (name: string, located = here()): string => {
   expect(r.total).toBe(1);
   return r.results[0].symbol_id;
 };
-const sites = (answer: { results: { file_path: string; line: number; caller_name?: string | null; callee_name?: string; edge_kind: string; precision: string }[] }, key: "caller_name" | "callee_name" = "caller_name") =>
-  answer.results.map((r) => `${r.file_path}:${r.line} ${r[key]} ${r.edge_kind} ${r.precision}`);
+const sites = (
+  answer: { results: { file_path: string; line: number; caller_name?: string | null; callee_name?: string; edge_kind: string; precision: string }[] },
+  key: "caller_name" | "callee_name" = "caller_name",
+) => answer.results.map((r) => `${r.file_path}:${r.line} ${r[key]} ${r.edge_kind} ${r.precision}`);
 
 describe("mast structural build: tiers, units, catalog", () => {
   it("indexes each partition at its tier and answers the five operations with their exact shapes", async () => {
     const summary = await build();
-    expect(summary).toMatchObject({ reused_index: false, snapshot_id: "unknown", mode: "mode-off", status: "complete", units_total: 5, units_reused: 0, units_rebuilt: 5, units_failed: 0, units_deferred: 0 });
+    expect(summary).toMatchObject({
+      reused_index: false,
+      snapshot_id: "unknown",
+      mode: "mode-off",
+      status: "complete",
+      units_total: 5,
+      units_reused: 0,
+      units_rebuilt: 5,
+      units_failed: 0,
+      units_deferred: 0,
+    });
     expect(summary.backends).toEqual({
       typescript: { backend_name: "tree-sitter", backend_version: expect.any(String), precision: "ast" },
       python: { backend_name: "tree-sitter", backend_version: expect.any(String), precision: "ast" },
@@ -100,27 +112,74 @@ describe("mast structural build: tiers, units, catalog", () => {
 
     const check = q("resolve_symbol", { name: "check" });
     expect(check).toMatchObject({ total: 1, ambiguous: false, has_more: false, coverage: { partition_status: "complete", total_files: 5, indexed_files: 5 } });
-    expect(check.results[0]).toEqual({ symbol_id: expect.stringMatching(/^fallback:typescript:src\/auth\.ts:[0-9a-f]{16}$/), name: "check", qualified_name: "check", namespace: "", language: "typescript", file_path: "src/auth.ts", start_line: 7, end_line: 9, kind: "function", signature: "export function check(token: string): boolean", precision: "ast", backend: "tree-sitter" });
+    expect(check.results[0]).toEqual({
+      symbol_id: expect.stringMatching(/^fallback:typescript:src\/auth\.ts:[0-9a-f]{16}$/),
+      name: "check",
+      qualified_name: "check",
+      namespace: "",
+      language: "typescript",
+      file_path: "src/auth.ts",
+      start_line: 7,
+      end_line: 9,
+      kind: "function",
+      signature: "export function check(token: string): boolean",
+      precision: "ast",
+      backend: "tree-sitter",
+    });
     const callers = q("find_callers", { symbol_id: check.results[0].symbol_id });
     expect(sites(callers)).toEqual(["src/auth.ts:3 AuthService.validate direct ast", "src/main.ts:5 run direct ast"]);
     expect(callers).toMatchObject({ total: 2, has_more: false, symbol_found: true, coverage: { partition_status: "complete" } });
     expect(sites(q("find_callers", { symbol_id: idOf("AuthService.validate") }))).toEqual(["src/main.ts:6 run virtual ast"]);
-    expect(sites(q("find_callees", { symbol_id: idOf("run") }), "callee_name")).toEqual(["src/main.ts:4 AuthService direct ast", "src/main.ts:5 check direct ast", "src/main.ts:6 validate virtual ast"]);
+    expect(sites(q("find_callees", { symbol_id: idOf("run") }), "callee_name")).toEqual([
+      "src/main.ts:4 AuthService direct ast",
+      "src/main.ts:5 check direct ast",
+      "src/main.ts:6 validate virtual ast",
+    ]);
     // Top-level calls come from the file's <module>; a call no declaration explains is `unresolved`.
     expect(sites(q("find_callees", { symbol_id: idOf("where") }), "callee_name")).toEqual(["src/main.ts:12 join unresolved ast"]);
     const module = q("resolve_symbol", { name: "<module>", file: "src/main.ts" }).results[0].symbol_id;
     expect(sites(q("find_callees", { symbol_id: module }), "callee_name")).toEqual(["src/main.ts:9 run direct ast"]);
     // The regex tier: declarations, blocks, calls resolved by a unique name in the language.
-    expect(q("resolve_symbol", { name: "Builder.build" }).results[0]).toMatchObject({ file_path: "scripts/build.kt", start_line: 2, end_line: 4, kind: "method", precision: "heuristic", backend: "regex" });
+    expect(q("resolve_symbol", { name: "Builder.build" }).results[0]).toMatchObject({
+      file_path: "scripts/build.kt",
+      start_line: 2,
+      end_line: 4,
+      kind: "method",
+      precision: "heuristic",
+      backend: "regex",
+    });
     expect(sites(q("find_callers", { symbol_id: idOf("twice") }))).toEqual(["scripts/build.kt:3 Builder.build direct heuristic"]);
     expect(sites(q("find_callers", { symbol_id: idOf("double") }))).toEqual(["scripts/util.lua:6 quad direct heuristic"]);
     expect(q("get_function_boundary", { file: "scripts/util.lua", line: 6 })).toMatchObject({ name: "quad", start_line: 5, end_line: 7, precision: "heuristic", backend: "regex" });
-    expect(q("get_function_boundary", { file: "src/auth.ts", line: 3 })).toMatchObject({ name: "AuthService.validate", start_line: 2, end_line: 4, signature: "validate(token: string): boolean", precision: "ast", backend: "tree-sitter", coverage: { partition_status: "complete", total_files: 1 } });
+    expect(q("get_function_boundary", { file: "src/auth.ts", line: 3 })).toMatchObject({
+      name: "AuthService.validate",
+      start_line: 2,
+      end_line: 4,
+      signature: "validate(token: string): boolean",
+      precision: "ast",
+      backend: "tree-sitter",
+      coverage: { partition_status: "complete", total_files: 1 },
+    });
     expect(q("get_function_boundary", { file: "src/main.ts", line: 10 })).toMatchObject({ symbol_id: null, start_line: null, coverage: { partition_status: "complete" } });
-    expect(q("get_coverage", {})).toEqual({ total_files: 5, indexed_files: 5, failed: 0, deferred: 0, partition_status: "complete", backends_used: ["regex", "tree-sitter"], snapshot_id: "unknown", stale: false, status: "complete" });
+    expect(q("get_coverage", {})).toEqual({
+      total_files: 5,
+      indexed_files: 5,
+      failed: 0,
+      deferred: 0,
+      partition_status: "complete",
+      backends_used: ["regex", "tree-sitter"],
+      snapshot_id: "unknown",
+      stale: false,
+      status: "complete",
+    });
     expect(q("get_coverage", { language: "lua" })).toMatchObject({ total_files: 1, indexed_files: 1, backends_used: ["regex"] });
     // Every empty answer still says how much was covered.
-    expect(q("find_callers", { symbol_id: "fallback:typescript:src/nope.ts:0000000000000000" })).toMatchObject({ results: [], total: 0, symbol_found: false, coverage: { partition_status: "complete" } });
+    expect(q("find_callers", { symbol_id: "fallback:typescript:src/nope.ts:0000000000000000" })).toMatchObject({
+      results: [],
+      total: 0,
+      symbol_found: false,
+      coverage: { partition_status: "complete" },
+    });
     expect(q("resolve_symbol", { name: "nothing" })).toMatchObject({ results: [], total: 0, ambiguous: false, coverage: { partition_status: "complete" } });
     // Answers are sized for a context window.
     expect(JSON.stringify(callers).length).toBeLessThan(1200);
@@ -136,12 +195,19 @@ describe("mast structural build: tiers, units, catalog", () => {
       for (const name of ["check", "AuthService.validate", "AuthService", "run", "helper", "main"]) {
         const answer = (await callTool(ctx, "mast_callers", { symbol: name, include_potential: false })) as { verified_callers: { file_path: string; sites: string[] }[] };
         // A site is "<line> <caller>: <text>", or "<line>: <text>" at the top level.
-        const mast = answer.verified_callers.flatMap((v) => v.sites.map((site) => {
-          const m = /^(\d+)(?: ([^:]+))?:/.exec(site)!;
-          return `${v.file_path}:${m[1]} ${m[2] ?? "<module>"}`;
-        })).sort();
+        const mast = answer.verified_callers
+          .flatMap((v) =>
+            v.sites.map((site) => {
+              const m = /^(\d+)(?: ([^:]+))?:/.exec(site)!;
+              return `${v.file_path}:${m[1]} ${m[2] ?? "<module>"}`;
+            }),
+          )
+          .sort();
         counted += mast.length;
-        const structural = q("find_callers", { symbol_id: idOf(name) }).results.filter((r: { edge_kind: string }) => r.edge_kind !== "unresolved").map((r: { file_path: string; line: number; caller_name: string }) => `${r.file_path}:${r.line} ${r.caller_name}`).sort();
+        const structural = q("find_callers", { symbol_id: idOf(name) })
+          .results.filter((r: { edge_kind: string }) => r.edge_kind !== "unresolved")
+          .map((r: { file_path: string; line: number; caller_name: string }) => `${r.file_path}:${r.line} ${r.caller_name}`)
+          .sort();
         expect({ name, structural }).toEqual({ name, structural: mast });
       }
       expect(counted).toBe(6);
@@ -166,7 +232,12 @@ describe("mast structural build: tiers, units, catalog", () => {
     process.env.MAST_SCIP_PYTHON = "/nonexistent/scip-python";
     try {
       const summary = await build({}, { maxPrecision: "semantic", checker: checkerPass });
-      expect(summary.backends.python).toEqual({ backend_name: "tree-sitter", backend_version: expect.any(String), precision: "ast", reason: "typecheck unavailable (scip-python): scip-python not found at /nonexistent/scip-python (MAST_SCIP_PYTHON)" });
+      expect(summary.backends.python).toEqual({
+        backend_name: "tree-sitter",
+        backend_version: expect.any(String),
+        precision: "ast",
+        reason: "typecheck unavailable (scip-python): scip-python not found at /nonexistent/scip-python (MAST_SCIP_PYTHON)",
+      });
       expect(summary.backends.typescript).toMatchObject({ backend_name: "typescript-checker", precision: "typecheck" });
       expect(q("resolve_symbol", { name: "helper" }).results[0]).toMatchObject({ precision: "ast", backend: "tree-sitter" });
     } finally {
@@ -299,7 +370,12 @@ describe("mast structural build: tiers, units, catalog", () => {
     const layout = here().layout;
     const lines = readFileSync(layout.jsonl, "utf8").trim().split("\n");
     expect(JSON.parse(lines[0]!)).toMatchObject({ _provenance: true, snapshot_id: "unknown", full_export: true });
-    expect(lines.slice(1).map((l) => JSON.parse(l)._type).filter((t) => t === "call_edge").length).toBe(readManifest(layout)!.counts.edges);
+    expect(
+      lines
+        .slice(1)
+        .map((l) => JSON.parse(l)._type)
+        .filter((t) => t === "call_edge").length,
+    ).toBe(readManifest(layout)!.counts.edges);
     const ops: [string, Record<string, unknown>][] = [
       ["resolve_symbol", { name: "check" }],
       ["find_callers", { symbol_id: idOf("check") }],
@@ -344,7 +420,12 @@ describe("mast structural build: tiers, units, catalog", () => {
       expect(q("get_function_boundary", { file: "src/main.ts", line: 5 })).toMatchObject({ name: "run", start_line: 4, end_line: 8 });
       expect(q("get_coverage", {})).toMatchObject({ total_files: 5, indexed_files: 5, partition_status: "complete" });
       // The Python helper merges them the same way.
-      for (const [op, args] of [["find_callers", { symbol_id: idOf("check") }], ["resolve_symbol", { name: "helper" }], ["get_coverage", {}], ["get_function_boundary", { file: "src/main.ts", line: 5 }]] as const) {
+      for (const [op, args] of [
+        ["find_callers", { symbol_id: idOf("check") }],
+        ["resolve_symbol", { name: "helper" }],
+        ["get_coverage", {}],
+        ["get_function_boundary", { file: "src/main.ts", line: 5 }],
+      ] as const) {
         const run = spawnSync("python3", [here().layout.queryHelper, op, JSON.stringify(args)], { encoding: "utf8" });
         expect({ op, answer: JSON.parse(run.stdout) }).toEqual({ op, answer: q(op, args as Record<string, unknown>) });
       }
@@ -370,7 +451,11 @@ describe("mast structural build: tiers, units, catalog", () => {
     const state = makeProject({});
     const copy = makeProject(FILES);
     try {
-      for (const [root, id] of [[project.root, "s1"], [copy.root, "s2"]] as const) writeFileSync(join(root, ".mantis_snapshot.json"), JSON.stringify({ snapshot_id: id }));
+      for (const [root, id] of [
+        [project.root, "s1"],
+        [copy.root, "s2"],
+      ] as const)
+        writeFileSync(join(root, ".mantis_snapshot.json"), JSON.stringify({ snapshot_id: id }));
       expect(await build({ snapshotRoot: project.root, stateRoot: state.root })).toMatchObject({ snapshot_id: "s1", units_rebuilt: 5 });
       expect(await build({ snapshotRoot: copy.root, stateRoot: state.root })).toMatchObject({ snapshot_id: "s2", mode: "pinned", units_reused: 5, units_rebuilt: 0 });
       expect(readManifest(here({ stateRoot: state.root }).layout)).toMatchObject({ code_root: copy.root });
@@ -617,13 +702,35 @@ describe("SCIP ingestion", () => {
 
   it("a matching SCIP index is ingested at semantic precision; calls are direct, references indirect", async () => {
     await build();
-    attach([{ kind: "scip", path: "index.scip", root_fingerprint: readManifest(here().layout)!.root_fingerprint, language: "typescript", indexer: "scip-typescript", precision: "semantic", files: ["src/auth.ts", "src/main.ts"] }]);
+    attach([
+      {
+        kind: "scip",
+        path: "index.scip",
+        root_fingerprint: readManifest(here().layout)!.root_fingerprint,
+        language: "typescript",
+        indexer: "scip-typescript",
+        precision: "semantic",
+        files: ["src/auth.ts", "src/main.ts"],
+      },
+    ]);
     const summary = await build({}, { maxPrecision: "semantic" });
     expect(summary.backends.typescript).toEqual({ backend_name: "scip-typescript", backend_version: "0.3.15", precision: "semantic" });
     expect(summary.native_indexes).toEqual([{ kind: "scip", path: "index.scip", language: "typescript", indexer: "scip-typescript", precision: "semantic", ingested: true }]);
     const check = q("resolve_symbol", { name: "check" });
-    expect(check.results[0]).toMatchObject({ symbol_id: `scip:${AUTH_SYM}check().`, file_path: "src/auth.ts", start_line: 7, end_line: 9, kind: "function", precision: "semantic", backend: "scip-typescript" });
-    expect(sites(q("find_callers", { symbol_id: `scip:${AUTH_SYM}check().` }))).toEqual(["src/auth.ts:3 AuthService.validate direct semantic", "src/main.ts:5 run direct semantic", "src/main.ts:10 <module> indirect semantic"]);
+    expect(check.results[0]).toMatchObject({
+      symbol_id: `scip:${AUTH_SYM}check().`,
+      file_path: "src/auth.ts",
+      start_line: 7,
+      end_line: 9,
+      kind: "function",
+      precision: "semantic",
+      backend: "scip-typescript",
+    });
+    expect(sites(q("find_callers", { symbol_id: `scip:${AUTH_SYM}check().` }))).toEqual([
+      "src/auth.ts:3 AuthService.validate direct semantic",
+      "src/main.ts:5 run direct semantic",
+      "src/main.ts:10 <module> indirect semantic",
+    ]);
     expect(sites(q("find_callers", { symbol_id: `scip:${AUTH_SYM}AuthService#validate().` }))).toEqual(["src/main.ts:6 run direct semantic"]);
     // A type's reference is a call where the index saw it constructed, and nowhere else.
     expect(sites(q("find_callers", { symbol_id: `scip:${AUTH_SYM}AuthService#` }))).toEqual(["src/main.ts:4 run direct semantic"]);
@@ -637,7 +744,9 @@ describe("SCIP ingestion", () => {
     expect((await build({}, { maxPrecision: "semantic" })).native_indexes).toEqual([]);
     attach([{ kind: "lsif", path: "index.scip", root_fingerprint: readManifest(here().layout)!.root_fingerprint, language: "typescript", indexer: "lsif-tsc", files: ["src/auth.ts"] }]);
     const summary = await build({}, { maxPrecision: "semantic" });
-    expect(summary.native_indexes).toEqual([{ kind: "lsif", path: "index.scip", language: "typescript", indexer: "lsif-tsc", precision: "deferred", ingested: false, reason: "lsif indexes are recorded, not ingested" }]);
+    expect(summary.native_indexes).toEqual([
+      { kind: "lsif", path: "index.scip", language: "typescript", indexer: "lsif-tsc", precision: "deferred", ingested: false, reason: "lsif indexes are recorded, not ingested" },
+    ]);
     expect(summary.status).toBe("partial");
     expect(q("get_coverage", { file: "src/auth.ts" })).toMatchObject({ total_files: 1, indexed_files: 0, deferred: 1, partition_status: "partial", backends_used: ["lsif-tsc"] });
     expect(q("resolve_symbol", { name: "check" })).toMatchObject({ total: 0, coverage: { partition_status: "partial" } });

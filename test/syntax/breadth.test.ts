@@ -95,7 +95,10 @@ describe("preprocessor views", () => {
 
 describe("a .h header's dialect", () => {
   it("reads a header with no C++ in it as C, and one with a class, a namespace or `::` as C++", () => {
-    expect(symbols("src/compile.h", '#ifdef __cplusplus\nextern "C" {\n#endif\n/* a class of blocks */\nint gen_noop(void);\n#ifdef __cplusplus\n}\n#endif\n')).toEqual({ language: "c", names: ["5 function gen_noop"] });
+    expect(symbols("src/compile.h", '#ifdef __cplusplus\nextern "C" {\n#endif\n/* a class of blocks */\nint gen_noop(void);\n#ifdef __cplusplus\n}\n#endif\n')).toEqual({
+      language: "c",
+      names: ["5 function gen_noop"],
+    });
     expect(symbols("include/db.h", "namespace leveldb {\nclass DB {\n public:\n  virtual ~DB();\n};\n}\n").language).toBe("cpp");
     expect(symbols("include/x.h", "int f(void) { return std::max(1, 2); }\n").language).toBe("cpp");
   });

@@ -12,7 +12,14 @@ function calls(source: string, language: "ts" | "js" = "ts") {
 
 const brief = (c: CallSite) => {
   const r = c.receiver;
-  const how = r.kind === "typed" ? `${r.resolution}:${r.typeName}` : r.kind === "this" || r.kind === "super" || r.kind === "static" ? `${r.kind}:${r.className}` : r.kind === "namespace" ? `namespace:${r.local}` : r.kind;
+  const how =
+    r.kind === "typed"
+      ? `${r.resolution}:${r.typeName}`
+      : r.kind === "this" || r.kind === "super" || r.kind === "static"
+        ? `${r.kind}:${r.className}`
+        : r.kind === "namespace"
+          ? `namespace:${r.local}`
+          : r.kind;
   return `${c.caller ?? "<top>"} -> ${c.isNew ? "new " : ""}${c.callee} [${how}] @${c.line}`;
 };
 

@@ -129,12 +129,17 @@ describe.each(LANGUAGES)("caret fixtures: %s", (language) => {
         case "import": {
           const [module, arrow, path] = rest as [string, string, string];
           expect(arrow).toBe("->");
-          const rows = db.prepare("SELECT (SELECT path FROM files WHERE id = i.resolved_file_id) AS resolved, i.is_external AS external FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? AND i.module = ? AND i.line = ?").all(a.file, module, a.line) as Array<{
+          const rows = db
+            .prepare(
+              "SELECT (SELECT path FROM files WHERE id = i.resolved_file_id) AS resolved, i.is_external AS external FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? AND i.module = ? AND i.line = ?",
+            )
+            .all(a.file, module, a.line) as Array<{
             resolved: string | null;
             external: number;
           }>;
           if (rows.length === 0) fail("no such import on this line");
-          else if (path === "external" ? !rows.every((r) => r.resolved === null && r.external === 1) : !rows.some((r) => r.resolved === path)) fail(`resolved to ${rows.map((r) => r.resolved ?? (r.external ? "external" : "nothing")).join(",")}`);
+          else if (path === "external" ? !rows.every((r) => r.resolved === null && r.external === 1) : !rows.some((r) => r.resolved === path))
+            fail(`resolved to ${rows.map((r) => r.resolved ?? (r.external ? "external" : "nothing")).join(",")}`);
           break;
         }
         case "implements":
@@ -157,7 +162,9 @@ describe.each(LANGUAGES)("caret fixtures: %s", (language) => {
         case "signature": {
           const name = rest[0]!;
           const expected = a.text.slice(a.text.indexOf(name) + name.length).trim();
-          const row = db.prepare("SELECT s.id, s.file_id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name = ? AND s.line = ?").get(a.file, name, a.line) as { id: number; file_id: number } | undefined;
+          const row = db.prepare("SELECT s.id, s.file_id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name = ? AND s.line = ?").get(a.file, name, a.line) as
+            | { id: number; file_id: number }
+            | undefined;
           const actual = ((row && symbolTextReader(db)(row.file_id, row.id).signature) ?? "").split("\n")[0]!.replace(/\s+/g, " ").trim();
           if (!row) fail("no such symbol on this line");
           else if (actual !== expected) fail(`signature is "${actual}"`);
@@ -175,10 +182,14 @@ describe.each(LANGUAGES)("caret fixtures: %s", (language) => {
     const stated = new Set(assertions.filter((a) => a.words[0] === "calls").map((a) => `${a.file}:${a.line} ${a.words[1]}`));
     const heritage = new Set(assertions.filter((a) => a.words[0] === "implements" || a.words[0] === "extends").map((a) => `${a.words[0]!.toUpperCase()} ${a.words[1]} ${a.words[2]}`));
     const calls = db
-      .prepare(`SELECT f.path, e.call_line AS line, t.name FROM edges e JOIN symbols t ON t.id = e.to_id JOIN symbols s ON s.id = e.from_id JOIN files f ON f.id = s.file_id WHERE e.edge_type = ${EDGE.POTENTIAL_CALL}`)
+      .prepare(
+        `SELECT f.path, e.call_line AS line, t.name FROM edges e JOIN symbols t ON t.id = e.to_id JOIN symbols s ON s.id = e.from_id JOIN files f ON f.id = s.file_id WHERE e.edge_type = ${EDGE.POTENTIAL_CALL}`,
+      )
       .all() as Array<{ path: string; line: number; name: string }>;
     const inherits = db
-      .prepare(`SELECT ${edgeType("e")} AS type, a.name AS type_name, b.name AS base FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type IN (${EDGE.EXTENDS}, ${EDGE.IMPLEMENTS})`)
+      .prepare(
+        `SELECT ${edgeType("e")} AS type, a.name AS type_name, b.name AS base FROM edges e JOIN symbols a ON a.id = e.from_id JOIN symbols b ON b.id = e.to_id WHERE e.edge_type IN (${EDGE.EXTENDS}, ${EDGE.IMPLEMENTS})`,
+      )
       .all() as Array<{ type: string; type_name: string; base: string }>;
     const unstated = [...calls.map((c) => `${c.path}:${c.line} ${c.name}`).filter((k) => !stated.has(k)), ...inherits.map((h) => `${h.type} ${h.type_name} ${h.base}`).filter((k) => !heritage.has(k))];
     expect([...new Set(unstated)].sort()).toEqual([]);

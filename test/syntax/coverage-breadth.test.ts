@@ -39,11 +39,31 @@ describe("chunk coverage of every non-blank line, breadth languages", () => {
 
   it("java: fields and constants in the outline, a long static initializer a block under its class", () => {
     const body = Array.from({ length: 14 }, (_, i) => `    NAMES.put("k${i}", ${i});`);
-    const text = ["package a;", "", "/** Names. */", "public class Names {", "  static final java.util.Map<String, Integer> NAMES = new java.util.HashMap<>();", "  static {", ...body, "  }", "", "  public int size() { return NAMES.size(); }", "}", ""].join("\n");
+    const text = [
+      "package a;",
+      "",
+      "/** Names. */",
+      "public class Names {",
+      "  static final java.util.Map<String, Integer> NAMES = new java.util.HashMap<>();",
+      "  static {",
+      ...body,
+      "  }",
+      "",
+      "  public int size() { return NAMES.size(); }",
+      "}",
+      "",
+    ].join("\n");
     const x = extract("src/a/Names.java", text);
     expect(uncoveredLines(x, text)).toEqual([]);
     const shell = x.chunks.find((c) => c.symbolName === "Names")!;
-    expect(shell.content.split("\n")).toEqual(["/** Names. */", "public class Names {", "  static final java.util.Map<String, Integer> NAMES = new java.util.HashMap<>();", "  static { …", "  public int size()", "}"]);
+    expect(shell.content.split("\n")).toEqual([
+      "/** Names. */",
+      "public class Names {",
+      "  static final java.util.Map<String, Integer> NAMES = new java.util.HashMap<>();",
+      "  static { …",
+      "  public int size()",
+      "}",
+    ]);
     const block = x.chunks.find((c) => c.chunkType === "block" && c.parentSymbol === "Names")!;
     expect([block.startLine, block.endLine]).toEqual([6, 21]);
   });

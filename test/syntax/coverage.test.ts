@@ -52,8 +52,18 @@ describe("chunk coverage of every non-blank line", () => {
     expect(shell.identifiers).not.toContain("NOT_FOUND");
     expect(span(at(x, 70))).toEqual(["block", null, null, 70, 73]);
     expect(x.chunks.map((c) => [c.chunkType, c.startLine])).toEqual([
-      ["block", 1], ["type", 14], ["block", 16], ["block", 18], ["function", 20], ["class_shell", 24], ["block", 29],
-      ["method", 51], ["method", 59], ["block", 69], ["block", 70], ["export", 75],
+      ["block", 1],
+      ["type", 14],
+      ["block", 16],
+      ["block", 18],
+      ["function", 20],
+      ["class_shell", 24],
+      ["block", 29],
+      ["method", 51],
+      ["method", 59],
+      ["block", 69],
+      ["block", 70],
+      ["export", 75],
     ]);
   });
 
@@ -98,7 +108,8 @@ describe("chunk coverage of every non-blank line", () => {
       "    timeout: float = DEFAULT_TIMEOUT",
       '    __slots__ = ("base_url", "timeout")',
     ]);
-    for (const line of ["    RETRY_STATUS = frozenset(", "            429,", "    class Meta:", '        ordering = ["base_url"]', "    # Requests.", "    def closed(self) -> bool: ..."]) expect(outline).toContain(line);
+    for (const line of ["    RETRY_STATUS = frozenset(", "            429,", "    class Meta:", '        ordering = ["base_url"]', "    # Requests.", "    def closed(self) -> bool: ..."])
+      expect(outline).toContain(line);
     // The 13-line docstring is a block of the class's; the outline keeps its summary.
     expect(span(at(x, 27))).toEqual(["block", null, "Session", 27, 39]);
     expect(at(x, 27)!.content).toContain(":param timeout: seconds to wait for the server.");
@@ -123,7 +134,7 @@ describe("chunk coverage of every non-blank line", () => {
     expect(impl.content.split("\n")).toEqual([
       "impl<B: Bound> Interval<B> {",
       "    /// The widest interval.",
-      "    pub const FULL_NAME: &'static str = \"full\";",
+      '    pub const FULL_NAME: &\'static str = "full";',
       "    type Item = B;",
       "    // Widths by name; a table, not code.",
       "    const NAMED: &'static [(&'static str, u32)] = &[ …",

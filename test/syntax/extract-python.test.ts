@@ -17,7 +17,7 @@ describe("python extraction", () => {
   });
 
   it("gives symbols their def line, parameters (self and cls left out), return type and docstring", () => {
-    expect(symbol("User.parse")).toMatchObject({ kind: "method", line: 36, signature: "@staticmethod\n    def parse(raw: str) -> \"User\"", returnType: "\"User\"" });
+    expect(symbol("User.parse")).toMatchObject({ kind: "method", line: 36, signature: '@staticmethod\n    def parse(raw: str) -> "User"', returnType: '"User"' });
     expect(symbol("User.__init__").params).toEqual([
       { name: "name", type: "str", optional: false },
       { name: "email", type: "Optional[str]", optional: true },
@@ -37,13 +37,22 @@ describe("python extraction", () => {
     expect(symbol("User.__repr__").isExported).toBe(true);
     // `__all__` also decides for a name assigned above it.
     const above = extractOk("src/pre.py", "a = 1\nb = 2\n__all__ = ['b']\n");
-    expect(above.symbols.map((s) => [s.name, s.isExported])).toEqual([["a", false], ["b", true]]);
+    expect(above.symbols.map((s) => [s.name, s.isExported])).toEqual([
+      ["a", false],
+      ["b", true],
+    ]);
     const without = extractOk("src/plain.py", "def a(): pass\ndef _b(): pass\n");
-    expect(without.symbols.map((s) => [s.name, s.isExported])).toEqual([["a", true], ["_b", false]]);
+    expect(without.symbols.map((s) => [s.name, s.isExported])).toEqual([
+      ["a", true],
+      ["_b", false],
+    ]);
   });
 
   it("re-exports imported names that __all__ lists, a package's public relative imports, and `X as X`", () => {
-    const exportsOf = (path: string, text: string) => extractOk(path, text).symbols.filter((s) => s.kind === "export").map((s) => [s.name, s.line, s.reExport?.module, s.reExport?.importedName]);
+    const exportsOf = (path: string, text: string) =>
+      extractOk(path, text)
+        .symbols.filter((s) => s.kind === "export")
+        .map((s) => [s.name, s.line, s.reExport?.module, s.reExport?.importedName]);
     expect(exportsOf("httpx/__init__.py", "from ._api import get, stream\nfrom ._models import Response as Resp, _private\nimport os\n__all__ = ['get', 'Resp', '_private']\n")).toEqual([
       ["get", 1, "._api", "get"],
       ["Resp", 2, "._models", "Response"],
@@ -77,7 +86,10 @@ describe("python extraction", () => {
   });
 
   it("records calls on self, cls, super(), imported modules and names, call results, and bare calls; an unknown receiver records none", () => {
-    const calls = x.calls.map((c) => `${c.caller ?? "<top>"} -> ${c.isNew ? "new " : ""}${c.callee} [${c.receiver.kind}${"className" in c.receiver ? `:${c.receiver.className}` : "local" in c.receiver ? `:${c.receiver.local}` : "producer" in c.receiver ? `:${c.receiver.producer}` : ""}] @${c.line}`);
+    const calls = x.calls.map(
+      (c) =>
+        `${c.caller ?? "<top>"} -> ${c.isNew ? "new " : ""}${c.callee} [${c.receiver.kind}${"className" in c.receiver ? `:${c.receiver.className}` : "local" in c.receiver ? `:${c.receiver.local}` : "producer" in c.receiver ? `:${c.receiver.producer}` : ""}] @${c.line}`,
+    );
     expect(calls).toEqual([
       "Base.save -> validate [this:Base] @15",
       "Base.save -> flush [static:Backend] @16",

@@ -23,7 +23,11 @@ describe("rust extraction", () => {
 
   it("never ends a symbol before its start line in the resolver fixture crate", () => {
     const dir = join(import.meta.dirname, "../fixtures/carets/rust-resolver/src");
-    const backwards = readdirSync(dir).flatMap((f) => extractOk(`src/${f}`, readFileSync(join(dir, f), "utf8")).symbols.filter((s) => s.endLine < s.line).map((s) => `${f}:${s.name}`));
+    const backwards = readdirSync(dir).flatMap((f) =>
+      extractOk(`src/${f}`, readFileSync(join(dir, f), "utf8"))
+        .symbols.filter((s) => s.endLine < s.line)
+        .map((s) => `${f}:${s.name}`),
+    );
     expect(backwards).toEqual([]);
   });
 

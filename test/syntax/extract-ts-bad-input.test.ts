@@ -59,7 +59,12 @@ describe("minified input", () => {
     expect(shell.length).toBeGreaterThan(1);
     expect(shell.map((c) => c.part)).toEqual(shell.map((_, i) => i));
     for (const c of x.chunks) expect(c.content.length).toBeLessThanOrEqual(MAX_CHUNK_CHARS);
-    expect(shell.map((c) => c.content).join("\n").split("\n")).toHaveLength(5002); // header + 5000 members + "}"
+    expect(
+      shell
+        .map((c) => c.content)
+        .join("\n")
+        .split("\n"),
+    ).toHaveLength(5002); // header + 5000 members + "}"
     // The class's line is stored once, by the first method on it.
     const methods = x.chunks.filter((c) => c.chunkType === "method");
     expect(methods.every((c) => c.symbolName === "C.method0")).toBe(true);

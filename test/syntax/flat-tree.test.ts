@@ -13,7 +13,18 @@ import { parseSource, queryMatches, type QueryMatch, type SyntaxNode as BindingN
 import { GOLDEN_OPTIONS } from "../helpers/extraction.js";
 
 const FIXTURES = path.resolve(import.meta.dirname, "..", "fixtures");
-const GRAMMAR_OF: Record<string, string> = { ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".py": "python", ".go": "go", ".rs": "rust" };
+const GRAMMAR_OF: Record<string, string> = {
+  ".ts": "typescript",
+  ".mts": "typescript",
+  ".cts": "typescript",
+  ".tsx": "tsx",
+  ".js": "javascript",
+  ".mjs": "javascript",
+  ".cjs": "javascript",
+  ".py": "python",
+  ".go": "go",
+  ".rs": "rust",
+};
 
 /** Sources the fixtures lack: broken code, non-ASCII and astral text, CRLF, an empty file. */
 const EDGE_CASES: Array<[string, string]> = [
@@ -44,7 +55,20 @@ function mustParse<T>(tree: T | null): T {
 /** Walks a binding node and its flat twin together; the first disagreement is thrown, naming where. */
 function compare(b: BindingNode, f: FlatNode, where: string): number {
   const at = `${where} ${b.type}@${b.startIndex}`;
-  const facts = (n: BindingNode | FlatNode) => [n.type, n.typeId, n.isNamed, n.isMissing, n.hasError, n.startIndex, n.endIndex, n.startPosition, n.endPosition, n.childCount, n.namedChildCount, n.text];
+  const facts = (n: BindingNode | FlatNode) => [
+    n.type,
+    n.typeId,
+    n.isNamed,
+    n.isMissing,
+    n.hasError,
+    n.startIndex,
+    n.endIndex,
+    n.startPosition,
+    n.endPosition,
+    n.childCount,
+    n.namedChildCount,
+    n.text,
+  ];
   expect(facts(f), at).toEqual(facts(b));
   const previous = (n: BindingNode | FlatNode) => n.previousNamedSibling && [n.previousNamedSibling.type, n.previousNamedSibling.startIndex];
   expect(previous(f), at).toEqual(previous(b));
@@ -59,7 +83,10 @@ function compare(b: BindingNode, f: FlatNode, where: string): number {
     expect(f.child(i)?.id).toBe(fc[i]!.id);
     nodes += compare(bc[i]!, fc[i]!, where);
   }
-  expect(f.namedChildren.map((n) => n.startIndex), at).toEqual(b.namedChildren.map((n) => n.startIndex));
+  expect(
+    f.namedChildren.map((n) => n.startIndex),
+    at,
+  ).toEqual(b.namedChildren.map((n) => n.startIndex));
   return nodes;
 }
 
@@ -83,7 +110,7 @@ function breadthSources(): Array<[string, string, string, string]> {
     ["broken.c", "#if X\nint f(void) {\n#else\nint f(int a) {\n#endif\n  return g(1);\n}\nstruct { int a\n"],
     ["broken.rb", "class A\n  def m(\n    foo.bar(1\n  end\n"],
     ["broken.php", "<?php\nclass A { function m() { $this->x(; } }\n"],
-    ["unicode.cs", "class Ünï { void Café() { Ñ(\"😀\"); } }\r\n"],
+    ["unicode.cs", 'class Ünï { void Café() { Ñ("😀"); } }\r\n'],
   ];
   for (const [name, text] of broken) {
     const info = extensionInfo(name)!;

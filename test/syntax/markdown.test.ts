@@ -124,9 +124,7 @@ describe("extractMarkdown", () => {
   it("runs an unclosed fence to EOF", () => {
     const text = md("## Start", "```", "## inside", "~~~", "# inside too", "``");
     const chunks = brief("u.md", text);
-    expect(chunks).toEqual([
-      { symbolName: "u.md > Start", startLine: 1, endLine: 6, content: "## Start\n```\n## inside\n~~~\n# inside too\n``" },
-    ]);
+    expect(chunks).toEqual([{ symbolName: "u.md > Start", startLine: 1, endLine: 6, content: "## Start\n```\n## inside\n~~~\n# inside too\n``" }]);
   });
 
   it("requires a space, tab or end of line after the #s, and at most 6 #s and 3 leading spaces", () => {
@@ -153,9 +151,7 @@ describe("extractMarkdown", () => {
 
   it("makes a file with no headings one preamble chunk", () => {
     const text = md("Just prose.", "", "More prose.");
-    expect(brief("notes/plain.md", text)).toEqual([
-      { symbolName: "plain.md", startLine: 1, endLine: 3, content: "Just prose.\n\nMore prose." },
-    ]);
+    expect(brief("notes/plain.md", text)).toEqual([{ symbolName: "plain.md", startLine: 1, endLine: 3, content: "Just prose.\n\nMore prose." }]);
     expect(extractMarkdown("x.md", "no newline", OPTIONS).chunks.map((c) => [c.startLine, c.endLine, c.content])).toEqual([[1, 1, "no newline"]]);
   });
 
@@ -241,8 +237,6 @@ describe("extractMarkdown", () => {
       }
     }
     expect(brief("o.md", "#")).toEqual([{ symbolName: "o.md > ", startLine: 1, endLine: 1, content: "#" }]);
-    expect(brief("o.md", md("# a", "b"), { ...OPTIONS, markdownHeadingDepth: 0 })).toEqual([
-      { symbolName: "o.md", startLine: 1, endLine: 2, content: "# a\nb" },
-    ]);
+    expect(brief("o.md", md("# a", "b"), { ...OPTIONS, markdownHeadingDepth: 0 })).toEqual([{ symbolName: "o.md", startLine: 1, endLine: 2, content: "# a\nb" }]);
   });
 });

@@ -25,7 +25,13 @@ describe("a breadth language added from a spec entry and a query file", () => {
 
   it("declares its functions, class and members with their lines, docs and parameters", () => {
     expect(x.language).toBe("arduino");
-    expect(x.symbols.map((s) => `${s.line}-${s.endLine} ${s.kind} ${s.name}`)).toEqual(["4-9 class Blinker", "8-8 method Blinker.begin", "11-13 function setup", "16-18 function loop", "20-22 function toggle"]);
+    expect(x.symbols.map((s) => `${s.line}-${s.endLine} ${s.kind} ${s.name}`)).toEqual([
+      "4-9 class Blinker",
+      "8-8 method Blinker.begin",
+      "11-13 function setup",
+      "16-18 function loop",
+      "20-22 function toggle",
+    ]);
     const toggle = x.symbols.find((s) => s.name === "toggle")!;
     expect(toggle.signature).toBe("void toggle(int pin, long wait)");
     expect(toggle.params).toEqual([
@@ -46,7 +52,9 @@ describe("a breadth language added from a spec entry and a query file", () => {
     const shell = x.chunks.find((c) => c.symbolName === "Blinker")!;
     expect(shell.content).toBe("// Blinks the LED.\nclass Blinker {\n  int pin;\n  int rate;\n public:\n  void begin(int p)\n};");
     const lines = text.split("\n");
-    const uncovered = lines.flatMap((line, i) => (line.trim() === "" || x.chunks.some((c) => c.contentStartLine <= i + 1 && i + 1 <= c.endLine && c.content.includes(line.trim())) ? [] : [`${i + 1}: ${line}`]));
+    const uncovered = lines.flatMap((line, i) =>
+      line.trim() === "" || x.chunks.some((c) => c.contentStartLine <= i + 1 && i + 1 <= c.endLine && c.content.includes(line.trim())) ? [] : [`${i + 1}: ${line}`],
+    );
     expect(uncovered).toEqual([]);
   });
 });

@@ -102,27 +102,26 @@ describe("mast_graph on private methods, top levels and many lines", () => {
   });
 
   it("a private method's call is its edge, not a same-named function's; a top level is one node; lines past the 1,000 drawn from are counted", async () => {
-      const answer = await many.call("mast_graph", { symbol: "Fmt.run" });
-      expect(answer).toEqual({
-        declaration: { file_path: "src/fmt.ts", line: 3, kind: "method", is_exported: true },
-        format: "mermaid",
-        nodes: 4,
-        edges: { verified: 2, potential: 2 },
-        potential_lines_omitted: 6,
-        graph: [
-          "flowchart LR",
-          '  n0["Fmt.run<br/>src/fmt.ts:3"]',
-          '  n1["(top level)<br/>src/t.ts:1"]',
-          '  n2["Fmt.#pad<br/>src/fmt.ts:2"]',
-          '  n3["noisy<br/>src/noisy.ts:1"]',
-          "  n1 --> n0",
-          "  n0 --> n2",
-          "  n1 -.-> n0",
-          "  n3 -.->|999| n0",
-          "  style n0 stroke-width:3px",
-          "  %% left out: 6 more lines naming the symbol",
-        ].join("\n"),
-      });
+    const answer = await many.call("mast_graph", { symbol: "Fmt.run" });
+    expect(answer).toEqual({
+      declaration: { file_path: "src/fmt.ts", line: 3, kind: "method", is_exported: true },
+      format: "mermaid",
+      nodes: 4,
+      edges: { verified: 2, potential: 2 },
+      potential_lines_omitted: 6,
+      graph: [
+        "flowchart LR",
+        '  n0["Fmt.run<br/>src/fmt.ts:3"]',
+        '  n1["(top level)<br/>src/t.ts:1"]',
+        '  n2["Fmt.#pad<br/>src/fmt.ts:2"]',
+        '  n3["noisy<br/>src/noisy.ts:1"]',
+        "  n1 --> n0",
+        "  n0 --> n2",
+        "  n1 -.-> n0",
+        "  n3 -.->|999| n0",
+        "  style n0 stroke-width:3px",
+        "  %% left out: 6 more lines naming the symbol",
+      ].join("\n"),
+    });
   });
-
 });

@@ -55,7 +55,16 @@ describe("Python", () => {
     ].join("\n"),
     "pkg/b.py": ["from pkg.a import matches", "", "", "def check(u):", "    if matches(u):", "        return 1", "    return matches(u + '/')", ""].join("\n"),
     "pkg/d.py": ["from pkg.a import LIMIT", "", "TOP = LIMIT + 1", ""].join("\n"),
-    "pkg/c.py": ["from pkg.a import URLPattern", "", "", "def route(pattern: URLPattern, url):", "    if pattern.matches(url):", "        return url", "    return pattern.matches(url + '/')", ""].join("\n"),
+    "pkg/c.py": [
+      "from pkg.a import URLPattern",
+      "",
+      "",
+      "def route(pattern: URLPattern, url):",
+      "    if pattern.matches(url):",
+      "        return url",
+      "    return pattern.matches(url + '/')",
+      "",
+    ].join("\n"),
   });
 
   it("renaming a function pkg/b.py calls twice warns CROSS_FILE_USES with 2 uses in 1 file and both sites; the file is renamed all the same", async () => {
@@ -128,7 +137,22 @@ describe("Python", () => {
 describe("Go", () => {
   const go = indexedProject({
     "go.mod": "module example.com/m\n\ngo 1.21\n",
-    "util/a.go": ["package util", "", "func matches(s string) bool {", '\treturn s != ""', "}", "", "func Matches(s string) bool {", "\treturn matches(s)", "}", "", "func lonely() int {", "\treturn 1", "}", ""].join("\n"),
+    "util/a.go": [
+      "package util",
+      "",
+      "func matches(s string) bool {",
+      '\treturn s != ""',
+      "}",
+      "",
+      "func Matches(s string) bool {",
+      "\treturn matches(s)",
+      "}",
+      "",
+      "func lonely() int {",
+      "\treturn 1",
+      "}",
+      "",
+    ].join("\n"),
     "util/b.go": ["package util", "", "func use() bool {", '\tif matches("a") {', "\t\treturn true", "\t}", '\treturn matches("b")', "}", ""].join("\n"),
     "main.go": ["package main", "", 'import "example.com/m/util"', "", "func main() {", '\tutil.Matches("x")', "}", ""].join("\n"),
     "other/c.go": ["package other", "", "func lonely() int {", "\treturn 2", "}", "", "func run() int {", "\treturn lonely()", "}", ""].join("\n"),
@@ -181,7 +205,16 @@ describe("TypeScript", () => {
       "}",
       "",
     ].join("\n"),
-    "src/b.ts": ["import { matches, Pattern } from './a.js';", "", "export function run(u: string): boolean {", "  if (matches(u)) return true;", "  new Pattern().test(u);", "  return matches(u + '/');", "}", ""].join("\n"),
+    "src/b.ts": [
+      "import { matches, Pattern } from './a.js';",
+      "",
+      "export function run(u: string): boolean {",
+      "  if (matches(u)) return true;",
+      "  new Pattern().test(u);",
+      "  return matches(u + '/');",
+      "}",
+      "",
+    ].join("\n"),
     "src/c.ts": ["function local(): number {", "  return 2;", "}", "", "export const n = local();", ""].join("\n"),
     // A Python script naming `matches` cannot use the TypeScript function.
     "scripts/run.py": ["from helpers import matches", "", "matches('x')", ""].join("\n"),
@@ -219,7 +252,10 @@ describe("TypeScript", () => {
     ts.project.write("src/fresh.ts", "export function fresh(): number {\n  return 1;\n}\n");
     const r = await rename(ts.call, "src/fresh.ts", "fresh", "stale");
     expect(r.warnings.map((w) => [w.code, w.message])).toEqual([
-      ["CROSS_FILE_UNCHECKED", "other files' uses of 'fresh' were not checked (not in the index: src/fresh.ts): any that name 'fresh' still do; mast_rename_impact lists them once the project is indexed"],
+      [
+        "CROSS_FILE_UNCHECKED",
+        "other files' uses of 'fresh' were not checked (not in the index: src/fresh.ts): any that name 'fresh' still do; mast_rename_impact lists them once the project is indexed",
+      ],
     ]);
   });
 
@@ -236,7 +272,7 @@ describe("Rust", () => {
     "Cargo.toml": '[package]\nname = "m"\nversion = "0.1.0"\nedition = "2021"\n',
     "src/lib.rs": "pub mod a;\npub mod b;\n",
     "src/a.rs": ["pub fn matches(s: &str) -> bool {", "    !s.is_empty()", "}", "", "fn private() -> u8 {", "    1", "}", ""].join("\n"),
-    "src/b.rs": ["use crate::a::matches;", "", "pub fn check(u: &str) -> bool {", "    matches(u) || matches(\"/\")", "}", ""].join("\n"),
+    "src/b.rs": ["use crate::a::matches;", "", "pub fn check(u: &str) -> bool {", '    matches(u) || matches("/")', "}", ""].join("\n"),
   });
 
   it("a pub function another module calls: CROSS_FILE_USES; a private one: nothing", async () => {

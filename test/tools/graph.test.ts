@@ -208,15 +208,7 @@ const MODULES: Record<string, string> = {
   "src/lib/index.ts": source("export { track as record } from './repo.js';"),
   "src/lib/all.ts": source("export * from './repo.js';"),
   "src/index.ts": source("export * from './lib/index.js';"),
-  "src/other/repo.ts": source(
-    "export class UserRepository {",
-    "  findById(id: string): string {",
-    "    return id.toUpperCase();",
-    "  }",
-    "}",
-    "",
-    "export function audit(): void {}",
-  ),
+  "src/other/repo.ts": source("export class UserRepository {", "  findById(id: string): string {", "    return id.toUpperCase();", "  }", "}", "", "export function audit(): void {}"),
   "scripts/seed.ts": source("function audit(): void {}", "", "export function seed(): void {", "  audit();", "}"),
   "src/app.ts": source(
     "import { UserRepository, track } from './lib/all.js';",
@@ -516,10 +508,7 @@ describe("on a project with same-named declarations, barrels and module specifie
       expect(flat(r.verified_callers)).toEqual([site("src/app.ts", 12, "main", "audit('c');", "import")]);
       // Every other line naming `audit` is for review, except seed's own call, linked to its own
       // audit, and app.ts's imports (app.ts has a verified caller): the other declarations' lines.
-      expect(flat(r.potential_matches, "potential")).toEqual([
-        mention("scripts/seed.ts", 1, "function audit(): void {}"),
-        mention("src/other/repo.ts", 7, "export function audit(): void {}"),
-      ]);
+      expect(flat(r.potential_matches, "potential")).toEqual([mention("scripts/seed.ts", 1, "function audit(): void {}"), mention("src/other/repo.ts", 7, "export function audit(): void {}")]);
       expect(r.summary.imports_omitted).toBe(2);
     });
 

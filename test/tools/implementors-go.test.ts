@@ -52,7 +52,7 @@ describe("mast_implementors (go)", () => {
       "type multi []error",
       "",
       "func (m multi) Errors() []error { return m }",
-      "func (m multi) Error() string   { return \"\" }",
+      'func (m multi) Error() string   { return "" }',
     ),
     "bool_names.go": source("package cli", "", "func (f *BoolFlag) Names() []string { return []string{f.Name} }", "func (f *BoolFlag) IsRequired() bool { return false }"),
   });

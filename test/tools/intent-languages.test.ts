@@ -24,7 +24,11 @@ const intent = (p: IndexedProject, symbol: string, newName: string, { file, ...e
 /** Runs a toolchain command in the project when the program is on PATH; null when it is not. */
 function compiles(root: string, program: string, args: string[]): { ok: boolean; output: string } | null {
   if (onPath(program) === null) return null;
-  const r = spawnSync(program, args, { cwd: root, encoding: "utf8", env: { ...process.env, GOFLAGS: "-mod=mod", GOPROXY: "off", GOTOOLCHAIN: "local", CARGO_TARGET_DIR: join(root, ".mast", "target") } });
+  const r = spawnSync(program, args, {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, GOFLAGS: "-mod=mod", GOPROXY: "off", GOTOOLCHAIN: "local", CARGO_TARGET_DIR: join(root, ".mast", "target") },
+  });
   return { ok: r.status === 0, output: `${r.stdout}${r.stderr}`.slice(0, 2000) };
 }
 
@@ -74,8 +78,25 @@ describe("Python", () => {
   describe("a method", () => {
     const m = indexedProject({
       "pkg/__init__.py": "",
-      "pkg/urls.py": ["class URLPattern:", "    def matches(self, other):", "        return other == 1", "", "    def twice(self, other):", "        return self.matches(other) and self.matches(other)", ""].join("\n"),
-      "pkg/route.py": ["from pkg.urls import URLPattern", "", "", "def route(pattern: URLPattern, url, other):", "    if pattern.matches(url):", "        return url", "    return other.matches(url)", ""].join("\n"),
+      "pkg/urls.py": [
+        "class URLPattern:",
+        "    def matches(self, other):",
+        "        return other == 1",
+        "",
+        "    def twice(self, other):",
+        "        return self.matches(other) and self.matches(other)",
+        "",
+      ].join("\n"),
+      "pkg/route.py": [
+        "from pkg.urls import URLPattern",
+        "",
+        "",
+        "def route(pattern: URLPattern, url, other):",
+        "    if pattern.matches(url):",
+        "        return url",
+        "    return other.matches(url)",
+        "",
+      ].join("\n"),
     });
     it("renames the method, its calls through self and the verified call in another file; an untyped call elsewhere is a gap, renamed only with yes", async () => {
       const refused = await intent(m, "URLPattern.matches", "is_match").catch((e: { code: string; details: { plan: { unresolved: Array<{ file: string; operation: string }> } } }) => e);
@@ -83,8 +104,22 @@ describe("Python", () => {
       expect(refused.details.plan.unresolved.map((u) => [u.file.slice(m.project.root.length + 1), u.operation])).toEqual([["pkg/route.py", "rename-member-access"]]);
       const r = await intent(m, "URLPattern.matches", "is_match", { yes: true });
       expect(r.data.success).toBe(true);
-      expect(read(m, "pkg/urls.py")).toBe(["class URLPattern:", "    def is_match(self, other):", "        return other == 1", "", "    def twice(self, other):", "        return self.is_match(other) and self.is_match(other)", ""].join("\n"));
-      expect(read(m, "pkg/route.py")).toBe(["from pkg.urls import URLPattern", "", "", "def route(pattern: URLPattern, url, other):", "    if pattern.is_match(url):", "        return url", "    return other.matches(url)", ""].join("\n"));
+      expect(read(m, "pkg/urls.py")).toBe(
+        [
+          "class URLPattern:",
+          "    def is_match(self, other):",
+          "        return other == 1",
+          "",
+          "    def twice(self, other):",
+          "        return self.is_match(other) and self.is_match(other)",
+          "",
+        ].join("\n"),
+      );
+      expect(read(m, "pkg/route.py")).toBe(
+        ["from pkg.urls import URLPattern", "", "", "def route(pattern: URLPattern, url, other):", "    if pattern.is_match(url):", "        return url", "    return other.matches(url)", ""].join(
+          "\n",
+        ),
+      );
     });
   });
 
@@ -99,7 +134,9 @@ describe("Python", () => {
       const before = { core: read(twice, "pkg/core.py"), alias: read(twice, "pkg/alias.py"), app: read(twice, "app.py") };
       const r = await intent(twice, "load", "fetch").catch((e: { code: string; details: { plan: { unresolved: Array<{ file: string; reason: string }> } } }) => e);
       expect(r.code).toBe("UNSUPPORTED_OPERATION");
-      expect(r.details.plan.unresolved.map((u) => [u.file.slice(twice.project.root.length + 1), u.reason])).toEqual([["app.py", "app.py binds 'load' from more than one import: which module's symbol each use means is not certain"]]);
+      expect(r.details.plan.unresolved.map((u) => [u.file.slice(twice.project.root.length + 1), u.reason])).toEqual([
+        ["app.py", "app.py binds 'load' from more than one import: which module's symbol each use means is not certain"],
+      ]);
       expect({ core: read(twice, "pkg/core.py"), alias: read(twice, "pkg/alias.py"), app: read(twice, "app.py") }).toEqual(before);
     });
   });
@@ -107,9 +144,35 @@ describe("Python", () => {
 
 describe("Go", () => {
   const GO_MOD = "module example.com/shop\n\ngo 1.19\n";
-  const UTIL = ["package util", "", "// MakeThing builds a thing.", "func MakeThing(n int) int { return helper(n) + 1 }", "", "func helper(n int) int { return n * 2 }", "", "type Thing struct{ Name string }", "", "func (t Thing) Run() int { return MakeThing(len(t.Name)) }", ""].join("\n");
-  const MORE = ["package util", "", "func Twice(n int) int { return MakeThing(n) + MakeThing(n) }", "", "func Make() Thing { return Thing{Name: \"a\"} }", ""].join("\n");
-  const MAIN = ["package main", "", "import (", '\t"fmt"', "", '\tu "example.com/shop/util"', ')', "", "func main() {", "\tvar t u.Thing = u.Make()", '\tfmt.Println(u.MakeThing(1), t.Run(), "MakeThing")', "}", ""].join("\n");
+  const UTIL = [
+    "package util",
+    "",
+    "// MakeThing builds a thing.",
+    "func MakeThing(n int) int { return helper(n) + 1 }",
+    "",
+    "func helper(n int) int { return n * 2 }",
+    "",
+    "type Thing struct{ Name string }",
+    "",
+    "func (t Thing) Run() int { return MakeThing(len(t.Name)) }",
+    "",
+  ].join("\n");
+  const MORE = ["package util", "", "func Twice(n int) int { return MakeThing(n) + MakeThing(n) }", "", 'func Make() Thing { return Thing{Name: "a"} }', ""].join("\n");
+  const MAIN = [
+    "package main",
+    "",
+    "import (",
+    '\t"fmt"',
+    "",
+    '\tu "example.com/shop/util"',
+    ")",
+    "",
+    "func main() {",
+    "\tvar t u.Thing = u.Make()",
+    '\tfmt.Println(u.MakeThing(1), t.Run(), "MakeThing")',
+    "}",
+    "",
+  ].join("\n");
   // A file of the package ending in a declaration with a type (`var limit int`): the AST gate parses it as the file is, newline-terminated.
   const VARS = "package util\n\nvar limit int\n";
   const go = indexedProject({ "go.mod": GO_MOD, "util/util.go": UTIL, "util/more.go": MORE, "util/vars.go": VARS, "cmd/main.go": MAIN });
@@ -152,7 +215,23 @@ describe("Rust", () => {
   const CARGO = '[package]\nname = "shop"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n';
   const LIB = ["pub mod util;", "pub mod app;", "", "pub use util::make_thing;", "pub use util::core::Thing;", ""].join("\n");
   const MOD = ["pub mod core;", "pub use self::core::make_thing;", ""].join("\n");
-  const CORE = ["/// Builds a thing.", "pub fn make_thing(n: usize) -> Thing {", "    Thing { n }", "}", "", "pub struct Thing {", "    pub n: usize,", "}", "", "impl Thing {", "    pub fn run(&self) -> usize {", "        make_thing(self.n).n", "    }", "}", ""].join("\n");
+  const CORE = [
+    "/// Builds a thing.",
+    "pub fn make_thing(n: usize) -> Thing {",
+    "    Thing { n }",
+    "}",
+    "",
+    "pub struct Thing {",
+    "    pub n: usize,",
+    "}",
+    "",
+    "impl Thing {",
+    "    pub fn run(&self) -> usize {",
+    "        make_thing(self.n).n",
+    "    }",
+    "}",
+    "",
+  ].join("\n");
   const APP = [
     "use crate::util;",
     "use crate::util::core::{self as c, make_thing as mk};",
@@ -179,7 +258,12 @@ describe("Rust", () => {
     const r = await intent(rs, "make_thing", "build_thing");
     expect(r.data.success).toBe(true);
     expect(r.data.plan.unresolved).toEqual([]);
-    for (const [file, text] of [["src/lib.rs", LIB], ["src/util/mod.rs", MOD], ["src/util/core.rs", CORE], ["src/app.rs", APP]] as const) {
+    for (const [file, text] of [
+      ["src/lib.rs", LIB],
+      ["src/util/mod.rs", MOD],
+      ["src/util/core.rs", CORE],
+      ["src/app.rs", APP],
+    ] as const) {
       expect(read(rs, file), file).toBe(text.replaceAll("make_thing", "build_thing"));
     }
     const checked = compiles(rs.project.root, "cargo", ["check", "--offline", "-q"]);
@@ -200,8 +284,8 @@ describe("Rust", () => {
 describe("bench regressions", () => {
   const pyStar = indexedProject({
     "pkg/__init__.py": "",
-    "pkg/star.py": "__all__ = [\"make\"]\n\n\ndef make():\n    return 1\n",
-    "pkg2/__init__.py": "from pkg.star import *\n\n__all__ = [\"make\"]\n",
+    "pkg/star.py": '__all__ = ["make"]\n\n\ndef make():\n    return 1\n',
+    "pkg2/__init__.py": 'from pkg.star import *\n\n__all__ = ["make"]\n',
   });
   it("Python: a package passing the name on by a star import has its `__all__` renamed too", async () => {
     const r = await intent(pyStar, "make", "make_renamed");
@@ -217,7 +301,9 @@ describe("bench regressions", () => {
     "late.py": "def run():\n    from pkg.core import make\n\n    return make()\n",
   });
   it("Python: an import inside a function (no import row) is a gap that refuses the plan, writing nothing; with yes, `from .m import x as x` renames both names", async () => {
-    const refused = await intent(pyAlias, "make", "make_renamed", { file: "pkg/core.py" }).catch((e: { code: string; details: { plan: { unresolved: Array<{ file: string; operation: string }> } } }) => e);
+    const refused = await intent(pyAlias, "make", "make_renamed", { file: "pkg/core.py" }).catch(
+      (e: { code: string; details: { plan: { unresolved: Array<{ file: string; operation: string }> } } }) => e,
+    );
     expect(refused.code).toBe("UNSUPPORTED_OPERATION");
     expect(refused.details.plan.unresolved.map((u) => [u.file.slice(pyAlias.project.root.length + 1), u.operation])).toEqual([["late.py", "rename-import"]]);
     expect(read(pyAlias, "pkg/__init__.py")).toBe("from .core import make as make\n");
@@ -237,7 +323,9 @@ describe("bench regressions", () => {
   it("Rust: `pub use` binds the name in its module (its own uses follow); `use super::X` in an inline test module is the declaration file's", async () => {
     const r = await intent(rust, "Entry", "Entry_renamed");
     expect(r.data.success).toBe(true);
-    expect(read(rust, "src/lib.rs")).toBe("pub mod m;\nmod dent;\npub mod user;\n\npub use crate::dent::Entry_renamed;\n\npub fn first(v: &[Entry_renamed]) -> Option<&Entry_renamed> {\n    v.first()\n}\n");
+    expect(read(rust, "src/lib.rs")).toBe(
+      "pub mod m;\nmod dent;\npub mod user;\n\npub use crate::dent::Entry_renamed;\n\npub fn first(v: &[Entry_renamed]) -> Option<&Entry_renamed> {\n    v.first()\n}\n",
+    );
     const checked = compiles(rust.project.root, "cargo", ["check", "--offline", "-q"]);
     if (checked !== null) expect(checked.ok, checked.output).toBe(true);
   });
@@ -248,7 +336,9 @@ describe("bench regressions", () => {
     expect(read(rust, "src/m.rs")).toContain("pub struct Thing;");
     const yes = await intent(rust, "Thing", "Thing_renamed", { yes: true });
     expect(yes.data.success).toBe(true);
-    expect(read(rust, "src/m.rs")).toBe("pub struct Thing_renamed;\n\n#[cfg(test)]\nmod tests {\n    use super::Thing_renamed;\n\n    #[test]\n    fn t() {\n        let _x = Thing_renamed;\n    }\n}\n");
+    expect(read(rust, "src/m.rs")).toBe(
+      "pub struct Thing_renamed;\n\n#[cfg(test)]\nmod tests {\n    use super::Thing_renamed;\n\n    #[test]\n    fn t() {\n        let _x = Thing_renamed;\n    }\n}\n",
+    );
     expect(read(rust, "src/user.rs")).toBe("use crate::m;\n\npub fn c() -> usize {\n    std::mem::size_of::<m::Thing_renamed>() + vec![m::Thing].len()\n}\n");
   });
 });

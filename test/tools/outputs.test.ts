@@ -22,7 +22,11 @@ const previousHome = process.env.HASHPILOT_HOME;
 beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), "mast-outputs-home-"));
   process.env.HASHPILOT_HOME = home;
-  project = makeProject({ ...BASE_FILES, "src/impl.ts": "import { Repo } from './repo.js';\nexport interface Store { get(k: string): string }\nexport class Mem implements Store { get(k: string) { return k; } }\nexport class Sub extends Repo {}\n" });
+  project = makeProject({
+    ...BASE_FILES,
+    "src/impl.ts":
+      "import { Repo } from './repo.js';\nexport interface Store { get(k: string): string }\nexport class Mem implements Store { get(k: string) { return k; } }\nexport class Sub extends Repo {}\n",
+  });
   await runIndex(project.config(), { mode: "full", persistConfig: true });
   ctx = createToolContext(project.config());
 });
@@ -41,7 +45,10 @@ const CALLS: Record<string, Array<Record<string, unknown>>> = {
   mast_exports: [{ file_path: "src/index.ts" }, { file_path: "src/auth.ts" }],
   mast_signature: [{ symbol: "AuthService.validate" }, { symbol: "nothingLikeThis" }],
   mast_callers: [{ symbol: "Repo.find" }, { symbol: "Repo.find", transitive: true }, { symbol: "nothingLikeThis" }],
-  mast_definition: [{ file_path: "src/auth.ts", line: 9, column: 22 }, { file_path: "src/auth.ts", line: 1, column: 10 }],
+  mast_definition: [
+    { file_path: "src/auth.ts", line: 9, column: 22 },
+    { file_path: "src/auth.ts", line: 1, column: 10 },
+  ],
   mast_references: [{ symbol: "Repo.find" }, { file_path: "src/auth.ts", line: 5, column: 32 }, { symbol: "nothingLikeThis" }],
   mast_dependencies: [{ file_path: "src/auth.ts" }],
   mast_implementors: [{ interface_name: "Store" }, { interface_name: "Repo" }, { interface_name: "Store.get" }, { interface_name: "Nope" }],

@@ -67,7 +67,11 @@ it("orders potential matches by how likely each is a call of the declaration, gr
   // The two comment lines of src/use.ts are left out of mast_callers and counted; a rename lists them, last.
   expect(r.summary.comments_omitted).toBe(2);
   const rename = (await p.call("mast_rename_impact", { symbol: "Context.header" })) as { potential_matches: Array<{ file_path: string; sites: string[] }> };
-  expect(rename.potential_matches.find((g) => g.file_path === "src/use.ts")!.sites.slice(-3)).toEqual(["2: /** Call c.header() to set one. */", "4: // c.header is the setter", "6: const label = 'header';"]);
+  expect(rename.potential_matches.find((g) => g.file_path === "src/use.ts")!.sites.slice(-3)).toEqual([
+    "2: /** Call c.header() to set one. */",
+    "4: // c.header is the setter",
+    "6: const label = 'header';",
+  ]);
 });
 
 it("puts a built-in's method call below a call on a receiver named like the declaring type", async () => {
@@ -76,16 +80,7 @@ it("puts a built-in's method call below a call on a receiver named like the decl
 });
 
 const prose = indexedProject({
-  "src/run.py": [
-    "def run(command):",
-    '    """Run a command.',
-    "",
-    "    >>> run('ls')",
-    "    'done'",
-    '    """',
-    "    return 'done'",
-    "",
-  ].join("\n"),
+  "src/run.py": ["def run(command):", '    """Run a command.', "", "    >>> run('ls')", "    'done'", '    """', "    return 'done'", ""].join("\n"),
   "src/use.py": ["from src.run import run as go", "", "def main(run):", "    run('x')", "", "def later(x):", `    return x.run(${"'a', ".repeat(60)}'z')`, ""].join("\n"),
   ".github/ISSUE_TEMPLATE/bug.md": ["# run() fails", "", "Call `run('x')` and see.", ""].join("\n"),
   "src/decorate.ts": [
@@ -130,7 +125,10 @@ const namespaced = indexedProject({
 });
 
 it("links a call through a namespace the declaring file is re-exported as (`z.coerce.string()` for coerce.ts's string)", async () => {
-  const r = (await namespaced.call("mast_callers", { symbol: "string", file_path: "src/coerce.ts" })) as { verified_callers: unknown[]; potential_matches: Array<{ file_path: string; sites: string[] }> };
+  const r = (await namespaced.call("mast_callers", { symbol: "string", file_path: "src/coerce.ts" })) as {
+    verified_callers: unknown[];
+    potential_matches: Array<{ file_path: string; sites: string[] }>;
+  };
   // `z.coerce` is coerce.ts through `export * as coerce`: a verified call. `z.string()` is schemas.ts's (linked there, so no
   // potential line of coerce.ts's); a call on an object of unknown type is potential, another declaration of the name last.
   expect(r.verified_callers).toEqual([{ file_path: "src/use.ts", resolution: "import", sites: ["3 b: export const b = z.coerce.string();"] }]);
@@ -159,13 +157,18 @@ const afterDocString = indexedProject({
 
 it("reads a doc string's closing line in a chunk's context lines as the end of prose, not its start: the call below it is listed", async () => {
   // as_view's chunk carries the three lines above it (context_lines), the first of them dispatch's closing `"""`.
-  const r = (await afterDocString.call("mast_callers", { symbol: "run", file_path: "src/jobs.py" })) as { potential_matches: Array<{ file_path: string; sites: string[] }>; summary: Record<string, number> };
+  const r = (await afterDocString.call("mast_callers", { symbol: "run", file_path: "src/jobs.py" })) as {
+    potential_matches: Array<{ file_path: string; sites: string[] }>;
+    summary: Record<string, number>;
+  };
   expect(r.potential_matches.map((g) => [g.file_path, g.sites])).toEqual([["src/view.py", ["9: return current.run('y')"]]]);
   expect(r.summary.docs_omitted).toBeUndefined();
 });
 
 const blockComments = indexedProject({
-  "src/main/java/p/Parser.java": ["package p;", "", "public class Parser {", "    /**", "     Parses one line.", "     */", "    public static String parse(String s) { return s; }", "}", ""].join("\n"),
+  "src/main/java/p/Parser.java": ["package p;", "", "public class Parser {", "    /**", "     Parses one line.", "     */", "    public static String parse(String s) { return s; }", "}", ""].join(
+    "\n",
+  ),
   "src/main/java/p/Use.java": [
     "package p;",
     "",
@@ -191,6 +194,8 @@ const blockComments = indexedProject({
 
 it("leaves a doc comment's lines out of mast_callers though they have no `*` column (Javadoc), and never takes a `/*` in a string, or code after a comment, for a comment", async () => {
   const r = (await blockComments.call("mast_callers", { symbol: "Parser.parse" })) as { potential_matches: Array<{ file_path: string; sites: string[] }>; summary: Record<string, number> };
-  expect(r.potential_matches.map((g) => [g.file_path, g.sites])).toEqual([["src/main/java/p/Use.java", ['10: "/*.java"; o.parse("a");', '11: /* first */ o.parse("b");', '16: o.parse("d");', '14: """; o.parse("c");']]]);
+  expect(r.potential_matches.map((g) => [g.file_path, g.sites])).toEqual([
+    ["src/main/java/p/Use.java", ['10: "/*.java"; o.parse("a");', '11: /* first */ o.parse("b");', '16: o.parse("d");', '14: """; o.parse("c");']],
+  ]);
   expect(r.summary).toMatchObject({ potential_count: 4, docs_omitted: 2, comments_omitted: 1 });
 });

@@ -6,7 +6,16 @@ import { indexedProject } from "../helpers/indexed.js";
 import { flat } from "../helpers/sites.js";
 
 const p = indexedProject({
-  "src/app/__init__.py": ["from .models import User", '__all__ = ["User", "make_user"]', "", "", "def make_user(name: str) -> User:", '    """Make a user. More text."""', "    return User(name)", ""].join("\n"),
+  "src/app/__init__.py": [
+    "from .models import User",
+    '__all__ = ["User", "make_user"]',
+    "",
+    "",
+    "def make_user(name: str) -> User:",
+    '    """Make a user. More text."""',
+    "    return User(name)",
+    "",
+  ].join("\n"),
   "src/app/models.py": [
     "import json",
     "",
@@ -62,7 +71,7 @@ const p = indexedProject({
     "    return 0",
     "",
     "",
-    "def typed(user: User, other: \"Optional[User]\") -> None:",
+    'def typed(user: User, other: "Optional[User]") -> None:',
     '    user.rename("y")',
     '    fresh = User("z")',
     '    fresh.rename("w")',
@@ -88,7 +97,17 @@ describe("python through the read tools", () => {
 
   it("answers a method's signature with its docstring's first sentence and its types (detail full)", async () => {
     const brief = await p.call("mast_signature", { symbol: "make_user" });
-    expect(brief.results).toEqual([{ kind: "function", file_path: "src/app/__init__.py", line: 5, is_exported: true, signature: "def make_user(name: str) -> User", doc: "Make a user.", type_context: [expect.objectContaining({ name: "User", file_path: "src/app/models.py", line: 12 })] }]);
+    expect(brief.results).toEqual([
+      {
+        kind: "function",
+        file_path: "src/app/__init__.py",
+        line: 5,
+        is_exported: true,
+        signature: "def make_user(name: str) -> User",
+        doc: "Make a user.",
+        type_context: [expect.objectContaining({ name: "User", file_path: "src/app/models.py", line: 12 })],
+      },
+    ]);
     const full = await p.call("mast_signature", { symbol: "User.parse", detail: "full" });
     expect(full.results[0]).toMatchObject({ line: 20, params: [{ name: "raw", type: "str", optional: false }], return_type: '"User"' });
   });
@@ -101,11 +120,16 @@ describe("python through the read tools", () => {
       ["app.models", "src/app/models.py", false],
     ]);
     const models = await p.call("mast_dependencies", { file_path: "src/app/models.py" });
-    expect(models.imports.map((i: { module: string; symbols: string[]; resolved_path?: string | null; is_external: boolean }) => [i.module, i.symbols, i.resolved_path ?? null, i.is_external])).toEqual([["json", ["* as json"], null, true]]);
+    expect(
+      models.imports.map((i: { module: string; symbols: string[]; resolved_path?: string | null; is_external: boolean }) => [i.module, i.symbols, i.resolved_path ?? null, i.is_external]),
+    ).toEqual([["json", ["* as json"], null, true]]);
   });
 
   it("verifies calls through an import, self, cls, super(), a module alias and a class name, tests included", async () => {
-    const at = async (symbol: string) => flat((await p.call("mast_callers", { symbol })).verified_callers).map((c: { file_path: string; line: number; caller_symbol: string; resolution: string }) => `${c.file_path}:${c.line} ${c.caller_symbol} [${c.resolution}]`);
+    const at = async (symbol: string) =>
+      flat((await p.call("mast_callers", { symbol })).verified_callers).map(
+        (c: { file_path: string; line: number; caller_symbol: string; resolution: string }) => `${c.file_path}:${c.line} ${c.caller_symbol} [${c.resolution}]`,
+      );
     expect(await at("make_user")).toEqual(["src/app/cli.py:7 main [import]"]);
     expect(await at("Base.validate")).toEqual(["src/app/models.py:6 Base.save [this_method]", "src/app/models.py:16 User.__init__ [super_method]"]);
     expect(await at("User.parse")).toEqual(["src/app/cli.py:9 main [import]", "tests/test_models.py:5 test_parse [import]"]);

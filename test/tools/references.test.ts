@@ -32,27 +32,8 @@ const FILES: Record<string, string> = {
     "",
   ].join("\n"),
   "src/other.ts": ["export const thing = { name: 'z' };", "export function f(o: any) { return o.name; }", "export function g(o: any) { return o.run(1); }", ""].join("\n"),
-  "web/app.js": [
-    "import { Store } from './store.js';",
-    "",
-    "export function boot() {",
-    "  const store = new Store();",
-    "  store.items.push(1);",
-    "  return store.size();",
-    "}",
-    "",
-  ].join("\n"),
-  "web/store.js": [
-    "export class Store {",
-    "  constructor() {",
-    "    this.items = [];",
-    "  }",
-    "  size() {",
-    "    return this.items.length;",
-    "  }",
-    "}",
-    "",
-  ].join("\n"),
+  "web/app.js": ["import { Store } from './store.js';", "", "export function boot() {", "  const store = new Store();", "  store.items.push(1);", "  return store.size();", "}", ""].join("\n"),
+  "web/store.js": ["export class Store {", "  constructor() {", "    this.items = [];", "  }", "  size() {", "    return this.items.length;", "  }", "}", ""].join("\n"),
   "pkg/__init__.py": "",
   "pkg/cmd.py": [
     "class Command:",
@@ -67,16 +48,7 @@ const FILES: Record<string, string> = {
     "        return total",
     "",
   ].join("\n"),
-  "pkg/use.py": [
-    "from pkg.cmd import Command",
-    "",
-    "def start(cmd: Command):",
-    "    cmd.name = 'x'",
-    "    cmd.run(2)",
-    "    c = Command(1)",
-    "    return c.name + cmd.name",
-    "",
-  ].join("\n"),
+  "pkg/use.py": ["from pkg.cmd import Command", "", "def start(cmd: Command):", "    cmd.name = 'x'", "    cmd.run(2)", "    c = Command(1)", "    return c.name + cmd.name", ""].join("\n"),
   "go.mod": "module example.com/m\n\ngo 1.21\n",
   "cmd/cmd.go": [
     "package cmd",
@@ -94,19 +66,7 @@ const FILES: Record<string, string> = {
     "}",
     "",
   ].join("\n"),
-  "main.go": [
-    "package main",
-    "",
-    'import "example.com/m/cmd"',
-    "",
-    "func main() {",
-    '\tc := &cmd.Command{Name: "x"}',
-    '\tc.Name = "y"',
-    "\tc.Run(2)",
-    "\tprintln(c.Name)",
-    "}",
-    "",
-  ].join("\n"),
+  "main.go": ["package main", "", 'import "example.com/m/cmd"', "", "func main() {", '\tc := &cmd.Command{Name: "x"}', '\tc.Name = "y"', "\tc.Run(2)", "\tprintln(c.Name)", "}", ""].join("\n"),
   "Cargo.toml": '[package]\nname = "r"\nversion = "0.1.0"\n',
   "src/lib.rs": "pub mod cmd;\n",
   "src/cmd.rs": [
@@ -124,15 +84,7 @@ const FILES: Record<string, string> = {
     "}",
     "",
   ].join("\n"),
-  "src/main.rs": [
-    "use r::cmd::Command;",
-    "",
-    "fn start(c: &mut Command) -> u32 {",
-    "    c.name = String::new();",
-    "    c.run(2)",
-    "}",
-    "",
-  ].join("\n"),
+  "src/main.rs": ["use r::cmd::Command;", "", "fn start(c: &mut Command) -> u32 {", "    c.name = String::new();", "    c.run(2)", "}", ""].join("\n"),
 };
 
 const p = indexedProject(FILES);
@@ -143,44 +95,144 @@ const def = (file_path: string, line: number, column: number | null, name: strin
 
 describe("mast_definition", () => {
   it("TypeScript: a local, an import through a barrel, a method and a field through a typed receiver, a name fallback", async () => {
-    expect(await definition("src/cmd.ts", 6, 19)).toEqual({ name: "total", at: { line: 6, column: 19 }, resolution: "scope", definitions: [def("src/cmd.ts", 5, 11, "total", "variable", "const total = times + 1;")] });
+    expect(await definition("src/cmd.ts", 6, 19)).toEqual({
+      name: "total",
+      at: { line: 6, column: 19 },
+      resolution: "scope",
+      definitions: [def("src/cmd.ts", 5, 11, "total", "variable", "const total = times + 1;")],
+    });
     const imported = await definition("src/use.ts", 1, 10);
     expect(imported).toEqual({ name: "Command", at: { line: 1, column: 10 }, resolution: "import", definitions: [def("src/cmd.ts", 1, 14, "Command", "class", "export class Command")] });
     expect(bytes(imported)).toBe(199);
-    expect(await definition("src/use.ts", 5, 7)).toEqual({ name: "run", at: { line: 5, column: 7 }, resolution: "type", definitions: [def("src/cmd.ts", 4, 3, "Command.run", "method", "run(times: number): void")] });
+    expect(await definition("src/use.ts", 5, 7)).toEqual({
+      name: "run",
+      at: { line: 5, column: 7 },
+      resolution: "type",
+      definitions: [def("src/cmd.ts", 4, 3, "Command.run", "method", "run(times: number): void")],
+    });
     // The caret just after the name (column 11, past `name`) still finds it.
-    expect(await definition("src/use.ts", 4, 11)).toEqual({ name: "name", at: { line: 4, column: 7 }, resolution: "type", definitions: [def("src/cmd.ts", 2, 3, "Command.name", "field", "name: string = '';")] });
+    expect(await definition("src/use.ts", 4, 11)).toEqual({
+      name: "name",
+      at: { line: 4, column: 7 },
+      resolution: "type",
+      definitions: [def("src/cmd.ts", 2, 3, "Command.name", "field", "name: string = '';")],
+    });
     // An object literal's key: the literal's own property, a candidate before the declarations of the name.
-    expect(await definition("src/other.ts", 1, 24)).toEqual({ name: "name", at: { line: 1, column: 24 }, resolution: "name", definitions: [def("src/other.ts", 1, 24, "name", "property", "export const thing = { name: 'z' };")] });
+    expect(await definition("src/other.ts", 1, 24)).toEqual({
+      name: "name",
+      at: { line: 1, column: 24 },
+      resolution: "name",
+      definitions: [def("src/other.ts", 1, 24, "name", "property", "export const thing = { name: 'z' };")],
+    });
     // `o: any`: the declarations of members named run, in the file's language only (not Python's or Rust's).
-    expect(await definition("src/other.ts", 3, 38)).toEqual({ name: "run", at: { line: 3, column: 38 }, resolution: "name", definitions: [def("src/cmd.ts", 4, 3, "Command.run", "method", "run(times: number): void")] });
+    expect(await definition("src/other.ts", 3, 38)).toEqual({
+      name: "run",
+      at: { line: 3, column: 38 },
+      resolution: "name",
+      definitions: [def("src/cmd.ts", 4, 3, "Command.run", "method", "run(times: number): void")],
+    });
   });
 
   it("JavaScript: a property first assigned through this, a method through a constructed name, an import", async () => {
-    expect(await definition("web/app.js", 5, 9)).toEqual({ name: "items", at: { line: 5, column: 9 }, resolution: "type", definitions: [def("web/store.js", 3, 10, "Store.items", "property", "this.items = [];")] });
-    expect(await definition("web/app.js", 6, 16)).toEqual({ name: "size", at: { line: 6, column: 16 }, resolution: "type", definitions: [def("web/store.js", 5, 3, "Store.size", "method", "size()")] });
-    expect(await definition("web/app.js", 4, 22)).toEqual({ name: "Store", at: { line: 4, column: 21 }, resolution: "import", definitions: [def("web/store.js", 1, 14, "Store", "class", "export class Store")] });
+    expect(await definition("web/app.js", 5, 9)).toEqual({
+      name: "items",
+      at: { line: 5, column: 9 },
+      resolution: "type",
+      definitions: [def("web/store.js", 3, 10, "Store.items", "property", "this.items = [];")],
+    });
+    expect(await definition("web/app.js", 6, 16)).toEqual({
+      name: "size",
+      at: { line: 6, column: 16 },
+      resolution: "type",
+      definitions: [def("web/store.js", 5, 3, "Store.size", "method", "size()")],
+    });
+    expect(await definition("web/app.js", 4, 22)).toEqual({
+      name: "Store",
+      at: { line: 4, column: 21 },
+      resolution: "import",
+      definitions: [def("web/store.js", 1, 14, "Store", "class", "export class Store")],
+    });
   });
 
   it("Python: a local, an import, a method and a class attribute through an annotated parameter", async () => {
-    expect(await definition("pkg/cmd.py", 9, 23)).toEqual({ name: "total", at: { line: 9, column: 23 }, resolution: "scope", definitions: [def("pkg/cmd.py", 8, 9, "total", "variable", "total = times + 1")] });
-    expect(await definition("pkg/use.py", 3, 16)).toEqual({ name: "Command", at: { line: 3, column: 16 }, resolution: "import", definitions: [def("pkg/cmd.py", 1, 7, "Command", "class", "class Command")] });
-    expect(await definition("pkg/use.py", 5, 9)).toEqual({ name: "run", at: { line: 5, column: 9 }, resolution: "type", definitions: [def("pkg/cmd.py", 7, 9, "Command.run", "method", "def run(self, times)")] });
-    expect(await definition("pkg/use.py", 4, 9)).toEqual({ name: "name", at: { line: 4, column: 9 }, resolution: "type", definitions: [def("pkg/cmd.py", 2, 5, "Command.name", "variable", "name: str = ''")] });
+    expect(await definition("pkg/cmd.py", 9, 23)).toEqual({
+      name: "total",
+      at: { line: 9, column: 23 },
+      resolution: "scope",
+      definitions: [def("pkg/cmd.py", 8, 9, "total", "variable", "total = times + 1")],
+    });
+    expect(await definition("pkg/use.py", 3, 16)).toEqual({
+      name: "Command",
+      at: { line: 3, column: 16 },
+      resolution: "import",
+      definitions: [def("pkg/cmd.py", 1, 7, "Command", "class", "class Command")],
+    });
+    expect(await definition("pkg/use.py", 5, 9)).toEqual({
+      name: "run",
+      at: { line: 5, column: 9 },
+      resolution: "type",
+      definitions: [def("pkg/cmd.py", 7, 9, "Command.run", "method", "def run(self, times)")],
+    });
+    expect(await definition("pkg/use.py", 4, 9)).toEqual({
+      name: "name",
+      at: { line: 4, column: 9 },
+      resolution: "type",
+      definitions: [def("pkg/cmd.py", 2, 5, "Command.name", "variable", "name: str = ''")],
+    });
   });
 
   it("Go: a local, a package's name (its import, as TypeScript answers a namespace), a method and a field through a literal of the package's type", async () => {
-    expect(await definition("cmd/cmd.go", 10, 13)).toEqual({ name: "total", at: { line: 10, column: 13 }, resolution: "scope", definitions: [def("cmd/cmd.go", 9, 2, "total", "variable", "total := times + 1")] });
-    expect(await definition("main.go", 6, 8)).toEqual({ name: "cmd", at: { line: 6, column: 8 }, resolution: "import", definitions: [def("main.go", 3, null, "cmd", "import", 'import "example.com/m/cmd"')] });
-    expect(await definition("main.go", 8, 4)).toEqual({ name: "Run", at: { line: 8, column: 4 }, resolution: "type", definitions: [def("cmd/cmd.go", 8, 19, "Command.Run", "method", "func (c *Command) Run(times int) int")] });
-    expect(await definition("main.go", 7, 4)).toEqual({ name: "Name", at: { line: 7, column: 4 }, resolution: "type", definitions: [def("cmd/cmd.go", 4, 2, "Command.Name", "field", "Name  string")] });
+    expect(await definition("cmd/cmd.go", 10, 13)).toEqual({
+      name: "total",
+      at: { line: 10, column: 13 },
+      resolution: "scope",
+      definitions: [def("cmd/cmd.go", 9, 2, "total", "variable", "total := times + 1")],
+    });
+    expect(await definition("main.go", 6, 8)).toEqual({
+      name: "cmd",
+      at: { line: 6, column: 8 },
+      resolution: "import",
+      definitions: [def("main.go", 3, null, "cmd", "import", 'import "example.com/m/cmd"')],
+    });
+    expect(await definition("main.go", 8, 4)).toEqual({
+      name: "Run",
+      at: { line: 8, column: 4 },
+      resolution: "type",
+      definitions: [def("cmd/cmd.go", 8, 19, "Command.Run", "method", "func (c *Command) Run(times int) int")],
+    });
+    expect(await definition("main.go", 7, 4)).toEqual({
+      name: "Name",
+      at: { line: 7, column: 4 },
+      resolution: "type",
+      definitions: [def("cmd/cmd.go", 4, 2, "Command.Name", "field", "Name  string")],
+    });
   });
 
   it("Rust: a local, a use, a method and a field through a typed parameter", async () => {
-    expect(await definition("src/cmd.rs", 9, 23)).toEqual({ name: "total", at: { line: 9, column: 23 }, resolution: "scope", definitions: [def("src/cmd.rs", 8, 13, "total", "let", "let total = times + 1;")] });
-    expect(await definition("src/main.rs", 3, 18)).toEqual({ name: "Command", at: { line: 3, column: 18 }, resolution: "import", definitions: [def("src/cmd.rs", 1, 12, "Command", "class", "pub struct Command {")] });
-    expect(await definition("src/main.rs", 5, 7)).toEqual({ name: "run", at: { line: 5, column: 7 }, resolution: "type", definitions: [def("src/cmd.rs", 7, 12, "Command.run", "method", "pub fn run(&mut self, times: u32) -> u32")] });
-    expect(await definition("src/main.rs", 4, 7)).toEqual({ name: "name", at: { line: 4, column: 7 }, resolution: "type", definitions: [def("src/cmd.rs", 2, 9, "Command.name", "field", "pub name: String,")] });
+    expect(await definition("src/cmd.rs", 9, 23)).toEqual({
+      name: "total",
+      at: { line: 9, column: 23 },
+      resolution: "scope",
+      definitions: [def("src/cmd.rs", 8, 13, "total", "let", "let total = times + 1;")],
+    });
+    expect(await definition("src/main.rs", 3, 18)).toEqual({
+      name: "Command",
+      at: { line: 3, column: 18 },
+      resolution: "import",
+      definitions: [def("src/cmd.rs", 1, 12, "Command", "class", "pub struct Command {")],
+    });
+    expect(await definition("src/main.rs", 5, 7)).toEqual({
+      name: "run",
+      at: { line: 5, column: 7 },
+      resolution: "type",
+      definitions: [def("src/cmd.rs", 7, 12, "Command.run", "method", "pub fn run(&mut self, times: u32) -> u32")],
+    });
+    expect(await definition("src/main.rs", 4, 7)).toEqual({
+      name: "name",
+      at: { line: 4, column: 7 },
+      resolution: "type",
+      definitions: [def("src/cmd.rs", 2, 9, "Command.name", "field", "pub name: String,")],
+    });
   });
 
   it("a position on no name, or past the end, is a named error with a hint", async () => {
@@ -200,13 +252,29 @@ const barrel = indexedProject({
   "lib/router.ts": "export type AnyRouter = { a: 1 };\n",
   "lib/api.ts": "export type { AnyRouter as AnyApiRouter } from './router.js';\n",
   "alias.ts": "import type { AnyApiRouter } from './lib/api.js';\nexport type R = AnyApiRouter;\n",
-  "ns2.ts": ["import * as z from './lib/external.js';", "export const d = z.string();", "export const e = JSON.parse('{}').total + d.length;", "export const f = [1].map((x) => ({ total: x }))[0]!.total;", ""].join("\n"),
+  "ns2.ts": [
+    "import * as z from './lib/external.js';",
+    "export const d = z.string();",
+    "export const e = JSON.parse('{}').total + d.length;",
+    "export const f = [1].map((x) => ({ total: x }))[0]!.total;",
+    "",
+  ].join("\n"),
 });
 
 it("follows a named import to the module a barrel binds it to (`import * as z from './external'; export { z }`), as the compiler does", async () => {
-  expect(await barrel.call("mast_definition", { file_path: "app.ts", line: 1, column: 10 })).toEqual({ name: "z", at: { line: 1, column: 10 }, resolution: "import", definitions: [def("lib/external.ts", 1, null, "./external.js", "module", null)] });
+  expect(await barrel.call("mast_definition", { file_path: "app.ts", line: 1, column: 10 })).toEqual({
+    name: "z",
+    at: { line: 1, column: 10 },
+    resolution: "import",
+    definitions: [def("lib/external.ts", 1, null, "./external.js", "module", null)],
+  });
   // A default import of `export { z as default }`: the same namespace's module.
-  expect(await barrel.call("mast_definition", { file_path: "app2.ts", line: 1, column: 8 })).toEqual({ name: "z2", at: { line: 1, column: 8 }, resolution: "import", definitions: [def("lib/external.ts", 1, null, "./external.js", "module", null)] });
+  expect(await barrel.call("mast_definition", { file_path: "app2.ts", line: 1, column: 8 })).toEqual({
+    name: "z2",
+    at: { line: 1, column: 8 },
+    resolution: "import",
+    definitions: [def("lib/external.ts", 1, null, "./external.js", "module", null)],
+  });
 });
 
 describe("mast_references", () => {
@@ -215,7 +283,13 @@ describe("mast_references", () => {
     expect(r).toEqual({
       declaration: def("ns.ts", 1, 13, "z", "import", "import * as z from './lib/external.js';"),
       resolution: "scope",
-      verified: [{ file_path: "ns.ts", resolution: "scope", sites: ["1 declaration: import * as z from './lib/external.js';", "2 read: export const a = z.string();", "3 read: export const b = z.string().length;"] }],
+      verified: [
+        {
+          file_path: "ns.ts",
+          resolution: "scope",
+          sites: ["1 declaration: import * as z from './lib/external.js';", "2 read: export const a = z.string();", "3 read: export const b = z.string().length;"],
+        },
+      ],
       potential: [],
       summary: { verified_count: 3, potential_count: 0, elsewhere_omitted: 1 },
     });

@@ -39,7 +39,10 @@ describe("tool registry", () => {
           ...(c.hidden ?? []),
           ...Object.keys(c.labels ?? {}),
         ];
-        expect(named.filter((k) => !keys.has(k)), `${c.name} names keys ${tool.name} does not take`).toEqual([]);
+        expect(
+          named.filter((k) => !keys.has(k)),
+          `${c.name} names keys ${tool.name} does not take`,
+        ).toEqual([]);
       }
     }
     expect(new Set(names).size).toBe(names.length);
@@ -94,7 +97,20 @@ describe("tool registry", () => {
     const full = listedTools(["read", "edit", "more", "admin", "structural"], "full");
     const compact = listedTools(["read", "edit", "more", "admin", "structural"]);
     const unlisted = TOOLS.filter((t) => t.unlisted?.length);
-    expect(unlisted.map((t) => t.name)).toEqual(["mast_search", "mast_project_skeleton", "mast_signature", "mast_callers", "mast_references", "mast_graph", "mast_efficiency", "replace_hash", "diff_apply", "route_edit", "verify_changes", "intent"]);
+    expect(unlisted.map((t) => t.name)).toEqual([
+      "mast_search",
+      "mast_project_skeleton",
+      "mast_signature",
+      "mast_callers",
+      "mast_references",
+      "mast_graph",
+      "mast_efficiency",
+      "replace_hash",
+      "diff_apply",
+      "route_edit",
+      "verify_changes",
+      "intent",
+    ]);
     for (const t of unlisted) {
       const fields = new Map(inputFields(t).map((f) => [f.key, f]));
       for (const key of t.unlisted!) expect([t.name, key, fields.get(key)?.required]).toEqual([t.name, key, false]);
@@ -104,11 +120,19 @@ describe("tool registry", () => {
     // Every other key is listed, under its own name (a key named like a schema keyword is not lost).
     for (const t of TOOLS) {
       const listed = Object.keys(compact.find((l) => l.name === t.name)!.inputSchema["properties"] as object);
-      expect([t.name, listed]).toEqual([t.name, inputFields(t).map((f) => f.key).filter((k) => !t.unlisted?.includes(k))]);
+      expect([t.name, listed]).toEqual([
+        t.name,
+        inputFields(t)
+          .map((f) => f.key)
+          .filter((k) => !t.unlisted?.includes(k)),
+      ]);
     }
     // Provenance is a pipeline's: every editing tool that takes it leaves it out.
-    for (const t of TOOLS.filter((t) => DEFAULT_TOOLSETS.includes(t.toolset ?? "read") && inputFields(t).some((f) => f.key === "actor"))) expect([t.name, PROVENANCE_KEYS.every((k) => t.unlisted?.includes(k))]).toEqual([t.name, true]);
-    expect(readFileSync(join(ROOT, "docs", "tools.md"), "utf8")).toContain("Left out of the compact listing (accepted all the same; `mast serve --schemas full` lists them): `recovery`, `actor`, `task_id`, `reason`.");
+    for (const t of TOOLS.filter((t) => DEFAULT_TOOLSETS.includes(t.toolset ?? "read") && inputFields(t).some((f) => f.key === "actor")))
+      expect([t.name, PROVENANCE_KEYS.every((k) => t.unlisted?.includes(k))]).toEqual([t.name, true]);
+    expect(readFileSync(join(ROOT, "docs", "tools.md"), "utf8")).toContain(
+      "Left out of the compact listing (accepted all the same; `mast serve --schemas full` lists them): `recovery`, `actor`, `task_id`, `reason`.",
+    );
   });
 
   it("`mast query --help` lists every tool", () => {

@@ -75,9 +75,7 @@ async function initWithoutIndex(config: ResolvedConfig, json: boolean | undefine
   });
   const indexed = !isNeverIndexed(paths);
   print(json, { state_dir: config.state_dir, indexed }, () =>
-    indexed
-      ? `initialised ${config.state_dir} (index kept: run \`mast index --incremental\` to refresh it)`
-      : `initialised ${config.state_dir} (not indexed: run \`mast index\`)`,
+    indexed ? `initialised ${config.state_dir} (index kept: run \`mast index --incremental\` to refresh it)` : `initialised ${config.state_dir} (not indexed: run \`mast index\`)`,
   );
 }
 
@@ -111,12 +109,7 @@ export const initCommand: CommandSpec<CommonOptions & IndexFlags & { extensions?
       false,
     );
     if (!opts.index) return initWithoutIndex(config, opts.json);
-    await runIndexCommand(
-      config,
-      { showProgress: opts.showProgress, progress: opts.progress, threads: opts.threads, persistConfig: true, checker: opts.checker },
-      opts.json,
-      "mast init",
-    );
+    await runIndexCommand(config, { showProgress: opts.showProgress, progress: opts.progress, threads: opts.threads, persistConfig: true, checker: opts.checker }, opts.json, "mast init");
   },
 };
 
@@ -124,15 +117,7 @@ export const indexCommand: CommandSpec<CommonOptions & IndexFlags> = {
   name: "index",
   description: "build or update the index",
   args: ["[path]"],
-  flags: [
-    FLAGS.stateDir,
-    { name: "incremental", help: "only reindex files whose content changed since the last run" },
-    FLAGS.showProgress,
-    FLAGS.noProgress,
-    FLAGS.threads,
-    FLAGS.checker,
-    FLAGS.json,
-  ],
+  flags: [FLAGS.stateDir, { name: "incremental", help: "only reindex files whose content changed since the last run" }, FLAGS.showProgress, FLAGS.noProgress, FLAGS.threads, FLAGS.checker, FLAGS.json],
   run: async ([path], opts) => {
     const config = loadConfig(path, { stateDir: opts.stateDir });
     await runIndexCommand(config, opts, opts.json, opts.incremental ? "mast index --incremental" : "mast index");

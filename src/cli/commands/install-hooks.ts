@@ -8,14 +8,9 @@ import { loadConfig, print, type CommonOptions } from "./common.js";
 
 export const installHooksCommand: CommandSpec<CommonOptions & { uninstall?: boolean }> = {
   name: "install-hooks",
-  description:
-    "install git hooks (post-commit, post-checkout, post-merge) that run `mast index --incremental` in the background; existing hooks are kept and chained",
+  description: "install git hooks (post-commit, post-checkout, post-merge) that run `mast index --incremental` in the background; existing hooks are kept and chained",
   args: ["[path]"],
-  flags: [
-    FLAGS.stateDir,
-    { name: "uninstall", help: "remove what install-hooks added (a hook it created is deleted, another keeps everything else)" },
-    FLAGS.json,
-  ],
+  flags: [FLAGS.stateDir, { name: "uninstall", help: "remove what install-hooks added (a hook it created is deleted, another keeps everything else)" }, FLAGS.json],
   run: async ([path], opts) => {
     const config = loadConfig(path, { stateDir: opts.stateDir });
     const { hookBlock, installHooks } = await import("../hooks.js");

@@ -53,9 +53,7 @@ async function answerHere(config: ResolvedConfig, toolName: string, args: unknow
   const { createToolContext } = await import("../../tools/context.js");
   // The call is recorded in metrics.db as `mast serve` records its calls (session "mast-query", counted by estimate), after the answer is printed.
   const { EstimatedRecorder } = await import("../../tools/telemetry.js");
-  const recorder = config.telemetry
-    ? new EstimatedRecorder(config.state_dir, config.project_root, (line) => process.stderr.write(`mast: ${line}\n`))
-    : undefined;
+  const recorder = config.telemetry ? new EstimatedRecorder(config.state_dir, config.project_root, (line) => process.stderr.write(`mast: ${line}\n`)) : undefined;
   const ctx = createToolContext(config, config.project_root, undefined, recorder);
   try {
     // What an MCP client gets as the result's text: the answer, or the failure (then also named on stderr, with its exit code).

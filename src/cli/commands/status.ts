@@ -34,11 +34,9 @@ async function printStatus(config: ResolvedConfig, json: boolean | undefined): P
       const progress = run.files_total !== undefined ? ` (${run.files_done}/${run.files_total} files)` : "";
       rows.push(["indexing", `in progress${run.operation ? `: ${run.operation}` : ""}${run.since ? ` since ${run.since}` : ""}${progress}`]);
     }
-    if (status.freshness_cause === "interrupted_run")
-      rows.push(["hint", "the last index run died before it finished: run `mast index --incremental` (or any query) to bring the index up to date"]);
+    if (status.freshness_cause === "interrupted_run") rows.push(["hint", "the last index run died before it finished: run `mast index --incremental` (or any query) to bring the index up to date"]);
     if (status.seed_commit) rows.push(["seed_commit", status.seed_commit]);
-    for (const l of status.checker ?? [])
-      rows.push([`checker ${l.language}`, l.available ? `available (${l.backend})` : `unavailable (${l.backend}): ${l.reason}`]);
+    for (const l of status.checker ?? []) rows.push([`checker ${l.language}`, l.available ? `available (${l.backend})` : `unavailable (${l.backend}): ${l.reason}`]);
     if (status.last_indexed === null) rows.push(["hint", "not indexed yet: run `mast init` or `mast index`"]);
     // Values start at column 17, as in the spec's sample; a longer label keeps one space.
     return rows.map(([k, v]) => `${`${k}:`.padEnd(15)} ${v}`).join("\n");

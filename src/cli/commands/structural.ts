@@ -111,8 +111,7 @@ const structuralBuild: CommandSpec<BuildOptions> = {
 
 const structuralQuery: CommandSpec<LocatorFlags> = {
   name: "query",
-  description:
-    "answer one operation of the consumption contract: resolve_symbol, find_callers, find_callees, get_function_boundary, get_coverage (remote when MANTIS_STRUCTURAL_INDEX_URL is set)",
+  description: "answer one operation of the consumption contract: resolve_symbol, find_callers, find_callees, get_function_boundary, get_coverage (remote when MANTIS_STRUCTURAL_INDEX_URL is set)",
   args: ["<operation>", "[json]"],
   flags: LOCATOR_FLAGS,
   helpAfter: `\nExamples:\n  mast structural query resolve_symbol '{"name":"validate"}'\n  mast structural query find_callers '{"symbol_id":"fallback:typescript:src/a.ts:0123456789abcdef","limit":20}'\n  mast structural query get_function_boundary '{"file":"src/a.ts","line":42}'`,

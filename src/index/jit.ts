@@ -13,7 +13,7 @@ import type { ResolvedConfig } from "./config.js";
 import type { ParseOutcome } from "./parse-task.js";
 import { compareWithIndex, pathsStatAsStamped, sameStat, stampPaths, stampStat, type FileStat } from "./read.js";
 import { indexLock } from "./status.js";
-import { runIndexOffThread } from "./run-thread.js";
+import type { IndexThreads } from "./run-thread.js";
 import { statePaths } from "./state.js";
 
 /** The JIT write's own busy budget (IMMEDIATE_WRITE_BUSY_TIMEOUT_MS), distinct from the connection's 5 s. */
@@ -185,11 +185,11 @@ function isBusy(err: unknown): boolean {
 /**
  * After an edit: brings the project's mast index (when it has one) up to date with the files the
  * edit wrote or deleted — indexed files refreshed in place, a file the index has never seen
- * picked up by an incremental run — for at most `maxBytes` of written files; bigger files are
+ * picked up by an incremental run on `threads` — for at most `maxBytes` of written files; bigger files are
  * left for the next run or read and returned as `deferred`. Never throws: an index that cannot
  * catch up now is caught up by the next run or the next read's just-in-time refresh.
  */
-export async function refreshIndexedFiles(config: ResolvedConfig, absPaths: readonly string[], options: { maxBytes: number }): Promise<{ deferred: string[] }> {
+export async function refreshIndexedFiles(config: ResolvedConfig, absPaths: readonly string[], options: { maxBytes: number; threads: IndexThreads }): Promise<{ deferred: string[] }> {
   const deferred: string[] = [];
   const graphDb = statePaths(config.state_dir).graphDb;
   if (!existsSync(graphDb)) return { deferred };
@@ -217,7 +217,7 @@ export async function refreshIndexedFiles(config: ResolvedConfig, absPaths: read
     } finally {
       store.close();
     }
-    if (unseen) await runIndexOffThread(config, { mode: "incremental", operation: "index after an edit", lockPolicy: { timeoutMs: 0, retryDelayMs: 0 } });
+    if (unseen) await options.threads.runIndex(config, { mode: "incremental", operation: "index after an edit", lockPolicy: { timeoutMs: 0, retryDelayMs: 0 } });
   } catch {
     // The index heals on its next run or read.
   }

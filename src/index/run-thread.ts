@@ -2,30 +2,25 @@
 // after an edit, the heal of an interrupted run and mast_status's freshness pass (which hashes
 // every file) run in a worker thread, so a request never waits behind a walk, a hash pass, a batch
 // write, the derived pass or the final checkpoint — ping and queries are answered throughout.
-// From TypeScript sources (no compiled worker next to this file) the work happens inline.
+// The worker's entry and the checker pass belong to the layer above (query/index-threads.ts
+// passes both in); from TypeScript sources (no compiled entry on disk) the work happens inline.
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { ERROR_CODES, MastError, type ErrorCode } from "../base/errors.js";
+import { ERROR_CODES, type ErrorCode, MastError } from "../base/errors.js";
 import type { ResolvedConfig } from "./config.js";
 import { SERVER_LOCK_POLICY } from "./lock.js";
 import type { CheckerPass, IndexProgress, IndexReport, RunIndexOptions } from "./run.js";
-import { indexLock, indexStatus, type IndexStatus } from "./status.js";
+import { type IndexStatus, indexLock, indexStatus } from "./status.js";
 
-// The entry is query/run-worker.ts (it provides the checker pass); bundled beside this module in dist/bin/.
-const WORKER_FILE = fileURLToPath(new URL("./run-worker.js", import.meta.url));
-
-/** A run's options as data: `checker: true` runs the pass provided to the thread that runs it (provideCheckerPass). */
+/** A run's options as data: `checker: true` runs the checker pass the thread that runs it was given. */
 export type ThreadRunOptions = Omit<RunIndexOptions, "onProgress" | "checker"> & { readonly checker?: boolean };
 
-let providedChecker: CheckerPass | null = null;
-
-/**
- * The checker pass for the runs that ask for it: provided by the layer that owns it (query/), in
- * the worker (query/run-worker.ts) and in the server's own thread (from TypeScript sources).
- */
-export function provideCheckerPass(pass: CheckerPass): void {
-  providedChecker = pass;
+/** What the owner of the worker's entry passes in: the entry's file, and the checker pass for a run on this thread. */
+export interface IndexThreadHost {
+  /** The worker thread's entry (a module that runs `runJob` with the checker pass it loads); absent on disk, jobs run inline. */
+  readonly workerEntry: string;
+  /** The checker pass, loaded when a run on this thread asks for it. */
+  readonly checkerPass: () => Promise<CheckerPass>;
 }
 
 /** What a worker is asked to do. */
@@ -54,15 +49,19 @@ function throttled(onProgress: (p: IndexProgress) => void): (p: IndexProgress) =
   };
 }
 
-/** The job itself, on whichever thread runs it (the worker's entry calls this too); an index run reports its progress to `onProgress`. */
-export function runJob(job: ThreadJob, onProgress?: (p: IndexProgress) => void): Promise<unknown> {
+/**
+ * The job itself, on whichever thread runs it (the worker's entry calls this too), with the checker
+ * pass the thread was given (null: none, and a run asking for it is refused); an index run reports
+ * its progress to `onProgress`.
+ */
+export function runJob(job: ThreadJob, checkerPass: CheckerPass | null, onProgress?: (p: IndexProgress) => void): Promise<unknown> {
   if (job.kind === "index") {
     const { checker, ...options } = job.options;
-    if (checker && providedChecker === null) return Promise.reject(new Error("a run asked for the checker pass, but none was provided to this thread"));
+    if (checker && checkerPass === null) return Promise.reject(new Error("a run asked for the checker pass, but this thread was given none"));
     // The indexer is loaded by the thread that runs it: a caller that only asks (a query healing
     // an interrupted run, the server's refresh) hands it to a worker without loading it.
     return import("./run.js").then(({ runIndex }) =>
-      runIndex(job.config, { ...options, ...(checker ? { checker: providedChecker! } : {}), ...(onProgress ? { onProgress: throttled(onProgress) } : {}) }),
+      runIndex(job.config, { ...options, ...(checker && checkerPass ? { checker: checkerPass } : {}), ...(onProgress ? { onProgress: throttled(onProgress) } : {}) }),
     );
   }
   if (job.kind === "stamps") return import("./state.js").then((state) => packStampsNow(job.config, state));
@@ -82,58 +81,66 @@ function packStampsNow(config: ResolvedConfig, state: typeof import("./state.js"
   });
 }
 
-/** An index run off this thread; `onProgress` hears of its parsing (files done of the work set), at most every 200 ms. */
-export function runIndexOffThread(config: ResolvedConfig, options: ThreadRunOptions, onProgress?: (p: IndexProgress) => void): Promise<IndexReport> {
-  return offThread({ kind: "index", config, options }, onProgress) as Promise<IndexReport>;
-}
+/** Index work off the caller's thread, through the worker entry and with the checker pass its owner passed in. */
+export class IndexThreads {
+  constructor(private readonly host: IndexThreadHost) {}
 
-/** file-stamps.bin brought up to graph.db's files generation off this thread (110,000 rows read and 11 MB written at 1 GB); whether it was behind. */
-export function packStampsOffThread(config: ResolvedConfig): Promise<boolean> {
-  return offThread({ kind: "stamps", config }) as Promise<boolean>;
-}
+  /** An index run off this thread; `onProgress` hears of its parsing (files done of the work set), at most every 200 ms. */
+  runIndex(config: ResolvedConfig, options: ThreadRunOptions, onProgress?: (p: IndexProgress) => void): Promise<IndexReport> {
+    return this.offThread({ kind: "index", config, options }, onProgress) as Promise<IndexReport>;
+  }
 
-/** The status snapshot (a walk and a hash of every file) computed off this thread. */
-export function indexStatusOffThread(config: ResolvedConfig): Promise<IndexStatus> {
-  return offThread({ kind: "status", config }) as Promise<IndexStatus>;
-}
+  /** file-stamps.bin brought up to graph.db's files generation off this thread (110,000 rows read and 11 MB written at 1 GB); whether it was behind. */
+  packStamps(config: ResolvedConfig): Promise<boolean> {
+    return this.offThread({ kind: "stamps", config }) as Promise<boolean>;
+  }
 
-function offThread(job: ThreadJob, onProgress?: (p: IndexProgress) => void): Promise<unknown> {
-  if (!existsSync(WORKER_FILE)) return runJob(job, onProgress);
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_FILE, { workerData: { job, progress: onProgress !== undefined } });
-    let settled = false;
-    worker.on("message", (msg: ThreadMessage) => {
-      if ("progress" in msg) {
-        if (!settled) onProgress?.(msg.progress);
-        return;
-      }
-      settled = true;
-      if (msg.ok) resolve(msg.value);
-      else reject(reviveError(msg.error));
+  /** The status snapshot (a walk and a hash of every file) computed off this thread. */
+  status(config: ResolvedConfig): Promise<IndexStatus> {
+    return this.offThread({ kind: "status", config }) as Promise<IndexStatus>;
+  }
+
+  /**
+   * When the last index run died holding the lock (killed, or its machine went down), an incremental
+   * run now: a query after a crash answers from an index that is complete for the files on disk,
+   * not from the one before the crash. Returns whether it ran; a run that cannot start (another
+   * process took the lock meanwhile) leaves the answer to say `indexing`.
+   */
+  async healInterruptedRun(config: ResolvedConfig): Promise<boolean> {
+    if (indexLock(config).state !== "abandoned") return false;
+    try {
+      await this.runIndex(config, { mode: "incremental", operation: "heal an interrupted index run", lockPolicy: SERVER_LOCK_POLICY });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async offThread(job: ThreadJob, onProgress?: (p: IndexProgress) => void): Promise<unknown> {
+    if (!existsSync(this.host.workerEntry)) {
+      const checker = job.kind === "index" && job.options.checker ? await this.host.checkerPass() : null;
+      return runJob(job, checker, onProgress);
+    }
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(this.host.workerEntry, { workerData: { job, progress: onProgress !== undefined } });
+      let settled = false;
+      worker.on("message", (msg: ThreadMessage) => {
+        if ("progress" in msg) {
+          if (!settled) onProgress?.(msg.progress);
+          return;
+        }
+        settled = true;
+        if (msg.ok) resolve(msg.value);
+        else reject(reviveError(msg.error));
+      });
+      worker.once("error", (err) => {
+        settled = true;
+        reject(err);
+      });
+      worker.once("exit", (code) => {
+        if (!settled) reject(new Error(`the index worker exited with code ${code} before it answered`));
+      });
     });
-    worker.once("error", (err) => {
-      settled = true;
-      reject(err);
-    });
-    worker.once("exit", (code) => {
-      if (!settled) reject(new Error(`the index worker exited with code ${code} before it answered`));
-    });
-  });
-}
-
-/**
- * When the last index run died holding the lock (killed, or its machine went down), an incremental
- * run now: a query after a crash answers from an index that is complete for the files on disk,
- * not from the one before the crash. Returns whether it ran; a run that cannot start (another
- * process took the lock meanwhile) leaves the answer to say `indexing`.
- */
-export async function healInterruptedRun(config: ResolvedConfig): Promise<boolean> {
-  if (indexLock(config).state !== "abandoned") return false;
-  try {
-    await runIndexOffThread(config, { mode: "incremental", operation: "heal an interrupted index run", lockPolicy: SERVER_LOCK_POLICY });
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -9,7 +9,7 @@ import { cpSync, existsSync, readdirSync } from "node:fs";
 import { MastError, errorMessage, isMastError } from "../base/errors.js";
 import type { ResolvedConfig } from "../index/config.js";
 import { SERVER_LOCK_POLICY, withStructureLock } from "../index/lock.js";
-import { packStampsOffThread, provideCheckerPass, runIndexOffThread } from "../index/run-thread.js";
+import { indexThreads } from "../query/index-threads.js";
 import type { ToolContext } from "../tools/context.js";
 import { startWatch } from "../index/watch.js";
 import { ensureStateDir, guardSchema, isNeverIndexed, packedStampsCurrent, persistConfig, readIndexJson, statePaths, writeJsonAtomic } from "../index/state.js";
@@ -148,7 +148,7 @@ function keepPackedStamps(config: ResolvedConfig, log: (line: string) => void): 
     seen = generation;
     if (!quiet || packedStampsCurrent(paths, generation)) return;
     running = true;
-    packStampsOffThread(config).then(
+    indexThreads.packStamps(config).then(
       () => (running = false),
       (err: unknown) => {
         running = false;
@@ -169,8 +169,6 @@ interface Tools {
 }
 
 async function loadTools(config: ResolvedConfig, options: ServeOptions): Promise<Tools> {
-  // The checker pass for this thread's runs (from TypeScript sources; a worker provides its own).
-  if (config.checker) provideCheckerPass((await import("../query/checker.js")).checkerPass);
   const [registry, { createToolContext }, { Telemetry }] = await Promise.all([import("../tools/registry.js"), import("../tools/context.js"), import("../tools/telemetry.js")]);
   const recorder = config.telemetry ? new Telemetry(config.state_dir, config.project_root, options.log) : undefined;
   return { registry, ctx: createToolContext(config, config.project_root, undefined, recorder, options.structuralRoot), ...(recorder ? { recorder } : {}) };
@@ -336,19 +334,21 @@ async function answerLocalQueries(config: ResolvedConfig, options: ServeOptions,
 
 /** Step 4: catch up with the tree in a worker thread; queries are served meanwhile. Not awaited: it logs how it went. */
 function startupReindex(config: ResolvedConfig, log: (line: string) => void): void {
-  void runIndexOffThread(config, {
-    mode: "incremental",
-    operation: "mast serve startup reindex",
-    lockPolicy: SERVER_LOCK_POLICY,
-    checker: config.checker,
-  }).then(
-    (r) =>
-      log(
-        `mast serve: startup reindex done: ${r.files_indexed} indexed, ${r.files_deleted} removed, ${r.parse_errors + r.write_errors + r.read_errors} errors` +
-          (r.checker ? `; checker: ${r.checker.candidates} potential matches checked, ${r.checker.edges} checker edges` : ""),
-      ),
-    (err: unknown) => log(`mast serve: startup reindex failed: ${errorMessage(err)}`),
-  );
+  void indexThreads
+    .runIndex(config, {
+      mode: "incremental",
+      operation: "mast serve startup reindex",
+      lockPolicy: SERVER_LOCK_POLICY,
+      checker: config.checker,
+    })
+    .then(
+      (r) =>
+        log(
+          `mast serve: startup reindex done: ${r.files_indexed} indexed, ${r.files_deleted} removed, ${r.parse_errors + r.write_errors + r.read_errors} errors` +
+            (r.checker ? `; checker: ${r.checker.candidates} potential matches checked, ${r.checker.edges} checker edges` : ""),
+        ),
+      (err: unknown) => log(`mast serve: startup reindex failed: ${errorMessage(err)}`),
+    );
 }
 
 /**
@@ -362,7 +362,7 @@ async function startBackground(config: ResolvedConfig, options: ServeOptions, to
   if (options.startupReindex) startupReindex(config, options.log);
   const watch = options.watch
     ? startWatch(config, {
-        run: () => runIndexOffThread(config, { mode: "incremental", operation: "mast serve --watch", lockPolicy: SERVER_LOCK_POLICY, checker: config.checker }),
+        run: () => indexThreads.runIndex(config, { mode: "incremental", operation: "mast serve --watch", lockPolicy: SERVER_LOCK_POLICY, checker: config.checker }),
         log: options.log,
       })
     : null;

@@ -1,16 +1,18 @@
-// Worker-thread entry of index/run-thread.ts: one job (an index run, a status snapshot), its answer
-// or its error posted back. It sits above the index layer so it can provide the checker pass to a run that asks for it.
+// Worker-thread entry of index/run-thread.ts (named by query/index-threads.ts): one job (an index
+// run, a status snapshot, the packed stamps), its answer or its error posted back. It sits above
+// the index layer so it can load the checker pass for a run that asks for it.
 import { parentPort, workerData } from "node:worker_threads";
 import { errorMessage, isMastError } from "../base/errors.js";
-import { provideCheckerPass, runJob, type ThreadJob, type ThreadMessage } from "../index/run-thread.js";
+import { runJob, type ThreadJob, type ThreadMessage } from "../index/run-thread.js";
+import { loadCheckerPass } from "./index-threads.js";
 
 const post = (msg: ThreadMessage) => parentPort!.postMessage(msg);
 const { job, progress } = workerData as { job: ThreadJob; progress: boolean };
 
-const provided = job.kind === "index" && job.options.checker ? import("./checker.js").then(({ checkerPass }) => provideCheckerPass(checkerPass)) : Promise.resolve();
+const checker = job.kind === "index" && job.options.checker ? loadCheckerPass() : Promise.resolve(null);
 
-provided
-  .then(() => runJob(job, progress ? (p) => post({ progress: p }) : undefined))
+checker
+  .then((pass) => runJob(job, pass, progress ? (p) => post({ progress: p }) : undefined))
   .then(
     (value) => post({ ok: true, value }),
     (err: unknown) =>

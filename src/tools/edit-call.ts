@@ -10,6 +10,7 @@ import { loadHashpilotConfig, parsePolicy, type HashpilotConfig, type RoutePolic
 import { projectBoundary } from "../edit/paths.js";
 import { recordEvent, type TelemetryEvent } from "../edit/telemetry.js";
 import { refreshIndexedFiles } from "../index/jit.js";
+import { indexThreads } from "../query/index-threads.js";
 import { extensionInfo } from "../lang/languages.js";
 import type { ToolContext } from "./context.js";
 import { okEnvelope, type Envelope } from "./envelope.js";
@@ -65,7 +66,7 @@ export const REFRESH_BUDGET_BYTES = 1024 * 1024;
 
 /** The mast index caught up with the files a call wrote, within REFRESH_BUDGET_BYTES; INDEX_REFRESH_DEFERRED for the rest. */
 async function refreshWritten(ctx: ToolContext, written: readonly string[], warnings: Warning[]): Promise<void> {
-  const { deferred } = await refreshIndexedFiles(ctx.config, written, { maxBytes: REFRESH_BUDGET_BYTES });
+  const { deferred } = await refreshIndexedFiles(ctx.config, written, { maxBytes: REFRESH_BUDGET_BYTES, threads: indexThreads });
   if (deferred.length > 0) {
     warnings.push({
       code: "INDEX_REFRESH_DEFERRED",

@@ -4,7 +4,7 @@
 import { boundedDistance } from "../base/text.js";
 import { MAX_ANSWER_BYTES, MAX_MESSAGE_BYTES, messageBytes } from "../base/budget.js";
 import { MastError, errorMessage } from "../base/errors.js";
-import { healInterruptedRun } from "../index/run-thread.js";
+import { indexThreads } from "../query/index-threads.js";
 import { indexingNow } from "../index/status.js";
 import { isUnusableDatabase } from "../store/db.js";
 import type { ToolContext } from "./context.js";
@@ -316,7 +316,7 @@ async function answerOf(
       usage: true,
     });
   }
-  if (tool.readsIndex) await healInterruptedRun(ctx.config);
+  if (tool.readsIndex) await indexThreads.healInterruptedRun(ctx.config);
   const raw = await tool.handler(ctx, parsed.data, call);
   const answer = tool.readsIndex ? withIndexing(ctx, raw) : raw;
   const text = JSON.stringify(answer) ?? "null";

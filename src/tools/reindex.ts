@@ -2,7 +2,7 @@
 // incremental unless `full`, under structure.lock with the server retry policy, in a worker
 // thread (the server keeps answering meanwhile).
 import { SERVER_LOCK_POLICY } from "../index/lock.js";
-import { runIndexOffThread } from "../index/run-thread.js";
+import { indexThreads } from "../query/index-threads.js";
 import { defineTool } from "./define.js";
 import { open } from "./outputs.js";
 import { z } from "./schema.js";
@@ -32,7 +32,7 @@ export const reindexTool = defineTool({
   handler: async (ctx, args, call) => {
     const report = call.progress;
     report?.(0, undefined, "walking the project");
-    const r = await runIndexOffThread(
+    const r = await indexThreads.runIndex(
       ctx.config,
       { mode: args.full ? "full" : "incremental", operation: "mast_reindex", lockPolicy: SERVER_LOCK_POLICY, checker: ctx.config.checker },
       report ? (p) => report(p.done, p.total, `parsed ${p.done} of ${p.total} files`) : undefined,

@@ -1,6 +1,6 @@
 // mast_status: the index health snapshot (docs/tools.md), the same producer as `mast status`, computed in
 // a worker thread.
-import { indexStatusOffThread } from "../index/run-thread.js";
+import { indexThreads } from "../query/index-threads.js";
 import { READ_ONLY, defineTool } from "./define.js";
 import { open } from "./outputs.js";
 import { z } from "./schema.js";
@@ -27,5 +27,5 @@ export const statusTool = defineTool({
   }),
   annotations: READ_ONLY,
   // Off the server's thread: the freshness pass walks the tree and hashes every file whose stat moved.
-  handler: (ctx) => indexStatusOffThread(ctx.config),
+  handler: (ctx) => indexThreads.status(ctx.config),
 });

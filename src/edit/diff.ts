@@ -187,6 +187,93 @@ function sidesOf(hunk: Hunk): { oldLines: string[]; newLines: string[]; oldNoEol
   return { oldLines, newLines, oldNoEol, newNoEol };
 }
 
+/** Where a hunk is placed: the file's lines so far, the hunk's old lines, and where the patch expects it. */
+interface HunkSite {
+  readonly lines: readonly string[];
+  readonly oldLines: readonly string[];
+  /** Where the patch puts the hunk, shifted by the earlier hunks' sizes. */
+  readonly expected: number;
+  /** Where it is looked for first: expected, moved as far as the previous hunk slid. */
+  readonly center: number;
+  /** The first line it may start at (hunks are in order and never overlap). */
+  readonly floor: number;
+  /** The hunk's number (from 1) and its name in messages. */
+  readonly index: number;
+  readonly name: string;
+}
+
+/**
+ * The line a hunk goes at (see planPatch): where the patch says while the file is `unchanged`,
+ * otherwise where its old lines are in exactly one place in reach; STALE_ANCHOR or
+ * AMBIGUOUS_ANCHOR when that place is gone, too far, not distinctive, or not one.
+ */
+function locateHunk(site: HunkSite, unchanged: boolean, fuzzy: number | null): number {
+  const { lines, oldLines, expected, center, floor, index, name } = site;
+  const matchesAt = (at: number) => at >= 1 && at + oldLines.length - 1 <= lines.length && oldLines.every((l, k) => lines[at - 1 + k] === l);
+  if (unchanged) {
+    // The file is the one the patch was made against: the patch's own line numbers hold.
+    if (oldLines.length === 0 ? expected < 1 || expected > lines.length + 1 : !matchesAt(expected)) {
+      throw new MastError("STALE_ANCHOR", `${name}: the file is as it was read, but the hunk's lines are not at line ${expected}: the patch was not made against this file; nothing was written`, {
+        hint: "Regenerate the patch against the file as it is (hashpilot diff generate).",
+      });
+    }
+    return expected;
+  }
+  if (oldLines.length === 0) {
+    // Nothing to match: certain only in a file with no lines.
+    if (lines.length > 0) {
+      throw new MastError("AMBIGUOUS_ANCHOR", `${name} has no old lines to place it by (a -U0 insertion), and the file's hash was not given; nothing was written`, {
+        hint: "Pass the fileHash of the read the patch was made against (expected_file_hash / --file-hash), or regenerate the patch with context lines (-c 3).",
+        details: { hunk: index, candidates: [] },
+      });
+    }
+    return 1;
+  }
+  const found: number[] = [];
+  for (let k = floor; k + oldLines.length - 1 <= lines.length; k++) if (matchesAt(k)) found.push(k);
+  if (found.length > 1) {
+    throw new MastError("AMBIGUOUS_ANCHOR", `${name}: its lines match at lines ${listed(found.map(String))}; nothing was written`, {
+      hint: "Pass the fileHash of the read the patch was made against (expected_file_hash / --file-hash), or regenerate the patch with more context (-c).",
+      details: { hunk: index, candidates: found.slice(0, MAX_LISTED_CANDIDATES), total: found.length },
+    });
+  }
+  // Slid by its text alone only when that text can be told from a copy (see distinctive).
+  if (found.length === 1 && found[0] !== center && !distinctive(oldLines)) {
+    throw new MastError(
+      "STALE_ANCHOR",
+      `${name}: its lines are not at line ${center}, and old lines with fewer than ${MIN_DISTINCTIVE_CHARS} letters and digits are not slid to line ${found[0]} by their text alone; nothing was written`,
+      {
+        hint: "Pass the fileHash of the read the patch was made against (expected_file_hash / --file-hash), or regenerate the patch with more context (-c 3).",
+        details: { hunk: index, candidates: found },
+      },
+    );
+  }
+  const inReach = fuzzy === null ? found : found.filter((k) => Math.abs(k - center) <= fuzzy);
+  if (inReach.length === 0) {
+    throw new MastError(
+      "STALE_ANCHOR",
+      `${name}: its lines are ${found.length ? `at line ${found[0]}, more than ${fuzzy} line(s) from line ${center}` : "no longer in the file"}; nothing was written`,
+      {
+        hint: "Re-read the file and regenerate the patch.",
+      },
+    );
+  }
+  return inReach[0]!;
+}
+
+/** The end-of-file markers: a hunk reaching the file's end must agree with its final newline (STALE_ANCHOR otherwise). */
+function checkEndMarker(name: string, oldNoEol: boolean, reachesEnd: boolean, terminated: boolean): void {
+  if (reachesEnd ? oldNoEol === terminated : oldNoEol) {
+    throw new MastError(
+      "STALE_ANCHOR",
+      `${name}: the patch says the file's last line ${oldNoEol ? "has no" : "has a"} line break, and the file's ${reachesEnd ? (terminated ? "has one" : "has none") : "last line is not in this hunk"}; nothing was written`,
+      {
+        hint: "Regenerate the patch against the file as it is (hashpilot diff generate).",
+      },
+    );
+  }
+}
+
 /**
  * Places every hunk of `patch` on `t` (null: the file does not exist yet). While the file is as
  * the patch was made against (`expectedFileHash` matches), each hunk goes exactly where the patch
@@ -226,68 +313,9 @@ export function planPatch(t: EditableText | null, patch: string, options: PatchO
     const expected = hunk.oldStart + sizeShift;
     const center = expected + carried;
     const name = `hunk ${index + 1} (@@ -${hunk.oldStart},${hunk.oldLines})`;
-    const matchesAt = (at: number) => at >= 1 && at + oldLines.length - 1 <= lines.length && oldLines.every((l, k) => lines[at - 1 + k] === l);
-    let at: number;
-    if (unchanged) {
-      // The file is the one the patch was made against: the patch's own line numbers hold.
-      if (oldLines.length === 0 ? expected < 1 || expected > lines.length + 1 : !matchesAt(expected)) {
-        throw new MastError("STALE_ANCHOR", `${name}: the file is as it was read, but the hunk's lines are not at line ${expected}: the patch was not made against this file; nothing was written`, {
-          hint: "Regenerate the patch against the file as it is (hashpilot diff generate).",
-        });
-      }
-      at = expected;
-    } else if (oldLines.length === 0) {
-      // Nothing to match: certain only in a file with no lines.
-      if (lines.length > 0) {
-        throw new MastError("AMBIGUOUS_ANCHOR", `${name} has no old lines to place it by (a -U0 insertion), and the file's hash was not given; nothing was written`, {
-          hint: "Pass the fileHash of the read the patch was made against (expected_file_hash / --file-hash), or regenerate the patch with context lines (-c 3).",
-          details: { hunk: index + 1, candidates: [] },
-        });
-      }
-      at = 1;
-    } else {
-      const found: number[] = [];
-      for (let k = floor; k + oldLines.length - 1 <= lines.length; k++) if (matchesAt(k)) found.push(k);
-      if (found.length > 1) {
-        throw new MastError("AMBIGUOUS_ANCHOR", `${name}: its lines match at lines ${listed(found.map(String))}; nothing was written`, {
-          hint: "Pass the fileHash of the read the patch was made against (expected_file_hash / --file-hash), or regenerate the patch with more context (-c).",
-          details: { hunk: index + 1, candidates: found.slice(0, MAX_LISTED_CANDIDATES), total: found.length },
-        });
-      }
-      // Slid by its text alone only when that text can be told from a copy (see distinctive).
-      if (found.length === 1 && found[0] !== center && !distinctive(oldLines)) {
-        throw new MastError(
-          "STALE_ANCHOR",
-          `${name}: its lines are not at line ${center}, and old lines with fewer than ${MIN_DISTINCTIVE_CHARS} letters and digits are not slid to line ${found[0]} by their text alone; nothing was written`,
-          {
-            hint: "Pass the fileHash of the read the patch was made against (expected_file_hash / --file-hash), or regenerate the patch with more context (-c 3).",
-            details: { hunk: index + 1, candidates: found },
-          },
-        );
-      }
-      const inReach = fuzzy === null ? found : found.filter((k) => Math.abs(k - center) <= fuzzy);
-      if (inReach.length === 0) {
-        throw new MastError(
-          "STALE_ANCHOR",
-          `${name}: its lines are ${found.length ? `at line ${found[0]}, more than ${fuzzy} line(s) from line ${center}` : "no longer in the file"}; nothing was written`,
-          {
-            hint: "Re-read the file and regenerate the patch.",
-          },
-        );
-      }
-      at = inReach[0]!;
-    }
-    // The end-of-file markers: a hunk reaching the file's end must agree with its final newline.
+    const at = locateHunk({ lines, oldLines, expected, center, floor, index: index + 1, name }, unchanged, fuzzy);
     const reachesEnd = at + oldLines.length - 1 === lines.length;
-    if (reachesEnd ? oldNoEol === terminated : oldNoEol) {
-      throw new MastError(
-        "STALE_ANCHOR",
-        `${name}: the patch says the file's last line ${oldNoEol ? "has no" : "has a"} line break, and the file's ${reachesEnd ? (terminated ? "has one" : "has none") : "last line is not in this hunk"}; nothing was written`,
-        {
-          hint: "Regenerate the patch against the file as it is (hashpilot diff generate).",
-        },
-      );
-    }
+    checkEndMarker(name, oldNoEol, reachesEnd, terminated);
     const replaced = endings.slice(at - 1, at - 1 + oldLines.length);
     replaceRange(lines, at - 1, oldLines.length, newLines);
     replaceRange(

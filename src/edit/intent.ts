@@ -103,21 +103,98 @@ async function rollBack(originals: ReadonlyMap<string, Buffer>): Promise<string[
   return failed;
 }
 
-/** Runs a rename plan: refused while it has gaps (unless `yes`), steps in order, then verification; rolled back on a failure. */
-export async function runIntent(oc: OpContext, plan: RenamePlanInput, options: IntentOptions): Promise<OpResult<IntentResult>> {
+/** The plan as answered: its files, the review given (the summary counts it, and says what the cap left out). */
+function shownPlan(plan: RenamePlanInput, review: IntentResult["plan"]["review"]): IntentResult["plan"] {
   const { name: _name, operation: _operation, impact, reviewOmitted, ...rest } = plan;
-  // The summary counts the review as answered (and says what the cap left out).
-  const showPlan = (review: IntentResult["plan"]["review"]): IntentResult["plan"] => ({
+  return {
     ...rest,
     files: plan.files.map((f) => f.file),
     review,
     ...(reviewOmitted > 0 ? { reviewOmitted } : {}),
     impactSummary: `${impact}; ${review.length} line(s) to review${reviewOmitted > 0 ? ` (and ${reviewOmitted} more left out by the cap)` : ""}, never edited`,
+  };
+}
+
+/**
+ * A file's planned edits on its tree, each range once, in order; refused (unless `yes`) when the
+ * plan found uses there it could not tie to the symbol (a key of an object whose type is not
+ * known): never half-renamed silently.
+ */
+function fileEdits(plan: RenamePlanInput, target: RenamePlanInput["files"][number], path: string, tree: Tree, yes: boolean): TextEdit[] {
+  const rules = extensionInfo(path)?.spec.edits;
+  if (!rules) throw new MastError("UNSUPPORTED_OPERATION", `${path} is in a language without AST edits`);
+  const unique = new Map<string, TextEdit>();
+  const planned = target.edit(rules, tree);
+  for (const e of planned.edits) unique.set(`${e.start}:${e.end}`, e);
+  const unresolvedUses = planned.unresolved;
+  if (unresolvedUses.length > 0 && !yes) {
+    throw new MastError(
+      "UNSUPPORTED_OPERATION",
+      `${unresolvedUses.length} use(s) of '${plan.name}' in ${path} could not be ${plan.operation === "add-parameter" ? "given the argument" : "resolved"} (lines ${unresolvedUses
+        .slice(0, 10)
+        .map((u) => u.line)
+        .join(", ")}): the rename is not certain there`,
+      {
+        hint: "Check those lines and pass --yes to rename without them, or rename them yourself.",
+      },
+    );
+  }
+  return [...unique.values()].sort((a, b) => a.start - b.start);
+}
+
+/** One file's step: its edits in one AST-gated edit transaction (a dry run answers the diff); `original` is its bytes before, when the step wrote it. */
+async function runStep(oc: OpContext, plan: RenamePlanInput, target: RenamePlanInput["files"][number], options: IntentOptions): Promise<{ step: IntentStep; original: Buffer | null }> {
+  const path = writablePath(target.file, oc.boundary, oc.cwd);
+  const before = readBytes(path);
+  const r = await editTransaction(oc, path, { operation: `intent ${plan.operation}`, dryRun: options.dryRun, gate: "ast" }, ({ text, tree }) => {
+    const t = text as EditableText;
+    const edits = fileEdits(plan, target, path, tree!, options.yes);
+    const { after, edited } = withSource(t, applyEdits(sourceOf(t), edits));
+    const rel = relative(oc.boundary.root, path);
+    return {
+      after,
+      edited,
+      noop: edits.length === 0,
+      data: { changes: edits.length, changedLines: [...edited], ...(options.dryRun ? { diff: generateDiff(`a/${rel}`, `b/${rel}`, renderText(t), renderText(after), 3) } : {}) },
+    };
   });
+  const step: IntentStep = {
+    file: path,
+    operation: plan.operation,
+    status: options.dryRun ? "planned" : "applied",
+    changes: r.data.changes,
+    changedLines: r.data.changedLines,
+    ...(r.data.diff ? { diff: r.data.diff } : {}),
+  };
+  return { step, original: !options.dryRun && before !== null && r.written && r.written.length > 0 ? before : null };
+}
+
+/** The steps' count by outcome (a planned step counts as applied) and their changes in all. */
+function summaryOf(steps: readonly IntentStep[]): IntentExecution["summary"] {
+  const count = (s: IntentStep["status"]) => steps.filter((x) => x.status === s).length;
+  return { total: steps.length, applied: count("applied") + count("planned"), failed: count("failed"), skipped: count("skipped"), changes: steps.reduce((n, s) => n + s.changes, 0) };
+}
+
+/** The verification of edit/verify.ts over the written files (auto-detected checks scoped to them, no baseline, no revert of its own). */
+function verifyWritten(oc: OpContext, written: string[], options: IntentOptions): Promise<OpResult<VerifyResult>> {
+  return verifyChanges(oc, {
+    files: written,
+    auto_detect: true,
+    scope_tests: true,
+    revert_on_failure: false,
+    timeout_ms: options.timeoutMs,
+    use_baseline: false,
+    record_baseline: false,
+    ...(options.tsconfigOf ? { tsconfigOf: options.tsconfigOf } : {}),
+  });
+}
+
+/** Runs a rename plan: refused while it has gaps (unless `yes`), steps in order, then verification; rolled back on a failure. */
+export async function runIntent(oc: OpContext, plan: RenamePlanInput, options: IntentOptions): Promise<OpResult<IntentResult>> {
   if (plan.unresolved.length > 0 && !options.yes) {
     throw new MastError("UNSUPPORTED_OPERATION", `the plan has ${plan.unresolved.length} part(s) it cannot carry out (plan.unresolved); nothing was written`, {
       hint: "Edit those places yourself, or pass --yes to apply only what the plan could compute (they stay listed in plan.unresolved).",
-      details: { plan: showPlan([...plan.review]) },
+      details: { plan: shownPlan(plan, [...plan.review]) },
     });
   }
   const steps: IntentStep[] = [];
@@ -131,52 +208,12 @@ export async function runIntent(oc: OpContext, plan: RenamePlanInput, options: I
       continue;
     }
     try {
-      const path = writablePath(target.file, oc.boundary, oc.cwd);
-      const before = readBytes(path);
-      const r = await editTransaction(oc, path, { operation: `intent ${plan.operation}`, dryRun: options.dryRun, gate: "ast" }, ({ text, tree }) => {
-        const rules = extensionInfo(path)?.spec.edits;
-        if (!rules) throw new MastError("UNSUPPORTED_OPERATION", `${path} is in a language without AST edits`);
-        const t = text as EditableText;
-        const source = sourceOf(t);
-        const unique = new Map<string, TextEdit>();
-        const planned = target.edit(rules, tree!);
-        for (const e of planned.edits) unique.set(`${e.start}:${e.end}`, e);
-        const unresolvedUses = planned.unresolved;
-        // Uses the rename could not tie to the symbol (a key of an object whose type is not known): never half-renamed silently.
-        if (unresolvedUses.length > 0 && !options.yes) {
-          throw new MastError(
-            "UNSUPPORTED_OPERATION",
-            `${unresolvedUses.length} use(s) of '${plan.name}' in ${path} could not be ${plan.operation === "add-parameter" ? "given the argument" : "resolved"} (lines ${unresolvedUses
-              .slice(0, 10)
-              .map((u) => u.line)
-              .join(", ")}): the rename is not certain there`,
-            {
-              hint: "Check those lines and pass --yes to rename without them, or rename them yourself.",
-            },
-          );
-        }
-        const edits = [...unique.values()].sort((a, b) => a.start - b.start);
-        const { after, edited } = withSource(t, applyEdits(source, edits));
-        const rel = relative(oc.boundary.root, path);
-        return {
-          after,
-          edited,
-          noop: edits.length === 0,
-          data: { changes: edits.length, changedLines: [...edited], ...(options.dryRun ? { diff: generateDiff(`a/${rel}`, `b/${rel}`, renderText(t), renderText(after), 3) } : {}) },
-        };
-      });
-      if (!options.dryRun && before !== null && r.written && r.written.length > 0) {
-        originals.set(path, before);
-        written.push(path);
+      const { step, original } = await runStep(oc, plan, target, options);
+      if (original) {
+        originals.set(step.file, original);
+        written.push(step.file);
       }
-      steps.push({
-        file: path,
-        operation: plan.operation,
-        status: options.dryRun ? "planned" : "applied",
-        changes: r.data.changes,
-        changedLines: r.data.changedLines,
-        ...(r.data.diff ? { diff: r.data.diff } : {}),
-      });
+      steps.push(step);
     } catch (err) {
       const code: ErrorCode = isMastError(err) ? err.code : "WRITE_FAILED";
       failure = { code, message: errorMessage(err) };
@@ -185,13 +222,11 @@ export async function runIntent(oc: OpContext, plan: RenamePlanInput, options: I
   }
   // A line the plan edited is no longer one to review.
   const edited = new Set(steps.flatMap((s) => (s.changedLines ?? []).flatMap((r) => Array.from({ length: r.end - r.start + 1 }, (_, i) => `${s.file}:${r.start + i}`))));
-  const shown = showPlan(plan.review.filter((r) => !edited.has(`${r.file}:${r.line}`)));
-  const count = (s: IntentStep["status"]) => steps.filter((x) => x.status === s).length;
-  const execution: IntentExecution = {
-    steps,
-    summary: { total: steps.length, applied: count("applied") + count("planned"), failed: count("failed"), skipped: count("skipped"), changes: steps.reduce((n, s) => n + s.changes, 0) },
-    reverted: false,
-  };
+  const shown = shownPlan(
+    plan,
+    plan.review.filter((r) => !edited.has(`${r.file}:${r.line}`)),
+  );
+  const execution: IntentExecution = { steps, summary: summaryOf(steps), reverted: false };
   if (written.length > 0) execution.changeSetId = oc.changeSet.id;
   const result: IntentResult = { success: false, ...(options.dryRun ? { dryRun: true as const } : {}), plan: shown, execution };
   // A verdict other than success is returned, not thrown, so the caller refreshes the index over what was written (and put back) first.
@@ -211,16 +246,7 @@ export async function runIntent(oc: OpContext, plan: RenamePlanInput, options: I
   // A half-applied tree is not verified: its failures would be the plan's, not the change's.
   if (failure) return undoAll("step-failed", failure.code, `a step failed (${failure.message}); nothing of the plan is kept`);
   if (!options.dryRun && options.verify && written.length > 0) {
-    const v = await verifyChanges(oc, {
-      files: written,
-      auto_detect: true,
-      scope_tests: true,
-      revert_on_failure: false,
-      timeout_ms: options.timeoutMs,
-      use_baseline: false,
-      record_baseline: false,
-      ...(options.tsconfigOf ? { tsconfigOf: options.tsconfigOf } : {}),
-    });
+    const v = await verifyWritten(oc, written, options);
     execution.verification = v.data;
     warnings.push(...v.warnings);
     if (v.data.overall === "fail")

@@ -4,7 +4,7 @@
 // `indirect` reference, told apart by the index's call sites and the source text.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SCIP_ROLE, scipDescriptor, type ScipIndex, type ScipOccurrence } from "../base/scip.js";
+import { SCIP_ROLE, scipDescriptor, type ScipDocument, type ScipIndex, type ScipOccurrence } from "../base/scip.js";
 import { UNKNOWN_SNAPSHOT, type StructuralLayout } from "./locate.js";
 import type { SourceFile } from "./sources.js";
 import { MODULE, type IndexView } from "./unit-outputs.js";
@@ -49,6 +49,25 @@ export function probeNative(layout: StructuralLayout, snapshotId: string, rootFi
   return out;
 }
 
+/** A SCIP symbol as the unit names it: its catalog id and descriptor, and whether it is a document's local. */
+type Described = NonNullable<ReturnType<typeof scipDescriptor>> & { id: string; local: boolean };
+
+/** A definition's span in its document (1-based lines), for finding the innermost caller of a reference. */
+interface Definition {
+  readonly id: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** What reading one SCIP attachment's documents shares: the index view, the source text, the symbols' descriptions, and the callables. */
+interface ScipReading {
+  readonly view: IndexView;
+  readonly text: (path: string) => string | null;
+  readonly linesOf: (path: string) => string[];
+  readonly describe: (o: ScipOccurrence, docPath: string | undefined) => Described | null;
+  readonly callable: ReadonlySet<string>;
+}
+
 /**
  * A SCIP unit: the attachment's definitions (methods, types, and terms the index declares as
  * functions) with their enclosing ranges — or the index's end line for the declaration on that
@@ -61,15 +80,7 @@ export function scipUnit(scip: ScipIndex, a: NativeAttachment, files: readonly S
   const wanted = new Map(files.map((f) => [f.path, f]));
   const symbols: UnitSymbol[] = [];
   const edges: UnitEdge[] = [];
-  // Document paths are relative to where the indexer ran: each is the listed file it names (itself, or the one path ending in it).
-  const pathOf = new Map<string, string>();
-  for (const doc of scip.documents) {
-    if (wanted.has(doc.path)) pathOf.set(doc.path, doc.path);
-    else {
-      const ends = [...wanted.keys()].filter((f) => f.endsWith(`/${doc.path}`));
-      if (ends.length === 1) pathOf.set(doc.path, ends[0]!);
-    }
-  }
+  const pathOf = documentPaths(scip, wanted);
   const docs = scip.documents.filter((d) => pathOf.has(d.path)).map((d) => ({ ...d, path: pathOf.get(d.path)! }));
   const lineCache = new Map<string, string[]>();
   const linesOf = (p: string): string[] => {
@@ -77,76 +88,14 @@ export function scipUnit(scip: ScipIndex, a: NativeAttachment, files: readonly S
     if (!l) lineCache.set(p, (l = text(p)?.split("\n") ?? []));
     return l;
   };
-  // A symbol's catalog id and descriptor. A local (a nested function, say) is named by its text and scoped to its document.
-  const describe = (o: ScipOccurrence, docPath: string | undefined) => {
-    if (o.symbol.startsWith("local ")) {
-      if (docPath === undefined || o.range[0] !== o.range[2]) return null;
-      const name = (linesOf(docPath)[o.range[0]] ?? "").slice(o.range[1], o.range[3]);
-      return /^[\w$]+$/.test(name) ? { id: `scip:local:${docPath}:${o.symbol.slice(6)}`, kind: "term" as const, name, owner: null, path: name, local: true } : null;
-    }
-    const d = scipDescriptor(o.symbol);
-    return d ? { id: `scip:${o.symbol}`, ...d, local: false } : null;
-  };
-  const callable = new Set<string>();
-  // Callables first, across the documents, so a call into another document is recognised.
-  for (const doc of scip.documents) {
-    const docPath = pathOf.get(doc.path);
-    for (const o of doc.occurrences) {
-      if ((o.roles & SCIP_ROLE.definition) === 0) continue;
-      const d = describe(o, docPath);
-      if (!d) continue;
-      if (d.kind === "method" || (d.kind === "term" && indexFunctionAt(view, docPath ?? doc.path, o.range[0] + 1, d.name))) callable.add(d.id);
-    }
-  }
+  const describe = (o: ScipOccurrence, docPath: string | undefined) => describeOccurrence(o, docPath, linesOf);
+  const reading: ScipReading = { view, text, linesOf, describe, callable: callablesOf(scip, pathOf, view, describe) };
   for (const doc of docs) {
     const file = wanted.get(doc.path)!;
     const fileId = view.fileIdOf.get(doc.path);
-    const defs: { id: string; start: number; end: number }[] = [];
-    for (const o of doc.occurrences) {
-      if ((o.roles & SCIP_ROLE.definition) === 0) continue;
-      const d = describe(o, doc.path);
-      if (!d || !(callable.has(d.id) || d.kind === "type")) continue;
-      const start = o.range[0] + 1;
-      const indexed = fileId === undefined ? undefined : (view.symbolsOf.get(fileId) ?? []).find((s) => s.line === start && (s.name === d.path || s.name.endsWith(`.${d.name}`) || s.name === d.name));
-      const end = o.enclosing ? o.enclosing[2] + 1 : (indexed?.end_line ?? start);
-      const qualified = d.local ? (indexed?.name ?? d.name) : d.path;
-      const kind = d.kind === "type" ? (indexed?.kind ?? "class") : d.local ? (indexed?.kind ?? "function") : d.owner !== null && d.path.includes(".") ? "method" : "function";
-      if (symbols.some((s) => s.symbol_id === d.id)) continue;
-      symbols.push({
-        symbol_id: d.id,
-        name: d.name,
-        qualified_name: qualified,
-        namespace: namespaceOf(qualified),
-        language: file.language,
-        file_path: doc.path,
-        start_line: start,
-        end_line: end,
-        kind,
-        signature: indexed?.signature ?? null,
-        boundary: kind !== "class" && kind !== "interface" && kind !== "type",
-      });
-      defs.push({ id: d.id, start, end });
-    }
+    const defs = documentDefinitions(reading, doc, file, fileId, symbols);
     const moduleId = fallbackSymbolId(file.language, doc.path, MODULE, 1, null);
-    const sourceLines = linesOf(doc.path);
-    const imports = importStatementLines(view.importLines.get(fileId ?? -1) ?? [], text(doc.path));
-    let moduleUsed = false;
-    for (const o of doc.occurrences) {
-      if ((o.roles & (SCIP_ROLE.definition | SCIP_ROLE.import)) !== 0) continue;
-      const d = describe(o, doc.path);
-      if (!d || !(callable.has(d.id) || d.kind === "type")) continue;
-      const line = o.range[0] + 1;
-      // A name an import statement binds is not a reference to follow (indexers mark it a plain occurrence).
-      if (imports.has(line)) continue;
-      const called = (fileId !== undefined && (view.callNamesAt.get(`${fileId}:${line}`)?.has(d.name) ?? false)) || calledAt(sourceLines, o.range);
-      // A type's references are calls only where it is constructed (`new T()`); elsewhere they are annotations.
-      if (d.kind === "type" && !called) continue;
-      let caller: { id: string; start: number; end: number } | null = null;
-      for (const def of defs) if (def.start <= line && def.end >= line && (!caller || def.end - def.start < caller.end - caller.start)) caller = def;
-      edges.push({ caller_id: caller?.id ?? moduleId, callee_id: d.id, callee_name: d.name, file_path: doc.path, line, edge_kind: called ? "direct" : "indirect", precision: "semantic" });
-      if (!caller) moduleUsed = true;
-    }
-    if (moduleUsed)
+    if (documentReferences(reading, doc, fileId, defs, moduleId, edges))
       symbols.push({
         symbol_id: moduleId,
         name: MODULE,
@@ -174,6 +123,107 @@ export function scipUnit(scip: ScipIndex, a: NativeAttachment, files: readonly S
     symbols,
     edges,
   };
+}
+
+/** Document paths are relative to where the indexer ran: each is the listed file it names (itself, or the one path ending in it). */
+function documentPaths(scip: ScipIndex, wanted: ReadonlyMap<string, SourceFile>): Map<string, string> {
+  const pathOf = new Map<string, string>();
+  for (const doc of scip.documents) {
+    if (wanted.has(doc.path)) pathOf.set(doc.path, doc.path);
+    else {
+      const ends = [...wanted.keys()].filter((f) => f.endsWith(`/${doc.path}`));
+      if (ends.length === 1) pathOf.set(doc.path, ends[0]!);
+    }
+  }
+  return pathOf;
+}
+
+/** A symbol's catalog id and descriptor. A local (a nested function, say) is named by its text and scoped to its document. */
+function describeOccurrence(o: ScipOccurrence, docPath: string | undefined, linesOf: (path: string) => string[]): Described | null {
+  if (o.symbol.startsWith("local ")) {
+    if (docPath === undefined || o.range[0] !== o.range[2]) return null;
+    const name = (linesOf(docPath)[o.range[0]] ?? "").slice(o.range[1], o.range[3]);
+    return /^[\w$]+$/.test(name) ? { id: `scip:local:${docPath}:${o.symbol.slice(6)}`, kind: "term" as const, name, owner: null, path: name, local: true } : null;
+  }
+  const d = scipDescriptor(o.symbol);
+  return d ? { id: `scip:${o.symbol}`, ...d, local: false } : null;
+}
+
+/** The callables the index defines — methods, and terms the index view declares as functions — across every document, so a call into another document is recognised. */
+function callablesOf(scip: ScipIndex, pathOf: ReadonlyMap<string, string>, view: IndexView, describe: ScipReading["describe"]): Set<string> {
+  const callable = new Set<string>();
+  for (const doc of scip.documents) {
+    const docPath = pathOf.get(doc.path);
+    for (const o of doc.occurrences) {
+      if ((o.roles & SCIP_ROLE.definition) === 0) continue;
+      const d = describe(o, docPath);
+      if (!d) continue;
+      if (d.kind === "method" || (d.kind === "term" && indexFunctionAt(view, docPath ?? doc.path, o.range[0] + 1, d.name))) callable.add(d.id);
+    }
+  }
+  return callable;
+}
+
+/**
+ * A document's definitions of callables and types, added to `symbols` (each id once across the
+ * unit), with their spans: the enclosing range, else the index view's end line for the declaration.
+ */
+function documentDefinitions(reading: ScipReading, doc: ScipDocument, file: SourceFile, fileId: number | undefined, symbols: UnitSymbol[]): Definition[] {
+  const { view, describe, callable } = reading;
+  const defs: Definition[] = [];
+  for (const o of doc.occurrences) {
+    if ((o.roles & SCIP_ROLE.definition) === 0) continue;
+    const d = describe(o, doc.path);
+    if (!d || !(callable.has(d.id) || d.kind === "type")) continue;
+    const start = o.range[0] + 1;
+    const indexed = fileId === undefined ? undefined : (view.symbolsOf.get(fileId) ?? []).find((s) => s.line === start && (s.name === d.path || s.name.endsWith(`.${d.name}`) || s.name === d.name));
+    const end = o.enclosing ? o.enclosing[2] + 1 : (indexed?.end_line ?? start);
+    const qualified = d.local ? (indexed?.name ?? d.name) : d.path;
+    const kind = d.kind === "type" ? (indexed?.kind ?? "class") : d.local ? (indexed?.kind ?? "function") : d.owner !== null && d.path.includes(".") ? "method" : "function";
+    if (symbols.some((s) => s.symbol_id === d.id)) continue;
+    symbols.push({
+      symbol_id: d.id,
+      name: d.name,
+      qualified_name: qualified,
+      namespace: namespaceOf(qualified),
+      language: file.language,
+      file_path: doc.path,
+      start_line: start,
+      end_line: end,
+      kind,
+      signature: indexed?.signature ?? null,
+      boundary: kind !== "class" && kind !== "interface" && kind !== "type",
+    });
+    defs.push({ id: d.id, start, end });
+  }
+  return defs;
+}
+
+/**
+ * A document's references to callables (and constructions of types) as edges from the innermost
+ * enclosing definition, else from the module; whether any came from the module.
+ */
+function documentReferences(reading: ScipReading, doc: ScipDocument, fileId: number | undefined, defs: readonly Definition[], moduleId: string, edges: UnitEdge[]): boolean {
+  const { view, describe, callable } = reading;
+  const sourceLines = reading.linesOf(doc.path);
+  const imports = importStatementLines(view.importLines.get(fileId ?? -1) ?? [], reading.text(doc.path));
+  let moduleUsed = false;
+  for (const o of doc.occurrences) {
+    if ((o.roles & (SCIP_ROLE.definition | SCIP_ROLE.import)) !== 0) continue;
+    const d = describe(o, doc.path);
+    if (!d || !(callable.has(d.id) || d.kind === "type")) continue;
+    const line = o.range[0] + 1;
+    // A name an import statement binds is not a reference to follow (indexers mark it a plain occurrence).
+    if (imports.has(line)) continue;
+    const called = (fileId !== undefined && (view.callNamesAt.get(`${fileId}:${line}`)?.has(d.name) ?? false)) || calledAt(sourceLines, o.range);
+    // A type's references are calls only where it is constructed (`new T()`); elsewhere they are annotations.
+    if (d.kind === "type" && !called) continue;
+    let caller: Definition | null = null;
+    for (const def of defs) if (def.start <= line && def.end >= line && (!caller || def.end - def.start < caller.end - caller.start)) caller = def;
+    edges.push({ caller_id: caller?.id ?? moduleId, callee_id: d.id, callee_name: d.name, file_path: doc.path, line, edge_kind: called ? "direct" : "indirect", precision: "semantic" });
+    if (!caller) moduleUsed = true;
+  }
+  return moduleUsed;
 }
 
 /**

@@ -16,7 +16,7 @@ import type { Plan, PlannedUnit } from "./plan.js";
 import type { BuiltUnits } from "./queue.js";
 import type { BuildSources, SourceFile, UnreadableFile } from "./sources.js";
 import { group } from "./unit-outputs.js";
-import type { UnitOutput } from "./units.js";
+import type { UnitEdge, UnitOutput, UnitSymbol } from "./units.js";
 
 const DEFAULT_JSONL_THRESHOLD = 10_000;
 const DEFAULT_SHARD_SYMBOLS = 500_000;
@@ -156,66 +156,18 @@ function composeRows(
   const coverage: CatalogCoverage[] = [];
   const units: CatalogUnit[] = [];
   const seen = new Set<string>();
-  // Names the fallback tiers resolve a call by: a language's declarations at those tiers, by name.
   // Each file's own language keys its partition (a JavaScript file of a TypeScript project is JavaScript's).
   const languageOf = new Map(sources.map((s) => [s.path, s.language]));
-  const fallbackByName = new Map<string, string[]>();
-  const fallbackSymbols = [...outputs.filter(({ output }) => output.precision === "symbol-only" || output.precision === "heuristic").flatMap(({ output }) => output.symbols), ...baselineNames];
-  for (const s of fallbackSymbols) {
-    if (s.kind === "module" || s.kind === "class") continue;
-    const k = `${s.language}\0${s.name}`;
-    const l = fallbackByName.get(k);
-    if (l) l.push(s.symbol_id);
-    else fallbackByName.set(k, [s.symbol_id]);
-  }
+  const fallbackByName = fallbackNames(outputs, baselineNames);
   for (const { unit, output } of outputs) {
     for (const s of output.symbols) {
       if (seen.has(s.symbol_id)) continue;
       seen.add(s.symbol_id);
-      const pk = partitionKey(s.language, s.file_path);
-      symbols.push({
-        symbol_id: s.symbol_id,
-        name: s.name,
-        qualified_name: s.qualified_name,
-        namespace: s.namespace,
-        language: s.language,
-        file_path: s.file_path,
-        start_line: s.start_line,
-        end_line: s.end_line,
-        kind: s.kind,
-        signature: s.signature,
-        backend: output.backend,
-        precision: output.precision,
-        partition_key: pk,
-        unit_cache_key: output.cache_key,
-        source_layer: layer,
-      });
+      symbols.push(symbolRow(s, output, layer));
       if (s.boundary) boundaries.push({ symbol_id: s.symbol_id, file_path: s.file_path, start_line: s.start_line, end_line: s.end_line, signature: s.signature, language: s.language });
     }
-    for (const e of output.edges) {
-      let calleeId = e.callee_id;
-      let kind = e.edge_kind;
-      if (calleeId === null && (e.precision === "symbol-only" || e.precision === "heuristic")) {
-        const candidates = fallbackByName.get(`${output.language}\0${e.callee_name}`) ?? [];
-        if (candidates.length === 1) {
-          calleeId = candidates[0]!;
-          kind = "direct";
-        }
-      }
-      edges.push({
-        caller_id: e.caller_id,
-        callee_id: calleeId,
-        callee_name: e.callee_name,
-        file_path: e.file_path,
-        line: e.line,
-        edge_kind: kind,
-        partition_key: partitionKey(languageOf.get(e.file_path) ?? output.language, e.file_path),
-        source_layer: layer,
-        precision: e.precision,
-        backend: output.backend,
-      });
-    }
-    for (const f of output.files) {
+    for (const e of output.edges) edges.push(edgeRow(e, output, layer, fallbackByName, languageOf));
+    for (const f of output.files)
       coverage.push({
         file_path: f.path,
         indexed: f.status === "indexed" ? 1 : 0,
@@ -226,7 +178,6 @@ function composeRows(
         partition_key: partitionKey(languageOf.get(f.path) ?? unit.language, f.path),
         sha256: f.sha256,
       });
-    }
     units.push({
       cache_key: output.cache_key,
       unit_id: output.unit_id,
@@ -241,6 +192,82 @@ function composeRows(
       snapshot_id: snapshotId,
     });
   }
+  addUnitlessCoverage(coverage, deferred, plan, unreadable, languageOf);
+  coverage.sort((a, b) => (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : 0));
+  const deferredRows: CatalogDeferred[] = deferred.map((d) => ({
+    unit_id: d.unit_id,
+    language: d.language,
+    files: JSON.stringify(d.files),
+    priority: d.priority,
+    reason: d.reason,
+    cache_key: null,
+    created_at: createdAt,
+  }));
+  return { symbols, edges, boundaries, coverage, units, deferred: deferredRows };
+}
+
+/** Names the fallback tiers resolve a call by: a language's declarations at those tiers (modules and classes aside), by `language\0name`. */
+function fallbackNames(outputs: readonly { output: UnitOutput }[], baselineNames: readonly FallbackSymbol[]): Map<string, string[]> {
+  const fallbackByName = new Map<string, string[]>();
+  const fallbackSymbols = [...outputs.filter(({ output }) => output.precision === "symbol-only" || output.precision === "heuristic").flatMap(({ output }) => output.symbols), ...baselineNames];
+  for (const s of fallbackSymbols) {
+    if (s.kind === "module" || s.kind === "class") continue;
+    const k = `${s.language}\0${s.name}`;
+    const l = fallbackByName.get(k);
+    if (l) l.push(s.symbol_id);
+    else fallbackByName.set(k, [s.symbol_id]);
+  }
+  return fallbackByName;
+}
+
+/** A unit's declaration as a catalog row, with its unit's backend and precision. */
+function symbolRow(s: UnitSymbol, output: UnitOutput, layer: "baseline" | "overlay"): CatalogSymbol {
+  return {
+    symbol_id: s.symbol_id,
+    name: s.name,
+    qualified_name: s.qualified_name,
+    namespace: s.namespace,
+    language: s.language,
+    file_path: s.file_path,
+    start_line: s.start_line,
+    end_line: s.end_line,
+    kind: s.kind,
+    signature: s.signature,
+    backend: output.backend,
+    precision: output.precision,
+    partition_key: partitionKey(s.language, s.file_path),
+    unit_cache_key: output.cache_key,
+    source_layer: layer,
+  };
+}
+
+/** A unit's call edge as a catalog row: a fallback-tier call with no callee resolved `direct` to the one declaration of its name, if there is one. */
+function edgeRow(e: UnitEdge, output: UnitOutput, layer: "baseline" | "overlay", fallbackByName: ReadonlyMap<string, string[]>, languageOf: ReadonlyMap<string, string>): CatalogEdge {
+  let calleeId = e.callee_id;
+  let kind = e.edge_kind;
+  if (calleeId === null && (e.precision === "symbol-only" || e.precision === "heuristic")) {
+    const candidates = fallbackByName.get(`${output.language}\0${e.callee_name}`) ?? [];
+    if (candidates.length === 1) {
+      calleeId = candidates[0]!;
+      kind = "direct";
+    }
+  }
+  return {
+    caller_id: e.caller_id,
+    callee_id: calleeId,
+    callee_name: e.callee_name,
+    file_path: e.file_path,
+    line: e.line,
+    edge_kind: kind,
+    partition_key: partitionKey(languageOf.get(e.file_path) ?? output.language, e.file_path),
+    source_layer: layer,
+    precision: e.precision,
+    backend: output.backend,
+  };
+}
+
+/** Adds the coverage of the files no unit output answers for: deferred units' and native attachments' (deferred), uncovered ones (empty), unreadable ones (failed). */
+function addUnitlessCoverage(coverage: CatalogCoverage[], deferred: readonly DeferredUnit[], plan: Plan, unreadable: readonly UnreadableFile[], languageOf: ReadonlyMap<string, string>): void {
   for (const d of deferred) {
     for (const f of d.files)
       coverage.push({ file_path: f, indexed: 0, backend: "none", precision: "coverage-only", unit_cache_key: null, status: "deferred", partition_key: partitionKey(d.language, f), sha256: null });
@@ -269,17 +296,6 @@ function composeRows(
       partition_key: partitionKey(f.language, f.path),
       sha256: null,
     });
-  coverage.sort((a, b) => (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : 0));
-  const deferredRows: CatalogDeferred[] = deferred.map((d) => ({
-    unit_id: d.unit_id,
-    language: d.language,
-    files: JSON.stringify(d.files),
-    priority: d.priority,
-    reason: d.reason,
-    cache_key: null,
-    created_at: createdAt,
-  }));
-  return { symbols, edges, boundaries, coverage, units, deferred: deferredRows };
 }
 
 /** For each language of the catalog, the languages whose files can call its symbols: those resolved by the same import resolver (TypeScript and JavaScript), else itself. */

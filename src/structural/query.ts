@@ -273,115 +273,144 @@ function fromLayers<T extends { file_path: string }>(source: Source, read: (db: 
 
 function run(source: Source, op: StructuralOperation, a: Record<string, unknown>): Record<string, unknown> {
   switch (op) {
-    case "resolve_symbol": {
-      const filter = { name: stringArg(a, "name", true)!, language: stringArg(a, "language", false), file: stringArg(a, "file", false), namespace: stringArg(a, "namespace", false) };
-      const all = source.dbs
-        ? fromLayers(source, (db) => symbolsNamed(db, filter)).sort(bySite)
-        : (source.jsonl?.symbols ?? [])
-            .filter(
-              (s) =>
-                (s.name === filter.name || s.qualified_name === filter.name) &&
-                (filter.language === undefined || s.language === filter.language) &&
-                (filter.file === undefined || s.file_path === filter.file) &&
-                (filter.namespace === undefined || s.namespace === filter.namespace),
-            )
-            .sort(bySite);
-      const p = page(all, intArg(a, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT), intArg(a, "offset", 0, 0, Number.MAX_SAFE_INTEGER));
-      return {
-        results: p.results,
-        total: p.total,
-        ambiguous: p.total > 1,
-        has_more: p.has_more,
-        coverage: coverageOf(source, { file: filter.file, languages: filter.language === undefined ? undefined : [filter.language] }),
-      };
-    }
+    case "resolve_symbol":
+      return resolveSymbol(source, a);
     case "find_callers":
-    case "find_callees": {
-      const id = stringArg(a, "symbol_id", true)!;
-      const limit = intArg(a, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
-      const offset = intArg(a, "offset", 0, 0, Number.MAX_SAFE_INTEGER);
-      const symbol = findSymbol(source, id);
-      let all: EdgeResult[];
-      if (op === "find_callers") {
-        const name = symbol?.name ?? id;
-        const languages = callingLanguages(source, symbol?.language ?? null);
-        // JSONL records carry an edge's language through its caller's symbol.
-        const languageOf = new Map((source.jsonl?.symbols ?? []).map((s) => [s.symbol_id, s.language]));
-        const inLanguages = (e: EdgeResult) => languages.includes(languageOf.get(e.caller_id) ?? "");
-        all = source.dbs
-          ? fromLayers(source, (db) => callerEdges(db, id, name, languages))
-          : (source.jsonl?.edges ?? [])
-              .filter((e) => e.callee_id === id)
-              .sort(bySite)
-              .concat((source.jsonl?.edges ?? []).filter((e) => e.callee_id === null && e.edge_kind === "unresolved" && e.callee_name === name && inLanguages(e)).sort(bySite));
-        // Shards answer separately: resolved calls first, then the unresolved ones of the name, each in site order.
-        if (source.dbs && layers(source).length > 1) all = [...all.filter((e) => e.callee_id !== null).sort(bySite), ...all.filter((e) => e.callee_id === null).sort(bySite)];
-      } else {
-        all = source.dbs ? fromLayers(source, (db) => calleeEdges(db, id)).sort(bySite) : (source.jsonl?.edges ?? []).filter((e) => e.caller_id === id).sort(bySite);
-      }
-      const p = page(all, limit, offset);
-      // Callers may be in any language that can call the symbol: coverage counts their files.
-      return {
-        results: p.results,
-        total: p.total,
-        has_more: p.has_more,
-        symbol_found: symbol !== null,
-        coverage: coverageOf(source, { languages: symbol ? (op === "find_callers" ? callingLanguages(source, symbol.language) : [symbol.language]) : undefined }),
-      };
-    }
-    case "get_function_boundary": {
-      const file = stringArg(a, "file", true)!;
-      const line = intArg(a, "line", 0, 1, Number.MAX_SAFE_INTEGER);
-      if (a.line === undefined || a.line === null) throw new MastError("INVALID_ARGUMENT", "line is required");
-      let found: BoundaryResult | null = null;
-      if (source.dbs) {
-        for (const { db, superseded } of layers(source)) {
-          if (superseded?.has(file)) continue;
-          const b = innermostBoundary(db, file, line);
-          if (b && (!found || b.end_line - b.start_line < found.end_line - found.start_line)) found = b;
-        }
-      } else {
-        for (const b of source.jsonl?.boundaries ?? [])
-          if (
-            b.file_path === file &&
-            b.start_line <= line &&
-            b.end_line >= line &&
-            (!found || b.end_line - b.start_line < found.end_line - found.start_line || (b.end_line - b.start_line === found.end_line - found.start_line && b.start_line > found.start_line))
-          )
-            found = b;
-      }
-      const coverage = coverageOf(source, { file });
-      return found
-        ? {
-            symbol_id: found.symbol_id,
-            name: found.name,
-            file_path: found.file_path,
-            start_line: found.start_line,
-            end_line: found.end_line,
-            signature: found.signature,
-            language: found.language,
-            precision: found.precision,
-            backend: found.backend,
-            coverage,
-          }
-        : { symbol_id: null, name: null, file_path: file, start_line: null, end_line: null, signature: null, language: null, precision: null, backend: null, coverage };
-    }
-    case "get_coverage": {
-      const language = stringArg(a, "language", false);
-      const c = coverageOf(source, { file: stringArg(a, "file", false), languages: language === undefined ? undefined : [language] });
-      return {
-        total_files: c.total_files,
-        indexed_files: c.indexed_files,
-        failed: c.failed,
-        deferred: c.deferred,
-        partition_status: c.partition_status,
-        backends_used: c.backends_used,
-        snapshot_id: c.snapshot_id,
-        stale: c.stale,
-        status: source.manifest?.status ?? c.partition_status,
-      };
-    }
+    case "find_callees":
+      return findEdges(source, op, a);
+    case "get_function_boundary":
+      return functionBoundary(source, a);
+    case "get_coverage":
+      return coverageAnswer(source, a);
   }
+}
+
+/** resolve_symbol: the declarations of a name (or qualified name), narrowed by language, file and namespace, in site order. */
+function resolveSymbol(source: Source, a: Record<string, unknown>): Record<string, unknown> {
+  const filter = { name: stringArg(a, "name", true)!, language: stringArg(a, "language", false), file: stringArg(a, "file", false), namespace: stringArg(a, "namespace", false) };
+  const all = source.dbs
+    ? fromLayers(source, (db) => symbolsNamed(db, filter)).sort(bySite)
+    : (source.jsonl?.symbols ?? [])
+        .filter(
+          (s) =>
+            (s.name === filter.name || s.qualified_name === filter.name) &&
+            (filter.language === undefined || s.language === filter.language) &&
+            (filter.file === undefined || s.file_path === filter.file) &&
+            (filter.namespace === undefined || s.namespace === filter.namespace),
+        )
+        .sort(bySite);
+  const p = page(all, intArg(a, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT), intArg(a, "offset", 0, 0, Number.MAX_SAFE_INTEGER));
+  return {
+    results: p.results,
+    total: p.total,
+    ambiguous: p.total > 1,
+    has_more: p.has_more,
+    coverage: coverageOf(source, { file: filter.file, languages: filter.language === undefined ? undefined : [filter.language] }),
+  };
+}
+
+/** find_callers / find_callees: a page of the symbol's call edges, with coverage over the languages involved. */
+function findEdges(source: Source, op: "find_callers" | "find_callees", a: Record<string, unknown>): Record<string, unknown> {
+  const id = stringArg(a, "symbol_id", true)!;
+  const limit = intArg(a, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
+  const offset = intArg(a, "offset", 0, 0, Number.MAX_SAFE_INTEGER);
+  const symbol = findSymbol(source, id);
+  const all =
+    op === "find_callers"
+      ? callerEdgesOf(source, id, symbol)
+      : source.dbs
+        ? fromLayers(source, (db) => calleeEdges(db, id)).sort(bySite)
+        : (source.jsonl?.edges ?? []).filter((e) => e.caller_id === id).sort(bySite);
+  const p = page(all, limit, offset);
+  // Callers may be in any language that can call the symbol: coverage counts their files.
+  return {
+    results: p.results,
+    total: p.total,
+    has_more: p.has_more,
+    symbol_found: symbol !== null,
+    coverage: coverageOf(source, { languages: symbol ? (op === "find_callers" ? callingLanguages(source, symbol.language) : [symbol.language]) : undefined }),
+  };
+}
+
+/** The edges calling `id`: resolved calls, then unresolved calls of its name from the languages that can call it, each in site order. */
+function callerEdgesOf(source: Source, id: string, symbol: SymbolResult | null): EdgeResult[] {
+  const name = symbol?.name ?? id;
+  const languages = callingLanguages(source, symbol?.language ?? null);
+  if (source.dbs) {
+    const all = fromLayers(source, (db) => callerEdges(db, id, name, languages));
+    // Shards answer separately: resolved calls first, then the unresolved ones of the name, each in site order.
+    return layers(source).length > 1 ? [...all.filter((e) => e.callee_id !== null).sort(bySite), ...all.filter((e) => e.callee_id === null).sort(bySite)] : all;
+  }
+  // JSONL records carry an edge's language through its caller's symbol.
+  const languageOf = new Map((source.jsonl?.symbols ?? []).map((s) => [s.symbol_id, s.language]));
+  const inLanguages = (e: EdgeResult) => languages.includes(languageOf.get(e.caller_id) ?? "");
+  const edges = source.jsonl?.edges ?? [];
+  return edges
+    .filter((e) => e.callee_id === id)
+    .sort(bySite)
+    .concat(edges.filter((e) => e.callee_id === null && e.edge_kind === "unresolved" && e.callee_name === name && inLanguages(e)).sort(bySite));
+}
+
+/** get_function_boundary: the innermost boundary enclosing a file's line (all nulls when none does). */
+function functionBoundary(source: Source, a: Record<string, unknown>): Record<string, unknown> {
+  const file = stringArg(a, "file", true)!;
+  const line = intArg(a, "line", 0, 1, Number.MAX_SAFE_INTEGER);
+  if (a.line === undefined || a.line === null) throw new MastError("INVALID_ARGUMENT", "line is required");
+  const found = innermostAt(source, file, line);
+  const coverage = coverageOf(source, { file });
+  return found
+    ? {
+        symbol_id: found.symbol_id,
+        name: found.name,
+        file_path: found.file_path,
+        start_line: found.start_line,
+        end_line: found.end_line,
+        signature: found.signature,
+        language: found.language,
+        precision: found.precision,
+        backend: found.backend,
+        coverage,
+      }
+    : { symbol_id: null, name: null, file_path: file, start_line: null, end_line: null, signature: null, language: null, precision: null, backend: null, coverage };
+}
+
+/** The shortest boundary enclosing `line` of `file` across the layers (a baseline's superseded files skipped), or the JSONL's. */
+function innermostAt(source: Source, file: string, line: number): BoundaryResult | null {
+  let found: BoundaryResult | null = null;
+  if (source.dbs) {
+    for (const { db, superseded } of layers(source)) {
+      if (superseded?.has(file)) continue;
+      const b = innermostBoundary(db, file, line);
+      if (b && (!found || b.end_line - b.start_line < found.end_line - found.start_line)) found = b;
+    }
+  } else {
+    for (const b of source.jsonl?.boundaries ?? [])
+      if (
+        b.file_path === file &&
+        b.start_line <= line &&
+        b.end_line >= line &&
+        (!found || b.end_line - b.start_line < found.end_line - found.start_line || (b.end_line - b.start_line === found.end_line - found.start_line && b.start_line > found.start_line))
+      )
+        found = b;
+  }
+  return found;
+}
+
+/** get_coverage: the counts for a file or language (or the whole index), with the build's status. */
+function coverageAnswer(source: Source, a: Record<string, unknown>): Record<string, unknown> {
+  const language = stringArg(a, "language", false);
+  const c = coverageOf(source, { file: stringArg(a, "file", false), languages: language === undefined ? undefined : [language] });
+  return {
+    total_files: c.total_files,
+    indexed_files: c.indexed_files,
+    failed: c.failed,
+    deferred: c.deferred,
+    partition_status: c.partition_status,
+    backends_used: c.backends_used,
+    snapshot_id: c.snapshot_id,
+    stale: c.stale,
+    status: source.manifest?.status ?? c.partition_status,
+  };
 }
 
 /** One operation over the local index at `layout`. */

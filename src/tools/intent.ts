@@ -98,11 +98,13 @@ async function indexedTarget(ctx: ToolContext, symbol: string, file: string | un
   return { ...answer, verified: withContexts(answer.verified, new SourceLines(root)), decl, db, abs: (p: string) => resolve(root, p) };
 }
 
-/** The rename plan on the index as it is once the files it names are fresh. */
-async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>): Promise<RenamePlanInput> {
-  const root = ctx.config.project_root;
-  // A member's doc mentions are its bare name, as common as `open`: not listed.
-  const { target, verified, potential, planned, decl, db, abs } = await indexedTarget(ctx, intent.symbol, intent.file, { docComments: !intent.symbol.includes(".") });
+type Indexed = Awaited<ReturnType<typeof indexedTarget>>;
+
+/**
+ * Refuses a rename the declaration's language has no AST edits for, a new name that is no
+ * identifier there, one that changes what its spelling exports (Go's capital), or the name it has.
+ */
+async function checkRename(decl: Indexed["decl"], newName: string): Promise<void> {
   const rules = extensionInfo(decl.path)?.spec.edits;
   if (!rules)
     throw new MastError(
@@ -111,24 +113,24 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
       { hint: "Rename it by hand over the lines mast_rename_impact lists, with `diff apply`." },
     );
   const { checkIdentifier } = await import("../edit/ast.js");
-  checkIdentifier(decl.path, intent.newName);
+  checkIdentifier(decl.path, newName);
   const oldName = decl.name.slice(decl.name.lastIndexOf(".") + 1);
   const exported = rules.exportedByName?.(oldName);
-  if (exported !== undefined && exported !== rules.exportedByName!(intent.newName)) {
+  if (exported !== undefined && exported !== rules.exportedByName!(newName)) {
     throw new MastError(
       "INVALID_ARGUMENT",
-      `'${oldName}' is ${exported ? "exported" : "unexported"} by its spelling and '${intent.newName}' would make it ${exported ? "unexported" : "exported"}: the rename keeps what other packages can use`,
+      `'${oldName}' is ${exported ? "exported" : "unexported"} by its spelling and '${newName}' would make it ${exported ? "unexported" : "exported"}: the rename keeps what other packages can use`,
       { hint: `Pick a name that starts with a ${exported ? "capital" : "lower-case"} letter.` },
     );
   }
-  if (intent.newName === oldName) throw new MastError("INVALID_ARGUMENT", `'${intent.newName}' is the name '${decl.name}' already has`);
-  const unresolved: PlanGap[] = [];
-  let ambiguous = 0;
-  let unparsed = 0;
+  if (newName === oldName) throw new MastError("INVALID_ARGUMENT", `'${newName}' is the name '${decl.name}' already has`);
+}
+
+/** The sites to edit, by file: the planned rename sites and, for a member, its verified calls in other files. */
+function sitesByFile({ planned, verified, potential, decl }: Pick<Indexed, "planned" | "verified" | "potential" | "decl">, member: boolean): Map<string, RenameSite[]> {
   const byFile = new Map<string, RenameSite[]>();
   for (const site of planned.sites) byFile.set(site.file_path, [...(byFile.get(site.file_path) ?? []), site]);
   // A member's verified calls in other files: the access on that line is renamed (one access of the name there, or it is a gap).
-  const member = decl.name.includes(".");
   if (member)
     for (const v of verified) if (v.file_path !== decl.path) byFile.set(v.file_path, [...(byFile.get(v.file_path) ?? []), { file_path: v.file_path, line: v.line, kind: "member", local: null }]);
   // A namespace or package site in a file that names the symbol nowhere has nothing to edit (every `import httpx` reaches
@@ -141,27 +143,88 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
       else byFile.set(path, kept);
     }
   }
+  return byFile;
+}
+
+/**
+ * Takes out of `byFile` the files the rename cannot edit — in a language without a cross-file
+ * rename (unparsed), or binding the name from more than one import (ambiguous) — as gaps.
+ */
+function setAsideUneditable(byFile: Map<string, RenameSite[]>, name: string, abs: Indexed["abs"]): { gaps: PlanGap[]; unparsed: number; ambiguous: number } {
+  const gaps: PlanGap[] = [];
+  let ambiguous = 0;
+  let unparsed = 0;
   for (const [path, sites] of [...byFile]) {
     if (!extensionInfo(path)?.spec.edits) {
       unparsed += 1;
       byFile.delete(path);
-      unresolved.push({
+      gaps.push({
         file: abs(path),
         operation: "rename",
-        reason: `${path} imports '${decl.name}' but its language has no cross-file rename`,
+        reason: `${path} imports '${name}' but its language has no cross-file rename`,
         resolution: `Edit ${path} yourself with \`diff apply\`.`,
       });
-    } else if (sites.filter((s) => s.kind === "import" && s.local === decl.name).length > 1) {
+    } else if (sites.filter((s) => s.kind === "import" && s.local === name).length > 1) {
       ambiguous += 1;
       byFile.delete(path);
-      unresolved.push({
+      gaps.push({
         file: abs(path),
         operation: "rename",
-        reason: `${path} binds '${decl.name}' from more than one import: which module's symbol each use means is not certain`,
+        reason: `${path} binds '${name}' from more than one import: which module's symbol each use means is not certain`,
         resolution: `Rename its uses yourself, or remove the duplicate import first.`,
       });
     }
   }
+  return { gaps, unparsed, ambiguous };
+}
+
+/** An import of the name the index holds no row for (inside a function or a block): a certain use no edit reaches, as gaps. */
+function unrecordedImports({ potential, decl, db, abs }: Pick<Indexed, "potential" | "decl" | "db" | "abs">, importLines: ReadonlySet<string>): PlanGap[] {
+  const gaps: PlanGap[] = [];
+  const importLine = new Map<string, RegExp | null>();
+  for (const m of potential?.matches ?? []) {
+    const spec = extensionInfo(m.file_path)?.spec;
+    const re = spec ? (importLine.get(spec.name) ?? importLine.set(spec.name, new RegExp(spec.importLine)).get(spec.name)!) : null;
+    if (!re || importLines.has(`${m.file_path}:${m.line}`) || !re.test(m.context.trim()) || importRecorded(db, m.file_path, m.line)) continue;
+    gaps.push({
+      file: abs(m.file_path),
+      operation: "rename-import",
+      reason: `line ${m.line} imports '${decl.name}' (${m.context.trim().slice(0, 120)}) where the index records no import (inside a function or a block): the rename does not reach it`,
+      resolution: `Edit line ${m.line} of ${m.file_path} and the uses after it yourself.`,
+    });
+  }
+  return gaps;
+}
+
+/**
+ * One file's rename edits on its tree, and the uses they leave: a verified call on a line no edit
+ * reaches would be left calling the old name (a module reached in a way the plan does not follow).
+ */
+function renameEdits(name: string, newName: string, path: string, sites: readonly RenameSite[], verified: Indexed["verified"], member: boolean): RenamePlanInput["files"][number]["edit"] {
+  return (rules: EditRules, tree: Tree) => {
+    const plans = sites.map((s) => planExportRename(rules, tree, name, newName, { kind: s.kind, line: s.line, local: s.local }));
+    const edits = plans.flatMap((p) => p.edits);
+    const reached = new Set(edits.map((e) => tree.rootNode.descendantForIndex(e.start).startPosition.row + 1));
+    const named = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`);
+    const missed = member
+      ? []
+      : verified
+          .filter((v) => v.file_path === path && !reached.has(v.line) && named.test(v.context))
+          .map((v) => ({ line: v.line, text: `${v.context.trim().slice(0, 160)} (a verified call the rename does not reach)` }));
+    return { edits, unresolved: [...plans.flatMap((p) => p.unresolved), ...missed] };
+  };
+}
+
+/** The rename plan on the index as it is once the files it names are fresh. */
+async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>): Promise<RenamePlanInput> {
+  const root = ctx.config.project_root;
+  // A member's doc mentions are its bare name, as common as `open`: not listed.
+  const indexed = await indexedTarget(ctx, intent.symbol, intent.file, { docComments: !intent.symbol.includes(".") });
+  const { target, verified, potential, planned, decl, db, abs } = indexed;
+  await checkRename(decl, intent.newName);
+  const member = decl.name.includes(".");
+  const byFile = sitesByFile(indexed, member);
+  const { gaps: unresolved, unparsed, ambiguous } = setAsideUneditable(byFile, decl.name, abs);
   const mentioning = new Set([...(potential?.matches ?? []).map((m) => m.file_path), ...verified.map((v) => v.file_path)]);
   for (const u of planned.unplanned)
     if (!u.mentionOnly || mentioning.has(u.file_path))
@@ -179,19 +242,7 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
   }
   const importLines = new Set(planned.sites.map((s) => `${s.file_path}:${s.line}`));
   let review = (potential?.matches ?? []).filter((m) => !importLines.has(`${m.file_path}:${m.line}`)).map((m) => ({ file: abs(m.file_path), line: m.line, context: m.context }));
-  // An import of the name the index holds no row for (inside a function or a block): a certain use no edit reaches.
-  const importLine = new Map<string, RegExp | null>();
-  for (const m of potential?.matches ?? []) {
-    const spec = extensionInfo(m.file_path)?.spec;
-    const re = spec ? (importLine.get(spec.name) ?? importLine.set(spec.name, new RegExp(spec.importLine)).get(spec.name)!) : null;
-    if (!re || importLines.has(`${m.file_path}:${m.line}`) || !re.test(m.context.trim()) || importRecorded(db, m.file_path, m.line)) continue;
-    unresolved.push({
-      file: abs(m.file_path),
-      operation: "rename-import",
-      reason: `line ${m.line} imports '${decl.name}' (${m.context.trim().slice(0, 120)}) where the index records no import (inside a function or a block): the rename does not reach it`,
-      resolution: `Edit line ${m.line} of ${m.file_path} and the uses after it yourself.`,
-    });
-  }
+  unresolved.push(...unrecordedImports(indexed, importLines));
   // A member is renamed in its own file only: what names it elsewhere, and the types it shares it with, are gaps, not lines to skim.
   if (member) {
     for (const risk of memberRisks(db, target))
@@ -213,22 +264,7 @@ async function planRename(ctx: ToolContext, intent: z.infer<typeof RenameIntent>
     operation: "rename-exported-symbol",
     name: decl.name,
     definition: { file: abs(decl.path), line: decl.line, kind: decl.kind },
-    files: [...byFile].map(([path, sites]) => ({
-      file: abs(path),
-      edit: (rules: EditRules, tree: Tree) => {
-        const plans = sites.map((s) => planExportRename(rules, tree, decl.name, intent.newName, { kind: s.kind, line: s.line, local: s.local }));
-        const edits = plans.flatMap((p) => p.edits);
-        // A verified call on a line no edit reaches would be left calling the old name (a module reached in a way the plan does not follow).
-        const reached = new Set(edits.map((e) => tree.rootNode.descendantForIndex(e.start).startPosition.row + 1));
-        const named = new RegExp(`(?<![\\w$])${decl.name.replace(/\$/g, "\\$")}(?![\\w$])`);
-        const missed = member
-          ? []
-          : verified
-              .filter((v) => v.file_path === path && !reached.has(v.line) && named.test(v.context))
-              .map((v) => ({ line: v.line, text: `${v.context.trim().slice(0, 160)} (a verified call the rename does not reach)` }));
-        return { edits, unresolved: [...plans.flatMap((p) => p.unresolved), ...missed] };
-      },
-    })),
+    files: [...byFile].map(([path, sites]) => ({ file: abs(path), edit: renameEdits(decl.name, intent.newName, path, sites, verified, member) })),
     unresolved,
     reconciliation: { resolved: verified.length + count("import") + count("export_from") + count("namespace"), unresolved: unparsed, ambiguous },
     review,

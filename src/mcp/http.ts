@@ -8,7 +8,7 @@
 // logged. The only importer of the SDK's HTTP transport.
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { randomUUID, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { MastError } from "../base/errors.js";
 import { MAX_REQUEST_BYTES, requestTooLarge } from "./stdio.js";
@@ -110,89 +110,89 @@ export function checkHttpOptions(options: HttpOptions): void {
   }
 }
 
+/** The open sessions by id: each closed after `idleMs` with no request or stream open, or to make room for a new one. */
+class SessionPool {
+  private readonly sessions = new Map<string, Session>();
+  private readonly expiry: NodeJS.Timeout;
+
+  constructor(
+    private readonly idleMs: number,
+    readonly maxSessions: number,
+  ) {
+    this.expiry = setInterval(() => this.expire(), Math.min(60_000, Math.max(50, idleMs / 4)));
+    this.expiry.unref();
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  get(id: string): Session | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** Adds a session, let go when its transport closes. */
+  add(id: string, session: Session): void {
+    this.sessions.set(id, session);
+    session.transport.onclose = () => this.sessions.delete(id);
+  }
+
+  close(id: string, session: Session): void {
+    this.sessions.delete(id);
+    void session.server.close().catch(() => undefined);
+  }
+
+  /** Whether a new session fits: when the pool is full, the session idle longest is closed; false when every session has a request or stream open. */
+  makeRoom(): boolean {
+    if (this.sessions.size < this.maxSessions) return true;
+    let idlest: [string, Session] | undefined;
+    for (const entry of this.sessions) if (entry[1].open === 0 && (idlest === undefined || entry[1].idleSince < idlest[1].idleSince)) idlest = entry;
+    if (idlest) this.close(...idlest);
+    return idlest !== undefined;
+  }
+
+  async closeAll(): Promise<void> {
+    clearInterval(this.expiry);
+    for (const s of this.sessions.values()) await s.server.close().catch(() => undefined);
+    this.sessions.clear();
+  }
+
+  private expire(): void {
+    const now = Date.now();
+    for (const [id, session] of this.sessions) if (session.open === 0 && now - session.idleSince >= this.idleMs) this.close(id, session);
+  }
+}
+
+/** What serving a request needs: the options, the sessions, the caller's Server maker and the Host headers the DNS-rebinding check allows (known once listening). */
+interface Endpoint {
+  readonly options: HttpOptions;
+  readonly pool: SessionPool;
+  readonly makeServer: () => SessionServer;
+  allowedHosts: string[];
+}
+
 export async function serveHttp(makeServer: () => SessionServer, options: HttpOptions): Promise<{ url: string; close(): Promise<void> }> {
   checkHttpOptions(options);
-  const { idleMs, maxSessions } = options;
-  const sessions = new Map<string, Session>();
-  let allowedHosts: string[] = [];
-
-  const closeSession = (id: string, session: Session): void => {
-    sessions.delete(id);
-    void session.server.close().catch(() => undefined);
-  };
-  /** Closes the session idle longest; false when every session has a request or stream open. */
-  const closeIdlest = (): boolean => {
-    let idlest: [string, Session] | undefined;
-    for (const entry of sessions) if (entry[1].open === 0 && (idlest === undefined || entry[1].idleSince < idlest[1].idleSince)) idlest = entry;
-    if (idlest) closeSession(...idlest);
-    return idlest !== undefined;
-  };
-  const expiry = setInterval(
-    () => {
-      const now = Date.now();
-      for (const [id, session] of sessions) if (session.open === 0 && now - session.idleSince >= idleMs) closeSession(id, session);
-    },
-    Math.min(60_000, Math.max(50, idleMs / 4)),
-  );
-  expiry.unref();
-
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const path = (req.url ?? "/").split("?")[0];
-    if (path !== "/mcp") return jsonError(res, 404, "not found: the MCP endpoint is /mcp");
-    const origin = req.headers.origin;
-    if (!originAllowed(origin, options.host)) return jsonError(res, 403, `forbidden: Origin ${origin} is not this server's (loopback or ${options.host})`);
-    if (options.token && !authorized(req, options.token)) return jsonError(res, 401, "unauthorized: send Authorization: Bearer <token>", { "www-authenticate": 'Bearer realm="mast"' });
-    let body: unknown;
-    if (req.method === "POST") {
-      const raw = await readBody(req);
-      if (raw === null) {
-        const err = requestTooLarge(null);
-        return jsonError(res, 413, err.message, {}, { code: err.code, hint: err.hint, ...err.details });
-      }
-      try {
-        body = JSON.parse(raw.toString("utf8"));
-      } catch {
-        return jsonError(res, 400, "the request body is not JSON");
-      }
-    }
-    const sid = req.headers["mcp-session-id"];
-    const id = Array.isArray(sid) ? sid[0] : sid;
-    let session = id === undefined ? undefined : sessions.get(id);
-    let opened: string | undefined;
-    if (!session) {
-      if (id !== undefined) return jsonError(res, 404, "session not found: initialize again");
-      if (req.method !== "POST" || !isInitialize(body)) return jsonError(res, 400, "no session: the first request must be initialize");
-      if (sessions.size >= maxSessions && !closeIdlest()) {
-        return jsonError(res, 503, `${sessions.size} sessions are open and none is idle (--max-sessions ${maxSessions}): close one (DELETE /mcp with its Mcp-Session-Id) or retry later`, {
-          "retry-after": "5",
-        });
-      }
-      const newId = randomUUID();
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => newId,
-        ...(isLoopback(options.host) ? { enableDnsRebindingProtection: true, allowedHosts } : {}),
-      });
-      session = { transport, server: makeServer(), open: 0, idleSince: Date.now() };
-      sessions.set(newId, session);
-      transport.onclose = () => sessions.delete(newId);
-      await session.server.connect(transport);
-      opened = newId;
-    }
-    const current = session;
-    current.open++;
-    res.once("close", () => {
-      current.open--;
-      current.idleSince = Date.now();
-    });
-    await current.transport.handleRequest(req, res, body);
-    // An initialize the transport refused opened no session.
-    if (opened !== undefined && current.transport.sessionId === undefined) closeSession(opened, current);
-  };
-
+  const endpoint: Endpoint = { options, pool: new SessionPool(options.idleMs, options.maxSessions), makeServer, allowedHosts: [] };
   const http = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => jsonError(res, 500, err instanceof Error ? err.message : String(err)));
+    handle(endpoint, req, res).catch((err: unknown) => jsonError(res, 500, err instanceof Error ? err.message : String(err)));
   });
-  await new Promise<void>((resolve, reject) => {
+  await listen(http, options);
+  const port = (http.address() as AddressInfo).port;
+  endpoint.allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${options.host}:${port}`];
+  const hostPart = options.host.includes(":") ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${hostPart}:${port}/mcp`,
+    async close() {
+      await endpoint.pool.closeAll();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+function listen(http: Server, options: HttpOptions): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     http.once("error", (err: NodeJS.ErrnoException) =>
       reject(
         new MastError("INVALID_ARGUMENT", `cannot listen on ${options.host}:${options.port}: ${err.code ?? err.message}`, {
@@ -202,17 +202,93 @@ export async function serveHttp(makeServer: () => SessionServer, options: HttpOp
     );
     http.listen(options.port, options.host, () => resolve());
   });
-  const port = (http.address() as AddressInfo).port;
-  allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${options.host}:${port}`];
-  const hostPart = options.host.includes(":") ? `[${options.host}]` : options.host;
-  return {
-    url: `http://${hostPart}:${port}/mcp`,
-    async close() {
-      clearInterval(expiry);
-      for (const s of sessions.values()) await s.server.close().catch(() => undefined);
-      sessions.clear();
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
+}
+
+/** One request: refused at the door, or read and handed to its session's transport (a new session for an initialize). */
+async function handle(endpoint: Endpoint, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (!admitted(req, res, endpoint.options)) return;
+  let body: unknown;
+  if (req.method === "POST") {
+    const read = await readJson(req, res);
+    if (read === null) return;
+    body = read.body;
+  }
+  const found = await sessionFor(endpoint, req, res, body);
+  if (found === null) return;
+  const { session, opened } = found;
+  session.open++;
+  res.once("close", () => {
+    session.open--;
+    session.idleSince = Date.now();
+  });
+  await session.transport.handleRequest(req, res, body);
+  // An initialize the transport refused opened no session.
+  if (opened !== undefined && session.transport.sessionId === undefined) endpoint.pool.close(opened, session);
+}
+
+/** Whether the request may be served: at /mcp, from no browser Origin but this server's, with the token when one is set; if not, it is answered. */
+function admitted(req: IncomingMessage, res: ServerResponse, options: HttpOptions): boolean {
+  const path = (req.url ?? "/").split("?")[0];
+  if (path !== "/mcp") {
+    jsonError(res, 404, "not found: the MCP endpoint is /mcp");
+    return false;
+  }
+  const origin = req.headers.origin;
+  if (!originAllowed(origin, options.host)) {
+    jsonError(res, 403, `forbidden: Origin ${origin} is not this server's (loopback or ${options.host})`);
+    return false;
+  }
+  if (options.token && !authorized(req, options.token)) {
+    jsonError(res, 401, "unauthorized: send Authorization: Bearer <token>", { "www-authenticate": 'Bearer realm="mast"' });
+    return false;
+  }
+  return true;
+}
+
+/** A POST's body as JSON; null once a body too large or not JSON is answered. */
+async function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ body: unknown } | null> {
+  const raw = await readBody(req);
+  if (raw === null) {
+    const err = requestTooLarge(null);
+    jsonError(res, 413, err.message, {}, { code: err.code, hint: err.hint, ...err.details });
+    return null;
+  }
+  try {
+    return { body: JSON.parse(raw.toString("utf8")) };
+  } catch {
+    jsonError(res, 400, "the request body is not JSON");
+    return null;
+  }
+}
+
+/** The session the request names, or one opened for an initialize (`opened`, its id); null once the request is refused. */
+async function sessionFor(endpoint: Endpoint, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<{ session: Session; opened?: string } | null> {
+  const { pool, options } = endpoint;
+  const sid = req.headers["mcp-session-id"];
+  const id = Array.isArray(sid) ? sid[0] : sid;
+  const session = id === undefined ? undefined : pool.get(id);
+  if (session) return { session };
+  if (id !== undefined) {
+    jsonError(res, 404, "session not found: initialize again");
+    return null;
+  }
+  if (req.method !== "POST" || !isInitialize(body)) {
+    jsonError(res, 400, "no session: the first request must be initialize");
+    return null;
+  }
+  if (!pool.makeRoom()) {
+    jsonError(res, 503, `${pool.size} sessions are open and none is idle (--max-sessions ${pool.maxSessions}): close one (DELETE /mcp with its Mcp-Session-Id) or retry later`, {
+      "retry-after": "5",
+    });
+    return null;
+  }
+  const newId = randomUUID();
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => newId,
+    ...(isLoopback(options.host) ? { enableDnsRebindingProtection: true, allowedHosts: endpoint.allowedHosts } : {}),
+  });
+  const opened: Session = { transport, server: endpoint.makeServer(), open: 0, idleSince: Date.now() };
+  pool.add(newId, opened);
+  await opened.server.connect(transport);
+  return { session: opened, opened: newId };
 }

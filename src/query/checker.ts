@@ -163,34 +163,86 @@ async function finishGroup(
     return { report: { projects: 0, skipped: [], complete: true, unavailable: analyzer.unavailable }, targets: 0, candidates: 0, outside: 0, counts, implements: null };
   }
   const fileIndex = new Map(group.files.map((path, i) => [path, i]));
-  // Constructors are called by `new C()`, which names the class, not `constructor`: no candidate of theirs is a call of them.
-  // Targets of one name side by side (every `X.get`): their lines are found once, and let go after the last of them.
-  const targets = (
-    db
+  const targets = targetsOf(store, group.backend);
+  // A target's judged lines, as file id × 2^32 + line (asked per target: a large project has millions).
+  const judged = db.prepare("SELECT file_id * 4294967296 + line FROM checker_verdicts WHERE target_id = ?").pluck();
+  const handed: Handed = { target: [], fileId: [], line: [], outside: 0 };
+  const feed = feedOf(analyzer, targets, verdictWriter(store, targets, handed, counts));
+
+  // Candidates: each target's potential matches, as mast_callers finds them, minus those already
+  // judged; handed to the compiler every CHUNK_TARGETS targets, so it checks while more are found.
+  let candidates = 0;
+  let memo: PotentialMemo | null = null;
+  let memoEnd = 0; // the first target the memo holds no names for
+  for (const [index, target] of targets.entries()) {
+    if (memo === null || index === memoEnd) {
+      const next = memoFrom(projectRoot, targets, index);
+      memo = next.memo;
+      memoEnd = next.end;
+    }
+    const verified = verifiedCallers(db, [target.id], false);
+    const pool = potentialMatches(db, projectRoot, [target.name], { ids: [target.id], fileId: target.fileId, path: target.path }, verified, Number.MAX_SAFE_INTEGER, { unranked: true, memo });
+    const known = new Set(judged.all(target.id) as number[]);
+    for (const m of pool.matches) {
+      const fileId = fileIds.get(m.file_path);
+      if (fileId === undefined || known.has(fileId * 4294967296 + m.line)) continue;
+      candidates++;
+      const at = fileIndex.get(m.file_path);
+      if (at === undefined) {
+        handed.outside++;
+        continue;
+      }
+      handed.target.push(index);
+      handed.fileId.push(fileId);
+      handed.line.push(m.line);
+      feed.add(index, at, m.line);
+    }
+    if (targets[index + 1]?.tail !== target.tail) memo.forget(target.tail);
+    if (index % CHUNK_TARGETS === CHUNK_TARGETS - 1) feed.hand();
+  }
+  feed.hand();
+  const { report, implemented } = await endAnalyzer(store, group, fileIds, feed.begun());
+  return { report, targets: targets.length, candidates, outside: handed.outside, counts, implements: implemented };
+}
+
+/**
+ * The functions and methods of a backend's languages, those of one name side by side (every
+ * `X.get`): their lines are found once, and let go after the last of them. Constructors are called
+ * by `new C()`, which names the class, not `constructor`: no candidate of theirs is a call of them.
+ */
+function targetsOf(store: Store, backend: CheckerBackendName): Target[] {
+  return (
+    store.db
       .prepare("SELECT s.id, s.name, s.line, s.file_id AS fileId, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method') ORDER BY f.path, s.line, s.id")
       .all() as Target[]
   )
-    .filter((t) => backendOf(t.path) === group.backend && tailOf(t.name) !== "constructor")
+    .filter((t) => backendOf(t.path) === backend && tailOf(t.name) !== "constructor")
     .map((t) => ({ ...t, tail: tailOf(t.name) }))
     .sort((a, b) => (a.tail < b.tail ? -1 : a.tail > b.tail ? 1 : 0));
-  // A target's judged lines, as file id × 2^32 + line (asked per target: a large project has millions).
-  const judged = db.prepare("SELECT file_id * 4294967296 + line FROM checker_verdicts WHERE target_id = ?").pluck();
+}
 
-  // The candidates handed to the compiler, by index: their target (an index into targets), file id and line.
-  const list = { target: [] as number[], fileId: [] as number[], line: [] as number[] };
-  let outside = 0;
-  const enclosing = db.prepare(
+/** The candidates handed to the analyzer, by index: their target (an index into the targets), file id and line; and how many were outside its files. */
+interface Handed {
+  readonly target: number[];
+  readonly fileId: number[];
+  readonly line: number[];
+  outside: number;
+}
+
+/** Writes a batch of the analyzer's verdicts on handed candidates, with a POTENTIAL_CALL edge from the enclosing symbol for each `calls_target`. */
+function verdictWriter(store: Store, targets: readonly Target[], handed: Handed, counts: Counts): (batch: VerdictBatch) => void {
+  const enclosing = store.db.prepare(
     "SELECT id FROM symbols WHERE file_id = ? AND line <= ? AND end_line >= ? AND kind IN ('function', 'method', 'class', 'const', 'variable') ORDER BY end_line - line, id LIMIT 1",
   );
-  const moduleSymbol = db.prepare("SELECT id FROM symbols WHERE file_id = ? AND kind = 'module' LIMIT 1");
-  const record = ({ indices, codes }: VerdictBatch) => {
+  const moduleSymbol = store.db.prepare("SELECT id FROM symbols WHERE file_id = ? AND kind = 'module' LIMIT 1");
+  return ({ indices, codes }) => {
     const verdicts: Array<[number, number, number, string]> = [];
     for (let k = 0; k < indices.length; k++) {
       const i = indices[k]!;
-      const c = { target: targets[list.target[i]!]!, fileId: list.fileId[i]!, line: list.line[i]! };
+      const c = { target: targets[handed.target[i]!]!, fileId: handed.fileId[i]!, line: handed.line[i]! };
       const code = codes[k]!;
       if (code === OUTSIDE) {
-        outside++;
+        handed.outside++;
         continue;
       }
       const verdict = VERDICTS[code]!;
@@ -204,57 +256,44 @@ async function finishGroup(
     }
     store.recordCheckerVerdicts(verdicts);
   };
+}
 
-  // Candidates: each target's potential matches, as mast_callers finds them, minus those already
-  // judged; handed to the compiler every CHUNK_TARGETS targets, so it checks while more are found.
+/** Candidates gathered as (target, file index, line) triples and handed to the analyzer in chunks, begun with the targets on the first. */
+function feedOf(analyzer: Analyzer, targets: readonly Target[], record: (batch: VerdictBatch) => void): { add(target: number, file: number, line: number): void; hand(): void; begun(): boolean } {
   let triples: number[] = [];
   let begun = false;
-  const hand = () => {
-    if (triples.length === 0) return;
-    if (!begun)
-      analyzer.begin(
-        targets.map(({ name, line, path }) => ({ name, line, path })),
-        record,
-      );
-    begun = true;
-    analyzer.add(Int32Array.from(triples));
-    triples = [];
+  return {
+    add: (target, file, line) => triples.push(target, file, line),
+    hand() {
+      if (triples.length === 0) return;
+      if (!begun)
+        analyzer.begin(
+          targets.map(({ name, line, path }) => ({ name, line, path })),
+          record,
+        );
+      begun = true;
+      analyzer.add(Int32Array.from(triples));
+      triples = [];
+    },
+    begun: () => begun,
   };
-  let candidates = 0;
-  let memo: PotentialMemo | null = null;
-  let memoEnd = 0; // the first target the memo holds no names for
-  for (const [index, target] of targets.entries()) {
-    // A memo for the next MEMO_NAMES names: one scan of every chunk finds all their lines, and no more of them are held at once.
-    if (memo === null || index === memoEnd) {
-      const names = new Set<string>();
-      let k = index;
-      for (; k < targets.length && (names.size < MEMO_NAMES || names.has(targets[k]!.tail)); k++) names.add(targets[k]!.tail);
-      memo = new PotentialMemo(projectRoot, names);
-      memoEnd = k;
-    }
-    const verified = verifiedCallers(db, [target.id], false);
-    const pool = potentialMatches(db, projectRoot, [target.name], { ids: [target.id], fileId: target.fileId, path: target.path }, verified, Number.MAX_SAFE_INTEGER, { unranked: true, memo });
-    const known = new Set(judged.all(target.id) as number[]);
-    for (const m of pool.matches) {
-      const fileId = fileIds.get(m.file_path);
-      if (fileId === undefined || known.has(fileId * 4294967296 + m.line)) continue;
-      candidates++;
-      const at = fileIndex.get(m.file_path);
-      if (at === undefined) {
-        outside++;
-        continue;
-      }
-      list.target.push(index);
-      list.fileId.push(fileId);
-      list.line.push(m.line);
-      triples.push(index, at, m.line);
-    }
-    if (targets[index + 1]?.tail !== target.tail) memo.forget(target.tail);
-    if (index % CHUNK_TARGETS === CHUNK_TARGETS - 1) hand();
-  }
-  hand();
-  // Nothing to check (an incremental run whose rewritten files name no target): the analyzer is stopped unasked.
-  // An analyzer that also verifies implementations runs to its end either way (a changed method set anywhere can change them).
+}
+
+/** A memo for the next MEMO_NAMES names from `index`: one scan of every chunk finds all their lines, and no more of them are held at once; `end`, the first target it holds no names for. */
+function memoFrom(projectRoot: string, targets: readonly Target[], index: number): { memo: PotentialMemo; end: number } {
+  const names = new Set<string>();
+  let k = index;
+  for (; k < targets.length && (names.size < MEMO_NAMES || names.has(targets[k]!.tail)); k++) names.add(targets[k]!.tail);
+  return { memo: new PotentialMemo(projectRoot, names), end: k };
+}
+
+/**
+ * The analyzer's report and the implementations it verified, written; then it is stopped. Nothing
+ * handed (an incremental run whose rewritten files name no target): it is stopped unasked — unless
+ * it also verifies implementations, which runs to its end either way (a changed method set anywhere can change them).
+ */
+async function endAnalyzer(store: Store, group: Group, fileIds: ReadonlyMap<string, number>, begun: boolean): Promise<{ report: ProgramsReport; implemented: number | null }> {
+  const analyzer = group.analyzer;
   const report: ProgramsReport = begun ? await analyzer.end() : analyzer.implementations ? await analyzer.end() : { projects: 0, skipped: [], complete: true };
   let implemented: number | null = null;
   if (analyzer.implementations) {
@@ -262,7 +301,7 @@ async function finishGroup(
     if (found !== null) implemented = recordImplementations(store, group.files, fileIds, found);
   }
   analyzer.stop();
-  return { report, targets: targets.length, candidates, outside, counts, implements: implemented };
+  return { report, implemented };
 }
 
 /**

@@ -8,12 +8,14 @@
 // directly above a definition are its doc; top-level code that declares nothing forms block chunks.
 // Each call a query finds becomes a call site of the innermost definition around it: bare, `this`,
 // or on a named type — and a bare call inside a class is `implicit`: its member if it has one,
-// else the plain name (the linker decides). Pure: a function of (path, text, options).
+// else the plain name (the linker decides). Where the parse broke, the matches are those
+// outline-recovery.ts reads past the errors. Pure: a function of (path, text, options).
 import { collapseWhitespace, firstLine, lineStarts } from "../base/text.js";
 import type { Grammar } from "../lang/languages.js";
-import { conditionalViews, lastSegment, type OutlineSpec } from "../lang/outline.js";
-import { parseFlatMatches, type FlatMatch, type FlatNode, type FlatTree } from "./flat-tree.js";
+import { lastSegment, type OutlineSpec } from "../lang/outline.js";
+import { parseFlatMatches, type FlatMatch, type FlatNode } from "./flat-tree.js";
 import { shellOutline, type OutlinePart } from "./chunking.js";
+import { linesOf, readPastErrors, type Span } from "./outline-recovery.js";
 import { leadingComments, TreeExtractor, type MutableDraft, type MutableSymbol } from "./tree-extractor.js";
 import type { CallReceiver, ChunkType, ExtractOptions, ExtractResult, FileExtraction, ParamRecord, SymbolKind } from "./types.js";
 
@@ -23,128 +25,10 @@ export function extractOutline(filePath: string, text: string, grammar: Grammar,
   const parsed = parseFlatMatches(grammar, source, options.parseTimeoutMs, query);
   if (parsed === null) return { ok: false, error: `parse timed out after ${options.parseTimeoutMs} ms` };
   const { tree } = parsed;
-  let matches = parsed.matches;
-  let unparsed: Span[] = [];
-  let recoveredSpans: Span[] = [];
-  if (tree.rootNode.hasError) {
-    const recovered = spec.preprocessor ? recover(grammar, query, source, tree, matches, options.parseTimeoutMs) : { spans: [], matches: [], unparsed: errorRegions(tree) };
-    if (recovered.spans.length > 0) {
-      const outside = (m: FlatMatch) => {
-        const at = m.captures[0]!.node.startIndex;
-        return !recovered.spans.some(([s, e]) => at >= s && at < e);
-      };
-      matches = [...matches.filter(outside), ...recovered.matches];
-      recoveredSpans = recovered.spans;
-    }
-    unparsed = recovered.unparsed;
-  }
-  const extraction = new OutlineExtractor(filePath, text, language, tree.rootNode, options, spec, matches, recoveredSpans).run();
+  const { matches, recovered, unparsed } = readPastErrors(grammar, query, source, tree, parsed.matches, spec.preprocessor === true, options.parseTimeoutMs);
+  const extraction = new OutlineExtractor(filePath, text, language, tree.rootNode, options, spec, matches, recovered).run();
   const spans = linesOf(source, unparsed);
   return { ok: true, extraction: spans.length > 0 ? { ...extraction, unparsedSpans: spans } : extraction };
-}
-
-/** Character spans that cover more than one line, as (first, last) lines. */
-function linesOf(text: string, spans: readonly Span[]): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  for (const [s, e] of spans) {
-    const first = lineAt(text, s);
-    const last = lineAt(text, Math.max(s, e - 1));
-    if (last > first) out.push([first, last]);
-  }
-  return out;
-}
-
-const lineAt = (text: string, offset: number) => {
-  let line = 1;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
-  return line;
-};
-
-/**
- * What the parse lost to preprocessor conditionals (a brace closed in one branch, an `#else`
- * header): each outermost ERROR region of the file's tree, widened to the top-level declarations
- * it disturbed, is read from the view of the file (conditionalViews: same length, lines in place)
- * that finds the most definitions there, then has the fewest characters in error — when that beats
- * the file's own tree. The spans so read and their matches; the file's tree stays the one read
- * everywhere else.
- */
-function recover(grammar: Grammar, query: string, source: string, tree: FlatTree, primary: readonly FlatMatch[], timeoutMs: number): { spans: Span[]; matches: FlatMatch[]; unparsed: Span[] } {
-  const errors = errorRegions(tree);
-  const texts = conditionalViews(source);
-  if (errors.length === 0 || texts.length === 0) return { spans: [], matches: [], unparsed: errors };
-  // Widened to the top-level nodes each overlaps, overlapping regions merged.
-  const top = tree.rootNode.namedChildren.map((n) => spanOf(n)!);
-  const regions: Array<[number, number]> = [];
-  // An error inside a line of a body (a macro's argument read as an expression) broke no
-  // declaration; one spanning lines, or starting a line at its first column, may have.
-  const suspect = ([s, e]: Span) => source.slice(s, e).includes("\n") || s === 0 || source[s - 1] === "\n";
-  for (const [s, e] of errors.filter(suspect)) {
-    let [start, end] = [s, e];
-    for (const [ts, te] of top) if (ts < end && te > start) [start, end] = [Math.min(start, ts), Math.max(end, te)];
-    const last = regions.at(-1);
-    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
-    else regions.push([start, end]);
-  }
-  // The file's own tree first, then each view: parsed (and queried) once, when a region asks.
-  const candidates: Array<{ errors: Array<[number, number]>; matches: FlatMatch[] } | null> = [{ errors, matches: [] }];
-  const candidate = (i: number) => {
-    if (i === 0 || candidates[i] !== undefined) return candidates[i] ?? null;
-    const parsed = parseFlatMatches(grammar, texts[i - 1]!, timeoutMs, query);
-    candidates[i] = parsed === null ? null : { errors: errorRegions(parsed.tree), matches: parsed.matches };
-    return candidates[i]!;
-  };
-  const spans: Span[] = [];
-  const matches: FlatMatch[] = [];
-  const unparsed: Span[] = [];
-  for (const [start, end] of regions) {
-    // A region with no conditional in it reads the same in every view.
-    if (!CONDITIONAL.test(source.slice(start, end))) {
-      unparsed.push(...errors.filter(([s, e]) => s < end && e > start));
-      continue;
-    }
-    const inRegion = (m: FlatMatch) => {
-      const at = m.captures[0]!.node.startIndex;
-      return at >= start && at < end;
-    };
-    const errorsIn = (list: Array<[number, number]>) => list.reduce((n, [s, e]) => n + Math.max(0, Math.min(e, end) - Math.max(s, start)), 0);
-    // Definitions parsed whole: one an error runs through may be a piece of something else.
-    const definitionsIn = (list: readonly FlatMatch[]) => list.filter((m) => inRegion(m) && m.captures.some((c) => c.name.startsWith("definition.") && !c.node.hasError)).length;
-    // The reading that finds the most whole definitions there (a view that blanks an `#else` finds fewer), then the fewest errors.
-    let best = 0;
-    let bestScore: [number, number] = [definitionsIn(primary), errorsIn(errors)];
-    for (let i = 1; i <= texts.length; i++) {
-      const c = candidate(i);
-      if (c === null) continue;
-      const score: [number, number] = [definitionsIn(c.matches), errorsIn(c.errors)];
-      if (score[0] > bestScore[0] || (score[0] === bestScore[0] && score[1] < bestScore[1])) [best, bestScore] = [i, score];
-      // An error-free reading of every branch: a first-branches view only drops code.
-      if (best === 1 && bestScore[1] === 0) break;
-    }
-    // What stays unparsed in the region: the errors of the reading taken there.
-    const taken = best === 0 ? errors : candidates[best]!.errors;
-    unparsed.push(...taken.filter(([s, e]) => s < end && e > start));
-    if (best === 0) continue;
-    spans.push([start, end]);
-    matches.push(...candidates[best]!.matches.filter(inRegion));
-  }
-  return { spans, matches, unparsed };
-}
-
-const CONDITIONAL = /^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b/m;
-
-/** The spans of the outermost ERROR nodes. */
-function errorRegions(tree: FlatTree): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  for (let i = 0; i < tree.length; ) {
-    const node = tree.node(i);
-    if (node.type === "ERROR") out.push([node.startIndex, node.endIndex]);
-    else if (node.hasError) {
-      i++;
-      continue;
-    }
-    i = tree.subtreeEnd(i);
-  }
-  return out;
 }
 
 /** What the query says about one definition. */
@@ -215,8 +99,6 @@ const KINDS = new Map<string, { kind: SymbolKind; chunk: ChunkType }>([
 ]);
 
 const key = (node: FlatNode) => `${node.startIndex}:${node.endIndex}:${node.typeId}`;
-/** A node's extent. */
-type Span = readonly [number, number];
 const spanOf = (node: FlatNode | null): Span | null => (node === null ? null : [node.startIndex, node.endIndex]);
 const within = (inner: Span, outer: Span | null) => outer !== null && inner[0] >= outer[0] && inner[1] <= outer[1];
 

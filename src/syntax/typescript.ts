@@ -2,30 +2,18 @@
 // (ts-tokens.ts), the declaration pass here — declaration-first chunks with synthesized class
 // shells and per-method chunks, symbols with signatures, docs and stability hashes, interface
 // members —, the export pass (ts-exports.ts), imports (ts-imports.ts) and call sites (calls.ts),
-// assembled into the file's extraction.
-import { collapseWhitespace, firstLine, indentOf, lineStarts, splitLines } from "../base/text.js";
+// assembled into the file's extraction. The records the declaration pass builds are ts-records.ts's.
+import { firstLine, indentOf, lineStarts } from "../base/text.js";
 import type { Grammar, Language } from "../lang/languages.js";
 import { extractCalls, type CallNodes } from "./calls.js";
 import { materializeChunks, shellOutline, type ChunkDraft, type OutlinePart } from "./chunking.js";
 import { parseFlat, type FlatTree, type SyntaxNode } from "./flat-tree.js";
-import {
-  CLASS_TYPES,
-  FUNCTION_VALUES,
-  attachedDoc,
-  instanceType,
-  withDocComments,
-  declarationOf,
-  endLineOf,
-  isDocComment,
-  overloadImplementation,
-  paramsOf,
-  stringValue,
-  unwrapAmbient,
-} from "./es-nodes.js";
-import { applyExportClauses, type Decl, type Draft, type Member, type Sym } from "./ts-exports.js";
+import { CLASS_TYPES, FUNCTION_VALUES, attachedDoc, instanceType, withDocComments, declarationOf, endLineOf, isDocComment, overloadImplementation, stringValue, unwrapAmbient } from "./es-nodes.js";
+import { applyExportClauses, type Decl, type Draft, type Member } from "./ts-exports.js";
 import { exportSourceOf, importOf, type ImportBinding } from "./ts-imports.js";
+import { DeclarationRecords } from "./ts-records.js";
 import { bagOf, collectTokensAndCalls, type Token } from "./ts-tokens.js";
-import { DEFAULT_EXPORT_NAME, MAX_CHUNK_CHARS, moduleSymbol, symbolRecord, type ExtractOptions, type ExtractResult, type FileExtraction, type ImportRecord, type SymbolKind } from "./types.js";
+import { DEFAULT_EXPORT_NAME, MAX_CHUNK_CHARS, moduleSymbol, type ExtractOptions, type ExtractResult, type FileExtraction, type ImportRecord, type SymbolKind } from "./types.js";
 
 export function extractTypeScript(filePath: string, text: string, grammar: Grammar, language: Language, options: ExtractOptions): ExtractResult {
   const tree = parseFlat(grammar, text, options.parseTimeoutMs);
@@ -33,31 +21,24 @@ export function extractTypeScript(filePath: string, text: string, grammar: Gramm
   return { ok: true, extraction: new FileExtractor(filePath, text, tree, grammar, language, options).run() };
 }
 
-class FileExtractor {
-  private readonly lines: string[];
-  private readonly drafts: Draft[] = [];
-  private readonly symbols: Sym[] = [];
+class FileExtractor extends DeclarationRecords {
   private readonly imports: ImportRecord[] = [];
-  private readonly decls = new Map<string, Decl[]>();
   /** Local names bound by imports: local → where they come from. */
   private readonly importBindings = new Map<string, ImportBinding>();
-  /** Character ranges whose identifiers do not belong to a draft's bag (method bodies for shells). */
-  private readonly bagExclusions = new Map<Draft, Array<[number, number]>>();
   private tokens: Token[] = [];
   /** Call and binding nodes gathered by the token walk, for the call-site pass. */
   private callNodes: CallNodes = { calls: [], bindings: [], boundaries: [] };
   private readonly exportStatements: SyntaxNode[] = [];
-  private pendingGroup: { type: "block" | "export"; start: number; end: number } | null = null;
 
   constructor(
     private readonly filePath: string,
-    private readonly text: string,
+    text: string,
     private readonly tree: FlatTree,
     private readonly grammar: Grammar,
     private readonly language: Language,
     private readonly options: ExtractOptions,
   ) {
-    this.lines = splitLines(text);
+    super(text);
   }
 
   run(): FileExtraction {
@@ -589,111 +570,5 @@ class FileExtractor {
   private recordExportSource(stmt: SyntaxNode): void {
     const record = exportSourceOf(stmt);
     if (record) this.imports.push(record);
-  }
-
-  // ---- drafts and symbols ----
-
-  private addDraft(
-    node: SyntaxNode,
-    chunkType: ChunkDraft["chunkType"],
-    symbolName: string | null,
-    isExported: boolean,
-    doc: SyntaxNode[],
-    spanStart: SyntaxNode = node,
-    body: SyntaxNode | null = null,
-    parentSymbol: string | null = null,
-  ): Draft {
-    const draft: Draft = {
-      startLine: spanStart.startPosition.row + 1,
-      endLine: endLineOf(node),
-      chunkType,
-      symbolName,
-      parentSymbol,
-      isExported,
-      headerEndLine: body ? body.startPosition.row + 1 : spanStart.startPosition.row + 1,
-    };
-    if (doc.length) draft.docStartLine = doc[0]!.startPosition.row + 1;
-    this.drafts.push(draft);
-    return draft;
-  }
-
-  private addSymbol(node: SyntaxNode, kind: SymbolKind, name: string, isExported: boolean, doc: SyntaxNode[], parts: { signature: string; body: string; declaration?: string }): Sym {
-    const sym: Sym = {
-      ...symbolRecord(name, kind, node.startPosition.row + 1, endLineOf(node), isExported, {
-        signature: parts.signature,
-        doc: doc.length ? doc.map((d) => this.nodeText(d)).join("\n") : null,
-        hasBody: parts.body !== "",
-      }),
-    };
-    this.symbols.push(sym);
-    return sym;
-  }
-
-  /**
-   * The return type an implementation without one has through its overloads: the first overload's,
-   * when every overload returns the same named type (`ZodTuple<[]>`, `ZodTuple<T>`); else null.
-   */
-  private overloadsReturn(overloads: readonly SyntaxNode[]): string | null {
-    const returns = overloads.map((o) => {
-      const ret = unwrapAmbient(declarationOf(o) ?? o).childForFieldName("return_type");
-      return ret ? collapseWhitespace(this.nodeText(ret).replace(/^:\s*/, "")) : null;
-    });
-    const head = (t: string | null) => (t === null ? null : (/^[A-Za-z_$][\w$.]*(?=\s*(?:<|$))/.exec(t)?.[0] ?? null));
-    const first = head(returns[0] ?? null);
-    return first !== null && returns.every((r) => head(r) === first) ? returns[0]! : null;
-  }
-
-  /** Records the parameters and return type of the function-like node behind a symbol. */
-  private setCallable(sym: Sym, fn: SyntaxNode): void {
-    sym.params = paramsOf(fn);
-    const ret = fn.childForFieldName("return_type");
-    sym.returnType = ret ? collapseWhitespace(this.nodeText(ret).replace(/^:\s*/, "")) : null;
-  }
-
-  private remember(decl: Decl): void {
-    const list = this.decls.get(decl.name);
-    if (list) list.push(decl);
-    else this.decls.set(decl.name, [decl]);
-  }
-
-  /** Consecutive non-declaration statements share one block (or export) chunk. */
-  private addToGroup(type: "block" | "export", node: SyntaxNode, doc: SyntaxNode[] = []): void {
-    const start = (doc[0] ?? node).startPosition.row + 1;
-    const end = endLineOf(node);
-    if (this.pendingGroup && this.pendingGroup.type === type) {
-      this.pendingGroup.end = Math.max(this.pendingGroup.end, end);
-      return;
-    }
-    this.flushGroup();
-    this.pendingGroup = { type, start, end };
-  }
-
-  private flushGroup(): void {
-    const g = this.pendingGroup;
-    if (!g) return;
-    this.pendingGroup = null;
-    this.drafts.push({
-      startLine: g.start,
-      endLine: g.end,
-      chunkType: g.type,
-      symbolName: null,
-      parentSymbol: null,
-      isExported: g.type === "export",
-    });
-  }
-
-  private docLines(doc: SyntaxNode[]): string[] {
-    if (!doc.length) return [];
-    const first = doc[0]!;
-    return (indentOf(this.lines[first.startPosition.row] ?? "") + this.slice(first.startIndex, doc[doc.length - 1]!.endIndex)).split("\n").map((l) => l.replace(/\r$/, ""));
-  }
-
-  private slice(from: number, to: number): string {
-    return this.text.slice(from, to).replace(/\r\n/g, "\n");
-  }
-
-  /** A node's source text with CRLF normalized, so stored strings and hashes ignore line endings. */
-  private nodeText(node: SyntaxNode): string {
-    return this.slice(node.startIndex, node.endIndex);
   }
 }

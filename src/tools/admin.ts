@@ -12,9 +12,12 @@ import { okEnvelope } from "./envelope.js";
 import { ENVELOPE_OUTPUT } from "./outputs.js";
 import { nameInput, z } from "./schema.js";
 
+const DEFINED = "tools/admin.ts";
+
 export const routeTool = defineTool({
   name: "route",
   toolset: "admin",
+  source: { defined: DEFINED, answers: "edit/route.ts" },
   cli: [{ name: "route", summary: "Which route (ast, hash, diff) an operation on a file would take, and why.", positionals: ["file", "operation"] }],
   title: "Which route an edit takes",
   description:
@@ -43,6 +46,7 @@ export const routeTool = defineTool({
 export const provenanceQueryTool = defineTool({
   name: "provenance_query",
   toolset: "admin",
+  source: { defined: DEFINED, answers: "edit/reports.ts" },
   cli: [
     {
       name: "provenance query",
@@ -76,6 +80,7 @@ export const provenanceQueryTool = defineTool({
 export const provenanceChangeSetTool = defineTool({
   name: "provenance_changeset",
   toolset: "admin",
+  source: { defined: DEFINED, answers: "edit/reports.ts" },
   cli: [{ name: "provenance changeset", summary: "Every recorded edit of one changeSet (--human: as text).", positionals: ["change_set_id"] }],
   title: "Edits of a changeSet",
   description: "Every recorded edit of one changeSet, in order, with its provenance and changed lines.",
@@ -92,6 +97,7 @@ export const provenanceChangeSetTool = defineTool({
 export const telemetryShowTool = defineTool({
   name: "telemetry_show",
   toolset: "admin",
+  source: { defined: DEFINED, answers: "edit/reports.ts" },
   cli: [{ name: "telemetry show", summary: "Recent telemetry events (default 20), newest first.", short: { n: "limit" } }],
   title: "Recent telemetry events",
   description: "The most recent editing events (operation, route, file, language, success, error code, retries, elapsed time), newest first.",
@@ -108,6 +114,7 @@ export const telemetryShowTool = defineTool({
 export const telemetrySummaryTool = defineTool({
   name: "telemetry_summary",
   toolset: "admin",
+  source: { defined: DEFINED, answers: "edit/reports.ts" },
   cli: [{ name: "telemetry summary", summary: "Counts by route:operation with success rate and average time." }],
   title: "Telemetry by route and operation",
   description: "Event counts by route:operation with success rate and average time.",
@@ -124,6 +131,7 @@ export const telemetrySummaryTool = defineTool({
 export const telemetryHealthTool = defineTool({
   name: "telemetry_health",
   toolset: "admin",
+  source: { defined: DEFINED, answers: "edit/reports.ts" },
   cli: [
     {
       name: "telemetry health",
@@ -148,6 +156,7 @@ export const telemetryHealthTool = defineTool({
 export const telemetrySessionsTool = defineTool({
   name: "telemetry_sessions",
   toolset: "admin",
+  source: { defined: DEFINED, answers: "edit/reports.ts" },
   cli: [{ name: "telemetry sessions", summary: "Per-session event counts, error rates and durations.", short: { n: "limit" } }],
   title: "Editing sessions",
   description: "Per-session event counts, error rates and durations (a session is HASHPILOT_SESSION, or the calling process).",
@@ -169,6 +178,7 @@ export const telemetrySessionsTool = defineTool({
 export const telemetryExportTool = defineTool({
   name: "telemetry_export",
   toolset: "admin",
+  source: { defined: DEFINED, answers: "edit/reports.ts" },
   cli: [{ name: "telemetry export", summary: "Every event, optionally by date range or session (--ndjson: one compact event per line)." }],
   title: "Export telemetry events",
   description:
@@ -202,6 +212,7 @@ export const telemetryExportTool = defineTool({
 export const telemetryPruneTool = defineTool({
   name: "telemetry_prune",
   toolset: "admin",
+  source: { defined: DEFINED, answers: "edit/telemetry.ts" },
   cli: [{ name: "telemetry prune", summary: "Delete rotated telemetry logs older than N days (default 30)." }],
   title: "Prune old telemetry logs",
   description: "Deletes rotated telemetry logs older than older_than days (default 30).",
@@ -214,6 +225,7 @@ export const telemetryPruneTool = defineTool({
 export const telemetryClearTool = defineTool({
   name: "telemetry_clear",
   toolset: "admin",
+  source: { defined: DEFINED, answers: "edit/telemetry.ts" },
   cli: [{ name: "telemetry clear", summary: "Delete every telemetry log." }],
   title: "Clear telemetry",
   description: "Deletes every telemetry log, the active one and all rotated ones; the provenance they held goes with them.",
@@ -226,6 +238,7 @@ export const telemetryClearTool = defineTool({
 export const configTool = defineTool({
   name: "config",
   toolset: "admin",
+  source: { defined: DEFINED, answers: "edit/config.ts" },
   cli: [
     {
       name: "config",

@@ -58,10 +58,24 @@ export interface CliCommand {
   readonly hidden?: readonly string[];
 }
 
+/**
+ * Where a tool lives, as docs/tools.md says it: paths relative to src/. `defined`: the module that
+ * declares it (its text has `name: "<tool>"`); `answers`: the module below tools/ holding the
+ * function its handler calls for the answer — through a tools/ helper, the module whose operation
+ * the helper runs (edit-call.ts's `operations()` → edit/operations.ts). test/tools/registry.test.ts
+ * holds both to the source: `answers` is imported by `defined`, or by a module it imports that
+ * declares no tool.
+ */
+export interface ToolSourceFiles {
+  readonly defined: string;
+  readonly answers: string;
+}
+
 export interface ToolDefinition<S extends ZodType = ZodType, O = unknown> {
   readonly name: string;
   /** Absent means "read". */
   readonly toolset?: Toolset;
+  readonly source: ToolSourceFiles;
   readonly title: string;
   /** What the MCP listing says: what the tool answers and how to call it (at most DESCRIPTION_LIMIT characters; more goes in details). */
   readonly description: string;

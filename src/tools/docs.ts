@@ -1,7 +1,7 @@
-// docs/tools.md, derived from the registry: each tool's name, title, toolset, description (what
-// the MCP listing says), details, annotations, input schema (as JSON Schema, with every
-// argument's description, and the keys the compact listing leaves out) and output schema. A test
-// fails when the committed file drifts from this.
+// docs/tools.md, derived from the registry: each tool's name, title, toolset, the module that
+// defines it and the one that answers it, description (what the MCP listing says), details,
+// annotations, input schema (as JSON Schema, with every argument's description, and the keys the
+// compact listing leaves out) and output schema. A test fails when the committed file drifts from this.
 import { TOOLS, outputSchema } from "./registry.js";
 import { z } from "./schema.js";
 
@@ -20,6 +20,8 @@ export function renderToolsDoc(): string {
       `## \`${tool.name}\` — ${tool.title}`,
       "",
       `*${tool.toolset ?? "read"} toolset; ${traits}*`,
+      "",
+      `Defined in \`src/${tool.source.defined}\`; answered by \`src/${tool.source.answers}\`.`,
       "",
       tool.description,
       "",

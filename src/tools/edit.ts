@@ -10,9 +10,12 @@ import { content, file, fileHashInput, hash, provenance } from "./edit-inputs.js
 import { ENVELOPE_OUTPUT } from "./outputs.js";
 import { z } from "./schema.js";
 
+const DEFINED = "tools/edit.ts";
+
 export const readManyTool = defineTool({
   name: "read_many",
   toolset: "edit",
+  source: { defined: DEFINED, answers: "edit/operations.ts" },
   cli: [{ name: "read-many", summary: "Read files with their content hashes.", positionals: ["...files"] }],
   title: "Read files with hashes",
   description: "Whole files with their 12-character hashes (replace_hash's whole-file anchor, later expected_file_hash).",
@@ -32,6 +35,7 @@ export const readManyTool = defineTool({
 export const readHashTool = defineTool({
   name: "read_hash",
   toolset: "edit",
+  source: { defined: DEFINED, answers: "edit/operations.ts" },
   cli: [{ name: "read-hash", summary: "Read one line with its hash and the hash of its context.", positionals: ["file", "line"], short: { c: "context" } }],
   title: "Read a line with its hashes",
   description: "A line's lineHash, its context's contextHash and the fileHash: the anchors replace_hash takes.",
@@ -56,6 +60,7 @@ export const readHashTool = defineTool({
 export const replaceHashTool = defineTool({
   name: "replace_hash",
   toolset: "edit",
+  source: { defined: DEFINED, answers: "edit/operations.ts" },
   cli: [
     {
       name: "replace-hash",
@@ -114,6 +119,7 @@ export const replaceHashTool = defineTool({
 export const diffApplyTool = defineTool({
   name: "diff_apply",
   toolset: "edit",
+  source: { defined: DEFINED, answers: "edit/operations.ts" },
   cli: [
     {
       name: "diff apply",
@@ -163,6 +169,7 @@ export const diffApplyTool = defineTool({
 export const undoTool = defineTool({
   name: "undo",
   toolset: "edit",
+  source: { defined: DEFINED, answers: "edit/operations.ts" },
   cli: [
     {
       name: "undo",

@@ -40,6 +40,7 @@ export function latestSession(stateDir: string): string | null {
 
 export const efficiencyTool = defineTool({
   name: "mast_efficiency",
+  source: { defined: "tools/efficiency.ts", answers: "store/metrics.ts" },
   title: "Token efficiency",
   description: "Tokens the read tools returned against reading their files whole, per tool (this session or all).",
   details:

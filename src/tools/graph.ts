@@ -21,6 +21,8 @@ import { nameInput, pathInput, z } from "./schema.js";
 import { withNote } from "./telemetry.js";
 import { callGraph, toDot, toMermaid } from "../query/callgraph.js";
 
+const DEFINED = "tools/graph.ts";
+
 /** The flags every graph answer may carry, present only when true (docs/freshness.md). */
 interface Flags {
   file_busy_returning_stale_cache?: true;
@@ -119,6 +121,7 @@ function declarationFiles(target: Target): string[] {
 
 export const callersTool = defineTool({
   name: "mast_callers",
+  source: { defined: DEFINED, answers: "query/callers.ts" },
   title: "Callers of a symbol",
   description: "A symbol's signature and call sites by file: verified_callers are proven (act on them), potential_matches unproven.",
   details:
@@ -222,6 +225,7 @@ export const callersTool = defineTool({
 
 export const implementorsTool = defineTool({
   name: "mast_implementors",
+  source: { defined: DEFINED, answers: "query/implementors.ts" },
   title: "Implementors of a type",
   description: "Classes implementing an interface or extending a class, and their methods; for Type.member, its overrides.",
   details:
@@ -271,6 +275,7 @@ export const implementorsTool = defineTool({
 
 export const renameImpactTool = defineTool({
   name: "mast_rename_impact",
+  source: { defined: DEFINED, answers: "query/callers.ts" },
   title: "Rename impact",
   description: "What a rename touches: declarations, verified callers, potential matches to review, barrel exports.",
   details:
@@ -339,6 +344,7 @@ const DEFAULT_GRAPH_NODES = 40;
 
 export const graphTool = defineTool({
   name: "mast_graph",
+  source: { defined: DEFINED, answers: "query/callgraph.ts" },
   title: "Call graph picture",
   description: "The calls around a symbol as a Mermaid or DOT picture: verified edges solid, potential dashed.",
   details:

@@ -347,6 +347,7 @@ async function planAddParameter(ctx: ToolContext, intent: z.infer<typeof AddPara
 export const intentTool = defineTool({
   name: "intent",
   toolset: "edit",
+  source: { defined: "tools/intent.ts", answers: "edit/intent.ts" },
   cli: [
     {
       name: "intent",

@@ -8,9 +8,12 @@ import { content, file } from "./edit-inputs.js";
 import { ENVELOPE_OUTPUT } from "./outputs.js";
 import { globInput, nameInput, z } from "./schema.js";
 
+const DEFINED = "tools/more.ts";
+
 export const grepManyTool = defineTool({
   name: "grep_many",
   toolset: "more",
+  source: { defined: DEFINED, answers: "edit/operations.ts" },
   cli: [
     {
       name: "grep-many",
@@ -60,6 +63,7 @@ export const grepManyTool = defineTool({
 export const diffGenerateTool = defineTool({
   name: "diff_generate",
   toolset: "more",
+  source: { defined: DEFINED, answers: "edit/operations.ts" },
   cli: [
     {
       name: "diff generate",
@@ -92,6 +96,7 @@ export const diffGenerateTool = defineTool({
 export const changeSetsTool = defineTool({
   name: "changesets",
   toolset: "more",
+  source: { defined: DEFINED, answers: "edit/operations.ts" },
   cli: [{ name: "changesets", summary: "List recorded changeSets (one per editing invocation), newest first." }],
   title: "Recorded changeSets",
   description: "This project's changeSets (one per editing call) whose original bytes are kept for undo, newest first.",
@@ -108,6 +113,7 @@ export const changeSetsTool = defineTool({
 export const symbolLookupManyTool = defineTool({
   name: "symbol_lookup_many",
   toolset: "more",
+  source: { defined: DEFINED, answers: "edit/operations.ts" },
   cli: [
     {
       name: "symbol-lookup-many",
@@ -142,6 +148,7 @@ export const symbolLookupManyTool = defineTool({
 export const astCapabilitiesTool = defineTool({
   name: "ast_capabilities",
   toolset: "more",
+  source: { defined: DEFINED, answers: "edit/ast.ts" },
   cli: [{ name: "ast capabilities", summary: "Languages with AST edits: extensions, operations and known limitations." }],
   title: "AST edit languages",
   description: "Each language with AST edits: its extensions, the operations it supports and their known limitations.",
@@ -158,6 +165,7 @@ export const astCapabilitiesTool = defineTool({
 export const astFindSymbolsTool = defineTool({
   name: "ast_find_symbols",
   toolset: "more",
+  source: { defined: DEFINED, answers: "edit/ast.ts" },
   cli: [
     {
       name: "ast find-symbols",

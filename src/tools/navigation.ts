@@ -12,6 +12,8 @@ import { NOT_FOUND_NOTE, READ_ONLY, WRITTEN_SINCE_NOTE, defineTool } from "./def
 import { NOT_FOUND, READ_MARKS, open } from "./outputs.js";
 import { MAX_PATH_LENGTH, globInput, nameInput, pathInput, z } from "./schema.js";
 
+const DEFINED = "tools/navigation.ts";
+
 /** A file_path argument as a project-relative path (an absolute path inside the project is accepted). */
 const inProject = (ctx: ToolContext, path: string) => projectPath(path, ctx.config.project_root);
 
@@ -22,6 +24,7 @@ const DEFAULT_MAX_MEMBERS = 20;
 
 export const skeletonTool = defineTool({
   name: "mast_project_skeleton",
+  source: { defined: DEFINED, answers: "query/navigation.ts" },
   title: "Project skeleton",
   description: "Each file's exported names and its classes' public members, no bodies: the project in one call.",
   details:
@@ -79,6 +82,7 @@ export const skeletonTool = defineTool({
 
 export const exportsTool = defineTool({
   name: "mast_exports",
+  source: { defined: DEFINED, answers: "query/navigation.ts" },
   title: "File exports",
   description: "What one file exports: each name with kind, signature, line and doc; re-exports with their source.",
   details: "What one file exports: each name with its kind, signature (no body), line and doc comment; re-exports say where they come from, and `export *` modules are listed in star_exports.",
@@ -126,6 +130,7 @@ function briefSignature(entry: SignatureEntry, asked: string): Partial<Signature
 
 export const signatureTool = defineTool({
   name: "mast_signature",
+  source: { defined: DEFINED, answers: "query/navigation.ts" },
   title: "Symbol signature",
   description: "A symbol's declaration, doc, parameters and return type, with the project types they name (Type.member).",
   details:
@@ -181,6 +186,7 @@ export const signatureTool = defineTool({
 
 export const dependenciesTool = defineTool({
   name: "mast_dependencies",
+  source: { defined: DEFINED, answers: "query/navigation.ts" },
   title: "File dependencies",
   description: "What one file imports: each module, the names taken, its kind and the project file it resolves to.",
   details:

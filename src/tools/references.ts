@@ -17,6 +17,8 @@ import { byFile, cutOf, fileOf } from "./graph.js";
 import { NOT_FOUND, READ_MARKS, SITES_BY_FILE, open } from "./outputs.js";
 import { nameInput, pathInput, z } from "./schema.js";
 
+const DEFINED = "tools/references.ts";
+
 const DEFINITION = open({ file_path: z.string(), line: z.number().int().min(1), column: z.number().int().min(1).nullable(), name: z.string(), kind: z.string(), signature: z.string().nullable() });
 const RESOLUTION = z.enum(["scope", "import", "type", "checker", "name"]);
 const position = { line: z.number().int().min(1), column: z.number().int().min(1) };
@@ -34,6 +36,7 @@ function page<T>(list: readonly T[], offset: number, limit: number): readonly T[
 
 export const definitionTool = defineTool({
   name: "mast_definition",
+  source: { defined: DEFINED, answers: "query/references.ts" },
   title: "Go to definition",
   description: "Go to definition: the declaration the name at file_path:line:column resolves to, with its signature.",
   details:
@@ -95,6 +98,7 @@ function targetOf(ctx: ToolContext, args: { symbol?: string | null; file_path?: 
 
 export const referencesTool = defineTool({
   name: "mast_references",
+  source: { defined: DEFINED, answers: "query/references.ts" },
   title: "References of a declaration",
   description: "References to any declaration (fields too) by symbol or file_path:line:column, verified or potential, read/write marked.",
   details:

@@ -9,6 +9,7 @@ import { z } from "./schema.js";
 
 export const reindexTool = defineTool({
   name: "mast_reindex",
+  source: { defined: "tools/reindex.ts", answers: "index/run-thread.ts" },
   title: "Reindex",
   description: "Updates the index from the disk and returns when done: call it after writing files by other means.",
   details:

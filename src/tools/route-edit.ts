@@ -130,6 +130,7 @@ function astCommand(operation: string, summary: string, positionals: string[]): 
 export const routeEditTool = defineTool({
   name: "route_edit",
   toolset: "edit",
+  source: { defined: "tools/route-edit.ts", answers: "edit/route-edit.ts" },
   cli: [
     {
       name: "route-edit",

@@ -65,6 +65,7 @@ function shape(full: SearchResponse, max: number, fields: readonly string[] | nu
 
 export const searchTool = defineTool({
   name: "mast_search",
+  source: { defined: "tools/search.ts", answers: "query/search.ts" },
   title: "Search code",
   description: "Ranked code chunks (function, method, class outline, doc section) for a name, part of one, or words.",
   details:
@@ -74,7 +75,7 @@ export const searchTool = defineTool({
     "A query of several words (a task: a bug report, a commit subject) is also matched by its words against names and identifiers (split on camelCase, snake_case and dots, weighted by how rare each is in the project) and against file paths (directories and file stems); its answer covers distinct files — each file's best chunk, a second chunk of a file only when no other file is left — and names the next files it reached in more_files (path, line, symbol; first those next to a top hit — a caller's, a callee's or an importer's file — with related_to naming the hit's file); when its every word is common in the project and names no file, the answer says low_confidence: true. " +
     "The source ranks before tests, documents and examples unless the query names them (test, spec, docs, example, …) or a file. Scope with file_pattern (glob: * stays in one " +
     "path segment, ** crosses them) and language; narrow with chunk_type and only_exported. " +
-    "Text matches by word, any case: a word of 3+ characters also matches the words it begins (`valid` finds validate), a word inside a camelCase or snake_case identifier counts (`password` finds hashPassword), and a term with punctuation needs all its words (`res.json`); FTS syntax is literal; a query with no word in it (`=>`) is a substring search. " +
+    "Text matches by word, any case: a word of 3+ characters also matches the words it begins (`valid` finds validate), a word inside a camelCase or snake_case identifier counts (`password` finds hashPassword), and a term with punctuation needs all its words (`res.json`); FTS syntax is literal; a query with no word in it (`=>`) matches nothing (grep_many finds punctuation). " +
     "Each content is cut to max_chars (default 400) at a line end, marked content_truncated with its content_end_line; fields picks the keys of each result for a compact answer. " +
     "An empty result carries `suggestions` to re-query with (only close names), and `scope_empty: true` when file_pattern or language matches no indexed file; a result whose file changed since indexing carries `stale: true`.",
   unlisted: ["language", "max_chars", "fields"],

@@ -7,6 +7,7 @@ import { z } from "./schema.js";
 
 export const statusTool = defineTool({
   name: "mast_status",
+  source: { defined: "tools/status.ts", answers: "index/run-thread.ts" },
   title: "Index status",
   description: "Index health: counts, last run, stale files, errors, and whether a run is writing now.",
   details:

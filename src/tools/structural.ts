@@ -10,6 +10,8 @@ import { READ_ONLY, defineTool } from "./define.js";
 import { open } from "./outputs.js";
 import { z } from "./schema.js";
 
+const DEFINED = "tools/structural.ts";
+
 const COVERAGE = open({ partition_status: z.enum(["complete", "partial", "empty", "failed"]) });
 const HINT = " Hints only: union them with a text search (grep) — partition_status says how much was indexed; only `complete` at semantic precision is strong.";
 const ARG_SCHEMAS: Record<StructuralArg, () => z.ZodTypeAny> = {
@@ -28,6 +30,7 @@ const answer = (ctx: ToolContext, op: string, args: Record<string, unknown>) => 
 export const resolveSymbolTool = defineTool({
   name: "resolve_symbol",
   toolset: "structural",
+  source: { defined: DEFINED, answers: "structural/query.ts" },
   title: "Resolve a symbol (structural index)",
   description: `Every declaration of a name in the structural index (name or Owner.member; narrow by language, file, namespace) with its symbol_id, span, precision and backend; ambiguous when more than one — pick one before find_callers/find_callees.${HINT}`,
   details: "Run `mast structural build` first. Results are in path order; total counts all matches, has_more says a page was cut.",
@@ -45,10 +48,11 @@ const edgesOutput = open({
 });
 
 /** find_callers and find_callees: one shape, one direction each. */
-const edgesTool = (name: "find_callers" | "find_callees", title: string, description: string) =>
+const edgesTool = ({ name, title, description }: { name: "find_callers" | "find_callees"; title: string; description: string }) =>
   defineTool({
     name,
     toolset: "structural",
+    source: { defined: DEFINED, answers: "structural/query.ts" },
     title,
     description,
     input: inputOf(name),
@@ -57,16 +61,21 @@ const edgesTool = (name: "find_callers" | "find_callees", title: string, descrip
     handler: (ctx, args) => answer(ctx, name, args),
   });
 
-export const findCallersTool = edgesTool(
-  "find_callers",
-  "Find callers (structural index)",
-  `The call sites of a symbol_id (from resolve_symbol), paginated; each with caller, file, line, edge_kind (direct, indirect, virtual, macro, unresolved — never merged), precision and backend. Calls of the name no symbol was resolved for follow as unresolved.${HINT}`,
-);
-export const findCalleesTool = edgesTool("find_callees", "Find callees (structural index)", `The calls made inside a symbol_id, paginated, in the shape find_callers answers.${HINT}`);
+export const findCallersTool = edgesTool({
+  name: "find_callers",
+  title: "Find callers (structural index)",
+  description: `The call sites of a symbol_id (from resolve_symbol), paginated; each with caller, file, line, edge_kind (direct, indirect, virtual, macro, unresolved — never merged), precision and backend. Calls of the name no symbol was resolved for follow as unresolved.${HINT}`,
+});
+export const findCalleesTool = edgesTool({
+  name: "find_callees",
+  title: "Find callees (structural index)",
+  description: `The calls made inside a symbol_id, paginated, in the shape find_callers answers.${HINT}`,
+});
 
 export const functionBoundaryTool = defineTool({
   name: "get_function_boundary",
   toolset: "structural",
+  source: { defined: DEFINED, answers: "structural/query.ts" },
   title: "Function boundary (structural index)",
   description: "The innermost function or method holding file:line — symbol_id, start_line, end_line, signature, precision, backend (null fields when none does) — to read just that span.",
   input: inputOf("get_function_boundary"),
@@ -78,6 +87,7 @@ export const functionBoundaryTool = defineTool({
 export const coverageTool = defineTool({
   name: "get_coverage",
   toolset: "structural",
+  source: { defined: DEFINED, answers: "structural/query.ts" },
   title: "Structural coverage",
   description:
     "How much of the project (or one file, or one language) the structural index covers: total_files, indexed_files, failed, deferred, partition_status, backends_used, the snapshot id and whether it is stale.",

@@ -22,6 +22,7 @@ const VERDICT_MESSAGES: Record<Exclude<VerifyResult["overall"], "pass">, (r: Ver
 export const verifyChangesTool = defineTool({
   name: "verify_changes",
   toolset: "edit",
+  source: { defined: "tools/verify.ts", answers: "edit/verify.ts" },
   cli: [
     {
       name: "verify-changes",

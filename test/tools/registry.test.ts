@@ -1,8 +1,8 @@
 // The registry is the one definition of every tool: docs/tools.md and the CLI help are derived
 // from it, and this test fails when either drifts.
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { dirname, join, posix } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderLanguagesDoc } from "../../src/lang/docs.js";
 import { renderToolsDoc } from "../../src/tools/docs.js";
@@ -10,6 +10,17 @@ import { DEFAULT_TOOLSETS, DESCRIPTION_LIMIT, ENVELOPE_TOOLSETS, LISTED_TOOL_AVE
 import { TOOLS, inputFields, listedTools } from "../../src/tools/registry.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
+const SRC = join(ROOT, "src");
+
+/** The layers below tools/ (ARCHITECTURE.md): where a tool's answer is computed. */
+const BELOW_TOOLS = ["base", "lang", "syntax", "store", "resolve", "index", "query", "edit", "structural"];
+
+/** The src/-relative modules a module imports, statically (`import type` left out: it runs nothing) or dynamically. */
+function importsOf(module: string): string[] {
+  const text = readFileSync(join(SRC, module), "utf8");
+  const specs = [...text.matchAll(/^(?:import|export)(?! type )[^;]*?\bfrom "(\.[^"]+)"|\bimport\("(\.[^"]+)"\)/gm)].map((m) => (m[1] ?? m[2])!);
+  return specs.map((spec) => posix.join(dirname(module), spec).replace(/\.js$/, ".ts"));
+}
 
 describe("tool registry", () => {
   it("docs/languages.md is generated from the language specs (run `npm run docs:languages` after changing one)", () => {
@@ -133,6 +144,20 @@ describe("tool registry", () => {
     expect(readFileSync(join(ROOT, "docs", "tools.md"), "utf8")).toContain(
       "Left out of the compact listing (accepted all the same; `mast serve --schemas full` lists them): `recovery`, `actor`, `task_id`, `reason`.",
     );
+  });
+
+  it('every tool\'s source is true: `defined` is the one tools/ module with its `name: "<tool>"`; `answers`, a module below tools/, is imported by `defined` or by a module it imports that declares no tool', () => {
+    const toolModules = readdirSync(join(SRC, "tools")).filter((f) => f.endsWith(".ts"));
+    const declares = (module: string, name: string) => readFileSync(join(SRC, module), "utf8").includes(`name: ${JSON.stringify(name)},`);
+    const declaresTools = (module: string) => module.startsWith("tools/") && readFileSync(join(SRC, module), "utf8").includes("defineTool({");
+    for (const t of TOOLS) {
+      const { defined, answers } = t.source;
+      expect([t.name, toolModules.filter((f) => declares(`tools/${f}`, t.name)).map((f) => `tools/${f}`)]).toEqual([t.name, [defined]]);
+      expect([t.name, answers, existsSync(join(SRC, answers)), BELOW_TOOLS.includes(answers.split("/")[0]!)]).toEqual([t.name, answers, true, true]);
+      const direct = importsOf(defined);
+      const reached = direct.includes(answers) || direct.some((m) => !declaresTools(m) && existsSync(join(SRC, m)) && importsOf(m).includes(answers));
+      expect([t.name, answers, reached]).toEqual([t.name, answers, true]);
+    }
   });
 
   it("`mast query --help` lists every tool", () => {

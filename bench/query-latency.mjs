@@ -134,7 +134,7 @@ function phraseOf(doc, rand) {
   return null;
 }
 
-function drawQuerySet(graphDb) {
+async function drawQuerySet(graphDb) {
   const db = new Database(graphDb, { readonly: true, fileMustExist: true });
   try {
     const rand = prng(SEED);
@@ -156,7 +156,18 @@ function drawQuerySet(graphDb) {
       for (const r of picked) symbols.push({ name: r.name, kind, file: r.path, rg_word: kind === "method" ? r.name.split(".")[1] : r.name });
     }
 
-    const docs = db.prepare(`SELECT s.name, s.doc, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.doc IS NOT NULL ORDER BY f.path, s.line, s.id`).all();
+    // Doc comments live in each file's packed symbol_texts row (store/symbol-texts.ts), by symbol id.
+    const { unpackSymbolTexts } = await import(path.join(REPO, "dist/store/symbol-texts.js"));
+    const docOf = new Map();
+    for (const t of db.prepare("SELECT file_id, first_id, ids, texts FROM symbol_texts").all()) {
+      const ids = t.ids === null ? null : JSON.parse(t.ids);
+      unpackSymbolTexts(t.file_id, t.texts).forEach((x, i) => x.doc !== null && docOf.set(ids === null ? t.first_id + i : ids[i], x.doc));
+    }
+    const docs = db
+      .prepare("SELECT s.id, s.name, f.path FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.line, s.id")
+      .all()
+      .filter((r) => docOf.has(r.id))
+      .map((r) => ({ name: r.name, doc: docOf.get(r.id), path: r.path }));
     const phrases = [];
     const seenPhrase = new Set();
     for (const d of shuffled(docs, rand)) {
@@ -608,7 +619,7 @@ async function main() {
   try {
     process.stderr.write(`mast index (fresh state dir) ...\n`);
     index = indexCorpus(stateDir);
-    qs = drawQuerySet(path.join(stateDir, "graph.db"));
+    qs = await drawQuerySet(path.join(stateDir, "graph.db"));
     process.stderr.write(`in-process: 1 warm-up + ${TIMED_PASSES} timed passes ...\n`);
     inproc = await benchInProcess(qs, stateDir);
     process.stderr.write(`search cost by query length ...\n`);

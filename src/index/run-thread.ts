@@ -49,6 +49,11 @@ function throttled(onProgress: (p: IndexProgress) => void): (p: IndexProgress) =
   };
 }
 
+/** The checker pass a job needs, loaded by `load` only when it is an index run that asks for it. */
+export function checkerFor(job: ThreadJob, load: () => Promise<CheckerPass>): Promise<CheckerPass | null> {
+  return job.kind === "index" && job.options.checker ? load() : Promise.resolve(null);
+}
+
 /**
  * The job itself, on whichever thread runs it (the worker's entry calls this too), with the checker
  * pass the thread was given (null: none, and a run asking for it is refused); an index run reports
@@ -118,8 +123,7 @@ export class IndexThreads {
 
   private async offThread(job: ThreadJob, onProgress?: (p: IndexProgress) => void): Promise<unknown> {
     if (!existsSync(this.host.workerEntry)) {
-      const checker = job.kind === "index" && job.options.checker ? await this.host.checkerPass() : null;
-      return runJob(job, checker, onProgress);
+      return runJob(job, await checkerFor(job, this.host.checkerPass), onProgress);
     }
     return new Promise((resolve, reject) => {
       const worker = new Worker(this.host.workerEntry, { workerData: { job, progress: onProgress !== undefined } });

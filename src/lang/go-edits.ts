@@ -3,46 +3,11 @@
 // scoping with `if`/`for`/`switch` initialisers; `:=` binding again what its scope has bound; a
 // receiver or parameter typed by its declaration; a composite literal's field keys.
 import { ancestorOf, firstTypeName, sameNode, type EditRules, type ImportBinding, type ImportRules, type ImportSpec } from "./edit-rules.js";
-import {
-  ASSIGNMENT_STATEMENT,
-  CALL_EXPRESSION,
-  COMMENT,
-  COMPOSITE_LITERAL,
-  CONST_DECLARATION,
-  CONST_SPEC,
-  FIELD_DECLARATION,
-  FIELD_DECLARATION_LIST,
-  FUNCTION_DECLARATION,
-  FUNC_LITERAL,
-  IDENTIFIER,
-  IMPORT_DECLARATION,
-  IMPORT_SPEC,
-  IMPORT_SPEC_LIST,
-  INTERFACE_TYPE,
-  METHOD_DECLARATION,
-  METHOD_ELEM,
-  PACKAGE_IDENTIFIER,
-  PARAMETER_DECLARATION,
-  PARAMETER_LIST,
-  PARENTHESIZED_EXPRESSION,
-  RANGE_CLAUSE,
-  SELECTOR_EXPRESSION,
-  SHORT_VAR_DECLARATION,
-  STRUCT_TYPE,
-  TYPE_ALIAS,
-  TYPE_DECLARATION,
-  TYPE_IDENTIFIER,
-  TYPE_SPEC,
-  TYPE_SWITCH_STATEMENT,
-  UNARY_EXPRESSION,
-  VARIADIC_PARAMETER_DECLARATION,
-  VAR_DECLARATION,
-  VAR_SPEC,
-} from "./go-nodes.js";
+import * as GO from "./go-nodes.js";
 import type { RuleNode } from "./outline.js";
 
-const TYPE_NAMES = [TYPE_IDENTIFIER];
-const FUNCTIONS = [FUNCTION_DECLARATION, METHOD_DECLARATION, FUNC_LITERAL];
+const TYPE_NAMES = [GO.TYPE_IDENTIFIER];
+const FUNCTIONS = [GO.FUNCTION_DECLARATION, GO.METHOD_DECLARATION, GO.FUNC_LITERAL];
 
 /** Every node of a field (`const A, B = 1, 2` has two names). */
 const allNamed = (node: RuleNode, field: string): RuleNode[] => node.childrenForFieldName(field);
@@ -51,16 +16,16 @@ const allNamed = (node: RuleNode, field: string): RuleNode[] => node.childrenFor
 const GO_EDITS_MEMBER_KEY = (token: RuleNode): boolean => {
   const element = token.parent;
   const keyed = element?.type === "literal_element" ? element.parent : null;
-  return keyed?.type === "keyed_element" && sameNode(keyed.childForFieldName("key"), element!) && keyed.parent?.parent?.type !== COMPOSITE_LITERAL;
+  return keyed?.type === "keyed_element" && sameNode(keyed.childForFieldName("key"), element!) && keyed.parent?.parent?.type !== GO.COMPOSITE_LITERAL;
 };
 
 /** The type of a composite literal, `&T{…}` included, or null. */
 const literalType = (value: RuleNode | null): string | null => {
-  const literal = value?.type === UNARY_EXPRESSION ? value.childForFieldName("operand") : value;
-  if (literal?.type !== COMPOSITE_LITERAL) return null;
+  const literal = value?.type === GO.UNARY_EXPRESSION ? value.childForFieldName("operand") : value;
+  if (literal?.type !== GO.COMPOSITE_LITERAL) return null;
   const type = literal.childForFieldName("type");
   // `pkg.T{}`: the qualified name (a file-scoped rename finds no owner of it; navigation follows the package).
-  return type?.type === TYPE_IDENTIFIER || type?.type === "qualified_type" ? type.text : null;
+  return type?.type === GO.TYPE_IDENTIFIER || type?.type === "qualified_type" ? type.text : null;
 };
 
 // ---- imports ----
@@ -75,9 +40,9 @@ function parseImport(raw: string): ImportSpec | string {
 const specText = (spec: ImportSpec) => `${spec.defaultName ? `${spec.defaultName} ` : ""}"${spec.module}"`;
 
 function importSpecs(statement: RuleNode): RuleNode[] {
-  if (statement.type !== IMPORT_DECLARATION) return [];
-  const list = statement.namedChildren.find((c) => c.type === IMPORT_SPEC_LIST);
-  return (list ? list.namedChildren : statement.namedChildren).filter((c) => c.type === IMPORT_SPEC);
+  if (statement.type !== GO.IMPORT_DECLARATION) return [];
+  const list = statement.namedChildren.find((c) => c.type === GO.IMPORT_SPEC_LIST);
+  return (list ? list.namedChildren : statement.namedChildren).filter((c) => c.type === GO.IMPORT_SPEC);
 }
 
 function readSpec(spec: RuleNode): ImportSpec {
@@ -99,7 +64,7 @@ export const GO_IMPORTS: ImportRules = {
     const specs = importSpecs(statement);
     // `import "C"` carries its cgo preamble: nothing joins it.
     if (specs.length === 0 || specs.some((s) => readSpec(s).module === "C")) return null;
-    const list = statement.namedChildren.find((c) => c.type === IMPORT_SPEC_LIST);
+    const list = statement.namedChildren.find((c) => c.type === GO.IMPORT_SPEC_LIST);
     if (list) {
       const last = specs.at(-1)!;
       const indent = /^[ \t]*/.exec(source.slice(source.lastIndexOf("\n", last.startIndex - 1) + 1))![0] || "\t";
@@ -117,7 +82,7 @@ export const GO_IMPORTS: ImportRules = {
     const start = source.lastIndexOf("\n", first.startIndex - 1);
     const last = gone.at(-1)!;
     if (gone.length === 1 || specs.indexOf(last) - specs.indexOf(first) === gone.length - 1) return { start, end: last.endIndex, text: "" };
-    const list = statement.namedChildren.find((c) => c.type === IMPORT_SPEC_LIST)!;
+    const list = statement.namedChildren.find((c) => c.type === GO.IMPORT_SPEC_LIST)!;
     const indent = /^[ \t]*/.exec(source.slice(source.lastIndexOf("\n", specs[0]!.startIndex - 1) + 1))![0];
     return { start: list.startIndex, end: list.endIndex, text: `(\n${keep.map((k) => `${indent}${k.text}`).join("\n")}\n)` };
   },
@@ -126,41 +91,41 @@ export const GO_IMPORTS: ImportRules = {
 
 export const GO_EDITS: EditRules = {
   declarations: {
-    [FUNCTION_DECLARATION]: { kind: "function", body: "body" },
-    [METHOD_DECLARATION]: { kind: "method", body: "body", ownerName: (n) => firstTypeName(n.childForFieldName("receiver"), TYPE_NAMES) },
-    [TYPE_SPEC]: { kind: (n) => (n.childForFieldName("type")?.type === INTERFACE_TYPE ? "interface" : n.childForFieldName("type")?.type === STRUCT_TYPE ? "class" : "type") },
-    [TYPE_ALIAS]: { kind: "type" },
-    [CONST_SPEC]: { kind: "variable", name: (n) => allNamed(n, "name"), where: (n) => ancestorOf(n, FUNCTIONS) === null },
-    [VAR_SPEC]: { kind: "variable", name: (n) => allNamed(n, "name"), where: (n) => ancestorOf(n, FUNCTIONS) === null },
-    [FIELD_DECLARATION]: { kind: "field", name: (n) => allNamed(n, "name") },
-    [METHOD_ELEM]: { kind: "method" },
+    [GO.FUNCTION_DECLARATION]: { kind: "function", body: "body" },
+    [GO.METHOD_DECLARATION]: { kind: "method", body: "body", ownerName: (n) => firstTypeName(n.childForFieldName("receiver"), TYPE_NAMES) },
+    [GO.TYPE_SPEC]: { kind: (n) => (n.childForFieldName("type")?.type === GO.INTERFACE_TYPE ? "interface" : n.childForFieldName("type")?.type === GO.STRUCT_TYPE ? "class" : "type") },
+    [GO.TYPE_ALIAS]: { kind: "type" },
+    [GO.CONST_SPEC]: { kind: "variable", name: (n) => allNamed(n, "name"), where: (n) => ancestorOf(n, FUNCTIONS) === null },
+    [GO.VAR_SPEC]: { kind: "variable", name: (n) => allNamed(n, "name"), where: (n) => ancestorOf(n, FUNCTIONS) === null },
+    [GO.FIELD_DECLARATION]: { kind: "field", name: (n) => allNamed(n, "name") },
+    [GO.METHOD_ELEM]: { kind: "method" },
   },
   owners: {
-    [TYPE_SPEC]: {
+    [GO.TYPE_SPEC]: {
       name: (n) => n.childForFieldName("name")?.text ?? null,
       members: (n) => {
         const type = n.childForFieldName("type");
-        if (type?.type === STRUCT_TYPE) return type.namedChildren.find((c) => c.type === FIELD_DECLARATION_LIST) ?? null;
-        return type?.type === INTERFACE_TYPE ? type : null;
+        if (type?.type === GO.STRUCT_TYPE) return type.namedChildren.find((c) => c.type === GO.FIELD_DECLARATION_LIST) ?? null;
+        return type?.type === GO.INTERFACE_TYPE ? type : null;
       },
     },
   },
-  wrappers: [TYPE_DECLARATION, CONST_DECLARATION, VAR_DECLARATION],
-  leading: [COMMENT],
+  wrappers: [GO.TYPE_DECLARATION, GO.CONST_DECLARATION, GO.VAR_DECLARATION],
+  leading: [GO.COMMENT],
   indent: "\t",
   braces: true,
-  identifiers: [IDENTIFIER, TYPE_IDENTIFIER, PACKAGE_IDENTIFIER],
+  identifiers: [GO.IDENTIFIER, GO.TYPE_IDENTIFIER, GO.PACKAGE_IDENTIFIER],
   shorthand: () => null,
   scopes: [
     "source_file",
-    FUNCTION_DECLARATION,
-    METHOD_DECLARATION,
-    FUNC_LITERAL,
+    GO.FUNCTION_DECLARATION,
+    GO.METHOD_DECLARATION,
+    GO.FUNC_LITERAL,
     "block",
     "if_statement",
     "for_statement",
     "expression_switch_statement",
-    TYPE_SWITCH_STATEMENT,
+    GO.TYPE_SWITCH_STATEMENT,
     "select_statement",
     "expression_case",
     "type_case",
@@ -170,26 +135,26 @@ export const GO_EDITS: EditRules = {
   functionScopes: FUNCTIONS,
   classScopes: [],
   bindings: {
-    [FUNCTION_DECLARATION]: { kind: FUNCTION_DECLARATION, fields: ["name"], scope: "enclosing" },
-    [TYPE_SPEC]: { kind: TYPE_SPEC, fields: ["name"], scope: "enclosing" },
-    [TYPE_ALIAS]: { kind: TYPE_SPEC, fields: ["name"], scope: "enclosing" },
-    [CONST_SPEC]: { kind: CONST_SPEC, fields: ["name"], scope: "enclosing" },
-    [VAR_SPEC]: { kind: VAR_SPEC, fields: ["name"], scope: "enclosing" },
-    [PARAMETER_LIST]: { kind: "parameter", fields: null, scope: "enclosing", where: (n) => FUNCTIONS.includes(n.parent?.type ?? "") },
+    [GO.FUNCTION_DECLARATION]: { kind: GO.FUNCTION_DECLARATION, fields: ["name"], scope: "enclosing" },
+    [GO.TYPE_SPEC]: { kind: GO.TYPE_SPEC, fields: ["name"], scope: "enclosing" },
+    [GO.TYPE_ALIAS]: { kind: GO.TYPE_SPEC, fields: ["name"], scope: "enclosing" },
+    [GO.CONST_SPEC]: { kind: GO.CONST_SPEC, fields: ["name"], scope: "enclosing" },
+    [GO.VAR_SPEC]: { kind: GO.VAR_SPEC, fields: ["name"], scope: "enclosing" },
+    [GO.PARAMETER_LIST]: { kind: "parameter", fields: null, scope: "enclosing", where: (n) => FUNCTIONS.includes(n.parent?.type ?? "") },
     // `:=` declares from the statement on (a use above it is the outer name's), and binds again a name the scope has.
-    [SHORT_VAR_DECLARATION]: { kind: "variable_declarator", fields: ["left"], scope: "enclosing", sequential: true, rebinds: true },
-    [RANGE_CLAUSE]: { kind: "variable_declarator", fields: ["left"], scope: "enclosing", sequential: true, rebinds: true, where: (n) => n.children.some((c) => c.type === ":=") },
-    [TYPE_SWITCH_STATEMENT]: { kind: "variable_declarator", fields: ["alias"], scope: "self" },
+    [GO.SHORT_VAR_DECLARATION]: { kind: "variable_declarator", fields: ["left"], scope: "enclosing", sequential: true, rebinds: true },
+    [GO.RANGE_CLAUSE]: { kind: "variable_declarator", fields: ["left"], scope: "enclosing", sequential: true, rebinds: true, where: (n) => n.children.some((c) => c.type === ":=") },
+    [GO.TYPE_SWITCH_STATEMENT]: { kind: "variable_declarator", fields: ["alias"], scope: "self" },
     type_parameter_declaration: { kind: "type_parameter", fields: ["name"], scope: "enclosing" },
   },
-  patterns: { expression_list: null, [PARAMETER_DECLARATION]: ["name"], [VARIADIC_PARAMETER_DECLARATION]: ["name"] },
+  patterns: { expression_list: null, [GO.PARAMETER_DECLARATION]: ["name"], [GO.VARIADIC_PARAMETER_DECLARATION]: ["name"] },
   opaque: [],
-  memberAccess: { [SELECTOR_EXPRESSION]: { object: "operand", member: "field" } },
+  memberAccess: { [GO.SELECTOR_EXPRESSION]: { object: "operand", member: "field" } },
   access: {
-    assignments: { [ASSIGNMENT_STATEMENT]: "left" },
+    assignments: { [GO.ASSIGNMENT_STATEMENT]: "left" },
     updates: ["inc_statement", "dec_statement"],
-    calls: { [CALL_EXPRESSION]: "function" },
-    nesting: ["expression_list", PARENTHESIZED_EXPRESSION],
+    calls: { [GO.CALL_EXPRESSION]: "function" },
+    nesting: ["expression_list", GO.PARENTHESIZED_EXPRESSION],
   },
   pathScope: () => undefined,
   isKey: (token) => {
@@ -201,7 +166,7 @@ export const GO_EDITS: EditRules = {
     // `T{name: …}`: a struct literal's field key (a map literal's keys are expressions).
     if (parent.type === "literal_element" && parent.parent?.type === "keyed_element" && sameNode(parent.parent.childForFieldName("key"), parent)) {
       const literal = parent.parent.parent?.parent;
-      const type = literal?.type === COMPOSITE_LITERAL ? literal.childForFieldName("type") : null;
+      const type = literal?.type === GO.COMPOSITE_LITERAL ? literal.childForFieldName("type") : null;
       return type !== null && type !== undefined && !["map_type", "slice_type", "array_type", "implicit_length_array_type"].includes(type.type);
     }
     return false;
@@ -210,9 +175,9 @@ export const GO_EDITS: EditRules = {
   bindingType: (name) => {
     const parent = name.parent;
     if (!parent) return null;
-    if (parent.type === PARAMETER_DECLARATION || parent.type === VAR_SPEC)
-      return firstTypeName(parent.childForFieldName("type"), TYPE_NAMES) ?? (parent.type === VAR_SPEC ? literalType(parent.childForFieldName("value")?.namedChildren[0] ?? null) : null);
-    if (parent.type === "expression_list" && parent.parent?.type === SHORT_VAR_DECLARATION && sameNode(parent.parent.childForFieldName("left"), parent)) {
+    if (parent.type === GO.PARAMETER_DECLARATION || parent.type === GO.VAR_SPEC)
+      return firstTypeName(parent.childForFieldName("type"), TYPE_NAMES) ?? (parent.type === GO.VAR_SPEC ? literalType(parent.childForFieldName("value")?.namedChildren[0] ?? null) : null);
+    if (parent.type === "expression_list" && parent.parent?.type === GO.SHORT_VAR_DECLARATION && sameNode(parent.parent.childForFieldName("left"), parent)) {
       const index = parent.namedChildren.findIndex((c) => sameNode(c, name));
       return literalType(parent.parent.childForFieldName("right")?.namedChildren[index] ?? null);
     }
@@ -226,19 +191,19 @@ export const GO_EDITS: EditRules = {
     const keyed = element?.type === "literal_element" ? element.parent : null;
     if (keyed?.type !== "keyed_element" || !sameNode(keyed.childForFieldName("key"), element!)) return null;
     const literal = keyed.parent?.parent;
-    return literal?.type === COMPOSITE_LITERAL ? literalType(literal) : null;
+    return literal?.type === GO.COMPOSITE_LITERAL ? literalType(literal) : null;
   },
-  importStatements: [IMPORT_DECLARATION],
+  importStatements: [GO.IMPORT_DECLARATION],
   imports: GO_IMPORTS,
   importBindings: (statement) => {
     const out: ImportBinding[] = [];
     const stack = [...statement.namedChildren];
     while (stack.length > 0) {
       const n = stack.pop()!;
-      if (n.type === IMPORT_SPEC_LIST) stack.push(...n.namedChildren);
-      else if (n.type === IMPORT_SPEC) {
+      if (n.type === GO.IMPORT_SPEC_LIST) stack.push(...n.namedChildren);
+      else if (n.type === GO.IMPORT_SPEC) {
         const name = n.childForFieldName("name");
-        if (name?.type === PACKAGE_IDENTIFIER) out.push({ token: name, rename: "replace" });
+        if (name?.type === GO.PACKAGE_IDENTIFIER) out.push({ token: name, rename: "replace" });
       }
     }
     return out;

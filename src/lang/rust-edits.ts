@@ -3,72 +3,30 @@
 // shadow (visible after themselves), patterns in parameters, closures, `for`, `match` and
 // `if let`, `use` trees, `self` and `Self`, and struct literals' field keys.
 import { firstTypeName, sameNode, type EditRules, type ImportBinding, type ImportRules, type ImportSpec } from "./edit-rules.js";
-import {
-  ASSIGNMENT_EXPRESSION,
-  ATTRIBUTE_ITEM,
-  BLOCK_COMMENT,
-  CALL_EXPRESSION,
-  CLOSURE_EXPRESSION,
-  CONST_ITEM,
-  CRATE,
-  DECLARATION_LIST,
-  ENUM_ITEM,
-  FIELD_DECLARATION,
-  FIELD_EXPRESSION,
-  FOR_EXPRESSION,
-  FUNCTION_ITEM,
-  FUNCTION_SIGNATURE_ITEM,
-  IDENTIFIER,
-  IMPL_ITEM,
-  INNER_ATTRIBUTE_ITEM,
-  LET_CONDITION,
-  LET_DECLARATION,
-  LINE_COMMENT,
-  MATCH_ARM,
-  MOD_ITEM,
-  PARAMETER,
-  SCOPED_IDENTIFIER,
-  SCOPED_USE_LIST,
-  SELF,
-  STATIC_ITEM,
-  STRUCT_EXPRESSION,
-  STRUCT_ITEM,
-  SUPER,
-  TOKEN_TREE,
-  TRAIT_ITEM,
-  TUPLE_EXPRESSION,
-  TUPLE_PATTERN,
-  TUPLE_STRUCT_PATTERN,
-  TYPE_IDENTIFIER,
-  TYPE_ITEM,
-  UNION_ITEM,
-  USE_AS_CLAUSE,
-  USE_DECLARATION,
-  USE_LIST,
-} from "./rust-nodes.js";
+import * as RUST from "./rust-nodes.js";
 import type { RuleNode } from "./outline.js";
 
-const TYPE_NAMES = [TYPE_IDENTIFIER];
+const TYPE_NAMES = [RUST.TYPE_IDENTIFIER];
 /** Item containers whose functions are members, not free functions. */
-const MEMBER_LISTS = [IMPL_ITEM, TRAIT_ITEM];
+const MEMBER_LISTS = [RUST.IMPL_ITEM, RUST.TRAIT_ITEM];
 
 /** A function directly in an `impl` or trait body. */
-const isMemberFunction = (fn: RuleNode): boolean => fn.parent?.type === DECLARATION_LIST && MEMBER_LISTS.includes(fn.parent.parent?.type ?? "");
+const isMemberFunction = (fn: RuleNode): boolean => fn.parent?.type === RUST.DECLARATION_LIST && MEMBER_LISTS.includes(fn.parent.parent?.type ?? "");
 
 /** The type an `impl` block is for (`impl<T> Trait for Vec<S<T>>` → `Vec`). */
 const implType = (impl: RuleNode): string | null => {
   const type = impl.childForFieldName("type");
-  return type?.type === TYPE_IDENTIFIER ? type.text : firstTypeName(type, TYPE_NAMES);
+  return type?.type === RUST.TYPE_IDENTIFIER ? type.text : firstTypeName(type, TYPE_NAMES);
 };
 
 /** A struct literal's or pattern's type name (`S { … }`, `m::S { … }`, `Self { … }` in an impl), or null. */
 const structName = (node: RuleNode | null | undefined): string | null => {
-  const name = node?.childForFieldName(node.type === STRUCT_EXPRESSION ? "name" : "type");
+  const name = node?.childForFieldName(node.type === RUST.STRUCT_EXPRESSION ? "name" : "type");
   if (!name) return null;
-  const text = name.type === TYPE_IDENTIFIER ? name.text : name.type === "scoped_type_identifier" ? (name.childForFieldName("name")?.text ?? null) : null;
+  const text = name.type === RUST.TYPE_IDENTIFIER ? name.text : name.type === "scoped_type_identifier" ? (name.childForFieldName("name")?.text ?? null) : null;
   if (text !== "Self") return text;
   let impl: RuleNode | null = node!.parent;
-  while (impl && impl.type !== IMPL_ITEM) impl = impl.parent;
+  while (impl && impl.type !== RUST.IMPL_ITEM) impl = impl.parent;
   return impl ? implType(impl) : null;
 };
 
@@ -111,7 +69,7 @@ const useItem = (n: { name: string; alias: string | null }) => (n.alias ? `${n.n
 
 /** A use tree's module and the names it takes. */
 function readUse(statement: RuleNode): ImportSpec[] {
-  if (statement.type !== USE_DECLARATION) return [];
+  if (statement.type !== RUST.USE_DECLARATION) return [];
   const arg = statement.childForFieldName("argument");
   const spec = (module: string, names: Array<{ name: string; alias: string | null }>): ImportSpec[] => [{ module, defaultName: null, namespace: null, names, typeOnly: false }];
   const split = (path: string) => {
@@ -119,14 +77,14 @@ function readUse(statement: RuleNode): ImportSpec[] {
     return cut === -1 ? { module: "", name: path } : { module: path.slice(0, cut), name: path.slice(cut + 2) };
   };
   if (!arg) return [];
-  if (arg.type === SCOPED_USE_LIST) {
+  if (arg.type === RUST.SCOPED_USE_LIST) {
     const list = arg.childForFieldName("list");
     const names = (list?.namedChildren ?? [])
-      .filter((c) => c.type !== LINE_COMMENT && c.type !== BLOCK_COMMENT)
-      .map((c) => (c.type === USE_AS_CLAUSE ? { name: c.childForFieldName("path")!.text, alias: c.childForFieldName("alias")?.text ?? null } : { name: c.text, alias: null }));
+      .filter((c) => c.type !== RUST.LINE_COMMENT && c.type !== RUST.BLOCK_COMMENT)
+      .map((c) => (c.type === RUST.USE_AS_CLAUSE ? { name: c.childForFieldName("path")!.text, alias: c.childForFieldName("alias")?.text ?? null } : { name: c.text, alias: null }));
     return spec(arg.childForFieldName("path")?.text ?? "", names);
   }
-  if (arg.type === USE_AS_CLAUSE) {
+  if (arg.type === RUST.USE_AS_CLAUSE) {
     const { module, name } = split(arg.childForFieldName("path")!.text);
     return spec(module, [{ name, alias: arg.childForFieldName("alias")?.text ?? null }]);
   }
@@ -148,7 +106,7 @@ export const RUST_IMPORTS: ImportRules = {
     const current = readUse(statement)[0];
     if (!current || current.module !== spec.module || spec.module === "" || current.names.some((n) => n.name === "*")) return null;
     const arg = statement.childForFieldName("argument")!;
-    const list = arg.type === SCOPED_USE_LIST ? arg.childForFieldName("list") : null;
+    const list = arg.type === RUST.SCOPED_USE_LIST ? arg.childForFieldName("list") : null;
     if (list) {
       const items = list.namedChildren;
       const last = items.at(-1);
@@ -171,7 +129,7 @@ export const RUST_IMPORTS: ImportRules = {
   firstAfter: (root) => {
     let after: RuleNode | null = null;
     for (const c of root.namedChildren) {
-      if (c.type === INNER_ATTRIBUTE_ITEM || ((c.type === LINE_COMMENT || c.type === BLOCK_COMMENT) && /^\/[/*]!/.test(c.text))) after = c;
+      if (c.type === RUST.INNER_ATTRIBUTE_ITEM || ((c.type === RUST.LINE_COMMENT || c.type === RUST.BLOCK_COMMENT) && /^\/[/*]!/.test(c.text))) after = c;
       else break;
     }
     return after;
@@ -180,71 +138,71 @@ export const RUST_IMPORTS: ImportRules = {
 
 export const RUST_EDITS: EditRules = {
   declarations: {
-    [FUNCTION_ITEM]: { kind: (n) => (isMemberFunction(n) ? "method" : "function"), body: "body" },
-    [FUNCTION_SIGNATURE_ITEM]: { kind: "method" },
-    [STRUCT_ITEM]: { kind: "class" },
-    [ENUM_ITEM]: { kind: "enum" },
-    [UNION_ITEM]: { kind: "class" },
-    [TRAIT_ITEM]: { kind: "interface" },
-    [TYPE_ITEM]: { kind: "type" },
-    [CONST_ITEM]: { kind: "variable" },
-    [STATIC_ITEM]: { kind: "variable" },
-    [MOD_ITEM]: { kind: "module" },
+    [RUST.FUNCTION_ITEM]: { kind: (n) => (isMemberFunction(n) ? "method" : "function"), body: "body" },
+    [RUST.FUNCTION_SIGNATURE_ITEM]: { kind: "method" },
+    [RUST.STRUCT_ITEM]: { kind: "class" },
+    [RUST.ENUM_ITEM]: { kind: "enum" },
+    [RUST.UNION_ITEM]: { kind: "class" },
+    [RUST.TRAIT_ITEM]: { kind: "interface" },
+    [RUST.TYPE_ITEM]: { kind: "type" },
+    [RUST.CONST_ITEM]: { kind: "variable" },
+    [RUST.STATIC_ITEM]: { kind: "variable" },
+    [RUST.MOD_ITEM]: { kind: "module" },
     macro_definition: { kind: "function" },
-    [FIELD_DECLARATION]: { kind: "field" },
+    [RUST.FIELD_DECLARATION]: { kind: "field" },
   },
   owners: {
-    [STRUCT_ITEM]: { name: (n) => n.childForFieldName("name")?.text ?? null, members: (n) => n.childForFieldName("body") },
-    [UNION_ITEM]: { name: (n) => n.childForFieldName("name")?.text ?? null, members: (n) => n.childForFieldName("body") },
-    [TRAIT_ITEM]: { name: (n) => n.childForFieldName("name")?.text ?? null, members: (n) => n.childForFieldName("body") },
-    [IMPL_ITEM]: { name: implType, members: (n) => n.childForFieldName("body") },
+    [RUST.STRUCT_ITEM]: { name: (n) => n.childForFieldName("name")?.text ?? null, members: (n) => n.childForFieldName("body") },
+    [RUST.UNION_ITEM]: { name: (n) => n.childForFieldName("name")?.text ?? null, members: (n) => n.childForFieldName("body") },
+    [RUST.TRAIT_ITEM]: { name: (n) => n.childForFieldName("name")?.text ?? null, members: (n) => n.childForFieldName("body") },
+    [RUST.IMPL_ITEM]: { name: implType, members: (n) => n.childForFieldName("body") },
   },
   wrappers: [],
-  leading: [LINE_COMMENT, BLOCK_COMMENT, ATTRIBUTE_ITEM],
+  leading: [RUST.LINE_COMMENT, RUST.BLOCK_COMMENT, RUST.ATTRIBUTE_ITEM],
   indent: "    ",
   braces: true,
-  identifiers: [IDENTIFIER, TYPE_IDENTIFIER, "shorthand_field_identifier"],
+  identifiers: [RUST.IDENTIFIER, RUST.TYPE_IDENTIFIER, "shorthand_field_identifier"],
   shorthand: (token) => (token.type === "shorthand_field_identifier" || token.parent?.type === "shorthand_field_initializer" ? "key" : null),
   scopes: [
     "source_file",
-    MOD_ITEM,
-    FUNCTION_ITEM,
-    CLOSURE_EXPRESSION,
+    RUST.MOD_ITEM,
+    RUST.FUNCTION_ITEM,
+    RUST.CLOSURE_EXPRESSION,
     "block",
-    MATCH_ARM,
-    FOR_EXPRESSION,
+    RUST.MATCH_ARM,
+    RUST.FOR_EXPRESSION,
     "if_expression",
     "while_expression",
-    IMPL_ITEM,
-    TRAIT_ITEM,
-    STRUCT_ITEM,
-    ENUM_ITEM,
-    TYPE_ITEM,
+    RUST.IMPL_ITEM,
+    RUST.TRAIT_ITEM,
+    RUST.STRUCT_ITEM,
+    RUST.ENUM_ITEM,
+    RUST.TYPE_ITEM,
   ],
-  functionScopes: [FUNCTION_ITEM, CLOSURE_EXPRESSION],
+  functionScopes: [RUST.FUNCTION_ITEM, RUST.CLOSURE_EXPRESSION],
   classScopes: [],
   bindings: {
-    [FUNCTION_ITEM]: { kind: FUNCTION_ITEM, fields: ["name"], scope: "enclosing", where: (n) => !isMemberFunction(n) },
-    [STRUCT_ITEM]: { kind: STRUCT_ITEM, fields: ["name"], scope: "enclosing" },
-    [ENUM_ITEM]: { kind: ENUM_ITEM, fields: ["name"], scope: "enclosing" },
-    [UNION_ITEM]: { kind: UNION_ITEM, fields: ["name"], scope: "enclosing" },
-    [TRAIT_ITEM]: { kind: TRAIT_ITEM, fields: ["name"], scope: "enclosing" },
-    [TYPE_ITEM]: { kind: TYPE_ITEM, fields: ["name"], scope: "enclosing" },
-    [CONST_ITEM]: { kind: CONST_ITEM, fields: ["name"], scope: "enclosing" },
-    [STATIC_ITEM]: { kind: STATIC_ITEM, fields: ["name"], scope: "enclosing" },
-    [MOD_ITEM]: { kind: MOD_ITEM, fields: ["name"], scope: "enclosing" },
+    [RUST.FUNCTION_ITEM]: { kind: RUST.FUNCTION_ITEM, fields: ["name"], scope: "enclosing", where: (n) => !isMemberFunction(n) },
+    [RUST.STRUCT_ITEM]: { kind: RUST.STRUCT_ITEM, fields: ["name"], scope: "enclosing" },
+    [RUST.ENUM_ITEM]: { kind: RUST.ENUM_ITEM, fields: ["name"], scope: "enclosing" },
+    [RUST.UNION_ITEM]: { kind: RUST.UNION_ITEM, fields: ["name"], scope: "enclosing" },
+    [RUST.TRAIT_ITEM]: { kind: RUST.TRAIT_ITEM, fields: ["name"], scope: "enclosing" },
+    [RUST.TYPE_ITEM]: { kind: RUST.TYPE_ITEM, fields: ["name"], scope: "enclosing" },
+    [RUST.CONST_ITEM]: { kind: RUST.CONST_ITEM, fields: ["name"], scope: "enclosing" },
+    [RUST.STATIC_ITEM]: { kind: RUST.STATIC_ITEM, fields: ["name"], scope: "enclosing" },
+    [RUST.MOD_ITEM]: { kind: RUST.MOD_ITEM, fields: ["name"], scope: "enclosing" },
     macro_definition: { kind: "macro_definition", fields: ["name"], scope: "enclosing" },
-    [LET_DECLARATION]: { kind: LET_DECLARATION, fields: ["pattern"], scope: "enclosing", sequential: true },
-    [PARAMETER]: { kind: "parameter", fields: ["pattern"], scope: "enclosing" },
+    [RUST.LET_DECLARATION]: { kind: RUST.LET_DECLARATION, fields: ["pattern"], scope: "enclosing", sequential: true },
+    [RUST.PARAMETER]: { kind: "parameter", fields: ["pattern"], scope: "enclosing" },
     closure_parameters: { kind: "parameter", fields: null, scope: "enclosing" },
-    [FOR_EXPRESSION]: { kind: "variable_declarator", fields: ["pattern"], scope: "self" },
-    [MATCH_ARM]: { kind: "variable_declarator", fields: ["pattern"], scope: "self" },
-    [LET_CONDITION]: { kind: "variable_declarator", fields: ["pattern"], scope: "enclosing" },
+    [RUST.FOR_EXPRESSION]: { kind: "variable_declarator", fields: ["pattern"], scope: "self" },
+    [RUST.MATCH_ARM]: { kind: "variable_declarator", fields: ["pattern"], scope: "self" },
+    [RUST.LET_CONDITION]: { kind: "variable_declarator", fields: ["pattern"], scope: "enclosing" },
     type_parameters: { kind: "type_parameter", fields: null, scope: "enclosing" },
   },
   patterns: {
-    [TUPLE_PATTERN]: null,
-    [TUPLE_STRUCT_PATTERN]: { except: ["type"] },
+    [RUST.TUPLE_PATTERN]: null,
+    [RUST.TUPLE_STRUCT_PATTERN]: { except: ["type"] },
     struct_pattern: { except: ["type"] },
     field_pattern: ["name", "pattern"],
     ref_pattern: null,
@@ -256,42 +214,42 @@ export const RUST_EDITS: EditRules = {
     match_pattern: { except: ["condition"] },
     constrained_type_parameter: ["left"],
   },
-  opaque: [TOKEN_TREE],
-  memberAccess: { [FIELD_EXPRESSION]: { object: "value", member: "field" }, [SCOPED_IDENTIFIER]: { object: "path", member: "name" } },
+  opaque: [RUST.TOKEN_TREE],
+  memberAccess: { [RUST.FIELD_EXPRESSION]: { object: "value", member: "field" }, [RUST.SCOPED_IDENTIFIER]: { object: "path", member: "name" } },
   access: {
-    assignments: { [ASSIGNMENT_EXPRESSION]: "left", compound_assignment_expr: "left" },
+    assignments: { [RUST.ASSIGNMENT_EXPRESSION]: "left", compound_assignment_expr: "left" },
     updates: [],
-    calls: { [CALL_EXPRESSION]: "function" },
-    nesting: [TUPLE_EXPRESSION, "parenthesized_expression"],
+    calls: { [RUST.CALL_EXPRESSION]: "function" },
+    nesting: [RUST.TUPLE_EXPRESSION, "parenthesized_expression"],
   },
   pathScope: (token) => {
     const parent = token.parent;
     if (!parent) return undefined;
     // `super::x`, `self::T`, and `use super::{x, …}`: the path before the name.
     const path =
-      (parent.type === SCOPED_IDENTIFIER || parent.type === "scoped_type_identifier") && sameNode(parent.childForFieldName("name"), token)
+      (parent.type === RUST.SCOPED_IDENTIFIER || parent.type === "scoped_type_identifier") && sameNode(parent.childForFieldName("name"), token)
         ? parent.childForFieldName("path")
-        : parent.type === USE_LIST && parent.parent?.type === SCOPED_USE_LIST
+        : parent.type === RUST.USE_LIST && parent.parent?.type === RUST.SCOPED_USE_LIST
           ? parent.parent.childForFieldName("path")
           : undefined;
     if (path === undefined || path === null) return undefined;
     // `m::x` of an inline `mod m` of the file: the names bound in its body.
-    if (path.type === IDENTIFIER) {
+    if (path.type === RUST.IDENTIFIER) {
       let root: RuleNode = token;
       while (root.parent) root = root.parent;
       // An inline module is the scope its items are bound in.
-      const module = root.namedChildren.find((c) => c.type === MOD_ITEM && c.childForFieldName("name")?.text === path.text);
+      const module = root.namedChildren.find((c) => c.type === RUST.MOD_ITEM && c.childForFieldName("name")?.text === path.text);
       // `mod m;` without a body is another file: its names are not the file's.
       return module === undefined ? undefined : module.childForFieldName("body") ? module : null;
     }
-    if (path.type !== SELF && path.type !== SUPER) return path.type === CRATE ? null : undefined;
+    if (path.type !== RUST.SELF && path.type !== RUST.SUPER) return path.type === RUST.CRATE ? null : undefined;
     // The module the use is in (an inline `mod` or the file), then its parent for `super`.
     let module: RuleNode | null = token.parent;
-    while (module && module.type !== MOD_ITEM && module.type !== "source_file") module = module.parent;
-    if (path.type === SUPER) {
+    while (module && module.type !== RUST.MOD_ITEM && module.type !== "source_file") module = module.parent;
+    if (path.type === RUST.SUPER) {
       if (!module || module.type === "source_file") return null;
       module = module.parent;
-      while (module && module.type !== MOD_ITEM && module.type !== "source_file") module = module.parent;
+      while (module && module.type !== RUST.MOD_ITEM && module.type !== "source_file") module = module.parent;
     }
     return module;
   },
@@ -299,29 +257,29 @@ export const RUST_EDITS: EditRules = {
     const parent = token.parent;
     if (!parent) return false;
     // `a::b` paths in `use` (the bound name is found before keys are) and `m::T` type paths.
-    if (parent.type === SCOPED_IDENTIFIER || parent.type === "scoped_type_identifier") return sameNode(parent.childForFieldName("name"), token);
+    if (parent.type === RUST.SCOPED_IDENTIFIER || parent.type === "scoped_type_identifier") return sameNode(parent.childForFieldName("name"), token);
     // `Entry(Entry)`: an enum variant's name is the enum's member, not a use of a type named like it.
     if (parent.type === "enum_variant") return sameNode(parent.childForFieldName("name"), token);
-    return parent.type === USE_AS_CLAUSE && sameNode(parent.childForFieldName("path"), token);
+    return parent.type === RUST.USE_AS_CLAUSE && sameNode(parent.childForFieldName("path"), token);
   },
   selfOwner: (object, ownerOf) => {
-    if (object.type !== SELF && object.text !== "Self") return null;
-    for (let n = object.parent; n; n = n.parent) if (n.type === IMPL_ITEM || n.type === TRAIT_ITEM) return ownerOf(n);
+    if (object.type !== RUST.SELF && object.text !== "Self") return null;
+    for (let n = object.parent; n; n = n.parent) if (n.type === RUST.IMPL_ITEM || n.type === RUST.TRAIT_ITEM) return ownerOf(n);
     return null;
   },
   bindingType: (name) => {
     const parent = name.parent;
     if (!parent) return null;
-    if (parent.type === PARAMETER && sameNode(parent.childForFieldName("pattern"), name)) return firstTypeName(parent.childForFieldName("type"), TYPE_NAMES);
-    if (parent.type === LET_DECLARATION && sameNode(parent.childForFieldName("pattern"), name)) {
+    if (parent.type === RUST.PARAMETER && sameNode(parent.childForFieldName("pattern"), name)) return firstTypeName(parent.childForFieldName("type"), TYPE_NAMES);
+    if (parent.type === RUST.LET_DECLARATION && sameNode(parent.childForFieldName("pattern"), name)) {
       const annotated = firstTypeName(parent.childForFieldName("type"), TYPE_NAMES);
       if (annotated) return annotated;
       const value = parent.childForFieldName("value");
-      if (value?.type === STRUCT_EXPRESSION) return structName(value);
+      if (value?.type === RUST.STRUCT_EXPRESSION) return structName(value);
       // `let x = T::new(…)`: a constructor-like associated function of a type.
-      const fn = value?.type === CALL_EXPRESSION ? value.childForFieldName("function") : null;
-      const path = fn?.type === SCOPED_IDENTIFIER ? fn.childForFieldName("path") : null;
-      return path?.type === IDENTIFIER && /^[A-Z]/.test(path.text) && fn!.childForFieldName("name")?.text === "new" ? path.text : null;
+      const fn = value?.type === RUST.CALL_EXPRESSION ? value.childForFieldName("function") : null;
+      const path = fn?.type === RUST.SCOPED_IDENTIFIER ? fn.childForFieldName("path") : null;
+      return path?.type === RUST.IDENTIFIER && /^[A-Z]/.test(path.text) && fn!.childForFieldName("name")?.text === "new" ? path.text : null;
     }
     return null;
   },
@@ -333,7 +291,7 @@ export const RUST_EDITS: EditRules = {
     while (stack.length > 0) {
       const n = stack.pop()!;
       if (n.type === "string_literal" || n.type === "raw_string_literal") {
-        if (n.parent?.type === TOKEN_TREE && uses.test(n.text)) out.push(n);
+        if (n.parent?.type === RUST.TOKEN_TREE && uses.test(n.text)) out.push(n);
         continue;
       }
       for (const c of n.namedChildren) stack.push(c);
@@ -349,7 +307,7 @@ export const RUST_EDITS: EditRules = {
     if (parent.type === "field_pattern" && sameNode(parent.childForFieldName("name"), token)) return structName(parent.parent);
     return null;
   },
-  importStatements: [USE_DECLARATION],
+  importStatements: [RUST.USE_DECLARATION],
   imports: RUST_IMPORTS,
   importBindings: (statement) => {
     const out: ImportBinding[] = [];
@@ -357,22 +315,22 @@ export const RUST_EDITS: EditRules = {
     while (stack.length > 0) {
       const n = stack.pop();
       if (!n) continue;
-      if (n.type === IDENTIFIER) out.push({ token: n, rename: "alias" });
-      else if (n.type === SCOPED_IDENTIFIER) {
+      if (n.type === RUST.IDENTIFIER) out.push({ token: n, rename: "alias" });
+      else if (n.type === RUST.SCOPED_IDENTIFIER) {
         const last = n.childForFieldName("name");
-        if (last?.type === IDENTIFIER) out.push({ token: last, rename: "alias" });
-      } else if (n.type === USE_AS_CLAUSE) {
+        if (last?.type === RUST.IDENTIFIER) out.push({ token: last, rename: "alias" });
+      } else if (n.type === RUST.USE_AS_CLAUSE) {
         const alias = n.childForFieldName("alias");
         if (alias) out.push({ token: alias, rename: "replace" });
-      } else if (n.type === SCOPED_USE_LIST) {
+      } else if (n.type === RUST.SCOPED_USE_LIST) {
         // `use a::m::{self, …}` binds `m` too.
         const list = n.childForFieldName("list");
-        const self = list?.namedChildren.find((c) => c.type === SELF);
+        const self = list?.namedChildren.find((c) => c.type === RUST.SELF);
         const path = n.childForFieldName("path");
-        const last = path?.type === SCOPED_IDENTIFIER ? path.childForFieldName("name") : path;
+        const last = path?.type === RUST.SCOPED_IDENTIFIER ? path.childForFieldName("name") : path;
         if (self && last) out.push({ token: self, rename: "alias", name: last.text });
         stack.push(list);
-      } else if (n.type === USE_LIST) stack.push(...n.namedChildren);
+      } else if (n.type === RUST.USE_LIST) stack.push(...n.namedChildren);
     }
     return out;
   },
@@ -384,19 +342,19 @@ export const RUST_EDITS: EditRules = {
     const stack = [root];
     while (stack.length > 0) {
       const n = stack.pop()!;
-      if (n.type !== USE_DECLARATION) {
-        if (n.type !== "string_literal" && n.type !== LINE_COMMENT && n.type !== BLOCK_COMMENT) stack.push(...n.namedChildren);
+      if (n.type !== RUST.USE_DECLARATION) {
+        if (n.type !== "string_literal" && n.type !== RUST.LINE_COMMENT && n.type !== RUST.BLOCK_COMMENT) stack.push(...n.namedChildren);
         continue;
       }
       const paths = [n.childForFieldName("argument")];
       while (paths.length > 0) {
         const p = paths.pop();
         if (!p) continue;
-        if (p.type === IDENTIFIER && p.text === name) out.push({ token: p, statement: n });
-        else if (p.type === SCOPED_IDENTIFIER && p.childForFieldName("name")?.text === name) out.push({ token: p.childForFieldName("name")!, statement: n });
-        else if (p.type === USE_AS_CLAUSE) paths.push(p.childForFieldName("path"));
-        else if (p.type === SCOPED_USE_LIST) paths.push(p.childForFieldName("list"));
-        else if (p.type === USE_LIST) paths.push(...p.namedChildren);
+        if (p.type === RUST.IDENTIFIER && p.text === name) out.push({ token: p, statement: n });
+        else if (p.type === RUST.SCOPED_IDENTIFIER && p.childForFieldName("name")?.text === name) out.push({ token: p.childForFieldName("name")!, statement: n });
+        else if (p.type === RUST.USE_AS_CLAUSE) paths.push(p.childForFieldName("path"));
+        else if (p.type === RUST.SCOPED_USE_LIST) paths.push(p.childForFieldName("list"));
+        else if (p.type === RUST.USE_LIST) paths.push(...p.namedChildren);
       }
     }
     return out;

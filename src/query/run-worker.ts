@@ -3,15 +3,13 @@
 // the index layer so it can load the checker pass for a run that asks for it.
 import { parentPort, workerData } from "node:worker_threads";
 import { errorMessage, isMastError } from "../base/errors.js";
-import { runJob, type ThreadJob, type ThreadMessage } from "../index/run-thread.js";
+import { checkerFor, runJob, type ThreadJob, type ThreadMessage } from "../index/run-thread.js";
 import { loadCheckerPass } from "./index-threads.js";
 
 const post = (msg: ThreadMessage) => parentPort!.postMessage(msg);
 const { job, progress } = workerData as { job: ThreadJob; progress: boolean };
 
-const checker = job.kind === "index" && job.options.checker ? loadCheckerPass() : Promise.resolve(null);
-
-checker
+checkerFor(job, loadCheckerPass)
   .then((pass) => runJob(job, pass, progress ? (p) => post({ progress: p }) : undefined))
   .then(
     (value) => post({ ok: true, value }),

@@ -5,60 +5,25 @@
 // package's name; calls become call sites typed by what the file proves (the receiver, annotated
 // parameters, `var x T`, `x := T{…}`, struct field types). Pure: a function of (path, text, options).
 import { collapseWhitespace, firstLine } from "../base/text.js";
-import {
-  ASSIGNMENT_STATEMENT,
-  CALL_EXPRESSION,
-  COMMENT,
-  COMPOSITE_LITERAL,
-  CONST_DECLARATION,
-  CONST_SPEC,
-  FIELD_DECLARATION,
-  FIELD_DECLARATION_LIST,
-  FUNCTION_DECLARATION,
-  FUNC_LITERAL,
-  IDENTIFIER,
-  IMPORT_DECLARATION,
-  IMPORT_SPEC,
-  IMPORT_SPEC_LIST,
-  INTERFACE_TYPE,
-  METHOD_DECLARATION,
-  METHOD_ELEM,
-  PACKAGE_IDENTIFIER,
-  PARAMETER_DECLARATION,
-  PARAMETER_LIST,
-  PARENTHESIZED_EXPRESSION,
-  RANGE_CLAUSE,
-  SELECTOR_EXPRESSION,
-  SHORT_VAR_DECLARATION,
-  STRUCT_TYPE,
-  TYPE_ALIAS,
-  TYPE_DECLARATION,
-  TYPE_IDENTIFIER,
-  TYPE_SPEC,
-  TYPE_SWITCH_STATEMENT,
-  UNARY_EXPRESSION,
-  VARIADIC_PARAMETER_DECLARATION,
-  VAR_DECLARATION,
-  VAR_SPEC,
-} from "../lang/go-nodes.js";
+import * as GO from "../lang/go-nodes.js";
 import { languageSpec } from "../lang/languages.js";
 import { parseFlat, type SyntaxNode } from "./flat-tree.js";
 import { bindLocal, leadingComments, TreeExtractor, type Known, type MutableDraft } from "./tree-extractor.js";
 import type { CallReceiver, ExtractOptions, ExtractResult, FileExtraction, ParamRecord } from "./types.js";
 
-const TOKENS: ReadonlySet<string> = new Set([IDENTIFIER, TYPE_IDENTIFIER, "field_identifier", PACKAGE_IDENTIFIER]);
+const TOKENS: ReadonlySet<string> = new Set([GO.IDENTIFIER, GO.TYPE_IDENTIFIER, "field_identifier", GO.PACKAGE_IDENTIFIER]);
 /** Calls, and the statements and literals that bind or rebind a local (read by position by the call pass). */
 /** Calls chained on calls (`a.B().C().D()`) are followed this deep for a producer. */
 const MAX_CHAIN = 8;
 const EVENTS: ReadonlySet<string> = new Set([
-  CALL_EXPRESSION,
-  SHORT_VAR_DECLARATION,
-  VAR_SPEC,
-  CONST_SPEC,
-  ASSIGNMENT_STATEMENT,
-  FUNC_LITERAL,
-  RANGE_CLAUSE,
-  TYPE_SWITCH_STATEMENT,
+  GO.CALL_EXPRESSION,
+  GO.SHORT_VAR_DECLARATION,
+  GO.VAR_SPEC,
+  GO.CONST_SPEC,
+  GO.ASSIGNMENT_STATEMENT,
+  GO.FUNC_LITERAL,
+  GO.RANGE_CLAUSE,
+  GO.TYPE_SWITCH_STATEMENT,
   "receive_statement",
 ]);
 
@@ -92,25 +57,25 @@ class GoExtractor extends TreeExtractor {
     const functions: SyntaxNode[] = [];
     for (const node of this.root.namedChildren) {
       switch (node.type) {
-        case FUNCTION_DECLARATION:
-        case METHOD_DECLARATION:
+        case GO.FUNCTION_DECLARATION:
+        case GO.METHOD_DECLARATION:
           this.flushBlock();
           functions.push(node);
           break;
-        case TYPE_DECLARATION:
+        case GO.TYPE_DECLARATION:
           this.flushBlock();
           this.declareTypes(node);
           break;
-        case CONST_DECLARATION:
-        case VAR_DECLARATION:
+        case GO.CONST_DECLARATION:
+        case GO.VAR_DECLARATION:
           this.flushBlock();
           this.declareValues(node);
           break;
-        case COMMENT:
+        case GO.COMMENT:
           break; // a doc comment is pulled into the declaration below it; others are between chunks
         default:
           // The package clause and imports (and anything else) form blocks.
-          if (node.type === IMPORT_DECLARATION) this.recordImports(node);
+          if (node.type === GO.IMPORT_DECLARATION) this.recordImports(node);
           this.extendBlock(node);
       }
     }
@@ -126,7 +91,7 @@ class GoExtractor extends TreeExtractor {
 
   /** The doc comment above a declaration, with the line it starts on. */
   private docOf(node: SyntaxNode): { text: string; startLine: number } | null {
-    return leadingComments(node, (n) => n.type === COMMENT, stripComment);
+    return leadingComments(node, (n) => n.type === GO.COMMENT, stripComment);
   }
 
   /** The draft of a top-level declaration, its doc comment pulled in. */
@@ -147,7 +112,7 @@ class GoExtractor extends TreeExtractor {
 
   private declareFunction(node: SyntaxNode): void {
     const name = node.childForFieldName("name")?.text ?? "";
-    const receiver = node.type === METHOD_DECLARATION ? receiverOf(node.childForFieldName("receiver")) : null;
+    const receiver = node.type === GO.METHOD_DECLARATION ? receiverOf(node.childForFieldName("receiver")) : null;
     const qualified = receiver ? `${receiver.type}.${name}` : name;
     const body = node.childForFieldName("body");
     const exported = isGoExported(name) && (receiver === null || isGoExported(receiver.type));
@@ -166,14 +131,14 @@ class GoExtractor extends TreeExtractor {
       else if (p.type !== null && !p.optional && this.spec?.elementType?.(p.type) != null) this.slices.set(p.name, p.type);
     }
     // Parameters of no named type and named results still shadow package-level names.
-    const shadowing = [...sym.params.filter((p) => !types.has(p.name)).map((p) => p.name), ...paramsOf(result?.type === PARAMETER_LIST ? result : null).map((p) => p.name)];
+    const shadowing = [...sym.params.filter((p) => !types.has(p.name)).map((p) => p.name), ...paramsOf(result?.type === GO.PARAMETER_LIST ? result : null).map((p) => p.name)];
     if (body) this.recordCalls(body, qualified, receiver, types, new Set(shadowing));
   }
 
   // ---- types ----
 
   private declareTypes(decl: SyntaxNode): void {
-    const specs = decl.namedChildren.filter((c) => c.type === TYPE_SPEC || c.type === TYPE_ALIAS);
+    const specs = decl.namedChildren.filter((c) => c.type === GO.TYPE_SPEC || c.type === GO.TYPE_ALIAS);
     for (const spec of specs) {
       // A lone spec's span is the whole declaration (`type` keyword and doc comment included).
       const node = specs.length === 1 ? decl : spec;
@@ -181,7 +146,7 @@ class GoExtractor extends TreeExtractor {
       const type = spec.childForFieldName("type");
       const exported = isGoExported(name);
       const text = specs.length === 1 ? this.slice(decl.startIndex, decl.endIndex) : `type ${this.slice(spec.startIndex, spec.endIndex)}`;
-      const kind = spec.type === TYPE_SPEC && type?.type === STRUCT_TYPE ? "class" : spec.type === TYPE_SPEC && type?.type === INTERFACE_TYPE ? "interface" : "type";
+      const kind = spec.type === GO.TYPE_SPEC && type?.type === GO.STRUCT_TYPE ? "class" : spec.type === GO.TYPE_SPEC && type?.type === GO.INTERFACE_TYPE ? "interface" : "type";
       this.draft(node, { chunkType: kind === "class" ? "class_shell" : kind === "interface" ? "interface" : "type", symbolName: name, parentSymbol: null, isExported: exported });
       const sym = this.addSymbol(node, kind, name, exported, this.doc(node), text, text);
       sym.line = spec.startPosition.row + 1;
@@ -194,9 +159,9 @@ class GoExtractor extends TreeExtractor {
     const fields = new Map<string, string>();
     const slices = new Map<string, string>();
     const embedded: string[] = [];
-    const list = struct.namedChildren.find((c) => c.type === FIELD_DECLARATION_LIST);
+    const list = struct.namedChildren.find((c) => c.type === GO.FIELD_DECLARATION_LIST);
     for (const decl of list?.namedChildren ?? []) {
-      if (decl.type !== FIELD_DECLARATION) continue;
+      if (decl.type !== GO.FIELD_DECLARATION) continue;
       const type = decl.childForFieldName("type");
       const names = decl.namedChildren.filter((c) => c.type === "field_identifier");
       if (names.length === 0) {
@@ -218,7 +183,7 @@ class GoExtractor extends TreeExtractor {
   private declareInterface(name: string, iface: SyntaxNode, exported: boolean): void {
     const embedded: string[] = [];
     for (const member of iface.namedChildren) {
-      if (member.type === METHOD_ELEM) {
+      if (member.type === GO.METHOD_ELEM) {
         const method = member.childForFieldName("name")?.text ?? "";
         const signature = collapseWhitespace(member.text);
         const sym = this.addSymbol(member, "method", `${name}.${method}`, exported && isGoExported(method), this.doc(member), signature, signature);
@@ -238,10 +203,10 @@ class GoExtractor extends TreeExtractor {
   // ---- consts and vars ----
 
   private declareValues(decl: SyntaxNode): void {
-    const specs = decl.namedChildren.filter((c) => c.type === CONST_SPEC || c.type === VAR_SPEC || c.type === "var_spec_list");
-    const flat = specs.flatMap((s) => (s.type === "var_spec_list" ? s.namedChildren.filter((c) => c.type === VAR_SPEC) : [s]));
-    const names = flat.flatMap((s) => s.namedChildren.filter((c) => c.type === IDENTIFIER && isNameOf(s, c)));
-    const kind = decl.type === CONST_DECLARATION ? "const" : "variable";
+    const specs = decl.namedChildren.filter((c) => c.type === GO.CONST_SPEC || c.type === GO.VAR_SPEC || c.type === "var_spec_list");
+    const flat = specs.flatMap((s) => (s.type === "var_spec_list" ? s.namedChildren.filter((c) => c.type === GO.VAR_SPEC) : [s]));
+    const names = flat.flatMap((s) => s.namedChildren.filter((c) => c.type === GO.IDENTIFIER && isNameOf(s, c)));
+    const kind = decl.type === GO.CONST_DECLARATION ? "const" : "variable";
     const lone = names.length === 1 ? names[0]!.text : null;
     this.draft(decl, { chunkType: "block", symbolName: lone, parentSymbol: null, isExported: lone !== null && isGoExported(lone) });
     for (const n of names) {
@@ -253,7 +218,7 @@ class GoExtractor extends TreeExtractor {
       // are typed by it in every file of the package (its `returnType` is the type it holds).
       if (kind === "variable") {
         const values = spec.childForFieldName("value")?.namedChildren ?? [];
-        const names = spec.namedChildren.filter((c) => c.type === IDENTIFIER && isNameOf(spec, c));
+        const names = spec.namedChildren.filter((c) => c.type === GO.IDENTIFIER && isNameOf(spec, c));
         const declared = this.namedType(spec.childForFieldName("type")?.text ?? null);
         const value = values.length === names.length ? values[names.findIndex((x) => x.text === n.text)] : undefined;
         const literal = value ? this.knownValue(value, null, new Map()) : null;
@@ -267,7 +232,7 @@ class GoExtractor extends TreeExtractor {
   // ---- imports ----
 
   private recordImports(decl: SyntaxNode): void {
-    const specs = decl.namedChildren.flatMap((c) => (c.type === IMPORT_SPEC_LIST ? c.namedChildren : [c])).filter((c) => c.type === IMPORT_SPEC);
+    const specs = decl.namedChildren.flatMap((c) => (c.type === GO.IMPORT_SPEC_LIST ? c.namedChildren : [c])).filter((c) => c.type === GO.IMPORT_SPEC);
     for (const spec of specs) {
       const path = spec.childForFieldName("path");
       if (!path) continue;
@@ -295,7 +260,7 @@ class GoExtractor extends TreeExtractor {
    */
   private recordCalls(node: SyntaxNode, caller: string | null, receiver: Receiver, types: Map<string, Known>, poisoned = new Set<string>()): void {
     for (const { node: n } of this.eventsIn(node.startIndex, node.endIndex)) {
-      if (n.type === CALL_EXPRESSION) this.recordCall(n, caller, receiver, types, poisoned);
+      if (n.type === GO.CALL_EXPRESSION) this.recordCall(n, caller, receiver, types, poisoned);
       else this.noteBinding(n, receiver, types, poisoned);
     }
   }
@@ -307,32 +272,32 @@ class GoExtractor extends TreeExtractor {
       this.slices.delete(name);
     };
     switch (n.type) {
-      case FUNC_LITERAL:
+      case GO.FUNC_LITERAL:
         for (const p of paramsOf(n.childForFieldName("parameters"))) {
           const type = this.namedType(p.type);
           bind(p.name, type === null ? null : { kind: "typed", typeName: type, resolution: "parameter_type" });
         }
         return;
-      case RANGE_CLAUSE: {
+      case GO.RANGE_CLAUSE: {
         // `for _, x := range xs`: the second name holds an element of what `xs` holds.
         const left = n.childForFieldName("left")?.namedChildren ?? [];
         const element = left.length === 2 ? this.elementOf(n.childForFieldName("right"), receiver, types) : null;
         left.forEach((l, i) => {
-          if (l.type === IDENTIFIER) bind(l.text, i === 1 ? element : null);
+          if (l.type === GO.IDENTIFIER) bind(l.text, i === 1 ? element : null);
         });
         return;
       }
       case "receive_statement":
-        for (const l of n.childForFieldName("left")?.namedChildren ?? []) if (l.type === IDENTIFIER) bind(l.text, null);
+        for (const l of n.childForFieldName("left")?.namedChildren ?? []) if (l.type === GO.IDENTIFIER) bind(l.text, null);
         return;
-      case TYPE_SWITCH_STATEMENT:
-        for (const l of n.childForFieldName("alias")?.namedChildren ?? []) if (l.type === IDENTIFIER) bind(l.text, null);
+      case GO.TYPE_SWITCH_STATEMENT:
+        for (const l of n.childForFieldName("alias")?.namedChildren ?? []) if (l.type === GO.IDENTIFIER) bind(l.text, null);
         return;
-      case CONST_SPEC:
-        for (const c of n.namedChildren) if (c.type === IDENTIFIER && isNameOf(n, c)) bind(c.text, null);
+      case GO.CONST_SPEC:
+        for (const c of n.namedChildren) if (c.type === GO.IDENTIFIER && isNameOf(n, c)) bind(c.text, null);
         return;
-      case VAR_SPEC: {
-        const names = n.namedChildren.filter((c) => c.type === IDENTIFIER && isNameOf(n, c));
+      case GO.VAR_SPEC: {
+        const names = n.namedChildren.filter((c) => c.type === GO.IDENTIFIER && isNameOf(n, c));
         const declared = this.namedType(n.childForFieldName("type")?.text ?? null);
         const values = n.childForFieldName("value")?.namedChildren ?? [];
         names.forEach((name, i) => {
@@ -346,7 +311,7 @@ class GoExtractor extends TreeExtractor {
         const left = n.childForFieldName("left")?.namedChildren ?? [];
         const right = n.childForFieldName("right")?.namedChildren ?? [];
         left.forEach((l, i) => {
-          if (l.type !== IDENTIFIER) return;
+          if (l.type !== GO.IDENTIFIER) return;
           // `x, err := f()`: the first name holds f's first result. Assigning again what it held keeps it.
           // `v, ok := x.(T)`: the first name holds a T.
           const value =
@@ -363,8 +328,8 @@ class GoExtractor extends TreeExtractor {
 
   /** What a value expression is known to be: a composite literal's type, a type assertion's, or a call's result. */
   private knownValue(value: SyntaxNode, receiver: Receiver, types: ReadonlyMap<string, Known>): Known | null {
-    const literal = value.type === UNARY_EXPRESSION && value.text.startsWith("&") ? value.childForFieldName("operand") : value;
-    if (literal?.type === COMPOSITE_LITERAL) {
+    const literal = value.type === GO.UNARY_EXPRESSION && value.text.startsWith("&") ? value.childForFieldName("operand") : value;
+    if (literal?.type === GO.COMPOSITE_LITERAL) {
       const type = this.namedType(literal.childForFieldName("type")?.text ?? null);
       return type === null ? null : { kind: "typed", typeName: type, resolution: "new_expression" };
     }
@@ -379,11 +344,11 @@ class GoExtractor extends TreeExtractor {
   private fieldOf(selector: SyntaxNode, recv: Receiver, types: ReadonlyMap<string, Known>, locals: ReadonlySet<string>): Known | null {
     const operand = selector.childForFieldName("operand");
     const name = selector.childForFieldName("field")?.text;
-    if (operand?.type === CALL_EXPRESSION && name) {
+    if (operand?.type === GO.CALL_EXPRESSION && name) {
       const produced = this.producedBy(operand, recv, types);
       return produced?.kind === "returned" ? { kind: "returned", producer: `${produced.producer}()#${name}` } : null;
     }
-    if (operand?.type !== IDENTIFIER || !name) return null;
+    if (operand?.type !== GO.IDENTIFIER || !name) return null;
     if (recv !== null && operand.text === recv.name) {
       const fieldType = this.fieldTypes.get(recv.type)?.get(name);
       if (fieldType !== undefined) return { kind: "typed", typeName: fieldType, resolution: "field_type" };
@@ -410,21 +375,21 @@ class GoExtractor extends TreeExtractor {
    */
   private elementOf(value: SyntaxNode | null, receiver: Receiver, types: ReadonlyMap<string, Known>): Known | null {
     if (value === null) return null;
-    const known = value.type === IDENTIFIER ? types.get(value.text) : value.type === CALL_EXPRESSION ? this.producedBy(value, receiver, types) : undefined;
+    const known = value.type === GO.IDENTIFIER ? types.get(value.text) : value.type === GO.CALL_EXPRESSION ? this.producedBy(value, receiver, types) : undefined;
     if (known?.kind === "returned") return { kind: "returned", producer: `${known.producer}[]` };
     let declared: string | undefined;
-    if (value.type === IDENTIFIER) declared = this.slices.get(value.text);
-    else if (value.type === SELECTOR_EXPRESSION && receiver !== null && value.childForFieldName("operand")?.text === receiver.name) {
+    if (value.type === GO.IDENTIFIER) declared = this.slices.get(value.text);
+    else if (value.type === GO.SELECTOR_EXPRESSION && receiver !== null && value.childForFieldName("operand")?.text === receiver.name) {
       declared = this.fieldSlices.get(receiver.type)?.get(value.childForFieldName("field")?.text ?? "");
       // A struct of another file: the linker reads the field's declared type.
       if (declared === undefined && !this.fieldSlices.has(receiver.type)) return { kind: "returned", producer: `${receiver.type}#${value.childForFieldName("field")?.text ?? ""}[]` };
-    } else if (value.type === SELECTOR_EXPRESSION) {
+    } else if (value.type === GO.SELECTOR_EXPRESSION) {
       const held = this.fieldOf(value, receiver, types, new Set());
       if (held?.kind === "returned") return { kind: "returned", producer: `${held.producer}[]` };
     }
     const written = declared === undefined ? null : (this.spec?.elementType?.(declared) ?? null);
     const element = this.namedType(written);
-    return element === null ? null : { kind: "typed", typeName: element, resolution: known === undefined && value.type === IDENTIFIER ? "parameter_type" : "field_type" };
+    return element === null ? null : { kind: "typed", typeName: element, resolution: known === undefined && value.type === GO.IDENTIFIER ? "parameter_type" : "field_type" };
   }
 
   /**
@@ -432,17 +397,17 @@ class GoExtractor extends TreeExtractor {
    * as a producer of a value; null for any other expression.
    */
   private producedBy(value: SyntaxNode, receiver: Receiver, types: ReadonlyMap<string, Known>, depth = 0): Known | null {
-    if (value.type !== CALL_EXPRESSION) return null;
+    if (value.type !== GO.CALL_EXPRESSION) return null;
     const fn = value.childForFieldName("function");
-    if (fn?.type === IDENTIFIER) return types.has(fn.text) ? null : { kind: "returned", producer: fn.text };
-    if (fn?.type !== SELECTOR_EXPRESSION) return null;
+    if (fn?.type === GO.IDENTIFIER) return types.has(fn.text) ? null : { kind: "returned", producer: fn.text };
+    if (fn?.type !== GO.SELECTOR_EXPRESSION) return null;
     const operand = fn.childForFieldName("operand");
     const name = fn.childForFieldName("field")?.text;
     if (!operand || !name) return null;
     // A method of what another call returns: `a.B().C()` (a bounded chain).
-    const inner = operand.type === CALL_EXPRESSION && depth < MAX_CHAIN ? this.producedBy(operand, receiver, types, depth + 1) : null;
+    const inner = operand.type === GO.CALL_EXPRESSION && depth < MAX_CHAIN ? this.producedBy(operand, receiver, types, depth + 1) : null;
     if (inner?.kind === "returned") return { kind: "returned", producer: `${inner.producer}().${name}` };
-    if (operand.type !== IDENTIFIER) return null;
+    if (operand.type !== GO.IDENTIFIER) return null;
     const known = types.get(operand.text);
     if (known?.kind === "typed") return { kind: "returned", producer: `${known.typeName}.${name}` };
     if (known?.kind === "returned") return { kind: "returned", producer: `${known.producer}().${name}` };
@@ -464,24 +429,24 @@ class GoExtractor extends TreeExtractor {
     if (!fn) return;
     let receiver: CallReceiver;
     let callee: string;
-    if (fn.type === IDENTIFIER) {
+    if (fn.type === GO.IDENTIFIER) {
       // A local or parameter holding a function value: not a call of a package's function.
       if (types.has(fn.text) || locals.has(fn.text)) return;
       callee = fn.text;
       receiver = { kind: "bare" };
-    } else if (fn.type === SELECTOR_EXPRESSION) {
+    } else if (fn.type === GO.SELECTOR_EXPRESSION) {
       const operand = fn.childForFieldName("operand");
       const method = fn.childForFieldName("field");
       if (!operand || !method) return;
       callee = method.text;
-      if (operand.type === IDENTIFIER && recv !== null && operand.text === recv.name) receiver = { kind: "this", className: recv.type };
-      else if (operand.type === IDENTIFIER && types.has(operand.text)) receiver = types.get(operand.text)!;
+      if (operand.type === GO.IDENTIFIER && recv !== null && operand.text === recv.name) receiver = { kind: "this", className: recv.type };
+      else if (operand.type === GO.IDENTIFIER && types.has(operand.text)) receiver = types.get(operand.text)!;
       // A local shadows an import and a package-level name alike: its type is unknown.
-      else if (operand.type === IDENTIFIER && locals.has(operand.text)) return;
-      else if (operand.type === IDENTIFIER && this.packages.has(operand.text)) receiver = { kind: "namespace", local: operand.text };
+      else if (operand.type === GO.IDENTIFIER && locals.has(operand.text)) return;
+      else if (operand.type === GO.IDENTIFIER && this.packages.has(operand.text)) receiver = { kind: "namespace", local: operand.text };
       // Any other name is the package's own: a package-level variable holds the type it was declared with.
-      else if (operand.type === IDENTIFIER && operand.text !== "_" && operand.text !== recv?.name) receiver = { kind: "returned", producer: operand.text };
-      else if (operand.type === SELECTOR_EXPRESSION) {
+      else if (operand.type === GO.IDENTIFIER && operand.text !== "_" && operand.text !== recv?.name) receiver = { kind: "returned", producer: operand.text };
+      else if (operand.type === GO.SELECTOR_EXPRESSION) {
         const held = this.fieldOf(operand, recv, types, locals);
         if (held === null) return;
         receiver = held;
@@ -489,25 +454,25 @@ class GoExtractor extends TreeExtractor {
         const known = this.asserted(operand);
         if (known === null) return;
         receiver = known;
-      } else if (operand.type === PARENTHESIZED_EXPRESSION && operand.namedChildCount === 1) {
+      } else if (operand.type === GO.PARENTHESIZED_EXPRESSION && operand.namedChildCount === 1) {
         // `(T{…}).M()`
         const known = this.knownValue(operand.namedChild(0)!, recv, types);
         if (known === null) return;
         receiver = known;
-      } else if (operand.type === CALL_EXPRESSION) {
+      } else if (operand.type === GO.CALL_EXPRESSION) {
         // `f().M()`: a method of what f returns.
         const produced = this.producedBy(operand, recv, types);
         if (produced === null) return;
         receiver = produced;
       } else return; // a receiver whose type is unknown: the potential set covers it
     } else return;
-    this.addCall(caller, callee, receiver, false, fn.type === SELECTOR_EXPRESSION ? (fn.childForFieldName("field") ?? fn) : fn);
+    this.addCall(caller, callee, receiver, false, fn.type === GO.SELECTOR_EXPRESSION ? (fn.childForFieldName("field") ?? fn) : fn);
   }
 }
 
 /** `(s *Server)`, `(Server)`, `(s *List[T])` → the receiver's name and its type's name. */
 function receiverOf(list: SyntaxNode | null): { name: string | null; type: string } | null {
-  const param = list?.namedChildren.find((c) => c.type === PARAMETER_DECLARATION);
+  const param = list?.namedChildren.find((c) => c.type === GO.PARAMETER_DECLARATION);
   if (!param) return null;
   const m = /^\*?\s*([A-Za-z_]\w*)/.exec(param.childForFieldName("type")?.text ?? "");
   return m ? { name: param.childForFieldName("name")?.text ?? null, type: m[1]! } : null;
@@ -534,11 +499,11 @@ export function packageNameOf(path: string): string {
 function paramsOf(list: SyntaxNode | null): ParamRecord[] {
   const out: ParamRecord[] = [];
   for (const p of list?.namedChildren ?? []) {
-    if (p.type !== PARAMETER_DECLARATION && p.type !== VARIADIC_PARAMETER_DECLARATION) continue;
+    if (p.type !== GO.PARAMETER_DECLARATION && p.type !== GO.VARIADIC_PARAMETER_DECLARATION) continue;
     const typeText = collapseWhitespace(p.childForFieldName("type")?.text ?? "") || null;
-    const variadic = p.type === VARIADIC_PARAMETER_DECLARATION;
+    const variadic = p.type === GO.VARIADIC_PARAMETER_DECLARATION;
     const type = variadic && typeText !== null ? `...${typeText}` : typeText;
-    const names = p.namedChildren.filter((c) => c.type === IDENTIFIER);
+    const names = p.namedChildren.filter((c) => c.type === GO.IDENTIFIER);
     if (names.length === 0) out.push({ name: "_", type, optional: variadic });
     for (const n of names) out.push({ name: n.text, type, optional: variadic });
   }

@@ -2,7 +2,7 @@
 // flattened to the module each name comes from, `pub use` also as re-export markers; and
 // `self::`/`super::` paths written inside an inline module rebased to the file's own module.
 import { firstLine } from "../base/text.js";
-import { CRATE, IDENTIFIER, SCOPED_IDENTIFIER, SCOPED_USE_LIST, SELF, SUPER, USE_AS_CLAUSE, USE_LIST } from "../lang/rust-nodes.js";
+import * as RUST from "../lang/rust-nodes.js";
 import type { SyntaxNode } from "./flat-tree.js";
 import { symbolRecord, type ImportRecord, type SymbolRecord } from "./types.js";
 
@@ -43,24 +43,24 @@ export function readUseRows(node: SyntaxNode, prefix: string, pub: boolean): Use
     const [tree, base] = top;
     const join = (p: string) => (base === "" ? p : `${base}::${p}`);
     switch (tree.type) {
-      case IDENTIFIER:
-      case CRATE:
-      case SELF:
-      case SUPER: {
+      case RUST.IDENTIFIER:
+      case RUST.CRATE:
+      case RUST.SELF:
+      case RUST.SUPER: {
         // `use a;` / `{a}`: a crate or a module; `self` in a list is the list's own module.
-        if (tree.type === SELF && base !== "") {
+        if (tree.type === RUST.SELF && base !== "") {
           const cut = base.lastIndexOf("::");
           add(cut === -1 ? "" : base.slice(0, cut), base.slice(cut + 2), base.slice(cut + 2));
         } else add(base, tree.text, tree.text);
         break;
       }
-      case SCOPED_IDENTIFIER: {
+      case RUST.SCOPED_IDENTIFIER: {
         const path = tree.childForFieldName("path");
         const name = tree.childForFieldName("name")?.text ?? "";
         add(join(path?.text.replace(/\s+/g, "") ?? ""), name, name);
         break;
       }
-      case USE_AS_CLAUSE: {
+      case RUST.USE_AS_CLAUSE: {
         const path = tree.childForFieldName("path");
         const alias = tree.childForFieldName("alias")?.text ?? "";
         const full = join(path?.text.replace(/\s+/g, "") ?? "");
@@ -71,13 +71,13 @@ export function readUseRows(node: SyntaxNode, prefix: string, pub: boolean): Use
       case "use_wildcard":
         star(join(tree.text.replace(/\s+/g, "").replace(/::\*$/, "")));
         break;
-      case SCOPED_USE_LIST: {
+      case RUST.SCOPED_USE_LIST: {
         const path = tree.childForFieldName("path");
         const list = tree.childForFieldName("list");
         for (const item of [...(list?.namedChildren ?? [])].reverse()) stack.push([item, join(path?.text.replace(/\s+/g, "") ?? "")]);
         break;
       }
-      case USE_LIST:
+      case RUST.USE_LIST:
         for (const item of [...tree.namedChildren].reverse()) stack.push([item, base]);
         break;
       default:

@@ -8,58 +8,30 @@
 // parameters and `let`s, `T { … }` literals, struct field types). Pure: a function of (path, text, options).
 import { collapseWhitespace, firstLine } from "../base/text.js";
 import { languageSpec } from "../lang/languages.js";
-import {
-  ASSIGNMENT_EXPRESSION,
-  ATTRIBUTE_ITEM,
-  BLOCK_COMMENT,
-  CALL_EXPRESSION,
-  CLOSURE_EXPRESSION,
-  CONST_ITEM,
-  DECLARATION_LIST,
-  ENUM_ITEM,
-  FIELD_DECLARATION,
-  FIELD_EXPRESSION,
-  FOR_EXPRESSION,
-  FUNCTION_ITEM,
-  FUNCTION_SIGNATURE_ITEM,
-  IDENTIFIER,
-  IMPL_ITEM,
-  INNER_ATTRIBUTE_ITEM,
-  LET_CONDITION,
-  LET_DECLARATION,
-  LINE_COMMENT,
-  MATCH_ARM,
-  MOD_ITEM,
-  PARAMETER,
-  SCOPED_IDENTIFIER,
-  SELF,
-  STATIC_ITEM,
-  STRUCT_EXPRESSION,
-  STRUCT_ITEM,
-  TOKEN_TREE,
-  TRAIT_ITEM,
-  TUPLE_EXPRESSION,
-  TUPLE_PATTERN,
-  TUPLE_STRUCT_PATTERN,
-  TYPE_IDENTIFIER,
-  TYPE_ITEM,
-  UNION_ITEM,
-  USE_DECLARATION,
-} from "../lang/rust-nodes.js";
+import * as RUST from "../lang/rust-nodes.js";
 import { parseFlat, type SyntaxNode } from "./flat-tree.js";
 import { fromFileModule, readUseRows } from "./rust-imports.js";
 import { shellOutline, type OutlinePart } from "./chunking.js";
 import { bindLocal, leadingComments, TreeExtractor, type Known, type MutableDraft } from "./tree-extractor.js";
 import { symbolRecord, type CallReceiver, type ExtractOptions, type ExtractResult, type FileExtraction, type ParamRecord } from "./types.js";
 
-const TOKENS: ReadonlySet<string> = new Set([IDENTIFIER, TYPE_IDENTIFIER, "field_identifier"]);
+const TOKENS: ReadonlySet<string> = new Set([RUST.IDENTIFIER, RUST.TYPE_IDENTIFIER, "field_identifier"]);
 /** Calls, and what binds or rebinds a local (`let`, assignments, and the patterns of `for`, closures, `if let` and `match` arms), read by position by the call pass. */
-const EVENTS: ReadonlySet<string> = new Set([CALL_EXPRESSION, "macro_invocation", LET_DECLARATION, ASSIGNMENT_EXPRESSION, FOR_EXPRESSION, CLOSURE_EXPRESSION, LET_CONDITION, MATCH_ARM]);
+const EVENTS: ReadonlySet<string> = new Set([
+  RUST.CALL_EXPRESSION,
+  "macro_invocation",
+  RUST.LET_DECLARATION,
+  RUST.ASSIGNMENT_EXPRESSION,
+  RUST.FOR_EXPRESSION,
+  RUST.CLOSURE_EXPRESSION,
+  RUST.LET_CONDITION,
+  RUST.MATCH_ARM,
+]);
 /** Calls chained on calls (`a.b().c().d()`) are followed this deep for a producer. */
 const MAX_CHAIN = 8;
 /** Inline modules nested deeper than this keep their items inside the module's chunk. */
 const MAX_MODULE_DEPTH = 32;
-const TYPE_ITEMS: Readonly<Record<string, "class" | "enum">> = { [STRUCT_ITEM]: "class", [UNION_ITEM]: "class", [ENUM_ITEM]: "enum" };
+const TYPE_ITEMS: Readonly<Record<string, "class" | "enum">> = { [RUST.STRUCT_ITEM]: "class", [RUST.UNION_ITEM]: "class", [RUST.ENUM_ITEM]: "enum" };
 
 /** Where a call is made: the enclosing item's symbol name and the type `self`/`Self` stand for. */
 interface Scope {
@@ -112,9 +84,9 @@ class RustExtractor extends TreeExtractor {
   private noteOwnBuiltins(): void {
     for (const node of this.root.namedChildren) {
       const name = node.childForFieldName("name")?.text ?? "";
-      if (node.type in TYPE_ITEMS || node.type === TRAIT_ITEM || node.type === TYPE_ITEM) {
+      if (node.type in TYPE_ITEMS || node.type === RUST.TRAIT_ITEM || node.type === RUST.TYPE_ITEM) {
         if (this.builtin.has(name)) this.ownBuiltins.add(name);
-      } else if (node.type === USE_DECLARATION && /^(?:crate|self|super)::/.test(node.childForFieldName("argument")?.text ?? "")) {
+      } else if (node.type === RUST.USE_DECLARATION && /^(?:crate|self|super)::/.test(node.childForFieldName("argument")?.text ?? "")) {
         for (const m of (node.childForFieldName("argument")?.text ?? "").matchAll(/\b([A-Z]\w*)\b(?!\s*(?:::|as\b))/g)) if (this.builtin.has(m[1]!)) this.ownBuiltins.add(m[1]!);
       }
     }
@@ -126,13 +98,13 @@ class RustExtractor extends TreeExtractor {
     this.module = prefix;
     for (const node of container.namedChildren) {
       const kind = node.type;
-      if (kind === ATTRIBUTE_ITEM || kind === LINE_COMMENT || kind === BLOCK_COMMENT || kind === INNER_ATTRIBUTE_ITEM) {
+      if (kind === RUST.ATTRIBUTE_ITEM || kind === RUST.LINE_COMMENT || kind === RUST.BLOCK_COMMENT || kind === RUST.INNER_ATTRIBUTE_ITEM) {
         continue; // attributes and doc comments are pulled into the item below them
       }
-      if (kind === USE_DECLARATION) this.recordUse(node, prefix);
+      if (kind === RUST.USE_DECLARATION) this.recordUse(node, prefix);
       // A macro invoked at module level (`test_case!(…)`) expands to items: its calls are the module's.
       if (kind === "macro_invocation") this.functions.push({ node, name: "", scope: { caller: null, self: null, module: prefix } });
-      const handled = kind === MOD_ITEM ? this.declareModule(node, prefix, topLevel) : this.declareItem(node, prefix);
+      const handled = kind === RUST.MOD_ITEM ? this.declareModule(node, prefix, topLevel) : this.declareItem(node, prefix);
       if (!topLevel) continue;
       if (handled) this.flushBlock();
       else this.extendBlock(node);
@@ -144,32 +116,32 @@ class RustExtractor extends TreeExtractor {
   private declareItem(node: SyntaxNode, prefix: string): boolean {
     const name = node.childForFieldName("name")?.text ?? "";
     switch (node.type) {
-      case FUNCTION_ITEM:
-      case FUNCTION_SIGNATURE_ITEM:
+      case RUST.FUNCTION_ITEM:
+      case RUST.FUNCTION_SIGNATURE_ITEM:
         if (prefix !== "") this.moduleFunctions.add(`${prefix}${name}`);
         this.declareFunction(node, `${prefix}${name}`, null, isPub(node), { caller: `${prefix}${name}`, self: null, module: prefix });
         return true;
-      case STRUCT_ITEM:
-      case UNION_ITEM:
-      case ENUM_ITEM: {
-        const sym = this.declareWhole(node, TYPE_ITEMS[node.type]!, `${prefix}${name}`, node.type === ENUM_ITEM ? "type" : "class_shell");
+      case RUST.STRUCT_ITEM:
+      case RUST.UNION_ITEM:
+      case RUST.ENUM_ITEM: {
+        const sym = this.declareWhole(node, TYPE_ITEMS[node.type]!, `${prefix}${name}`, node.type === RUST.ENUM_ITEM ? "type" : "class_shell");
         this.typeNames.add(sym.name);
-        if (node.type === STRUCT_ITEM) this.fieldTypes.set(sym.name, this.structFields(node));
+        if (node.type === RUST.STRUCT_ITEM) this.fieldTypes.set(sym.name, this.structFields(node));
         return true;
       }
-      case TYPE_ITEM:
+      case RUST.TYPE_ITEM:
         this.typeNames.add(`${prefix}${name}`);
         this.declareWhole(node, "type", `${prefix}${name}`, "type");
         return true;
-      case CONST_ITEM:
-      case STATIC_ITEM:
-        this.declareWhole(node, node.type === CONST_ITEM ? "const" : "variable", `${prefix}${name}`, "block");
+      case RUST.CONST_ITEM:
+      case RUST.STATIC_ITEM:
+        this.declareWhole(node, node.type === RUST.CONST_ITEM ? "const" : "variable", `${prefix}${name}`, "block");
         return true;
-      case TRAIT_ITEM:
+      case RUST.TRAIT_ITEM:
         this.typeNames.add(`${prefix}${name}`);
         this.declareTrait(node, `${prefix}${name}`);
         return true;
-      case IMPL_ITEM:
+      case RUST.IMPL_ITEM:
         this.declareImpl(node);
         return true;
       default:
@@ -180,7 +152,7 @@ class RustExtractor extends TreeExtractor {
   /** Where an item's span starts: its first attribute (`#[derive]`, `#[test]`) above it. */
   private spanStart(node: SyntaxNode): SyntaxNode {
     let start = node;
-    for (let prev = node.previousNamedSibling; prev?.type === ATTRIBUTE_ITEM; prev = prev.previousNamedSibling) start = prev;
+    for (let prev = node.previousNamedSibling; prev?.type === RUST.ATTRIBUTE_ITEM; prev = prev.previousNamedSibling) start = prev;
     return start;
   }
 
@@ -200,7 +172,7 @@ class RustExtractor extends TreeExtractor {
 
   /** The doc comment above a declaration, with the line it starts on. */
   private docOf(node: SyntaxNode): { text: string; startLine: number } | null {
-    return leadingComments(this.spanStart(node), (n) => n.type === LINE_COMMENT || n.type === BLOCK_COMMENT, stripComment);
+    return leadingComments(this.spanStart(node), (n) => n.type === RUST.LINE_COMMENT || n.type === RUST.BLOCK_COMMENT, stripComment);
   }
 
   private draft(node: SyntaxNode, fields: Omit<MutableDraft, "startLine" | "endLine" | "docStartLine">, body: SyntaxNode | null): MutableDraft {
@@ -254,7 +226,7 @@ class RustExtractor extends TreeExtractor {
         .filter((b): b is string => b !== null) ?? [];
     if (bounds.length > 0) this.heritage.push({ className: name, line: node.startPosition.row + 1, extends: bounds[0]!, implements: bounds.slice(1) });
     for (const member of body?.namedChildren ?? []) {
-      if (member.type !== FUNCTION_ITEM && member.type !== FUNCTION_SIGNATURE_ITEM) continue;
+      if (member.type !== RUST.FUNCTION_ITEM && member.type !== RUST.FUNCTION_SIGNATURE_ITEM) continue;
       const method = member.childForFieldName("name")?.text ?? "";
       this.declareFunction(member, `${name}.${method}`, name, exported, { caller: `${name}.${method}`, self: name, module: this.module });
     }
@@ -271,7 +243,7 @@ class RustExtractor extends TreeExtractor {
     const bodies: Array<[number, number]> = [];
     const parts: OutlinePart[] = [];
     for (const member of body.namedChildren) {
-      if (member.type === FUNCTION_ITEM || member.type === FUNCTION_SIGNATURE_ITEM) {
+      if (member.type === RUST.FUNCTION_ITEM || member.type === RUST.FUNCTION_SIGNATURE_ITEM) {
         const method = member.childForFieldName("name")?.text ?? "";
         // A trait's methods are as public as the type that implements them.
         const exported = trait !== null || isPub(member);
@@ -323,7 +295,7 @@ class RustExtractor extends TreeExtractor {
     const fields = new Map<string, string>();
     const list = node.childForFieldName("body");
     for (const f of list?.type === "field_declaration_list" ? list.namedChildren : []) {
-      if (f.type !== FIELD_DECLARATION) continue;
+      if (f.type !== RUST.FIELD_DECLARATION) continue;
       const type = this.namedType(f.childForFieldName("type")?.text ?? null);
       const name = f.childForFieldName("name")?.text;
       if (type !== null && name) fields.set(name, type);
@@ -348,10 +320,10 @@ class RustExtractor extends TreeExtractor {
     const types = new Map<string, Known>();
     const poisoned = new Set<string>();
     this.elements = new Map();
-    const params = node.type === FUNCTION_ITEM ? paramsOf(node.childForFieldName("parameters")) : [];
+    const params = node.type === RUST.FUNCTION_ITEM ? paramsOf(node.childForFieldName("parameters")) : [];
     // The function's own bounded generics, and its `impl`'s or trait's (`impl<I: Interval> Set<I>`).
-    const owner = node.parent?.type === DECLARATION_LIST ? node.parent.parent : null;
-    const bounds = node.type === FUNCTION_ITEM ? new Map([...(owner ? this.genericBounds(owner) : []), ...this.genericBounds(node)]) : new Map<string, string>();
+    const owner = node.parent?.type === RUST.DECLARATION_LIST ? node.parent.parent : null;
+    const bounds = node.type === RUST.FUNCTION_ITEM ? new Map([...(owner ? this.genericBounds(owner) : []), ...this.genericBounds(node)]) : new Map<string, string>();
     for (const p of params) {
       // `&mut dyn Trait`, `impl Trait` and a generic `V` bounded by a trait (`V: Visitor`) are the trait; `Self` the impl's type or the trait.
       const bare = (p.type ?? "")
@@ -366,10 +338,10 @@ class RustExtractor extends TreeExtractor {
         if (element !== null) this.elements.set(p.name, element);
       }
     }
-    const body = node.type === FUNCTION_ITEM ? node.childForFieldName("body") : node;
+    const body = node.type === RUST.FUNCTION_ITEM ? node.childForFieldName("body") : node;
     if (!body) return;
     // A `fn` item declared inside the body shadows the module's of that name: its bare calls are not traced.
-    this.localFunctions = new Set(body.descendantsOfType(FUNCTION_ITEM).map((f) => f.childForFieldName("name")?.text ?? ""));
+    this.localFunctions = new Set(body.descendantsOfType(RUST.FUNCTION_ITEM).map((f) => f.childForFieldName("name")?.text ?? ""));
     // A `match` arm's variant binding holds only inside its arm: what the name held before comes back after it.
     const arms: Array<{ end: number; name: string; had: Known | undefined; poisoned: boolean }> = [];
     for (const { node: n } of this.eventsIn(body.startIndex, body.endIndex)) {
@@ -380,12 +352,12 @@ class RustExtractor extends TreeExtractor {
         if (arm.poisoned) poisoned.add(arm.name);
         else poisoned.delete(arm.name);
       }
-      const variant = n.type === MATCH_ARM ? this.variantBinding(n.childForFieldName("pattern"), scope) : null;
+      const variant = n.type === RUST.MATCH_ARM ? this.variantBinding(n.childForFieldName("pattern"), scope) : null;
       if (variant !== null) {
         arms.push({ end: n.endIndex, name: variant.name, had: types.get(variant.name), poisoned: poisoned.has(variant.name) });
         types.set(variant.name, variant.known);
         poisoned.delete(variant.name);
-      } else if (n.type === CALL_EXPRESSION) this.recordCall(n, scope, types);
+      } else if (n.type === RUST.CALL_EXPRESSION) this.recordCall(n, scope, types);
       else if (n.type === "macro_invocation") this.recordMacroCalls(n, scope, types);
       else this.noteBinding(n, scope, types, poisoned);
     }
@@ -413,18 +385,18 @@ class RustExtractor extends TreeExtractor {
       bindLocal(types, poisoned, name, known);
       this.elements.delete(name);
     };
-    if (n.type === LET_DECLARATION || n.type === ASSIGNMENT_EXPRESSION) {
-      const pattern = n.childForFieldName(n.type === LET_DECLARATION ? "pattern" : "left");
-      const value = n.childForFieldName(n.type === LET_DECLARATION ? "value" : "right");
-      const declared = n.type === LET_DECLARATION ? n.childForFieldName("type") : null;
+    if (n.type === RUST.LET_DECLARATION || n.type === RUST.ASSIGNMENT_EXPRESSION) {
+      const pattern = n.childForFieldName(n.type === RUST.LET_DECLARATION ? "pattern" : "left");
+      const value = n.childForFieldName(n.type === RUST.LET_DECLARATION ? "value" : "right");
+      const declared = n.type === RUST.LET_DECLARATION ? n.childForFieldName("type") : null;
       // `let (a, b) = (f(), g());`: each name holds its own value.
-      const names = pattern?.type === TUPLE_PATTERN ? pattern.namedChildren : [];
-      const values = value?.type === TUPLE_EXPRESSION ? value.namedChildren : [];
-      if (declared === null && names.length > 0 && names.length === values.length && names.every((p) => p.type === IDENTIFIER)) {
+      const names = pattern?.type === RUST.TUPLE_PATTERN ? pattern.namedChildren : [];
+      const values = value?.type === RUST.TUPLE_EXPRESSION ? value.namedChildren : [];
+      if (declared === null && names.length > 0 && names.length === values.length && names.every((p) => p.type === RUST.IDENTIFIER)) {
         names.forEach((p, i) => bind(p.text, this.knownValue(values[i]!, scope, types)));
         return;
       }
-      if (pattern?.type !== IDENTIFIER) {
+      if (pattern?.type !== RUST.IDENTIFIER) {
         for (const id of pattern ? identifiersIn(pattern) : []) bind(id, null);
         return;
       }
@@ -433,8 +405,8 @@ class RustExtractor extends TreeExtractor {
       bind(pattern.text, type !== null ? { kind: "typed", typeName: type, resolution: "parameter_type" } : value ? this.knownValue(value, scope, types) : null);
       return;
     }
-    const pattern = n.childForFieldName(n.type === CLOSURE_EXPRESSION ? "parameters" : "pattern");
-    if (n.type === FOR_EXPRESSION && pattern?.type === IDENTIFIER) {
+    const pattern = n.childForFieldName(n.type === RUST.CLOSURE_EXPRESSION ? "parameters" : "pattern");
+    if (n.type === RUST.FOR_EXPRESSION && pattern?.type === RUST.IDENTIFIER) {
       // `for x in f()` / `for x in xs` (xs holding what a call returns): an element of the callee's declared collection.
       const value = n.childForFieldName("value");
       // `for x in xs`, `&xs`, `xs.iter()` over a parameter declared `&[T]` / `Vec<T>`.
@@ -444,7 +416,7 @@ class RustExtractor extends TreeExtractor {
         bind(pattern.text, { kind: "typed", typeName: element, resolution: "parameter_type" });
         return;
       }
-      const known = value?.type === IDENTIFIER ? types.get(value.text) : value ? this.knownValue(value, scope, types) : null;
+      const known = value?.type === RUST.IDENTIFIER ? types.get(value.text) : value ? this.knownValue(value, scope, types) : null;
       bind(pattern.text, known?.kind === "returned" && !known.producer.endsWith("?") ? { kind: "returned", producer: `${known.producer}[]` } : null);
       return;
     }
@@ -459,12 +431,12 @@ class RustExtractor extends TreeExtractor {
     const value = access.childForFieldName("value");
     const name = access.childForFieldName("field")?.text;
     if (!value || !name || !/^[a-z_]\w*$/.test(name)) return null;
-    if (value.type === SELF && scope.self !== null) {
+    if (value.type === RUST.SELF && scope.self !== null) {
       const fieldType = this.fieldTypes.get(scope.self)?.get(name);
       if (fieldType !== undefined) return { kind: "typed", typeName: fieldType, resolution: "field_type" };
       return this.fieldTypes.has(scope.self) ? null : { kind: "returned", producer: `${scope.self}#${name}` };
     }
-    const known = value.type === IDENTIFIER ? types.get(value.text) : value.type === CALL_EXPRESSION ? this.knownValue(value, scope, types) : undefined;
+    const known = value.type === RUST.IDENTIFIER ? types.get(value.text) : value.type === RUST.CALL_EXPRESSION ? this.knownValue(value, scope, types) : undefined;
     if (known?.kind === "typed") return { kind: "returned", producer: `${known.typeName}#${name}` };
     if (known?.kind === "returned") return { kind: "returned", producer: `${known.producer}()#${name}` };
     return null;
@@ -476,9 +448,9 @@ class RustExtractor extends TreeExtractor {
    */
   private variantBinding(pattern: SyntaxNode | null, scope: Scope): { name: string; known: Known } | null {
     if (pattern === null) return null;
-    const tuple = pattern.type === TUPLE_STRUCT_PATTERN ? pattern : pattern.namedChildren.find((c) => c.type === TUPLE_STRUCT_PATTERN);
+    const tuple = pattern.type === RUST.TUPLE_STRUCT_PATTERN ? pattern : pattern.namedChildren.find((c) => c.type === RUST.TUPLE_STRUCT_PATTERN);
     const path = tuple ? tuple.childForFieldName("type") : null;
-    if (!tuple || path?.type !== SCOPED_IDENTIFIER) return null;
+    if (!tuple || path?.type !== RUST.SCOPED_IDENTIFIER) return null;
     const parts = tuple.namedChildren.filter((c) => c.id !== path.id);
     const names = parts.length === 1 ? identifiersIn(parts[0]!) : [];
     if (names.length !== 1 || !/^(?:identifier|ref_pattern|mut_pattern)$/.test(parts[0]!.type)) return null;
@@ -499,16 +471,16 @@ class RustExtractor extends TreeExtractor {
       const index = value.namedChild(1);
       // An element, not a slice (`xs[1..]`).
       if (!base || !index || index.type === "range_expression" || depth >= MAX_CHAIN) return null;
-      const known = base.type === IDENTIFIER ? types.get(base.text) : this.knownValue(base, scope, types, depth + 1);
+      const known = base.type === RUST.IDENTIFIER ? types.get(base.text) : this.knownValue(base, scope, types, depth + 1);
       return known?.kind === "returned" && !known.producer.endsWith("?") && !known.producer.endsWith("[]") ? { kind: "returned", producer: `${known.producer}[]` } : null;
     }
-    if (value.type === CALL_EXPRESSION && value.childForFieldName("arguments")?.namedChildCount === 0) {
+    if (value.type === RUST.CALL_EXPRESSION && value.childForFieldName("arguments")?.namedChildCount === 0) {
       // `x.clone()` is a value of x's own type.
       const fn = value.childForFieldName("function");
-      const of = fn?.type === FIELD_EXPRESSION && fn.childForFieldName("field")?.text === "clone" ? fn.childForFieldName("value") : null;
-      if (of?.type === IDENTIFIER && types.has(of.text)) return types.get(of.text)!;
+      const of = fn?.type === RUST.FIELD_EXPRESSION && fn.childForFieldName("field")?.text === "clone" ? fn.childForFieldName("value") : null;
+      if (of?.type === RUST.IDENTIFIER && types.has(of.text)) return types.get(of.text)!;
     }
-    if (value.type === STRUCT_EXPRESSION) {
+    if (value.type === RUST.STRUCT_EXPRESSION) {
       const type = this.namedType(value.childForFieldName("name")?.text.replace(/^Self$/, scope.self ?? "Self") ?? null);
       return type === null ? null : { kind: "typed", typeName: type, resolution: "new_expression" };
     }
@@ -518,15 +490,15 @@ class RustExtractor extends TreeExtractor {
     if (value.type === "try_expression") {
       call = value.namedChild(0);
       unwrapped = true;
-    } else if (value.type === CALL_EXPRESSION) {
+    } else if (value.type === RUST.CALL_EXPRESSION) {
       const fn = value.childForFieldName("function");
-      const inner = fn?.type === FIELD_EXPRESSION ? fn.childForFieldName("value") : null;
-      if (inner?.type === CALL_EXPRESSION && /^(?:unwrap|expect)$/.test(fn!.childForFieldName("field")?.text ?? "")) {
+      const inner = fn?.type === RUST.FIELD_EXPRESSION ? fn.childForFieldName("value") : null;
+      if (inner?.type === RUST.CALL_EXPRESSION && /^(?:unwrap|expect)$/.test(fn!.childForFieldName("field")?.text ?? "")) {
         call = inner;
         unwrapped = true;
       }
     }
-    if (call?.type !== CALL_EXPRESSION) return null;
+    if (call?.type !== RUST.CALL_EXPRESSION) return null;
     const producer = this.producerOf(call.childForFieldName("function"), scope, types, call, depth);
     return producer === null ? null : { kind: "returned", producer: unwrapped ? `${producer}?` : producer };
   }
@@ -534,8 +506,8 @@ class RustExtractor extends TreeExtractor {
   /** A callee as a producer path: `f`, `Type.f` (`Self::f` in an impl), `module.f`, `crate::a.f`, `Type.m` for `x.m()` on a typed `x`. */
   private producerOf(fn: SyntaxNode | null, scope: Scope, types: ReadonlyMap<string, Known>, call: SyntaxNode, depth = 0): string | null {
     if (!fn) return null;
-    if (fn.type === IDENTIFIER) return this.bareName(fn.text, scope);
-    if (fn.type === SCOPED_IDENTIFIER) {
+    if (fn.type === RUST.IDENTIFIER) return this.bareName(fn.text, scope);
+    if (fn.type === RUST.SCOPED_IDENTIFIER) {
       const path = fn.childForFieldName("path");
       const name = fn.childForFieldName("name")?.text;
       if (!path || !name) return null;
@@ -543,16 +515,16 @@ class RustExtractor extends TreeExtractor {
       if (receiver === null) return null;
       return `${receiver.kind === "static" ? receiver.className : receiver.kind === "namespace" ? receiver.local : ""}.${name}`;
     }
-    if (fn.type === FIELD_EXPRESSION) {
+    if (fn.type === RUST.FIELD_EXPRESSION) {
       const value = fn.childForFieldName("value");
       const name = fn.childForFieldName("field")?.text;
       if (!value || !name) return null;
-      if (value.type === SELF && scope.self !== null) return `${scope.self}.${name}`;
+      if (value.type === RUST.SELF && scope.self !== null) return `${scope.self}.${name}`;
       // A method of what a call returns (`let r = dir.run(); r.errs()`, `a.b().c()`): a bounded chain.
       const known =
-        value.type === IDENTIFIER
+        value.type === RUST.IDENTIFIER
           ? types.get(value.text)
-          : (value.type === CALL_EXPRESSION || value.type === "try_expression") && depth < MAX_CHAIN
+          : (value.type === RUST.CALL_EXPRESSION || value.type === "try_expression") && depth < MAX_CHAIN
             ? this.knownValue(value, scope, types, depth + 1)
             : undefined;
       if (known?.kind === "typed") return `${known.typeName}.${name}`;
@@ -565,8 +537,8 @@ class RustExtractor extends TreeExtractor {
   private pathReceiver(path: SyntaxNode, scope: Scope, call: SyntaxNode): Extract<CallReceiver, { kind: "static" } | { kind: "namespace" }> | null {
     const head = path.text.replace(/\s+/g, "");
     if (head === "Self" && scope.self !== null) return { kind: "static", className: scope.self };
-    if (path.type !== SCOPED_IDENTIFIER && this.typeNames.has(head)) return { kind: "static", className: head };
-    if (path.type !== SCOPED_IDENTIFIER && this.modules.has(head)) return { kind: "namespace", local: head };
+    if (path.type !== RUST.SCOPED_IDENTIFIER && this.typeNames.has(head)) return { kind: "static", className: head };
+    if (path.type !== RUST.SCOPED_IDENTIFIER && this.modules.has(head)) return { kind: "namespace", local: head };
     // `m::Type::f()` through a module the file binds.
     const qualified = /^([a-z_]\w*)::([A-Z]\w*)$/.exec(head);
     if (qualified && this.modules.has(qualified[1]!)) return { kind: "static", className: `${qualified[1]}.${qualified[2]}` };
@@ -600,34 +572,34 @@ class RustExtractor extends TreeExtractor {
     if (!fn) return;
     let receiver: CallReceiver;
     let callee: string;
-    if (fn.type === IDENTIFIER) {
+    if (fn.type === RUST.IDENTIFIER) {
       if (this.localFunctions.has(fn.text)) return;
       callee = this.bareName(fn.text, scope);
       receiver = { kind: "bare" };
-    } else if (fn.type === SCOPED_IDENTIFIER) {
+    } else if (fn.type === RUST.SCOPED_IDENTIFIER) {
       const path = fn.childForFieldName("path");
       callee = fn.childForFieldName("name")?.text ?? "";
       const r = path ? this.pathReceiver(path, scope, call) : null;
       if (r === null) return;
       receiver = r;
-    } else if (fn.type === FIELD_EXPRESSION) {
+    } else if (fn.type === RUST.FIELD_EXPRESSION) {
       const value = fn.childForFieldName("value");
       callee = fn.childForFieldName("field")?.text ?? "";
       if (!value) return;
-      if (value.type === SELF && scope.self !== null) receiver = { kind: "this", className: scope.self };
-      else if (value.type === IDENTIFIER && types.has(value.text)) receiver = types.get(value.text)!;
-      else if (value.type === FIELD_EXPRESSION) {
+      if (value.type === RUST.SELF && scope.self !== null) receiver = { kind: "this", className: scope.self };
+      else if (value.type === RUST.IDENTIFIER && types.has(value.text)) receiver = types.get(value.text)!;
+      else if (value.type === RUST.FIELD_EXPRESSION) {
         const held = this.fieldOf(value, scope, types);
         if (held === null) return;
         receiver = held;
-      } else if (value.type === CALL_EXPRESSION || value.type === "try_expression" || value.type === STRUCT_EXPRESSION) {
+      } else if (value.type === RUST.CALL_EXPRESSION || value.type === "try_expression" || value.type === RUST.STRUCT_EXPRESSION) {
         // `T::new().m()`, `open()?.m()`: a method of what the call returns.
         const known = this.knownValue(value, scope, types);
         if (known === null) return;
         receiver = known;
       } else return;
     } else return;
-    this.addCall(scope.caller, callee, receiver, false, fn.childForFieldName(fn.type === FIELD_EXPRESSION ? "field" : "name") ?? fn);
+    this.addCall(scope.caller, callee, receiver, false, fn.childForFieldName(fn.type === RUST.FIELD_EXPRESSION ? "field" : "name") ?? fn);
   }
 
   /** A bare name as the item it calls: a function of the caller's own inline module (`tests.helper`), else the name. */
@@ -643,37 +615,37 @@ class RustExtractor extends TreeExtractor {
    */
   private recordMacroCalls(macro: SyntaxNode, scope: Scope, types: ReadonlyMap<string, Known>): void {
     // An explicit stack, not recursion: token trees nest as deep as the source does.
-    const stack = macro.namedChildren.filter((c) => c.type === TOKEN_TREE);
+    const stack = macro.namedChildren.filter((c) => c.type === RUST.TOKEN_TREE);
     for (let tree = stack.pop(); tree !== undefined; tree = stack.pop()) {
       const cs = tree.children;
       for (let i = 0; i < cs.length; i++) {
         const c = cs[i]!;
-        if (c.type === TOKEN_TREE) {
+        if (c.type === RUST.TOKEN_TREE) {
           stack.push(c);
           continue;
         }
         const next = cs[i + 1];
         // A method may share a primitive type's name (`self.char()`): the token is then a `primitive_type`.
-        if ((c.type !== IDENTIFIER && !(c.type === "primitive_type" && cs[i - 1]?.type === ".")) || next?.type !== TOKEN_TREE || next.child(0)?.type !== "(") continue;
+        if ((c.type !== RUST.IDENTIFIER && !(c.type === "primitive_type" && cs[i - 1]?.type === ".")) || next?.type !== RUST.TOKEN_TREE || next.child(0)?.type !== "(") continue;
         const before = cs[i - 1]?.type;
         const object = cs[i - 2];
         let receiver: CallReceiver | null = null;
         if (before === ".") {
-          if (object?.type === SELF && scope.self !== null) receiver = { kind: "this", className: scope.self };
-          else if (object?.type === IDENTIFIER && cs[i - 3]?.type !== "." && cs[i - 3]?.type !== "::") receiver = types.get(object.text) ?? null;
-          else if (object?.type === TOKEN_TREE && object.child(0)?.type === "(" && cs[i - 3]?.type === IDENTIFIER) {
+          if (object?.type === RUST.SELF && scope.self !== null) receiver = { kind: "this", className: scope.self };
+          else if (object?.type === RUST.IDENTIFIER && cs[i - 3]?.type !== "." && cs[i - 3]?.type !== "::") receiver = types.get(object.text) ?? null;
+          else if (object?.type === RUST.TOKEN_TREE && object.child(0)?.type === "(" && cs[i - 3]?.type === RUST.IDENTIFIER) {
             // `f(…).m(…)` and `Type::f(…).m(…)`: a method of what the call returns.
             const fn = cs[i - 3]!;
             const sep = cs[i - 4]?.type;
             const head = cs[i - 5];
             if (sep !== "." && sep !== "::") receiver = { kind: "returned", producer: this.bareName(fn.text, scope) };
-            else if (sep === "::" && head?.type === IDENTIFIER && cs[i - 6]?.type !== "::") {
+            else if (sep === "::" && head?.type === RUST.IDENTIFIER && cs[i - 6]?.type !== "::") {
               const owner = head.text === "Self" ? scope.self : this.typeNames.has(head.text) || this.modules.has(head.text) ? head.text : null;
               if (owner !== null) receiver = { kind: "returned", producer: `${owner}.${fn.text}` };
             }
           }
         } else if (before === "::") {
-          if (object?.type === IDENTIFIER && cs[i - 3]?.type !== "::") {
+          if (object?.type === RUST.IDENTIFIER && cs[i - 3]?.type !== "::") {
             const head = object.text;
             if (head === "Self" && scope.self !== null) receiver = { kind: "static", className: scope.self };
             else if (this.typeNames.has(head)) receiver = { kind: "static", className: head };
@@ -690,17 +662,17 @@ class RustExtractor extends TreeExtractor {
 function collectionName(value: SyntaxNode): string | null {
   let v: SyntaxNode | null = value;
   if (v.type === "reference_expression") v = v.childForFieldName("value");
-  if (v?.type === CALL_EXPRESSION && v.childForFieldName("arguments")?.namedChildCount === 0) {
+  if (v?.type === RUST.CALL_EXPRESSION && v.childForFieldName("arguments")?.namedChildCount === 0) {
     const fn = v.childForFieldName("function");
-    if (fn?.type === FIELD_EXPRESSION && /^(?:iter|iter_mut|into_iter)$/.test(fn.childForFieldName("field")?.text ?? "")) v = fn.childForFieldName("value");
+    if (fn?.type === RUST.FIELD_EXPRESSION && /^(?:iter|iter_mut|into_iter)$/.test(fn.childForFieldName("field")?.text ?? "")) v = fn.childForFieldName("value");
   }
-  return v?.type === IDENTIFIER ? v.text : null;
+  return v?.type === RUST.IDENTIFIER ? v.text : null;
 }
 
 /** Every identifier a pattern binds (or names: a path in a pattern binds nothing, and poisoning it is harmless). */
 function identifiersIn(pattern: SyntaxNode): string[] {
-  if (pattern.type === IDENTIFIER) return [pattern.text];
-  return pattern.descendantsOfType(IDENTIFIER).map((n) => n.text);
+  if (pattern.type === RUST.IDENTIFIER) return [pattern.text];
+  return pattern.descendantsOfType(RUST.IDENTIFIER).map((n) => n.text);
 }
 
 /** `pub`, `pub(crate)`, `pub(super)`, `pub(in path)` export; `pub(self)` does not. */
@@ -713,7 +685,7 @@ function isPub(node: SyntaxNode): boolean {
 function paramsOf(list: SyntaxNode | null): ParamRecord[] {
   const out: ParamRecord[] = [];
   for (const p of list?.namedChildren ?? []) {
-    if (p.type === PARAMETER)
+    if (p.type === RUST.PARAMETER)
       out.push({ name: collapseWhitespace(p.childForFieldName("pattern")?.text ?? p.text), type: collapseWhitespace(p.childForFieldName("type")?.text ?? "") || null, optional: false });
     else if (p.type === "variadic_parameter") out.push({ name: "...", type: null, optional: true });
   }

@@ -171,19 +171,26 @@ export function indentOf(line: string): string {
   return /^[ \t]*/.exec(line)![0];
 }
 
-/** Levenshtein distance, or limit + 1 once it must exceed `limit` (rows cut off early). */
-export function boundedDistance(a: string, b: string, limit: number): number {
+/**
+ * Levenshtein distance, or limit + 1 once it must exceed `limit` (rows cut off early). With
+ * `transpositions`, an adjacent swap is one edit (optimal string alignment, as command-line
+ * "Did you mean" hints count it); a row's minimum still never falls, so the cut-off holds.
+ */
+export function boundedDistance(a: string, b: string, limit: number, options: { readonly transpositions?: boolean } = {}): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let before: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     let best = i;
     for (let j = 1; j <= b.length; j++) {
-      const v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      let v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (options.transpositions && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, before[j - 2]! + 1);
       row.push(v);
       if (v < best) best = v;
     }
     if (best > limit) return limit + 1;
+    before = prev;
     prev = row;
   }
   return prev[b.length]!;

@@ -28,7 +28,7 @@ export class UsageError extends Error {}
 export const flagTerm = (flag: Flag): string => `${flag.short ? `-${flag.short}, ` : ""}--${flag.name}${flag.value ? ` ${flag.value}` : ""}`;
 
 /** The key a flag's value is kept under: camelCase, a `no-` flag's without it (`--no-by-tool` → byTool). */
-export const attributeOf = (flag: Flag): string => flag.name.replace(/^no-/, "").replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+const attributeOf = (flag: Flag): string => flag.name.replace(/^no-/, "").replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 const takesValue = (flag: Flag): boolean => flag.value?.startsWith("<") === true;
 

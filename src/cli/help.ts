@@ -1,6 +1,7 @@
 // mast's help text and its "Did you mean" hints, in the layout mast's help has always had
 // (commander's): usage, the description wrapped, then options and commands in two columns, each
 // description wrapped to the terminal's width (80 columns off a terminal).
+import { boundedDistance } from "../base/text.js";
 
 /** One row of a help list: the flag or command, and what it does. */
 export interface HelpItem {
@@ -64,21 +65,6 @@ export const helpWidth = (stream: NodeJS.WriteStream): number => (stream.isTTY ?
 
 const MAX_DISTANCE = 3;
 
-/** Optimal string alignment distance (an adjacent swap is one edit); past MAX_DISTANCE in length, the longer length. */
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > MAX_DISTANCE) return Math.max(a.length, b.length);
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
-  for (let j = 0; j <= b.length; j++) d[0]![j] = j;
-  for (let j = 1; j <= b.length; j++) {
-    for (let i = 1; i <= a.length; i++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
 /** The closest of `candidates` to a mistyped word (flags compared without their `--`), as a line to add to the error; "" when none is close. */
 export function suggestSimilar(word: string, candidates: readonly string[]): string {
   const flags = word.startsWith("--");
@@ -87,7 +73,7 @@ export function suggestSimilar(word: string, candidates: readonly string[]): str
   let best = MAX_DISTANCE;
   for (const candidate of new Set(candidates.map(bare))) {
     if (candidate.length <= 1) continue;
-    const distance = editDistance(bare(word), candidate);
+    const distance = boundedDistance(bare(word), candidate, MAX_DISTANCE, { transpositions: true });
     const length = Math.max(bare(word).length, candidate.length);
     if ((length - distance) / length <= 0.4) continue;
     if (distance < best) {

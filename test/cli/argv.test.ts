@@ -42,7 +42,9 @@ describe("a mast command's line", () => {
   });
 
   it("takes a flag's value as the next argument whatever it looks like, or inline; a missing one is refused at once", () => {
-    expect(scan("--state-dir", "--json", "p").values).toMatchObject({ stateDir: "--json" });
+    const taken = scan("--state-dir", "--json", "p");
+    expect(taken).toMatchObject({ values: { stateDir: "--json" }, operands: ["p"] });
+    expect("json" in taken.values).toBe(false);
     expect(scan("--state-dir=x", "p")).toMatchObject({ values: { stateDir: "x" }, operands: ["p"], unknown: [] });
     expect(refused("--state-dir")).toBe("option '--state-dir <dir>' argument missing");
     expect(refused("--format", "png")).toBe("option '--format <format>' argument 'png' is invalid. Allowed choices are mermaid, dot, svg.");
@@ -55,7 +57,7 @@ describe("a mast command's line", () => {
     expect(scan("--session").values).toMatchObject({ session: true });
     expect(scan("--session", "s1", "p")).toMatchObject({ values: { session: "s1" }, operands: ["p"] });
     expect(scan("--session", "--json")).toMatchObject({ values: { session: true, json: true }, operands: [] });
-    expect(scan("--session", "-1").values).toMatchObject({ session: "-1" });
+    expect(scan("--session", "-1")).toMatchObject({ values: { session: "-1" }, operands: [] });
     expect(scan("--session=s2").values).toMatchObject({ session: "s2" });
   });
 
@@ -87,6 +89,8 @@ describe("mast's help", () => {
   it("suggests the closest flags or commands (an adjacent swap is one edit), none when nothing is close", () => {
     expect(suggestSimilar("--jsn", ["--json", "--help", "--version"])).toBe("\n(Did you mean --json?)");
     expect(suggestSimilar("--jsno", ["--json", "--help"])).toBe("\n(Did you mean --json?)");
+    // Two swaps are two edits (three as plain Levenshtein: past the limit of 3, no suggestion).
+    expect(suggestSimilar("badcfe", ["abcdef"])).toBe("\n(Did you mean abcdef?)");
     expect(suggestSimilar("statu", ["status", "serve", "help"])).toBe("\n(Did you mean status?)");
     expect(suggestSimilar("--vbc", ["--abc", "--vbd", "--help"])).toBe("\n(Did you mean one of --abc, --vbd?)");
     expect(suggestSimilar("frobnicate", ["init", "index", "help"])).toBe("");

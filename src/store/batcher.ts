@@ -9,7 +9,7 @@ const MAX_PARAMS = 32_766;
  * Multi-row INSERTs in batches that stay under SQLite's bound-parameter ceiling. Batches have
  * power-of-two row counts, so a handful of prepared statements serve every row count.
  */
-export class Batcher {
+class Batcher {
   private readonly maxRows: number;
   private readonly statements = new Map<number, Statement>();
 
@@ -44,7 +44,7 @@ export class Batcher {
   }
 }
 
-/** One connection's batchers, one per table, columns and verb: each prepares its statements once. */
+/** One connection's batchers, one per table and verb (each table is written with one column list per verb): each prepares its statements once. */
 export class Batchers {
   private readonly batchers = new Map<string, Batcher>();
 

@@ -249,7 +249,6 @@ export class FileRows {
   private insertChunks(fileId: number, chunks: readonly Chunk[], search: readonly ChunkSearchWords[] | undefined): void {
     let id = this.nextId("chunks");
     const rows: unknown[][] = [];
-    let chars = 0;
     const s = this.search;
     if (!s) throw new Error("a file's rows were written outside a write transaction");
     for (let i = 0; i < chunks.length; i++) {
@@ -274,8 +273,7 @@ export class FileRows {
       ]);
       const searched = c.content.slice(c.searchStart, c.searchEnd);
       const [parts, nameTerms] = search?.[i] ?? chunkSearchWords(searched, c.symbolName);
-      s.rows.set(id, [searched, parts, c.identifiers.join(" "), nameTerms]);
-      chars += searched.length;
+      s.add(id, [searched, parts, c.identifiers.join(" "), nameTerms]);
       id++;
     }
     this.batchers
@@ -298,7 +296,6 @@ export class FileRows {
         "part",
       ])
       .insert(rows);
-    s.pending += chars;
   }
 
   private insertSymbols(fileId: number, symbols: readonly SymbolRecord[]): void {

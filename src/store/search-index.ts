@@ -20,9 +20,9 @@ export function nextChunkId(db: Db): number {
  * rows of those above it wait in `rows` until `index`.
  */
 export class SearchIndex {
-  through: number;
+  private through: number;
   /** By chunk id: [words, parts] for chunk_words, [identifiers, name_terms] for identifier_fts. */
-  readonly rows = new Map<number, readonly [string, string, string, string]>();
+  private readonly rows = new Map<number, readonly [string, string, string, string]>();
   /** Characters of chunk text written and not yet indexed. */
   pending = 0;
   /** Rows deleted by rowid in this transaction (each a tombstone until a merge: many are merged at once). */
@@ -34,6 +34,12 @@ export class SearchIndex {
 
   private sql(text: string): Statement {
     return prepared(this.db, text);
+  }
+
+  /** A written chunk's search rows, waiting for `index`; its searched text counts toward `pending`. */
+  add(chunkId: number, row: readonly [searched: string, parts: string, identifiers: string, nameTerms: string]): void {
+    this.rows.set(chunkId, row);
+    this.pending += row[0].length;
   }
 
   /** Takes removed chunks out of both indexes (a chunk not indexed yet, out of the waiting rows). */

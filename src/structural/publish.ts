@@ -33,7 +33,7 @@ export interface PublishOptions {
 }
 
 /** `lang:{language}:bucket:{NN}` by a stable hash of the path. */
-export function partitionKey(language: string, path: string): string {
+function partitionKey(language: string, path: string): string {
   return `lang:${language}:bucket:${String(parseInt(sha256(path).slice(0, 8), 16) % PARTITION_BUCKETS).padStart(2, "0")}`;
 }
 

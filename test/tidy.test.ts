@@ -232,10 +232,16 @@ describe("architecture", () => {
     const layers = Object.keys(ALLOWED);
     const paragraphs = layers.map((layer) => map.split("\n").find((l) => l.startsWith(`- **\`src/${layer}/\`**`)) ?? `(no paragraph for src/${layer}/)`);
     expect(paragraphs.filter((p) => p.startsWith("(") || p.length > 700)).toEqual([]);
-    const named = new Set([...map.matchAll(/`([\w./-]+\.ts)\b/g)].map((m) => m[1]!));
+    const named = (text: string) => new Set([...text.matchAll(/`([\w./-]+\.ts)\b/g)].map((m) => m[1]!));
+    // In a folder's paragraph a bare name is that folder's module (or its subfolders'); elsewhere, any module of that path.
+    const missingIn = (layer: string) =>
+      [...named(paragraphs[layers.indexOf(layer)]!)]
+        .filter((name) => !files.some((f) => f.rel.startsWith(`${layer}/`) && (f.rel === `${layer}/${name}` || f.rel.endsWith(`/${name}`) || f.rel === name)) && !files.some((f) => f.rel === name))
+        .map((name) => `${layer}: ${name}`);
+    expect(layers.flatMap(missingIn)).toEqual([]);
     const exists = (name: string) =>
       name.startsWith("test/") ? statSync(join(SRC, "..", name), { throwIfNoEntry: false }) !== undefined : files.some((f) => f.rel === name || f.rel.endsWith(`/${name}`));
-    expect([...named].filter((name) => !exists(name))).toEqual([]);
+    expect([...named(map)].filter((name) => !exists(name))).toEqual([]);
   });
 
   it("every module opens with a header comment", () => {

@@ -12,7 +12,9 @@ export async function freshAnswer<T>(ctx: ToolContext, compute: () => T, filesOf
   const store = ctx.store();
   const namedBusy = await namedFileRefreshed(ctx, named);
   const first = store.snapshot(compute);
-  const refreshes = [...(await refreshFiles(store, ctx.config, filesOf(first))).values()];
+  const files = [...filesOf(first)];
+  if (files.length === 0) return { answer: first, busy: namedBusy };
+  const refreshes = [...(await refreshFiles(store, ctx.config, files)).values()];
   const changed = refreshes.some((r) => r === "refreshed" || r === "deleted");
   return { answer: changed ? store.snapshot(compute) : first, busy: namedBusy || refreshes.includes("busy") };
 }

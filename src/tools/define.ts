@@ -1,5 +1,6 @@
 // How a tool is declared: name, description, zod input schema, annotations and a handler over a
 // ToolContext. Kept apart from the registry so tool modules can import it without a cycle.
+import type { Db } from "../store/db.js";
 import type { ToolContext } from "./context.js";
 import type { z, ZodType } from "./schema.js";
 
@@ -100,7 +101,25 @@ export interface ToolDefinition<S extends ZodType = ZodType, O = unknown> {
   readonly stats?: true;
   /** The `hashpilot` commands that call it (the editing toolsets). */
   readonly cli?: readonly CliCommand[];
-  handler(ctx: ToolContext, args: z.infer<S>, call: ToolCall): O | Promise<O>;
+  /** The answer, computed by the tool (every tool but the refreshing read tools). */
+  readonly handler?: (ctx: ToolContext, args: z.infer<S>, call: ToolCall) => O | Promise<O>;
+  /** The answer of a read tool whose rows are refreshed just in time: the registry runs the refresh (tools/fresh.ts). */
+  readonly read?: ReadPlan<z.infer<S>, unknown, O>;
+}
+
+/**
+ * A read tool's answer as the just-in-time refresh runs it (docs/freshness.md): `first` names the
+ * files to bring up to date before anything is computed (the file the call names; mast_signature's
+ * declaring files), `rows` computes what the answer needs in one read snapshot, `files` names the
+ * files those rows show (refreshed after, the rows computed again when one was rewritten), and
+ * `answer` shapes the answer from the final rows — `busy` holds the files whose refresh lost (the
+ * registry flags the whole answer; a tool may flag its results too). `rows` and `answer` only read.
+ */
+export interface ReadPlan<A, R, O> {
+  first?(ctx: ToolContext, args: A): readonly string[];
+  rows(ctx: ToolContext, args: A, db: Db): R;
+  files?(ctx: ToolContext, args: A, rows: R): Iterable<string>;
+  answer(ctx: ToolContext, args: A, rows: R, busy: ReadonlySet<string>): O;
 }
 
 /** What a surface gives one call beside its arguments. */
@@ -109,14 +128,17 @@ export interface ToolCall {
   readonly progress?: (progress: number, total: number | undefined, message: string) => void;
 }
 
-/** A tool as its module declares it: its input schema made when first asked for (`input: () => z.object(…)`). */
-export type ToolSource<S extends ZodType, O> = Omit<ToolDefinition<S, O>, "input"> & { readonly input: () => S };
+/** A tool as its module declares it: its input schema made when first asked for (`input: () => z.object(…)`), and either a handler or a read plan. */
+export type ToolSource<S extends ZodType, O, R = unknown> = Omit<ToolDefinition<S, O>, "input" | "handler" | "read"> & { readonly input: () => S } & (
+    | { readonly handler: NonNullable<ToolDefinition<S, O>["handler"]>; readonly read?: never }
+    | { readonly read: ReadPlan<z.infer<S>, R, O>; readonly handler?: never }
+  );
 
 /**
  * A tool from its declaration. Its input schema is built on first use: a `mast query` validates one
  * tool's arguments and need not build the zod schemas of all of them (~6 ms of its start).
  */
-export function defineTool<S extends ZodType, O>(tool: ToolSource<S, O>): ToolDefinition<S, O> {
+export function defineTool<S extends ZodType, O, R = unknown>(tool: ToolSource<S, O, R>): ToolDefinition<S, O> {
   let input: S | undefined;
   const make = tool.input;
   return Object.defineProperty({ ...tool }, "input", { get: () => (input ??= make()), enumerable: true }) as unknown as ToolDefinition<S, O>;

@@ -1,31 +1,54 @@
-// The read tools' just-in-time refresh (docs/freshness.md), one step for every tool whose answer names
-// files: the file a call names (`file_path`) read again first when it changed since the run (a
-// declaration written there since is then found), the answer computed, every file it names
-// refreshed in one transaction (a stat each when nothing changed) and the answer computed again
-// when a refresh rewrote rows. A refresh that loses to another writer flags the whole answer
-// (`busyFlag`): its rows are the last committed ones.
+// The just-in-time refresh (docs/freshness.md), one step for every answer that names files. A read
+// tool declares its answer as a ReadPlan (tools/define.ts) and the registry runs it here
+// (`planAnswer`): the files the call names read again first when they changed since the run (a
+// declaration written there since is then found), the rows computed in one read snapshot, every
+// file they name refreshed in one transaction (a stat each when nothing changed) and the rows
+// computed again when a refresh rewrote any, then the answer shaped from them. A refresh that
+// loses to another writer flags the whole answer (`file_busy_returning_stale_cache`): its rows are
+// the last committed ones. The editing tools' reads of the index (`intent`, a file-scoped rename's
+// check of other files' uses) refresh through `freshRows` the same way.
 import { refreshFiles } from "../index/jit.js";
 import type { ToolContext } from "./context.js";
+import type { ReadPlan } from "./define.js";
 
-/** `compute`'s answer over rows brought up to date with the files it names (`filesOf`) and the one the call names (`named`); `busy` when a refresh lost. */
-export async function freshAnswer<T>(ctx: ToolContext, compute: () => T, filesOf: (answer: T) => Iterable<string> = () => [], named: string | null = null): Promise<{ answer: T; busy: boolean }> {
+/** Rows brought up to date with the files they name, and the files whose refresh lost (their rows are the last committed). */
+export interface FreshRows<R> {
+  readonly rows: R;
+  readonly busy: ReadonlySet<string>;
+}
+
+/** `compute`'s rows after `first` is refreshed, then refreshed with the files they name (`filesOf`), computed again when a refresh rewrote rows. */
+export async function freshRows<R>(ctx: ToolContext, compute: () => R, filesOf: (rows: R) => Iterable<string> = () => [], first: readonly string[] = []): Promise<FreshRows<R>> {
   const store = ctx.store();
-  const namedBusy = await namedFileRefreshed(ctx, named);
-  const first = store.snapshot(compute);
-  const files = [...filesOf(first)];
-  if (files.length === 0) return { answer: first, busy: namedBusy };
-  const refreshes = [...(await refreshFiles(store, ctx.config, files)).values()];
-  const changed = refreshes.some((r) => r === "refreshed" || r === "deleted");
-  return { answer: changed ? store.snapshot(compute) : first, busy: namedBusy || refreshes.includes("busy") };
+  const busy = new Set<string>();
+  await refreshed(ctx, first, busy);
+  const rows = store.snapshot(compute);
+  const changed = await refreshed(ctx, filesOf(rows), busy);
+  return { rows: changed ? store.snapshot(compute) : rows, busy };
 }
 
-/** The file a call names read again when it changed since the run; true when another writer held it. */
-export async function namedFileRefreshed(ctx: ToolContext, filePath: string | null): Promise<boolean> {
-  if (filePath === null) return false;
-  return [...(await refreshFiles(ctx.store(), ctx.config, [filePath])).values()].includes("busy");
+/** Refreshes `paths` (none: nothing is looked at), adding those that lost to `busy`; true when a refresh rewrote or removed rows. */
+async function refreshed(ctx: ToolContext, paths: Iterable<string>, busy: Set<string>): Promise<boolean> {
+  const names = [...paths];
+  if (names.length === 0) return false;
+  let changed = false;
+  for (const [path, r] of await refreshFiles(ctx.store(), ctx.config, names)) {
+    if (r === "busy") busy.add(path);
+    else if (r === "refreshed" || r === "deleted") changed = true;
+  }
+  return changed;
 }
 
-/** The envelope flag of an answer a refresh could not bring up to date: present only when true (docs/freshness.md). */
-export function busyFlag(busy: boolean): { file_busy_returning_stale_cache?: true } {
-  return busy ? { file_busy_returning_stale_cache: true } : {};
+/** A read tool's answer from its plan over fresh rows; flagged `file_busy_returning_stale_cache` when any refresh lost. */
+export async function planAnswer<A, R, O>(ctx: ToolContext, plan: ReadPlan<A, R, O>, args: A): Promise<O> {
+  const { rows, busy } = await freshRows(
+    ctx,
+    () => plan.rows(ctx, args, ctx.store().db),
+    (r) => plan.files?.(ctx, args, r) ?? [],
+    plan.first?.(ctx, args) ?? [],
+  );
+  const answer = ctx.store().snapshot(() => plan.answer(ctx, args, rows, busy));
+  // The answer is the plan's own new object: flagged in place, so a telemetry note on it stays.
+  if (busy.size > 0 && typeof answer === "object" && answer !== null) Object.assign(answer, { file_busy_returning_stale_cache: true });
+  return answer;
 }

@@ -1,8 +1,8 @@
 // The call-graph tools (docs/tools.md): mast_callers, mast_implementors, mast_rename_impact and mast_graph, read
 // from the last committed index (every write commits its edges with its rows, so there is nothing
-// to relink here); mast_callers and mast_rename_impact refresh the files their answer names just
-// in time (docs/freshness.md) and flag the whole answer when a refresh loses; mast_implementors stats and
-// flags each result instead.
+// to relink here). All four are read plans the registry refreshes just in time (docs/freshness.md):
+// the file a call names first; for mast_callers and mast_rename_impact every file the answer names
+// too. mast_implementors also stats and flags each result.
 import { barrelExports, declarationSignature, notFound, declarationSite, findTarget, type DeclarationSite, type Target } from "../query/targets.js";
 import { callersOf, type VerifiedCaller, type VerifiedSite, withContexts } from "../query/callers.js";
 import { POTENTIAL_LIMIT, SCAN_CHUNKS, type PotentialMatch, type PotentialSet } from "../query/potential-sites.js";
@@ -14,7 +14,7 @@ import { isTestPath, projectPath } from "../base/paths.js";
 import { isIndexEmpty } from "../query/search.js";
 import { staleChecker } from "../query/search-results.js";
 import type { ToolContext } from "./context.js";
-import { busyFlag, freshAnswer, namedFileRefreshed } from "./fresh.js";
+import type { Db } from "../store/db.js";
 import { NOT_FOUND_NOTE, READ_ONLY, WRITTEN_SINCE_NOTE, defineTool } from "./define.js";
 import { DECLARATION_SITE, NOT_FOUND, READ_MARKS, SITES_BY_FILE, open } from "./outputs.js";
 import { nameInput, pathInput, z } from "./schema.js";
@@ -22,12 +22,6 @@ import { withNote } from "./telemetry.js";
 import { callGraph, toDot, toMermaid } from "../query/callgraph.js";
 
 const DEFINED = "tools/graph.ts";
-
-/** The flags every graph answer may carry, present only when true (docs/freshness.md). */
-interface Flags {
-  file_busy_returning_stale_cache?: true;
-  index_empty?: true;
-}
 
 /** What the checker pass took out of the potential set, once it has run on this index (docs/call-graph.md#the-checker-pass). */
 function checkerCounts(p: PotentialSet | null): { checker_classified_non_call_site?: number; checker_classified_different_declaration?: number } {
@@ -50,11 +44,14 @@ export function cutOf<K extends "potential" | "verified">(list: K, total: number
   return (total > shown ? { [`${list}_total`]: total, [`${list}_truncated`]: total - shown } : {}) as Partial<Record<`${K}_total` | `${K}_truncated`, number>>;
 }
 
-function flags(ctx: ToolContext, busy: boolean, empty: boolean): Flags {
-  return {
-    ...busyFlag(busy),
-    ...(empty && isIndexEmpty(ctx.store().db) ? { index_empty: true as const } : {}),
-  };
+/** `index_empty` on an empty answer from an index with no files (docs/freshness.md). */
+function emptyFlag(db: Db, empty: boolean): { index_empty?: true } {
+  return empty && isIndexEmpty(db) ? { index_empty: true } : {};
+}
+
+/** The file a call names (`file_path`) as a project path: none, or the one file to refresh first and look the name up in. */
+function namedFile(ctx: ToolContext, filePath: string | null | undefined): string[] {
+  return filePath ? [projectPath(filePath, ctx.config.project_root)] : [];
 }
 
 /** mast_callers' default and largest verified_limit, and the message bytes its verified sites may take (about 1 MiB of JSON). */
@@ -168,58 +165,56 @@ export const callersTool = defineTool({
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,
-  handler: async (ctx, args) => {
-    const db = ctx.store().db;
-    const filePath = args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null;
-    const { answer, busy } = await freshAnswer(
-      ctx,
-      () => {
-        const callers = callersOf(db, ctx.config.project_root, {
-          symbol: args.symbol,
-          filePath,
-          transitive: args.transitive,
-          potentialLimit: args.include_potential ? args.potential_limit : null,
-          omitNonCalls: true,
-          scanChunks: SCAN_CHUNKS,
-        });
-        const declared = callers.target.sites[0];
-        return { ...callers, signature: declared ? declarationSignature(db, declared) : null };
-      },
-      // The files the answer can show: verified sites past the limit are cut, so their files are not refreshed.
-      (a) => [
-        ...declarationFiles(a.target),
-        ...sourceFirst(a.verified)
-          .slice(0, args.verified_limit)
-          .map((v) => v.file_path),
-        ...(a.potential?.matches.map((p) => p.file_path) ?? []),
-      ],
-      filePath,
-    );
-    const [first, ...others] = answer.target.sites;
-    const potential = answer.potential?.matches ?? [];
-    // The verified sites source files first (then by depth, path and line, the resolver's order), cut to the limit and to a byte budget, never silently.
-    const verified = fitList(withContexts(sourceFirst(answer.verified).slice(0, args.verified_limit), new SourceLines(ctx.config.project_root)), args.verified_limit, VERIFIED_BUDGET_BYTES).items;
-    const { signature } = answer;
-    return {
-      declaration: first ? { ...declarationSite(first), ...(signature === null ? {} : { signature }) } : null,
-      ...(first ? {} : notFound(db, args.symbol)),
-      ...(others.length > 0 ? { other_declarations: others.map(declarationSite) } : {}),
-      verified_callers: verifiedByFile(verified, answer.target.names),
-      potential_matches: potentialByFile(potential),
-      summary: {
-        verified_count: verified.length,
-        ...cutOf("verified", answer.verified.length, verified.length),
-        potential_count: potential.length,
-        ...(args.transitive ? { transitive: true } : {}),
-        ...(answer.potential ? cutOf("potential", answer.potential.total, potential.length) : {}),
-        ...(answer.potential?.importsOmitted ? { imports_omitted: answer.potential.importsOmitted } : {}),
-        ...(answer.potential?.commentsOmitted ? { comments_omitted: answer.potential.commentsOmitted } : {}),
-        ...(answer.potential?.docsOmitted ? { docs_omitted: answer.potential.docsOmitted } : {}),
-        ...checkerCounts(answer.potential),
-        ...unexamined(answer.potential),
-      },
-      ...flags(ctx, busy, answer.verified.length === 0 && potential.length === 0),
-    };
+  read: {
+    first: (ctx, args) => namedFile(ctx, args.file_path),
+    rows: (ctx, args, db) => {
+      const callers = callersOf(db, ctx.config.project_root, {
+        symbol: args.symbol,
+        filePath: namedFile(ctx, args.file_path)[0] ?? null,
+        transitive: args.transitive,
+        potentialLimit: args.include_potential ? args.potential_limit : null,
+        omitNonCalls: true,
+        scanChunks: SCAN_CHUNKS,
+      });
+      const declared = callers.target.sites[0];
+      return { ...callers, signature: declared ? declarationSignature(db, declared) : null };
+    },
+    // The files the answer can show: verified sites past the limit are cut, so their files are not refreshed.
+    files: (_ctx, args, a) => [
+      ...declarationFiles(a.target),
+      ...sourceFirst(a.verified)
+        .slice(0, args.verified_limit)
+        .map((v) => v.file_path),
+      ...(a.potential?.matches.map((p) => p.file_path) ?? []),
+    ],
+    answer: (ctx, args, answer) => {
+      const db = ctx.store().db;
+      const [first, ...others] = answer.target.sites;
+      const potential = answer.potential?.matches ?? [];
+      // The verified sites source files first (then by depth, path and line, the resolver's order), cut to the limit and to a byte budget, never silently.
+      const verified = fitList(withContexts(sourceFirst(answer.verified).slice(0, args.verified_limit), new SourceLines(ctx.config.project_root)), args.verified_limit, VERIFIED_BUDGET_BYTES).items;
+      const { signature } = answer;
+      return {
+        declaration: first ? { ...declarationSite(first), ...(signature === null ? {} : { signature }) } : null,
+        ...(first ? {} : notFound(db, args.symbol)),
+        ...(others.length > 0 ? { other_declarations: others.map(declarationSite) } : {}),
+        verified_callers: verifiedByFile(verified, answer.target.names),
+        potential_matches: potentialByFile(potential),
+        summary: {
+          verified_count: verified.length,
+          ...cutOf("verified", answer.verified.length, verified.length),
+          potential_count: potential.length,
+          ...(args.transitive ? { transitive: true } : {}),
+          ...(answer.potential ? cutOf("potential", answer.potential.total, potential.length) : {}),
+          ...(answer.potential?.importsOmitted ? { imports_omitted: answer.potential.importsOmitted } : {}),
+          ...(answer.potential?.commentsOmitted ? { comments_omitted: answer.potential.commentsOmitted } : {}),
+          ...(answer.potential?.docsOmitted ? { docs_omitted: answer.potential.docsOmitted } : {}),
+          ...checkerCounts(answer.potential),
+          ...unexamined(answer.potential),
+        },
+        ...emptyFlag(db, answer.verified.length === 0 && potential.length === 0),
+      };
+    },
   },
 });
 
@@ -251,25 +246,28 @@ export const implementorsTool = defineTool({
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,
-  handler: async (ctx, args) => {
-    const filePath = args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null;
-    const busy = await namedFileRefreshed(ctx, filePath);
-    return ctx.store().snapshot((db) => {
-      const target = findTarget(db, args.interface_name, filePath);
+  read: {
+    first: (ctx, args) => namedFile(ctx, args.file_path),
+    rows: (ctx, args, db) => {
+      const target = findTarget(db, args.interface_name, namedFile(ctx, args.file_path)[0] ?? null);
       const isStale = staleChecker(db, ctx.config.project_root);
       const flagStale = <R extends { file_path: string }>(r: R): R | (R & { stale: true }) => (isStale(r.file_path) ? { ...r, stale: true as const } : r);
       // A member (`Router.match`): the methods that implement it; a type: its implementing classes.
       const members = memberImplementations(db, target);
       const implementors = members === null ? implementorsOf(db, target.ids).map(flagStale) : members.map(flagStale);
+      return { target, implementors };
+    },
+    answer: (ctx, args, { target, implementors }) => {
+      const db = ctx.store().db;
       const [first, ...others] = target.sites;
       return {
         declaration: first ? declarationSite(first) : null,
         ...(first ? {} : notFound(db, args.interface_name)),
         ...(others.length > 0 ? { other_declarations: others.map(declarationSite) } : {}),
         implementors,
-        ...flags(ctx, busy, implementors.length === 0),
+        ...emptyFlag(db, implementors.length === 0),
       };
-    });
+    },
   },
 });
 
@@ -298,44 +296,43 @@ export const renameImpactTool = defineTool({
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,
-  handler: async (ctx, args) => {
-    const db = ctx.store().db;
-    const filePath = args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null;
-    const { answer, busy } = await freshAnswer(
-      ctx,
-      () => {
-        const callers = callersOf(db, ctx.config.project_root, { symbol: args.symbol, filePath, transitive: false, potentialLimit: args.potential_limit, scanChunks: SCAN_CHUNKS });
-        const declared = callers.target.sites[0];
-        return { ...callers, potential: callers.potential!, barrels: declared ? barrelExports(db, callers.target.ids, declared.file_id, declared.name) : [] };
-      },
-      (a) => [...declarationFiles(a.target), ...a.verified.map((v) => v.file_path), ...a.potential.matches.map((p) => p.file_path), ...a.barrels.map((b) => b.file_path)],
-      filePath,
-    );
-    const declarations: DeclarationSite[] = answer.target.sites.map(declarationSite);
-    const { barrels } = answer;
-    const verified = withContexts(answer.verified, new SourceLines(ctx.config.project_root));
-    const potential = answer.potential.matches;
-    const empty = declarations.length === 0 && verified.length === 0 && potential.length === 0 && barrels.length === 0;
-    return {
-      declaration_sites: declarations,
-      ...(declarations.length > 0 ? {} : notFound(db, args.symbol)),
-      verified_callers: verifiedByFile(verified, answer.target.names),
-      potential_matches: potentialByFile(potential),
-      barrel_exports: barrels,
-      summary: {
-        declaration_count: declarations.length,
-        verified_count: verified.length,
-        potential_count: potential.length,
-        barrel_count: barrels.length,
-        ...unexamined(answer.potential),
-        checklist:
-          `${verified.length} verified call site(s) to update, ${potential.length} review-required identifier match(es), ${barrels.length} barrel export(s) to update.` +
-          (answer.potential.unexamined ? ` ${answer.potential.unexamined} more chunk(s) name it and were not read (a common name): search them before renaming.` : ""),
-        ...cutOf("potential", answer.potential.total, potential.length),
-        ...checkerCounts(answer.potential),
-      },
-      ...flags(ctx, busy, empty),
-    };
+  read: {
+    first: (ctx, args) => namedFile(ctx, args.file_path),
+    rows: (ctx, args, db) => {
+      const filePath = namedFile(ctx, args.file_path)[0] ?? null;
+      const callers = callersOf(db, ctx.config.project_root, { symbol: args.symbol, filePath, transitive: false, potentialLimit: args.potential_limit, scanChunks: SCAN_CHUNKS });
+      const declared = callers.target.sites[0];
+      return { ...callers, potential: callers.potential!, barrels: declared ? barrelExports(db, callers.target.ids, declared.file_id, declared.name) : [] };
+    },
+    files: (_ctx, _args, a) => [...declarationFiles(a.target), ...a.verified.map((v) => v.file_path), ...a.potential.matches.map((p) => p.file_path), ...a.barrels.map((b) => b.file_path)],
+    answer: (ctx, args, answer) => {
+      const db = ctx.store().db;
+      const declarations: DeclarationSite[] = answer.target.sites.map(declarationSite);
+      const { barrels } = answer;
+      const verified = withContexts(answer.verified, new SourceLines(ctx.config.project_root));
+      const potential = answer.potential.matches;
+      const empty = declarations.length === 0 && verified.length === 0 && potential.length === 0 && barrels.length === 0;
+      return {
+        declaration_sites: declarations,
+        ...(declarations.length > 0 ? {} : notFound(db, args.symbol)),
+        verified_callers: verifiedByFile(verified, answer.target.names),
+        potential_matches: potentialByFile(potential),
+        barrel_exports: barrels,
+        summary: {
+          declaration_count: declarations.length,
+          verified_count: verified.length,
+          potential_count: potential.length,
+          barrel_count: barrels.length,
+          ...unexamined(answer.potential),
+          checklist:
+            `${verified.length} verified call site(s) to update, ${potential.length} review-required identifier match(es), ${barrels.length} barrel export(s) to update.` +
+            (answer.potential.unexamined ? ` ${answer.potential.unexamined} more chunk(s) name it and were not read (a common name): search them before renaming.` : ""),
+          ...cutOf("potential", answer.potential.total, potential.length),
+          ...checkerCounts(answer.potential),
+        },
+        ...emptyFlag(db, empty),
+      };
+    },
   },
 });
 
@@ -381,14 +378,15 @@ export const graphTool = defineTool({
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,
-  handler: async (ctx, args) => {
-    const filePath = args.file_path ? projectPath(args.file_path, ctx.config.project_root) : null;
-    const busy = await namedFileRefreshed(ctx, filePath);
-    return ctx.store().snapshot((db) => {
-      const target = findTarget(db, args.symbol, filePath);
+  read: {
+    first: (ctx, args) => namedFile(ctx, args.file_path),
+    rows: (ctx, args, db) => {
+      const target = findTarget(db, args.symbol, namedFile(ctx, args.file_path)[0] ?? null);
+      return { target, graph: target.sites.length === 0 ? null : callGraph(db, ctx.config.project_root, target, { depth: args.depth, direction: args.direction, maxNodes: args.max_nodes }) };
+    },
+    answer: (ctx, args, { target, graph: g }) => {
       const first = target.sites[0];
-      if (!first) return { declaration: null, ...notFound(db, args.symbol), format: args.format, graph: null, nodes: 0, edges: { verified: 0, potential: 0 }, ...flags(ctx, busy, false) };
-      const g = callGraph(db, ctx.config.project_root, target, { depth: args.depth, direction: args.direction, maxNodes: args.max_nodes });
+      if (!first || g === null) return { declaration: null, ...notFound(ctx.store().db, args.symbol), format: args.format, graph: null, nodes: 0, edges: { verified: 0, potential: 0 } };
       const answer = {
         declaration: declarationSite(first),
         format: args.format,
@@ -398,10 +396,9 @@ export const graphTool = defineTool({
         ...(g.nodes_omitted > 0 ? { nodes_omitted: g.nodes_omitted } : {}),
         ...(g.edges_omitted > 0 ? { edges_omitted: g.edges_omitted } : {}),
         ...(g.potential_lines_omitted > 0 ? { potential_lines_omitted: g.potential_lines_omitted } : {}),
-        ...flags(ctx, busy, false),
       };
       // The files the picture names, for telemetry (the graph text names them, not a file_path key).
       return withNote(answer, { files: g.nodes.flatMap((n) => (n.file_path === null ? [] : [n.file_path])) });
-    });
+    },
   },
 });

@@ -18,7 +18,7 @@ import { declaredParams, importRecorded, memberRisks, renameSites, type RenameSi
 import type { ToolContext } from "./context.js";
 import { DESTRUCTIVE, PROVENANCE_KEYS, defineTool } from "./define.js";
 import { runEditOperation } from "./edit-call.js";
-import { freshAnswer } from "./fresh.js";
+import { freshRows } from "./fresh.js";
 import { ENVELOPE_OUTPUT } from "./outputs.js";
 import { z } from "./schema.js";
 import type { EditRules } from "../lang/edit-rules.js";
@@ -79,7 +79,7 @@ async function indexedTarget(ctx: ToolContext, symbol: string, file: string | un
   const root = ctx.config.project_root;
   const filePath = file ? projectPath(resolve(ctx.cwd, file), root) : null;
   const db = ctx.store().db;
-  const { answer } = await freshAnswer(
+  const { rows: answer } = await freshRows(
     ctx,
     () => {
       const callers = callersOf(db, root, { symbol, filePath, transitive: false, potentialLimit: REVIEW_LIMIT, docComments: options.docComments ?? false });

@@ -1,13 +1,12 @@
 // The navigation tools (docs/tools.md): mast_project_skeleton, mast_exports, mast_signature and
-// mast_dependencies. Single-file answers refresh their file just in time (docs/freshness.md).
-import { refreshFiles } from "../index/jit.js";
+// mast_dependencies. All but the skeleton are read plans: the registry refreshes the files they name just
+// in time (docs/freshness.md).
 import { projectPath } from "../base/paths.js";
 import { withoutCommentLines } from "../lang/languages.js";
 import { notFound } from "../query/targets.js";
 import { declaringPaths, docSummary, fileDependencies, fileExports, projectSkeleton, symbolSignatures, type SignatureEntry } from "../query/navigation.js";
 import { isIndexEmpty } from "../query/search.js";
 import type { ToolContext } from "./context.js";
-import { busyFlag, freshAnswer } from "./fresh.js";
 import { NOT_FOUND_NOTE, READ_ONLY, WRITTEN_SINCE_NOTE, defineTool } from "./define.js";
 import { NOT_FOUND, READ_MARKS, open } from "./outputs.js";
 import { MAX_PATH_LENGTH, globInput, nameInput, pathInput, z } from "./schema.js";
@@ -96,10 +95,10 @@ export const exportsTool = defineTool({
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,
-  handler: async (ctx, args) => {
-    const path = inProject(ctx, args.file_path);
-    const { answer, busy } = await freshAnswer(ctx, () => fileExports(ctx.store().db, path), undefined, path);
-    return { ...answer, ...busyFlag(busy) };
+  read: {
+    first: (ctx, args) => [inProject(ctx, args.file_path)],
+    rows: (ctx, args, db) => fileExports(db, inProject(ctx, args.file_path)),
+    answer: (_ctx, _args, exports) => exports,
   },
 });
 
@@ -163,24 +162,24 @@ export const signatureTool = defineTool({
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,
-  handler: async (ctx, args) => {
-    const db = ctx.store().db;
-    const filePath = args.file_path ? inProject(ctx, args.file_path) : null;
-    const paths = filePath ? [filePath] : declaringPaths(db, args.symbol, args.limit);
-    const refreshes = await refreshFiles(ctx.store(), ctx.config, paths);
-    const busy = new Set([...refreshes].flatMap(([path, r]) => (r === "busy" ? [path] : [])));
-    const response = ctx.store().snapshot((snap) => symbolSignatures(snap, args.symbol, filePath, args.limit));
-    const results = response.results.map((entry) => {
-      const r = args.detail === "full" ? entry : briefSignature(entry, args.symbol);
-      return busy.has(r.file_path) ? { ...r, file_busy_returning_stale_cache: true as const } : r;
-    });
-    return {
-      ...response,
-      results,
-      ...(results.length === 0 && busy.size > 0 ? { file_busy_returning_stale_cache: true as const } : {}),
-      ...(results.length === 0 && busy.size === 0 ? notFound(db, args.symbol) : {}),
-      ...(results.length === 0 && isIndexEmpty(db) ? { index_empty: true as const } : {}),
-    };
+  read: {
+    // The files declaring the matches (or the one named) are brought up to date first; the results come from them.
+    first: (ctx, args) => (args.file_path ? [inProject(ctx, args.file_path)] : declaringPaths(ctx.store().db, args.symbol, args.limit)),
+    rows: (ctx, args, db) => symbolSignatures(db, args.symbol, args.file_path ? inProject(ctx, args.file_path) : null, args.limit),
+    answer: (ctx, args, response, busy) => {
+      const db = ctx.store().db;
+      // A result from a file whose refresh lost says so itself (the registry flags the answer as a whole).
+      const results = response.results.map((entry) => {
+        const r = args.detail === "full" ? entry : briefSignature(entry, args.symbol);
+        return busy.has(r.file_path) ? { ...r, file_busy_returning_stale_cache: true as const } : r;
+      });
+      return {
+        ...response,
+        results,
+        ...(results.length === 0 && busy.size === 0 ? notFound(db, args.symbol) : {}),
+        ...(results.length === 0 && isIndexEmpty(db) ? { index_empty: true as const } : {}),
+      };
+    },
   },
 });
 
@@ -200,9 +199,9 @@ export const dependenciesTool = defineTool({
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,
-  handler: async (ctx, args) => {
-    const path = inProject(ctx, args.file_path);
-    const { answer, busy } = await freshAnswer(ctx, () => fileDependencies(ctx.store().db, path), undefined, path);
-    return { ...answer, ...busyFlag(busy) };
+  read: {
+    first: (ctx, args) => [inProject(ctx, args.file_path)],
+    rows: (ctx, args, db) => fileDependencies(db, inProject(ctx, args.file_path)),
+    answer: (_ctx, _args, imports) => imports,
   },
 });

@@ -1,7 +1,7 @@
 // Navigation by position: mast_definition (the declaration a name at a position resolves to) and
 // mast_references (every reference to one declaration, fields and properties included, verified
-// and potential, each line marked read, write or call). Both refresh the files they name just in
-// time (docs/freshness.md), as mast_signature and mast_callers do.
+// and potential, each line marked read, write or call). Both are read plans: the registry refreshes
+// the files they name just in time (docs/freshness.md).
 import { fitList } from "../base/budget.js";
 import { MastError } from "../base/errors.js";
 import { projectPath } from "../base/paths.js";
@@ -12,7 +12,6 @@ import { NAME_CANDIDATES } from "../query/name-resolver.js";
 import { isIndexEmpty } from "../query/search.js";
 import type { ToolContext } from "./context.js";
 import { READ_ONLY, defineTool } from "./define.js";
-import { busyFlag, freshAnswer } from "./fresh.js";
 import { byFile, cutOf, fileOf } from "./graph.js";
 import { NOT_FOUND, READ_MARKS, SITES_BY_FILE, open } from "./outputs.js";
 import { nameInput, pathInput, z } from "./schema.js";
@@ -57,14 +56,10 @@ export const definitionTool = defineTool({
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,
-  handler: async (ctx, args) => {
-    const path = projectPath(args.file_path, ctx.config.project_root);
-    const { answer, busy } = await freshAnswer(
-      ctx,
-      () => definitionAt(ctx.store().db, ctx.config.project_root, path, { line: args.line, column: args.column }),
-      (a) => [path, ...a.definitions.map((d) => d.file_path)],
-    );
-    return { ...answer, ...busyFlag(busy) };
+  read: {
+    rows: (ctx, args, db) => definitionAt(db, ctx.config.project_root, projectPath(args.file_path, ctx.config.project_root), { line: args.line, column: args.column }),
+    files: (ctx, args, a) => [projectPath(args.file_path, ctx.config.project_root), ...a.definitions.map((d) => d.file_path)],
+    answer: (_ctx, _args, definition) => definition,
   },
 });
 
@@ -137,54 +132,51 @@ export const referencesTool = defineTool({
   annotations: READ_ONLY,
   readsIndex: true,
   stats: true,
-  handler: async (ctx, args) => {
-    const db = ctx.store().db;
-    const root = ctx.config.project_root;
-    const { answer, busy } = await freshAnswer(
-      ctx,
-      () => {
-        const target = targetOf(ctx, args);
-        return { target, references: target === null ? null : referencesTo(db, root, target, args.parse_until ?? null) };
-      },
-      (a) => [
-        ...(args.file_path && !args.symbol ? [projectPath(args.file_path, root)] : []),
-        ...(a.target?.declaration ? [a.target.declaration.file_path] : []),
-        ...(a.references
-          ? [...page(a.references.verified, args.verified_offset, args.verified_limit), ...page(a.references.potential, args.potential_offset, args.potential_limit)].map((l) => l.file_path)
-          : []),
-      ],
-    );
-    const { target, references: refs } = answer;
-    if (target === null || refs === null) {
-      const empty = { verified: [], potential: [], summary: { verified_count: 0, potential_count: 0 } };
-      return { declaration: null, ...empty, ...(args.symbol ? notFound(db, args.symbol) : {}), ...(isIndexEmpty(db) ? { index_empty: true as const } : {}) };
-    }
-    const verified = fitList(refs.verified.slice(args.verified_offset), args.verified_limit, LIST_BUDGET_BYTES).items;
-    const potential = fitList(refs.potential.slice(args.potential_offset), args.potential_limit, LIST_BUDGET_BYTES).items;
-    const more = {
-      ...(args.verified_offset + verified.length < refs.verified.length ? { verified_offset: args.verified_offset + verified.length } : {}),
-      ...(args.potential_offset + potential.length < refs.potential.length ? { potential_offset: args.potential_offset + potential.length } : {}),
-    };
-    // A page cut by the parse time budget hands its cut on, so the next page lists the same lines.
-    const next = Object.keys(more).length > 0 && refs.parseUntil !== null ? { ...more, parse_until: refs.parseUntil } : more;
-    return {
-      declaration: target.declaration,
-      ...(target.resolution === null ? {} : { resolution: target.resolution }),
-      ...(target.other.length > 0 ? { other_declarations: target.other } : {}),
-      verified: sitesByFile(verified, target.name),
-      potential: sitesByFile(potential, target.name),
-      summary: {
-        verified_count: verified.length,
-        ...cutOf("verified", refs.verified.length, verified.length),
-        potential_count: potential.length,
-        ...cutOf("potential", refs.potential.length, potential.length),
-        ...(Object.keys(next).length > 0 ? { next } : {}),
-        ...(refs.elsewhere > 0 ? { elsewhere_omitted: refs.elsewhere } : {}),
-        ...(refs.notCode > 0 ? { not_code_omitted: refs.notCode } : {}),
-        ...(refs.otherLanguage > 0 ? { other_language_omitted: refs.otherLanguage } : {}),
-        ...(refs.unparsedFiles > 0 ? { unparsed_files: refs.unparsedFiles } : {}),
-      },
-      ...busyFlag(busy),
-    };
+  read: {
+    rows: (ctx, args, db) => {
+      const target = targetOf(ctx, args);
+      return { target, references: target === null ? null : referencesTo(db, ctx.config.project_root, target, args.parse_until ?? null) };
+    },
+    // The files the answer shows: the position's, the declaration's and this page's lines'.
+    files: (ctx, args, a) => [
+      ...(args.file_path && !args.symbol ? [projectPath(args.file_path, ctx.config.project_root)] : []),
+      ...(a.target?.declaration ? [a.target.declaration.file_path] : []),
+      ...(a.references
+        ? [...page(a.references.verified, args.verified_offset, args.verified_limit), ...page(a.references.potential, args.potential_offset, args.potential_limit)].map((l) => l.file_path)
+        : []),
+    ],
+    answer: (ctx, args, { target, references: refs }) => {
+      const db = ctx.store().db;
+      if (target === null || refs === null) {
+        const empty = { verified: [], potential: [], summary: { verified_count: 0, potential_count: 0 } };
+        return { declaration: null, ...empty, ...(args.symbol ? notFound(db, args.symbol) : {}), ...(isIndexEmpty(db) ? { index_empty: true as const } : {}) };
+      }
+      const verified = fitList(refs.verified.slice(args.verified_offset), args.verified_limit, LIST_BUDGET_BYTES).items;
+      const potential = fitList(refs.potential.slice(args.potential_offset), args.potential_limit, LIST_BUDGET_BYTES).items;
+      const more = {
+        ...(args.verified_offset + verified.length < refs.verified.length ? { verified_offset: args.verified_offset + verified.length } : {}),
+        ...(args.potential_offset + potential.length < refs.potential.length ? { potential_offset: args.potential_offset + potential.length } : {}),
+      };
+      // A page cut by the parse time budget hands its cut on, so the next page lists the same lines.
+      const next = Object.keys(more).length > 0 && refs.parseUntil !== null ? { ...more, parse_until: refs.parseUntil } : more;
+      return {
+        declaration: target.declaration,
+        ...(target.resolution === null ? {} : { resolution: target.resolution }),
+        ...(target.other.length > 0 ? { other_declarations: target.other } : {}),
+        verified: sitesByFile(verified, target.name),
+        potential: sitesByFile(potential, target.name),
+        summary: {
+          verified_count: verified.length,
+          ...cutOf("verified", refs.verified.length, verified.length),
+          potential_count: potential.length,
+          ...cutOf("potential", refs.potential.length, potential.length),
+          ...(Object.keys(next).length > 0 ? { next } : {}),
+          ...(refs.elsewhere > 0 ? { elsewhere_omitted: refs.elsewhere } : {}),
+          ...(refs.notCode > 0 ? { not_code_omitted: refs.notCode } : {}),
+          ...(refs.otherLanguage > 0 ? { other_language_omitted: refs.otherLanguage } : {}),
+          ...(refs.unparsedFiles > 0 ? { unparsed_files: refs.unparsedFiles } : {}),
+        },
+      };
+    },
   },
 });

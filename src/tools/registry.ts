@@ -9,6 +9,7 @@ import { indexingNow } from "../index/status.js";
 import { isUnusableDatabase } from "../store/db.js";
 import type { ToolContext } from "./context.js";
 import type { ToolAnnotations, ToolCall, ToolDefinition, Toolset } from "./define.js";
+import { planAnswer } from "./fresh.js";
 import { EDIT_TOOLS } from "./hashpilot.js";
 import { intentTool } from "./intent.js";
 import { verifyChangesTool } from "./verify.js";
@@ -317,7 +318,8 @@ async function answerOf(
     });
   }
   if (tool.readsIndex) await indexThreads.healInterruptedRun(ctx.config);
-  const raw = await tool.handler(ctx, parsed.data, call);
+  // A refreshing read tool's plan runs here, the refresh around it (tools/fresh.ts); any other tool answers itself.
+  const raw = tool.read ? await planAnswer(ctx, tool.read, parsed.data) : await tool.handler!(ctx, parsed.data, call);
   const answer = tool.readsIndex ? withIndexing(ctx, raw) : raw;
   const text = JSON.stringify(answer) ?? "null";
   // The note a tool attached rides on its own answer object, `raw` (withIndexing's copy has none).

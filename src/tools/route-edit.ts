@@ -13,7 +13,7 @@ import type { ToolContext } from "./context.js";
 import { DESTRUCTIVE, PROVENANCE_KEYS, defineTool, type CliCommand } from "./define.js";
 import { ast, mergedPolicy, routed, runEditOperation } from "./edit-call.js";
 import { content, file, fileHashInput, hash, provenance } from "./edit-inputs.js";
-import { freshAnswer } from "./fresh.js";
+import { freshRows } from "./fresh.js";
 import { ENVELOPE_OUTPUT } from "./outputs.js";
 import { z } from "./schema.js";
 
@@ -57,7 +57,7 @@ async function crossFileUses(ctx: ToolContext, declaration: RenamedDeclaration):
         omitNonCalls: true,
         omitImports: declaration.name.includes("."),
       });
-    const { answer } = await freshAnswer(
+    const { rows: answer } = await freshRows(
       ctx,
       () => otherFileUses(callers(), path),
       (uses) => uses?.map((u) => u.path) ?? [],

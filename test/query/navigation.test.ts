@@ -8,7 +8,7 @@ import { runIndex } from "../../src/index/run.js";
 import { statePaths } from "../../src/index/state.js";
 import { Store } from "../../src/store/store.js";
 import { createToolContext, type ToolContext } from "../../src/tools/context.js";
-import { callTool } from "../../src/tools/registry.js";
+import { TOOLS, callTool } from "../../src/tools/registry.js";
 import { makeProject, type TestProject } from "../helpers/project.js";
 import { docSummary, projectSkeleton } from "../../src/query/navigation.js";
 import { wireBytes } from "../../src/base/budget.js";
@@ -295,6 +295,26 @@ describe("just-in-time refresh", () => {
       const r = await call("mast_signature", { symbol: "LoginRequest", file_path: "src/types.ts" });
       expect(Date.now() - started).toBeLessThan(2_000);
       expect(r.results[0]).toMatchObject({ doc: "A login attempt.", file_busy_returning_stale_cache: true });
+      expect(r.file_busy_returning_stale_cache).toBe(true);
+      // Every read plan is flagged by the registry, whichever tool it is: each call names the changed file.
+      const named = { file_path: "src/types.ts" };
+      const calls: Record<string, Record<string, unknown>> = {
+        mast_exports: named,
+        mast_dependencies: named,
+        mast_callers: { symbol: "LoginRequest", ...named },
+        mast_rename_impact: { symbol: "LoginRequest", ...named },
+        mast_implementors: { interface_name: "LoginRequest", ...named },
+        mast_graph: { symbol: "LoginRequest", ...named },
+        mast_definition: { ...named, line: 2, column: 18 },
+        mast_references: { ...named, line: 2, column: 18 },
+      };
+      expect(Object.keys(calls).sort()).toEqual(
+        TOOLS.filter((t) => t.read !== undefined && t.name !== "mast_signature")
+          .map((t) => t.name)
+          .sort(),
+      );
+      for (const [name, args] of Object.entries(calls)) expect([name, (await call(name, args)).file_busy_returning_stale_cache]).toEqual([name, true]);
+      expect((await call("mast_exports", named)).exports.map((e: { name: string }) => e.name)).toEqual(["LoginRequest", "Big"]);
     } finally {
       other.db.prepare("ROLLBACK").run();
       other.close();

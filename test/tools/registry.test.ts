@@ -164,9 +164,14 @@ describe("tool registry", () => {
     }
   });
 
-  it("`mast query --help` lists every tool", () => {
-    const r = spawnSync(process.execPath, [join(ROOT, "dist", "bin", "mast.js"), "query", "--help"], { encoding: "utf8" });
-    expect(r.status).toBe(0);
-    for (const t of TOOLS) expect(r.stdout).toContain(`  ${t.name}`);
+  it("`mast query --help` and `mast help query` list every tool", () => {
+    for (const argv of [
+      ["query", "--help"],
+      ["help", "query"],
+    ]) {
+      const r = spawnSync(process.execPath, [join(ROOT, "dist", "bin", "mast.js"), ...argv], { encoding: "utf8" });
+      expect(r.status).toBe(0);
+      for (const t of TOOLS) expect([argv, r.stdout.includes(`\n  ${t.name} `)]).toEqual([argv, true]);
+    }
   });
 });

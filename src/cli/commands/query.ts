@@ -16,7 +16,8 @@ export interface NamedTool {
 
 /** The tools `mast query` takes, from the build's listing (mcp/listing.ts): the registry (zod, every tool) loads only for a call answered in this process. */
 export async function loadTools(argv: string[]): Promise<readonly NamedTool[]> {
-  if (argv[2] !== "query") return [];
+  // `mast query …` and `mast help query` (whose help lists them); any other command has no use for them.
+  if (argv[2] !== "query" && !(argv[2] === "help" && argv[3] === "query")) return [];
   return (await (await import("../../mcp/listing.js")).toolListings()).map((t) => ({ name: t.full.name, title: t.full.annotations?.title ?? "" }));
 }
 

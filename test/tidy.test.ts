@@ -41,6 +41,7 @@ const SOLE_IMPORTER: Record<string, string> = {
   "tree-sitter-php": "lang/php.ts",
   "node-gyp-build": "lang/csharp.ts",
   "better-sqlite3": "store/db.ts",
+  pg: "store/pg/client.ts",
   "@anthropic-ai/tokenizer": "tools/tokenizer.ts",
   "proper-lockfile": "index/lock.ts",
   chokidar: "index/watch.ts",

@@ -58,6 +58,10 @@ const EXIT_CODES: Readonly<Record<ErrorCode, 1 | 2 | 3 | 4 | 5>> = {
   FILE_NOT_FOUND: 5,
   READ_FAILED: 5,
   WRITE_FAILED: 5,
+  STORE_UNAVAILABLE: 5,
+  STORE_VERSION: 1,
+  PUBLISH_CONFLICT: 3,
+  SOURCE_CHANGED: 3,
   SNAPSHOT_INVALID: 5,
   SERVER_LOST: 5,
   // The edit applied but its verification failed, timed out or never ran (contract: all exit 4).

@@ -8,6 +8,7 @@ import { indexCommand, initCommand } from "./commands/indexing.js";
 import { installHooksCommand } from "./commands/install-hooks.js";
 import { metricsCommand } from "./commands/metrics.js";
 import { loadTools, queryCommand } from "./commands/query.js";
+import { publishCommand } from "./commands/publish.js";
 import { serveCommand } from "./commands/serve.js";
 import { statusCommand } from "./commands/status.js";
 import { kebabCaseFlags, structuralCommand } from "./commands/structural.js";
@@ -21,7 +22,7 @@ async function main(argv: string[]): Promise<number> {
     name: "mast",
     description: "Code intelligence for coding agents: index a project, then answer with chunks instead of files.",
     version: VERSION,
-    commands: [initCommand, indexCommand, statusCommand, serveCommand, installHooksCommand, metricsCommand, graphCommand, structuralCommand, queryCommand(await loadTools(argv))],
+    commands: [initCommand, indexCommand, statusCommand, serveCommand, installHooksCommand, metricsCommand, graphCommand, structuralCommand, publishCommand, queryCommand(await loadTools(argv))],
   };
   try {
     // A usage error was printed with the command's help: exit code 2.

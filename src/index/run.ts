@@ -3,6 +3,7 @@
 // in path order, re-derive imports and edges, and commit — readers see the index before the run or
 // after it, never between, and a killed run leaves the one before. Then file_manifest.json and
 // index.json. Failures are counted per file, never fatal.
+import { readGitHead } from "./git-checkout.js";
 import { sha256 } from "../base/hash.js";
 import { LANGUAGE_SPECS } from "../lang/languages.js";
 import { absoluteIn } from "../base/paths.js";
@@ -23,7 +24,6 @@ import {
   guardProjectRoot,
   guardSchema,
   persistConfig,
-  readGitHead,
   readIndexJson,
   storeStamp,
   wipeDerivedState,

@@ -275,28 +275,6 @@ export function wipeDerivedState(paths: StatePaths): void {
     rmSync(f, { force: true });
 }
 
-/** The commit a git checkout's HEAD points at, read from .git without running git; null otherwise. */
-export function readGitHead(projectRoot: string): string | null {
-  try {
-    const gitDir = join(projectRoot, ".git");
-    const head = readFileSync(join(gitDir, "HEAD"), "utf8").trim();
-    if (/^[0-9a-f]{40}$/.test(head)) return head;
-    const ref = /^ref: (.+)$/.exec(head)?.[1];
-    if (!ref) return null;
-    const loose = join(gitDir, ref);
-    if (existsSync(loose)) return readFileSync(loose, "utf8").trim();
-    const packed = readFileSync(join(gitDir, "packed-refs"), "utf8");
-    return (
-      packed
-        .split("\n")
-        .find((l) => l.endsWith(` ${ref}`))
-        ?.split(" ")[0] ?? null
-    );
-  } catch {
-    return null;
-  }
-}
-
 /** True when a state dir has never completed an index run. */
 export function isNeverIndexed(paths: StatePaths): boolean {
   if (!existsSync(paths.graphDb)) return true;

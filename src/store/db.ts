@@ -62,6 +62,8 @@ export function recordedCheckpointStamp(path: string): string | null {
 const SCHEMA_SQL = readFileSync(fileURLToPath(new URL("./schema.sql", import.meta.url)), "utf8");
 /** Any edit of schema.sql changes this hash, so a database built by another schema is never misread. */
 const SCHEMA_HASH = sha256(SCHEMA_SQL);
+/** What made an index's rows: its schema version and the schema's text. Rows of another identity are other rows (a published unit is keyed by it). */
+export const INDEX_IDENTITY = `${CURRENT_SCHEMA_VERSION}/${SCHEMA_HASH.slice(0, 16)}`;
 
 export type Db = BetterSqlite3.Database;
 /** A prepared statement of a connection (better-sqlite3's). */

@@ -329,6 +329,19 @@ export class Store {
     return this.db.transaction(() => fn(this.db)).deferred();
   }
 
+  /**
+   * `fn` over one read transaction held across its awaits (snapshot's is synchronous): every read
+   * `fn` makes, whenever it makes it, sees the index as it was at the first (WAL mode; writers go on).
+   */
+  async readAcross<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+    this.db.prepare("BEGIN").run();
+    try {
+      return await fn(this.db);
+    } finally {
+      if (this.db.inTransaction) this.db.prepare("ROLLBACK").run();
+    }
+  }
+
   /** Throws when the transaction `transaction` opened is gone (SQLite rolled it back after an error). */
   assertInTransaction(cause: unknown): void {
     if (!this.db.inTransaction) throw cause;

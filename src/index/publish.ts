@@ -1,0 +1,77 @@
+// `mast publish` (docs/organisation.md#publishing): brings the project's index up to date (an
+// incremental run), then copies it into a PostgreSQL store as (repository, commit) through
+// store/pg/publish.ts — the rows read in one SQLite read transaction held to the end, each file's
+// bytes read as the index reads them (no symlink, regular files only) and published only when they
+// hash to what the index holds (SOURCE_CHANGED otherwise: nothing of the publish becomes active).
+import { basename } from "node:path";
+import { MastError } from "../base/errors.js";
+import { absoluteIn } from "../base/paths.js";
+import { INDEX_IDENTITY } from "../store/db.js";
+import { checkStoreUrl, openPg } from "../store/pg/client.js";
+import { indexRows, type IndexedFile } from "../store/pg/index-rows.js";
+import { publishSnapshot, type PublishReport } from "../store/pg/publish.js";
+import { ensureSchema } from "../store/pg/schema.js";
+import { Store } from "../store/store.js";
+import type { ResolvedConfig } from "./config.js";
+import { readGitHead, readOriginName } from "./git-checkout.js";
+import { readForIndex } from "./read.js";
+import { runIndex } from "./run.js";
+import { statePaths } from "./state.js";
+
+export interface PublishOptions {
+  /** The store's connection string (`--to`). */
+  readonly to: string;
+  /** The repository's name (default: the origin remote as host/path, else the directory's name). */
+  readonly repository?: string;
+  /** The commit (default: HEAD of the project's git checkout). */
+  readonly commit?: string;
+  /** Keep this many of the repository's snapshots; absent keeps all. */
+  readonly keep?: number;
+  readonly threads?: number;
+}
+
+/** A repository name or commit label as the store keeps it: 1 to 200 characters, no control characters. */
+function checkedName(value: string, flag: string): string {
+  if (value.length === 0 || value.length > 200 || /[\u0000-\u001f\u007f]/.test(value)) {
+    throw new MastError("INVALID_ARGUMENT", `${flag} must be 1 to 200 characters with no control characters`, { usage: true });
+  }
+  return value;
+}
+
+/** The repository and commit a publish names, from the options or the project's git checkout. */
+export function publishTarget(config: ResolvedConfig, options: Pick<PublishOptions, "repository" | "commit">): { repository: string; commit: string } {
+  const root = config.project_root;
+  const commit = options.commit ?? readGitHead(root);
+  if (commit === null) {
+    throw new MastError("INVALID_ARGUMENT", `${root} is not a git checkout with a commit at HEAD, so the publish has no commit to name`, {
+      hint: "Pass --commit <sha or label> (a CI build's commit, say).",
+      usage: true,
+    });
+  }
+  return { repository: checkedName(options.repository ?? readOriginName(root) ?? basename(root), "--repository"), commit: checkedName(commit, "--commit") };
+}
+
+/** Indexes the project incrementally and publishes its index to the store. */
+export async function publishProject(config: ResolvedConfig, options: PublishOptions): Promise<PublishReport> {
+  checkStoreUrl(options.to, "--to");
+  const target = publishTarget(config, options);
+  await runIndex(config, { mode: "incremental", operation: "mast publish", ...(options.threads === undefined ? {} : { threads: options.threads }) });
+  const pg = await openPg(options.to, "--to", { applicationName: "mast publish" });
+  const store = Store.open(statePaths(config.state_dir).graphDb, { readonly: true });
+  try {
+    await ensureSchema(pg);
+    // One read transaction from the first row read to the last, whatever index run commits meanwhile.
+    return await store.readAcross((db) => publishSnapshot(pg, indexRows(db), { ...target, identity: INDEX_IDENTITY, keep: options.keep ?? null }, (file) => sourceOf(config, file)));
+  } finally {
+    store.close();
+    await pg.close();
+  }
+}
+
+/** A file's bytes as the index read them; SOURCE_CHANGED when the file is not what the index holds. */
+function sourceOf(config: ResolvedConfig, file: IndexedFile): Buffer {
+  const read = readForIndex(file.path, absoluteIn(config.project_root, file.path), config.max_file_bytes);
+  if (read.kind === "read" && read.stamp.contentHash === file.contentHash) return read.bytes;
+  const why = read.kind === "read" ? "its content changed since it was indexed" : read.kind === "too_large" ? "it grew past the size cap" : read.kind === "binary" ? "it is binary now" : read.error;
+  throw new MastError("SOURCE_CHANGED", `${file.path} cannot be published: ${why}`, { details: { file: file.path } });
+}

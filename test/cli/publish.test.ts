@@ -1,0 +1,46 @@
+// `mast publish` as a user runs it (the built bin) against a real PostgreSQL: a git checkout is
+// published under its origin remote's name and HEAD commit (no flags but --to), a second run writes
+// nothing, and a store that is not there is STORE_UNAVAILABLE (exit 1) with the password hidden.
+import { execFileSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BASE_FILES, makeProject, type TestProject } from "../helpers/project.js";
+import { assertBuilt, runMast } from "../helpers/cli.js";
+import { startPostgres } from "../helpers/postgres-server.mjs";
+
+let server: Awaited<ReturnType<typeof startPostgres>>;
+let project: TestProject;
+
+beforeAll(async () => {
+  assertBuilt();
+  server = await startPostgres();
+  project = makeProject(BASE_FILES);
+  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: project.root, encoding: "utf8" }).trim();
+  git("init", "-q", "-b", "main");
+  git("add", ".");
+  git("commit", "-q", "-m", "first");
+  git("remote", "add", "origin", "https://ci-token@github.com/acme/demo.git");
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  project?.cleanup();
+});
+
+describe("mast publish", () => {
+  it("publishes a checkout under its origin and HEAD, and a second run writes nothing", async () => {
+    const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: project.root, encoding: "utf8" }).trim();
+    const first = await runMast(["publish", project.root, "--to", server.url(), "--json"]);
+    expect([first.code, first.stderr]).toEqual([0, ""]);
+    expect(JSON.parse(first.stdout)).toMatchObject({ repository: "github.com/acme/demo", commit: head, unchanged: false, active: true, files: 4, units_written: 4 });
+    const again = await runMast(["publish", project.root, "--to", server.url()]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(`github.com/acme/demo @ ${head} is already published with this content (snapshot 1): nothing written\nactive: yes\n`);
+  });
+
+  it("names a store that is not there (exit 1) without its password", async () => {
+    const r = await runMast(["publish", project.root, "--to", "postgres://mast:hunter2@127.0.0.1:1/org"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^mast: error STORE_UNAVAILABLE: the PostgreSQL store at postgres:\/\/mast:\*\*\*@127\.0\.0\.1:1\/org cannot be used/);
+    expect(r.stderr.includes("hunter2")).toBe(false);
+  });
+});

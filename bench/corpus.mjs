@@ -317,23 +317,24 @@ function removeEmptyDirs(dir) {
 // ---------------------------------------------------------------------------------------------
 // corpus
 
-function stampOf() {
-  return { format: CORPUS_FORMAT, packages: PACKAGES.map((p) => `${p.name}@${p.version} ${p.integrity}`) };
+function stampOf(packages) {
+  return { format: CORPUS_FORMAT, packages: packages.map((p) => `${p.name}@${p.version} ${p.integrity}`) };
 }
 
-export function ensureCorpus() {
-  const stampFile = path.join(CORPUS, ".stamp.json");
-  const want = JSON.stringify(stampOf());
-  if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, "utf8").trim() === want && PACKAGES.every((p) => fs.existsSync(path.join(CORPUS, p.name)))) {
+/** The pinned packages' sources under `root` (the benches' corpus by default), fetched and pruned when the stamp does not match. */
+export function ensureCorpus(root = CORPUS, packages = PACKAGES) {
+  const stampFile = path.join(root, ".stamp.json");
+  const want = JSON.stringify(stampOf(packages));
+  if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, "utf8").trim() === want && packages.every((p) => fs.existsSync(path.join(root, p.name)))) {
     return { downloaded: false };
   }
   if (!have("npm", ["--version"])) throw new BenchError("npm is not on PATH; it is needed to fetch the corpus");
   if (!have("tar", ["--version"])) throw new BenchError("tar is not on PATH; it is needed to unpack the corpus");
-  fs.rmSync(CORPUS, { recursive: true, force: true });
-  fs.mkdirSync(CORPUS, { recursive: true });
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.mkdirSync(root, { recursive: true });
   const packDir = fs.mkdtempSync(path.join(os.tmpdir(), "mast-bench-pack-"));
   try {
-    for (const pkg of PACKAGES) {
+    for (const pkg of packages) {
       const spec = `${pkg.name}@${pkg.version}`;
       process.stderr.write(`fetching ${spec} ...\n`);
       const r = run("npm", ["pack", spec, "--ignore-scripts", "--json", "--pack-destination", packDir], { cwd: packDir });
@@ -343,7 +344,7 @@ export function ensureCorpus() {
       if (!filename || !fs.existsSync(tgz)) throw new BenchError(`npm pack ${spec} produced no tarball`);
       const integrity = `sha512-${createHash("sha512").update(fs.readFileSync(tgz)).digest("base64")}`;
       if (integrity !== pkg.integrity) throw new BenchError(`${spec}: tarball integrity ${integrity} does not match the pinned ${pkg.integrity}`);
-      const dest = path.join(CORPUS, pkg.name);
+      const dest = path.join(root, pkg.name);
       fs.mkdirSync(dest, { recursive: true });
       const t = run("tar", ["-xzf", tgz, "-C", dest, "--strip-components=1", "--no-same-owner"]);
       if (t.status !== 0) throw new BenchError(`tar -xzf ${filename} failed:\n${t.stderr.trim()}`);

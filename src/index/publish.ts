@@ -55,13 +55,16 @@ export function publishTarget(config: ResolvedConfig, options: Pick<PublishOptio
 export async function publishProject(config: ResolvedConfig, options: PublishOptions): Promise<PublishReport> {
   checkStoreUrl(options.to, "--to");
   const target = publishTarget(config, options);
+  const started = performance.now();
   await runIndex(config, { mode: "incremental", operation: "mast publish", ...(options.threads === undefined ? {} : { threads: options.threads }) });
+  const index = Math.round(performance.now() - started);
   const pg = await openPg(options.to, "--to", { applicationName: "mast publish" });
   const store = Store.open(statePaths(config.state_dir).graphDb, { readonly: true });
   try {
     await ensureSchema(pg);
     // One read transaction from the first row read to the last, whatever index run commits meanwhile.
-    return await store.readAcross((db) => publishSnapshot(pg, indexRows(db), { ...target, identity: INDEX_IDENTITY, keep: options.keep ?? null }, (file) => sourceOf(config, file)));
+    const report = await store.readAcross((db) => publishSnapshot(pg, indexRows(db), { ...target, identity: INDEX_IDENTITY, keep: options.keep ?? null }, (file) => sourceOf(config, file)));
+    return { ...report, timings_ms: { index, ...report.timings_ms } };
   } finally {
     store.close();
     await pg.close();

@@ -81,6 +81,9 @@ export async function startPostgres(options = {}) {
     }
   }
   let server = started;
+  // A test process that exits without stop() (a failed beforeAll, a worker torn down) takes its server with it.
+  const orphaned = () => server.kill("SIGQUIT");
+  process.once("exit", orphaned);
   const halt = async (signal) => {
     const exited = server.exitCode !== null || server.signalCode !== null ? Promise.resolve() : new Promise((resolve) => server.once("exit", resolve));
     if (server.exitCode === null && server.signalCode === null) server.kill(signal);
@@ -90,6 +93,7 @@ export async function startPostgres(options = {}) {
     port,
     url: (database = "postgres") => `postgres://mast@127.0.0.1:${port}/${database}`,
     async stop() {
+      process.removeListener("exit", orphaned);
       await halt("SIGINT");
       rmSync(dir, { recursive: true, force: true });
     },

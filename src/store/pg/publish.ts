@@ -57,6 +57,8 @@ export interface PublishReport {
   readonly symbols: number;
   readonly edges: number;
   readonly pruned_snapshots: number;
+  /** Where the time went, ms: the index run (set by the caller), the units phase, the snapshot transaction, pruning. */
+  readonly timings_ms: { index?: number; units: number; snapshot: number; prune: number };
 }
 
 /** Reads a file's bytes for its unit; they must be the bytes the index read (SOURCE_CHANGED otherwise). */
@@ -78,18 +80,26 @@ export async function publishSnapshot(pg: PgSession, rows: IndexRows, request: P
   const repositoryId = (await pg.query<{ id: number }>("SELECT id FROM mast.repositories WHERE name = $1", [request.repository]))[0]!.id;
   const base = { repository: request.repository, commit: request.commit, files: rows.files.length, symbols: rows.symbolCount, edges: rows.edges.length };
   const published = await existingSnapshot(pg, repositoryId, request.commit, digest);
-  if (published !== null) return { ...base, ...published, units_written: 0, units_reused: rows.files.length, source_bytes_written: 0, pruned_snapshots: 0 };
+  const timings = { units: 0, snapshot: 0, prune: 0 };
+  if (published !== null) return { ...base, ...published, units_written: 0, units_reused: rows.files.length, source_bytes_written: 0, pruned_snapshots: 0, timings_ms: timings };
   await pg.query("SELECT pg_advisory_lock_shared($1)", [PUBLISH_LOCK]);
   let shared = true;
   try {
     const units = rows.files.map((f) => unitHash(request.identity, f));
+    let started = performance.now();
     const written = await writeUnits(pg, rows, units, readSource);
+    timings.units = Math.round(performance.now() - started);
+    started = performance.now();
     const snapshot = await writeSnapshot(pg, rows, units, repositoryId, request, digest);
-    if (snapshot.unchanged) return { ...base, ...snapshot, units_written: written.units, units_reused: rows.files.length - written.units, source_bytes_written: written.bytes, pruned_snapshots: 0 };
+    timings.snapshot = Math.round(performance.now() - started);
+    const done = { ...base, ...snapshot, units_written: written.units, units_reused: rows.files.length - written.units, source_bytes_written: written.bytes, timings_ms: timings };
+    if (snapshot.unchanged) return { ...done, pruned_snapshots: 0 };
     await pg.query("SELECT pg_advisory_unlock_shared($1)", [PUBLISH_LOCK]);
     shared = false;
+    started = performance.now();
     const pruned = request.keep === null ? 0 : await prune(pg, repositoryId, request.keep);
-    return { ...base, ...snapshot, units_written: written.units, units_reused: rows.files.length - written.units, source_bytes_written: written.bytes, pruned_snapshots: pruned };
+    timings.prune = Math.round(performance.now() - started);
+    return { ...done, pruned_snapshots: pruned };
   } finally {
     if (shared) await pg.query("SELECT pg_advisory_unlock_shared($1)", [PUBLISH_LOCK]).catch(() => {});
   }
@@ -121,12 +131,14 @@ async function writeUnits(pg: PgSession, rows: IndexRows, units: readonly Buffer
   let written = 0;
   let bytes = 0;
   for (let i = 0; i < missing.length; ) {
-    const batch: Array<{ file: IndexedFile; unit: Buffer; source: Buffer; rows: FileRows }> = [];
+    const batch: UnitBatch = [];
     let batchBytes = 0;
     for (; i < missing.length && batch.length < UNIT_BATCH && (batch.length === 0 || batchBytes + missing[i]!.file.size <= UNIT_BATCH_BYTES); i++) {
       const { file, unit } = missing[i]!;
       const source = readSource(file);
-      batch.push({ file, unit, source, rows: rows.rowsOf(file.id) });
+      const fileRows = rows.rowsOf(file.id);
+      const lines = source.toString("utf8").split("\n");
+      batch.push({ file, unit, source, rows: fileRows, words: fileRows.chunks.map((c) => searchWords(file.path, c, lines)) });
       batchBytes += source.length;
     }
     const inserted = await pg.transaction(() => insertUnits(pg, batch));
@@ -136,12 +148,15 @@ async function writeUnits(pg: PgSession, rows: IndexRows, units: readonly Buffer
   return { units: written, bytes };
 }
 
+/** Units to write in one transaction: each file's bytes, rows and its chunks' search words. */
+type UnitBatch = Array<{ readonly file: IndexedFile; readonly unit: Buffer; readonly source: Buffer; readonly rows: FileRows; readonly words: readonly string[] }>;
+
 /** Column arrays for an `INSERT … SELECT * FROM unnest(…)` of `items`. */
 function columns<T>(items: readonly T[], pick: ReadonlyArray<(item: T) => PgValue>): PgValue[][] {
   return pick.map((get) => items.map(get));
 }
 
-async function insertUnits(pg: PgSession, batch: ReadonlyArray<{ file: IndexedFile; unit: Buffer; source: Buffer; rows: FileRows }>): Promise<{ count: number; bytes: number }> {
+async function insertUnits(pg: PgSession, batch: UnitBatch): Promise<{ count: number; bytes: number }> {
   const blobs = batch.map((b) => Buffer.from(b.file.contentHash, "hex"));
   await pg.query("INSERT INTO mast.blobs(hash, content) SELECT * FROM unnest($1::bytea[], $2::bytea[]) ON CONFLICT (hash) DO NOTHING", [blobs, batch.map((b) => b.source)]);
   // A unit another publisher wrote meanwhile is whole already (its rows came in its transaction): only the ones inserted here get rows.
@@ -186,10 +201,7 @@ async function insertUnits(pg: PgSession, batch: ReadonlyArray<{ file: IndexedFi
       (x) => x.s.params,
     ]),
   );
-  const chunks = own.flatMap((b) => {
-    const lines = b.source.toString("utf8").split("\n");
-    return b.rows.chunks.map((c, ord) => ({ unit: b.unit, ord, c, words: searchWords(b.file.path, c, lines) }));
-  });
+  const chunks = own.flatMap((b) => b.rows.chunks.map((c, ord) => ({ unit: b.unit, ord, c, words: b.words[ord]! })));
   await pg.query(
     `INSERT INTO mast.unit_chunks
        SELECT u, o, k, sl, el, cs, ce, cf, ct, content, ty, sn, st, ps, ex, pa, to_tsvector('simple', w)

@@ -27,6 +27,12 @@ export async function freshRows<R>(ctx: ToolContext, compute: () => R, filesOf: 
   return { rows: changed ? store.snapshot(compute) : rows, busy };
 }
 
+/** What to say of rows whose refresh lost to another writer: the files, and that their rows may be older than the files. */
+export function busyReason(busy: ReadonlySet<string>): string {
+  const files = [...busy].sort();
+  return `another writer held the index, so the rows of ${files.slice(0, 5).join(", ")}${files.length > 5 ? ` and ${files.length - 5} more` : ""} could not be brought up to date with the files`;
+}
+
 /** Refreshes `paths` (none: nothing is looked at), adding those that lost to `busy`; true when a refresh rewrote or removed rows. */
 async function refreshed(ctx: ToolContext, paths: Iterable<string>, busy: Set<string>): Promise<boolean> {
   const names = [...paths];

@@ -18,7 +18,7 @@ import { declaredParams, importRecorded, memberRisks, renameSites, type RenameSi
 import type { ToolContext } from "./context.js";
 import { DESTRUCTIVE, PROVENANCE_KEYS, defineTool } from "./define.js";
 import { runEditOperation } from "./edit-call.js";
-import { freshRows } from "./fresh.js";
+import { busyReason, freshRows } from "./fresh.js";
 import { ENVELOPE_OUTPUT } from "./outputs.js";
 import { z } from "./schema.js";
 import type { EditRules } from "../lang/edit-rules.js";
@@ -79,7 +79,7 @@ async function indexedTarget(ctx: ToolContext, symbol: string, file: string | un
   const root = ctx.config.project_root;
   const filePath = file ? projectPath(resolve(ctx.cwd, file), root) : null;
   const db = ctx.store().db;
-  const { rows: answer } = await freshRows(
+  const { rows: answer, busy } = await freshRows(
     ctx,
     () => {
       const callers = callersOf(db, root, { symbol, filePath, transitive: false, potentialLimit: REVIEW_LIMIT, docComments: options.docComments ?? false });
@@ -88,6 +88,9 @@ async function indexedTarget(ctx: ToolContext, symbol: string, file: string | un
     },
     (a) => [...a.target.sites.map((s) => s.path), ...a.planned.sites.map((s) => s.file_path), ...a.verified.map((v) => v.file_path)],
   );
+  // A plan over rows older than their files could miss or misplace a site: refused, nothing written.
+  if (busy.size > 0)
+    throw new MastError("LOCK_HELD", `the intent was not planned: ${busyReason(busy)}`, { hint: "Retry once the index run or the other writer has finished (mast status shows a run in progress)." });
   const decl = answer.target.sites[0];
   if (!decl) throw new MastError("SYMBOL_NOT_FOUND", `no declaration named '${symbol}' is indexed`, { details: notFound(db, symbol) });
   if (answer.target.sites.length > 1 && !filePath) {

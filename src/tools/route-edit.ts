@@ -13,7 +13,7 @@ import type { ToolContext } from "./context.js";
 import { DESTRUCTIVE, PROVENANCE_KEYS, defineTool, type CliCommand } from "./define.js";
 import { ast, mergedPolicy, routed, runEditOperation } from "./edit-call.js";
 import { content, file, fileHashInput, hash, provenance } from "./edit-inputs.js";
-import { freshRows } from "./fresh.js";
+import { busyReason, freshRows } from "./fresh.js";
 import { ENVELOPE_OUTPUT } from "./outputs.js";
 import { z } from "./schema.js";
 
@@ -41,8 +41,9 @@ const CROSS_FILE_POTENTIAL_LIMIT = 10_000;
  * before the index takes in the rename, the files the uses are in refreshed first: the verified
  * call sites there, and the lines naming it that no edge explains in files that can see it (files
  * its language's resolver reads, when it is exported or, for a language whose names a directory
- * shares, in its directory). No index, none of the declaration in its file, or an index that cannot
- * be read (whatever the error: the rename is made by now) is `unchecked` with the reason.
+ * shares, in its directory). No index, none of the declaration in its file, rows another writer kept
+ * from being refreshed, or an index that cannot be read (whatever the error: the rename is made by
+ * now) is `unchecked` with the reason.
  */
 async function crossFileUses(ctx: ToolContext, declaration: RenamedDeclaration): Promise<CrossFileUses> {
   const root = ctx.config.project_root;
@@ -57,11 +58,12 @@ async function crossFileUses(ctx: ToolContext, declaration: RenamedDeclaration):
         omitNonCalls: true,
         omitImports: declaration.name.includes("."),
       });
-    const { rows: answer } = await freshRows(
+    const { rows: answer, busy } = await freshRows(
       ctx,
       () => otherFileUses(callers(), path),
       (uses) => uses?.map((u) => u.path) ?? [],
     );
+    if (busy.size > 0) return { unchecked: busyReason(busy) };
     if (answer === null) return { unchecked: `the index has no declaration '${declaration.name}' in ${path}` };
     return {
       total: answer.length,

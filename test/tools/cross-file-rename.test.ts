@@ -3,11 +3,13 @@
 // TypeScript: CROSS_FILE_USES with the count, the files and the first sites, the rename still
 // made; a name no other file uses, or one only its own file sees, warns nothing; a project with
 // no index says CROSS_FILE_UNCHECKED.
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/index/run.js";
+import { statePaths } from "../../src/index/state.js";
+import { Store } from "../../src/store/store.js";
 import { createToolContext } from "../../src/tools/context.js";
 import { callTool } from "../../src/tools/registry.js";
 import { indexedProject } from "../helpers/indexed.js";
@@ -257,6 +259,32 @@ describe("TypeScript", () => {
         "other files' uses of 'fresh' were not checked (not in the index: src/fresh.ts): any that name 'fresh' still do; mast_rename_impact lists them once the project is indexed",
       ],
     ]);
+  });
+
+  it("while another writer holds the index, a rename's cross-file check says it could not look, and an intent refuses (LOCK_HELD) writing nothing", async () => {
+    // src/b.ts changed since the run: the check must refresh it, and the lock makes the refresh lose.
+    const b = readFileSync(join(ts.project.root, "src/b.ts"), "utf8");
+    ts.project.write("src/b.ts", b.replace("return matches(u + '/');", "return matches(u + '//');"));
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(ts.project.root, "src/b.ts"), later, later);
+    const other = Store.open(statePaths(ts.project.config().state_dir).graphDb);
+    other.db.prepare("BEGIN IMMEDIATE").run();
+    try {
+      const r = await rename(ts.call, "src/a.ts", "matches", "isMatch");
+      expect(r.warnings.map((w) => [w.code, w.message])).toEqual([
+        [
+          "CROSS_FILE_UNCHECKED",
+          "other files' uses of 'matches' were not checked (another writer held the index, so the rows of src/b.ts could not be brought up to date with the files): any that name 'matches' still do; mast_rename_impact lists them once the project is indexed",
+        ],
+      ]);
+      const planned = ts.call("intent", { intent: JSON.stringify({ operation: "rename-exported-symbol", symbol: "matches", newName: "isMatch", file: "src/a.ts" }), verify: false });
+      await expect(planned).rejects.toMatchObject({ code: "LOCK_HELD" });
+      expect(readFileSync(join(ts.project.root, "src/a.ts"), "utf8")).toContain("export function matches(");
+    } finally {
+      other.db.prepare("ROLLBACK").run();
+      other.close();
+      ts.project.write("src/b.ts", b);
+    }
   });
 
   it("a batch carries each file's warning with its file", async () => {

@@ -38,6 +38,11 @@ function checkedName(value: string, flag: string): string {
   return value;
 }
 
+/** The repository a store names the project by: `given`, else its origin remote as host/path, else its directory's name. */
+export function repositoryName(projectRoot: string, given: string | undefined): string {
+  return checkedName(given ?? readOriginName(projectRoot) ?? basename(projectRoot), "--repository");
+}
+
 /** The repository and commit a publish names, from the options or the project's git checkout. */
 export function publishTarget(config: ResolvedConfig, options: Pick<PublishOptions, "repository" | "commit">): { repository: string; commit: string } {
   const root = config.project_root;
@@ -48,7 +53,7 @@ export function publishTarget(config: ResolvedConfig, options: Pick<PublishOptio
       usage: true,
     });
   }
-  return { repository: checkedName(options.repository ?? readOriginName(root) ?? basename(root), "--repository"), commit: checkedName(commit, "--commit") };
+  return { repository: repositoryName(root, options.repository), commit: checkedName(commit, "--commit") };
 }
 
 /** Indexes the project incrementally and publishes its index to the store. */

@@ -249,6 +249,36 @@ export function writeCatalog(path: string, rows: CatalogRows): void {
 
 // ---- reads (one database; structural/query.ts merges a catalog's shards) ----
 
+/**
+ * What the structural operations read of one catalog or shard — a published SQLite catalog
+ * (sqliteCatalog) or the same rows in a PostgreSQL store (store/pg/catalog.ts): the operations in
+ * structural/query.ts do not know which.
+ */
+export interface CatalogReader {
+  meta(): Record<string, string>;
+  symbolsNamed(f: SymbolFilter): SymbolResult[];
+  symbolById(id: string): SymbolResult | null;
+  callerEdges(id: string, name: string, languages: readonly string[]): EdgeResult[];
+  calleeEdges(id: string): EdgeResult[];
+  innermostBoundary(file: string, line: number): BoundaryResult | null;
+  coverageCounts(scope: { readonly file?: string | undefined; readonly languages?: readonly string[] | undefined }, exclude?: readonly string[]): CoverageCounts;
+  close(): void;
+}
+
+/** A published SQLite catalog or shard as a CatalogReader (closing it closes the database). */
+export function sqliteCatalog(db: Db): CatalogReader {
+  return {
+    meta: () => catalogMeta(db),
+    symbolsNamed: (f) => symbolsNamed(db, f),
+    symbolById: (id) => symbolById(db, id),
+    callerEdges: (id, name, languages) => callerEdges(db, id, name, languages),
+    calleeEdges: (id) => calleeEdges(db, id),
+    innermostBoundary: (file, line) => innermostBoundary(db, file, line),
+    coverageCounts: (scope, exclude) => coverageCounts(db, scope, exclude),
+    close: () => db.close(),
+  };
+}
+
 /** Opens a catalog or shard read-only; null when it is absent, unreadable or of another schema. */
 export function openCatalog(path: string): Db | null {
   let db: Db;
@@ -292,7 +322,7 @@ export function symbolsNamed(db: Db, f: SymbolFilter): SymbolResult[] {
     db,
     `SELECT ${SYMBOL_COLUMNS} FROM symbols
      WHERE (name = @name OR qualified_name = @name) AND (@language IS NULL OR language = @language) AND (@file IS NULL OR file_path = @file) AND (@namespace IS NULL OR namespace = @namespace)
-     ORDER BY file_path, start_line, qualified_name`,
+     ORDER BY file_path, start_line, qualified_name, symbol_id`,
   ).all({ name: f.name, language: f.language ?? null, file: f.file ?? null, namespace: f.namespace ?? null }) as SymbolResult[];
 }
 

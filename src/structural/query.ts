@@ -6,20 +6,7 @@
 // and edge kind; every answer carries coverage with its partition_status. Read-only.
 import { existsSync, readFileSync } from "node:fs";
 import { MastError } from "../base/errors.js";
-import {
-  callerEdges,
-  calleeEdges,
-  catalogMeta,
-  coverageCounts,
-  innermostBoundary,
-  symbolById,
-  symbolsNamed,
-  type BoundaryResult,
-  type CoverageCounts,
-  type EdgeResult,
-  type SymbolResult,
-} from "../store/catalog.js";
-import type { Db } from "../store/db.js";
+import { sqliteCatalog, type BoundaryResult, type CatalogReader, type CoverageCounts, type EdgeResult, type SymbolResult } from "../store/catalog.js";
 import { layoutOfManifest, type StructuralLayout } from "./locate.js";
 import { openPublished, readManifest, statusOf, type BuildStatus, type StructuralManifest } from "./manifest.js";
 
@@ -41,21 +28,25 @@ export interface Coverage {
   readonly stale: boolean;
 }
 
-/** What the operations read: the catalog and shards (and a baseline's, when this index is an overlay on it), or the JSONL's records. */
-interface Source {
+/**
+ * What the operations read: the catalog and shards (and a baseline's, when this index is an
+ * overlay on it) — published SQLite files or a PostgreSQL store's rows — or the JSONL's records.
+ */
+export interface StructuralSource {
   readonly manifest: StructuralManifest | null;
-  readonly dbs: readonly Db[] | null;
+  readonly dbs: readonly CatalogReader[] | null;
   readonly jsonl: JsonlIndex | null;
   /** The baseline's catalog and shards, and the files the overlay supersedes in it (its rows for them are never read). */
-  readonly baseline: { readonly dbs: readonly Db[]; readonly superseded: ReadonlySet<string> } | null;
+  readonly baseline: { readonly dbs: readonly CatalogReader[]; readonly superseded: ReadonlySet<string> } | null;
 }
+type Source = StructuralSource;
 
-/** Each database with the files whose rows it must not answer for (a baseline's superseded files). */
-function layers(source: Source): { db: Db; superseded: ReadonlySet<string> | null }[] {
+/** Each catalog with the files whose rows it must not answer for (a baseline's superseded files). */
+function layers(source: Source): { db: CatalogReader; superseded: ReadonlySet<string> | null }[] {
   return [...(source.dbs ?? []).map((db) => ({ db, superseded: null })), ...(source.baseline?.dbs ?? []).map((db) => ({ db, superseded: source.baseline!.superseded }))];
 }
 
-interface JsonlIndex {
+export interface JsonlIndex {
   readonly header: Record<string, unknown>;
   readonly symbols: SymbolResult[];
   readonly edges: EdgeResult[];
@@ -66,7 +57,7 @@ function openSource(layout: StructuralLayout): Source {
   const manifest = readManifest(layout);
   if (manifest) {
     const dbs = openPublished(layout, manifest);
-    if (dbs) return { manifest, dbs, jsonl: null, baseline: openBaseline(manifest) };
+    if (dbs) return { manifest, dbs: dbs.map(sqliteCatalog), jsonl: null, baseline: openBaseline(manifest) };
   }
   return { manifest, dbs: null, jsonl: readJsonl(layout.jsonl), baseline: null };
 }
@@ -78,7 +69,7 @@ function openBaseline(manifest: StructuralManifest): Source["baseline"] {
   const base = readManifest(layout);
   // Only the baseline build the overlay was made against (a rebuilt baseline is another index).
   const dbs = base && (manifest.baseline.build_id == null || base.build_id === manifest.baseline.build_id) ? openPublished(layout, base) : null;
-  return dbs ? { dbs, superseded: new Set(manifest.overlay.files) } : null;
+  return dbs ? { dbs: dbs.map(sqliteCatalog), superseded: new Set(manifest.overlay.files) } : null;
 }
 
 /** The compatibility export's records, when it is a full one. */
@@ -155,14 +146,19 @@ function closeSource(s: Source): void {
   for (const db of [...(s.dbs ?? []), ...(s.baseline?.dbs ?? [])]) db.close();
 }
 
+/** One operation over a source the caller opened (and closes): a PostgreSQL store's published build, say. */
+export function queryFrom(source: StructuralSource, op: string, args: unknown): Record<string, unknown> {
+  return run(source, op as StructuralOperation, checkArgs(op, args));
+}
+
 function coverageOf(source: Source, scope: { file?: string | undefined; languages?: readonly string[] | undefined }): Coverage {
   const snapshot = source.manifest?.snapshot_id ?? (typeof source.jsonl?.header.snapshot_id === "string" ? source.jsonl.header.snapshot_id : null);
   const stale = source.manifest?.stale ?? false;
   let counts: CoverageCounts;
   if (source.dbs) {
-    counts = coverageCounts(source.dbs[0]!, scope);
+    counts = source.dbs[0]!.coverageCounts(scope);
     if (source.baseline) {
-      const base = coverageCounts(source.baseline.dbs[0]!, scope, [...source.baseline.superseded]);
+      const base = source.baseline.dbs[0]!.coverageCounts(scope, [...source.baseline.superseded]);
       counts = {
         total_files: counts.total_files + base.total_files,
         indexed_files: counts.indexed_files + base.indexed_files,
@@ -248,7 +244,7 @@ const bySite = (a: { file_path: string; line?: number; start_line?: number }, b:
 function findSymbol(source: Source, id: string): SymbolResult | null {
   if (source.dbs) {
     for (const { db, superseded } of layers(source)) {
-      const s = symbolById(db, id);
+      const s = db.symbolById(id);
       if (s && !superseded?.has(s.file_path)) return s;
     }
     return null;
@@ -260,14 +256,14 @@ function findSymbol(source: Source, id: string): SymbolResult | null {
 function callingLanguages(source: Source, language: string | null): string[] {
   if (language === null) return [];
   const maps = source.dbs
-    ? [source.dbs[0]!, ...(source.baseline ? [source.baseline.dbs[0]!] : [])].map((db) => JSON.parse(catalogMeta(db).call_languages ?? "{}") as Record<string, string[]>)
+    ? [source.dbs[0]!, ...(source.baseline ? [source.baseline.dbs[0]!] : [])].map((db) => JSON.parse(db.meta().call_languages ?? "{}") as Record<string, string[]>)
     : [(source.jsonl?.header.call_languages ?? {}) as Record<string, string[]>];
   const found = maps.flatMap((m) => m[language] ?? []);
   return found.length > 0 ? [...new Set(found)].sort() : [language];
 }
 
 /** What each layer answers, a baseline's rows for superseded files left out. */
-function fromLayers<T extends { file_path: string }>(source: Source, read: (db: Db) => T[]): T[] {
+function fromLayers<T extends { file_path: string }>(source: Source, read: (db: CatalogReader) => T[]): T[] {
   return layers(source).flatMap(({ db, superseded }) => (superseded ? read(db).filter((r) => !superseded.has(r.file_path)) : read(db)));
 }
 
@@ -289,7 +285,7 @@ function run(source: Source, op: StructuralOperation, a: Record<string, unknown>
 function resolveSymbol(source: Source, a: Record<string, unknown>): Record<string, unknown> {
   const filter = { name: stringArg(a, "name", true)!, language: stringArg(a, "language", false), file: stringArg(a, "file", false), namespace: stringArg(a, "namespace", false) };
   const all = source.dbs
-    ? fromLayers(source, (db) => symbolsNamed(db, filter)).sort(bySite)
+    ? fromLayers(source, (db) => db.symbolsNamed(filter)).sort(bySite)
     : (source.jsonl?.symbols ?? [])
         .filter(
           (s) =>
@@ -319,7 +315,7 @@ function findEdges(source: Source, op: "find_callers" | "find_callees", a: Recor
     op === "find_callers"
       ? callerEdgesOf(source, id, symbol)
       : source.dbs
-        ? fromLayers(source, (db) => calleeEdges(db, id)).sort(bySite)
+        ? fromLayers(source, (db) => db.calleeEdges(id)).sort(bySite)
         : (source.jsonl?.edges ?? []).filter((e) => e.caller_id === id).sort(bySite);
   const p = page(all, limit, offset);
   // Callers may be in any language that can call the symbol: coverage counts their files.
@@ -337,7 +333,7 @@ function callerEdgesOf(source: Source, id: string, symbol: SymbolResult | null):
   const name = symbol?.name ?? id;
   const languages = callingLanguages(source, symbol?.language ?? null);
   if (source.dbs) {
-    const all = fromLayers(source, (db) => callerEdges(db, id, name, languages));
+    const all = fromLayers(source, (db) => db.callerEdges(id, name, languages));
     // Shards answer separately: resolved calls first, then the unresolved ones of the name, each in site order.
     return layers(source).length > 1 ? [...all.filter((e) => e.callee_id !== null).sort(bySite), ...all.filter((e) => e.callee_id === null).sort(bySite)] : all;
   }
@@ -380,7 +376,7 @@ function innermostAt(source: Source, file: string, line: number): BoundaryResult
   if (source.dbs) {
     for (const { db, superseded } of layers(source)) {
       if (superseded?.has(file)) continue;
-      const b = innermostBoundary(db, file, line);
+      const b = db.innermostBoundary(file, line);
       if (b && (!found || b.end_line - b.start_line < found.end_line - found.start_line)) found = b;
     }
   } else {

@@ -1,15 +1,16 @@
 // `mast structural serve`: the structural index's remote provider — the five operations over HTTP
-// (`POST /v1/<operation>` with the JSON arguments; `GET /v1/health`), answered by query.ts's local
-// path, so a consumer with MANTIS_STRUCTURAL_INDEX_URL set gets exactly what a local query gives.
-// Loopback unless told otherwise; bodies over 1 MiB are refused.
+// (`POST /v1/<operation>` with the JSON arguments; `GET /v1/health`), answered by query.ts over the
+// local build or a PostgreSQL store's (structural/store.ts), so a consumer with
+// MANTIS_STRUCTURAL_INDEX_URL set gets exactly what a query of that build gives. Loopback unless
+// told otherwise; bodies over 1 MiB are refused.
 import { createServer, type Server } from "node:http";
 import { isMastError, errorMessage, ERROR_CODES } from "../base/errors.js";
-import type { StructuralLayout } from "./locate.js";
-import { isStructuralOperation, queryLocal } from "./query.js";
+import { isStructuralOperation } from "./query.js";
 
 const MAX_BODY = 1024 * 1024;
 
-export function structuralServer(layout: StructuralLayout): Server {
+/** A server answering each operation with `answer` (query.ts's queryLocal over a layout, or structural/store.ts's queryStore). */
+export function structuralServer(answer: (op: string, args: unknown) => Record<string, unknown>): Server {
   return createServer((req, res) => {
     const send = (status: number, body: unknown) => {
       const text = JSON.stringify(body);
@@ -42,7 +43,7 @@ export function structuralServer(layout: StructuralLayout): Server {
         return send(400, { error: { code: "INVALID_ARGUMENT", message: `the arguments are not JSON: ${errorMessage(err)}`, hint: ERROR_CODES.INVALID_ARGUMENT } });
       }
       try {
-        send(200, queryLocal(layout, match[1]!, args));
+        send(200, answer(match[1]!, args));
       } catch (err) {
         if (isMastError(err)) send(err.code === "INVALID_ARGUMENT" ? 400 : 500, { error: { code: err.code, message: err.message, hint: err.hint } });
         else send(500, { error: { code: "READ_FAILED", message: errorMessage(err), hint: ERROR_CODES.READ_FAILED } });

@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_FILES, makeProject, type TestProject } from "../helpers/project.js";
-import { assertBuilt, runMast } from "../helpers/cli.js";
+import { assertBuilt, runMast, spawnMast } from "../helpers/cli.js";
 import { startPostgres } from "../helpers/postgres-server.mjs";
 
 let server: Awaited<ReturnType<typeof startPostgres>>;
@@ -35,6 +35,37 @@ describe("mast publish", () => {
     const again = await runMast(["publish", project.root, "--to", server.url()]);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(`github.com/acme/demo @ ${head} is already published with this content (snapshot 1): nothing written\nactive: yes\n`);
+  });
+
+  it("mast structural build --publish, then serve --store: a client with MANTIS_STRUCTURAL_INDEX_URL gets the local build's answers", async () => {
+    const built = await runMast(["structural", "build", "--max-precision", "ast", "--publish", server.url(), "--json"], { cwd: project.root });
+    expect([built.code, JSON.parse(built.stdout).published]).toMatchObject([0, { repository: "github.com/acme/demo", unchanged: false, active: true }]);
+    const local = await runMast(["structural", "query", "resolve_symbol", '{"name":"Repo.find"}'], { cwd: project.root });
+    const serve = spawnMast(["structural", "serve", "--store", server.url(), "--port", "0"], { cwd: project.root });
+    try {
+      const port = await new Promise<RegExpExecArray>((resolve, reject) => {
+        let seen = "";
+        serve.child.stderr!.on("data", (d: string) => {
+          seen += d;
+          const m = /:(\d+)\/v1\//.exec(seen);
+          if (m) resolve(m);
+        });
+        void serve.done.then((r) => reject(new Error(`serve exited: ${r.stderr}`)));
+      });
+      const elsewhere = makeProject({});
+      try {
+        const remote = await runMast(["structural", "query", "resolve_symbol", '{"name":"Repo.find"}', "--state-root", elsewhere.root], {
+          env: { MANTIS_STRUCTURAL_INDEX_URL: `http://127.0.0.1:${port[1]}` },
+        });
+        expect([remote.code, JSON.parse(remote.stdout)]).toEqual([0, JSON.parse(local.stdout)]);
+        expect(JSON.parse(remote.stdout).results[0]).toMatchObject({ qualified_name: "Repo.find", file_path: "src/repo.ts", start_line: 2 });
+      } finally {
+        elsewhere.cleanup();
+      }
+    } finally {
+      serve.child.kill("SIGINT");
+      await serve.done;
+    }
   });
 
   it("names a store that is not there (exit 1) without its password", async () => {

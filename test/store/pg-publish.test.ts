@@ -14,6 +14,7 @@ import { INDEX_IDENTITY } from "../../src/store/db.js";
 import { openPg } from "../../src/store/pg/client.js";
 import { indexRows } from "../../src/store/pg/index-rows.js";
 import { publishSnapshot } from "../../src/store/pg/publish.js";
+import { PG_SCHEMA_VERSION } from "../../src/store/pg/schema.js";
 import { Store } from "../../src/store/store.js";
 import { BASE_FILES, makeProject, type TestProject } from "../helpers/project.js";
 import { startPostgres } from "../helpers/postgres-server.mjs";
@@ -209,8 +210,29 @@ describe("mast publish into PostgreSQL", () => {
     try {
       await c.query("UPDATE mast.schema_info SET version = 99");
       const err = await errorOf(publishProject(p.config(), { to: future, repository: "acme/future", commit: "2" }));
-      expect([err.code, err.message]).toEqual(["STORE_VERSION", `the PostgreSQL store at ${future} has schema version 99; this mast knows versions up to 1`]);
+      expect([err.code, err.message]).toEqual(["STORE_VERSION", `the PostgreSQL store at ${future} has schema version 99; this mast knows versions up to ${PG_SCHEMA_VERSION}`]);
       expect((await c.query("SELECT count(*)::int AS n FROM mast.snapshots")).rows).toEqual([{ n: 1 }]);
+    } finally {
+      await c.end();
+    }
+  });
+
+  it("migrates a version 1 store (published rows kept) to this version on the next publish", async () => {
+    const p = project();
+    await admin.query("CREATE DATABASE oldstore");
+    const old = server.url("oldstore");
+    await publishProject(p.config(), { to: old, repository: "acme/old", commit: "1" });
+    const c = new pg.Client({ connectionString: old });
+    await c.connect();
+    try {
+      // What version 1 had: no structural tables, no active_structural.
+      await c.query(
+        "DROP TABLE mast.structural_coverage, mast.structural_boundaries, mast.structural_edges, mast.structural_symbols, mast.structural_layers CASCADE; ALTER TABLE mast.repositories DROP COLUMN active_structural; DROP TABLE mast.structural_builds; UPDATE mast.schema_info SET version = 1",
+      );
+      const report = await publishProject(p.config(), { to: old, repository: "acme/old", commit: "1" });
+      expect([report.unchanged, report.active]).toEqual([true, true]);
+      expect((await c.query("SELECT version FROM mast.schema_info")).rows).toEqual([{ version: PG_SCHEMA_VERSION }]);
+      expect((await c.query("SELECT count(*)::int AS n FROM mast.structural_builds")).rows).toEqual([{ n: 0 }]);
     } finally {
       await c.end();
     }

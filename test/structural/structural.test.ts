@@ -633,7 +633,7 @@ describe("the Python helper and the remote provider answer like the Node query",
   it("mast structural serve answers the same operations, and MANTIS_STRUCTURAL_INDEX_URL routes both clients to it", async () => {
     await build();
     const layout = here().layout;
-    const server = structuralServer(layout);
+    const server = structuralServer((op, args) => queryLocal(layout, op, args));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
     const port = (server.address() as { port: number }).port;
     const saved = process.env.MANTIS_STRUCTURAL_INDEX_URL;

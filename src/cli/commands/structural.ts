@@ -49,7 +49,19 @@ const positive = (v: string, flag: string) => {
   return n;
 };
 
+/** The repository a store names the project by. */
+const REPOSITORY_FLAG = { name: "repository", value: "<name>", help: "the repository's name in the store (default: the origin remote as host/path, else the directory's name)" };
+
+/** Publishes a finished build to the store (the index layer names the repository). */
+async function publishTo(codeRoot: string, layout: import("../../structural/locate.js").StructuralLayout, url: string, repository: string | undefined) {
+  const { publishBuild } = await import("../../structural/store.js");
+  const { repositoryName } = await import("../../index/publish.js");
+  return publishBuild(layout, url, repositoryName(codeRoot, repository));
+}
+
 interface BuildOptions extends LocatorFlags {
+  publish?: string;
+  repository?: string;
   maxPrecision: string;
   maxUnits: string;
   maxSourceBytes: string;
@@ -79,6 +91,8 @@ const structuralBuild: CommandSpec<BuildOptions> = {
       help: "a baseline index (its manifest.json or state root): build only the overlay — the units whose output differs — and answer the rest from the baseline",
     },
     { name: "baseline-source", value: "<where>", help: "where the baseline was built", choices: ["ci", "local"], default: "ci" },
+    { name: "publish", value: "<url>", help: "then publish the build to a PostgreSQL store (postgres://…) as the repository's active build, for `mast structural serve --store`" },
+    REPOSITORY_FLAG,
     FLAGS.threads,
     FLAGS.json,
   ],
@@ -93,7 +107,8 @@ const structuralBuild: CommandSpec<BuildOptions> = {
       ...(opts.baseline === undefined ? {} : { baseline: opts.baseline, baselineSource: opts.baselineSource as "ci" | "local" }),
       ...(opts.threads === undefined ? {} : { threads: opts.threads }),
     });
-    print(opts.json, summary, () => {
+    const published = opts.publish === undefined ? null : await publishTo(located.codeRoot, located.layout, opts.publish, opts.repository);
+    print(opts.json, published === null ? summary : { ...summary, published }, () => {
       const tiers = Object.entries(summary.backends)
         .map(([lang, b]) => `${lang}: ${b.backend_name} (${b.precision})`)
         .join(", ");
@@ -104,6 +119,13 @@ const structuralBuild: CommandSpec<BuildOptions> = {
         ...(tiers ? [`backends: ${tiers}`] : []),
         `query helper: ${summary.query_helper}`,
         ...(summary.message ? [summary.message] : []),
+        ...(published === null
+          ? []
+          : [
+              published.unchanged
+                ? `published: build ${published.build_id} of ${published.repository} was already in the store`
+                : `published: build ${published.build_id} as ${published.repository}'s${published.active ? " active" : ""} structural build (${n(published.symbols)} symbols, ${n(published.edges)} call edges)`,
+            ]),
       ].join("\n");
     });
   },
@@ -129,25 +151,41 @@ const structuralQuery: CommandSpec<LocatorFlags> = {
   },
 };
 
-const structuralServe: CommandSpec<LocatorFlags & { port: string; host: string }> = {
+const structuralServe: CommandSpec<LocatorFlags & { port: string; host: string; store?: string; repository?: string }> = {
   name: "serve",
   description: "serve the five operations over HTTP (POST /v1/<operation>): the remote provider MANTIS_STRUCTURAL_INDEX_URL points at",
   flags: [
     ...LOCATOR_FLAGS,
+    { name: "store", value: "<url>", help: "answer from a PostgreSQL store's published build (postgres://…) instead of the local one" },
+    REPOSITORY_FLAG,
     { name: "port", value: "<port>", help: "port (0: any free one, printed on stderr)", default: "7431" },
     { name: "host", value: "<host>", help: "interface to listen on", default: "127.0.0.1" },
   ],
   run: async (_args, opts) => {
     const { structuralServer } = await import("../../structural/serve.js");
-    const layout = await queryLayout(opts);
-    const server = structuralServer(layout);
+    let answer: (op: string, args: unknown) => Record<string, unknown>;
+    let what: string;
+    if (opts.store !== undefined) {
+      const { openStructuralStore, queryStore } = await import("../../structural/store.js");
+      const { repositoryName } = await import("../../index/publish.js");
+      const repository = repositoryName(findProjectRoot(undefined), opts.repository);
+      const pg = await openStructuralStore(opts.store);
+      answer = (op, args) => queryStore(pg, repository, op, args);
+      what = `${repository} in ${pg.where}`;
+    } else {
+      const { queryLocal } = await import("../../structural/query.js");
+      const layout = await queryLayout(opts);
+      answer = (op, args) => queryLocal(layout, op, args);
+      what = layout.dir;
+    }
+    const server = structuralServer(answer);
     await new Promise<void>((resolve, reject) => {
       server.once("error", (err) => reject(new MastError("INVALID_ARGUMENT", `cannot listen on ${opts.host}:${opts.port}: ${errorMessage(err)}`)));
       server.listen(Number(opts.port), opts.host, () => resolve());
     });
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : Number(opts.port);
-    process.stderr.write(`mast structural serve: http://${opts.host}:${port}/v1/ (${layout.dir})\n`);
+    process.stderr.write(`mast structural serve: http://${opts.host}:${port}/v1/ (${what})\n`);
     await new Promise<void>((resolve) => {
       for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => server.close(() => resolve()));
     });

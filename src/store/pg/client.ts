@@ -2,7 +2,11 @@
 // connection string is checked before anything connects (postgres:// or postgresql://), never
 // echoed with its password, and a server that cannot be reached, refuses the login or the TLS
 // handshake is STORE_UNAVAILABLE with what to check. One client per command: a publish holds its
-// session (its advisory locks live there) from the first statement to the last.
+// session (its advisory locks live there) from the first statement to the last. A reader whose
+// callers are synchronous (the structural operations) opens a synchronous session: the connection
+// in a worker thread, the caller blocking on Atomics.wait until it answers (docs/decisions.md).
+import { createRequire } from "node:module";
+import { MessageChannel, Worker, receiveMessageOnPort } from "node:worker_threads";
 import pg from "pg";
 import { MastError, errorMessage } from "../../base/errors.js";
 
@@ -100,4 +104,85 @@ function unavailable(where: string, err: unknown): MastError {
     cause: err,
     hint: "Check that the server is running and reachable, the user and password (PGPASSWORD or ~/.pgpass), sslmode, and that the database exists.",
   });
+}
+
+/** One session whose statements run synchronously: the connection lives in a worker thread and the caller blocks until it answers. */
+export interface PgSyncSession {
+  query<R = Record<string, unknown>>(sql: string, values?: readonly PgValue[]): R[];
+  readonly where: string;
+  close(): void;
+}
+
+/**
+ * The worker's code, evaluated (so it runs from the TypeScript sources and from the bundle alike):
+ * it loads pg from the path it is given, answers each statement on its port and wakes the caller.
+ */
+const SYNC_WORKER = `
+const { workerData } = require("node:worker_threads");
+const pg = require(workerData.pgPath);
+const flag = new Int32Array(workerData.shared);
+const port = workerData.port;
+const wake = () => { Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); };
+const client = new pg.Client({ connectionString: workerData.url, application_name: workerData.name, connectionTimeoutMillis: 10000 });
+client.on("error", () => {});
+client.connect().then(
+  () => { port.postMessage({ ok: true }); wake(); },
+  (err) => { port.postMessage({ error: { message: err.message, code: err.code } }); wake(); },
+);
+port.on("message", (m) => {
+  if (m.close) { client.end().finally(() => { port.postMessage({ ok: true }); wake(); port.close(); }); return; }
+  client.query({ text: m.sql, values: m.values }).then(
+    (r) => { port.postMessage({ rows: r.rows }); wake(); },
+    (err) => { port.postMessage({ error: { message: err.message, code: err.code } }); wake(); },
+  );
+});
+`;
+
+/** The longest a synchronous statement may take before the session gives up on the server. */
+const SYNC_TIMEOUT_MS = 60_000;
+
+/** Opens a synchronous session with the store at `url` (checked first); STORE_UNAVAILABLE when it cannot be reached. */
+export function openPgSync(url: string, flag: string, options: { applicationName?: string } = {}): PgSyncSession {
+  checkStoreUrl(url, flag);
+  const where = redactedUrl(url);
+  const shared = new SharedArrayBuffer(4);
+  const signal = new Int32Array(shared);
+  const { port1, port2 } = new MessageChannel();
+  const worker = new Worker(SYNC_WORKER, {
+    eval: true,
+    workerData: { pgPath: createRequire(import.meta.url).resolve("pg"), url, name: options.applicationName ?? "mast", shared, port: port2 },
+    transferList: [port2],
+  });
+  worker.unref();
+  const reply = (): { rows?: unknown[]; error?: { message: string; code?: string } } => {
+    const waited = Atomics.wait(signal, 0, 0, SYNC_TIMEOUT_MS);
+    Atomics.store(signal, 0, 0);
+    const message = receiveMessageOnPort(port1)?.message as { rows?: unknown[]; error?: { message: string; code?: string } } | undefined;
+    if (message === undefined) return { error: { message: waited === "timed-out" ? `no answer in ${SYNC_TIMEOUT_MS} ms` : "the connection's thread stopped" } };
+    return message;
+  };
+  const failure = (error: { message: string; code?: string }) => {
+    const err = Object.assign(new Error(error.message), { code: error.code });
+    return isUnavailable(err) || error.code === undefined ? unavailable(where, err) : err;
+  };
+  const opened = reply();
+  if (opened.error) {
+    void worker.terminate();
+    throw unavailable(where, Object.assign(new Error(opened.error.message), { code: opened.error.code }));
+  }
+  return {
+    where,
+    query<R>(sql: string, values: readonly PgValue[] = []): R[] {
+      port1.postMessage({ sql, values });
+      const r = reply();
+      if (r.error) throw failure(r.error);
+      return r.rows as R[];
+    },
+    close() {
+      port1.postMessage({ close: true });
+      reply();
+      port1.close();
+      void worker.terminate();
+    },
+  };
 }

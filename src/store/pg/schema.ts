@@ -10,11 +10,12 @@
 // index identity, the path and the content). Per snapshot, since they depend on the other files:
 // the file list, imports with the file each resolves to, call-graph edges, re-export links and
 // checker verdicts. And the repositories with their active snapshot, flipped in one transaction.
+// Version 2 adds the structural index's published builds (MIGRATIONS).
 import { MastError } from "../../base/errors.js";
 import type { PgSession } from "./client.js";
 
 /** The schema version this mast writes and reads. */
-export const PG_SCHEMA_VERSION = 1;
+export const PG_SCHEMA_VERSION = 2;
 
 /** The advisory lock key the schema's creation and migration take (a transaction lock). */
 const SCHEMA_LOCK = 0x6d617374;
@@ -168,8 +169,64 @@ CREATE TABLE mast.snapshot_verdicts (
 CREATE INDEX snapshot_verdicts_target ON mast.snapshot_verdicts(snapshot, target_file, target_ord);
 `;
 
-/** The steps from each version to the next: MIGRATIONS[v] takes a store of version v + 1 to v + 2 (none yet). */
-const MIGRATIONS: readonly string[] = [];
+/**
+ * The steps from each version to the next: MIGRATIONS[v - 1] takes a store of version v to v + 1.
+ * 1 → 2: the structural index's published builds (docs/organisation.md#the-structural-index): a
+ * build per (repository, build id) with its manifest, and each of its catalog's layers (the main
+ * catalog, then its shards) with the catalog's own rows, the active build flipped like a snapshot.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+ALTER TABLE mast.repositories ADD COLUMN active_structural bigint;
+CREATE TABLE mast.structural_builds (
+  id            bigserial PRIMARY KEY,
+  repository_id integer NOT NULL REFERENCES mast.repositories(id) ON DELETE CASCADE,
+  build_id      text NOT NULL,
+  snapshot_id   text NOT NULL,
+  manifest      jsonb NOT NULL,
+  published_at  timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (repository_id, build_id)
+);
+ALTER TABLE mast.repositories ADD FOREIGN KEY (active_structural) REFERENCES mast.structural_builds(id);
+CREATE TABLE mast.structural_layers (
+  build bigint NOT NULL REFERENCES mast.structural_builds(id) ON DELETE CASCADE,
+  layer integer NOT NULL,
+  meta  jsonb NOT NULL,
+  PRIMARY KEY (build, layer)
+);
+CREATE TABLE mast.structural_symbols (
+  build bigint NOT NULL, layer integer NOT NULL,
+  FOREIGN KEY (build, layer) REFERENCES mast.structural_layers(build, layer) ON DELETE CASCADE,
+  symbol_id text NOT NULL, name text NOT NULL, qualified_name text NOT NULL, namespace text NOT NULL, language text NOT NULL,
+  file_path text NOT NULL, start_line integer NOT NULL, end_line integer NOT NULL, kind text NOT NULL, signature text,
+  precision text NOT NULL, backend text NOT NULL
+);
+CREATE INDEX structural_symbols_name ON mast.structural_symbols(build, layer, name);
+CREATE INDEX structural_symbols_qualified ON mast.structural_symbols(build, layer, qualified_name);
+CREATE INDEX structural_symbols_id ON mast.structural_symbols(build, layer, symbol_id);
+CREATE TABLE mast.structural_edges (
+  build bigint NOT NULL, layer integer NOT NULL,
+  FOREIGN KEY (build, layer) REFERENCES mast.structural_layers(build, layer) ON DELETE CASCADE,
+  caller_id text NOT NULL, callee_id text, callee_name text NOT NULL, file_path text NOT NULL, line integer NOT NULL,
+  edge_kind text NOT NULL, precision text NOT NULL, backend text NOT NULL, partition_key text NOT NULL
+);
+CREATE INDEX structural_edges_callee ON mast.structural_edges(build, layer, callee_id);
+CREATE INDEX structural_edges_caller ON mast.structural_edges(build, layer, caller_id);
+CREATE INDEX structural_edges_name ON mast.structural_edges(build, layer, callee_name) WHERE callee_id IS NULL;
+CREATE TABLE mast.structural_boundaries (
+  build bigint NOT NULL, layer integer NOT NULL,
+  FOREIGN KEY (build, layer) REFERENCES mast.structural_layers(build, layer) ON DELETE CASCADE,
+  symbol_id text NOT NULL, file_path text NOT NULL, start_line integer NOT NULL, end_line integer NOT NULL, signature text, language text NOT NULL
+);
+CREATE INDEX structural_boundaries_file ON mast.structural_boundaries(build, layer, file_path, start_line, end_line);
+CREATE TABLE mast.structural_coverage (
+  build bigint NOT NULL, layer integer NOT NULL,
+  FOREIGN KEY (build, layer) REFERENCES mast.structural_layers(build, layer) ON DELETE CASCADE,
+  file_path text NOT NULL, indexed integer NOT NULL, backend text NOT NULL, status text NOT NULL, partition_key text NOT NULL
+);
+CREATE INDEX structural_coverage_file ON mast.structural_coverage(build, layer, file_path);
+`,
+];
 
 /** The store's schema version, or null when it has none (no `mast.schema_info`). */
 export async function storeVersion(pg: PgSession): Promise<number | null> {

@@ -1,0 +1,127 @@
+// The structural index published to a real PostgreSQL and answered from it
+// (structural/store.ts): every operation — names, callers with their unresolved same-name calls,
+// callees, boundaries, coverage, pages, an unknown id — answers from the store exactly what the
+// local build answers; a build published twice writes nothing; a rebuilt index published becomes
+// what the store answers; an overlay is refused; `mast structural serve --store`'s HTTP answers
+// are the same; a repository with no build is NOT_INDEXED.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { resolveConfig } from "../../src/index/config.js";
+import { buildStructural } from "../../src/structural/build.js";
+import { locate, type Located } from "../../src/structural/locate.js";
+import { queryLocal } from "../../src/structural/query.js";
+import { structuralServer } from "../../src/structural/serve.js";
+import { openStructuralStore, publishBuild, queryStore } from "../../src/structural/store.js";
+import type { PgSyncSession } from "../../src/store/pg/client.js";
+import { makeProject, type TestProject } from "../helpers/project.js";
+import { startPostgres } from "../helpers/postgres-server.mjs";
+
+const FILES = {
+  "src/auth.ts": [
+    "export class AuthService {",
+    "  validate(token: string): boolean {",
+    "    return check(token) && check(token.trim());",
+    "  }",
+    "}",
+    "",
+    "export function check(token: string): boolean {",
+    "  return token.length > 3;",
+    "}",
+    "",
+  ].join("\n"),
+  "src/main.ts": [
+    'import { AuthService, check } from "./auth.js";',
+    "",
+    "export function run(t: string): boolean {",
+    "  if (!check(t)) return false;",
+    "  return new AuthService().validate(t);",
+    "}",
+    "",
+  ].join("\n"),
+  "scripts/tool.py": ["def helper(x):", "    return x * 2", "", "def main():", "    print(helper(3))", "    check(1)", ""].join("\n"),
+  "scripts/util.lua": ["local function double(x)", "  return x * 2", "end", "", "function quad(x)", "  return double(double(x))", "end", ""].join("\n"),
+};
+
+let server: Awaited<ReturnType<typeof startPostgres>>;
+let project: TestProject;
+let located: Located;
+let session: PgSyncSession;
+let url: string;
+
+beforeAll(async () => {
+  server = await startPostgres();
+  const admin = new pg.Client({ connectionString: server.url() });
+  await admin.connect();
+  await admin.query("CREATE DATABASE org");
+  await admin.end();
+  url = server.url("org");
+  project = makeProject(FILES);
+  located = locate({}, project.root, (root) => resolveConfig(root, {}).state_dir);
+  await buildStructural(located, { maxPrecision: "ast", threads: 0 });
+}, 120_000);
+
+afterAll(async () => {
+  session?.close();
+  await server?.stop();
+  project?.cleanup();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const local = (op: string, args: Record<string, unknown>): any => queryLocal(located.layout, op, args);
+const idOf = (name: string): string => local("resolve_symbol", { name }).results[0].symbol_id;
+
+const OPS = (): [string, Record<string, unknown>][] => [
+  ["resolve_symbol", { name: "check" }],
+  ["resolve_symbol", { name: "AuthService.validate" }],
+  ["resolve_symbol", { name: "main", language: "python" }],
+  ["resolve_symbol", { name: "nothing" }],
+  ["find_callers", { symbol_id: idOf("check") }],
+  ["find_callers", { symbol_id: idOf("check"), limit: 1, offset: 1 }],
+  ["find_callers", { symbol_id: idOf("double") }],
+  ["find_callers", { symbol_id: "fallback:typescript:src/none.ts:0000000000000000" }],
+  ["find_callees", { symbol_id: idOf("run") }],
+  ["find_callees", { symbol_id: idOf("quad") }],
+  ["get_function_boundary", { file: "src/auth.ts", line: 3 }],
+  ["get_function_boundary", { file: "scripts/tool.py", line: 99 }],
+  ["get_coverage", {}],
+  ["get_coverage", { file: "scripts/util.lua" }],
+  ["get_coverage", { language: "typescript" }],
+];
+
+describe("the structural index in a PostgreSQL store", () => {
+  it("answers every operation from the store as the local build does", async () => {
+    const report = await publishBuild(located.layout, url, "acme/app");
+    expect(report).toMatchObject({ repository: "acme/app", unchanged: false, active: true, layers: 1 });
+    expect(report.symbols).toBeGreaterThan(6);
+    session = await openStructuralStore(url);
+    for (const [op, args] of OPS()) expect({ op, args, answer: queryStore(session, "acme/app", op, args) }).toEqual({ op, args, answer: local(op, args) });
+    // The callers of check: validate's line (its two calls one edge) and run's; Python's unresolved `check(1)` is not TypeScript's.
+    expect(local("find_callers", { symbol_id: idOf("check") }).results.map((r: { file_path: string; line: number }) => `${r.file_path}:${r.line}`)).toEqual(["src/auth.ts:3", "src/main.ts:4"]);
+  });
+
+  it("a build published again writes nothing; a new build published is what the store answers", async () => {
+    expect(await publishBuild(located.layout, url, "acme/app")).toMatchObject({ unchanged: true, active: true });
+    project.write("src/extra.ts", 'import { check } from "./auth.js";\n\nexport function extra(): boolean {\n  return check("xxxxx");\n}\n');
+    await buildStructural(located, { maxPrecision: "ast", threads: 0 });
+    expect(await publishBuild(located.layout, url, "acme/app")).toMatchObject({ unchanged: false, active: true });
+    session ??= await openStructuralStore(url);
+    for (const [op, args] of OPS()) expect({ op, args, answer: queryStore(session, "acme/app", op, args) }).toEqual({ op, args, answer: local(op, args) });
+    expect(queryStore(session, "acme/app", "find_callers", { symbol_id: idOf("check") }).total).toBe(3);
+  });
+
+  it("serves the store's answers over HTTP, and names a repository with no build NOT_INDEXED", async () => {
+    session ??= await openStructuralStore(url);
+    const http = structuralServer((op, args) => queryStore(session, "acme/app", op, args));
+    await new Promise<void>((r) => http.listen(0, "127.0.0.1", () => r()));
+    const port = (http.address() as { port: number }).port;
+    try {
+      for (const [op, args] of OPS()) {
+        const response = await fetch(`http://127.0.0.1:${port}/v1/${op}`, { method: "POST", body: JSON.stringify(args) });
+        expect({ op, args, answer: await response.json() }).toEqual({ op, args, answer: local(op, args) });
+      }
+    } finally {
+      await new Promise<void>((r) => http.close(() => r()));
+    }
+    expect(() => queryStore(session, "acme/other", "get_coverage", {})).toThrow(expect.objectContaining({ code: "NOT_INDEXED" }));
+  });
+});

@@ -4,17 +4,40 @@
 import { existsSync } from "node:fs";
 import { join, resolve as resolvePath } from "node:path";
 import { MastError } from "../base/errors.js";
-import { coverageCounts, coverageDigests, coverageKeys, coveredFiles, fallbackTierCalls, fallbackTierSymbols } from "../store/catalog.js";
+import { coverageCounts, coverageDigests, coverageKeys, coveredFiles, fallbackTierCalls, fallbackTierSymbols, type CoverageCounts, type FallbackSymbol } from "../store/catalog.js";
 import { layoutOfManifest, structuralLayout, type StructuralLayout } from "./locate.js";
 import { openPublished, readManifest, type DeferredUnit, type StructuralManifest } from "./manifest.js";
 import type { UnitResult } from "./queue.js";
 import type { UnreadableFile } from "./sources.js";
 import type { UnitOutput } from "./units.js";
 
-export type Baseline = ReturnType<typeof openBaselineFor>;
+/** What an overlay build compares with: a complete build, local (its manifest's catalog files) or held by a PostgreSQL store (structural/store.ts). */
+export interface Baseline {
+  readonly manifest: StructuralManifest;
+  /** Where the overlay's queries find it again: the manifest's path, or the store's `postgres://…#repository` (no password). */
+  readonly manifestPath: string;
+  /** file → the unit key it was indexed under. */
+  readonly keys: Map<string, string>;
+  /** file → content digest (indexed files only). */
+  readonly digests: Map<string, string>;
+  readonly files: string[];
+  /** Its coverage counted without the files an overlay supersedes. */
+  counts(superseded: readonly string[]): CoverageCounts;
+  /** Its declarations at the fallback tiers, which an overlay's fallback calls may name. */
+  fallbackSymbols(): FallbackSymbol[];
+  /** The files whose fallback-tier calls it resolved into declarations of `files`. */
+  fallbackCallersOf(files: ReadonlySet<string>): Set<string>;
+  close(): void;
+}
+
+/** The files whose fallback-tier calls (`calls`) resolved into declarations (`symbols`) of `files`. */
+export function fallbackCallers(symbols: readonly FallbackSymbol[], calls: readonly { file_path: string; callee_id: string }[], files: ReadonlySet<string>): Set<string> {
+  const ids = new Set(symbols.filter((s) => files.has(s.file_path)).map((s) => s.symbol_id));
+  return new Set(calls.filter((e) => ids.has(e.callee_id)).map((e) => e.file_path));
+}
 
 /** A baseline named by its manifest.json, its structural_index directory or its state root: what an overlay build compares with (close it after). */
-export function openBaselineFor(path: string) {
+export function openBaselineFor(path: string): Baseline {
   const abs = resolvePath(path);
   const manifestPath = abs.endsWith(".json") ? abs : existsSync(join(abs, "manifest.json")) ? join(abs, "manifest.json") : structuralLayout(abs).manifest;
   const layout = layoutOfManifest(manifestPath);
@@ -40,25 +63,14 @@ export function openBaselineFor(path: string) {
     keys: coverageKeys(main),
     digests: coverageDigests(main),
     files: coveredFiles(main),
-    /** Its coverage counted without the files an overlay supersedes. */
     counts: (superseded: readonly string[]) => coverageCounts(main, {}, superseded),
-    /** Its declarations at the fallback tiers, which an overlay's fallback calls may name. */
     fallbackSymbols: () => dbs.flatMap((db) => fallbackTierSymbols(db)),
-    /** The files whose fallback-tier calls it resolved into declarations of `files`. */
-    fallbackCallersOf: (files: ReadonlySet<string>): Set<string> => {
-      const ids = new Set(
-        dbs
-          .flatMap((db) => fallbackTierSymbols(db))
-          .filter((s) => files.has(s.file_path))
-          .map((s) => s.symbol_id),
-      );
-      return new Set(
-        dbs
-          .flatMap((db) => fallbackTierCalls(db))
-          .filter((e) => ids.has(e.callee_id))
-          .map((e) => e.file_path),
-      );
-    },
+    fallbackCallersOf: (files: ReadonlySet<string>): Set<string> =>
+      fallbackCallers(
+        dbs.flatMap((db) => fallbackTierSymbols(db)),
+        dbs.flatMap((db) => fallbackTierCalls(db)),
+        files,
+      ),
     close,
   };
 }

@@ -19,6 +19,7 @@ import { Store } from "../store/store.js";
 import type { Precision } from "../store/catalog.js";
 import { structuralFacts, type StructuralFacts } from "../query/structural.js";
 import { keepOverlay, openBaselineFor, publishedDigests } from "./baseline.js";
+import { isStoreBaseline, openStoreBaseline } from "./store-baseline.js";
 import { writeQueryHelper } from "./helper.js";
 import { UNKNOWN_SNAPSHOT, type Located, type StructuralLayout } from "./locate.js";
 import { finishCommit, openPublished, readManifest, type BackendVersion, type BuildStatus, type NativeIndexEntry, type StructuralManifest } from "./manifest.js";
@@ -115,7 +116,7 @@ export async function buildStructural(located: Located, options: BuildOptions = 
     const plan = planUnits({ ...collected, layout, facts, native, maxPrecision, checkerRan: indexed.checkerRan, checkerLanguages: indexed.checkerLanguages, skippedConfigs: indexed.skippedConfigs });
 
     // A baseline: the files it covers, each with the unit key it was indexed under.
-    const baseline = options.baseline === undefined ? null : openBaselineFor(options.baseline);
+    const baseline = options.baseline === undefined ? null : isStoreBaseline(options.baseline) ? openStoreBaseline(options.baseline) : openBaselineFor(options.baseline);
     try {
       // Deterministic partial coverage: the queue, bounded by max_units / max_source_bytes.
       const ordered = priorityOrder(plan.units, layout, facts, baseline ? baseline.digests : published ? publishedDigests(layout, published) : new Map());

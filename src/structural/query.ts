@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { MastError } from "../base/errors.js";
 import { sqliteCatalog, type BoundaryResult, type CatalogReader, type CoverageCounts, type EdgeResult, type SymbolResult } from "../store/catalog.js";
 import { layoutOfManifest, type StructuralLayout } from "./locate.js";
+import { isStoreBaseline, storeBaselineLayers } from "./store-baseline.js";
 import { openPublished, readManifest, statusOf, type BuildStatus, type StructuralManifest } from "./manifest.js";
 
 export const STRUCTURAL_OPERATIONS = ["resolve_symbol", "find_callers", "find_callees", "get_function_boundary", "get_coverage"] as const;
@@ -65,6 +66,10 @@ function openSource(layout: StructuralLayout): Source {
 /** A baseline+overlay index's baseline: its published catalog, with the overlay's files superseded. */
 function openBaseline(manifest: StructuralManifest): Source["baseline"] {
   if (manifest.provider.kind !== "baseline+overlay" || manifest.baseline.manifest_path === null) return null;
+  if (isStoreBaseline(manifest.baseline.manifest_path)) {
+    const dbs = storeBaselineLayers(manifest.baseline.manifest_path, manifest.baseline.build_id ?? null);
+    return dbs ? { dbs, superseded: new Set(manifest.overlay.files) } : null;
+  }
   const layout = layoutOfManifest(manifest.baseline.manifest_path);
   const base = readManifest(layout);
   // Only the baseline build the overlay was made against (a rebuilt baseline is another index).

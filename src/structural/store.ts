@@ -5,7 +5,7 @@
 // the same answers a local query of that build gives.
 import { MastError } from "../base/errors.js";
 import { openPg, openPgSync, type PgSyncSession } from "../store/pg/client.js";
-import { activeStructuralBuild, pgCatalog, publishStructural, type StructuralPublishReport } from "../store/pg/catalog.js";
+import { pgCatalog, publishStructural, structuralBuild, type StructuralPublishReport } from "../store/pg/catalog.js";
 import { checkSchema, ensureSchema } from "../store/pg/schema.js";
 import type { StructuralLayout } from "./locate.js";
 import { openPublished, readManifest, type StructuralManifest } from "./manifest.js";
@@ -45,7 +45,7 @@ export async function openStructuralStore(url: string): Promise<PgSyncSession> {
 
 /** One operation over `repository`'s active build in the store (read at each call, so a new publish is answered at once). */
 export function queryStore(pg: PgSyncSession, repository: string, op: string, args: unknown): Record<string, unknown> {
-  const build = activeStructuralBuild(pg, repository);
+  const build = structuralBuild(pg, repository);
   if (build === null) {
     throw new MastError("NOT_INDEXED", `the store at ${pg.where} has no structural build of ${JSON.stringify(repository)}`, {
       hint: "Publish one: `mast structural build --publish <url> --repository <name>`.",

@@ -9,6 +9,7 @@ import pg from "pg";
 import { resolveConfig } from "../../src/index/config.js";
 import { buildStructural } from "../../src/structural/build.js";
 import { locate, type Located } from "../../src/structural/locate.js";
+import { readManifest } from "../../src/structural/manifest.js";
 import { queryLocal } from "../../src/structural/query.js";
 import { structuralServer } from "../../src/structural/serve.js";
 import { openStructuralStore, publishBuild, queryStore } from "../../src/structural/store.js";
@@ -123,5 +124,54 @@ describe("the structural index in a PostgreSQL store", () => {
       await new Promise<void>((r) => http.close(() => r()));
     }
     expect(() => queryStore(session, "acme/other", "get_coverage", {})).toThrow(expect.objectContaining({ code: "NOT_INDEXED" }));
+  });
+
+  it("a local overlay over the store's build answers as an overlay over the same build's files does; its manifest keeps no password", async () => {
+    const ci = makeProject(FILES);
+    const dev = makeProject(FILES);
+    const viaFile = makeProject({});
+    try {
+      const ciAt = locate({}, ci.root, (root) => resolveConfig(root, {}).state_dir);
+      await buildStructural(ciAt, { maxPrecision: "ast", threads: 0 });
+      await publishBuild(ciAt.layout, url, "acme/overlay");
+      // The developer's tree: run's file changed, tool.py gone, a file added.
+      for (const p of [dev]) {
+        p.write("src/main.ts", `// moved\n${FILES["src/main.ts"]}`);
+        p.remove("scripts/tool.py");
+        p.write("scripts/more.lua", "function twice_quad(x)\n  return quad(quad(x))\nend\n");
+      }
+      const withPassword = url.replace("mast@", "mast:s3cret@");
+      const storeAt = locate({}, dev.root, (root) => resolveConfig(root, {}).state_dir);
+      const overlay = await buildStructural(storeAt, { maxPrecision: "ast", threads: 0, baseline: `${withPassword}#acme%2Foverlay` });
+      const manifest = readManifest(storeAt.layout)!;
+      expect(manifest.baseline.manifest_path).toBe(`${url}#acme%2Foverlay`);
+      // The same overlay over the CI build's own files, in another state root: the same units built and left to the baseline.
+      const fileAt = locate({ stateRoot: viaFile.root }, dev.root, () => viaFile.root);
+      const overFile = await buildStructural(fileAt, { maxPrecision: "ast", threads: 0, baseline: ciAt.layout.manifest });
+      const units = (b: typeof overlay) => [b.provider, b.status, b.units_total, b.units_reused, b.units_rebuilt];
+      expect(units(overlay)).toEqual(units(overFile));
+      expect(units(overlay)).toEqual(["baseline+overlay", "complete", 4, 2, 2]);
+      const fromStore = (op: string, args: Record<string, unknown>) => queryLocal(storeAt.layout, op, args);
+      const fromFile = (op: string, args: Record<string, unknown>) => queryLocal(fileAt.layout, op, args);
+      const id = (name: string) => (fromFile("resolve_symbol", { name }) as { results: { symbol_id: string }[] }).results[0]!.symbol_id;
+      for (const [op, args] of [
+        ["resolve_symbol", { name: "check" }],
+        ["resolve_symbol", { name: "helper" }],
+        ["find_callers", { symbol_id: id("check") }],
+        ["find_callers", { symbol_id: id("quad") }],
+        ["get_function_boundary", { file: "src/main.ts", line: 5 }],
+        ["get_function_boundary", { file: "src/auth.ts", line: 3 }],
+        ["get_coverage", {}],
+      ] as const) {
+        const { snapshot_id: _a, ...a } = fromStore(op, args as Record<string, unknown>) as Record<string, unknown> & { snapshot_id?: unknown };
+        const { snapshot_id: _b, ...b } = fromFile(op, args as Record<string, unknown>) as Record<string, unknown> & { snapshot_id?: unknown };
+        expect({ op, args, answer: a }).toEqual({ op, args, answer: b });
+      }
+      expect(fromStore("get_coverage", {})).toMatchObject({ total_files: 4, indexed_files: 4, partition_status: "complete" });
+    } finally {
+      ci.cleanup();
+      dev.cleanup();
+      viaFile.cleanup();
+    }
   });
 });

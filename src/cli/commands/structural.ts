@@ -59,6 +59,16 @@ async function publishTo(codeRoot: string, layout: import("../../structural/loca
   return publishBuild(layout, url, repositoryName(codeRoot, repository));
 }
 
+/** A --baseline as the build takes it: a path, or a store's URL with the repository after `#`. */
+async function baselineOf(codeRoot: string, baseline: string, repository: string | undefined): Promise<string> {
+  const { isStoreBaseline } = await import("../../structural/store-baseline.js");
+  if (!isStoreBaseline(baseline)) return baseline;
+  const { checkStoreUrl } = await import("../../store/pg/client.js");
+  checkStoreUrl(baseline, "--baseline");
+  const { repositoryName } = await import("../../index/publish.js");
+  return `${baseline}#${encodeURIComponent(repositoryName(codeRoot, repository))}`;
+}
+
 interface BuildOptions extends LocatorFlags {
   publish?: string;
   repository?: string;
@@ -88,7 +98,7 @@ const structuralBuild: CommandSpec<BuildOptions> = {
     {
       name: "baseline",
       value: "<manifest>",
-      help: "a baseline index (its manifest.json or state root): build only the overlay — the units whose output differs — and answer the rest from the baseline",
+      help: "a baseline index (its manifest.json or state root, or postgres://… for the repository's build in a store): build only the overlay — the units whose output differs — and answer the rest from the baseline",
     },
     { name: "baseline-source", value: "<where>", help: "where the baseline was built", choices: ["ci", "local"], default: "ci" },
     { name: "publish", value: "<url>", help: "then publish the build to a PostgreSQL store (postgres://…) as the repository's active build, for `mast structural serve --store`" },
@@ -104,7 +114,7 @@ const structuralBuild: CommandSpec<BuildOptions> = {
       maxUnits: positive(opts.maxUnits, "--max-units"),
       maxSourceBytes: positive(opts.maxSourceBytes, "--max-source-bytes"),
       checker: (await import("../../query/checker.js")).checkerPass,
-      ...(opts.baseline === undefined ? {} : { baseline: opts.baseline, baselineSource: opts.baselineSource as "ci" | "local" }),
+      ...(opts.baseline === undefined ? {} : { baseline: await baselineOf(located.codeRoot, opts.baseline, opts.repository), baselineSource: opts.baselineSource as "ci" | "local" }),
       ...(opts.threads === undefined ? {} : { threads: opts.threads }),
     });
     const published = opts.publish === undefined ? null : await publishTo(located.codeRoot, located.layout, opts.publish, opts.repository);

@@ -5,7 +5,7 @@
 // The statements are the SQLite catalog's, in PostgreSQL's dialect: text ordered byte-wise
 // (COLLATE "C", as SQLite's BINARY), a language list as an array.
 import { MastError } from "../../base/errors.js";
-import type { BoundaryResult, CatalogReader, CoverageCounts, EdgeResult, SymbolResult } from "../catalog.js";
+import type { BoundaryResult, CatalogReader, CoverageCounts, EdgeResult, FallbackSymbol, SymbolResult } from "../catalog.js";
 import type { Db } from "../db.js";
 import type { PgSession, PgSyncSession, PgValue } from "./client.js";
 
@@ -73,14 +73,44 @@ export function pgCatalog(pg: PgSyncSession, build: number, layer: number): Cata
   };
 }
 
-/** The active structural build of a repository: its id, manifest and layer count; null when none is published. */
-export function activeStructuralBuild(pg: PgSyncSession, repository: string): { build: number; manifest: Record<string, unknown>; layers: number } | null {
+/** A published structural build: its row id, manifest and number of layers. */
+export interface StoredBuild {
+  readonly build: number;
+  readonly manifest: Record<string, unknown>;
+  readonly layers: number;
+}
+
+/** A repository's structural build — the active one, or the one of `buildId` — or null when the store has none. */
+export function structuralBuild(pg: PgSyncSession, repository: string, buildId: string | null = null): StoredBuild | null {
   const [row] = pg.query<{ id: string; manifest: Record<string, unknown>; layers: number }>(
     `SELECT b.id, b.manifest, (SELECT count(*)::int FROM mast.structural_layers l WHERE l.build = b.id) AS layers
-     FROM mast.repositories r JOIN mast.structural_builds b ON b.id = r.active_structural WHERE r.name = $1`,
-    [repository],
+     FROM mast.repositories r JOIN mast.structural_builds b ON b.repository_id = r.id
+     WHERE r.name = $1 AND (CASE WHEN $2::text IS NULL THEN b.id = r.active_structural ELSE b.build_id = $2 END)`,
+    [repository, buildId],
   );
   return row === undefined ? null : { build: Number(row.id), manifest: row.manifest, layers: row.layers };
+}
+
+/** What an overlay build compares with, of a stored build: its main layer's coverage keys and digests, its files, and its fallback-tier declarations and calls (every layer). */
+export function baselineRows(pg: PgSyncSession, build: number) {
+  const coverage = pg.query<{ file_path: string; indexed: number; unit_cache_key: string | null; sha256: string | null }>(
+    `SELECT file_path, indexed, unit_cache_key, sha256 FROM mast.structural_coverage WHERE build = $1 AND layer = 0 ORDER BY file_path COLLATE "C"`,
+    [build],
+  );
+  const indexed = coverage.filter((c) => c.indexed === 1);
+  return {
+    keys: new Map(indexed.flatMap((c) => (c.unit_cache_key === null ? [] : [[c.file_path, c.unit_cache_key] as const]))),
+    digests: new Map(indexed.flatMap((c) => (c.sha256 === null ? [] : [[c.file_path, c.sha256] as const]))),
+    files: coverage.map((c) => c.file_path),
+    fallbackSymbols: pg.query<FallbackSymbol>(
+      `SELECT symbol_id, name, language, file_path, kind FROM mast.structural_symbols WHERE build = $1 AND precision IN ('symbol-only', 'heuristic') ORDER BY layer, file_path COLLATE "C", start_line`,
+      [build],
+    ),
+    fallbackCalls: pg.query<{ file_path: string; callee_id: string }>(
+      `SELECT DISTINCT file_path, callee_id FROM mast.structural_edges WHERE build = $1 AND precision IN ('symbol-only', 'heuristic') AND callee_id IS NOT NULL`,
+      [build],
+    ),
+  };
 }
 
 /** Rows per statement when copying a layer's tables. */
@@ -103,7 +133,11 @@ const COPIED: ReadonlyArray<{ table: string; columns: readonly string[]; types: 
     columns: ["symbol_id", "file_path", "start_line", "end_line", "signature", "language"],
     types: ["text", "text", "int", "int", "text", "text"],
   },
-  { table: "coverage", columns: ["file_path", "indexed", "backend", "status", "partition_key"], types: ["text", "int", "text", "text", "text"] },
+  {
+    table: "coverage",
+    columns: ["file_path", "indexed", "backend", "status", "partition_key", "unit_cache_key", "sha256"],
+    types: ["text", "int", "text", "text", "text", "text", "text"],
+  },
 ];
 const PG_TABLE: Record<string, string> = { symbols: "structural_symbols", call_edges: "structural_edges", function_boundaries: "structural_boundaries", coverage: "structural_coverage" };
 

@@ -36,6 +36,14 @@ export function redactedUrl(url: string): string {
   }
 }
 
+/** The connection string without its password (a password belongs in PGPASSWORD or ~/.pgpass, never in a file mast writes). */
+export function withoutPassword(url: string): string {
+  const u = new URL(url);
+  u.password = "";
+  u.searchParams.delete("password");
+  return u.toString();
+}
+
 /** Refuses what is not a PostgreSQL connection string (INVALID_ARGUMENT), before any connection. */
 export function checkStoreUrl(url: string, flag: string): void {
   let protocol = "";

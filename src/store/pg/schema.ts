@@ -222,7 +222,8 @@ CREATE INDEX structural_boundaries_file ON mast.structural_boundaries(build, lay
 CREATE TABLE mast.structural_coverage (
   build bigint NOT NULL, layer integer NOT NULL,
   FOREIGN KEY (build, layer) REFERENCES mast.structural_layers(build, layer) ON DELETE CASCADE,
-  file_path text NOT NULL, indexed integer NOT NULL, backend text NOT NULL, status text NOT NULL, partition_key text NOT NULL
+  file_path text NOT NULL, indexed integer NOT NULL, backend text NOT NULL, status text NOT NULL, partition_key text NOT NULL,
+  unit_cache_key text, sha256 text
 );
 CREATE INDEX structural_coverage_file ON mast.structural_coverage(build, layer, file_path);
 `,

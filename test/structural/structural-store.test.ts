@@ -168,6 +168,8 @@ describe("the structural index in a PostgreSQL store", () => {
         expect({ op, args, answer: a }).toEqual({ op, args, answer: b });
       }
       expect(fromStore("get_coverage", {})).toMatchObject({ total_files: 4, indexed_files: 4, partition_status: "complete" });
+      // An overlay is not published: its baseline would be missing from what the store answers.
+      await expect(publishBuild(storeAt.layout, url, "acme/overlay")).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
     } finally {
       ci.cleanup();
       dev.cleanup();

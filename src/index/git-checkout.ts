@@ -22,8 +22,8 @@ function readSmall(abs: string, maxBytes = MAX_BYTES): string | null {
   return r.kind === "read" ? r.bytes.toString("utf8") : null;
 }
 
-/** The commit HEAD points at (`.git/HEAD`, a loose ref or packed-refs), or null when there is none to read safely. */
-export function readGitHead(projectRoot: string): string | null {
+/** The project's `.git` directory at its real path; null when there is none (a `.git` file or symlink is none). */
+function gitDirOf(projectRoot: string): string | null {
   let root: string;
   try {
     root = realpathSync(projectRoot);
@@ -31,8 +31,13 @@ export function readGitHead(projectRoot: string): string | null {
     return null;
   }
   const gitDir = join(root, ".git");
-  const st = lstatSync(gitDir, { throwIfNoEntry: false });
-  if (!st?.isDirectory()) return null;
+  return lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory() ? gitDir : null;
+}
+
+/** The commit HEAD points at (`.git/HEAD`, a loose ref or packed-refs), or null when there is none to read safely. */
+export function readGitHead(projectRoot: string): string | null {
+  const gitDir = gitDirOf(projectRoot);
+  if (gitDir === null) return null;
   const head = readSmall(join(gitDir, "HEAD"))?.trim();
   if (head === undefined) return null;
   if (OBJECT_NAME.test(head)) return head;
@@ -54,14 +59,8 @@ export function readGitHead(projectRoot: string): string | null {
  * (`git@github.com:org/repo.git` → `github.com/org/repo`) — or null when there is none to read.
  */
 export function readOriginName(projectRoot: string): string | null {
-  let root: string;
-  try {
-    root = realpathSync(projectRoot);
-  } catch {
-    return null;
-  }
-  const gitDir = join(root, ".git");
-  if (!lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) return null;
+  const gitDir = gitDirOf(projectRoot);
+  if (gitDir === null) return null;
   const config = readSmall(join(gitDir, "config"), MAX_PACKED_BYTES);
   if (config === null) return null;
   let inOrigin = false;

@@ -343,7 +343,7 @@ export interface EdgeResult {
 }
 
 const EDGE_COLUMNS =
-  "e.caller_id AS caller_id, s.qualified_name AS caller_name, e.callee_id AS callee_id, e.callee_name AS callee_name, e.file_path AS file_path, e.line AS line, e.edge_kind AS edge_kind, e.precision AS precision, e.backend AS backend";
+  "e.edge_id AS edge_id, e.caller_id AS caller_id, s.qualified_name AS caller_name, e.callee_id AS callee_id, e.callee_name AS callee_name, e.file_path AS file_path, e.line AS line, e.edge_kind AS edge_kind, e.precision AS precision, e.backend AS backend";
 
 /**
  * The calls of `id` (`callee_id = id`) and, after them, the unresolved calls of its name in the
@@ -358,17 +358,23 @@ export function callerEdges(db: Db, id: string, name: string, languages: readonl
      SELECT ${EDGE_COLUMNS}, 1 AS part FROM call_edges e LEFT JOIN symbols s ON s.symbol_id = e.caller_id
      WHERE e.callee_id IS NULL AND e.callee_name = @name AND e.edge_kind = 'unresolved'
        AND EXISTS (SELECT 1 FROM json_each(@languages) l WHERE substr(e.partition_key, 6, length(l.value) + 1) = l.value || ':')
-     ORDER BY part, file_path, line, caller_id`,
+     ORDER BY part, file_path, line, caller_id, edge_id`,
   ).all({ id, name, languages: JSON.stringify(languages) }) as (EdgeResult & { part?: number })[];
-  for (const row of rows) delete row.part;
+  for (const row of rows) {
+    delete row.part;
+    delete (row as { edge_id?: number }).edge_id;
+  }
   return rows;
 }
 
 /** The calls made inside `id`, in site order. */
 export function calleeEdges(db: Db, id: string): EdgeResult[] {
-  return prepared(db, `SELECT ${EDGE_COLUMNS} FROM call_edges e LEFT JOIN symbols s ON s.symbol_id = e.caller_id WHERE e.caller_id = ? ORDER BY e.file_path, e.line, e.callee_name`).all(
-    id,
-  ) as EdgeResult[];
+  const rows = prepared(
+    db,
+    `SELECT ${EDGE_COLUMNS} FROM call_edges e LEFT JOIN symbols s ON s.symbol_id = e.caller_id WHERE e.caller_id = ? ORDER BY e.file_path, e.line, e.callee_name, e.edge_id`,
+  ).all(id) as EdgeResult[];
+  for (const row of rows) delete (row as { edge_id?: number }).edge_id;
+  return rows;
 }
 
 export interface BoundaryResult {
@@ -391,7 +397,7 @@ export function innermostBoundary(db: Db, file: string, line: number): BoundaryR
       `SELECT b.symbol_id, s.qualified_name AS name, b.file_path, b.start_line, b.end_line, b.signature, b.language, s.precision, s.backend
        FROM function_boundaries b JOIN symbols s ON s.symbol_id = b.symbol_id
        WHERE b.file_path = @file AND b.start_line <= @line AND b.end_line >= @line
-       ORDER BY b.end_line - b.start_line, b.start_line DESC LIMIT 1`,
+       ORDER BY b.end_line - b.start_line, b.start_line DESC, b.symbol_id LIMIT 1`,
     ).get({ file, line }) as BoundaryResult | undefined) ?? null
   );
 }
@@ -443,7 +449,10 @@ export type FallbackSymbol = Pick<CatalogSymbol, "symbol_id" | "name" | "languag
 
 /** The declarations found at the fallback tiers (symbol-only, heuristic): what their calls are resolved by name against. */
 export function fallbackTierSymbols(db: Db): FallbackSymbol[] {
-  return prepared(db, "SELECT symbol_id, name, language, file_path, kind FROM symbols WHERE precision IN ('symbol-only', 'heuristic') ORDER BY file_path, start_line").all() as FallbackSymbol[];
+  return prepared(
+    db,
+    "SELECT symbol_id, name, language, file_path, kind FROM symbols WHERE precision IN ('symbol-only', 'heuristic') ORDER BY file_path, start_line, symbol_id",
+  ).all() as FallbackSymbol[];
 }
 
 /** The resolved calls found at the fallback tiers: their site's file and the declaration named. */

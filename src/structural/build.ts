@@ -116,7 +116,7 @@ export async function buildStructural(located: Located, options: BuildOptions = 
     const plan = planUnits({ ...collected, layout, facts, native, maxPrecision, checkerRan: indexed.checkerRan, checkerLanguages: indexed.checkerLanguages, skippedConfigs: indexed.skippedConfigs });
 
     // A baseline: the files it covers, each with the unit key it was indexed under.
-    const baseline = options.baseline === undefined ? null : isStoreBaseline(options.baseline) ? openStoreBaseline(options.baseline) : openBaselineFor(options.baseline);
+    const baseline = options.baseline === undefined ? null : isStoreBaseline(options.baseline) ? await openStoreBaseline(options.baseline) : openBaselineFor(options.baseline);
     try {
       // Deterministic partial coverage: the queue, bounded by max_units / max_source_bytes.
       const ordered = priorityOrder(plan.units, layout, facts, baseline ? baseline.digests : published ? publishedDigests(layout, published) : new Map());

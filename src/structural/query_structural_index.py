@@ -332,7 +332,7 @@ def run(source, op, a):
         namespace = string_arg(a, "namespace", False)
         if source.dbs:
             found = from_layers(source, lambda db: rows_of(db.execute(
-                    "SELECT %s FROM symbols WHERE (name = :name OR qualified_name = :name) AND (:language IS NULL OR language = :language) AND (:file IS NULL OR file_path = :file) AND (:namespace IS NULL OR namespace = :namespace) ORDER BY file_path, start_line, qualified_name" % ", ".join(SYMBOL_COLUMNS),
+                    "SELECT %s FROM symbols WHERE (name = :name OR qualified_name = :name) AND (:language IS NULL OR language = :language) AND (:file IS NULL OR file_path = :file) AND (:namespace IS NULL OR namespace = :namespace) ORDER BY file_path, start_line, qualified_name, symbol_id" % ", ".join(SYMBOL_COLUMNS),
                     {"name": name, "language": language, "file": file, "namespace": namespace}), SYMBOL_COLUMNS))
         else:
             found = [s for s in (source.jsonl or {}).get("symbols", []) if (s["name"] == name or s["qualified_name"] == name) and (language is None or s["language"] == language) and (file is None or s["file_path"] == file) and (namespace is None or s["namespace"] == namespace)]
@@ -349,11 +349,11 @@ def run(source, op, a):
             name = symbol["name"] if symbol else symbol_id
             languages = calling_languages(source, symbol["language"] if symbol else None)
             if source.dbs:
-                resolved = from_layers(source, lambda db: rows_of(db.execute(edge_sql("e.callee_id = ? ORDER BY e.file_path, e.line, e.caller_id"), (symbol_id,)), EDGE_COLUMNS))
+                resolved = from_layers(source, lambda db: rows_of(db.execute(edge_sql("e.callee_id = ? ORDER BY e.file_path, e.line, e.caller_id, e.edge_id"), (symbol_id,)), EDGE_COLUMNS))
                 unresolved = from_layers(source, lambda db: rows_of(db.execute(edge_sql(
                     "e.callee_id IS NULL AND e.callee_name = ? AND e.edge_kind = 'unresolved' "
                     "AND EXISTS (SELECT 1 FROM json_each(?) l WHERE substr(e.partition_key, 6, length(l.value) + 1) = l.value || ':') "
-                    "ORDER BY e.file_path, e.line, e.caller_id"), (name, json.dumps(languages))), EDGE_COLUMNS))
+                    "ORDER BY e.file_path, e.line, e.caller_id, e.edge_id"), (name, json.dumps(languages))), EDGE_COLUMNS))
                 if len(source.layers()) > 1:
                     resolved.sort(key=site_key)
                     unresolved.sort(key=site_key)
@@ -363,7 +363,7 @@ def run(source, op, a):
                 found = sorted([e for e in edges if e["callee_id"] == symbol_id], key=site_key) + sorted([e for e in edges if e["callee_id"] is None and e["edge_kind"] == "unresolved" and e["callee_name"] == name and language_of.get(e["caller_id"], "") in languages], key=site_key)
         else:
             if source.dbs:
-                found = from_layers(source, lambda db: rows_of(db.execute(edge_sql("e.caller_id = ? ORDER BY e.file_path, e.line, e.callee_name"), (symbol_id,)), EDGE_COLUMNS))
+                found = from_layers(source, lambda db: rows_of(db.execute(edge_sql("e.caller_id = ? ORDER BY e.file_path, e.line, e.callee_name, e.edge_id"), (symbol_id,)), EDGE_COLUMNS))
             else:
                 found = [e for e in edges if e["caller_id"] == symbol_id]
             found.sort(key=site_key)
@@ -384,7 +384,7 @@ def run(source, op, a):
                 row = db.execute(
                     "SELECT b.symbol_id, s.qualified_name AS name, b.file_path, b.start_line, b.end_line, b.signature, b.language, s.precision, s.backend "
                     "FROM function_boundaries b JOIN symbols s ON s.symbol_id = b.symbol_id WHERE b.file_path = :file AND b.start_line <= :line AND b.end_line >= :line "
-                    "ORDER BY b.end_line - b.start_line, b.start_line DESC LIMIT 1", {"file": file, "line": line}).fetchone()
+                    "ORDER BY b.end_line - b.start_line, b.start_line DESC, b.symbol_id LIMIT 1", {"file": file, "line": line}).fetchone()
                 if row is not None:
                     b = dict(row)
                     if found is None or b["end_line"] - b["start_line"] < found["end_line"] - found["start_line"]:

@@ -8,6 +8,7 @@ import { MastError } from "../base/errors.js";
 import type { CatalogReader } from "../store/catalog.js";
 import { openPgSync, withoutPassword, type PgSyncSession } from "../store/pg/client.js";
 import { baselineRows, pgCatalog, structuralBuild } from "../store/pg/catalog.js";
+import { checkSchema } from "../store/pg/schema.js";
 import { fallbackCallers, type Baseline } from "./baseline.js";
 import type { StructuralManifest } from "./manifest.js";
 
@@ -25,10 +26,11 @@ function parse(path: string): { url: string; repository: string } {
 }
 
 /** The store's active build of the repository as an overlay build's baseline (close it after). */
-export function openStoreBaseline(path: string): Baseline {
+export async function openStoreBaseline(path: string): Promise<Baseline> {
   const { url, repository } = parse(path);
   const pg = openPgSync(url, "--baseline", { applicationName: "mast structural build" });
   try {
+    await checkSchema(pg);
     const build = structuralBuild(pg, repository);
     if (build === null)
       throw new MastError("INVALID_ARGUMENT", `the store at ${pg.where} has no structural build of ${JSON.stringify(repository)} to be a baseline`, {
@@ -56,7 +58,7 @@ export function openStoreBaseline(path: string): Baseline {
 
 /** The layers of the stored build an overlay names, for its queries; null when the store or the build cannot be read. */
 export function storeBaselineLayers(path: string, buildId: string | null): CatalogReader[] | null {
-  let pg: PgSyncSession;
+  let pg: PgSyncSession | undefined;
   try {
     const { url, repository } = parse(path);
     pg = openPgSync(url, "--baseline");
@@ -65,11 +67,13 @@ export function storeBaselineLayers(path: string, buildId: string | null): Catal
       pg.close();
       return null;
     }
-    const layers = Array.from({ length: build.layers }, (_, layer) => pgCatalog(pg, build.build, layer));
+    const session = pg;
+    const layers = Array.from({ length: build.layers }, (_, layer) => pgCatalog(session, build.build, layer));
     // The session closes with the last layer closed.
     let open = layers.length;
-    return layers.map((reader) => ({ ...reader, close: () => (--open === 0 ? pg.close() : undefined) }));
+    return layers.map((reader) => ({ ...reader, close: () => (--open === 0 ? session.close() : undefined) }));
   } catch {
+    pg?.close();
     return null;
   }
 }

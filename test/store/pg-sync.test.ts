@@ -47,4 +47,16 @@ describe("openPgSync", () => {
     expect((caught as MastError).code).toBe("STORE_UNAVAILABLE");
     expect((caught as MastError).message.includes("hunter2")).toBe(false);
   });
+
+  it("refuses a connection string without //host (INVALID_ARGUMENT) and never repeats a password it holds", () => {
+    for (const url of ["u:secret@db/x", "postgres:u:secret@host/db", "postgresql:///db?password=secret", "mysql://u:secret@h/db"]) {
+      let caught: unknown;
+      try {
+        openPgSync(url, "--store");
+      } catch (err) {
+        caught = err;
+      }
+      expect([url, (caught as MastError).code, (caught as MastError).message.includes("secret")]).toEqual([url, "INVALID_ARGUMENT", false]);
+    }
+  });
 });

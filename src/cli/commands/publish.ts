@@ -24,7 +24,9 @@ function parseKeep(value: string): number {
 
 function renderReport(r: PublishReport): string {
   const what = r.unchanged
-    ? `${r.repository} @ ${r.commit} is already published with this content (snapshot ${r.snapshot}): nothing written`
+    ? r.units_written > 0
+      ? `${r.repository} @ ${r.commit} was published with this content by another publisher meanwhile (snapshot ${r.snapshot}); the ${n(r.units_written)} units written here stay for later publishes`
+      : `${r.repository} @ ${r.commit} is already published with this content (snapshot ${r.snapshot}): nothing written`
     : `published ${r.repository} @ ${r.commit} as snapshot ${r.snapshot}: ${n(r.files)} files (${n(r.units_written)} new, ${n(r.units_reused)} unchanged, ${n(r.source_bytes_written)} bytes of source written), ${n(r.symbols)} symbols, ${n(r.edges)} edges`;
   const active = r.active ? "active: yes" : "active: no (a later snapshot of the repository is active)";
   return [what, active, ...(r.pruned_snapshots > 0 ? [`pruned ${n(r.pruned_snapshots)} older snapshot(s)`] : [])].join("\n");

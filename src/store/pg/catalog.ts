@@ -11,7 +11,7 @@ import type { PgSession, PgSyncSession, PgValue } from "./client.js";
 
 const SYMBOL_COLUMNS = "symbol_id, name, qualified_name, namespace, language, file_path, start_line, end_line, kind, signature, precision, backend";
 const EDGE_COLUMNS =
-  "e.caller_id AS caller_id, s.qualified_name AS caller_name, e.callee_id AS callee_id, e.callee_name AS callee_name, e.file_path AS file_path, e.line AS line, e.edge_kind AS edge_kind, e.precision AS precision, e.backend AS backend";
+  "e.edge_id AS edge_id, e.caller_id AS caller_id, s.qualified_name AS caller_name, e.callee_id AS callee_id, e.callee_name AS callee_name, e.file_path AS file_path, e.line AS line, e.edge_kind AS edge_kind, e.precision AS precision, e.backend AS backend";
 /** A caller's symbol in the same layer (the SQLite catalog's LEFT JOIN symbols). */
 const CALLER_JOIN = "LEFT JOIN mast.structural_symbols s ON s.build = e.build AND s.layer = e.layer AND s.symbol_id = e.caller_id";
 /** A partition key `lang:<language>:…` of one of the languages in $n. */
@@ -32,27 +32,29 @@ export function pgCatalog(pg: PgSyncSession, build: number, layer: number): Cata
     symbolById: (id) => pg.query<SymbolResult>(`SELECT ${SYMBOL_COLUMNS} FROM mast.structural_symbols WHERE build = $1 AND layer = $2 AND symbol_id = $3 LIMIT 1`, [...at, id])[0] ?? null,
     callerEdges: (id, name, languages) =>
       pg
-        .query<EdgeResult & { part?: number }>(
+        .query<EdgeResult & { part?: number; edge_id?: number }>(
           `SELECT * FROM (
              SELECT ${EDGE_COLUMNS}, 0 AS part FROM mast.structural_edges e ${CALLER_JOIN} WHERE e.build = $1 AND e.layer = $2 AND e.callee_id = $3
              UNION ALL
              SELECT ${EDGE_COLUMNS}, 1 AS part FROM mast.structural_edges e ${CALLER_JOIN}
              WHERE e.build = $1 AND e.layer = $2 AND e.callee_id IS NULL AND e.callee_name = $4 AND e.edge_kind = 'unresolved' AND ${inLanguages("e.partition_key", "$5")}
-           ) x ORDER BY part, file_path COLLATE "C", line, caller_id COLLATE "C"`,
+           ) x ORDER BY part, file_path COLLATE "C", line, caller_id COLLATE "C", edge_id`,
           [...at, id, name, [...languages]],
         )
-        .map(({ part: _, ...edge }) => edge),
+        .map(({ part: _, edge_id: _id, ...edge }) => edge),
     calleeEdges: (id) =>
-      pg.query<EdgeResult>(
-        `SELECT ${EDGE_COLUMNS} FROM mast.structural_edges e ${CALLER_JOIN} WHERE e.build = $1 AND e.layer = $2 AND e.caller_id = $3 ORDER BY e.file_path COLLATE "C", e.line, e.callee_name COLLATE "C"`,
-        [...at, id],
-      ),
+      pg
+        .query<EdgeResult & { edge_id?: number }>(
+          `SELECT ${EDGE_COLUMNS} FROM mast.structural_edges e ${CALLER_JOIN} WHERE e.build = $1 AND e.layer = $2 AND e.caller_id = $3 ORDER BY e.file_path COLLATE "C", e.line, e.callee_name COLLATE "C", e.edge_id`,
+          [...at, id],
+        )
+        .map(({ edge_id: _, ...edge }) => edge),
     innermostBoundary: (file, line) =>
       pg.query<BoundaryResult>(
         `SELECT b.symbol_id, s.qualified_name AS name, b.file_path, b.start_line, b.end_line, b.signature, b.language, s.precision, s.backend
          FROM mast.structural_boundaries b JOIN mast.structural_symbols s ON s.build = b.build AND s.layer = b.layer AND s.symbol_id = b.symbol_id
          WHERE b.build = $1 AND b.layer = $2 AND b.file_path = $3 AND b.start_line <= $4 AND b.end_line >= $4
-         ORDER BY b.end_line - b.start_line, b.start_line DESC LIMIT 1`,
+         ORDER BY b.end_line - b.start_line, b.start_line DESC, b.symbol_id COLLATE "C" LIMIT 1`,
         [...at, file, line],
       )[0] ?? null,
     coverageCounts: (scope, exclude = []) => {
@@ -103,7 +105,7 @@ export function baselineRows(pg: PgSyncSession, build: number) {
     digests: new Map(indexed.flatMap((c) => (c.sha256 === null ? [] : [[c.file_path, c.sha256] as const]))),
     files: coverage.map((c) => c.file_path),
     fallbackSymbols: pg.query<FallbackSymbol>(
-      `SELECT symbol_id, name, language, file_path, kind FROM mast.structural_symbols WHERE build = $1 AND precision IN ('symbol-only', 'heuristic') ORDER BY layer, file_path COLLATE "C", start_line`,
+      `SELECT symbol_id, name, language, file_path, kind FROM mast.structural_symbols WHERE build = $1 AND precision IN ('symbol-only', 'heuristic') ORDER BY layer, file_path COLLATE "C", start_line, symbol_id COLLATE "C"`,
       [build],
     ),
     fallbackCalls: pg.query<{ file_path: string; callee_id: string }>(
@@ -125,8 +127,8 @@ const COPIED: ReadonlyArray<{ table: string; columns: readonly string[]; types: 
   },
   {
     table: "call_edges",
-    columns: ["caller_id", "callee_id", "callee_name", "file_path", "line", "edge_kind", "precision", "backend", "partition_key"],
-    types: ["text", "text", "text", "text", "int", "text", "text", "text", "text"],
+    columns: ["edge_id", "caller_id", "callee_id", "callee_name", "file_path", "line", "edge_kind", "precision", "backend", "partition_key"],
+    types: ["int", "text", "text", "text", "text", "int", "text", "text", "text", "text"],
   },
   {
     table: "function_boundaries",

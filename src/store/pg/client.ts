@@ -24,10 +24,11 @@ export interface PgSession {
   close(): Promise<void>;
 }
 
-/** The connection string with its password (and any `password` parameter) replaced by `***`. */
+/** The connection string with its password (and any `password` parameter) replaced by `***`; only its scheme when it has no `//host` part to read one from. */
 export function redactedUrl(url: string): string {
   try {
     const u = new URL(url);
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || u.host === "") return `${u.protocol}(…)`;
     if (u.password) u.password = "***";
     if (u.searchParams.has("password")) u.searchParams.set("password", "***");
     return u.toString();
@@ -52,7 +53,7 @@ export function checkStoreUrl(url: string, flag: string): void {
   } catch {
     // protocol stays empty: refused below.
   }
-  if (protocol !== "postgres:" && protocol !== "postgresql:") {
+  if ((protocol !== "postgres:" && protocol !== "postgresql:") || !/^postgres(?:ql)?:\/\/[^/?#]+/i.test(url)) {
     throw new MastError("INVALID_ARGUMENT", `${flag} takes a PostgreSQL connection string, not ${JSON.stringify(redactedUrl(url))}`, {
       hint: `Pass ${flag} postgres://USER@HOST:PORT/DATABASE (TLS: add ?sslmode=require; the password from PGPASSWORD or ~/.pgpass).`,
       usage: true,
@@ -127,11 +128,12 @@ export interface PgSyncSession {
  */
 const SYNC_WORKER = `
 const { workerData } = require("node:worker_threads");
-const pg = require(workerData.pgPath);
 const flag = new Int32Array(workerData.shared);
 const port = workerData.port;
 const wake = () => { Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); };
-const client = new pg.Client({ connectionString: workerData.url, application_name: workerData.name, connectionTimeoutMillis: 10000 });
+let pg;
+try { pg = require(workerData.pgPath); } catch (err) { port.postMessage({ error: { message: err.message } }); wake(); throw err; }
+const client = new pg.Client({ connectionString: workerData.url, application_name: workerData.name, connectionTimeoutMillis: 10000, statement_timeout: workerData.statementTimeout });
 client.on("error", () => {});
 client.connect().then(
   () => { port.postMessage({ ok: true }); wake(); },
@@ -146,8 +148,9 @@ port.on("message", (m) => {
 });
 `;
 
-/** The longest a synchronous statement may take before the session gives up on the server. */
+/** The longest a synchronous statement may take before the session gives up on the server; the server cancels it sooner (STATEMENT_TIMEOUT_MS). */
 const SYNC_TIMEOUT_MS = 60_000;
+const STATEMENT_TIMEOUT_MS = 50_000;
 
 /** Opens a synchronous session with the store at `url` (checked first); STORE_UNAVAILABLE when it cannot be reached. */
 export function openPgSync(url: string, flag: string, options: { applicationName?: string } = {}): PgSyncSession {
@@ -158,16 +161,21 @@ export function openPgSync(url: string, flag: string, options: { applicationName
   const { port1, port2 } = new MessageChannel();
   const worker = new Worker(SYNC_WORKER, {
     eval: true,
-    workerData: { pgPath: createRequire(import.meta.url).resolve("pg"), url, name: options.applicationName ?? "mast", shared, port: port2 },
+    workerData: { pgPath: createRequire(import.meta.url).resolve("pg"), url, name: options.applicationName ?? "mast", shared, port: port2, statementTimeout: STATEMENT_TIMEOUT_MS },
     transferList: [port2],
   });
   worker.unref();
+  // A session that timed out is done: a late reply must never be read as the next statement's.
+  let broken: string | null = null;
   const reply = (): { rows?: unknown[]; error?: { message: string; code?: string } } => {
+    if (broken !== null) return { error: { message: broken } };
     const waited = Atomics.wait(signal, 0, 0, SYNC_TIMEOUT_MS);
     Atomics.store(signal, 0, 0);
     const message = receiveMessageOnPort(port1)?.message as { rows?: unknown[]; error?: { message: string; code?: string } } | undefined;
-    if (message === undefined) return { error: { message: waited === "timed-out" ? `no answer in ${SYNC_TIMEOUT_MS} ms` : "the connection's thread stopped" } };
-    return message;
+    if (message !== undefined) return message;
+    broken = waited === "timed-out" ? `no answer in ${SYNC_TIMEOUT_MS} ms: the session was closed` : "the connection's thread stopped";
+    void worker.terminate();
+    return { error: { message: broken } };
   };
   const failure = (error: { message: string; code?: string }) => {
     const err = Object.assign(new Error(error.message), { code: error.code });
@@ -181,14 +189,16 @@ export function openPgSync(url: string, flag: string, options: { applicationName
   return {
     where,
     query<R>(sql: string, values: readonly PgValue[] = []): R[] {
-      port1.postMessage({ sql, values });
+      if (broken === null) port1.postMessage({ sql, values });
       const r = reply();
       if (r.error) throw failure(r.error);
       return r.rows as R[];
     },
     close() {
-      port1.postMessage({ close: true });
-      reply();
+      if (broken === null) {
+        port1.postMessage({ close: true });
+        reply();
+      }
       port1.close();
       void worker.terminate();
     },

@@ -102,7 +102,8 @@ export interface IndexRows {
 const bool = (v: unknown) => v === 1 || v === 1n;
 
 /** The order of a file's symbols by their content: the same text gives the same order in any index. */
-const SYMBOL_ORDER = "line, end_line, kind, name, coalesce(parent_name, ''), coalesce(reexport_module, ''), coalesce(reexport_name, ''), coalesce(alias_of, ''), id";
+const SYMBOL_ORDER =
+  "line, end_line, kind, name, coalesce(parent_name, ''), coalesce(reexport_module, ''), coalesce(reexport_name, ''), coalesce(alias_of, ''), coalesce(return_type, ''), is_exported, has_body, id";
 
 /** The index's rows, read inside the caller's read transaction (rowsOf must be called inside it too). */
 export function indexRows(db: Db): IndexRows {

@@ -156,9 +156,15 @@ function columns<T>(items: readonly T[], pick: ReadonlyArray<(item: T) => PgValu
   return pick.map((get) => items.map(get));
 }
 
-async function insertUnits(pg: PgSession, batch: UnitBatch): Promise<{ count: number; bytes: number }> {
+async function insertUnits(pg: PgSession, unordered: UnitBatch): Promise<{ count: number; bytes: number }> {
+  // Keys taken in one order by every publisher: two batches sharing blobs or units never wait on each other in a cycle.
+  const batch = [...unordered].sort((a, b) => Buffer.compare(a.unit, b.unit));
+  const byBlob = [...new Map(batch.map((b) => [b.file.contentHash, b.source])).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  await pg.query("INSERT INTO mast.blobs(hash, content) SELECT * FROM unnest($1::bytea[], $2::bytea[]) ON CONFLICT (hash) DO NOTHING", [
+    byBlob.map(([hash]) => Buffer.from(hash, "hex")),
+    byBlob.map(([, source]) => source),
+  ]);
   const blobs = batch.map((b) => Buffer.from(b.file.contentHash, "hex"));
-  await pg.query("INSERT INTO mast.blobs(hash, content) SELECT * FROM unnest($1::bytea[], $2::bytea[]) ON CONFLICT (hash) DO NOTHING", [blobs, batch.map((b) => b.source)]);
   // A unit another publisher wrote meanwhile is whole already (its rows came in its transaction): only the ones inserted here get rows.
   const inserted = await pg.query<{ hash: Buffer }>(
     `INSERT INTO mast.units(hash, path, language, blob, line_count, has_syntax_errors, is_test, calls)

@@ -12,7 +12,13 @@
 // checker verdicts. And the repositories with their active snapshot, flipped in one transaction.
 // Version 2 adds the structural index's published builds (MIGRATIONS).
 import { MastError } from "../../base/errors.js";
-import type { PgSession } from "./client.js";
+import type { PgSession, PgValue } from "./client.js";
+
+/** What reads the schema's version: an async session, or a synchronous one (its rows are awaited all the same). */
+interface Querier {
+  readonly where: string;
+  query<R>(sql: string, values?: readonly PgValue[]): Promise<R[]> | R[];
+}
 
 /** The schema version this mast writes and reads. */
 export const PG_SCHEMA_VERSION = 2;
@@ -207,7 +213,7 @@ CREATE INDEX structural_symbols_id ON mast.structural_symbols(build, layer, symb
 CREATE TABLE mast.structural_edges (
   build bigint NOT NULL, layer integer NOT NULL,
   FOREIGN KEY (build, layer) REFERENCES mast.structural_layers(build, layer) ON DELETE CASCADE,
-  caller_id text NOT NULL, callee_id text, callee_name text NOT NULL, file_path text NOT NULL, line integer NOT NULL,
+  edge_id integer NOT NULL, caller_id text NOT NULL, callee_id text, callee_name text NOT NULL, file_path text NOT NULL, line integer NOT NULL,
   edge_kind text NOT NULL, precision text NOT NULL, backend text NOT NULL, partition_key text NOT NULL
 );
 CREATE INDEX structural_edges_callee ON mast.structural_edges(build, layer, callee_id);
@@ -230,21 +236,21 @@ CREATE INDEX structural_coverage_file ON mast.structural_coverage(build, layer, 
 ];
 
 /** The store's schema version, or null when it has none (no `mast.schema_info`). */
-export async function storeVersion(pg: PgSession): Promise<number | null> {
+export async function storeVersion(pg: Querier): Promise<number | null> {
   const exists = await pg.query<{ t: string | null }>("SELECT to_regclass('mast.schema_info')::text AS t");
   if (exists[0]?.t == null) return null;
   const rows = await pg.query<{ version: number }>("SELECT version FROM mast.schema_info");
   return rows[0]?.version ?? null;
 }
 
-function tooNew(pg: PgSession, version: number): MastError {
+function tooNew(pg: Querier, version: number): MastError {
   return new MastError("STORE_VERSION", `the PostgreSQL store at ${pg.where} has schema version ${version}; this mast knows versions up to ${PG_SCHEMA_VERSION}`, {
     hint: "A newer mast wrote this store: upgrade mast to read or publish to it (nothing was changed).",
   });
 }
 
 /** A reader's check: the store has this mast's schema version (STORE_VERSION otherwise; a store with none says to publish first). */
-export async function checkSchema(pg: PgSession): Promise<void> {
+export async function checkSchema(pg: Querier): Promise<void> {
   const version = await storeVersion(pg);
   if (version === PG_SCHEMA_VERSION) return;
   if (version === null) throw new MastError("STORE_VERSION", `the PostgreSQL store at ${pg.where} holds no mast schema`, { hint: "Publish an index to it first: `mast publish <path> --to <url>`." });

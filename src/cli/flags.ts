@@ -13,6 +13,14 @@ function parseThreads(value: string): number {
   return n;
 }
 
+function parseKeep(value: string): number {
+  const keep = Number(value);
+  if (!Number.isInteger(keep) || keep < 1 || keep > 1_000_000) {
+    throw new MastError("INVALID_ARGUMENT", `--keep must be a whole number, at least 1, not ${JSON.stringify(value)}`, { usage: true });
+  }
+  return keep;
+}
+
 export const FLAGS = {
   stateDir: { name: "state-dir", value: "<dir>", help: "state directory (default: $MAST_STATE_DIR, mast.config.json, or <path>/.mast)" },
   json: { name: "json", help: "print the result as JSON" },
@@ -23,6 +31,7 @@ export const FLAGS = {
   },
   showProgress: { name: "show-progress", help: "print a progress bar to stderr even when it is not a terminal (a line per 10%)" },
   noProgress: { name: "no-progress", help: "no progress bar on a terminal" },
+  keep: { name: "keep", value: "<n>", help: "keep the newest n published (the active one always); older ones are pruned (default: keep all)", parse: parseKeep },
 } as const satisfies Record<string, Flag>;
 
 /** Where `mast structural`'s commands find the code, the snapshot and the state (the mantis contract's locators). */

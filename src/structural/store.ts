@@ -12,7 +12,7 @@ import { openPublished, readManifest, type StructuralManifest } from "./manifest
 import { queryFrom } from "./query.js";
 
 /** Publishes the build at `layout` to the store as `repository`'s, made its active build. An overlay is refused: its baseline is not in the store. */
-export async function publishBuild(layout: StructuralLayout, url: string, repository: string): Promise<StructuralPublishReport> {
+export async function publishBuild(layout: StructuralLayout, url: string, repository: string, keep: number | null = null): Promise<StructuralPublishReport> {
   const manifest = readManifest(layout);
   if (manifest === null) throw new MastError("NOT_INDEXED", `no structural index is published at ${layout.dir}`, { hint: "Run `mast structural build` first." });
   if (manifest.provider.kind === "baseline+overlay") {
@@ -25,7 +25,7 @@ export async function publishBuild(layout: StructuralLayout, url: string, reposi
   const pg = await openPg(url, "--publish", { applicationName: "mast structural build" });
   try {
     await ensureSchema(pg);
-    return await publishStructural(pg, repository, manifest as unknown as Record<string, unknown>, layers);
+    return await publishStructural(pg, repository, manifest as unknown as Record<string, unknown>, layers, keep);
   } finally {
     for (const db of layers) db.close();
     await pg.close();

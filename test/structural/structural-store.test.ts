@@ -2,7 +2,7 @@
 // (structural/store.ts): every operation — names, callers with their unresolved same-name calls,
 // callees, boundaries, coverage, pages, an unknown id — answers from the store exactly what the
 // local build answers; a build published twice writes nothing; a rebuilt index published becomes
-// what the store answers; an overlay is refused; `mast structural serve --store`'s HTTP answers
+// what the store answers (--keep 1 deleting the first); an overlay is refused; `mast structural serve --store`'s HTTP answers
 // are the same; a repository with no build is NOT_INDEXED.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
@@ -104,8 +104,9 @@ describe("the structural index in a PostgreSQL store", () => {
     expect(await publishBuild(located.layout, url, "acme/app")).toMatchObject({ unchanged: true, active: true });
     project.write("src/extra.ts", 'import { check } from "./auth.js";\n\nexport function extra(): boolean {\n  return check("xxxxx");\n}\n');
     await buildStructural(located, { maxPrecision: "ast", threads: 0 });
-    expect(await publishBuild(located.layout, url, "acme/app")).toMatchObject({ unchanged: false, active: true });
+    expect(await publishBuild(located.layout, url, "acme/app", 1)).toMatchObject({ unchanged: false, active: true, pruned_builds: 1 });
     session ??= await openStructuralStore(url);
+    expect(session.query("SELECT count(*)::int AS n FROM mast.structural_builds b JOIN mast.repositories r ON r.id = b.repository_id WHERE r.name = 'acme/app'")).toEqual([{ n: 1 }]);
     for (const [op, args] of OPS()) expect({ op, args, answer: queryStore(session, "acme/app", op, args) }).toEqual({ op, args, answer: local(op, args) });
     expect(queryStore(session, "acme/app", "find_callers", { symbol_id: idOf("check") }).total).toBe(3);
   });

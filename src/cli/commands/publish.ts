@@ -14,14 +14,6 @@ interface PublishFlags extends CommonOptions {
   threads?: number;
 }
 
-function parseKeep(value: string): number {
-  const keep = Number(value);
-  if (!Number.isInteger(keep) || keep < 1 || keep > 1_000_000) {
-    throw new MastError("INVALID_ARGUMENT", `--keep must be a whole number of snapshots, at least 1, not ${JSON.stringify(value)}`, { usage: true });
-  }
-  return keep;
-}
-
 function renderReport(r: PublishReport): string {
   const what = r.unchanged
     ? r.units_written > 0
@@ -40,7 +32,7 @@ export const publishCommand: CommandSpec<PublishFlags> = {
     { name: "to", value: "<url>", help: "the store: postgres://USER@HOST:PORT/DATABASE (TLS: ?sslmode=require; the password from PGPASSWORD or ~/.pgpass)" },
     { name: "repository", value: "<name>", help: "the repository's name (default: the origin remote as host/path, else the directory's name)" },
     { name: "commit", value: "<sha>", help: "the commit (default: the checkout's HEAD)" },
-    { name: "keep", value: "<n>", help: "keep the repository's newest n snapshots (the active one always); older ones are pruned (default: keep all)", parse: parseKeep },
+    { ...FLAGS.keep, help: "keep the repository's newest n snapshots (the active one always); older ones are pruned (default: keep all)" },
     FLAGS.stateDir,
     FLAGS.threads,
     FLAGS.json,

@@ -53,10 +53,10 @@ const positive = (v: string, flag: string) => {
 const REPOSITORY_FLAG = { name: "repository", value: "<name>", help: "the repository's name in the store (default: the origin remote as host/path, else the directory's name)" };
 
 /** Publishes a finished build to the store (the index layer names the repository). */
-async function publishTo(codeRoot: string, layout: import("../../structural/locate.js").StructuralLayout, url: string, repository: string | undefined) {
+async function publishTo(codeRoot: string, layout: import("../../structural/locate.js").StructuralLayout, url: string, repository: string | undefined, keep: number | null) {
   const { publishBuild } = await import("../../structural/store.js");
   const { repositoryName } = await import("../../index/publish.js");
-  return publishBuild(layout, url, repositoryName(codeRoot, repository));
+  return publishBuild(layout, url, repositoryName(codeRoot, repository), keep);
 }
 
 /** A --baseline as the build takes it: a path, or a store's URL with the repository after `#`. */
@@ -71,6 +71,7 @@ async function baselineOf(codeRoot: string, baseline: string, repository: string
 
 interface BuildOptions extends LocatorFlags {
   publish?: string;
+  keep?: number;
   repository?: string;
   maxPrecision: string;
   maxUnits: string;
@@ -103,6 +104,7 @@ const structuralBuild: CommandSpec<BuildOptions> = {
     { name: "baseline-source", value: "<where>", help: "where the baseline was built", choices: ["ci", "local"], default: "ci" },
     { name: "publish", value: "<url>", help: "then publish the build to a PostgreSQL store (postgres://…) as the repository's active build, for `mast structural serve --store`" },
     REPOSITORY_FLAG,
+    { ...FLAGS.keep, help: "with --publish: keep the repository's newest n structural builds in the store (the active one always); older ones are deleted (default: keep all)" },
     FLAGS.threads,
     FLAGS.json,
   ],
@@ -117,7 +119,8 @@ const structuralBuild: CommandSpec<BuildOptions> = {
       ...(opts.baseline === undefined ? {} : { baseline: await baselineOf(located.codeRoot, opts.baseline, opts.repository), baselineSource: opts.baselineSource as "ci" | "local" }),
       ...(opts.threads === undefined ? {} : { threads: opts.threads }),
     });
-    const published = opts.publish === undefined ? null : await publishTo(located.codeRoot, located.layout, opts.publish, opts.repository);
+    if (opts.keep !== undefined && opts.publish === undefined) throw new MastError("INVALID_ARGUMENT", "--keep prunes what --publish writes: pass both", { usage: true });
+    const published = opts.publish === undefined ? null : await publishTo(located.codeRoot, located.layout, opts.publish, opts.repository, opts.keep ?? null);
     print(opts.json, published === null ? summary : { ...summary, published }, () => {
       const tiers = Object.entries(summary.backends)
         .map(([lang, b]) => `${lang}: ${b.backend_name} (${b.precision})`)
@@ -134,7 +137,7 @@ const structuralBuild: CommandSpec<BuildOptions> = {
           : [
               published.unchanged
                 ? `published: build ${published.build_id} of ${published.repository} was already in the store`
-                : `published: build ${published.build_id} as ${published.repository}'s${published.active ? " active" : ""} structural build (${n(published.symbols)} symbols, ${n(published.edges)} call edges)`,
+                : `published: build ${published.build_id} as ${published.repository}'s${published.active ? " active" : ""} structural build (${n(published.symbols)} symbols, ${n(published.edges)} call edges)${published.pruned_builds > 0 ? `; pruned ${n(published.pruned_builds)} older build(s)` : ""}`,
             ]),
       ].join("\n");
     });

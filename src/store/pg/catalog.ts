@@ -153,14 +153,31 @@ export interface StructuralPublishReport {
   readonly layers: number;
   readonly symbols: number;
   readonly edges: number;
+  /** Older builds of the repository deleted by `keep`. */
+  readonly pruned_builds: number;
 }
 
 /**
  * Copies a published build (its manifest and its catalog layers, main first) into the store under
  * `repository`, in one transaction that ends by making it the repository's active build unless a
- * later one is. A build already published writes nothing.
+ * later one is. A build already published writes nothing. `keep` then deletes the repository's
+ * builds past the newest `keep` (never the active one).
  */
-export async function publishStructural(pg: PgSession, repository: string, manifest: Record<string, unknown>, layers: readonly Db[]): Promise<StructuralPublishReport> {
+export async function publishStructural(pg: PgSession, repository: string, manifest: Record<string, unknown>, layers: readonly Db[], keep: number | null = null): Promise<StructuralPublishReport> {
+  const report = await publishBuildRows(pg, repository, manifest, layers);
+  if (keep === null) return { ...report, pruned_builds: 0 };
+  // The repository's builds past the newest `keep`, never the active one; their layers and rows go with them.
+  const gone = await pg.query(
+    `DELETE FROM mast.structural_builds WHERE repository_id = (SELECT id FROM mast.repositories WHERE name = $1)
+       AND id <> coalesce((SELECT active_structural FROM mast.repositories WHERE name = $1), 0)
+       AND id NOT IN (SELECT b.id FROM mast.structural_builds b JOIN mast.repositories r ON r.id = b.repository_id WHERE r.name = $1 ORDER BY b.id DESC LIMIT $2)
+     RETURNING id`,
+    [repository, keep],
+  );
+  return { ...report, pruned_builds: gone.length };
+}
+
+async function publishBuildRows(pg: PgSession, repository: string, manifest: Record<string, unknown>, layers: readonly Db[]): Promise<Omit<StructuralPublishReport, "pruned_builds">> {
   const buildId = String(manifest["build_id"] ?? "");
   const snapshotId = String(manifest["snapshot_id"] ?? "unknown");
   if (buildId === "") throw new MastError("INVALID_ARGUMENT", "the structural index's manifest names no build_id: build it again with this mast");

@@ -32,12 +32,17 @@ function freePort() {
   });
 }
 
+/**
+ * The server runs under a shell that waits for it and reads a signal name on stdin, which it sends
+ * it: stop() writes one, and when this process dies in any way (SIGKILL included) the pipe closes,
+ * the read ends and the server gets SIGINT (a fast shutdown). No test leaves a server behind.
+ */
+const SUPERVISOR = 'exec 3<&0; postgres="$1"; shift; "$postgres" "$@" </dev/null & pid=$!; (read sig <&3; kill -"${sig:-INT}" "$pid" 2>/dev/null) & wait "$pid"';
+
 /** Starts the server on `port`; resolves with it once it accepts connections, or with null and its output when it exits first. */
 function launch(ctx, port) {
-  const server = spawn(ctx.postgres, ["-D", ctx.data, "-p", String(port), "-k", ctx.dir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"], {
-    ...ctx.asUser,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const args = ["-D", ctx.data, "-p", String(port), "-k", ctx.dir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"];
+  const server = spawn("/bin/sh", ["-c", SUPERVISOR, "sh", ctx.postgres, ...args], { ...ctx.asUser, stdio: ["pipe", "pipe", "pipe"] });
   let output = "";
   return new Promise((resolve) => {
     const onData = (chunk) => {
@@ -81,24 +86,21 @@ export async function startPostgres(options = {}) {
     }
   }
   let server = started;
-  // A test process that exits without stop() (a failed beforeAll, a worker torn down) takes its server with it.
-  const orphaned = () => server.kill("SIGQUIT");
-  process.once("exit", orphaned);
   const halt = async (signal) => {
-    const exited = server.exitCode !== null || server.signalCode !== null ? Promise.resolve() : new Promise((resolve) => server.once("exit", resolve));
-    if (server.exitCode === null && server.signalCode === null) server.kill(signal);
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise((resolve) => server.once("exit", resolve));
+    server.stdin.end(`${signal}\n`);
     await exited;
   };
   return {
     port,
     url: (database = "postgres") => `postgres://mast@127.0.0.1:${port}/${database}`,
     async stop() {
-      process.removeListener("exit", orphaned);
-      await halt("SIGINT");
+      await halt("INT");
       rmSync(dir, { recursive: true, force: true });
     },
     async restart() {
-      await halt("SIGQUIT");
+      await halt("QUIT");
       const again = await launch(ctx, port);
       if (again.server === null) throw new Error(`PostgreSQL did not restart:\n${again.output.slice(-2000)}`);
       server = again.server;

@@ -8,6 +8,7 @@ function parseThreads(value: string): number {
   if (!Number.isInteger(n) || n < 0 || n > 64) {
     throw new MastError("INVALID_ARGUMENT", `--threads must be an integer from 0 to 64, not ${JSON.stringify(value)}`, {
       hint: "0 parses on the main thread; the default is one thread per core beyond the first (at least 2 with 2 cores).",
+      usage: true,
     });
   }
   return n;

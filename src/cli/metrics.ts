@@ -16,13 +16,15 @@ const UNIT_SECONDS: Record<string, number> = { m: 60, h: 3_600, d: 86_400, w: 60
 /** `90m`, `24h`, `7d`, `2w` → seconds. */
 export function parseDuration(text: string): number {
   const m = /^(\d{1,7})([mhdw])$/.exec(text.trim());
-  if (!m) throw new MastError("INVALID_ARGUMENT", `--since takes a duration like 1h, 24h, 7d or 30d, not ${JSON.stringify(text)}`, { hint: "A number and a unit: m (minutes), h, d or w." });
+  if (!m)
+    throw new MastError("INVALID_ARGUMENT", `--since takes a duration like 1h, 24h, 7d or 30d, not ${JSON.stringify(text)}`, { hint: "A number and a unit: m (minutes), h, d or w.", usage: true });
   return Number(m[1]) * UNIT_SECONDS[m[2]!]!;
 }
 
 export function parseKeepDays(text: string): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 0 || n > 36_500) throw new MastError("INVALID_ARGUMENT", `--keep-days takes a whole number of days, not ${JSON.stringify(text)}`, { hint: "e.g. --keep-days 30" });
+  if (!Number.isInteger(n) || n < 0 || n > 36_500)
+    throw new MastError("INVALID_ARGUMENT", `--keep-days takes a whole number of days, not ${JSON.stringify(text)}`, { hint: "e.g. --keep-days 30", usage: true });
   return n;
 }
 

@@ -73,6 +73,15 @@ describe("mast query", () => {
         "project path does not exist: /nonexistent-mast-project (hint: Name an existing directory (a relative path is taken from the current directory).)",
         1,
       ],
+      // A malformed flag value is a usage error (exit 2), whichever command takes it.
+      [["index", p.root, "--threads", "many"], "INVALID_ARGUMENT", '--threads must be an integer from 0 to 64, not "many"', 2],
+      [["serve", p.root, "--http", "--toolsets", "nope"], "INVALID_ARGUMENT", '--toolsets takes some of', 2],
+      [["serve", p.root, "--http", "--idle-timeout", "0"], "INVALID_ARGUMENT", '--idle-timeout takes a positive number of seconds, not "0"', 2],
+      [["serve", p.root, "--http", "--max-sessions", "x"], "INVALID_ARGUMENT", '--max-sessions takes a positive integer, not "x"', 2],
+      [["metrics", p.root, "--since", "soon"], "INVALID_ARGUMENT", "--since takes a duration like 1h", 2],
+      [["structural", "build", "--max-units", "0"], "INVALID_ARGUMENT", '--max-units must be a positive integer, not "0"', 2],
+      [["structural", "query", "resolve_symbol", "{no"], "INVALID_ARGUMENT", "the arguments are not valid JSON", 2],
+      [["publish", p.root, "--to", "postgres://h/db", "--keep", "0"], "INVALID_ARGUMENT", '--keep must be a whole number, at least 1, not "0"', 2],
     ];
     // The tool's own failures (arguments its schema refuses, a file not in the index) print what MCP answers: {error: {code, message, recovery}}.
     const toolFailures: Record<string, string> = {

@@ -36,6 +36,7 @@ function checkedSettings(opts: ServeOptions): { schemas: "compact" | "full"; too
   if (unknown.length > 0 || toolsets.length === 0) {
     throw new MastError("INVALID_ARGUMENT", `--toolsets takes some of ${TOOLSETS.join(", ")}, not ${JSON.stringify(opts.toolsets)}`, {
       hint: "e.g. --toolsets read or --toolsets read,edit,admin",
+      usage: true,
     });
   }
   const port = Number(opts.port);
@@ -48,11 +49,13 @@ function checkedSettings(opts: ServeOptions): { schemas: "compact" | "full"; too
   if (!(idleSeconds > 0))
     throw new MastError("INVALID_ARGUMENT", `--idle-timeout takes a positive number of seconds, not ${JSON.stringify(opts.idleTimeout)}`, {
       hint: "e.g. --idle-timeout 1800",
+      usage: true,
     });
   const maxSessions = Number(opts.maxSessions);
   if (!Number.isInteger(maxSessions) || maxSessions < 1)
     throw new MastError("INVALID_ARGUMENT", `--max-sessions takes a positive integer, not ${JSON.stringify(opts.maxSessions)}`, {
       hint: "e.g. --max-sessions 256",
+      usage: true,
     });
   return { schemas: opts.schemas, toolsets: toolsets as Toolset[], port, idleSeconds, maxSessions };
 }

@@ -45,7 +45,7 @@ async function queryLayout(opts: LocatorFlags) {
 
 const positive = (v: string, flag: string) => {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new MastError("INVALID_ARGUMENT", `${flag} must be a positive integer, not ${JSON.stringify(v)}`);
+  if (!Number.isInteger(n) || n < 1) throw new MastError("INVALID_ARGUMENT", `${flag} must be a positive integer, not ${JSON.stringify(v)}`, { usage: true });
   return n;
 };
 
@@ -158,6 +158,7 @@ const structuralQuery: CommandSpec<LocatorFlags> = {
     } catch (err) {
       throw new MastError("INVALID_ARGUMENT", `the arguments are not valid JSON: ${errorMessage(err)}`, {
         hint: `Pass one JSON object, e.g. '{"name":"validate"}'.`,
+        usage: true,
       });
     }
     process.stdout.write(`${JSON.stringify(await queryStructural(await queryLayout(opts), operation!, args), null, 2)}\n`);

@@ -75,7 +75,7 @@ describe("mast query", () => {
       ],
       // A malformed flag value is a usage error (exit 2), whichever command takes it.
       [["index", p.root, "--threads", "many"], "INVALID_ARGUMENT", '--threads must be an integer from 0 to 64, not "many"', 2],
-      [["serve", p.root, "--http", "--toolsets", "nope"], "INVALID_ARGUMENT", '--toolsets takes some of', 2],
+      [["serve", p.root, "--http", "--toolsets", "nope"], "INVALID_ARGUMENT", "--toolsets takes some of", 2],
       [["serve", p.root, "--http", "--idle-timeout", "0"], "INVALID_ARGUMENT", '--idle-timeout takes a positive number of seconds, not "0"', 2],
       [["serve", p.root, "--http", "--max-sessions", "x"], "INVALID_ARGUMENT", '--max-sessions takes a positive integer, not "x"', 2],
       [["metrics", p.root, "--since", "soon"], "INVALID_ARGUMENT", "--since takes a duration like 1h", 2],

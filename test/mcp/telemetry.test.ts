@@ -271,7 +271,7 @@ describe("mast metrics", () => {
     ]);
     expect(text).toContain("Tokenizer: @anthropic-ai/tokenizer (claude-2 era, approximate for current models)");
     const bad = metricsCli(p.root, "--since", "soon");
-    expect(bad.status).toBe(1);
+    expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("INVALID_ARGUMENT");
   }, 60_000);
 

@@ -8,7 +8,8 @@ import { prepared, type Db } from "../store/db.js";
 import { verifiedCallers } from "./callers.js";
 import { potentialMatches } from "./potential-sites.js";
 import type { Target } from "./targets.js";
-import { CHUNK_PLACE_COLUMNS, SourceLines, chunkContent, type ChunkPlace } from "./source.js";
+import { chunkContent, type ChunkPlace } from "../store/chunk-text.js";
+import { CHUNK_PLACE_COLUMNS, SourceLines } from "./source.js";
 import { EDGE } from "../store/edge-codes.js";
 
 export type GraphDirection = "callers" | "callees" | "both";

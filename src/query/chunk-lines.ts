@@ -2,7 +2,8 @@
 // its number, whether it is inside a multi-line `import {` / `export {` clause, and whether it is
 // prose (ProseReader) — every line of the chunk, or only the lines holding one of the names.
 import { ProseReader } from "../lang/languages.js";
-import { CHUNK_PLACE_COLUMNS, chunkContent, type ChunkPlace, type SourceLines } from "./source.js";
+import { chunkContent, type ChunkPlace } from "../store/chunk-text.js";
+import { CHUNK_PLACE_COLUMNS, type SourceLines } from "./source.js";
 
 /** A chunk as mention scans read it. */
 export interface ChunkRow extends ChunkPlace {

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { sameStat, type FileStat } from "../index/read.js";
 import type { Db } from "../store/db.js";
 import { EDGE } from "../store/edge-codes.js";
-import { SourceLines, chunkContent } from "./source.js";
+import { chunkContent } from "../store/chunk-text.js";
+import { SourceLines } from "./source.js";
 import { ftsExpression, termWords } from "./search-terms.js";
 import type { Candidate, ChunkRow, SearchResponse, SearchResult } from "./search-types.js";
 

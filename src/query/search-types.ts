@@ -1,6 +1,6 @@
 // The shapes mast_search answers in (results, suggestions, ranker D's telemetry) and the rows its
 // steps hand each other: a fused candidate and a candidate chunk's row.
-import type { ChunkPlace } from "./source.js";
+import type { ChunkPlace } from "../store/chunk-text.js";
 
 export interface SearchResult {
   file_path: string;

@@ -6,7 +6,6 @@
 // chunks' lines).
 import { statSync, type Stats } from "node:fs";
 import { join } from "node:path";
-import { inflateRow } from "../base/deflate.js";
 import { LRUCache } from "../base/lru.js";
 import { DEFAULT_MAX_FILE_BYTES, readRegularFile } from "../base/read.js";
 import { isBinary, sliceDecoder } from "../base/text.js";
@@ -79,30 +78,8 @@ function linesText(f: FileText, from: number, to: number): string | null {
   return f.hasCR ? text.replace(/\r(?=\n|$)/g, "") : text;
 }
 
-/** Where a chunk's text is (the chunks row's columns): the file's lines contentStart..contentEnd, a cut from one line, or the text itself. */
-export interface ChunkPlace {
-  readonly path: string;
-  readonly contentStart: number;
-  readonly contentEnd: number;
-  readonly cutFrom: number | null;
-  readonly cutTo: number | null;
-  /** A class outline's own text, deflated (base/deflate.ts); null for text the file holds. */
-  readonly content: Uint8Array | null;
-}
-
-/** The columns a ChunkPlace is read from: the chunks row is aliased c, its file f. */
+/** The columns a ChunkPlace (store/chunk-text.ts) is read from: the chunks row is aliased c, its file f. */
 export const CHUNK_PLACE_COLUMNS = "f.path, c.content_start_line AS contentStart, c.content_end_line AS contentEnd, c.cut_from AS cutFrom, c.cut_to AS cutTo, c.content";
-
-/**
- * A chunk's text: its own (a class outline), or its lines as the file has them now — null when the
- * file cannot be read. A file that changed since indexing gives its current lines in the indexed
- * range: the answers that show text say `stale` by the file's stat (query/search-results.ts staleChecker).
- */
-export function chunkContent(c: ChunkPlace, source: SourceLines): string | null {
-  if (c.content !== null) return inflateRow(c.content, `a damaged class outline (${c.path}:${c.contentStart})`).toString("utf8");
-  if (c.cutFrom !== null) return source.line(c.path, c.contentStart)?.slice(c.cutFrom, c.cutTo ?? undefined) ?? null;
-  return source.text(c.path, c.contentStart, c.contentEnd);
-}
 
 /**
  * Files read, kept across queries (an agent asks about the same code again and again) while the

@@ -49,10 +49,16 @@ function emptyFlag(db: Db, empty: boolean): { index_empty?: true } {
   return empty && isIndexEmpty(db) ? { index_empty: true } : {};
 }
 
-/** The file a call names (`file_path`) as a project path: none, or the one file to refresh first and look the name up in. */
-function namedFile(ctx: ToolContext, filePath: string | null | undefined): string[] {
-  return filePath ? [projectPath(filePath, ctx.config.project_root)] : [];
+/** The file a call names (`file_path`) as a project path, or null: the file refreshed first and the name looked up in. */
+function namedFile(ctx: ToolContext, filePath: string | null | undefined): string | null {
+  return filePath ? projectPath(filePath, ctx.config.project_root) : null;
 }
+
+/** A read plan's `first`: the named file, when the call names one. */
+const firstNamed = (ctx: ToolContext, args: { file_path?: string | null | undefined }): string[] => {
+  const named = namedFile(ctx, args.file_path);
+  return named === null ? [] : [named];
+};
 
 /** mast_callers' default and largest verified_limit, and the message bytes its verified sites may take (about 1 MiB of JSON). */
 const VERIFIED_LIMIT = 200;
@@ -166,11 +172,11 @@ export const callersTool = defineTool({
   readsIndex: true,
   stats: true,
   read: {
-    first: (ctx, args) => namedFile(ctx, args.file_path),
+    first: firstNamed,
     rows: (ctx, args, db) => {
       const callers = callersOf(db, ctx.config.project_root, {
         symbol: args.symbol,
-        filePath: namedFile(ctx, args.file_path)[0] ?? null,
+        filePath: namedFile(ctx, args.file_path),
         transitive: args.transitive,
         potentialLimit: args.include_potential ? args.potential_limit : null,
         omitNonCalls: true,
@@ -247,9 +253,9 @@ export const implementorsTool = defineTool({
   readsIndex: true,
   stats: true,
   read: {
-    first: (ctx, args) => namedFile(ctx, args.file_path),
+    first: firstNamed,
     rows: (ctx, args, db) => {
-      const target = findTarget(db, args.interface_name, namedFile(ctx, args.file_path)[0] ?? null);
+      const target = findTarget(db, args.interface_name, namedFile(ctx, args.file_path));
       const isStale = staleChecker(db, ctx.config.project_root);
       const flagStale = <R extends { file_path: string }>(r: R): R | (R & { stale: true }) => (isStale(r.file_path) ? { ...r, stale: true as const } : r);
       // A member (`Router.match`): the methods that implement it; a type: its implementing classes.
@@ -297,9 +303,9 @@ export const renameImpactTool = defineTool({
   readsIndex: true,
   stats: true,
   read: {
-    first: (ctx, args) => namedFile(ctx, args.file_path),
+    first: firstNamed,
     rows: (ctx, args, db) => {
-      const filePath = namedFile(ctx, args.file_path)[0] ?? null;
+      const filePath = namedFile(ctx, args.file_path);
       const callers = callersOf(db, ctx.config.project_root, { symbol: args.symbol, filePath, transitive: false, potentialLimit: args.potential_limit, scanChunks: SCAN_CHUNKS });
       const declared = callers.target.sites[0];
       return { ...callers, potential: callers.potential!, barrels: declared ? barrelExports(db, callers.target.ids, declared.file_id, declared.name) : [] };
@@ -379,9 +385,9 @@ export const graphTool = defineTool({
   readsIndex: true,
   stats: true,
   read: {
-    first: (ctx, args) => namedFile(ctx, args.file_path),
+    first: firstNamed,
     rows: (ctx, args, db) => {
-      const target = findTarget(db, args.symbol, namedFile(ctx, args.file_path)[0] ?? null);
+      const target = findTarget(db, args.symbol, namedFile(ctx, args.file_path));
       return { target, graph: target.sites.length === 0 ? null : callGraph(db, ctx.config.project_root, target, { depth: args.depth, direction: args.direction, maxNodes: args.max_nodes }) };
     },
     answer: (ctx, args, { target, graph: g }) => {

@@ -47,15 +47,9 @@ export function withoutPassword(url: string): string {
 
 /** Refuses what is not a PostgreSQL connection string (INVALID_ARGUMENT), before any connection. */
 export function checkStoreUrl(url: string, flag: string): void {
-  let protocol = "";
-  try {
-    protocol = new URL(url).protocol;
-  } catch {
-    // protocol stays empty: refused below.
-  }
-  if ((protocol !== "postgres:" && protocol !== "postgresql:") || !/^postgres(?:ql)?:\/\/[^/?#]+/i.test(url)) {
+  if (!/^postgres(?:ql)?:\/\/[^/?#]+/i.test(url) || !URL.canParse(url)) {
     throw new MastError("INVALID_ARGUMENT", `${flag} takes a PostgreSQL connection string, not ${JSON.stringify(redactedUrl(url))}`, {
-      hint: `Pass ${flag} postgres://USER@HOST:PORT/DATABASE (TLS: add ?sslmode=require; the password from PGPASSWORD or ~/.pgpass).`,
+      hint: `Pass ${flag} postgres://USER@HOST:PORT/DATABASE (TLS: add ?sslmode=verify-full; the password from PGPASSWORD).`,
       usage: true,
     });
   }

@@ -15,9 +15,9 @@
 // names are then collected — only while no publisher is between its phases (a shared advisory
 // lock every publisher holds; the collector takes it exclusively, or skips).
 import { sha256 } from "../../base/hash.js";
-import { inflateRow } from "../../base/deflate.js";
 import { identifierParts, splitTerms } from "../../base/text.js";
 import { MastError } from "../../base/errors.js";
+import { chunkContent, type ChunkLines } from "../chunk-text.js";
 import type { PgSession, PgValue } from "./client.js";
 import type { IndexRows, IndexedFile, FileRows } from "./index-rows.js";
 
@@ -235,24 +235,17 @@ async function insertUnits(pg: PgSession, unordered: UnitBatch): Promise<{ count
     ]),
   );
   const heritage = own.flatMap((b) => b.rows.heritage.map((h, ord) => ({ unit: b.unit, ord, h })));
-  await pg.query("INSERT INTO mast.unit_heritage SELECT * FROM unnest($1::bytea[], $2::int[], $3::text[], $4::text[], $5::text[])", [
-    heritage.map((x) => x.unit),
-    heritage.map((x) => x.ord),
-    heritage.map((x) => x.h.className),
-    heritage.map((x) => x.h.relation),
-    heritage.map((x) => x.h.target),
-  ]);
+  await pg.query(
+    "INSERT INTO mast.unit_heritage SELECT * FROM unnest($1::bytea[], $2::int[], $3::text[], $4::text[], $5::text[])",
+    columns(heritage, [(x) => x.unit, (x) => x.ord, (x) => x.h.className, (x) => x.h.relation, (x) => x.h.target]),
+  );
   return { count: own.length, bytes: own.reduce((n, b) => n + b.source.length, 0) };
 }
 
 /** A chunk's search words as the SQLite index has them: its text, the words inside its compound identifiers, its name's words. */
 function searchWords(path: string, c: FileRows["chunks"][number], lines: readonly string[]): string {
-  const text =
-    c.content !== null
-      ? inflateRow(c.content, `a damaged class outline (${path}:${c.contentStart})`).toString("utf8")
-      : c.cutFrom !== null
-        ? (lines[c.contentStart - 1] ?? "").slice(c.cutFrom, c.cutTo ?? undefined)
-        : lines.slice(c.contentStart - 1, c.contentEnd).join("\n");
+  const inFile: ChunkLines = { line: (_, n) => lines[n - 1] ?? null, text: (_, first, last) => lines.slice(first - 1, last).join("\n") };
+  const text = chunkContent({ ...c, path }, inFile) ?? "";
   const clipped = text.length > MAX_WORDS_CHARS ? text.slice(0, MAX_WORDS_CHARS) : text;
   // Punctuation apart, so PostgreSQL's parser reads `this.repo.find` as three words rather than one host name.
   return `${clipped.replace(CODE_PUNCTUATION, " ")}\n${identifierParts(clipped)}\n${c.symbolName === null ? "" : splitTerms(c.symbolName).join(" ")}`;

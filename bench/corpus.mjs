@@ -507,8 +507,20 @@ export function missingBuild() {
   return missing ? path.relative(REPO, missing) : null;
 }
 
+/**
+ * Makes `dir` a project of its own: a mast.config.json (`{}`, the defaults) when it has none. A
+ * command given a directory works on the nearest project at or above it, like git (`.mast` or
+ * mast.config.json): without this, a corpus inside a checkout that has its own `.mast` would be
+ * measured as that checkout.
+ */
+export function ownProject(dir) {
+  const file = path.join(dir, "mast.config.json");
+  if (!fs.existsSync(file)) fs.writeFileSync(file, "{}\n");
+}
+
 /** A fresh `mast index <root> --state-dir <stateDir> --json` (root: the pinned corpus by default): its wall time and JSON report. */
 export function indexCorpus(stateDir, root = CORPUS, extraArgs = [], { rss = false } = {}) {
+  ownProject(root);
   const argv = [MAST, "index", root, "--state-dir", stateDir, "--json", ...extraArgs];
   const t0 = performance.now();
   // With `rss`, under /usr/bin/time -f %M: the peak RSS of mast or of any child it waited for (an analyzer).

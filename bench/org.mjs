@@ -14,16 +14,23 @@
 //    from the first 5 repositories to all of them (the store holding more).
 // 2. Rows: for every repository, the active snapshot's files, symbols, edges and imports in
 //    PostgreSQL equal the SQLite index's counts.
-// 3. Concurrency (--minutes, default 1; the issue's figure is 5): 8 publishers (`mast publish`
+// 3. Serving: `mast serve --http --store` over all of them (its replicas built at startup); ≥ 200
+//    seeded queries per repository over the seven read tools (from its own index: signatures,
+//    callers, rename impact, graphs, implementors, exports, searches), each answered over MCP with
+//    `repository` set and compared with the repository's own index's answer (search: top-10
+//    overlap); then mast_callers and mast_search over HTTP across all repositories and across 5.
+// 4. Concurrency (--minutes, default 1; the issue's figure is 5): 8 publishers (`mast publish`
 //    processes; four on repositories of their own, four two to a repository, each publish a new
 //    commit label, --keep 3 so pruning and collection run too) and 64 readers that read, in one
 //    REPEATABLE READ transaction, a random repository's active snapshot and check it is whole (its
 //    file, symbol and edge rows equal its recorded counts) — 0 errors, 0 incomplete or mixed
-//    snapshots, and every repository's active snapshot afterwards has the clean publish's counts.
-//    The readers are SQL readers: the MCP server over the store is not built yet.
-// 4. Faults: --kills (default 20) publishers SIGKILLed at a random point: the previous commit stays
-//    active and whole; then PostgreSQL restarted under a publisher and the readers: no crash, the
-//    publisher fails with STORE_UNAVAILABLE or succeeds, and publishes succeed after.
+//    snapshots, and every repository's active snapshot afterwards has the clean publish's counts;
+//    and 64 MCP readers of `mast serve --store` (a session each) asking mast_callers and
+//    mast_search while the server takes up the new publishes: 0 errors, their latencies.
+// 5. Faults: --kills (default 20) publishers SIGKILLed at a random point: the previous commit stays
+//    active and whole; then PostgreSQL restarted under a publisher, SQL readers and a store server
+//    with an MCP reader: no crash, the publisher fails with STORE_UNAVAILABLE or succeeds, the
+//    server answers throughout (from its replicas) and takes up the publish made after.
 //
 // A report, not a test: it exits 0 whatever the figures, non-zero only when something could not
 // run. Figures also go to bench/.out/org.json.
@@ -35,8 +42,13 @@ import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { BENCH_DIR, CORPUS, MAST, OUT_DIR, PACKAGES, ensureCorpus, fmt, lpad, pad, prng } from "./corpus.mjs";
+import { BENCH_DIR, CORPUS, MAST, OUT_DIR, PACKAGES, ensureCorpus, fmt, lpad, ownProject, pad, prng } from "./corpus.mjs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startPostgres } from "../test/helpers/postgres-server.mjs";
+import { resolveConfig } from "../dist/index/config.js";
+import { createToolContext } from "../dist/tools/context.js";
+import { runTool } from "../dist/tools/registry.js";
 
 const ORG_CORPUS = path.join(BENCH_DIR, ".org-corpus");
 /** The repositories beyond the benches' corpus: npm packages that ship their TypeScript sources. */
@@ -88,10 +100,14 @@ function mast(args, onChild) {
   });
 }
 
-function sourceBytes(dir) {
-  let total = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) total += fs.statSync(path.join(e.parentPath ?? e.path, e.name)).size;
-  return total;
+/** The bytes of source the index read: its files' sizes. */
+function sourceBytes(stateDir) {
+  const db = new Database(path.join(stateDir, "graph.db"), { readonly: true });
+  try {
+    return db.prepare("SELECT coalesce(sum(size), 0) FROM files").pluck().get();
+  } finally {
+    db.close();
+  }
 }
 
 /** The SQLite index's counts of a repository. */
@@ -128,6 +144,7 @@ async function main() {
   ensureCorpus();
   ensureCorpus(ORG_CORPUS, ORG_PACKAGES);
   const repos = [...PACKAGES.map((p) => ({ name: p.name, dir: path.join(CORPUS, p.name) })), ...ORG_PACKAGES.map((p) => ({ name: p.name, dir: path.join(ORG_CORPUS, p.name) }))];
+  for (const repo of repos) ownProject(repo.dir);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "mast-org-"));
   const server = await startPostgres();
   const admin = new pg.Client({ connectionString: server.url() });
@@ -142,9 +159,9 @@ async function main() {
     console.log(`  ${pad("repository", 38)}${lpad("MB", 7)}${lpad("index s", 9)}${lpad("publish s", 11)}${lpad("idx MB/s", 10)}${lpad("pub MB/s", 10)}`);
     for (const [i, repo] of repos.entries()) {
       repo.state = path.join(work, `state-${i}`);
-      const bytes = sourceBytes(repo.dir);
       const indexed = await mast(["index", repo.dir, "--state-dir", repo.state, "--json"]);
       if (indexed.code !== 0) throw new Error(`mast index ${repo.name} failed: ${indexed.stderr}`);
+      const bytes = sourceBytes(repo.state);
       const published = await mast(["publish", repo.dir, "--to", url, "--repository", repo.name, "--commit", "clean", "--state-dir", repo.state, "--json"]);
       if (published.code !== 0) throw new Error(`mast publish ${repo.name} failed: ${published.stderr}`);
       const mb = bytes / 1e6;
@@ -181,19 +198,39 @@ async function main() {
     await client.end();
     console.log(`rows: ${repos.length - rowMismatches}/${repos.length} repositories with PostgreSQL's files, symbols, edges and imports equal to the SQLite index's`);
 
-    // 3. Concurrency.
-    report.concurrency = await concurrency(url, repos);
-    const c = report.concurrency;
+    // 3. Serving.
+    report.serving = await serving(url, repos, work);
+    const sv = report.serving;
     console.log(
-      `concurrency (${MINUTES} min, 8 publishers, 64 readers): ${c.publishes} publishes (${c.publish_errors} errors), ${c.reads} reads (${c.read_errors} errors, ${c.incomplete} incomplete or mixed); afterwards ${c.unequal_after} repositories differ from their clean publish's counts`,
+      `serving: mast serve --store up in ${fmt(sv.startup_ms / 1000)} s (${repos.length} replicas built); ${sv.identical}/${sv.queries} seeded queries answered as each repository's own index answers; search top-10 overlap mean ${fmt(sv.search.overlap_sum / Math.max(1, sv.search.queries), 3)}, min ${fmt(sv.search.min_overlap, 3)}`,
+    );
+    for (const d of sv.differing) console.log(`  differs: ${d.repository} ${d.name} ${JSON.stringify(d.args)}\n    index: ${JSON.stringify(d.want)}\n    store: ${JSON.stringify(d.got)}`);
+    const l = sv.latency;
+    console.log(
+      `  over HTTP, all ${repos.length} repositories: mast_callers p50 ${fmt(l.callers_all.p50)} / p95 ${fmt(l.callers_all.p95)} ms, mast_search p50 ${fmt(l.search_all.p50)} / p95 ${fmt(l.search_all.p95)} ms; 5 repositories: mast_callers p50 ${fmt(l.callers_5.p50)} / p95 ${fmt(l.callers_5.p95)} ms, mast_search p50 ${fmt(l.search_5.p50)} / p95 ${fmt(l.search_5.p95)} ms (targets at 20+: p50 ≤ 30, p95 ≤ 150)`,
     );
 
-    // 4. Faults.
-    report.faults = await faults(server, url, repos);
+    // 4. Concurrency.
+    report.concurrency = await concurrency(url, repos, work);
+    const c = report.concurrency;
+    console.log(
+      `concurrency (${MINUTES} min, 8 publishers, 64 SQL readers, 64 MCP readers): ${c.publishes} publishes (${c.publish_errors} errors), ${c.reads} SQL reads (${c.read_errors} errors, ${c.incomplete} incomplete or mixed); afterwards ${c.unequal_after} repositories differ from their clean publish's counts`,
+    );
+    console.log(
+      `  MCP readers of mast serve --store: ${c.mcp.calls} calls (${c.mcp.errors} errors), p50 ${fmt(c.mcp.p50)} / p95 ${fmt(c.mcp.p95)} ms; the server built ${c.mcp.replicas_built} replicas of new publishes meanwhile`,
+    );
+    for (const e of c.mcp.error_samples) console.log(`    error: ${e}`);
+
+    // 5. Faults.
+    report.faults = await faults(server, url, repos, work);
     const f = report.faults;
     console.log(`faults: ${f.kills} publishers killed (${f.killed_mid_run} mid-run): ${f.kills - f.broken} left a whole active snapshot, ${f.broken} did not`);
     console.log(
       `        PostgreSQL restarted under a publisher and readers: publisher ${f.restart.publisher}; readers ${f.restart.reader_errors} failed reads during the restart, ${f.restart.reads_after} good reads after; publish after restart: ${f.restart.after}`,
+    );
+    const s = f.restart.server;
+    console.log(
+      `        mast serve --store through the restart: ${s.alive ? "alive" : "DIED"}, ${s.calls} MCP calls (${s.errors} errors); the publish after the restart served ${s.took_up_new_publish_ms === null ? "NOT within 30 s" : `after ${fmt(s.took_up_new_publish_ms / 1000)} s`}`,
     );
   } finally {
     await server.stop();
@@ -233,7 +270,60 @@ async function readers(url, repos, n, until) {
   return tally;
 }
 
-async function concurrency(url, repos) {
+/**
+ * MCP readers of `mast serve --store` (one session each) asking a random repository's mast_callers
+ * or mast_search until `until`: calls, errors and their latencies, and the replicas the server built
+ * meanwhile (new publishes it took up).
+ */
+async function mcpReaders(url, repos, n, until, work) {
+  const server = await startStoreServer(url, path.join(work, "replicas-concurrency"));
+  const names = repos.map((r) => ({
+    repo: r.name,
+    symbols: seededQueries(r.state, prng(13))
+      .filter(([t]) => t === "mast_callers")
+      .map(([, a]) => a.symbol),
+  }));
+  const tally = { calls: 0, errors: 0, error_samples: [], ms: [] };
+  try {
+    await Promise.all(
+      Array.from({ length: n }, async (_, k) => {
+        const random = prng(1000 + k);
+        let c = await mcpClient(server.endpoint);
+        try {
+          for (let i = 0; Date.now() < until; i++) {
+            if (i > 0 && i % 200 === 0) {
+              await c.close();
+              c = await mcpClient(server.endpoint);
+            }
+            const { repo, symbols } = names[Math.floor(random() * names.length)];
+            const symbol = symbols[Math.floor(random() * symbols.length)] ?? "main";
+            const [tool, args] = random() < 0.5 ? ["mast_callers", { symbol, repository: repo }] : ["mast_search", { query: symbol }];
+            try {
+              const r = await mcpCall(c, tool, args);
+              tally.calls++;
+              tally.ms.push(r.ms);
+              if (r.isError) {
+                tally.errors++;
+                if (tally.error_samples.length < 5) tally.error_samples.push(JSON.stringify(r.data).slice(0, 300));
+              }
+            } catch (err) {
+              tally.errors++;
+              if (tally.error_samples.length < 5) tally.error_samples.push(String(err).slice(0, 300));
+            }
+          }
+        } finally {
+          await c.close().catch(() => {});
+        }
+      }),
+    );
+  } finally {
+    await server.stop();
+  }
+  const built = (server.log().match(/replica of \d+ files built/g) ?? []).length;
+  return { calls: tally.calls, errors: tally.errors, error_samples: tally.error_samples, p50: percentile(tally.ms, 50), p95: percentile(tally.ms, 95), replicas_built: built };
+}
+
+async function concurrency(url, repos, work) {
   const until = Date.now() + MINUTES * 60_000;
   // Four publishers on repositories of their own, four sharing two: small repositories, so each publishes often.
   const small = [...repos].sort((a, b) => a.clean.files - b.clean.files).slice(0, 6);
@@ -252,8 +342,10 @@ async function concurrency(url, repos) {
     }
   });
   const read = readers(url, repos, 64, () => until);
+  const mcp = mcpReaders(url, repos, 64, until, work);
   await Promise.all(publishers);
   const tally = await read;
+  const served = await mcp;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   let unequal = 0;
@@ -262,10 +354,10 @@ async function concurrency(url, repos) {
     if (!whole(s) || s.files !== repo.clean.files || s.symbols !== repo.clean.symbols || s.edges !== repo.clean.edges || s.imports !== repo.clean.imports) unequal++;
   }
   await client.end();
-  return { publishes, publish_errors: publishErrors, errors, reads: tally.reads, read_errors: tally.errors, incomplete: tally.incomplete, unequal_after: unequal };
+  return { publishes, publish_errors: publishErrors, errors, reads: tally.reads, read_errors: tally.errors, incomplete: tally.incomplete, unequal_after: unequal, mcp: served };
 }
 
-async function faults(server, url, repos) {
+async function faults(server, url, repos, work) {
   const repo = repos.find((r) => r.name === "zod") ?? repos[0];
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -289,9 +381,24 @@ async function faults(server, url, repos) {
     if (!ok) broken++;
   }
   await client.end();
-  // A restart under a publisher and readers.
+  // A restart under a publisher, readers and a store server.
   let stop = false;
   const read = readers(url, repos, 8, () => (stop ? 0 : Number.POSITIVE_INFINITY));
+  const served = await startStoreServer(url, path.join(work, "replicas-restart"), ["--repository", repo.name]);
+  const mcpTally = { calls: 0, errors: 0 };
+  const asking = (async () => {
+    const c = await mcpClient(served.endpoint);
+    try {
+      while (!stop) {
+        const r = await mcpCall(c, "mast_callers", { symbol: "pipe" }).catch(() => ({ isError: true }));
+        mcpTally.calls++;
+        if (r.isError) mcpTally.errors++;
+        await new Promise((res) => setTimeout(res, 20));
+      }
+    } finally {
+      await c.close().catch(() => {});
+    }
+  })();
   const publishing = mast(["publish", repo.dir, "--to", url, "--repository", repo.name, "--commit", "restart", "--state-dir", repo.state, "--json"]);
   await new Promise((r) => setTimeout(r, 200));
   await server.restart();
@@ -300,6 +407,22 @@ async function faults(server, url, repos) {
   stop = true;
   const tally = await read;
   const after = await mast(["publish", repo.dir, "--to", url, "--repository", repo.name, "--commit", "after-restart", "--state-dir", repo.state, "--json"]);
+  // The server takes up the publish made after the restart: its answers name the new commit.
+  let takenUp = null;
+  const c = await mcpClient(served.endpoint);
+  for (const started = performance.now(); performance.now() - started < 30_000; ) {
+    const r = await mcpCall(c, "mast_search", { query: "pipe" });
+    if (r.data.results?.[0]?.commit === "after-restart") {
+      takenUp = performance.now() - started;
+      break;
+    }
+    await new Promise((res) => setTimeout(res, 200));
+  }
+  await c.close();
+  stop = true;
+  await asking;
+  const serverAlive = served.child.exitCode === null;
+  await served.stop();
   const code = /error ([A-Z_]+)/.exec(during.stderr)?.[1];
   return {
     kills: KILLS,
@@ -310,8 +433,178 @@ async function faults(server, url, repos) {
       reader_errors: tally.errors,
       reads_after: tally.reads,
       after: after.code === 0 ? "succeeded" : `failed: ${after.stderr.trim().slice(0, 200)}`,
+      server: { alive: serverAlive, calls: mcpTally.calls, errors: mcpTally.errors, took_up_new_publish_ms: takenUp },
     },
   };
+}
+
+/** Starts `mast serve --http --store` on a free port; resolves with its URL, the process and its log once listening. */
+async function startStoreServer(url, cache, extra = []) {
+  const started = performance.now();
+  const child = spawn(process.execPath, [MAST, "serve", "--http", "--port", "0", "--store", url, "--cache", cache, "--sync-seconds", "2", ...extra], { stdio: ["ignore", "ignore", "pipe"] });
+  let log = "";
+  child.stderr.on("data", (d) => (log += d));
+  const endpoint = await new Promise((resolve, reject) => {
+    const check = () => {
+      const m = /listening on (http:\/\/\S+)/.exec(log);
+      if (m) resolve(new URL(m[1]));
+    };
+    child.stderr.on("data", check);
+    child.once("exit", () => reject(new Error(`mast serve --store exited: ${log}`)));
+  });
+  return { endpoint, child, log: () => log, startup_ms: performance.now() - started, stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))) };
+}
+
+async function mcpClient(endpoint) {
+  const c = new Client({ name: "bench-org", version: "1.0.0" });
+  await c.connect(new StreamableHTTPClientTransport(endpoint));
+  return c;
+}
+
+/** One call over MCP: its answer (parsed) or its error, and the time it took. */
+async function mcpCall(c, name, args) {
+  const started = performance.now();
+  const r = await c.callTool({ name, arguments: args });
+  return { ms: performance.now() - started, isError: r.isError === true, data: JSON.parse(r.content[0].text) };
+}
+
+/** ≥200 seeded queries over every read tool the store serves, from the repository's own index. */
+function seededQueries(stateDir, random) {
+  const db = new Database(path.join(stateDir, "graph.db"), { readonly: true });
+  try {
+    const symbols = db
+      .prepare("SELECT s.name, s.kind, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method', 'class', 'interface', 'type') ORDER BY s.id")
+      .all();
+    const types = symbols.filter((s) => s.kind === "class" || s.kind === "interface");
+    const files = db.prepare("SELECT path FROM files WHERE language IN ('typescript', 'tsx', 'javascript') ORDER BY id").pluck().all();
+    const pick = (list) => list[Math.floor(random() * list.length)];
+    const out = [];
+    const add = (n, make, list) => {
+      for (let i = 0; i < n && list.length > 0; i++) out.push(make(pick(list)));
+    };
+    add(40, (s) => ["mast_signature", { symbol: s.name }], symbols);
+    add(40, (s) => ["mast_callers", { symbol: s.name }], symbols);
+    add(25, (s) => ["mast_rename_impact", { symbol: s.name }], symbols);
+    add(25, (s) => ["mast_graph", { symbol: s.name, direction: "callers", depth: 1 }], symbols);
+    add(20, (s) => ["mast_implementors", { interface_name: s.name }], types.length > 0 ? types : symbols);
+    add(25, (f) => ["mast_exports", { file_path: f }], files);
+    add(
+      30,
+      (s) => [
+        "mast_search",
+        {
+          query: s.name
+            .split(".")
+            .pop()
+            .replace(/([a-z])([A-Z])/g, "$1 $2")
+            .toLowerCase(),
+        },
+      ],
+      symbols,
+    );
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+/** The answer a repository's own index gives, as the store server would name its error. */
+async function localAnswer(ctx, name, args) {
+  try {
+    return (await runTool(ctx, name, args, { telemetry: false })).answer;
+  } catch (err) {
+    return { error: err.code ?? String(err) };
+  }
+}
+
+const siteKey = (r) => `${r.file_path}:${r.start_line}:${r.symbol_name}`;
+const percentile = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? 0 : s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+/**
+ * Serving: `mast serve --http --store` started over every published repository (its replicas
+ * built), then each repository's seeded queries answered over MCP with `repository` set to it and
+ * compared with its own index's answers; then cross-repository mast_callers and mast_search
+ * latencies over all repositories and over 5.
+ */
+async function serving(url, repos, work) {
+  const server = await startStoreServer(url, path.join(work, "replicas"));
+  let c = await mcpClient(server.endpoint);
+  const out = { startup_ms: server.startup_ms, queries: 0, identical: 0, differing: [], search: { queries: 0, overlap_sum: 0, min_overlap: 1 } };
+  try {
+    for (const repo of repos) {
+      // A client per repository: the SDK's transport keeps a listener per request it sent.
+      await c.close();
+      c = await mcpClient(server.endpoint);
+      const ctx = createToolContext(resolveConfig(repo.dir, { stateDir: repo.state }));
+      try {
+        for (const [name, args] of seededQueries(repo.state, prng(repo.name.length * 7919))) {
+          const want = await localAnswer(ctx, name, args);
+          const got = await mcpCall(c, name, { ...args, repository: repo.name });
+          out.queries++;
+          if (name === "mast_search") {
+            const a = (want.results ?? []).slice(0, 10).map(siteKey);
+            const b = (got.data.results ?? []).slice(0, 10).map(siteKey);
+            const overlap = a.length === 0 && b.length === 0 ? 1 : a.filter((k) => b.includes(k)).length / Math.max(a.length, b.length);
+            out.search.queries++;
+            out.search.overlap_sum += overlap;
+            out.search.min_overlap = Math.min(out.search.min_overlap, overlap);
+            if (overlap === 1) out.identical++;
+            else if (out.differing.length < 10) out.differing.push({ repository: repo.name, name, args, want: a, got: b });
+            continue;
+          }
+          let same;
+          if (got.isError) same = want.error !== undefined && got.data.error?.code === want.error;
+          else if (got.data.not_found === true) same = want.not_found === true && JSON.stringify(got.data.did_you_mean) === JSON.stringify(want.did_you_mean ?? []);
+          else {
+            const { repository, commit, ...answer } = got.data.repositories?.[0] ?? {};
+            same = repository === repo.name && JSON.stringify(answer) === JSON.stringify(want);
+          }
+          if (same) out.identical++;
+          else if (out.differing.length < 10) out.differing.push({ repository: repo.name, name, args, want: JSON.stringify(want).slice(0, 300), got: JSON.stringify(got.data).slice(0, 300) });
+        }
+      } finally {
+        ctx.close();
+      }
+    }
+    const names = repos.flatMap((r) =>
+      seededQueries(r.state, prng(3))
+        .filter(([n]) => n === "mast_callers")
+        .map(([, a]) => a.symbol),
+    );
+    const words = repos.flatMap((r) =>
+      seededQueries(r.state, prng(5))
+        .filter(([n]) => n === "mast_search")
+        .map(([, a]) => a.query),
+    );
+    const five = `{${repos
+      .slice(0, 5)
+      .map((r) => r.name)
+      .join(",")}}`;
+    const timed = async (tool, list, extra) => {
+      const ms = [];
+      const random = prng(11);
+      for (let i = 0; i < 200; i++) {
+        const arg = list[Math.floor(random() * list.length)];
+        const r = await mcpCall(c, tool, { ...(tool === "mast_search" ? { query: arg } : { symbol: arg }), ...extra });
+        if (r.isError) throw new Error(`${tool} failed: ${JSON.stringify(r.data)}`);
+        ms.push(r.ms);
+      }
+      return { p50: percentile(ms, 50), p95: percentile(ms, 95) };
+    };
+    out.latency = {
+      callers_all: await timed("mast_callers", names, {}),
+      search_all: await timed("mast_search", words, {}),
+      callers_5: await timed("mast_callers", names, { repository: five }),
+      search_5: await timed("mast_search", words, { repository: five }),
+    };
+  } finally {
+    await c.close();
+    await server.stop();
+  }
+  return out;
 }
 
 main().catch((err) => {

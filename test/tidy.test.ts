@@ -172,6 +172,17 @@ describe("architecture", () => {
     expect(violations).toEqual([]);
   });
 
+  it("the query layer does not know which store the rows came from: query/, tools/ and mcp/ never import store/pg/", () => {
+    const violations: string[] = [];
+    for (const f of files) {
+      if (!["query", "tools", "mcp"].includes(f.rel.split("/")[0]!)) continue;
+      for (const spec of importsOf(f.text)) {
+        if (spec.startsWith(".") && relative(SRC, join(SRC, f.rel, "..", spec)).startsWith("store/pg/")) violations.push(`${f.rel} imports ${spec}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
   it("no module imports itself back, by any path (type-only imports included)", () => {
     const edges = new Map<string, string[]>();
     for (const f of files) {

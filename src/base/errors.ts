@@ -44,6 +44,7 @@ export const ERROR_CODES = {
     "The running `mast serve` closed the connection before it answered (it stopped or crashed), so the call may or may not have run: check its effect (re-read the files an edit named), then run the command again; --no-server answers in the command's own process.",
   STORE_UNAVAILABLE: "Check that the PostgreSQL server is running and reachable, the user and password (PGPASSWORD or ~/.pgpass), sslmode, and that the database exists; then retry.",
   STORE_VERSION: "The PostgreSQL store's schema is not this mast's: upgrade mast for a newer store, or publish with this mast once to migrate an older one.",
+  STORE_DAMAGED: "A published snapshot's rows are not what mast writes (a path outside its tree, bytes that do not hash to their name, a row naming nothing): publish the repository again.",
   PUBLISH_CONFLICT: "That commit is already published with other content: commit the changes (or pass --commit with a label of their own), then publish again.",
   SOURCE_CHANGED: "A file changed while it was being published, so nothing of this publish was made active: run the command again once the files are still.",
   SNAPSHOT_INVALID: "hashpilot's snapshot store holds a manifest or blob that fails validation; it is never trusted. Inspect or delete it under $HASHPILOT_HOME/snapshots.",

@@ -5,17 +5,20 @@
 // hash to what the index holds (SOURCE_CHANGED otherwise: nothing of the publish becomes active).
 import { basename } from "node:path";
 import { MastError } from "../base/errors.js";
+import { hashKey } from "../base/hash.js";
 import { absoluteIn } from "../base/paths.js";
+import { decodeSource } from "../base/text.js";
+import { extractFile } from "../syntax/extract.js";
 import { INDEX_IDENTITY } from "../store/db.js";
 import { checkStoreUrl, openPg } from "../store/pg/client.js";
 import { indexRows, type IndexedFile } from "../store/pg/index-rows.js";
-import { publishSnapshot, type PublishReport } from "../store/pg/publish.js";
+import { publishSnapshot, type ChunkSearch, type PublishReport, type UnitSource } from "../store/pg/publish.js";
 import { ensureSchema } from "../store/pg/schema.js";
 import { Store } from "../store/store.js";
 import type { ResolvedConfig } from "./config.js";
 import { readGitHead, readOriginName } from "./git-checkout.js";
 import { readForIndex } from "./read.js";
-import { runIndex } from "./run.js";
+import { extractOptionsOf, runIndex } from "./run.js";
 import { statePaths } from "./state.js";
 
 export interface PublishOptions {
@@ -76,10 +79,29 @@ export async function publishProject(config: ResolvedConfig, options: PublishOpt
   }
 }
 
-/** A file's bytes as the index read them; SOURCE_CHANGED when the file is not what the index holds. */
-function sourceOf(config: ResolvedConfig, file: IndexedFile): Buffer {
+/** Where a chunk sits in its file, as its row and its extraction both say. */
+const chunkPlace = (key: number, start: number, end: number, part: number, type: string) => `${key}:${start}:${end}:${part}:${type}`;
+
+/**
+ * A file's bytes as the index read them, and its chunks' search input from extracting them again
+ * (graph.db keeps its full-text indexes' words, not the searched range and identifiers they came
+ * from; a replica needs them to build the same indexes); SOURCE_CHANGED when the file is not what
+ * the index holds.
+ */
+function sourceOf(config: ResolvedConfig, file: IndexedFile): UnitSource {
   const read = readForIndex(file.path, absoluteIn(config.project_root, file.path), config.max_file_bytes);
-  if (read.kind === "read" && read.stamp.contentHash === file.contentHash) return read.bytes;
+  if (read.kind === "read" && read.stamp.contentHash === file.contentHash) {
+    const decoded = decodeSource(read.bytes);
+    const extracted = decoded.kind === "text" ? extractFile(file.path, decoded.text, extractOptionsOf(config)) : null;
+    const byPlace = new Map<string, ChunkSearch>();
+    if (extracted?.ok) {
+      for (const c of extracted.extraction.chunks) {
+        const key = chunkPlace(hashKey(c.chunkId), c.startLine, c.endLine, c.part, c.chunkType);
+        if (!byPlace.has(key)) byPlace.set(key, { from: c.searchStart, to: c.searchEnd, identifiers: c.identifiers.join(" ") });
+      }
+    }
+    return { bytes: read.bytes, search: (c) => byPlace.get(chunkPlace(c.chunkKey, c.startLine, c.endLine, c.part, c.type)) ?? null };
+  }
   const why = read.kind === "read" ? "its content changed since it was indexed" : read.kind === "too_large" ? "it grew past the size cap" : read.kind === "binary" ? "it is binary now" : read.error;
   throw new MastError("SOURCE_CHANGED", `${file.path} cannot be published: ${why}`, { details: { file: file.path } });
 }

@@ -205,25 +205,37 @@ function prepareStateDir(config: ResolvedConfig, options: ServeOptions): void {
 }
 
 /** What every connection's Server shares. */
-interface Session {
+export interface Session {
   readonly version: string;
   /** What tools/list answers. */
   readonly listing: ListedTool[];
   /** The names of the tools offered. */
   readonly offered: readonly string[];
-  readonly tools: () => Promise<Tools>;
+  /** What the server says at initialize. */
+  readonly instructions: string;
+  /** A tool's answer (its JSON as `text`); throws what the client is told. */
+  readonly call: (name: string, args: unknown, progress: ToolCall["progress"]) => Promise<{ answer: unknown; text: string; stats?: unknown }>;
+  /** Called after a tools/list is answered: what the calls need may load now. */
+  readonly warm: () => void;
   /** Called at a tools/list or tools/call: the rest of the startup may begin. */
   readonly answering: () => void;
+}
+
+/** The session's call of a project's tools: the registry's, once loaded. */
+function projectCall(tools: () => Promise<Tools>, offered: readonly string[]): Session["call"] {
+  return async (name, args, progress) => {
+    const { registry, ctx } = await tools();
+    if (!offered.includes(name)) {
+      throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(name)}`, { hint: registry.unknownToolHint(name, offered) });
+    }
+    return registry.runTool(ctx, name, args, progress ? { progress } : {});
+  };
 }
 
 /** A tools/call answered: the tool's answer as text and structuredContent, or a tool error — an answer, never a crash. */
 async function callTool(session: Session, name: string, args: Record<string, unknown>, progress: ToolCall["progress"]) {
   try {
-    const { registry, ctx } = await session.tools();
-    if (!session.offered.includes(name)) {
-      throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(name)}`, { hint: registry.unknownToolHint(name, session.offered) });
-    }
-    const { answer, text, stats } = await registry.runTool(ctx, name, args, progress ? { progress } : {});
+    const { answer, text, stats } = await session.call(name, args, progress);
     // `_stats` rides in the result's `_meta`, which clients keep from the model (docs/decisions.md).
     return {
       content: [{ type: "text", text }],
@@ -237,11 +249,11 @@ async function callTool(session: Session, name: string, args: Record<string, unk
 }
 
 /** One Server per connection (stdio has one; over HTTP each session has its own), all sharing the session. */
-function createMcpServer(session: Session): Server {
-  const server = new Server({ name: "mast", version: session.version }, { capabilities: { tools: {} }, instructions: serverInstructions(session.offered) });
+export function createMcpServer(session: Session): Server {
+  const server = new Server({ name: "mast", version: session.version }, { capabilities: { tools: {} }, instructions: session.instructions });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     setImmediate(() => {
-      void session.tools().catch(() => undefined);
+      session.warm();
       session.answering();
     });
     return { tools: session.listing };
@@ -265,7 +277,7 @@ function createMcpServer(session: Session): Server {
  * proper-lockfile) re-raises a signal no other listener holds, which killed the server before its
  * cleanup (the local socket and token were left behind). A second signal exits at once.
  */
-function sessionEnd(exit: (code: number) => void): { closed: Promise<void>; stop: () => void } {
+export function sessionEnd(exit: (code: number) => void): { closed: Promise<void>; stop: () => void } {
   let stop: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => {
     stop = resolve;
@@ -289,7 +301,7 @@ interface HttpServing {
 }
 
 /** Step 3: the transport up — HTTP's listener, or stdio, whose end ends the session (`stop`); answers how to close it. */
-async function openTransport(makeServer: () => Server, http: HttpServing | null, stop: () => void, log: (line: string) => void): Promise<() => Promise<void>> {
+export async function openTransport(makeServer: () => Server, http: HttpServing | null, stop: () => void, log: (line: string) => void): Promise<() => Promise<void>> {
   if (http) {
     const listening = await http.transport.serveHttp(makeServer, http.options);
     log(`mast serve: listening on ${listening.url}${http.options.token ? " (bearer token required)" : ""}`);
@@ -322,8 +334,7 @@ async function answerLocalQueries(config: ResolvedConfig, options: ServeOptions,
   const answerLocal = async ({ tool, arguments: args }: LocalRequest): Promise<LocalReply> => {
     if (!localTools.includes(tool)) return { unavailable: `this server does not offer ${tool}` };
     try {
-      const { registry, ctx } = await session.tools();
-      return { text: (await registry.runTool(ctx, tool, args)).text };
+      return { text: (await session.call(tool, args, undefined)).text };
     } catch (err) {
       return { failure: failureOf(err), usage: isMastError(err) && err.usage };
     }
@@ -388,7 +399,16 @@ export async function serve(config: ResolvedConfig, options: ServeOptions): Prom
   // The rest of the startup waits for the first tools/list or tools/call, or STARTUP_QUIET_MS.
   let answering: () => void = () => undefined;
   const firstRequest = new Promise<void>((resolve) => (answering = resolve));
-  const session: Session = { version: options.version, listing, offered: listing.map((t) => t.name), tools: tools.load, answering };
+  const offered = listing.map((t) => t.name);
+  const session: Session = {
+    version: options.version,
+    listing,
+    offered,
+    instructions: serverInstructions(offered),
+    call: projectCall(tools.load, offered),
+    warm: () => void tools.load().catch(() => undefined),
+    answering,
+  };
 
   const end = sessionEnd(options.exit);
   const closeTransport = await openTransport(() => createMcpServer(session), http, end.stop, options.log);

@@ -36,6 +36,18 @@ export interface Target {
   readonly names: string[];
 }
 
+/**
+ * Whether the index may hold a declaration `query` names: one named it, or its last segment, or
+ * whose last segment that is (every declaration a query resolves to — itself, an alias's member,
+ * an inherited member, a qualified name ending in it — is one of these). False proves the answer
+ * is not_found: a server over many repositories asks only those where it is true.
+ */
+export function mayDeclare(db: Db, query: string): boolean {
+  const symbol = query.replaceAll("::", ".");
+  const last = symbol.slice(symbol.lastIndexOf(".") + 1);
+  return prepared(db, "SELECT 1 FROM symbols WHERE name = ? OR name = ? OR tail = ? LIMIT 1").get(symbol, last, last) !== undefined;
+}
+
 /** Did-you-mean candidates offered with `not_found`. */
 export const MAX_DID_YOU_MEAN = 5;
 

@@ -19,6 +19,11 @@ export interface ToolContext {
   readonly recorder?: CallRecorder;
   /** The state root the `structural` tools read the structural index under (default: the state dir). */
   readonly structuralRoot?: string;
+  /**
+   * A replica of a published snapshot (`mast serve --store`): its files never change, so nothing is
+   * refreshed or healed before an answer.
+   */
+  readonly pinned?: boolean;
   /** The index store; NOT_INDEXED when the state dir has no graph.db. */
   store(): Store;
   close(): void;

@@ -36,7 +36,7 @@ export function busyReason(busy: ReadonlySet<string>): string {
 /** Refreshes `paths` (none: nothing is looked at), adding those that lost to `busy`; true when a refresh rewrote or removed rows. */
 async function refreshed(ctx: ToolContext, paths: Iterable<string>, busy: Set<string>): Promise<boolean> {
   const names = [...paths];
-  if (names.length === 0) return false;
+  if (names.length === 0 || ctx.pinned === true) return false;
   let changed = false;
   for (const [path, r] of await refreshFiles(ctx.store(), ctx.config, names)) {
     if (r === "busy") busy.add(path);

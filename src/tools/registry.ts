@@ -317,7 +317,7 @@ async function answerOf(
       usage: true,
     });
   }
-  if (tool.readsIndex) await indexThreads.healInterruptedRun(ctx.config);
+  if (tool.readsIndex && ctx.pinned !== true) await indexThreads.healInterruptedRun(ctx.config);
   // A refreshing read tool's plan runs here, the refresh around it (tools/fresh.ts); any other tool answers itself.
   const raw = tool.read ? await planAnswer(ctx, tool.read, parsed.data) : await tool.handler!(ctx, parsed.data, call);
   const answer = tool.readsIndex ? withIndexing(ctx, raw) : raw;

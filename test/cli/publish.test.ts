@@ -2,6 +2,8 @@
 // published under its origin remote's name and HEAD commit (no flags but --to), a second run writes
 // nothing, and a store that is not there is STORE_UNAVAILABLE (exit 1) with the password hidden.
 import { execFileSync } from "node:child_process";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASE_FILES, makeProject, type TestProject } from "../helpers/project.js";
 import { assertBuilt, runMast, spawnMast } from "../helpers/cli.js";
@@ -65,6 +67,42 @@ describe("mast publish", () => {
     } finally {
       serve.child.kill("SIGINT");
       await serve.done;
+    }
+  });
+
+  it("mast serve --http --store: an MCP client gets the read tools over the published repositories, each answer naming its repository and commit", async () => {
+    const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: project.root, encoding: "utf8" }).trim();
+    const cache = makeProject({});
+    const serve = spawnMast(["serve", "--http", "--port", "0", "--store", server.url(), "--cache", cache.root]);
+    const client = new Client({ name: "mast-store-test", version: "1.0.0" });
+    try {
+      const endpoint = await new Promise<URL>((resolve, reject) => {
+        let seen = "";
+        serve.child.stderr!.on("data", (d: string) => {
+          seen += d;
+          const m = /listening on (http:\/\/\S+)/.exec(seen);
+          if (m) resolve(new URL(m[1]!));
+        });
+        void serve.done.then((r) => reject(new Error(`serve exited: ${r.stderr}`)));
+      });
+      await client.connect(new StreamableHTTPClientTransport(endpoint));
+      const listed = await client.listTools();
+      expect(listed.tools.map((t) => [t.name, "repository" in (t.inputSchema.properties ?? {})]).sort()).toEqual(
+        ["mast_callers", "mast_exports", "mast_graph", "mast_implementors", "mast_rename_impact", "mast_search", "mast_signature"].map((n) => [n, true]),
+      );
+      const called = (await client.callTool({ name: "mast_callers", arguments: { symbol: "Repo.find", repository: "github.com/acme/*" } })) as { content: Array<{ text: string }> };
+      const answer = JSON.parse(called.content[0]!.text);
+      expect(answer).toMatchObject({
+        repositories_searched: 1,
+        repositories: [{ repository: "github.com/acme/demo", commit: head, declaration: { file_path: "src/repo.ts", line: 2 }, verified_callers: [{ file_path: "src/auth.ts" }] }],
+      });
+      const bad = (await client.callTool({ name: "mast_callers", arguments: { symbol: "Repo.find", repository: "gitlab.com/*" } })) as { isError?: boolean; content: Array<{ text: string }> };
+      expect([bad.isError, JSON.parse(bad.content[0]!.text).error.code]).toEqual([true, "INVALID_ARGUMENT"]);
+    } finally {
+      await client.close().catch(() => {});
+      serve.child.kill("SIGTERM");
+      await serve.done;
+      cache.cleanup();
     }
   });
 

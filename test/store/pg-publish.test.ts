@@ -7,7 +7,11 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MastError } from "../../src/base/errors.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { publishProject } from "../../src/index/publish.js";
+import { syncReplicas } from "../../src/index/replicas.js";
 import { runIndex } from "../../src/index/run.js";
 import { statePaths } from "../../src/index/state.js";
 import { INDEX_IDENTITY } from "../../src/store/db.js";
@@ -225,14 +229,25 @@ describe("mast publish into PostgreSQL", () => {
     const c = new pg.Client({ connectionString: old });
     await c.connect();
     try {
-      // What version 1 had: no structural tables, no active_structural.
+      // What version 1 had: no structural tables, no active_structural, no chunks' search input, no seq, no index meta.
       await c.query(
-        "DROP TABLE mast.structural_coverage, mast.structural_boundaries, mast.structural_edges, mast.structural_symbols, mast.structural_layers CASCADE; ALTER TABLE mast.repositories DROP COLUMN active_structural; DROP TABLE mast.structural_builds; UPDATE mast.schema_info SET version = 1",
+        "DROP TABLE mast.structural_coverage, mast.structural_boundaries, mast.structural_edges, mast.structural_symbols, mast.structural_layers CASCADE; ALTER TABLE mast.repositories DROP COLUMN active_structural; DROP TABLE mast.structural_builds; " +
+          "ALTER TABLE mast.unit_chunks DROP COLUMN search_from, DROP COLUMN search_to, DROP COLUMN identifiers, DROP COLUMN seq; ALTER TABLE mast.unit_symbols DROP COLUMN seq; ALTER TABLE mast.snapshots DROP COLUMN index_meta; " +
+          "UPDATE mast.schema_info SET version = 1",
       );
       const report = await publishProject(p.config(), { to: old, repository: "acme/old", commit: "1" });
       expect([report.unchanged, report.active]).toEqual([true, true]);
       expect((await c.query("SELECT version FROM mast.schema_info")).rows).toEqual([{ version: PG_SCHEMA_VERSION }]);
       expect((await c.query("SELECT count(*)::int AS n FROM mast.structural_builds")).rows).toEqual([{ n: 0 }]);
+      // Its units carry no search input: a replica indexes their chunks from the whole text, and says how many.
+      const cache = mkdtempSync(join(tmpdir(), "mast-replicas-"));
+      try {
+        const { replicas } = await syncReplicas(old, cache, null, () => {});
+        const chunks = (await c.query("SELECT count(*)::int AS n FROM mast.unit_chunks")).rows[0].n;
+        expect([replicas.length, replicas[0]!.counts.approximate_chunks, replicas[0]!.counts.chunks]).toEqual([1, chunks, chunks]);
+      } finally {
+        rmSync(cache, { recursive: true, force: true });
+      }
     } finally {
       await c.end();
     }

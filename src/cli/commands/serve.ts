@@ -1,6 +1,10 @@
 // `mast serve`: every tool over MCP, on stdio or streamable HTTP, until the client goes; its flags
 // checked here (toolsets, port, timeouts, the tools/list form) before the server loads.
-import { resolve as resolvePath } from "node:path";
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve as resolvePath } from "node:path";
+import { compileGlobs } from "../../base/glob.js";
+import { sha256 } from "../../base/hash.js";
+import { checkStoreUrl, withoutPassword } from "../../store/pg/client.js";
 import { MastError } from "../../base/errors.js";
 import { VERSION } from "../../base/version.js";
 import { TOOLSETS, type Toolset } from "../../tools/define.js";
@@ -21,6 +25,41 @@ interface ServeOptions extends CommonOptions {
   maxSessions: string;
   structuralRoot?: string;
   schemas: string;
+  store?: string;
+  repository?: string;
+  cache?: string;
+  syncSeconds: string;
+}
+
+/** Where `--store`'s replicas are kept by default: the user's cache, a directory per store (its URL without the password). */
+function defaultCacheDir(url: string): string {
+  const cache = process.env.XDG_CACHE_HOME && isAbsolute(process.env.XDG_CACHE_HOME) ? process.env.XDG_CACHE_HOME : join(homedir(), ".cache");
+  return join(cache, "mast", "replicas", sha256(withoutPassword(url)).slice(0, 16));
+}
+
+/** `mast serve --store`: the read tools over every repository published to the store. */
+async function serveFromStore(path: string | undefined, opts: ServeOptions, settings: ReturnType<typeof checkedSettings>, token: string | undefined): Promise<void> {
+  const url = opts.store!;
+  checkStoreUrl(url, "--store");
+  if (path !== undefined || opts.stateDir !== undefined || opts.watch || opts.structuralRoot !== undefined) {
+    throw new MastError("INVALID_ARGUMENT", "--store serves the published repositories: it takes no path, --state-dir, --watch or --structural-root", { usage: true });
+  }
+  const syncSeconds = Number(opts.syncSeconds);
+  if (!(syncSeconds >= 0.1 && syncSeconds <= 86_400)) {
+    throw new MastError("INVALID_ARGUMENT", `--sync-seconds takes a number of seconds from 0.1 to 86400, not ${JSON.stringify(opts.syncSeconds)}`, { usage: true });
+  }
+  const { serveStore } = await import("../../mcp/store-server.js");
+  await serveStore({
+    url,
+    cacheDir: resolvePath(opts.cache ?? defaultCacheDir(url)),
+    filter: opts.repository === undefined ? null : compileGlobs([opts.repository]),
+    syncMs: syncSeconds * 1000,
+    version: VERSION,
+    log: (line) => process.stderr.write(`${line}\n`),
+    exit: (code) => process.exit(code),
+    schemas: settings.schemas,
+    ...(opts.http ? { http: { host: opts.host, port: settings.port, idleMs: settings.idleSeconds * 1000, maxSessions: settings.maxSessions, ...(token ? { token } : {}) } } : {}),
+  });
 }
 
 /** The HTTP settings and toolsets the flags name, refused when out of range. */
@@ -102,10 +141,21 @@ export const serveCommand: CommandSpec<ServeOptions> = {
       default: "compact",
     },
     { name: "no-socket", help: "do not answer `mast query` of this project on the state dir's socket (serve.sock)" },
+    {
+      name: "store",
+      value: "<url>",
+      help: "serve the read tools over every repository published to this PostgreSQL store (postgres://…) instead of a project, from local replicas of their active snapshots",
+    },
+    { name: "repository", value: "<glob>", help: "with --store: serve only the repositories whose names match" },
+    { name: "cache", value: "<dir>", help: "with --store: where the replicas are kept (default: ~/.cache/mast/replicas/<store>)" },
+    { name: "sync-seconds", value: "<s>", help: "with --store: how often the store is asked for newly published snapshots", default: "5" },
   ],
   run: async ([path], opts) => {
-    const { schemas, toolsets, port, idleSeconds, maxSessions } = checkedSettings(opts);
+    const settings = checkedSettings(opts);
+    const { schemas, toolsets, port, idleSeconds, maxSessions } = settings;
     const token = process.env.MAST_HTTP_TOKEN?.trim();
+    if (opts.store !== undefined) return serveFromStore(path, opts, settings, token);
+    if (opts.repository !== undefined || opts.cache !== undefined) throw new MastError("INVALID_ARGUMENT", "--repository and --cache go with --store", { usage: true });
     const loaded = loadConfig(path, { stateDir: opts.stateDir });
     const config = opts.checker ? { ...loaded, checker: true } : loaded;
     const { DEFAULT_SEED_DIR, serve } = await import("../../mcp/server.js");

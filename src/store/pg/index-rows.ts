@@ -4,7 +4,7 @@
 // the same file text at the same path gives the same rows in the same order whichever index made
 // them: that order is the `ord` that content-addressed units and the edges into them share.
 import type { Db } from "../db.js";
-import { fileSymbolTexts } from "../db.js";
+import { CHECKER_BEHIND, CHECKER_META, fileSymbolTexts } from "../db.js";
 
 export interface IndexedFile {
   readonly id: number;
@@ -34,6 +34,8 @@ export interface SymbolRow {
   readonly signature: string | null;
   readonly doc: string | null;
   readonly params: string | null;
+  /** Its place among the file's symbols by id: the extractor's order in an index built from scratch. */
+  readonly seq: number;
 }
 
 export interface ChunkRow {
@@ -51,6 +53,8 @@ export interface ChunkRow {
   readonly parentSymbol: string | null;
   readonly isExported: boolean;
   readonly part: number;
+  /** Its place among the file's chunks by id (as SymbolRow's). */
+  readonly seq: number;
 }
 
 export interface HeritageRow {
@@ -97,7 +101,12 @@ export interface IndexRows {
   readonly edges: readonly EdgeRow[];
   readonly reExports: ReadonlyArray<readonly [from: number, to: number]>;
   readonly verdicts: ReadonlyArray<{ readonly targetId: number; readonly fileId: number; readonly line: number; readonly verdict: string }>;
+  /** The index's meta the answers read (INDEX_META_KEYS), by key. */
+  readonly meta: Readonly<Record<string, string>>;
 }
+
+/** The meta keys of graph.db a published snapshot carries: what the answers read of the checker pass. */
+export const INDEX_META_KEYS: readonly string[] = [CHECKER_META, CHECKER_BEHIND];
 
 const bool = (v: unknown) => v === 1 || v === 1n;
 
@@ -125,7 +134,7 @@ export function indexRows(db: Db): IndexRows {
     `SELECT id, name, tail, kind, line, end_line, is_exported, has_body, parent_name, reexport_module, reexport_name, alias_of, return_type FROM symbols WHERE file_id = ? ORDER BY ${SYMBOL_ORDER}`,
   );
   const chunksOf = db.prepare(
-    `SELECT chunk_key, start_line, end_line, content_start_line, content_end_line, cut_from, cut_to, content, chunk_type, symbol_name, symbol_tail, parent_symbol, is_exported, part
+    `SELECT id, chunk_key, start_line, end_line, content_start_line, content_end_line, cut_from, cut_to, content, chunk_type, symbol_name, symbol_tail, parent_symbol, is_exported, part
        FROM chunks WHERE file_id = ? ORDER BY start_line, part, chunk_key, end_line, chunk_type, id`,
   );
   const heritageOf = db.prepare("SELECT class_name, relation, target FROM heritage WHERE file_id = ? ORDER BY class_name, relation, target");
@@ -151,6 +160,7 @@ export function indexRows(db: Db): IndexRows {
         signature: t.signature,
         doc: t.doc,
         params: t.params,
+        seq: 0,
       };
     });
     const chunks = (chunksOf.all(fileId) as Array<Record<string, unknown>>).map(
@@ -169,11 +179,18 @@ export function indexRows(db: Db): IndexRows {
         parentSymbol: r["parent_symbol"] as string | null,
         isExported: bool(r["is_exported"]),
         part: r["part"] as number,
+        seq: r["id"] as number,
       }),
     );
+    const bySeq = <R extends { seq: number }>(rows: R[], idOf: (r: R, i: number) => number): R[] => {
+      const order = rows.map((r, i) => [idOf(r, i), i] as const).sort((a, b) => a[0] - b[0]);
+      const seq = new Array<number>(rows.length);
+      order.forEach(([, i], n) => (seq[i] = n));
+      return rows.map((r, i) => ({ ...r, seq: seq[i]! }));
+    };
     const heritage = (heritageOf.all(fileId) as Array<Record<string, string>>).map((r) => ({ className: r["class_name"]!, relation: r["relation"]!, target: r["target"]! }));
     const calls = callsOf.get(fileId) as Uint8Array | undefined;
-    return { symbols, chunks, heritage, calls: calls === undefined ? null : Buffer.from(calls) };
+    return { symbols: bySeq(symbols, (r) => r.id), chunks: bySeq(chunks, (r) => r.seq), heritage, calls: calls === undefined ? null : Buffer.from(calls) };
   };
   const imports = (
     db.prepare("SELECT file_id, module, symbols, bound_as, kind, line, is_external, resolved_file_id FROM imports ORDER BY file_id, line, id").raw().all() as Array<
@@ -190,5 +207,8 @@ export function indexRows(db: Db): IndexRows {
     line,
     verdict,
   }));
-  return { files, rowsOf, symbolPlace, symbolCount: ids.length, imports, edges, reExports, verdicts };
+  const meta = Object.fromEntries(
+    db.prepare("SELECT key, value FROM meta WHERE key IN (SELECT value FROM json_each(?)) ORDER BY key").raw().all(JSON.stringify(INDEX_META_KEYS)) as Array<[string, string]>,
+  );
+  return { files, rowsOf, symbolPlace, symbolCount: ids.length, imports, edges, reExports, verdicts, meta };
 }

@@ -19,7 +19,7 @@ import { identifierParts, splitTerms } from "../../base/text.js";
 import { MastError } from "../../base/errors.js";
 import { chunkContent, type ChunkLines } from "../chunk-text.js";
 import type { PgSession, PgValue } from "./client.js";
-import type { IndexRows, IndexedFile, FileRows } from "./index-rows.js";
+import type { ChunkRow, IndexRows, IndexedFile, FileRows } from "./index-rows.js";
 
 /** The advisory lock every publisher holds shared while it writes, and the collector of unnamed units takes exclusively. */
 const PUBLISH_LOCK = 0x6d617375;
@@ -61,8 +61,21 @@ export interface PublishReport {
   readonly timings_ms: { index?: number; units: number; snapshot: number; prune: number };
 }
 
+/** A chunk's search input as the extractor made it: the searched range of its text (offsets) and its code identifiers, space-separated. */
+export interface ChunkSearch {
+  readonly from: number;
+  readonly to: number;
+  readonly identifiers: string;
+}
+
+/** A file's unit source: its bytes and each of its chunks' search input (null: unknown). */
+export interface UnitSource {
+  readonly bytes: Buffer;
+  readonly search: (chunk: ChunkRow) => ChunkSearch | null;
+}
+
 /** Reads a file's bytes for its unit; they must be the bytes the index read (SOURCE_CHANGED otherwise). */
-export type ReadSource = (file: IndexedFile) => Buffer;
+export type ReadSource = (file: IndexedFile) => UnitSource;
 
 /** What identifies a snapshot's content: the index identity and every file's path and content hash. */
 export function treeDigest(identity: string, files: readonly IndexedFile[]): string {
@@ -135,10 +148,10 @@ async function writeUnits(pg: PgSession, rows: IndexRows, units: readonly Buffer
     let batchBytes = 0;
     for (; i < missing.length && batch.length < UNIT_BATCH && (batch.length === 0 || batchBytes + missing[i]!.file.size <= UNIT_BATCH_BYTES); i++) {
       const { file, unit } = missing[i]!;
-      const source = readSource(file);
+      const { bytes: source, search } = readSource(file);
       const fileRows = rows.rowsOf(file.id);
       const lines = source.toString("utf8").split("\n");
-      batch.push({ file, unit, source, rows: fileRows, words: fileRows.chunks.map((c) => searchWords(file.path, c, lines)) });
+      batch.push({ file, unit, source, rows: fileRows, words: fileRows.chunks.map((c) => searchWords(file.path, c, lines)), search: fileRows.chunks.map(search) });
       batchBytes += source.length;
     }
     const inserted = await pg.transaction(() => insertUnits(pg, batch));
@@ -149,7 +162,14 @@ async function writeUnits(pg: PgSession, rows: IndexRows, units: readonly Buffer
 }
 
 /** Units to write in one transaction: each file's bytes, rows and its chunks' search words. */
-type UnitBatch = Array<{ readonly file: IndexedFile; readonly unit: Buffer; readonly source: Buffer; readonly rows: FileRows; readonly words: readonly string[] }>;
+type UnitBatch = Array<{
+  readonly file: IndexedFile;
+  readonly unit: Buffer;
+  readonly source: Buffer;
+  readonly rows: FileRows;
+  readonly words: readonly string[];
+  readonly search: ReadonlyArray<ChunkSearch | null>;
+}>;
 
 /** Column arrays for an `INSERT … SELECT * FROM unnest(…)` of `items`. */
 function columns<T>(items: readonly T[], pick: ReadonlyArray<(item: T) => PgValue>): PgValue[][] {
@@ -186,7 +206,7 @@ async function insertUnits(pg: PgSession, unordered: UnitBatch): Promise<{ count
   const symbols = own.flatMap((b) => b.rows.symbols.map((s, ord) => ({ unit: b.unit, ord, s })));
   await pg.query(
     `INSERT INTO mast.unit_symbols SELECT * FROM unnest($1::bytea[], $2::int[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::bool[], $9::bool[],
-       $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[])`,
+       $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::int[])`,
     columns(symbols, [
       (x) => x.unit,
       (x) => x.ord,
@@ -205,15 +225,16 @@ async function insertUnits(pg: PgSession, unordered: UnitBatch): Promise<{ count
       (x) => x.s.signature,
       (x) => x.s.doc,
       (x) => x.s.params,
+      (x) => x.s.seq,
     ]),
   );
-  const chunks = own.flatMap((b) => b.rows.chunks.map((c, ord) => ({ unit: b.unit, ord, c, words: b.words[ord]! })));
+  const chunks = own.flatMap((b) => b.rows.chunks.map((c, ord) => ({ unit: b.unit, ord, c, words: b.words[ord]!, search: b.search[ord] ?? null })));
   await pg.query(
     `INSERT INTO mast.unit_chunks
-       SELECT u, o, k, sl, el, cs, ce, cf, ct, content, ty, sn, st, ps, ex, pa, to_tsvector('simple', w)
+       SELECT u, o, k, sl, el, cs, ce, cf, ct, content, ty, sn, st, ps, ex, pa, to_tsvector('simple', w), sf, stt, ids, sq
        FROM unnest($1::bytea[], $2::int[], $3::bigint[], $4::int[], $5::int[], $6::int[], $7::int[], $8::int[], $9::int[], $10::bytea[],
-                   $11::text[], $12::text[], $13::text[], $14::text[], $15::bool[], $16::int[], $17::text[])
-         AS t(u, o, k, sl, el, cs, ce, cf, ct, content, ty, sn, st, ps, ex, pa, w)`,
+                   $11::text[], $12::text[], $13::text[], $14::text[], $15::bool[], $16::int[], $17::text[], $18::int[], $19::int[], $20::text[], $21::int[])
+         AS t(u, o, k, sl, el, cs, ce, cf, ct, content, ty, sn, st, ps, ex, pa, w, sf, stt, ids, sq)`,
     columns(chunks, [
       (x) => x.unit,
       (x) => x.ord,
@@ -232,6 +253,10 @@ async function insertUnits(pg: PgSession, unordered: UnitBatch): Promise<{ count
       (x) => x.c.isExported,
       (x) => x.c.part,
       (x) => x.words,
+      (x) => x.search?.from ?? null,
+      (x) => x.search?.to ?? null,
+      (x) => x.search?.identifiers ?? null,
+      (x) => x.c.seq,
     ]),
   );
   const heritage = own.flatMap((b) => b.rows.heritage.map((h, ord) => ({ unit: b.unit, ord, h })));
@@ -263,9 +288,9 @@ async function writeSnapshot(
   return pg.transaction(async () => {
     const sourceBytes = rows.files.reduce((n, f) => n + f.size, 0);
     const made = await pg.query<{ id: string }>(
-      `INSERT INTO mast.snapshots(repository_id, commit, tree_digest, index_identity, file_count, symbol_count, edge_count, source_bytes)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (repository_id, commit) DO NOTHING RETURNING id`,
-      [repositoryId, request.commit, digest, request.identity, rows.files.length, rows.symbolCount, rows.edges.length, sourceBytes],
+      `INSERT INTO mast.snapshots(repository_id, commit, tree_digest, index_identity, file_count, symbol_count, edge_count, source_bytes, index_meta)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (repository_id, commit) DO NOTHING RETURNING id`,
+      [repositoryId, request.commit, digest, request.identity, rows.files.length, rows.symbolCount, rows.edges.length, sourceBytes, JSON.stringify(rows.meta)],
     );
     // Another publisher of the same commit got there first (this insert waited for its commit).
     if (made.length === 0) return (await existingSnapshot(pg, repositoryId, request.commit, digest))!;

@@ -10,7 +10,7 @@
 // index identity, the path and the content). Per snapshot, since they depend on the other files:
 // the file list, imports with the file each resolves to, call-graph edges, re-export links and
 // checker verdicts. And the repositories with their active snapshot, flipped in one transaction.
-// Version 2 adds the structural index's published builds (MIGRATIONS).
+// Version 2 adds the structural index's published builds, version 3 chunks' search input (MIGRATIONS).
 import { MastError } from "../../base/errors.js";
 import type { PgSession, PgValue } from "./client.js";
 
@@ -21,7 +21,7 @@ interface Querier {
 }
 
 /** The schema version this mast writes and reads. */
-export const PG_SCHEMA_VERSION = 2;
+export const PG_SCHEMA_VERSION = 3;
 
 /** The advisory lock key the schema's creation and migration take (a transaction lock). */
 const SCHEMA_LOCK = 0x6d617374;
@@ -180,6 +180,12 @@ CREATE INDEX snapshot_verdicts_target ON mast.snapshot_verdicts(snapshot, target
  * 1 → 2: the structural index's published builds (docs/organisation.md#the-structural-index): a
  * build per (repository, build id) with its manifest, and each of its catalog's layers (the main
  * catalog, then its shards) with the catalog's own rows, the active build flipped like a snapshot.
+ * 2 → 3: each chunk's search input as the extractor made it — the searched range of its text
+ * (`search_from`, `search_to`: offsets into the text) and its code identifiers — so a replica's
+ * full-text indexes are the ones `mast index` builds (store/pg/replica.ts); NULL in units
+ * published before — each symbol's and chunk's place in its file by id (`seq`: the extractor's
+ * order, which ties between rows on one line follow), and the snapshot's index meta the answers
+ * read (the checker pass's state).
  */
 const MIGRATIONS: readonly string[] = [
   `
@@ -232,6 +238,11 @@ CREATE TABLE mast.structural_coverage (
   unit_cache_key text, sha256 text
 );
 CREATE INDEX structural_coverage_file ON mast.structural_coverage(build, layer, file_path);
+`,
+  `
+ALTER TABLE mast.unit_chunks ADD COLUMN search_from integer, ADD COLUMN search_to integer, ADD COLUMN identifiers text, ADD COLUMN seq integer;
+ALTER TABLE mast.unit_symbols ADD COLUMN seq integer;
+ALTER TABLE mast.snapshots ADD COLUMN index_meta jsonb;
 `,
 ];
 

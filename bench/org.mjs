@@ -205,9 +205,14 @@ async function main() {
       `serving: mast serve --store up in ${fmt(sv.startup_ms / 1000)} s (${repos.length} replicas built); ${sv.identical}/${sv.queries} seeded queries answered as each repository's own index answers; search top-10 overlap mean ${fmt(sv.search.overlap_sum / Math.max(1, sv.search.queries), 3)}, min ${fmt(sv.search.min_overlap, 3)}`,
     );
     for (const d of sv.differing) console.log(`  differs: ${d.repository} ${d.name} ${JSON.stringify(d.args)}\n    index: ${JSON.stringify(d.want)}\n    store: ${JSON.stringify(d.got)}`);
+    const x = sv.cross;
+    console.log(
+      `  cross-repository callers: ${x.packages} npm packages provided; ${x.asked} imported names asked as mast_callers, the provider's declaration found for ${x.provider_found}, the importing repository listed for ${x.importer_listed}: ${x.verified_sites} verified and ${x.potential_sites} potential sites`,
+    );
+    for (const s of x.samples) console.log(`    ${s.importer} → ${s.provider} ${s.name}: ${s.first}${s.verified ? "" : " (potential)"}`);
     const l = sv.latency;
     console.log(
-      `  over HTTP, all ${repos.length} repositories: mast_callers p50 ${fmt(l.callers_all.p50)} / p95 ${fmt(l.callers_all.p95)} ms, mast_search p50 ${fmt(l.search_all.p50)} / p95 ${fmt(l.search_all.p95)} ms; 5 repositories: mast_callers p50 ${fmt(l.callers_5.p50)} / p95 ${fmt(l.callers_5.p95)} ms, mast_search p50 ${fmt(l.search_5.p50)} / p95 ${fmt(l.search_5.p95)} ms (targets at 20+: p50 ≤ 30, p95 ≤ 150)`,
+      `  over HTTP, all ${repos.length} repositories: mast_callers p50 ${fmt(l.callers_all.p50)} / p95 ${fmt(l.callers_all.p95)} ms, mast_search p50 ${fmt(l.search_all.p50)} / p95 ${fmt(l.search_all.p95)} ms; 20 repositories: mast_callers p50 ${fmt(l.callers_20.p50)} / p95 ${fmt(l.callers_20.p95)} ms, mast_search p50 ${fmt(l.search_20.p50)} / p95 ${fmt(l.search_20.p95)} ms; 5 repositories: mast_callers p50 ${fmt(l.callers_5.p50)} / p95 ${fmt(l.callers_5.p95)} ms, mast_search p50 ${fmt(l.search_5.p50)} / p95 ${fmt(l.search_5.p95)} ms (targets at 20+: p50 ≤ 30, p95 ≤ 150)`,
     );
 
     // 4. Concurrency.
@@ -524,6 +529,46 @@ const percentile = (xs, p) => {
 };
 
 /**
+ * Cross-repository callers: for each repository, the names it imports (named imports) from a
+ * package another published repository provides (its recorded npm names), asked as mast_callers
+ * over all repositories — how often the importing repository is listed under the provider's
+ * declaration, and how many sites were verified or potential. No oracle here: the corpus packages
+ * are not built against each other, so the TypeScript compiler cannot say what each call reaches.
+ */
+async function crossRepository(url, repos, c) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const provided = new Map();
+  for (const r of (await client.query("SELECT r.name, s.index_meta->>'packages' AS packages FROM mast.repositories r JOIN mast.snapshots s ON s.id = r.active_snapshot")).rows) {
+    for (const p of JSON.parse(r.packages ?? "[]")) if (p.ecosystem === "npm") provided.set(p.name, r.name);
+  }
+  await client.end();
+  const out = { packages: provided.size, asked: 0, provider_found: 0, importer_listed: 0, verified_sites: 0, potential_sites: 0, samples: [] };
+  for (const repo of repos) {
+    const db = new Database(path.join(repo.state, "graph.db"), { readonly: true });
+    const pairs = new Map();
+    for (const i of db.prepare("SELECT module, symbols FROM imports WHERE is_external = 1 ORDER BY id").all()) {
+      const provider = provided.get(i.module);
+      if (provider === undefined || provider === repo.name) continue;
+      for (const s of JSON.parse(i.symbols)) if (s !== "*" && s !== "default" && /^[A-Za-z_$][\w$]*$/.test(s)) pairs.set(`${provider}\0${s}`, { provider, name: s });
+    }
+    db.close();
+    for (const { provider, name } of [...pairs.values()].slice(0, 20)) {
+      const r = await mcpCall(c, "mast_callers", { symbol: name });
+      out.asked++;
+      const group = (r.data.repositories ?? []).find((g) => g.repository === provider);
+      if (!group) continue;
+      out.provider_found++;
+      const mine = (group.cross_repository_callers ?? []).filter((f) => f.repository === repo.name);
+      if (mine.length > 0) out.importer_listed++;
+      for (const f of mine) out[f.verified ? "verified_sites" : "potential_sites"] += f.sites.length;
+      if (out.samples.length < 5 && mine.length > 0) out.samples.push({ importer: repo.name, provider, name, first: `${mine[0].file_path}: ${mine[0].sites[0]}`, verified: mine[0].verified });
+    }
+  }
+  return out;
+}
+
+/**
  * Serving: `mast serve --http --store` started over every published repository (its replicas
  * built), then each repository's seeded queries answered over MCP with `repository` set to it and
  * compared with its own index's answers; then cross-repository mast_callers and mast_search
@@ -579,10 +624,13 @@ async function serving(url, repos, work) {
         .filter(([n]) => n === "mast_search")
         .map(([, a]) => a.query),
     );
-    const five = `{${repos
-      .slice(0, 5)
-      .map((r) => r.name)
-      .join(",")}}`;
+    const glob = (n) =>
+      `{${repos
+        .slice(0, n)
+        .map((r) => r.name)
+        .join(",")}}`;
+    const five = glob(5);
+    const twenty = glob(20);
     const timed = async (tool, list, extra) => {
       const ms = [];
       const random = prng(11);
@@ -594,9 +642,12 @@ async function serving(url, repos, work) {
       }
       return { p50: percentile(ms, 50), p95: percentile(ms, 95) };
     };
+    out.cross = await crossRepository(url, repos, c);
     out.latency = {
       callers_all: await timed("mast_callers", names, {}),
       search_all: await timed("mast_search", words, {}),
+      callers_20: await timed("mast_callers", names, { repository: twenty }),
+      search_20: await timed("mast_search", words, { repository: twenty }),
       callers_5: await timed("mast_callers", names, { repository: five }),
       search_5: await timed("mast_search", words, { repository: five }),
     };

@@ -7,8 +7,6 @@ import { basename } from "node:path";
 import { MastError } from "../base/errors.js";
 import { hashKey } from "../base/hash.js";
 import { absoluteIn } from "../base/paths.js";
-import { decodeSource } from "../base/text.js";
-import { extractFile } from "../syntax/extract.js";
 import { INDEX_IDENTITY } from "../store/db.js";
 import { checkStoreUrl, openPg } from "../store/pg/client.js";
 import { indexRows, type IndexedFile } from "../store/pg/index-rows.js";
@@ -18,6 +16,8 @@ import { Store } from "../store/store.js";
 import type { ResolvedConfig } from "./config.js";
 import { readGitHead, readOriginName } from "./git-checkout.js";
 import { readForIndex } from "./read.js";
+import { createImportResolver } from "../resolve/imports.js";
+import { createParsePool } from "./pool.js";
 import { extractOptionsOf, runIndex } from "./run.js";
 import { statePaths } from "./state.js";
 
@@ -71,7 +71,12 @@ export async function publishProject(config: ResolvedConfig, options: PublishOpt
   try {
     await ensureSchema(pg);
     // One read transaction from the first row read to the last, whatever index run commits meanwhile.
-    const report = await store.readAcross((db) => publishSnapshot(pg, indexRows(db), { ...target, identity: INDEX_IDENTITY, keep: options.keep ?? null }, (file) => sourceOf(config, file)));
+    const report = await store.readAcross((db) => {
+      const rows = indexRows(db);
+      // What the project provides to others (package names, npm's entry files), for cross-repository callers.
+      const packages = createImportResolver(new Set(rows.files.map((f) => f.path)), config.project_root, { readAll: false }).packages();
+      return publishSnapshot(pg, rows, { ...target, identity: INDEX_IDENTITY, keep: options.keep ?? null, packages }, (files) => sourcesOf(config, files, options.threads));
+    });
     return { ...report, timings_ms: { index, ...report.timings_ms } };
   } finally {
     store.close();
@@ -83,25 +88,39 @@ export async function publishProject(config: ResolvedConfig, options: PublishOpt
 const chunkPlace = (key: number, start: number, end: number, part: number, type: string) => `${key}:${start}:${end}:${part}:${type}`;
 
 /**
- * A file's bytes as the index read them, and its chunks' search input from extracting them again
- * (graph.db keeps its full-text indexes' words, not the searched range and identifiers they came
- * from; a replica needs them to build the same indexes); SOURCE_CHANGED when the file is not what
- * the index holds.
+ * The files' bytes as the index read them, in order, with their chunks' search input from
+ * extracting them again in the parse pool (graph.db keeps its full-text indexes' words, not the
+ * searched range and identifiers they came from; a replica needs them to build the same indexes).
+ * A file whose bytes no longer hash to what the index holds is SOURCE_CHANGED; one whose extraction
+ * fails carries no search input.
  */
-function sourceOf(config: ResolvedConfig, file: IndexedFile): UnitSource {
-  const read = readForIndex(file.path, absoluteIn(config.project_root, file.path), config.max_file_bytes);
-  if (read.kind === "read" && read.stamp.contentHash === file.contentHash) {
-    const decoded = decodeSource(read.bytes);
-    const extracted = decoded.kind === "text" ? extractFile(file.path, decoded.text, extractOptionsOf(config)) : null;
-    const byPlace = new Map<string, ChunkSearch>();
-    if (extracted?.ok) {
-      for (const c of extracted.extraction.chunks) {
-        const key = chunkPlace(hashKey(c.chunkId), c.startLine, c.endLine, c.part, c.chunkType);
-        if (!byPlace.has(key)) byPlace.set(key, { from: c.searchStart, to: c.searchEnd, identifiers: c.identifiers.join(" ") });
+async function* sourcesOf(config: ResolvedConfig, files: readonly IndexedFile[], threads: number | undefined): AsyncGenerator<UnitSource> {
+  const options = extractOptionsOf(config);
+  const pool = createParsePool(files.length, threads);
+  try {
+    let i = 0;
+    const tasks = files.map((f) => ({ path: f.path, abs: absoluteIn(config.project_root, f.path), options, maxFileBytes: config.max_file_bytes }));
+    for await (const outcome of pool.map(tasks)) {
+      const file = files[i++]!;
+      const bytes = bytesOf(config, file);
+      const byPlace = new Map<string, ChunkSearch>();
+      if (outcome.kind === "parsed" && outcome.stamp.contentHash === file.contentHash) {
+        for (const c of outcome.extraction.chunks) {
+          const key = chunkPlace(hashKey(c.chunkId), c.startLine, c.endLine, c.part, c.chunkType);
+          if (!byPlace.has(key)) byPlace.set(key, { from: c.searchStart, to: c.searchEnd, identifiers: c.identifiers.join(" ") });
+        }
       }
+      yield { bytes, search: (c) => byPlace.get(chunkPlace(c.chunkKey, c.startLine, c.endLine, c.part, c.type)) ?? null };
     }
-    return { bytes: read.bytes, search: (c) => byPlace.get(chunkPlace(c.chunkKey, c.startLine, c.endLine, c.part, c.type)) ?? null };
+  } finally {
+    await pool.close();
   }
+}
+
+/** A file's bytes as the index read them; SOURCE_CHANGED when the file is not what the index holds. */
+function bytesOf(config: ResolvedConfig, file: IndexedFile): Buffer {
+  const read = readForIndex(file.path, absoluteIn(config.project_root, file.path), config.max_file_bytes);
+  if (read.kind === "read" && read.stamp.contentHash === file.contentHash) return read.bytes;
   const why = read.kind === "read" ? "its content changed since it was indexed" : read.kind === "too_large" ? "it grew past the size cap" : read.kind === "binary" ? "it is binary now" : read.error;
   throw new MastError("SOURCE_CHANGED", `${file.path} cannot be published: ${why}`, { details: { file: file.path } });
 }

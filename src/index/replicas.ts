@@ -8,10 +8,11 @@
 import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeAtomic } from "../base/atomic.js";
-import type { GlobSet } from "../base/glob.js";
+import { compileGlobs, type GlobSet } from "../base/glob.js";
 import { readJsonObjectFile } from "../base/json.js";
-import { openPg } from "../store/pg/client.js";
-import { writeReplica, type ReplicaCounts } from "../store/pg/replica.js";
+import { openPg, type PgSession } from "../store/pg/client.js";
+import { errorMessage, isMastError } from "../base/errors.js";
+import { SnapshotGone, writeReplica, type ReplicaCounts } from "../store/pg/replica.js";
 import { checkSchema } from "../store/pg/schema.js";
 import { Store } from "../store/store.js";
 import { DEFAULT_SETTINGS, type ResolvedConfig } from "./config.js";
@@ -48,6 +49,39 @@ function replicaOf(dir: string, s: ActiveSnapshot, counts: ReplicaCounts): Repli
   return { repository: s.repository, commit: s.commit, snapshot: Number(s.snapshot), dir, config, counts };
 }
 
+/** Every repository's active snapshot, by name. */
+function activeSnapshots(pg: PgSession): Promise<ActiveSnapshot[]> {
+  return pg.query<ActiveSnapshot>(
+    `SELECT r.name AS repository, s.id AS snapshot, s.commit, s.tree_digest
+       FROM mast.repositories r JOIN mast.snapshots s ON s.id = r.active_snapshot ORDER BY r.name COLLATE "C"`,
+  );
+}
+
+/** Builds the replica of snapshot `s` in a directory of its own and renames it into place once whole; its counts. */
+async function buildReplica(pg: PgSession, cacheDir: string, s: ActiveSnapshot): Promise<ReplicaCounts> {
+  const dir = join(cacheDir, dirName(s));
+  const building = join(cacheDir, `.building-${process.pid}-${dirName(s)}`);
+  rmSync(building, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(building, "tree"), { recursive: true });
+  mkdirSync(join(building, "state"), { recursive: true });
+  try {
+    const store = Store.open(statePaths(join(building, "state")).graphDb);
+    let counts: ReplicaCounts;
+    try {
+      counts = await writeReplica(pg, s.snapshot, join(building, "tree"), store.db);
+    } finally {
+      store.close();
+    }
+    writeAtomic(join(building, REPLICA_RECORD), Buffer.from(`${JSON.stringify({ repository: s.repository, commit: s.commit, snapshot: Number(s.snapshot), counts })}\n`));
+    renameSync(building, dir);
+    return counts;
+  } catch (err) {
+    rmSync(building, { recursive: true, force: true });
+    throw err;
+  }
+}
+
 export interface ReplicaSync {
   /** The replicas serving now, by repository name. */
   readonly replicas: readonly Replica[];
@@ -55,59 +89,91 @@ export interface ReplicaSync {
   readonly built: number;
 }
 
+export interface SyncOptions {
+  /** The replicas serving before: a repository whose new snapshot cannot be built keeps its own. */
+  readonly previous?: readonly Replica[];
+  /** Snapshots (by replica directory name) found damaged: not tried again, each logged once. */
+  readonly damaged?: Set<string>;
+}
+
 /**
  * Brings the replicas under `cacheDir` up with the store at `url`: one per repository `filter`
- * matches (all when null), its active snapshot. Replicas no repository serves any more are removed
- * by `prune` (the caller calls it once no answer reads them).
+ * matches (all when null), its active snapshot. A snapshot pruned while its replica was being
+ * built, or whose rows are damaged (STORE_DAMAGED), is logged and skipped: the repository keeps its
+ * previous replica, if it had one. A store that cannot be reached fails the whole sync. Replicas
+ * no repository serves any more are removed by `pruneReplicas` (the caller calls it once no answer
+ * reads them).
  */
-export async function syncReplicas(url: string, cacheDir: string, filter: GlobSet | null, log: (line: string) => void): Promise<ReplicaSync> {
+export async function syncReplicas(url: string, cacheDir: string, filter: GlobSet | null, log: (line: string) => void, options: SyncOptions = {}): Promise<ReplicaSync> {
   mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
   const pg = await openPg(url, "--store", { applicationName: "mast serve" });
   try {
     await checkSchema(pg);
-    const active = (
-      await pg.query<ActiveSnapshot>(
-        `SELECT r.name AS repository, s.id AS snapshot, s.commit, s.tree_digest
-           FROM mast.repositories r JOIN mast.snapshots s ON s.id = r.active_snapshot ORDER BY r.name COLLATE "C"`,
-      )
-    ).filter((s) => filter === null || filter.matches(s.repository));
+    const active = (await activeSnapshots(pg)).filter((s) => filter === null || filter.matches(s.repository));
     const replicas: Replica[] = [];
     let built = 0;
-    for (const s of active) {
-      const dir = join(cacheDir, dirName(s));
-      const record = existsSync(join(dir, REPLICA_RECORD)) ? readJsonObjectFile(join(dir, REPLICA_RECORD)) : null;
-      if (record !== null && typeof record["counts"] === "object" && record["counts"] !== null) {
-        replicas.push(replicaOf(dir, s, record["counts"] as ReplicaCounts));
-        continue;
-      }
-      const started = performance.now();
-      const building = join(cacheDir, `.building-${process.pid}-${dirName(s)}`);
-      rmSync(building, { recursive: true, force: true });
-      rmSync(dir, { recursive: true, force: true });
-      mkdirSync(join(building, "tree"), { recursive: true });
-      mkdirSync(join(building, "state"), { recursive: true });
-      try {
-        const store = Store.open(statePaths(join(building, "state")).graphDb);
-        let counts: ReplicaCounts;
-        try {
-          counts = await writeReplica(pg, s.snapshot, join(building, "tree"), store.db);
-        } finally {
-          store.close();
+    for (const listed of active) {
+      const before = options.previous?.find((r) => r.repository === listed.repository);
+      // A snapshot pruned while its replica was being built: the repository's active one now, up to three times.
+      for (let s: ActiveSnapshot | undefined = listed, attempt = 1; s !== undefined; attempt++) {
+        const dir = join(cacheDir, dirName(s));
+        if (options.damaged?.has(dirName(s))) {
+          if (before) replicas.push(before);
+          break;
         }
-        writeAtomic(join(building, REPLICA_RECORD), Buffer.from(`${JSON.stringify({ repository: s.repository, commit: s.commit, snapshot: Number(s.snapshot), counts })}\n`));
-        renameSync(building, dir);
-        replicas.push(replicaOf(dir, s, counts));
-        built++;
-        log(`mast serve: ${s.repository} at ${s.commit}: replica of ${counts.files} files built in ${Math.round(performance.now() - started)} ms`);
-      } catch (err) {
-        rmSync(building, { recursive: true, force: true });
-        throw err;
+        const record = existsSync(join(dir, REPLICA_RECORD)) ? readJsonObjectFile(join(dir, REPLICA_RECORD)) : null;
+        if (record !== null && typeof record["counts"] === "object" && record["counts"] !== null) {
+          replicas.push(replicaOf(dir, s, record["counts"] as ReplicaCounts));
+          break;
+        }
+        try {
+          const started = performance.now();
+          const counts = await buildReplica(pg, cacheDir, s);
+          replicas.push(replicaOf(dir, s, counts));
+          built++;
+          log(`mast serve: ${s.repository} at ${s.commit}: replica of ${counts.files} files built in ${Math.round(performance.now() - started)} ms`);
+          break;
+        } catch (err) {
+          const gone = err instanceof SnapshotGone;
+          if (!gone && !(isMastError(err) && err.code === "STORE_DAMAGED")) throw err;
+          if (gone && attempt < 3) {
+            s = (await activeSnapshots(pg)).find((a) => a.repository === listed.repository);
+            continue;
+          }
+          if (!gone) options.damaged?.add(dirName(s));
+          log(`mast serve: ${s.repository} at ${s.commit} not taken up (${gone ? "its snapshot was pruned meanwhile" : errorMessage(err)})${before ? `; still answering from ${before.commit}` : ""}`);
+          if (before) replicas.push(before);
+          break;
+        }
       }
     }
     return { replicas, built };
   } finally {
     await pg.close();
   }
+}
+
+/** A sync as data, for a worker thread (index/run-thread.ts): the store, the cache, the repositories' glob, what served before. */
+export interface ReplicaSyncJob {
+  readonly url: string;
+  readonly cacheDir: string;
+  readonly filter: string | null;
+  readonly previous: readonly Replica[];
+  readonly damaged: readonly string[];
+}
+
+/** What a sync on a worker thread answers: the replicas, the snapshots found damaged (all of them) and the lines it logged. */
+export interface ReplicaSyncResult extends ReplicaSync {
+  readonly damaged: readonly string[];
+  readonly log: readonly string[];
+}
+
+/** syncReplicas for a worker thread: its log lines returned with the answer. */
+export async function runReplicaSync(job: ReplicaSyncJob): Promise<ReplicaSyncResult> {
+  const log: string[] = [];
+  const damaged = new Set(job.damaged);
+  const synced = await syncReplicas(job.url, job.cacheDir, job.filter === null ? null : compileGlobs([job.filter]), (line) => log.push(line), { previous: job.previous, damaged });
+  return { ...synced, damaged: [...damaged], log };
 }
 
 /** Whether the process that named a `.building-<pid>-…` directory still runs (its build is under way). */

@@ -9,6 +9,7 @@ import { Worker } from "node:worker_threads";
 import { ERROR_CODES, type ErrorCode, MastError } from "../base/errors.js";
 import type { ResolvedConfig } from "./config.js";
 import { SERVER_LOCK_POLICY } from "./lock.js";
+import type { ReplicaSyncJob, ReplicaSyncResult } from "./replicas.js";
 import type { CheckerPass, IndexProgress, IndexReport, RunIndexOptions } from "./run.js";
 import { type IndexStatus, indexLock, indexStatus } from "./status.js";
 
@@ -27,7 +28,8 @@ export interface IndexThreadHost {
 export type ThreadJob =
   | { readonly kind: "index"; readonly config: ResolvedConfig; readonly options: ThreadRunOptions }
   | { readonly kind: "status"; readonly config: ResolvedConfig }
-  | { readonly kind: "stamps"; readonly config: ResolvedConfig };
+  | { readonly kind: "stamps"; readonly config: ResolvedConfig }
+  | { readonly kind: "replicas"; readonly sync: ReplicaSyncJob };
 
 /** What the worker posts back: the job's answer, or its error as plain data. */
 export type ThreadMessage =
@@ -70,6 +72,7 @@ export function runJob(job: ThreadJob, checkerPass: CheckerPass | null, onProgre
     );
   }
   if (job.kind === "stamps") return import("./state.js").then((state) => packStampsNow(job.config, state));
+  if (job.kind === "replicas") return import("./replicas.js").then(({ runReplicaSync }) => runReplicaSync(job.sync));
   return indexStatus(job.config);
 }
 
@@ -98,6 +101,11 @@ export class IndexThreads {
   /** file-stamps.bin brought up to graph.db's files generation off this thread (110,000 rows read and 11 MB written at 1 GB); whether it was behind. */
   packStamps(config: ResolvedConfig): Promise<boolean> {
     return this.offThread({ kind: "stamps", config }) as Promise<boolean>;
+  }
+
+  /** A store's replicas brought up with it off this thread (index/replicas.ts: a replica's build writes its files and graph.db). */
+  syncReplicas(sync: ReplicaSyncJob): Promise<ReplicaSyncResult> {
+    return this.offThread({ kind: "replicas", sync }) as Promise<ReplicaSyncResult>;
   }
 
   /** The status snapshot (a walk and a hash of every file) computed off this thread. */

@@ -1,13 +1,13 @@
 // `mast serve --store` (docs/organisation.md#serving-from-the-store): the read tools over every
 // repository published to a PostgreSQL store, on stdio or streamable HTTP, through the same MCP
-// server as a project's (server.ts). The replicas are brought up with the store before the
-// transport opens, then every `syncMs`: a repository whose active snapshot moved is answered from
+// server as a project's (server.ts). The replicas are brought up with the store (in a worker
+// thread) before the transport opens, then every `syncMs`: a repository whose active snapshot moved is answered from
 // its new replica once that is whole (an answer reads one snapshot per repository, never a mix),
 // and the old replica is removed once no answer can still be reading it. A store that cannot be
 // reached leaves the replicas serving as they are; the server logs it and tries again.
 import { errorMessage } from "../base/errors.js";
-import type { GlobSet } from "../base/glob.js";
-import { pruneReplicas, syncReplicas, type Replica } from "../index/replicas.js";
+import { pruneReplicas, type Replica } from "../index/replicas.js";
+import { indexThreads } from "../query/index-threads.js";
 import { createToolContext } from "../tools/context.js";
 import { ORG_TOOLS, orgAnswer, orgListing, type OrgRepository } from "../tools/org.js";
 import type { ListingForm } from "../tools/registry.js";
@@ -19,8 +19,8 @@ export interface StoreServeOptions {
   readonly url: string;
   /** Where the replicas are kept. */
   readonly cacheDir: string;
-  /** The repositories served (all when null). */
-  readonly filter: GlobSet | null;
+  /** The glob of the repositories served (all when null). */
+  readonly filter: string | null;
   /** How often the store is asked for moved snapshots, ms. */
   readonly syncMs: number;
   readonly version: string;
@@ -42,11 +42,16 @@ class Served {
   repos: OrgRepository[] = [];
   private replicas: readonly Replica[] = [];
   private readonly retiring = new Set<NodeJS.Timeout>();
+  private damaged: readonly string[] = [];
 
   constructor(private readonly options: StoreServeOptions) {}
 
   async sync(): Promise<void> {
-    const { replicas } = await syncReplicas(this.options.url, this.options.cacheDir, this.options.filter, this.options.log);
+    // Off this thread: a replica's build writes thousands of rows, and answers go on meanwhile.
+    const { url, cacheDir, filter } = this.options;
+    const { replicas, damaged, log } = await indexThreads.syncReplicas({ url, cacheDir, filter, previous: this.replicas, damaged: this.damaged });
+    this.damaged = damaged;
+    for (const line of log) this.options.log(line);
     const same = replicas.length === this.replicas.length && replicas.every((r, i) => r.dir === this.replicas[i]!.dir);
     if (same) return;
     const kept = new Map(this.repos.map((o, i) => [this.replicas[i]!.dir, o]));

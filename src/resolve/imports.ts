@@ -19,6 +19,7 @@ import { createGoResolver } from "./go.js";
 import { resolvePythonModule } from "./python.js";
 import { createRustResolver } from "./rust.js";
 import { createTsconfigResolver, type FileLookup, type TsconfigResolver } from "./tsconfig.js";
+import { manifestPackages, type PackageIdentity } from "./packages.js";
 import { createWorkspaceResolver, type WorkspaceResolver } from "./workspaces.js";
 
 /** `.js` names the compiled output: its TypeScript source is looked up first (tsc's order). */
@@ -39,6 +40,8 @@ export interface ImportResolver {
   readonly fingerprint: string | null;
   /** Every absolute path the fingerprint's reads tried, present or absent (empty with `readAll: false`). */
   readonly inputs: readonly string[];
+  /** The packages the project provides (resolve/packages.ts), npm's with their entry files. */
+  packages(): PackageIdentity[];
 }
 
 export interface ImportResolverOptions {
@@ -155,6 +158,16 @@ export function createImportResolver(files: ReadonlySet<string>, projectRoot: st
     return viaTsconfig(fromPath, clean) ?? viaWorkspace(clean);
   };
 
-  if (options.readAll === false) return { resolve, fingerprint: null, inputs: [] };
-  return { resolve, fingerprint: configFingerprint(projectRoot, reader, workspaces), inputs: [...reader.tried.keys()] };
+  const packages = (): PackageIdentity[] => {
+    const npm: PackageIdentity[] = [];
+    const root = reader.readJson(join(projectRoot, "package.json"))?.name;
+    const named: Array<[string, string]> = [...(typeof root === "string" && root.length > 0 ? [[root, ""] as [string, string]] : []), ...workspaces.packages];
+    for (const [name, dir] of named) {
+      const entry = workspaces.entryOf(dir);
+      npm.push({ ecosystem: "npm", name, dir, ...(entry === null ? {} : { entry }) });
+    }
+    return [...npm, ...manifestPackages(dirsWithFiles, (rel) => reader.readText(join(projectRoot, rel)))];
+  };
+  if (options.readAll === false) return { resolve, fingerprint: null, inputs: [], packages };
+  return { resolve, fingerprint: configFingerprint(projectRoot, reader, workspaces), inputs: [...reader.tried.keys()], packages };
 }

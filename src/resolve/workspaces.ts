@@ -12,6 +12,8 @@ export interface WorkspaceResolver {
   readonly packages: ReadonlyMap<string, string>;
   /** The project file a specifier naming a workspace package (or a path inside one) resolves to, or null. */
   viaWorkspace(specifier: string): string | null;
+  /** The file the entry of the package in project-relative `dir` ("" for the root) resolves to, or null. */
+  entryOf(dir: string): string | null;
 }
 
 /** The strings of a `workspaces`/`packages` list. */
@@ -109,5 +111,5 @@ export function createWorkspaceResolver(files: ReadonlySet<string>, projectRoot:
     if (sub) return inPackage(dir, posix.join(dir, sub)) ?? lookup(posix.join(dir, "src", sub));
     return packageEntry(dir);
   };
-  return { packages: workspaces, viaWorkspace };
+  return { packages: workspaces, viaWorkspace, entryOf: packageEntry };
 }

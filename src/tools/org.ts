@@ -5,14 +5,20 @@
 // glob over repository names, `*` not crossing `/`) narrows the repositories asked.
 //
 // mast_search's results are fused by rank — rank 1 of every repository, then rank 2, … (its
-// reciprocal-rank fusion gives no score comparable across indexes), ties by repository name —
-// each result naming its repository and commit. Every other tool answers a list of the
+// reciprocal-rank fusion gives no score comparable across indexes); within a rank, a result whose
+// name is the query first, then by how many of the query's words it holds, then by repository
+// name — each result naming its repository and commit. Every other tool answers a list of the
 // repositories where it found what was asked (`repositories`: each the tool's answer with
 // `repository` and `commit`); where nothing was, it is `not_found` with the repositories' nearest
-// names. A repository whose answer failed is listed under `errors` and the answer says `incomplete`.
-import { LIST_BUDGET_BYTES, cutMarks, fitList } from "../base/budget.js";
+// names. At most 20 repositories' answers and 256 KB are listed: the rest are counted (`truncated`,
+// `omitted`) and named (`omitted_repositories`). A repository whose answer failed is listed under
+// `errors` and the answer says `incomplete`.
+import { cutMarks, fitList } from "../base/budget.js";
 import { MastError, errorMessage, isMastError } from "../base/errors.js";
 import { compileGlobs } from "../base/glob.js";
+import { splitTerms } from "../base/text.js";
+import { importedCallSites, providedAs } from "../query/cross-repo.js";
+import { SourceLines } from "../query/source.js";
 import { mayDeclare } from "../query/targets.js";
 import type { ToolContext } from "./context.js";
 import { listedTools, runTool, type ListedTool, type ListingForm } from "./registry.js";
@@ -103,14 +109,33 @@ export async function orgAnswer(repos: readonly OrgRepository[], name: string, a
     "error" in o ? [{ repository: o.repo.repository, commit: o.repo.commit, code: isMastError(o.error) ? o.error.code : "INTERNAL", message: errorMessage(o.error) }] : [],
   );
   const answered = outcomes.flatMap((o) => ("answer" in o ? [o] : []));
-  const merged = name === "mast_search" ? fuseSearch(answered) : groupAnswers(answered);
+  const merged = name === "mast_search" ? fuseSearch(answered, typeof rest["query"] === "string" ? rest["query"] : "") : groupAnswers(answered);
+  if (name === "mast_callers" && typeof rest["symbol"] === "string") addCrossRepositoryCallers(merged, answered, chosen, rest["symbol"]);
   return { ...merged, repositories_searched: chosen.length, ...(errors.length > 0 ? { incomplete: true, errors } : {}) };
 }
 
+/** The repositories' answers one answer lists at most, and their bytes: a context window's share, not the sum of every repository's answer. */
+const MAX_REPOSITORIES = 20;
+const MAX_GROUPED_BYTES = 256 * 1024;
+
 const named = (o: { repo: OrgRepository }) => ({ repository: o.repo.repository, commit: o.repo.commit });
 
-/** mast_search's results of every repository fused by rank, as many as the longest list. */
-function fuseSearch(answered: ReadonlyArray<{ repo: OrgRepository; answer: Answer }>): Answer {
+/**
+ * How many of the query's words a result holds (in its name, path or text), and whether its name
+ * is the query: what orders results of one rank from different repositories (each repository's
+ * own ranking gives no score comparable with another's).
+ */
+function closeness(terms: readonly string[], compact: string, r: Answer): [number, number] {
+  const name = typeof r["symbol_name"] === "string" ? r["symbol_name"] : "";
+  const text = `${name} ${String(r["file_path"] ?? "")} ${typeof r["content"] === "string" ? r["content"] : ""}`.toLowerCase();
+  const tail = name.slice(name.lastIndexOf(".") + 1).toLowerCase();
+  return [terms.filter((t) => text.includes(t)).length, tail !== "" && tail === compact ? 1 : 0];
+}
+
+/** mast_search's results of every repository fused by rank (within a rank, the closer to the query first, then by repository name), as many as the longest list. */
+function fuseSearch(answered: ReadonlyArray<{ repo: OrgRepository; answer: Answer }>, query: string): Answer {
+  const terms = splitTerms(query);
+  const compact = terms.join("");
   const lists = answered.map((o) => ({ o, results: Array.isArray(o.answer["results"]) ? (o.answer["results"] as Answer[]) : [] }));
   const longest = Math.max(0, ...lists.map((l) => l.results.length));
   if (longest === 0) {
@@ -120,12 +145,46 @@ function fuseSearch(answered: ReadonlyArray<{ repo: OrgRepository; answer: Answe
   }
   const fused: Answer[] = [];
   for (let rank = 0; rank < longest && fused.length < longest; rank++) {
-    for (const { o, results } of lists) {
-      const r = results[rank];
-      if (r !== undefined && fused.length < longest) fused.push({ ...named(o), ...r, rank: fused.length + 1 });
-    }
+    const level = lists
+      .flatMap(({ o, results }) => (results[rank] === undefined ? [] : [{ o, r: results[rank]!, close: closeness(terms, compact, results[rank]!) }]))
+      .sort((a, b) => b.close[1] - a.close[1] || b.close[0] - a.close[0] || (a.o.repo.repository < b.o.repo.repository ? -1 : 1));
+    for (const { o, r } of level) if (fused.length < longest) fused.push({ ...named(o), ...r, rank: fused.length + 1 });
   }
   return { results: fused };
+}
+
+/** Files of other repositories listed per declaration at most (the rest counted). */
+const MAX_CROSS_FILES = 100;
+
+/**
+ * Each found declaration's calls from the other repositories asked (query/cross-repo.ts): the files
+ * importing it from a package its repository provides, with their call sites — verified when the
+ * import path resolves to exactly this declaration, else potential — as `cross_repository_callers`
+ * with their counts in `cross_repository`. A declaration no package provides gets neither.
+ */
+function addCrossRepositoryCallers(merged: Answer, answered: ReadonlyArray<{ repo: OrgRepository; answer: Answer }>, chosen: readonly OrgRepository[], symbol: string): void {
+  const groups = Array.isArray(merged["repositories"]) ? (merged["repositories"] as Answer[]) : [];
+  for (const group of groups) {
+    const provider = answered.find((o) => o.repo.repository === group["repository"])?.repo;
+    const decl = group["declaration"] as { file_path?: unknown; line?: unknown } | null | undefined;
+    if (provider === undefined || typeof decl?.file_path !== "string" || typeof decl.line !== "number") continue;
+    const at = { file_path: decl.file_path, line: decl.line };
+    const paths = provider.ctx.store().snapshot((db) => providedAs(db, at, symbol));
+    if (paths.length === 0) continue;
+    const files = chosen
+      .filter((r) => r !== provider)
+      .flatMap((r) =>
+        r.ctx
+          .store()
+          .snapshot((db) => importedCallSites(db, new SourceLines(r.ctx.config.project_root), paths, symbol))
+          .map((f) => ({ ...named({ repo: r }), ...f })),
+      );
+    files.sort((a, b) => Number(b.verified) - Number(a.verified));
+    const count = (verified: boolean) => files.filter((f) => f.verified === verified).reduce((n, f) => n + f.sites.length, 0);
+    const { items, omitted } = fitList(files, MAX_CROSS_FILES, MAX_GROUPED_BYTES / 4);
+    group["cross_repository_callers"] = items;
+    group["cross_repository"] = { verified_count: count(true), potential_count: count(false), ...cutMarks(omitted) };
+  }
 }
 
 /** The answers that found what was asked, each naming its repository; `not_found` with the nearest names when none did. */
@@ -137,8 +196,10 @@ function groupAnswers(answered: ReadonlyArray<{ repo: OrgRepository; answer: Ans
   }
   const { items, omitted } = fitList(
     found.map((o) => ({ ...named(o), ...o.answer })),
-    found.length,
-    LIST_BUDGET_BYTES / 2,
+    MAX_REPOSITORIES,
+    MAX_GROUPED_BYTES,
   );
-  return { repositories: items, ...cutMarks(omitted) };
+  // The repositories left out are named, so a call with `repository` set can ask them.
+  const left = found.slice(items.length).map((o) => o.repo.repository);
+  return { repositories: items, ...cutMarks(omitted), ...(left.length > 0 ? { omitted_repositories: left.slice(0, 100) } : {}) };
 }

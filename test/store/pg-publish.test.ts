@@ -182,8 +182,9 @@ describe("mast publish into PostgreSQL", () => {
     try {
       const index = store.snapshot((db) => indexRows(db));
       const err = await errorOf(
-        publishSnapshot(session, index, { repository: "acme/killed", commit: "bad", identity: INDEX_IDENTITY, keep: null }, (file) => {
-          throw new MastError("SOURCE_CHANGED", `${file.path} changed`);
+        publishSnapshot(session, index, { repository: "acme/killed", commit: "bad", identity: INDEX_IDENTITY, keep: null }, async function* (files) {
+          yield* [];
+          throw new MastError("SOURCE_CHANGED", `${files[0]!.path} changed`);
         }),
       );
       expect(err.code).toBe("SOURCE_CHANGED");

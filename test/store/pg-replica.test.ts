@@ -3,7 +3,7 @@
 // index (the same JSON, query by query, over TypeScript, Python and markdown); the org fan-out
 // (tools/org.ts) names each answer's repository and commit, narrows by a repository glob and fuses
 // search by rank; a republished commit is served from a new replica; and a store whose rows name a
-// path outside the tree is STORE_DAMAGED with nothing written outside the cache.
+// path outside the tree is STORE_DAMAGED: skipped and logged once, nothing written outside the cache.
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,9 @@ import { MastError } from "../../src/base/errors.js";
 import { compileGlobs } from "../../src/base/glob.js";
 import { publishProject } from "../../src/index/publish.js";
 import { syncReplicas } from "../../src/index/replicas.js";
+import { openPg } from "../../src/store/pg/client.js";
+import { SnapshotGone, writeReplica } from "../../src/store/pg/replica.js";
+import { Store } from "../../src/store/store.js";
 import { createToolContext, type ToolContext } from "../../src/tools/context.js";
 import { orgAnswer, type OrgRepository } from "../../src/tools/org.js";
 import { runTool } from "../../src/tools/registry.js";
@@ -26,6 +29,9 @@ const cleanups: Array<() => void> = [];
 
 const FILES: Record<string, string> = {
   ...BASE_FILES,
+  "package.json": '{ "name": "@acme/api", "main": "src/index.ts" }\n',
+  "src/index.ts": ["export * from './auth.js';", "export { Repo as Repository } from './repo';", "export { makeToken } from './tokens.js';", ""].join("\n"),
+  "src/tokens.ts": "export function makeToken(seed: string): string {\n  return `t-${seed}`;\n}\n",
   "src/session.ts": [
     "import { AuthService } from './auth.js';",
     "import { Repo } from './repo.js';",
@@ -124,7 +130,25 @@ describe("a published snapshot's replica", () => {
   beforeAll(async () => {
     const api = project(FILES);
     await publishProject(api.config(), { to: url, repository: "github.com/acme/api", commit: "c1" });
-    const web = project({ "web/app.ts": "export function validate(input: string): boolean {\n  return input.length > 0;\n}\nexport const ok = validate('x');\n" });
+    const web = project({
+      "web/app.ts": "export function validate(input: string): boolean {\n  return input.length > 0;\n}\nexport const ok = validate('x');\n",
+      "web/use.ts": [
+        'import { AuthService, Repository } from "@acme/api";',
+        'import * as api from "@acme/api";',
+        'import { openSession } from "@acme/api/src/session";',
+        "",
+        "export function check(token: string): boolean {",
+        "  return new AuthService(new Repository()).validate(token);",
+        "}",
+        "",
+        "export function again(): string {",
+        "  return api.makeToken('s');",
+        "}",
+        "",
+        "export const started = openSession('x');",
+        "",
+      ].join("\n"),
+    });
     await publishProject(web.config(), { to: url, repository: "github.com/acme/web", commit: "w1" });
     const synced = await syncReplicas(url, cacheDir(), null, () => {});
     expect(synced.replicas.map((r) => [r.repository, r.commit, r.counts.approximate_chunks])).toEqual([
@@ -178,6 +202,60 @@ describe("a published snapshot's replica", () => {
     expect(await orgAnswer(repos, "mast_callers", { symbol: "NoSuchThing" })).toMatchObject({ not_found: true, repositories: [], repositories_searched: 2 });
   });
 
+  it("lists the calls other repositories make through a package the declaring one provides: verified through its entry, potential through a subpath", async () => {
+    const auth = await orgAnswer(repos, "mast_callers", { symbol: "AuthService" });
+    const group = (auth["repositories"] as Array<Record<string, unknown>>)[0]!;
+    expect([group["repository"], group["cross_repository"], group["cross_repository_callers"]]).toEqual([
+      "github.com/acme/api",
+      { verified_count: 1, potential_count: 0 },
+      [{ repository: "github.com/acme/web", commit: "w1", file_path: "web/use.ts", verified: true, sites: ["6 check: return new AuthService(new Repository()).validate(token);"] }],
+    ]);
+    // Through a namespace import of the package: `api.makeToken()`.
+    const token = await orgAnswer(repos, "mast_callers", { symbol: "makeToken" });
+    expect((token["repositories"] as Array<Record<string, unknown>>)[0]!["cross_repository_callers"]).toEqual([
+      { repository: "github.com/acme/web", commit: "w1", file_path: "web/use.ts", verified: true, sites: ["10 again: return api.makeToken('s');"] },
+    ]);
+    const session = await orgAnswer(repos, "mast_callers", { symbol: "openSession" });
+    expect((session["repositories"] as Array<Record<string, unknown>>)[0]!["cross_repository_callers"]).toEqual([
+      { repository: "github.com/acme/web", commit: "w1", file_path: "web/use.ts", verified: false, sites: ["13 started: export const started = openSession('x');"] },
+    ]);
+    // A repository that provides no package (web) gets no cross-repository list.
+    const validate = await orgAnswer(repos, "mast_callers", { symbol: "validate", repository: "github.com/acme/web" });
+    expect(Object.keys((validate["repositories"] as Array<Record<string, unknown>>)[0]!)).not.toContain("cross_repository_callers");
+  });
+
+  it("lists at most 20 repositories' answers, naming the rest, within a context window's bytes", async () => {
+    const many = Array.from({ length: 25 }, (_, i) => ({ ...repos[0]!, repository: `github.com/acme/api-${String(i).padStart(2, "0")}` }));
+    const answer = await orgAnswer(many, "mast_callers", { symbol: "AuthService.validate" });
+    const listed = (answer["repositories"] as Array<{ repository: string }>).map((r) => r.repository);
+    expect([listed.length, listed[0], listed[19], answer["truncated"], answer["omitted"], answer["omitted_repositories"], answer["repositories_searched"]]).toEqual([
+      20,
+      "github.com/acme/api-00",
+      "github.com/acme/api-19",
+      true,
+      5,
+      ["github.com/acme/api-20", "github.com/acme/api-21", "github.com/acme/api-22", "github.com/acme/api-23", "github.com/acme/api-24"],
+      25,
+    ]);
+    // One repository's answer is a few hundred bytes; twenty of them stay well inside a context window's share.
+    const one = Buffer.byteLength(JSON.stringify((answer["repositories"] as unknown[])[0]));
+    expect(Buffer.byteLength(JSON.stringify(answer))).toBeLessThan(20 * one + 400);
+    expect(Buffer.byteLength(JSON.stringify(answer))).toBeLessThan(256 * 1024);
+  });
+
+  it("reads a snapshot pruned since it was listed as gone, writing no row", async () => {
+    const dir = cacheDir();
+    const session = await openPg(url, "--store");
+    const store = Store.open(join(dir, "graph.db"));
+    try {
+      await expect(writeReplica(session, "999999", join(dir, "tree"), store.db)).rejects.toBeInstanceOf(SnapshotGone);
+      expect(store.counts()).toEqual({ files: 0, chunks: 0, symbols: 0 });
+    } finally {
+      store.close();
+      await session.close();
+    }
+  });
+
   it("refuses a snapshot whose rows name a path outside its tree, writing nothing outside the cache", async () => {
     const evil = project({ "a.ts": "export const a = 1;\n" });
     await publishProject(evil.config(), { to: url, repository: "evil", commit: "e1" });
@@ -187,8 +265,14 @@ describe("a published snapshot's replica", () => {
     await c.query("UPDATE mast.snapshot_files SET path = '../../escaped.ts' WHERE snapshot = (SELECT active_snapshot FROM mast.repositories WHERE name = 'evil')");
     await c.end();
     const dir = cacheDir();
-    await expect(syncReplicas(url, dir, compileGlobs(["evil"]), () => {})).rejects.toMatchObject({ code: "STORE_DAMAGED" });
-    expect(readdirSync(dir)).toEqual([]);
+    const logged: string[] = [];
+    const damaged = new Set<string>();
+    const synced = await syncReplicas(url, dir, compileGlobs(["evil"]), (line) => logged.push(line), { damaged });
+    expect([synced.replicas, synced.built, damaged.size, readdirSync(dir)]).toEqual([[], 0, 1, []]);
+    expect(logged).toEqual(['mast serve: evil at e1 not taken up (the published snapshot cannot be read: a file path that is not a plain relative one ("../../escaped.ts"))']);
+    // Not tried again, nor logged again, by the next sync.
+    await syncReplicas(url, dir, compileGlobs(["evil"]), (line) => logged.push(line), { damaged });
+    expect(logged.length).toBe(1);
     expect(existsSync(join(dir, "..", "escaped.ts"))).toBe(false);
   });
 });

@@ -48,11 +48,13 @@ async function serveFromStore(path: string | undefined, opts: ServeOptions, sett
   if (!(syncSeconds >= 0.1 && syncSeconds <= 86_400)) {
     throw new MastError("INVALID_ARGUMENT", `--sync-seconds takes a number of seconds from 0.1 to 86400, not ${JSON.stringify(opts.syncSeconds)}`, { usage: true });
   }
+  // A malformed glob is a usage error now, not a failed sync later.
+  if (opts.repository !== undefined) compileGlobs([opts.repository]);
   const { serveStore } = await import("../../mcp/store-server.js");
   await serveStore({
     url,
     cacheDir: resolvePath(opts.cache ?? defaultCacheDir(url)),
-    filter: opts.repository === undefined ? null : compileGlobs([opts.repository]),
+    filter: opts.repository ?? null,
     syncMs: syncSeconds * 1000,
     version: VERSION,
     log: (line) => process.stderr.write(`${line}\n`),

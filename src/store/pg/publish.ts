@@ -21,6 +21,9 @@ import { chunkContent, type ChunkLines } from "../chunk-text.js";
 import type { PgSession, PgValue } from "./client.js";
 import type { ChunkRow, IndexRows, IndexedFile, FileRows } from "./index-rows.js";
 
+/** The index meta key a snapshot's packages are kept under (a replica's graph.db meta has it too). */
+export const PACKAGES_META = "packages";
+
 /** The advisory lock every publisher holds shared while it writes, and the collector of unnamed units takes exclusively. */
 const PUBLISH_LOCK = 0x6d617375;
 /** Units written per transaction, and the bytes of source at most (a few large files make a batch of their own). */
@@ -40,6 +43,8 @@ export interface PublishRequest {
   readonly identity: string;
   /** Keep this many of the repository's snapshots (the active one always); null keeps all. */
   readonly keep: number | null;
+  /** The packages the project provides (resolve/packages.ts), kept with the snapshot's index meta as `packages` (JSON). */
+  readonly packages?: readonly unknown[];
 }
 
 export interface PublishReport {
@@ -74,8 +79,8 @@ export interface UnitSource {
   readonly search: (chunk: ChunkRow) => ChunkSearch | null;
 }
 
-/** Reads a file's bytes for its unit; they must be the bytes the index read (SOURCE_CHANGED otherwise). */
-export type ReadSource = (file: IndexedFile) => UnitSource;
+/** Reads the files' bytes for their units, in the order given; they must be the bytes the index read (SOURCE_CHANGED otherwise). */
+export type ReadSource = (files: readonly IndexedFile[]) => AsyncIterator<UnitSource>;
 
 /** What identifies a snapshot's content: the index identity and every file's path and content hash. */
 export function treeDigest(identity: string, files: readonly IndexedFile[]): string {
@@ -141,22 +146,29 @@ async function writeUnits(pg: PgSession, rows: IndexRows, units: readonly Buffer
     for (const h of have) present.add(h.hash.toString("hex"));
   }
   const missing = rows.files.map((f, i) => ({ file: f, unit: units[i]! })).filter((u) => !present.has(u.unit.toString("hex")));
+  const sources = readSource(missing.map((m) => m.file));
   let written = 0;
   let bytes = 0;
-  for (let i = 0; i < missing.length; ) {
-    const batch: UnitBatch = [];
-    let batchBytes = 0;
-    for (; i < missing.length && batch.length < UNIT_BATCH && (batch.length === 0 || batchBytes + missing[i]!.file.size <= UNIT_BATCH_BYTES); i++) {
-      const { file, unit } = missing[i]!;
-      const { bytes: source, search } = readSource(file);
-      const fileRows = rows.rowsOf(file.id);
-      const lines = source.toString("utf8").split("\n");
-      batch.push({ file, unit, source, rows: fileRows, words: fileRows.chunks.map((c) => searchWords(file.path, c, lines)), search: fileRows.chunks.map(search) });
-      batchBytes += source.length;
+  try {
+    for (let i = 0; i < missing.length; ) {
+      const batch: UnitBatch = [];
+      let batchBytes = 0;
+      for (; i < missing.length && batch.length < UNIT_BATCH && (batch.length === 0 || batchBytes + missing[i]!.file.size <= UNIT_BATCH_BYTES); i++) {
+        const { file, unit } = missing[i]!;
+        const next = await sources.next();
+        if (next.done === true) throw new Error(`the unit source ended before ${file.path}`);
+        const { bytes: source, search } = next.value;
+        const fileRows = rows.rowsOf(file.id);
+        const lines = source.toString("utf8").split("\n");
+        batch.push({ file, unit, source, rows: fileRows, words: fileRows.chunks.map((c) => searchWords(file.path, c, lines)), search: fileRows.chunks.map(search) });
+        batchBytes += source.length;
+      }
+      const inserted = await pg.transaction(() => insertUnits(pg, batch));
+      written += inserted.count;
+      bytes += inserted.bytes;
     }
-    const inserted = await pg.transaction(() => insertUnits(pg, batch));
-    written += inserted.count;
-    bytes += inserted.bytes;
+  } finally {
+    await sources.return?.();
   }
   return { units: written, bytes };
 }
@@ -290,7 +302,17 @@ async function writeSnapshot(
     const made = await pg.query<{ id: string }>(
       `INSERT INTO mast.snapshots(repository_id, commit, tree_digest, index_identity, file_count, symbol_count, edge_count, source_bytes, index_meta)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (repository_id, commit) DO NOTHING RETURNING id`,
-      [repositoryId, request.commit, digest, request.identity, rows.files.length, rows.symbolCount, rows.edges.length, sourceBytes, JSON.stringify(rows.meta)],
+      [
+        repositoryId,
+        request.commit,
+        digest,
+        request.identity,
+        rows.files.length,
+        rows.symbolCount,
+        rows.edges.length,
+        sourceBytes,
+        JSON.stringify({ ...rows.meta, ...(request.packages === undefined ? {} : { [PACKAGES_META]: JSON.stringify(request.packages) }) }),
+      ],
     );
     // Another publisher of the same commit got there first (this insert waited for its commit).
     if (made.length === 0) return (await existingSnapshot(pg, repositoryId, request.commit, digest))!;

@@ -62,17 +62,34 @@ function damaged(what: string): MastError {
 
 /**
  * Writes snapshot `snapshot` of the store into `tree` (its files) and `db` (an open, empty graph.db
- * with the schema in place), in one SQLite transaction.
+ * with the schema in place), in one SQLite transaction, reading the store in one REPEATABLE READ
+ * transaction: a prune deleting the snapshot meanwhile is seen whole or not at all
+ * (SnapshotGone: the snapshot is not in the store).
  */
 export async function writeReplica(pg: PgSession, snapshot: string, tree: string, db: Db): Promise<ReplicaCounts> {
+  await pg.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+  try {
+    const counts = await readInto(pg, snapshot, tree, db);
+    await pg.query("COMMIT");
+    return counts;
+  } catch (err) {
+    await pg.query("ROLLBACK").catch(() => {});
+    throw err;
+  }
+}
+
+/** Thrown when the snapshot asked for is not in the store (pruned since it was listed). */
+export class SnapshotGone extends Error {}
+
+async function readInto(pg: PgSession, snapshot: string, tree: string, db: Db): Promise<ReplicaCounts> {
+  const [meta] = await pg.query<{ index_meta: Record<string, string> | null }>("SELECT index_meta FROM mast.snapshots WHERE id = $1", [snapshot]);
+  if (meta === undefined) throw new SnapshotGone(`snapshot ${snapshot} is not in the store`);
   const files = await pg.query<FileEntry>(
     `SELECT f.file AS id, f.path, f.unit, u.blob, u.language, u.line_count, u.has_syntax_errors, u.is_test, u.calls
        FROM mast.snapshot_files f JOIN mast.units u ON u.hash = f.unit WHERE f.snapshot = $1 ORDER BY f.file`,
     [snapshot],
   );
   for (const f of files) if (!isPlainRelativePath(f.path)) throw damaged(`a file path that is not a plain relative one (${JSON.stringify(f.path.slice(0, 200))})`);
-  const [meta] = await pg.query<{ index_meta: Record<string, string> | null }>("SELECT index_meta FROM mast.snapshots WHERE id = $1", [snapshot]);
-  if (meta === undefined) throw new MastError("NOT_INDEXED", `snapshot ${snapshot} is not in the store (pruned meanwhile?)`);
   const symbolIds = new Map<string, number>();
   const counts = { files: 0, symbols: 0, chunks: 0, edges: 0, approximate_chunks: 0 };
   db.exec("BEGIN IMMEDIATE");

@@ -6,7 +6,7 @@
 // replica is named by its snapshot and tree digest, so one of another store or of rewritten
 // content is never taken for it. A store that cannot be reached leaves the replicas as they are.
 import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { writeAtomic } from "../base/atomic.js";
 import { compileGlobs, type GlobSet } from "../base/glob.js";
 import { readJsonObjectFile } from "../base/json.js";
@@ -14,9 +14,13 @@ import { openPg, type PgSession } from "../store/pg/client.js";
 import { errorMessage, isMastError } from "../base/errors.js";
 import { SnapshotGone, writeReplica, type ReplicaCounts } from "../store/pg/replica.js";
 import { checkSchema } from "../store/pg/schema.js";
+import { INDEX_IDENTITY } from "../store/db.js";
 import { Store } from "../store/store.js";
 import { DEFAULT_SETTINGS, type ResolvedConfig } from "./config.js";
 import { statePaths } from "./state.js";
+
+/** A sync's statement that has not answered after this long fails the sync (tried again at the next). */
+const SYNC_QUERY_TIMEOUT_MS = 120_000;
 
 /** The file a replica directory holds once whole (written last). */
 const REPLICA_RECORD = "replica.json";
@@ -40,6 +44,13 @@ interface ActiveSnapshot {
   readonly tree_digest: string;
 }
 
+/** A whole replica's counts, when `dir` holds one this mast built (its index identity: another mast's graph.db is another schema); else null. */
+function builtCounts(dir: string): ReplicaCounts | null {
+  const record = existsSync(join(dir, REPLICA_RECORD)) ? readJsonObjectFile(join(dir, REPLICA_RECORD)) : null;
+  if (record === null || record["identity"] !== INDEX_IDENTITY || typeof record["counts"] !== "object" || record["counts"] === null) return null;
+  return record["counts"] as ReplicaCounts;
+}
+
 /** The replica directory's name for a snapshot: its id and its tree digest. */
 const dirName = (s: ActiveSnapshot) => `${s.snapshot}-${s.tree_digest.slice(0, 16)}`;
 
@@ -49,19 +60,35 @@ function replicaOf(dir: string, s: ActiveSnapshot, counts: ReplicaCounts): Repli
   return { repository: s.repository, commit: s.commit, snapshot: Number(s.snapshot), dir, config, counts };
 }
 
-/** Every repository's active snapshot, by name. */
-function activeSnapshots(pg: PgSession): Promise<ActiveSnapshot[]> {
-  return pg.query<ActiveSnapshot>(
-    `SELECT r.name AS repository, s.id AS snapshot, s.commit, s.tree_digest
+/**
+ * Every repository's active snapshot, by name — only rows whose id and tree digest are what mast
+ * writes (a replica's directory is named by them: a digest like `/../..` must never name a path).
+ */
+async function activeSnapshots(pg: PgSession, log: (line: string) => void): Promise<ActiveSnapshot[]> {
+  const rows = await pg.query<ActiveSnapshot>(
+    `SELECT r.name AS repository, s.id::text AS snapshot, s.commit, s.tree_digest
        FROM mast.repositories r JOIN mast.snapshots s ON s.id = r.active_snapshot ORDER BY r.name COLLATE "C"`,
   );
+  return rows.filter((s) => {
+    const ok = /^\d{1,18}$/.test(s.snapshot) && /^[0-9a-f]{64}$/.test(s.tree_digest);
+    if (!ok) log(`mast serve: ${JSON.stringify(s.repository.slice(0, 200))} not taken up (STORE_DAMAGED: its snapshot's id or tree digest is not what mast writes)`);
+    return ok;
+  });
+}
+
+/** `name` under `cacheDir`, refused unless it is a direct child of it. */
+function inCache(cacheDir: string, name: string): string {
+  const path = join(cacheDir, name);
+  if (dirname(path) !== resolve(cacheDir) || name.includes("/") || name.startsWith(".")) throw new Error(`a replica directory outside the cache: ${JSON.stringify(name)}`);
+  return path;
 }
 
 /** Builds the replica of snapshot `s` in a directory of its own and renames it into place once whole; its counts. */
 async function buildReplica(pg: PgSession, cacheDir: string, s: ActiveSnapshot): Promise<ReplicaCounts> {
-  const dir = join(cacheDir, dirName(s));
+  const dir = inCache(cacheDir, dirName(s));
   const building = join(cacheDir, `.building-${process.pid}-${dirName(s)}`);
   rmSync(building, { recursive: true, force: true });
+  // What is there is no whole replica of this mast's (the caller checked): a build cut short, or an older mast's.
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(building, "tree"), { recursive: true });
   mkdirSync(join(building, "state"), { recursive: true });
@@ -73,8 +100,16 @@ async function buildReplica(pg: PgSession, cacheDir: string, s: ActiveSnapshot):
     } finally {
       store.close();
     }
-    writeAtomic(join(building, REPLICA_RECORD), Buffer.from(`${JSON.stringify({ repository: s.repository, commit: s.commit, snapshot: Number(s.snapshot), counts })}\n`));
-    renameSync(building, dir);
+    writeAtomic(join(building, REPLICA_RECORD), Buffer.from(`${JSON.stringify({ repository: s.repository, commit: s.commit, snapshot: Number(s.snapshot), identity: INDEX_IDENTITY, counts })}\n`));
+    try {
+      renameSync(building, dir);
+    } catch (err) {
+      // Another server sharing the cache put the same replica in place first: it is the same snapshot's.
+      const theirs = builtCounts(dir);
+      if (theirs === null) throw err;
+      rmSync(building, { recursive: true, force: true });
+      return theirs;
+    }
     return counts;
   } catch (err) {
     rmSync(building, { recursive: true, force: true });
@@ -106,24 +141,24 @@ export interface SyncOptions {
  */
 export async function syncReplicas(url: string, cacheDir: string, filter: GlobSet | null, log: (line: string) => void, options: SyncOptions = {}): Promise<ReplicaSync> {
   mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-  const pg = await openPg(url, "--store", { applicationName: "mast serve" });
+  const pg = await openPg(url, "--store", { applicationName: "mast serve", queryTimeoutMs: SYNC_QUERY_TIMEOUT_MS });
   try {
     await checkSchema(pg);
-    const active = (await activeSnapshots(pg)).filter((s) => filter === null || filter.matches(s.repository));
+    const active = (await activeSnapshots(pg, log)).filter((s) => filter === null || filter.matches(s.repository));
     const replicas: Replica[] = [];
     let built = 0;
     for (const listed of active) {
       const before = options.previous?.find((r) => r.repository === listed.repository);
       // A snapshot pruned while its replica was being built: the repository's active one now, up to three times.
       for (let s: ActiveSnapshot | undefined = listed, attempt = 1; s !== undefined; attempt++) {
-        const dir = join(cacheDir, dirName(s));
+        const dir = inCache(cacheDir, dirName(s));
         if (options.damaged?.has(dirName(s))) {
           if (before) replicas.push(before);
           break;
         }
-        const record = existsSync(join(dir, REPLICA_RECORD)) ? readJsonObjectFile(join(dir, REPLICA_RECORD)) : null;
-        if (record !== null && typeof record["counts"] === "object" && record["counts"] !== null) {
-          replicas.push(replicaOf(dir, s, record["counts"] as ReplicaCounts));
+        const counts = builtCounts(dir);
+        if (counts !== null) {
+          replicas.push(replicaOf(dir, s, counts));
           break;
         }
         try {
@@ -137,7 +172,7 @@ export async function syncReplicas(url: string, cacheDir: string, filter: GlobSe
           const gone = err instanceof SnapshotGone;
           if (!gone && !(isMastError(err) && err.code === "STORE_DAMAGED")) throw err;
           if (gone && attempt < 3) {
-            s = (await activeSnapshots(pg)).find((a) => a.repository === listed.repository);
+            s = (await activeSnapshots(pg, log)).find((a) => a.repository === listed.repository);
             continue;
           }
           if (!gone) options.damaged?.add(dirName(s));
@@ -188,15 +223,15 @@ function buildingAlive(name: string): boolean {
   }
 }
 
-/** Removes the replica directories under `cacheDir` that none of `keep` is, and builds a dead process left behind. */
-export function pruneReplicas(cacheDir: string, keep: readonly Replica[]): number {
-  const wanted = new Set(keep.map((r) => r.dir));
-  let removed = 0;
-  for (const name of existsSync(cacheDir) ? readdirSync(cacheDir) : []) {
-    const dir = join(cacheDir, name);
-    if (wanted.has(dir) || (name.startsWith(".building-") && buildingAlive(name))) continue;
-    rmSync(dir, { recursive: true, force: true });
-    removed++;
-  }
-  return removed;
+/**
+ * Removes the replicas this process retired (`retired`, none of them serving again: `keep`) and
+ * the builds a dead process left behind under `cacheDir` — never a directory another server
+ * sharing the cache may be answering from.
+ */
+export function pruneReplicas(cacheDir: string, retired: readonly string[], keep: readonly Replica[]): number {
+  const serving = new Set(keep.map((r) => r.dir));
+  const doomed = retired.filter((d) => !serving.has(d) && dirname(d) === resolve(cacheDir));
+  for (const name of existsSync(cacheDir) ? readdirSync(cacheDir) : []) if (name.startsWith(".building-") && !buildingAlive(name)) doomed.push(join(cacheDir, name));
+  for (const dir of doomed) rmSync(dir, { recursive: true, force: true });
+  return doomed.length;
 }

@@ -30,40 +30,78 @@ export interface StoreServeOptions {
   readonly schemas?: ListingForm;
 }
 
-/** How long a replacing replica's predecessor is kept open for answers that began on it, ms. */
-const RETIRE_AFTER_MS = 60_000;
+/** How long after it stopped serving a replica is removed (or checked again, while answers still read it or a sync runs), ms. */
+const RETIRE_AFTER_MS = 30_000;
 
 const INSTRUCTIONS =
   "Answers over every repository published to this store: each answer names the repository and commit of what it found. " +
   "Pass `repository` (a glob over repository names) to ask fewer. mast_search fuses the repositories' results by rank.";
 
-/** The served repositories: each replica with its tool context, swapped whole when a sync moved any. */
+/** The repositories served at one time: their replicas, and the answers still reading them. */
+interface Generation {
+  readonly repos: OrgRepository[];
+  readonly replicas: readonly Replica[];
+  inFlight: number;
+}
+
+/** The served repositories: each replica with its tool context, swapped whole (a generation) when a sync moved any. */
 class Served {
-  repos: OrgRepository[] = [];
-  private replicas: readonly Replica[] = [];
+  current: Generation = { repos: [], replicas: [], inFlight: 0 };
   private readonly retiring = new Set<NodeJS.Timeout>();
   private damaged: readonly string[] = [];
+  /** A sync is running: retired replicas wait for it to end before they are removed. */
+  syncing = false;
 
   constructor(private readonly options: StoreServeOptions) {}
 
+  /** Runs `fn` over the current generation; a generation is retired only once its answers ended. */
+  async answer<T>(fn: (repos: readonly OrgRepository[]) => Promise<T>): Promise<T> {
+    const generation = this.current;
+    generation.inFlight++;
+    try {
+      return await fn(generation.repos);
+    } finally {
+      generation.inFlight--;
+    }
+  }
+
   async sync(): Promise<void> {
+    this.syncing = true;
+    try {
+      await this.syncOnce();
+    } finally {
+      this.syncing = false;
+    }
+  }
+
+  private async syncOnce(): Promise<void> {
     // Off this thread: a replica's build writes thousands of rows, and answers go on meanwhile.
     const { url, cacheDir, filter } = this.options;
-    const { replicas, damaged, log } = await indexThreads.syncReplicas({ url, cacheDir, filter, previous: this.replicas, damaged: this.damaged });
+    const before = this.current;
+    const { replicas, damaged, log } = await indexThreads.syncReplicas({ url, cacheDir, filter, previous: before.replicas, damaged: this.damaged });
     this.damaged = damaged;
     for (const line of log) this.options.log(line);
-    const same = replicas.length === this.replicas.length && replicas.every((r, i) => r.dir === this.replicas[i]!.dir);
+    const same = replicas.length === before.replicas.length && replicas.every((r, i) => r.dir === before.replicas[i]!.dir);
     if (same) return;
-    const kept = new Map(this.repos.map((o, i) => [this.replicas[i]!.dir, o]));
-    const next = replicas.map((r) => kept.get(r.dir) ?? { repository: r.repository, commit: r.commit, ctx: { ...createToolContext(r.config), pinned: true } });
-    const gone = this.repos.filter((o) => !next.includes(o));
-    this.repos = next;
-    this.replicas = replicas;
-    // Answers under way read the old replicas until they end: closed and removed after a while.
+    const kept = new Map(before.repos.map((o, i) => [before.replicas[i]!.dir, o]));
+    const repos = replicas.map((r) => kept.get(r.dir) ?? { repository: r.repository, commit: r.commit, ctx: { ...createToolContext(r.config), pinned: true } });
+    this.current = { repos, replicas, inFlight: 0 };
+    const gone = before.repos.filter((o) => !repos.includes(o));
+    const goneDirs = before.replicas.filter((r) => !replicas.some((n) => n.dir === r.dir)).map((r) => r.dir);
+    this.retire(before, gone, goneDirs);
+  }
+
+  /** Closes and removes what `before` served and no longer does, once its answers ended and no sync is running (checked every RETIRE_AFTER_MS). */
+  private retire(before: Generation, gone: readonly OrgRepository[], dirs: readonly string[]): void {
     const timer = setTimeout(() => {
       this.retiring.delete(timer);
-      for (const o of gone) o.ctx.close();
-      pruneReplicas(this.options.cacheDir, this.replicas);
+      if (before.inFlight > 0 || this.syncing) return this.retire(before, gone, dirs);
+      try {
+        for (const o of gone) o.ctx.close();
+        pruneReplicas(this.options.cacheDir, dirs, this.current.replicas);
+      } catch (err) {
+        this.options.log(`mast serve: old replicas not removed: ${errorMessage(err)}`);
+      }
     }, RETIRE_AFTER_MS);
     timer.unref();
     this.retiring.add(timer);
@@ -71,14 +109,14 @@ class Served {
 
   close(): void {
     for (const t of this.retiring) clearTimeout(t);
-    for (const o of this.repos) o.ctx.close();
+    for (const o of this.current.repos) o.ctx.close();
   }
 }
 
 export async function serveStore(options: StoreServeOptions): Promise<void> {
   const served = new Served(options);
   await served.sync();
-  options.log(`mast serve: ${served.repos.length} repositories from ${options.cacheDir}`);
+  options.log(`mast serve: ${served.current.repos.length} repositories from ${options.cacheDir}`);
   let failing = false;
   let syncing = false;
   const timer = setInterval(() => {
@@ -105,7 +143,7 @@ export async function serveStore(options: StoreServeOptions): Promise<void> {
     offered: ORG_TOOLS,
     instructions: INSTRUCTIONS,
     call: async (name, args) => {
-      const answer = await orgAnswer(served.repos, name, args);
+      const answer = await served.answer((repos) => orgAnswer(repos, name, args));
       return { answer, text: JSON.stringify(answer) };
     },
     warm: () => undefined,

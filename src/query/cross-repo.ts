@@ -9,12 +9,9 @@
 // import, `ns.name()` through a namespace — read from each file's call rows.
 import { importNames, importPathsInto, type ImportPath, type PackageIdentity } from "../resolve/packages.js";
 import { unstoredCalls } from "../store/call-rows.js";
-import { prepared, type Db } from "../store/db.js";
+import { PACKAGES_META, prepared, type Db } from "../store/db.js";
 import { resolveThroughReExports } from "./navigation.js";
 import type { SourceLines } from "./source.js";
-
-/** The index meta key its publish kept the project's packages under (store/pg/publish.ts PACKAGES_META). */
-const PACKAGES_META = "packages";
 
 /** The packages the index's publish recorded; none for an index that was never published. */
 export function providedPackages(db: Db): PackageIdentity[] {
@@ -47,26 +44,38 @@ export interface ImportedSites {
   readonly sites: string[];
 }
 
-/** The call sites, in this index, of `name` imported through one of `paths` (an external import), by file in path order. */
+/** A JSON list of strings from a row (an unreadable one: none). */
+function names(json: string): string[] {
+  try {
+    const list = JSON.parse(json) as unknown;
+    return Array.isArray(list) ? list.map((v) => (typeof v === "string" ? v : "")) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The call sites, in this index, of `name` imported through one of `paths` (an external import),
+ * by file in path order — a file's sites through a verified path apart from its other ones: each
+ * site is as sure as the import of the binding it calls.
+ */
 export function importedCallSites(db: Db, source: SourceLines, paths: readonly ImportPath[], name: string): ImportedSites[] {
   if (paths.length === 0) return [];
   const rows = prepared(
     db,
     "SELECT i.file_id AS fileId, f.path, i.module, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE i.is_external = 1 ORDER BY f.path, i.line, i.id",
   ).all() as Array<{ fileId: number; path: string; module: string; symbols: string; locals: string }>;
-  const byFile = new Map<number, { path: string; verified: boolean; bare: Set<string>; namespaces: Set<string> }>();
+  // Per file, each local binding of the name (bare) or of the package (namespace), and whether its import is verified.
+  const byFile = new Map<number, { path: string; bare: Map<string, boolean>; namespaces: Map<string, boolean> }>();
   for (const r of rows) {
     const path = paths.find((p) => importNames(p, r.module));
     if (path === undefined) continue;
-    const symbols = JSON.parse(r.symbols) as string[];
-    const locals = JSON.parse(r.locals) as string[];
-    const file = byFile.get(r.fileId) ?? { path: r.path, verified: false, bare: new Set<string>(), namespaces: new Set<string>() };
-    symbols.forEach((s, i) => {
-      const local = locals[i] ?? s;
-      if (s === name) file.bare.add(local);
-      else if (s === "*") file.namespaces.add(local);
-      else return;
-      file.verified ||= path.verified;
+    const locals = names(r.locals);
+    const file = byFile.get(r.fileId) ?? { path: r.path, bare: new Map<string, boolean>(), namespaces: new Map<string, boolean>() };
+    names(r.symbols).forEach((s, i) => {
+      const local = locals[i] || s;
+      const into = s === name ? file.bare : s === "*" ? file.namespaces : null;
+      if (into !== null) into.set(local, (into.get(local) ?? false) || path.verified);
     });
     if (file.bare.size > 0 || file.namespaces.size > 0) byFile.set(r.fileId, file);
   }
@@ -75,15 +84,15 @@ export function importedCallSites(db: Db, source: SourceLines, paths: readonly I
   for (const [fileId, f] of byFile) {
     const packed = callsOf.get(fileId) as Uint8Array | undefined;
     if (packed === undefined) continue;
-    const lines = new Map<number, string | null>();
+    const lines = new Map<number, { caller: string | null; verified: boolean }>();
     for (const c of unstoredCalls(fileId, packed)) {
-      const bare = c.receiver === "bare" && f.bare.has(c.callee);
-      const viaNamespace = c.receiver === "namespace" && c.callee === name && c.receiverName !== null && f.namespaces.has(c.receiverName);
-      if ((bare || viaNamespace) && !lines.has(c.line)) lines.set(c.line, c.caller);
+      const sure = c.receiver === "bare" ? f.bare.get(c.callee) : c.receiver === "namespace" && c.callee === name && c.receiverName !== null ? f.namespaces.get(c.receiverName) : undefined;
+      if (sure !== undefined) lines.set(c.line, { caller: c.caller, verified: (lines.get(c.line)?.verified ?? false) || sure });
     }
-    if (lines.size === 0) continue;
-    const sites = [...lines].map(([line, caller]) => `${line}${caller === null ? "" : ` ${caller}`}: ${(source.line(f.path, line) ?? "").trim()}`);
-    out.push({ file_path: f.path, verified: f.verified, sites });
+    for (const verified of [true, false]) {
+      const sites = [...lines].filter(([, s]) => s.verified === verified).map(([line, s]) => `${line}${s.caller === null ? "" : ` ${s.caller}`}: ${(source.line(f.path, line) ?? "").trim()}`);
+      if (sites.length > 0) out.push({ file_path: f.path, verified, sites });
+    }
   }
   return out;
 }

@@ -23,6 +23,8 @@ const Database = (): typeof BetterSqlite3 => (sqlite ??= createRequire(import.me
 export const CURRENT_SCHEMA_VERSION = "1.27.0";
 /** Meta key: when the checker pass (query/checker.ts) last ran on this index; cleared by a full run without it. */
 export const CHECKER_META = "checker_ran";
+/** The meta key a published snapshot's packages are kept under (JSON: resolve/packages.ts PackageIdentity[]), in the store's index_meta and a replica's graph.db. */
+export const PACKAGES_META = "packages";
 /** Meta key: set when a file's rows are replaced or removed after the pass last ran (its lines lost their verdicts); the pass clears it. */
 export const CHECKER_BEHIND = "checker_behind";
 /** Meta key: JSON of the last checker pass's languages, each available or not with the reason (`mast status`). */

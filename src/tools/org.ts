@@ -17,9 +17,10 @@ import { cutMarks, fitList } from "../base/budget.js";
 import { MastError, errorMessage, isMastError } from "../base/errors.js";
 import { compileGlobs } from "../base/glob.js";
 import { splitTerms } from "../base/text.js";
-import { importedCallSites, providedAs } from "../query/cross-repo.js";
+import { importedCallSites, providedAs, providedPackages } from "../query/cross-repo.js";
 import { SourceLines } from "../query/source.js";
 import { mayDeclare } from "../query/targets.js";
+import type { Db } from "../store/db.js";
 import type { ToolContext } from "./context.js";
 import { listedTools, runTool, type ListedTool, type ListingForm } from "./registry.js";
 
@@ -111,7 +112,8 @@ export async function orgAnswer(repos: readonly OrgRepository[], name: string, a
   const answered = outcomes.flatMap((o) => ("answer" in o ? [o] : []));
   const merged = name === "mast_search" ? fuseSearch(answered, typeof rest["query"] === "string" ? rest["query"] : "") : groupAnswers(answered);
   if (name === "mast_callers" && typeof rest["symbol"] === "string") addCrossRepositoryCallers(merged, answered, chosen, rest["symbol"]);
-  return { ...merged, repositories_searched: chosen.length, ...(errors.length > 0 ? { incomplete: true, errors } : {}) };
+  const allErrors = [...errors, ...(Array.isArray(merged["errors"]) ? (merged["errors"] as Answer[]) : [])];
+  return { ...merged, repositories_searched: chosen.length, ...(allErrors.length > 0 ? { incomplete: true, errors: allErrors } : {}) };
 }
 
 /** The repositories' answers one answer lists at most, and their bytes: a context window's share, not the sum of every repository's answer. */
@@ -136,7 +138,10 @@ function closeness(terms: readonly string[], compact: string, r: Answer): [numbe
 function fuseSearch(answered: ReadonlyArray<{ repo: OrgRepository; answer: Answer }>, query: string): Answer {
   const terms = splitTerms(query);
   const compact = terms.join("");
-  const lists = answered.map((o) => ({ o, results: Array.isArray(o.answer["results"]) ? (o.answer["results"] as Answer[]) : [] }));
+  // A repository that says its answer is weak (low_confidence) comes after every other one at each rank.
+  const lists = answered
+    .map((o) => ({ o, results: Array.isArray(o.answer["results"]) ? (o.answer["results"] as Answer[]) : [], weak: o.answer["low_confidence"] === true }))
+    .sort((a, b) => Number(a.weak) - Number(b.weak));
   const longest = Math.max(0, ...lists.map((l) => l.results.length));
   if (longest === 0) {
     // Nothing anywhere: the first repository's answer says why and what it suggests.
@@ -146,8 +151,8 @@ function fuseSearch(answered: ReadonlyArray<{ repo: OrgRepository; answer: Answe
   const fused: Answer[] = [];
   for (let rank = 0; rank < longest && fused.length < longest; rank++) {
     const level = lists
-      .flatMap(({ o, results }) => (results[rank] === undefined ? [] : [{ o, r: results[rank]!, close: closeness(terms, compact, results[rank]!) }]))
-      .sort((a, b) => b.close[1] - a.close[1] || b.close[0] - a.close[0] || (a.o.repo.repository < b.o.repo.repository ? -1 : 1));
+      .flatMap(({ o, results, weak }) => (results[rank] === undefined ? [] : [{ o, weak, r: results[rank]!, close: closeness(terms, compact, results[rank]!) }]))
+      .sort((a, b) => Number(a.weak) - Number(b.weak) || b.close[1] - a.close[1] || b.close[0] - a.close[0] || (a.o.repo.repository < b.o.repo.repository ? -1 : 1));
     for (const { o, r } of level) if (fused.length < longest) fused.push({ ...named(o), ...r, rank: fused.length + 1 });
   }
   return { results: fused };
@@ -164,26 +169,38 @@ const MAX_CROSS_FILES = 100;
  */
 function addCrossRepositoryCallers(merged: Answer, answered: ReadonlyArray<{ repo: OrgRepository; answer: Answer }>, chosen: readonly OrgRepository[], symbol: string): void {
   const groups = Array.isArray(merged["repositories"]) ? (merged["repositories"] as Answer[]) : [];
+  const failed: Answer[] = [];
+  /** `fn` over a repository's index; its failure listed with the answer's errors, never the whole answer's. */
+  const over = <T>(r: OrgRepository, fallback: T, fn: (db: Db) => T): T => {
+    try {
+      return r.ctx.store().snapshot(fn);
+    } catch (err) {
+      failed.push({ repository: r.repository, commit: r.commit, code: isMastError(err) ? err.code : "INTERNAL", message: errorMessage(err) });
+      return fallback;
+    }
+  };
+  // A package more than one repository provides (a fork, two versions): no import of it is proof of which one it reaches.
+  const providers = new Map<string, number>();
+  for (const r of chosen) for (const p of over(r, [], providedPackages)) providers.set(`${p.ecosystem}\0${p.name}`, (providers.get(`${p.ecosystem}\0${p.name}`) ?? 0) + 1);
   for (const group of groups) {
     const provider = answered.find((o) => o.repo.repository === group["repository"])?.repo;
     const decl = group["declaration"] as { file_path?: unknown; line?: unknown } | null | undefined;
     if (provider === undefined || typeof decl?.file_path !== "string" || typeof decl.line !== "number") continue;
     const at = { file_path: decl.file_path, line: decl.line };
-    const paths = provider.ctx.store().snapshot((db) => providedAs(db, at, symbol));
+    const paths = over(provider, [], (db) => providedAs(db, at, symbol)).map((p) => (p.verified && (providers.get(`${p.ecosystem}\0${p.module}`) ?? 0) > 1 ? { ...p, verified: false } : p));
     if (paths.length === 0) continue;
     const files = chosen
       .filter((r) => r !== provider)
-      .flatMap((r) =>
-        r.ctx
-          .store()
-          .snapshot((db) => importedCallSites(db, new SourceLines(r.ctx.config.project_root), paths, symbol))
-          .map((f) => ({ ...named({ repo: r }), ...f })),
-      );
+      .flatMap((r) => over(r, [], (db) => importedCallSites(db, new SourceLines(r.ctx.config.project_root), paths, symbol)).map((f) => ({ ...named({ repo: r }), ...f })));
     files.sort((a, b) => Number(b.verified) - Number(a.verified));
     const count = (verified: boolean) => files.filter((f) => f.verified === verified).reduce((n, f) => n + f.sites.length, 0);
     const { items, omitted } = fitList(files, MAX_CROSS_FILES, MAX_GROUPED_BYTES / 4);
     group["cross_repository_callers"] = items;
     group["cross_repository"] = { verified_count: count(true), potential_count: count(false), ...cutMarks(omitted) };
+  }
+  if (failed.length > 0) {
+    merged["incomplete"] = true;
+    merged["errors"] = [...(Array.isArray(merged["errors"]) ? (merged["errors"] as Answer[]) : []), ...failed];
   }
 }
 
@@ -194,11 +211,10 @@ function groupAnswers(answered: ReadonlyArray<{ repo: OrgRepository; answer: Ans
     const suggestions = [...new Set(answered.flatMap((o) => (Array.isArray(o.answer["did_you_mean"]) ? (o.answer["did_you_mean"] as unknown[]) : [])))];
     return { not_found: true, did_you_mean: suggestions.slice(0, 5), repositories: [] };
   }
-  const { items, omitted } = fitList(
-    found.map((o) => ({ ...named(o), ...o.answer })),
-    MAX_REPOSITORIES,
-    MAX_GROUPED_BYTES,
-  );
+  const all = found.map((o) => ({ ...named(o), ...o.answer }));
+  const fitted = fitList(all, MAX_REPOSITORIES, MAX_GROUPED_BYTES);
+  // The first repository's answer even over the budget: it is within its own tool's caps.
+  const { items, omitted } = fitted.items.length === 0 ? { items: all.slice(0, 1), omitted: all.length - 1 } : fitted;
   // The repositories left out are named, so a call with `repository` set can ask them.
   const left = found.slice(items.length).map((o) => o.repo.repository);
   return { repositories: items, ...cutMarks(omitted), ...(left.length > 0 ? { omitted_repositories: left.slice(0, 100) } : {}) };

@@ -219,6 +219,14 @@ describe("a published snapshot's replica", () => {
     expect((session["repositories"] as Array<Record<string, unknown>>)[0]!["cross_repository_callers"]).toEqual([
       { repository: "github.com/acme/web", commit: "w1", file_path: "web/use.ts", verified: false, sites: ["13 started: export const started = openSession('x');"] },
     ]);
+    // A second repository providing the same package (a fork): an import of it no longer proves which one it reaches.
+    const fork = project({ "package.json": '{ "name": "@acme/api", "main": "src/index.ts" }\n', "src/index.ts": "export class AuthService {}\n" });
+    await publishProject(fork.config(), { to: url, repository: "github.com/acme/fork", commit: "f1" });
+    const [forked] = (await syncReplicas(url, cacheDir(), compileGlobs(["github.com/acme/fork"]), () => {})).replicas;
+    const withFork = [...repos, { repository: forked!.repository, commit: forked!.commit, ctx: contextOf({ ...createToolContext(forked!.config), pinned: true }) }];
+    const both = await orgAnswer(withFork, "mast_callers", { symbol: "AuthService" });
+    const api = (both["repositories"] as Array<Record<string, unknown>>).find((g) => g["repository"] === "github.com/acme/api")!;
+    expect(api["cross_repository"]).toEqual({ verified_count: 0, potential_count: 1 });
     // A repository that provides no package (web) gets no cross-repository list.
     const validate = await orgAnswer(repos, "mast_callers", { symbol: "validate", repository: "github.com/acme/web" });
     expect(Object.keys((validate["repositories"] as Array<Record<string, unknown>>)[0]!)).not.toContain("cross_repository_callers");
@@ -273,6 +281,17 @@ describe("a published snapshot's replica", () => {
     // Not tried again, nor logged again, by the next sync.
     await syncReplicas(url, dir, compileGlobs(["evil"]), (line) => logged.push(line), { damaged });
     expect(logged.length).toBe(1);
+    // A tree digest that is not one (`/../..`) never names a directory: the repository is skipped, nothing outside the cache is touched.
+    const outside = mkdtempSync(join(tmpdir(), "mast-outside-"));
+    cleanups.push(() => rmSync(outside, { recursive: true, force: true }));
+    const cache = join(outside, "cache");
+    const c2 = new pg.Client({ connectionString: url });
+    await c2.connect();
+    await c2.query("UPDATE mast.snapshots SET tree_digest = '/../../../../../../../../../../x' WHERE id = (SELECT active_snapshot FROM mast.repositories WHERE name = 'evil')");
+    await c2.end();
+    const lines: string[] = [];
+    expect((await syncReplicas(url, cache, compileGlobs(["evil"]), (line) => lines.push(line))).replicas).toEqual([]);
+    expect([lines, readdirSync(outside)]).toEqual([['mast serve: "evil" not taken up (STORE_DAMAGED: its snapshot\'s id or tree digest is not what mast writes)'], ["cache"]]);
     expect(existsSync(join(dir, "..", "escaped.ts"))).toBe(false);
   });
 });

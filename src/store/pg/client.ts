@@ -65,10 +65,18 @@ export function isUnavailable(err: unknown): boolean {
 }
 
 /** Opens one session with the store at `url` (checked first); STORE_UNAVAILABLE when it cannot be reached. */
-export async function openPg(url: string, flag: string, options: { applicationName?: string } = {}): Promise<PgSession> {
+export async function openPg(url: string, flag: string, options: { applicationName?: string; queryTimeoutMs?: number } = {}): Promise<PgSession> {
   checkStoreUrl(url, flag);
   const where = redactedUrl(url);
-  const client = new pg.Client({ connectionString: url, application_name: options.applicationName ?? "mast", connectionTimeoutMillis: 10_000 });
+  // TCP keepalive: a connection the network dropped is found dead, not waited on forever; a query
+  // timeout (for a reader) gives up on a server that stopped answering.
+  const client = new pg.Client({
+    connectionString: url,
+    application_name: options.applicationName ?? "mast",
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
+    ...(options.queryTimeoutMs === undefined ? {} : { query_timeout: options.queryTimeoutMs }),
+  });
   // An error on an idle session (the server restarted) is seen by the next statement; it must not crash the process.
   client.on("error", () => {});
   try {

@@ -18,11 +18,9 @@ import { sha256 } from "../../base/hash.js";
 import { identifierParts, splitTerms } from "../../base/text.js";
 import { MastError } from "../../base/errors.js";
 import { chunkContent, type ChunkLines } from "../chunk-text.js";
+import { PACKAGES_META } from "../db.js";
 import type { PgSession, PgValue } from "./client.js";
 import type { ChunkRow, IndexRows, IndexedFile, FileRows } from "./index-rows.js";
-
-/** The index meta key a snapshot's packages are kept under (a replica's graph.db meta has it too). */
-export const PACKAGES_META = "packages";
 
 /** The advisory lock every publisher holds shared while it writes, and the collector of unnamed units takes exclusively. */
 const PUBLISH_LOCK = 0x6d617375;

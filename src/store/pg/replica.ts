@@ -17,15 +17,18 @@ import { sha256 } from "../../base/hash.js";
 import { MastError } from "../../base/errors.js";
 import { chunkSearchWords, decodeSource } from "../../base/text.js";
 import { chunkContent, type ChunkLines } from "../chunk-text.js";
-import { prepared, type Db } from "../db.js";
+import { PACKAGES_META, prepared, type Db } from "../db.js";
 import { pathWordsOf } from "../file-rows.js";
 import { SearchIndex } from "../search-index.js";
 import { packSymbolTexts } from "../symbol-texts.js";
 import type { PgSession } from "./client.js";
+import { INDEX_META_KEYS } from "./index-rows.js";
 
 /** Files read from the store per round (their blobs and rows), and their bytes at most. */
 const FILE_BATCH = 500;
 const BATCH_BYTES = 32 * 1024 * 1024;
+/** The largest file a replica takes: far over any index's size cap (a larger blob is not what mast wrote). */
+const MAX_BLOB_BYTES = 256 * 1024 * 1024;
 /** A code identifier in text: what a unit published without its identifiers is indexed by. */
 const IDENTIFIER = /[\p{L}_$][\p{L}\p{N}_$]*/gu;
 
@@ -48,6 +51,8 @@ interface FileEntry {
   readonly has_syntax_errors: boolean;
   readonly is_test: boolean;
   readonly calls: Buffer | null;
+  /** Its blob's bytes (PostgreSQL's bigint as text), null when the blob is missing. */
+  readonly size: string | null;
 }
 
 /** A path as a store may name a file: relative, `/`-separated, no empty, `.` or `..` segment, no NUL or backslash. */
@@ -74,8 +79,15 @@ export async function writeReplica(pg: PgSession, snapshot: string, tree: string
     return counts;
   } catch (err) {
     await pg.query("ROLLBACK").catch(() => {});
-    throw err;
+    throw localFailure(err);
   }
+}
+
+/** What a replica's own writes refuse (two paths as a file and a directory, a name too long, a row naming a file the snapshot lacks) said as STORE_DAMAGED; anything else as it is. */
+function localFailure(err: unknown): unknown {
+  const code = String((err as { code?: unknown } | null)?.code ?? "");
+  if (["EEXIST", "ENOTDIR", "EISDIR", "ENAMETOOLONG"].includes(code) || code.startsWith("SQLITE_CONSTRAINT")) return damaged(`its rows cannot be written as a tree and an index (${code})`);
+  return err;
 }
 
 /** Thrown when the snapshot asked for is not in the store (pruned since it was listed). */
@@ -85,11 +97,14 @@ async function readInto(pg: PgSession, snapshot: string, tree: string, db: Db): 
   const [meta] = await pg.query<{ index_meta: Record<string, string> | null }>("SELECT index_meta FROM mast.snapshots WHERE id = $1", [snapshot]);
   if (meta === undefined) throw new SnapshotGone(`snapshot ${snapshot} is not in the store`);
   const files = await pg.query<FileEntry>(
-    `SELECT f.file AS id, f.path, f.unit, u.blob, u.language, u.line_count, u.has_syntax_errors, u.is_test, u.calls
-       FROM mast.snapshot_files f JOIN mast.units u ON u.hash = f.unit WHERE f.snapshot = $1 ORDER BY f.file`,
+    `SELECT f.file AS id, f.path, f.unit, u.blob, octet_length(b.content)::bigint AS size, u.language, u.line_count, u.has_syntax_errors, u.is_test, u.calls
+       FROM mast.snapshot_files f JOIN mast.units u ON u.hash = f.unit LEFT JOIN mast.blobs b ON b.hash = u.blob WHERE f.snapshot = $1 ORDER BY f.file`,
     [snapshot],
   );
-  for (const f of files) if (!isPlainRelativePath(f.path)) throw damaged(`a file path that is not a plain relative one (${JSON.stringify(f.path.slice(0, 200))})`);
+  for (const f of files) {
+    if (!isPlainRelativePath(f.path)) throw damaged(`a file path that is not a plain relative one (${JSON.stringify(f.path.slice(0, 200))})`);
+    if (f.size === null || Number(f.size) > MAX_BLOB_BYTES) throw damaged(`the bytes of ${f.path} are missing or over ${MAX_BLOB_BYTES} bytes`);
+  }
   const symbolIds = new Map<string, number>();
   const counts = { files: 0, symbols: 0, chunks: 0, edges: 0, approximate_chunks: 0 };
   db.exec("BEGIN IMMEDIATE");
@@ -101,7 +116,7 @@ async function readInto(pg: PgSession, snapshot: string, tree: string, db: Db): 
       const batch: FileEntry[] = [];
       for (let bytes = 0; i < files.length && batch.length < FILE_BATCH && bytes < BATCH_BYTES; i++) {
         batch.push(files[i]!);
-        bytes += files[i]!.line_count * 40;
+        bytes += Number(files[i]!.size);
       }
       const rows = await unitRows(pg, batch);
       for (const f of batch) {
@@ -140,7 +155,11 @@ async function readInto(pg: PgSession, snapshot: string, tree: string, db: Db): 
       return id;
     });
     const setMeta = prepared(db, "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
-    for (const [key, value] of Object.entries(meta.index_meta ?? {})) if (typeof value === "string") setMeta.run(key, value);
+    // Only the keys a publish writes: a row must not move the replica's schema version or totals.
+    for (const key of [...INDEX_META_KEYS, PACKAGES_META]) {
+      const value = meta.index_meta?.[key];
+      if (typeof value === "string") setMeta.run(key, value);
+    }
     db.exec("COMMIT");
   } catch (err) {
     if (db.inTransaction) db.exec("ROLLBACK");

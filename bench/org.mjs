@@ -38,6 +38,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
@@ -79,7 +80,7 @@ const ORG_PACKAGES = [
   { name: "effect", version: "4.1.5", integrity: "sha512-xyR20KhQI0vg2gD8ILUSQRTTESEYJ0JKdP+QD8J37xbwPTqXRxFM/l0+vUVD9fuSvoYruoTqyt33C4FZv1s4TQ==" },
 ];
 
-const { values: flags } = parseArgs({ options: { minutes: { type: "string", default: "1" }, kills: { type: "string", default: "20" } } });
+const { values: flags } = parseArgs({ options: { minutes: { type: "string", default: "1" }, kills: { type: "string", default: "20" }, readers: { type: "string" } } });
 const MINUTES = Number(flags.minutes);
 const KILLS = Number(flags.kills);
 const rand = prng(37);
@@ -288,39 +289,18 @@ async function mcpReaders(url, repos, n, until, work) {
       .filter(([t]) => t === "mast_callers")
       .map(([, a]) => a.symbol),
   }));
-  const tally = { calls: 0, errors: 0, error_samples: [], ms: [] };
+  // The readers run in a process of their own: this one's event loop also drives the SQL readers.
+  const job = path.join(work, "readers.json");
+  fs.writeFileSync(job, JSON.stringify({ endpoint: String(server.endpoint), names, n, until }));
+  let tally;
   try {
-    await Promise.all(
-      Array.from({ length: n }, async (_, k) => {
-        const random = prng(1000 + k);
-        let c = await mcpClient(server.endpoint);
-        try {
-          for (let i = 0; Date.now() < until; i++) {
-            if (i > 0 && i % 200 === 0) {
-              await c.close();
-              c = await mcpClient(server.endpoint);
-            }
-            const { repo, symbols } = names[Math.floor(random() * names.length)];
-            const symbol = symbols[Math.floor(random() * symbols.length)] ?? "main";
-            const [tool, args] = random() < 0.5 ? ["mast_callers", { symbol, repository: repo }] : ["mast_search", { query: symbol }];
-            try {
-              const r = await mcpCall(c, tool, args);
-              tally.calls++;
-              tally.ms.push(r.ms);
-              if (r.isError) {
-                tally.errors++;
-                if (tally.error_samples.length < 5) tally.error_samples.push(JSON.stringify(r.data).slice(0, 300));
-              }
-            } catch (err) {
-              tally.errors++;
-              if (tally.error_samples.length < 5) tally.error_samples.push(String(err).slice(0, 300));
-            }
-          }
-        } finally {
-          await c.close().catch(() => {});
-        }
-      }),
-    );
+    const r = await new Promise((resolve) => {
+      const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--readers", job], { stdio: ["ignore", "pipe", "inherit"] });
+      let out = "";
+      child.stdout.on("data", (d) => (out += d));
+      child.on("close", () => resolve(out));
+    });
+    tally = JSON.parse(r);
   } finally {
     await server.stop();
     fs.mkdirSync(OUT_DIR, { recursive: true });
@@ -328,6 +308,44 @@ async function mcpReaders(url, repos, n, until, work) {
   }
   const built = (server.log().match(/replica of \d+ files built/g) ?? []).length;
   return { calls: tally.calls, errors: tally.errors, error_samples: tally.error_samples, p50: percentile(tally.ms, 50), p95: percentile(tally.ms, 95), replicas_built: built };
+}
+
+/** The MCP readers' loop (a process of its own: `--readers <job.json>`): `n` sessions asking mast_callers or mast_search until `until`. */
+async function readerLoop({ endpoint, names, n, until }) {
+  const server = { endpoint: new URL(endpoint) };
+  const tally = { calls: 0, errors: 0, error_samples: [], ms: [] };
+  await Promise.all(
+    Array.from({ length: n }, async (_, k) => {
+      const random = prng(1000 + k);
+      let c = await mcpClient(server.endpoint);
+      try {
+        for (let i = 0; Date.now() < until; i++) {
+          if (i > 0 && i % 200 === 0) {
+            await c.close();
+            c = await mcpClient(server.endpoint);
+          }
+          const { repo, symbols } = names[Math.floor(random() * names.length)];
+          const symbol = symbols[Math.floor(random() * symbols.length)] ?? "main";
+          const [tool, args] = random() < 0.5 ? ["mast_callers", { symbol, repository: repo }] : ["mast_search", { query: symbol }];
+          try {
+            const r = await mcpCall(c, tool, args);
+            tally.calls++;
+            tally.ms.push(r.ms);
+            if (r.isError) {
+              tally.errors++;
+              if (tally.error_samples.length < 5) tally.error_samples.push(JSON.stringify(r.data).slice(0, 300));
+            }
+          } catch (err) {
+            tally.errors++;
+            if (tally.error_samples.length < 5) tally.error_samples.push(String(err).slice(0, 300));
+          }
+        }
+      } finally {
+        await c.close().catch(() => {});
+      }
+    }),
+  );
+  return tally;
 }
 
 async function concurrency(url, repos, work) {
@@ -661,7 +679,16 @@ async function serving(url, repos, work) {
   return out;
 }
 
-main().catch((err) => {
-  console.error(`bench:org: ${err.stack ?? err}`);
-  process.exit(1);
-});
+if (flags.readers !== undefined) {
+  readerLoop(JSON.parse(fs.readFileSync(flags.readers, "utf8"))).then(
+    (tally) => process.stdout.write(JSON.stringify(tally)),
+    (err) => {
+      console.error(`bench:org readers: ${err.stack ?? err}`);
+      process.exit(1);
+    },
+  );
+} else
+  main().catch((err) => {
+    console.error(`bench:org: ${err.stack ?? err}`);
+    process.exit(1);
+  });

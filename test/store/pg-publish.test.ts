@@ -21,24 +21,21 @@ import { publishSnapshot } from "../../src/store/pg/publish.js";
 import { PG_SCHEMA_VERSION } from "../../src/store/pg/schema.js";
 import { Store } from "../../src/store/store.js";
 import { BASE_FILES, makeProject, type TestProject } from "../helpers/project.js";
-import { startPostgres } from "../helpers/postgres-server.mjs";
+import { orgStore } from "../helpers/org-store.js";
 
-let server: Awaited<ReturnType<typeof startPostgres>>;
-let url: string;
-let admin: pg.Client;
 const projects: TestProject[] = [];
 
-beforeAll(async () => {
-  server = await startPostgres();
-  admin = new pg.Client({ connectionString: server.url() });
-  await admin.connect();
-  await admin.query("CREATE DATABASE org");
-  url = server.url("org");
-}, 120_000);
+const org = orgStore();
+let url: string;
+let admin: pg.Client;
+let server: ReturnType<typeof org.server>;
+beforeAll(() => {
+  url = org.url();
+  admin = org.admin();
+  server = org.server();
+});
 
 afterAll(async () => {
-  await admin?.end();
-  await server?.stop();
   for (const p of projects) p.cleanup();
 });
 

@@ -20,11 +20,8 @@ import { createToolContext, type ToolContext } from "../../src/tools/context.js"
 import { orgAnswer, type OrgRepository } from "../../src/tools/org.js";
 import { runTool } from "../../src/tools/registry.js";
 import { BASE_FILES, makeProject, type TestProject } from "../helpers/project.js";
-import { startPostgres } from "../helpers/postgres-server.mjs";
+import { orgStore } from "../helpers/org-store.js";
 
-let server: Awaited<ReturnType<typeof startPostgres>>;
-let url: string;
-let admin: pg.Client;
 const cleanups: Array<() => void> = [];
 
 const FILES: Record<string, string> = {
@@ -85,17 +82,15 @@ const QUERIES: Array<[string, Record<string, unknown>]> = [
   ["mast_graph", { symbol: "Square.area", direction: "callers" }],
 ];
 
-beforeAll(async () => {
-  server = await startPostgres();
-  admin = new pg.Client({ connectionString: server.url() });
-  await admin.connect();
-  await admin.query("CREATE DATABASE org");
-  url = server.url("org");
-}, 120_000);
+const org = orgStore();
+let url: string;
+let admin: pg.Client;
+beforeAll(() => {
+  url = org.url();
+  admin = org.admin();
+});
 
 afterAll(async () => {
-  await admin?.end();
-  await server?.stop();
   for (const c of cleanups.reverse()) c();
 });
 

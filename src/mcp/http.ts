@@ -171,12 +171,20 @@ interface Endpoint {
   allowedHosts: string[];
 }
 
+/** How long an idle HTTP connection is kept open, ms. */
+const KEEP_ALIVE_MS = 65_000;
+
 export async function serveHttp(makeServer: () => SessionServer, options: HttpOptions): Promise<{ url: string; close(): Promise<void> }> {
   checkHttpOptions(options);
   const endpoint: Endpoint = { options, pool: new SessionPool(options.idleMs, options.maxSessions), makeServer, allowedHosts: [] };
   const http = createServer((req, res) => {
     handle(endpoint, req, res).catch((err: unknown) => jsonError(res, 500, err instanceof Error ? err.message : String(err)));
   });
+  // An idle connection is left for the client to close: Node's 5 s default races clients that keep
+  // one for 4 s (undici, the SDK's fetch), and a server slowed by a busy machine closed sockets
+  // clients were sending on (ECONNRESET).
+  http.keepAliveTimeout = KEEP_ALIVE_MS;
+  http.headersTimeout = KEEP_ALIVE_MS + 1_000;
   await listen(http, options);
   const port = (http.address() as AddressInfo).port;
   endpoint.allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${options.host}:${port}`];

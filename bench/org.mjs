@@ -25,8 +25,9 @@
 //    REPEATABLE READ transaction, a random repository's active snapshot and check it is whole (its
 //    file, symbol and edge rows equal its recorded counts) — 0 errors, 0 incomplete or mixed
 //    snapshots, and every repository's active snapshot afterwards has the clean publish's counts;
-//    and 64 MCP readers of `mast serve --store` (a session each) asking mast_callers and
-//    mast_search while the server takes up the new publishes: 0 errors, their latencies.
+//    then, the publishers going on for another --minutes, 64 MCP readers of `mast serve --store`
+//    (a process of their own, a session each) asking mast_callers and mast_search while the server
+//    takes up the new publishes: 0 errors, their latencies.
 // 5. Faults: --kills (default 20) publishers SIGKILLed at a random point: the previous commit stays
 //    active and whole; then PostgreSQL restarted under a publisher, SQL readers and a store server
 //    with an MCP reader: no crash, the publisher fails with STORE_UNAVAILABLE or succeeds, the
@@ -220,7 +221,7 @@ async function main() {
     report.concurrency = await concurrency(url, repos, work);
     const c = report.concurrency;
     console.log(
-      `concurrency (${MINUTES} min, 8 publishers, 64 SQL readers, 64 MCP readers): ${c.publishes} publishes (${c.publish_errors} errors), ${c.reads} SQL reads (${c.read_errors} errors, ${c.incomplete} incomplete or mixed); afterwards ${c.unequal_after} repositories differ from their clean publish's counts`,
+      `concurrency (8 publishers for 2 × ${MINUTES} min: 64 SQL readers, then 64 MCP readers): ${c.publishes} publishes (${c.publish_errors} errors), ${c.reads} SQL reads (${c.read_errors} errors, ${c.incomplete} incomplete or mixed); afterwards ${c.unequal_after} repositories differ from their clean publish's counts`,
     );
     console.log(
       `  MCP readers of mast serve --store: ${c.mcp.calls} calls (${c.mcp.errors} errors), p50 ${fmt(c.mcp.p50)} / p95 ${fmt(c.mcp.p95)} ms; the server built ${c.mcp.replicas_built} replicas of new publishes meanwhile`,
@@ -349,27 +350,35 @@ async function readerLoop({ endpoint, names, n, until }) {
 }
 
 async function concurrency(url, repos, work) {
-  const until = Date.now() + MINUTES * 60_000;
   // Four publishers on repositories of their own, four sharing two: small repositories, so each publishes often.
   const small = [...repos].sort((a, b) => a.clean.files - b.clean.files).slice(0, 6);
   const targets = [small[0], small[1], small[2], small[3], small[4], small[4], small[5], small[5]];
   let publishes = 0;
   let publishErrors = 0;
   const errors = [];
-  const publishers = targets.map(async (repo, p) => {
-    for (let k = 0; Date.now() < until; k++) {
-      const r = await mast(["publish", repo.dir, "--to", url, "--repository", repo.name, "--commit", `p${p}-${k}`, "--keep", "3", "--state-dir", repo.state, "--json"]);
-      publishes++;
-      if (r.code !== 0) {
-        publishErrors++;
-        if (errors.length < 5) errors.push(r.stderr.trim().slice(0, 300));
-      }
-    }
-  });
+  const publishUntil = (until, window) =>
+    Promise.all(
+      targets.map(async (repo, p) => {
+        for (let k = 0; Date.now() < until; k++) {
+          const r = await mast(["publish", repo.dir, "--to", url, "--repository", repo.name, "--commit", `w${window}-p${p}-${k}`, "--keep", "3", "--state-dir", repo.state, "--json"]);
+          publishes++;
+          if (r.code !== 0) {
+            publishErrors++;
+            if (errors.length < 5) errors.push(r.stderr.trim().slice(0, 300));
+          }
+        }
+      }),
+    );
+  // Two windows of --minutes each, the publishers running through both: SQL readers, then MCP
+  // readers (both at once left the store server a sliver of the 2 cores' time, behind 8 publisher
+  // processes, 64 SQL sessions' backends and their clients).
+  let until = Date.now() + MINUTES * 60_000;
   const read = readers(url, repos, 64, () => until);
-  const mcp = mcpReaders(url, repos, 64, until, work);
-  await Promise.all(publishers);
+  await publishUntil(until, 1);
   const tally = await read;
+  until = Date.now() + MINUTES * 60_000;
+  const mcp = mcpReaders(url, repos, 64, until, work);
+  await publishUntil(until, 2);
   const served = await mcp;
   const client = new pg.Client({ connectionString: url });
   await client.connect();

@@ -4,7 +4,6 @@ import { homedir } from "node:os";
 import { isAbsolute, join, resolve as resolvePath } from "node:path";
 import { compileGlobs } from "../../base/glob.js";
 import { sha256 } from "../../base/hash.js";
-import { checkStoreUrl, withoutPassword } from "../../store/pg/client.js";
 import { MastError } from "../../base/errors.js";
 import { VERSION } from "../../base/version.js";
 import { TOOLSETS, type Toolset } from "../../tools/define.js";
@@ -32,7 +31,7 @@ interface ServeOptions extends CommonOptions {
 }
 
 /** Where `--store`'s replicas are kept by default: the user's cache, a directory per store (its URL without the password). */
-function defaultCacheDir(url: string): string {
+function defaultCacheDir(url: string, withoutPassword: (url: string) => string): string {
   const cache = process.env.XDG_CACHE_HOME && isAbsolute(process.env.XDG_CACHE_HOME) ? process.env.XDG_CACHE_HOME : join(homedir(), ".cache");
   return join(cache, "mast", "replicas", sha256(withoutPassword(url)).slice(0, 16));
 }
@@ -40,6 +39,8 @@ function defaultCacheDir(url: string): string {
 /** `mast serve --store`: the read tools over every repository published to the store. */
 async function serveFromStore(path: string | undefined, opts: ServeOptions, settings: ReturnType<typeof checkedSettings>, token: string | undefined): Promise<void> {
   const url = opts.store!;
+  // Loaded only here: the PostgreSQL client is not on the way of every other command's start.
+  const { checkStoreUrl, withoutPassword } = await import("../../store/pg/client.js");
   checkStoreUrl(url, "--store");
   if (path !== undefined || opts.stateDir !== undefined || opts.watch || opts.structuralRoot !== undefined) {
     throw new MastError("INVALID_ARGUMENT", "--store serves the published repositories: it takes no path, --state-dir, --watch or --structural-root", { usage: true });
@@ -53,7 +54,7 @@ async function serveFromStore(path: string | undefined, opts: ServeOptions, sett
   const { serveStore } = await import("../../mcp/store-server.js");
   await serveStore({
     url,
-    cacheDir: resolvePath(opts.cache ?? defaultCacheDir(url)),
+    cacheDir: resolvePath(opts.cache ?? defaultCacheDir(url, withoutPassword)),
     filter: opts.repository ?? null,
     syncMs: syncSeconds * 1000,
     version: VERSION,

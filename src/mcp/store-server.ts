@@ -118,19 +118,16 @@ export async function serveStore(options: StoreServeOptions): Promise<void> {
   await served.sync();
   options.log(`mast serve: ${served.current.repos.length} repositories from ${options.cacheDir}`);
   let failing = false;
-  let syncing = false;
   const timer = setInterval(() => {
-    if (syncing) return;
-    syncing = true;
+    if (served.syncing) return;
     served.sync().then(
       () => {
         if (failing) options.log("mast serve: the store answers again");
-        failing = syncing = false;
+        failing = false;
       },
       (err: unknown) => {
         if (!failing) options.log(`mast serve: the store could not be synced (answers come from the replicas as they are): ${errorMessage(err)}`);
         failing = true;
-        syncing = false;
       },
     );
   }, options.syncMs);

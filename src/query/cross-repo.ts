@@ -61,10 +61,13 @@ function names(json: string): string[] {
  */
 export function importedCallSites(db: Db, source: SourceLines, paths: readonly ImportPath[], name: string): ImportedSites[] {
   if (paths.length === 0) return [];
+  // Only the imports of these paths' modules are read (a module starting with a path's module: importNames decides).
+  const starts = [...new Set(paths.map((p) => p.module))];
   const rows = prepared(
     db,
-    "SELECT i.file_id AS fileId, f.path, i.module, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id WHERE i.is_external = 1 ORDER BY f.path, i.line, i.id",
-  ).all() as Array<{ fileId: number; path: string; module: string; symbols: string; locals: string }>;
+    `SELECT i.file_id AS fileId, f.path, i.module, i.symbols, i.locals FROM imports i JOIN files f ON f.id = i.file_id
+      WHERE i.is_external = 1 AND EXISTS (SELECT 1 FROM json_each(?) m WHERE substr(i.module, 1, length(m.value)) = m.value) ORDER BY f.path, i.line, i.id`,
+  ).all(JSON.stringify(starts)) as Array<{ fileId: number; path: string; module: string; symbols: string; locals: string }>;
   // Per file, each local binding of the name (bare) or of the package (namespace), and whether its import is verified.
   const byFile = new Map<number, { path: string; bare: Map<string, boolean>; namespaces: Map<string, boolean> }>();
   for (const r of rows) {

@@ -180,14 +180,21 @@ function addCrossRepositoryCallers(merged: Answer, answered: ReadonlyArray<{ rep
     }
   };
   // A package more than one repository provides (a fork, two versions): no import of it is proof of which one it reaches.
-  const providers = new Map<string, number>();
-  for (const r of chosen) for (const p of over(r, [], providedPackages)) providers.set(`${p.ecosystem}\0${p.name}`, (providers.get(`${p.ecosystem}\0${p.name}`) ?? 0) + 1);
+  // Counted once per answer, and only when some path would be verified.
+  let providers: Map<string, number> | null = null;
+  const providersOf = (key: string) => {
+    if (providers === null) {
+      providers = new Map();
+      for (const r of chosen) for (const p of over(r, [], providedPackages)) providers.set(`${p.ecosystem}\0${p.name}`, (providers.get(`${p.ecosystem}\0${p.name}`) ?? 0) + 1);
+    }
+    return providers.get(key) ?? 0;
+  };
   for (const group of groups) {
     const provider = answered.find((o) => o.repo.repository === group["repository"])?.repo;
     const decl = group["declaration"] as { file_path?: unknown; line?: unknown } | null | undefined;
     if (provider === undefined || typeof decl?.file_path !== "string" || typeof decl.line !== "number") continue;
     const at = { file_path: decl.file_path, line: decl.line };
-    const paths = over(provider, [], (db) => providedAs(db, at, symbol)).map((p) => (p.verified && (providers.get(`${p.ecosystem}\0${p.module}`) ?? 0) > 1 ? { ...p, verified: false } : p));
+    const paths = over(provider, [], (db) => providedAs(db, at, symbol)).map((p) => (p.verified && providersOf(`${p.ecosystem}\0${p.module}`) > 1 ? { ...p, verified: false } : p));
     if (paths.length === 0) continue;
     const files = chosen
       .filter((r) => r !== provider)

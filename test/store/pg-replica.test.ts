@@ -28,6 +28,8 @@ const FILES: Record<string, string> = {
   ...BASE_FILES,
   "package.json": '{ "name": "@acme/api", "main": "src/index.ts" }\n',
   "src/index.ts": ["export * from './auth.js';", "export { Repo as Repository } from './repo';", "export { makeToken } from './tokens.js';", ""].join("\n"),
+  // Three exports on one line: their order is the file's (by id), not their names' — what `seq` carries.
+  "src/names.ts": "const b = 1, c = 2, a = 3;\nexport { b as zeta, c as alpha, a as mid };\n",
   "src/tokens.ts": "export function makeToken(seed: string): string {\n  return `t-${seed}`;\n}\n",
   "src/session.ts": [
     "import { AuthService } from './auth.js';",
@@ -70,6 +72,7 @@ const QUERIES: Array<[string, Record<string, unknown>]> = [
   ["mast_signature", { symbol: "valdate" }],
   ["mast_exports", { file_path: "src/index.ts" }],
   ["mast_exports", { file_path: "src/auth.ts" }],
+  ["mast_exports", { file_path: "src/names.ts" }],
   ["mast_callers", { symbol: "AuthService.validate" }],
   ["mast_callers", { symbol: "Repo.find" }],
   ["mast_callers", { symbol: "total" }],
@@ -164,7 +167,8 @@ describe("a published snapshot's replica", () => {
       expect(JSON.stringify(want)).not.toMatch(/^\{"error"/);
       expect({ name, args, answer: await answer(replica, name, args) }).toEqual({ name, args, answer: want });
     }
-    // Not vacuous: the queries found what the fixture holds.
+    // Not vacuous: the queries found what the fixture holds, ties in the file's own order.
+    expect(((await answer(replica, "mast_exports", { file_path: "src/names.ts" })) as { exports: Array<{ name: string }> }).exports.map((e) => e.name)).toEqual(["zeta", "alpha", "mid"]);
     expect(await answer(replica, "mast_callers", { symbol: "AuthService.validate" })).toMatchObject({
       verified_callers: [{ file_path: "src/session.ts", sites: ["7 openSession: return auth.validate(token);"] }],
     });

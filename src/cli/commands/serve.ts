@@ -30,10 +30,10 @@ interface ServeOptions extends CommonOptions {
   syncSeconds: string;
 }
 
-/** Where `--store`'s replicas are kept by default: the user's cache, a directory per store (its URL without the password). */
-function defaultCacheDir(url: string, withoutPassword: (url: string) => string): string {
+/** Where `--store`'s replicas are kept by default: the user's cache, a directory per store (`store`: its URL without the password). */
+function defaultCacheDir(store: string): string {
   const cache = process.env.XDG_CACHE_HOME && isAbsolute(process.env.XDG_CACHE_HOME) ? process.env.XDG_CACHE_HOME : join(homedir(), ".cache");
-  return join(cache, "mast", "replicas", sha256(withoutPassword(url)).slice(0, 16));
+  return join(cache, "mast", "replicas", sha256(store).slice(0, 16));
 }
 
 /** `mast serve --store`: the read tools over every repository published to the store. */
@@ -54,7 +54,7 @@ async function serveFromStore(path: string | undefined, opts: ServeOptions, sett
   const { serveStore } = await import("../../mcp/store-server.js");
   await serveStore({
     url,
-    cacheDir: resolvePath(opts.cache ?? defaultCacheDir(url, withoutPassword)),
+    cacheDir: resolvePath(opts.cache ?? defaultCacheDir(withoutPassword(url))),
     filter: opts.repository ?? null,
     syncMs: syncSeconds * 1000,
     version: VERSION,

@@ -131,10 +131,11 @@ export function indexRows(db: Db): IndexRows {
     symbolPlace.set(id, { fileId, ord });
   }
   const symbolsOf = db.prepare(
-    `SELECT id, name, tail, kind, line, end_line, is_exported, has_body, parent_name, reexport_module, reexport_name, alias_of, return_type FROM symbols WHERE file_id = ? ORDER BY ${SYMBOL_ORDER}`,
+    `SELECT id, name, tail, kind, line, end_line, is_exported, has_body, parent_name, reexport_module, reexport_name, alias_of, return_type, row_number() OVER (ORDER BY id) - 1 AS seq
+       FROM symbols WHERE file_id = ? ORDER BY ${SYMBOL_ORDER}`,
   );
   const chunksOf = db.prepare(
-    `SELECT id, chunk_key, start_line, end_line, content_start_line, content_end_line, cut_from, cut_to, content, chunk_type, symbol_name, symbol_tail, parent_symbol, is_exported, part
+    `SELECT row_number() OVER (ORDER BY id) - 1 AS seq, chunk_key, start_line, end_line, content_start_line, content_end_line, cut_from, cut_to, content, chunk_type, symbol_name, symbol_tail, parent_symbol, is_exported, part
        FROM chunks WHERE file_id = ? ORDER BY start_line, part, chunk_key, end_line, chunk_type, id`,
   );
   const heritageOf = db.prepare("SELECT class_name, relation, target FROM heritage WHERE file_id = ? ORDER BY class_name, relation, target");
@@ -160,7 +161,7 @@ export function indexRows(db: Db): IndexRows {
         signature: t.signature,
         doc: t.doc,
         params: t.params,
-        seq: 0,
+        seq: r["seq"] as number,
       };
     });
     const chunks = (chunksOf.all(fileId) as Array<Record<string, unknown>>).map(
@@ -179,18 +180,12 @@ export function indexRows(db: Db): IndexRows {
         parentSymbol: r["parent_symbol"] as string | null,
         isExported: bool(r["is_exported"]),
         part: r["part"] as number,
-        seq: r["id"] as number,
+        seq: r["seq"] as number,
       }),
     );
-    const bySeq = <R extends { seq: number }>(rows: R[], idOf: (r: R, i: number) => number): R[] => {
-      const order = rows.map((r, i) => [idOf(r, i), i] as const).sort((a, b) => a[0] - b[0]);
-      const seq = new Array<number>(rows.length);
-      order.forEach(([, i], n) => (seq[i] = n));
-      return rows.map((r, i) => ({ ...r, seq: seq[i]! }));
-    };
     const heritage = (heritageOf.all(fileId) as Array<Record<string, string>>).map((r) => ({ className: r["class_name"]!, relation: r["relation"]!, target: r["target"]! }));
     const calls = callsOf.get(fileId) as Uint8Array | undefined;
-    return { symbols: bySeq(symbols, (r) => r.id), chunks: bySeq(chunks, (r) => r.seq), heritage, calls: calls === undefined ? null : Buffer.from(calls) };
+    return { symbols, chunks, heritage, calls: calls === undefined ? null : Buffer.from(calls) };
   };
   const imports = (
     db.prepare("SELECT file_id, module, symbols, bound_as, kind, line, is_external, resolved_file_id FROM imports ORDER BY file_id, line, id").raw().all() as Array<

@@ -127,8 +127,8 @@ async function readInto(pg: PgSession, snapshot: string, tree: string, db: Db): 
         writeFileSync(absolute, bytes, { flag: "wx" });
         const unit = f.unit.toString("hex");
         // Ids in the file's own order (`seq`; `ord` for a unit published without it): ties between rows on one line follow it.
-        const symbols = inFileOrder(rows.symbols.get(unit) ?? [], (s) => s.ord);
-        const chunks = inFileOrder(rows.chunks.get(unit) ?? [], (_, i) => i);
+        const symbols = inFileOrder(rows.symbols.get(unit) ?? []);
+        const chunks = inFileOrder(rows.chunks.get(unit) ?? []);
         writeFileRow(db, f, lstatSync(absolute), symbols, chunks.length);
         const firstSymbol = nextSymbol;
         for (const s of symbols) symbolIds.set(`${f.id}:${s.ord}`, nextSymbol++);
@@ -209,10 +209,10 @@ interface ChunkEntry {
   readonly identifiers: string | null;
 }
 
-/** Rows by `seq`, else `fallback` (their published order). */
-function inFileOrder<R extends { seq: number | null }>(rows: readonly R[], fallback: (r: R, i: number) => number): R[] {
+/** Rows (read in `ord` order) by `seq`, else as read. */
+function inFileOrder<R extends { seq: number | null }>(rows: readonly R[]): R[] {
   return rows
-    .map((r, i) => [r.seq ?? fallback(r, i), r] as const)
+    .map((r, i) => [r.seq ?? i, r] as const)
     .sort((a, b) => a[0] - b[0])
     .map(([, r]) => r);
 }

@@ -20,6 +20,7 @@ const input = {
   "diff-worker": "dist/edit/diff-worker.js",
   "checker-worker": "dist/query/checker-worker.js",
   "telemetry-worker": "dist/tools/telemetry-worker.js",
+  "org-worker": "dist/tools/org-worker.js",
 };
 
 rmSync(OUT, { recursive: true, force: true });

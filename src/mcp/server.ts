@@ -214,7 +214,8 @@ export interface Session {
   /** What the server says at initialize. */
   readonly instructions: string;
   /** A tool's answer (its JSON as `text`); throws what the client is told. */
-  readonly call: (name: string, args: unknown, progress: ToolCall["progress"]) => Promise<{ answer: unknown; text: string; stats?: unknown }>;
+  /** `signal`: aborted when the client cancelled the call (a call still waiting to be answered need not be). */
+  readonly call: (name: string, args: unknown, progress: ToolCall["progress"], signal?: AbortSignal) => Promise<{ answer: unknown; text: string; stats?: unknown }>;
   /** Called after a tools/list is answered: what the calls need may load now. */
   readonly warm: () => void;
   /** Called at a tools/list or tools/call: the rest of the startup may begin. */
@@ -233,9 +234,9 @@ function projectCall(tools: () => Promise<Tools>, offered: readonly string[]): S
 }
 
 /** A tools/call answered: the tool's answer as text and structuredContent, or a tool error — an answer, never a crash. */
-async function callTool(session: Session, name: string, args: Record<string, unknown>, progress: ToolCall["progress"]) {
+async function callTool(session: Session, name: string, args: Record<string, unknown>, progress: ToolCall["progress"], signal?: AbortSignal) {
   try {
-    const { answer, text, stats } = await session.call(name, args, progress);
+    const { answer, text, stats } = await session.call(name, args, progress, signal);
     // `_stats` rides in the result's `_meta`, which clients keep from the model (docs/decisions.md).
     return {
       content: [{ type: "text", text }],
@@ -266,7 +267,7 @@ export function createMcpServer(session: Session): Server {
       void extra.sendNotification({ method: "notifications/progress", params }).catch(() => undefined);
     };
     session.answering();
-    return callTool(session, request.params.name, request.params.arguments ?? {}, token === undefined ? undefined : notify);
+    return callTool(session, request.params.name, request.params.arguments ?? {}, token === undefined ? undefined : notify, extra.signal);
   });
   return server;
 }

@@ -8,8 +8,8 @@
 import { errorMessage } from "../base/errors.js";
 import { pruneReplicas, type Replica } from "../index/replicas.js";
 import { indexThreads } from "../query/index-threads.js";
-import { createToolContext } from "../tools/context.js";
-import { ORG_TOOLS, orgAnswer, orgListing, type OrgRepository } from "../tools/org.js";
+import { ORG_TOOLS, orgListing } from "../tools/org.js";
+import { DEFAULT_ANSWER_THREADS, OrgThreads, type OrgReply } from "../tools/org-threads.js";
 import type { ListingForm } from "../tools/registry.js";
 import type { HttpOptions } from "./http.js";
 import { createMcpServer, openTransport, sessionEnd, type Session } from "./server.js";
@@ -23,6 +23,8 @@ export interface StoreServeOptions {
   readonly filter: string | null;
   /** How often the store is asked for moved snapshots, ms. */
   readonly syncMs: number;
+  /** The threads answering calls (DEFAULT_ANSWER_THREADS when absent). */
+  readonly answerThreads?: number;
   readonly version: string;
   readonly log: (line: string) => void;
   readonly exit: (code: number) => void;
@@ -37,29 +39,31 @@ const INSTRUCTIONS =
   "Answers over every repository published to this store: each answer names the repository and commit of what it found. " +
   "Pass `repository` (a glob over repository names) to ask fewer. mast_search fuses the repositories' results by rank.";
 
-/** The repositories served at one time: their replicas, and the answers still reading them. */
+/** The replicas served at one time, and the answers still reading them. */
 interface Generation {
-  readonly repos: OrgRepository[];
   readonly replicas: readonly Replica[];
   inFlight: number;
 }
 
-/** The served repositories: each replica with its tool context, swapped whole (a generation) when a sync moved any. */
+/** The served replicas, swapped whole (a generation) when a sync moved any; answered on the answering threads. */
 class Served {
-  current: Generation = { repos: [], replicas: [], inFlight: 0 };
+  current: Generation = { replicas: [], inFlight: 0 };
   private readonly retiring = new Set<NodeJS.Timeout>();
   private damaged: readonly string[] = [];
   /** A sync is running: retired replicas wait for it to end before they are removed. */
   syncing = false;
 
-  constructor(private readonly options: StoreServeOptions) {}
+  constructor(
+    private readonly options: StoreServeOptions,
+    readonly threads: OrgThreads,
+  ) {}
 
-  /** Runs `fn` over the current generation; a generation is retired only once its answers ended. */
-  async answer<T>(fn: (repos: readonly OrgRepository[]) => Promise<T>): Promise<T> {
+  /** `name` answered over the current generation; a generation is retired only once its answers ended. */
+  async answer(name: string, args: unknown, signal?: AbortSignal): Promise<OrgReply> {
     const generation = this.current;
     generation.inFlight++;
     try {
-      return await fn(generation.repos);
+      return await this.threads.answer(generation.replicas, name, args, signal);
     } finally {
       generation.inFlight--;
     }
@@ -83,40 +87,37 @@ class Served {
     for (const line of log) this.options.log(line);
     const same = replicas.length === before.replicas.length && replicas.every((r, i) => r.dir === before.replicas[i]!.dir);
     if (same) return;
-    const kept = new Map(before.repos.map((o, i) => [before.replicas[i]!.dir, o]));
-    const repos = replicas.map((r) => kept.get(r.dir) ?? { repository: r.repository, commit: r.commit, ctx: { ...createToolContext(r.config), pinned: true } });
-    this.current = { repos, replicas, inFlight: 0 };
-    const gone = before.repos.filter((o) => !repos.includes(o));
-    const goneDirs = before.replicas.filter((r) => !replicas.some((n) => n.dir === r.dir)).map((r) => r.dir);
-    this.retire(before, gone, goneDirs);
+    this.current = { replicas, inFlight: 0 };
+    this.retire(
+      before,
+      before.replicas.filter((r) => !replicas.some((n) => n.dir === r.dir)).map((r) => r.dir),
+    );
   }
 
-  /** Closes and removes what `before` served and no longer does, once its answers ended and no sync is running (checked every RETIRE_AFTER_MS). */
-  private retire(before: Generation, gone: readonly OrgRepository[], dirs: readonly string[]): void {
+  /** Closes and removes the replicas `before` served and no longer does, once its answers ended and no sync is running (checked every RETIRE_AFTER_MS). */
+  private retire(before: Generation, dirs: readonly string[]): void {
     const timer = setTimeout(() => {
       this.retiring.delete(timer);
-      if (before.inFlight > 0 || this.syncing) return this.retire(before, gone, dirs);
-      try {
-        for (const o of gone) o.ctx.close();
-        pruneReplicas(this.options.cacheDir, dirs, this.current.replicas);
-      } catch (err) {
-        this.options.log(`mast serve: old replicas not removed: ${errorMessage(err)}`);
-      }
+      if (before.inFlight > 0 || this.syncing) return this.retire(before, dirs);
+      this.threads
+        .release(dirs)
+        .then(() => pruneReplicas(this.options.cacheDir, dirs, this.current.replicas))
+        .catch((err: unknown) => this.options.log(`mast serve: old replicas not removed: ${errorMessage(err)}`));
     }, RETIRE_AFTER_MS);
     timer.unref();
     this.retiring.add(timer);
   }
 
-  close(): void {
+  async close(): Promise<void> {
     for (const t of this.retiring) clearTimeout(t);
-    for (const o of this.current.repos) o.ctx.close();
+    await this.threads.close();
   }
 }
 
 export async function serveStore(options: StoreServeOptions): Promise<void> {
-  const served = new Served(options);
+  const served = new Served(options, new OrgThreads(options.answerThreads ?? DEFAULT_ANSWER_THREADS, options.log));
   await served.sync();
-  options.log(`mast serve: ${served.current.repos.length} repositories from ${options.cacheDir}`);
+  options.log(`mast serve: ${served.current.replicas.length} repositories from ${options.cacheDir}, answered on ${served.threads.size} thread(s)`);
   let failing = false;
   const timer = setInterval(() => {
     if (served.syncing) return;
@@ -139,10 +140,7 @@ export async function serveStore(options: StoreServeOptions): Promise<void> {
     listing,
     offered: ORG_TOOLS,
     instructions: INSTRUCTIONS,
-    call: async (name, args) => {
-      const answer = await served.answer((repos) => orgAnswer(repos, name, args));
-      return { answer, text: JSON.stringify(answer) };
-    },
+    call: (name, args, _progress, signal) => served.answer(name, args, signal),
     warm: () => undefined,
     answering: () => undefined,
   };
@@ -152,5 +150,5 @@ export async function serveStore(options: StoreServeOptions): Promise<void> {
   await end.closed;
   clearInterval(timer);
   await closeTransport();
-  served.close();
+  await served.close();
 }

@@ -53,12 +53,11 @@ export function typeNameRanking(db: Db, query: string, scopeIds: number[] | null
   const words = [...new Set(identifierChains(query).plain.filter((t) => t.length >= 4 && /^[a-z]+$/.test(t) && !STOP_WORDS.has(t)))];
   if (words.length === 0) return [];
   const scope = scopeCondition("c.file_id", scopeIds);
-  const stmt = db
-    // The chunk types that declare a type, as idx_chunks_type_tail's WHERE names them (so SQLite reads that index).
-    .prepare(
-      `SELECT c.file_id FROM chunks c WHERE c.symbol_tail = ? AND c.chunk_type IN ('class_shell', 'interface', 'type') AND lower(c.symbol_name) = c.symbol_tail AND ${scope.sql} ORDER BY c.chunk_key`,
-    )
-    .pluck();
+  // The chunk types that declare a type, as idx_chunks_type_tail's WHERE names them (so SQLite reads that index).
+  const stmt = prepared(
+    db,
+    `SELECT c.file_id FROM chunks c WHERE c.symbol_tail = ? AND c.chunk_type IN ('class_shell', 'interface', 'type') AND lower(c.symbol_name) = c.symbol_tail AND ${scope.sql} ORDER BY c.chunk_key`,
+  ).pluck();
   const found = words.map((w) => stmt.all(w, ...scope.params) as number[]).filter((ids) => ids.length > 0);
   return [...new Set(found.sort((a, b) => a.length - b.length).flat())].slice(0, pool);
 }
@@ -71,7 +70,7 @@ export function typeNameRanking(db: Db, query: string, scopeIds: number[] | null
 export function declarationExactRanking(db: Db, tokens: readonly string[], scopeIds: number[] | null, pool: number): { ids: number[]; whole: boolean } {
   if (tokens.length === 0) return { ids: [], whole: false };
   const scope = scopeCondition("c.file_id", scopeIds);
-  const stmt = db.prepare(`SELECT c.id AS id, c.chunk_key AS chunkKey, c.symbol_name AS name FROM chunks c WHERE c.symbol_tail = ? AND ${scope.sql}`);
+  const stmt = prepared(db, `SELECT c.id AS id, c.chunk_key AS chunkKey, c.symbol_name AS name FROM chunks c WHERE c.symbol_tail = ? AND ${scope.sql}`);
   const best = new Map<number, DeclexRank>();
   for (const token of tokens) {
     const isQualified = token.includes(".");
@@ -112,11 +111,11 @@ export function prefixCandidates(db: Db, name: string, scopeIds: number[] | null
   const scope = scopeCondition("c.file_id", scopeIds);
   const lower = name.toLowerCase();
   // symbol_tail is the lower-cased last segment: a range over idx_chunks_tail; whole names through idx_chunks_symbol.
-  return db
-    .prepare(
-      `SELECT c.id FROM chunks c WHERE ((c.symbol_tail >= ? AND c.symbol_tail < ?) OR (c.symbol_name >= ? AND c.symbol_name < ?)) AND ${scope.sql}
+  return prepared(
+    db,
+    `SELECT c.id FROM chunks c WHERE ((c.symbol_tail >= ? AND c.symbol_tail < ?) OR (c.symbol_name >= ? AND c.symbol_name < ?)) AND ${scope.sql}
        ORDER BY length(c.symbol_name), c.chunk_key LIMIT ?`,
-    )
+  )
     .pluck()
     .all(lower, `${lower}\u{10FFFF}`, name, `${name}\u{10FFFF}`, ...scope.params, pool) as number[];
 }
@@ -163,7 +162,7 @@ const COMMON_MIN_CHUNKS = 200;
 export function onlyCommonWords(db: Db, words: readonly string[]): boolean {
   const total = chunkCount(db);
   if (total < COMMON_MIN_CHUNKS || words.length === 0) return false;
-  const count = db.prepare("SELECT count(*) FROM identifier_fts WHERE identifier_fts MATCH ?").pluck();
+  const count = prepared(db, "SELECT count(*) FROM identifier_fts WHERE identifier_fts MATCH ?").pluck();
   return words.map((w) => count.get(`"${w.replace(/"/g, '""')}"`) as number).every((n) => n === 0 || n > total * COMMON_SHARE);
 }
 

@@ -4,7 +4,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { sameStat, type FileStat } from "../index/read.js";
-import type { Db } from "../store/db.js";
+import { prepared, type Db } from "../store/db.js";
 import { EDGE } from "../store/edge-codes.js";
 import { chunkContent } from "../store/chunk-text.js";
 import { SourceLines } from "./source.js";
@@ -39,7 +39,8 @@ const NEIGHBOUR_SLOTS = 3;
  */
 export function neighbourFiles(db: Db, hits: readonly SearchResult[]): Map<string, string> {
   const out = new Map<string, string>();
-  const linked = db.prepare(
+  const linked = prepared(
+    db,
     `SELECT DISTINCT f.path FROM symbols a JOIN files fa ON fa.id = a.file_id JOIN edges e ON e.from_id = a.id AND e.edge_type = ${EDGE.POTENTIAL_CALL} JOIN symbols b ON b.id = e.to_id JOIN files f ON f.id = b.file_id
      WHERE fa.path = ? AND a.line BETWEEN ? AND ? AND b.file_id != a.file_id
      UNION
@@ -279,12 +280,12 @@ function staleOnDisk(projectRoot: string, path: string, indexed: FileStat): bool
 
 /** A stale check per path, each file stat'ed once: its file stats otherwise than indexed, or is gone, or is not indexed. */
 export function staleChecker(db: Db, projectRoot: string): (path: string) => boolean {
-  const stamp = db.prepare("SELECT size, mtime AS mtimeMs, ino, ctime AS ctimeMs FROM files WHERE path = ?");
+  const stamp = () => prepared(db, "SELECT size, mtime AS mtimeMs, ino, ctime AS ctimeMs FROM files WHERE path = ?");
   const seen = new Map<string, boolean>();
   return (path) => {
     let stale = seen.get(path);
     if (stale === undefined) {
-      const indexed = stamp.get(path) as FileStat | undefined;
+      const indexed = stamp().get(path) as FileStat | undefined;
       seen.set(path, (stale = indexed === undefined || staleOnDisk(projectRoot, path, indexed)));
     }
     return stale;

@@ -257,15 +257,14 @@ function chunkRole(row: ChunkRow): PathRole {
 
 function loadChunks(db: Db, ids: number[]): Map<number, ChunkRow> {
   if (ids.length === 0) return new Map();
-  const rows = db
-    .prepare(
-      `SELECT c.id, c.chunk_key, c.file_id, c.start_line, c.end_line, ${CHUNK_PLACE_COLUMNS}, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported, f.is_test, c.part
+  const rows = prepared(
+    db,
+    `SELECT c.id, c.chunk_key, c.file_id, c.start_line, c.end_line, ${CHUNK_PLACE_COLUMNS}, c.chunk_type, c.symbol_name, c.parent_symbol, c.is_exported, f.is_test, c.part
        FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`,
-    )
-    .all(JSON.stringify(ids)) as ChunkRow[];
+  ).all(JSON.stringify(ids)) as ChunkRow[];
   return new Map(rows.map((r) => [r.id, r]));
 }
 
 export function isIndexEmpty(db: Db): boolean {
-  return db.prepare("SELECT 1 FROM chunks LIMIT 1").get() === undefined;
+  return prepared(db, "SELECT 1 FROM chunks LIMIT 1").get() === undefined;
 }

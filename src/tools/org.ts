@@ -21,7 +21,8 @@ import { importedCallSites, providedAs, providedPackages } from "../query/cross-
 import { SourceLines } from "../query/source.js";
 import { mayDeclare } from "../query/targets.js";
 import type { Db } from "../store/db.js";
-import type { ToolContext } from "./context.js";
+import type { ResolvedConfig } from "../index/config.js";
+import { createToolContext, type ToolContext } from "./context.js";
 import { listedTools, runTool, type ListedTool, type ListingForm } from "./registry.js";
 
 /** The read tools a store's server offers. */
@@ -32,6 +33,41 @@ export interface OrgRepository {
   readonly repository: string;
   readonly commit: string;
   readonly ctx: ToolContext;
+}
+
+/** A replica as the server hands it to whichever thread answers: where it is, and whose snapshot it is. */
+export interface ServedReplica {
+  readonly repository: string;
+  readonly commit: string;
+  readonly dir: string;
+  readonly config: ResolvedConfig;
+}
+
+/**
+ * The tool contexts of one answering thread (tools/org-threads.ts), one per replica directory,
+ * opened at the first call that asks it and kept until `close` (the replica retired).
+ */
+export class OrgContexts {
+  private readonly byDir = new Map<string, OrgRepository>();
+
+  /** `name`'s answer over `replicas`, and its JSON. */
+  async answer(replicas: readonly ServedReplica[], name: string, args: unknown): Promise<{ answer: Answer; text: string }> {
+    const repos = replicas.map((r) => {
+      let repo = this.byDir.get(r.dir);
+      if (repo === undefined) this.byDir.set(r.dir, (repo = { repository: r.repository, commit: r.commit, ctx: { ...createToolContext(r.config), pinned: true } }));
+      return repo;
+    });
+    const answer = await orgAnswer(repos, name, args);
+    return { answer, text: JSON.stringify(answer) };
+  }
+
+  /** Closes the contexts of `dirs` (every one when null). */
+  close(dirs: readonly string[] | null): void {
+    for (const dir of dirs ?? [...this.byDir.keys()]) {
+      this.byDir.get(dir)?.ctx.close();
+      this.byDir.delete(dir);
+    }
+  }
 }
 
 const REPOSITORY_ARG = "a glob over the published repositories' names (`github.com/acme/*`); all when absent";

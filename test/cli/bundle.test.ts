@@ -68,13 +68,15 @@ describe("the bundled CLIs", () => {
     expect(loaded.filter((c) => c === COMPILE_CACHE)).toHaveLength(1);
     expect(loaded.indexOf(COMPILE_CACHE)).toBeLessThan(loaded.indexOf("status.js"));
     const status = loaded.filter((c) => c !== COMPILE_CACHE);
-    // The CLI, its config, the state files' helpers, the store and the walk: nothing else (the chunk the two CLIs share is named for its first module, cli/argv.ts).
+    // The CLI, its config, the state files' helpers, the store and the walk: nothing else (the chunk the two CLIs share is named for its first module, cli/argv.ts;
+    // define.js is the toolsets' names the CLI's serve flags check, shared with the store server's answering threads).
     expect([...status].sort()).toEqual([
       "argv.js",
       "base.js",
       "call-rows.js",
       "config.js",
       "db.js",
+      "define.js",
       "files.js",
       "languages.js",
       "lock.js",

@@ -73,11 +73,11 @@ describe("mast publish", () => {
   it("mast serve --http --store: an MCP client gets the read tools over the published repositories, each answer naming its repository and commit", async () => {
     const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: project.root, encoding: "utf8" }).trim();
     const cache = makeProject({});
-    const serve = spawnMast(["serve", "--http", "--port", "0", "--store", server.url(), "--cache", cache.root]);
+    const serve = spawnMast(["serve", "--http", "--port", "0", "--store", server.url(), "--cache", cache.root, "--answer-threads", "2"]);
     const client = new Client({ name: "mast-store-test", version: "1.0.0" });
+    let seen = "";
     try {
       const endpoint = await new Promise<URL>((resolve, reject) => {
-        let seen = "";
         serve.child.stderr!.on("data", (d: string) => {
           seen += d;
           const m = /listening on (http:\/\/\S+)/.exec(seen);
@@ -96,8 +96,26 @@ describe("mast publish", () => {
         repositories_searched: 1,
         repositories: [{ repository: "github.com/acme/demo", commit: head, declaration: { file_path: "src/repo.ts", line: 2 }, verified_callers: [{ file_path: "src/auth.ts" }] }],
       });
+      expect(seen).toContain("mast serve: 1 repositories from");
+      expect(seen).toContain("answered on 2 thread(s)");
+      // Calls at once, answered by both threads: each the answer it gets alone.
+      const calls = [
+        { name: "mast_callers", arguments: { symbol: "Repo.find" } },
+        { name: "mast_search", arguments: { query: "find" } },
+        { name: "mast_signature", arguments: { symbol: "Repo.find" } },
+      ];
+      const alone = [];
+      for (const c of calls) alone.push(((await client.callTool(c)) as { content: Array<{ text: string }> }).content[0]!.text);
+      const together = await Promise.all([...calls, ...calls].map(async (c) => ((await client.callTool(c)) as { content: Array<{ text: string }> }).content[0]!.text));
+      expect(together).toEqual([...alone, ...alone]);
+      expect(JSON.parse(alone[2]!).repositories[0]).toMatchObject({ repository: "github.com/acme/demo", results: [{ file_path: "src/repo.ts", line: 2 }] });
+      // An error crosses from the answering thread with its code and hint.
       const bad = (await client.callTool({ name: "mast_callers", arguments: { symbol: "Repo.find", repository: "gitlab.com/*" } })) as { isError?: boolean; content: Array<{ text: string }> };
-      expect([bad.isError, JSON.parse(bad.content[0]!.text).error.code]).toEqual([true, "INVALID_ARGUMENT"]);
+      expect([bad.isError, JSON.parse(bad.content[0]!.text).error.code, JSON.parse(bad.content[0]!.text).error.message]).toEqual([
+        true,
+        "INVALID_ARGUMENT",
+        'no published repository matches "gitlab.com/*"',
+      ]);
     } finally {
       await client.close().catch(() => {});
       serve.child.kill("SIGTERM");

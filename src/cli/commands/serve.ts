@@ -28,6 +28,7 @@ interface ServeOptions extends CommonOptions {
   repository?: string;
   cache?: string;
   syncSeconds: string;
+  answerThreads?: string;
 }
 
 /** Where `--store`'s replicas are kept by default: the user's cache, a directory per store (`store`: its URL without the password). */
@@ -49,6 +50,10 @@ async function serveFromStore(path: string | undefined, opts: ServeOptions, sett
   if (!(syncSeconds >= 0.1 && syncSeconds <= 86_400)) {
     throw new MastError("INVALID_ARGUMENT", `--sync-seconds takes a number of seconds from 0.1 to 86400, not ${JSON.stringify(opts.syncSeconds)}`, { usage: true });
   }
+  const answerThreads = opts.answerThreads === undefined ? undefined : Number(opts.answerThreads);
+  if (answerThreads !== undefined && !(Number.isInteger(answerThreads) && answerThreads >= 1 && answerThreads <= 64)) {
+    throw new MastError("INVALID_ARGUMENT", `--answer-threads takes a whole number from 1 to 64, not ${JSON.stringify(opts.answerThreads)}`, { usage: true });
+  }
   // A malformed glob is a usage error now, not a failed sync later.
   if (opts.repository !== undefined) compileGlobs([opts.repository]);
   const { serveStore } = await import("../../mcp/store-server.js");
@@ -57,6 +62,7 @@ async function serveFromStore(path: string | undefined, opts: ServeOptions, sett
     cacheDir: resolvePath(opts.cache ?? defaultCacheDir(withoutPassword(url))),
     filter: opts.repository ?? null,
     syncMs: syncSeconds * 1000,
+    ...(answerThreads === undefined ? {} : { answerThreads }),
     version: VERSION,
     log: (line) => process.stderr.write(`${line}\n`),
     exit: (code) => process.exit(code),
@@ -152,13 +158,16 @@ export const serveCommand: CommandSpec<ServeOptions> = {
     { name: "repository", value: "<glob>", help: "with --store: serve only the repositories whose names match" },
     { name: "cache", value: "<dir>", help: "with --store: where the replicas are kept (default: ~/.cache/mast/replicas/<store>)" },
     { name: "sync-seconds", value: "<s>", help: "with --store: how often the store is asked for newly published snapshots", default: "5" },
+    { name: "answer-threads", value: "<n>", help: "with --store: the threads answering calls, each one call at a time (default: one per core, at most 4)" },
   ],
   run: async ([path], opts) => {
     const settings = checkedSettings(opts);
     const { schemas, toolsets, port, idleSeconds, maxSessions } = settings;
     const token = process.env.MAST_HTTP_TOKEN?.trim();
     if (opts.store !== undefined) return serveFromStore(path, opts, settings, token);
-    if (opts.repository !== undefined || opts.cache !== undefined) throw new MastError("INVALID_ARGUMENT", "--repository and --cache go with --store", { usage: true });
+    if (opts.repository !== undefined || opts.cache !== undefined || opts.answerThreads !== undefined) {
+      throw new MastError("INVALID_ARGUMENT", "--repository, --cache and --answer-threads go with --store", { usage: true });
+    }
     const loaded = loadConfig(path, { stateDir: opts.stateDir });
     const config = opts.checker ? { ...loaded, checker: true } : loaded;
     const { DEFAULT_SEED_DIR, serve } = await import("../../mcp/server.js");

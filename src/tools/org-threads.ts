@@ -1,0 +1,161 @@
+// The answering of `mast serve --store` (docs/organisation.md#serving-from-the-store) on worker
+// threads: a call over many repositories' replicas costs milliseconds of CPU per repository, and
+// one thread would answer every session's calls in turn — 64 readers queue behind each other. The
+// calls are queued here, each given to the first thread free (one call at a time per thread, so a
+// call never waits behind a long one while another thread idles), and a call whose client gave up
+// (its MCP request cancelled, as a client's timeout does) while it waited is not answered at all.
+// Each thread keeps a tool context per replica directory it was asked about (tools/org.ts
+// OrgContexts), closed when the server retires the replica. From TypeScript sources (no compiled
+// entry on disk) the calls are answered on this thread, by the same OrgContexts.
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { ERROR_CODES, type ErrorCode, MastError, errorMessage, isMastError } from "../base/errors.js";
+import { OrgContexts, type ServedReplica } from "./org.js";
+
+/** An answered call: the answer and its JSON text (made on the answering thread). */
+export interface OrgReply {
+  readonly answer: unknown;
+  readonly text: string;
+}
+
+/** What a thread is sent. */
+export type OrgThreadRequest =
+  | { readonly type: "answer"; readonly id: number; readonly replicas: readonly ServedReplica[]; readonly name: string; readonly args: unknown }
+  | { readonly type: "close"; readonly id: number; readonly dirs: readonly string[] };
+
+/** An error as plain data, and back (what crosses the thread boundary). */
+export interface ErrorData {
+  readonly code?: string;
+  readonly message: string;
+  readonly hint?: string;
+  readonly usage?: boolean;
+  readonly details?: Record<string, unknown>;
+}
+
+/** What a thread answers. */
+export type OrgThreadReply = { readonly id: number; readonly ok: true; readonly value: OrgReply | null } | { readonly id: number; readonly ok: false; readonly error: ErrorData };
+
+export function errorData(err: unknown): ErrorData {
+  return isMastError(err) ? { code: err.code, message: err.message, hint: err.hint, usage: err.usage, ...(err.details ? { details: err.details } : {}) } : { message: errorMessage(err) };
+}
+
+function revived(e: ErrorData): Error {
+  if (e.code === undefined || !(e.code in ERROR_CODES)) return new Error(e.message);
+  return new MastError(e.code as ErrorCode, e.message, { ...(e.hint === undefined ? {} : { hint: e.hint }), ...(e.details ? { details: e.details } : {}), usage: e.usage === true });
+}
+
+const WORKER_FILE = fileURLToPath(new URL("./org-worker.js", import.meta.url));
+
+/** Threads answering, by default: one per core, at most four (each keeps its own connection and caches per replica). */
+export const DEFAULT_ANSWER_THREADS = Math.max(1, Math.min(4, availableParallelism()));
+
+interface Waiting {
+  readonly request: Omit<Extract<OrgThreadRequest, { type: "answer" }>, "id">;
+  readonly signal: AbortSignal | undefined;
+  readonly resolve: (r: OrgReply) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+/** One answering thread: the calls it was given and is answering, by id. */
+interface Thread {
+  readonly worker: Worker;
+  readonly pending: Map<number, { resolve: (v: OrgReply | null) => void; reject: (err: unknown) => void }>;
+  busy: boolean;
+}
+
+/** The answering threads (or this thread, from sources), with the queue of calls waiting for one. */
+export class OrgThreads {
+  private readonly threads: Thread[] = [];
+  private readonly queue: Waiting[] = [];
+  private readonly inline: OrgContexts | null;
+  private nextId = 1;
+  private closed = false;
+
+  constructor(
+    count: number,
+    private readonly log: (line: string) => void,
+  ) {
+    this.inline = existsSync(WORKER_FILE) ? null : new OrgContexts();
+    if (this.inline === null) for (let i = 0; i < count; i++) this.threads.push(this.start());
+  }
+
+  /** The threads answering (0: this one). */
+  get size(): number {
+    return this.threads.length;
+  }
+
+  /** `name` answered over `replicas` by the first thread free; refused when the call was cancelled while it waited. */
+  answer(replicas: readonly ServedReplica[], name: string, args: unknown, signal?: AbortSignal): Promise<OrgReply> {
+    if (this.inline !== null) return this.inline.answer(replicas, name, args);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ request: { type: "answer", replicas, name, args }, signal, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Closes every thread's contexts of `dirs` (replicas about to be removed); resolves once all have. */
+  async release(dirs: readonly string[]): Promise<void> {
+    if (this.inline !== null) return this.inline.close(dirs);
+    await Promise.all(this.threads.map((t) => this.send(t, { type: "close", id: this.nextId++, dirs })));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const w of this.queue.splice(0)) w.reject(new MastError("SERVER_LOST", "the server is shutting down", { hint: "Call again once it is back." }));
+    this.inline?.close(null);
+    await Promise.all(this.threads.map((t) => t.worker.terminate()));
+  }
+
+  private start(): Thread {
+    const thread: Thread = { worker: new Worker(WORKER_FILE), pending: new Map(), busy: false };
+    thread.worker.on("message", (reply: OrgThreadReply) => {
+      const p = thread.pending.get(reply.id);
+      if (p === undefined) return;
+      thread.pending.delete(reply.id);
+      if (reply.ok) p.resolve(reply.value);
+      else p.reject(revived(reply.error));
+    });
+    const lost = (why: string) => {
+      for (const p of thread.pending.values()) p.reject(new MastError("SERVER_LOST", `an answering thread stopped: ${why}`, { hint: "Call again: the server started another." }));
+      thread.pending.clear();
+      const at = this.threads.indexOf(thread);
+      if (at === -1 || this.closed) return;
+      this.log(`mast serve: an answering thread stopped (${why}); another is started`);
+      this.threads[at] = this.start();
+      this.dispatch();
+    };
+    thread.worker.once("error", (err) => lost(errorMessage(err)));
+    thread.worker.once("exit", (code) => lost(`exit code ${code}`));
+    return thread;
+  }
+
+  private send(thread: Thread, request: OrgThreadRequest): Promise<OrgReply | null> {
+    return new Promise((resolve, reject) => {
+      thread.pending.set(request.id, { resolve, reject });
+      thread.worker.postMessage(request);
+    });
+  }
+
+  /** Gives waiting calls to free threads, dropping those whose client gave up. */
+  private dispatch(): void {
+    for (const thread of this.threads) {
+      if (thread.busy) continue;
+      let next = this.queue.shift();
+      while (next?.signal?.aborted) {
+        next.reject(new MastError("INVALID_ARGUMENT", "the call was cancelled before it was answered", { hint: "Nothing to do: the client gave up on it." }));
+        next = this.queue.shift();
+      }
+      if (next === undefined) return;
+      const call = next;
+      thread.busy = true;
+      this.send(thread, { ...call.request, id: this.nextId++ })
+        .then((value) => call.resolve(value!), call.reject)
+        .finally(() => {
+          thread.busy = false;
+          this.dispatch();
+        });
+    }
+  }
+}

@@ -282,8 +282,13 @@ async function readers(url, repos, n, until) {
  * or mast_search until `until`: calls, errors and their latencies, and the replicas the server built
  * meanwhile (new publishes it took up).
  */
-async function mcpReaders(url, repos, n, until, work) {
-  const server = await startStoreServer(url, path.join(work, "replicas-concurrency"));
+async function mcpReaders(url, repos, n, window, work) {
+  const server = await startStoreServer(url, path.join(work, "replicas-concurrency")).catch((err) => {
+    window.until = 0;
+    throw err;
+  });
+  // The window opens once the server answers (its replicas built at startup, beside the publishers).
+  const until = (window.until = Date.now() + MINUTES * 60_000);
   const names = repos.map((r) => ({
     repo: r.name,
     symbols: seededQueries(r.state, prng(13))
@@ -356,11 +361,11 @@ async function concurrency(url, repos, work) {
   let publishes = 0;
   let publishErrors = 0;
   const errors = [];
-  const publishUntil = (until, window) =>
+  const publishUntil = (window, label) =>
     Promise.all(
       targets.map(async (repo, p) => {
-        for (let k = 0; Date.now() < until; k++) {
-          const r = await mast(["publish", repo.dir, "--to", url, "--repository", repo.name, "--commit", `w${window}-p${p}-${k}`, "--keep", "3", "--state-dir", repo.state, "--json"]);
+        for (let k = 0; Date.now() < window.until; k++) {
+          const r = await mast(["publish", repo.dir, "--to", url, "--repository", repo.name, "--commit", `w${label}-p${p}-${k}`, "--keep", "3", "--state-dir", repo.state, "--json"]);
           publishes++;
           if (r.code !== 0) {
             publishErrors++;
@@ -372,13 +377,14 @@ async function concurrency(url, repos, work) {
   // Two windows of --minutes each, the publishers running through both: SQL readers, then MCP
   // readers (both at once left the store server a sliver of the 2 cores' time, behind 8 publisher
   // processes, 64 SQL sessions' backends and their clients).
-  let until = Date.now() + MINUTES * 60_000;
-  const read = readers(url, repos, 64, () => until);
-  await publishUntil(until, 1);
+  const first = { until: Date.now() + MINUTES * 60_000 };
+  const read = readers(url, repos, 64, () => first.until);
+  await publishUntil(first, 1);
   const tally = await read;
-  until = Date.now() + MINUTES * 60_000;
-  const mcp = mcpReaders(url, repos, 64, until, work);
-  await publishUntil(until, 2);
+  // Until the store server is up and its window set, the publishers go on.
+  const second = { until: Number.POSITIVE_INFINITY };
+  const mcp = mcpReaders(url, repos, 64, second, work);
+  await publishUntil(second, 2);
   const served = await mcp;
   const client = new pg.Client({ connectionString: url });
   await client.connect();

@@ -195,6 +195,8 @@ export interface ReplicaSyncJob {
   readonly filter: string | null;
   readonly previous: readonly Replica[];
   readonly damaged: readonly string[];
+  /** Built at a lower priority than the thread's process (a server answering meanwhile): not at startup, when nothing is answered yet. */
+  readonly yieldCpu: boolean;
 }
 
 /** What a sync on a worker thread answers: the replicas, the snapshots found damaged (all of them) and the lines it logged. */

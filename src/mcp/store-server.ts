@@ -52,6 +52,8 @@ class Served {
   private damaged: readonly string[] = [];
   /** A sync is running: retired replicas wait for it to end before they are removed. */
   syncing = false;
+  /** A sync has ended (the server answers since). */
+  private synced = false;
 
   constructor(
     private readonly options: StoreServeOptions,
@@ -82,7 +84,10 @@ class Served {
     // Off this thread: a replica's build writes thousands of rows, and answers go on meanwhile.
     const { url, cacheDir, filter } = this.options;
     const before = this.current;
-    const { replicas, damaged, log } = await indexThreads.syncReplicas({ url, cacheDir, filter, previous: before.replicas, damaged: this.damaged });
+    // The first sync, before the server listens, has nothing to yield to.
+    const yieldCpu = this.synced;
+    const { replicas, damaged, log } = await indexThreads.syncReplicas({ url, cacheDir, filter, previous: before.replicas, damaged: this.damaged, yieldCpu });
+    this.synced = true;
     this.damaged = damaged;
     for (const line of log) this.options.log(line);
     const same = replicas.length === before.replicas.length && replicas.every((r, i) => r.dir === before.replicas[i]!.dir);

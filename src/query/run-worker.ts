@@ -11,7 +11,7 @@ const post = (msg: ThreadMessage) => parentPort!.postMessage(msg);
 const { job, progress } = workerData as { job: ThreadJob; progress: boolean };
 
 // A store server's replica builds yield the CPU to its answering threads (on Linux a thread's own niceness).
-if (job.kind === "replicas") {
+if (job.kind === "replicas" && job.sync.yieldCpu) {
   try {
     setPriority(10);
   } catch {

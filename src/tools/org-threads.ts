@@ -12,7 +12,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ERROR_CODES, type ErrorCode, MastError, errorMessage, isMastError } from "../base/errors.js";
-import { OrgContexts, type ServedReplica } from "./org.js";
+import { OrgContexts, mergeOutcomes, selectRepositories, type Outcome, type ServedReplica } from "./org.js";
 
 /** An answered call: the answer and its JSON text (made on the answering thread). */
 export interface OrgReply {
@@ -21,9 +21,12 @@ export interface OrgReply {
 }
 
 /** What a thread is sent. */
-export type OrgThreadRequest =
-  | { readonly type: "answer"; readonly id: number; readonly replicas: readonly ServedReplica[]; readonly name: string; readonly args: unknown }
-  | { readonly type: "close"; readonly id: number; readonly dirs: readonly string[] };
+export type OrgThreadRequest = (Work | { readonly type: "close"; readonly dirs: readonly string[] }) & { readonly id: number };
+
+/** A call's work: its whole answer, or its repositories' outcomes for a part of them (an answer another thread merges). */
+type Work =
+  | { readonly type: "answer"; readonly replicas: readonly ServedReplica[]; readonly name: string; readonly args: unknown }
+  | { readonly type: "outcomes"; readonly replicas: readonly ServedReplica[]; readonly name: string; readonly rest: Record<string, unknown> };
 
 /** An error as plain data, and back (what crosses the thread boundary). */
 export interface ErrorData {
@@ -35,7 +38,7 @@ export interface ErrorData {
 }
 
 /** What a thread answers. */
-export type OrgThreadReply = { readonly id: number; readonly ok: true; readonly value: OrgReply | null } | { readonly id: number; readonly ok: false; readonly error: ErrorData };
+export type OrgThreadReply = { readonly id: number; readonly ok: true; readonly value: OrgReply | Outcome[] | null } | { readonly id: number; readonly ok: false; readonly error: ErrorData };
 
 export function errorData(err: unknown): ErrorData {
   return isMastError(err) ? { code: err.code, message: err.message, hint: err.hint, usage: err.usage, ...(err.details ? { details: err.details } : {}) } : { message: errorMessage(err) };
@@ -51,17 +54,24 @@ const WORKER_FILE = fileURLToPath(new URL("./org-worker.js", import.meta.url));
 /** Threads answering, by default: one per core, at most four (each keeps its own connection and caches per replica). */
 export const DEFAULT_ANSWER_THREADS = Math.max(1, Math.min(4, availableParallelism()));
 
+/**
+ * A search over at least this many repositories per thread is split between the threads, each
+ * searching a part and this thread fusing them: its repositories' searches are independent (the
+ * other tools' answers read several repositories' indexes at once, and most ask a few).
+ */
+const SPLIT_SEARCH_REPOSITORIES = 4;
+
 interface Waiting {
-  readonly request: Omit<Extract<OrgThreadRequest, { type: "answer" }>, "id">;
+  readonly work: Work;
   readonly signal: AbortSignal | undefined;
-  readonly resolve: (r: OrgReply) => void;
+  readonly resolve: (r: unknown) => void;
   readonly reject: (err: unknown) => void;
 }
 
 /** One answering thread: the calls it was given and is answering, by id. */
 interface Thread {
   readonly worker: Worker;
-  readonly pending: Map<number, { resolve: (v: OrgReply | null) => void; reject: (err: unknown) => void }>;
+  readonly pending: Map<number, { resolve: (v: unknown) => void; reject: (err: unknown) => void }>;
   busy: boolean;
 }
 
@@ -87,10 +97,25 @@ export class OrgThreads {
   }
 
   /** `name` answered over `replicas` by the first thread free; refused when the call was cancelled while it waited. */
-  answer(replicas: readonly ServedReplica[], name: string, args: unknown, signal?: AbortSignal): Promise<OrgReply> {
+  async answer(replicas: readonly ServedReplica[], name: string, args: unknown, signal?: AbortSignal): Promise<OrgReply> {
     if (this.inline !== null) return this.inline.answer(replicas, name, args);
+    if (name === "mast_search" && this.threads.length > 1) {
+      const { chosen, rest } = selectRepositories(replicas, name, args);
+      const parts = Math.min(this.threads.length, Math.floor(chosen.length / SPLIT_SEARCH_REPOSITORIES));
+      if (parts > 1) {
+        const size = Math.ceil(chosen.length / parts);
+        const split = Array.from({ length: parts }, (_, i) => chosen.slice(i * size, (i + 1) * size));
+        const outcomes = await Promise.all(split.map((part) => this.queued({ type: "outcomes", replicas: part, name, rest }, signal) as Promise<Outcome[]>));
+        const answer = mergeOutcomes(name, rest, chosen.length, outcomes.flat());
+        return { answer, text: JSON.stringify(answer) };
+      }
+    }
+    return this.queued({ type: "answer", replicas, name, args }, signal) as Promise<OrgReply>;
+  }
+
+  private queued(work: Work, signal: AbortSignal | undefined): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ request: { type: "answer", replicas, name, args }, signal, resolve, reject });
+      this.queue.push({ work, signal, resolve, reject });
       this.dispatch();
     });
   }
@@ -131,7 +156,7 @@ export class OrgThreads {
     return thread;
   }
 
-  private send(thread: Thread, request: OrgThreadRequest): Promise<OrgReply | null> {
+  private send(thread: Thread, request: OrgThreadRequest): Promise<unknown> {
     return new Promise((resolve, reject) => {
       thread.pending.set(request.id, { resolve, reject });
       thread.worker.postMessage(request);
@@ -150,8 +175,8 @@ export class OrgThreads {
       if (next === undefined) return;
       const call = next;
       thread.busy = true;
-      this.send(thread, { ...call.request, id: this.nextId++ })
-        .then((value) => call.resolve(value!), call.reject)
+      this.send(thread, { ...call.work, id: this.nextId++ })
+        .then(call.resolve, call.reject)
         .finally(() => {
           thread.busy = false;
           this.dispatch();

@@ -14,7 +14,8 @@ port.on("message", (request: OrgThreadRequest) => {
     reply({ id: request.id, ok: true, value: null });
     return;
   }
-  contexts.answer(request.replicas, request.name, request.args).then(
+  const work = request.type === "outcomes" ? contexts.outcomes(request.replicas, request.name, request.rest) : contexts.answer(request.replicas, request.name, request.args);
+  work.then(
     (value) => reply({ id: request.id, ok: true, value }),
     (err: unknown) => reply({ id: request.id, ok: false, error: errorData(err) }),
   );

@@ -52,13 +52,21 @@ export class OrgContexts {
 
   /** `name`'s answer over `replicas`, and its JSON. */
   async answer(replicas: readonly ServedReplica[], name: string, args: unknown): Promise<{ answer: Answer; text: string }> {
-    const repos = replicas.map((r) => {
+    const answer = await orgAnswer(this.opened(replicas), name, args);
+    return { answer, text: JSON.stringify(answer) };
+  }
+
+  /** Each of `replicas`' outcome of `name` with the tool's own arguments (`rest`): a part of an answer another thread merges. */
+  outcomes(replicas: readonly ServedReplica[], name: string, rest: Record<string, unknown>): Promise<Outcome[]> {
+    return repositoryOutcomes(this.opened(replicas), name, rest);
+  }
+
+  private opened(replicas: readonly ServedReplica[]): OrgRepository[] {
+    return replicas.map((r) => {
       let repo = this.byDir.get(r.dir);
       if (repo === undefined) this.byDir.set(r.dir, (repo = { repository: r.repository, commit: r.commit, ctx: { ...createToolContext(r.config), pinned: true } }));
       return repo;
     });
-    const answer = await orgAnswer(repos, name, args);
-    return { answer, text: JSON.stringify(answer) };
   }
 
   /** Closes the contexts of `dirs` (every one when null). */
@@ -116,11 +124,15 @@ const ABSENT = new Set(["FILE_NOT_FOUND", "SYMBOL_NOT_FOUND"]);
 
 type Answer = Record<string, unknown>;
 
-/** One repository's answer, or why it has none. */
-type Outcome = { readonly repo: OrgRepository; readonly answer: Answer } | { readonly repo: OrgRepository; readonly absent: true } | { readonly repo: OrgRepository; readonly error: unknown };
+/** One repository's answer, or why it has none, as data (an answering thread hands it over): its answer, absent (a file it lacks), or its error. */
+export type Outcome = { readonly repository: string; readonly commit: string } & (
+  | { readonly answer: Answer }
+  | { readonly absent: true }
+  | { readonly error: { readonly code: string; readonly message: string } }
+);
 
-/** `name`'s answer over the repositories `args.repository` selects from `repos`. */
-export async function orgAnswer(repos: readonly OrgRepository[], name: string, args: unknown): Promise<Answer> {
+/** The repositories of `repos` that `args.repository` selects, and the tool's own arguments; INVALID_ARGUMENT when none is. */
+export function selectRepositories<T extends { readonly repository: string }>(repos: readonly T[], name: string, args: unknown): { chosen: T[]; rest: Record<string, unknown> } {
   if (!ORG_TOOLS.includes(name)) throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(name)}`, { hint: `This server answers ${ORG_TOOLS.join(", ")}.`, usage: true });
   const { repository, ...rest } = (typeof args === "object" && args !== null ? args : {}) as Record<string, unknown>;
   if (repository !== undefined && typeof repository !== "string") throw new MastError("INVALID_ARGUMENT", "repository must be a glob (a string)", { usage: true });
@@ -132,31 +144,54 @@ export async function orgAnswer(repos: readonly OrgRepository[], name: string, a
       hint: names.length === 0 ? "Publish one first: `mast publish <path> --to <url>`." : `Published: ${names.slice(0, 10).join(", ")}${names.length > 10 ? ` and ${names.length - 10} more` : ""}.`,
     });
   }
+  return { chosen, rest };
+}
+
+/** Each repository's outcome of `name` (those that may declare a name it asks for), in order; a malformed argument is thrown, whichever repository said so first. */
+export async function repositoryOutcomes(chosen: readonly OrgRepository[], name: string, rest: Record<string, unknown>): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const repo of worthAsking(chosen, name, rest)) {
+    const { repository, commit } = repo;
     try {
-      outcomes.push({ repo, answer: (await runTool(repo.ctx, name, rest, { telemetry: false })).answer as Answer });
+      outcomes.push({ repository, commit, answer: (await runTool(repo.ctx, name, rest, { telemetry: false })).answer as Answer });
     } catch (err) {
-      // A malformed argument is the caller's, whichever repository said so first.
       if (isMastError(err) && err.usage) throw err;
-      outcomes.push(isMastError(err) && ABSENT.has(err.code) ? { repo, absent: true } : { repo, error: err });
+      outcomes.push(
+        isMastError(err) && ABSENT.has(err.code) ? { repository, commit, absent: true } : { repository, commit, error: { code: isMastError(err) ? err.code : "INTERNAL", message: errorMessage(err) } },
+      );
     }
   }
-  const errors = outcomes.flatMap((o) =>
-    "error" in o ? [{ repository: o.repo.repository, commit: o.repo.commit, code: isMastError(o.error) ? o.error.code : "INTERNAL", message: errorMessage(o.error) }] : [],
-  );
+  return outcomes;
+}
+
+/** The answer the outcomes of `chosen` repositories make: mast_search's fused, another tool's grouped, with the errors. */
+export function mergeOutcomes(name: string, rest: Record<string, unknown>, searched: number, outcomes: readonly Outcome[], extend?: (merged: Answer, answered: readonly Answered[]) => void): Answer {
+  const errors = outcomes.flatMap((o) => ("error" in o ? [{ repository: o.repository, commit: o.commit, ...o.error }] : []));
   const answered = outcomes.flatMap((o) => ("answer" in o ? [o] : []));
   const merged = name === "mast_search" ? fuseSearch(answered, typeof rest["query"] === "string" ? rest["query"] : "") : groupAnswers(answered);
-  if (name === "mast_callers" && typeof rest["symbol"] === "string") addCrossRepositoryCallers(merged, answered, chosen, rest["symbol"]);
+  extend?.(merged, answered);
   const allErrors = [...errors, ...(Array.isArray(merged["errors"]) ? (merged["errors"] as Answer[]) : [])];
-  return { ...merged, repositories_searched: chosen.length, ...(allErrors.length > 0 ? { incomplete: true, errors: allErrors } : {}) };
+  return { ...merged, repositories_searched: searched, ...(allErrors.length > 0 ? { incomplete: true, errors: allErrors } : {}) };
+}
+
+/** `name`'s answer over the repositories `args.repository` selects from `repos`. */
+export async function orgAnswer(repos: readonly OrgRepository[], name: string, args: unknown): Promise<Answer> {
+  const { chosen, rest } = selectRepositories(repos, name, args);
+  const outcomes = await repositoryOutcomes(chosen, name, rest);
+  const symbol = rest["symbol"];
+  return mergeOutcomes(name, rest, chosen.length, outcomes, (merged, answered) => {
+    if (name === "mast_callers" && typeof symbol === "string") addCrossRepositoryCallers(merged, answered, chosen, symbol);
+  });
 }
 
 /** The repositories' answers one answer lists at most, and their bytes: a context window's share, not the sum of every repository's answer. */
 const MAX_REPOSITORIES = 20;
 const MAX_GROUPED_BYTES = 256 * 1024;
 
-const named = (o: { repo: OrgRepository }) => ({ repository: o.repo.repository, commit: o.repo.commit });
+/** An outcome that answered. */
+type Answered = Extract<Outcome, { answer: Answer }>;
+
+const named = (o: { readonly repository: string; readonly commit: string }) => ({ repository: o.repository, commit: o.commit });
 
 /**
  * How many of the query's words a result holds (in its name, path or text), and whether its name
@@ -171,7 +206,7 @@ function closeness(terms: readonly string[], compact: string, r: Answer): [numbe
 }
 
 /** mast_search's results of every repository fused by rank (within a rank, the closer to the query first, then by repository name), as many as the longest list. */
-function fuseSearch(answered: ReadonlyArray<{ repo: OrgRepository; answer: Answer }>, query: string): Answer {
+function fuseSearch(answered: readonly Answered[], query: string): Answer {
   const terms = splitTerms(query);
   const compact = terms.join("");
   // A repository that says its answer is weak (low_confidence) comes after every other one at each rank.
@@ -188,7 +223,7 @@ function fuseSearch(answered: ReadonlyArray<{ repo: OrgRepository; answer: Answe
   for (let rank = 0; rank < longest && fused.length < longest; rank++) {
     const level = lists
       .flatMap(({ o, results, weak }) => (results[rank] === undefined ? [] : [{ o, weak, r: results[rank]!, close: closeness(terms, compact, results[rank]!) }]))
-      .sort((a, b) => Number(a.weak) - Number(b.weak) || b.close[1] - a.close[1] || b.close[0] - a.close[0] || (a.o.repo.repository < b.o.repo.repository ? -1 : 1));
+      .sort((a, b) => Number(a.weak) - Number(b.weak) || b.close[1] - a.close[1] || b.close[0] - a.close[0] || (a.o.repository < b.o.repository ? -1 : 1));
     for (const { o, r } of level) if (fused.length < longest) fused.push({ ...named(o), ...r, rank: fused.length + 1 });
   }
   return { results: fused };
@@ -203,7 +238,7 @@ const MAX_CROSS_FILES = 100;
  * import path resolves to exactly this declaration, else potential — as `cross_repository_callers`
  * with their counts in `cross_repository`. A declaration no package provides gets neither.
  */
-function addCrossRepositoryCallers(merged: Answer, answered: ReadonlyArray<{ repo: OrgRepository; answer: Answer }>, chosen: readonly OrgRepository[], symbol: string): void {
+function addCrossRepositoryCallers(merged: Answer, answered: readonly Answered[], chosen: readonly OrgRepository[], symbol: string): void {
   const groups = Array.isArray(merged["repositories"]) ? (merged["repositories"] as Answer[]) : [];
   const failed: Answer[] = [];
   /** `fn` over a repository's index; its failure listed with the answer's errors, never the whole answer's. */
@@ -226,7 +261,7 @@ function addCrossRepositoryCallers(merged: Answer, answered: ReadonlyArray<{ rep
     return providers.get(key) ?? 0;
   };
   for (const group of groups) {
-    const provider = answered.find((o) => o.repo.repository === group["repository"])?.repo;
+    const provider = answered.some((o) => o.repository === group["repository"]) ? chosen.find((r) => r.repository === group["repository"]) : undefined;
     const decl = group["declaration"] as { file_path?: unknown; line?: unknown } | null | undefined;
     if (provider === undefined || typeof decl?.file_path !== "string" || typeof decl.line !== "number") continue;
     const at = { file_path: decl.file_path, line: decl.line };
@@ -234,7 +269,7 @@ function addCrossRepositoryCallers(merged: Answer, answered: ReadonlyArray<{ rep
     if (paths.length === 0) continue;
     const files = chosen
       .filter((r) => r !== provider)
-      .flatMap((r) => over(r, [], (db) => importedCallSites(db, new SourceLines(r.ctx.config.project_root), paths, symbol)).map((f) => ({ ...named({ repo: r }), ...f })));
+      .flatMap((r) => over(r, [], (db) => importedCallSites(db, new SourceLines(r.ctx.config.project_root), paths, symbol)).map((f) => ({ ...named(r), ...f })));
     files.sort((a, b) => Number(b.verified) - Number(a.verified));
     const count = (verified: boolean) => files.filter((f) => f.verified === verified).reduce((n, f) => n + f.sites.length, 0);
     const { items, omitted } = fitList(files, MAX_CROSS_FILES, MAX_GROUPED_BYTES / 4);
@@ -248,7 +283,7 @@ function addCrossRepositoryCallers(merged: Answer, answered: ReadonlyArray<{ rep
 }
 
 /** The answers that found what was asked, each naming its repository; `not_found` with the nearest names when none did. */
-function groupAnswers(answered: ReadonlyArray<{ repo: OrgRepository; answer: Answer }>): Answer {
+function groupAnswers(answered: readonly Answered[]): Answer {
   const found = answered.filter((o) => o.answer["not_found"] !== true);
   if (found.length === 0) {
     const suggestions = [...new Set(answered.flatMap((o) => (Array.isArray(o.answer["did_you_mean"]) ? (o.answer["did_you_mean"] as unknown[]) : [])))];
@@ -259,6 +294,6 @@ function groupAnswers(answered: ReadonlyArray<{ repo: OrgRepository; answer: Ans
   // The first repository's answer even over the budget: it is within its own tool's caps.
   const { items, omitted } = fitted.items.length === 0 ? { items: all.slice(0, 1), omitted: all.length - 1 } : fitted;
   // The repositories left out are named, so a call with `repository` set can ask them.
-  const left = found.slice(items.length).map((o) => o.repo.repository);
+  const left = found.slice(items.length).map((o) => o.repository);
   return { repositories: items, ...cutMarks(omitted), ...(left.length > 0 ? { omitted_repositories: left.slice(0, 100) } : {}) };
 }

@@ -34,7 +34,8 @@ export function providedAs(db: Db, decl: { file_path: string; line: number }, na
     const found = id === undefined ? null : resolveThroughReExports(db, id, name, new Set());
     return found !== null && found.path === decl.file_path && found.line === decl.line;
   };
-  return providedPackages(db).flatMap((p) => importPathsInto(p, decl.file_path, name, entryLeadsHere));
+  const has = (file: string) => prepared(db, "SELECT 1 FROM files WHERE path = ?").pluck().get(file) !== undefined;
+  return providedPackages(db).flatMap((p) => importPathsInto(p, decl.file_path, name, { has, leadsHere: entryLeadsHere }));
 }
 
 /** One importing file's call sites of the declaration, each "LINE CALLER: text" ("LINE: text" at top level). */

@@ -1,6 +1,7 @@
 // The declarations a query names (mast_callers, mast_graph, mast_references, the rename plan): a
 // name or `Owner.member` with its overloads, aliases and barrel re-exports — in a language that
 // declares functions apart from their definitions, the one definition first — and did-you-mean.
+import { pathRole } from "../base/paths.js";
 import { boundedDistance, collapseWhitespace } from "../base/text.js";
 import { extensionInfo, withoutCommentLines } from "../lang/languages.js";
 import { prepared, symbolTextReader, type Db } from "../store/db.js";
@@ -100,7 +101,7 @@ export function findTarget(db: Db, query: string, filePath: string | null): Targ
        ORDER BY s.line, s.id`,
     ).all(file.id, JSON.stringify(namesEndingWith(db, symbol, file.id))) as DeclarationRow[];
   }
-  if (!file) sites = definitionFirst(db, sites);
+  if (!file) sites = definitionFirst(db, sourceFirst(sites));
   const first = sites[0];
   if (!first) return { sites, ids: [], names: [symbol] };
   const group = prepared(
@@ -141,6 +142,19 @@ function declaredElsewhere(site: DeclarationRow): boolean {
 
 function hasBody(db: Db, id: number): boolean {
   return prepared(db, "SELECT has_body FROM symbols WHERE id = ?").pluck().get(id) === 1;
+}
+
+/**
+ * The sites in their order (exported first, then by path) but a source file's before a test's, an
+ * example's or a document's of the same exportedness: `group` in click is its package's decorator,
+ * not the one an example script declares.
+ */
+function sourceFirst(sites: DeclarationRow[]): DeclarationRow[] {
+  const aside = (s: DeclarationRow) => (pathRole(s.path) === "source" ? 0 : 1);
+  return sites
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => b.s.is_exported - a.s.is_exported || aside(a.s) - aside(b.s) || a.i - b.i)
+    .map((x) => x.s);
 }
 
 /**

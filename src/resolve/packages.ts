@@ -65,18 +65,26 @@ export function importNames(path: ImportPath, module: string): boolean {
   return path.prefix ? module.startsWith(`${path.module}${SEPARATOR[path.ecosystem]}`) : module === path.module;
 }
 
+/** What the providing index says of its files: whether one is indexed, and whether `name` imported from a file reaches the declaration asked about. */
+export interface ProvidingIndex {
+  has(file: string): boolean;
+  leadsHere(file: string): boolean;
+}
+
 /**
  * The import paths into `pkg` from which another project reaches the declaration of `name` in
- * `file` (none when the file is not in the package): npm's package name, verified when
- * `entryLeadsHere(entry)` says its entry file exports the name as this declaration, and its
- * subpaths (potential); the Go package of the file's directory (verified for an exported name);
- * a crate's or a Python package's name and its module paths (potential).
+ * `file` (none when the file is not in the package): npm's package name, verified when its entry
+ * file exports the name as this declaration, and its subpaths (potential); the Go package of the
+ * file's directory (verified for an exported name); a Python module — the file's own, verified,
+ * and each enclosing package whose `__init__` re-exports it, verified — and a crate's module path
+ * — the file's own and each enclosing module (the crate root too) that re-exports it, verified —
+ * with the package's other modules (potential).
  */
-export function importPathsInto(pkg: PackageIdentity, file: string, name: string, entryLeadsHere: (entry: string) => boolean): ImportPath[] {
+export function importPathsInto(pkg: PackageIdentity, file: string, name: string, index: ProvidingIndex): ImportPath[] {
   if (pkg.dir !== "" && !file.startsWith(`${pkg.dir}/`)) return [];
   if (pkg.ecosystem === "npm") {
     return [
-      { ecosystem: "npm", module: pkg.name, prefix: false, verified: pkg.entry !== undefined && entryLeadsHere(pkg.entry) },
+      { ecosystem: "npm", module: pkg.name, prefix: false, verified: pkg.entry !== undefined && index.leadsHere(pkg.entry) },
       { ecosystem: "npm", module: pkg.name, prefix: true, verified: false },
     ];
   }
@@ -85,8 +93,63 @@ export function importPathsInto(pkg: PackageIdentity, file: string, name: string
     const rel = pkg.dir === "" ? dir : dir.slice(pkg.dir.length + 1);
     return [{ ecosystem: "go", module: rel === "" ? pkg.name : `${pkg.name}/${rel}`, prefix: false, verified: /^\p{Lu}/u.test(name) }];
   }
-  return [
-    { ecosystem: pkg.ecosystem, module: pkg.name, prefix: false, verified: false },
-    { ecosystem: pkg.ecosystem, module: pkg.name, prefix: true, verified: false },
-  ];
+  const modules = pkg.ecosystem === "pypi" ? pythonModules(pkg, file, index) : crateModules(pkg, file, index);
+  // A script, a test outside any package, a binary: nothing another project imports.
+  if (modules === null) return [];
+  // The file's own module and every enclosing one that re-exports the name, innermost first; then the rest of the package, potential.
+  const exact = modules.chain
+    .filter((m, i) => i === 0 || index.leadsHere(m.file))
+    .map((m): ImportPath => ({ ecosystem: pkg.ecosystem, module: m.module, prefix: false, verified: index.leadsHere(m.file) }));
+  return [...exact, { ecosystem: pkg.ecosystem, module: modules.root, prefix: true, verified: false }];
+}
+
+/** A module and the file that is it. */
+interface ModuleFile {
+  readonly module: string;
+  readonly file: string;
+}
+
+/**
+ * A Python file's module and its enclosing packages (innermost first; each package's file is its
+ * `__init__.py`), through the directories holding an `__init__.py` upwards; the top package is the
+ * root. A file outside any package is a module of its own only at the package's directory or its
+ * `src/`. Null for a file that is no module (not `.py`, or a script elsewhere).
+ */
+function pythonModules(pkg: PackageIdentity, file: string, index: ProvidingIndex): { chain: ModuleFile[]; root: string } | null {
+  if (!/\.pyi?$/.test(file)) return null;
+  const init = (dir: string) => [`${dir}/__init__.py`, `${dir}/__init__.pyi`].find((f) => index.has(f));
+  const stem = posix.basename(file).replace(/\.pyi?$/, "");
+  const segments = stem === "__init__" ? [] : [stem];
+  const files = stem === "__init__" ? [] : [file];
+  let dir = posix.dirname(file);
+  for (let initFile = init(dir); dir !== "." && initFile !== undefined; initFile = init(dir)) {
+    segments.unshift(posix.basename(dir));
+    files.unshift(initFile);
+    dir = posix.dirname(dir);
+  }
+  const top = pkg.dir === "" ? "." : pkg.dir;
+  if (segments.length === 0 || (files.length === 1 && stem !== "__init__" && dir !== top && dir !== posix.join(top, "src"))) return null;
+  const chain = segments.map((_, i) => ({ module: segments.slice(0, i + 1).join("."), file: files[i]! })).reverse();
+  return { chain, root: segments[0]! };
+}
+
+/**
+ * A Rust file's module path in its crate (`name::a::b` for `src/a/b.rs` or `src/a/b/mod.rs`) and
+ * its enclosing modules up to the crate root (`src/lib.rs`), innermost first; a module's file is
+ * `a.rs` or `a/mod.rs`, whichever is indexed. Null for a file outside the library's `src/` or a
+ * binary's (`main.rs`, `bin/`).
+ */
+function crateModules(pkg: PackageIdentity, file: string, index: ProvidingIndex): { chain: ModuleFile[]; root: string } | null {
+  const src = pkg.dir === "" ? "src/" : `${pkg.dir}/src/`;
+  if (!file.startsWith(src) || !file.endsWith(".rs")) return null;
+  const rel = file.slice(src.length, -".rs".length).split("/");
+  if (rel[0] === "main" || rel[0] === "bin") return null;
+  const segments = rel.at(-1) === "mod" || (rel.length === 1 && rel[0] === "lib") ? rel.slice(0, -1) : rel;
+  const fileOf = (segs: readonly string[]) =>
+    segs.length === 0 ? `${src}lib.rs` : ([`${src}${segs.join("/")}.rs`, `${src}${segs.join("/")}/mod.rs`].find((f) => index.has(f)) ?? `${src}${segs.join("/")}.rs`);
+  const chain = Array.from({ length: segments.length + 1 }, (_, i) => {
+    const segs = segments.slice(0, segments.length - i);
+    return { module: [pkg.name, ...segs].join("::"), file: i === 0 ? file : fileOf(segs) };
+  });
+  return { chain, root: pkg.name };
 }

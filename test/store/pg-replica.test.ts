@@ -231,6 +231,54 @@ describe("a published snapshot's replica", () => {
     expect(Object.keys((validate["repositories"] as Array<Record<string, unknown>>)[0]!)).not.toContain("cross_repository_callers");
   });
 
+  it("verifies a call into a Python package or a crate another repository provides by the module it is imported from", async () => {
+    const shapes = project({
+      "pyproject.toml": '[project]\nname = "Acme-Shapes"\n',
+      "src/acme_shapes/__init__.py": "from .geometry import area\n",
+      "src/acme_shapes/geometry.py": "def area(w, h):\n    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n",
+      "Cargo.toml": '[package]\nname = "acme-core"\n',
+      "src/lib.rs": "pub mod store;\npub use store::db::open_pool;\n",
+      "src/store/mod.rs": "pub mod db;\n",
+      "src/store/db.rs": "pub fn open_pool(size: usize) -> usize {\n    size\n}\n\npub fn close_pool(size: usize) -> usize {\n    size\n}\n",
+    });
+    const app = project({
+      "app/main.py": [
+        "from acme_shapes import area",
+        "from acme_shapes.geometry import perimeter",
+        "import acme_shapes",
+        "",
+        "def run():",
+        "    a = area(1, 2)",
+        "    p = perimeter(1, 2)",
+        "    return acme_shapes.area(3, 4) + a + p",
+        "",
+      ].join("\n"),
+      "Cargo.toml": '[package]\nname = "app"\n',
+      "src/main.rs": "use acme_core::open_pool;\nuse acme_core::store::db::close_pool;\n\nfn main() {\n    let n = open_pool(4);\n    close_pool(n);\n}\n",
+    });
+    await publishProject(shapes.config(), { to: url, repository: "github.com/acme/shapes", commit: "s1" });
+    await publishProject(app.config(), { to: url, repository: "github.com/acme/app", commit: "a1" });
+    const both = (await syncReplicas(url, cacheDir(), compileGlobs(["github.com/acme/{shapes,app}"]), () => {})).replicas.map((r) => ({
+      repository: r.repository,
+      commit: r.commit,
+      ctx: contextOf({ ...createToolContext(r.config), pinned: true }),
+    }));
+    const crossOf = async (symbol: string) => {
+      const group = ((await orgAnswer(both, "mast_callers", { symbol }))["repositories"] as Array<Record<string, unknown>>).find((g) => g["repository"] === "github.com/acme/shapes")!;
+      return [group["cross_repository"], group["cross_repository_callers"]];
+    };
+    const from = { repository: "github.com/acme/app", commit: "a1" };
+    // Through the package's __init__ (it re-exports area), by name and through the module imported whole.
+    expect(await crossOf("area")).toEqual([
+      { verified_count: 2, potential_count: 0 },
+      [{ ...from, file_path: "app/main.py", verified: true, sites: ["6 run: a = area(1, 2)", "8 run: return acme_shapes.area(3, 4) + a + p"] }],
+    ]);
+    expect(await crossOf("perimeter")).toEqual([{ verified_count: 1, potential_count: 0 }, [{ ...from, file_path: "app/main.py", verified: true, sites: ["7 run: p = perimeter(1, 2)"] }]]);
+    // The crate root re-exports open_pool; close_pool is reached by its module path.
+    expect(await crossOf("open_pool")).toEqual([{ verified_count: 1, potential_count: 0 }, [{ ...from, file_path: "src/main.rs", verified: true, sites: ["5 main: let n = open_pool(4);"] }]]);
+    expect(await crossOf("close_pool")).toEqual([{ verified_count: 1, potential_count: 0 }, [{ ...from, file_path: "src/main.rs", verified: true, sites: ["6 main: close_pool(n);"] }]]);
+  });
+
   it("lists at most 20 repositories' answers, naming the rest, within a context window's bytes", async () => {
     const many = Array.from({ length: 25 }, (_, i) => ({ ...repos[0]!, repository: `github.com/acme/api-${String(i).padStart(2, "0")}` }));
     const answer = await orgAnswer(many, "mast_callers", { symbol: "AuthService.validate" });

@@ -495,13 +495,30 @@ describe("on a project exercising the local type environment (docs/call-graph.md
   });
 });
 
+// ---- a package beside its examples and tests ----
+
+describe("on a package whose examples and tests declare the same name", () => {
+  const p = indexedProject({
+    "examples/demo.py": "def group():\n    return 'demo'\n",
+    "src/pkg/__init__.py": "from .decorators import group\n",
+    "src/pkg/decorators.py": "def group(name=None):\n    return name\n",
+    "tests/test_group.py": "def group():\n    return None\n",
+  });
+
+  it("answers for the package's declaration, a source file's before an example's or a test's", async () => {
+    const r = await p.call("mast_callers", { symbol: "group" });
+    expect(r.declaration).toEqual(declared("src/pkg/decorators.py", 1, "function", true, "def group(name=None)"));
+    expect(r.other_declarations).toEqual([declared("examples/demo.py", 1, "function"), declared("tests/test_group.py", 1, "function")]);
+  });
+});
+
 // ---- the modules project ----
 
 describe("on a project with same-named declarations, barrels and module specifiers", () => {
   const p = indexedProject(MODULES);
 
   describe("same-named declarations", () => {
-    it("answer for the first declaration (exported first, then by path) and list the others", async () => {
+    it("answer for the first declaration (exported first, then by path, a source file's first) and list the others", async () => {
       const r = await p.call("mast_callers", { symbol: "audit" });
       expect(r.declaration).toEqual(declared("src/lib/repo.ts", 7, "function", true, "export function audit(event: string): void"));
       expect(r.other_declarations).toEqual([declared("src/other/repo.ts", 7, "function"), declared("scripts/seed.ts", 1, "function", false)]);

@@ -54,6 +54,7 @@ class Served {
   syncing = false;
   /** A sync has ended (the server answers since). */
   private synced = false;
+  private closed = false;
 
   constructor(
     private readonly options: StoreServeOptions,
@@ -104,16 +105,25 @@ class Served {
     const timer = setTimeout(() => {
       this.retiring.delete(timer);
       if (before.inFlight > 0 || this.syncing) return this.retire(before, dirs);
+      // The threads close them first (each after the call it is answering); a sync begun meanwhile may
+      // take a directory up again, so the removal waits for it — and a failed release is tried again.
       this.threads
         .release(dirs)
-        .then(() => pruneReplicas(this.options.cacheDir, dirs, this.current.replicas))
-        .catch((err: unknown) => this.options.log(`mast serve: old replicas not removed: ${errorMessage(err)}`));
+        .then(() => {
+          if (this.syncing) return this.retire(before, dirs);
+          pruneReplicas(this.options.cacheDir, dirs, this.current.replicas);
+        })
+        .catch((err: unknown) => {
+          this.options.log(`mast serve: old replicas not removed yet: ${errorMessage(err)}`);
+          if (!this.closed) this.retire(before, dirs);
+        });
     }, RETIRE_AFTER_MS);
     timer.unref();
     this.retiring.add(timer);
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     for (const t of this.retiring) clearTimeout(t);
     await this.threads.close();
   }

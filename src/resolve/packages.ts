@@ -6,6 +6,7 @@
 // the resolver's confined reader, only inside the project.
 import { posix } from "node:path";
 import { parseToml } from "../base/formats.js";
+import { pathRole } from "../base/paths.js";
 
 export type Ecosystem = "npm" | "go" | "cargo" | "pypi";
 
@@ -98,7 +99,7 @@ export function importPathsInto(pkg: PackageIdentity, file: string, name: string
   if (modules === null) return [];
   // The file's own module and every enclosing one that re-exports the name, innermost first; then the rest of the package, potential.
   const exact = modules.chain
-    .filter((m, i) => i === 0 || index.leadsHere(m.file))
+    .filter((m, i) => i === 0 || (m.file !== "" && index.leadsHere(m.file)))
     .map((m): ImportPath => ({ ecosystem: pkg.ecosystem, module: m.module, prefix: false, verified: index.leadsHere(m.file) }));
   return [...exact, { ecosystem: pkg.ecosystem, module: modules.root, prefix: true, verified: false }];
 }
@@ -110,25 +111,34 @@ interface ModuleFile {
 }
 
 /**
- * A Python file's module and its enclosing packages (innermost first; each package's file is its
- * `__init__.py`), through the directories holding an `__init__.py` upwards; the top package is the
- * root. A file outside any package is a module of its own only at the package's directory or its
- * `src/`. Null for a file that is no module (not `.py`, or a script elsewhere).
+ * A Python file's module and its enclosing packages (innermost first; a package's file is its
+ * `__init__.py`, or none for a namespace package's directory), read up to a source root — the
+ * package's directory or its `src/` — through directories holding an `__init__.py` and, above the
+ * first of them, namespace packages (`google/cloud/storage/`); the top package is the root. A file
+ * at a source root is a module of its own. Null for a file that is no module another project
+ * imports: not `.py`, a test's, an example's or a document's, or in a directory that is no package
+ * (a script's).
  */
 function pythonModules(pkg: PackageIdentity, file: string, index: ProvidingIndex): { chain: ModuleFile[]; root: string } | null {
-  if (!/\.pyi?$/.test(file)) return null;
+  if (!/\.pyi?$/.test(file) || pathRole(file) !== "source") return null;
+  const top = pkg.dir === "" ? "." : pkg.dir;
+  const roots = [posix.join(top, "src"), top];
   const init = (dir: string) => [`${dir}/__init__.py`, `${dir}/__init__.pyi`].find((f) => index.has(f));
   const stem = posix.basename(file).replace(/\.pyi?$/, "");
   const segments = stem === "__init__" ? [] : [stem];
   const files = stem === "__init__" ? [] : [file];
-  let dir = posix.dirname(file);
-  for (let initFile = init(dir); dir !== "." && initFile !== undefined; initFile = init(dir)) {
+  // A package's own __init__ is the file asked about, whichever of .py and .pyi it is.
+  let ownInit: string | undefined = stem === "__init__" ? file : undefined;
+  let inPackage = ownInit !== undefined;
+  for (let dir = posix.dirname(file); !roots.includes(dir); dir = posix.dirname(dir)) {
+    const initFile = ownInit ?? init(dir);
+    if (dir === "." || (initFile === undefined && !inPackage)) return null;
+    inPackage = true;
     segments.unshift(posix.basename(dir));
-    files.unshift(initFile);
-    dir = posix.dirname(dir);
+    files.unshift(initFile ?? "");
+    ownInit = undefined;
   }
-  const top = pkg.dir === "" ? "." : pkg.dir;
-  if (segments.length === 0 || (files.length === 1 && stem !== "__init__" && dir !== top && dir !== posix.join(top, "src"))) return null;
+  if (segments.length === 0) return null;
   const chain = segments.map((_, i) => ({ module: segments.slice(0, i + 1).join("."), file: files[i]! })).reverse();
   return { chain, root: segments[0]! };
 }

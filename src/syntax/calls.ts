@@ -507,12 +507,18 @@ function classify(call: SyntaxNode, container: Container, file: FileEnv, locals:
     if (!file.callable.has(name) || locals.has(name)) return null;
     return site(name, { kind: "bare" });
   }
-  if (target.type !== "member_expression" || isNew) return null;
+  if (target.type !== "member_expression") return null;
   const property = target.childForFieldName("property");
   const object = target.childForFieldName("object");
   if (!property || !object || (property.type !== "property_identifier" && property.type !== "private_property_identifier")) return null;
   const callee = property.text;
   const recv = receiverOf(object);
+  if (isNew) {
+    // `new ns.Class()`, `new ns.sub.Class()`: a class a namespace import binds (no other member is followed for `new`).
+    const path = dottedPath(recv);
+    const head = path === null ? null : LEADING_IDENTIFIER.exec(path)![0];
+    return head !== null && !locals.has(head) && file.namespaces.has(head) ? site(callee, { kind: "namespace", local: path! }) : null;
+  }
   const cls = container.cls;
   // Whether `this` is the instance is asked only of receivers that use it (walking up is costly).
   if (recv.type === "this") return cls && thisIsInstance() ? site(callee, { kind: "this", className: cls.name }) : null;

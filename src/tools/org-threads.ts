@@ -73,7 +73,14 @@ interface Thread {
   readonly worker: Worker;
   readonly pending: Map<number, { resolve: (v: unknown) => void; reject: (err: unknown) => void }>;
   busy: boolean;
+  /** It stopped: out of turn until its replacement starts. */
+  lost?: boolean;
 }
+
+/** How long after a thread stopped another is started, ms. */
+const RESTART_MS = 1_000;
+
+const shuttingDown = () => new MastError("SERVER_LOST", "the server is shutting down", { hint: "Call again once it is back." });
 
 /** The answering threads (or this thread, from sources), with the queue of calls waiting for one. */
 export class OrgThreads {
@@ -105,8 +112,16 @@ export class OrgThreads {
       if (parts > 1) {
         const size = Math.ceil(chosen.length / parts);
         const split = Array.from({ length: parts }, (_, i) => chosen.slice(i * size, (i + 1) * size));
-        const outcomes = await Promise.all(split.map((part) => this.queued({ type: "outcomes", replicas: part, name, rest }, signal) as Promise<Outcome[]>));
-        const answer = mergeOutcomes(name, rest, chosen.length, outcomes.flat());
+        // Every part settled before the call ends: the replicas a part reads are the call's until then.
+        const settled = await Promise.allSettled(split.map((part) => this.queued({ type: "outcomes", replicas: part, name, rest }, signal) as Promise<Outcome[]>));
+        const failed = settled.find((s) => s.status === "rejected");
+        if (failed !== undefined) throw failed.reason;
+        const answer = mergeOutcomes(
+          name,
+          rest,
+          chosen.length,
+          settled.flatMap((s) => (s.status === "fulfilled" ? s.value : [])),
+        );
         return { answer, text: JSON.stringify(answer) };
       }
     }
@@ -114,6 +129,7 @@ export class OrgThreads {
   }
 
   private queued(work: Work, signal: AbortSignal | undefined): Promise<unknown> {
+    if (this.closed) return Promise.reject(shuttingDown());
     return new Promise((resolve, reject) => {
       this.queue.push({ work, signal, resolve, reject });
       this.dispatch();
@@ -123,12 +139,14 @@ export class OrgThreads {
   /** Closes every thread's contexts of `dirs` (replicas about to be removed); resolves once all have. */
   async release(dirs: readonly string[]): Promise<void> {
     if (this.inline !== null) return this.inline.close(dirs);
-    await Promise.all(this.threads.map((t) => this.send(t, { type: "close", id: this.nextId++, dirs })));
+    if (this.closed) throw shuttingDown();
+    // A stopped thread's contexts went with it.
+    await Promise.all(this.threads.filter((t) => !t.lost).map((t) => this.send(t, { type: "close", id: this.nextId++, dirs })));
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const w of this.queue.splice(0)) w.reject(new MastError("SERVER_LOST", "the server is shutting down", { hint: "Call again once it is back." }));
+    for (const w of this.queue.splice(0)) w.reject(shuttingDown());
     this.inline?.close(null);
     await Promise.all(this.threads.map((t) => t.worker.terminate()));
   }
@@ -143,13 +161,19 @@ export class OrgThreads {
       else p.reject(revived(reply.error));
     });
     const lost = (why: string) => {
-      for (const p of thread.pending.values()) p.reject(new MastError("SERVER_LOST", `an answering thread stopped: ${why}`, { hint: "Call again: the server started another." }));
+      for (const p of thread.pending.values()) p.reject(new MastError("SERVER_LOST", `an answering thread stopped: ${why}`, { hint: "Call again: the server starts another." }));
       thread.pending.clear();
-      const at = this.threads.indexOf(thread);
-      if (at === -1 || this.closed) return;
-      this.log(`mast serve: an answering thread stopped (${why}); another is started`);
-      this.threads[at] = this.start();
-      this.dispatch();
+      if (!this.threads.includes(thread) || this.closed || thread.lost) return;
+      // Taken out of turn at once, replaced a second later (a thread that cannot start is not restarted in a loop).
+      thread.lost = true;
+      thread.busy = true;
+      this.log(`mast serve: an answering thread stopped (${why}); another starts in ${RESTART_MS / 1000} s`);
+      setTimeout(() => {
+        const at = this.threads.indexOf(thread);
+        if (at === -1 || this.closed) return;
+        this.threads[at] = this.start();
+        this.dispatch();
+      }, RESTART_MS).unref();
     };
     thread.worker.once("error", (err) => lost(errorMessage(err)));
     thread.worker.once("exit", (code) => lost(`exit code ${code}`));
@@ -178,6 +202,7 @@ export class OrgThreads {
       this.send(thread, { ...call.work, id: this.nextId++ })
         .then(call.resolve, call.reject)
         .finally(() => {
+          if (thread.lost) return;
           thread.busy = false;
           this.dispatch();
         });

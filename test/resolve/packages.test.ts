@@ -63,6 +63,26 @@ describe("the packages a project provides", () => {
     // A test outside any package is imported by no one; a top-level module is one of its own.
     expect(importPathsInto(pypi, "tests/test_core.py", "helper", { has, leadsHere: () => true })).toEqual([]);
     expect(importPathsInto(pypi, "setup_helpers.py", "run", { has, leadsHere: () => true })[0]).toEqual({ ecosystem: "pypi", module: "setup_helpers", prefix: false, verified: true });
+    // A script's directory is no package.
+    expect(importPathsInto(pypi, "scripts/release.py", "main", { has, leadsHere: () => true })).toEqual([]);
+  });
+
+  it("reads a Python module through namespace packages above its package, and a package's own __init__.pyi", () => {
+    const pypi = { ecosystem: "pypi", name: "google_cloud_storage", dir: "" } as const;
+    const files = ["src/google/cloud/storage/__init__.py", "src/google/cloud/storage/__init__.pyi", "src/google/cloud/storage/client.py"];
+    const index = { has: (f: string) => files.includes(f), leadsHere: (f: string) => files.includes(f) };
+    expect(importPathsInto(pypi, "src/google/cloud/storage/client.py", "Client", index)).toEqual([
+      { ecosystem: "pypi", module: "google.cloud.storage.client", prefix: false, verified: true },
+      { ecosystem: "pypi", module: "google.cloud.storage", prefix: false, verified: true },
+      { ecosystem: "pypi", module: "google", prefix: true, verified: false },
+    ]);
+    // Declared in the stub: the package's module is the stub's.
+    expect(importPathsInto(pypi, "src/google/cloud/storage/__init__.pyi", "Client", { ...index, leadsHere: (f) => f.endsWith(".pyi") })[0]).toEqual({
+      ecosystem: "pypi",
+      module: "google.cloud.storage",
+      prefix: false,
+      verified: true,
+    });
   });
 
   it("reaches a Rust declaration by its module path and by each enclosing module that re-exports it, the crate root too", () => {

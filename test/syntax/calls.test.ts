@@ -108,6 +108,22 @@ describe("call sites", () => {
     expect(calls(src).calls.map(brief)).toEqual(["C.constructor -> run [parameter_type:Saver] @4", "C.m -> hash [namespace:util] @4"]);
   });
 
+  it("records `new ns.Class()` through a namespace import, and no other member `new`", () => {
+    const src = [
+      "import * as models from './models';",
+      "import { registry } from './registry';",
+      "export function make(models2: unknown) {",
+      "  const a = new models.User();",
+      "  const b = new models.admin.Role();",
+      "  const c = new registry.Item();",
+      "  return [a, b, c];",
+      "}",
+      "export const shadowed = (models: any) => new models.User();",
+      "",
+    ].join("\n");
+    expect(calls(src).calls.map(brief)).toEqual(["make -> new User [namespace:models] @4", "make -> new Role [namespace:models.admin] @5"]);
+  });
+
   it("records decorator calls: a class's as the class's, a method's as the method's, a field's as the class's", () => {
     const src = [
       "import { Resolver, Query, Field, Args, Dec } from '@nestjs/graphql';",

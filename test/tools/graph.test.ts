@@ -512,6 +512,20 @@ describe("on a package whose examples and tests declare the same name", () => {
   });
 });
 
+// ---- a class constructed through a namespace import ----
+
+describe("on a class constructed through a namespace import", () => {
+  const p = indexedProject({
+    "src/models.ts": "export class User {\n  constructor(readonly name: string) {}\n}\n",
+    "src/make.ts": "import * as models from './models';\n\nexport function make(name: string) {\n  return new models.User(name);\n}\n",
+  });
+
+  it("links `new ns.Class()` to the class the namespace's module exports", async () => {
+    const r = await p.call("mast_callers", { symbol: "User" });
+    expect(flat(r.verified_callers)).toEqual([site("src/make.ts", 4, "make", "return new models.User(name);", "import")]);
+  });
+});
+
 // ---- the modules project ----
 
 describe("on a project with same-named declarations, barrels and module specifiers", () => {

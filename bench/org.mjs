@@ -19,6 +19,8 @@
 //    callers, rename impact, graphs, implementors, exports, searches), each answered over MCP with
 //    `repository` set and compared with the repository's own index's answer (search: top-10
 //    overlap); then mast_callers and mast_search over HTTP across all repositories and across 5.
+//    Beside it, PostgreSQL's own ranking of the same searches in SQL (a baseline: top-10 overlap with
+//    each repository's index, and its latency per repository and over all at once).
 // 4. Concurrency (--minutes, default 1; the issue's figure is 5): 8 publishers (`mast publish`
 //    processes; four on repositories of their own, four two to a repository, each publish a new
 //    commit label, --keep 3 so pruning and collection run too) and 64 readers that read, in one
@@ -215,6 +217,12 @@ async function main() {
     const l = sv.latency;
     console.log(
       `  over HTTP, all ${repos.length} repositories: mast_callers p50 ${fmt(l.callers_all.p50)} / p95 ${fmt(l.callers_all.p95)} ms, mast_search p50 ${fmt(l.search_all.p50)} / p95 ${fmt(l.search_all.p95)} ms; 20 repositories: mast_callers p50 ${fmt(l.callers_20.p50)} / p95 ${fmt(l.callers_20.p95)} ms, mast_search p50 ${fmt(l.search_20.p50)} / p95 ${fmt(l.search_20.p95)} ms; 5 repositories: mast_callers p50 ${fmt(l.callers_5.p50)} / p95 ${fmt(l.callers_5.p95)} ms, mast_search p50 ${fmt(l.search_5.p50)} / p95 ${fmt(l.search_5.p95)} ms (targets at 20+: p50 ≤ 30, p95 ≤ 150)`,
+    );
+
+    report.postgres_ranking = await postgresRanking(url, repos);
+    const pr = report.postgres_ranking;
+    console.log(
+      `  PostgreSQL's own ranking (ts_rank_cd over the chunks' words and pg_trgm over their names, fused by RRF) beside each repository's index, ${pr.queries} seeded searches: top-10 overlap mean ${fmt(pr.overlap, 3)}, ${pr.identical} identical top 10s, ${pr.first_same} with the same first result; per repository p50 ${fmt(pr.p50)} / p95 ${fmt(pr.p95)} ms, over all ${repos.length} at once p50 ${fmt(pr.all_p50)} / p95 ${fmt(pr.all_p95)} ms`,
     );
 
     // 4. Concurrency.
@@ -562,6 +570,72 @@ const percentile = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? 0 : s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
+
+/**
+ * PostgreSQL's own ranking, as a baseline beside the served one (docs/decisions.md: the store
+ * server answers from replicas, so search is the SQLite ranker's): for each repository's seeded
+ * searches, the chunks of its active snapshot ranked in one SQL query the way the SQLite ranker
+ * fuses its lists — the chunks' `words` (tsvector) by ts_rank_cd, every word first (all of them,
+ * then any when too few hold all), and symbol names by pg_trgm similarity to the query's words run
+ * together, fused by reciprocal rank (k 60) — top-10 overlap with the repository's own index's
+ * answer, and the query's latency; then the same ranking over all repositories at once (one query
+ * in place of a fan-out), its latency.
+ */
+const PG_RANKING = `
+  WITH files AS (SELECT r.name AS repository, sf.unit, sf.path FROM mast.repositories r JOIN mast.snapshot_files sf ON sf.snapshot = r.active_snapshot
+                  WHERE $1::text IS NULL OR r.name = $1),
+  words AS (SELECT f.repository, f.path, uc.start_line, uc.symbol_name, row_number() OVER (ORDER BY ts_rank_cd(uc.words, to_tsquery('simple', $2)) DESC, f.path, uc.start_line) AS rk
+              FROM files f JOIN mast.unit_chunks uc ON uc.unit = f.unit WHERE uc.words @@ to_tsquery('simple', $2)),
+  names AS (SELECT f.repository, f.path, uc.start_line, uc.symbol_name, row_number() OVER (ORDER BY similarity(uc.symbol_name, $3) DESC, f.path, uc.start_line) AS rk
+              FROM files f JOIN mast.unit_chunks uc ON uc.unit = f.unit WHERE uc.symbol_name % $3)
+  SELECT repository, path, start_line, symbol_name, sum(1.0 / (60 + rk)) AS rrf
+    FROM (SELECT * FROM words WHERE rk <= 40 UNION ALL SELECT * FROM names WHERE rk <= 40) x
+   GROUP BY repository, path, start_line, symbol_name ORDER BY rrf DESC, repository, path, start_line LIMIT 10`;
+
+async function postgresRanking(url, repos) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const rank = async (repository, query) => {
+    const words = query.toLowerCase().split(/[^a-z0-9_$]+/).filter((w) => w.length > 0);
+    if (words.length === 0) return { rows: [], ms: 0 };
+    const started = performance.now();
+    const name = words.join("");
+    let { rows } = await client.query(PG_RANKING, [repository, words.map((w) => `${w}:*`).join(" & "), name]);
+    if (rows.length < 10 && words.length > 1) rows = (await client.query(PG_RANKING, [repository, words.map((w) => `${w}:*`).join(" | "), name])).rows;
+    return { rows, ms: performance.now() - started };
+  };
+  const out = { queries: 0, overlap_sum: 0, identical: 0, first_same: 0, ms: [], all_ms: [] };
+  try {
+    for (const repo of repos) {
+      const ctx = createToolContext(resolveConfig(repo.dir, { stateDir: repo.state }));
+      try {
+        for (const [, args] of seededQueries(repo.state, prng(repo.name.length * 7919)).filter(([n]) => n === "mast_search")) {
+          const want = ((await localAnswer(ctx, "mast_search", args)).results ?? []).slice(0, 10).map(siteKey);
+          const { rows, ms } = await rank(repo.name, args.query);
+          const got = rows.map((r) => `${r.path}:${r.start_line}:${r.symbol_name}`);
+          const overlap = want.length === 0 && got.length === 0 ? 1 : want.filter((k) => got.includes(k)).length / Math.max(want.length, got.length);
+          out.queries++;
+          out.overlap_sum += overlap;
+          if (overlap === 1) out.identical++;
+          if (want[0] !== undefined && want[0] === got[0]) out.first_same++;
+          out.ms.push(ms);
+        }
+      } finally {
+        ctx.close();
+      }
+    }
+    const words = repos.flatMap((r) =>
+      seededQueries(r.state, prng(5))
+        .filter(([n]) => n === "mast_search")
+        .map(([, a]) => a.query),
+    );
+    const random = prng(11);
+    for (let i = 0; i < 100; i++) out.all_ms.push((await rank(null, words[Math.floor(random() * words.length)])).ms);
+  } finally {
+    await client.end();
+  }
+  return { queries: out.queries, overlap: out.overlap_sum / Math.max(1, out.queries), identical: out.identical, first_same: out.first_same, p50: percentile(out.ms, 50), p95: percentile(out.ms, 95), all_p50: percentile(out.all_ms, 50), all_p95: percentile(out.all_ms, 95) };
+}
 
 /**
  * Cross-repository callers: for each repository, the names it imports (named imports) from a

@@ -299,9 +299,7 @@ async function mcpReaders(url, repos, n, window, work) {
   const until = (window.until = Date.now() + MINUTES * 60_000);
   const names = repos.map((r) => ({
     repo: r.name,
-    symbols: seededQueries(r.state, prng(13))
-      .filter(([t]) => t === "mast_callers")
-      .map(([, a]) => a.symbol),
+    symbols: seededArgs([r], 13, "mast_callers", "symbol"),
   }));
   // The readers run in a process of their own: this one's event loop also drives the SQL readers.
   const job = path.join(work, "readers.json");
@@ -556,6 +554,15 @@ function seededQueries(stateDir, random) {
   }
 }
 
+/** The `key` argument of every seeded `tool` query of `repos` (each drawn with `seed`). */
+function seededArgs(repos, seed, tool, key) {
+  return repos.flatMap((r) =>
+    seededQueries(r.state, prng(seed))
+      .filter(([n]) => n === tool)
+      .map(([, a]) => a[key]),
+  );
+}
+
 /** The answer a repository's own index gives, as the store server would name its error. */
 async function localAnswer(ctx, name, args) {
   try {
@@ -596,7 +603,10 @@ async function postgresRanking(url, repos) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const rank = async (repository, query) => {
-    const words = query.toLowerCase().split(/[^a-z0-9_$]+/).filter((w) => w.length > 0);
+    const words = query
+      .toLowerCase()
+      .split(/[^a-z0-9_$]+/)
+      .filter((w) => w.length > 0);
     if (words.length === 0) return { rows: [], ms: 0 };
     const started = performance.now();
     const name = words.join("");
@@ -624,17 +634,22 @@ async function postgresRanking(url, repos) {
         ctx.close();
       }
     }
-    const words = repos.flatMap((r) =>
-      seededQueries(r.state, prng(5))
-        .filter(([n]) => n === "mast_search")
-        .map(([, a]) => a.query),
-    );
+    const words = seededArgs(repos, 5, "mast_search", "query");
     const random = prng(11);
     for (let i = 0; i < 100; i++) out.all_ms.push((await rank(null, words[Math.floor(random() * words.length)])).ms);
   } finally {
     await client.end();
   }
-  return { queries: out.queries, overlap: out.overlap_sum / Math.max(1, out.queries), identical: out.identical, first_same: out.first_same, p50: percentile(out.ms, 50), p95: percentile(out.ms, 95), all_p50: percentile(out.all_ms, 50), all_p95: percentile(out.all_ms, 95) };
+  return {
+    queries: out.queries,
+    overlap: out.overlap_sum / Math.max(1, out.queries),
+    identical: out.identical,
+    first_same: out.first_same,
+    p50: percentile(out.ms, 50),
+    p95: percentile(out.ms, 95),
+    all_p50: percentile(out.all_ms, 50),
+    all_p95: percentile(out.all_ms, 95),
+  };
 }
 
 /**
@@ -724,16 +739,8 @@ async function serving(url, repos, work) {
         ctx.close();
       }
     }
-    const names = repos.flatMap((r) =>
-      seededQueries(r.state, prng(3))
-        .filter(([n]) => n === "mast_callers")
-        .map(([, a]) => a.symbol),
-    );
-    const words = repos.flatMap((r) =>
-      seededQueries(r.state, prng(5))
-        .filter(([n]) => n === "mast_search")
-        .map(([, a]) => a.query),
-    );
+    const names = seededArgs(repos, 3, "mast_callers", "symbol");
+    const words = seededArgs(repos, 5, "mast_search", "query");
     const glob = (n) =>
       `{${repos
         .slice(0, n)

@@ -3,7 +3,7 @@
 // with an explicit truncation count.
 import { LIST_BUDGET_BYTES, fitList } from "../base/budget.js";
 import { MastError } from "../base/errors.js";
-import { comparePaths, projectPath } from "../base/paths.js";
+import { comparePaths, pathRole, projectPath } from "../base/paths.js";
 import { MAX_INHERITANCE_DEPTH } from "../lang/spec.js";
 import { extensionInfo } from "../lang/languages.js";
 import { prepared, symbolTextReader, type Db } from "../store/db.js";
@@ -401,6 +401,19 @@ export function declaringPaths(db: Db, query: string, limit: number): string[] {
   return db.prepare("SELECT DISTINCT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? ORDER BY f.path LIMIT ?").pluck().all(declaredName(db, query), limit) as string[];
 }
 
+/**
+ * Declarations in their order (exported first, then by path) but a source file's before a test's,
+ * an example's or a document's of the same exportedness: `group` in click is its package's
+ * decorator, not the one an example script declares.
+ */
+export function sourceFirst<T extends { readonly path: string; readonly is_exported: number }>(rows: readonly T[]): T[] {
+  const aside = (r: T) => (pathRole(r.path) === "source" ? 0 : 1);
+  return rows
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => b.r.is_exported - a.r.is_exported || aside(a.r) - aside(b.r) || a.i - b.i)
+    .map((x) => x.r);
+}
+
 export function symbolSignatures(db: Db, query: string, filePath: string | null, limit: number): SignatureResponse {
   const file = filePath === null ? null : requireIndexedFile(db, filePath);
   const symbol = declaredName(db, query);
@@ -416,7 +429,7 @@ export function symbolSignatures(db: Db, query: string, filePath: string | null,
     const target = resolveThroughReExports(db, file.id, symbol, new Set());
     rows = target ? [target] : [];
   }
-  const results = withTexts(db, rows.slice(0, limit)).map((r) => ({
+  const results = withTexts(db, sourceFirst(rows).slice(0, limit)).map((r) => ({
     symbol: r.name,
     kind: r.kind,
     file_path: r.path,

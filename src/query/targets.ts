@@ -1,11 +1,10 @@
 // The declarations a query names (mast_callers, mast_graph, mast_references, the rename plan): a
 // name or `Owner.member` with its overloads, aliases and barrel re-exports — in a language that
 // declares functions apart from their definitions, the one definition first — and did-you-mean.
-import { pathRole } from "../base/paths.js";
 import { boundedDistance, collapseWhitespace } from "../base/text.js";
 import { extensionInfo, withoutCommentLines } from "../lang/languages.js";
 import { prepared, symbolTextReader, type Db } from "../store/db.js";
-import { declaredName, namesEndingWith, requireIndexedFile, resolveThroughReExports } from "./navigation.js";
+import { declaredName, namesEndingWith, requireIndexedFile, resolveThroughReExports, sourceFirst } from "./navigation.js";
 import { EDGE } from "../store/edge-codes.js";
 
 interface DeclarationRow {
@@ -142,19 +141,6 @@ function declaredElsewhere(site: DeclarationRow): boolean {
 
 function hasBody(db: Db, id: number): boolean {
   return prepared(db, "SELECT has_body FROM symbols WHERE id = ?").pluck().get(id) === 1;
-}
-
-/**
- * The sites in their order (exported first, then by path) but a source file's before a test's, an
- * example's or a document's of the same exportedness: `group` in click is its package's decorator,
- * not the one an example script declares.
- */
-function sourceFirst(sites: DeclarationRow[]): DeclarationRow[] {
-  const aside = (s: DeclarationRow) => (pathRole(s.path) === "source" ? 0 : 1);
-  return sites
-    .map((s, i) => ({ s, i }))
-    .sort((a, b) => b.s.is_exported - a.s.is_exported || aside(a.s) - aside(b.s) || a.i - b.i)
-    .map((x) => x.s);
 }
 
 /**

@@ -135,7 +135,7 @@ export const signatureTool = defineTool({
   details:
     "A symbol's declaration, doc comment, parameters and return type, plus the declarations of the project types they name (one level deep, 50 lines each). " +
     "With detail brief (the default) symbol is left out when it is the name asked for, doc is the doc comment's summary (its first sentence, without comment markers; absent when there is none), params/return_type are left out, comment lines are left out of the declarations, and each type in type_context is its first 12 lines (truncated: true when cut); detail full gives all of it. " +
-    "Methods are addressed as Class.method. Every match is returned (exported first, then by path); pass file_path to pick one — a barrel file is followed to the declaration." +
+    "Methods are addressed as Class.method. Every match is returned (exported first, a source file's before a test's, an example's or a document's, then by path); pass file_path to pick one — a barrel file is followed to the declaration." +
     NOT_FOUND_NOTE +
     WRITTEN_SINCE_NOTE,
   unlisted: ["limit"],

@@ -509,6 +509,9 @@ describe("on a package whose examples and tests declare the same name", () => {
     const r = await p.call("mast_callers", { symbol: "group" });
     expect(r.declaration).toEqual(declared("src/pkg/decorators.py", 1, "function", true, "def group(name=None)"));
     expect(r.other_declarations).toEqual([declared("examples/demo.py", 1, "function"), declared("tests/test_group.py", 1, "function")]);
+    // mast_signature lists every one in the same order.
+    const signatures = await p.call("mast_signature", { symbol: "group" });
+    expect(signatures.results.map(at)).toEqual(["src/pkg/decorators.py:1", "examples/demo.py:1", "tests/test_group.py:1"]);
   });
 });
 

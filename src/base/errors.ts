@@ -81,6 +81,25 @@ export function damagedRow(message: string): Error {
   return Object.assign(new Error(message), { code: DAMAGED_ROW });
 }
 
+/** An error as plain data: what crosses a worker thread's boundary (`errorData`, then `fromErrorData` on the other side). */
+export interface ErrorData {
+  readonly code?: string;
+  readonly message: string;
+  readonly hint?: string;
+  readonly usage?: boolean;
+  readonly details?: Record<string, unknown>;
+}
+
+export function errorData(err: unknown): ErrorData {
+  return isMastError(err) ? { code: err.code, message: err.message, hint: err.hint, usage: err.usage, ...(err.details ? { details: err.details } : {}) } : { message: errorMessage(err) };
+}
+
+/** The error `errorData` made: a MastError with its code, hint, details and usage, else a plain Error. */
+export function fromErrorData(e: ErrorData): Error {
+  if (e.code === undefined || !(e.code in ERROR_CODES)) return new Error(e.message);
+  return new MastError(e.code as ErrorCode, e.message, { ...(e.hint === undefined ? {} : { hint: e.hint }), ...(e.details ? { details: e.details } : {}), usage: e.usage === true });
+}
+
 /** A short message for any thrown value (errors from libraries, strings, ...). */
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;

@@ -6,7 +6,7 @@
 // passes both in); from TypeScript sources (no compiled entry on disk) the work happens inline.
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
-import { ERROR_CODES, type ErrorCode, MastError } from "../base/errors.js";
+import { type ErrorData, fromErrorData } from "../base/errors.js";
 import type { ResolvedConfig } from "./config.js";
 import { SERVER_LOCK_POLICY } from "./lock.js";
 import type { ReplicaSyncJob, ReplicaSyncResult } from "./replicas.js";
@@ -32,10 +32,7 @@ export type ThreadJob =
   | { readonly kind: "replicas"; readonly sync: ReplicaSyncJob };
 
 /** What the worker posts back: the job's answer, or its error as plain data. */
-export type ThreadMessage =
-  | { readonly progress: IndexProgress }
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly error: { readonly code?: string; readonly message: string; readonly hint?: string; readonly details?: Record<string, unknown> } };
+export type ThreadMessage = { readonly progress: IndexProgress } | { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: ErrorData };
 
 /** A run's progress is reported at most this often (and once at its last file). */
 const PROGRESS_INTERVAL_MS = 200;
@@ -143,7 +140,7 @@ export class IndexThreads {
         }
         settled = true;
         if (msg.ok) resolve(msg.value);
-        else reject(reviveError(msg.error));
+        else reject(fromErrorData(msg.error));
       });
       worker.once("error", (err) => {
         settled = true;
@@ -154,11 +151,4 @@ export class IndexThreads {
       });
     });
   }
-}
-
-function reviveError(e: Extract<ThreadMessage, { ok: false }>["error"]): Error {
-  if (e.code !== undefined && e.code in ERROR_CODES) {
-    return new MastError(e.code as ErrorCode, e.message, { ...(e.hint === undefined ? {} : { hint: e.hint }), ...(e.details === undefined ? {} : { details: e.details }) });
-  }
-  return new Error(e.message);
 }

@@ -29,13 +29,13 @@ export function providedPackages(db: Db): PackageIdentity[] {
 export function providedAs(db: Db, decl: { file_path: string; line: number }, name: string): ImportPath[] {
   // A member is called through a value, never imported by name.
   if (name.includes(".")) return [];
-  const entryLeadsHere = (entry: string) => {
-    const id = prepared(db, "SELECT id FROM files WHERE path = ?").pluck().get(entry) as number | undefined;
+  const idOf = (file: string) => prepared(db, "SELECT id FROM files WHERE path = ?").pluck().get(file) as number | undefined;
+  const leadsHere = (file: string) => {
+    const id = idOf(file);
     const found = id === undefined ? null : resolveThroughReExports(db, id, name, new Set());
     return found !== null && found.path === decl.file_path && found.line === decl.line;
   };
-  const has = (file: string) => prepared(db, "SELECT 1 FROM files WHERE path = ?").pluck().get(file) !== undefined;
-  return providedPackages(db).flatMap((p) => importPathsInto(p, decl.file_path, name, { has, leadsHere: entryLeadsHere }));
+  return providedPackages(db).flatMap((p) => importPathsInto(p, decl.file_path, name, { has: (file) => idOf(file) !== undefined, leadsHere }));
 }
 
 /** One importing file's call sites of the declaration, each "LINE CALLER: text" ("LINE: text" at top level). */

@@ -3,7 +3,7 @@
 // the index layer so it can load the checker pass for a run that asks for it.
 import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
-import { errorMessage, isMastError } from "../base/errors.js";
+import { errorData } from "../base/errors.js";
 import { checkerFor, runJob, type ThreadJob, type ThreadMessage } from "../index/run-thread.js";
 import { loadCheckerPass } from "./index-threads.js";
 
@@ -23,9 +23,5 @@ checkerFor(job, loadCheckerPass)
   .then((pass) => runJob(job, pass, progress ? (p) => post({ progress: p }) : undefined))
   .then(
     (value) => post({ ok: true, value }),
-    (err: unknown) =>
-      post({
-        ok: false,
-        error: isMastError(err) ? { code: err.code, message: err.message, hint: err.hint, ...(err.details ? { details: err.details } : {}) } : { message: errorMessage(err) },
-      }),
+    (err: unknown) => post({ ok: false, error: errorData(err) }),
   );

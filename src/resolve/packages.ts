@@ -99,8 +99,8 @@ export function importPathsInto(pkg: PackageIdentity, file: string, name: string
   if (modules === null) return [];
   // The file's own module and every enclosing one that re-exports the name, innermost first; then the rest of the package, potential.
   const exact = modules.chain
-    .filter((m, i) => i === 0 || (m.file !== "" && index.leadsHere(m.file)))
-    .map((m): ImportPath => ({ ecosystem: pkg.ecosystem, module: m.module, prefix: false, verified: index.leadsHere(m.file) }));
+    .map((m): ImportPath => ({ ecosystem: pkg.ecosystem, module: m.module, prefix: false, verified: m.file !== "" && index.leadsHere(m.file) }))
+    .filter((p, i) => i === 0 || p.verified);
   return [...exact, { ecosystem: pkg.ecosystem, module: modules.root, prefix: true, verified: false }];
 }
 

@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { ERROR_CODES, type ErrorCode, MastError, errorMessage, isMastError } from "../base/errors.js";
+import { type ErrorData, MastError, errorMessage, fromErrorData } from "../base/errors.js";
 import { OrgContexts, mergeOutcomes, selectRepositories, type Outcome, type ServedReplica } from "./org.js";
 
 /** An answered call: the answer and its JSON text (made on the answering thread). */
@@ -28,26 +28,8 @@ type Work =
   | { readonly type: "answer"; readonly replicas: readonly ServedReplica[]; readonly name: string; readonly args: unknown }
   | { readonly type: "outcomes"; readonly replicas: readonly ServedReplica[]; readonly name: string; readonly rest: Record<string, unknown> };
 
-/** An error as plain data, and back (what crosses the thread boundary). */
-export interface ErrorData {
-  readonly code?: string;
-  readonly message: string;
-  readonly hint?: string;
-  readonly usage?: boolean;
-  readonly details?: Record<string, unknown>;
-}
-
 /** What a thread answers. */
 export type OrgThreadReply = { readonly id: number; readonly ok: true; readonly value: OrgReply | Outcome[] | null } | { readonly id: number; readonly ok: false; readonly error: ErrorData };
-
-export function errorData(err: unknown): ErrorData {
-  return isMastError(err) ? { code: err.code, message: err.message, hint: err.hint, usage: err.usage, ...(err.details ? { details: err.details } : {}) } : { message: errorMessage(err) };
-}
-
-function revived(e: ErrorData): Error {
-  if (e.code === undefined || !(e.code in ERROR_CODES)) return new Error(e.message);
-  return new MastError(e.code as ErrorCode, e.message, { ...(e.hint === undefined ? {} : { hint: e.hint }), ...(e.details ? { details: e.details } : {}), usage: e.usage === true });
-}
 
 const WORKER_FILE = fileURLToPath(new URL("./org-worker.js", import.meta.url));
 
@@ -158,7 +140,7 @@ export class OrgThreads {
       if (p === undefined) return;
       thread.pending.delete(reply.id);
       if (reply.ok) p.resolve(reply.value);
-      else p.reject(revived(reply.error));
+      else p.reject(fromErrorData(reply.error));
     });
     const lost = (why: string) => {
       for (const p of thread.pending.values()) p.reject(new MastError("SERVER_LOST", `an answering thread stopped: ${why}`, { hint: "Call again: the server starts another." }));

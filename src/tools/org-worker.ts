@@ -1,8 +1,9 @@
 // Worker-thread entry of tools/org-threads.ts: answers the store server's calls one at a time over
 // the replicas each names, with the tool contexts this thread keeps (tools/org.ts OrgContexts).
 import { parentPort } from "node:worker_threads";
+import { errorData } from "../base/errors.js";
 import { OrgContexts } from "./org.js";
-import { errorData, type OrgThreadReply, type OrgThreadRequest } from "./org-threads.js";
+import type { OrgThreadReply, OrgThreadRequest } from "./org-threads.js";
 
 const port = parentPort!;
 const contexts = new OrgContexts();

@@ -131,6 +131,9 @@ export type Outcome = { readonly repository: string; readonly commit: string } &
   | { readonly error: { readonly code: string; readonly message: string } }
 );
 
+/** A repository's failure as an answer lists it under `errors`. */
+const failure = (err: unknown) => ({ code: isMastError(err) ? err.code : "INTERNAL", message: errorMessage(err) });
+
 /** The repositories of `repos` that `args.repository` selects, and the tool's own arguments; INVALID_ARGUMENT when none is. */
 export function selectRepositories<T extends { readonly repository: string }>(repos: readonly T[], name: string, args: unknown): { chosen: T[]; rest: Record<string, unknown> } {
   if (!ORG_TOOLS.includes(name)) throw new MastError("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(name)}`, { hint: `This server answers ${ORG_TOOLS.join(", ")}.`, usage: true });
@@ -156,9 +159,7 @@ export async function repositoryOutcomes(chosen: readonly OrgRepository[], name:
       outcomes.push({ repository, commit, answer: (await runTool(repo.ctx, name, rest, { telemetry: false })).answer as Answer });
     } catch (err) {
       if (isMastError(err) && err.usage) throw err;
-      outcomes.push(
-        isMastError(err) && ABSENT.has(err.code) ? { repository, commit, absent: true } : { repository, commit, error: { code: isMastError(err) ? err.code : "INTERNAL", message: errorMessage(err) } },
-      );
+      outcomes.push(isMastError(err) && ABSENT.has(err.code) ? { repository, commit, absent: true } : { repository, commit, error: failure(err) });
     }
   }
   return outcomes;
@@ -246,7 +247,7 @@ function addCrossRepositoryCallers(merged: Answer, answered: readonly Answered[]
     try {
       return r.ctx.store().snapshot(fn);
     } catch (err) {
-      failed.push({ repository: r.repository, commit: r.commit, code: isMastError(err) ? err.code : "INTERNAL", message: errorMessage(err) });
+      failed.push({ ...named(r), ...failure(err) });
       return fallback;
     }
   };

@@ -75,7 +75,7 @@ export const RUST: LanguageSpec = {
   callGraph: {
     verified: [
       "`f()` of a function of the file or brought in by `use` (crate-relative, `self::`, `super::`, child modules, workspace crates by name, through `pub use` re-exports and glob imports)",
-      "`m::f()` through `use a::m;` or `mod m;`, and `crate::a::f()` / `super::f()` paths",
+      "`m::f()` through `use a::m;` or `mod m;`, `crate::a::f()` / `super::f()` paths, and a workspace crate's path with no `use` (`acme_core::db::open()`; a dependency's, `memchr::memchr()`, is an external import that cross-repository callers follow)",
       "`self.m()` and `Self::m()` in an `impl` or a trait's default method",
       "`Type::m()` (also `m::Type::m()`) on a type of the file or brought in by `use` — a built-in name the crate defines itself (walkdir's `Error`) is the crate's type",
       "`x.m()` where `x` is a parameter or `let x: T` of a named type (also `&T`, `&mut T`), a parameter bounded by a trait (`S: Trait`, `where S: Trait`, `&dyn Trait`, `impl Trait`, also on the `impl`: `impl<V: Visit> Many<V>`), a parameter of type `Self` (the impl's type, or the trait in its default methods), or bound by `let x = T { … }`",

@@ -31,6 +31,8 @@ const EVENTS: ReadonlySet<string> = new Set([
 const MAX_CHAIN = 8;
 /** Inline modules nested deeper than this keep their items inside the module's chunk. */
 const MAX_MODULE_DEPTH = 32;
+/** The toolchain's own crates: a path through one (`std::mem::swap()`) is never another repository's. */
+const SYSROOT_CRATES: ReadonlySet<string> = new Set(["std", "core", "alloc", "proc_macro", "test"]);
 const TYPE_ITEMS: Readonly<Record<string, "class" | "enum">> = { [RUST.STRUCT_ITEM]: "class", [RUST.UNION_ITEM]: "class", [RUST.ENUM_ITEM]: "enum" };
 
 /** Where a call is made: the enclosing item's symbol name and the type `self`/`Self` stand for. */
@@ -552,7 +554,27 @@ class RustExtractor extends TreeExtractor {
       }
       return { kind: "namespace", local: module };
     }
-    return null;
+    const local = this.externPath(head, call);
+    return local === null ? null : { kind: "namespace", local };
+  }
+
+  /**
+   * `memchr::memchr()`, `::memchr::memmem::find()`: a path through a crate of the extern prelude
+   * (a dependency, or a crate of the workspace) that no `use` brings in, read as that path's own
+   * import, bound to a local no source name can have (`::memchr`); the standard library's crates,
+   * primitive types and names the file binds are not. Null for any other path.
+   */
+  private externPath(head: string, call: SyntaxNode): string | null {
+    const m = /^(?:::)?([a-z_]\w*)((?:::[a-z_]\w*)*)$/.exec(head);
+    const first = m?.[1] ?? "";
+    if (!m || SYSROOT_CRATES.has(first) || this.builtin.has(first) || this.modules.has(first) || this.typeNames.has(first)) return null;
+    const module = `${first}${m[2]}`;
+    const local = `::${module}`;
+    if (!this.pathImports.has(local)) {
+      this.pathImports.add(local);
+      this.imports.push({ module, names: ["*"], locals: [local], kind: "import", line: call.startPosition.row + 1 });
+    }
+    return local;
   }
 
   /** The project type a type expression names plainly: `T`, `&T`, `&mut T`, `T<X>`, `a::T` → `T`; builtins are none. */
@@ -650,6 +672,10 @@ class RustExtractor extends TreeExtractor {
             if (head === "Self" && scope.self !== null) receiver = { kind: "static", className: scope.self };
             else if (this.typeNames.has(head)) receiver = { kind: "static", className: head };
             else if (this.modules.has(head)) receiver = { kind: "namespace", local: head };
+            else {
+              const local = this.externPath(head, c);
+              if (local !== null) receiver = { kind: "namespace", local };
+            }
           }
         } else if (before !== "fn" && !this.localFunctions.has(c.text)) receiver = { kind: "bare" };
         if (receiver !== null) this.addCall(scope.caller, receiver.kind === "bare" ? this.bareName(c.text, scope) : c.text, receiver, false, c);

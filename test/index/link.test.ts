@@ -577,6 +577,32 @@ describe("call-graph edges", () => {
     ]);
   });
 
+  it("links a Rust call through a workspace crate's path with no `use` (`acme_core::db::open()`); a dependency's path stays external", async () => {
+    const p = project({
+      "Cargo.toml": '[workspace]\nmembers = ["core", "app"]\n',
+      "core/Cargo.toml": '[package]\nname = "acme-core"\n',
+      "core/src/lib.rs": "pub mod db;\npub use db::open;\n",
+      "core/src/db.rs": "pub fn open() -> u8 {\n    0\n}\n",
+      "app/Cargo.toml": '[package]\nname = "app"\n',
+      "app/src/main.rs": ["fn main() {", "    acme_core::db::open();", "    ::acme_core::open();", "    memchr::memchr(b'a', b\"abc\");", "}", ""].join("\n"),
+    });
+    await runIndex(p.config(), { mode: "full" });
+    expect(edges(p)).toEqual(["main -> core/src/db.rs:open POTENTIAL_CALL/import @2", "main -> core/src/db.rs:open POTENTIAL_CALL/import @3", "open -> core/src/db.rs:open RE_EXPORTS"]);
+    const store = Store.open(statePaths(join(p.root, ".mast")).graphDb, { readonly: true });
+    try {
+      expect(
+        store.db
+          .prepare(
+            "SELECT f.path || ':' || i.line || ' ' || i.module || (CASE i.is_external WHEN 1 THEN ' external' ELSE '' END) FROM imports i JOIN files f ON f.id = i.file_id ORDER BY f.path, i.line",
+          )
+          .pluck()
+          .all(),
+      ).toEqual(["app/src/main.rs:2 acme_core::db", "app/src/main.rs:3 acme_core", "app/src/main.rs:4 memchr external", "core/src/lib.rs:1 self::db", "core/src/lib.rs:2 db"]);
+    } finally {
+      store.close();
+    }
+  });
+
   it("an export alias is an exported name, not a local: a same-named import still wins inside the file", async () => {
     const p = project({
       "src/base.ts": "export function serveStatic() {}\n",

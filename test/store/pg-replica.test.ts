@@ -254,7 +254,18 @@ describe("a published snapshot's replica", () => {
         "",
       ].join("\n"),
       "Cargo.toml": '[package]\nname = "app"\n',
-      "src/main.rs": "use acme_core::open_pool;\nuse acme_core::store::db::close_pool;\n\nfn main() {\n    let n = open_pool(4);\n    close_pool(n);\n}\n",
+      "src/main.rs": [
+        "use acme_core::open_pool;",
+        "use acme_core::store::db::close_pool;",
+        "",
+        "fn main() {",
+        "    let n = open_pool(4);",
+        "    close_pool(n);",
+        // Through the crate's path with no `use`: the crate root and the declaring module.
+        "    acme_core::store::db::close_pool(acme_core::open_pool(2));",
+        "}",
+        "",
+      ].join("\n"),
     });
     await publishProject(shapes.config(), { to: url, repository: "github.com/acme/shapes", commit: "s1" });
     await publishProject(app.config(), { to: url, repository: "github.com/acme/app", commit: "a1" });
@@ -275,8 +286,9 @@ describe("a published snapshot's replica", () => {
     ]);
     expect(await crossOf("perimeter")).toEqual([{ verified_count: 1, potential_count: 0 }, [{ ...from, file_path: "app/main.py", verified: true, sites: ["7 run: p = perimeter(1, 2)"] }]]);
     // The crate root re-exports open_pool; close_pool is reached by its module path.
-    expect(await crossOf("open_pool")).toEqual([{ verified_count: 1, potential_count: 0 }, [{ ...from, file_path: "src/main.rs", verified: true, sites: ["5 main: let n = open_pool(4);"] }]]);
-    expect(await crossOf("close_pool")).toEqual([{ verified_count: 1, potential_count: 0 }, [{ ...from, file_path: "src/main.rs", verified: true, sites: ["6 main: close_pool(n);"] }]]);
+    const line7 = "7 main: acme_core::store::db::close_pool(acme_core::open_pool(2));";
+    expect(await crossOf("open_pool")).toEqual([{ verified_count: 2, potential_count: 0 }, [{ ...from, file_path: "src/main.rs", verified: true, sites: ["5 main: let n = open_pool(4);", line7] }]]);
+    expect(await crossOf("close_pool")).toEqual([{ verified_count: 2, potential_count: 0 }, [{ ...from, file_path: "src/main.rs", verified: true, sites: ["6 main: close_pool(n);", line7] }]]);
   });
 
   it("lists at most 20 repositories' answers, naming the rest, within a context window's bytes", async () => {

@@ -39,4 +39,34 @@ describe("rust extraction", () => {
     const std = extractOk("src/b.rs", source("use std::error::Error;", "", "fn f(e: &dyn Error) { e.source(); }"));
     expect(std.calls).toEqual([]);
   });
+
+  it("reads a call through a crate's path with no `use` as that path's own import; std, primitives and bound names are not", () => {
+    const x = extractOk(
+      "src/prefilter.rs",
+      source(
+        "use std::fmt;",
+        "mod util;",
+        "fn find(h: &[u8]) -> Option<usize> {",
+        "    let n = u8::from(true);",
+        "    std::mem::drop(n);",
+        "    util::helper();",
+        "    assert_eq!(memchr::memchr2(b'a', b'b', h), None);",
+        '    let _ = ::memchr::memmem::find(h, b"ab");',
+        "    memchr::memchr(b'a', h).or(memchr::memchr(b'b', h))",
+        "}",
+      ),
+    );
+    expect(x.imports.filter((i) => i.module !== "std" && i.module !== "self::util").map((i) => [i.module, i.names, i.locals, i.line])).toEqual([
+      ["memchr", ["*"], ["::memchr"], 7],
+      ["memchr::memmem", ["*"], ["::memchr::memmem"], 8],
+    ]);
+    expect(x.calls.map((c) => [c.line, c.receiver.kind === "namespace" ? `${c.receiver.local}::${c.callee}` : c.callee])).toEqual([
+      [6, "util::helper"],
+      [7, "::memchr::memchr2"],
+      [8, "::memchr::memmem::find"],
+      [9, "or"],
+      [9, "::memchr::memchr"],
+      [9, "::memchr::memchr"],
+    ]);
+  });
 });

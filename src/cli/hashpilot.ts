@@ -201,22 +201,41 @@ interface ToolCommand {
 
 const kebab = (key: string) => key.replace(/_/g, "-");
 
-/** Every editing tool's commands, from the registry. */
+/**
+ * Every editing tool's commands, from the registry. A command's fields and flags come from its
+ * tool's JSON Schema, made on first use: one invocation converts one schema, not every tool's.
+ */
 function toolCommands(): Map<string, ToolCommand> {
   const out = new Map<string, ToolCommand>();
   for (const tool of TOOLS) {
     for (const spec of tool.cli ?? []) {
-      const fields = new Map(inputFields(tool).map((f) => [f.key, f]));
-      const aliases = Object.entries(spec.flags ?? {});
-      // A key named in `flags` has only the flags named there.
-      const named = new Set(aliases.map(([, k]) => k.replace(/^!/, "")));
-      const offered = [...fields.keys()].filter(
-        (k) => !(spec.positionals ?? []).some((p) => p.replace(/^\.\.\./, "") === k) && !(k in (spec.fixed ?? {})) && !(spec.hidden ?? []).includes(k) && !named.has(k),
-      );
-      out.set(spec.name, { tool, spec, fields, flags: new Map([...offered.map((k) => [kebab(k), k] as const), ...aliases]) });
+      let grammar: Pick<ToolCommand, "fields" | "flags"> | null = null;
+      const made = () => (grammar ??= commandGrammar(tool, spec));
+      out.set(spec.name, {
+        tool,
+        spec,
+        get fields() {
+          return made().fields;
+        },
+        get flags() {
+          return made().flags;
+        },
+      });
     }
   }
   return out;
+}
+
+/** A command's input fields and its flags (flag → key) over its tool's input. */
+function commandGrammar(tool: ToolDefinition, spec: CliCommand): Pick<ToolCommand, "fields" | "flags"> {
+  const fields = new Map(inputFields(tool).map((f) => [f.key, f]));
+  const aliases = Object.entries(spec.flags ?? {});
+  // A key named in `flags` has only the flags named there.
+  const named = new Set(aliases.map(([, k]) => k.replace(/^!/, "")));
+  const offered = [...fields.keys()].filter(
+    (k) => !(spec.positionals ?? []).some((p) => p.replace(/^\.\.\./, "") === k) && !(k in (spec.fixed ?? {})) && !(spec.hidden ?? []).includes(k) && !named.has(k),
+  );
+  return { fields, flags: new Map([...offered.map((k) => [kebab(k), k] as const), ...aliases]) };
 }
 
 /** The usage line of a tool's command, from its grammar. */

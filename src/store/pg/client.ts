@@ -7,7 +7,6 @@
 // in a worker thread, the caller blocking on Atomics.wait until it answers (docs/decisions.md).
 import { createRequire } from "node:module";
 import { MessageChannel, Worker, receiveMessageOnPort } from "node:worker_threads";
-import pg from "pg";
 import { MastError, errorMessage } from "../../base/errors.js";
 
 /** A value a statement takes: what node-postgres sends (Buffers as bytea, arrays as arrays). */
@@ -68,6 +67,8 @@ export function isUnavailable(err: unknown): boolean {
 export async function openPg(url: string, flag: string, options: { applicationName?: string; queryTimeoutMs?: number } = {}): Promise<PgSession> {
   checkStoreUrl(url, flag);
   const where = redactedUrl(url);
+  // Loaded on first use: a command that never opens a store (every hashpilot call) does not pay for pg's modules at startup.
+  const { default: pg } = await import("pg");
   // TCP keepalive: a connection the network dropped is found dead, not waited on forever; a query
   // timeout (for a reader) gives up on a server that stopped answering.
   const client = new pg.Client({

@@ -8,7 +8,7 @@
 import { errorMessage } from "../base/errors.js";
 import { pruneReplicas, type Replica } from "../index/replicas.js";
 import { indexThreads } from "../query/index-threads.js";
-import { ORG_TOOLS, orgListing } from "../tools/org.js";
+import { ORG_TOOLS, orgListing, selectRepositories, type SearchPlan } from "../tools/org.js";
 import { DEFAULT_ANSWER_THREADS, OrgThreads, type OrgReply } from "../tools/org-threads.js";
 import type { ListingForm } from "../tools/registry.js";
 import type { HttpOptions } from "./http.js";
@@ -30,7 +30,17 @@ export interface StoreServeOptions {
   readonly exit: (code: number) => void;
   readonly http?: HttpOptions;
   readonly schemas?: ListingForm;
+  /** A search over more repositories than this asks only the ones the store ranks highest (0: every one; DEFAULT_SEARCH_REPOSITORIES when absent). */
+  readonly searchRepositories?: number;
+  /** The store's ranking of repositories for a search (store/pg/search.ts); null when it cannot say now. Without it every repository is asked. */
+  readonly relevance?: {
+    rank(snapshots: ReadonlyArray<{ readonly repository: string; readonly snapshot: number }>, query: string): Promise<ReadonlyMap<string, number> | null>;
+    close(): Promise<void>;
+  };
 }
+
+/** The repositories a search asks at most when the store can rank them: twice the results an answer lists by default. */
+export const DEFAULT_SEARCH_REPOSITORIES = 20;
 
 /** How long after it stopped serving a replica is removed (or checked again, while answers still read it or a sync runs), ms. */
 const RETIRE_AFTER_MS = 30_000;
@@ -66,10 +76,32 @@ class Served {
     const generation = this.current;
     generation.inFlight++;
     try {
-      return await this.threads.answer(generation.replicas, name, args, signal);
+      const narrowed = name === "mast_search" ? await this.narrowed(generation.replicas, args) : null;
+      if (narrowed === null) return await this.threads.answer(generation.replicas, name, args, signal);
+      return await this.threads.answer(narrowed.replicas, name, narrowed.args, signal, narrowed.plan);
     } finally {
       generation.inFlight--;
     }
+  }
+
+  /**
+   * A search over more repositories than the server asks: the replicas of those the store ranks
+   * highest for the query, the search's own arguments, and the plan naming the rest. Null (every
+   * repository asked) when the search asks few enough, or the store cannot rank them, or finds the
+   * query in none of them.
+   */
+  private async narrowed(replicas: readonly Replica[], args: unknown): Promise<{ replicas: Replica[]; args: Record<string, unknown>; plan: SearchPlan } | null> {
+    const most = this.options.searchRepositories ?? DEFAULT_SEARCH_REPOSITORIES;
+    const relevance = this.options.relevance;
+    if (relevance === undefined || most === 0) return null;
+    const { chosen, rest } = selectRepositories(replicas, "mast_search", args);
+    if (chosen.length <= most || typeof rest["query"] !== "string") return null;
+    const ranked = await relevance.rank(chosen, rest["query"]);
+    if (ranked === null || ranked.size === 0) return null;
+    const score = (r: Replica) => ranked.get(r.repository) ?? 0;
+    const ordered = [...chosen].sort((a, b) => score(b) - score(a) || (a.repository < b.repository ? -1 : 1));
+    const asked = ordered.slice(0, most);
+    return { replicas: asked, args: rest, plan: { relevance: Object.fromEntries(asked.map((r) => [r.repository, score(r)])), notAsked: ordered.slice(most).map((r) => r.repository) } };
   }
 
   async sync(): Promise<void> {
@@ -166,4 +198,5 @@ export async function serveStore(options: StoreServeOptions): Promise<void> {
   clearInterval(timer);
   await closeTransport();
   await served.close();
+  await options.relevance?.close();
 }

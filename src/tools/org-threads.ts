@@ -12,7 +12,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { type ErrorData, MastError, errorMessage, fromErrorData } from "../base/errors.js";
-import { OrgContexts, mergeOutcomes, selectRepositories, type Outcome, type ServedReplica } from "./org.js";
+import { OrgContexts, mergeOutcomes, selectRepositories, type Outcome, type SearchPlan, type ServedReplica } from "./org.js";
 
 /** An answered call: the answer and its JSON text (made on the answering thread). */
 export interface OrgReply {
@@ -25,7 +25,7 @@ export type OrgThreadRequest = (Work | { readonly type: "close"; readonly dirs: 
 
 /** A call's work: its whole answer, or its repositories' outcomes for a part of them (an answer another thread merges). */
 type Work =
-  | { readonly type: "answer"; readonly replicas: readonly ServedReplica[]; readonly name: string; readonly args: unknown }
+  | { readonly type: "answer"; readonly replicas: readonly ServedReplica[]; readonly name: string; readonly args: unknown; readonly plan?: SearchPlan | undefined }
   | { readonly type: "outcomes"; readonly replicas: readonly ServedReplica[]; readonly name: string; readonly rest: Record<string, unknown> };
 
 /** What a thread answers. */
@@ -85,9 +85,9 @@ export class OrgThreads {
     return this.threads.length;
   }
 
-  /** `name` answered over `replicas` by the first thread free; refused when the call was cancelled while it waited. */
-  async answer(replicas: readonly ServedReplica[], name: string, args: unknown, signal?: AbortSignal): Promise<OrgReply> {
-    if (this.inline !== null) return this.inline.answer(replicas, name, args);
+  /** `name` answered over `replicas` (a search narrowed by `plan`) by the first thread free; refused when the call was cancelled while it waited. */
+  async answer(replicas: readonly ServedReplica[], name: string, args: unknown, signal?: AbortSignal, plan?: SearchPlan): Promise<OrgReply> {
+    if (this.inline !== null) return this.inline.answer(replicas, name, args, plan);
     if (name === "mast_search" && this.threads.length > 1) {
       const { chosen, rest } = selectRepositories(replicas, name, args);
       const parts = Math.min(this.threads.length, Math.floor(chosen.length / SPLIT_SEARCH_REPOSITORIES));
@@ -103,11 +103,12 @@ export class OrgThreads {
           rest,
           chosen.length,
           settled.flatMap((s) => (s.status === "fulfilled" ? s.value : [])),
+          { plan },
         );
         return { answer, text: JSON.stringify(answer) };
       }
     }
-    return this.queued({ type: "answer", replicas, name, args }, signal) as Promise<OrgReply>;
+    return this.queued({ type: "answer", replicas, name, args, plan }, signal) as Promise<OrgReply>;
   }
 
   private queued(work: Work, signal: AbortSignal | undefined): Promise<unknown> {

@@ -15,7 +15,7 @@ port.on("message", (request: OrgThreadRequest) => {
     reply({ id: request.id, ok: true, value: null });
     return;
   }
-  const work = request.type === "outcomes" ? contexts.outcomes(request.replicas, request.name, request.rest) : contexts.answer(request.replicas, request.name, request.args);
+  const work = request.type === "outcomes" ? contexts.outcomes(request.replicas, request.name, request.rest) : contexts.answer(request.replicas, request.name, request.args, request.plan);
   work.then(
     (value) => reply({ id: request.id, ok: true, value }),
     (err: unknown) => reply({ id: request.id, ok: false, error: errorData(err) }),

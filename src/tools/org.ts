@@ -6,8 +6,9 @@
 //
 // mast_search's results are fused by rank — rank 1 of every repository, then rank 2, … (its
 // reciprocal-rank fusion gives no score comparable across indexes); within a rank, a result whose
-// name is the query first, then by how many of the query's words it holds, then by repository
-// name — each result naming its repository and commit. Every other tool answers a list of the
+// name is the query first, then by how many of the query's words it holds, then by the store's
+// relevance of its repository where the store server narrowed the search (SearchPlan), then by
+// repository name — each result naming its repository and commit. Every other tool answers a list of the
 // repositories where it found what was asked (`repositories`: each the tool's answer with
 // `repository` and `commit`); where nothing was, it is `not_found` with the repositories' nearest
 // names. At most 20 repositories' answers and 256 KB are listed: the rest are counted (`truncated`,
@@ -50,9 +51,9 @@ export interface ServedReplica {
 export class OrgContexts {
   private readonly byDir = new Map<string, OrgRepository>();
 
-  /** `name`'s answer over `replicas`, and its JSON. */
-  async answer(replicas: readonly ServedReplica[], name: string, args: unknown): Promise<{ answer: Answer; text: string }> {
-    const answer = await orgAnswer(this.opened(replicas), name, args);
+  /** `name`'s answer over `replicas` (a search narrowed by `plan`), and its JSON. */
+  async answer(replicas: readonly ServedReplica[], name: string, args: unknown, plan?: SearchPlan): Promise<{ answer: Answer; text: string }> {
+    const answer = await orgAnswer(this.opened(replicas), name, args, plan);
     return { answer, text: JSON.stringify(answer) };
   }
 
@@ -165,23 +166,57 @@ export async function repositoryOutcomes(chosen: readonly OrgRepository[], name:
   return outcomes;
 }
 
-/** The answer the outcomes of `chosen` repositories make: mast_search's fused, another tool's grouped, with the errors. */
-export function mergeOutcomes(name: string, rest: Record<string, unknown>, searched: number, outcomes: readonly Outcome[], extend?: (merged: Answer, answered: readonly Answered[]) => void): Answer {
-  const errors = outcomes.flatMap((o) => ("error" in o ? [{ repository: o.repository, commit: o.commit, ...o.error }] : []));
-  const answered = outcomes.flatMap((o) => ("answer" in o ? [o] : []));
-  const merged = name === "mast_search" ? fuseSearch(answered, typeof rest["query"] === "string" ? rest["query"] : "") : groupAnswers(answered);
-  extend?.(merged, answered);
-  const allErrors = [...errors, ...(Array.isArray(merged["errors"]) ? (merged["errors"] as Answer[]) : [])];
-  return { ...merged, repositories_searched: searched, ...(allErrors.length > 0 ? { incomplete: true, errors: allErrors } : {}) };
+/**
+ * How the store server narrowed a search over more repositories than it asks
+ * (docs/organisation.md#searching-many-repositories): the store's relevance of each repository
+ * asked (what orders one rank's results from different repositories before their names), and the
+ * repositories it did not ask, best-ranked first.
+ */
+export interface SearchPlan {
+  readonly relevance: Readonly<Record<string, number>>;
+  readonly notAsked: readonly string[];
 }
 
-/** `name`'s answer over the repositories `args.repository` selects from `repos`. */
-export async function orgAnswer(repos: readonly OrgRepository[], name: string, args: unknown): Promise<Answer> {
+/** The repositories not asked an answer names at most (the rest counted). */
+const MAX_NOT_ASKED_NAMED = 20;
+
+/** The answer the outcomes of `chosen` repositories make: mast_search's fused (by `plan`, when narrowed), another tool's grouped, with the errors. */
+export function mergeOutcomes(
+  name: string,
+  rest: Record<string, unknown>,
+  searched: number,
+  outcomes: readonly Outcome[],
+  options: { readonly extend?: (merged: Answer, answered: readonly Answered[]) => void; readonly plan?: SearchPlan | undefined } = {},
+): Answer {
+  const { extend, plan } = options;
+  const errors = outcomes.flatMap((o) => ("error" in o ? [{ repository: o.repository, commit: o.commit, ...o.error }] : []));
+  const answered = outcomes.flatMap((o) => ("answer" in o ? [o] : []));
+  const merged = name === "mast_search" ? fuseSearch(answered, typeof rest["query"] === "string" ? rest["query"] : "", plan?.relevance ?? {}) : groupAnswers(answered);
+  extend?.(merged, answered);
+  const allErrors = [...errors, ...(Array.isArray(merged["errors"]) ? (merged["errors"] as Answer[]) : [])];
+  const notAsked =
+    plan !== undefined && plan.notAsked.length > 0
+      ? {
+          not_asked: {
+            count: plan.notAsked.length,
+            repositories: plan.notAsked.slice(0, MAX_NOT_ASKED_NAMED),
+            why: `the store's full-text search ranked them below the ${searched} asked; pass \`repository\` to ask them`,
+          },
+        }
+      : {};
+  return { ...merged, repositories_searched: searched, ...notAsked, ...(allErrors.length > 0 ? { incomplete: true, errors: allErrors } : {}) };
+}
+
+/** `name`'s answer over the repositories `args.repository` selects from `repos` (a search narrowed by `plan`). */
+export async function orgAnswer(repos: readonly OrgRepository[], name: string, args: unknown, plan?: SearchPlan): Promise<Answer> {
   const { chosen, rest } = selectRepositories(repos, name, args);
   const outcomes = await repositoryOutcomes(chosen, name, rest);
   const symbol = rest["symbol"];
-  return mergeOutcomes(name, rest, chosen.length, outcomes, (merged, answered) => {
-    if (name === "mast_callers" && typeof symbol === "string") addCrossRepositoryCallers(merged, answered, chosen, symbol);
+  return mergeOutcomes(name, rest, chosen.length, outcomes, {
+    plan,
+    extend: (merged, answered) => {
+      if (name === "mast_callers" && typeof symbol === "string") addCrossRepositoryCallers(merged, answered, chosen, symbol);
+    },
   });
 }
 
@@ -206,8 +241,13 @@ function closeness(terms: readonly string[], compact: string, r: Answer): [numbe
   return [terms.filter((t) => text.includes(t)).length, tail !== "" && tail === compact ? 1 : 0];
 }
 
-/** mast_search's results of every repository fused by rank (within a rank, the closer to the query first, then by repository name), as many as the longest list. */
-function fuseSearch(answered: readonly Answered[], query: string): Answer {
+/**
+ * mast_search's results of every repository fused by rank (within a rank, the closer to the query
+ * first, then the repository the store ranks higher, then by repository name), as many as the
+ * longest list.
+ */
+function fuseSearch(answered: readonly Answered[], query: string, relevance: Readonly<Record<string, number>>): Answer {
+  const rel = (o: Answered) => relevance[o.repository] ?? 0;
   const terms = splitTerms(query);
   const compact = terms.join("");
   // A repository that says its answer is weak (low_confidence) comes after every other one at each rank.
@@ -224,7 +264,7 @@ function fuseSearch(answered: readonly Answered[], query: string): Answer {
   for (let rank = 0; rank < longest && fused.length < longest; rank++) {
     const level = lists
       .flatMap(({ o, results, weak }) => (results[rank] === undefined ? [] : [{ o, weak, r: results[rank]!, close: closeness(terms, compact, results[rank]!) }]))
-      .sort((a, b) => Number(a.weak) - Number(b.weak) || b.close[1] - a.close[1] || b.close[0] - a.close[0] || (a.o.repository < b.o.repository ? -1 : 1));
+      .sort((a, b) => Number(a.weak) - Number(b.weak) || b.close[1] - a.close[1] || b.close[0] - a.close[0] || rel(b.o) - rel(a.o) || (a.o.repository < b.o.repository ? -1 : 1));
     for (const { o, r } of level) if (fused.length < longest) fused.push({ ...named(o), ...r, rank: fused.length + 1 });
   }
   return { results: fused };

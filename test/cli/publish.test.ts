@@ -28,6 +28,40 @@ afterAll(async () => {
   project?.cleanup();
 });
 
+/** `mast serve --http --store` with `flags`, and an MCP client connected to it once it listens. */
+async function storeServer(flags: string[]): Promise<{ client: Client; stderr: () => string; close: () => Promise<void> }> {
+  const cache = makeProject({});
+  const serve = spawnMast(["serve", "--http", "--port", "0", "--store", server.url(), "--cache", cache.root, ...flags]);
+  const client = new Client({ name: "mast-store-test", version: "1.0.0" });
+  let seen = "";
+  const close = async () => {
+    await client.close().catch(() => {});
+    serve.child.kill("SIGTERM");
+    await serve.done;
+    cache.cleanup();
+  };
+  try {
+    const endpoint = await new Promise<URL>((resolve, reject) => {
+      serve.child.stderr!.on("data", (d: string) => {
+        seen += d;
+        const m = /listening on (http:\/\/\S+)/.exec(seen);
+        if (m) resolve(new URL(m[1]!));
+      });
+      void serve.done.then((r) => reject(new Error(`serve exited: ${r.stderr}`)));
+    });
+    await client.connect(new StreamableHTTPClientTransport(endpoint));
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { client, stderr: () => seen, close };
+}
+
+/** A tool's answer over the MCP client, parsed. */
+async function toolAnswer(client: Client, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return JSON.parse(((await client.callTool({ name, arguments: args })) as { content: Array<{ text: string }> }).content[0]!.text);
+}
+
 describe("mast publish", () => {
   it("publishes a checkout under its origin and HEAD, and a second run writes nothing", async () => {
     const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: project.root, encoding: "utf8" }).trim();
@@ -72,20 +106,8 @@ describe("mast publish", () => {
 
   it("mast serve --http --store: an MCP client gets the read tools over the published repositories, each answer naming its repository and commit", async () => {
     const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: project.root, encoding: "utf8" }).trim();
-    const cache = makeProject({});
-    const serve = spawnMast(["serve", "--http", "--port", "0", "--store", server.url(), "--cache", cache.root, "--answer-threads", "2"]);
-    const client = new Client({ name: "mast-store-test", version: "1.0.0" });
-    let seen = "";
+    const { client, stderr, close } = await storeServer(["--answer-threads", "2"]);
     try {
-      const endpoint = await new Promise<URL>((resolve, reject) => {
-        serve.child.stderr!.on("data", (d: string) => {
-          seen += d;
-          const m = /listening on (http:\/\/\S+)/.exec(seen);
-          if (m) resolve(new URL(m[1]!));
-        });
-        void serve.done.then((r) => reject(new Error(`serve exited: ${r.stderr}`)));
-      });
-      await client.connect(new StreamableHTTPClientTransport(endpoint));
       const listed = await client.listTools();
       expect(listed.tools.map((t) => [t.name, "repository" in (t.inputSchema.properties ?? {})]).sort()).toEqual(
         ["mast_callers", "mast_exports", "mast_graph", "mast_implementors", "mast_rename_impact", "mast_search", "mast_signature"].map((n) => [n, true]),
@@ -96,8 +118,8 @@ describe("mast publish", () => {
         repositories_searched: 1,
         repositories: [{ repository: "github.com/acme/demo", commit: head, declaration: { file_path: "src/repo.ts", line: 2 }, verified_callers: [{ file_path: "src/auth.ts" }] }],
       });
-      expect(seen).toContain("mast serve: 1 repositories from");
-      expect(seen).toContain("answered on 2 thread(s)");
+      expect(stderr()).toContain("mast serve: 1 repositories from");
+      expect(stderr()).toContain("answered on 2 thread(s)");
       // Calls at once, answered by both threads: each the answer it gets alone.
       const calls = [
         { name: "mast_callers", arguments: { symbol: "Repo.find" } },
@@ -117,10 +139,44 @@ describe("mast publish", () => {
         'no published repository matches "gitlab.com/*"',
       ]);
     } finally {
-      await client.close().catch(() => {});
-      serve.child.kill("SIGTERM");
-      await serve.done;
-      cache.cleanup();
+      await close();
+    }
+  });
+
+  it("a search over more repositories than --search-repositories asks those the store ranks highest, and names the rest", async () => {
+    const billing = makeProject({ "src/invoice.ts": "export function parseInvoice(text: string) {\n  return text.trim();\n}\n" });
+    const ledger = makeProject({ "src/ledger.ts": "export function postLedger(amount: number) {\n  return amount;\n}\n" });
+    try {
+      for (const [p, name] of [[billing, "github.com/acme/billing"], [ledger, "github.com/acme/ledger"]] as const) {
+        expect((await runMast(["publish", p.root, "--to", server.url(), "--repository", name, "--commit", "c1"])).code).toBe(0);
+      }
+      const { client, close } = await storeServer(["--search-repositories", "1"]);
+      try {
+        const both = "github.com/acme/{billing,ledger}";
+        const narrowed = await toolAnswer(client, "mast_search", { query: "parseInvoice", limit: 3, repository: both });
+        expect([(narrowed["results"] as Array<Record<string, unknown>>).map((r) => `${r["repository"]} ${r["file_path"]}:${r["start_line"]}`), narrowed["repositories_searched"], narrowed["not_asked"]]).toEqual([
+          ["github.com/acme/billing src/invoice.ts:1"],
+          1,
+          { count: 1, repositories: ["github.com/acme/ledger"], why: "the store's full-text search ranked them below the 1 asked; pass `repository` to ask them" },
+        ]);
+        const ledgerFirst = await toolAnswer(client, "mast_search", { query: "postLedger", repository: both });
+        expect([ledgerFirst["repositories_searched"], ledgerFirst["not_asked"]]).toEqual([1, { count: 1, repositories: ["github.com/acme/billing"], why: expect.any(String) }]);
+        // A glob selecting no more than --search-repositories asks every repository it selects.
+        const one = await toolAnswer(client, "mast_search", { query: "parseInvoice", repository: "github.com/acme/ledger" });
+        expect([one["repositories_searched"], "not_asked" in one]).toEqual([1, false]);
+      } finally {
+        await close();
+      }
+      const { client: every, close: closeEvery } = await storeServer(["--search-repositories", "0"]);
+      try {
+        const all = await toolAnswer(every, "mast_search", { query: "parseInvoice", repository: "github.com/acme/{billing,ledger}" });
+        expect([all["repositories_searched"], "not_asked" in all]).toEqual([2, false]);
+      } finally {
+        await closeEvery();
+      }
+    } finally {
+      billing.cleanup();
+      ledger.cleanup();
     }
   });
 

@@ -1,9 +1,11 @@
 // The synchronous PostgreSQL session (store/pg/client.ts openPgSync) against a real server: a
 // statement's rows come back synchronously, a statement's own error is that error (its SQLSTATE
-// kept), a server that is not there is STORE_UNAVAILABLE without the password, and closing ends it.
+// kept), a server that is not there is STORE_UNAVAILABLE without the password, and closing ends it;
+// a search's ranking of repositories (store/pg/search.ts) falls back to asking every one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MastError } from "../../src/base/errors.js";
 import { openPgSync } from "../../src/store/pg/client.js";
+import { storeRelevance } from "../../src/store/pg/search.js";
 import { startPostgres } from "../helpers/postgres-server.mjs";
 
 let server: Awaited<ReturnType<typeof startPostgres>>;
@@ -57,6 +59,30 @@ describe("openPgSync", () => {
         caught = err;
       }
       expect([url, (caught as MastError).code, (caught as MastError).message.includes("secret")]).toEqual([url, "INVALID_ARGUMENT", false]);
+    }
+  });
+});
+
+describe("storeRelevance", () => {
+  it("says nothing (null: every repository is asked) while the store cannot be reached, logging it once without the password", async () => {
+    const logged: string[] = [];
+    const relevance = storeRelevance("postgres://mast:hunter2@127.0.0.1:1/db", (line) => logged.push(line));
+    try {
+      const snapshots = [{ repository: "a", snapshot: 1 }];
+      expect([await relevance.rank(snapshots, "parse"), await relevance.rank(snapshots, "parse")]).toEqual([null, null]);
+      expect(logged.length).toBe(1);
+      expect(logged[0]).toMatch(/^mast serve: the store could not rank a search, so it asks every repository: the PostgreSQL store at postgres:\/\/mast:\*\*\*@127\.0\.0\.1:1\/db cannot be used/);
+    } finally {
+      await relevance.close();
+    }
+  });
+
+  it("ranks nothing for a query without a word, over a store that answers", async () => {
+    const relevance = storeRelevance(server.url(), () => {});
+    try {
+      expect(await relevance.rank([{ repository: "a", snapshot: 1 }], "()!")).toEqual(new Map());
+    } finally {
+      await relevance.close();
     }
   });
 });

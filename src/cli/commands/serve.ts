@@ -29,6 +29,7 @@ interface ServeOptions extends CommonOptions {
   cache?: string;
   syncSeconds: string;
   answerThreads?: string;
+  searchRepositories?: string;
 }
 
 /** Where `--store`'s replicas are kept by default: the user's cache, a directory per store (`store`: its URL without the password). */
@@ -54,17 +55,25 @@ async function serveFromStore(path: string | undefined, opts: ServeOptions, sett
   if (answerThreads !== undefined && !(Number.isInteger(answerThreads) && answerThreads >= 1 && answerThreads <= 64)) {
     throw new MastError("INVALID_ARGUMENT", `--answer-threads takes a whole number from 1 to 64, not ${JSON.stringify(opts.answerThreads)}`, { usage: true });
   }
+  const searchRepositories = opts.searchRepositories === undefined ? undefined : Number(opts.searchRepositories);
+  if (searchRepositories !== undefined && !(Number.isInteger(searchRepositories) && searchRepositories >= 0 && searchRepositories <= 100_000)) {
+    throw new MastError("INVALID_ARGUMENT", `--search-repositories takes a whole number from 0 (every repository) up, not ${JSON.stringify(opts.searchRepositories)}`, { usage: true });
+  }
   // A malformed glob is a usage error now, not a failed sync later.
   if (opts.repository !== undefined) compileGlobs([opts.repository]);
   const { serveStore } = await import("../../mcp/store-server.js");
+  const { storeRelevance } = await import("../../store/pg/search.js");
+  const log = (line: string) => process.stderr.write(`${line}\n`);
   await serveStore({
     url,
     cacheDir: resolvePath(opts.cache ?? defaultCacheDir(withoutPassword(url))),
     filter: opts.repository ?? null,
     syncMs: syncSeconds * 1000,
     ...(answerThreads === undefined ? {} : { answerThreads }),
+    ...(searchRepositories === undefined ? {} : { searchRepositories }),
+    relevance: storeRelevance(url, log),
     version: VERSION,
-    log: (line) => process.stderr.write(`${line}\n`),
+    log,
     exit: (code) => process.exit(code),
     schemas: settings.schemas,
     ...(opts.http ? { http: { host: opts.host, port: settings.port, idleMs: settings.idleSeconds * 1000, maxSessions: settings.maxSessions, ...(token ? { token } : {}) } } : {}),
@@ -159,14 +168,19 @@ export const serveCommand: CommandSpec<ServeOptions> = {
     { name: "cache", value: "<dir>", help: "with --store: where the replicas are kept (default: ~/.cache/mast/replicas/<store>)" },
     { name: "sync-seconds", value: "<s>", help: "with --store: how often the store is asked for newly published snapshots", default: "5" },
     { name: "answer-threads", value: "<n>", help: "with --store: the threads answering calls, each one call at a time (default: one per core, at most 4)" },
+    {
+      name: "search-repositories",
+      value: "<n>",
+      help: "with --store: a mast_search over more repositories asks only the n the store's full-text search ranks highest, and names the rest (default 20; 0: every one)",
+    },
   ],
   run: async ([path], opts) => {
     const settings = checkedSettings(opts);
     const { schemas, toolsets, port, idleSeconds, maxSessions } = settings;
     const token = process.env.MAST_HTTP_TOKEN?.trim();
     if (opts.store !== undefined) return serveFromStore(path, opts, settings, token);
-    if (opts.repository !== undefined || opts.cache !== undefined || opts.answerThreads !== undefined) {
-      throw new MastError("INVALID_ARGUMENT", "--repository, --cache and --answer-threads go with --store", { usage: true });
+    if (opts.repository !== undefined || opts.cache !== undefined || opts.answerThreads !== undefined || opts.searchRepositories !== undefined) {
+      throw new MastError("INVALID_ARGUMENT", "--repository, --cache, --answer-threads and --search-repositories go with --store", { usage: true });
     }
     const loaded = loadConfig(path, { stateDir: opts.stateDir });
     const config = opts.checker ? { ...loaded, checker: true } : loaded;

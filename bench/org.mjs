@@ -53,6 +53,10 @@ import { startPostgres } from "../test/helpers/postgres-server.mjs";
 import { resolveConfig } from "../dist/index/config.js";
 import { createToolContext } from "../dist/tools/context.js";
 import { runTool } from "../dist/tools/registry.js";
+import { syncReplicas } from "../dist/index/replicas.js";
+import { openPg } from "../dist/store/pg/client.js";
+import { repositoryRelevance } from "../dist/store/pg/search.js";
+import { orgAnswer } from "../dist/tools/org.js";
 
 const ORG_CORPUS = path.join(BENCH_DIR, ".org-corpus");
 /** The repositories beyond the benches' corpus: npm packages that ship their TypeScript sources. */
@@ -218,6 +222,17 @@ async function main() {
     console.log(
       `  over HTTP, all ${repos.length} repositories: mast_callers p50 ${fmt(l.callers_all.p50)} / p95 ${fmt(l.callers_all.p95)} ms, mast_search p50 ${fmt(l.search_all.p50)} / p95 ${fmt(l.search_all.p95)} ms; 20 repositories: mast_callers p50 ${fmt(l.callers_20.p50)} / p95 ${fmt(l.callers_20.p95)} ms, mast_search p50 ${fmt(l.search_20.p50)} / p95 ${fmt(l.search_20.p95)} ms; 5 repositories: mast_callers p50 ${fmt(l.callers_5.p50)} / p95 ${fmt(l.callers_5.p95)} ms, mast_search p50 ${fmt(l.search_5.p50)} / p95 ${fmt(l.search_5.p95)} ms (targets at 20+: p50 ≤ 30, p95 ≤ 150)`,
     );
+
+    report.narrowing = await narrowing(url, repos, path.join(work, "replicas"));
+    const nr = report.narrowing;
+    console.log(
+      `  narrowed searches (${nr.queries} seeded over all ${repos.length} repositories): the store's ranking p50 ${fmt(nr.rank.p50)} / p95 ${fmt(nr.rank.p95)} ms; every repository asked, ordered by it against names breaking ties: top-10 overlap ${fmt(nr.ordering.overlap, 3)} (${nr.ordering.identical} identical)`,
+    );
+    for (const n of nr.settings) {
+      console.log(
+        `    --search-repositories ${n.asked} (${n.narrowed} narrowed): top-10 overlap ${fmt(n.against_every_same_order.overlap, 3)} with every repository asked in the same order (${n.against_every_same_order.identical} identical, ${n.against_every_same_order.first_same} with the same first result), ${fmt(n.against_every_served.overlap, 3)} with --search-repositories 0's answer; over HTTP p50 ${fmt(n.p50)} / p95 ${fmt(n.p95)} ms against ${fmt(nr.every.p50)} / ${fmt(nr.every.p95)} ms asking every one`,
+      );
+    }
 
     report.postgres_ranking = await postgresRanking(url, repos);
     const pr = report.postgres_ranking;
@@ -650,6 +665,102 @@ async function postgresRanking(url, repos) {
     all_p50: percentile(out.all_ms, 50),
     all_p95: percentile(out.all_ms, 95),
   };
+}
+
+/**
+ * A search over more repositories than `--search-repositories` asks the ones PostgreSQL ranks
+ * first (docs/organisation.md#serving-from-the-store). Over the replicas the serving phase built,
+ * for 200 seeded searches over every repository:
+ * - the ranking's own latency (one statement over the 35 snapshots);
+ * - in process, the answer asking only the K best-ranked repositories against asking all of them
+ *   in the same order (what narrowing loses), and asking all of them in the same order against
+ *   names breaking ties (what ordering by the store's relevance changes);
+ * - over HTTP, servers asking every repository (0) and asking 20 and 10: top-10 overlap and
+ *   latency, one server after another.
+ */
+async function narrowing(url, repos, cache) {
+  const words = seededArgs(repos, 5, "mast_search", "query");
+  const random = prng(23);
+  const queries = Array.from({ length: 200 }, () => words[Math.floor(random() * words.length)]);
+  const overlapOf = (want, got) => (want.length === 0 && got.length === 0 ? 1 : want.filter((k) => got.includes(k)).length / Math.max(want.length, got.length));
+  const tally = (pairs) => {
+    const out = { queries: pairs.length, overlap: 0, identical: 0, first_same: 0 };
+    for (const [want, got] of pairs) {
+      const o = overlapOf(want, got);
+      out.overlap += o / pairs.length;
+      if (o === 1) out.identical++;
+      if (want[0] !== undefined && want[0] === got[0]) out.first_same++;
+    }
+    return out;
+  };
+  const top = (answer) => (answer.results ?? []).slice(0, 10).map((x) => `${x.repository} ${siteKey(x)}`);
+
+  // In process: the ranking, and what narrowing and the ordering change.
+  const { replicas } = await syncReplicas(url, cache, null, () => {});
+  const served = replicas.map((r) => ({ repository: r.repository, commit: r.commit, snapshot: r.snapshot, ctx: { ...createToolContext(r.config), pinned: true } }));
+  const session = await openPg(url, "bench");
+  const rankMs = [];
+  const byNames = [];
+  const ordered = [];
+  const narrowed = { 20: [], 10: [] };
+  try {
+    for (const query of queries) {
+      const started = performance.now();
+      const relevance = await repositoryRelevance(session, served, query);
+      rankMs.push(performance.now() - started);
+      const score = (r) => relevance.get(r.repository) ?? 0;
+      const best = [...served].sort((a, b) => score(b) - score(a) || (a.repository < b.repository ? -1 : 1));
+      const plan = (asked) => ({ relevance: Object.fromEntries(asked.map((r) => [r.repository, score(r)])), notAsked: best.filter((r) => !asked.includes(r)).map((r) => r.repository) });
+      const all = top(await orgAnswer(served, "mast_search", { query }, plan(best)));
+      byNames.push([top(await orgAnswer(served, "mast_search", { query })), all]);
+      for (const k of [20, 10]) narrowed[k].push([all, top(await orgAnswer(best.slice(0, k), "mast_search", { query }, plan(best.slice(0, k))))]);
+      ordered.push(all);
+    }
+  } finally {
+    await session.close();
+    for (const r of served) r.ctx.close();
+  }
+
+  // Over HTTP: the latency a client sees.
+  const run = async (asked) => {
+    const server = await startStoreServer(url, cache, ["--search-repositories", String(asked)]);
+    const c = await mcpClient(server.endpoint);
+    const answers = [];
+    try {
+      for (const query of queries) {
+        const r = await mcpCall(c, "mast_search", { query });
+        if (r.isError) throw new Error(`mast_search failed: ${JSON.stringify(r.data)}`);
+        answers.push({ ms: r.ms, top: top(r.data), searched: r.data.repositories_searched });
+      }
+    } finally {
+      await c.close();
+      await server.stop();
+    }
+    return answers;
+  };
+  const latency = (answers) => ({
+    p50: percentile(
+      answers.map((a) => a.ms),
+      50,
+    ),
+    p95: percentile(
+      answers.map((a) => a.ms),
+      95,
+    ),
+  });
+  const every = await run(0);
+  const settings = [];
+  for (const asked of [20, 10]) {
+    const answers = await run(asked);
+    settings.push({
+      asked,
+      narrowed: answers.filter((a) => a.searched === asked).length,
+      against_every_served: tally(answers.map((a, i) => [every[i].top, a.top])),
+      against_every_same_order: tally(narrowed[asked]),
+      ...latency(answers),
+    });
+  }
+  return { queries: queries.length, rank: { p50: percentile(rankMs, 50), p95: percentile(rankMs, 95) }, ordering: tally(byNames), every: latency(every), settings };
 }
 
 /**

@@ -39,15 +39,19 @@ export interface StoreServeOptions {
   };
 }
 
-/** The repositories a search asks at most when the store can rank them: twice the results an answer lists by default. */
-export const DEFAULT_SEARCH_REPOSITORIES = 20;
+/**
+ * The repositories a search asks at most when the store can rank them. Below about this many the
+ * ranking costs what asking the rest would (docs/organisation.md#measured); an answer's first
+ * results come from a few repositories' first results, so 50 leaves a wide margin.
+ */
+export const DEFAULT_SEARCH_REPOSITORIES = 50;
 
 /** How long after it stopped serving a replica is removed (or checked again, while answers still read it or a sync runs), ms. */
 const RETIRE_AFTER_MS = 30_000;
 
 const INSTRUCTIONS =
   "Answers over every repository published to this store: each answer names the repository and commit of what it found. " +
-  "Pass `repository` (a glob over repository names) to ask fewer. mast_search fuses the repositories' results by rank.";
+  "Pass `repository` (a glob over repository names) to ask fewer. mast_search fuses the repositories' results by rank; over many repositories it asks those the store ranks highest and names the rest in `not_asked`.";
 
 /** The replicas served at one time, and the answers still reading them. */
 interface Generation {

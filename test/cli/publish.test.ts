@@ -147,14 +147,21 @@ describe("mast publish", () => {
     const billing = makeProject({ "src/invoice.ts": "export function parseInvoice(text: string) {\n  return text.trim();\n}\n" });
     const ledger = makeProject({ "src/ledger.ts": "export function postLedger(amount: number) {\n  return amount;\n}\n" });
     try {
-      for (const [p, name] of [[billing, "github.com/acme/billing"], [ledger, "github.com/acme/ledger"]] as const) {
+      for (const [p, name] of [
+        [billing, "github.com/acme/billing"],
+        [ledger, "github.com/acme/ledger"],
+      ] as const) {
         expect((await runMast(["publish", p.root, "--to", server.url(), "--repository", name, "--commit", "c1"])).code).toBe(0);
       }
       const { client, close } = await storeServer(["--search-repositories", "1"]);
       try {
         const both = "github.com/acme/{billing,ledger}";
         const narrowed = await toolAnswer(client, "mast_search", { query: "parseInvoice", limit: 3, repository: both });
-        expect([(narrowed["results"] as Array<Record<string, unknown>>).map((r) => `${r["repository"]} ${r["file_path"]}:${r["start_line"]}`), narrowed["repositories_searched"], narrowed["not_asked"]]).toEqual([
+        expect([
+          (narrowed["results"] as Array<Record<string, unknown>>).map((r) => `${r["repository"]} ${r["file_path"]}:${r["start_line"]}`),
+          narrowed["repositories_searched"],
+          narrowed["not_asked"],
+        ]).toEqual([
           ["github.com/acme/billing src/invoice.ts:1"],
           1,
           { count: 1, repositories: ["github.com/acme/ledger"], why: "the store's full-text search ranked them below the 1 asked; pass `repository` to ask them" },

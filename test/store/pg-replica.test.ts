@@ -15,6 +15,7 @@ import { publishProject } from "../../src/index/publish.js";
 import { syncReplicas } from "../../src/index/replicas.js";
 import { openPg } from "../../src/store/pg/client.js";
 import { SnapshotGone, writeReplica } from "../../src/store/pg/replica.js";
+import { repositoryRelevance } from "../../src/store/pg/search.js";
 import { Store } from "../../src/store/store.js";
 import { createToolContext, type ToolContext } from "../../src/tools/context.js";
 import { orgAnswer, type OrgRepository } from "../../src/tools/org.js";
@@ -189,6 +190,28 @@ describe("a published snapshot's replica", () => {
       ["github.com/acme/web", 2],
     ]);
     await expect(orgAnswer(repos, "mast_search", { query: "x", repository: "gitlab.com/*" })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    // A narrowed search (the store server's SearchPlan): one rank's results in the store's order of relevance, the repositories not asked named.
+    const planned = await orgAnswer(repos, "mast_search", { query: "validate" }, { relevance: { "github.com/acme/web": 1.5, "github.com/acme/api": 0.5 }, notAsked: ["github.com/acme/zz"] });
+    expect([(planned["results"] as Array<Record<string, unknown>>).slice(0, 2).map((r) => r["repository"]), planned["not_asked"]]).toEqual([
+      ["github.com/acme/web", "github.com/acme/api"],
+      { count: 1, repositories: ["github.com/acme/zz"], why: "the store's full-text search ranked them below the 2 asked; pass `repository` to ask them" },
+    ]);
+    // The store's relevance of each repository for a query, from the snapshots the replicas hold.
+    const session = await openPg(url, "--store");
+    try {
+      const snapshots = (await session.query<{ name: string; active_snapshot: string }>("SELECT name, active_snapshot FROM mast.repositories WHERE name LIKE 'github.com/acme/%' ORDER BY name")).map(
+        (r) => ({
+          repository: r.name,
+          snapshot: Number(r.active_snapshot),
+        }),
+      );
+      const ranked = await repositoryRelevance(session, snapshots, "makeToken");
+      expect([...ranked.keys()].sort()).toEqual(["github.com/acme/api", "github.com/acme/web"]);
+      expect(ranked.get("github.com/acme/api")!).toBeGreaterThan(ranked.get("github.com/acme/web")!);
+      expect(await repositoryRelevance(session, snapshots, "zzqqxx")).toEqual(new Map());
+    } finally {
+      await session.close();
+    }
     // Asking only the repositories that may declare the name answers as asking each one does.
     for (const [tool, args] of QUERIES.filter(([t]) => t !== "mast_search" && t !== "mast_exports")) {
       const each = [];

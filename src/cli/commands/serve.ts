@@ -171,7 +171,7 @@ export const serveCommand: CommandSpec<ServeOptions> = {
     {
       name: "search-repositories",
       value: "<n>",
-      help: "with --store: a mast_search over more repositories asks only the n the store's full-text search ranks highest, and names the rest (default 20; 0: every one)",
+      help: "with --store: a mast_search over more repositories asks only the n the store's full-text search ranks highest, and names the rest (default 50; 0: every one)",
     },
   ],
   run: async ([path], opts) => {

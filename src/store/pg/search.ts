@@ -1,22 +1,26 @@
-// Which published repositories a search is worth asking (docs/organisation.md#searching-many-repositories):
-// PostgreSQL ranks each repository by its active snapshot's best chunk for the query — the chunks'
-// search words (`words`, a tsvector of what the SQLite index searches) by ts_rank_cd for any of
-// the query's words, and their symbol names by pg_trgm similarity to the words run together — in
-// one statement over every repository, where asking every replica costs milliseconds each. The
-// store server asks the replicas of the best-ranked ones and says which it did not ask.
+// Which published repositories a search is worth asking (docs/organisation.md#serving-from-the-store,
+// "Searching many repositories"): PostgreSQL ranks each repository by what the store server's
+// fusion puts first (tools/org.ts) — a declaration named by the query (its words run together, the
+// name's last segment), then chunks holding every word of the query (their search words, a
+// tsvector of what the SQLite index searches; prefixes included), more of them a little higher —
+// in one statement over the snapshots the replicas hold, where asking every replica costs about a
+// millisecond each. Cheap by design: no ts_rank_cd (it reads every matching chunk's words) and no
+// any-word query (a common word's postings are most of the store).
 import { errorMessage } from "../../base/errors.js";
 import { splitTerms } from "../../base/text.js";
 import { openPg, type PgSession } from "./client.js";
 
 const RELEVANCE = `
   WITH repos AS (SELECT * FROM unnest($1::text[], $2::bigint[]) AS r(name, snapshot)),
-  by_words AS (SELECT r.name, max(ts_rank_cd(uc.words, to_tsquery('simple', $3), 32)) AS score
-                 FROM repos r JOIN mast.snapshot_files sf ON sf.snapshot = r.snapshot JOIN mast.unit_chunks uc ON uc.unit = sf.unit
-                WHERE uc.words @@ to_tsquery('simple', $3) GROUP BY r.name),
-  by_name AS (SELECT r.name, max(similarity(uc.symbol_name, $4)) AS score
+  holding AS (SELECT r.name, count(*) AS n
                 FROM repos r JOIN mast.snapshot_files sf ON sf.snapshot = r.snapshot JOIN mast.unit_chunks uc ON uc.unit = sf.unit
-               WHERE uc.symbol_name % $4 GROUP BY r.name)
-  SELECT name, sum(score)::float8 AS score FROM (SELECT * FROM by_words UNION ALL SELECT * FROM by_name) s GROUP BY name`;
+               WHERE uc.words @@ to_tsquery('simple', $3) GROUP BY r.name),
+  named AS (SELECT DISTINCT r.name
+              FROM repos r JOIN mast.snapshot_files sf ON sf.snapshot = r.snapshot JOIN mast.unit_chunks uc ON uc.unit = sf.unit
+             WHERE uc.symbol_name ILIKE '%' || $4 AND (lower(uc.symbol_name) = $4 OR lower(uc.symbol_name) LIKE '%.' || $4))
+  SELECT coalesce(h.name, n.name) AS name,
+         (CASE WHEN n.name IS NULL THEN 0 ELSE 2 END + CASE WHEN h.name IS NULL THEN 0 ELSE 1 + ln(1 + h.n) / 100 END)::float8 AS score
+    FROM holding h FULL JOIN named n ON n.name = h.name`;
 
 /** A repository as a search ranks it: the snapshot its replica answers from. */
 export interface RankedSnapshot {
@@ -25,9 +29,9 @@ export interface RankedSnapshot {
 }
 
 /**
- * Each repository's relevance to `query` in the snapshot given (0 to 2: its best chunk's words,
- * 0 to 1, plus its best name's similarity, 0 to 1); a repository the store finds nothing in is
- * left out.
+ * Each repository's relevance to `query` in the snapshot given: 2 when one of its declarations is
+ * named by the query, 1 more when its chunks hold every word (plus ln(1 + how many) / 100); a
+ * repository with neither is left out.
  */
 export async function repositoryRelevance(session: PgSession, snapshots: readonly RankedSnapshot[], query: string): Promise<Map<string, number>> {
   const words = splitTerms(query).filter((w) => /^[a-z0-9]+$/.test(w));
@@ -35,7 +39,7 @@ export async function repositoryRelevance(session: PgSession, snapshots: readonl
   const rows = await session.query<{ name: string; score: number }>(RELEVANCE, [
     snapshots.map((s) => s.repository),
     snapshots.map((s) => s.snapshot),
-    words.map((w) => `${w}:*`).join(" | "),
+    words.map((w) => `${w}:*`).join(" & "),
     words.join(""),
   ]);
   return new Map(rows.map((r) => [r.name, Number(r.score)]));

@@ -168,7 +168,7 @@ export async function repositoryOutcomes(chosen: readonly OrgRepository[], name:
 
 /**
  * How the store server narrowed a search over more repositories than it asks
- * (docs/organisation.md#searching-many-repositories): the store's relevance of each repository
+ * (docs/organisation.md#serving-from-the-store): the store's relevance of each repository
  * asked (what orders one rank's results from different repositories before their names), and the
  * repositories it did not ask, best-ranked first.
  */

@@ -196,6 +196,11 @@ describe("a published snapshot's replica", () => {
       ["github.com/acme/web", "github.com/acme/api"],
       { count: 1, repositories: ["github.com/acme/zz"], why: "the store's full-text search ranked them below the 2 asked; pass `repository` to ask them" },
     ]);
+    // Of many not asked, the first 20 are named and all counted: the answer stays a context window's share.
+    const many = Array.from({ length: 300 }, (_, i) => `github.com/acme/not-asked-${String(i).padStart(3, "0")}`);
+    const long = await orgAnswer(repos, "mast_search", { query: "validate" }, { relevance: {}, notAsked: many });
+    expect([(long["not_asked"] as { count: number }).count, (long["not_asked"] as { repositories: string[] }).repositories]).toEqual([300, many.slice(0, 20)]);
+    expect(Buffer.byteLength(JSON.stringify(long["not_asked"]))).toBeLessThan(1_000);
     // The store's relevance of each repository for a query, from the snapshots the replicas hold.
     const session = await openPg(url, "--store");
     try {

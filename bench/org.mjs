@@ -713,7 +713,8 @@ async function narrowing(url, repos, cache) {
       const plan = (asked) => ({ relevance: Object.fromEntries(asked.map((r) => [r.repository, score(r)])), notAsked: best.filter((r) => !asked.includes(r)).map((r) => r.repository) });
       const all = top(await orgAnswer(served, "mast_search", { query }, plan(best)));
       byNames.push([top(await orgAnswer(served, "mast_search", { query })), all]);
-      for (const k of [20, 10]) narrowed[k].push([all, top(await orgAnswer(best.slice(0, k), "mast_search", { query }, plan(best.slice(0, k))))]);
+      // As the server does: a query the store finds nowhere asks every repository.
+      for (const k of [20, 10]) narrowed[k].push([all, relevance.size === 0 ? all : top(await orgAnswer(best.slice(0, k), "mast_search", { query }, plan(best.slice(0, k))))]);
       ordered.push(all);
     }
   } finally {

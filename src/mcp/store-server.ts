@@ -46,6 +46,9 @@ export interface StoreServeOptions {
  */
 export const DEFAULT_SEARCH_REPOSITORIES = 50;
 
+/** mast_search's arguments that keep only some of what it finds. */
+const SEARCH_FILTERS = ["language", "file_pattern", "chunk_type", "only_exported"];
+
 /** How long after it stopped serving a replica is removed (or checked again, while answers still read it or a sync runs), ms. */
 const RETIRE_AFTER_MS = 30_000;
 
@@ -91,15 +94,16 @@ class Served {
   /**
    * A search over more repositories than the server asks: the replicas of those the store ranks
    * highest for the query, the search's own arguments, and the plan naming the rest. Null (every
-   * repository asked) when the search asks few enough, or the store cannot rank them, or finds the
-   * query in none of them.
+   * repository asked) when the search asks few enough, filters what it finds (the ranking does not
+   * apply the filter: the best-ranked repositories may hold nothing it keeps), or the store cannot
+   * rank them, or finds the query in none of them.
    */
   private async narrowed(replicas: readonly Replica[], args: unknown): Promise<{ replicas: Replica[]; args: Record<string, unknown>; plan: SearchPlan } | null> {
     const most = this.options.searchRepositories ?? DEFAULT_SEARCH_REPOSITORIES;
     const relevance = this.options.relevance;
     if (relevance === undefined || most === 0) return null;
     const { chosen, rest } = selectRepositories(replicas, "mast_search", args);
-    if (chosen.length <= most || typeof rest["query"] !== "string") return null;
+    if (chosen.length <= most || typeof rest["query"] !== "string" || SEARCH_FILTERS.some((k) => rest[k] !== undefined && rest[k] !== null && rest[k] !== false)) return null;
     const ranked = await relevance.rank(chosen, rest["query"]);
     if (ranked === null || ranked.size === 0) return null;
     const score = (r: Replica) => ranked.get(r.repository) ?? 0;

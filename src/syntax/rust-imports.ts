@@ -14,6 +14,8 @@ export interface UseRows {
   readonly locals: string[];
   /** `pub use`: a re-export marker per local. */
   readonly exports: SymbolRecord[];
+  /** Every name it binds, whatever it names (`locals` leaves out items of the file's own inline modules). */
+  readonly bound: string[];
 }
 
 /**
@@ -22,12 +24,13 @@ export interface UseRows {
  * one name table (a name bound twice to different things is left unresolved by the linker).
  */
 export function readUseRows(node: SyntaxNode, prefix: string, pub: boolean): UseRows {
-  const out: UseRows = { imports: [], locals: [], exports: [] };
+  const out: UseRows = { imports: [], locals: [], exports: [], bound: [] };
   const arg = node.childForFieldName("argument");
   if (!arg) return out;
   const line = node.startPosition.row + 1;
   const rows = new Map<string, { names: string[]; locals: string[] }>();
   const add = (module: string, name: string, local: string) => {
+    out.bound.push(local);
     const row = rows.get(module) ?? { names: [], locals: [] };
     row.names.push(name);
     row.locals.push(local);

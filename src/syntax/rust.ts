@@ -62,6 +62,8 @@ class RustExtractor extends TreeExtractor {
   private readonly ownBuiltins = new Set<string>();
   /** Call-site receivers that name a module by path (`crate::a::f()`): one import row per distinct path. */
   private readonly pathImports = new Set<string>();
+  /** Every name the file binds anywhere — inline modules at any depth, every `use`, a function's own too: a path through one is never a crate's (externPath). */
+  private readonly bound = new Set<string>();
   /** The inline module being declared (`m.`), "" at the top level. */
   private module = "";
   /** Functions declared in inline modules, by qualified name: a bare call there names its module's own first. */
@@ -75,6 +77,7 @@ class RustExtractor extends TreeExtractor {
   run(): FileExtraction {
     this.collect(TOKENS, EVENTS);
     this.noteOwnBuiltins();
+    this.noteBoundNames();
     this.declareItems(this.root, "", true);
     this.flushBlock();
     // Calls last: they read every type name and struct field of the file.
@@ -91,6 +94,13 @@ class RustExtractor extends TreeExtractor {
       } else if (node.type === RUST.USE_DECLARATION && /^(?:crate|self|super)::/.test(node.childForFieldName("argument")?.text ?? "")) {
         for (const m of (node.childForFieldName("argument")?.text ?? "").matchAll(/\b([A-Z]\w*)\b(?!\s*(?:::|as\b))/g)) if (this.builtin.has(m[1]!)) this.ownBuiltins.add(m[1]!);
       }
+    }
+  }
+
+  private noteBoundNames(): void {
+    for (const node of this.root.descendantsOfType([RUST.MOD_ITEM, RUST.USE_DECLARATION])) {
+      if (node.type === RUST.USE_DECLARATION) for (const name of readUseRows(node, "", false).bound) this.bound.add(name);
+      else this.bound.add(node.childForFieldName("name")?.text ?? "");
     }
   }
 
@@ -567,7 +577,7 @@ class RustExtractor extends TreeExtractor {
   private externPath(head: string, call: SyntaxNode): string | null {
     const m = /^(?:::)?([a-z_]\w*)((?:::[a-z_]\w*)*)$/.exec(head);
     const first = m?.[1] ?? "";
-    if (!m || SYSROOT_CRATES.has(first) || this.builtin.has(first) || this.modules.has(first) || this.typeNames.has(first)) return null;
+    if (!m || SYSROOT_CRATES.has(first) || this.builtin.has(first) || this.bound.has(first) || this.typeNames.has(first)) return null;
     const module = `${first}${m[2]}`;
     const local = `::${module}`;
     if (!this.pathImports.has(local)) {
@@ -667,7 +677,8 @@ class RustExtractor extends TreeExtractor {
             }
           }
         } else if (before === "::") {
-          if (object?.type === RUST.IDENTIFIER && cs[i - 3]?.type !== "::") {
+          // Not `a::b::f(…)`, nor a macro's own variable (`#name::new()` in `quote!`, `$t::new()`).
+          if (object?.type === RUST.IDENTIFIER && cs[i - 3]?.type !== "::" && cs[i - 3]?.type !== "#" && cs[i - 3]?.type !== "$") {
             const head = object.text;
             if (head === "Self" && scope.self !== null) receiver = { kind: "static", className: scope.self };
             else if (this.typeNames.has(head)) receiver = { kind: "static", className: head };

@@ -14,7 +14,7 @@
 // - rewrite: a caller is rewritten to the same size with its mtime put back (`cp -p`); status
 //   must not say fresh, the answer must follow the file, and an incremental run equals a clean
 //   build of the rewritten tree.
-// Counts: MAST_CRASH_POINTS (default 5), MAST_RACE_ROUNDS (2), MAST_CORRUPT_POINTS (0: npm test's
+// Counts: MAST_CRASH_POINTS (default 3), MAST_RACE_ROUNDS (1), MAST_CORRUPT_POINTS (0: npm test's
 // sample is in mast-cli.test.ts) and MAST_REWRITE_POINTS (0, likewise); `npm run test:crash` runs 66, 8, 16 and 4 and writes the figures to
 // bench/.out/crash-race.json (MAST_CRASH_REPORT).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -30,8 +30,8 @@ import { dumpStore } from "../helpers/store-dump.js";
 import { syntheticProject } from "../helpers/synthetic-project.js";
 import { flat } from "../helpers/sites.js";
 
-const POINTS = Number(process.env.MAST_CRASH_POINTS ?? 5);
-const ROUNDS = Number(process.env.MAST_RACE_ROUNDS ?? 2);
+const POINTS = Number(process.env.MAST_CRASH_POINTS ?? 3);
+const ROUNDS = Number(process.env.MAST_RACE_ROUNDS ?? 1);
 // npm test samples both in test/cli/mast-cli.test.ts ("a corrupt store", "a same-size rewrite"); here they run at scale.
 const CORRUPTIONS = Number(process.env.MAST_CORRUPT_POINTS ?? 0);
 const REWRITES = Number(process.env.MAST_REWRITE_POINTS ?? 0);

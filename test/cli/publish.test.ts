@@ -168,6 +168,9 @@ describe("mast publish", () => {
         ]);
         const ledgerFirst = await toolAnswer(client, "mast_search", { query: "postLedger", repository: both });
         expect([ledgerFirst["repositories_searched"], ledgerFirst["not_asked"]]).toEqual([1, { count: 1, repositories: ["github.com/acme/billing"], why: expect.any(String) }]);
+        // A filter the ranking does not apply: every repository is asked.
+        const filtered = await toolAnswer(client, "mast_search", { query: "parseInvoice", repository: both, file_pattern: "src/**" });
+        expect([filtered["repositories_searched"], "not_asked" in filtered]).toEqual([2, false]);
         // A glob selecting no more than --search-repositories asks every repository it selects.
         const one = await toolAnswer(client, "mast_search", { query: "parseInvoice", repository: "github.com/acme/ledger" });
         expect([one["repositories_searched"], "not_asked" in one]).toEqual([1, false]);

@@ -64,25 +64,35 @@ describe("openPgSync", () => {
 });
 
 describe("storeRelevance", () => {
-  it("says nothing (null: every repository is asked) while the store cannot be reached, logging it once without the password", async () => {
+  it("says nothing (null: every repository is asked) while the store cannot be reached, logging it once without the password, and waits before asking again", async () => {
     const logged: string[] = [];
-    const relevance = storeRelevance("postgres://mast:hunter2@127.0.0.1:1/db", (line) => logged.push(line));
+    const relevance = storeRelevance("postgres://mast:hunter2@127.0.0.1:1/db", (line) => logged.push(line), { retryMs: 60_000 });
     try {
       const snapshots = [{ repository: "a", snapshot: 1 }];
-      expect([await relevance.rank(snapshots, "parse"), await relevance.rank(snapshots, "parse")]).toEqual([null, null]);
+      expect(await relevance.rank(snapshots, "parse")).toBeNull();
+      // Within the wait, at once and without a connection.
+      const started = performance.now();
+      expect(await relevance.rank(snapshots, "parse")).toBeNull();
+      expect(performance.now() - started).toBeLessThan(50);
       expect(logged.length).toBe(1);
-      expect(logged[0]).toMatch(/^mast serve: the store could not rank a search, so it asks every repository: the PostgreSQL store at postgres:\/\/mast:\*\*\*@127\.0\.0\.1:1\/db cannot be used/);
+      expect(logged[0]).toMatch(
+        /^mast serve: the store could not rank a search, so searches ask every repository \(again in 60 s\): the PostgreSQL store at postgres:\/\/mast:\*\*\*@127\.0\.0\.1:1\/db cannot be used/,
+      );
     } finally {
       await relevance.close();
     }
   });
 
-  it("ranks nothing for a query without a word, over a store that answers", async () => {
-    const relevance = storeRelevance(server.url(), () => {});
+  it("gives up on a ranking that takes longer than its time, and asks the store again once the wait is over", async () => {
+    const logged: string[] = [];
+    const slow = storeRelevance(server.url(), (line) => logged.push(line), { timeoutMs: 1, retryMs: 0 });
+    const snapshots = [{ repository: "a", snapshot: 1 }];
     try {
-      expect(await relevance.rank([{ repository: "a", snapshot: 1 }], "()!")).toEqual(new Map());
+      // A connection takes longer than a millisecond: the ranking is abandoned, not waited for.
+      expect(await slow.rank(snapshots, "parse")).toBeNull();
+      expect(logged).toEqual([expect.stringMatching(/^mast serve: the store could not rank a search, so searches ask every repository \(again in 0 s\): no ranking within 1 ms$/)]);
     } finally {
-      await relevance.close();
+      await slow.close();
     }
   });
 });

@@ -69,4 +69,30 @@ describe("rust extraction", () => {
       [9, "::memchr::memchr"],
     ]);
   });
+
+  it("never reads a path through a name the file binds as a crate's: an inline module, a function's own `use`, a macro's variable", () => {
+    const x = extractOk(
+      "src/lib.rs",
+      source(
+        "use memchr::memmem;",
+        "mod helpers {",
+        "    pub fn f() {}",
+        "}",
+        "fn g(name: u8) {",
+        "    use std::io;",
+        "    helpers::f();",
+        "    io::stdout();",
+        "    quote! { #name::new() };",
+        '    memmem::find(b"a", b"a");',
+        "    memchr::memchr(b'a', b\"a\");",
+        "}",
+      ),
+    );
+    // `memmem` is bound by the `use`; `memchr` only names the crate the `use` reads from.
+    expect(x.imports.filter((i) => i.locals.some((l) => l.startsWith("::"))).map((i) => [i.module, i.locals])).toEqual([["memchr", ["::memchr"]]]);
+    expect(x.calls.filter((c) => c.receiver.kind === "namespace").map((c) => [c.line, c.receiver.kind === "namespace" ? c.receiver.local : "", c.callee])).toEqual([
+      [10, "memmem", "find"],
+      [11, "::memchr", "memchr"],
+    ]);
+  });
 });

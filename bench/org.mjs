@@ -56,7 +56,7 @@ import { runTool } from "../dist/tools/registry.js";
 import { syncReplicas } from "../dist/index/replicas.js";
 import { openPg } from "../dist/store/pg/client.js";
 import { repositoryRelevance } from "../dist/store/pg/search.js";
-import { orgAnswer } from "../dist/tools/org.js";
+import { narrowSearch, orgAnswer } from "../dist/tools/org.js";
 
 const ORG_CORPUS = path.join(BENCH_DIR, ".org-corpus");
 /** The repositories beyond the benches' corpus: npm packages that ship their TypeScript sources. */
@@ -708,13 +708,15 @@ async function narrowing(url, repos, cache) {
       const started = performance.now();
       const relevance = await repositoryRelevance(session, served, query);
       rankMs.push(performance.now() - started);
-      const score = (r) => relevance.get(r.repository) ?? 0;
-      const best = [...served].sort((a, b) => score(b) - score(a) || (a.repository < b.repository ? -1 : 1));
-      const plan = (asked) => ({ relevance: Object.fromEntries(asked.map((r) => [r.repository, score(r)])), notAsked: best.filter((r) => !asked.includes(r)).map((r) => r.repository) });
-      const all = top(await orgAnswer(served, "mast_search", { query }, plan(best)));
+      // Every repository asked, ordered by the store's relevance; then the 20 and 10 best-ranked (as the server narrows).
+      const every = narrowSearch(served, relevance, served.length);
+      const all = top(await orgAnswer(every.asked, "mast_search", { query }, every.plan));
       byNames.push([top(await orgAnswer(served, "mast_search", { query })), all]);
-      // As the server does: a query the store finds nowhere asks every repository.
-      for (const k of [20, 10]) narrowed[k].push([all, relevance.size === 0 ? all : top(await orgAnswer(best.slice(0, k), "mast_search", { query }, plan(best.slice(0, k))))]);
+      for (const k of [20, 10]) {
+        const { asked, plan } = narrowSearch(served, relevance, k);
+        // As the server does: a query the store finds nowhere asks every repository.
+        narrowed[k].push([all, relevance.size === 0 ? all : top(await orgAnswer(asked, "mast_search", { query }, plan))]);
+      }
       ordered.push(all);
     }
   } finally {

@@ -8,7 +8,7 @@
 import { errorMessage } from "../base/errors.js";
 import { pruneReplicas, type Replica } from "../index/replicas.js";
 import { indexThreads } from "../query/index-threads.js";
-import { ORG_TOOLS, orgListing, selectRepositories, type SearchPlan } from "../tools/org.js";
+import { ORG_TOOLS, narrowSearch, orgListing, selectRepositories, type SearchPlan } from "../tools/org.js";
 import { DEFAULT_ANSWER_THREADS, OrgThreads, type OrgReply } from "../tools/org-threads.js";
 import type { ListingForm } from "../tools/registry.js";
 import type { HttpOptions } from "./http.js";
@@ -106,10 +106,8 @@ class Served {
     if (chosen.length <= most || typeof rest["query"] !== "string" || SEARCH_FILTERS.some((k) => rest[k] !== undefined && rest[k] !== null && rest[k] !== false)) return null;
     const ranked = await relevance.rank(chosen, rest["query"]);
     if (ranked === null || ranked.size === 0) return null;
-    const score = (r: Replica) => ranked.get(r.repository) ?? 0;
-    const ordered = [...chosen].sort((a, b) => score(b) - score(a) || (a.repository < b.repository ? -1 : 1));
-    const asked = ordered.slice(0, most);
-    return { replicas: asked, args: rest, plan: { relevance: Object.fromEntries(asked.map((r) => [r.repository, score(r)])), notAsked: ordered.slice(most).map((r) => r.repository) } };
+    const { asked, plan } = narrowSearch(chosen, ranked, most);
+    return { replicas: asked, args: rest, plan };
   }
 
   async sync(): Promise<void> {

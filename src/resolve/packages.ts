@@ -7,6 +7,7 @@
 import { posix } from "node:path";
 import { parseToml } from "../base/formats.js";
 import { pathRole } from "../base/paths.js";
+import { rustModuleFile, rustModulePath } from "./rust.js";
 
 export type Ecosystem = "npm" | "go" | "cargo" | "pypi";
 
@@ -151,12 +152,10 @@ function pythonModules(pkg: PackageIdentity, file: string, index: ProvidingIndex
  */
 function crateModules(pkg: PackageIdentity, file: string, index: ProvidingIndex): { chain: ModuleFile[]; root: string } | null {
   const src = pkg.dir === "" ? "src/" : `${pkg.dir}/src/`;
-  if (!file.startsWith(src) || !file.endsWith(".rs")) return null;
-  const rel = file.slice(src.length, -".rs".length).split("/");
-  if (rel[0] === "main" || rel[0] === "bin") return null;
-  const segments = rel.at(-1) === "mod" || (rel.length === 1 && rel[0] === "lib") ? rel.slice(0, -1) : rel;
-  const fileOf = (segs: readonly string[]) =>
-    segs.length === 0 ? `${src}lib.rs` : ([`${src}${segs.join("/")}.rs`, `${src}${segs.join("/")}/mod.rs`].find((f) => index.has(f)) ?? `${src}${segs.join("/")}.rs`);
+  if (!file.startsWith(src) || !file.endsWith(".rs") || /^(?:main(?:\.rs$|\/)|bin\/)/.test(file.slice(src.length))) return null;
+  const lib = `${src}lib.rs`;
+  const segments = rustModulePath(lib, file);
+  const fileOf = (segs: readonly string[]) => rustModuleFile(lib, segs, (f) => index.has(f)) ?? `${src}${segs.join("/")}.rs`;
   const chain = Array.from({ length: segments.length + 1 }, (_, i) => {
     const segs = segments.slice(0, segments.length - i);
     return { module: [pkg.name, ...segs].join("::"), file: i === 0 ? file : fileOf(segs) };

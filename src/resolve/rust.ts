@@ -29,6 +29,21 @@ function cargoManifest(text: string): Record<string, unknown> {
   }
 }
 
+/** The module path of `file` in the crate whose root file is `rootFile` (`a/b.rs` or `a/b/mod.rs` beside it → [a, b]; the root itself → []). */
+export function rustModulePath(rootFile: string, file: string): string[] {
+  if (file === rootFile) return [];
+  const segs = posix.relative(posix.dirname(rootFile), file).replace(/\.rs$/, "").split("/");
+  if (segs[segs.length - 1] === "mod") segs.pop();
+  return segs;
+}
+
+/** The file of module `segs` in the crate whose root file is `rootFile`: `a/b.rs` or `a/b/mod.rs`, whichever `has` (the root for []); null for neither. */
+export function rustModuleFile(rootFile: string, segs: readonly string[], has: (file: string) => boolean): string | null {
+  if (segs.length === 0) return rootFile;
+  const dir = posix.dirname(rootFile);
+  return [`${segs.join("/")}.rs`, `${segs.join("/")}/mod.rs`].map((c) => posix.join(dir, c)).find(has) ?? null;
+}
+
 export function createRustResolver(files: ReadonlySet<string>, dirs: Iterable<string>, read: (rel: string) => string | null): (fromPath: string, module: string) => string | null {
   const roots: Root[] = [];
   const addRoot = (file: string, name: string | null) => {
@@ -54,21 +69,8 @@ export function createRustResolver(files: ReadonlySet<string>, dirs: Iterable<st
   // Deepest directory first: a file belongs to the nearest root above it.
   roots.sort((a, b) => b.dir.length - a.dir.length || Number(a.name === null) - Number(b.name === null));
   const rootOf = (file: string) => roots.find((r) => r.file === file) ?? roots.find((r) => r.dir === "" || file.startsWith(`${r.dir}/`)) ?? null;
-  /** The module path of a file under its root (`a/b.rs`, `a/b/mod.rs` → [a, b]; the root itself → []). */
-  const modulePath = (file: string, r: Root): string[] => {
-    if (file === r.file) return [];
-    const segs = posix.relative(r.dir, file).replace(/\.rs$/, "").split("/");
-    if (segs[segs.length - 1] === "mod") segs.pop();
-    return segs;
-  };
-  const lookup = (r: Root, segs: readonly string[]): string | null => {
-    if (segs.length === 0) return r.file;
-    for (const candidate of [`${segs.join("/")}.rs`, `${segs.join("/")}/mod.rs`]) {
-      const path = posix.join(r.dir, candidate);
-      if (files.has(path)) return path;
-    }
-    return null;
-  };
+  const modulePath = (file: string, r: Root): string[] => rustModulePath(r.file, file);
+  const lookup = (r: Root, segs: readonly string[]): string | null => rustModuleFile(r.file, segs, (f) => files.has(f));
   return (fromPath, module) => {
     const segs = module.split("::").filter((s) => s !== "");
     const own = rootOf(fromPath);

@@ -180,6 +180,18 @@ export interface SearchPlan {
 /** The repositories not asked an answer names at most (the rest counted). */
 const MAX_NOT_ASKED_NAMED = 20;
 
+/**
+ * A search over `chosen` narrowed to the `most` the store ranks highest (`ranked`: a repository's
+ * relevance, none for one the store found nothing in; ties by name): the repositories to ask, and
+ * the plan their answer is fused by.
+ */
+export function narrowSearch<T extends { readonly repository: string }>(chosen: readonly T[], ranked: ReadonlyMap<string, number>, most: number): { asked: T[]; plan: SearchPlan } {
+  const score = (r: T) => ranked.get(r.repository) ?? 0;
+  const ordered = [...chosen].sort((a, b) => score(b) - score(a) || (a.repository < b.repository ? -1 : 1));
+  const asked = ordered.slice(0, most);
+  return { asked, plan: { relevance: Object.fromEntries(asked.map((r) => [r.repository, score(r)])), notAsked: ordered.slice(most).map((r) => r.repository) } };
+}
+
 /** The answer the outcomes of `chosen` repositories make: mast_search's fused (by `plan`, when narrowed), another tool's grouped, with the errors. */
 export function mergeOutcomes(
   name: string,

@@ -53,7 +53,7 @@ export function manifestPackages(dirs: Iterable<string>, read: (rel: string) => 
 /** An import path that reaches a declaration from another project. */
 export interface ImportPath {
   readonly ecosystem: Ecosystem;
-  /** The module an import names: exactly, or (prefix) as the start of a longer one. */
+  /** The module an import names: exactly, or (prefix) it or any module inside it. */
   readonly module: string;
   readonly prefix: boolean;
   /** An import of exactly `module` reaches this declaration (a prefix never is). */
@@ -64,7 +64,7 @@ const SEPARATOR: Readonly<Record<Ecosystem, string>> = { npm: "/", go: "/", carg
 
 /** Whether an import of `module` names `path`. */
 export function importNames(path: ImportPath, module: string): boolean {
-  return path.prefix ? module.startsWith(`${path.module}${SEPARATOR[path.ecosystem]}`) : module === path.module;
+  return module === path.module || (path.prefix && module.startsWith(`${path.module}${SEPARATOR[path.ecosystem]}`));
 }
 
 /** What the providing index says of its files: whether one is indexed, and whether `name` imported from a file reaches the declaration asked about. */
@@ -98,7 +98,9 @@ export function importPathsInto(pkg: PackageIdentity, file: string, name: string
   const modules = pkg.ecosystem === "pypi" ? pythonModules(pkg, file, index) : crateModules(pkg, file, index);
   // A script, a test outside any package, a binary: nothing another project imports.
   if (modules === null) return [];
-  // The file's own module and every enclosing one that re-exports the name, innermost first; then the rest of the package, potential.
+  // The file's own module and every enclosing one that re-exports the name, innermost first; then
+  // the rest of the package, the top module itself included (`import acme` then `acme.f()` where
+  // acme's __init__ is not seen to re-export f), potential.
   const exact = modules.chain
     .map((m): ImportPath => ({ ecosystem: pkg.ecosystem, module: m.module, prefix: false, verified: m.file !== "" && index.leadsHere(m.file) }))
     .filter((p, i) => i === 0 || p.verified);

@@ -97,6 +97,12 @@ describe("the packages a project provides", () => {
     ]);
     expect(importPathsInto(cargo, "crate/src/main.rs", "main", { has, leadsHere: () => true })).toEqual([]);
     const [, root] = importPathsInto(cargo, "crate/src/lib.rs", "init", { has, leadsHere: () => true });
-    expect([root, importNames(root!, "acme_core::store")]).toEqual([{ ecosystem: "cargo", module: "acme_core", prefix: true, verified: false }, true]);
+    // The rest of the crate, its root itself included (`acme_core::init()` with no re-export seen), is potential.
+    expect([root, importNames(root!, "acme_core::store"), importNames(root!, "acme_core"), importNames(root!, "acme_core_extra")]).toEqual([
+      { ecosystem: "cargo", module: "acme_core", prefix: true, verified: false },
+      true,
+      true,
+      false,
+    ]);
   });
 });

@@ -278,7 +278,7 @@ describe("a published snapshot's replica", () => {
         "def run():",
         "    a = area(1, 2)",
         "    p = perimeter(1, 2)",
-        "    return acme_shapes.area(3, 4) + a + p",
+        "    return acme_shapes.area(3, 4) + a + p + acme_shapes.perimeter(5, 6)",
         "",
       ].join("\n"),
       "Cargo.toml": '[package]\nname = "app"\n',
@@ -310,9 +310,16 @@ describe("a published snapshot's replica", () => {
     // Through the package's __init__ (it re-exports area), by name and through the module imported whole.
     expect(await crossOf("area")).toEqual([
       { verified_count: 2, potential_count: 0 },
-      [{ ...from, file_path: "app/main.py", verified: true, sites: ["6 run: a = area(1, 2)", "8 run: return acme_shapes.area(3, 4) + a + p"] }],
+      [{ ...from, file_path: "app/main.py", verified: true, sites: ["6 run: a = area(1, 2)", "8 run: return acme_shapes.area(3, 4) + a + p + acme_shapes.perimeter(5, 6)"] }],
     ]);
-    expect(await crossOf("perimeter")).toEqual([{ verified_count: 1, potential_count: 0 }, [{ ...from, file_path: "app/main.py", verified: true, sites: ["7 run: p = perimeter(1, 2)"] }]]);
+    // Through the package itself, whose __init__ does not re-export perimeter: potential, never left out.
+    expect(await crossOf("perimeter")).toEqual([
+      { verified_count: 1, potential_count: 1 },
+      [
+        { ...from, file_path: "app/main.py", verified: true, sites: ["7 run: p = perimeter(1, 2)"] },
+        { ...from, file_path: "app/main.py", verified: false, sites: ["8 run: return acme_shapes.area(3, 4) + a + p + acme_shapes.perimeter(5, 6)"] },
+      ],
+    ]);
     // The crate root re-exports open_pool; close_pool is reached by its module path.
     const line7 = "7 main: acme_core::store::db::close_pool(acme_core::open_pool(2));";
     expect(await crossOf("open_pool")).toEqual([{ verified_count: 2, potential_count: 0 }, [{ ...from, file_path: "src/main.rs", verified: true, sites: ["5 main: let n = open_pool(4);", line7] }]]);
